@@ -1,0 +1,24 @@
+"""Autograd: grad modes, graph nodes, the backward engine and custom Functions."""
+
+from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+
+__all__ = [
+    "backward", "grad", "Function", "FunctionCtx", "Node", "no_grad", "enable_grad",
+    "set_grad_enabled", "is_grad_enabled",
+]
+
+
+def __getattr__(name: str):  # the engine and Function need Tensor, which needs grad_mode first
+    if name in ("backward", "grad"):
+        from symgrad.autograd import engine
+
+        return getattr(engine, name)
+    if name in ("Function", "FunctionCtx", "once_differentiable"):
+        from symgrad.autograd import function
+
+        return getattr(function, name)
+    if name == "Node":
+        from symgrad.autograd.node import Node
+
+        return Node
+    raise AttributeError(f"module 'symgrad.autograd' has no attribute {name!r}")

@@ -1,0 +1,301 @@
+"""The backward engine: an iterative walk over the graph in reverse topological order.
+
+Gradients reaching a node along several paths are summed in its input buffer before the node
+runs; a node runs once every node that feeds it has run (a dependency count), so the walk needs
+no recursion and a chain of 100,000 ops is no deeper for Python than a chain of two.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from symgrad.autograd import grad_mode
+from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
+from symgrad.tensor import Tensor
+
+__all__ = ["backward", "grad"]
+
+
+def _as_list(value: Any) -> list:
+    if value is None:
+        return []
+    if isinstance(value, Tensor):
+        return [value]
+    return list(value)
+
+
+def _root_gradients(roots: list, grads: list, create_graph: bool) -> list:
+    """The gradient each root starts with: given, or 1 for a one-element root."""
+    if len(grads) != len(roots):
+        raise RuntimeError(
+            f"grad requires one gradient per output: got {len(grads)} gradients for "
+            f"{len(roots)} outputs"
+        )
+    result = []
+    for i, (root, g) in enumerate(zip(roots, grads)):
+        if not isinstance(root, Tensor):
+            raise TypeError(f"expected the output {i} to be a Tensor, got {type(root).__name__}")
+        if not root._requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn: "
+                "none of the tensors it was computed from has requires_grad=True (or it was "
+                "computed under no_grad)"
+            )
+        if g is None:
+            if root.numel() != 1:
+                raise RuntimeError(
+                    "grad can be implicitly created only for scalar outputs: the output has shape "
+                    f"{list(root.shape)}; pass gradient= (the v of v^T J) with that shape"
+                )
+            g = Tensor._make(np.ones(root.shape, dtype=root._data.dtype))
+        elif not isinstance(g, Tensor):
+            raise TypeError(f"gradient must be a Tensor or None, got {type(g).__name__}")
+        elif g.shape != root.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {list(g.shape)} and "
+                f"output[{i}] has a shape of {list(root.shape)}."
+            )
+        if g.dtype is not root.dtype:
+            g = g.to(root.dtype)
+        result.append(g if create_graph else g._data)
+    return result
+
+
+def _collect(roots: list[Node]) -> tuple[dict, list]:
+    """Dependency counts (edges into each node) and the nodes in discovery order."""
+    deps: dict[Node, int] = {}
+    order = []
+    stack = list(dict.fromkeys(roots))
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return deps, order
+
+
+def _leading_to(order: list[Node], deps: dict, targets: set) -> set:
+    """The nodes from which a target can be reached through at least one edge."""
+    remaining = dict(deps)
+    ready = [n for n in order if remaining.get(n, 0) == 0]
+    topo = []
+    while ready:
+        node = ready.pop()
+        topo.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                remaining[nxt] -= 1
+                if remaining[nxt] == 0:
+                    ready.append(nxt)
+    useful: set = set()
+    for node in reversed(topo):
+        if any(n is not None and (n in targets or n in useful) for n, _ in node.next_functions):
+            useful.add(node)
+    return useful
+
+
+class _Run:
+    """One backward pass: buffers, the ready queue and what to do at the leaves."""
+
+    def __init__(self, create_graph: bool, retain_graph: bool, targets: dict | None,
+                 accumulate: bool) -> None:
+        self.create_graph = create_graph
+        self.retain_graph = retain_graph
+        self.targets = targets  # {(node, output_nr): position} when only some inputs matter
+        self.accumulate = accumulate
+        self.captured: dict[int, Any] = {}
+        self.owned: set[int] = set()  # arrays already handed out as a .grad in this pass
+
+    def execute(self, roots: list[Tensor], grads: list) -> None:
+        root_nodes = [_node_of(t) for t in roots]
+        deps, order = _collect([n for n, _ in root_nodes])
+        useful = None
+        if self.targets is not None:
+            useful = _leading_to(order, deps, {n for n, _ in self.targets})
+        buffers: dict[Node, list] = {}
+        for (node, nr), g in zip(root_nodes, grads):
+            if not self.create_graph:
+                self.owned.add(id(g))  # the caller's array: never hand it out as a .grad
+            _add_to(buffers, node, nr, g)
+        ready = [(-n._seq, n) for n in dict.fromkeys(n for n, _ in root_nodes) if n not in deps]
+        heapq.heapify(ready)
+        while ready:
+            _, node = heapq.heappop(ready)
+            in_grads = self._run_node(node, buffers.pop(node, None), useful)
+            for (nxt, nr), g in zip(node.next_functions, in_grads):
+                if nxt is None:
+                    continue
+                if g is not None:
+                    _add_to(buffers, nxt, nr, g)
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    heapq.heappush(ready, (-nxt._seq, nxt))
+
+    def _run_node(self, node: Node, grads: list | None, useful: set | None) -> tuple:
+        none = (None,) * len(node.next_functions)
+        if grads is None:
+            return none
+        if node._pre_hooks:
+            for hook in list(node._pre_hooks):
+                hook(grads)
+        if self.targets is not None:
+            for nr, g in enumerate(grads):
+                position = self.targets.get((node, nr))
+                if position is not None and g is not None:
+                    self.captured[position] = g
+        if isinstance(node, AccumulateGrad):
+            if self.accumulate and grads[0] is not None:
+                self._accumulate(node._leaf, grads[0])
+            return none
+        if useful is not None and node not in useful:
+            return none
+        if self.create_graph:
+            with grad_mode.enable_grad():
+                result = node.apply(grads, True)
+        else:
+            result = node.apply(grads, False)
+        if not self.retain_graph:
+            node._release()
+        return result
+
+    def _accumulate(self, leaf: Tensor, g: Any) -> None:
+        if leaf._hooks:
+            for hook in list(leaf._hooks):
+                new = hook(g if isinstance(g, Tensor) else Tensor._make(g))
+                if new is not None:
+                    g = new if self.create_graph else new._data
+        if self.create_graph:
+            leaf._grad = g if leaf._grad is None else leaf._grad + g
+            return
+        if g.dtype != leaf._data.dtype:
+            g = g.astype(leaf._data.dtype)
+        if leaf._grad is None:
+            take = g.flags.owndata and g.flags.writeable and id(g) not in self.owned
+            g = g if take else np.array(g)
+            self.owned.add(id(g))
+            leaf._grad = Tensor._make(g)
+        else:
+            grad = leaf._grad
+            if grad._data.flags.writeable and grad.grad_fn is None:
+                np.add(grad._data, g, out=grad._data)
+                grad._version.value += 1
+            else:
+                leaf._grad = Tensor._make(grad._data + g)
+
+
+def _node_of(t: Tensor) -> tuple[Node, int]:
+    return (t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator_of(t), 0)
+
+
+def _add_to(buffers: dict, node: Node, nr: int, g: Any) -> None:
+    buf = buffers.get(node)
+    if buf is None:
+        buf = buffers[node] = [None] * node.num_outputs
+    buf[nr] = g if buf[nr] is None else buf[nr] + g
+
+
+def backward(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs: Any = None,
+) -> None:
+    """Accumulate into the leaves' ``.grad`` the gradient of ``tensors`` (PyTorch's
+    ``torch.autograd.backward``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> symgrad.autograd.backward((x ** 2).sum())
+    >>> x.grad
+    tensor([2., 4.])
+    """
+    roots = _as_list(tensors)
+    grads = _as_list(grad_tensors) or [None] * len(roots)
+    if retain_graph is None:
+        retain_graph = create_graph
+    start = _root_gradients(roots, grads, create_graph)
+    targets = None
+    if inputs is not None:
+        inputs = _as_list(inputs)
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        targets = {_node_of(_check_input(t, i)): i for i, t in enumerate(inputs)}
+    run = _Run(create_graph, retain_graph, targets, accumulate=True)
+    run.execute(roots, start)
+    if inputs is not None:
+        for i, t in enumerate(inputs):
+            if t.grad_fn is not None and i in run.captured:  # non-leaf inputs get .grad too
+                g = run.captured[i]
+                g = g if isinstance(g, Tensor) else Tensor._make(np.array(g))
+                t._grad = g if t._grad is None else t._grad + g
+
+
+def _check_input(t: Any, i: int) -> Tensor:
+    if not isinstance(t, Tensor):
+        raise TypeError(f"input {i} must be a Tensor, got {type(t).__name__}")
+    if not t._requires_grad:
+        raise RuntimeError(f"One of the differentiated Tensors (input {i}) does not require grad")
+    return t
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    allow_unused: bool | None = None,
+    materialize_grads: bool = False,
+) -> tuple[Tensor | None, ...]:
+    """The gradients of ``outputs`` with respect to ``inputs``, returned, not accumulated.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor(3.0, requires_grad=True)
+    >>> (dx,) = symgrad.autograd.grad(x ** 3, x, create_graph=True)
+    >>> dx
+    tensor(27., grad_fn=<PowBackwardBackward0>)
+    >>> symgrad.autograd.grad(dx, x)
+    (tensor(18.),)
+    """
+    roots = _as_list(outputs)
+    input_list: Sequence[Tensor] = _as_list(inputs)
+    if not input_list:
+        raise RuntimeError("grad requires non-empty inputs.")
+    grads = _as_list(grad_outputs) or [None] * len(roots)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    start = _root_gradients(roots, grads, create_graph)
+    targets = {_node_of(_check_input(t, i)): i for i, t in enumerate(input_list)}
+    run = _Run(create_graph, retain_graph, targets, accumulate=False)
+    run.execute(roots, start)
+    result = []
+    for i, t in enumerate(input_list):
+        g = run.captured.get(i)
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError(
+                    f"One of the differentiated Tensors (input {i}, shape {list(t.shape)}) appears "
+                    "to not have been used in the graph. Set allow_unused=True if this is the "
+                    "desired behavior."
+                )
+            result.append(Tensor._make(np.zeros(t.shape, t._data.dtype)) if materialize_grads else None)
+            continue
+        result.append(g if isinstance(g, Tensor) else Tensor._make(np.array(g)))
+    return tuple(result)

@@ -1,0 +1,136 @@
+"""Graph nodes: what the engine walks backwards.
+
+A node is made by an op when it records: it holds the edges to the nodes of its inputs
+(``next_functions``), what the op saved for backward, and knows how to turn the gradient of its
+output into gradients of its inputs. Every op has its own subclass, named as PyTorch names it
+(``MulBackward0``), so ``grad_fn`` prints the same as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from typing import Any
+
+__all__ = ["Node", "AccumulateGrad", "node_class"]
+
+_sequence = itertools.count()
+
+_FREED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+class Node:
+    """Base of every ``grad_fn``: edges, saved values and the backward rule of one op call."""
+
+    __slots__ = (
+        "next_functions",
+        "_saved",
+        "_versions",
+        "_out",
+        "_out_version",
+        "_pre_hooks",
+        "_seq",
+        "metadata",
+        "__weakref__",
+    )
+    num_outputs = 1
+
+    def __init__(self, next_functions: tuple, saved: tuple = (), out: Any = None) -> None:
+        self.next_functions = next_functions
+        self._saved = saved
+        self._versions = tuple(getattr(t, "_version", None) and t._version.value for t in saved)
+        self._out = out
+        self._out_version = None
+        self._pre_hooks = None
+        self._seq = next(_sequence)
+        self.metadata: dict = {}
+
+    def name(self) -> str:
+        """The node's class name, e.g. ``'MulBackward0'``."""
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    # saved values ---------------------------------------------------------------------------
+    def _unpack(self) -> tuple:
+        """The saved inputs, after checking they were neither freed nor changed in place."""
+        saved = self._saved
+        if saved is None:
+            raise RuntimeError(_FREED)
+        for t, version in zip(saved, self._versions):
+            if version is not None and t._version.value != version:
+                self._raise_modified(t, version, t._version.value)
+        if self._out_version is not None:
+            counter, version = self._out_version
+            if counter.value != version:
+                self._raise_modified(None, version, counter.value)
+        return saved
+
+    def _raise_modified(self, tensor: Any, expected: int, found: int) -> None:
+        what = "its output" if tensor is None else f"a tensor of shape {list(tensor.shape)}"
+        raise RuntimeError(
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: {what} saved by {self.name()} is at version {found}; "
+            f"expected version {expected} instead. Use .clone() before the in-place op, or "
+            "do the op out of place."
+        )
+
+    def _release(self) -> None:
+        self._saved = None
+        self._out = None
+
+    @property
+    def saved_tensors_freed(self) -> bool:
+        """True once a backward without ``retain_graph`` has freed what this node saved."""
+        return self._saved is None
+
+    def register_prehook(self, hook: Any) -> None:
+        """Run ``hook(grad_outputs)`` before this node's backward (used by tensor hooks)."""
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        self._pre_hooks.append(hook)
+
+    # the backward rule ------------------------------------------------------------------
+    def apply(self, grads: list, create_graph: bool) -> tuple:
+        """Gradients for each entry of ``next_functions`` from the output gradients."""
+        raise NotImplementedError(f"{self.name()} has no backward rule")
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf tensor: backward adds the incoming gradient to ``leaf.grad``."""
+
+    __slots__ = ("_leaf",)
+
+    def __init__(self, leaf: Any) -> None:
+        super().__init__(())
+        self._leaf = leaf
+
+    @property
+    def variable(self) -> Any:
+        """The leaf tensor this node accumulates into (PyTorch's name)."""
+        return self._leaf
+
+    def apply(self, grads: list, create_graph: bool) -> tuple:
+        return ()
+
+
+def accumulator_of(leaf: Any) -> AccumulateGrad:
+    """The (cached) AccumulateGrad node of a leaf that requires grad."""
+    ref = leaf._accumulator
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(leaf)
+        leaf._accumulator = weakref.ref(node)
+    return node
+
+
+def node_class(base: type, name: str, **attrs: Any) -> type:
+    """A subclass of ``base`` called ``name`` (``MulBackward0``) carrying class attributes."""
+    return type(name, (base,), {"__slots__": (), "__module__": base.__module__, **attrs})

@@ -1,0 +1,291 @@
+"""Tensor factories with PyTorch's signatures and dtype inference, and the random generator."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad.tensor import Tensor
+
+__all__ = [
+    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "arange",
+    "linspace", "rand", "randn", "randint", "manual_seed", "zeros_like", "ones_like",
+    "full_like", "empty_like", "rand_like", "randn_like", "is_tensor", "numel",
+]
+
+_rng = [np.random.default_rng()]
+
+
+def _nested_values(data: Any) -> Any:
+    """Replace one-element tensors inside nested lists by their values."""
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_nested_values(v) for v in data]
+    return data
+
+
+def _to_array(data: Any, dtype: Any = None) -> np.ndarray:
+    """A new array holding ``data``, with PyTorch's dtype inference."""
+    target = None if dtype is None else dtypes.as_dtype(dtype)
+    if isinstance(data, Tensor):
+        array = np.array(data._data)
+    elif isinstance(data, np.ndarray):
+        array = np.array(data)
+        if target is None:
+            dtypes.from_numpy_dtype(array.dtype)
+    elif isinstance(data, (list, tuple, numbers.Number, np.generic)):
+        try:
+            array = np.array(_nested_values(data))
+        except ValueError as exc:
+            raise ValueError(f"can't build a tensor from ragged nested sequences: {exc}") from None
+        if array.dtype == object or array.dtype.kind not in "biuf":
+            raise TypeError(f"can't build a tensor from {type(data).__name__} data {data!r:.80}")
+        if target is None:
+            target = _inferred(array, data)
+    else:
+        raise TypeError(
+            f"can't build a tensor from an object of type {type(data).__name__}; pass a number, "
+            "a (nested) list or tuple of numbers, a NumPy array or a Tensor"
+        )
+    if target is not None and array.dtype != target.numpy:
+        array = array.astype(target.numpy)
+    return array
+
+
+def _inferred(array: np.ndarray, data: Any) -> dtypes.dtype:
+    kind = array.dtype.kind
+    if kind == "b":
+        return dtypes.bool_
+    if kind in "iu":
+        return dtypes.int64
+    if isinstance(data, np.generic) and array.dtype in (np.float64, np.float32, np.float16):
+        return dtypes.from_numpy_dtype(array.dtype)
+    return dtypes.get_default_dtype()
+
+
+def _finish(array: np.ndarray, requires_grad: bool, name: str | None = None) -> Tensor:
+    t = Tensor._make(array)
+    if requires_grad:
+        t.requires_grad = True
+    if name is not None:
+        t.name = name
+    return t
+
+
+def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+           name: str | None = None) -> Tensor:
+    """A new tensor holding a copy of ``data``.
+
+    Python floats give the default dtype (float32), ints give int64, bools give bool; NumPy
+    arrays keep their dtype. ``name`` is the symbol the tensor stands for in closed forms.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([[1, 2], [3, 4]])
+    tensor([[1, 2],
+            [3, 4]])
+    >>> symgrad.tensor(2.0, requires_grad=True, name="a")
+    tensor(2., requires_grad=True)
+    """
+    _check_device(device)
+    return _finish(_to_array(data, dtype), requires_grad, name)
+
+
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """``data`` as a tensor, sharing memory with a NumPy array or tensor where possible."""
+    _check_device(device)
+    if isinstance(data, Tensor) and (dtype is None or dtypes.as_dtype(dtype) is data.dtype):
+        return data
+    if isinstance(data, np.ndarray) and (dtype is None or dtypes.as_dtype(dtype).numpy == data.dtype):
+        return from_numpy(data)
+    return tensor(data, dtype)
+
+
+def from_numpy(ndarray: np.ndarray) -> Tensor:
+    """A tensor sharing memory with ``ndarray`` (changes to one show in the other).
+
+    Examples
+    --------
+    >>> import numpy as np, symgrad
+    >>> a = np.zeros(2)
+    >>> t = symgrad.from_numpy(a)
+    >>> a[0] = 5
+    >>> t
+    tensor([5., 0.], dtype=symgrad.float64)
+    """
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"from_numpy expected a NumPy array, got {type(ndarray).__name__}")
+    dtypes.from_numpy_dtype(ndarray.dtype)
+    return Tensor._make(ndarray)
+
+
+def is_tensor(obj: Any) -> bool:
+    """True for a :class:`Tensor`."""
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> int:
+    """The number of elements of ``input``."""
+    return input.numel()
+
+
+def _check_device(device: Any) -> None:
+    if device is not None and str(device).split(":")[0] != "cpu":
+        raise RuntimeError(f"symgrad runs on the CPU only; device {device!r} is not available")
+
+
+def _shape(size: tuple) -> tuple[int, ...]:
+    from symgrad.ops.shape import sizes
+
+    shape = sizes(size, "factory")
+    if any(n < 0 for n in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension: {list(shape)}")
+    return shape
+
+
+def _float_dtype(dtype: Any) -> np.dtype:
+    return (dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)).numpy
+
+
+def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of zeros of the given size.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.zeros(2, 3).shape
+    (2, 3)
+    """
+    _check_device(device)
+    return _finish(np.zeros(_shape(size), _float_dtype(dtype)), requires_grad)
+
+
+def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ones of the given size."""
+    _check_device(device)
+    return _finish(np.ones(_shape(size), _float_dtype(dtype)), requires_grad)
+
+
+def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of the given size (zero-filled: symgrad never hands out uninitialised memory)."""
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
+    """A tensor of ``size`` filled with ``fill_value`` (its dtype inferred from the value)."""
+    _check_device(device)
+    shape = _shape((size,) if isinstance(size, int) else tuple(size))
+    if dtype is None:
+        dtype = _inferred(np.asarray(fill_value), fill_value)
+    return _finish(np.full(shape, fill_value, dtypes.as_dtype(dtype).numpy), requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
+        requires_grad: bool = False) -> Tensor:
+    """The ``n`` x ``m`` identity matrix."""
+    _check_device(device)
+    return _finish(np.eye(n, n if m is None else m, dtype=_float_dtype(dtype)), requires_grad)
+
+
+def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
+    """Values from ``start`` up to (not including) ``end`` in steps of ``step``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.arange(4)
+    tensor([0, 1, 2, 3])
+    """
+    _check_device(device)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("arange: step must be nonzero")
+    if dtype is None:
+        is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+        dtype = dtypes.int64 if is_int else dtypes.get_default_dtype()
+    values = np.arange(start, end, step, dtype=np.float64).astype(dtypes.as_dtype(dtype).numpy)
+    return _finish(values, requires_grad)
+
+
+def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device: Any = None,
+             requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    _check_device(device)
+    if steps < 0:
+        raise RuntimeError("linspace: number of steps must be non-negative")
+    return _finish(np.linspace(start, end, steps).astype(_float_dtype(dtype)), requires_grad)
+
+
+def manual_seed(seed: int) -> None:
+    """Seed symgrad's random generator (``rand``, ``randn``, ...) for reproducible runs."""
+    _rng[0] = np.random.default_rng(int(seed))
+
+
+def rand(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Uniform random values in [0, 1)."""
+    _check_device(device)
+    return _finish(_rng[0].random(_shape(size)).astype(_float_dtype(dtype)), requires_grad)
+
+
+def randn(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Standard normal random values."""
+    _check_device(device)
+    return _finish(_rng[0].standard_normal(_shape(size)).astype(_float_dtype(dtype)), requires_grad)
+
+
+def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None) -> Tensor:
+    """Random integers in ``[low, high)``."""
+    if size is None:
+        low, high, size = 0, low, high
+    shape = _shape(tuple(size))
+    values = _rng[0].integers(low, high, shape)
+    return _finish(values.astype((dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy),
+                   False)
+
+
+def _like(input: Tensor, dtype: Any) -> tuple[tuple, Any]:
+    return input.shape, input.dtype if dtype is None else dtype
+
+
+def zeros_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Zeros with the shape (and dtype) of ``input``."""
+    shape, d = _like(input, dtype)
+    return zeros(shape, dtype=d, requires_grad=requires_grad)
+
+
+def ones_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Ones with the shape (and dtype) of ``input``."""
+    shape, d = _like(input, dtype)
+    return ones(shape, dtype=d, requires_grad=requires_grad)
+
+
+def empty_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Zeros with the shape (and dtype) of ``input``."""
+    return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
+
+
+def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    """``fill_value`` with the shape (and dtype) of ``input``."""
+    shape, d = _like(input, dtype)
+    return full(shape, fill_value, dtype=d, requires_grad=requires_grad)
+
+
+def rand_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Uniform random values with the shape (and dtype) of ``input``."""
+    shape, d = _like(input, dtype)
+    return rand(shape, dtype=d, requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Standard normal values with the shape (and dtype) of ``input``."""
+    shape, d = _like(input, dtype)
+    return randn(shape, dtype=d, requires_grad=requires_grad)

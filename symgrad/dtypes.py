@@ -1,0 +1,193 @@
+"""Data types, the default dtype and PyTorch's type-promotion rules.
+
+A :class:`dtype` wraps a NumPy dtype. Promotion follows PyTorch, not NumPy: operands are ranked
+in three tiers (tensors with dimensions, zero-dimensional tensors, Python numbers) and a lower
+tier only changes the result when it brings a higher *category* (bool < integer < floating).
+"""
+
+from __future__ import annotations
+
+import builtins
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "dtype",
+    "float16",
+    "float32",
+    "float64",
+    "int32",
+    "int64",
+    "bool_",
+    "get_default_dtype",
+    "set_default_dtype",
+    "promote_types",
+    "result_type",
+]
+
+_BOOL, _INT, _FLOAT = 0, 1, 2
+
+
+class dtype:  # noqa: N801 - the PyTorch name
+    """A tensor element type, printed as ``symgrad.float32`` and friends.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.float64
+    symgrad.float64
+    >>> symgrad.float32.is_floating_point
+    True
+    """
+
+    __slots__ = ("name", "numpy", "category", "itemsize")
+
+    def __init__(self, name: str, numpy_dtype: type) -> None:
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        kind = self.numpy.kind
+        self.category = _FLOAT if kind == "f" else _BOOL if kind == "b" else _INT
+        self.itemsize = self.numpy.itemsize
+
+    @property
+    def is_floating_point(self) -> builtins.bool:
+        return self.category == _FLOAT
+
+    def __repr__(self) -> str:
+        return f"symgrad.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name if self.name != "bool" else "bool_"
+
+
+float16 = dtype("float16", np.float16)
+float32 = dtype("float32", np.float32)
+float64 = dtype("float64", np.float64)
+int32 = dtype("int32", np.int32)
+int64 = dtype("int64", np.int64)
+bool_ = dtype("bool", np.bool_)
+
+_ALL = (float16, float32, float64, int32, int64, bool_)
+_BY_NUMPY = {d.numpy: d for d in _ALL}
+_BY_NAME = {d.name: d for d in _ALL}
+_default = [float32]
+
+
+def get_default_dtype() -> dtype:
+    """Return the dtype of floating tensors made without a ``dtype=`` (float32 at start).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.get_default_dtype()
+    symgrad.float32
+    """
+    return _default[0]
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Set the default floating dtype (``symgrad.float32`` or ``symgrad.float64``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.set_default_dtype(symgrad.float64)
+    >>> symgrad.tensor([1.5]).dtype
+    symgrad.float64
+    >>> symgrad.set_default_dtype(symgrad.float32)
+    """
+    d = as_dtype(d)
+    if not d.is_floating_point:
+        raise TypeError(f"set_default_dtype only supports floating point dtypes, got {d!r}")
+    _default[0] = d
+
+
+def as_dtype(value: object) -> dtype:
+    """Turn a symgrad dtype, a NumPy dtype or a dtype name into a :class:`dtype`."""
+    if isinstance(value, dtype):
+        return value
+    if value is builtins.float:
+        return float64  # PyTorch maps the Python type float to float64
+    if value is builtins.int:
+        return int64
+    if value is builtins.bool:
+        return bool_
+    if isinstance(value, str) and value in _BY_NAME:
+        return _BY_NAME[value]
+    try:
+        found = _BY_NUMPY.get(np.dtype(value))
+    except TypeError:
+        found = None
+    if found is None:
+        known = ", ".join(d.name for d in _ALL)
+        raise TypeError(f"unsupported dtype {value!r}; symgrad supports {known}")
+    return found
+
+
+def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
+    """The symgrad dtype of a NumPy array's dtype, or a clear TypeError."""
+    found = _BY_NUMPY.get(np_dtype)
+    if found is None:
+        known = ", ".join(d.name for d in _ALL)
+        raise TypeError(
+            f"can't convert a NumPy array of dtype {np_dtype}; symgrad supports {known}"
+        )
+    return found
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """The smallest dtype both ``a`` and ``b`` convert to (PyTorch's ``promote_types``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.promote_types(symgrad.float32, symgrad.int64)
+    symgrad.float32
+    """
+    if a is b:
+        return a
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    return a if a.itemsize >= b.itemsize else b
+
+
+def _scalar_dtype(value: object) -> dtype:
+    if isinstance(value, (builtins.bool, np.bool_)):
+        return bool_
+    if isinstance(value, numbers.Integral):
+        return int64
+    if isinstance(value, numbers.Real):
+        return get_default_dtype()
+    raise TypeError(f"expected a Tensor or a real number, got {type(value).__name__}")
+
+
+def result_type(*operands: object) -> dtype:
+    """The dtype of an element-wise op on ``operands`` (Tensors and Python numbers).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.result_type(symgrad.ones(2), 2.5)
+    symgrad.float32
+    >>> symgrad.result_type(symgrad.ones(2, dtype=symgrad.int64), 2.5)
+    symgrad.float32
+    """
+    tiers: list[dtype | None] = [None, None, None]
+    for op in operands:
+        d = getattr(op, "dtype", None)
+        if isinstance(d, dtype):
+            tier = 0 if op.ndim else 1
+        else:
+            tier, d = 2, _scalar_dtype(op)
+        tiers[tier] = d if tiers[tier] is None else promote_types(tiers[tier], d)
+    result = None
+    for tier, d in enumerate(tiers):
+        if d is None:
+            continue
+        if result is None:
+            result = d
+        elif d.category > result.category:
+            # a lower tier only lifts the category; a float Python number gives the default
+            result = get_default_dtype() if (tier == 2 and d.category == _FLOAT) else d
+    return result if result is not None else get_default_dtype()

@@ -1,0 +1,231 @@
+"""``torch.nn.functional`` names: activations, losses with PyTorch's reductions, ``linear``."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad import ops as _ops
+from symgrad.ops import losses as _losses
+from symgrad.ops.math import elu, gelu, leaky_relu, relu, sigmoid, softplus, tanh
+from symgrad.ops.reductions import log_softmax, softmax
+from symgrad.tensor import Tensor
+
+__all__ = [
+    "binary_cross_entropy_with_logits", "binary_cross_entropy", "cross_entropy", "nll_loss",
+    "mse_loss", "l1_loss", "linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax",
+    "leaky_relu", "elu", "gelu", "softplus", "silu", "one_hot",
+]
+
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> str:
+    if size_average is not None or reduce is not None:
+        # PyTorch's deprecated pair: reduce=False means 'none', size_average=False means 'sum'
+        if reduce is False:
+            return "none"
+        return "sum" if size_average is False else "mean"
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction; use one of {_REDUCTIONS}")
+    return reduction
+
+
+def _pair(input: Any, target: Any, op: str) -> tuple[Tensor, Tensor]:
+    for name, v in (("input", input), ("target", target)):
+        if not isinstance(v, Tensor):
+            raise TypeError(f"{op}(): argument '{name}' must be a Tensor, not {type(v).__name__}")
+    if target.dtype is not input.dtype and input.dtype.is_floating_point:
+        target = target.to(input.dtype)
+    return input, target
+
+
+def _weight_array(weight: Any, input: Tensor, shape: tuple, op: str) -> Any:
+    if weight is None:
+        return None
+    w = weight._data if isinstance(weight, Tensor) else np.asarray(weight)
+    try:
+        return np.broadcast_to(w.astype(input._data.dtype), shape)
+    except ValueError:
+        raise ValueError(
+            f"{op}(): weight of shape {list(w.shape)} doesn't broadcast to the input's shape "
+            f"{list(shape)}"
+        ) from None
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor, target: Tensor, weight: Any = None, size_average: Any = None,
+    reduce: Any = None, reduction: str = "mean", pos_weight: Any = None,
+) -> Tensor:
+    """Binary cross entropy of ``sigmoid(input)`` against ``target``, stable for any logit.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.binary_cross_entropy_with_logits(symgrad.tensor([1000.0, -1000.0]),
+    ...                                    symgrad.tensor([1.0, 0.0]))
+    tensor(0.)
+    """
+    input, target = _pair(input, target, "binary_cross_entropy_with_logits")
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Target size ({list(target.shape)}) must be the same as input size "
+            f"({list(input.shape)})"
+        )
+    if pos_weight is None:
+        pos_weight = Tensor._make(np.ones((), input._data.dtype))
+    elif not isinstance(pos_weight, Tensor):
+        pos_weight = _ops.as_tensor(np.asarray(pos_weight, input._data.dtype))
+    return _losses.BCE_WITH_LOGITS_LOSS(
+        input, target, pos_weight.to(input.dtype),
+        reduction=_reduction(reduction, size_average, reduce),
+        weight=_weight_array(weight, input, input.shape, "binary_cross_entropy_with_logits"),
+        shape=input.shape,
+    )
+
+
+def binary_cross_entropy(
+    input: Tensor, target: Tensor, weight: Any = None, size_average: Any = None,
+    reduce: Any = None, reduction: str = "mean",
+) -> Tensor:
+    """Binary cross entropy of probabilities ``input`` against ``target`` (logs clamped at
+    -100, as PyTorch)."""
+    input, target = _pair(input, target, "binary_cross_entropy")
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({list(target.shape)}) that is different to the input size "
+            f"({list(input.shape)}) is deprecated. Please ensure they have the same size."
+        )
+    data = input._data
+    if data.size and (np.nanmin(data) < 0 or np.nanmax(data) > 1):
+        raise RuntimeError(
+            "all elements of input should be between 0 and 1 (binary_cross_entropy takes "
+            "probabilities; for logits use binary_cross_entropy_with_logits)"
+        )
+    return _losses.BCE_LOSS(
+        input, target, reduction=_reduction(reduction, size_average, reduce),
+        weight=_weight_array(weight, input, input.shape, "binary_cross_entropy"),
+        shape=input.shape,
+    )
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+             reduction: str = "mean") -> Tensor:
+    """Mean squared error (``reduction`` 'mean', 'sum' or 'none')."""
+    input, target = _pair(input, target, "mse_loss")
+    shape = _broadcast(input, target, "mse_loss")
+    return _losses.MSE_LOSS(input, target, reduction=_reduction(reduction, size_average, reduce),
+                            weight=None, shape=shape)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+            reduction: str = "mean") -> Tensor:
+    """Mean absolute error (``reduction`` 'mean', 'sum' or 'none')."""
+    input, target = _pair(input, target, "l1_loss")
+    _broadcast(input, target, "l1_loss")
+    loss = _ops.abs(input - target)
+    r = _reduction(reduction, size_average, reduce)
+    return loss if r == "none" else loss.sum() if r == "sum" else loss.mean()
+
+
+def _broadcast(input: Tensor, target: Tensor, op: str) -> tuple:
+    if target.shape != input.shape:
+        warnings.warn(
+            f"{op}: using a target size ({list(target.shape)}) that is different to the input "
+            f"size ({list(input.shape)}). This will likely lead to incorrect results due to "
+            "broadcasting. Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=3,
+        )
+    try:
+        return np.broadcast_shapes(input.shape, target.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"{op}: the input of shape {list(input.shape)} and the target of shape "
+            f"{list(target.shape)} don't broadcast"
+        ) from None
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Any = None, size_average: Any = None,
+             ignore_index: int = -100, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood of log-probabilities ``input`` (N, C, ...) at class indices
+    ``target`` (N, ...)."""
+    r = _reduction(reduction, size_average, reduce)
+    batched = input.ndim >= 2
+    x = input if batched else input.unsqueeze(0)
+    t = target._data if batched else target._data[None]
+    if target.dtype.is_floating_point or target.dtype is dtypes.bool_:
+        raise RuntimeError(
+            f"nll_loss: expected target of integer dtype (class indices), got {target.dtype!r}"
+        )
+    if t.shape != (x.shape[0],) + x.shape[2:]:
+        raise ValueError(
+            f"nll_loss: expected target of shape {[x.shape[0], *x.shape[2:]]} for input of "
+            f"shape {list(input.shape)}, got {list(target.shape)}"
+        )
+    n_classes = x.shape[1]
+    keep = t != ignore_index
+    if np.any((t[keep] < 0) | (t[keep] >= n_classes)):
+        bad = t[keep][(t[keep] < 0) | (t[keep] >= n_classes)][0]
+        raise IndexError(f"Target {bad} is out of bounds (there are {n_classes} classes)")
+    safe = np.where(keep, t, 0)
+    w = np.ones(n_classes, x._data.dtype) if weight is None else weight._data.astype(x._data.dtype)
+    elem_w = w[safe] * keep
+    denom = float(elem_w.sum())
+    out = _losses.NLL_LOSS(x, index=np.expand_dims(safe, 1), weight=elem_w.astype(x._data.dtype),
+                           denom=denom if denom else float("nan"), reduction=r)
+    return out if batched or r != "none" else out.squeeze(0)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Any = None, size_average: Any = None,
+                  ignore_index: int = -100, reduce: Any = None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """Cross entropy of logits ``input`` (N, C, ...) against class indices or class
+    probabilities ``target``, computed through a stable ``log_softmax``."""
+    r = _reduction(reduction, size_average, reduce)
+    dim = 1 if input.ndim >= 2 else 0
+    logp = log_softmax(input, dim)
+    if target.dtype.is_floating_point:
+        if target.shape != input.shape:
+            raise RuntimeError(
+                f"cross_entropy: class-probability targets must have the input's shape "
+                f"{list(input.shape)}, got {list(target.shape)}"
+            )
+        n = input.shape[dim]
+        probs = target * (1 - label_smoothing) + label_smoothing / n
+        w = 1 if weight is None else weight.reshape((n,) + (1,) * (input.ndim - dim - 1))
+        loss = -(logp * probs * w).sum(dim)
+        return loss if r == "none" else loss.sum() if r == "sum" else loss.sum() / max(loss.numel(), 1)
+    loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=r)
+    if label_smoothing:
+        n = input.shape[dim]
+        smooth = -(logp if weight is None else logp * weight.reshape((n,) + (1,) * (input.ndim - dim - 1))).sum(dim) / n
+        smooth = smooth if r == "none" else smooth.sum() if r == "sum" else smooth.mean()
+        loss = loss * (1 - label_smoothing) + smooth * label_smoothing
+    return loss
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``."""
+    out = _ops.matmul(input, weight.t() if weight.ndim == 2 else weight)
+    return out if bias is None else out + bias
+
+
+def silu(input: Tensor) -> Tensor:
+    """``input * sigmoid(input)``."""
+    return input * sigmoid(input)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Integer class indices as one-hot int64 rows."""
+    if tensor.dtype.is_floating_point:
+        raise RuntimeError("one_hot is only applicable to index tensor of integer dtype")
+    n = int(tensor._data.max()) + 1 if num_classes < 0 else num_classes
+    return Tensor._make(np.eye(n, dtype=np.int64)[tensor._data])
+
+
+__all__ += ["elu", "gelu", "leaky_relu", "softplus"]

@@ -1,0 +1,427 @@
+"""The two kinds of primitive and the graph nodes they record.
+
+An :class:`Elementwise` primitive is a SymPy expression of scalar input symbols; its kernels
+(forward and one fused ``g * partial`` VJP per input) are lambdified from it once, lazily, and
+its differentiable VJP is itself an element-wise primitive, so every order of derivative comes
+from SymPy. A :class:`Structural` primitive is a forward and a VJP rule written against an array
+namespace ``xp``; the same rule runs on NumPy (``backward``) and on Tensors (``create_graph``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from symgrad import dtypes
+from symgrad.autograd import grad_mode
+from symgrad.autograd.node import Node, accumulator_of, node_class
+from symgrad.tensor import Tensor
+
+__all__ = ["Elementwise", "Structural", "OUT", "camel"]
+
+OUT = sp.Symbol("out", real=True)
+_grad_state = grad_mode._state
+
+
+def camel(name: str) -> str:
+    """``log_softmax`` -> ``LogSoftmax`` (PyTorch's node-name spelling)."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def edge(t: Any) -> tuple:
+    """The ``next_functions`` entry that leads from a node to its input ``t``."""
+    if isinstance(t, Tensor) and t._requires_grad:
+        fn = t.grad_fn
+        return (accumulator_of(t), 0) if fn is None else (fn, t._output_nr)
+    return (None, 0)
+
+
+def as_operand(value: Any, op: str) -> Any:
+    """A Tensor or a real Python number; anything else is a clear TypeError."""
+    if isinstance(value, (Tensor, bool, int, float, np.number, np.bool_)):
+        return value
+    if isinstance(value, np.ndarray):
+        from symgrad.creation import as_tensor
+
+        return as_tensor(value)
+    raise TypeError(
+        f"{op}(): expected Tensor or number arguments, got {type(value).__name__} ({value!r:.60})"
+    )
+
+
+def reduce_to(g: Any, shape: tuple, dtype: np.dtype) -> np.ndarray:
+    """Sum a broadcast gradient back to ``shape`` and cast it to the input's dtype."""
+    if type(g) is not np.ndarray:
+        g = np.asarray(g)
+    if g.shape != shape:
+        g = sum_to_numpy(g, shape)
+    if g.dtype != dtype:
+        g = g.astype(dtype)
+    return g
+
+
+def sum_to_numpy(g: np.ndarray, shape: tuple) -> np.ndarray:
+    """Reduce ``g`` to ``shape`` by summing the dimensions broadcasting added or stretched."""
+    if g.ndim < len(shape) or any(n != 1 and n != m for n, m in zip(shape[::-1], g.shape[::-1])):
+        return np.array(np.broadcast_to(g, shape))
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1
+    )
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    return g.reshape(shape)
+
+
+# -- element-wise ----------------------------------------------------------------------------
+
+def _erf(x: Any) -> Any:
+    try:
+        from scipy.special import erf
+    except ImportError:  # scipy is optional: fall back to the exact math.erf, one element at a time
+        erf = np.vectorize(__import__("math").erf, otypes=[np.float64])
+    return erf(x)
+
+
+_MODULES = [{"erf": _erf}, "numpy"]
+
+
+def lambdify(args: tuple, expr: sp.Expr) -> Callable:
+    """NumPy code for ``expr``: arguments are our own fixed symbols, never user text."""
+    return sp.lambdify(args, expr, modules=_MODULES, cse=True, docstring_limit=0)
+
+
+class Elementwise:
+    """An element-wise primitive declared by a SymPy expression of scalar input symbols.
+
+    Parameters
+    ----------
+    name : the op's NumPy/PyTorch name.
+    inputs : the input symbols (differentiable arguments, in order).
+    expr : the forward formula in those symbols (and ``params``).
+    params : symbols of non-differentiable scalar parameters (a slope, a bound).
+    partials : optional rewritten partials, one per input, which may use ``OUT`` (the output).
+    kernel : optional NumPy forward kernel (numerically stable or faster), tested to agree.
+    partial_kernels : optional ``{i: f(*inputs, out, *params)}`` kernels for partials.
+    promote : ``"same"`` keeps the promoted dtype, ``"float"`` turns integers into the default
+        float dtype (``exp`` of an integer tensor is a float tensor).
+    exact : False when ``partials`` are declared subgradients that ``sympy.diff`` would not
+        give (sign's zero derivative instead of a Dirac delta).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        inputs: tuple,
+        expr: sp.Expr,
+        *,
+        params: tuple = (),
+        partials: tuple | None = None,
+        kernel: Callable | None = None,
+        partial_kernels: dict | None = None,
+        promote: str = "same",
+        backward: str | None = None,
+        exact: bool = True,
+        level: int = 0,
+    ) -> None:
+        self.name = name
+        self.inputs = tuple(inputs)
+        self.params = tuple(params)
+        self.expr = expr
+        self.declared_partials = partials
+        self.kernel = kernel
+        self.partial_kernels = dict(partial_kernels or {})
+        self.promote = promote
+        self.exact = exact
+        self.level = level
+        self.out_symbol = OUT if level == 0 else sp.Symbol(f"out{level}", real=True)
+        self.node_class = node_class(
+            ElementwiseNode, backward or f"{camel(name)}Backward0", prim=self
+        )
+        self._forward: Callable | None = None
+        self._vjp_kernels: dict[int, Callable] = {}
+        self._vjp_prims: dict[int, Elementwise] = {}
+        self._needs: tuple | None = None
+
+    def __repr__(self) -> str:
+        return f"<elementwise primitive {self.name}: {self.expr}>"
+
+    # -- derived, once per primitive -----------------------------------------------------
+    @functools.cached_property
+    def partials(self) -> tuple:
+        """One partial derivative per input, possibly written with the output symbol."""
+        if self.declared_partials is not None:
+            return tuple(sp.sympify(p) for p in self.declared_partials)
+        return tuple(sp.diff(self.expr, x) for x in self.inputs)
+
+    @functools.cached_property
+    def local_derivatives(self) -> tuple:
+        """The partials in the input symbols only (the output symbol replaced by ``expr``)."""
+        return tuple(p.subs(self.out_symbol, self.expr) for p in self.partials)
+
+    def needs(self) -> tuple:
+        """(which inputs, whether the output) the numeric VJP needs saved."""
+        if self._needs is None:
+            free = set().union(*(p.free_symbols for p in self.partials)) if self.partials else set()
+            needs_in = tuple(x in free for x in self.inputs)
+            self._needs = (needs_in, self.out_symbol in free)
+        return self._needs
+
+    @property
+    def forward(self) -> Callable:
+        """The forward kernel: ``kernel`` if declared, else the lambdified expression."""
+        if self._forward is None:
+            self._forward = self.kernel or lambdify(self.inputs + self.params, self.expr)
+        return self._forward
+
+    def vjp_kernel(self, i: int) -> Callable:
+        """``f(*inputs, out, g, *params) = g * partial_i``, fused into one NumPy function."""
+        kernel = self._vjp_kernels.get(i)
+        if kernel is None:
+            g = _g_symbol(self.level)
+            override = self.partial_kernels.get(i)
+            if override is not None:
+                n = len(self.inputs) + 1
+
+                def kernel(*args: Any, _p: Callable = override, _n: int = n) -> Any:
+                    return args[_n] * _p(*args[:_n], *args[_n + 1 :])
+            else:
+                args = self.inputs + (self.out_symbol, g) + self.params
+                kernel = lambdify(args, g * self.partials[i])
+            self._vjp_kernels[i] = kernel
+        return kernel
+
+    def vjp_primitive(self, i: int) -> Elementwise:
+        """``g * partial_i`` as an element-wise primitive of its own (for ``create_graph``)."""
+        prim = self._vjp_prims.get(i)
+        if prim is None:
+            g = _g_symbol(self.level)
+            suffix = "" if len(self.inputs) == 1 else str(i)
+            prim = Elementwise(
+                f"{self.name}_backward{suffix}",
+                self.inputs + (self.out_symbol, g),
+                g * self.partials[i],
+                params=self.params,
+                kernel=self.vjp_kernel(i),
+                backward=f"{camel(self.name)}BackwardBackward{i}",
+                level=self.level + 1,
+            )
+            self._vjp_prims[i] = prim
+        return prim
+
+    # -- application ---------------------------------------------------------------------
+    def __call__(self, *args: Any, params: tuple = ()) -> Tensor:
+        args = tuple(a if isinstance(a, Tensor) else as_operand(a, self.name) for a in args)
+        datas = [a._data if isinstance(a, Tensor) else a for a in args]
+        dtype = self._result_dtype(args)
+        out = self.forward(*datas, *params)
+        if type(out) is not np.ndarray or out.dtype != dtype:
+            out = np.asarray(out, dtype=dtype)
+        if _grad_state.enabled and any(isinstance(a, Tensor) and a._requires_grad for a in args):
+            node = self.node_class(args, params, out)
+            result = Tensor._make(out, node, True)
+            if node._out is not None:
+                node._out_version = (result._version, 0)
+            return result
+        return Tensor._make(out)
+
+    def _result_dtype(self, args: tuple) -> np.dtype:
+        first = args[0]
+        if (
+            isinstance(first, Tensor)
+            and first._data.dtype.kind == "f"
+            and all(
+                (isinstance(a, Tensor) and a._data.dtype == first._data.dtype)
+                or (not isinstance(a, Tensor) and isinstance(a, (float, int)))
+                for a in args[1:]
+            )
+        ):
+            return first._data.dtype
+        d = dtypes.result_type(*args)
+        if self.promote == "float" and not d.is_floating_point:
+            d = dtypes.get_default_dtype()
+        return d.numpy
+
+
+_G_SYMBOLS: dict[int, sp.Symbol] = {}
+
+
+def _g_symbol(level: int) -> sp.Symbol:
+    if level not in _G_SYMBOLS:
+        _G_SYMBOLS[level] = sp.Symbol("g" if level == 0 else f"g{level}", real=True)
+    return _G_SYMBOLS[level]
+
+
+class ElementwiseNode(Node):
+    """The node of an element-wise op; ``prim`` is set on each op's subclass."""
+
+    __slots__ = ("_meta", "_params")
+    prim: Elementwise
+
+    def __init__(self, args: tuple, params: tuple, out: np.ndarray) -> None:
+        needs_in, needs_out = self.prim.needs()
+        saved = tuple(
+            a if (need or not isinstance(a, Tensor)) else None for a, need in zip(args, needs_in)
+        )
+        Node.__init__(self, tuple(edge(a) for a in args), saved, out if needs_out else None)
+        self._meta = tuple((a.shape, a._data.dtype) if isinstance(a, Tensor) else None for a in args)
+        self._params = params
+
+    @property
+    def expression(self) -> sp.Expr:
+        """The forward formula, with constant (number) inputs substituted."""
+        return self.prim.expr.subs(self._constants())
+
+    @property
+    def local_derivatives(self) -> tuple:
+        """d(output)/d(input) for each input, in the node's own input symbols."""
+        subs = self._constants()
+        return tuple(p.subs(subs) for p in self.prim.local_derivatives)
+
+    def _constants(self) -> dict:
+        saved = self._saved or ()
+        subs = {x: sp.nsimplify(v) for x, v in zip(self.prim.inputs, saved) if _is_number(v)}
+        subs.update({p: sp.nsimplify(v) for p, v in zip(self.prim.params, self._params)})
+        return subs
+
+    def apply(self, grads: list, create_graph: bool) -> tuple:
+        if create_graph:
+            return self._apply_graph(grads[0])
+        g = grads[0]
+        saved = self._unpack()
+        xs = [s._data if isinstance(s, Tensor) else s for s in saved]
+        out, prim, params = self._out, self.prim, self._params
+        result = []
+        for i, (fn, _) in enumerate(self.next_functions):
+            if fn is None:
+                result.append(None)
+                continue
+            shape, dtype = self._meta[i]
+            result.append(reduce_to(prim.vjp_kernel(i)(*xs, out, g, *params), shape, dtype))
+        return tuple(result)
+
+    def _apply_graph(self, g: Tensor) -> tuple:
+        from symgrad.ops import shape as shape_ops
+
+        saved = self._unpack()
+        args = [0 if s is None else s for s in saved]
+        out = Tensor._make(self._out, self, True) if self._out is not None else 0
+        result = []
+        for i, (fn, _) in enumerate(self.next_functions):
+            if fn is None:
+                result.append(None)
+                continue
+            gi = self.prim.vjp_primitive(i)(*args, out, g, params=self._params)
+            shape, dtype = self._meta[i]
+            gi = shape_ops.sum_to_size(gi, shape)
+            result.append(gi if gi._data.dtype == dtype else gi.to(dtypes.from_numpy_dtype(dtype)))
+        return tuple(result)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+
+
+# -- structural ------------------------------------------------------------------------------
+
+class Ctx:
+    """What a structural VJP rule sees: saved inputs and output, input shapes, parameters."""
+
+    __slots__ = ("inputs", "out", "shapes", "needs", "params")
+
+    def __init__(self, inputs: tuple, out: Any, shapes: tuple, needs: tuple, params: dict):
+        self.inputs = inputs
+        self.out = out
+        self.shapes = shapes
+        self.needs = needs
+        self.params = params
+
+
+class Structural:
+    """A primitive given by a forward and a VJP rule over an array namespace ``xp``.
+
+    ``forward(xp, *inputs, **params)`` computes the output; ``vjp(xp, g, ctx)`` returns one
+    gradient per input (``None`` where ``ctx.needs`` is False). ``saves`` names the input
+    positions the rule reads from ``ctx.inputs``; ``saves_out`` whether it reads ``ctx.out``.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        forward: Callable,
+        vjp: Callable,
+        *,
+        saves: tuple = (),
+        saves_out: bool = False,
+        backward: str | None = None,
+    ) -> None:
+        self.name = name
+        self.forward = forward
+        self.vjp = vjp
+        self.saves = saves
+        self.saves_out = saves_out
+        self.node_class = node_class(
+            StructuralNode, backward or f"{camel(name)}Backward0", prim=self
+        )
+
+    def __repr__(self) -> str:
+        return f"<structural primitive {self.name}>"
+
+    def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
+        from symgrad.ops.xp import NP
+
+        out = self.forward(NP, *(t._data for t in tensors), **params)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        if _grad_state.enabled and any(t._requires_grad for t in tensors):
+            node = self.node_class(tensors, params, out)
+            result = Tensor._make(out, node, True)
+            if node._out is not None:
+                node._out_version = (result._version, 0)
+            return result
+        return Tensor._make(out)
+
+
+class StructuralNode(Node):
+    """The node of a structural op; ``prim`` is set on each op's subclass."""
+
+    __slots__ = ("_meta", "_params")
+    prim: Structural
+
+    def __init__(self, tensors: tuple, params: dict, out: np.ndarray) -> None:
+        saves = self.prim.saves
+        saved = tuple(t if i in saves else None for i, t in enumerate(tensors))
+        Node.__init__(
+            self, tuple(edge(t) for t in tensors), saved, out if self.prim.saves_out else None
+        )
+        self._meta = tuple((t.shape, t._data.dtype) for t in tensors)
+        self._params = params
+
+    def apply(self, grads: list, create_graph: bool) -> tuple:
+        from symgrad.ops.xp import NP, TX
+
+        saved = self._unpack()
+        needs = tuple(fn is not None for fn, _ in self.next_functions)
+        shapes = tuple(m[0] for m in self._meta)
+        if create_graph:
+            out = Tensor._make(self._out, self, True) if self._out is not None else None
+            ctx = Ctx(saved, out, shapes, needs, self._params)
+            result = self.prim.vjp(TX, grads[0], ctx)
+            return tuple(_cast_tensor(r, m[1]) for r, m in zip(result, self._meta))
+        inputs = tuple(None if s is None else s._data for s in saved)
+        ctx = Ctx(inputs, self._out, shapes, needs, self._params)
+        result = self.prim.vjp(NP, grads[0], ctx)
+        return tuple(
+            None if r is None or not n else reduce_to(r, m[0], m[1])
+            for r, n, m in zip(result, needs, self._meta)
+        )
+
+
+def _cast_tensor(g: Tensor | None, dtype: np.dtype) -> Tensor | None:
+    if g is None or g._data.dtype == dtype:
+        return g
+    return g.to(dtypes.from_numpy_dtype(dtype))

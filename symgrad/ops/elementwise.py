@@ -1,0 +1,148 @@
+"""The element-wise primitives: one declaration each, the formula SymPy differentiates.
+
+Read it like a derivative handout: the name, the inputs, the forward formula and, where it is
+cheaper or stabler, the partial written with the output ``OUT`` or a hand-written kernel. Every
+kernel here is checked against its formula by the registry-driven tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from symgrad.ops._primitive import OUT, Elementwise
+
+x, y, c = sp.symbols("x y c", real=True)
+slope, alpha, beta, threshold, lo, hi = sp.symbols(
+    "negative_slope alpha beta threshold min max", real=True
+)
+
+REGISTRY: dict[str, Elementwise] = {}
+
+
+def declare(name: str, inputs: tuple, expr: sp.Expr, **options: Any) -> Elementwise:
+    """Declare an element-wise primitive and add it to the registry."""
+    prim = Elementwise(name, inputs, expr, **options)
+    REGISTRY[name] = prim
+    return prim
+
+
+# -- stable or faster kernels (each tested against its formula) -------------------------------
+
+def _sigmoid(v: Any) -> Any:
+    # exp of a negative number only: no overflow at either end
+    e = np.exp(-np.abs(v))
+    return np.where(v >= 0, 1 / (1 + e), e / (1 + e))
+
+
+def _softplus(v: Any, b: Any, t: Any) -> Any:
+    bv = b * v
+    with np.errstate(over="ignore"):
+        return np.where(bv > t, v, np.logaddexp(0, bv) / b)
+
+
+def _softplus_partial(v: Any, out: Any, b: Any, t: Any) -> Any:
+    return np.where(b * v > t, 1, _sigmoid(b * v))
+
+
+def _pow_dx(v: Any, e: Any, out: Any) -> Any:
+    # PyTorch: the derivative is 0 where the exponent is 0, even at v == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = e * np.power(v, e - 1)
+    return np.where(np.equal(e, 0), 0, d)
+
+
+def _pow_dy(v: Any, e: Any, out: Any) -> Any:
+    # PyTorch: 0 where v == 0 and e >= 0 (the limit of out * log(v) from the right)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = out * np.log(v)
+    return np.where(np.equal(v, 0) & np.greater_equal(e, 0), 0, d)
+
+
+def _where(cond: Any, a: Any, b: Any) -> Any:
+    return np.where(cond, a, b)
+
+
+def _clamp(v: Any, low: Any, high: Any) -> Any:
+    return np.minimum(np.maximum(v, low), high)
+
+
+def _gelu_kernel(v: Any) -> Any:
+    from symgrad.ops._primitive import _erf
+
+    return 0.5 * v * (1 + _erf(v * 0.7071067811865476))
+
+
+# -- arithmetic ---------------------------------------------------------------------------------
+ADD = declare("add", (x, y), x + y, kernel=np.add)
+SUB = declare("sub", (x, y), x - y, kernel=np.subtract)
+MUL = declare("mul", (x, y), x * y, kernel=np.multiply)
+DIV = declare("div", (x, y), x / y, partials=(1 / y, -OUT / y), kernel=np.true_divide,
+              promote="float")
+NEG = declare("neg", (x,), -x, kernel=np.negative)
+POW = declare("pow", (x, y), x**y, partial_kernels={0: _pow_dx, 1: _pow_dy})
+RECIPROCAL = declare("reciprocal", (x,), 1 / x, partials=(-(OUT**2),), promote="float")
+SQUARE = declare("square", (x,), x**2, kernel=np.square)
+
+# -- exponentials, logarithms, powers -----------------------------------------------------------
+EXP = declare("exp", (x,), sp.exp(x), partials=(OUT,), kernel=np.exp, promote="float")
+EXPM1 = declare("expm1", (x,), sp.exp(x) - 1, partials=(OUT + 1,), kernel=np.expm1,
+                promote="float")
+LOG = declare("log", (x,), sp.log(x), kernel=np.log, promote="float")
+LOG1P = declare("log1p", (x,), sp.log(1 + x), kernel=np.log1p, promote="float")
+SQRT = declare("sqrt", (x,), sp.sqrt(x), partials=(1 / (2 * OUT),), kernel=np.sqrt,
+               promote="float")
+RSQRT = declare("rsqrt", (x,), 1 / sp.sqrt(x), partials=(-(OUT**3) / 2,), promote="float")
+
+# -- trigonometric and hyperbolic ---------------------------------------------------------------
+SIN = declare("sin", (x,), sp.sin(x), kernel=np.sin, promote="float")
+COS = declare("cos", (x,), sp.cos(x), kernel=np.cos, promote="float")
+TAN = declare("tan", (x,), sp.tan(x), partials=(1 + OUT**2,), kernel=np.tan, promote="float")
+TANH = declare("tanh", (x,), sp.tanh(x), partials=(1 - OUT**2,), kernel=np.tanh,
+               promote="float")
+ERF = declare("erf", (x,), sp.erf(x), promote="float")
+
+# -- piecewise: PyTorch's choices at the kinks are part of the formula ---------------------------
+ABS = declare("abs", (x,), sp.Abs(x), kernel=np.abs)
+SIGN = declare("sign", (x,), sp.sign(x), partials=(0,), kernel=np.sign, exact=False)
+RELU = declare("relu", (x,), sp.Piecewise((0, x <= 0), (x, True)),
+               kernel=lambda v: np.maximum(v, 0))
+LEAKY_RELU = declare("leaky_relu", (x,), sp.Piecewise((x, x > 0), (slope * x, True)),
+                     params=(slope,))
+ELU = declare("elu", (x,), sp.Piecewise((x, x > 0), (alpha * (sp.exp(x) - 1), True)),
+              params=(alpha,), promote="float")
+CLAMP = declare("clamp", (x,), sp.Piecewise((lo, x < lo), (hi, x > hi), (x, True)),
+                params=(lo, hi), kernel=_clamp)
+CLAMP_MIN = declare("clamp_min", (x,), sp.Piecewise((lo, x < lo), (x, True)), params=(lo,),
+                    kernel=np.maximum)
+CLAMP_MAX = declare("clamp_max", (x,), sp.Piecewise((hi, x > hi), (x, True)), params=(hi,),
+                    kernel=np.minimum)
+MAXIMUM = declare("maximum", (x, y), sp.Piecewise((x, x > y), (y, x < y), ((x + y) / 2, True)),
+                  kernel=np.maximum)
+MINIMUM = declare("minimum", (x, y), sp.Piecewise((x, x < y), (y, x > y), ((x + y) / 2, True)),
+                  kernel=np.minimum)
+WHERE = declare("where", (c, x, y), sp.Piecewise((x, sp.Ne(c, 0)), (y, True)), kernel=_where)
+
+# -- activations --------------------------------------------------------------------------------
+SIGMOID = declare("sigmoid", (x,), 1 / (1 + sp.exp(-x)), partials=(OUT * (1 - OUT),),
+                  kernel=_sigmoid, promote="float")
+SOFTPLUS = declare(
+    "softplus",
+    (x,),
+    sp.Piecewise((x, beta * x > threshold), (sp.log(1 + sp.exp(beta * x)) / beta, True)),
+    params=(beta, threshold),
+    kernel=_softplus,
+    partial_kernels={0: _softplus_partial},
+    promote="float",
+)
+GELU = declare("gelu", (x,), x / 2 * (1 + sp.erf(x / sp.sqrt(2))), kernel=_gelu_kernel,
+               promote="float")
+GELU_TANH = declare(
+    "gelu_tanh",
+    (x,),
+    x / 2 * (1 + sp.tanh(sp.sqrt(2 / sp.pi) * (x + sp.Rational(44715, 1000000) * x**3))),
+    backward="GeluBackward0",
+    promote="float",
+)

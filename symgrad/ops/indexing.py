@@ -1,0 +1,203 @@
+"""Indexing: ``x[key]``, its VJP (scatter into zeros), ``x[key] = v``, gather and scatter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad.ops._primitive import Structural, as_operand
+from symgrad.tensor import Tensor
+
+__all__ = ["getitem", "index_put", "gather", "index_select", "masked_fill"]
+
+
+def normalize_key(key: Any, shape: tuple) -> Any:
+    """A NumPy index from a PyTorch one: tensors become integer or boolean arrays."""
+    items = key if isinstance(key, tuple) else (key,)
+    out = []
+    for k in items:
+        if isinstance(k, Tensor):
+            if k.dtype.is_floating_point:
+                raise IndexError(
+                    "tensors used as indices must be long, int, byte or bool tensors, got a "
+                    f"tensor of dtype {k.dtype!r}"
+                )
+            k = k._data
+        elif isinstance(k, list):
+            k = np.asarray(k)
+            if k.dtype.kind == "f":
+                raise IndexError("lists used as indices must hold integers or booleans")
+        elif isinstance(k, (np.integer, np.bool_)):
+            k = k.item()
+        elif not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.ndarray))):
+            raise IndexError(
+                f"only integers, slices (`:`), ellipsis (`...`), None and long or bool tensors "
+                f"are valid indices, got {type(k).__name__}"
+            )
+        if isinstance(k, slice) and k.step is not None and k.step <= 0:
+            raise ValueError("step must be greater than zero")
+        out.append(k)
+    key = tuple(out)
+    _probe(key, shape)
+    return key
+
+
+def _probe(key: tuple, shape: tuple) -> None:
+    """Raise PyTorch-style errors for an out-of-range index before touching any data."""
+    try:
+        np.empty(shape, dtype=np.bool_)[key]
+    except IndexError as exc:
+        raise IndexError(f"{exc} (indexing a tensor of shape {list(shape)})") from None
+
+
+def _kind(key: tuple) -> str:
+    if any(isinstance(k, np.ndarray) for k in key):
+        return "advanced"
+    if any(isinstance(k, slice) or k is None or k is Ellipsis for k in key):
+        return "slice"
+    return "select"
+
+
+def _getitem_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (xp.index_put_zeros(c.shapes[0], c.params["key"], g),)
+
+
+def _getitem_forward(xp: Any, a: Any, key: Any) -> Any:
+    return xp.getitem(a, key)
+
+
+_GETITEM = {
+    kind: Structural("getitem", _getitem_forward, _getitem_vjp, backward=name)
+    for kind, name in (
+        ("select", "SelectBackward0"),
+        ("slice", "SliceBackward0"),
+        ("advanced", "IndexBackward0"),
+    )
+}
+
+
+def getitem(input: Tensor, key: Any) -> Tensor:
+    """``input[key]`` with ints, slices, None, ``...``, integer tensors and boolean masks."""
+    key = normalize_key(key, input.shape)
+    return _GETITEM[_kind(key)](input, key=key)
+
+
+_INDEX_PUT_ZEROS = Structural(
+    "index_put_zeros",
+    lambda xp, g, shape, key: xp.index_put_zeros(shape, key, g),
+    lambda xp, g, c: (xp.getitem(g, c.params["key"]),),
+    backward="IndexPutBackward0",
+)
+
+
+def xp_index_put_zeros(shape: tuple, key: Any, g: Tensor) -> Tensor:
+    """Zeros of ``shape`` with ``g`` added at ``key`` (differentiable in ``g``)."""
+    return _INDEX_PUT_ZEROS(g, shape=shape, key=key)
+
+
+def xp_getitem(a: Tensor, key: Any) -> Tensor:
+    """``a[key]`` for an already normalized key (used by VJP rules)."""
+    return _GETITEM[_kind(key if isinstance(key, tuple) else (key,))](a, key=key)
+
+
+def _mask(shape: tuple, key: Any) -> np.ndarray:
+    mask = np.zeros(shape, dtype=np.bool_)
+    mask[key] = True
+    return mask
+
+
+def _index_put_forward(xp: Any, a: Any, v: Any, key: Any) -> Any:
+    out = np.array(a, copy=True)
+    out[key] = v
+    return out
+
+
+def _index_put_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    key = c.params["key"]
+    gx = gv = None
+    if c.needs[0]:
+        gx = xp.where(xp.constant(_mask(c.shapes[0], key)), 0.0, g)
+    if c.needs[1]:
+        gv = xp.sum_to_size(xp.getitem(g, key), c.shapes[1])
+    return gx, gv
+
+
+_INDEX_PUT = Structural("index_put", _index_put_forward, _index_put_vjp, backward="CopySlices")
+
+
+def index_put(input: Tensor, key: Any, values: Any) -> Tensor:
+    """A copy of ``input`` with ``values`` written at ``key`` (out of place)."""
+    key = normalize_key(key, input.shape)
+    values = as_operand(values, "index_put")
+    if not isinstance(values, Tensor):
+        from symgrad.creation import full
+
+        values = full((), values, dtype=input.dtype)
+    target = np.empty(input.shape, dtype=np.bool_)[key].shape
+    try:
+        np.broadcast_shapes(values.shape, target)
+    except ValueError:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to "
+            f"indexing result of shape {list(target)}"
+        ) from None
+    if values.dtype is not input.dtype:
+        values = values.to(input.dtype)
+    return _INDEX_PUT(input, values, key=key)
+
+
+# -- gather ---------------------------------------------------------------------------------------
+_GATHER = Structural(
+    "gather",
+    lambda xp, a, dim, index: xp.gather(a, dim, index),
+    lambda xp, g, c: (xp.scatter_zeros(c.shapes[0], c.params["dim"], c.params["index"], g),),
+)
+_SCATTER_ZEROS = Structural(
+    "scatter_zeros",
+    lambda xp, g, shape, dim, index: xp.scatter_zeros(shape, dim, index, g),
+    lambda xp, g, c: (xp.gather(g, c.params["dim"], c.params["index"]),),
+    backward="ScatterAddBackward0",
+)
+
+
+def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    """``out[i][j] = input[i][index[i][j]]`` along ``dim`` (PyTorch's gather)."""
+    from symgrad.tensor import _wrap_dim
+
+    if not isinstance(index, Tensor) or index.dtype.is_floating_point:
+        raise RuntimeError("gather(): Expected dtype int64 for index")
+    if index.ndim != input.ndim:
+        raise RuntimeError(
+            f"gather(): index {list(index.shape)} and input {list(input.shape)} must have the "
+            "same number of dimensions"
+        )
+    d = _wrap_dim(dim, input.ndim)
+    if index.numel() and (index._data.min() < -input.shape[d] or index._data.max() >= input.shape[d]):
+        raise RuntimeError(
+            f"gather(): index out of range for dimension {d} of size {input.shape[d]}"
+        )
+    return _GATHER(input, dim=d, index=index._data % max(input.shape[d], 1))
+
+
+def xp_gather(a: Tensor, dim: int, index: np.ndarray) -> Tensor:
+    return _GATHER(a, dim=dim, index=index)
+
+
+def xp_scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Tensor) -> Tensor:
+    return _SCATTER_ZEROS(g, shape=shape, dim=dim, index=index)
+
+
+def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The entries of ``input`` at ``index`` along ``dim``."""
+    from symgrad.tensor import _wrap_dim
+
+    d = _wrap_dim(dim, input.ndim)
+    return getitem(input, (slice(None),) * d + (index,))
+
+
+def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """``value`` where ``mask`` is True, ``input`` elsewhere."""
+    from symgrad.ops.math import where
+
+    return where(mask, value, input)

@@ -1,0 +1,133 @@
+"""In-place ops: the result is computed out of place, then written into (or rebound to) ``self``.
+
+Without recording, the new values are copied into the existing array, so NumPy arrays shared
+through ``from_numpy`` see them. When the op records, ``self`` takes the new node as its
+``grad_fn`` (PyTorch's rebasing of history), and its old values stay with the node that used
+them. Either way the version counter is bumped, so a node that saved ``self`` notices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from symgrad.autograd import grad_mode
+from symgrad.tensor import Tensor
+
+__all__ = ["inplace", "setitem", "fill_", "copy_"]
+
+
+def _check_leaf(x: Tensor, op: str) -> None:
+    if x._requires_grad and x.grad_fn is None and grad_mode.is_grad_enabled():
+        raise RuntimeError(
+            f"a leaf Variable that requires grad is being used in an in-place operation "
+            f"({op}). Wrap it in `with symgrad.no_grad():` (e.g. for a parameter update) or "
+            "use the out-of-place op."
+        )
+
+
+def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
+    """Run ``compute`` on ``x`` and make ``x`` hold the result, as an in-place op ``op``."""
+    _check_leaf(x, op)
+    recording = grad_mode.is_grad_enabled() and (
+        x._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others)
+    )
+    if not recording:
+        with grad_mode.no_grad():
+            result = compute(x)
+        _write(x, result._data, op)
+        return x
+    snapshot = Tensor._make(x._data, x.grad_fn, x._requires_grad)
+    snapshot._output_nr, snapshot._accumulator = x._output_nr, x._accumulator
+    result = compute(snapshot)
+    _check_castable(result, x, op)
+    if result.dtype is not x.dtype:
+        result = result.to(x.dtype)
+    _rebase(x, result)
+    return x
+
+
+def _check_castable(result: Tensor, x: Tensor, op: str) -> None:
+    if result.dtype.category > x.dtype.category:
+        raise RuntimeError(
+            f"{op}: result type {result.dtype.name} can't be cast to the desired output type "
+            f"{x.dtype.name} of the tensor being modified (shape {list(x.shape)}); convert the "
+            "tensor first or use the out-of-place op"
+        )
+    if result.shape != x.shape:
+        raise RuntimeError(
+            f"{op}: output with shape {list(x.shape)} doesn't match the broadcast shape "
+            f"{list(result.shape)}"
+        )
+
+
+def _write(x: Tensor, values: np.ndarray, op: str) -> None:
+    result = Tensor._make(np.asarray(values))
+    _check_castable(result, x, op)
+    if not x._data.flags.writeable:
+        x._data = np.array(x._data)  # an expanded (broadcast) array: give it its own memory
+    np.copyto(x._data, values, casting="unsafe")
+    x._version.value += 1
+
+
+def _rebase(x: Tensor, result: Tensor) -> None:
+    x._data = result._data
+    x.grad_fn = result.grad_fn
+    x._output_nr = result._output_nr
+    x._requires_grad = True
+    x._version.value += 1
+    node = result.grad_fn
+    if node is not None and node._out_version is not None:
+        node._out_version = (x._version, x._version.value)
+
+
+def setitem(x: Tensor, key: Any, value: Any) -> None:
+    """``x[key] = value`` as an in-place op (recorded as ``CopySlices``)."""
+    from symgrad.ops.indexing import index_put
+
+    inplace(x, "setitem", lambda t: index_put(t, key, value), value)
+
+
+def fill_(x: Tensor, value: Any) -> Tensor:
+    """Fill ``x`` with ``value`` in place."""
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(
+                f"fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value.ndim} dimensions"
+            )
+        return inplace(x, "fill_", lambda t: _replace(t, value), value)
+    _check_leaf(x, "fill_")
+    if x.grad_fn is not None and grad_mode.is_grad_enabled():
+        return inplace(x, "fill_", lambda t: _replace(t, value))
+    _write(x, np.full(x.shape, value), "fill_")
+    return x
+
+
+def copy_(x: Tensor, src: Any) -> Tensor:
+    """Copy ``src`` (broadcast to ``x``'s shape, converted to its dtype) into ``x``."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): expected a Tensor as src, got {type(src).__name__}")
+    try:
+        np.broadcast_shapes(src.shape, x.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"copy_: the source of shape {list(src.shape)} can't be broadcast to the "
+            f"destination's shape {list(x.shape)}"
+        ) from None
+
+    _check_leaf(x, "copy_")
+    recording = grad_mode.is_grad_enabled() and (x._requires_grad or src._requires_grad)
+    if not recording:
+        _write(x, np.broadcast_to(src._data, x.shape).astype(x._data.dtype), "copy_")
+        return x
+    return inplace(x, "copy_", lambda t: _replace(t, src.to(t.dtype)), src)
+
+
+def _replace(t: Tensor, value: Any) -> Tensor:
+    """``value`` broadcast to ``t``'s shape, recorded so that ``t`` gets a zero gradient."""
+    from symgrad.ops.math import where
+
+    return where(Tensor._make(np.ones(t.shape, dtype=np.bool_)), value, t)

@@ -1,0 +1,146 @@
+"""Matrix products with PyTorch's 1-D / 2-D / batched rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad import dtypes
+from symgrad.ops._primitive import Structural, as_operand
+from symgrad.tensor import Tensor
+
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "inner"]
+
+
+def _mT(xp: Any, a: Any) -> Any:
+    return xp.transpose(a, -1, -2)
+
+
+def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """VJP of ``a @ b`` for every pairing of 1-D and N-D operands (broadcast batches summed)."""
+    a, b = c.inputs
+    a_vec, b_vec = len(c.shapes[0]) == 1, len(c.shapes[1]) == 1
+    # lift vectors to matrices so one matrix rule serves all cases
+    a2 = xp.unsqueeze(a, 0) if a_vec else a
+    b2 = xp.unsqueeze(b, -1) if b_vec else b
+    g2 = g
+    if b_vec:
+        g2 = xp.unsqueeze(g2, -1)
+    if a_vec:
+        g2 = xp.unsqueeze(g2, -2)
+    ga = gb = None
+    if c.needs[0]:
+        ga = xp.sum_to_size(xp.matmul(g2, _mT(xp, b2)), a2.shape)
+        ga = xp.reshape(ga, c.shapes[0])
+    if c.needs[1]:
+        gb = xp.sum_to_size(xp.matmul(_mT(xp, a2), g2), b2.shape)
+        gb = xp.reshape(gb, c.shapes[1])
+    return ga, gb
+
+
+def _prim(backward: str) -> Structural:
+    return Structural(
+        "matmul", lambda xp, a, b: xp.matmul(a, b), _matmul_vjp, saves=(0, 1), backward=backward
+    )
+
+
+_MM, _MV, _DOT, _BMM = (_prim(n) for n in ("MmBackward0", "MvBackward0", "DotBackward0",
+                                           "BmmBackward0"))
+
+
+def _check(a: Tensor, b: Tensor, op: str) -> None:
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(
+            f"{op}: both arguments need at least 1 dimension, got shapes {list(a.shape)} and "
+            f"{list(b.shape)}"
+        )
+    inner_a = a.shape[-1]
+    inner_b = b.shape[0] if b.ndim == 1 else b.shape[-2]
+    if inner_a != inner_b:
+        raise RuntimeError(
+            f"{op}: shapes {list(a.shape)} and {list(b.shape)} cannot be multiplied "
+            f"({inner_a} != {inner_b})"
+        )
+
+
+def matmul(input: Any, other: Any) -> Tensor:
+    """The matrix product with NumPy/PyTorch broadcasting of batch dimensions.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.matmul(symgrad.ones(2, 3), symgrad.ones(3))
+    tensor([3., 3.])
+    """
+    a, b = as_operand(input, "matmul"), as_operand(other, "matmul")
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        raise TypeError("matmul(): both arguments must be Tensors")
+    _check(a, b, "matmul")
+    if a.dtype is not b.dtype:
+        common = dtypes.promote_types(a.dtype, b.dtype)
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {a.dtype!r} != {b.dtype!r} "
+            f"(convert one, e.g. with .to({common!r}))"
+        )
+    nd = (a.ndim, b.ndim)
+    prim = {(1, 1): _DOT, (2, 1): _MV, (2, 2): _MM, (1, 2): _MM}.get(nd, _BMM)
+    if a.ndim > 2 or b.ndim > 2:
+        try:
+            import numpy as np
+
+            np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if b.ndim > 1 else ())
+        except ValueError:
+            raise RuntimeError(
+                f"matmul: batch dimensions of {list(a.shape)} and {list(b.shape)} don't broadcast"
+            ) from None
+    return prim(a, b)
+
+
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
+    """The product of two matrices."""
+    if input.ndim != 2 or mat2.ndim != 2:
+        raise RuntimeError(
+            f"mm: expected 2-D tensors, got shapes {list(input.shape)} and {list(mat2.shape)}"
+        )
+    return matmul(input, mat2)
+
+
+def mv(input: Tensor, vec: Tensor) -> Tensor:
+    """The product of a matrix and a vector."""
+    if input.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(
+            f"mv: expected a 2-D and a 1-D tensor, got {list(input.shape)} and {list(vec.shape)}"
+        )
+    return matmul(input, vec)
+
+
+def dot(input: Tensor, other: Tensor) -> Tensor:
+    """The dot product of two 1-D tensors."""
+    if input.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors"
+        )
+    if input.shape != other.shape:
+        raise RuntimeError(
+            "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same "
+            "number of elements, but got {} and {} elements respectively".format(
+                input.shape[0], other.shape[0], input.shape[0], other.shape[0]
+            )
+        )
+    return matmul(input, other)
+
+
+inner = dot
+
+
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """Batched matrix product of two 3-D tensors."""
+    if input.ndim != 3 or mat2.ndim != 3:
+        raise RuntimeError(
+            f"bmm: expected 3-D tensors, got shapes {list(input.shape)} and {list(mat2.shape)}"
+        )
+    return matmul(input, mat2)
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """The outer product of two vectors."""
+    return input.unsqueeze(1) * vec2.unsqueeze(0)

@@ -1,0 +1,122 @@
+"""Loss primitives: element-wise loss formulas fused with their reduction into one node.
+
+The formulas are element-wise primitives (so SymPy differentiates them and the symbolic layer
+can show them); fusing the reduction gives the node PyTorch's name
+(``BinaryCrossEntropyWithLogitsBackward0``) and saves a pass over the data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from symgrad.ops.elementwise import _sigmoid, declare
+from symgrad.ops._primitive import Structural
+
+x, y, p = sp.symbols("x y pos_weight", real=True)
+
+
+def _softplus0(v: Any) -> Any:
+    return np.logaddexp(0, v)
+
+
+def _bce_logits(v: Any, t: Any, w: Any) -> Any:
+    return (1 - t) * v + (1 + (w - 1) * t) * _softplus0(-v)
+
+
+BCE_WITH_LOGITS = declare(
+    "bce_with_logits",
+    (x, y, p),
+    (1 - y) * x + (1 + (p - 1) * y) * sp.log(1 + sp.exp(-x)),
+    kernel=_bce_logits,
+    partial_kernels={
+        0: lambda v, t, w, out: (1 - t) + (1 + (w - 1) * t) * (_sigmoid(v) - 1),
+        1: lambda v, t, w, out: -v + (w - 1) * _softplus0(-v),
+        2: lambda v, t, w, out: t * _softplus0(-v),
+    },
+    promote="float",
+)
+
+
+def _clamped_log(v: Any) -> Any:
+    # PyTorch clamps log at -100 so that a probability of exactly 0 or 1 gives a finite loss
+    with np.errstate(divide="ignore"):
+        return np.maximum(np.log(v), -100)
+
+
+BCE = declare(
+    "bce",
+    (x, y),
+    -(y * sp.log(x) + (1 - y) * sp.log(1 - x)),
+    kernel=lambda v, t: -(t * _clamped_log(v) + (1 - t) * _clamped_log(1 - v)),
+    partial_kernels={
+        0: lambda v, t, out: (v - t) / np.maximum(v * (1 - v), 1e-12),
+        1: lambda v, t, out: _clamped_log(1 - v) - _clamped_log(v),
+    },
+    promote="float",
+)
+SQUARED_ERROR = declare("squared_error", (x, y), (x - y) ** 2, promote="float")
+
+
+def _reduce(xp: Any, loss: Any, reduction: str) -> Any:
+    if reduction == "none":
+        return loss
+    total = xp.sum(loss)
+    return total / max(int(np.prod(loss.shape)), 1) if reduction == "mean" else total
+
+
+def _unreduce(xp: Any, g: Any, shape: tuple, reduction: str) -> Any:
+    if reduction == "none":
+        return g
+    g = xp.expand(g, shape)
+    return g / max(int(np.prod(shape)), 1) if reduction == "mean" else g
+
+
+def fused_loss(prim: Any, backward: str) -> Structural:
+    """A node that applies an element-wise loss ``prim``, weights it and reduces it."""
+
+    def forward(xp: Any, *arrays: Any, reduction: str, weight: Any, shape: tuple) -> Any:
+        loss = xp.elementwise(prim, tuple(np.broadcast_to(a, shape) for a in arrays))
+        return _reduce(xp, loss if weight is None else loss * weight, reduction)
+
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        shape, weight = c.params["shape"], c.params["weight"]
+        gl = _unreduce(xp, g, shape, c.params["reduction"])
+        if weight is not None:
+            gl = gl * xp.constant(np.broadcast_to(weight, shape))
+        return tuple(
+            xp.sum_to_size(xp.elementwise_vjp(prim, i, c.inputs, None, gl), s) if need else None
+            for i, (need, s) in enumerate(zip(c.needs, c.shapes))
+        )
+
+    return Structural(prim.name, forward, vjp, saves=tuple(range(len(prim.inputs))),
+                      backward=backward)
+
+
+BCE_WITH_LOGITS_LOSS = fused_loss(BCE_WITH_LOGITS, "BinaryCrossEntropyWithLogitsBackward0")
+BCE_LOSS = fused_loss(BCE, "BinaryCrossEntropyBackward0")
+MSE_LOSS = fused_loss(SQUARED_ERROR, "MseLossBackward0")
+
+
+def _nll_forward(xp: Any, a: Any, index: Any, weight: Any, denom: float, reduction: str) -> Any:
+    picked = xp.reshape(xp.gather(a, 1, index), weight.shape)
+    loss = -picked * weight
+    if reduction == "none":
+        return loss
+    total = xp.sum(loss)
+    return total / denom if reduction == "mean" else total
+
+
+def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    weight, index = c.params["weight"], c.params["index"]
+    if c.params["reduction"] != "none":
+        g = xp.expand(g, weight.shape)
+        if c.params["reduction"] == "mean":
+            g = g / c.params["denom"]
+    g = xp.reshape(g * xp.constant(-weight), index.shape)
+    return (xp.scatter_zeros(c.shapes[0], 1, index, g),)
+
+
+NLL_LOSS = Structural("nll_loss", _nll_forward, _nll_vjp, backward="NllLossBackward0")

@@ -1,0 +1,248 @@
+"""Element-wise functions with PyTorch's signatures, applying the declared primitives."""
+
+from __future__ import annotations
+
+import math as _math
+from typing import Any
+
+import numpy as np
+
+from symgrad.ops import elementwise as E
+from symgrad.ops._primitive import as_operand
+from symgrad.tensor import Tensor
+
+__all__ = [
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg",
+    "negative", "pow", "reciprocal", "square", "exp", "expm1", "log", "log1p", "log2", "log10",
+    "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "erf", "abs", "absolute", "sign", "relu",
+    "leaky_relu", "elu", "clamp", "clip", "clamp_min", "clamp_max", "maximum", "minimum", "where",
+    "sigmoid", "softplus", "gelu", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
+    "logical_and", "logical_or", "isnan", "isinf", "isfinite", "floor", "ceil", "round",
+]
+
+
+def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+    """``input + alpha * other``, broadcasting.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.add(symgrad.tensor([1.0, 2.0]), 1.5)
+    tensor([2.5000, 3.5000])
+    """
+    return E.ADD(input, other if alpha == 1 else E.MUL(other, alpha))
+
+
+def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+    """``input - alpha * other``, broadcasting."""
+    return E.SUB(input, other if alpha == 1 else E.MUL(other, alpha))
+
+
+def mul(input: Any, other: Any) -> Tensor:
+    """``input * other``, broadcasting."""
+    return E.MUL(input, other)
+
+
+def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+    """``input / other`` (true division; ``rounding_mode`` 'floor' or 'trunc' is not
+    differentiable)."""
+    if rounding_mode is None:
+        return E.DIV(input, other)
+    if rounding_mode not in ("floor", "trunc"):
+        raise ValueError(f"div expected rounding_mode None, 'floor' or 'trunc', got {rounding_mode!r}")
+    q = E.DIV(input, other).detach()
+    result = np.floor(q._data) if rounding_mode == "floor" else np.trunc(q._data)
+    from symgrad.dtypes import result_type
+
+    return Tensor._make(np.asarray(result, dtype=result_type(input, other).numpy))
+
+
+def neg(input: Any) -> Tensor:
+    """``-input``."""
+    return E.NEG(input)
+
+
+def pow(input: Any, exponent: Any) -> Tensor:
+    """``input ** exponent``, broadcasting (either may be a number).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.pow(symgrad.tensor([2.0, 3.0]), 2)
+    tensor([4., 9.])
+    """
+    return E.POW(input, exponent)
+
+
+def _unary(prim: Any, doc: str) -> Any:
+    def op(input: Any) -> Tensor:
+        return prim(input)
+
+    op.__name__ = op.__qualname__ = prim.name
+    op.__doc__ = f"{doc}\n\n    Examples\n    --------\n    >>> import symgrad\n" + (
+        f"    >>> symgrad.{prim.name}(symgrad.tensor([0.5])).shape\n    (1,)\n"
+    )
+    return op
+
+
+reciprocal = _unary(E.RECIPROCAL, "``1 / input``, element-wise.")
+square = _unary(E.SQUARE, "``input ** 2``, element-wise.")
+exp = _unary(E.EXP, "The exponential, element-wise.")
+expm1 = _unary(E.EXPM1, "``exp(input) - 1``, accurate near 0.")
+log = _unary(E.LOG, "The natural logarithm, element-wise.")
+log1p = _unary(E.LOG1P, "``log(1 + input)``, accurate near 0.")
+sqrt = _unary(E.SQRT, "The square root, element-wise.")
+rsqrt = _unary(E.RSQRT, "``1 / sqrt(input)``, element-wise.")
+sin = _unary(E.SIN, "The sine, element-wise.")
+cos = _unary(E.COS, "The cosine, element-wise.")
+tan = _unary(E.TAN, "The tangent, element-wise.")
+tanh = _unary(E.TANH, "The hyperbolic tangent, element-wise.")
+erf = _unary(E.ERF, "The error function, element-wise.")
+abs = _unary(E.ABS, "The absolute value (derivative 0 at 0, as PyTorch).")
+sign = _unary(E.SIGN, "The sign, -1, 0 or 1 (derivative 0 everywhere, as PyTorch).")
+relu = _unary(E.RELU, "``max(input, 0)`` (derivative 0 at 0, as PyTorch).")
+sigmoid = _unary(E.SIGMOID, "``1 / (1 + exp(-input))``, computed without overflow.")
+subtract, multiply, divide, true_divide, negative, absolute = sub, mul, div, div, neg, abs
+
+
+def log2(input: Any) -> Tensor:
+    """The base-2 logarithm: ``log(input) / log(2)``."""
+    return E.MUL(E.LOG(input), 1 / _math.log(2))
+
+
+def log10(input: Any) -> Tensor:
+    """The base-10 logarithm: ``log(input) / log(10)``."""
+    return E.MUL(E.LOG(input), 1 / _math.log(10))
+
+
+def leaky_relu(input: Any, negative_slope: float = 0.01) -> Tensor:
+    """``input`` where positive, ``negative_slope * input`` elsewhere."""
+    return E.LEAKY_RELU(input, params=(negative_slope,))
+
+
+def elu(input: Any, alpha: float = 1.0) -> Tensor:
+    """``input`` where positive, ``alpha * (exp(input) - 1)`` elsewhere."""
+    return E.ELU(input, params=(alpha,))
+
+
+def softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """``log(1 + exp(beta * input)) / beta``, linear where ``beta * input > threshold``."""
+    return E.SOFTPLUS(input, params=(beta, threshold))
+
+
+def gelu(input: Any, approximate: str = "none") -> Tensor:
+    """The Gaussian error linear unit; ``approximate='tanh'`` for the tanh formula."""
+    if approximate == "none":
+        return E.GELU(input)
+    if approximate == "tanh":
+        return E.GELU_TANH(input)
+    raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
+
+
+def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
+    """Limit ``input`` to ``[min, max]`` (gradient 1 inside and on the bounds, as PyTorch)."""
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        out = input if min is None else maximum(input, min)
+        return out if max is None else minimum(out, max)
+    if min is None and max is None:
+        raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
+    if min is None:
+        return E.CLAMP_MAX(input, params=(max,))
+    if max is None:
+        return E.CLAMP_MIN(input, params=(min,))
+    return E.CLAMP(input, params=(min, max))
+
+
+clip = clamp
+
+
+def clamp_min(input: Any, min: Any) -> Tensor:
+    """``max(input, min)``."""
+    return clamp(input, min=min)
+
+
+def clamp_max(input: Any, max: Any) -> Tensor:
+    """``min(input, max)``."""
+    return clamp(input, max=max)
+
+
+def maximum(input: Any, other: Any) -> Tensor:
+    """Element-wise maximum (ties share the gradient half and half, as PyTorch)."""
+    return E.MAXIMUM(input, other)
+
+
+def minimum(input: Any, other: Any) -> Tensor:
+    """Element-wise minimum (ties share the gradient half and half, as PyTorch)."""
+    return E.MINIMUM(input, other)
+
+
+def where(condition: Any, input: Any, other: Any) -> Tensor:
+    """``input`` where ``condition`` holds, else ``other``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([-1.0, 2.0])
+    >>> symgrad.where(x > 0, x, 0.0)
+    tensor([0., 2.])
+    """
+    condition = as_operand(condition, "where")
+    if not isinstance(condition, Tensor) or condition.dtype.name != "bool":
+        raise TypeError("where expected condition to be a boolean tensor, e.g. x > 0")
+    return E.WHERE(condition, input, other)
+
+
+# -- comparisons and predicates: not differentiable, bool results ------------------------------
+
+def _data(v: Any, op: str) -> Any:
+    v = as_operand(v, op)
+    return v._data if isinstance(v, Tensor) else v
+
+
+def _compare(ufunc: Any, name: str) -> Any:
+    def op(input: Any, other: Any) -> Tensor:
+        return Tensor._make(np.asarray(ufunc(_data(input, name), _data(other, name))))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"Element-wise ``{ufunc.__name__}`` as a bool tensor (not differentiable)."
+    return op
+
+
+eq = _compare(np.equal, "eq")
+ne = _compare(np.not_equal, "ne")
+lt = _compare(np.less, "lt")
+le = _compare(np.less_equal, "le")
+gt = _compare(np.greater, "gt")
+ge = _compare(np.greater_equal, "ge")
+logical_and = _compare(np.logical_and, "logical_and")
+logical_or = _compare(np.logical_or, "logical_or")
+
+
+def _predicate(ufunc: Any, name: str) -> Any:
+    def op(input: Any) -> Tensor:
+        return Tensor._make(np.asarray(ufunc(_data(input, name))))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"Element-wise ``{ufunc.__name__}`` (not differentiable)."
+    return op
+
+
+logical_not = _predicate(np.logical_not, "logical_not")
+isnan = _predicate(np.isnan, "isnan")
+isinf = _predicate(np.isinf, "isinf")
+isfinite = _predicate(np.isfinite, "isfinite")
+
+
+def _rounding(ufunc: Any, name: str) -> Any:
+    def op(input: Any) -> Tensor:
+        # a step function: PyTorch gives it a zero gradient, so it records nothing here
+        return Tensor._make(np.asarray(ufunc(_data(input, name))))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"Element-wise ``{name}`` (zero gradient, so not recorded)."
+    return op
+
+
+floor = _rounding(np.floor, "floor")
+ceil = _rounding(np.ceil, "ceil")
+round = _rounding(np.round, "round")

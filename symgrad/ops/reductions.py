@@ -1,0 +1,395 @@
+"""Reductions: sums, means, extrema, variances, norms and the softmax family."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad.ops._primitive import Structural
+from symgrad.tensor import Tensor, _wrap_dim
+
+__all__ = [
+    "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
+    "logsumexp", "norm", "softmax", "log_softmax", "all", "any",
+]
+
+
+def _dims(input: Tensor, dim: Any) -> tuple[int, ...] | None:
+    """``dim`` (None, an int or a tuple, negatives allowed) as sorted non-negative axes."""
+    if dim is None:
+        return None
+    items = dim if isinstance(dim, (tuple, list)) else (dim,)
+    if not items:
+        return None
+    axes = tuple(sorted({_wrap_dim(int(d), input.ndim) for d in items}))
+    if len(axes) != len(items):
+        raise RuntimeError(f"dim {list(items)} appears multiple times in the list of dims")
+    return axes if input.ndim else None
+
+
+def _keep(g: Any, c: Any, xp: Any) -> Any:
+    """``g`` with the reduced dimensions put back as size 1, expanded to the input's shape."""
+    shape, dim = c.shapes[0], c.params["dim"]
+    if not c.params["keepdim"]:
+        kept = tuple(1 if dim is None or i in dim else n for i, n in enumerate(shape))
+        g = xp.reshape(g, kept)
+    return xp.expand(g, shape)
+
+
+def _count(shape: tuple, dim: Any) -> int:
+    return int(np.prod([shape[i] for i in (range(len(shape)) if dim is None else dim)]))
+
+
+# -- sum and mean -------------------------------------------------------------------------------
+_SUM = Structural(
+    "sum",
+    lambda xp, a, dim, keepdim: xp.sum(a, dim, keepdim),
+    lambda xp, g, c: (_keep(g, c, xp),),
+)
+_SUM_DIM = Structural(_SUM.name, _SUM.forward, _SUM.vjp, backward="SumBackward1")
+
+
+def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """The sum of all elements, or over ``dim`` (an int or a tuple).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.ones(2, 3).sum(dim=1)
+    tensor([3., 3.])
+    """
+    if dtype is not None:
+        input = input.to(dtype)
+    elif input.dtype.category < 2:  # PyTorch sums bool and integer tensors as int64
+        input = input.to(dtypes.int64)
+    axes = _dims(input, dim)
+    prim = _SUM if dim is None else _SUM_DIM
+    return prim(input, dim=axes, keepdim=bool(keepdim))
+
+
+def _mean_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (_keep(g, c, xp) / _count(c.shapes[0], c.params["dim"]),)
+
+
+_MEAN = Structural(
+    "mean", lambda xp, a, dim, keepdim: xp.sum(a, dim, keepdim) / _count(a.shape, dim), _mean_vjp
+)
+_MEAN_DIM = Structural("mean", _MEAN.forward, _mean_vjp, backward="MeanBackward1")
+
+
+def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """The mean of all elements, or over ``dim``."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            f"mean(): could not infer output dtype. Input dtype must be either a floating "
+            f"point or complex dtype. Got: {input.dtype.name.capitalize()}"
+        )
+    prim = _MEAN if dim is None else _MEAN_DIM
+    out = prim(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+    return out if out._data.dtype == input._data.dtype else out.to(input.dtype)
+
+
+# -- product --------------------------------------------------------------------------------------
+def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    x = c.inputs[0]
+    return (_keep(g, c, xp) * xp.prod_others(x, c.params["dim"]),)
+
+
+_PROD = Structural(
+    "prod",
+    lambda xp, a, dim, keepdim: np.prod(a, axis=dim, keepdims=keepdim),
+    _prod_vjp,
+    saves=(0,),
+)
+_PROD_DIM = Structural("prod", _PROD.forward, _prod_vjp, saves=(0,), backward="ProdBackward1")
+
+
+def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """The product of all elements, or along ``dim`` (exact gradients with zeros too)."""
+    if dtype is not None:
+        input = input.to(dtype)
+    prim = _PROD if dim is None else _PROD_DIM
+    return prim(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+
+
+# -- extrema ----------------------------------------------------------------------------------------
+def _extremum_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    # ties share the gradient evenly, as PyTorch's amax/amin and full max/min do
+    x, out = c.inputs[0], c.out
+    dim, keepdim = c.params["dim"], c.params["keepdim"]
+    if not keepdim and dim is not None:
+        out = xp.reshape(out, tuple(1 if i in dim else n for i, n in enumerate(c.shapes[0])))
+    mask = xp.eq(x, out)
+    count = xp.count(mask, dim, True)
+    return (xp.where(mask, _keep(g, c, xp) / count, 0.0),)
+
+
+def _extremum(name: str, reduce: Any, backward: str) -> Structural:
+    return Structural(
+        name,
+        lambda xp, a, dim, keepdim: np.asarray(reduce(a, axis=dim, keepdims=keepdim)),
+        _extremum_vjp,
+        saves=(0,),
+        saves_out=True,
+        backward=backward,
+    )
+
+
+_AMAX = _extremum("amax", np.max, "AmaxBackward0")
+_AMIN = _extremum("amin", np.min, "AminBackward0")
+_MAX_ALL = _extremum("max", np.max, "MaxBackward1")
+_MIN_ALL = _extremum("min", np.min, "MinBackward1")
+
+
+def _check_nonempty(input: Tensor, op: str, dim: Any) -> None:
+    if input.numel() == 0:
+        raise IndexError(
+            f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
+            if dim is None
+            else f"{op}(): cannot reduce an empty tensor of shape {list(input.shape)}"
+        )
+
+
+def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """The maximum over ``dim`` (all dims by default); ties share the gradient."""
+    _check_nonempty(input, "amax", dim)
+    return _AMAX(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+
+
+def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """The minimum over ``dim`` (all dims by default); ties share the gradient."""
+    _check_nonempty(input, "amin", dim)
+    return _AMIN(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+
+
+class MaxMin(NamedTuple):
+    """``(values, indices)``, as ``torch.max(x, dim)`` returns."""
+
+    values: Tensor
+    indices: Tensor
+
+
+def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
+    from symgrad.ops.indexing import gather
+
+    index = np.expand_dims(arg(input._data, axis=dim), dim)
+    indices = Tensor._make(index.astype(np.int64))
+    values = gather(input, dim, indices)
+    if not keepdim:
+        values = values.squeeze(dim)
+        indices = Tensor._make(np.squeeze(indices._data, dim))
+    return MaxMin(values, indices)
+
+
+def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    """The maximum element, ``(values, indices)`` along ``dim``, or ``maximum(input, other)``
+    when ``dim`` is a tensor."""
+    if isinstance(dim, Tensor):
+        from symgrad.ops.math import maximum
+
+        return maximum(input, dim)
+    _check_nonempty(input, "max", dim)
+    if dim is None:
+        return _MAX_ALL(input, dim=None, keepdim=False)
+    return _select_along(input, _wrap_dim(dim, input.ndim), keepdim, np.argmax)
+
+
+def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    """The minimum element, ``(values, indices)`` along ``dim``, or ``minimum(input, other)``."""
+    if isinstance(dim, Tensor):
+        from symgrad.ops.math import minimum
+
+        return minimum(input, dim)
+    _check_nonempty(input, "min", dim)
+    if dim is None:
+        return _MIN_ALL(input, dim=None, keepdim=False)
+    return _select_along(input, _wrap_dim(dim, input.ndim), keepdim, np.argmin)
+
+
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """The index of the maximum (over the flattened tensor when ``dim`` is None)."""
+    if dim is None:
+        return Tensor._make(np.asarray(np.argmax(input._data), dtype=np.int64))
+    d = _wrap_dim(dim, input.ndim)
+    return Tensor._make(np.argmax(input._data, axis=d, keepdims=keepdim).astype(np.int64))
+
+
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """The index of the minimum (over the flattened tensor when ``dim`` is None)."""
+    if dim is None:
+        return Tensor._make(np.asarray(np.argmin(input._data), dtype=np.int64))
+    d = _wrap_dim(dim, input.ndim)
+    return Tensor._make(np.argmin(input._data, axis=d, keepdims=keepdim).astype(np.int64))
+
+
+def all(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """True where all elements are non-zero."""
+    axis = None if dim is None else _wrap_dim(dim, input.ndim)
+    return Tensor._make(np.asarray(np.all(input._data, axis=axis, keepdims=keepdim)))
+
+
+def any(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """True where any element is non-zero."""
+    axis = None if dim is None else _wrap_dim(dim, input.ndim)
+    return Tensor._make(np.asarray(np.any(input._data, axis=axis, keepdims=keepdim)))
+
+
+# -- variance and standard deviation -------------------------------------------------------------
+def _centered(xp: Any, x: Any, dim: Any) -> Any:
+    return x - xp.sum(x, dim, True) / _count(x.shape, dim)
+
+
+def _var_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    n = _count(c.shapes[0], c.params["dim"]) - c.params["correction"]
+    return (_keep(g, c, xp) * _centered(xp, c.inputs[0], c.params["dim"]) * (2.0 / n),)
+
+
+def _var_forward(xp: Any, a: Any, dim: Any, keepdim: bool, correction: float) -> Any:
+    n = _count(a.shape, dim) - correction
+    d = _centered(xp, a, dim)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return xp.sum(d * d, dim, keepdim) / n
+
+
+def _std_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    n = _count(c.shapes[0], c.params["dim"]) - c.params["correction"]
+    out = _keep(c.out, c, xp)
+    return (_keep(g, c, xp) * _centered(xp, c.inputs[0], c.params["dim"]) / (out * n),)
+
+
+_VAR = Structural("var", _var_forward, _var_vjp, saves=(0,))
+_STD = Structural(
+    "std", lambda xp, a, **p: xp.sqrt(_var_forward(xp, a, **p)), _std_vjp, saves=(0,),
+    saves_out=True,
+)
+
+
+def _correction(unbiased: Any, correction: Any) -> float:
+    if correction is not None:
+        return float(correction)
+    return 1.0 if unbiased is None or unbiased else 0.0
+
+
+def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+        correction: Any = None) -> Tensor:
+    """The variance (Bessel-corrected by default, as PyTorch)."""
+    return _VAR(input, dim=_dims(input, dim), keepdim=bool(keepdim),
+                correction=_correction(unbiased, correction))
+
+
+def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+        correction: Any = None) -> Tensor:
+    """The standard deviation (Bessel-corrected by default, as PyTorch)."""
+    return _STD(input, dim=_dims(input, dim), keepdim=bool(keepdim),
+                correction=_correction(unbiased, correction))
+
+
+# -- log-sum-exp and the softmax family (numerically stable forms) --------------------------------
+def _logsumexp_forward(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+    m = np.max(a, axis=dim, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)  # all -inf: log(0) = -inf, not nan
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(a - m), axis=dim, keepdims=True)) + m
+    return out if keepdim else np.squeeze(out, axis=dim)
+
+
+def _logsumexp_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (_keep(g, c, xp) * xp.exp(c.inputs[0] - _keep(c.out, c, xp)),)
+
+
+_LOGSUMEXP = Structural("logsumexp", _logsumexp_forward, _logsumexp_vjp, saves=(0,),
+                        saves_out=True)
+
+
+def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(input), dim))`` without overflow."""
+    return _LOGSUMEXP(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+
+
+def _softmax_forward(xp: Any, a: Any, dim: int) -> Any:
+    e = np.exp(a - np.max(a, axis=dim, keepdims=True))
+    return e / np.sum(e, axis=dim, keepdims=True)
+
+
+def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    out = c.out
+    return (out * (g - xp.sum(g * out, c.params["dim"], True)),)
+
+
+def _log_softmax_forward(xp: Any, a: Any, dim: int) -> Any:
+    shifted = a - np.max(a, axis=dim, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+
+
+def _log_softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (g - xp.exp(c.out) * xp.sum(g, c.params["dim"], True),)
+
+
+_SOFTMAX = Structural("softmax", _softmax_forward, _softmax_vjp, saves_out=True)
+_LOG_SOFTMAX = Structural("log_softmax", _log_softmax_forward, _log_softmax_vjp, saves_out=True)
+
+
+def _softmax_dim(input: Tensor, dim: Any, dtype: Any) -> tuple[Tensor, int]:
+    if dim is None:
+        raise TypeError("softmax(): the dim argument is required (e.g. dim=-1)")
+    if dtype is not None:
+        input = input.to(dtype)
+    if not input.dtype.is_floating_point:
+        input = input.to(dtypes.get_default_dtype())
+    return input, _wrap_dim(dim, input.ndim)
+
+
+def softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+    """``exp(input) / sum(exp(input), dim)``, computed without overflow."""
+    input, d = _softmax_dim(input, dim, dtype)
+    return _SOFTMAX(input, dim=(d,) if input.ndim else None)
+
+
+def log_softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+    """``input - logsumexp(input, dim)``, computed without overflow."""
+    input, d = _softmax_dim(input, dim, dtype)
+    return _LOG_SOFTMAX(input, dim=(d,) if input.ndim else None)
+
+
+# -- norms ------------------------------------------------------------------------------------------
+def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False) -> Tensor:
+    """The vector p-norm over ``dim`` (all elements by default); 'fro' is the 2-norm."""
+    from symgrad.ops import math as m
+
+    if p in ("fro", 2, 2.0, None):
+        return _norm2(input, dim, keepdim)
+    if p in (float("inf"), "inf"):
+        return amax(m.abs(input), () if dim is None else dim, keepdim)
+    if p in (float("-inf"), "-inf"):
+        return amin(m.abs(input), () if dim is None else dim, keepdim)
+    if p == 1:
+        return sum(m.abs(input), dim, keepdim)
+    if p == 0:
+        return sum(m.ne(input, 0).to(input.dtype), dim, keepdim)
+    return m.pow(sum(m.pow(m.abs(input), p), dim, keepdim), 1.0 / p)
+
+
+def _norm2_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    # PyTorch's subgradient at the zero vector is 0, not nan
+    out = _keep(c.out, c, xp)
+    safe = xp.where(xp.eq(out, 0), 1.0, out)
+    return (_keep(g, c, xp) * c.inputs[0] / safe,)
+
+
+_NORM2 = Structural(
+    "norm",
+    lambda xp, a, dim, keepdim: np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim)),
+    _norm2_vjp,
+    saves=(0,),
+    saves_out=True,
+    backward="LinalgVectorNormBackward0",
+)
+
+
+def _norm2(input: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    return _NORM2(input, dim=_dims(input, dim), keepdim=bool(keepdim))

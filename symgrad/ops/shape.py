@@ -1,0 +1,356 @@
+"""Shape primitives: every rule is one forward and one VJP over the namespace ``xp``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad.ops._primitive import Structural, as_operand
+from symgrad.tensor import Tensor, _wrap_dim
+
+__all__ = [
+    "to_dtype", "sum_to_size", "expand", "broadcast_to", "reshape", "view", "flatten",
+    "transpose", "swapaxes", "permute", "t", "unsqueeze", "squeeze", "flip", "cat", "concat",
+    "concatenate", "stack", "split", "chunk", "unbind", "narrow", "movedim", "clone",
+    "contiguous",
+]
+
+
+def _tensor(value: Any, op: str) -> Tensor:
+    value = as_operand(value, op)
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op}(): expected a Tensor, got {type(value).__name__}")
+    return value
+
+
+def sizes(args: tuple, op: str) -> tuple[int, ...]:
+    """Sizes given PyTorch's two ways: ``f(2, 3)`` or ``f((2, 3))``."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    try:
+        return tuple(int(n) for n in args)
+    except (TypeError, ValueError):
+        raise TypeError(f"{op}(): sizes must be ints or one tuple of ints, got {args!r}") from None
+
+
+# -- dtype conversion -----------------------------------------------------------------------------
+_TO = Structural(
+    "to_dtype",
+    lambda xp, a, dtype: a.astype(dtype.numpy),
+    lambda xp, g, c: (g,),
+    backward="ToCopyBackward0",
+)
+
+
+def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
+    """``input`` converted to ``dtype`` (a copy; gradients flow back in the input's dtype)."""
+    if input.dtype is dtype:
+        return input
+    if input._requires_grad and not dtype.is_floating_point:
+        return Tensor._make(input._data.astype(dtype.numpy))
+    return _TO(input, dtype=dtype)
+
+
+# -- broadcasting -------------------------------------------------------------------------------
+_SUM_TO = Structural(
+    "sum_to_size",
+    lambda xp, a, shape: xp.sum_to_size(a, shape),
+    lambda xp, g, c: (xp.expand(g, c.shapes[0]),),
+    backward="SumBackward1",
+)
+
+
+def sum_to_size(input: Tensor, *size: Any) -> Tensor:
+    """Sum ``input`` down to a shape it broadcasts from (the VJP of broadcasting)."""
+    shape = sizes(size, "sum_to_size")
+    if input.shape == shape:
+        return input
+    return _SUM_TO(input, shape=shape)
+
+
+_EXPAND = Structural(
+    "expand",
+    lambda xp, a, shape: xp.expand(a, shape),
+    lambda xp, g, c: (xp.sum_to_size(g, c.shapes[0]),),
+)
+
+
+def expand(input: Tensor, *size: Any) -> Tensor:
+    """Broadcast ``input`` to a larger shape (-1 keeps a size) without copying."""
+    shape = sizes(size, "expand")
+    lead = len(shape) - input.ndim
+    if lead < 0:
+        raise RuntimeError(
+            f"expand: the number of sizes provided ({len(shape)}) must be greater or equal to "
+            f"the number of dimensions in the tensor ({input.ndim})"
+        )
+    shape = tuple(input.shape[i - lead] if n == -1 else n for i, n in enumerate(shape))
+    try:
+        np.broadcast_shapes(input.shape, shape)
+    except ValueError:
+        raise RuntimeError(
+            f"expand: the shape {list(input.shape)} can't be expanded to {list(shape)}: "
+            "only dimensions of size 1 can grow"
+        ) from None
+    if shape == input.shape:
+        return input
+    return _EXPAND(input, shape=shape)
+
+
+def broadcast_to(input: Tensor, size: Sequence[int]) -> Tensor:
+    """Broadcast ``input`` to ``size`` (like :func:`expand`)."""
+    return expand(input, tuple(size))
+
+
+# -- reshaping ----------------------------------------------------------------------------------
+def _reshape_forward(xp: Any, a: Any, shape: tuple) -> Any:
+    return xp.reshape(a, shape)
+
+
+def _reshape_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (xp.reshape(g, c.shapes[0]),)
+
+
+_VIEW = Structural("view", _reshape_forward, _reshape_vjp)
+
+
+def reshape(input: Tensor, *shape: Any) -> Tensor:
+    """The same values in a new shape (one size may be -1).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.arange(6).reshape(2, 3)
+    tensor([[0, 1, 2],
+            [3, 4, 5]])
+    """
+    input = _tensor(input, "reshape")
+    target = sizes(shape, "reshape")
+    try:
+        new = np.empty(input.shape, dtype=np.bool_).reshape(target).shape
+    except ValueError:
+        raise RuntimeError(
+            f"shape '{list(target)}' is invalid for input of size {input.numel()}"
+        ) from None
+    return _VIEW(input, shape=new)
+
+
+view = reshape
+
+
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """Merge dimensions ``start_dim`` to ``end_dim`` into one."""
+    if input.ndim == 0:
+        return reshape(input, (1,))
+    s, e = _wrap_dim(start_dim, input.ndim), _wrap_dim(end_dim, input.ndim)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    shape = input.shape
+    return reshape(input, shape[:s] + (int(np.prod(shape[s : e + 1])),) + shape[e + 1 :])
+
+
+def _transpose_forward(xp: Any, a: Any, dim0: int, dim1: int) -> Any:
+    return xp.transpose(a, dim0, dim1)
+
+
+def _transpose_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (xp.transpose(g, c.params["dim0"], c.params["dim1"]),)
+
+
+_TRANSPOSE = Structural("transpose", _transpose_forward, _transpose_vjp)
+_T = Structural("t", _transpose_forward, _transpose_vjp, backward="TBackward0")
+
+
+def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Swap dimensions ``dim0`` and ``dim1``."""
+    n = input.ndim
+    return _TRANSPOSE(input, dim0=_wrap_dim(dim0, n), dim1=_wrap_dim(dim1, n))
+
+
+swapaxes = transpose
+
+
+def t(input: Tensor) -> Tensor:
+    """Transpose a tensor of at most 2 dimensions."""
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    if input.ndim < 2:
+        return input
+    return _T(input, dim0=0, dim1=1)
+
+
+def _permute_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (xp.permute(g, tuple(np.argsort(c.params["dims"]))),)
+
+
+_PERMUTE = Structural("permute", lambda xp, a, dims: xp.permute(a, dims), _permute_vjp)
+
+
+def permute(input: Tensor, *dims: Any) -> Tensor:
+    """Reorder the dimensions."""
+    order = sizes(dims, "permute")
+    n = input.ndim
+    wrapped = tuple(_wrap_dim(d, n) for d in order)
+    if sorted(wrapped) != list(range(n)):
+        raise RuntimeError(
+            f"permute(): dims {list(order)} must be a permutation of the {n} dimensions"
+        )
+    return _PERMUTE(input, dims=wrapped)
+
+
+def movedim(input: Tensor, source: int, destination: int) -> Tensor:
+    """Move dimension ``source`` to position ``destination``."""
+    n = input.ndim
+    order = list(range(n))
+    order.insert(_wrap_dim(destination, n), order.pop(_wrap_dim(source, n)))
+    return permute(input, order)
+
+
+_UNSQUEEZE = Structural(
+    "unsqueeze",
+    lambda xp, a, dim: xp.unsqueeze(a, dim),
+    lambda xp, g, c: (xp.squeeze(g, c.params["dim"]),),
+)
+
+
+def unsqueeze(input: Tensor, dim: int) -> Tensor:
+    """Insert a dimension of size 1 at ``dim``."""
+    return _UNSQUEEZE(input, dim=_wrap_dim(dim, input.ndim + 1))
+
+
+_SQUEEZE = Structural(
+    "squeeze",
+    lambda xp, a, dim: xp.squeeze(a, dim),
+    lambda xp, g, c: (xp.reshape(g, c.shapes[0]),),
+)
+
+
+def squeeze(input: Tensor, dim: Any = None) -> Tensor:
+    """Remove dimensions of size 1 (all of them, or those named in ``dim``)."""
+    n = input.ndim
+    if dim is None:
+        dims = tuple(i for i, s in enumerate(input.shape) if s == 1)
+    else:
+        dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+        dims = tuple(i for i in (_wrap_dim(d, n) for d in dims) if input.shape[i] == 1)
+    if not dims:
+        return input
+    return _SQUEEZE(input, dim=dims)
+
+
+_FLIP = Structural(
+    "flip",
+    lambda xp, a, dims: xp.flip(a, dims),
+    lambda xp, g, c: (xp.flip(g, c.params["dims"]),),
+)
+
+
+def flip(input: Tensor, dims: Any) -> Tensor:
+    """Reverse the order of elements along ``dims``."""
+    dims = dims if isinstance(dims, (tuple, list)) else (dims,)
+    return _FLIP(input, dims=tuple(_wrap_dim(d, input.ndim) for d in dims))
+
+
+# -- joining and splitting ----------------------------------------------------------------------
+def _cat_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    dim, grads, start = c.params["dim"], [], 0
+    for shape, need in zip(c.shapes, c.needs):
+        stop = start + shape[dim]
+        key = (slice(None),) * dim + (slice(start, stop),)
+        grads.append(xp.getitem(g, key) if need else None)
+        start = stop
+    return tuple(grads)
+
+
+_CAT = Structural("cat", lambda xp, *arrays, dim: xp.cat(list(arrays), dim), _cat_vjp)
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Join tensors along an existing dimension."""
+    tensors = [_tensor(x, "cat") for x in tensors]
+    if not tensors:
+        raise RuntimeError("cat(): expected a non-empty list of Tensors")
+    ref = tensors[0]
+    d = _wrap_dim(dim, ref.ndim)
+    for i, x in enumerate(tensors):
+        if x.ndim != ref.ndim or x.shape[:d] + x.shape[d + 1 :] != ref.shape[:d] + ref.shape[d + 1 :]:
+            raise RuntimeError(
+                f"cat(): sizes of tensors must match except in dimension {d}: tensor 0 has "
+                f"shape {list(ref.shape)} but tensor {i} has shape {list(x.shape)}"
+            )
+    common = dtypes.result_type(*tensors)
+    return _CAT(*(to_dtype(x, common) for x in tensors), dim=d)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Join tensors of one shape along a new dimension."""
+    tensors = [_tensor(x, "stack") for x in tensors]
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for i, x in enumerate(tensors):
+        if x.shape != tensors[0].shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} "
+                f"at entry 0 and {list(x.shape)} at entry {i}"
+            )
+    d = _wrap_dim(dim, tensors[0].ndim + 1)
+    return cat([unsqueeze(x, d) for x in tensors], d)
+
+
+def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """The slice ``start:start+length`` of dimension ``dim``."""
+    d = _wrap_dim(dim, input.ndim)
+    return input[(slice(None),) * d + (slice(start, start + length),)]
+
+
+def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Split into pieces of a given size (the last may be smaller), or of listed sizes."""
+    d = _wrap_dim(dim, tensor.ndim)
+    n = tensor.shape[d]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        if step <= 0:
+            raise RuntimeError(f"split expects split_size be positive, but got {step}")
+        bounds = list(range(0, n, step)) + [n]
+    else:
+        sections = list(split_size_or_sections)
+        if sum(sections) != n:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's "
+                f"size at dimension {d}), but got split_sizes={sections}"
+            )
+        bounds = list(np.cumsum([0] + sections))
+    return tuple(narrow(tensor, d, int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:]))
+
+
+def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """Split into ``chunks`` pieces of equal size (the last may be smaller)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    n = input.shape[_wrap_dim(dim, input.ndim)]
+    return split(input, max(1, -(-n // chunks)), dim)
+
+
+def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    """The slices along ``dim``, with that dimension removed."""
+    d = _wrap_dim(dim, input.ndim)
+    return tuple(input[(slice(None),) * d + (i,)] for i in range(input.shape[d]))
+
+
+_CLONE = Structural("clone", lambda xp, a: a.copy(), lambda xp, g, c: (g,))
+
+
+def clone(input: Tensor) -> Tensor:
+    """A copy that stays in the graph (gradients flow back to ``input``)."""
+    return _CLONE(input)
+
+
+def contiguous(input: Tensor) -> Tensor:
+    """``input`` itself (symgrad has no strided layouts to compact)."""
+    return input

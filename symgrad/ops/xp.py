@@ -1,0 +1,149 @@
+"""The array namespaces that structural VJP rules are written against.
+
+``NP`` runs a rule on NumPy arrays (``backward()``, the fast path); ``TX`` runs the same rule on
+Tensors through symgrad's own differentiable ops (``backward(create_graph=True)``). Both offer
+the same names with the same meaning; a rule uses nothing else (besides Python operators).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad.ops._primitive import Elementwise, sum_to_numpy
+
+__all__ = ["NP", "TX"]
+
+
+def _basic_key(key: Any) -> bool:
+    items = key if isinstance(key, tuple) else (key,)
+    return all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in items)
+
+
+class NP:
+    """NumPy implementations of the rule vocabulary."""
+
+    @staticmethod
+    def sum(a: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
+        return np.asarray(np.sum(a, axis=dim, keepdims=keepdim))
+
+    sum_to_size = staticmethod(sum_to_numpy)
+
+    @staticmethod
+    def reshape(a: Any, shape: tuple) -> np.ndarray:
+        return np.reshape(a, shape)
+
+    @staticmethod
+    def expand(a: Any, shape: tuple) -> np.ndarray:
+        return np.broadcast_to(a, shape)
+
+    @staticmethod
+    def permute(a: Any, dims: tuple) -> np.ndarray:
+        return np.transpose(a, dims)
+
+    @staticmethod
+    def transpose(a: Any, dim0: int, dim1: int) -> np.ndarray:
+        return np.swapaxes(a, dim0, dim1)
+
+    @staticmethod
+    def unsqueeze(a: Any, dim: Any) -> np.ndarray:
+        return np.expand_dims(a, dim)
+
+    @staticmethod
+    def squeeze(a: Any, dim: Any) -> np.ndarray:
+        return np.squeeze(a, dim)
+
+    matmul = staticmethod(np.matmul)
+    where = staticmethod(np.where)
+    exp = staticmethod(np.exp)
+    log = staticmethod(np.log)
+    sqrt = staticmethod(np.sqrt)
+    abs = staticmethod(np.abs)
+    sign = staticmethod(np.sign)
+
+    @staticmethod
+    def flip(a: Any, dims: tuple) -> np.ndarray:
+        return np.flip(a, axis=dims)
+
+    @staticmethod
+    def cat(seq: list, dim: int) -> np.ndarray:
+        return np.concatenate(seq, axis=dim)
+
+    @staticmethod
+    def getitem(a: Any, key: Any) -> np.ndarray:
+        return np.asarray(a[key])
+
+    @staticmethod
+    def index_put_zeros(shape: tuple, key: Any, g: Any) -> np.ndarray:
+        """Zeros of ``shape`` with ``g`` added at ``key`` (repeated indices accumulate)."""
+        out = np.zeros(shape, dtype=np.asarray(g).dtype)
+        if _basic_key(key):
+            out[key] += g
+        else:
+            np.add.at(out, key, g)
+        return out
+
+    @staticmethod
+    def gather(a: Any, dim: int, index: np.ndarray) -> np.ndarray:
+        return np.take_along_axis(a, index, axis=dim)
+
+    @staticmethod
+    def scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
+        """Zeros of ``shape`` with ``g`` added along ``dim`` at ``index`` (gather's VJP)."""
+        out = np.zeros(shape, dtype=np.asarray(g).dtype)
+        grids = list(np.indices(index.shape, sparse=True))
+        grids[dim] = index
+        np.add.at(out, tuple(grids), g)
+        return out
+
+    @staticmethod
+    def eq(a: Any, b: Any) -> np.ndarray:
+        return np.equal(a, b)
+
+    @staticmethod
+    def count(mask: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
+        """The number of True elements (a non-differentiable float count)."""
+        return np.asarray(np.sum(mask, axis=dim, keepdims=keepdim), dtype=np.float64)
+
+    @staticmethod
+    def constant(a: np.ndarray) -> np.ndarray:
+        """A non-differentiable array (a mask) in this namespace's representation."""
+        return a
+
+    @staticmethod
+    def prod_others(a: np.ndarray, dim: Any) -> np.ndarray:
+        """For each element, the product of the others in its reduction group (zeros too)."""
+        axes = tuple(range(a.ndim)) if dim is None else tuple(dim)
+        rest = tuple(i for i in range(a.ndim) if i not in axes)
+        moved = np.transpose(a, rest + axes)
+        flat = moved.reshape(moved.shape[: len(rest)] + (-1,))
+        ones = np.ones(flat.shape[:-1] + (1,), dtype=a.dtype)
+        left = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+        right = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+        others = (left * right).reshape(moved.shape)
+        return np.transpose(others, np.argsort(rest + axes))
+
+    @staticmethod
+    def elementwise_vjp(prim: Elementwise, i: int, args: tuple, out: Any, g: Any,
+                        params: tuple = ()) -> np.ndarray:
+        """``g * partial_i`` of an element-wise primitive (used by fused loss ops)."""
+        return prim.vjp_kernel(i)(*args, out, g, *params)
+
+    @staticmethod
+    def elementwise(prim: Elementwise, args: tuple, params: tuple = ()) -> np.ndarray:
+        return prim.forward(*args, *params)
+
+
+class _TensorNamespace:
+    """Resolves each vocabulary name to the differentiable op of the same meaning."""
+
+    def __getattr__(self, name: str) -> Any:
+        import symgrad.ops as ops
+
+        value = getattr(ops, "xp_" + name, None) or getattr(ops, name)
+        setattr(self, name, value)  # cache: the lookup runs once per name
+        return value
+
+
+TX = _TensorNamespace()  # type: ignore[misc,assignment]

@@ -1,0 +1,482 @@
+"""The Tensor: a NumPy array plus the autograd flags, operators delegating to ``symgrad.ops``."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad._tensor_methods import TensorMethods
+from symgrad.autograd import grad_mode
+
+__all__ = ["Tensor"]
+
+_NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor."
+)
+
+
+class _Version:
+    """A counter shared by a tensor and its detached aliases, bumped by in-place ops."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class Tensor(TensorMethods):
+    """A multi-dimensional array that can record the ops applied to it for autograd.
+
+    Make tensors with :func:`symgrad.tensor` and the other factories rather than directly.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([2.0], requires_grad=True)
+    >>> y = x * x + 1
+    >>> y.backward()
+    >>> x.grad
+    tensor([4.])
+    """
+
+    __slots__ = (
+        "_data",
+        "_requires_grad",
+        "_grad",
+        "grad_fn",
+        "_output_nr",
+        "_version",
+        "_name",
+        "_retains_grad",
+        "_hooks",
+        "_accumulator",
+        "__weakref__",
+    )
+    __array_priority__ = 1000  # so numpy_array * tensor defers to Tensor.__rmul__
+
+    def __init__(self, data: Any, dtype: Any = None, requires_grad: bool = False) -> None:
+        from symgrad.creation import _to_array
+
+        _init(self, _to_array(data, dtype), None)
+        self.requires_grad = requires_grad
+
+    @staticmethod
+    def _make(data: np.ndarray, grad_fn: Any = None, requires_grad: bool = False) -> Tensor:
+        """Wrap ``data`` (owned, already of a supported dtype) without checks: the op path."""
+        t = object.__new__(Tensor)
+        _init(t, data, grad_fn)
+        t._requires_grad = requires_grad
+        return t
+
+    # -- flags -----------------------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        """Whether ops on this tensor are recorded so gradients can flow back to it."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        value = bool(value)
+        if self.grad_fn is not None and not value:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError(
+                "only Tensors of floating point dtype can require gradients; this tensor has "
+                f"dtype {self.dtype!r} (convert it first, e.g. t.float() or t.double())"
+            )
+        self._requires_grad = value
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set :attr:`requires_grad` in place and return ``self``."""
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """True for tensors made by the user (or not requiring grad): ``grad_fn is None``."""
+        return self.grad_fn is None
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The accumulated gradient (leaves, or tensors after :meth:`retain_grad`)."""
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NON_LEAF_GRAD, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad must be a Tensor or None, got {type(value)}")
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"assigned grad has shape {list(value.shape)} but the tensor has shape "
+                    f"{list(self.shape)}"
+                )
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        """True for a non-leaf tensor whose ``.grad`` is kept (see :meth:`retain_grad`)."""
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Keep this non-leaf tensor's gradient in ``.grad`` during backward."""
+        if self.grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        if self._retains_grad:
+            return
+        self._retains_grad = True
+        import weakref
+
+        ref = weakref.ref(self)
+        nr = self._output_nr
+
+        def keep(grads: list) -> None:
+            t, g = ref(), grads[nr]
+            if t is None or g is None:
+                return
+            g = np.array(g._data if isinstance(g, Tensor) else g)  # a copy the user may mutate
+            t._grad = Tensor._make(g if t._grad is None else t._grad._data + g)
+
+        self.grad_fn.register_prehook(keep)
+
+    @property
+    def name(self) -> str | None:
+        """An optional name: the symbol this tensor stands for in closed forms."""
+        return self._name
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ValueError(f"a tensor name must be a non-empty string, got {value!r}")
+        self._name = value
+
+    # -- metadata --------------------------------------------------------------------------
+    @property
+    def data(self) -> Tensor:
+        """This tensor's values as a tensor that does not require grad (shares memory)."""
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Tensor.data must be set to a Tensor, got {type(value).__name__}")
+        self._data = value._data
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        """The element type, e.g. ``symgrad.float32``."""
+        return dtypes.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The size of each dimension (a plain tuple, which compares equal to torch.Size)."""
+        return self._data.shape
+
+    def size(self, dim: int | None = None) -> Any:
+        """The shape, or the size of dimension ``dim``."""
+        if dim is None:
+            return self._data.shape
+        return self._data.shape[_wrap_dim(dim, self.ndim)]
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return self._data.ndim
+
+    def dim(self) -> int:
+        """The number of dimensions."""
+        return self._data.ndim
+
+    def numel(self) -> int:
+        """The number of elements."""
+        return self._data.size
+
+    def nelement(self) -> int:
+        """The number of elements (alias of :meth:`numel`)."""
+        return self._data.size
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    @property
+    def device(self) -> str:
+        """Always ``'cpu'``."""
+        return "cpu"
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    # -- conversion ------------------------------------------------------------------------
+    def item(self) -> Any:
+        """The value of a one-element tensor as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        """The values as (nested) Python lists."""
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The values as a NumPy array sharing memory (error if it requires grad)."""
+        if self._requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        return self._data
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def cpu(self) -> Tensor:
+        """``self`` (symgrad tensors always live on the CPU)."""
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Convert to a dtype (``t.to(symgrad.float64)``); ``"cpu"`` is accepted and ignored."""
+        target = kwargs.pop("dtype", None)
+        for a in args:
+            if isinstance(a, Tensor):
+                target = a.dtype
+            elif isinstance(a, str) and a.split(":")[0] == "cpu":
+                continue
+            elif isinstance(a, str) and a.startswith(("cuda", "mps")):
+                raise RuntimeError(f"symgrad runs on the CPU only; device {a!r} is not available")
+            else:
+                target = a
+        kwargs.pop("device", None)
+        kwargs.pop("non_blocking", None)
+        kwargs.pop("copy", None)
+        if kwargs:
+            raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
+        if target is None:
+            return self
+        return _ops.to_dtype(self, dtypes.as_dtype(target))
+
+    def type(self, dtype: Any = None) -> Any:
+        if dtype is None:
+            return f"symgrad.{_TYPE_NAMES.get(self.dtype.name, self.dtype.name)}"
+        return self.to(dtype)
+
+    def float(self) -> Tensor:
+        """Convert to float32."""
+        return self.to(dtypes.float32)
+
+    def double(self) -> Tensor:
+        """Convert to float64."""
+        return self.to(dtypes.float64)
+
+    def long(self) -> Tensor:
+        """Convert to int64."""
+        return self.to(dtypes.int64)
+
+    def int(self) -> Tensor:
+        """Convert to int32."""
+        return self.to(dtypes.int32)
+
+    def bool(self) -> Tensor:
+        """Convert to bool."""
+        return self.to(dtypes.bool_)
+
+    def half(self) -> Tensor:
+        """Convert to float16."""
+        return self.to(dtypes.float16)
+
+    # -- graph -----------------------------------------------------------------------------
+    def detach(self) -> Tensor:
+        """A tensor with the same values (shared memory) cut from the graph."""
+        t = Tensor._make(self._data)
+        t._version = self._version
+        return t
+
+    def detach_(self) -> Tensor:
+        """Cut this tensor from the graph in place, making it a leaf."""
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> _RemovableHandle:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a
+        replacement gradient.
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> h = x.register_hook(lambda g: g * 10)
+        >>> (x * 3).sum().backward()
+        >>> x.grad
+        tensor([30., 30.])
+        """
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:
+            if self._hooks is None:
+                self._hooks = []
+            self._hooks.append(hook)
+            return _RemovableHandle(self._hooks, hook)
+        nr = self._output_nr
+
+        def prehook(grads: list) -> None:
+            if grads[nr] is None:
+                return
+            new = hook(_as_tensor_grad(grads[nr]))
+            if new is not None:
+                grads[nr] = new if isinstance(grads[nr], Tensor) else new._data
+
+        self.grad_fn.register_prehook(prehook)
+        return _RemovableHandle(self.grad_fn._pre_hooks, prehook)
+
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+    ) -> None:
+        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves.
+
+        ``gradient`` is the ``v`` of the vector-Jacobian product ``vᵀ·J``; it may be left out
+        for a one-element tensor.
+        """
+        from symgrad.autograd.engine import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs)
+
+    # -- printing --------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        from symgrad._printing import format_tensor
+
+        suffixes = []
+        d = self.dtype
+        if d not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_):
+            suffixes.append(f"dtype={d!r}")
+        if self.grad_fn is not None:
+            suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
+        elif self._requires_grad:
+            suffixes.append("requires_grad=True")
+        return format_tensor(self._data, suffixes)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0 and spec:
+            return format(self._data.item(), spec)
+        return repr(self)
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with {self._data.size} values is ambiguous"
+            )
+        return bool(self._data)
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __iter__(self) -> Any:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the "
+                "deepcopy protocol at the moment"
+            )
+        t = Tensor._make(self._data.copy(), requires_grad=self._requires_grad)
+        t._name = self._name
+        if self._grad is not None:
+            t._grad = Tensor._make(self._grad._data.copy())
+        memo[id(self)] = t
+        return t
+
+
+_TYPE_NAMES = {
+    "float32": "FloatTensor",
+    "float64": "DoubleTensor",
+    "float16": "HalfTensor",
+    "int64": "LongTensor",
+    "int32": "IntTensor",
+    "bool": "BoolTensor",
+}
+
+
+def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:
+    t._data = data
+    t.grad_fn = grad_fn
+    t._grad = None
+    t._output_nr = 0
+    t._version = _Version()
+    t._name = None
+    t._retains_grad = False
+    t._hooks = None
+    t._accumulator = None
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim % n
+
+
+def _as_tensor_grad(g: Any) -> Tensor:
+    return g if isinstance(g, Tensor) else Tensor._make(g)
+
+
+class _RemovableHandle:
+    """Returned by :meth:`Tensor.register_hook`; ``handle.remove()`` unregisters the hook."""
+
+    __slots__ = ("_hooks", "_hook")
+
+    def __init__(self, hooks: list, hook: Any) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+from symgrad import ops as _ops  # noqa: E402  (ops import Tensor, so they come after it)
