@@ -28,107 +28,71 @@ def _reset_printoptions():
 
 # --------------------------------------------------------------------------- golden strings
 
+F32 = np.float32
 GOLDEN = [
-    (np.array([2.0, 3.0], dtype=np.float32), [], "tensor([2., 3.])"),
-    (np.array(2.0, dtype=np.float32), [], "tensor(2.)"),
-    (np.array(-0.5, dtype=np.float32), ["requires_grad=True"],
-     "tensor(-0.5000, requires_grad=True)"),
-    (
-        np.array([1e10, 1.0, -2.5], dtype=np.float32),
-        [],
-        "tensor([ 1.0000e+10,  1.0000e+00, -2.5000e+00])",
-    ),
-    (np.array([1e-5, 0.5], dtype=np.float32), [], "tensor([1.0000e-05, 5.0000e-01])"),
-    (np.array([123456789.0, 1.0], dtype=np.float32), [], "tensor([1.2346e+08, 1.0000e+00])"),
-    (
-        np.array([np.nan, np.inf, -np.inf, 1.5], dtype=np.float32),
-        [],
-        "tensor([   nan,    inf,   -inf, 1.5000])",
-    ),
-    (np.array([np.nan, 2.0, -np.inf], dtype=np.float32), [], "tensor([nan, 2., -inf])"),
-    (np.array([-0.0, 0.0], dtype=np.float32), [], "tensor([-0., 0.])"),
-    (np.array([-0.0, 0.25], dtype=np.float32), [], "tensor([-0.0000, 0.2500])"),
-    (np.zeros((0, 3), dtype=np.float32), [], "tensor([], size=(0, 3))"),
-    (
-        np.zeros((2, 0, 1), dtype=np.float32),
-        ["requires_grad=True"],
-        "tensor([], size=(2, 0, 1), requires_grad=True)",
-    ),
+    (np.array([2.0, 3.0], dtype=F32), [], "tensor([2., 3.])"),
+    (np.array(2.0, dtype=F32), [], "tensor(2.)"),
+    (np.array(-0.5, dtype=F32), ["requires_grad=True"], "tensor(-0.5000, requires_grad=True)"),
+    (np.array([1e10, 1.0, -2.5], dtype=F32), [],
+     "tensor([ 1.0000e+10,  1.0000e+00, -2.5000e+00])"),
+    (np.array([1e-5, 0.5], dtype=F32), [], "tensor([1.0000e-05, 5.0000e-01])"),
+    (np.array([123456789.0, 1.0], dtype=F32), [], "tensor([1.2346e+08, 1.0000e+00])"),
+    (np.array([np.nan, np.inf, -np.inf, 1.5], dtype=F32), [],
+     "tensor([   nan,    inf,   -inf, 1.5000])"),
+    (np.array([np.nan, 2.0, -np.inf], dtype=F32), [], "tensor([nan, 2., -inf])"),
+    (np.array([-0.0, 0.0], dtype=F32), [], "tensor([-0., 0.])"),
+    (np.array([-0.0, 0.25], dtype=F32), [], "tensor([-0.0000, 0.2500])"),
+    (np.zeros((0, 3), dtype=F32), [], "tensor([], size=(0, 3))"),
+    (np.zeros((2, 0, 1), dtype=F32), ["requires_grad=True"],
+     "tensor([], size=(2, 0, 1), requires_grad=True)"),
     (np.zeros(0, dtype=np.int64), ["dtype=symgrad.int64"], "tensor([], dtype=symgrad.int64)"),
     (np.array([True, False, True]), [], "tensor([ True, False,  True])"),
-    (
-        np.array([[1, -2], [30, 4]], dtype=np.int64),
-        [],
-        "tensor([[ 1, -2],\n"
-        "        [30,  4]])",
-    ),
-    (
-        np.arange(12, dtype=np.float32).reshape(2, 2, 3) / 4,
-        [],
-        "tensor([[[0.0000, 0.2500, 0.5000],\n"
-        "         [0.7500, 1.0000, 1.2500]],\n"
-        "\n"
-        "        [[1.5000, 1.7500, 2.0000],\n"
-        "         [2.2500, 2.5000, 2.7500]]])",
-    ),
+    (np.array([[1, -2], [30, 4]], dtype=np.int64), [],
+     "tensor([[ 1, -2],\n"
+     "        [30,  4]])"),
+    (np.arange(12, dtype=F32).reshape(2, 2, 3) / 4, [],
+     "tensor([[[0.0000, 0.2500, 0.5000],\n"
+     "         [0.7500, 1.0000, 1.2500]],\n"
+     "\n"
+     "        [[1.5000, 1.7500, 2.0000],\n"
+     "         [2.2500, 2.5000, 2.7500]]])"),
     (np.arange(2000, dtype=np.int64), [], "tensor([   0,    1,    2,  ..., 1997, 1998, 1999])"),
-    (
-        np.arange(1200, dtype=np.float32).reshape(30, 40) / 8,
-        [],
-        "tensor([[0.0000e+00, 1.2500e-01, 2.5000e-01,  ..., 4.6250e+00, 4.7500e+00,\n"
-        "         4.8750e+00],\n"
-        "        [5.0000e+00, 5.1250e+00, 5.2500e+00,  ..., 9.6250e+00, 9.7500e+00,\n"
-        "         9.8750e+00],\n"
-        "        [1.0000e+01, 1.0125e+01, 1.0250e+01,  ..., 1.4625e+01, 1.4750e+01,\n"
-        "         1.4875e+01],\n"
-        "        ...,\n"
-        "        [1.3500e+02, 1.3512e+02, 1.3525e+02,  ..., 1.3962e+02, 1.3975e+02,\n"
-        "         1.3988e+02],\n"
-        "        [1.4000e+02, 1.4012e+02, 1.4025e+02,  ..., 1.4462e+02, 1.4475e+02,\n"
-        "         1.4488e+02],\n"
-        "        [1.4500e+02, 1.4512e+02, 1.4525e+02,  ..., 1.4962e+02, 1.4975e+02,\n"
-        "         1.4988e+02]])",
-    ),
-    (
-        np.arange(30, dtype=np.float32) * 1.5,
-        ["grad_fn=<MulBackward0>"],
-        "tensor([ 0.0000,  1.5000,  3.0000,  4.5000,  6.0000,  7.5000,  9.0000, 10.5000,\n"
-        "        12.0000, 13.5000, 15.0000, 16.5000, 18.0000, 19.5000, 21.0000, 22.5000,\n"
-        "        24.0000, 25.5000, 27.0000, 28.5000, 30.0000, 31.5000, 33.0000, 34.5000,\n"
-        "        36.0000, 37.5000, 39.0000, 40.5000, 42.0000, 43.5000],\n"
-        "       grad_fn=<MulBackward0>)",
-    ),
-    (
-        np.arange(12, dtype=np.float32) * 1.25,
-        ["grad_fn=<MulBackward0>"],
-        "tensor([ 0.0000,  1.2500,  2.5000,  3.7500,  5.0000,  6.2500,  7.5000,  8.7500,\n"
-        "        10.0000, 11.2500, 12.5000, 13.7500], grad_fn=<MulBackward0>)",
-    ),
-    (
-        np.arange(8, dtype=np.float32) * 1.25,
-        ["grad_fn=<MulBackward0>"],
-        "tensor([0.0000, 1.2500, 2.5000, 3.7500, 5.0000, 6.2500, 7.5000, 8.7500],\n"
-        "       grad_fn=<MulBackward0>)",
-    ),
-    (
-        np.arange(4, dtype=np.float32) * 1.25,
-        ["grad_fn=<MulBackward0>"],
-        "tensor([0.0000, 1.2500, 2.5000, 3.7500], grad_fn=<MulBackward0>)",
-    ),
-    (
-        np.array([1.5, 2.0, 1e-3, 7.0, 1e-2, 3.25]),
-        ["dtype=symgrad.float64"],
-        "tensor([1.5000e+00, 2.0000e+00, 1.0000e-03, 7.0000e+00, 1.0000e-02, 3.2500e+00],\n"
-        "       dtype=symgrad.float64)",
-    ),
+    (np.arange(1200, dtype=F32).reshape(30, 40) / 8, [],
+     "tensor([[0.0000e+00, 1.2500e-01, 2.5000e-01,  ..., 4.6250e+00, 4.7500e+00,\n"
+     "         4.8750e+00],\n"
+     "        [5.0000e+00, 5.1250e+00, 5.2500e+00,  ..., 9.6250e+00, 9.7500e+00,\n"
+     "         9.8750e+00],\n"
+     "        [1.0000e+01, 1.0125e+01, 1.0250e+01,  ..., 1.4625e+01, 1.4750e+01,\n"
+     "         1.4875e+01],\n"
+     "        ...,\n"
+     "        [1.3500e+02, 1.3512e+02, 1.3525e+02,  ..., 1.3962e+02, 1.3975e+02,\n"
+     "         1.3988e+02],\n"
+     "        [1.4000e+02, 1.4012e+02, 1.4025e+02,  ..., 1.4462e+02, 1.4475e+02,\n"
+     "         1.4488e+02],\n"
+     "        [1.4500e+02, 1.4512e+02, 1.4525e+02,  ..., 1.4962e+02, 1.4975e+02,\n"
+     "         1.4988e+02]])"),
+    (np.arange(30, dtype=F32) * 1.5, ["grad_fn=<MulBackward0>"],
+     "tensor([ 0.0000,  1.5000,  3.0000,  4.5000,  6.0000,  7.5000,  9.0000, 10.5000,\n"
+     "        12.0000, 13.5000, 15.0000, 16.5000, 18.0000, 19.5000, 21.0000, 22.5000,\n"
+     "        24.0000, 25.5000, 27.0000, 28.5000, 30.0000, 31.5000, 33.0000, 34.5000,\n"
+     "        36.0000, 37.5000, 39.0000, 40.5000, 42.0000, 43.5000],\n"
+     "       grad_fn=<MulBackward0>)"),
+    (np.arange(12, dtype=F32) * 1.25, ["grad_fn=<MulBackward0>"],
+     "tensor([ 0.0000,  1.2500,  2.5000,  3.7500,  5.0000,  6.2500,  7.5000,  8.7500,\n"
+     "        10.0000, 11.2500, 12.5000, 13.7500], grad_fn=<MulBackward0>)"),
+    (np.arange(8, dtype=F32) * 1.25, ["grad_fn=<MulBackward0>"],
+     "tensor([0.0000, 1.2500, 2.5000, 3.7500, 5.0000, 6.2500, 7.5000, 8.7500],\n"
+     "       grad_fn=<MulBackward0>)"),
+    (np.arange(4, dtype=F32) * 1.25, ["grad_fn=<MulBackward0>"],
+     "tensor([0.0000, 1.2500, 2.5000, 3.7500], grad_fn=<MulBackward0>)"),
+    (np.array([1.5, 2.0, 1e-3, 7.0, 1e-2, 3.25]), ["dtype=symgrad.float64"],
+     "tensor([1.5000e+00, 2.0000e+00, 1.0000e-03, 7.0000e+00, 1.0000e-02, 3.2500e+00],\n"
+     "       dtype=symgrad.float64)"),
     (np.array([1.5, 2.0]), ["dtype=symgrad.float64"],
      "tensor([1.5000, 2.0000], dtype=symgrad.float64)"),
-    (
-        np.array([[1.0, 2.0], [3.0, 4.5]], dtype=np.float32),
-        ["requires_grad=True"],
-        "tensor([[1.0000, 2.0000],\n"
-        "        [3.0000, 4.5000]], requires_grad=True)",
-    ),
+    (np.array([[1.0, 2.0], [3.0, 4.5]], dtype=F32), ["requires_grad=True"],
+     "tensor([[1.0000, 2.0000],\n"
+     "        [3.0000, 4.5000]], requires_grad=True)"),
 ]
 
 
@@ -138,11 +102,11 @@ def test_golden(data, suffixes, expected):
 
 
 GOLDEN_WITH_OPTIONS = [
-    ({"precision": 2, "sci_mode": False}, np.array([1e-5, 123.456], dtype=np.float32),
+    ({"precision": 2, "sci_mode": False}, np.array([1e-5, 123.456], dtype=F32),
      "tensor([  0.00, 123.46])"),
-    ({"sci_mode": True}, np.array([1.0, 2.5], dtype=np.float32),
+    ({"sci_mode": True}, np.array([1.0, 2.5], dtype=F32),
      "tensor([1.0000e+00, 2.5000e+00])"),
-    ({"precision": 2, "linewidth": 30}, np.arange(10, dtype=np.float32).reshape(2, 5) / 3,
+    ({"precision": 2, "linewidth": 30}, np.arange(10, dtype=F32).reshape(2, 5) / 3,
      "tensor([[0.00, 0.33, 0.67,\n"
      "         1.00, 1.33],\n"
      "        [1.67, 2.00, 2.33,\n"
@@ -151,10 +115,10 @@ GOLDEN_WITH_OPTIONS = [
      "tensor([[0, 1, 2],\n"
      "        [3, 4, 5]],\n"
      "       size=(2, 3))"),
-    ({"edgeitems": 0, "threshold": 5}, np.arange(10, dtype=np.float32),
+    ({"edgeitems": 0, "threshold": 5}, np.arange(10, dtype=F32),
      "tensor([...], size=(10,))"),
-    ({"edgeitems": 0}, np.array(3.0, dtype=np.float32), "tensor(3., size=())"),
-    ({"edgeitems": 1, "threshold": 3}, np.arange(30, dtype=np.float32).reshape(2, 3, 5),
+    ({"edgeitems": 0}, np.array(3.0, dtype=F32), "tensor(3., size=())"),
+    ({"edgeitems": 1, "threshold": 3}, np.arange(30, dtype=F32).reshape(2, 3, 5),
      "tensor([[[ 0.,  ...,  4.],\n"
      "         ...,\n"
      "         [10.,  ..., 14.]],\n"
@@ -172,7 +136,7 @@ def test_golden_with_options(options, data, expected):
 
 
 def test_set_printoptions_resets_sci_mode_when_omitted():
-    data = np.array([1.0, 2.5], dtype=np.float32)
+    data = np.array([1.0, 2.5], dtype=F32)
     set_printoptions(sci_mode=True)
     set_printoptions(precision=4)
     assert format_tensor(data) == "tensor([1.0000, 2.5000])"
@@ -180,7 +144,7 @@ def test_set_printoptions_resets_sci_mode_when_omitted():
 
 def test_options_persist_between_calls():
     set_printoptions(precision=1)
-    data = np.array([0.25, 1.0], dtype=np.float32)
+    data = np.array([0.25, 1.0], dtype=F32)
     assert format_tensor(data) == "tensor([0.2, 1.0])"
     assert format_tensor(data) == "tensor([0.2, 1.0])"
 
@@ -346,7 +310,7 @@ def test_summarised(shape, dtype):
 
 @pytest.mark.torch
 def test_non_contiguous_input():
-    data = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7
+    data = np.arange(24, dtype=F32).reshape(2, 3, 4) / 7
     _check(data.transpose(2, 0, 1))
     _check(data[:, ::2, 1:])
 
@@ -358,8 +322,8 @@ def test_suffix_wrapping(length, autograd):
     # Row lengths straddling the line width exercise where PyTorch moves suffixes to a new line.
     base = np.arange(length, dtype=np.float64) * 1.25
     _check(base, autograd)
-    _check(base.astype(np.float32), autograd)
-    _check(base.reshape(1, -1).astype(np.float32), autograd)
+    _check(base.astype(F32), autograd)
+    _check(base.reshape(1, -1).astype(F32), autograd)
 
 
 OPTION_SETS = [
@@ -378,14 +342,14 @@ def test_print_options_match_torch(options):
     rng = np.random.default_rng(7)
     mixed = rng.normal(size=(3, 2, 8)) * 10.0 ** rng.integers(-6, 6, size=(3, 2, 8))
     samples = [
-        np.array(2.5, dtype=np.float32),
-        rng.normal(size=(13,)).astype(np.float32),
+        np.array(2.5, dtype=F32),
+        rng.normal(size=(13,)).astype(F32),
         rng.normal(size=(4, 9)) * 1e5,
-        mixed.astype(np.float32),
+        mixed.astype(F32),
         np.arange(40, dtype=np.int64).reshape(5, 8),
         rng.random(size=(6, 5)) < 0.5,
-        np.zeros((0, 2), dtype=np.float32),
-        np.array([np.nan, -0.0, 3.0], dtype=np.float32),
+        np.zeros((0, 2), dtype=F32),
+        np.array([np.nan, -0.0, 3.0], dtype=F32),
     ]
     with _both_printoptions(torch, **options):
         for data in samples:
