@@ -36,6 +36,7 @@ class Node:
         "_out_version",
         "_pre_hooks",
         "_seq",
+        "_consts",
         "metadata",
         "__weakref__",
     )
@@ -49,6 +50,7 @@ class Node:
         self._out_version = None
         self._pre_hooks = None
         self._seq = next(_sequence)
+        self._consts: tuple = ()
         self.metadata: dict = {}
 
     def name(self) -> str:

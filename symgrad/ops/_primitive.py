@@ -268,6 +268,7 @@ class ElementwiseNode(Node):
             a if (need or not isinstance(a, Tensor)) else None for a, need in zip(args, needs_in)
         )
         Node.__init__(self, tuple(edge(a) for a in args), saved, out if needs_out else None)
+        self._consts = _constants_of(args)
         self._meta = tuple((a.shape, a._data.dtype) if isinstance(a, Tensor) else None for a in args)
         self._params = params
 
@@ -283,9 +284,10 @@ class ElementwiseNode(Node):
         return tuple(p.subs(subs) for p in self.prim.local_derivatives)
 
     def _constants(self) -> dict:
-        saved = self._saved or ()
-        subs = {x: sp.nsimplify(v) for x, v in zip(self.prim.inputs, saved) if _is_number(v)}
-        subs.update({p: sp.nsimplify(v) for p, v in zip(self.prim.params, self._params)})
+        from symgrad.ops.sx import exact
+
+        subs = {x: exact(v) for x, v in zip(self.prim.inputs, self._consts) if _is_number(v)}
+        subs.update({p: exact(v) for p, v in zip(self.prim.params, self._params)})
         return subs
 
     def apply(self, grads: list, create_graph: bool) -> tuple:
@@ -322,6 +324,12 @@ class ElementwiseNode(Node):
         return tuple(result)
 
 
+def _constants_of(args: tuple) -> tuple:
+    """The inputs that do not require grad (numbers, constant tensors), kept for the
+    symbolic replay even after backward frees the saved values; None for the others."""
+    return tuple(None if isinstance(a, Tensor) and a._requires_grad else a for a in args)
+
+
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
 
@@ -347,6 +355,8 @@ class Structural:
     ``forward(xp, *inputs, **params)`` computes the output; ``vjp(xp, g, ctx)`` returns one
     gradient per input (``None`` where ``ctx.needs`` is False). ``saves`` names the input
     positions the rule reads from ``ctx.inputs``; ``saves_out`` whether it reads ``ctx.out``.
+    ``symbolic`` is the forward for the symbolic interpreter where ``forward`` uses NumPy
+    directly (a max-shifted softmax becomes ``exp(x) / sum(exp(x))``).
     """
 
     def __init__(
@@ -358,10 +368,12 @@ class Structural:
         saves: tuple = (),
         saves_out: bool = False,
         backward: str | None = None,
+        symbolic: Callable | None = None,
     ) -> None:
         self.name = name
         self.forward = forward
         self.vjp = vjp
+        self.symbolic = symbolic or forward
         self.saves = saves
         self.saves_out = saves_out
         self.node_class = node_class(
@@ -398,8 +410,36 @@ class StructuralNode(Node):
         Node.__init__(
             self, tuple(edge(t) for t in tensors), saved, out if self.prim.saves_out else None
         )
+        self._consts = _constants_of(tensors)
         self._meta = tuple((t.shape, t._data.dtype) for t in tensors)
         self._params = params
+
+    @property
+    def expression(self) -> Any:
+        """The forward formula in the node's own input symbols ``x[i, j]``, ``y[i, j]``."""
+        return self._local_rule()[0]
+
+    @property
+    def local_derivatives(self) -> tuple:
+        """The VJP rule applied to a symbolic incoming gradient ``g[i, j]``: for each input,
+        the gradient it receives, in the node's own symbols."""
+        return self._local_rule()[1]
+
+    def _local_rule(self) -> tuple:
+        from symgrad.ops import sx
+
+        names = _input_names(len(self._meta))
+        xs = tuple(sx.symbol_array(n, m[0]) for n, m in zip(names, self._meta))
+        env = {}
+        for x, t in zip(xs, self._saved or ()):
+            if t is not None:
+                env.update(zip(x.flat, (sx.exact(v, as_float=True) for v in t._data.flat)))
+        interp = sx.SX(_evaluator(env) if env else None)
+        out = self.prim.symbolic(interp, *xs, **self._params)
+        g = sx.symbol_array("g", out.shape)
+        ctx = Ctx(xs, out, tuple(m[0] for m in self._meta), (True,) * len(xs), self._params)
+        grads = self.prim.vjp(interp, g, ctx)
+        return sx.to_sympy(out), tuple(None if v is None else sx.to_sympy(v) for v in grads)
 
     def apply(self, grads: list, create_graph: bool) -> tuple:
         from symgrad.ops.xp import NP, TX
@@ -419,6 +459,17 @@ class StructuralNode(Node):
             None if r is None or not n else reduce_to(r, m[0], m[1])
             for r, n, m in zip(result, needs, self._meta)
         )
+
+
+def _input_names(n: int) -> tuple:
+    return ("x", "y", "z")[:n] if n <= 3 else tuple(f"x{i}" for i in range(n))
+
+
+def _evaluator(env: dict) -> Callable:
+    def numeric(a: np.ndarray) -> np.ndarray:
+        return np.vectorize(lambda e: float(sp.sympify(e).xreplace(env)), otypes=[float])(a)
+
+    return numeric
 
 
 def _cast_tensor(g: Tensor | None, dtype: np.dtype) -> Tensor | None:

@@ -1,0 +1,223 @@
+"""The symbolic interpreter: the rule vocabulary of ``xp.py`` on NumPy object arrays of SymPy
+expressions, plus the symbols that stand for a tensor's elements.
+
+The same forward and VJP rules that run on NumPy arrays run here and produce closed forms.
+Rules whose choice depends on the data (which element is the maximum) ask ``numeric`` for the
+traced values: a closed form holds near the traced point, like the Python control flow that
+built the graph.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from symgrad.ops._primitive import Elementwise
+from symgrad.ops.xp import NP
+
+__all__ = ["SX", "ElementSymbol", "symbol_array", "exact", "to_sympy"]
+
+
+class ElementSymbol(sp.Symbol):
+    """A real symbol for one element of a tensor: prints ``w[0, 1]``, LaTeX ``w_{0,1}``."""
+
+    def _latex(self, printer: Any) -> str:
+        base, _, index = self.name.partition("[")
+        base_latex = printer._print(sp.Symbol(base))
+        return f"{base_latex}_{{{index.rstrip(']').replace(' ', '')}}}"
+
+
+def symbol_array(name: str, shape: tuple) -> np.ndarray:
+    """An object array of real symbols ``name[i, j]`` (a plain ``name`` for one element)."""
+    out = np.empty(shape, dtype=object)
+    if out.size == 1 and not shape:
+        out[()] = sp.Symbol(name, real=True)
+        return out
+    for index in np.ndindex(*shape):
+        out[index] = ElementSymbol(f"{name}[{', '.join(map(str, index))}]", real=True)
+    return out
+
+
+_SHORT = re.compile(r"^-?\d*\.?\d*(e[-+]?\d+)?$")
+
+
+def exact(value: Any, as_float: bool = False) -> sp.Expr:
+    """A number as SymPy: exact for integers and short decimals, a ``Float`` otherwise."""
+    if isinstance(value, sp.Basic):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return sp.Integer(int(value))
+    if isinstance(value, (int, np.integer)):
+        return sp.Integer(int(value))
+    v = value if isinstance(value, np.floating) else np.float64(value)
+    if not np.isfinite(v):
+        return sp.nan if np.isnan(v) else (sp.oo if v > 0 else -sp.oo)
+    if float(v).is_integer() and abs(v) < 2**53:
+        return sp.Integer(int(v))
+    text = repr(float(v)) if isinstance(v, np.float64) else str(v)
+    digits = text.lstrip("-").split("e")[0].replace(".", "").lstrip("0")
+    if not as_float and _SHORT.match(text) and len(digits) <= 6:
+        return sp.Rational(text)
+    return sp.Float(float(v), 15)
+
+
+def _objects(a: Any) -> np.ndarray:
+    """``a`` as an object array of SymPy numbers or expressions."""
+    if isinstance(a, np.ndarray) and a.dtype == object:
+        return a
+    arr = np.asarray(a)
+    out = np.empty(arr.shape, dtype=object)
+    for index in np.ndindex(*arr.shape):
+        out[index] = exact(arr[index])
+    return out
+
+
+def to_sympy(a: np.ndarray) -> Any:
+    """An object array as SymPy: a scalar, a ``Matrix`` for 2-D, else an ``Array``."""
+    if a.ndim == 0:
+        return sp.sympify(a[()])
+    if a.ndim == 2:
+        return sp.Matrix(a.tolist())
+    return sp.Array(a.tolist(), a.shape)
+
+
+def _vectorize(fn: Callable) -> Callable:
+    ufunc = np.frompyfunc(fn, 1, 1)
+
+    def apply(a: Any) -> np.ndarray:
+        return np.asarray(ufunc(_objects(a)), dtype=object)
+
+    return apply
+
+
+class SX:
+    """The rule vocabulary on object arrays of SymPy expressions.
+
+    ``numeric(a)`` must turn an object array into its traced float values; it is needed only
+    by data-dependent rules (``eq``).
+    """
+
+    def __init__(self, numeric: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
+        self._numeric = numeric
+
+    # -- reductions and shapes (NumPy's object-array support does the work) ------------------
+    @staticmethod
+    def sum(a: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
+        a = _objects(a)
+        axes = tuple(range(a.ndim)) if dim is None else tuple(d % max(a.ndim, 1) for d in dim)
+        if not axes or a.ndim == 0:
+            return a.copy()
+        rest = tuple(i for i in range(a.ndim) if i not in axes)
+        moved = np.transpose(a, rest + axes).reshape(tuple(a.shape[i] for i in rest) + (-1,))
+        out = np.empty(moved.shape[:-1], dtype=object)
+        for index in np.ndindex(*out.shape):
+            out[index] = sp.Add(*moved[index])  # one Add: linear, not quadratic, in the terms
+        if keepdim:
+            out = out.reshape(tuple(1 if i in axes else n for i, n in enumerate(a.shape)))
+        return out
+
+    def sum_to_size(self, a: Any, shape: tuple) -> np.ndarray:
+        a = _objects(a)
+        if a.shape == tuple(shape):
+            return a
+        lead = a.ndim - len(shape)
+        axes = tuple(range(lead)) + tuple(
+            lead + i for i, n in enumerate(shape) if n == 1 and a.shape[lead + i] != 1
+        )
+        return self.sum(a, axes, True).reshape(shape) if axes else a.reshape(shape)
+
+    reshape = staticmethod(NP.reshape)
+    permute = staticmethod(NP.permute)
+    transpose = staticmethod(NP.transpose)
+    unsqueeze = staticmethod(NP.unsqueeze)
+    squeeze = staticmethod(NP.squeeze)
+    flip = staticmethod(NP.flip)
+    gather = staticmethod(NP.gather)
+    prod_others = staticmethod(NP.prod_others)
+
+    @staticmethod
+    def expand(a: Any, shape: tuple) -> np.ndarray:
+        return np.broadcast_to(_objects(a), shape)
+
+    @staticmethod
+    def cat(seq: list, dim: int) -> np.ndarray:
+        return np.concatenate([_objects(a) for a in seq], axis=dim)
+
+    @staticmethod
+    def getitem(a: Any, key: Any) -> np.ndarray:
+        return np.asarray(_objects(a)[key], dtype=object)
+
+    @staticmethod
+    def matmul(a: Any, b: Any) -> np.ndarray:
+        return np.matmul(_objects(a), _objects(b))
+
+    @staticmethod
+    def where(cond: Any, a: Any, b: Any) -> np.ndarray:
+        return np.where(np.asarray(cond, dtype=bool), _objects(a), _objects(b))
+
+    @staticmethod
+    def index_put_zeros(shape: tuple, key: Any, g: Any) -> np.ndarray:
+        out = _objects(np.zeros(shape, dtype=np.int64))
+        np.add.at(out, key, _objects(g))
+        return out
+
+    @staticmethod
+    def scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
+        out = _objects(np.zeros(shape, dtype=np.int64))
+        grids = list(np.indices(index.shape, sparse=True))
+        grids[dim] = index
+        np.add.at(out, tuple(grids), _objects(g))
+        return out
+
+    @staticmethod
+    def constant(a: np.ndarray) -> np.ndarray:
+        return _objects(a)
+
+    # -- element-wise ------------------------------------------------------------------------
+    exp = staticmethod(_vectorize(sp.exp))
+    log = staticmethod(_vectorize(sp.log))
+    sqrt = staticmethod(_vectorize(sp.sqrt))
+    abs = staticmethod(_vectorize(sp.Abs))
+    sign = staticmethod(_vectorize(sp.sign))
+
+    @staticmethod
+    def elementwise(prim: Elementwise, args: tuple, params: tuple = ()) -> np.ndarray:
+        """The primitive's formula with each element's expressions substituted."""
+        return _substitute(prim.expr, prim.inputs, args, prim.params, params)
+
+    @staticmethod
+    def elementwise_vjp(prim: Elementwise, i: int, args: tuple, out: Any, g: Any,
+                        params: tuple = ()) -> np.ndarray:
+        """``g * partial_i`` with each element's expressions substituted."""
+        partial = prim.local_derivatives[i] if out is None else prim.partials[i]
+        symbols = prim.inputs + (prim.out_symbol, sp.Symbol("_g"))
+        values = tuple(args) + (0 if out is None else out, g)
+        return _substitute(sp.Symbol("_g") * partial, symbols, values, prim.params, params)
+
+    # -- data-dependent choices ----------------------------------------------------------------
+    def eq(self, a: Any, b: Any) -> np.ndarray:
+        if self._numeric is None:
+            raise NotImplementedError(
+                "this rule picks elements by their values (a maximum, a zero norm); its closed "
+                "form needs the traced values"
+            )
+        return np.equal(self._numeric(_objects(a)), self._numeric(_objects(b)))
+
+    @staticmethod
+    def count(mask: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
+        return _objects(np.sum(mask, axis=dim, keepdims=keepdim))
+
+
+def _substitute(expr: sp.Expr, symbols: tuple, values: tuple, param_symbols: tuple,
+                params: tuple) -> np.ndarray:
+    fixed = {p: exact(v) for p, v in zip(param_symbols, params)}
+    base = expr.xreplace(fixed) if fixed else expr
+    arrays = np.broadcast_arrays(*(_objects(v) for v in values))
+    out = np.empty(arrays[0].shape if arrays else (), dtype=object)
+    for index in np.ndindex(*out.shape):
+        out[index] = base.xreplace({s: a[index] for s, a in zip(symbols, arrays)})
+    return out

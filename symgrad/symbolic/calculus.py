@@ -1,0 +1,208 @@
+"""Closed forms of a traced computation: expression, gradient, Jacobian, Hessian."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from symgrad.ops.sx import to_sympy
+from symgrad.symbolic.names import is_symbolic, symbol_array_of
+from symgrad.symbolic.replay import Replay, seed_ones
+from symgrad.tensor import Tensor
+
+__all__ = ["expression", "gradient", "jacobian", "hessian"]
+
+
+def _tensor(t: Any, what: str) -> Tensor:
+    if not isinstance(t, Tensor):
+        raise TypeError(f"{what} must be a Tensor, got {type(t).__name__}")
+    return t
+
+
+def _finish(arr: np.ndarray, simplify: bool) -> Any:
+    if simplify:
+        arr = np.vectorize(lambda e: sp.simplify(e), otypes=[object])(arr)
+    return to_sympy(arr) if arr.size != 1 or arr.ndim == 0 else sp.sympify(arr.flat[0])
+
+
+def _result(replay: Replay, values: list, simplify: bool, cse: bool) -> Any:
+    if cse:
+        return replay.definitions, values
+    return values
+
+
+def expression(t: Tensor, *, cse: bool = False, simplify: bool = False,
+               as_float: bool = False) -> Any:
+    """The closed form of ``t`` in terms of the leaves' symbols.
+
+    A one-element tensor gives a SymPy expression, a 2-D tensor a ``Matrix``, any other an
+    ``Array`` of its shape. With ``cse=True`` the result is ``(replacements, expression)`` in
+    assignment form, which stays linear in the size of the graph however deep it is.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.symbolic import expression
+    >>> a = symgrad.tensor(2.0, requires_grad=True, name="a")
+    >>> d = symgrad.tensor(10.0, requires_grad=True, name="d")
+    >>> expression(a * a + symgrad.log(d))
+    a**2 + log(d)
+    """
+    t = _tensor(t, "expression()'s argument")
+    replay = Replay(cse=cse, as_float=as_float)
+    value = _finish(replay.value(t), simplify)
+    return (replay.definitions, value) if cse else value
+
+
+def _inputs(xs: Any) -> tuple[list[Tensor], bool]:
+    if isinstance(xs, Tensor):
+        return [xs], True
+    xs = list(xs)
+    for i, x in enumerate(xs):
+        _tensor(x, f"input {i}")
+    return xs, False
+
+
+def _check_inputs(xs: Sequence[Tensor]) -> None:
+    for i, x in enumerate(xs):
+        if x.grad_fn is None and not is_symbolic(x):
+            raise ValueError(
+                f"input {i} (shape {list(x.shape)}) is an unnamed constant: it enters closed "
+                "forms as numbers, so there is nothing to differentiate by; give it a name or "
+                "requires_grad=True"
+            )
+
+
+def _gradient_arrays(replay: Replay, y: Tensor, xs: list[Tensor], seed: np.ndarray) -> list:
+    grads = replay.adjoints(y, seed, xs)
+    result = []
+    for x, g in zip(xs, grads):
+        if g is None:
+            g = np.zeros(x.shape, dtype=object)
+            g.fill(sp.Integer(0))
+        result.append(g)
+    return result
+
+
+def gradient(y: Tensor, xs: Any, *, cse: bool = False, simplify: bool = False,
+             as_float: bool = False) -> Any:
+    """The closed-form gradient of the one-element tensor ``y`` with respect to ``xs``.
+
+    ``xs`` is a tensor (the result has its shape: an expression for one element) or a list of
+    tensors (a list of results). Computed by reverse accumulation of the nodes' VJP rules, as
+    ``backward()`` does, so shared subexpressions stay shared.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.symbolic import gradient
+    >>> a, b, c, d = (symgrad.tensor(v, requires_grad=True, name=n)
+    ...               for v, n in ((2.0, "a"), (3.0, "b"), (5.0, "c"), (10.0, "d")))
+    >>> gradient(a * b + symgrad.log(d) * c, [a, b, c, d])
+    [b, a, log(d), c/d]
+    """
+    y = _tensor(y, "gradient()'s output")
+    if y.numel() != 1:
+        raise ValueError(
+            f"gradient() needs a one-element output, got shape {list(y.shape)}; use "
+            "jacobian(y, x) for the derivatives of every element"
+        )
+    xs_list, single = _inputs(xs)
+    _check_inputs(xs_list)
+    replay = Replay(cse=cse, as_float=as_float)
+    grads = _gradient_arrays(replay, y, xs_list, seed_ones(y.shape))
+    values = [_finish(g, simplify) for g in grads]
+    values = values[0] if single else values
+    return (replay.definitions, values) if cse else values
+
+
+def jacobian(y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False,
+             as_float: bool = False) -> Any:
+    """The Jacobian ``dy/dx`` as a ``Matrix`` of shape ``(y.numel(), x.numel())``, both
+    flattened in row-major order.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.symbolic import jacobian
+    >>> X = symgrad.tensor([1.0, 2.0], requires_grad=True, name="X")
+    >>> jacobian((X + 1) ** 2, X)
+    Matrix([
+    [2*X[0] + 2,          0],
+    [         0, 2*X[1] + 2]])
+    """
+    y, x = _tensor(y, "jacobian()'s output"), _tensor(x, "jacobian()'s input")
+    _check_inputs([x])
+    replay = Replay(cse=cse, as_float=as_float)
+    rows = []
+    for k in range(y.numel()):
+        seed = np.zeros(y.shape, dtype=object)
+        seed.fill(sp.Integer(0))
+        seed.flat[k] = sp.Integer(1)
+        (g,) = _gradient_arrays(replay, y, [x], seed)
+        rows.append([sp.simplify(e) if simplify else e for e in g.flat])
+    matrix = sp.Matrix(y.numel(), x.numel(), lambda i, j: rows[i][j])
+    return (replay.definitions, matrix) if cse else matrix
+
+
+def hessian(y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False,
+            as_float: bool = False) -> Any:
+    """The Hessian of the one-element ``y`` with respect to ``x``: a ``Matrix`` of shape
+    ``(x.numel(), x.numel())``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.symbolic import hessian
+    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True, name="x")
+    >>> A = symgrad.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> hessian(x @ A @ x, x)
+    Matrix([
+    [2, 5],
+    [5, 8]])
+    """
+    y, x = _tensor(y, "hessian()'s output"), _tensor(x, "hessian()'s input")
+    if y.numel() != 1:
+        raise ValueError(f"hessian() needs a one-element output, got shape {list(y.shape)}")
+    if x.grad_fn is not None:
+        raise ValueError("hessian() differentiates with respect to a leaf tensor")
+    _check_inputs([x])
+    replay = Replay(cse=cse, as_float=as_float)
+    (g,) = _gradient_arrays(replay, y, [x], seed_ones(y.shape))
+    xs = list(symbol_array_of(x).flat)
+    if x.numel() == 1:
+        xs = xs[:1]
+    rows = _derivatives(replay.definitions if cse else [], list(g.flat), xs)
+    if x.numel() == 1:
+        rows = [rows[0][:1]]
+    matrix = sp.Matrix(len(rows), len(xs), lambda i, j: rows[i][j])
+    if simplify:
+        matrix = matrix.applyfunc(sp.simplify)
+    return (replay.definitions, matrix) if cse else matrix
+
+
+def _derivatives(definitions: list, exprs: list, xs: list) -> list:
+    """d(expr)/d(x) for every pair, chaining through assignment-form definitions in order
+    (forward mode over the replacements), so the work stays linear in their number."""
+    rows = []
+    for e in exprs:
+        rows.append([None] * len(xs))
+    for j, x in enumerate(xs):
+        tangent: dict[sp.Symbol, sp.Expr] = {}
+        for s, d in definitions:
+            total = sp.diff(d, x)
+            for f in d.free_symbols:
+                if f in tangent and tangent[f] != 0:
+                    total += sp.diff(d, f) * tangent[f]
+            tangent[s] = total
+        for i, e in enumerate(exprs):
+            e = sp.sympify(e)
+            total = sp.diff(e, x)
+            for f in e.free_symbols:
+                if f in tangent and tangent[f] != 0:
+                    total += sp.diff(e, f) * tangent[f]
+            rows[i][j] = total
+    return rows

@@ -1,0 +1,317 @@
+"""Replaying a recorded graph with the symbolic interpreter, forwards and backwards.
+
+Every node output becomes an object array of SymPy expressions. In assignment form
+(``cse=True``) each non-trivial element is replaced by a fresh symbol (``v3[0, 1]``) with its
+definition kept in order, like ``sympy.cse`` output: the result then grows linearly with the
+graph, however deep it is. Inline form substitutes everything into one tree per element.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from symgrad.autograd.engine import _collect, _leading_to
+from symgrad.autograd.function import FunctionCtx
+from symgrad.autograd.node import AccumulateGrad, Node
+from symgrad.ops._primitive import Ctx, ElementwiseNode, StructuralNode
+from symgrad.ops.sx import SX, ElementSymbol, _objects, exact
+from symgrad.symbolic.names import constant_array, is_symbolic, symbol_array_of
+from symgrad.tensor import Tensor
+
+__all__ = ["Replay", "SymbolicDepthError"]
+
+# deeper trees than this make SymPy's own recursive algorithms (printing, assumptions,
+# differentiation) fail or crawl; assignment form has no such limit
+MAX_INLINE_DEPTH = 200
+
+
+class SymbolicDepthError(ValueError):
+    """The closed form is too deeply nested to hold as one SymPy expression."""
+
+
+def backward_order(roots: list[Node]) -> list[Node]:
+    """The nodes reachable from ``roots``, each after every node that feeds it a gradient."""
+    deps, order = _collect(roots)
+    remaining = dict(deps)
+    ready = [n for n in dict.fromkeys(roots) if remaining.get(n, 0) == 0]
+    result = []
+    while ready:
+        node = ready.pop()
+        result.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                remaining[nxt] -= 1
+                if remaining[nxt] == 0:
+                    ready.append(nxt)
+    return result
+
+
+class Replay:
+    """Symbolic values of the tensors of one graph, and reverse accumulation over it."""
+
+    def __init__(self, cse: bool = False, as_float: bool = False) -> None:
+        self.cse = cse
+        self.as_float = as_float
+        self.definitions: list[tuple[sp.Symbol, sp.Expr]] = []
+        self.values: dict[tuple[Node, int], np.ndarray] = {}
+        self.sx = SX(self._numeric)
+        self._numeric_values: dict[sp.Symbol, float] = {}
+        self._evaluated = 0  # definitions whose numeric value is known
+        self._names = {"v": 0, "g": 0}
+
+    # -- forward ---------------------------------------------------------------------------------
+    def value(self, t: Tensor) -> np.ndarray:
+        """The object array of expressions for tensor ``t``."""
+        if t.grad_fn is None:
+            return self._leaf(t)
+        self.forward(t.grad_fn)
+        return self.values[(t.grad_fn, t._output_nr)]
+
+    def forward(self, root: Node) -> None:
+        """Compute the symbolic outputs of ``root`` and of every node it depends on."""
+        for node in reversed(backward_order([root])):
+            if isinstance(node, AccumulateGrad) or (node, 0) in self.values:
+                continue
+            args = [self.input(node, i) for i in range(len(node.next_functions))]
+            outs = self._guard(lambda node=node, args=args: self._apply(node, args))
+            for nr, out in enumerate(outs):
+                self.values[(node, nr)] = self._assign(out, "v", node)
+
+    def input(self, node: Node, i: int) -> np.ndarray:
+        """The symbolic value of input ``i`` of ``node``."""
+        fn, nr = node.next_functions[i]
+        if fn is None:
+            const = node._consts[i] if i < len(node._consts) else None
+            if isinstance(const, Tensor):
+                return self._leaf(const)
+            if const is None:
+                raise ValueError(f"{node.name()} did not keep its input {i}")
+            return constant_array(const, self.as_float)
+        if isinstance(fn, AccumulateGrad):
+            return self._leaf(fn._leaf)
+        return self.values[(fn, nr)]
+
+    def _leaf(self, t: Tensor) -> np.ndarray:
+        if not is_symbolic(t):
+            return constant_array(t, self.as_float)
+        arr = symbol_array_of(t)
+        for s, v in zip(arr.flat, t._data.flat):
+            self._numeric_values[s] = float(v)
+        return arr
+
+    def _apply(self, node: Node, args: list) -> tuple:
+        if isinstance(node, ElementwiseNode):
+            return (self.sx.elementwise(node.prim, tuple(args), node._params),)
+        if isinstance(node, StructuralNode):
+            return (_objects(node.prim.symbolic(self.sx, *args, **node._params)),)
+        if isinstance(node, FunctionCtx):
+            return _function_forward(node, args)
+        raise NotImplementedError(f"no symbolic rule for graph node {node.name()}")
+
+    def _assign(self, arr: np.ndarray, prefix: str, node: Node | None = None) -> np.ndarray:
+        """In assignment form, give every non-trivial element a symbol with its definition."""
+        if not self.cse:
+            return arr
+        self._names[prefix] += 1
+        name = f"{prefix}{self._names[prefix]}"
+        out = np.empty(arr.shape, dtype=object)
+        for index in np.ndindex(*arr.shape):
+            e = sp.sympify(arr[index])
+            if e.is_Atom or (-e).is_Atom:
+                out[index] = e
+                continue
+            label = name if not arr.shape else f"{name}[{', '.join(map(str, index))}]"
+            s = ElementSymbol(label, real=True) if arr.shape else sp.Symbol(label, real=True)
+            self.definitions.append((s, e))
+            out[index] = s
+        return out
+
+    # -- backward --------------------------------------------------------------------------------
+    def adjoints(self, root: Tensor, seed: np.ndarray, targets: list[Tensor]) -> list:
+        """Reverse accumulation from ``root`` (incoming gradient ``seed``): the gradient
+        reaching each target, or None where none does."""
+        spots = {}
+        for k, t in enumerate(targets):
+            spots.setdefault(_spot(t), []).append(k)
+        result: list = [None] * len(targets)
+        if root.grad_fn is None:
+            for k in spots.get(_spot(root), []):
+                result[k] = seed
+            return result
+        self.forward(root.grad_fn)
+        order = backward_order([root.grad_fn])
+        deps, _ = _collect([root.grad_fn])
+        useful = _leading_to(order, deps, {n for n, _ in spots})
+        adjoint: dict[tuple[Node, int], np.ndarray] = {(root.grad_fn, root._output_nr): seed}
+        for node in order:
+            for nr in range(node.num_outputs):
+                g = adjoint.pop((node, nr), None)
+                if g is not None and (node, nr) in spots:
+                    for k in spots[(node, nr)]:
+                        result[k] = g
+                if g is None or node not in useful or isinstance(node, AccumulateGrad):
+                    continue
+                g = self._assign(g, "g")
+                grads = self._guard(lambda node=node, g=g, nr=nr: self._vjp(node, g, nr))
+                for (fn, fnr), gi in zip(node.next_functions, grads):
+                    if fn is None or gi is None:
+                        continue
+                    key = (fn, fnr)
+                    adjoint[key] = gi if key not in adjoint else adjoint[key] + gi
+        return result
+
+    def _vjp(self, node: Node, g: np.ndarray, nr: int) -> tuple:
+        args = [self.input(node, i) for i in range(len(node.next_functions))]
+        needs = tuple(fn is not None for fn, _ in node.next_functions)
+        if isinstance(node, ElementwiseNode):
+            prim, out = node.prim, self.values[(node, 0)]
+            uses_out = prim.needs()[1]
+            return tuple(
+                self.sx.sum_to_size(
+                    self.sx.elementwise_vjp(prim, i, tuple(args), out if uses_out else None, g,
+                                            node._params),
+                    args[i].shape,
+                )
+                if need else None
+                for i, need in enumerate(needs)
+            )
+        if isinstance(node, StructuralNode):
+            ctx = Ctx(tuple(args), self.values[(node, 0)], tuple(m[0] for m in node._meta), needs,
+                      node._params)
+            return tuple(None if v is None else _objects(v) for v in node.prim.vjp(self.sx, g, ctx))
+        if isinstance(node, FunctionCtx):
+            return _function_vjp(node, args, g, nr, needs, self.sx)
+        raise NotImplementedError(f"no symbolic rule for graph node {node.name()}")
+
+    # -- numbers, for rules that pick elements by value --------------------------------------------
+    def _numeric(self, arr: np.ndarray) -> np.ndarray:
+        out = np.empty(arr.shape, dtype=float)
+        for index in np.ndindex(*arr.shape):
+            out[index] = self._evaluate(sp.sympify(arr[index]))
+        return out
+
+    def _evaluate(self, e: sp.Expr) -> float:
+        missing = [s for s in e.free_symbols if s not in self._numeric_values]
+        if missing:
+            self._evaluate_definitions()
+        return float(e.xreplace({s: self._numeric_values[s] for s in e.free_symbols}))
+
+    def _evaluate_definitions(self) -> None:
+        for s, d in self.definitions[self._evaluated :]:
+            self._numeric_values[s] = float(
+                d.xreplace({f: self._numeric_values[f] for f in d.free_symbols})
+            )
+        self._evaluated = len(self.definitions)
+
+    # -- depth ------------------------------------------------------------------------------------
+    def _guard(self, compute: Any) -> Any:
+        try:
+            result = compute()
+        except RecursionError:
+            raise SymbolicDepthError(_DEPTH_MESSAGE) from None
+        if not self.cse:
+            for arr in result:
+                if arr is not None and _depth(arr) > MAX_INLINE_DEPTH:
+                    raise SymbolicDepthError(_DEPTH_MESSAGE)
+        return result
+
+
+_DEPTH_MESSAGE = (
+    "the closed form of this graph is nested too deeply to hold as one SymPy expression "
+    f"(more than {MAX_INLINE_DEPTH} levels); pass cse=True to get it in assignment form "
+    "(replacements, expressions), which stays linear in the size of the graph"
+)
+
+
+def _spot(t: Tensor) -> tuple:
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    from symgrad.autograd.node import accumulator_of
+
+    return (accumulator_of(t), 0) if t._requires_grad else ("constant", id(t))
+
+
+def _depth(arr: np.ndarray) -> int:
+    """The deepest nesting among the elements (iterative, shared subtrees visited once)."""
+    depth: dict[int, int] = {}
+    best = 0
+    for e in arr.flat:
+        stack = [(sp.sympify(e), False)]
+        while stack:
+            node, done = stack.pop()
+            if id(node) in depth:
+                continue
+            if done or not node.args:
+                depth[id(node)] = 1 + max((depth.get(id(a), 0) for a in node.args), default=0)
+                continue
+            stack.append((node, True))
+            stack.extend((a, False) for a in node.args if id(a) not in depth)
+            if len(stack) > sys.getrecursionlimit() * 50:
+                return MAX_INLINE_DEPTH + 1
+        best = max(best, depth[id(sp.sympify(e))])
+    return best
+
+
+# -- custom Functions ---------------------------------------------------------------------------
+
+def _function_formula(node: FunctionCtx, n: int) -> tuple[tuple, tuple]:
+    """Scalar symbols for the inputs and the formulas of the outputs of a custom Function."""
+    cls = node._function
+    xs = tuple(sp.Symbol(f"_in{i}", real=True) for i in range(n))
+    rule = getattr(cls, "symbolic", None)
+    if rule is None:
+        f = sp.Function(cls.__name__)
+        outs = tuple(f(*xs) if node.num_outputs == 1 else sp.Function(f"{cls.__name__}_{k}")(*xs)
+                     for k in range(node.num_outputs))
+        return xs, outs
+    outs = rule(*xs)
+    outs = tuple(sp.sympify(o) for o in (outs if isinstance(outs, tuple) else (outs,)))
+    return xs, outs
+
+
+def _function_forward(node: FunctionCtx, args: list) -> tuple:
+    xs, formulas = _function_formula(node, len(args))
+    arrays = np.broadcast_arrays(*args)
+    results = []
+    for formula in formulas:
+        out = np.empty(arrays[0].shape if arrays else (), dtype=object)
+        for index in np.ndindex(*out.shape):
+            out[index] = formula.xreplace({x: a[index] for x, a in zip(xs, arrays)})
+        results.append(out)
+    return tuple(results)
+
+
+def _function_vjp(node: FunctionCtx, args: list, g: np.ndarray, nr: int, needs: tuple,
+                  sx: SX) -> tuple:
+    cls = node._function
+    if getattr(cls, "symbolic", None) is None:
+        raise ValueError(
+            f"the closed-form gradient can't go through the custom Function {cls.__name__}: it "
+            "has no formula. Define a static method symbolic(*inputs) on the class returning "
+            "its forward formula as SymPy (called with one SymPy expression per input)."
+        )
+    xs, formulas = _function_formula(node, len(args))
+    arrays = np.broadcast_arrays(*args, g)
+    grads = []
+    for i, need in enumerate(needs):
+        if not need:
+            grads.append(None)
+            continue
+        partial = sp.diff(formulas[nr], xs[i])
+        out = np.empty(arrays[0].shape, dtype=object)
+        for index in np.ndindex(*out.shape):
+            subs = {x: a[index] for x, a in zip(xs, arrays)}
+            out[index] = arrays[-1][index] * partial.xreplace(subs)
+        grads.append(sx.sum_to_size(out, args[i].shape))
+    return tuple(grads)
+
+
+def seed_ones(shape: tuple) -> np.ndarray:
+    """The incoming gradient 1 for every element of ``shape``."""
+    out = np.empty(shape, dtype=object)
+    out.fill(exact(1))
+    return out
