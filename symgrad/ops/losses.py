@@ -102,11 +102,11 @@ MSE_LOSS = fused_loss(SQUARED_ERROR, "MseLossBackward0")
 
 def _nll_forward(xp: Any, a: Any, index: Any, weight: Any, denom: float, reduction: str) -> Any:
     picked = xp.reshape(xp.gather(a, 1, index), weight.shape)
-    loss = -picked * weight
+    loss = -picked * xp.constant(weight)
     if reduction == "none":
         return loss
     total = xp.sum(loss)
-    return total / denom if reduction == "mean" else total
+    return total / xp.constant(float(denom)) if reduction == "mean" else total
 
 
 def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -114,7 +114,7 @@ def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
     if c.params["reduction"] != "none":
         g = xp.expand(g, weight.shape)
         if c.params["reduction"] == "mean":
-            g = g / c.params["denom"]
+            g = g / xp.constant(float(c.params["denom"]))
     g = xp.reshape(g * xp.constant(-weight), index.shape)
     return (xp.scatter_zeros(c.shapes[0], 1, index, g),)
 

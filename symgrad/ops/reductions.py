@@ -128,7 +128,7 @@ def _extremum_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.where(mask, _keep(g, c, xp) / count, 0.0),)
 
 
-def _extremum(name: str, reduce: Any, backward: str) -> Structural:
+def _extremum(name: str, reduce: Any, pick: Any, backward: str) -> Structural:
     return Structural(
         name,
         lambda xp, a, dim, keepdim: np.asarray(reduce(a, axis=dim, keepdims=keepdim)),
@@ -136,13 +136,14 @@ def _extremum(name: str, reduce: Any, backward: str) -> Structural:
         saves=(0,),
         saves_out=True,
         backward=backward,
+        symbolic=lambda xp, a, dim, keepdim: xp.extremum(a, dim, keepdim, pick),
     )
 
 
-_AMAX = _extremum("amax", np.max, "AmaxBackward0")
-_AMIN = _extremum("amin", np.min, "AminBackward0")
-_MAX_ALL = _extremum("max", np.max, "MaxBackward1")
-_MIN_ALL = _extremum("min", np.min, "MinBackward1")
+_AMAX = _extremum("amax", np.max, np.argmax, "AmaxBackward0")
+_AMIN = _extremum("amin", np.min, np.argmin, "AminBackward0")
+_MAX_ALL = _extremum("max", np.max, np.argmax, "MaxBackward1")
+_MIN_ALL = _extremum("min", np.min, np.argmin, "MinBackward1")
 
 
 def _check_nonempty(input: Tensor, op: str, dim: Any) -> None:
@@ -302,8 +303,10 @@ def _logsumexp_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (_keep(g, c, xp) * xp.exp(c.inputs[0] - _keep(c.out, c, xp)),)
 
 
-_LOGSUMEXP = Structural("logsumexp", _logsumexp_forward, _logsumexp_vjp, saves=(0,),
-                        saves_out=True)
+_LOGSUMEXP = Structural(
+    "logsumexp", _logsumexp_forward, _logsumexp_vjp, saves=(0,), saves_out=True,
+    symbolic=lambda xp, a, dim, keepdim: xp.log(xp.sum(xp.exp(a), dim, keepdim)),
+)
 
 
 def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
@@ -330,8 +333,19 @@ def _log_softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (g - xp.exp(c.out) * xp.sum(g, c.params["dim"], True),)
 
 
-_SOFTMAX = Structural("softmax", _softmax_forward, _softmax_vjp, saves_out=True)
-_LOG_SOFTMAX = Structural("log_softmax", _log_softmax_forward, _log_softmax_vjp, saves_out=True)
+def _softmax_symbolic(xp: Any, a: Any, dim: Any) -> Any:
+    e = xp.exp(a)
+    return e / xp.sum(e, dim, True)
+
+
+def _log_softmax_symbolic(xp: Any, a: Any, dim: Any) -> Any:
+    return a - xp.log(xp.sum(xp.exp(a), dim, True))
+
+
+_SOFTMAX = Structural("softmax", _softmax_forward, _softmax_vjp, saves_out=True,
+                      symbolic=_softmax_symbolic)
+_LOG_SOFTMAX = Structural("log_softmax", _log_softmax_forward, _log_softmax_vjp, saves_out=True,
+                          symbolic=_log_softmax_symbolic)
 
 
 def _softmax_dim(input: Tensor, dim: Any, dtype: Any) -> tuple[Tensor, int]:
@@ -388,6 +402,7 @@ _NORM2 = Structural(
     saves=(0,),
     saves_out=True,
     backward="LinalgVectorNormBackward0",
+    symbolic=lambda xp, a, dim, keepdim: xp.sqrt(xp.sum(a * a, dim, keepdim)),
 )
 
 

@@ -42,6 +42,7 @@ _TO = Structural(
     lambda xp, a, dtype: a.astype(dtype.numpy),
     lambda xp, g, c: (g,),
     backward="ToCopyBackward0",
+    symbolic=lambda xp, a, dtype: a,
 )
 
 

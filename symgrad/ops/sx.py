@@ -200,12 +200,30 @@ class SX:
 
     # -- data-dependent choices ----------------------------------------------------------------
     def eq(self, a: Any, b: Any) -> np.ndarray:
+        return np.equal(self.numeric_values(a), self.numeric_values(b))
+
+    def extremum(self, a: Any, dim: Any, keepdim: bool, pick: Callable) -> np.ndarray:
+        """The element that ``pick`` (``np.argmax``/``np.argmin``) selects by traced value."""
+        a = _objects(a)
+        values = self.numeric_values(a)
+        axes = tuple(range(a.ndim)) if dim is None else tuple(dim)
+        rest = tuple(i for i in range(a.ndim) if i not in axes)
+        order = rest + axes
+        lead = tuple(a.shape[i] for i in rest)
+        moved = np.transpose(a, order).reshape(lead + (-1,))
+        chosen = pick(np.transpose(values, order).reshape(lead + (-1,)), axis=-1)
+        out = np.take_along_axis(moved, chosen[..., None], axis=-1)[..., 0]
+        if keepdim:
+            out = out.reshape(tuple(1 if i in axes else n for i, n in enumerate(a.shape)))
+        return out
+
+    def numeric_values(self, a: np.ndarray) -> np.ndarray:
         if self._numeric is None:
             raise NotImplementedError(
                 "this rule picks elements by their values (a maximum, a zero norm); its closed "
                 "form needs the traced values"
             )
-        return np.equal(self._numeric(_objects(a)), self._numeric(_objects(b)))
+        return self._numeric(_objects(a))
 
     @staticmethod
     def count(mask: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:

@@ -1,8 +1,14 @@
 """The symbolic layer: closed-form expressions, gradients, Jacobians and Hessians of any
-traced computation, as ordinary SymPy objects."""
+traced computation, as ordinary SymPy objects, and fast functions generated from them."""
 
 from symgrad.symbolic.calculus import expression, gradient, hessian, jacobian
+from symgrad.symbolic.codegen import CompiledFunction, compile_gradient, lambdify
+from symgrad.symbolic.custom import ElementwiseOp, elementwise
+from symgrad.symbolic.display import latex
 from symgrad.symbolic.names import symbols
 from symgrad.symbolic.replay import SymbolicDepthError
 
-__all__ = ["expression", "gradient", "jacobian", "hessian", "symbols", "SymbolicDepthError"]
+__all__ = [
+    "expression", "gradient", "jacobian", "hessian", "symbols", "lambdify", "compile_gradient",
+    "CompiledFunction", "elementwise", "ElementwiseOp", "latex", "SymbolicDepthError",
+]
