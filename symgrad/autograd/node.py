@@ -35,23 +35,36 @@ class Node:
         "_out",
         "_out_version",
         "_pre_hooks",
+        "_retain_hooks",
         "_seq",
         "_consts",
-        "metadata",
+        "_metadata",
         "__weakref__",
     )
     num_outputs = 1
+    runs_user_code = False  # True where backward is user code (custom Functions)
 
-    def __init__(self, next_functions: tuple, saved: tuple = (), out: Any = None) -> None:
+    def __init__(self, next_functions: tuple, saved: tuple = (), out: Any = None,
+                 versions: Any = None) -> None:
         self.next_functions = next_functions
         self._saved = saved
-        self._versions = tuple(getattr(t, "_version", None) and t._version.value for t in saved)
+        if versions is None:
+            versions = tuple(getattr(t, "_version", None) and t._version.value for t in saved)
+        self._versions = versions
         self._out = out
         self._out_version = None
         self._pre_hooks = None
+        self._retain_hooks = None
         self._seq = next(_sequence)
         self._consts: tuple = ()
-        self.metadata: dict = {}
+        self._metadata: dict | None = None
+
+    @property
+    def metadata(self) -> dict:
+        """A dict for the user's annotations (PyTorch's ``grad_fn.metadata``)."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def name(self) -> str:
         """The node's class name, e.g. ``'MulBackward0'``."""
@@ -85,19 +98,33 @@ class Node:
         )
 
     def _release(self) -> None:
-        self._saved = None
-        self._out = None
+        """Free what was saved for backward; a node that saved no tensor stays runnable, as in
+        PyTorch (``(x + x).sum()`` can be backpropagated twice)."""
+        saved_tensor = self._out is not None or any(v is not None for v in self._versions)
+        if saved_tensor:
+            self._saved = None
+            self._out = None
 
     @property
     def saved_tensors_freed(self) -> bool:
         """True once a backward without ``retain_graph`` has freed what this node saved."""
         return self._saved is None
 
-    def register_prehook(self, hook: Any) -> None:
-        """Run ``hook(grad_outputs)`` before this node's backward (used by tensor hooks)."""
+    def register_prehook(self, hook: Any, *, last: bool = False) -> None:
+        """Run ``hook(grad_outputs)`` before this node's backward (used by tensor hooks).
+
+        ``last`` hooks (``retain_grad``) run after all the others, in registration order.
+        """
+        if last:
+            self._retain_hooks = (self._retain_hooks or []) + [hook]
+            return
         if self._pre_hooks is None:
             self._pre_hooks = []
         self._pre_hooks.append(hook)
+
+    def pre_hooks(self) -> list:
+        """Every pre-hook in the order the engine runs them."""
+        return (self._pre_hooks or []) + (self._retain_hooks or [])
 
     # the backward rule ------------------------------------------------------------------
     def apply(self, grads: list, create_graph: bool) -> tuple:

@@ -32,6 +32,9 @@ def camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
 
 
+_NO_EDGE = (None, 0)
+
+
 def edge(t: Any) -> tuple:
     """The ``next_functions`` entry that leads from a node to its input ``t``."""
     if isinstance(t, Tensor) and t._requires_grad:
@@ -156,7 +159,12 @@ class Elementwise:
         """One partial derivative per input, possibly written with the output symbol."""
         if self.declared_partials is not None:
             return tuple(sp.sympify(p) for p in self.declared_partials)
-        return tuple(sp.diff(self.expr, x) for x in self.inputs)
+        # derivatives of steps (sign, Heaviside) are 0 almost everywhere, PyTorch's convention,
+        # not a Dirac delta that no kernel can evaluate
+        return tuple(
+            sp.diff(self.expr, x).replace(sp.DiracDelta, lambda *a: sp.Integer(0))
+            for x in self.inputs
+        )
 
     @functools.cached_property
     def local_derivatives(self) -> tuple:
@@ -215,13 +223,31 @@ class Elementwise:
 
     # -- application ---------------------------------------------------------------------
     def __call__(self, *args: Any, params: tuple = ()) -> Tensor:
+        datas = []
+        requires = False
+        for a in args:
+            if type(a) is Tensor:
+                datas.append(a._data)
+                requires = requires or a._requires_grad
+            else:
+                break
+        else:
+            return self._finish(args, datas, params, requires)
         args = tuple(a if isinstance(a, Tensor) else as_operand(a, self.name) for a in args)
         datas = [a._data if isinstance(a, Tensor) else a for a in args]
+        requires = any(isinstance(a, Tensor) and a._requires_grad for a in args)
+        return self._finish(args, datas, params, requires)
+
+    def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
         dtype = self._result_dtype(args)
         out = self.forward(*datas, *params)
-        if type(out) is not np.ndarray or out.dtype != dtype:
-            out = np.asarray(out, dtype=dtype)
-        if _grad_state.enabled and any(isinstance(a, Tensor) and a._requires_grad for a in args):
+        if type(out) is not np.ndarray:
+            # a formula that is constant in its inputs (the VJP of sign) gives a bare number
+            shape = np.broadcast_shapes(*(np.shape(d) for d in datas))
+            out = np.full(shape, out, dtype=dtype)
+        elif out.dtype != dtype:
+            out = out.astype(dtype)
+        if requires and _grad_state.enabled:
             node = self.node_class(args, params, out)
             result = Tensor._make(out, node, True)
             if node._out is not None:
@@ -230,17 +256,19 @@ class Elementwise:
         return Tensor._make(out)
 
     def _result_dtype(self, args: tuple) -> np.dtype:
+        # fast path: floating tensors of one dtype, with Python numbers (which never upcast)
         first = args[0]
-        if (
-            isinstance(first, Tensor)
-            and first._data.dtype.kind == "f"
-            and all(
-                (isinstance(a, Tensor) and a._data.dtype == first._data.dtype)
-                or (not isinstance(a, Tensor) and isinstance(a, (float, int)))
-                for a in args[1:]
-            )
-        ):
-            return first._data.dtype
+        if type(first) is Tensor:
+            dtype = first._data.dtype
+            if dtype.kind == "f":
+                for a in args:
+                    if type(a) is Tensor:
+                        if a._data.dtype != dtype:
+                            break
+                    elif type(a) is not float and type(a) is not int:
+                        break
+                else:
+                    return dtype
         d = dtypes.result_type(*args)
         if self.promote == "float" and not d.is_floating_point:
             d = dtypes.get_default_dtype()
@@ -263,13 +291,30 @@ class ElementwiseNode(Node):
     prim: Elementwise
 
     def __init__(self, args: tuple, params: tuple, out: np.ndarray) -> None:
-        needs_in, needs_out = self.prim.needs()
-        saved = tuple(
-            a if (need or not isinstance(a, Tensor)) else None for a, need in zip(args, needs_in)
-        )
-        Node.__init__(self, tuple(edge(a) for a in args), saved, out if needs_out else None)
-        self._consts = _constants_of(args)
-        self._meta = tuple((a.shape, a._data.dtype) if isinstance(a, Tensor) else None for a in args)
+        # one pass over the inputs: this runs once per recorded op, so it is kept tight
+        needs_in, needs_out = self.prim._needs or self.prim.needs()
+        edges, saved, versions, meta, consts = [], [], [], [], []
+        for a, need in zip(args, needs_in):
+            if type(a) is Tensor:
+                if a._requires_grad:
+                    fn = a.grad_fn
+                    edges.append((accumulator_of(a), 0) if fn is None else (fn, a._output_nr))
+                    consts.append(None)
+                else:
+                    edges.append(_NO_EDGE)
+                    consts.append(a)
+                saved.append(a if need else None)
+                versions.append(a._version.value if need else None)
+                meta.append((a._data.shape, a._data.dtype))
+            else:
+                edges.append(_NO_EDGE)
+                saved.append(a)
+                versions.append(None)
+                meta.append(None)
+                consts.append(a)
+        Node.__init__(self, tuple(edges), tuple(saved), out if needs_out else None, versions)
+        self._consts = consts
+        self._meta = meta
         self._params = params
 
     @property

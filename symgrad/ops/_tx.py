@@ -21,13 +21,21 @@ def xp_count(mask: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 
 def xp_prod_others(a: Tensor, dim: Any) -> Tensor:
-    # differentiable form: the product divided by the element (exact where no element is 0)
-    from symgrad.ops.reductions import prod
+    """For each element, the product of the others in its group, exact with zeros too:
+    each group of n is laid out n times with the element itself replaced by 1 (O(n^2),
+    only on the create_graph path)."""
+    from symgrad import ops
 
-    p = a
-    for d in sorted(range(a.ndim) if dim is None else dim, reverse=True):
-        p = prod(p, d, keepdim=True)
-    return p / a
+    axes = tuple(range(a.ndim)) if dim is None else tuple(dim)
+    rest = tuple(i for i in range(a.ndim) if i not in axes)
+    order = rest + axes
+    moved = ops.permute(a, order)
+    lead = moved.shape[: len(rest)]
+    n = int(np.prod(moved.shape[len(rest):]))
+    flat = ops.reshape(moved, lead + (n,))
+    rows = ops.expand(ops.unsqueeze(flat, -2), lead + (n, n))
+    others = ops.prod(ops.where(xp_constant(np.eye(n, dtype=bool)), 1.0, rows), -1)
+    return ops.permute(ops.reshape(others, moved.shape), tuple(np.argsort(order)))
 
 
 def xp_elementwise_vjp(prim: Elementwise, i: int, args: tuple, out: Any, g: Tensor,
