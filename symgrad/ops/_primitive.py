@@ -480,11 +480,13 @@ class StructuralNode(Node):
             if t is not None:
                 env.update(zip(x.flat, (sx.exact(v, as_float=True) for v in t._data.flat)))
         interp = sx.SX(_evaluator(env) if env else None)
-        out = self.prim.symbolic(interp, *xs, **self._params)
+        out = np.asarray(self.prim.symbolic(interp, *xs, **self._params), dtype=object)
         g = sx.symbol_array("g", out.shape)
         ctx = Ctx(xs, out, tuple(m[0] for m in self._meta), (True,) * len(xs), self._params)
         grads = self.prim.vjp(interp, g, ctx)
-        return sx.to_sympy(out), tuple(None if v is None else sx.to_sympy(v) for v in grads)
+        return sx.to_sympy(out), tuple(
+            None if v is None else sx.to_sympy(np.asarray(v, dtype=object)) for v in grads
+        )
 
     def apply(self, grads: list, create_graph: bool) -> tuple:
         from symgrad.ops.xp import NP, TX

@@ -28,12 +28,6 @@ def _finish(arr: np.ndarray, simplify: bool) -> Any:
     return to_sympy(arr) if arr.size != 1 or arr.ndim == 0 else sp.sympify(arr.flat[0])
 
 
-def _result(replay: Replay, values: list, simplify: bool, cse: bool) -> Any:
-    if cse:
-        return replay.definitions, values
-    return values
-
-
 def expression(t: Tensor, *, cse: bool = False, simplify: bool = False,
                as_float: bool = False) -> Any:
     """The closed form of ``t`` in terms of the leaves' symbols.
@@ -83,8 +77,21 @@ def _gradient_arrays(replay: Replay, y: Tensor, xs: list[Tensor], seed: np.ndarr
         if g is None:
             g = np.zeros(x.shape, dtype=object)
             g.fill(sp.Integer(0))
-        result.append(g)
+        result.append(np.asarray(g, dtype=object))
     return result
+
+
+def gradient_replay(y: Tensor, xs: list[Tensor], cse: bool,
+                    as_float: bool = False) -> tuple[Replay, list]:
+    """The replay of ``y``'s graph and the gradient arrays of ``y`` for ``xs``."""
+    if y.numel() != 1:
+        raise ValueError(
+            f"gradient() needs a one-element output, got shape {list(y.shape)}; use "
+            "jacobian(y, x) for the derivatives of every element"
+        )
+    _check_inputs(xs)
+    replay = Replay(cse=cse, as_float=as_float)
+    return replay, _gradient_arrays(replay, y, xs, seed_ones(y.shape))
 
 
 def gradient(y: Tensor, xs: Any, *, cse: bool = False, simplify: bool = False,
@@ -105,15 +112,8 @@ def gradient(y: Tensor, xs: Any, *, cse: bool = False, simplify: bool = False,
     [b, a, log(d), c/d]
     """
     y = _tensor(y, "gradient()'s output")
-    if y.numel() != 1:
-        raise ValueError(
-            f"gradient() needs a one-element output, got shape {list(y.shape)}; use "
-            "jacobian(y, x) for the derivatives of every element"
-        )
     xs_list, single = _inputs(xs)
-    _check_inputs(xs_list)
-    replay = Replay(cse=cse, as_float=as_float)
-    grads = _gradient_arrays(replay, y, xs_list, seed_ones(y.shape))
+    replay, grads = gradient_replay(y, xs_list, cse, as_float)
     values = [_finish(g, simplify) for g in grads]
     values = values[0] if single else values
     return (replay.definitions, values) if cse else values

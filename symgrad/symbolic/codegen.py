@@ -189,9 +189,10 @@ def lambdify(exprs: Any, leaves: Sequence[Any]) -> CompiledFunction:
 
 
 def compile_gradient(y: Tensor, xs: Any) -> CompiledFunction:
-    """The closed-form gradient of ``y`` with respect to ``xs`` as one NumPy function of the
-    arrays of ``xs`` (and of any other named tensors ``y`` depends on, appended in order of
-    their names).
+    """The closed-form gradient of ``y`` with respect to ``xs`` as one NumPy function.
+
+    It takes the arrays of ``xs`` and then those of the other named tensors ``y`` depends on
+    (constants given a name), in the order their names sort; ``.arguments`` lists them all.
 
     Examples
     --------
@@ -202,9 +203,15 @@ def compile_gradient(y: Tensor, xs: Any) -> CompiledFunction:
     >>> f([3.0, 4.0])
     array([6., 8.])
     """
-    from symgrad.symbolic.calculus import gradient
+    from symgrad.ops.sx import to_sympy
+    from symgrad.symbolic.calculus import gradient_replay
 
     single = isinstance(xs, Tensor)
     xs_list = [xs] if single else list(xs)
-    pair = gradient(y, xs_list, cse=True)
-    return lambdify((pair[0], pair[1][0] if single else pair[1]), xs_list)
+    replay, grads = gradient_replay(y, xs_list, cse=True)
+    values = [to_sympy(g) if g.ndim else sp.sympify(g[()]) for g in grads]
+    given = {id(x) for x in xs_list}
+    others = sorted(
+        (t for k, t in replay.leaves.items() if k not in given), key=lambda t: str(t.name)
+    )
+    return lambdify((replay.definitions, values[0] if single else values), xs_list + others)

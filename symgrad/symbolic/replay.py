@@ -62,6 +62,7 @@ class Replay:
         self._numeric_values: dict[sp.Symbol, float] = {}
         self._evaluated = 0  # definitions whose numeric value is known
         self._names = {"v": 0, "g": 0}
+        self.leaves: dict[int, Tensor] = {}  # the symbolic tensors met, in order
 
     # -- forward ---------------------------------------------------------------------------------
     def value(self, t: Tensor) -> np.ndarray:
@@ -98,6 +99,7 @@ class Replay:
     def _leaf(self, t: Tensor) -> np.ndarray:
         if not is_symbolic(t):
             return constant_array(t, self.as_float)
+        self.leaves.setdefault(id(t), t)
         arr = symbol_array_of(t)
         for s, v in zip(arr.flat, t._data.flat):
             self._numeric_values[s] = float(v)
@@ -161,7 +163,9 @@ class Replay:
                     if fn is None or gi is None:
                         continue
                     key = (fn, fnr)
-                    adjoint[key] = gi if key not in adjoint else adjoint[key] + gi
+                    adjoint[key] = gi if key not in adjoint else _objects(
+                        np.asarray(adjoint[key] + gi, dtype=object)
+                    )
         return result
 
     def _vjp(self, node: Node, g: np.ndarray, nr: int) -> tuple:
