@@ -4,7 +4,7 @@ from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, se
 
 __all__ = [
     "backward", "grad", "Function", "FunctionCtx", "Node", "no_grad", "enable_grad",
-    "set_grad_enabled", "is_grad_enabled",
+    "set_grad_enabled", "is_grad_enabled", "gradcheck", "gradgradcheck", "GradcheckError",
 ]
 
 
@@ -17,6 +17,10 @@ def __getattr__(name: str):  # the engine and Function need Tensor, which needs 
         from symgrad.autograd import function
 
         return getattr(function, name)
+    if name in ("gradcheck", "gradgradcheck", "GradcheckError"):
+        from symgrad.autograd import gradient_checks
+
+        return getattr(gradient_checks, name)
     if name == "Node":
         from symgrad.autograd.node import Node
 
