@@ -23,6 +23,7 @@ from symgrad.creation import *  # noqa: F403
 from symgrad.ops import *  # noqa: F403
 from symgrad import autograd, nn, symbolic
 from symgrad.symbolic import elementwise
+from symgrad.verification import GradientReport, verify
 from symgrad._printing import set_printoptions
 
 float = float32  # noqa: A001 - PyTorch's aliases

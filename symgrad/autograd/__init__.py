@@ -5,6 +5,7 @@ from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, se
 __all__ = [
     "backward", "grad", "Function", "FunctionCtx", "Node", "no_grad", "enable_grad",
     "set_grad_enabled", "is_grad_enabled", "gradcheck", "gradgradcheck", "GradcheckError",
+    "check_function",
 ]
 
 
@@ -21,6 +22,10 @@ def __getattr__(name: str):  # the engine and Function need Tensor, which needs 
         from symgrad.autograd import gradient_checks
 
         return getattr(gradient_checks, name)
+    if name == "check_function":
+        from symgrad.verification import check_function
+
+        return check_function
     if name == "Node":
         from symgrad.autograd.node import Node
 

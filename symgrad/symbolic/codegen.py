@@ -71,6 +71,7 @@ class CompiledFunction:
         self._exprs = exprs
         self._replacements = replacements
         self.source = inspect.getsource(fn)
+        self.extra_tensors: list = []  # compile_gradient: the other named tensors, in order
         self.arguments = [(n, s) for n, s in zip(arg_names, (s for ss, _ in leaves for s in ss))]
 
     def __call__(self, *arrays: Any) -> Any:
@@ -214,4 +215,6 @@ def compile_gradient(y: Tensor, xs: Any) -> CompiledFunction:
     others = sorted(
         (t for k, t in replay.leaves.items() if k not in given), key=lambda t: str(t.name)
     )
-    return lambdify((replay.definitions, values[0] if single else values), xs_list + others)
+    compiled = lambdify((replay.definitions, values[0] if single else values), xs_list + others)
+    compiled.extra_tensors = others
+    return compiled
