@@ -202,11 +202,30 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Any = None, size_averag
         return loss if r == "none" else loss.sum() if r == "sum" else loss.sum() / max(loss.numel(), 1)
     loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=r)
     if label_smoothing:
-        n = input.shape[dim]
-        smooth = -(logp if weight is None else logp * weight.reshape((n,) + (1,) * (input.ndim - dim - 1))).sum(dim) / n
-        smooth = smooth if r == "none" else smooth.sum() if r == "sum" else smooth.mean()
-        loss = loss * (1 - label_smoothing) + smooth * label_smoothing
+        smooth = _smoothing_term(logp, target, weight, ignore_index, dim, r)
+        loss = loss * (1 - label_smoothing) + smooth * (label_smoothing / input.shape[dim])
     return loss
+
+
+def _smoothing_term(logp: Tensor, target: Tensor, weight: Any, ignore_index: int, dim: int,
+                    reduction: str) -> Tensor:
+    """``-sum_c w_c log p_c`` per sample, reduced as PyTorch does: ignored targets add
+    nothing, and 'mean' divides by the weight of the kept targets, as ``nll_loss`` does."""
+    n = logp.shape[dim]
+    w = None if weight is None else weight.reshape((n,) + (1,) * (logp.ndim - dim - 1))
+    smooth = -(logp if w is None else logp * w).sum(dim)
+    keep = target._data != ignore_index
+    if not keep.all():
+        smooth = _ops.where(Tensor._make(np.asarray(keep)), smooth, 0.0)
+    if reduction == "none":
+        return smooth
+    if reduction == "sum":
+        return smooth.sum()
+    kept = target._data[keep]
+    denom = float(weight._data[kept].sum()) if weight is not None else float(kept.size)
+    if not denom:  # every target ignored: the mean is nan and its gradient 0, as PyTorch's
+        return smooth.sum() * 0.0 + float("nan")
+    return smooth.sum() / denom
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

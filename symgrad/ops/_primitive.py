@@ -199,9 +199,14 @@ class Elementwise:
                     return args[_n] * _p(*args[:_n], *args[_n + 1 :])
             else:
                 args = self.inputs + (self.out_symbol, g) + self.params
-                kernel = lambdify(args, g * self.partials[i])
+                kernel = lambdify(args, self.vjp_expression(i))
             self._vjp_kernels[i] = kernel
         return kernel
+
+    def vjp_expression(self, i: int) -> sp.Expr:
+        """``g * partial_i`` with ``g`` moved inside piecewise branches, so that a zero branch
+        gives 0 even for an infinite ``g`` (PyTorch's masking), not ``inf * 0 = nan``."""
+        return sp.piecewise_fold(_g_symbol(self.level) * self.partials[i])
 
     def vjp_primitive(self, i: int) -> Elementwise:
         """``g * partial_i`` as an element-wise primitive of its own (for ``create_graph``)."""
@@ -212,7 +217,7 @@ class Elementwise:
             prim = Elementwise(
                 f"{self.name}_backward{suffix}",
                 self.inputs + (self.out_symbol, g),
-                g * self.partials[i],
+                self.vjp_expression(i),
                 params=self.params,
                 kernel=self.vjp_kernel(i),
                 backward=f"{camel(self.name)}BackwardBackward{i}",
@@ -240,7 +245,11 @@ class Elementwise:
 
     def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
         dtype = self._result_dtype(args)
-        out = self.forward(*datas, *params)
+        try:
+            out = self.forward(*datas, *params)
+        except ValueError:
+            self._raise_shapes(datas)
+            raise
         if type(out) is not np.ndarray:
             # a formula that is constant in its inputs (the VJP of sign) gives a bare number
             shape = np.broadcast_shapes(*(np.shape(d) for d in datas))
@@ -254,6 +263,16 @@ class Elementwise:
                 node._out_version = (result._version, 0)
             return result
         return Tensor._make(out)
+
+    def _raise_shapes(self, datas: list) -> None:
+        shapes = [list(np.shape(d)) for d in datas]
+        try:
+            np.broadcast_shapes(*(np.shape(d) for d in datas))
+        except ValueError:
+            raise RuntimeError(
+                f"{self.name}: the shapes {' and '.join(map(str, shapes))} don't broadcast: "
+                "each dimension must match, be 1, or be missing (counting from the last)"
+            ) from None
 
     def _result_dtype(self, args: tuple) -> np.dtype:
         # fast path: floating tensors of one dtype, with Python numbers (which never upcast)

@@ -82,7 +82,9 @@ MUL = declare("mul", (x, y), x * y, kernel=np.multiply)
 DIV = declare("div", (x, y), x / y, partials=(1 / y, -OUT / y), kernel=np.true_divide,
               promote="float")
 NEG = declare("neg", (x,), -x, kernel=np.negative)
-POW = declare("pow", (x, y), x**y, partial_kernels={0: _pow_dx, 1: _pow_dy})
+# d/dy is written with OUT so that the node saves the output the stable kernel reads
+POW = declare("pow", (x, y), x**y, partials=(y * x ** (y - 1), OUT * sp.log(x)),
+              partial_kernels={0: _pow_dx, 1: _pow_dy})
 RECIPROCAL = declare("reciprocal", (x,), 1 / x, partials=(-(OUT**2),), promote="float")
 SQUARE = declare("square", (x,), x**2, kernel=np.square)
 

@@ -12,11 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import sympy as sp
 
 from symgrad.autograd import grad_mode
-from symgrad.tensor import Tensor
+from symgrad.ops._primitive import Structural
+from symgrad.tensor import Tensor, move_retain_grad
 
-__all__ = ["inplace", "setitem", "fill_", "copy_"]
+__all__ = ["inplace", "setitem", "zero_", "fill_", "copy_"]
 
 
 def _check_leaf(x: Tensor, op: str) -> None:
@@ -31,8 +33,11 @@ def _check_leaf(x: Tensor, op: str) -> None:
 def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
     """Run ``compute`` on ``x`` and make ``x`` hold the result, as an in-place op ``op``."""
     _check_leaf(x, op)
-    recording = grad_mode.is_grad_enabled() and (
-        x._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others)
+    # a tensor that is not floating can't require grad, so writing into it records nothing
+    recording = (
+        grad_mode.is_grad_enabled()
+        and x.dtype.is_floating_point
+        and (x._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others))
     )
     if not recording:
         with grad_mode.no_grad():
@@ -73,6 +78,7 @@ def _write(x: Tensor, values: np.ndarray, op: str) -> None:
 
 
 def _rebase(x: Tensor, result: Tensor) -> None:
+    old_node = x.grad_fn
     x._data = result._data
     x.grad_fn = result.grad_fn
     x._output_nr = result._output_nr
@@ -81,6 +87,7 @@ def _rebase(x: Tensor, result: Tensor) -> None:
     node = result.grad_fn
     if node is not None and node._out_version is not None:
         node._out_version = (x._version, x._version.value)
+    move_retain_grad(x, old_node)
 
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
@@ -90,19 +97,55 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     inplace(x, "setitem", lambda t: index_put(t, key, value), value)
 
 
+def _overwritten_vjp(xp: Any, g: Any, ctx: Any) -> tuple:
+    """The old values are overwritten, so no gradient reaches them; a source gets ``g``."""
+    zeros = xp.constant(np.zeros(ctx.shapes[0]))
+    if len(ctx.shapes) == 1:
+        return (zeros,)
+    return (zeros, xp.sum_to_size(g, ctx.shapes[1]))
+
+
+def _broadcast_into(xp: Any, a: np.ndarray, src: np.ndarray) -> np.ndarray:
+    return np.array(np.broadcast_to(src, a.shape), dtype=a.dtype)
+
+
+def _symbolic_full(xp: Any, a: np.ndarray, value: Any = 0) -> np.ndarray:
+    """``value`` as an exact SymPy number in every place (the symbolic interpreter's forward)."""
+    return np.full(a.shape, sp.nsimplify(value), dtype=object)
+
+
+# PyTorch's node names: ZeroBackward0, FillBackward2 (a number), FillBackward3 (a 0-d tensor)
+_ZERO = Structural("zero", lambda xp, a: np.zeros_like(a), _overwritten_vjp,
+                   backward="ZeroBackward0", symbolic=_symbolic_full)
+_FILL = Structural("fill", lambda xp, a, value: np.full_like(a, value), _overwritten_vjp,
+                   backward="FillBackward2", symbolic=_symbolic_full)
+_FILL_TENSOR = Structural("fill", _broadcast_into, _overwritten_vjp, backward="FillBackward3")
+_COPY = Structural("copy", _broadcast_into, _overwritten_vjp, backward="CopyBackwards")
+
+
+def zero_(x: Tensor) -> Tensor:
+    """Fill ``x`` with zeros in place."""
+    _check_leaf(x, "zero_")
+    if x.grad_fn is not None and grad_mode.is_grad_enabled():
+        return inplace(x, "zero_", _ZERO)
+    _write(x, np.zeros(x.shape, x._data.dtype), "zero_")
+    return x
+
+
 def fill_(x: Tensor, value: Any) -> Tensor:
-    """Fill ``x`` with ``value`` in place."""
+    """Fill ``x`` with ``value`` (a number or a 0-d tensor) in place."""
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError(
                 f"fill_ only supports 0-dimension value tensor but got tensor with "
-                f"{value.ndim} dimensions"
+                f"{value.ndim} dimensions (shape {list(value.shape)}); use copy_ to write a "
+                "tensor of values"
             )
-        return inplace(x, "fill_", lambda t: _replace(t, value), value)
+        return inplace(x, "fill_", lambda t: _FILL_TENSOR(t, value), value)
     _check_leaf(x, "fill_")
     if x.grad_fn is not None and grad_mode.is_grad_enabled():
-        return inplace(x, "fill_", lambda t: _replace(t, value))
-    _write(x, np.full(x.shape, value), "fill_")
+        return inplace(x, "fill_", lambda t: _FILL(t, value=value))
+    _write(x, np.full(x.shape, value, dtype=x._data.dtype), "fill_")  # cast, as PyTorch
     return x
 
 
@@ -117,17 +160,9 @@ def copy_(x: Tensor, src: Any) -> Tensor:
             f"copy_: the source of shape {list(src.shape)} can't be broadcast to the "
             f"destination's shape {list(x.shape)}"
         ) from None
-
     _check_leaf(x, "copy_")
     recording = grad_mode.is_grad_enabled() and (x._requires_grad or src._requires_grad)
-    if not recording:
+    if not recording or not x.dtype.is_floating_point:
         _write(x, np.broadcast_to(src._data, x.shape).astype(x._data.dtype), "copy_")
         return x
-    return inplace(x, "copy_", lambda t: _replace(t, src.to(t.dtype)), src)
-
-
-def _replace(t: Tensor, value: Any) -> Tensor:
-    """``value`` broadcast to ``t``'s shape, recorded so that ``t`` gets a zero gradient."""
-    from symgrad.ops.math import where
-
-    return where(Tensor._make(np.ones(t.shape, dtype=np.bool_)), value, t)
+    return inplace(x, "copy_", lambda t: _COPY(t, src), src)

@@ -111,11 +111,15 @@ def _nll_forward(xp: Any, a: Any, index: Any, weight: Any, denom: float, reducti
 
 def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
     weight, index = c.params["weight"], c.params["index"]
+    coef = -weight
     if c.params["reduction"] != "none":
         g = xp.expand(g, weight.shape)
         if c.params["reduction"] == "mean":
-            g = g / xp.constant(float(c.params["denom"]))
-    g = xp.reshape(g * xp.constant(-weight), index.shape)
+            # ignored targets (weight 0) get 0 even when all are ignored and the mean is nan,
+            # as in PyTorch: one padding-only batch must not turn every gradient into nan
+            with np.errstate(invalid="ignore"):
+                coef = np.where(weight != 0, coef / c.params["denom"], 0).astype(weight.dtype)
+    g = xp.reshape(g * xp.constant(coef), index.shape)
     return (xp.scatter_zeros(c.shapes[0], 1, index, g),)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad.ops import elementwise as E
 from symgrad.ops._primitive import as_operand
 from symgrad.tensor import Tensor
@@ -140,12 +141,27 @@ def gelu(input: Any, approximate: str = "none") -> Tensor:
 
 
 def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
-    """Limit ``input`` to ``[min, max]`` (gradient 1 inside and on the bounds, as PyTorch)."""
+    """Limit ``input`` to ``[min, max]`` (gradient 1 inside and on the bounds, as PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.clamp(symgrad.tensor([1, 5]), 0.5, 2.5)
+    tensor([1.0000, 2.5000])
+    """
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        out = input if min is None else maximum(input, min)
-        return out if max is None else minimum(out, max)
+        # not maximum/minimum: on a tie PyTorch gives the whole gradient to input, none to the
+        # bound; a NaN input stays NaN
+        out = input if min is None else where(lt(input, min), min, input)
+        return out if max is None else where(gt(out, max), max, out)
     if min is None and max is None:
         raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
+    if (
+        isinstance(input, Tensor)
+        and not input.dtype.is_floating_point
+        and (isinstance(min, float) or isinstance(max, float))
+    ):
+        input = input.to(dtypes.get_default_dtype())  # float bounds promote, as PyTorch's
     if min is None:
         return E.CLAMP_MAX(input, params=(max,))
     if max is None:
@@ -188,7 +204,11 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
     """
     condition = as_operand(condition, "where")
     if not isinstance(condition, Tensor) or condition.dtype.name != "bool":
-        raise TypeError("where expected condition to be a boolean tensor, e.g. x > 0")
+        got = condition.dtype if isinstance(condition, Tensor) else type(condition).__name__
+        raise RuntimeError(
+            f"where expected condition to be a boolean tensor, but got {got} (compare to get "
+            "one, e.g. x > 0)"
+        )
     return E.WHERE(condition, input, other)
 
 

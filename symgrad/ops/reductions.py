@@ -247,7 +247,9 @@ def _centered(xp: Any, x: Any, dim: Any) -> Any:
 
 def _var_vjp(xp: Any, g: Any, c: Any) -> tuple:
     n = _count(c.shapes[0], c.params["dim"]) - c.params["correction"]
-    return (_keep(g, c, xp) * _centered(xp, c.inputs[0], c.params["dim"]) * (2.0 / n),)
+    # no degrees of freedom left: PyTorch's gradient is nan, not an error
+    scale = 2.0 / n if n else float("nan")
+    return (_keep(g, c, xp) * _centered(xp, c.inputs[0], c.params["dim"]) * scale,)
 
 
 def _var_forward(xp: Any, a: Any, dim: Any, keepdim: bool, correction: float) -> Any:
