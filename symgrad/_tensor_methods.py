@@ -28,7 +28,8 @@ class TensorMethods:
         return _ops.add(self, other)
 
     def __radd__(self, other: Any) -> Any:
-        return _ops.add(other, self)
+        # addition commutes; PyTorch puts the tensor first, which next_functions shows
+        return _ops.add(self, other)
 
     def __sub__(self, other: Any) -> Any:
         return _ops.sub(self, other)
@@ -40,7 +41,7 @@ class TensorMethods:
         return _ops.mul(self, other)
 
     def __rmul__(self, other: Any) -> Any:
-        return _ops.mul(other, self)
+        return _ops.mul(self, other)  # as __radd__
 
     def __truediv__(self, other: Any) -> Any:
         return _ops.div(self, other)
@@ -199,10 +200,10 @@ class TensorMethods:
     clip = clamp
 
     def clamp_min(self, min: Any) -> Any:
-        return _ops.clamp(self, min=min)
+        return _ops.clamp_min(self, min)
 
     def clamp_max(self, max: Any) -> Any:
-        return _ops.clamp(self, max=max)
+        return _ops.clamp_max(self, max)
 
     def maximum(self, other: Any) -> Any:
         return _ops.maximum(self, other)
@@ -439,7 +440,7 @@ class TensorMethods:
         return _ops.fill_(self, value)
 
     def zero_(self) -> Any:
-        return _ops.fill_(self, 0)
+        return _ops.zero_(self)
 
     def copy_(self, src: Any) -> Any:
         return _ops.copy_(self, src)

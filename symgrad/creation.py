@@ -19,13 +19,27 @@ __all__ = [
 _rng = [np.random.default_rng()]
 
 
-def _nested_values(data: Any) -> Any:
-    """Replace one-element tensors inside nested lists by their values."""
-    if isinstance(data, Tensor):
-        return data._data
+def _nested_values(data: Any, found: set) -> Any:
+    """Replace one-element tensors inside nested lists by their values, adding the dtype of
+    every element to ``found`` (PyTorch infers the dtype element by element)."""
     if isinstance(data, (list, tuple)):
-        return [_nested_values(v) for v in data]
-    return data
+        return [_nested_values(v, found) for v in data]
+    found.add(_element_dtype(data))
+    return data._data if isinstance(data, Tensor) else data
+
+
+def _element_dtype(value: Any) -> Any:
+    if isinstance(value, Tensor):
+        return value.dtype
+    if isinstance(value, (bool, np.bool_)):
+        return dtypes.bool_
+    if isinstance(value, np.generic):
+        return dtypes.as_dtype(value.dtype) if value.dtype.kind in "biuf" else None
+    if isinstance(value, numbers.Integral):
+        return dtypes.int64
+    if isinstance(value, numbers.Real):
+        return dtypes.get_default_dtype()
+    return None  # not a number: reported once the array is built
 
 
 def _to_array(data: Any, dtype: Any = None) -> np.ndarray:
@@ -38,14 +52,15 @@ def _to_array(data: Any, dtype: Any = None) -> np.ndarray:
         if target is None:
             dtypes.from_numpy_dtype(array.dtype)
     elif isinstance(data, (list, tuple, numbers.Number, np.generic)):
+        found: set = set()
         try:
-            array = np.array(_nested_values(data))
+            array = np.array(_nested_values(data, found))
         except ValueError as exc:
             raise ValueError(f"can't build a tensor from ragged nested sequences: {exc}") from None
-        if array.dtype == object or array.dtype.kind not in "biuf":
+        if array.dtype == object or array.dtype.kind not in "biuf" or None in found:
             raise TypeError(f"can't build a tensor from {type(data).__name__} data {data!r:.80}")
         if target is None:
-            target = _inferred(array, data)
+            target = _inferred(found)
     else:
         raise TypeError(
             f"can't build a tensor from an object of type {type(data).__name__}; pass a number, "
@@ -56,15 +71,12 @@ def _to_array(data: Any, dtype: Any = None) -> np.ndarray:
     return array
 
 
-def _inferred(array: np.ndarray, data: Any) -> dtypes.dtype:
-    kind = array.dtype.kind
-    if kind == "b":
-        return dtypes.bool_
-    if kind in "iu":
-        return dtypes.int64
-    if isinstance(data, np.generic) and array.dtype in (np.float64, np.float32, np.float16):
-        return dtypes.from_numpy_dtype(array.dtype)
-    return dtypes.get_default_dtype()
+def _inferred(found: set) -> dtypes.dtype:
+    """The dtype holding elements of all the ``found`` dtypes (the default for no element)."""
+    result = None
+    for d in found:
+        result = d if result is None else dtypes.promote_types(result, d)
+    return dtypes.get_default_dtype() if result is None else result
 
 
 def _finish(array: np.ndarray, requires_grad: bool, name: str | None = None) -> Tensor:
@@ -101,7 +113,9 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     _check_device(device)
     if isinstance(data, Tensor) and (dtype is None or dtypes.as_dtype(dtype) is data.dtype):
         return data
-    if isinstance(data, np.ndarray) and (dtype is None or dtypes.as_dtype(dtype).numpy == data.dtype):
+    if isinstance(data, np.ndarray) and (
+        dtype is None or dtypes.as_dtype(dtype).numpy == data.dtype
+    ):
         return from_numpy(data)
     return tensor(data, dtype)
 
@@ -182,7 +196,8 @@ def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
     _check_device(device)
     shape = _shape((size,) if isinstance(size, int) else tuple(size))
     if dtype is None:
-        dtype = _inferred(np.asarray(fill_value), fill_value)
+        # a fill value is a scalar to PyTorch: NumPy float64 gives the default dtype here
+        dtype = dtypes._scalar_dtype(fill_value)
     return _finish(np.full(shape, fill_value, dtypes.as_dtype(dtype).numpy), requires_grad)
 
 
@@ -229,16 +244,38 @@ def manual_seed(seed: int) -> None:
     _rng[0] = np.random.default_rng(int(seed))
 
 
+def _random_dtype(dtype: Any, op: str) -> np.dtype:
+    d = _float_dtype(dtype)
+    if d.kind != "f":
+        raise NotImplementedError(
+            f"{op}() draws floating point values and does not support dtype "
+            f"{dtypes.as_dtype(dtype)!r}; use symgrad.randint for integers"
+        )
+    return d
+
+
 def rand(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """Uniform random values in [0, 1)."""
+    """Uniform random values in [0, 1).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> _ = symgrad.manual_seed(0)
+    >>> a = symgrad.rand(2, 3)
+    >>> _ = symgrad.manual_seed(0)
+    >>> bool((a == symgrad.rand((2, 3))).all())
+    True
+    """
     _check_device(device)
-    return _finish(_rng[0].random(_shape(size)).astype(_float_dtype(dtype)), requires_grad)
+    d = _random_dtype(dtype, "rand")
+    return _finish(_rng[0].random(_shape(size)).astype(d), requires_grad)
 
 
 def randn(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """Standard normal random values."""
     _check_device(device)
-    return _finish(_rng[0].standard_normal(_shape(size)).astype(_float_dtype(dtype)), requires_grad)
+    d = _random_dtype(dtype, "randn")
+    return _finish(_rng[0].standard_normal(_shape(size)).astype(d), requires_grad)
 
 
 def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None) -> Tensor:

@@ -60,10 +60,22 @@ class Tensor(TensorMethods):
     )
     __array_priority__ = 1000  # so numpy_array * tensor defers to Tensor.__rmul__
 
-    def __init__(self, data: Any, dtype: Any = None, requires_grad: bool = False) -> None:
+    def __init__(self, *args: Any, requires_grad: bool = False) -> None:
         from symgrad.creation import _to_array
 
-        _init(self, _to_array(data, dtype), None)
+        default = dtypes.get_default_dtype()
+        # PyTorch's legacy constructor: Tensor(2, 3) is a size, Tensor(data) is data, and
+        # both always give the default floating dtype
+        if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            data = np.zeros(args if args else (0,), default.numpy)
+        elif len(args) == 1:
+            data = _to_array(args[0], default)
+        else:
+            raise TypeError(
+                "Tensor() takes either sizes (Tensor(2, 3)) or one data argument "
+                f"(Tensor([1, 2])), got {args!r:.80}; prefer symgrad.tensor(data)"
+            )
+        _init(self, data, None)
         self.requires_grad = requires_grad
 
     @staticmethod
@@ -109,7 +121,9 @@ class Tensor(TensorMethods):
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient (leaves, or tensors after :meth:`retain_grad`)."""
-        if self.grad_fn is not None and not self._retains_grad:
+        # PyTorch warns only while a non-leaf's .grad is still unset (backward(inputs=...) or
+        # an assignment can fill it without retain_grad)
+        if self._grad is None and self.grad_fn is not None and not self._retains_grad:
             warnings.warn(_NON_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
@@ -121,7 +135,12 @@ class Tensor(TensorMethods):
             if value.shape != self.shape:
                 raise RuntimeError(
                     f"assigned grad has shape {list(value.shape)} but the tensor has shape "
-                    f"{list(self.shape)}"
+                    f"{list(self.shape)}; a gradient must have the shape of its tensor"
+                )
+            if value.dtype is not self.dtype:
+                raise RuntimeError(
+                    f"assigned grad has dtype {value.dtype!r} but the tensor has dtype "
+                    f"{self.dtype!r}; convert it first, e.g. grad.to({self.dtype!r})"
                 )
         self._grad = value
 
@@ -139,19 +158,8 @@ class Tensor(TensorMethods):
         if self._retains_grad:
             return
         self._retains_grad = True
-        import weakref
-
-        ref = weakref.ref(self)
-        nr = self._output_nr
-
-        def keep(grads: list) -> None:
-            t, g = ref(), grads[nr]
-            if t is None or g is None:
-                return
-            g = np.array(g._data if isinstance(g, Tensor) else g)  # a copy the user may mutate
-            t._grad = Tensor._make(g if t._grad is None else t._grad._data + g)
-
-        self.grad_fn.register_prehook(keep)
+        # PyTorch runs the retain_grad hook after every other hook, whatever the order
+        self.grad_fn.register_prehook(_RetainGrad(self), last=True)
 
     @property
     def name(self) -> str | None:
@@ -346,7 +354,8 @@ class Tensor(TensorMethods):
         def prehook(grads: list) -> None:
             if grads[nr] is None:
                 return
-            new = hook(_as_tensor_grad(grads[nr]))
+            old = _as_tensor_grad(grads[nr])
+            new = checked_hook_result(hook, old, hook(old))
             if new is not None:
                 grads[nr] = new if isinstance(grads[nr], Tensor) else new._data
 
@@ -463,6 +472,59 @@ def _wrap_dim(dim: int, ndim: int) -> int:
 
 def _as_tensor_grad(g: Any) -> Tensor:
     return g if isinstance(g, Tensor) else Tensor._make(g)
+
+
+def checked_hook_result(hook: Any, old: Tensor, new: Any) -> Tensor | None:
+    """``new``, the value a gradient hook returned, once it is known to fit in ``old``'s place."""
+    if new is None:
+        return None
+    name = getattr(hook, "__name__", repr(hook))
+    if not isinstance(new, Tensor):
+        raise TypeError(
+            f"hook '{name}' returned a {type(new).__name__}; a gradient hook must return a "
+            "Tensor or None"
+        )
+    if new.shape != old.shape:
+        raise RuntimeError(
+            f"hook '{name}' has changed the size of value: it got a gradient of shape "
+            f"{list(old.shape)} and returned one of shape {list(new.shape)}; return a gradient "
+            "of the same shape"
+        )
+    if new.dtype is not old.dtype:
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was {old.dtype!r} got "
+            f"{new.dtype!r}); return a gradient of the same dtype"
+        )
+    return new
+
+
+class _RetainGrad:
+    """The pre-hook behind :meth:`Tensor.retain_grad`: keeps a copy of the gradient."""
+
+    __slots__ = ("ref", "nr")
+
+    def __init__(self, t: Tensor) -> None:
+        import weakref
+
+        self.ref = weakref.ref(t)
+        self.nr = t._output_nr
+
+    def __call__(self, grads: list) -> None:
+        t, g = self.ref(), grads[self.nr]
+        if t is None or g is None:
+            return
+        g = np.array(g._data if isinstance(g, Tensor) else g)  # a copy the user may mutate
+        t._grad = Tensor._make(g if t._grad is None else t._grad._data + g)
+
+
+def move_retain_grad(t: Tensor, old_node: Any) -> None:
+    """After an in-place op gave ``t`` a new ``grad_fn``, make ``.grad`` follow the new version
+    (PyTorch moves the retain_grad hook; other hooks stay with the old version)."""
+    if not t._retains_grad or old_node is None or t.grad_fn is old_node:
+        return
+    hooks = old_node._retain_hooks or []
+    old_node._retain_hooks = [h for h in hooks if h.ref() is not t] or None
+    t.grad_fn.register_prehook(_RetainGrad(t), last=True)
 
 
 class _RemovableHandle:

@@ -15,7 +15,7 @@ import numpy as np
 
 from symgrad.autograd import grad_mode
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
-from symgrad.tensor import Tensor
+from symgrad.tensor import Tensor, checked_hook_result
 
 __all__ = ["backward", "grad"]
 
@@ -28,11 +28,31 @@ def _as_list(value: Any) -> list:
     return list(value)
 
 
+def _given_gradients(outputs: Any, given: Any) -> list:
+    """The ``gradient``/``grad_outputs`` argument as one entry per output."""
+    if given is None:
+        return [None] * len(_as_list(outputs))
+    if isinstance(given, Tensor):
+        return [given]
+    if not isinstance(given, (list, tuple)):
+        raise TypeError(
+            f"gradients can be either Tensors or None, but got {type(given).__name__}; "
+            "wrap the values in symgrad.tensor(...)"
+        )
+    return list(given)
+
+
 def _root_gradients(roots: list, grads: list, create_graph: bool) -> list:
     """The gradient each root starts with: given, or 1 for a one-element root."""
+    for g in grads:
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(
+                f"gradients can be either Tensors or None, but got {type(g).__name__}; "
+                "wrap the values in symgrad.tensor(...)"
+            )
     if len(grads) != len(roots):
         raise RuntimeError(
-            f"grad requires one gradient per output: got {len(grads)} gradients for "
+            f"one gradient per output is needed: got {len(grads)} gradients for "
             f"{len(roots)} outputs"
         )
     result = []
@@ -52,8 +72,6 @@ def _root_gradients(roots: list, grads: list, create_graph: bool) -> list:
                     f"{list(root.shape)}; pass gradient= (the v of v^T J) with that shape"
                 )
             g = Tensor._make(np.ones(root.shape, dtype=root._data.dtype))
-        elif not isinstance(g, Tensor):
-            raise TypeError(f"gradient must be a Tensor or None, got {type(g).__name__}")
         elif g.shape != root.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {list(g.shape)} and "
@@ -114,7 +132,9 @@ class _Run:
         self.targets = targets  # {(node, output_nr): position} when only some inputs matter
         self.accumulate = accumulate
         self.captured: dict[int, Any] = {}
-        self.owned: set[int] = set()  # arrays already handed out as a .grad in this pass
+        # ids of gradients a leaf must copy rather than keep as its .grad: the caller's, those
+        # made by user code (hooks, custom Functions) and those already handed out in this pass
+        self.foreign: set[int] = set()
 
     def execute(self, roots: list[Tensor], grads: list) -> None:
         root_nodes = [_node_of(t) for t in roots]
@@ -124,8 +144,7 @@ class _Run:
             useful = _leading_to(order, deps, {n for n, _ in self.targets})
         buffers: dict[Node, list] = {}
         for (node, nr), g in zip(root_nodes, grads):
-            if not self.create_graph:
-                self.owned.add(id(g))  # the caller's array: never hand it out as a .grad
+            self.foreign.add(id(g))
             _add_to(buffers, node, nr, g)
         ready = [(-n._seq, n) for n in dict.fromkeys(n for n, _ in root_nodes) if n not in deps]
         heapq.heapify(ready)
@@ -145,16 +164,16 @@ class _Run:
         none = (None,) * len(node.next_functions)
         if grads is None:
             return none
-        if node._pre_hooks:
-            for hook in list(node._pre_hooks):
-                hook(grads)
+        if node._pre_hooks or node._retain_hooks:
+            self._run_pre_hooks(node, grads)
         if self.targets is not None:
             for nr, g in enumerate(grads):
                 position = self.targets.get((node, nr))
                 if position is not None and g is not None:
                     self.captured[position] = g
         if isinstance(node, AccumulateGrad):
-            if self.accumulate and grads[0] is not None:
+            wanted = self.targets is None or (node, 0) in self.targets
+            if self.accumulate and wanted and grads[0] is not None:
                 self._accumulate(node._leaf, grads[0])
             return none
         if useful is not None and node not in useful:
@@ -166,23 +185,31 @@ class _Run:
             result = node.apply(grads, False)
         if not self.retain_graph:
             node._release()
+        if node.runs_user_code:
+            self.foreign.update(id(r) for r in result if r is not None)
         return result
+
+    def _run_pre_hooks(self, node: Node, grads: list) -> None:
+        before = [id(g) for g in grads]
+        for hook in node.pre_hooks():
+            hook(grads)
+        self.foreign.update(id(g) for g, old in zip(grads, before) if id(g) != old)
 
     def _accumulate(self, leaf: Tensor, g: Any) -> None:
         if leaf._hooks:
-            for hook in list(leaf._hooks):
-                new = hook(g if isinstance(g, Tensor) else Tensor._make(g))
-                if new is not None:
-                    g = new if self.create_graph else new._data
+            g = self._run_leaf_hooks(leaf, g)
         if self.create_graph:
-            leaf._grad = g if leaf._grad is None else leaf._grad + g
+            if leaf._grad is None:
+                leaf._grad = self._own_tensor(g)
+            else:
+                leaf._grad = leaf._grad + g
             return
         if g.dtype != leaf._data.dtype:
             g = g.astype(leaf._data.dtype)
         if leaf._grad is None:
-            take = g.flags.owndata and g.flags.writeable and id(g) not in self.owned
+            take = g.flags.owndata and g.flags.writeable and id(g) not in self.foreign
             g = g if take else np.array(g)
-            self.owned.add(id(g))
+            self.foreign.add(id(g))
             leaf._grad = Tensor._make(g)
         else:
             grad = leaf._grad
@@ -191,6 +218,23 @@ class _Run:
                 grad._version.value += 1
             else:
                 leaf._grad = Tensor._make(grad._data + g)
+
+    def _run_leaf_hooks(self, leaf: Tensor, g: Any) -> Any:
+        for hook in list(leaf._hooks):
+            old = g if isinstance(g, Tensor) else Tensor._make(g)
+            new = checked_hook_result(hook, old, hook(old))
+            if new is not None:
+                g = new if self.create_graph else new._data
+                self.foreign.add(id(g))
+        return g
+
+    def _own_tensor(self, g: Tensor) -> Tensor:
+        """``g``, or a copy of it when someone else holds it (create_graph accumulation)."""
+        if id(g) not in self.foreign:
+            self.foreign.add(id(g))
+            return g
+        with grad_mode.enable_grad():
+            return g.clone() if g._requires_grad else Tensor._make(np.array(g._data))
 
 
 def _node_of(t: Tensor) -> tuple[Node, int]:
@@ -223,7 +267,7 @@ def backward(
     tensor([2., 4.])
     """
     roots = _as_list(tensors)
-    grads = _as_list(grad_tensors) or [None] * len(roots)
+    grads = _given_gradients(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
     start = _root_gradients(roots, grads, create_graph)
@@ -276,7 +320,7 @@ def grad(
     input_list: Sequence[Tensor] = _as_list(inputs)
     if not input_list:
         raise RuntimeError("grad requires non-empty inputs.")
-    grads = _as_list(grad_outputs) or [None] * len(roots)
+    grads = _given_gradients(outputs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
@@ -295,7 +339,8 @@ def grad(
                     "to not have been used in the graph. Set allow_unused=True if this is the "
                     "desired behavior."
                 )
-            result.append(Tensor._make(np.zeros(t.shape, t._data.dtype)) if materialize_grads else None)
+            zeros = Tensor._make(np.zeros(t.shape, t._data.dtype))
+            result.append(zeros if materialize_grads else None)
             continue
         result.append(g if isinstance(g, Tensor) else Tensor._make(np.array(g)))
     return tuple(result)

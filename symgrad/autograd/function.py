@@ -19,6 +19,7 @@ class FunctionCtx(Node):
     __slots__ = ("needs_input_grad", "_non_differentiable", "materialize_grads", "_meta",
                  "__dict__")
     _function: type
+    runs_user_code = True
 
     def __init__(self) -> None:
         super().__init__(())
@@ -59,8 +60,6 @@ class FunctionCtx(Node):
 
     def apply(self, grads: list, create_graph: bool) -> tuple:
         fn = self._function
-        if self._saved is None:
-            self._unpack()
         outs = [
             _grad_tensor(g, shape, dtype, self.materialize_grads)
             for g, (shape, dtype) in zip(grads, self._out_meta)

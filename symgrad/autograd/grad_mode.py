@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -49,6 +50,8 @@ class _GradMode:
     def __call__(self, func: F) -> F:
         mode_type = type(self)
         init_args = self._init_args()
+        if inspect.isgeneratorfunction(func):
+            return _generator_wrapper(func, lambda: mode_type(*init_args))  # type: ignore
 
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -61,7 +64,47 @@ class _GradMode:
         return ()
 
 
-class no_grad(_GradMode):  # noqa: N801 - the PyTorch name
+def _generator_wrapper(func: Callable, make_mode: Callable) -> Callable:
+    """Wrap a generator function so the mode holds whenever its body runs (as in PyTorch),
+    not while the caller runs between two ``next`` calls."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        gen = func(*args, **kwargs)
+        try:
+            with make_mode():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with make_mode():
+                        gen.close()
+                    raise
+                except BaseException as exc:
+                    with make_mode():
+                        response = gen.throw(exc)
+                else:
+                    with make_mode():
+                        response = gen.send(request)
+        except StopIteration as stop:
+            return stop.value
+
+    return wrapper
+
+
+class _NoParamGradMode(_GradMode):
+    """A grad mode without arguments, usable as ``@no_grad()`` and as bare ``@no_grad``."""
+
+    def __new__(cls, func: Any = None) -> Any:
+        if func is None:
+            return super().__new__(cls)
+        if not callable(func):
+            raise TypeError(f"{cls.__name__}() takes no arguments, got {func!r}")
+        return cls()(func)
+
+
+class no_grad(_NoParamGradMode):  # noqa: N801 - the PyTorch name
     """Context manager and decorator that stops recording the graph.
 
     Examples
@@ -77,7 +120,7 @@ class no_grad(_GradMode):  # noqa: N801 - the PyTorch name
     _mode = False
 
 
-class enable_grad(_GradMode):  # noqa: N801 - the PyTorch name
+class enable_grad(_NoParamGradMode):  # noqa: N801 - the PyTorch name
     """Context manager and decorator that records the graph, even inside ``no_grad``.
 
     Examples

@@ -176,7 +176,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Any = None, size_average: An
     w = np.ones(n_classes, x._data.dtype) if weight is None else weight._data.astype(x._data.dtype)
     elem_w = w[safe] * keep
     denom = float(elem_w.sum())
-    out = _losses.NLL_LOSS(x, index=np.expand_dims(safe, 1), weight=elem_w.astype(x._data.dtype),
+    prim = _losses.NLL_LOSS_2D if x.ndim > 2 else _losses.NLL_LOSS
+    out = prim(x, index=np.expand_dims(safe, 1), weight=elem_w.astype(x._data.dtype),
                            denom=denom if denom else float("nan"), reduction=r)
     return out if batched or r != "none" else out.squeeze(0)
 

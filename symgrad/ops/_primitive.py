@@ -148,6 +148,7 @@ class Elementwise:
         self._forward: Callable | None = None
         self._vjp_kernels: dict[int, Callable] = {}
         self._vjp_prims: dict[int, Elementwise] = {}
+        self._vjp_uses: dict[int, tuple] = {}
         self._needs: tuple | None = None
 
     def __repr__(self) -> str:
@@ -207,6 +208,14 @@ class Elementwise:
         """``g * partial_i`` with ``g`` moved inside piecewise branches, so that a zero branch
         gives 0 even for an infinite ``g`` (PyTorch's masking), not ``inf * 0 = nan``."""
         return sp.piecewise_fold(_g_symbol(self.level) * self.partials[i])
+
+    def vjp_uses(self, i: int) -> tuple:
+        """Which inputs ``g * partial_i`` depends on."""
+        uses = self._vjp_uses.get(i)
+        if uses is None:
+            free = self.vjp_expression(i).free_symbols
+            uses = self._vjp_uses[i] = tuple(x in free for x in self.inputs)
+        return uses
 
     def vjp_primitive(self, i: int) -> Elementwise:
         """``g * partial_i`` as an element-wise primitive of its own (for ``create_graph``)."""
@@ -374,13 +383,15 @@ class ElementwiseNode(Node):
         from symgrad.ops import shape as shape_ops
 
         saved = self._unpack()
-        args = [0 if s is None else s for s in saved]
         out = Tensor._make(self._out, self, True) if self._out is not None else 0
         result = []
         for i, (fn, _) in enumerate(self.next_functions):
             if fn is None:
                 result.append(None)
                 continue
+            # inputs the partial does not use enter as 0, so they get no edge (and no gradient)
+            uses = self.prim.vjp_uses(i)
+            args = [s if (s is not None and used) else 0 for s, used in zip(saved, uses)]
             gi = self.prim.vjp_primitive(i)(*args, out, g, params=self._params)
             shape, dtype = self._meta[i]
             gi = shape_ops.sum_to_size(gi, shape)

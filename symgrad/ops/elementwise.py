@@ -78,6 +78,9 @@ def _gelu_kernel(v: Any) -> Any:
 # -- arithmetic ---------------------------------------------------------------------------------
 ADD = declare("add", (x, y), x + y, kernel=np.add)
 SUB = declare("sub", (x, y), x - y, kernel=np.subtract)
+# number - tensor: PyTorch records it as rsub of the tensor
+RSUB = declare("rsub", (x, y), y - x, kernel=lambda a, b: np.subtract(b, a),
+               backward="RsubBackward1")
 MUL = declare("mul", (x, y), x * y, kernel=np.multiply)
 DIV = declare("div", (x, y), x / y, partials=(1 / y, -OUT / y), kernel=np.true_divide,
               promote="float")
@@ -85,15 +88,21 @@ NEG = declare("neg", (x,), -x, kernel=np.negative)
 # d/dy is written with OUT so that the node saves the output the stable kernel reads
 POW = declare("pow", (x, y), x**y, partials=(y * x ** (y - 1), OUT * sp.log(x)),
               partial_kernels={0: _pow_dx, 1: _pow_dy})
+# the same formula under PyTorch's names for a tensor exponent and for a number base
+POW_TENSOR = declare("pow_tensor", (x, y), x**y, partials=POW.declared_partials,
+                     partial_kernels=POW.partial_kernels, backward="PowBackward1")
+POW_SCALAR_BASE = declare("pow_scalar_base", (x, y), x**y, partials=POW.declared_partials,
+                          partial_kernels=POW.partial_kernels, backward="PowBackward2")
 RECIPROCAL = declare("reciprocal", (x,), 1 / x, partials=(-(OUT**2),), promote="float")
-SQUARE = declare("square", (x,), x**2, kernel=np.square)
+SQUARE = declare("square", (x,), x**2, kernel=np.square, backward="PowBackward0")
 
 # -- exponentials, logarithms, powers -----------------------------------------------------------
 EXP = declare("exp", (x,), sp.exp(x), partials=(OUT,), kernel=np.exp, promote="float")
 EXPM1 = declare("expm1", (x,), sp.exp(x) - 1, partials=(OUT + 1,), kernel=np.expm1,
                 promote="float")
 LOG = declare("log", (x,), sp.log(x), kernel=np.log, promote="float")
-LOG1P = declare("log1p", (x,), sp.log(1 + x), kernel=np.log1p, promote="float")
+LOG1P = declare("log1p", (x,), sp.log(1 + x), kernel=np.log1p, promote="float",
+                backward="Log1PBackward0")
 SQRT = declare("sqrt", (x,), sp.sqrt(x), partials=(1 / (2 * OUT),), kernel=np.sqrt,
                promote="float")
 RSQRT = declare("rsqrt", (x,), 1 / sp.sqrt(x), partials=(-(OUT**3) / 2,), promote="float")
@@ -116,7 +125,7 @@ LEAKY_RELU = declare("leaky_relu", (x,), sp.Piecewise((x, x > 0), (slope * x, Tr
 ELU = declare("elu", (x,), sp.Piecewise((x, x > 0), (alpha * (sp.exp(x) - 1), True)),
               params=(alpha,), promote="float")
 CLAMP = declare("clamp", (x,), sp.Piecewise((lo, x < lo), (hi, x > hi), (x, True)),
-                params=(lo, hi), kernel=_clamp)
+                params=(lo, hi), kernel=_clamp, backward="ClampBackward1")
 CLAMP_MIN = declare("clamp_min", (x,), sp.Piecewise((lo, x < lo), (x, True)), params=(lo,),
                     kernel=np.maximum)
 CLAMP_MAX = declare("clamp_max", (x,), sp.Piecewise((hi, x > hi), (x, True)), params=(hi,),

@@ -17,7 +17,9 @@ def normalize_key(key: Any, shape: tuple) -> Any:
     items = key if isinstance(key, tuple) else (key,)
     out = []
     for k in items:
-        if isinstance(k, Tensor):
+        if isinstance(k, Tensor) and k.ndim == 0 and k.dtype.category == 1:
+            k = int(k.item())  # a 0-d integer tensor indexes like an int, as in PyTorch
+        elif isinstance(k, Tensor):
             if k.dtype.is_floating_point:
                 raise IndexError(
                     "tensors used as indices must be long, int, byte or bool tensors, got a "
@@ -52,11 +54,19 @@ def _probe(key: tuple, shape: tuple) -> None:
 
 
 def _kind(key: tuple) -> str:
+    """Which PyTorch node an index makes: PyTorch applies the parts in order, so the last
+    part that does something names it (``x[:, 0]`` is a select, ``x[..., None]`` an
+    unsqueeze)."""
     if any(isinstance(k, np.ndarray) for k in key):
         return "advanced"
-    if any(isinstance(k, slice) or k is None or k is Ellipsis for k in key):
-        return "slice"
-    return "select"
+    for k in reversed(key):
+        if k is None:
+            return "unsqueeze"
+        if isinstance(k, int):
+            return "select"
+        if isinstance(k, slice) and k != slice(None):
+            return "slice"
+    return "alias"
 
 
 def _getitem_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -72,6 +82,8 @@ _GETITEM = {
     for kind, name in (
         ("select", "SelectBackward0"),
         ("slice", "SliceBackward0"),
+        ("unsqueeze", "UnsqueezeBackward0"),
+        ("alias", "AliasBackward0"),
         ("advanced", "IndexBackward0"),
     )
 }

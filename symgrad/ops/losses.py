@@ -52,7 +52,8 @@ BCE = declare(
     -(y * sp.log(x) + (1 - y) * sp.log(1 - x)),
     kernel=lambda v, t: -(t * _clamped_log(v) + (1 - t) * _clamped_log(1 - v)),
     partial_kernels={
-        0: lambda v, t, out: (v - t) / np.maximum(v * (1 - v), 1e-12),
+        # PyTorch's clamp of the denominator is the float32 constant 1e-12
+        0: lambda v, t, out: (v - t) / np.maximum(v * (1 - v), np.float32(1e-12)),
         1: lambda v, t, out: _clamped_log(1 - v) - _clamped_log(v),
     },
     promote="float",
@@ -124,3 +125,5 @@ def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 NLL_LOSS = Structural("nll_loss", _nll_forward, _nll_vjp, backward="NllLossBackward0")
+# PyTorch's name for inputs with dimensions beyond (N, C)
+NLL_LOSS_2D = Structural("nll_loss", _nll_forward, _nll_vjp, backward="NllLoss2DBackward0")

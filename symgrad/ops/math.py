@@ -36,6 +36,8 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input - alpha * other``, broadcasting."""
+    if alpha == 1 and not isinstance(input, Tensor) and isinstance(other, Tensor):
+        return E.RSUB(other, input)
     return E.SUB(input, other if alpha == 1 else E.MUL(other, alpha))
 
 
@@ -72,7 +74,9 @@ def pow(input: Any, exponent: Any) -> Tensor:
     >>> symgrad.pow(symgrad.tensor([2.0, 3.0]), 2)
     tensor([4., 9.])
     """
-    return E.POW(input, exponent)
+    if not isinstance(input, Tensor):
+        return E.POW_SCALAR_BASE(input, exponent)
+    return E.POW_TENSOR(input, exponent) if isinstance(exponent, Tensor) else E.POW(input, exponent)
 
 
 def _unary(prim: Any, doc: str) -> Any:
@@ -156,17 +160,20 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
         return out if max is None else where(gt(out, max), max, out)
     if min is None and max is None:
         raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
+    low = -float("inf") if min is None else min
+    high = float("inf") if max is None else max
+    return E.CLAMP(_promoted(input, min, max), params=(low, high))
+
+
+def _promoted(input: Any, *bounds: Any) -> Any:
+    """An integer tensor becomes floating when a bound is a float, as in PyTorch."""
     if (
         isinstance(input, Tensor)
         and not input.dtype.is_floating_point
-        and (isinstance(min, float) or isinstance(max, float))
+        and any(isinstance(b, float) for b in bounds)
     ):
-        input = input.to(dtypes.get_default_dtype())  # float bounds promote, as PyTorch's
-    if min is None:
-        return E.CLAMP_MAX(input, params=(max,))
-    if max is None:
-        return E.CLAMP_MIN(input, params=(min,))
-    return E.CLAMP(input, params=(min, max))
+        return input.to(dtypes.get_default_dtype())
+    return input
 
 
 clip = clamp
@@ -174,12 +181,16 @@ clip = clamp
 
 def clamp_min(input: Any, min: Any) -> Tensor:
     """``max(input, min)``."""
-    return clamp(input, min=min)
+    if isinstance(min, Tensor):
+        return clamp(input, min=min)
+    return E.CLAMP_MIN(_promoted(input, min), params=(min,))
 
 
 def clamp_max(input: Any, max: Any) -> Tensor:
     """``min(input, max)``."""
-    return clamp(input, max=max)
+    if isinstance(max, Tensor):
+        return clamp(input, max=max)
+    return E.CLAMP_MAX(_promoted(input, max), params=(max,))
 
 
 def maximum(input: Any, other: Any) -> Tensor:

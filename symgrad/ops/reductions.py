@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -281,15 +282,27 @@ def _correction(unbiased: Any, correction: Any) -> float:
 def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
     """The variance (Bessel-corrected by default, as PyTorch)."""
-    return _VAR(input, dim=_dims(input, dim), keepdim=bool(keepdim),
-                correction=_correction(unbiased, correction))
+    axes, c = _dims(input, dim), _correction(unbiased, correction)
+    _check_dof("var", input, axes, c)
+    return _VAR(input, dim=axes, keepdim=bool(keepdim), correction=c)
+
+
+def _check_dof(op: str, input: Tensor, axes: Any, correction: float) -> None:
+    if _count(input.shape, axes) - correction <= 0:
+        warnings.warn(
+            f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
     """The standard deviation (Bessel-corrected by default, as PyTorch)."""
-    return _STD(input, dim=_dims(input, dim), keepdim=bool(keepdim),
-                correction=_correction(unbiased, correction))
+    axes, c = _dims(input, dim), _correction(unbiased, correction)
+    _check_dof("std", input, axes, c)
+    return _STD(input, dim=axes, keepdim=bool(keepdim), correction=c)
 
 
 # -- log-sum-exp and the softmax family (numerically stable forms) --------------------------------

@@ -222,10 +222,18 @@ def unsqueeze(input: Tensor, dim: int) -> Tensor:
     return _UNSQUEEZE(input, dim=_wrap_dim(dim, input.ndim + 1))
 
 
-_SQUEEZE = Structural(
-    "squeeze",
-    lambda xp, a, dim: xp.squeeze(a, dim),
-    lambda xp, g, c: (xp.reshape(g, c.shapes[0]),),
+def _squeeze(backward: str) -> Structural:
+    return Structural(
+        "squeeze",
+        lambda xp, a, dim: xp.squeeze(a, dim),
+        lambda xp, g, c: (xp.reshape(g, c.shapes[0]),),
+        backward=backward,
+    )
+
+
+# PyTorch's names: every size-1 dim, one dim, a tuple of dims
+_SQUEEZE_ALL, _SQUEEZE_DIM, _SQUEEZE_DIMS = (
+    _squeeze(f"SqueezeBackward{k}") for k in range(3)
 )
 
 
@@ -239,7 +247,10 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
         dims = tuple(i for i in (_wrap_dim(d, n) for d in dims) if input.shape[i] == 1)
     if not dims:
         return input
-    return _SQUEEZE(input, dim=dims)
+    prim = _SQUEEZE_ALL if dim is None else _SQUEEZE_DIMS if isinstance(dim, (tuple, list)) else (
+        _SQUEEZE_DIM
+    )
+    return prim(input, dim=dims)
 
 
 _FLIP = Structural(

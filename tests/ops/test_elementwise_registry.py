@@ -61,6 +61,9 @@ class Domain:
 DOMAINS = {
     "div": Domain((ANY, away_from_zero(0.2, 3.0))),
     "pow": Domain((POSITIVE, ANY)),
+    "pow_tensor": Domain((POSITIVE, ANY)),
+    "pow_scalar_base": Domain((POSITIVE, ANY)),
+    "rsub": Domain((ANY, ANY)),
     "reciprocal": Domain((away_from_zero(0.1, 3.0),)),
     "log": Domain((POSITIVE,)),
     "log1p": Domain((uniform(-0.95, 4.0),)),
