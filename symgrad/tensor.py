@@ -171,6 +171,12 @@ class Tensor(TensorMethods):
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise ValueError(f"a tensor name must be a non-empty string, got {value!r}")
         self._name = value
+        if self.grad_fn is not None:  # so closed forms and derivations can call it by name
+            names = self.grad_fn.metadata.setdefault("names", {})
+            if value is None:
+                names.pop(self._output_nr, None)
+            else:
+                names[self._output_nr] = value
 
     # -- metadata --------------------------------------------------------------------------
     @property

@@ -4,6 +4,7 @@ traced computation, as ordinary SymPy objects, and fast functions generated from
 from symgrad.symbolic.calculus import expression, gradient, hessian, jacobian
 from symgrad.symbolic.codegen import CompiledFunction, compile_gradient, lambdify
 from symgrad.symbolic.custom import ElementwiseOp, elementwise
+from symgrad.symbolic.derivation import Derivation, derivation
 from symgrad.symbolic.display import latex
 from symgrad.symbolic.names import symbols
 from symgrad.symbolic.replay import SymbolicDepthError
@@ -11,4 +12,5 @@ from symgrad.symbolic.replay import SymbolicDepthError
 __all__ = [
     "expression", "gradient", "jacobian", "hessian", "symbols", "lambdify", "compile_gradient",
     "CompiledFunction", "elementwise", "ElementwiseOp", "latex", "SymbolicDepthError",
+    "derivation", "Derivation",
 ]

@@ -53,8 +53,10 @@ def backward_order(roots: list[Node]) -> list[Node]:
 class Replay:
     """Symbolic values of the tensors of one graph, and reverse accumulation over it."""
 
-    def __init__(self, cse: bool = False, as_float: bool = False) -> None:
+    def __init__(self, cse: bool = False, as_float: bool = False,
+                 names: dict | None = None) -> None:
         self.cse = cse
+        self.names = names or {}  # {(node, output_nr): name} beyond the tensors' own
         self.as_float = as_float
         self.definitions: list[tuple[sp.Symbol, sp.Expr]] = []
         self.values: dict[tuple[Node, int], np.ndarray] = {}
@@ -80,7 +82,8 @@ class Replay:
             args = [self.input(node, i) for i in range(len(node.next_functions))]
             outs = self._guard(lambda node=node, args=args: self._apply(node, args))
             for nr, out in enumerate(outs):
-                self.values[(node, nr)] = self._assign(out, "v", node)
+                name = self.names.get((node, nr)) or output_name(node, nr)
+                self.values[(node, nr)] = self._assign(out, "v", name)
 
     def input(self, node: Node, i: int) -> np.ndarray:
         """The symbolic value of input ``i`` of ``node``."""
@@ -114,12 +117,14 @@ class Replay:
             return _function_forward(node, args)
         raise NotImplementedError(f"no symbolic rule for graph node {node.name()}")
 
-    def _assign(self, arr: np.ndarray, prefix: str, node: Node | None = None) -> np.ndarray:
-        """In assignment form, give every non-trivial element a symbol with its definition."""
+    def _assign(self, arr: np.ndarray, prefix: str, name: str | None = None) -> np.ndarray:
+        """In assignment form, give every non-trivial element a symbol with its definition:
+        ``name`` (the tensor's own) or the next automatic ``v1``, ``v2``, ..."""
         if not self.cse:
             return arr
-        self._names[prefix] += 1
-        name = f"{prefix}{self._names[prefix]}"
+        if name is None:
+            self._names[prefix] += 1
+            name = f"{prefix}{self._names[prefix]}"
         out = np.empty(arr.shape, dtype=object)
         for index in np.ndindex(*arr.shape):
             e = sp.sympify(arr[index])
@@ -229,6 +234,12 @@ _DEPTH_MESSAGE = (
     f"(more than {MAX_INLINE_DEPTH} levels); pass cse=True to get it in assignment form "
     "(replacements, expressions), which stays linear in the size of the graph"
 )
+
+
+def output_name(node: Node, nr: int) -> str | None:
+    """The name the user gave the tensor that is output ``nr`` of ``node``, if any."""
+    names = node._metadata.get("names") if node._metadata else None
+    return names.get(nr) if names else None
 
 
 def _spot(t: Tensor) -> tuple:
