@@ -124,7 +124,15 @@ _COPY = Structural("copy", _broadcast_into, _overwritten_vjp, backward="CopyBack
 
 
 def zero_(x: Tensor) -> Tensor:
-    """Fill ``x`` with zeros in place."""
+    """Fill ``x`` with zeros in place (on a non-leaf, recorded as ``ZeroBackward0``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> y = symgrad.ones(2, requires_grad=True) * 2
+    >>> y.zero_()
+    tensor([0., 0.], grad_fn=<ZeroBackward0>)
+    """
     _check_leaf(x, "zero_")
     if x.grad_fn is not None and grad_mode.is_grad_enabled():
         return inplace(x, "zero_", _ZERO)
