@@ -51,7 +51,7 @@ class Tensor(TensorMethods):
         "_grad",
         "grad_fn",
         "_output_nr",
-        "_version",
+        "_counter",
         "_name",
         "_retains_grad",
         "_hooks",
@@ -177,6 +177,11 @@ class Tensor(TensorMethods):
                 names.pop(self._output_nr, None)
             else:
                 names[self._output_nr] = value
+
+    @property
+    def _version(self) -> int:
+        """How many in-place changes this tensor's values have had (PyTorch's ``_version``)."""
+        return self._counter.value
 
     # -- metadata --------------------------------------------------------------------------
     @property
@@ -326,7 +331,7 @@ class Tensor(TensorMethods):
     def detach(self) -> Tensor:
         """A tensor with the same values (shared memory) cut from the graph."""
         t = Tensor._make(self._data)
-        t._version = self._version
+        t._counter = self._counter
         return t
 
     def detach_(self) -> Tensor:
@@ -460,7 +465,7 @@ def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:
     t.grad_fn = grad_fn
     t._grad = None
     t._output_nr = 0
-    t._version = _Version()
+    t._counter = _Version()
     t._name = None
     t._retains_grad = False
     t._hooks = None

@@ -182,11 +182,6 @@ def test_bad_size_raises():
         symgrad.zeros([2, None])
 
 
-@pytest.mark.xfail(
-    reason="ops/shape.py sizes() converts sizes with int(), so 2.5 and '2' pass silently; "
-    "PyTorch raises TypeError",
-    strict=True,
-)
 @pytest.mark.parametrize("size", [2.5, "2"])
 def test_non_integer_size_raises(size):
     with pytest.raises(TypeError):

@@ -215,7 +215,7 @@ class _Run:
             grad = leaf._grad
             if grad._data.flags.writeable and grad.grad_fn is None:
                 np.add(grad._data, g, out=grad._data)
-                grad._version.value += 1
+                grad._counter.value += 1
             else:
                 leaf._grad = Tensor._make(grad._data + g)
 

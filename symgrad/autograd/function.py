@@ -37,7 +37,7 @@ class FunctionCtx(Node):
                     "store other values as attributes of ctx"
                 )
         self._saved = tensors
-        self._versions = tuple(None if t is None else t._version.value for t in tensors)
+        self._versions = tuple(None if t is None else t._counter.value for t in tensors)
 
     @property
     def saved_tensors(self) -> tuple:

@@ -49,7 +49,7 @@ class Node:
         self.next_functions = next_functions
         self._saved = saved
         if versions is None:
-            versions = tuple(getattr(t, "_version", None) and t._version.value for t in saved)
+            versions = tuple(getattr(t, "_counter", None) and t._counter.value for t in saved)
         self._versions = versions
         self._out = out
         self._out_version = None
@@ -80,8 +80,8 @@ class Node:
         if saved is None:
             raise RuntimeError(_FREED)
         for t, version in zip(saved, self._versions):
-            if version is not None and t._version.value != version:
-                self._raise_modified(t, version, t._version.value)
+            if version is not None and t._counter.value != version:
+                self._raise_modified(t, version, t._counter.value)
         if self._out_version is not None:
             counter, version = self._out_version
             if counter.value != version:

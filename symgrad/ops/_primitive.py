@@ -269,7 +269,7 @@ class Elementwise:
             node = self.node_class(args, params, out)
             result = Tensor._make(out, node, True)
             if node._out is not None:
-                node._out_version = (result._version, 0)
+                node._out_version = (result._counter, 0)
             return result
         return Tensor._make(out)
 
@@ -332,7 +332,7 @@ class ElementwiseNode(Node):
                     edges.append(_NO_EDGE)
                     consts.append(a)
                 saved.append(a if need else None)
-                versions.append(a._version.value if need else None)
+                versions.append(a._counter.value if need else None)
                 meta.append((a._data.shape, a._data.dtype))
             else:
                 edges.append(_NO_EDGE)
@@ -468,7 +468,7 @@ class Structural:
             node = self.node_class(tensors, params, out)
             result = Tensor._make(out, node, True)
             if node._out is not None:
-                node._out_version = (result._version, 0)
+                node._out_version = (result._counter, 0)
             return result
         return Tensor._make(out)
 

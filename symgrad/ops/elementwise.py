@@ -82,7 +82,7 @@ SUB = declare("sub", (x, y), x - y, kernel=np.subtract)
 RSUB = declare("rsub", (x, y), y - x, kernel=lambda a, b: np.subtract(b, a),
                backward="RsubBackward1")
 MUL = declare("mul", (x, y), x * y, kernel=np.multiply)
-DIV = declare("div", (x, y), x / y, partials=(1 / y, -OUT / y), kernel=np.true_divide,
+DIV = declare("div", (x, y), x / y, kernel=np.true_divide,
               promote="float")
 NEG = declare("neg", (x,), -x, kernel=np.negative)
 # d/dy is written with OUT so that the node saves the output the stable kernel reads

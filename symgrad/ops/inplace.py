@@ -74,7 +74,7 @@ def _write(x: Tensor, values: np.ndarray, op: str) -> None:
     if not x._data.flags.writeable:
         x._data = np.array(x._data)  # an expanded (broadcast) array: give it its own memory
     np.copyto(x._data, values, casting="unsafe")
-    x._version.value += 1
+    x._counter.value += 1
 
 
 def _rebase(x: Tensor, result: Tensor) -> None:
@@ -83,10 +83,10 @@ def _rebase(x: Tensor, result: Tensor) -> None:
     x.grad_fn = result.grad_fn
     x._output_nr = result._output_nr
     x._requires_grad = True
-    x._version.value += 1
+    x._counter.value += 1
     node = result.grad_fn
     if node is not None and node._out_version is not None:
-        node._out_version = (x._version, x._version.value)
+        node._out_version = (x._counter, x._counter.value)
     move_retain_grad(x, old_node)
 
 

@@ -30,10 +30,15 @@ def sizes(args: tuple, op: str) -> tuple[int, ...]:
     """Sizes given PyTorch's two ways: ``f(2, 3)`` or ``f((2, 3))``."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
-    try:
-        return tuple(int(n) for n in args)
-    except (TypeError, ValueError):
-        raise TypeError(f"{op}(): sizes must be ints or one tuple of ints, got {args!r}") from None
+    for n in args:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer, Tensor)) or (
+            isinstance(n, Tensor) and (n.numel() != 1 or n.dtype.category != 1)
+        ):
+            raise TypeError(
+                f"{op}(): sizes must be ints or one tuple of ints, got {args!r} "
+                f"({type(n).__name__} {n!r:.20})"
+            )
+    return tuple(int(n) for n in args)
 
 
 # -- dtype conversion -----------------------------------------------------------------------------

@@ -97,7 +97,8 @@ def _double_backward_hessian(op):
     (g,) = grad(y, x, create_graph=True)
     rows = []
     for k in range(x.numel()):
-        (row,) = grad(g.reshape(-1)[k], x, retain_graph=True)
+        # a gradient that does not depend on x (div's 1/y) has a zero Hessian, not an error
+        (row,) = grad(g.reshape(-1)[k], x, retain_graph=True, materialize_grads=True)
         rows.append(row.numpy().reshape(-1))
     return np.array(rows)
 
