@@ -1,0 +1,310 @@
+"""Closed-form gradients: symgrad's symbolic layer side by side with SymPy's own ``diff``.
+
+Usage::
+
+    python benchmarks/symbolic.py            # best of 3 runs per row
+    python benchmarks/symbolic.py --repeats 1
+
+Two cases, each checked for agreement before it is timed:
+
+- ``sum_i c_i * sin(x_i * x_(i+1))`` for i < 200 (``x`` one named vector of 201 elements, ``c``
+  200 named constants): the gradient with respect to ``x``, by symgrad (inline and in
+  assignment form) and by ``sympy.diff`` of the same formula built in SymPy, once per variable;
+- the 600-op chain ``y = sin(y) * 1.01 + 0.1`` repeated 200 times: symgrad in assignment form
+  (``cse=True``), and SymPy's ``diff`` of the nested formula if SymPy can build it at all (and
+  the chain rule applied step by step in SymPy, which is what a SymPy user would do instead).
+
+SymEngine and CasADi run the same cases when they are importable. SymPy caches the results of
+its constructors; the cache is cleared before every timed run so no row reuses another's work.
+Times are wall-clock seconds, best of the repeats; ratios are to the SymPy ``diff`` row (to
+the SymPy chain rule by hand where ``diff`` cannot run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import sympy as sp
+from sympy.core.cache import clear_cache
+
+# benchmark the symgrad of this checkout, installed or not
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+
+import symgrad  # noqa: E402
+from symgrad.symbolic import gradient  # noqa: E402
+
+TERMS = 200
+CHAIN_STEPS = 200
+TARGET_SUM_GRADIENT = 0.3  # seconds, the issue's target for the 200-term gradient
+TARGET_CHAIN = 5.0  # seconds, the issue's target for the 600-op chain
+
+
+@dataclass
+class Row:
+    """One timed implementation of one case (``seconds`` None when it could not run)."""
+
+    case: str
+    name: str
+    seconds: float | None
+    note: str = ""
+
+
+def best_time(run: Callable[[], object], repeats: int) -> float:
+    """The fastest of ``repeats`` runs, each after clearing SymPy's cache."""
+    times = []
+    for _ in range(repeats):
+        clear_cache()
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
+# -- case 1: the 200-term sum ------------------------------------------------------------------
+
+def sum_graph(rng: np.random.Generator):
+    """The symgrad graph: ``x`` (201 elements, requires grad) and ``c`` (named constants)."""
+    x = symgrad.tensor(rng.uniform(-1, 1, TERMS + 1), dtype=symgrad.float64,
+                       requires_grad=True, name="x")
+    c = symgrad.tensor(rng.uniform(-1, 1, TERMS), dtype=symgrad.float64, name="c")
+    return x, c, (c * symgrad.sin(x[:-1] * x[1:])).sum()
+
+
+def sum_formula():
+    """The same formula written in SymPy, with symbols that print like symgrad's."""
+    xs = [sp.Symbol(f"x[{i}]", real=True) for i in range(TERMS + 1)]
+    cs = [sp.Symbol(f"c[{i}]", real=True) for i in range(TERMS)]
+    return xs, cs, sp.Add(*(cs[i] * sp.sin(xs[i] * xs[i + 1]) for i in range(TERMS)))
+
+
+def check_sum_case(x, c, y, xs, cs, f) -> None:
+    """symgrad's gradient and SymPy's per-variable diff agree at the tensors' values."""
+    values = dict(zip(xs, x.detach().numpy()))
+    values.update(zip(cs, c.numpy()))
+    ours = gradient(y, x)
+    by_name = {s.name: v for s, v in values.items()}
+    for k in (0, 1, TERMS // 2, TERMS):
+        theirs = float(sp.diff(f, xs[k]).xreplace(values))
+        mine = float(ours[k].xreplace({s: by_name[s.name] for s in ours[k].free_symbols}))
+        if not _close(mine, theirs):
+            raise AssertionError(f"d/dx[{k}]: symgrad {mine} != sympy {theirs}")
+
+
+def sum_case(repeats: int) -> list[Row]:
+    x, c, y = sum_graph(np.random.default_rng(0))
+    xs, cs, f = sum_formula()
+    check_sum_case(x, c, y, xs, cs, f)
+    case = f"{TERMS}-term sum gradient"
+    rows = [
+        Row(case, "symgrad inline", best_time(lambda: gradient(y, x), repeats),
+            f"target < {TARGET_SUM_GRADIENT:g} s"),
+        Row(case, "symgrad cse=True", best_time(lambda: gradient(y, x, cse=True), repeats)),
+        Row(case, "SymPy diff", best_time(lambda: [sp.diff(f, v) for v in xs], repeats),
+            "one diff per variable"),
+    ]
+    return rows + peers_sum_case(repeats)
+
+
+# -- case 2: the 600-op chain ------------------------------------------------------------------
+
+def chain_graph(steps: int = CHAIN_STEPS):
+    """``y = sin(y) * 1.01 + 0.1`` repeated ``steps`` times from the named leaf ``x0``."""
+    x = symgrad.tensor(0.5, dtype=symgrad.float64, requires_grad=True, name="x0")
+    y = x
+    for _ in range(steps):
+        y = symgrad.sin(y) * 1.01 + 0.1
+    return x, y
+
+
+def evaluate_pair(pair, values: dict) -> float:
+    """A ``(replacements, expression)`` result evaluated one replacement at a time."""
+    replacements, result = pair
+    known = dict(values)
+    for symbol, definition in replacements:
+        known[symbol] = sp.Float(float(definition.xreplace(known)), 17)
+    return float(result.xreplace(known))
+
+
+def sympy_nested_chain(steps: int = CHAIN_STEPS) -> tuple[sp.Symbol, sp.Expr]:
+    """The chain as one SymPy formula (RecursionError when SymPy can't hold it)."""
+    x = sp.Symbol("x0", real=True)
+    y = x
+    for _ in range(steps):
+        y = sp.sin(y) * sp.Rational(101, 100) + sp.Rational(1, 10)
+    return x, y
+
+
+def sympy_depth_limit(steps: int = CHAIN_STEPS) -> int | None:
+    """The first chain length whose ``diff`` fails in SymPy, or None if all of them work."""
+    for n in range(1, steps + 1):
+        clear_cache()
+        try:
+            x, y = sympy_nested_chain(n)
+            sp.diff(y, x)
+        except RecursionError:
+            return n
+    return None
+
+
+def sympy_step_by_step(steps: int = CHAIN_STEPS) -> tuple[list, sp.Symbol]:
+    """The chain rule by hand in SymPy: one symbol per step for the value and one for the
+    derivative, as ``(definitions, derivative symbol)``."""
+    x = sp.Symbol("x0", real=True)
+    y, dy, definitions = x, sp.Integer(1), []
+    for k in range(1, steps + 1):
+        formula = sp.sin(y) * sp.Rational(101, 100) + sp.Rational(1, 10)
+        value, derivative = sp.Symbol(f"y{k}", real=True), sp.Symbol(f"d{k}", real=True)
+        definitions += [(value, formula), (derivative, sp.diff(formula, y) * dy)]
+        y, dy = value, derivative
+    return definitions, dy
+
+
+def chain_case(repeats: int) -> list[Row]:
+    x, y = chain_graph()
+    pair = gradient(y, x, cse=True)
+    y.backward()
+    value = evaluate_pair(pair, {sp.Symbol("x0", real=True): sp.Float(0.5, 17)})
+    if not _close(value, x.grad.item()):
+        raise AssertionError(f"chain: symgrad closed form {value} != backward {x.grad.item()}")
+    case = f"{3 * CHAIN_STEPS}-op chain gradient"
+    rows = [Row(case, "symgrad cse=True", best_time(lambda: gradient(y, x, cse=True), repeats),
+                f"target < {TARGET_CHAIN:g} s")]
+    try:
+        gradient(y, x)
+        rows.append(Row(case, "symgrad inline", best_time(lambda: gradient(y, x), repeats)))
+    except symgrad.symbolic.SymbolicDepthError:
+        rows.append(Row(case, "symgrad inline", None, "SymbolicDepthError (suggests cse=True)"))
+    limit = sympy_depth_limit()
+    if limit is None:
+        def nested():
+            sx, sy = sympy_nested_chain()
+            return sp.diff(sy, sx)
+        rows.append(Row(case, "SymPy diff", best_time(nested, repeats), "nested formula"))
+    else:
+        rows.append(Row(case, "SymPy diff", None,
+                        f"RecursionError from a {limit}-step chain ({3 * limit} ops)"))
+    by_hand = evaluate_pair(sympy_step_by_step(), {sp.Symbol("x0", real=True): sp.Float(0.5, 17)})
+    if not _close(by_hand, value):
+        raise AssertionError(f"chain: SymPy by hand {by_hand} != symgrad {value}")
+    rows.append(Row(case, "SymPy by hand", best_time(sympy_step_by_step, repeats),
+                    "chain rule, one symbol per step"))
+    return rows + peers_chain_case(repeats)
+
+
+# -- SymEngine and CasADi, when importable -----------------------------------------------------
+
+def _import(name: str):
+    try:
+        return __import__(name)
+    except ImportError:
+        return None
+
+
+def peers_sum_case(repeats: int) -> list[Row]:
+    rows = []
+    se = _import("symengine")
+    if se is not None:
+        xs = se.symbols(f"x0:{TERMS + 1}")
+        cs = se.symbols(f"c0:{TERMS}")
+        f = sum(cs[i] * se.sin(xs[i] * xs[i + 1]) for i in range(TERMS))
+        rows.append(Row(f"{TERMS}-term sum gradient", "SymEngine diff",
+                        best_time(lambda: [f.diff(v) for v in xs], repeats)))
+    ca = _import("casadi")
+    if ca is not None:
+        x, c = ca.SX.sym("x", TERMS + 1), ca.SX.sym("c", TERMS)
+        f = ca.sum1(c * ca.sin(x[:-1] * x[1:]))
+        rows.append(Row(f"{TERMS}-term sum gradient", "CasADi gradient",
+                        best_time(lambda: ca.gradient(f, x), repeats)))
+    return rows
+
+
+def peers_chain_case(repeats: int) -> list[Row]:
+    rows = []
+    case = f"{3 * CHAIN_STEPS}-op chain gradient"
+    se = _import("symengine")
+    if se is not None:
+        def run():
+            x = se.Symbol("x0")
+            y = x
+            for _ in range(CHAIN_STEPS):
+                y = se.sin(y) * se.Rational(101, 100) + se.Rational(1, 10)
+            return y.diff(x)
+        try:
+            rows.append(Row(case, "SymEngine diff", best_time(run, repeats), "nested formula"))
+        except RecursionError:
+            rows.append(Row(case, "SymEngine diff", None, "RecursionError"))
+    ca = _import("casadi")
+    if ca is not None:
+        def run_casadi():
+            x = ca.SX.sym("x0")
+            y = x
+            for _ in range(CHAIN_STEPS):
+                y = ca.sin(y) * 1.01 + 0.1
+            return ca.gradient(y, x)
+        rows.append(Row(case, "CasADi gradient", best_time(run_casadi, repeats)))
+    return rows
+
+
+# -- report ------------------------------------------------------------------------------------
+
+def references(rows: list[Row]) -> dict[str, Row]:
+    """Per case, the row the ratios are to: SymPy's diff, or SymPy's chain rule by hand when
+    its diff could not run."""
+    chosen: dict[str, Row] = {}
+    for name in ("SymPy by hand", "SymPy diff"):
+        for r in rows:
+            if r.name == name and r.seconds is not None:
+                chosen[r.case] = r
+    return chosen
+
+
+def table(rows: list[Row]) -> list[str]:
+    """One line per row: time, and the ratio to the case's SymPy reference row (marked *)."""
+    reference = {case: r.seconds for case, r in references(rows).items()}
+    marked = {id(r) for r in references(rows).values()}
+    lines = [f"{'case':<26}{'implementation':<20}{'time':>10}{'x SymPy':>10}  note"]
+    for r in rows:
+        time_text = "-" if r.seconds is None else f"{r.seconds:.3f} s"
+        ref = reference.get(r.case)
+        ratio = "-" if r.seconds is None or ref is None else f"{r.seconds / ref:.3f}"
+        ratio += "*" if id(r) in marked else " "
+        lines.append(f"{r.case:<26}{r.name:<20}{time_text:>10}{ratio:>11}  {r.note}")
+    lines.append("* the row the case's ratios are to")
+    return lines
+
+
+def header(repeats: int) -> list[str]:
+    peers = [f"{n} {'(' + m.__version__ + ')' if m else 'not installed'}"
+             for n, m in (("symengine", _import("symengine")), ("casadi", _import("casadi")))]
+    return [
+        "symgrad symbolic benchmark: closed-form gradients, best of "
+        f"{repeats} run(s), SymPy cache cleared before each",
+        f"python {platform.python_version()}, sympy {sp.__version__}, numpy {np.__version__}, "
+        f"{os.cpu_count()} CPUs; " + ", ".join(peers),
+        "",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (best kept)")
+    args = parser.parse_args(argv)
+    print("\n".join(header(args.repeats)), flush=True)
+    rows = sum_case(args.repeats) + chain_case(args.repeats)
+    print("\n".join(table(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
