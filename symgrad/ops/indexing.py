@@ -121,7 +121,8 @@ def _mask(shape: tuple, key: Any) -> np.ndarray:
 
 def _index_put_forward(xp: Any, a: Any, v: Any, key: Any) -> Any:
     out = np.array(a, copy=True)
-    out[key] = v
+    # a 0-d value array goes in as its element (an object array would store the array itself)
+    out[key] = v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v
     return out
 
 

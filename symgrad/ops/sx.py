@@ -28,6 +28,8 @@ class ElementSymbol(sp.Symbol):
     def _latex(self, printer: Any) -> str:
         base, _, index = self.name.partition("[")
         base_latex = printer._print(sp.Symbol(base))
+        if "_" in base_latex or "^" in base_latex:
+            base_latex = f"{{{base_latex}}}"  # v_{1} then _{0,0} would be a double subscript
         return f"{base_latex}_{{{index.rstrip(']').replace(' ', '')}}}"
 
 
@@ -56,7 +58,7 @@ def exact(value: Any, as_float: bool = False) -> sp.Expr:
     v = value if isinstance(value, np.floating) else np.float64(value)
     if not np.isfinite(v):
         return sp.nan if np.isnan(v) else (sp.oo if v > 0 else -sp.oo)
-    if float(v).is_integer() and abs(v) < 2**53:
+    if float(v).is_integer() and abs(v) < 2**53 and not as_float:
         return sp.Integer(int(v))
     text = repr(float(v)) if isinstance(v, np.float64) else str(v)
     digits = text.lstrip("-").split("e")[0].replace(".", "").lstrip("0")

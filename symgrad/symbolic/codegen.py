@@ -18,6 +18,25 @@ from symgrad.tensor import Tensor
 __all__ = ["lambdify", "compile_gradient", "CompiledFunction"]
 
 
+# SymPy's C printer uses these POSIX names, which strict C99's <math.h> does not define
+_C99_CONSTANTS = [
+    f"#ifndef {name}\n#define {name} {value}\n#endif"
+    for name, value in (
+        ("M_PI", "3.14159265358979323846"),
+        ("M_E", "2.71828182845904523536"),
+        ("M_SQRT2", "1.41421356237309504880"),
+        ("M_1_PI", "0.31830988618379067154"),
+        ("M_2_PI", "0.63661977236758134308"),
+        ("M_2_SQRTPI", "1.12837916709551257390"),
+        ("M_SQRT1_2", "0.70710678118654752440"),
+        ("M_LN2", "0.69314718055994530942"),
+        ("M_LN10", "2.30258509299404568402"),
+        ("M_PI_2", "1.57079632679489661923"),
+        ("M_PI_4", "0.78539816339744830962"),
+    )
+]
+
+
 def _leaf_symbols(leaf: Any) -> tuple[list, tuple]:
     """The element symbols of a leaf (a tensor, a symbol, a Matrix/Array of symbols) and its
     shape."""
@@ -108,7 +127,8 @@ class CompiledFunction:
             raise ValueError(f"the C function name must be an identifier, got {name!r}")
         ins = [f"const double *in{k}" for k in range(len(self._leaves))]
         outs = [f"double *out{k}" for k in range(len(self._shapes))]
-        lines = ["#include <math.h>", "", f"void {name}({', '.join(ins + outs)}) {{"]
+        signature = f"void {name}({', '.join(ins + outs)}) {{"
+        lines = ["#include <math.h>", *_C99_CONSTANTS, "", signature]
         a = 0
         for k, (symbols, _) in enumerate(self._leaves):
             for j in range(len(symbols)):

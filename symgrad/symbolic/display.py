@@ -26,12 +26,12 @@ def latex(obj: Any, **options: Any) -> str:
     if isinstance(obj, Tensor):
         from symgrad.symbolic.calculus import expression
 
-        obj = expression(obj, **options)
-        options = {}
+        closed = {k: options.pop(k) for k in ("cse", "simplify", "as_float") if k in options}
+        obj = expression(obj, **closed)
     if isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], list):
         replacements, exprs = obj
-        lines = [f"{sp.latex(s)} &= {sp.latex(e)}" for s, e in replacements]
+        lines = [f"{sp.latex(s, **options)} &= {sp.latex(e, **options)}" for s, e in replacements]
         items = exprs if isinstance(exprs, list) else [exprs]
-        lines += [f"&{sp.latex(e)}" for e in items]
+        lines += [f"&{sp.latex(e, **options)}" for e in items]
         return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"
     return sp.latex(obj, **options)

@@ -65,6 +65,7 @@ class Replay:
         self._evaluated = 0  # definitions whose numeric value is known
         self._names = {"v": 0, "g": 0}
         self.leaves: dict[int, Tensor] = {}  # the symbolic tensors met, in order
+        self._owners: dict[str, Tensor] = {}  # symbol name -> the tensor it stands for
 
     # -- forward ---------------------------------------------------------------------------------
     def value(self, t: Tensor) -> np.ndarray:
@@ -104,6 +105,13 @@ class Replay:
             return constant_array(t, self.as_float)
         self.leaves.setdefault(id(t), t)
         arr = symbol_array_of(t)
+        name = str(arr.flat[0]).partition("[")[0] if arr.size else None
+        owner = self._owners.setdefault(name, t)
+        if owner is not t:
+            raise ValueError(
+                f"two different tensors are both named {name!r} (shapes {list(owner.shape)} "
+                f"and {list(t.shape)}): their symbols would be confused; rename one"
+            )
         for s, v in zip(arr.flat, t._data.flat):
             self._numeric_values[s] = float(v)
         return arr
@@ -152,7 +160,10 @@ class Replay:
         self.forward(root.grad_fn)
         order = backward_order([root.grad_fn])
         deps, _ = _collect([root.grad_fn])
-        useful = _leading_to(order, deps, {n for n, _ in spots})
+        # named constants have no edge: the nodes that use them are targets themselves
+        users = {n for n in order if any(_constant_spot(n, i) in spots
+                                         for i in range(len(n.next_functions)))}
+        useful = _leading_to(order, deps, {n for n, _ in spots} | users) | users
         adjoint: dict[tuple[Node, int], np.ndarray] = {(root.grad_fn, root._output_nr): seed}
         for node in order:
             for nr in range(node.num_outputs):
@@ -163,8 +174,14 @@ class Replay:
                 if g is None or node not in useful or isinstance(node, AccumulateGrad):
                     continue
                 g = self._assign(g, "g")
-                grads = self._guard(lambda node=node, g=g, nr=nr: self._vjp(node, g, nr))
-                for (fn, fnr), gi in zip(node.next_functions, grads):
+                wanted = tuple(fn is not None or _constant_spot(node, i) in spots
+                               for i, (fn, _) in enumerate(node.next_functions))
+                grads = self._guard(lambda n=node, g=g, nr=nr, w=wanted: self._vjp(n, g, nr, w))
+                for i, ((fn, fnr), gi) in enumerate(zip(node.next_functions, grads)):
+                    if fn is None and gi is not None:
+                        for k in spots.get(_constant_spot(node, i), []):
+                            result[k] = gi if result[k] is None else _objects(
+                                np.asarray(result[k] + gi, dtype=object))
                     if fn is None or gi is None:
                         continue
                     key = (fn, fnr)
@@ -173,9 +190,10 @@ class Replay:
                     )
         return result
 
-    def _vjp(self, node: Node, g: np.ndarray, nr: int) -> tuple:
+    def _vjp(self, node: Node, g: np.ndarray, nr: int, needs: tuple | None = None) -> tuple:
         args = [self.input(node, i) for i in range(len(node.next_functions))]
-        needs = tuple(fn is not None for fn, _ in node.next_functions)
+        if needs is None:
+            needs = tuple(fn is not None for fn, _ in node.next_functions)
         if isinstance(node, ElementwiseNode):
             prim, out = node.prim, self.values[(node, 0)]
             uses_out = prim.needs()[1]
@@ -242,6 +260,11 @@ def output_name(node: Node, nr: int) -> str | None:
     return names.get(nr) if names else None
 
 
+def _constant_spot(node: Node, i: int) -> tuple | None:
+    const = node._consts[i] if i < len(node._consts) else None
+    return ("constant", id(const)) if isinstance(const, Tensor) else None
+
+
 def _spot(t: Tensor) -> tuple:
     if t.grad_fn is not None:
         return (t.grad_fn, t._output_nr)
@@ -255,7 +278,8 @@ def _depth(arr: np.ndarray) -> int:
     depth: dict[int, int] = {}
     best = 0
     for e in arr.flat:
-        stack = [(sp.sympify(e), False)]
+        e = sp.sympify(e)
+        stack = [(e, False)]
         while stack:
             node, done = stack.pop()
             if id(node) in depth:
@@ -267,7 +291,7 @@ def _depth(arr: np.ndarray) -> int:
             stack.extend((a, False) for a in node.args if id(a) not in depth)
             if len(stack) > sys.getrecursionlimit() * 50:
                 return MAX_INLINE_DEPTH + 1
-        best = max(best, depth[id(sp.sympify(e))])
+        best = max(best, depth[id(e)])
     return best
 
 

@@ -309,13 +309,8 @@ def test_gradient_by_an_unnamed_constant_is_a_clear_error():
 
 # -- named tensors that do not require grad ----------------------------------------------------
 
-NAMED_CONSTANT_BUG = (
-    "gradient/jacobian/hessian by a named tensor that does not require grad return zeros: "
-    "replay.adjoints only follows next_functions, where such an input has no edge"
-)
 
 
-@pytest.mark.xfail(reason=NAMED_CONSTANT_BUG, strict=True, raises=AssertionError)
 def test_gradient_by_a_named_constant_is_its_partial_derivative():
     x = leaf([1.0, 2.0], "x")
     y = leaf([3.0, 4.0], "y", requires_grad=False)
@@ -326,7 +321,6 @@ def test_gradient_by_a_named_constant_is_its_partial_derivative():
     assert list(g) == element_symbols(x)
 
 
-@pytest.mark.xfail(reason=NAMED_CONSTANT_BUG, strict=True, raises=AssertionError)
 def test_jacobian_by_a_named_constant_is_its_partial_derivative():
     x = leaf([1.0, 2.0], "x")
     y = leaf([3.0, 4.0], "y", requires_grad=False)

@@ -185,7 +185,9 @@ def test_hostile_names_never_reach_c_source():
     source = compile_gradient(y, leaves).c_source()
     for piece in ("lambda", "my var", "import", "'"):
         assert piece not in source
-    assert source.count("#") == 1  # the one #include <math.h>
+    directives = [line for line in source.splitlines() if line.startswith("#")]
+    allowed = ("#include <math.h>", "#ifndef M_", "#define M_", "#endif")
+    assert directives and all(line.startswith(allowed) for line in directives)
 
 
 def test_c_function_name_must_be_an_identifier():
@@ -239,10 +241,6 @@ def test_compile_gradient_appends_other_named_tensors_by_name():
 
 
 @needs_cc
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "c_source prints pi and sqrt(2) as M_PI and M_SQRT2 (SymPy's math macros), which C99's "
-    "<math.h> does not define: compiling with -std=c99 fails for erf, gelu and the like"
-))
 def test_c_source_of_erf_compiles_as_c99(tmp_path):
     x = leaf([0.3, -0.7], "x")
     f = compile_gradient(symgrad.nn.functional.gelu(x).sum(), x)

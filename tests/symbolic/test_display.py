@@ -74,10 +74,6 @@ def test_latex_of_a_cse_pair_of_several_results():
     assert len(text.split(r" \\")) == len(pair[0]) + 2
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "ElementSymbol._latex appends _{i,j} to a base that SymPy already printed with a "
-    "subscript (v1 -> v_{1}, x_1 -> x_{1}), giving v_{1}_{0,0}: a TeX double-subscript error"
-))
 def test_latex_has_no_double_subscripts():
     x = leaf([0.5, 1.5])  # automatic name x_N
     w1 = leaf([[1.0, 2.0]], "w1")
@@ -95,20 +91,12 @@ def test_latex_of_a_tensor_takes_expression_options():
     assert latex(symgrad.tensor(0.1, dtype=symgrad.float64) * a, as_float=True) == "0.1 a"
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "display.latex drops printer options for (replacements, expressions) pairs: the pair "
-    "branch calls sp.latex(e) without **options"
-))
 def test_latex_of_a_cse_pair_passes_options_to_sympy():
     a = leaf(2.0, "a")
     text = latex(gradient(a * a * a * 3, a, cse=True), mul_symbol="dot")
     assert r"\cdot" in text
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    "display.latex sends every option of a tensor to expression(), so a printer option such "
-    "as mul_symbol raises TypeError instead of reaching sp.latex"
-))
 def test_latex_of_a_tensor_passes_printer_options_to_sympy():
     a = leaf(2.0, "a")
     assert latex(a * a * 3, mul_symbol="dot") == r"3 \cdot a^{2}"

@@ -43,14 +43,7 @@ try:  # tests/ is on sys.path when pytest imports the test packages from their r
 except ImportError:  # tests/ made a package itself
     from tests.ops.op_db import OP_DB
 
-KNOWN_BUGS = {
-    "setitem_element_number": pytest.mark.xfail(
-        strict=True,
-        raises=KeyError,
-        reason="index_put's forward stores a 0-d object array as the element when the key "
-        "selects one element, so the symbolic replay fails (KeyError in replay._depth)",
-    ),
-}
+KNOWN_BUGS: dict = {}  # op name -> a strict xfail mark, for a bug awaiting its fix
 
 
 def _params():
