@@ -13,11 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.autograd import grad_mode
+from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.tensor import Tensor, checked_hook_result
 
 __all__ = ["backward", "grad"]
+
+_anomaly_state = anomaly._state
 
 
 def _as_list(value: Any) -> list:
@@ -178,11 +180,18 @@ class _Run:
             return none
         if useful is not None and node not in useful:
             return none
-        if self.create_graph:
-            with grad_mode.enable_grad():
-                result = node.apply(grads, True)
-        else:
-            result = node.apply(grads, False)
+        try:
+            if self.create_graph:
+                with grad_mode.enable_grad():
+                    result = node.apply(grads, True)
+            else:
+                result = node.apply(grads, False)
+        except Exception as exc:
+            if _anomaly_state.enabled:
+                anomaly.add_forward_note(node, exc)
+            raise
+        if _anomaly_state.enabled:
+            anomaly.check_backward(node, result)
         if not self.retain_graph:
             node._release()
         if node.runs_user_code:

@@ -12,9 +12,12 @@ import itertools
 import weakref
 from typing import Any
 
+from symgrad.autograd import anomaly
+
 __all__ = ["Node", "AccumulateGrad", "node_class"]
 
 _sequence = itertools.count()
+_anomaly_state = anomaly._state
 
 _FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -58,6 +61,8 @@ class Node:
         self._seq = next(_sequence)
         self._consts: tuple = ()
         self._metadata: dict | None = None
+        if _anomaly_state.enabled:
+            anomaly.record(self)
 
     @property
     def metadata(self) -> dict:

@@ -76,16 +76,16 @@ def binary_cross_entropy_with_logits(
             f"Target size ({list(target.shape)}) must be the same as input size "
             f"({list(input.shape)})"
         )
+    options = {
+        "reduction": _reduction(reduction, size_average, reduce),
+        "weight": _weight_array(weight, input, input.shape, "binary_cross_entropy_with_logits"),
+        "shape": input.shape,
+    }
     if pos_weight is None:
-        pos_weight = Tensor._make(np.ones((), input._data.dtype))
-    elif not isinstance(pos_weight, Tensor):
+        return _losses.BCE_WITH_LOGITS_PLAIN_LOSS(input, target, **options)
+    if not isinstance(pos_weight, Tensor):
         pos_weight = _ops.as_tensor(np.asarray(pos_weight, input._data.dtype))
-    return _losses.BCE_WITH_LOGITS_LOSS(
-        input, target, pos_weight.to(input.dtype),
-        reduction=_reduction(reduction, size_average, reduce),
-        weight=_weight_array(weight, input, input.shape, "binary_cross_entropy_with_logits"),
-        shape=input.shape,
-    )
+    return _losses.BCE_WITH_LOGITS_LOSS(input, target, pos_weight.to(input.dtype), **options)
 
 
 def binary_cross_entropy(
@@ -169,16 +169,21 @@ def nll_loss(input: Tensor, target: Tensor, weight: Any = None, size_average: An
         )
     n_classes = x.shape[1]
     keep = t != ignore_index
-    if np.any((t[keep] < 0) | (t[keep] >= n_classes)):
-        bad = t[keep][(t[keep] < 0) | (t[keep] >= n_classes)][0]
-        raise IndexError(f"Target {bad} is out of bounds (there are {n_classes} classes)")
+    outside = keep & ((t < 0) | (t >= n_classes))
+    if outside.any():
+        raise IndexError(
+            f"Target {t[outside].flat[0]} is out of bounds (there are {n_classes} classes)"
+        )
     safe = np.where(keep, t, 0)
-    w = np.ones(n_classes, x._data.dtype) if weight is None else weight._data.astype(x._data.dtype)
-    elem_w = w[safe] * keep
-    denom = float(elem_w.sum())
+    dtype = x._data.dtype
+    if weight is None:
+        elem_w = keep.astype(dtype)
+    else:
+        elem_w = weight._data.astype(dtype)[safe] * keep
     prim = _losses.NLL_LOSS_2D if x.ndim > 2 else _losses.NLL_LOSS
-    out = prim(x, index=np.expand_dims(safe, 1), weight=elem_w.astype(x._data.dtype),
-                           denom=denom if denom else float("nan"), reduction=r)
+    denom = float(elem_w.sum())
+    out = prim(x, index=np.expand_dims(safe, 1), weight=elem_w.astype(dtype, copy=False),
+               denom=denom if denom else float("nan"), reduction=r)
     return out if batched or r != "none" else out.squeeze(0)
 
 
@@ -231,6 +236,14 @@ def _smoothing_term(logp: Tensor, target: Tensor, weight: Any, ignore_index: int
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``."""
+    if (
+        input.ndim == 2 and weight.ndim == 2 and input.dtype is weight.dtype
+        and (bias is None or (bias.ndim == 1 and bias.dtype is input.dtype
+                              and bias.shape[0] == weight.shape[0]))
+    ):
+        from symgrad.ops.linalg import linear_2d
+
+        return linear_2d(input, weight, bias)
     out = _ops.matmul(input, weight.t() if weight.ndim == 2 else weight)
     return out if bias is None else out + bias
 

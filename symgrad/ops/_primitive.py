@@ -17,7 +17,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad import dtypes
-from symgrad.autograd import grad_mode
+from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import Node, accumulator_of, node_class
 from symgrad.tensor import Tensor
 
@@ -25,6 +25,7 @@ __all__ = ["Elementwise", "Structural", "OUT", "camel"]
 
 OUT = sp.Symbol("out", real=True)
 _grad_state = grad_mode._state
+_anomaly_state = anomaly._state
 
 
 def camel(name: str) -> str:
@@ -69,6 +70,8 @@ def reduce_to(g: Any, shape: tuple, dtype: np.dtype) -> np.ndarray:
 
 def sum_to_numpy(g: np.ndarray, shape: tuple) -> np.ndarray:
     """Reduce ``g`` to ``shape`` by summing the dimensions broadcasting added or stretched."""
+    if g.shape == shape:
+        return g
     if g.ndim < len(shape) or any(n != 1 and n != m for n, m in zip(shape[::-1], g.shape[::-1])):
         return np.array(np.broadcast_to(g, shape))
     lead = g.ndim - len(shape)
@@ -90,11 +93,23 @@ def _erf(x: Any) -> Any:
     return erf(x)
 
 
-_MODULES = [{"erf": _erf}, "numpy"]
+_MODULES = [{"erf": _erf, "select_where": np.where}, "numpy"]
+_SELECT_WHERE = sp.Function("select_where")
+
+
+def _as_where(*pairs: Any) -> sp.Expr:
+    """A Piecewise as nested ``where`` calls: NumPy's ``select``, which SymPy prints for
+    Piecewise, is several times slower for the two or three branches our ops have."""
+    *rest, (last, last_cond) = pairs
+    out = last if last_cond == sp.true else _SELECT_WHERE(last_cond, last, sp.nan)
+    for e, c in reversed(rest):
+        out = _SELECT_WHERE(c, e, out)
+    return out
 
 
 def lambdify(args: tuple, expr: sp.Expr) -> Callable:
     """NumPy code for ``expr``: arguments are our own fixed symbols, never user text."""
+    expr = sp.sympify(expr).replace(sp.Piecewise, _as_where)
     return sp.lambdify(args, expr, modules=_MODULES, cse=True, docstring_limit=0)
 
 
@@ -253,7 +268,7 @@ class Elementwise:
         return self._finish(args, datas, params, requires)
 
     def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
-        dtype = self._result_dtype(args)
+        dtype = self._result_dtype(args + params if params else args)
         try:
             out = self.forward(*datas, *params)
         except ValueError:
@@ -265,6 +280,8 @@ class Elementwise:
             out = np.full(shape, out, dtype=dtype)
         elif out.dtype != dtype:
             out = out.astype(dtype)
+        if _anomaly_state.enabled:
+            anomaly.check_forward(self, out, datas)
         if requires and _grad_state.enabled:
             node = self.node_class(args, params, out)
             result = Tensor._make(out, node, True)
@@ -459,11 +476,11 @@ class Structural:
         return f"<structural primitive {self.name}>"
 
     def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
-        from symgrad.ops.xp import NP
-
-        out = self.forward(NP, *(t._data for t in tensors), **params)
+        out = self.forward(_XP.NP or _load_xp().NP, *[t._data for t in tensors], **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
+        if _anomaly_state.enabled:
+            anomaly.check_forward(self, out, tensors)
         if _grad_state.enabled and any(t._requires_grad for t in tensors):
             node = self.node_class(tensors, params, out)
             result = Tensor._make(out, node, True)
@@ -480,13 +497,25 @@ class StructuralNode(Node):
     prim: Structural
 
     def __init__(self, tensors: tuple, params: dict, out: np.ndarray) -> None:
+        # one pass over the inputs: this runs once per recorded op, so it is kept tight
         saves = self.prim.saves
-        saved = tuple(t if i in saves else None for i, t in enumerate(tensors))
-        Node.__init__(
-            self, tuple(edge(t) for t in tensors), saved, out if self.prim.saves_out else None
-        )
-        self._consts = _constants_of(tensors)
-        self._meta = tuple((t.shape, t._data.dtype) for t in tensors)
+        edges, saved, versions, meta, consts = [], [], [], [], []
+        for i, t in enumerate(tensors):
+            if t._requires_grad:
+                fn = t.grad_fn
+                edges.append((accumulator_of(t), 0) if fn is None else (fn, t._output_nr))
+                consts.append(None)
+            else:
+                edges.append(_NO_EDGE)
+                consts.append(t)
+            keep = i in saves
+            saved.append(t if keep else None)
+            versions.append(t._counter.value if keep else None)
+            meta.append((t._data.shape, t._data.dtype))
+        Node.__init__(self, tuple(edges), tuple(saved),
+                      out if self.prim.saves_out else None, versions)
+        self._consts = consts
+        self._meta = meta
         self._params = params
 
     @property
@@ -519,23 +548,35 @@ class StructuralNode(Node):
         )
 
     def apply(self, grads: list, create_graph: bool) -> tuple:
-        from symgrad.ops.xp import NP, TX
-
+        xp = _XP.NP or _load_xp().NP
         saved = self._unpack()
-        needs = tuple(fn is not None for fn, _ in self.next_functions)
-        shapes = tuple(m[0] for m in self._meta)
+        needs = [fn is not None for fn, _ in self.next_functions]
+        shapes = [m[0] for m in self._meta]
         if create_graph:
             out = Tensor._make(self._out, self, True) if self._out is not None else None
             ctx = Ctx(saved, out, shapes, needs, self._params)
-            result = self.prim.vjp(TX, grads[0], ctx)
+            result = self.prim.vjp(_XP.TX, grads[0], ctx)
             return tuple(_cast_tensor(r, m[1]) for r, m in zip(result, self._meta))
-        inputs = tuple(None if s is None else s._data for s in saved)
-        ctx = Ctx(inputs, self._out, shapes, needs, self._params)
-        result = self.prim.vjp(NP, grads[0], ctx)
+        inputs = [None if s is None else s._data for s in saved]
+        result = self.prim.vjp(xp, grads[0], Ctx(inputs, self._out, shapes, needs, self._params))
         return tuple(
             None if r is None or not n else reduce_to(r, m[0], m[1])
             for r, n, m in zip(result, needs, self._meta)
         )
+
+
+class _XP:
+    """The namespaces of ``xp.py``, loaded on first use (``xp.py`` imports this module)."""
+
+    NP: Any = None
+    TX: Any = None
+
+
+def _load_xp() -> type:
+    from symgrad.ops import xp
+
+    _XP.NP, _XP.TX = xp.NP, xp.TX
+    return _XP
 
 
 def _input_names(n: int) -> tuple:

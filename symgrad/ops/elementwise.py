@@ -15,8 +15,8 @@ import sympy as sp
 from symgrad.ops._primitive import OUT, Elementwise
 
 x, y, c = sp.symbols("x y c", real=True)
-slope, alpha, beta, threshold, lo, hi = sp.symbols(
-    "negative_slope alpha beta threshold min max", real=True
+slope, alpha, beta, threshold, lo, hi, exponent, base = sp.symbols(
+    "negative_slope alpha beta threshold min max exponent base", real=True
 )
 
 REGISTRY: dict[str, Elementwise] = {}
@@ -86,13 +86,17 @@ DIV = declare("div", (x, y), x / y, kernel=np.true_divide,
               promote="float")
 NEG = declare("neg", (x,), -x, kernel=np.negative)
 # d/dy is written with OUT so that the node saves the output the stable kernel reads
-POW = declare("pow", (x, y), x**y, partials=(y * x ** (y - 1), OUT * sp.log(x)),
-              partial_kernels={0: _pow_dx, 1: _pow_dy})
+# PyTorch's three nodes: a number exponent and a number base are parameters (one edge each),
+# a tensor exponent an input
+POW = declare("pow", (x,), x**exponent, params=(exponent,),
+              partials=(exponent * x ** (exponent - 1),),
+              partial_kernels={0: lambda v, out, e: _pow_dx(v, e, out)})
+POW_SCALAR_BASE = declare("pow_scalar_base", (y,), base**y, params=(base,),
+                          partial_kernels={0: lambda v, out, b: _pow_dy(b, v, np.power(b, v))},
+                          backward="PowBackward2")
 # the same formula under PyTorch's names for a tensor exponent and for a number base
-POW_TENSOR = declare("pow_tensor", (x, y), x**y, partials=POW.declared_partials,
-                     partial_kernels=POW.partial_kernels, backward="PowBackward1")
-POW_SCALAR_BASE = declare("pow_scalar_base", (x, y), x**y, partials=POW.declared_partials,
-                          partial_kernels=POW.partial_kernels, backward="PowBackward2")
+POW_TENSOR = declare("pow_tensor", (x, y), x**y, partials=(y * x ** (y - 1), OUT * sp.log(x)),
+                     partial_kernels={0: _pow_dx, 1: _pow_dy}, backward="PowBackward1")
 RECIPROCAL = declare("reciprocal", (x,), 1 / x, partials=(-(OUT**2),), promote="float")
 SQUARE = declare("square", (x,), x**2, kernel=np.square, backward="PowBackward0")
 

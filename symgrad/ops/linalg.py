@@ -141,6 +141,32 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     return matmul(input, mat2)
 
 
+def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    x, w = c.inputs[0], c.inputs[1]
+    gx = xp.matmul(g, w) if c.needs[0] else None
+    # g.T @ x is a fresh (out, in) array: no transposed view to copy into .grad later
+    gw = xp.matmul(xp.transpose(g, 0, 1), x) if c.needs[1] else None
+    gb = xp.sum(g, (0,), False) if len(c.needs) > 2 and c.needs[2] else None
+    return (gx, gw, gb) if len(c.needs) > 2 else (gx, gw)
+
+
+def _addmm_forward(xp: Any, x: Any, w: Any, *bias: Any) -> Any:
+    out = xp.matmul(x, xp.transpose(w, 0, 1))
+    return out + bias[0] if bias else out
+
+
+_ADDMM = Structural("linear", _addmm_forward, _addmm_vjp, saves=(0, 1), backward="AddmmBackward0")
+_MM_T = Structural("linear", _addmm_forward, _addmm_vjp, saves=(0, 1), backward="MmBackward0")
+
+
+def linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+    """``input @ weight.T + bias`` for a matrix input, as one node (PyTorch's addmm)."""
+    _check(input, weight.t(), "linear")
+    if bias is None:
+        return _MM_T(input, weight)
+    return _ADDMM(input, weight, bias)
+
+
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """The outer product of two vectors."""
     return input.unsqueeze(1) * vec2.unsqueeze(0)

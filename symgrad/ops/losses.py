@@ -40,6 +40,20 @@ BCE_WITH_LOGITS = declare(
 )
 
 
+# without pos_weight: the same formula with two inputs, so the node has PyTorch's two edges
+BCE_WITH_LOGITS_PLAIN = declare(
+    "bce_with_logits_plain",
+    (x, y),
+    (1 - y) * x + sp.log(1 + sp.exp(-x)),
+    kernel=lambda v, t: (1 - t) * v + _softplus0(-v),
+    partial_kernels={
+        0: lambda v, t, out: _sigmoid(v) - t,
+        1: lambda v, t, out: -v,
+    },
+    promote="float",
+)
+
+
 def _clamped_log(v: Any) -> Any:
     # PyTorch clamps log at -100 so that a probability of exactly 0 or 1 gives a finite loss
     with np.errstate(divide="ignore"):
@@ -69,17 +83,26 @@ def _reduce(xp: Any, loss: Any, reduction: str) -> Any:
 
 
 def _unreduce(xp: Any, g: Any, shape: tuple, reduction: str) -> Any:
-    if reduction == "none":
+    # a reduced loss's gradient stays a scalar: the partials broadcast it to every element
+    if reduction != "mean":
         return g
-    g = xp.expand(g, shape)
-    return g / max(int(np.prod(shape)), 1) if reduction == "mean" else g
+    return g / max(int(np.prod(shape)), 1)
+
+
+def _to_input(xp: Any, g: Any, shape: tuple, input_shape: tuple) -> Any:
+    """A partial's gradient, broadcast to the loss's shape, summed down to the input's."""
+    if tuple(g.shape) != tuple(shape):
+        g = xp.expand(g, shape)
+    return xp.sum_to_size(g, input_shape)
 
 
 def fused_loss(prim: Any, backward: str) -> Structural:
     """A node that applies an element-wise loss ``prim``, weights it and reduces it."""
 
     def forward(xp: Any, *arrays: Any, reduction: str, weight: Any, shape: tuple) -> Any:
-        loss = xp.elementwise(prim, tuple(np.broadcast_to(a, shape) for a in arrays))
+        loss = xp.elementwise(prim, arrays)
+        if loss.shape != shape:  # the inputs broadcast to a smaller shape than the loss's
+            loss = xp.expand(loss, shape)
         return _reduce(xp, loss if weight is None else loss * weight, reduction)
 
     def vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -88,7 +111,8 @@ def fused_loss(prim: Any, backward: str) -> Structural:
         if weight is not None:
             gl = gl * xp.constant(np.broadcast_to(weight, shape))
         return tuple(
-            xp.sum_to_size(xp.elementwise_vjp(prim, i, c.inputs, None, gl), s) if need else None
+            _to_input(xp, xp.elementwise_vjp(prim, i, c.inputs, None, gl), shape, s)
+            if need else None
             for i, (need, s) in enumerate(zip(c.needs, c.shapes))
         )
 
@@ -97,6 +121,8 @@ def fused_loss(prim: Any, backward: str) -> Structural:
 
 
 BCE_WITH_LOGITS_LOSS = fused_loss(BCE_WITH_LOGITS, "BinaryCrossEntropyWithLogitsBackward0")
+BCE_WITH_LOGITS_PLAIN_LOSS = fused_loss(BCE_WITH_LOGITS_PLAIN,
+                                        "BinaryCrossEntropyWithLogitsBackward0")
 BCE_LOSS = fused_loss(BCE, "BinaryCrossEntropyBackward0")
 MSE_LOSS = fused_loss(SQUARED_ERROR, "MseLossBackward0")
 

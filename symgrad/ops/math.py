@@ -74,9 +74,12 @@ def pow(input: Any, exponent: Any) -> Tensor:
     >>> symgrad.pow(symgrad.tensor([2.0, 3.0]), 2)
     tensor([4., 9.])
     """
+    input, exponent = as_operand(input, "pow"), as_operand(exponent, "pow")
     if not isinstance(input, Tensor):
-        return E.POW_SCALAR_BASE(input, exponent)
-    return E.POW_TENSOR(input, exponent) if isinstance(exponent, Tensor) else E.POW(input, exponent)
+        return E.POW_SCALAR_BASE(exponent, params=(input,))
+    if isinstance(exponent, Tensor):
+        return E.POW_TENSOR(input, exponent)
+    return E.POW(input, params=(exponent,))
 
 
 def _unary(prim: Any, doc: str) -> Any:

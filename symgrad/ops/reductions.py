@@ -330,8 +330,9 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
 
 
 def _softmax_forward(xp: Any, a: Any, dim: int) -> Any:
-    e = np.exp(a - np.max(a, axis=dim, keepdims=True))
-    return e / np.sum(e, axis=dim, keepdims=True)
+    a = np.asarray(a)  # ndarray methods: np.max/np.sum add dispatch costing more than the work
+    e = np.exp(a - a.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
 
 
 def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -340,8 +341,9 @@ def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 def _log_softmax_forward(xp: Any, a: Any, dim: int) -> Any:
-    shifted = a - np.max(a, axis=dim, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+    a = np.asarray(a)
+    shifted = a - a.max(axis=dim, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 
 def _log_softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:

@@ -26,6 +26,9 @@ class NP:
 
     @staticmethod
     def sum(a: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
+        # the method skips np.sum's Python-level dispatch, which costs more than a small sum
+        if type(a) is np.ndarray:
+            return np.asarray(a.sum(axis=dim, keepdims=keepdim))
         return np.asarray(np.sum(a, axis=dim, keepdims=keepdim))
 
     sum_to_size = staticmethod(sum_to_numpy)
@@ -47,8 +50,10 @@ class NP:
         return np.swapaxes(a, dim0, dim1)
 
     @staticmethod
-    def unsqueeze(a: Any, dim: Any) -> np.ndarray:
-        return np.expand_dims(a, dim)
+    def unsqueeze(a: Any, dim: int) -> np.ndarray:
+        a = np.asarray(a)
+        d = dim % (a.ndim + 1)  # a reshape view: np.expand_dims's generality costs more
+        return a.reshape(a.shape[:d] + (1,) + a.shape[d:])
 
     @staticmethod
     def squeeze(a: Any, dim: Any) -> np.ndarray:

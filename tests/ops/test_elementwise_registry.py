@@ -60,9 +60,9 @@ class Domain:
 
 DOMAINS = {
     "div": Domain((ANY, away_from_zero(0.2, 3.0))),
-    "pow": Domain((POSITIVE, ANY)),
+    "pow": Domain((POSITIVE,), params=((2,), (0.5,), (-1.5,), (3.0,))),
     "pow_tensor": Domain((POSITIVE, ANY)),
-    "pow_scalar_base": Domain((POSITIVE, ANY)),
+    "pow_scalar_base": Domain((ANY,), params=((2.0,), (0.5,))),
     "rsub": Domain((ANY, ANY)),
     "reciprocal": Domain((away_from_zero(0.1, 3.0),)),
     "log": Domain((POSITIVE,)),

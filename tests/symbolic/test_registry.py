@@ -77,9 +77,9 @@ class Sample:
 
 SAMPLES = {
     "div": Sample((_any, _away)),
-    "pow": Sample((_positive, _any)),
+    "pow": Sample((_positive,), (2.5,)),
     "pow_tensor": Sample((_positive, _any)),
-    "pow_scalar_base": Sample((_positive, _any)),
+    "pow_scalar_base": Sample((_any,), (1.5,)),
     "reciprocal": Sample((_away,)),
     "log": Sample((_positive,)),
     "log1p": Sample((_positive,)),
