@@ -7,6 +7,7 @@ can show them); fusing the reduction gives the node PyTorch's name
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -79,14 +80,14 @@ def _reduce(xp: Any, loss: Any, reduction: str) -> Any:
     if reduction == "none":
         return loss
     total = xp.sum(loss)
-    return total / max(int(np.prod(loss.shape)), 1) if reduction == "mean" else total
+    return total / max(math.prod(loss.shape), 1) if reduction == "mean" else total
 
 
 def _unreduce(xp: Any, g: Any, shape: tuple, reduction: str) -> Any:
     # a reduced loss's gradient stays a scalar: the partials broadcast it to every element
     if reduction != "mean":
         return g
-    return g / max(int(np.prod(shape)), 1)
+    return g / max(math.prod(shape), 1)
 
 
 def _to_input(xp: Any, g: Any, shape: tuple, input_shape: tuple) -> Any:

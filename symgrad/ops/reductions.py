@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any, NamedTuple
 
@@ -40,7 +41,7 @@ def _keep(g: Any, c: Any, xp: Any) -> Any:
 
 
 def _count(shape: tuple, dim: Any) -> int:
-    return int(np.prod([shape[i] for i in (range(len(shape)) if dim is None else dim)]))
+    return math.prod(shape if dim is None else [shape[i] for i in dim])
 
 
 # -- sum and mean -------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -155,7 +156,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     shape = input.shape
-    return reshape(input, shape[:s] + (int(np.prod(shape[s : e + 1])),) + shape[e + 1 :])
+    return reshape(input, shape[:s] + (math.prod(shape[s : e + 1]),) + shape[e + 1 :])
 
 
 def _transpose_forward(xp: Any, a: Any, dim0: int, dim1: int) -> Any:
