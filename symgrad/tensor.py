@@ -395,7 +395,10 @@ class Tensor(TensorMethods):
 
         suffixes = []
         d = self.dtype
-        if d not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_):
+        # PyTorch names every non-default dtype of an empty tensor, int64 and bool included
+        implied = (dtypes.get_default_dtype(),) if self._data.size == 0 else (
+            dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_)
+        if d not in implied:
             suffixes.append(f"dtype={d!r}")
         if self.grad_fn is not None:
             suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")

@@ -58,6 +58,10 @@ class FunctionCtx(Node):
     def name(self) -> str:
         return type(self).__name__
 
+    def __repr__(self) -> str:
+        # PyTorch prints custom nodes with the module of autograd.Function
+        return f"<symgrad.autograd.function.{type(self).__name__} object at {id(self):#x}>"
+
     def apply(self, grads: list, create_graph: bool) -> tuple:
         fn = self._function
         outs = [
@@ -137,7 +141,7 @@ class Function(metaclass=_FunctionMeta):
     >>> x = symgrad.tensor([0.0, 1.0], requires_grad=True)
     >>> y = Exp.apply(x)
     >>> y.grad_fn
-    <ExpBackward object at ...>
+    <symgrad.autograd.function.ExpBackward object at ...>
     >>> y.sum().backward()
     >>> x.grad
     tensor([1.0000, 2.7183])
