@@ -199,8 +199,15 @@ class Elementwise:
     def forward(self) -> Callable:
         """The forward kernel: ``kernel`` if declared, else the lambdified expression."""
         if self._forward is None:
-            self._forward = self.kernel or lambdify(self.inputs + self.params, self.expr)
+            kernel = self.kernel or lambdify(self.inputs + self.params, self.expr)
+            self._forward = _quiet(kernel) if self.may_leave_domain else kernel
         return self._forward
+
+    @property
+    def may_leave_domain(self) -> bool:
+        """Whether the formula can give inf or nan for finite inputs (log(0), 1/0, exp(1000)):
+        such kernels compute silently, as PyTorch does (anomaly mode reports them)."""
+        return self.promote == "float" or self.name in _UNBOUNDED
 
     def vjp_kernel(self, i: int) -> Callable:
         """``f(*inputs, out, g, *params) = g * partial_i``, fused into one NumPy function."""
@@ -318,6 +325,18 @@ class Elementwise:
         if self.promote == "float" and not d.is_floating_point:
             d = dtypes.get_default_dtype()
         return d.numpy
+
+
+_UNBOUNDED = {"div", "pow", "pow_tensor", "pow_scalar_base", "reciprocal", "rsqrt"}
+
+
+def _quiet(kernel: Callable) -> Callable:
+    def quiet_kernel(*args: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return kernel(*args)
+
+    quiet_kernel.__wrapped__ = kernel  # type: ignore[attr-defined]
+    return quiet_kernel
 
 
 _G_SYMBOLS: dict[int, sp.Symbol] = {}
