@@ -305,12 +305,93 @@ def check_walkthrough(out: str) -> None:
     assert "(x @ w + b).requires_grad = False" in section["6"]
 
 
+# -- verifying a custom backward -------------------------------------------------------------
+
+GELU_X = np.array([-2.0, -0.5, 0.5, 1.0, 2.0])
+
+
+def gelu_derivative(x: np.ndarray, c: float = math.sqrt(2 / math.pi), three: float = 3.0):
+    """d/dx of x/2 (1 + tanh(sqrt(2/pi) (x + a x**3))) by the chain rule; ``three=1`` drops
+    the factor d(a x**3)/dx brings down, ``c`` is the constant the backward multiplies by."""
+    a = 0.044715
+    t = np.tanh(math.sqrt(2 / math.pi) * (x + a * x**3))
+    return (1 + t) / 2 + x / 2 * (1 - t * t) * c * (1 + three * a * x**2)
+
+
+def report_verdicts(text: str) -> dict:
+    """{"engine vs finite differences": "ok" or "FAIL", ...} from a printed gradient report."""
+    rows = [re.split(r"\s{2,}", line) for line in text.splitlines() if line.startswith("input 0  ")]
+    return {cells[1]: cells[-1] for cells in rows if cells[-1] in ("ok", "FAIL")}
+
+
+def report_worst(text: str) -> tuple[int, dict]:
+    """The worst element and its three values from a report's closing line."""
+    m = re.search(r"^input 0, worst element \[(\d+)\]: engine (\S+), finite differences (\S+), "
+                  r"closed form (\S+)$", text, flags=re.M)
+    assert m, text
+    return int(m[1]), {"engine": float(m[2]), "fd": float(m[3]), "closed": float(m[4])}
+
+
+def check_verify_custom_backward(out: str) -> None:
+    parts = re.split(r"^\d\. ", out, flags=re.M)[1:]
+    assert len(parts) == 6, "the walkthrough has six numbered sections"
+    section = dict(zip("123456", parts, strict=True))
+    right, buggy = gelu_derivative(GELU_X), gelu_derivative(GELU_X, three=1.0)
+    rounded = gelu_derivative(GELU_X, c=0.7978846)
+    disagree = {"engine vs finite differences": "FAIL", "engine vs closed form": "FAIL",
+                "finite differences vs closed form": "ok"}
+
+    # 1. the forward values and the buggy backward
+    value, grad = tensors_in(section["1"])
+    t = np.tanh(math.sqrt(2 / math.pi) * (GELU_X + 0.044715 * GELU_X**3))
+    np.testing.assert_allclose(value, GELU_X / 2 * (1 + t), atol=PRINTED)
+    np.testing.assert_allclose(grad, buggy, atol=PRINTED)
+
+    # 2. gradcheck names the input and the element furthest beyond atol + rtol |numerical|
+    assert "Jacobian mismatch for output 0 with respect to input 0," in section["2"]
+    k = int(np.argmax(np.abs(right - buggy) - (1e-5 + 1e-3 * np.abs(right))))
+    m = re.search(rf"d\(output 0\)\[{k}\] / d\(input 0\)\[{k}\]: numerical (\S+) vs "
+                  r"analytical (\S+) ", section["2"])
+    assert m, section["2"]
+    assert float(m[1]) == pytest.approx(right[k], rel=1e-8)
+    assert float(m[2]) == pytest.approx(buggy[k], rel=1e-12)
+
+    # 3. verify of the sum: the engine alone disagrees; the three values by hand
+    assert "GRADIENTS DISAGREE (scalar output)" in section["3"]
+    assert report_verdicts(section["3"]) == disagree
+    k, values = report_worst(section["3"])
+    assert k == int(np.argmax(np.abs(right - buggy) - (1e-6 + 1e-4 * np.abs(right))))
+    assert values["engine"] == pytest.approx(buggy[k], rel=1e-12)
+    assert values["fd"] == pytest.approx(right[k], rel=1e-8)
+    assert values["closed"] == pytest.approx(right[k], rel=1e-12)
+
+    # 4. check_function projects the output: the ratio engine / exact is still f'_bug / f'
+    assert report_verdicts(section["4"]) == disagree
+    k, values = report_worst(section["4"])
+    assert values["engine"] / values["closed"] == pytest.approx(buggy[k] / right[k], rel=1e-12)
+
+    # 5. the fix passes everything and gives f'
+    assert "gradcheck: True\nverify ok: True\ncheck_function ok: True" in section["5"]
+    (fixed,) = tensors_in(section["5"])
+    np.testing.assert_allclose(fixed, right, atol=PRINTED)
+
+    # 6. an error of a few parts in 1e8: only the comparisons with the closed form see it
+    assert "gradcheck: True" in section["6"]
+    assert "verify, engine vs finite differences: ok" in section["6"]
+    assert "verify, engine vs closed form: FAIL" in section["6"]
+    assert report_verdicts(section["6"]) == {**disagree, "engine vs finite differences": "ok"}
+    k, values = report_worst(section["6"])
+    assert values["engine"] / values["closed"] - 1 == pytest.approx(rounded[k] / right[k] - 1,
+                                                                  rel=1e-5)
+
+
 CHECKS = {
     "tutorial_computational_graph.py": check_computational_graph,
     "tutorial_jacobian_product.py": check_jacobian_product,
     "tutorial_one_layer_network.py": check_one_layer_network,
     "custom_function.py": check_custom_function,
     "walkthrough.py": check_walkthrough,
+    "verify_custom_backward.py": check_verify_custom_backward,
 }
 
 

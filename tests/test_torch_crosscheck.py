@@ -276,10 +276,6 @@ def test_unused_inputs_of_double_backward():
     assert unused(symgrad) == unused(torch)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "NumPy's RuntimeWarnings (divide by zero, invalid value) escape from symgrad's kernels "
-    "at special values (sqrt or log at 0, 1/0, 0 * inf); PyTorch computes inf and nan silently"
-))
 @pytest.mark.parametrize("name", ["sqrt_at_zero", "log_and_reciprocal_at_zero",
                                   "pow_scalar_exponents_at_zero", "where_nan_in_unselected_branch"])
 def test_special_values_compute_silently(name: str):

@@ -184,6 +184,8 @@ def _is_symgrad(filename: str) -> bool:
 @functools.lru_cache(maxsize=1024)
 def _is_internal(filename: str) -> bool:
     """symgrad's own files, the standard library and installed packages (pytest, IPython)."""
+    if filename.startswith("<frozen "):  # the interpreter's own frozen modules (runpy)
+        return True
     return _is_symgrad(filename) or os.path.abspath(filename).startswith(_LIBRARIES)
 
 

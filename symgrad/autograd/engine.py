@@ -131,7 +131,7 @@ class _Run:
                  accumulate: bool) -> None:
         self.create_graph = create_graph
         self.retain_graph = retain_graph
-        self.targets = targets  # {(node, output_nr): position} when only some inputs matter
+        self.targets = targets  # {(node, output_nr): positions} when only some inputs matter
         self.accumulate = accumulate
         self.captured: dict[int, Any] = {}
         # ids of gradients a leaf must copy rather than keep as its .grad: the caller's, those
@@ -170,9 +170,9 @@ class _Run:
             self._run_pre_hooks(node, grads)
         if self.targets is not None:
             for nr, g in enumerate(grads):
-                position = self.targets.get((node, nr))
-                if position is not None and g is not None:
-                    self.captured[position] = g
+                if g is not None:
+                    for position in self.targets.get((node, nr), ()):
+                        self.captured[position] = g
         if isinstance(node, AccumulateGrad):
             wanted = self.targets is None or (node, 0) in self.targets
             if self.accumulate and wanted and grads[0] is not None:
@@ -285,15 +285,28 @@ def backward(
         inputs = _as_list(inputs)
         if not inputs:
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-        targets = {_node_of(_check_input(t, i)): i for i, t in enumerate(inputs)}
+        targets = _targets(inputs)
     run = _Run(create_graph, retain_graph, targets, accumulate=True)
     run.execute(roots, start)
     if inputs is not None:
+        first = {id(t): i for i, t in reversed(list(enumerate(inputs)))}
         for i, t in enumerate(inputs):
+            if first[id(t)] != i:  # listed twice: its .grad gets the gradient once
+                continue
             if t.grad_fn is not None and i in run.captured:  # non-leaf inputs get .grad too
                 g = run.captured[i]
                 g = g if isinstance(g, Tensor) else Tensor._make(np.array(g))
                 t._grad = g if t._grad is None else t._grad + g
+
+
+def _targets(inputs: Sequence) -> dict:
+    """{(node, output_nr): positions of the inputs it stands for} (a tensor may be listed
+    twice, and then gets its gradient in both places, as in PyTorch)."""
+    targets: dict = {}
+    for i, t in enumerate(inputs):
+        key = _node_of(_check_input(t, i))
+        targets[key] = targets.get(key, ()) + (i,)
+    return targets
 
 
 def _check_input(t: Any, i: int) -> Tensor:
@@ -335,7 +348,7 @@ def grad(
     if allow_unused is None:
         allow_unused = materialize_grads
     start = _root_gradients(roots, grads, create_graph)
-    targets = {_node_of(_check_input(t, i)): i for i, t in enumerate(input_list)}
+    targets = _targets(input_list)
     run = _Run(create_graph, retain_graph, targets, accumulate=False)
     run.execute(roots, start)
     result = []

@@ -97,9 +97,10 @@ def _evaluate(func: Callable, inputs: tuple, like: tuple, live: list[int]) -> li
     return result
 
 
-def _central(func: Callable, inputs: tuple, x: Tensor, set_value: Callable, eps: float,
-             like: tuple, live: list[int]) -> list[np.ndarray]:
-    """Central differences of the live outputs along one perturbation of ``x``, restored after."""
+def _central(func: Callable, inputs: tuple, set_value: Callable, eps: float, like: tuple,
+             live: list[int]) -> list[np.ndarray]:
+    """Central differences of the live outputs along one perturbation of an input
+    (``set_value(+1)``, ``set_value(-1)``), restored after (``set_value(0)``)."""
     set_value(+1)
     plus = _evaluate(func, inputs, like, live)
     set_value(-1)
@@ -121,7 +122,7 @@ def _numerical_jacobians(func: Callable, inputs: tuple, i: int, eps: float, like
         def set_value(sign: int, idx: tuple = idx, original: Any = original) -> None:
             data[idx] = original + sign * eps if sign else original
 
-        columns.append(_central(func, inputs, inputs[i], set_value, eps, like, live))
+        columns.append(_central(func, inputs, set_value, eps, like, live))
     return [np.array([c[n] for c in columns]).reshape(data.size, like[k].numel())
             for n, k in enumerate(live)]
 
@@ -225,7 +226,7 @@ def _fast_check(func: Callable, inputs: tuple, outputs: tuple, live: list[int],
                       u: np.ndarray = u) -> None:
             data[...] = base + sign * eps * u if sign else base
 
-        jus = _central(func, inputs, inputs[i], set_value, eps, outputs, live)
+        jus = _central(func, inputs, set_value, eps, outputs, live)
         for ju, k in zip(jus, live):
             numerical[(k, i)] = float(np.dot(vs[k].reshape(-1), ju))
     for k in live:
@@ -255,7 +256,8 @@ def _slow_rerun(func: Callable, inputs: tuple, outputs: tuple, k: int, i: int, e
     if _close(a, n, rtol, atol):
         return ("Element by element (fast_mode=False) the Jacobians agree: the difference is in "
                 "the tolerance scaling of fast mode; use fast_mode=False for this function.\n")
-    return "Element by element (fast_mode=False), the " + _worst(n, a, rtol, atol, x, out, k, i) + "\n"
+    worst = _worst(n, a, rtol, atol, x, out, k, i)
+    return f"Element by element (fast_mode=False), the {worst}\n"
 
 
 # -- outputs without gradient, and undefined output gradients ---------------------------------

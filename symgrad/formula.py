@@ -1,0 +1,484 @@
+"""Formulas typed by people, read without ever running them.
+
+A formula such as ``a*b + c*log(d)`` is read with :func:`ast.parse` and checked node by node
+against a whitelist: numbers, names, ``+ - * / **``, unary ``-`` and ``+``, and calls of a few
+element-wise functions by bare name with positional arguments. Anything else is rejected with a
+one-line :class:`FormulaError` saying what was found and at which column. The checked tree is
+copied into a small tree of our own (constants folded on the way), which
+:meth:`Formula.evaluate` computes with symgrad tensors: nothing the user typed is ever executed,
+and names only ever become tensor names (SymPy symbols), never code.
+
+Examples
+--------
+>>> from symgrad.formula import parse
+>>> formula = parse("a*b + c*log(d)")
+>>> formula.names
+('a', 'b', 'c', 'd')
+>>> out, leaves = formula.evaluate({"a": 2, "b": 3, "c": 5, "d": 10})
+>>> round(out.item(), 4)
+17.5129
+>>> parse("().__class__")
+Traceback (most recent call last):
+    ...
+symgrad.formula.FormulaError: attribute access "().__class__" at column 1 is not allowed ...
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import symgrad
+from symgrad.tensor import Tensor
+
+__all__ = ["parse", "Formula", "FormulaError", "FUNCTIONS", "MAX_LENGTH", "MAX_DEPTH"]
+
+MAX_LENGTH = 10_000  # characters
+MAX_DEPTH = 200  # nested operations; SymPy's recursive algorithms struggle well before 1,000
+
+# the functions a formula may call, with their number of arguments
+FUNCTIONS = {
+    **dict.fromkeys(
+        ("exp log log1p expm1 sqrt rsqrt abs sin cos tan tanh sigmoid relu softplus erf gelu "
+         "square reciprocal sign").split(),
+        1,
+    ),
+    "pow": 2,
+    "maximum": 2,
+    "minimum": 2,
+}
+# fixed names looked up once, never from the user's text
+_KERNELS = {name: getattr(symgrad, name) for name in FUNCTIONS}
+_BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
+_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+              "**": operator.pow, "neg": operator.neg, "pow": operator.pow}
+# where these give an infinite result from finite inputs, the result was too large for a float
+_OVERFLOWING = {"+", "-", "*", "/", "**", "pow", "neg", "exp", "expm1", "square", "softplus",
+                "gelu"}
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+_AUTOMATIC = re.compile(r"v[0-9]+\Z")  # the symbolic layer's own names for intermediates
+_EXACT_INT = 2**53  # beyond this an int is no longer exact as a float
+_WHAT = {
+    ast.Attribute: "attribute access", ast.Subscript: "a subscript", ast.Lambda: "a lambda",
+    ast.JoinedStr: "an f-string", ast.FormattedValue: "an f-string", ast.Compare: "a comparison",
+    ast.BoolOp: "'and'/'or'", ast.IfExp: "a conditional expression (if/else)",
+    ast.List: "a list", ast.Tuple: "a tuple", ast.Set: "a set", ast.Dict: "a dict",
+    ast.ListComp: "a comprehension", ast.SetComp: "a comprehension",
+    ast.DictComp: "a comprehension", ast.GeneratorExp: "a generator expression",
+    ast.NamedExpr: "an assignment expression (:=)", ast.Starred: "a starred argument",
+    ast.Await: "await", ast.Yield: "yield", ast.YieldFrom: "yield", ast.Slice: "a slice",
+}
+_HINT = "(use numbers, names, + - * / ** and functions such as exp(x))"
+
+
+class FormulaError(ValueError):
+    """A formula that cannot be read or computed; the message is one line and says where."""
+
+
+@dataclass(frozen=True)
+class _Const:
+    value: int | float
+
+
+@dataclass(frozen=True)
+class _Var:
+    name: str
+
+
+@dataclass(frozen=True)
+class _Op:
+    op: str  # "+", "-", "*", "/", "**", "neg" or a function name
+    args: tuple
+    text: str  # the source of this sub-formula, for messages
+    column: int  # 1-based
+
+
+_Tree = _Const | _Var | _Op
+
+
+class Formula:
+    """A checked formula: its variables, and the computation it stands for.
+
+    Attributes
+    ----------
+    text : str
+        The formula as typed.
+    names : tuple of str
+        The variables, in order of first appearance.
+    operations : int
+        The number of operations left once constants are folded (``2*3*x`` has one).
+    """
+
+    def __init__(self, text: str, tree: _Tree, names: tuple[str, ...], operations: int) -> None:
+        self.text = text
+        self.names = names
+        self.operations = operations
+        self._tree = tree
+
+    def __repr__(self) -> str:
+        return f"Formula({self.text.strip()!r})"
+
+    def evaluate(self, values: dict, *, check: bool = True) -> tuple[Tensor, dict[str, Tensor]]:
+        """Compute the formula with symgrad tensors, recording the graph.
+
+        Every variable becomes a float64 leaf tensor that requires grad, named after the
+        variable; intermediate tensors stay unnamed (the symbolic layer names them ``v1``,
+        ``v2``, ...) unless a variable has such a name. A formula that is a lone variable
+        gives a copy of it (``CloneBackward0``), so the output always has a graph.
+
+        Parameters
+        ----------
+        values : dict
+            A number for every name in :attr:`names`, and nothing else.
+        check : bool
+            Raise :class:`FormulaError` where an operation gives a non-finite result from
+            finite inputs (``log(-1)``, a division by zero), naming it.
+
+        Returns
+        -------
+        (Tensor, dict)
+            The output, and the leaf tensor of each name.
+
+        Examples
+        --------
+        >>> out, leaves = parse("x**2*sin(x)").evaluate({"x": 1.5})
+        >>> out.grad_fn.name(), leaves["x"].name
+        ('MulBackward0', 'x')
+        """
+        _check_values(self.names, values)
+        leaves = {
+            n: symgrad.tensor(float(values[n]), dtype=symgrad.float64, requires_grad=True, name=n)
+            for n in self.names
+        }
+        run = _Evaluation(leaves, check, _intermediate_prefix(self.names))
+        with np.errstate(all="ignore"):  # non-finite results are reported, not warned about
+            out = run.value(self._tree)
+        if not isinstance(out, Tensor):
+            out = symgrad.tensor(float(out), dtype=symgrad.float64)
+        elif out.grad_fn is None:
+            out = out.clone()
+        return out, leaves
+
+
+def _check_values(names: tuple[str, ...], values: dict) -> None:
+    missing = [n for n in names if n not in values]
+    if missing:
+        raise FormulaError(f"no value for {', '.join(missing)}")
+    extra = [str(n) for n in values if n not in names]
+    if extra:
+        raise FormulaError(f"{', '.join(extra)} not used in the formula")
+
+
+def _intermediate_prefix(names: tuple[str, ...]) -> str | None:
+    """None (automatic names) unless a variable looks like one; then a prefix no variable uses."""
+    if not any(_AUTOMATIC.match(n) for n in names):
+        return None
+    prefix = "w"
+    while any(re.fullmatch(prefix + "[0-9]+", n) for n in names):
+        prefix += "w"
+    return prefix
+
+
+class _Evaluation:
+    """One run of a formula's tree with tensors; recursion is bounded by MAX_DEPTH."""
+
+    def __init__(self, leaves: dict, check: bool, prefix: str | None) -> None:
+        self.leaves = leaves
+        self.check = check
+        self.prefix = prefix
+        self.count = 0
+
+    def value(self, node: _Tree) -> Any:
+        if isinstance(node, _Const):
+            return node.value
+        if isinstance(node, _Var):
+            return self.leaves[node.name]
+        args = [self.value(a) for a in node.args]
+        out = _apply(node.op, args)
+        if self.check:
+            _check_finite(node, args, out)
+        if self.prefix is not None and isinstance(out, Tensor):
+            self.count += 1
+            out.name = f"{self.prefix}{self.count}"
+        return out
+
+
+def _apply(op: str, args: list) -> Any:
+    if op in _OPERATORS:
+        return _OPERATORS[op](*args)
+    if op in ("maximum", "minimum") or not isinstance(args[0], Tensor):
+        # the functions want a tensor first; constants enter as unnamed float64 tensors
+        args = [a if isinstance(a, Tensor) else symgrad.tensor(float(a), dtype=symgrad.float64)
+                for a in args]
+    return _KERNELS[op](*args)
+
+
+def _number(x: Any) -> str:
+    x = float(x.item() if isinstance(x, Tensor) else x)
+    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.7g}"
+
+
+def _check_finite(node: _Op, args: list, out: Any) -> None:
+    """Raise where ``out`` is not finite although every input is."""
+    numbers = [a.item() if isinstance(a, Tensor) else a for a in args]
+    result = out.item() if isinstance(out, Tensor) else out
+    if math.isfinite(result) or not all(math.isfinite(x) for x in numbers):
+        return
+    raise FormulaError(_domain_message(node, numbers, result))
+
+
+def _domain_message(node: _Op, numbers: list, result: float) -> str:
+    where = f'in "{_short(node.text)}" at column {node.column}'
+    shown = [_number(x) for x in numbers]
+    if (node.op == "/" and numbers[1] == 0) or (node.op in ("**", "pow") and numbers[0] == 0):
+        return f"division by zero {where}"
+    if node.op in ("+", "-", "*", "/", "**"):
+        a, b = (s if float(x) >= 0 else f"({s})" for s, x in zip(shown, numbers))
+        call = f"{a}{node.op}{b}"
+    elif node.op == "neg":
+        call = f"-{shown[0]}"
+    else:
+        call = f"{node.op}({', '.join(shown)})"
+    if math.isnan(result):
+        kind = "is undefined (nan)"
+    elif node.op in _OVERFLOWING:
+        kind = f"overflows ({result})"
+    else:
+        kind = f"is infinite ({result})"
+    return f"{call} {kind} {where}"
+
+
+def _quote(text: str) -> str:
+    return f"'{text}'" if '"' in text else f'"{text}"'
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+def parse(text: str) -> Formula:
+    """Read and check a formula, without executing any of it.
+
+    Raises
+    ------
+    FormulaError
+        For anything outside the whitelist, with a one-line message naming what was found and
+        where (1-based column).
+
+    Examples
+    --------
+    >>> parse("x**2*sin(x)").names
+    ('x',)
+    >>> parse("exp(x, y=1)")
+    Traceback (most recent call last):
+        ...
+    symgrad.formula.FormulaError: the keyword argument "y=1" at column 8 is not allowed ...
+    """
+    if not isinstance(text, str):
+        raise FormulaError(f"a formula is a string, not {type(text).__name__}")
+    _check_text(text)
+    indent = len(text) - len(text.lstrip(" "))
+    tree = _read(text[indent:], indent)
+    _check_depth(tree, indent)
+    reader = _Reader(text[indent:], indent)
+    body = reader.convert(tree.body)
+    return Formula(text, body, tuple(reader.names), reader.operations)
+
+
+def _check_text(text: str) -> None:
+    """Reject what ast would mishandle or what has no place in a formula, before parsing."""
+    if not text.strip():
+        raise FormulaError("the formula is empty")
+    if len(text) > 10 * MAX_LENGTH:  # not worth scanning for a better message
+        raise _too_long(text)
+    for i, ch in enumerate(text):
+        if not " " <= ch <= "~":
+            raise FormulaError(f"character {ch!r} at column {i + 1} is not allowed (formulas "
+                               "are one line of ASCII letters, digits, operators and brackets)")
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch in "([{") - (ch in ")]}")
+        if depth > MAX_DEPTH:
+            raise FormulaError(_too_deep(i + 1))
+    if len(text) > MAX_LENGTH:
+        raise _too_long(text)
+
+
+def _too_long(text: str) -> FormulaError:
+    return FormulaError(f"the formula is too long ({len(text)} characters; at most "
+                        f"{MAX_LENGTH}); split it into parts")
+
+
+def _too_deep(column: int) -> str:
+    return (f"the formula is nested too deeply (more than {MAX_DEPTH} levels, at column "
+            f"{column}); simplify it or split it into parts")
+
+
+def _read(text: str, indent: int) -> ast.Expression:
+    try:
+        return ast.parse(text, mode="eval")
+    except SyntaxError as e:
+        column = (e.offset or 1) + indent
+        message = (e.msg or "invalid syntax").splitlines()[0]
+        if "integer string conversion" in message:
+            message = "a number with too many digits"
+        raise FormulaError(f"invalid syntax at column {column}: {message}") from None
+    except (RecursionError, MemoryError):
+        # CPython's parser gives up on very deep input in these ways
+        raise FormulaError(_too_deep(1)) from None
+
+
+def _check_depth(tree: ast.AST, indent: int) -> None:
+    """Measure the nesting iteratively: a deep tree must not reach a recursive walk."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, ast.expr):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise FormulaError(_too_deep(node.col_offset + 1 + indent))
+        stack.extend((child, depth) for child in ast.iter_child_nodes(node))
+
+
+class _Reader:
+    """Turns a depth-checked ast tree into a formula tree, whitelisting every node."""
+
+    def __init__(self, text: str, indent: int) -> None:
+        self.text = text
+        self.indent = indent
+        self.names: dict[str, None] = {}  # insertion-ordered set
+        self.operations = 0
+
+    def where(self, node: ast.AST) -> tuple[str, int]:
+        # one line of ASCII (checked before parsing), so offsets index the text directly
+        segment = self.text[node.col_offset : node.end_col_offset]
+        return _short(segment), node.col_offset + 1 + self.indent
+
+    def reject(self, node: ast.AST, what: str) -> FormulaError:
+        segment, column = self.where(node)
+        return FormulaError(f"{what} {_quote(segment)} at column {column} is not allowed in a "
+                            f"formula {_HINT}")
+
+    def convert(self, node: ast.AST) -> _Tree:
+        if isinstance(node, ast.Constant):
+            return self.constant(node)
+        if isinstance(node, ast.Name):
+            return self.name(node)
+        if isinstance(node, ast.BinOp):
+            return self.binary(node)
+        if isinstance(node, ast.UnaryOp):
+            return self.unary(node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise self.reject(node, _WHAT.get(type(node), type(node).__name__))
+
+    def constant(self, node: ast.Constant) -> _Const:
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            what = {str: "a string", bytes: "bytes", bool: "a boolean", complex:
+                    "a complex number", type(None): "None", type(...): "an ellipsis"}
+            raise self.reject(node, what.get(type(value), "a constant"))
+        if abs(value) > sys.float_info.max:  # exact for ints; catches 1e400 (inf) too
+            segment, column = self.where(node)
+            raise FormulaError(f'the number "{segment}" at column {column} is too large '
+                               "(it overflows a float)")
+        return _Const(value if isinstance(value, float) or abs(value) < _EXACT_INT
+                      else float(value))
+
+    def name(self, node: ast.Name) -> _Var:
+        segment, column = self.where(node)
+        if node.id.startswith("_") or not _NAME.match(node.id):
+            raise FormulaError(f'the name "{segment}" at column {column} is not allowed '
+                               "(names start with a letter)")
+        if node.id in FUNCTIONS:
+            raise FormulaError(f'"{segment}" at column {column} is a function; call it as '
+                               f"{node.id}(...)")
+        self.names.setdefault(node.id, None)
+        return _Var(node.id)
+
+    def binary(self, node: ast.BinOp) -> _Tree:
+        if type(node.op) not in _BINARY:
+            raise self.reject(node, f"the operator '{_operator_text(node)}' in")
+        return self.operation(node, _BINARY[type(node.op)], [node.left, node.right])
+
+    def unary(self, node: ast.UnaryOp) -> _Tree:
+        if isinstance(node.op, ast.UAdd):
+            return self.convert(node.operand)
+        if not isinstance(node.op, ast.USub):
+            raise self.reject(node, f"the operator '{_operator_text(node)}' in")
+        return self.operation(node, "neg", [node.operand])
+
+    def call(self, node: ast.Call) -> _Tree:
+        segment, column = self.where(node)
+        if not isinstance(node.func, ast.Name):
+            raise FormulaError(f"{_quote(segment)} at column {column} calls something other "
+                               "than a function named directly, such as exp(x)")
+        name = node.func.id
+        if name not in FUNCTIONS:
+            raise FormulaError(f'unknown function "{_short(name)}" at column {column} '
+                               f"(known: {', '.join(sorted(FUNCTIONS))})")
+        for keyword in node.keywords:
+            raise self.reject(keyword.value if keyword.arg is None else keyword,
+                              "the keyword argument" if keyword.arg else "the ** argument")
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                raise self.reject(arg, "the starred argument")
+        if len(node.args) != FUNCTIONS[name]:
+            want = FUNCTIONS[name]
+            raise FormulaError(f"{name}() takes {want} argument{'s' * (want > 1)}, got "
+                               f"{len(node.args)}, in {_quote(segment)} at column {column}")
+        return self.operation(node, name, node.args)
+
+    def operation(self, node: ast.AST, op: str, children: list) -> _Tree:
+        args = tuple(self.convert(c) for c in children)
+        segment, column = self.where(node)
+        tree = _Op(op, args, segment, column)
+        if all(isinstance(a, _Const) for a in args):
+            return _Const(_fold(tree))
+        self.operations += 1
+        return tree
+
+
+def _operator_text(node: ast.AST) -> str:
+    symbols = {ast.FloorDiv: "//", ast.Mod: "%", ast.MatMult: "@", ast.LShift: "<<",
+               ast.RShift: ">>", ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&",
+               ast.Not: "not", ast.Invert: "~"}
+    return symbols.get(type(node.op), type(node.op).__name__)
+
+
+# -- constants ----------------------------------------------------------------------------------
+
+def _fold(node: _Op) -> int | float:
+    """The value of an operation on constants, computed as floats (never as huge ints)."""
+    numbers = [a.value for a in node.args]
+    exact = all(isinstance(x, int) for x in numbers)
+    try:
+        if node.op in ("**", "pow"):
+            result = math.pow(*(float(x) for x in numbers))
+        elif node.op in _OPERATORS:
+            result = _OPERATORS[node.op](*(float(x) for x in numbers))
+        else:
+            with np.errstate(all="ignore"):
+                result = _apply(node.op, [float(x) for x in numbers]).item()
+    except ZeroDivisionError:
+        raise FormulaError(f'division by zero in "{node.text}" at column {node.column}') from None
+    except OverflowError:
+        result = math.inf
+    except ValueError:  # math.pow of a negative base to a fractional power, or of 0 to a negative
+        result = math.nan
+    if not math.isfinite(result):
+        raise FormulaError(_domain_message(node, numbers, result))
+    if exact and float(result).is_integer() and abs(result) < _EXACT_INT and node.op != "/":
+        # small integer results stay exact, so x**(1+1) shows as x**2
+        return int(result)
+    return result
+

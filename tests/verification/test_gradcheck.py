@@ -1,0 +1,290 @@
+"""gradcheck and gradgradcheck: verdicts, messages and edge cases.
+
+The wrong backwards come from ``functions.py``, each off by a known amount in a known input,
+so the tests can say which input and which element a message must name.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import symgrad
+from symgrad.autograd import Function, GradcheckError, gradcheck, gradgradcheck
+
+from .functions import cube, detached_cube, mul_sin, ones_when_zero, sum_and_scale, swapped
+
+
+def f64(*shape, requires_grad=True, seed=0):
+    rng = np.random.default_rng(seed)
+    return symgrad.tensor(rng.uniform(-2, 2, shape), dtype=symgrad.float64,
+                          requires_grad=requires_grad)
+
+
+@pytest.fixture
+def xy():
+    return f64(2, 3, seed=1), f64(3, seed=2)
+
+
+# -- the verdicts ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_a_correct_custom_function_passes(xy, fast_mode):
+    assert gradcheck(mul_sin(symgrad).apply, xy, fast_mode=fast_mode) is True
+
+
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_a_backward_wrong_by_one_percent_is_caught_naming_the_input(xy, fast_mode):
+    with pytest.raises(GradcheckError) as info:
+        gradcheck(mul_sin(symgrad, error=0.01).apply, xy, fast_mode=fast_mode)
+    message = str(info.value)
+    assert message.startswith("Jacobian mismatch for output 0 with respect to input 1,\n")
+    assert "input 0" not in message
+
+
+def test_the_message_names_the_worst_element_and_shows_both_jacobians(xy):
+    x, y = xy
+    with pytest.raises(GradcheckError) as info:
+        gradcheck(mul_sin(symgrad, error=0.01).apply, xy)
+    message = str(info.value)
+    # d out[i, j] / d y[j] = x[i, j] cos(y[j]); 1% of it, less the tolerance 1e-5 + 1e-3 |.|,
+    # is largest where |x cos y| is
+    exact = x.detach().numpy() * np.cos(y.detach().numpy())
+    i, j = np.unravel_index(np.argmax(np.abs(exact)), exact.shape)
+    assert f"The worst element: d(output 0)[{i}, {j}] / d(input 1)[{j}]: " in message
+    values = message.split(": numerical ")[1].split(" (")[0]
+    numerical, analytical = (float(v) for v in values.split(" vs analytical "))
+    assert numerical == pytest.approx(exact[i, j], rel=1e-8)
+    assert analytical == pytest.approx(exact[i, j] * 1.01, rel=1e-12)
+    assert "\nnumerical:tensor([[" in message and "\nanalytical:tensor([[" in message
+
+
+def test_fast_mode_reruns_a_small_failing_pair_element_by_element(xy):
+    with pytest.raises(GradcheckError) as info:
+        gradcheck(mul_sin(symgrad, error=0.01).apply, xy, fast_mode=True)
+    assert "Element by element (fast_mode=False), the worst element: d(output 0)" in str(info.value)
+
+
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_raise_exception_false_returns_false(xy, fast_mode):
+    wrong = mul_sin(symgrad, error=0.01).apply
+    assert gradcheck(wrong, xy, raise_exception=False, fast_mode=fast_mode) is False
+    assert gradcheck(mul_sin(symgrad).apply, xy, raise_exception=False) is True
+
+
+def test_gradcheck_error_is_a_runtime_error():
+    assert issubclass(GradcheckError, RuntimeError)
+
+
+def test_several_outputs_name_the_wrong_one():
+    x = f64(4)
+    with pytest.raises(GradcheckError, match="^Jacobian mismatch for output 1 with respect to "
+                                             "input 0,"):
+        gradcheck(sum_and_scale(symgrad, error=0.01).apply, x)
+    assert gradcheck(sum_and_scale(symgrad).apply, x)
+
+
+def test_swapped_gradients_are_caught():
+    with pytest.raises(GradcheckError, match="output 0 with respect to input 0"):
+        gradcheck(swapped(symgrad).apply, (f64(3, seed=1), f64(3, seed=2)))
+
+
+def test_a_tiny_error_passes_as_in_pytorch():
+    # 1e-7 relative is far inside rtol=1e-3: gradcheck cannot see it (check_function can)
+    assert gradcheck(cube(symgrad, error=1e-7).apply, f64(3))
+
+
+def test_inputs_are_restored_bit_for_bit(xy):
+    before = [t.detach().numpy().copy() for t in xy]
+    gradcheck(mul_sin(symgrad).apply, xy)
+    gradcheck(mul_sin(symgrad).apply, xy, fast_mode=True)
+    for t, b in zip(xy, before):
+        np.testing.assert_array_equal(t.detach().numpy(), b)
+
+
+# -- dtype, inputs and outputs ------------------------------------------------------------------
+
+def test_single_precision_inputs_warn_from_the_callers_line():
+    x = symgrad.tensor([0.5, 1.0], requires_grad=True)  # float32
+    with pytest.warns(UserWarning, match="Input #0 requires gradient and is not a double "
+                                         "precision floating point") as record:
+        gradcheck(lambda t: t * 2, x, atol=1e-2, rtol=1e-2, eps=1e-3)
+    assert record[0].filename == __file__
+
+
+def test_gradgradcheck_warns_once_for_single_precision():
+    x = symgrad.tensor([0.5, 1.0], requires_grad=True)
+    with pytest.warns(UserWarning) as record:
+        gradgradcheck(lambda t: t * t, x, atol=1e-2, rtol=1e-2, eps=1e-3)
+    assert len([w for w in record if "double precision" in str(w.message)]) == 1
+
+
+def test_no_input_requiring_grad_is_a_clear_error():
+    with pytest.raises(ValueError, match="at least one input tensor to require gradient"):
+        gradcheck(lambda t: t * 2, f64(3, requires_grad=False))
+
+
+def test_non_tensor_outputs_are_a_clear_error():
+    with pytest.raises(TypeError, match="output 1 of the function is a float, not a Tensor"):
+        gradcheck(lambda t: (t * 2, 3.0), f64(3))
+
+
+def test_read_only_inputs_are_a_clear_error():
+    x = symgrad.from_numpy(np.broadcast_to(np.ones(3), (2, 3))).requires_grad_()
+    with pytest.raises(ValueError, match="read-only"):
+        gradcheck(lambda t: t * 2, x)
+
+
+def test_non_contiguous_inputs_are_perturbed_correctly():
+    x = f64(3, 4, requires_grad=False).t().detach().requires_grad_()
+    assert not x._data.flags.c_contiguous
+    assert gradcheck(lambda t: (t * t).sum(0), x)
+    with pytest.raises(GradcheckError):
+        gradcheck(cube(symgrad, error=0.01).apply, x)
+
+
+def test_the_same_tensor_twice():
+    x = f64(3)
+    assert gradcheck(lambda a, b: a * b.sin(), (x, x))
+
+
+def test_grad_of_a_tensor_listed_twice_fills_both_places_as_in_pytorch():
+    # gradcheck relies on it; d/dx sum(x * x) = 2 x in both places, and backward(inputs=[y, y])
+    # gives y.grad once
+    x = f64(3)
+    first, second = symgrad.autograd.grad((x * x).sum(), [x, x])
+    np.testing.assert_array_equal(first.numpy(), 2 * x.detach().numpy())
+    np.testing.assert_array_equal(second.numpy(), 2 * x.detach().numpy())
+    y = x * 3
+    (y * y).sum().backward(inputs=[y, y])
+    np.testing.assert_array_equal(y.grad.numpy(), 2 * y.detach().numpy())
+
+
+def test_numbers_and_integer_tensors_pass_through():
+    x = f64(2, 3)
+    index = symgrad.tensor([[0, 2], [1, 1]])
+    assert gradcheck(lambda t, i, s: symgrad.gather(t, 1, i) * s, (x, index, 2.5))
+
+
+def test_outputs_that_do_not_require_grad_are_skipped():
+    # as PyTorch: only outputs that require grad are compared
+    x = f64(3)
+    assert gradcheck(lambda t: (t.sin(), t.detach() * 2, t.argmax()), x)
+
+
+def test_a_function_with_no_differentiable_output_must_be_constant():
+    x = f64(3)
+    assert gradcheck(lambda t: t.detach() * 0 + 1, x)
+    with pytest.raises(GradcheckError, match="Numerical gradient for function expected to be zero"):
+        gradcheck(lambda t: t.detach() * 2, x)
+
+
+def test_non_scalar_and_0d_outputs():
+    x = f64(2, 3)
+    assert gradcheck(lambda t: t @ t.T, x)
+    assert gradcheck(lambda t: t.sum(), x)
+    assert gradcheck(lambda t: t[0, 1] * t[1, 2], x)
+
+
+def test_output_shape_changing_under_perturbation_is_an_error():
+    x = symgrad.tensor([0.0, 1.0], dtype=symgrad.float64, requires_grad=True)
+    with pytest.raises(GradcheckError, match="same shape when inputs are perturbed"):
+        gradcheck(lambda t: t[t > 0.5 * 1e-6], x)
+
+
+def test_unsupported_modes_say_so():
+    with pytest.raises(NotImplementedError, match="check_forward_ad"):
+        gradcheck(lambda t: t * 2, f64(3), check_forward_ad=True)
+    assert gradcheck(lambda t: t * 2, f64(3), check_backward_ad=False)
+
+
+# -- nondeterminism and undefined gradients -----------------------------------------------------
+
+class Jittery(Function):
+    """2x with a backward that adds noise of 1e-9: inside the Jacobian tolerance, but two
+    runs differ."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2 + symgrad.randn(g.shape, dtype=g.dtype) * 1e-9
+
+
+def test_a_nondeterministic_backward_is_caught_unless_tolerated():
+    x = f64(3)
+    with pytest.raises(GradcheckError, match="Backward is not reentrant"):
+        gradcheck(Jittery.apply, x, check_undefined_grad=False)
+    assert gradcheck(Jittery.apply, x, nondet_tol=1e-6, check_undefined_grad=False)
+
+
+def test_check_undefined_grad():
+    x = f64(3)
+    bad = ones_when_zero(symgrad).apply
+    with pytest.raises(GradcheckError, match="Expected all input grads to be undefined or zero"):
+        gradcheck(bad, x)
+    assert gradcheck(bad, x, check_undefined_grad=False)
+
+
+class TwoOutputs(Function):
+    """``(x * y, x - y)`` with unmaterialized gradients: backward must handle None."""
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.set_materialize_grads(False)
+        ctx.save_for_backward(x, y)
+        return x * y, x - y
+
+    @staticmethod
+    def backward(ctx, g_prod, g_diff):
+        x, y = ctx.saved_tensors
+        gx, gy = symgrad.zeros_like(x), symgrad.zeros_like(y)
+        if g_prod is not None:
+            gx, gy = gx + g_prod * y, gy + g_prod * x
+        if g_diff is not None:
+            gx, gy = gx + g_diff, gy - g_diff
+        return gx, gy
+
+
+def test_a_function_that_handles_missing_output_gradients_passes():
+    assert gradcheck(TwoOutputs.apply, (f64(3, seed=1), f64(3, seed=2)))
+
+
+# -- gradgradcheck ------------------------------------------------------------------------------
+
+def test_gradgradcheck_passes_for_differentiable_backwards(xy):
+    assert gradgradcheck(mul_sin(symgrad).apply, xy)
+    assert gradgradcheck(lambda a, b: (a * b).tanh(), xy, fast_mode=True)
+
+
+def test_gradgradcheck_catches_a_backward_that_is_not_differentiable():
+    x = f64(3)
+    detached = detached_cube(symgrad).apply
+    assert gradcheck(detached, x)
+    with pytest.raises(GradcheckError) as info:
+        gradgradcheck(detached, x)
+    # output 0 of the check is x's gradient; its derivative by x (input 0) should be 6 x g
+    assert str(info.value).startswith(
+        "gradgradcheck (second derivatives): Jacobian mismatch for output 0 with respect to "
+        "input 0,"
+    )
+    assert gradgradcheck(detached, x, raise_exception=False) is False
+
+
+def test_gradgradcheck_with_given_grad_outputs():
+    x = f64(2, 3)
+    v = symgrad.ones(2, 3, dtype=symgrad.float64)  # not requiring grad: only x is checked
+    assert gradgradcheck(lambda t: t.exp() * t, x, (v,))
+    with pytest.raises(ValueError, match="1 grad_outputs given for 2 outputs"):
+        gradgradcheck(lambda t: (t.exp(), t.sin()), x, (v,))
+
+
+def test_gradgradcheck_of_a_linear_function():
+    # the first gradient does not depend on x: its Jacobian with respect to x is zero
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert gradgradcheck(lambda t: t * 2 + 1, f64(3))
