@@ -139,6 +139,12 @@ class _Run:
         self.foreign: set[int] = set()
 
     def execute(self, roots: list[Tensor], grads: list) -> None:
+        # one errstate for the whole pass: derivatives at domain edges (1/0 of sqrt' at 0) are
+        # inf or nan silently, as in PyTorch; anomaly mode is the way to be told
+        with np.errstate(all="ignore"):
+            self._execute(roots, grads)
+
+    def _execute(self, roots: list[Tensor], grads: list) -> None:
         root_nodes = [_node_of(t) for t in roots]
         deps, order = _collect([n for n, _ in root_nodes])
         useful = None

@@ -105,8 +105,7 @@ class Node:
     def _release(self) -> None:
         """Free what was saved for backward; a node that saved no tensor stays runnable, as in
         PyTorch (``(x + x).sum()`` can be backpropagated twice)."""
-        saved_tensor = self._out is not None or any(v is not None for v in self._versions)
-        if saved_tensor:
+        if self._out is not None or self._versions.count(None) != len(self._versions):
             self._saved = None
             self._out = None
 

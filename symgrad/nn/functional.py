@@ -10,6 +10,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad import ops as _ops
 from symgrad.ops import losses as _losses
+from symgrad.ops.linalg import linear_2d
 from symgrad.ops.math import elu, gelu, leaky_relu, relu, sigmoid, softplus, tanh
 from symgrad.ops.reductions import log_softmax, softmax
 from symgrad.tensor import Tensor
@@ -158,7 +159,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Any = None, size_average: An
     batched = input.ndim >= 2
     x = input if batched else input.unsqueeze(0)
     t = target._data if batched else target._data[None]
-    if target.dtype.is_floating_point or target.dtype is dtypes.bool_:
+    if target._data.dtype.kind in "fb":
         raise RuntimeError(
             f"nll_loss: expected target of integer dtype (class indices), got {target.dtype!r}"
         )
@@ -168,23 +169,31 @@ def nll_loss(input: Tensor, target: Tensor, weight: Any = None, size_average: An
             f"shape {list(input.shape)}, got {list(target.shape)}"
         )
     n_classes = x.shape[1]
-    keep = t != ignore_index
-    outside = keep & ((t < 0) | (t >= n_classes))
-    if outside.any():
-        raise IndexError(
-            f"Target {t[outside].flat[0]} is out of bounds (there are {n_classes} classes)"
-        )
-    safe = np.where(keep, t, 0)
-    dtype = x._data.dtype
-    if weight is None:
-        elem_w = keep.astype(dtype)
-    else:
-        elem_w = weight._data.astype(dtype)[safe] * keep
+    _, safe, elem_w = _nll_targets(t, n_classes, ignore_index, weight, x._data.dtype)
+    grids = np.indices(t.shape, sparse=True) if t.ndim > 1 else [np.arange(t.shape[0])]
+    key = (grids[0], safe, *grids[1:])  # input[n, target[n, ...], ...]
+    denom = float(t.size if elem_w is None else elem_w.sum())
     prim = _losses.NLL_LOSS_2D if x.ndim > 2 else _losses.NLL_LOSS
-    denom = float(elem_w.sum())
-    out = prim(x, index=np.expand_dims(safe, 1), weight=elem_w.astype(dtype, copy=False),
-               denom=denom if denom else float("nan"), reduction=r)
+    out = prim(x, key=key, weight=elem_w, denom=denom if denom else float("nan"), reduction=r)
     return out if batched or r != "none" else out.squeeze(0)
+
+
+def _nll_targets(t: np.ndarray, n_classes: int, ignore_index: int, weight: Any,
+                 dtype: np.dtype) -> tuple:
+    """The kept targets, the targets made safe to index with, and the per-element weights
+    (None for unit weights with nothing ignored, the fast common case)."""
+    if t.size and (t.min() < 0 or t.max() >= n_classes):  # cheap test first, details after
+        outside = (t != ignore_index) & ((t < 0) | (t >= n_classes))
+        if outside.any():
+            raise IndexError(
+                f"Target {t[outside].flat[0]} is out of bounds (there are {n_classes} classes)"
+            )
+    keep = t != ignore_index
+    if weight is None and keep.all():
+        return keep, t, None
+    safe = np.where(keep, t, 0)
+    w = keep.astype(dtype) if weight is None else weight._data.astype(dtype)[safe] * keep
+    return keep, safe, w.astype(dtype, copy=False)
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Any = None, size_average: Any = None,
@@ -236,13 +245,12 @@ def _smoothing_term(logp: Tensor, target: Tensor, weight: Any, ignore_index: int
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``."""
+    a, w = input._data, weight._data
     if (
-        input.ndim == 2 and weight.ndim == 2 and input.dtype is weight.dtype
-        and (bias is None or (bias.ndim == 1 and bias.dtype is input.dtype
-                              and bias.shape[0] == weight.shape[0]))
+        a.ndim == 2 and w.ndim == 2 and a.dtype == w.dtype
+        and (bias is None or (bias._data.ndim == 1 and bias._data.dtype == a.dtype
+                              and bias._data.shape[0] == w.shape[0]))
     ):
-        from symgrad.ops.linalg import linear_2d
-
         return linear_2d(input, weight, bias)
     out = _ops.matmul(input, weight.t() if weight.ndim == 2 else weight)
     return out if bias is None else out + bias

@@ -199,15 +199,10 @@ class Elementwise:
     def forward(self) -> Callable:
         """The forward kernel: ``kernel`` if declared, else the lambdified expression."""
         if self._forward is None:
-            kernel = self.kernel or lambdify(self.inputs + self.params, self.expr)
-            self._forward = _quiet(kernel) if self.may_leave_domain else kernel
+            # inf and nan (log(0), 1/0, inf - inf) come out silently, as in PyTorch; anomaly
+            # mode is the way to be told
+            self._forward = quiet(self.kernel or lambdify(self.inputs + self.params, self.expr))
         return self._forward
-
-    @property
-    def may_leave_domain(self) -> bool:
-        """Whether the formula can give inf or nan for finite inputs (log(0), 1/0, exp(1000)):
-        such kernels compute silently, as PyTorch does (anomaly mode reports them)."""
-        return self.promote == "float" or self.name in _UNBOUNDED
 
     def vjp_kernel(self, i: int) -> Callable:
         """``f(*inputs, out, g, *params) = g * partial_i``, fused into one NumPy function."""
@@ -262,9 +257,12 @@ class Elementwise:
         datas = []
         requires = False
         for a in args:
-            if type(a) is Tensor:
+            t = type(a)
+            if t is Tensor:
                 datas.append(a._data)
                 requires = requires or a._requires_grad
+            elif t is float or t is int:
+                datas.append(a)
             else:
                 break
         else:
@@ -327,13 +325,30 @@ class Elementwise:
         return d.numpy
 
 
-_UNBOUNDED = {"div", "pow", "pow_tensor", "pow_scalar_base", "reciprocal", "rsqrt"}
+try:  # NumPy 2 keeps its error state in a context variable: setting it directly costs a
+    # fifth of entering np.errstate, which matters once per op
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+
+    _SILENT = _make_extobj(all="ignore")
+except ImportError:  # pragma: no cover - older NumPy
+    _extobj_contextvar = None
 
 
-def _quiet(kernel: Callable) -> Callable:
-    def quiet_kernel(*args: Any) -> Any:
-        with np.errstate(all="ignore"):
-            return kernel(*args)
+def quiet(kernel: Callable) -> Callable:
+    """``kernel`` computing without NumPy's floating-point warnings."""
+    if _extobj_contextvar is None:  # pragma: no cover - older NumPy
+
+        def quiet_kernel(*args: Any, **kwargs: Any) -> Any:
+            with np.errstate(all="ignore"):
+                return kernel(*args, **kwargs)
+    else:
+
+        def quiet_kernel(*args: Any, **kwargs: Any) -> Any:
+            token = _extobj_contextvar.set(_SILENT)
+            try:
+                return kernel(*args, **kwargs)
+            finally:
+                _extobj_contextvar.reset(token)
 
     quiet_kernel.__wrapped__ = kernel  # type: ignore[attr-defined]
     return quiet_kernel
@@ -485,6 +500,7 @@ class Structural:
         self.forward = forward
         self.vjp = vjp
         self.symbolic = symbolic or forward
+        self.numeric_forward = quiet(forward)
         self.saves = saves
         self.saves_out = saves_out
         self.node_class = node_class(
@@ -495,18 +511,25 @@ class Structural:
         return f"<structural primitive {self.name}>"
 
     def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
-        out = self.forward(_XP.NP or _load_xp().NP, *[t._data for t in tensors], **params)
+        out = self.numeric_forward(_XP.NP or _load_xp().NP, *[t._data for t in tensors], **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
         if _anomaly_state.enabled:
             anomaly.check_forward(self, out, tensors)
-        if _grad_state.enabled and any(t._requires_grad for t in tensors):
+        if _grad_state.enabled and _any_requires_grad(tensors):
             node = self.node_class(tensors, params, out)
             result = Tensor._make(out, node, True)
             if node._out is not None:
                 node._out_version = (result._counter, 0)
             return result
         return Tensor._make(out)
+
+
+def _any_requires_grad(tensors: tuple) -> bool:
+    for t in tensors:
+        if t._requires_grad:
+            return True
+    return False
 
 
 class StructuralNode(Node):

@@ -161,7 +161,12 @@ _MM_T = Structural("linear", _addmm_forward, _addmm_vjp, saves=(0, 1), backward=
 
 def linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     """``input @ weight.T + bias`` for a matrix input, as one node (PyTorch's addmm)."""
-    _check(input, weight.t(), "linear")
+    if input.shape[1] != weight.shape[1]:
+        raise RuntimeError(
+            f"linear: the input of shape {list(input.shape)} and the weight of shape "
+            f"{list(weight.shape)} don't fit: the input's last size must equal the weight's "
+            f"second ({input.shape[1]} != {weight.shape[1]})"
+        )
     if bias is None:
         return _MM_T(input, weight)
     return _ADDMM(input, weight, bias)

@@ -128,9 +128,10 @@ BCE_LOSS = fused_loss(BCE, "BinaryCrossEntropyBackward0")
 MSE_LOSS = fused_loss(SQUARED_ERROR, "MseLossBackward0")
 
 
-def _nll_forward(xp: Any, a: Any, index: Any, weight: Any, denom: float, reduction: str) -> Any:
-    picked = xp.reshape(xp.gather(a, 1, index), weight.shape)
-    loss = -picked * xp.constant(weight)
+def _nll_forward(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reduction: str) -> Any:
+    # key picks input[n, target[n], ...]; weight is None for unit weights and no ignored target
+    picked = xp.getitem(a, key)
+    loss = -picked if weight is None else -picked * xp.constant(weight)
     if reduction == "none":
         return loss
     total = xp.sum(loss)
@@ -138,17 +139,19 @@ def _nll_forward(xp: Any, a: Any, index: Any, weight: Any, denom: float, reducti
 
 
 def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    weight, index = c.params["weight"], c.params["index"]
+    weight, key, mean = c.params["weight"], c.params["key"], c.params["reduction"] == "mean"
+    if weight is None:
+        coef = -1.0 / c.params["denom"] if mean else -1.0
+        return (xp.index_put_zeros(c.shapes[0], key, g * xp.constant(coef)),)
     coef = -weight
+    if mean:
+        # ignored targets (weight 0) get 0 even when all are ignored and the mean is nan,
+        # as in PyTorch: one padding-only batch must not turn every gradient into nan
+        with np.errstate(invalid="ignore"):
+            coef = np.where(weight != 0, coef / c.params["denom"], 0).astype(weight.dtype)
     if c.params["reduction"] != "none":
         g = xp.expand(g, weight.shape)
-        if c.params["reduction"] == "mean":
-            # ignored targets (weight 0) get 0 even when all are ignored and the mean is nan,
-            # as in PyTorch: one padding-only batch must not turn every gradient into nan
-            with np.errstate(invalid="ignore"):
-                coef = np.where(weight != 0, coef / c.params["denom"], 0).astype(weight.dtype)
-    g = xp.reshape(g * xp.constant(coef), index.shape)
-    return (xp.scatter_zeros(c.shapes[0], 1, index, g),)
+    return (xp.index_put_zeros(c.shapes[0], key, g * xp.constant(coef)),)
 
 
 NLL_LOSS = Structural("nll_loss", _nll_forward, _nll_vjp, backward="NllLossBackward0")

@@ -371,9 +371,9 @@ def _softmax_dim(input: Tensor, dim: Any, dtype: Any) -> tuple[Tensor, int]:
         raise TypeError("softmax(): the dim argument is required (e.g. dim=-1)")
     if dtype is not None:
         input = input.to(dtype)
-    if not input.dtype.is_floating_point:
+    if input._data.dtype.kind != "f":
         input = input.to(dtypes.get_default_dtype())
-    return input, _wrap_dim(dim, input.ndim)
+    return input, _wrap_dim(dim, input._data.ndim)
 
 
 def softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
