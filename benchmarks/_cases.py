@@ -40,6 +40,7 @@ class Case:
 
 # -- 1. the tutorial's one-layer network ----------------------------------------------------------
 
+
 def _one_layer_inputs(rng: np.random.Generator) -> tuple[dict, dict]:
     params = {
         "w": rng.standard_normal((5, 3)).astype(np.float32),
@@ -117,14 +118,17 @@ def _chain_functional(xp, p: dict, c: dict):
 
 # -- 3. an MLP 784-128-10, batch 64 ----------------------------------------------------------------
 
+
 def _mlp_inputs(rng: np.random.Generator) -> tuple[dict, dict]:
     def uniform(shape: tuple, fan_in: int) -> np.ndarray:
         bound = 1 / np.sqrt(fan_in)  # nn.Linear's initialisation
         return rng.uniform(-bound, bound, shape).astype(np.float32)
 
     params = {
-        "w1": uniform((128, 784), 784), "b1": uniform((128,), 784),
-        "w2": uniform((10, 128), 128), "b2": uniform((10,), 128),
+        "w1": uniform((128, 784), 784),
+        "b1": uniform((128,), 784),
+        "w2": uniform((10, 128), 128),
+        "b2": uniform((10,), 128),
     }
     consts = {
         "x": rng.standard_normal((64, 784)).astype(np.float32),
@@ -147,8 +151,13 @@ def _mlp_numpy(p: dict, c: dict) -> dict:
     dz /= n
     dh = dz @ p["w2"]
     da = dh * (a > 0)
-    return {"loss": loss, "w1": da.T @ x, "b1": da.sum(axis=0),
-            "w2": dz.T @ h, "b2": dz.sum(axis=0)}
+    return {
+        "loss": loss,
+        "w1": da.T @ x,
+        "b1": da.sum(axis=0),
+        "w2": dz.T @ h,
+        "b2": dz.sum(axis=0),
+    }
 
 
 def _mlp_torchlike(T, F, p: dict, c: dict) -> None:
@@ -165,6 +174,7 @@ def _mlp_functional(xp, p: dict, c: dict):
 
 
 # -- 4. an element-wise formula on 10^6 values ----------------------------------------------------
+
 
 def _elementwise_inputs(rng: np.random.Generator) -> tuple[dict, dict]:
     return {"x": rng.standard_normal(10**6)}, {}
@@ -189,6 +199,7 @@ def _elementwise_functional(xp, p: dict, c: dict):
 
 # -- 5. a 1024x1024 matmul with a given upstream gradient ------------------------------------------
 
+
 def _matmul_inputs(rng: np.random.Generator) -> tuple[dict, dict]:
     def normal() -> np.ndarray:
         return rng.standard_normal((1024, 1024)).astype(np.float32)
@@ -212,39 +223,65 @@ def _matmul_functional(xp, p: dict, c: dict):
 
 CASES = [
     Case(
-        key="one_layer", label="one-layer network",
+        key="one_layer",
+        label="one-layer network",
         title="one-layer net 5->3, BCE-with-logits (f32)",
-        inputs=_one_layer_inputs, numpy_step=_one_layer_numpy,
-        torchlike_step=_one_layer_torchlike, functional_loss=_one_layer_functional,
-        target_ratio=8.0, rtol=1e-5, atol=1e-6,
+        inputs=_one_layer_inputs,
+        numpy_step=_one_layer_numpy,
+        torchlike_step=_one_layer_torchlike,
+        functional_loss=_one_layer_functional,
+        target_ratio=8.0,
+        rtol=1e-5,
+        atol=1e-6,
     ),
     Case(
-        key="chain", label="per-op overhead (chain)",
+        key="chain",
+        label="per-op overhead (chain)",
         title=f"{_CYCLES * _OPS_PER_CYCLE}-op chain on one element (f64)",
-        inputs=_chain_inputs, numpy_step=_chain_numpy,
-        torchlike_step=_chain_torchlike, functional_loss=_chain_functional,
-        ops=_CYCLES * _OPS_PER_CYCLE, target_us_per_op=15.0, rtol=1e-10, atol=1e-12,
+        inputs=_chain_inputs,
+        numpy_step=_chain_numpy,
+        torchlike_step=_chain_torchlike,
+        functional_loss=_chain_functional,
+        ops=_CYCLES * _OPS_PER_CYCLE,
+        target_us_per_op=15.0,
+        rtol=1e-10,
+        atol=1e-12,
     ),
     Case(
-        key="mlp", label="MLP 784-128-10",
+        key="mlp",
+        label="MLP 784-128-10",
         title="MLP 784-128-10, batch 64, cross_entropy (f32)",
-        inputs=_mlp_inputs, numpy_step=_mlp_numpy,
-        torchlike_step=_mlp_torchlike, functional_loss=_mlp_functional,
-        target_ratio=1.5, rtol=1e-4, atol=1e-6,
+        inputs=_mlp_inputs,
+        numpy_step=_mlp_numpy,
+        torchlike_step=_mlp_torchlike,
+        functional_loss=_mlp_functional,
+        target_ratio=1.5,
+        rtol=1e-4,
+        atol=1e-6,
     ),
     Case(
-        key="elementwise", label="element-wise, 10^6",
+        key="elementwise",
+        label="element-wise, 10^6",
         title="(sin(x)*exp(-x*x) + tanh(x)).sum(), 10^6 (f64)",
-        inputs=_elementwise_inputs, numpy_step=_elementwise_numpy,
-        torchlike_step=_elementwise_torchlike, functional_loss=_elementwise_functional,
-        target_ratio=1.5, rtol=1e-10, atol=1e-12,
+        inputs=_elementwise_inputs,
+        numpy_step=_elementwise_numpy,
+        torchlike_step=_elementwise_torchlike,
+        functional_loss=_elementwise_functional,
+        target_ratio=1.5,
+        rtol=1e-10,
+        atol=1e-12,
     ),
     Case(
-        key="matmul", label="matmul 1024x1024",
+        key="matmul",
+        label="matmul 1024x1024",
         title="1024x1024 matmul, given upstream grad (f32)",
-        inputs=_matmul_inputs, numpy_step=_matmul_numpy,
-        torchlike_step=_matmul_torchlike, functional_loss=_matmul_functional,
+        inputs=_matmul_inputs,
+        numpy_step=_matmul_numpy,
+        torchlike_step=_matmul_torchlike,
+        functional_loss=_matmul_functional,
         # float32 sums of 1024 products, accumulated in different orders by each library
-        target_ratio=1.2, rtol=1e-3, atol=1e-3,
+        target_ratio=1.2,
+        rtol=1e-3,
+        atol=1e-3,
     ),
 ]

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-
 from _cases import Case
 
 __all__ = ["Prepared", "Implementation", "implementations"]

@@ -56,8 +56,9 @@ def _target_note(result: Result, name: str) -> str:
         notes.append(f"< {case.target_ratio:g}x NumPy: {_verdict(ratio, case.target_ratio)}")
     if case.target_us_per_op is not None:
         per_op = result.us_per_op(name)
-        notes.append(f"< {case.target_us_per_op:g} us/op: "
-                     f"{_verdict(per_op, case.target_us_per_op)}")
+        notes.append(
+            f"< {case.target_us_per_op:g} us/op: {_verdict(per_op, case.target_us_per_op)}"
+        )
     return "; ".join(notes)
 
 
@@ -96,16 +97,25 @@ def targets_table(results: list[Result]) -> list[str]:
             continue
         if case.target_us_per_op is not None:
             per_op = result.us_per_op("symgrad")
-            lines.append(rows.format(
-                case.label, f"{per_op:.2f} us/op",
-                f"< {case.target_us_per_op:g} us/op",
-                _verdict(per_op, case.target_us_per_op), peers,
-            ))
+            lines.append(
+                rows.format(
+                    case.label,
+                    f"{per_op:.2f} us/op",
+                    f"< {case.target_us_per_op:g} us/op",
+                    _verdict(per_op, case.target_us_per_op),
+                    peers,
+                )
+            )
             peers = ""
         if case.target_ratio is not None:
             ratio = result.ratio("symgrad")
-            lines.append(rows.format(
-                case.label, f"{ratio:.2f}x", f"< {case.target_ratio:g}x",
-                _verdict(ratio, case.target_ratio), peers,
-            ))
+            lines.append(
+                rows.format(
+                    case.label,
+                    f"{ratio:.2f}x",
+                    f"< {case.target_ratio:g}x",
+                    _verdict(ratio, case.target_ratio),
+                    peers,
+                )
+            )
     return [line.rstrip() for line in lines]

@@ -71,11 +71,12 @@ def rows_for(T, name: str, size: int, repeats: int) -> list[tuple[str, float, st
     full, ok_full = best_time(lambda: check(function, (x,)), repeats)
     fast, ok_fast = best_time(lambda: check(function, (x,), fast_mode=True), repeats)
     wrong = wrong_tanh(T).apply
-    caught = not check(lambda t: (wrong(t) @ t).sum(1), (x,), fast_mode=True,
-                       raise_exception=False)
+    caught = not check(lambda t: (wrong(t) @ t).sum(1), (x,), fast_mode=True, raise_exception=False)
     if not (ok_full and ok_fast and caught):
-        raise SystemExit(f"{name}: a verdict is wrong (full {ok_full}, fast {ok_fast}, "
-                         f"1% error caught in fast mode: {caught})")
+        raise SystemExit(
+            f"{name}: a verdict is wrong (full {ok_full}, fast {ok_fast}, "
+            f"1% error caught in fast mode: {caught})"
+        )
     return [(name, full, "full"), (name, fast, f"fast, {full / fast:,.0f}x faster")]
 
 
@@ -84,8 +85,10 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--size", type=int, default=100, help="the input is size x size")
     args = parser.parse_args()
-    print(f"gradcheck of (tanh(x) @ x).sum(1), x {args.size}x{args.size} float64; "
-          f"best of {args.repeats}; Python {platform.python_version()}, NumPy {np.__version__}")
+    print(
+        f"gradcheck of (tanh(x) @ x).sum(1), x {args.size}x{args.size} float64; "
+        f"best of {args.repeats}; Python {platform.python_version()}, NumPy {np.__version__}"
+    )
     rows = rows_for(symgrad, "symgrad", args.size, args.repeats)
     try:
         import torch

@@ -33,13 +33,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The case to profile, how many steps, and how to rank functions."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("case", choices=[c.key for c in CASES])
-    parser.add_argument("--steps", type=int, default=None,
-                        help="steps to profile (default: about one second's worth)")
+    parser.add_argument(
+        "--steps",
+        type=int,
+        default=None,
+        help="steps to profile (default: about one second's worth)",
+    )
     parser.add_argument("--sort", default="tottime", choices=["tottime", "cumulative", "ncalls"])
     parser.add_argument("--limit", type=int, default=25, help="functions to show")
-    parser.add_argument("--nodes", action="store_true",
-                        help="instead: split real steps into forward, each node class's "
-                        "backward rule and the engine")
+    parser.add_argument(
+        "--nodes",
+        action="store_true",
+        help="instead: split real steps into forward, each node class's "
+        "backward rule and the engine",
+    )
     return parser.parse_args(argv)
 
 
@@ -69,8 +76,10 @@ def print_per_step(profile: cProfile.Profile, steps: int, sort: str, limit: int)
     print(f"{'calls/step':>10} {'own us/step':>12} {'cum us/step':>12}  function")
     for func in stats.fcn_list[:limit]:
         _, ncalls, tottime, cumtime, _ = stats.stats[func]
-        print(f"{ncalls / steps:>10.1f} {tottime / steps * 1e6:>12.1f} "
-              f"{cumtime / steps * 1e6:>12.1f}  {_where(func)}")
+        print(
+            f"{ncalls / steps:>10.1f} {tottime / steps * 1e6:>12.1f} "
+            f"{cumtime / steps * 1e6:>12.1f}  {_where(func)}"
+        )
 
 
 def _where(func: tuple) -> str:
@@ -78,7 +87,7 @@ def _where(func: tuple) -> str:
     filename, line, name = func
     for marker in ("symgrad/", "benchmarks/"):
         if marker in filename:
-            filename = filename[filename.rindex(marker):]
+            filename = filename[filename.rindex(marker) :]
             break
     return f"{filename}:{line}({name})" if line else name
 
@@ -94,7 +103,7 @@ def recorded_graph(step) -> tuple:
         step()
     finally:
         symgrad.Tensor.backward = backward
-    (root, args, kwargs), = calls
+    ((root, args, kwargs),) = calls
     return root, args, kwargs
 
 
@@ -169,18 +178,24 @@ def print_node_times(step, steps: int, batches: int = 7) -> None:
     total, timer = min((time_in_place(step, steps) for _ in range(batches)), key=lambda r: r[0])
     backward = timer.seconds.pop("backward") / steps * 1e6
     timer.calls.pop("backward")
-    print(f"{total * 1e6:9.1f} us per step, of which\n"
-          f"{total * 1e6 - backward:9.1f} us forward (recording the graph)\n"
-          f"{backward:9.1f} us backward:\n")
+    print(
+        f"{total * 1e6:9.1f} us per step, of which\n"
+        f"{total * 1e6 - backward:9.1f} us forward (recording the graph)\n"
+        f"{backward:9.1f} us backward:\n"
+    )
     print(f"{'us/step':>9} {'calls':>6} {'us/call':>8}  backward rule")
     rules = 0.0
     for label, seconds in sorted(timer.seconds.items(), key=lambda kv: -kv[1]):
         calls = timer.calls[label] / steps
         rules += seconds / steps * 1e6
-        print(f"{seconds / steps * 1e6:9.1f} {calls:6.0f} {seconds / steps / calls * 1e6:8.2f}  "
-              f"{label}.apply")
-    print(f"{backward - rules:9.1f} {'':>6} {'':>8}  engine: graph walk, buffers, "
-          "accumulation into .grad")
+        print(
+            f"{seconds / steps * 1e6:9.1f} {calls:6.0f} {seconds / steps / calls * 1e6:8.2f}  "
+            f"{label}.apply"
+        )
+    print(
+        f"{backward - rules:9.1f} {'':>6} {'':>8}  engine: graph walk, buffers, "
+        "accumulation into .grad"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

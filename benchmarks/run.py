@@ -39,12 +39,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line: ``--quick`` and any number of ``--case KEY``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer, shorter timed runs")
-    parser.add_argument("--case", action="append", choices=[c.key for c in CASES],
-                        help="run only this case (repeatable); default: all")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="run NumPy's BLAS and PyTorch on this many threads (default 1: "
-                        "the same single core for everyone, steady on a busy machine); "
-                        "0 keeps the libraries' own defaults")
+    parser.add_argument(
+        "--case",
+        action="append",
+        choices=[c.key for c in CASES],
+        help="run only this case (repeatable); default: all",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="run NumPy's BLAS and PyTorch on this many threads (default 1: "
+        "the same single core for everyone, steady on a busy machine); "
+        "0 keeps the libraries' own defaults",
+    )
     return parser.parse_args(argv)
 
 
@@ -64,13 +72,15 @@ def pin_threads(threads: int) -> None:
     os.execv(sys.executable, [sys.executable, *sys.argv])
 
 
-def check_gradients(case: Case, impl: Implementation, prepared: Prepared,
-                    reference: dict) -> None:
+def check_gradients(case: Case, impl: Implementation, prepared: Prepared, reference: dict) -> None:
     """Fail loudly unless ``impl`` computes the NumPy reference's gradients."""
     got = prepared.gradients()
     for key, want in reference.items():
         np.testing.assert_allclose(
-            got[key], want, rtol=case.rtol, atol=case.atol,
+            got[key],
+            want,
+            rtol=case.rtol,
+            atol=case.atol,
             err_msg=f"{impl.name} and NumPy disagree on d/d{key} in case {case.key!r}",
         )
 

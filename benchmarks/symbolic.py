@@ -73,10 +73,12 @@ def _close(a: float, b: float) -> bool:
 
 # -- case 1: the 200-term sum ------------------------------------------------------------------
 
+
 def sum_graph(rng: np.random.Generator):
     """The symgrad graph: ``x`` (201 elements, requires grad) and ``c`` (named constants)."""
-    x = symgrad.tensor(rng.uniform(-1, 1, TERMS + 1), dtype=symgrad.float64,
-                       requires_grad=True, name="x")
+    x = symgrad.tensor(
+        rng.uniform(-1, 1, TERMS + 1), dtype=symgrad.float64, requires_grad=True, name="x"
+    )
     c = symgrad.tensor(rng.uniform(-1, 1, TERMS), dtype=symgrad.float64, name="c")
     return x, c, (c * symgrad.sin(x[:-1] * x[1:])).sum()
 
@@ -107,16 +109,25 @@ def sum_case(repeats: int) -> list[Row]:
     check_sum_case(x, c, y, xs, cs, f)
     case = f"{TERMS}-term sum gradient"
     rows = [
-        Row(case, "symgrad inline", best_time(lambda: gradient(y, x), repeats),
-            f"target < {TARGET_SUM_GRADIENT:g} s"),
+        Row(
+            case,
+            "symgrad inline",
+            best_time(lambda: gradient(y, x), repeats),
+            f"target < {TARGET_SUM_GRADIENT:g} s",
+        ),
         Row(case, "symgrad cse=True", best_time(lambda: gradient(y, x, cse=True), repeats)),
-        Row(case, "SymPy diff", best_time(lambda: [sp.diff(f, v) for v in xs], repeats),
-            "one diff per variable"),
+        Row(
+            case,
+            "SymPy diff",
+            best_time(lambda: [sp.diff(f, v) for v in xs], repeats),
+            "one diff per variable",
+        ),
     ]
     return rows + peers_sum_case(repeats)
 
 
 # -- case 2: the 600-op chain ------------------------------------------------------------------
+
 
 def chain_graph(steps: int = CHAIN_STEPS):
     """``y = sin(y) * 1.01 + 0.1`` repeated ``steps`` times from the named leaf ``x0``."""
@@ -178,8 +189,14 @@ def chain_case(repeats: int) -> list[Row]:
     if not _close(value, x.grad.item()):
         raise AssertionError(f"chain: symgrad closed form {value} != backward {x.grad.item()}")
     case = f"{3 * CHAIN_STEPS}-op chain gradient"
-    rows = [Row(case, "symgrad cse=True", best_time(lambda: gradient(y, x, cse=True), repeats),
-                f"target < {TARGET_CHAIN:g} s")]
+    rows = [
+        Row(
+            case,
+            "symgrad cse=True",
+            best_time(lambda: gradient(y, x, cse=True), repeats),
+            f"target < {TARGET_CHAIN:g} s",
+        )
+    ]
     try:
         gradient(y, x)
         rows.append(Row(case, "symgrad inline", best_time(lambda: gradient(y, x), repeats)))
@@ -187,22 +204,37 @@ def chain_case(repeats: int) -> list[Row]:
         rows.append(Row(case, "symgrad inline", None, "SymbolicDepthError (suggests cse=True)"))
     limit = sympy_depth_limit()
     if limit is None:
+
         def nested():
             sx, sy = sympy_nested_chain()
             return sp.diff(sy, sx)
+
         rows.append(Row(case, "SymPy diff", best_time(nested, repeats), "nested formula"))
     else:
-        rows.append(Row(case, "SymPy diff", None,
-                        f"RecursionError from a {limit}-step chain ({3 * limit} ops)"))
+        rows.append(
+            Row(
+                case,
+                "SymPy diff",
+                None,
+                f"RecursionError from a {limit}-step chain ({3 * limit} ops)",
+            )
+        )
     by_hand = evaluate_pair(sympy_step_by_step(), {sp.Symbol("x0", real=True): sp.Float(0.5, 17)})
     if not _close(by_hand, value):
         raise AssertionError(f"chain: SymPy by hand {by_hand} != symgrad {value}")
-    rows.append(Row(case, "SymPy by hand", best_time(sympy_step_by_step, repeats),
-                    "chain rule, one symbol per step"))
+    rows.append(
+        Row(
+            case,
+            "SymPy by hand",
+            best_time(sympy_step_by_step, repeats),
+            "chain rule, one symbol per step",
+        )
+    )
     return rows + peers_chain_case(repeats)
 
 
 # -- SymEngine and CasADi, when importable -----------------------------------------------------
+
 
 def _import(name: str):
     try:
@@ -218,14 +250,24 @@ def peers_sum_case(repeats: int) -> list[Row]:
         xs = se.symbols(f"x0:{TERMS + 1}")
         cs = se.symbols(f"c0:{TERMS}")
         f = sum(cs[i] * se.sin(xs[i] * xs[i + 1]) for i in range(TERMS))
-        rows.append(Row(f"{TERMS}-term sum gradient", "SymEngine diff",
-                        best_time(lambda: [f.diff(v) for v in xs], repeats)))
+        rows.append(
+            Row(
+                f"{TERMS}-term sum gradient",
+                "SymEngine diff",
+                best_time(lambda: [f.diff(v) for v in xs], repeats),
+            )
+        )
     ca = _import("casadi")
     if ca is not None:
         x, c = ca.SX.sym("x", TERMS + 1), ca.SX.sym("c", TERMS)
         f = ca.sum1(c * ca.sin(x[:-1] * x[1:]))
-        rows.append(Row(f"{TERMS}-term sum gradient", "CasADi gradient",
-                        best_time(lambda: ca.gradient(f, x), repeats)))
+        rows.append(
+            Row(
+                f"{TERMS}-term sum gradient",
+                "CasADi gradient",
+                best_time(lambda: ca.gradient(f, x), repeats),
+            )
+        )
     return rows
 
 
@@ -234,29 +276,34 @@ def peers_chain_case(repeats: int) -> list[Row]:
     case = f"{3 * CHAIN_STEPS}-op chain gradient"
     se = _import("symengine")
     if se is not None:
+
         def run():
             x = se.Symbol("x0")
             y = x
             for _ in range(CHAIN_STEPS):
                 y = se.sin(y) * se.Rational(101, 100) + se.Rational(1, 10)
             return y.diff(x)
+
         try:
             rows.append(Row(case, "SymEngine diff", best_time(run, repeats), "nested formula"))
         except RecursionError:
             rows.append(Row(case, "SymEngine diff", None, "RecursionError"))
     ca = _import("casadi")
     if ca is not None:
+
         def run_casadi():
             x = ca.SX.sym("x0")
             y = x
             for _ in range(CHAIN_STEPS):
                 y = ca.sin(y) * 1.01 + 0.1
             return ca.gradient(y, x)
+
         rows.append(Row(case, "CasADi gradient", best_time(run_casadi, repeats)))
     return rows
 
 
 # -- report ------------------------------------------------------------------------------------
+
 
 def references(rows: list[Row]) -> dict[str, Row]:
     """Per case, the row the ratios are to: SymPy's diff, or SymPy's chain rule by hand when
@@ -285,8 +332,10 @@ def table(rows: list[Row]) -> list[str]:
 
 
 def header(repeats: int) -> list[str]:
-    peers = [f"{n} {'(' + m.__version__ + ')' if m else 'not installed'}"
-             for n, m in (("symengine", _import("symengine")), ("casadi", _import("casadi")))]
+    peers = [
+        f"{n} {'(' + m.__version__ + ')' if m else 'not installed'}"
+        for n, m in (("symengine", _import("symengine")), ("casadi", _import("casadi")))
+    ]
     return [
         "symgrad symbolic benchmark: closed-form gradients, best of "
         f"{repeats} run(s), SymPy cache cleared before each",

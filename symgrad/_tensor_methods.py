@@ -290,12 +290,24 @@ class TensorMethods:
     def argmin(self, dim: Any = None, keepdim: bool = False) -> Any:
         return _ops.argmin(self, dim, keepdim)
 
-    def var(self, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
-            correction: Any = None) -> Any:
+    def var(
+        self,
+        dim: Any = None,
+        unbiased: Any = None,
+        keepdim: bool = False,
+        *,
+        correction: Any = None,
+    ) -> Any:
         return _ops.var(self, dim, unbiased, keepdim, correction=correction)
 
-    def std(self, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
-            correction: Any = None) -> Any:
+    def std(
+        self,
+        dim: Any = None,
+        unbiased: Any = None,
+        keepdim: bool = False,
+        *,
+        correction: Any = None,
+    ) -> Any:
         return _ops.std(self, dim, unbiased, keepdim, correction=correction)
 
     def logsumexp(self, dim: Any, keepdim: bool = False) -> Any:
@@ -446,5 +458,4 @@ class TensorMethods:
         return _ops.copy_(self, src)
 
     def masked_fill_(self, mask: Any, value: Any) -> Any:
-        return _ops.inplace(self, "masked_fill_", lambda x: _ops.masked_fill(x, mask, value),
-                            value)
+        return _ops.inplace(self, "masked_fill_", lambda x: _ops.masked_fill(x, mask, value), value)

@@ -49,8 +49,7 @@ _PICTURE_SUFFIXES = (".svg", ".png", ".pdf")
 # the step-by-step derivation grows much faster than the formula; beyond this many operations
 # it takes seconds to build and pages to read
 MAX_DERIVATION_OPERATIONS = 40
-_TOO_DEEP = ("the formula is too deeply nested for a closed form; simplify it or split it "
-             "into parts")
+_TOO_DEEP = "the formula is too deeply nested for a closed form; simplify it or split it into parts"
 
 
 class CommandError(Exception):
@@ -66,48 +65,79 @@ class _Parser(argparse.ArgumentParser):
 
 # -- the command line -----------------------------------------------------------------------------
 
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="symgrad", allow_abbrev=False,
+        prog="symgrad",
+        allow_abbrev=False,
         description="Derivatives of a formula: numbers, closed forms and the chain rule.",
         epilog='Example: symgrad explain "a*b + c*log(d)" --at a=2 b=3 c=5 d=10',
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     explain = commands.add_parser(
-        "explain", allow_abbrev=False, help="values, gradients, closed forms and the chain rule",
+        "explain",
+        allow_abbrev=False,
+        help="values, gradients, closed forms and the chain rule",
         description="Print the values, the gradients from backward(), their closed forms and "
-                    "the chain-rule derivation of a formula at given values.")
+        "the chain-rule derivation of a formula at given values.",
+    )
     grad = commands.add_parser(
-        "grad", allow_abbrev=False, help="closed-form derivatives",
-        description="Print the closed-form derivatives of a formula (and their values with --at).")
+        "grad",
+        allow_abbrev=False,
+        help="closed-form derivatives",
+        description="Print the closed-form derivatives of a formula (and their values with --at).",
+    )
     for sub, at_required in ((explain, True), (grad, False)):
-        sub.add_argument("formula", metavar="FORMULA",
-                         help='e.g. "a*b + c*log(d)": numbers, names, + - * / ** and functions')
-        sub.add_argument("--at", nargs="+", action="extend", required=at_required,
-                         metavar="NAME=VALUE", help="a value for every name, e.g. --at a=2 b=3")
-        sub.add_argument("--wrt", nargs="+", action="extend", metavar="NAME",
-                         help="the names to differentiate by (default: all)")
+        sub.add_argument(
+            "formula",
+            metavar="FORMULA",
+            help='e.g. "a*b + c*log(d)": numbers, names, + - * / ** and functions',
+        )
+        sub.add_argument(
+            "--at",
+            nargs="+",
+            action="extend",
+            required=at_required,
+            metavar="NAME=VALUE",
+            help="a value for every name, e.g. --at a=2 b=3",
+        )
+        sub.add_argument(
+            "--wrt",
+            nargs="+",
+            action="extend",
+            metavar="NAME",
+            help="the names to differentiate by (default: all)",
+        )
         sub.add_argument("--format", choices=("text", "markdown", "latex"), default="text")
-        sub.add_argument("--name", help="the output's name (default: f, or g, h, ... when the "
-                                        "formula uses f)")
-    explain.add_argument("--svg", metavar="PATH",
-                         help="also draw the graph into PATH (.svg, .png or .pdf)")
+        sub.add_argument(
+            "--name", help="the output's name (default: f, or g, h, ... when the formula uses f)"
+        )
+    explain.add_argument(
+        "--svg", metavar="PATH", help="also draw the graph into PATH (.svg, .png or .pdf)"
+    )
     return parser
 
 
 def _arguments(argv: list[str]) -> argparse.Namespace:
     """Parse ``argv``; a formula right after the command may start with '-' (``-x**2``)."""
     formula = None
-    if len(argv) >= 2 and argv[1].startswith("-") and not _LONG_OPTION.match(argv[1]) \
-            and argv[1] not in _OPTIONS:
+    if (
+        len(argv) >= 2
+        and argv[1].startswith("-")
+        and not _LONG_OPTION.match(argv[1])
+        and argv[1] not in _OPTIONS
+    ):
         formula, argv = argv[1], [argv[0], "formula", *argv[2:]]
     try:
         args = _parser().parse_args(argv)
     except CommandError as e:
-        if any(a.startswith("-") and not _LONG_OPTION.match(a) and a not in _OPTIONS
-               for a in argv[1:]):
-            raise CommandError(f"{e}; a formula starting with '-' goes right after the "
-                               'command, as in: symgrad grad "-x**2" --wrt x') from None
+        if any(
+            a.startswith("-") and not _LONG_OPTION.match(a) and a not in _OPTIONS for a in argv[1:]
+        ):
+            raise CommandError(
+                f"{e}; a formula starting with '-' goes right after the "
+                'command, as in: symgrad grad "-x**2" --wrt x'
+            ) from None
         raise
     if formula is not None:
         args.formula = formula
@@ -152,8 +182,10 @@ def _fail(message: str, code: int) -> int:
 def _run(args: argparse.Namespace) -> int:
     formula = parse(args.formula)
     if not formula.names:
-        raise CommandError(f'the formula "{_short(args.formula.strip())}" has no names, so '
-                           "nothing to differentiate; use names such as x")
+        raise CommandError(
+            f'the formula "{_short(args.formula.strip())}" has no names, so '
+            "nothing to differentiate; use names such as x"
+        )
     wrt = _wrt(args.wrt, formula.names)
     name = _output_name(args.name, formula.names)
     values = _values(args.at, formula.names) if args.at else None
@@ -167,6 +199,7 @@ def _run(args: argparse.Namespace) -> int:
 
 # -- checking the arguments ----------------------------------------------------------------------
 
+
 def _values(items: list[str], names: tuple[str, ...]) -> dict[str, float]:
     """``["a=2", "b=3"]`` as ``{"a": 2.0, "b": 3.0}``, with one value for every name."""
     values: dict[str, float] = {}
@@ -177,15 +210,18 @@ def _values(items: list[str], names: tuple[str, ...]) -> dict[str, float]:
         if not equals or not _NAME.match(key):
             raise CommandError(f"--at {item}: expected NAME=VALUE, such as x=1.5")
         if key not in names:
-            raise CommandError(f"--at {item}: {key} is not in the formula (its names: "
-                               f"{_short(', '.join(names))})")
+            raise CommandError(
+                f"--at {item}: {key} is not in the formula (its names: {_short(', '.join(names))})"
+            )
         if key in values:
             raise CommandError(f"--at {item}: {key} is given twice")
         values[key] = _float(item, text)
     missing = [n for n in names if n not in values]
     if missing:
-        raise CommandError(f"no value for {', '.join(missing)}: add "
-                           f"{' '.join(n + '=...' for n in missing)} to --at")
+        raise CommandError(
+            f"no value for {', '.join(missing)}: add "
+            f"{' '.join(n + '=...' for n in missing)} to --at"
+        )
     return values
 
 
@@ -205,8 +241,10 @@ def _wrt(requested: list[str] | None, names: tuple[str, ...]) -> list[str]:
         return list(names)
     for n in requested:
         if n not in names:
-            raise CommandError(f"--wrt {_short(n)}: it is not in the formula (its names: "
-                               f"{_short(', '.join(names))})")
+            raise CommandError(
+                f"--wrt {_short(n)}: it is not in the formula (its names: "
+                f"{_short(', '.join(names))})"
+            )
     return list(dict.fromkeys(requested))
 
 
@@ -218,17 +256,21 @@ def _output_name(requested: str | None, names: tuple[str, ...]) -> str:
             name += "_"
         return name
     if not _NAME.match(requested):
-        raise CommandError(f"--name {_short(requested)}: a name starts with a letter and holds "
-                           "letters, digits and '_'")
+        raise CommandError(
+            f"--name {_short(requested)}: a name starts with a letter and holds "
+            "letters, digits and '_'"
+        )
     if requested in names:
         raise CommandError(f"--name {requested}: the formula already uses {requested}")
     if _INTERMEDIATE.match(requested):
-        raise CommandError(f"--name {requested}: names like v1 are kept for intermediate "
-                           "results; choose another")
+        raise CommandError(
+            f"--name {requested}: names like v1 are kept for intermediate results; choose another"
+        )
     return requested
 
 
 # -- computing ------------------------------------------------------------------------------------
+
 
 def _evaluate(formula: Formula, values: dict | None) -> tuple[Tensor, dict[str, Tensor]]:
     """The graph of the formula; without values, at 1.0 (closed forms do not depend on them)."""
@@ -250,8 +292,10 @@ def _numeric_gradients(out: Tensor, leaves: dict, wrt: list[str], name: str) -> 
         value = 0.0 if g is None else g.item()
         if not math.isfinite(value):
             kind = "undefined (nan)" if math.isnan(value) else f"infinite ({value})"
-            raise CommandError(f"the derivative d{name}/d{n} is {kind} at {_short(at)}: the "
-                               "formula is not differentiable there")
+            raise CommandError(
+                f"the derivative d{name}/d{n} is {kind} at {_short(at)}: the "
+                "formula is not differentiable there"
+            )
         numbers.append(value)
     return numbers
 
@@ -280,6 +324,7 @@ def _tex(e: object) -> str:
 
 # -- grad -----------------------------------------------------------------------------------------
 
+
 def _grad(formula: Formula, values: dict | None, wrt: list[str], name: str, fmt: str) -> str:
     out, leaves = _evaluate(formula, values)
     closed = _closed_forms(out, leaves, wrt)
@@ -305,8 +350,10 @@ def _aligned(rows: list[str]) -> str:
 
 # -- explain --------------------------------------------------------------------------------------
 
-def _explain(formula: Formula, values: dict, wrt: list[str], name: str, fmt: str,
-             picture: str | None) -> str:
+
+def _explain(
+    formula: Formula, values: dict, wrt: list[str], name: str, fmt: str, picture: str | None
+) -> str:
     out, leaves = _evaluate(formula, values)
     numbers = _numeric_gradients(out, leaves, wrt, name)
     closed = _closed_forms(out, leaves, wrt)
@@ -324,9 +371,11 @@ class _Skipped:
     """Stands for a derivation too long to show, in every format."""
 
     def __init__(self, operations: int) -> None:
-        self.message = (f"not shown: the formula has {operations} operations, and the "
-                        f"step-by-step derivation is shown for at most "
-                        f"{MAX_DERIVATION_OPERATIONS}; split the formula into parts")
+        self.message = (
+            f"not shown: the formula has {operations} operations, and the "
+            f"step-by-step derivation is shown for at most "
+            f"{MAX_DERIVATION_OPERATIONS}; split the formula into parts"
+        )
 
     def __str__(self) -> str:
         return self.message
@@ -347,8 +396,16 @@ def _derivation(formula: Formula, out: Tensor, xs: list[Tensor], name: str) -> o
 class _Report:
     """The explain output in one of three formats."""
 
-    def __init__(self, name: str, closed_output: object, values: dict, value: float,
-                 wrt: list[str], numbers: list[float], closed: list) -> None:
+    def __init__(
+        self,
+        name: str,
+        closed_output: object,
+        values: dict,
+        value: float,
+        wrt: list[str],
+        numbers: list[float],
+        closed: list,
+    ) -> None:
         self.name, self.expression, self.values, self.value = name, closed_output, values, value
         self.wrt, self.numbers, self.closed = wrt, numbers, closed
 
@@ -356,45 +413,62 @@ class _Report:
         lines = [f"{self.name} = {self.expression}", "", "Values:"]
         lines += [f"  {n} = {_num(v)}" for n, v in self.values.items()]
         lines += [f"  {self.name} = {_num(self.value)}", "", "Gradient, numeric (backward):"]
-        lines += [f"  {_partial(self.name, n, 'text')} = {_num(g)}"
-                  for n, g in zip(self.wrt, self.numbers)]
+        lines += [
+            f"  {_partial(self.name, n, 'text')} = {_num(g)}"
+            for n, g in zip(self.wrt, self.numbers)
+        ]
         lines += ["", "Gradient, closed form (symbolic):"]
-        lines += [f"  {_partial(self.name, n, 'text')} = {c}"
-                  for n, c in zip(self.wrt, self.closed)]
+        lines += [
+            f"  {_partial(self.name, n, 'text')} = {c}" for n, c in zip(self.wrt, self.closed)
+        ]
         lines += ["", "Chain rule:"]
         lines += [f"  {line}" if line else "" for line in str(story).splitlines()]
         return "\n".join(lines)
 
     def markdown(self, story: object) -> str:
-        lines = [f"### ${_tex(self.name)} = {_tex(self.expression)}$", "",
-                 "| name | value |", "|---|---|"]
+        lines = [
+            f"### ${_tex(self.name)} = {_tex(self.expression)}$",
+            "",
+            "| name | value |",
+            "|---|---|",
+        ]
         lines += [f"| ${_tex(n)}$ | {_num(v)} |" for n, v in self.values.items()]
-        lines += [f"| ${_tex(self.name)}$ | {_num(self.value)} |", "",
-                  "| derivative | closed form | numeric (backward) |", "|---|---|---|"]
-        lines += [f"| ${_partial(self.name, n, 'latex')}$ | ${_tex(c)}$ | {_num(g)} |"
-                  for n, g, c in zip(self.wrt, self.numbers, self.closed)]
+        lines += [
+            f"| ${_tex(self.name)}$ | {_num(self.value)} |",
+            "",
+            "| derivative | closed form | numeric (backward) |",
+            "|---|---|---|",
+        ]
+        lines += [
+            f"| ${_partial(self.name, n, 'latex')}$ | ${_tex(c)}$ | {_num(g)} |"
+            for n, g, c in zip(self.wrt, self.numbers, self.closed)
+        ]
         return "\n".join(lines + ["", "### Chain rule", "", story.markdown()])  # type: ignore
 
     def latex(self, story: object) -> str:
         rows = [f"{_tex(self.name)} = {_tex(self.expression)}"]
         rows += [f"{_tex(n)} = {_num(v)}" for n, v in self.values.items()]
         rows += [f"{_tex(self.name)} = {_num(self.value)}"]
-        rows += [f"{_partial(self.name, n, 'latex')} = {_tex(c)} = {_num(g)}"
-                 for n, g, c in zip(self.wrt, self.numbers, self.closed)]
+        rows += [
+            f"{_partial(self.name, n, 'latex')} = {_tex(c)} = {_num(g)}"
+            for n, g, c in zip(self.wrt, self.numbers, self.closed)
+        ]
         return _aligned(rows) + "\n\n" + story.latex()  # type: ignore[attr-defined]
 
 
 def _draw(out: Tensor, path: str) -> None:
     """Draw the graph with symgrad.viz, imported only here: it needs the graphviz package."""
     if not path.lower().endswith(_PICTURE_SUFFIXES):
-        raise CommandError(f"--svg {path}: the file name must end in "
-                           f"{', '.join(_PICTURE_SUFFIXES)}")
+        raise CommandError(
+            f"--svg {path}: the file name must end in {', '.join(_PICTURE_SUFFIXES)}"
+        )
     try:
         from symgrad import viz
     except ImportError as e:
         missing = getattr(e, "name", None) or "symgrad.viz"
-        raise CommandError(f"--svg needs {missing}, which is not installed (pip install "
-                           "'symgrad[viz]')") from None
+        raise CommandError(
+            f"--svg needs {missing}, which is not installed (pip install 'symgrad[viz]')"
+        ) from None
     try:
         viz.draw(out, values=True, grads=True, formulas=True).render(path)
     except (OSError, RuntimeError, ValueError, ImportError) as e:

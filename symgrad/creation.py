@@ -11,9 +11,28 @@ from symgrad import dtypes
 from symgrad.tensor import Tensor
 
 __all__ = [
-    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "arange",
-    "linspace", "rand", "randn", "randint", "manual_seed", "zeros_like", "ones_like",
-    "full_like", "empty_like", "rand_like", "randn_like", "is_tensor", "numel",
+    "tensor",
+    "as_tensor",
+    "from_numpy",
+    "zeros",
+    "ones",
+    "full",
+    "empty",
+    "eye",
+    "arange",
+    "linspace",
+    "rand",
+    "randn",
+    "randint",
+    "manual_seed",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "empty_like",
+    "rand_like",
+    "randn_like",
+    "is_tensor",
+    "numel",
 ]
 
 _rng = [np.random.default_rng()]
@@ -88,8 +107,13 @@ def _finish(array: np.ndarray, requires_grad: bool, name: str | None = None) -> 
     return t
 
 
-def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
-           name: str | None = None) -> Tensor:
+def tensor(
+    data: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    name: str | None = None,
+) -> Tensor:
     """A new tensor holding a copy of ``data``.
 
     Python floats give the default dtype (float32), ints give int64, bools give bool; NumPy
@@ -190,8 +214,14 @@ def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
-         requires_grad: bool = False) -> Tensor:
+def full(
+    size: Any,
+    fill_value: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value`` (its dtype inferred from the value)."""
     _check_device(device)
     shape = _shape((size,) if isinstance(size, int) else tuple(size))
@@ -201,15 +231,28 @@ def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
     return _finish(np.full(shape, fill_value, dtypes.as_dtype(dtype).numpy), requires_grad)
 
 
-def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
-        requires_grad: bool = False) -> Tensor:
+def eye(
+    n: int,
+    m: int | None = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """The ``n`` x ``m`` identity matrix."""
     _check_device(device)
     return _finish(np.eye(n, n if m is None else m, dtype=_float_dtype(dtype)), requires_grad)
 
 
-def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None,
-           requires_grad: bool = False) -> Tensor:
+def arange(
+    start: Any,
+    end: Any = None,
+    step: Any = 1,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Values from ``start`` up to (not including) ``end`` in steps of ``step``.
 
     Examples
@@ -230,8 +273,15 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, dev
     return _finish(values, requires_grad)
 
 
-def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device: Any = None,
-             requires_grad: bool = False) -> Tensor:
+def linspace(
+    start: float,
+    end: float,
+    steps: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     _check_device(device)
     if steps < 0:
@@ -284,8 +334,9 @@ def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None) 
         low, high, size = 0, low, high
     shape = _shape(tuple(size))
     values = _rng[0].integers(low, high, shape)
-    return _finish(values.astype((dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy),
-                   False)
+    return _finish(
+        values.astype((dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy), False
+    )
 
 
 def _like(input: Tensor, dtype: Any) -> tuple[tuple, Any]:
@@ -309,8 +360,9 @@ def empty_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False)
     return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
 
 
-def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None,
-              requires_grad: bool = False) -> Tensor:
+def full_like(
+    input: Tensor, fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
+) -> Tensor:
     """``fill_value`` with the shape (and dtype) of ``input``."""
     shape, d = _like(input, dtype)
     return full(shape, fill_value, dtype=d, requires_grad=requires_grad)

@@ -46,8 +46,10 @@ MAX_DEPTH = 200  # nested operations; SymPy's recursive algorithms struggle well
 # the functions a formula may call, with their number of arguments
 FUNCTIONS = {
     **dict.fromkeys(
-        ("exp log log1p expm1 sqrt rsqrt abs sin cos tan tanh sigmoid relu softplus erf gelu "
-         "square reciprocal sign").split(),
+        (
+            "exp log log1p expm1 sqrt rsqrt abs sin cos tan tanh sigmoid relu softplus erf gelu "
+            "square reciprocal sign"
+        ).split(),
         1,
     ),
     "pow": 2,
@@ -57,23 +59,56 @@ FUNCTIONS = {
 # fixed names looked up once, never from the user's text
 _KERNELS = {name: getattr(symgrad, name) for name in FUNCTIONS}
 _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
-_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-              "**": operator.pow, "neg": operator.neg, "pow": operator.pow}
+_OPERATORS = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "**": operator.pow,
+    "neg": operator.neg,
+    "pow": operator.pow,
+}
 # where these give an infinite result from finite inputs, the result was too large for a float
-_OVERFLOWING = {"+", "-", "*", "/", "**", "pow", "neg", "exp", "expm1", "square", "softplus",
-                "gelu"}
+_OVERFLOWING = {
+    "+",
+    "-",
+    "*",
+    "/",
+    "**",
+    "pow",
+    "neg",
+    "exp",
+    "expm1",
+    "square",
+    "softplus",
+    "gelu",
+}
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _AUTOMATIC = re.compile(r"v[0-9]+\Z")  # the symbolic layer's own names for intermediates
 _EXACT_INT = 2**53  # beyond this an int is no longer exact as a float
 _WHAT = {
-    ast.Attribute: "attribute access", ast.Subscript: "a subscript", ast.Lambda: "a lambda",
-    ast.JoinedStr: "an f-string", ast.FormattedValue: "an f-string", ast.Compare: "a comparison",
-    ast.BoolOp: "'and'/'or'", ast.IfExp: "a conditional expression (if/else)",
-    ast.List: "a list", ast.Tuple: "a tuple", ast.Set: "a set", ast.Dict: "a dict",
-    ast.ListComp: "a comprehension", ast.SetComp: "a comprehension",
-    ast.DictComp: "a comprehension", ast.GeneratorExp: "a generator expression",
-    ast.NamedExpr: "an assignment expression (:=)", ast.Starred: "a starred argument",
-    ast.Await: "await", ast.Yield: "yield", ast.YieldFrom: "yield", ast.Slice: "a slice",
+    ast.Attribute: "attribute access",
+    ast.Subscript: "a subscript",
+    ast.Lambda: "a lambda",
+    ast.JoinedStr: "an f-string",
+    ast.FormattedValue: "an f-string",
+    ast.Compare: "a comparison",
+    ast.BoolOp: "'and'/'or'",
+    ast.IfExp: "a conditional expression (if/else)",
+    ast.List: "a list",
+    ast.Tuple: "a tuple",
+    ast.Set: "a set",
+    ast.Dict: "a dict",
+    ast.ListComp: "a comprehension",
+    ast.SetComp: "a comprehension",
+    ast.DictComp: "a comprehension",
+    ast.GeneratorExp: "a generator expression",
+    ast.NamedExpr: "an assignment expression (:=)",
+    ast.Starred: "a starred argument",
+    ast.Await: "await",
+    ast.Yield: "yield",
+    ast.YieldFrom: "yield",
+    ast.Slice: "a slice",
 }
 _HINT = "(use numbers, names, + - * / ** and functions such as exp(x))"
 
@@ -215,8 +250,10 @@ def _apply(op: str, args: list) -> Any:
         return _OPERATORS[op](*args)
     if op in ("maximum", "minimum") or not isinstance(args[0], Tensor):
         # the functions want a tensor first; constants enter as unnamed float64 tensors
-        args = [a if isinstance(a, Tensor) else symgrad.tensor(float(a), dtype=symgrad.float64)
-                for a in args]
+        args = [
+            a if isinstance(a, Tensor) else symgrad.tensor(float(a), dtype=symgrad.float64)
+            for a in args
+        ]
     return _KERNELS[op](*args)
 
 
@@ -265,6 +302,7 @@ def _short(text: str, limit: int = 40) -> str:
 
 # -- reading ------------------------------------------------------------------------------------
 
+
 def parse(text: str) -> Formula:
     """Read and check a formula, without executing any of it.
 
@@ -302,8 +340,10 @@ def _check_text(text: str) -> None:
         raise _too_long(text)
     for i, ch in enumerate(text):
         if not " " <= ch <= "~":
-            raise FormulaError(f"character {ch!r} at column {i + 1} is not allowed (formulas "
-                               "are one line of ASCII letters, digits, operators and brackets)")
+            raise FormulaError(
+                f"character {ch!r} at column {i + 1} is not allowed (formulas "
+                "are one line of ASCII letters, digits, operators and brackets)"
+            )
     depth = 0
     for i, ch in enumerate(text):
         depth += (ch in "([{") - (ch in ")]}")
@@ -314,13 +354,17 @@ def _check_text(text: str) -> None:
 
 
 def _too_long(text: str) -> FormulaError:
-    return FormulaError(f"the formula is too long ({len(text)} characters; at most "
-                        f"{MAX_LENGTH}); split it into parts")
+    return FormulaError(
+        f"the formula is too long ({len(text)} characters; at most "
+        f"{MAX_LENGTH}); split it into parts"
+    )
 
 
 def _too_deep(column: int) -> str:
-    return (f"the formula is nested too deeply (more than {MAX_DEPTH} levels, at column "
-            f"{column}); simplify it or split it into parts")
+    return (
+        f"the formula is nested too deeply (more than {MAX_DEPTH} levels, at column "
+        f"{column}); simplify it or split it into parts"
+    )
 
 
 def _read(text: str, indent: int) -> ast.Expression:
@@ -365,8 +409,9 @@ class _Reader:
 
     def reject(self, node: ast.AST, what: str) -> FormulaError:
         segment, column = self.where(node)
-        return FormulaError(f"{what} {_quote(segment)} at column {column} is not allowed in a "
-                            f"formula {_HINT}")
+        return FormulaError(
+            f"{what} {_quote(segment)} at column {column} is not allowed in a formula {_HINT}"
+        )
 
     def convert(self, node: ast.AST) -> _Tree:
         if isinstance(node, ast.Constant):
@@ -384,24 +429,35 @@ class _Reader:
     def constant(self, node: ast.Constant) -> _Const:
         value = node.value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            what = {str: "a string", bytes: "bytes", bool: "a boolean", complex:
-                    "a complex number", type(None): "None", type(...): "an ellipsis"}
+            what = {
+                str: "a string",
+                bytes: "bytes",
+                bool: "a boolean",
+                complex: "a complex number",
+                type(None): "None",
+                type(...): "an ellipsis",
+            }
             raise self.reject(node, what.get(type(value), "a constant"))
         if abs(value) > sys.float_info.max:  # exact for ints; catches 1e400 (inf) too
             segment, column = self.where(node)
-            raise FormulaError(f'the number "{segment}" at column {column} is too large '
-                               "(it overflows a float)")
-        return _Const(value if isinstance(value, float) or abs(value) < _EXACT_INT
-                      else float(value))
+            raise FormulaError(
+                f'the number "{segment}" at column {column} is too large (it overflows a float)'
+            )
+        return _Const(
+            value if isinstance(value, float) or abs(value) < _EXACT_INT else float(value)
+        )
 
     def name(self, node: ast.Name) -> _Var:
         segment, column = self.where(node)
         if node.id.startswith("_") or not _NAME.match(node.id):
-            raise FormulaError(f'the name "{segment}" at column {column} is not allowed '
-                               "(names start with a letter)")
+            raise FormulaError(
+                f'the name "{segment}" at column {column} is not allowed '
+                "(names start with a letter)"
+            )
         if node.id in FUNCTIONS:
-            raise FormulaError(f'"{segment}" at column {column} is a function; call it as '
-                               f"{node.id}(...)")
+            raise FormulaError(
+                f'"{segment}" at column {column} is a function; call it as {node.id}(...)'
+            )
         self.names.setdefault(node.id, None)
         return _Var(node.id)
 
@@ -420,22 +476,30 @@ class _Reader:
     def call(self, node: ast.Call) -> _Tree:
         segment, column = self.where(node)
         if not isinstance(node.func, ast.Name):
-            raise FormulaError(f"{_quote(segment)} at column {column} calls something other "
-                               "than a function named directly, such as exp(x)")
+            raise FormulaError(
+                f"{_quote(segment)} at column {column} calls something other "
+                "than a function named directly, such as exp(x)"
+            )
         name = node.func.id
         if name not in FUNCTIONS:
-            raise FormulaError(f'unknown function "{_short(name)}" at column {column} '
-                               f"(known: {', '.join(sorted(FUNCTIONS))})")
+            raise FormulaError(
+                f'unknown function "{_short(name)}" at column {column} '
+                f"(known: {', '.join(sorted(FUNCTIONS))})"
+            )
         for keyword in node.keywords:
-            raise self.reject(keyword.value if keyword.arg is None else keyword,
-                              "the keyword argument" if keyword.arg else "the ** argument")
+            raise self.reject(
+                keyword.value if keyword.arg is None else keyword,
+                "the keyword argument" if keyword.arg else "the ** argument",
+            )
         for arg in node.args:
             if isinstance(arg, ast.Starred):
                 raise self.reject(arg, "the starred argument")
         if len(node.args) != FUNCTIONS[name]:
             want = FUNCTIONS[name]
-            raise FormulaError(f"{name}() takes {want} argument{'s' * (want > 1)}, got "
-                               f"{len(node.args)}, in {_quote(segment)} at column {column}")
+            raise FormulaError(
+                f"{name}() takes {want} argument{'s' * (want > 1)}, got "
+                f"{len(node.args)}, in {_quote(segment)} at column {column}"
+            )
         return self.operation(node, name, node.args)
 
     def operation(self, node: ast.AST, op: str, children: list) -> _Tree:
@@ -449,13 +513,23 @@ class _Reader:
 
 
 def _operator_text(node: ast.AST) -> str:
-    symbols = {ast.FloorDiv: "//", ast.Mod: "%", ast.MatMult: "@", ast.LShift: "<<",
-               ast.RShift: ">>", ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&",
-               ast.Not: "not", ast.Invert: "~"}
+    symbols = {
+        ast.FloorDiv: "//",
+        ast.Mod: "%",
+        ast.MatMult: "@",
+        ast.LShift: "<<",
+        ast.RShift: ">>",
+        ast.BitOr: "|",
+        ast.BitXor: "^",
+        ast.BitAnd: "&",
+        ast.Not: "not",
+        ast.Invert: "~",
+    }
     return symbols.get(type(node.op), type(node.op).__name__)
 
 
 # -- constants ----------------------------------------------------------------------------------
+
 
 def _fold(node: _Op) -> int | float:
     """The value of an operation on constants, computed as floats (never as huge ints)."""
@@ -481,4 +555,3 @@ def _fold(node: _Op) -> int | float:
         # small integer results stay exact, so x**(1+1) shows as x**2
         return int(result)
     return result
-

@@ -10,7 +10,6 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._tensor_methods import TensorMethods
-from symgrad.autograd import grad_mode
 
 __all__ = ["Tensor"]
 
@@ -396,8 +395,11 @@ class Tensor(TensorMethods):
         suffixes = []
         d = self.dtype
         # PyTorch names every non-default dtype of an empty tensor, int64 and bool included
-        implied = (dtypes.get_default_dtype(),) if self._data.size == 0 else (
-            dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_)
+        implied = (
+            (dtypes.get_default_dtype(),)
+            if self._data.size == 0
+            else (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_)
+        )
         if d not in implied:
             suffixes.append(f"dtype={d!r}")
         if self.grad_fn is not None:

@@ -120,18 +120,33 @@ class GradientReport:
         rows = []
         for r in self.inputs:
             for c in r.comparisons:
-                rows.append([
-                    r.name, f"{c.sources[0]} vs {c.sources[1]}", f"{c.max_abs:.3g}",
-                    f"{c.max_rel:.3g}", _index(c.worst),
-                    f"{c.values[0]:.10g} vs {c.values[1]:.10g}", "ok" if c.ok else "FAIL",
-                ])
+                rows.append(
+                    [
+                        r.name,
+                        f"{c.sources[0]} vs {c.sources[1]}",
+                        f"{c.max_abs:.3g}",
+                        f"{c.max_rel:.3g}",
+                        _index(c.worst),
+                        f"{c.values[0]:.10g} vs {c.values[1]:.10g}",
+                        "ok" if c.ok else "FAIL",
+                    ]
+                )
             for source, why in r.missing.items():
                 rows.append([r.name, f"{source}: missing", "", "", "", why, ""])
             if r.kinks.any():
                 where = [_index(tuple(int(i) for i in idx)) for idx in zip(*np.nonzero(r.kinks))]
                 more = f" and {len(where) - 5} more" if len(where) > 5 else ""
-                rows.append([r.name, "kinks", "", "", ", ".join(where[:5]) + more,
-                             "finite differences straddle a kink: not compared there", ""])
+                rows.append(
+                    [
+                        r.name,
+                        "kinks",
+                        "",
+                        "",
+                        ", ".join(where[:5]) + more,
+                        "finite differences straddle a kink: not compared there",
+                        "",
+                    ]
+                )
         return rows
 
     def _failures(self) -> list[str]:
@@ -158,8 +173,9 @@ class GradientReport:
             for row in self._rows()
         )
         notes = "".join(f"<p>{html.escape(line)}</p>" for line in self._failures())
-        return (f"<p><b>{html.escape(self._title())}</b></p>"
-                f"<table><tr>{head}</tr>{body}</table>{notes}")
+        return (
+            f"<p><b>{html.escape(self._title())}</b></p><table><tr>{head}</tr>{body}</table>{notes}"
+        )
 
 
 def _index(idx: tuple) -> str:
@@ -167,6 +183,7 @@ def _index(idx: tuple) -> str:
 
 
 # -- the function as one scalar --------------------------------------------------------------
+
 
 class _Objective:
     """``func`` made scalar: each floating output is projected on a fixed random vector (drawn
@@ -210,8 +227,10 @@ class _Objective:
         elif len(outs) == 1:
             self.note = "the gradients are those of sum(v * output), v a fixed random vector"
         else:
-            self.note = (f"the gradients are those of sum_k sum(v_k * output_k) over the "
-                         f"{len(outs)} floating outputs, v_k fixed random vectors")
+            self.note = (
+                f"the gradients are those of sum_k sum(v_k * output_k) over the "
+                f"{len(outs)} floating outputs, v_k fixed random vectors"
+            )
 
 
 def _copies(inputs: tuple) -> tuple[list, list[int]]:
@@ -219,8 +238,9 @@ def _copies(inputs: tuple) -> tuple[list, list[int]]:
     positions (the user's tensors are left untouched)."""
     chosen = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
     if not chosen:
-        chosen = [i for i, t in enumerate(inputs)
-                  if isinstance(t, Tensor) and t.dtype.is_floating_point]
+        chosen = [
+            i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.dtype.is_floating_point
+        ]
     if not chosen:
         raise ValueError(
             "verify() needs at least one floating-point tensor input to differentiate by "
@@ -236,18 +256,22 @@ def _copies(inputs: tuple) -> tuple[list, list[int]]:
 
 # -- the three sources -----------------------------------------------------------------------
 
+
 def _engine(y: Tensor, leaves: list[Tensor]) -> list[np.ndarray]:
     from symgrad.autograd.engine import grad
 
     if not y.requires_grad:
         return [np.zeros(t.shape) for t in leaves]
     found = grad(y, leaves, retain_graph=True, allow_unused=True)
-    return [np.zeros(t.shape) if g is None else np.asarray(g._data, np.float64)
-            for t, g in zip(leaves, found)]
+    return [
+        np.zeros(t.shape) if g is None else np.asarray(g._data, np.float64)
+        for t, g in zip(leaves, found)
+    ]
 
 
-def _finite_differences(objective: _Objective, args: list, k: int,
-                        eps: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _finite_differences(
+    objective: _Objective, args: list, k: int, eps: float | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Central differences for input ``k``, the rounding noise of each, and a mask of the
     elements where the step straddles a kink."""
     data = args[k]._data
@@ -256,8 +280,11 @@ def _finite_differences(objective: _Objective, args: list, k: int,
         return float(objective(args)._data)
 
     f0 = f()
-    grads, noise, kinks = (np.zeros(data.shape), np.zeros(data.shape),
-                           np.zeros(data.shape, dtype=bool))
+    grads, noise, kinks = (
+        np.zeros(data.shape),
+        np.zeros(data.shape),
+        np.zeros(data.shape, dtype=bool),
+    )
     for idx in np.ndindex(data.shape):
         original = data[idx]
         # the cube root of the machine epsilon balances truncation and rounding error
@@ -282,8 +309,9 @@ def _shifted(f: Callable, data: np.ndarray, idx: tuple, h: float) -> tuple[float
     return fp, fm
 
 
-def _straddles_kink(f: Callable, data: np.ndarray, idx: tuple, h: float, f0: float,
-                    bend: float) -> bool:
+def _straddles_kink(
+    f: Callable, data: np.ndarray, idx: tuple, h: float, f0: float, bend: float
+) -> bool:
     """A smooth function's slope jump shrinks with the step (a quarter of the step, a quarter
     of the jump); at a kink it stays (kink at x) or vanishes (kink between h/4 and h away)."""
     fp, fm = _shifted(f, data, idx, h / 4)
@@ -298,8 +326,10 @@ def _closed_form(y: Tensor, leaves: list[Tensor], limit: float) -> tuple[list | 
         return None, "the output does not require grad (no graph to differentiate)"
     size = sum(t.numel() for t in leaves)
     if size > limit:
-        return None, (f"skipped: {size} input elements (SymPy builds the closed form element by "
-                      "element); pass closed_form=True to build it anyway")
+        return None, (
+            f"skipped: {size} input elements (SymPy builds the closed form element by "
+            "element); pass closed_form=True to build it anyway"
+        )
     try:
         f = compile_gradient(y, leaves)
         values = f(*[t._data for t in leaves], *[t._data for t in f.extra_tensors])
@@ -310,8 +340,10 @@ def _closed_form(y: Tensor, leaves: list[Tensor], limit: float) -> tuple[list | 
 
 # -- comparing -------------------------------------------------------------------------------
 
-def _compare(a: np.ndarray, b: np.ndarray, pair: tuple, skip: np.ndarray,
-             noise: np.ndarray) -> Comparison:
+
+def _compare(
+    a: np.ndarray, b: np.ndarray, pair: tuple, skip: np.ndarray, noise: np.ndarray
+) -> Comparison:
     rtol, atol = _TOLERANCE[pair]
     if pair == ("engine", "closed form"):  # rounding grows with the size of the values
         atol = atol + 1e-12 * float(np.max(np.abs(b), initial=0.0))
@@ -337,22 +369,33 @@ def _compare(a: np.ndarray, b: np.ndarray, pair: tuple, skip: np.ndarray,
     )
 
 
-def _input_report(k: int, t: Tensor, grads: dict, kinks: np.ndarray, noise: np.ndarray,
-                  missing: dict) -> InputReport:
+def _input_report(
+    k: int, t: Tensor, grads: dict, kinks: np.ndarray, noise: np.ndarray, missing: dict
+) -> InputReport:
     label = f"input {k}" + (f" ({t._name})" if t._name else "")
     report = InputReport(k, label, tuple(t.shape), grads, kinks, missing=missing)
     none = np.zeros(t.shape, dtype=bool)
     for pair in _TOLERANCE:
         if pair[0] in grads and pair[1] in grads:
             with_fd = _FD in pair
-            report.comparisons.append(_compare(grads[pair[0]], grads[pair[1]], pair,
-                                               kinks if with_fd else none,
-                                               noise if with_fd else 0.0))
+            report.comparisons.append(
+                _compare(
+                    grads[pair[0]],
+                    grads[pair[1]],
+                    pair,
+                    kinks if with_fd else none,
+                    noise if with_fd else 0.0,
+                )
+            )
     return report
 
 
-def verify(func: Callable[..., Any], *inputs: Any, eps: float | None = None,
-           closed_form: bool | None = None) -> GradientReport:
+def verify(
+    func: Callable[..., Any],
+    *inputs: Any,
+    eps: float | None = None,
+    closed_form: bool | None = None,
+) -> GradientReport:
     """Compare, for each input, the engine's gradient, central finite differences and the
     exact closed-form gradient evaluated at the inputs.
 

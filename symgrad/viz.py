@@ -36,8 +36,13 @@ _INSTALL = (
     "package for the dot program (e.g. apt-get install graphviz, brew install graphviz or "
     "conda install graphviz); .source holds the DOT text without either"
 )
-_COLORS = {"leaf": "#dbeafe", "intermediate": "#f3f4f6", "output": "#dcfce7",
-           "constant": "#ffffff", "op": "#fef3c7"}
+_COLORS = {
+    "leaf": "#dbeafe",
+    "intermediate": "#f3f4f6",
+    "output": "#dcfce7",
+    "constant": "#ffffff",
+    "op": "#fef3c7",
+}
 _GRAD_COLOR, _DERIVATIVE_COLOR, _MUTED = "#b91c1c", "#1e3a8a", "#6b7280"
 
 
@@ -70,8 +75,10 @@ class GraphPicture:
 
     def __init__(self, source: str, title: str, tensors: int, operations: int) -> None:
         self.source = source
-        self._summary = (f"<GraphPicture of {title}: {_count(tensors, 'tensor')}, "
-                         f"{_count(operations, 'operation')}>")
+        self._summary = (
+            f"<GraphPicture of {title}: {_count(tensors, 'tensor')}, "
+            f"{_count(operations, 'operation')}>"
+        )
 
     def __repr__(self) -> str:
         return self._summary
@@ -115,8 +122,15 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def draw(root: Tensor, *, values: bool = True, grads: bool = True, formulas: bool = True,
-         names: Mapping[str, Tensor] | None = None, rankdir: str = "BT") -> GraphPicture:
+def draw(
+    root: Tensor,
+    *,
+    values: bool = True,
+    grads: bool = True,
+    formulas: bool = True,
+    names: Mapping[str, Tensor] | None = None,
+    rankdir: str = "BT",
+) -> GraphPicture:
     """A picture of the graph that produced ``root``.
 
     Tensors are boxes (leaves blue, intermediates grey, ``root`` green) showing their name,
@@ -163,17 +177,29 @@ def draw(root: Tensor, *, values: bool = True, grads: bool = True, formulas: boo
     graph = _Graph(root, *_name_overrides(names))
     options = {"values": values, "grads": grads, "formulas": formulas}
     source = _dot(graph, options, rankdir)
-    return GraphPicture(source, graph.boxes[graph.root_key].name,
-                        sum(b.kind != "constant" for b in graph.boxes.values()), len(graph.ops))
+    return GraphPicture(
+        source,
+        graph.boxes[graph.root_key].name,
+        sum(b.kind != "constant" for b in graph.boxes.values()),
+        len(graph.ops),
+    )
 
 
 # -- the graph: named tensors, operations, edges -----------------------------------------------
 
+
 class _Box:
     """A tensor (or a constant input) in the picture."""
 
-    def __init__(self, ident: str, name: str, kind: str, value: Any = None, grad: Any = None,
-                 symbol: Any = None) -> None:
+    def __init__(
+        self,
+        ident: str,
+        name: str,
+        kind: str,
+        value: Any = None,
+        grad: Any = None,
+        symbol: Any = None,
+    ) -> None:
         self.id, self.name, self.kind = ident, name, kind
         self.value, self.grad = value, grad
         self.symbol = sp.Symbol(name) if symbol is None else symbol  # what formulas call it
@@ -213,8 +239,9 @@ class _Graph:
             if key in used:
                 kind = "output" if key == self.root_key else "intermediate"
                 t = self.known.get(key)
-                self.boxes[key] = _Box(f"t{len(self.boxes)}", name, kind,
-                                       grad=None if t is None else t._grad)
+                self.boxes[key] = _Box(
+                    f"t{len(self.boxes)}", name, kind, grad=None if t is None else t._grad
+                )
                 outputs.append(key)
         self.ops.append((f"op{len(self.ops)}", node, inputs, outputs))
         self._compute(node, inputs)
@@ -291,8 +318,9 @@ def _name_overrides(names: Mapping[str, Tensor] | None) -> tuple[dict, list]:
         if not isinstance(label, str) or not label.strip():
             raise TypeError(f"draw(): names must have non-empty string keys, got {label!r:.40}")
         if not isinstance(t, Tensor):
-            raise TypeError(f"draw(): names[{label!r:.40}] must be a Tensor, got "
-                            f"{type(t).__name__}")
+            raise TypeError(
+                f"draw(): names[{label!r:.40}] must be a Tensor, got {type(t).__name__}"
+            )
         overrides[_key_of(t)] = label
     return overrides, list(names.values())
 
@@ -328,22 +356,28 @@ def _function_values(node: FunctionCtx, args: list) -> tuple:
     """A custom Function's outputs from its ``symbolic`` formula, element by element (by
     substitution: generating code from a user's formula could splice in its symbol names)."""
     xs, outs = _function_formula(node, len(args))
-    arrays = np.broadcast_arrays(*(np.asarray(a._data if isinstance(a, Tensor) else a)
-                                   for a in args))
+    arrays = np.broadcast_arrays(
+        *(np.asarray(a._data if isinstance(a, Tensor) else a) for a in args)
+    )
     results = []
     for formula in outs:
         out = np.empty(arrays[0].shape if arrays else (), dtype=float)
         for index in np.ndindex(*out.shape):
-            out[index] = float(formula.xreplace({x: sp.Float(float(a[index]))
-                                                 for x, a in zip(xs, arrays, strict=True)}))
+            out[index] = float(
+                formula.xreplace(
+                    {x: sp.Float(float(a[index])) for x, a in zip(xs, arrays, strict=True)}
+                )
+            )
         results.append(out)
     return tuple(results)
 
 
 # -- formulas: forward formulas and local derivatives in the tensors' names ------------------------
 
-def _operation_text(graph: _Graph, node: Node, inputs: list, outputs: list,
-                    numbers: bool) -> tuple[list, list]:
+
+def _operation_text(
+    graph: _Graph, node: Node, inputs: list, outputs: list, numbers: bool
+) -> tuple[list, list]:
     """The forward formula lines of ``node`` and, per input, its edge's derivative label."""
     names = [graph.boxes[k].name if k is not None else "?" for k in inputs]
     symbols = [graph.boxes[k].symbol if k is not None else None for k in inputs]
@@ -359,12 +393,15 @@ def _operation_text(graph: _Graph, node: Node, inputs: list, outputs: list,
         forward, derivatives = [], []
     derivatives = (list(derivatives) + [None] * len(inputs))[: len(inputs)]
     # no gradient flows into an input that needs none, so its edge has no derivative
-    return forward, [d if fn is not None else None
-                     for d, (fn, _) in zip(derivatives, node.next_functions, strict=True)]
+    return forward, [
+        d if fn is not None else None
+        for d, (fn, _) in zip(derivatives, node.next_functions, strict=True)
+    ]
 
 
-def _elementwise_text(node: ElementwiseNode, out: str, names: list, symbols: list,
-                      args: list) -> tuple[list, list]:
+def _elementwise_text(
+    node: ElementwiseNode, out: str, names: list, symbols: list, args: list
+) -> tuple[list, list]:
     prim = node.prim
     params = dict(zip(prim.params, map(exact, node._params), strict=True))
     rename = {**params, **_renaming(prim.inputs, symbols)}
@@ -397,8 +434,9 @@ def _evaluate(e: sp.Expr) -> str | None:
         return None
 
 
-def _structural_text(node: StructuralNode, out: str, names: list,
-                     symbols: list) -> tuple[list, list]:
+def _structural_text(
+    node: StructuralNode, out: str, names: list, symbols: list
+) -> tuple[list, list]:
     prim, params = node.prim.name, node._params
     shapes = [m[0] for m in node._meta]
     if prim in ("matmul", "linear"):
@@ -411,15 +449,33 @@ def _structural_text(node: StructuralNode, out: str, names: list,
         dim = _dims_text(params.get("dim"))
         forward = f"{out} = {prim}({names[0]}, dim={dim})"
         return [forward], [_SOFTMAX_RULES[prim].format(o=out, x=names[0], dim=dim)]
-    forward = f"{out} = {names[0]}{_key_text(params['key'])}" if prim == "getitem" else (
-        f"{out} = {prim}({', '.join(names)}{_params_text(params)})")
+    forward = (
+        f"{out} = {names[0]}{_key_text(params['key'])}"
+        if prim == "getitem"
+        else (f"{out} = {prim}({', '.join(names)}{_params_text(params)})")
+    )
     rule = "1 for each element it copies" if prim in _COPIES else f"(VJP of {prim})"
     joiner = " = " if prim in _COPIES else " "
     return [forward], [f"∂{out}/∂{n}{joiner}{rule}" for n in names]
 
 
-_COPIES = {"view", "t", "transpose", "permute", "unsqueeze", "squeeze", "expand", "flip",
-           "clone", "copy", "to_dtype", "getitem", "cat", "gather", "sum_to_size"}
+_COPIES = {
+    "view",
+    "t",
+    "transpose",
+    "permute",
+    "unsqueeze",
+    "squeeze",
+    "expand",
+    "flip",
+    "clone",
+    "copy",
+    "to_dtype",
+    "getitem",
+    "cat",
+    "gather",
+    "sum_to_size",
+}
 _SOFTMAX_RULES = {
     "softmax": "∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}",
     "log_softmax": "∂{o}[i]/∂{x}[j] = δij − exp({o}[j]) along dim {dim}",
@@ -432,9 +488,10 @@ def _matmul_text(out: str, names: list, shapes: list, transposed: bool) -> tuple
     nx, ny = len(shapes[0]), len(shapes[1])
     nb = max(nx, ny, 2) - 2
     batch = ["b"] if nb == 1 else [f"b{n + 1}" for n in range(nb)]
-    xi = batch[nb - max(nx - 2, 0):] + (["i", "k"] if nx >= 2 else ["k"])
-    yi = batch[nb - max(ny - 2, 0):] + ((["j", "k"] if transposed else ["k", "j"])
-                                        if ny >= 2 else ["k"])
+    xi = batch[nb - max(nx - 2, 0) :] + (["i", "k"] if nx >= 2 else ["k"])
+    yi = batch[nb - max(ny - 2, 0) :] + (
+        (["j", "k"] if transposed else ["k", "j"]) if ny >= 2 else ["k"]
+    )
     oi = batch + (["i"] if nx >= 2 else []) + (["j"] if ny >= 2 else [])
     o, x, y = _indexed(out, oi), _indexed(names[0], xi), _indexed(names[1], yi)
     forward = f"{out} = {names[0]} @ {names[1]}{'ᵀ' if transposed else ''}"
@@ -485,18 +542,23 @@ def _loss_text(prim: Any, out: str, names: list, symbols: list, params: dict) ->
     return [f"{out} = {forward}"], derivatives
 
 
-def _function_text(node: FunctionCtx, outputs: list, outs: list, names: list,
-                   symbols: list) -> tuple[list, list]:
+def _function_text(
+    node: FunctionCtx, outputs: list, outs: list, names: list, symbols: list
+) -> tuple[list, list]:
     cls = node._function
     if not hasattr(cls, "symbolic"):
-        return ([f"{o} = {cls.__name__}({', '.join(names)})" for o in outs],
-                [f"∂{outs[0]}/∂{n} (by {cls.__name__}.backward)" for n in names])
+        return (
+            [f"{o} = {cls.__name__}({', '.join(names)})" for o in outs],
+            [f"∂{outs[0]}/∂{n} (by {cls.__name__}.backward)" for n in names],
+        )
     xs, formulas = _function_formula(node, len(names))
     rename = _renaming(xs, symbols)
     drawn = [(o, formulas[nr]) for o, (_, nr) in zip(outs, outputs, strict=False)]
     forward = [f"{o} = {f.xreplace(rename)}" for o, f in drawn]
-    derivatives = ["; ".join(f"∂{o}/∂{n} = {sp.diff(f, x).xreplace(rename)}" for o, f in drawn)
-                   for n, x in zip(names, xs, strict=True)]
+    derivatives = [
+        "; ".join(f"∂{o}/∂{n} = {sp.diff(f, x).xreplace(rename)}" for o, f in drawn)
+        for n, x in zip(names, xs, strict=True)
+    ]
     return forward, derivatives
 
 
@@ -541,6 +603,7 @@ def _key_text(key: Any) -> str:
 
 # -- numbers ---------------------------------------------------------------------------------------
 
+
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float, np.number, np.bool_)) and not isinstance(v, np.datetime64)
 
@@ -561,13 +624,26 @@ def _array_lines(value: Any) -> list[str]:
     arr = np.asarray(value._data if isinstance(value, Tensor) else value)
     if arr.size == 1:
         return [_number_text(arr.reshape(-1)[0])]
-    text = np.array2string(arr, separator=", ", threshold=12, edgeitems=2, max_line_width=48,
-                           formatter={"float_kind": _number_text})
+    text = np.array2string(
+        arr,
+        separator=", ",
+        threshold=12,
+        edgeitems=2,
+        max_line_width=48,
+        formatter={"float_kind": _number_text},
+    )
     if "\n" not in text:
         return [text]
     # several lines: NumPy's own layout, whose columns line up in a monospace font
-    return np.array2string(arr, separator=", ", threshold=12, edgeitems=2, max_line_width=48,
-                           precision=4, suppress_small=True).splitlines()
+    return np.array2string(
+        arr,
+        separator=", ",
+        threshold=12,
+        edgeitems=2,
+        max_line_width=48,
+        precision=4,
+        suppress_small=True,
+    ).splitlines()
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -575,6 +651,7 @@ def _short(text: str, limit: int = 40) -> str:
 
 
 # -- DOT ------------------------------------------------------------------------------------------
+
 
 def _dot(graph: _Graph, options: dict, rankdir: str) -> str:
     lines = [
@@ -587,11 +664,12 @@ def _dot(graph: _Graph, options: dict, rankdir: str) -> str:
     for ident, node, inputs, outputs in graph.ops:
         forward, derivatives = [], [None] * len(inputs)
         if options["formulas"]:
-            forward, derivatives = _operation_text(graph, node, inputs, outputs,
-                                                   options["values"])
+            forward, derivatives = _operation_text(graph, node, inputs, outputs, options["values"])
         rows = [([node.name()], "bold")] + [([f], None) for f in forward]
-        lines.append(f'  {ident} [shape=ellipse, style=filled, fillcolor="{_COLORS["op"]}", '
-                     f"label=<{_label(rows)}>];")
+        lines.append(
+            f'  {ident} [shape=ellipse, style=filled, fillcolor="{_COLORS["op"]}", '
+            f"label=<{_label(rows)}>];"
+        )
         for key, derivative in zip(inputs, derivatives, strict=True):
             if key is not None:
                 lines.append(_edge_statement(graph.boxes[key], ident, derivative))
@@ -606,8 +684,10 @@ def _box_statement(box: _Box, options: dict) -> str:
         shown = _array_lines(box.value) if box.value is not None else [box.name]
         if options["values"] and shown != [box.name]:
             rows.append((shown, "block"))
-        return (f'  {box.id} [shape=box, style="dashed,rounded", color="{_MUTED}", '
-                f'fontsize=9, label=<{_label(rows)}>];')
+        return (
+            f'  {box.id} [shape=box, style="dashed,rounded", color="{_MUTED}", '
+            f"fontsize=9, label=<{_label(rows)}>];"
+        )
     rows = [([box.name], "bold")]
     details = [{"leaf": "leaf", "output": "output"}.get(box.kind, "")]
     if box.value is not None:
@@ -619,8 +699,10 @@ def _box_statement(box: _Box, options: dict) -> str:
     if options["grads"] and box.grad is not None:
         rows += _titled("grad", _array_lines(box.grad), "grad")
     extra = ", peripheries=2" if box.kind == "output" else ""
-    return (f'  {box.id} [shape=box, style="rounded,filled", fillcolor="{_COLORS[box.kind]}"'
-            f"{extra}, label=<{_label(rows)}>];")
+    return (
+        f'  {box.id} [shape=box, style="rounded,filled", fillcolor="{_COLORS[box.kind]}"'
+        f"{extra}, label=<{_label(rows)}>];"
+    )
 
 
 def _titled(title: str, lines: list, style: str) -> list:
@@ -666,6 +748,7 @@ def _html(text: str) -> str:
     Control characters become visible escapes (``\\n``); backslashes are doubled because
     Graphviz expands ``\\N``, ``\\G``... even inside HTML-like labels; then HTML escaping.
     """
-    shown = "".join(ascii(ch)[1:-1] if unicodedata.category(ch)[0] == "C" else ch
-                    for ch in str(text))
+    shown = "".join(
+        ascii(ch)[1:-1] if unicodedata.category(ch)[0] == "C" else ch for ch in str(text)
+    )
     return html.escape(shown.replace("\\", "\\\\"), quote=True)

@@ -62,6 +62,7 @@ def section(text: str, title: str) -> list[str]:
 
 # -- explain ---------------------------------------------------------------------------------------
 
+
 def test_explain_tutorial_graph(capsys):
     code, out, err = run(TUTORIAL, capsys)
     assert code == 0 and err == ""
@@ -69,9 +70,17 @@ def test_explain_tutorial_graph(capsys):
     # 2*3 + 5*log(10) = 17.512925...
     assert section(out, "Values:") == ["a = 2", "b = 3", "c = 5", "d = 10", "f = 17.51293"]
     assert section(out, "Gradient, numeric (backward):") == [
-        "df/da = 3", "df/db = 2", "df/dc = 2.302585", "df/dd = 0.5"]
+        "df/da = 3",
+        "df/db = 2",
+        "df/dc = 2.302585",
+        "df/dd = 0.5",
+    ]
     assert section(out, "Gradient, closed form (symbolic):") == [
-        "df/da = b", "df/db = a", "df/dc = log(d)", "df/dd = c/d"]
+        "df/da = b",
+        "df/db = a",
+        "df/dc = log(d)",
+        "df/dd = c/d",
+    ]
     chain = out.split("Chain rule:\n", 1)[1]
     assert "df/dd = df/dv3 · dv3/dv2 · dv2/dd = 1 · c · 1/d = c/d = 0.5" in chain
     assert "df/da = df/dv1 · dv1/da = 1 · b = b = 3" in chain
@@ -150,6 +159,7 @@ def test_explain_skips_the_derivation_of_a_long_formula(capsys):
 
 # -- grad ------------------------------------------------------------------------------------------
 
+
 def test_grad_closed_form(capsys):
     code, out, err = run(["grad", "x**2*sin(x)", "--wrt", "x"], capsys)
     assert (code, out, err) == (0, "df/dx = x**2*cos(x) + 2*x*sin(x)\n", "")
@@ -188,13 +198,16 @@ def test_grad_formula_starting_with_minus(capsys):
     assert (code, out) == (0, "df/dx = -2*x\n")
 
 
-@pytest.mark.parametrize("formula, closed", [
-    ("2*3*x", "6"),  # constants are folded exactly
-    ("x**(1+1)", "2*x"),
-    ("x/4", "1/4"),
-    ("pow(x, 3)", "3*x**2"),
-    ("maximum(x, 0) + +x", None),
-])
+@pytest.mark.parametrize(
+    "formula, closed",
+    [
+        ("2*3*x", "6"),  # constants are folded exactly
+        ("x**(1+1)", "2*x"),
+        ("x/4", "1/4"),
+        ("pow(x, 3)", "3*x**2"),
+        ("maximum(x, 0) + +x", None),
+    ],
+)
 def test_grad_constants(capsys, formula, closed):
     code, out, _ = run(["grad", formula, "--wrt", "x"], capsys)
     assert code == 0
@@ -205,46 +218,46 @@ def test_grad_constants(capsys, formula, closed):
 # -- hostile and malformed formulas --------------------------------------------------------------
 
 HOSTILE = {
-    "import": ("__import__('os')", "unknown function \"__import__\" at column 1"),
+    "import": ("__import__('os')", 'unknown function "__import__" at column 1'),
     "import call chain": ("__import__('os').system('ls')", "at column 1"),
-    "class escape": ("().__class__", "attribute access \"().__class__\" at column 1"),
+    "class escape": ("().__class__", 'attribute access "().__class__" at column 1'),
     "subclasses": ("().__class__.__bases__[0].__subclasses__()", "at column 1"),
-    "attribute": ("a.b", "attribute access \"a.b\" at column 1"),
+    "attribute": ("a.b", 'attribute access "a.b" at column 1'),
     "lambda": ("lambda: 0", "a lambda"),
     "string": ('"x"', "a string"),
     "bytes": ("b'x' * x", "bytes"),
-    "subscript": ("a[0]", "a subscript \"a[0]\" at column 1"),
-    "division by zero": ("1/0", "division by zero in \"1/0\" at column 1"),
+    "subscript": ("a[0]", 'a subscript "a[0]" at column 1'),
+    "division by zero": ("1/0", 'division by zero in "1/0" at column 1'),
     "empty": ("", "the formula is empty"),
     "whitespace": ("   ", "the formula is empty"),
     "nested 5000": ("(" * 5000 + "x" + ")" * 5000, "nested too deeply"),
     "calls nested 5000": ("exp(" * 5000 + "x" + ")" * 5000, "nested too deeply"),
     "unary 5000": ("-" * 5000 + "x", "nested too deeply"),
     "sum of 3000": ("+".join(["x"] * 3000), "nested too deeply"),
-    "unknown function": ("foo(x)", "unknown function \"foo\" at column 1"),
-    "variable called": ("x(1)", "unknown function \"x\""),
-    "keyword argument": ("exp(x, y=1)", "the keyword argument \"y=1\" at column 8"),
+    "unknown function": ("foo(x)", 'unknown function "foo" at column 1'),
+    "variable called": ("x(1)", 'unknown function "x"'),
+    "keyword argument": ("exp(x, y=1)", 'the keyword argument "y=1" at column 8'),
     "too many arguments": ("exp(x, y)", "exp() takes 1 argument, got 2"),
     "double star argument": ("exp(**x)", "the ** argument"),
-    "starred": ("exp(*x)", "the starred argument \"*x\" at column 5"),
+    "starred": ("exp(*x)", 'the starred argument "*x" at column 5'),
     "conditional": ("x if y else z", "a conditional expression"),
-    "list": ("[x]", "a list \"[x]\" at column 1"),
+    "list": ("[x]", 'a list "[x]" at column 1'),
     "tuple": ("x, y", "a tuple"),
     "dict": ("{x: 1}", "a dict"),
     "comprehension": ("[x for x in y]", "a comprehension"),
-    "comparison": ("x == y", "a comparison \"x == y\" at column 1"),
+    "comparison": ("x == y", 'a comparison "x == y" at column 1'),
     "boolean": ("x and y", "'and'/'or'"),
     "matmul": ("x @ y", "the operator '@'"),
     "floor division": ("x // y", "the operator '//'"),
     "not": ("not x", "the operator 'not'"),
     "overflow power": ("2**1000000", "2**1000000 overflows (inf)"),
-    "overflow literal": ("1e400", "the number \"1e400\" at column 1 is too large"),
+    "overflow literal": ("1e400", 'the number "1e400" at column 1 is too large'),
     "huge int literal": ("9" * 400 + "*x", "is too large"),
     "too many digits": ("9" * 5000, "too many digits"),
     "complex": ("1j*x", "a complex number"),
     "boolean constant": ("True*x", "a boolean"),
-    "builtins": ("__builtins__", "the name \"__builtins__\" at column 1 is not allowed"),
-    "private": ("_private", "the name \"_private\""),
+    "builtins": ("__builtins__", 'the name "__builtins__" at column 1 is not allowed'),
+    "private": ("_private", 'the name "_private"'),
     "dunder inside": ("x + __class__", "at column 5"),
     "f-string": ("f'{x}'", "an f-string"),
     "walrus": ("(x:=1)", "an assignment expression (:=)"),
@@ -252,7 +265,7 @@ HOSTILE = {
     "newline": ("x\n+ y", "character '\\n' at column 2"),
     "null byte": ("x\0", "character '\\x00' at column 2"),
     "non-ascii": ("α*x", "character 'α' at column 1"),
-    "bare function": ("exp + x", "\"exp\" at column 1 is a function"),
+    "bare function": ("exp + x", '"exp" at column 1 is a function'),
     "syntax": ("x +", "invalid syntax"),
     "unclosed": ("exp(x", "invalid syntax"),
     "statement": ("import os", "invalid syntax"),
@@ -287,8 +300,16 @@ def nothing_runs(imports: bool = False):
         raise _Forbidden(f"called with {args[0]!r}")
 
     def guarded_import(name, *args, **kwargs):
-        if imports or name.partition(".")[0] in {"os", "subprocess", "posix", "pty", "socket",
-                                                 "ctypes", "pathlib", "io"}:
+        if imports or name.partition(".")[0] in {
+            "os",
+            "subprocess",
+            "posix",
+            "pty",
+            "socket",
+            "ctypes",
+            "pathlib",
+            "io",
+        }:
             refuse(name)
         return real_import(name, *args, **kwargs)
 
@@ -315,14 +336,17 @@ def test_hostile_formulas_execute_nothing(capsys, formula):
     assert calls == []
 
 
-@pytest.mark.parametrize("template", [
-    "__import__('os').system('touch {path}')",
-    "open('{path}', 'w')",
-    "__import__('pathlib').Path('{path}').touch()",
-    "().__class__.__base__.__subclasses__()[0]('{path}')",
-    "exec('open(\"{path}\", \"w\")')",
-    "eval('1') + open('{path}', 'w')",
-])
+@pytest.mark.parametrize(
+    "template",
+    [
+        "__import__('os').system('touch {path}')",
+        "open('{path}', 'w')",
+        "__import__('pathlib').Path('{path}').touch()",
+        "().__class__.__base__.__subclasses__()[0]('{path}')",
+        'exec(\'open("{path}", "w")\')',
+        "eval('1') + open('{path}', 'w')",
+    ],
+)
 def test_formulas_cannot_create_files(capsys, tmp_path, template):
     path = tmp_path / "created"
     formula = template.format(path=path)
@@ -350,35 +374,44 @@ def test_parsing_imports_and_evaluates_nothing():
 
 # -- errors in the arguments and at the given values -------------------------------------------
 
-@pytest.mark.parametrize("argv, message", [
-    (["explain", "x*y", "--at", "x=1"], "no value for y: add y=... to --at"),
-    (["explain", "x*y", "--at", "x=1", "y=2", "z=3"], "--at z=3: z is not in the formula"),
-    (["explain", "x", "--at", "x=1", "x=2"], "--at x=2: x is given twice"),
-    (["explain", "x", "--at", "x=abc"], "--at x=abc: abc is not a number"),
-    (["explain", "x", "--at", "x="], "--at x=: nothing is not a number"),
-    (["explain", "x", "--at", "x=nan"], "the value must be a finite number"),
-    (["explain", "x", "--at", "x=1e400"], "the value must be a finite number"),
-    (["explain", "x", "--at", "x"], "--at x: expected NAME=VALUE"),
-    (["explain", "x", "--at", "__class__=1"], "expected NAME=VALUE"),
-    (["explain", "x"], "the following arguments are required: --at"),
-    (["explain", "x", "--at", "x=1", "--wrt", "y"], "--wrt y: it is not in the formula"),
-    (["explain", "x", "--at", "x=1", "--name", "x"], "--name x: the formula already uses x"),
-    (["explain", "x", "--at", "x=1", "--name", "v1"], "names like v1 are kept"),
-    (["explain", "x", "--at", "x=1", "--name", "_f"], "--name _f: a name starts with a letter"),
-    (["explain", "x", "--at", "x=1", "--format", "html"], "invalid choice: 'html'"),
-    (["explain", "x", "--at", "x=1", "--svg", "graph.txt"], "must end in .svg, .png, .pdf"),
-    (["explain", "x", "--at", "x=1", "--bogus"], "unrecognized arguments: --bogus"),
-    (["grad", "--wrt", "x", "-x"], "a formula starting with '-' goes right after the command"),
-    (["frobnicate", "x"], "invalid choice: 'frobnicate'"),
-    ([], "the following arguments are required: COMMAND"),
-    (["explain", "log(x)", "--at", "x=-1"], 'log(-1) is undefined (nan) in "log(x)" at column 1'),
-    (["explain", "log(x - 1)", "--at", "x=1"], "log(0) is infinite (-inf)"),
-    (["explain", "x/(y - 2)", "--at", "x=1", "y=2"], 'division by zero in "x/(y - 2)"'),
-    (["grad", "x/(y - 2)", "--at", "x=1", "y=2"], "division by zero"),
-    (["explain", "exp(x)", "--at", "x=1000"], "exp(1000) overflows (inf)"),
-    (["explain", "y + sqrt(x)", "--at", "x=0", "y=1"],
-     "the derivative df/dx is infinite (inf) at y = 1, x = 0"),
-])
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["explain", "x*y", "--at", "x=1"], "no value for y: add y=... to --at"),
+        (["explain", "x*y", "--at", "x=1", "y=2", "z=3"], "--at z=3: z is not in the formula"),
+        (["explain", "x", "--at", "x=1", "x=2"], "--at x=2: x is given twice"),
+        (["explain", "x", "--at", "x=abc"], "--at x=abc: abc is not a number"),
+        (["explain", "x", "--at", "x="], "--at x=: nothing is not a number"),
+        (["explain", "x", "--at", "x=nan"], "the value must be a finite number"),
+        (["explain", "x", "--at", "x=1e400"], "the value must be a finite number"),
+        (["explain", "x", "--at", "x"], "--at x: expected NAME=VALUE"),
+        (["explain", "x", "--at", "__class__=1"], "expected NAME=VALUE"),
+        (["explain", "x"], "the following arguments are required: --at"),
+        (["explain", "x", "--at", "x=1", "--wrt", "y"], "--wrt y: it is not in the formula"),
+        (["explain", "x", "--at", "x=1", "--name", "x"], "--name x: the formula already uses x"),
+        (["explain", "x", "--at", "x=1", "--name", "v1"], "names like v1 are kept"),
+        (["explain", "x", "--at", "x=1", "--name", "_f"], "--name _f: a name starts with a letter"),
+        (["explain", "x", "--at", "x=1", "--format", "html"], "invalid choice: 'html'"),
+        (["explain", "x", "--at", "x=1", "--svg", "graph.txt"], "must end in .svg, .png, .pdf"),
+        (["explain", "x", "--at", "x=1", "--bogus"], "unrecognized arguments: --bogus"),
+        (["grad", "--wrt", "x", "-x"], "a formula starting with '-' goes right after the command"),
+        (["frobnicate", "x"], "invalid choice: 'frobnicate'"),
+        ([], "the following arguments are required: COMMAND"),
+        (
+            ["explain", "log(x)", "--at", "x=-1"],
+            'log(-1) is undefined (nan) in "log(x)" at column 1',
+        ),
+        (["explain", "log(x - 1)", "--at", "x=1"], "log(0) is infinite (-inf)"),
+        (["explain", "x/(y - 2)", "--at", "x=1", "y=2"], 'division by zero in "x/(y - 2)"'),
+        (["grad", "x/(y - 2)", "--at", "x=1", "y=2"], "division by zero"),
+        (["explain", "exp(x)", "--at", "x=1000"], "exp(1000) overflows (inf)"),
+        (
+            ["explain", "y + sqrt(x)", "--at", "x=0", "y=1"],
+            "the derivative df/dx is infinite (inf) at y = 1, x = 0",
+        ),
+    ],
+)
 def test_argument_and_value_errors(capsys, argv, message):
     err = assert_one_line_error(*run(argv, capsys))
     assert message in err
@@ -425,6 +458,7 @@ def test_help_exits_zero(capsys):
 
 
 # -- the formula module directly ---------------------------------------------------------------
+
 
 def test_parse_names_in_order_of_first_appearance():
     formula = parse("  c*log(d) + a*b*c")
@@ -484,10 +518,11 @@ def test_parse_survives_any_text(text):
 
 # -- a bug elsewhere the command line works around -------------------------------------------------
 
+
 @pytest.mark.xfail(
     reason="derivation() gives intermediates automatic names v1, v2, ... even when a leaf is "
-           "already called v1, printing 'v1 = exp(v1)' (symgrad/symbolic/derivation.py and "
-           "replay.py); the command line names intermediates w1, w2, ... in that case",
+    "already called v1, printing 'v1 = exp(v1)' (symgrad/symbolic/derivation.py and "
+    "replay.py); the command line names intermediates w1, w2, ... in that case",
     strict=True,
 )
 def test_derivation_automatic_names_avoid_leaf_names():
@@ -498,13 +533,16 @@ def test_derivation_automatic_names_avoid_leaf_names():
 
 # -- the picture -------------------------------------------------------------------------------
 
+
 def _can_draw() -> bool:
     return importlib.util.find_spec("symgrad.viz") is not None
 
 
 @pytest.mark.skipif(not _can_draw(), reason="symgrad.viz not built yet")
-@pytest.mark.skipif(importlib.util.find_spec("graphviz") is None or shutil.which("dot") is None,
-                    reason="Graphviz (the graphviz package and the dot program) is not installed")
+@pytest.mark.skipif(
+    importlib.util.find_spec("graphviz") is None or shutil.which("dot") is None,
+    reason="Graphviz (the graphviz package and the dot program) is not installed",
+)
 def test_explain_draws_the_graph(capsys, tmp_path):
     path = tmp_path / "graph.svg"
     code, out, err = run([*TUTORIAL, "--svg", str(path)], capsys)
@@ -516,6 +554,7 @@ def test_explain_draws_the_graph(capsys, tmp_path):
 
 # -- the README's transcript -------------------------------------------------------------------
 
+
 def readme_transcript() -> list[tuple[str, list[str]]]:
     """The ``$ symgrad ...`` commands of the README and the lines shown under each."""
     text = (ROOT / "README.md").read_text()
@@ -523,7 +562,7 @@ def readme_transcript() -> list[tuple[str, list[str]]]:
     commands: list[tuple[str, list[str]]] = []
     for line in block.splitlines():
         if line.startswith("$ symgrad "):
-            commands.append((line[len("$ symgrad "):], []))
+            commands.append((line[len("$ symgrad ") :], []))
         else:
             commands[-1][1].append(line)
     return commands
@@ -545,12 +584,19 @@ def test_readme_transcript_is_what_the_commands_print(capsys):
 
 # -- as a user runs it -----------------------------------------------------------------------------
 
+
 def _python_m(*args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     # this checkout first, so the tests exercise this tree even when symgrad is not installed
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, "-m", "symgrad", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "symgrad", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_python_m_symgrad_explain(capsys):
@@ -563,11 +609,16 @@ def test_python_m_symgrad_explain(capsys):
 def test_python_m_symgrad_grad():
     result = _python_m("grad", "x**2*sin(x)", "--wrt", "x")
     assert (result.returncode, result.stdout, result.stderr) == (
-        0, "df/dx = x**2*cos(x) + 2*x*sin(x)\n", "")
+        0,
+        "df/dx = x**2*cos(x) + 2*x*sin(x)\n",
+        "",
+    )
 
 
-@pytest.mark.parametrize("formula", ["__import__('os').system('touch {path}')",
-                                     "(" * 5000 + "open('{path}', 'w')" + ")" * 5000])
+@pytest.mark.parametrize(
+    "formula",
+    ["__import__('os').system('touch {path}')", "(" * 5000 + "open('{path}', 'w')" + ")" * 5000],
+)
 def test_python_m_symgrad_hostile(tmp_path, formula):
     path = tmp_path / "created"
     result = _python_m("grad", formula.format(path=path))

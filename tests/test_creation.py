@@ -198,8 +198,12 @@ def test_values_of_zeros_ones_full_eye():
 
 @pytest.mark.parametrize(
     "value, dtype",
-    [(3, symgrad.int64), (3.0, symgrad.float32), (True, symgrad.bool),
-     (np.float64(2.0), symgrad.float32)],
+    [
+        (3, symgrad.int64),
+        (3.0, symgrad.float32),
+        (True, symgrad.bool),
+        (np.float64(2.0), symgrad.float32),
+    ],
 )
 def test_full_infers_the_dtype_from_the_fill_value(value, dtype):
     assert symgrad.full((2,), value).dtype is dtype
@@ -285,8 +289,13 @@ def test_manual_seed_makes_random_factories_reproducible():
     draws = []
     for _ in range(2):
         symgrad.manual_seed(1234)
-        draws.append([symgrad.rand(3).tolist(), symgrad.randn(2, 2).tolist(),
-                      symgrad.randn_like(symgrad.ones(2)).tolist()])
+        draws.append(
+            [
+                symgrad.rand(3).tolist(),
+                symgrad.randn(2, 2).tolist(),
+                symgrad.randn_like(symgrad.ones(2)).tolist(),
+            ]
+        )
     assert draws[0] == draws[1]
     symgrad.manual_seed(4321)
     assert symgrad.rand(3).tolist() != draws[0][0]
@@ -312,8 +321,18 @@ def test_randint():
 @pytest.mark.torch
 def test_inference_matches_pytorch():
     torch = pytest.importorskip("torch")
-    samples = [[1, 2], [1.0, 2], [True], [True, 1.5], 3, 2.5, [np.float64(1.0)], [np.int32(1)],
-               np.array([1.0], dtype=np.float32), (1, 2)]
+    samples = [
+        [1, 2],
+        [1.0, 2],
+        [True],
+        [True, 1.5],
+        3,
+        2.5,
+        [np.float64(1.0)],
+        [np.int32(1)],
+        np.array([1.0], dtype=np.float32),
+        (1, 2),
+    ]
     for data in samples:
         ours, theirs = symgrad.tensor(data).dtype, torch.tensor(data).dtype
         assert ours.name == str(theirs).split(".")[-1], data

@@ -12,8 +12,14 @@ from hypothesis import strategies as st
 import symgrad
 from symgrad.dtypes import as_dtype
 
-ALL = [symgrad.bool, symgrad.int32, symgrad.int64, symgrad.float16, symgrad.float32,
-       symgrad.float64]
+ALL = [
+    symgrad.bool,
+    symgrad.int32,
+    symgrad.int64,
+    symgrad.float16,
+    symgrad.float32,
+    symgrad.float64,
+]
 F32, F64, I32, I64, B = symgrad.float32, symgrad.float64, symgrad.int32, symgrad.int64, symgrad.bool
 
 
@@ -44,8 +50,15 @@ def test_is_floating_point():
 
 @pytest.mark.parametrize(
     "value, dtype",
-    [(F64, F64), ("float64", F64), (np.float32, F32), (np.dtype("int64"), I64), (float, F64),
-     (int, I64), (bool, B)],
+    [
+        (F64, F64),
+        ("float64", F64),
+        (np.float32, F32),
+        (np.dtype("int64"), I64),
+        (float, F64),
+        (int, I64),
+        (bool, B),
+    ],
 )
 def test_as_dtype(value, dtype):
     assert as_dtype(value) is dtype
@@ -86,8 +99,14 @@ def test_only_floating_default_dtypes(dtype):
 @pytest.mark.parametrize(
     "a, b, expected",
     [
-        (B, I32, I32), (I32, I64, I64), (I64, F32, F32), (I64, symgrad.float16, symgrad.float16),
-        (F32, F64, F64), (symgrad.float16, F32, F32), (B, B, B), (B, F64, F64),
+        (B, I32, I32),
+        (I32, I64, I64),
+        (I64, F32, F32),
+        (I64, symgrad.float16, symgrad.float16),
+        (F32, F64, F64),
+        (symgrad.float16, F32, F32),
+        (B, B, B),
+        (B, F64, F64),
     ],
 )
 def test_promote_types(a, b, expected):

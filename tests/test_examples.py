@@ -326,8 +326,12 @@ def report_verdicts(text: str) -> dict:
 
 def report_worst(text: str) -> tuple[int, dict]:
     """The worst element and its three values from a report's closing line."""
-    m = re.search(r"^input 0, worst element \[(\d+)\]: engine (\S+), finite differences (\S+), "
-                  r"closed form (\S+)$", text, flags=re.M)
+    m = re.search(
+        r"^input 0, worst element \[(\d+)\]: engine (\S+), finite differences (\S+), "
+        r"closed form (\S+)$",
+        text,
+        flags=re.M,
+    )
     assert m, text
     return int(m[1]), {"engine": float(m[2]), "fd": float(m[3]), "closed": float(m[4])}
 
@@ -338,8 +342,11 @@ def check_verify_custom_backward(out: str) -> None:
     section = dict(zip("123456", parts, strict=True))
     right, buggy = gelu_derivative(GELU_X), gelu_derivative(GELU_X, three=1.0)
     rounded = gelu_derivative(GELU_X, c=0.7978846)
-    disagree = {"engine vs finite differences": "FAIL", "engine vs closed form": "FAIL",
-                "finite differences vs closed form": "ok"}
+    disagree = {
+        "engine vs finite differences": "FAIL",
+        "engine vs closed form": "FAIL",
+        "finite differences vs closed form": "ok",
+    }
 
     # 1. the forward values and the buggy backward
     value, grad = tensors_in(section["1"])
@@ -350,8 +357,11 @@ def check_verify_custom_backward(out: str) -> None:
     # 2. gradcheck names the input and the element furthest beyond atol + rtol |numerical|
     assert "Jacobian mismatch for output 0 with respect to input 0," in section["2"]
     k = int(np.argmax(np.abs(right - buggy) - (1e-5 + 1e-3 * np.abs(right))))
-    m = re.search(rf"d\(output 0\)\[{k}\] / d\(input 0\)\[{k}\]: numerical (\S+) vs "
-                  r"analytical (\S+) ", section["2"])
+    m = re.search(
+        rf"d\(output 0\)\[{k}\] / d\(input 0\)\[{k}\]: numerical (\S+) vs "
+        r"analytical (\S+) ",
+        section["2"],
+    )
     assert m, section["2"]
     assert float(m[1]) == pytest.approx(right[k], rel=1e-8)
     assert float(m[2]) == pytest.approx(buggy[k], rel=1e-12)
@@ -381,8 +391,9 @@ def check_verify_custom_backward(out: str) -> None:
     assert "verify, engine vs closed form: FAIL" in section["6"]
     assert report_verdicts(section["6"]) == {**disagree, "engine vs finite differences": "ok"}
     k, values = report_worst(section["6"])
-    assert values["engine"] / values["closed"] - 1 == pytest.approx(rounded[k] / right[k] - 1,
-                                                                  rel=1e-5)
+    assert values["engine"] / values["closed"] - 1 == pytest.approx(
+        rounded[k] / right[k] - 1, rel=1e-5
+    )
 
 
 CHECKS = {

@@ -33,66 +33,95 @@ GOLDEN = [
     (np.array([2.0, 3.0], dtype=F32), [], "tensor([2., 3.])"),
     (np.array(2.0, dtype=F32), [], "tensor(2.)"),
     (np.array(-0.5, dtype=F32), ["requires_grad=True"], "tensor(-0.5000, requires_grad=True)"),
-    (np.array([1e10, 1.0, -2.5], dtype=F32), [],
-     "tensor([ 1.0000e+10,  1.0000e+00, -2.5000e+00])"),
+    (np.array([1e10, 1.0, -2.5], dtype=F32), [], "tensor([ 1.0000e+10,  1.0000e+00, -2.5000e+00])"),
     (np.array([1e-5, 0.5], dtype=F32), [], "tensor([1.0000e-05, 5.0000e-01])"),
     (np.array([123456789.0, 1.0], dtype=F32), [], "tensor([1.2346e+08, 1.0000e+00])"),
-    (np.array([np.nan, np.inf, -np.inf, 1.5], dtype=F32), [],
-     "tensor([   nan,    inf,   -inf, 1.5000])"),
+    (
+        np.array([np.nan, np.inf, -np.inf, 1.5], dtype=F32),
+        [],
+        "tensor([   nan,    inf,   -inf, 1.5000])",
+    ),
     (np.array([np.nan, 2.0, -np.inf], dtype=F32), [], "tensor([nan, 2., -inf])"),
     (np.array([-0.0, 0.0], dtype=F32), [], "tensor([-0., 0.])"),
     (np.array([-0.0, 0.25], dtype=F32), [], "tensor([-0.0000, 0.2500])"),
     (np.zeros((0, 3), dtype=F32), [], "tensor([], size=(0, 3))"),
-    (np.zeros((2, 0, 1), dtype=F32), ["requires_grad=True"],
-     "tensor([], size=(2, 0, 1), requires_grad=True)"),
+    (
+        np.zeros((2, 0, 1), dtype=F32),
+        ["requires_grad=True"],
+        "tensor([], size=(2, 0, 1), requires_grad=True)",
+    ),
     (np.zeros(0, dtype=np.int64), ["dtype=symgrad.int64"], "tensor([], dtype=symgrad.int64)"),
     (np.array([True, False, True]), [], "tensor([ True, False,  True])"),
-    (np.array([[1, -2], [30, 4]], dtype=np.int64), [],
-     "tensor([[ 1, -2],\n"
-     "        [30,  4]])"),
-    (np.arange(12, dtype=F32).reshape(2, 2, 3) / 4, [],
-     "tensor([[[0.0000, 0.2500, 0.5000],\n"
-     "         [0.7500, 1.0000, 1.2500]],\n"
-     "\n"
-     "        [[1.5000, 1.7500, 2.0000],\n"
-     "         [2.2500, 2.5000, 2.7500]]])"),
+    (np.array([[1, -2], [30, 4]], dtype=np.int64), [], "tensor([[ 1, -2],\n        [30,  4]])"),
+    (
+        np.arange(12, dtype=F32).reshape(2, 2, 3) / 4,
+        [],
+        "tensor([[[0.0000, 0.2500, 0.5000],\n"
+        "         [0.7500, 1.0000, 1.2500]],\n"
+        "\n"
+        "        [[1.5000, 1.7500, 2.0000],\n"
+        "         [2.2500, 2.5000, 2.7500]]])",
+    ),
     (np.arange(2000, dtype=np.int64), [], "tensor([   0,    1,    2,  ..., 1997, 1998, 1999])"),
-    (np.arange(1200, dtype=F32).reshape(30, 40) / 8, [],
-     "tensor([[0.0000e+00, 1.2500e-01, 2.5000e-01,  ..., 4.6250e+00, 4.7500e+00,\n"
-     "         4.8750e+00],\n"
-     "        [5.0000e+00, 5.1250e+00, 5.2500e+00,  ..., 9.6250e+00, 9.7500e+00,\n"
-     "         9.8750e+00],\n"
-     "        [1.0000e+01, 1.0125e+01, 1.0250e+01,  ..., 1.4625e+01, 1.4750e+01,\n"
-     "         1.4875e+01],\n"
-     "        ...,\n"
-     "        [1.3500e+02, 1.3512e+02, 1.3525e+02,  ..., 1.3962e+02, 1.3975e+02,\n"
-     "         1.3988e+02],\n"
-     "        [1.4000e+02, 1.4012e+02, 1.4025e+02,  ..., 1.4462e+02, 1.4475e+02,\n"
-     "         1.4488e+02],\n"
-     "        [1.4500e+02, 1.4512e+02, 1.4525e+02,  ..., 1.4962e+02, 1.4975e+02,\n"
-     "         1.4988e+02]])"),
-    (np.arange(30, dtype=F32) * 1.5, ["grad_fn=<MulBackward0>"],
-     "tensor([ 0.0000,  1.5000,  3.0000,  4.5000,  6.0000,  7.5000,  9.0000, 10.5000,\n"
-     "        12.0000, 13.5000, 15.0000, 16.5000, 18.0000, 19.5000, 21.0000, 22.5000,\n"
-     "        24.0000, 25.5000, 27.0000, 28.5000, 30.0000, 31.5000, 33.0000, 34.5000,\n"
-     "        36.0000, 37.5000, 39.0000, 40.5000, 42.0000, 43.5000],\n"
-     "       grad_fn=<MulBackward0>)"),
-    (np.arange(12, dtype=F32) * 1.25, ["grad_fn=<MulBackward0>"],
-     "tensor([ 0.0000,  1.2500,  2.5000,  3.7500,  5.0000,  6.2500,  7.5000,  8.7500,\n"
-     "        10.0000, 11.2500, 12.5000, 13.7500], grad_fn=<MulBackward0>)"),
-    (np.arange(8, dtype=F32) * 1.25, ["grad_fn=<MulBackward0>"],
-     "tensor([0.0000, 1.2500, 2.5000, 3.7500, 5.0000, 6.2500, 7.5000, 8.7500],\n"
-     "       grad_fn=<MulBackward0>)"),
-    (np.arange(4, dtype=F32) * 1.25, ["grad_fn=<MulBackward0>"],
-     "tensor([0.0000, 1.2500, 2.5000, 3.7500], grad_fn=<MulBackward0>)"),
-    (np.array([1.5, 2.0, 1e-3, 7.0, 1e-2, 3.25]), ["dtype=symgrad.float64"],
-     "tensor([1.5000e+00, 2.0000e+00, 1.0000e-03, 7.0000e+00, 1.0000e-02, 3.2500e+00],\n"
-     "       dtype=symgrad.float64)"),
-    (np.array([1.5, 2.0]), ["dtype=symgrad.float64"],
-     "tensor([1.5000, 2.0000], dtype=symgrad.float64)"),
-    (np.array([[1.0, 2.0], [3.0, 4.5]], dtype=F32), ["requires_grad=True"],
-     "tensor([[1.0000, 2.0000],\n"
-     "        [3.0000, 4.5000]], requires_grad=True)"),
+    (
+        np.arange(1200, dtype=F32).reshape(30, 40) / 8,
+        [],
+        "tensor([[0.0000e+00, 1.2500e-01, 2.5000e-01,  ..., 4.6250e+00, 4.7500e+00,\n"
+        "         4.8750e+00],\n"
+        "        [5.0000e+00, 5.1250e+00, 5.2500e+00,  ..., 9.6250e+00, 9.7500e+00,\n"
+        "         9.8750e+00],\n"
+        "        [1.0000e+01, 1.0125e+01, 1.0250e+01,  ..., 1.4625e+01, 1.4750e+01,\n"
+        "         1.4875e+01],\n"
+        "        ...,\n"
+        "        [1.3500e+02, 1.3512e+02, 1.3525e+02,  ..., 1.3962e+02, 1.3975e+02,\n"
+        "         1.3988e+02],\n"
+        "        [1.4000e+02, 1.4012e+02, 1.4025e+02,  ..., 1.4462e+02, 1.4475e+02,\n"
+        "         1.4488e+02],\n"
+        "        [1.4500e+02, 1.4512e+02, 1.4525e+02,  ..., 1.4962e+02, 1.4975e+02,\n"
+        "         1.4988e+02]])",
+    ),
+    (
+        np.arange(30, dtype=F32) * 1.5,
+        ["grad_fn=<MulBackward0>"],
+        "tensor([ 0.0000,  1.5000,  3.0000,  4.5000,  6.0000,  7.5000,  9.0000, 10.5000,\n"
+        "        12.0000, 13.5000, 15.0000, 16.5000, 18.0000, 19.5000, 21.0000, 22.5000,\n"
+        "        24.0000, 25.5000, 27.0000, 28.5000, 30.0000, 31.5000, 33.0000, 34.5000,\n"
+        "        36.0000, 37.5000, 39.0000, 40.5000, 42.0000, 43.5000],\n"
+        "       grad_fn=<MulBackward0>)",
+    ),
+    (
+        np.arange(12, dtype=F32) * 1.25,
+        ["grad_fn=<MulBackward0>"],
+        "tensor([ 0.0000,  1.2500,  2.5000,  3.7500,  5.0000,  6.2500,  7.5000,  8.7500,\n"
+        "        10.0000, 11.2500, 12.5000, 13.7500], grad_fn=<MulBackward0>)",
+    ),
+    (
+        np.arange(8, dtype=F32) * 1.25,
+        ["grad_fn=<MulBackward0>"],
+        "tensor([0.0000, 1.2500, 2.5000, 3.7500, 5.0000, 6.2500, 7.5000, 8.7500],\n"
+        "       grad_fn=<MulBackward0>)",
+    ),
+    (
+        np.arange(4, dtype=F32) * 1.25,
+        ["grad_fn=<MulBackward0>"],
+        "tensor([0.0000, 1.2500, 2.5000, 3.7500], grad_fn=<MulBackward0>)",
+    ),
+    (
+        np.array([1.5, 2.0, 1e-3, 7.0, 1e-2, 3.25]),
+        ["dtype=symgrad.float64"],
+        "tensor([1.5000e+00, 2.0000e+00, 1.0000e-03, 7.0000e+00, 1.0000e-02, 3.2500e+00],\n"
+        "       dtype=symgrad.float64)",
+    ),
+    (
+        np.array([1.5, 2.0]),
+        ["dtype=symgrad.float64"],
+        "tensor([1.5000, 2.0000], dtype=symgrad.float64)",
+    ),
+    (
+        np.array([[1.0, 2.0], [3.0, 4.5]], dtype=F32),
+        ["requires_grad=True"],
+        "tensor([[1.0000, 2.0000],\n        [3.0000, 4.5000]], requires_grad=True)",
+    ),
 ]
 
 
@@ -102,30 +131,38 @@ def test_golden(data, suffixes, expected):
 
 
 GOLDEN_WITH_OPTIONS = [
-    ({"precision": 2, "sci_mode": False}, np.array([1e-5, 123.456], dtype=F32),
-     "tensor([  0.00, 123.46])"),
-    ({"sci_mode": True}, np.array([1.0, 2.5], dtype=F32),
-     "tensor([1.0000e+00, 2.5000e+00])"),
-    ({"precision": 2, "linewidth": 30}, np.arange(10, dtype=F32).reshape(2, 5) / 3,
-     "tensor([[0.00, 0.33, 0.67,\n"
-     "         1.00, 1.33],\n"
-     "        [1.67, 2.00, 2.33,\n"
-     "         2.67, 3.00]])"),
-    ({"edgeitems": 0, "linewidth": 30}, np.arange(6, dtype=np.int64).reshape(2, 3),
-     "tensor([[0, 1, 2],\n"
-     "        [3, 4, 5]],\n"
-     "       size=(2, 3))"),
-    ({"edgeitems": 0, "threshold": 5}, np.arange(10, dtype=F32),
-     "tensor([...], size=(10,))"),
+    (
+        {"precision": 2, "sci_mode": False},
+        np.array([1e-5, 123.456], dtype=F32),
+        "tensor([  0.00, 123.46])",
+    ),
+    ({"sci_mode": True}, np.array([1.0, 2.5], dtype=F32), "tensor([1.0000e+00, 2.5000e+00])"),
+    (
+        {"precision": 2, "linewidth": 30},
+        np.arange(10, dtype=F32).reshape(2, 5) / 3,
+        "tensor([[0.00, 0.33, 0.67,\n"
+        "         1.00, 1.33],\n"
+        "        [1.67, 2.00, 2.33,\n"
+        "         2.67, 3.00]])",
+    ),
+    (
+        {"edgeitems": 0, "linewidth": 30},
+        np.arange(6, dtype=np.int64).reshape(2, 3),
+        "tensor([[0, 1, 2],\n        [3, 4, 5]],\n       size=(2, 3))",
+    ),
+    ({"edgeitems": 0, "threshold": 5}, np.arange(10, dtype=F32), "tensor([...], size=(10,))"),
     ({"edgeitems": 0}, np.array(3.0, dtype=F32), "tensor(3., size=())"),
-    ({"edgeitems": 1, "threshold": 3}, np.arange(30, dtype=F32).reshape(2, 3, 5),
-     "tensor([[[ 0.,  ...,  4.],\n"
-     "         ...,\n"
-     "         [10.,  ..., 14.]],\n"
-     "\n"
-     "        [[15.,  ..., 19.],\n"
-     "         ...,\n"
-     "         [25.,  ..., 29.]]])"),
+    (
+        {"edgeitems": 1, "threshold": 3},
+        np.arange(30, dtype=F32).reshape(2, 3, 5),
+        "tensor([[[ 0.,  ...,  4.],\n"
+        "         ...,\n"
+        "         [10.,  ..., 14.]],\n"
+        "\n"
+        "        [[15.,  ..., 19.],\n"
+        "         ...,\n"
+        "         [25.,  ..., 29.]]])",
+    ),
 ]
 
 
@@ -227,11 +264,32 @@ def test_golden_options_match_torch(options, data, expected):
 
 
 SPECIAL_VALUES = [
-    [0.0], [-0.0], [0.0, -0.0, 0.0], [np.nan], [np.inf, -np.inf], [np.nan, 0.0],
-    [np.nan, 1e-7], [np.inf, 1e12, -3.0], [1.0, 1000.0], [1.0, 1000.5], [1.0, 1001.0],
-    [1e8], [1.0000001e8], [1e-4], [9.99e-5], [0.5, -0.5, 1e-4], [1e30, -1e-30],
-    [123456.0, 7.0], [-1.0, 2.0, -3.0], [0.1, 0.2, 0.3], [1e-45], [3.4e38, -3.4e38],
-    [0.99995], [-0.00004, 0.5], [2.0**24, 1.0], [1.5e15, 2.0],
+    [0.0],
+    [-0.0],
+    [0.0, -0.0, 0.0],
+    [np.nan],
+    [np.inf, -np.inf],
+    [np.nan, 0.0],
+    [np.nan, 1e-7],
+    [np.inf, 1e12, -3.0],
+    [1.0, 1000.0],
+    [1.0, 1000.5],
+    [1.0, 1001.0],
+    [1e8],
+    [1.0000001e8],
+    [1e-4],
+    [9.99e-5],
+    [0.5, -0.5, 1e-4],
+    [1e30, -1e-30],
+    [123456.0, 7.0],
+    [-1.0, 2.0, -3.0],
+    [0.1, 0.2, 0.3],
+    [1e-45],
+    [3.4e38, -3.4e38],
+    [0.99995],
+    [-0.00004, 0.5],
+    [2.0**24, 1.0],
+    [1.5e15, 2.0],
 ]
 
 
@@ -245,8 +303,18 @@ def test_special_values(values, dtype):
     _check(np.tile(data, (2, 3)))
 
 
-SHAPES = [(1,), (7,), (30,), (1, 1), (3, 4), (2, 17), (4, 1, 3), (2, 3, 4), (2, 2, 2, 3),
-          (1, 3, 1, 5)]
+SHAPES = [
+    (1,),
+    (7,),
+    (30,),
+    (1, 1),
+    (3, 4),
+    (2, 17),
+    (4, 1, 3),
+    (2, 3, 4),
+    (2, 2, 2, 3),
+    (1, 3, 1, 5),
+]
 SCALES = {
     "normal": lambda rng, shape: rng.normal(size=shape),
     "large": lambda rng, shape: rng.normal(size=shape) * 1e9,
@@ -290,8 +358,16 @@ def test_empty(shape, dtype):
         _check(np.zeros(shape, dtype=dtype), "grad_fn")
 
 
-LARGE_SHAPES = [(1001,), (5000,), (40, 40), (3, 400), (400, 3), (11, 11, 11), (2, 600),
-                (5, 5, 5, 10)]
+LARGE_SHAPES = [
+    (1001,),
+    (5000,),
+    (40, 40),
+    (3, 400),
+    (400, 3),
+    (11, 11, 11),
+    (2, 600),
+    (5, 5, 5, 10),
+]
 
 
 @pytest.mark.torch
@@ -327,10 +403,20 @@ def test_suffix_wrapping(length, autograd):
 
 
 OPTION_SETS = [
-    {"precision": 0}, {"precision": 1}, {"precision": 8}, {"sci_mode": True}, {"sci_mode": False},
-    {"linewidth": 20}, {"linewidth": 200}, {"linewidth": 5}, {"threshold": 10},
-    {"threshold": 10, "edgeitems": 1}, {"threshold": 10, "edgeitems": 0}, {"edgeitems": 0},
-    {"threshold": 0}, {"threshold": float("inf")},
+    {"precision": 0},
+    {"precision": 1},
+    {"precision": 8},
+    {"sci_mode": True},
+    {"sci_mode": False},
+    {"linewidth": 20},
+    {"linewidth": 200},
+    {"linewidth": 5},
+    {"threshold": 10},
+    {"threshold": 10, "edgeitems": 1},
+    {"threshold": 10, "edgeitems": 0},
+    {"edgeitems": 0},
+    {"threshold": 0},
+    {"threshold": float("inf")},
     {"precision": 2, "sci_mode": True, "linewidth": 40},
 ]
 

@@ -387,9 +387,19 @@ def test_attributes_match_pytorch():
         x = lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
         y = (x * 2).T
         return [
-            tuple(y.shape), tuple(y.size()), y.size(0), y.dim(), y.ndim, y.numel(),
-            y.is_leaf, x.is_leaf, y.requires_grad, y.detach().requires_grad,
-            y.tolist(), x.sum().item(), str(y.dtype).split(".")[-1],
+            tuple(y.shape),
+            tuple(y.size()),
+            y.size(0),
+            y.dim(),
+            y.ndim,
+            y.numel(),
+            y.is_leaf,
+            x.is_leaf,
+            y.requires_grad,
+            y.detach().requires_grad,
+            y.tolist(),
+            x.sum().item(),
+            str(y.dtype).split(".")[-1],
         ]
 
     assert describe(symgrad) == describe(torch)

@@ -1,8 +1,8 @@
 """symgrad against PyTorch: the same programs, the same inputs, the same numbers.
 
 Every program of the ``crosscheck`` package (next to this file) runs once with
-``T = symgrad`` and once with ``T = torch``. The checks: forward values, shapes and dtypes; ``.grad`` of every input after
-``backward``; the inputs themselves afterwards (training loops update them in place);
+``T = symgrad`` and once with ``T = torch``. The checks: forward values, shapes and dtypes;
+``.grad`` of every input after ``backward``; the inputs themselves afterwards (training loops update them in place);
 ``grad_fn`` class names; ``repr``; second derivatives; float32. Further tests cover dtype
 promotion, hooks, custom Functions, and random compositions drawn by hypothesis.
 
@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from crosscheck import DTYPE_CASES, PROGRAMS, SCENARIOS, Arg, Program
 from hypothesis import given
 from hypothesis import strategies as st
 
 import symgrad
-from crosscheck import DTYPE_CASES, PROGRAMS, SCENARIOS, Arg, Program
 
 torch = pytest.importorskip("torch")
 
@@ -41,6 +41,7 @@ TOLERANCES = {"float64": dict(rtol=1e-9, atol=1e-11), "float32": dict(rtol=2e-5,
 
 
 # -- running a program in one library -----------------------------------------------------------
+
 
 def make_inputs(T: Any, program: Program, dtype: str) -> list:
     """The program's inputs as ``T`` tensors, floats in ``dtype``."""
@@ -96,6 +97,7 @@ def run_both(program: Program, dtype: str = "float64", do_backward: bool = True)
 
 # -- comparing ----------------------------------------------------------------------------------
 
+
 def dtype_name(t: Any) -> str:
     """``float64`` for a tensor or dtype of either library (``symgrad.float64``,
     ``torch.float64``)."""
@@ -114,7 +116,11 @@ def assert_same(ours: Any, theirs: Any, what: str, rtol: float, atol: float) -> 
         f"{what}: dtype {ours.dtype} != torch's {theirs.dtype}"
     )
     np.testing.assert_allclose(
-        ours.detach().numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol, equal_nan=True,
+        ours.detach().numpy(),
+        theirs.detach().numpy(),
+        rtol=rtol,
+        atol=atol,
+        equal_nan=True,
         err_msg=what,
     )
 
@@ -208,8 +214,9 @@ def test_grad_fn_names_of_composites():
             if names(ours) != names(theirs):
                 differences.append(f"{p.name}: symgrad {names(ours)}, torch {names(theirs)}")
     if differences:
-        pytest.xfail("grad_fn names of composites differ (informational): "
-                     + "; ".join(differences))
+        pytest.xfail(
+            "grad_fn names of composites differ (informational): " + "; ".join(differences)
+        )
 
 
 @pytest.mark.parametrize("program", params("repr"))
@@ -220,6 +227,7 @@ def test_repr(program: Program):
 
 
 # -- second derivatives ---------------------------------------------------------------------------
+
 
 def second_derivatives(T: Any, program: Program) -> tuple:
     """First gradients (with ``create_graph=True``) and the gradient of their weighted sum.
@@ -232,8 +240,11 @@ def second_derivatives(T: Any, program: Program) -> tuple:
     out = tensors_of(program.fn(T, *inputs))[0]
     scalar = out if out.ndim == 0 else (out * seeded_like(T, out, program.name)).sum()
     first = T.autograd.grad(scalar, wrt, create_graph=True, allow_unused=True)
-    mixed = sum((g * seeded_like(T, g, f"{program.name}{i}")).sum()
-                for i, g in enumerate(first) if g is not None)
+    mixed = sum(
+        (g * seeded_like(T, g, f"{program.name}{i}")).sum()
+        for i, g in enumerate(first)
+        if g is not None
+    )
     if not getattr(mixed, "requires_grad", False):
         return first, [None] * len(wrt)
     return first, T.autograd.grad(mixed, wrt, allow_unused=True)
@@ -248,12 +259,15 @@ def as_array(g: Any, shape: tuple) -> np.ndarray:
 
 def assert_second_derivatives_agree(ours: tuple, theirs: tuple, program: Program) -> None:
     """First and second derivatives agree, None counting as zeros."""
-    shapes = [np.shape(value) for arg, value in zip(program.inputs, program.values())
-              if arg.requires_grad]
+    shapes = [
+        np.shape(value) for arg, value in zip(program.inputs, program.values()) if arg.requires_grad
+    ]
     for order, (a_list, b_list) in enumerate(zip(ours, theirs), start=1):
         for i, (a, b, shape) in enumerate(zip(a_list, b_list, shapes)):
             np.testing.assert_allclose(
-                as_array(a, shape), as_array(b, shape), err_msg=f"order {order}, input {i}",
+                as_array(a, shape),
+                as_array(b, shape),
+                err_msg=f"order {order}, input {i}",
                 **TOLERANCES["float64"],
             )
 
@@ -266,6 +280,7 @@ def test_second_derivatives(program: Program):
 
 def test_unused_inputs_of_double_backward():
     """An input the first gradient does not depend on gets None, as in PyTorch."""
+
     def unused(T: Any) -> list:
         x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
         w = T.tensor([3.0, 4.0], dtype=T.float64, requires_grad=True)
@@ -276,8 +291,15 @@ def test_unused_inputs_of_double_backward():
     assert unused(symgrad) == unused(torch)
 
 
-@pytest.mark.parametrize("name", ["sqrt_at_zero", "log_and_reciprocal_at_zero",
-                                  "pow_scalar_exponents_at_zero", "where_nan_in_unselected_branch"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sqrt_at_zero",
+        "log_and_reciprocal_at_zero",
+        "pow_scalar_exponents_at_zero",
+        "where_nan_in_unselected_branch",
+    ],
+)
 def test_special_values_compute_silently(name: str):
     with warnings.catch_warnings():
         # here, not as a mark: the module's marks ignoring these warnings would win
@@ -288,6 +310,7 @@ def test_special_values_compute_silently(name: str):
 
 # -- dtypes and printing --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("case", list(DTYPE_CASES))
 def test_dtype_promotion_and_repr(case: str):
     ours, theirs = DTYPE_CASES[case](symgrad), DTYPE_CASES[case](torch)
@@ -296,6 +319,7 @@ def test_dtype_promotion_and_repr(case: str):
 
 
 # -- scenarios ------------------------------------------------------------------------------------
+
 
 def assert_same_structure(ours: Any, theirs: Any, path: str = "result") -> None:
     """Tensors compared as tensors, sequences item by item, strings after renaming the
@@ -320,11 +344,18 @@ def assert_same_structure(ours: Any, theirs: Any, path: str = "result") -> None:
 _SCENARIO_XFAIL: dict = {}
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=[pytest.mark.xfail(reason=_SCENARIO_XFAIL[name], strict=True)]
-                 if name in _SCENARIO_XFAIL else [])
-    for name in SCENARIOS
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            name,
+            marks=[pytest.mark.xfail(reason=_SCENARIO_XFAIL[name], strict=True)]
+            if name in _SCENARIO_XFAIL
+            else [],
+        )
+        for name in SCENARIOS
+    ],
+)
 def test_scenario(name: str):
     ours = SCENARIOS[name](symgrad)
     theirs = SCENARIOS[name](torch)
@@ -386,7 +417,7 @@ def broadcastable_shapes(draw: Any) -> list:
     shapes = []
     for _ in range(draw(st.integers(2, 3))):
         rank = draw(st.integers(0, len(full)))
-        dims = full[len(full) - rank:]
+        dims = full[len(full) - rank :]
         shapes.append(tuple(n if draw(st.booleans()) else 1 for n in dims))
     return shapes
 
@@ -397,12 +428,16 @@ def compositions(draw: Any, smooth_only: bool) -> Program:
     unary = dict(SMOOTH_UNARY, **({} if smooth_only else KINKED_UNARY))
     binary = dict(SMOOTH_BINARY, **({} if smooth_only else KINKED_BINARY))
     shapes = draw(broadcastable_shapes())
-    steps = draw(st.lists(
-        st.one_of(st.tuples(st.sampled_from(sorted(unary)), st.integers(0, 99)),
-                  st.tuples(st.sampled_from(sorted(binary)), st.integers(0, 99),
-                            st.integers(0, 99))),
-        min_size=1, max_size=6,
-    ))
+    steps = draw(
+        st.lists(
+            st.one_of(
+                st.tuples(st.sampled_from(sorted(unary)), st.integers(0, 99)),
+                st.tuples(st.sampled_from(sorted(binary)), st.integers(0, 99), st.integers(0, 99)),
+            ),
+            min_size=1,
+            max_size=6,
+        )
+    )
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     inputs = tuple(Arg(values=rng.uniform(-2, 2, s).tolist()) for s in shapes)
 

@@ -84,8 +84,10 @@ def edge_labels(picture: dict) -> list[str]:
 
 def tutorial(named: bool = True, backward: bool = True) -> dict:
     """PyTorch's tutorial graph ``e = a*b + log(d)*c``, with ``t`` retaining its gradient."""
-    a, b, c, d = (symgrad.tensor([v], requires_grad=True, name=n)
-                  for v, n in ((2.0, "a"), (3.0, "b"), (5.0, "c"), (10.0, "d")))
+    a, b, c, d = (
+        symgrad.tensor([v], requires_grad=True, name=n)
+        for v, n in ((2.0, "a"), (3.0, "b"), (5.0, "c"), (10.0, "d"))
+    )
     u = a * b
     t = symgrad.log(d)
     t.retain_grad()
@@ -101,6 +103,7 @@ def tutorial(named: bool = True, backward: bool = True) -> dict:
 
 # -- the tutorial graph --------------------------------------------------------------------------
 
+
 def test_tutorial_graph_has_every_operation_tensor_and_derivative():
     g = tutorial()
     picture = parse(draw(g["e"]).source)
@@ -112,8 +115,13 @@ def test_tutorial_graph_has_every_operation_tensor_and_derivative():
     for name in "abcduvte":
         assert name in boxes
     assert set(edge_labels(picture)) == {
-        "∂u/∂a = b = 3", "∂u/∂b = a = 2", "∂t/∂d = 1/d = 0.1", "∂v/∂t = c = 5",
-        "∂v/∂c = t = 2.3026", "∂e/∂u = 1", "∂e/∂v = 1",
+        "∂u/∂a = b = 3",
+        "∂u/∂b = a = 2",
+        "∂t/∂d = 1/d = 0.1",
+        "∂v/∂t = c = 5",
+        "∂v/∂c = t = 2.3026",
+        "∂e/∂u = 1",
+        "∂e/∂v = 1",
     }
     assert len(picture["edges"]) == 7 + 4  # into the operations, and out to their results
 
@@ -121,13 +129,23 @@ def test_tutorial_graph_has_every_operation_tensor_and_derivative():
 def test_tutorial_graph_values_and_gradients_after_backward():
     g = tutorial()  # kept alive: t's retained .grad lives on the tensor
     boxes = by_name(parse(draw(g["e"]).source))
-    expected = {"a": ("2", "3"), "b": ("3", "2"), "c": ("5", "2.3026"), "d": ("10", "0.5"),
-                "t": ("2.3026", "5"), "u": ("6", None), "v": ("11.5129", None),
-                "e": ("17.5129", None)}
+    expected = {
+        "a": ("2", "3"),
+        "b": ("3", "2"),
+        "c": ("5", "2.3026"),
+        "d": ("10", "0.5"),
+        "t": ("2.3026", "5"),
+        "u": ("6", None),
+        "v": ("11.5129", None),
+        "e": ("17.5129", None),
+    }
     for name, (value, grad) in expected.items():
         assert f"value {value}" in boxes[name]
-        assert (f"grad {grad}" in boxes[name]) if grad else not any(
-            line.startswith("grad") for line in boxes[name])
+        assert (
+            (f"grad {grad}" in boxes[name])
+            if grad
+            else not any(line.startswith("grad") for line in boxes[name])
+        )
     assert "leaf · shape [1]" in boxes["a"]
     assert "output · shape [1]" in boxes["e"]
 
@@ -255,6 +273,7 @@ def test_custom_function_with_and_without_a_formula():
 
 # -- tensors ---------------------------------------------------------------------------------------
 
+
 def one_layer_network() -> dict:
     x = symgrad.ones(5)
     y = symgrad.zeros(3)
@@ -273,16 +292,19 @@ def test_one_layer_network():
     for op in ("MmBackward0", "AddBackward0", "BinaryCrossEntropyWithLogitsBackward0"):
         assert op in boxes
     assert "v1 = x @ w" in boxes["MmBackward0"]
-    assert "loss = mean(z*(1 - y) + log(1 + exp(-z)))" in boxes[
-        "BinaryCrossEntropyWithLogitsBackward0"]
+    assert (
+        "loss = mean(z*(1 - y) + log(1 + exp(-z)))"
+        in boxes["BinaryCrossEntropyWithLogitsBackward0"]
+    )
     labels = edge_labels(picture)
     assert "∂v1[j]/∂w[k,j] = x[k]" in labels
     assert "∂loss/∂z = (-y + 1 - exp(-z)/(1 + exp(-z)))/3" in labels
     assert {"∂z/∂b = 1", "∂z/∂v1 = 1"} <= set(labels)
     assert "leaf · shape [5, 3]" in boxes["w"] and "shape [3]" in boxes["z"][1]
     assert boxes["x"] == ["x", "[1, 1, 1, 1, 1]"] and boxes["y"] == ["y", "[0, 0, 0]"]
-    grad_b = ", ".join(np.format_float_positional(g, precision=4, trim="-")
-                       for g in net["b"].grad.numpy())
+    grad_b = ", ".join(
+        np.format_float_positional(g, precision=4, trim="-") for g in net["b"].grad.numpy()
+    )
     assert f"grad [{grad_b}]" in boxes["b"]
     assert "grad" in boxes["w"] and len(boxes["w"]) > 6  # a summarised 5x3 array, row by row
     loss = np.format_float_positional(net["loss"].item(), precision=4, trim="-")
@@ -333,8 +355,7 @@ OPERATIONS = {
 
 @pytest.mark.parametrize("op", sorted(OPERATIONS))
 def test_every_kind_of_operation_is_drawn_with_recomputed_values(op):
-    x = symgrad.tensor(np.random.randn(4, 3), dtype=symgrad.float32, requires_grad=True,
-                       name="x")
+    x = symgrad.tensor(np.random.randn(4, 3), dtype=symgrad.float32, requires_grad=True, name="x")
     v = symgrad.tensor(np.random.randn(3), dtype=symgrad.float32, requires_grad=True, name="v")
     h = OPERATIONS[op](x, v)
     h.name = "h"
@@ -350,7 +371,8 @@ def test_every_kind_of_operation_is_drawn_with_recomputed_values(op):
         np.testing.assert_allclose(numbers, expected.ravel(), atol=6e-5, rtol=1e-4)
     else:  # summarised: the same text as the tensor's own value gives
         assert [line.removeprefix("value ") for line in lines[2:] if line != "value"] == (
-            _array_lines(h))
+            _array_lines(h)
+        )
     assert all(label.startswith("∂") for label in edge_labels(picture))
 
 
@@ -378,8 +400,9 @@ HOSTILE = [
 
 
 def hostile_graph() -> symgrad.Tensor:
-    leaves = [symgrad.tensor(float(i + 1), requires_grad=True, name=n)
-              for i, n in enumerate(HOSTILE)]
+    leaves = [
+        symgrad.tensor(float(i + 1), requires_grad=True, name=n) for i, n in enumerate(HOSTILE)
+    ]
     total = leaves[0]
     for i, leaf in enumerate(leaves[1:]):
         total = total * leaf
@@ -389,8 +412,12 @@ def hostile_graph() -> symgrad.Tensor:
 
 def shown(name: str) -> str:
     """How a name reads in the picture: control characters as escapes."""
-    return name.replace("\n", "\\n").replace("\x00", "\\x00").replace("\x07", "\\x07").replace(
-        "\u200b", "\\u200b")
+    return (
+        name.replace("\n", "\\n")
+        .replace("\x00", "\\x00")
+        .replace("\x07", "\\x07")
+        .replace("\u200b", "\\u200b")
+    )
 
 
 def test_hostile_names_stay_text():
@@ -404,7 +431,8 @@ def test_hostile_names_stay_text():
     assert len(picture["edges"]) == 3 * (len(HOSTILE) - 1)
     assert "\x00" not in source and "\x07" not in source
     assert f"∂{shown(HOSTILE[-1])}!/∂{shown(HOSTILE[1])} = {shown(HOSTILE[0])} = 1" in (
-        edge_labels(picture))
+        edge_labels(picture)
+    )
 
 
 def test_hostile_names_via_names_argument():
@@ -425,6 +453,7 @@ def test_hostile_names_render_literally():
 
 # -- rendering ------------------------------------------------------------------------------------
 
+
 @needs_dot
 def test_render_svg_png_pdf(tmp_path):
     picture = draw(tutorial()["e"])
@@ -436,8 +465,12 @@ def test_render_svg_png_pdf(tmp_path):
     assert "MulBackward0" in texts and "∂u/∂a = b = 3" in texts and "grad 0.5" in texts
     assert picture.render(tmp_path / "graph.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert picture.render(str(tmp_path / "graph.PDF")).read_bytes().startswith(b"%PDF")
-    assert picture.render(tmp_path / "graph.out", format="svg").read_bytes().lstrip().startswith(
-        b"<?xml")
+    assert (
+        picture.render(tmp_path / "graph.out", format="svg")
+        .read_bytes()
+        .lstrip()
+        .startswith(b"<?xml")
+    )
     assert picture.pipe("png").startswith(b"\x89PNG")
     assert "<svg" in picture._repr_svg_()
 
@@ -445,8 +478,11 @@ def test_render_svg_png_pdf(tmp_path):
 @needs_dot
 def test_the_dot_program_accepts_every_picture():
     net = one_layer_network()
-    for picture in (draw(net["loss"]), draw(net["loss"], rankdir="LR", values=False),
-                    draw(tutorial()["e"], formulas=False, grads=False)):
+    for picture in (
+        draw(net["loss"]),
+        draw(net["loss"], rankdir="LR", values=False),
+        draw(tutorial()["e"], formulas=False, grads=False),
+    ):
         ET.fromstring(picture.pipe("svg"))
 
 
@@ -482,11 +518,14 @@ def test_missing_graphviz_package_is_a_clear_error(monkeypatch):
 
 
 def test_import_symgrad_does_not_import_viz():
-    code = ("import sys, symgrad; a = 'symgrad.viz' in sys.modules; import symgrad.viz; "
-            "print(a, 'graphviz' in sys.modules)")
+    code = (
+        "import sys, symgrad; a = 'symgrad.viz' in sys.modules; import symgrad.viz; "
+        "print(a, 'graphviz' in sys.modules)"
+    )
     root = Path(__file__).resolve().parents[1]
     path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])
     env = {**os.environ, "PYTHONPATH": path}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                         cwd=root, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root, check=True
+    )
     assert out.stdout.split() == ["False", "False"]

@@ -10,10 +10,24 @@ from symgrad.autograd.anomaly import (
 from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 
 __all__ = [
-    "backward", "grad", "Function", "FunctionCtx", "Node", "no_grad", "enable_grad",
-    "set_grad_enabled", "is_grad_enabled", "gradcheck", "gradgradcheck", "GradcheckError",
-    "check_function", "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
-    "is_anomaly_check_nan_enabled", "AnomalyWarning",
+    "backward",
+    "grad",
+    "Function",
+    "FunctionCtx",
+    "Node",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "is_grad_enabled",
+    "gradcheck",
+    "gradgradcheck",
+    "GradcheckError",
+    "check_function",
+    "detect_anomaly",
+    "set_detect_anomaly",
+    "is_anomaly_enabled",
+    "is_anomaly_check_nan_enabled",
+    "AnomalyWarning",
 ]
 
 

@@ -176,6 +176,7 @@ class set_detect_anomaly:  # noqa: N801 - PyTorch's name
 
 # -- recording where a node came from ------------------------------------------------------------
 
+
 @functools.lru_cache(maxsize=1024)
 def _is_symgrad(filename: str) -> bool:
     return os.path.abspath(filename).startswith(_PACKAGE + os.sep)
@@ -218,12 +219,15 @@ def record(node: Any) -> None:
 def _forward_traceback(node: Any) -> str:
     lines = (node._metadata or {}).get("traceback_")
     if not lines:
-        return ("No forward traceback: the forward op ran while anomaly detection was off "
-                "(run the forward inside detect_anomaly() too).")
+        return (
+            "No forward traceback: the forward op ran while anomaly detection was off "
+            "(run the forward inside detect_anomaly() too)."
+        )
     return "Traceback of forward call that caused the error:\n" + "".join(lines).rstrip()
 
 
 # -- checks ---------------------------------------------------------------------------------------
+
 
 def _data(value: Any) -> Any:
     return getattr(value, "_data", value)

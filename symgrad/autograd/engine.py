@@ -127,8 +127,9 @@ def _leading_to(order: list[Node], deps: dict, targets: set) -> set:
 class _Run:
     """One backward pass: buffers, the ready queue and what to do at the leaves."""
 
-    def __init__(self, create_graph: bool, retain_graph: bool, targets: dict | None,
-                 accumulate: bool) -> None:
+    def __init__(
+        self, create_graph: bool, retain_graph: bool, targets: dict | None, accumulate: bool
+    ) -> None:
         self.create_graph = create_graph
         self.retain_graph = retain_graph
         self.targets = targets  # {(node, output_nr): positions} when only some inputs matter

@@ -16,8 +16,13 @@ __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 class FunctionCtx(Node):
     """The ``ctx`` of a custom Function, which is also its node in the graph."""
 
-    __slots__ = ("needs_input_grad", "_non_differentiable", "materialize_grads", "_meta",
-                 "__dict__")
+    __slots__ = (
+        "needs_input_grad",
+        "_non_differentiable",
+        "materialize_grads",
+        "_meta",
+        "__dict__",
+    )
     _function: type
     runs_user_code = True
 

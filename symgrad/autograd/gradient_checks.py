@@ -38,6 +38,7 @@ class GradcheckError(RuntimeError):
 
 # -- inputs and outputs ----------------------------------------------------------------------
 
+
 def _as_tuple(x: Any) -> tuple:
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
@@ -97,8 +98,9 @@ def _evaluate(func: Callable, inputs: tuple, like: tuple, live: list[int]) -> li
     return result
 
 
-def _central(func: Callable, inputs: tuple, set_value: Callable, eps: float, like: tuple,
-             live: list[int]) -> list[np.ndarray]:
+def _central(
+    func: Callable, inputs: tuple, set_value: Callable, eps: float, like: tuple, live: list[int]
+) -> list[np.ndarray]:
     """Central differences of the live outputs along one perturbation of an input
     (``set_value(+1)``, ``set_value(-1)``), restored after (``set_value(0)``)."""
     set_value(+1)
@@ -111,8 +113,10 @@ def _central(func: Callable, inputs: tuple, set_value: Callable, eps: float, lik
 
 # -- the Jacobians ---------------------------------------------------------------------------
 
-def _numerical_jacobians(func: Callable, inputs: tuple, i: int, eps: float, like: tuple,
-                         live: list[int]) -> list[np.ndarray]:
+
+def _numerical_jacobians(
+    func: Callable, inputs: tuple, i: int, eps: float, like: tuple, live: list[int]
+) -> list[np.ndarray]:
     """For input ``i``: per live output, the matrix (input elements x output elements)."""
     data = inputs[i]._data
     columns = []
@@ -123,21 +127,33 @@ def _numerical_jacobians(func: Callable, inputs: tuple, i: int, eps: float, like
             data[idx] = original + sign * eps if sign else original
 
         columns.append(_central(func, inputs, set_value, eps, like, live))
-    return [np.array([c[n] for c in columns]).reshape(data.size, like[k].numel())
-            for n, k in enumerate(live)]
+    return [
+        np.array([c[n] for c in columns]).reshape(data.size, like[k].numel())
+        for n, k in enumerate(live)
+    ]
 
 
 def _vjp(out: Tensor, inputs: tuple, diff: list[int], seed: np.ndarray) -> list[np.ndarray]:
     from symgrad.autograd.engine import grad
 
-    found = grad(out, [inputs[i] for i in diff], Tensor._make(seed.astype(out._data.dtype)),
-                 retain_graph=True, allow_unused=True)
-    return [np.zeros(inputs[i].numel()) if g is None
-            else np.asarray(g._data, dtype=np.float64).reshape(-1) for i, g in zip(diff, found)]
+    found = grad(
+        out,
+        [inputs[i] for i in diff],
+        Tensor._make(seed.astype(out._data.dtype)),
+        retain_graph=True,
+        allow_unused=True,
+    )
+    return [
+        np.zeros(inputs[i].numel())
+        if g is None
+        else np.asarray(g._data, dtype=np.float64).reshape(-1)
+        for i, g in zip(diff, found)
+    ]
 
 
-def _analytical_jacobians(out: Tensor, k: int, inputs: tuple, diff: list[int],
-                          nondet_tol: float) -> dict[int, np.ndarray]:
+def _analytical_jacobians(
+    out: Tensor, k: int, inputs: tuple, diff: list[int], nondet_tol: float
+) -> dict[int, np.ndarray]:
     """{input: matrix (input elements x output elements)} for output ``k``, from the engine;
     the first row is computed twice, to catch a backward that is not reentrant."""
     rows = []
@@ -148,8 +164,10 @@ def _analytical_jacobians(out: Tensor, k: int, inputs: tuple, diff: list[int],
     if rows:
         again = _vjp(out, inputs, diff, np.eye(1, out.numel()).reshape(out.shape))
         _check_reentrant(rows[0], again, nondet_tol)
-    return {i: (np.array([r[n] for r in rows]).T if rows else np.zeros((inputs[i].numel(), 0)))
-            for n, i in enumerate(diff)}
+    return {
+        i: (np.array([r[n] for r in rows]).T if rows else np.zeros((inputs[i].numel(), 0)))
+        for n, i in enumerate(diff)
+    }
 
 
 def _check_reentrant(first: list, second: list, nondet_tol: float) -> None:
@@ -168,8 +186,9 @@ def _close(a: Any, n: Any, rtol: float, atol: float) -> bool:
     return bool(np.all(np.abs(a - n) <= atol + rtol * np.abs(n)))
 
 
-def _worst(n: np.ndarray, a: np.ndarray, rtol: float, atol: float, x: Tensor, out: Tensor,
-           o: int, i: int) -> str:
+def _worst(
+    n: np.ndarray, a: np.ndarray, rtol: float, atol: float, x: Tensor, out: Tensor, o: int, i: int
+) -> str:
     excess = np.abs(a - n) - (atol + rtol * np.abs(n))
     flat = int(np.argmax(np.where(np.isnan(excess), np.inf, excess)))
     row, col = np.unravel_index(flat, n.shape)
@@ -191,8 +210,17 @@ def _mismatch(o: int, i: int, n: np.ndarray, a: np.ndarray, worst: str) -> str:
     )
 
 
-def _slow_check(func: Callable, inputs: tuple, outputs: tuple, live: list[int],
-                diff: list[int], eps: float, atol: float, rtol: float, nondet_tol: float) -> None:
+def _slow_check(
+    func: Callable,
+    inputs: tuple,
+    outputs: tuple,
+    live: list[int],
+    diff: list[int],
+    eps: float,
+    atol: float,
+    rtol: float,
+    nondet_tol: float,
+) -> None:
     analytical = {k: _analytical_jacobians(outputs[k], k, inputs, diff, nondet_tol) for k in live}
     for i in diff:
         numerical = _numerical_jacobians(func, inputs, i, eps, outputs, live)
@@ -205,6 +233,7 @@ def _slow_check(func: Callable, inputs: tuple, outputs: tuple, live: list[int],
 
 # -- fast mode -------------------------------------------------------------------------------
 
+
 def _unit(rng: np.random.Generator, shape: tuple) -> np.ndarray:
     # PyTorch's choice: uniform in [0, 1), normalised (so atol scales by sum(u) * sum(v))
     u = rng.random(shape)
@@ -212,8 +241,17 @@ def _unit(rng: np.random.Generator, shape: tuple) -> np.ndarray:
     return u / norm if norm > 0 else u
 
 
-def _fast_check(func: Callable, inputs: tuple, outputs: tuple, live: list[int],
-                diff: list[int], eps: float, atol: float, rtol: float, nondet_tol: float) -> None:
+def _fast_check(
+    func: Callable,
+    inputs: tuple,
+    outputs: tuple,
+    live: list[int],
+    diff: list[int],
+    eps: float,
+    atol: float,
+    rtol: float,
+    nondet_tol: float,
+) -> None:
     rng = np.random.default_rng(0)  # fixed: verdicts reproducible, the user's generator untouched
     us = {i: _unit(rng, inputs[i].shape) for i in diff}
     vs = {k: _unit(rng, outputs[k].shape) for k in live}
@@ -222,8 +260,9 @@ def _fast_check(func: Callable, inputs: tuple, outputs: tuple, live: list[int],
         data, u = inputs[i]._data, us[i]
         base = data.copy()
 
-        def set_value(sign: int, data: np.ndarray = data, base: np.ndarray = base,
-                      u: np.ndarray = u) -> None:
+        def set_value(
+            sign: int, data: np.ndarray = data, base: np.ndarray = base, u: np.ndarray = u
+        ) -> None:
             data[...] = base + sign * eps * u if sign else base
 
         jus = _central(func, inputs, set_value, eps, outputs, live)
@@ -244,26 +283,40 @@ def _fast_check(func: Callable, inputs: tuple, outputs: tuple, live: list[int],
                 )
 
 
-def _slow_rerun(func: Callable, inputs: tuple, outputs: tuple, k: int, i: int, eps: float,
-                atol: float, rtol: float) -> str:
+def _slow_rerun(
+    func: Callable,
+    inputs: tuple,
+    outputs: tuple,
+    k: int,
+    i: int,
+    eps: float,
+    atol: float,
+    rtol: float,
+) -> str:
     """The element-by-element comparison of one failing pair, where it is small enough."""
     x, out = inputs[i], outputs[k]
     if x.numel() > _SLOW_RERUN_LIMIT or out.numel() > _SLOW_RERUN_LIMIT:
-        return (f"Input {i} has {x.numel()} and output {k} {out.numel()} elements: run with "
-                "fast_mode=False to find the worst element.\n")
+        return (
+            f"Input {i} has {x.numel()} and output {k} {out.numel()} elements: run with "
+            "fast_mode=False to find the worst element.\n"
+        )
     (n,) = _numerical_jacobians(func, inputs, i, eps, outputs, [k])
     a = _analytical_jacobians(out, k, inputs, [i], nondet_tol=np.inf)[i]
     if _close(a, n, rtol, atol):
-        return ("Element by element (fast_mode=False) the Jacobians agree: the difference is in "
-                "the tolerance scaling of fast mode; use fast_mode=False for this function.\n")
+        return (
+            "Element by element (fast_mode=False) the Jacobians agree: the difference is in "
+            "the tolerance scaling of fast mode; use fast_mode=False for this function.\n"
+        )
     worst = _worst(n, a, rtol, atol, x, out, k, i)
     return f"Element by element (fast_mode=False), the {worst}\n"
 
 
 # -- outputs without gradient, and undefined output gradients ---------------------------------
 
-def _check_constant(func: Callable, inputs: tuple, outputs: tuple, diff: list[int],
-                    eps: float) -> None:
+
+def _check_constant(
+    func: Callable, inputs: tuple, outputs: tuple, diff: list[int], eps: float
+) -> None:
     """No output requires grad: then the function must not depend on the inputs."""
     floating = [k for k, o in enumerate(outputs) if o.dtype.is_floating_point]
     for i in diff:
@@ -283,7 +336,7 @@ def _check_undefined_grad(func: Callable, inputs: tuple, diff: list[int]) -> Non
     cases = [(live, "all output gradients are zero")]
     if len(live) > 1:
         for k in range(len(live)):
-            others = live[:k] + live[k + 1:]
+            others = live[:k] + live[k + 1 :]
             cases.append((others, f"differentiable output {k} gets no gradient"))
     for roots, case in cases:
         _zero_backward(roots, inputs, diff, case)
@@ -294,8 +347,7 @@ def _zero_backward(roots: list, inputs: tuple, diff: list[int], case: str) -> No
 
     zeros = [Tensor._make(np.zeros(o.shape, o._data.dtype)) for o in roots]
     try:
-        found = grad(roots, [inputs[i] for i in diff], zeros, retain_graph=True,
-                     allow_unused=True)
+        found = grad(roots, [inputs[i] for i in diff], zeros, retain_graph=True, allow_unused=True)
     except _BACKWARD_ERRORS as exc:
         raise GradcheckError(
             f"Expected backward function to handle undefined output grads: backward failed "
@@ -312,6 +364,7 @@ def _zero_backward(roots: list, inputs: tuple, diff: list[int], case: str) -> No
 
 # -- the public checks -----------------------------------------------------------------------
 
+
 def _unsupported(**flags: bool) -> None:
     for name, value in flags.items():
         if value:
@@ -321,8 +374,17 @@ def _unsupported(**flags: bool) -> None:
             )
 
 
-def _run(func: Callable, inputs: Any, eps: float, atol: float, rtol: float, nondet_tol: float,
-         check_undefined_grad: bool, fast_mode: bool, warn: bool) -> None:
+def _run(
+    func: Callable,
+    inputs: Any,
+    eps: float,
+    atol: float,
+    rtol: float,
+    nondet_tol: float,
+    check_undefined_grad: bool,
+    fast_mode: bool,
+    warn: bool,
+) -> None:
     inputs = _as_tuple(inputs)
     diff = _differentiable_inputs(inputs, warn)
     outputs = _outputs(func, inputs)
@@ -381,8 +443,11 @@ def gradcheck(
     >>> symgrad.autograd.gradcheck(lambda t: t * t.detach(), x, raise_exception=False)
     False
     """
-    _unsupported(check_batched_grad=check_batched_grad, check_forward_ad=check_forward_ad,
-                 check_batched_forward_grad=check_batched_forward_grad)
+    _unsupported(
+        check_batched_grad=check_batched_grad,
+        check_forward_ad=check_forward_ad,
+        check_batched_forward_grad=check_batched_forward_grad,
+    )
     if not check_backward_ad:
         return True
     try:
@@ -436,8 +501,17 @@ def gradgradcheck(
     try:
         grad_outputs = _grad_outputs(func, inputs, grad_outputs)
         new_func = _vjp_function(func, len(inputs))
-        _run(new_func, inputs + grad_outputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-             fast_mode, False)
+        _run(
+            new_func,
+            inputs + grad_outputs,
+            eps,
+            atol,
+            rtol,
+            nondet_tol,
+            check_undefined_grad,
+            fast_mode,
+            False,
+        )
     except GradcheckError as exc:
         if raise_exception:
             raise GradcheckError(f"gradgradcheck (second derivatives): {exc}") from None

@@ -47,8 +47,9 @@ class Node:
     num_outputs = 1
     runs_user_code = False  # True where backward is user code (custom Functions)
 
-    def __init__(self, next_functions: tuple, saved: tuple = (), out: Any = None,
-                 versions: Any = None) -> None:
+    def __init__(
+        self, next_functions: tuple, saved: tuple = (), out: Any = None, versions: Any = None
+    ) -> None:
         self.next_functions = next_functions
         self._saved = saved
         if versions is None:

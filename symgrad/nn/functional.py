@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
 from symgrad import ops as _ops
 from symgrad.ops import losses as _losses
 from symgrad.ops.linalg import linear_2d
@@ -16,9 +15,24 @@ from symgrad.ops.reductions import log_softmax, softmax
 from symgrad.tensor import Tensor
 
 __all__ = [
-    "binary_cross_entropy_with_logits", "binary_cross_entropy", "cross_entropy", "nll_loss",
-    "mse_loss", "l1_loss", "linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax",
-    "leaky_relu", "elu", "gelu", "softplus", "silu", "one_hot",
+    "binary_cross_entropy_with_logits",
+    "binary_cross_entropy",
+    "cross_entropy",
+    "nll_loss",
+    "mse_loss",
+    "l1_loss",
+    "linear",
+    "relu",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "log_softmax",
+    "leaky_relu",
+    "elu",
+    "gelu",
+    "softplus",
+    "silu",
+    "one_hot",
 ]
 
 _REDUCTIONS = ("mean", "sum", "none")
@@ -31,7 +45,9 @@ def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> 
             return "none"
         return "sum" if size_average is False else "mean"
     if reduction not in _REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction; use one of {_REDUCTIONS}")
+        raise ValueError(
+            f"{reduction} is not a valid value for reduction; use one of {_REDUCTIONS}"
+        )
     return reduction
 
 
@@ -58,8 +74,13 @@ def _weight_array(weight: Any, input: Tensor, shape: tuple, op: str) -> Any:
 
 
 def binary_cross_entropy_with_logits(
-    input: Tensor, target: Tensor, weight: Any = None, size_average: Any = None,
-    reduce: Any = None, reduction: str = "mean", pos_weight: Any = None,
+    input: Tensor,
+    target: Tensor,
+    weight: Any = None,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    pos_weight: Any = None,
 ) -> Tensor:
     """Binary cross entropy of ``sigmoid(input)`` against ``target``, stable for any logit.
 
@@ -90,8 +111,12 @@ def binary_cross_entropy_with_logits(
 
 
 def binary_cross_entropy(
-    input: Tensor, target: Tensor, weight: Any = None, size_average: Any = None,
-    reduce: Any = None, reduction: str = "mean",
+    input: Tensor,
+    target: Tensor,
+    weight: Any = None,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
 ) -> Tensor:
     """Binary cross entropy of probabilities ``input`` against ``target`` (logs clamped at
     -100, as PyTorch)."""
@@ -108,23 +133,40 @@ def binary_cross_entropy(
             "probabilities; for logits use binary_cross_entropy_with_logits)"
         )
     return _losses.BCE_LOSS(
-        input, target, reduction=_reduction(reduction, size_average, reduce),
+        input,
+        target,
+        reduction=_reduction(reduction, size_average, reduce),
         weight=_weight_array(weight, input, input.shape, "binary_cross_entropy"),
         shape=input.shape,
     )
 
 
-def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
-             reduction: str = "mean") -> Tensor:
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
     """Mean squared error (``reduction`` 'mean', 'sum' or 'none')."""
     input, target = _pair(input, target, "mse_loss")
     shape = _broadcast(input, target, "mse_loss")
-    return _losses.MSE_LOSS(input, target, reduction=_reduction(reduction, size_average, reduce),
-                            weight=None, shape=shape)
+    return _losses.MSE_LOSS(
+        input,
+        target,
+        reduction=_reduction(reduction, size_average, reduce),
+        weight=None,
+        shape=shape,
+    )
 
 
-def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
-            reduction: str = "mean") -> Tensor:
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
     """Mean absolute error (``reduction`` 'mean', 'sum' or 'none')."""
     input, target = _pair(input, target, "l1_loss")
     _broadcast(input, target, "l1_loss")
@@ -151,8 +193,15 @@ def _broadcast(input: Tensor, target: Tensor, op: str) -> tuple:
         ) from None
 
 
-def nll_loss(input: Tensor, target: Tensor, weight: Any = None, size_average: Any = None,
-             ignore_index: int = -100, reduce: Any = None, reduction: str = "mean") -> Tensor:
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Any = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
     """Negative log-likelihood of log-probabilities ``input`` (N, C, ...) at class indices
     ``target`` (N, ...)."""
     r = _reduction(reduction, size_average, reduce)
@@ -178,8 +227,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Any = None, size_average: An
     return out if batched or r != "none" else out.squeeze(0)
 
 
-def _nll_targets(t: np.ndarray, n_classes: int, ignore_index: int, weight: Any,
-                 dtype: np.dtype) -> tuple:
+def _nll_targets(
+    t: np.ndarray, n_classes: int, ignore_index: int, weight: Any, dtype: np.dtype
+) -> tuple:
     """The kept targets, the targets made safe to index with, and the per-element weights
     (None for unit weights with nothing ignored, the fast common case)."""
     if t.size and (t.min() < 0 or t.max() >= n_classes):  # cheap test first, details after
@@ -196,9 +246,16 @@ def _nll_targets(t: np.ndarray, n_classes: int, ignore_index: int, weight: Any,
     return keep, safe, w.astype(dtype, copy=False)
 
 
-def cross_entropy(input: Tensor, target: Tensor, weight: Any = None, size_average: Any = None,
-                  ignore_index: int = -100, reduce: Any = None, reduction: str = "mean",
-                  label_smoothing: float = 0.0) -> Tensor:
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Any = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
     """Cross entropy of logits ``input`` (N, C, ...) against class indices or class
     probabilities ``target``, computed through a stable ``log_softmax``."""
     r = _reduction(reduction, size_average, reduce)
@@ -214,7 +271,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Any = None, size_averag
         probs = target * (1 - label_smoothing) + label_smoothing / n
         w = 1 if weight is None else weight.reshape((n,) + (1,) * (input.ndim - dim - 1))
         loss = -(logp * probs * w).sum(dim)
-        return loss if r == "none" else loss.sum() if r == "sum" else loss.sum() / max(loss.numel(), 1)
+        return (
+            loss if r == "none" else loss.sum() if r == "sum" else loss.sum() / max(loss.numel(), 1)
+        )
     loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=r)
     if label_smoothing:
         smooth = _smoothing_term(logp, target, weight, ignore_index, dim, r)
@@ -222,8 +281,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Any = None, size_averag
     return loss
 
 
-def _smoothing_term(logp: Tensor, target: Tensor, weight: Any, ignore_index: int, dim: int,
-                    reduction: str) -> Tensor:
+def _smoothing_term(
+    logp: Tensor, target: Tensor, weight: Any, ignore_index: int, dim: int, reduction: str
+) -> Tensor:
     """``-sum_c w_c log p_c`` per sample, reduced as PyTorch does: ignored targets add
     nothing, and 'mean' divides by the weight of the kept targets, as ``nll_loss`` does."""
     n = logp.shape[dim]
@@ -247,9 +307,17 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``."""
     a, w = input._data, weight._data
     if (
-        a.ndim == 2 and w.ndim == 2 and a.dtype == w.dtype
-        and (bias is None or (bias._data.ndim == 1 and bias._data.dtype == a.dtype
-                              and bias._data.shape[0] == w.shape[0]))
+        a.ndim == 2
+        and w.ndim == 2
+        and a.dtype == w.dtype
+        and (
+            bias is None
+            or (
+                bias._data.ndim == 1
+                and bias._data.dtype == a.dtype
+                and bias._data.shape[0] == w.shape[0]
+            )
+        )
     ):
         return linear_2d(input, weight, bias)
     out = _ops.matmul(input, weight.t() if weight.ndim == 2 else weight)

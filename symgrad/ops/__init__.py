@@ -13,5 +13,9 @@ from symgrad.ops.shape import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
 
 __all__ = [
-    *indexing.__all__, *linalg.__all__, *math.__all__, *reductions.__all__, *shape.__all__,
+    *indexing.__all__,
+    *linalg.__all__,
+    *math.__all__,
+    *reductions.__all__,
+    *shape.__all__,
 ]

@@ -85,6 +85,7 @@ def sum_to_numpy(g: np.ndarray, shape: tuple) -> np.ndarray:
 
 # -- element-wise ----------------------------------------------------------------------------
 
+
 def _erf(x: Any) -> Any:
     try:
         from scipy.special import erf
@@ -462,6 +463,7 @@ def _is_number(v: Any) -> bool:
 
 # -- structural ------------------------------------------------------------------------------
 
+
 class Ctx:
     """What a structural VJP rule sees: saved inputs and output, input shapes, parameters."""
 
@@ -554,8 +556,9 @@ class StructuralNode(Node):
             saved.append(t if keep else None)
             versions.append(t._counter.value if keep else None)
             meta.append((t._data.shape, t._data.dtype))
-        Node.__init__(self, tuple(edges), tuple(saved),
-                      out if self.prim.saves_out else None, versions)
+        Node.__init__(
+            self, tuple(edges), tuple(saved), out if self.prim.saves_out else None, versions
+        )
         self._consts = consts
         self._meta = meta
         self._params = params

@@ -31,15 +31,16 @@ def xp_prod_others(a: Tensor, dim: Any) -> Tensor:
     order = rest + axes
     moved = ops.permute(a, order)
     lead = moved.shape[: len(rest)]
-    n = int(np.prod(moved.shape[len(rest):]))
+    n = int(np.prod(moved.shape[len(rest) :]))
     flat = ops.reshape(moved, lead + (n,))
     rows = ops.expand(ops.unsqueeze(flat, -2), lead + (n, n))
     others = ops.prod(ops.where(xp_constant(np.eye(n, dtype=bool)), 1.0, rows), -1)
     return ops.permute(ops.reshape(others, moved.shape), tuple(np.argsort(order)))
 
 
-def xp_elementwise_vjp(prim: Elementwise, i: int, args: tuple, out: Any, g: Tensor,
-                       params: tuple = ()) -> Tensor:
+def xp_elementwise_vjp(
+    prim: Elementwise, i: int, args: tuple, out: Any, g: Tensor, params: tuple = ()
+) -> Tensor:
     return prim.vjp_primitive(i)(*args, 0 if out is None else out, g, params=params)
 
 

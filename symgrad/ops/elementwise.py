@@ -31,6 +31,7 @@ def declare(name: str, inputs: tuple, expr: sp.Expr, **options: Any) -> Elementw
 
 # -- stable or faster kernels (each tested against its formula) -------------------------------
 
+
 def _sigmoid(v: Any) -> Any:
     # exp of a negative number only: no overflow at either end
     e = np.exp(-np.abs(v))
@@ -79,70 +80,107 @@ def _gelu_kernel(v: Any) -> Any:
 ADD = declare("add", (x, y), x + y, kernel=np.add)
 SUB = declare("sub", (x, y), x - y, kernel=np.subtract)
 # number - tensor: PyTorch records it as rsub of the tensor
-RSUB = declare("rsub", (x, y), y - x, kernel=lambda a, b: np.subtract(b, a),
-               backward="RsubBackward1")
+RSUB = declare(
+    "rsub", (x, y), y - x, kernel=lambda a, b: np.subtract(b, a), backward="RsubBackward1"
+)
 MUL = declare("mul", (x, y), x * y, kernel=np.multiply)
-DIV = declare("div", (x, y), x / y, kernel=np.true_divide,
-              promote="float")
+DIV = declare("div", (x, y), x / y, kernel=np.true_divide, promote="float")
 NEG = declare("neg", (x,), -x, kernel=np.negative)
 # d/dy is written with OUT so that the node saves the output the stable kernel reads
 # PyTorch's three nodes: a number exponent and a number base are parameters (one edge each),
 # a tensor exponent an input
-POW = declare("pow", (x,), x**exponent, params=(exponent,),
-              partials=(exponent * x ** (exponent - 1),),
-              partial_kernels={0: lambda v, out, e: _pow_dx(v, e, out)})
-POW_SCALAR_BASE = declare("pow_scalar_base", (y,), base**y, params=(base,),
-                          partial_kernels={0: lambda v, out, b: _pow_dy(b, v, np.power(b, v))},
-                          backward="PowBackward2")
+POW = declare(
+    "pow",
+    (x,),
+    x**exponent,
+    params=(exponent,),
+    partials=(exponent * x ** (exponent - 1),),
+    partial_kernels={0: lambda v, out, e: _pow_dx(v, e, out)},
+)
+POW_SCALAR_BASE = declare(
+    "pow_scalar_base",
+    (y,),
+    base**y,
+    params=(base,),
+    partial_kernels={0: lambda v, out, b: _pow_dy(b, v, np.power(b, v))},
+    backward="PowBackward2",
+)
 # the same formula under PyTorch's names for a tensor exponent and for a number base
-POW_TENSOR = declare("pow_tensor", (x, y), x**y, partials=(y * x ** (y - 1), OUT * sp.log(x)),
-                     partial_kernels={0: _pow_dx, 1: _pow_dy}, backward="PowBackward1")
+POW_TENSOR = declare(
+    "pow_tensor",
+    (x, y),
+    x**y,
+    partials=(y * x ** (y - 1), OUT * sp.log(x)),
+    partial_kernels={0: _pow_dx, 1: _pow_dy},
+    backward="PowBackward1",
+)
 RECIPROCAL = declare("reciprocal", (x,), 1 / x, partials=(-(OUT**2),), promote="float")
 SQUARE = declare("square", (x,), x**2, kernel=np.square, backward="PowBackward0")
 
 # -- exponentials, logarithms, powers -----------------------------------------------------------
 EXP = declare("exp", (x,), sp.exp(x), partials=(OUT,), kernel=np.exp, promote="float")
-EXPM1 = declare("expm1", (x,), sp.exp(x) - 1, partials=(OUT + 1,), kernel=np.expm1,
-                promote="float")
+EXPM1 = declare("expm1", (x,), sp.exp(x) - 1, partials=(OUT + 1,), kernel=np.expm1, promote="float")
 LOG = declare("log", (x,), sp.log(x), kernel=np.log, promote="float")
-LOG1P = declare("log1p", (x,), sp.log(1 + x), kernel=np.log1p, promote="float",
-                backward="Log1PBackward0")
-SQRT = declare("sqrt", (x,), sp.sqrt(x), partials=(1 / (2 * OUT),), kernel=np.sqrt,
-               promote="float")
+LOG1P = declare(
+    "log1p", (x,), sp.log(1 + x), kernel=np.log1p, promote="float", backward="Log1PBackward0"
+)
+SQRT = declare("sqrt", (x,), sp.sqrt(x), partials=(1 / (2 * OUT),), kernel=np.sqrt, promote="float")
 RSQRT = declare("rsqrt", (x,), 1 / sp.sqrt(x), partials=(-(OUT**3) / 2,), promote="float")
 
 # -- trigonometric and hyperbolic ---------------------------------------------------------------
 SIN = declare("sin", (x,), sp.sin(x), kernel=np.sin, promote="float")
 COS = declare("cos", (x,), sp.cos(x), kernel=np.cos, promote="float")
 TAN = declare("tan", (x,), sp.tan(x), partials=(1 + OUT**2,), kernel=np.tan, promote="float")
-TANH = declare("tanh", (x,), sp.tanh(x), partials=(1 - OUT**2,), kernel=np.tanh,
-               promote="float")
+TANH = declare("tanh", (x,), sp.tanh(x), partials=(1 - OUT**2,), kernel=np.tanh, promote="float")
 ERF = declare("erf", (x,), sp.erf(x), promote="float")
 
 # -- piecewise: PyTorch's choices at the kinks are part of the formula ---------------------------
 ABS = declare("abs", (x,), sp.Abs(x), kernel=np.abs)
 SIGN = declare("sign", (x,), sp.sign(x), partials=(0,), kernel=np.sign, exact=False)
-RELU = declare("relu", (x,), sp.Piecewise((0, x <= 0), (x, True)),
-               kernel=lambda v: np.maximum(v, 0))
-LEAKY_RELU = declare("leaky_relu", (x,), sp.Piecewise((x, x > 0), (slope * x, True)),
-                     params=(slope,))
-ELU = declare("elu", (x,), sp.Piecewise((x, x > 0), (alpha * (sp.exp(x) - 1), True)),
-              params=(alpha,), promote="float")
-CLAMP = declare("clamp", (x,), sp.Piecewise((lo, x < lo), (hi, x > hi), (x, True)),
-                params=(lo, hi), kernel=_clamp, backward="ClampBackward1")
-CLAMP_MIN = declare("clamp_min", (x,), sp.Piecewise((lo, x < lo), (x, True)), params=(lo,),
-                    kernel=np.maximum)
-CLAMP_MAX = declare("clamp_max", (x,), sp.Piecewise((hi, x > hi), (x, True)), params=(hi,),
-                    kernel=np.minimum)
-MAXIMUM = declare("maximum", (x, y), sp.Piecewise((x, x > y), (y, x < y), ((x + y) / 2, True)),
-                  kernel=np.maximum)
-MINIMUM = declare("minimum", (x, y), sp.Piecewise((x, x < y), (y, x > y), ((x + y) / 2, True)),
-                  kernel=np.minimum)
+RELU = declare(
+    "relu", (x,), sp.Piecewise((0, x <= 0), (x, True)), kernel=lambda v: np.maximum(v, 0)
+)
+LEAKY_RELU = declare(
+    "leaky_relu", (x,), sp.Piecewise((x, x > 0), (slope * x, True)), params=(slope,)
+)
+ELU = declare(
+    "elu",
+    (x,),
+    sp.Piecewise((x, x > 0), (alpha * (sp.exp(x) - 1), True)),
+    params=(alpha,),
+    promote="float",
+)
+CLAMP = declare(
+    "clamp",
+    (x,),
+    sp.Piecewise((lo, x < lo), (hi, x > hi), (x, True)),
+    params=(lo, hi),
+    kernel=_clamp,
+    backward="ClampBackward1",
+)
+CLAMP_MIN = declare(
+    "clamp_min", (x,), sp.Piecewise((lo, x < lo), (x, True)), params=(lo,), kernel=np.maximum
+)
+CLAMP_MAX = declare(
+    "clamp_max", (x,), sp.Piecewise((hi, x > hi), (x, True)), params=(hi,), kernel=np.minimum
+)
+MAXIMUM = declare(
+    "maximum", (x, y), sp.Piecewise((x, x > y), (y, x < y), ((x + y) / 2, True)), kernel=np.maximum
+)
+MINIMUM = declare(
+    "minimum", (x, y), sp.Piecewise((x, x < y), (y, x > y), ((x + y) / 2, True)), kernel=np.minimum
+)
 WHERE = declare("where", (c, x, y), sp.Piecewise((x, sp.Ne(c, 0)), (y, True)), kernel=_where)
 
 # -- activations --------------------------------------------------------------------------------
-SIGMOID = declare("sigmoid", (x,), 1 / (1 + sp.exp(-x)), partials=(OUT * (1 - OUT),),
-                  kernel=_sigmoid, promote="float")
+SIGMOID = declare(
+    "sigmoid",
+    (x,),
+    1 / (1 + sp.exp(-x)),
+    partials=(OUT * (1 - OUT),),
+    kernel=_sigmoid,
+    promote="float",
+)
 SOFTPLUS = declare(
     "softplus",
     (x,),
@@ -152,8 +190,9 @@ SOFTPLUS = declare(
     partial_kernels={0: _softplus_partial},
     promote="float",
 )
-GELU = declare("gelu", (x,), x / 2 * (1 + sp.erf(x / sp.sqrt(2))), kernel=_gelu_kernel,
-               promote="float")
+GELU = declare(
+    "gelu", (x,), x / 2 * (1 + sp.erf(x / sp.sqrt(2))), kernel=_gelu_kernel, promote="float"
+)
 GELU_TANH = declare(
     "gelu_tanh",
     (x,),

@@ -186,7 +186,9 @@ def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
             "same number of dimensions"
         )
     d = _wrap_dim(dim, input.ndim)
-    if index.numel() and (index._data.min() < -input.shape[d] or index._data.max() >= input.shape[d]):
+    if index.numel() and (
+        index._data.min() < -input.shape[d] or index._data.max() >= input.shape[d]
+    ):
         raise RuntimeError(
             f"gather(): index out of range for dimension {d} of size {input.shape[d]}"
         )

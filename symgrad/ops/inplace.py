@@ -115,10 +115,20 @@ def _symbolic_full(xp: Any, a: np.ndarray, value: Any = 0) -> np.ndarray:
 
 
 # PyTorch's node names: ZeroBackward0, FillBackward2 (a number), FillBackward3 (a 0-d tensor)
-_ZERO = Structural("zero", lambda xp, a: np.zeros_like(a), _overwritten_vjp,
-                   backward="ZeroBackward0", symbolic=_symbolic_full)
-_FILL = Structural("fill", lambda xp, a, value: np.full_like(a, value), _overwritten_vjp,
-                   backward="FillBackward2", symbolic=_symbolic_full)
+_ZERO = Structural(
+    "zero",
+    lambda xp, a: np.zeros_like(a),
+    _overwritten_vjp,
+    backward="ZeroBackward0",
+    symbolic=_symbolic_full,
+)
+_FILL = Structural(
+    "fill",
+    lambda xp, a, value: np.full_like(a, value),
+    _overwritten_vjp,
+    backward="FillBackward2",
+    symbolic=_symbolic_full,
+)
 _FILL_TENSOR = Structural("fill", _broadcast_into, _overwritten_vjp, backward="FillBackward3")
 _COPY = Structural("copy", _broadcast_into, _overwritten_vjp, backward="CopyBackwards")
 

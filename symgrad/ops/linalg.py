@@ -43,8 +43,9 @@ def _prim(backward: str) -> Structural:
     )
 
 
-_MM, _MV, _DOT, _BMM = (_prim(n) for n in ("MmBackward0", "MvBackward0", "DotBackward0",
-                                           "BmmBackward0"))
+_MM, _MV, _DOT, _BMM = (
+    _prim(n) for n in ("MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0")
+)
 
 
 def _check(a: Tensor, b: Tensor, op: str) -> None:
@@ -116,15 +117,12 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
 def dot(input: Tensor, other: Tensor) -> Tensor:
     """The dot product of two 1-D tensors."""
     if input.ndim != 1 or other.ndim != 1:
-        raise RuntimeError(
-            f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors"
-        )
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input.shape != other.shape:
         raise RuntimeError(
-            "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same "
-            "number of elements, but got {} and {} elements respectively".format(
-                input.shape[0], other.shape[0], input.shape[0], other.shape[0]
-            )
+            f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src "
+            f"[{other.shape[0]}] to have the same number of elements, but got "
+            f"{input.shape[0]} and {other.shape[0]} elements respectively"
         )
     return matmul(input, other)
 

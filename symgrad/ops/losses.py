@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.ops.elementwise import _sigmoid, declare
 from symgrad.ops._primitive import Structural
+from symgrad.ops.elementwise import _sigmoid, declare
 
 x, y, p = sp.symbols("x y pos_weight", real=True)
 
@@ -113,17 +113,20 @@ def fused_loss(prim: Any, backward: str) -> Structural:
             gl = gl * xp.constant(np.broadcast_to(weight, shape))
         return tuple(
             _to_input(xp, xp.elementwise_vjp(prim, i, c.inputs, None, gl), shape, s)
-            if need else None
+            if need
+            else None
             for i, (need, s) in enumerate(zip(c.needs, c.shapes))
         )
 
-    return Structural(prim.name, forward, vjp, saves=tuple(range(len(prim.inputs))),
-                      backward=backward)
+    return Structural(
+        prim.name, forward, vjp, saves=tuple(range(len(prim.inputs))), backward=backward
+    )
 
 
 BCE_WITH_LOGITS_LOSS = fused_loss(BCE_WITH_LOGITS, "BinaryCrossEntropyWithLogitsBackward0")
-BCE_WITH_LOGITS_PLAIN_LOSS = fused_loss(BCE_WITH_LOGITS_PLAIN,
-                                        "BinaryCrossEntropyWithLogitsBackward0")
+BCE_WITH_LOGITS_PLAIN_LOSS = fused_loss(
+    BCE_WITH_LOGITS_PLAIN, "BinaryCrossEntropyWithLogitsBackward0"
+)
 BCE_LOSS = fused_loss(BCE, "BinaryCrossEntropyBackward0")
 MSE_LOSS = fused_loss(SQUARED_ERROR, "MseLossBackward0")
 

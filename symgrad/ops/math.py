@@ -13,12 +13,63 @@ from symgrad.ops._primitive import as_operand
 from symgrad.tensor import Tensor
 
 __all__ = [
-    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg",
-    "negative", "pow", "reciprocal", "square", "exp", "expm1", "log", "log1p", "log2", "log10",
-    "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "erf", "abs", "absolute", "sign", "relu",
-    "leaky_relu", "elu", "clamp", "clip", "clamp_min", "clamp_max", "maximum", "minimum", "where",
-    "sigmoid", "softplus", "gelu", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
-    "logical_and", "logical_or", "isnan", "isinf", "isfinite", "floor", "ceil", "round",
+    "add",
+    "sub",
+    "subtract",
+    "mul",
+    "multiply",
+    "div",
+    "divide",
+    "true_divide",
+    "neg",
+    "negative",
+    "pow",
+    "reciprocal",
+    "square",
+    "exp",
+    "expm1",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sqrt",
+    "rsqrt",
+    "sin",
+    "cos",
+    "tan",
+    "tanh",
+    "erf",
+    "abs",
+    "absolute",
+    "sign",
+    "relu",
+    "leaky_relu",
+    "elu",
+    "clamp",
+    "clip",
+    "clamp_min",
+    "clamp_max",
+    "maximum",
+    "minimum",
+    "where",
+    "sigmoid",
+    "softplus",
+    "gelu",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "logical_not",
+    "logical_and",
+    "logical_or",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "floor",
+    "ceil",
+    "round",
 ]
 
 
@@ -52,7 +103,9 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is None:
         return E.DIV(input, other)
     if rounding_mode not in ("floor", "trunc"):
-        raise ValueError(f"div expected rounding_mode None, 'floor' or 'trunc', got {rounding_mode!r}")
+        raise ValueError(
+            f"div expected rounding_mode None, 'floor' or 'trunc', got {rounding_mode!r}"
+        )
     q = E.DIV(input, other).detach()
     result = np.floor(q._data) if rounding_mode == "floor" else np.trunc(q._data)
     from symgrad.dtypes import result_type
@@ -227,6 +280,7 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
 
 
 # -- comparisons and predicates: not differentiable, bool results ------------------------------
+
 
 def _data(v: Any, op: str) -> Any:
     v = as_operand(v, op)

@@ -13,8 +13,23 @@ from symgrad.ops._primitive import Structural
 from symgrad.tensor import Tensor, _wrap_dim
 
 __all__ = [
-    "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
-    "logsumexp", "norm", "softmax", "log_softmax", "all", "any",
+    "sum",
+    "mean",
+    "prod",
+    "max",
+    "min",
+    "amax",
+    "amin",
+    "argmax",
+    "argmin",
+    "var",
+    "std",
+    "logsumexp",
+    "norm",
+    "softmax",
+    "log_softmax",
+    "all",
+    "any",
 ]
 
 
@@ -44,7 +59,7 @@ def _count(shape: tuple, dim: Any) -> int:
     return math.prod(shape if dim is None else [shape[i] for i in dim])
 
 
-# -- sum and mean -------------------------------------------------------------------------------
+# -- sum and mean ----------------------------------------------------------------------------------
 _SUM = Structural(
     "sum",
     lambda xp, a, dim, keepdim: xp.sum(a, dim, keepdim),
@@ -95,7 +110,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     return out if out._data.dtype == input._data.dtype else out.to(input.dtype)
 
 
-# -- product --------------------------------------------------------------------------------------
+# -- product ---------------------------------------------------------------------------------------
 def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     x = c.inputs[0]
     return (_keep(g, c, xp) * xp.prod_others(x, c.params["dim"]),)
@@ -110,7 +125,9 @@ _PROD = Structural(
 _PROD_DIM = Structural("prod", _PROD.forward, _prod_vjp, saves=(0,), backward="ProdBackward1")
 
 
-def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+def prod(
+    input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None
+) -> Tensor:
     """The product of all elements, or along ``dim`` (exact gradients with zeros too)."""
     if dtype is not None:
         input = input.to(dtype)
@@ -118,7 +135,7 @@ def prod(input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype:
     return prim(input, dim=_dims(input, dim), keepdim=bool(keepdim))
 
 
-# -- extrema ----------------------------------------------------------------------------------------
+# -- extrema ---------------------------------------------------------------------------------------
 def _extremum_vjp(xp: Any, g: Any, c: Any) -> tuple:
     # ties share the gradient evenly, as PyTorch's amax/amin and full max/min do
     x, out = c.inputs[0], c.out
@@ -242,7 +259,7 @@ def any(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     return Tensor._make(np.asarray(np.any(input._data, axis=axis, keepdims=keepdim)))
 
 
-# -- variance and standard deviation -------------------------------------------------------------
+# -- variance and standard deviation ---------------------------------------------------------------
 def _centered(xp: Any, x: Any, dim: Any) -> Any:
     return x - xp.sum(x, dim, True) / _count(x.shape, dim)
 
@@ -269,7 +286,10 @@ def _std_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 _VAR = Structural("var", _var_forward, _var_vjp, saves=(0,))
 _STD = Structural(
-    "std", lambda xp, a, **p: xp.sqrt(_var_forward(xp, a, **p)), _std_vjp, saves=(0,),
+    "std",
+    lambda xp, a, **p: xp.sqrt(_var_forward(xp, a, **p)),
+    _std_vjp,
+    saves=(0,),
     saves_out=True,
 )
 
@@ -280,8 +300,14 @@ def _correction(unbiased: Any, correction: Any) -> float:
     return 1.0 if unbiased is None or unbiased else 0.0
 
 
-def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
-        correction: Any = None) -> Tensor:
+def var(
+    input: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> Tensor:
     """The variance (Bessel-corrected by default, as PyTorch)."""
     axes, c = _dims(input, dim), _correction(unbiased, correction)
     _check_dof("var", input, axes, c)
@@ -298,15 +324,21 @@ def _check_dof(op: str, input: Tensor, axes: Any, correction: float) -> None:
         )
 
 
-def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
-        correction: Any = None) -> Tensor:
+def std(
+    input: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> Tensor:
     """The standard deviation (Bessel-corrected by default, as PyTorch)."""
     axes, c = _dims(input, dim), _correction(unbiased, correction)
     _check_dof("std", input, axes, c)
     return _STD(input, dim=axes, keepdim=bool(keepdim), correction=c)
 
 
-# -- log-sum-exp and the softmax family (numerically stable forms) --------------------------------
+# -- log-sum-exp and the softmax family (numerically stable forms) ---------------------------------
 def _logsumexp_forward(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
     m = np.max(a, axis=dim, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)  # all -inf: log(0) = -inf, not nan
@@ -320,7 +352,11 @@ def _logsumexp_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _LOGSUMEXP = Structural(
-    "logsumexp", _logsumexp_forward, _logsumexp_vjp, saves=(0,), saves_out=True,
+    "logsumexp",
+    _logsumexp_forward,
+    _logsumexp_vjp,
+    saves=(0,),
+    saves_out=True,
     symbolic=lambda xp, a, dim, keepdim: xp.log(xp.sum(xp.exp(a), dim, keepdim)),
 )
 
@@ -360,10 +396,16 @@ def _log_softmax_symbolic(xp: Any, a: Any, dim: Any) -> Any:
     return a - xp.log(xp.sum(xp.exp(a), dim, True))
 
 
-_SOFTMAX = Structural("softmax", _softmax_forward, _softmax_vjp, saves_out=True,
-                      symbolic=_softmax_symbolic)
-_LOG_SOFTMAX = Structural("log_softmax", _log_softmax_forward, _log_softmax_vjp, saves_out=True,
-                          symbolic=_log_softmax_symbolic)
+_SOFTMAX = Structural(
+    "softmax", _softmax_forward, _softmax_vjp, saves_out=True, symbolic=_softmax_symbolic
+)
+_LOG_SOFTMAX = Structural(
+    "log_softmax",
+    _log_softmax_forward,
+    _log_softmax_vjp,
+    saves_out=True,
+    symbolic=_log_softmax_symbolic,
+)
 
 
 def _softmax_dim(input: Tensor, dim: Any, dtype: Any) -> tuple[Tensor, int]:
@@ -388,7 +430,7 @@ def log_softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     return _LOG_SOFTMAX(input, dim=(d,) if input.ndim else None)
 
 
-# -- norms ------------------------------------------------------------------------------------------
+# -- norms -----------------------------------------------------------------------------------------
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False) -> Tensor:
     """The vector p-norm over ``dim`` (all elements by default); 'fro' is the 2-norm."""
     from symgrad.ops import math as m

@@ -13,9 +13,30 @@ from symgrad.ops._primitive import Structural, as_operand
 from symgrad.tensor import Tensor, _wrap_dim
 
 __all__ = [
-    "to_dtype", "sum_to_size", "expand", "broadcast_to", "reshape", "view", "flatten",
-    "transpose", "swapaxes", "permute", "t", "unsqueeze", "squeeze", "flip", "cat", "concat",
-    "concatenate", "stack", "split", "chunk", "unbind", "narrow", "movedim", "clone",
+    "to_dtype",
+    "sum_to_size",
+    "expand",
+    "broadcast_to",
+    "reshape",
+    "view",
+    "flatten",
+    "transpose",
+    "swapaxes",
+    "permute",
+    "t",
+    "unsqueeze",
+    "squeeze",
+    "flip",
+    "cat",
+    "concat",
+    "concatenate",
+    "stack",
+    "split",
+    "chunk",
+    "unbind",
+    "narrow",
+    "movedim",
+    "clone",
     "contiguous",
 ]
 
@@ -32,8 +53,10 @@ def sizes(args: tuple, op: str) -> tuple[int, ...]:
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
     for n in args:
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer, Tensor)) or (
-            isinstance(n, Tensor) and (n.numel() != 1 or n.dtype.category != 1)
+        if (
+            isinstance(n, bool)
+            or not isinstance(n, (int, np.integer, Tensor))
+            or (isinstance(n, Tensor) and (n.numel() != 1 or n.dtype.category != 1))
         ):
             raise TypeError(
                 f"{op}(): sizes must be ints or one tuple of ints, got {args!r} "
@@ -238,9 +261,7 @@ def _squeeze(backward: str) -> Structural:
 
 
 # PyTorch's names: every size-1 dim, one dim, a tuple of dims
-_SQUEEZE_ALL, _SQUEEZE_DIM, _SQUEEZE_DIMS = (
-    _squeeze(f"SqueezeBackward{k}") for k in range(3)
-)
+_SQUEEZE_ALL, _SQUEEZE_DIM, _SQUEEZE_DIMS = (_squeeze(f"SqueezeBackward{k}") for k in range(3))
 
 
 def squeeze(input: Tensor, dim: Any = None) -> Tensor:
@@ -253,8 +274,12 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
         dims = tuple(i for i in (_wrap_dim(d, n) for d in dims) if input.shape[i] == 1)
     if not dims:
         return input
-    prim = _SQUEEZE_ALL if dim is None else _SQUEEZE_DIMS if isinstance(dim, (tuple, list)) else (
-        _SQUEEZE_DIM
+    prim = (
+        _SQUEEZE_ALL
+        if dim is None
+        else _SQUEEZE_DIMS
+        if isinstance(dim, (tuple, list))
+        else (_SQUEEZE_DIM)
     )
     return prim(input, dim=dims)
 
@@ -294,7 +319,10 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     ref = tensors[0]
     d = _wrap_dim(dim, ref.ndim)
     for i, x in enumerate(tensors):
-        if x.ndim != ref.ndim or x.shape[:d] + x.shape[d + 1 :] != ref.shape[:d] + ref.shape[d + 1 :]:
+        if (
+            x.ndim != ref.ndim
+            or x.shape[:d] + x.shape[d + 1 :] != ref.shape[:d] + ref.shape[d + 1 :]
+        ):
             raise RuntimeError(
                 f"cat(): sizes of tensors must match except in dimension {d}: tensor 0 has "
                 f"shape {list(ref.shape)} but tensor {i} has shape {list(x.shape)}"

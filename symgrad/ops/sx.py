@@ -192,8 +192,9 @@ class SX:
         return _substitute(prim.expr, prim.inputs, args, prim.params, params)
 
     @staticmethod
-    def elementwise_vjp(prim: Elementwise, i: int, args: tuple, out: Any, g: Any,
-                        params: tuple = ()) -> np.ndarray:
+    def elementwise_vjp(
+        prim: Elementwise, i: int, args: tuple, out: Any, g: Any, params: tuple = ()
+    ) -> np.ndarray:
         """``g * partial_i`` with each element's expressions substituted."""
         partial = prim.local_derivatives[i] if out is None else prim.partials[i]
         symbols = prim.inputs + (prim.out_symbol, sp.Symbol("_g"))
@@ -232,8 +233,9 @@ class SX:
         return _objects(np.sum(mask, axis=dim, keepdims=keepdim))
 
 
-def _substitute(expr: sp.Expr, symbols: tuple, values: tuple, param_symbols: tuple,
-                params: tuple) -> np.ndarray:
+def _substitute(
+    expr: sp.Expr, symbols: tuple, values: tuple, param_symbols: tuple, params: tuple
+) -> np.ndarray:
     fixed = {p: exact(v) for p, v in zip(param_symbols, params)}
     base = expr.xreplace(fixed) if fixed else expr
     arrays = np.broadcast_arrays(*(_objects(v) for v in values))

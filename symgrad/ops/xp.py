@@ -130,8 +130,9 @@ class NP:
         return np.transpose(others, np.argsort(rest + axes))
 
     @staticmethod
-    def elementwise_vjp(prim: Elementwise, i: int, args: tuple, out: Any, g: Any,
-                        params: tuple = ()) -> np.ndarray:
+    def elementwise_vjp(
+        prim: Elementwise, i: int, args: tuple, out: Any, g: Any, params: tuple = ()
+    ) -> np.ndarray:
         """``g * partial_i`` of an element-wise primitive (used by fused loss ops)."""
         return prim.vjp_kernel(i)(*args, out, g, *params)
 

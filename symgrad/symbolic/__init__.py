@@ -10,7 +10,18 @@ from symgrad.symbolic.names import symbols
 from symgrad.symbolic.replay import SymbolicDepthError
 
 __all__ = [
-    "expression", "gradient", "jacobian", "hessian", "symbols", "lambdify", "compile_gradient",
-    "CompiledFunction", "elementwise", "ElementwiseOp", "latex", "SymbolicDepthError",
-    "derivation", "Derivation",
+    "expression",
+    "gradient",
+    "jacobian",
+    "hessian",
+    "symbols",
+    "lambdify",
+    "compile_gradient",
+    "CompiledFunction",
+    "elementwise",
+    "ElementwiseOp",
+    "latex",
+    "SymbolicDepthError",
+    "derivation",
+    "Derivation",
 ]

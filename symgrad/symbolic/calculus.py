@@ -28,8 +28,9 @@ def _finish(arr: np.ndarray, simplify: bool) -> Any:
     return to_sympy(arr) if arr.size != 1 or arr.ndim == 0 else sp.sympify(arr.flat[0])
 
 
-def expression(t: Tensor, *, cse: bool = False, simplify: bool = False,
-               as_float: bool = False) -> Any:
+def expression(
+    t: Tensor, *, cse: bool = False, simplify: bool = False, as_float: bool = False
+) -> Any:
     """The closed form of ``t`` in terms of the leaves' symbols.
 
     A one-element tensor gives a SymPy expression, a 2-D tensor a ``Matrix``, any other an
@@ -81,8 +82,9 @@ def _gradient_arrays(replay: Replay, y: Tensor, xs: list[Tensor], seed: np.ndarr
     return result
 
 
-def gradient_replay(y: Tensor, xs: list[Tensor], cse: bool,
-                    as_float: bool = False) -> tuple[Replay, list]:
+def gradient_replay(
+    y: Tensor, xs: list[Tensor], cse: bool, as_float: bool = False
+) -> tuple[Replay, list]:
     """The replay of ``y``'s graph and the gradient arrays of ``y`` for ``xs``."""
     if y.numel() != 1:
         raise ValueError(
@@ -94,8 +96,9 @@ def gradient_replay(y: Tensor, xs: list[Tensor], cse: bool,
     return replay, _gradient_arrays(replay, y, xs, seed_ones(y.shape))
 
 
-def gradient(y: Tensor, xs: Any, *, cse: bool = False, simplify: bool = False,
-             as_float: bool = False) -> Any:
+def gradient(
+    y: Tensor, xs: Any, *, cse: bool = False, simplify: bool = False, as_float: bool = False
+) -> Any:
     """The closed-form gradient of the one-element tensor ``y`` with respect to ``xs``.
 
     ``xs`` is a tensor (the result has its shape: an expression for one element) or a list of
@@ -119,8 +122,9 @@ def gradient(y: Tensor, xs: Any, *, cse: bool = False, simplify: bool = False,
     return (replay.definitions, values) if cse else values
 
 
-def jacobian(y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False,
-             as_float: bool = False) -> Any:
+def jacobian(
+    y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False, as_float: bool = False
+) -> Any:
     """The Jacobian ``dy/dx`` as a ``Matrix`` of shape ``(y.numel(), x.numel())``, both
     flattened in row-major order.
 
@@ -148,8 +152,9 @@ def jacobian(y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False,
     return (replay.definitions, matrix) if cse else matrix
 
 
-def hessian(y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False,
-            as_float: bool = False) -> Any:
+def hessian(
+    y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False, as_float: bool = False
+) -> Any:
     """The Hessian of the one-element ``y`` with respect to ``x``: a ``Matrix`` of shape
     ``(x.numel(), x.numel())``.
 
@@ -187,9 +192,7 @@ def hessian(y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False,
 def _derivatives(definitions: list, exprs: list, xs: list) -> list:
     """d(expr)/d(x) for every pair, chaining through assignment-form definitions in order
     (forward mode over the replacements), so the work stays linear in their number."""
-    rows = []
-    for e in exprs:
-        rows.append([None] * len(xs))
+    rows = [[None] * len(xs) for _ in exprs]
     for j, x in enumerate(xs):
         tangent: dict[sp.Symbol, sp.Expr] = {}
         for s, d in definitions:

@@ -81,8 +81,16 @@ class CompiledFunction:
         Which generated argument stands for which symbol.
     """
 
-    def __init__(self, fn: Any, leaves: list, arg_names: list, exprs: list, replacements: list,
-                 shapes: list, single: bool) -> None:
+    def __init__(
+        self,
+        fn: Any,
+        leaves: list,
+        arg_names: list,
+        exprs: list,
+        replacements: list,
+        shapes: list,
+        single: bool,
+    ) -> None:
         self._fn = fn
         self._leaves = leaves  # (symbols, shape) per leaf
         self._shapes = shapes
@@ -102,7 +110,7 @@ class CompiledFunction:
         batch: tuple = ()
         for k, (a, (_, shape)) in enumerate(zip(arrays, self._leaves)):
             a = np.asarray(a._data if isinstance(a, Tensor) else a, dtype=np.float64)
-            if a.shape[a.ndim - len(shape):] != shape if shape else False:
+            if a.shape[a.ndim - len(shape) :] != shape if shape else False:
                 raise ValueError(
                     f"argument {k} must have shape {list(shape)} (with optional leading batch "
                     f"dimensions), got {list(a.shape)}"
@@ -114,9 +122,16 @@ class CompiledFunction:
         results, start = [], 0
         for shape in self._shapes:
             n = int(np.prod(shape)) if shape else 1
-            values = [np.broadcast_to(np.asarray(v, dtype=np.float64), batch) for v in flat[start : start + n]]
+            values = [
+                np.broadcast_to(np.asarray(v, dtype=np.float64), batch)
+                for v in flat[start : start + n]
+            ]
             start += n
-            out = np.stack(values, axis=-1).reshape(batch + shape) if values else np.zeros(batch + shape)
+            out = (
+                np.stack(values, axis=-1).reshape(batch + shape)
+                if values
+                else np.zeros(batch + shape)
+            )
             results.append(out)
         return results[0] if self._single else results
 
@@ -174,8 +189,11 @@ def lambdify(exprs: Any, leaves: Sequence[Any]) -> CompiledFunction:
     12.0
     """
     replacements: list = []
-    if isinstance(exprs, tuple) and len(exprs) == 2 and isinstance(exprs[0], list) and all(
-        isinstance(p, tuple) and len(p) == 2 for p in exprs[0]
+    if (
+        isinstance(exprs, tuple)
+        and len(exprs) == 2
+        and isinstance(exprs[0], list)
+        and all(isinstance(p, tuple) and len(p) == 2 for p in exprs[0])
     ):
         replacements, exprs = exprs
     if not isinstance(leaves, (list, tuple)):
@@ -205,8 +223,9 @@ def lambdify(exprs: Any, leaves: Sequence[Any]) -> CompiledFunction:
         return renamed_repl + extra, reduced
 
     fn = sp.lambdify(arg_syms, flat, modules=_MODULES, cse=cse, docstring_limit=0)
-    return CompiledFunction(fn, leaf_info, [str(s) for s in arg_syms], flat, renamed_repl, shapes,
-                            single)
+    return CompiledFunction(
+        fn, leaf_info, [str(s) for s in arg_syms], flat, renamed_repl, shapes, single
+    )
 
 
 def compile_gradient(y: Tensor, xs: Any) -> CompiledFunction:

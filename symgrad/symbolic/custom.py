@@ -50,8 +50,9 @@ def _symbols(n: int) -> tuple:
     return tuple(sp.Symbol(names[i], real=True) for i in range(n))
 
 
-def elementwise(name: str, formula: Callable[..., sp.Expr] | sp.Expr,
-                inputs: Any = None) -> ElementwiseOp:
+def elementwise(
+    name: str, formula: Callable[..., sp.Expr] | sp.Expr, inputs: Any = None
+) -> ElementwiseOp:
     """Define a differentiable element-wise op from a SymPy formula.
 
     ``formula`` is a Python function that builds the formula from SymPy symbols (one

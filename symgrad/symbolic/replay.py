@@ -53,8 +53,9 @@ def backward_order(roots: list[Node]) -> list[Node]:
 class Replay:
     """Symbolic values of the tensors of one graph, and reverse accumulation over it."""
 
-    def __init__(self, cse: bool = False, as_float: bool = False,
-                 names: dict | None = None) -> None:
+    def __init__(
+        self, cse: bool = False, as_float: bool = False, names: dict | None = None
+    ) -> None:
         self.cse = cse
         self.names = names or {}  # {(node, output_nr): name} beyond the tensors' own
         self.as_float = as_float
@@ -161,8 +162,11 @@ class Replay:
         order = backward_order([root.grad_fn])
         deps, _ = _collect([root.grad_fn])
         # named constants have no edge: the nodes that use them are targets themselves
-        users = {n for n in order if any(_constant_spot(n, i) in spots
-                                         for i in range(len(n.next_functions)))}
+        users = {
+            n
+            for n in order
+            if any(_constant_spot(n, i) in spots for i in range(len(n.next_functions)))
+        }
         useful = _leading_to(order, deps, {n for n, _ in spots} | users) | users
         adjoint: dict[tuple[Node, int], np.ndarray] = {(root.grad_fn, root._output_nr): seed}
         for node in order:
@@ -174,19 +178,26 @@ class Replay:
                 if g is None or node not in useful or isinstance(node, AccumulateGrad):
                     continue
                 g = self._assign(g, "g")
-                wanted = tuple(fn is not None or _constant_spot(node, i) in spots
-                               for i, (fn, _) in enumerate(node.next_functions))
+                wanted = tuple(
+                    fn is not None or _constant_spot(node, i) in spots
+                    for i, (fn, _) in enumerate(node.next_functions)
+                )
                 grads = self._guard(lambda n=node, g=g, nr=nr, w=wanted: self._vjp(n, g, nr, w))
                 for i, ((fn, fnr), gi) in enumerate(zip(node.next_functions, grads)):
                     if fn is None and gi is not None:
                         for k in spots.get(_constant_spot(node, i), []):
-                            result[k] = gi if result[k] is None else _objects(
-                                np.asarray(result[k] + gi, dtype=object))
+                            result[k] = (
+                                gi
+                                if result[k] is None
+                                else _objects(np.asarray(result[k] + gi, dtype=object))
+                            )
                     if fn is None or gi is None:
                         continue
                     key = (fn, fnr)
-                    adjoint[key] = gi if key not in adjoint else _objects(
-                        np.asarray(adjoint[key] + gi, dtype=object)
+                    adjoint[key] = (
+                        gi
+                        if key not in adjoint
+                        else _objects(np.asarray(adjoint[key] + gi, dtype=object))
                     )
         return result
 
@@ -199,16 +210,23 @@ class Replay:
             uses_out = prim.needs()[1]
             return tuple(
                 self.sx.sum_to_size(
-                    self.sx.elementwise_vjp(prim, i, tuple(args), out if uses_out else None, g,
-                                            node._params),
+                    self.sx.elementwise_vjp(
+                        prim, i, tuple(args), out if uses_out else None, g, node._params
+                    ),
                     args[i].shape,
                 )
-                if need else None
+                if need
+                else None
                 for i, need in enumerate(needs)
             )
         if isinstance(node, StructuralNode):
-            ctx = Ctx(tuple(args), self.values[(node, 0)], tuple(m[0] for m in node._meta), needs,
-                      node._params)
+            ctx = Ctx(
+                tuple(args),
+                self.values[(node, 0)],
+                tuple(m[0] for m in node._meta),
+                needs,
+                node._params,
+            )
             return tuple(None if v is None else _objects(v) for v in node.prim.vjp(self.sx, g, ctx))
         if isinstance(node, FunctionCtx):
             return _function_vjp(node, args, g, nr, needs, self.sx)
@@ -297,6 +315,7 @@ def _depth(arr: np.ndarray) -> int:
 
 # -- custom Functions ---------------------------------------------------------------------------
 
+
 def _function_formula(node: FunctionCtx, n: int) -> tuple[tuple, tuple]:
     """Scalar symbols for the inputs and the formulas of the outputs of a custom Function."""
     cls = node._function
@@ -304,8 +323,10 @@ def _function_formula(node: FunctionCtx, n: int) -> tuple[tuple, tuple]:
     rule = getattr(cls, "symbolic", None)
     if rule is None:
         f = sp.Function(cls.__name__)
-        outs = tuple(f(*xs) if node.num_outputs == 1 else sp.Function(f"{cls.__name__}_{k}")(*xs)
-                     for k in range(node.num_outputs))
+        outs = tuple(
+            f(*xs) if node.num_outputs == 1 else sp.Function(f"{cls.__name__}_{k}")(*xs)
+            for k in range(node.num_outputs)
+        )
         return xs, outs
     outs = rule(*xs)
     outs = tuple(sp.sympify(o) for o in (outs if isinstance(outs, tuple) else (outs,)))
@@ -324,8 +345,9 @@ def _function_forward(node: FunctionCtx, args: list) -> tuple:
     return tuple(results)
 
 
-def _function_vjp(node: FunctionCtx, args: list, g: np.ndarray, nr: int, needs: tuple,
-                  sx: SX) -> tuple:
+def _function_vjp(
+    node: FunctionCtx, args: list, g: np.ndarray, nr: int, needs: tuple, sx: SX
+) -> tuple:
     cls = node._function
     if getattr(cls, "symbolic", None) is None:
         raise ValueError(

@@ -66,8 +66,10 @@ def test_one_input_requiring_grad_is_enough():
         (lambda a, b: a.t(), "TBackward0"),
         (lambda a, b: a.clone(), "CloneBackward0"),
         (lambda a, b: a.double(), "ToCopyBackward0"),
-        (lambda a, b: F.binary_cross_entropy_with_logits(a, b.detach()),
-         "BinaryCrossEntropyWithLogitsBackward0"),
+        (
+            lambda a, b: F.binary_cross_entropy_with_logits(a, b.detach()),
+            "BinaryCrossEntropyWithLogitsBackward0",
+        ),
     ],
 )
 def test_grad_fn_class_names(make, name):

@@ -17,6 +17,7 @@ import symgrad
 
 def same_repr(ours, theirs):
     """Reprs agree once the module name and node addresses are set aside."""
+
     def norm(text):
         return re.sub(r" at 0x[0-9a-f]+", "", str(text)).replace("torch", "symgrad")
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from crosscheck.spec import C, F, I, PROGRAMS, V, Program, program
-
+from crosscheck.spec import PROGRAMS, C, F, I, Program, V, program
 
 # -- arithmetic, broadcasting, reflected scalars --------------------------------------------------
+
 
 @program(F(2, 3), F(3), float32=True)
 def add_broadcast(T, x, y):
@@ -50,7 +50,7 @@ def rdiv_scalar(T, x):
 
 @program(F(4), second_order=True)
 def rpow_scalar(T, x):
-    return 2.0 ** x
+    return 2.0**x
 
 
 @program(F(2, 3), float32=True)
@@ -85,13 +85,16 @@ _UNARY = {
     "elu": (lambda T, x: T.nn.functional.elu(x, alpha=0.7), -2, 2),
     "softplus": (lambda T, x: T.nn.functional.softplus(x), -3, 3),
     "softplus_beta_threshold": (
-        lambda T, x: T.nn.functional.softplus(x, beta=2.0, threshold=3.0), -3, 3),
+        lambda T, x: T.nn.functional.softplus(x, beta=2.0, threshold=3.0),
+        -3,
+        3,
+    ),
     "gelu": (lambda T, x: T.nn.functional.gelu(x), -3, 3),
     "gelu_tanh": (lambda T, x: T.nn.functional.gelu(x, approximate="tanh"), -3, 3),
     "erf": (lambda T, x: T.erf(x), -2, 2),
     "reciprocal": (lambda T, x: x.reciprocal(), 0.3, 2),
     "square": (lambda T, x: T.square(x), -2, 2),
-    "pow_int": (lambda T, x: x ** 3, -2, 2),
+    "pow_int": (lambda T, x: x**3, -2, 2),
     "pow_fractional": (lambda T, x: T.pow(x, 1.5), 0.2, 2),
     "pow_negative": (lambda T, x: x.pow(-2.5), 0.3, 2),
     "clamp": (lambda T, x: T.clamp(x, -0.5, 1.0), -2, 2),
@@ -105,8 +108,14 @@ _FLOAT32_UNARY = {"exp", "log", "sqrt", "tanh", "sigmoid", "softplus", "gelu", "
 
 for _name, (_fn, _lo, _hi) in _UNARY.items():
     PROGRAMS.append(
-        Program(_name, _fn, (F(2, 3, lo=_lo, hi=_hi),), second_order=True,
-                float32=_name in _FLOAT32_UNARY, xfail=_UNARY_XFAIL.get(_name, {}))
+        Program(
+            _name,
+            _fn,
+            (F(2, 3, lo=_lo, hi=_hi),),
+            second_order=True,
+            float32=_name in _FLOAT32_UNARY,
+            xfail=_UNARY_XFAIL.get(_name, {}),
+        )
     )
 
 
@@ -162,14 +171,19 @@ def clamp_tensor_bounds(T, x, lo, hi):
     return T.clamp(x, lo, hi)
 
 
-@program(V([-1.0, 0.0, 0.5, 1.0, 2.0]), V([0.0, 0.0, 0.0, -1.0, 0.0]), V([1.0, 1.0, 1.0, 1.0, 2.0]),
-         composite=True)
+@program(
+    V([-1.0, 0.0, 0.5, 1.0, 2.0]),
+    V([0.0, 0.0, 0.0, -1.0, 0.0]),
+    V([1.0, 1.0, 1.0, 1.0, 2.0]),
+    composite=True,
+)
 def clamp_tensor_bounds_ties(T, x, lo, hi):
     """On a tie with a tensor bound, PyTorch gives the whole gradient to the input."""
     return x.clamp(lo, hi)
 
 
 # -- extremes, kinks and special values -----------------------------------------------------------
+
 
 @program(V([1000.0, 1000.5, -1000.0, 3.0]), second_order=True)
 def logsumexp_large(T, x):
@@ -219,12 +233,12 @@ def log_and_reciprocal_at_zero(T, x):
 
 @program(V([0.0, 0.0, 2.0, -1.5]), V([2.0, 0.0, 0.0, 2.0]))
 def pow_at_zero(T, x, y):
-    return x ** y
+    return x**y
 
 
 @program(V([0.0, 0.0, 2.0]))
 def pow_scalar_exponents_at_zero(T, x):
-    return x ** 0 + x ** 1 + x ** 0.5 * 0 + x ** 2
+    return x**0 + x**1 + x**0.5 * 0 + x**2
 
 
 @program(V([-1.0, 4.0, -9.0]))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from crosscheck.spec import C, F, I, program
 
-
 # -- nn.functional ---------------------------------------------------------------------------------
 
 _LOGITS = (F(4, 3, lo=-3, hi=3), C(4, 3, lo=0, hi=1))
@@ -182,8 +181,16 @@ def linear_no_bias_3d(T, x, w):
     return T.nn.functional.linear(x, w)
 
 
-@program(F(6, 4), F(5, 4, lo=-1, hi=1), F(5), F(3, 5, lo=-1, hi=1), F(3),
-         I([0, 2, 1, 1, 0, 2]), second_order=True, float32=True)
+@program(
+    F(6, 4),
+    F(5, 4, lo=-1, hi=1),
+    F(5),
+    F(3, 5, lo=-1, hi=1),
+    F(3),
+    I([0, 2, 1, 1, 0, 2]),
+    second_order=True,
+    float32=True,
+)
 def mlp_cross_entropy(T, x, w1, b1, w2, b2, y):
     f = T.nn.functional
     hidden = f.relu(f.linear(x, w1, b1))
@@ -197,6 +204,7 @@ def two_layer_tanh_bce(T, x, w1, b1, w2, t):
 
 
 # -- training loops --------------------------------------------------------------------------------
+
 
 def _sgd_step(T, params, lr):
     """One SGD step in place, the way PyTorch tutorials write it."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from crosscheck.spec import F, V, program
 
-
 # -- reductions ---------------------------------------------------------------------------------
+
 
 @program(F(2, 3, 4), float32=True)
 def sum_all(T, x):
@@ -125,10 +125,18 @@ def norm_inf(T, x):
     return x.norm(float("inf"))
 
 
-@program(F(2, 3), composite=True, xfail={"values": (
-    "x.norm(0) (the count of non-zeros) does not require grad, so x.norm(0).backward() "
-    "raises; PyTorch's result requires grad (LinalgVectorNormBackward0) and leaves x.grad None"
-), "repr": "x.norm(0) has no grad_fn; PyTorch's has one"})
+@program(
+    F(2, 3),
+    composite=True,
+    xfail={
+        "values": (
+            "x.norm(0) (the count of non-zeros) does not require grad, so x.norm(0).backward() "
+            "raises; PyTorch's result requires grad (LinalgVectorNormBackward0) and leaves "
+            "x.grad None"
+        ),
+        "repr": "x.norm(0) has no grad_fn; PyTorch's has one",
+    },
+)
 def norm_p0(T, x):
     return x.norm(0)
 
@@ -139,6 +147,7 @@ def norm_p3(T, x):
 
 
 # -- softmax ------------------------------------------------------------------------------------
+
 
 @program(F(3, 4), second_order=True, float32=True)
 def softmax_last(T, x):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-
 # -- dtype promotion and printing: ``fn(T)`` returning one tensor ----------------------------------
 
 DTYPE_CASES: dict[str, Callable[[Any], Any]] = {
@@ -41,7 +40,8 @@ DTYPE_CASES: dict[str, Callable[[Any], Any]] = {
     "int_maximum_float": lambda T: T.maximum(T.tensor([1, 5]), T.tensor([2.5, 3.5])),
     "int_matmul": lambda T: T.tensor([[1, 2]]) @ T.tensor([[3], [4]]),
     "where_float64_scalar": lambda T: T.where(
-        T.tensor([True, False]), T.tensor([1.0, 2.0], dtype=T.float64), 0.0),
+        T.tensor([True, False]), T.tensor([1.0, 2.0], dtype=T.float64), 0.0
+    ),
     "where_int_python_float": lambda T: T.where(T.tensor([True, False]), T.tensor([1, 2]), 0.5),
     "cat_float32_float64": lambda T: T.cat([T.tensor([1.0]), T.tensor([2.0], dtype=T.float64)]),
     "comparison": lambda T: T.tensor([1.0, 2.0]) > 1.5,
@@ -218,8 +218,13 @@ def grad_mode_switches(T):
     def doubled(v):
         return v * 2
 
-    return [a.requires_grad, b.requires_grad, c.requires_grad, doubled(x).requires_grad,
-            T.is_grad_enabled()]
+    return [
+        a.requires_grad,
+        b.requires_grad,
+        c.requires_grad,
+        doubled(x).requires_grad,
+        T.is_grad_enabled(),
+    ]
 
 
 @scenario
@@ -234,6 +239,7 @@ def detach_shares_data(T):
 @scenario
 def errors_like_pytorch(T):
     """The errors PyTorch raises, by class."""
+
     def backward_twice():
         y = (T.tensor([1.0], requires_grad=True) * 2).exp().sum()
         y.backward()
@@ -299,8 +305,13 @@ def default_dtype_float64(T):
     before = T.get_default_dtype()
     T.set_default_dtype(T.float64)
     try:
-        return [T.tensor([1.5]), T.tensor([1, 2]) * 1.5, T.zeros(2), T.tensor([1.0]).dtype,
-                repr(T.tensor([0.5], dtype=T.float32))]
+        return [
+            T.tensor([1.5]),
+            T.tensor([1, 2]) * 1.5,
+            T.zeros(2),
+            T.tensor([1.0]).dtype,
+            repr(T.tensor([0.5], dtype=T.float32)),
+        ]
     finally:
         T.set_default_dtype(before)
 
@@ -309,9 +320,23 @@ def default_dtype_float64(T):
 def tensor_attributes(T):
     x = T.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
     y = x.sum(1)
-    return [x.shape, list(x.size()), x.size(1), x.dim(), x.ndim, x.numel(), y.item(),
-            x.tolist(), x.is_leaf, y.is_leaf, x.grad_fn, str(x.device), x.T.shape,
-            x.detach().numpy().tolist(), x.data]
+    return [
+        x.shape,
+        list(x.size()),
+        x.size(1),
+        x.dim(),
+        x.ndim,
+        x.numel(),
+        y.item(),
+        x.tolist(),
+        x.is_leaf,
+        y.is_leaf,
+        x.grad_fn,
+        str(x.device),
+        x.T.shape,
+        x.detach().numpy().tolist(),
+        x.data,
+    ]
 
 
 @scenario

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from crosscheck.spec import B, C, F, I, program
 
-
 # -- shape ops ----------------------------------------------------------------------------------
+
 
 @program(F(2, 6))
 def reshape(T, x):
@@ -135,7 +135,6 @@ def flip_method(T, x):
 # -- indexing -------------------------------------------------------------------------------------
 
 
-
 @program(F(3, 4))
 def index_int(T, x):
     return x[1]
@@ -214,6 +213,7 @@ def setitem_mask_then_sum(T, x):
 
 # -- matmul ---------------------------------------------------------------------------------------
 
+
 @program(F(4), F(4), second_order=True)
 def matmul_1d_1d(T, x, y):
     return x @ y
@@ -270,6 +270,7 @@ def bmm(T, x, y):
 
 
 # -- more shape and index ops ----------------------------------------------------------------------
+
 
 @program(F(3, 4), I([[0, 2], [1, 1], [3, 0]]))
 def gather(T, x, i):

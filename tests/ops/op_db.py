@@ -138,10 +138,25 @@ ARITHMETIC = [
 
 # -- element-wise functions ------------------------------------------------------------------------
 _UNARY = {
-    "exp": "any", "log": "pos", "log1p": "pos", "expm1": "any", "sqrt": "pos", "rsqrt": "pos",
-    "abs": "away", "sign": "away", "sin": "any", "cos": "any", "tan": "away", "tanh": "any",
-    "sigmoid": "any", "relu": "away", "erf": "any", "reciprocal": "away", "square": "any",
-    "log2": "pos", "log10": "pos",
+    "exp": "any",
+    "log": "pos",
+    "log1p": "pos",
+    "expm1": "any",
+    "sqrt": "pos",
+    "rsqrt": "pos",
+    "abs": "away",
+    "sign": "away",
+    "sin": "any",
+    "cos": "any",
+    "tan": "away",
+    "tanh": "any",
+    "sigmoid": "any",
+    "relu": "away",
+    "erf": "any",
+    "reciprocal": "away",
+    "square": "any",
+    "log2": "pos",
+    "log10": "pos",
 }
 
 
@@ -163,9 +178,11 @@ ELEMENTWISE = (
         _op("leaky_relu_default", lambda T, x: T.nn.functional.leaky_relu(x), arg(4, kind="away")),
         _op("elu", lambda T, x: T.nn.functional.elu(x, alpha=0.5), arg(2, 3, kind="away")),
         _op("softplus", lambda T, x: T.nn.functional.softplus(x), arg(2, 3)),
-        _op("softplus_beta_threshold",
+        _op(
+            "softplus_beta_threshold",
             lambda T, x: T.nn.functional.softplus(x, beta=2.0, threshold=1.5),
-            arg(2, 3, kind="clamp")),
+            arg(2, 3, kind="clamp"),
+        ),
         _op("gelu", lambda T, x: T.nn.functional.gelu(x), arg(2, 3)),
         _op("gelu_tanh", lambda T, x: T.nn.functional.gelu(x, approximate="tanh"), arg(2, 3)),
         _op("silu", lambda T, x: T.nn.functional.silu(x), arg(2, 3)),
@@ -175,25 +192,53 @@ ELEMENTWISE = (
         _op("clamp_min_method", lambda T, x: x.clamp_min(0.5), arg(2, 4, kind="clamp")),
         _op("clip", lambda T, x: T.clip(x, -0.5, 0.5), arg(2, 4, kind="clamp")),
         # bounds in (-0.7, -0.5) and (0.5, 0.7): clear of the sampled values
-        _op("clamp_tensor_bounds",
+        _op(
+            "clamp_tensor_bounds",
             lambda T, x, lo, hi: T.clamp(x, min=0.05 * lo - 0.6, max=0.05 * hi + 0.6),
-            arg(3, 4, kind="clamp"), arg(4), arg(3, 1)),
-        _op("maximum", lambda T, x, y: T.maximum(x, y), arg(3, 4, kind="distinct"),
-            arg(4, kind="distinct")),
-        _op("minimum", lambda T, x, y: T.minimum(x, y), arg(3, 4, kind="distinct"),
-            arg(4, kind="distinct")),
-        _op("max_binary", lambda T, x, y: T.max(x, y), arg(2, 3, kind="distinct"),
-            arg(2, 3, kind="distinct")),
-        _op("min_binary", lambda T, x, y: T.min(x, y), arg(2, 3, kind="distinct"),
-            arg(2, 3, kind="distinct")),
+            arg(3, 4, kind="clamp"),
+            arg(4),
+            arg(3, 1),
+        ),
+        _op(
+            "maximum",
+            lambda T, x, y: T.maximum(x, y),
+            arg(3, 4, kind="distinct"),
+            arg(4, kind="distinct"),
+        ),
+        _op(
+            "minimum",
+            lambda T, x, y: T.minimum(x, y),
+            arg(3, 4, kind="distinct"),
+            arg(4, kind="distinct"),
+        ),
+        _op(
+            "max_binary",
+            lambda T, x, y: T.max(x, y),
+            arg(2, 3, kind="distinct"),
+            arg(2, 3, kind="distinct"),
+        ),
+        _op(
+            "min_binary",
+            lambda T, x, y: T.min(x, y),
+            arg(2, 3, kind="distinct"),
+            arg(2, 3, kind="distinct"),
+        ),
         _op("where", lambda T, x, y: T.where(x > 0, x, y), arg(2, 3, kind="away"), arg(3)),
         _op("where_scalar", lambda T, x: T.where(x > 0, x, 0.0), arg(2, 3, kind="away")),
-        _op("where_fixed_mask", lambda T, x, y: T.where(T.tensor([True, False, True]), x, y),
-            arg(2, 3), arg(2, 1)),
-        _op("masked_fill", lambda T, x: x.masked_fill(T.tensor([[True, False, False]]), 0.5),
-            arg(2, 3)),
+        _op(
+            "where_fixed_mask",
+            lambda T, x, y: T.where(T.tensor([True, False, True]), x, y),
+            arg(2, 3),
+            arg(2, 1),
+        ),
+        _op(
+            "masked_fill",
+            lambda T, x: x.masked_fill(T.tensor([[True, False, False]]), 0.5),
+            arg(2, 3),
+        ),
     ]
 )
+
 
 # -- reductions ------------------------------------------------------------------------------------
 def _reductions(name, dims, kind="any", shape=(2, 3, 4)):
@@ -201,11 +246,13 @@ def _reductions(name, dims, kind="any", shape=(2, 3, 4)):
     ops = [_op(f"{name}_all", lambda T, x: getattr(x, name)(), arg(*shape, kind=kind))]
     for dim in dims:
         for keepdim in (False, True):
-            ops.append(_op(
-                f"{name}_dim{dim}{'_keepdim' if keepdim else ''}",
-                lambda T, x, d=dim, k=keepdim: getattr(T, name)(x, d, keepdim=k),
-                arg(*shape, kind=kind),
-            ))
+            ops.append(
+                _op(
+                    f"{name}_dim{dim}{'_keepdim' if keepdim else ''}",
+                    lambda T, x, d=dim, k=keepdim: getattr(T, name)(x, d, keepdim=k),
+                    arg(*shape, kind=kind),
+                )
+            )
     return ops
 
 
@@ -226,11 +273,17 @@ REDUCTIONS = (
         _op("max_all", lambda T, x: x.max(), arg(3, 4, kind="distinct")),
         _op("min_all", lambda T, x: T.min(x), arg(3, 4, kind="distinct")),
         _op("max_dim", lambda T, x: T.max(x, 1).values, arg(3, 4, kind="distinct")),
-        _op("max_dim_keepdim", lambda T, x: x.max(dim=-1, keepdim=True)[0],
-            arg(2, 3, 4, kind="distinct")),
+        _op(
+            "max_dim_keepdim",
+            lambda T, x: x.max(dim=-1, keepdim=True)[0],
+            arg(2, 3, 4, kind="distinct"),
+        ),
         _op("min_dim", lambda T, x: T.min(x, 0).values, arg(3, 4, kind="distinct")),
-        _op("min_dim_keepdim", lambda T, x: x.min(-2, keepdim=True).values,
-            arg(2, 3, 4, kind="distinct")),
+        _op(
+            "min_dim_keepdim",
+            lambda T, x: x.min(-2, keepdim=True).values,
+            arg(2, 3, 4, kind="distinct"),
+        ),
         _op("var_all", lambda T, x: x.var(), arg(3, 4)),
         _op("var_dim", lambda T, x: T.var(x, 1), arg(3, 4)),
         _op("var_biased", lambda T, x: x.var(-1, unbiased=False), arg(3, 4)),
@@ -278,22 +331,21 @@ _MATMUL_SHAPES = {
     "4d_1d": ((2, 1, 2, 3), (3,)),
 }
 
-LINALG = (
-    [_op(f"matmul_{k}", lambda T, x, y: T.matmul(x, y), arg(*s), arg(*u))
-     for k, (s, u) in _MATMUL_SHAPES.items()]
-    + [
-        _op("matmul_operator", lambda T, x, y: x @ y, arg(2, 3), arg(3, 2)),
-        _op("matmul_method", lambda T, x, y: x.matmul(y), arg(2, 2, 3), arg(3)),
-        _op("matmul_self", lambda T, x: x @ x, arg(3, 3)),
-        _op("mm", lambda T, x, y: T.mm(x, y), arg(2, 3), arg(3, 4)),
-        _op("mm_method", lambda T, x, y: x.mm(y), arg(3, 3), arg(3, 1)),
-        _op("mv", lambda T, x, y: T.mv(x, y), arg(2, 3), arg(3)),
-        _op("dot", lambda T, x, y: T.dot(x, y), arg(4), arg(4)),
-        _op("dot_method", lambda T, x, y: x.dot(y), arg(3), arg(3)),
-        _op("bmm", lambda T, x, y: T.bmm(x, y), arg(2, 2, 3), arg(2, 3, 4)),
-        _op("outer", lambda T, x, y: T.outer(x, y), arg(3), arg(2)),
-    ]
-)
+LINALG = [
+    _op(f"matmul_{k}", lambda T, x, y: T.matmul(x, y), arg(*s), arg(*u))
+    for k, (s, u) in _MATMUL_SHAPES.items()
+] + [
+    _op("matmul_operator", lambda T, x, y: x @ y, arg(2, 3), arg(3, 2)),
+    _op("matmul_method", lambda T, x, y: x.matmul(y), arg(2, 2, 3), arg(3)),
+    _op("matmul_self", lambda T, x: x @ x, arg(3, 3)),
+    _op("mm", lambda T, x, y: T.mm(x, y), arg(2, 3), arg(3, 4)),
+    _op("mm_method", lambda T, x, y: x.mm(y), arg(3, 3), arg(3, 1)),
+    _op("mv", lambda T, x, y: T.mv(x, y), arg(2, 3), arg(3)),
+    _op("dot", lambda T, x, y: T.dot(x, y), arg(4), arg(4)),
+    _op("dot_method", lambda T, x, y: x.dot(y), arg(3), arg(3)),
+    _op("bmm", lambda T, x, y: T.bmm(x, y), arg(2, 2, 3), arg(2, 3, 4)),
+    _op("outer", lambda T, x, y: T.outer(x, y), arg(3), arg(2)),
+]
 
 # -- shape -----------------------------------------------------------------------------------------
 SHAPE = [
@@ -330,8 +382,13 @@ SHAPE = [
     _op("cat_negative", lambda T, x, y: T.cat([x, y], -1), arg(2, 2, 3), arg(2, 2, 1)),
     _op("cat_same_twice", lambda T, x: T.cat([x, x], 0), arg(2, 3)),
     _op("stack", lambda T, x, y: T.stack([x, y]), arg(2, 3), arg(2, 3)),
-    _op("stack_negative", lambda T, x, y, z: T.stack((x, y, z), dim=-1), arg(2, 3), arg(2, 3),
-        arg(2, 3)),
+    _op(
+        "stack_negative",
+        lambda T, x, y, z: T.stack((x, y, z), dim=-1),
+        arg(2, 3),
+        arg(2, 3),
+        arg(2, 3),
+    ),
     _op("split_size", lambda T, x: x.split(2), arg(5, 2)),
     _op("split_sections", lambda T, x: T.split(x, [1, 3], dim=1), arg(2, 4)),
     _op("chunk", lambda T, x: x.chunk(2, dim=1), arg(2, 5)),
@@ -364,8 +421,9 @@ INDEXING = [
     _op("index_int_tensor", lambda T, x: x[T.tensor([0, 2, 0])], arg(3, 2)),
     _op("index_int_tensor_2d", lambda T, x: x[T.tensor([[0, 1], [1, 1]])], arg(3, 2)),
     _op("index_int_tensor_dim1", lambda T, x: x[:, T.tensor([1, 0, 1])], arg(3, 2)),
-    _op("index_two_int_tensors", lambda T, x: x[T.tensor([0, 2, 2]), T.tensor([1, 0, 1])],
-        arg(3, 2)),
+    _op(
+        "index_two_int_tensors", lambda T, x: x[T.tensor([0, 2, 2]), T.tensor([1, 0, 1])], arg(3, 2)
+    ),
     _op("index_negative_tensor", lambda T, x: x[T.tensor([-1, 0])], arg(3, 2)),
     _op("index_list", lambda T, x: x[[0, 2]], arg(3, 2)),
     _op("index_bool_mask", lambda T, x: x[T.tensor(_MASK)], arg(4, 3)),
@@ -429,8 +487,7 @@ _CLASS_WEIGHT = [0.5, 2.0, 1.5]
 def _loss(name, call, *inputs):
     """One entry per reduction; ``call(T, F, reduction, *inputs)``."""
     return [
-        _op(f"{name}_{r}",
-            lambda T, *xs, r=r: call(T, T.nn.functional, r, *xs), *inputs)
+        _op(f"{name}_{r}", lambda T, *xs, r=r: call(T, T.nn.functional, r, *xs), *inputs)
         for r in REDUCTION_NAMES
     ]
 
@@ -441,73 +498,133 @@ def _bce_targets(T):
 
 LOSSES = (
     _loss("mse_loss", lambda T, F, r, x, y: F.mse_loss(x, y, reduction=r), arg(2, 3), arg(2, 3))
-    + _loss("l1_loss", lambda T, F, r, x: F.l1_loss(x, f64(T, [[0.0, 1.0, -1.0]]).expand(2, 3),
-                                                   reduction=r), arg(2, 3, kind="clamp"))
-    + _loss("bce_with_logits",
-            lambda T, F, r, x: F.binary_cross_entropy_with_logits(x, _bce_targets(T),
-                                                                  reduction=r), arg(2, 3))
-    + _loss("bce_with_logits_weight_pos_weight",
-            lambda T, F, r, x: F.binary_cross_entropy_with_logits(
-                x, _bce_targets(T), weight=f64(T, [[1.0], [0.5]]),
-                pos_weight=f64(T, [2.0, 0.5, 1.0]), reduction=r),
-            arg(2, 3))
-    + _loss("bce_with_logits_target_grad",
-            lambda T, F, r, x, t: F.binary_cross_entropy_with_logits(x, t, reduction=r),
-            arg(2, 3), arg(2, 3, kind="prob"))
-    + _loss("bce", lambda T, F, r, p: F.binary_cross_entropy(p, _bce_targets(T), reduction=r),
-            arg(2, 3, kind="prob"))
-    + _loss("bce_weight",
-            lambda T, F, r, p: F.binary_cross_entropy(p, _bce_targets(T),
-                                                      weight=f64(T, [0.5, 1.0, 2.0]), reduction=r),
-            arg(2, 3, kind="prob"))
-    + _loss("cross_entropy",
-            lambda T, F, r, x: F.cross_entropy(x, T.tensor(_TARGETS), reduction=r), arg(4, 3))
-    + _loss("cross_entropy_weight",
-            lambda T, F, r, x: F.cross_entropy(x, T.tensor(_TARGETS),
-                                               weight=f64(T, _CLASS_WEIGHT), reduction=r),
-            arg(4, 3))
-    + _loss("cross_entropy_ignore_index",
-            lambda T, F, r, x: F.cross_entropy(x, T.tensor([1, -100, 2, 0]), reduction=r),
-            arg(4, 3))
-    + _loss("cross_entropy_weight_ignore_index",
-            lambda T, F, r, x: F.cross_entropy(x, T.tensor(_TARGETS), weight=f64(T, _CLASS_WEIGHT),
-                                               ignore_index=2, reduction=r),
-            arg(4, 3))
-    + _loss("cross_entropy_spatial",
-            lambda T, F, r, x: F.cross_entropy(x, T.tensor([[0, 2], [1, 1]]), reduction=r),
-            arg(2, 3, 2))
-    + _loss("cross_entropy_label_smoothing",
-            lambda T, F, r, x: F.cross_entropy(x, T.tensor(_TARGETS), label_smoothing=0.2,
-                                               reduction=r),
-            arg(4, 3))
-    + _loss("cross_entropy_label_smoothing_weight",
-            lambda T, F, r, x: F.cross_entropy(x, T.tensor(_TARGETS), weight=f64(T, _CLASS_WEIGHT),
-                                               label_smoothing=0.1, reduction=r),
-            arg(4, 3))
-    + _loss("cross_entropy_label_smoothing_ignore_index",
-            lambda T, F, r, x: F.cross_entropy(x, T.tensor([1, -100, 2, 0]),
-                                               weight=f64(T, _CLASS_WEIGHT), label_smoothing=0.3,
-                                               reduction=r),
-            arg(4, 3))
-    + _loss("cross_entropy_probabilities",
-            lambda T, F, r, x, p: F.cross_entropy(x, T.softmax(p, 1), reduction=r),
-            arg(4, 3), arg(4, 3))
-    + _loss("nll_loss",
-            lambda T, F, r, x: F.nll_loss(x, T.tensor(_TARGETS), reduction=r), arg(4, 3))
-    + _loss("nll_loss_weight_ignore_index",
-            lambda T, F, r, x: F.nll_loss(x, T.tensor([1, 0, 2, 1]), weight=f64(T, _CLASS_WEIGHT),
-                                          ignore_index=1, reduction=r),
-            arg(4, 3))
+    + _loss(
+        "l1_loss",
+        lambda T, F, r, x: F.l1_loss(x, f64(T, [[0.0, 1.0, -1.0]]).expand(2, 3), reduction=r),
+        arg(2, 3, kind="clamp"),
+    )
+    + _loss(
+        "bce_with_logits",
+        lambda T, F, r, x: F.binary_cross_entropy_with_logits(x, _bce_targets(T), reduction=r),
+        arg(2, 3),
+    )
+    + _loss(
+        "bce_with_logits_weight_pos_weight",
+        lambda T, F, r, x: F.binary_cross_entropy_with_logits(
+            x,
+            _bce_targets(T),
+            weight=f64(T, [[1.0], [0.5]]),
+            pos_weight=f64(T, [2.0, 0.5, 1.0]),
+            reduction=r,
+        ),
+        arg(2, 3),
+    )
+    + _loss(
+        "bce_with_logits_target_grad",
+        lambda T, F, r, x, t: F.binary_cross_entropy_with_logits(x, t, reduction=r),
+        arg(2, 3),
+        arg(2, 3, kind="prob"),
+    )
+    + _loss(
+        "bce",
+        lambda T, F, r, p: F.binary_cross_entropy(p, _bce_targets(T), reduction=r),
+        arg(2, 3, kind="prob"),
+    )
+    + _loss(
+        "bce_weight",
+        lambda T, F, r, p: F.binary_cross_entropy(
+            p, _bce_targets(T), weight=f64(T, [0.5, 1.0, 2.0]), reduction=r
+        ),
+        arg(2, 3, kind="prob"),
+    )
+    + _loss(
+        "cross_entropy",
+        lambda T, F, r, x: F.cross_entropy(x, T.tensor(_TARGETS), reduction=r),
+        arg(4, 3),
+    )
+    + _loss(
+        "cross_entropy_weight",
+        lambda T, F, r, x: F.cross_entropy(
+            x, T.tensor(_TARGETS), weight=f64(T, _CLASS_WEIGHT), reduction=r
+        ),
+        arg(4, 3),
+    )
+    + _loss(
+        "cross_entropy_ignore_index",
+        lambda T, F, r, x: F.cross_entropy(x, T.tensor([1, -100, 2, 0]), reduction=r),
+        arg(4, 3),
+    )
+    + _loss(
+        "cross_entropy_weight_ignore_index",
+        lambda T, F, r, x: F.cross_entropy(
+            x, T.tensor(_TARGETS), weight=f64(T, _CLASS_WEIGHT), ignore_index=2, reduction=r
+        ),
+        arg(4, 3),
+    )
+    + _loss(
+        "cross_entropy_spatial",
+        lambda T, F, r, x: F.cross_entropy(x, T.tensor([[0, 2], [1, 1]]), reduction=r),
+        arg(2, 3, 2),
+    )
+    + _loss(
+        "cross_entropy_label_smoothing",
+        lambda T, F, r, x: F.cross_entropy(x, T.tensor(_TARGETS), label_smoothing=0.2, reduction=r),
+        arg(4, 3),
+    )
+    + _loss(
+        "cross_entropy_label_smoothing_weight",
+        lambda T, F, r, x: F.cross_entropy(
+            x, T.tensor(_TARGETS), weight=f64(T, _CLASS_WEIGHT), label_smoothing=0.1, reduction=r
+        ),
+        arg(4, 3),
+    )
+    + _loss(
+        "cross_entropy_label_smoothing_ignore_index",
+        lambda T, F, r, x: F.cross_entropy(
+            x,
+            T.tensor([1, -100, 2, 0]),
+            weight=f64(T, _CLASS_WEIGHT),
+            label_smoothing=0.3,
+            reduction=r,
+        ),
+        arg(4, 3),
+    )
+    + _loss(
+        "cross_entropy_probabilities",
+        lambda T, F, r, x, p: F.cross_entropy(x, T.softmax(p, 1), reduction=r),
+        arg(4, 3),
+        arg(4, 3),
+    )
+    + _loss(
+        "nll_loss", lambda T, F, r, x: F.nll_loss(x, T.tensor(_TARGETS), reduction=r), arg(4, 3)
+    )
+    + _loss(
+        "nll_loss_weight_ignore_index",
+        lambda T, F, r, x: F.nll_loss(
+            x, T.tensor([1, 0, 2, 1]), weight=f64(T, _CLASS_WEIGHT), ignore_index=1, reduction=r
+        ),
+        arg(4, 3),
+    )
     + [
-        _op("cross_entropy_1d", lambda T, x: T.nn.functional.cross_entropy(x, T.tensor(2)),
-            arg(4)),
+        _op("cross_entropy_1d", lambda T, x: T.nn.functional.cross_entropy(x, T.tensor(2)), arg(4)),
         _op("nll_loss_1d", lambda T, x: T.nn.functional.nll_loss(x, T.tensor(1)), arg(3)),
-        _op("linear", lambda T, x, w, b: T.nn.functional.linear(x, w, b), arg(4, 3), arg(2, 3),
-            arg(2)),
-        _op("linear_no_bias", lambda T, x, w: T.nn.functional.linear(x, w), arg(2, 5, 3),
-            arg(2, 3)),
-        _op("linear_1d_input", lambda T, x, w, b: T.nn.functional.linear(x, w, b), arg(3),
-            arg(2, 3), arg(2)),
+        _op(
+            "linear",
+            lambda T, x, w, b: T.nn.functional.linear(x, w, b),
+            arg(4, 3),
+            arg(2, 3),
+            arg(2),
+        ),
+        _op(
+            "linear_no_bias", lambda T, x, w: T.nn.functional.linear(x, w), arg(2, 5, 3), arg(2, 3)
+        ),
+        _op(
+            "linear_1d_input",
+            lambda T, x, w, b: T.nn.functional.linear(x, w, b),
+            arg(3),
+            arg(2, 3),
+            arg(2),
+        ),
         _op("relu_functional", lambda T, x: T.nn.functional.relu(x), arg(2, 3, kind="away")),
         _op("sigmoid_functional", lambda T, x: T.nn.functional.sigmoid(x), arg(2, 3)),
         _op("tanh_functional", lambda T, x: T.nn.functional.tanh(x), arg(2, 3)),
@@ -516,10 +633,15 @@ LOSSES = (
 
 # pos_weight is a tensor input of the loss node here; PyTorch refuses to differentiate it
 EXTRA = [
-    _op("bce_with_logits_pos_weight_grad",
+    _op(
+        "bce_with_logits_pos_weight_grad",
         lambda T, x, w: T.nn.functional.binary_cross_entropy_with_logits(
-            x, _bce_targets(T), pos_weight=w),
-        arg(2, 3), arg(3, kind="pos"), torch=False),
+            x, _bce_targets(T), pos_weight=w
+        ),
+        arg(2, 3),
+        arg(3, kind="pos"),
+        torch=False,
+    ),
 ]
 
 OP_DB = ARITHMETIC + ELEMENTWISE + REDUCTIONS + SOFTMAX + LINALG + SHAPE + INDEXING + SETITEM

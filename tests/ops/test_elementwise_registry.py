@@ -264,8 +264,11 @@ STABLE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name, make, params", STABLE_CASES,
-                         ids=[f"{c[0]}{c[2]}-{k}" for k, c in enumerate(STABLE_CASES)])
+@pytest.mark.parametrize(
+    "name, make, params",
+    STABLE_CASES,
+    ids=[f"{c[0]}{c[2]}-{k}" for k, c in enumerate(STABLE_CASES)],
+)
 def test_stable_kernels_are_finite_and_exact_at_the_extremes(name, make, params):
     prim = _prim(name)
     arrays = make()
@@ -281,8 +284,12 @@ def test_stable_kernels_are_finite_and_exact_at_the_extremes(name, make, params)
     assert np.all(np.abs(actual - expected) <= RTOL * np.abs(expected) + scale), (actual, expected)
     g = np.linspace(-1.5, 2.0, len(EXTREMES))
     for i in range(len(prim.inputs)):
-        partial = exact(G * sp.diff(prim.expr, prim.inputs[i]), prim.inputs + (G,) + prim.params,
-                        [*arrays, g, *params], dps=EXTREME_DPS)
+        partial = exact(
+            G * sp.diff(prim.expr, prim.inputs[i]),
+            prim.inputs + (G,) + prim.params,
+            [*arrays, g, *params],
+            dps=EXTREME_DPS,
+        )
         with np.errstate(over="raise", invalid="raise", divide="raise"):
             vjp = prim.vjp_kernel(i)(*arrays, actual, g, *params)
         vjp = np.broadcast_to(vjp, expected.shape)
@@ -292,12 +299,14 @@ def test_stable_kernels_are_finite_and_exact_at_the_extremes(name, make, params)
 
 
 # -- the softmax family through the public functions --------------------------------------------
-LOGITS = np.array([
-    [1000.0, -1000.0, 0.0, 999.0],
-    [-1000.0, -1000.0, -999.0, -1000.5],
-    [750.0, 740.0, -750.0, 745.0],
-    [0.5, -0.25, 1.0, 0.0],
-])
+LOGITS = np.array(
+    [
+        [1000.0, -1000.0, 0.0, 999.0],
+        [-1000.0, -1000.0, -999.0, -1000.5],
+        [750.0, 740.0, -750.0, 745.0],
+        [0.5, -0.25, 1.0, 0.0],
+    ]
+)
 TARGETS = np.array([1, 2, 0, 3])
 
 

@@ -56,10 +56,17 @@ def _vjp(op, arrays, vs, create_graph=False) -> tuple:
     """``J^T v`` for every input (zeros where an input does not reach the output)."""
     xs = _leaves(arrays)
     outs = _outputs(op.fn(symgrad, *xs))
-    gs = grad(outs, xs, [symgrad.tensor(v, dtype=symgrad.float64) for v in vs],
-              create_graph=create_graph, allow_unused=True)
-    return xs, [g if g is not None else symgrad.zeros(x.shape, dtype=symgrad.float64)
-                for g, x in zip(gs, xs)]
+    gs = grad(
+        outs,
+        xs,
+        [symgrad.tensor(v, dtype=symgrad.float64) for v in vs],
+        create_graph=create_graph,
+        allow_unused=True,
+    )
+    return xs, [
+        g if g is not None else symgrad.zeros(x.shape, dtype=symgrad.float64)
+        for g, x in zip(gs, xs)
+    ]
 
 
 def numeric_gradient(f, arrays) -> list[np.ndarray]:
@@ -105,8 +112,11 @@ def test_double_backward_matches_finite_differences(op):
     ws = [rng.standard_normal(x.shape) for x in arrays]
 
     xs, gs = _vjp(op, arrays, vs, create_graph=True)
-    terms = [(g * symgrad.tensor(w, dtype=symgrad.float64)).sum()
-             for g, w in zip(gs, ws) if g.requires_grad]
+    terms = [
+        (g * symgrad.tensor(w, dtype=symgrad.float64)).sum()
+        for g, w in zip(gs, ws)
+        if g.requires_grad
+    ]
     if terms:
         total = terms[0]
         for t in terms[1:]:
@@ -139,19 +149,20 @@ def test_values_and_gradients_match_pytorch(op):
     for o, t in zip(ours, theirs):
         assert o.shape == tuple(t.shape)
         assert o.dtype.name == str(t.dtype).removeprefix("torch."), (o.dtype, t.dtype)
-        np.testing.assert_allclose(o.detach().numpy(), t.detach().numpy(), rtol=1e-12,
-                                   atol=1e-14)
-    ours_g = grad(ours, ours_in, [symgrad.tensor(v, dtype=symgrad.float64) for v in vs],
-                  allow_unused=True)
-    theirs_g = torch.autograd.grad(theirs, theirs_in, [torch.tensor(v) for v in vs],
-                                   allow_unused=True)
+        np.testing.assert_allclose(o.detach().numpy(), t.detach().numpy(), rtol=1e-12, atol=1e-14)
+    ours_g = grad(
+        ours, ours_in, [symgrad.tensor(v, dtype=symgrad.float64) for v in vs], allow_unused=True
+    )
+    theirs_g = torch.autograd.grad(
+        theirs, theirs_in, [torch.tensor(v) for v in vs], allow_unused=True
+    )
     for g, t, x in zip(ours_g, theirs_g, arrays):
         g = np.zeros(x.shape) if g is None else g.numpy()
         t = np.zeros(x.shape) if t is None else t.numpy()
         np.testing.assert_allclose(g, t, rtol=1e-12, atol=1e-14)
 
 
-# -- broadcasting, for any pair of shapes ------------------------------------------------------------
+# -- broadcasting, for any pair of shapes ----------------------------------------------------------
 def _sample(kind: str, shape: tuple, rng: np.random.Generator) -> np.ndarray:
     if kind == "pos":
         return rng.uniform(0.3, 2.0, shape)
@@ -173,13 +184,17 @@ BROADCASTING = {
 
 @pytest.mark.parametrize("name", sorted(BROADCASTING))
 @settings(max_examples=15)
-@given(shapes=mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3, max_side=3),
-       seed=st.integers(0, 2**32 - 1))
+@given(
+    shapes=mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3, max_side=3),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_broadcasting_gradients_reduce_to_each_input_shape(name, shapes, seed):
     fn, kind_x, kind_y = BROADCASTING[name]
     rng = np.random.default_rng(seed)
-    arrays = [_sample(kind_x, shapes.input_shapes[0], rng),
-              _sample(kind_y, shapes.input_shapes[1], rng)]
+    arrays = [
+        _sample(kind_x, shapes.input_shapes[0], rng),
+        _sample(kind_y, shapes.input_shapes[1], rng),
+    ]
     v = rng.standard_normal(shapes.result_shape)
     xs = _leaves(arrays)
     out = fn(*xs)

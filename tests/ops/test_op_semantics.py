@@ -36,37 +36,76 @@ KINKS = [
     ("sign_anywhere", lambda T, x: T.sign(x), ([-1.0, 0.0, 2.0],), [[0.0, 0.0, 0.0]]),
     ("leaky_relu_at_0", lambda T, x: T.nn.functional.leaky_relu(x, 0.1), ([0.0],), [[0.1]]),
     ("elu_at_0", lambda T, x: T.nn.functional.elu(x, 0.5), ([0.0],), [[0.5]]),
-    ("clamp_at_bounds", lambda T, x: T.clamp(x, -0.5, 0.5),
-     ([-1.0, -0.5, 0.0, 0.5, 1.0],), [[0.0, 1.0, 1.0, 1.0, 0.0]]),
+    (
+        "clamp_at_bounds",
+        lambda T, x: T.clamp(x, -0.5, 0.5),
+        ([-1.0, -0.5, 0.0, 0.5, 1.0],),
+        [[0.0, 1.0, 1.0, 1.0, 0.0]],
+    ),
     ("clamp_min_at_bound", lambda T, x: x.clamp(min=0.5), ([0.0, 0.5, 1.0],), [[0.0, 1.0, 1.0]]),
     ("clamp_max_at_bound", lambda T, x: x.clamp(max=0.5), ([0.0, 0.5, 1.0],), [[1.0, 1.0, 0.0]]),
-    ("clamp_tensor_min_tie", lambda T, x, m: T.clamp(x, min=m),
-     ([0.5, 1.0, 0.0], [0.5, 0.5, 0.5]), [[1.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
-    ("clamp_tensor_max_tie", lambda T, x, m: T.clamp(x, max=m),
-     ([0.5, 1.0, 0.0], [0.5, 0.5, 0.5]), [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]),
-    ("maximum_tie", lambda T, x, y: T.maximum(x, y),
-     ([1.0, 2.0, 3.0], [1.0, 1.0, 4.0]), [[0.5, 1.0, 0.0], [0.5, 0.0, 1.0]]),
-    ("minimum_tie", lambda T, x, y: T.minimum(x, y),
-     ([1.0, 2.0, 3.0], [1.0, 1.0, 4.0]), [[0.5, 0.0, 1.0], [0.5, 1.0, 0.0]]),
+    (
+        "clamp_tensor_min_tie",
+        lambda T, x, m: T.clamp(x, min=m),
+        ([0.5, 1.0, 0.0], [0.5, 0.5, 0.5]),
+        [[1.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+    ),
+    (
+        "clamp_tensor_max_tie",
+        lambda T, x, m: T.clamp(x, max=m),
+        ([0.5, 1.0, 0.0], [0.5, 0.5, 0.5]),
+        [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]],
+    ),
+    (
+        "maximum_tie",
+        lambda T, x, y: T.maximum(x, y),
+        ([1.0, 2.0, 3.0], [1.0, 1.0, 4.0]),
+        [[0.5, 1.0, 0.0], [0.5, 0.0, 1.0]],
+    ),
+    (
+        "minimum_tie",
+        lambda T, x, y: T.minimum(x, y),
+        ([1.0, 2.0, 3.0], [1.0, 1.0, 4.0]),
+        [[0.5, 0.0, 1.0], [0.5, 1.0, 0.0]],
+    ),
     ("amax_ties", lambda T, x: x.amax(), ([1.0, 3.0, 3.0, 2.0],), [[0.0, 0.5, 0.5, 0.0]]),
-    ("amax_dim_ties", lambda T, x: x.amax(1), ([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]],),
-     [[[0.0, 0.5, 0.5], [1 / 3, 1 / 3, 1 / 3]]]),
-    ("amin_ties_keepdim", lambda T, x: x.amin(-1, keepdim=True), ([[0.0, 1.0, 0.0]],),
-     [[[0.5, 0.0, 0.5]]]),
+    (
+        "amax_dim_ties",
+        lambda T, x: x.amax(1),
+        ([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]],),
+        [[[0.0, 0.5, 0.5], [1 / 3, 1 / 3, 1 / 3]]],
+    ),
+    (
+        "amin_ties_keepdim",
+        lambda T, x: x.amin(-1, keepdim=True),
+        ([[0.0, 1.0, 0.0]],),
+        [[[0.5, 0.0, 0.5]]],
+    ),
     ("max_all_ties", lambda T, x: x.max(), ([1.0, 3.0, 3.0, 2.0],), [[0.0, 0.5, 0.5, 0.0]]),
     ("min_all_ties", lambda T, x: x.min(), ([1.0, 0.0, 0.0, 2.0],), [[0.0, 0.5, 0.5, 0.0]]),
-    ("norm_inf_ties", lambda T, x: x.norm(p=float("inf")), ([-2.0, 1.0, 2.0],),
-     [[-0.5, 0.0, 0.5]]),
+    ("norm_inf_ties", lambda T, x: x.norm(p=float("inf")), ([-2.0, 1.0, 2.0],), [[-0.5, 0.0, 0.5]]),
     ("norm_at_0", lambda T, x: x.norm(), ([0.0, 0.0, 0.0],), [[0.0, 0.0, 0.0]]),
-    ("norm_dim_zero_row", lambda T, x: x.norm(dim=1), ([[0.0, 0.0], [3.0, 4.0]],),
-     [[[0.0, 0.0], [0.6, 0.8]]]),
+    (
+        "norm_dim_zero_row",
+        lambda T, x: x.norm(dim=1),
+        ([[0.0, 0.0], [3.0, 4.0]],),
+        [[[0.0, 0.0], [0.6, 0.8]]],
+    ),
     ("pow_0_at_0", lambda T, x: x**0, ([0.0, 2.0],), [[0.0, 0.0]]),
-    ("pow_tensor_exponent_at_0", lambda T, x, y: x**y, ([0.0, 0.0, 0.0], [0.0, 2.0, 1.0]),
-     [[0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]),
+    (
+        "pow_tensor_exponent_at_0",
+        lambda T, x, y: x**y,
+        ([0.0, 0.0, 0.0], [0.0, 2.0, 1.0]),
+        [[0.0, 0.0, 1.0], [0.0, 0.0, 0.0]],
+    ),
     ("prod_one_zero", lambda T, x: x.prod(), ([0.0, 2.0, 3.0],), [[6.0, 0.0, 0.0]]),
     ("prod_two_zeros", lambda T, x: x.prod(), ([0.0, 0.0, 3.0],), [[0.0, 0.0, 0.0]]),
-    ("l1_loss_tie", lambda T, x: T.nn.functional.l1_loss(x, T.zeros(2, dtype=T.float64)),
-     ([0.0, 1.0],), [[0.0, 0.5]]),
+    (
+        "l1_loss_tie",
+        lambda T, x: T.nn.functional.l1_loss(x, T.zeros(2, dtype=T.float64)),
+        ([0.0, 1.0],),
+        [[0.0, 0.5]],
+    ),
 ]
 
 
@@ -99,8 +138,9 @@ def test_max_along_dim_sends_the_gradient_to_the_selected_index(dim, keepdim):
 
 
 def test_min_along_dim_sends_the_gradient_to_the_selected_index():
-    x = symgrad.tensor([[1.0, 0.0, 0.0], [2.0, 2.0, 3.0]], dtype=symgrad.float64,
-                       requires_grad=True)
+    x = symgrad.tensor(
+        [[1.0, 0.0, 0.0], [2.0, 2.0, 3.0]], dtype=symgrad.float64, requires_grad=True
+    )
     values, indices = x.min(1)
     values.sum().backward()
     assert indices.tolist() == [1, 0]
@@ -125,18 +165,21 @@ def test_variance_without_degrees_of_freedom_has_a_nan_gradient():
 
 @pytest.mark.parametrize("label_smoothing", [0.0, 0.1])
 def test_cross_entropy_with_every_target_ignored_is_nan_with_zero_gradient(label_smoothing):
-    x = symgrad.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], dtype=symgrad.float64,
-                       requires_grad=True)
-    loss = F.cross_entropy(x, symgrad.tensor([2, 2]), ignore_index=2,
-                           label_smoothing=label_smoothing)
+    x = symgrad.tensor(
+        [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], dtype=symgrad.float64, requires_grad=True
+    )
+    loss = F.cross_entropy(
+        x, symgrad.tensor([2, 2]), ignore_index=2, label_smoothing=label_smoothing
+    )
     loss.backward()
     assert np.isnan(loss.item())
     assert x.grad.tolist() == [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
 
 
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
-@pytest.mark.parametrize("fn", [lambda x: symgrad.where(x > 0, x, 0.0), symgrad.relu],
-                         ids=["where", "relu"])
+@pytest.mark.parametrize(
+    "fn", [lambda x: symgrad.where(x > 0, x, 0.0), symgrad.relu], ids=["where", "relu"]
+)
 def test_a_masked_gradient_stays_zero_when_the_incoming_gradient_is_infinite(fn):
     x = symgrad.tensor([1.0, -1.0], requires_grad=True)
     fn(x).backward(symgrad.tensor([float("inf"), float("inf")]))
@@ -257,20 +300,32 @@ def _t(*shape):
 ERRORS = [
     ("matmul_inner", lambda: _t(2, 3) @ _t(4, 5), RuntimeError, ["[2, 3]", "[4, 5]"]),
     ("matmul_vectors", lambda: symgrad.matmul(_t(3), _t(4)), RuntimeError, ["3", "4"]),
-    ("matmul_batch", lambda: symgrad.matmul(_t(2, 2, 3), _t(3, 3, 4)), RuntimeError,
-     ["[2, 2, 3]", "[3, 3, 4]"]),
+    (
+        "matmul_batch",
+        lambda: symgrad.matmul(_t(2, 2, 3), _t(3, 3, 4)),
+        RuntimeError,
+        ["[2, 2, 3]", "[3, 3, 4]"],
+    ),
     ("matmul_0d", lambda: symgrad.matmul(_t(), _t(3)), RuntimeError, ["1 dimension"]),
     ("mm_inner", lambda: symgrad.mm(_t(2, 3), _t(2, 3)), RuntimeError, ["[2, 3]"]),
     ("mm_rank", lambda: symgrad.mm(_t(2, 3), _t(3)), RuntimeError, ["2-D", "[3]"]),
     ("mv", lambda: symgrad.mv(_t(2, 3), _t(4)), RuntimeError, ["[2, 3]", "[4]"]),
     ("dot", lambda: symgrad.dot(_t(3), _t(4)), RuntimeError, ["3", "4"]),
     ("bmm_rank", lambda: symgrad.bmm(_t(2, 3), _t(3, 2)), RuntimeError, ["3-D", "[2, 3]"]),
-    ("cat_sizes", lambda: symgrad.cat([_t(2, 3), _t(2, 4)]), RuntimeError,
-     ["dimension 0", "[2, 3]", "[2, 4]"]),
+    (
+        "cat_sizes",
+        lambda: symgrad.cat([_t(2, 3), _t(2, 4)]),
+        RuntimeError,
+        ["dimension 0", "[2, 3]", "[2, 4]"],
+    ),
     ("cat_ndim", lambda: symgrad.cat([_t(2, 3), _t(3)], 0), RuntimeError, ["[2, 3]", "[3]"]),
     ("cat_empty", lambda: symgrad.cat([]), RuntimeError, ["non-empty"]),
-    ("stack_sizes", lambda: symgrad.stack([_t(2, 3), _t(3, 2)]), RuntimeError,
-     ["[2, 3]", "[3, 2]"]),
+    (
+        "stack_sizes",
+        lambda: symgrad.stack([_t(2, 3), _t(3, 2)]),
+        RuntimeError,
+        ["[2, 3]", "[3, 2]"],
+    ),
     ("reshape", lambda: _t(2, 3).reshape(4), RuntimeError, ["'[4]'", "size 6"]),
     ("view_infer", lambda: _t(2, 3).view(-1, 4), RuntimeError, ["[-1, 4]", "size 6"]),
     ("expand", lambda: _t(2, 3).expand(4, 3), RuntimeError, ["[2, 3]", "[4, 3]"]),
@@ -283,27 +338,63 @@ ERRORS = [
     ("index_dim1", lambda: _t(3, 2)[:, 2], IndexError, ["2", "size 2"]),
     ("index_tensor", lambda: _t(3)[symgrad.tensor([0, 7])], IndexError, ["7", "size 3"]),
     ("index_too_many", lambda: _t(3)[0, 0], IndexError, ["too many indices"]),
-    ("index_float_tensor", lambda: _t(3)[symgrad.tensor([0.0, 1.0])], IndexError,
-     ["long", "bool", "float32"]),
+    (
+        "index_float_tensor",
+        lambda: _t(3)[symgrad.tensor([0.0, 1.0])],
+        IndexError,
+        ["long", "bool", "float32"],
+    ),
     ("index_float_number", lambda: _t(3)[1.0], IndexError, ["float"]),
     ("index_mask_shape", lambda: _t(3)[symgrad.tensor([True, False])], IndexError, ["3", "2"]),
-    ("setitem_shape", lambda: _t(3, 2).__setitem__(slice(0, 2), _t(3)), RuntimeError,
-     ["[3]", "[2, 2]"]),
-    ("gather_range", lambda: _t(2, 3).gather(1, symgrad.tensor([[0, 3]])), RuntimeError,
-     ["out of range", "3"]),
-    ("where_condition", lambda: symgrad.where(_t(3), _t(3), _t(3)), RuntimeError,
-     ["boolean", "float32"]),
+    (
+        "setitem_shape",
+        lambda: _t(3, 2).__setitem__(slice(0, 2), _t(3)),
+        RuntimeError,
+        ["[3]", "[2, 2]"],
+    ),
+    (
+        "gather_range",
+        lambda: _t(2, 3).gather(1, symgrad.tensor([[0, 3]])),
+        RuntimeError,
+        ["out of range", "3"],
+    ),
+    (
+        "where_condition",
+        lambda: symgrad.where(_t(3), _t(3), _t(3)),
+        RuntimeError,
+        ["boolean", "float32"],
+    ),
     ("mean_integer", lambda: symgrad.tensor([1, 2]).mean(), RuntimeError, ["floating point"]),
-    ("cross_entropy_target", lambda: F.cross_entropy(_t(2, 3), symgrad.tensor([0, 3])),
-     IndexError, ["3", "out of bounds"]),
-    ("nll_float_target", lambda: F.nll_loss(_t(2, 3), symgrad.tensor([0.0, 1.0])),
-     RuntimeError, ["integer"]),
-    ("bce_range", lambda: F.binary_cross_entropy(symgrad.tensor([1.5]), symgrad.tensor([1.0])),
-     RuntimeError, ["between 0 and 1"]),
-    ("bce_logits_shape",
-     lambda: F.binary_cross_entropy_with_logits(_t(2, 3), _t(3)), ValueError, ["[3]", "[2, 3]"]),
-    ("reduction", lambda: F.mse_loss(_t(2), _t(2), reduction="avg"), ValueError,
-     ["avg", "reduction"]),
+    (
+        "cross_entropy_target",
+        lambda: F.cross_entropy(_t(2, 3), symgrad.tensor([0, 3])),
+        IndexError,
+        ["3", "out of bounds"],
+    ),
+    (
+        "nll_float_target",
+        lambda: F.nll_loss(_t(2, 3), symgrad.tensor([0.0, 1.0])),
+        RuntimeError,
+        ["integer"],
+    ),
+    (
+        "bce_range",
+        lambda: F.binary_cross_entropy(symgrad.tensor([1.5]), symgrad.tensor([1.0])),
+        RuntimeError,
+        ["between 0 and 1"],
+    ),
+    (
+        "bce_logits_shape",
+        lambda: F.binary_cross_entropy_with_logits(_t(2, 3), _t(3)),
+        ValueError,
+        ["[3]", "[2, 3]"],
+    ),
+    (
+        "reduction",
+        lambda: F.mse_loss(_t(2), _t(2), reduction="avg"),
+        ValueError,
+        ["avg", "reduction"],
+    ),
 ]
 
 

@@ -23,8 +23,12 @@ RTOL = ATOL = 1e-10
 
 def leaf(data: Any, name: str | None = None, requires_grad: bool = True) -> symgrad.Tensor:
     """A float64 leaf tensor, named ``name``."""
-    return symgrad.tensor(np.asarray(data, dtype=np.float64), dtype=symgrad.float64,
-                          requires_grad=requires_grad, name=name)
+    return symgrad.tensor(
+        np.asarray(data, dtype=np.float64),
+        dtype=symgrad.float64,
+        requires_grad=requires_grad,
+        name=name,
+    )
 
 
 def rng_for(key: str) -> np.random.Generator:
@@ -100,9 +104,13 @@ def evaluate_cse(pair: tuple, values: dict) -> list:
 
 def assert_close(actual: Any, expected: Any, what: str = "") -> None:
     """Equal to 1e-10 (relative and absolute), as float64 arrays."""
-    np.testing.assert_allclose(np.asarray(actual, dtype=np.float64),
-                               np.asarray(expected, dtype=np.float64),
-                               rtol=RTOL, atol=ATOL, err_msg=what)
+    np.testing.assert_allclose(
+        np.asarray(actual, dtype=np.float64),
+        np.asarray(expected, dtype=np.float64),
+        rtol=RTOL,
+        atol=ATOL,
+        err_msg=what,
+    )
 
 
 def numeric_gradients(y: symgrad.Tensor, xs: Sequence[symgrad.Tensor]) -> list[np.ndarray]:
@@ -126,8 +134,13 @@ def perturbed(values: dict, key: str, scale: float = 0.03) -> dict:
     return {s: sp.Float(float(v) + rng.uniform(-scale, scale), 17) for s, v in values.items()}
 
 
-def check_against_diff(expr: Any, grads: Sequence, leaves: Sequence[symgrad.Tensor],
-                       key: str, symbol_lists: Sequence | None = None) -> None:
+def check_against_diff(
+    expr: Any,
+    grads: Sequence,
+    leaves: Sequence[symgrad.Tensor],
+    key: str,
+    symbol_lists: Sequence | None = None,
+) -> None:
     """Each sampled gradient element equals ``sympy.diff(expr, its symbol)`` at the traced point
     and at a perturbed point (the closed forms must agree as functions, not just at one
     point)."""
@@ -141,5 +154,8 @@ def check_against_diff(expr: Any, grads: Sequence, leaves: Sequence[symgrad.Tens
         for k in diff_sample(len(symbols_x), key + str(symbols_x[0])):
             reference = sp.diff(expr, symbols_x[k])
             for point in points:
-                assert_close(evaluate(g_flat[k], point), evaluate(reference, point),
-                             f"{key}: d/d{symbols_x[k]}")
+                assert_close(
+                    evaluate(g_flat[k], point),
+                    evaluate(reference, point),
+                    f"{key}: d/d{symbols_x[k]}",
+                )

@@ -30,6 +30,7 @@ def _scalar_leaves():
 
 # -- the tutorial graph ------------------------------------------------------------------------
 
+
 def test_tutorial_graph_gradients_are_b_a_log_d_c_over_d():
     a, b, c, d = _scalar_leaves()
     e = a * b + symgrad.log(d) * c
@@ -49,6 +50,7 @@ def test_tutorial_graph_gradients_evaluate_to_backward():
 
 
 # -- the one-layer network ---------------------------------------------------------------------
+
 
 def _network(named_data: bool = False):
     """``x = ones(5)``, ``y = zeros(3)``, ``z = x @ w + b``, mean BCE-with-logits loss."""
@@ -100,6 +102,7 @@ def test_network_with_named_data_keeps_x_and_y_symbolic():
 
 # -- Jacobian ----------------------------------------------------------------------------------
 
+
 def test_jacobian_of_square_is_diagonal_two_x_plus_one():
     X = leaf([0.5, -1.5, 2.0], "X")
     J = jacobian((X + 1) ** 2, X)
@@ -118,15 +121,17 @@ def _numeric_jacobian(make, x):
     for k in range(y.numel()):
         v = np.zeros(y.numel())
         v[k] = 1.0
-        (g,) = grad(y, x, symgrad.tensor(v.reshape(y.shape), dtype=symgrad.float64),
-                    retain_graph=True)
+        (g,) = grad(
+            y, x, symgrad.tensor(v.reshape(y.shape), dtype=symgrad.float64), retain_graph=True
+        )
         rows.append(g.numpy().reshape(-1))
     return np.array(rows)
 
 
 JACOBIAN_CASES = {
     "softmax_of_matrix_product": lambda x: symgrad.softmax(
-        x @ symgrad.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=symgrad.float64), -1),
+        x @ symgrad.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=symgrad.float64), -1
+    ),
     "tanh_times_sin": lambda x: symgrad.tanh(x) * symgrad.sin(x.flip(-1)),
     "transpose_and_reduce": lambda x: (x.T * x.T.exp()).sum(0),
 }
@@ -158,6 +163,7 @@ def test_jacobian_flattens_row_major():
 
 # -- Hessian -----------------------------------------------------------------------------------
 
+
 def test_hessian_of_quadratic_form_with_symbolic_matrix_is_a_plus_a_transpose():
     x = leaf([1.0, -2.0, 0.5], "x")
     A = leaf(np.arange(9.0).reshape(3, 3), "A", requires_grad=False)
@@ -188,8 +194,9 @@ def test_hessian_of_quadratic_form_with_numeric_matrix():
 
 
 HESSIAN_CASES = {
-    "log_sum_exp": lambda x: symgrad.logsumexp(x * symgrad.tensor([1.0, 2.0, -1.0],
-                                                                  dtype=symgrad.float64), 0),
+    "log_sum_exp": lambda x: symgrad.logsumexp(
+        x * symgrad.tensor([1.0, 2.0, -1.0], dtype=symgrad.float64), 0
+    ),
     "sin_of_product": lambda x: symgrad.sin(x[0] * x[1]) + x[2] ** 3 * x[0],
     "norm_times_sigmoid": lambda x: x.norm() * symgrad.sigmoid(x).sum(),
 }
@@ -215,6 +222,7 @@ def test_hessian_of_one_element_input_is_one_by_one():
 
 
 # -- options: cse and simplify -----------------------------------------------------------------
+
 
 def _cse_case():
     x = leaf([[0.2, -0.4], [0.9, 0.1]], "x")
@@ -279,9 +287,12 @@ def test_simplify_option_on_jacobian_and_hessian():
 
 # -- results have the inputs' shapes -----------------------------------------------------------
 
+
 def test_gradient_results_have_the_inputs_shapes():
-    s, v, m, t = (leaf(np.full(shape, 0.5), n)
-                  for shape, n in (((), "s"), ((3,), "v"), ((2, 3), "m"), ((2, 1, 2), "t")))
+    s, v, m, t = (
+        leaf(np.full(shape, 0.5), n)
+        for shape, n in (((), "s"), ((3,), "v"), ((2, 3), "m"), ((2, 1, 2), "t"))
+    )
     y = (s * v * m).sum() + t.sum() * s
     g_s, g_v, g_m, g_t = gradient(y, [s, v, m, t])
     assert isinstance(g_s, sp.Expr)
@@ -308,7 +319,6 @@ def test_gradient_by_an_unnamed_constant_is_a_clear_error():
 
 
 # -- named tensors that do not require grad ----------------------------------------------------
-
 
 
 def test_gradient_by_a_named_constant_is_its_partial_derivative():

@@ -65,8 +65,10 @@ def test_lambdify_of_a_cse_pair_agrees_with_the_inline_form():
     rng = np.random.default_rng(1)
     leaves = _leaves(rng)
     y = model(*leaves)
-    inline, pair = lambdify(gradient(y, leaves), leaves), lambdify(gradient(y, leaves, cse=True),
-                                                                   leaves)
+    inline, pair = (
+        lambdify(gradient(y, leaves), leaves),
+        lambdify(gradient(y, leaves, cse=True), leaves),
+    )
     arrays = _new_arrays(rng)
     for a, b in zip(inline(*arrays), pair(*arrays)):
         assert_close(a, b)
@@ -127,6 +129,7 @@ def test_lambdify_rejects_symbols_that_are_not_leaves():
 
 
 # -- generated source --------------------------------------------------------------------------
+
 
 def _identifiers(source: str) -> set[str]:
     tree = ast.parse(source)
@@ -194,7 +197,7 @@ def test_c_function_name_must_be_an_identifier():
     w = leaf([1.0, 2.0], "w")
     f = compile_gradient((w * w).sum(), w)
     with pytest.raises(ValueError, match="identifier"):
-        f.c_source("f(); system(\"ls\")")
+        f.c_source('f(); system("ls")')
 
 
 def _c_gradient(tmp_path):
@@ -209,8 +212,11 @@ def _c_gradient(tmp_path):
 @needs_cc
 def test_c_source_compiles(tmp_path):
     _, path = _c_gradient(tmp_path)
-    result = subprocess.run([CC, "-std=c99", "-Wall", "-Werror", "-fsyntax-only", str(path)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [CC, "-std=c99", "-Wall", "-Werror", "-fsyntax-only", str(path)],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
 
 
@@ -218,12 +224,16 @@ def test_c_source_compiles(tmp_path):
 def test_c_source_computes_the_gradient(tmp_path):
     f, path = _c_gradient(tmp_path)
     library = tmp_path / "gradient.so"
-    subprocess.run([CC, "-std=c99", "-shared", "-fPIC", "-O1", "-o", str(library), str(path),
-                    "-lm"], check=True, capture_output=True)
+    subprocess.run(
+        [CC, "-std=c99", "-shared", "-fPIC", "-O1", "-o", str(library), str(path), "-lm"],
+        check=True,
+        capture_output=True,
+    )
     fn = ctypes.CDLL(str(library)).gradient
     fn.restype = None
-    arrays = [np.ascontiguousarray(a, dtype=np.float64)
-              for a in _new_arrays(np.random.default_rng(8))]
+    arrays = [
+        np.ascontiguousarray(a, dtype=np.float64) for a in _new_arrays(np.random.default_rng(8))
+    ]
     inputs = [np.atleast_1d(a) for a in arrays]
     outputs = [np.zeros(a.size) for a in inputs]
     pointer = ctypes.POINTER(ctypes.c_double)
@@ -246,6 +256,7 @@ def test_c_source_of_erf_compiles_as_c99(tmp_path):
     f = compile_gradient(symgrad.nn.functional.gelu(x).sum(), x)
     path = tmp_path / "gelu.c"
     path.write_text(f.c_source())
-    result = subprocess.run([CC, "-std=c99", "-fsyntax-only", str(path)], capture_output=True,
-                            text=True)
+    result = subprocess.run(
+        [CC, "-std=c99", "-fsyntax-only", str(path)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr

@@ -44,6 +44,7 @@ def _softsign_numpy(v):
 
 # -- symgrad.elementwise -----------------------------------------------------------------------
 
+
 def test_softsign_forward_is_the_formula():
     x = leaf(SAMPLE)
     y = softsign(x)
@@ -126,6 +127,7 @@ def test_elementwise_rejects_bad_names_and_arity():
 
 # -- custom autograd.Function ------------------------------------------------------------------
 
+
 class Cube(Function):
     @staticmethod
     def forward(ctx, x):
@@ -186,8 +188,10 @@ def test_function_with_symbolic_gives_closed_form_and_gradient():
 
 def test_function_with_two_inputs_and_broadcasting():
     x, y = leaf([[0.5, 2.0], [1.0, -1.0]], "x"), leaf([1.5, -0.5], "y")
-    out = (WeightedProduct.apply(x, y) * symgrad.tensor([[1.0, 2.0], [3.0, 4.0]],
-                                                        dtype=symgrad.float64)).sum()
+    out = (
+        WeightedProduct.apply(x, y)
+        * symgrad.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=symgrad.float64)
+    ).sum()
     grads = gradient(out, [x, y])
     check_against_diff(expression(out), grads, [x, y], "weighted product")
     values = values_of([x, y])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 import sympy as sp
 
 import symgrad
@@ -77,8 +76,7 @@ def test_latex_of_a_cse_pair_of_several_results():
 def test_latex_has_no_double_subscripts():
     x = leaf([0.5, 1.5])  # automatic name x_N
     w1 = leaf([[1.0, 2.0]], "w1")
-    texts = [latex(x * 2), latex(w1 * 2), latex(gradient((symgrad.tanh(x * x)).sum(), x,
-                                                          cse=True))]
+    texts = [latex(x * 2), latex(w1 * 2), latex(gradient((symgrad.tanh(x * x)).sum(), x, cse=True))]
     for text in texts:
         assert not double_subscripts(text), text
 

@@ -76,9 +76,23 @@ def test_closed_forms_match_engine_and_sympy_diff(op):
 
 # Second derivatives of the non-linear ops, with respect to the first input.
 HESSIAN_OPS = [
-    "exp", "log", "sigmoid", "tanh", "erf", "gelu", "softplus", "pow_tensor", "div",
-    "prod_all_with_zero", "softmax_1d", "log_softmax_dim0", "norm_p3_dim", "var_dim",
-    "matmul_self", "bce_with_logits_mean", "cross_entropy_mean",
+    "exp",
+    "log",
+    "sigmoid",
+    "tanh",
+    "erf",
+    "gelu",
+    "softplus",
+    "pow_tensor",
+    "div",
+    "prod_all_with_zero",
+    "softmax_1d",
+    "log_softmax_dim0",
+    "norm_p3_dim",
+    "var_dim",
+    "matmul_self",
+    "bce_with_logits_mean",
+    "cross_entropy_mean",
     "cross_entropy_label_smoothing_mean",
 ]
 
@@ -103,5 +117,8 @@ def test_hessian_matches_double_backward(name):
     H = hessian(y, xs[0])
     assert H.shape == (xs[0].numel(), xs[0].numel())
     values = values_of(xs)
-    assert_close([evaluate(e, values) for e in H], _double_backward_hessian(op).reshape(-1),
-                 f"{name}: Hessian")
+    assert_close(
+        [evaluate(e, values) for e in H],
+        _double_backward_hessian(op).reshape(-1),
+        f"{name}: Hessian",
+    )

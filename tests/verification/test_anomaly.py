@@ -64,6 +64,7 @@ def x0():
 
 # -- backward: the node and the forward line ----------------------------------------------------
 
+
 def test_log_of_zero_names_log_backward_and_the_forward_line():
     x = x0()
     with anomaly(), warnings.catch_warnings():
@@ -214,6 +215,7 @@ def test_traceback_is_missing_for_forwards_run_with_detection_off():
 
 # -- forward warnings ---------------------------------------------------------------------------
 
+
 def test_forward_inf_warns_from_the_users_line():
     x = x0()
     with anomaly(), pytest.warns(AnomalyWarning) as record:
@@ -254,6 +256,7 @@ def test_check_nan_false_records_locations_but_does_not_raise():
 
 
 # -- the switch -----------------------------------------------------------------------------------
+
 
 def test_off_by_default_with_nothing_recorded():
     assert not is_anomaly_enabled()

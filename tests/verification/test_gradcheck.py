@@ -19,8 +19,9 @@ from .functions import cube, detached_cube, mul_sin, ones_when_zero, sum_and_sca
 
 def f64(*shape, requires_grad=True, seed=0):
     rng = np.random.default_rng(seed)
-    return symgrad.tensor(rng.uniform(-2, 2, shape), dtype=symgrad.float64,
-                          requires_grad=requires_grad)
+    return symgrad.tensor(
+        rng.uniform(-2, 2, shape), dtype=symgrad.float64, requires_grad=requires_grad
+    )
 
 
 @pytest.fixture
@@ -29,6 +30,7 @@ def xy():
 
 
 # -- the verdicts ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("fast_mode", [False, True])
 def test_a_correct_custom_function_passes(xy, fast_mode):
@@ -80,8 +82,9 @@ def test_gradcheck_error_is_a_runtime_error():
 
 def test_several_outputs_name_the_wrong_one():
     x = f64(4)
-    with pytest.raises(GradcheckError, match="^Jacobian mismatch for output 1 with respect to "
-                                             "input 0,"):
+    with pytest.raises(
+        GradcheckError, match="^Jacobian mismatch for output 1 with respect to input 0,"
+    ):
         gradcheck(sum_and_scale(symgrad, error=0.01).apply, x)
     assert gradcheck(sum_and_scale(symgrad).apply, x)
 
@@ -106,10 +109,12 @@ def test_inputs_are_restored_bit_for_bit(xy):
 
 # -- dtype, inputs and outputs ------------------------------------------------------------------
 
+
 def test_single_precision_inputs_warn_from_the_callers_line():
     x = symgrad.tensor([0.5, 1.0], requires_grad=True)  # float32
-    with pytest.warns(UserWarning, match="Input #0 requires gradient and is not a double "
-                                         "precision floating point") as record:
+    with pytest.warns(
+        UserWarning, match="Input #0 requires gradient and is not a double precision floating point"
+    ) as record:
         gradcheck(lambda t: t * 2, x, atol=1e-2, rtol=1e-2, eps=1e-3)
     assert record[0].filename == __file__
 
@@ -202,6 +207,7 @@ def test_unsupported_modes_say_so():
 
 # -- nondeterminism and undefined gradients -----------------------------------------------------
 
+
 class Jittery(Function):
     """2x with a backward that adds noise of 1e-9: inside the Jacobian tolerance, but two
     runs differ."""
@@ -255,6 +261,7 @@ def test_a_function_that_handles_missing_output_gradients_passes():
 
 
 # -- gradgradcheck ------------------------------------------------------------------------------
+
 
 def test_gradgradcheck_passes_for_differentiable_backwards(xy):
     assert gradgradcheck(mul_sin(symgrad).apply, xy)

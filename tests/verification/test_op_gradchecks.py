@@ -24,6 +24,7 @@ def _leaves(arrays) -> tuple:
 
 # -- the op table ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("op", OP_DB, ids=[op.name for op in OP_DB])
 def test_gradcheck_and_gradgradcheck(op):
     inputs = _leaves(op.sample())
@@ -37,6 +38,7 @@ def test_gradcheck_and_gradgradcheck(op):
 
 
 # -- every element-wise primitive -----------------------------------------------------------------
+
 
 def _uniform(lo, hi):
     return lambda rng, shape: rng.uniform(lo, hi, shape)

@@ -53,9 +53,12 @@ FINAL = {
 }
 
 steps = st.lists(
-    st.one_of(st.sampled_from(sorted(UNARY)).map(lambda n: ("unary", n)),
-              st.sampled_from(sorted(BINARY)).map(lambda n: ("binary", n))),
-    min_size=1, max_size=4,
+    st.one_of(
+        st.sampled_from(sorted(UNARY)).map(lambda n: ("unary", n)),
+        st.sampled_from(sorted(BINARY)).map(lambda n: ("binary", n)),
+    ),
+    min_size=1,
+    max_size=4,
 )
 shapes = st.lists(st.integers(1, 3), min_size=1, max_size=2).map(tuple)
 
@@ -71,10 +74,14 @@ def compose(program: list, final: str):
 
 
 @settings(max_examples=25)
-@given(program=steps, final=st.sampled_from(sorted(FINAL)), shape=shapes,
-       y_broadcasts=st.booleans(), seed=st.integers(0, 2**32 - 1))
-def test_engine_finite_differences_and_closed_form_agree(program, final, shape, y_broadcasts,
-                                                         seed):
+@given(
+    program=steps,
+    final=st.sampled_from(sorted(FINAL)),
+    shape=shapes,
+    y_broadcasts=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_engine_finite_differences_and_closed_form_agree(program, final, shape, y_broadcasts, seed):
     rng = np.random.default_rng(seed)
     y_shape = shape[-1:] if y_broadcasts else shape
     x = symgrad.tensor(rng.uniform(-1.5, 1.5, shape), dtype=symgrad.float64, requires_grad=True)

@@ -25,6 +25,7 @@ def pair(report_input, a, b):
 
 # -- the three sources ----------------------------------------------------------------------------
 
+
 def test_a_correct_gradient_agrees_three_ways_with_the_hand_derived_one():
     x = f64([0.5, -1.0, 2.0], name="x")
     report = symgrad.verify(lambda t: (t**3).sum(), x)
@@ -111,6 +112,7 @@ def test_check_function_wants_the_class():
 
 # -- outputs and inputs ---------------------------------------------------------------------------
 
+
 def test_non_scalar_outputs_are_projected_and_say_so():
     x = f64([[0.5, 1.0], [1.5, 2.0]])
     report = symgrad.verify(lambda t: t @ t, x)
@@ -174,12 +176,24 @@ KINKS = {
     "abs at 0": (lambda T, t: t.abs().sum(), [0.0, -3.0], [1, 0], [0.0, -1.0]),
     "max ties": (lambda T, t: t.max(), [3.0, 1.0, 3.0], [1, 0, 1], [0.5, 0.0, 0.5]),
     "amax ties": (lambda T, t: t.amax(0).sum(), [[2.0], [2.0]], [[1], [1]], [[0.5], [0.5]]),
-    "maximum ties": (lambda T, t: T.maximum(t, T.tensor([1.0, 0.0], dtype=T.float64)).sum(),
-                     [1.0, 2.0], [1, 0], [0.5, 1.0]),
-    "clamp at its bound": (lambda T, t: t.clamp(-1, 1).sum(), [1.0, 0.0, -1.0], [1, 0, 1],
-                           [1.0, 1.0, 1.0]),
-    "leaky_relu at 0": (lambda T, t: T.nn.functional.leaky_relu(t, 0.1).sum(), [0.0, 1.0],
-                        [1, 0], [0.1, 1.0]),
+    "maximum ties": (
+        lambda T, t: T.maximum(t, T.tensor([1.0, 0.0], dtype=T.float64)).sum(),
+        [1.0, 2.0],
+        [1, 0],
+        [0.5, 1.0],
+    ),
+    "clamp at its bound": (
+        lambda T, t: t.clamp(-1, 1).sum(),
+        [1.0, 0.0, -1.0],
+        [1, 0, 1],
+        [1.0, 1.0, 1.0],
+    ),
+    "leaky_relu at 0": (
+        lambda T, t: T.nn.functional.leaky_relu(t, 0.1).sum(),
+        [0.0, 1.0],
+        [1, 0],
+        [0.1, 1.0],
+    ),
     "kink inside the step": (lambda T, t: t.relu().sum(), [2e-6, 1.0], [1, 0], [1.0, 1.0]),
 }
 
@@ -237,13 +251,26 @@ def test_high_curvature_is_not_mistaken_for_a_kink():
 
 # -- the report -----------------------------------------------------------------------------------
 
+
 def test_the_report_table():
     x, w = f64([1.0, 2.0], name="x"), f64([3.0], name="w")
     text = str(symgrad.verify(lambda a, b: (a * b).sum(), x, w))
     lines = text.splitlines()
     assert lines[0] == "Gradient report: all gradients agree (scalar output)"
-    assert lines[1].split() == ["input", "sources", "max", "abs", "err", "max", "rel", "err",
-                                "worst", "at", "values", "verdict"]
+    assert lines[1].split() == [
+        "input",
+        "sources",
+        "max",
+        "abs",
+        "err",
+        "max",
+        "rel",
+        "err",
+        "worst",
+        "at",
+        "values",
+        "verdict",
+    ]
     assert len(lines) == 2 + 3 * 2  # three pairs per input
     assert lines[3].startswith("input 0 (x)  engine vs closed form")
     assert lines[3].split()[-5:] == ["[0]", "3", "vs", "3", "ok"]  # d/dx = w = 3
