@@ -2,7 +2,8 @@
 
 Every program of the ``crosscheck`` package (next to this file) runs once with
 ``T = symgrad`` and once with ``T = torch``. The checks: forward values, shapes and dtypes;
-``.grad`` of every input after ``backward``; the inputs themselves afterwards (training loops update them in place);
+``.grad`` of every input after ``backward``; the inputs themselves afterwards (training loops
+update them in place);
 ``grad_fn`` class names; ``repr``; second derivatives; float32. Further tests cover dtype
 promotion, hooks, custom Functions, and random compositions drawn by hypothesis.
 

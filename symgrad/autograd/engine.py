@@ -104,10 +104,11 @@ def _collect(roots: list[Node]) -> tuple[dict, list]:
     return deps, order
 
 
-def _leading_to(order: list[Node], deps: dict, targets: set) -> set:
-    """The nodes from which a target can be reached through at least one edge."""
+def topological_order(roots: list[Node], deps: dict) -> list[Node]:
+    """The nodes reachable from ``roots`` (given their dependency counts from ``_collect``),
+    each after every node that feeds it a gradient."""
     remaining = dict(deps)
-    ready = [n for n in order if remaining.get(n, 0) == 0]
+    ready = [n for n in dict.fromkeys(roots) if remaining.get(n, 0) == 0]
     topo = []
     while ready:
         node = ready.pop()
@@ -117,6 +118,12 @@ def _leading_to(order: list[Node], deps: dict, targets: set) -> set:
                 remaining[nxt] -= 1
                 if remaining[nxt] == 0:
                     ready.append(nxt)
+    return topo
+
+
+def _leading_to(order: list[Node], deps: dict, targets: set) -> set:
+    """The nodes from which a target can be reached through at least one edge."""
+    topo = topological_order(order, deps)
     useful: set = set()
     for node in reversed(topo):
         if any(n is not None and (n in targets or n in useful) for n, _ in node.next_functions):

@@ -309,19 +309,21 @@ def var(
     correction: Any = None,
 ) -> Tensor:
     """The variance (Bessel-corrected by default, as PyTorch)."""
+    return _spread(_VAR, input, dim, unbiased, keepdim, correction)
+
+
+def _spread(prim: Structural, input: Tensor, dim: Any, unbiased: Any, keepdim: bool,
+            correction: Any) -> Tensor:
+    """var or std, after PyTorch's warning when no degree of freedom is left."""
     axes, c = _dims(input, dim), _correction(unbiased, correction)
-    _check_dof("var", input, axes, c)
-    return _VAR(input, dim=axes, keepdim=bool(keepdim), correction=c)
-
-
-def _check_dof(op: str, input: Tensor, axes: Any, correction: float) -> None:
-    if _count(input.shape, axes) - correction <= 0:
+    if _count(input.shape, axes) - c <= 0:
         warnings.warn(
-            f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
-            "reduction factor (input numel divided by output numel).",
+            f"{prim.name}(): degrees of freedom is <= 0. Correction should be strictly less "
+            "than the reduction factor (input numel divided by output numel).",
             UserWarning,
             stacklevel=3,
         )
+    return prim(input, dim=axes, keepdim=bool(keepdim), correction=c)
 
 
 def std(
@@ -333,9 +335,7 @@ def std(
     correction: Any = None,
 ) -> Tensor:
     """The standard deviation (Bessel-corrected by default, as PyTorch)."""
-    axes, c = _dims(input, dim), _correction(unbiased, correction)
-    _check_dof("std", input, axes, c)
-    return _STD(input, dim=axes, keepdim=bool(keepdim), correction=c)
+    return _spread(_STD, input, dim, unbiased, keepdim, correction)
 
 
 # -- log-sum-exp and the softmax family (numerically stable forms) ---------------------------------

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.autograd.engine import _collect, _leading_to
+from symgrad.autograd.engine import _collect, _leading_to, topological_order
 from symgrad.autograd.function import FunctionCtx
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.ops._primitive import Ctx, ElementwiseNode, StructuralNode
@@ -35,19 +35,8 @@ class SymbolicDepthError(ValueError):
 
 def backward_order(roots: list[Node]) -> list[Node]:
     """The nodes reachable from ``roots``, each after every node that feeds it a gradient."""
-    deps, order = _collect(roots)
-    remaining = dict(deps)
-    ready = [n for n in dict.fromkeys(roots) if remaining.get(n, 0) == 0]
-    result = []
-    while ready:
-        node = ready.pop()
-        result.append(node)
-        for nxt, _ in node.next_functions:
-            if nxt is not None:
-                remaining[nxt] -= 1
-                if remaining[nxt] == 0:
-                    ready.append(nxt)
-    return result
+    deps, _ = _collect(roots)
+    return topological_order(roots, deps)
 
 
 class Replay:
