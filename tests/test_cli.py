@@ -519,12 +519,6 @@ def test_parse_survives_any_text(text):
 # -- a bug elsewhere the command line works around -------------------------------------------------
 
 
-@pytest.mark.xfail(
-    reason="derivation() gives intermediates automatic names v1, v2, ... even when a leaf is "
-    "already called v1, printing 'v1 = exp(v1)' (symgrad/symbolic/derivation.py and "
-    "replay.py); the command line names intermediates w1, w2, ... in that case",
-    strict=True,
-)
 def test_derivation_automatic_names_avoid_leaf_names():
     v1 = symgrad.tensor(0.5, dtype=symgrad.float64, requires_grad=True, name="v1")
     text = str(derivation(v1 * symgrad.exp(v1), name="f"))

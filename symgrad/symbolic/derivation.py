@@ -26,6 +26,7 @@ from symgrad.tensor import Tensor
 __all__ = ["derivation", "Derivation", "Step"]
 
 MAX_PATHS = 8  # beyond this many paths the product form stops being readable
+MAX_CLOSED_NODES = 40  # closed forms of longer graphs are unreadable and slow to build
 
 
 class Partial(sp.Symbol):
@@ -33,8 +34,10 @@ class Partial(sp.Symbol):
 
     def _latex(self, printer: Any) -> str:
         top, _, bottom = self.name.partition("/")
-        return (rf"\frac{{\partial {_latex_name(printer, top[1:])}}}"
-                rf"{{\partial {_latex_name(printer, bottom[1:])}}}")
+        return (
+            rf"\frac{{\partial {_latex_name(printer, top[1:])}}}"
+            rf"{{\partial {_latex_name(printer, bottom[1:])}}}"
+        )
 
 
 def _latex_name(printer: Any, name: str) -> str:
@@ -49,7 +52,7 @@ class Step:
 
     ``terms`` holds, per consumer, the factors (its adjoint, the local derivative) as
     formulas, ``numbers`` the same factors as numbers; ``closed_form`` is the adjoint in the
-    leaves' symbols and ``value`` its number.
+    leaves' symbols (None for graphs too large to show it) and ``value`` its number.
     """
 
     target: str
@@ -86,14 +89,15 @@ class Derivation:
     ``aligned`` block); in Jupyter it shows as LaTeX.
     """
 
-    def __init__(self, output: str, definitions: list, values: dict,
-                 leaves: list[LeafDerivation]) -> None:
+    def __init__(
+        self, output: str, definitions: list, values: dict, leaves: list[LeafDerivation]
+    ) -> None:
         self.output = output
         self.definitions = definitions
         self.values = values
         self.leaves = leaves
 
-    # -- plain text --------------------------------------------------------------------------------
+    # -- plain text -------------------------------------------------------------------------------
     def __str__(self) -> str:
         at = ", ".join(f"{k} = {_number(v)}" for k, v in self.values.items())
         lines = [f"Forward ({at}):" if at else "Forward:"]
@@ -109,7 +113,7 @@ class Derivation:
 
     __repr__ = __str__
 
-    # -- Markdown ------------------------------------------------------------------------------------
+    # -- Markdown ---------------------------------------------------------------------------------
     def markdown(self) -> str:
         """Markdown with the formulas in ``$...$``."""
         lines = ["**Forward**", ""]
@@ -125,7 +129,7 @@ class Derivation:
     def _repr_markdown_(self) -> str:
         return self.markdown()
 
-    # -- LaTeX ---------------------------------------------------------------------------------------
+    # -- LaTeX ------------------------------------------------------------------------------------
     def latex(self) -> str:
         """An ``aligned`` block: the forward definitions, then each leaf's chain rule."""
         rows = [f"{sp.latex(s)} &= {sp.latex(e)}" for s, e in self.definitions]
@@ -139,7 +143,8 @@ class Derivation:
         return f"$$\n{self.latex()}\n$$"
 
 
-# -- rendering helpers -----------------------------------------------------------------------------
+# -- rendering helpers ---------------------------------------------------------------------------
+
 
 def _number(v: Any) -> str:
     arr = np.asarray(v, dtype=float)
@@ -149,15 +154,26 @@ def _number(v: Any) -> str:
     return str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.6g}"
 
 
-def _text(e: Any) -> str:
-    if isinstance(e, (float, np.floating, np.ndarray)):
-        return _number(e)
-    text = str(e)
-    return f"({text})" if isinstance(e, sp.Add) else text
+def _is_negative(e: Any) -> bool:
+    if isinstance(e, np.ndarray):
+        return False
+    if isinstance(e, (int, float, np.number)):
+        return float(e) < 0
+    return sp.sympify(e).could_extract_minus_sign()
+
+
+def _text(e: Any, factor: bool = False) -> str:
+    if isinstance(e, (int, float, np.number, np.ndarray)):
+        text = _number(e)
+    else:
+        text = str(e)
+        if isinstance(e, sp.Add):
+            return f"({text})"
+    return f"({text})" if factor and _is_negative(e) else text
 
 
 def _product(factors: list) -> str:
-    return " · ".join(_text(f) for f in factors)
+    return " · ".join(_text(f, factor=len(factors) > 1) for f in factors)
 
 
 def _sum(terms: list) -> str:
@@ -170,7 +186,7 @@ def _step_text(step: Step) -> str:
     value = _number(step.value)
     numbers = _sum(step.numbers)
     parts = [f"{step.symbol} = {_sum(step.terms)}"]
-    parts += [p for p in (numbers, str(step.closed_form)) if p != value]
+    parts += [p for p in (numbers, _closed_text(step.closed_form)) if p not in (value, None)]
     return " = ".join(_dedupe(parts + [value]))
 
 
@@ -179,15 +195,25 @@ def _path_text(form: PathForm) -> str:
         f"{form.symbol} = {_sum(form.paths)}",
         _sum(form.formulas),
         _sum(form.numbers) if len(form.numbers) > 1 else None,
-        str(form.closed_form),
+        _closed_text(form.closed_form),
         _number(form.value),
     ]
     return " = ".join(_dedupe([p for p in parts if p is not None]))
 
 
+def _closed_text(closed: Any) -> str | None:
+    return None if closed is None else str(closed)
+
+
+def _closed_latex(closed: Any) -> str | None:
+    return None if closed is None else sp.latex(closed)
+
+
 def _dedupe(parts: list) -> list:
     out = []
     for p in parts:
+        if p is None:
+            continue
         if not out or out[-1].split(" = ")[-1] != p:
             out.append(p)
     return out
@@ -197,34 +223,49 @@ def _latex_str(name: str) -> str:
     return sp.latex(sp.Symbol(name))
 
 
-def _latex_of(e: Any) -> str:
-    if isinstance(e, (float, np.floating, np.ndarray)):
-        return _number(e)
-    text = sp.latex(e)
-    return rf"\left({text}\right)" if isinstance(e, sp.Add) else text
+def _latex_of(e: Any, factor: bool = False) -> str:
+    if isinstance(e, (int, float, np.number, np.ndarray)):
+        text = _number(e)
+    else:
+        text = sp.latex(e)
+        if isinstance(e, sp.Add):
+            return rf"\left({text}\right)"
+    return rf"\left({text}\right)" if factor and _is_negative(e) else text
 
 
 def _latex_sum(terms: list) -> str:
-    return " + ".join(r" \cdot ".join(_latex_of(f) for f in t) for t in terms) or "0"
+    return (
+        " + ".join(r" \cdot ".join(_latex_of(f, factor=len(t) > 1) for f in t) for t in terms)
+        or "0"
+    )
 
 
 def _step_latex(step: Step, aligned: bool = False) -> str:
     eq = "&=" if aligned else "="
     if not step.terms:
         return f"{sp.latex(step.symbol)} {eq} 1"
-    parts = [_latex_sum(step.terms), _latex_sum(step.numbers), sp.latex(step.closed_form),
-             _number(step.value)]
+    parts = [
+        _latex_sum(step.terms),
+        _latex_sum(step.numbers),
+        _closed_latex(step.closed_form),
+        _number(step.value),
+    ]
     return f"{sp.latex(step.symbol)} {eq} " + " = ".join(_dedupe(parts))
 
 
 def _path_latex(form: PathForm, aligned: bool = False) -> str:
     eq = "&=" if aligned else "="
-    parts = [_latex_sum(form.paths), _latex_sum(form.formulas), sp.latex(form.closed_form),
-             _number(form.value)]
+    parts = [
+        _latex_sum(form.paths),
+        _latex_sum(form.formulas),
+        _closed_latex(form.closed_form),
+        _number(form.value),
+    ]
     return f"{sp.latex(form.symbol)} {eq} " + " = ".join(_dedupe(parts))
 
 
-# -- building ----------------------------------------------------------------------------------------
+# -- building ------------------------------------------------------------------------------------
+
 
 class _Builder:
     """Walks the graph of ``y`` once and derives the steps for each requested leaf."""
@@ -233,9 +274,12 @@ class _Builder:
         self.y = y
         self.name = name
         root = y.grad_fn
-        self.replay = Replay(cse=True, names={(root, y._output_nr): name})
-        self.replay.value(y)
         self.order = backward_order([root])
+        self.replay = Replay(cse=True, names=self._automatic_names())
+        self.replay.value(y)
+        self.with_closed_forms = len(self.order) <= MAX_CLOSED_NODES
+        self._inlined: dict = {}  # symbol -> its definition in the leaves' symbols
+        self._inlined_count = 0
         self.deps, _ = _collect([root])
         self.consumers: dict[tuple, list] = {}
         for node in self.order:
@@ -244,6 +288,34 @@ class _Builder:
                     self.consumers.setdefault((fn, nr), []).append((node, i))
         self.labels = self._labels()
         self.adjoint_values: dict[tuple, Any] = {(root, y._output_nr): 1.0}
+
+    def _automatic_names(self) -> dict:
+        """``v1``, ``v2``, ... for the unnamed outputs, in forward order, skipping the names of
+        leaves and named tensors (so a leaf called ``v1`` is not confused with one)."""
+        root_key = (self.y.grad_fn, self.y._output_nr)
+        names = {root_key: self.name}
+        taken = {self.name}
+        for node in self.order:
+            if isinstance(node, AccumulateGrad):
+                taken.add(_base_name(symbol_array_of(node._leaf)))
+            else:
+                for i, (fn, _) in enumerate(node.next_functions):
+                    const = node._consts[i] if fn is None and i < len(node._consts) else None
+                    if isinstance(const, Tensor) and const.name:
+                        taken.add(const.name)
+                taken.update(output_name(node, nr) for nr in range(node.num_outputs))
+        count = 0
+        for node in reversed(self.order):
+            if isinstance(node, AccumulateGrad):
+                continue
+            for nr in range(node.num_outputs):
+                if (node, nr) in names or output_name(node, nr):
+                    continue
+                count += 1
+                while f"v{count}" in taken:
+                    count += 1
+                names[(node, nr)] = f"v{count}"
+        return names
 
     def _labels(self) -> dict:
         """A printable name for every tensor of the graph (leaves and node outputs)."""
@@ -281,8 +353,9 @@ class _Builder:
     def steps_for(self, target: tuple) -> list[Step]:
         useful = _leading_to(self.order, self.deps, {target[0]}) | {target[0]}
         root_key = (self.y.grad_fn, self.y._output_nr)
-        steps = [Step(self.labels[root_key], self.symbol_of(root_key), [], [], sp.Integer(1), 1.0)]
-        closed = {root_key: sp.Integer(1)}
+        one = sp.Integer(1) if self.with_closed_forms else None
+        steps = [Step(self.labels[root_key], self.symbol_of(root_key), [], [], one, 1.0)]
+        closed = {root_key: one}
         for node in self.order:
             for nr in range(node.num_outputs):
                 key = (node, nr)
@@ -299,24 +372,26 @@ class _Builder:
             ckey = (consumer, 0)
             if consumer not in useful or ckey not in closed:
                 continue
-            local = self.local(consumer, i) if np.size(closed[ckey]) == 1 else None
+            scalar = np.size(self.adjoint_values[ckey]) == 1
+            local = self.local(consumer, i) if scalar else None
             if local is not None:
                 formula, number = local
                 terms.append([self.symbol_of(ckey), formula])
                 numbers.append([self.adjoint_values[ckey], number])
-                part, part_value = closed[ckey] * self._inline(formula), (
-                    self.adjoint_values[ckey] * number)
+                part_value = self.adjoint_values[ckey] * number
+                part = closed[ckey] * self._inline(formula) if self.with_closed_forms else None
             else:
                 term, part, part_value = self._vjp_term(consumer, i, ckey, closed)
                 terms.append([term])
                 numbers.append([part_value])
-            total = part if total is None else total + part
+            total = part if total is None or part is None else total + part
             value = part_value if value is None else value + part_value
         if not terms:
             return None
         closed[key] = total
         self.adjoint_values[key] = value
-        return Step(self.labels[key], self.symbol_of(key), terms, numbers, _shown(total), value)
+        shown = _shown(total) if total is not None else None
+        return Step(self.labels[key], self.symbol_of(key), terms, numbers, shown, value)
 
     def _vjp_term(self, consumer: Node, i: int, ckey: tuple, closed: dict) -> tuple:
         """A tensor consumer's contribution: its VJP rule applied to its adjoint's symbols."""
@@ -328,14 +403,15 @@ class _Builder:
             suffix = f"[{', '.join(map(str, index))}]" if out.shape else ""
             g[index] = Partial(f"d{self.name}/d{self.labels[ckey]}{suffix}", real=True)
         contribution = np.asarray(self.replay._vjp(consumer, g, 0)[i], dtype=object)
-        g_closed = np.broadcast_to(np.asarray(closed[ckey], dtype=object), out.shape)
         g_values = np.broadcast_to(np.asarray(self.adjoint_values[ckey], dtype=float), out.shape)
-        swap = {s: c for s, c in zip(g.flat, g_closed.flat)}
-        self.replay._numeric_values.update(
-            {s: float(v) for s, v in zip(g.flat, g_values.flat)}
-        )
-        part = np.vectorize(lambda e: self._inline(sp.sympify(e).xreplace(swap)),
-                            otypes=[object])(contribution)
+        self.replay._numeric_values.update({s: float(v) for s, v in zip(g.flat, g_values.flat)})
+        part = None
+        if self.with_closed_forms:
+            g_closed = np.broadcast_to(np.asarray(closed[ckey], dtype=object), out.shape)
+            swap = {s: c for s, c in zip(g.flat, g_closed.flat)}
+            part = np.vectorize(
+                lambda e: self._inline(sp.sympify(e).xreplace(swap)), otypes=[object]
+            )(contribution)
         number = self.replay._numeric(contribution)
         return to_sympy(contribution), part, number
 
@@ -343,11 +419,11 @@ class _Builder:
         """``e`` with the named intermediates replaced by their definitions (leaves only)."""
         if isinstance(e, np.ndarray):
             return np.vectorize(self._inline, otypes=[object])(e)
-        e = sp.sympify(e)
-        for s, d in reversed(self.replay.definitions):
-            if s in e.free_symbols:
-                e = e.xreplace({s: d})
-        return e
+        definitions = self.replay.definitions
+        for s, d in definitions[self._inlined_count :]:  # forward order: d uses earlier symbols
+            self._inlined[s] = d.xreplace(self._inlined)
+        self._inlined_count = len(definitions)
+        return sp.sympify(e).xreplace(self._inlined)
 
     def path_form(self, target: tuple) -> PathForm | None:
         root_key = (self.y.grad_fn, self.y._output_nr)
@@ -371,11 +447,17 @@ class _Builder:
             locals_ = [self.local(node, i) for node, i, _ in edges]
             if any(v is None for v in locals_):
                 return None
-            symbols.append([Partial(f"d{self.labels[(n, 0)]}/d{self.labels[k]}", real=True)
-                            for n, _, k in edges])
+            symbols.append(
+                [
+                    Partial(f"d{self.labels[(n, 0)]}/d{self.labels[k]}", real=True)
+                    for n, _, k in edges
+                ]
+            )
             formulas.append([f for f, _ in locals_])
             numbers.append([v for _, v in locals_])
-        closed = sum((sp.Mul(*[self._inline(f) for f in fs]) for fs in formulas), sp.Integer(0))
+        closed = None
+        if self.with_closed_forms:
+            closed = sum((sp.Mul(*[self._inline(f) for f in fs]) for fs in formulas), sp.Integer(0))
         value = sum(float(np.prod(ns)) for ns in numbers)
         return PathForm(self.symbol_of(target), symbols, formulas, numbers, closed, value)
 
@@ -459,8 +541,9 @@ def derivation(y: Tensor, x: Any = None, *, name: str | None = None) -> Derivati
     targets = _targets(builder, x)
     leaves = []
     for key in targets:
-        leaves.append(LeafDerivation(builder.labels[key], builder.path_form(key),
-                                     builder.steps_for(key)))
+        leaves.append(
+            LeafDerivation(builder.labels[key], builder.path_form(key), builder.steps_for(key))
+        )
     values = {}
     for node in sorted(builder.order, key=lambda n: n._seq):
         if isinstance(node, AccumulateGrad):
@@ -477,6 +560,8 @@ def _targets(builder: _Builder, x: Any) -> list[tuple]:
     for t in xs:
         key = _target_key(t)
         if key[0] not in builder.order:
-            raise ValueError(f"derivation(): {t.name or 'the tensor'} is not used to compute the output")
+            raise ValueError(
+                f"derivation(): {t.name or 'the tensor'} is not used to compute the output"
+            )
         keys.append(key)
     return keys

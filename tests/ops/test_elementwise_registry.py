@@ -244,7 +244,7 @@ EXTREME_DPS = 1000  # 1 + exp(-1000) needs over 434 digits to differ from 1
 
 def _naive_overflows(prim, arrays: list, params: tuple) -> bool:
     """Whether the plain float formula (lambdified to NumPy) overflows at these points."""
-    naive = sp.lambdify(prim.inputs + prim.params, prim.expr, modules=["scipy", "numpy"])
+    naive = sp.lambdify(prim.inputs + prim.params, prim.expr, modules="numpy")
     try:
         with np.errstate(over="raise"):
             values = naive(*arrays, *params)
