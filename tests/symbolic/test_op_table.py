@@ -59,7 +59,7 @@ def _traced(op):
     return xs, y
 
 
-@pytest.mark.parametrize("op", _params())
+@pytest.mark.parametrize("op", list(_params()))
 def test_closed_forms_match_engine_and_sympy_diff(op):
     xs, y = _traced(op)
     expr = expression(y)
