@@ -164,9 +164,26 @@ class _Run:
             _add_to(buffers, node, nr, g)
         ready = [(-n._seq, n) for n in dict.fromkeys(n for n, _ in root_nodes) if n not in deps]
         heapq.heapify(ready)
+        # the common pass (no inputs=, create_graph or anomaly mode) skips _run_node's checks
+        # for nodes without hooks: this loop runs once per node of every training step
+        plain = self.targets is None and not self.create_graph and not _anomaly_state.enabled
+        release = not self.retain_graph
         while ready:
             _, node = heapq.heappop(ready)
-            in_grads = self._run_node(node, buffers.pop(node, None), useful)
+            grads_in = buffers.pop(node, None)
+            if (
+                plain
+                and grads_in is not None
+                and not node._pre_hooks
+                and not node._retain_hooks
+                and not node.runs_user_code
+                and type(node) is not AccumulateGrad
+            ):
+                in_grads = node.apply(grads_in, False)
+                if release:
+                    node._release()
+            else:
+                in_grads = self._run_node(node, grads_in, useful)
             for (nxt, nr), g in zip(node.next_functions, in_grads):
                 if nxt is None:
                     continue
