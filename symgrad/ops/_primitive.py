@@ -126,6 +126,8 @@ class Elementwise:
     partials : optional rewritten partials, one per input, which may use ``OUT`` (the output).
     kernel : optional NumPy forward kernel (numerically stable or faster), tested to agree.
     partial_kernels : optional ``{i: f(*inputs, out, *params)}`` kernels for partials.
+    vjp_kernels : optional ``{i: f(*inputs, out, g, *params)}`` kernels for ``g * partial_i``
+        itself, where fusing the product is much faster (tested to agree like the others).
     promote : ``"same"`` keeps the promoted dtype, ``"float"`` turns integers into the default
         float dtype (``exp`` of an integer tensor is a float tensor).
     exact : False when ``partials`` are declared subgradients that ``sympy.diff`` would not
@@ -142,6 +144,7 @@ class Elementwise:
         partials: tuple | None = None,
         kernel: Callable | None = None,
         partial_kernels: dict | None = None,
+        vjp_kernels: dict | None = None,
         promote: str = "same",
         backward: str | None = None,
         exact: bool = True,
@@ -154,6 +157,7 @@ class Elementwise:
         self.declared_partials = partials
         self.kernel = kernel
         self.partial_kernels = dict(partial_kernels or {})
+        self._vjp_kernels: dict[int, Callable] = dict(vjp_kernels or {})
         self.promote = promote
         self.exact = exact
         self.level = level
@@ -162,7 +166,6 @@ class Elementwise:
             ElementwiseNode, backward or f"{camel(name)}Backward0", prim=self
         )
         self._forward: Callable | None = None
-        self._vjp_kernels: dict[int, Callable] = {}
         self._vjp_prims: dict[int, Elementwise] = {}
         self._vjp_uses: dict[int, tuple] = {}
         self._needs: tuple | None = None

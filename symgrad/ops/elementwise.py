@@ -62,6 +62,14 @@ def _pow_dy(v: Any, e: Any, out: Any) -> Any:
     return np.where(np.equal(v, 0) & np.greater_equal(e, 0), 0, d)
 
 
+def _relu_vjp(v: Any, out: Any, g: Any) -> Any:
+    # multiplying by the mask is 2-3x faster than where; where only for a non-finite g, whose
+    # masked elements must stay 0 (PyTorch), not inf * 0 = nan
+    keep = ~np.less_equal(v, 0)
+    r = g * keep
+    return r if np.isfinite(r).all() else np.where(keep, g, 0)
+
+
 def _where(cond: Any, a: Any, b: Any) -> Any:
     return np.where(cond, a, b)
 
@@ -138,7 +146,11 @@ ERF = declare("erf", (x,), sp.erf(x), promote="float")
 ABS = declare("abs", (x,), sp.Abs(x), kernel=np.abs)
 SIGN = declare("sign", (x,), sp.sign(x), partials=(0,), kernel=np.sign, exact=False)
 RELU = declare(
-    "relu", (x,), sp.Piecewise((0, x <= 0), (x, True)), kernel=lambda v: np.maximum(v, 0)
+    "relu",
+    (x,),
+    sp.Piecewise((0, x <= 0), (x, True)),
+    kernel=lambda v: np.maximum(v, 0),
+    vjp_kernels={0: _relu_vjp},
 )
 LEAKY_RELU = declare(
     "leaky_relu", (x,), sp.Piecewise((x, x > 0), (slope * x, True)), params=(slope,)

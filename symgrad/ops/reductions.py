@@ -312,8 +312,9 @@ def var(
     return _spread(_VAR, input, dim, unbiased, keepdim, correction)
 
 
-def _spread(prim: Structural, input: Tensor, dim: Any, unbiased: Any, keepdim: bool,
-            correction: Any) -> Tensor:
+def _spread(
+    prim: Structural, input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any
+) -> Tensor:
     """var or std, after PyTorch's warning when no degree of freedom is left."""
     axes, c = _dims(input, dim), _correction(unbiased, correction)
     if _count(input.shape, axes) - c <= 0:
