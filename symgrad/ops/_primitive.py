@@ -110,7 +110,7 @@ def _as_where(*pairs: Any) -> sp.Expr:
 
 def lambdify(args: tuple, expr: sp.Expr) -> Callable:
     """NumPy code for ``expr``: arguments are our own fixed symbols, never user text."""
-    expr = sp.sympify(expr).replace(sp.Piecewise, _as_where)
+    expr = sp.sympify(expr, strict=True).replace(sp.Piecewise, _as_where)
     return sp.lambdify(args, expr, modules=_MODULES, cse=True, docstring_limit=0)
 
 
@@ -178,7 +178,7 @@ class Elementwise:
     def partials(self) -> tuple:
         """One partial derivative per input, possibly written with the output symbol."""
         if self.declared_partials is not None:
-            return tuple(sp.sympify(p) for p in self.declared_partials)
+            return tuple(sp.sympify(p, strict=True) for p in self.declared_partials)
         # derivatives of steps (sign, Heaviside) are 0 almost everywhere, PyTorch's convention,
         # not a Dirac delta that no kernel can evaluate
         return tuple(
@@ -633,7 +633,10 @@ def _input_names(n: int) -> tuple:
 
 def _evaluator(env: dict) -> Callable:
     def numeric(a: np.ndarray) -> np.ndarray:
-        return np.vectorize(lambda e: float(sp.sympify(e).xreplace(env)), otypes=[float])(a)
+        def value(e: Any) -> float:
+            return float(sp.sympify(e, strict=True).xreplace(env))
+
+        return np.vectorize(value, otypes=[float])(a)
 
     return numeric
 

@@ -81,7 +81,7 @@ def _objects(a: Any) -> np.ndarray:
 def to_sympy(a: np.ndarray) -> Any:
     """An object array as SymPy: a scalar, a ``Matrix`` for 2-D, else an ``Array``."""
     if a.ndim == 0:
-        return sp.sympify(a[()])
+        return sp.sympify(a[()], strict=True)
     if a.ndim == 2:
         return sp.Matrix(a.tolist())
     return sp.Array(a.tolist(), a.shape)

@@ -25,7 +25,7 @@ def _tensor(t: Any, what: str) -> Tensor:
 def _finish(arr: np.ndarray, simplify: bool) -> Any:
     if simplify:
         arr = np.vectorize(lambda e: sp.simplify(e), otypes=[object])(arr)
-    return to_sympy(arr) if arr.size != 1 or arr.ndim == 0 else sp.sympify(arr.flat[0])
+    return to_sympy(arr) if arr.size != 1 or arr.ndim == 0 else sp.sympify(arr.flat[0], strict=True)
 
 
 def expression(
@@ -202,7 +202,7 @@ def _derivatives(definitions: list, exprs: list, xs: list) -> list:
                     total += sp.diff(d, f) * tangent[f]
             tangent[s] = total
         for i, e in enumerate(exprs):
-            e = sp.sympify(e)
+            e = sp.sympify(e, strict=True)
             total = sp.diff(e, x)
             for f in e.free_symbols:
                 if f in tangent and tangent[f] != 0:

@@ -62,10 +62,10 @@ def _outputs(exprs: Any) -> tuple[list, list, bool]:
     for e in items:
         if isinstance(e, (sp.MatrixBase, sp.NDimArray)):
             shapes.append(tuple(e.shape))
-            flat.extend(sp.sympify(v) for v in (e if isinstance(e, sp.MatrixBase) else e))
+            flat.extend(sp.sympify(v, strict=True) for v in e)
         else:
             shapes.append(())
-            flat.append(sp.sympify(e))
+            flat.append(sp.sympify(e, strict=True))
     return flat, shapes, single
 
 
@@ -249,7 +249,7 @@ def compile_gradient(y: Tensor, xs: Any) -> CompiledFunction:
     single = isinstance(xs, Tensor)
     xs_list = [xs] if single else list(xs)
     replay, grads = gradient_replay(y, xs_list, cse=True)
-    values = [to_sympy(g) if g.ndim else sp.sympify(g[()]) for g in grads]
+    values = [to_sympy(g) if g.ndim else sp.sympify(g[()], strict=True) for g in grads]
     given = {id(x) for x in xs_list}
     others = sorted(
         (t for k, t in replay.leaves.items() if k not in given), key=lambda t: str(t.name)

@@ -159,7 +159,7 @@ def _is_negative(e: Any) -> bool:
         return False
     if isinstance(e, (int, float, np.number)):
         return float(e) < 0
-    return sp.sympify(e).could_extract_minus_sign()
+    return sp.sympify(e, strict=True).could_extract_minus_sign()
 
 
 def _text(e: Any, factor: bool = False) -> str:
@@ -345,7 +345,9 @@ class _Builder:
         if any(np.size(a) != 1 for a in args):
             return None
         prim = consumer.prim
-        subs = {x: sp.sympify(np.asarray(a).flat[0]) for x, a in zip(prim.inputs, args)}
+        subs = {
+            x: sp.sympify(np.asarray(a).flat[0], strict=True) for x, a in zip(prim.inputs, args)
+        }
         subs.update({p: exact(v) for p, v in zip(prim.params, consumer._params)})
         formula = prim.local_derivatives[i].xreplace(subs)
         return formula, self.replay._evaluate(formula)
@@ -410,7 +412,7 @@ class _Builder:
             g_closed = np.broadcast_to(np.asarray(closed[ckey], dtype=object), out.shape)
             swap = {s: c for s, c in zip(g.flat, g_closed.flat)}
             part = np.vectorize(
-                lambda e: self._inline(sp.sympify(e).xreplace(swap)), otypes=[object]
+                lambda e: self._inline(sp.sympify(e, strict=True).xreplace(swap)), otypes=[object]
             )(contribution)
         number = self.replay._numeric(contribution)
         return to_sympy(contribution), part, number
@@ -423,7 +425,7 @@ class _Builder:
         for s, d in definitions[self._inlined_count :]:  # forward order: d uses earlier symbols
             self._inlined[s] = d.xreplace(self._inlined)
         self._inlined_count = len(definitions)
-        return sp.sympify(e).xreplace(self._inlined)
+        return sp.sympify(e, strict=True).xreplace(self._inlined)
 
     def path_form(self, target: tuple) -> PathForm | None:
         root_key = (self.y.grad_fn, self.y._output_nr)
@@ -473,7 +475,7 @@ def _shown(total: Any) -> Any:
     from symgrad.ops.sx import to_sympy
 
     if isinstance(total, np.ndarray):
-        return to_sympy(total) if total.size != 1 else sp.sympify(total.flat[0])
+        return to_sympy(total) if total.size != 1 else sp.sympify(total.flat[0], strict=True)
     return total
 
 

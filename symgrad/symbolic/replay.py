@@ -125,7 +125,7 @@ class Replay:
             name = f"{prefix}{self._names[prefix]}"
         out = np.empty(arr.shape, dtype=object)
         for index in np.ndindex(*arr.shape):
-            e = sp.sympify(arr[index])
+            e = sp.sympify(arr[index], strict=True)
             if e.is_Atom or (-e).is_Atom:
                 out[index] = e
                 continue
@@ -225,7 +225,7 @@ class Replay:
     def _numeric(self, arr: np.ndarray) -> np.ndarray:
         out = np.empty(arr.shape, dtype=float)
         for index in np.ndindex(*arr.shape):
-            out[index] = self._evaluate(sp.sympify(arr[index]))
+            out[index] = self._evaluate(sp.sympify(arr[index], strict=True))
         return out
 
     def _evaluate(self, e: sp.Expr) -> float:
@@ -285,7 +285,7 @@ def _depth(arr: np.ndarray) -> int:
     depth: dict[int, int] = {}
     best = 0
     for e in arr.flat:
-        e = sp.sympify(e)
+        e = sp.sympify(e, strict=True)
         stack = [(e, False)]
         while stack:
             node, done = stack.pop()
@@ -318,7 +318,15 @@ def _function_formula(node: FunctionCtx, n: int) -> tuple[tuple, tuple]:
         )
         return xs, outs
     outs = rule(*xs)
-    outs = tuple(sp.sympify(o) for o in (outs if isinstance(outs, tuple) else (outs,)))
+    try:  # strict: a string is refused, never parsed
+        outs = tuple(
+            sp.sympify(o, strict=True) for o in (outs if isinstance(outs, tuple) else (outs,))
+        )
+    except sp.SympifyError:
+        raise TypeError(
+            f"{cls.__name__}.symbolic() must return SymPy expressions built from its arguments "
+            f"(e.g. sympy.exp(x)), got {type(outs).__name__}; strings are not parsed"
+        ) from None
     return xs, outs
 
 

@@ -297,3 +297,25 @@ def test_function_with_two_outputs_without_symbolic_names_each_output():
     assert expression(a + b) == sp.Function("Pair_0")(X) + sp.Function("Pair_1")(X)
     with pytest.raises(ValueError, match="Pair"):
         gradient(a + b, x)
+
+
+def test_a_symbolic_method_returning_a_string_is_refused_not_parsed(tmp_path):
+    target = tmp_path / "created"
+
+    class Twice(symgrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+        @staticmethod
+        def symbolic(x):
+            return f"__import__('pathlib').Path({str(target)!r}).touch()"
+
+    x = symgrad.tensor(1.0, requires_grad=True, name="x")
+    with pytest.raises(TypeError, match="strings are not parsed"):
+        expression(Twice.apply(x))
+    assert not target.exists()
