@@ -7,12 +7,13 @@ no recursion and a chain of 100,000 ops is no deeper for Python than a chain of 
 
 from __future__ import annotations
 
-import heapq
+import operator
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.tensor import Tensor, checked_hook_result
@@ -20,6 +21,7 @@ from symgrad.tensor import Tensor, checked_hook_result
 __all__ = ["backward", "grad"]
 
 _anomaly_state = anomaly._state
+_SEQ = operator.attrgetter("_seq")
 
 
 def _as_list(value: Any) -> list:
@@ -104,6 +106,39 @@ def _collect(roots: list[Node]) -> tuple[dict, list]:
     return deps, order
 
 
+def _walk(roots: list[Node]) -> tuple[list[Node], dict]:
+    """The nodes reachable from ``roots`` in an order to run them, and for each AccumulateGrad
+    reached, the number of edges into it.
+
+    A node is made after the nodes its edges lead to, so newest first (descending ``_seq``)
+    runs every node after all the nodes that feed it. AccumulateGrad nodes are the exception
+    (a leaf's is made when first used, possibly after a custom Function's node that uses it),
+    but nothing runs after them: they are counted instead, and run when their count reaches 0.
+    """
+    nodes: list[Node] = []
+    pending: dict[AccumulateGrad, int] = {}
+    stack = list(dict.fromkeys(roots))
+    seen = set(stack)
+    for node in stack:
+        if type(node) is AccumulateGrad:
+            pending[node] = 0
+    while stack:
+        node = stack.pop()
+        if type(node) is AccumulateGrad:
+            continue
+        nodes.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            if type(nxt) is AccumulateGrad:
+                pending[nxt] = pending.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    nodes.sort(key=_SEQ, reverse=True)
+    return nodes, pending
+
+
 def topological_order(roots: list[Node], deps: dict) -> list[Node]:
     """The nodes reachable from ``roots`` (given their dependency counts from ``_collect``),
     each after every node that feeds it a gradient."""
@@ -147,29 +182,35 @@ class _Run:
         self.foreign: set[int] = set()
 
     def execute(self, roots: list[Tensor], grads: list) -> None:
-        # one errstate for the whole pass: derivatives at domain edges (1/0 of sqrt' at 0) are
-        # inf or nan silently, as in PyTorch; anomaly mode is the way to be told
-        with np.errstate(all="ignore"):
+        # one silenced error state for the whole pass: derivatives at domain edges (1/0 of
+        # sqrt' at 0) are inf or nan silently, as in PyTorch; anomaly mode is the way to be told
+        token = silence()
+        try:
             self._execute(roots, grads)
+        finally:
+            restore(token)
 
     def _execute(self, roots: list[Tensor], grads: list) -> None:
         root_nodes = [_node_of(t) for t in roots]
-        deps, order = _collect([n for n, _ in root_nodes])
+        nodes, pending = _walk([n for n, _ in root_nodes])
         useful = None
         if self.targets is not None:
+            deps, order = _collect([n for n, _ in root_nodes])
             useful = _leading_to(order, deps, {n for n, _ in self.targets})
         buffers: dict[Node, list] = {}
         for (node, nr), g in zip(root_nodes, grads):
             self.foreign.add(id(g))
             _add_to(buffers, node, nr, g)
-        ready = [(-n._seq, n) for n in dict.fromkeys(n for n, _ in root_nodes) if n not in deps]
-        heapq.heapify(ready)
+        # a leaf's gradient is complete once every node with an edge into it has run: it is
+        # accumulated then, before the walk goes on (PyTorch runs AccumulateGrad first)
+        for leaf_node, count in list(pending.items()):
+            if count == 0:
+                self._leaf_done(leaf_node, buffers, useful)
         # the common pass (no inputs=, create_graph or anomaly mode) skips _run_node's checks
         # for nodes without hooks: this loop runs once per node of every training step
         plain = self.targets is None and not self.create_graph and not _anomaly_state.enabled
         release = not self.retain_graph
-        while ready:
-            _, node = heapq.heappop(ready)
+        for node in nodes:
             grads_in = buffers.pop(node, None)
             if (
                 plain
@@ -177,7 +218,6 @@ class _Run:
                 and not node._pre_hooks
                 and not node._retain_hooks
                 and not node.runs_user_code
-                and type(node) is not AccumulateGrad
             ):
                 in_grads = node.apply(grads_in, False)
                 if release:
@@ -188,10 +228,31 @@ class _Run:
                 if nxt is None:
                     continue
                 if g is not None:
-                    _add_to(buffers, nxt, nr, g)
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
-                    heapq.heappush(ready, (-nxt._seq, nxt))
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        buf = buffers[nxt] = [None] * nxt.num_outputs
+                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                count = pending.get(nxt)
+                if count is not None:
+                    pending[nxt] = count = count - 1
+                    if count == 0:
+                        self._leaf_done(nxt, buffers, useful)
+
+    def _leaf_done(self, node: AccumulateGrad, buffers: dict, useful: set | None) -> None:
+        """Accumulate the now complete gradient of the leaf of ``node``."""
+        grads = buffers.pop(node, None)
+        if (
+            grads is not None
+            and self.targets is None
+            and not self.create_graph
+            and not node._pre_hooks
+            and not node._retain_hooks
+            and not node._leaf._hooks
+        ):
+            if self.accumulate and grads[0] is not None:
+                self._accumulate(node._leaf, grads[0])
+            return
+        self._run_node(node, grads, useful)
 
     def _run_node(self, node: Node, grads: list | None, useful: set | None) -> tuple:
         none = (None,) * len(node.next_functions)

@@ -17,6 +17,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad import dtypes
+from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import Node, accumulator_of, node_class
 from symgrad.tensor import Tensor
@@ -327,35 +328,6 @@ class Elementwise:
         if self.promote == "float" and not d.is_floating_point:
             d = dtypes.get_default_dtype()
         return d.numpy
-
-
-try:  # NumPy 2 keeps its error state in a context variable: setting it directly costs a
-    # fifth of entering np.errstate, which matters once per op
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
-
-    _SILENT = _make_extobj(all="ignore")
-except ImportError:  # pragma: no cover - older NumPy
-    _extobj_contextvar = None
-
-
-def quiet(kernel: Callable) -> Callable:
-    """``kernel`` computing without NumPy's floating-point warnings."""
-    if _extobj_contextvar is None:  # pragma: no cover - older NumPy
-
-        def quiet_kernel(*args: Any, **kwargs: Any) -> Any:
-            with np.errstate(all="ignore"):
-                return kernel(*args, **kwargs)
-    else:
-
-        def quiet_kernel(*args: Any, **kwargs: Any) -> Any:
-            token = _extobj_contextvar.set(_SILENT)
-            try:
-                return kernel(*args, **kwargs)
-            finally:
-                _extobj_contextvar.reset(token)
-
-    quiet_kernel.__wrapped__ = kernel  # type: ignore[attr-defined]
-    return quiet_kernel
 
 
 _G_SYMBOLS: dict[int, sp.Symbol] = {}

@@ -343,3 +343,12 @@ def test_custom_exp_matches_pytorch():
     (MyExp.apply(ours) * ours).sum().backward()
     (TorchExp.apply(theirs) * theirs).sum().backward()
     np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-12)
+
+
+def test_a_leaf_first_used_by_a_function_gets_its_whole_gradient():
+    # the leaf's AccumulateGrad node is made after Square's node (when apply builds the edges):
+    # it still runs last, after the ops that use the leaf later
+    x = leaf([1.0, 2.0])
+    y = Square.apply(x)
+    (y + x * 3).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [2.0 * 1 + 3, 2.0 * 2 + 3])

@@ -240,3 +240,27 @@ def test_hooks_and_retain_grad_match_pytorch():
 
     for ours, theirs in zip(run(symgrad), run(torch)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+def _hook_order(lib):
+    log = []
+    a = lib.tensor([1.0], requires_grad=True)
+    b = lib.tensor([2.0], requires_grad=True)
+    y = a * 2
+    z = y * 3
+    w = (z + b).sum()
+    for name, t in (("b", b), ("a", a), ("y", y), ("z", z)):
+        t.register_hook(lambda g, name=name: log.append(name))
+    w.backward()
+    return log
+
+
+def test_a_leaf_hook_runs_as_soon_as_its_gradient_is_complete():
+    # b's gradient is complete once the sum's AddBackward0 has run: before z's and y's nodes
+    assert _hook_order(symgrad) == ["b", "z", "y", "a"]
+
+
+@pytest.mark.torch
+def test_hook_order_matches_pytorch():
+    torch = pytest.importorskip("torch")
+    assert _hook_order(symgrad) == _hook_order(torch)
