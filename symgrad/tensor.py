@@ -384,9 +384,7 @@ class Tensor(TensorMethods):
         ``gradient`` is the ``v`` of the vector-Jacobian product ``vᵀ·J``; it may be left out
         for a one-element tensor.
         """
-        from symgrad.autograd.engine import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs)
+        _engine().backward(self, gradient, retain_graph, create_graph, inputs)
 
     # -- printing --------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -463,6 +461,19 @@ _TYPE_NAMES = {
     "int32": "IntTensor",
     "bool": "BoolTensor",
 }
+
+
+def _engine() -> Any:
+    """The backward engine module (it imports this one, so it is looked up on first use)."""
+    global _ENGINE
+    if _ENGINE is None:
+        from symgrad.autograd import engine
+
+        _ENGINE = engine
+    return _ENGINE
+
+
+_ENGINE: Any = None
 
 
 def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:

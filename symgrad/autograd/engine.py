@@ -367,11 +367,22 @@ def backward(
     >>> x.grad
     tensor([2., 4.])
     """
-    roots = _as_list(tensors)
-    grads = _given_gradients(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
-    start = _root_gradients(roots, grads, create_graph)
+    if (
+        type(tensors) is Tensor
+        and grad_tensors is None
+        and tensors._requires_grad
+        and tensors._data.size == 1
+    ):  # loss.backward(): the common case needs none of _root_gradients's checks
+        roots = [tensors]
+        start = [np.ones(tensors._data.shape, tensors._data.dtype)]
+        if create_graph:
+            start[0] = Tensor._make(start[0])
+    else:
+        roots = _as_list(tensors)
+        grads = _given_gradients(tensors, grad_tensors)
+        start = _root_gradients(roots, grads, create_graph)
     targets = None
     if inputs is not None:
         inputs = _as_list(inputs)

@@ -218,7 +218,7 @@ def nll_loss(
             f"shape {list(input.shape)}, got {list(target.shape)}"
         )
     n_classes = x.shape[1]
-    _, safe, elem_w = _nll_targets(t, n_classes, ignore_index, weight, x._data.dtype)
+    safe, elem_w = _nll_targets(t, n_classes, ignore_index, weight, x._data.dtype)
     grids = np.indices(t.shape, sparse=True) if t.ndim > 1 else [np.arange(t.shape[0])]
     key = (grids[0], safe, *grids[1:])  # input[n, target[n, ...], ...]
     denom = float(t.size if elem_w is None else elem_w.sum())
@@ -230,20 +230,23 @@ def nll_loss(
 def _nll_targets(
     t: np.ndarray, n_classes: int, ignore_index: int, weight: Any, dtype: np.dtype
 ) -> tuple:
-    """The kept targets, the targets made safe to index with, and the per-element weights
-    (None for unit weights with nothing ignored, the fast common case)."""
-    if t.size and (t.min() < 0 or t.max() >= n_classes):  # cheap test first, details after
+    """The targets made safe to index with, and the per-element weights (None for unit
+    weights with nothing ignored, the fast common case)."""
+    in_range = not t.size or (t.min() >= 0 and t.max() < n_classes)  # cheap test first
+    if not in_range:
         outside = (t != ignore_index) & ((t < 0) | (t >= n_classes))
         if outside.any():
             raise IndexError(
                 f"Target {t[outside].flat[0]} is out of bounds (there are {n_classes} classes)"
             )
+    elif weight is None and not 0 <= ignore_index < n_classes:
+        return t, None  # every target is a class: none can be the ignored index
     keep = t != ignore_index
     if weight is None and keep.all():
-        return keep, t, None
+        return t, None
     safe = np.where(keep, t, 0)
     w = keep.astype(dtype) if weight is None else weight._data.astype(dtype)[safe] * keep
-    return keep, safe, w.astype(dtype, copy=False)
+    return safe, w.astype(dtype, copy=False)
 
 
 def cross_entropy(

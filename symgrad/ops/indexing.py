@@ -97,15 +97,15 @@ def getitem(input: Tensor, key: Any) -> Tensor:
 
 _INDEX_PUT_ZEROS = Structural(
     "index_put_zeros",
-    lambda xp, g, shape, key: xp.index_put_zeros(shape, key, g),
+    lambda xp, g, shape, key, unique: xp.index_put_zeros(shape, key, g, unique),
     lambda xp, g, c: (xp.getitem(g, c.params["key"]),),
     backward="IndexPutBackward0",
 )
 
 
-def xp_index_put_zeros(shape: tuple, key: Any, g: Tensor) -> Tensor:
+def xp_index_put_zeros(shape: tuple, key: Any, g: Tensor, unique: bool = False) -> Tensor:
     """Zeros of ``shape`` with ``g`` added at ``key`` (differentiable in ``g``)."""
-    return _INDEX_PUT_ZEROS(g, shape=shape, key=key)
+    return _INDEX_PUT_ZEROS(g, shape=shape, key=key, unique=unique)
 
 
 def xp_getitem(a: Tensor, key: Any) -> Tensor:

@@ -142,10 +142,11 @@ def _nll_forward(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reducti
 
 
 def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    # the key holds each row once: the gradient is assigned, with no accumulation to do
     weight, key, mean = c.params["weight"], c.params["key"], c.params["reduction"] == "mean"
     if weight is None:
         coef = -1.0 / c.params["denom"] if mean else -1.0
-        return (xp.index_put_zeros(c.shapes[0], key, g * xp.constant(coef)),)
+        return (xp.index_put_zeros(c.shapes[0], key, g * xp.constant(coef), True),)
     coef = -weight
     if mean:
         # ignored targets (weight 0) get 0 even when all are ignored and the mean is nan,
@@ -154,7 +155,7 @@ def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
             coef = np.where(weight != 0, coef / c.params["denom"], 0).astype(weight.dtype)
     if c.params["reduction"] != "none":
         g = xp.expand(g, weight.shape)
-    return (xp.index_put_zeros(c.shapes[0], key, g * xp.constant(coef)),)
+    return (xp.index_put_zeros(c.shapes[0], key, g * xp.constant(coef), True),)
 
 
 NLL_LOSS = Structural("nll_loss", _nll_forward, _nll_vjp, backward="NllLossBackward0")

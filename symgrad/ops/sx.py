@@ -162,7 +162,7 @@ class SX:
         return np.where(np.asarray(cond, dtype=bool), _objects(a), _objects(b))
 
     @staticmethod
-    def index_put_zeros(shape: tuple, key: Any, g: Any) -> np.ndarray:
+    def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> np.ndarray:
         out = _objects(np.zeros(shape, dtype=np.int64))
         np.add.at(out, key, _objects(g))
         return out

@@ -80,10 +80,13 @@ class NP:
         return np.asarray(a[key])
 
     @staticmethod
-    def index_put_zeros(shape: tuple, key: Any, g: Any) -> np.ndarray:
-        """Zeros of ``shape`` with ``g`` added at ``key`` (repeated indices accumulate)."""
+    def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> np.ndarray:
+        """Zeros of ``shape`` with ``g`` added at ``key`` (repeated indices accumulate;
+        ``unique`` promises there are none, so a plain assignment does)."""
         out = np.zeros(shape, dtype=np.asarray(g).dtype)
-        if _basic_key(key):
+        if unique:
+            out[key] = g
+        elif _basic_key(key):
             out[key] += g
         else:
             np.add.at(out, key, g)
