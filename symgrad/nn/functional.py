@@ -51,10 +51,17 @@ def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> 
     return reduction
 
 
-def _pair(input: Any, target: Any, op: str) -> tuple[Tensor, Tensor]:
-    for name, v in (("input", input), ("target", target)):
+def _check_tensors(op: str, **arguments: Any) -> None:
+    for name, v in arguments.items():
         if not isinstance(v, Tensor):
-            raise TypeError(f"{op}(): argument '{name}' must be a Tensor, not {type(v).__name__}")
+            raise TypeError(
+                f"{op}(): argument '{name}' must be a Tensor, not {type(v).__name__}; "
+                "wrap the values in symgrad.tensor(...)"
+            )
+
+
+def _pair(input: Any, target: Any, op: str) -> tuple[Tensor, Tensor]:
+    _check_tensors(op, input=input, target=target)
     if target.dtype is not input.dtype and input.dtype.is_floating_point:
         target = target.to(input.dtype)
     return input, target
@@ -205,6 +212,7 @@ def nll_loss(
     """Negative log-likelihood of log-probabilities ``input`` (N, C, ...) at class indices
     ``target`` (N, ...)."""
     r = _reduction(reduction, size_average, reduce)
+    _check_tensors("nll_loss", input=input, target=target)
     batched = input.ndim >= 2
     x = input if batched else input.unsqueeze(0)
     t = target._data if batched else target._data[None]
@@ -262,6 +270,19 @@ def cross_entropy(
     """Cross entropy of logits ``input`` (N, C, ...) against class indices or class
     probabilities ``target``, computed through a stable ``log_softmax``."""
     r = _reduction(reduction, size_average, reduce)
+    _check_tensors("cross_entropy", input=input, target=target)
+    t = target._data
+    if (
+        input._data.ndim == 2
+        and t.ndim == 1
+        and t.dtype.kind in "iu"
+        and weight is None
+        and not label_smoothing
+        and input._data.dtype.kind == "f"
+        and t.shape[0] == input._data.shape[0]
+        and _nll_targets(t, input._data.shape[1], ignore_index, None, input._data.dtype)[1] is None
+    ):
+        return _losses.class_cross_entropy(input, t, r)  # the common case, in one go
     dim = 1 if input.ndim >= 2 else 0
     logp = log_softmax(input, dim)
     if target.dtype.is_floating_point:

@@ -489,6 +489,11 @@ class Structural:
 
     def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
         out = self.numeric_forward(_XP.NP or _load_xp().NP, *[t._data for t in tensors], **params)
+        return self.record(tensors, params, out)
+
+    def record(self, tensors: tuple, params: dict, out: Any) -> Tensor:
+        """The result tensor of ``out``, the forward's value for ``tensors`` and ``params``,
+        with this primitive's node recorded when grad mode and the inputs call for one."""
         if type(out) is not np.ndarray:
             out = np.asarray(out)
         if _anomaly_state.enabled:
@@ -568,21 +573,26 @@ class StructuralNode(Node):
         )
 
     def apply(self, grads: list, create_graph: bool) -> tuple:
-        xp = _XP.NP or _load_xp().NP
         saved = self._unpack()
+        meta = self._meta
         needs = [fn is not None for fn, _ in self.next_functions]
-        shapes = [m[0] for m in self._meta]
+        shapes = [m[0] for m in meta]
         if create_graph:
             out = Tensor._make(self._out, self, True) if self._out is not None else None
             ctx = Ctx(saved, out, shapes, needs, self._params)
             result = self.prim.vjp(_XP.TX, grads[0], ctx)
-            return tuple(_cast_tensor(r, m[1]) for r, m in zip(result, self._meta))
+            return tuple(_cast_tensor(r, m[1]) for r, m in zip(result, meta))
         inputs = [None if s is None else s._data for s in saved]
-        result = self.prim.vjp(xp, grads[0], Ctx(inputs, self._out, shapes, needs, self._params))
-        return tuple(
-            None if r is None or not n else reduce_to(r, m[0], m[1])
-            for r, n, m in zip(result, needs, self._meta)
-        )
+        ctx = Ctx(inputs, self._out, shapes, needs, self._params)
+        result = self.prim.vjp(_XP.NP or _load_xp().NP, grads[0], ctx)
+        grads_in = []
+        for r, n, (shape, dtype) in zip(result, needs, meta):
+            if r is None or not n:
+                r = None
+            elif type(r) is not np.ndarray or r.shape != shape or r.dtype != dtype:
+                r = reduce_to(r, shape, dtype)
+            grads_in.append(r)
+        return tuple(grads_in)
 
 
 class _XP:

@@ -13,8 +13,12 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from symgrad._silent import restore, silence
 from symgrad.ops._primitive import Structural
 from symgrad.ops.elementwise import _sigmoid, declare
+from symgrad.ops.reductions import _LOG_SOFTMAX, _log_softmax_forward
+from symgrad.ops.xp import NP
+from symgrad.tensor import Tensor
 
 x, y, p = sp.symbols("x y pos_weight", real=True)
 
@@ -161,3 +165,21 @@ def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
 NLL_LOSS = Structural("nll_loss", _nll_forward, _nll_vjp, backward="NllLossBackward0")
 # PyTorch's name for inputs with dimensions beyond (N, C)
 NLL_LOSS_2D = Structural("nll_loss", _nll_forward, _nll_vjp, backward="NllLoss2DBackward0")
+
+
+def class_cross_entropy(input: Tensor, target: np.ndarray, reduction: str) -> Tensor:
+    """``nll_loss(log_softmax(input, 1), target)`` for logits (N, C) and class indices (N,)
+    that are all in range, with unit weights: the two nodes ``cross_entropy`` records, computed
+    in one go (the common case of a classifier's training step)."""
+    n = target.shape[0]
+    key = (np.arange(n), target)
+    denom = float(n) if n else float("nan")
+    token = silence()
+    try:
+        logp = _log_softmax_forward(None, input._data, (1,))
+        loss = _nll_forward(NP, logp, key, None, denom, reduction)
+    finally:
+        restore(token)
+    logp_tensor = _LOG_SOFTMAX.record((input,), {"dim": (1,)}, logp)
+    params = {"key": key, "weight": None, "denom": denom, "reduction": reduction}
+    return NLL_LOSS.record((logp_tensor,), params, loss)

@@ -33,9 +33,11 @@ class NP:
 
     sum_to_size = staticmethod(sum_to_numpy)
 
+    # the ndarray methods below skip the NumPy functions' Python-level dispatch, which costs
+    # more than the work itself on the small arrays of a training step
     @staticmethod
     def reshape(a: Any, shape: tuple) -> np.ndarray:
-        return np.reshape(a, shape)
+        return a.reshape(shape) if type(a) is np.ndarray else np.reshape(a, shape)
 
     @staticmethod
     def expand(a: Any, shape: tuple) -> np.ndarray:
@@ -43,11 +45,11 @@ class NP:
 
     @staticmethod
     def permute(a: Any, dims: tuple) -> np.ndarray:
-        return np.transpose(a, dims)
+        return a.transpose(dims) if type(a) is np.ndarray else np.transpose(a, dims)
 
     @staticmethod
     def transpose(a: Any, dim0: int, dim1: int) -> np.ndarray:
-        return np.swapaxes(a, dim0, dim1)
+        return a.swapaxes(dim0, dim1) if type(a) is np.ndarray else np.swapaxes(a, dim0, dim1)
 
     @staticmethod
     def unsqueeze(a: Any, dim: int) -> np.ndarray:

@@ -177,6 +177,44 @@ def test_cross_entropy_with_every_target_ignored_is_nan_with_zero_gradient(label
     assert x.grad.tolist() == [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
 
 
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("ignore_index", [-100, 1, 7])
+def test_cross_entropy_records_log_softmax_and_nll_loss(reduction, ignore_index):
+    # the common case is computed in one go: it must give what the two ops give one by one
+    rng = np.random.default_rng(0)
+    logits = rng.standard_normal((5, 4))
+    target = symgrad.tensor([0, 1, 3, 1, 2])
+
+    def run(fn):
+        x = symgrad.tensor(logits, requires_grad=True)
+        loss = fn(x)
+        loss.sum().backward()
+        nll = loss.grad_fn
+        names = (nll.name(), nll.next_functions[0][0].name())
+        return loss.detach().numpy(), x.grad.numpy(), names
+
+    fused = run(
+        lambda x: F.cross_entropy(x, target, ignore_index=ignore_index, reduction=reduction)
+    )
+    stepwise = run(
+        lambda x: F.nll_loss(
+            F.log_softmax(x, 1), target, ignore_index=ignore_index, reduction=reduction
+        )
+    )
+    np.testing.assert_array_equal(fused[0], stepwise[0])
+    np.testing.assert_array_equal(fused[1], stepwise[1])
+    assert fused[2] == stepwise[2] == ("NllLossBackward0", "LogSoftmaxBackward0")
+
+
+@pytest.mark.parametrize("fn", [F.cross_entropy, F.nll_loss])
+def test_class_losses_name_an_argument_that_is_not_a_tensor(fn):
+    x = symgrad.zeros(3, 4)
+    with pytest.raises(TypeError, match="argument 'target' must be a Tensor, not list"):
+        fn(x, [0, 1, 2])
+    with pytest.raises(TypeError, match="argument 'input' must be a Tensor, not list"):
+        fn([[0.0] * 4] * 3, symgrad.tensor([0, 1, 2]))
+
+
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
 @pytest.mark.parametrize(
     "fn", [lambda x: symgrad.where(x > 0, x, 0.0), symgrad.relu], ids=["where", "relu"]
