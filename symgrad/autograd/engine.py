@@ -117,22 +117,22 @@ def _walk(roots: list[Node]) -> tuple[list[Node], dict]:
     """
     nodes: list[Node] = []
     pending: dict[AccumulateGrad, int] = {}
-    stack = list(dict.fromkeys(roots))
-    seen = set(stack)
-    for node in stack:
+    stack = []
+    for node in dict.fromkeys(roots):
         if type(node) is AccumulateGrad:
             pending[node] = 0
+        else:
+            stack.append(node)
+    seen = set(roots)
     while stack:
         node = stack.pop()
-        if type(node) is AccumulateGrad:
-            continue
         nodes.append(node)
         for nxt, _ in node.next_functions:
             if nxt is None:
                 continue
             if type(nxt) is AccumulateGrad:
                 pending[nxt] = pending.get(nxt, 0) + 1
-            if nxt not in seen:
+            elif nxt not in seen:
                 seen.add(nxt)
                 stack.append(nxt)
     nodes.sort(key=_SEQ, reverse=True)
@@ -205,7 +205,7 @@ class _Run:
         # accumulated then, before the walk goes on (PyTorch runs AccumulateGrad first)
         for leaf_node, count in list(pending.items()):
             if count == 0:
-                self._leaf_done(leaf_node, buffers, useful)
+                self._leaf_done(leaf_node, buffers.pop(leaf_node, None), useful)
         # the common pass (no inputs=, create_graph or anomaly mode) skips _run_node's checks
         # for nodes without hooks: this loop runs once per node of every training step
         plain = self.targets is None and not self.create_graph and not _anomaly_state.enabled
@@ -227,30 +227,42 @@ class _Run:
             for (nxt, nr), g in zip(node.next_functions, in_grads):
                 if nxt is None:
                     continue
+                count = pending.get(nxt)
+                if count == 1 and plain and nr == 0 and g is not None and nxt not in buffers:
+                    # the leaf's only gradient, nothing to sum: straight into .grad
+                    del pending[nxt]
+                    self._leaf_done(nxt, [g], useful)
+                    continue
                 if g is not None:
                     buf = buffers.get(nxt)
                     if buf is None:
                         buf = buffers[nxt] = [None] * nxt.num_outputs
                     buf[nr] = g if buf[nr] is None else buf[nr] + g
-                count = pending.get(nxt)
                 if count is not None:
-                    pending[nxt] = count = count - 1
-                    if count == 0:
-                        self._leaf_done(nxt, buffers, useful)
+                    pending[nxt] = count - 1
+                    if count == 1:
+                        self._leaf_done(nxt, buffers.pop(nxt, None), useful)
 
-    def _leaf_done(self, node: AccumulateGrad, buffers: dict, useful: set | None) -> None:
-        """Accumulate the now complete gradient of the leaf of ``node``."""
-        grads = buffers.pop(node, None)
+    def _leaf_done(self, node: AccumulateGrad, grads: list | None, useful: set | None) -> None:
+        """Accumulate ``grads``, the now complete gradient of the leaf of ``node``."""
+        leaf = node._leaf
         if (
             grads is not None
             and self.targets is None
             and not self.create_graph
             and not node._pre_hooks
             and not node._retain_hooks
-            and not node._leaf._hooks
+            and not leaf._hooks
         ):
-            if self.accumulate and grads[0] is not None:
-                self._accumulate(node._leaf, grads[0])
+            g = grads[0]
+            if not self.accumulate or g is None:
+                return
+            if g.dtype != leaf._data.dtype:
+                g = g.astype(leaf._data.dtype)
+            if leaf._grad is None:
+                self._set_grad(leaf, g)
+            else:
+                self._add_to_grad(leaf, g)
             return
         self._run_node(node, grads, useful)
 
@@ -308,17 +320,26 @@ class _Run:
         if g.dtype != leaf._data.dtype:
             g = g.astype(leaf._data.dtype)
         if leaf._grad is None:
-            take = g.flags.owndata and g.flags.writeable and id(g) not in self.foreign
-            g = g if take else np.array(g)
-            self.foreign.add(id(g))
-            leaf._grad = Tensor._make(g)
+            self._set_grad(leaf, g)
         else:
-            grad = leaf._grad
-            if grad._data.flags.writeable and grad.grad_fn is None:
-                np.add(grad._data, g, out=grad._data)
-                grad._counter.value += 1
-            else:
-                leaf._grad = Tensor._make(grad._data + g)
+            self._add_to_grad(leaf, g)
+
+    def _set_grad(self, leaf: Tensor, g: np.ndarray) -> None:
+        """``leaf.grad = g``, the array itself when no one else holds it (no copy)."""
+        if g.base is not None or id(g) in self.foreign or not g.flags.writeable:
+            g = np.array(g)
+        self.foreign.add(id(g))
+        leaf._grad = Tensor._make(g)
+
+    @staticmethod
+    def _add_to_grad(leaf: Tensor, g: np.ndarray) -> None:
+        """``leaf.grad += g``, in place where the .grad is the engine's own plain tensor."""
+        grad = leaf._grad
+        if grad._data.flags.writeable and grad.grad_fn is None:
+            np.add(grad._data, g, out=grad._data)
+            grad._counter.value += 1
+        else:
+            leaf._grad = Tensor._make(grad._data + g)
 
     def _run_leaf_hooks(self, leaf: Tensor, g: Any) -> Any:
         for hook in list(leaf._hooks):

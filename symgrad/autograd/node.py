@@ -143,7 +143,7 @@ class AccumulateGrad(Node):
     __slots__ = ("_leaf",)
 
     def __init__(self, leaf: Any) -> None:
-        super().__init__(())
+        Node.__init__(self, (), (), None, ())
         self._leaf = leaf
 
     @property

@@ -65,7 +65,9 @@ def _pow_dy(v: Any, e: Any, out: Any) -> Any:
 def _relu_vjp(v: Any, out: Any, g: Any) -> Any:
     # multiplying by the mask is 2-3x faster than where; where only for a non-finite g, whose
     # masked elements must stay 0 (PyTorch), not inf * 0 = nan
-    keep = ~np.less_equal(v, 0)
+    # not (v <= 0): a nan input passes its gradient, as in PyTorch
+    keep = np.less_equal(v, 0)
+    keep = np.logical_not(keep, out=keep) if type(keep) is np.ndarray else ~keep
     r = g * keep
     return r if np.isfinite(r).all() else np.where(keep, g, 0)
 

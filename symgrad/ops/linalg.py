@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad import dtypes
+from symgrad._silent import restore, silence
 from symgrad.ops._primitive import Structural, as_operand
 from symgrad.tensor import Tensor
 
@@ -165,9 +168,18 @@ def linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
             f"{list(weight.shape)} don't fit: the input's last size must equal the weight's "
             f"second ({input.shape[1]} != {weight.shape[1]})"
         )
+    # computed here rather than by the rule's forward (which the symbolic interpreters run):
+    # the bias is added in place, as addmm does, saving a pass and an allocation
+    token = silence()
+    try:
+        out = np.matmul(input._data, weight._data.T)
+        if bias is not None:
+            np.add(out, bias._data, out=out)
+    finally:
+        restore(token)
     if bias is None:
-        return _MM_T(input, weight)
-    return _ADDMM(input, weight, bias)
+        return _MM_T.record((input, weight), {}, out)
+    return _ADDMM.record((input, weight, bias), {}, out)
 
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
