@@ -1,8 +1,11 @@
 """The backward engine: an iterative walk over the graph in reverse topological order.
 
-Gradients reaching a node along several paths are summed in its input buffer before the node
-runs; a node runs once every node that feeds it has run (a dependency count), so the walk needs
-no recursion and a chain of 100,000 ops is no deeper for Python than a chain of two.
+A node is always made after the nodes its edges lead to, so running the reachable nodes newest
+first runs each one after every node that feeds it; gradients reaching a node along several
+paths are summed in its input buffer before it runs. A leaf's AccumulateGrad node is counted
+instead (it can be made late, see ``_walk``) and runs as soon as its count of incoming edges is
+used up, as PyTorch runs it first. No recursion: a chain of 100,000 ops is no deeper for Python
+than a chain of two.
 """
 
 from __future__ import annotations
@@ -167,7 +170,7 @@ def _leading_to(order: list[Node], deps: dict, targets: set) -> set:
 
 
 class _Run:
-    """One backward pass: buffers, the ready queue and what to do at the leaves."""
+    """One backward pass: buffers, the order of the nodes and what to do at the leaves."""
 
     def __init__(
         self, create_graph: bool, retain_graph: bool, targets: dict | None, accumulate: bool
