@@ -83,7 +83,7 @@ def print_per_step(profile: cProfile.Profile, steps: int, sort: str, limit: int)
 
 
 def _where(func: tuple) -> str:
-    """``symgrad/ops/_primitive.py:241(__call__)``: paths shortened to the package."""
+    """``symgrad/ops/_structural_primitive.py:123(__call__)``: paths shortened to the package."""
     filename, line, name = func
     for marker in ("symgrad/", "benchmarks/"):
         if marker in filename:

@@ -21,7 +21,8 @@ import sympy as sp
 from symgrad.autograd.function import FunctionCtx
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.autograd.node import AccumulateGrad, Node
-from symgrad.ops._primitive import ElementwiseNode, StructuralNode
+from symgrad.ops._elementwise_primitive import ElementwiseNode
+from symgrad.ops._structural_primitive import StructuralNode
 from symgrad.ops.sx import exact
 from symgrad.symbolic.names import _automatic_name, is_symbolic
 from symgrad.symbolic.replay import _function_formula, backward_order, output_name
@@ -519,7 +520,7 @@ def _reduction_text(prim: str, out: str, x: str, shape: tuple, params: dict) -> 
 def _loss_prims() -> dict:
     """The element-wise formulas of the fused losses, by name (a fused node has its name)."""
     from symgrad.ops import losses
-    from symgrad.ops._primitive import Elementwise
+    from symgrad.ops._elementwise_primitive import Elementwise
 
     return {p.name: p for p in vars(losses).values() if isinstance(p, Elementwise)}
 

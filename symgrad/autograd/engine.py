@@ -1,16 +1,13 @@
 """The backward engine: an iterative walk over the graph in reverse topological order.
 
-A node is always made after the nodes its edges lead to, so running the reachable nodes newest
-first runs each one after every node that feeds it; gradients reaching a node along several
-paths are summed in its input buffer before it runs. A leaf's AccumulateGrad node is counted
-instead (it can be made late, see ``_walk``) and runs as soon as its count of incoming edges is
-used up, as PyTorch runs it first. No recursion: a chain of 100,000 ops is no deeper for Python
-than a chain of two.
+The nodes run newest first (``order.walk``), each after every node that feeds it; gradients
+reaching a node along several paths are summed in its input buffer before it runs. A leaf's
+AccumulateGrad node runs as soon as its count of incoming edges is used up, as PyTorch runs it
+first. No recursion: a chain of 100,000 ops is no deeper for Python than a chain of two.
 """
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,12 +16,12 @@ import numpy as np
 from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
+from symgrad.autograd.order import collect, leading_to, walk
 from symgrad.tensor import Tensor, checked_hook_result
 
 __all__ = ["backward", "grad"]
 
 _anomaly_state = anomaly._state
-_SEQ = operator.attrgetter("_seq")
 
 
 def _as_list(value: Any) -> list:
@@ -90,85 +87,6 @@ def _root_gradients(roots: list, grads: list, create_graph: bool) -> list:
     return result
 
 
-def _collect(roots: list[Node]) -> tuple[dict, list]:
-    """Dependency counts (edges into each node) and the nodes in discovery order."""
-    deps: dict[Node, int] = {}
-    order = []
-    stack = list(dict.fromkeys(roots))
-    seen = set(stack)
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        for nxt, _ in node.next_functions:
-            if nxt is None:
-                continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return deps, order
-
-
-def _walk(roots: list[Node]) -> tuple[list[Node], dict]:
-    """The nodes reachable from ``roots`` in an order to run them, and for each AccumulateGrad
-    reached, the number of edges into it.
-
-    A node is made after the nodes its edges lead to, so newest first (descending ``_seq``)
-    runs every node after all the nodes that feed it. AccumulateGrad nodes are the exception
-    (a leaf's is made when first used, possibly after a custom Function's node that uses it),
-    but nothing runs after them: they are counted instead, and run when their count reaches 0.
-    """
-    nodes: list[Node] = []
-    pending: dict[AccumulateGrad, int] = {}
-    stack = []
-    for node in dict.fromkeys(roots):
-        if type(node) is AccumulateGrad:
-            pending[node] = 0
-        else:
-            stack.append(node)
-    seen = set(roots)
-    while stack:
-        node = stack.pop()
-        nodes.append(node)
-        for nxt, _ in node.next_functions:
-            if nxt is None:
-                continue
-            if type(nxt) is AccumulateGrad:
-                pending[nxt] = pending.get(nxt, 0) + 1
-            elif nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    nodes.sort(key=_SEQ, reverse=True)
-    return nodes, pending
-
-
-def topological_order(roots: list[Node], deps: dict) -> list[Node]:
-    """The nodes reachable from ``roots`` (given their dependency counts from ``_collect``),
-    each after every node that feeds it a gradient."""
-    remaining = dict(deps)
-    ready = [n for n in dict.fromkeys(roots) if remaining.get(n, 0) == 0]
-    topo = []
-    while ready:
-        node = ready.pop()
-        topo.append(node)
-        for nxt, _ in node.next_functions:
-            if nxt is not None:
-                remaining[nxt] -= 1
-                if remaining[nxt] == 0:
-                    ready.append(nxt)
-    return topo
-
-
-def _leading_to(order: list[Node], deps: dict, targets: set) -> set:
-    """The nodes from which a target can be reached through at least one edge."""
-    topo = topological_order(order, deps)
-    useful: set = set()
-    for node in reversed(topo):
-        if any(n is not None and (n in targets or n in useful) for n, _ in node.next_functions):
-            useful.add(node)
-    return useful
-
-
 class _Run:
     """One backward pass: buffers, the order of the nodes and what to do at the leaves."""
 
@@ -195,11 +113,11 @@ class _Run:
 
     def _execute(self, roots: list[Tensor], grads: list) -> None:
         root_nodes = [_node_of(t) for t in roots]
-        nodes, pending = _walk([n for n, _ in root_nodes])
+        nodes, pending = walk([n for n, _ in root_nodes])
         useful = None
         if self.targets is not None:
-            deps, order = _collect([n for n, _ in root_nodes])
-            useful = _leading_to(order, deps, {n for n, _ in self.targets})
+            deps, order = collect([n for n, _ in root_nodes])
+            useful = leading_to(order, deps, {n for n, _ in self.targets})
         buffers: dict[Node, list] = {}
         for (node, nr), g in zip(root_nodes, grads):
             self.foreign.add(id(g))

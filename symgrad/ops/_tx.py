@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops._primitive import Elementwise
+from symgrad.ops._elementwise_primitive import Elementwise
 from symgrad.tensor import Tensor
 
 __all__ = ["xp_constant", "xp_count", "xp_prod_others", "xp_elementwise_vjp", "xp_elementwise"]

@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad.autograd import grad_mode
-from symgrad.ops._primitive import Structural
+from symgrad.ops._structural_primitive import Structural
 from symgrad.tensor import Tensor, move_retain_grad
 
 __all__ = ["inplace", "setitem", "zero_", "fill_", "copy_"]

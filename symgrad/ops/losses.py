@@ -14,7 +14,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad._silent import restore, silence
-from symgrad.ops._primitive import Structural
+from symgrad.ops._structural_primitive import Structural
 from symgrad.ops.elementwise import _sigmoid, declare
 from symgrad.ops.reductions import _LOG_SOFTMAX, _log_softmax_forward
 from symgrad.ops.xp import NP

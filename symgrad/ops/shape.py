@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad.ops._primitive import Structural, as_operand
+from symgrad.ops._primitive import as_operand
+from symgrad.ops._structural_primitive import Structural
 from symgrad.tensor import Tensor, _wrap_dim
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.ops._primitive import Elementwise
+from symgrad.ops._elementwise_primitive import Elementwise
 from symgrad.ops.xp import NP
 
 __all__ = ["SX", "ElementSymbol", "symbol_array", "exact", "to_sympy"]

@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops._primitive import Elementwise, sum_to_numpy
+from symgrad.ops._elementwise_primitive import Elementwise
+from symgrad.ops._primitive import sum_to_numpy
 
 __all__ = ["NP", "TX"]
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.ops._primitive import _MODULES
+from symgrad.ops._elementwise_primitive import _MODULES
 from symgrad.symbolic.names import symbol_array_of
 from symgrad.tensor import Tensor
 

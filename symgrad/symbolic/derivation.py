@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.autograd.engine import _collect, _leading_to
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
-from symgrad.ops._primitive import ElementwiseNode
+from symgrad.autograd.order import collect, leading_to
+from symgrad.ops._elementwise_primitive import ElementwiseNode
 from symgrad.ops.sx import exact
 from symgrad.symbolic.names import symbol_array_of
 from symgrad.symbolic.replay import Replay, backward_order, output_name
@@ -280,7 +280,7 @@ class _Builder:
         self.with_closed_forms = len(self.order) <= MAX_CLOSED_NODES
         self._inlined: dict = {}  # symbol -> its definition in the leaves' symbols
         self._inlined_count = 0
-        self.deps, _ = _collect([root])
+        self.deps, _ = collect([root])
         self.consumers: dict[tuple, list] = {}
         for node in self.order:
             for i, (fn, nr) in enumerate(node.next_functions):
@@ -353,7 +353,7 @@ class _Builder:
         return formula, self.replay._evaluate(formula)
 
     def steps_for(self, target: tuple) -> list[Step]:
-        useful = _leading_to(self.order, self.deps, {target[0]}) | {target[0]}
+        useful = leading_to(self.order, self.deps, {target[0]}) | {target[0]}
         root_key = (self.y.grad_fn, self.y._output_nr)
         one = sp.Integer(1) if self.with_closed_forms else None
         steps = [Step(self.labels[root_key], self.symbol_of(root_key), [], [], one, 1.0)]
@@ -466,7 +466,7 @@ class _Builder:
     def _reaching(self, target: tuple) -> set:
         cache = self.__dict__.setdefault("_reach", {})
         if target not in cache:
-            cache[target] = _leading_to(self.order, self.deps, {target[0]})
+            cache[target] = leading_to(self.order, self.deps, {target[0]})
         return cache[target]
 
 

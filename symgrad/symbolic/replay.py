@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.autograd.engine import _collect, _leading_to, topological_order
 from symgrad.autograd.function import FunctionCtx
 from symgrad.autograd.node import AccumulateGrad, Node
-from symgrad.ops._primitive import Ctx, ElementwiseNode, StructuralNode
+from symgrad.autograd.order import collect, leading_to, topological_order
+from symgrad.ops._elementwise_primitive import ElementwiseNode
+from symgrad.ops._structural_primitive import Ctx, StructuralNode
 from symgrad.ops.sx import SX, ElementSymbol, _objects, exact
 from symgrad.symbolic.names import constant_array, is_symbolic, symbol_array_of
 from symgrad.tensor import Tensor
@@ -35,7 +36,7 @@ class SymbolicDepthError(ValueError):
 
 def backward_order(roots: list[Node]) -> list[Node]:
     """The nodes reachable from ``roots``, each after every node that feeds it a gradient."""
-    deps, _ = _collect(roots)
+    deps, _ = collect(roots)
     return topological_order(roots, deps)
 
 
@@ -149,14 +150,14 @@ class Replay:
             return result
         self.forward(root.grad_fn)
         order = backward_order([root.grad_fn])
-        deps, _ = _collect([root.grad_fn])
+        deps, _ = collect([root.grad_fn])
         # named constants have no edge: the nodes that use them are targets themselves
         users = {
             n
             for n in order
             if any(_constant_spot(n, i) in spots for i in range(len(n.next_functions)))
         }
-        useful = _leading_to(order, deps, {n for n, _ in spots} | users) | users
+        useful = leading_to(order, deps, {n for n, _ in spots} | users) | users
         adjoint: dict[tuple[Node, int], np.ndarray] = {(root.grad_fn, root._output_nr): seed}
         for node in order:
             for nr in range(node.num_outputs):

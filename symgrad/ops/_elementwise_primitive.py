@@ -1,0 +1,372 @@
+"""Element-wise primitives and their nodes.
+
+An :class:`Elementwise` primitive is a SymPy expression of scalar input symbols; its kernels
+(forward and one fused ``g * partial`` VJP per input) are lambdified from it once, lazily, and
+its differentiable VJP is itself an element-wise primitive, so every order of derivative comes
+from SymPy.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from symgrad import dtypes
+from symgrad._silent import quiet
+from symgrad.autograd import anomaly, grad_mode
+from symgrad.autograd.node import Node, accumulator_of, node_class
+from symgrad.ops._primitive import _NO_EDGE, as_operand, camel, reduce_to
+from symgrad.tensor import Tensor
+
+__all__ = ["Elementwise", "ElementwiseNode", "OUT"]
+
+OUT = sp.Symbol("out", real=True)
+_grad_state = grad_mode._state
+_anomaly_state = anomaly._state
+
+
+def _erf(x: Any) -> Any:
+    try:
+        from scipy.special import erf
+    except ImportError:  # scipy is optional: fall back to the exact math.erf, one element at a time
+        erf = np.vectorize(__import__("math").erf, otypes=[np.float64])
+    return erf(x)
+
+
+_MODULES = [{"erf": _erf, "select_where": np.where}, "numpy"]
+_SELECT_WHERE = sp.Function("select_where")
+
+
+def _as_where(*pairs: Any) -> sp.Expr:
+    """A Piecewise as nested ``where`` calls: NumPy's ``select``, which SymPy prints for
+    Piecewise, is several times slower for the two or three branches our ops have."""
+    *rest, (last, last_cond) = pairs
+    out = last if last_cond == sp.true else _SELECT_WHERE(last_cond, last, sp.nan)
+    for e, c in reversed(rest):
+        out = _SELECT_WHERE(c, e, out)
+    return out
+
+
+def lambdify(args: tuple, expr: sp.Expr) -> Callable:
+    """NumPy code for ``expr``: arguments are our own fixed symbols, never user text."""
+    expr = sp.sympify(expr, strict=True).replace(sp.Piecewise, _as_where)
+    return sp.lambdify(args, expr, modules=_MODULES, cse=True, docstring_limit=0)
+
+
+class Elementwise:
+    """An element-wise primitive declared by a SymPy expression of scalar input symbols.
+
+    Parameters
+    ----------
+    name : the op's NumPy/PyTorch name.
+    inputs : the input symbols (differentiable arguments, in order).
+    expr : the forward formula in those symbols (and ``params``).
+    params : symbols of non-differentiable scalar parameters (a slope, a bound).
+    partials : optional rewritten partials, one per input, which may use ``OUT`` (the output).
+    kernel : optional NumPy forward kernel (numerically stable or faster), tested to agree.
+    partial_kernels : optional ``{i: f(*inputs, out, *params)}`` kernels for partials.
+    vjp_kernels : optional ``{i: f(*inputs, out, g, *params)}`` kernels for ``g * partial_i``
+        itself, where fusing the product is much faster (tested to agree like the others).
+    promote : ``"same"`` keeps the promoted dtype, ``"float"`` turns integers into the default
+        float dtype (``exp`` of an integer tensor is a float tensor).
+    exact : False when ``partials`` are declared subgradients that ``sympy.diff`` would not
+        give (sign's zero derivative instead of a Dirac delta).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        inputs: tuple,
+        expr: sp.Expr,
+        *,
+        params: tuple = (),
+        partials: tuple | None = None,
+        kernel: Callable | None = None,
+        partial_kernels: dict | None = None,
+        vjp_kernels: dict | None = None,
+        promote: str = "same",
+        backward: str | None = None,
+        exact: bool = True,
+        level: int = 0,
+    ) -> None:
+        self.name = name
+        self.inputs = tuple(inputs)
+        self.params = tuple(params)
+        self.expr = expr
+        self.declared_partials = partials
+        self.kernel = kernel
+        self.partial_kernels = dict(partial_kernels or {})
+        self._vjp_kernels: dict[int, Callable] = dict(vjp_kernels or {})
+        self.promote = promote
+        self.exact = exact
+        self.level = level
+        self.out_symbol = OUT if level == 0 else sp.Symbol(f"out{level}", real=True)
+        self.node_class = node_class(
+            ElementwiseNode, backward or f"{camel(name)}Backward0", prim=self
+        )
+        self._forward: Callable | None = None
+        self._vjp_prims: dict[int, Elementwise] = {}
+        self._vjp_uses: dict[int, tuple] = {}
+        self._needs: tuple | None = None
+
+    def __repr__(self) -> str:
+        return f"<elementwise primitive {self.name}: {self.expr}>"
+
+    # -- derived, once per primitive -----------------------------------------------------
+    @functools.cached_property
+    def partials(self) -> tuple:
+        """One partial derivative per input, possibly written with the output symbol."""
+        if self.declared_partials is not None:
+            return tuple(sp.sympify(p, strict=True) for p in self.declared_partials)
+        # derivatives of steps (sign, Heaviside) are 0 almost everywhere, PyTorch's convention,
+        # not a Dirac delta that no kernel can evaluate
+        return tuple(
+            sp.diff(self.expr, x).replace(sp.DiracDelta, lambda *a: sp.Integer(0))
+            for x in self.inputs
+        )
+
+    @functools.cached_property
+    def local_derivatives(self) -> tuple:
+        """The partials in the input symbols only (the output symbol replaced by ``expr``)."""
+        return tuple(p.subs(self.out_symbol, self.expr) for p in self.partials)
+
+    def needs(self) -> tuple:
+        """(which inputs, whether the output) the numeric VJP needs saved."""
+        if self._needs is None:
+            free = set().union(*(p.free_symbols for p in self.partials)) if self.partials else set()
+            needs_in = tuple(x in free for x in self.inputs)
+            self._needs = (needs_in, self.out_symbol in free)
+        return self._needs
+
+    @property
+    def forward(self) -> Callable:
+        """The forward kernel: ``kernel`` if declared, else the lambdified expression."""
+        if self._forward is None:
+            # inf and nan (log(0), 1/0, inf - inf) come out silently, as in PyTorch; anomaly
+            # mode is the way to be told
+            self._forward = quiet(self.kernel or lambdify(self.inputs + self.params, self.expr))
+        return self._forward
+
+    def vjp_kernel(self, i: int) -> Callable:
+        """``f(*inputs, out, g, *params) = g * partial_i``, fused into one NumPy function."""
+        kernel = self._vjp_kernels.get(i)
+        if kernel is None:
+            g = _g_symbol(self.level)
+            override = self.partial_kernels.get(i)
+            if override is not None:
+                n = len(self.inputs) + 1
+
+                def kernel(*args: Any, _p: Callable = override, _n: int = n) -> Any:
+                    return args[_n] * _p(*args[:_n], *args[_n + 1 :])
+            else:
+                args = self.inputs + (self.out_symbol, g) + self.params
+                kernel = lambdify(args, self.vjp_expression(i))
+            self._vjp_kernels[i] = kernel
+        return kernel
+
+    def vjp_expression(self, i: int) -> sp.Expr:
+        """``g * partial_i`` with ``g`` moved inside piecewise branches, so that a zero branch
+        gives 0 even for an infinite ``g`` (PyTorch's masking), not ``inf * 0 = nan``."""
+        return sp.piecewise_fold(_g_symbol(self.level) * self.partials[i])
+
+    def vjp_uses(self, i: int) -> tuple:
+        """Which inputs ``g * partial_i`` depends on."""
+        uses = self._vjp_uses.get(i)
+        if uses is None:
+            free = self.vjp_expression(i).free_symbols
+            uses = self._vjp_uses[i] = tuple(x in free for x in self.inputs)
+        return uses
+
+    def vjp_primitive(self, i: int) -> Elementwise:
+        """``g * partial_i`` as an element-wise primitive of its own (for ``create_graph``)."""
+        prim = self._vjp_prims.get(i)
+        if prim is None:
+            g = _g_symbol(self.level)
+            suffix = "" if len(self.inputs) == 1 else str(i)
+            prim = Elementwise(
+                f"{self.name}_backward{suffix}",
+                self.inputs + (self.out_symbol, g),
+                self.vjp_expression(i),
+                params=self.params,
+                kernel=self.vjp_kernel(i),
+                backward=f"{camel(self.name)}BackwardBackward{i}",
+                level=self.level + 1,
+            )
+            self._vjp_prims[i] = prim
+        return prim
+
+    # -- application ---------------------------------------------------------------------
+    def __call__(self, *args: Any, params: tuple = ()) -> Tensor:
+        datas = []
+        requires = False
+        for a in args:
+            t = type(a)
+            if t is Tensor:
+                datas.append(a._data)
+                requires = requires or a._requires_grad
+            elif t is float or t is int:
+                datas.append(a)
+            else:
+                break
+        else:
+            return self._finish(args, datas, params, requires)
+        args = tuple(a if isinstance(a, Tensor) else as_operand(a, self.name) for a in args)
+        datas = [a._data if isinstance(a, Tensor) else a for a in args]
+        requires = any(isinstance(a, Tensor) and a._requires_grad for a in args)
+        return self._finish(args, datas, params, requires)
+
+    def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
+        dtype = self._result_dtype(args + params if params else args)
+        try:
+            out = self.forward(*datas, *params)
+        except ValueError:
+            self._raise_shapes(datas)
+            raise
+        if type(out) is not np.ndarray:
+            # a formula that is constant in its inputs (the VJP of sign) gives a bare number
+            shape = np.broadcast_shapes(*(np.shape(d) for d in datas))
+            out = np.full(shape, out, dtype=dtype)
+        elif out.dtype != dtype:
+            out = out.astype(dtype)
+        if _anomaly_state.enabled:
+            anomaly.check_forward(self, out, datas)
+        if requires and _grad_state.enabled:
+            node = self.node_class(args, params, out)
+            result = Tensor._make(out, node, True)
+            if node._out is not None:
+                node._out_version = (result._counter, 0)
+            return result
+        return Tensor._make(out)
+
+    def _raise_shapes(self, datas: list) -> None:
+        shapes = [list(np.shape(d)) for d in datas]
+        try:
+            np.broadcast_shapes(*(np.shape(d) for d in datas))
+        except ValueError:
+            raise RuntimeError(
+                f"{self.name}: the shapes {' and '.join(map(str, shapes))} don't broadcast: "
+                "each dimension must match, be 1, or be missing (counting from the last)"
+            ) from None
+
+    def _result_dtype(self, args: tuple) -> np.dtype:
+        # fast path: floating tensors of one dtype, with Python numbers (which never upcast)
+        first = args[0]
+        if type(first) is Tensor:
+            dtype = first._data.dtype
+            if dtype.kind == "f":
+                for a in args:
+                    if type(a) is Tensor:
+                        if a._data.dtype != dtype:
+                            break
+                    elif type(a) is not float and type(a) is not int:
+                        break
+                else:
+                    return dtype
+        d = dtypes.result_type(*args)
+        if self.promote == "float" and not d.is_floating_point:
+            d = dtypes.get_default_dtype()
+        return d.numpy
+
+
+_G_SYMBOLS: dict[int, sp.Symbol] = {}
+
+
+def _g_symbol(level: int) -> sp.Symbol:
+    if level not in _G_SYMBOLS:
+        _G_SYMBOLS[level] = sp.Symbol("g" if level == 0 else f"g{level}", real=True)
+    return _G_SYMBOLS[level]
+
+
+class ElementwiseNode(Node):
+    """The node of an element-wise op; ``prim`` is set on each op's subclass."""
+
+    __slots__ = ("_meta", "_params")
+    prim: Elementwise
+
+    def __init__(self, args: tuple, params: tuple, out: np.ndarray) -> None:
+        # one pass over the inputs: this runs once per recorded op, so it is kept tight
+        needs_in, needs_out = self.prim._needs or self.prim.needs()
+        edges, saved, versions, meta, consts = [], [], [], [], []
+        for a, need in zip(args, needs_in):
+            if type(a) is Tensor:
+                if a._requires_grad:
+                    fn = a.grad_fn
+                    edges.append((accumulator_of(a), 0) if fn is None else (fn, a._output_nr))
+                    consts.append(None)
+                else:
+                    edges.append(_NO_EDGE)
+                    consts.append(a)
+                saved.append(a if need else None)
+                versions.append(a._counter.value if need else None)
+                meta.append((a._data.shape, a._data.dtype))
+            else:
+                edges.append(_NO_EDGE)
+                saved.append(a)
+                versions.append(None)
+                meta.append(None)
+                consts.append(a)
+        Node.__init__(self, tuple(edges), tuple(saved), out if needs_out else None, versions)
+        self._consts = consts
+        self._meta = meta
+        self._params = params
+
+    @property
+    def expression(self) -> sp.Expr:
+        """The forward formula, with constant (number) inputs substituted."""
+        return self.prim.expr.subs(self._constants())
+
+    @property
+    def local_derivatives(self) -> tuple:
+        """d(output)/d(input) for each input, in the node's own input symbols."""
+        subs = self._constants()
+        return tuple(p.subs(subs) for p in self.prim.local_derivatives)
+
+    def _constants(self) -> dict:
+        from symgrad.ops.sx import exact
+
+        subs = {x: exact(v) for x, v in zip(self.prim.inputs, self._consts) if _is_number(v)}
+        subs.update({p: exact(v) for p, v in zip(self.prim.params, self._params)})
+        return subs
+
+    def apply(self, grads: list, create_graph: bool) -> tuple:
+        if create_graph:
+            return self._apply_graph(grads[0])
+        g = grads[0]
+        saved = self._unpack()
+        xs = [s._data if isinstance(s, Tensor) else s for s in saved]
+        out, prim, params = self._out, self.prim, self._params
+        result = []
+        for i, (fn, _) in enumerate(self.next_functions):
+            if fn is None:
+                result.append(None)
+                continue
+            shape, dtype = self._meta[i]
+            result.append(reduce_to(prim.vjp_kernel(i)(*xs, out, g, *params), shape, dtype))
+        return tuple(result)
+
+    def _apply_graph(self, g: Tensor) -> tuple:
+        from symgrad.ops import shape as shape_ops
+
+        saved = self._unpack()
+        out = Tensor._make(self._out, self, True) if self._out is not None else 0
+        result = []
+        for i, (fn, _) in enumerate(self.next_functions):
+            if fn is None:
+                result.append(None)
+                continue
+            # inputs the partial does not use enter as 0, so they get no edge (and no gradient)
+            uses = self.prim.vjp_uses(i)
+            args = [s if (s is not None and used) else 0 for s, used in zip(saved, uses)]
+            gi = self.prim.vjp_primitive(i)(*args, out, g, params=self._params)
+            shape, dtype = self._meta[i]
+            gi = shape_ops.sum_to_size(gi, shape)
+            result.append(gi if gi._data.dtype == dtype else gi.to(dtypes.from_numpy_dtype(dtype)))
+        return tuple(result)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float, np.number)) and not isinstance(v, bool)

@@ -1,0 +1,216 @@
+"""Structural primitives and their nodes.
+
+A :class:`Structural` primitive is a forward and a VJP rule written against an array namespace
+``xp``; the same rule runs on NumPy (``backward``), on Tensors (``create_graph``) and on SymPy
+object arrays (the node's ``expression`` and ``local_derivatives``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from symgrad import dtypes
+from symgrad._silent import quiet
+from symgrad.autograd import anomaly, grad_mode
+from symgrad.autograd.node import Node, accumulator_of, node_class
+from symgrad.ops._primitive import _NO_EDGE, camel, reduce_to
+from symgrad.tensor import Tensor
+
+__all__ = ["Ctx", "Structural", "StructuralNode"]
+
+_grad_state = grad_mode._state
+_anomaly_state = anomaly._state
+
+
+class Ctx:
+    """What a structural VJP rule sees: saved inputs and output, input shapes, parameters."""
+
+    __slots__ = ("inputs", "out", "shapes", "needs", "params")
+
+    def __init__(self, inputs: tuple, out: Any, shapes: tuple, needs: tuple, params: dict):
+        self.inputs = inputs
+        self.out = out
+        self.shapes = shapes
+        self.needs = needs
+        self.params = params
+
+
+class Structural:
+    """A primitive given by a forward and a VJP rule over an array namespace ``xp``.
+
+    ``forward(xp, *inputs, **params)`` computes the output; ``vjp(xp, g, ctx)`` returns one
+    gradient per input (``None`` where ``ctx.needs`` is False). ``saves`` names the input
+    positions the rule reads from ``ctx.inputs``; ``saves_out`` whether it reads ``ctx.out``.
+    ``symbolic`` is the forward for the symbolic interpreter where ``forward`` uses NumPy
+    directly (a max-shifted softmax becomes ``exp(x) / sum(exp(x))``).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        forward: Callable,
+        vjp: Callable,
+        *,
+        saves: tuple = (),
+        saves_out: bool = False,
+        backward: str | None = None,
+        symbolic: Callable | None = None,
+    ) -> None:
+        self.name = name
+        self.forward = forward
+        self.vjp = vjp
+        self.symbolic = symbolic or forward
+        self.numeric_forward = quiet(forward)
+        self.saves = saves
+        self.saves_out = saves_out
+        self.node_class = node_class(
+            StructuralNode, backward or f"{camel(name)}Backward0", prim=self
+        )
+
+    def __repr__(self) -> str:
+        return f"<structural primitive {self.name}>"
+
+    def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
+        out = self.numeric_forward(_XP.NP or _load_xp().NP, *[t._data for t in tensors], **params)
+        return self.record(tensors, params, out)
+
+    def record(self, tensors: tuple, params: dict, out: Any) -> Tensor:
+        """The result tensor of ``out``, the forward's value for ``tensors`` and ``params``,
+        with this primitive's node recorded when grad mode and the inputs call for one."""
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        if _anomaly_state.enabled:
+            anomaly.check_forward(self, out, tensors)
+        if _grad_state.enabled and _any_requires_grad(tensors):
+            node = self.node_class(tensors, params, out)
+            result = Tensor._make(out, node, True)
+            if node._out is not None:
+                node._out_version = (result._counter, 0)
+            return result
+        return Tensor._make(out)
+
+
+def _any_requires_grad(tensors: tuple) -> bool:
+    for t in tensors:
+        if t._requires_grad:
+            return True
+    return False
+
+
+class StructuralNode(Node):
+    """The node of a structural op; ``prim`` is set on each op's subclass."""
+
+    __slots__ = ("_meta", "_params")
+    prim: Structural
+
+    def __init__(self, tensors: tuple, params: dict, out: np.ndarray) -> None:
+        # one pass over the inputs: this runs once per recorded op, so it is kept tight
+        saves = self.prim.saves
+        edges, saved, versions, meta, consts = [], [], [], [], []
+        for i, t in enumerate(tensors):
+            if t._requires_grad:
+                fn = t.grad_fn
+                edges.append((accumulator_of(t), 0) if fn is None else (fn, t._output_nr))
+                consts.append(None)
+            else:
+                edges.append(_NO_EDGE)
+                consts.append(t)
+            keep = i in saves
+            saved.append(t if keep else None)
+            versions.append(t._counter.value if keep else None)
+            meta.append((t._data.shape, t._data.dtype))
+        Node.__init__(
+            self, tuple(edges), tuple(saved), out if self.prim.saves_out else None, versions
+        )
+        self._consts = consts
+        self._meta = meta
+        self._params = params
+
+    @property
+    def expression(self) -> Any:
+        """The forward formula in the node's own input symbols ``x[i, j]``, ``y[i, j]``."""
+        return self._local_rule()[0]
+
+    @property
+    def local_derivatives(self) -> tuple:
+        """The VJP rule applied to a symbolic incoming gradient ``g[i, j]``: for each input,
+        the gradient it receives, in the node's own symbols."""
+        return self._local_rule()[1]
+
+    def _local_rule(self) -> tuple:
+        from symgrad.ops import sx
+
+        names = _input_names(len(self._meta))
+        xs = tuple(sx.symbol_array(n, m[0]) for n, m in zip(names, self._meta))
+        env = {}
+        for x, t in zip(xs, self._saved or ()):
+            if t is not None:
+                env.update(zip(x.flat, (sx.exact(v, as_float=True) for v in t._data.flat)))
+        interp = sx.SX(_evaluator(env) if env else None)
+        out = np.asarray(self.prim.symbolic(interp, *xs, **self._params), dtype=object)
+        g = sx.symbol_array("g", out.shape)
+        ctx = Ctx(xs, out, tuple(m[0] for m in self._meta), (True,) * len(xs), self._params)
+        grads = self.prim.vjp(interp, g, ctx)
+        return sx.to_sympy(out), tuple(
+            None if v is None else sx.to_sympy(np.asarray(v, dtype=object)) for v in grads
+        )
+
+    def apply(self, grads: list, create_graph: bool) -> tuple:
+        saved = self._unpack()
+        meta = self._meta
+        needs = [fn is not None for fn, _ in self.next_functions]
+        shapes = [m[0] for m in meta]
+        if create_graph:
+            out = Tensor._make(self._out, self, True) if self._out is not None else None
+            ctx = Ctx(saved, out, shapes, needs, self._params)
+            result = self.prim.vjp(_XP.TX, grads[0], ctx)
+            return tuple(_cast_tensor(r, m[1]) for r, m in zip(result, meta))
+        inputs = [None if s is None else s._data for s in saved]
+        ctx = Ctx(inputs, self._out, shapes, needs, self._params)
+        result = self.prim.vjp(_XP.NP or _load_xp().NP, grads[0], ctx)
+        grads_in = []
+        for r, n, (shape, dtype) in zip(result, needs, meta):
+            if r is None or not n:
+                r = None
+            elif type(r) is not np.ndarray or r.shape != shape or r.dtype != dtype:
+                r = reduce_to(r, shape, dtype)
+            grads_in.append(r)
+        return tuple(grads_in)
+
+
+class _XP:
+    """The namespaces of ``xp.py``, loaded on first use (``xp.py`` imports this module)."""
+
+    NP: Any = None
+    TX: Any = None
+
+
+def _load_xp() -> type:
+    from symgrad.ops import xp
+
+    _XP.NP, _XP.TX = xp.NP, xp.TX
+    return _XP
+
+
+def _input_names(n: int) -> tuple:
+    return ("x", "y", "z")[:n] if n <= 3 else tuple(f"x{i}" for i in range(n))
+
+
+def _evaluator(env: dict) -> Callable:
+    def numeric(a: np.ndarray) -> np.ndarray:
+        def value(e: Any) -> float:
+            return float(sp.sympify(e, strict=True).xreplace(env))
+
+        return np.vectorize(value, otypes=[float])(a)
+
+    return numeric
+
+
+def _cast_tensor(g: Tensor | None, dtype: np.dtype) -> Tensor | None:
+    if g is None or g._data.dtype == dtype:
+        return g
+    return g.to(dtypes.from_numpy_dtype(dtype))
