@@ -349,8 +349,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 def silu(input: Tensor) -> Tensor:
-    """``input * sigmoid(input)``."""
-    return input * sigmoid(input)
+    """``input * sigmoid(input)``, one node (``SiluBackward0``)."""
+    from symgrad.ops import elementwise
+
+    return elementwise.SILU(input)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -38,6 +38,12 @@ def _sigmoid(v: Any) -> Any:
     return np.where(v >= 0, 1 / (1 + e), e / (1 + e))
 
 
+def _silu_partial(v: Any, out: Any) -> Any:
+    # sigmoid(v) * (1 + v * (1 - sigmoid(v))): the formula's exp(-v)**2 overflows at v = -1000
+    s = _sigmoid(v)
+    return s * (1 + v * (1 - s))
+
+
 def _softplus(v: Any, b: Any, t: Any) -> Any:
     bv = b * v
     with np.errstate(over="ignore"):
@@ -202,6 +208,14 @@ SOFTPLUS = declare(
     params=(beta, threshold),
     kernel=_softplus,
     partial_kernels={0: _softplus_partial},
+    promote="float",
+)
+SILU = declare(
+    "silu",
+    (x,),
+    x / (1 + sp.exp(-x)),
+    kernel=lambda v: v * _sigmoid(v),
+    partial_kernels={0: _silu_partial},
     promote="float",
 )
 GELU = declare(

@@ -204,16 +204,80 @@ def xp_scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Tensor) -> Te
     return _SCATTER_ZEROS(g, shape=shape, dim=dim, index=index)
 
 
+_INDEX_SELECT = Structural(
+    "index_select", _getitem_forward, _getitem_vjp, backward="IndexSelectBackward0"
+)
+
+
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
-    """The entries of ``input`` at ``index`` along ``dim``."""
+    """The entries of ``input`` at ``index`` (a vector of integers) along ``dim``."""
     from symgrad.tensor import _wrap_dim
 
+    if not isinstance(index, Tensor) or index.ndim > 1 or index.dtype.is_floating_point:
+        what = (
+            f"{index.dtype} of shape {list(index.shape)}"
+            if isinstance(index, Tensor)
+            else type(index).__name__
+        )
+        raise IndexError(
+            f"index_select(): index must be a 1-D (or 0-D) tensor of integers, got {what}"
+        )
     d = _wrap_dim(dim, input.ndim)
-    return getitem(input, (slice(None),) * d + (index,))
+    key = normalize_key((slice(None),) * d + (index.reshape(-1),), input.shape)
+    return _INDEX_SELECT(input, key=key)
+
+
+def _masked_fill_forward(xp: Any, a: Any, *value: Any, mask: np.ndarray, fill: Any) -> Any:
+    return xp.where(xp.constant(mask), value[0] if value else fill, a)
+
+
+def _masked_fill_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    mask = xp.constant(c.params["mask"])
+    ga = xp.where(mask, 0.0, g) if c.needs[0] else None
+    if len(c.needs) == 1:
+        return (ga,)
+    return (ga, xp.sum(xp.where(mask, g, 0.0)) if c.needs[1] else None)
+
+
+# a number fills (MaskedFillBackward0); a 0-d tensor is an input of its own (...Backward1)
+_MASKED_FILL = Structural("masked_fill", _masked_fill_forward, _masked_fill_vjp)
+_MASKED_FILL_TENSOR = Structural(
+    "masked_fill", _masked_fill_forward, _masked_fill_vjp, backward="MaskedFillBackward1"
+)
 
 
 def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
-    """``value`` where ``mask`` is True, ``input`` elsewhere."""
-    from symgrad.ops.math import where
-
-    return where(mask, value, input)
+    """``value`` where ``mask`` (boolean, broadcastable) is True, ``input`` elsewhere."""
+    if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
+        what = mask.dtype if isinstance(mask, Tensor) else type(mask).__name__
+        raise RuntimeError(
+            f"masked_fill only supports boolean masks, but got mask with dtype {what}; "
+            "compare to make one (x > 0)"
+        )
+    m = mask._data
+    try:
+        shape = np.broadcast_shapes(m.shape, input.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"masked_fill: the mask of shape {list(m.shape)} does not broadcast with the "
+            f"input of shape {list(input.shape)}"
+        ) from None
+    if shape != input.shape:
+        input = input.expand(shape)
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(
+                "masked_fill only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s)"
+            )
+        if value.dtype is not input.dtype:
+            value = value.to(input.dtype)
+        return _MASKED_FILL_TENSOR(input, value, mask=m, fill=None)
+    if not isinstance(value, (int, float, np.number, np.bool_)):
+        raise TypeError(
+            f"masked_fill(): value must be a number or a 0-d Tensor, got {type(value).__name__}"
+        )
+    if not input.dtype.is_floating_point:  # the value is cast to the input's dtype, as PyTorch
+        fill = np.asarray(value).astype(input._data.dtype)
+        return Tensor._make(np.where(m, fill, input._data))
+    return _MASKED_FILL(input, mask=m, fill=float(value))

@@ -194,16 +194,29 @@ class MaxMin(NamedTuple):
     indices: Tensor
 
 
-def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
-    from symgrad.ops.indexing import gather
+def _pick_forward(xp: Any, a: Any, dim: int, index: np.ndarray, keepdim: bool) -> Any:
+    values = xp.gather(a, dim, index)
+    return values if keepdim else xp.squeeze(values, dim)
 
-    index = np.expand_dims(arg(input._data, axis=dim), dim)
-    indices = Tensor._make(index.astype(np.int64))
-    values = gather(input, dim, indices)
-    if not keepdim:
-        values = values.squeeze(dim)
-        indices = Tensor._make(np.squeeze(indices._data, dim))
-    return MaxMin(values, indices)
+
+def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    dim = c.params["dim"]
+    g = g if c.params["keepdim"] else xp.unsqueeze(g, dim)
+    return (xp.scatter_zeros(c.shapes[0], dim, c.params["index"], g),)
+
+
+# max(x, dim) and min(x, dim): the gradient goes to the one element picked (not shared by ties)
+_MAX_DIM = Structural("max", _pick_forward, _pick_vjp, backward="MaxBackward0")
+_MIN_DIM = Structural("min", _pick_forward, _pick_vjp, backward="MinBackward0")
+
+
+def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
+    if input.ndim == 0:  # a 0-d tensor is its own maximum, along its one (implied) dimension
+        input, keepdim = input.reshape(1), False
+    index = np.expand_dims(arg(input._data, axis=dim), dim).astype(np.int64)
+    prim = _MAX_DIM if arg is np.argmax else _MIN_DIM
+    values = prim(input, dim=dim, index=index, keepdim=bool(keepdim))
+    return MaxMin(values, Tensor._make(index if keepdim else np.squeeze(index, dim)))
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:

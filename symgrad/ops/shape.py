@@ -347,7 +347,20 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                 f"at entry 0 and {list(x.shape)} at entry {i}"
             )
     d = _wrap_dim(dim, tensors[0].ndim + 1)
-    return cat([unsqueeze(x, d) for x in tensors], d)
+    common = dtypes.result_type(*tensors)
+    return _STACK(*(to_dtype(x, common) for x in tensors), dim=d)
+
+
+def _stack_forward(xp: Any, *arrays: Any, dim: int) -> Any:
+    return xp.cat([xp.unsqueeze(a, dim) for a in arrays], dim)
+
+
+def _stack_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    lead = (slice(None),) * c.params["dim"]
+    return tuple(xp.getitem(g, lead + (i,)) if need else None for i, need in enumerate(c.needs))
+
+
+_STACK = Structural("stack", _stack_forward, _stack_vjp)
 
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:

@@ -52,18 +52,23 @@ def max_all_ties(T, x):
     return x.max() + x.min()
 
 
-@program(F(3, 4), composite=True)
+@program(F(3, 4))
 def max_dim_values_indices(T, x):
     return x.max(1)
 
 
-@program(F(3, 4), composite=True)
+@program(F())
+def max_of_0d_along_dim_0(T, x):
+    return list(T.max(x, 0))
+
+
+@program(F(3, 4))
 def min_dim_keepdim(T, x):
     values, indices = T.min(x, dim=-2, keepdim=True)
     return values, indices
 
 
-@program(V([[1.0, 3.0, 3.0], [2.0, 2.0, 0.0]]), composite=True)
+@program(V([[1.0, 3.0, 3.0], [2.0, 2.0, 0.0]]))
 def max_dim_ties(T, x):
     """PyTorch sends the gradient to the one index it returns."""
     return x.max(dim=1)

@@ -102,7 +102,7 @@ def cat_last(T, x, y):
     return T.cat((x, y), dim=-1)
 
 
-@program(F(2, 3), F(2, 3), composite=True)
+@program(F(2, 3), F(2, 3))
 def stack(T, x, y):
     return T.stack([x, y], dim=1)
 
@@ -277,7 +277,7 @@ def gather(T, x, i):
     return x.gather(1, i)
 
 
-@program(F(3, 4), I([2, 0, 2]), composite=True)
+@program(F(3, 4), I([2, 0, 2]))
 def index_select(T, x, i):
     return T.index_select(x, 1, i)
 
@@ -287,9 +287,29 @@ def index_negative_tensor(T, x, i):
     return x[i]
 
 
-@program(F(3, 4), composite=True)
+@program(F(3, 4))
 def masked_fill(T, x):
     return x.masked_fill(x > 0.5, -1.0)
+
+
+@program(F(3, 4), F())
+def masked_fill_tensor_value(T, x, v):
+    return x.masked_fill(x > 0.5, v)
+
+
+@program(F(4))
+def masked_fill_mask_broadcasts_the_input(T, x):
+    return x.masked_fill(T.tensor([[True], [False]]), 2.0)
+
+
+@program(F(3, 4), I(2))
+def index_select_0d_index(T, x, i):
+    return T.index_select(x, 1, i)
+
+
+@program(F(2, 3), F(2, 3), F(2, 3))
+def stack_last(T, x, y, z):
+    return T.stack([x, y, z], dim=-1)
 
 
 @program(F(3, 4), composite=True)
@@ -327,7 +347,7 @@ def setitem_slice_with_tensor(T, x, v):
     return y
 
 
-@program(F(3, 4), composite=True)
+@program(F(3, 4))
 def silu(T, x):
     return T.nn.functional.silu(x)
 
