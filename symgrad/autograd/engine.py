@@ -175,15 +175,8 @@ class _Run:
             and not node._retain_hooks
             and not leaf._hooks
         ):
-            g = grads[0]
-            if not self.accumulate or g is None:
-                return
-            if g.dtype != leaf._data.dtype:
-                g = g.astype(leaf._data.dtype)
-            if leaf._grad is None:
-                self._set_grad(leaf, g)
-            else:
-                self._add_to_grad(leaf, g)
+            if self.accumulate and grads[0] is not None:
+                self._store(leaf, grads[0])
             return
         self._run_node(node, grads, useful)
 
@@ -238,6 +231,10 @@ class _Run:
             else:
                 leaf._grad = leaf._grad + g
             return
+        self._store(leaf, g)
+
+    def _store(self, leaf: Tensor, g: np.ndarray) -> None:
+        """Accumulate the array ``g`` into ``leaf.grad`` (no hooks, no graph recorded)."""
         if g.dtype != leaf._data.dtype:
             g = g.astype(leaf._data.dtype)
         if leaf._grad is None:

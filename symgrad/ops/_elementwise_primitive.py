@@ -18,8 +18,8 @@ import sympy as sp
 from symgrad import dtypes
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
-from symgrad.autograd.node import Node, accumulator_of, node_class
-from symgrad.ops._primitive import _NO_EDGE, as_operand, camel, reduce_to
+from symgrad.autograd.node import Node, node_class
+from symgrad.ops._primitive import as_operand, camel, input_records, recorded, reduce_to
 from symgrad.tensor import Tensor
 
 __all__ = ["Elementwise", "ElementwiseNode", "OUT"]
@@ -235,11 +235,7 @@ class Elementwise:
         if _anomaly_state.enabled:
             anomaly.check_forward(self, out, datas)
         if requires and _grad_state.enabled:
-            node = self.node_class(args, params, out)
-            result = Tensor._make(out, node, True)
-            if node._out is not None:
-                node._out_version = (result._counter, 0)
-            return result
+            return recorded(self.node_class, args, params, out)
         return Tensor._make(out)
 
     def _raise_shapes(self, datas: list) -> None:
@@ -288,27 +284,8 @@ class ElementwiseNode(Node):
     prim: Elementwise
 
     def __init__(self, args: tuple, params: tuple, out: np.ndarray) -> None:
-        # one pass over the inputs: this runs once per recorded op, so it is kept tight
         needs_in, needs_out = self.prim._needs or self.prim.needs()
-        edges, saved, versions, meta, consts = [], [], [], [], []
-        for a, need in zip(args, needs_in):
-            if type(a) is Tensor:
-                if a._requires_grad:
-                    fn = a.grad_fn
-                    edges.append((accumulator_of(a), 0) if fn is None else (fn, a._output_nr))
-                    consts.append(None)
-                else:
-                    edges.append(_NO_EDGE)
-                    consts.append(a)
-                saved.append(a if need else None)
-                versions.append(a._counter.value if need else None)
-                meta.append((a._data.shape, a._data.dtype))
-            else:
-                edges.append(_NO_EDGE)
-                saved.append(a)
-                versions.append(None)
-                meta.append(None)
-                consts.append(a)
+        edges, saved, versions, meta, consts = input_records(args, needs_in)
         Node.__init__(self, tuple(edges), tuple(saved), out if needs_out else None, versions)
         self._consts = consts
         self._meta = meta

@@ -14,7 +14,7 @@ import numpy as np
 from symgrad.autograd.node import accumulator_of
 from symgrad.tensor import Tensor
 
-__all__ = ["camel", "edge", "as_operand", "reduce_to", "sum_to_numpy"]
+__all__ = ["camel", "edge", "input_records", "recorded", "as_operand", "reduce_to", "sum_to_numpy"]
 
 
 def camel(name: str) -> str:
@@ -31,6 +31,42 @@ def edge(t: Any) -> tuple:
         fn = t.grad_fn
         return (accumulator_of(t), 0) if fn is None else (fn, t._output_nr)
     return (None, 0)
+
+
+def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, list]:
+    """What a node records of its inputs: edges, saved values (tensors where ``keep`` says so,
+    numbers always), their versions, their (shape, dtype), and the constants (inputs that do
+    not require grad, kept for the symbolic replay)."""
+    # one pass over the inputs: this runs once per recorded op, so it is kept tight
+    edges, saved, versions, meta, consts = [], [], [], [], []
+    for a, k in zip(inputs, keep):
+        if type(a) is Tensor:
+            if a._requires_grad:
+                fn = a.grad_fn
+                edges.append((accumulator_of(a), 0) if fn is None else (fn, a._output_nr))
+                consts.append(None)
+            else:
+                edges.append(_NO_EDGE)
+                consts.append(a)
+            saved.append(a if k else None)
+            versions.append(a._counter.value if k else None)
+            meta.append((a._data.shape, a._data.dtype))
+        else:
+            edges.append(_NO_EDGE)
+            saved.append(a)
+            versions.append(None)
+            meta.append(None)
+            consts.append(a)
+    return edges, saved, versions, meta, consts
+
+
+def recorded(node_class: type, inputs: tuple, params: Any, out: np.ndarray) -> Tensor:
+    """The tensor holding ``out`` with a new ``node_class`` node as its ``grad_fn``."""
+    node = node_class(inputs, params, out)
+    result = Tensor._make(out, node, True)
+    if node._out is not None:  # the node saved its output: watch it for in-place changes
+        node._out_version = (result._counter, 0)
+    return result
 
 
 def as_operand(value: Any, op: str) -> Any:

@@ -16,8 +16,8 @@ import sympy as sp
 from symgrad import dtypes
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
-from symgrad.autograd.node import Node, accumulator_of, node_class
-from symgrad.ops._primitive import _NO_EDGE, camel, reduce_to
+from symgrad.autograd.node import Node, node_class
+from symgrad.ops._primitive import camel, input_records, recorded, reduce_to
 from symgrad.tensor import Tensor
 
 __all__ = ["Ctx", "Structural", "StructuralNode"]
@@ -66,6 +66,7 @@ class Structural:
         self.symbolic = symbolic or forward
         self.numeric_forward = quiet(forward)
         self.saves = saves
+        self._saves_flags: dict[int, tuple] = {}
         self.saves_out = saves_out
         self.node_class = node_class(
             StructuralNode, backward or f"{camel(name)}Backward0", prim=self
@@ -73,6 +74,13 @@ class Structural:
 
     def __repr__(self) -> str:
         return f"<structural primitive {self.name}>"
+
+    def saves_flags(self, n: int) -> tuple:
+        """For each of ``n`` inputs, whether the rule reads it (``saves``), cached per count."""
+        flags = self._saves_flags.get(n)
+        if flags is None:
+            flags = self._saves_flags[n] = tuple(i in self.saves for i in range(n))
+        return flags
 
     def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
         out = self.numeric_forward(_XP.NP or _load_xp().NP, *[t._data for t in tensors], **params)
@@ -86,11 +94,7 @@ class Structural:
         if _anomaly_state.enabled:
             anomaly.check_forward(self, out, tensors)
         if _grad_state.enabled and _any_requires_grad(tensors):
-            node = self.node_class(tensors, params, out)
-            result = Tensor._make(out, node, True)
-            if node._out is not None:
-                node._out_version = (result._counter, 0)
-            return result
+            return recorded(self.node_class, tensors, params, out)
         return Tensor._make(out)
 
 
@@ -108,21 +112,8 @@ class StructuralNode(Node):
     prim: Structural
 
     def __init__(self, tensors: tuple, params: dict, out: np.ndarray) -> None:
-        # one pass over the inputs: this runs once per recorded op, so it is kept tight
-        saves = self.prim.saves
-        edges, saved, versions, meta, consts = [], [], [], [], []
-        for i, t in enumerate(tensors):
-            if t._requires_grad:
-                fn = t.grad_fn
-                edges.append((accumulator_of(t), 0) if fn is None else (fn, t._output_nr))
-                consts.append(None)
-            else:
-                edges.append(_NO_EDGE)
-                consts.append(t)
-            keep = i in saves
-            saved.append(t if keep else None)
-            versions.append(t._counter.value if keep else None)
-            meta.append((t._data.shape, t._data.dtype))
+        keep = self.prim.saves_flags(len(tensors))
+        edges, saved, versions, meta, consts = input_records(tensors, keep)
         Node.__init__(
             self, tuple(edges), tuple(saved), out if self.prim.saves_out else None, versions
         )
