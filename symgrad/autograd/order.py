@@ -42,11 +42,29 @@ def walk(roots: list[Node]) -> tuple[list[Node], dict]:
     reached, the number of edges into it.
 
     The nodes come newest first (descending ``_seq``); AccumulateGrad nodes are left out of
-    that order and counted instead (see the module's docstring).
+    that order and counted instead (see the module's docstring). Unlike ``collect`` it counts
+    only the edges into leaves: this walk runs at every backward, so it does no more.
     """
-    deps, order = collect(roots)
-    nodes = [n for n in order if type(n) is not AccumulateGrad]
-    pending = {n: deps.get(n, 0) for n in order if type(n) is AccumulateGrad}
+    nodes: list[Node] = []
+    pending: dict[AccumulateGrad, int] = {}
+    stack = []
+    for node in dict.fromkeys(roots):
+        if type(node) is AccumulateGrad:
+            pending[node] = 0
+        else:
+            stack.append(node)
+    seen = set(roots)
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            if type(nxt) is AccumulateGrad:
+                pending[nxt] = pending.get(nxt, 0) + 1
+            elif nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
     nodes.sort(key=_SEQ, reverse=True)
     return nodes, pending
 

@@ -201,6 +201,17 @@ class Elementwise:
 
     # -- application ---------------------------------------------------------------------
     def __call__(self, *args: Any, params: tuple = ()) -> Tensor:
+        if len(args) == 1 and not params and type(args[0]) is Tensor:
+            # one floating tensor (relu(x), x.exp()): its dtype is the result's, no promotion
+            a = args[0]
+            if a._data.dtype.kind == "f" and not _anomaly_state.enabled:
+                out = self.forward(a._data)
+                if type(out) is np.ndarray:
+                    if out.dtype != a._data.dtype:
+                        out = out.astype(a._data.dtype)
+                    if a._requires_grad and _grad_state.enabled:
+                        return recorded(self.node_class, args, params, out)
+                    return Tensor._make(out)
         datas = []
         requires = False
         for a in args:
