@@ -15,8 +15,9 @@ import pytest
 
 import symgrad
 import symgrad.nn.functional as F
+from symgrad._graph_text import array_lines
 from symgrad.symbolic import derivation
-from symgrad.viz import GraphPicture, GraphvizNotFoundError, _array_lines, draw
+from symgrad.viz import GraphPicture, GraphvizNotFoundError, draw
 
 needs_dot = pytest.mark.skipif(
     shutil.which("dot") is None,
@@ -371,7 +372,7 @@ def test_every_kind_of_operation_is_drawn_with_recomputed_values(op):
         np.testing.assert_allclose(numbers, expected.ravel(), atol=6e-5, rtol=1e-4)
     else:  # summarised: the same text as the tensor's own value gives
         assert [line.removeprefix("value ") for line in lines[2:] if line != "value"] == (
-            _array_lines(h)
+            array_lines(h)
         )
     assert all(label.startswith("∂") for label in edge_labels(picture))
 

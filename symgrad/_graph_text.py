@@ -1,0 +1,299 @@
+"""The text of a graph picture: forward formulas and local derivatives written in the tensors'
+names, and numbers and arrays shortened to fit a box (used by :mod:`symgrad.viz`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import sympy as sp
+
+from symgrad.autograd.function import FunctionCtx
+from symgrad.autograd.node import Node
+from symgrad.ops._elementwise_primitive import ElementwiseNode
+from symgrad.ops._structural_primitive import StructuralNode
+from symgrad.ops.sx import exact
+from symgrad.symbolic.replay import _function_formula
+from symgrad.tensor import Tensor
+
+if TYPE_CHECKING:
+    from symgrad.viz import _Graph
+
+__all__ = ["operation_text", "is_number", "number_text", "array_lines", "short"]
+
+# -- formulas: forward formulas and local derivatives in the tensors' names ------------------------
+
+
+def operation_text(
+    graph: _Graph, node: Node, inputs: list, outputs: list, numbers: bool
+) -> tuple[list, list]:
+    """The forward formula lines of ``node`` and, per input, its edge's derivative label."""
+    names = [graph.boxes[k].name if k is not None else "?" for k in inputs]
+    symbols = [graph.boxes[k].symbol if k is not None else None for k in inputs]
+    outs = [graph.boxes[k].name for k in outputs] or ["?"]
+    if isinstance(node, ElementwiseNode):
+        args = [graph.values.get(k) for k in inputs] if numbers else []
+        forward, derivatives = _elementwise_text(node, outs[0], names, symbols, args)
+    elif isinstance(node, StructuralNode):
+        forward, derivatives = _structural_text(node, outs[0], names, symbols)
+    elif isinstance(node, FunctionCtx):
+        forward, derivatives = _function_text(node, outputs, outs, names, symbols)
+    else:
+        forward, derivatives = [], []
+    derivatives = (list(derivatives) + [None] * len(inputs))[: len(inputs)]
+    # no gradient flows into an input that needs none, so its edge has no derivative
+    return forward, [
+        d if fn is not None else None
+        for d, (fn, _) in zip(derivatives, node.next_functions, strict=True)
+    ]
+
+
+def _elementwise_text(
+    node: ElementwiseNode, out: str, names: list, symbols: list, args: list
+) -> tuple[list, list]:
+    prim = node.prim
+    params = dict(zip(prim.params, map(exact, node._params), strict=True))
+    rename = {**params, **_renaming(prim.inputs, symbols)}
+    at = _scalar_point(prim.inputs, args) if args else {}
+    derivatives = []
+    for i, partial in enumerate(prim.local_derivatives):
+        partial = partial.xreplace(params)
+        shown = partial.xreplace(rename)
+        text = f"∂{out}/∂{names[i]} = {shown}"
+        number = _evaluate(partial.xreplace(at)) if at and not shown.is_Number else None
+        derivatives.append(text if number is None else f"{text} = {number}")
+    return [f"{out} = {prim.expr.xreplace(rename)}"], derivatives
+
+
+def _scalar_point(xs: tuple, args: list) -> dict:
+    """``{x: value}`` when every operand has one element (a derivative then has one number)."""
+    at: dict = {}
+    for x, a in zip(xs, args, strict=False):
+        value = a._data if isinstance(a, Tensor) else a
+        if value is None or np.size(value) != 1 or not is_number(np.asarray(value).flat[0]):
+            return {}
+        at[x] = sp.Float(float(np.asarray(value).flat[0]))
+    return at
+
+
+def _evaluate(e: sp.Expr) -> str | None:
+    try:
+        return number_text(float(e))
+    except (TypeError, ValueError):  # complex, or still symbolic (a kink's Heaviside)
+        return None
+
+
+def _structural_text(
+    node: StructuralNode, out: str, names: list, symbols: list
+) -> tuple[list, list]:
+    prim, params = node.prim.name, node._params
+    shapes = [m[0] for m in node._meta]
+    if prim in ("matmul", "linear"):
+        return _matmul_text(out, names, shapes, transposed=prim == "linear")
+    if prim in ("sum", "mean"):
+        return _reduction_text(prim, out, names[0], shapes[0], params)
+    if prim in _loss_prims():
+        return _loss_text(_loss_prims()[prim], out, names, symbols, params)
+    if prim in _SOFTMAX_RULES:
+        dim = _dims_text(params.get("dim"))
+        forward = f"{out} = {prim}({names[0]}, dim={dim})"
+        return [forward], [_SOFTMAX_RULES[prim].format(o=out, x=names[0], dim=dim)]
+    forward = (
+        f"{out} = {names[0]}{_key_text(params['key'])}"
+        if prim == "getitem"
+        else (f"{out} = {prim}({', '.join(names)}{_params_text(params)})")
+    )
+    rule = "1 for each element it copies" if prim in _COPIES else f"(VJP of {prim})"
+    joiner = " = " if prim in _COPIES else " "
+    return [forward], [f"∂{out}/∂{n}{joiner}{rule}" for n in names]
+
+
+_COPIES = {
+    "view",
+    "t",
+    "transpose",
+    "permute",
+    "unsqueeze",
+    "squeeze",
+    "expand",
+    "flip",
+    "clone",
+    "copy",
+    "to_dtype",
+    "getitem",
+    "cat",
+    "gather",
+    "sum_to_size",
+}
+_SOFTMAX_RULES = {
+    "softmax": "∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}",
+    "log_softmax": "∂{o}[i]/∂{x}[j] = δij − exp({o}[j]) along dim {dim}",
+    "logsumexp": "∂{o}/∂{x}[j] = exp({x}[j] − {o}) along dim {dim}",
+}
+
+
+def _matmul_text(out: str, names: list, shapes: list, transposed: bool) -> tuple[list, list]:
+    """``z = X @ W`` with its derivatives in index notation: ``∂z[i,j]/∂W[k,j] = X[i,k]``."""
+    nx, ny = len(shapes[0]), len(shapes[1])
+    nb = max(nx, ny, 2) - 2
+    batch = ["b"] if nb == 1 else [f"b{n + 1}" for n in range(nb)]
+    xi = batch[nb - max(nx - 2, 0) :] + (["i", "k"] if nx >= 2 else ["k"])
+    yi = batch[nb - max(ny - 2, 0) :] + (
+        (["j", "k"] if transposed else ["k", "j"]) if ny >= 2 else ["k"]
+    )
+    oi = batch + (["i"] if nx >= 2 else []) + (["j"] if ny >= 2 else [])
+    o, x, y = _indexed(out, oi), _indexed(names[0], xi), _indexed(names[1], yi)
+    forward = f"{out} = {names[0]} @ {names[1]}{'ᵀ' if transposed else ''}"
+    derivatives = [f"∂{o}/∂{x} = {y}", f"∂{o}/∂{y} = {x}"]
+    if len(names) > 2:  # linear's bias
+        forward += f" + {names[2]}"
+        derivatives.append(f"∂{o}/∂{names[2]}[j] = 1")
+    return [forward], derivatives
+
+
+def _indexed(name: str, index: list) -> str:
+    return f"{name}[{','.join(index)}]" if index else name
+
+
+def _reduction_text(prim: str, out: str, x: str, shape: tuple, params: dict) -> tuple:
+    dim = params.get("dim")
+    dims = range(len(shape)) if dim is None else [d % max(len(shape), 1) for d in _tuple(dim)]
+    count = int(np.prod([shape[d] for d in dims])) if shape else 1
+    args = "" if dim is None else f", dim={_dims_text(dim)}"
+    args += ", keepdim=True" if params.get("keepdim") else ""
+    factor = "1" if prim == "sum" else str(sp.Rational(1, max(count, 1)))
+    return [f"{out} = {prim}({x}{args})"], [f"∂{out}/∂{x} = {factor} for each element"]
+
+
+def _loss_prims() -> dict:
+    """The element-wise formulas of the fused losses, by name (a fused node has its name)."""
+    from symgrad.ops import losses
+    from symgrad.ops._elementwise_primitive import Elementwise
+
+    return {p.name: p for p in vars(losses).values() if isinstance(p, Elementwise)}
+
+
+def _loss_text(prim: Any, out: str, names: list, symbols: list, params: dict) -> tuple:
+    """A fused loss: the element-wise formula, weighted and reduced, and its derivatives."""
+    rename = _renaming(prim.inputs, symbols)
+    weighted = params.get("weight") is not None
+    body = str(prim.expr.xreplace(rename))
+    body = f"weight·({body})" if weighted else body
+    reduction = params.get("reduction", "mean")
+    forward = body if reduction == "none" else f"{reduction}({body})"
+    count = max(int(np.prod(params.get("shape", ()))), 1)
+    derivatives = []
+    for i, partial in enumerate(prim.local_derivatives[: len(names)]):
+        text = str(partial.xreplace(rename))
+        text = f"weight·({text})" if weighted else text
+        text = f"({text})/{count}" if reduction == "mean" and count > 1 else text
+        derivatives.append(f"∂{out}/∂{names[i]} = {text}")
+    return [f"{out} = {forward}"], derivatives
+
+
+def _function_text(
+    node: FunctionCtx, outputs: list, outs: list, names: list, symbols: list
+) -> tuple[list, list]:
+    cls = node._function
+    if not hasattr(cls, "symbolic"):
+        return (
+            [f"{o} = {cls.__name__}({', '.join(names)})" for o in outs],
+            [f"∂{outs[0]}/∂{n} (by {cls.__name__}.backward)" for n in names],
+        )
+    xs, formulas = _function_formula(node, len(names))
+    rename = _renaming(xs, symbols)
+    drawn = [(o, formulas[nr]) for o, (_, nr) in zip(outs, outputs, strict=False)]
+    forward = [f"{o} = {f.xreplace(rename)}" for o, f in drawn]
+    derivatives = [
+        "; ".join(f"∂{o}/∂{n} = {sp.diff(f, x).xreplace(rename)}" for o, f in drawn)
+        for n, x in zip(names, xs, strict=True)
+    ]
+    return forward, derivatives
+
+
+def _renaming(xs: tuple, symbols: list) -> dict:
+    """The node's own input symbols -> what the picture calls its inputs."""
+    return {x: s for x, s in zip(xs, symbols, strict=False) if s is not None}
+
+
+def _tuple(dim: Any) -> tuple:
+    return tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+
+
+def _dims_text(dim: Any) -> str:
+    dims = _tuple(dim)
+    return str(dims[0]) if len(dims) == 1 else str(dims)
+
+
+def _params_text(params: dict) -> str:
+    return "".join(f", {k}={short(_param_value(v))}" for k, v in params.items())
+
+
+def _param_value(v: Any) -> str:
+    if isinstance(v, np.ndarray):
+        return f"array{list(v.shape)}"
+    return repr(v)
+
+
+def _key_text(key: Any) -> str:
+    parts = []
+    for k in _tuple(key):
+        if isinstance(k, slice):
+            text = ":".join("" if p is None else str(p) for p in (k.start, k.stop, k.step))
+            parts.append(text[:-1] if text.endswith(":") and k.step is None else text)
+        elif k is Ellipsis:
+            parts.append("...")
+        elif isinstance(k, (np.ndarray, Tensor)):
+            parts.append(f"index{list(k.shape)}")
+        else:
+            parts.append(repr(k))
+    return f"[{', '.join(parts)}]"
+
+
+# -- numbers ---------------------------------------------------------------------------------------
+
+
+def is_number(v: Any) -> bool:
+    return isinstance(v, (int, float, np.number, np.bool_)) and not isinstance(v, np.datetime64)
+
+
+def number_text(x: Any) -> str:
+    if isinstance(x, (bool, np.bool_, int, np.integer)):
+        return str(x)
+    x = float(x)
+    if not np.isfinite(x) or x == 0:
+        return str(x).replace("0.0", "0")
+    if abs(x) >= 1e5 or abs(x) < 1e-4:
+        return f"{x:.4e}"
+    return np.format_float_positional(x, precision=4, trim="-")
+
+
+def array_lines(value: Any) -> list[str]:
+    """A value as text lines: one number, one line, or aligned rows of a summarised array."""
+    arr = np.asarray(value._data if isinstance(value, Tensor) else value)
+    if arr.size == 1:
+        return [number_text(arr.reshape(-1)[0])]
+    text = np.array2string(
+        arr,
+        separator=", ",
+        threshold=12,
+        edgeitems=2,
+        max_line_width=48,
+        formatter={"float_kind": number_text},
+    )
+    if "\n" not in text:
+        return [text]
+    # several lines: NumPy's own layout, whose columns line up in a monospace font
+    return np.array2string(
+        arr,
+        separator=", ",
+        threshold=12,
+        edgeitems=2,
+        max_line_width=48,
+        precision=4,
+        suppress_small=True,
+    ).splitlines()
+
+
+def short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
