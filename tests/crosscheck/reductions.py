@@ -120,35 +120,39 @@ def norm_dims(T, x):
     return T.norm(x, dim=-1) + x.norm(2, (0, 2), keepdim=True).sum(-1)
 
 
-@program(F(2, 3), composite=True)
+@program(F(2, 3), second_order=True)
 def norm_p1(T, x):
     return x.norm(p=1, dim=1)
 
 
-@program(F(2, 3), composite=True)
+@program(F(2, 3), second_order=True)
 def norm_inf(T, x):
     return x.norm(float("inf"))
 
 
-@program(
-    F(2, 3),
-    composite=True,
-    xfail={
-        "values": (
-            "x.norm(0) (the count of non-zeros) does not require grad, so x.norm(0).backward() "
-            "raises; PyTorch's result requires grad (LinalgVectorNormBackward0) and leaves "
-            "x.grad None"
-        ),
-        "repr": "x.norm(0) has no grad_fn; PyTorch's has one",
-    },
-)
+@program(V([[1.0, -3.0, 3.0], [2.0, -2.0, 0.0]]))
+def norm_inf_ties(T, x):
+    return T.norm(x, float("inf"), dim=1) + T.norm(x, float("-inf"), dim=0).sum()
+
+
+@program(F(2, 3))
 def norm_p0(T, x):
     return x.norm(0)
 
 
-@program(F(2, 3), composite=True)
+@program(F(2, 3), second_order=True)
 def norm_p3(T, x):
     return x.norm(p=3, dim=0)
+
+
+@program(F(2, 3, lo=0.2, hi=2.0), second_order=True)
+def norm_fractional_and_negative_p(T, x):
+    return x.norm(p=0.5, dim=1) + x.norm(p=1.5, dim=1) + x.norm(p=-1, dim=1)
+
+
+@program(V([[0.0, 0.0], [1.0, -2.0]]))
+def norm_p3_at_zero(T, x):
+    return x.norm(3, dim=1, keepdim=True)
 
 
 # -- softmax ------------------------------------------------------------------------------------
