@@ -47,6 +47,9 @@ class TensorMethods:
         return _ops.div(self, other)
 
     def __rtruediv__(self, other: Any) -> Any:
+        if type(other) in (int, float) and self.dtype.is_floating_point:
+            # number / x is x.reciprocal() * number in PyTorch (a MulBackward0 node)
+            return _ops.mul(_ops.reciprocal(self), other)
         return _ops.div(other, self)
 
     def __floordiv__(self, other: Any) -> Any:

@@ -42,7 +42,7 @@ def rsub_scalar(T, x):
     return 2.0 - x
 
 
-@program(F(4, lo=0.5, hi=2.0), second_order=True, composite=True)
+@program(F(4, lo=0.5, hi=2.0), second_order=True)
 def rdiv_scalar(T, x):
     """PyTorch computes ``3.0 / x`` as ``x.reciprocal() * 3.0`` (MulBackward0)."""
     return 3.0 / x
