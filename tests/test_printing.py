@@ -493,3 +493,33 @@ def test_hypothesis_random_options(data, options):
     torch = _torch()
     with _both_printoptions(torch, **options):
         assert _ours(data) == _torch_repr(torch, data)
+
+
+# --------------------------------------------------------------------------- max/min along a dim
+
+
+def _max_min_reprs(lib):
+    x = lib.tensor([[1.0, 2.0], [3.0, 0.0]], requires_grad=True)
+    return repr(x.max(1)), str(x.min(0, keepdim=True))
+
+
+def test_max_and_min_along_a_dim_print_as_pytorch_return_types():
+    import symgrad
+
+    assert _max_min_reprs(symgrad) == (
+        "symgrad.return_types.max(\n"
+        "values=tensor([2., 3.], grad_fn=<MaxBackward0>),\n"
+        "indices=tensor([1, 0]))",
+        "symgrad.return_types.min(\n"
+        "values=tensor([[1., 0.]], grad_fn=<MinBackward0>),\n"
+        "indices=tensor([[0, 1]]))",
+    )
+
+
+@pytest.mark.torch
+def test_max_and_min_along_a_dim_print_as_in_pytorch():
+    import symgrad
+
+    torch = pytest.importorskip("torch")
+    theirs = tuple(r.replace("torch.", "symgrad.") for r in _max_min_reprs(torch))
+    assert _max_min_reprs(symgrad) == theirs

@@ -189,10 +189,23 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 
 
 class MaxMin(NamedTuple):
-    """``(values, indices)``, as ``torch.max(x, dim)`` returns."""
+    """``(values, indices)``, as ``torch.max(x, dim)`` returns (printed as PyTorch prints it,
+    ``symgrad.return_types.max(values=..., indices=...)``)."""
 
     values: Tensor
     indices: Tensor
+
+    def __repr__(self) -> str:
+        op = "max" if type(self) is _Max else "min"
+        return f"symgrad.return_types.{op}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+
+class _Max(MaxMin):
+    __slots__ = ()
+
+
+class _Min(MaxMin):
+    __slots__ = ()
 
 
 def _pick_forward(xp: Any, a: Any, dim: int, index: np.ndarray, keepdim: bool) -> Any:
@@ -217,7 +230,8 @@ def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
     index = np.expand_dims(arg(input._data, axis=dim), dim).astype(np.int64)
     prim = _MAX_DIM if arg is np.argmax else _MIN_DIM
     values = prim(input, dim=dim, index=index, keepdim=bool(keepdim))
-    return MaxMin(values, Tensor._make(index if keepdim else np.squeeze(index, dim)))
+    result = _Max if arg is np.argmax else _Min
+    return result(values, Tensor._make(index if keepdim else np.squeeze(index, dim)))
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
