@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -55,6 +56,8 @@ class Tensor(TensorMethods):
         "_retains_grad",
         "_hooks",
         "_accumulator",
+        "_view_base",
+        "_views",
         "__weakref__",
     )
     __array_priority__ = 1000  # so numpy_array * tensor defers to Tensor.__rmul__
@@ -486,6 +489,29 @@ def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:
     t._retains_grad = False
     t._hooks = None
     t._accumulator = None
+    t._view_base = None  # (the tensor whose memory this one views, the slicing key or None)
+    t._views = None  # weak references to the tensors that view this one's memory
+
+
+def link_view(base: Tensor, view: Tensor, key: Any = None) -> None:
+    """Remember that ``view``'s memory is a view of ``base``'s: ``base[key]`` for basic
+    indexing, ``key`` None for the other views (reshape, transpose, expand, ...)."""
+    # a slice holds its base (a slice of a slice reaches the first tensor); other views hold
+    # it weakly: once nothing else holds the base, an in-place op on them can't be told apart
+    view._view_base = (base if key is not None else weakref.ref(base), key)
+    views = [r for r in base._views if r() is not None] if base._views else []
+    views.append(weakref.ref(view))
+    base._views = views
+
+
+def live_aliases(t: Tensor) -> tuple[Tensor | None, Any, list]:
+    """The tensor ``t`` views (if alive) with the key it views it by, and the live tensors
+    that view ``t``."""
+    base, key = t._view_base if t._view_base is not None else (None, None)
+    if base is not None and key is None:
+        base = base()
+    views = [v for v in (r() for r in t._views or ()) if v is not None]
+    return base, key, views
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:

@@ -18,7 +18,7 @@ from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import Node, node_class
 from symgrad.ops._primitive import camel, input_records, recorded, reduce_to
-from symgrad.tensor import Tensor
+from symgrad.tensor import Tensor, link_view
 
 __all__ = ["Ctx", "Structural", "StructuralNode"]
 
@@ -94,8 +94,12 @@ class Structural:
         if _anomaly_state.enabled:
             anomaly.check_forward(self, out, tensors)
         if _grad_state.enabled and _any_requires_grad(tensors):
-            return recorded(self.node_class, tensors, params, out)
-        return Tensor._make(out)
+            result = recorded(self.node_class, tensors, params, out)
+        else:
+            result = Tensor._make(out)
+        if out.base is not None and tensors and np.may_share_memory(out, tensors[0]._data):
+            link_view(tensors[0], result, params["key"] if self.name == "getitem" else None)
+        return result
 
 
 def _any_requires_grad(tensors: tuple) -> bool:

@@ -16,7 +16,7 @@ import sympy as sp
 
 from symgrad.autograd import grad_mode
 from symgrad.ops._structural_primitive import Structural
-from symgrad.tensor import Tensor, move_retain_grad
+from symgrad.tensor import Tensor, link_view, live_aliases, move_retain_grad
 
 __all__ = ["inplace", "setitem", "zero_", "fill_", "copy_"]
 
@@ -44,14 +44,61 @@ def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: An
             result = compute(x)
         _write(x, result._data, op)
         return x
-    snapshot = Tensor._make(x._data, x.grad_fn, x._requires_grad)
-    snapshot._output_nr, snapshot._accumulator = x._output_nr, x._accumulator
-    result = compute(snapshot)
+    base, key, views = live_aliases(x)
+    if base is not None:
+        return _through_view(x, base, key, op, compute)
+    _check_views(x, views, others, op)
+    result = compute(_snapshot(x))
     _check_castable(result, x, op)
     if result.dtype is not x.dtype:
         result = result.to(x.dtype)
     _rebase(x, result)
     return x
+
+
+def _snapshot(x: Tensor) -> Tensor:
+    """A second tensor object for ``x``'s present values and history: the nodes of the op read
+    it, so that ``x`` itself can take the result (and bump its version)."""
+    snapshot = Tensor._make(x._data, x.grad_fn, x._requires_grad)
+    snapshot._output_nr, snapshot._accumulator = x._output_nr, x._accumulator
+    return snapshot
+
+
+def _through_view(x: Tensor, base: Tensor, key: Any, op: str, compute: Callable) -> Tensor:
+    """An in-place op on ``x = base[key]``: the new values are written into ``base`` (a
+    ``CopySlices`` node, as in PyTorch), and ``x`` becomes ``base[key]`` again."""
+    from symgrad.ops.indexing import getitem
+
+    if key is None:
+        raise RuntimeError(
+            f"{op}: this tensor (shape {list(x.shape)}) is a view of another tensor (shape "
+            f"{list(base.shape)}) made by reshape, transpose or the like: changed in place "
+            "while gradients are recorded, it would leave that tensor behind (PyTorch changes "
+            "both). Use the out-of-place op (v = v.add(1) for v.add_(1)), or change a copy "
+            "(v = v.clone())"
+        )
+    result = compute(_snapshot(x))
+    _check_castable(result, x, op)
+    base._views = [r for r in base._views or () if r() is not x]  # x is being rewritten
+    setitem(base, key, result)
+    _rebase(x, getitem(base, key))
+    link_view(base, x, key)
+    return x
+
+
+def _check_views(x: Tensor, views: list, others: tuple, op: str) -> None:
+    """A recorded in-place op gives ``x`` new memory and history: a tensor viewing the old
+    memory would keep the old values, where PyTorch changes both. Refused rather than
+    silently different (the values being written are exempt: they are what x will hold)."""
+    stale = [v for v in views if not any(v is o for o in others)]
+    if stale:
+        raise RuntimeError(
+            f"{op}: {len(stale)} view(s) of this tensor (shape {list(x.shape)}), made by "
+            "reshape, transpose, slicing or the like, are still alive: changed in place while "
+            "gradients are recorded, the tensor would leave them with its old values (PyTorch "
+            "changes both). Make the views after the in-place op or with .clone(), or use the "
+            "out-of-place op"
+        )
 
 
 def _check_castable(result: Tensor, x: Tensor, op: str) -> None:

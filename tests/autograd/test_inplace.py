@@ -256,3 +256,67 @@ def test_fill_zero_and_copy_nodes_replay_symbolically():
     assert sympy.expand(symbolic.expression(total) - expected) == 0
     gradient = list(symbolic.gradient(total, x))
     assert [sympy.expand(gradient[i] - expected.diff(s)) for i, s in enumerate((x0, x1))] == [0, 0]
+
+
+# -- in-place ops on views ---------------------------------------------------------------------
+
+
+def test_augmented_assignment_to_a_slice_changes_the_tensor_and_its_gradient():
+    x = symgrad.tensor([1.0, 2.0, 3.0], dtype=symgrad.float64, requires_grad=True)
+    y = x * 1
+    y[1:] *= 2
+    (y * y).sum().backward()
+    assert y.tolist() == [1.0, 4.0, 6.0]
+    assert x.grad.tolist() == [2.0, 16.0, 24.0]  # d/dx of x0^2 + (2 x1)^2 + (2 x2)^2
+    assert y.grad_fn.name() == "CopySlices"
+
+
+def test_in_place_op_on_a_slice_of_a_slice_reaches_the_first_tensor():
+    x = symgrad.tensor([1.0, 2.0, 3.0], dtype=symgrad.float64, requires_grad=True)
+    w = symgrad.tensor(3.0, dtype=symgrad.float64, requires_grad=True)
+    y = x * 1
+    inner = y[0:2][1:]
+    inner.mul_(w)
+    y.sum().backward()
+    assert y.tolist() == [1.0, 6.0, 3.0] and inner.tolist() == [6.0]
+    assert x.grad.tolist() == [1.0, 3.0, 1.0]
+    assert w.grad.item() == 2.0
+
+
+def test_a_slice_changed_in_place_stays_a_view_of_the_tensor():
+    y = symgrad.tensor([1.0, 2.0, 3.0], requires_grad=True) * 1
+    head = y[:2]
+    head.add_(1)
+    head.mul_(2)  # again: head still views y
+    assert y.tolist() == [4.0, 6.0, 3.0] and head.tolist() == [4.0, 6.0]
+
+
+def test_without_recording_a_view_writes_into_the_tensor_memory():
+    y = symgrad.zeros(3)
+    y[1:].fill_(2.0)
+    y.view(3, 1).add_(1)
+    assert y.tolist() == [1.0, 3.0, 3.0]
+
+
+def test_in_place_on_a_reshaped_view_while_recording_raises():
+    y = symgrad.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True) * 1
+    v = y.view(2, 2)
+    expected = r"add_: .*view of another tensor \(shape \[4\]\).*clone"
+    with pytest.raises(RuntimeError, match=expected):
+        v.add_(1)
+
+
+def test_in_place_on_a_tensor_with_live_views_while_recording_raises():
+    y = symgrad.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True) * 1
+    kept = y[1:3]
+    with pytest.raises(RuntimeError, match=r"mul_: 1 view\(s\) of this tensor \(shape \[4\]\)"):
+        y.mul_(2)
+    del kept
+    y.mul_(2)  # no view left: fine
+    assert y.tolist() == [2.0, 4.0, 6.0, 8.0]
+
+
+def test_in_place_on_a_view_of_a_leaf_requiring_grad_raises():
+    w = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        w[0:1].mul_(2)

@@ -279,6 +279,24 @@ def in_place_on_non_leaf(T):
 
 
 @scenario
+def in_place_on_slices_changes_the_tensor_sliced(T):
+    """Augmented assignment to slices, and in-place ops on a slice and a slice of a slice:
+    the values land in the tensor sliced, and the gradients follow (CopySlices)."""
+    x = T.tensor([1.0, 2.0, 3.0, 4.0, 5.0], requires_grad=True)
+    w = T.tensor([0.5, -1.0], requires_grad=True)
+    y = x * 1
+    y[1:] *= 2
+    y[0] += 1
+    y[3:] -= w
+    head = y[0:3]
+    head[1:].mul_(w)
+    head.add_(1)
+    loss = (head * head).sum() + (y * y).sum()
+    loss.backward()
+    return [y, head, x.grad, w.grad, type(y.grad_fn).__name__]
+
+
+@scenario
 def non_leaf_grad_warns(T):
     import warnings
 
