@@ -499,9 +499,13 @@ def link_view(base: Tensor, view: Tensor, key: Any = None) -> None:
     # a slice holds its base (a slice of a slice reaches the first tensor); other views hold
     # it weakly: once nothing else holds the base, an in-place op on them can't be told apart
     view._view_base = (base if key is not None else weakref.ref(base), key)
-    views = [r for r in base._views if r() is not None] if base._views else []
+    views = base._views
+    if views is None:
+        base._views = [weakref.ref(view)]
+        return
     views.append(weakref.ref(view))
-    base._views = views
+    if len(views) >= 16 and not len(views) & (len(views) - 1):
+        views[:] = [r for r in views if r() is not None]  # at powers of two: amortized O(1)
 
 
 def live_aliases(t: Tensor) -> tuple[Tensor | None, Any, list]:
