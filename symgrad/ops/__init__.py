@@ -1,6 +1,6 @@
 """Every primitive, declared once, and the public functions that apply them."""
 
-from symgrad.ops import indexing, inplace, linalg, math, reductions, shape
+from symgrad.ops import indexing, inplace, linalg, math, norms, reductions, shape
 from symgrad.ops._tx import *  # noqa: F403
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.indexing import *  # noqa: F403
@@ -8,6 +8,7 @@ from symgrad.ops.indexing import xp_gather, xp_getitem, xp_index_put_zeros, xp_s
 from symgrad.ops.inplace import *  # noqa: F403
 from symgrad.ops.linalg import *  # noqa: F403
 from symgrad.ops.math import *  # noqa: F403
+from symgrad.ops.norms import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
@@ -16,6 +17,7 @@ __all__ = [
     *indexing.__all__,
     *linalg.__all__,
     *math.__all__,
+    *norms.__all__,
     *reductions.__all__,
     *shape.__all__,
 ]

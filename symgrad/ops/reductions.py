@@ -1,4 +1,4 @@
-"""Reductions: sums, means, extrema, variances, norms and the softmax family."""
+"""Reductions: sums, means, extrema, variances and the softmax family (norms: ``norms.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad import dtypes
-from symgrad.ops import elementwise as E
 from symgrad.ops._structural_primitive import Structural
 from symgrad.tensor import Tensor, _wrap_dim
 
@@ -26,7 +25,6 @@ __all__ = [
     "var",
     "std",
     "logsumexp",
-    "norm",
     "softmax",
     "log_softmax",
     "all",
@@ -457,96 +455,3 @@ def log_softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     """``input - logsumexp(input, dim)``, computed without overflow."""
     input, d = _softmax_dim(input, dim, dtype)
     return _LOG_SOFTMAX(input, dim=(d,) if input.ndim else None)
-
-
-# -- norms -----------------------------------------------------------------------------------------
-def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False) -> Tensor:
-    """The vector p-norm over ``dim`` (all elements by default); 'fro' is the 2-norm."""
-    if p in ("fro", 2, 2.0, None):
-        return _norm2(input, dim, keepdim)
-    order = {"inf": math.inf, "-inf": -math.inf}.get(p, p) if isinstance(p, str) else p
-    if isinstance(order, bool) or not isinstance(order, (int, float)) or math.isnan(order):
-        raise ValueError(f"norm: p must be a number, inf, -inf or 'fro' (vector norms), got {p!r}")
-    if math.isinf(order):
-        _check_nonempty(input, "norm", dim)
-    return _NORM_P(input, order=float(order), dim=_dims(input, dim), keepdim=bool(keepdim))
-
-
-def _norm_p_forward(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:
-    m = np.abs(np.asarray(a))
-    if math.isinf(order):
-        pick = np.max if order > 0 else np.min
-        return np.asarray(pick(m, axis=dim, keepdims=keepdim))
-    if order == 0:
-        return np.asarray(np.sum(m != 0, axis=dim, keepdims=keepdim), dtype=m.dtype)
-    if order == 1:
-        return np.asarray(np.sum(m, axis=dim, keepdims=keepdim))
-    return np.asarray(np.sum(m**order, axis=dim, keepdims=keepdim) ** (1 / order))
-
-
-def _norm_p_symbolic(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:
-    m = xp.abs(a)
-    if math.isinf(order):
-        return xp.extremum(m, dim, keepdim, np.argmax if order > 0 else np.argmin)
-    if order == 0:
-        return xp.sum(xp.sign(m), dim, keepdim)  # 1 for each non-zero element
-    if order == 1:
-        return xp.sum(m, dim, keepdim)
-    powered = xp.sum(xp.elementwise(E.POW, (m,), (order,)), dim, keepdim)
-    return xp.elementwise(E.POW, (powered,), (1 / order,))
-
-
-def _norm_p_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    # PyTorch's rules (linalg_vector_norm_backward), with its 0 where the norm is 0
-    x, order, dim = c.inputs[0], c.params["order"], c.params["dim"]
-    if order == 0:  # piecewise constant: PyTorch sends no gradient at all (x.grad stays None)
-        return (None,)
-    g = _keep(g, c, xp)
-    if order == 1:
-        return (g * xp.sign(x),)
-    out = _keep(c.out, c, xp)
-    if math.isinf(order):  # ties share the gradient evenly, as in amax
-        mask = xp.eq(xp.abs(x), out)
-        return (xp.where(mask, g / xp.count(mask, dim, True), 0.0) * xp.sign(x),)
-    m = xp.abs(x)
-    if order < 1:
-        scaled = xp.sign(x) * xp.elementwise(E.POW, (m,), (order - 1,))
-        scaled = xp.where(xp.eq(x, 0), 0.0, scaled)
-        return (scaled * g * xp.elementwise(E.POW, (out,), (1 - order,)),)
-    scale = xp.where(xp.eq(out, 0), 0.0, g / xp.elementwise(E.POW, (out,), (order - 1,)))
-    if order < 2:
-        return (xp.sign(x) * xp.elementwise(E.POW, (m,), (order - 1,)) * scale,)
-    return (x * xp.elementwise(E.POW, (m,), (order - 2,)) * scale,)
-
-
-_NORM_P = Structural(
-    "norm",
-    _norm_p_forward,
-    _norm_p_vjp,
-    saves=(0,),
-    saves_out=True,
-    backward="LinalgVectorNormBackward0",
-    symbolic=_norm_p_symbolic,
-)
-
-
-def _norm2_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    # PyTorch's subgradient at the zero vector is 0, not nan
-    out = _keep(c.out, c, xp)
-    safe = xp.where(xp.eq(out, 0), 1.0, out)
-    return (_keep(g, c, xp) * c.inputs[0] / safe,)
-
-
-_NORM2 = Structural(
-    "norm",
-    lambda xp, a, dim, keepdim: np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim)),
-    _norm2_vjp,
-    saves=(0,),
-    saves_out=True,
-    backward="LinalgVectorNormBackward0",
-    symbolic=lambda xp, a, dim, keepdim: xp.sqrt(xp.sum(a * a, dim, keepdim)),
-)
-
-
-def _norm2(input: Tensor, dim: Any, keepdim: bool) -> Tensor:
-    return _NORM2(input, dim=_dims(input, dim), keepdim=bool(keepdim))
