@@ -175,6 +175,9 @@ class Function(metaclass=_FunctionMeta):
             ctx._release()
             return outputs
         ctx.next_functions = tuple(edge(a) for a in args)
+        ctx._held = [
+            a for a in args if isinstance(a, Tensor) and a._requires_grad and a.grad_fn is None
+        ] or None  # the leaves its edges lead to (see AccumulateGrad)
         ctx._consts = tuple(None if isinstance(a, Tensor) and a._requires_grad else a for a in args)
         ctx._meta = tuple(
             (a.shape, a._data.dtype) if isinstance(a, Tensor) else ((), np.dtype(np.float64))

@@ -42,6 +42,7 @@ class Node:
         "_seq",
         "_consts",
         "_metadata",
+        "_held",
         "__weakref__",
     )
     num_outputs = 1
@@ -62,6 +63,7 @@ class Node:
         self._seq = next(_sequence)
         self._consts: tuple = ()
         self._metadata: dict | None = None
+        self._held: Any = None  # the leaves its edges lead to (see AccumulateGrad)
         if _anomaly_state.enabled:
             anomaly.record(self)
 
@@ -138,18 +140,27 @@ class Node:
 
 
 class AccumulateGrad(Node):
-    """The node of a leaf tensor: backward adds the incoming gradient to ``leaf.grad``."""
+    """The node of a leaf tensor: backward adds the incoming gradient to ``leaf.grad``.
 
-    __slots__ = ("_leaf",)
+    The leaf keeps its node for its whole life (one node, not one per training step) and the
+    node refers back to the leaf weakly, so the two make no reference cycle; the nodes whose
+    edges lead here hold the leaf itself (``_held``), so it lives as long as their graph.
+    """
+
+    __slots__ = ("_leaf_ref",)
 
     def __init__(self, leaf: Any) -> None:
         Node.__init__(self, (), (), None, ())
-        self._leaf = leaf
+        self._leaf_ref = weakref.ref(leaf)
+
+    @property
+    def _leaf(self) -> Any:
+        return self._leaf_ref()
 
     @property
     def variable(self) -> Any:
         """The leaf tensor this node accumulates into (PyTorch's name)."""
-        return self._leaf
+        return self._leaf_ref()
 
     def apply(self, grads: list, create_graph: bool) -> tuple:
         return ()
@@ -157,11 +168,9 @@ class AccumulateGrad(Node):
 
 def accumulator_of(leaf: Any) -> AccumulateGrad:
     """The (cached) AccumulateGrad node of a leaf that requires grad."""
-    ref = leaf._accumulator
-    node = ref() if ref is not None else None
+    node = leaf._accumulator
     if node is None:
-        node = AccumulateGrad(leaf)
-        leaf._accumulator = weakref.ref(node)
+        node = leaf._accumulator = AccumulateGrad(leaf)
     return node
 
 

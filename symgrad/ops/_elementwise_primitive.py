@@ -296,9 +296,10 @@ class ElementwiseNode(Node):
 
     def __init__(self, args: tuple, params: tuple, out: np.ndarray) -> None:
         needs_in, needs_out = self.prim._needs or self.prim.needs()
-        edges, saved, versions, meta, consts = input_records(args, needs_in)
+        edges, saved, versions, meta, consts, held = input_records(args, needs_in)
         Node.__init__(self, tuple(edges), tuple(saved), out if needs_out else None, versions)
         self._consts = consts
+        self._held = held
         self._meta = meta
         self._params = params
 

@@ -33,17 +33,22 @@ def edge(t: Any) -> tuple:
     return (None, 0)
 
 
-def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, list]:
+def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, list, Any]:
     """What a node records of its inputs: edges, saved values (tensors where ``keep`` says so,
-    numbers always), their versions, their (shape, dtype), and the constants (inputs that do
-    not require grad, kept for the symbolic replay)."""
+    numbers always), their versions, their (shape, dtype), the constants (inputs that do not
+    require grad, kept for the symbolic replay) and the leaves it holds (or None)."""
     # one pass over the inputs: this runs once per recorded op, so it is kept tight
     edges, saved, versions, meta, consts = [], [], [], [], []
+    held = None
     for a, k in zip(inputs, keep):
         if type(a) is Tensor:
             if a._requires_grad:
                 fn = a.grad_fn
-                edges.append((accumulator_of(a), 0) if fn is None else (fn, a._output_nr))
+                if fn is None:
+                    edges.append((accumulator_of(a), 0))
+                    held = [a] if held is None else held + [a]
+                else:
+                    edges.append((fn, a._output_nr))
                 consts.append(None)
             else:
                 edges.append(_NO_EDGE)
@@ -57,7 +62,7 @@ def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, lis
             versions.append(None)
             meta.append(None)
             consts.append(a)
-    return edges, saved, versions, meta, consts
+    return edges, saved, versions, meta, consts, held
 
 
 def recorded(node_class: type, inputs: tuple, params: Any, out: np.ndarray) -> Tensor:

@@ -117,11 +117,12 @@ class StructuralNode(Node):
 
     def __init__(self, tensors: tuple, params: dict, out: np.ndarray) -> None:
         keep = self.prim.saves_flags(len(tensors))
-        edges, saved, versions, meta, consts = input_records(tensors, keep)
+        edges, saved, versions, meta, consts, held = input_records(tensors, keep)
         Node.__init__(
             self, tuple(edges), tuple(saved), out if self.prim.saves_out else None, versions
         )
         self._consts = consts
+        self._held = held
         self._meta = meta
         self._params = params
 

@@ -44,6 +44,23 @@ def test_graph_is_released_once_the_root_is_dropped():
     assert node_ref() is None and hidden_ref() is None
 
 
+def test_a_leaf_keeps_one_accumulate_grad_node_and_both_go_with_it():
+    leaf = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    first = (leaf * 2).grad_fn.next_functions[0][0]
+    second = (leaf * 3).grad_fn.next_functions[0][0]
+    assert first is second and first.variable is leaf  # one node, not one per graph
+    leaf_ref, node_ref = weakref.ref(leaf), weakref.ref(first)
+    del leaf, first, second
+    assert leaf_ref() is None and node_ref() is None  # no reference cycle: no gc needed
+
+
+def test_a_graph_keeps_the_leaves_it_accumulates_into():
+    y = symgrad.tensor([1.0, 2.0], requires_grad=True) * 2  # the leaf has no other holder
+    node = y.grad_fn.next_functions[0][0]
+    y.sum().backward()
+    assert node.variable.grad.tolist() == [2.0, 2.0]
+
+
 def test_retained_graph_is_released_once_the_root_is_dropped():
     x = symgrad.tensor([1.0, 2.0], requires_grad=True)
     loss = (x.exp() * x).sum()
