@@ -155,10 +155,7 @@ class _Run:
                     self._leaf_done(nxt, [g], useful)
                     continue
                 if g is not None:
-                    buf = buffers.get(nxt)
-                    if buf is None:
-                        buf = buffers[nxt] = [None] * nxt.num_outputs
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                    _add_to(buffers, nxt, nr, g)
                 if count is not None:
                     pending[nxt] = count - 1
                     if count == 1:

@@ -46,7 +46,9 @@ class Structural:
     gradient per input (``None`` where ``ctx.needs`` is False). ``saves`` names the input
     positions the rule reads from ``ctx.inputs``; ``saves_out`` whether it reads ``ctx.out``.
     ``symbolic`` is the forward for the symbolic interpreter where ``forward`` uses NumPy
-    directly (a max-shifted softmax becomes ``exp(x) / sum(exp(x))``).
+    directly (a max-shifted softmax becomes ``exp(x) / sum(exp(x))``). ``view_key`` names the
+    parameter holding the key of an op whose output, when it shares the input's memory, is
+    ``input[key]`` (basic indexing): in-place changes of such a view reach the input.
     """
 
     def __init__(
@@ -59,8 +61,10 @@ class Structural:
         saves_out: bool = False,
         backward: str | None = None,
         symbolic: Callable | None = None,
+        view_key: str | None = None,
     ) -> None:
         self.name = name
+        self.view_key = view_key
         self.forward = forward
         self.vjp = vjp
         self.symbolic = symbolic or forward
@@ -98,7 +102,7 @@ class Structural:
         else:
             result = Tensor._make(out)
         if out.base is not None and tensors and np.may_share_memory(out, tensors[0]._data):
-            link_view(tensors[0], result, params["key"] if self.name == "getitem" else None)
+            link_view(tensors[0], result, params[self.view_key] if self.view_key else None)
         return result
 
 

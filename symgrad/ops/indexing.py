@@ -79,7 +79,7 @@ def _getitem_forward(xp: Any, a: Any, key: Any) -> Any:
 
 
 _GETITEM = {
-    kind: Structural("getitem", _getitem_forward, _getitem_vjp, backward=name)
+    kind: Structural("getitem", _getitem_forward, _getitem_vjp, backward=name, view_key="key")
     for kind, name in (
         ("select", "SelectBackward0"),
         ("slice", "SliceBackward0"),

@@ -194,16 +194,18 @@ class MaxMin(NamedTuple):
     indices: Tensor
 
     def __repr__(self) -> str:
-        op = "max" if type(self) is _Max else "min"
+        op = type(self).op
         return f"symgrad.return_types.{op}(\nvalues={self.values!r},\nindices={self.indices!r})"
 
 
 class _Max(MaxMin):
     __slots__ = ()
+    op = "max"
 
 
 class _Min(MaxMin):
     __slots__ = ()
+    op = "min"
 
 
 def _pick_forward(xp: Any, a: Any, dim: int, index: np.ndarray, keepdim: bool) -> Any:
@@ -226,9 +228,8 @@ def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
     if input.ndim == 0:  # a 0-d tensor is its own maximum, along its one (implied) dimension
         input, keepdim = input.reshape(1), False
     index = np.expand_dims(arg(input._data, axis=dim), dim).astype(np.int64)
-    prim = _MAX_DIM if arg is np.argmax else _MIN_DIM
+    prim, result = (_MAX_DIM, _Max) if arg is np.argmax else (_MIN_DIM, _Min)
     values = prim(input, dim=dim, index=index, keepdim=bool(keepdim))
-    result = _Max if arg is np.argmax else _Min
     return result(values, Tensor._make(index if keepdim else np.squeeze(index, dim)))
 
 
