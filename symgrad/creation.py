@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._data import sizes, to_array
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -36,66 +37,6 @@ __all__ = [
 ]
 
 _rng = [np.random.default_rng()]
-
-
-def _nested_values(data: Any, found: set) -> Any:
-    """Replace one-element tensors inside nested lists by their values, adding the dtype of
-    every element to ``found`` (PyTorch infers the dtype element by element)."""
-    if isinstance(data, (list, tuple)):
-        return [_nested_values(v, found) for v in data]
-    found.add(_element_dtype(data))
-    return data._data if isinstance(data, Tensor) else data
-
-
-def _element_dtype(value: Any) -> Any:
-    if isinstance(value, Tensor):
-        return value.dtype
-    if isinstance(value, (bool, np.bool_)):
-        return dtypes.bool_
-    if isinstance(value, np.generic):
-        return dtypes.as_dtype(value.dtype) if value.dtype.kind in "biuf" else None
-    if isinstance(value, numbers.Integral):
-        return dtypes.int64
-    if isinstance(value, numbers.Real):
-        return dtypes.get_default_dtype()
-    return None  # not a number: reported once the array is built
-
-
-def _to_array(data: Any, dtype: Any = None) -> np.ndarray:
-    """A new array holding ``data``, with PyTorch's dtype inference."""
-    target = None if dtype is None else dtypes.as_dtype(dtype)
-    if isinstance(data, Tensor):
-        array = np.array(data._data)
-    elif isinstance(data, np.ndarray):
-        array = np.array(data)
-        if target is None:
-            dtypes.from_numpy_dtype(array.dtype)
-    elif isinstance(data, (list, tuple, numbers.Number, np.generic)):
-        found: set = set()
-        try:
-            array = np.array(_nested_values(data, found))
-        except ValueError as exc:
-            raise ValueError(f"can't build a tensor from ragged nested sequences: {exc}") from None
-        if array.dtype == object or array.dtype.kind not in "biuf" or None in found:
-            raise TypeError(f"can't build a tensor from {type(data).__name__} data {data!r:.80}")
-        if target is None:
-            target = _inferred(found)
-    else:
-        raise TypeError(
-            f"can't build a tensor from an object of type {type(data).__name__}; pass a number, "
-            "a (nested) list or tuple of numbers, a NumPy array or a Tensor"
-        )
-    if target is not None and array.dtype != target.numpy:
-        array = array.astype(target.numpy)
-    return array
-
-
-def _inferred(found: set) -> dtypes.dtype:
-    """The dtype holding elements of all the ``found`` dtypes (the default for no element)."""
-    result = None
-    for d in found:
-        result = d if result is None else dtypes.promote_types(result, d)
-    return dtypes.get_default_dtype() if result is None else result
 
 
 def _finish(array: np.ndarray, requires_grad: bool, name: str | None = None) -> Tensor:
@@ -129,7 +70,7 @@ def tensor(
     tensor(2., requires_grad=True)
     """
     _check_device(device)
-    return _finish(_to_array(data, dtype), requires_grad, name)
+    return _finish(to_array(data, dtype), requires_grad, name)
 
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
@@ -178,8 +119,6 @@ def _check_device(device: Any) -> None:
 
 
 def _shape(size: tuple) -> tuple[int, ...]:
-    from symgrad.ops.shape import sizes
-
     shape = sizes(size, "factory")
     if any(n < 0 for n in shape):
         raise RuntimeError(f"Trying to create tensor with negative dimension: {list(shape)}")

@@ -1,16 +1,19 @@
-"""The Tensor: a NumPy array plus the autograd flags, operators delegating to ``symgrad.ops``."""
+"""The Tensor: a NumPy array, its autograd flags, its version counter and its views.
+
+Its op methods and operators are bound by :mod:`symgrad.ops` (one table), and ``backward`` and
+the gradient hooks by :mod:`symgrad.autograd`, so this module imports neither.
+"""
 
 from __future__ import annotations
 
 import warnings
 import weakref
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._tensor_methods import TensorMethods
+from symgrad._data import HoldsArray, to_array
 
 __all__ = ["Tensor"]
 
@@ -30,7 +33,7 @@ class _Version:
         self.value = 0
 
 
-class Tensor(TensorMethods):
+class Tensor(HoldsArray):
     """A multi-dimensional array that can record the ops applied to it for autograd.
 
     Make tensors with :func:`symgrad.tensor` and the other factories rather than directly.
@@ -63,15 +66,13 @@ class Tensor(TensorMethods):
     __array_priority__ = 1000  # so numpy_array * tensor defers to Tensor.__rmul__
 
     def __init__(self, *args: Any, requires_grad: bool = False) -> None:
-        from symgrad.creation import _to_array
-
         default = dtypes.get_default_dtype()
         # PyTorch's legacy constructor: Tensor(2, 3) is a size, Tensor(data) is data, and
         # both always give the default floating dtype
         if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             data = np.zeros(args if args else (0,), default.numpy)
         elif len(args) == 1:
-            data = _to_array(args[0], default)
+            data = to_array(args[0], default)
         else:
             raise TypeError(
                 "Tensor() takes either sizes (Tensor(2, 3)) or one data argument "
@@ -150,18 +151,6 @@ class Tensor(TensorMethods):
     def retains_grad(self) -> bool:
         """True for a non-leaf tensor whose ``.grad`` is kept (see :meth:`retain_grad`)."""
         return self._retains_grad
-
-    def retain_grad(self) -> None:
-        """Keep this non-leaf tensor's gradient in ``.grad`` during backward."""
-        if self.grad_fn is None:
-            if not self._requires_grad:
-                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-            return
-        if self._retains_grad:
-            return
-        self._retains_grad = True
-        # PyTorch runs the retain_grad hook after every other hook, whatever the order
-        self.grad_fn.register_prehook(_RetainGrad(self), last=True)
 
     @property
     def name(self) -> str | None:
@@ -279,56 +268,6 @@ class Tensor(TensorMethods):
         """``self`` (symgrad tensors always live on the CPU)."""
         return self
 
-    def to(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Convert to a dtype (``t.to(symgrad.float64)``); ``"cpu"`` is accepted and ignored."""
-        target = kwargs.pop("dtype", None)
-        for a in args:
-            if isinstance(a, Tensor):
-                target = a.dtype
-            elif isinstance(a, str) and a.split(":")[0] == "cpu":
-                continue
-            elif isinstance(a, str) and a.startswith(("cuda", "mps")):
-                raise RuntimeError(f"symgrad runs on the CPU only; device {a!r} is not available")
-            else:
-                target = a
-        kwargs.pop("device", None)
-        kwargs.pop("non_blocking", None)
-        kwargs.pop("copy", None)
-        if kwargs:
-            raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
-        if target is None:
-            return self
-        return _ops.to_dtype(self, dtypes.as_dtype(target))
-
-    def type(self, dtype: Any = None) -> Any:
-        if dtype is None:
-            return f"symgrad.{_TYPE_NAMES.get(self.dtype.name, self.dtype.name)}"
-        return self.to(dtype)
-
-    def float(self) -> Tensor:
-        """Convert to float32."""
-        return self.to(dtypes.float32)
-
-    def double(self) -> Tensor:
-        """Convert to float64."""
-        return self.to(dtypes.float64)
-
-    def long(self) -> Tensor:
-        """Convert to int64."""
-        return self.to(dtypes.int64)
-
-    def int(self) -> Tensor:
-        """Convert to int32."""
-        return self.to(dtypes.int32)
-
-    def bool(self) -> Tensor:
-        """Convert to bool."""
-        return self.to(dtypes.bool_)
-
-    def half(self) -> Tensor:
-        """Convert to float16."""
-        return self.to(dtypes.float16)
-
     # -- graph -----------------------------------------------------------------------------
     def detach(self) -> Tensor:
         """A tensor with the same values (shared memory) cut from the graph."""
@@ -341,53 +280,6 @@ class Tensor(TensorMethods):
         self.grad_fn = None
         self._requires_grad = False
         return self
-
-    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> _RemovableHandle:
-        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a
-        replacement gradient.
-
-        Examples
-        --------
-        >>> import symgrad
-        >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
-        >>> h = x.register_hook(lambda g: g * 10)
-        >>> (x * 3).sum().backward()
-        >>> x.grad
-        tensor([30., 30.])
-        """
-        if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is None:
-            if self._hooks is None:
-                self._hooks = []
-            self._hooks.append(hook)
-            return _RemovableHandle(self._hooks, hook)
-        nr = self._output_nr
-
-        def prehook(grads: list) -> None:
-            if grads[nr] is None:
-                return
-            old = _as_tensor_grad(grads[nr])
-            new = checked_hook_result(hook, old, hook(old))
-            if new is not None:
-                grads[nr] = new if isinstance(grads[nr], Tensor) else new._data
-
-        self.grad_fn.register_prehook(prehook)
-        return _RemovableHandle(self.grad_fn._pre_hooks, prehook)
-
-    def backward(
-        self,
-        gradient: Tensor | None = None,
-        retain_graph: bool | None = None,
-        create_graph: bool = False,
-        inputs: Any = None,
-    ) -> None:
-        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves.
-
-        ``gradient`` is the ``v`` of the vector-Jacobian product ``vᵀ·J``; it may be left out
-        for a one-element tensor.
-        """
-        _engine().backward(self, gradient, retain_graph, create_graph, inputs)
 
     # -- printing --------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -456,29 +348,6 @@ class Tensor(TensorMethods):
         return t
 
 
-_TYPE_NAMES = {
-    "float32": "FloatTensor",
-    "float64": "DoubleTensor",
-    "float16": "HalfTensor",
-    "int64": "LongTensor",
-    "int32": "IntTensor",
-    "bool": "BoolTensor",
-}
-
-
-def _engine() -> Any:
-    """The backward engine module (it imports this one, so it is looked up on first use)."""
-    global _ENGINE
-    if _ENGINE is None:
-        from symgrad.autograd import engine
-
-        _ENGINE = engine
-    return _ENGINE
-
-
-_ENGINE: Any = None
-
-
 def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:
     t._data = data
     t.grad_fn = grad_fn
@@ -527,75 +396,8 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim % n
 
 
-def _as_tensor_grad(g: Any) -> Tensor:
-    return g if isinstance(g, Tensor) else Tensor._make(g)
-
-
-def checked_hook_result(hook: Any, old: Tensor, new: Any) -> Tensor | None:
-    """``new``, the value a gradient hook returned, once it is known to fit in ``old``'s place."""
-    if new is None:
-        return None
-    name = getattr(hook, "__name__", repr(hook))
-    if not isinstance(new, Tensor):
-        raise TypeError(
-            f"hook '{name}' returned a {type(new).__name__}; a gradient hook must return a "
-            "Tensor or None"
-        )
-    if new.shape != old.shape:
-        raise RuntimeError(
-            f"hook '{name}' has changed the size of value: it got a gradient of shape "
-            f"{list(old.shape)} and returned one of shape {list(new.shape)}; return a gradient "
-            "of the same shape"
-        )
-    if new.dtype is not old.dtype:
-        raise RuntimeError(
-            f"hook '{name}' has changed the type of value (was {old.dtype!r} got "
-            f"{new.dtype!r}); return a gradient of the same dtype"
-        )
-    return new
-
-
-class _RetainGrad:
-    """The pre-hook behind :meth:`Tensor.retain_grad`: keeps a copy of the gradient."""
-
-    __slots__ = ("ref", "nr")
-
-    def __init__(self, t: Tensor) -> None:
-        import weakref
-
-        self.ref = weakref.ref(t)
-        self.nr = t._output_nr
-
-    def __call__(self, grads: list) -> None:
-        t, g = self.ref(), grads[self.nr]
-        if t is None or g is None:
-            return
-        g = np.array(g._data if isinstance(g, Tensor) else g)  # a copy the user may mutate
-        t._grad = Tensor._make(g if t._grad is None else t._grad._data + g)
-
-
-def move_retain_grad(t: Tensor, old_node: Any) -> None:
-    """After an in-place op gave ``t`` a new ``grad_fn``, make ``.grad`` follow the new version
-    (PyTorch moves the retain_grad hook; other hooks stay with the old version)."""
-    if not t._retains_grad or old_node is None or t.grad_fn is old_node:
-        return
-    hooks = old_node._retain_hooks or []
-    old_node._retain_hooks = [h for h in hooks if h.ref() is not t] or None
-    t.grad_fn.register_prehook(_RetainGrad(t), last=True)
-
-
-class _RemovableHandle:
-    """Returned by :meth:`Tensor.register_hook`; ``handle.remove()`` unregisters the hook."""
-
-    __slots__ = ("_hooks", "_hook")
-
-    def __init__(self, hooks: list, hook: Any) -> None:
-        self._hooks = hooks
-        self._hook = hook
-
-    def remove(self) -> None:
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
-
-
-from symgrad import ops as _ops  # noqa: E402  (ops import Tensor, so they come after it)
+def bind_methods(methods: dict) -> None:
+    """Make each function of ``methods`` (``{name: function}``) the Tensor method ``name``;
+    a ``property`` becomes a Tensor property. The layers above bind their methods this way."""
+    for name, fn in methods.items():
+        setattr(Tensor, name, fn)

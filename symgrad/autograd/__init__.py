@@ -8,6 +8,9 @@ from symgrad.autograd.anomaly import (
     set_detect_anomaly,
 )
 from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from symgrad.autograd import hooks  # binds Tensor.register_hook and Tensor.retain_grad
+from symgrad.autograd.engine import backward, grad  # binds Tensor.backward
+from symgrad.autograd.node import Node
 
 __all__ = [
     "backward",
@@ -31,11 +34,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):  # the engine and Function need Tensor, which needs grad_mode first
-    if name in ("backward", "grad"):
-        from symgrad.autograd import engine
-
-        return getattr(engine, name)
+def __getattr__(name: str):
     if name in ("Function", "FunctionCtx", "once_differentiable"):
         from symgrad.autograd import function
 
@@ -48,8 +47,4 @@ def __getattr__(name: str):  # the engine and Function need Tensor, which needs 
         from symgrad.verification import check_function
 
         return check_function
-    if name == "Node":
-        from symgrad.autograd.node import Node
-
-        return Node
     raise AttributeError(f"module 'symgrad.autograd' has no attribute {name!r}")

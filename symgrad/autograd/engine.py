@@ -17,7 +17,8 @@ from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to, walk
-from symgrad.tensor import Tensor, checked_hook_result
+from symgrad.autograd.hooks import checked_hook_result
+from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["backward", "grad"]
 
@@ -405,3 +406,22 @@ def grad(
             continue
         result.append(g if isinstance(g, Tensor) else Tensor._make(np.array(g)))
     return tuple(result)
+
+
+def _backward_method(
+    self: Tensor,
+    gradient: Tensor | None = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs: Any = None,
+) -> None:
+    """Accumulate the gradient of this tensor into the ``.grad`` of the leaves.
+
+    ``gradient`` is the ``v`` of the vector-Jacobian product ``vᵀ·J``; it may be left out
+    for a one-element tensor.
+    """
+    backward(self, gradient, retain_graph, create_graph, inputs)
+
+
+_backward_method.__name__ = "backward"
+bind_methods({"backward": _backward_method})

@@ -12,6 +12,7 @@ from symgrad.ops.norms import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
+from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
 
 __all__ = [
     *indexing.__all__,

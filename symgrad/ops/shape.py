@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._data import sizes
 from symgrad.ops._primitive import as_operand
 from symgrad.ops._structural_primitive import Structural
 from symgrad.tensor import Tensor, _wrap_dim
@@ -47,23 +48,6 @@ def _tensor(value: Any, op: str) -> Tensor:
     if not isinstance(value, Tensor):
         raise TypeError(f"{op}(): expected a Tensor, got {type(value).__name__}")
     return value
-
-
-def sizes(args: tuple, op: str) -> tuple[int, ...]:
-    """Sizes given PyTorch's two ways: ``f(2, 3)`` or ``f((2, 3))``."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        args = tuple(args[0])
-    for n in args:
-        if (
-            isinstance(n, bool)
-            or not isinstance(n, (int, np.integer, Tensor))
-            or (isinstance(n, Tensor) and (n.numel() != 1 or n.dtype.category != 1))
-        ):
-            raise TypeError(
-                f"{op}(): sizes must be ints or one tuple of ints, got {args!r} "
-                f"({type(n).__name__} {n!r:.20})"
-            )
-    return tuple(int(n) for n in args)
 
 
 # -- dtype conversion -----------------------------------------------------------------------------

@@ -1,0 +1,340 @@
+"""The Tensor's op methods and operators, bound from one table when :mod:`symgrad.ops` loads.
+
+Most methods are the public function of the same name with the tensor as its first argument;
+the table lists those by name and spells out only the methods that differ (aliases, reflected
+operators, in-place versions, conversions).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad import dtypes
+from symgrad.ops import indexing, linalg, math, norms, reductions, shape
+from symgrad.ops.indexing import getitem
+from symgrad.ops.inplace import copy_, fill_, inplace, setitem, zero_
+from symgrad.tensor import Tensor, bind_methods
+
+__all__ = ["METHODS"]
+
+# methods that are the op of the same name, called with the tensor first
+_SAME_NAME = (
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "pow",
+    "neg",
+    "exp",
+    "expm1",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sqrt",
+    "rsqrt",
+    "square",
+    "reciprocal",
+    "abs",
+    "sign",
+    "sin",
+    "cos",
+    "tan",
+    "tanh",
+    "sigmoid",
+    "relu",
+    "erf",
+    "clamp",
+    "clamp_min",
+    "clamp_max",
+    "maximum",
+    "minimum",
+    "masked_fill",
+    "floor",
+    "ceil",
+    "round",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "logical_not",
+    "sum",
+    "mean",
+    "prod",
+    "max",
+    "min",
+    "amax",
+    "amin",
+    "argmax",
+    "argmin",
+    "var",
+    "std",
+    "logsumexp",
+    "norm",
+    "all",
+    "any",
+    "reshape",
+    "flatten",
+    "transpose",
+    "permute",
+    "t",
+    "squeeze",
+    "unsqueeze",
+    "expand",
+    "broadcast_to",
+    "sum_to_size",
+    "split",
+    "chunk",
+    "unbind",
+    "narrow",
+    "movedim",
+    "clone",
+    "gather",
+    "index_select",
+    "matmul",
+    "mm",
+    "mv",
+    "dot",
+    "bmm",
+    "fill_",
+    "zero_",
+    "copy_",
+)
+
+
+_IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
+
+
+def _op(name: str) -> Any:
+    """The public function ``name`` of the ops modules."""
+    for module in (math, reductions, shape, linalg, norms, indexing):
+        fn = getattr(module, name, None)
+        if fn is not None:
+            return fn
+    if name in _IN_PLACE:
+        return _IN_PLACE[name]
+    raise LookupError(f"no op named {name!r} to bind as a Tensor method")
+
+
+add, sub, mul, div, pow = (_op(n) for n in ("add", "sub", "mul", "div", "pow"))
+neg, exp, clamp, masked_fill = (_op(n) for n in ("neg", "exp", "clamp", "masked_fill"))
+reshape, transpose, permute = shape.reshape, shape.transpose, shape.permute
+to_dtype = shape.to_dtype
+
+
+# -- operators --------------------------------------------------------------------------------
+def _rtruediv(self: Tensor, other: Any) -> Tensor:
+    if type(other) in (int, float) and self.dtype.is_floating_point:
+        # number / x is x.reciprocal() * number in PyTorch (a MulBackward0 node)
+        return mul(_op("reciprocal")(self), other)
+    return div(other, self)
+
+
+def _reflected(op: Any) -> Any:
+    def method(self: Tensor, other: Any) -> Tensor:
+        return op(other, self)
+
+    method.__name__ = f"__r{op.__name__}__"
+    return method
+
+
+# -- in place ---------------------------------------------------------------------------------
+def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    return inplace(self, "add_", lambda x: add(x, other, alpha=alpha), other)
+
+
+def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    return inplace(self, "sub_", lambda x: sub(x, other, alpha=alpha), other)
+
+
+def mul_(self: Tensor, other: Any) -> Tensor:
+    return inplace(self, "mul_", lambda x: mul(x, other), other)
+
+
+def div_(self: Tensor, other: Any) -> Tensor:
+    return inplace(self, "div_", lambda x: div(x, other), other)
+
+
+def pow_(self: Tensor, exponent: Any) -> Tensor:
+    return inplace(self, "pow_", lambda x: pow(x, exponent), exponent)
+
+
+def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    return inplace(self, "clamp_", lambda x: clamp(x, min, max), min, max)
+
+
+def neg_(self: Tensor) -> Tensor:
+    return inplace(self, "neg_", neg)
+
+
+def exp_(self: Tensor) -> Tensor:
+    return inplace(self, "exp_", exp)
+
+
+def masked_fill_(self: Tensor, mask: Any, value: Any) -> Tensor:
+    return inplace(self, "masked_fill_", lambda x: masked_fill(x, mask, value), value)
+
+
+# -- methods that differ from their function --------------------------------------------------
+def _where(self: Tensor, condition: Any, other: Any) -> Tensor:
+    return _op("where")(condition, self, other)
+
+
+def _softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
+    return _op("softmax")(self, dim, dtype)
+
+
+def _log_softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
+    return _op("log_softmax")(self, dim, dtype)
+
+
+def _flip(self: Tensor, *dims: Any) -> Tensor:
+    return shape.flip(self, dims[0] if len(dims) == 1 else dims)
+
+
+def _view_as(self: Tensor, other: Tensor) -> Tensor:
+    return reshape(self, other.shape)
+
+
+def _expand_as(self: Tensor, other: Tensor) -> Tensor:
+    return shape.expand(self, other.shape)
+
+
+def _contiguous(self: Tensor) -> Tensor:
+    return self
+
+
+def _transposed(self: Tensor) -> Tensor:
+    """The dimensions reversed (the transpose of a matrix)."""
+    n = self.ndim
+    return self if n < 2 else permute(self, tuple(range(n - 1, -1, -1)))
+
+
+def _matrix_transposed(self: Tensor) -> Tensor:
+    """The last two dimensions swapped."""
+    return transpose(self, -2, -1)
+
+
+# -- conversions ------------------------------------------------------------------------------
+def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Convert to a dtype (``t.to(symgrad.float64)``); ``"cpu"`` is accepted and ignored."""
+    target = kwargs.pop("dtype", None)
+    for a in args:
+        if isinstance(a, Tensor):
+            target = a.dtype
+        elif isinstance(a, str) and a.split(":")[0] == "cpu":
+            continue
+        elif isinstance(a, str) and a.startswith(("cuda", "mps")):
+            raise RuntimeError(f"symgrad runs on the CPU only; device {a!r} is not available")
+        else:
+            target = a
+    kwargs.pop("device", None)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("copy", None)
+    if kwargs:
+        raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
+    if target is None:
+        return self
+    return to_dtype(self, dtypes.as_dtype(target))
+
+
+_TYPE_NAMES = {
+    "float32": "FloatTensor",
+    "float64": "DoubleTensor",
+    "float16": "HalfTensor",
+    "int64": "LongTensor",
+    "int32": "IntTensor",
+    "bool": "BoolTensor",
+}
+
+
+def _type(self: Tensor, dtype: Any = None) -> Any:
+    """The type name (``'symgrad.FloatTensor'``), or a conversion to ``dtype``."""
+    if dtype is None:
+        return f"symgrad.{_TYPE_NAMES.get(self.dtype.name, self.dtype.name)}"
+    return self.to(dtype)
+
+
+def _converter(dtype: dtypes.dtype) -> Any:
+    def convert(self: Tensor) -> Tensor:
+        return self.to(dtype)
+
+    convert.__doc__ = f"Convert to {dtype.name}."
+    return convert
+
+
+METHODS: dict[str, Any] = {name: _op(name) for name in _SAME_NAME}
+METHODS.update(
+    {
+        "__add__": add,
+        # addition and multiplication commute; PyTorch puts the tensor first, which
+        # next_functions shows
+        "__radd__": add,
+        "__sub__": sub,
+        "__rsub__": _reflected(sub),
+        "__mul__": mul,
+        "__rmul__": mul,
+        "__truediv__": div,
+        "__rtruediv__": _rtruediv,
+        "__floordiv__": lambda self, other: div(self, other, rounding_mode="floor"),
+        "__pow__": pow,
+        "__rpow__": _reflected(pow),
+        "__matmul__": _op("matmul"),
+        "__rmatmul__": _reflected(_op("matmul")),
+        "__neg__": neg,
+        "__pos__": _contiguous,
+        "__abs__": _op("abs"),
+        "__eq__": _op("eq"),
+        "__ne__": _op("ne"),
+        "__lt__": _op("lt"),
+        "__le__": _op("le"),
+        "__gt__": _op("gt"),
+        "__ge__": _op("ge"),
+        "__invert__": _op("logical_not"),
+        "__and__": _op("logical_and"),
+        "__or__": _op("logical_or"),
+        "__getitem__": getitem,
+        "__setitem__": setitem,
+        "__iadd__": add_,
+        "__isub__": sub_,
+        "__imul__": mul_,
+        "__itruediv__": div_,
+        "clip": clamp,
+        "swapaxes": transpose,
+        "view": reshape,
+        "view_as": _view_as,
+        "reshape_as": _view_as,
+        "expand_as": _expand_as,
+        "where": _where,
+        "softmax": _softmax,
+        "log_softmax": _log_softmax,
+        "flip": _flip,
+        "contiguous": _contiguous,
+        "T": property(_transposed),
+        "mT": property(_matrix_transposed),
+        "add_": add_,
+        "sub_": sub_,
+        "mul_": mul_,
+        "div_": div_,
+        "pow_": pow_,
+        "clamp_": clamp_,
+        "neg_": neg_,
+        "exp_": exp_,
+        "masked_fill_": masked_fill_,
+        "to": _to,
+        "type": _type,
+        "float": _converter(dtypes.float32),
+        "double": _converter(dtypes.float64),
+        "long": _converter(dtypes.int64),
+        "int": _converter(dtypes.int32),
+        "bool": _converter(dtypes.bool_),
+        "half": _converter(dtypes.float16),
+    }
+)
+
+bind_methods(METHODS)
