@@ -15,9 +15,9 @@ import numpy as np
 
 from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, grad_mode
+from symgrad.autograd.hooks import checked_hook_result
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to, walk
-from symgrad.autograd.hooks import checked_hook_result
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["backward", "grad"]

@@ -15,8 +15,8 @@ import numpy as np
 import sympy as sp
 
 from symgrad.autograd import grad_mode
-from symgrad.ops._structural_primitive import Structural
 from symgrad.autograd.hooks import move_retain_grad
+from symgrad.ops._structural_primitive import Structural
 from symgrad.tensor import Tensor, link_view, live_aliases
 
 __all__ = ["inplace", "setitem", "zero_", "fill_", "copy_"]
