@@ -10,9 +10,9 @@ import sympy as sp
 
 from symgrad.autograd.function import FunctionCtx
 from symgrad.autograd.node import Node
-from symgrad.ops._elementwise_primitive import ElementwiseNode
-from symgrad.ops._structural_primitive import StructuralNode
-from symgrad.ops.sx import exact
+from symgrad.prim.elementwise import ElementwiseNode
+from symgrad.prim.structural import StructuralNode
+from symgrad.prim.sympy_xp import exact
 from symgrad.symbolic.replay import _function_formula
 from symgrad.tensor import Tensor
 
@@ -168,7 +168,7 @@ def _reduction_text(prim: str, out: str, x: str, shape: tuple, params: dict) -> 
 def _loss_prims() -> dict:
     """The element-wise formulas of the fused losses, by name (a fused node has its name)."""
     from symgrad.ops import losses
-    from symgrad.ops._elementwise_primitive import Elementwise
+    from symgrad.prim.elementwise import Elementwise
 
     return {p.name: p for p in vars(losses).values() if isinstance(p, Elementwise)}
 

@@ -22,9 +22,9 @@ from symgrad._graph_text import array_lines, is_number, number_text, operation_t
 from symgrad.autograd.function import FunctionCtx
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.autograd.node import AccumulateGrad, Node
-from symgrad.ops._elementwise_primitive import ElementwiseNode
-from symgrad.ops._structural_primitive import StructuralNode
-from symgrad.ops.sx import exact
+from symgrad.prim.elementwise import ElementwiseNode
+from symgrad.prim.structural import StructuralNode
+from symgrad.prim.sympy_xp import exact
 from symgrad.symbolic.names import _automatic_name, is_symbolic
 from symgrad.symbolic.replay import _function_formula, backward_order, output_name
 from symgrad.tensor import Tensor

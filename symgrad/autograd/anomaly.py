@@ -210,10 +210,7 @@ def _frames(skip: Callable[[str], bool]) -> list:
 
 def record(node: Any) -> None:
     """Keep the user's forward traceback in ``node.metadata["traceback_"]``."""
-    from symgrad.autograd.node import AccumulateGrad
-
-    if not isinstance(node, AccumulateGrad):
-        node.metadata["traceback_"] = traceback.format_list(_user_frames())
+    node.metadata["traceback_"] = traceback.format_list(_user_frames())
 
 
 def _forward_traceback(node: Any) -> str:

@@ -47,6 +47,7 @@ class Node:
     )
     num_outputs = 1
     runs_user_code = False  # True where backward is user code (custom Functions)
+    has_forward = True  # False for a leaf's node: no forward call to trace back to
 
     def __init__(
         self, next_functions: tuple, saved: tuple = (), out: Any = None, versions: Any = None
@@ -64,7 +65,7 @@ class Node:
         self._consts: tuple = ()
         self._metadata: dict | None = None
         self._held: Any = None  # the leaves its edges lead to (see AccumulateGrad)
-        if _anomaly_state.enabled:
+        if _anomaly_state.enabled and self.has_forward:
             anomaly.record(self)
 
     @property
@@ -148,6 +149,7 @@ class AccumulateGrad(Node):
     """
 
     __slots__ = ("_leaf_ref",)
+    has_forward = False
 
     def __init__(self, leaf: Any) -> None:
         Node.__init__(self, (), (), None, ())

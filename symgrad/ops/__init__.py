@@ -1,7 +1,7 @@
 """Every primitive, declared once, and the public functions that apply them."""
 
 from symgrad.ops import indexing, inplace, linalg, math, norms, reductions, shape
-from symgrad.ops._tx import *  # noqa: F403
+from symgrad.ops.tensor_xp import *  # noqa: F403
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.indexing import *  # noqa: F403
 from symgrad.ops.indexing import xp_gather, xp_getitem, xp_index_put_zeros, xp_scatter_zeros
@@ -22,3 +22,9 @@ __all__ = [
     *reductions.__all__,
     *shape.__all__,
 ]
+
+from symgrad import ops as _ops  # noqa: E402
+from symgrad.ops.tensor_xp import tensor_interpreter as _tensor_interpreter  # noqa: E402
+from symgrad.prim.vocab import INTERPRETERS as _INTERPRETERS  # noqa: E402
+
+_INTERPRETERS.tensor = TX = _tensor_interpreter(_ops)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.ops._elementwise_primitive import OUT, Elementwise
+from symgrad.prim.elementwise import OUT, Elementwise
 
 x, y, c = sp.symbols("x y c", real=True)
 slope, alpha, beta, threshold, lo, hi, exponent, base = sp.symbols(
@@ -87,7 +87,7 @@ def _clamp(v: Any, low: Any, high: Any) -> Any:
 
 
 def _gelu_kernel(v: Any) -> Any:
-    from symgrad.ops._elementwise_primitive import _erf
+    from symgrad.prim.elementwise import _erf
 
     return 0.5 * v * (1 + _erf(v * 0.7071067811865476))
 

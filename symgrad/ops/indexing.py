@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops._primitive import as_operand
-from symgrad.ops._structural_primitive import Structural
+from symgrad.prim.primitive import as_operand
+from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
 __all__ = ["getitem", "index_put", "gather", "index_select", "masked_fill"]

@@ -16,7 +16,7 @@ import sympy as sp
 
 from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import move_retain_grad
-from symgrad.ops._structural_primitive import Structural
+from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, link_view, live_aliases
 
 __all__ = ["inplace", "setitem", "zero_", "fill_", "copy_"]

@@ -8,8 +8,8 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._silent import restore, silence
-from symgrad.ops._primitive import as_operand
-from symgrad.ops._structural_primitive import Structural
+from symgrad.prim.primitive import as_operand
+from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "inner"]

@@ -14,10 +14,10 @@ import numpy as np
 import sympy as sp
 
 from symgrad._silent import restore, silence
-from symgrad.ops._structural_primitive import Structural
 from symgrad.ops.elementwise import _sigmoid, declare
 from symgrad.ops.reductions import _LOG_SOFTMAX, _log_softmax_forward
-from symgrad.ops.xp import NP
+from symgrad.prim.numpy_xp import NP
+from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
 x, y, p = sp.symbols("x y pos_weight", real=True)

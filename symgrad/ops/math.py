@@ -9,7 +9,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad.ops import elementwise as E
-from symgrad.ops._primitive import as_operand
+from symgrad.prim.primitive import as_operand
 from symgrad.tensor import Tensor
 
 __all__ = [

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from symgrad.ops import elementwise as E
-from symgrad.ops._structural_primitive import Structural
 from symgrad.ops.reductions import _check_nonempty, _dims, _keep
+from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
 __all__ = ["norm"]

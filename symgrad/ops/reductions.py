@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad import dtypes
-from symgrad.ops._structural_primitive import Structural
+from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, _wrap_dim
 
 __all__ = [

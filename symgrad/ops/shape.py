@@ -10,8 +10,8 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import sizes
-from symgrad.ops._primitive import as_operand
-from symgrad.ops._structural_primitive import Structural
+from symgrad.prim.primitive import as_operand
+from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, _wrap_dim
 
 __all__ = [

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.ops.sx import to_sympy
+from symgrad.prim.sympy_xp import to_sympy
 from symgrad.symbolic.names import is_symbolic, symbol_array_of
 from symgrad.symbolic.replay import Replay, seed_ones
 from symgrad.tensor import Tensor

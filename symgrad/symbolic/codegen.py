@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.ops._elementwise_primitive import _MODULES
+from symgrad.prim.elementwise import _MODULES
 from symgrad.symbolic.names import symbol_array_of
 from symgrad.tensor import Tensor
 
@@ -243,7 +243,7 @@ def compile_gradient(y: Tensor, xs: Any) -> CompiledFunction:
     >>> f([3.0, 4.0])
     array([6., 8.])
     """
-    from symgrad.ops.sx import to_sympy
+    from symgrad.prim.sympy_xp import to_sympy
     from symgrad.symbolic.calculus import gradient_replay
 
     single = isinstance(xs, Tensor)

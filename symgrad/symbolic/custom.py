@@ -8,8 +8,8 @@ from typing import Any
 
 import sympy as sp
 
-from symgrad.ops._elementwise_primitive import Elementwise
-from symgrad.ops._primitive import camel
+from symgrad.prim.elementwise import Elementwise
+from symgrad.prim.primitive import camel
 from symgrad.tensor import Tensor
 
 __all__ = ["elementwise", "ElementwiseOp"]

@@ -17,8 +17,8 @@ import sympy as sp
 
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to
-from symgrad.ops._elementwise_primitive import ElementwiseNode
-from symgrad.ops.sx import exact
+from symgrad.prim.elementwise import ElementwiseNode
+from symgrad.prim.sympy_xp import exact
 from symgrad.symbolic.names import symbol_array_of
 from symgrad.symbolic.replay import Replay, backward_order, output_name
 from symgrad.tensor import Tensor
@@ -397,7 +397,7 @@ class _Builder:
 
     def _vjp_term(self, consumer: Node, i: int, ckey: tuple, closed: dict) -> tuple:
         """A tensor consumer's contribution: its VJP rule applied to its adjoint's symbols."""
-        from symgrad.ops.sx import to_sympy
+        from symgrad.prim.sympy_xp import to_sympy
 
         out = self.replay.values[ckey]
         g = np.empty(out.shape, dtype=object)
@@ -472,7 +472,7 @@ class _Builder:
 
 def _shown(total: Any) -> Any:
     """A closed form for display: a SymPy expression, or a Matrix / Array for a tensor."""
-    from symgrad.ops.sx import to_sympy
+    from symgrad.prim.sympy_xp import to_sympy
 
     if isinstance(total, np.ndarray):
         return to_sympy(total) if total.size != 1 else sp.sympify(total.flat[0], strict=True)

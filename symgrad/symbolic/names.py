@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops.sx import exact, symbol_array, to_sympy
+from symgrad.prim.sympy_xp import exact, symbol_array, to_sympy
 from symgrad.tensor import Tensor
 
 __all__ = ["symbols", "symbol_array_of", "constant_array", "is_symbolic"]

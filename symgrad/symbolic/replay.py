@@ -17,9 +17,9 @@ import sympy as sp
 from symgrad.autograd.function import FunctionCtx
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, topological_order
-from symgrad.ops._elementwise_primitive import ElementwiseNode
-from symgrad.ops._structural_primitive import Ctx, StructuralNode
-from symgrad.ops.sx import SX, ElementSymbol, _objects, exact
+from symgrad.prim.elementwise import ElementwiseNode
+from symgrad.prim.structural import Ctx, StructuralNode
+from symgrad.prim.sympy_xp import SX, ElementSymbol, _objects, exact
 from symgrad.symbolic.names import constant_array, is_symbolic, symbol_array_of
 from symgrad.tensor import Tensor
 

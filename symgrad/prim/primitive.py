@@ -1,7 +1,7 @@
 """What both kinds of primitive share: node names, edges, operands and gradient reduction.
 
-An :class:`~symgrad.ops._elementwise_primitive.Elementwise` primitive is a SymPy expression of
-scalar input symbols; a :class:`~symgrad.ops._structural_primitive.Structural` primitive is a
+An :class:`~symgrad.prim.elementwise.Elementwise` primitive is a SymPy expression of
+scalar input symbols; a :class:`~symgrad.prim.structural.Structural` primitive is a
 forward and a VJP rule written against an array namespace ``xp``.
 """
 

@@ -1,4 +1,6 @@
-"""Tensor versions of the rule vocabulary items that are not public ops (see ``xp.py``)."""
+"""The tensor interpreter of the rule vocabulary (:mod:`symgrad.prim.vocab`): each word is the
+differentiable op of the same meaning, so a VJP rule run on it records a graph
+(``backward(create_graph=True)``). The words that are not public ops are defined here."""
 
 from __future__ import annotations
 
@@ -6,10 +8,17 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops._elementwise_primitive import Elementwise
+from symgrad.prim.vocab import VOCABULARY
 from symgrad.tensor import Tensor
 
-__all__ = ["xp_constant", "xp_count", "xp_prod_others", "xp_elementwise_vjp", "xp_elementwise"]
+__all__ = [
+    "tensor_interpreter",
+    "xp_constant",
+    "xp_count",
+    "xp_prod_others",
+    "xp_elementwise_vjp",
+    "xp_elementwise",
+]
 
 
 def xp_constant(a: np.ndarray) -> Tensor:
@@ -39,10 +48,20 @@ def xp_prod_others(a: Tensor, dim: Any) -> Tensor:
 
 
 def xp_elementwise_vjp(
-    prim: Elementwise, i: int, args: tuple, out: Any, g: Tensor, params: tuple = ()
+    prim: Any, i: int, args: tuple, out: Any, g: Tensor, params: tuple = ()
 ) -> Tensor:
     return prim.vjp_primitive(i)(*args, 0 if out is None else out, g, params=params)
 
 
-def xp_elementwise(prim: Elementwise, args: tuple, params: tuple = ()) -> Tensor:
+def xp_elementwise(prim: Any, args: tuple, params: tuple = ()) -> Tensor:
     return prim(*args, params=params)
+
+
+def tensor_interpreter(ops: Any) -> type:
+    """The namespace giving each vocabulary word its op from ``ops`` (the ``xp_`` version where
+    the public op of that name means something else)."""
+    words = {}
+    for word in VOCABULARY:
+        fn = getattr(ops, "xp_" + word, None) or globals().get("xp_" + word) or getattr(ops, word)
+        words[word] = staticmethod(fn)
+    return type("TX", (), {"__doc__": "Rule vocabulary on symgrad Tensors.", **words})

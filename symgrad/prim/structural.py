@@ -17,7 +17,9 @@ from symgrad import dtypes
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import Node, node_class
-from symgrad.ops._primitive import camel, input_records, recorded, reduce_to
+from symgrad.prim.numpy_xp import NP
+from symgrad.prim.primitive import camel, input_records, recorded, reduce_to
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor, link_view
 
 __all__ = ["Ctx", "Structural", "StructuralNode"]
@@ -87,7 +89,7 @@ class Structural:
         return flags
 
     def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
-        out = self.numeric_forward(_XP.NP or _load_xp().NP, *[t._data for t in tensors], **params)
+        out = self.numeric_forward(NP, *[t._data for t in tensors], **params)
         return self.record(tensors, params, out)
 
     def record(self, tensors: tuple, params: dict, out: Any) -> Tensor:
@@ -142,7 +144,7 @@ class StructuralNode(Node):
         return self._local_rule()[1]
 
     def _local_rule(self) -> tuple:
-        from symgrad.ops import sx
+        from symgrad.prim import sympy_xp as sx
 
         names = _input_names(len(self._meta))
         xs = tuple(sx.symbol_array(n, m[0]) for n, m in zip(names, self._meta))
@@ -167,11 +169,11 @@ class StructuralNode(Node):
         if create_graph:
             out = Tensor._make(self._out, self, True) if self._out is not None else None
             ctx = Ctx(saved, out, shapes, needs, self._params)
-            result = self.prim.vjp(_XP.TX, grads[0], ctx)
+            result = self.prim.vjp(INTERPRETERS.tensor, grads[0], ctx)
             return tuple(_cast_tensor(r, m[1]) for r, m in zip(result, meta))
         inputs = [None if s is None else s._data for s in saved]
         ctx = Ctx(inputs, self._out, shapes, needs, self._params)
-        result = self.prim.vjp(_XP.NP or _load_xp().NP, grads[0], ctx)
+        result = self.prim.vjp(NP, grads[0], ctx)
         grads_in = []
         for r, n, (shape, dtype) in zip(result, needs, meta):
             if r is None or not n:
@@ -180,20 +182,6 @@ class StructuralNode(Node):
                 r = reduce_to(r, shape, dtype)
             grads_in.append(r)
         return tuple(grads_in)
-
-
-class _XP:
-    """The namespaces of ``xp.py``, loaded on first use (``xp.py`` imports this module)."""
-
-    NP: Any = None
-    TX: Any = None
-
-
-def _load_xp() -> type:
-    from symgrad.ops import xp
-
-    _XP.NP, _XP.TX = xp.NP, xp.TX
-    return _XP
 
 
 def _input_names(n: int) -> tuple:

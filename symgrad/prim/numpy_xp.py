@@ -1,8 +1,6 @@
-"""The array namespaces that structural VJP rules are written against.
-
-``NP`` runs a rule on NumPy arrays (``backward()``, the fast path); ``TX`` runs the same rule on
-Tensors through symgrad's own differentiable ops (``backward(create_graph=True)``). Both offer
-the same names with the same meaning; a rule uses nothing else (besides Python operators).
+"""The NumPy interpreter of the rule vocabulary (:mod:`symgrad.prim.vocab`): ``backward()``'s
+fast path. The tensor interpreter (``create_graph``) and the SymPy one (closed forms) offer the
+same words with the same meaning; a rule uses nothing else (besides Python operators).
 """
 
 from __future__ import annotations
@@ -11,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops._elementwise_primitive import Elementwise
-from symgrad.ops._primitive import sum_to_numpy
+from symgrad.prim.primitive import sum_to_numpy
+from symgrad.prim.vocab import INTERPRETERS
 
-__all__ = ["NP", "TX"]
+__all__ = ["NP"]
 
 
 def _basic_key(key: Any) -> bool:
@@ -137,25 +135,14 @@ class NP:
 
     @staticmethod
     def elementwise_vjp(
-        prim: Elementwise, i: int, args: tuple, out: Any, g: Any, params: tuple = ()
+        prim: Any, i: int, args: tuple, out: Any, g: Any, params: tuple = ()
     ) -> np.ndarray:
         """``g * partial_i`` of an element-wise primitive (used by fused loss ops)."""
         return prim.vjp_kernel(i)(*args, out, g, *params)
 
     @staticmethod
-    def elementwise(prim: Elementwise, args: tuple, params: tuple = ()) -> np.ndarray:
+    def elementwise(prim: Any, args: tuple, params: tuple = ()) -> np.ndarray:
         return prim.forward(*args, *params)
 
 
-class _TensorNamespace:
-    """Resolves each vocabulary name to the differentiable op of the same meaning."""
-
-    def __getattr__(self, name: str) -> Any:
-        import symgrad.ops as ops
-
-        value = getattr(ops, "xp_" + name, None) or getattr(ops, name)
-        setattr(self, name, value)  # cache: the lookup runs once per name
-        return value
-
-
-TX = _TensorNamespace()  # type: ignore[misc,assignment]
+INTERPRETERS.numpy = NP

@@ -19,7 +19,8 @@ from symgrad import dtypes
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import Node, node_class
-from symgrad.ops._primitive import as_operand, camel, input_records, recorded, reduce_to
+from symgrad.prim.primitive import as_operand, camel, input_records, recorded, reduce_to
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["Elementwise", "ElementwiseNode", "OUT"]
@@ -315,7 +316,7 @@ class ElementwiseNode(Node):
         return tuple(p.subs(subs) for p in self.prim.local_derivatives)
 
     def _constants(self) -> dict:
-        from symgrad.ops.sx import exact
+        from symgrad.prim.sympy_xp import exact
 
         subs = {x: exact(v) for x, v in zip(self.prim.inputs, self._consts) if _is_number(v)}
         subs.update({p: exact(v) for p, v in zip(self.prim.params, self._params)})
@@ -338,8 +339,6 @@ class ElementwiseNode(Node):
         return tuple(result)
 
     def _apply_graph(self, g: Tensor) -> tuple:
-        from symgrad.ops import shape as shape_ops
-
         saved = self._unpack()
         out = Tensor._make(self._out, self, True) if self._out is not None else 0
         result = []
@@ -352,7 +351,7 @@ class ElementwiseNode(Node):
             args = [s if (s is not None and used) else 0 for s, used in zip(saved, uses)]
             gi = self.prim.vjp_primitive(i)(*args, out, g, params=self._params)
             shape, dtype = self._meta[i]
-            gi = shape_ops.sum_to_size(gi, shape)
+            gi = INTERPRETERS.tensor.sum_to_size(gi, shape)
             result.append(gi if gi._data.dtype == dtype else gi.to(dtypes.from_numpy_dtype(dtype)))
         return tuple(result)
 

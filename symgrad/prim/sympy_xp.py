@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.ops._elementwise_primitive import Elementwise
-from symgrad.ops.xp import NP
+from symgrad.prim.numpy_xp import NP
 
 __all__ = ["SX", "ElementSymbol", "symbol_array", "exact", "to_sympy"]
 
@@ -187,13 +186,13 @@ class SX:
     sign = staticmethod(_vectorize(sp.sign))
 
     @staticmethod
-    def elementwise(prim: Elementwise, args: tuple, params: tuple = ()) -> np.ndarray:
+    def elementwise(prim: Any, args: tuple, params: tuple = ()) -> np.ndarray:
         """The primitive's formula with each element's expressions substituted."""
         return _substitute(prim.expr, prim.inputs, args, prim.params, params)
 
     @staticmethod
     def elementwise_vjp(
-        prim: Elementwise, i: int, args: tuple, out: Any, g: Any, params: tuple = ()
+        prim: Any, i: int, args: tuple, out: Any, g: Any, params: tuple = ()
     ) -> np.ndarray:
         """``g * partial_i`` with each element's expressions substituted."""
         partial = prim.local_derivatives[i] if out is None else prim.partials[i]
