@@ -21,9 +21,7 @@ from symgrad.tensor import Tensor
 from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from symgrad.creation import *  # noqa: F403
 from symgrad.ops import *  # noqa: F403
-from symgrad import autograd, nn, symbolic
-from symgrad.symbolic import elementwise
-from symgrad.verification import GradientReport, verify
+from symgrad import autograd, nn
 from symgrad._printing import set_printoptions
 
 float = float32  # noqa: A001 - PyTorch's aliases
@@ -33,3 +31,26 @@ long = int64
 int = int32  # noqa: A001
 
 __version__ = "0.1.0"
+
+# submodules and names that need SymPy or are seldom used load on first use, so that
+# ``import symgrad`` stays fast: ``symgrad.viz`` works after a plain ``import symgrad``
+_SUBMODULES = ("symbolic", "viz", "verification")
+_LAZY_NAMES = {
+    "elementwise": "symgrad.symbolic",
+    "verify": "symgrad.verification",
+    "GradientReport": "symgrad.verification",
+}
+
+
+def __getattr__(name: str):
+    import importlib
+
+    if name in _SUBMODULES:
+        return importlib.import_module(f"symgrad.{name}")
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(_LAZY_NAMES[name]), name)
+    raise AttributeError(f"module 'symgrad' has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_SUBMODULES) | set(_LAZY_NAMES))

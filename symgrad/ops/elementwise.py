@@ -1,8 +1,12 @@
 """The element-wise primitives: one declaration each, the formula SymPy differentiates.
 
 Read it like a derivative handout: the name, the inputs, the forward formula and, where it is
-cheaper or stabler, the partial written with the output ``OUT`` or a hand-written kernel. Every
+cheaper or stabler, the partials written with the output ``out`` or a hand-written kernel. Every
 kernel here is checked against its formula by the registry-driven tests.
+
+A formula is a function of the named input (and parameter) symbols, called the first time the
+primitive is differentiated or shown, so that ``import symgrad`` does not load SymPy; partials
+are functions of whichever of the inputs, parameters and ``out`` they use.
 """
 
 from __future__ import annotations
@@ -10,19 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import sympy as sp
 
-from symgrad.prim.elementwise import OUT, Elementwise
-
-x, y, c = sp.symbols("x y c", real=True)
-slope, alpha, beta, threshold, lo, hi, exponent, base = sp.symbols(
-    "negative_slope alpha beta threshold min max exponent base", real=True
-)
+from symgrad._lazy import sympy as sp
+from symgrad.prim.elementwise import Elementwise
+from symgrad.prim.kernels import _erf
 
 REGISTRY: dict[str, Elementwise] = {}
 
 
-def declare(name: str, inputs: tuple, expr: sp.Expr, **options: Any) -> Elementwise:
+def declare(name: str, inputs: str, expr: Any, **options: Any) -> Elementwise:
     """Declare an element-wise primitive and add it to the registry."""
     prim = Elementwise(name, inputs, expr, **options)
     REGISTRY[name] = prim
@@ -87,144 +87,223 @@ def _clamp(v: Any, low: Any, high: Any) -> Any:
 
 
 def _gelu_kernel(v: Any) -> Any:
-    from symgrad.prim.elementwise import _erf
-
     return 0.5 * v * (1 + _erf(v * 0.7071067811865476))
 
 
 # -- arithmetic ---------------------------------------------------------------------------------
-ADD = declare("add", (x, y), x + y, kernel=np.add)
-SUB = declare("sub", (x, y), x - y, kernel=np.subtract)
+ADD = declare("add", "x y", lambda x, y: x + y, kernel=np.add)
+SUB = declare("sub", "x y", lambda x, y: x - y, kernel=np.subtract)
 # number - tensor: PyTorch records it as rsub of the tensor
 RSUB = declare(
-    "rsub", (x, y), y - x, kernel=lambda a, b: np.subtract(b, a), backward="RsubBackward1"
+    "rsub",
+    "x y",
+    lambda x, y: y - x,
+    kernel=lambda a, b: np.subtract(b, a),
+    backward="RsubBackward1",
 )
-MUL = declare("mul", (x, y), x * y, kernel=np.multiply)
-DIV = declare("div", (x, y), x / y, kernel=np.true_divide, promote="float")
-NEG = declare("neg", (x,), -x, kernel=np.negative)
-# d/dy is written with OUT so that the node saves the output the stable kernel reads
+MUL = declare("mul", "x y", lambda x, y: x * y, kernel=np.multiply)
+DIV = declare("div", "x y", lambda x, y: x / y, kernel=np.true_divide, promote="float")
+NEG = declare("neg", "x", lambda x: -x, kernel=np.negative)
 # PyTorch's three nodes: a number exponent and a number base are parameters (one edge each),
 # a tensor exponent an input
 POW = declare(
     "pow",
-    (x,),
-    x**exponent,
-    params=(exponent,),
-    partials=(exponent * x ** (exponent - 1),),
+    "x",
+    lambda x, exponent: x**exponent,
+    params="exponent",
+    partials=lambda x, exponent: (exponent * x ** (exponent - 1),),
     partial_kernels={0: lambda v, out, e: _pow_dx(v, e, out)},
 )
 POW_SCALAR_BASE = declare(
     "pow_scalar_base",
-    (y,),
-    base**y,
-    params=(base,),
+    "y",
+    lambda y, base: base**y,
+    params="base",
     partial_kernels={0: lambda v, out, b: _pow_dy(b, v, np.power(b, v))},
     backward="PowBackward2",
 )
-# the same formula under PyTorch's names for a tensor exponent and for a number base
+# the same formula under PyTorch's names for a tensor exponent and for a number base; d/dy is
+# written with out so that the node saves the output the stable kernel reads
 POW_TENSOR = declare(
     "pow_tensor",
-    (x, y),
-    x**y,
-    partials=(y * x ** (y - 1), OUT * sp.log(x)),
+    "x y",
+    lambda x, y: x**y,
+    partials=lambda x, y, out: (y * x ** (y - 1), out * sp.log(x)),
     partial_kernels={0: _pow_dx, 1: _pow_dy},
     backward="PowBackward1",
 )
-RECIPROCAL = declare("reciprocal", (x,), 1 / x, partials=(-(OUT**2),), promote="float")
-SQUARE = declare("square", (x,), x**2, kernel=np.square, backward="PowBackward0")
+RECIPROCAL = declare(
+    "reciprocal",
+    "x",
+    lambda x: 1 / x,
+    partials=lambda out: (-(out**2),),
+    promote="float",
+)
+SQUARE = declare("square", "x", lambda x: x**2, kernel=np.square, backward="PowBackward0")
 
 # -- exponentials, logarithms, powers -----------------------------------------------------------
-EXP = declare("exp", (x,), sp.exp(x), partials=(OUT,), kernel=np.exp, promote="float")
-EXPM1 = declare("expm1", (x,), sp.exp(x) - 1, partials=(OUT + 1,), kernel=np.expm1, promote="float")
-LOG = declare("log", (x,), sp.log(x), kernel=np.log, promote="float")
-LOG1P = declare(
-    "log1p", (x,), sp.log(1 + x), kernel=np.log1p, promote="float", backward="Log1PBackward0"
+EXP = declare(
+    "exp", "x", lambda x: sp.exp(x), partials=lambda out: (out,), kernel=np.exp, promote="float"
 )
-SQRT = declare("sqrt", (x,), sp.sqrt(x), partials=(1 / (2 * OUT),), kernel=np.sqrt, promote="float")
-RSQRT = declare("rsqrt", (x,), 1 / sp.sqrt(x), partials=(-(OUT**3) / 2,), promote="float")
+EXPM1 = declare(
+    "expm1",
+    "x",
+    lambda x: sp.exp(x) - 1,
+    partials=lambda out: (out + 1,),
+    kernel=np.expm1,
+    promote="float",
+)
+LOG = declare("log", "x", lambda x: sp.log(x), kernel=np.log, promote="float")
+LOG1P = declare(
+    "log1p",
+    "x",
+    lambda x: sp.log(1 + x),
+    kernel=np.log1p,
+    promote="float",
+    backward="Log1PBackward0",
+)
+SQRT = declare(
+    "sqrt",
+    "x",
+    lambda x: sp.sqrt(x),
+    partials=lambda out: (1 / (2 * out),),
+    kernel=np.sqrt,
+    promote="float",
+)
+RSQRT = declare(
+    "rsqrt",
+    "x",
+    lambda x: 1 / sp.sqrt(x),
+    partials=lambda out: (-(out**3) / 2,),
+    promote="float",
+)
 
 # -- trigonometric and hyperbolic ---------------------------------------------------------------
-SIN = declare("sin", (x,), sp.sin(x), kernel=np.sin, promote="float")
-COS = declare("cos", (x,), sp.cos(x), kernel=np.cos, promote="float")
-TAN = declare("tan", (x,), sp.tan(x), partials=(1 + OUT**2,), kernel=np.tan, promote="float")
-TANH = declare("tanh", (x,), sp.tanh(x), partials=(1 - OUT**2,), kernel=np.tanh, promote="float")
-ERF = declare("erf", (x,), sp.erf(x), promote="float")
+SIN = declare("sin", "x", lambda x: sp.sin(x), kernel=np.sin, promote="float")
+COS = declare("cos", "x", lambda x: sp.cos(x), kernel=np.cos, promote="float")
+TAN = declare(
+    "tan",
+    "x",
+    lambda x: sp.tan(x),
+    partials=lambda out: (1 + out**2,),
+    kernel=np.tan,
+    promote="float",
+)
+TANH = declare(
+    "tanh",
+    "x",
+    lambda x: sp.tanh(x),
+    partials=lambda out: (1 - out**2,),
+    kernel=np.tanh,
+    promote="float",
+)
+ERF = declare("erf", "x", lambda x: sp.erf(x), promote="float")
 
 # -- piecewise: PyTorch's choices at the kinks are part of the formula ---------------------------
-ABS = declare("abs", (x,), sp.Abs(x), kernel=np.abs)
-SIGN = declare("sign", (x,), sp.sign(x), partials=(0,), kernel=np.sign, exact=False)
+ABS = declare("abs", "x", lambda x: sp.Abs(x), kernel=np.abs)
+SIGN = declare(
+    "sign", "x", lambda x: sp.sign(x), partials=lambda: (0,), kernel=np.sign, exact=False
+)
 RELU = declare(
     "relu",
-    (x,),
-    sp.Piecewise((0, x <= 0), (x, True)),
+    "x",
+    lambda x: sp.Piecewise((0, x <= 0), (x, True)),
     kernel=lambda v: np.maximum(v, 0),
     vjp_kernels={0: _relu_vjp},
 )
 LEAKY_RELU = declare(
-    "leaky_relu", (x,), sp.Piecewise((x, x > 0), (slope * x, True)), params=(slope,)
+    "leaky_relu",
+    "x",
+    lambda x, negative_slope: sp.Piecewise((x, x > 0), (negative_slope * x, True)),
+    params="negative_slope",
 )
 ELU = declare(
     "elu",
-    (x,),
-    sp.Piecewise((x, x > 0), (alpha * (sp.exp(x) - 1), True)),
-    params=(alpha,),
+    "x",
+    lambda x, alpha: sp.Piecewise((x, x > 0), (alpha * (sp.exp(x) - 1), True)),
+    params="alpha",
     promote="float",
 )
 CLAMP = declare(
     "clamp",
-    (x,),
-    sp.Piecewise((lo, x < lo), (hi, x > hi), (x, True)),
-    params=(lo, hi),
+    "x",
+    lambda x, min, max: sp.Piecewise((min, x < min), (max, x > max), (x, True)),
+    params="min max",
     kernel=_clamp,
     backward="ClampBackward1",
 )
 CLAMP_MIN = declare(
-    "clamp_min", (x,), sp.Piecewise((lo, x < lo), (x, True)), params=(lo,), kernel=np.maximum
+    "clamp_min",
+    "x",
+    lambda x, min: sp.Piecewise((min, x < min), (x, True)),
+    params="min",
+    kernel=np.maximum,
 )
 CLAMP_MAX = declare(
-    "clamp_max", (x,), sp.Piecewise((hi, x > hi), (x, True)), params=(hi,), kernel=np.minimum
+    "clamp_max",
+    "x",
+    lambda x, max: sp.Piecewise((max, x > max), (x, True)),
+    params="max",
+    kernel=np.minimum,
 )
 MAXIMUM = declare(
-    "maximum", (x, y), sp.Piecewise((x, x > y), (y, x < y), ((x + y) / 2, True)), kernel=np.maximum
+    "maximum",
+    "x y",
+    lambda x, y: sp.Piecewise((x, x > y), (y, x < y), ((x + y) / 2, True)),
+    kernel=np.maximum,
 )
 MINIMUM = declare(
-    "minimum", (x, y), sp.Piecewise((x, x < y), (y, x > y), ((x + y) / 2, True)), kernel=np.minimum
+    "minimum",
+    "x y",
+    lambda x, y: sp.Piecewise((x, x < y), (y, x > y), ((x + y) / 2, True)),
+    kernel=np.minimum,
 )
-WHERE = declare("where", (c, x, y), sp.Piecewise((x, sp.Ne(c, 0)), (y, True)), kernel=_where)
+WHERE = declare(
+    "where",
+    "c x y",
+    lambda c, x, y: sp.Piecewise((x, sp.Ne(c, 0)), (y, True)),
+    kernel=_where,
+)
 
 # -- activations --------------------------------------------------------------------------------
 SIGMOID = declare(
     "sigmoid",
-    (x,),
-    1 / (1 + sp.exp(-x)),
-    partials=(OUT * (1 - OUT),),
+    "x",
+    lambda x: 1 / (1 + sp.exp(-x)),
+    partials=lambda out: (out * (1 - out),),
     kernel=_sigmoid,
     promote="float",
 )
 SOFTPLUS = declare(
     "softplus",
-    (x,),
-    sp.Piecewise((x, beta * x > threshold), (sp.log(1 + sp.exp(beta * x)) / beta, True)),
-    params=(beta, threshold),
+    "x",
+    lambda x, beta, threshold: sp.Piecewise(
+        (x, beta * x > threshold), (sp.log(1 + sp.exp(beta * x)) / beta, True)
+    ),
+    params="beta threshold",
     kernel=_softplus,
     partial_kernels={0: _softplus_partial},
     promote="float",
 )
 SILU = declare(
     "silu",
-    (x,),
-    x / (1 + sp.exp(-x)),
+    "x",
+    lambda x: x / (1 + sp.exp(-x)),
     kernel=lambda v: v * _sigmoid(v),
     partial_kernels={0: _silu_partial},
     promote="float",
 )
 GELU = declare(
-    "gelu", (x,), x / 2 * (1 + sp.erf(x / sp.sqrt(2))), kernel=_gelu_kernel, promote="float"
+    "gelu",
+    "x",
+    lambda x: x / 2 * (1 + sp.erf(x / sp.sqrt(2))),
+    kernel=_gelu_kernel,
+    promote="float",
 )
 GELU_TANH = declare(
     "gelu_tanh",
-    (x,),
-    x / 2 * (1 + sp.tanh(sp.sqrt(2 / sp.pi) * (x + sp.Rational(44715, 1000000) * x**3))),
+    "x",
+    lambda x: x / 2 * (1 + sp.tanh(sp.sqrt(2 / sp.pi) * (x + sp.Rational(44715, 1000000) * x**3))),
     backward="GeluBackward0",
     promote="float",
 )

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import sympy as sp
 
+from symgrad._lazy import sympy as sp
 from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.prim.structural import Structural

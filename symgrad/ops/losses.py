@@ -11,16 +11,14 @@ import math
 from typing import Any
 
 import numpy as np
-import sympy as sp
 
+from symgrad._lazy import sympy as sp
 from symgrad._silent import restore, silence
 from symgrad.ops.elementwise import _sigmoid, declare
 from symgrad.ops.reductions import _LOG_SOFTMAX, _log_softmax_forward
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
-
-x, y, p = sp.symbols("x y pos_weight", real=True)
 
 
 def _softplus0(v: Any) -> Any:
@@ -33,8 +31,8 @@ def _bce_logits(v: Any, t: Any, w: Any) -> Any:
 
 BCE_WITH_LOGITS = declare(
     "bce_with_logits",
-    (x, y, p),
-    (1 - y) * x + (1 + (p - 1) * y) * sp.log(1 + sp.exp(-x)),
+    "x y pos_weight",
+    lambda x, y, pos_weight: (1 - y) * x + (1 + (pos_weight - 1) * y) * sp.log(1 + sp.exp(-x)),
     kernel=_bce_logits,
     partial_kernels={
         0: lambda v, t, w, out: (1 - t) + (1 + (w - 1) * t) * (_sigmoid(v) - 1),
@@ -48,8 +46,8 @@ BCE_WITH_LOGITS = declare(
 # without pos_weight: the same formula with two inputs, so the node has PyTorch's two edges
 BCE_WITH_LOGITS_PLAIN = declare(
     "bce_with_logits_plain",
-    (x, y),
-    (1 - y) * x + sp.log(1 + sp.exp(-x)),
+    "x y",
+    lambda x, y: (1 - y) * x + sp.log(1 + sp.exp(-x)),
     kernel=lambda v, t: (1 - t) * v + _softplus0(-v),
     partial_kernels={
         0: lambda v, t, out: _sigmoid(v) - t,
@@ -67,8 +65,8 @@ def _clamped_log(v: Any) -> Any:
 
 BCE = declare(
     "bce",
-    (x, y),
-    -(y * sp.log(x) + (1 - y) * sp.log(1 - x)),
+    "x y",
+    lambda x, y: -(y * sp.log(x) + (1 - y) * sp.log(1 - x)),
     kernel=lambda v, t: -(t * _clamped_log(v) + (1 - t) * _clamped_log(1 - v)),
     partial_kernels={
         # PyTorch's clamp of the denominator is the float32 constant 1e-12
@@ -77,7 +75,7 @@ BCE = declare(
     },
     promote="float",
 )
-SQUARED_ERROR = declare("squared_error", (x, y), (x - y) ** 2, promote="float")
+SQUARED_ERROR = declare("squared_error", "x y", lambda x, y: (x - y) ** 2, promote="float")
 
 
 def _reduce(xp: Any, loss: Any, reduction: str) -> Any:
@@ -123,7 +121,7 @@ def fused_loss(prim: Any, backward: str) -> Structural:
         )
 
     return Structural(
-        prim.name, forward, vjp, saves=tuple(range(len(prim.inputs))), backward=backward
+        prim.name, forward, vjp, saves=tuple(range(prim.arity)), backward=backward
     )
 
 

@@ -13,49 +13,20 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import sympy as sp
 
 from symgrad import dtypes
+from symgrad._lazy import sympy as sp
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import Node, node_class
+from symgrad.prim.kernels import lambdify
 from symgrad.prim.primitive import as_operand, camel, input_records, recorded, reduce_to
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
-__all__ = ["Elementwise", "ElementwiseNode", "OUT"]
-
-OUT = sp.Symbol("out", real=True)
+__all__ = ["Elementwise", "ElementwiseNode"]
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
-
-
-def _erf(x: Any) -> Any:
-    try:
-        from scipy.special import erf
-    except ImportError:  # scipy is optional: fall back to the exact math.erf, one element at a time
-        erf = np.vectorize(__import__("math").erf, otypes=[np.float64])
-    return erf(x)
-
-
-_MODULES = [{"erf": _erf, "select_where": np.where}, "numpy"]
-_SELECT_WHERE = sp.Function("select_where")
-
-
-def _as_where(*pairs: Any) -> sp.Expr:
-    """A Piecewise as nested ``where`` calls: NumPy's ``select``, which SymPy prints for
-    Piecewise, is several times slower for the two or three branches our ops have."""
-    *rest, (last, last_cond) = pairs
-    out = last if last_cond == sp.true else _SELECT_WHERE(last_cond, last, sp.nan)
-    for e, c in reversed(rest):
-        out = _SELECT_WHERE(c, e, out)
-    return out
-
-
-def lambdify(args: tuple, expr: sp.Expr) -> Callable:
-    """NumPy code for ``expr``: arguments are our own fixed symbols, never user text."""
-    expr = sp.sympify(expr, strict=True).replace(sp.Piecewise, _as_where)
-    return sp.lambdify(args, expr, modules=_MODULES, cse=True, docstring_limit=0)
 
 
 class Elementwise:
@@ -64,10 +35,12 @@ class Elementwise:
     Parameters
     ----------
     name : the op's NumPy/PyTorch name.
-    inputs : the input symbols (differentiable arguments, in order).
-    expr : the forward formula in those symbols (and ``params``).
-    params : symbols of non-differentiable scalar parameters (a slope, a bound).
-    partials : optional rewritten partials, one per input, which may use ``OUT`` (the output).
+    inputs : the input names (``"x y"``) or SymPy symbols (differentiable arguments, in order).
+    expr : the forward formula: a function of the input and parameter symbols, called by name
+        on first use (so SymPy loads only then), or a SymPy expression in ``inputs``.
+    params : names or symbols of non-differentiable scalar parameters (a slope, a bound).
+    partials : optional rewritten partials, one per input, which may use the output ``out``:
+        a function of the symbols it names (``lambda out: (out,)``), or SymPy expressions.
     kernel : optional NumPy forward kernel (numerically stable or faster), tested to agree.
     partial_kernels : optional ``{i: f(*inputs, out, *params)}`` kernels for partials.
     vjp_kernels : optional ``{i: f(*inputs, out, g, *params)}`` kernels for ``g * partial_i``
@@ -81,11 +54,11 @@ class Elementwise:
     def __init__(
         self,
         name: str,
-        inputs: tuple,
-        expr: sp.Expr,
+        inputs: Any,
+        expr: Any,
         *,
-        params: tuple = (),
-        partials: tuple | None = None,
+        params: Any = (),
+        partials: Any = None,
         kernel: Callable | None = None,
         partial_kernels: dict | None = None,
         vjp_kernels: dict | None = None,
@@ -95,17 +68,14 @@ class Elementwise:
         level: int = 0,
     ) -> None:
         self.name = name
-        self.inputs = tuple(inputs)
-        self.params = tuple(params)
-        self.expr = expr
-        self.declared_partials = partials
+        self._declared = (inputs, expr, params, partials)
+        self.arity = len(_names(inputs))
         self.kernel = kernel
         self.partial_kernels = dict(partial_kernels or {})
         self._vjp_kernels: dict[int, Callable] = dict(vjp_kernels or {})
         self.promote = promote
         self.exact = exact
         self.level = level
-        self.out_symbol = OUT if level == 0 else sp.Symbol(f"out{level}", real=True)
         self.node_class = node_class(
             ElementwiseNode, backward or f"{camel(name)}Backward0", prim=self
         )
@@ -113,6 +83,45 @@ class Elementwise:
         self._vjp_prims: dict[int, Elementwise] = {}
         self._vjp_uses: dict[int, tuple] = {}
         self._needs: tuple | None = None
+
+    # -- the declaration, in SymPy, made on first use ------------------------------------
+    @functools.cached_property
+    def _symbols(self) -> tuple:
+        """(input symbols, parameter symbols, formula, declared partials or None)."""
+        inputs, expr, params, partials = self._declared
+        xs, ps = _symbols_of(inputs), _symbols_of(params)
+        named = {str(v): v for v in xs + ps}
+        named["out"] = self.out_symbol
+        if callable(expr) and not isinstance(expr, sp.Basic):
+            expr = _call_with_names(expr, named)
+        if callable(partials):
+            partials = tuple(_call_with_names(partials, named))
+        return xs, ps, sp.sympify(expr, strict=True), partials
+
+    @property
+    def inputs(self) -> tuple:
+        """The input symbols (differentiable arguments, in order)."""
+        return self._symbols[0]
+
+    @property
+    def params(self) -> tuple:
+        """The symbols of the non-differentiable scalar parameters."""
+        return self._symbols[1]
+
+    @property
+    def expr(self) -> Any:
+        """The forward formula in the input and parameter symbols."""
+        return self._symbols[2]
+
+    @property
+    def declared_partials(self) -> tuple | None:
+        """The partials as declared (possibly with the output symbol), or None."""
+        return self._symbols[3]
+
+    @functools.cached_property
+    def out_symbol(self) -> Any:
+        """The symbol standing for the output in rewritten partials."""
+        return sp.Symbol("out" if self.level == 0 else f"out{self.level}", real=True)
 
     def __repr__(self) -> str:
         return f"<elementwise primitive {self.name}: {self.expr}>"
@@ -169,7 +178,7 @@ class Elementwise:
             self._vjp_kernels[i] = kernel
         return kernel
 
-    def vjp_expression(self, i: int) -> sp.Expr:
+    def vjp_expression(self, i: int) -> Any:
         """``g * partial_i`` with ``g`` moved inside piecewise branches, so that a zero branch
         gives 0 even for an infinite ``g`` (PyTorch's masking), not ``inf * 0 = nan``."""
         return sp.piecewise_fold(_g_symbol(self.level) * self.partials[i])
@@ -280,10 +289,10 @@ class Elementwise:
         return d.numpy
 
 
-_G_SYMBOLS: dict[int, sp.Symbol] = {}
+_G_SYMBOLS: dict[int, Any] = {}
 
 
-def _g_symbol(level: int) -> sp.Symbol:
+def _g_symbol(level: int) -> Any:
     if level not in _G_SYMBOLS:
         _G_SYMBOLS[level] = sp.Symbol("g" if level == 0 else f"g{level}", real=True)
     return _G_SYMBOLS[level]
@@ -305,7 +314,7 @@ class ElementwiseNode(Node):
         self._params = params
 
     @property
-    def expression(self) -> sp.Expr:
+    def expression(self) -> Any:
         """The forward formula, with constant (number) inputs substituted."""
         return self.prim.expr.subs(self._constants())
 
@@ -358,3 +367,24 @@ class ElementwiseNode(Node):
 
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+
+
+def _names(spec: Any) -> tuple:
+    """Input or parameter names from ``"x y"``, a tuple of names, or a tuple of symbols."""
+    if isinstance(spec, str):
+        return tuple(spec.split())
+    return tuple(spec)
+
+
+def _symbols_of(spec: Any) -> tuple:
+    return tuple(sp.Symbol(v, real=True) if isinstance(v, str) else v for v in _names(spec))
+
+
+def _call_with_names(fn: Callable, named: dict) -> Any:
+    """``fn`` called with the symbols its parameters name (declarations are our own code)."""
+    code = fn.__code__
+    wanted = code.co_varnames[: code.co_argcount]
+    missing = [n for n in wanted if n not in named]
+    if missing:
+        raise TypeError(f"a formula asks for unknown symbols {missing}; known: {sorted(named)}")
+    return fn(**{n: named[n] for n in wanted})

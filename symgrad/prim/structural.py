@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import sympy as sp
 
 from symgrad import dtypes
+from symgrad._lazy import sympy as sp
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import Node, node_class

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.prim.elementwise import _MODULES
+from symgrad.prim import kernels
 from symgrad.symbolic.names import symbol_array_of
 from symgrad.tensor import Tensor
 
@@ -222,7 +222,7 @@ def lambdify(exprs: Any, leaves: Sequence[Any]) -> CompiledFunction:
         extra, reduced = sp.cse(exprs, symbols=sp.numbered_symbols("c"))
         return renamed_repl + extra, reduced
 
-    fn = sp.lambdify(arg_syms, flat, modules=_MODULES, cse=cse, docstring_limit=0)
+    fn = kernels.lambdify(arg_syms, flat, cse=cse, where=False)
     return CompiledFunction(
         fn, leaf_info, [str(s) for s in arg_syms], flat, renamed_repl, shapes, single
     )
