@@ -5,6 +5,9 @@ LaTeX ``w_{0,1}``) when it has more than one element, whether or not it requires
 A leaf that requires grad and has no name gets the next automatic name ``x_1``, ``x_2``, ...
 the first time the symbolic layer meets it (reading the computation from its first operand),
 and keeps it for the rest of the process. An unnamed constant is a number.
+
+The tensors computed on the way to an output are named here too, once for the derivations and
+the pictures of the graph: see :func:`intermediate_names`.
 """
 
 from __future__ import annotations
@@ -15,10 +18,20 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.autograd.node import AccumulateGrad, Node
+from symgrad.autograd.order import collect, topological_order
 from symgrad.prim.sympy_xp import exact, symbol_array, to_sympy
 from symgrad.tensor import Tensor
 
-__all__ = ["symbols", "symbol_array_of", "constant_array", "is_symbolic"]
+__all__ = [
+    "symbols",
+    "symbol_array_of",
+    "constant_array",
+    "is_symbolic",
+    "leaf_name",
+    "output_name",
+    "intermediate_names",
+]
 
 _auto_names: dict[int, str] = {}
 _counter = itertools.count(1)
@@ -36,6 +49,13 @@ def _automatic_name(t: Tensor) -> str:
 def is_symbolic(t: Tensor) -> bool:
     """True when ``t`` enters closed forms as symbols (named, or a leaf requiring grad)."""
     return t._name is not None or (t._requires_grad and t.grad_fn is None)
+
+
+def leaf_name(t: Tensor) -> str | None:
+    """The name of the symbols standing for the leaf ``t`` (None for an unnamed constant)."""
+    if not is_symbolic(t):
+        return None
+    return t._name if t._name is not None else _automatic_name(t)
 
 
 def symbol_array_of(t: Tensor) -> np.ndarray:
@@ -82,3 +102,79 @@ def symbols(t: Tensor) -> Any:
         )
     arr = symbol_array_of(t)
     return arr.flat[0] if t.numel() == 1 else to_sympy(arr)
+
+
+# -- the tensors computed on the way to an output --------------------------------------------------
+
+
+def output_name(node: Node, nr: int) -> str | None:
+    """The name the user gave the tensor that is output ``nr`` of ``node``, if any."""
+    names = node._metadata.get("names") if node._metadata else None
+    return names.get(nr) if names else None
+
+
+def intermediate_names(root: Tensor, labels: dict | None = None) -> dict[tuple[Node, int], str]:
+    """The name of every tensor computed on the way to ``root``, by ``(node, output_nr)``.
+
+    A label in ``labels`` (``{(node, output_nr): name}``, other keys allowed) wins, then the
+    tensor's own ``name``. The others are ``v1``, ``v2``, ... in the order the computation made
+    them (outputs of a node that nothing uses are counted too), skipping every name already
+    taken in the graph (leaves, named constants, named tensors, labels); ``root`` is ``y``
+    unless that name is taken, then the next ``v``. Unnamed leaves that require grad get their
+    automatic names here, in the order the computation first uses them.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.symbolic.names import intermediate_names
+    >>> v1 = symgrad.tensor(2.0, requires_grad=True, name="v1")
+    >>> u = v1 * 3
+    >>> y = symgrad.sin(u)
+    >>> names = intermediate_names(y)
+    >>> names[(u.grad_fn, 0)], names[(y.grad_fn, 0)]
+    ('v2', 'y')
+    """
+    labels = labels or {}
+    root_key = (root.grad_fn, root._output_nr)
+    deps, _ = collect([root.grad_fn])
+    forward = [
+        n
+        for n in reversed(topological_order([root.grad_fn], deps))
+        if not isinstance(n, AccumulateGrad)
+    ]
+    taken = {str(label) for label in labels.values()} | ({root._name} if root._name else set())
+    for node in forward:
+        for t in _tensor_inputs(node):
+            name = leaf_name(t)
+            if name is not None:
+                taken.update((name, name.partition("[")[0]))
+        taken.update(filter(None, (output_name(node, nr) for nr in range(node.num_outputs))))
+    names: dict[tuple[Node, int], str] = {}
+    count = 0
+    for node in forward:
+        for nr in range(node.num_outputs):
+            key = (node, nr)
+            own = labels.get(key) or (root._name if key == root_key else None)
+            own = own or output_name(node, nr)
+            if own is None and key == root_key and "y" not in taken:
+                own = "y"
+            if own is None:
+                count += 1
+                while f"v{count}" in taken:
+                    count += 1
+                own = f"v{count}"
+            names[key] = own
+    return names
+
+
+def _tensor_inputs(node: Node) -> list[Tensor]:
+    """The leaves and constant tensors ``node`` takes, in the order of its inputs."""
+    tensors = []
+    for i, (fn, _) in enumerate(node.next_functions):
+        if isinstance(fn, AccumulateGrad):
+            tensors.append(fn._leaf)
+        elif fn is None:
+            const = node._consts[i] if i < len(node._consts) else None
+            if isinstance(const, Tensor):
+                tensors.append(const)
+    return tensors

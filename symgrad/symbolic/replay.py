@@ -20,7 +20,7 @@ from symgrad.autograd.order import collect, leading_to, topological_order
 from symgrad.prim.elementwise import ElementwiseNode
 from symgrad.prim.structural import Ctx, StructuralNode
 from symgrad.prim.sympy_xp import SX, ElementSymbol, _objects, exact
-from symgrad.symbolic.names import constant_array, is_symbolic, symbol_array_of
+from symgrad.symbolic.names import constant_array, is_symbolic, output_name, symbol_array_of
 from symgrad.tensor import Tensor
 
 __all__ = ["Replay", "SymbolicDepthError"]
@@ -260,12 +260,6 @@ _DEPTH_MESSAGE = (
     f"(more than {MAX_INLINE_DEPTH} levels); pass cse=True to get it in assignment form "
     "(replacements, expressions), which stays linear in the size of the graph"
 )
-
-
-def output_name(node: Node, nr: int) -> str | None:
-    """The name the user gave the tensor that is output ``nr`` of ``node``, if any."""
-    names = node._metadata.get("names") if node._metadata else None
-    return names.get(nr) if names else None
 
 
 def _constant_spot(node: Node, i: int) -> tuple | None:

@@ -7,7 +7,7 @@ import pytest
 
 import symgrad
 import symgrad.nn.functional as F
-from symgrad.symbolic import derivation
+from symgrad.symbolic import derivation, symbols
 from symgrad.symbolic.derivation import MAX_CLOSED_NODES
 
 
@@ -183,3 +183,30 @@ def test_a_short_chain_keeps_the_closed_form():
         y = symgrad.sin(y) * 1.01 + 0.1
     story = derivation(y, x, name="y")
     assert story.leaves[0].steps[-1].closed_form is not None
+
+
+def test_automatic_leaf_names_follow_the_computation():
+    # as expression() names them: in the order the computation first uses the leaves
+    a, b, c, d = (symgrad.tensor(v, requires_grad=True) for v in (2.0, 3.0, 5.0, 10.0))
+    e = a * b + symgrad.log(d) * c
+    derivation(e)
+    numbers = [int(str(symbols(t)).removeprefix("x_")) for t in (a, b, d, c)]
+    assert numbers == sorted(numbers)
+
+
+def test_the_output_is_not_called_like_a_leaf():
+    x = scalar(2.0, "x")
+    y = scalar(3.0, "y")
+    story = derivation(x * y + x)
+    assert story.output == "v2"
+    assert [str(s) for s, _ in story.definitions] == ["v1", "v2"]
+    assert "dv2/dy:" in str(story)
+
+
+def test_the_output_is_not_called_like_an_intermediate():
+    x = scalar(2.0, "x")
+    u = x * 3.0
+    u.name = "y"
+    story = derivation(symgrad.sin(u))
+    assert [str(s) for s, _ in story.definitions] == ["y", "v1"]
+    assert story.output == "v1"

@@ -15,9 +15,9 @@ import pytest
 
 import symgrad
 import symgrad.nn.functional as F
-from symgrad._graph_text import array_lines
 from symgrad.symbolic import derivation
 from symgrad.viz import GraphPicture, GraphvizNotFoundError, draw
+from symgrad.viz.text import array_lines
 
 needs_dot = pytest.mark.skipif(
     shutil.which("dot") is None,
@@ -523,7 +523,7 @@ def test_import_symgrad_does_not_import_viz():
         "import sys, symgrad; a = 'symgrad.viz' in sys.modules; import symgrad.viz; "
         "print(a, 'graphviz' in sys.modules)"
     )
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])
     env = {**os.environ, "PYTHONPATH": path}
     out = subprocess.run(

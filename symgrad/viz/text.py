@@ -1,58 +1,39 @@
 """The text of a graph picture: forward formulas and local derivatives written in the tensors'
-names, and numbers and arrays shortened to fit a box (used by :mod:`symgrad.viz`)."""
+names, and numbers and arrays shortened to fit a box.
+
+Nothing here reads a graph node: :mod:`symgrad.viz.nodes` reads them and hands over the
+primitive, its parameters and the names of the tensors.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import sympy as sp
 
-from symgrad.autograd.function import FunctionCtx
-from symgrad.autograd.node import Node
-from symgrad.prim.elementwise import ElementwiseNode
-from symgrad.prim.structural import StructuralNode
 from symgrad.prim.sympy_xp import exact
-from symgrad.symbolic.replay import _function_formula
 from symgrad.tensor import Tensor
 
-if TYPE_CHECKING:
-    from symgrad.viz import _Graph
-
-__all__ = ["operation_text", "is_number", "number_text", "array_lines", "short"]
+__all__ = [
+    "elementwise_text",
+    "structural_text",
+    "function_text",
+    "is_number",
+    "number_text",
+    "array_lines",
+    "short",
+]
 
 # -- formulas: forward formulas and local derivatives in the tensors' names ------------------------
 
 
-def operation_text(
-    graph: _Graph, node: Node, inputs: list, outputs: list, numbers: bool
+def elementwise_text(
+    prim: Any, values: tuple, out: str, names: list, symbols: list, args: list
 ) -> tuple[list, list]:
-    """The forward formula lines of ``node`` and, per input, its edge's derivative label."""
-    names = [graph.boxes[k].name if k is not None else "?" for k in inputs]
-    symbols = [graph.boxes[k].symbol if k is not None else None for k in inputs]
-    outs = [graph.boxes[k].name for k in outputs] or ["?"]
-    if isinstance(node, ElementwiseNode):
-        args = [graph.values.get(k) for k in inputs] if numbers else []
-        forward, derivatives = _elementwise_text(node, outs[0], names, symbols, args)
-    elif isinstance(node, StructuralNode):
-        forward, derivatives = _structural_text(node, outs[0], names, symbols)
-    elif isinstance(node, FunctionCtx):
-        forward, derivatives = _function_text(node, outputs, outs, names, symbols)
-    else:
-        forward, derivatives = [], []
-    derivatives = (list(derivatives) + [None] * len(inputs))[: len(inputs)]
-    # no gradient flows into an input that needs none, so its edge has no derivative
-    return forward, [
-        d if fn is not None else None
-        for d, (fn, _) in zip(derivatives, node.next_functions, strict=True)
-    ]
-
-
-def _elementwise_text(
-    node: ElementwiseNode, out: str, names: list, symbols: list, args: list
-) -> tuple[list, list]:
-    prim = node.prim
-    params = dict(zip(prim.params, map(exact, node._params), strict=True))
+    """An element-wise primitive with parameter ``values``: its formula and, per input, the
+    local derivative (with its number when ``args`` give one element per operand)."""
+    params = dict(zip(prim.params, map(exact, values), strict=True))
     rename = {**params, **_renaming(prim.inputs, symbols)}
     at = _scalar_point(prim.inputs, args) if args else {}
     derivatives = []
@@ -83,11 +64,11 @@ def _evaluate(e: sp.Expr) -> str | None:
         return None
 
 
-def _structural_text(
-    node: StructuralNode, out: str, names: list, symbols: list
+def structural_text(
+    prim: str, params: dict, shapes: list, out: str, names: list, symbols: list
 ) -> tuple[list, list]:
-    prim, params = node.prim.name, node._params
-    shapes = [m[0] for m in node._meta]
+    """A structural primitive called ``prim`` on inputs of ``shapes``: its formula and, per
+    input, the rule of its derivative."""
     if prim in ("matmul", "linear"):
         return _matmul_text(out, names, shapes, transposed=prim == "linear")
     if prim in ("sum", "mean"):
@@ -191,16 +172,17 @@ def _loss_text(prim: Any, out: str, names: list, symbols: list, params: dict) ->
     return [f"{out} = {forward}"], derivatives
 
 
-def _function_text(
-    node: FunctionCtx, outputs: list, outs: list, names: list, symbols: list
+def function_text(
+    title: str, formula: tuple | None, outputs: list, outs: list, names: list, symbols: list
 ) -> tuple[list, list]:
-    cls = node._function
-    if not hasattr(cls, "symbolic"):
+    """A custom Function class called ``title``, with ``formula`` ``(input symbols, output
+    formulas)`` from its ``symbolic`` method, or None when it has none."""
+    if formula is None:
         return (
-            [f"{o} = {cls.__name__}({', '.join(names)})" for o in outs],
-            [f"∂{outs[0]}/∂{n} (by {cls.__name__}.backward)" for n in names],
+            [f"{o} = {title}({', '.join(names)})" for o in outs],
+            [f"∂{outs[0]}/∂{n} (by {title}.backward)" for n in names],
         )
-    xs, formulas = _function_formula(node, len(names))
+    xs, formulas = formula
     rename = _renaming(xs, symbols)
     drawn = [(o, formulas[nr]) for o, (_, nr) in zip(outs, outputs, strict=False)]
     forward = [f"{o} = {f.xreplace(rename)}" for o, f in drawn]

@@ -1,0 +1,263 @@
+"""A chain-rule derivation as a record of steps, and how it reads as text, Markdown and LaTeX.
+
+:func:`symgrad.symbolic.derivation` records the steps; this module holds what it records
+(:class:`Derivation`, :class:`Step`, :class:`PathForm`) and renders them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+__all__ = ["Derivation", "Step", "PathForm", "LeafDerivation", "Partial"]
+
+
+class Partial(sp.Symbol):
+    """The symbol ``de/dv`` for an adjoint; LaTeX ``\\frac{\\partial e}{\\partial v}``."""
+
+    def _latex(self, printer: Any) -> str:
+        top, _, bottom = self.name.partition("/")
+        return (
+            rf"\frac{{\partial {_latex_name(printer, top[1:])}}}"
+            rf"{{\partial {_latex_name(printer, bottom[1:])}}}"
+        )
+
+
+def _latex_name(printer: Any, name: str) -> str:
+    base, _, index = name.partition("[")
+    text = printer._print(sp.Symbol(base))
+    return f"{text}_{{{index.rstrip(']').replace(' ', '')}}}" if index else text
+
+
+@dataclass
+class Step:
+    """One chain-rule step: the adjoint of ``target`` from the adjoints of its consumers.
+
+    ``terms`` holds, per consumer, the factors (its adjoint, the local derivative) as
+    formulas, ``numbers`` the same factors as numbers; ``closed_form`` is the adjoint in the
+    leaves' symbols (None for graphs too large to show it) and ``value`` its number.
+    """
+
+    target: str
+    symbol: Any
+    terms: list
+    numbers: list
+    closed_form: Any
+    value: Any
+
+
+@dataclass
+class PathForm:
+    """The chain rule as a sum over paths of products of local derivatives."""
+
+    symbol: Any
+    paths: list  # per path: the local-derivative symbols (dv/dt)
+    formulas: list  # per path: the local derivatives as formulas
+    numbers: list
+    closed_form: Any
+    value: Any
+
+
+@dataclass
+class LeafDerivation:
+    leaf: str
+    path_form: PathForm | None
+    steps: list
+
+
+class Derivation:
+    """The chain-rule derivation of ``d output / d leaf`` for one leaf or several.
+
+    Renders as plain text (``str``), Markdown (``.markdown()``) and LaTeX (``.latex()``, an
+    ``aligned`` block); in Jupyter it shows as LaTeX.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.symbolic import derivation
+    >>> x = symgrad.tensor(3.0, requires_grad=True, name="x")
+    >>> story = derivation(symgrad.sin(x * x))
+    >>> [str(symbol) for symbol, _ in story.definitions]
+    ['v1', 'y']
+    >>> story.leaves[0].steps[-1].value == story.leaves[0].path_form.value
+    True
+    >>> print(str(story).splitlines()[1])
+      v1 = x**2
+    """
+
+    def __init__(
+        self, output: str, definitions: list, values: dict, leaves: list[LeafDerivation]
+    ) -> None:
+        self.output = output
+        self.definitions = definitions
+        self.values = values
+        self.leaves = leaves
+
+    # -- plain text -------------------------------------------------------------------------------
+    def __str__(self) -> str:
+        at = ", ".join(f"{k} = {_number(v)}" for k, v in self.values.items())
+        lines = [f"Forward ({at}):" if at else "Forward:"]
+        lines += [f"  {s} = {e}" for s, e in self.definitions]
+        for leaf in self.leaves:
+            lines.append("")
+            lines.append(f"d{self.output}/d{leaf.leaf}:")
+            if leaf.path_form is not None:
+                lines.append("  " + _path_text(leaf.path_form))
+            lines.append("  steps, from the output back:")
+            lines += [f"    {_step_text(step)}" for step in leaf.steps]
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    # -- Markdown ---------------------------------------------------------------------------------
+    def markdown(self) -> str:
+        """Markdown with the formulas in ``$...$``."""
+        lines = ["**Forward**", ""]
+        lines += [f"- ${sp.latex(s)} = {sp.latex(e)}$" for s, e in self.definitions]
+        for leaf in self.leaves:
+            lines += ["", f"**Derivative with respect to ${_latex_str(leaf.leaf)}$**", ""]
+            if leaf.path_form is not None:
+                lines.append(f"$${_path_latex(leaf.path_form)}$$")
+                lines.append("")
+            lines += [f"1. ${_step_latex(step)}$" for step in leaf.steps]
+        return "\n".join(lines)
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown()
+
+    # -- LaTeX ------------------------------------------------------------------------------------
+    def latex(self) -> str:
+        """An ``aligned`` block: the forward definitions, then each leaf's chain rule."""
+        rows = [f"{sp.latex(s)} &= {sp.latex(e)}" for s, e in self.definitions]
+        for leaf in self.leaves:
+            if leaf.path_form is not None:
+                rows.append(_path_latex(leaf.path_form, aligned=True))
+            rows += [_step_latex(step, aligned=True) for step in leaf.steps]
+        return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
+
+    def _repr_latex_(self) -> str:
+        return f"$$\n{self.latex()}\n$$"
+
+
+# -- rendering helpers ---------------------------------------------------------------------------
+
+
+def _number(v: Any) -> str:
+    arr = np.asarray(v, dtype=float)
+    if arr.ndim:
+        return "[" + ", ".join(_number(x) for x in arr) + "]"
+    x = float(arr)
+    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.6g}"
+
+
+def _is_negative(e: Any) -> bool:
+    if isinstance(e, np.ndarray):
+        return False
+    if isinstance(e, (int, float, np.number)):
+        return float(e) < 0
+    return sp.sympify(e, strict=True).could_extract_minus_sign()
+
+
+def _text(e: Any, factor: bool = False) -> str:
+    if isinstance(e, (int, float, np.number, np.ndarray)):
+        text = _number(e)
+    else:
+        text = str(e)
+        if isinstance(e, sp.Add):
+            return f"({text})"
+    return f"({text})" if factor and _is_negative(e) else text
+
+
+def _product(factors: list) -> str:
+    return " · ".join(_text(f, factor=len(factors) > 1) for f in factors)
+
+
+def _sum(terms: list) -> str:
+    return " + ".join(_product(t) for t in terms) if terms else "0"
+
+
+def _step_text(step: Step) -> str:
+    if not step.terms:
+        return f"{step.symbol} = 1"
+    value = _number(step.value)
+    numbers = _sum(step.numbers)
+    parts = [f"{step.symbol} = {_sum(step.terms)}"]
+    parts += [p for p in (numbers, _closed_text(step.closed_form)) if p not in (value, None)]
+    return " = ".join(_dedupe(parts + [value]))
+
+
+def _path_text(form: PathForm) -> str:
+    parts = [
+        f"{form.symbol} = {_sum(form.paths)}",
+        _sum(form.formulas),
+        _sum(form.numbers) if len(form.numbers) > 1 else None,
+        _closed_text(form.closed_form),
+        _number(form.value),
+    ]
+    return " = ".join(_dedupe([p for p in parts if p is not None]))
+
+
+def _closed_text(closed: Any) -> str | None:
+    return None if closed is None else str(closed)
+
+
+def _closed_latex(closed: Any) -> str | None:
+    return None if closed is None else sp.latex(closed)
+
+
+def _dedupe(parts: list) -> list:
+    out = []
+    for p in parts:
+        if p is None:
+            continue
+        if not out or out[-1].split(" = ")[-1] != p:
+            out.append(p)
+    return out
+
+
+def _latex_str(name: str) -> str:
+    return sp.latex(sp.Symbol(name))
+
+
+def _latex_of(e: Any, factor: bool = False) -> str:
+    if isinstance(e, (int, float, np.number, np.ndarray)):
+        text = _number(e)
+    else:
+        text = sp.latex(e)
+        if isinstance(e, sp.Add):
+            return rf"\left({text}\right)"
+    return rf"\left({text}\right)" if factor and _is_negative(e) else text
+
+
+def _latex_sum(terms: list) -> str:
+    return (
+        " + ".join(r" \cdot ".join(_latex_of(f, factor=len(t) > 1) for f in t) for t in terms)
+        or "0"
+    )
+
+
+def _step_latex(step: Step, aligned: bool = False) -> str:
+    eq = "&=" if aligned else "="
+    if not step.terms:
+        return f"{sp.latex(step.symbol)} {eq} 1"
+    parts = [
+        _latex_sum(step.terms),
+        _latex_sum(step.numbers),
+        _closed_latex(step.closed_form),
+        _number(step.value),
+    ]
+    return f"{sp.latex(step.symbol)} {eq} " + " = ".join(_dedupe(parts))
+
+
+def _path_latex(form: PathForm, aligned: bool = False) -> str:
+    eq = "&=" if aligned else "="
+    parts = [
+        _latex_sum(form.paths),
+        _latex_sum(form.formulas),
+        _closed_latex(form.closed_form),
+        _number(form.value),
+    ]
+    return f"{sp.latex(form.symbol)} {eq} " + " = ".join(_dedupe(parts))

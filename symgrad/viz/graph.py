@@ -1,0 +1,161 @@
+"""The model of a graph picture: its tensors as named boxes, with values and gradients, and its
+operations with the keys of their inputs and outputs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from symgrad.autograd.node import AccumulateGrad, Node
+from symgrad.prim.sympy_xp import exact
+from symgrad.symbolic.names import intermediate_names, leaf_name
+from symgrad.symbolic.replay import backward_order
+from symgrad.tensor import Tensor
+from symgrad.viz.nodes import node_input, recompute, retained_tensors
+from symgrad.viz.text import is_number, number_text, short
+
+__all__ = ["Box", "Graph", "key_of", "name_overrides"]
+
+
+class Box:
+    """A tensor (or a constant input) in the picture."""
+
+    def __init__(
+        self,
+        ident: str,
+        name: str,
+        kind: str,
+        value: Any = None,
+        grad: Any = None,
+        symbol: Any = None,
+    ) -> None:
+        self.id, self.name, self.kind = ident, name, kind
+        self.value, self.grad = value, grad
+        self.symbol = sp.Symbol(name) if symbol is None else symbol  # what formulas call it
+
+
+class Graph:
+    """Walks the graph of ``root`` forwards, naming tensors as the derivation does
+    (:func:`symgrad.symbolic.names.intermediate_names`) and leaves as the symbolic replay."""
+
+    def __init__(self, root: Tensor, overrides: dict, named: list) -> None:
+        self.overrides = overrides
+        self.boxes: dict[Any, Box] = {}
+        self.ops: list[tuple[str, Node, list, list]] = []  # (id, node, input keys, output keys)
+        self.constants = 0
+        self.root_key = key_of(root)
+        self.known = _known_tensors(root, named)
+        self.values: dict[Any, Any] = {}  # also when hidden: they give the shapes
+        if root.grad_fn is None:
+            self._leaf_box(root)
+            return
+        self.names = intermediate_names(root, overrides)
+        order = list(reversed(backward_order([root.grad_fn])))
+        used = {self.root_key} | {e for n in order for e in n.next_functions if e[0] is not None}
+        for node in order:
+            if not isinstance(node, AccumulateGrad):
+                self._add_operation(node, used)
+
+    def _add_operation(self, node: Node, used: set) -> None:
+        inputs = [self._input(node, i) for i in range(len(node.next_functions))]
+        outputs = []
+        for nr in range(node.num_outputs):
+            key = (node, nr)
+            if key in used:
+                kind = "output" if key == self.root_key else "intermediate"
+                t = self.known.get(key)
+                self.boxes[key] = Box(
+                    f"t{len(self.boxes)}",
+                    self.names[key],
+                    kind,
+                    grad=None if t is None else t._grad,
+                )
+                outputs.append(key)
+        self.ops.append((f"op{len(self.ops)}", node, inputs, outputs))
+        self._compute(node, inputs)
+
+    def _input(self, node: Node, i: int) -> Any:
+        kind, const = node_input(node, i)
+        if kind == "tensor":
+            return self._leaf_box(const)
+        if kind == "node":
+            return const
+        if kind == "missing":  # an input the op did not keep: nothing to draw
+            return None
+        key = ("number", id(node), i)
+        text = number_text(const) if is_number(const) else short(repr(const))
+        symbol = exact(const) if is_number(const) else sp.Symbol(text)
+        self.boxes[key] = Box(f"k{len(self.boxes)}", text, "constant", const, symbol=symbol)
+        self.values[key] = const
+        return key
+
+    def _leaf_box(self, t: Tensor) -> Any:
+        key = key_of(t)
+        if key in self.boxes:
+            return key
+        # the automatic symbol is taken in the order the replay meets leaves, so it agrees
+        name = self.overrides.get(key) or leaf_name(t)
+        symbol = None
+        if name is None and t.numel() == 1:  # an unnamed one-element constant is a number
+            value = np.asarray(t._data).reshape(())[()]
+            name, symbol = number_text(value), exact(value)
+        if name is None:
+            self.constants += 1
+            name = f"const{self.constants}"
+        kind = "leaf" if t._requires_grad else "constant"
+        kind = "output" if key == self.root_key else kind
+        self.boxes[key] = Box(f"t{len(self.boxes)}", name, kind, t._data, t._grad, symbol)
+        self.values[key] = t
+        return key
+
+    def _compute(self, node: Node, inputs: list) -> None:
+        outputs = [k for k in ((node, nr) for nr in range(node.num_outputs)) if k in self.boxes]
+        known = [self.known.get(k) for k in outputs]
+        if all(t is not None for t in known):
+            results = dict(zip(outputs, known, strict=True))
+        else:
+            args = [self.values.get(k) if k is not None else None for k in inputs]
+            computed = None if any(a is None for a in args) else recompute(node, args)
+            results = {(node, nr): out for nr, out in enumerate(computed or ())}
+        for key in outputs:
+            value = results.get(key)
+            if value is not None:
+                value = value if isinstance(value, Tensor) else Tensor._make(np.asarray(value))
+                self.values[key] = value
+                self.boxes[key].value = value._data
+
+
+def key_of(t: Tensor) -> Any:
+    return (t.grad_fn, t._output_nr) if t.grad_fn is not None else ("tensor", id(t))
+
+
+def name_overrides(names: Mapping[str, Tensor] | None) -> tuple[dict, list]:
+    """``{tensor key: label}`` from ``draw``'s ``names``, and the tensors it holds."""
+    if names is None:
+        return {}, []
+    if not isinstance(names, Mapping):
+        raise TypeError(f"draw(): names must map labels to tensors, got {type(names).__name__}")
+    overrides = {}
+    for label, t in names.items():
+        if not isinstance(label, str) or not label.strip():
+            raise TypeError(f"draw(): names must have non-empty string keys, got {label!r:.40}")
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"draw(): names[{label!r:.40}] must be a Tensor, got {type(t).__name__}"
+            )
+        overrides[key_of(t)] = label
+    return overrides, list(names.values())
+
+
+def _known_tensors(root: Tensor, named: list) -> dict:
+    """Tensor objects we can read values and ``.grad`` from: ``root``, the ``names`` and the
+    tensors that asked for ``retain_grad`` (their hook keeps a weak reference)."""
+    known = {key_of(root): root}
+    nodes = backward_order([root.grad_fn]) if root.grad_fn is not None else []
+    for t in retained_tensors(nodes) + named:
+        if t is not None and t.grad_fn is not None:
+            known.setdefault(key_of(t), t)
+    return known

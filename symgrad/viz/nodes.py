@@ -1,0 +1,114 @@
+"""What the pictures read from graph nodes: their inputs, the text of their operation and their
+recomputed values.
+
+This is the one place :mod:`symgrad.viz` tells element-wise, structural and custom-Function
+nodes apart and reads their fields; :mod:`symgrad.viz.text` writes the text from what is read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from symgrad.autograd.function import FunctionCtx
+from symgrad.autograd.grad_mode import no_grad
+from symgrad.autograd.node import AccumulateGrad, Node
+from symgrad.prim.elementwise import ElementwiseNode
+from symgrad.prim.structural import StructuralNode
+from symgrad.symbolic.replay import _function_formula
+from symgrad.tensor import Tensor
+from symgrad.viz.text import elementwise_text, function_text, structural_text
+
+__all__ = ["node_input", "retained_tensors", "operation_text", "recompute"]
+
+
+def node_input(node: Node, i: int) -> tuple[str, Any]:
+    """What feeds input ``i`` of ``node``: ``("node", (fn, output_nr))``, ``("tensor", t)``
+    for a leaf or a constant tensor, ``("value", v)`` for a number or an array, or
+    ``("missing", None)`` for an input the op did not keep."""
+    fn, nr = node.next_functions[i]
+    if isinstance(fn, AccumulateGrad):
+        return "tensor", fn._leaf
+    if fn is not None:
+        return "node", (fn, nr)
+    const = node._consts[i] if i < len(node._consts) else None
+    if isinstance(const, Tensor):
+        return "tensor", const
+    if const is None:
+        return "missing", None
+    return "value", const
+
+
+def retained_tensors(nodes: list[Node]) -> list[Tensor | None]:
+    """The tensors that asked for ``retain_grad`` among the outputs of ``nodes`` (None for one
+    that is gone: their hook keeps a weak reference)."""
+    return [h.ref() for n in nodes for h in (n._retain_hooks or ()) if hasattr(h, "ref")]
+
+
+def operation_text(
+    node: Node, names: list, symbols: list, outs: list, outputs: list, args: list
+) -> tuple[list, list]:
+    """The forward formula lines of ``node`` and, per input, its edge's derivative label.
+
+    ``names`` and ``symbols`` are what the picture calls the inputs (symbol None for an input
+    not drawn), ``outs`` the names of the drawn outputs, whose keys are ``outputs``, and
+    ``args`` the inputs' values (empty to leave the numbers out).
+    """
+    if isinstance(node, ElementwiseNode):
+        forward, derivatives = elementwise_text(
+            node.prim, node._params, outs[0], names, symbols, args
+        )
+    elif isinstance(node, StructuralNode):
+        shapes = [m[0] for m in node._meta]
+        forward, derivatives = structural_text(
+            node.prim.name, node._params, shapes, outs[0], names, symbols
+        )
+    elif isinstance(node, FunctionCtx):
+        cls = node._function
+        formula = _function_formula(node, len(names)) if hasattr(cls, "symbolic") else None
+        forward, derivatives = function_text(cls.__name__, formula, outputs, outs, names, symbols)
+    else:
+        forward, derivatives = [], []
+    derivatives = (list(derivatives) + [None] * len(names))[: len(names)]
+    # no gradient flows into an input that needs none, so its edge has no derivative
+    return forward, [
+        d if fn is not None else None
+        for d, (fn, _) in zip(derivatives, node.next_functions, strict=True)
+    ]
+
+
+def recompute(node: Node, args: list) -> tuple | None:
+    """The outputs of ``node`` from its input values, without recording."""
+    try:
+        with no_grad():
+            if isinstance(node, ElementwiseNode):
+                return (node.prim(*args, params=node._params),)
+            if isinstance(node, StructuralNode):
+                return (node.prim(*args, **node._params),)
+        if isinstance(node, FunctionCtx) and hasattr(node._function, "symbolic"):
+            return _function_values(node, args)
+    except (TypeError, ValueError, RuntimeError, IndexError):
+        pass  # a value that can't be recomputed is left out of the picture, not fatal to it
+    return None
+
+
+def _function_values(node: FunctionCtx, args: list) -> tuple:
+    """A custom Function's outputs from its ``symbolic`` formula, element by element (by
+    substitution: generating code from a user's formula could splice in its symbol names)."""
+    xs, outs = _function_formula(node, len(args))
+    arrays = np.broadcast_arrays(
+        *(np.asarray(a._data if isinstance(a, Tensor) else a) for a in args)
+    )
+    results = []
+    for formula in outs:
+        out = np.empty(arrays[0].shape if arrays else (), dtype=float)
+        for index in np.ndindex(*out.shape):
+            out[index] = float(
+                formula.xreplace(
+                    {x: sp.Float(float(a[index])) for x, a in zip(xs, arrays, strict=True)}
+                )
+            )
+        results.append(out)
+    return tuple(results)
