@@ -254,7 +254,7 @@ def check_forward(prim: Any, out: np.ndarray, inputs: Any) -> None:
     frames = _user_frames()
     where = "".join(traceback.format_list(frames)).rstrip() or "  (no user frame on the stack)"
     warnings.warn(
-        f"Forward of '{prim.name}' ({prim.node_class.__name__}) produced {kinds} values.\n"
+        f"Forward of '{prim.name}' ({prim.node_name()}) produced {kinds} values.\n"
         f"Traceback of forward call that produced them:\n{where}",
         AnomalyWarning,
         stacklevel=_stacklevel(),

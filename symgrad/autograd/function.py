@@ -1,4 +1,10 @@
-"""Custom differentiable functions: subclass :class:`Function`, as in PyTorch."""
+"""Custom differentiable functions: subclass :class:`Function`, as in PyTorch.
+
+A Function class is adapted to the primitive protocol by a :class:`FunctionPrimitive`: its
+``backward`` is the node's backward rule, and its optional ``symbolic(*inputs)`` (the forward
+formula in SymPy) gives the closed forms, pictures and derivations the other primitives give.
+The ``ctx`` of a call is its node, as in PyTorch.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,13 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._lazy import sympy as sp
 from symgrad.autograd import grad_mode
 from symgrad.autograd.node import Node
+from symgrad.prim.primitive import Ctx, Primitive, edge
 from symgrad.tensor import Tensor
 
-__all__ = ["Function", "FunctionCtx", "once_differentiable"]
+__all__ = ["Function", "FunctionCtx", "FunctionPrimitive", "once_differentiable"]
 
 
 class FunctionCtx(Node):
@@ -20,14 +28,14 @@ class FunctionCtx(Node):
         "needs_input_grad",
         "_non_differentiable",
         "materialize_grads",
-        "_meta",
         "__dict__",
     )
     _function: type
+    _primitive: Any = None  # each Function class's node class has its FunctionPrimitive
     runs_user_code = True
 
     def __init__(self) -> None:
-        super().__init__(())
+        super().__init__(self._primitive, 1, ())
         self.needs_input_grad: tuple = ()
         self._non_differentiable: set[int] = set()
         self.materialize_grads = True
@@ -67,48 +75,6 @@ class FunctionCtx(Node):
         # PyTorch prints custom nodes with the module of autograd.Function
         return f"<symgrad.autograd.function.{type(self).__name__} object at {id(self):#x}>"
 
-    def apply(self, grads: list, create_graph: bool) -> tuple:
-        fn = self._function
-        outs = [
-            _grad_tensor(g, shape, dtype, self.materialize_grads)
-            for g, (shape, dtype) in zip(grads, self._out_meta)
-        ]
-        with grad_mode.set_grad_enabled(create_graph):
-            result = fn.backward(self, *outs)
-        result = result if isinstance(result, tuple) else (result,)
-        n = len(self.next_functions)
-        if len(result) < n or any(r is not None for r in result[n:]):
-            raise RuntimeError(
-                f"function {self.name()} returned an incorrect number of gradients (expected "
-                f"{n}, got {len(result)})"
-            )
-        return tuple(self._check(i, r, create_graph) for i, r in enumerate(result[:n]))
-
-    def _check(self, i: int, g: Any, create_graph: bool) -> Any:
-        if g is None or self.next_functions[i][0] is None:
-            return None
-        if not isinstance(g, Tensor):
-            raise TypeError(
-                f"function {self.name()} returned a {type(g).__name__} as gradient {i}; "
-                "backward must return Tensors (or None)"
-            )
-        shape, dtype = self._meta[i]
-        if g.shape != shape:
-            try:
-                np.broadcast_shapes(g.shape, shape)
-                ok = len(g.shape) >= len(shape)
-            except ValueError:
-                ok = False
-            if not ok:
-                raise RuntimeError(
-                    f"Function {self.name()} returned an invalid gradient at index {i} - got "
-                    f"{list(g.shape)} but expected shape compatible with {list(shape)}"
-                )
-            g = g.sum_to_size(shape)
-        if g._data.dtype != dtype:
-            g = g.to(dtype.type)
-        return g if create_graph else g._data
-
 
 def _grad_tensor(g: Any, shape: tuple, dtype: np.dtype, materialize: bool) -> Any:
     if g is None:
@@ -116,13 +82,163 @@ def _grad_tensor(g: Any, shape: tuple, dtype: np.dtype, materialize: bool) -> An
     return g if isinstance(g, Tensor) else Tensor._make(g)
 
 
+class FunctionPrimitive(Primitive):
+    """A custom :class:`Function` class as a primitive: one per class, made with it."""
+
+    def __init__(self, function: type) -> None:
+        self.function = function
+        self.name = function.__name__
+        self.backward_name = f"{function.__name__}Backward"
+
+    def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
+        """Run the class's ``backward`` with the node as ``ctx``, and check what it returns."""
+        fn = self.function
+        outs = [
+            _grad_tensor(g, shape, dtype, node.materialize_grads)
+            for g, (shape, dtype) in zip(grads, node._out_meta)
+        ]
+        with grad_mode.set_grad_enabled(create_graph):
+            result = fn.backward(node, *outs)
+        result = result if isinstance(result, tuple) else (result,)
+        n = len(node.next_functions)
+        if len(result) < n or any(r is not None for r in result[n:]):
+            raise RuntimeError(
+                f"function {node.name()} returned an incorrect number of gradients (expected "
+                f"{n}, got {len(result)})"
+            )
+        return tuple(_checked(node, i, r, create_graph) for i, r in enumerate(result[:n]))
+
+    # -- closed forms, pictures and derivations: from the class's ``symbolic`` --------------------
+    def formula(self, n_inputs: int, n_outputs: int) -> tuple[tuple, tuple]:
+        """Scalar symbols for the inputs and the formulas of the outputs (undefined functions
+        of the inputs when the class has no ``symbolic``)."""
+        cls = self.function
+        xs = tuple(sp.Symbol(f"_in{i}", real=True) for i in range(n_inputs))
+        rule = getattr(cls, "symbolic", None)
+        if rule is None:
+            f = sp.Function(cls.__name__)
+            outs = tuple(
+                f(*xs) if n_outputs == 1 else sp.Function(f"{cls.__name__}_{k}")(*xs)
+                for k in range(n_outputs)
+            )
+            return xs, outs
+        outs = rule(*xs)
+        try:  # strict: a string is refused, never parsed
+            outs = tuple(
+                sp.sympify(o, strict=True) for o in (outs if isinstance(outs, tuple) else (outs,))
+            )
+        except sp.SympifyError:
+            raise TypeError(
+                f"{cls.__name__}.symbolic() must return SymPy expressions built from its "
+                f"arguments (e.g. sympy.exp(x)), got {type(outs).__name__}; strings are not "
+                "parsed"
+            ) from None
+        return xs, outs
+
+    def outputs(self, xp: Any, inputs: tuple, params: int) -> tuple:
+        """The outputs' formulas with each element's expressions substituted."""
+        xs, formulas = self.formula(len(inputs), params)
+        arrays = np.broadcast_arrays(*inputs)
+        results = []
+        for formula in formulas:
+            out = np.empty(arrays[0].shape if arrays else (), dtype=object)
+            for index in np.ndindex(*out.shape):
+                out[index] = formula.xreplace({x: a[index] for x, a in zip(xs, arrays)})
+            results.append(out)
+        return tuple(results)
+
+    def vjp(self, xp: Any, g: Any, ctx: Ctx) -> list:
+        """The symbolic gradients of output ``ctx.output``, from ``symbolic``'s partials."""
+        cls = self.function
+        if getattr(cls, "symbolic", None) is None:
+            raise ValueError(
+                f"the closed-form gradient can't go through the custom Function {cls.__name__}: "
+                "it has no formula. Define a static method symbolic(*inputs) on the class "
+                "returning its forward formula as SymPy (called with one SymPy expression per "
+                "input)."
+            )
+        args = list(ctx.inputs)
+        xs, formulas = self.formula(len(args), ctx.params)
+        arrays = np.broadcast_arrays(*args, g)
+        grads: list = []
+        for i, need in enumerate(ctx.needs):
+            if not need:
+                grads.append(None)
+                continue
+            partial = sp.diff(formulas[ctx.output], xs[i])
+            out = np.empty(arrays[0].shape, dtype=object)
+            for index in np.ndindex(*out.shape):
+                subs = {x: a[index] for x, a in zip(xs, arrays)}
+                out[index] = arrays[-1][index] * partial.xreplace(subs)
+            grads.append(xp.sum_to_size(out, np.shape(args[i])))
+        return grads
+
+    def recompute(self, inputs: tuple, params: int) -> tuple:
+        """The outputs from ``symbolic``, element by element (by substitution: generating code
+        from a user's formula could splice in its symbol names)."""
+        if getattr(self.function, "symbolic", None) is None:
+            raise ValueError(f"{self.name} has no symbolic formula to recompute it with")
+        xs, outs = self.formula(len(inputs), params)
+        arrays = np.broadcast_arrays(
+            *(np.asarray(a._data if isinstance(a, Tensor) else a) for a in inputs)
+        )
+        results = []
+        for formula in outs:
+            out = np.empty(arrays[0].shape if arrays else (), dtype=float)
+            for index in np.ndindex(*out.shape):
+                out[index] = float(
+                    formula.xreplace(
+                        {x: sp.Float(float(a[index])) for x, a in zip(xs, arrays, strict=True)}
+                    )
+                )
+            results.append(out)
+        return tuple(results)
+
+    def text(self, node: Any, names: list, symbols: list, outs: list, outputs: list, args: list):
+        from symgrad.prim.text import function_text
+
+        cls = self.function
+        formula = self.formula(len(names), node.params) if hasattr(cls, "symbolic") else None
+        return function_text(cls.__name__, formula, outputs, outs, names, symbols)
+
+
+def _checked(node: Any, i: int, g: Any, create_graph: bool) -> Any:
+    """A gradient ``backward`` returned for input ``i``, checked and fitted to the input."""
+    if g is None or node.next_functions[i][0] is None:
+        return None
+    if not isinstance(g, Tensor):
+        raise TypeError(
+            f"function {node.name()} returned a {type(g).__name__} as gradient {i}; "
+            "backward must return Tensors (or None)"
+        )
+    shape, dtype = node._meta[i]
+    if g.shape != shape:
+        try:
+            np.broadcast_shapes(g.shape, shape)
+            ok = len(g.shape) >= len(shape)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                f"{list(g.shape)} but expected shape compatible with {list(shape)}"
+            )
+        g = g.sum_to_size(shape)
+    if g._data.dtype != dtype:
+        g = g.to(dtype.type)
+    return g if create_graph else g._data
+
+
 class _FunctionMeta(type):
     """Gives every Function subclass its own node class, ``<ClassName>Backward``."""
 
     def __init__(cls, name: str, bases: tuple, namespace: dict) -> None:
         super().__init__(name, bases, namespace)
+        primitive = FunctionPrimitive(cls)
         cls._backward_cls = type(
-            f"{name}Backward", (FunctionCtx,), {"_function": cls, "__module__": cls.__module__}
+            primitive.node_name(),
+            (FunctionCtx,),
+            {"_function": cls, "_primitive": primitive, "__module__": cls.__module__},
         )
 
 
@@ -162,8 +278,6 @@ class Function(metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
-        from symgrad.prim.primitive import edge
-
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         with grad_mode.no_grad():
@@ -188,7 +302,7 @@ class Function(metaclass=_FunctionMeta):
             (o.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.dtype(np.float64))
             for o in wrapped
         )
-        ctx.num_outputs = len(wrapped)
+        ctx.num_outputs = ctx.params = len(wrapped)
         return wrapped if is_tuple else wrapped[0]
 
 

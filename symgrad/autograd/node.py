@@ -1,9 +1,9 @@
 """Graph nodes: what the engine walks backwards.
 
 A node is made by an op when it records: it holds the edges to the nodes of its inputs
-(``next_functions``), what the op saved for backward, and knows how to turn the gradient of its
-output into gradients of its inputs. Every op has its own subclass, named as PyTorch names it
-(``MulBackward0``), so ``grad_fn`` prints the same as in PyTorch.
+(``next_functions``), what the op saved for backward, and its primitive, which turns the
+gradient of the output into gradients of the inputs. One class serves every op; its subclasses
+only carry PyTorch's names (``MulBackward0``), so ``grad_fn`` prints the same as in PyTorch.
 """
 
 from __future__ import annotations
@@ -29,9 +29,19 @@ _FREED = (
 
 
 class Node:
-    """Base of every ``grad_fn``: edges, saved values and the backward rule of one op call."""
+    """One recorded op call: the ``grad_fn`` of its outputs.
+
+    A node holds the primitive ``prim`` that made it and the call's ``params``, the edges to
+    the nodes of its inputs (``next_functions``), what it saved for backward and the (shape,
+    dtype) of each input (``_meta``). Everything the op knows (its backward rule, its formula,
+    its text) is asked of ``prim``, with the node as context; the engine only walks nodes.
+    Each op's nodes are of a class named as PyTorch names them (``MulBackward0``), made by
+    :func:`node_class`, so that ``grad_fn`` prints the same as in PyTorch.
+    """
 
     __slots__ = (
+        "prim",
+        "params",
         "next_functions",
         "_saved",
         "_versions",
@@ -41,6 +51,7 @@ class Node:
         "_retain_hooks",
         "_seq",
         "_consts",
+        "_meta",
         "_metadata",
         "_held",
         "__weakref__",
@@ -50,8 +61,16 @@ class Node:
     has_forward = True  # False for a leaf's node: no forward call to trace back to
 
     def __init__(
-        self, next_functions: tuple, saved: tuple = (), out: Any = None, versions: Any = None
+        self,
+        prim: Any,
+        params: Any,
+        next_functions: tuple,
+        saved: tuple = (),
+        out: Any = None,
+        versions: Any = None,
     ) -> None:
+        self.prim = prim
+        self.params = params
         self.next_functions = next_functions
         self._saved = saved
         if versions is None:
@@ -62,7 +81,8 @@ class Node:
         self._pre_hooks = None
         self._retain_hooks = None
         self._seq = next(_sequence)
-        self._consts: tuple = ()
+        self._consts: Any = ()
+        self._meta: Any = ()
         self._metadata: dict | None = None
         self._held: Any = None  # the leaves its edges lead to (see AccumulateGrad)
         if _anomaly_state.enabled and self.has_forward:
@@ -134,10 +154,21 @@ class Node:
         """Every pre-hook in the order the engine runs them."""
         return (self._pre_hooks or []) + (self._retain_hooks or [])
 
-    # the backward rule ------------------------------------------------------------------
+    # what the primitive answers ----------------------------------------------------------
     def apply(self, grads: list, create_graph: bool) -> tuple:
         """Gradients for each entry of ``next_functions`` from the output gradients."""
-        raise NotImplementedError(f"{self.name()} has no backward rule")
+        return self.prim.apply(self, grads, create_graph)
+
+    @property
+    def expression(self) -> Any:
+        """The forward formula in the node's own input symbols (see the primitive)."""
+        return self.prim.local_formulas(self)[0]
+
+    @property
+    def local_derivatives(self) -> tuple:
+        """For each input, the local derivative (element-wise) or the gradient it receives
+        from a symbolic incoming gradient ``g`` (structural), in the node's own symbols."""
+        return self.prim.local_formulas(self)[1]
 
 
 class AccumulateGrad(Node):
@@ -152,7 +183,7 @@ class AccumulateGrad(Node):
     has_forward = False
 
     def __init__(self, leaf: Any) -> None:
-        Node.__init__(self, (), (), None, ())
+        Node.__init__(self, None, None, (), (), None, ())
         self._leaf_ref = weakref.ref(leaf)
 
     @property
@@ -176,6 +207,13 @@ def accumulator_of(leaf: Any) -> AccumulateGrad:
     return node
 
 
-def node_class(base: type, name: str, **attrs: Any) -> type:
-    """A subclass of ``base`` called ``name`` (``MulBackward0``) carrying class attributes."""
-    return type(name, (base,), {"__slots__": (), "__module__": base.__module__, **attrs})
+_NODE_CLASSES: dict[tuple, type] = {}
+
+
+def node_class(name: str, base: type = Node) -> type:
+    """The subclass of ``base`` called ``name`` (``MulBackward0``): one per name, made once."""
+    cls = _NODE_CLASSES.get((base, name))
+    if cls is None:
+        cls = type(name, (base,), {"__slots__": (), "__module__": base.__module__})
+        _NODE_CLASSES[(base, name)] = cls
+    return cls

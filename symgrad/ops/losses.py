@@ -121,7 +121,7 @@ def fused_loss(prim: Any, backward: str) -> Structural:
         )
 
     return Structural(
-        prim.name, forward, vjp, saves=tuple(range(prim.arity)), backward=backward
+        prim.name, forward, vjp, saves=tuple(range(prim.arity)), backward=backward, formula=prim
     )
 
 

@@ -18,18 +18,17 @@ from symgrad import dtypes
 from symgrad._lazy import sympy as sp
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
-from symgrad.autograd.node import Node, node_class
+from symgrad.autograd.node import node_class
 from symgrad.prim.kernels import lambdify
-from symgrad.prim.primitive import as_operand, camel, input_records, recorded, reduce_to
-from symgrad.prim.vocab import INTERPRETERS
+from symgrad.prim.primitive import Ctx, Primitive, as_operand, camel, recorded
 from symgrad.tensor import Tensor
 
-__all__ = ["Elementwise", "ElementwiseNode"]
+__all__ = ["Elementwise"]
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
 
 
-class Elementwise:
+class Elementwise(Primitive):
     """An element-wise primitive declared by a SymPy expression of scalar input symbols.
 
     Parameters
@@ -76,9 +75,8 @@ class Elementwise:
         self.promote = promote
         self.exact = exact
         self.level = level
-        self.node_class = node_class(
-            ElementwiseNode, backward or f"{camel(name)}Backward0", prim=self
-        )
+        self.backward_name = backward
+        self._node_cls = node_class(self.node_name())
         self._forward: Callable | None = None
         self._vjp_prims: dict[int, Elementwise] = {}
         self._vjp_uses: dict[int, tuple] = {}
@@ -153,7 +151,7 @@ class Elementwise:
         return self._needs
 
     @property
-    def forward(self) -> Callable:
+    def numeric(self) -> Callable:
         """The forward kernel: ``kernel`` if declared, else the lambdified expression."""
         if self._forward is None:
             # inf and nan (log(0), 1/0, inf - inf) come out silently, as in PyTorch; anomaly
@@ -209,18 +207,75 @@ class Elementwise:
             self._vjp_prims[i] = prim
         return prim
 
+    # -- the protocol ------------------------------------------------------------------------
+    def saves(self, n: int) -> tuple[tuple, bool]:
+        return self._needs or self.needs()
+
+    def forward(self, xp: Any, *inputs: Any, **params: Any) -> Any:
+        """The formula on interpreter ``xp``, parameters by name (``exponent=2``)."""
+        return xp.elementwise(self, inputs, tuple(params[str(p)] for p in self.params))
+
+    def outputs(self, xp: Any, inputs: tuple, params: tuple) -> tuple:
+        return (xp.elementwise(self, tuple(inputs), params),)
+
+    def recompute(self, inputs: tuple, params: tuple) -> tuple:
+        return (self(*inputs, params=params),)
+
+    def vjp(self, xp: Any, g: Any, ctx: Ctx) -> list:
+        """``g * partial_i`` for each input that needs it (broadcast to the output's shape)."""
+        args = tuple(ctx.inputs)
+        return [
+            xp.elementwise_vjp(self, i, args, ctx.out, g, ctx.params) if need else None
+            for i, need in enumerate(ctx.needs)
+        ]
+
+    def jvp(self, xp: Any, tangents: tuple, ctx: Ctx) -> Any:
+        """The sum of ``partial_i * tangent_i`` over the inputs that have a tangent (the fused
+        ``g * partial_i`` kernels, with the tangent as ``g``)."""
+        args = tuple(ctx.inputs)
+        total = None
+        for i, t in enumerate(tangents):
+            if t is not None:
+                term = xp.elementwise_vjp(self, i, args, ctx.out, t, ctx.params)
+                total = term if total is None else total + term
+        return total
+
+    def local_formulas(self, node: Any) -> tuple:
+        """The formula and its partials, with number inputs and parameters substituted."""
+        from symgrad.prim.sympy_xp import exact
+
+        subs = {x: exact(v) for x, v in zip(self.inputs, node._consts) if _is_number(v)}
+        subs.update({p: exact(v) for p, v in zip(self.params, node.params)})
+        return self.expr.subs(subs), tuple(p.subs(subs) for p in self.local_derivatives)
+
+    def scalar_partial(self, i: int, inputs: tuple, params: tuple) -> Any:
+        if any(np.size(a) != 1 for a in inputs):
+            return None
+        from symgrad.prim.sympy_xp import exact
+
+        subs = {
+            x: sp.sympify(np.asarray(a).flat[0], strict=True) for x, a in zip(self.inputs, inputs)
+        }
+        subs.update({p: exact(v) for p, v in zip(self.params, params)})
+        return self.local_derivatives[i].xreplace(subs)
+
+    def text(self, node: Any, names: list, symbols: list, outs: list, outputs: list, args: list):
+        from symgrad.prim.text import elementwise_text
+
+        return elementwise_text(self, node.params, outs[0], names, symbols, args)
+
     # -- application ---------------------------------------------------------------------
     def __call__(self, *args: Any, params: tuple = ()) -> Tensor:
         if len(args) == 1 and not params and type(args[0]) is Tensor:
             # one floating tensor (relu(x), x.exp()): its dtype is the result's, no promotion
             a = args[0]
             if a._data.dtype.kind == "f" and not _anomaly_state.enabled:
-                out = self.forward(a._data)
+                out = self.numeric(a._data)
                 if type(out) is np.ndarray:
                     if out.dtype != a._data.dtype:
                         out = out.astype(a._data.dtype)
                     if a._requires_grad and _grad_state.enabled:
-                        return recorded(self.node_class, args, params, out)
+                        return recorded(self, args, params, out)
                     return Tensor._make(out)
         datas = []
         requires = False
@@ -243,7 +298,7 @@ class Elementwise:
     def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
         dtype = self._result_dtype(args + params if params else args)
         try:
-            out = self.forward(*datas, *params)
+            out = self.numeric(*datas, *params)
         except ValueError:
             self._raise_shapes(datas)
             raise
@@ -256,7 +311,7 @@ class Elementwise:
         if _anomaly_state.enabled:
             anomaly.check_forward(self, out, datas)
         if requires and _grad_state.enabled:
-            return recorded(self.node_class, args, params, out)
+            return recorded(self, args, params, out)
         return Tensor._make(out)
 
     def _raise_shapes(self, datas: list) -> None:
@@ -296,73 +351,6 @@ def _g_symbol(level: int) -> Any:
     if level not in _G_SYMBOLS:
         _G_SYMBOLS[level] = sp.Symbol("g" if level == 0 else f"g{level}", real=True)
     return _G_SYMBOLS[level]
-
-
-class ElementwiseNode(Node):
-    """The node of an element-wise op; ``prim`` is set on each op's subclass."""
-
-    __slots__ = ("_meta", "_params")
-    prim: Elementwise
-
-    def __init__(self, args: tuple, params: tuple, out: np.ndarray) -> None:
-        needs_in, needs_out = self.prim._needs or self.prim.needs()
-        edges, saved, versions, meta, consts, held = input_records(args, needs_in)
-        Node.__init__(self, tuple(edges), tuple(saved), out if needs_out else None, versions)
-        self._consts = consts
-        self._held = held
-        self._meta = meta
-        self._params = params
-
-    @property
-    def expression(self) -> Any:
-        """The forward formula, with constant (number) inputs substituted."""
-        return self.prim.expr.subs(self._constants())
-
-    @property
-    def local_derivatives(self) -> tuple:
-        """d(output)/d(input) for each input, in the node's own input symbols."""
-        subs = self._constants()
-        return tuple(p.subs(subs) for p in self.prim.local_derivatives)
-
-    def _constants(self) -> dict:
-        from symgrad.prim.sympy_xp import exact
-
-        subs = {x: exact(v) for x, v in zip(self.prim.inputs, self._consts) if _is_number(v)}
-        subs.update({p: exact(v) for p, v in zip(self.prim.params, self._params)})
-        return subs
-
-    def apply(self, grads: list, create_graph: bool) -> tuple:
-        if create_graph:
-            return self._apply_graph(grads[0])
-        g = grads[0]
-        saved = self._unpack()
-        xs = [s._data if isinstance(s, Tensor) else s for s in saved]
-        out, prim, params = self._out, self.prim, self._params
-        result = []
-        for i, (fn, _) in enumerate(self.next_functions):
-            if fn is None:
-                result.append(None)
-                continue
-            shape, dtype = self._meta[i]
-            result.append(reduce_to(prim.vjp_kernel(i)(*xs, out, g, *params), shape, dtype))
-        return tuple(result)
-
-    def _apply_graph(self, g: Tensor) -> tuple:
-        saved = self._unpack()
-        out = Tensor._make(self._out, self, True) if self._out is not None else 0
-        result = []
-        for i, (fn, _) in enumerate(self.next_functions):
-            if fn is None:
-                result.append(None)
-                continue
-            # inputs the partial does not use enter as 0, so they get no edge (and no gradient)
-            uses = self.prim.vjp_uses(i)
-            args = [s if (s is not None and used) else 0 for s, used in zip(saved, uses)]
-            gi = self.prim.vjp_primitive(i)(*args, out, g, params=self._params)
-            shape, dtype = self._meta[i]
-            gi = INTERPRETERS.tensor.sum_to_size(gi, shape)
-            result.append(gi if gi._data.dtype == dtype else gi.to(dtypes.from_numpy_dtype(dtype)))
-        return tuple(result)
 
 
 def _is_number(v: Any) -> bool:

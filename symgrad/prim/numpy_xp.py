@@ -142,7 +142,7 @@ class NP:
 
     @staticmethod
     def elementwise(prim: Any, args: tuple, params: tuple = ()) -> np.ndarray:
-        return prim.forward(*args, *params)
+        return prim.numeric(*args, *params)
 
 
 INTERPRETERS.numpy = NP

@@ -1,8 +1,12 @@
-"""What both kinds of primitive share: node names, edges, operands and gradient reduction.
+"""The primitive protocol, and what every primitive shares: node names, edges, operands and
+gradient reduction.
 
-An :class:`~symgrad.prim.elementwise.Elementwise` primitive is a SymPy expression of
-scalar input symbols; a :class:`~symgrad.prim.structural.Structural` primitive is a
-forward and a VJP rule written against an array namespace ``xp``.
+An :class:`~symgrad.prim.elementwise.Elementwise` primitive is a SymPy expression of scalar
+input symbols; a :class:`~symgrad.prim.structural.Structural` primitive is a forward and a VJP
+rule written against an array namespace ``xp``; a custom ``Function`` is adapted to the same
+protocol (:mod:`symgrad.autograd.function`). Every consumer of the graph (the engine, the
+symbolic replay, pictures, derivations) asks the primitive of a node, handing it an
+interpreter; none tells the kinds apart.
 """
 
 from __future__ import annotations
@@ -11,10 +15,148 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.autograd.node import accumulator_of
+from symgrad import dtypes
+from symgrad.autograd.node import accumulator_of, node_class
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
-__all__ = ["camel", "edge", "input_records", "recorded", "as_operand", "reduce_to", "sum_to_numpy"]
+__all__ = [
+    "Primitive",
+    "Ctx",
+    "camel",
+    "edge",
+    "input_records",
+    "recorded",
+    "as_operand",
+    "reduce_to",
+    "sum_to_numpy",
+]
+
+
+class Ctx:
+    """What a VJP or JVP rule sees of one node: its inputs and output (arrays, tensors or
+    SymPy arrays, as the interpreter has them), the inputs' shapes, which inputs need a
+    gradient, the call's parameters, and which output the gradient is for."""
+
+    __slots__ = ("inputs", "out", "shapes", "needs", "params", "output")
+
+    def __init__(
+        self, inputs: Any, out: Any, shapes: Any, needs: Any, params: Any, output: int = 0
+    ) -> None:
+        self.inputs = inputs
+        self.out = out
+        self.shapes = shapes
+        self.needs = needs
+        self.params = params
+        self.output = output
+
+
+class Primitive:
+    """The protocol every primitive answers (the subclasses fill it in).
+
+    - ``forward(xp, *inputs, **params)``: the op's meaning on interpreter ``xp``;
+    - ``outputs(xp, inputs, params)``: the same for a node's recorded ``params``, as a tuple;
+    - ``vjp(xp, g, ctx)``: one gradient per input (None where ``ctx.needs`` is False);
+    - ``jvp(xp, tangents, ctx)``: the output's tangent from the inputs' (None: no tangent);
+    - ``node_name(params, shapes)``: PyTorch's name for the node;
+    - ``text(...)``: the formula and derivative labels of pictures;
+    - ``local_formulas(node)``: the node's formula and local derivatives in SymPy;
+    - ``domain``: where the tests sample each input.
+    """
+
+    name: str = "primitive"
+    domain: Any = None
+    backward_name: Any = None
+    _node_cls: Any = None  # the node class, when the name does not depend on the call
+
+    # -- names ----------------------------------------------------------------------------------
+    def node_name(self, params: Any = None, shapes: Any = None) -> str:
+        """PyTorch's name for this op's node (``MulBackward0``)."""
+        given = self.backward_name
+        if callable(given):
+            return given(params, shapes)
+        return given or f"{camel(self.name)}Backward0"
+
+    # -- recording --------------------------------------------------------------------------------
+    def saves(self, n: int) -> tuple[tuple, bool]:
+        """(for each of ``n`` inputs whether the VJP reads it, whether it reads the output)."""
+        return (True,) * n, True
+
+    def make_node(self, inputs: tuple, params: Any, out: Any) -> Any:
+        """The node recording one call of this primitive on ``inputs``."""
+        keep, keep_out = self.saves(len(inputs))
+        edges, saved, versions, meta, consts, held = input_records(inputs, keep)
+        cls = self._node_cls or node_class(self.node_name(params, meta))
+        node = cls(self, params, tuple(edges), tuple(saved), out if keep_out else None, versions)
+        node._consts = consts
+        node._held = held
+        node._meta = meta
+        return node
+
+    # -- the backward rule, on the engine's interpreters -------------------------------------------
+    def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
+        """The node's input gradients from its output gradients: ``vjp`` on NumPy, or on
+        recorded tensors under ``create_graph`` (so the gradients are differentiable)."""
+        saved = node._unpack()
+        meta = node._meta
+        needs = [fn is not None for fn, _ in node.next_functions]
+        shapes = [None if m is None else m[0] for m in meta]
+        if create_graph:
+            out = Tensor._make(node._out, node, True) if node._out is not None else None
+            ctx = Ctx(saved, out, shapes, needs, node.params)
+            result = self.vjp(INTERPRETERS.tensor, grads[0], ctx)
+            return tuple(_as_input_tensor(r, n, m) for r, n, m in zip(result, needs, meta))
+        inputs = [s._data if type(s) is Tensor else s for s in saved]
+        ctx = Ctx(inputs, node._out, shapes, needs, node.params)
+        result = self.vjp(INTERPRETERS.numpy, grads[0], ctx)
+        grads_in = []
+        for r, n, m in zip(result, needs, meta):
+            if r is None or not n:
+                r = None
+            elif type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
+                r = reduce_to(r, m[0], m[1])
+            grads_in.append(r)
+        return tuple(grads_in)
+
+    def vjp(self, xp: Any, g: Any, ctx: Ctx) -> tuple:
+        raise NotImplementedError(f"{self.name} has no backward rule")
+
+    def jvp(self, xp: Any, tangents: tuple, ctx: Ctx) -> Any:
+        raise NotImplementedError(
+            f"{self.name} has no forward-mode rule yet: its tangent can't be computed"
+        )
+
+    # -- what consumers other than the engine ask ------------------------------------------------
+    def outputs(self, xp: Any, inputs: tuple, params: Any) -> tuple:
+        raise NotImplementedError(f"{self.name} can't be replayed on another interpreter")
+
+    def recompute(self, inputs: tuple, params: Any) -> tuple:
+        """The outputs again from the inputs' values (tensors or numbers), not recorded."""
+        raise NotImplementedError(f"{self.name} can't be recomputed")
+
+    def scalar_partial(self, i: int, inputs: tuple, params: Any) -> Any:
+        """The local derivative by input ``i`` at one-element symbolic ``inputs``, or None
+        where the op has no scalar formula (the derivation then shows the adjoint step)."""
+        return None
+
+    def local_formulas(self, node: Any) -> tuple:
+        raise AttributeError(f"{node.name()} has no formula")
+
+    def text(self, node: Any, names: list, symbols: list, outs: list, outputs: list, args: list):
+        """The forward formula lines and, per input, the derivative label of a picture."""
+        return [], []
+
+
+def _as_input_tensor(g: Any, need: bool, meta: Any) -> Any:
+    """A create_graph gradient summed to its input's shape and cast to its dtype."""
+    if g is None or not need:
+        return None
+    shape, dtype = meta
+    if g.shape != shape:
+        g = INTERPRETERS.tensor.sum_to_size(g, shape)
+    if g._data.dtype != dtype:
+        g = g.to(dtypes.from_numpy_dtype(dtype))
+    return g
 
 
 def camel(name: str) -> str:
@@ -65,9 +207,9 @@ def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, lis
     return edges, saved, versions, meta, consts, held
 
 
-def recorded(node_class: type, inputs: tuple, params: Any, out: np.ndarray) -> Tensor:
-    """The tensor holding ``out`` with a new ``node_class`` node as its ``grad_fn``."""
-    node = node_class(inputs, params, out)
+def recorded(prim: Primitive, inputs: tuple, params: Any, out: np.ndarray) -> Tensor:
+    """The tensor holding ``out`` with a new node of ``prim`` as its ``grad_fn``."""
+    node = prim.make_node(inputs, params, out)
     result = Tensor._make(out, node, True)
     if node._out is not None:  # the node saved its output: watch it for in-place changes
         node._out_version = (result._counter, 0)

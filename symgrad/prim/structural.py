@@ -12,36 +12,21 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
 from symgrad._lazy import sympy as sp
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
-from symgrad.autograd.node import Node, node_class
+from symgrad.autograd.node import node_class
 from symgrad.prim.numpy_xp import NP
-from symgrad.prim.primitive import camel, input_records, recorded, reduce_to
-from symgrad.prim.vocab import INTERPRETERS
+from symgrad.prim.primitive import Ctx, Primitive, recorded
 from symgrad.tensor import Tensor, link_view
 
-__all__ = ["Ctx", "Structural", "StructuralNode"]
+__all__ = ["Ctx", "Structural"]
 
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
 
 
-class Ctx:
-    """What a structural VJP rule sees: saved inputs and output, input shapes, parameters."""
-
-    __slots__ = ("inputs", "out", "shapes", "needs", "params")
-
-    def __init__(self, inputs: tuple, out: Any, shapes: tuple, needs: tuple, params: dict):
-        self.inputs = inputs
-        self.out = out
-        self.shapes = shapes
-        self.needs = needs
-        self.params = params
-
-
-class Structural:
+class Structural(Primitive):
     """A primitive given by a forward and a VJP rule over an array namespace ``xp``.
 
     ``forward(xp, *inputs, **params)`` computes the output; ``vjp(xp, g, ctx)`` returns one
@@ -61,22 +46,24 @@ class Structural:
         *,
         saves: tuple = (),
         saves_out: bool = False,
-        backward: str | None = None,
+        backward: Any = None,
         symbolic: Callable | None = None,
         view_key: str | None = None,
+        formula: Any = None,
     ) -> None:
         self.name = name
         self.view_key = view_key
-        self.forward = forward
-        self.vjp = vjp
+        self.forward = forward  # type: ignore[method-assign]
+        self.vjp = vjp  # type: ignore[method-assign]
         self.symbolic = symbolic or forward
         self.numeric_forward = quiet(forward)
-        self.saves = saves
+        self.saved_inputs = saves
         self._saves_flags: dict[int, tuple] = {}
         self.saves_out = saves_out
-        self.node_class = node_class(
-            StructuralNode, backward or f"{camel(name)}Backward0", prim=self
-        )
+        self.formula = formula  # the element-wise formula of a fused op (a loss), for its text
+        # PyTorch's node name: fixed, or chosen from the call (sum with or without dim)
+        self.backward_name = backward
+        self._node_cls = None if callable(backward) else node_class(self.node_name())
 
     def __repr__(self) -> str:
         return f"<structural primitive {self.name}>"
@@ -85,8 +72,46 @@ class Structural:
         """For each of ``n`` inputs, whether the rule reads it (``saves``), cached per count."""
         flags = self._saves_flags.get(n)
         if flags is None:
-            flags = self._saves_flags[n] = tuple(i in self.saves for i in range(n))
+            flags = self._saves_flags[n] = tuple(i in self.saved_inputs for i in range(n))
         return flags
+
+    # -- the protocol ------------------------------------------------------------------------
+    def saves(self, n: int) -> tuple[tuple, bool]:  # type: ignore[override]
+        return self.saves_flags(n), self.saves_out
+
+    def outputs(self, xp: Any, inputs: tuple, params: dict) -> tuple:
+        rule = self.forward if xp is NP else self.symbolic
+        return (rule(xp, *inputs, **params),)
+
+    def recompute(self, inputs: tuple, params: dict) -> tuple:
+        return (self(*inputs, **params),)
+
+    def local_formulas(self, node: Any) -> tuple:
+        """The forward formula in the node's own input symbols ``x[i, j]``, ``y[i, j]``, and
+        the VJP rule applied to a symbolic incoming gradient ``g[i, j]``: for each input, the
+        gradient it receives."""
+        from symgrad.prim import sympy_xp as sx
+
+        names = _input_names(len(node._meta))
+        xs = tuple(sx.symbol_array(n, m[0]) for n, m in zip(names, node._meta))
+        env = {}
+        for x, t in zip(xs, node._saved or ()):
+            if t is not None:
+                env.update(zip(x.flat, (sx.exact(v, as_float=True) for v in t._data.flat)))
+        interp = sx.SX(_evaluator(env) if env else None)
+        out = np.asarray(self.symbolic(interp, *xs, **node.params), dtype=object)
+        g = sx.symbol_array("g", out.shape)
+        ctx = Ctx(xs, out, tuple(m[0] for m in node._meta), (True,) * len(xs), node.params)
+        grads = self.vjp(interp, g, ctx)
+        return sx.to_sympy(out), tuple(
+            None if v is None else sx.to_sympy(np.asarray(v, dtype=object)) for v in grads
+        )
+
+    def text(self, node: Any, names: list, symbols: list, outs: list, outputs: list, args: list):
+        from symgrad.prim.text import structural_text
+
+        shapes = [m[0] for m in node._meta]
+        return structural_text(self, node.params, shapes, outs[0], names, symbols)
 
     def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
         out = self.numeric_forward(NP, *[t._data for t in tensors], **params)
@@ -100,7 +125,7 @@ class Structural:
         if _anomaly_state.enabled:
             anomaly.check_forward(self, out, tensors)
         if _grad_state.enabled and _any_requires_grad(tensors):
-            result = recorded(self.node_class, tensors, params, out)
+            result = recorded(self, tensors, params, out)
         else:
             result = Tensor._make(out)
         if out.base is not None and tensors and np.may_share_memory(out, tensors[0]._data):
@@ -115,75 +140,6 @@ def _any_requires_grad(tensors: tuple) -> bool:
     return False
 
 
-class StructuralNode(Node):
-    """The node of a structural op; ``prim`` is set on each op's subclass."""
-
-    __slots__ = ("_meta", "_params")
-    prim: Structural
-
-    def __init__(self, tensors: tuple, params: dict, out: np.ndarray) -> None:
-        keep = self.prim.saves_flags(len(tensors))
-        edges, saved, versions, meta, consts, held = input_records(tensors, keep)
-        Node.__init__(
-            self, tuple(edges), tuple(saved), out if self.prim.saves_out else None, versions
-        )
-        self._consts = consts
-        self._held = held
-        self._meta = meta
-        self._params = params
-
-    @property
-    def expression(self) -> Any:
-        """The forward formula in the node's own input symbols ``x[i, j]``, ``y[i, j]``."""
-        return self._local_rule()[0]
-
-    @property
-    def local_derivatives(self) -> tuple:
-        """The VJP rule applied to a symbolic incoming gradient ``g[i, j]``: for each input,
-        the gradient it receives, in the node's own symbols."""
-        return self._local_rule()[1]
-
-    def _local_rule(self) -> tuple:
-        from symgrad.prim import sympy_xp as sx
-
-        names = _input_names(len(self._meta))
-        xs = tuple(sx.symbol_array(n, m[0]) for n, m in zip(names, self._meta))
-        env = {}
-        for x, t in zip(xs, self._saved or ()):
-            if t is not None:
-                env.update(zip(x.flat, (sx.exact(v, as_float=True) for v in t._data.flat)))
-        interp = sx.SX(_evaluator(env) if env else None)
-        out = np.asarray(self.prim.symbolic(interp, *xs, **self._params), dtype=object)
-        g = sx.symbol_array("g", out.shape)
-        ctx = Ctx(xs, out, tuple(m[0] for m in self._meta), (True,) * len(xs), self._params)
-        grads = self.prim.vjp(interp, g, ctx)
-        return sx.to_sympy(out), tuple(
-            None if v is None else sx.to_sympy(np.asarray(v, dtype=object)) for v in grads
-        )
-
-    def apply(self, grads: list, create_graph: bool) -> tuple:
-        saved = self._unpack()
-        meta = self._meta
-        needs = [fn is not None for fn, _ in self.next_functions]
-        shapes = [m[0] for m in meta]
-        if create_graph:
-            out = Tensor._make(self._out, self, True) if self._out is not None else None
-            ctx = Ctx(saved, out, shapes, needs, self._params)
-            result = self.prim.vjp(INTERPRETERS.tensor, grads[0], ctx)
-            return tuple(_cast_tensor(r, m[1]) for r, m in zip(result, meta))
-        inputs = [None if s is None else s._data for s in saved]
-        ctx = Ctx(inputs, self._out, shapes, needs, self._params)
-        result = self.prim.vjp(NP, grads[0], ctx)
-        grads_in = []
-        for r, n, (shape, dtype) in zip(result, needs, meta):
-            if r is None or not n:
-                r = None
-            elif type(r) is not np.ndarray or r.shape != shape or r.dtype != dtype:
-                r = reduce_to(r, shape, dtype)
-            grads_in.append(r)
-        return tuple(grads_in)
-
-
 def _input_names(n: int) -> tuple:
     return ("x", "y", "z")[:n] if n <= 3 else tuple(f"x{i}" for i in range(n))
 
@@ -196,9 +152,3 @@ def _evaluator(env: dict) -> Callable:
         return np.vectorize(value, otypes=[float])(a)
 
     return numeric
-
-
-def _cast_tensor(g: Tensor | None, dtype: np.dtype) -> Tensor | None:
-    if g is None or g._data.dtype == dtype:
-        return g
-    return g.to(dtypes.from_numpy_dtype(dtype))

@@ -17,8 +17,6 @@ import sympy as sp
 
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to
-from symgrad.prim.elementwise import ElementwiseNode
-from symgrad.prim.sympy_xp import exact
 from symgrad.symbolic.names import intermediate_names, output_name, symbol_array_of
 from symgrad.symbolic.replay import Replay, backward_order
 from symgrad.symbolic.steps import Derivation, LeafDerivation, Partial, PathForm, Step
@@ -205,17 +203,10 @@ class _Builder:
 
 
 def _local_derivative(node: Node, i: int, input_value: Any) -> Any:
-    """The partial derivative of an element-wise ``node`` with respect to its input ``i``, at
-    the inputs' symbolic values (``input_value(j)``), when each has one element; else None."""
-    if not isinstance(node, ElementwiseNode):
-        return None
+    """The partial derivative of ``node``'s output by its input ``i``, at the inputs' symbolic
+    values (``input_value(j)``), when its primitive has a scalar formula; else None."""
     args = [input_value(j) for j in range(len(node.next_functions))]
-    if any(np.size(a) != 1 for a in args):
-        return None
-    prim = node.prim
-    subs = {x: sp.sympify(np.asarray(a).flat[0], strict=True) for x, a in zip(prim.inputs, args)}
-    subs.update({p: exact(v) for p, v in zip(prim.params, node._params)})
-    return prim.local_derivatives[i].xreplace(subs)
+    return node.prim.scalar_partial(i, tuple(args), node.params)
 
 
 def _leaf_of(node: Node) -> Tensor | None:

@@ -14,11 +14,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.autograd.function import FunctionCtx
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, topological_order
-from symgrad.prim.elementwise import ElementwiseNode
-from symgrad.prim.structural import Ctx, StructuralNode
+from symgrad.prim.primitive import Ctx
 from symgrad.prim.sympy_xp import SX, ElementSymbol, _objects, exact
 from symgrad.symbolic.names import constant_array, is_symbolic, output_name, symbol_array_of
 from symgrad.tensor import Tensor
@@ -108,13 +106,7 @@ class Replay:
         return arr
 
     def _apply(self, node: Node, args: list) -> tuple:
-        if isinstance(node, ElementwiseNode):
-            return (self.sx.elementwise(node.prim, tuple(args), node._params),)
-        if isinstance(node, StructuralNode):
-            return (_objects(node.prim.symbolic(self.sx, *args, **node._params)),)
-        if isinstance(node, FunctionCtx):
-            return _function_forward(node, args)
-        raise NotImplementedError(f"no symbolic rule for graph node {node.name()}")
+        return tuple(_objects(v) for v in node.prim.outputs(self.sx, tuple(args), node.params))
 
     def _assign(self, arr: np.ndarray, prefix: str, name: str | None = None) -> np.ndarray:
         """In assignment form, give every non-trivial element a symbol with its definition:
@@ -195,32 +187,14 @@ class Replay:
         args = [self.input(node, i) for i in range(len(node.next_functions))]
         if needs is None:
             needs = tuple(fn is not None for fn, _ in node.next_functions)
-        if isinstance(node, ElementwiseNode):
-            prim, out = node.prim, self.values[(node, 0)]
-            uses_out = prim.needs()[1]
-            return tuple(
-                self.sx.sum_to_size(
-                    self.sx.elementwise_vjp(
-                        prim, i, tuple(args), out if uses_out else None, g, node._params
-                    ),
-                    args[i].shape,
-                )
-                if need
-                else None
-                for i, need in enumerate(needs)
-            )
-        if isinstance(node, StructuralNode):
-            ctx = Ctx(
-                tuple(args),
-                self.values[(node, 0)],
-                tuple(m[0] for m in node._meta),
-                needs,
-                node._params,
-            )
-            return tuple(None if v is None else _objects(v) for v in node.prim.vjp(self.sx, g, ctx))
-        if isinstance(node, FunctionCtx):
-            return _function_vjp(node, args, g, nr, needs, self.sx)
-        raise NotImplementedError(f"no symbolic rule for graph node {node.name()}")
+        shapes = tuple(np.shape(a) for a in args)
+        ctx = Ctx(tuple(args), self.values[(node, 0)], shapes, needs, node.params, nr)
+        grads = node.prim.vjp(self.sx, g, ctx)
+        # element-wise rules give gradients in the output's (broadcast) shape
+        return tuple(
+            None if v is None else self.sx.sum_to_size(_objects(v), shape)
+            for v, shape in zip(grads, shapes)
+        )
 
     # -- numbers, for rules that pick elements by value --------------------------------------------
     def _numeric(self, arr: np.ndarray) -> np.ndarray:
@@ -295,72 +269,6 @@ def _depth(arr: np.ndarray) -> int:
                 return MAX_INLINE_DEPTH + 1
         best = max(best, depth[id(e)])
     return best
-
-
-# -- custom Functions ---------------------------------------------------------------------------
-
-
-def _function_formula(node: FunctionCtx, n: int) -> tuple[tuple, tuple]:
-    """Scalar symbols for the inputs and the formulas of the outputs of a custom Function."""
-    cls = node._function
-    xs = tuple(sp.Symbol(f"_in{i}", real=True) for i in range(n))
-    rule = getattr(cls, "symbolic", None)
-    if rule is None:
-        f = sp.Function(cls.__name__)
-        outs = tuple(
-            f(*xs) if node.num_outputs == 1 else sp.Function(f"{cls.__name__}_{k}")(*xs)
-            for k in range(node.num_outputs)
-        )
-        return xs, outs
-    outs = rule(*xs)
-    try:  # strict: a string is refused, never parsed
-        outs = tuple(
-            sp.sympify(o, strict=True) for o in (outs if isinstance(outs, tuple) else (outs,))
-        )
-    except sp.SympifyError:
-        raise TypeError(
-            f"{cls.__name__}.symbolic() must return SymPy expressions built from its arguments "
-            f"(e.g. sympy.exp(x)), got {type(outs).__name__}; strings are not parsed"
-        ) from None
-    return xs, outs
-
-
-def _function_forward(node: FunctionCtx, args: list) -> tuple:
-    xs, formulas = _function_formula(node, len(args))
-    arrays = np.broadcast_arrays(*args)
-    results = []
-    for formula in formulas:
-        out = np.empty(arrays[0].shape if arrays else (), dtype=object)
-        for index in np.ndindex(*out.shape):
-            out[index] = formula.xreplace({x: a[index] for x, a in zip(xs, arrays)})
-        results.append(out)
-    return tuple(results)
-
-
-def _function_vjp(
-    node: FunctionCtx, args: list, g: np.ndarray, nr: int, needs: tuple, sx: SX
-) -> tuple:
-    cls = node._function
-    if getattr(cls, "symbolic", None) is None:
-        raise ValueError(
-            f"the closed-form gradient can't go through the custom Function {cls.__name__}: it "
-            "has no formula. Define a static method symbolic(*inputs) on the class returning "
-            "its forward formula as SymPy (called with one SymPy expression per input)."
-        )
-    xs, formulas = _function_formula(node, len(args))
-    arrays = np.broadcast_arrays(*args, g)
-    grads = []
-    for i, need in enumerate(needs):
-        if not need:
-            grads.append(None)
-            continue
-        partial = sp.diff(formulas[nr], xs[i])
-        out = np.empty(arrays[0].shape, dtype=object)
-        for index in np.ndindex(*out.shape):
-            subs = {x: a[index] for x, a in zip(xs, arrays)}
-            out[index] = arrays[-1][index] * partial.xreplace(subs)
-        grads.append(sx.sum_to_size(out, args[i].shape))
-    return tuple(grads)
 
 
 def seed_ones(shape: tuple) -> np.ndarray:

@@ -8,7 +8,7 @@ the system package, e.g. ``apt-get install graphviz``).
 The package's modules: :mod:`~symgrad.viz.picture` (``draw`` and the picture),
 :mod:`~symgrad.viz.graph` (the tensors and operations drawn, and their names),
 :mod:`~symgrad.viz.dot` (the DOT text), :mod:`~symgrad.viz.nodes` (what is read from graph
-nodes) and :mod:`~symgrad.viz.text` (formulas, numbers and arrays as text).
+nodes) and :mod:`~symgrad.prim.text` (formulas, numbers and arrays as text).
 """
 
 from symgrad.viz.picture import GraphPicture, GraphvizNotFoundError, draw

@@ -8,9 +8,9 @@ import unicodedata
 import numpy as np
 
 from symgrad.autograd.node import Node
+from symgrad.prim.text import array_lines
 from symgrad.viz.graph import Box, Graph
 from symgrad.viz.nodes import operation_text
-from symgrad.viz.text import array_lines
 
 __all__ = ["dot"]
 

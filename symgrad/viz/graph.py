@@ -11,11 +11,11 @@ import sympy as sp
 
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.prim.sympy_xp import exact
+from symgrad.prim.text import is_number, number_text, short
 from symgrad.symbolic.names import intermediate_names, leaf_name
 from symgrad.symbolic.replay import backward_order
 from symgrad.tensor import Tensor
 from symgrad.viz.nodes import node_input, recompute, retained_tensors
-from symgrad.viz.text import is_number, number_text, short
 
 __all__ = ["Box", "Graph", "key_of", "name_overrides"]
 

@@ -2,24 +2,16 @@
 recomputed values.
 
 This is the one place :mod:`symgrad.viz` tells element-wise, structural and custom-Function
-nodes apart and reads their fields; :mod:`symgrad.viz.text` writes the text from what is read.
+nodes apart and reads their fields; :mod:`symgrad.prim.text` writes the text from what is read.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import sympy as sp
-
-from symgrad.autograd.function import FunctionCtx
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.autograd.node import AccumulateGrad, Node
-from symgrad.prim.elementwise import ElementwiseNode
-from symgrad.prim.structural import StructuralNode
-from symgrad.symbolic.replay import _function_formula
 from symgrad.tensor import Tensor
-from symgrad.viz.text import elementwise_text, function_text, structural_text
 
 __all__ = ["node_input", "retained_tensors", "operation_text", "recompute"]
 
@@ -56,21 +48,9 @@ def operation_text(
     not drawn), ``outs`` the names of the drawn outputs, whose keys are ``outputs``, and
     ``args`` the inputs' values (empty to leave the numbers out).
     """
-    if isinstance(node, ElementwiseNode):
-        forward, derivatives = elementwise_text(
-            node.prim, node._params, outs[0], names, symbols, args
-        )
-    elif isinstance(node, StructuralNode):
-        shapes = [m[0] for m in node._meta]
-        forward, derivatives = structural_text(
-            node.prim.name, node._params, shapes, outs[0], names, symbols
-        )
-    elif isinstance(node, FunctionCtx):
-        cls = node._function
-        formula = _function_formula(node, len(names)) if hasattr(cls, "symbolic") else None
-        forward, derivatives = function_text(cls.__name__, formula, outputs, outs, names, symbols)
-    else:
-        forward, derivatives = [], []
+    if node.prim is None:
+        return [], [None] * len(names)
+    forward, derivatives = node.prim.text(node, names, symbols, outs, outputs, args)
     derivatives = (list(derivatives) + [None] * len(names))[: len(names)]
     # no gradient flows into an input that needs none, so its edge has no derivative
     return forward, [
@@ -83,32 +63,7 @@ def recompute(node: Node, args: list) -> tuple | None:
     """The outputs of ``node`` from its input values, without recording."""
     try:
         with no_grad():
-            if isinstance(node, ElementwiseNode):
-                return (node.prim(*args, params=node._params),)
-            if isinstance(node, StructuralNode):
-                return (node.prim(*args, **node._params),)
-        if isinstance(node, FunctionCtx) and hasattr(node._function, "symbolic"):
-            return _function_values(node, args)
-    except (TypeError, ValueError, RuntimeError, IndexError):
+            return node.prim.recompute(tuple(args), node.params)
+    except (TypeError, ValueError, RuntimeError, IndexError, NotImplementedError):
         pass  # a value that can't be recomputed is left out of the picture, not fatal to it
     return None
-
-
-def _function_values(node: FunctionCtx, args: list) -> tuple:
-    """A custom Function's outputs from its ``symbolic`` formula, element by element (by
-    substitution: generating code from a user's formula could splice in its symbol names)."""
-    xs, outs = _function_formula(node, len(args))
-    arrays = np.broadcast_arrays(
-        *(np.asarray(a._data if isinstance(a, Tensor) else a) for a in args)
-    )
-    results = []
-    for formula in outs:
-        out = np.empty(arrays[0].shape if arrays else (), dtype=float)
-        for index in np.ndindex(*out.shape):
-            out[index] = float(
-                formula.xreplace(
-                    {x: sp.Float(float(a[index])) for x, a in zip(xs, arrays, strict=True)}
-                )
-            )
-        results.append(out)
-    return tuple(results)

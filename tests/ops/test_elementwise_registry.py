@@ -186,7 +186,7 @@ def test_forward_kernel_matches_expression(name):
     for arrays, params in sample(prim):
         expected = exact(prim.expr, symbols, [*arrays, *params])
         with np.errstate(all="ignore"):
-            actual = prim.forward(*arrays, *params)
+            actual = prim.numeric(*arrays, *params)
         assert_agree(actual, expected, what=f"{name}{params} forward")
 
 
@@ -227,13 +227,13 @@ def test_differentiable_vjp_runs_the_same_kernel(name):
     rng = np.random.default_rng(3)
     for arrays, params in sample(prim)[:1]:
         with np.errstate(all="ignore"):
-            out = np.asarray(prim.forward(*arrays, *params), dtype=np.float64)
+            out = np.asarray(prim.numeric(*arrays, *params), dtype=np.float64)
         g = rng.uniform(-2.0, 2.0, N_POINTS)
         for i in range(len(prim.inputs)):
             vjp = prim.vjp_primitive(i)
             expected = exact(vjp.expr, vjp.inputs + vjp.params, [*arrays, out, g, *params])
             with np.errstate(all="ignore"):
-                actual = vjp.forward(*arrays, out, g, *params)
+                actual = vjp.numeric(*arrays, out, g, *params)
             assert_agree(actual, expected, rtol=1e-11, what=f"{vjp.name}{params}")
 
 
@@ -276,7 +276,7 @@ def test_stable_kernels_are_finite_and_exact_at_the_extremes(name, make, params)
     symbols = prim.inputs + prim.params
     expected = exact(prim.expr, symbols, [*arrays, *params], dps=EXTREME_DPS)
     with np.errstate(over="raise", invalid="raise", divide="raise"):
-        actual = prim.forward(*arrays, *params)
+        actual = prim.numeric(*arrays, *params)
     assert np.all(np.isfinite(actual))
     # the loss formula adds terms of size |x| that cancel (PyTorch's kernel does the same), so
     # the error is relative to |x|, not to the result

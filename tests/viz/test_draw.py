@@ -17,7 +17,7 @@ import symgrad
 import symgrad.nn.functional as F
 from symgrad.symbolic import derivation
 from symgrad.viz import GraphPicture, GraphvizNotFoundError, draw
-from symgrad.viz.text import array_lines
+from symgrad.prim.text import array_lines
 
 needs_dot = pytest.mark.skipif(
     shutil.which("dot") is None,

@@ -1,8 +1,8 @@
-"""The text of a graph picture: forward formulas and local derivatives written in the tensors'
-names, and numbers and arrays shortened to fit a box.
+"""The text primitives give for pictures and derivations: forward formulas and local
+derivatives written in the tensors' names, and numbers and arrays shortened to fit a box.
 
-Nothing here reads a graph node: :mod:`symgrad.viz.nodes` reads them and hands over the
-primitive, its parameters and the names of the tensors.
+Each primitive's ``text`` calls the writer for its kind with its parameters and the names the
+picture gives the tensors; nothing here reads a graph node.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import sympy as sp
 
+from symgrad._lazy import sympy as sp
 from symgrad.prim.sympy_xp import exact
 from symgrad.tensor import Tensor
 
@@ -65,16 +65,17 @@ def _evaluate(e: sp.Expr) -> str | None:
 
 
 def structural_text(
-    prim: str, params: dict, shapes: list, out: str, names: list, symbols: list
+    primitive: Any, params: dict, shapes: list, out: str, names: list, symbols: list
 ) -> tuple[list, list]:
-    """A structural primitive called ``prim`` on inputs of ``shapes``: its formula and, per
-    input, the rule of its derivative."""
+    """A structural ``primitive`` on inputs of ``shapes``: its formula and, per input, the
+    rule of its derivative."""
+    prim = primitive.name
+    if primitive.formula is not None:  # a fused loss: its element-wise formula, reduced
+        return _loss_text(primitive.formula, out, names, symbols, params)
     if prim in ("matmul", "linear"):
         return _matmul_text(out, names, shapes, transposed=prim == "linear")
     if prim in ("sum", "mean"):
         return _reduction_text(prim, out, names[0], shapes[0], params)
-    if prim in _loss_prims():
-        return _loss_text(_loss_prims()[prim], out, names, symbols, params)
     if prim in _SOFTMAX_RULES:
         dim = _dims_text(params.get("dim"))
         forward = f"{out} = {prim}({names[0]}, dim={dim})"
@@ -144,14 +145,6 @@ def _reduction_text(prim: str, out: str, x: str, shape: tuple, params: dict) -> 
     args += ", keepdim=True" if params.get("keepdim") else ""
     factor = "1" if prim == "sum" else str(sp.Rational(1, max(count, 1)))
     return [f"{out} = {prim}({x}{args})"], [f"∂{out}/∂{x} = {factor} for each element"]
-
-
-def _loss_prims() -> dict:
-    """The element-wise formulas of the fused losses, by name (a fused node has its name)."""
-    from symgrad.ops import losses
-    from symgrad.prim.elementwise import Elementwise
-
-    return {p.name: p for p in vars(losses).values() if isinstance(p, Elementwise)}
 
 
 def _loss_text(prim: Any, out: str, names: list, symbols: list, params: dict) -> tuple:
