@@ -141,7 +141,7 @@ class _Run:
                 and not node._retain_hooks
                 and not node.runs_user_code
             ):
-                in_grads = node.apply(grads_in, False)
+                in_grads = node.prim.apply(node, grads_in, False)
                 if release:
                     node._release()
             else:

@@ -68,6 +68,9 @@ class Node:
         saved: tuple = (),
         out: Any = None,
         versions: Any = None,
+        meta: Any = (),
+        consts: Any = (),
+        held: Any = None,
     ) -> None:
         self.prim = prim
         self.params = params
@@ -81,10 +84,10 @@ class Node:
         self._pre_hooks = None
         self._retain_hooks = None
         self._seq = next(_sequence)
-        self._consts: Any = ()
-        self._meta: Any = ()
+        self._consts = consts  # the inputs that need no gradient (the symbolic replay reads them)
+        self._meta = meta  # (shape, dtype) of each tensor input, None for a number
         self._metadata: dict | None = None
-        self._held: Any = None  # the leaves its edges lead to (see AccumulateGrad)
+        self._held = held  # the leaves its edges lead to (see AccumulateGrad)
         if _anomaly_state.enabled and self.has_forward:
             anomaly.record(self)
 

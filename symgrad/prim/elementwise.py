@@ -223,10 +223,9 @@ class Elementwise(Primitive):
 
     def vjp(self, xp: Any, g: Any, ctx: Ctx) -> list:
         """``g * partial_i`` for each input that needs it (broadcast to the output's shape)."""
-        args = tuple(ctx.inputs)
+        args, out, params, vjp = ctx.inputs, ctx.out, ctx.params, xp.elementwise_vjp
         return [
-            xp.elementwise_vjp(self, i, args, ctx.out, g, ctx.params) if need else None
-            for i, need in enumerate(ctx.needs)
+            vjp(self, i, args, out, g, params) if need else None for i, need in enumerate(ctx.needs)
         ]
 
     def jvp(self, xp: Any, tangents: tuple, ctx: Ctx) -> Any:

@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.prim.primitive import sum_to_numpy
 from symgrad.prim.vocab import INTERPRETERS
 
 __all__ = ["NP"]
@@ -18,6 +17,32 @@ __all__ = ["NP"]
 def _basic_key(key: Any) -> bool:
     items = key if isinstance(key, tuple) else (key,)
     return all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in items)
+
+
+def reduce_to(g: Any, shape: tuple, dtype: np.dtype) -> np.ndarray:
+    """Sum a broadcast gradient back to ``shape`` and cast it to the input's dtype."""
+    if type(g) is not np.ndarray:
+        g = np.asarray(g)
+    if g.shape != shape:
+        g = sum_to_numpy(g, shape)
+    if g.dtype != dtype:
+        g = g.astype(dtype)
+    return g
+
+
+def sum_to_numpy(g: np.ndarray, shape: tuple) -> np.ndarray:
+    """Reduce ``g`` to ``shape`` by summing the dimensions broadcasting added or stretched."""
+    if g.shape == shape:
+        return g
+    if g.ndim < len(shape) or any(n != 1 and n != m for n, m in zip(shape[::-1], g.shape[::-1])):
+        return np.array(np.broadcast_to(g, shape))
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1
+    )
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    return g.reshape(shape)
 
 
 class NP:

@@ -17,6 +17,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad.autograd.node import accumulator_of, node_class
+from symgrad.prim.numpy_xp import NP, reduce_to, sum_to_numpy
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
@@ -36,19 +37,37 @@ __all__ = [
 class Ctx:
     """What a VJP or JVP rule sees of one node: its inputs and output (arrays, tensors or
     SymPy arrays, as the interpreter has them), the inputs' shapes, which inputs need a
-    gradient, the call's parameters, and which output the gradient is for."""
+    gradient, the call's parameters, and which output the gradient is for.
 
-    __slots__ = ("inputs", "out", "shapes", "needs", "params", "output")
+    The shapes may be given directly or as the node's ``(shape, dtype)`` records (``meta``),
+    read only when a rule asks for them."""
+
+    __slots__ = ("inputs", "out", "_shapes", "_meta", "needs", "params", "output")
 
     def __init__(
-        self, inputs: Any, out: Any, shapes: Any, needs: Any, params: Any, output: int = 0
+        self,
+        inputs: Any,
+        out: Any,
+        shapes: Any,
+        needs: Any,
+        params: Any,
+        output: int = 0,
+        meta: Any = None,
     ) -> None:
         self.inputs = inputs
         self.out = out
-        self.shapes = shapes
+        self._shapes = shapes
+        self._meta = meta
         self.needs = needs
         self.params = params
         self.output = output
+
+    @property
+    def shapes(self) -> Any:
+        """The shape of each input (None for a number)."""
+        if self._shapes is None:
+            self._shapes = [None if m is None else m[0] for m in self._meta]
+        return self._shapes
 
 
 class Primitive:
@@ -87,11 +106,17 @@ class Primitive:
         keep, keep_out = self.saves(len(inputs))
         edges, saved, versions, meta, consts, held = input_records(inputs, keep)
         cls = self._node_cls or node_class(self.node_name(params, meta))
-        node = cls(self, params, tuple(edges), tuple(saved), out if keep_out else None, versions)
-        node._consts = consts
-        node._held = held
-        node._meta = meta
-        return node
+        return cls(
+            self,
+            params,
+            tuple(edges),
+            tuple(saved),
+            out if keep_out else None,
+            versions,
+            meta,
+            consts,
+            held,
+        )
 
     # -- the backward rule, on the engine's interpreters -------------------------------------------
     def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
@@ -100,15 +125,14 @@ class Primitive:
         saved = node._unpack()
         meta = node._meta
         needs = [fn is not None for fn, _ in node.next_functions]
-        shapes = [None if m is None else m[0] for m in meta]
         if create_graph:
             out = Tensor._make(node._out, node, True) if node._out is not None else None
-            ctx = Ctx(saved, out, shapes, needs, node.params)
+            ctx = Ctx(saved, out, None, needs, node.params, meta=meta)
             result = self.vjp(INTERPRETERS.tensor, grads[0], ctx)
             return tuple(_as_input_tensor(r, n, m) for r, n, m in zip(result, needs, meta))
         inputs = [s._data if type(s) is Tensor else s for s in saved]
-        ctx = Ctx(inputs, node._out, shapes, needs, node.params)
-        result = self.vjp(INTERPRETERS.numpy, grads[0], ctx)
+        result = self.vjp(NP, grads[0], Ctx(inputs, node._out, None, needs, node.params, 0, meta))
+        # this runs once per node of every backward pass: no call where the shape fits
         grads_in = []
         for r, n, m in zip(result, needs, meta):
             if r is None or not n:
@@ -116,7 +140,7 @@ class Primitive:
             elif type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
                 r = reduce_to(r, m[0], m[1])
             grads_in.append(r)
-        return tuple(grads_in)
+        return grads_in
 
     def vjp(self, xp: Any, g: Any, ctx: Ctx) -> tuple:
         raise NotImplementedError(f"{self.name} has no backward rule")
@@ -227,29 +251,3 @@ def as_operand(value: Any, op: str) -> Any:
     raise TypeError(
         f"{op}(): expected Tensor or number arguments, got {type(value).__name__} ({value!r:.60})"
     )
-
-
-def reduce_to(g: Any, shape: tuple, dtype: np.dtype) -> np.ndarray:
-    """Sum a broadcast gradient back to ``shape`` and cast it to the input's dtype."""
-    if type(g) is not np.ndarray:
-        g = np.asarray(g)
-    if g.shape != shape:
-        g = sum_to_numpy(g, shape)
-    if g.dtype != dtype:
-        g = g.astype(dtype)
-    return g
-
-
-def sum_to_numpy(g: np.ndarray, shape: tuple) -> np.ndarray:
-    """Reduce ``g`` to ``shape`` by summing the dimensions broadcasting added or stretched."""
-    if g.shape == shape:
-        return g
-    if g.ndim < len(shape) or any(n != 1 and n != m for n, m in zip(shape[::-1], g.shape[::-1])):
-        return np.array(np.broadcast_to(g, shape))
-    lead = g.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1
-    )
-    if axes:
-        g = g.sum(axis=axes, keepdims=True)
-    return g.reshape(shape)
