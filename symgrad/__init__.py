@@ -21,9 +21,9 @@ from symgrad.tensor import Tensor
 from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from symgrad.creation import *  # noqa: F403
 from symgrad.ops import *  # noqa: F403
-from symgrad import autograd, nn, symbolic
+from symgrad import autograd, check, nn, symbolic
 from symgrad.symbolic import elementwise
-from symgrad.verification import GradientReport, verify
+from symgrad.check import GradientReport, verify
 from symgrad._printing import set_printoptions
 
 float = float32  # noqa: A001 - PyTorch's aliases

@@ -40,14 +40,10 @@ def __getattr__(name: str):  # the engine and Function need Tensor, which needs 
         from symgrad.autograd import function
 
         return getattr(function, name)
-    if name in ("gradcheck", "gradgradcheck", "GradcheckError"):
-        from symgrad.autograd import gradient_checks
+    if name in ("gradcheck", "gradgradcheck", "GradcheckError", "check_function"):
+        from symgrad import check  # the checks live above autograd: re-exported, not imported
 
-        return getattr(gradient_checks, name)
-    if name == "check_function":
-        from symgrad.verification import check_function
-
-        return check_function
+        return getattr(check, name)
     if name == "Node":
         from symgrad.autograd.node import Node
 
