@@ -34,11 +34,11 @@ __version__ = "0.1.0"
 
 # submodules and names that need SymPy or are seldom used load on first use, so that
 # ``import symgrad`` stays fast: ``symgrad.viz`` works after a plain ``import symgrad``
-_SUBMODULES = ("symbolic", "viz", "verification")
+_SUBMODULES = ("symbolic", "viz", "check", "cli")
 _LAZY_NAMES = {
     "elementwise": "symgrad.symbolic",
-    "verify": "symgrad.verification",
-    "GradientReport": "symgrad.verification",
+    "verify": "symgrad.check",
+    "GradientReport": "symgrad.check",
 }
 
 

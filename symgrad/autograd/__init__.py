@@ -39,12 +39,8 @@ def __getattr__(name: str):
         from symgrad.autograd import function
 
         return getattr(function, name)
-    if name in ("gradcheck", "gradgradcheck", "GradcheckError"):
-        from symgrad.autograd import gradient_checks
+    if name in ("gradcheck", "gradgradcheck", "GradcheckError", "check_function"):
+        from symgrad import check  # the checks live above autograd: re-exported, not imported
 
-        return getattr(gradient_checks, name)
-    if name == "check_function":
-        from symgrad.verification import check_function
-
-        return check_function
+        return getattr(check, name)
     raise AttributeError(f"module 'symgrad.autograd' has no attribute {name!r}")

@@ -107,6 +107,27 @@ def test_inputs_are_restored_bit_for_bit(xy):
         np.testing.assert_array_equal(t.detach().numpy(), b)
 
 
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_inputs_are_restored_when_the_function_fails_under_perturbation(fast_mode):
+    x = symgrad.tensor([0.0, 1.0], dtype=symgrad.float64, requires_grad=True)
+    before = x.detach().numpy().copy()
+
+    def changes_shape(t):
+        return t[t > 0.5 * 1e-6]
+
+    assert gradcheck(changes_shape, x, fast_mode=fast_mode, raise_exception=False) is False
+    np.testing.assert_array_equal(x.detach().numpy(), before)
+
+    def fails(t):
+        if t.detach().numpy()[0] != 0.0:
+            raise ValueError("perturbed")
+        return t * 2
+
+    with pytest.raises(ValueError, match="perturbed"):
+        gradcheck(fails, x, fast_mode=fast_mode)
+    np.testing.assert_array_equal(x.detach().numpy(), before)
+
+
 # -- dtype, inputs and outputs ------------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ import pytest
 
 import symgrad
 from symgrad.autograd import Function, check_function
-from symgrad.verification import GradientReport
+from symgrad.check import GradientReport
 
 from .functions import cube, mul_sin, softsign, swapped
 

@@ -10,26 +10,26 @@ than compared.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from symgrad.check.finite_differences import scalar_gradient
+from symgrad.check.report import as_html, as_text
 from symgrad.tensor import Tensor
 
 __all__ = ["verify", "check_function", "GradientReport", "InputReport", "Comparison"]
 
 _FD = "finite differences"
 # (rtol, atol): the exact pair must agree to rounding, pairs with finite differences to their
-# truncation error; atol also grows with the rounding noise of each difference (below)
+# truncation error; atol also grows with the rounding noise of each difference
 _TOLERANCE = {
     ("engine", _FD): (1e-4, 1e-6),
     ("engine", "closed form"): (1e-9, 1e-11),
     (_FD, "closed form"): (1e-4, 1e-6),
 }
-_ROUNDING = 64 * np.finfo(np.float64).eps  # the error of one evaluation, relative to its value
 _CLOSED_FORM_LIMIT = 200  # input elements; SymPy builds the closed form element by element
 
 
@@ -93,8 +93,6 @@ class GradientReport:
     (True, array([ 3., 12.]))
     """
 
-    _HEADER = ["input", "sources", "max abs err", "max rel err", "worst at", "values", "verdict"]
-
     def __init__(self, inputs: list[InputReport], note: str) -> None:
         self.inputs = inputs
         self.note = note
@@ -112,74 +110,13 @@ class GradientReport:
     def __len__(self) -> int:
         return len(self.inputs)
 
-    def _title(self) -> str:
-        verdict = "all gradients agree" if self.ok else "GRADIENTS DISAGREE"
-        return f"Gradient report: {verdict} ({self.note})"
-
-    def _rows(self) -> list[list[str]]:
-        rows = []
-        for r in self.inputs:
-            for c in r.comparisons:
-                rows.append(
-                    [
-                        r.name,
-                        f"{c.sources[0]} vs {c.sources[1]}",
-                        f"{c.max_abs:.3g}",
-                        f"{c.max_rel:.3g}",
-                        _index(c.worst),
-                        f"{c.values[0]:.10g} vs {c.values[1]:.10g}",
-                        "ok" if c.ok else "FAIL",
-                    ]
-                )
-            for source, why in r.missing.items():
-                rows.append([r.name, f"{source}: missing", "", "", "", why, ""])
-            if r.kinks.any():
-                where = [_index(tuple(int(i) for i in idx)) for idx in zip(*np.nonzero(r.kinks))]
-                more = f" and {len(where) - 5} more" if len(where) > 5 else ""
-                rows.append(
-                    [
-                        r.name,
-                        "kinks",
-                        "",
-                        "",
-                        ", ".join(where[:5]) + more,
-                        "finite differences straddle a kink: not compared there",
-                        "",
-                    ]
-                )
-        return rows
-
-    def _failures(self) -> list[str]:
-        lines = []
-        for r in self.inputs:
-            bad = [c for c in r.comparisons if not c.ok]
-            if bad:
-                values = ", ".join(f"{s} {v:.15g}" for s, v in r.worst_values().items())
-                lines.append(f"{r.name}, worst element {_index(bad[0].worst)}: {values}")
-        return lines
-
     def __str__(self) -> str:
-        rows = [self._HEADER] + self._rows()
-        widths = [max(len(row[k]) for row in rows) for k in range(len(self._HEADER))]
-        lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
-        return "\n".join([self._title(), *lines, *self._failures()])
+        return as_text(self)
 
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in self._HEADER)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
-            for row in self._rows()
-        )
-        notes = "".join(f"<p>{html.escape(line)}</p>" for line in self._failures())
-        return (
-            f"<p><b>{html.escape(self._title())}</b></p><table><tr>{head}</tr>{body}</table>{notes}"
-        )
-
-
-def _index(idx: tuple) -> str:
-    return "[" + ", ".join(str(i) for i in idx) + "]"
+        return as_html(self)
 
 
 # -- the function as one scalar --------------------------------------------------------------
@@ -195,17 +132,7 @@ class _Objective:
         self.note = ""
 
     def __call__(self, args: list) -> Tensor:
-        result = self.func(*args)
-        outs = result if isinstance(result, (tuple, list)) else (result,)
-        for k, o in enumerate(outs):
-            if not isinstance(o, Tensor):
-                raise TypeError(
-                    f"verify(): output {k} of the function is a {type(o).__name__}, not a "
-                    "Tensor; return a Tensor or a tuple of Tensors"
-                )
-        floating = [o for o in outs if o.dtype.is_floating_point]
-        if not floating:
-            raise TypeError("verify(): the function returned no floating-point tensor")
+        floating = self._floating_outputs(args)
         if self.projections is None:
             self._draw(floating)
         shapes = [tuple(v.shape) for v in self.projections]  # type: ignore[union-attr]
@@ -218,6 +145,20 @@ class _Objective:
             term = (o * Tensor._make(v.astype(o._data.dtype))).sum()
             total = term if total is None else total + term
         return total  # type: ignore[return-value]
+
+    def _floating_outputs(self, args: list) -> list[Tensor]:
+        result = self.func(*args)
+        outs = result if isinstance(result, (tuple, list)) else (result,)
+        for k, o in enumerate(outs):
+            if not isinstance(o, Tensor):
+                raise TypeError(
+                    f"verify(): output {k} of the function is a {type(o).__name__}, not a "
+                    "Tensor; return a Tensor or a tuple of Tensors"
+                )
+        floating = [o for o in outs if o.dtype.is_floating_point]
+        if not floating:
+            raise TypeError("verify(): the function returned no floating-point tensor")
+        return floating
 
     def _draw(self, outs: list) -> None:
         rng = np.random.default_rng(0)  # fixed: the same projection on every call and every run
@@ -272,51 +213,9 @@ def _engine(y: Tensor, leaves: list[Tensor]) -> list[np.ndarray]:
 def _finite_differences(
     objective: _Objective, args: list, k: int, eps: float | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Central differences for input ``k``, the rounding noise of each, and a mask of the
-    elements where the step straddles a kink."""
-    data = args[k]._data
-
-    def f() -> float:
-        return float(objective(args)._data)
-
-    f0 = f()
-    grads, noise, kinks = (
-        np.zeros(data.shape),
-        np.zeros(data.shape),
-        np.zeros(data.shape, dtype=bool),
-    )
-    for idx in np.ndindex(data.shape):
-        original = data[idx]
-        # the cube root of the machine epsilon balances truncation and rounding error
-        h = eps if eps is not None else 6e-6 * max(1.0, abs(float(original)))
-        fp, fm = _shifted(f, data, idx, h)
-        grads[idx] = (fp - fm) / (2 * h)
-        noise[idx] = _ROUNDING * max(abs(f0), abs(fp), abs(fm)) / h
-        rtol, atol = _TOLERANCE[("engine", _FD)]
-        bend = (fp - f0) / h - (f0 - fm) / h  # slope jump: O(h f'') if smooth
-        if abs(bend) > atol + noise[idx] + rtol * abs(grads[idx]):
-            kinks[idx] = _straddles_kink(f, data, idx, h, f0, bend)
-    return grads, noise, kinks
-
-
-def _shifted(f: Callable, data: np.ndarray, idx: tuple, h: float) -> tuple[float, float]:
-    original = data[idx]
-    data[idx] = original + h
-    fp = f()
-    data[idx] = original - h
-    fm = f()
-    data[idx] = original
-    return fp, fm
-
-
-def _straddles_kink(
-    f: Callable, data: np.ndarray, idx: tuple, h: float, f0: float, bend: float
-) -> bool:
-    """A smooth function's slope jump shrinks with the step (a quarter of the step, a quarter
-    of the jump); at a kink it stays (kink at x) or vanishes (kink between h/4 and h away)."""
-    fp, fm = _shifted(f, data, idx, h / 4)
-    ratio = ((fp - f0) - (f0 - fm)) / (h / 4) / bend
-    return not 0.1 < ratio < 0.45
+    """Central differences for input ``k``, the rounding noise of each, and the kinks."""
+    rtol, atol = _TOLERANCE[("engine", _FD)]
+    return scalar_gradient(lambda: float(objective(args)._data), args[k]._data, eps, rtol, atol)
 
 
 def _closed_form(y: Tensor, leaves: list[Tensor], limit: float) -> tuple[list | None, str]:

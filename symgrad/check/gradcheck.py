@@ -16,47 +16,20 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.check.fast_mode import check_fast
+from symgrad.check.jacobians import (
+    GradcheckError,
+    as_tuple,
+    check_full,
+    live_outputs,
+    numerical_jacobians,
+    outputs_of,
+)
 from symgrad.tensor import Tensor
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
-# a failing fast-mode pair is re-run element by element (for the worst element) up to this size
-_SLOW_RERUN_LIMIT = 1024
 _BACKWARD_ERRORS = (RuntimeError, TypeError, ValueError, AttributeError)
-
-
-class GradcheckError(RuntimeError):
-    """A gradient check failed; the message names the output, the input and the worst element.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> issubclass(symgrad.autograd.GradcheckError, RuntimeError)
-    True
-    """
-
-
-# -- inputs and outputs ----------------------------------------------------------------------
-
-
-def _as_tuple(x: Any) -> tuple:
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
-
-
-def _outputs(func: Callable, inputs: tuple) -> tuple[Tensor, ...]:
-    out = _as_tuple(func(*inputs))
-    for i, o in enumerate(out):
-        if not isinstance(o, Tensor):
-            raise TypeError(
-                f"gradcheck: output {i} of the function is a {type(o).__name__}, not a Tensor; "
-                "return Tensors (or a tuple of them)"
-            )
-    return out
-
-
-def _live(outputs: tuple) -> list[int]:
-    """The positions of the outputs that can carry a gradient (PyTorch checks only those)."""
-    return [k for k, o in enumerate(outputs) if o.requires_grad and o.dtype.is_floating_point]
 
 
 def _differentiable_inputs(inputs: tuple, warn: bool, stacklevel: int = 4) -> list[int]:
@@ -83,234 +56,6 @@ def _differentiable_inputs(inputs: tuple, warn: bool, stacklevel: int = 4) -> li
     return found
 
 
-def _evaluate(func: Callable, inputs: tuple, like: tuple, live: list[int]) -> list[np.ndarray]:
-    """The live outputs as float64 arrays, checked to keep their shapes. Runs in grad mode,
-    as PyTorch does: the function may differentiate (gradgradcheck's VJPs do)."""
-    outs = _outputs(func, inputs)
-    result = []
-    for k in live:
-        if outs[k].shape != like[k].shape:
-            raise GradcheckError(
-                f"Expected func to return outputs with the same shape when inputs are perturbed, "
-                f"but output {k} has shape {list(outs[k].shape)}, not {list(like[k].shape)}."
-            )
-        result.append(np.array(outs[k]._data, dtype=np.float64))
-    return result
-
-
-def _central(
-    func: Callable, inputs: tuple, set_value: Callable, eps: float, like: tuple, live: list[int]
-) -> list[np.ndarray]:
-    """Central differences of the live outputs along one perturbation of an input
-    (``set_value(+1)``, ``set_value(-1)``), restored after (``set_value(0)``)."""
-    set_value(+1)
-    plus = _evaluate(func, inputs, like, live)
-    set_value(-1)
-    minus = _evaluate(func, inputs, like, live)
-    set_value(0)
-    return [((p - m) / (2 * eps)).reshape(-1) for p, m in zip(plus, minus)]
-
-
-# -- the Jacobians ---------------------------------------------------------------------------
-
-
-def _numerical_jacobians(
-    func: Callable, inputs: tuple, i: int, eps: float, like: tuple, live: list[int]
-) -> list[np.ndarray]:
-    """For input ``i``: per live output, the matrix (input elements x output elements)."""
-    data = inputs[i]._data
-    columns = []
-    for idx in np.ndindex(data.shape):
-        original = data[idx]
-
-        def set_value(sign: int, idx: tuple = idx, original: Any = original) -> None:
-            data[idx] = original + sign * eps if sign else original
-
-        columns.append(_central(func, inputs, set_value, eps, like, live))
-    return [
-        np.array([c[n] for c in columns]).reshape(data.size, like[k].numel())
-        for n, k in enumerate(live)
-    ]
-
-
-def _vjp(out: Tensor, inputs: tuple, diff: list[int], seed: np.ndarray) -> list[np.ndarray]:
-    from symgrad.autograd.engine import grad
-
-    found = grad(
-        out,
-        [inputs[i] for i in diff],
-        Tensor._make(seed.astype(out._data.dtype)),
-        retain_graph=True,
-        allow_unused=True,
-    )
-    return [
-        np.zeros(inputs[i].numel())
-        if g is None
-        else np.asarray(g._data, dtype=np.float64).reshape(-1)
-        for i, g in zip(diff, found)
-    ]
-
-
-def _analytical_jacobians(
-    out: Tensor, k: int, inputs: tuple, diff: list[int], nondet_tol: float
-) -> dict[int, np.ndarray]:
-    """{input: matrix (input elements x output elements)} for output ``k``, from the engine;
-    the first row is computed twice, to catch a backward that is not reentrant."""
-    rows = []
-    for j in range(out.numel()):
-        seed = np.zeros(out.numel())
-        seed[j] = 1
-        rows.append(_vjp(out, inputs, diff, seed.reshape(out.shape)))
-    if rows:
-        again = _vjp(out, inputs, diff, np.eye(1, out.numel()).reshape(out.shape))
-        _check_reentrant(rows[0], again, nondet_tol)
-    return {
-        i: (np.array([r[n] for r in rows]).T if rows else np.zeros((inputs[i].numel(), 0)))
-        for n, i in enumerate(diff)
-    }
-
-
-def _check_reentrant(first: list, second: list, nondet_tol: float) -> None:
-    for a, b in zip(first, second):
-        if a.size and not np.max(np.abs(a - b)) <= nondet_tol:
-            raise GradcheckError(
-                "Backward is not reentrant, i.e., running backward with same input and "
-                "grad_output multiple times gives different values, although analytical "
-                "gradient matches numerical gradient. The tolerance for nondeterminism was "
-                f"{nondet_tol}."
-            )
-
-
-def _close(a: Any, n: Any, rtol: float, atol: float) -> bool:
-    # PyTorch's allclose(analytical, numerical): the tolerance is relative to the numerical value
-    return bool(np.all(np.abs(a - n) <= atol + rtol * np.abs(n)))
-
-
-def _worst(
-    n: np.ndarray, a: np.ndarray, rtol: float, atol: float, x: Tensor, out: Tensor, o: int, i: int
-) -> str:
-    excess = np.abs(a - n) - (atol + rtol * np.abs(n))
-    flat = int(np.argmax(np.where(np.isnan(excess), np.inf, excess)))
-    row, col = np.unravel_index(flat, n.shape)
-    at_in = tuple(int(v) for v in np.unravel_index(row, x.shape))
-    at_out = tuple(int(v) for v in np.unravel_index(col, out.shape))
-    diff = abs(a[row, col] - n[row, col])
-    return (
-        f"worst element: d(output {o}){list(at_out)} / d(input {i}){list(at_in)}: "
-        f"numerical {float(n[row, col])!r} vs analytical {float(a[row, col])!r} "
-        f"(difference {diff:.3g}; allowed atol + rtol * |numerical| = "
-        f"{atol + rtol * abs(n[row, col]):.3g})."
-    )
-
-
-def _mismatch(o: int, i: int, n: np.ndarray, a: np.ndarray, worst: str) -> str:
-    return (
-        f"Jacobian mismatch for output {o} with respect to input {i},\nThe {worst}\n"
-        f"numerical:{Tensor._make(n)!r}\nanalytical:{Tensor._make(a)!r}\n"
-    )
-
-
-def _slow_check(
-    func: Callable,
-    inputs: tuple,
-    outputs: tuple,
-    live: list[int],
-    diff: list[int],
-    eps: float,
-    atol: float,
-    rtol: float,
-    nondet_tol: float,
-) -> None:
-    analytical = {k: _analytical_jacobians(outputs[k], k, inputs, diff, nondet_tol) for k in live}
-    for i in diff:
-        numerical = _numerical_jacobians(func, inputs, i, eps, outputs, live)
-        for n, k in zip(numerical, live):
-            a = analytical[k][i]
-            if not _close(a, n, rtol, atol):
-                worst = _worst(n, a, rtol, atol, inputs[i], outputs[k], k, i)
-                raise GradcheckError(_mismatch(k, i, n, a, worst))
-
-
-# -- fast mode -------------------------------------------------------------------------------
-
-
-def _unit(rng: np.random.Generator, shape: tuple) -> np.ndarray:
-    # PyTorch's choice: uniform in [0, 1), normalised (so atol scales by sum(u) * sum(v))
-    u = rng.random(shape)
-    norm = np.linalg.norm(u)
-    return u / norm if norm > 0 else u
-
-
-def _fast_check(
-    func: Callable,
-    inputs: tuple,
-    outputs: tuple,
-    live: list[int],
-    diff: list[int],
-    eps: float,
-    atol: float,
-    rtol: float,
-    nondet_tol: float,
-) -> None:
-    rng = np.random.default_rng(0)  # fixed: verdicts reproducible, the user's generator untouched
-    us = {i: _unit(rng, inputs[i].shape) for i in diff}
-    vs = {k: _unit(rng, outputs[k].shape) for k in live}
-    numerical: dict = {}
-    for i in diff:
-        data, u = inputs[i]._data, us[i]
-        base = data.copy()
-
-        def set_value(
-            sign: int, data: np.ndarray = data, base: np.ndarray = base, u: np.ndarray = u
-        ) -> None:
-            data[...] = base + sign * eps * u if sign else base
-
-        jus = _central(func, inputs, set_value, eps, outputs, live)
-        for ju, k in zip(jus, live):
-            numerical[(k, i)] = float(np.dot(vs[k].reshape(-1), ju))
-    for k in live:
-        vjps = _vjp(outputs[k], inputs, diff, vs[k])
-        _check_reentrant(vjps, _vjp(outputs[k], inputs, diff, vs[k]), nondet_tol)
-        for vj, i in zip(vjps, diff):
-            a, n = float(np.dot(vj, us[i].reshape(-1))), numerical[(k, i)]
-            scaled_atol = atol * float(us[i].sum()) * float(vs[k].sum())
-            if not _close(a, n, rtol, scaled_atol):
-                raise GradcheckError(
-                    f"Jacobian mismatch for output {k} with respect to input {i},\n"
-                    f"numerical:{n!r}\nanalytical:{a!r}\n(fast mode compares v^T J u for random "
-                    "unit vectors u and v)\n"
-                    + _slow_rerun(func, inputs, outputs, k, i, eps, atol, rtol)
-                )
-
-
-def _slow_rerun(
-    func: Callable,
-    inputs: tuple,
-    outputs: tuple,
-    k: int,
-    i: int,
-    eps: float,
-    atol: float,
-    rtol: float,
-) -> str:
-    """The element-by-element comparison of one failing pair, where it is small enough."""
-    x, out = inputs[i], outputs[k]
-    if x.numel() > _SLOW_RERUN_LIMIT or out.numel() > _SLOW_RERUN_LIMIT:
-        return (
-            f"Input {i} has {x.numel()} and output {k} {out.numel()} elements: run with "
-            "fast_mode=False to find the worst element.\n"
-        )
-    (n,) = _numerical_jacobians(func, inputs, i, eps, outputs, [k])
-    a = _analytical_jacobians(out, k, inputs, [i], nondet_tol=np.inf)[i]
-    if _close(a, n, rtol, atol):
-        return (
-            "Element by element (fast_mode=False) the Jacobians agree: the difference is in "
-            "the tolerance scaling of fast mode; use fast_mode=False for this function.\n"
-        )
-    worst = _worst(n, a, rtol, atol, x, out, k, i)
-    return f"Element by element (fast_mode=False), the {worst}\n"
-
-
 # -- outputs without gradient, and undefined output gradients ---------------------------------
 
 
@@ -320,7 +65,7 @@ def _check_constant(
     """No output requires grad: then the function must not depend on the inputs."""
     floating = [k for k, o in enumerate(outputs) if o.dtype.is_floating_point]
     for i in diff:
-        for n in _numerical_jacobians(func, inputs, i, eps, outputs, floating):
+        for n in numerical_jacobians(func, inputs, i, eps, outputs, floating):
             if np.any(n != 0):
                 raise GradcheckError(
                     "Numerical gradient for function expected to be zero: no output requires "
@@ -331,8 +76,8 @@ def _check_constant(
 
 def _check_undefined_grad(func: Callable, inputs: tuple, diff: list[int]) -> None:
     """Zero (or, one output at a time, missing) output gradients give zero input gradients."""
-    outputs = _outputs(func, inputs)
-    live = [outputs[k] for k in _live(outputs)]
+    outputs = outputs_of(func, inputs)
+    live = [outputs[k] for k in live_outputs(outputs)]
     cases = [(live, "all output gradients are zero")]
     if len(live) > 1:
         for k in range(len(live)):
@@ -385,14 +130,14 @@ def _run(
     fast_mode: bool,
     warn: bool,
 ) -> None:
-    inputs = _as_tuple(inputs)
+    inputs = as_tuple(inputs)
     diff = _differentiable_inputs(inputs, warn)
-    outputs = _outputs(func, inputs)
-    live = _live(outputs)
+    outputs = outputs_of(func, inputs)
+    live = live_outputs(outputs)
     if not live:
         _check_constant(func, inputs, outputs, diff, eps)
         return
-    check = _fast_check if fast_mode else _slow_check
+    check = check_fast if fast_mode else check_full
     check(func, inputs, outputs, live, diff, eps, atol, rtol, nondet_tol)
     if check_undefined_grad:
         _check_undefined_grad(func, inputs, diff)
@@ -423,7 +168,8 @@ def gradcheck(
     ``(f(x + eps) - f(x - eps)) / (2 eps)`` for each input element. With ``fast_mode`` only
     ``vᵀ J u`` for random unit vectors is compared (``atol`` scaled by ``sum(u) * sum(v)``, as
     in PyTorch): two evaluations of ``func`` and one backward per input. Inputs are perturbed
-    in place and restored; they should be float64 (a warning says so otherwise).
+    in place and restored, also when ``func`` raises; they should be float64 (a warning says
+    so otherwise).
 
     Returns True, or raises :class:`GradcheckError` naming the output and the input
     ("Jacobian mismatch for output 0 with respect to input 1"), the worst element with both
@@ -496,7 +242,7 @@ def gradgradcheck(
     _unsupported(check_batched_grad=check_batched_grad, check_fwd_over_rev=check_fwd_over_rev)
     if not check_rev_over_rev:
         return True
-    inputs = _as_tuple(inputs)
+    inputs = as_tuple(inputs)
     _differentiable_inputs(inputs, warn=True, stacklevel=3)
     try:
         grad_outputs = _grad_outputs(func, inputs, grad_outputs)
@@ -520,15 +266,15 @@ def gradgradcheck(
 
 
 def _grad_outputs(func: Callable, inputs: tuple, given: Any) -> tuple:
-    outputs = _outputs(func, inputs)
-    live = [outputs[k] for k in _live(outputs)]
+    outputs = outputs_of(func, inputs)
+    live = [outputs[k] for k in live_outputs(outputs)]
     if given is None:
         rng = np.random.default_rng(0)
         return tuple(
             Tensor._make(rng.uniform(-1, 1, o.shape).astype(o._data.dtype)).requires_grad_()
             for o in live
         )
-    given = _as_tuple(given)
+    given = as_tuple(given)
     if len(given) != len(live):
         raise ValueError(
             f"gradgradcheck: {len(given)} grad_outputs given for {len(live)} outputs that "
@@ -543,8 +289,8 @@ def _vjp_function(func: Callable, n: int) -> Callable:
 
     def vjp(*args: Any) -> tuple:
         xs, gs = args[:n], args[n:]
-        outs = _outputs(func, xs)
-        live = [outs[k] for k in _live(outs)]
+        outs = outputs_of(func, xs)
+        live = [outs[k] for k in live_outputs(outs)]
         wrt = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
         if not live:
             return ()
