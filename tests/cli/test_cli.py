@@ -26,12 +26,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import symgrad
-from symgrad import cli
-from symgrad.cli import main
-from symgrad.formula import MAX_DEPTH, FormulaError, parse
+from symgrad.cli import _commands, main
+from symgrad.cli.formula import MAX_DEPTH, FormulaError, parse
 from symgrad.symbolic import SymbolicDepthError, derivation
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL = ["explain", "a*b + c*log(d)", "--at", "a=2", "b=3", "c=5", "d=10"]
 
 
@@ -437,7 +436,7 @@ def test_closed_form_too_deep_is_one_line(capsys, monkeypatch):
     def too_deep(*args, **kwargs):
         raise SymbolicDepthError("deep")
 
-    monkeypatch.setattr(cli, "gradient", too_deep)
+    monkeypatch.setattr(_commands, "gradient", too_deep)
     err = assert_one_line_error(*run(["grad", "sin(x)"], capsys))
     assert "too deeply nested for a closed form; simplify it" in err
 
@@ -446,7 +445,7 @@ def test_unexpected_failure_is_one_line_and_exit_code_1(capsys, monkeypatch):
     def broken(*args, **kwargs):
         raise KeyError("bug\nsecond line")
 
-    monkeypatch.setattr(cli, "gradient", broken)
+    monkeypatch.setattr(_commands, "gradient", broken)
     err = assert_one_line_error(*run(["grad", "x"], capsys), expected=1)
     assert "internal error (KeyError" in err
 

@@ -10,7 +10,7 @@ and names only ever become tensor names (SymPy symbols), never code.
 
 Examples
 --------
->>> from symgrad.formula import parse
+>>> from symgrad.cli.formula import parse
 >>> formula = parse("a*b + c*log(d)")
 >>> formula.names
 ('a', 'b', 'c', 'd')
@@ -20,22 +20,30 @@ Examples
 >>> parse("().__class__")
 Traceback (most recent call last):
     ...
-symgrad.formula.FormulaError: attribute access "().__class__" at column 1 is not allowed ...
+symgrad.cli.formula.FormulaError: attribute access "().__class__" at column 1 is not allowed ...
 """
 
 from __future__ import annotations
 
 import ast
-import math
-import operator
 import re
 import sys
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 import symgrad
+from symgrad.cli._compute import (
+    EXACT_INT,
+    Const,
+    DomainError,
+    Evaluation,
+    Op,
+    Tree,
+    Var,
+    fold,
+    short,
+)
+from symgrad.cli._functions import FUNCTIONS
 from symgrad.tensor import Tensor
 
 __all__ = ["parse", "Formula", "FormulaError", "FUNCTIONS", "MAX_LENGTH", "MAX_DEPTH"]
@@ -43,49 +51,8 @@ __all__ = ["parse", "Formula", "FormulaError", "FUNCTIONS", "MAX_LENGTH", "MAX_D
 MAX_LENGTH = 10_000  # characters
 MAX_DEPTH = 200  # nested operations; SymPy's recursive algorithms struggle well before 1,000
 
-# the functions a formula may call, with their number of arguments
-FUNCTIONS = {
-    **dict.fromkeys(
-        (
-            "exp log log1p expm1 sqrt rsqrt abs sin cos tan tanh sigmoid relu softplus erf gelu "
-            "square reciprocal sign"
-        ).split(),
-        1,
-    ),
-    "pow": 2,
-    "maximum": 2,
-    "minimum": 2,
-}
-# fixed names looked up once, never from the user's text
-_KERNELS = {name: getattr(symgrad, name) for name in FUNCTIONS}
 _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
-_OPERATORS = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "/": operator.truediv,
-    "**": operator.pow,
-    "neg": operator.neg,
-    "pow": operator.pow,
-}
-# where these give an infinite result from finite inputs, the result was too large for a float
-_OVERFLOWING = {
-    "+",
-    "-",
-    "*",
-    "/",
-    "**",
-    "pow",
-    "neg",
-    "exp",
-    "expm1",
-    "square",
-    "softplus",
-    "gelu",
-}
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
-_AUTOMATIC = re.compile(r"v[0-9]+\Z")  # the symbolic layer's own names for intermediates
-_EXACT_INT = 2**53  # beyond this an int is no longer exact as a float
 _WHAT = {
     ast.Attribute: "attribute access",
     ast.Subscript: "a subscript",
@@ -117,27 +84,6 @@ class FormulaError(ValueError):
     """A formula that cannot be read or computed; the message is one line and says where."""
 
 
-@dataclass(frozen=True)
-class _Const:
-    value: int | float
-
-
-@dataclass(frozen=True)
-class _Var:
-    name: str
-
-
-@dataclass(frozen=True)
-class _Op:
-    op: str  # "+", "-", "*", "/", "**", "neg" or a function name
-    args: tuple
-    text: str  # the source of this sub-formula, for messages
-    column: int  # 1-based
-
-
-_Tree = _Const | _Var | _Op
-
-
 class Formula:
     """A checked formula: its variables, and the computation it stands for.
 
@@ -151,7 +97,7 @@ class Formula:
         The number of operations left once constants are folded (``2*3*x`` has one).
     """
 
-    def __init__(self, text: str, tree: _Tree, names: tuple[str, ...], operations: int) -> None:
+    def __init__(self, text: str, tree: Tree, names: tuple[str, ...], operations: int) -> None:
         self.text = text
         self.names = names
         self.operations = operations
@@ -192,9 +138,12 @@ class Formula:
             n: symgrad.tensor(float(values[n]), dtype=symgrad.float64, requires_grad=True, name=n)
             for n in self.names
         }
-        run = _Evaluation(leaves, check, _intermediate_prefix(self.names))
+        run = Evaluation(leaves, check)
         with np.errstate(all="ignore"):  # non-finite results are reported, not warned about
-            out = run.value(self._tree)
+            try:
+                out = run.value(self._tree)
+            except DomainError as e:
+                raise FormulaError(str(e)) from None
         if not isinstance(out, Tensor):
             out = symgrad.tensor(float(out), dtype=symgrad.float64)
         elif out.grad_fn is None:
@@ -211,93 +160,8 @@ def _check_values(names: tuple[str, ...], values: dict) -> None:
         raise FormulaError(f"{', '.join(extra)} not used in the formula")
 
 
-def _intermediate_prefix(names: tuple[str, ...]) -> str | None:
-    """None (automatic names) unless a variable looks like one; then a prefix no variable uses."""
-    if not any(_AUTOMATIC.match(n) for n in names):
-        return None
-    prefix = "w"
-    while any(re.fullmatch(prefix + "[0-9]+", n) for n in names):
-        prefix += "w"
-    return prefix
-
-
-class _Evaluation:
-    """One run of a formula's tree with tensors; recursion is bounded by MAX_DEPTH."""
-
-    def __init__(self, leaves: dict, check: bool, prefix: str | None) -> None:
-        self.leaves = leaves
-        self.check = check
-        self.prefix = prefix
-        self.count = 0
-
-    def value(self, node: _Tree) -> Any:
-        if isinstance(node, _Const):
-            return node.value
-        if isinstance(node, _Var):
-            return self.leaves[node.name]
-        args = [self.value(a) for a in node.args]
-        out = _apply(node.op, args)
-        if self.check:
-            _check_finite(node, args, out)
-        if self.prefix is not None and isinstance(out, Tensor):
-            self.count += 1
-            out.name = f"{self.prefix}{self.count}"
-        return out
-
-
-def _apply(op: str, args: list) -> Any:
-    if op in _OPERATORS:
-        return _OPERATORS[op](*args)
-    if op in ("maximum", "minimum") or not isinstance(args[0], Tensor):
-        # the functions want a tensor first; constants enter as unnamed float64 tensors
-        args = [
-            a if isinstance(a, Tensor) else symgrad.tensor(float(a), dtype=symgrad.float64)
-            for a in args
-        ]
-    return _KERNELS[op](*args)
-
-
-def _number(x: Any) -> str:
-    x = float(x.item() if isinstance(x, Tensor) else x)
-    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.7g}"
-
-
-def _check_finite(node: _Op, args: list, out: Any) -> None:
-    """Raise where ``out`` is not finite although every input is."""
-    numbers = [a.item() if isinstance(a, Tensor) else a for a in args]
-    result = out.item() if isinstance(out, Tensor) else out
-    if math.isfinite(result) or not all(math.isfinite(x) for x in numbers):
-        return
-    raise FormulaError(_domain_message(node, numbers, result))
-
-
-def _domain_message(node: _Op, numbers: list, result: float) -> str:
-    where = f'in "{_short(node.text)}" at column {node.column}'
-    shown = [_number(x) for x in numbers]
-    if (node.op == "/" and numbers[1] == 0) or (node.op in ("**", "pow") and numbers[0] == 0):
-        return f"division by zero {where}"
-    if node.op in ("+", "-", "*", "/", "**"):
-        a, b = (s if float(x) >= 0 else f"({s})" for s, x in zip(shown, numbers))
-        call = f"{a}{node.op}{b}"
-    elif node.op == "neg":
-        call = f"-{shown[0]}"
-    else:
-        call = f"{node.op}({', '.join(shown)})"
-    if math.isnan(result):
-        kind = "is undefined (nan)"
-    elif node.op in _OVERFLOWING:
-        kind = f"overflows ({result})"
-    else:
-        kind = f"is infinite ({result})"
-    return f"{call} {kind} {where}"
-
-
 def _quote(text: str) -> str:
     return f"'{text}'" if '"' in text else f'"{text}"'
-
-
-def _short(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -319,7 +183,7 @@ def parse(text: str) -> Formula:
     >>> parse("exp(x, y=1)")
     Traceback (most recent call last):
         ...
-    symgrad.formula.FormulaError: the keyword argument "y=1" at column 8 is not allowed ...
+    symgrad.cli.formula.FormulaError: the keyword argument "y=1" at column 8 is not allowed ...
     """
     if not isinstance(text, str):
         raise FormulaError(f"a formula is a string, not {type(text).__name__}")
@@ -405,7 +269,7 @@ class _Reader:
     def where(self, node: ast.AST) -> tuple[str, int]:
         # one line of ASCII (checked before parsing), so offsets index the text directly
         segment = self.text[node.col_offset : node.end_col_offset]
-        return _short(segment), node.col_offset + 1 + self.indent
+        return short(segment), node.col_offset + 1 + self.indent
 
     def reject(self, node: ast.AST, what: str) -> FormulaError:
         segment, column = self.where(node)
@@ -413,7 +277,7 @@ class _Reader:
             f"{what} {_quote(segment)} at column {column} is not allowed in a formula {_HINT}"
         )
 
-    def convert(self, node: ast.AST) -> _Tree:
+    def convert(self, node: ast.AST) -> Tree:
         if isinstance(node, ast.Constant):
             return self.constant(node)
         if isinstance(node, ast.Name):
@@ -426,7 +290,7 @@ class _Reader:
             return self.call(node)
         raise self.reject(node, _WHAT.get(type(node), type(node).__name__))
 
-    def constant(self, node: ast.Constant) -> _Const:
+    def constant(self, node: ast.Constant) -> Const:
         value = node.value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             what = {
@@ -443,11 +307,9 @@ class _Reader:
             raise FormulaError(
                 f'the number "{segment}" at column {column} is too large (it overflows a float)'
             )
-        return _Const(
-            value if isinstance(value, float) or abs(value) < _EXACT_INT else float(value)
-        )
+        return Const(value if isinstance(value, float) or abs(value) < EXACT_INT else float(value))
 
-    def name(self, node: ast.Name) -> _Var:
+    def name(self, node: ast.Name) -> Var:
         segment, column = self.where(node)
         if node.id.startswith("_") or not _NAME.match(node.id):
             raise FormulaError(
@@ -459,21 +321,21 @@ class _Reader:
                 f'"{segment}" at column {column} is a function; call it as {node.id}(...)'
             )
         self.names.setdefault(node.id, None)
-        return _Var(node.id)
+        return Var(node.id)
 
-    def binary(self, node: ast.BinOp) -> _Tree:
+    def binary(self, node: ast.BinOp) -> Tree:
         if type(node.op) not in _BINARY:
             raise self.reject(node, f"the operator '{_operator_text(node)}' in")
         return self.operation(node, _BINARY[type(node.op)], [node.left, node.right])
 
-    def unary(self, node: ast.UnaryOp) -> _Tree:
+    def unary(self, node: ast.UnaryOp) -> Tree:
         if isinstance(node.op, ast.UAdd):
             return self.convert(node.operand)
         if not isinstance(node.op, ast.USub):
             raise self.reject(node, f"the operator '{_operator_text(node)}' in")
         return self.operation(node, "neg", [node.operand])
 
-    def call(self, node: ast.Call) -> _Tree:
+    def call(self, node: ast.Call) -> Tree:
         segment, column = self.where(node)
         if not isinstance(node.func, ast.Name):
             raise FormulaError(
@@ -483,7 +345,7 @@ class _Reader:
         name = node.func.id
         if name not in FUNCTIONS:
             raise FormulaError(
-                f'unknown function "{_short(name)}" at column {column} '
+                f'unknown function "{short(name)}" at column {column} '
                 f"(known: {', '.join(sorted(FUNCTIONS))})"
             )
         for keyword in node.keywords:
@@ -502,12 +364,15 @@ class _Reader:
             )
         return self.operation(node, name, node.args)
 
-    def operation(self, node: ast.AST, op: str, children: list) -> _Tree:
+    def operation(self, node: ast.AST, op: str, children: list) -> Tree:
         args = tuple(self.convert(c) for c in children)
         segment, column = self.where(node)
-        tree = _Op(op, args, segment, column)
-        if all(isinstance(a, _Const) for a in args):
-            return _Const(_fold(tree))
+        tree = Op(op, args, segment, column)
+        if all(isinstance(a, Const) for a in args):
+            try:
+                return Const(fold(tree))
+            except DomainError as e:
+                raise FormulaError(str(e)) from None
         self.operations += 1
         return tree
 
@@ -526,32 +391,3 @@ def _operator_text(node: ast.AST) -> str:
         ast.Invert: "~",
     }
     return symbols.get(type(node.op), type(node.op).__name__)
-
-
-# -- constants ----------------------------------------------------------------------------------
-
-
-def _fold(node: _Op) -> int | float:
-    """The value of an operation on constants, computed as floats (never as huge ints)."""
-    numbers = [a.value for a in node.args]
-    exact = all(isinstance(x, int) for x in numbers)
-    try:
-        if node.op in ("**", "pow"):
-            result = math.pow(*(float(x) for x in numbers))
-        elif node.op in _OPERATORS:
-            result = _OPERATORS[node.op](*(float(x) for x in numbers))
-        else:
-            with np.errstate(all="ignore"):
-                result = _apply(node.op, [float(x) for x in numbers]).item()
-    except ZeroDivisionError:
-        raise FormulaError(f'division by zero in "{node.text}" at column {node.column}') from None
-    except OverflowError:
-        result = math.inf
-    except ValueError:  # math.pow of a negative base to a fractional power, or of 0 to a negative
-        result = math.nan
-    if not math.isfinite(result):
-        raise FormulaError(_domain_message(node, numbers, result))
-    if exact and float(result).is_integer() and abs(result) < _EXACT_INT and node.op != "/":
-        # small integer results stay exact, so x**(1+1) shows as x**2
-        return int(result)
-    return result
