@@ -101,6 +101,7 @@ PRINTED = 5e-5
 # -- every example runs -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_example_runs(name):
     result = run(name)
@@ -117,6 +118,7 @@ def test_every_example_is_checked():
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_example_output(name):
     if name not in CHECKS:
@@ -168,6 +170,7 @@ def check_computational_graph(out: str) -> None:
     assert float(grads["d"]) == 0.5
 
 
+@pytest.mark.slow
 def test_computational_graph_warns_on_non_leaf_grad():
     stderr = run("tutorial_computational_graph.py").stderr
     assert "UserWarning" in stderr
@@ -415,6 +418,7 @@ def _torch_installed() -> bool:
 
 
 # The tutorials whose output does not depend on random numbers.
+@pytest.mark.slow
 @pytest.mark.torch
 @pytest.mark.parametrize(
     "name",
@@ -438,6 +442,25 @@ def test_prints_what_pytorch_prints(name):
 # -- the examples in the README and the docs -----------------------------------------------------
 
 
+def readme_examples_table() -> list[str]:
+    """The files named in the first column of the table under the README's "Examples"."""
+    text = (ROOT / "README.md").read_text()
+    section = re.search(r"^## Examples\n(.*?)(?=^## )", text, flags=re.S | re.M).group(1)
+    return re.findall(r"^\| `([^`]+)` \|", section, flags=re.M)
+
+
+def test_readme_lists_every_example_and_notebook():
+    listed = readme_examples_table()
+    on_disk = SCRIPTS + sorted(f"notebooks/{p.name}" for p in EXAMPLES.glob("notebooks/*.ipynb"))
+    assert len(listed) == len(set(listed)), f"listed twice in the README: {listed}"
+    assert not set(on_disk) - set(listed), (
+        f"README.md's examples table does not list {sorted(set(on_disk) - set(listed))}"
+    )
+    assert not set(listed) - set(on_disk), (
+        f"README.md's examples table lists missing files {sorted(set(listed) - set(on_disk))}"
+    )
+
+
 def readme_example() -> tuple[str, list[str]]:
     """The README's first Python block and the output lines its comments promise.
 
@@ -454,6 +477,7 @@ def readme_example() -> tuple[str, list[str]]:
     return block, expected
 
 
+@pytest.mark.slow
 def test_readme_example_prints_what_it_says():
     source, expected = readme_example()
     assert len(expected) >= 2, "the README example states what it prints"
@@ -462,6 +486,7 @@ def test_readme_example_prints_what_it_says():
     assert without_addresses(result.stdout).splitlines() == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", sorted(p.name for p in (ROOT / "docs").glob("*.md")))
 def test_docs_examples_run(page):
     import doctest

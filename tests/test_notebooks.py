@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import sys
 from pathlib import Path
 
@@ -36,14 +35,6 @@ def _kernel_env() -> dict[str, str]:
     # that has ipykernel, even when the tests run from a virtual environment not activated
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     return env
-
-
-def _graphviz_installed() -> bool:
-    try:
-        import graphviz  # noqa: F401
-    except ImportError:
-        return False
-    return shutil.which("dot") is not None
 
 
 def _is_missing_graphviz_warning(text: str) -> bool:
@@ -73,8 +64,9 @@ def test_notebook_is_stored_without_outputs(name):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_notebook_runs(name):
+def test_notebook_runs(name, graphviz_installed):
     reason = "executing notebooks needs nbclient, nbformat and ipykernel (the test extra)"
     nbformat = pytest.importorskip("nbformat", reason=reason)
     nbclient = pytest.importorskip("nbclient", reason=reason)
@@ -92,7 +84,6 @@ def test_notebook_runs(name):
     except nbclient.exceptions.CellExecutionError as error:
         pytest.fail(f"{name} failed:\n{_ANSI.sub('', str(error))}", pytrace=False)
 
-    graphviz_installed = _graphviz_installed()
     problems = []
     for index, cell in enumerate(notebook.cells):
         if cell.cell_type != "code":

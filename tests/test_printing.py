@@ -477,6 +477,7 @@ _HYPOTHESIS = settings(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.torch
 @_HYPOTHESIS
 @given(data=_arrays(), autograd=st.sampled_from(["", "requires_grad", "grad_fn"]))
@@ -486,6 +487,7 @@ def test_hypothesis_default_options(data, autograd):
     _check(data, autograd)
 
 
+@pytest.mark.slow
 @pytest.mark.torch
 @_HYPOTHESIS
 @given(data=_arrays(), options=_OPTIONS)

@@ -98,6 +98,7 @@ def test_nan_through_where_names_the_unselected_branch():
     assert f"line {line_of('# forward-where')}" in message
 
 
+@pytest.mark.torch
 def test_message_matches_pytorchs_for_the_where_trap():
     torch = pytest.importorskip("torch")
     messages = []

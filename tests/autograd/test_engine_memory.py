@@ -8,10 +8,12 @@ import tracemalloc
 import weakref
 
 import numpy as np
+import pytest
 
 import symgrad
 
 
+@pytest.mark.slow
 def test_chain_of_100000_ops_backpropagates_without_recursion_error():
     x = symgrad.tensor([1.5], dtype=symgrad.float64, requires_grad=True)
     y = x
@@ -88,6 +90,7 @@ def _training_step(w, x):
     w.grad = None
 
 
+@pytest.mark.slow
 def test_no_object_growth_over_10000_training_steps():
     w = symgrad.zeros(3, requires_grad=True)
     x = symgrad.tensor([1.0, 2.0, 3.0])
@@ -103,6 +106,7 @@ def test_no_object_growth_over_10000_training_steps():
     np.testing.assert_allclose(w.detach().numpy(), -0.01 * 10_050 * x.numpy(), rtol=1e-3)
 
 
+@pytest.mark.slow
 def test_no_memory_growth_over_training_steps():
     w = symgrad.randn(8, 4, requires_grad=True)
     b = symgrad.zeros(4, requires_grad=True)

@@ -4,6 +4,7 @@ finite differences and the closed form agree (``verify(...).ok``), and gradcheck
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -73,6 +74,7 @@ def compose(program: list, final: str):
     return f
 
 
+@pytest.mark.slow
 @settings(max_examples=25)
 @given(
     program=steps,

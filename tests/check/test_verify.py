@@ -210,6 +210,7 @@ def test_kinks_are_flagged_not_failed(name):
     assert "finite differences straddle a kink: not compared there" in str(report)
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("name", sorted(KINKS))
 def test_the_subgradients_are_pytorchs(name):
     torch = pytest.importorskip("torch")

@@ -15,7 +15,6 @@ import math
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -532,10 +531,7 @@ def _can_draw() -> bool:
 
 
 @pytest.mark.skipif(not _can_draw(), reason="symgrad.viz not built yet")
-@pytest.mark.skipif(
-    importlib.util.find_spec("graphviz") is None or shutil.which("dot") is None,
-    reason="Graphviz (the graphviz package and the dot program) is not installed",
-)
+@pytest.mark.graphviz
 def test_explain_draws_the_graph(capsys, tmp_path):
     path = tmp_path / "graph.svg"
     code, out, err = run([*TUTORIAL, "--svg", str(path)], capsys)
@@ -592,6 +588,7 @@ def _python_m(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_python_m_symgrad_explain(capsys):
     result = _python_m(*TUTORIAL)
     assert result.returncode == 0 and result.stderr == ""
@@ -599,6 +596,7 @@ def test_python_m_symgrad_explain(capsys):
     assert result.stdout == capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_python_m_symgrad_grad():
     result = _python_m("grad", "x**2*sin(x)", "--wrt", "x")
     assert (result.returncode, result.stdout, result.stderr) == (
@@ -608,6 +606,7 @@ def test_python_m_symgrad_grad():
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "formula",
     ["__import__('os').system('touch {path}')", "(" * 5000 + "open('{path}', 'w')" + ")" * 5000],

@@ -136,6 +136,7 @@ def test_double_backward_matches_finite_differences(op):
 TORCH_OPS = [op for op in OP_DB if op.torch]
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("op", TORCH_OPS, ids=_ids(TORCH_OPS))
 def test_values_and_gradients_match_pytorch(op):
     torch = pytest.importorskip("torch")

@@ -114,6 +114,7 @@ def test_subgradient_at_kink(name, fn, values, expected):
     _assert_grads(_grads(symgrad, fn, *values), expected)
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("name, fn, values, expected", KINKS, ids=[k[0] for k in KINKS])
 def test_kink_expectations_are_pytorchs(name, fn, values, expected):
     torch = pytest.importorskip("torch")
@@ -297,6 +298,7 @@ def test_result_dtype(name, fn, expected):
     assert _dtype_name(fn(symgrad, _operands(symgrad))) == expected
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("name, fn, expected", DTYPES, ids=[d[0] for d in DTYPES])
 def test_dtype_expectations_are_pytorchs(name, fn, expected):
     torch = pytest.importorskip("torch")

@@ -66,6 +66,7 @@ def _sigmoid(v):
     return 1 / (1 + sp.exp(-v))
 
 
+@pytest.mark.slow
 def test_network_gradient_is_sigmoid_minus_target_over_three():
     _, _, w, b, loss = _network()
     W, B = symbols(w), symbols(b)
@@ -91,6 +92,7 @@ def test_network_gradient_evaluates_to_formula_and_backward():
     assert_close(w.grad.numpy(), np.broadcast_to(by_hand, (5, 3)))
 
 
+@pytest.mark.slow
 def test_network_with_named_data_keeps_x_and_y_symbolic():
     x, y, w, b, loss = _network(named_data=True)
     X, Y, W, B = (symbols(t) for t in (x, y, w, b))
@@ -202,6 +204,7 @@ HESSIAN_CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(HESSIAN_CASES))
 def test_hessian_agrees_with_diff_and_double_backward(name):
     make = HESSIAN_CASES[name]
@@ -236,6 +239,7 @@ def _is_pair(result):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("function", ["expression", "gradient", "jacobian", "hessian"])
 def test_cse_result_evaluates_like_the_inline_one(function):
     x, y = _cse_case()

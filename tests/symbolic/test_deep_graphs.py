@@ -33,6 +33,7 @@ def recurrence(steps: int):
     return [w, h0], h.sum()
 
 
+@pytest.mark.slow
 def test_600_op_chain_differentiates_in_assignment_form():
     x, y = sine_chain(200)
     replacements, g = gradient(y, x, cse=True)
@@ -48,6 +49,7 @@ def test_600_op_chain_expression_in_assignment_form():
     assert_close(value, [y.item()])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("function", ["expression", "gradient", "jacobian", "hessian"])
 def test_too_deep_inline_form_is_a_clear_error_suggesting_cse(function):
     x, y = sine_chain(200)
@@ -91,6 +93,7 @@ def _gradient_sizes(make, steps_list):
     return sizes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", [sine_chain, recurrence], ids=["chain", "recurrence"])
 def test_assignment_form_size_grows_linearly(make):
     # 3 ops per step: about 50, 100 and 200 ops

@@ -161,6 +161,7 @@ def test_automatic_names_avoid_leaf_names():
     assert "v1 = exp(v1)" not in text
 
 
+@pytest.mark.slow
 def test_a_long_chain_omits_the_closed_form():
     x = scalar(0.5, "x")
     y = x

@@ -4,6 +4,7 @@ leaves' values, is the engine's numeric gradient, in inline and in assignment fo
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -99,6 +100,7 @@ def _build(shape, x, y, chosen, seed):
     return [p, q], scalarise(out, np.random.default_rng(seed))
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(graphs())
 def test_random_composition_gradient_is_numeric_gradient(case):

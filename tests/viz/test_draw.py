@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -18,12 +17,6 @@ import symgrad.nn.functional as F
 from symgrad.symbolic import derivation
 from symgrad.viz import GraphPicture, GraphvizNotFoundError, draw
 from symgrad.prim.text import array_lines
-
-needs_dot = pytest.mark.skipif(
-    shutil.which("dot") is None,
-    reason="the Graphviz dot program is not installed (apt-get install graphviz)",
-)
-
 
 # -- reading the DOT back ------------------------------------------------------------------------
 
@@ -377,7 +370,8 @@ def test_every_kind_of_operation_is_drawn_with_recomputed_values(op):
     assert all(label.startswith("∂") for label in edge_labels(picture))
 
 
-@needs_dot
+@pytest.mark.slow
+@pytest.mark.graphviz
 def test_the_dot_program_draws_every_kind_of_operation():
     x = symgrad.tensor(np.random.randn(4, 3), requires_grad=True, name="x")
     v = symgrad.tensor(np.random.randn(3), requires_grad=True, name="v")
@@ -443,7 +437,7 @@ def test_hostile_names_via_names_argument():
     assert f"∂{HOSTILE[2]}/∂{HOSTILE[1]} = 3" in edge_labels(picture)
 
 
-@needs_dot
+@pytest.mark.graphviz
 def test_hostile_names_render_literally():
     svg = ET.fromstring(draw(hostile_graph()).pipe("svg"))
     texts = {t.text for t in svg.iter() if t.tag.endswith("text") and t.text}
@@ -455,7 +449,7 @@ def test_hostile_names_render_literally():
 # -- rendering ------------------------------------------------------------------------------------
 
 
-@needs_dot
+@pytest.mark.graphviz
 def test_render_svg_png_pdf(tmp_path):
     picture = draw(tutorial()["e"])
     svg_path = picture.render(tmp_path / "graph.svg")
@@ -476,7 +470,7 @@ def test_render_svg_png_pdf(tmp_path):
     assert "<svg" in picture._repr_svg_()
 
 
-@needs_dot
+@pytest.mark.graphviz
 def test_the_dot_program_accepts_every_picture():
     net = one_layer_network()
     for picture in (
@@ -493,7 +487,7 @@ def test_render_needs_a_known_suffix(tmp_path):
 
 
 def test_missing_dot_program_is_a_clear_error(monkeypatch, tmp_path):
-    import graphviz
+    graphviz = pytest.importorskip("graphviz", reason="needs the graphviz Python package")
 
     def missing(*args, **kwargs):
         raise graphviz.ExecutableNotFound(["dot"])
@@ -518,6 +512,7 @@ def test_missing_graphviz_package_is_a_clear_error(monkeypatch):
     assert isinstance(picture, GraphPicture) and "LogBackward0" in picture.source
 
 
+@pytest.mark.slow
 def test_import_symgrad_does_not_import_viz():
     code = (
         "import sys, symgrad; a = 'symgrad.viz' in sys.modules; import symgrad.viz; "
