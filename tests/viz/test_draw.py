@@ -14,9 +14,9 @@ import pytest
 
 import symgrad
 import symgrad.nn.functional as F
+from symgrad.prim.text import array_lines
 from symgrad.symbolic import derivation
 from symgrad.viz import GraphPicture, GraphvizNotFoundError, draw
-from symgrad.prim.text import array_lines
 
 # -- reading the DOT back ------------------------------------------------------------------------
 
