@@ -96,27 +96,10 @@ class Primitive:
             return given(params, shapes)
         return given or f"{camel(self.name)}Backward0"
 
-    # -- recording --------------------------------------------------------------------------------
+    # -- recording (see recorded()) -------------------------------------------------------------
     def saves(self, n: int) -> tuple[tuple, bool]:
         """(for each of ``n`` inputs whether the VJP reads it, whether it reads the output)."""
         return (True,) * n, True
-
-    def make_node(self, inputs: tuple, params: Any, out: Any) -> Any:
-        """The node recording one call of this primitive on ``inputs``."""
-        keep, keep_out = self.saves(len(inputs))
-        edges, saved, versions, meta, consts, held = input_records(inputs, keep)
-        cls = self._node_cls or node_class(self.node_name(params, meta))
-        return cls(
-            self,
-            params,
-            tuple(edges),
-            tuple(saved),
-            out if keep_out else None,
-            versions,
-            meta,
-            consts,
-            held,
-        )
 
     # -- the backward rule, on the engine's interpreters -------------------------------------------
     def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
@@ -233,7 +216,21 @@ def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, lis
 
 def recorded(prim: Primitive, inputs: tuple, params: Any, out: np.ndarray) -> Tensor:
     """The tensor holding ``out`` with a new node of ``prim`` as its ``grad_fn``."""
-    node = prim.make_node(inputs, params, out)
+    # make_node's work, inline: this runs once per recorded op
+    keep, keep_out = prim.saves(len(inputs))
+    edges, saved, versions, meta, consts, held = input_records(inputs, keep)
+    cls = prim._node_cls or node_class(prim.node_name(params, meta))
+    node = cls(
+        prim,
+        params,
+        tuple(edges),
+        tuple(saved),
+        out if keep_out else None,
+        versions,
+        meta,
+        consts,
+        held,
+    )
     result = Tensor._make(out, node, True)
     if node._out is not None:  # the node saved its output: watch it for in-place changes
         node._out_version = (result._counter, 0)
