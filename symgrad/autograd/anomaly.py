@@ -238,8 +238,9 @@ def _nonfinite(array: np.ndarray) -> tuple[bool, bool]:
     return bool(np.isnan(array).any()), bool(np.isinf(array).any())
 
 
-def check_forward(prim: Any, out: np.ndarray, inputs: Any) -> None:
-    """Warn when ``prim`` produced NaN or inf values that none of its inputs held."""
+def check_forward(prim: Any, out: np.ndarray, inputs: Any, params: Any = None) -> None:
+    """Warn when ``prim`` (called with ``params``) produced NaN or inf values that none of
+    its inputs held."""
     if not _state.check_nan:
         return
     nan, inf = _nonfinite(out)
@@ -253,8 +254,9 @@ def check_forward(prim: Any, out: np.ndarray, inputs: Any) -> None:
         return
     frames = _user_frames()
     where = "".join(traceback.format_list(frames)).rstrip() or "  (no user frame on the stack)"
+    meta = [(np.shape(_data(v)), None) for v in inputs]
     warnings.warn(
-        f"Forward of '{prim.name}' ({prim.node_name()}) produced {kinds} values.\n"
+        f"Forward of '{prim.name}' ({prim.node_name(params, meta)}) produced {kinds} values.\n"
         f"Traceback of forward call that produced them:\n{where}",
         AnomalyWarning,
         stacklevel=_stacklevel(),

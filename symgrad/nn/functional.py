@@ -230,8 +230,9 @@ def nll_loss(
     grids = np.indices(t.shape, sparse=True) if t.ndim > 1 else [np.arange(t.shape[0])]
     key = (grids[0], safe, *grids[1:])  # input[n, target[n, ...], ...]
     denom = float(t.size if elem_w is None else elem_w.sum())
-    prim = _losses.NLL_LOSS_2D if x.ndim > 2 else _losses.NLL_LOSS
-    out = prim(x, key=key, weight=elem_w, denom=denom if denom else float("nan"), reduction=r)
+    out = _losses.NLL_LOSS(
+        x, key=key, weight=elem_w, denom=denom if denom else float("nan"), reduction=r
+    )
     return out if batched or r != "none" else out.squeeze(0)
 
 

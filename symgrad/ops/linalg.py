@@ -41,14 +41,18 @@ def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return ga, gb
 
 
-def _prim(backward: str) -> Structural:
-    return Structural(
-        "matmul", lambda xp, a, b: xp.matmul(a, b), _matmul_vjp, saves=(0, 1), backward=backward
-    )
+_PRODUCT_NAMES = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0"}
 
 
-_MM, _MV, _DOT, _BMM = (
-    _prim(n) for n in ("MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0")
+def _matmul_name(params: dict, inputs: list) -> str:
+    """PyTorch's node for the dimensions multiplied: Dot, Mv, Mm (a vector times a matrix is
+    an Mm too) or Bmm for batches."""
+    nd = (len(inputs[0][0]), len(inputs[1][0]))
+    return _PRODUCT_NAMES.get(nd, "MmBackward0" if nd == (1, 2) else "BmmBackward0")
+
+
+_MATMUL = Structural(
+    "matmul", lambda xp, a, b: xp.matmul(a, b), _matmul_vjp, saves=(0, 1), backward=_matmul_name
 )
 
 
@@ -86,8 +90,6 @@ def matmul(input: Any, other: Any) -> Tensor:
             f"expected m1 and m2 to have the same dtype, but got: {a.dtype!r} != {b.dtype!r} "
             f"(convert one, e.g. with .to({common!r}))"
         )
-    nd = (a.ndim, b.ndim)
-    prim = {(1, 1): _DOT, (2, 1): _MV, (2, 2): _MM, (1, 2): _MM}.get(nd, _BMM)
     if a.ndim > 2 or b.ndim > 2:
         try:
             import numpy as np
@@ -97,7 +99,7 @@ def matmul(input: Any, other: Any) -> Tensor:
             raise RuntimeError(
                 f"matmul: batch dimensions of {list(a.shape)} and {list(b.shape)} don't broadcast"
             ) from None
-    return prim(a, b)
+    return _MATMUL(a, b)
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
@@ -157,8 +159,14 @@ def _addmm_forward(xp: Any, x: Any, w: Any, *bias: Any) -> Any:
     return out + bias[0] if bias else out
 
 
-_ADDMM = Structural("linear", _addmm_forward, _addmm_vjp, saves=(0, 1), backward="AddmmBackward0")
-_MM_T = Structural("linear", _addmm_forward, _addmm_vjp, saves=(0, 1), backward="MmBackward0")
+_LINEAR = Structural(
+    "linear",
+    _addmm_forward,
+    _addmm_vjp,
+    saves=(0, 1),
+    # PyTorch's addmm with a bias, a plain mm (of the transposed weight) without
+    backward=lambda params, inputs: "AddmmBackward0" if len(inputs) > 2 else "MmBackward0",
+)
 
 
 def linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
@@ -178,9 +186,7 @@ def linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
             np.add(out, bias._data, out=out)
     finally:
         restore(token)
-    if bias is None:
-        return _MM_T.record((input, weight), {}, out)
-    return _ADDMM.record((input, weight, bias), {}, out)
+    return _LINEAR.record((input, weight) if bias is None else (input, weight, bias), {}, out)
 
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:

@@ -160,9 +160,15 @@ def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.index_put_zeros(c.shapes[0], key, g * xp.constant(coef), True),)
 
 
-NLL_LOSS = Structural("nll_loss", _nll_forward, _nll_vjp, backward="NllLossBackward0")
-# PyTorch's name for inputs with dimensions beyond (N, C)
-NLL_LOSS_2D = Structural("nll_loss", _nll_forward, _nll_vjp, backward="NllLoss2DBackward0")
+NLL_LOSS = Structural(
+    "nll_loss",
+    _nll_forward,
+    _nll_vjp,
+    # PyTorch's name for inputs with dimensions beyond (N, C)
+    backward=lambda params, inputs: (
+        "NllLoss2DBackward0" if len(inputs[0][0]) > 2 else "NllLossBackward0"
+    ),
+)
 
 
 def class_cross_entropy(input: Tensor, target: np.ndarray, reduction: str) -> Tensor:

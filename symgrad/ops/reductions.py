@@ -45,6 +45,22 @@ def _dims(input: Tensor, dim: Any) -> tuple[int, ...] | None:
     return axes if input.ndim else None
 
 
+def _reduced_dims(input: Tensor, dim: Any) -> tuple[int, ...] | None:
+    """The axes of a sum, mean or prod: None without ``dim`` (PyTorch's ...Backward0 node),
+    a tuple when one is given (...Backward1), even one that names every axis or none."""
+    if dim is None:
+        return None
+    axes = _dims(input, dim)
+    if axes is None:  # dim=[] reduces every axis; a 0-d tensor has none to reduce
+        return tuple(range(input.ndim))
+    return axes
+
+
+def _overload(name: str) -> Any:
+    """The node name of a reduction: ``{name}Backward1`` for a call with ``dim``."""
+    return lambda params, inputs: f"{name}Backward{0 if params['dim'] is None else 1}"
+
+
 def _keep(g: Any, c: Any, xp: Any) -> Any:
     """``g`` with the reduced dimensions put back as size 1, expanded to the input's shape."""
     shape, dim = c.shapes[0], c.params["dim"]
@@ -63,8 +79,8 @@ _SUM = Structural(
     "sum",
     lambda xp, a, dim, keepdim: xp.sum(a, dim, keepdim),
     lambda xp, g, c: (_keep(g, c, xp),),
+    backward=_overload("Sum"),
 )
-_SUM_DIM = Structural(_SUM.name, _SUM.forward, _SUM.vjp, backward="SumBackward1")
 
 
 def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -80,9 +96,7 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
         input = input.to(dtype)
     elif input.dtype.category < 2:  # PyTorch sums bool and integer tensors as int64
         input = input.to(dtypes.int64)
-    axes = _dims(input, dim)
-    prim = _SUM if dim is None else _SUM_DIM
-    return prim(input, dim=axes, keepdim=bool(keepdim))
+    return _SUM(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim))
 
 
 def _mean_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -90,9 +104,11 @@ def _mean_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _MEAN = Structural(
-    "mean", lambda xp, a, dim, keepdim: xp.sum(a, dim, keepdim) / _count(a.shape, dim), _mean_vjp
+    "mean",
+    lambda xp, a, dim, keepdim: xp.sum(a, dim, keepdim) / _count(a.shape, dim),
+    _mean_vjp,
+    backward=_overload("Mean"),
 )
-_MEAN_DIM = Structural("mean", _MEAN.forward, _mean_vjp, backward="MeanBackward1")
 
 
 def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -104,8 +120,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
             f"mean(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {input.dtype.name.capitalize()}"
         )
-    prim = _MEAN if dim is None else _MEAN_DIM
-    out = prim(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+    out = _MEAN(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim))
     return out if out._data.dtype == input._data.dtype else out.to(input.dtype)
 
 
@@ -120,8 +135,8 @@ _PROD = Structural(
     lambda xp, a, dim, keepdim: np.prod(a, axis=dim, keepdims=keepdim),
     _prod_vjp,
     saves=(0,),
+    backward=_overload("Prod"),
 )
-_PROD_DIM = Structural("prod", _PROD.forward, _prod_vjp, saves=(0,), backward="ProdBackward1")
 
 
 def prod(
@@ -130,8 +145,7 @@ def prod(
     """The product of all elements, or along ``dim`` (exact gradients with zeros too)."""
     if dtype is not None:
         input = input.to(dtype)
-    prim = _PROD if dim is None else _PROD_DIM
-    return prim(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+    return _PROD(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim))
 
 
 # -- extrema ---------------------------------------------------------------------------------------

@@ -330,7 +330,7 @@ class Elementwise(Primitive):
         elif out.dtype != dtype:
             out = out.astype(dtype)
         if _anomaly_state.enabled:
-            anomaly.check_forward(self, out, datas)
+            anomaly.check_forward(self, out, datas, params)
         if requires and _grad_state.enabled:
             return recorded(self, args, params, out)
         return Tensor._make(out)

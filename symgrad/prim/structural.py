@@ -123,7 +123,7 @@ class Structural(Primitive):
         if type(out) is not np.ndarray:
             out = np.asarray(out)
         if _anomaly_state.enabled:
-            anomaly.check_forward(self, out, tensors)
+            anomaly.check_forward(self, out, tensors, params)
         if _grad_state.enabled and _any_requires_grad(tensors):
             result = recorded(self, tensors, params, out)
         else:
