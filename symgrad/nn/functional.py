@@ -11,7 +11,7 @@ from symgrad import ops as _ops
 from symgrad.ops import losses as _losses
 from symgrad.ops.linalg import linear_2d
 from symgrad.ops.math import elu, gelu, leaky_relu, relu, sigmoid, softplus, tanh
-from symgrad.ops.reductions import log_softmax, softmax
+from symgrad.ops.softmax_family import log_softmax, softmax
 from symgrad.tensor import Tensor
 
 __all__ = [

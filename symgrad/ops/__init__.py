@@ -1,6 +1,6 @@
 """Every primitive, declared once, and the public functions that apply them."""
 
-from symgrad.ops import indexing, inplace, linalg, math, norms, reductions, shape
+from symgrad.ops import indexing, inplace, linalg, math, norms, reductions, shape, softmax_family
 from symgrad.ops.tensor_xp import *  # noqa: F403
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.indexing import *  # noqa: F403
@@ -11,6 +11,7 @@ from symgrad.ops.math import *  # noqa: F403
 from symgrad.ops.norms import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
+from symgrad.ops.softmax_family import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
 from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
 
@@ -21,6 +22,7 @@ __all__ = [
     *norms.__all__,
     *reductions.__all__,
     *shape.__all__,
+    *softmax_family.__all__,
 ]
 
 from symgrad import ops as _ops  # noqa: E402

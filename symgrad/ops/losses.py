@@ -15,7 +15,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad._silent import restore, silence
 from symgrad.ops.elementwise import _sigmoid, declare
-from symgrad.ops.reductions import _LOG_SOFTMAX, _log_softmax_forward
+from symgrad.ops.softmax_family import _LOG_SOFTMAX, _log_softmax_forward
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor

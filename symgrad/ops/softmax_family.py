@@ -1,0 +1,106 @@
+"""Log-sum-exp and the softmax family, in their numerically stable forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad.ops.reductions import _dims, _keep
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor, _wrap_dim
+
+__all__ = ["logsumexp", "softmax", "log_softmax"]
+
+
+# -- log-sum-exp and the softmax family (numerically stable forms) ---------------------------------
+def _logsumexp_forward(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+    m = np.max(a, axis=dim, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)  # all -inf: log(0) = -inf, not nan
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(a - m), axis=dim, keepdims=True)) + m
+    return out if keepdim else np.squeeze(out, axis=dim)
+
+
+def _logsumexp_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (_keep(g, c, xp) * xp.exp(c.inputs[0] - _keep(c.out, c, xp)),)
+
+
+_LOGSUMEXP = Structural(
+    "logsumexp",
+    _logsumexp_forward,
+    _logsumexp_vjp,
+    saves=(0,),
+    saves_out=True,
+    symbolic=lambda xp, a, dim, keepdim: xp.log(xp.sum(xp.exp(a), dim, keepdim)),
+)
+
+
+def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(input), dim))`` without overflow."""
+    return _LOGSUMEXP(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+
+
+def _softmax_forward(xp: Any, a: Any, dim: int) -> Any:
+    a = np.asarray(a)  # ndarray methods: np.max/np.sum add dispatch costing more than the work
+    e = np.exp(a - a.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    out = c.out
+    return (out * (g - xp.sum(g * out, c.params["dim"], True)),)
+
+
+def _log_softmax_forward(xp: Any, a: Any, dim: int) -> Any:
+    a = np.asarray(a)
+    shifted = a - a.max(axis=dim, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+
+def _log_softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (g - xp.exp(c.out) * xp.sum(g, c.params["dim"], True),)
+
+
+def _softmax_symbolic(xp: Any, a: Any, dim: Any) -> Any:
+    e = xp.exp(a)
+    return e / xp.sum(e, dim, True)
+
+
+def _log_softmax_symbolic(xp: Any, a: Any, dim: Any) -> Any:
+    return a - xp.log(xp.sum(xp.exp(a), dim, True))
+
+
+_SOFTMAX = Structural(
+    "softmax", _softmax_forward, _softmax_vjp, saves_out=True, symbolic=_softmax_symbolic
+)
+_LOG_SOFTMAX = Structural(
+    "log_softmax",
+    _log_softmax_forward,
+    _log_softmax_vjp,
+    saves_out=True,
+    symbolic=_log_softmax_symbolic,
+)
+
+
+def _softmax_dim(input: Tensor, dim: Any, dtype: Any) -> tuple[Tensor, int]:
+    if dim is None:
+        raise TypeError("softmax(): the dim argument is required (e.g. dim=-1)")
+    if dtype is not None:
+        input = input.to(dtype)
+    if input._data.dtype.kind != "f":
+        input = input.to(dtypes.get_default_dtype())
+    return input, _wrap_dim(dim, input._data.ndim)
+
+
+def softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+    """``exp(input) / sum(exp(input), dim)``, computed without overflow."""
+    input, d = _softmax_dim(input, dim, dtype)
+    return _SOFTMAX(input, dim=(d,) if input.ndim else None)
+
+
+def log_softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+    """``input - logsumexp(input, dim)``, computed without overflow."""
+    input, d = _softmax_dim(input, dim, dtype)
+    return _LOG_SOFTMAX(input, dim=(d,) if input.ndim else None)
