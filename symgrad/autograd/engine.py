@@ -127,75 +127,43 @@ class _Run:
         # accumulated then, before the walk goes on (PyTorch runs AccumulateGrad first)
         for leaf_node, count in list(pending.items()):
             if count == 0:
-                self._leaf_done(leaf_node, buffers.pop(leaf_node, None), useful)
-        # the common pass (no inputs=, create_graph or anomaly mode) skips _run_node's checks
-        # for nodes without hooks: this loop runs once per node of every training step
-        plain = self.targets is None and not self.create_graph and not _anomaly_state.enabled
-        release = not self.retain_graph
+                self._leaf(leaf_node, buffers.pop(leaf_node, None))
+        # what only some passes need (inputs=, create_graph, anomaly mode) is looked at once
+        # per pass here, not once per node: this loop runs for every node of a training step
+        special = self.targets is not None or self.create_graph or _anomaly_state.enabled
+        release = not self.retain_graph and not special
         for node in nodes:
             grads_in = buffers.pop(node, None)
-            if (
-                plain
-                and grads_in is not None
-                and not node._pre_hooks
-                and not node._retain_hooks
-                and not node.runs_user_code
-            ):
-                in_grads = node.prim.apply(node, grads_in, False)
-                if release:
-                    node._release()
+            if grads_in is None:
+                in_grads: Any = (None,) * len(node.next_functions)
             else:
-                in_grads = self._run_node(node, grads_in, useful)
+                if node._pre_hooks or node._retain_hooks:
+                    self._run_pre_hooks(node, grads_in)
+                if special:
+                    in_grads = self._apply_special(node, grads_in, useful)
+                else:
+                    in_grads = node.prim.apply(node, grads_in, False)
+                    if release:
+                        node._release()
+                if node.runs_user_code:
+                    self.foreign.update(id(r) for r in in_grads if r is not None)
             for (nxt, nr), g in zip(node.next_functions, in_grads):
                 if nxt is None:
                     continue
-                count = pending.get(nxt)
-                if count == 1 and plain and nr == 0 and g is not None and nxt not in buffers:
-                    # the leaf's only gradient, nothing to sum: straight into .grad
-                    del pending[nxt]
-                    self._leaf_done(nxt, [g], useful)
-                    continue
                 if g is not None:
                     _add_to(buffers, nxt, nr, g)
+                count = pending.get(nxt)
                 if count is not None:
                     pending[nxt] = count - 1
                     if count == 1:
-                        self._leaf_done(nxt, buffers.pop(nxt, None), useful)
+                        self._leaf(nxt, buffers.pop(nxt, None))
 
-    def _leaf_done(self, node: AccumulateGrad, grads: list | None, useful: set | None) -> None:
-        """Accumulate ``grads``, the now complete gradient of the leaf of ``node``."""
-        leaf = node._leaf
-        if (
-            grads is not None
-            and self.targets is None
-            and not self.create_graph
-            and not node._pre_hooks
-            and not node._retain_hooks
-            and not leaf._hooks
-        ):
-            if self.accumulate and grads[0] is not None:
-                self._store(leaf, grads[0])
-            return
-        self._run_node(node, grads, useful)
-
-    def _run_node(self, node: Node, grads: list | None, useful: set | None) -> tuple:
-        none = (None,) * len(node.next_functions)
-        if grads is None:
-            return none
-        if node._pre_hooks or node._retain_hooks:
-            self._run_pre_hooks(node, grads)
+    def _apply_special(self, node: Node, grads: list, useful: set | None) -> Any:
+        """``node``'s backward in a pass with ``inputs=``, ``create_graph`` or anomaly mode."""
         if self.targets is not None:
-            for nr, g in enumerate(grads):
-                if g is not None:
-                    for position in self.targets.get((node, nr), ()):
-                        self.captured[position] = g
-        if isinstance(node, AccumulateGrad):
-            wanted = self.targets is None or (node, 0) in self.targets
-            if self.accumulate and wanted and grads[0] is not None:
-                self._accumulate(node._leaf, grads[0])
-            return none
-        if useful is not None and node not in useful:
-            return none
+            self._capture(node, grads)
+            if node not in useful:  # type: ignore[operator]
+                return (None,) * len(node.next_functions)
         try:
             if self.create_graph:
                 with grad_mode.enable_grad():
@@ -210,9 +178,35 @@ class _Run:
             anomaly.check_backward(node, result)
         if not self.retain_graph:
             node._release()
-        if node.runs_user_code:
-            self.foreign.update(id(r) for r in result if r is not None)
         return result
+
+    def _capture(self, node: Node, grads: list) -> None:
+        """Keep the gradients of the outputs that ``inputs=`` asked for."""
+        for nr, g in enumerate(grads):
+            if g is not None:
+                for position in self.targets.get((node, nr), ()):  # type: ignore[union-attr]
+                    self.captured[position] = g
+
+    def _leaf(self, node: AccumulateGrad, grads: list | None) -> None:
+        """Accumulate ``grads``, the now complete gradient of the leaf of ``node``."""
+        if grads is None:
+            return
+        if node._pre_hooks or node._retain_hooks:
+            self._run_pre_hooks(node, grads)
+        if self.targets is not None:
+            self._capture(node, grads)
+            if (node, 0) not in self.targets:
+                return
+        g = grads[0]
+        if not self.accumulate or g is None:
+            return
+        leaf = node._leaf
+        if leaf._hooks:
+            g = self._run_leaf_hooks(leaf, g)
+        if self.create_graph:
+            leaf._grad = self._own_tensor(g) if leaf._grad is None else leaf._grad + g
+        else:
+            self._store(leaf, g)
 
     def _run_pre_hooks(self, node: Node, grads: list) -> None:
         before = [id(g) for g in grads]
@@ -220,38 +214,18 @@ class _Run:
             hook(grads)
         self.foreign.update(id(g) for g, old in zip(grads, before) if id(g) != old)
 
-    def _accumulate(self, leaf: Tensor, g: Any) -> None:
-        if leaf._hooks:
-            g = self._run_leaf_hooks(leaf, g)
-        if self.create_graph:
-            if leaf._grad is None:
-                leaf._grad = self._own_tensor(g)
-            else:
-                leaf._grad = leaf._grad + g
-            return
-        self._store(leaf, g)
-
     def _store(self, leaf: Tensor, g: np.ndarray) -> None:
-        """Accumulate the array ``g`` into ``leaf.grad`` (no hooks, no graph recorded)."""
+        """Accumulate the array ``g`` into ``leaf.grad`` (no graph recorded): the array itself
+        when no one else holds it, else a copy; in place where the .grad is the engine's own."""
         if g.dtype != leaf._data.dtype:
             g = g.astype(leaf._data.dtype)
-        if leaf._grad is None:
-            self._set_grad(leaf, g)
-        else:
-            self._add_to_grad(leaf, g)
-
-    def _set_grad(self, leaf: Tensor, g: np.ndarray) -> None:
-        """``leaf.grad = g``, the array itself when no one else holds it (no copy)."""
-        if g.base is not None or id(g) in self.foreign or not g.flags.writeable:
-            g = np.array(g)
-        self.foreign.add(id(g))
-        leaf._grad = Tensor._make(g)
-
-    @staticmethod
-    def _add_to_grad(leaf: Tensor, g: np.ndarray) -> None:
-        """``leaf.grad += g``, in place where the .grad is the engine's own plain tensor."""
         grad = leaf._grad
-        if grad._data.flags.writeable and grad.grad_fn is None:
+        if grad is None:
+            if g.base is not None or id(g) in self.foreign or not g.flags.writeable:
+                g = np.array(g)
+            self.foreign.add(id(g))
+            leaf._grad = Tensor._make(g)
+        elif grad._data.flags.writeable and grad.grad_fn is None:
             np.add(grad._data, g, out=grad._data)
             grad._counter.value += 1
         else:
