@@ -15,7 +15,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad.autograd import grad_mode
 from symgrad.autograd.node import Node
-from symgrad.prim.primitive import Ctx, Primitive, edge
+from symgrad.prim.primitive import Ctx, Primitive, input_records
 from symgrad.tensor import Tensor
 
 __all__ = ["Function", "FunctionCtx", "FunctionPrimitive", "once_differentiable"]
@@ -288,15 +288,9 @@ class Function(metaclass=_FunctionMeta):
         if not record:
             ctx._release()
             return outputs
-        ctx.next_functions = tuple(edge(a) for a in args)
-        ctx._held = [
-            a for a in args if isinstance(a, Tensor) and a._requires_grad and a.grad_fn is None
-        ] or None  # the leaves its edges lead to (see AccumulateGrad)
-        ctx._consts = tuple(None if isinstance(a, Tensor) and a._requires_grad else a for a in args)
-        ctx._meta = tuple(
-            (a.shape, a._data.dtype) if isinstance(a, Tensor) else ((), np.dtype(np.float64))
-            for a in args
-        )
+        # the same records as every other node (ctx keeps what save_for_backward gave it)
+        edges, _, _, meta, consts, held = input_records(args, (False,) * len(args))
+        ctx.next_functions, ctx._meta, ctx._consts, ctx._held = tuple(edges), meta, consts, held
         wrapped = tuple(_wrap_output(ctx, i, o, args) for i, o in enumerate(outs))
         ctx._out_meta = tuple(
             (o.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.dtype(np.float64))

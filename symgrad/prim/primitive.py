@@ -25,7 +25,6 @@ __all__ = [
     "Primitive",
     "Ctx",
     "camel",
-    "edge",
     "input_records",
     "recorded",
     "as_operand",
@@ -172,14 +171,6 @@ def camel(name: str) -> str:
 
 
 _NO_EDGE = (None, 0)
-
-
-def edge(t: Any) -> tuple:
-    """The ``next_functions`` entry that leads from a node to its input ``t``."""
-    if isinstance(t, Tensor) and t._requires_grad:
-        fn = t.grad_fn
-        return (accumulator_of(t), 0) if fn is None else (fn, t._output_nr)
-    return (None, 0)
 
 
 def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, list, Any]:
