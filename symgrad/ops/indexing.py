@@ -79,7 +79,9 @@ def _getitem_forward(xp: Any, a: Any, key: Any) -> Any:
 
 
 _GETITEM = {
-    kind: Structural("getitem", _getitem_forward, _getitem_vjp, backward=name, view_key="key")
+    kind: Structural(
+        "getitem", _getitem_forward, _getitem_vjp, backward=name, view_key="key", jvp="linear"
+    )
     for kind, name in (
         ("select", "SelectBackward0"),
         ("slice", "SliceBackward0"),
@@ -166,6 +168,7 @@ _GATHER = Structural(
     "gather",
     lambda xp, a, dim, index: xp.gather(a, dim, index),
     lambda xp, g, c: (xp.scatter_zeros(c.shapes[0], c.params["dim"], c.params["index"], g),),
+    jvp="linear",
 )
 _SCATTER_ZEROS = Structural(
     "scatter_zeros",
@@ -205,7 +208,7 @@ def xp_scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Tensor) -> Te
 
 
 _INDEX_SELECT = Structural(
-    "index_select", _getitem_forward, _getitem_vjp, backward="IndexSelectBackward0"
+    "index_select", _getitem_forward, _getitem_vjp, backward="IndexSelectBackward0", jvp="linear"
 )
 
 

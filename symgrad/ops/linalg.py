@@ -52,7 +52,12 @@ def _matmul_name(params: dict, inputs: list) -> str:
 
 
 _MATMUL = Structural(
-    "matmul", lambda xp, a, b: xp.matmul(a, b), _matmul_vjp, saves=(0, 1), backward=_matmul_name
+    "matmul",
+    lambda xp, a, b: xp.matmul(a, b),
+    _matmul_vjp,
+    saves=(0, 1),
+    backward=_matmul_name,
+    jvp="bilinear",
 )
 
 
@@ -159,6 +164,24 @@ def _addmm_forward(xp: Any, x: Any, w: Any, *bias: Any) -> Any:
     return out + bias[0] if bias else out
 
 
+def _linear_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """``tx @ w.T + x @ tw.T + tb``: the product rule, the bias entering linearly."""
+    x, w = c.inputs[0], c.inputs[1]
+    tx, tw = tangents[0], tangents[1]
+    terms = [] if tx is None else [xp.matmul(tx, xp.transpose(w, 0, 1))]
+    terms += [] if tw is None else [xp.matmul(x, xp.transpose(tw, 0, 1))]
+    if len(tangents) > 2 and tangents[2] is not None:
+        terms.append(tangents[2] if terms else xp.expand(tangents[2], _out_shape(c)))
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
+def _out_shape(c: Any) -> tuple:
+    return (c.shapes[0][0], c.shapes[1][0])
+
+
 _LINEAR = Structural(
     "linear",
     _addmm_forward,
@@ -166,6 +189,7 @@ _LINEAR = Structural(
     saves=(0, 1),
     # PyTorch's addmm with a bias, a plain mm (of the transposed weight) without
     backward=lambda params, inputs: "AddmmBackward0" if len(inputs) > 2 else "MmBackward0",
+    jvp=_linear_jvp,
 )
 
 

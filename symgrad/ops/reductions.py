@@ -78,6 +78,7 @@ _SUM = Structural(
     lambda xp, a, dim, keepdim: xp.sum(a, dim, keepdim),
     lambda xp, g, c: (_keep(g, c, xp),),
     backward=_overload("Sum"),
+    jvp="linear",
 )
 
 
@@ -106,6 +107,7 @@ _MEAN = Structural(
     lambda xp, a, dim, keepdim: xp.sum(a, dim, keepdim) / _count(a.shape, dim),
     _mean_vjp,
     backward=_overload("Mean"),
+    jvp="linear",
 )
 
 

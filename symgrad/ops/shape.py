@@ -57,6 +57,7 @@ _TO = Structural(
     lambda xp, g, c: (g,),
     backward="ToCopyBackward0",
     symbolic=lambda xp, a, dtype: a,
+    jvp="linear",
 )
 
 
@@ -75,6 +76,7 @@ _SUM_TO = Structural(
     lambda xp, a, shape: xp.sum_to_size(a, shape),
     lambda xp, g, c: (xp.expand(g, c.shapes[0]),),
     backward="SumBackward1",
+    jvp="linear",
 )
 
 
@@ -90,6 +92,7 @@ _EXPAND = Structural(
     "expand",
     lambda xp, a, shape: xp.expand(a, shape),
     lambda xp, g, c: (xp.sum_to_size(g, c.shapes[0]),),
+    jvp="linear",
 )
 
 
@@ -129,7 +132,7 @@ def _reshape_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.reshape(g, c.shapes[0]),)
 
 
-_VIEW = Structural("view", _reshape_forward, _reshape_vjp)
+_VIEW = Structural("view", _reshape_forward, _reshape_vjp, jvp="linear")
 
 
 def reshape(input: Tensor, *shape: Any) -> Tensor:
@@ -175,8 +178,8 @@ def _transpose_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.transpose(g, c.params["dim0"], c.params["dim1"]),)
 
 
-_TRANSPOSE = Structural("transpose", _transpose_forward, _transpose_vjp)
-_T = Structural("t", _transpose_forward, _transpose_vjp, backward="TBackward0")
+_TRANSPOSE = Structural("transpose", _transpose_forward, _transpose_vjp, jvp="linear")
+_T = Structural("t", _transpose_forward, _transpose_vjp, backward="TBackward0", jvp="linear")
 
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -201,7 +204,9 @@ def _permute_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.permute(g, tuple(np.argsort(c.params["dims"]))),)
 
 
-_PERMUTE = Structural("permute", lambda xp, a, dims: xp.permute(a, dims), _permute_vjp)
+_PERMUTE = Structural(
+    "permute", lambda xp, a, dims: xp.permute(a, dims), _permute_vjp, jvp="linear"
+)
 
 
 def permute(input: Tensor, *dims: Any) -> Tensor:
@@ -228,6 +233,7 @@ _UNSQUEEZE = Structural(
     "unsqueeze",
     lambda xp, a, dim: xp.unsqueeze(a, dim),
     lambda xp, g, c: (xp.squeeze(g, c.params["dim"]),),
+    jvp="linear",
 )
 
 
@@ -242,6 +248,7 @@ def _squeeze(backward: str) -> Structural:
         lambda xp, a, dim: xp.squeeze(a, dim),
         lambda xp, g, c: (xp.reshape(g, c.shapes[0]),),
         backward=backward,
+        jvp="linear",
     )
 
 
@@ -273,6 +280,7 @@ _FLIP = Structural(
     "flip",
     lambda xp, a, dims: xp.flip(a, dims),
     lambda xp, g, c: (xp.flip(g, c.params["dims"]),),
+    jvp="linear",
 )
 
 
@@ -293,7 +301,7 @@ def _cat_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(grads)
 
 
-_CAT = Structural("cat", lambda xp, *arrays, dim: xp.cat(list(arrays), dim), _cat_vjp)
+_CAT = Structural("cat", lambda xp, *arrays, dim: xp.cat(list(arrays), dim), _cat_vjp, jvp="linear")
 
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
@@ -344,7 +352,7 @@ def _stack_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(xp.getitem(g, lead + (i,)) if need else None for i, need in enumerate(c.needs))
 
 
-_STACK = Structural("stack", _stack_forward, _stack_vjp)
+_STACK = Structural("stack", _stack_forward, _stack_vjp, jvp="linear")
 
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
@@ -387,7 +395,7 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     return tuple(input[(slice(None),) * d + (i,)] for i in range(input.shape[d]))
 
 
-_CLONE = Structural("clone", lambda xp, a: a.copy(), lambda xp, g, c: (g,))
+_CLONE = Structural("clone", lambda xp, a: a.copy(), lambda xp, g, c: (g,), jvp="linear")
 
 
 def clone(input: Tensor) -> Tensor:

@@ -50,8 +50,12 @@ class Structural(Primitive):
         symbolic: Callable | None = None,
         view_key: str | None = None,
         formula: Any = None,
+        jvp: Any = None,
     ) -> None:
         self.name = name
+        # the forward-mode rule: "linear" (the op applied to the tangents), "bilinear" (the
+        # product rule), a function jvp(xp, tangents, ctx), or None (not declared yet)
+        self.jvp_rule = jvp
         self.view_key = view_key
         self.forward = forward  # type: ignore[method-assign]
         self.vjp = vjp  # type: ignore[method-assign]
@@ -78,6 +82,31 @@ class Structural(Primitive):
     # -- the protocol ------------------------------------------------------------------------
     def saves(self, n: int) -> tuple[tuple, bool]:  # type: ignore[override]
         return self.saves_flags(n), self.saves_out
+
+    def jvp(self, xp: Any, tangents: tuple, ctx: Ctx) -> Any:
+        """The output's tangent: for a linear op the op applied to the tangents (a missing one
+        is zero), for a bilinear one the product rule, else the declared rule."""
+        rule = self.jvp_rule
+        if rule is None:
+            return Primitive.jvp(self, xp, tangents, ctx)
+        if all(t is None for t in tangents):
+            return None
+        if rule == "linear":
+            args = [
+                xp.constant(np.zeros(shape)) if t is None else t
+                for t, shape in zip(tangents, ctx.shapes)
+            ]
+            return self.forward(xp, *args, **ctx.params)
+        if rule == "bilinear":
+            total = None
+            for i, t in enumerate(tangents):
+                if t is not None:
+                    args = list(ctx.inputs)
+                    args[i] = t
+                    term = self.forward(xp, *args, **ctx.params)
+                    total = term if total is None else total + term
+            return total
+        return rule(xp, tangents, ctx)
 
     def outputs(self, xp: Any, inputs: tuple, params: dict) -> tuple:
         rule = self.forward if xp is NP else self.symbolic
