@@ -98,3 +98,12 @@ def sizes(args: tuple, op: str) -> tuple[int, ...]:
                 f"({type(n).__name__} {n!r:.20})"
             )
     return tuple(int(n) for n in args)
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim % n

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._data import HoldsArray, to_array
+from symgrad._data import HoldsArray, _wrap_dim, to_array
 
 __all__ = ["Tensor"]
 
@@ -385,15 +385,6 @@ def live_aliases(t: Tensor) -> tuple[Tensor | None, Any, list]:
         base = base()
     views = [v for v in (r() for r in t._views or ()) if v is not None]
     return base, key, views
-
-
-def _wrap_dim(dim: int, ndim: int) -> int:
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-        )
-    return dim % n
 
 
 def bind_methods(methods: dict) -> None:

@@ -18,74 +18,12 @@ from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.hooks import checked_hook_result
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to, walk
+from symgrad.autograd.roots import as_list, given_gradients, root_gradients
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["backward", "grad"]
 
 _anomaly_state = anomaly._state
-
-
-def _as_list(value: Any) -> list:
-    if value is None:
-        return []
-    if isinstance(value, Tensor):
-        return [value]
-    return list(value)
-
-
-def _given_gradients(outputs: Any, given: Any) -> list:
-    """The ``gradient``/``grad_outputs`` argument as one entry per output."""
-    if given is None:
-        return [None] * len(_as_list(outputs))
-    if isinstance(given, Tensor):
-        return [given]
-    if not isinstance(given, (list, tuple)):
-        raise TypeError(
-            f"gradients can be either Tensors or None, but got {type(given).__name__}; "
-            "wrap the values in symgrad.tensor(...)"
-        )
-    return list(given)
-
-
-def _root_gradients(roots: list, grads: list, create_graph: bool) -> list:
-    """The gradient each root starts with: given, or 1 for a one-element root."""
-    for g in grads:
-        if g is not None and not isinstance(g, Tensor):
-            raise TypeError(
-                f"gradients can be either Tensors or None, but got {type(g).__name__}; "
-                "wrap the values in symgrad.tensor(...)"
-            )
-    if len(grads) != len(roots):
-        raise RuntimeError(
-            f"one gradient per output is needed: got {len(grads)} gradients for "
-            f"{len(roots)} outputs"
-        )
-    result = []
-    for i, (root, g) in enumerate(zip(roots, grads)):
-        if not isinstance(root, Tensor):
-            raise TypeError(f"expected the output {i} to be a Tensor, got {type(root).__name__}")
-        if not root._requires_grad:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn: "
-                "none of the tensors it was computed from has requires_grad=True (or it was "
-                "computed under no_grad)"
-            )
-        if g is None:
-            if root.numel() != 1:
-                raise RuntimeError(
-                    "grad can be implicitly created only for scalar outputs: the output has shape "
-                    f"{list(root.shape)}; pass gradient= (the v of v^T J) with that shape"
-                )
-            g = Tensor._make(np.ones(root.shape, dtype=root._data.dtype))
-        elif g.shape != root.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {list(g.shape)} and "
-                f"output[{i}] has a shape of {list(root.shape)}."
-            )
-        if g.dtype is not root.dtype:
-            g = g.to(root.dtype)
-        result.append(g if create_graph else g._data)
-    return result
 
 
 class _Run:
@@ -285,18 +223,18 @@ def backward(
         and grad_tensors is None
         and tensors._requires_grad
         and tensors._data.size == 1
-    ):  # loss.backward(): the common case needs none of _root_gradients's checks
+    ):  # loss.backward(): the common case needs none of root_gradients's checks
         roots = [tensors]
         start = [np.ones(tensors._data.shape, tensors._data.dtype)]
         if create_graph:
             start[0] = Tensor._make(start[0])
     else:
-        roots = _as_list(tensors)
-        grads = _given_gradients(tensors, grad_tensors)
-        start = _root_gradients(roots, grads, create_graph)
+        roots = as_list(tensors)
+        grads = given_gradients(tensors, grad_tensors)
+        start = root_gradients(roots, grads, create_graph)
     targets = None
     if inputs is not None:
-        inputs = _as_list(inputs)
+        inputs = as_list(inputs)
         if not inputs:
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
         targets = _targets(inputs)
@@ -352,16 +290,16 @@ def grad(
     >>> symgrad.autograd.grad(dx, x)
     (tensor(18.),)
     """
-    roots = _as_list(outputs)
-    input_list: Sequence[Tensor] = _as_list(inputs)
+    roots = as_list(outputs)
+    input_list: Sequence[Tensor] = as_list(inputs)
     if not input_list:
         raise RuntimeError("grad requires non-empty inputs.")
-    grads = _given_gradients(outputs, grad_outputs)
+    grads = given_gradients(outputs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
         allow_unused = materialize_grads
-    start = _root_gradients(roots, grads, create_graph)
+    start = root_gradients(roots, grads, create_graph)
     targets = _targets(input_list)
     run = _Run(create_graph, retain_graph, targets, accumulate=False)
     run.execute(roots, start)

@@ -1,0 +1,75 @@
+"""What a backward pass starts from: the outputs and the gradient each one starts with, checked
+as PyTorch checks them (a non-scalar output needs ``gradient``, shapes must match, ...)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad.tensor import Tensor
+
+__all__ = ["as_list", "given_gradients", "root_gradients"]
+
+
+def as_list(value: Any) -> list:
+    if value is None:
+        return []
+    if isinstance(value, Tensor):
+        return [value]
+    return list(value)
+
+
+def given_gradients(outputs: Any, given: Any) -> list:
+    """The ``gradient``/``grad_outputs`` argument as one entry per output."""
+    if given is None:
+        return [None] * len(as_list(outputs))
+    if isinstance(given, Tensor):
+        return [given]
+    if not isinstance(given, (list, tuple)):
+        raise TypeError(
+            f"gradients can be either Tensors or None, but got {type(given).__name__}; "
+            "wrap the values in symgrad.tensor(...)"
+        )
+    return list(given)
+
+
+def root_gradients(roots: list, grads: list, create_graph: bool) -> list:
+    """The gradient each root starts with: given, or 1 for a one-element root."""
+    for g in grads:
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(
+                f"gradients can be either Tensors or None, but got {type(g).__name__}; "
+                "wrap the values in symgrad.tensor(...)"
+            )
+    if len(grads) != len(roots):
+        raise RuntimeError(
+            f"one gradient per output is needed: got {len(grads)} gradients for "
+            f"{len(roots)} outputs"
+        )
+    result = []
+    for i, (root, g) in enumerate(zip(roots, grads)):
+        if not isinstance(root, Tensor):
+            raise TypeError(f"expected the output {i} to be a Tensor, got {type(root).__name__}")
+        if not root._requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn: "
+                "none of the tensors it was computed from has requires_grad=True (or it was "
+                "computed under no_grad)"
+            )
+        if g is None:
+            if root.numel() != 1:
+                raise RuntimeError(
+                    "grad can be implicitly created only for scalar outputs: the output has shape "
+                    f"{list(root.shape)}; pass gradient= (the v of v^T J) with that shape"
+                )
+            g = Tensor._make(np.ones(root.shape, dtype=root._data.dtype))
+        elif g.shape != root.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {list(g.shape)} and "
+                f"output[{i}] has a shape of {list(root.shape)}."
+            )
+        if g.dtype is not root.dtype:
+            g = g.to(root.dtype)
+        result.append(g if create_graph else g._data)
+    return result
