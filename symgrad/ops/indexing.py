@@ -8,6 +8,7 @@ import numpy as np
 
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
+from symgrad.prim.text import COPIES, getitem_text
 from symgrad.tensor import Tensor
 
 __all__ = ["getitem", "index_put", "gather", "index_select", "masked_fill"]
@@ -80,7 +81,13 @@ def _getitem_forward(xp: Any, a: Any, key: Any) -> Any:
 
 _GETITEM = {
     kind: Structural(
-        "getitem", _getitem_forward, _getitem_vjp, backward=name, view_key="key", jvp="linear"
+        "getitem",
+        _getitem_forward,
+        _getitem_vjp,
+        backward=name,
+        view_key="key",
+        jvp="linear",
+        text=getitem_text,
     )
     for kind, name in (
         ("select", "SelectBackward0"),
@@ -169,6 +176,7 @@ _GATHER = Structural(
     lambda xp, a, dim, index: xp.gather(a, dim, index),
     lambda xp, g, c: (xp.scatter_zeros(c.shapes[0], c.params["dim"], c.params["index"], g),),
     jvp="linear",
+    text=COPIES,
 )
 _SCATTER_ZEROS = Structural(
     "scatter_zeros",

@@ -17,6 +17,7 @@ from symgrad._lazy import sympy as sp
 from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.prim.structural import Structural
+from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor, link_view, live_aliases
 
 __all__ = ["inplace", "setitem", "zero_", "fill_", "copy_"]
@@ -178,7 +179,7 @@ _FILL = Structural(
     symbolic=_symbolic_full,
 )
 _FILL_TENSOR = Structural("fill", _broadcast_into, _overwritten_vjp, backward="FillBackward3")
-_COPY = Structural("copy", _broadcast_into, _overwritten_vjp, backward="CopyBackwards")
+_COPY = Structural("copy", _broadcast_into, _overwritten_vjp, backward="CopyBackwards", text=COPIES)
 
 
 def zero_(x: Tensor) -> Tensor:

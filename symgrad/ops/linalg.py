@@ -10,6 +10,7 @@ from symgrad import dtypes
 from symgrad._silent import restore, silence
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
+from symgrad.prim.text import linear_text, matmul_text
 from symgrad.tensor import Tensor
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "inner"]
@@ -58,6 +59,7 @@ _MATMUL = Structural(
     saves=(0, 1),
     backward=_matmul_name,
     jvp="bilinear",
+    text=matmul_text,
 )
 
 
@@ -190,6 +192,7 @@ _LINEAR = Structural(
     # PyTorch's addmm with a bias, a plain mm (of the transposed weight) without
     backward=lambda params, inputs: "AddmmBackward0" if len(inputs) > 2 else "MmBackward0",
     jvp=_linear_jvp,
+    text=linear_text,
 )
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad.prim.structural import Structural
+from symgrad.prim.text import reduction_text
 from symgrad.tensor import Tensor, _wrap_dim
 
 __all__ = [
@@ -79,6 +80,7 @@ _SUM = Structural(
     lambda xp, g, c: (_keep(g, c, xp),),
     backward=_overload("Sum"),
     jvp="linear",
+    text=reduction_text("sum"),
 )
 
 
@@ -108,6 +110,7 @@ _MEAN = Structural(
     _mean_vjp,
     backward=_overload("Mean"),
     jvp="linear",
+    text=reduction_text("mean"),
 )
 
 

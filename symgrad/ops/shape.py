@@ -12,6 +12,7 @@ from symgrad import dtypes
 from symgrad._data import sizes
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
+from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor, _wrap_dim
 
 __all__ = [
@@ -58,6 +59,7 @@ _TO = Structural(
     backward="ToCopyBackward0",
     symbolic=lambda xp, a, dtype: a,
     jvp="linear",
+    text=COPIES,
 )
 
 
@@ -77,6 +79,7 @@ _SUM_TO = Structural(
     lambda xp, g, c: (xp.expand(g, c.shapes[0]),),
     backward="SumBackward1",
     jvp="linear",
+    text=COPIES,
 )
 
 
@@ -93,6 +96,7 @@ _EXPAND = Structural(
     lambda xp, a, shape: xp.expand(a, shape),
     lambda xp, g, c: (xp.sum_to_size(g, c.shapes[0]),),
     jvp="linear",
+    text=COPIES,
 )
 
 
@@ -132,7 +136,7 @@ def _reshape_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.reshape(g, c.shapes[0]),)
 
 
-_VIEW = Structural("view", _reshape_forward, _reshape_vjp, jvp="linear")
+_VIEW = Structural("view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES)
 
 
 def reshape(input: Tensor, *shape: Any) -> Tensor:
@@ -178,8 +182,10 @@ def _transpose_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.transpose(g, c.params["dim0"], c.params["dim1"]),)
 
 
-_TRANSPOSE = Structural("transpose", _transpose_forward, _transpose_vjp, jvp="linear")
-_T = Structural("t", _transpose_forward, _transpose_vjp, backward="TBackward0", jvp="linear")
+_TRANSPOSE = Structural("transpose", _transpose_forward, _transpose_vjp, jvp="linear", text=COPIES)
+_T = Structural(
+    "t", _transpose_forward, _transpose_vjp, backward="TBackward0", jvp="linear", text=COPIES
+)
 
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -205,7 +211,7 @@ def _permute_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _PERMUTE = Structural(
-    "permute", lambda xp, a, dims: xp.permute(a, dims), _permute_vjp, jvp="linear"
+    "permute", lambda xp, a, dims: xp.permute(a, dims), _permute_vjp, jvp="linear", text=COPIES
 )
 
 
@@ -234,6 +240,7 @@ _UNSQUEEZE = Structural(
     lambda xp, a, dim: xp.unsqueeze(a, dim),
     lambda xp, g, c: (xp.squeeze(g, c.params["dim"]),),
     jvp="linear",
+    text=COPIES,
 )
 
 
@@ -249,6 +256,7 @@ def _squeeze(backward: str) -> Structural:
         lambda xp, g, c: (xp.reshape(g, c.shapes[0]),),
         backward=backward,
         jvp="linear",
+        text=COPIES,
     )
 
 
@@ -281,6 +289,7 @@ _FLIP = Structural(
     lambda xp, a, dims: xp.flip(a, dims),
     lambda xp, g, c: (xp.flip(g, c.params["dims"]),),
     jvp="linear",
+    text=COPIES,
 )
 
 
@@ -301,7 +310,9 @@ def _cat_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(grads)
 
 
-_CAT = Structural("cat", lambda xp, *arrays, dim: xp.cat(list(arrays), dim), _cat_vjp, jvp="linear")
+_CAT = Structural(
+    "cat", lambda xp, *arrays, dim: xp.cat(list(arrays), dim), _cat_vjp, jvp="linear", text=COPIES
+)
 
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
@@ -395,7 +406,9 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     return tuple(input[(slice(None),) * d + (i,)] for i in range(input.shape[d]))
 
 
-_CLONE = Structural("clone", lambda xp, a: a.copy(), lambda xp, g, c: (g,), jvp="linear")
+_CLONE = Structural(
+    "clone", lambda xp, a: a.copy(), lambda xp, g, c: (g,), jvp="linear", text=COPIES
+)
 
 
 def clone(input: Tensor) -> Tensor:

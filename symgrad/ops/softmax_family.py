@@ -34,6 +34,7 @@ _LOGSUMEXP = Structural(
     saves=(0,),
     saves_out=True,
     symbolic=lambda xp, a, dim, keepdim: xp.log(xp.sum(xp.exp(a), dim, keepdim)),
+    text="∂{o}/∂{x}[j] = exp({x}[j] − {o}) along dim {dim}",
 )
 
 
@@ -73,7 +74,12 @@ def _log_softmax_symbolic(xp: Any, a: Any, dim: Any) -> Any:
 
 
 _SOFTMAX = Structural(
-    "softmax", _softmax_forward, _softmax_vjp, saves_out=True, symbolic=_softmax_symbolic
+    "softmax",
+    _softmax_forward,
+    _softmax_vjp,
+    saves_out=True,
+    symbolic=_softmax_symbolic,
+    text="∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}",
 )
 _LOG_SOFTMAX = Structural(
     "log_softmax",
@@ -81,6 +87,7 @@ _LOG_SOFTMAX = Structural(
     _log_softmax_vjp,
     saves_out=True,
     symbolic=_log_softmax_symbolic,
+    text="∂{o}[i]/∂{x}[j] = δij − exp({o}[j]) along dim {dim}",
 )
 
 

@@ -51,8 +51,12 @@ class Structural(Primitive):
         view_key: str | None = None,
         formula: Any = None,
         jvp: Any = None,
+        text: Any = None,
     ) -> None:
         self.name = name
+        # how pictures write it: a writer function, COPIES, or a template of the derivative
+        # along dim (see symgrad.prim.text.structural_text); None for the generic text
+        self.text_rule = text
         # the forward-mode rule: "linear" (the op applied to the tangents), "bilinear" (the
         # product rule), a function jvp(xp, tangents, ctx), or None (not declared yet)
         self.jvp_rule = jvp

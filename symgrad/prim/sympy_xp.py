@@ -9,13 +9,13 @@ built the graph.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import sympy as sp
 
+from symgrad.prim.exact import exact
 from symgrad.prim.numpy_xp import NP
 
 __all__ = ["SX", "ElementSymbol", "symbol_array", "exact", "to_sympy"]
@@ -41,29 +41,6 @@ def symbol_array(name: str, shape: tuple) -> np.ndarray:
     for index in np.ndindex(*shape):
         out[index] = ElementSymbol(f"{name}[{', '.join(map(str, index))}]", real=True)
     return out
-
-
-_SHORT = re.compile(r"^-?\d*\.?\d*(e[-+]?\d+)?$")
-
-
-def exact(value: Any, as_float: bool = False) -> sp.Expr:
-    """A number as SymPy: exact for integers and short decimals, a ``Float`` otherwise."""
-    if isinstance(value, sp.Basic):
-        return value
-    if isinstance(value, (bool, np.bool_)):
-        return sp.Integer(int(value))
-    if isinstance(value, (int, np.integer)):
-        return sp.Integer(int(value))
-    v = value if isinstance(value, np.floating) else np.float64(value)
-    if not np.isfinite(v):
-        return sp.nan if np.isnan(v) else (sp.oo if v > 0 else -sp.oo)
-    if float(v).is_integer() and abs(v) < 2**53 and not as_float:
-        return sp.Integer(int(v))
-    text = repr(float(v)) if isinstance(v, np.float64) else str(v)
-    digits = text.lstrip("-").split("e")[0].replace(".", "").lstrip("0")
-    if not as_float and _SHORT.match(text) and len(digits) <= 6:
-        return sp.Rational(text)
-    return sp.Float(float(v), 15)
 
 
 def _objects(a: Any) -> np.ndarray:

@@ -12,12 +12,17 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
-from symgrad.prim.sympy_xp import exact
+from symgrad.prim.exact import exact
 from symgrad.tensor import Tensor
 
 __all__ = [
     "elementwise_text",
     "structural_text",
+    "COPIES",
+    "matmul_text",
+    "linear_text",
+    "getitem_text",
+    "reduction_text",
     "function_text",
     "is_number",
     "number_text",
@@ -68,50 +73,49 @@ def structural_text(
     primitive: Any, params: dict, shapes: list, out: str, names: list, symbols: list
 ) -> tuple[list, list]:
     """A structural ``primitive`` on inputs of ``shapes``: its formula and, per input, the
-    rule of its derivative."""
-    prim = primitive.name
+    rule of its derivative, as the primitive declares it (its ``text``): a writer function,
+    ``COPIES`` (each output element is an input element), or a template of the derivative
+    along ``dim``; without one, the generic ``name(inputs)`` and "(VJP of name)"."""
     if primitive.formula is not None:  # a fused loss: its element-wise formula, reduced
         return _loss_text(primitive.formula, out, names, symbols, params)
-    if prim in ("matmul", "linear"):
-        return _matmul_text(out, names, shapes, transposed=prim == "linear")
-    if prim in ("sum", "mean"):
-        return _reduction_text(prim, out, names[0], shapes[0], params)
-    if prim in _SOFTMAX_RULES:
+    rule, name = primitive.text_rule, primitive.name
+    if callable(rule):
+        return rule(out, names, shapes, params)
+    if rule is not None and rule != COPIES:
         dim = _dims_text(params.get("dim"))
-        forward = f"{out} = {prim}({names[0]}, dim={dim})"
-        return [forward], [_SOFTMAX_RULES[prim].format(o=out, x=names[0], dim=dim)]
-    forward = (
-        f"{out} = {names[0]}{_key_text(params['key'])}"
-        if prim == "getitem"
-        else (f"{out} = {prim}({', '.join(names)}{_params_text(params)})")
-    )
-    rule = "1 for each element it copies" if prim in _COPIES else f"(VJP of {prim})"
-    joiner = " = " if prim in _COPIES else " "
-    return [forward], [f"∂{out}/∂{n}{joiner}{rule}" for n in names]
+        return [f"{out} = {name}({names[0]}, dim={dim})"], [rule.format(o=out, x=names[0], dim=dim)]
+    forward = [f"{out} = {name}({', '.join(names)}{_params_text(params)})"]
+    if rule == COPIES:
+        return forward, [f"∂{out}/∂{n} = 1 for each element it copies" for n in names]
+    return forward, [f"∂{out}/∂{n} (VJP of {name})" for n in names]
 
 
-_COPIES = {
-    "view",
-    "t",
-    "transpose",
-    "permute",
-    "unsqueeze",
-    "squeeze",
-    "expand",
-    "flip",
-    "clone",
-    "copy",
-    "to_dtype",
-    "getitem",
-    "cat",
-    "gather",
-    "sum_to_size",
-}
-_SOFTMAX_RULES = {
-    "softmax": "∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}",
-    "log_softmax": "∂{o}[i]/∂{x}[j] = δij − exp({o}[j]) along dim {dim}",
-    "logsumexp": "∂{o}/∂{x}[j] = exp({x}[j] − {o}) along dim {dim}",
-}
+COPIES = "copies"
+
+
+def matmul_text(out: str, names: list, shapes: list, params: dict) -> tuple[list, list]:
+    """``z = X @ W`` with its derivatives in index notation: ``∂z[i,j]/∂W[k,j] = X[i,k]``."""
+    return _matmul_text(out, names, shapes, transposed=False)
+
+
+def linear_text(out: str, names: list, shapes: list, params: dict) -> tuple[list, list]:
+    """``z = X @ Wᵀ + b`` with its derivatives in index notation."""
+    return _matmul_text(out, names, shapes, transposed=True)
+
+
+def getitem_text(out: str, names: list, shapes: list, params: dict) -> tuple[list, list]:
+    """``y = x[1:, 0]``: indexing copies the elements it picks."""
+    forward = [f"{out} = {names[0]}{_key_text(params['key'])}"]
+    return forward, [f"∂{out}/∂{names[0]} = 1 for each element it copies"]
+
+
+def reduction_text(name: str) -> Any:
+    """The text of the reduction ``name`` (sum or mean): each element's derivative."""
+
+    def text(out: str, names: list, shapes: list, params: dict) -> tuple[list, list]:
+        return _reduction_text(name, out, names[0], shapes[0], params)
+
+    return text
 
 
 def _matmul_text(out: str, names: list, shapes: list, transposed: bool) -> tuple[list, list]:
