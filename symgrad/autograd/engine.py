@@ -15,7 +15,7 @@ import numpy as np
 
 from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, grad_mode
-from symgrad.autograd.hooks import checked_hook_result
+from symgrad.autograd.hooks import checked_hook_result, grad_tensor
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to, walk
 from symgrad.autograd.roots import as_list, given_gradients, root_gradients
@@ -171,7 +171,7 @@ class _Run:
 
     def _run_leaf_hooks(self, leaf: Tensor, g: Any) -> Any:
         for hook in list(leaf._hooks):
-            old = g if isinstance(g, Tensor) else Tensor._make(g)
+            old = grad_tensor(g)
             new = checked_hook_result(hook, old, hook(old))
             if new is not None:
                 g = new if self.create_graph else new._data
@@ -247,7 +247,7 @@ def backward(
                 continue
             if t.grad_fn is not None and i in run.captured:  # non-leaf inputs get .grad too
                 g = run.captured[i]
-                g = g if isinstance(g, Tensor) else Tensor._make(np.array(g))
+                g = grad_tensor(g, copy=True)
                 t._grad = g if t._grad is None else t._grad + g
 
 
@@ -316,7 +316,7 @@ def grad(
             zeros = Tensor._make(np.zeros(t.shape, t._data.dtype))
             result.append(zeros if materialize_grads else None)
             continue
-        result.append(g if isinstance(g, Tensor) else Tensor._make(np.array(g)))
+        result.append(grad_tensor(g, copy=True))
     return tuple(result)
 
 

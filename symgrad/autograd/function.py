@@ -14,6 +14,7 @@ import numpy as np
 
 from symgrad._lazy import sympy as sp
 from symgrad.autograd import grad_mode
+from symgrad.autograd.hooks import grad_tensor
 from symgrad.autograd.node import Node
 from symgrad.prim.primitive import Ctx, Primitive, input_records
 from symgrad.tensor import Tensor
@@ -79,7 +80,7 @@ class FunctionCtx(Node):
 def _grad_tensor(g: Any, shape: tuple, dtype: np.dtype, materialize: bool) -> Any:
     if g is None:
         return Tensor._make(np.zeros(shape, dtype)) if materialize else None
-    return g if isinstance(g, Tensor) else Tensor._make(g)
+    return grad_tensor(g)
 
 
 class FunctionPrimitive(Primitive):

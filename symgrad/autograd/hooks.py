@@ -12,7 +12,13 @@ import numpy as np
 
 from symgrad.tensor import Tensor, bind_methods
 
-__all__ = ["register_hook", "retain_grad", "checked_hook_result", "move_retain_grad"]
+__all__ = [
+    "register_hook",
+    "retain_grad",
+    "checked_hook_result",
+    "move_retain_grad",
+    "grad_tensor",
+]
 
 
 def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
@@ -40,7 +46,7 @@ def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHan
     def prehook(grads: list) -> None:
         if grads[nr] is None:
             return
-        old = _as_tensor_grad(grads[nr])
+        old = grad_tensor(grads[nr])
         new = checked_hook_result(hook, old, hook(old))
         if new is not None:
             grads[nr] = new if isinstance(grads[nr], Tensor) else new._data
@@ -62,8 +68,13 @@ def retain_grad(self) -> None:
     self.grad_fn.register_prehook(_RetainGrad(self), last=True)
 
 
-def _as_tensor_grad(g: Any) -> Tensor:
-    return g if isinstance(g, Tensor) else Tensor._make(g)
+def grad_tensor(g: Any, copy: bool = False) -> Tensor:
+    """A gradient as a Tensor, whichever form the pass holds it in (an array in a plain
+    backward, a Tensor under ``create_graph``); with ``copy``, an array is copied so the
+    caller's tensor owns its values."""
+    if isinstance(g, Tensor):
+        return g
+    return Tensor._make(np.array(g) if copy else g)
 
 
 def checked_hook_result(hook: Any, old: Tensor, new: Any) -> Tensor | None:
@@ -103,7 +114,7 @@ class _RetainGrad:
         t, g = self.ref(), grads[self.nr]
         if t is None or g is None:
             return
-        g = np.array(g._data if isinstance(g, Tensor) else g)  # a copy the user may mutate
+        g = np.array(grad_tensor(g)._data)  # a copy the user may mutate
         t._grad = Tensor._make(g if t._grad is None else t._grad._data + g)
 
 
