@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._lazy import sympy as sp
 from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.prim.structural import Structural
@@ -158,25 +157,25 @@ def _broadcast_into(xp: Any, a: np.ndarray, src: np.ndarray) -> np.ndarray:
     return np.array(np.broadcast_to(src, a.shape), dtype=a.dtype)
 
 
-def _symbolic_full(xp: Any, a: np.ndarray, value: Any = 0) -> np.ndarray:
-    """``value`` as an exact SymPy number in every place (the symbolic interpreter's forward)."""
-    return np.full(a.shape, sp.nsimplify(value), dtype=object)
+def _full(xp: Any, a: Any, value: Any = 0) -> Any:
+    """``value`` in every place of ``a`` (exact in closed forms)."""
+    return xp.constant(np.full(np.shape(a), value))
 
 
 # PyTorch's node names: ZeroBackward0, FillBackward2 (a number), FillBackward3 (a 0-d tensor)
 _ZERO = Structural(
     "zero",
-    lambda xp, a: np.zeros_like(a),
+    _full,
     _overwritten_vjp,
     backward="ZeroBackward0",
-    symbolic=_symbolic_full,
+    kernel=lambda xp, a: np.zeros_like(a),
 )
 _FILL = Structural(
     "fill",
-    lambda xp, a, value: np.full_like(a, value),
+    _full,
     _overwritten_vjp,
     backward="FillBackward2",
-    symbolic=_symbolic_full,
+    kernel=lambda xp, a, value: np.full_like(a, value),
 )
 _FILL_TENSOR = Structural("fill", _broadcast_into, _overwritten_vjp, backward="FillBackward3")
 _COPY = Structural("copy", _broadcast_into, _overwritten_vjp, backward="CopyBackwards", text=COPIES)

@@ -15,7 +15,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad._silent import restore, silence
 from symgrad.ops.elementwise import _sigmoid, declare
-from symgrad.ops.softmax_family import _LOG_SOFTMAX, _log_softmax_forward
+from symgrad.ops.softmax_family import _LOG_SOFTMAX, _log_softmax_kernel
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -180,7 +180,7 @@ def class_cross_entropy(input: Tensor, target: np.ndarray, reduction: str) -> Te
     denom = float(n) if n else float("nan")
     token = silence()
     try:
-        logp = _log_softmax_forward(None, input._data, (1,))
+        logp = _log_softmax_kernel(NP, input._data, (1,))
         loss = _nll_forward(NP, logp, key, None, denom, reduction)
     finally:
         restore(token)

@@ -27,7 +27,7 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False) 
     return _NORM_P(input, order=float(order), dim=_dims(input, dim), keepdim=bool(keepdim))
 
 
-def _norm_p_forward(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:
+def _norm_p_kernel(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:
     m = np.abs(np.asarray(a))
     if math.isinf(order):
         pick = np.max if order > 0 else np.min
@@ -39,7 +39,7 @@ def _norm_p_forward(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> A
     return np.asarray(np.sum(m**order, axis=dim, keepdims=keepdim) ** (1 / order))
 
 
-def _norm_p_symbolic(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:
+def _norm_p(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:
     m = xp.abs(a)
     if math.isinf(order):
         return xp.extremum(m, dim, keepdim, np.argmax if order > 0 else np.argmin)
@@ -76,12 +76,12 @@ def _norm_p_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 _NORM_P = Structural(
     "norm",
-    _norm_p_forward,
+    _norm_p,
     _norm_p_vjp,
     saves=(0,),
     saves_out=True,
     backward="LinalgVectorNormBackward0",
-    symbolic=_norm_p_symbolic,
+    kernel=_norm_p_kernel,
 )
 
 
@@ -94,12 +94,12 @@ def _norm2_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 _NORM2 = Structural(
     "norm",
-    lambda xp, a, dim, keepdim: np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim)),
+    lambda xp, a, dim, keepdim: xp.sqrt(xp.sum(a * a, dim, keepdim)),
     _norm2_vjp,
     saves=(0,),
     saves_out=True,
     backward="LinalgVectorNormBackward0",
-    symbolic=lambda xp, a, dim, keepdim: xp.sqrt(xp.sum(a * a, dim, keepdim)),
+    kernel=lambda xp, a, dim, keepdim: np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim)),
 )
 
 

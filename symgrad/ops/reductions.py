@@ -166,12 +166,12 @@ def _extremum_vjp(xp: Any, g: Any, c: Any) -> tuple:
 def _extremum(name: str, reduce: Any, pick: Any, backward: str) -> Structural:
     return Structural(
         name,
-        lambda xp, a, dim, keepdim: np.asarray(reduce(a, axis=dim, keepdims=keepdim)),
+        lambda xp, a, dim, keepdim: xp.extremum(a, dim, keepdim, pick),
         _extremum_vjp,
         saves=(0,),
         saves_out=True,
         backward=backward,
-        symbolic=lambda xp, a, dim, keepdim: xp.extremum(a, dim, keepdim, pick),
+        kernel=lambda xp, a, dim, keepdim: np.asarray(reduce(a, axis=dim, keepdims=keepdim)),
     )
 
 

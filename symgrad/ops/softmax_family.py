@@ -15,7 +15,7 @@ __all__ = ["logsumexp", "softmax", "log_softmax"]
 
 
 # -- log-sum-exp and the softmax family (numerically stable forms) ---------------------------------
-def _logsumexp_forward(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+def _logsumexp_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
     m = np.max(a, axis=dim, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)  # all -inf: log(0) = -inf, not nan
     with np.errstate(divide="ignore"):
@@ -29,11 +29,11 @@ def _logsumexp_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 _LOGSUMEXP = Structural(
     "logsumexp",
-    _logsumexp_forward,
+    lambda xp, a, dim, keepdim: xp.log(xp.sum(xp.exp(a), dim, keepdim)),
     _logsumexp_vjp,
     saves=(0,),
     saves_out=True,
-    symbolic=lambda xp, a, dim, keepdim: xp.log(xp.sum(xp.exp(a), dim, keepdim)),
+    kernel=_logsumexp_kernel,
     text="∂{o}/∂{x}[j] = exp({x}[j] − {o}) along dim {dim}",
 )
 
@@ -43,7 +43,7 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     return _LOGSUMEXP(input, dim=_dims(input, dim), keepdim=bool(keepdim))
 
 
-def _softmax_forward(xp: Any, a: Any, dim: int) -> Any:
+def _softmax_kernel(xp: Any, a: Any, dim: int) -> Any:
     a = np.asarray(a)  # ndarray methods: np.max/np.sum add dispatch costing more than the work
     e = np.exp(a - a.max(axis=dim, keepdims=True))
     return e / e.sum(axis=dim, keepdims=True)
@@ -54,7 +54,7 @@ def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (out * (g - xp.sum(g * out, c.params["dim"], True)),)
 
 
-def _log_softmax_forward(xp: Any, a: Any, dim: int) -> Any:
+def _log_softmax_kernel(xp: Any, a: Any, dim: int) -> Any:
     a = np.asarray(a)
     shifted = a - a.max(axis=dim, keepdims=True)
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
@@ -64,29 +64,29 @@ def _log_softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (g - xp.exp(c.out) * xp.sum(g, c.params["dim"], True),)
 
 
-def _softmax_symbolic(xp: Any, a: Any, dim: Any) -> Any:
+def _softmax(xp: Any, a: Any, dim: Any) -> Any:
     e = xp.exp(a)
     return e / xp.sum(e, dim, True)
 
 
-def _log_softmax_symbolic(xp: Any, a: Any, dim: Any) -> Any:
+def _log_softmax(xp: Any, a: Any, dim: Any) -> Any:
     return a - xp.log(xp.sum(xp.exp(a), dim, True))
 
 
 _SOFTMAX = Structural(
     "softmax",
-    _softmax_forward,
+    _softmax,
     _softmax_vjp,
     saves_out=True,
-    symbolic=_softmax_symbolic,
+    kernel=_softmax_kernel,
     text="∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}",
 )
 _LOG_SOFTMAX = Structural(
     "log_softmax",
-    _log_softmax_forward,
+    _log_softmax,
     _log_softmax_vjp,
     saves_out=True,
-    symbolic=_log_softmax_symbolic,
+    kernel=_log_softmax_kernel,
     text="∂{o}[i]/∂{x}[j] = δij − exp({o}[j]) along dim {dim}",
 )
 

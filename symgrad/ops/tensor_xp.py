@@ -13,6 +13,7 @@ from symgrad.tensor import Tensor
 
 __all__ = [
     "tensor_interpreter",
+    "xp_extremum",
     "xp_constant",
     "xp_count",
     "xp_prod_others",
@@ -59,6 +60,13 @@ def xp_elementwise_vjp(
 
 def xp_elementwise(prim: Any, args: tuple, params: tuple = ()) -> Tensor:
     return prim(*args, params=params)
+
+
+def xp_extremum(a: Tensor, dim: Any, keepdim: bool, pick: Any) -> Tensor:
+    from symgrad.ops import reductions
+
+    reduce = reductions.amax if pick is np.argmax else reductions.amin
+    return reduce(a, () if dim is None else dim, keepdim)
 
 
 def tensor_interpreter(ops: Any) -> type:

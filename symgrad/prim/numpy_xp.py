@@ -132,6 +132,12 @@ class NP:
         return out
 
     @staticmethod
+    def extremum(a: Any, dim: Any, keepdim: bool, pick: Any) -> np.ndarray:
+        """The maximum (``pick`` is ``np.argmax``) or minimum over ``dim``."""
+        reduce = np.max if pick is np.argmax else np.min
+        return np.asarray(reduce(a, axis=dim, keepdims=keepdim))
+
+    @staticmethod
     def eq(a: Any, b: Any) -> np.ndarray:
         return np.equal(a, b)
 

@@ -32,10 +32,12 @@ class Structural(Primitive):
     ``forward(xp, *inputs, **params)`` computes the output; ``vjp(xp, g, ctx)`` returns one
     gradient per input (``None`` where ``ctx.needs`` is False). ``saves`` names the input
     positions the rule reads from ``ctx.inputs``; ``saves_out`` whether it reads ``ctx.out``.
-    ``symbolic`` is the forward for the symbolic interpreter where ``forward`` uses NumPy
-    directly (a max-shifted softmax becomes ``exp(x) / sum(exp(x))``). ``view_key`` names the
-    parameter holding the key of an op whose output, when it shares the input's memory, is
-    ``input[key]`` (basic indexing): in-place changes of such a view reach the input.
+    ``forward`` is the op's meaning, in vocabulary words only, so it runs on every
+    interpreter; ``kernel(xp, *arrays, **params)`` is an optional NumPy path, faster or
+    stabler (a max-shifted softmax for ``exp(x) / sum(exp(x))``), tested to agree with it.
+    ``view_key`` names the parameter holding the key of an op whose output, when it shares
+    the input's memory, is ``input[key]`` (basic indexing): in-place changes of such a view
+    reach the input.
     """
 
     def __init__(
@@ -47,7 +49,7 @@ class Structural(Primitive):
         saves: tuple = (),
         saves_out: bool = False,
         backward: Any = None,
-        symbolic: Callable | None = None,
+        kernel: Callable | None = None,
         view_key: str | None = None,
         formula: Any = None,
         jvp: Any = None,
@@ -62,9 +64,10 @@ class Structural(Primitive):
         self.jvp_rule = jvp
         self.view_key = view_key
         self.forward = forward  # type: ignore[method-assign]
+        # the numeric path: a faster or stabler NumPy version of forward, tested against it
+        self.kernel = kernel or forward
         self.vjp = vjp  # type: ignore[method-assign]
-        self.symbolic = symbolic or forward
-        self.numeric_forward = quiet(forward)
+        self.numeric_forward = quiet(self.kernel)
         self.saved_inputs = saves
         self._saves_flags: dict[int, tuple] = {}
         self.saves_out = saves_out
@@ -113,7 +116,7 @@ class Structural(Primitive):
         return rule(xp, tangents, ctx)
 
     def outputs(self, xp: Any, inputs: tuple, params: dict) -> tuple:
-        rule = self.forward if xp is NP else self.symbolic
+        rule = self.kernel if xp is NP else self.forward
         return (rule(xp, *inputs, **params),)
 
     def recompute(self, inputs: tuple, params: dict) -> tuple:
@@ -132,7 +135,7 @@ class Structural(Primitive):
             if t is not None:
                 env.update(zip(x.flat, (sx.exact(v, as_float=True) for v in t._data.flat)))
         interp = sx.SX(_evaluator(env) if env else None)
-        out = np.asarray(self.symbolic(interp, *xs, **node.params), dtype=object)
+        out = np.asarray(self.forward(interp, *xs, **node.params), dtype=object)
         g = sx.symbol_array("g", out.shape)
         ctx = Ctx(xs, out, tuple(m[0] for m in node._meta), (True,) * len(xs), node.params)
         grads = self.vjp(interp, g, ctx)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["VOCABULARY", "SYMBOLIC_WORDS", "INTERPRETERS", "missing_words"]
+__all__ = ["VOCABULARY", "INTERPRETERS", "missing_words"]
 
 VOCABULARY = (
     # reductions and shapes
@@ -35,6 +35,7 @@ VOCABULARY = (
     "eq",
     "count",
     "constant",
+    "extremum",
     "prod_others",
     # element-wise
     "exp",
@@ -45,9 +46,6 @@ VOCABULARY = (
     "elementwise",
     "elementwise_vjp",
 )
-
-# words only the symbolic forwards use: the numeric ones pick by value with NumPy directly
-SYMBOLIC_WORDS = ("extremum",)
 
 
 class _Interpreters:

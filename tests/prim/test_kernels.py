@@ -1,0 +1,106 @@
+"""Every structural op's numeric kernel agrees with its forward (the op's meaning, written in
+vocabulary words) on the NumPy interpreter, including at the extremes the kernel exists for."""
+
+import importlib
+
+import numpy as np
+import pytest
+
+from symgrad import dtypes
+from symgrad.prim.numpy_xp import NP
+from symgrad.prim.structural import Structural
+
+# the modules that declare structural primitives (a primitive imported elsewhere is named
+# after the first module here that has it: its own)
+MODULES = tuple(
+    importlib.import_module(f"symgrad.ops.{name}")
+    for name in (
+        "indexing",
+        "inplace",
+        "linalg",
+        "norms",
+        "reductions",
+        "shape",
+        "softmax_family",
+        "losses",
+    )
+)
+
+
+def _structural_prims() -> dict:
+    """{"module._NAME": primitive} for every structural primitive the ops modules declare."""
+    found = {}
+    for module in MODULES:
+        for name, value in vars(module).items():
+            values = value.items() if isinstance(value, dict) else [("", value)]
+            for key, v in values:
+                if isinstance(v, Structural):
+                    label = f"{module.__name__.rsplit('.', 1)[1]}.{name}{key and f'[{key}]'}"
+                    found.setdefault(id(v), (label, v))
+    return dict(found.values())
+
+
+WITH_KERNEL = {k: p for k, p in _structural_prims().items() if p.kernel is not p.forward}
+
+RNG = np.random.default_rng(3)
+X = RNG.uniform(-2, 2, (3, 4))
+BIG = np.array([[1000.0, -1000.0, 3.0], [-1000.0, -1000.0, -1000.0]])  # exp would overflow
+
+# primitive -> list of (inputs, params) to compare on
+SAMPLES = {
+    "inplace._ZERO": [((X,), {})],
+    "inplace._FILL": [((X,), {"value": 0.25}), ((X,), {"value": -3.0})],
+    "reductions._AMAX": [
+        ((X,), {"dim": (1,), "keepdim": False}),
+        ((X,), {"dim": None, "keepdim": True}),
+    ],
+    "reductions._AMIN": [((X,), {"dim": (0,), "keepdim": True})],
+    "reductions._MAX_ALL": [((X,), {"dim": None, "keepdim": False})],
+    "reductions._MIN_ALL": [((X,), {"dim": None, "keepdim": False})],
+    "shape._TO": [((X,), {"dtype": dtypes.float32})],
+    "softmax_family._LOGSUMEXP": [
+        ((X,), {"dim": (1,), "keepdim": False}),
+        ((BIG,), {"dim": (1,), "keepdim": True}),
+    ],
+    "softmax_family._SOFTMAX": [((X,), {"dim": 1}), ((BIG,), {"dim": 1})],
+    "softmax_family._LOG_SOFTMAX": [((X,), {"dim": 0}), ((BIG,), {"dim": 1})],
+    "norms._NORM2": [((X,), {"dim": (1,), "keepdim": False})],
+    "norms._NORM_P": [
+        ((X,), {"order": 3.0, "dim": None, "keepdim": False}),
+        ((X,), {"order": float("inf"), "dim": (0,), "keepdim": True}),
+        ((X,), {"order": 0.0, "dim": (1,), "keepdim": False}),
+        ((X,), {"order": 1.0, "dim": None, "keepdim": False}),
+    ],
+}
+
+
+def test_every_kernel_has_samples():
+    assert len(WITH_KERNEL) >= 12, "the scan found too few kernels: it is broken"
+    missing = sorted(set(WITH_KERNEL) - set(SAMPLES))
+    assert missing == [], f"add samples for these kernels: {missing}"
+
+
+def _cases():
+    for label, prim in WITH_KERNEL.items():
+        for k, (inputs, params) in enumerate(SAMPLES.get(label, [])):
+            yield pytest.param(prim, inputs, params, id=f"{label}-{k}")
+
+
+@pytest.mark.parametrize("prim,inputs,params", list(_cases()))
+def test_kernel_agrees_with_forward(prim, inputs, params):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        meaning = np.asarray(prim.forward(NP, *inputs, **params), dtype=np.float64)
+    kernel = np.asarray(prim.kernel(NP, *inputs, **params), dtype=np.float64)
+    assert kernel.shape == meaning.shape
+    finite = np.isfinite(meaning)
+    # where the formula itself overflows, the kernel must still be finite (that is its job)
+    assert np.isfinite(kernel[~finite]).all()
+    np.testing.assert_allclose(kernel[finite], meaning[finite], rtol=1e-6, atol=1e-12)
+
+
+def test_the_kernels_are_used_for_the_extremes():
+    """Without its kernel, softmax of large logits would be nan: the kernel is what runs."""
+    prim = WITH_KERNEL["softmax_family._SOFTMAX"]
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert np.isnan(prim.forward(NP, BIG, dim=1)).any()
+    assert np.isfinite(prim.numeric_forward(NP, BIG, dim=1)).all()
