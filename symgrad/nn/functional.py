@@ -272,18 +272,6 @@ def cross_entropy(
     probabilities ``target``, computed through a stable ``log_softmax``."""
     r = _reduction(reduction, size_average, reduce)
     _check_tensors("cross_entropy", input=input, target=target)
-    t = target._data
-    if (
-        input._data.ndim == 2
-        and t.ndim == 1
-        and t.dtype.kind in "iu"
-        and weight is None
-        and not label_smoothing
-        and input._data.dtype.kind == "f"
-        and t.shape[0] == input._data.shape[0]
-        and _nll_targets(t, input._data.shape[1], ignore_index, None, input._data.dtype)[1] is None
-    ):
-        return _losses.class_cross_entropy(input, t, r)  # the common case, in one go
     dim = 1 if input.ndim >= 2 else 0
     logp = log_softmax(input, dim)
     if target.dtype.is_floating_point:

@@ -13,12 +13,8 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
-from symgrad._silent import restore, silence
 from symgrad.ops.elementwise import _sigmoid, declare
-from symgrad.ops.softmax_family import _LOG_SOFTMAX, _log_softmax_kernel
-from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
-from symgrad.tensor import Tensor
 
 
 def _softplus0(v: Any) -> Any:
@@ -169,21 +165,3 @@ NLL_LOSS = Structural(
         "NllLoss2DBackward0" if len(inputs[0][0]) > 2 else "NllLossBackward0"
     ),
 )
-
-
-def class_cross_entropy(input: Tensor, target: np.ndarray, reduction: str) -> Tensor:
-    """``nll_loss(log_softmax(input, 1), target)`` for logits (N, C) and class indices (N,)
-    that are all in range, with unit weights: the two nodes ``cross_entropy`` records, computed
-    in one go (the common case of a classifier's training step)."""
-    n = target.shape[0]
-    key = (np.arange(n), target)
-    denom = float(n) if n else float("nan")
-    token = silence()
-    try:
-        logp = _log_softmax_kernel(NP, input._data, (1,))
-        loss = _nll_forward(NP, logp, key, None, denom, reduction)
-    finally:
-        restore(token)
-    logp_tensor = _LOG_SOFTMAX.record((input,), {"dim": (1,)}, logp)
-    params = {"key": key, "weight": None, "denom": denom, "reduction": reduction}
-    return NLL_LOSS.record((logp_tensor,), params, loss)
