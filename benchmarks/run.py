@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/run.py            # the full run (a minute or two)
+    python benchmarks/run.py            # the full run (a few minutes)
     python benchmarks/run.py --quick    # fewer, shorter rounds (several seconds)
     python benchmarks/run.py --case chain --case mlp --rounds 30
     python benchmarks/run.py --threads 1   # pin every library to one thread
