@@ -8,13 +8,14 @@ runs one forward+backward step, and one that returns the gradients of a step as 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import importlib.metadata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 from _cases import Case
 
-__all__ = ["Prepared", "Implementation", "implementations"]
+__all__ = ["Prepared", "Implementation", "implementations", "NAMES"]
 
 
 @dataclass
@@ -107,20 +108,31 @@ def _import(module_name: str) -> tuple[str, str]:
     if module_name == "jax":
         # float64 cases need 64-bit mode, which must be set before any array exists
         module.config.update("jax_enable_x64", True)
-    return str(getattr(module, "__version__", "?")), ""
+    version = getattr(module, "__version__", None)
+    if version is None:  # HIPS autograd has no __version__; its distribution knows
+        try:
+            version = importlib.metadata.version(module_name)
+        except importlib.metadata.PackageNotFoundError:
+            version = "?"
+    return str(version), ""
 
 
-def _peer(name: str, module_name: str, make: Callable[[], Callable]) -> Implementation:
-    version, missing = _import(module_name)
+def _peer(name: str, make: Callable[[], Callable]) -> Implementation:
+    version, missing = _import(name)
     return Implementation(name, version, None if missing else make(), missing)
 
 
-def implementations() -> list[Implementation]:
-    """NumPy (the reference) first, then symgrad, then each peer (possibly skipped)."""
-    return [
-        Implementation("numpy", np.__version__, _numpy_prepare),
-        _peer("symgrad", "symgrad", lambda: _torchlike_prepare("symgrad")),
-        _peer("torch", "torch", lambda: _torchlike_prepare("torch")),
-        _peer("autograd", "autograd", lambda: _hips_prepare),
-        _peer("jax", "jax", lambda: _jax_prepare),
-    ]
+_PEERS = {
+    "symgrad": lambda: _torchlike_prepare("symgrad"),
+    "torch": lambda: _torchlike_prepare("torch"),
+    "autograd": lambda: _hips_prepare,
+    "jax": lambda: _jax_prepare,
+}
+NAMES = ("numpy", *_PEERS)
+
+
+def implementations(names: Iterable[str] = NAMES) -> list[Implementation]:
+    """NumPy (the reference, always) first, then those of symgrad and the peers named in
+    ``names`` (possibly skipped); a peer not named is not even imported."""
+    peers = [_peer(name, make) for name, make in _PEERS.items() if name in names]
+    return [Implementation("numpy", np.__version__, _numpy_prepare), *peers]

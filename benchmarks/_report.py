@@ -1,16 +1,25 @@
-"""Plain-text tables for the benchmark: one row per implementation, ratios to NumPy."""
+"""Plain-text tables for the benchmark: one row per implementation, paired ratios to NumPy."""
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 
 from _cases import Case
-from _timing import Timing
+from _timing import Timing, quartiles
 
-__all__ = ["Result", "format_time", "case_table", "targets_table", "HEADER"]
+__all__ = [
+    "Result",
+    "format_time",
+    "format_ratio",
+    "format_spread",
+    "case_table",
+    "targets_table",
+    "HEADER",
+]
 
-_COLUMNS = "{:<14}{:>12}{:>12}{:>10}{:>12}  {}"
-HEADER = _COLUMNS.format("", "best", "median", "x NumPy", "per op", "target")
+_COLUMNS = "{:<14}{:>12}{:>10}{:>15}{:>12}  {}"
+HEADER = _COLUMNS.format("", "median", "x NumPy", "IQR", "per op", "target")
 
 
 @dataclass
@@ -20,15 +29,19 @@ class Result:
     case: Case
     timings: dict[str, Timing]
 
+    def ratios(self, name: str) -> list[float]:
+        """``name``'s paired ratios: its time over NumPy's time in the same round."""
+        return self.timings[name].paired_ratios(self.timings["numpy"])
+
     def ratio(self, name: str) -> float:
-        """Best time of ``name`` over best time of hand-written NumPy."""
-        return self.timings[name].best / self.timings["numpy"].best
+        """The median of ``name``'s paired ratios to NumPy."""
+        return statistics.median(self.ratios(name))
 
     def us_per_op(self, name: str) -> float | None:
-        """Best microseconds per op, for cases that count their ops."""
+        """Median microseconds per op, for cases that count their ops."""
         if self.case.ops is None:
             return None
-        return self.timings[name].best / self.case.ops * 1e6
+        return self.timings[name].median / self.case.ops * 1e6
 
 
 def format_time(seconds: float) -> str:
@@ -39,6 +52,17 @@ def format_time(seconds: float) -> str:
             decimals = 0 if value >= 100 else 1 if value >= 10 else 2
             return f"{value:.{decimals}f} {unit}"
     raise AssertionError("unreachable")
+
+
+def format_ratio(ratio: float) -> str:
+    """``0.71``, ``12.8`` or ``137``: three significant digits."""
+    return f"{ratio:.{2 if ratio < 10 else 1 if ratio < 100 else 0}f}"
+
+
+def format_spread(ratios: list[float]) -> str:
+    """The interquartile range of ``ratios``: ``1.02-1.10``."""
+    low, high = quartiles(ratios)
+    return f"{format_ratio(low)}-{format_ratio(high)}"
 
 
 def _verdict(measured: float, target: float) -> str:
@@ -69,9 +93,9 @@ def case_table(number: int, result: Result) -> list[str]:
         per_op = result.us_per_op(name)
         row = _COLUMNS.format(
             f"  {name}",
-            format_time(timing.best),
             format_time(timing.median),
-            f"{result.ratio(name):.2f}",
+            format_ratio(result.ratio(name)),
+            "" if name == "numpy" else format_spread(result.ratios(name)),
             "" if per_op is None else f"{per_op:.2f} us",
             _target_note(result, name),
         )
@@ -84,7 +108,7 @@ def _peer_ratios(result: Result) -> str:
     peers = [n for n in result.timings if n not in ("numpy", "symgrad")]
     if result.case.target_us_per_op is not None:
         return ", ".join(f"{n} {result.us_per_op(n):.2f} us/op" for n in peers)
-    return ", ".join(f"{n} {result.ratio(n):.2f}x" for n in peers)
+    return ", ".join(f"{n} {format_ratio(result.ratio(n))}x" for n in peers)
 
 
 def targets_table(results: list[Result]) -> list[str]:
@@ -112,7 +136,7 @@ def targets_table(results: list[Result]) -> list[str]:
             lines.append(
                 rows.format(
                     case.label,
-                    f"{ratio:.2f}x",
+                    f"{format_ratio(ratio)}x",
                     f"< {case.target_ratio:g}x",
                     _verdict(ratio, case.target_ratio),
                     peers,

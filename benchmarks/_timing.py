@@ -1,9 +1,10 @@
-"""timeit-style timing of several step functions side by side.
+"""timeit-style timing of several step functions side by side, in paired rounds.
 
 Each step is warmed up, then given a loop count large enough for one timed run to last a
-target duration (``timeit``'s autorange idea). The timed runs of all steps are interleaved, one
-run of each in turn, so that a change in machine load during the benchmark hits every
-implementation alike instead of skewing the ratios.
+target duration (``timeit``'s autorange idea). The timed runs are then made in rounds: one run
+of each step in turn per round. Runs of the same round happen within moments of each other, so
+a change in machine load hits them alike; dividing each run by the reference's run of the same
+round (a paired ratio) cancels most of it.
 """
 
 from __future__ import annotations
@@ -13,35 +14,41 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Settings", "Timing", "time_side_by_side"]
+__all__ = ["Settings", "Timing", "time_side_by_side", "quartiles"]
 
 
 @dataclass(frozen=True)
 class Settings:
     """How long and how often to time each step."""
 
-    repeats: int  # timed runs per step; the reported time is the fastest
+    rounds: int  # timed runs per step, one run of each step per round
     target: float  # seconds one timed run should last (sets the loop count)
     warmup: int = 3  # untimed calls first: the first call builds kernels and caches
 
 
 @dataclass
 class Timing:
-    """The seconds per call of one step, over the timed runs."""
+    """The seconds per call of one step, one entry per round."""
 
     per_call: list[float]
     loops: int
 
     @property
-    def best(self) -> float:
-        """The reported time: the fastest run is the one least disturbed by other processes
-        (their interference only ever adds time), so it is the most repeatable estimate."""
-        return min(self.per_call)
-
-    @property
     def median(self) -> float:
-        """The typical run, shown alongside: far above ``best`` means a disturbed run."""
+        """The typical time per call over the rounds."""
         return statistics.median(self.per_call)
+
+    def paired_ratios(self, reference: Timing) -> list[float]:
+        """This step's time over ``reference``'s time in the same round, round by round."""
+        return [t / r for t, r in zip(self.per_call, reference.per_call, strict=True)]
+
+
+def quartiles(values: list[float]) -> tuple[float, float]:
+    """The first and third quartiles (the interquartile range's ends) of ``values``."""
+    if len(values) < 2:
+        return values[0], values[0]
+    q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q1, q3
 
 
 def _loops_for(step: Callable[[], object], target: float) -> int:
@@ -64,14 +71,14 @@ def _run(step: Callable[[], object], loops: int) -> float:
 
 
 def time_side_by_side(steps: dict[str, Callable[[], object]], settings: Settings) -> dict:
-    """Time each named step; returns ``{name: Timing}``."""
+    """Time each named step in ``settings.rounds`` rounds; returns ``{name: Timing}``."""
     loops = {}
     for name, step in steps.items():
         for _ in range(settings.warmup):
             step()
         loops[name] = _loops_for(step, settings.target)
     timings = {name: Timing([], loops[name]) for name in steps}
-    for _ in range(settings.repeats):
+    for _ in range(settings.rounds):
         for name, step in steps.items():
             timings[name].per_call.append(_run(step, loops[name]) / loops[name])
     return timings

@@ -2,43 +2,43 @@
 
 Usage::
 
-    python benchmarks/run.py            # the full run (about a minute)
-    python benchmarks/run.py --quick    # fewer, shorter repeats (a few seconds)
-    python benchmarks/run.py --case chain --case mlp
-    python benchmarks/run.py --threads 0   # the libraries' default thread counts
+    python benchmarks/run.py            # the full run (a few minutes)
+    python benchmarks/run.py --quick    # fewer, shorter rounds (several seconds)
+    python benchmarks/run.py --case chain --case mlp --rounds 30
+    python benchmarks/run.py --threads 1   # pin every library to one thread
+    python benchmarks/run.py --symgrad-from ../other-checkout --only numpy,symgrad
 
-Every implementation's gradients are first checked against the hand-written NumPy ones; the
-timings are then reported as the best of several timed runs, and as ratios to NumPy.
-See ``benchmarks/README.md`` for how to read the output.
+Every implementation's gradients are first checked against the hand-written NumPy ones; then
+the implementations are timed in interleaved rounds, and each is reported by its median time and
+its paired ratios to NumPy (its time over NumPy's time in the same round): their median and
+interquartile range. See ``benchmarks/README.md`` for how to read the output.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import subprocess
 import sys
 import time
 
 import numpy as np
+from _cases import CASES, Case
+from _peers import NAMES, Implementation, Prepared, implementations
+from _report import HEADER, Result, case_table, targets_table
+from _timing import Settings, time_side_by_side
 
-# benchmark the symgrad of this checkout, installed or not
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-
-from _cases import CASES, Case  # noqa: E402
-from _peers import Implementation, Prepared, implementations  # noqa: E402
-from _report import HEADER, Result, case_table, targets_table  # noqa: E402
-from _timing import Settings, time_side_by_side  # noqa: E402
-
-FULL = Settings(repeats=10, target=0.15)
-QUICK = Settings(repeats=5, target=0.02, warmup=2)
+HERE = os.path.dirname(os.path.abspath(__file__))
+FULL = Settings(rounds=15, target=0.1)
+QUICK = Settings(rounds=7, target=0.02, warmup=2)
 SEED = 0
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    """The command line: ``--quick`` and any number of ``--case KEY``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer, shorter timed runs")
+    parser.add_argument("--quick", action="store_true", help="fewer, shorter timed rounds")
     parser.add_argument(
         "--case",
         action="append",
@@ -46,14 +46,37 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="run only this case (repeatable); default: all",
     )
     parser.add_argument(
+        "--rounds",
+        type=int,
+        help=f"timed rounds per case (default {FULL.rounds}, with --quick {QUICK.rounds})",
+    )
+    parser.add_argument(
         "--threads",
         type=int,
-        default=1,
-        help="run NumPy's BLAS and PyTorch on this many threads (default 1: "
-        "the same single core for everyone, steady on a busy machine); "
-        "0 keeps the libraries' own defaults",
+        default=0,
+        help="pin NumPy's BLAS and PyTorch to this many threads (steadier on a busy "
+        "machine); default 0: the libraries' own defaults",
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--only",
+        type=lambda s: s.split(","),
+        help=f"comma-separated implementations to run, from {','.join(NAMES)} "
+        "(numpy, the reference, always runs); default: all that import",
+    )
+    parser.add_argument(
+        "--symgrad-from",
+        metavar="PATH",
+        default=os.path.join(HERE, os.pardir),
+        help="benchmark the symgrad of this checkout (default: the one these scripts are in)",
+    )
+    parser.add_argument("--json", metavar="FILE", help="also write the timings to FILE")
+    args = parser.parse_args(argv)
+    unknown = set(args.only or ()) - set(NAMES)
+    if unknown:
+        parser.error(f"--only: unknown {', '.join(sorted(unknown))}; choose from {NAMES}")
+    if args.rounds is not None and args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    return args
 
 
 _THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -70,6 +93,25 @@ def pin_threads(threads: int) -> None:
         return
     os.environ.update({name: wanted for name in _THREAD_VARIABLES})
     os.execv(sys.executable, [sys.executable, *sys.argv])
+
+
+def use_symgrad_from(root: str) -> str:
+    """Make ``import symgrad`` find the checkout at ``root``; returns a label for it."""
+    root = os.path.realpath(root)
+    if not os.path.isfile(os.path.join(root, "symgrad", "__init__.py")):
+        sys.exit(f"run.py: no symgrad package in {root}")
+    sys.path.insert(0, root)
+    git = ["git", "-C", root]
+    try:
+        commit = subprocess.run(
+            [*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            [*git, "status", "--porcelain", "--", "symgrad"], capture_output=True, text=True
+        ).stdout.strip()
+        return f"{root} (commit {commit}{', uncommitted changes' if dirty else ''})"
+    except (OSError, subprocess.CalledProcessError):
+        return root
 
 
 def check_gradients(case: Case, impl: Implementation, prepared: Prepared, reference: dict) -> None:
@@ -99,18 +141,23 @@ def run_case(case: Case, impls: list[Implementation], settings: Settings) -> Res
     return Result(case, time_side_by_side(steps, settings))
 
 
-def describe(impls: list[Implementation], settings: Settings) -> list[str]:
+def describe(impls: list[Implementation], settings: Settings, symgrad: str) -> list[str]:
     """The header: what ran, on what, and how it was timed."""
     ran = ", ".join(f"{i.name} {i.version}" for i in impls if i.prepare is not None)
     lines = [
         "symgrad benchmark: one forward+backward step per call, same inputs everywhere",
         f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs; {ran}",
+        f"symgrad from {symgrad}",
     ]
     lines += [f"skipped {i.name}: {i.missing}" for i in impls if i.prepare is None]
     lines.append(
-        f"timing: {settings.warmup} warm-up calls, then the best (and median) of "
-        f"{settings.repeats} timed runs of at least {settings.target * 1e3:g} ms each, "
-        "implementations interleaved; gradients checked against NumPy first"
+        f"timing: {settings.warmup} warm-up calls, then {settings.rounds} rounds of one timed "
+        f"run (at least {settings.target * 1e3:g} ms) of each implementation in turn; "
+        "gradients checked against NumPy first"
+    )
+    lines.append(
+        "reported: median time per step; x NumPy = median over the rounds of the paired "
+        "ratio (time / NumPy's time in the same round); IQR = its interquartile range"
     )
     return lines
 
@@ -125,16 +172,37 @@ def threads() -> str:
     return f"threads: {blas}, torch.get_num_threads() = {torch.get_num_threads()}"
 
 
+def write_json(path: str, header: list[str], results: list[Result]) -> None:
+    """The raw per-round times, for ``compare.py``."""
+    cases = {
+        r.case.key: {
+            "label": r.case.label,
+            "ops": r.case.ops,
+            "seconds_per_call": {name: t.per_call for name, t in r.timings.items()},
+        }
+        for r in results
+    }
+    with open(path, "w") as f:
+        json.dump({"header": header, "cases": cases}, f, indent=1)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; with ``--threads`` the process first restarts itself (see
     :func:`pin_threads`), with the command line it was started with."""
     args = parse_args(argv)
     if args.threads > 0:
         pin_threads(args.threads)
+    symgrad = use_symgrad_from(args.symgrad_from)
     settings = QUICK if args.quick else FULL
-    impls = implementations()
-    for line in describe(impls, settings) + [threads(), ""]:
-        print(line)
+    if args.rounds is not None:
+        settings = Settings(args.rounds, settings.target, settings.warmup)
+    impls = implementations(args.only or NAMES)
+    wanted = os.path.join(os.path.realpath(args.symgrad_from), "symgrad", "")
+    imported = sys.modules.get("symgrad")
+    if imported is not None and not imported.__file__.startswith(wanted):
+        sys.exit(f"run.py: symgrad was imported from {imported.__file__}, not {wanted}")
+    header = describe(impls, settings, symgrad) + [threads()]
+    print("\n".join(header), end="\n\n")
     runnable = [i for i in impls if i.prepare is not None]
     cases = [c for c in CASES if args.case is None or c.key in args.case]
     start, results = time.perf_counter(), []
@@ -145,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("\n".join(targets_table(results)))
     print(f"\ntotal {time.perf_counter() - start:.1f} s")
+    if args.json:
+        write_json(args.json, header, results)
     return 0
 
 
