@@ -40,7 +40,6 @@ class FunctionCtx(Node):
         self.needs_input_grad: tuple = ()
         self._non_differentiable: set[int] = set()
         self.materialize_grads = True
-        self._meta: tuple = ()
 
     def save_for_backward(self, *tensors: Tensor | None) -> None:
         """Keep tensors for ``backward`` (checked for in-place changes when read back)."""
