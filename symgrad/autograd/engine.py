@@ -245,7 +245,8 @@ def backward(
         for i, t in enumerate(inputs):
             if first[id(t)] != i:  # listed twice: its .grad gets the gradient once
                 continue
-            if t.grad_fn is not None and i in run.captured:  # non-leaf inputs get .grad too
+            # non-leaf inputs get .grad too, unless their retain_grad hook already gave it
+            if t.grad_fn is not None and i in run.captured and not t._retains_grad:
                 g = run.captured[i]
                 g = grad_tensor(g, copy=True)
                 t._grad = g if t._grad is None else t._grad + g

@@ -351,3 +351,21 @@ def test_gradient_of_a_broadcast_leaf_has_the_leafs_shape():
     (bias * symgrad.ones(2, 3, dtype=symgrad.float64)).sum().backward()
     assert bias.grad.shape == (2, 1)
     np.testing.assert_allclose(bias.grad.numpy(), [[3.0], [3.0]])
+
+
+def test_backward_inputs_of_a_tensor_that_retains_its_grad_count_it_once():
+    # PyTorch: h.grad == [1, 2] (the retain_grad hook and inputs= fill the same .grad once)
+    a = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    b = symgrad.tensor([1.0, 1.0], requires_grad=True)
+    h = a * b
+    h.retain_grad()
+    (h * a).sum().backward(inputs=[h])
+    np.testing.assert_array_equal(h.grad.numpy(), [1.0, 2.0])
+    assert a.grad is None and b.grad is None
+
+    a = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    h = a * 2
+    h.retain_grad()
+    (h * a).sum().backward(inputs=[h, a])
+    np.testing.assert_array_equal(h.grad.numpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(a.grad.numpy(), [4.0, 8.0])
