@@ -88,13 +88,21 @@ class _Run:
             for (nxt, nr), g in zip(node.next_functions, in_grads):
                 if nxt is None:
                     continue
-                if g is not None:
-                    _add_to(buffers, nxt, nr, g)
                 count = pending.get(nxt)
-                if count is not None:
-                    pending[nxt] = count - 1
-                    if count == 1:
-                        self._leaf(nxt, buffers.pop(nxt, None))
+                if count is None:  # an inner node: its gradients are summed until it runs
+                    if g is not None:
+                        _add_to(buffers, nxt, nr, g)
+                    continue
+                pending[nxt] = count - 1
+                if count > 1:
+                    if g is not None:
+                        _add_to(buffers, nxt, nr, g)
+                    continue
+                # a leaf's last edge: its gradient is complete (nothing to sum if it is the only)
+                buffered = buffers.pop(nxt, None)
+                if buffered is not None and g is not None:
+                    buffered[0] = buffered[0] + g
+                self._leaf(nxt, buffered if buffered is not None or g is None else [g])
 
     def _apply_special(self, node: Node, grads: list, useful: set | None) -> Any:
         """``node``'s backward in a pass with ``inputs=``, ``create_graph`` or anomaly mode."""

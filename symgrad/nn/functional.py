@@ -213,6 +213,11 @@ def nll_loss(
     ``target`` (N, ...)."""
     r = _reduction(reduction, size_average, reduce)
     _check_tensors("nll_loss", input=input, target=target)
+    return _nll_loss(input, target, weight, ignore_index, r)
+
+
+def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: str) -> Tensor:
+    """``nll_loss`` once its arguments are checked (``r`` the reduction's name)."""
     batched = input.ndim >= 2
     x = input if batched else input.unsqueeze(0)
     t = target._data if batched else target._data[None]
@@ -287,7 +292,7 @@ def cross_entropy(
         return (
             loss if r == "none" else loss.sum() if r == "sum" else loss.sum() / max(loss.numel(), 1)
         )
-    loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=r)
+    loss = _nll_loss(logp, target, weight, ignore_index, r)
     if label_smoothing:
         smooth = _smoothing_term(logp, target, weight, ignore_index, dim, r)
         loss = loss * (1 - label_smoothing) + smooth * (label_smoothing / input.shape[dim])
