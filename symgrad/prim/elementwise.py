@@ -230,13 +230,13 @@ class Elementwise(Primitive):
             return Primitive.apply(self, node, grads, True)
         g = grads[0]
         xs = [s._data if type(s) is Tensor else s for s in node._unpack()]
-        out, params, meta = node._out, node.params, node._meta
+        out, params, meta, kernels = node._out, node.params, node._meta, self._vjp_kernels
         result = []
         for i, (fn, _) in enumerate(node.next_functions):
             if fn is None:
                 result.append(None)
                 continue
-            r = self.vjp_kernel(i)(*xs, out, g, *params)
+            r = (kernels.get(i) or self.vjp_kernel(i))(*xs, out, g, *params)
             m = meta[i]
             if type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
                 r = reduce_to(r, m[0], m[1])

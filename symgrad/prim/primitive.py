@@ -86,6 +86,7 @@ class Primitive:
     domain: Any = None
     backward_name: Any = None
     _node_cls: Any = None  # the node class, when the name does not depend on the call
+    _needs: Any = None  # what saves() answers whatever the call, once known (element-wise)
 
     # -- names ----------------------------------------------------------------------------------
     def node_name(self, params: Any = None, shapes: Any = None) -> str:
@@ -208,7 +209,7 @@ def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, lis
 def recorded(prim: Primitive, inputs: tuple, params: Any, out: np.ndarray) -> Tensor:
     """The tensor holding ``out`` with a new node of ``prim`` as its ``grad_fn``."""
     # make_node's work, inline: this runs once per recorded op
-    keep, keep_out = prim.saves(len(inputs))
+    keep, keep_out = prim._needs or prim.saves(len(inputs))
     edges, saved, versions, meta, consts, held = input_records(inputs, keep)
     cls = prim._node_cls or node_class(prim.node_name(params, meta))
     node = cls(
