@@ -1,11 +1,22 @@
 """Every primitive, declared once, and the public functions that apply them."""
 
-from symgrad.ops import indexing, inplace, linalg, math, norms, reductions, shape, softmax_family
+from symgrad.ops import (
+    indexing,
+    inplace,
+    joining,
+    linalg,
+    math,
+    norms,
+    reductions,
+    shape,
+    softmax_family,
+)
 from symgrad.ops.tensor_xp import *  # noqa: F403
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.indexing import *  # noqa: F403
 from symgrad.ops.indexing import xp_gather, xp_getitem, xp_index_put_zeros, xp_scatter_zeros
 from symgrad.ops.inplace import *  # noqa: F403
+from symgrad.ops.joining import *  # noqa: F403
 from symgrad.ops.linalg import *  # noqa: F403
 from symgrad.ops.math import *  # noqa: F403
 from symgrad.ops.norms import *  # noqa: F403
@@ -17,6 +28,7 @@ from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
 
 __all__ = [
     *indexing.__all__,
+    *joining.__all__,
     *linalg.__all__,
     *math.__all__,
     *norms.__all__,

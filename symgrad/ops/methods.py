@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad import dtypes
-from symgrad.ops import indexing, linalg, math, norms, reductions, shape, softmax_family
+from symgrad.ops import indexing, joining, linalg, math, norms, reductions, shape, softmax_family
 from symgrad.ops.indexing import getitem
 from symgrad.ops.inplace import copy_, fill_, inplace, setitem, zero_
 from symgrad.tensor import Tensor, bind_methods
@@ -112,7 +112,7 @@ _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 def _op(name: str) -> Any:
     """The public function ``name`` of the ops modules."""
-    for module in (math, reductions, softmax_family, shape, linalg, norms, indexing):
+    for module in (math, reductions, softmax_family, shape, joining, linalg, norms, indexing):
         fn = getattr(module, name, None)
         if fn is not None:
             return fn

@@ -21,6 +21,7 @@ MODULES = tuple(
         "norms",
         "reductions",
         "shape",
+        "joining",
         "softmax_family",
         "losses",
     )
