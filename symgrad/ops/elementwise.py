@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad.prim.domains import Domain
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.kernels import _erf
 
@@ -102,7 +103,14 @@ RSUB = declare(
     backward="RsubBackward1",
 )
 MUL = declare("mul", "x y", lambda x, y: x * y, kernel=np.multiply)
-DIV = declare("div", "x y", lambda x, y: x / y, kernel=np.true_divide, promote="float")
+DIV = declare(
+    "div",
+    "x y",
+    lambda x, y: x / y,
+    kernel=np.true_divide,
+    promote="float",
+    domain={"y": "nonzero"},
+)
 NEG = declare("neg", "x", lambda x: -x, kernel=np.negative)
 # PyTorch's three nodes: a number exponent and a number base are parameters (one edge each),
 # a tensor exponent an input
@@ -113,6 +121,7 @@ POW = declare(
     params="exponent",
     partials=lambda x, exponent: (exponent * x ** (exponent - 1),),
     partial_kernels={0: lambda v, out, e: _pow_dx(v, e, out)},
+    domain=Domain({"x": "positive"}, params=((2.5,), (2,), (0.5,), (-1.5,), (3.0,))),
 )
 POW_SCALAR_BASE = declare(
     "pow_scalar_base",
@@ -121,6 +130,7 @@ POW_SCALAR_BASE = declare(
     params="base",
     partial_kernels={0: lambda v, out, b: _pow_dy(b, v, np.power(b, v))},
     backward="PowBackward2",
+    domain=Domain(params=((1.5,), (2.0,), (0.5,))),
 )
 # the same formula under PyTorch's names for a tensor exponent and for a number base; d/dy is
 # written with out so that the node saves the output the stable kernel reads
@@ -131,6 +141,7 @@ POW_TENSOR = declare(
     partials=lambda x, y, out: (y * x ** (y - 1), out * sp.log(x)),
     partial_kernels={0: _pow_dx, 1: _pow_dy},
     backward="PowBackward1",
+    domain={"x": "positive"},
 )
 RECIPROCAL = declare(
     "reciprocal",
@@ -138,6 +149,7 @@ RECIPROCAL = declare(
     lambda x: 1 / x,
     partials=lambda out: (-(out**2),),
     promote="float",
+    domain={"x": "nonzero"},
 )
 SQUARE = declare("square", "x", lambda x: x**2, kernel=np.square, backward="PowBackward0")
 
@@ -153,7 +165,9 @@ EXPM1 = declare(
     kernel=np.expm1,
     promote="float",
 )
-LOG = declare("log", "x", lambda x: sp.log(x), kernel=np.log, promote="float")
+LOG = declare(
+    "log", "x", lambda x: sp.log(x), kernel=np.log, promote="float", domain={"x": "positive"}
+)
 LOG1P = declare(
     "log1p",
     "x",
@@ -161,6 +175,7 @@ LOG1P = declare(
     kernel=np.log1p,
     promote="float",
     backward="Log1PBackward0",
+    domain={"x": "positive"},
 )
 SQRT = declare(
     "sqrt",
@@ -169,6 +184,7 @@ SQRT = declare(
     partials=lambda out: (1 / (2 * out),),
     kernel=np.sqrt,
     promote="float",
+    domain={"x": "positive"},
 )
 RSQRT = declare(
     "rsqrt",
@@ -176,6 +192,7 @@ RSQRT = declare(
     lambda x: 1 / sp.sqrt(x),
     partials=lambda out: (-(out**3) / 2,),
     promote="float",
+    domain={"x": "positive"},
 )
 
 # -- trigonometric and hyperbolic ---------------------------------------------------------------
@@ -188,6 +205,7 @@ TAN = declare(
     partials=lambda out: (1 + out**2,),
     kernel=np.tan,
     promote="float",
+    domain={"x": "half_period"},
 )
 TANH = declare(
     "tanh",
@@ -200,9 +218,15 @@ TANH = declare(
 ERF = declare("erf", "x", lambda x: sp.erf(x), promote="float")
 
 # -- piecewise: PyTorch's choices at the kinks are part of the formula ---------------------------
-ABS = declare("abs", "x", lambda x: sp.Abs(x), kernel=np.abs)
+ABS = declare("abs", "x", lambda x: sp.Abs(x), kernel=np.abs, domain={"x": "nonzero"})
 SIGN = declare(
-    "sign", "x", lambda x: sp.sign(x), partials=lambda: (0,), kernel=np.sign, exact=False
+    "sign",
+    "x",
+    lambda x: sp.sign(x),
+    partials=lambda: (0,),
+    kernel=np.sign,
+    exact=False,
+    domain={"x": "nonzero"},
 )
 RELU = declare(
     "relu",
@@ -210,12 +234,14 @@ RELU = declare(
     lambda x: sp.Piecewise((0, x <= 0), (x, True)),
     kernel=lambda v: np.maximum(v, 0),
     vjp_kernels={0: _relu_vjp},
+    domain={"x": "nonzero"},
 )
 LEAKY_RELU = declare(
     "leaky_relu",
     "x",
     lambda x, negative_slope: sp.Piecewise((x, x > 0), (negative_slope * x, True)),
     params="negative_slope",
+    domain=Domain({"x": "nonzero"}, params=((0.2,), (0.01,), (0.3,))),
 )
 ELU = declare(
     "elu",
@@ -223,6 +249,7 @@ ELU = declare(
     lambda x, alpha: sp.Piecewise((x, x > 0), (alpha * (sp.exp(x) - 1), True)),
     params="alpha",
     promote="float",
+    domain=Domain({"x": "nonzero"}, params=((0.5,), (1.0,), (0.4,))),
 )
 CLAMP = declare(
     "clamp",
@@ -231,6 +258,7 @@ CLAMP = declare(
     params="min max",
     kernel=_clamp,
     backward="ClampBackward1",
+    domain=Domain({"x": "clear_of_bounds"}, params=((-0.5, 0.5), (-0.5, 0.7), (-2.0, 1.0))),
 )
 CLAMP_MIN = declare(
     "clamp_min",
@@ -238,6 +266,7 @@ CLAMP_MIN = declare(
     lambda x, min: sp.Piecewise((min, x < min), (x, True)),
     params="min",
     kernel=np.maximum,
+    domain=Domain({"x": "clear_of_bounds"}, params=((-0.5,), (-0.3,), (1.0,))),
 )
 CLAMP_MAX = declare(
     "clamp_max",
@@ -245,24 +274,28 @@ CLAMP_MAX = declare(
     lambda x, max: sp.Piecewise((max, x > max), (x, True)),
     params="max",
     kernel=np.minimum,
+    domain=Domain({"x": "clear_of_bounds"}, params=((0.5,), (0.4,), (-1.0,))),
 )
 MAXIMUM = declare(
     "maximum",
     "x y",
     lambda x, y: sp.Piecewise((x, x > y), (y, x < y), ((x + y) / 2, True)),
     kernel=np.maximum,
+    domain={"x": "distinct", "y": "distinct"},
 )
 MINIMUM = declare(
     "minimum",
     "x y",
     lambda x, y: sp.Piecewise((x, x < y), (y, x > y), ((x + y) / 2, True)),
     kernel=np.minimum,
+    domain={"x": "distinct", "y": "distinct"},
 )
 WHERE = declare(
     "where",
     "c x y",
     lambda c, x, y: sp.Piecewise((x, sp.Ne(c, 0)), (y, True)),
     kernel=_where,
+    domain={"c": "condition"},
 )
 
 # -- activations --------------------------------------------------------------------------------
@@ -284,6 +317,9 @@ SOFTPLUS = declare(
     kernel=_softplus,
     partial_kernels={0: _softplus_partial},
     promote="float",
+    domain=Domain(
+        {"x": "clear_of_bounds"}, params=((2.0, 1.5), (1.5, 2.0), (1.0, 20.0), (0.5, 1.0))
+    ),
 )
 SILU = declare(
     "silu",

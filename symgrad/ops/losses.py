@@ -36,6 +36,7 @@ BCE_WITH_LOGITS = declare(
         2: lambda v, t, w, out: t * _softplus0(-v),
     },
     promote="float",
+    domain={"y": "unit", "pos_weight": "positive"},
 )
 
 
@@ -50,6 +51,7 @@ BCE_WITH_LOGITS_PLAIN = declare(
         1: lambda v, t, out: -v,
     },
     promote="float",
+    domain={"y": "unit"},
 )
 
 
@@ -70,6 +72,7 @@ BCE = declare(
         1: lambda v, t, out: _clamped_log(1 - v) - _clamped_log(v),
     },
     promote="float",
+    domain={"x": "unit", "y": "unit"},
 )
 SQUARED_ERROR = declare("squared_error", "x y", lambda x, y: (x - y) ** 2, promote="float")
 

@@ -19,6 +19,8 @@ from symgrad._lazy import sympy as sp
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import node_class
+from symgrad.prim.domains import Domain
+from symgrad.prim.formulas import call_with_names, names_of, symbols_of
 from symgrad.prim.kernels import lambdify
 from symgrad.prim.numpy_xp import reduce_to
 from symgrad.prim.primitive import Ctx, Primitive, as_operand, camel, recorded
@@ -49,6 +51,8 @@ class Elementwise(Primitive):
         float dtype (``exp`` of an integer tensor is a float tensor).
     exact : False when ``partials`` are declared subgradients that ``sympy.diff`` would not
         give (sign's zero derivative instead of a Dirac delta).
+    domain : where the tests sample each input and which parameter values they try: a
+        :class:`~symgrad.prim.domains.Domain`, or ``{input name: kind}`` (see its kinds).
     """
 
     def __init__(
@@ -66,10 +70,19 @@ class Elementwise(Primitive):
         backward: str | None = None,
         exact: bool = True,
         level: int = 0,
+        domain: Any = None,
     ) -> None:
         self.name = name
         self._declared = (inputs, expr, params, partials)
-        self.arity = len(_names(inputs))
+        self.arity = len(names_of(inputs))
+        self.input_names = tuple(str(v) for v in names_of(inputs))
+        self.param_names = tuple(str(v) for v in names_of(params))
+        if domain is None:
+            domain = Domain(params=((),) if not self.param_names else ())
+        elif isinstance(domain, dict):
+            domain = Domain(domain)
+        domain.check(name, self.input_names, self.param_names)
+        self.domain = domain
         self.kernel = kernel
         self.partial_kernels = dict(partial_kernels or {})
         self._vjp_kernels: dict[int, Callable] = dict(vjp_kernels or {})
@@ -88,13 +101,13 @@ class Elementwise(Primitive):
     def _symbols(self) -> tuple:
         """(input symbols, parameter symbols, formula, declared partials or None)."""
         inputs, expr, params, partials = self._declared
-        xs, ps = _symbols_of(inputs), _symbols_of(params)
+        xs, ps = symbols_of(inputs), symbols_of(params)
         named = {str(v): v for v in xs + ps}
         named["out"] = self.out_symbol
         if callable(expr) and not isinstance(expr, sp.Basic):
-            expr = _call_with_names(expr, named)
+            expr = call_with_names(expr, named)
         if callable(partials):
-            partials = tuple(_call_with_names(partials, named))
+            partials = tuple(call_with_names(partials, named))
         return xs, ps, sp.sympify(expr, strict=True), partials
 
     @property
@@ -376,24 +389,3 @@ def _g_symbol(level: int) -> Any:
 
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
-
-
-def _names(spec: Any) -> tuple:
-    """Input or parameter names from ``"x y"``, a tuple of names, or a tuple of symbols."""
-    if isinstance(spec, str):
-        return tuple(spec.split())
-    return tuple(spec)
-
-
-def _symbols_of(spec: Any) -> tuple:
-    return tuple(sp.Symbol(v, real=True) if isinstance(v, str) else v for v in _names(spec))
-
-
-def _call_with_names(fn: Callable, named: dict) -> Any:
-    """``fn`` called with the symbols its parameters name (declarations are our own code)."""
-    code = fn.__code__
-    wanted = code.co_varnames[: code.co_argcount]
-    missing = [n for n in wanted if n not in named]
-    if missing:
-        raise TypeError(f"a formula asks for unknown symbols {missing}; known: {sorted(named)}")
-    return fn(**{n: named[n] for n in wanted})

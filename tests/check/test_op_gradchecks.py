@@ -3,8 +3,8 @@ every element-wise primitive in the registry, in float64, on several shapes with
 
 The op table (``tests/ops/op_db.py``) says how each public op is called and where its inputs
 may lie (away from kinks, poles and ties). The registry part calls each primitive directly, so
-a newly declared primitive is checked without anyone writing a test for it; one with a
-restricted domain or parameters needs an entry in ``DOMAINS`` below (the test says so).
+a newly declared primitive is checked without anyone writing a test for it, in the domain
+declared with it (``domain=``; the test says so when parameter values are missing).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from ops.op_db import OP_DB  # tests/ is on the import path, as for tests/ops it
 import symgrad
 from symgrad.autograd import gradcheck, gradgradcheck
 from symgrad.ops.elementwise import REGISTRY
+from symgrad.prim.domains import KINDS
 
 
 def _leaves(arrays) -> tuple:
@@ -40,70 +41,25 @@ def test_gradcheck_and_gradgradcheck(op):
 # -- every element-wise primitive -----------------------------------------------------------------
 
 
-def _uniform(lo, hi):
-    return lambda rng, shape: rng.uniform(lo, hi, shape)
-
-
-def _away(rng, shape):
-    """|v| in (0.2, 2): clear of the kinks and poles at 0."""
-    return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.2, 2.0, shape)
-
-
-def _clear_of_bounds(rng, shape):
-    """At least 0.1 from -0.5 and 0.5, the clamp bounds used below."""
-    return rng.choice([-1.2, -0.2, 0.25, 1.1], shape) + rng.uniform(-0.08, 0.08, shape)
-
-
-def _condition(rng, shape):
-    return rng.integers(0, 2, shape).astype(np.float64)
-
-
-ANY, POSITIVE, UNIT = _uniform(-2, 2), _uniform(0.3, 2), _uniform(0.05, 0.95)
-
-# {name: (one sampler per input, params)}; a sampler of None marks a constant input
-DOMAINS = {
-    "div": ((ANY, _away), ()),
-    "pow": ((POSITIVE,), (2.5,)),
-    "pow_tensor": ((POSITIVE, ANY), ()),
-    "pow_scalar_base": ((ANY,), (1.5,)),
-    "reciprocal": ((_away,), ()),
-    "log": ((POSITIVE,), ()),
-    "log1p": ((POSITIVE,), ()),
-    "sqrt": ((POSITIVE,), ()),
-    "rsqrt": ((POSITIVE,), ()),
-    "tan": ((_uniform(-1.2, 1.2),), ()),
-    "abs": ((_away,), ()),
-    "sign": ((_away,), ()),
-    "relu": ((_away,), ()),
-    "leaky_relu": ((_away,), (0.2,)),
-    "elu": ((_away,), (0.5,)),
-    "clamp": ((_clear_of_bounds,), (-0.5, 0.5)),
-    "clamp_min": ((_clear_of_bounds,), (-0.5,)),
-    "clamp_max": ((_clear_of_bounds,), (0.5,)),
-    "where": ((_condition, ANY, ANY), ()),  # the condition is a constant 0/1 mask
-    "softplus": ((ANY,), (1.5, 2.0)),  # both branches of the threshold are sampled
-    "bce": ((UNIT, UNIT), ()),
-    "bce_with_logits": ((ANY, UNIT, POSITIVE), ()),
-    "bce_with_logits_plain": ((ANY, UNIT), ()),
-}
-CONSTANT_INPUTS = {"where": (0,)}
-
 # one shape per input position (a unary primitive takes the first): shapes that broadcast to
 # (2, 3), or 0-d tensors; the op table covers more shapes, through the public ops
 SHAPES = {"broadcast": [(2, 3), (3,), (2, 1)], "0-d": [()] * 3}
 
 
 def _sample(name: str, prim, shapes: list, rng) -> tuple[list, tuple]:
-    samplers, params = DOMAINS.get(name, ((ANY,) * len(prim.inputs), ()))
-    if prim.params and not params:
-        pytest.fail(f"primitive {name!r} takes parameters: give sample values in DOMAINS")
-    assert len(samplers) == len(prim.inputs), f"DOMAINS[{name!r}] has the wrong arity"
-    constant = CONSTANT_INPUTS.get(name, ())
+    """Inputs drawn from the domain declared with the primitive (a "condition" input is a
+    constant mask) and its first parameter set."""
+    dom = prim.domain
+    if prim.params and not dom.params:
+        pytest.fail(f"primitive {name!r} takes parameters: declare sample values in its domain")
+    kinds = dom.kinds(tuple(str(x) for x in prim.inputs))
     args = [
-        symgrad.tensor(s(rng, shape), dtype=symgrad.float64, requires_grad=k not in constant)
-        for k, (s, shape) in enumerate(zip(samplers, shapes))
+        symgrad.tensor(
+            KINDS[kind](rng, shape, k), dtype=symgrad.float64, requires_grad=kind != "condition"
+        )
+        for k, (kind, shape) in enumerate(zip(kinds, shapes))
     ]
-    return args, params
+    return args, dom.params[0]
 
 
 @pytest.mark.parametrize("shapes", sorted(SHAPES))

@@ -3,14 +3,11 @@
 The tests iterate over the registry, so declaring a new primitive adds its tests. The oracle is
 the primitive's expression itself, differentiated by ``sympy.diff`` and evaluated with mpmath at
 40 digits: the declared partials, the forward kernel and every fused ``g * partial`` kernel must
-agree with it. A new primitive needs an entry below only if its inputs have a restricted domain
-or it takes parameters (the test says so when it is missing).
+agree with it. Each primitive is sampled in the domain declared with it (``domain=``), which
+must give parameter values when it takes parameters (the test says so when they are missing).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import mpmath
 import numpy as np
@@ -26,78 +23,15 @@ RTOL, ATOL = 1e-12, 1e-14
 G = sp.Symbol("g_oracle", real=True)  # the incoming gradient of the oracle VJP
 
 
-# -- sample domains -----------------------------------------------------------------------------
-Sampler = Callable[[np.random.Generator, int], np.ndarray]
-
-
-def uniform(lo: float, hi: float) -> Sampler:
-    """Points drawn uniformly from ``(lo, hi)``."""
-    return lambda rng, n: rng.uniform(lo, hi, n)
-
-
-def away_from_zero(lo: float, hi: float) -> Sampler:
-    """Points with ``lo < |v| < hi`` and a random sign (poles and kinks at 0 avoided)."""
-    return lambda rng, n: rng.choice([-1.0, 1.0], n) * rng.uniform(lo, hi, n)
-
-
-def boolean() -> Sampler:
-    """A condition input: 0.0 or 1.0."""
-    return lambda rng, n: rng.integers(0, 2, n).astype(np.float64)
-
-
-ANY = uniform(-3.0, 3.0)
-POSITIVE = uniform(0.05, 4.0)
-PROBABILITY = uniform(0.02, 0.98)
-
-
-@dataclass(frozen=True)
-class Domain:
-    """Where to sample one primitive: a sampler per input, and the parameter sets to use."""
-
-    inputs: tuple | None = None  # None: ANY for every input
-    params: tuple = ((),)
-
-
-DOMAINS = {
-    "div": Domain((ANY, away_from_zero(0.2, 3.0))),
-    "pow": Domain((POSITIVE,), params=((2,), (0.5,), (-1.5,), (3.0,))),
-    "pow_tensor": Domain((POSITIVE, ANY)),
-    "pow_scalar_base": Domain((ANY,), params=((2.0,), (0.5,))),
-    "rsub": Domain((ANY, ANY)),
-    "reciprocal": Domain((away_from_zero(0.1, 3.0),)),
-    "log": Domain((POSITIVE,)),
-    "log1p": Domain((uniform(-0.95, 4.0),)),
-    "sqrt": Domain((POSITIVE,)),
-    "rsqrt": Domain((POSITIVE,)),
-    "tan": Domain((uniform(-1.4, 1.4),)),
-    "where": Domain((boolean(), ANY, ANY)),
-    "leaky_relu": Domain(params=((0.01,), (0.3,))),
-    "elu": Domain(params=((1.0,), (0.4,))),
-    "clamp": Domain(params=((-0.5, 0.7), (-2.0, 1.0))),
-    "clamp_min": Domain(params=((-0.3,), (1.0,))),
-    "clamp_max": Domain(params=((0.4,), (-1.0,))),
-    # threshold 2 with beta 1.5 puts both branches inside the sampled range
-    "softplus": Domain(params=((1.0, 20.0), (1.5, 2.0), (0.5, 1.0))),
-    "bce": Domain((PROBABILITY, uniform(0.0, 1.0))),
-    "bce_with_logits": Domain((ANY, uniform(0.0, 1.0), uniform(0.2, 3.0))),
-}
-
-
-def domain_of(prim) -> Domain:
-    """The declared domain, or ANY for each input of a parameter-free primitive."""
-    dom = DOMAINS.get(prim.name, Domain())
-    if prim.params and dom.params == ((),):
-        pytest.fail(f"primitive {prim.name!r} takes parameters: give sample values in DOMAINS")
-    return dom
-
-
+# -- sample domains: declared with each primitive (``prim.domain``) --------------------------------
 def sample(prim, seed: int = 0) -> list[tuple[list[np.ndarray], tuple]]:
-    """``[(input arrays, params), ...]``, one entry per parameter set."""
-    dom = domain_of(prim)
-    samplers = dom.inputs or (ANY,) * len(prim.inputs)
-    assert len(samplers) == len(prim.inputs), f"DOMAINS[{prim.name!r}] has the wrong arity"
+    """``[(input arrays, params), ...]``, one entry per declared parameter set."""
+    dom = prim.domain
+    if prim.params and not dom.params:
+        pytest.fail(f"primitive {prim.name!r} takes parameters: declare sample values")
     rng = np.random.default_rng(seed)
-    return [([s(rng, N_POINTS) for s in samplers], params) for params in dom.params]
+    names = tuple(str(x) for x in prim.inputs)
+    return [(dom.sample(names, rng, (N_POINTS,)), params) for params in dom.params]
 
 
 # -- the exact oracle -----------------------------------------------------------------------------

@@ -1,20 +1,19 @@
 """Every element-wise primitive in ``REGISTRY``, through the symbolic layer.
 
 The tests iterate over the registry, so a new primitive gets its closed-form tests by being
-declared; it needs a line in ``SAMPLES`` only when its inputs have a restricted domain or it
-takes parameters. Inputs are named float64 leaves ``x0`` of shape (2, 3) and ``x1``, ``x2`` of
-shape (3,) (broadcast, so the gradient is summed back to the input's shape).
+declared, sampled in the domain declared with it (with its first parameter set). Inputs are
+named float64 leaves ``x0`` of shape (2, 3) and ``x1``, ``x2`` of shape (3,) (broadcast, so the
+gradient is summed back to the input's shape).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
 import sympy as sp
 
 from symgrad.ops.elementwise import REGISTRY
+from symgrad.prim.domains import KINDS
 from symgrad.symbolic import expression, gradient
 
 from .support import (
@@ -31,87 +30,21 @@ from .support import (
 )
 
 
-def _any(rng, shape):
-    return rng.uniform(-2.0, 2.0, shape)
-
-
-def _positive(rng, shape):
-    return rng.uniform(0.3, 2.0, shape)
-
-
-def _away(rng, shape):
-    """|v| in (0.2, 1.2): clear of the kinks at 0 and of tan's poles."""
-    return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.2, 1.2, shape)
-
-
-def _probability(rng, shape):
-    return rng.uniform(0.05, 0.95, shape)
-
-
-def _condition(rng, shape):
-    return rng.integers(0, 2, shape).astype(np.float64)
-
-
-def _bounded(rng, shape):
-    """At least 0.1 from the bounds -0.5 and 0.5 used as parameters below."""
-    return rng.choice([-1.2, -0.2, 0.25, 1.1], shape) + rng.uniform(-0.05, 0.05, shape)
-
-
-def _distinct(offset):
-    """Values 0.2 apart, shifted by ``offset`` so that two inputs never tie."""
-
-    def sample(rng, shape):
-        n = int(np.prod(shape))
-        return rng.permutation(np.linspace(-2.0, 2.0, n) + offset).reshape(shape)
-
-    return sample
-
-
-@dataclass(frozen=True)
-class Sample:
-    """Samplers of a primitive's inputs (``_any`` for the missing ones) and its parameters."""
-
-    inputs: tuple = ()
-    params: tuple = ()
-
-
-SAMPLES = {
-    "div": Sample((_any, _away)),
-    "pow": Sample((_positive,), (2.5,)),
-    "pow_tensor": Sample((_positive, _any)),
-    "pow_scalar_base": Sample((_any,), (1.5,)),
-    "reciprocal": Sample((_away,)),
-    "log": Sample((_positive,)),
-    "log1p": Sample((_positive,)),
-    "sqrt": Sample((_positive,)),
-    "rsqrt": Sample((_positive,)),
-    "tan": Sample((_away,)),
-    "abs": Sample((_away,)),
-    "sign": Sample((_away,)),
-    "relu": Sample((_away,)),
-    "leaky_relu": Sample((_away,), (0.2,)),
-    "elu": Sample((_away,), (0.5,)),
-    "clamp": Sample((_bounded,), (-0.5, 0.5)),
-    "clamp_min": Sample((_bounded,), (-0.5,)),
-    "clamp_max": Sample((_bounded,), (0.5,)),
-    "maximum": Sample((_distinct(0.0), _distinct(0.05))),
-    "minimum": Sample((_distinct(0.0), _distinct(0.05))),
-    "where": Sample((_condition, _any, _any)),
-    "softplus": Sample((_bounded,), (2.0, 1.5)),
-    "bce_with_logits": Sample((_any, _probability, _positive)),
-    "bce": Sample((_probability, _probability)),
-}
+def _params(prim) -> tuple:
+    """The first parameter set declared in the primitive's domain (``()`` without parameters)."""
+    sets = prim.domain.params
+    return sets[0] if sets else ()
 
 
 def _traced(name):
-    prim, sample = REGISTRY[name], SAMPLES.get(name, Sample())
+    prim = REGISTRY[name]
     rng = rng_for("registry/" + name)
-    samplers = sample.inputs + (_any,) * (len(prim.inputs) - len(sample.inputs))
+    kinds = prim.domain.kinds(tuple(str(x) for x in prim.inputs))
     shapes = [(2, 3)] + [(3,)] * (len(prim.inputs) - 1)
-    xs = [leaf(s(rng, shape), f"x{i}") for i, (s, shape) in enumerate(zip(samplers, shapes))]
-    out = prim(*xs, params=sample.params)
+    xs = [leaf(KINDS[k](rng, shape, i), f"x{i}") for i, (k, shape) in enumerate(zip(kinds, shapes))]
+    out = prim(*xs, params=_params(prim))
     if not np.all(np.isfinite(out.detach().numpy())):
-        pytest.fail(f"{name}: the default samples leave its domain; add it to SAMPLES")
+        pytest.fail(f"{name}: its samples leave its domain; declare the domain with the op")
     return prim, xs, out, scalarise(out, rng)
 
 
@@ -124,8 +57,8 @@ def _is_zero(difference) -> bool:
 
 
 def test_every_parameterised_primitive_has_a_sample():
-    missing = [n for n, p in REGISTRY.items() if p.params and n not in SAMPLES]
-    assert not missing, f"add parameters for {missing} to SAMPLES"
+    missing = [n for n, p in REGISTRY.items() if p.params and not p.domain.params]
+    assert not missing, f"declare parameter values in the domain of {missing}"
 
 
 @pytest.mark.parametrize("name", list(REGISTRY))
@@ -136,7 +69,7 @@ def test_expression_is_the_formula_per_element(name):
     values = values_of(xs, syms)
     assert_close([evaluate(e, values) for e in closed], out.detach().numpy().reshape(-1))
     # element (i, j) of the output is the primitive's formula of the broadcast elements
-    params = SAMPLES.get(name, Sample()).params
+    params = _params(prim)
     fixed = dict(zip(prim.params, (sp.Rational(str(v)) for v in params)))
     for i, j in np.ndindex(2, 3):
         args = [syms[0][3 * i + j]] + [s[j] for s in syms[1:]]
