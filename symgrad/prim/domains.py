@@ -40,9 +40,11 @@ def _condition(rng: Any, shape: tuple, position: int) -> np.ndarray:
 
 
 def _distinct(rng: Any, shape: tuple, position: int) -> np.ndarray:
-    """Values at least 0.2 apart, shifted by each input's position, so no two inputs tie."""
+    """An even grid over (-2, 2), shuffled, shifted by each input's position and jittered: no
+    two values tie, within an input or across inputs, nor in absolute value."""
     n = int(np.prod(shape))
-    return rng.permutation(np.linspace(-2.0, 2.0, n) + 0.05 * position).reshape(shape)
+    grid = np.linspace(-2.0, 2.0, n) + 0.05 * position + rng.uniform(-0.02, 0.02, n)
+    return rng.permutation(grid).reshape(shape)
 
 
 def _clear_of_bounds(rng: Any, shape: tuple, position: int) -> np.ndarray:

@@ -14,55 +14,31 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from symgrad.prim.domains import KINDS
+
 INF = float("inf")
 
 
-# -- input domains ---------------------------------------------------------------------------------
-def _any(rng, shape):
-    return rng.uniform(-2.0, 2.0, shape)
+# -- input domains: the kinds declared with the primitives (symgrad.prim.domains), by short name --
+def _kind(name: str):
+    return lambda rng, shape, position: KINDS[name](rng, shape, position)
 
 
-def _positive(rng, shape):
-    return rng.uniform(0.3, 2.0, shape)
-
-
-def _away(rng, shape):
-    """|v| in (0.2, 2): clear of the kinks of abs, relu, sign and the pole of 1/v."""
-    return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.2, 2.0, shape)
-
-
-def _distinct(rng, shape):
-    """Values at least 0.06 apart, so a small step never changes which one is largest; the
-    jitter keeps two such inputs from sharing values (ties between ``maximum``'s operands)."""
-    n = int(np.prod(shape))
-    grid = np.linspace(-1.5, 1.5, n) if n > 1 else np.array([0.7])
-    return (rng.permutation(grid) + rng.uniform(-0.02, 0.02, n)).reshape(shape)
-
-
-def _probability(rng, shape):
-    return rng.uniform(0.05, 0.95, shape)
-
-
-def _with_zero(rng, shape):
+def _with_zero(rng, shape, position):
     """Non-zero values except exactly one zero (prod's gradient there is the other factors)."""
-    v = _away(rng, shape)
+    v = KINDS["nonzero"](rng, shape, 0)
     v.reshape(-1)[1] = 0.0
     return v
 
 
-def _clamp_safe(rng, shape):
-    """Values at least 0.1 from the clamp bounds -0.5 and 0.5 used below."""
-    return rng.choice([-1.2, -0.2, 0.25, 1.1], shape) + rng.uniform(-0.08, 0.08, shape)
-
-
 DOMAINS = {
-    "any": _any,
-    "pos": _positive,
-    "away": _away,
-    "distinct": _distinct,
-    "prob": _probability,
+    "any": _kind("any"),
+    "pos": _kind("positive"),
+    "away": _kind("nonzero"),
+    "distinct": _kind("distinct"),
+    "prob": _kind("unit"),
     "zero": _with_zero,
-    "clamp": _clamp_safe,
+    "clamp": _kind("clear_of_bounds"),
 }
 
 
@@ -84,7 +60,7 @@ class OpInfo:
     def sample(self) -> list[np.ndarray]:
         """The float64 inputs, the same on every run (seeded by the op's name)."""
         rng = np.random.default_rng(zlib.crc32(self.name.encode()))
-        return [DOMAINS[kind](rng, shape) for shape, kind in self.inputs]
+        return [DOMAINS[kind](rng, shape, i) for i, (shape, kind) in enumerate(self.inputs)]
 
 
 def _op(name, fn, *inputs, **options):
