@@ -83,7 +83,22 @@ def _grad_tensor(g: Any, shape: tuple, dtype: np.dtype, materialize: bool) -> An
 
 
 class FunctionPrimitive(Primitive):
-    """A custom :class:`Function` class as a primitive: one per class, made with it."""
+    """A custom :class:`Function` class as a primitive: one per class, made with it.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> class Double(symgrad.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         return x * 2
+    ...     @staticmethod
+    ...     def backward(ctx, g):
+    ...         return g * 2
+    >>> y = Double.apply(symgrad.ones(2, requires_grad=True))
+    >>> y.grad_fn.prim.name, y.grad_fn.prim.node_name()
+    ('Double', 'DoubleBackward')
+    """
 
     def __init__(self, function: type) -> None:
         self.function = function

@@ -80,6 +80,17 @@ class Primitive:
     - ``text(...)``: the formula and derivative labels of pictures;
     - ``local_formulas(node)``: the node's formula and local derivatives in SymPy;
     - ``domain``: where the tests sample each input.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.prim.numpy_xp import NP
+    >>> x = symgrad.ones(2, 3, requires_grad=True)
+    >>> node = x.sum(1).grad_fn
+    >>> node.prim.name, node.name(), node.params
+    ('sum', 'SumBackward1', {'dim': (1,), 'keepdim': False})
+    >>> node.prim.forward(NP, x.detach().numpy(), **node.params)
+    array([3., 3.], dtype=float32)
     """
 
     name: str = "primitive"
