@@ -193,11 +193,6 @@ def test_second_order_backward_is_checked_too():
     assert re.match(r"Function 'PowBackwardBackward0' returned (inf|nan) values", message)
 
 
-@pytest.mark.xfail(
-    reason="ops: the fused second-derivative kernel of x**p is exponent*g*g1*x**(p-1)*(p-1)/x, "
-    "0/0 = nan at x = 0 where PyTorch (and the math) give inf",
-    strict=True,
-)
 def test_second_derivative_of_power_at_zero_is_inf():
     x = x0()
     (g,) = symgrad.autograd.grad((x**1.5).sum(), x, create_graph=True)
