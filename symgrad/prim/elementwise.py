@@ -20,7 +20,7 @@ from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import node_class
 from symgrad.prim.domains import Domain
-from symgrad.prim.formulas import call_with_names, names_of, symbols_of
+from symgrad.prim.formulas import at_zero_as_pytorch, call_with_names, names_of, symbols_of
 from symgrad.prim.kernels import lambdify
 from symgrad.prim.numpy_xp import reduce_to
 from symgrad.prim.primitive import Ctx, Primitive, as_operand, camel, recorded
@@ -151,7 +151,7 @@ class Elementwise(Primitive):
             for x in self.inputs
         )
         if self.level:
-            partials = tuple(_at_zero_as_pytorch(p, set(self.params)) for p in partials)
+            partials = tuple(at_zero_as_pytorch(p, set(self.params)) for p in partials)
         return partials
 
     @functools.cached_property
@@ -392,25 +392,3 @@ def _g_symbol(level: int) -> Any:
 
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
-
-
-def _at_zero_as_pytorch(partial: Any, params: set) -> Any:
-    """A derived higher-order partial with PyTorch's values where a power's base is 0.
-
-    SymPy writes d/dx x**(p-1) as (p-1)*x**(p-1)/x, which is 0/0 at x = 0; as (p-1)*x**(p-2)
-    it is 2 for x**2, 0 for x**3 and inf for x**1.5, as in PyTorch. And a term whose
-    coefficient in the parameters is 0 (p = 1 in (p-1)*x**(p-2)) is 0, not 0 * inf: PyTorch
-    masks the derivative of a power where its exponent is 0.
-    """
-    partial = sp.powsimp(partial, force=True)
-    if not params:
-        return partial
-    terms = []
-    for term in sp.Add.make_args(partial):
-        factors = sp.Mul.make_args(term)
-        powers = [f for f in factors if f.is_Pow and f.exp.free_symbols & params]
-        coefficient = sp.Mul(*(f for f in factors if f.free_symbols and f.free_symbols <= params))
-        if powers and coefficient.free_symbols:
-            term = sp.Piecewise((0, sp.Eq(coefficient, 0)), (term, True))
-        terms.append(term)
-    return sp.Add(*terms)

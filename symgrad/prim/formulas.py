@@ -8,7 +8,7 @@ from typing import Any
 
 from symgrad._lazy import sympy as sp
 
-__all__ = ["names_of", "symbols_of", "call_with_names"]
+__all__ = ["names_of", "symbols_of", "call_with_names", "at_zero_as_pytorch"]
 
 
 def names_of(spec: Any) -> tuple:
@@ -31,3 +31,25 @@ def call_with_names(fn: Callable, named: dict) -> Any:
     if missing:
         raise TypeError(f"a formula asks for unknown symbols {missing}; known: {sorted(named)}")
     return fn(**{n: named[n] for n in wanted})
+
+
+def at_zero_as_pytorch(partial: Any, params: set) -> Any:
+    """A derived higher-order partial with PyTorch's values where a power's base is 0.
+
+    SymPy writes d/dx x**(p-1) as (p-1)*x**(p-1)/x, which is 0/0 at x = 0; as (p-1)*x**(p-2)
+    it is 2 for x**2, 0 for x**3 and inf for x**1.5, as in PyTorch. And a term whose
+    coefficient in the parameters is 0 (p = 1 in (p-1)*x**(p-2)) is 0, not 0 * inf: PyTorch
+    masks the derivative of a power where its exponent is 0.
+    """
+    partial = sp.powsimp(partial, force=True)
+    if not params:
+        return partial
+    terms = []
+    for term in sp.Add.make_args(partial):
+        factors = sp.Mul.make_args(term)
+        powers = [f for f in factors if f.is_Pow and f.exp.free_symbols & params]
+        coefficient = sp.Mul(*(f for f in factors if f.free_symbols and f.free_symbols <= params))
+        if powers and coefficient.free_symbols:
+            term = sp.Piecewise((0, sp.Eq(coefficient, 0)), (term, True))
+        terms.append(term)
+    return sp.Add(*terms)
