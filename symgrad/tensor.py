@@ -316,10 +316,19 @@ class Tensor(HoldsArray):
         return bool(self._data)
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar())
+
+    def _scalar(self) -> Any:
+        """The one value of ``float(t)`` and ``int(t)`` (a ValueError otherwise, as PyTorch)."""
+        if self._data.size != 1:
+            raise ValueError(
+                "only one element tensors can be converted to Python scalars; this one has "
+                f"shape {list(self.shape)} (take an element, or use .tolist())"
+            )
+        return self._data.reshape(()).item()
 
     def __index__(self) -> int:
         if self.dtype.is_floating_point or self._data.size != 1:

@@ -115,6 +115,11 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
 
 def neg(input: Any) -> Tensor:
     """``-input``."""
+    if isinstance(input, Tensor) and input._data.dtype == np.bool_:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported; use `~` or "
+            "logical_not() to invert a mask"
+        )
     return E.NEG(input)
 
 
@@ -132,6 +137,11 @@ def pow(input: Any, exponent: Any) -> Tensor:
         return E.POW_SCALAR_BASE(exponent, params=(input,))
     if isinstance(exponent, Tensor):
         return E.POW_TENSOR(input, exponent)
+    if input._data.dtype.kind in "biu" and isinstance(exponent, int) and exponent < 0:
+        raise RuntimeError(
+            f"Integers to negative integer powers are not allowed: {input.dtype!r} ** "
+            f"{exponent}; convert first, e.g. x.double() ** {exponent}"
+        )
     return E.POW(input, params=(exponent,))
 
 

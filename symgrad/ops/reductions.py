@@ -181,14 +181,16 @@ _MAX_ALL = _extremum("max", np.max, np.argmax, "MaxBackward1")
 _MIN_ALL = _extremum("min", np.min, np.argmin, "MinBackward1")
 
 
-def _check_nonempty(input: Tensor, op: str, dim: Any) -> None:
+def _check_nonempty(input: Tensor, op: str, dim: Any, error: type = RuntimeError) -> None:
+    """PyTorch's error for reducing an empty tensor: ``error`` (RuntimeError for max, min,
+    amax, amin; IndexError for argmax, argmin) without ``dim``, IndexError along one."""
     if input.numel() == 0:
-        raise IndexError(
-            f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
-            "Specify the reduction dim with the 'dim' argument."
-            if dim is None
-            else f"{op}(): cannot reduce an empty tensor of shape {list(input.shape)}"
-        )
+        if dim is None or (isinstance(dim, (tuple, list)) and not dim):
+            raise error(
+                f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        raise IndexError(f"{op}(): cannot reduce an empty tensor of shape {list(input.shape)}")
 
 
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -278,6 +280,7 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """The index of the maximum (over the flattened tensor when ``dim`` is None)."""
     if dim is None:
+        _check_nonempty(input, "argmax", None, IndexError)
         return Tensor._make(np.asarray(np.argmax(input._data), dtype=np.int64))
     d = _wrap_dim(dim, input.ndim)
     return Tensor._make(np.argmax(input._data, axis=d, keepdims=keepdim).astype(np.int64))
@@ -286,6 +289,7 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
 def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """The index of the minimum (over the flattened tensor when ``dim`` is None)."""
     if dim is None:
+        _check_nonempty(input, "argmin", None, IndexError)
         return Tensor._make(np.asarray(np.argmin(input._data), dtype=np.int64))
     d = _wrap_dim(dim, input.ndim)
     return Tensor._make(np.argmin(input._data, axis=d, keepdims=keepdim).astype(np.int64))

@@ -97,7 +97,10 @@ def _softmax_dim(input: Tensor, dim: Any, dtype: Any) -> tuple[Tensor, int]:
     if dtype is not None:
         input = input.to(dtype)
     if input._data.dtype.kind != "f":
-        input = input.to(dtypes.get_default_dtype())
+        raise NotImplementedError(
+            f"softmax and log_softmax are not implemented for {input.dtype!r} tensors; pass "
+            "dtype=symgrad.float32 (or float64), or convert with .float()"
+        )
     return input, _wrap_dim(dim, input._data.ndim)
 
 
