@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
 from symgrad.ops.reductions import _dims, _keep
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, _wrap_dim
