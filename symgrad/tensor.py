@@ -321,13 +321,10 @@ class Tensor(HoldsArray):
     def __int__(self) -> int:
         return int(self._scalar())
 
-    def _scalar(self) -> Any:
-        """The one value of ``float(t)`` and ``int(t)`` (a ValueError otherwise, as PyTorch)."""
+    def _scalar(self) -> Any:  # float(t), int(t): a ValueError for many elements, as PyTorch
         if self._data.size != 1:
-            raise ValueError(
-                "only one element tensors can be converted to Python scalars; this one has "
-                f"shape {list(self.shape)} (take an element, or use .tolist())"
-            )
+            shape = list(self.shape)
+            raise ValueError(f"only one element tensors can be converted, not shape {shape}")
         return self._data.reshape(()).item()
 
     def __index__(self) -> int:
