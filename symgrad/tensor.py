@@ -272,7 +272,7 @@ class Tensor(HoldsArray):
     def detach(self) -> Tensor:
         """A tensor with the same values (shared memory) cut from the graph."""
         t = Tensor._make(self._data)
-        t._counter = self._counter
+        link_view(self, t, "alias")
         return t
 
     def detach_(self) -> Tensor:
@@ -296,7 +296,7 @@ class Tensor(HoldsArray):
         if d not in implied:
             suffixes.append(f"dtype={d!r}")
         if self.grad_fn is not None:
-            suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
+            suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
         return format_tensor(self._data, suffixes)
@@ -364,33 +364,37 @@ def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:
     t._retains_grad = False
     t._hooks = None
     t._accumulator = None
-    t._view_base = None  # (the tensor whose memory this one views, the slicing key or None)
-    t._views = None  # weak references to the tensors that view this one's memory
+    t._view_base = None  # (the tensor whose memory this one shares, whether it is a view)
+    t._views = None  # weak references to the tensors that share this one's memory
 
 
-def link_view(base: Tensor, view: Tensor, key: Any = None) -> None:
-    """Remember that ``view``'s memory is a view of ``base``'s: ``base[key]`` for basic
-    indexing, ``key`` None for the other views (reshape, transpose, expand, ...)."""
-    # a slice holds its base (a slice of a slice reaches the first tensor); other views hold
-    # it weakly: once nothing else holds the base, an in-place op on them can't be told apart
-    view._view_base = (base if key is not None else weakref.ref(base), key)
-    views = base._views
+def link_view(base: Tensor, view: Tensor, kind: str = "view") -> None:
+    """Remember that ``view`` shares ``base``'s memory: one version counter for both, as in
+    PyTorch. ``kind`` is "view", "no_grad" (a view made under no_grad) or "alias" (shares
+    the memory without being a view: ``detach()``)."""
+    root = base._view_base[0] if base._view_base is not None and base._view_base[1] != "alias" else base
+    view._counter = root._counter
+    view._view_base = (root, kind)
+    views = root._views
     if views is None:
-        base._views = [weakref.ref(view)]
+        root._views = [weakref.ref(view)]
         return
     views.append(weakref.ref(view))
     if len(views) >= 16 and not len(views) & (len(views) - 1):
         views[:] = [r for r in views if r() is not None]  # at powers of two: amortized O(1)
 
 
-def live_aliases(t: Tensor) -> tuple[Tensor | None, Any, list]:
-    """The tensor ``t`` views (if alive) with the key it views it by, and the live tensors
-    that view ``t``."""
-    base, key = t._view_base if t._view_base is not None else (None, None)
-    if base is not None and key is None:
-        base = base()
-    views = [v for v in (r() for r in t._views or ()) if v is not None]
-    return base, key, views
+def live_aliases(t: Tensor) -> tuple[Tensor | None, str | None, list]:
+    """The tensor whose memory ``t`` shares (None if ``t`` owns its memory), how (see
+    :func:`link_view`), and the live tensors sharing that memory (``t``'s own when it owns
+    it)."""
+    if t._view_base is None:
+        root, kind = None, None
+        views = t._views
+    else:
+        root, kind = t._view_base
+        views = root._views
+    return root, kind, [v for v in (r() for r in views or ()) if v is not None]
 
 
 def bind_methods(methods: dict) -> None:

@@ -99,8 +99,10 @@ class Node:
         return self._metadata
 
     def name(self) -> str:
-        """The node's class name, e.g. ``'MulBackward0'``."""
-        return type(self).__name__
+        """The node's name, e.g. ``'MulBackward0'``; PyTorch's nodes written in C++ carry
+        their namespace (``'torch::autograd::AccumulateGrad'``), and so do these."""
+        name = type(self).__name__
+        return _NAMESPACE + name if name in _NAMESPACED else name
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
@@ -172,6 +174,10 @@ class Node:
         """For each input, the local derivative (element-wise) or the gradient it receives
         from a symbolic incoming gradient ``g`` (structural), in the node's own symbols."""
         return self.prim.local_formulas(self)[1]
+
+
+_NAMESPACE = "torch::autograd::"
+_NAMESPACED = frozenset({"AccumulateGrad", "CopySlices", "CopyBackwards", "GraphRoot", "Error"})
 
 
 class AccumulateGrad(Node):

@@ -79,13 +79,22 @@ def _getitem_forward(xp: Any, a: Any, key: Any) -> Any:
     return xp.getitem(a, key)
 
 
+def _getitem_kernel(xp: Any, a: np.ndarray, key: tuple) -> np.ndarray:
+    # a trailing ``...`` keeps ``x[1]`` of a vector a 0-d view (NumPy would give a copy of
+    # the element), so it shares x's memory as in PyTorch
+    key = key if isinstance(key, tuple) else (key,)
+    if not any(k is Ellipsis for k in key):
+        key = key + (Ellipsis,)
+    return a[key]
+
+
 _GETITEM = {
     kind: Structural(
         "getitem",
         _getitem_forward,
         _getitem_vjp,
         backward=name,
-        view_key="key",
+        kernel=_getitem_kernel,
         jvp="linear",
         text=getitem_text,
     )

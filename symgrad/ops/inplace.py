@@ -17,7 +17,8 @@ from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
-from symgrad.tensor import Tensor, link_view, live_aliases
+from symgrad.ops import views
+from symgrad.tensor import Tensor, live_aliases
 
 __all__ = ["inplace", "setitem", "zero_", "fill_", "copy_"]
 
@@ -34,6 +35,10 @@ def _check_leaf(x: Tensor, op: str) -> None:
 def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
     """Run ``compute`` on ``x`` and make ``x`` hold the result, as an in-place op ``op``."""
     _check_leaf(x, op)
+    shared = x._view_base
+    if shared is not None and shared[1] == "no_grad" and shared[0]._requires_grad:
+        if grad_mode.is_grad_enabled():
+            raise RuntimeError(_NO_GRAD_VIEW.format(op=op))
     # a tensor that is not floating can't require grad, so writing into it records nothing
     recording = (
         grad_mode.is_grad_enabled()
@@ -45,16 +50,28 @@ def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: An
             result = compute(x)
         _write(x, result._data, op)
         return x
-    base, key, views = live_aliases(x)
-    if base is not None:
-        return _through_view(x, base, key, op, compute)
-    _check_views(x, views, others, op)
-    result = compute(_snapshot(x))
-    _check_castable(result, x, op)
-    if result.dtype is not x.dtype:
-        result = result.to(x.dtype)
-    _rebase(x, result)
-    return x
+    root, kind, aliases = live_aliases(x)
+    if root is None and not aliases:  # its memory is its own: it takes the result's
+        result = compute(_snapshot(x))
+        _check_castable(result, x, op)
+        _rebase(x, result.to(x.dtype))
+        return x
+    if kind == "alias":  # detach()ed: the memory is shared, the history is x's own
+        root, aliases = None, [v for v in (r() for r in x._views or ()) if v is not None]
+    return _through_aliases(x, root, aliases, op, compute)
+
+
+_NO_GRAD_VIEW = (
+    "{op}: a view was created in no_grad mode and is being modified inplace with grad mode "
+    "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. Move "
+    "both the view and the inplace op inside the no_grad block (if the change should not be "
+    "recorded) or both outside it (if it should)."
+)
+_VIEW_OF_LEAF = (
+    "{op}: a view of a leaf Variable that requires grad is being used in an in-place "
+    "operation. Change a clone (y = x.clone(); y[...] ...), or wrap the change in "
+    "`with symgrad.no_grad():` if it should not be recorded."
+)
 
 
 def _snapshot(x: Tensor) -> Tensor:
@@ -65,41 +82,30 @@ def _snapshot(x: Tensor) -> Tensor:
     return snapshot
 
 
-def _through_view(x: Tensor, base: Tensor, key: Any, op: str, compute: Callable) -> Tensor:
-    """An in-place op on ``x = base[key]``: the new values are written into ``base`` (a
-    ``CopySlices`` node, as in PyTorch), and ``x`` becomes ``base[key]`` again."""
-    from symgrad.ops.indexing import getitem
-
-    if key is None:
-        raise RuntimeError(
-            f"{op}: this tensor (shape {list(x.shape)}) is a view of another tensor (shape "
-            f"{list(base.shape)}) made by reshape, transpose or the like: changed in place "
-            "while gradients are recorded, it would leave that tensor behind (PyTorch changes "
-            "both). Use the out-of-place op (v = v.add(1) for v.add_(1)), or change a copy "
-            "(v = v.clone())"
-        )
-    result = compute(_snapshot(x))
+def _through_aliases(x: Tensor, root: Tensor | None, aliases: list, op: str, compute: Callable):
+    """A recorded in-place op on ``x`` while other tensors share its memory: the new values are
+    written into that memory, so they all see them (as in PyTorch). When ``x`` is a view of
+    ``root``, ``root``'s history records the change (``CopySlices``); the views' histories are
+    made again from ``root``'s."""
+    if root is not None and root._requires_grad and root.grad_fn is None:
+        raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
+    views.check_writable(x)
+    old = _snapshot(x)
+    old._data = x._data.copy()  # the op's node may read the old values; the memory changes
+    result = compute(old)
     _check_castable(result, x, op)
-    base._views = [r for r in base._views or () if r() is not x]  # x is being rewritten
-    setitem(base, key, result)
-    _rebase(x, getitem(base, key))
-    link_view(base, x, key)
+    result = result.to(x.dtype)
+    owner = x if root is None else root
+    new = result if root is None else views.copy_slices(_snapshot(root), x, result)
+    np.copyto(owner._data, new._data)
+    old_node = owner.grad_fn
+    owner.grad_fn, owner._output_nr, owner._requires_grad = new.grad_fn, new._output_nr, True
+    _bump(owner, new)
+    if result.grad_fn is not None and result.grad_fn._out_version is not None:
+        result.grad_fn._out_version = (x._counter, x._counter.value)  # x shares owner's counter
+    move_retain_grad(owner, old_node)
+    views.remake_view_histories(owner, aliases)
     return x
-
-
-def _check_views(x: Tensor, views: list, others: tuple, op: str) -> None:
-    """A recorded in-place op gives ``x`` new memory and history: a tensor viewing the old
-    memory would keep the old values, where PyTorch changes both. Refused rather than
-    silently different (the values being written are exempt: they are what x will hold)."""
-    stale = [v for v in views if not any(v is o for o in others)]
-    if stale:
-        raise RuntimeError(
-            f"{op}: {len(stale)} view(s) of this tensor (shape {list(x.shape)}), made by "
-            "reshape, transpose, slicing or the like, are still alive: changed in place while "
-            "gradients are recorded, the tensor would leave them with its old values (PyTorch "
-            "changes both). Make the views after the in-place op or with .clone(), or use the "
-            "out-of-place op"
-        )
 
 
 def _check_castable(result: Tensor, x: Tensor, op: str) -> None:
@@ -119,9 +125,17 @@ def _check_castable(result: Tensor, x: Tensor, op: str) -> None:
 def _write(x: Tensor, values: np.ndarray, op: str) -> None:
     result = Tensor._make(np.asarray(values))
     _check_castable(result, x, op)
+    views.check_writable(x)
     if not x._data.flags.writeable:
-        x._data = np.array(x._data)  # an expanded (broadcast) array: give it its own memory
-    np.copyto(x._data, values, casting="unsafe")
+        root, kind, _ = live_aliases(x)
+        if root is not None and kind != "alias" and root._data.flags.writeable:
+            index = views.positions(root._data, x._data)  # a read-only view (diagonal, ...)
+            root._data.reshape(-1)[index] = np.asarray(values, dtype=x._data.dtype)
+        else:
+            x._data = np.array(x._data)  # read-only memory of its own: give it a copy
+            np.copyto(x._data, values, casting="unsafe")
+    else:
+        np.copyto(x._data, values, casting="unsafe")
     x._counter.value += 1
 
 
@@ -131,11 +145,16 @@ def _rebase(x: Tensor, result: Tensor) -> None:
     x.grad_fn = result.grad_fn
     x._output_nr = result._output_nr
     x._requires_grad = True
+    _bump(x, result)
+    move_retain_grad(x, old_node)
+
+
+def _bump(x: Tensor, result: Tensor) -> None:
+    """One more change to ``x``'s values; the new node that saved its output watches them."""
     x._counter.value += 1
     node = result.grad_fn
     if node is not None and node._out_version is not None:
         node._out_version = (x._counter, x._counter.value)
-    move_retain_grad(x, old_node)
 
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:

@@ -10,7 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad import dtypes
-from symgrad.ops import indexing, joining, linalg, math, norms, reductions, shape, softmax_family
+from symgrad.ops import (
+    indexing,
+    joining,
+    linalg,
+    math,
+    norms,
+    reductions,
+    shape,
+    softmax_family,
+    views,
+)
 from symgrad.ops.indexing import getitem
 from symgrad.ops.inplace import copy_, fill_, inplace, setitem, zero_
 from symgrad.tensor import Tensor, bind_methods
@@ -205,7 +215,7 @@ def _expand_as(self: Tensor, other: Tensor) -> Tensor:
     return shape.expand(self, other.shape)
 
 
-def _contiguous(self: Tensor) -> Tensor:
+def _positive(self: Tensor) -> Tensor:
     return self
 
 
@@ -287,7 +297,7 @@ METHODS.update(
         "__matmul__": _op("matmul"),
         "__rmatmul__": _reflected(_op("matmul")),
         "__neg__": neg,
-        "__pos__": _contiguous,
+        "__pos__": _positive,
         "__abs__": _op("abs"),
         "__eq__": _op("eq"),
         "__ne__": _op("ne"),
@@ -306,7 +316,7 @@ METHODS.update(
         "__itruediv__": div_,
         "clip": clamp,
         "swapaxes": transpose,
-        "view": reshape,
+        "view": shape.view,
         "view_as": _view_as,
         "reshape_as": _view_as,
         "expand_as": _expand_as,
@@ -314,7 +324,7 @@ METHODS.update(
         "softmax": _softmax,
         "log_softmax": _log_softmax,
         "flip": _flip,
-        "contiguous": _contiguous,
+        "contiguous": shape.contiguous,
         "T": property(_transposed),
         "mT": property(_matrix_transposed),
         "add_": add_,
@@ -337,4 +347,5 @@ METHODS.update(
     }
 )
 
+METHODS.update(views.METHODS)
 bind_methods(METHODS)

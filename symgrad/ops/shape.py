@@ -129,10 +129,15 @@ def _reshape_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _VIEW = Structural("view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES)
+_UNSAFE_VIEW = Structural(
+    "unsafe_view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES
+)
 
 
 def reshape(input: Tensor, *shape: Any) -> Tensor:
-    """The same values in a new shape (one size may be -1).
+    """The same values in a new shape (one size may be -1): a view of ``input`` when its
+    layout allows one, else a copy (``CloneBackward0`` then ``UnsafeViewBackward0``, as in
+    PyTorch).
 
     Examples
     --------
@@ -142,17 +147,43 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
             [3, 4, 5]])
     """
     input = _tensor(input, "reshape")
-    target = sizes(shape, "reshape")
+    new = _new_shape(input, shape, "reshape")
+    if _viewable(input._data, new):
+        return _VIEW(input, shape=new)
+    return _UNSAFE_VIEW(_CLONE(input, order="C"), shape=new)
+
+
+def view(input: Tensor, *shape: Any) -> Tensor:
+    """The same memory seen in a new shape (one size may be -1); a RuntimeError when the
+    layout allows no view (use :func:`reshape`, which copies then)."""
+    new = _new_shape(input, shape, "view")
+    if not _viewable(input._data, new):
+        raise RuntimeError(
+            f"view size is not compatible with input tensor's size and stride (at least one "
+            f"dimension spans across two contiguous subspaces): shape {list(input.shape)}, "
+            f"stride {list(input.stride())}, asked for {list(new)}. Use .reshape(...) instead."
+        )
+    return _VIEW(input, shape=new)
+
+
+def _new_shape(input: Tensor, shape: tuple, op: str) -> tuple:
+    target = sizes(shape, op)
     try:
-        new = np.empty(input.shape, dtype=np.bool_).reshape(target).shape
+        return np.empty(input.shape, dtype=np.bool_).reshape(target).shape
     except ValueError:
         raise RuntimeError(
             f"shape '{list(target)}' is invalid for input of size {input.numel()}"
         ) from None
-    return _VIEW(input, shape=new)
 
 
-view = reshape
+def _viewable(a: np.ndarray, shape: tuple) -> bool:
+    """Whether ``a``'s memory can be seen in ``shape`` without copying."""
+    seen = a.view()
+    try:
+        seen.shape = shape  # NumPy refuses where a reshape would have to copy
+    except AttributeError:
+        return False
+    return True
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -264,8 +295,6 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
     else:
         dims = dim if isinstance(dim, (tuple, list)) else (dim,)
         dims = tuple(i for i in (_wrap_dim(d, n) for d in dims) if input.shape[i] == 1)
-    if not dims:
-        return input
     prim = (
         _SQUEEZE_ALL
         if dim is None
@@ -280,6 +309,7 @@ _FLIP = Structural(
     "flip",
     lambda xp, a, dims: xp.flip(a, dims),
     lambda xp, g, c: (xp.flip(g, c.params["dims"]),),
+    kernel=lambda xp, a, dims: np.flip(a, dims).copy(),  # a copy, not a view, as in PyTorch
     jvp="linear",
     text=COPIES,
 )
@@ -292,15 +322,37 @@ def flip(input: Tensor, dims: Any) -> Tensor:
 
 
 _CLONE = Structural(
-    "clone", lambda xp, a: a.copy(), lambda xp, g, c: (g,), jvp="linear", text=COPIES
+    "clone",
+    lambda xp, a, order="K": a.copy(order=order),
+    lambda xp, g, c: (g,),
+    jvp="linear",
+    text=COPIES,
 )
 
 
-def clone(input: Tensor) -> Tensor:
-    """A copy that stays in the graph (gradients flow back to ``input``)."""
+def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
+    """A copy that stays in the graph (gradients flow back to ``input``); it keeps
+    ``input``'s memory layout (PyTorch's ``preserve_format``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.ones(2, 3, requires_grad=True)
+    >>> x.t().clone().is_contiguous(), x.clone().grad_fn
+    (False, <CloneBackward0 object at ...>)
+    """
     return _CLONE(input)
 
 
-def contiguous(input: Tensor) -> Tensor:
-    """``input`` itself (symgrad has no strided layouts to compact)."""
-    return input
+def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
+    """``input`` itself when its elements lie in row-major order, else a row-major copy
+    (``CloneBackward0``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.ones(2, 3, requires_grad=True)
+    >>> x.contiguous() is x, x.t().contiguous().grad_fn
+    (True, <CloneBackward0 object at ...>)
+    """
+    return input if input._data.flags.c_contiguous else _CLONE(input, order="C")

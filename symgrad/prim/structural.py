@@ -35,9 +35,7 @@ class Structural(Primitive):
     ``forward`` is the op's meaning, in vocabulary words only, so it runs on every
     interpreter; ``kernel(xp, *arrays, **params)`` is an optional NumPy path, faster or
     stabler (a max-shifted softmax for ``exp(x) / sum(exp(x))``), tested to agree with it.
-    ``view_key`` names the parameter holding the key of an op whose output, when it shares
-    the input's memory, is ``input[key]`` (basic indexing): in-place changes of such a view
-    reach the input.
+    An output that shares the first input's memory is that input's view (tensor.link_view).
     """
 
     def __init__(
@@ -50,7 +48,6 @@ class Structural(Primitive):
         saves_out: bool = False,
         backward: Any = None,
         kernel: Callable | None = None,
-        view_key: str | None = None,
         formula: Any = None,
         jvp: Any = None,
         text: Any = None,
@@ -62,7 +59,6 @@ class Structural(Primitive):
         # the forward-mode rule: "linear" (the op applied to the tangents), "bilinear" (the
         # product rule), a function jvp(xp, tangents, ctx), or None (not declared yet)
         self.jvp_rule = jvp
-        self.view_key = view_key
         self.forward = forward  # type: ignore[method-assign]
         # the numeric path: a faster or stabler NumPy version of forward, tested against it
         self.kernel = kernel or forward
@@ -165,7 +161,7 @@ class Structural(Primitive):
         else:
             result = Tensor._make(out)
         if out.base is not None and tensors and np.may_share_memory(out, tensors[0]._data):
-            link_view(tensors[0], result, params[self.view_key] if self.view_key else None)
+            link_view(tensors[0], result, "view" if _grad_state.enabled else "no_grad")
         return result
 
 

@@ -37,7 +37,7 @@ def dot(graph: Graph, options: dict, rankdir: str) -> str:
         forward, derivatives = [], [None] * len(inputs)
         if options["formulas"]:
             forward, derivatives = _operation_text(graph, node, inputs, outputs, options["values"])
-        rows = [([node.name()], "bold")] + [([f], None) for f in forward]
+        rows = [([type(node).__name__], "bold")] + [([f], None) for f in forward]
         lines.append(
             f'  {ident} [shape=ellipse, style=filled, fillcolor="{_COLORS["op"]}", '
             f"label=<{_label(rows)}>];"

@@ -268,7 +268,7 @@ def test_augmented_assignment_to_a_slice_changes_the_tensor_and_its_gradient():
     (y * y).sum().backward()
     assert y.tolist() == [1.0, 4.0, 6.0]
     assert x.grad.tolist() == [2.0, 16.0, 24.0]  # d/dx of x0^2 + (2 x1)^2 + (2 x2)^2
-    assert y.grad_fn.name() == "CopySlices"
+    assert y.grad_fn.name() == "torch::autograd::CopySlices"
 
 
 def test_in_place_op_on_a_slice_of_a_slice_reaches_the_first_tensor():
@@ -296,24 +296,6 @@ def test_without_recording_a_view_writes_into_the_tensor_memory():
     y[1:].fill_(2.0)
     y.view(3, 1).add_(1)
     assert y.tolist() == [1.0, 3.0, 3.0]
-
-
-def test_in_place_on_a_reshaped_view_while_recording_raises():
-    y = symgrad.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True) * 1
-    v = y.view(2, 2)
-    expected = r"add_: .*view of another tensor \(shape \[4\]\).*clone"
-    with pytest.raises(RuntimeError, match=expected):
-        v.add_(1)
-
-
-def test_in_place_on_a_tensor_with_live_views_while_recording_raises():
-    y = symgrad.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True) * 1
-    kept = y[1:3]
-    with pytest.raises(RuntimeError, match=r"mul_: 1 view\(s\) of this tensor \(shape \[4\]\)"):
-        y.mul_(2)
-    del kept
-    y.mul_(2)  # no view left: fine
-    assert y.tolist() == [2.0, 4.0, 6.0, 8.0]
 
 
 def test_in_place_on_a_view_of_a_leaf_requiring_grad_raises():

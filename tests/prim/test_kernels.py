@@ -59,6 +59,12 @@ SAMPLES = {
     "reductions._MAX_ALL": [((X,), {"dim": None, "keepdim": False})],
     "reductions._MIN_ALL": [((X,), {"dim": None, "keepdim": False})],
     "shape._TO": [((X,), {"dtype": dtypes.float32})],
+    "shape._FLIP": [((X,), {"dims": (0,)}), ((X,), {"dims": (0, 1)})],
+    "indexing._GETITEM[select]": [((X,), {"key": (1,)}), ((X,), {"key": (1, 2)})],
+    "indexing._GETITEM[slice]": [((X,), {"key": (slice(1, 3),)})],
+    "indexing._GETITEM[unsqueeze]": [((X,), {"key": (None, Ellipsis)})],
+    "indexing._GETITEM[alias]": [((X,), {"key": (Ellipsis,)})],
+    "indexing._GETITEM[advanced]": [((X,), {"key": (np.array([2, 0]),)})],
     "softmax_family._LOGSUMEXP": [
         ((X,), {"dim": (1,), "keepdim": False}),
         ((BIG,), {"dim": (1,), "keepdim": True}),

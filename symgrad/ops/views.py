@@ -1,0 +1,173 @@
+"""Views: tensors sharing another tensor's memory, and in-place changes made through them.
+
+A view (``y[0]``, ``y.t()``, ``y.view(6)``, ``y.expand(...)``) and the tensor it views share
+one memory and one version counter (:func:`symgrad.tensor.link_view`). Changed in place while
+gradients are recorded, the new values are written into that memory, so every alias sees them,
+as in PyTorch. The viewed tensor's history gains the change (a ``CopySlices`` node when it came
+through a view), and the history of each view is made again from it (``AsStridedBackward0``).
+Which elements of the viewed tensor a view holds is read from the two arrays' memory layout,
+so every kind of view is handled alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad.prim.primitive import recorded
+from symgrad.prim.structural import Structural
+from symgrad.prim.text import COPIES
+from symgrad._data import _wrap_dim
+from symgrad.tensor import Tensor, live_aliases
+
+__all__ = ["positions", "has_overlap", "copy_slices", "remake_view_histories"]
+
+_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor (shape {shape}) "
+    "refers to a single memory location (an expand()ed tensor, or a view of one). Please "
+    "clone() the tensor before performing the operation."
+)
+
+
+def has_overlap(a: np.ndarray) -> bool:
+    """Whether two elements of ``a`` share one memory location (a stride 0 of size > 1)."""
+    return any(s == 0 and n > 1 for n, s in zip(a.shape, a.strides))
+
+
+def check_writable(x: Tensor) -> None:
+    """PyTorch's refusal to write into memory that several elements share."""
+    if has_overlap(x._data):
+        raise RuntimeError(_OVERLAP.format(shape=list(x.shape)))
+
+
+def _offsets(a: np.ndarray) -> np.ndarray:
+    """Each element's distance in bytes from ``a``'s first element."""
+    off = np.zeros(a.shape, dtype=np.intp)
+    for d, (n, s) in enumerate(zip(a.shape, a.strides)):
+        off = off + (np.arange(n, dtype=np.intp) * s).reshape((n,) + (1,) * (a.ndim - d - 1))
+    return off
+
+
+def positions(root: np.ndarray, view: np.ndarray) -> np.ndarray:
+    """For each element of ``view``, its flat (C-order) position in ``root``, whose memory
+    ``view`` shares."""
+    start = view.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    if root.flags.c_contiguous:  # the usual case: a byte offset is the position times the size
+        found = (_offsets(view) + start) // root.itemsize
+        if found.size == 0 or (found.min() >= 0 and found.max() < root.size):
+            return found
+    flat = _offsets(root).ravel()
+    order = np.argsort(flat, kind="stable")
+    ordered = flat[order]
+    wanted = (_offsets(view) + start).ravel()
+    found = np.minimum(np.searchsorted(ordered, wanted), max(ordered.size - 1, 0))
+    if wanted.size and (ordered.size == 0 or np.any(ordered[found] != wanted)):
+        raise RuntimeError(
+            f"this tensor (shape {list(view.shape)}) no longer shares memory with the tensor "
+            f"it was a view of (shape {list(root.shape)}), whose data was replaced (.data = "
+            "...); make the view again before changing it in place"
+        )
+    return order[found].reshape(view.shape)
+
+
+def _copy_slices_forward(xp: Any, r: Any, v: Any, index: np.ndarray) -> Any:
+    out = np.array(r, copy=True)
+    out.reshape(-1)[index.ravel()] = np.asarray(v).ravel()
+    return out
+
+
+def _copy_slices_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    index = c.params["index"]
+    gr = gv = None
+    if c.needs[0]:
+        mask = np.zeros(c.shapes[0], dtype=np.bool_)
+        mask.reshape(-1)[index.ravel()] = True
+        gr = xp.where(xp.constant(mask), 0.0, g)
+    if c.needs[1]:
+        gv = xp.getitem(xp.reshape(g, (-1,)), index)
+    return gr, gv
+
+
+_COPY_SLICES = Structural(
+    "copy_slices", _copy_slices_forward, _copy_slices_vjp, backward="CopySlices", text=COPIES
+)
+
+
+def _as_strided_forward(xp: Any, r: Any, index: np.ndarray) -> Any:
+    return xp.getitem(xp.reshape(r, (-1,)), index)
+
+
+def _as_strided_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    shape = c.shapes[0]
+    size = int(np.prod(shape, dtype=np.int64))
+    return (xp.reshape(xp.index_put_zeros((size,), c.params["index"], g, True), shape),)
+
+
+_AS_STRIDED = Structural(
+    "as_strided",
+    _as_strided_forward,
+    _as_strided_vjp,
+    backward="AsStridedBackward0",
+    jvp="linear",
+    text=COPIES,
+)
+
+
+def copy_slices(root: Tensor, view: Tensor, values: Tensor) -> Tensor:
+    """``root`` with ``values`` in the places ``view`` holds, recorded as ``CopySlices``."""
+    return _COPY_SLICES(root, values, index=positions(root._data, view._data))
+
+
+def remake_view_histories(root: Tensor, aliases: list) -> None:
+    """After ``root`` changed in place, each view of it that records gradients reads its values
+    from the new history (``AsStridedBackward0``), as in PyTorch."""
+    for v in aliases:
+        if v is root or v._view_base[1] != "view":
+            continue  # an alias made by detach(), or a view made under no_grad, stays out
+        index = positions(root._data, v._data)
+        node = recorded(_AS_STRIDED, (root,), {"index": index}, v._data).grad_fn
+        v.grad_fn, v._output_nr, v._requires_grad = node, 0, True
+
+
+# -- what a user asks of a tensor's memory layout ----------------------------------------------
+def _base(self: Tensor) -> Tensor | None:
+    """The tensor this one is a view of (PyTorch's ``_base``), None if it is not a view."""
+    vb = self._view_base
+    return vb[0] if vb is not None and vb[1] != "alias" else None
+
+
+def is_contiguous(self: Tensor, memory_format: Any = None) -> bool:
+    """Whether the elements lie in memory in row-major order without gaps.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.ones(2, 3)
+    >>> x.is_contiguous(), x.t().is_contiguous()
+    (True, False)
+    """
+    return bool(self._data.flags.c_contiguous)
+
+
+def stride(self: Tensor, dim: int | None = None) -> Any:
+    """The step in memory, in elements, between neighbours along each dimension."""
+    steps = tuple(s // self._data.itemsize for s in self._data.strides)
+    return steps if dim is None else steps[_wrap_dim(dim, self.ndim)]
+
+
+def storage_offset(self: Tensor) -> int:
+    """Where this tensor's first element lies in the memory it shares, in elements."""
+    root, kind, _ = live_aliases(self)
+    if root is None or self._data.size == 0:
+        return 0
+    start = self._data.__array_interface__["data"][0] - root._data.__array_interface__["data"][0]
+    return start // self._data.itemsize
+
+
+METHODS = {
+    "_base": property(_base),
+    "is_contiguous": is_contiguous,
+    "stride": stride,
+    "storage_offset": storage_offset,
+}

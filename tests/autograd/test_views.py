@@ -1,0 +1,230 @@
+"""Views share their base's memory and version counter, for every kind of view, and in-place
+changes through a view (or of a base with live views) give PyTorch's values, histories and
+gradients. Each case keeps plain expected values (PyTorch 2.13's) and, when PyTorch is
+importable, is run with it too, so the expected values are checked against the reference."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import symgrad
+
+try:
+    import torch
+except ImportError:  # the plain expected values still run
+    torch = None
+
+LIBS = [symgrad] + ([torch] if torch is not None else [])
+
+
+def observe(value: Any) -> Any:
+    """Tensors as nested lists, nodes as class names, everything else as it is."""
+    if isinstance(value, (list, tuple)):
+        return [observe(v) for v in value]
+    if hasattr(value, "tolist") and hasattr(value, "requires_grad"):
+        return value.tolist()
+    if value is not None and type(value).__name__.endswith(("Backward0", "Slices", "Grad")):
+        return type(value).__name__
+    return value
+
+
+def raised(thunk: Any) -> str:
+    try:
+        thunk()
+    except Exception as exc:  # the type is what is compared
+        return type(exc).__name__
+    return "no error"
+
+
+CASES: dict[str, tuple] = {}
+
+
+def case(expected: Any):
+    def register(fn):
+        CASES[fn.__name__] = (fn, expected)
+        return fn
+
+    return register
+
+
+@case("RuntimeError")
+def saved_tensor_changed_through_a_slice(T):
+    x = T.tensor([1.0, 2.0, 3.0], dtype=T.float64, requires_grad=True)
+    c = T.tensor([1.0, 2.0, 3.0], dtype=T.float64)
+    z = x * c
+    with T.no_grad():
+        c[0:2].mul_(5)
+    return raised(lambda: z.sum().backward())
+
+
+@case([[1, 1], [1, 1], [1, 1], [1, 1], [5.0, 10.0, 15.0]])
+def one_version_counter_for_every_kind_of_view(T):
+    out = []
+    for make in (lambda c: c[0:2], lambda c: c.view(3), lambda c: c[1], lambda c: c.unsqueeze(0)):
+        c = T.tensor([1.0, 2.0, 3.0])
+        v = make(c)
+        v.mul_(5)
+        out.append([c._version, v._version])
+    c = T.tensor([1.0, 2.0, 3.0])
+    c.view(3, 1).t()[0].mul_(5)  # a view of a view of a view
+    return out + [c]
+
+
+@case([2, 2, [2.0, 2.0]])
+def detached_and_base_share_the_counter(T):
+    y = T.ones(2, requires_grad=True) * 1
+    d = y.detach()
+    y.mul_(2)
+    d.add_(0)
+    return [y._version, d._version, d]
+
+
+@case(["AsStridedBackward0", "CopySlices", [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]])
+def in_place_through_a_transpose(T):
+    x = T.ones(2, 3, requires_grad=True)
+    y = x * 1
+    v = y.t()
+    v.mul_(2)
+    y.sum().backward()
+    return [v.grad_fn, y.grad_fn, x.grad]
+
+
+@case(["AsStridedBackward0", "CopySlices", [[3.0, 3.0, 3.0], [3.0, 3.0, 3.0]], [[2.0, 2.0, 2.0]]])
+def in_place_through_view_and_reshape(T):
+    x = T.ones(2, 3, requires_grad=True)
+    w = T.full((1, 3), 2.0, requires_grad=True)
+    y = x * 1
+    v = y.view(6)
+    v.mul_(3)
+    y.reshape(3, 2).add_(0)
+    (y + w).sum().backward()
+    return [v.grad_fn, y.grad_fn, x.grad, w.grad]
+
+
+@case(["AsStridedBackward0", "AsStridedBackward0", "CopySlices", [[4.0, 8.0], [1.0, 1.0]]])
+def sibling_views_take_the_new_history(T):
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x * 1
+    top, bottom = y[0], y[1]
+    top.mul_(2)
+    (top * x[0] + bottom).sum().backward()
+    return [top.grad_fn, bottom.grad_fn, y.grad_fn, x.grad]
+
+
+@case(["AsStridedBackward0", "MulBackward0", [6.0, 12.0, 3.0], [[3.0, 6.0, 9.0]]])
+def base_changed_while_views_live(T):
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 1
+    v = y.unsqueeze(0)
+    y.mul_(3)
+    (v * T.tensor([2.0, 4.0, 1.0])).sum().backward()
+    return [v.grad_fn, y.grad_fn, x.grad, v]
+
+
+@case([True, "CopySlices", "AsStridedBackward0", [2.0, 4.0], [1.0, 2.0, 0.0]])
+def writing_a_tensor_that_requires_grad_into_a_view_of_plain_data(T):
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    z = T.zeros(3)
+    v = z[0:2]
+    v.copy_(x)
+    (z * z).sum().backward()
+    return [z.requires_grad, z.grad_fn, v.grad_fn, x.grad, z.detach()]
+
+
+@case(["RuntimeError", "RuntimeError", "RuntimeError"])
+def refused_as_pytorch_refuses(T):
+    def view_of_leaf():
+        T.ones(2, 3, requires_grad=True).view(6).mul_(2)
+
+    def view_made_under_no_grad():
+        y = T.ones(2, requires_grad=True) * 1
+        with T.no_grad():
+            v = y[0]
+        v.mul_(2)
+
+    def expanded():
+        T.ones(1, 3).expand(2, 3).add_(1)
+
+    return [raised(view_of_leaf), raised(view_made_under_no_grad), raised(expanded)]
+
+
+@case(["RuntimeError", [1.0, 1.0]])
+def view_saved_by_a_node_then_base_changed(T):
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 1
+    v = y[0:2]
+    w = v * v  # saves v
+    e = v.exp()  # saves its own output
+    y.mul_(2)
+    error = raised(lambda: w.sum().backward())
+    (e.log()).sum().backward()
+    return [error, x.grad[:2]]
+
+
+@case([True, True, True, False, False])
+def base_of_views(T):
+    y = T.ones(2, 3)
+    d = y.detach()
+    return [
+        y.view(6)._base is y,
+        y.view(6).view(2, 3)._base is y,
+        y.t()[0]._base is y,
+        y._base is not None,
+        d._base is not None,
+    ]
+
+
+@case([[2.0, 0.0, 0.0], [[2.0, 0.0], [0.0, 0.0]]])
+def writes_under_no_grad_reach_the_base(T):
+    x = T.zeros(3)
+    with T.no_grad():
+        x[0:1].add_(2)
+    m = T.zeros(2, 2)
+    m.t()[0, 0] = 2.0
+    return [x, m]
+
+
+def _through_views(x):
+    y = x * 1
+    y.t().mul_(x.t())
+    y.view(6)[4:6].mul_(x[1, 0:2])
+    y[0:1].exp_()
+    return y
+
+
+@case(
+    [
+        [[0.202010033417, 0.416324309677, 0.656504570223], [1.05, 0.76, 0.6]],
+        [[0.832484293462, 1.871920052942, 3.390519572361], [5.72, 4.756, 3.024]],
+        True,
+        True,
+    ]
+)
+def first_and_second_derivatives_through_views(T):
+    x = T.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], dtype=T.float64, requires_grad=True)
+    (g,) = T.autograd.grad(_through_views(x).sum(), x, create_graph=True)
+    (h,) = T.autograd.grad((g * g).sum(), x)
+    return [
+        [[round(v, 12) for v in row] for row in g.tolist()],
+        [[round(v, 12) for v in row] for row in h.tolist()],
+        T.autograd.gradcheck(_through_views, (x,)),
+        T.autograd.gradgradcheck(_through_views, (x,)),
+    ]
+
+
+@case("RuntimeError")
+def output_saved_by_an_in_place_op_then_its_base_changed(T):
+    x = T.ones(2, 3, dtype=T.float64, requires_grad=True)
+    y = x * 1
+    y[0:1].exp_()  # saves its output, a view of y
+    y[1].mul_(2)  # shares y's counter
+    return raised(lambda: y.sum().backward())
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_views_as_pytorch(name: str, lib: Any) -> None:
+    fn, expected = CASES[name]
+    assert observe(fn(lib)) == expected
