@@ -135,7 +135,7 @@ def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     --------
     >>> import symgrad
     >>> symgrad.zeros(2, 3).shape
-    (2, 3)
+    symgrad.Size([2, 3])
     """
     _check_device(device)
     return _finish(np.zeros(_shape(size), _float_dtype(dtype)), requires_grad)

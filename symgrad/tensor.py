@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._data import HoldsArray, _wrap_dim, to_array
+from symgrad._data import HoldsArray, Size, _wrap_dim, to_array
 
 __all__ = ["Tensor"]
 
@@ -192,14 +192,14 @@ class Tensor(HoldsArray):
         return dtypes.from_numpy_dtype(self._data.dtype)
 
     @property
-    def shape(self) -> tuple[int, ...]:
-        """The size of each dimension (a plain tuple, which compares equal to torch.Size)."""
-        return self._data.shape
+    def shape(self) -> Size:
+        """The size of each dimension (a :class:`symgrad.Size`, a tuple)."""
+        return Size(self._data.shape)
 
     def size(self, dim: int | None = None) -> Any:
         """The shape, or the size of dimension ``dim``."""
         if dim is None:
-            return self._data.shape
+            return Size(self._data.shape)
         return self._data.shape[_wrap_dim(dim, self.ndim)]
 
     @property

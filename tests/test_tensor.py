@@ -403,3 +403,18 @@ def test_attributes_match_pytorch():
         ]
 
     assert describe(symgrad) == describe(torch)
+
+
+def test_shape_is_a_size_tuple_like_pytorchs():
+    s = symgrad.zeros(1, 3).shape
+    assert isinstance(s, tuple) and type(s) is symgrad.Size
+    assert repr(s) == str(s) == "symgrad.Size([1, 3])"
+    assert s == (1, 3) and s.numel() == 3 and symgrad.Size([]).numel() == 1
+    assert repr(s[1:]) == "symgrad.Size([3])" and s[0] == 1
+    assert repr(s + (2,)) == "symgrad.Size([1, 3, 2])" and repr(s * 2) == "symgrad.Size([1, 3, 1, 3])"
+    assert type(symgrad.ones(2).size()) is symgrad.Size
+    assert symgrad.ones(s).shape == s  # a Size is accepted wherever sizes are
+    torch = pytest.importorskip("torch")
+    t = torch.zeros(1, 3).shape
+    assert repr(t).replace("torch", "symgrad") == repr(s)
+    assert (t.numel(), t[1:], t + (2,), t * 2) == (s.numel(), s[1:], s + (2,), s * 2)

@@ -151,7 +151,7 @@ def _unary(prim: Any, doc: str) -> Any:
 
     op.__name__ = op.__qualname__ = prim.name
     op.__doc__ = f"{doc}\n\n    Examples\n    --------\n    >>> import symgrad\n" + (
-        f"    >>> symgrad.{prim.name}(symgrad.tensor([0.5])).shape\n    (1,)\n"
+        f"    >>> symgrad.{prim.name}(symgrad.tensor([0.5])).shape\n    symgrad.Size([1])\n"
     )
     return op
 
