@@ -10,7 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad import dtypes
-from symgrad.ops import indexing, joining, linalg, math, norms, reductions, shape, softmax_family
+from symgrad.ops import (
+    indexing,
+    joining,
+    linalg,
+    math,
+    norms,
+    reductions,
+    rounding,
+    shape,
+    softmax_family,
+)
 from symgrad.ops.indexing import getitem
 from symgrad.ops.inplace import copy_, fill_, inplace, setitem, zero_
 from symgrad.tensor import Tensor, bind_methods
@@ -53,6 +63,9 @@ _SAME_NAME = (
     "floor",
     "ceil",
     "round",
+    "trunc",
+    "fix",
+    "frac",
     "eq",
     "ne",
     "lt",
@@ -112,7 +125,8 @@ _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 def _op(name: str) -> Any:
     """The public function ``name`` of the ops modules."""
-    for module in (math, reductions, softmax_family, shape, joining, linalg, norms, indexing):
+    modules = (math, rounding, reductions, softmax_family, shape, joining, linalg, norms, indexing)
+    for module in modules:
         fn = getattr(module, name, None)
         if fn is not None:
             return fn
@@ -174,6 +188,10 @@ def neg_(self: Tensor) -> Tensor:
 
 def exp_(self: Tensor) -> Tensor:
     return inplace(self, "exp_", exp)
+
+
+def sign_(self: Tensor) -> Tensor:
+    return inplace(self, "sign_", _op("sign"))
 
 
 def masked_fill_(self: Tensor, mask: Any, value: Any) -> Tensor:
@@ -326,6 +344,8 @@ METHODS.update(
         "neg_": neg_,
         "exp_": exp_,
         "masked_fill_": masked_fill_,
+        "sign_": sign_,
+        **rounding.IN_PLACE,
         "to": _to,
         "type": _type,
         "float": _converter(dtypes.float32),
