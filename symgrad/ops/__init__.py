@@ -8,6 +8,7 @@ from symgrad.ops import (
     math,
     norms,
     reductions,
+    rounding,
     shape,
     softmax_family,
 )
@@ -21,6 +22,7 @@ from symgrad.ops.linalg import *  # noqa: F403
 from symgrad.ops.math import *  # noqa: F403
 from symgrad.ops.norms import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
+from symgrad.ops.rounding import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
 from symgrad.ops.softmax_family import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
@@ -33,6 +35,7 @@ __all__ = [
     *math.__all__,
     *norms.__all__,
     *reductions.__all__,
+    *rounding.__all__,
     *shape.__all__,
     *softmax_family.__all__,
 ]

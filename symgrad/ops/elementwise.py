@@ -87,6 +87,14 @@ def _clamp(v: Any, low: Any, high: Any) -> Any:
     return np.minimum(np.maximum(v, low), high)
 
 
+def _sign(v: Any) -> Any:
+    # PyTorch: (0 < v) - (v < 0), so the sign of nan is 0; a bool is its own sign
+    if np.result_type(v).kind == "b":
+        return np.array(v)
+    s = np.sign(v)
+    return np.nan_to_num(s, copy=type(s) is not np.ndarray, nan=0)
+
+
 def _gelu_kernel(v: Any) -> Any:
     return 0.5 * v * (1 + _erf(v * 0.7071067811865476))
 
@@ -224,7 +232,7 @@ SIGN = declare(
     "x",
     lambda x: sp.sign(x),
     partials=lambda: (0,),
-    kernel=np.sign,
+    kernel=_sign,
     exact=False,
     domain={"x": "nonzero"},
 )

@@ -67,9 +67,6 @@ __all__ = [
     "isnan",
     "isinf",
     "isfinite",
-    "floor",
-    "ceil",
-    "round",
 ]
 
 
@@ -329,18 +326,3 @@ logical_not = _predicate(np.logical_not, "logical_not")
 isnan = _predicate(np.isnan, "isnan")
 isinf = _predicate(np.isinf, "isinf")
 isfinite = _predicate(np.isfinite, "isfinite")
-
-
-def _rounding(ufunc: Any, name: str) -> Any:
-    def op(input: Any) -> Tensor:
-        # a step function: PyTorch gives it a zero gradient, so it records nothing here
-        return Tensor._make(np.asarray(ufunc(_data(input, name))))
-
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"Element-wise ``{name}`` (zero gradient, so not recorded)."
-    return op
-
-
-floor = _rounding(np.floor, "floor")
-ceil = _rounding(np.ceil, "ceil")
-round = _rounding(np.round, "round")

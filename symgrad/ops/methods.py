@@ -17,6 +17,7 @@ from symgrad.ops import (
     math,
     norms,
     reductions,
+    rounding,
     shape,
     softmax_family,
     views,
@@ -63,6 +64,9 @@ _SAME_NAME = (
     "floor",
     "ceil",
     "round",
+    "trunc",
+    "fix",
+    "frac",
     "eq",
     "ne",
     "lt",
@@ -122,7 +126,8 @@ _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 def _op(name: str) -> Any:
     """The public function ``name`` of the ops modules."""
-    for module in (math, reductions, softmax_family, shape, joining, linalg, norms, indexing):
+    modules = (math, rounding, reductions, softmax_family, shape, joining, linalg, norms, indexing)
+    for module in modules:
         fn = getattr(module, name, None)
         if fn is not None:
             return fn
@@ -184,6 +189,10 @@ def neg_(self: Tensor) -> Tensor:
 
 def exp_(self: Tensor) -> Tensor:
     return inplace(self, "exp_", exp)
+
+
+def sign_(self: Tensor) -> Tensor:
+    return inplace(self, "sign_", _op("sign"))
 
 
 def masked_fill_(self: Tensor, mask: Any, value: Any) -> Tensor:
@@ -336,6 +345,8 @@ METHODS.update(
         "neg_": neg_,
         "exp_": exp_,
         "masked_fill_": masked_fill_,
+        "sign_": sign_,
+        **rounding.IN_PLACE,
         "to": _to,
         "type": _type,
         "float": _converter(dtypes.float32),

@@ -52,7 +52,10 @@ def xp_elementwise_vjp(
     prim: Any, i: int, args: tuple, out: Any, g: Tensor, params: tuple = ()
 ) -> Tensor:
     """``g * partial_i`` as a recorded op; inputs the partial does not use (or that were not
-    saved) enter as 0, so they get no edge and no gradient."""
+    saved) enter as 0, so they get no edge and no gradient. A partial that is 0 (floor, sign)
+    gives zeros that record nothing, PyTorch's ``zeros_like(grad)``."""
+    if prim.partials[i] == 0:
+        return Tensor._make(np.zeros_like(g._data))
     uses = prim.vjp_uses(i)
     args = [a if (a is not None and used) else 0 for a, used in zip(args, uses)]
     return prim.vjp_primitive(i)(*args, 0 if out is None else out, g, params=params)

@@ -52,6 +52,12 @@ def _clear_of_bounds(rng: Any, shape: tuple, position: int) -> np.ndarray:
     return rng.choice([-1.2, -0.2, 0.25, 1.1], shape) + rng.uniform(-0.05, 0.05, shape)
 
 
+def _between_steps(rng: Any, shape: tuple, position: int) -> np.ndarray:
+    """In (-2, 2), at least 0.01 from every multiple of 0.05: clear of the steps of floor and
+    the like (the integers), of round (the halves) and of round to one decimal."""
+    return rng.integers(-40, 40, shape) * 0.05 + rng.uniform(0.01, 0.04, shape)
+
+
 # kind -> sampler(rng, shape, position of the input)
 KINDS: dict[str, Callable] = {
     "any": _uniform(-2.0, 2.0),
@@ -62,6 +68,7 @@ KINDS: dict[str, Callable] = {
     "condition": _condition,
     "distinct": _distinct,
     "clear_of_bounds": _clear_of_bounds,
+    "between_steps": _between_steps,
 }
 
 
