@@ -372,7 +372,11 @@ def link_view(base: Tensor, view: Tensor, kind: str = "view") -> None:
     """Remember that ``view`` shares ``base``'s memory: one version counter for both, as in
     PyTorch. ``kind`` is "view", "no_grad" (a view made under no_grad) or "alias" (shares
     the memory without being a view: ``detach()``)."""
-    root = base._view_base[0] if base._view_base is not None and base._view_base[1] != "alias" else base
+    root = (
+        base._view_base[0]
+        if base._view_base is not None and base._view_base[1] != "alias"
+        else base
+    )
     view._counter = root._counter
     view._view_base = (root, kind)
     views = root._views

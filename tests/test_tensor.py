@@ -411,7 +411,9 @@ def test_shape_is_a_size_tuple_like_pytorchs():
     assert repr(s) == str(s) == "symgrad.Size([1, 3])"
     assert s == (1, 3) and s.numel() == 3 and symgrad.Size([]).numel() == 1
     assert repr(s[1:]) == "symgrad.Size([3])" and s[0] == 1
-    assert repr(s + (2,)) == "symgrad.Size([1, 3, 2])" and repr(s * 2) == "symgrad.Size([1, 3, 1, 3])"
+    assert (
+        repr(s + (2,)) == "symgrad.Size([1, 3, 2])" and repr(s * 2) == "symgrad.Size([1, 3, 1, 3])"
+    )
     assert type(symgrad.ones(2).size()) is symgrad.Size
     assert symgrad.ones(s).shape == s  # a Size is accepted wherever sizes are
     torch = pytest.importorskip("torch")

@@ -15,9 +15,9 @@ import numpy as np
 
 from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import move_retain_grad
+from symgrad.ops import views
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
-from symgrad.ops import views
 from symgrad.tensor import Tensor, live_aliases
 
 __all__ = ["inplace", "setitem", "zero_", "fill_", "copy_"]
@@ -51,6 +51,9 @@ def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: An
         _write(x, result._data, op)
         return x
     root, kind, aliases = live_aliases(x)
+    if kind == "multi":
+        name, nr = views.op_name(x), x._output_nr
+        raise RuntimeError(views.MULTI_OUTPUT_VIEW.format(nr=nr, op=name, what="is being"))
     if root is None and not aliases:  # its memory is its own: it takes the result's
         result = compute(_snapshot(x))
         _check_castable(result, x, op)

@@ -8,10 +8,13 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad.autograd import grad_mode
+from symgrad.autograd.node import Node
 from symgrad.ops.shape import _tensor, to_dtype
+from symgrad.prim.primitive import Primitive, input_records
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
-from symgrad.tensor import Tensor, _wrap_dim
+from symgrad.tensor import Tensor, _wrap_dim, link_view
 
 __all__ = ["cat", "concat", "concatenate", "stack", "split", "chunk", "unbind", "narrow"]
 
@@ -89,24 +92,120 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     return input[(slice(None),) * d + (slice(start, start + length),)]
 
 
+class _Pieces(Primitive):
+    """``split``, ``chunk`` and ``unbind``: one node whose outputs are views of the input's
+    pieces, ``input[key]`` for each key; the gradient joins the pieces' gradients (zeros
+    where a piece got none)."""
+
+    name = "pieces"
+    _classes: dict
+
+    def __init__(self, backward: str) -> None:
+        self.backward_name = backward
+        self._classes = {}
+
+    def node_class(self, count: int) -> type:
+        """PyTorch's node class, with ``count`` outputs."""
+        cls = self._classes.get(count)
+        if cls is None:
+            attrs = {"__slots__": (), "__module__": Node.__module__, "num_outputs": count}
+            cls = self._classes[count] = type(self.backward_name, (Node,), attrs)
+        return cls
+
+    def forward(self, xp: Any, a: Any, dim: int, keys: tuple) -> tuple:
+        return tuple(xp.getitem(a, k) for k in keys)
+
+    def outputs(self, xp: Any, inputs: tuple, params: dict) -> tuple:
+        return self.forward(xp, *inputs, **params)
+
+    def recompute(self, inputs: tuple, params: dict) -> tuple:
+        return self(*inputs, **params)
+
+    def saves(self, n: int) -> tuple[tuple, bool]:
+        return (False,) * n, False
+
+    def vjp(self, xp: Any, g: Any, ctx: Any) -> tuple:
+        """Output ``ctx.output``'s gradient placed in zeros of the input's shape."""
+        return (xp.index_put_zeros(ctx.shapes[0], ctx.params["keys"][ctx.output], g, True),)
+
+    def jvp(self, xp: Any, tangents: tuple, ctx: Any) -> Any:
+        t = tangents[0]
+        return None if t is None else xp.getitem(t, ctx.params["keys"][ctx.output])
+
+    def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
+        shape, dtype = node._meta[0]
+        dim, keys = node.params["dim"], node.params["keys"]
+        if not create_graph:
+            out = np.zeros(shape, dtype)
+            for key, g in zip(keys, grads):
+                if g is not None:
+                    out[key] = g
+            return (out,)
+        pieces = [
+            Tensor._make(np.zeros(np.empty(shape, np.bool_)[k].shape, dtype)) if g is None else g
+            for k, g in zip(keys, grads)
+        ]
+        return (stack(pieces, dim) if self is _UNBIND else cat(pieces, dim),)
+
+    def __call__(self, tensor: Tensor, dim: int, keys: tuple) -> tuple[Tensor, ...]:
+        arrays = [tensor._data[k] for k in keys]
+        if not arrays or not (grad_mode.is_grad_enabled() and tensor._requires_grad):
+            kind = "view" if grad_mode.is_grad_enabled() else "no_grad"
+            outs = tuple(Tensor._make(a) for a in arrays)
+        else:
+            kind = "multi"  # PyTorch refuses in-place changes of these while recording
+            edges, saved, versions, meta, consts, held = input_records((tensor,), (False,))
+            params = {"dim": dim, "keys": keys}
+            node = self.node_class(len(keys))(
+                self, params, tuple(edges), tuple(saved), None, versions, meta, consts, held
+            )
+            outs = tuple(Tensor._make(a, node, True) for a in arrays)
+            for i, t in enumerate(outs):
+                t._output_nr = i
+        for t in outs:
+            link_view(tensor, t, kind)
+        return outs
+
+
+_SPLIT = _Pieces("SplitBackward0")
+_SPLIT_WITH_SIZES = _Pieces("SplitWithSizesBackward0")
+_UNBIND = _Pieces("UnbindBackward0")
+
+
 def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
-    """Split into pieces of a given size (the last may be smaller), or of listed sizes."""
+    """Split into pieces of a given size (the last may be smaller), or of listed sizes: views
+    of ``tensor``, the outputs of one node (``SplitBackward0``, ``SplitWithSizesBackward0``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> a, b = symgrad.arange(5.0, requires_grad=True).split(3)
+    >>> a, b.grad_fn is a.grad_fn
+    (tensor([0., 1., 2.], grad_fn=<SplitBackward0>), True)
+    """
     d = _wrap_dim(dim, tensor.ndim)
     n = tensor.shape[d]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
-        if step <= 0:
-            raise RuntimeError(f"split expects split_size be positive, but got {step}")
-        bounds = list(range(0, n, step)) + [n]
+        if step < 0 or (step == 0 and n):
+            raise RuntimeError(
+                f"split expects split_size be non-negative, and 0 only for a dimension of size "
+                f"0, but got split_size={step} for dimension {d} of size {n}"
+            )
+        bounds = list(range(0, n, step)) + [n] if n else [0, 0]
+        prim = _SPLIT
     else:
         sections = list(split_size_or_sections)
-        if sum(sections) != n:
+        if sum(sections) != n or any(k < 0 for k in sections):
             raise RuntimeError(
                 f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's "
                 f"size at dimension {d}), but got split_sizes={sections}"
             )
         bounds = list(np.cumsum([0] + sections))
-    return tuple(narrow(tensor, d, int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:]))
+        prim = _SPLIT_WITH_SIZES
+    lead = (slice(None),) * d
+    keys = tuple(lead + (slice(int(a), int(b)),) for a, b in zip(bounds[:-1], bounds[1:]))
+    return prim(tensor, d, keys)
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
@@ -118,6 +217,10 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
 
 
 def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
-    """The slices along ``dim``, with that dimension removed."""
+    """The slices along ``dim``, with that dimension removed: views of ``input``, the outputs
+    of one node (``UnbindBackward0``)."""
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = _wrap_dim(dim, input.ndim)
-    return tuple(input[(slice(None),) * d + (i,)] for i in range(input.shape[d]))
+    lead = (slice(None),) * d
+    return _UNBIND(input, d, tuple(lead + (i, Ellipsis) for i in range(input.shape[d])))

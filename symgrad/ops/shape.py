@@ -129,9 +129,7 @@ def _reshape_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _VIEW = Structural("view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES)
-_UNSAFE_VIEW = Structural(
-    "unsafe_view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES
-)
+_UNSAFE_VIEW = Structural("unsafe_view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES)
 
 
 def reshape(input: Tensor, *shape: Any) -> Tensor:

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.prim.primitive import recorded
+from symgrad._data import _wrap_dim
+from symgrad.prim.primitive import Primitive, recorded
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
-from symgrad._data import _wrap_dim
 from symgrad.tensor import Tensor, live_aliases
 
 __all__ = ["positions", "has_overlap", "copy_slices", "remake_view_histories"]
@@ -121,13 +121,50 @@ def copy_slices(root: Tensor, view: Tensor, values: Tensor) -> Tensor:
 
 def remake_view_histories(root: Tensor, aliases: list) -> None:
     """After ``root`` changed in place, each view of it that records gradients reads its values
-    from the new history (``AsStridedBackward0``), as in PyTorch."""
+    from the new history (``AsStridedBackward0``), as in PyTorch; a piece of ``split`` or
+    ``unbind`` can't, and a backward through it raises PyTorch's error."""
     for v in aliases:
-        if v is root or v._view_base[1] != "view":
+        kind = v._view_base[1] if v is not root else None
+        if kind == "view":
+            index = positions(root._data, v._data)
+            node = recorded(_AS_STRIDED, (root,), {"index": index}, v._data).grad_fn
+        elif kind == "multi":
+            message = MULTI_OUTPUT_VIEW.format(
+                nr=v._output_nr, op=op_name(v), what="its base or another view of its base has been"
+            )
+            node = recorded(_STALE, (root,), {"message": message}, v._data).grad_fn
+        else:
             continue  # an alias made by detach(), or a view made under no_grad, stays out
-        index = positions(root._data, v._data)
-        node = recorded(_AS_STRIDED, (root,), {"index": index}, v._data).grad_fn
         v.grad_fn, v._output_nr, v._requires_grad = node, 0, True
+
+
+MULTI_OUTPUT_VIEW = (
+    "Output {nr} of {op} is a view and {what} modified inplace. This view is the output of a "
+    "function that returns multiple views. Such functions do not allow the output views to be "
+    "modified inplace. You should replace the inplace operation by an out-of-place one."
+)
+
+
+def op_name(v: Tensor) -> str:
+    name = type(v.grad_fn).__name__
+    return name.removesuffix("Backward0").removesuffix("WithSizes")
+
+
+class _Stale(Primitive):
+    """The history of a piece of ``split``/``unbind`` whose base changed in place: a
+    backward through it raises (PyTorch raises as soon as it is used)."""
+
+    name = "stale_view"
+    backward_name = "Error"
+
+    def saves(self, n: int) -> tuple[tuple, bool]:
+        return (False,) * n, False
+
+    def vjp(self, xp: Any, g: Any, ctx: Any) -> tuple:
+        raise RuntimeError(ctx.params["message"])
+
+
+_STALE = _Stale()
 
 
 # -- what a user asks of a tensor's memory layout ----------------------------------------------
@@ -165,8 +202,14 @@ def storage_offset(self: Tensor) -> int:
     return start // self._data.itemsize
 
 
+def _output_nr(self: Tensor) -> int:
+    """Which output of its ``grad_fn`` this tensor is (0 but for split, unbind, ...)."""
+    return self._output_nr
+
+
 METHODS = {
     "_base": property(_base),
+    "output_nr": property(_output_nr),
     "is_contiguous": is_contiguous,
     "stride": stride,
     "storage_offset": storage_offset,

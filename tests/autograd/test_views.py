@@ -223,6 +223,47 @@ def output_saved_by_an_in_place_op_then_its_base_changed(T):
     return raised(lambda: y.sum().backward())
 
 
+@case(
+    [
+        ["SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0", "SplitBackward0"],
+        [True, True, 2, 1],
+        [[6.0, 6.0, 6.0], [6.0, 6.0, 6.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]],
+        [[0.0, 8.0, 0.0], [0.0, 8.0, 0.0], [0.0, 8.0, 0.0], [0.0, 8.0, 0.0]],
+    ]
+)
+def split_chunk_unbind_make_one_node(T):
+    x = T.ones(4, 3, requires_grad=True)
+    y = x * 2
+    a, b = y.split(2)
+    c, d = y.split([3, 1])
+    u = y.unbind(1)
+    names = [a.grad_fn, c.grad_fn, u[0].grad_fn, y.chunk(2)[0].grad_fn]
+    facts = [a.grad_fn is b.grad_fn, a._base is y, len(y.chunk(3)), d.output_nr]
+    (a * 3).sum().backward(retain_graph=True)
+    first = x.grad.clone()
+    x.grad = None
+    (g,) = T.autograd.grad((u[1] * u[1]).sum(), x, create_graph=True)
+    return [[type(n).__name__ for n in names], facts, first, T.autograd.grad(g.sum(), x)[0]]
+
+
+@case(["RuntimeError", [2.0, 2.0, 2.0], "RuntimeError", [1.0, 1.0, 0.0, 0.0], 0, 0])
+def pieces_changed_in_place(T):
+    x = T.ones(4, 3, requires_grad=True)
+    y = x * 1
+    a, b = y.split(2)
+    refused = raised(lambda: a.mul_(2))
+    with T.no_grad():
+        a.mul_(2)  # allowed without recording
+    y2 = x * 1
+    a2, b2 = y2.split(2)
+    y2.mul_(2)
+    stale = raised(lambda: (a2 * 1).sum().backward())
+    z = T.zeros(4)
+    p, q = z.split(2)
+    p.add_(1)  # nothing recorded: allowed
+    return [refused, y[0], stale, z, len(T.zeros(0, 3).unbind()), len(T.ones(3, 0).unbind(1))]
+
+
 @pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_views_as_pytorch(name: str, lib: Any) -> None:

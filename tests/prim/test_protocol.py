@@ -75,6 +75,7 @@ def test_the_node_classes_are_node_accumulategrad_functionctx_and_names():
             "__doc__",
             "_function",
             "_primitive",
+            "num_outputs",  # a split's node: how many pieces
         }, cls
 
 
