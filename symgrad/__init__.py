@@ -19,7 +19,14 @@ from symgrad.dtypes import (
 )
 from symgrad.tensor import Tensor
 from symgrad._data import Size
-from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from symgrad.autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from symgrad.creation import *  # noqa: F403
 from symgrad.ops import *  # noqa: F403
 from symgrad import autograd, nn

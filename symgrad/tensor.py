@@ -6,14 +6,16 @@ the gradient hooks by :mod:`symgrad.autograd`, so this module imports neither.
 
 from __future__ import annotations
 
+import threading
 import warnings
 import weakref
 from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
+from symgrad import _version, dtypes
 from symgrad._data import HoldsArray, Size, _wrap_dim, to_array
+from symgrad._version import NO_VERSION, Version
 
 __all__ = ["Tensor"]
 
@@ -22,15 +24,6 @@ _NON_LEAF_GRAD = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
     "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor."
 )
-
-
-class _Version:
-    """A counter shared by a tensor and its detached aliases, bumped by in-place ops."""
-
-    __slots__ = ("value",)
-
-    def __init__(self) -> None:
-        self.value = 0
 
 
 class Tensor(HoldsArray):
@@ -57,7 +50,6 @@ class Tensor(HoldsArray):
         "_counter",
         "_name",
         "_retains_grad",
-        "_hooks",
         "_accumulator",
         "_view_base",
         "_views",
@@ -104,6 +96,8 @@ class Tensor(HoldsArray):
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
+        if value:
+            _version.check_may_require_grad(self)
         if value and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "only Tensors of floating point dtype can require gradients; this tensor has "
@@ -172,13 +166,15 @@ class Tensor(HoldsArray):
     @property
     def _version(self) -> int:
         """How many in-place changes this tensor's values have had (PyTorch's ``_version``)."""
-        return self._counter.value
+        return _version.version_of(self)
 
     # -- metadata --------------------------------------------------------------------------
     @property
     def data(self) -> Tensor:
         """This tensor's values as a tensor that does not require grad (shares memory)."""
-        return Tensor._make(self._data)
+        t = Tensor._make(self._data)
+        _version.same_kind(t, self)
+        return t
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -359,24 +355,33 @@ def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:
     t.grad_fn = grad_fn
     t._grad = None
     t._output_nr = 0
-    t._counter = _Version()
+    # the global is the cheap test: only a thread in inference mode makes inference tensors
+    t._counter = NO_VERSION if _inference_threads and _version.state.inference else Version()
     t._name = None
     t._retains_grad = False
-    t._hooks = None
     t._accumulator = None
     t._view_base = None  # (the tensor whose memory this one shares, whether it is a view)
     t._views = None  # weak references to the tensors that share this one's memory
 
 
+_inference_threads = 0  # how many threads are in inference mode
+_inference_lock = threading.Lock()
+
+
+def count_inference_thread(entering: bool) -> None:
+    """Count a thread entering (True) or leaving inference mode."""
+    global _inference_threads
+    with _inference_lock:
+        _inference_threads += 1 if entering else -1
+
+
 def link_view(base: Tensor, view: Tensor, kind: str = "view") -> None:
     """Remember that ``view`` shares ``base``'s memory: one version counter for both, as in
-    PyTorch. ``kind`` is "view", "no_grad" (a view made under no_grad) or "alias" (shares
-    the memory without being a view: ``detach()``)."""
-    root = (
-        base._view_base[0]
-        if base._view_base is not None and base._view_base[1] != "alias"
-        else base
-    )
+    PyTorch (so a view of an inference tensor is one too). ``kind`` is "view", "no_grad" (a
+    view made under no_grad), "multi" (a piece of split/unbind) or "alias" (shares the memory
+    without being a view: ``detach()``)."""
+    shared = base._view_base
+    root = shared[0] if shared is not None and shared[1] != "alias" else base
     view._counter = root._counter
     view._view_base = (root, kind)
     views = root._views

@@ -7,7 +7,13 @@ from symgrad.autograd.anomaly import (
     is_anomaly_enabled,
     set_detect_anomaly,
 )
-from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from symgrad.autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from symgrad.autograd import hooks  # binds Tensor.register_hook and Tensor.retain_grad
 from symgrad.autograd.engine import backward, grad  # binds Tensor.backward
 from symgrad.autograd.node import Node
@@ -22,6 +28,7 @@ __all__ = [
     "enable_grad",
     "set_grad_enabled",
     "is_grad_enabled",
+    "inference_mode",
     "gradcheck",
     "gradgradcheck",
     "GradcheckError",

@@ -14,8 +14,15 @@ from typing import Any
 import numpy as np
 
 from symgrad._silent import restore, silence
+from symgrad._version import NO_VERSION, check_writable
 from symgrad.autograd import anomaly, grad_mode
-from symgrad.autograd.hooks import checked_hook_result, grad_tensor
+from symgrad.autograd.hooks import (
+    grad_tensor,
+    run_post_accumulate_hooks,
+    run_posthooks,
+    run_prehooks,
+    run_tensor_hooks,
+)
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to, walk
 from symgrad.autograd.roots import as_list, given_gradients, root_gradients
@@ -75,10 +82,10 @@ class _Run:
             if grads_in is None:
                 in_grads: Any = (None,) * len(node.next_functions)
             else:
-                if node._pre_hooks or node._retain_hooks:
-                    self._run_pre_hooks(node, grads_in)
                 if special:
                     in_grads = self._apply_special(node, grads_in, useful)
+                elif node._hooks is not None:
+                    in_grads = self._apply_hooked(node, grads_in, release)
                 else:
                     in_grads = node.prim.apply(node, grads_in, False)
                     if release:
@@ -104,12 +111,52 @@ class _Run:
                     buffered[0] = buffered[0] + g
                 self._leaf(nxt, buffered if buffered is not None or g is None else [g])
 
+    def _apply_hooked(self, node: Node, grads: list, release: bool) -> Any:
+        """``node``'s backward with its hooks around it, in PyTorch's order."""
+        hooks = node._hooks
+        run_tensor_hooks(hooks, grads, self.foreign)
+        if hooks.pre:
+            grads = run_prehooks(hooks, grads, self.foreign)
+        if _all_none(grads):  # a pre-hook took every gradient away
+            result: Any = (None,) * len(node.next_functions)
+        else:
+            result = node.prim.apply(node, grads, False)
+        if release:
+            node._release()
+        if hooks.post:
+            result = run_posthooks(hooks, result, grads, self.foreign)
+        return result
+
     def _apply_special(self, node: Node, grads: list, useful: set | None) -> Any:
-        """``node``'s backward in a pass with ``inputs=``, ``create_graph`` or anomaly mode."""
-        if self.targets is not None:
+        """``node``'s backward (with its hooks) in a pass with ``inputs=``, ``create_graph`` or
+        anomaly mode."""
+        hooks = node._hooks
+        targets = self.targets
+        captured = targets is not None and any(
+            (node, nr) in targets for nr in range(node.num_outputs)
+        )
+        if useful is not None and not captured and node not in useful:
+            return (None,) * len(node.next_functions)  # not needed for inputs=: not run
+        if hooks is not None:
+            run_tensor_hooks(hooks, grads, self.foreign)
+        if captured:
             self._capture(node, grads)
             if node not in useful:  # type: ignore[operator]
                 return (None,) * len(node.next_functions)
+        if hooks is not None and hooks.pre:
+            grads = run_prehooks(hooks, grads, self.foreign)
+        if _all_none(grads):
+            result: Any = (None,) * len(node.next_functions)
+        else:
+            result = self._apply_watched(node, grads)
+        if not self.retain_graph:
+            node._release()
+        if hooks is not None and hooks.post:
+            result = run_posthooks(hooks, result, grads, self.foreign)
+        return result
+
+    def _apply_watched(self, node: Node, grads: list) -> Any:
+        """``node``'s backward, recorded under ``create_graph``, checked in anomaly mode."""
         try:
             if self.create_graph:
                 with grad_mode.enable_grad():
@@ -122,8 +169,6 @@ class _Run:
             raise
         if _anomaly_state.enabled:
             anomaly.check_backward(node, result)
-        if not self.retain_graph:
-            node._release()
         return result
 
     def _capture(self, node: Node, grads: list) -> None:
@@ -137,28 +182,29 @@ class _Run:
         """Accumulate ``grads``, the now complete gradient of the leaf of ``node``."""
         if grads is None:
             return
-        if node._pre_hooks or node._retain_hooks:
-            self._run_pre_hooks(node, grads)
-        if self.targets is not None:
-            self._capture(node, grads)
-            if (node, 0) not in self.targets:
-                return
-        g = grads[0]
-        if not self.accumulate or g is None:
+        targets = self.targets
+        if targets is not None and (node, 0) not in targets:
             return
+        hooks = node._hooks
+        if hooks is not None:
+            run_tensor_hooks(hooks, grads, self.foreign)
+        if targets is not None:
+            self._capture(node, grads)
+        if not self.accumulate:
+            return
+        if hooks is not None and hooks.pre:
+            grads = run_prehooks(hooks, grads, self.foreign)
+        g = grads[0]
         leaf = node._leaf
-        if leaf._hooks:
-            g = self._run_leaf_hooks(leaf, g)
-        if self.create_graph:
-            leaf._grad = self._own_tensor(g) if leaf._grad is None else leaf._grad + g
-        else:
-            self._store(leaf, g)
-
-    def _run_pre_hooks(self, node: Node, grads: list) -> None:
-        before = [id(g) for g in grads]
-        for hook in node.pre_hooks():
-            hook(grads)
-        self.foreign.update(id(g) for g, old in zip(grads, before) if id(g) != old)
+        if g is not None:
+            if self.create_graph:
+                leaf._grad = self._own_tensor(g) if leaf._grad is None else leaf._grad + g
+            else:
+                self._store(leaf, g)
+        if hooks is not None:
+            run_post_accumulate_hooks(hooks, leaf)
+            if hooks.post:
+                run_posthooks(hooks, (), grads, self.foreign)
 
     def _store(self, leaf: Tensor, g: np.ndarray) -> None:
         """Accumulate the array ``g`` into ``leaf.grad`` (no graph recorded): the array itself
@@ -172,19 +218,12 @@ class _Run:
             self.foreign.add(id(g))
             leaf._grad = Tensor._make(g)
         elif grad._data.flags.writeable and grad.grad_fn is None:
+            if grad._counter is NO_VERSION:
+                check_writable(grad)
             np.add(grad._data, g, out=grad._data)
             grad._counter.value += 1
         else:
             leaf._grad = Tensor._make(grad._data + g)
-
-    def _run_leaf_hooks(self, leaf: Tensor, g: Any) -> Any:
-        for hook in list(leaf._hooks):
-            old = grad_tensor(g)
-            new = checked_hook_result(hook, old, hook(old))
-            if new is not None:
-                g = new if self.create_graph else new._data
-                self.foreign.add(id(g))
-        return g
 
     def _own_tensor(self, g: Tensor) -> Tensor:
         """``g``, or a copy of it when someone else holds it (create_graph accumulation)."""
@@ -197,6 +236,13 @@ class _Run:
 
 def _node_of(t: Tensor) -> tuple[Node, int]:
     return (t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator_of(t), 0)
+
+
+def _all_none(grads: list) -> bool:
+    for g in grads:
+        if g is not None:
+            return False
+    return True
 
 
 def _add_to(buffers: dict, node: Node, nr: int, g: Any) -> None:

@@ -8,11 +8,13 @@ The ``ctx`` of a call is its node, as in PyTorch.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad._version import SAVED, is_inference
 from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import grad_tensor
 from symgrad.autograd.node import Node
@@ -50,7 +52,10 @@ class FunctionCtx(Node):
                     "store other values as attributes of ctx"
                 )
         self._saved = tensors
-        self._versions = tuple(None if t is None else t._counter.value for t in tensors)
+        # an inference tensor has no version: refused when the call records (see apply)
+        self._versions = tuple(
+            None if t is None or is_inference(t) else t._counter.value for t in tensors
+        )
 
     @property
     def saved_tensors(self) -> tuple:
@@ -283,6 +288,23 @@ class Function(metaclass=_FunctionMeta):
     tensor([1.0000, 2.7183])
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        warnings.warn(
+            f"{type(self)} should not be instantiated. Methods on autograd functions are all "
+            "static, so you should invoke them on the class itself. Instantiating an autograd "
+            "function will raise an error in a future version.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        name = type(self).__name__
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated and not "
+            f"supported: call the class's apply instead of an instance, {name}.apply(...) "
+            f"rather than {name}()(...)"
+        )
+
     @staticmethod
     def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError("a Function subclass must define a static forward(ctx, ...)")
@@ -299,10 +321,12 @@ class Function(metaclass=_FunctionMeta):
             outputs = cls.forward(ctx, *args, **kwargs)
         is_tuple = isinstance(outputs, tuple)
         outs = outputs if is_tuple else (outputs,)
-        record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
+        record = grad_mode.recording() and any(ctx.needs_input_grad)
         if not record:
             ctx._release()
             return outputs
+        if any(t is not None and is_inference(t) for t in ctx._saved):
+            raise RuntimeError(SAVED)
         # the same records as every other node (ctx keeps what save_for_backward gave it)
         edges, _, _, meta, consts, held = input_records(args, (False,) * len(args))
         ctx.next_functions, ctx._meta, ctx._consts, ctx._held = tuple(edges), meta, consts, held

@@ -1,5 +1,8 @@
-"""Gradient hooks on tensors: ``register_hook``, ``retain_grad`` and the checks on what a hook
-returns. Bound as :class:`~symgrad.Tensor` methods when :mod:`symgrad.autograd` loads.
+"""Gradient hooks: the tensor methods ``register_hook``, ``retain_grad`` and
+``register_post_accumulate_grad_hook`` (bound as :class:`~symgrad.Tensor` methods when
+:mod:`symgrad.autograd` loads), and how the engine runs a node's hooks and checks what they
+return. Every hook lives on a node (a leaf's on its ``AccumulateGrad`` node): see
+:class:`~symgrad.autograd.node.NodeHooks` for the order they run in.
 """
 
 from __future__ import annotations
@@ -10,14 +13,20 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.autograd.node import NodeHooks, RemovableHandle, accumulator_of
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = [
     "register_hook",
     "retain_grad",
+    "register_post_accumulate_grad_hook",
     "checked_hook_result",
     "move_retain_grad",
     "grad_tensor",
+    "run_tensor_hooks",
+    "run_prehooks",
+    "run_posthooks",
+    "RemovableHandle",
 ]
 
 
@@ -36,11 +45,6 @@ def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHan
     """
     if not self._requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    if self.grad_fn is None:
-        if self._hooks is None:
-            self._hooks = []
-        self._hooks.append(hook)
-        return RemovableHandle(self._hooks, hook)
     nr = self._output_nr
 
     def prehook(grads: list) -> None:
@@ -51,8 +55,39 @@ def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHan
         if new is not None:
             grads[nr] = new if isinstance(grads[nr], Tensor) else new._data
 
-    self.grad_fn.register_prehook(prehook)
-    return RemovableHandle(self.grad_fn._pre_hooks, prehook)
+    node = self.grad_fn if self.grad_fn is not None else accumulator_of(self)
+    hooks = node.hook_lists().tensor
+    hooks.append(prehook)
+    return RemovableHandle(hooks, prehook)
+
+
+def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> RemovableHandle:
+    """Call ``hook(tensor)`` on this leaf once backward has accumulated its ``.grad`` (the
+    place for an optimizer step per parameter); the hook must return None.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> w = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> def step(p):
+    ...     with symgrad.no_grad():
+    ...         p -= 0.5 * p.grad
+    ...     p.grad = None
+    >>> h = w.register_post_accumulate_grad_hook(step)
+    >>> (w * w).sum().backward()
+    >>> w, w.grad
+    (tensor([0., 0.], requires_grad=True), None)
+    """
+    if not self._requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if self.grad_fn is not None:
+        raise RuntimeError(
+            "post accumulate grad hooks cannot be registered on non-leaf tensors: this tensor "
+            f"was made by {self.grad_fn.name()}; register it on the leaves it comes from"
+        )
+    hooks = accumulator_of(self).hook_lists().post_accumulate
+    hooks.append(hook)
+    return RemovableHandle(hooks, hook)
 
 
 def retain_grad(self) -> None:
@@ -64,8 +99,8 @@ def retain_grad(self) -> None:
     if self._retains_grad:
         return
     self._retains_grad = True
-    # PyTorch runs the retain_grad hook after every other hook, whatever the order
-    self.grad_fn.register_prehook(_RetainGrad(self), last=True)
+    # PyTorch runs the retain_grad hook after every other tensor hook, whatever the order
+    self.grad_fn.hook_lists().retain.append(_RetainGrad(self))
 
 
 def grad_tensor(g: Any, copy: bool = False) -> Tensor:
@@ -123,23 +158,84 @@ def move_retain_grad(t: Tensor, old_node: Any) -> None:
     (PyTorch moves the retain_grad hook; other hooks stay with the old version)."""
     if not t._retains_grad or old_node is None or t.grad_fn is old_node:
         return
-    hooks = old_node._retain_hooks or []
-    old_node._retain_hooks = [h for h in hooks if h.ref() is not t] or None
-    t.grad_fn.register_prehook(_RetainGrad(t), last=True)
+    if old_node._hooks is not None:
+        old_node._hooks.retain[:] = [h for h in old_node._hooks.retain if h.ref() is not t]
+    t.grad_fn.hook_lists().retain.append(_RetainGrad(t))
 
 
-class RemovableHandle:
-    """Returned by :meth:`Tensor.register_hook`; ``handle.remove()`` unregisters the hook."""
-
-    __slots__ = ("_hooks", "_hook")
-
-    def __init__(self, hooks: list, hook: Any) -> None:
-        self._hooks = hooks
-        self._hook = hook
-
-    def remove(self) -> None:
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
+# -- running a node's hooks (the engine) ---------------------------------------------------------
+# The engine holds gradients as arrays (as tensors under create_graph); hooks see tensors, and
+# what they return goes back in the engine's form. The ids of returned gradients join
+# ``foreign``: the user may hold them, so a leaf copies them rather than keeping them as .grad.
 
 
-bind_methods({"register_hook": register_hook, "retain_grad": retain_grad})
+def run_tensor_hooks(hooks: NodeHooks, grads: list, foreign: set) -> None:
+    """The output tensors' hooks, then the retain_grad ones, changing ``grads`` in place."""
+    before = [id(g) for g in grads]
+    for hook in hooks.tensor + hooks.retain:  # a copy: a hook may remove itself
+        hook(grads)
+    foreign.update(id(g) for g, old in zip(grads, before) if id(g) != old)
+
+
+def run_prehooks(hooks: NodeHooks, grads: list, foreign: set) -> list:
+    """``grads``, the node's output gradients, after its :meth:`Node.register_prehook` hooks."""
+    for hook in list(hooks.pre):
+        new = hook(_as_tensors(grads))
+        if new is not None:
+            grads = _replaced(hook, grads, new, foreign)
+    return grads
+
+
+def run_posthooks(hooks: NodeHooks, grads_in: Any, grads: list, foreign: set) -> Any:
+    """``grads_in``, the gradients for the node's inputs, after its :meth:`Node.register_hook`
+    hooks (``grads`` being its output gradients)."""
+    for hook in list(hooks.post):
+        new = hook(_as_tensors(grads_in), _as_tensors(grads))
+        if new is not None:
+            grads_in = _replaced(hook, grads_in, new, foreign)
+    return grads_in
+
+
+def run_post_accumulate_hooks(hooks: NodeHooks, leaf: Tensor) -> None:
+    for hook in list(hooks.post_accumulate):
+        result = hook(leaf)
+        if result is not None:
+            if isinstance(result, Tensor):
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+            raise TypeError(f"expected None, but hook returned '{type(result).__name__}'")
+
+
+def _as_tensors(grads: Any) -> tuple:
+    return tuple(None if g is None else grad_tensor(g) for g in grads)
+
+
+def _replaced(hook: Any, old: Any, new: Any, foreign: set) -> list:
+    """``new``, the gradients a node hook returned for ``old``, checked as PyTorch checks them
+    and in the engine's form."""
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
+    if len(new) != len(old):
+        name = getattr(hook, "__name__", repr(hook))
+        raise RuntimeError(
+            f"hook '{name}' has returned an incorrect number of values (got {len(new)}, but "
+            f"expected {len(old)})"
+        )
+    result = []
+    for o, n in zip(old, new):
+        if n is not None:
+            if o is None:
+                raise RuntimeError("can't replace a None gradient with a non-None value")
+            n = checked_hook_result(hook, grad_tensor(o), n)
+            n = n if isinstance(o, Tensor) else n._data
+            foreign.add(id(n))
+        result.append(n)
+    return result
+
+
+bind_methods(
+    {
+        "register_hook": register_hook,
+        "retain_grad": retain_grad,
+        "register_post_accumulate_grad_hook": register_post_accumulate_grad_hook,
+    }
+)

@@ -14,7 +14,7 @@ from typing import Any
 
 from symgrad.autograd import anomaly
 
-__all__ = ["Node", "AccumulateGrad", "node_class"]
+__all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class"]
 
 _sequence = itertools.count()
 _anomaly_state = anomaly._state
@@ -47,8 +47,7 @@ class Node:
         "_versions",
         "_out",
         "_out_version",
-        "_pre_hooks",
-        "_retain_hooks",
+        "_hooks",
         "_seq",
         "_consts",
         "_meta",
@@ -81,8 +80,7 @@ class Node:
         self._versions = versions
         self._out = out
         self._out_version = None
-        self._pre_hooks = None
-        self._retain_hooks = None
+        self._hooks: NodeHooks | None = None
         self._seq = next(_sequence)
         self._consts = consts  # the inputs that need no gradient (the symbolic replay reads them)
         self._meta = meta  # (shape, dtype) of each tensor input, None for a number
@@ -143,21 +141,52 @@ class Node:
         """True once a backward without ``retain_graph`` has freed what this node saved."""
         return self._saved is None
 
-    def register_prehook(self, hook: Any, *, last: bool = False) -> None:
-        """Run ``hook(grad_outputs)`` before this node's backward (used by tensor hooks).
+    # hooks ------------------------------------------------------------------------------------
+    def register_prehook(self, hook: Any) -> RemovableHandle:
+        """Call ``hook(grad_outputs)`` before this node's backward runs.
 
-        ``last`` hooks (``retain_grad``) run after all the others, in registration order.
+        ``grad_outputs`` is a tuple with the gradient of each output of the node (None for an
+        output that got none); the hook may return a tuple of the same length to use instead.
+        It runs after the hooks of the output tensors (:meth:`Tensor.register_hook`).
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * 3
+        >>> h = y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([30., 30.])
         """
-        if last:
-            self._retain_hooks = (self._retain_hooks or []) + [hook]
-            return
-        if self._pre_hooks is None:
-            self._pre_hooks = []
-        self._pre_hooks.append(hook)
+        return _added(self.hook_lists().pre, hook)
 
-    def pre_hooks(self) -> list:
-        """Every pre-hook in the order the engine runs them."""
-        return (self._pre_hooks or []) + (self._retain_hooks or [])
+    def register_hook(self, hook: Any) -> RemovableHandle:
+        """Call ``hook(grad_inputs, grad_outputs)`` after this node's backward has run.
+
+        ``grad_inputs`` is a tuple with the gradient for each input of the node, one per entry
+        of :attr:`next_functions` (None for an input that needs none), ``grad_outputs`` the
+        gradients the node received. The hook may return a tuple like ``grad_inputs`` to pass
+        on instead (a None gradient can't be replaced by a tensor). On a leaf's
+        ``AccumulateGrad`` node, ``grad_inputs`` is ``()`` and the hook runs once ``.grad``
+        has been accumulated.
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * symgrad.tensor([3.0, 4.0])
+        >>> h = y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: print(grad_inputs))
+        >>> y.sum().backward()
+        (tensor([3., 4.]), None)
+        """
+        return _added(self.hook_lists().post, hook)
+
+    def hook_lists(self) -> NodeHooks:
+        """This node's hooks, made empty at the first registration."""
+        if self._hooks is None:
+            self._hooks = NodeHooks()
+        return self._hooks
 
     # what the primitive answers ----------------------------------------------------------
     def apply(self, grads: list, create_graph: bool) -> tuple:
@@ -214,6 +243,64 @@ def accumulator_of(leaf: Any) -> AccumulateGrad:
     if node is None:
         node = leaf._accumulator = AccumulateGrad(leaf)
     return node
+
+
+class NodeHooks:
+    """The hooks registered on one node, in the groups the engine runs them in, in PyTorch's
+    order: ``tensor`` (the output tensors' :meth:`~symgrad.Tensor.register_hook`; on a leaf's
+    node, the leaf's) and ``retain`` (``retain_grad``), which change the list of output
+    gradients in place; ``pre`` (:meth:`Node.register_prehook`); the backward itself; then
+    ``post_accumulate`` (a leaf's ``register_post_accumulate_grad_hook``) and ``post``
+    (:meth:`Node.register_hook`). Each group runs in registration order."""
+
+    __slots__ = ("tensor", "retain", "pre", "post", "post_accumulate")
+
+    def __init__(self) -> None:
+        self.tensor: list = []
+        self.retain: list = []
+        self.pre: list = []
+        self.post: list = []
+        self.post_accumulate: list = []
+
+
+class RemovableHandle:
+    """What registering a hook returns: ``handle.remove()`` unregisters the hook (a second
+    call does nothing); as a context manager, the hook is removed on exit.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([1.0], requires_grad=True)
+    >>> with x.register_hook(lambda g: g * 10):
+    ...     (x * 2).backward()
+    >>> (x * 2).backward()
+    >>> x.grad
+    tensor([22.])
+    """
+
+    __slots__ = ("_hooks", "_hook")
+
+    def __init__(self, hooks: list, hook: Any) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        """Unregister the hook."""
+        for i, h in enumerate(self._hooks):
+            if h is self._hook:
+                del self._hooks[i]
+                return
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+
+def _added(hooks: list, hook: Any) -> RemovableHandle:
+    hooks.append(hook)
+    return RemovableHandle(hooks, hook)
 
 
 _NODE_CLASSES: dict[tuple, type] = {}

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._version import check_writable
 from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.ops import views
@@ -24,12 +25,15 @@ __all__ = ["inplace", "setitem", "zero_", "fill_", "copy_"]
 
 
 def _check_leaf(x: Tensor, op: str) -> None:
-    if x._requires_grad and x.grad_fn is None and grad_mode.is_grad_enabled():
+    """Refuse to change ``x`` in place where PyTorch does: a leaf that requires grad while
+    the graph records, an inference tensor outside inference mode."""
+    if x._requires_grad and x.grad_fn is None and grad_mode.recording():
         raise RuntimeError(
             f"a leaf Variable that requires grad is being used in an in-place operation "
             f"({op}). Wrap it in `with symgrad.no_grad():` (e.g. for a parameter update) or "
             "use the out-of-place op."
         )
+    check_writable(x)
 
 
 def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
@@ -37,11 +41,11 @@ def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: An
     _check_leaf(x, op)
     shared = x._view_base
     if shared is not None and shared[1] == "no_grad" and shared[0]._requires_grad:
-        if grad_mode.is_grad_enabled():
+        if grad_mode.recording():
             raise RuntimeError(_NO_GRAD_VIEW.format(op=op))
     # a tensor that is not floating can't require grad, so writing into it records nothing
     recording = (
-        grad_mode.is_grad_enabled()
+        grad_mode.recording()
         and x.dtype.is_floating_point
         and (x._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others))
     )
@@ -214,7 +218,7 @@ def zero_(x: Tensor) -> Tensor:
     tensor([0., 0.], grad_fn=<ZeroBackward0>)
     """
     _check_leaf(x, "zero_")
-    if x.grad_fn is not None and grad_mode.is_grad_enabled():
+    if x.grad_fn is not None and grad_mode.recording():
         return inplace(x, "zero_", _ZERO)
     _write(x, np.zeros(x.shape, x._data.dtype), "zero_")
     return x
@@ -231,7 +235,7 @@ def fill_(x: Tensor, value: Any) -> Tensor:
             )
         return inplace(x, "fill_", lambda t: _FILL_TENSOR(t, value), value)
     _check_leaf(x, "fill_")
-    if x.grad_fn is not None and grad_mode.is_grad_enabled():
+    if x.grad_fn is not None and grad_mode.recording():
         return inplace(x, "fill_", lambda t: _FILL(t, value=value))
     _write(x, np.full(x.shape, value, dtype=x._data.dtype), "fill_")  # cast, as PyTorch
     return x
@@ -249,7 +253,7 @@ def copy_(x: Tensor, src: Any) -> Tensor:
             f"destination's shape {list(x.shape)}"
         ) from None
     _check_leaf(x, "copy_")
-    recording = grad_mode.is_grad_enabled() and (x._requires_grad or src._requires_grad)
+    recording = grad_mode.recording() and (x._requires_grad or src._requires_grad)
     if not recording or not x.dtype.is_floating_point:
         _write(x, np.broadcast_to(src._data, x.shape).astype(x._data.dtype), "copy_")
         return x

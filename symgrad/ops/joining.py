@@ -149,8 +149,8 @@ class _Pieces(Primitive):
 
     def __call__(self, tensor: Tensor, dim: int, keys: tuple) -> tuple[Tensor, ...]:
         arrays = [tensor._data[k] for k in keys]
-        if not arrays or not (grad_mode.is_grad_enabled() and tensor._requires_grad):
-            kind = "view" if grad_mode.is_grad_enabled() else "no_grad"
+        if not arrays or not (grad_mode.recording() and tensor._requires_grad):
+            kind = "view" if grad_mode.recording() else "no_grad"
             outs = tuple(Tensor._make(a) for a in arrays)
         else:
             kind = "multi"  # PyTorch refuses in-place changes of these while recording

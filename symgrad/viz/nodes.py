@@ -36,7 +36,7 @@ def node_input(node: Node, i: int) -> tuple[str, Any]:
 def retained_tensors(nodes: list[Node]) -> list[Tensor | None]:
     """The tensors that asked for ``retain_grad`` among the outputs of ``nodes`` (None for one
     that is gone: their hook keeps a weak reference)."""
-    return [h.ref() for n in nodes for h in (n._retain_hooks or ()) if hasattr(h, "ref")]
+    return [h.ref() for n in nodes if n._hooks is not None for h in n._hooks.retain]
 
 
 def operation_text(

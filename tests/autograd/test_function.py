@@ -352,3 +352,34 @@ def test_a_leaf_first_used_by_a_function_gets_its_whole_gradient():
     y = Square.apply(x)
     (y + x * 3).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [2.0 * 1 + 3, 2.0 * 2 + 3])
+
+
+def _instance_call(lib):
+    class Twice(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    with pytest.warns(DeprecationWarning, match="should not be instantiated"):
+        instance = Twice()
+    with pytest.raises(RuntimeError, match="Legacy autograd function with non-static forward"):
+        instance(lib.ones(2, requires_grad=True))
+    return Twice.apply(lib.ones(2)).tolist()
+
+
+def test_calling_an_instance_raises_and_names_apply():
+    assert _instance_call(symgrad) == [2.0, 2.0]
+    with pytest.warns(DeprecationWarning):
+        instance = MyExp()
+    with pytest.raises(RuntimeError, match=r"MyExp\.apply\(\.\.\.\) rather than MyExp\(\)"):
+        instance(leaf([1.0]))
+
+
+@pytest.mark.torch
+def test_calling_an_instance_raises_as_in_pytorch():
+    torch = pytest.importorskip("torch")
+    assert _instance_call(torch) == [2.0, 2.0]

@@ -264,3 +264,25 @@ def test_a_leaf_hook_runs_as_soon_as_its_gradient_is_complete():
 def test_hook_order_matches_pytorch():
     torch = pytest.importorskip("torch")
     assert _hook_order(symgrad) == _hook_order(torch)
+
+
+def _hooks_of_differentiated_tensors(lib):
+    a = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+    b = lib.tensor([3.0, 4.0], dtype=lib.float64)
+    a.register_hook(lambda g: g * 10)
+    y = a * b
+    y.register_hook(lambda g: g + 1)
+    (ga,) = lib.autograd.grad((y * b).sum(), a, retain_graph=True)
+    (gy,) = lib.autograd.grad((y * b).sum(), y)
+    return ga.tolist(), gy.tolist()
+
+
+def test_autograd_grad_returns_what_the_hooks_of_its_inputs_give():
+    # a's hook scales what autograd.grad returns, y's adds to it (as backward's .grad would)
+    assert _hooks_of_differentiated_tensors(symgrad) == ([120.0, 200.0], [4.0, 5.0])
+
+
+@pytest.mark.torch
+def test_autograd_grad_runs_input_hooks_as_pytorch():
+    torch = pytest.importorskip("torch")
+    assert _hooks_of_differentiated_tensors(torch) == ([120.0, 200.0], [4.0, 5.0])
