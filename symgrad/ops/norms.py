@@ -86,10 +86,11 @@ _NORM_P = Structural(
 
 
 def _norm2_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    # PyTorch's subgradient at the zero vector is 0, not nan
+    # PyTorch's rule: 0 where the norm is 0 (the zero vector, or a norm that underflowed);
+    # the masked g / 0 makes the second derivative there nan, as in PyTorch
     out = _keep(c.out, c, xp)
-    safe = xp.where(xp.eq(out, 0), 1.0, out)
-    return (_keep(g, c, xp) * c.inputs[0] / safe,)
+    scale = xp.where(xp.eq(out, 0), 0.0, _keep(g, c, xp) / out)
+    return (c.inputs[0] * scale,)
 
 
 _NORM2 = Structural(
