@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._data import check_number
 from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.prim.structural import Structural
@@ -142,6 +143,11 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value`` as an in-place op (recorded as ``CopySlices``)."""
     from symgrad.ops.indexing import index_put
 
+    if type(value) is int and not -(2**63) <= value < 2**63:
+        raise ValueError(
+            f"Overflow when unpacking long long: can't write {value!r:.30} into a tensor, it "
+            "is outside int64's range [-2**63, 2**63 - 1]; write float(n) instead"
+        )
     inplace(x, "setitem", lambda t: index_put(t, key, value), value)
 
 
@@ -208,6 +214,7 @@ def fill_(x: Tensor, value: Any) -> Tensor:
                 "tensor of values"
             )
         return inplace(x, "fill_", lambda t: _FILL_TENSOR(t, value), value)
+    check_number(value, x.dtype, "fill_")
     _check_leaf(x, "fill_")
     if x.grad_fn is not None and grad_mode.is_grad_enabled():
         return inplace(x, "fill_", lambda t: _FILL(t, value=value))
