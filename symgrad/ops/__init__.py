@@ -1,6 +1,7 @@
 """Every primitive, declared once, and the public functions that apply them."""
 
 from symgrad.ops import (
+    division,
     indexing,
     inplace,
     joining,
@@ -12,6 +13,7 @@ from symgrad.ops import (
     softmax_family,
 )
 from symgrad.ops.tensor_xp import *  # noqa: F403
+from symgrad.ops.division import *  # noqa: F403
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.indexing import *  # noqa: F403
 from symgrad.ops.indexing import xp_gather, xp_getitem, xp_index_put_zeros, xp_scatter_zeros
@@ -27,6 +29,7 @@ from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives
 from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
 
 __all__ = [
+    *division.__all__,
     *indexing.__all__,
     *joining.__all__,
     *linalg.__all__,

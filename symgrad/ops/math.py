@@ -10,6 +10,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._data import check_number
 from symgrad.ops import elementwise as E
+from symgrad.ops.division import rounded_div
 from symgrad.prim.primitive import as_operand, int_overflow
 from symgrad.tensor import Tensor
 
@@ -100,18 +101,21 @@ def mul(input: Any, other: Any) -> Tensor:
 
 def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     """``input / other`` (true division; ``rounding_mode`` 'floor' or 'trunc' is not
-    differentiable)."""
+    differentiable, and raises for an integer division by zero, as in PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.div(symgrad.tensor([1, -1, 0]), 0)
+    tensor([inf, -inf, nan])
+    """
     if rounding_mode is None:
         return E.DIV(input, other)
     if rounding_mode not in ("floor", "trunc"):
         raise ValueError(
             f"div expected rounding_mode None, 'floor' or 'trunc', got {rounding_mode!r}"
         )
-    q = E.DIV(input, other).detach()
-    result = np.floor(q._data) if rounding_mode == "floor" else np.trunc(q._data)
-    from symgrad.dtypes import result_type
-
-    return Tensor._make(np.asarray(result, dtype=result_type(input, other).numpy))
+    return rounded_div(input, other, rounding_mode)
 
 
 def neg(input: Any) -> Tensor:
