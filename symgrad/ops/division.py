@@ -45,7 +45,7 @@ def _remainder(a: Any, b: Any) -> Any:
 _RULES = {"remainder": (_remainder, _floor_div), "fmod": (np.fmod, _trunc_div)}
 
 
-# -- primitives: tensor by tensor, tensor by number, number by tensor --------------------------------
+# -- primitives: tensor by tensor, tensor by number, number by tensor ------------------------------
 def _rounded_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return g, -g * xp.constant(c.params["quotient"])
 
@@ -104,7 +104,7 @@ _FMOD = _prims("fmod", np.fmod)
 _PRIMS = {"remainder": _REMAINDER, "fmod": _FMOD}
 
 
-# -- the public functions ----------------------------------------------------------------------------
+# -- the public functions --------------------------------------------------------------------------
 def _arrays(input: Any, other: Any, op: str) -> tuple:
     """The operands as arrays of the result's dtype, after PyTorch's checks."""
     input, other = as_operand(input, op), as_operand(other, op)
