@@ -11,6 +11,7 @@ from symgrad.ops import (
     reductions,
     shape,
     softmax_family,
+    variance,
 )
 from symgrad.ops.tensor_xp import *  # noqa: F403
 from symgrad.ops.division import *  # noqa: F403
@@ -25,6 +26,7 @@ from symgrad.ops.norms import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
 from symgrad.ops.softmax_family import *  # noqa: F403
+from symgrad.ops.variance import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
 from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
 
@@ -38,6 +40,7 @@ __all__ = [
     *reductions.__all__,
     *shape.__all__,
     *softmax_family.__all__,
+    *variance.__all__,
 ]
 
 from symgrad import ops as _ops  # noqa: E402

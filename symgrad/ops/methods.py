@@ -20,6 +20,7 @@ from symgrad.ops import (
     reductions,
     shape,
     softmax_family,
+    variance,
 )
 from symgrad.ops.indexing import getitem
 from symgrad.ops.inplace import copy_, fill_, inplace, setitem, zero_
@@ -123,10 +124,23 @@ _SAME_NAME = (
 _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 
+_MODULES = (
+    math,
+    division,
+    reductions,
+    variance,
+    softmax_family,
+    shape,
+    joining,
+    linalg,
+    norms,
+    indexing,
+)
+
+
 def _op(name: str) -> Any:
     """The public function ``name`` of the ops modules."""
-    modules = (math, division, reductions, softmax_family, shape, joining, linalg, norms, indexing)
-    for module in modules:
+    for module in _MODULES:
         fn = getattr(module, name, None)
         if fn is not None:
             return fn
