@@ -125,8 +125,13 @@ def _wide_ints_as_floats(values: Any, target: dtypes.dtype) -> Any:
         return float(values)
     except OverflowError:
         raise OverflowError(
-            f"int too large to convert to float: {values:.6e} is beyond float64's range"
+            f"int too large to convert to float: {_short(values)} is beyond float64's range"
         ) from None
+
+
+def _short(n: int) -> str:
+    """An int for a message: its digits, or its size when they would fill the screen."""
+    return str(n) if n.bit_length() <= 100 else f"an int of {n.bit_length()} bits"
 
 
 def int_argument(value: int, op: str) -> int:
@@ -134,7 +139,7 @@ def int_argument(value: int, op: str) -> int:
     PyTorch's OverflowError."""
     if not INT_ARG_MIN <= value < INT_ARG_END:
         raise OverflowError(
-            f"{op}: int too big to convert: {value!r:.30} needs more than 64 bits; pass "
+            f"{op}: int too big to convert: {_short(value)} needs more than 64 bits; pass "
             "it as a float (float(n)) to compute in floating point"
         )
     return value

@@ -179,15 +179,31 @@ _MIN_ALL = _extremum("min", np.min, np.argmin, "MinBackward1")
 
 
 def _check_nonempty(input: Tensor, op: str, dim: Any, error: type = RuntimeError) -> None:
-    """PyTorch's error for reducing an empty tensor: ``error`` (RuntimeError for max, min,
-    amax, amin; IndexError for argmax, argmin) without ``dim``, IndexError along one."""
+    """PyTorch's errors for an extremum with nothing to pick from: ``error`` (RuntimeError for
+    max, min, amax, amin; IndexError for argmax, argmin) for an empty tensor without ``dim``,
+    IndexError for an empty dimension among ``dim``. Reducing a non-empty dimension of an
+    empty tensor is fine: the result is empty too."""
     if input.numel() == 0:
         if dim is None or (isinstance(dim, (tuple, list)) and not dim):
             raise error(
                 f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        raise IndexError(f"{op}(): cannot reduce an empty tensor of shape {list(input.shape)}")
+        empty = _empty_dim(input, dim)
+        if empty is not None:
+            raise IndexError(
+                f"{op}(): Expected reduction dim {empty} to have non-zero size (the input's "
+                f"shape is {list(input.shape)}): an empty dimension has no element to pick"
+            )
+
+
+def _empty_dim(input: Tensor, dim: Any) -> int | None:
+    """The first of the dimensions ``dim`` (an int or a sequence) that has size 0, if any."""
+    for d in dim if isinstance(dim, (tuple, list)) else (dim,):
+        d = _wrap_dim(int(d), input.ndim)
+        if input.ndim and input.shape[d] == 0:
+            return d
+    return None
 
 
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -279,6 +295,7 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     if dim is None:
         _check_nonempty(input, "argmax", None, IndexError)
         return Tensor._make(np.asarray(np.argmax(input._data), dtype=np.int64))
+    _check_nonempty(input, "argmax", dim, IndexError)
     d = _wrap_dim(dim, input.ndim)
     return Tensor._make(np.argmax(input._data, axis=d, keepdims=keepdim).astype(np.int64))
 
@@ -288,6 +305,7 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     if dim is None:
         _check_nonempty(input, "argmin", None, IndexError)
         return Tensor._make(np.asarray(np.argmin(input._data), dtype=np.int64))
+    _check_nonempty(input, "argmin", dim, IndexError)
     d = _wrap_dim(dim, input.ndim)
     return Tensor._make(np.argmin(input._data, axis=d, keepdims=keepdim).astype(np.int64))
 

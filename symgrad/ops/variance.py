@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -19,24 +20,34 @@ def _centered(xp: Any, x: Any, dim: Any) -> Any:
     return x - xp.sum(x, dim, True) / _count(x.shape, dim)
 
 
+def _var_grad(xp: Any, g: Any, c: Any) -> Any:
+    """PyTorch's var_backward for ``g`` expanded to the input's shape."""
+    dim = c.params["dim"]
+    n = _count(c.shapes[0], dim) - c.params["correction"]
+    centered = _centered(xp, c.inputs[0], dim)
+    if dim is None and n <= 0:
+        # no degrees of freedom left: 2 / n is taken as inf, and inf * 0 is nan
+        return g * xp.where(xp.eq(centered, 0), math.nan, math.inf)
+    return g * centered * (2.0 / n if n else math.inf)
+
+
 def _var_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    n = _count(c.shapes[0], c.params["dim"]) - c.params["correction"]
-    # no degrees of freedom left: PyTorch's gradient is nan, not an error
-    scale = 2.0 / n if n else float("nan")
-    return (_keep(g, c, xp) * _centered(xp, c.inputs[0], c.params["dim"]) * scale,)
+    return (_var_grad(xp, _keep(g, c, xp), c),)
 
 
 def _var_forward(xp: Any, a: Any, dim: Any, keepdim: bool, correction: float) -> Any:
-    n = _count(a.shape, dim) - correction
+    n = max(_count(a.shape, dim) - correction, 0)  # too few elements: inf, or nan for none
     d = _centered(xp, a, dim)
     with np.errstate(divide="ignore", invalid="ignore"):
         return xp.sum(d * d, dim, keepdim) / n
 
 
 def _std_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    n = _count(c.shapes[0], c.params["dim"]) - c.params["correction"]
+    # var's rule for g / (2 std), taken as 0 where std is 0 (as PyTorch's std_backward)
     out = _keep(c.out, c, xp)
-    return (_keep(g, c, xp) * _centered(xp, c.inputs[0], c.params["dim"]) / (out * n),)
+    zero = xp.eq(out, 0)
+    g = xp.where(zero, 0.0, _keep(g, c, xp) / (2 * xp.where(zero, 1.0, out)))
+    return (_var_grad(xp, g, c),)
 
 
 _VAR = Structural("var", _var_forward, _var_vjp, saves=(0,))

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._data import INT_ARG_END, INT_ARG_MIN
 from symgrad._lazy import sympy as sp
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
@@ -23,16 +24,7 @@ from symgrad.prim.domains import Domain
 from symgrad.prim.formulas import at_zero_as_pytorch, call_with_names, names_of, symbols_of
 from symgrad.prim.kernels import lambdify
 from symgrad.prim.numpy_xp import reduce_to
-from symgrad.prim.primitive import (
-    INT_ARG_END,
-    INT_ARG_MIN,
-    Ctx,
-    Primitive,
-    as_operand,
-    camel,
-    int_overflow,
-    recorded,
-)
+from symgrad.prim.primitive import Ctx, Primitive, as_operand, camel, int_overflow, recorded
 from symgrad.tensor import Tensor
 
 __all__ = ["Elementwise"]

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._data import INT_ARG_END, INT_ARG_MIN, cannot_convert, int_argument
+from symgrad._data import cannot_convert, int_argument
 from symgrad.autograd.node import accumulator_of, node_class
 from symgrad.prim.numpy_xp import NP, reduce_to, sum_to_numpy
 from symgrad.prim.vocab import INTERPRETERS
@@ -30,8 +30,6 @@ __all__ = [
     "recorded",
     "as_operand",
     "int_overflow",
-    "INT_ARG_MIN",
-    "INT_ARG_END",
     "reduce_to",
     "sum_to_numpy",
 ]

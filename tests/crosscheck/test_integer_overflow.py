@@ -264,6 +264,10 @@ def test_messages_say_what_went_wrong():
         symgrad.tensor([1, 2]) // 0
     with pytest.raises(RuntimeError, match=r"int32 without overflow: 1099511627776"):
         symgrad.tensor([2**40], dtype=symgrad.int32)
+    with pytest.raises(OverflowError, match=r"an int of 1329 bits is beyond float64's range"):
+        symgrad.tensor([10**400, 1.0])
+    with pytest.raises(OverflowError, match=r"an int of 16610 bits needs more than 64 bits"):
+        symgrad.tensor([1.0]) * 10**5000
 
 
 # -- gradients of remainder and fmod ----------------------------------------------------------
