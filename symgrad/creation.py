@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._data import sizes, to_array
+from symgrad._data import check_fits, check_number, int_argument, sizes, to_array
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -166,7 +166,9 @@ def full(
     if dtype is None:
         # a fill value is a scalar to PyTorch: NumPy float64 gives the default dtype here
         dtype = dtypes._scalar_dtype(fill_value)
-    return _finish(np.full(shape, fill_value, dtypes.as_dtype(dtype).numpy), requires_grad)
+    dtype = dtypes.as_dtype(dtype)
+    check_number(fill_value, dtype, "full")
+    return _finish(np.full(shape, fill_value, dtype.numpy), requires_grad)
 
 
 def eye(
@@ -204,11 +206,20 @@ def arange(
         start, end = 0, start
     if step == 0:
         raise RuntimeError("arange: step must be nonzero")
-    if dtype is None:
-        is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
-        dtype = dtypes.int64 if is_int else dtypes.get_default_dtype()
-    values = np.arange(start, end, step, dtype=np.float64).astype(dtypes.as_dtype(dtype).numpy)
-    return _finish(values, requires_grad)
+    is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+    dtype = dtypes.as_dtype(dtype or (dtypes.int64 if is_int else dtypes.get_default_dtype()))
+    for v in (start, end, step):
+        if isinstance(v, int):
+            int_argument(v, "arange()")
+    if is_int and dtype.category == dtypes.int64.category:
+        for v in (start, end, step):
+            check_number(v, dtypes.int64, "arange")
+        # exact integer steps: float64 can't count past 2**53
+        values = np.arange(int(start), int(end), int(step), dtype=np.int64)
+        check_fits(values[[0, -1]] if values.size else values, dtype, "arange()")
+    else:
+        values = np.arange(start, end, step, dtype=np.float64)
+    return _finish(values.astype(dtype.numpy), requires_grad)
 
 
 def linspace(

@@ -1,6 +1,7 @@
 """Every primitive, declared once, and the public functions that apply them."""
 
 from symgrad.ops import (
+    division,
     indexing,
     inplace,
     joining,
@@ -11,8 +12,10 @@ from symgrad.ops import (
     rounding,
     shape,
     softmax_family,
+    variance,
 )
 from symgrad.ops.tensor_xp import *  # noqa: F403
+from symgrad.ops.division import *  # noqa: F403
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.indexing import *  # noqa: F403
 from symgrad.ops.indexing import xp_gather, xp_getitem, xp_index_put_zeros, xp_scatter_zeros
@@ -25,10 +28,12 @@ from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.rounding import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
 from symgrad.ops.softmax_family import *  # noqa: F403
+from symgrad.ops.variance import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
 from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
 
 __all__ = [
+    *division.__all__,
     *indexing.__all__,
     *joining.__all__,
     *linalg.__all__,
@@ -38,6 +43,7 @@ __all__ = [
     *rounding.__all__,
     *shape.__all__,
     *softmax_family.__all__,
+    *variance.__all__,
 ]
 
 from symgrad import ops as _ops  # noqa: E402

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._data import check_number
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES, getitem_text
@@ -297,6 +298,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
         raise TypeError(
             f"masked_fill(): value must be a number or a 0-d Tensor, got {type(value).__name__}"
         )
+    check_number(value, input.dtype, "masked_fill")
     if not input.dtype.is_floating_point:  # the value is cast to the input's dtype, as PyTorch
         fill = np.asarray(value).astype(input._data.dtype)
         return Tensor._make(np.where(m, fill, input._data))

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._version import check_writable
+from symgrad._data import check_number
 from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.ops import views
@@ -168,6 +169,11 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value`` as an in-place op (recorded as ``CopySlices``)."""
     from symgrad.ops.indexing import index_put
 
+    if type(value) is int and not -(2**63) <= value < 2**63:
+        raise ValueError(
+            f"Overflow when unpacking long long: can't write {value!r:.30} into a tensor, it "
+            "is outside int64's range [-2**63, 2**63 - 1]; write float(n) instead"
+        )
     inplace(x, "setitem", lambda t: index_put(t, key, value), value)
 
 
@@ -234,6 +240,7 @@ def fill_(x: Tensor, value: Any) -> Tensor:
                 "tensor of values"
             )
         return inplace(x, "fill_", lambda t: _FILL_TENSOR(t, value), value)
+    check_number(value, x.dtype, "fill_")
     _check_leaf(x, "fill_")
     if x.grad_fn is not None and grad_mode.recording():
         return inplace(x, "fill_", lambda t: _FILL(t, value=value))

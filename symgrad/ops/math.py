@@ -8,8 +8,10 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._data import check_number
 from symgrad.ops import elementwise as E
-from symgrad.prim.primitive import as_operand
+from symgrad.ops.division import rounded_div
+from symgrad.prim.primitive import as_operand, int_overflow
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -96,18 +98,21 @@ def mul(input: Any, other: Any) -> Tensor:
 
 def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     """``input / other`` (true division; ``rounding_mode`` 'floor' or 'trunc' is not
-    differentiable)."""
+    differentiable, and raises for an integer division by zero, as in PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.div(symgrad.tensor([1, -1, 0]), 0)
+    tensor([inf, -inf, nan])
+    """
     if rounding_mode is None:
         return E.DIV(input, other)
     if rounding_mode not in ("floor", "trunc"):
         raise ValueError(
             f"div expected rounding_mode None, 'floor' or 'trunc', got {rounding_mode!r}"
         )
-    q = E.DIV(input, other).detach()
-    result = np.floor(q._data) if rounding_mode == "floor" else np.trunc(q._data)
-    from symgrad.dtypes import result_type
-
-    return Tensor._make(np.asarray(result, dtype=result_type(input, other).numpy))
+    return rounded_div(input, other, rounding_mode)
 
 
 def neg(input: Any) -> Tensor:
@@ -223,13 +228,24 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
         return out if max is None else where(gt(out, max), max, out)
     if min is None and max is None:
         raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
+    input = _promoted(input, min, max)
+    integer = isinstance(input, Tensor) and not input.dtype.is_floating_point
+    if (min is None or max is None) and integer:
+        # the missing bound as ±inf would make the integer result floating
+        return clamp_max(input, max) if min is None else clamp_min(input, min)
     low = -float("inf") if min is None else min
     high = float("inf") if max is None else max
-    return E.CLAMP(_promoted(input, min, max), params=(low, high))
+    return E.CLAMP(input, params=(low, high))
 
 
 def _promoted(input: Any, *bounds: Any) -> Any:
-    """An integer tensor becomes floating when a bound is a float, as in PyTorch."""
+    """An integer tensor becomes floating when a bound is a float, as in PyTorch (an int
+    bound it can't hold is an error)."""
+    for b in bounds:
+        if b is not None:
+            b = as_operand(b, "clamp")
+            if isinstance(input, Tensor) and isinstance(b, int):
+                check_number(b, input.dtype, "clamp")
     if (
         isinstance(input, Tensor)
         and not input.dtype.is_floating_point
@@ -296,7 +312,10 @@ def _data(v: Any, op: str) -> Any:
 
 def _compare(ufunc: Any, name: str) -> Any:
     def op(input: Any, other: Any) -> Tensor:
-        return Tensor._make(np.asarray(ufunc(_data(input, name), _data(other, name))))
+        a, b = _data(input, name), _data(other, name)
+        _check_int_fits(a, b, name)
+        _check_int_fits(b, a, name)
+        return Tensor._make(np.asarray(ufunc(a, b)))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Element-wise ``{ufunc.__name__}`` as a bool tensor (not differentiable)."
@@ -311,6 +330,16 @@ gt = _compare(np.greater, "gt")
 ge = _compare(np.greater_equal, "ge")
 logical_and = _compare(np.logical_and, "logical_and")
 logical_or = _compare(np.logical_or, "logical_or")
+
+
+def _check_int_fits(number: Any, array: Any, name: str) -> None:
+    """An int an integer tensor's dtype can't hold is an error, as in arithmetic (PyTorch
+    would compare with the number wrapped around)."""
+    if type(number) is int and type(array) is np.ndarray and array.dtype.kind in "biu":
+        dtype = np.int64 if array.dtype.kind == "b" else array.dtype  # bool compares as int64
+        info = np.iinfo(dtype)
+        if not info.min <= number <= info.max:
+            raise int_overflow(name, (number,), dtype)
 
 
 def _predicate(ufunc: Any, name: str) -> Any:

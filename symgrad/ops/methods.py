@@ -11,6 +11,7 @@ from typing import Any
 
 from symgrad import dtypes
 from symgrad.ops import (
+    division,
     indexing,
     joining,
     linalg,
@@ -20,6 +21,7 @@ from symgrad.ops import (
     rounding,
     shape,
     softmax_family,
+    variance,
     views,
 )
 from symgrad.ops.indexing import getitem
@@ -34,6 +36,9 @@ _SAME_NAME = (
     "sub",
     "mul",
     "div",
+    "floor_divide",
+    "remainder",
+    "fmod",
     "pow",
     "neg",
     "exp",
@@ -124,10 +129,24 @@ _SAME_NAME = (
 _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 
+_MODULES = (
+    math,
+    division,
+    rounding,
+    reductions,
+    variance,
+    softmax_family,
+    shape,
+    joining,
+    linalg,
+    norms,
+    indexing,
+)
+
+
 def _op(name: str) -> Any:
     """The public function ``name`` of the ops modules."""
-    modules = (math, rounding, reductions, softmax_family, shape, joining, linalg, norms, indexing)
-    for module in modules:
+    for module in _MODULES:
         fn = getattr(module, name, None)
         if fn is not None:
             return fn
@@ -177,6 +196,18 @@ def div_(self: Tensor, other: Any) -> Tensor:
 
 def pow_(self: Tensor, exponent: Any) -> Tensor:
     return inplace(self, "pow_", lambda x: pow(x, exponent), exponent)
+
+
+def floor_divide_(self: Tensor, other: Any) -> Tensor:
+    return inplace(self, "floor_divide_", lambda x: division.floor_divide(x, other), other)
+
+
+def remainder_(self: Tensor, other: Any) -> Tensor:
+    return inplace(self, "remainder_", lambda x: division.remainder(x, other), other)
+
+
+def fmod_(self: Tensor, other: Any) -> Tensor:
+    return inplace(self, "fmod_", lambda x: division.fmod(x, other), other)
 
 
 def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
@@ -300,7 +331,12 @@ METHODS.update(
         "__rmul__": mul,
         "__truediv__": div,
         "__rtruediv__": _rtruediv,
-        "__floordiv__": lambda self, other: div(self, other, rounding_mode="floor"),
+        "__floordiv__": division.floor_divide,
+        "__rfloordiv__": _reflected(division.floor_divide),
+        "__mod__": division.remainder,
+        "__rmod__": _reflected(division.remainder),
+        "__imod__": remainder_,
+        "__ifloordiv__": floor_divide_,
         "__pow__": pow,
         "__rpow__": _reflected(pow),
         "__matmul__": _op("matmul"),
@@ -341,6 +377,9 @@ METHODS.update(
         "mul_": mul_,
         "div_": div_,
         "pow_": pow_,
+        "floor_divide_": floor_divide_,
+        "remainder_": remainder_,
+        "fmod_": fmod_,
         "clamp_": clamp_,
         "neg_": neg_,
         "exp_": exp_,

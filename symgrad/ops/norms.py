@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.ops import elementwise as E
-from symgrad.ops.reductions import _check_nonempty, _dims, _keep
+from symgrad.ops.reductions import _dims, _empty_dim, _keep
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -22,9 +22,28 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False) 
     order = {"inf": math.inf, "-inf": -math.inf}.get(p, p) if isinstance(p, str) else p
     if isinstance(order, bool) or not isinstance(order, (int, float)) or math.isnan(order):
         raise ValueError(f"norm: p must be a number, inf, -inf or 'fro' (vector norms), got {p!r}")
-    if math.isinf(order):
-        _check_nonempty(input, "norm", dim)
+    if order < 0 or math.isinf(order):
+        _check_identity(input, order, dim)
     return _NORM_P(input, order=float(order), dim=_dims(input, dim), keepdim=bool(keepdim))
+
+
+def _check_identity(input: Tensor, order: float, dim: Any) -> None:
+    """PyTorch's error for a norm with no value on nothing (inf takes a maximum, a negative p
+    a power of an empty sum's 0), when a reduced dimension is empty."""
+    if input.numel():
+        return
+    p = f"{int(order)}" if float(order).is_integer() else f"{order}"
+    if dim is None or (isinstance(dim, (tuple, list)) and not dim):
+        where = "an empty tensor because"
+    else:
+        empty = _empty_dim(input, dim)
+        if empty is None:
+            return
+        where = f"the dimension {empty} because this dimension is empty and"
+    raise RuntimeError(
+        f"linalg.vector_norm cannot compute the {p} norm on {where} the operation does not "
+        f"have an identity (input shape {list(input.shape)}); reduce over a non-empty dim"
+    )
 
 
 def _norm_p_kernel(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:

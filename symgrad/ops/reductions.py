@@ -1,10 +1,9 @@
-"""Reductions: sums, means, products, extrema, variances (the softmax family: ``softmax_family.py``,
-norms: ``norms.py``)."""
+"""Reductions: sums, means, products, extrema (variances: ``variance.py``, the softmax family:
+``softmax_family.py``, norms: ``norms.py``)."""
 
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -24,8 +23,6 @@ __all__ = [
     "amin",
     "argmax",
     "argmin",
-    "var",
-    "std",
     "all",
     "any",
 ]
@@ -182,15 +179,31 @@ _MIN_ALL = _extremum("min", np.min, np.argmin, "MinBackward1")
 
 
 def _check_nonempty(input: Tensor, op: str, dim: Any, error: type = RuntimeError) -> None:
-    """PyTorch's error for reducing an empty tensor: ``error`` (RuntimeError for max, min,
-    amax, amin; IndexError for argmax, argmin) without ``dim``, IndexError along one."""
+    """PyTorch's errors for an extremum with nothing to pick from: ``error`` (RuntimeError for
+    max, min, amax, amin; IndexError for argmax, argmin) for an empty tensor without ``dim``,
+    IndexError for an empty dimension among ``dim``. Reducing a non-empty dimension of an
+    empty tensor is fine: the result is empty too."""
     if input.numel() == 0:
         if dim is None or (isinstance(dim, (tuple, list)) and not dim):
             raise error(
                 f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        raise IndexError(f"{op}(): cannot reduce an empty tensor of shape {list(input.shape)}")
+        empty = _empty_dim(input, dim)
+        if empty is not None:
+            raise IndexError(
+                f"{op}(): Expected reduction dim {empty} to have non-zero size (the input's "
+                f"shape is {list(input.shape)}): an empty dimension has no element to pick"
+            )
+
+
+def _empty_dim(input: Tensor, dim: Any) -> int | None:
+    """The first of the dimensions ``dim`` (an int or a sequence) that has size 0, if any."""
+    for d in dim if isinstance(dim, (tuple, list)) else (dim,):
+        d = _wrap_dim(int(d), input.ndim)
+        if input.ndim and input.shape[d] == 0:
+            return d
+    return None
 
 
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -282,6 +295,7 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     if dim is None:
         _check_nonempty(input, "argmax", None, IndexError)
         return Tensor._make(np.asarray(np.argmax(input._data), dtype=np.int64))
+    _check_nonempty(input, "argmax", dim, IndexError)
     d = _wrap_dim(dim, input.ndim)
     return Tensor._make(np.argmax(input._data, axis=d, keepdims=keepdim).astype(np.int64))
 
@@ -291,6 +305,7 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     if dim is None:
         _check_nonempty(input, "argmin", None, IndexError)
         return Tensor._make(np.asarray(np.argmin(input._data), dtype=np.int64))
+    _check_nonempty(input, "argmin", dim, IndexError)
     d = _wrap_dim(dim, input.ndim)
     return Tensor._make(np.argmin(input._data, axis=d, keepdims=keepdim).astype(np.int64))
 
@@ -305,83 +320,3 @@ def any(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """True where any element is non-zero."""
     axis = None if dim is None else _wrap_dim(dim, input.ndim)
     return Tensor._make(np.asarray(np.any(input._data, axis=axis, keepdims=keepdim)))
-
-
-# -- variance and standard deviation ---------------------------------------------------------------
-def _centered(xp: Any, x: Any, dim: Any) -> Any:
-    return x - xp.sum(x, dim, True) / _count(x.shape, dim)
-
-
-def _var_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    n = _count(c.shapes[0], c.params["dim"]) - c.params["correction"]
-    # no degrees of freedom left: PyTorch's gradient is nan, not an error
-    scale = 2.0 / n if n else float("nan")
-    return (_keep(g, c, xp) * _centered(xp, c.inputs[0], c.params["dim"]) * scale,)
-
-
-def _var_forward(xp: Any, a: Any, dim: Any, keepdim: bool, correction: float) -> Any:
-    n = _count(a.shape, dim) - correction
-    d = _centered(xp, a, dim)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return xp.sum(d * d, dim, keepdim) / n
-
-
-def _std_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    n = _count(c.shapes[0], c.params["dim"]) - c.params["correction"]
-    out = _keep(c.out, c, xp)
-    return (_keep(g, c, xp) * _centered(xp, c.inputs[0], c.params["dim"]) / (out * n),)
-
-
-_VAR = Structural("var", _var_forward, _var_vjp, saves=(0,))
-_STD = Structural(
-    "std",
-    lambda xp, a, **p: xp.sqrt(_var_forward(xp, a, **p)),
-    _std_vjp,
-    saves=(0,),
-    saves_out=True,
-)
-
-
-def _correction(unbiased: Any, correction: Any) -> float:
-    if correction is not None:
-        return float(correction)
-    return 1.0 if unbiased is None or unbiased else 0.0
-
-
-def var(
-    input: Tensor,
-    dim: Any = None,
-    unbiased: Any = None,
-    keepdim: bool = False,
-    *,
-    correction: Any = None,
-) -> Tensor:
-    """The variance (Bessel-corrected by default, as PyTorch)."""
-    return _spread(_VAR, input, dim, unbiased, keepdim, correction)
-
-
-def _spread(
-    prim: Structural, input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any
-) -> Tensor:
-    """var or std, after PyTorch's warning when no degree of freedom is left."""
-    axes, c = _dims(input, dim), _correction(unbiased, correction)
-    if _count(input.shape, axes) - c <= 0:
-        warnings.warn(
-            f"{prim.name}(): degrees of freedom is <= 0. Correction should be strictly less "
-            "than the reduction factor (input numel divided by output numel).",
-            UserWarning,
-            stacklevel=3,
-        )
-    return prim(input, dim=axes, keepdim=bool(keepdim), correction=c)
-
-
-def std(
-    input: Tensor,
-    dim: Any = None,
-    unbiased: Any = None,
-    keepdim: bool = False,
-    *,
-    correction: Any = None,
-) -> Tensor:
-    """The standard deviation (Bessel-corrected by default, as PyTorch)."""
-    return _spread(_STD, input, dim, unbiased, keepdim, correction)

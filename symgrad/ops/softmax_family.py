@@ -15,7 +15,8 @@ __all__ = ["logsumexp", "softmax", "log_softmax"]
 
 # -- log-sum-exp and the softmax family (numerically stable forms) ---------------------------------
 def _logsumexp_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
-    m = np.max(a, axis=dim, keepdims=True)
+    # initial: an empty dim's maximum is -inf, so its log-sum-exp is log(0) = -inf
+    m = np.max(a, axis=dim, keepdims=True, initial=-np.inf)
     m = np.where(np.isfinite(m), m, 0)  # all -inf: log(0) = -inf, not nan
     with np.errstate(divide="ignore"):
         out = np.log(np.sum(np.exp(a - m), axis=dim, keepdims=True)) + m
@@ -42,9 +43,14 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     return _LOGSUMEXP(input, dim=_dims(input, dim), keepdim=bool(keepdim))
 
 
+def _max(a: np.ndarray, dim: Any) -> np.ndarray:
+    """The maximum along ``dim``, kept; along an empty dim there is nothing to shift."""
+    return a.max(axis=dim, keepdims=True) if a.size else np.zeros_like(a)
+
+
 def _softmax_kernel(xp: Any, a: Any, dim: int) -> Any:
     a = np.asarray(a)  # ndarray methods: np.max/np.sum add dispatch costing more than the work
-    e = np.exp(a - a.max(axis=dim, keepdims=True))
+    e = np.exp(a - _max(a, dim))
     return e / e.sum(axis=dim, keepdims=True)
 
 
@@ -55,7 +61,7 @@ def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 def _log_softmax_kernel(xp: Any, a: Any, dim: int) -> Any:
     a = np.asarray(a)
-    shifted = a - a.max(axis=dim, keepdims=True)
+    shifted = a - _max(a, dim)
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._data import INT_ARG_END, INT_ARG_MIN
 from symgrad._lazy import sympy as sp
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
@@ -23,7 +24,7 @@ from symgrad.prim.domains import Domain
 from symgrad.prim.formulas import at_zero_as_pytorch, call_with_names, names_of, symbols_of
 from symgrad.prim.kernels import lambdify
 from symgrad.prim.numpy_xp import reduce_to
-from symgrad.prim.primitive import Ctx, Primitive, as_operand, camel, recorded
+from symgrad.prim.primitive import Ctx, Primitive, as_operand, camel, int_overflow, recorded
 from symgrad.tensor import Tensor
 
 __all__ = ["Elementwise"]
@@ -321,7 +322,7 @@ class Elementwise(Primitive):
             if t is Tensor:
                 datas.append(a._data)
                 requires = requires or a._requires_grad
-            elif t is float or t is int:
+            elif t is float or (t is int and INT_ARG_MIN <= a < INT_ARG_END):
                 datas.append(a)
             else:
                 break
@@ -339,6 +340,8 @@ class Elementwise(Primitive):
         except ValueError:
             self._raise_shapes(datas)
             raise
+        except OverflowError:  # a Python int the integer tensor's dtype can't hold
+            raise int_overflow(self.name, datas + list(params), dtype) from None
         if type(out) is not np.ndarray:
             # a formula that is constant in its inputs (the VJP of sign) gives a bare number
             shape = np.broadcast_shapes(*(np.shape(d) for d in datas))

@@ -154,6 +154,8 @@ class NP:
     @staticmethod
     def prod_others(a: np.ndarray, dim: Any) -> np.ndarray:
         """For each element, the product of the others in its reduction group (zeros too)."""
+        if a.size == 0:  # no element: nothing to multiply (and no group to reshape by)
+            return np.zeros_like(a)
         axes = tuple(range(a.ndim)) if dim is None else tuple(dim)
         rest = tuple(i for i in range(a.ndim) if i not in axes)
         moved = np.transpose(a, rest + axes)

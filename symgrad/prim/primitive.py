@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._data import cannot_convert, int_argument
 from symgrad.autograd.node import accumulator_of, node_class
 from symgrad.prim.numpy_xp import NP, reduce_to, sum_to_numpy
 from symgrad.prim.vocab import INTERPRETERS
@@ -28,6 +29,7 @@ __all__ = [
     "input_records",
     "recorded",
     "as_operand",
+    "int_overflow",
     "reduce_to",
     "sum_to_numpy",
 ]
@@ -177,6 +179,14 @@ def _as_input_tensor(g: Any, need: bool, meta: Any) -> Any:
     return g
 
 
+def int_overflow(op: str, operands: Any, np_dtype: Any) -> RuntimeError:
+    """PyTorch's error for a Python int among ``operands`` that ``np_dtype`` (an integer
+    dtype) can't hold, where PyTorch would wrap it silently."""
+    info = np.iinfo(np_dtype)
+    big = [v for v in operands if type(v) is int and not info.min <= v <= info.max]
+    return cannot_convert(f"{op}()", big[0] if big else "a number", np_dtype)
+
+
 def camel(name: str) -> str:
     """``log_softmax`` -> ``LogSoftmax`` (PyTorch's node-name spelling)."""
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
@@ -241,9 +251,12 @@ def recorded(prim: Primitive, inputs: tuple, params: Any, out: np.ndarray) -> Te
 
 
 def as_operand(value: Any, op: str) -> Any:
-    """A Tensor or a real Python number; anything else is a clear TypeError."""
-    if isinstance(value, (Tensor, bool, int, float, np.number, np.bool_)):
+    """A Tensor or a real Python number; anything else is a clear TypeError, an int beyond
+    64 bits an OverflowError (as in PyTorch)."""
+    if isinstance(value, (Tensor, bool, float, np.number, np.bool_)):
         return value
+    if isinstance(value, int):
+        return int_argument(value, f"{op}()")
     if isinstance(value, np.ndarray):
         from symgrad.creation import as_tensor
 

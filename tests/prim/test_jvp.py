@@ -39,6 +39,13 @@ CASES = [
     ("maximum", lambda x, y: symgrad.maximum(x, y), [np.array([0.1, 1.0]), np.array([0.5, -1.0])]),
     ("softplus", lambda x: F.softplus(x, beta=1.5, threshold=2.0), [_arr(4)]),
     ("clamp", lambda x: x.clamp(-0.5, 0.5), [np.array([-1.0, -0.2, 0.3, 0.9])]),
+    ("remainder", lambda x, y: x % y, [_arr(2, 3, lo=-4, hi=4), np.array([0.7, -0.9, 1.3])]),
+    (
+        "fmod",
+        lambda x, y: symgrad.fmod(x, y),
+        [_arr(2, 3, lo=-4, hi=4), np.array([0.7, -0.9, 1.3])],
+    ),
+    ("remainder_number", lambda x: x % -0.8, [_arr(4, lo=-3, hi=3)]),
     ("sum_dim", lambda x: x.sum(1), [_arr(2, 3)]),
     ("sum_all", lambda x: x.sum(), [_arr(2, 3)]),
     ("mean", lambda x: x.mean(0, keepdim=True), [_arr(2, 3)]),

@@ -15,6 +15,7 @@ from symgrad.prim.structural import Structural
 MODULES = tuple(
     importlib.import_module(f"symgrad.ops.{name}")
     for name in (
+        "division",
         "indexing",
         "inplace",
         "linalg",
@@ -47,9 +48,32 @@ RNG = np.random.default_rng(3)
 X = RNG.uniform(-2, 2, (3, 4))
 BIG = np.array([[1000.0, -1000.0, 3.0], [-1000.0, -1000.0, -1000.0]])  # exp would overflow
 
+# dividends and divisors of every sign, with exact and inexact quotients
+NUM = np.array([[5.5, -5.5, 3.0], [-3.0, 0.25, 7.0]])
+DEN = np.array([2.0, -2.0, 1.5])
+
+
+def _division_samples(kind: str) -> list:
+    """Samples for the remainder and fmod primitives: tensor by tensor, by a number, and a
+    number by a tensor; ``quotient`` is what the public function passes."""
+    from symgrad.ops.division import _RULES
+
+    rounded = _RULES[kind][1]
+    return [
+        ((NUM, DEN), {"quotient": rounded(NUM, DEN)}),
+        ((NUM,), {"other": -1.5, "quotient": rounded(NUM, -1.5)}),
+        ((DEN,), {"number": 7.0, "quotient": rounded(7.0, DEN)}),
+    ]
+
+
 # primitive -> list of (inputs, params) to compare on
 SAMPLES = {
     "inplace._ZERO": [((X,), {})],
+    **{
+        f"division._{kind.upper()}[{form}]": [sample]
+        for kind in ("remainder", "fmod")
+        for form, sample in zip(("tensor", "number", "number_tensor"), _division_samples(kind))
+    },
     "inplace._FILL": [((X,), {"value": 0.25}), ((X,), {"value": -3.0})],
     "reductions._AMAX": [
         ((X,), {"dim": (1,), "keepdim": False}),

@@ -1,0 +1,202 @@
+"""Rounding divisions: floor and truncating division, ``remainder`` and ``fmod``.
+
+PyTorch's conventions: ``remainder`` takes the divisor's sign (Python's ``%``), ``fmod`` the
+dividend's (C's ``fmod``); integers divided by zero raise ``RuntimeError("ZeroDivisionError")``
+where floats give inf or nan. The gradients are PyTorch's: ``g`` for the dividend and
+``-g * quotient`` for the divisor, the quotient rounded down (remainder) or toward zero (fmod).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad._data import check_number
+from symgrad.prim.primitive import as_operand
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["floor_divide", "remainder", "fmod"]
+
+
+# -- the NumPy rules: (result, rounded quotient) ---------------------------------------------------
+def _floor_div(a: Any, b: Any) -> Any:
+    return np.floor_divide(a, b)  # numpy rounds as PyTorch does, inf/nan for a float 0
+
+
+def _trunc_div(a: Any, b: Any) -> Any:
+    a, b = np.asarray(a), np.asarray(b)
+    if np.result_type(a, b).kind == "f":
+        return np.trunc(a / b)
+    q = np.floor_divide(a, b)
+    return q + ((np.fmod(a, b) != 0) & ((a < 0) != (b < 0)))  # floor -> toward zero
+
+
+def _remainder(a: Any, b: Any) -> Any:
+    if np.result_type(a, b).kind != "f":
+        return np.remainder(a, b)
+    # PyTorch's float rule: fmod moved into the divisor's sign; a zero keeps fmod's sign
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+
+
+_RULES = {"remainder": (_remainder, _floor_div), "fmod": (np.fmod, _trunc_div)}
+
+
+# -- primitives: tensor by tensor, tensor by number, number by tensor ------------------------------
+def _rounded_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return g, -g * xp.constant(c.params["quotient"])
+
+
+def _rounded_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    ta, tb = tangents
+    q = c.params["quotient"]
+    out = None if ta is None else xp.expand(ta, q.shape)
+    if tb is not None:
+        term = -tb * xp.constant(q)
+        out = term if out is None else out + term
+    return out
+
+
+def _no_derivative(name: str) -> Any:
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        raise RuntimeError(
+            f"derivative for {name}(number, tensor) is not implemented (as in PyTorch); "
+            f"write it with tensors, e.g. {name}(symgrad.full_like(x, number), x)"
+        )
+
+    return vjp
+
+
+def _prims(name: str, rule: Any) -> dict:
+    node = "".join(part.capitalize() for part in name.split("_"))
+    return {
+        "tensor": Structural(
+            name,
+            lambda xp, a, b, quotient: a - b * xp.constant(quotient),
+            _rounded_vjp,
+            backward=f"{node}Backward1",
+            kernel=lambda xp, a, b, quotient: rule(a, b).astype(quotient.dtype),
+            jvp=_rounded_jvp,
+        ),
+        "number": Structural(
+            name,
+            lambda xp, a, other, quotient: a - other * xp.constant(quotient),
+            lambda xp, g, c: (g,),
+            backward=f"{node}Backward0",
+            kernel=lambda xp, a, other, quotient: rule(a, other).astype(quotient.dtype),
+            jvp=lambda xp, tangents, c: tangents[0],
+        ),
+        "number_tensor": Structural(
+            name,
+            lambda xp, b, number, quotient: number - b * xp.constant(quotient),
+            _no_derivative(name),
+            backward="NotImplemented",
+            kernel=lambda xp, b, number, quotient: rule(number, b).astype(quotient.dtype),
+        ),
+    }
+
+
+_REMAINDER = _prims("remainder", _remainder)
+_FMOD = _prims("fmod", np.fmod)
+_PRIMS = {"remainder": _REMAINDER, "fmod": _FMOD}
+
+
+# -- the public functions --------------------------------------------------------------------------
+def _arrays(input: Any, other: Any, op: str) -> tuple:
+    """The operands as arrays of the result's dtype, after PyTorch's checks."""
+    input, other = as_operand(input, op), as_operand(other, op)
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise TypeError(f"{op}(): expected at least one Tensor argument, got two numbers")
+    dtype = dtypes.result_type(input, other)
+    arrays = []
+    for v in (input, other):
+        if not isinstance(v, Tensor):
+            check_number(v, dtype, op)
+        arrays.append(np.asarray(v._data if isinstance(v, Tensor) else v, dtype.numpy))
+    if not dtype.is_floating_point and not arrays[1].all():
+        raise RuntimeError(
+            f"ZeroDivisionError: {op}() of {dtype.name} values by zero; integer division has "
+            "no result there (convert to floating point to get inf or nan)"
+        )
+    return input, other, arrays, dtype
+
+
+def rounded_div(input: Any, other: Any, rounding_mode: str) -> Tensor:
+    """``input / other`` rounded down ('floor') or toward zero ('trunc'); not differentiable.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.div(symgrad.tensor([7, -7]), 2, rounding_mode="trunc")
+    tensor([ 3, -3])
+    """
+    op = "floor_divide" if rounding_mode == "floor" else "div"
+    _, _, (a, b), dtype = _arrays(input, other, op)
+    with np.errstate(all="ignore"):  # inf and nan for a float 0, wrapping for INT_MIN // -1
+        q = _floor_div(a, b) if rounding_mode == "floor" else _trunc_div(a, b)
+    return Tensor._make(np.asarray(q, dtype=dtype.numpy))
+
+
+def floor_divide(input: Any, other: Any) -> Tensor:
+    """``input / other`` rounded down (``input // other``); not differentiable.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.floor_divide(symgrad.tensor([7, -7]), 2)
+    tensor([ 3, -4])
+    """
+    return rounded_div(input, other, "floor")
+
+
+def _apply(name: str, input: Any, other: Any) -> Tensor:
+    input, other, (a, b), dtype = _arrays(input, other, name)
+    rule, rounded = _RULES[name]
+    with np.errstate(all="ignore"):
+        out = np.asarray(rule(a, b), dtype=dtype.numpy)
+        quotient = np.asarray(rounded(a, b), dtype=dtype.numpy)
+    prims = _PRIMS[name]
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        return prims["tensor"].record((input, other), {"quotient": quotient}, out)
+    if isinstance(input, Tensor):
+        params = {"other": b[()], "quotient": quotient}
+        return prims["number"].record((input,), params, out)
+    return prims["number_tensor"].record((other,), {"number": a[()], "quotient": quotient}, out)
+
+
+def remainder(input: Any, other: Any) -> Tensor:
+    """The remainder of ``input / other`` with the divisor's sign (Python's ``%``).
+
+    The gradient is ``g`` for ``input`` and ``-g * floor(input / other)`` for ``other``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.remainder(symgrad.tensor([5, -5]), 3)
+    tensor([2, 1])
+    >>> symgrad.tensor([5.5, -5.5]) % -2
+    tensor([-0.5000, -1.5000])
+    """
+    return _apply("remainder", input, other)
+
+
+def fmod(input: Any, other: Any) -> Tensor:
+    """The remainder of ``input / other`` with the dividend's sign (C's ``fmod``).
+
+    The gradient is ``g`` for ``input`` and ``-g * trunc(input / other)`` for ``other``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.fmod(symgrad.tensor([5, -5]), 3)
+    tensor([ 2, -2])
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            f"fmod(): the dividend must be a Tensor, got {type(input).__name__} (PyTorch has no "
+            "fmod(number, tensor)); use symgrad.full_like(x, number) for a tensor of it"
+        )
+    return _apply("fmod", input, other)
