@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._version import check_writable
 from symgrad._data import check_number
+from symgrad._version import check_writable
 from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.ops import views
