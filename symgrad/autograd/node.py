@@ -206,7 +206,9 @@ class Node:
 
 
 _NAMESPACE = "torch::autograd::"
-_NAMESPACED = frozenset({"AccumulateGrad", "CopySlices", "CopyBackwards", "GraphRoot", "Error"})
+_NAMESPACED = frozenset(
+    {"AccumulateGrad", "CopySlices", "CopyBackwards", "GraphRoot", "Error", "NotImplemented"}
+)
 
 
 class AccumulateGrad(Node):

@@ -125,7 +125,8 @@ def _arrays(input: Any, other: Any, op: str) -> tuple:
 
 
 def rounded_div(input: Any, other: Any, rounding_mode: str) -> Tensor:
-    """``input / other`` rounded down ('floor') or toward zero ('trunc'); not differentiable.
+    """``input / other`` rounded down ('floor') or toward zero ('trunc'); its gradient is 0
+    (``DivBackward2``).
 
     Examples
     --------
@@ -133,15 +134,43 @@ def rounded_div(input: Any, other: Any, rounding_mode: str) -> Tensor:
     >>> symgrad.div(symgrad.tensor([7, -7]), 2, rounding_mode="trunc")
     tensor([ 3, -3])
     """
-    op = "floor_divide" if rounding_mode == "floor" else "div"
-    _, _, (a, b), dtype = _arrays(input, other, op)
+    return _rounded(input, other, rounding_mode, _ROUNDED_DIV)
+
+
+def _rounded(input: Any, other: Any, rounding_mode: str, prim: Structural) -> Tensor:
+    op = prim.name
+    input, other, (a, b), dtype = _arrays(input, other, op)
     with np.errstate(all="ignore"):  # inf and nan for a float 0, wrapping for INT_MIN // -1
         q = _floor_div(a, b) if rounding_mode == "floor" else _trunc_div(a, b)
-    return Tensor._make(np.asarray(q, dtype=dtype.numpy))
+    q = np.asarray(q, dtype=dtype.numpy)
+    tensors = tuple(v for v in (input, other) if isinstance(v, Tensor))
+    return prim.record(tensors, {"quotient": q}, q)
+
+
+def _zero_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """A rounded quotient is piecewise constant: PyTorch's gradient is 0 (``DivBackward2``)."""
+    return tuple(xp.constant(np.zeros(s)) if n else None for s, n in zip(c.shapes, c.needs))
+
+
+def _floor_divide_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    raise RuntimeError(
+        "derivative for aten::floor_divide is not implemented (as in PyTorch); a rounded "
+        "quotient has gradient 0 almost everywhere: use div(x, y, rounding_mode='floor'), "
+        "whose gradient is that 0"
+    )
+
+
+def _quotient(xp: Any, *tensors: Any, quotient: Any) -> Any:
+    return xp.constant(quotient)
+
+
+_ROUNDED_DIV = Structural("div", _quotient, _zero_vjp, backward="DivBackward2")
+_FLOOR_DIVIDE = Structural("floor_divide", _quotient, _floor_divide_vjp, backward="NotImplemented")
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:
-    """``input / other`` rounded down (``input // other``); not differentiable.
+    """``input / other`` rounded down (``input // other``); as in PyTorch, a backward through
+    it raises (``div(..., rounding_mode='floor')`` has gradient 0).
 
     Examples
     --------
@@ -149,7 +178,7 @@ def floor_divide(input: Any, other: Any) -> Tensor:
     >>> symgrad.floor_divide(symgrad.tensor([7, -7]), 2)
     tensor([ 3, -4])
     """
-    return rounded_div(input, other, "floor")
+    return _rounded(input, other, "floor", _FLOOR_DIVIDE)
 
 
 def _apply(name: str, input: Any, other: Any) -> Tensor:
