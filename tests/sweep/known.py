@@ -1,0 +1,155 @@
+"""Sweep cases where symgrad differs from PyTorch for a known reason: ``{reason: patterns}``.
+
+Each pattern is an ``fnmatch`` pattern over case names (``op-kind-check``). The cases are
+expected to fail, strictly: a case that starts to pass fails the run until its pattern goes.
+"""
+
+_EMPTY = ("empty", "empty2d")
+
+
+def _each(ops, kinds=("*",), checks=("*",)) -> list[str]:
+    return [f"{op}-{kind}-{check}" for op in ops for kind in kinds for check in checks]
+
+
+_CLAMP_LIKE = ("clamp", "clamp_min", "clamp_max", "clamp_min_method", "clip")
+_MAX_MIN_BINARY = ("maximum", "minimum", "max_binary", "min_binary")
+_PROD_EMPTY = ("prod_all", "prod_dim-1", "prod_dim-1_keepdim", "prod_all_with_zero")
+_CROSS_ENTROPY_0D = [
+    f"cross_entropy{variant}_{r}"
+    for variant in (
+        "",
+        "_weight",
+        "_ignore_index",
+        "_weight_ignore_index",
+        "_spatial",
+        "_label_smoothing",
+        "_label_smoothing_weight",
+        "_label_smoothing_ignore_index",
+    )
+    for r in ("mean", "sum", "none")
+]
+_NLL = [
+    f"nll_loss{variant}_{r}" for variant in ("", "_weight_ignore_index") for r in ("mean", "sum")
+] + ["nll_loss_none", "nll_loss_weight_ignore_index_none", "nll_loss_1d"]
+
+KNOWN_FAILURES: dict[str, list[str]] = {
+    # -- graphs of first gradients (prim/ and autograd/) ----------------------------------------
+    "first gradient of a masked piecewise-linear op records a graph (requires_grad=True); "
+    "PyTorch's masked gradient has none, so differentiating it again raises in PyTorch": _each(
+        _CLAMP_LIKE + _MAX_MIN_BINARY, checks=("gradgrad",)
+    ),
+    "prod/var of a single element: the first gradient records a graph (requires_grad=True) "
+    "where PyTorch's has none": _each(
+        ("prod_all", "prod_dim-1", "prod_dim-1_keepdim", "prod_all_with_zero", "var_all"),
+        ("0d",),
+        ("gradgrad",),
+    )
+    + _each(("prod_all_with_zero", "prod_dim_with_zero", "var_all"), ("size1",), ("gradgrad",)),
+    "nll_loss: the first gradient records no graph (requires_grad=False); PyTorch's "
+    "NllLossBackward0 output depends on the input and requires grad": _each(
+        _NLL, ("noncontig", "view"), ("gradgrad",)
+    ),
+    # -- empty-tensor reductions (ops/reductions.py, softmax_family.py, norms.py) ---------------
+    "prod of an empty tensor: backward raises ValueError (PyTorch: an empty gradient)": _each(
+        _PROD_EMPTY, _EMPTY, ("grad", "gradgrad")
+    )
+    + _each(
+        ("prod_dim1", "prod_dim1_keepdim", "prod_dim_with_zero"), ("empty2d",), ("grad", "gradgrad")
+    ),
+    "amax/amin/min over a non-empty dim of a (2, 0) tensor raise IndexError "
+    "(PyTorch: an empty result)": _each(
+        ("amax_dim0", "amax_dim0_keepdim", "amin_dim0", "amin_dim0_keepdim")
+        + ("min_dim", "min_dim_keepdim"),
+        ("empty2d",),
+    ),
+    "logsumexp over an empty dim raises ValueError (PyTorch: -inf)": _each(
+        ("logsumexp_dim0", "logsumexp_dim0_keepdim"), ("empty",)
+    )
+    + _each(("logsumexp_dim-1", "logsumexp_dim-1_keepdim"), _EMPTY)
+    + _each(("logsumexp_dim-1_-2", "logsumexp_dim-1_-2_keepdim"), ("empty2d",)),
+    "var/std of an empty tensor give -0.0 (PyTorch: nan)": _each(
+        ("var_all", "std_all"), _EMPTY, ("forward",)
+    )
+    + _each(("var_dim", "std_dim"), ("empty2d",), ("forward",))
+    + ["std_dim-empty-forward"]
+    + _each(("var_all",), _EMPTY, ("gradgrad",)),
+    "std(unbiased=False) of one element: the gradient is nan (PyTorch: 0)": _each(
+        ("std_biased_keepdim",), ("0d", "size1"), ("grad", "gradgrad")
+    ),
+    "mean-reduced loss of empty tensors is 0 (PyTorch: nan, the mean of nothing)": _each(
+        ("mse_loss_mean", "bce_with_logits_target_grad_mean"), _EMPTY, ("forward",)
+    ),
+    "norm(p=inf, dim) over a (2, 0) tensor raises IndexError (PyTorch: RuntimeError)": _each(
+        ("norm_inf_dim",), ("empty2d",)
+    ),
+    "softmax/log_softmax over an empty dim raise ValueError (PyTorch: an empty result)": _each(
+        ("softmax_dim0", "softmax_1d", "log_softmax_dim0"), ("empty",)
+    )
+    + _each(("softmax_method", "log_softmax_method"), _EMPTY)
+    + _each(("softmax_3d",), ("empty2d",))
+    + _each(("cross_entropy_probabilities_mean", "cross_entropy_probabilities_sum"), ("empty2d",))
+    + _each(("cross_entropy_probabilities_none",), ("empty2d",)),
+    "cross_entropy of empty inputs raises ValueError in log_softmax before PyTorch's "
+    "target checks (RuntimeError for a 2-d target, IndexError for a target out of range)": _each(
+        [f"cross_entropy_spatial_{r}" for r in ("mean", "sum", "none")], _EMPTY
+    )
+    + _each(("cross_entropy_1d",), ("empty",)),
+    # -- exception types of shape ops on 0-d and empty tensors ----------------------------------
+    "0-d tensors: dims in range [-1, 0] are valid; flip/movedim/squeeze(dim)/mT return the "
+    "tensor (symgrad raises IndexError or numpy's AxisError)": _each(
+        ("flip", "flip_method", "movedim", "squeeze_negative", "squeeze_noop", "mT_property"),
+        ("0d",),
+    ),
+    "flatten(start_dim, end_dim) of a 0-d tensor with a dim out of range: PyTorch raises "
+    "IndexError": _each(("flatten_start", "flatten_range"), ("0d",)),
+    "permute with the wrong number of dims: PyTorch raises RuntimeError (symgrad "
+    "IndexError)": _each(("permute", "permute_tuple"), ("0d",) + _EMPTY),
+    "flip with a dim repeated (0 and -1 of a 0-d or 1-d tensor): PyTorch raises RuntimeError "
+    "(symgrad AxisError/ValueError)": _each(("flip_two",), ("0d", "empty")),
+    "mT of a 1-d tensor: PyTorch raises RuntimeError (symgrad IndexError)": _each(
+        ("mT_property",), ("empty",)
+    ),
+    "expand(-1, n) of a 0-d tensor: PyTorch raises RuntimeError (symgrad IndexError)": _each(
+        ("expand_keep",), ("0d",)
+    ),
+    "cat of 0-d tensors: PyTorch raises RuntimeError (symgrad ValueError/IndexError); "
+    "cat skips legacy (0,)-shaped empties": _each(
+        ("cat", "cat_dim1", "cat_negative", "cat_same_twice"), ("0d",)
+    )
+    + _each(("cat_dim1",), ("empty",)),
+    "split/chunk: of a 0-d tensor PyTorch raises RuntimeError (symgrad IndexError); of a "
+    "tensor empty along dim PyTorch returns empty pieces (symgrad none)": _each(
+        ("split_size", "split_sections", "chunk", "chunk_function"), ("0d",)
+    )
+    + _each(("split_size", "chunk_function"), ("empty",))
+    + _each(("chunk",), ("empty2d",)),
+    "narrow: of a 0-d tensor RuntimeError (symgrad IndexError); start or length out of range "
+    "is an error in PyTorch (IndexError, RuntimeError), symgrad clips": _each(
+        ("narrow",), ("0d", "empty2d", "size1")
+    ),
+    # -- exception types of linear algebra ------------------------------------------------------
+    "mv of 0-d tensors: PyTorch raises IndexError (symgrad RuntimeError)": _each(("mv",), ("0d",)),
+    "outer of non-1-d tensors: PyTorch raises RuntimeError (symgrad IndexError, or an "
+    "outer product of 2-d tensors)": _each(("outer",), ("0d", "empty2d")),
+    "linear with a 1-d weight: PyTorch raises RuntimeError (symgrad returns a result)": _each(
+        ("linear", "linear_1d_input"), ("empty",)
+    ),
+    # -- exception types and empty results of indexing ------------------------------------------
+    "gather with index and input of different ranks: PyTorch checks dim first (IndexError), "
+    "then the index size (RuntimeError)": _each(("gather",), ("0d", "empty"))
+    + _each(("gather_method",), ("empty2d",)),
+    "index_select out of range: PyTorch raises RuntimeError (symgrad IndexError)": _each(
+        ("index_select",), ("0d", "empty2d")
+    )
+    + _each(("index_select_dim1",), ("empty2d", "size1")),
+    "an integer index out of range selecting an empty result: PyTorch returns it, symgrad "
+    "raises IndexError": _each(
+        ("index_int_tensor", "index_list", "setitem_int_tensor"), ("empty2d",)
+    ),
+    "setitem with a value of a shape that does not broadcast: PyTorch raises RuntimeError "
+    "(symgrad ValueError)": _each(("setitem_slice", "setitem_slice_broadcast"), ("empty2d",)),
+    # -- exception types of losses ---------------------------------------------------------------
+    "cross_entropy/nll_loss of a 0-d input: PyTorch raises IndexError (dim 1 out of range), "
+    "RuntimeError (cross_entropy_1d) or ValueError (nll_loss_1d); symgrad ValueError or "
+    "IndexError": _each(_CROSS_ENTROPY_0D + ["cross_entropy_1d", "nll_loss_1d"], ("0d",)),
+}
