@@ -338,6 +338,11 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         )
     ):
         return linear_2d(input, weight, bias)
+    if bias is not None and weight.ndim == 1:  # PyTorch's addmm path wants a matrix
+        raise RuntimeError(
+            "mat2 must be a matrix, got 1-D tensor (linear with a bias needs a 2-D weight of "
+            "shape [out_features, in_features])"
+        )
     out = _ops.matmul(input, weight.t() if weight.ndim == 2 else weight)
     return out if bias is None else out + bias
 

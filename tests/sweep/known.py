@@ -102,9 +102,6 @@ KNOWN_FAILURES: dict[str, list[str]] = {
     "empty tensor; symgrad raises IndexError for dim 1)": _each(("cat_dim1",), ("empty",)),
     # -- exception types of linear algebra ------------------------------------------------------
     "mv of 0-d tensors: PyTorch raises IndexError (symgrad RuntimeError)": _each(("mv",), ("0d",)),
-    "linear with a 1-d weight: PyTorch raises RuntimeError (symgrad returns a result)": _each(
-        ("linear", "linear_1d_input"), ("empty",)
-    ),
     # -- exception types and empty results of indexing ------------------------------------------
     "gather with index and input of different ranks: PyTorch checks dim first (IndexError), "
     "then the index size (RuntimeError)": _each(("gather",), ("0d", "empty"))
