@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import warnings
 from typing import Any
 
@@ -286,12 +288,14 @@ def cross_entropy(
                 f"{list(input.shape)}, got {list(target.shape)}"
             )
         n = input.shape[dim]
-        probs = target * (1 - label_smoothing) + label_smoothing / n
+        # no classes: PyTorch's 0 / 0 of the smoothing share and of the mean is nan
+        share = label_smoothing / n if n else (math.nan if label_smoothing else 0.0)
+        probs = target * (1 - label_smoothing) + share
         w = 1 if weight is None else weight.reshape((n,) + (1,) * (input.ndim - dim - 1))
         loss = -(logp * probs * w).sum(dim)
-        return (
-            loss if r == "none" else loss.sum() if r == "sum" else loss.sum() / max(loss.numel(), 1)
-        )
+        if r == "mean":
+            return loss.sum() / loss.numel() if loss.numel() and n else loss.sum() * math.nan
+        return loss if r == "none" else loss.sum()
     loss = _nll_loss(logp, target, weight, ignore_index, r)
     if label_smoothing:
         smooth = _smoothing_term(logp, target, weight, ignore_index, dim, r)
@@ -338,6 +342,11 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         )
     ):
         return linear_2d(input, weight, bias)
+    if bias is not None and weight.ndim == 1:  # PyTorch's addmm path wants a matrix
+        raise RuntimeError(
+            "mat2 must be a matrix, got 1-D tensor (linear with a bias needs a 2-D weight of "
+            "shape [out_features, in_features])"
+        )
     out = _ops.matmul(input, weight.t() if weight.ndim == 2 else weight)
     return out if bias is None else out + bias
 

@@ -46,8 +46,16 @@ _RULES = {"remainder": (_remainder, _floor_div), "fmod": (np.fmod, _trunc_div)}
 
 
 # -- primitives: tensor by tensor, tensor by number, number by tensor ------------------------------
-def _rounded_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return g, -g * xp.constant(c.params["quotient"])
+def _rounded_vjp(mode: str) -> Any:
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        a, b = c.inputs
+        if isinstance(a, Tensor):  # recorded (create_graph): the quotient is PyTorch's
+            quotient = _rounded(a, b, mode, _ROUNDED_DIV)  # DivBackward2, zero gradients
+        else:
+            quotient = xp.constant(c.params["quotient"])
+        return g, -g * quotient
+
+    return vjp
 
 
 def _rounded_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
@@ -70,13 +78,14 @@ def _no_derivative(name: str) -> Any:
     return vjp
 
 
-def _prims(name: str, rule: Any) -> dict:
+def _prims(name: str, rule: Any, mode: str) -> dict:
     node = "".join(part.capitalize() for part in name.split("_"))
     return {
         "tensor": Structural(
             name,
             lambda xp, a, b, quotient: a - b * xp.constant(quotient),
-            _rounded_vjp,
+            _rounded_vjp(mode),
+            saves=(0, 1),
             backward=f"{node}Backward1",
             kernel=lambda xp, a, b, quotient: rule(a, b).astype(quotient.dtype),
             jvp=_rounded_jvp,
@@ -99,8 +108,8 @@ def _prims(name: str, rule: Any) -> dict:
     }
 
 
-_REMAINDER = _prims("remainder", _remainder)
-_FMOD = _prims("fmod", np.fmod)
+_REMAINDER = _prims("remainder", _remainder, "floor")
+_FMOD = _prims("fmod", np.fmod, "trunc")
 _PRIMS = {"remainder": _REMAINDER, "fmod": _FMOD}
 
 

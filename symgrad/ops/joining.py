@@ -40,6 +40,12 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     tensors = [_tensor(x, "cat") for x in tensors]
     if not tensors:
         raise RuntimeError("cat(): expected a non-empty list of Tensors")
+    for i, x in enumerate(tensors):
+        if x.ndim == 0:
+            raise RuntimeError(
+                f"zero-dimensional tensor (at position {i}) cannot be concatenated; "
+                "unsqueeze it to shape [1] or use stack"
+            )
     ref = tensors[0]
     d = _wrap_dim(dim, ref.ndim)
     for i, x in enumerate(tensors):
@@ -88,8 +94,25 @@ _STACK = Structural("stack", _stack_forward, _stack_vjp, jvp="linear")
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The slice ``start:start+length`` of dimension ``dim``."""
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = _wrap_dim(dim, input.ndim)
+    size = input.shape[d]
+    if not -size <= start <= size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+        )
+    start = start % size if start < 0 else start
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return input[(slice(None),) * d + (slice(start, start + length),)]
+
+
+def _at_least_1d(input: Tensor, op: str) -> None:
+    if input.ndim == 0:
+        raise RuntimeError(f"{op} expects at least a 1-dimensional tensor")
 
 
 class _Pieces(Primitive):
@@ -183,6 +206,7 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
     >>> a, b.grad_fn is a.grad_fn
     (tensor([0., 1., 2.], grad_fn=<SplitBackward0>), True)
     """
+    _at_least_1d(tensor, "split")
     d = _wrap_dim(dim, tensor.ndim)
     n = tensor.shape[d]
     if isinstance(split_size_or_sections, int):
@@ -212,8 +236,11 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """Split into ``chunks`` pieces of equal size (the last may be smaller)."""
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    _at_least_1d(input, "chunk")
     n = input.shape[_wrap_dim(dim, input.ndim)]
-    return split(input, max(1, -(-n // chunks)), dim)
+    if n == 0:  # PyTorch: `chunks` empty pieces
+        return split(input, [0] * chunks, dim)
+    return split(input, -(-n // chunks), dim)
 
 
 def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:

@@ -218,4 +218,7 @@ def linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """The outer product of two vectors."""
+    for name, v in (("self", input), ("vec2", vec2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")
     return input.unsqueeze(1) * vec2.unsqueeze(0)

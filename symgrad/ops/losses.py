@@ -81,7 +81,10 @@ def _reduce(xp: Any, loss: Any, reduction: str) -> Any:
     if reduction == "none":
         return loss
     total = xp.sum(loss)
-    return total / max(math.prod(loss.shape), 1) if reduction == "mean" else total
+    if reduction != "mean":
+        return total
+    n = math.prod(loss.shape)
+    return total / n if n else total * math.nan  # the mean of nothing is nan, as in PyTorch
 
 
 def _unreduce(xp: Any, g: Any, shape: tuple, reduction: str) -> Any:

@@ -7,6 +7,7 @@ operators, in-place versions, conversions).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from symgrad import dtypes
@@ -267,6 +268,17 @@ def _transposed(self: Tensor) -> Tensor:
 
 def _matrix_transposed(self: Tensor) -> Tensor:
     """The last two dimensions swapped."""
+    if self.ndim == 0:  # PyTorch: the identity, deprecated
+        warnings.warn(
+            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
+            UserWarning,
+            stacklevel=2,
+        )
+        return self
+    if self.ndim == 1:
+        raise RuntimeError(
+            "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
+        )
     return transpose(self, -2, -1)
 
 

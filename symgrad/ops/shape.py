@@ -186,9 +186,9 @@ def _viewable(a: np.ndarray, shape: tuple) -> bool:
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dimensions ``start_dim`` to ``end_dim`` into one."""
+    s, e = _wrap_dim(start_dim, input.ndim), _wrap_dim(end_dim, input.ndim)
     if input.ndim == 0:
         return reshape(input, (1,))
-    s, e = _wrap_dim(start_dim, input.ndim), _wrap_dim(end_dim, input.ndim)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     shape = input.shape
@@ -240,6 +240,11 @@ def permute(input: Tensor, *dims: Any) -> Tensor:
     """Reorder the dimensions."""
     order = sizes(dims, "permute")
     n = input.ndim
+    if len(order) != n:
+        raise RuntimeError(
+            f"permute(): the tensor has {n} dimensions but the order {list(order)} names "
+            f"{len(order)}; give one dim per dimension"
+        )
     wrapped = tuple(_wrap_dim(d, n) for d in order)
     if sorted(wrapped) != list(range(n)):
         raise RuntimeError(
@@ -251,8 +256,11 @@ def permute(input: Tensor, *dims: Any) -> Tensor:
 def movedim(input: Tensor, source: int, destination: int) -> Tensor:
     """Move dimension ``source`` to position ``destination``."""
     n = input.ndim
+    source, destination = _wrap_dim(source, n), _wrap_dim(destination, n)
+    if n == 0:  # dim 0 (or -1) of a 0-d tensor moves nowhere: an alias, as in PyTorch
+        return input[...]
     order = list(range(n))
-    order.insert(_wrap_dim(destination, n), order.pop(_wrap_dim(source, n)))
+    order.insert(destination, order.pop(source))
     return permute(input, order)
 
 
@@ -292,7 +300,9 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
         dims = tuple(i for i, s in enumerate(input.shape) if s == 1)
     else:
         dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-        dims = tuple(i for i in (_wrap_dim(d, n) for d in dims) if input.shape[i] == 1)
+        wrapped = [_wrap_dim(d, n) for d in dims]
+        # a 0-d tensor accepts dim 0 and -1 and has nothing to remove
+        dims = tuple(i for i in wrapped if n and input.shape[i] == 1)
     prim = (
         _SQUEEZE_ALL
         if dim is None
@@ -316,7 +326,14 @@ _FLIP = Structural(
 def flip(input: Tensor, dims: Any) -> Tensor:
     """Reverse the order of elements along ``dims``."""
     dims = dims if isinstance(dims, (tuple, list)) else (dims,)
-    return _FLIP(input, dims=tuple(_wrap_dim(d, input.ndim) for d in dims))
+    wrapped = tuple(_wrap_dim(d, input.ndim) for d in dims)
+    for d in set(wrapped):
+        if wrapped.count(d) > 1:
+            raise RuntimeError(
+                f"flip(): dim {d} appears multiple times in the list of dims {list(dims)}"
+            )
+    # a 0-d tensor accepts dim 0 (or -1) and has nothing to reverse
+    return _FLIP(input, dims=wrapped if input.ndim else ())
 
 
 _CLONE = Structural(

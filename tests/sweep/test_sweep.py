@@ -1,0 +1,96 @@
+"""The sweep: every op of the op table on 0-d, empty, size-1, non-contiguous and view inputs,
+compared with PyTorch's answers recorded in ``expected.json``.
+
+Each case ``op-kind-check`` (see :mod:`sweep.cases`) runs with symgrad and is compared with the
+recorded result (:mod:`sweep.compare`). Cases that differ for a known reason are expected to
+fail (:mod:`sweep.known`, strict: they flip when fixed). When PyTorch is importable, one more
+test re-runs every case with it and checks the file is still PyTorch's answer; without PyTorch
+the sweep runs all the same from the file.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import json
+from pathlib import Path
+
+import pytest
+
+import symgrad
+from symgrad.ops.elementwise import REGISTRY
+
+from .cases import OPS_BY_NAME, REGISTRY_OPS, case_names, run, setups
+from .compare import difference
+from .known import KNOWN_FAILURES
+
+EXPECTED_FILE = Path(__file__).with_name("expected.json")
+EXPECTED = json.loads(EXPECTED_FILE.read_text())["cases"]
+SETUPS = {setup.name: setup for setup in setups()}
+CASES = {name: setup.name for setup in SETUPS.values() for name in case_names(setup)}
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:.*encountered in:RuntimeWarning"),
+    pytest.mark.filterwarnings("ignore:.*degrees of freedom:UserWarning"),
+]
+
+
+def _known(name: str) -> str | None:
+    for reason, patterns in KNOWN_FAILURES.items():
+        if any(fnmatch.fnmatchcase(name, p) for p in patterns):
+            return reason
+    return None
+
+
+def _params() -> list:
+    params = []
+    for name in CASES:
+        reason = _known(name)
+        marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+        params.append(pytest.param(name, marks=marks, id=name))
+    return params
+
+
+@functools.cache
+def _symgrad_results(setup_name: str) -> dict:
+    return run(symgrad, SETUPS[setup_name])
+
+
+@pytest.mark.parametrize("name", _params())
+def test_case(name):
+    assert name in EXPECTED, f"{name}: nothing recorded; run python -m tests.sweep.record"
+    found = difference(_symgrad_results(CASES[name])[name], EXPECTED[name])
+    assert found is None, f"{name}: {found}"
+
+
+def test_expected_file_holds_exactly_the_cases():
+    assert sorted(EXPECTED) == sorted(CASES)
+
+
+def test_every_registry_primitive_is_swept():
+    missing = sorted(set(REGISTRY) - set(REGISTRY_OPS))
+    assert not missing, f"primitives without a sweep op in cases.REGISTRY_OPS: {missing}"
+    unknown = sorted(op for op in REGISTRY_OPS.values() if op not in OPS_BY_NAME)
+    assert not unknown, f"cases.REGISTRY_OPS names ops the sweep lacks: {unknown}"
+
+
+def test_every_known_failure_pattern_names_cases():
+    stale = [
+        p
+        for patterns in KNOWN_FAILURES.values()
+        for p in patterns
+        if not any(fnmatch.fnmatchcase(n, p) for n in CASES)
+    ]
+    assert not stale, f"known-failure patterns that match no case: {stale}"
+
+
+@pytest.mark.torch
+def test_expected_is_still_pytorchs_answer():
+    torch = pytest.importorskip("torch")
+    differ = []
+    for setup in SETUPS.values():
+        for name, result in run(torch, setup).items():
+            found = difference(result, EXPECTED[name])
+            if found:
+                differ.append(f"{name}: {found}")
+    assert not differ, f"{len(differ)} cases changed; re-record them:\n" + "\n".join(differ[:20])
