@@ -267,6 +267,7 @@ CLAMP = declare(
     kernel=_clamp,
     backward="ClampBackward1",
     domain=Domain({"x": "clear_of_bounds"}, params=((-0.5, 0.5), (-0.5, 0.7), (-2.0, 1.0))),
+    masked=True,
 )
 CLAMP_MIN = declare(
     "clamp_min",
@@ -275,6 +276,7 @@ CLAMP_MIN = declare(
     params="min",
     kernel=np.maximum,
     domain=Domain({"x": "clear_of_bounds"}, params=((-0.5,), (-0.3,), (1.0,))),
+    masked=True,
 )
 CLAMP_MAX = declare(
     "clamp_max",
@@ -283,6 +285,7 @@ CLAMP_MAX = declare(
     params="max",
     kernel=np.minimum,
     domain=Domain({"x": "clear_of_bounds"}, params=((0.5,), (0.4,), (-1.0,))),
+    masked=True,
 )
 MAXIMUM = declare(
     "maximum",
@@ -290,6 +293,7 @@ MAXIMUM = declare(
     lambda x, y: sp.Piecewise((x, x > y), (y, x < y), ((x + y) / 2, True)),
     kernel=np.maximum,
     domain={"x": "distinct", "y": "distinct"},
+    masked=True,
 )
 MINIMUM = declare(
     "minimum",
@@ -297,6 +301,7 @@ MINIMUM = declare(
     lambda x, y: sp.Piecewise((x, x < y), (y, x > y), ((x + y) / 2, True)),
     kernel=np.minimum,
     domain={"x": "distinct", "y": "distinct"},
+    masked=True,
 )
 WHERE = declare(
     "where",

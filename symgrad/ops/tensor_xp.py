@@ -58,6 +58,9 @@ def xp_elementwise_vjp(
         return Tensor._make(np.zeros_like(g._data))
     uses = prim.vjp_uses(i)
     args = [a if (a is not None and used) else 0 for a, used in zip(args, uses)]
+    if prim.masked:  # the inputs only choose where g goes: no edge to them (PyTorch's where)
+        args = [a.detach() if isinstance(a, Tensor) else a for a in args]
+        out = out.detach() if isinstance(out, Tensor) else out
     return prim.vjp_primitive(i)(*args, 0 if out is None else out, g, params=params)
 
 

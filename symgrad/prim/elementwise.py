@@ -72,8 +72,12 @@ class Elementwise(Primitive):
         exact: bool = True,
         level: int = 0,
         domain: Any = None,
+        masked: bool = False,
     ) -> None:
         self.name = name
+        # PyTorch's gradient is g masked by a comparison of the inputs (clamp, maximum): under
+        # create_graph it has no graph back to them, so differentiating it again raises there
+        self.masked = masked
         self._declared = (inputs, expr, params, partials)
         self.arity = len(names_of(inputs))
         self.input_names = tuple(str(v) for v in names_of(inputs))

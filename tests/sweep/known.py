@@ -33,10 +33,6 @@ _NLL = [
 
 KNOWN_FAILURES: dict[str, list[str]] = {
     # -- graphs of first gradients (prim/ and autograd/) ----------------------------------------
-    "first gradient of a masked piecewise-linear op records a graph (requires_grad=True); "
-    "PyTorch's masked gradient has none, so differentiating it again raises in PyTorch": _each(
-        _CLAMP_LIKE + _MAX_MIN_BINARY, checks=("gradgrad",)
-    ),
     "prod of a single element: the first gradient records a graph (requires_grad=True) "
     "where PyTorch's has none": _each(
         ("prod_all", "prod_dim-1", "prod_dim-1_keepdim", "prod_all_with_zero"),
