@@ -341,7 +341,7 @@ def grad(
     >>> x = symgrad.tensor(3.0, requires_grad=True)
     >>> (dx,) = symgrad.autograd.grad(x ** 3, x, create_graph=True)
     >>> dx
-    tensor(27., grad_fn=<PowBackwardBackward0>)
+    tensor(27., grad_fn=<MulBackward0>)
     >>> symgrad.autograd.grad(dx, x)
     (tensor(18.),)
     """

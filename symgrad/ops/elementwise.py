@@ -243,6 +243,7 @@ RELU = declare(
     kernel=lambda v: np.maximum(v, 0),
     vjp_kernels={0: _relu_vjp},
     domain={"x": "nonzero"},
+    vjp_backward="ThresholdBackwardBackward0",
 )
 LEAKY_RELU = declare(
     "leaky_relu",
@@ -250,6 +251,7 @@ LEAKY_RELU = declare(
     lambda x, negative_slope: sp.Piecewise((x, x > 0), (negative_slope * x, True)),
     params="negative_slope",
     domain=Domain({"x": "nonzero"}, params=((0.2,), (0.01,), (0.3,))),
+    vjp_backward="LeakyReluBackwardBackward0",
 )
 ELU = declare(
     "elu",
@@ -258,6 +260,7 @@ ELU = declare(
     params="alpha",
     promote="float",
     domain=Domain({"x": "nonzero"}, params=((0.5,), (1.0,), (0.4,))),
+    vjp_backward="EluBackwardBackward0",
 )
 CLAMP = declare(
     "clamp",
@@ -333,6 +336,7 @@ SOFTPLUS = declare(
     domain=Domain(
         {"x": "clear_of_bounds"}, params=((2.0, 1.5), (1.5, 2.0), (1.0, 20.0), (0.5, 1.0))
     ),
+    vjp_backward="SoftplusBackwardBackward0",
 )
 SILU = declare(
     "silu",

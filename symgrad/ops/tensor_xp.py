@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.ops import derivatives
 from symgrad.prim.vocab import VOCABULARY
 from symgrad.tensor import Tensor
 
@@ -56,6 +57,9 @@ def xp_elementwise_vjp(
     gives zeros that record nothing, PyTorch's ``zeros_like(grad)``."""
     if prim.partials[i] == 0:
         return Tensor._make(np.zeros_like(g._data))
+    rule = derivatives.formula(prim, i)
+    if rule is not None and prim.level == 0:
+        return derivatives.apply_formula(rule, prim, args, out, g, params)
     uses = prim.vjp_uses(i)
     args = [a if (a is not None and used) else 0 for a, used in zip(args, uses)]
     if prim.masked:  # the inputs only choose where g goes: no edge to them (PyTorch's where)

@@ -73,8 +73,12 @@ class Elementwise(Primitive):
         level: int = 0,
         domain: Any = None,
         masked: bool = False,
+        vjp_backward: str | None = None,
     ) -> None:
         self.name = name
+        # the name of its gradient's node under create_graph, where PyTorch computes the
+        # gradient with a backward op of its own (relu's is ThresholdBackwardBackward0)
+        self.vjp_backward = vjp_backward
         # PyTorch's gradient is g masked by a comparison of the inputs (clamp, maximum): under
         # create_graph it has no graph back to them, so differentiating it again raises there
         self.masked = masked
@@ -223,7 +227,7 @@ class Elementwise(Primitive):
                 self.vjp_expression(i),
                 params=self.params,
                 kernel=self.vjp_kernel(i),
-                backward=f"{camel(self.name)}BackwardBackward{i}",
+                backward=self.vjp_backward or f"{camel(self.name)}BackwardBackward{i}",
                 level=self.level + 1,
             )
             self._vjp_prims[i] = prim

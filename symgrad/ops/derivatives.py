@@ -1,0 +1,135 @@
+"""PyTorch's derivative formulas, for the graphs that ``create_graph=True`` records.
+
+A first backward pass computes ``g * partial`` with one fused kernel per input, derived by
+SymPy. When the pass records a graph (for second derivatives), the element-wise ops below
+write it with the ops PyTorch's own formulas use (its ``derivatives.yaml``), so the nodes of
+that graph carry PyTorch's names (``MulBackward0`` for the gradient of ``exp``, not a
+derivative-of-exp node) and the derivatives of every order agree with PyTorch's, including
+where a formula meets 0 or inf. Ops without an entry keep the fused node, named after the
+derivative it computes, or after PyTorch's own backward op where it has one (declared with
+the op: ``vjp_backward="ThresholdBackwardBackward0"`` for relu).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from symgrad._lazy import sympy as sp
+
+from symgrad.ops import elementwise as E
+from symgrad.prim.elementwise import Elementwise
+from symgrad.tensor import Tensor
+
+__all__ = ["FORMULAS", "formula", "apply_formula"]
+
+
+class _Args:
+    """What a formula reads: the incoming gradient, the op's inputs, its output."""
+
+    __slots__ = ("g", "xs", "_out", "_prim", "_params")
+
+    def __init__(self, g: Tensor, xs: tuple, out: Any, prim: Any, params: tuple) -> None:
+        self.g, self.xs, self._out, self._prim, self._params = g, xs, out, prim, params
+
+    @property
+    def x(self) -> Any:
+        return self.xs[0]
+
+    @property
+    def y(self) -> Any:
+        return self.xs[1]
+
+    @property
+    def out(self) -> Tensor:
+        """The op's output (computed again when the node did not keep it)."""
+        if self._out is None:
+            self._out = self._prim(*self.xs, params=self._params)
+        return self._out
+
+    @property
+    def p(self) -> Any:
+        return self._params[0]
+
+
+# the Scalar overloads PyTorch's C++ formulas call (``2 * result`` is mul.Scalar there)
+_MUL_SCALAR = Elementwise(
+    "mul_scalar", "x", lambda x, c: x * c, params="c", kernel=np.multiply, backward="MulBackward1"
+)
+_ADD_SCALAR = Elementwise(
+    "add_scalar", "x", lambda x, c: x + c, params="c", kernel=np.add, backward="AddBackward1"
+)
+_SGN = Elementwise(
+    "sgn",
+    "x",
+    lambda x: sp.sign(x),
+    partials=lambda: (0,),
+    kernel=E.SIGN.kernel,
+    backward="SgnBackward0",
+    exact=False,
+)
+
+
+def _scaled(t: Tensor, c: float) -> Tensor:
+    return _MUL_SCALAR(t, params=(c,))
+
+
+def _shifted(t: Tensor, c: float) -> Tensor:
+    return _ADD_SCALAR(t, params=(c,))
+
+
+def _pow(a: _Args) -> Any:
+    if a.p == 0:  # PyTorch: zeros, no graph
+        return None
+    return a.g * _scaled(a.x.pow(a.p - 1), a.p)
+
+
+# (op, input) -> the gradient of that input, as PyTorch writes it; None: zeros without graph
+FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
+    ("add", 0): lambda a: a.g,
+    ("add", 1): lambda a: a.g,
+    ("add_scalar", 0): lambda a: a.g,
+    ("sub", 0): lambda a: a.g,
+    ("mul", 0): lambda a: a.g * a.y,
+    ("mul_scalar", 0): lambda a: _scaled(a.g, a.p),
+    ("mul", 1): lambda a: a.g * a.x,
+    ("div", 0): lambda a: a.g / a.y,
+    ("div", 1): lambda a: -a.g * ((a.x / a.y) / a.y),
+    ("sub", 1): lambda a: -a.g,
+    ("neg", 0): lambda a: -a.g,
+    ("pow", 0): _pow,
+    ("square", 0): lambda a: a.g * _scaled(a.x.pow(1), 2),
+    ("exp", 0): lambda a: a.g * a.out,
+    ("expm1", 0): lambda a: a.g * _shifted(a.out, 1),
+    ("log", 0): lambda a: a.g / a.x,
+    ("log1p", 0): lambda a: a.g / _shifted(a.x, 1),
+    ("sin", 0): lambda a: a.g * a.x.cos(),
+    ("cos", 0): lambda a: a.g * -a.x.sin(),
+    ("tan", 0): lambda a: a.g * _shifted(a.out.pow(2), 1),
+    ("sqrt", 0): lambda a: a.g / _scaled(a.out, 2),
+    ("rsqrt", 0): lambda a: _scaled(a.g, -0.5) * a.out.pow(3),
+    ("reciprocal", 0): lambda a: -a.g * (a.out * a.out),
+    ("abs", 0): lambda a: a.g * _SGN(a.x),
+    ("erf", 0): lambda a: _scaled((-a.x.pow(2)).exp(), 2.0 / math.sqrt(math.pi)) * a.g,
+    ("silu", 0): lambda a: _silu(a),
+}
+
+
+def _silu(a: _Args) -> Any:
+    s = a.x.sigmoid()
+    return a.g * s * _shifted(a.x * (1.0 - s), 1.0)
+
+
+def formula(prim: Any, i: int) -> Callable[[_Args], Any] | None:
+    """PyTorch's formula for the gradient of input ``i`` of ``prim``, if written here."""
+    return FORMULAS.get((prim.name, i))
+
+
+def apply_formula(rule: Callable, prim: Any, args: tuple, out: Any, g: Tensor, params: tuple):
+    """The gradient by PyTorch's formula ``rule`` (zeros that record nothing for None)."""
+    result = rule(_Args(g, tuple(args), out, prim, tuple(params)))
+    if result is None:
+        return Tensor._make(g._data * 0)
+    return result
