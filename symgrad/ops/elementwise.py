@@ -18,7 +18,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad.prim.domains import Domain
 from symgrad.prim.elementwise import Elementwise
-from symgrad.prim.kernels import _erf
+from symgrad.prim.kernels import _erf, _power, _sigmoid
 
 REGISTRY: dict[str, Elementwise] = {}
 
@@ -33,10 +33,11 @@ def declare(name: str, inputs: str, expr: Any, **options: Any) -> Elementwise:
 # -- stable or faster kernels (each tested against its formula) -------------------------------
 
 
-def _sigmoid(v: Any) -> Any:
-    # exp of a negative number only: no overflow at either end
-    e = np.exp(-np.abs(v))
-    return np.where(v >= 0, 1 / (1 + e), e / (1 + e))
+def _special() -> Any:
+    # imported when a formula is first needed: the module loads SymPy
+    from symgrad.prim import special
+
+    return special
 
 
 def _silu_partial(v: Any, out: Any) -> Any:
@@ -58,7 +59,7 @@ def _softplus_partial(v: Any, out: Any, b: Any, t: Any) -> Any:
 def _pow_dx(v: Any, e: Any, out: Any) -> Any:
     # PyTorch: the derivative is 0 where the exponent is 0, even at v == 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        d = e * np.power(v, e - 1)
+        d = e * _power(v, e - 1)
     return np.where(np.equal(e, 0), 0, d)
 
 
@@ -83,8 +84,18 @@ def _where(cond: Any, a: Any, b: Any) -> Any:
     return np.where(cond, a, b)
 
 
+# NumPy's maximum and minimum return their second argument on a tie: the input, as PyTorch
+# (clamp(-0.0, min=0.0) is -0.0); a nan input stays nan
+
+
 def _clamp(v: Any, low: Any, high: Any) -> Any:
-    return np.minimum(np.maximum(v, low), high)
+    return np.minimum(high, np.maximum(low, v))
+
+
+def _elu(v: Any, alpha: Any) -> Any:
+    # expm1 keeps the sign of -0.0, as PyTorch
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.where(v > 0, v, alpha * np.expm1(np.minimum(0, v)))
 
 
 def _sign(v: Any) -> Any:
@@ -240,7 +251,7 @@ RELU = declare(
     "relu",
     "x",
     lambda x: sp.Piecewise((0, x <= 0), (x, True)),
-    kernel=lambda v: np.maximum(v, 0),
+    kernel=lambda v: np.maximum(0, v),
     vjp_kernels={0: _relu_vjp},
     domain={"x": "nonzero"},
     vjp_backward="ThresholdBackwardBackward0",
@@ -258,6 +269,13 @@ ELU = declare(
     "x",
     lambda x, alpha: sp.Piecewise((x, x > 0), (alpha * (sp.exp(x) - 1), True)),
     params="alpha",
+    # PyTorch: alpha * exp(x) where x <= 0, 1 elsewhere (so at nan too), and the second
+    # derivative only where x < 0 (0 at the kink, from either side)
+    partials=lambda x, alpha: (
+        sp.Piecewise((1, x > 0), (alpha * sp.exp(x), x < 0), (alpha, sp.Eq(x, 0)), (1, True)),
+    ),
+    kernel=_elu,
+    exact=False,
     promote="float",
     domain=Domain({"x": "nonzero"}, params=((0.5,), (1.0,), (0.4,))),
     vjp_backward="EluBackwardBackward0",
@@ -265,7 +283,14 @@ ELU = declare(
 CLAMP = declare(
     "clamp",
     "x",
-    lambda x, min, max: sp.Piecewise((min, x < min), (max, x > max), (x, True)),
+    # PyTorch: min(max(x, min), max), so max where the bounds cross; gradient 1 on the bounds,
+    # 0 at nan (and everywhere for a nan bound)
+    lambda x, min, max: sp.Piecewise(
+        (x, (x >= min) & (x <= max) & (min <= max)),
+        (max, (x > max) | (min > max)),
+        (min, x < min),
+        (sp.nan, True),
+    ),
     params="min max",
     kernel=_clamp,
     backward="ClampBackward1",
@@ -275,25 +300,26 @@ CLAMP = declare(
 CLAMP_MIN = declare(
     "clamp_min",
     "x",
-    lambda x, min: sp.Piecewise((min, x < min), (x, True)),
+    lambda x, min: sp.Piecewise((x, x >= min), (min, x < min), (sp.nan, True)),
     params="min",
-    kernel=np.maximum,
+    kernel=lambda v, min: np.maximum(min, v),
     domain=Domain({"x": "clear_of_bounds"}, params=((-0.5,), (-0.3,), (1.0,))),
     masked=True,
 )
 CLAMP_MAX = declare(
     "clamp_max",
     "x",
-    lambda x, max: sp.Piecewise((max, x > max), (x, True)),
+    lambda x, max: sp.Piecewise((x, x <= max), (max, x > max), (sp.nan, True)),
     params="max",
-    kernel=np.minimum,
+    kernel=lambda v, max: np.minimum(max, v),
     domain=Domain({"x": "clear_of_bounds"}, params=((0.5,), (0.4,), (-1.0,))),
     masked=True,
 )
 MAXIMUM = declare(
     "maximum",
     "x y",
-    lambda x, y: sp.Piecewise((x, x > y), (y, x < y), ((x + y) / 2, True)),
+    # a nan passes the whole gradient to both inputs, as in PyTorch
+    lambda x, y: sp.Piecewise((x, x > y), (y, x < y), ((x + y) / 2, sp.Eq(x, y)), (x + y, True)),
     kernel=np.maximum,
     domain={"x": "distinct", "y": "distinct"},
     masked=True,
@@ -301,7 +327,7 @@ MAXIMUM = declare(
 MINIMUM = declare(
     "minimum",
     "x y",
-    lambda x, y: sp.Piecewise((x, x < y), (y, x > y), ((x + y) / 2, True)),
+    lambda x, y: sp.Piecewise((x, x < y), (y, x > y), ((x + y) / 2, sp.Eq(x, y)), (x + y, True)),
     kernel=np.minimum,
     domain={"x": "distinct", "y": "distinct"},
     masked=True,
@@ -330,8 +356,19 @@ SOFTPLUS = declare(
         (x, beta * x > threshold), (sp.log(1 + sp.exp(beta * x)) / beta, True)
     ),
     params="beta threshold",
+    # PyTorch: 1 above the threshold, sigmoid(beta * x) below it, and the second derivative
+    # only where beta * x < threshold (so 0 at the threshold itself)
+    partials=lambda x, beta, threshold: (
+        sp.Piecewise(
+            (1, beta * x > threshold),
+            (_special().sigmoid(beta * x), beta * x < threshold),
+            (_special().sigmoid(threshold), sp.Eq(beta * x, threshold)),
+            (_special().sigmoid(beta * x), True),
+        ),
+    ),
     kernel=_softplus,
     partial_kernels={0: _softplus_partial},
+    exact=False,
     promote="float",
     domain=Domain(
         {"x": "clear_of_bounds"}, params=((2.0, 1.5), (1.5, 2.0), (1.0, 20.0), (0.5, 1.0))
@@ -342,6 +379,8 @@ SILU = declare(
     "silu",
     "x",
     lambda x: x / (1 + sp.exp(-x)),
+    # sigmoid(x) * (1 + x * (1 - sigmoid(x))), PyTorch's form: finite at every order
+    partials=lambda x: (_special().sigmoid(x) * (1 + x * (1 - _special().sigmoid(x))),),
     kernel=lambda v: v * _sigmoid(v),
     partial_kernels={0: _silu_partial},
     promote="float",

@@ -223,9 +223,11 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
     """
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         # not maximum/minimum: on a tie PyTorch gives the whole gradient to input, none to the
-        # bound; a NaN input stays NaN
-        out = input if min is None else where(lt(input, min), min, input)
-        return out if max is None else where(gt(out, max), max, out)
+        # bound; a nan input or bound gives nan, and no gradient to either
+        out = (
+            input if min is None else where(ge(input, min), input, where(lt(input, min), min, _NAN))
+        )
+        return out if max is None else where(le(out, max), out, where(gt(out, max), max, _NAN))
     if min is None and max is None:
         raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
     input = _promoted(input, min, max)
@@ -236,6 +238,9 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
     low = -float("inf") if min is None else min
     high = float("inf") if max is None else max
     return E.CLAMP(input, params=(low, high))
+
+
+_NAN = float("nan")
 
 
 def _promoted(input: Any, *bounds: Any) -> Any:

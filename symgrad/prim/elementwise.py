@@ -51,7 +51,7 @@ class Elementwise(Primitive):
     promote : ``"same"`` keeps the promoted dtype, ``"float"`` turns integers into the default
         float dtype (``exp`` of an integer tensor is a float tensor).
     exact : False when ``partials`` are declared subgradients that ``sympy.diff`` would not
-        give (sign's zero derivative instead of a Dirac delta).
+        give (sign's zero derivative instead of a Dirac delta, elu's 0 second derivative at 0).
     domain : where the tests sample each input and which parameter values they try: a
         :class:`~symgrad.prim.domains.Domain`, or ``{input name: kind}`` (see its kinds).
     """
@@ -212,6 +212,9 @@ class Elementwise(Primitive):
         uses = self._vjp_uses.get(i)
         if uses is None:
             free = self.vjp_expression(i).free_symbols
+            if i in self.partial_kernels:
+                # a kernel may read inputs its formula does not name (pow's mask reads y)
+                free = set(self.inputs)
             uses = self._vjp_uses[i] = tuple(x in free for x in self.inputs)
         return uses
 

@@ -41,11 +41,17 @@ def at_zero_as_pytorch(partial: Any, params: set) -> Any:
     coefficient in the parameters is 0 (p = 1 in (p-1)*x**(p-2)) is 0, not 0 * inf: PyTorch
     masks the derivative of a power where its exponent is 0.
     """
+    if isinstance(partial, sp.Piecewise):
+        # the derivative of a masked power (the level before) is masked the same way
+        return sp.Piecewise(*((at_zero_as_pytorch(e, params), c) for e, c in partial.args))
     partial = sp.powsimp(partial, force=True)
     if not params:
         return partial
     terms = []
     for term in sp.Add.make_args(partial):
+        if isinstance(term, sp.Piecewise):
+            terms.append(at_zero_as_pytorch(term, params))
+            continue
         factors = sp.Mul.make_args(term)
         powers = [f for f in factors if f.is_Pow and f.exp.free_symbols & params]
         coefficient = sp.Mul(*(f for f in factors if f.free_symbols and f.free_symbols <= params))

@@ -7,6 +7,7 @@ symbols the package made itself, never text from a user.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -26,8 +27,57 @@ def _erf(x: Any) -> Any:
     return erf(x)
 
 
-# what the generated code calls: NumPy, plus erf and a two-branch select
-MODULES = [{"erf": _erf, "select_where": np.where}, "numpy"]
+def _sign(x: Any) -> Any:
+    # PyTorch's sign: 0 at nan (|x|'s derivative at nan is 0)
+    return np.where(np.isnan(x), 0.0, np.sign(x))
+
+
+def _sigmoid(x: Any) -> Any:
+    # exp of a negative number only: no overflow at either end
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+
+
+def _power(x: Any, e: Any) -> Any:
+    """``x ** e`` as PyTorch computes it for a number exponent: 0.5 and -0.5 are ``sqrt`` and
+    ``1 / sqrt`` (so (-0.0) ** -0.5 is -inf and (-inf) ** 0.5 nan), 2, 3 and -2 products."""
+    if np.ndim(e) == 0 and np.result_type(x).kind == "f":
+        if e == 0.5:
+            return np.sqrt(x)
+        if e == -0.5:
+            return 1 / np.sqrt(x)
+        if e == 2:
+            return x * x
+        if e == 3:
+            return x * x * x
+        if e == -2:
+            return 1 / (x * x)
+    return np.power(x, e)
+
+
+def _any(*conditions: Any) -> Any:
+    # NumPy's logical_or.reduce, which SymPy prints for Or, fails on a mix of arrays and numbers
+    return functools.reduce(np.logical_or, conditions)
+
+
+def _all(*conditions: Any) -> Any:
+    return functools.reduce(np.logical_and, conditions)
+
+
+# what the generated code calls: NumPy, plus erf, PyTorch's sign and power, a stable sigmoid
+# and a two-branch select
+MODULES = [
+    {
+        "erf": _erf,
+        "sign": _sign,
+        "sigmoid": _sigmoid,
+        "power": _power,
+        "select_where": np.where,
+        "any_of": _any,
+        "all_of": _all,
+    },
+    "numpy",
+]
 
 
 def _as_where(*pairs: Any) -> Any:
@@ -41,16 +91,27 @@ def _as_where(*pairs: Any) -> Any:
     return out
 
 
+def _as_kernel_calls(expr: Any) -> Any:
+    """Piecewise as ``where`` calls, ``or`` and ``and`` as NumPy's, and powers to an exponent
+    that is not a number constant as PyTorch's ``power`` (``x ** p`` with a parameter ``p``)."""
+    power, any_of, all_of = sp.Function("power"), sp.Function("any_of"), sp.Function("all_of")
+    expr = sp.sympify(expr, strict=True).replace(sp.Piecewise, _as_where)
+    expr = expr.replace(sp.Or, any_of).replace(sp.And, all_of)
+    return expr.replace(
+        lambda e: e.is_Pow and bool(e.exp.free_symbols), lambda e: power(e.base, e.exp)
+    )
+
+
 def lambdify(args: Sequence[Any], expr: Any, *, cse: Any = True, where: bool = True) -> Callable:
     """A NumPy function computing ``expr`` (one expression or a list) from ``args``.
 
     ``cse`` is SymPy's (True, or a function doing the elimination); with ``where``, Piecewise
-    branches become nested ``where`` calls (the kernels' choice; generated source keeps
-    SymPy's own printing).
+    branches become nested ``where`` calls and powers to a parameter PyTorch's ``power`` (the
+    kernels' choice; generated source keeps SymPy's own printing).
     """
     if where:
         if isinstance(expr, (list, tuple)):
-            expr = [sp.sympify(e, strict=True).replace(sp.Piecewise, _as_where) for e in expr]
+            expr = [_as_kernel_calls(e) for e in expr]
         else:
-            expr = sp.sympify(expr, strict=True).replace(sp.Piecewise, _as_where)
+            expr = _as_kernel_calls(expr)
     return sp.lambdify(args, expr, modules=MODULES, cse=cse, docstring_limit=0)

@@ -49,9 +49,12 @@ def _traced(name):
 
 
 def _is_zero(difference) -> bool:
-    """Whether a difference of closed forms simplifies to 0 (``sign`` and ``Abs`` rewritten as
-    the ``Piecewise`` the rules use, which ``simplify`` alone does not see through)."""
+    """Whether a difference of closed forms simplifies to 0 (``sigmoid`` rewritten with ``exp``,
+    ``sign`` and ``Abs`` as the ``Piecewise`` the rules use, which ``simplify`` alone does not
+    see through)."""
     if difference == 0 or sp.simplify(difference) == 0:
+        return True
+    if sp.simplify(difference.rewrite(sp.exp)) == 0:  # sigmoid(x) as 1 / (1 + exp(-x))
         return True
     return sp.simplify(sp.piecewise_fold(difference.rewrite(sp.Piecewise))) == 0
 
