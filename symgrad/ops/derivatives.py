@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from symgrad._lazy import sympy as sp
 
+from symgrad._lazy import sympy as sp
 from symgrad.ops import elementwise as E
 from symgrad.prim.elementwise import Elementwise
 from symgrad.tensor import Tensor
