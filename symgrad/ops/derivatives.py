@@ -86,6 +86,26 @@ def _pow(a: _Args) -> Any:
     return a.g * _scaled(a.x.pow(a.p - 1), a.p)
 
 
+def _pow_self(a: _Args) -> Any:
+    """PyTorch's pow_backward_self: 0 where the exponent is 0, else g * y * x ** (y - 1)."""
+    from symgrad.ops.math import where
+
+    return where(a.y == 0, 0.0, a.g * (a.y * a.x.pow(a.y - 1)))
+
+
+def _pow_exponent(a: _Args, base: Any) -> Any:
+    """PyTorch's pow_backward_exponent: 0 where the base is 0 and the exponent >= 0, else
+    g * out * log(base)."""
+    from symgrad.ops.math import where
+
+    y = a.xs[-1]
+    if isinstance(base, Tensor):
+        return a.g * where((base == 0) & (y >= 0), 0.0, a.out * base.log())
+    if base == 0:
+        return a.g * where(y >= 0, 0.0, a.out * -math.inf)
+    return a.g * _scaled(a.out, math.log(base) if base > 0 else math.nan)
+
+
 # (op, input) -> the gradient of that input, as PyTorch writes it; None: zeros without graph
 FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("add", 0): lambda a: a.g,
@@ -100,6 +120,9 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("sub", 1): lambda a: -a.g,
     ("neg", 0): lambda a: -a.g,
     ("pow", 0): _pow,
+    ("pow_tensor", 0): _pow_self,
+    ("pow_tensor", 1): lambda a: _pow_exponent(a, a.x),
+    ("pow_scalar_base", 0): lambda a: _pow_exponent(a, a.p),
     ("square", 0): lambda a: a.g * _scaled(a.x.pow(1), 2),
     ("exp", 0): lambda a: a.g * a.out,
     ("expm1", 0): lambda a: a.g * _shifted(a.out, 1),

@@ -181,12 +181,6 @@ def assert_zero_signs(actual, wanted, what: str) -> None:
 
 
 # -- known differences ----------------------------------------------------------------------------
-_WHERE_LEAK = (
-    "PyTorch's higher derivatives of x ** y come from its where-based formulas "
-    "(pow_backward_self/_exponent) differentiated through where: each order masks where its own "
-    "exponent is 0; symgrad differentiates y * x**(y-1) by SymPy without those masks, so at "
-    "x == 0 (and 1 ** inf) it gives nan (0 * inf) where PyTorch has a value"
-)
 _TIE_SIGN = (
     "clamp with tensor bounds is a composite of where: on a tie it returns the input, PyTorch the "
     "bound (only the sign of a zero differs: clamp(0.0, min=-0.0))"
@@ -195,20 +189,10 @@ _GELU_TANH = (
     "PyTorch's third derivative of tanh-gelu is nan for |x| >= 40 (its double-backward formula "
     "multiplies an overflowed term by 0); symgrad's SymPy derivative gives the limit 0"
 )
-_RPOW_ZERO = (
-    "PyTorch's 0 ** y masks d/dy with where(y >= 0): its second derivative multiplies the masked "
-    "0 by log(0) = -inf (nan at y >= 0); symgrad gives the unmasked formula's inf"
-)
 KNOWN: dict = {
     ("clamp_min_tensor", "", "float64"): _TIE_SIGN,
     ("clamp_max_tensor", "", "float64"): _TIE_SIGN,
     ("gelu_tanh", "xxx", "float64"): _GELU_TANH,
-    **{("rpow_0.0", p, d): _RPOW_ZERO for p in ("xx", "xxx") for d in ("float64", "float32")},
-    **{
-        ("pow_tensor", p, d): _WHERE_LEAK
-        for p in ("xx", "xy", "yx", "xxx", "xxy", "xyy")
-        for d in ("float64", "float32")
-    },
 }
 
 
