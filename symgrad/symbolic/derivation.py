@@ -79,7 +79,34 @@ class _Builder:
         formula = _local_derivative(consumer, i, lambda j: self.replay.input(consumer, j))
         if formula is None:
             return None
-        return formula, self.replay._evaluate(formula)
+        value = sp.sympify(formula, strict=True)
+        value = (
+            value.xreplace({s: self.replay._numeric_values[s] for s in value.free_symbols})
+            if value.free_symbols <= set(self.replay._numeric_values)
+            else None
+        )
+        if value is not None and value.is_extended_real:
+            return formula, float(value)
+        # 0 * log(0), 0 ** 0 * oo, ...: the number PyTorch's kernels give at this point
+        return formula, self._numeric_local(consumer, i)
+
+    def _numeric_local(self, consumer: Node, i: int) -> float:
+        """The local derivative at the point by the op's numeric kernel (what the engine uses),
+        where its formula has no real value there."""
+        prim = consumer.prim
+        if not hasattr(prim, "vjp_kernel"):
+            return float(
+                self.replay._evaluate(
+                    _local_derivative(consumer, i, lambda j: self.replay.input(consumer, j))
+                )
+            )
+        xs = [
+            self.replay._numeric(np.asarray(self.replay.input(consumer, j), dtype=object))
+            for j in range(len(consumer.next_functions))
+        ]
+        params = tuple(consumer.params)
+        out = prim.numeric(*xs, *params)
+        return float(np.asarray(prim.vjp_kernel(i)(*xs, out, np.ones_like(out), *params)).flat[0])
 
     def steps_for(self, target: tuple) -> list[Step]:
         useful = leading_to(self.order, self.deps, {target[0]}) | {target[0]}

@@ -84,6 +84,15 @@ def test_explain_tutorial_graph(capsys):
     assert "df/da = df/dv1 · dv1/da = 1 · b = b = 3" in chain
 
 
+def test_explain_where_a_local_formula_has_no_real_value(capsys):
+    # d(x**y)/dy = x**y*log(x) is 1 * (-oo) by the formula at (0, 0): the chain rule shows the
+    # number the engine (and PyTorch) uses there, 0, not an internal error
+    code, out, err = run(["explain", "x**y", "--at", "x=0", "y=0"], capsys)
+    assert code == 0 and err == ""
+    assert section(out, "Gradient, numeric (backward):") == ["df/dx = 0", "df/dy = 0"]
+    assert "df/dy = df/df · x**y*log(x) = 1 · 0 = x**y*log(x) = 0" in out
+
+
 def test_explain_tutorial_with_the_tutorials_name(capsys):
     code, out, _ = run([*TUTORIAL, "--name", "e", "--wrt", "d"], capsys)
     assert code == 0
