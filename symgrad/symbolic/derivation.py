@@ -80,12 +80,11 @@ class _Builder:
         if formula is None:
             return None
         value = sp.sympify(formula, strict=True)
-        value = (
-            value.xreplace({s: self.replay._numeric_values[s] for s in value.free_symbols})
-            if value.free_symbols <= set(self.replay._numeric_values)
-            else None
-        )
-        if value is not None and value.is_extended_real:
+        known = self.replay._numeric_values
+        if not value.free_symbols <= set(known):
+            self.replay._evaluate_definitions()
+        value = sp.sympify(value.xreplace({s: sp.Float(known[s]) for s in value.free_symbols}))
+        if value.is_extended_real:
             return formula, float(value)
         # 0 * log(0), 0 ** 0 * oo, ...: the number PyTorch's kernels give at this point
         return formula, self._numeric_local(consumer, i)
