@@ -26,6 +26,18 @@ _NON_LEAF_GRAD = (
 )
 
 
+class _Names:
+    """Whether any tensor has been named: only then do unrecorded ops keep their provenance."""
+
+    __slots__ = ("used",)
+
+    def __init__(self) -> None:
+        self.used = False
+
+
+NAMES = _Names()
+
+
 class Tensor(HoldsArray):
     """A multi-dimensional array that can record the ops applied to it for autograd.
 
@@ -53,6 +65,7 @@ class Tensor(HoldsArray):
         "_accumulator",
         "_view_base",
         "_views",
+        "_origin",
         "__weakref__",
     )
     __array_priority__ = 1000  # so numpy_array * tensor defers to Tensor.__rmul__
@@ -156,6 +169,7 @@ class Tensor(HoldsArray):
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise ValueError(f"a tensor name must be a non-empty string, got {value!r}")
         self._name = value
+        NAMES.used = NAMES.used or value is not None
         if self.grad_fn is not None:  # so closed forms and derivations can call it by name
             names = self.grad_fn.metadata.setdefault("names", {})
             if value is None:
@@ -362,6 +376,7 @@ def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:
     t._accumulator = None
     t._view_base = None  # (the tensor whose memory this one shares, whether it is a view)
     t._views = None  # weak references to the tensors that share this one's memory
+    t._origin = None  # the op that made it from named tensors, when it recorded no grad_fn
 
 
 _inference_threads = 0  # how many threads are in inference mode

@@ -24,8 +24,16 @@ from symgrad.prim.domains import Domain
 from symgrad.prim.formulas import at_zero_as_pytorch, call_with_names, names_of, symbols_of
 from symgrad.prim.kernels import lambdify
 from symgrad.prim.numpy_xp import reduce_to
-from symgrad.prim.primitive import Ctx, Primitive, as_operand, camel, int_overflow, recorded
-from symgrad.tensor import Tensor
+from symgrad.prim.primitive import (
+    Ctx,
+    Primitive,
+    as_operand,
+    camel,
+    int_overflow,
+    recorded,
+    with_origin,
+)
+from symgrad.tensor import NAMES, Tensor
 
 __all__ = ["Elementwise"]
 _grad_state = grad_mode._state
@@ -325,6 +333,8 @@ class Elementwise(Primitive):
                         out = out.astype(a._data.dtype)
                     if a._requires_grad and _grad_state.enabled:
                         return recorded(self, args, params, out)
+                    if NAMES.used:
+                        return with_origin(self, args, params, Tensor._make(out))
                     return Tensor._make(out)
         datas = []
         requires = False
@@ -363,6 +373,8 @@ class Elementwise(Primitive):
             anomaly.check_forward(self, out, datas, params)
         if requires and _grad_state.enabled:
             return recorded(self, args, params, out)
+        if NAMES.used:
+            return with_origin(self, args, params, Tensor._make(out))
         return Tensor._make(out)
 
     def _raise_shapes(self, datas: list) -> None:

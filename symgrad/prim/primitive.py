@@ -29,6 +29,7 @@ __all__ = [
     "input_records",
     "recorded",
     "as_operand",
+    "with_origin",
     "int_overflow",
     "reduce_to",
     "sum_to_numpy",
@@ -247,6 +248,24 @@ def recorded(prim: Primitive, inputs: tuple, params: Any, out: np.ndarray) -> Te
     result = Tensor._make(out, node, True)
     if node._out is not None:  # the node saved its output: watch it for in-place changes
         node._out_version = (result._counter, 0)
+    return result
+
+
+def with_origin(prim: Primitive, inputs: tuple, params: Any, result: Tensor) -> Tensor:
+    """``result`` of an op that recorded no node: when a named tensor, or one made from named
+    tensors, is among ``inputs`` (none requiring grad), it keeps the op as its provenance, so
+    closed forms show it in the names rather than as a number. Called only once some tensor
+    has a name (``tensor.NAMES.used``)."""
+    derived = False
+    for a in inputs:
+        if type(a) is Tensor:
+            if a._requires_grad:
+                return result  # made under no_grad from a tensor requiring grad: detached data
+            derived = derived or a._name is not None or a._origin is not None
+    if derived:
+        edges, saved, versions, meta, consts, held = input_records(inputs, (False,) * len(inputs))
+        cls = prim._node_cls or node_class(prim.node_name(params, meta))
+        result._origin = cls(prim, params, tuple(edges), tuple(saved), None, versions, meta, consts)
     return result
 
 

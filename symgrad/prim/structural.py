@@ -17,8 +17,8 @@ from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.node import node_class
 from symgrad.prim.numpy_xp import NP
-from symgrad.prim.primitive import Ctx, Primitive, recorded
-from symgrad.tensor import Tensor, link_view
+from symgrad.prim.primitive import Ctx, Primitive, recorded, with_origin
+from symgrad.tensor import NAMES, Tensor, link_view
 
 __all__ = ["Ctx", "Structural"]
 
@@ -160,6 +160,8 @@ class Structural(Primitive):
             result = recorded(self, tensors, params, out)
         else:
             result = Tensor._make(out)
+            if NAMES.used:
+                with_origin(self, tensors, params, result)
         if out.base is not None and tensors and np.may_share_memory(out, tensors[0]._data):
             link_view(tensors[0], result, "view" if _grad_state.enabled else "no_grad")
         return result

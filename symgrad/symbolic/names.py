@@ -135,13 +135,18 @@ def intermediate_names(root: Tensor, labels: dict | None = None) -> dict[tuple[N
     ('v2', 'y')
     """
     labels = labels or {}
-    root_key = (root.grad_fn, root._output_nr)
-    deps, _ = collect([root.grad_fn])
-    forward = [
-        n
-        for n in reversed(topological_order([root.grad_fn], deps))
-        if not isinstance(n, AccumulateGrad)
-    ]
+    made_by = root.grad_fn if root.grad_fn is not None else root._origin
+    root_key = (made_by, root._output_nr)
+    forward = []
+    if made_by is not None:
+        deps, _ = collect([made_by])
+        forward = with_origins(
+            [
+                n
+                for n in reversed(topological_order([made_by], deps))
+                if not isinstance(n, AccumulateGrad)
+            ]
+        )
     taken = {str(label) for label in labels.values()} | ({root._name} if root._name else set())
     for node in forward:
         for t in _tensor_inputs(node):
@@ -165,6 +170,26 @@ def intermediate_names(root: Tensor, labels: dict | None = None) -> dict[tuple[N
                 own = f"v{count}"
             names[key] = own
     return names
+
+
+def with_origins(nodes: list) -> list:
+    """``nodes`` (in the order the computation made them) with, before each, the nodes that
+    made its constant inputs from named tensors (``Tensor._origin``), each once."""
+    out: list = []
+    seen: set = set()
+
+    def visit(node: Node) -> None:
+        if node in seen:
+            return
+        seen.add(node)
+        for const in node._consts:
+            if isinstance(const, Tensor) and const._origin is not None and const._name is None:
+                visit(const._origin)
+        out.append(node)
+
+    for node in nodes:
+        visit(node)
+    return out
 
 
 def _tensor_inputs(node: Node) -> list[Tensor]:

@@ -91,6 +91,8 @@ class Replay:
 
     def _leaf(self, t: Tensor) -> np.ndarray:
         if not is_symbolic(t):
+            if t._origin is not None:  # data made from named tensors: in their names
+                return self._derived(t)
             return constant_array(t, self.as_float)
         self.leaves.setdefault(id(t), t)
         arr = symbol_array_of(t)
@@ -104,6 +106,17 @@ class Replay:
         for s, v in zip(arr.flat, t._data.flat):
             self._numeric_values[s] = float(v)
         return arr
+
+    def _derived(self, t: Tensor) -> np.ndarray:
+        """The value of ``t``, made without a grad_fn by ``t._origin`` from named tensors."""
+        node = t._origin
+        if (node, 0) not in self.values:
+            args = [self.input(node, i) for i in range(len(node.next_functions))]
+            outs = self._guard(lambda: self._apply(node, args))
+            for nr, out in enumerate(outs):
+                name = self.names.get((node, nr)) or output_name(node, nr)
+                self.values[(node, nr)] = self._assign(out, "v", name)
+        return self.values[(node, t._output_nr)]
 
     def _apply(self, node: Node, args: list) -> tuple:
         return tuple(_objects(v) for v in node.prim.outputs(self.sx, tuple(args), node.params))

@@ -49,10 +49,10 @@ class Graph:
         self.root_key = key_of(root)
         self.known = _known_tensors(root, named)
         self.values: dict[Any, Any] = {}  # also when hidden: they give the shapes
+        self.names = intermediate_names(root, overrides)
         if root.grad_fn is None:
             self._leaf_box(root)
             return
-        self.names = intermediate_names(root, overrides)
         order = list(reversed(backward_order([root.grad_fn])))
         used = {self.root_key} | {e for n in order for e in n.next_functions if e[0] is not None}
         for node in order:
@@ -96,6 +96,10 @@ class Graph:
         key = key_of(t)
         if key in self.boxes:
             return key
+        if key[0] is t._origin and key not in self.overrides:
+            # data made from named tensors: drawn as the operation that made it
+            self._add_operation(t._origin, {key})
+            return key
         # the automatic symbol is taken in the order the replay meets leaves, so it agrees
         name = self.overrides.get(key) or leaf_name(t)
         symbol = None
@@ -129,7 +133,11 @@ class Graph:
 
 
 def key_of(t: Tensor) -> Any:
-    return (t.grad_fn, t._output_nr) if t.grad_fn is not None else ("tensor", id(t))
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t._origin is not None and t._name is None:  # drawn as the operation that made it
+        return (t._origin, t._output_nr)
+    return ("tensor", id(t))
 
 
 def name_overrides(names: Mapping[str, Tensor] | None) -> tuple[dict, list]:
