@@ -72,9 +72,7 @@ def _check_nll_shapes(input: Tensor, target: Tensor) -> None:
             f"of dimension: {target.ndim}; expected a target of shape {expected}"
         )
     if input.ndim > 2 and list(target.shape) != expected:
-        raise RuntimeError(
-            f"nll_loss: Expected target size {expected}, got {list(target.shape)}"
-        )
+        raise RuntimeError(f"nll_loss: Expected target size {expected}, got {list(target.shape)}")
 
 
 def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:

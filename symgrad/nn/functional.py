@@ -37,6 +37,7 @@ __all__ = [
     "one_hot",
 ]
 
+
 def _pair(input: Any, target: Any, op: str) -> tuple[Tensor, Tensor]:
     _check_tensors(op, input=input, target=target)
     if target.dtype is not input.dtype and input.dtype.is_floating_point:

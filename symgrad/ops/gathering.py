@@ -119,19 +119,18 @@ def _check_select_range(input: Tensor, d: int, index: np.ndarray) -> None:
     if input.ndim == 0:
         if index.size != 1:
             raise RuntimeError(
-                f"index_select(): Index to scalar can have only 1 value, got {index.size} "
-                "value(s)"
+                f"index_select(): Index to scalar can have only 1 value, got {index.size} value(s)"
             )
         size = 1
     else:
         size = input.shape[d]
-        if input.ndim > 1 and (index.size == 0 or input.numel() == 0 and size == 0):
-            if index.size:
-                raise RuntimeError(
-                    f"index_select(): self indexing axis dim should be positive: dimension {d} "
-                    f"of the input of shape {list(input.shape)} is empty"
-                )
+        if input.ndim > 1 and index.size == 0:  # nothing is read, nothing is checked
             return
+        if input.ndim > 1 and size == 0:
+            raise RuntimeError(
+                f"index_select(): self indexing axis dim should be positive: dimension {d} "
+                f"of the input of shape {list(input.shape)} is empty"
+            )
     outside = (index < 0) | (index >= size)
     if not outside.any():
         return
