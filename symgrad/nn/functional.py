@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import math
 import warnings
 from typing import Any
 
 import numpy as np
 
 from symgrad import ops as _ops
+from symgrad.nn._arguments import _check_tensors, _reduction
+from symgrad.nn.classification import cross_entropy, nll_loss
 from symgrad.ops import losses as _losses
 from symgrad.ops.linalg import linear_2d
 from symgrad.ops.math import elu, gelu, leaky_relu, relu, sigmoid, softplus, tanh
@@ -35,30 +36,6 @@ __all__ = [
     "silu",
     "one_hot",
 ]
-
-_REDUCTIONS = ("mean", "sum", "none")
-
-
-def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> str:
-    if size_average is not None or reduce is not None:
-        # PyTorch's deprecated pair: reduce=False means 'none', size_average=False means 'sum'
-        if reduce is False:
-            return "none"
-        return "sum" if size_average is False else "mean"
-    if reduction not in _REDUCTIONS:
-        raise ValueError(
-            f"{reduction} is not a valid value for reduction; use one of {_REDUCTIONS}"
-        )
-    return reduction
-
-
-def _check_tensors(op: str, **arguments: Any) -> None:
-    for name, v in arguments.items():
-        if not isinstance(v, Tensor):
-            raise TypeError(
-                f"{op}(): argument '{name}' must be a Tensor, not {type(v).__name__}; "
-                "wrap the values in symgrad.tensor(...)"
-            )
 
 
 def _pair(input: Any, target: Any, op: str) -> tuple[Tensor, Tensor]:
@@ -199,129 +176,6 @@ def _broadcast(input: Tensor, target: Tensor, op: str) -> tuple:
             f"{op}: the input of shape {list(input.shape)} and the target of shape "
             f"{list(target.shape)} don't broadcast"
         ) from None
-
-
-def nll_loss(
-    input: Tensor,
-    target: Tensor,
-    weight: Any = None,
-    size_average: Any = None,
-    ignore_index: int = -100,
-    reduce: Any = None,
-    reduction: str = "mean",
-) -> Tensor:
-    """Negative log-likelihood of log-probabilities ``input`` (N, C, ...) at class indices
-    ``target`` (N, ...)."""
-    r = _reduction(reduction, size_average, reduce)
-    _check_tensors("nll_loss", input=input, target=target)
-    return _nll_loss(input, target, weight, ignore_index, r)
-
-
-def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: str) -> Tensor:
-    """``nll_loss`` once its arguments are checked (``r`` the reduction's name)."""
-    batched = input.ndim >= 2
-    x = input if batched else input.unsqueeze(0)
-    t = target._data if batched else target._data[None]
-    if target._data.dtype.kind in "fb":
-        raise RuntimeError(
-            f"nll_loss: expected target of integer dtype (class indices), got {target.dtype!r}"
-        )
-    if t.shape != (x.shape[0],) + x.shape[2:]:
-        raise ValueError(
-            f"nll_loss: expected target of shape {[x.shape[0], *x.shape[2:]]} for input of "
-            f"shape {list(input.shape)}, got {list(target.shape)}"
-        )
-    n_classes = x.shape[1]
-    safe, elem_w = _nll_targets(t, n_classes, ignore_index, weight, x._data.dtype)
-    grids = np.indices(t.shape, sparse=True) if t.ndim > 1 else [np.arange(t.shape[0])]
-    key = (grids[0], safe, *grids[1:])  # input[n, target[n, ...], ...]
-    denom = float(t.size if elem_w is None else elem_w.sum())
-    out = _losses.NLL_LOSS(
-        x, key=key, weight=elem_w, denom=denom if denom else float("nan"), reduction=r
-    )
-    return out if batched or r != "none" else out.squeeze(0)
-
-
-def _nll_targets(
-    t: np.ndarray, n_classes: int, ignore_index: int, weight: Any, dtype: np.dtype
-) -> tuple:
-    """The targets made safe to index with, and the per-element weights (None for unit
-    weights with nothing ignored, the fast common case)."""
-    in_range = not t.size or (t.min() >= 0 and t.max() < n_classes)  # cheap test first
-    if not in_range:
-        outside = (t != ignore_index) & ((t < 0) | (t >= n_classes))
-        if outside.any():
-            raise IndexError(
-                f"Target {t[outside].flat[0]} is out of bounds (there are {n_classes} classes)"
-            )
-    elif weight is None and not 0 <= ignore_index < n_classes:
-        return t, None  # every target is a class: none can be the ignored index
-    keep = t != ignore_index
-    if weight is None and keep.all():
-        return t, None
-    safe = np.where(keep, t, 0)
-    w = keep.astype(dtype) if weight is None else weight._data.astype(dtype)[safe] * keep
-    return safe, w.astype(dtype, copy=False)
-
-
-def cross_entropy(
-    input: Tensor,
-    target: Tensor,
-    weight: Any = None,
-    size_average: Any = None,
-    ignore_index: int = -100,
-    reduce: Any = None,
-    reduction: str = "mean",
-    label_smoothing: float = 0.0,
-) -> Tensor:
-    """Cross entropy of logits ``input`` (N, C, ...) against class indices or class
-    probabilities ``target``, computed through a stable ``log_softmax``."""
-    r = _reduction(reduction, size_average, reduce)
-    _check_tensors("cross_entropy", input=input, target=target)
-    dim = 1 if input.ndim >= 2 else 0
-    logp = log_softmax(input, dim)
-    if target.dtype.is_floating_point:
-        if target.shape != input.shape:
-            raise RuntimeError(
-                f"cross_entropy: class-probability targets must have the input's shape "
-                f"{list(input.shape)}, got {list(target.shape)}"
-            )
-        n = input.shape[dim]
-        # no classes: PyTorch's 0 / 0 of the smoothing share and of the mean is nan
-        share = label_smoothing / n if n else (math.nan if label_smoothing else 0.0)
-        probs = target * (1 - label_smoothing) + share
-        w = 1 if weight is None else weight.reshape((n,) + (1,) * (input.ndim - dim - 1))
-        loss = -(logp * probs * w).sum(dim)
-        if r == "mean":
-            return loss.sum() / loss.numel() if loss.numel() and n else loss.sum() * math.nan
-        return loss if r == "none" else loss.sum()
-    loss = _nll_loss(logp, target, weight, ignore_index, r)
-    if label_smoothing:
-        smooth = _smoothing_term(logp, target, weight, ignore_index, dim, r)
-        loss = loss * (1 - label_smoothing) + smooth * (label_smoothing / input.shape[dim])
-    return loss
-
-
-def _smoothing_term(
-    logp: Tensor, target: Tensor, weight: Any, ignore_index: int, dim: int, reduction: str
-) -> Tensor:
-    """``-sum_c w_c log p_c`` per sample, reduced as PyTorch does: ignored targets add
-    nothing, and 'mean' divides by the weight of the kept targets, as ``nll_loss`` does."""
-    n = logp.shape[dim]
-    w = None if weight is None else weight.reshape((n,) + (1,) * (logp.ndim - dim - 1))
-    smooth = -(logp if w is None else logp * w).sum(dim)
-    keep = target._data != ignore_index
-    if not keep.all():
-        smooth = _ops.where(Tensor._make(np.asarray(keep)), smooth, 0.0)
-    if reduction == "none":
-        return smooth
-    if reduction == "sum":
-        return smooth.sum()
-    kept = target._data[keep]
-    denom = float(weight._data[kept].sum()) if weight is not None else float(kept.size)
-    if not denom:  # every target ignored: the mean is nan and its gradient 0, as PyTorch's
-        return smooth.sum() * 0.0 + float("nan")
-    return smooth.sum() / denom
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

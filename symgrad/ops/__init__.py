@@ -2,6 +2,7 @@
 
 from symgrad.ops import (
     division,
+    gathering,
     indexing,
     inplace,
     joining,
@@ -17,8 +18,10 @@ from symgrad.ops import (
 from symgrad.ops.tensor_xp import *  # noqa: F403
 from symgrad.ops.division import *  # noqa: F403
 from symgrad.ops.elementwise import REGISTRY
+from symgrad.ops.gathering import *  # noqa: F403
+from symgrad.ops.gathering import xp_gather, xp_scatter_zeros
 from symgrad.ops.indexing import *  # noqa: F403
-from symgrad.ops.indexing import xp_gather, xp_getitem, xp_index_put_zeros, xp_scatter_zeros
+from symgrad.ops.indexing import xp_getitem, xp_index_put_zeros
 from symgrad.ops.inplace import *  # noqa: F403
 from symgrad.ops.joining import *  # noqa: F403
 from symgrad.ops.linalg import *  # noqa: F403
@@ -34,6 +37,7 @@ from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
 
 __all__ = [
     *division.__all__,
+    *gathering.__all__,
     *indexing.__all__,
     *joining.__all__,
     *linalg.__all__,

@@ -1,4 +1,5 @@
-"""Indexing: ``x[key]``, its VJP (scatter into zeros), ``x[key] = v``, gather and scatter."""
+"""Indexing: ``x[key]``, its VJP (scatter into zeros), ``x[key] = v`` and masked_fill (gather
+and index_select: :mod:`symgrad.ops.gathering`)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import numpy as np
 from symgrad._data import check_number
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
-from symgrad.prim.text import COPIES, getitem_text
+from symgrad.prim.text import getitem_text
 from symgrad.tensor import Tensor
 
-__all__ = ["getitem", "index_put", "gather", "index_select", "masked_fill"]
+__all__ = ["getitem", "index_put", "masked_fill"]
 
 
 def normalize_key(key: Any, shape: tuple) -> Any:
@@ -30,7 +31,7 @@ def normalize_key(key: Any, shape: tuple) -> Any:
                 )
             k = k._data
         elif isinstance(k, list):
-            k = np.asarray(k)
+            k = np.asarray(k) if k else np.zeros(0, np.intp)  # [] is an empty long index
             if k.dtype.kind == "f":
                 raise IndexError("lists used as indices must hold integers or booleans")
         elif isinstance(k, (np.integer, np.bool_)):
@@ -43,17 +44,32 @@ def normalize_key(key: Any, shape: tuple) -> Any:
         if isinstance(k, slice) and k.step is not None and k.step <= 0:
             raise ValueError("step must be greater than zero")
         out.append(k)
-    key = tuple(out)
-    _probe(key, shape)
-    return key
+    return _probe(tuple(out), shape)
 
 
-def _probe(key: tuple, shape: tuple) -> None:
-    """Raise PyTorch-style errors for an out-of-range index before touching any data."""
+def _probe(key: tuple, shape: tuple) -> tuple:
+    """Raise PyTorch-style errors for an out-of-range index before touching any data.
+
+    PyTorch checks the integer indices of advanced indexing as it reads the entries, so an
+    index out of range that selects an empty result goes unnoticed (``x[[5]]`` of a (2, 0)
+    tensor is (1, 0)); such a key comes back with those indices made 0, so NumPy takes it.
+    """
     try:
         np.empty(shape, dtype=np.bool_)[key]
+        return key
     except IndexError as exc:
-        raise IndexError(f"{exc} (indexing a tensor of shape {list(shape)})") from None
+        error = IndexError(f"{exc} (indexing a tensor of shape {list(shape)})")
+    zeroed = tuple(
+        np.zeros(k.shape, np.intp) if isinstance(k, np.ndarray) and k.dtype.kind in "iu" else k
+        for k in key
+    )
+    try:
+        empty = np.empty(shape, dtype=np.bool_)[zeroed].size == 0
+    except IndexError:  # also out of range with the indices made 0: an empty dim is indexed
+        empty = False
+    if all(z is k for z, k in zip(zeroed, key)) or not empty:
+        raise error from None
+    return zeroed
 
 
 def _kind(key: tuple) -> str:
@@ -168,84 +184,28 @@ def index_put(input: Tensor, key: Any, values: Any) -> Tensor:
 
         values = full((), values, dtype=input.dtype)
     target = np.empty(input.shape, dtype=np.bool_)[key].shape
-    try:
-        np.broadcast_shapes(values.shape, target)
-    except ValueError:
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to "
-            f"indexing result of shape {list(target)}"
-        ) from None
+    _check_broadcasts_to(values.shape, target)
+    if values.ndim > len(target):  # only leading 1s are extra: PyTorch views them away
+        values = values.reshape(values.shape[values.ndim - len(target) :])
     if values.dtype is not input.dtype:
         values = values.to(input.dtype)
     return _INDEX_PUT(input, values, key=key)
 
 
-# -- gather ---------------------------------------------------------------------------------------
-_GATHER = Structural(
-    "gather",
-    lambda xp, a, dim, index: xp.gather(a, dim, index),
-    lambda xp, g, c: (xp.scatter_zeros(c.shapes[0], c.params["dim"], c.params["index"], g),),
-    jvp="linear",
-    text=COPIES,
-)
-_SCATTER_ZEROS = Structural(
-    "scatter_zeros",
-    lambda xp, g, shape, dim, index: xp.scatter_zeros(shape, dim, index, g),
-    lambda xp, g, c: (xp.gather(g, c.params["dim"], c.params["index"]),),
-    backward="ScatterAddBackward0",
-)
-
-
-def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
-    """``out[i][j] = input[i][index[i][j]]`` along ``dim`` (PyTorch's gather)."""
-    from symgrad.tensor import _wrap_dim
-
-    if not isinstance(index, Tensor) or index.dtype.is_floating_point:
-        raise RuntimeError("gather(): Expected dtype int64 for index")
-    if index.ndim != input.ndim:
+def _check_broadcasts_to(shape: tuple, target: tuple) -> None:
+    """PyTorch's rule for ``x[key] = v``: ``v``'s leading 1s are dropped, then it must
+    broadcast to the indexing result without growing it."""
+    lead = next((i for i, n in enumerate(shape) if n != 1), len(shape))
+    try:
+        fits = np.broadcast_shapes(shape[lead:], target) == target
+    except ValueError:
+        fits = False
+    if not fits:
         raise RuntimeError(
-            f"gather(): index {list(index.shape)} and input {list(input.shape)} must have the "
-            "same number of dimensions"
+            f"shape mismatch: value tensor of shape {list(shape)} cannot be broadcast to "
+            f"indexing result of shape {list(target)}; give the value that shape, or one whose "
+            "sizes are 1 where they differ"
         )
-    d = _wrap_dim(dim, input.ndim)
-    if index.numel() and (
-        index._data.min() < -input.shape[d] or index._data.max() >= input.shape[d]
-    ):
-        raise RuntimeError(
-            f"gather(): index out of range for dimension {d} of size {input.shape[d]}"
-        )
-    return _GATHER(input, dim=d, index=index._data % max(input.shape[d], 1))
-
-
-def xp_gather(a: Tensor, dim: int, index: np.ndarray) -> Tensor:
-    return _GATHER(a, dim=dim, index=index)
-
-
-def xp_scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Tensor) -> Tensor:
-    return _SCATTER_ZEROS(g, shape=shape, dim=dim, index=index)
-
-
-_INDEX_SELECT = Structural(
-    "index_select", _getitem_forward, _getitem_vjp, backward="IndexSelectBackward0", jvp="linear"
-)
-
-
-def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
-    """The entries of ``input`` at ``index`` (a vector of integers) along ``dim``."""
-    from symgrad.tensor import _wrap_dim
-
-    if not isinstance(index, Tensor) or index.ndim > 1 or index.dtype.is_floating_point:
-        what = (
-            f"{index.dtype} of shape {list(index.shape)}"
-            if isinstance(index, Tensor)
-            else type(index).__name__
-        )
-        raise IndexError(
-            f"index_select(): index must be a 1-D (or 0-D) tensor of integers, got {what}"
-        )
-    d = _wrap_dim(dim, input.ndim)
-    key = normalize_key((slice(None),) * d + (index.reshape(-1),), input.shape)
-    return _INDEX_SELECT(input, key=key)
 
 
 def _masked_fill_forward(xp: Any, a: Any, *value: Any, mask: np.ndarray, fill: Any) -> Any:

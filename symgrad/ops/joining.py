@@ -21,22 +21,42 @@ __all__ = ["cat", "concat", "concatenate", "stack", "split", "chunk", "unbind", 
 
 # -- joining and splitting ----------------------------------------------------------------------
 def _cat_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    dim, grads, start = c.params["dim"], [], 0
-    for shape, need in zip(c.shapes, c.needs):
-        stop = start + shape[dim]
+    dim, skip, grads, start = c.params["dim"], c.params["skip"], [], 0
+    for shape, need, skipped in zip(c.shapes, c.needs, skip):
+        stop = start if skipped else start + shape[dim]
         key = (slice(None),) * dim + (slice(start, stop),)
-        grads.append(xp.getitem(g, key) if need else None)
+        if need and skipped:  # a skipped (0,)-shaped input gets an empty gradient of its shape
+            grads.append(xp.reshape(xp.getitem(g, key), shape))
+        else:
+            grads.append(xp.getitem(g, key) if need else None)
         start = stop
     return tuple(grads)
 
 
-_CAT = Structural(
-    "cat", lambda xp, *arrays, dim: xp.cat(list(arrays), dim), _cat_vjp, jvp="linear", text=COPIES
-)
+def _cat_forward(xp: Any, *arrays: Any, dim: int, skip: tuple) -> Any:
+    return xp.cat([a for a, skipped in zip(arrays, skip) if not skipped], dim)
+
+
+_CAT = Structural("cat", _cat_forward, _cat_vjp, jvp="linear", text=COPIES)
+
+
+def _legacy_empty(x: Tensor) -> bool:
+    return x.shape == (0,)
 
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    """Join tensors along an existing dimension."""
+    """Join tensors along an existing dimension.
+
+    Tensors of shape (0,) are left out whatever the others' shapes, as PyTorch does (they
+    were its empty tensors of any shape), but still set the result's dtype.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.cat([symgrad.ones(2, 1), symgrad.zeros(0), symgrad.zeros(2, 2)], dim=1)
+    tensor([[1., 0., 0.],
+            [1., 0., 0.]])
+    """
     tensors = [_tensor(x, "cat") for x in tensors]
     if not tensors:
         raise RuntimeError("cat(): expected a non-empty list of Tensors")
@@ -46,19 +66,24 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                 f"zero-dimensional tensor (at position {i}) cannot be concatenated; "
                 "unsqueeze it to shape [1] or use stack"
             )
-    ref = tensors[0]
-    d = _wrap_dim(dim, ref.ndim)
+    skip = tuple(_legacy_empty(x) for x in tensors)
+    if all(skip):  # nothing but (0,)-shaped tensors: PyTorch takes dim as it is
+        skip, first, d = (False,) * len(tensors), 0, 0
+    else:
+        first = skip.index(False)
+        d = _wrap_dim(dim, tensors[first].ndim)
+    ref = tensors[first]
     for i, x in enumerate(tensors):
-        if (
+        if not skip[i] and (
             x.ndim != ref.ndim
             or x.shape[:d] + x.shape[d + 1 :] != ref.shape[:d] + ref.shape[d + 1 :]
         ):
             raise RuntimeError(
-                f"cat(): sizes of tensors must match except in dimension {d}: tensor 0 has "
-                f"shape {list(ref.shape)} but tensor {i} has shape {list(x.shape)}"
+                f"cat(): sizes of tensors must match except in dimension {d}: tensor {first} "
+                f"has shape {list(ref.shape)} but tensor {i} has shape {list(x.shape)}"
             )
     common = dtypes.result_type(*tensors)
-    return _CAT(*(to_dtype(x, common) for x in tensors), dim=d)
+    return _CAT(*(to_dtype(x, common) for x in tensors), dim=d, skip=skip)
 
 
 concat = concatenate = cat

@@ -119,7 +119,19 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
 
 
 def mv(input: Tensor, vec: Tensor) -> Tensor:
-    """The product of a matrix and a vector."""
+    """The product of a matrix and a vector.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.mv(symgrad.tensor([[1.0, 2.0], [3.0, 4.0]]), symgrad.tensor([1.0, -1.0]))
+    tensor([-1., -1.])
+    """
+    if input.ndim == 0:  # PyTorch reads the matrix's first size before checking dimensions
+        raise IndexError(
+            f"mv: expected a 2-D matrix and a 1-D vector, got a 0-d matrix and a vector of "
+            f"shape {list(vec.shape)}"
+        )
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(
             f"mv: expected a 2-D and a 1-D tensor, got {list(input.shape)} and {list(vec.shape)}"

@@ -15,6 +15,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad.ops.elementwise import _sigmoid, declare
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 
 
 def _softplus0(v: Any) -> Any:
@@ -145,29 +146,54 @@ def _nll_forward(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reducti
     return total / xp.constant(float(denom)) if reduction == "mean" else total
 
 
-def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    # the key holds each row once: the gradient is assigned, with no accumulation to do
-    weight, key, mean = c.params["weight"], c.params["key"], c.params["reduction"] == "mean"
+def _nll_grad(xp: Any, g: Any, shape: tuple, params: dict) -> Any:
+    """The gradient for the input of shape ``shape``: zeros but at the picked entries.
+    The key holds each row once: the gradient is assigned, with no accumulation to do."""
+    weight, key, mean = params["weight"], params["key"], params["reduction"] == "mean"
     if weight is None:
-        coef = -1.0 / c.params["denom"] if mean else -1.0
-        return (xp.index_put_zeros(c.shapes[0], key, g * xp.constant(coef), True),)
+        coef = -1.0 / params["denom"] if mean else -1.0
+        return xp.index_put_zeros(shape, key, g * xp.constant(coef), True)
     coef = -weight
     if mean:
         # ignored targets (weight 0) get 0 even when all are ignored and the mean is nan,
         # as in PyTorch: one padding-only batch must not turn every gradient into nan
         with np.errstate(invalid="ignore"):
-            coef = np.where(weight != 0, coef / c.params["denom"], 0).astype(weight.dtype)
-    if c.params["reduction"] != "none":
+            coef = np.where(weight != 0, coef / params["denom"], 0).astype(weight.dtype)
+    if params["reduction"] != "none":
         g = xp.expand(g, weight.shape)
-    return (xp.index_put_zeros(c.shapes[0], key, g * xp.constant(coef), True),)
+    return xp.index_put_zeros(shape, key, g * xp.constant(coef), True)
+
+
+def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    if xp is INTERPRETERS.tensor:
+        # under create_graph PyTorch records the gradient as a node of its own with an edge
+        # to the input too (whose derivative there is 0), so it requires grad with the input
+        x = c.inputs[0]
+        return (NLL_LOSS_BACKWARD(g, x, dtype=x._data.dtype, **c.params),)
+    return (_nll_grad(xp, g, c.shapes[0], c.params),)
+
+
+def _spatial(suffix: str) -> Any:
+    """PyTorch's node name, ``NllLoss2D...`` for inputs (the last input) beyond (N, C)."""
+    return lambda params, inputs: ("NllLoss2D" if len(inputs[-1][0]) > 2 else "NllLoss") + suffix
 
 
 NLL_LOSS = Structural(
-    "nll_loss",
-    _nll_forward,
-    _nll_vjp,
-    # PyTorch's name for inputs with dimensions beyond (N, C)
-    backward=lambda params, inputs: (
-        "NllLoss2DBackward0" if len(inputs[0][0]) > 2 else "NllLossBackward0"
-    ),
+    "nll_loss", _nll_forward, _nll_vjp, saves=(0,), backward=_spatial("Backward0")
+)
+
+
+def _nll_backward_vjp(xp: Any, gg: Any, c: Any) -> tuple:
+    p = c.params
+    gg_g = _nll_forward(xp, gg, p["key"], p["weight"], p["denom"], p["reduction"])
+    gg_x = xp.constant(np.zeros(c.shapes[1], dtype=p["dtype"]))
+    return (gg_g if c.needs[0] else None, gg_x if c.needs[1] else None)
+
+
+# the gradient of nll_loss for its input, as a node: (g, input) -> zeros but at the targets
+NLL_LOSS_BACKWARD = Structural(
+    "nll_loss_backward",
+    lambda xp, g, a, dtype, **params: _nll_grad(xp, g, a.shape, params),
+    _nll_backward_vjp,
+    backward=_spatial("BackwardBackward0"),
 )

@@ -13,6 +13,7 @@ from typing import Any
 from symgrad import dtypes
 from symgrad.ops import (
     division,
+    gathering,
     indexing,
     joining,
     linalg,
@@ -142,6 +143,7 @@ _MODULES = (
     linalg,
     norms,
     indexing,
+    gathering,
 )
 
 

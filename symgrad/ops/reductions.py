@@ -126,8 +126,17 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
 
 # -- product ---------------------------------------------------------------------------------------
 def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    x = c.inputs[0]
-    return (_keep(g, c, xp) * xp.prod_others(x, c.params["dim"]),)
+    x, shape, dim = c.inputs[0], c.shapes[0], c.params["dim"]
+    # PyTorch's gradient of a product of single elements is g itself, with no graph back to
+    # x, for a 0-d x and for an x holding a zero (the product of the others is 1 either way)
+    if not shape or (_count(shape, dim) == 1 and _holds_zero(x)):
+        return (_keep(g, c, xp),)
+    return (_keep(g, c, xp) * xp.prod_others(x, dim),)
+
+
+def _holds_zero(x: Any) -> bool:
+    values = x._data if isinstance(x, Tensor) else np.asarray(x)
+    return values.dtype != object and bool((values == 0).any())
 
 
 _PROD = Structural(

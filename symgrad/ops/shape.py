@@ -101,6 +101,12 @@ def expand(input: Tensor, *size: Any) -> Tensor:
             f"expand: the number of sizes provided ({len(shape)}) must be greater or equal to "
             f"the number of dimensions in the tensor ({input.ndim})"
         )
+    for i, n in enumerate(shape[:lead]):
+        if n < 0:  # -1 keeps a size, and a new leading dimension has none to keep
+            raise RuntimeError(
+                f"expand: the size {n} isn't allowed in a leading, new dimension {i} (expanding "
+                f"a tensor of shape {list(input.shape)} to {list(shape)}); give its size"
+            )
     shape = tuple(input.shape[i - lead] if n == -1 else n for i, n in enumerate(shape))
     try:
         np.broadcast_shapes(input.shape, shape)

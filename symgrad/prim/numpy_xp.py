@@ -11,12 +11,26 @@ import numpy as np
 
 from symgrad.prim.vocab import INTERPRETERS
 
-__all__ = ["NP"]
+__all__ = ["NP", "scatter_add"]
 
 
 def _basic_key(key: Any) -> bool:
     items = key if isinstance(key, tuple) else (key,)
     return all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in items)
+
+
+def scatter_add(out: np.ndarray, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
+    """``out`` with ``g`` added along ``dim`` at ``index`` (the adjoint of ``NP.gather``)."""
+    if index.size == 0:
+        return out
+    if out.ndim == 0 or index.ndim == 0:
+        flat = out.reshape(-1)
+        np.add.at(flat, index.reshape(-1), np.reshape(g, -1))
+        return flat.reshape(out.shape)
+    grids = list(np.indices(index.shape, sparse=True))
+    grids[dim] = index
+    np.add.at(out, tuple(grids), g)
+    return out
 
 
 def reduce_to(g: Any, shape: tuple, dtype: np.dtype) -> np.ndarray:
@@ -120,16 +134,21 @@ class NP:
 
     @staticmethod
     def gather(a: Any, dim: int, index: np.ndarray) -> np.ndarray:
+        """PyTorch's gather: the output has ``index``'s shape, which may be shorter than
+        ``a``'s along the other dimensions (their leading entries are read); a 0-d ``a`` or
+        ``index`` counts as 1-d."""
+        a = np.asarray(a)
+        if a.ndim == 0 or index.ndim == 0:
+            return np.take(a.reshape(-1), index)
+        if index.size == 0:
+            return np.zeros(index.shape, dtype=a.dtype)
+        a = a[tuple(slice(None) if d == dim else slice(n) for d, n in enumerate(index.shape))]
         return np.take_along_axis(a, index, axis=dim)
 
     @staticmethod
     def scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
         """Zeros of ``shape`` with ``g`` added along ``dim`` at ``index`` (gather's VJP)."""
-        out = np.zeros(shape, dtype=np.asarray(g).dtype)
-        grids = list(np.indices(index.shape, sparse=True))
-        grids[dim] = index
-        np.add.at(out, tuple(grids), g)
-        return out
+        return scatter_add(np.zeros(shape, dtype=np.asarray(g).dtype), dim, index, g)
 
     @staticmethod
     def extremum(a: Any, dim: Any, keepdim: bool, pick: Any) -> np.ndarray:

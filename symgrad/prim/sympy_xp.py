@@ -16,7 +16,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad.prim.exact import exact
-from symgrad.prim.numpy_xp import NP
+from symgrad.prim.numpy_xp import NP, scatter_add
 
 __all__ = ["SX", "ElementSymbol", "symbol_array", "exact", "to_sympy"]
 
@@ -145,11 +145,7 @@ class SX:
 
     @staticmethod
     def scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
-        out = _objects(np.zeros(shape, dtype=np.int64))
-        grids = list(np.indices(index.shape, sparse=True))
-        grids[dim] = index
-        np.add.at(out, tuple(grids), _objects(g))
-        return out
+        return scatter_add(_objects(np.zeros(shape, dtype=np.int64)), dim, index, _objects(g))
 
     @staticmethod
     def constant(a: np.ndarray) -> np.ndarray:

@@ -402,13 +402,13 @@ ERRORS = [
         "index_select_2d_index",
         lambda: symgrad.index_select(_t(3, 2), 0, symgrad.tensor([[0, 1]])),
         IndexError,
-        ["1-D", "[1, 2]"],
+        ["vector", "[1, 2]"],
     ),
     (
         "index_select_float_index",
         lambda: symgrad.index_select(_t(3, 2), 0, _t(2)),
-        IndexError,
-        ["integers", "float32"],
+        RuntimeError,
+        ["int32/int64", "float32"],
     ),
     ("norm_p", lambda: _t(3).norm("nuc"), ValueError, ["'nuc'", "vector norms"]),
     # PyTorch 2.13: RuntimeError (the inf norm of an empty tensor has no identity)
@@ -436,7 +436,7 @@ ERRORS = [
         "gather_range",
         lambda: _t(2, 3).gather(1, symgrad.tensor([[0, 3]])),
         RuntimeError,
-        ["out of range", "3"],
+        ["out of bounds", "3"],
     ),
     (
         "where_condition",
@@ -455,7 +455,7 @@ ERRORS = [
         "nll_float_target",
         lambda: F.nll_loss(_t(2, 3), symgrad.tensor([0.0, 1.0])),
         RuntimeError,
-        ["integer"],
+        ["Long", "float32"],
     ),
     (
         "bce_range",

@@ -1,0 +1,231 @@
+"""The classification losses of :mod:`symgrad.nn.functional`: ``nll_loss`` and
+``cross_entropy``, with PyTorch's argument checks in its order and with its exception types
+(a ValueError for the batch sizes, a RuntimeError for the target's rank and dtype, an
+IndexError for a target out of range)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad import ops as _ops
+from symgrad.nn._arguments import _check_tensors, _reduction
+from symgrad.ops import losses as _losses
+from symgrad.ops.softmax_family import log_softmax
+from symgrad.tensor import Tensor
+
+__all__ = ["nll_loss", "cross_entropy"]
+
+
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Any = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Negative log-likelihood of log-probabilities ``input`` (N, C, ...) at class indices
+    ``target`` (N, ...); a 1-D ``input`` (C,) takes one class index.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> logp = symgrad.tensor([[-0.5, -1.0], [-2.0, -0.25]])
+    >>> F.nll_loss(logp, symgrad.tensor([0, 1]), reduction="none")
+    tensor([0.5000, 0.2500])
+    """
+    r = _reduction(reduction, size_average, reduce)
+    _check_tensors("nll_loss", input=input, target=target)
+    return _nll_loss(input, target, weight, ignore_index, r)
+
+
+def _check_nll_shapes(input: Tensor, target: Tensor) -> None:
+    """PyTorch's nll_loss_nd: the input's rank and the batch sizes (ValueError), then the
+    target's shape (RuntimeError)."""
+    if input.ndim < 1:
+        raise ValueError(
+            "nll_loss: Expected 1 or more dimensions (got 0): the input holds log-probabilities "
+            "of shape (C,) or (N, C, ...)"
+        )
+    batch = target.shape[0] if target.ndim else 0
+    if input.ndim != 1 and input.shape[0] != batch:
+        raise ValueError(
+            f"nll_loss: Expected input batch_size ({input.shape[0]}) to match target "
+            f"batch_size ({batch}): input of shape {list(input.shape)}, target of shape "
+            f"{list(target.shape)}"
+        )
+    expected = [input.shape[0], *input.shape[2:]]
+    if input.ndim <= 2 and target.ndim > 1:
+        raise RuntimeError(
+            f"nll_loss: 0D or 1D target tensor expected, multi-target not supported: target of "
+            f"shape {list(target.shape)} for input of shape {list(input.shape)}"
+        )
+    if input.ndim == 4 and target.ndim != 3:
+        raise RuntimeError(
+            "nll_loss: only batches of spatial targets supported (3D tensors) but got targets "
+            f"of dimension: {target.ndim}; expected a target of shape {expected}"
+        )
+    if input.ndim > 2 and list(target.shape) != expected:
+        raise RuntimeError(f"nll_loss: Expected target size {expected}, got {list(target.shape)}")
+
+
+def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
+    """Then the target's dtype, a 1-D input's single target, and the weight (PyTorch's
+    nll_loss)."""
+    if target.dtype is not dtypes.int64:
+        hint = (
+            f"; class probabilities must have the input's shape {list(input.shape)}"
+            if target.dtype.is_floating_point
+            else "; convert the targets with .long()"
+        )
+        raise RuntimeError(
+            f"nll_loss: expected target dtype to be Long (int64 class indices), but got "
+            f"{target.dtype!r}{hint}"
+        )
+    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError(
+            f"nll_loss: For 1D input, 1D target must have size 1, but got target size: "
+            f"{target.shape[0]}"
+        )
+    n_classes = input.shape[1] if input.ndim > 1 else input.shape[0]
+    if weight is not None and tuple(weight.shape) != (n_classes,):
+        raise RuntimeError(
+            f"nll_loss: weight tensor should be defined either for all {n_classes} classes or "
+            f"no classes but got weight tensor of shape: {list(weight.shape)}"
+        )
+
+
+def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: str) -> Tensor:
+    """``nll_loss`` once its arguments are checked (``r`` the reduction's name)."""
+    _check_nll_shapes(input, target)
+    _check_nll_target(input, target, weight)
+    batched = input.ndim >= 2
+    t = target._data if batched else target._data.reshape(())
+    n_classes = input.shape[1] if batched else input.shape[0]
+    safe, elem_w = _nll_targets(t, n_classes, ignore_index, weight, input._data.dtype)
+    if batched:
+        grids = np.indices(t.shape, sparse=True) if t.ndim > 1 else [np.arange(t.shape[0])]
+        key = (grids[0], safe, *grids[1:])  # input[n, target[n, ...], ...]
+    else:
+        key = (safe,)  # input[target]: a 0-d index array, so the loss is 0-d
+    denom = float(t.size if elem_w is None else elem_w.sum())
+    return _losses.NLL_LOSS(
+        input, key=key, weight=elem_w, denom=denom if denom else float("nan"), reduction=r
+    )
+
+
+def _nll_targets(
+    t: np.ndarray, n_classes: int, ignore_index: int, weight: Any, dtype: np.dtype
+) -> tuple:
+    """The targets made safe to index with, and the per-element weights (None for unit
+    weights with nothing ignored, the fast common case)."""
+    in_range = not t.size or (t.min() >= 0 and t.max() < n_classes)  # cheap test first
+    if not in_range:
+        outside = (t != ignore_index) & ((t < 0) | (t >= n_classes))
+        if outside.any():
+            raise IndexError(
+                f"Target {t[outside].flat[0]} is out of bounds (there are {n_classes} classes)"
+            )
+    elif weight is None and not 0 <= ignore_index < n_classes:
+        return t, None  # every target is a class: none can be the ignored index
+    keep = t != ignore_index
+    if weight is None and keep.all():
+        return t, None
+    safe = np.where(keep, t, 0)
+    w = keep.astype(dtype) if weight is None else weight._data.astype(dtype)[safe] * keep
+    return safe, w.astype(dtype, copy=False)
+
+
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Any = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """Cross entropy of logits ``input`` (N, C, ...) against class indices or, given a target
+    of the input's shape, class probabilities ``target``, through a stable ``log_softmax``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.cross_entropy(symgrad.zeros(2, 4), symgrad.tensor([0, 3]))
+    tensor(1.3863)
+    """
+    r = _reduction(reduction, size_average, reduce)
+    _check_tensors("cross_entropy", input=input, target=target)
+    # the classes run along dim 1, or dim 0 of a 1-D input (a 0-d input has no dim 1: IndexError)
+    dim = 0 if input.ndim == 1 else 1
+    smoothing = _smoothing(label_smoothing)
+    if target.shape == input.shape:  # class probabilities
+        if not target.dtype.is_floating_point:
+            raise RuntimeError(
+                f"cross_entropy: Expected floating point type for target with class "
+                f"probabilities, got {target.dtype!r}; a target of the input's shape "
+                f"{list(input.shape)} holds probabilities (class indices have no class dim)"
+            )
+        if ignore_index >= 0:
+            raise RuntimeError(
+                "cross_entropy: ignore_index is not supported for floating point target"
+            )
+        return _probabilities_loss(log_softmax(input, dim), target, weight, dim, smoothing, r)
+    logp = log_softmax(input, dim)
+    loss = _nll_loss(logp, target, weight, ignore_index, r)
+    if smoothing:
+        smooth = _smoothing_term(logp, target, weight, ignore_index, dim, r)
+        loss = loss * (1 - smoothing) + smooth * (smoothing / input.shape[dim])
+    return loss
+
+
+def _smoothing(label_smoothing: float) -> float:
+    if label_smoothing > 1.0:
+        raise RuntimeError(
+            f"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}"
+        )
+    return label_smoothing if label_smoothing > 0.0 else 0.0  # PyTorch ignores a negative one
+
+
+def _probabilities_loss(
+    logp: Tensor, target: Tensor, weight: Any, dim: int, smoothing: float, r: str
+) -> Tensor:
+    n = logp.shape[dim]
+    # no classes: PyTorch's 0 / 0 of the smoothing share and of the mean is nan
+    share = smoothing / n if n else (math.nan if smoothing else 0.0)
+    probs = target * (1 - smoothing) + share
+    w = 1 if weight is None else weight.reshape((n,) + (1,) * (logp.ndim - dim - 1))
+    loss = -(logp * probs * w).sum(dim)
+    if r == "mean":
+        return loss.sum() / loss.numel() if loss.numel() and n else loss.sum() * math.nan
+    return loss if r == "none" else loss.sum()
+
+
+def _smoothing_term(
+    logp: Tensor, target: Tensor, weight: Any, ignore_index: int, dim: int, reduction: str
+) -> Tensor:
+    """``-sum_c w_c log p_c`` per sample, reduced as PyTorch does: ignored targets add
+    nothing, and 'mean' divides by the weight of the kept targets, as ``nll_loss`` does."""
+    n = logp.shape[dim]
+    w = None if weight is None else weight.reshape((n,) + (1,) * (logp.ndim - dim - 1))
+    smooth = -(logp if w is None else logp * w).sum(dim)
+    keep = (target._data != ignore_index).reshape(smooth.shape)
+    if not keep.all():
+        smooth = _ops.where(Tensor._make(np.asarray(keep)), smooth, 0.0)
+    if reduction == "none":
+        return smooth
+    if reduction == "sum":
+        return smooth.sum()
+    kept = target._data[keep]
+    denom = float(weight._data[kept].sum()) if weight is not None else float(kept.size)
+    if not denom:  # every target ignored: the mean is nan and its gradient 0, as PyTorch's
+        return smooth.sum() * 0.0 + float("nan")
+    return smooth.sum() / denom

@@ -1,0 +1,171 @@
+"""Picking entries along one dimension by an index tensor: gather and index_select.
+
+Both check their arguments in PyTorch's order and with its exception types, which differ
+between the layouts PyTorch's CPU kernels take (see :func:`index_select`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad._data import _wrap_dim
+from symgrad.ops.indexing import _getitem_forward, _getitem_vjp, normalize_key
+from symgrad.prim.structural import Structural
+from symgrad.prim.text import COPIES
+from symgrad.tensor import Tensor
+
+__all__ = ["gather", "index_select"]
+
+
+def _index_tensor(index: Any, op: str) -> Tensor:
+    if not isinstance(index, Tensor):
+        raise TypeError(
+            f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}; "
+            "wrap the indices in symgrad.tensor(...)"
+        )
+    return index
+
+
+def _check_integer(index: Tensor, op: str) -> None:
+    if index.dtype not in (dtypes.int32, dtypes.int64):
+        raise RuntimeError(
+            f"{op}(): Expected dtype int32/int64 for index, got {index.dtype!r}; "
+            "convert the indices with .long()"
+        )
+
+
+# -- gather ---------------------------------------------------------------------------------------
+_GATHER = Structural(
+    "gather",
+    lambda xp, a, dim, index: xp.gather(a, dim, index),
+    lambda xp, g, c: (xp.scatter_zeros(c.shapes[0], c.params["dim"], c.params["index"], g),),
+    jvp="linear",
+    text=COPIES,
+)
+_SCATTER_ZEROS = Structural(
+    "scatter_zeros",
+    lambda xp, g, shape, dim, index: xp.scatter_zeros(shape, dim, index, g),
+    lambda xp, g, c: (xp.gather(g, c.params["dim"], c.params["index"]),),
+    backward="ScatterAddBackward0",
+)
+
+
+def _check_gather_shapes(input: Tensor, d: int, index: Tensor) -> None:
+    # PyTorch counts a 0-d tensor as one of one dimension here
+    if max(index.ndim, 1) != max(input.ndim, 1):
+        raise RuntimeError(
+            f"gather(): Index tensor must have the same number of dimensions as input tensor: "
+            f"index {list(index.shape)}, input {list(input.shape)}"
+        )
+    for i in range(index.ndim if input.ndim else 0):
+        if i != d and index.shape[i] > input.shape[i]:
+            raise RuntimeError(
+                f"gather(): Size does not match at dimension {i}: expected index "
+                f"{list(index.shape)} to be no larger than input {list(input.shape)} apart from "
+                f"dimension {d}"
+            )
+
+
+def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    """``out[i][j] = input[i][index[i][j]]`` along ``dim`` (``dim=1`` here).
+
+    ``index`` has as many dimensions as ``input``, no size larger than ``input``'s apart from
+    along ``dim``, and gives the output its shape.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    >>> symgrad.gather(x, 1, symgrad.tensor([[2, 0], [1, 1]]))
+    tensor([[3., 1.],
+            [5., 5.]])
+    """
+    d = _wrap_dim(dim, input.ndim)
+    index = _index_tensor(index, "gather")
+    if index.numel() == 0:  # nothing is read: PyTorch checks neither dtype nor shapes
+        return _GATHER(input, dim=d, index=np.zeros(index.shape, dtype=np.int64))
+    _check_integer(index, "gather")
+    _check_gather_shapes(input, d, index)
+    size = input.shape[d] if input.ndim else 1
+    outside = (index._data < 0) | (index._data >= size)
+    if outside.any():
+        raise RuntimeError(
+            f"gather(): index {index._data[outside].flat[0]} is out of bounds for dimension {d} "
+            f"with size {size}"
+        )
+    return _GATHER(input, dim=d, index=index._data.astype(np.int64))
+
+
+def xp_gather(a: Tensor, dim: int, index: np.ndarray) -> Tensor:
+    return _GATHER(a, dim=dim, index=index)
+
+
+def xp_scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Tensor) -> Tensor:
+    return _SCATTER_ZEROS(g, shape=shape, dim=dim, index=index)
+
+
+# -- index_select ---------------------------------------------------------------------------------
+_INDEX_SELECT = Structural(
+    "index_select", _getitem_forward, _getitem_vjp, backward="IndexSelectBackward0", jvp="linear"
+)
+
+
+def _check_select_range(input: Tensor, d: int, index: np.ndarray) -> None:
+    """PyTorch's range checks: negative indices are out of range too. Its CPU kernel raises
+    IndexError, except on the paths for an empty input and for dim 1 (RuntimeError)."""
+    if input.ndim == 0:
+        if index.size != 1:
+            raise RuntimeError(
+                f"index_select(): Index to scalar can have only 1 value, got {index.size} value(s)"
+            )
+        size = 1
+    else:
+        size = input.shape[d]
+        if input.ndim > 1 and index.size == 0:  # nothing is read, nothing is checked
+            return
+        if input.ndim > 1 and size == 0:
+            raise RuntimeError(
+                f"index_select(): self indexing axis dim should be positive: dimension {d} "
+                f"of the input of shape {list(input.shape)} is empty"
+            )
+    outside = (index < 0) | (index >= size)
+    if not outside.any():
+        return
+    error = RuntimeError if input.ndim > 1 and (input.numel() == 0 or d == 1) else IndexError
+    valid = f"valid indices run from 0 to {size - 1}" if size else "the dimension is empty"
+    raise error(
+        f"index_select(): index {index[outside].flat[0]} is out of range for dimension {d} "
+        f"of size {size} (input of shape {list(input.shape)}); {valid}"
+    )
+
+
+def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The entries of ``input`` at ``index`` (a vector of integers, none negative) along
+    ``dim``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> symgrad.index_select(x, 0, symgrad.tensor([2, 0]))
+    tensor([[5., 6.],
+            [1., 2.]])
+    """
+    index = _index_tensor(index, "index_select")
+    d = _wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError(
+            f"index_select(): Index is supposed to be a vector, got an index of shape "
+            f"{list(index.shape)}; flatten it with .reshape(-1)"
+        )
+    _check_integer(index, "index_select")
+    flat = index._data.reshape(-1)
+    _check_select_range(input, d, flat)
+    if input.ndim == 0:  # the one element: PyTorch keeps the input's shape
+        key: tuple = ()
+    else:
+        key = normalize_key((slice(None),) * d + (flat,), input.shape)
+    return _INDEX_SELECT(input, key=key)
