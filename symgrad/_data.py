@@ -21,6 +21,7 @@ __all__ = [
     "check_number",
     "check_fits",
     "cannot_convert",
+    "broadcast_mismatch",
 ]
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -41,10 +42,18 @@ class HoldsArray:
 def _nested_values(data: Any, found: set) -> Any:
     """Replace one-element tensors inside nested lists by their values, adding the dtype of
     every element to ``found`` (PyTorch infers the dtype element by element)."""
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, (list, tuple, range)):
         return [_nested_values(v, found) for v in data]
     found.add(_element_dtype(data))
-    return data._data if isinstance(data, HoldsArray) else data
+    if isinstance(data, HoldsArray):
+        if data._data.size != 1:
+            raise ValueError(
+                f"only one element tensors can be converted to Python scalars: can't build a "
+                f"tensor from a list holding a tensor of shape {list(data._data.shape)}; "
+                "use symgrad.stack(tensors) to join tensors"
+            )
+        return data._data.reshape(())
+    return data
 
 
 def _element_dtype(value: Any) -> Any:
@@ -70,13 +79,10 @@ def to_array(data: Any, dtype: Any = None) -> np.ndarray:
         array = np.array(data)
         if target is None:
             dtypes.from_numpy_dtype(array.dtype)
-    elif isinstance(data, (list, tuple, numbers.Number, np.generic)):
+    elif isinstance(data, (list, tuple, range, numbers.Number, np.generic)):
         array, target = _number_array(data, target)
     else:
-        raise TypeError(
-            f"can't build a tensor from an object of type {type(data).__name__}; pass a number, "
-            "a (nested) list or tuple of numbers, a NumPy array or a Tensor"
-        )
+        raise _not_a_number(data, target is not None, ())
     if target is not None and array.dtype != target.numpy:
         with np.errstate(over="ignore"):  # a float too big for float32 is inf, as in PyTorch
             array = array.astype(target.numpy)
@@ -93,20 +99,103 @@ def _number_array(data: Any, target: Any) -> tuple[np.ndarray, Any]:
         found.discard(_WIDE_INT)
         found.add(dtypes.int64)
     if None in found:
-        raise TypeError(f"can't build a tensor from {type(data).__name__} data {data!r:.80}")
+        raise _data_error(data, target is not None)
     if target is None:
         target = _inferred(found)
     if wide:
         values = _wide_ints_as_floats(values, target)
     try:
         array = np.array(values)
-    except ValueError as exc:
-        raise ValueError(f"can't build a tensor from ragged nested sequences: {exc}") from None
+    except ValueError:
+        raise _data_error(data, True) from None
     if array.dtype == object or array.dtype.kind not in "biuf":
-        raise TypeError(f"can't build a tensor from {type(data).__name__} data {data!r:.80}")
+        raise _data_error(data, True)
     if array.dtype != target.numpy:
         check_fits(array, target, "tensor()")
     return array, target
+
+
+def _data_error(data: Any, typed: bool) -> Exception:
+    """PyTorch's error for nested ``data`` that can't be a tensor, found as PyTorch finds it:
+    the shape from the first element at each depth, then (without a ``dtype``, ``typed``
+    False) every element's dtype, then every sequence against the shape."""
+    shape: list[int] = []
+    item = data
+    while isinstance(item, (list, tuple, range, str)):
+        if isinstance(item, str):  # a string is a sequence to PyTorch: of strings, endlessly
+            return ValueError(
+                f"too many dimensions 'str': can't build a tensor from strings ({item!r:.20})"
+            )
+        if not item:
+            break
+        shape.append(len(item))
+        item = item[0]
+    if not typed:
+        for index, value in _elements(data, ()):
+            if _element_dtype(value) is None and not isinstance(value, numbers.Complex):
+                return _not_a_number(value, False, index)
+    return _store_error(data, shape, ()) or TypeError(
+        f"can't build a tensor from {type(data).__name__} data {data!r:.80}"
+    )
+
+
+def _elements(data: Any, index: tuple) -> Any:
+    """(index, value) of every element of nested lists, in order."""
+    if isinstance(data, (list, tuple, range)):
+        for i, v in enumerate(data):
+            yield from _elements(v, (*index, i))
+    else:
+        yield index, data
+
+
+def _not_a_number(value: Any, typed: bool, index: tuple) -> Exception:
+    """PyTorch's error for ``value``, found at ``index`` of the data, which is no number."""
+    kind = type(value).__name__
+    where = f" at index {list(index)}" if index else ""
+    if isinstance(value, (str, bytes)):
+        return TypeError(
+            f"new(): invalid data type '{kind}': can't build a tensor from {value!r:.20}{where}; "
+            "convert strings to numbers first"
+        )
+    if typed:
+        return TypeError(f"must be real number, not {kind}: can't build a tensor from it{where}")
+    return RuntimeError(
+        f"Could not infer dtype of {kind}: can't build a tensor from {value!r:.40}{where}; "
+        "pass a number, a (nested) list or tuple of numbers, a NumPy array or a Tensor"
+    )
+
+
+def _store_error(item: Any, shape: list, index: tuple) -> Exception | None:
+    """The error for the first element of ``item`` that doesn't fit ``shape``, or None."""
+    dim = len(index)
+    if dim == len(shape):
+        kind = type(item).__name__
+        if isinstance(item, (list, tuple, range)):
+            return TypeError(
+                f"must be real number, not {kind}: can't build a tensor from ragged nested "
+                f"sequences, found a {kind} at index {list(index)} where a number belongs"
+            )
+        if _element_dtype(item) is None:
+            return TypeError(
+                f"must be real number, not {kind}: can't build a tensor from {item!r:.20} at "
+                f"index {list(index)}; tensor data holds numbers only"
+            )
+        return None
+    if not isinstance(item, (list, tuple, range)):
+        return TypeError(
+            f"not a sequence: can't build a tensor from ragged nested sequences, found "
+            f"{item!r:.20} at index {list(index)} where a sequence of length {shape[dim]} belongs"
+        )
+    if len(item) != shape[dim]:
+        return ValueError(
+            f"expected sequence of length {shape[dim]} at dim {dim} (got {len(item)}): can't "
+            f"build a tensor from ragged nested sequences (the one at index {list(index)})"
+        )
+    for i, v in enumerate(item):
+        error = _store_error(v, shape, (*index, i))
+        if error is not None:
+            return error
+    return None
 
 
 def _wide_ints_as_floats(values: Any, target: dtypes.dtype) -> Any:
@@ -250,9 +339,45 @@ def sizes(args: tuple, op: str) -> tuple[int, ...]:
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
+    if type(dim) is not int:
+        dim = _dim_index(dim)
     n = max(ndim, 1)
     if not -n <= dim < n:
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
         )
     return dim % n
+
+
+def _dim_index(dim: Any) -> int:
+    """``dim``, a NumPy integer or a one-element integer tensor, as an int (PyTorch's
+    TypeError for a float, a bool or anything else)."""
+    if isinstance(dim, (bool, np.bool_)) or not hasattr(type(dim), "__index__"):
+        raise TypeError(
+            f"argument 'dim' must be int, not {type(dim).__name__} ({dim!r:.20}); "
+            "dimensions are counted with ints"
+        )
+    return dim.__index__()
+
+
+def broadcast_mismatch(shapes: list) -> str:
+    """PyTorch's words for the last dimension where two of ``shapes`` (lists of sizes) don't
+    broadcast, or "" when they do.
+
+    Examples
+    --------
+    >>> broadcast_mismatch([[2, 3], [3, 2]])
+    ' (the size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1)'
+    """
+    ndim = max(len(shape) for shape in shapes)
+    for back in range(1, ndim + 1):
+        found = [(shape[-back], k) for k, shape in enumerate(shapes) if len(shape) >= back]
+        wide = [(n, k) for n, k in found if n != 1]
+        for n, k in wide[1:]:
+            if n != wide[0][0]:
+                (m, j) = wide[0]
+                return (
+                    f" (the size of tensor {chr(97 + j)} ({m}) must match the size of tensor "
+                    f"{chr(97 + k)} ({n}) at non-singleton dimension {ndim - back})"
+                )
+    return ""

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._assign import warn_copy_construct
 from symgrad._data import check_fits, check_number, int_argument, sizes, to_array
 from symgrad.tensor import Tensor
 
@@ -40,6 +41,10 @@ _rng = [np.random.default_rng()]
 
 def _finish(array: np.ndarray, requires_grad: bool, name: str | None = None) -> Tensor:
     t = Tensor._make(array)
+    if type(requires_grad) is not bool:
+        raise TypeError(
+            f"argument 'requires_grad' must be bool, not {type(requires_grad).__name__}"
+        )
     if requires_grad:
         t.requires_grad = True
     if name is not None:
@@ -69,6 +74,7 @@ def tensor(
     tensor(2., requires_grad=True)
     """
     _check_device(device)
+    warn_copy_construct(data)
     return _finish(to_array(data, dtype), requires_grad, name)
 
 
@@ -81,7 +87,7 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
         dtype is None or dtypes.as_dtype(dtype).numpy == data.dtype
     ):
         return from_numpy(data)
-    return tensor(data, dtype)
+    return _finish(to_array(data, dtype), False)
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:

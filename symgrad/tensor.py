@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import _version, dtypes
+from symgrad._assign import check_data, check_grad, check_requires_grad
 from symgrad._data import HoldsArray, Size, _wrap_dim, to_array
 from symgrad._version import NO_VERSION, Version
 
@@ -102,24 +103,16 @@ class Tensor(HoldsArray):
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
-        value = bool(value)
-        if self.grad_fn is not None and not value:
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to use "
-                "a computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach()."
-            )
-        if value:
-            _version.check_may_require_grad(self)
-        if value and not self.dtype.is_floating_point:
-            raise RuntimeError(
-                "only Tensors of floating point dtype can require gradients; this tensor has "
-                f"dtype {self.dtype!r} (convert it first, e.g. t.float() or t.double())"
-            )
+        check_requires_grad(self, value)
         self._requires_grad = value
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set :attr:`requires_grad` in place and return ``self``."""
+        if type(requires_grad) is not bool:
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{type(requires_grad).__name__}"
+            )
         self.requires_grad = requires_grad
         return self
 
@@ -139,19 +132,7 @@ class Tensor(HoldsArray):
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
-        if value is not None:
-            if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad must be a Tensor or None, got {type(value)}")
-            if value.shape != self.shape:
-                raise RuntimeError(
-                    f"assigned grad has shape {list(value.shape)} but the tensor has shape "
-                    f"{list(self.shape)}; a gradient must have the shape of its tensor"
-                )
-            if value.dtype is not self.dtype:
-                raise RuntimeError(
-                    f"assigned grad has dtype {value.dtype!r} but the tensor has dtype "
-                    f"{self.dtype!r}; convert it first, e.g. grad.to({self.dtype!r})"
-                )
+        check_grad(self, value)
         self._grad = value
 
     @property
@@ -192,8 +173,7 @@ class Tensor(HoldsArray):
 
     @data.setter
     def data(self, value: Tensor) -> None:
-        if not isinstance(value, Tensor):
-            raise TypeError(f"Tensor.data must be set to a Tensor, got {type(value).__name__}")
+        check_data(self, value)
         self._data = value._data
 
     @property
@@ -262,17 +242,9 @@ class Tensor(HoldsArray):
         """The values as (nested) Python lists."""
         return self._data.tolist()
 
-    def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The values as a NumPy array sharing memory (error if it requires grad)."""
-        if self._requires_grad and not force:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-                "instead."
-            )
-        return self._data
-
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return self._data if dtype is None else self._data.astype(dtype)
+        data = self.numpy()  # refused for a tensor that requires grad, as in PyTorch
+        return data if dtype is None else data.astype(dtype)
 
     def cpu(self) -> Tensor:
         """``self`` (symgrad tensors always live on the CPU)."""
@@ -286,7 +258,12 @@ class Tensor(HoldsArray):
         return t
 
     def detach_(self) -> Tensor:
-        """Cut this tensor from the graph in place, making it a leaf."""
+        """Cut this tensor from the graph in place, making it a leaf (not for a view)."""
+        if self._view_base is not None and self._view_base[1] != "alias":
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead: it returns a new tensor "
+                f"(this one, of shape {list(self.shape)}, shares its memory with another)."
+            )
         self.grad_fn = None
         self._requires_grad = False
         return self
@@ -324,9 +301,6 @@ class Tensor(HoldsArray):
                 f"Boolean value of Tensor with {self._data.size} values is ambiguous"
             )
         return bool(self._data)
-
-    def __float__(self) -> float:
-        return float(self._scalar())
 
     def __int__(self) -> int:
         return int(self._scalar())

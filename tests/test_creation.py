@@ -81,7 +81,8 @@ def test_tensor_copies_its_data():
     t = symgrad.tensor(a)
     a[0] = 10
     assert t.tolist() == [1.0, 2.0]
-    u = symgrad.tensor(t)
+    with pytest.warns(UserWarning, match="detach\\(\\).clone\\(\\)"):  # PyTorch's advice
+        u = symgrad.tensor(t)
     u[0] = 5.0
     assert t.tolist() == [1.0, 2.0]
 
@@ -95,10 +96,12 @@ def test_tensor_with_requires_grad_and_name():
     "data, error, match",
     [
         ("abc", TypeError, "can't build a tensor"),
-        ([1, "a"], TypeError, "can't build a tensor"),
-        ([1, None], TypeError, "can't build a tensor"),
-        (None, TypeError, "can't build a tensor"),
-        ([[1, 2], [3]], ValueError, "ragged"),
+        ([1, "a"], TypeError, "can't build a tensor from 'a' at index \\[1\\]"),
+        ([1, None], RuntimeError, "can't build a tensor from None at index \\[1\\]"),
+        (None, RuntimeError, "can't build a tensor"),
+        ([[1, 2], [3]], ValueError, "length 2 at dim 1 \\(got 1\\).*ragged"),
+        ([[1, 2], 3], TypeError, "not a sequence.*ragged"),
+        ([symgrad.ones(2)], ValueError, "one element tensors.*symgrad.stack"),
     ],
 )
 def test_bad_data_is_a_clear_error(data, error, match):

@@ -15,6 +15,7 @@ from symgrad.autograd.grad_mode import (
     set_grad_enabled,
 )
 from symgrad.autograd import hooks  # binds Tensor.register_hook and Tensor.retain_grad
+from symgrad.autograd import conversions  # binds Tensor.numpy and float(Tensor)
 from symgrad.autograd.engine import backward, grad  # binds Tensor.backward
 from symgrad.autograd.node import Node
 

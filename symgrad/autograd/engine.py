@@ -318,7 +318,10 @@ def _targets(inputs: Sequence) -> dict:
 
 def _check_input(t: Any, i: int) -> Tensor:
     if not isinstance(t, Tensor):
-        raise TypeError(f"input {i} must be a Tensor, got {type(t).__name__}")
+        raise RuntimeError(
+            f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__} "
+            f"(input {i})"
+        )
     if not t._requires_grad:
         raise RuntimeError(f"One of the differentiated Tensors (input {i}) does not require grad")
     return t
@@ -354,6 +357,12 @@ def grad(
         retain_graph = create_graph
     if allow_unused is None:
         allow_unused = materialize_grads
+    elif materialize_grads and not allow_unused:
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, but "
+            "got: allow_unused=False. Unused inputs get zeros with materialize_grads=True, so "
+            "leave allow_unused out"
+        )
     start = root_gradients(roots, grads, create_graph)
     targets = _targets(input_list)
     run = _Run(create_graph, retain_graph, targets, accumulate=False)

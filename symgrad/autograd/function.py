@@ -16,6 +16,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad._version import SAVED, is_inference
 from symgrad.autograd import grad_mode
+from symgrad.autograd.function_call import as_positional, check_dirty, wrap_output
 from symgrad.autograd.hooks import grad_tensor
 from symgrad.autograd.node import Node
 from symgrad.prim.primitive import Ctx, Primitive, input_records
@@ -30,6 +31,7 @@ class FunctionCtx(Node):
     __slots__ = (
         "needs_input_grad",
         "_non_differentiable",
+        "_dirty",
         "materialize_grads",
         "__dict__",
     )
@@ -40,21 +42,18 @@ class FunctionCtx(Node):
     def __init__(self) -> None:
         super().__init__(self._primitive, 1, ())
         self.needs_input_grad: tuple = ()
-        self._non_differentiable: set[int] = set()
+        self._non_differentiable: tuple = ()
+        self._dirty: tuple = ()
         self.materialize_grads = True
 
     def save_for_backward(self, *tensors: Tensor | None) -> None:
-        """Keep tensors for ``backward`` (checked for in-place changes when read back)."""
-        for t in tensors:
-            if t is not None and not isinstance(t, Tensor):
-                raise TypeError(
-                    f"save_for_backward can only save tensors (or None), got {type(t).__name__}; "
-                    "store other values as attributes of ctx"
-                )
+        """Keep tensors for ``backward`` (checked for in-place changes when read back; only
+        tensors and None, checked when the call records, as in PyTorch)."""
         self._saved = tensors
         # an inference tensor has no version: refused when the call records (see apply)
         self._versions = tuple(
-            None if t is None or is_inference(t) else t._counter.value for t in tensors
+            t._counter.value if isinstance(t, Tensor) and not is_inference(t) else None
+            for t in tensors
         )
 
     @property
@@ -64,10 +63,15 @@ class FunctionCtx(Node):
 
     def mark_non_differentiable(self, *outputs: Tensor) -> None:
         """Declare outputs that get no gradient (e.g. indices)."""
-        self._non_differentiable.update(id(t) for t in outputs)
+        _check_tensors("mark_non_differentiable", outputs)
+        self._non_differentiable += outputs  # kept alive: told apart by identity
 
     def mark_dirty(self, *tensors: Tensor) -> None:
-        """Accepted for compatibility; in-place changes are tracked by version counters."""
+        """Declare the inputs ``forward`` changed in place. ``forward`` must return them; they
+        then become outputs of this call (the same tensor objects, with this node as their
+        ``grad_fn``), as in PyTorch."""
+        _check_tensors("mark_dirty", tensors)
+        self._dirty += tensors
 
     def set_materialize_grads(self, value: bool) -> None:
         """Whether missing output gradients reach ``backward`` as zeros (default) or None."""
@@ -79,6 +83,15 @@ class FunctionCtx(Node):
     def __repr__(self) -> str:
         # PyTorch prints custom nodes with the module of autograd.Function
         return f"<symgrad.autograd.function.{type(self).__name__} object at {id(self):#x}>"
+
+
+def _check_tensors(method: str, values: tuple) -> None:
+    for i, t in enumerate(values):
+        if not isinstance(t, Tensor):
+            raise RuntimeError(
+                f"{method} only accepts tensors (variables), but argument {i} is of type "
+                f"{type(t).__name__}"
+            )
 
 
 def _grad_tensor(g: Any, shape: tuple, dtype: np.dtype, materialize: bool) -> Any:
@@ -224,18 +237,25 @@ class FunctionPrimitive(Primitive):
 
 def _checked(node: Any, i: int, g: Any, create_graph: bool) -> Any:
     """A gradient ``backward`` returned for input ``i``, checked and fitted to the input."""
-    if g is None or node.next_functions[i][0] is None:
+    if g is None:
         return None
-    if not isinstance(g, Tensor):
-        raise TypeError(
-            f"function {node.name()} returned a {type(g).__name__} as gradient {i}; "
-            "backward must return Tensors (or None)"
+    if node._meta[i] is None:
+        raise RuntimeError(
+            f"function {node.name()} returned a gradient different than None at position "
+            f"{i + 1}, but the corresponding forward input was not a Variable (it was not a "
+            "tensor): return None in its place"
         )
+    if not isinstance(g, Tensor):
+        raise RuntimeError(
+            f"expected Variable or None (got {type(g).__name__}): function {node.name()} "
+            f"returned it as gradient {i}; backward must return tensors (or None)"
+        )
+    if node.next_functions[i][0] is None:
+        return None
     shape, dtype = node._meta[i]
     if g.shape != shape:
-        try:
-            np.broadcast_shapes(g.shape, shape)
-            ok = len(g.shape) >= len(shape)
+        try:  # a gradient the input's shape broadcasts to is summed back to it
+            ok = np.broadcast_shapes(shape, g.shape) == g.shape
         except ValueError:
             ok = False
         if not ok:
@@ -315,42 +335,38 @@ class Function(metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        args = as_positional(cls.forward, args, kwargs)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         with grad_mode.no_grad():
-            outputs = cls.forward(ctx, *args, **kwargs)
+            outputs = cls.forward(ctx, *args)
         is_tuple = isinstance(outputs, tuple)
         outs = outputs if is_tuple else (outputs,)
         record = grad_mode.recording() and any(ctx.needs_input_grad)
+        if ctx._dirty:
+            check_dirty(ctx, args, outs, record)
         if not record:
             ctx._release()
             return outputs
+        for i, t in enumerate(ctx._saved):
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(
+                    f"save_for_backward can only save variables, but argument {i} is of type "
+                    f"{type(t).__name__}: keep values other than tensors as attributes of ctx "
+                    "(ctx.k = k)"
+                )
         if any(t is not None and is_inference(t) for t in ctx._saved):
             raise RuntimeError(SAVED)
         # the same records as every other node (ctx keeps what save_for_backward gave it)
         edges, _, _, meta, consts, held = input_records(args, (False,) * len(args))
         ctx.next_functions, ctx._meta, ctx._consts, ctx._held = tuple(edges), meta, consts, held
-        wrapped = tuple(_wrap_output(ctx, i, o, args) for i, o in enumerate(outs))
+        wrapped = tuple(wrap_output(ctx, i, o, args) for i, o in enumerate(outs))
         ctx._out_meta = tuple(
             (o.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.dtype(np.float64))
             for o in wrapped
         )
         ctx.num_outputs = ctx.params = len(wrapped)
         return wrapped if is_tuple else wrapped[0]
-
-
-def _wrap_output(ctx: FunctionCtx, i: int, out: Any, args: tuple) -> Any:
-    if not isinstance(out, Tensor):
-        return out
-    non_differentiable = id(out) in ctx._non_differentiable
-    if any(out is a for a in args) or out.grad_fn is not None or out._requires_grad:
-        out = Tensor._make(out._data)  # a new tensor object in the graph, sharing the values
-    if non_differentiable or not out.dtype.is_floating_point:
-        return out
-    out.grad_fn = ctx
-    out._output_nr = i
-    out._requires_grad = True
-    return out
 
 
 def once_differentiable(fn: Any) -> Any:

@@ -36,17 +36,18 @@ def given_gradients(outputs: Any, given: Any) -> list:
 
 def root_gradients(roots: list, grads: list, create_graph: bool) -> list:
     """The gradient each root starts with: given, or 1 for a one-element root."""
+    if len(grads) < len(roots):
+        raise RuntimeError(
+            f"got {len(roots)} tensors and {len(grads)} gradients: one gradient (or None) per "
+            "output is needed"
+        )
+    grads = grads[: len(roots)]  # PyTorch ignores gradients beyond the outputs
     for g in grads:
         if g is not None and not isinstance(g, Tensor):
             raise TypeError(
                 f"gradients can be either Tensors or None, but got {type(g).__name__}; "
                 "wrap the values in symgrad.tensor(...)"
             )
-    if len(grads) != len(roots):
-        raise RuntimeError(
-            f"one gradient per output is needed: got {len(grads)} gradients for "
-            f"{len(roots)} outputs"
-        )
     result = []
     for i, (root, g) in enumerate(zip(roots, grads)):
         if not isinstance(root, Tensor):

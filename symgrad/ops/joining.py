@@ -57,9 +57,9 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     tensor([[1., 0., 0.],
             [1., 0., 0.]])
     """
-    tensors = [_tensor(x, "cat") for x in tensors]
+    tensors = _listed(tensors, "cat")
     if not tensors:
-        raise RuntimeError("cat(): expected a non-empty list of Tensors")
+        raise ValueError("cat(): expected a non-empty list of Tensors")
     for i, x in enumerate(tensors):
         if x.ndim == 0:
             raise RuntimeError(
@@ -89,9 +89,19 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 concat = concatenate = cat
 
 
+def _listed(tensors: Any, op: str) -> list[Tensor]:
+    """``tensors``, a list or tuple of tensors, as a list (PyTorch's TypeError otherwise)."""
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(
+            f"{op}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+            f"{type(tensors).__name__}; pass a list or tuple of tensors"
+        )
+    return [_tensor(x, op) for x in tensors]
+
+
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors of one shape along a new dimension."""
-    tensors = [_tensor(x, "stack") for x in tensors]
+    tensors = _listed(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     for i, x in enumerate(tensors):

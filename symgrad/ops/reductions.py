@@ -35,7 +35,7 @@ def _dims(input: Tensor, dim: Any) -> tuple[int, ...] | None:
     items = dim if isinstance(dim, (tuple, list)) else (dim,)
     if not items:
         return None
-    axes = tuple(sorted({_wrap_dim(int(d), input.ndim) for d in items}))
+    axes = tuple(sorted({_wrap_dim(d, input.ndim) for d in items}))
     if len(axes) != len(items):
         raise RuntimeError(f"dim {list(items)} appears multiple times in the list of dims")
     return axes if input.ndim else None
@@ -209,7 +209,7 @@ def _check_nonempty(input: Tensor, op: str, dim: Any, error: type = RuntimeError
 def _empty_dim(input: Tensor, dim: Any) -> int | None:
     """The first of the dimensions ``dim`` (an int or a sequence) that has size 0, if any."""
     for d in dim if isinstance(dim, (tuple, list)) else (dim,):
-        d = _wrap_dim(int(d), input.ndim)
+        d = _wrap_dim(d, input.ndim)
         if input.ndim and input.shape[d] == 0:
             return d
     return None

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._data import INT_ARG_END, INT_ARG_MIN
+from symgrad._data import INT_ARG_END, INT_ARG_MIN, broadcast_mismatch
 from symgrad._lazy import sympy as sp
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, grad_mode
@@ -383,8 +383,9 @@ class Elementwise(Primitive):
             np.broadcast_shapes(*(np.shape(d) for d in datas))
         except ValueError:
             raise RuntimeError(
-                f"{self.name}: the shapes {' and '.join(map(str, shapes))} don't broadcast: "
-                "each dimension must match, be 1, or be missing (counting from the last)"
+                f"{self.name}: the shapes {' and '.join(map(str, shapes))} don't broadcast"
+                f"{broadcast_mismatch(shapes)}: each dimension must match, be 1, or be missing "
+                "(counting from the last)"
             ) from None
 
     def _result_dtype(self, args: tuple) -> np.dtype:

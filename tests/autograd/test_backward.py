@@ -310,7 +310,7 @@ def test_gradient_that_is_not_a_tensor_raises_type_error():
 
 def test_one_gradient_per_root_is_needed():
     x = leaf([1.0, 2.0])
-    with pytest.raises(RuntimeError, match="got 1 gradients for 2 outputs"):
+    with pytest.raises(RuntimeError, match="got 2 tensors and 1 gradients"):
         backward([x.sum(), x.sum()], [symgrad.tensor(1.0, dtype=symgrad.float64)])
 
 

@@ -283,7 +283,7 @@ def test_gradient_that_is_not_a_tensor_raises():
         def backward(ctx, g):
             return 2.0
 
-    with pytest.raises(TypeError, match="backward must return Tensors"):
+    with pytest.raises(RuntimeError, match="expected Variable or None.*must return tensors"):
         Bad.apply(leaf([1.0])).sum().backward()
 
 

@@ -1,0 +1,54 @@
+"""Conversions of a tensor that depend on grad mode (bound as :class:`~symgrad.Tensor` methods
+when :mod:`symgrad.autograd` loads): while the graph records, ``numpy()`` of a tensor that
+requires grad is refused and ``float()`` of one warns, as in PyTorch, since the values leave
+the graph."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from symgrad.autograd.grad_mode import _state
+from symgrad.tensor import Tensor, bind_methods
+
+__all__ = ["numpy"]
+
+
+def numpy(self: Tensor, *, force: bool = False) -> np.ndarray:
+    """The values as a NumPy array sharing memory; refused for a tensor that requires grad
+    while grad mode is on (use ``t.detach().numpy()``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> x.detach().numpy()
+    array([1., 2.], dtype=float32)
+    >>> with symgrad.no_grad():
+    ...     x.numpy()
+    array([1., 2.], dtype=float32)
+    """
+    if self._requires_grad and not force and _state.enabled:
+        raise RuntimeError(
+            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+            f"instead (or call it under symgrad.no_grad()); this tensor has shape "
+            f"{list(self.shape)}."
+        )
+    return self._data
+
+
+def _float(self: Tensor) -> float:
+    """``float(t)``; it warns when ``t`` requires grad while grad mode is on."""
+    if self._requires_grad and _state.enabled:
+        warnings.warn(
+            "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+            "behavior.\nConsider using tensor.detach() first.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return float(self._scalar())
+
+
+_float.__name__ = "__float__"
+bind_methods({"numpy": numpy, "__float__": _float})

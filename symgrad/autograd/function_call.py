@@ -1,0 +1,106 @@
+"""What a custom Function's ``apply`` does around its ``forward``: keyword arguments passed as
+inputs, PyTorch's checks of the tensors given to ``mark_dirty``, and the outputs made the
+outputs of the call's node."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from typing import Any
+
+from symgrad.autograd.hooks import move_retain_grad
+from symgrad.tensor import Tensor
+
+__all__ = ["as_positional", "check_dirty", "is_in", "wrap_output"]
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def as_positional(forward: Any, args: tuple, kwargs: dict) -> tuple:
+    """``args`` followed by the keyword arguments, as PyTorch passes them to ``forward``: in
+    the order of ``forward``'s parameters after those given, each one an input of the call
+    (``backward`` returns a gradient, or None, for it)."""
+    if not kwargs:
+        return args
+    params = list(inspect.signature(forward).parameters.values())[1:]  # after ctx
+    names = [p.name for p in params if p.kind in _POSITIONAL]
+    unknown = [k for k in kwargs if k not in names[len(args) :]]
+    if unknown:
+        raise TypeError(
+            f"forward() got an unexpected keyword argument '{unknown[0]}': apply() passes "
+            "keyword arguments as forward's positional parameters (after those given) only"
+        )
+    left = dict(kwargs)
+    args = list(args)
+    for name in names[len(args) :]:
+        if not left:
+            break
+        if name not in left:
+            raise TypeError(
+                f"forward() missing required argument: '{name}' (position {len(args)}): "
+                "keyword arguments of apply() fill forward's parameters in order, so give "
+                "every parameter before the last one given"
+            )
+        args.append(left.pop(name))
+    return tuple(args)
+
+
+def check_dirty(ctx: Any, args: tuple, outs: tuple, record: bool) -> None:
+    """PyTorch's checks of the tensors given to ``mark_dirty``."""
+    for t in ctx._dirty:
+        if not is_in(t, outs):
+            raise RuntimeError(
+                "Some elements marked as dirty during the forward method were not returned as "
+                f"output (a tensor of shape {list(t.shape)}). The inputs that are modified "
+                "inplace must all be outputs of the Function."
+            )
+        if not is_in(t, args):
+            warnings.warn(
+                "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors "
+                "that have been mutated should be passed to ctx.mark_dirty().",
+                UserWarning,
+                stacklevel=3,
+            )
+        elif record and t._requires_grad and t.grad_fn is None:
+            raise RuntimeError(
+                "a leaf Variable that requires grad has been used in an in-place operation "
+                f"(marked dirty by {type(ctx).__name__}). Change a clone of it (x.clone()), or "
+                "call the function under symgrad.no_grad() if it should not be recorded."
+            )
+        elif record and t._view_base is not None and t._view_base[1] != "alias":
+            # PyTorch records the change in the base's history too (CopySlices)
+            raise NotImplementedError(
+                f"{type(ctx).__name__}: mark_dirty of a view (a tensor of shape "
+                f"{list(t.shape)} sharing another's memory) is not supported: the change would "
+                "not reach the history of the tensor it is a view of. Pass a clone "
+                "(v.clone()) and write the result back with an in-place copy_, or pass the base."
+            )
+
+
+def is_in(t: Tensor, values: tuple) -> bool:
+    """Whether ``t`` is one of ``values`` (by identity: tensors compare element-wise)."""
+    return any(t is v for v in values)
+
+
+def wrap_output(ctx: Any, i: int, out: Any, args: tuple) -> Any:
+    """Output ``i`` of the call as an output of the node ``ctx`` (a non-tensor as it is)."""
+    if not isinstance(out, Tensor):
+        return out
+    non_differentiable = is_in(out, ctx._non_differentiable)
+    if is_in(out, ctx._dirty) and is_in(out, args):
+        # changed in place: the input itself becomes the output, its history this call
+        if non_differentiable or not out.dtype.is_floating_point:
+            return out
+        old_node = out.grad_fn
+        out.grad_fn, out._output_nr, out._requires_grad = ctx, i, True
+        out._counter.value += 1
+        move_retain_grad(out, old_node)
+        return out
+    if is_in(out, args) or out.grad_fn is not None or out._requires_grad:
+        out = Tensor._make(out._data)  # a new tensor object in the graph, sharing the values
+    if non_differentiable or not out.dtype.is_floating_point:
+        return out
+    out.grad_fn = ctx
+    out._output_nr = i
+    out._requires_grad = True
+    return out
