@@ -32,7 +32,7 @@ _OVERLAP = (
 
 def has_overlap(a: np.ndarray) -> bool:
     """Whether two elements of ``a`` share one memory location (a stride 0 of size > 1)."""
-    return any(s == 0 and n > 1 for n, s in zip(a.shape, a.strides))
+    return a.size > 0 and any(s == 0 and n > 1 for n, s in zip(a.shape, a.strides))
 
 
 def check_writable(x: Tensor) -> None:
@@ -189,7 +189,14 @@ def is_contiguous(self: Tensor, memory_format: Any = None) -> bool:
 
 def stride(self: Tensor, dim: int | None = None) -> Any:
     """The step in memory, in elements, between neighbours along each dimension."""
-    steps = tuple(s // self._data.itemsize for s in self._data.strides)
+    if self._data.size == 0:  # no memory to step through: PyTorch's row-major strides
+        steps, step = [], 1
+        for n in reversed(self.shape):
+            steps.insert(0, step)
+            step *= max(n, 1)
+        steps = tuple(steps)
+    else:
+        steps = tuple(s // self._data.itemsize for s in self._data.strides)
     return steps if dim is None else steps[_wrap_dim(dim, self.ndim)]
 
 

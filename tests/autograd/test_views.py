@@ -264,6 +264,16 @@ def pieces_changed_in_place(T):
     return [refused, y[0], stale, z, len(T.zeros(0, 3).unbind()), len(T.ones(3, 0).unbind(1))]
 
 
+@case([[[1, 1], [3, 1], [1], [1]], "no error"])
+def empty_tensors_have_pytorchs_strides_and_can_be_written(T):
+    def write():
+        z = T.zeros(2, 0)
+        z[[1]] = T.zeros(1, 0)
+
+    strides = [list(T.zeros(s).stride()) for s in [(2, 0), (0, 3), (0,), (1,)]]
+    return [strides, raised(write)]
+
+
 @pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_views_as_pytorch(name: str, lib: Any) -> None:
