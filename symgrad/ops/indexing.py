@@ -172,7 +172,18 @@ def _index_put_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return gx, gv
 
 
-_INDEX_PUT = Structural("index_put", _index_put_forward, _index_put_vjp, backward="CopySlices")
+def _index_put_name(params: dict, meta: Any) -> str:
+    # PyTorch indexes the basic part first: writing into that view is CopySlices; indices
+    # alone (after full slices) write into the tensor itself, IndexPutBackward0
+    key = params["key"]
+    basic = [k for k in key if not isinstance(k, np.ndarray)]
+    whole = all(k is Ellipsis or k == slice(None) for k in basic)
+    return "IndexPutBackward0" if whole and len(basic) < len(key) else "CopySlices"
+
+
+_INDEX_PUT = Structural(
+    "index_put", _index_put_forward, _index_put_vjp, backward=_index_put_name
+)
 
 
 def index_put(input: Tensor, key: Any, values: Any) -> Tensor:

@@ -18,6 +18,7 @@ from symgrad._version import check_writable
 from symgrad.autograd import grad_mode
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.ops import views
+from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor, live_aliases
@@ -174,7 +175,27 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             f"Overflow when unpacking long long: can't write {value!r:.30} into a tensor, it "
             "is outside int64's range [-2**63, 2**63 - 1]; write float(n) instead"
         )
+    if _covers_all(key, x.shape):  # PyTorch writes into the tensor itself: fill_ or copy_
+        if isinstance(value, Tensor) and value.ndim:
+            copy_(x, value)
+            return
+        if not isinstance(value, Tensor):
+            from symgrad.creation import full
+
+            value = full((), as_operand(value, "setitem"), dtype=x.dtype)
+        fill_(x, value)
+        return
     inplace(x, "setitem", lambda t: index_put(t, key, value), value)
+
+
+def _covers_all(key: Any, shape: tuple) -> bool:
+    """Whether ``key`` is slices and ``...`` only, covering every element in order."""
+    from symgrad.ops.indexing import normalize_key
+
+    items = normalize_key(key, shape)
+    if not all(k is Ellipsis or isinstance(k, slice) for k in items):
+        return False
+    return np.empty(shape, dtype=np.bool_)[items].shape == tuple(shape)
 
 
 def _overwritten_vjp(xp: Any, g: Any, ctx: Any) -> tuple:

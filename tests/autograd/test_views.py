@@ -25,7 +25,9 @@ def observe(value: Any) -> Any:
         return [observe(v) for v in value]
     if hasattr(value, "tolist") and hasattr(value, "requires_grad"):
         return value.tolist()
-    if value is not None and type(value).__name__.endswith(("Backward0", "Slices", "Grad")):
+    if value is not None and type(value).__name__.endswith(
+        ("Backward0", "Backward3", "Slices", "Grad", "Backwards")
+    ):
         return type(value).__name__
     return value
 
@@ -272,6 +274,37 @@ def empty_tensors_have_pytorchs_strides_and_can_be_written(T):
 
     strides = [list(T.zeros(s).stride()) for s in [(2, 0), (0, 3), (0,), (1,)]]
     return [strides, raised(write)]
+
+
+@case(
+    [
+        "IndexPutBackward0",
+        "IndexPutBackward0",
+        "CopySlices",
+        "FillBackward3",
+        "FillBackward3",
+        "CopyBackwards",
+        "IndexPutBackward0",
+        "CopySlices",
+    ]
+)
+def setitem_records_what_pytorch_records(T):
+    x = T.ones(2, 3, requires_grad=True)
+    out = []
+    for key, value in (
+        ([0, 1], 5.0),
+        (T.tensor([True, False]), 5.0),
+        (0, 5.0),
+        (slice(None), 5.0),
+        (Ellipsis, T.tensor(2.0)),
+        (slice(0, 2), T.ones(3)),
+        ((slice(None), [0]), 5.0),
+        ((0, [1, 2]), 5.0),
+    ):
+        z = x * 1
+        z[key] = value
+        out.append(z.grad_fn)
+    return out
 
 
 @pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
