@@ -296,6 +296,7 @@ CLAMP = declare(
     backward="ClampBackward1",
     domain=Domain({"x": "clear_of_bounds"}, params=((-0.5, 0.5), (-0.5, 0.7), (-2.0, 1.0))),
     masked=True,
+    vjp_backward="WhereBackward0",
 )
 CLAMP_MIN = declare(
     "clamp_min",
@@ -305,6 +306,7 @@ CLAMP_MIN = declare(
     kernel=lambda v, min: np.maximum(min, v),
     domain=Domain({"x": "clear_of_bounds"}, params=((-0.5,), (-0.3,), (1.0,))),
     masked=True,
+    vjp_backward="WhereBackward0",
 )
 CLAMP_MAX = declare(
     "clamp_max",
@@ -314,6 +316,7 @@ CLAMP_MAX = declare(
     kernel=lambda v, max: np.minimum(max, v),
     domain=Domain({"x": "clear_of_bounds"}, params=((0.5,), (0.4,), (-1.0,))),
     masked=True,
+    vjp_backward="WhereBackward0",
 )
 MAXIMUM = declare(
     "maximum",
@@ -323,6 +326,7 @@ MAXIMUM = declare(
     kernel=np.maximum,
     domain={"x": "distinct", "y": "distinct"},
     masked=True,
+    vjp_backward="MaskedFillBackward0",
 )
 MINIMUM = declare(
     "minimum",
@@ -331,6 +335,7 @@ MINIMUM = declare(
     kernel=np.minimum,
     domain={"x": "distinct", "y": "distinct"},
     masked=True,
+    vjp_backward="MaskedFillBackward0",
 )
 WHERE = declare(
     "where",

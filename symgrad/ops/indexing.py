@@ -135,8 +135,20 @@ _INDEX_PUT_ZEROS = Structural(
     "index_put_zeros",
     lambda xp, g, shape, key, unique: xp.index_put_zeros(shape, key, g, unique),
     lambda xp, g, c: (xp.getitem(g, c.params["key"]),),
-    backward="IndexPutBackward0",
+    backward=lambda params, meta: _GRAD_NAMES[_kind(_as_tuple(params["key"]))],
 )
+# PyTorch's names for the node of an indexing op's gradient (under create_graph)
+_GRAD_NAMES = {
+    "select": "SelectBackwardBackward0",
+    "slice": "SliceBackwardBackward0",
+    "advanced": "IndexPutImplBackward0",
+    "unsqueeze": "SqueezeBackward1",
+    "alias": "AliasBackward0",
+}
+
+
+def _as_tuple(key: Any) -> tuple:
+    return key if isinstance(key, tuple) else (key,)
 
 
 def xp_index_put_zeros(shape: tuple, key: Any, g: Tensor, unique: bool = False) -> Tensor:
@@ -181,9 +193,7 @@ def _index_put_name(params: dict, meta: Any) -> str:
     return "IndexPutBackward0" if whole and len(basic) < len(key) else "CopySlices"
 
 
-_INDEX_PUT = Structural(
-    "index_put", _index_put_forward, _index_put_vjp, backward=_index_put_name
-)
+_INDEX_PUT = Structural("index_put", _index_put_forward, _index_put_vjp, backward=_index_put_name)
 
 
 def index_put(input: Tensor, key: Any, values: Any) -> Tensor:

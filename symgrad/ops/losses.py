@@ -75,7 +75,13 @@ BCE = declare(
     promote="float",
     domain={"x": "unit", "y": "unit"},
 )
-SQUARED_ERROR = declare("squared_error", "x y", lambda x, y: (x - y) ** 2, promote="float")
+SQUARED_ERROR = declare(
+    "squared_error",
+    "x y",
+    lambda x, y: (x - y) ** 2,
+    promote="float",
+    vjp_backward="MseLossBackwardBackward0",
+)
 
 
 def _reduce(xp: Any, loss: Any, reduction: str) -> Any:
