@@ -8,6 +8,7 @@ from symgrad.symbolic.derivation import Derivation, derivation
 from symgrad.symbolic.display import latex
 from symgrad.symbolic.names import symbols
 from symgrad.symbolic.replay import SymbolicDepthError
+from symgrad.prim.matrix_xp import MatrixFormError
 
 __all__ = [
     "expression",
@@ -22,6 +23,7 @@ __all__ = [
     "ElementwiseOp",
     "latex",
     "SymbolicDepthError",
+    "MatrixFormError",
     "derivation",
     "Derivation",
 ]

@@ -9,6 +9,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad.prim.sympy_xp import to_sympy
+from symgrad.symbolic.matrix import MatrixReplay, as_result
 from symgrad.symbolic.names import is_symbolic, symbol_array_of
 from symgrad.symbolic.replay import Replay, seed_ones
 from symgrad.tensor import Tensor
@@ -29,13 +30,20 @@ def _finish(arr: np.ndarray, simplify: bool) -> Any:
 
 
 def expression(
-    t: Tensor, *, cse: bool = False, simplify: bool = False, as_float: bool = False
+    t: Tensor,
+    *,
+    cse: bool = False,
+    simplify: bool = False,
+    as_float: bool = False,
+    form: str = "elements",
 ) -> Any:
     """The closed form of ``t`` in terms of the leaves' symbols.
 
     A one-element tensor gives a SymPy expression, a 2-D tensor a ``Matrix``, any other an
     ``Array`` of its shape. With ``cse=True`` the result is ``(replacements, expression)`` in
-    assignment form, which stays linear in the size of the graph however deep it is.
+    assignment form, which stays linear in the size of the graph however deep it is. With
+    ``form="matrix"`` named vectors and matrices stay whole (``MatrixSymbol`` s) and the result
+    is a SymPy matrix expression (see :mod:`symgrad.symbolic.matrix`).
 
     Examples
     --------
@@ -47,9 +55,17 @@ def expression(
     a**2 + log(d)
     """
     t = _tensor(t, "expression()'s argument")
+    if _matrix_form(form):
+        return as_result(MatrixReplay().value(t))
     replay = Replay(cse=cse, as_float=as_float)
     value = _finish(replay.value(t), simplify)
     return (replay.definitions, value) if cse else value
+
+
+def _matrix_form(form: str) -> bool:
+    if form not in ("elements", "matrix"):
+        raise ValueError(f"form must be 'elements' or 'matrix', got {form!r}")
+    return form == "matrix"
 
 
 def _inputs(xs: Any) -> tuple[list[Tensor], bool]:
@@ -97,13 +113,21 @@ def gradient_replay(
 
 
 def gradient(
-    y: Tensor, xs: Any, *, cse: bool = False, simplify: bool = False, as_float: bool = False
+    y: Tensor,
+    xs: Any,
+    *,
+    cse: bool = False,
+    simplify: bool = False,
+    as_float: bool = False,
+    form: str = "elements",
 ) -> Any:
     """The closed-form gradient of the one-element tensor ``y`` with respect to ``xs``.
 
     ``xs`` is a tensor (the result has its shape: an expression for one element) or a list of
     tensors (a list of results). Computed by reverse accumulation of the nodes' VJP rules, as
-    ``backward()`` does, so shared subexpressions stay shared.
+    ``backward()`` does, so shared subexpressions stay shared. With ``form="matrix"`` the
+    gradient is a matrix expression in the named vectors and matrices, as people write it:
+    ``2*A.T*(A*x - b)`` for ``((A @ x - b)**2).sum()``.
 
     Examples
     --------
@@ -116,6 +140,16 @@ def gradient(
     """
     y = _tensor(y, "gradient()'s output")
     xs_list, single = _inputs(xs)
+    if _matrix_form(form):
+        _check_inputs(xs_list)
+        if y.numel() != 1:
+            raise RuntimeError(
+                f"grad can be implicitly created only for scalar outputs, got {list(y.shape)}"
+            )
+        found = [
+            as_result(g) if g is not None else None for g in MatrixReplay().gradients(y, xs_list)
+        ]
+        return found[0] if single else found
     replay, grads = gradient_replay(y, xs_list, cse, as_float)
     values = [_finish(g, simplify) for g in grads]
     values = values[0] if single else values
