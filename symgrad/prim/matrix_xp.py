@@ -21,7 +21,7 @@ from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from symgrad.prim.exact import exact
 from symgrad.prim.special import sigmoid
 
-__all__ = ["MX", "MV", "MatrixFormError", "ElementFunction", "matrix_of"]
+__all__ = ["MX", "MV", "MatrixFormError", "ElementFunction", "matrix_of", "split_scale"]
 
 
 class MatrixFormError(NotImplementedError):
@@ -41,6 +41,50 @@ class ElementFunction(ElementwiseApplyFunction):
 
     def _name(self) -> str:
         return str(self.function(sp.Symbol("_"))).split("(")[0]
+
+
+class RowSoftmax(sp.MatrixExpr):
+    """``softmax`` along each row of a matrix (of a column vector, along it): prints
+    ``softmax(Z)``."""
+
+    def __new__(cls, z: Any) -> Any:
+        return sp.Basic.__new__(cls, z)
+
+    @property
+    def shape(self) -> tuple:
+        return self.args[0].shape
+
+    def _row_total(self, i: Any) -> Any:
+        z = self.args[0]
+        if z.shape[1] == 1:  # a column: the vector's own softmax
+            return sp.Add(*[sp.exp(z[k, 0]) for k in range(z.shape[0])])
+        return sp.Add(*[sp.exp(z[i, k]) for k in range(z.shape[1])])
+
+    def _entry(self, i: Any, j: Any, **kwargs: Any) -> Any:
+        return sp.exp(self.args[0][i, j]) / self._row_total(i)
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"{type(self).__name__.removeprefix('Row').lower()}({printer._print(self.args[0])})"
+
+    def _latex(self, printer: Any) -> str:
+        name = type(self).__name__.removeprefix("Row").lower()
+        return rf"\operatorname{{{name}}}\left({printer._print(self.args[0])}\right)"
+
+
+class RowLogSoftmax(RowSoftmax):
+    """``log_softmax`` along each row: prints ``logsoftmax(Z)``."""
+
+    def _entry(self, i: Any, j: Any, **kwargs: Any) -> Any:
+        return self.args[0][i, j] - sp.log(self._row_total(i))
+
+
+def row_function(name: str, a: MV, dim: int) -> MV:
+    """``softmax`` or ``log_softmax`` of a vector, or of a matrix along its rows."""
+    along_rows = (a.ndim == 2 and dim % 2 == 1) or (a.ndim == 1 and dim % 1 == 0)
+    if not along_rows:
+        raise MatrixFormError(f"{name} along dim {dim} of {list(a.shape)}")
+    cls = RowSoftmax if name == "softmax" else RowLogSoftmax
+    return MV(cls(a.expr), a.shape)
 
 
 def _matrix_shape(shape: tuple) -> tuple:
@@ -195,7 +239,19 @@ def _hadamard(x: Any, y: Any) -> Any:
         c = _ones_scale(ones)
         if c is not None:
             return _scale(c, other)
-    return sp.HadamardProduct(x, y)
+    (cx, x), (cy, y) = split_scale(x), split_scale(y)
+    return _scale(cx * cy, sp.HadamardProduct(x, y))
+
+
+def split_scale(e: Any) -> tuple:
+    """``(c, M)`` with ``e = c * M`` and ``c`` the scalar factors of the product ``e``."""
+    if isinstance(e, sp.MatMul):
+        scalars = [a for a in e.args if not _is_matrix(a)]
+        if scalars:
+            matrices = [a for a in e.args if _is_matrix(a)]
+            rest = matrices[0] if len(matrices) == 1 else sp.MatMul(*matrices)
+            return sp.Mul(*scalars), rest
+    return sp.Integer(1), e
 
 
 def matrix_of(a: Any) -> MV:

@@ -17,7 +17,15 @@ import numpy as np
 import sympy as sp
 
 from symgrad.autograd.node import AccumulateGrad, Node
-from symgrad.prim.matrix_xp import MV, MX, MatrixFormError, _matrix_shape, matrix_of
+from symgrad.prim.matrix_xp import (
+    MV,
+    MX,
+    MatrixFormError,
+    _matrix_shape,
+    matrix_of,
+    row_function,
+    split_scale,
+)
 from symgrad.prim.primitive import Ctx
 from symgrad.symbolic.names import is_symbolic, leaf_name, with_origins
 from symgrad.symbolic.replay import backward_order
@@ -49,7 +57,11 @@ class MatrixReplay:
                 continue
             args = tuple(self.input(node, i) for i in range(len(node.next_functions)))
             try:
-                outs = node.prim.outputs(MX, args, node.params)
+                if node.prim.name in ("softmax", "log_softmax") and isinstance(args[0], MV):
+                    (dim,) = node.params["dim"]
+                    outs = (row_function(node.prim.name, args[0], dim),)
+                else:
+                    outs = node.prim.outputs(MX, args, node.params)
             except (MatrixFormError, AttributeError, NotImplementedError, TypeError) as exc:
                 outs = self._per_element(node, exc)
             for nr, out in enumerate(outs):
@@ -141,7 +153,10 @@ class MatrixReplay:
         out = self.values.get((node, nr))
         ctx = Ctx(args, out, shapes, needs, node.params, nr)
         try:
-            grads = node.prim.vjp(MX, g, ctx)
+            if node.prim.name in ("softmax", "log_softmax"):
+                grads = _row_function_vjp(node.prim.name, args[0], g)
+            else:
+                grads = node.prim.vjp(MX, g, ctx)
         except (MatrixFormError, AttributeError, NotImplementedError, TypeError) as exc:
             raise MatrixFormError(
                 f"the gradient through {node.name()} has no matrix form here ({exc}); use "
@@ -157,10 +172,31 @@ class MatrixReplay:
             adjoint[key] = gi if key not in adjoint else adjoint[key] + gi
 
 
+def _row_function_vjp(name: str, z: MV, g: MV) -> tuple:
+    """softmax's and log_softmax's VJPs along rows: with s = softmax(z),
+    ``s * (g - rowsum(g * s))`` and ``g - s * rowsum(g)``."""
+    s = row_function("softmax", z, -1)
+    rows = MX.sum(g * s if name == "softmax" else g, (-1,), True)
+    return ((s * (g - rows)) if name == "softmax" else (g - s * rows),)
+
+
 def tidy(e: Any) -> Any:
-    """A sum of matrix products that end in one factor, with that factor taken out:
-    ``A.T*x + A*x`` becomes ``(A + A.T)*x``."""
+    """Matrix expressions as people write them: a scalar common to every term of a sum taken
+    out (``(1/3)*(s - y)``) and put in front of a product, and a factor that ends every
+    product of a sum taken out (``A.T*x + A*x`` becomes ``(A + A.T)*x``)."""
+    if isinstance(e, sp.MatMul):
+        args = [tidy(a) if _is_matrix_expr(a) else a for a in e.args]
+        flat = [b for a in args for b in (a.args if isinstance(a, sp.MatMul) else (a,))]
+        scale = sp.Mul(*[a for a in flat if not _is_matrix_expr(a)])
+        matrices = [a for a in flat if _is_matrix_expr(a)]
+        return sp.MatMul(*([scale] if scale != 1 else []), *matrices)
     if isinstance(e, sp.MatAdd):
+        parts = [split_scale(t) for t in e.args]
+        scale = abs(parts[0][0])
+        if scale not in (0, 1) and all(abs(c) == scale for c, _ in parts):
+            inner = sp.MatAdd(*[m if c == scale else -m for c, m in parts]).doit(deep=False)
+            return sp.MatMul(scale, tidy(inner))
+        e = sp.MatAdd(*[tidy(a) for a in e.args])
         terms = [t if isinstance(t, sp.MatMul) else sp.MatMul(t) for t in e.args]
         last = {t.args[-1] for t in terms}
         if len(last) == 1 and all(len(t.args) > 1 for t in terms):
@@ -168,6 +204,10 @@ def tidy(e: Any) -> Any:
             lefts = [sp.MatMul(*t.args[:-1]).doit(deep=False) for t in terms]
             return sp.MatMul(sp.MatAdd(*lefts).doit(deep=False), factor)
     return e
+
+
+def _is_matrix_expr(e: Any) -> bool:
+    return isinstance(e, (sp.MatrixExpr, sp.MatrixBase))
 
 
 def as_result(v: MV) -> Any:

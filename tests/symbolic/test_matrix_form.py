@@ -103,3 +103,25 @@ def test_forward_falls_back_to_elements_for_that_part():
     value = replay.value(x[1:].exp())
     assert replay.fallbacks and replay.fallbacks[0].startswith("SliceBackward0")
     np.testing.assert_allclose(evaluate(value.expr, [x]).ravel(), np.exp([-1.0, 2.0]))
+
+
+def test_cross_entropy_with_probability_targets():
+    X = _t([[1.0, 2.0], [3.0, -4.0], [0.5, 1.0]], "X")
+    W = _t([[0.1, -0.2, 0.3], [0.2, 0.1, -0.1]], "W", grad=True)
+    Y = _t([[0.7, 0.2, 0.1], [0.0, 1.0, 0.0], [0.3, 0.3, 0.4]], "Y")
+    loss = F.cross_entropy(X @ W, Y)
+    g = symbolic.gradient(loss, W, form="matrix")
+    assert "softmax(X*W)" in str(g) and str(g).startswith("(1/3)*X.T*(")
+    assert "logsoftmax(X*W)" in str(symbolic.expression(loss, form="matrix"))
+    check_against_backward(loss, [W], [g], [X, W, Y])
+
+
+def test_two_layer_tanh_network_backpropagates_a_delta():
+    x = _t([0.5, -1.0], "x")
+    W1 = _t([[0.1, 0.2], [0.3, -0.4], [0.5, 0.6]], "W1", grad=True)
+    W2 = _t([[0.1, 0.2, -0.3]], "W2", grad=True)
+    out = (W2 @ (W1 @ x).tanh()).sum()
+    g1, g2 = symbolic.gradient(out, [W1, W2], form="matrix")
+    # (delta o (1 - h o h)) x.T with h = tanh(W1 x)
+    assert str(g1).endswith("*x.T") and "tanh(W1*x)" in str(g1)
+    check_against_backward(out, [W1, W2], [g1, g2], [x, W1, W2])
