@@ -1,0 +1,327 @@
+"""PyTorch's ``torch.autograd.functional``: ``vjp``, ``jvp``, ``jacobian``, ``hessian``, ``hvp``
+and ``vhp`` of a Python function of tensors, with PyTorch's arguments, checks and return
+structures (a tensor for one input and one output, tuples otherwise).
+
+Built on the reverse-mode engine: a Jacobian is one vector-Jacobian product per output
+element, a JVP is the transpose of a VJP (the double-backward trick), a Hessian the Jacobian of
+the gradient.
+
+Examples
+--------
+>>> import symgrad
+>>> from symgrad.autograd.functional import jacobian, hessian
+>>> jacobian(lambda x: x ** 2, symgrad.tensor([1.0, 2.0]))
+tensor([[2., 0.],
+        [0., 4.]])
+>>> hessian(lambda x: (x ** 3).sum(), symgrad.tensor([1.0, 2.0]))
+tensor([[ 6.,  0.],
+        [ 0., 12.]])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from symgrad.autograd import grad_mode
+from symgrad.autograd.engine import grad as _grad
+from symgrad.tensor import Tensor
+
+__all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
+
+
+# -- arguments and results, as PyTorch shapes them ---------------------------------------------
+def _as_tuple(x: Any, arg: str, fn: str) -> tuple[bool, tuple]:
+    is_tuple = isinstance(x, tuple)
+    items = x if is_tuple else (x,)
+    for i, item in enumerate(items):
+        if not isinstance(item, Tensor):
+            what = f"The {arg} given to {fn} must be either a Tensor or a tuple of Tensors"
+            where = f" but the value at index {i} has type {type(item).__name__}."
+            raise TypeError(
+                what
+                + (where if is_tuple else f" but the given {arg} has type {type(item).__name__}.")
+            )
+    return is_tuple, items
+
+
+def _unpack(items: tuple, is_tuple: bool) -> Any:
+    return items if is_tuple else items[0]
+
+
+def _prepare(inputs: tuple, create_graph: bool, need_graph: bool) -> tuple:
+    """The inputs as fresh tensors that require grad (views keeping the graph with
+    ``create_graph``), as PyTorch's ``_grad_preprocess``."""
+    out = []
+    for x in inputs:
+        if create_graph and x.requires_grad:
+            out.append(x.view_as(x))
+        else:
+            out.append(x.detach().requires_grad_(need_graph))
+    return tuple(out)
+
+
+def _finish(items: tuple, create_graph: bool) -> tuple:
+    """Results cut from the graph unless ``create_graph`` (PyTorch's ``_grad_postprocess``)."""
+    if create_graph:
+        return items
+    return tuple(i.detach() if isinstance(i, Tensor) else i for i in items)
+
+
+def _check_outputs(outputs: tuple, fn: str) -> None:
+    for i, o in enumerate(outputs):
+        if not isinstance(o, Tensor):
+            raise TypeError(
+                f"The outputs of the user-provided function given to {fn} must be either a "
+                f"Tensor or a tuple of Tensors but the value at index {i} has type "
+                f"{type(o).__name__}."
+            )
+
+
+def _check_v(v: tuple, against: tuple, what: str, fn: str) -> None:
+    if len(v) != len(against):
+        raise RuntimeError(
+            f"The given v should contain a single Tensor for each {what}: got {len(v)} for "
+            f"{len(against)} {what}s in {fn}."
+        )
+    for i, (a, b) in enumerate(zip(v, against)):
+        if a.shape != b.shape:
+            raise RuntimeError(
+                f"Entry {i} in v has invalid size: should be {list(b.shape)} but got "
+                f"{list(a.shape)}."
+            )
+
+
+def _zeros_like(t: Tensor) -> Tensor:
+    return Tensor._make(np.zeros(t.shape, dtype=t._data.dtype))
+
+
+def _vjp_raw(outputs: tuple, inputs: tuple, v: tuple, create_graph: bool, strict: bool, fn: str):
+    """The gradients of ``outputs`` weighted by ``v`` with respect to ``inputs``, zeros where an
+    input is unused (an error with ``strict``)."""
+    live = [(o, g) for o, g in zip(outputs, v) if o.requires_grad]
+    if not live:
+        grads = (None,) * len(inputs)
+    else:
+        grads = _grad(
+            [o for o, _ in live],
+            list(inputs),
+            [g for _, g in live],
+            retain_graph=True,
+            create_graph=create_graph,
+            allow_unused=True,
+        )
+    out = []
+    for i, (g, x) in enumerate(zip(grads, inputs)):
+        if g is None:
+            if strict:
+                raise RuntimeError(
+                    f"The output of the user-provided function is independent of input {i}. "
+                    f"This is not allowed in strict mode ({fn})."
+                )
+            g = _zeros_like(x)
+        out.append(g)
+    return tuple(out)
+
+
+# -- the functions ---------------------------------------------------------------------------
+def vjp(
+    func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
+):
+    """``(func(inputs), vᵀ J)``: the vector-Jacobian product at ``inputs``."""
+    with grad_mode.enable_grad():
+        is_in, xs = _as_tuple(inputs, "inputs", "vjp")
+        xs = _prepare(xs, create_graph, True)
+        raw = func(*xs)
+        is_out, outs = _as_tuple(raw, "outputs of the user-provided function", "vjp")
+        _check_outputs(outs, "vjp")
+        vs = _default_v(v, outs, "vjp")
+        grads = _vjp_raw(outs, xs, vs, create_graph, strict, "vjp")
+    return _unpack(_finish(outs, create_graph), is_out), _unpack(
+        _finish(grads, create_graph), is_in
+    )
+
+
+def _default_v(v: Any, outs: tuple, fn: str) -> tuple:
+    if v is None:
+        if len(outs) != 1 or outs[0].numel() != 1:
+            raise RuntimeError(
+                "The vector v can only be None if the user-provided function returns a single "
+                "Tensor with a single element."
+            )
+        return (Tensor._make(np.ones(outs[0].shape, dtype=outs[0]._data.dtype)),)
+    _, vs = _as_tuple(v, "v", fn)
+    _check_v(vs, outs, "output", fn)
+    return vs
+
+
+def jvp(
+    func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
+):
+    """``(func(inputs), J v)``: the Jacobian-vector product at ``inputs`` (by the transpose of
+    a vector-Jacobian product, as PyTorch computes it)."""
+    with grad_mode.enable_grad():
+        is_in, xs = _as_tuple(inputs, "inputs", "jvp")
+        xs = _prepare(xs, create_graph, True)
+        if v is None:
+            if len(xs) != 1 or xs[0].numel() != 1:
+                raise RuntimeError(
+                    "The vector v can only be None if the input to the user-provided function "
+                    "is a single Tensor with a single element."
+                )
+            vs = (Tensor._make(np.ones(xs[0].shape, dtype=xs[0]._data.dtype)),)
+        else:
+            _, vs = _as_tuple(v, "v", "jvp")
+            _check_v(vs, xs, "input", "jvp")
+        raw = func(*xs)
+        is_out, outs = _as_tuple(raw, "outputs of the user-provided function", "jvp")
+        _check_outputs(outs, "jvp")
+        # u -> Jᵀu is linear in u: its VJP with v is J v
+        us = tuple(_zeros_like(o).requires_grad_(True) for o in outs)
+        jtu = _vjp_raw(outs, xs, us, True, strict, "jvp")
+        result = _vjp_raw(jtu, us, vs, create_graph, strict, "jvp")
+    return _unpack(_finish(outs, create_graph), is_out), _unpack(
+        _finish(result, create_graph), is_out
+    )
+
+
+def jacobian(
+    func: Callable,
+    inputs: Any,
+    create_graph: bool = False,
+    strict: bool = False,
+    vectorize: bool = False,
+    strategy: str = "reverse-mode",
+) -> Any:
+    """The Jacobian of ``func`` at ``inputs``: ``J[i][j]`` of shape ``outputs[i].shape +
+    inputs[j].shape``, one tensor for one input and one output, tuples otherwise."""
+    if strategy not in ("reverse-mode", "forward-mode"):
+        raise AssertionError(  # PyTorch's type for this argument check
+            'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
+            'function has more outputs than inputs, "forward-mode" tends to be more '
+            'performant. Otherwise, prefer to use "reverse-mode".'
+        )
+    if strategy == "forward-mode" and not vectorize:
+        raise NotImplementedError(
+            'torch.autograd.functional.jacobian: `strategy="forward-mode"` is only '
+            "implemented for `vectorize=True`."
+        )
+    with grad_mode.enable_grad():
+        is_in, xs = _as_tuple(inputs, "inputs", "jacobian")
+        xs = _prepare(xs, create_graph, True)
+        raw = func(*xs)
+        is_out, outs = _as_tuple(raw, "outputs of the user-provided function", "jacobian")
+        _check_outputs(outs, "jacobian")
+        blocks = [_jacobian_rows(o, xs, create_graph, strict) for o in outs]
+    blocks = [_finish(tuple(row), create_graph) for row in blocks]
+    if is_out:
+        return tuple(_unpack(row, is_in) for row in blocks)
+    return _unpack(blocks[0], is_in)
+
+
+def _jacobian_rows(out: Tensor, xs: tuple, create_graph: bool, strict: bool) -> list:
+    """The blocks d out / d x for each x, one VJP per element of ``out``."""
+    n = out.numel()
+    rows = [[] for _ in xs]
+    for k in range(n):
+        seed = np.zeros(n, dtype=out._data.dtype)
+        seed[k] = 1
+        v = Tensor._make(seed.reshape(out.shape))
+        grads = _vjp_raw((out,), xs, (v,), create_graph, strict, "jacobian")
+        for j, g in enumerate(grads):
+            rows[j].append(g)
+    return [_stack(r, out.shape, x.shape, create_graph) for r, x in zip(rows, xs)]
+
+
+def _stack(rows: list, out_shape: tuple, in_shape: tuple, create_graph: bool) -> Tensor:
+    shape = tuple(out_shape) + tuple(in_shape)
+    if not create_graph or not any(r.requires_grad for r in rows):
+        data = np.stack([r._data for r in rows]) if rows else np.zeros((0,) + tuple(in_shape))
+        return Tensor._make(data.reshape(shape))
+    block = _zeros_like(rows[0]).unsqueeze(0).expand(len(rows), *in_shape).clone()
+    for k, r in enumerate(rows):
+        block[k] = r  # recorded: the Jacobian stays differentiable
+    return block.reshape(shape)
+
+
+def hessian(
+    func: Callable,
+    inputs: Any,
+    create_graph: bool = False,
+    strict: bool = False,
+    vectorize: bool = False,
+    outer_jacobian_strategy: str = "reverse-mode",
+) -> Any:
+    """The Hessian of the scalar-valued ``func`` at ``inputs``: ``H[i][j]`` of shape
+    ``inputs[i].shape + inputs[j].shape``."""
+    is_in, xs = _as_tuple(inputs, "inputs", "hessian")
+
+    def gradient(*args: Tensor) -> Any:
+        out = func(*args)
+        _, outs = _as_tuple(out, "outputs of the user-provided function", "hessian")
+        _check_outputs(outs, "hessian")
+        if len(outs) != 1 or outs[0].numel() != 1:
+            raise RuntimeError(
+                "The function given to hessian should return a single Tensor containing a "
+                "single element."
+            )
+        grads = _vjp_raw(
+            outs,
+            args,
+            (Tensor._make(np.ones(outs[0].shape, outs[0]._data.dtype)),),
+            True,
+            strict,
+            "hessian",
+        )
+        return grads if is_in else grads[0]
+
+    return jacobian(
+        gradient, _unpack(xs, is_in), create_graph, strict, vectorize, outer_jacobian_strategy
+    )
+
+
+def vhp(
+    func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
+):
+    """``(func(inputs), vᵀ H)``: a vector-Hessian product (double backward)."""
+    return _hessian_product(func, inputs, v, create_graph, strict, "vhp")
+
+
+def hvp(
+    func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
+):
+    """``(func(inputs), H v)``: a Hessian-vector product (the Hessian is symmetric, so this is
+    the vector-Hessian product, computed as PyTorch does with a double backward)."""
+    return _hessian_product(func, inputs, v, create_graph, strict, "hvp")
+
+
+def _hessian_product(
+    func: Callable, inputs: Any, v: Any, create_graph: bool, strict: bool, fn: str
+):
+    with grad_mode.enable_grad():
+        is_in, xs = _as_tuple(inputs, "inputs", fn)
+        xs = _prepare(xs, create_graph, True)
+        if v is None:
+            if len(xs) != 1 or xs[0].numel() != 1:
+                raise RuntimeError(
+                    "The vector v can only be None if the input to the user-provided function "
+                    "is a single Tensor with a single element."
+                )
+            vs = (Tensor._make(np.ones(xs[0].shape, dtype=xs[0]._data.dtype)),)
+        else:
+            _, vs = _as_tuple(v, "v", fn)
+            _check_v(vs, xs, "input", fn)
+        raw = func(*xs)
+        _, outs = _as_tuple(raw, "outputs of the user-provided function", fn)
+        _check_outputs(outs, fn)
+        if len(outs) != 1 or outs[0].numel() != 1:
+            raise RuntimeError(
+                f"The function given to {fn} should return a single Tensor containing a single "
+                "element."
+            )
+        ones = (Tensor._make(np.ones(outs[0].shape, dtype=outs[0]._data.dtype)),)
+        grads = _vjp_raw(outs, xs, ones, True, strict, fn)
+        result = _vjp_raw(grads, xs, vs, create_graph, strict, fn)
+    return _finish(outs, create_graph)[0], _unpack(_finish(result, create_graph), is_in)
