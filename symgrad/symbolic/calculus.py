@@ -160,7 +160,7 @@ def jacobian(
     y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False, as_float: bool = False
 ) -> Any:
     """The Jacobian ``dy/dx`` as a ``Matrix`` of shape ``(y.numel(), x.numel())``, both
-    flattened in row-major order.
+    flattened in row-major order; for a list of inputs, a tuple of such blocks.
 
     Examples
     --------
@@ -172,6 +172,9 @@ def jacobian(
     [2*X[0] + 2,          0],
     [         0, 2*X[1] + 2]])
     """
+    if isinstance(x, (list, tuple)):  # one block per input, as PyTorch's functional API
+        blocks = [jacobian(y, xi, cse=cse, simplify=simplify, as_float=as_float) for xi in x]
+        return tuple(blocks)
     y, x = _tensor(y, "jacobian()'s output"), _tensor(x, "jacobian()'s input")
     _check_inputs([x])
     replay = Replay(cse=cse, as_float=as_float)
@@ -190,7 +193,9 @@ def hessian(
     y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False, as_float: bool = False
 ) -> Any:
     """The Hessian of the one-element ``y`` with respect to ``x``: a ``Matrix`` of shape
-    ``(x.numel(), x.numel())``.
+    ``(x.numel(), x.numel())``; for a list of inputs, the blocks ``H[i][j]`` (``d²y/dxᵢdxⱼ``
+    as a ``(xᵢ.numel(), xⱼ.numel())`` ``Matrix``) as a tuple of tuples, as PyTorch's
+    ``autograd.functional.hessian`` returns them.
 
     Examples
     --------
@@ -203,24 +208,29 @@ def hessian(
     [2, 5],
     [5, 8]])
     """
-    y, x = _tensor(y, "hessian()'s output"), _tensor(x, "hessian()'s input")
+    blocked = isinstance(x, (list, tuple))
+    xs = list(x) if blocked else [x]
+    y = _tensor(y, "hessian()'s output")
+    xs = [_tensor(xi, "hessian()'s input") for xi in xs]
     if y.numel() != 1:
         raise ValueError(f"hessian() needs a one-element output, got shape {list(y.shape)}")
-    if x.grad_fn is not None:
-        raise ValueError("hessian() differentiates with respect to a leaf tensor")
-    _check_inputs([x])
+    if any(xi.grad_fn is not None for xi in xs):
+        raise ValueError("hessian() differentiates with respect to leaf tensors")
+    _check_inputs(xs)
     replay = Replay(cse=cse, as_float=as_float)
-    (g,) = _gradient_arrays(replay, y, [x], seed_ones(y.shape))
-    xs = list(symbol_array_of(x).flat)
-    if x.numel() == 1:
-        xs = xs[:1]
-    rows = _derivatives(replay.definitions if cse else [], list(g.flat), xs)
-    if x.numel() == 1:
-        rows = [rows[0][:1]]
-    matrix = sp.Matrix(len(rows), len(xs), lambda i, j: rows[i][j])
-    if simplify:
-        matrix = matrix.applyfunc(sp.simplify)
-    return (replay.definitions, matrix) if cse else matrix
+    grads = _gradient_arrays(replay, y, xs, seed_ones(y.shape))
+    symbols = [list(symbol_array_of(xi).flat)[: xi.numel()] for xi in xs]
+    definitions = replay.definitions if cse else []
+    blocks = []
+    for g in grads:  # block (i, j): d/dx_j of the gradient by x_i
+        row = []
+        for sj in symbols:
+            rows = _derivatives(definitions, list(g.flat), sj)
+            matrix = sp.Matrix(len(rows), len(sj), lambda a, b, rows=rows: rows[a][b])
+            row.append(matrix.applyfunc(sp.simplify) if simplify else matrix)
+        blocks.append(tuple(row))
+    result = tuple(blocks) if blocked else blocks[0][0]
+    return (replay.definitions, result) if cse else result
 
 
 def _derivatives(definitions: list, exprs: list, xs: list) -> list:
