@@ -70,7 +70,8 @@ def is_plain(name: str) -> bool:
 def visible(text: str) -> str:
     """``text`` with control characters and line breaks written as escapes (``\\n``)."""
     return "".join(
-        ascii(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+        ascii(ch)[1:-1]
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
         else ch
         for ch in text
     )

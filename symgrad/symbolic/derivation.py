@@ -204,10 +204,7 @@ class _Builder:
             if any(v is None for v in locals_):
                 return None
             symbols.append(
-                [
-                    Partial(self.labels[(n, 0)], self.labels[k], real=True)
-                    for n, _, k in edges
-                ]
+                [Partial(self.labels[(n, 0)], self.labels[k], real=True) for n, _, k in edges]
             )
             formulas.append([f for f, _ in locals_])
             numbers.append([v for _, v in locals_])
