@@ -127,7 +127,8 @@ def _label(rows: list) -> str:
 def _html(text: str) -> str:
     """``text`` safe inside an HTML-like DOT label, shown as written.
 
-    Control characters and line breaks become visible escapes (``\\n``); backslashes are doubled because
-    Graphviz expands ``\\N``, ``\\G``... even inside HTML-like labels; then HTML escaping.
+    Control characters and line breaks become visible escapes (``\\n``); backslashes are
+    doubled because Graphviz expands ``\\N``, ``\\G``... even inside HTML-like labels; then
+    HTML escaping.
     """
     return html.escape(visible(str(text)).replace("\\", "\\\\"), quote=True)

@@ -21,7 +21,7 @@ from symgrad.viz.graph import MAX_NAME
 
 HOSTILE = {
     "latex escape": r"}\end{aligned}\input{/etc/passwd}",
-    "html": '<B>bold</B> & "quoted" \'single\'',
+    "html": "<B>bold</B> & \"quoted\" 'single'",
     "markup": "a|b$c`d<e>&f\ng",
     "graphviz escapes": r"\N \G \L \n \l",
     "dot syntax": '"]; evil [label="x"]; a -> b; //',
