@@ -2,7 +2,8 @@
 
 ``x**x**...**x`` with 150 levels and a product of 190 factors have derivatives of millions of
 symbols: building and printing them took over 15 seconds. Their size is now counted from the
-assignment form first, so the command stops within a second or two.
+assignment form first, so the command stops within a second or two. Time is measured as CPU
+time, which other work on a busy machine does not inflate.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ SECONDS = 5.0
 
 
 def refused_quickly(argv: list[str], capsys: pytest.CaptureFixture) -> str:
-    start = time.perf_counter()
+    start = time.process_time()
     err = assert_one_line_error(*run(argv, capsys))
-    assert time.perf_counter() - start < SECONDS
+    assert time.process_time() - start < SECONDS
     return err
 
 
@@ -113,7 +114,8 @@ def test_python_m_symgrad_stops_within_five_seconds():
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.pop("SYMGRAD_MAX_SIZE", None)
-    start = time.perf_counter()
+    resource = pytest.importorskip("resource")  # the CPU time of the child: POSIX only
+    start = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = subprocess.run(
         [sys.executable, "-m", "symgrad", "grad", TOWER],
         cwd=ROOT,
@@ -122,6 +124,7 @@ def test_python_m_symgrad_stops_within_five_seconds():
         text=True,
         timeout=60,
     )
-    assert time.perf_counter() - start < SECONDS
+    end = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert (end.ru_utime + end.ru_stime) - (start.ru_utime + start.ru_stime) < SECONDS
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "--max-size" in result.stderr
