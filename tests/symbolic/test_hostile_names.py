@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pickle
 import re
+import unicodedata
 
 import pytest
 import sympy as sp
@@ -216,7 +217,7 @@ def test_any_name_gives_well_formed_latex(name):
     tex = latex_name(name)
     depths = brace_depths(tex)
     assert min(depths, default=0) >= 0 and (not depths or depths[-1] == 0)
-    assert all(ch.isprintable() for ch in tex)
+    assert all(ch.isprintable() or unicodedata.category(ch) == "Zs" for ch in tex)
     for ch in "&%$#`|":
         assert unescaped(tex, ch) == 0
     assert is_plain(name) or commands(tex) <= ESCAPES | {"mathrm"}
