@@ -12,7 +12,7 @@ _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _INTERMEDIATE = re.compile(r"[A-Za-z]+[0-9]+\Z")  # the look of v1, w2: intermediate results
 _OUTPUT_NAMES = ("f", "g", "h", "y", "out")
 _LONG_OPTION = re.compile(r"--([A-Za-z][A-Za-z0-9_-]*(=.*)?)?\Z")  # and "--" itself
-_OPTIONS = {"-h", "--help", "--at", "--wrt", "--format", "--name", "--svg"}
+_OPTIONS = {"-h", "--help", "--at", "--wrt", "--format", "--name", "--svg", "--max-size"}
 
 
 class CommandError(Exception):
@@ -83,6 +83,13 @@ def _add_common_arguments(sub: argparse.ArgumentParser, at_required: bool) -> No
     sub.add_argument(
         "--name", help="the output's name (default: f, or g, h, ... when the formula uses f)"
     )
+    sub.add_argument(
+        "--max-size",
+        type=_whole_number,
+        metavar="N",
+        help="the largest closed form to build, in symbols and operations (default: "
+        "$SYMGRAD_MAX_SIZE, else 50000; 0 for no limit)",
+    )
 
 
 def arguments(argv: list[str]) -> argparse.Namespace:
@@ -109,6 +116,12 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     if formula is not None:
         args.formula = formula
     return args
+
+
+def _whole_number(text: str) -> int:
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {short(text)!r}")
+    return int(text)
 
 
 # -- checking the arguments against the formula ------------------------------------------------

@@ -9,8 +9,11 @@ import warnings
 from collections.abc import Sequence
 
 import numpy as np
+import sympy as sp
 
+from symgrad._symbol_names import markdown_math
 from symgrad.cli._arguments import CommandError, arguments, at_values, output_name, short, wrt_names
+from symgrad.cli._limits import bounded, max_size
 from symgrad.cli._report import (
     MAX_DERIVATION_OPERATIONS,
     Report,
@@ -77,10 +80,11 @@ def _run(args: argparse.Namespace) -> int:
     wrt = wrt_names(args.wrt, formula.names)
     name = output_name(args.name, formula.names)
     values = at_values(args.at, formula.names) if args.at else None
+    limit = max_size(args.max_size)
     if args.command == "explain":
-        text = _explain(formula, values, wrt, name, args.format, args.svg)
+        text = _explain(formula, values, wrt, name, args.format, args.svg, limit)
     else:
-        text = _grad(formula, values, wrt, name, args.format)
+        text = _grad(formula, values, wrt, name, args.format, limit)
     sys.stdout.write(text + "\n")
     return 0
 
@@ -116,16 +120,46 @@ def _numeric_gradients(out: Tensor, leaves: dict, wrt: list[str], name: str) -> 
     return numbers
 
 
-def _closed_forms(out: Tensor, leaves: dict, wrt: list[str]) -> list:
-    return list(gradient(out, [leaves[n] for n in wrt]))
+def _closed_forms(out: Tensor, leaves: dict, wrt: list[str], name: str, limit: int) -> list:
+    """The closed-form derivatives, refused when one is too large or undefined everywhere."""
+    xs = [leaves[n] for n in wrt]
+    what = [partial(name, n, "text") for n in wrt]
+    closed = bounded(lambda cse: gradient(out, xs, cse=cse), what, limit)
+    _check_defined(closed, what)
+    return closed
+
+
+def _closed_output(out: Tensor, name: str, limit: int) -> object:
+    """The closed form of the output, refused when too large or undefined everywhere."""
+
+    def build(cse: bool) -> object:
+        form = expression(out, cse=cse)
+        return (form[0], [form[1]]) if cse else [form]
+
+    closed = bounded(build, [name], limit)
+    _check_defined(closed, [name])
+    return closed[0]
+
+
+def _check_defined(closed: list, what: list[str]) -> None:
+    for form, name in zip(closed, what):
+        for bad, kind in ((sp.nan, "undefined (nan)"), (sp.zoo, "a division by zero (zoo)")):
+            if form.has(bad):
+                raise CommandError(
+                    f"the closed form of {name} is {kind} for every value ({short(str(form))}): "
+                    "the formula divides by zero, or takes the logarithm of zero, whatever the "
+                    "values of its names"
+                )
 
 
 # -- grad -----------------------------------------------------------------------------------------
 
 
-def _grad(formula: Formula, values: dict | None, wrt: list[str], name: str, fmt: str) -> str:
+def _grad(
+    formula: Formula, values: dict | None, wrt: list[str], name: str, fmt: str, limit: int
+) -> str:
     out, leaves = _evaluate(formula, values)
-    closed = _closed_forms(out, leaves, wrt)
+    closed = _closed_forms(out, leaves, wrt, name, limit)
     numbers = _numeric_gradients(out, leaves, wrt, name) if values is not None else None
     rows = []
     for k, (n, form) in enumerate(zip(wrt, closed)):
@@ -135,7 +169,7 @@ def _grad(formula: Formula, values: dict | None, wrt: list[str], name: str, fmt:
             row += f" = {num(numbers[k])}"
         rows.append(row)
     if fmt == "markdown":
-        return "\n".join(f"- ${r}$" for r in rows)
+        return "\n".join(f"- ${markdown_math(r)}$" for r in rows)
     if fmt == "latex":
         return aligned(rows)
     return "\n".join(rows)
@@ -145,15 +179,22 @@ def _grad(formula: Formula, values: dict | None, wrt: list[str], name: str, fmt:
 
 
 def _explain(
-    formula: Formula, values: dict, wrt: list[str], name: str, fmt: str, picture: str | None
+    formula: Formula,
+    values: dict,
+    wrt: list[str],
+    name: str,
+    fmt: str,
+    picture: str | None,
+    limit: int,
 ) -> str:
     out, leaves = _evaluate(formula, values)
     numbers = _numeric_gradients(out, leaves, wrt, name)
-    closed = _closed_forms(out, leaves, wrt)
+    closed_output = _closed_output(out, name, limit)
+    closed = _closed_forms(out, leaves, wrt, name, limit)
     story = _derivation(formula, out, [leaves[n] for n in wrt], name)
-    report = Report(name, expression(out), values, out.item(), wrt, numbers, closed)
+    report = Report(name, closed_output, values, out.item(), wrt, numbers, closed)
     if picture is not None:
-        _draw(out, picture)
+        _draw(out, picture, name)
     text = {"text": report.text, "markdown": report.markdown, "latex": report.latex}[fmt](story)
     if picture is not None and fmt == "text":
         text += f"\n\nGraph drawn to {picture}"
@@ -166,8 +207,9 @@ def _derivation(formula: Formula, out: Tensor, xs: list[Tensor], name: str) -> o
     return derivation(out, xs, name=name)
 
 
-def _draw(out: Tensor, path: str) -> None:
-    """Draw the graph with symgrad.viz, imported only here: it needs the graphviz package."""
+def _draw(out: Tensor, path: str, name: str) -> None:
+    """Draw the graph with symgrad.viz, imported only here: it needs the graphviz package.
+    The output is labelled ``name``, as in the text."""
     if not path.lower().endswith(_PICTURE_SUFFIXES):
         raise CommandError(
             f"--svg {path}: the file name must end in {', '.join(_PICTURE_SUFFIXES)}"
@@ -180,6 +222,6 @@ def _draw(out: Tensor, path: str) -> None:
             f"--svg needs {missing}, which is not installed (pip install 'symgrad[viz]')"
         ) from None
     try:
-        viz.draw(out, values=True, grads=True, formulas=True).render(path)
+        viz.draw(out, values=True, grads=True, formulas=True, names={name: out}).render(path)
     except (OSError, RuntimeError, ValueError, ImportError) as e:
         raise CommandError(f"--svg {path}: {' '.join(str(e).split())}") from None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from symgrad._symbol_names import latex_name, markdown_math
+
 __all__ = ["MAX_DERIVATION_OPERATIONS", "Report", "Skipped", "aligned", "num", "partial", "tex"]
 
 # the step-by-step derivation grows much faster than the formula; beyond this many operations
@@ -25,7 +27,12 @@ def partial(name: str, n: str, fmt: str) -> str:
 
 def tex(e: object) -> str:
     """LaTeX for an expression, or for a name as one symbol."""
-    return sp.latex(sp.Symbol(e) if isinstance(e, str) else e)
+    return latex_name(e) if isinstance(e, str) else sp.latex(e)
+
+
+def md(e: object) -> str:
+    """:func:`tex` for Markdown's ``$...$``: without ``|`` (a table cell's end) or ``<``."""
+    return markdown_math(tex(e))
 
 
 def aligned(rows: list[str]) -> str:
@@ -85,20 +92,20 @@ class Report:
 
     def markdown(self, story: object) -> str:
         lines = [
-            f"### ${tex(self.name)} = {tex(self.expression)}$",
+            f"### ${md(self.name)} = {md(self.expression)}$",
             "",
             "| name | value |",
             "|---|---|",
         ]
-        lines += [f"| ${tex(n)}$ | {num(v)} |" for n, v in self.values.items()]
+        lines += [f"| ${md(n)}$ | {num(v)} |" for n, v in self.values.items()]
         lines += [
-            f"| ${tex(self.name)}$ | {num(self.value)} |",
+            f"| ${md(self.name)}$ | {num(self.value)} |",
             "",
             "| derivative | closed form | numeric (backward) |",
             "|---|---|---|",
         ]
         lines += [
-            f"| ${partial(self.name, n, 'latex')}$ | ${tex(c)}$ | {num(g)} |"
+            f"| ${markdown_math(partial(self.name, n, 'latex'))}$ | ${md(c)}$ | {num(g)} |"
             for n, g, c in zip(self.wrt, self.numbers, self.closed)
         ]
         return "\n".join(lines + ["", "### Chain rule", "", story.markdown()])  # type: ignore

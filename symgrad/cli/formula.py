@@ -44,6 +44,7 @@ from symgrad.cli._compute import (
     short,
 )
 from symgrad.cli._functions import FUNCTIONS
+from symgrad.cli._syntax import WHAT, operator_text, quote, syntax_error
 from symgrad.tensor import Tensor
 
 __all__ = ["parse", "Formula", "FormulaError", "FUNCTIONS", "MAX_LENGTH", "MAX_DEPTH"]
@@ -53,30 +54,6 @@ MAX_DEPTH = 200  # nested operations; SymPy's recursive algorithms struggle well
 
 _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
-_WHAT = {
-    ast.Attribute: "attribute access",
-    ast.Subscript: "a subscript",
-    ast.Lambda: "a lambda",
-    ast.JoinedStr: "an f-string",
-    ast.FormattedValue: "an f-string",
-    ast.Compare: "a comparison",
-    ast.BoolOp: "'and'/'or'",
-    ast.IfExp: "a conditional expression (if/else)",
-    ast.List: "a list",
-    ast.Tuple: "a tuple",
-    ast.Set: "a set",
-    ast.Dict: "a dict",
-    ast.ListComp: "a comprehension",
-    ast.SetComp: "a comprehension",
-    ast.DictComp: "a comprehension",
-    ast.GeneratorExp: "a generator expression",
-    ast.NamedExpr: "an assignment expression (:=)",
-    ast.Starred: "a starred argument",
-    ast.Await: "await",
-    ast.Yield: "yield",
-    ast.YieldFrom: "yield",
-    ast.Slice: "a slice",
-}
 _HINT = "(use numbers, names, + - * / ** and functions such as exp(x))"
 
 
@@ -160,10 +137,6 @@ def _check_values(names: tuple[str, ...], values: dict) -> None:
         raise FormulaError(f"{', '.join(extra)} not used in the formula")
 
 
-def _quote(text: str) -> str:
-    return f"'{text}'" if '"' in text else f'"{text}"'
-
-
 # -- reading ------------------------------------------------------------------------------------
 
 
@@ -208,6 +181,8 @@ def _check_text(text: str) -> None:
                 f"character {ch!r} at column {i + 1} is not allowed (formulas "
                 "are one line of ASCII letters, digits, operators and brackets)"
             )
+        if ch == "#":  # Python would drop the rest of the line as a comment
+            raise FormulaError(f"character '#' at column {i + 1} is not allowed in a formula")
     depth = 0
     for i, ch in enumerate(text):
         depth += (ch in "([{") - (ch in ")]}")
@@ -235,11 +210,8 @@ def _read(text: str, indent: int) -> ast.Expression:
     try:
         return ast.parse(text, mode="eval")
     except SyntaxError as e:
-        column = (e.offset or 1) + indent
-        message = (e.msg or "invalid syntax").splitlines()[0]
-        if "integer string conversion" in message:
-            message = "a number with too many digits"
-        raise FormulaError(f"invalid syntax at column {column}: {message}") from None
+        column, message = syntax_error(text, e)
+        raise FormulaError(f"invalid syntax at column {column + indent}: {message}") from None
     except (RecursionError, MemoryError):
         # CPython's parser gives up on very deep input in these ways
         raise FormulaError(_too_deep(1)) from None
@@ -274,7 +246,7 @@ class _Reader:
     def reject(self, node: ast.AST, what: str) -> FormulaError:
         segment, column = self.where(node)
         return FormulaError(
-            f"{what} {_quote(segment)} at column {column} is not allowed in a formula {_HINT}"
+            f"{what} {quote(segment)} at column {column} is not allowed in a formula {_HINT}"
         )
 
     def convert(self, node: ast.AST) -> Tree:
@@ -288,7 +260,7 @@ class _Reader:
             return self.unary(node)
         if isinstance(node, ast.Call):
             return self.call(node)
-        raise self.reject(node, _WHAT.get(type(node), type(node).__name__))
+        raise self.reject(node, WHAT.get(type(node), type(node).__name__))
 
     def constant(self, node: ast.Constant) -> Const:
         value = node.value
@@ -325,21 +297,37 @@ class _Reader:
 
     def binary(self, node: ast.BinOp) -> Tree:
         if type(node.op) not in _BINARY:
-            raise self.reject(node, f"the operator '{_operator_text(node)}' in")
+            symbol = operator_text(node)
+            # the operator itself, between its operands (brackets and spaces may surround it)
+            start = self.text.find(symbol, node.left.end_col_offset, node.right.col_offset)
+            start = start if start >= 0 else node.col_offset
+            column = start + 1 + self.indent
+            if isinstance(node.op, ast.BitXor):
+                left = self.text[node.col_offset : start]
+                power = f"{left}**{self.text[start + 1 : node.end_col_offset]}"
+                raise FormulaError(
+                    f"the operator '^' at column {column} is not a power in a formula (it is "
+                    f"exclusive or in Python): write ** instead, as in {quote(short(power))}"
+                )
+            segment, _ = self.where(node)
+            raise FormulaError(
+                f"the operator '{symbol}' in {quote(segment)} at column {column} is not allowed "
+                f"in a formula {_HINT}"
+            )
         return self.operation(node, _BINARY[type(node.op)], [node.left, node.right])
 
     def unary(self, node: ast.UnaryOp) -> Tree:
         if isinstance(node.op, ast.UAdd):
             return self.convert(node.operand)
         if not isinstance(node.op, ast.USub):
-            raise self.reject(node, f"the operator '{_operator_text(node)}' in")
+            raise self.reject(node, f"the operator '{operator_text(node)}' in")
         return self.operation(node, "neg", [node.operand])
 
     def call(self, node: ast.Call) -> Tree:
         segment, column = self.where(node)
         if not isinstance(node.func, ast.Name):
             raise FormulaError(
-                f"{_quote(segment)} at column {column} calls something other "
+                f"{quote(segment)} at column {column} calls something other "
                 "than a function named directly, such as exp(x)"
             )
         name = node.func.id
@@ -360,7 +348,7 @@ class _Reader:
             want = FUNCTIONS[name]
             raise FormulaError(
                 f"{name}() takes {want} argument{'s' * (want > 1)}, got "
-                f"{len(node.args)}, in {_quote(segment)} at column {column}"
+                f"{len(node.args)}, in {quote(segment)} at column {column}"
             )
         return self.operation(node, name, node.args)
 
@@ -368,6 +356,9 @@ class _Reader:
         args = tuple(self.convert(c) for c in children)
         segment, column = self.where(node)
         tree = Op(op, args, segment, column)
+        if op == "/" and isinstance(args[1], Const) and args[1].value == 0:
+            # 0 ** -1 is refused as it is folded; x / 0 has no constant value to fold
+            raise FormulaError(f'division by zero in "{segment}" at column {column}')
         if all(isinstance(a, Const) for a in args):
             try:
                 return Const(fold(tree))
@@ -375,19 +366,3 @@ class _Reader:
                 raise FormulaError(str(e)) from None
         self.operations += 1
         return tree
-
-
-def _operator_text(node: ast.AST) -> str:
-    symbols = {
-        ast.FloorDiv: "//",
-        ast.Mod: "%",
-        ast.MatMult: "@",
-        ast.LShift: "<<",
-        ast.RShift: ">>",
-        ast.BitOr: "|",
-        ast.BitXor: "^",
-        ast.BitAnd: "&",
-        ast.Not: "not",
-        ast.Invert: "~",
-    }
-    return symbols.get(type(node.op), type(node.op).__name__)

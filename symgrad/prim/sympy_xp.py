@@ -15,28 +15,31 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from symgrad._symbol_names import NameSymbol, element_parts, latex_name, name_symbol
 from symgrad.prim.exact import exact
 from symgrad.prim.numpy_xp import NP, scatter_add
 
 __all__ = ["SX", "ElementSymbol", "symbol_array", "exact", "to_sympy"]
 
 
-class ElementSymbol(sp.Symbol):
-    """A real symbol for one element of a tensor: prints ``w[0, 1]``, LaTeX ``w_{0,1}``."""
+class ElementSymbol(NameSymbol):
+    """A real symbol for one element of a tensor: prints ``w[0, 1]``, LaTeX ``w_{0,1}``.
+
+    The index is the last bracket of the name: the tensor's own name may hold brackets."""
 
     def _latex(self, printer: Any) -> str:
-        base, _, index = self.name.partition("[")
-        base_latex = printer._print(sp.Symbol(base))
+        base, index = element_parts(self.name)
+        base_latex = latex_name(base, printer)
         if "_" in base_latex or "^" in base_latex:
             base_latex = f"{{{base_latex}}}"  # v_{1} then _{0,0} would be a double subscript
-        return f"{base_latex}_{{{index.rstrip(']').replace(' ', '')}}}"
+        return f"{base_latex}_{{{','.join(index)}}}"
 
 
 def symbol_array(name: str, shape: tuple) -> np.ndarray:
     """An object array of real symbols ``name[i, j]`` (a plain ``name`` for one element)."""
     out = np.empty(shape, dtype=object)
     if out.size == 1 and not shape:
-        out[()] = sp.Symbol(name, real=True)
+        out[()] = name_symbol(name, real=True)
         return out
     for index in np.ndindex(*shape):
         out[index] = ElementSymbol(f"{name}[{', '.join(map(str, index))}]", real=True)

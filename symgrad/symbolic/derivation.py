@@ -17,7 +17,7 @@ import sympy as sp
 
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to
-from symgrad.symbolic.names import intermediate_names, output_name, symbol_array_of
+from symgrad.symbolic.names import base_name, intermediate_names, output_name, symbol_array_of
 from symgrad.symbolic.replay import Replay, backward_order
 from symgrad.symbolic.steps import Derivation, LeafDerivation, Partial, PathForm, Step
 from symgrad.tensor import Tensor
@@ -66,7 +66,7 @@ class _Builder:
         return labels
 
     def symbol_of(self, key: tuple) -> Any:
-        return Partial(f"d{self.name}/d{self.labels[key]}", real=True)
+        return Partial(self.name, self.labels[key], real=True)
 
     def value_of(self, key: tuple) -> Any:
         leaf = _leaf_of(key[0])
@@ -157,8 +157,7 @@ class _Builder:
         out = self.replay.values[ckey]
         g = np.empty(out.shape, dtype=object)
         for index in np.ndindex(*out.shape):
-            suffix = f"[{', '.join(map(str, index))}]" if out.shape else ""
-            g[index] = Partial(f"d{self.name}/d{self.labels[ckey]}{suffix}", real=True)
+            g[index] = Partial(self.name, self.labels[ckey], index, real=True)
         contribution = np.asarray(self.replay._vjp(consumer, g, 0)[i], dtype=object)
         g_values = np.broadcast_to(np.asarray(self.adjoint_values[ckey], dtype=float), out.shape)
         self.replay._numeric_values.update({s: float(v) for s, v in zip(g.flat, g_values.flat)})
@@ -205,10 +204,7 @@ class _Builder:
             if any(v is None for v in locals_):
                 return None
             symbols.append(
-                [
-                    Partial(f"d{self.labels[(n, 0)]}/d{self.labels[k]}", real=True)
-                    for n, _, k in edges
-                ]
+                [Partial(self.labels[(n, 0)], self.labels[k], real=True) for n, _, k in edges]
             )
             formulas.append([f for f, _ in locals_])
             numbers.append([v for _, v in locals_])
@@ -252,7 +248,7 @@ def _shown(total: Any) -> Any:
 def _base_name(arr: Any) -> str | None:
     first = np.asarray(arr).flat[0] if np.size(arr) else None
     if isinstance(first, sp.Symbol):
-        return first.name.partition("[")[0]
+        return base_name(first)
     return None
 
 

@@ -18,9 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._symbol_names import element_parts
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, topological_order
-from symgrad.prim.sympy_xp import exact, symbol_array, to_sympy
+from symgrad.prim.sympy_xp import ElementSymbol, exact, symbol_array, to_sympy
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "leaf_name",
     "output_name",
     "intermediate_names",
+    "base_name",
 ]
 
 _auto_names: dict[int, str] = {}
@@ -104,6 +106,21 @@ def symbols(t: Tensor) -> Any:
     return arr.flat[0] if t.numel() == 1 else to_sympy(arr)
 
 
+def base_name(symbol: Any) -> str:
+    """The name of the tensor a symbol stands for, or one of its elements (``w`` for
+    ``w[0, 1]``). Only element symbols have an index: a tensor may be called ``w[0]``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.symbolic.names import base_name, symbol_array_of
+    >>> base_name(symbol_array_of(symgrad.tensor([1.0, 2.0], name="w[0]"))[1])
+    'w[0]'
+    """
+    name = symbol.name
+    return element_parts(name)[0] if isinstance(symbol, ElementSymbol) else name
+
+
 # -- the tensors computed on the way to an output --------------------------------------------------
 
 
@@ -152,7 +169,7 @@ def intermediate_names(root: Tensor, labels: dict | None = None) -> dict[tuple[N
         for t in _tensor_inputs(node):
             name = leaf_name(t)
             if name is not None:
-                taken.update((name, name.partition("[")[0]))
+                taken.add(name)
         taken.update(filter(None, (output_name(node, nr) for nr in range(node.num_outputs))))
     names: dict[tuple[Node, int], str] = {}
     count = 0

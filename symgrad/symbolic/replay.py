@@ -14,11 +14,18 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from symgrad._symbol_names import name_symbol
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, topological_order
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.sympy_xp import SX, ElementSymbol, _objects, exact
-from symgrad.symbolic.names import constant_array, is_symbolic, output_name, symbol_array_of
+from symgrad.symbolic.names import (
+    base_name,
+    constant_array,
+    is_symbolic,
+    output_name,
+    symbol_array_of,
+)
 from symgrad.tensor import Tensor
 
 __all__ = ["Replay", "SymbolicDepthError"]
@@ -96,7 +103,7 @@ class Replay:
             return constant_array(t, self.as_float)
         self.leaves.setdefault(id(t), t)
         arr = symbol_array_of(t)
-        name = str(arr.flat[0]).partition("[")[0] if arr.size else None
+        name = base_name(arr.flat[0]) if arr.size else None
         owner = self._owners.setdefault(name, t)
         if owner is not t:
             raise ValueError(
@@ -136,7 +143,7 @@ class Replay:
                 out[index] = e
                 continue
             label = name if not arr.shape else f"{name}[{', '.join(map(str, index))}]"
-            s = ElementSymbol(label, real=True) if arr.shape else sp.Symbol(label, real=True)
+            s = ElementSymbol(label, real=True) if arr.shape else name_symbol(label, real=True)
             self.definitions.append((s, e))
             out[index] = s
         return out

@@ -12,24 +12,49 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from symgrad._symbol_names import latex_name, markdown_math, visible
+
 __all__ = ["Derivation", "Step", "PathForm", "LeafDerivation", "Partial"]
 
 
 class Partial(sp.Symbol):
-    """The symbol ``de/dv`` for an adjoint; LaTeX ``\\frac{\\partial e}{\\partial v}``."""
+    """The symbol ``de/dv`` for an adjoint; LaTeX ``\\frac{\\partial e}{\\partial v}``.
+
+    ``Partial(top, bottom, index)`` is the derivative of ``top`` by ``bottom`` (by its element
+    ``index`` when given). The names are kept apart, so they may hold any character.
+
+    Examples
+    --------
+    >>> from symgrad.symbolic.steps import Partial
+    >>> d = Partial("e", "w", (0, 1))
+    >>> d, d.bottom, d.index
+    (de/dw[0, 1], 'w', ('0', '1'))
+    """
+
+    __slots__ = ("top", "bottom", "index")
+
+    def __new__(cls, top: str, bottom: str, index: tuple = (), **assumptions: Any) -> Partial:
+        index = tuple(str(i) for i in index)
+        suffix = f"[{', '.join(index)}]" if index else ""
+        cls._sanitize(assumptions, cls)
+        obj = sp.Symbol.__xnew__(cls, f"d{top}/d{bottom}{suffix}", **assumptions)
+        obj.top, obj.bottom, obj.index = top, bottom, index
+        return obj
+
+    def __getnewargs_ex__(self) -> tuple:
+        return ((self.top, self.bottom, self.index), self._assumptions_orig)
+
+    def _hashable_content(self) -> tuple:
+        return super()._hashable_content() + (self.top, self.bottom, self.index)
 
     def _latex(self, printer: Any) -> str:
-        top, _, bottom = self.name.partition("/")
-        return (
-            rf"\frac{{\partial {_latex_name(printer, top[1:])}}}"
-            rf"{{\partial {_latex_name(printer, bottom[1:])}}}"
-        )
+        bottom = latex_name(self.bottom, printer)
+        if self.index:
+            bottom = f"{{{bottom}}}_{{{','.join(self.index)}}}"
+        return rf"\frac{{\partial {latex_name(self.top, printer)}}}{{\partial {bottom}}}"
 
-
-def _latex_name(printer: Any, name: str) -> str:
-    base, _, index = name.partition("[")
-    text = printer._print(sp.Symbol(base))
-    return f"{text}_{{{index.rstrip(']').replace(' ', '')}}}" if index else text
+    def _sympystr(self, printer: Any) -> str:
+        return visible(self.name)
 
 
 @dataclass
@@ -98,12 +123,12 @@ class Derivation:
 
     # -- plain text -------------------------------------------------------------------------------
     def __str__(self) -> str:
-        at = ", ".join(f"{k} = {_number(v)}" for k, v in self.values.items())
+        at = ", ".join(f"{visible(k)} = {_number(v)}" for k, v in self.values.items())
         lines = [f"Forward ({at}):" if at else "Forward:"]
         lines += [f"  {s} = {e}" for s, e in self.definitions]
         for leaf in self.leaves:
             lines.append("")
-            lines.append(f"d{self.output}/d{leaf.leaf}:")
+            lines.append(visible(f"d{self.output}/d{leaf.leaf}:"))
             if leaf.path_form is not None:
                 lines.append("  " + _path_text(leaf.path_form))
             lines.append("  steps, from the output back:")
@@ -116,13 +141,13 @@ class Derivation:
     def markdown(self) -> str:
         """Markdown with the formulas in ``$...$``."""
         lines = ["**Forward**", ""]
-        lines += [f"- ${sp.latex(s)} = {sp.latex(e)}$" for s, e in self.definitions]
+        lines += [f"- ${markdown_math(sp.latex(s))} = {_md(e)}$" for s, e in self.definitions]
         for leaf in self.leaves:
-            lines += ["", f"**Derivative with respect to ${_latex_str(leaf.leaf)}$**", ""]
+            lines += ["", f"**Derivative with respect to ${_md(leaf.leaf)}$**", ""]
             if leaf.path_form is not None:
-                lines.append(f"$${_path_latex(leaf.path_form)}$$")
+                lines.append(f"$${markdown_math(_path_latex(leaf.path_form))}$$")
                 lines.append("")
-            lines += [f"1. ${_step_latex(step)}$" for step in leaf.steps]
+            lines += [f"1. ${markdown_math(_step_latex(step))}$" for step in leaf.steps]
         return "\n".join(lines)
 
     def _repr_markdown_(self) -> str:
@@ -218,8 +243,9 @@ def _dedupe(parts: list) -> list:
     return out
 
 
-def _latex_str(name: str) -> str:
-    return sp.latex(sp.Symbol(name))
+def _md(e: Any) -> str:
+    """LaTeX for Markdown's ``$...$`` of a name or an expression."""
+    return markdown_math(latex_name(e) if isinstance(e, str) else sp.latex(e))
 
 
 def _latex_of(e: Any, factor: bool = False) -> str:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import html
-import unicodedata
 
 import numpy as np
 
+from symgrad._symbol_names import visible
 from symgrad.autograd.node import Node
 from symgrad.prim.text import array_lines
 from symgrad.viz.graph import Box, Graph
@@ -127,10 +127,8 @@ def _label(rows: list) -> str:
 def _html(text: str) -> str:
     """``text`` safe inside an HTML-like DOT label, shown as written.
 
-    Control characters become visible escapes (``\\n``); backslashes are doubled because
-    Graphviz expands ``\\N``, ``\\G``... even inside HTML-like labels; then HTML escaping.
+    Control characters and line breaks become visible escapes (``\\n``); backslashes are
+    doubled because Graphviz expands ``\\N``, ``\\G``... even inside HTML-like labels; then
+    HTML escaping.
     """
-    shown = "".join(
-        ascii(ch)[1:-1] if unicodedata.category(ch)[0] == "C" else ch for ch in str(text)
-    )
-    return html.escape(shown.replace("\\", "\\\\"), quote=True)
+    return html.escape(visible(str(text)).replace("\\", "\\\\"), quote=True)

@@ -17,11 +17,22 @@ from symgrad.symbolic.replay import backward_order
 from symgrad.tensor import Tensor
 from symgrad.viz.nodes import node_input, recompute, retained_tensors
 
-__all__ = ["Box", "Graph", "key_of", "name_overrides"]
+__all__ = ["Box", "Graph", "MAX_NAME", "key_of", "name_overrides"]
+
+
+MAX_NAME = 40  # characters of a name shown in a box or a formula; closed forms keep it whole
+
+
+class _Label(sp.Symbol):
+    """A tensor's symbol in the picture's formulas: its whole name tells symbols apart, and
+    it prints cut to :data:`MAX_NAME` characters."""
+
+    def _sympystr(self, printer: Any) -> str:
+        return short(self.name, MAX_NAME)
 
 
 class Box:
-    """A tensor (or a constant input) in the picture."""
+    """A tensor (or a constant input) in the picture; a long name is cut, with an ellipsis."""
 
     def __init__(
         self,
@@ -32,9 +43,9 @@ class Box:
         grad: Any = None,
         symbol: Any = None,
     ) -> None:
-        self.id, self.name, self.kind = ident, name, kind
+        self.id, self.name, self.kind = ident, short(name, MAX_NAME), kind
         self.value, self.grad = value, grad
-        self.symbol = sp.Symbol(name) if symbol is None else symbol  # what formulas call it
+        self.symbol = _Label(name) if symbol is None else symbol  # what formulas call it
 
 
 class Graph:
