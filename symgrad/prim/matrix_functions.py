@@ -1,0 +1,62 @@
+"""SymPy matrix expressions for functions applied to matrices: a scalar function applied to
+every element (``exp(X*w)``), and ``softmax``/``log_softmax`` along the rows, printed as people
+write them and evaluated entry by entry (``.as_explicit()``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+
+__all__ = ["ElementFunction", "RowSoftmax", "RowLogSoftmax"]
+
+
+class ElementFunction(ElementwiseApplyFunction):
+    """A scalar function applied to every element: prints ``exp(X*w)``, LaTeX ``\\exp(X w)``,
+    as people write it."""
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"{self._name()}({printer._print(self.expr)})"
+
+    def _latex(self, printer: Any) -> str:
+        name = printer._print(self.function(sp.Symbol("_"))).split(r"{\left(")[0]
+        return rf"{name}\left({printer._print(self.expr)}\right)"
+
+    def _name(self) -> str:
+        return str(self.function(sp.Symbol("_"))).split("(")[0]
+
+
+class RowSoftmax(sp.MatrixExpr):
+    """``softmax`` along each row of a matrix (of a column vector, along it): prints
+    ``softmax(Z)``."""
+
+    def __new__(cls, z: Any) -> Any:
+        return sp.Basic.__new__(cls, z)
+
+    @property
+    def shape(self) -> tuple:
+        return self.args[0].shape
+
+    def _row_total(self, i: Any) -> Any:
+        z = self.args[0]
+        if z.shape[1] == 1:  # a column: the vector's own softmax
+            return sp.Add(*[sp.exp(z[k, 0]) for k in range(z.shape[0])])
+        return sp.Add(*[sp.exp(z[i, k]) for k in range(z.shape[1])])
+
+    def _entry(self, i: Any, j: Any, **kwargs: Any) -> Any:
+        return sp.exp(self.args[0][i, j]) / self._row_total(i)
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"{type(self).__name__.removeprefix('Row').lower()}({printer._print(self.args[0])})"
+
+    def _latex(self, printer: Any) -> str:
+        name = type(self).__name__.removeprefix("Row").lower()
+        return rf"\operatorname{{{name}}}\left({printer._print(self.args[0])}\right)"
+
+
+class RowLogSoftmax(RowSoftmax):
+    """``log_softmax`` along each row: prints ``logsoftmax(Z)``."""
+
+    def _entry(self, i: Any, j: Any, **kwargs: Any) -> Any:
+        return self.args[0][i, j] - sp.log(self._row_total(i))
