@@ -29,7 +29,8 @@ from symgrad.autograd.grad_mode import (
 )
 from symgrad.creation import *  # noqa: F403
 from symgrad.ops import *  # noqa: F403
-from symgrad import autograd, nn
+from symgrad._device import device, get_default_device, set_default_device
+from symgrad import accelerator, autograd, backends, cuda, nn
 from symgrad._printing import set_printoptions
 
 float = float32  # noqa: A001 - PyTorch's aliases

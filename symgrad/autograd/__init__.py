@@ -18,6 +18,7 @@ from symgrad.autograd import hooks  # binds Tensor.register_hook and Tensor.reta
 from symgrad.autograd import conversions  # binds Tensor.numpy and float(Tensor)
 from symgrad.autograd.engine import backward, grad  # binds Tensor.backward
 from symgrad.autograd.node import Node
+from symgrad.autograd.variable import Variable
 
 __all__ = [
     "backward",
@@ -25,6 +26,7 @@ __all__ = [
     "Function",
     "FunctionCtx",
     "Node",
+    "Variable",
     "no_grad",
     "enable_grad",
     "set_grad_enabled",
