@@ -8,8 +8,8 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._assign import warn_copy_construct
-from symgrad._device import as_device as _check_device
 from symgrad._data import check_fits, check_number, int_argument, sizes, to_array
+from symgrad._device import as_device as _check_device
 from symgrad.tensor import Tensor
 
 __all__ = [

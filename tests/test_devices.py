@@ -213,11 +213,7 @@ def test_queries_answer_for_a_cpu_only_build():
 def test_the_tutorial_device_line_picks_the_cpu():
     def check(T):
         name = (
-            "cuda"
-            if T.cuda.is_available()
-            else "mps"
-            if T.backends.mps.is_available()
-            else "cpu"
+            "cuda" if T.cuda.is_available() else "mps" if T.backends.mps.is_available() else "cpu"
         )
         device = T.device(name)
         x = T.randn(3, 2, device=device)

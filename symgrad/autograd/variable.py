@@ -20,8 +20,7 @@ class _VariableMeta(type):
     def __call__(cls, data: Any = None, requires_grad: bool = False, volatile: bool = False) -> Any:
         if volatile:
             warnings.warn(
-                "volatile was removed and now has no effect. Use `with torch.no_grad():` "
-                "instead.",
+                "volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
                 UserWarning,
                 stacklevel=2,
             )
