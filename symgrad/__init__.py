@@ -29,7 +29,9 @@ from symgrad.autograd.grad_mode import (
 )
 from symgrad.creation import *  # noqa: F403
 from symgrad.ops import *  # noqa: F403
-from symgrad import autograd, nn
+from symgrad.ops.out import *  # noqa: F403  (the same functions, also taking out=)
+from symgrad._device import device, get_default_device, set_default_device
+from symgrad import accelerator, autograd, backends, cuda, nn
 from symgrad._printing import set_printoptions
 
 float = float32  # noqa: A001 - PyTorch's aliases
@@ -42,7 +44,7 @@ __version__ = "0.1.0"
 
 # submodules and names that need SymPy or are seldom used load on first use, so that
 # ``import symgrad`` stays fast: ``symgrad.viz`` works after a plain ``import symgrad``
-_SUBMODULES = ("symbolic", "viz", "check", "cli")
+_SUBMODULES = ("symbolic", "viz", "check", "cli", "utils")
 _LAZY_NAMES = {
     "elementwise": "symgrad.symbolic",
     "verify": "symgrad.check",

@@ -9,6 +9,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._assign import warn_copy_construct
 from symgrad._data import check_fits, check_number, int_argument, sizes, to_array
+from symgrad._device import as_device as _check_device
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -116,11 +117,6 @@ def is_tensor(obj: Any) -> bool:
 def numel(input: Tensor) -> int:
     """The number of elements of ``input``."""
     return input.numel()
-
-
-def _check_device(device: Any) -> None:
-    if device is not None and str(device).split(":")[0] != "cpu":
-        raise RuntimeError(f"symgrad runs on the CPU only; device {device!r} is not available")
 
 
 def _shape(size: tuple) -> tuple[int, ...]:
@@ -283,53 +279,80 @@ def randn(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     return _finish(_rng[0].standard_normal(_shape(size)).astype(d), requires_grad)
 
 
-def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None) -> Tensor:
+def randint(
+    low: int,
+    high: Any = None,
+    size: Any = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Random integers in ``[low, high)``."""
+    _check_device(device)
     if size is None:
         low, high, size = 0, low, high
     shape = _shape(tuple(size))
     values = _rng[0].integers(low, high, shape)
     return _finish(
-        values.astype((dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy), False
+        values.astype((dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy),
+        requires_grad,
     )
 
 
-def _like(input: Tensor, dtype: Any) -> tuple[tuple, Any]:
-    return input.shape, input.dtype if dtype is None else dtype
+def _like(input: Tensor, dtype: Any, device: Any) -> tuple[tuple, Any, Any]:
+    # the input's device, not the default one, when no device is given
+    device = _check_device(input.device if device is None else device)
+    return input.shape, input.dtype if dtype is None else dtype, device
 
 
-def zeros_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def zeros_like(
+    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     """Zeros with the shape (and dtype) of ``input``."""
-    shape, d = _like(input, dtype)
-    return zeros(shape, dtype=d, requires_grad=requires_grad)
+    shape, d, device = _like(input, dtype, device)
+    return zeros(shape, dtype=d, device=device, requires_grad=requires_grad)
 
 
-def ones_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def ones_like(
+    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     """Ones with the shape (and dtype) of ``input``."""
-    shape, d = _like(input, dtype)
-    return ones(shape, dtype=d, requires_grad=requires_grad)
+    shape, d, device = _like(input, dtype, device)
+    return ones(shape, dtype=d, device=device, requires_grad=requires_grad)
 
 
-def empty_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def empty_like(
+    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     """Zeros with the shape (and dtype) of ``input``."""
-    return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
+    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full_like(
-    input: Tensor, fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
+    input: Tensor,
+    fill_value: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """``fill_value`` with the shape (and dtype) of ``input``."""
-    shape, d = _like(input, dtype)
-    return full(shape, fill_value, dtype=d, requires_grad=requires_grad)
+    shape, d, device = _like(input, dtype, device)
+    return full(shape, fill_value, dtype=d, device=device, requires_grad=requires_grad)
 
 
-def rand_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def rand_like(
+    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     """Uniform random values with the shape (and dtype) of ``input``."""
-    shape, d = _like(input, dtype)
-    return rand(shape, dtype=d, requires_grad=requires_grad)
+    shape, d, device = _like(input, dtype, device)
+    return rand(shape, dtype=d, device=device, requires_grad=requires_grad)
 
 
-def randn_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def randn_like(
+    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     """Standard normal values with the shape (and dtype) of ``input``."""
-    shape, d = _like(input, dtype)
-    return randn(shape, dtype=d, requires_grad=requires_grad)
+    shape, d, device = _like(input, dtype, device)
+    return randn(shape, dtype=d, device=device, requires_grad=requires_grad)

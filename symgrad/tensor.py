@@ -214,15 +214,6 @@ class Tensor(HoldsArray):
             raise TypeError("len() of a 0-d tensor")
         return self._data.shape[0]
 
-    @property
-    def device(self) -> str:
-        """Always ``'cpu'``."""
-        return "cpu"
-
-    @property
-    def is_cuda(self) -> bool:
-        return False
-
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 
@@ -245,10 +236,6 @@ class Tensor(HoldsArray):
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         data = self.numpy()  # refused for a tensor that requires grad, as in PyTorch
         return data if dtype is None else data.astype(dtype)
-
-    def cpu(self) -> Tensor:
-        """``self`` (symgrad tensors always live on the CPU)."""
-        return self
 
     # -- graph -----------------------------------------------------------------------------
     def detach(self) -> Tensor:

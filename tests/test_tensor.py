@@ -115,7 +115,8 @@ def test_zero_dimensional_tensor():
 def test_dtype_and_device():
     t = symgrad.ones(2)
     assert t.dtype is symgrad.float32
-    assert t.device == "cpu" and str(t.device) == "cpu"
+    # as in PyTorch, a device equals devices, not strings
+    assert t.device == symgrad.device("cpu") and str(t.device) == "cpu" and t.device != "cpu"
     assert t.is_floating_point() and not symgrad.ones(2, dtype=symgrad.int64).is_floating_point()
 
 
@@ -138,8 +139,11 @@ def test_to_dtype():
 
 
 def test_to_an_accelerator_raises():
-    with pytest.raises(RuntimeError, match="CPU only"):
+    # PyTorch built without CUDA raises AssertionError, and RuntimeError for mps
+    with pytest.raises(AssertionError, match="computes on the CPU"):
         symgrad.ones(2).to("cuda")
+    with pytest.raises(RuntimeError, match="computes on the CPU"):
+        symgrad.ones(2).to("mps")
 
 
 def test_float_and_double():

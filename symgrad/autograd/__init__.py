@@ -19,6 +19,7 @@ from symgrad.autograd import conversions  # binds Tensor.numpy and float(Tensor)
 from symgrad.autograd.engine import backward, grad  # binds Tensor.backward
 from symgrad.autograd.node import Node
 from symgrad.autograd import functional  # torch.autograd.functional: jacobian, hessian, ...
+from symgrad.autograd.variable import Variable
 
 __all__ = [
     "backward",
@@ -27,6 +28,7 @@ __all__ = [
     "FunctionCtx",
     "Node",
     "functional",
+    "Variable",
     "no_grad",
     "enable_grad",
     "set_grad_enabled",

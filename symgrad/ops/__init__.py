@@ -34,6 +34,7 @@ from symgrad.ops.softmax_family import *  # noqa: F403
 from symgrad.ops.variance import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
 from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
+from symgrad.ops import devices  # noqa: E402,F401  (binds to, cpu, cuda, device)
 
 __all__ = [
     *division.__all__,

@@ -285,28 +285,6 @@ def _matrix_transposed(self: Tensor) -> Tensor:
 
 
 # -- conversions ------------------------------------------------------------------------------
-def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-    """Convert to a dtype (``t.to(symgrad.float64)``); ``"cpu"`` is accepted and ignored."""
-    target = kwargs.pop("dtype", None)
-    for a in args:
-        if isinstance(a, Tensor):
-            target = a.dtype
-        elif isinstance(a, str) and a.split(":")[0] == "cpu":
-            continue
-        elif isinstance(a, str) and a.startswith(("cuda", "mps")):
-            raise RuntimeError(f"symgrad runs on the CPU only; device {a!r} is not available")
-        else:
-            target = a
-    kwargs.pop("device", None)
-    kwargs.pop("non_blocking", None)
-    kwargs.pop("copy", None)
-    if kwargs:
-        raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
-    if target is None:
-        return self
-    return to_dtype(self, dtypes.as_dtype(target))
-
-
 _TYPE_NAMES = {
     "float32": "FloatTensor",
     "float64": "DoubleTensor",
@@ -400,7 +378,6 @@ METHODS.update(
         "masked_fill_": masked_fill_,
         "sign_": sign_,
         **rounding.IN_PLACE,
-        "to": _to,
         "type": _type,
         "float": _converter(dtypes.float32),
         "double": _converter(dtypes.float64),

@@ -1,0 +1,152 @@
+"""The Tensor's device methods: ``device``, ``to``, ``cpu``, ``cuda``, ``get_device``.
+
+Every symgrad tensor lives on the CPU; moving one elsewhere raises PyTorch's error for a build
+without that backend.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad import dtypes
+from symgrad._device import _CPU, as_device, cuda_unavailable, device
+from symgrad._device import device as device_type
+from symgrad.ops.shape import _TO
+from symgrad.tensor import Tensor, bind_methods
+
+__all__: list[str] = []
+
+_TO_SIGNATURES = (
+    " * (device device = None, dtype dtype = None, bool non_blocking = False, bool copy = False,"
+    " *, memory_format memory_format = None)\n"
+    " * (dtype dtype, bool non_blocking = False, bool copy = False, *, memory_format "
+    "memory_format = None)\n"
+    " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, memory_format "
+    "memory_format = None)"
+)
+_TO_KEYWORDS = ("device", "dtype", "non_blocking", "copy", "memory_format")
+
+
+def _device(self: Tensor) -> device:
+    """Where the values live: always ``device(type='cpu')``."""
+    return _CPU
+
+
+def _is_cuda(self: Tensor) -> bool:
+    """False: symgrad tensors live on the CPU."""
+    return False
+
+
+def _is_device_like(value: Any) -> bool:
+    return isinstance(value, (str, device)) or (
+        isinstance(value, int) and not isinstance(value, bool)
+    )
+
+
+def _bad_to(args: tuple, kwargs: dict) -> TypeError:
+    got = [type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()]
+    return TypeError(
+        f"to() received an invalid combination of arguments - got ({', '.join(got)}), but "
+        f"expected one of:\n{_TO_SIGNATURES}"
+    )
+
+
+def _to_arguments(args: tuple, kwargs: dict) -> tuple[Any, Any, bool]:
+    """PyTorch's three signatures of ``to``, as (device, dtype, copy)."""
+    if any(k not in _TO_KEYWORDS for k in kwargs):
+        raise _bad_to(args, kwargs)
+    first, rest = (args[0], args[1:]) if args else (None, ())
+    target_device, target_dtype = kwargs.get("device"), kwargs.get("dtype")
+    if isinstance(first, Tensor):
+        target_device, target_dtype = first.device, first.dtype
+    elif _is_device_like(first):
+        target_device = first
+        if rest and _as_dtype(rest[0]) is not None:
+            target_dtype, rest = rest[0], rest[1:]
+    elif first is not None:
+        target_dtype = first
+    flags = dict(zip(("non_blocking", "copy"), rest))
+    if len(rest) > 2 or not all(isinstance(v, bool) for v in flags.values()):
+        raise _bad_to(args, kwargs)
+    dtype = None if target_dtype is None else _as_dtype(target_dtype)
+    if set(flags) & set(kwargs) or (target_dtype is not None and dtype is None):
+        raise _bad_to(args, kwargs)
+    return target_device, dtype, bool(kwargs.get("copy", flags.get("copy", False)))
+
+
+def _as_dtype(value: Any) -> dtypes.dtype | None:
+    """``value`` as a dtype (a symgrad dtype, NumPy's, or PyTorch's ``float``, ``int`` and
+    ``bool``), or None; strings are device names to ``to``."""
+    if isinstance(value, (str, Tensor)) or _is_device_like(value):
+        return None
+    try:
+        return dtypes.as_dtype(value)
+    except TypeError:
+        return None
+
+
+def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """This tensor with another dtype and/or on another device (``self`` when nothing changes).
+
+    Takes ``to(device=None, dtype=None, non_blocking=False, copy=False)``,
+    ``to(dtype, non_blocking=False, copy=False)`` or ``to(other_tensor, ...)`` (``other``'s
+    dtype and device). Only the CPU exists: a CUDA device raises PyTorch's ``AssertionError``.
+    The result of a conversion or a ``copy=True`` records ``ToCopyBackward0``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> t = symgrad.ones(2)
+    >>> t.to("cpu") is t
+    True
+    >>> t.to(symgrad.device("cpu"), symgrad.float64)
+    tensor([1., 1.], dtype=symgrad.float64)
+    >>> t.to(symgrad.zeros(1, dtype=symgrad.int64))
+    tensor([1, 1])
+    """
+    target_device, target_dtype, copy = _to_arguments(args, kwargs)
+    if target_device is not None:
+        as_device(target_device)
+    target_dtype = self.dtype if target_dtype is None else target_dtype
+    if target_dtype is self.dtype and not copy:
+        return self
+    if self._requires_grad and not target_dtype.is_floating_point:
+        return Tensor._make(self._data.astype(target_dtype.numpy))
+    return _TO(self, dtype=target_dtype)
+
+
+def _cpu(self: Tensor, memory_format: Any = None) -> Tensor:
+    """``self``: symgrad tensors always live on the CPU.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> t = symgrad.ones(2)
+    >>> t.cpu() is t
+    True
+    """
+    return self
+
+
+def _cuda(self: Tensor, device: Any = None, non_blocking: bool = False, **kwargs: Any) -> Tensor:
+    """Raises ``AssertionError``, as PyTorch without CUDA: symgrad computes on the CPU."""
+    if device is not None and not isinstance(device, str):
+        device_type(device)  # PyTorch's RuntimeError for an accelerator's index
+    raise cuda_unavailable()
+
+
+def _get_device(self: Tensor) -> int:
+    """-1, PyTorch's answer for a CPU tensor."""
+    return -1
+
+
+bind_methods(
+    {
+        "device": property(_device),
+        "is_cuda": property(_is_cuda),
+        "to": _to,
+        "cpu": _cpu,
+        "cuda": _cuda,
+        "get_device": _get_device,
+    }
+)

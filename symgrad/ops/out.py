@@ -1,0 +1,122 @@
+"""The ``out=`` keyword of PyTorch's functions: the result written into a given tensor.
+
+The public functions listed here take ``out=``; the package's own code calls the plain ones.
+As in PyTorch: ``out`` is resized to the result's shape (with PyTorch's deprecation warning
+when it had elements), the result is cast to ``out``'s dtype when that does not lose its kind
+(float into int is refused), ``out``'s version counter is bumped, and ``out`` is returned.
+With grad mode on, ``out=`` is refused when any argument or ``out`` requires grad.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad._version import check_writable
+from symgrad.autograd.grad_mode import is_grad_enabled
+from symgrad.ops import joining, linalg, math, reductions
+from symgrad.tensor import Tensor
+
+_RESIZED = (
+    "An output with one or more elements was resized since it had shape {old}, which does not "
+    "match the required output shape {new}. This behavior is deprecated, and in a future "
+    "PyTorch release outputs will not be resized unless they have zero elements. You can "
+    "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+    "t.resize_(0)."
+)
+_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int"}
+_TYPE_NAMES |= {"int64": "Long", "bool": "Bool"}
+_KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2}
+
+
+def _requires_grad(value: Any) -> bool:
+    if isinstance(value, Tensor):
+        return value._requires_grad
+    if isinstance(value, (list, tuple)):
+        return any(_requires_grad(v) for v in value)
+    return False
+
+
+def _write(name: str, result: Tensor, out: Tensor) -> None:
+    source, target = result._data.dtype, out._data.dtype
+    if _KIND_RANK[source.kind] > _KIND_RANK[target.kind]:
+        names = [_TYPE_NAMES[dtypes.from_numpy_dtype(d).name] for d in (source, target)]
+        raise RuntimeError(
+            f"result type {names[0]} can't be cast to the desired output type {names[1]}"
+        )
+    check_writable(out)
+    if out._data.shape != result._data.shape:
+        if out._data.size:
+            message = _RESIZED.format(old=list(out.shape), new=list(result.shape))
+            warnings.warn(message, UserWarning, stacklevel=3)
+        out._data = np.empty(result._data.shape, target)
+    out._data[...] = result._data
+    out._counter.value += 1
+
+
+def with_out(fn: Callable, check: Callable | None = None) -> Callable:
+    """``fn`` taking PyTorch's ``out=`` keyword as well (``check(args, kwargs)`` refusing the
+    calls PyTorch has no ``out=`` overload for)."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def call(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        if out is None:
+            return fn(*args, **kwargs)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        if check is not None:
+            check(args, kwargs)
+        if is_grad_enabled() and (
+            out._requires_grad or _requires_grad(args) or _requires_grad(list(kwargs.values()))
+        ):
+            raise RuntimeError(
+                f"{name}(): functions with out=... arguments don't support automatic "
+                "differentiation, but one of the arguments requires grad."
+            )
+        _write(name, fn(*args, **kwargs), out)
+        return out
+
+    return call
+
+
+def _full_sum(args: tuple, kwargs: dict) -> None:
+    if len(args) < 2 and "dim" not in kwargs:  # PyTorch's full sum has no out= overload
+        raise TypeError(
+            "sum() received an invalid combination of arguments - got (Tensor, out=Tensor): "
+            "sum(input, dim, keepdim=False, *, dtype=None, out=None) takes out= with a dim"
+        )
+
+
+sum = with_out(reductions.sum, _full_sum)  # noqa: A001 - PyTorch's name
+add = with_out(math.add)
+sub = with_out(math.sub)
+mul = with_out(math.mul)
+div = with_out(math.div)
+pow = with_out(math.pow)  # noqa: A001
+neg = with_out(math.neg)
+clamp = with_out(math.clamp)
+where = with_out(math.where)
+exp = with_out(math.exp)
+log = with_out(math.log)
+sqrt = with_out(math.sqrt)
+abs = with_out(math.abs)  # noqa: A001
+tanh = with_out(math.tanh)
+sigmoid = with_out(math.sigmoid)
+mean = with_out(reductions.mean)
+prod = with_out(reductions.prod)
+matmul = with_out(linalg.matmul)
+mm = with_out(linalg.mm)
+bmm = with_out(linalg.bmm)
+cat = with_out(joining.cat)
+stack = with_out(joining.stack)
+
+__all__ = [
+    "add", "sub", "mul", "div", "pow", "neg", "clamp", "where", "exp", "log", "sqrt", "abs",
+    "tanh", "sigmoid", "sum", "mean", "prod", "matmul", "mm", "bmm", "cat", "stack",
+]  # fmt: skip
