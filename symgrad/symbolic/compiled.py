@@ -145,7 +145,9 @@ class CompiledFunction:
         self.reduction: str | None = None
         self._per_sample_outputs: list[bool] = []
 
-    def _set_batch(self, arguments: list[int], per_sample_outputs: list[bool], reduction: str):
+    def _set_batch(
+        self, arguments: list[int], per_sample_outputs: list[bool], reduction: str
+    ) -> None:
         """Evaluate over a batch: ``arguments`` hold samples; an output that is True in
         ``per_sample_outputs`` is the gradient of a per-sample tensor (one per sample)."""
         self.batch_arguments = list(arguments)
@@ -203,10 +205,10 @@ class CompiledFunction:
             return a.shape[: a.ndim - len(shape)]
         if k in self.batch_arguments:
             if a.ndim != len(shape) + 1 or a.shape[1:] != shape:
+                wanted = ", ".join(["N", *map(str, shape)])
                 raise ValueError(
                     f"argument {k} holds a batch of samples of shape {list(shape)}: its shape "
-                    f"must be [N, {', '.join(map(str, shape))}] for N samples, got "
-                    f"{list(a.shape)}".replace(", ]", "]")
+                    f"must be [{wanted}] for N samples, got {list(a.shape)}"
                 )
             return a.shape[:1]
         if a.shape != shape:
