@@ -38,6 +38,18 @@ def _sigmoid(x: Any) -> Any:
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
 
 
+def _softplus(x: Any) -> Any:
+    # log(1 + exp(x)) as max(x, 0) + log1p(exp(-|x|)): no overflow at either end
+    return np.logaddexp(0, x)
+
+
+def _logsumexp(*xs: Any) -> Any:
+    """``log(exp(x) + exp(y) + ...)`` as repeated ``logaddexp`` (a shift by the larger term
+    and ``log1p``): accurate where one term dominates, +inf where a term is +inf, -inf where
+    all are -inf."""
+    return functools.reduce(np.logaddexp, xs)
+
+
 def _power(x: Any, e: Any) -> Any:
     """``x ** e`` as PyTorch computes it for a number exponent: 0.5 and -0.5 are ``sqrt`` and
     ``1 / sqrt`` (so (-0.0) ** -0.5 is -inf and (-inf) ** 0.5 nan), 2, 3 and -2 products."""
@@ -64,13 +76,15 @@ def _all(*conditions: Any) -> Any:
     return functools.reduce(np.logical_and, conditions)
 
 
-# what the generated code calls: NumPy, plus erf, PyTorch's sign and power, a stable sigmoid
-# and a two-branch select
+# what the generated code calls: NumPy, plus erf, PyTorch's sign and power, the stable kernels
+# of the functions of symgrad.prim.special, and a two-branch select
 MODULES = [
     {
         "erf": _erf,
         "sign": _sign,
         "sigmoid": _sigmoid,
+        "softplus": _softplus,
+        "logsumexp": _logsumexp,
         "power": _power,
         "select_where": np.where,
         "any_of": _any,

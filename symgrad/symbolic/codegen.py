@@ -4,37 +4,19 @@ symbols never become source text, so no name can inject code."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import sympy as sp
+from sympy.simplify.cse_main import tree_cse
 
 from symgrad.prim import kernels
+from symgrad.symbolic.compiled import REDUCTIONS, CompiledFunction
 from symgrad.symbolic.names import symbol_array_of
+from symgrad.symbolic.stable import stable_form
 from symgrad.tensor import Tensor
 
 __all__ = ["lambdify", "compile_gradient", "CompiledFunction"]
-
-
-# SymPy's C printer uses these POSIX names, which strict C99's <math.h> does not define
-_C99_CONSTANTS = [
-    f"#ifndef {name}\n#define {name} {value}\n#endif"
-    for name, value in (
-        ("M_PI", "3.14159265358979323846"),
-        ("M_E", "2.71828182845904523536"),
-        ("M_SQRT2", "1.41421356237309504880"),
-        ("M_1_PI", "0.31830988618379067154"),
-        ("M_2_PI", "0.63661977236758134308"),
-        ("M_2_SQRTPI", "1.12837916709551257390"),
-        ("M_SQRT1_2", "0.70710678118654752440"),
-        ("M_LN2", "0.69314718055994530942"),
-        ("M_LN10", "2.30258509299404568402"),
-        ("M_PI_2", "1.57079632679489661923"),
-        ("M_PI_4", "0.78539816339744830962"),
-    )
-]
 
 
 def _leaf_symbols(leaf: Any) -> tuple[list, tuple]:
@@ -42,9 +24,8 @@ def _leaf_symbols(leaf: Any) -> tuple[list, tuple]:
     shape."""
     if isinstance(leaf, Tensor):
         arr = symbol_array_of(leaf)
-        return list(arr.flat)[: 1 if leaf.numel() == 1 else None], (
-            () if leaf.numel() == 1 else leaf.shape
-        )
+        # a one-element tensor is one symbol, whatever its shape ([1] or [1, 1])
+        return list(arr.flat)[: 1 if leaf.numel() == 1 else None], tuple(leaf.shape)
     if isinstance(leaf, sp.Symbol):
         return [leaf], ()
     if isinstance(leaf, (sp.MatrixBase, sp.NDimArray)):
@@ -69,98 +50,6 @@ def _outputs(exprs: Any) -> tuple[list, list, bool]:
     return flat, shapes, single
 
 
-class CompiledFunction:
-    """A closed form as one NumPy function, called with one array per leaf.
-
-    Attributes
-    ----------
-    source : str
-        The generated Python source (readable; arguments ``a0, a1, ...`` are the leaves'
-        elements in order, see ``arguments``).
-    arguments : list of (str, sympy.Symbol)
-        Which generated argument stands for which symbol.
-    """
-
-    def __init__(
-        self,
-        fn: Any,
-        leaves: list,
-        arg_names: list,
-        exprs: list,
-        replacements: list,
-        shapes: list,
-        single: bool,
-    ) -> None:
-        self._fn = fn
-        self._leaves = leaves  # (symbols, shape) per leaf
-        self._shapes = shapes
-        self._single = single
-        self._exprs = exprs
-        self._replacements = replacements
-        self.source = inspect.getsource(fn)
-        self.extra_tensors: list = []  # compile_gradient: the other named tensors, in order
-        self.arguments = [(n, s) for n, s in zip(arg_names, (s for ss, _ in leaves for s in ss))]
-
-    def __call__(self, *arrays: Any) -> Any:
-        if len(arrays) != len(self._leaves):
-            raise TypeError(
-                f"this function takes {len(self._leaves)} arrays (one per leaf), got {len(arrays)}"
-            )
-        args = []
-        batch: tuple = ()
-        for k, (a, (_, shape)) in enumerate(zip(arrays, self._leaves)):
-            a = np.asarray(a._data if isinstance(a, Tensor) else a, dtype=np.float64)
-            if a.shape[a.ndim - len(shape) :] != shape if shape else False:
-                raise ValueError(
-                    f"argument {k} must have shape {list(shape)} (with optional leading batch "
-                    f"dimensions), got {list(a.shape)}"
-                )
-            lead = a.shape[: a.ndim - len(shape)]
-            batch = np.broadcast_shapes(batch, lead)
-            args.extend(a[(...,) + index] for index in np.ndindex(*shape))
-        flat = self._fn(*args)
-        results, start = [], 0
-        for shape in self._shapes:
-            n = int(np.prod(shape)) if shape else 1
-            values = [
-                np.broadcast_to(np.asarray(v, dtype=np.float64), batch)
-                for v in flat[start : start + n]
-            ]
-            start += n
-            out = (
-                np.stack(values, axis=-1).reshape(batch + shape)
-                if values
-                else np.zeros(batch + shape)
-            )
-            results.append(out)
-        return results[0] if self._single else results
-
-    def c_source(self, name: str = "f") -> str:
-        """C99 source of the same computation: ``void name(const double *in0, ...,
-        double *out0, ...)`` with each array flattened in row-major order."""
-        if not name.isidentifier():
-            raise ValueError(f"the C function name must be an identifier, got {name!r}")
-        ins = [f"const double *in{k}" for k in range(len(self._leaves))]
-        outs = [f"double *out{k}" for k in range(len(self._shapes))]
-        signature = f"void {name}({', '.join(ins + outs)}) {{"
-        lines = ["#include <math.h>", *_C99_CONSTANTS, "", signature]
-        a = 0
-        for k, (symbols, _) in enumerate(self._leaves):
-            for j in range(len(symbols)):
-                lines.append(f"    const double a{a} = in{k}[{j}];")
-                a += 1
-        for s, e in self._replacements:
-            lines.append(f"    const double {s} = {sp.ccode(e)};")
-        start = 0
-        for k, shape in enumerate(self._shapes):
-            n = int(np.prod(shape)) if shape else 1
-            for j in range(n):
-                lines.append(f"    out{k}[{j}] = {sp.ccode(self._exprs[start + j])};")
-            start += n
-        lines.append("}")
-        return "\n".join(lines) + "\n"
-
-
 def _used(replacements: list, exprs: list) -> list:
     """The replacements the expressions need, directly or through other replacements."""
     needed = set().union(*(e.free_symbols for e in exprs)) if exprs else set()
@@ -172,12 +61,119 @@ def _used(replacements: list, exprs: list) -> list:
     return kept[::-1]
 
 
+def _split(exprs: Any) -> tuple[list, Any]:
+    """``(replacements, expressions)`` from a ``cse=True`` pair, or no replacements."""
+    if (
+        isinstance(exprs, tuple)
+        and len(exprs) == 2
+        and isinstance(exprs[0], list)
+        and all(isinstance(p, tuple) and len(p) == 2 for p in exprs[0])
+    ):
+        return exprs[0], exprs[1]
+    return [], exprs
+
+
+def _numbered(prefix: str) -> Any:
+    k = 0
+    while True:
+        yield sp.Symbol(f"{prefix}{k}", real=True)
+        k += 1
+
+
+def _program(replacements: list, flat: list, rename: dict, arg_syms: list) -> tuple[list, list]:
+    """The assignments and results to print: our own names (``a0`` for the leaves' elements,
+    ``t1`` for the intermediates), what the results need only, stable forms, shared terms."""
+    renamed = []
+    for k, (s, e) in enumerate(replacements):
+        t = sp.Symbol(f"t{k}", real=True)
+        renamed.append((t, e.xreplace(rename)))
+        rename[s] = t
+    flat = [e.xreplace(rename) for e in flat]
+    renamed = _used(renamed, flat)
+    free = set().union(*(e.free_symbols for e in flat), *(e.free_symbols for _, e in renamed))
+    unknown = free - set(arg_syms) - {t for t, _ in renamed}
+    if unknown:
+        raise ValueError(
+            f"the expressions use symbols that are not among the leaves: "
+            f"{sorted(map(str, unknown))}; pass every tensor they depend on"
+        )
+    renamed = [(t, stable_form(e)) for t, e in renamed]
+    return _shared(renamed, [stable_form(e) for e in flat])
+
+
+def _shared(definitions: list, outputs: list) -> tuple[list, list]:
+    """Every sub-term used more than once computed once: common sub-expressions found over
+    the definitions and the results together (``c0``, ``c1``, ...), each placed just before
+    the first assignment that uses it."""
+    names = _numbered("c")
+    definitions, outputs = _reuse_definitions(definitions, outputs)
+    while True:
+        program, outputs, merged = _eliminate(definitions, outputs, names)
+        if not merged:
+            return program, outputs
+        # a definition found to equal a shared term was merged with it: expressions that
+        # differed only by the two names may now be equal, so look again
+        definitions = program
+
+
+def _reuse_definitions(definitions: list, outputs: list) -> tuple[list, list]:
+    """Later occurrences of a definition's right-hand side written as its name (the graph
+    may compute one value at two nodes, or inside a bigger expression of a later node)."""
+    rule: dict = {}
+    kept = []
+    for t, d in definitions:
+        d = d.xreplace(rule) if rule else d
+        if d.is_Symbol:  # the same value as an earlier definition
+            rule[t] = d
+            continue
+        rule.setdefault(d, t)
+        kept.append((t, d))
+    return kept, [e.xreplace(rule) for e in outputs] if rule else outputs
+
+
+def _eliminate(definitions: list, outputs: list, names: Any) -> tuple[list, list, bool]:
+    """One pass of common sub-expression elimination (SymPy's ``tree_cse``, without
+    ``cse``'s search for common subsets of sums and products, which grows quadratically)."""
+    found, reduced = tree_cse(
+        [d for _, d in definitions] + outputs, names, opt_subs={}, order="none"
+    )
+    waiting = dict(found)  # the shared terms not placed yet
+    rank = {c: k for k, (c, _) in enumerate(found)}
+    program: list = []
+    alias: dict = {}  # a definition that is all one shared term is that term
+
+    def place(expr: Any) -> None:
+        """Place the waiting terms ``expr`` uses, directly or through other terms."""
+        need, todo = {}, [expr]
+        while todo:
+            for s in todo.pop().free_symbols:
+                if s in waiting:
+                    need[s] = waiting.pop(s)
+                    todo.append(need[s])
+        # a term uses only terms found before it
+        for c in sorted(need, key=rank.__getitem__):
+            program.append((c, need[c].xreplace(alias)))
+
+    for (t, _), r in zip(definitions, reduced):
+        place(r)
+        if r.is_Symbol:
+            alias[t] = alias.get(r, r)
+            continue
+        program.append((t, r.xreplace(alias)))
+    results = reduced[len(definitions) :]
+    for r in results:
+        place(r)
+    return program, [r.xreplace(alias) for r in results], bool(alias)
+
+
 def lambdify(exprs: Any, leaves: Sequence[Any]) -> CompiledFunction:
     """Turn closed forms into one NumPy function of the leaves' values.
 
     ``exprs`` is an expression, a Matrix/Array, a list of those, or a ``(replacements,
     expressions)`` pair from ``cse=True``; ``leaves`` are tensors (their symbols) or SymPy
-    symbols / matrices of symbols, in the order the function takes them.
+    symbols / matrices of symbols, in the order the function takes them. Each sub-term used
+    more than once is computed once, and exponentials that would overflow where the result is
+    finite are computed by stable kernels (see :mod:`symgrad.symbolic.stable`).
 
     Examples
     --------
@@ -188,51 +184,47 @@ def lambdify(exprs: Any, leaves: Sequence[Any]) -> CompiledFunction:
     >>> float(f(2.0))
     12.0
     """
-    replacements: list = []
-    if (
-        isinstance(exprs, tuple)
-        and len(exprs) == 2
-        and isinstance(exprs[0], list)
-        and all(isinstance(p, tuple) and len(p) == 2 for p in exprs[0])
-    ):
-        replacements, exprs = exprs
+    replacements, exprs = _split(exprs)
     if not isinstance(leaves, (list, tuple)):
         leaves = [leaves]
     leaf_info = [_leaf_symbols(leaf) for leaf in leaves]
     flat, shapes, single = _outputs(exprs)
-    # our own names only: a0.. for inputs, t0.. for the replacements
+    # our own names only: a0.. for inputs, t0.. for the replacements, c0.. for shared terms
     arg_syms = [sp.Symbol(f"a{i}", real=True) for i in range(sum(len(s) for s, _ in leaf_info))]
     rename = dict(zip((s for ss, _ in leaf_info for s in ss), arg_syms))
-    renamed_repl = []
-    for k, (s, e) in enumerate(replacements):
-        t = sp.Symbol(f"t{k}", real=True)
-        renamed_repl.append((t, e.xreplace(rename)))
-        rename[s] = t
-    flat = [e.xreplace(rename) for e in flat]
-    renamed_repl = _used(renamed_repl, flat)
-    free = set().union(*(e.free_symbols for e in flat), *(e.free_symbols for _, e in renamed_repl))
-    unknown = free - set(arg_syms) - {t for t, _ in renamed_repl}
-    if unknown:
-        raise ValueError(
-            f"the expressions use symbols that are not among the leaves: "
-            f"{sorted(map(str, unknown))}; pass every tensor they depend on"
-        )
-
-    def cse(exprs: list) -> tuple:
-        extra, reduced = sp.cse(exprs, symbols=sp.numbered_symbols("c"))
-        return renamed_repl + extra, reduced
-
-    fn = kernels.lambdify(arg_syms, flat, cse=cse, where=False)
+    assignments, results = _program(replacements, flat, rename, arg_syms)
+    fn = kernels.lambdify(arg_syms, results, cse=lambda _: (assignments, results), where=False)
     return CompiledFunction(
-        fn, leaf_info, [str(s) for s in arg_syms], flat, renamed_repl, shapes, single
+        fn, leaf_info, [str(s) for s in arg_syms], (assignments, results), shapes, single
     )
 
 
-def compile_gradient(y: Tensor, xs: Any) -> CompiledFunction:
+def compile_gradient(
+    y: Tensor, xs: Any, *, batch: Any = None, reduction: str | None = None
+) -> CompiledFunction:
     """The closed-form gradient of ``y`` with respect to ``xs`` as one NumPy function.
 
     It takes the arrays of ``xs`` and then those of the other named tensors ``y`` depends on
     (constants given a name), in the order their names sort; ``.arguments`` lists them all.
+
+    Parameters
+    ----------
+    y : Tensor
+        A one-element tensor: a loss.
+    xs : Tensor or list of Tensor
+        What to differentiate by: the function returns one gradient per tensor.
+    batch : Tensor or list of Tensor, optional
+        For ``y`` computed from ONE sample: the named tensors that hold that sample (its
+        features, its target). The function then takes, for each of them, an array with one
+        more leading dimension, ``N`` samples, and evaluates the one-sample gradient for all
+        of them at once; every other argument keeps its own shape. Compiling costs what one
+        sample costs, however large the batch it is called with.
+    reduction : {"mean", "sum", "none"}, optional
+        With ``batch``: the gradient of the mean (the default, PyTorch losses' default) or of
+        the sum of the samples' losses, or ``"none"``, the per-sample gradients (what
+        ``torch.func.vmap(torch.func.grad(loss), ...)`` gives), each of shape ``(N, *x.shape)``.
+        The gradient of a tensor in ``batch`` itself (differentiating by the data) is always
+        one per sample, divided by ``N`` for ``"mean"``.
 
     Examples
     --------
@@ -242,12 +234,33 @@ def compile_gradient(y: Tensor, xs: Any) -> CompiledFunction:
     >>> f = compile_gradient((w * w).sum(), w)
     >>> f([3.0, 4.0])
     array([6., 8.])
+
+    One sample's squared error, evaluated over three samples:
+
+    >>> x = symgrad.tensor([1.0, 1.0], name="x")
+    >>> y = symgrad.tensor(0.0, name="y")
+    >>> loss = (x @ w - y) ** 2
+    >>> per_sample = compile_gradient(loss, w, batch=[x, y], reduction="none")
+    >>> [str(t.name) for t in per_sample.extra_tensors]  # the arguments after w
+    ['x', 'y']
+    >>> X, Y = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [0.0, 0.0, 3.0]
+    >>> per_sample([1.0, 2.0], X, Y)
+    array([[2., 0.],
+           [0., 4.],
+           [0., 0.]])
+    >>> compile_gradient(loss, w, batch=[x, y])([1.0, 2.0], X, Y)  # of the mean loss
+    array([0.66666667, 1.33333333])
     """
     from symgrad.prim.sympy_xp import to_sympy
     from symgrad.symbolic.calculus import gradient_replay
 
     single = isinstance(xs, Tensor)
     xs_list = [xs] if single else list(xs)
+    if batch is None and reduction is not None:
+        raise ValueError(
+            f"reduction={reduction!r} reduces over a batch of samples: pass batch=[...], the "
+            "tensors that hold one sample"
+        )
     replay, grads = gradient_replay(y, xs_list, cse=True)
     values = [to_sympy(g) if g.ndim else sp.sympify(g[()], strict=True) for g in grads]
     given = {id(x) for x in xs_list}
@@ -256,4 +269,35 @@ def compile_gradient(y: Tensor, xs: Any) -> CompiledFunction:
     )
     compiled = lambdify((replay.definitions, values[0] if single else values), xs_list + others)
     compiled.extra_tensors = others
+    if batch is not None:
+        _batched(compiled, xs_list, xs_list + others, batch, reduction)
     return compiled
+
+
+def _batched(
+    compiled: CompiledFunction, xs: list, arguments: list, batch: Any, reduction: str | None
+) -> None:
+    """Set ``compiled`` to evaluate over a batch of the samples ``batch`` holds."""
+    reduction = "mean" if reduction is None else reduction
+    if reduction not in REDUCTIONS:
+        raise ValueError(
+            f"reduction must be one of {', '.join(map(repr, REDUCTIONS))}, got {reduction!r}"
+        )
+    tensors = [batch] if isinstance(batch, Tensor) else list(batch)
+    if not tensors:
+        raise ValueError("batch= lists no tensor: give the tensors that hold one sample")
+    positions = []
+    for k, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"batch= takes tensors, got {type(t).__name__} at position {k}")
+        found = [i for i, a in enumerate(arguments) if a is t]
+        if not found:
+            label = repr(t.name) if t.name else f"of shape {list(t.shape)}"
+            raise ValueError(
+                f"the batch tensor {label} is not an argument of the gradient function: the "
+                "loss does not use it, or it is an unnamed constant (name it so that it "
+                "stays a symbol: t.name = 'x')"
+            )
+        positions.append(found[0])
+    per_sample = [any(x is t for t in tensors) for x in xs]
+    compiled._set_batch(sorted(set(positions)), per_sample, reduction)
