@@ -115,7 +115,7 @@ def load_state_dict(module: Any, state: Any, strict: bool, assign: bool) -> _Inc
     for prefix, m in module.named_modules(prefix="", remove_duplicate=False):
         prefix = prefix + "." if prefix else ""
         local = {k: v for k, v in state.items() if k.startswith(prefix)}
-        _load_one(m, local, prefix, strict, assign, (missing, unexpected, errors))
+        _load_one(m, local, prefix, assign, (missing, unexpected, errors))
     if strict:
         if unexpected:
             keys = ", ".join(f'"{k}"' for k in unexpected)
@@ -130,7 +130,7 @@ def load_state_dict(module: Any, state: Any, strict: bool, assign: bool) -> _Inc
     return _IncompatibleKeys(missing, unexpected)
 
 
-def _load_one(m: Any, state: dict, prefix: str, strict: bool, assign: bool, out: tuple) -> None:
+def _load_one(m: Any, state: dict, prefix: str, assign: bool, out: tuple) -> None:
     """One module's own tensors (PyTorch's ``_load_from_state_dict``)."""
     missing, unexpected, errors = out
     persistent = {k: v for k, v in m._buffers.items() if k not in m._non_persistent_buffers_set}
@@ -138,8 +138,7 @@ def _load_one(m: Any, state: dict, prefix: str, strict: bool, assign: bool, out:
     for name, param in local.items():
         key = prefix + name
         if key not in state:
-            if strict:
-                missing.append(key)
+            missing.append(key)  # reported without strict too (PyTorch 2.13)
             continue
         value = state[key]
         if not isinstance(value, Tensor):
@@ -163,11 +162,10 @@ def _load_one(m: Any, state: dict, prefix: str, strict: bool, assign: bool, out:
                 setattr(m, name, Parameter(value, param.requires_grad))
             else:
                 setattr(m, name, value)
-    if strict:
-        for key in state:
-            head = key[len(prefix):].split(".", 1)
-            if (head[0] not in m._modules) if len(head) > 1 else (head[0] not in local):
-                unexpected.append(key)
+    for key in state:
+        head = key[len(prefix):].split(".", 1)
+        if (head[0] not in m._modules) if len(head) > 1 else (head[0] not in local):
+            unexpected.append(key)
 
 
 # -- calling ---------------------------------------------------------------------------------

@@ -165,7 +165,7 @@ class Module:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
                     f"cannot assign '{_type_name(value)}' as buffer '{name}' "
-                    "(torch.Tensor or None expected)"
+                    "(torch.nn.Buffer, torch.Tensor or None expected)"
                 )
             self._buffers[name] = value
         else:
