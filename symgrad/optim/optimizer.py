@@ -137,9 +137,7 @@ class Optimizer:
                 index.setdefault(id(p), len(index))
             packed["params"] = [index[id(p)] for p in group["params"]]
             groups.append(packed)
-        state = {
-            (index[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()
-        }
+        state = {(index[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict: dict) -> None:

@@ -62,8 +62,13 @@ NAMES = {
     "parameters": ["block.scale", "block.fc1.weight", "block.fc1.bias", "head.0.weight"],
     "buffers": ["block.running", "block.tmp"],
     "state_dict": [
-        "block.scale", "block.running", "block.fc1.weight", "block.fc1.bias",
-        "head.0.weight", "shared.weight", "shared.bias",
+        "block.scale",
+        "block.running",
+        "block.fc1.weight",
+        "block.fc1.bias",
+        "head.0.weight",
+        "shared.weight",
+        "shared.bias",
     ],
     "modules": ["", "block", "block.fc1", "block.act", "head", "head.0", "head.1"],
     "children": ["block", "head", "shared"],
@@ -85,8 +90,12 @@ def test_names_and_order():
     assert names_of(net) == NAMES
     assert len(list(net.parameters())) == 4 and len(list(net.modules())) == 7
     assert [n for n, _ in net.named_parameters(remove_duplicate=False)] == [
-        "block.scale", "block.fc1.weight", "block.fc1.bias", "head.0.weight",
-        "shared.weight", "shared.bias",
+        "block.scale",
+        "block.fc1.weight",
+        "block.fc1.bias",
+        "head.0.weight",
+        "shared.weight",
+        "shared.bias",
     ]
     assert [n for n, _ in net.block.named_parameters(prefix="b", recurse=False)] == ["b.scale"]
     if HAS_TORCH:
@@ -164,8 +173,16 @@ def test_state_dict_values_are_detached_and_shared():
     assert not sd["block.fc1.weight"].requires_grad
     assert np.shares_memory(sd["block.fc1.weight"].numpy(), net.block.fc1.weight.detach().numpy())
     assert net.state_dict(keep_vars=True)["block.scale"] is net.block.scale
-    assert list(sd._metadata) == ["", "block", "block.fc1", "block.act", "head", "head.0",
-                                  "head.1", "shared"]
+    assert list(sd._metadata) == [
+        "",
+        "block",
+        "block.fc1",
+        "block.act",
+        "head",
+        "head.0",
+        "head.1",
+        "shared",
+    ]
 
 
 def test_load_state_dict_copies_in_place():
@@ -199,10 +216,15 @@ def test_load_state_dict_errors():
     with pytest.raises(RuntimeError) as info:
         net.load_state_dict(_broken_state(symgrad, net))
     assert str(info.value) == LOAD_ERROR.format("symgrad.Size", "symgrad.Size")
-    result = net.load_state_dict({"block.fc1.weight": symgrad.ones(4, 3), "x": symgrad.ones(1)},
-                                 strict=False)
+    result = net.load_state_dict(
+        {"block.fc1.weight": symgrad.ones(4, 3), "x": symgrad.ones(1)}, strict=False
+    )
     assert result.missing_keys == [
-        "block.scale", "block.running", "block.fc1.bias", "head.0.weight", "shared.weight",
+        "block.scale",
+        "block.running",
+        "block.fc1.bias",
+        "head.0.weight",
+        "shared.weight",
         "shared.bias",
     ]
     assert result.unexpected_keys == ["x"]
@@ -220,15 +242,21 @@ def test_load_state_dict_errors():
 
 def test_assignment_errors():
     net = build(symgrad)
-    with pytest.raises(TypeError, match=r"cannot assign 'torch.FloatTensor' as parameter 'scale' "
-                                        r"\(torch.nn.Parameter or None expected\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"cannot assign 'torch.FloatTensor' as parameter 'scale' "
+        r"\(torch.nn.Parameter or None expected\)",
+    ):
         net.block.scale = symgrad.ones(1)
     with pytest.raises(TypeError, match=r"cannot assign 'int' as buffer 'running'"):
         net.block.running = 3
     with pytest.raises(AttributeError, match="'Net' object has no attribute 'nothing'"):
-        net.nothing
-    with pytest.raises(NotImplementedError, match=r'Module \[Module\] is missing the required '
-                                                  r'"forward" function'):
+        _ = net.nothing
+    with pytest.raises(
+        NotImplementedError,
+        match=r"Module \[Module\] is missing the required "
+        r'"forward" function',
+    ):
         nn.Module()(1)
     with pytest.raises(ValueError, match="training mode is expected to be boolean"):
         nn.Module().train(1)

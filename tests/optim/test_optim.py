@@ -192,8 +192,16 @@ def test_param_groups_and_defaults():
     assert [g["lr"] for g in opt.param_groups] == [0.1, 0.5]
     assert opt.param_groups[1]["params"] == [b] and opt.param_groups[1]["momentum"] == 0.9
     assert list(opt.param_groups[0]) == [
-        "params", "lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize",
-        "foreach", "differentiable", "fused",
+        "params",
+        "lr",
+        "momentum",
+        "dampening",
+        "weight_decay",
+        "nesterov",
+        "maximize",
+        "foreach",
+        "differentiable",
+        "fused",
     ]
     c = nn.Parameter(symgrad.ones(1))
     opt.add_param_group({"params": [c], "lr": 1.0})

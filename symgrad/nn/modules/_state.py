@@ -121,8 +121,9 @@ def load_state_dict(module: Any, state: Any, strict: bool, assign: bool) -> _Inc
             keys = ", ".join(f'"{k}"' for k in unexpected)
             errors.insert(0, f"Unexpected key(s) in state_dict: {keys}. ")
         if missing:
-            errors.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                ", ".join(f'"{k}"' for k in missing)))
+            errors.insert(
+                0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing))
+            )
     if errors:
         raise RuntimeError(
             f"Error(s) in loading state_dict for {type(module).__name__}:\n\t" + "\n\t".join(errors)
@@ -163,7 +164,7 @@ def _load_one(m: Any, state: dict, prefix: str, assign: bool, out: tuple) -> Non
             else:
                 setattr(m, name, value)
     for key in state:
-        head = key[len(prefix):].split(".", 1)
+        head = key[len(prefix) :].split(".", 1)
         if (head[0] not in m._modules) if len(head) > 1 else (head[0] not in local):
             unexpected.append(key)
 

@@ -271,7 +271,6 @@ class ModuleDict(Module):
                 )
             if len(pair) != 2:
                 raise ValueError(
-                    f"ModuleDict update sequence element #{j} has length {len(pair)}; 2 is "
-                    "required"
+                    f"ModuleDict update sequence element #{j} has length {len(pair)}; 2 is required"
                 )
             self[pair[0]] = pair[1]

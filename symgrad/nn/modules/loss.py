@@ -120,7 +120,10 @@ class NLLLoss(_WeightedLoss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.nll_loss(
-            input, target, weight=self.weight, ignore_index=self.ignore_index,
+            input,
+            target,
+            weight=self.weight,
+            ignore_index=self.ignore_index,
             reduction=self.reduction,
         )
 

@@ -140,7 +140,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=self._parameters)
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -152,7 +152,7 @@ class Module:
         elif isinstance(value, Module):
             if self.__dict__.get("_modules") is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=self._modules)
             self._modules[name] = value
         elif name in self.__dict__.get("_modules", ()):
             if value is not None:
@@ -171,10 +171,12 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _forget(self, name: str) -> None:
-        """Drop ``name`` wherever it is held, before it is held somewhere else."""
+    def _forget(self, name: str, keep: dict) -> None:
+        """Drop ``name`` from where it is held other than ``keep`` (where a reassignment keeps
+        its place in the order)."""
         for where in (self.__dict__, self._parameters, self._buffers, self._modules):
-            where.pop(name, None)
+            if where is not keep:
+                where.pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
     def __getattr__(self, name: str) -> Any:
@@ -200,9 +202,11 @@ class Module:
     # -- iteration -------------------------------------------------------------------------
     def _named_members(self, members: Callable, prefix: str, recurse: bool, dedup: bool):
         seen = set()
-        modules = self.named_modules(prefix=prefix, remove_duplicate=dedup) if recurse else [
-            (prefix, self)
-        ]
+        modules = (
+            self.named_modules(prefix=prefix, remove_duplicate=dedup)
+            if recurse
+            else [(prefix, self)]
+        )
         for module_prefix, module in modules:
             for name, value in members(module):
                 if value is None or (dedup and id(value) in seen):
@@ -383,8 +387,15 @@ def _body(extra_lines: list, child_lines: list) -> str:
     lines = extra_lines + child_lines
     return "\n  " + "\n  ".join(lines) + "\n" if lines else ""
 
-_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
-               "int32": "Int", "bool": "Bool"}
+
+_TYPE_NAMES = {
+    "float32": "Float",
+    "float64": "Double",
+    "float16": "Half",
+    "int64": "Long",
+    "int32": "Int",
+    "bool": "Bool",
+}
 
 
 def _type_name(value: Any) -> str:
