@@ -512,6 +512,7 @@ def test_api_page_names_every_public_name():
         if not name.startswith("_") and not isinstance(getattr(symgrad, name), types.ModuleType)
     }
     public |= set(symgrad.autograd.__all__) | set(F.__all__)
+    public |= set(symgrad.nn.__all__) | set(symgrad.nn.init.__all__) | set(symgrad.optim.__all__)
     public |= {name for name in dir(symgrad.Tensor) if not name.startswith("_")}
     for module in ("symbolic",):
         sub = getattr(symgrad, module, None)
