@@ -338,3 +338,24 @@ def test_always_call_hook_runs_when_forward_fails():
     with pytest.raises(ValueError, match="bad input"):
         m(1)
     assert seen == [None]
+
+
+def test_deepcopy_gives_an_independent_model():
+    model = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+    model.extra = model[0]  # shared: stays shared in the copy
+    twin = copy.deepcopy(model)
+    assert twin[0].weight is not model[0].weight and twin.extra is twin[0]
+    assert isinstance(twin[0].weight, nn.Parameter)
+    assert [n for n, _ in twin.named_parameters()] == ["0.weight", "0.bias"]
+    before = model[0].weight.detach().clone()
+    twin(symgrad.ones(1, 2)).sum().backward()
+    symgrad.optim.SGD(twin.parameters(), lr=1.0).step()
+    assert bool((model[0].weight == before).all())
+    assert model[0].weight.grad is None
+
+
+def test_second_derivatives_through_a_parameter():
+    w = nn.Parameter(symgrad.tensor([1.0, 2.0]))
+    (g,) = symgrad.autograd.grad((w**3).sum(), w, create_graph=True)
+    (h,) = symgrad.autograd.grad(g.sum(), w)
+    assert g.tolist() == [3.0, 12.0] and h.tolist() == [6.0, 12.0]  # 3 w^2, 6 w
