@@ -399,7 +399,52 @@ def check_verify_custom_backward(out: str) -> None:
     )
 
 
+# -- training a network with nn and optim --------------------------------------------------------
+
+MLP_REPR = """\
+MLP(
+  (layers): Sequential(
+    (0): Linear(in_features=2, out_features=8, bias=True)
+    (1): Tanh()
+    (2): Linear(in_features=8, out_features=1, bias=True)
+  )
+)
+parameters: ['layers.0.weight', 'layers.0.bias', 'layers.2.weight', 'layers.2.bias']
+"""
+
+
+def mlp_structure(out: str) -> str:
+    """The lines of train_mlp.py's output that do not depend on the random weights."""
+    lines = out.splitlines()
+    return "\n".join(lines[:8] + lines[-1:])
+
+
+def check_train_mlp(out: str) -> None:
+    assert out.startswith(MLP_REPR)
+    losses = [float(v) for v in re.findall(r"^step +\d+  loss (\S+)$", out, flags=re.M)]
+    assert len(losses) == 4 and losses[0] > 0.5 and max(losses[1:]) < 1e-3
+    predictions, final = tensors_in(out.split("predictions:")[1])
+    xor = np.array([-1.0, 1.0, 1.0, -1.0])
+    np.testing.assert_allclose(predictions, xor, atol=0.01)
+    # the printed loss is the mean squared error of the printed predictions
+    assert float(final) == pytest.approx(np.mean((predictions - xor) ** 2), abs=1e-6)
+    assert out.endswith("a copy from the state_dict predicts the same: True\n")
+
+
+@pytest.mark.slow
+@pytest.mark.torch
+def test_train_mlp_runs_under_pytorch():
+    if not _torch_installed():
+        pytest.skip("PyTorch is not installed")
+    source = (EXAMPLES / "train_mlp.py").read_text().replace("symgrad", "torch")
+    result = run("train_mlp.py", source)
+    assert result.returncode == 0, result.stderr
+    check_train_mlp(result.stdout)  # PyTorch's own run passes the same checks
+    assert mlp_structure(result.stdout) == mlp_structure(stdout_of("train_mlp.py"))
+
+
 CHECKS = {
+    "train_mlp.py": check_train_mlp,
     "tutorial_computational_graph.py": check_computational_graph,
     "tutorial_jacobian_product.py": check_jacobian_product,
     "tutorial_one_layer_network.py": check_one_layer_network,
@@ -512,6 +557,7 @@ def test_api_page_names_every_public_name():
         if not name.startswith("_") and not isinstance(getattr(symgrad, name), types.ModuleType)
     }
     public |= set(symgrad.autograd.__all__) | set(F.__all__)
+    public |= set(symgrad.nn.__all__) | set(symgrad.nn.init.__all__) | set(symgrad.optim.__all__)
     public |= {name for name in dir(symgrad.Tensor) if not name.startswith("_")}
     for module in ("symbolic",):
         sub = getattr(symgrad, module, None)

@@ -1,5 +1,9 @@
-"""Neural-network helpers: ``symgrad.nn.functional`` (PyTorch's ``torch.nn.functional``)."""
+"""Neural networks as in ``torch.nn``: :class:`Module` and its layers, :class:`Parameter`,
+``symgrad.nn.init`` and ``symgrad.nn.functional``."""
 
-from symgrad.nn import functional
+from symgrad.nn import functional, init, utils
+from symgrad.nn.modules import *  # noqa: F403
+from symgrad.nn.modules import __all__ as _modules_all
+from symgrad.nn.parameter import Parameter
 
-__all__ = ["functional"]
+__all__ = ["functional", "init", "utils", "Parameter", *_modules_all]

@@ -265,7 +265,7 @@ class Elementwise(Primitive):
         if create_graph:
             return Primitive.apply(self, node, grads, True)
         g = grads[0]
-        xs = [s._data if type(s) is Tensor else s for s in node._unpack()]
+        xs = [s._data if isinstance(s, Tensor) else s for s in node._unpack()]
         out, params, meta, kernels = node._out, node.params, node._meta, self._vjp_kernels
         result = []
         for i, (fn, _) in enumerate(node.next_functions):

@@ -127,7 +127,7 @@ class Primitive:
             ctx = Ctx(saved, out, None, needs, node.params, meta=meta)
             result = self.vjp(INTERPRETERS.tensor, grads[0], ctx)
             return tuple(_as_input_tensor(r, n, m) for r, n, m in zip(result, needs, meta))
-        inputs = [s._data if type(s) is Tensor else s for s in saved]
+        inputs = [s._data if isinstance(s, Tensor) else s for s in saved]
         result = self.vjp(NP, grads[0], Ctx(inputs, node._out, None, needs, node.params, 0, meta))
         # this runs once per node of every backward pass: no call where the shape fits
         grads_in = []
@@ -204,7 +204,7 @@ def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, lis
     edges, saved, versions, meta, consts = [], [], [], [], []
     held = None
     for a, k in zip(inputs, keep):
-        if type(a) is Tensor:
+        if type(a) is Tensor or isinstance(a, Tensor):  # identity first: the common case
             if a._requires_grad:
                 fn = a.grad_fn
                 if fn is None:
@@ -258,7 +258,7 @@ def with_origin(prim: Primitive, inputs: tuple, params: Any, result: Tensor) -> 
     has a name (``tensor.NAMES.used``)."""
     derived = False
     for a in inputs:
-        if type(a) is Tensor:
+        if isinstance(a, Tensor):
             if a._requires_grad:
                 return result  # made under no_grad from a tensor requiring grad: detached data
             derived = derived or a._name is not None or a._origin is not None

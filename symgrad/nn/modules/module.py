@@ -1,0 +1,410 @@
+"""``Module``: the base class of layers, holding parameters, buffers and submodules by name."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from symgrad.autograd.node import RemovableHandle
+from symgrad.nn.modules import _state
+from symgrad.nn.parameter import Parameter
+from symgrad.tensor import Tensor
+
+__all__ = ["Module"]
+
+
+def _addindent(text: str, spaces: int) -> str:
+    """Indent every line of ``text`` but the first (PyTorch's ``_addindent``)."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+
+
+class Module:
+    """Base class of neural-network layers: assign :class:`~symgrad.nn.Parameter`\\ s,
+    tensors registered with :meth:`register_buffer` and other modules as attributes in
+    ``__init__``, and define ``forward``; calling the module runs ``forward`` with its hooks.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> class Net(nn.Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.fc = nn.Linear(2, 1)
+    ...     def forward(self, x):
+    ...         return self.fc(x).relu()
+    >>> net = Net()
+    >>> [name for name, _ in net.named_parameters()]
+    ['fc.weight', 'fc.bias']
+    >>> net(symgrad.ones(3, 2)).shape
+    symgrad.Size([3, 1])
+    """
+
+    training: bool
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args or kwargs:
+            raise TypeError(
+                f"{type(self).__name__}.__init__() got unexpected arguments {args!r} {kwargs!r}"
+            )
+        set_ = object.__setattr__
+        set_(self, "training", True)
+        set_(self, "_parameters", OrderedDict())
+        set_(self, "_buffers", OrderedDict())
+        set_(self, "_non_persistent_buffers_set", set())
+        set_(self, "_modules", OrderedDict())
+        set_(self, "_forward_hooks", [])
+        set_(self, "_forward_pre_hooks", [])
+
+    forward: Callable[..., Any]
+
+    def _forward_unimplemented(self, *input: Any) -> None:
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function'
+        )
+
+    forward = _forward_unimplemented
+
+    # -- registration ----------------------------------------------------------------------
+    def _check_name(self, name: Any, what: str, where: str) -> None:
+        if "_parameters" not in self.__dict__:
+            raise AttributeError(f"cannot assign {what} before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"{what} name should be a string. Got {type(name).__name__}")
+        if "." in name:
+            raise KeyError(f'{what} name can\'t contain "."')
+        if name == "":
+            raise KeyError(f'{what} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in getattr(self, where):
+            raise KeyError(f"attribute '{name}' already exists")
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Add ``param`` (a :class:`Parameter`, or None for a missing one) under ``name``."""
+        self._check_name(name, "parameter", "_parameters")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(
+                f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                "(torch.nn.Parameter or None required)"
+            )
+        if param is not None and param.grad_fn is not None:
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must "
+                "be created explicitly. To express '{name}' as a function of another Tensor, "
+                "compute the value in the forward() method."
+            )
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Add ``tensor`` under ``name`` as state that is not a parameter (kept in the
+        ``state_dict`` unless ``persistent=False``, converted by ``to()``)."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        self._check_name(name, "buffer", "_buffers")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(
+                f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+                "(torch Tensor or None required)"
+            )
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Add the submodule ``module`` under ``name``."""
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{_type_name(module)} is not a Module subclass")
+        self._check_name(name, "module", "_modules")
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def get_submodule(self, target: str) -> Module:
+        """The submodule at the dotted path ``target`` (``""`` is the module itself)."""
+        module = self
+        for item in target.split(".") if target else ():
+            if not hasattr(module, item):
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return module
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name, keep=self._parameters)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                    "(torch.nn.Parameter or None expected)"
+                )
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            if self.__dict__.get("_modules") is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name, keep=self._modules)
+            self._modules[name] = value
+        elif name in self.__dict__.get("_modules", ()):
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{_type_name(value)}' as child module '{name}' "
+                    "(torch.nn.Module or None expected)"
+                )
+            self._modules[name] = value
+        elif name in self.__dict__.get("_buffers", ()):
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(
+                    f"cannot assign '{_type_name(value)}' as buffer '{name}' "
+                    "(torch.nn.Buffer, torch.Tensor or None expected)"
+                )
+            self._buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _forget(self, name: str, keep: dict) -> None:
+        """Drop ``name`` from where it is held other than ``keep`` (where a reassignment keeps
+        its place in the order)."""
+        for where in (self.__dict__, self._parameters, self._buffers, self._modules):
+            if where is not keep:
+                where.pop(name, None)
+        self._non_persistent_buffers_set.discard(name)
+
+    def __getattr__(self, name: str) -> Any:
+        # called only when normal lookup fails: the registered members
+        d = self.__dict__
+        for where in ("_parameters", "_buffers", "_modules"):
+            if where in d and name in d[where]:
+                return d[where][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        for where in (self._parameters, self._buffers, self._modules):
+            if name in where:
+                del where[name]
+                self._non_persistent_buffers_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self) -> list:
+        keys = list(super().__dir__()) + list(self._parameters) + list(self._modules)
+        return sorted(set(keys + list(self._buffers)))
+
+    # -- iteration -------------------------------------------------------------------------
+    def _named_members(self, members: Callable, prefix: str, recurse: bool, dedup: bool):
+        seen = set()
+        modules = (
+            self.named_modules(prefix=prefix, remove_duplicate=dedup)
+            if recurse
+            else [(prefix, self)]
+        )
+        for module_prefix, module in modules:
+            for name, value in members(module):
+                if value is None or (dedup and id(value) in seen):
+                    continue
+                if dedup:
+                    seen.add(id(value))
+                yield (module_prefix + "." if module_prefix else "") + name, value
+
+    def named_parameters(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
+        """``(dotted name, parameter)`` pairs, this module's first, each shared one once."""
+        return self._named_members(
+            lambda m: m._parameters.items(), prefix, recurse, remove_duplicate
+        )
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """The parameters of this module and (``recurse``) its submodules, in order."""
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
+        """``(dotted name, buffer)`` pairs."""
+        return self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """The buffers of this module and (``recurse``) its submodules."""
+        for _, buf in self.named_buffers(recurse=recurse):
+            yield buf
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        """``(name, module)`` for the direct submodules, each once."""
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in seen:
+                seen.add(id(module))
+                yield name, module
+
+    def children(self) -> Iterator[Module]:
+        """The direct submodules."""
+        for _, module in self.named_children():
+            yield module
+
+    def named_modules(
+        self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Module]]:
+        """``(dotted name, module)`` for this module (name ``prefix``) and all below it,
+        depth first."""
+        memo = set() if memo is None else memo
+        if id(self) in memo:
+            return
+        if remove_duplicate:
+            memo.add(id(self))
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            sub = prefix + ("." if prefix else "") + name
+            yield from module.named_modules(memo, sub, remove_duplicate)
+
+    def modules(self) -> Iterator[Module]:
+        """This module and every module below it."""
+        for _, module in self.named_modules():
+            yield module
+
+    # -- modes and gradients -----------------------------------------------------------------
+    def train(self, mode: bool = True) -> Module:
+        """Set training mode (``mode=True``) or evaluation mode here and below; ``self``."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self) -> Module:
+        """Set evaluation mode (``train(False)``); returns ``self``."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        """Set ``requires_grad`` of every parameter; returns ``self``."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the parameters' gradients: to None, or (``set_to_none=False``) to zeros."""
+        _state.zero_grads(self.parameters(), set_to_none)
+
+    def apply(self, fn: Callable[[Module], None]) -> Module:
+        """Call ``fn`` on every submodule (children first) and on ``self``; ``self``."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # -- conversion and state ------------------------------------------------------------------
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """Convert the floating parameters and buffers in place (``to(dtype)``,
+        ``to("cpu")``, ``to(tensor)``); returns ``self``."""
+        return _state.convert(self, _state.target_dtype(args, kwargs))
+
+    def cpu(self) -> Module:
+        """``self`` (parameters always live on the CPU)."""
+        return self
+
+    def double(self) -> Module:
+        """Floating parameters and buffers to float64."""
+        return _state.convert(self, "float64")
+
+    def float(self) -> Module:
+        """Floating parameters and buffers to float32."""
+        return _state.convert(self, "float32")
+
+    def half(self) -> Module:
+        """Floating parameters and buffers to float16."""
+        return _state.convert(self, "float16")
+
+    def state_dict(
+        self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False
+    ) -> OrderedDict:
+        """The parameters and persistent buffers by dotted name (detached unless
+        ``keep_vars``)."""
+        return _state.state_dict(self, destination, prefix, keep_vars)
+
+    def load_state_dict(self, state_dict: Any, strict: bool = True, assign: bool = False) -> Any:
+        """Copy the values of ``state_dict`` into the parameters and buffers; with
+        ``strict``, missing or unexpected keys are a RuntimeError. Returns the
+        ``(missing_keys, unexpected_keys)`` named tuple."""
+        return _state.load_state_dict(self, state_dict, strict, assign)
+
+    # -- calling -------------------------------------------------------------------------------
+    def register_forward_pre_hook(
+        self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False
+    ) -> RemovableHandle:
+        """``hook(module, args)`` before ``forward``; a non-None result replaces ``args``
+        (with ``with_kwargs``: ``hook(module, args, kwargs)`` returning ``(args, kwargs)``)."""
+        return _add_hook(self._forward_pre_hooks, (hook, with_kwargs, False), prepend)
+
+    def register_forward_hook(
+        self,
+        hook: Callable,
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
+        always_call: bool = False,
+    ) -> RemovableHandle:
+        """``hook(module, args, output)`` after ``forward``; a non-None result replaces the
+        output (with ``with_kwargs``: ``hook(module, args, kwargs, output)``)."""
+        return _add_hook(self._forward_hooks, (hook, with_kwargs, always_call), prepend)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._forward_hooks and not self._forward_pre_hooks:
+            return self.forward(*args, **kwargs)
+        return _state.call_with_hooks(self, args, kwargs)
+
+    # -- printing -------------------------------------------------------------------------------
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def extra_repr(self) -> str:
+        """The text between this module's parentheses in its repr (override to set it)."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({name}): " + _addindent(repr(m), 2) for name, m in self._modules.items()]
+        return self._get_name() + "(" + _body(extra_lines, child_lines) + ")"
+
+
+def _body(extra_lines: list, child_lines: list) -> str:
+    """What goes between a module's parentheses (PyTorch's layout)."""
+    if len(extra_lines) == 1 and not child_lines:
+        return extra_lines[0]
+    lines = extra_lines + child_lines
+    return "\n  " + "\n  ".join(lines) + "\n" if lines else ""
+
+
+_TYPE_NAMES = {
+    "float32": "Float",
+    "float64": "Double",
+    "float16": "Half",
+    "int64": "Long",
+    "int32": "Int",
+    "bool": "Bool",
+}
+
+
+def _type_name(value: Any) -> str:
+    """How PyTorch names a value's type in its assignment errors (``torch.FloatTensor``)."""
+    if isinstance(value, Tensor):
+        return f"torch.{_TYPE_NAMES.get(value.dtype.numpy.name, '')}Tensor"
+    return type(value).__name__
+
+
+def _add_hook(hooks: list, entry: tuple, prepend: bool) -> RemovableHandle:
+    hooks.insert(0, entry) if prepend else hooks.append(entry)
+    return RemovableHandle(hooks, entry)

@@ -1,0 +1,176 @@
+"""Adam and AdamW (Adam with decoupled weight decay), as PyTorch computes them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from symgrad import creation, dtypes
+from symgrad.autograd.grad_mode import no_grad
+from symgrad.optim.optimizer import Optimizer
+from symgrad.tensor import Tensor
+
+__all__ = ["Adam", "AdamW"]
+
+
+def _lerp_(x: Tensor, end: Tensor, weight: float) -> Tensor:
+    """``x += weight * (end - x)`` in place, in PyTorch's two forms (exact at each end)."""
+    if weight < 0.5:
+        return x.add_(end - x, alpha=weight)
+    return x.copy_(end - (end - x) * (1 - weight))
+
+
+class Adam(Optimizer):
+    """Adam, step for step as ``torch.optim.Adam`` (single-tensor form):
+
+    ``m = lerp(m, g, 1 - beta1)``, ``v = beta2 * v + (1 - beta2) * g * g``, and
+    ``p -= lr / (1 - beta1**t) * m / (sqrt(v) / sqrt(1 - beta2**t) + eps)``, with
+    ``amsgrad`` using the running maximum of ``v``; ``weight_decay`` adds
+    ``weight_decay * p`` to ``g`` (or, ``decoupled_weight_decay``, scales ``p`` by
+    ``1 - lr * weight_decay`` first, as AdamW).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> w = symgrad.tensor([1.0, -1.0], requires_grad=True)
+    >>> opt = symgrad.optim.Adam([w], lr=0.1)
+    >>> (w * w).sum().backward()
+    >>> opt.step()  # the first step moves each weight by about lr against its gradient
+    >>> w
+    tensor([ 0.9000, -0.9000], requires_grad=True)
+    """
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        amsgrad: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+        decoupled_weight_decay: bool = False,
+    ) -> None:
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        for i in (0, 1):
+            if not 0.0 <= betas[i] < 1.0:
+                raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "amsgrad": amsgrad,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+            "fused": fused,
+            "decoupled_weight_decay": decoupled_weight_decay,
+        }
+        super().__init__(params, defaults)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Update every parameter that has a gradient; returns ``closure()``'s loss."""
+        loss = self._closure_loss(closure)
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, group)
+        return loss
+
+    def _state(self, p: Tensor, amsgrad: bool) -> dict:
+        state = self.state[p]
+        if not state:  # PyTorch keeps the step count as a float32 scalar tensor
+            state["step"] = creation.tensor(0.0, dtype=dtypes.float32)
+            state["exp_avg"] = creation.zeros_like(p)
+            state["exp_avg_sq"] = creation.zeros_like(p)
+            if amsgrad:
+                state["max_exp_avg_sq"] = creation.zeros_like(p)
+        return state
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        lr, (beta1, beta2), eps, decay = (group[k] for k in ("lr", "betas", "eps", "weight_decay"))
+        state = self._state(p, group["amsgrad"])
+        grad = -p.grad if group["maximize"] else p.grad
+        state["step"].add_(1)
+        if decay != 0:
+            if group["decoupled_weight_decay"]:
+                p.mul_(1 - lr * decay)
+            else:
+                grad = grad.add(p, alpha=decay)
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        _lerp_(exp_avg, grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).add_(grad * (1 - beta2) * grad)  # addcmul's order
+        step = state["step"].item()
+        step_size = lr / (1 - beta1**step)
+        bias_correction2_sqrt = (1 - beta2**step) ** 0.5
+        if group["amsgrad"]:
+            biggest = state["max_exp_avg_sq"]
+            biggest.copy_(biggest.maximum(exp_avg_sq))
+            denom = (biggest.sqrt() / bias_correction2_sqrt).add_(eps)
+        else:
+            denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        p.add_(exp_avg * -step_size / denom)  # addcdiv's order
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (``torch.optim.AdamW``): each step first scales the
+    parameters by ``1 - lr * weight_decay`` (default ``weight_decay=1e-2``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> w = symgrad.tensor([1.0], requires_grad=True)
+    >>> opt = symgrad.optim.AdamW([w], lr=0.1, weight_decay=0.5)
+    >>> (w * w).sum().backward()
+    >>> opt.step()  # 1 * (1 - 0.05), then about 0.1 against the gradient
+    >>> w
+    tensor([0.8500], requires_grad=True)
+    """
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: bool | None = None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            foreach=foreach,
+            maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=True,
+        )
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        super().load_state_dict(state_dict)
+        for group in self.param_groups:  # PyTorch's AdamW always decouples
+            group["decoupled_weight_decay"] = True
