@@ -217,6 +217,10 @@ def hessian(
     if any(xi.grad_fn is not None for xi in xs):
         raise ValueError("hessian() differentiates with respect to leaf tensors")
     _check_inputs(xs)
+    if not cse:
+        found = _hessian_by_replay(y, xs, simplify, as_float)
+        if found is not None:
+            return found if blocked else found[0][0]
     replay = Replay(cse=cse, as_float=as_float)
     grads = _gradient_arrays(replay, y, xs, seed_ones(y.shape))
     symbols = [list(symbol_array_of(xi).flat)[: xi.numel()] for xi in xs]
@@ -231,6 +235,34 @@ def hessian(
         blocks.append(tuple(row))
     result = tuple(blocks) if blocked else blocks[0][0]
     return (replay.definitions, result) if cse else result
+
+
+def _hessian_by_replay(y: Tensor, xs: list, simplify: bool, as_float: bool) -> Any:
+    """The Hessian blocks by replaying twice: the engine records the gradient's own graph
+    (``create_graph``), and its Jacobian is replayed symbolically, one reverse pass per
+    gradient element, never one ``diff`` per pair of variables. None where that graph can't be
+    recorded or replayed (inputs that need no gradient, a custom op without double backward):
+    the caller then differentiates the gradient's closed form."""
+    from symgrad.autograd import grad as engine_grad
+    from symgrad.autograd.grad_mode import enable_grad
+
+    if not y.requires_grad or not all(x.requires_grad and x.grad_fn is None for x in xs):
+        return None
+    try:
+        with enable_grad():
+            grads = engine_grad(y, xs, create_graph=True, retain_graph=True, allow_unused=True)
+        blocks = []
+        for g, xi in zip(grads, xs):
+            row = []
+            for xj in xs:
+                if g is None or not g.requires_grad:
+                    row.append(sp.zeros(xi.numel(), xj.numel()))
+                else:
+                    row.append(jacobian(g, xj, simplify=simplify, as_float=as_float))
+            blocks.append(tuple(row))
+    except (NotImplementedError, RuntimeError, ValueError, TypeError, AttributeError):
+        return None
+    return tuple(blocks)
 
 
 def _derivatives(definitions: list, exprs: list, xs: list) -> list:
