@@ -157,6 +157,20 @@ def _default_v(v: Any, outs: tuple, fn: str) -> tuple:
     return vs
 
 
+def _input_v(v: Any, xs: tuple, fn: str) -> tuple:
+    """The vectors multiplying the inputs: ``v`` checked, or ones for one one-element input."""
+    if v is None:
+        if len(xs) != 1 or xs[0].numel() != 1:
+            raise RuntimeError(
+                "The vector v can only be None if the input to the user-provided function is a "
+                "single Tensor with a single element."
+            )
+        return (Tensor._make(np.ones(xs[0].shape, dtype=xs[0]._data.dtype)),)
+    _, vs = _as_tuple(v, "v", fn)
+    _check_v(vs, xs, "input", fn)
+    return vs
+
+
 def jvp(
     func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
 ):
@@ -165,16 +179,7 @@ def jvp(
     with grad_mode.enable_grad():
         is_in, xs = _as_tuple(inputs, "inputs", "jvp")
         xs = _prepare(xs, create_graph, True)
-        if v is None:
-            if len(xs) != 1 or xs[0].numel() != 1:
-                raise RuntimeError(
-                    "The vector v can only be None if the input to the user-provided function "
-                    "is a single Tensor with a single element."
-                )
-            vs = (Tensor._make(np.ones(xs[0].shape, dtype=xs[0]._data.dtype)),)
-        else:
-            _, vs = _as_tuple(v, "v", "jvp")
-            _check_v(vs, xs, "input", "jvp")
+        vs = _input_v(v, xs, "jvp")
         raw = func(*xs)
         is_out, outs = _as_tuple(raw, "outputs of the user-provided function", "jvp")
         _check_outputs(outs, "jvp")
@@ -303,16 +308,7 @@ def _hessian_product(
     with grad_mode.enable_grad():
         is_in, xs = _as_tuple(inputs, "inputs", fn)
         xs = _prepare(xs, create_graph, True)
-        if v is None:
-            if len(xs) != 1 or xs[0].numel() != 1:
-                raise RuntimeError(
-                    "The vector v can only be None if the input to the user-provided function "
-                    "is a single Tensor with a single element."
-                )
-            vs = (Tensor._make(np.ones(xs[0].shape, dtype=xs[0]._data.dtype)),)
-        else:
-            _, vs = _as_tuple(v, "v", fn)
-            _check_v(vs, xs, "input", fn)
+        vs = _input_v(v, xs, fn)
         raw = func(*xs)
         _, outs = _as_tuple(raw, "outputs of the user-provided function", fn)
         _check_outputs(outs, fn)

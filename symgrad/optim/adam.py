@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from symgrad import creation, dtypes
-from symgrad.autograd.grad_mode import no_grad
 from symgrad.optim.optimizer import Optimizer
 from symgrad.tensor import Tensor
 
@@ -79,16 +77,6 @@ class Adam(Optimizer):
             "decoupled_weight_decay": decoupled_weight_decay,
         }
         super().__init__(params, defaults)
-
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        """Update every parameter that has a gradient; returns ``closure()``'s loss."""
-        loss = self._closure_loss(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-        return loss
 
     def _state(self, p: Tensor, amsgrad: bool) -> dict:
         state = self.state[p]

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from itertools import chain
 from typing import Any
 
-from symgrad.autograd.grad_mode import enable_grad
+from symgrad.autograd.grad_mode import enable_grad, no_grad
 from symgrad.nn.modules._state import zero_grads
 from symgrad.nn.modules.module import _type_name
 from symgrad.tensor import Tensor
@@ -115,7 +115,17 @@ class Optimizer:
         zero_grads((p for g in self.param_groups for p in g["params"]), set_to_none)
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        """One update of the parameters from their gradients (defined by each optimizer)."""
+        """Update every parameter that has a gradient (each optimizer's ``_update`` rule);
+        returns ``closure()``'s loss."""
+        loss = self._closure_loss(closure)
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, group)
+        return loss
+
+    def _update(self, p: Any, group: dict) -> None:
         raise NotImplementedError(f"{type(self).__name__} does not define step()")
 
     def _closure_loss(self, closure: Callable[[], Any] | None) -> Any:

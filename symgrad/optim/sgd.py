@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from symgrad.autograd.grad_mode import no_grad
 from symgrad.optim.optimizer import Optimizer
 
 __all__ = ["SGD"]
@@ -65,16 +63,6 @@ class SGD(Optimizer):
             "fused": fused,
         }
         super().__init__(params, defaults)
-
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        """Update every parameter that has a gradient; returns ``closure()``'s loss."""
-        loss = self._closure_loss(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-        return loss
 
     def _update(self, p: Any, group: dict) -> None:
         grad = -p.grad if group["maximize"] else p.grad
