@@ -33,6 +33,8 @@ import sympy as sp
 __all__ = [
     "NameSymbol",
     "name_symbol",
+    "NameMatrixSymbol",
+    "name_matrix_symbol",
     "is_plain",
     "latex_name",
     "visible",
@@ -113,6 +115,22 @@ def name_symbol(name: str, **assumptions: Any) -> sp.Symbol:
     :class:`NameSymbol`."""
     cls = sp.Symbol if is_plain(name) else NameSymbol
     return cls(name, **assumptions)
+
+
+class NameMatrixSymbol(sp.MatrixSymbol):
+    """A matrix symbol whose name is not a plain identifier: shown as written, LaTeX escaped."""
+
+    def _latex(self, printer: Any) -> str:
+        return latex_name(self.name, printer)
+
+    def _sympystr(self, printer: Any) -> str:
+        return visible(self.name)
+
+
+def name_matrix_symbol(name: str, rows: int, cols: int) -> sp.MatrixSymbol:
+    """The matrix symbol for ``name`` (matrix-form closed forms), safe as :func:`name_symbol`."""
+    cls = sp.MatrixSymbol if is_plain(name) else NameMatrixSymbol
+    return cls(name, rows, cols)
 
 
 def markdown_math(latex: str) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from symgrad._symbol_names import name_matrix_symbol, name_symbol
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.prim.matrix_xp import (
     MV,
@@ -85,8 +86,8 @@ class MatrixReplay:
             return matrix_of(t._data)
         name, shape = leaf_name(t), tuple(t.shape)
         if not shape:
-            return MV(sp.Symbol(name, real=True), ())
-        return MV(sp.MatrixSymbol(name, *_matrix_shape(shape)), shape)
+            return MV(name_symbol(name, real=True), ())
+        return MV(name_matrix_symbol(name, *_matrix_shape(shape)), shape)
 
     def _per_element(self, node: Node, exc: Exception) -> list:
         from symgrad.prim.sympy_xp import to_sympy

@@ -125,3 +125,13 @@ def test_two_layer_tanh_network_backpropagates_a_delta():
     # (delta o (1 - h o h)) x.T with h = tanh(W1 x)
     assert str(g1).endswith("*x.T") and "tanh(W1*x)" in str(g1)
     check_against_backward(out, [W1, W2], [g1, g2], [x, W1, W2])
+
+
+def test_hostile_names_stay_escaped_in_matrix_forms():
+    name = r"}\end{aligned}\input{x}"
+    A = _t([[1.0, 2.0], [3.0, 4.0]], name)
+    x = _t([0.5, -1.0], "x", grad=True)
+    latex = sp.latex(symbolic.gradient(x @ A @ x, x, form="matrix"))
+    bare = latex.replace(r"\{", "").replace(r"\}", "")
+    assert r"\input" not in bare and bare.count("{") == bare.count("}")
+    assert r"\backslash{}input\{x\}" in latex
