@@ -130,7 +130,15 @@ def _vjp_raw(outputs: tuple, inputs: tuple, v: tuple, create_graph: bool, strict
 def vjp(
     func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
 ):
-    """``(func(inputs), vᵀ J)``: the vector-Jacobian product at ``inputs``."""
+    """``(func(inputs), vᵀ J)``: the vector-Jacobian product at ``inputs``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.autograd.functional import vjp
+    >>> vjp(lambda x: x ** 2, symgrad.tensor([1.0, 2.0]), symgrad.tensor([1.0, 1.0]))
+    (tensor([1., 4.]), tensor([2., 4.]))
+    """
     with grad_mode.enable_grad():
         is_in, xs = _as_tuple(inputs, "inputs", "vjp")
         xs = _prepare(xs, create_graph, True)
@@ -175,7 +183,15 @@ def jvp(
     func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
 ):
     """``(func(inputs), J v)``: the Jacobian-vector product at ``inputs`` (by the transpose of
-    a vector-Jacobian product, as PyTorch computes it)."""
+    a vector-Jacobian product, as PyTorch computes it).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.autograd.functional import jvp
+    >>> jvp(lambda x: x ** 2, symgrad.tensor([1.0, 2.0]), symgrad.tensor([1.0, 0.0]))
+    (tensor([1., 4.]), tensor([2., 0.]))
+    """
     with grad_mode.enable_grad():
         is_in, xs = _as_tuple(inputs, "inputs", "jvp")
         xs = _prepare(xs, create_graph, True)
@@ -290,7 +306,15 @@ def hessian(
 def vhp(
     func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
 ):
-    """``(func(inputs), vᵀ H)``: a vector-Hessian product (double backward)."""
+    """``(func(inputs), vᵀ H)``: a vector-Hessian product (double backward).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.autograd.functional import vhp
+    >>> vhp(lambda x: (x ** 3).sum(), symgrad.tensor([1.0, 2.0]), symgrad.tensor([1.0, 1.0]))
+    (tensor(9.), tensor([ 6., 12.]))
+    """
     return _hessian_product(func, inputs, v, create_graph, strict, "vhp")
 
 
@@ -298,7 +322,15 @@ def hvp(
     func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
 ):
     """``(func(inputs), H v)``: a Hessian-vector product (the Hessian is symmetric, so this is
-    the vector-Hessian product, computed as PyTorch does with a double backward)."""
+    the vector-Hessian product, computed as PyTorch does with a double backward).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.autograd.functional import hvp
+    >>> hvp(lambda x: (x ** 3).sum(), symgrad.tensor([1.0, 2.0]), symgrad.tensor([1.0, 0.0]))
+    (tensor(9.), tensor([6., 0.]))
+    """
     return _hessian_product(func, inputs, v, create_graph, strict, "hvp")
 
 

@@ -159,7 +159,16 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
 
 def view(input: Tensor, *shape: Any) -> Tensor:
     """The same memory seen in a new shape (one size may be -1); a RuntimeError when the
-    layout allows no view (use :func:`reshape`, which copies then)."""
+    layout allows no view (use :func:`reshape`, which copies then).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.arange(6.0)
+    >>> v = x.view(2, 3)
+    >>> v._base is x, v.grad_fn
+    (True, None)
+    """
     new = _new_shape(input, shape, "view")
     if not _viewable(input._data, new):
         raise RuntimeError(

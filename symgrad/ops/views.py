@@ -188,7 +188,15 @@ def is_contiguous(self: Tensor, memory_format: Any = None) -> bool:
 
 
 def stride(self: Tensor, dim: int | None = None) -> Any:
-    """The step in memory, in elements, between neighbours along each dimension."""
+    """The step in memory, in elements, between neighbours along each dimension.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.zeros(2, 3)
+    >>> x.stride(), x.t().stride(), x.stride(1)
+    ((3, 1), (1, 3), 1)
+    """
     if self._data.size == 0:  # no memory to step through: PyTorch's row-major strides
         steps, step = [], 1
         for n in reversed(self.shape):
@@ -201,7 +209,15 @@ def stride(self: Tensor, dim: int | None = None) -> Any:
 
 
 def storage_offset(self: Tensor) -> int:
-    """Where this tensor's first element lies in the memory it shares, in elements."""
+    """Where this tensor's first element lies in the memory it shares, in elements.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.zeros(2, 3)
+    >>> x[1].storage_offset(), x[:, 2].storage_offset()
+    (3, 2)
+    """
     root, kind, _ = live_aliases(self)
     if root is None or self._data.size == 0:
         return 0

@@ -25,7 +25,19 @@ __all__ = ["MX", "MV", "MatrixFormError", "ElementFunction", "matrix_of", "split
 
 
 class MatrixFormError(NotImplementedError):
-    """An operation that has no matrix form here (the per-element form is used for it)."""
+    """An operation that has no matrix form here (the per-element form is used for it).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.symbolic import MatrixFormError, gradient
+    >>> x = symgrad.tensor([1.0, 2.0, 3.0], requires_grad=True, name="x")
+    >>> try:
+    ...     gradient(x[1:].sum(), x, form="matrix")
+    ... except MatrixFormError as e:
+    ...     print("SliceBackward0" in str(e))
+    True
+    """
 
 
 def row_function(name: str, a: MV, dim: int) -> MV:
