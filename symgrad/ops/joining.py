@@ -158,8 +158,9 @@ class _Pieces(Primitive):
     name = "pieces"
     _classes: dict
 
-    def __init__(self, backward: str) -> None:
+    def __init__(self, backward: str, join: Any) -> None:
         self.backward_name = backward
+        self.join = join  # how the pieces' gradients join again: cat, or stack for unbind
         self._classes = {}
 
     def node_class(self, count: int) -> type:
@@ -203,7 +204,7 @@ class _Pieces(Primitive):
             Tensor._make(np.zeros(np.empty(shape, np.bool_)[k].shape, dtype)) if g is None else g
             for k, g in zip(keys, grads)
         ]
-        return (stack(pieces, dim) if self is _UNBIND else cat(pieces, dim),)
+        return (self.join(pieces, dim),)
 
     def __call__(self, tensor: Tensor, dim: int, keys: tuple) -> tuple[Tensor, ...]:
         arrays = [tensor._data[k] for k in keys]
@@ -225,9 +226,9 @@ class _Pieces(Primitive):
         return outs
 
 
-_SPLIT = _Pieces("SplitBackward0")
-_SPLIT_WITH_SIZES = _Pieces("SplitWithSizesBackward0")
-_UNBIND = _Pieces("UnbindBackward0")
+_SPLIT = _Pieces("SplitBackward0", cat)
+_SPLIT_WITH_SIZES = _Pieces("SplitWithSizesBackward0", cat)
+_UNBIND = _Pieces("UnbindBackward0", stack)
 
 
 def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:

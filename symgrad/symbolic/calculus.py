@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from symgrad.autograd.engine import grad as engine_grad
+from symgrad.autograd.grad_mode import enable_grad
 from symgrad.prim.sympy_xp import to_sympy
 from symgrad.symbolic.matrix import MatrixReplay, as_result
 from symgrad.symbolic.names import is_symbolic, symbol_array_of
@@ -243,9 +245,6 @@ def _hessian_by_replay(y: Tensor, xs: list, simplify: bool, as_float: bool) -> A
     gradient element, never one ``diff`` per pair of variables. None where that graph can't be
     recorded or replayed (inputs that need no gradient, a custom op without double backward):
     the caller then differentiates the gradient's closed form."""
-    from symgrad.autograd import grad as engine_grad
-    from symgrad.autograd.grad_mode import enable_grad
-
     if not y.requires_grad or not all(x.requires_grad and x.grad_fn is None for x in xs):
         return None
     try:
