@@ -10,6 +10,7 @@ each path (the chain rule as taught). This module walks the graph and records th
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -93,12 +94,8 @@ class _Builder:
         """The local derivative at the point by the op's numeric kernel (what the engine uses),
         where its formula has no real value there."""
         prim = consumer.prim
-        if not hasattr(prim, "vjp_kernel"):
-            return float(
-                self.replay._evaluate(
-                    _local_derivative(consumer, i, lambda j: self.replay.input(consumer, j))
-                )
-            )
+        if not hasattr(prim, "vjp_kernel"):  # no element-wise kernel: the value is not real
+            return math.nan
         xs = [
             self.replay._numeric(np.asarray(self.replay.input(consumer, j), dtype=object))
             for j in range(len(consumer.next_functions))
