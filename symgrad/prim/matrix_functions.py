@@ -20,8 +20,8 @@ class ElementFunction(ElementwiseApplyFunction):
         return f"{self._name()}({printer._print(self.expr)})"
 
     def _latex(self, printer: Any) -> str:
-        name = printer._print(self.function(sp.Symbol("_"))).split(r"{\left(")[0]
-        return rf"{name}\left({printer._print(self.expr)}\right)"
+        template = printer._print(self.function(sp.Symbol("ARGUMENT")))
+        return template.replace("ARGUMENT", printer._print(self.expr))
 
     def _name(self) -> str:
         return str(self.function(sp.Symbol("_"))).split("(")[0]

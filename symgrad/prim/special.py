@@ -58,6 +58,11 @@ class sigmoid(sp.Function):  # noqa: N801 - SymPy's style for function names
     def _eval_is_positive(self) -> Any:
         return self.args[0].is_real
 
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        """``\\sigma(x)``, as people write the logistic sigmoid."""
+        body = rf"\sigma\left({printer._print(self.args[0])}\right)"
+        return body if exp is None else rf"{body}^{{{exp}}}"
+
 
 class softplus(sp.Function):  # noqa: N801
     """``log(1 + exp(x))``, evaluated at numbers, kept as a call elsewhere."""

@@ -5,10 +5,41 @@ from __future__ import annotations
 from typing import Any
 
 import sympy as sp
+from sympy.printing.latex import LatexPrinter
 
 from symgrad.tensor import Tensor
 
 __all__ = ["latex"]
+
+
+class _Printer(LatexPrinter):
+    """SymPy's LaTeX, with matrix forms as people write them: a scalar factor in front without
+    brackets (``\\frac{1}{3} X^{T} ...``) and the ones vector bold (``\\mathbf{1}``,
+    ``\\mathbf{1}^{T}`` for a row)."""
+
+    def _print_MatMul(self, expr: Any) -> str:
+        scale = sp.Mul(*[a for a in expr.args if not isinstance(a, sp.MatrixExpr)])
+        matrices = [a for a in expr.args if isinstance(a, sp.MatrixExpr)]
+        if scale == 1 or not matrices:
+            return super()._print_MatMul(expr)
+        rest = super()._print_MatMul(sp.MatMul(*matrices)) if len(matrices) > 1 else None
+        if rest is None:
+            rest = self.parenthesize(matrices[0], sp.printing.precedence.PRECEDENCE["Mul"], False)
+        sign, scale = ("- ", -scale) if scale.could_extract_minus_sign() else ("", scale)
+        head = "" if scale == 1 else self._print(scale) + " "
+        return sign + head + rest
+
+    def _print_OneMatrix(self, expr: Any) -> str:
+        rows, cols = expr.shape
+        if cols == 1:
+            return r"\mathbf{1}"
+        if rows == 1:
+            return r"\mathbf{1}^{T}"
+        return rf"\mathbf{{1}}_{{{self._print(rows)} \times {self._print(cols)}}}"
+
+
+def _latex(obj: Any, **options: Any) -> str:
+    return _Printer(options).doprint(obj)
 
 
 def latex(obj: Any, **options: Any) -> str:
@@ -30,8 +61,8 @@ def latex(obj: Any, **options: Any) -> str:
         obj = expression(obj, **closed)
     if isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], list):
         replacements, exprs = obj
-        lines = [f"{sp.latex(s, **options)} &= {sp.latex(e, **options)}" for s, e in replacements]
+        lines = [f"{_latex(s, **options)} &= {_latex(e, **options)}" for s, e in replacements]
         items = exprs if isinstance(exprs, list) else [exprs]
-        lines += [f"&{sp.latex(e, **options)}" for e in items]
+        lines += [f"&{_latex(e, **options)}" for e in items]
         return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"
-    return sp.latex(obj, **options)
+    return _latex(obj, **options)
