@@ -29,6 +29,17 @@ class _Printer(LatexPrinter):
         head = "" if scale == 1 else self._print(scale) + " "
         return sign + head + rest
 
+    def _print_MatAdd(self, expr: Any) -> str:
+        # the terms that subtract last: 1 - tanh(W x)^2, not -tanh(W x)^2 + 1
+        terms = sorted(expr.args, key=lambda t: bool(t.could_extract_minus_sign()))
+        text = self._print(terms[0])
+        for t in terms[1:]:
+            if t.could_extract_minus_sign():
+                text += " - " + self.parenthesize(-t, sp.printing.precedence.PRECEDENCE["Add"])
+            else:
+                text += " + " + self.parenthesize(t, sp.printing.precedence.PRECEDENCE["Add"])
+        return text
+
     def _print_OneMatrix(self, expr: Any) -> str:
         rows, cols = expr.shape
         if cols == 1:
