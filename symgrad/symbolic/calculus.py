@@ -13,6 +13,7 @@ from symgrad.autograd.grad_mode import enable_grad
 from symgrad.prim.sympy_xp import to_sympy
 from symgrad.symbolic.matrix import MatrixReplay, as_result
 from symgrad.symbolic.names import is_symbolic, symbol_array_of
+from symgrad.symbolic.recognise import simplified
 from symgrad.symbolic.replay import Replay, seed_ones
 from symgrad.tensor import Tensor
 
@@ -25,9 +26,22 @@ def _tensor(t: Any, what: str) -> Tensor:
     return t
 
 
-def _finish(arr: np.ndarray, simplify: bool) -> Any:
-    if simplify:
-        arr = np.vectorize(lambda e: sp.simplify(e), otypes=[object])(arr)
+def _simplified_arrays(arrays: list, simplify: Any) -> list:
+    """The arrays of expressions simplified as ``simplify=`` asks, shared parts once."""
+    if not simplify:
+        return arrays
+    done = iter(simplified([e for a in arrays for e in a.flat], simplify))
+    result = []
+    for a in arrays:
+        out = np.empty(a.shape, dtype=object)
+        for index in np.ndindex(a.shape):
+            out[index] = next(done)
+        result.append(out)
+    return result
+
+
+def _finish(arr: np.ndarray, simplify: Any) -> Any:
+    (arr,) = _simplified_arrays([np.asarray(arr, dtype=object)], simplify)
     return to_sympy(arr) if arr.size != 1 or arr.ndim == 0 else sp.sympify(arr.flat[0], strict=True)
 
 
@@ -35,7 +49,7 @@ def expression(
     t: Tensor,
     *,
     cse: bool = False,
-    simplify: bool = False,
+    simplify: Any = False,
     as_float: bool = False,
     form: str = "elements",
 ) -> Any:
@@ -119,7 +133,7 @@ def gradient(
     xs: Any,
     *,
     cse: bool = False,
-    simplify: bool = False,
+    simplify: Any = False,
     as_float: bool = False,
     form: str = "elements",
 ) -> Any:
@@ -153,13 +167,13 @@ def gradient(
         ]
         return found[0] if single else found
     replay, grads = gradient_replay(y, xs_list, cse, as_float)
-    values = [_finish(g, simplify) for g in grads]
+    values = [_finish(g, False) for g in _simplified_arrays(grads, simplify)]
     values = values[0] if single else values
     return (replay.definitions, values) if cse else values
 
 
 def jacobian(
-    y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False, as_float: bool = False
+    y: Tensor, x: Tensor, *, cse: bool = False, simplify: Any = False, as_float: bool = False
 ) -> Any:
     """The Jacobian ``dy/dx`` as a ``Matrix`` of shape ``(y.numel(), x.numel())``, both
     flattened in row-major order; for a list of inputs, a tuple of such blocks.
@@ -186,13 +200,16 @@ def jacobian(
         seed.fill(sp.Integer(0))
         seed.flat[k] = sp.Integer(1)
         (g,) = _gradient_arrays(replay, y, [x], seed)
-        rows.append([sp.simplify(e) if simplify else e for e in g.flat])
+        rows.append(list(g.flat))
+    if simplify:
+        flat = simplified([e for row in rows for e in row], simplify)
+        rows = [flat[i * x.numel() : (i + 1) * x.numel()] for i in range(len(rows))]
     matrix = sp.Matrix(y.numel(), x.numel(), lambda i, j: rows[i][j])
     return (replay.definitions, matrix) if cse else matrix
 
 
 def hessian(
-    y: Tensor, x: Tensor, *, cse: bool = False, simplify: bool = False, as_float: bool = False
+    y: Tensor, x: Tensor, *, cse: bool = False, simplify: Any = False, as_float: bool = False
 ) -> Any:
     """The Hessian of the one-element ``y`` with respect to ``x``: a ``Matrix`` of shape
     ``(x.numel(), x.numel())``; for a list of inputs, the blocks ``H[i][j]`` (``d²y/dxᵢdxⱼ``
@@ -233,7 +250,9 @@ def hessian(
         for sj in symbols:
             rows = _derivatives(definitions, list(g.flat), sj)
             matrix = sp.Matrix(len(rows), len(sj), lambda a, b, rows=rows: rows[a][b])
-            row.append(matrix.applyfunc(sp.simplify) if simplify else matrix)
+            if simplify:
+                matrix = sp.Matrix(*matrix.shape, simplified(list(matrix), simplify))
+            row.append(matrix)
         blocks.append(tuple(row))
     result = tuple(blocks) if blocked else blocks[0][0]
     return (replay.definitions, result) if cse else result
