@@ -108,7 +108,10 @@ def _regrouped(e: sp.Expr) -> sp.Expr:
     best = skeleton
     candidates = []
     if e.is_Add:
-        candidates += [sp.factor_terms(skeleton), sp.factor_terms(sp.expand_mul(skeleton, deep=False))]
+        candidates += [
+            sp.factor_terms(skeleton),
+            sp.factor_terms(sp.expand_mul(skeleton, deep=False)),
+        ]
     if skeleton.is_Mul:  # the other factors distributed over one sum, where they may cancel
         for total in [a for a in skeleton.args if a.is_Add][:2]:
             rest = skeleton / total

@@ -57,8 +57,7 @@ def test_logistic_gradient_reads_sigmoid_minus_target(name):
     short = symbolic.gradient(losses[name], w, simplify=True)
     Xs, ys, ws, bs = symbols(X), symbols(y), symbols(w), symbols(b)
     expected = sum(
-        Xs[i, 0] * (sigmoid(Xs[i, 0] * ws[0] + Xs[i, 1] * ws[1] + bs) - ys[i]) / 3
-        for i in range(3)
+        Xs[i, 0] * (sigmoid(Xs[i, 0] * ws[0] + Xs[i, 1] * ws[1] + bs) - ys[i]) / 3 for i in range(3)
     )
     assert sp.expand(short[0] - expected) == 0  # the very terms, not only equal values
     for p, s in zip(plain, short):
