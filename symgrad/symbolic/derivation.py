@@ -19,14 +19,16 @@ import sympy as sp
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to
 from symgrad.symbolic.names import base_name, intermediate_names, output_name, symbol_array_of
+from symgrad.symbolic.recognise import Recogniser, simplified
 from symgrad.symbolic.replay import Replay, backward_order
-from symgrad.symbolic.steps import Derivation, LeafDerivation, Partial, PathForm, Step
+from symgrad.symbolic.steps import Derivation, LeafDerivation, Operand, Partial, PathForm, Step
 from symgrad.tensor import Tensor
 
 __all__ = ["derivation", "Derivation", "Step"]
 
 MAX_PATHS = 8  # beyond this many paths the product form stops being readable
 MAX_CLOSED_NODES = 40  # closed forms of longer graphs are unreadable and slow to build
+MAX_RESULT_OPS = 120  # a derivative in the inputs' symbols longer than this is not shown
 
 
 # -- building ------------------------------------------------------------------------------------
@@ -40,11 +42,13 @@ class _Builder:
         root = y.grad_fn
         self.name = names[(root, y._output_nr)]
         self.order = backward_order([root])
-        self.replay = Replay(cse=True, names=names)
+        self.replay = Replay(cse=True, names=names, every_step=True)
         self.replay.value(y)
         self.with_closed_forms = len(self.order) <= MAX_CLOSED_NODES
-        self._inlined: dict = {}  # symbol -> its definition in the leaves' symbols
-        self._inlined_count = 0
+        self._recogniser = Recogniser()  # 1/(1 + exp(-v)) read as sigmoid(v)
+        self.definitions = [(s, self._recogniser.named(d)) for s, d in self.replay.definitions]
+        self._defined = dict(self.definitions)
+        self._inlined: dict = {}  # symbol -> its definition in the inputs' symbols
         self.deps, _ = collect([root])
         self.consumers: dict[tuple, list] = {}
         for node in self.order:
@@ -81,6 +85,7 @@ class _Builder:
         if formula is None:
             return None
         value = sp.sympify(formula, strict=True)
+        formula = self._in_own_name(value, consumer)
         known = self.replay._numeric_values
         if not value.free_symbols <= set(known):
             self.replay._evaluate_definitions()
@@ -89,6 +94,34 @@ class _Builder:
             return formula, float(value)
         # 0 * log(0), 0 ** 0 * oo, ...: the number PyTorch's kernels give at this point
         return formula, self._numeric_local(consumer, i)
+
+    def _in_own_name(self, formula: Any, consumer: Node) -> Any:
+        """The local derivative with the consumer's own value written as its name: sigmoid's
+        ``v3*(1 - v3)`` for ``v3 = sigmoid(v2)``, exp's ``v4`` for ``v4 = exp(v3)``."""
+        formula = self._recogniser.named(formula)
+        out = self.replay.values.get((consumer, 0))
+        if out is None or np.size(out) != 1:
+            return formula
+        own = np.asarray(out, dtype=object).flat[0]
+        if own in self._defined:
+            formula = formula.xreplace({self._defined[own]: own})
+        return formula
+
+    def in_inputs(self, closed: Any) -> Any:
+        """An adjoint written in the named intermediates, written in the inputs' symbols and
+        simplified (:func:`~symgrad.symbolic.recognise.recognise`); None when long."""
+        if closed is None:
+            return None
+        if not self._inlined:
+            for s, d in self.definitions:  # forward order: d uses earlier symbols only
+                self._inlined[s] = d.xreplace(self._inlined)
+        arr = np.asarray(closed, dtype=object)
+        found = simplified(
+            [sp.sympify(e, strict=True).xreplace(self._inlined) for e in arr.flat], True
+        )
+        if sum(sp.count_ops(e) for e in found) > MAX_RESULT_OPS:
+            return None
+        return _shown(np.array(found + [None], dtype=object)[:-1].reshape(arr.shape))
 
     def _numeric_local(self, consumer: Node, i: int) -> float:
         """The local derivative at the point by the op's numeric kernel (what the engine uses),
@@ -122,6 +155,7 @@ class _Builder:
 
     def _step(self, key: tuple, useful: set, closed: dict) -> Step | None:
         terms, numbers, total, value = [], [], None, None
+        uses = [c for c, _ in self.consumers[key]]
         for consumer, i in self.consumers[key]:
             ckey = (consumer, 0)
             if consumer not in useful or ckey not in closed:
@@ -130,10 +164,11 @@ class _Builder:
             local = self.local(consumer, i) if scalar else None
             if local is not None:
                 formula, number = local
-                terms.append([self.symbol_of(ckey), formula])
+                shown = Operand(formula, i + 1) if uses.count(consumer) > 1 else formula
+                terms.append([self.symbol_of(ckey), shown])
                 numbers.append([self.adjoint_values[ckey], number])
                 part_value = self.adjoint_values[ckey] * number
-                part = closed[ckey] * self._inline(formula) if self.with_closed_forms else None
+                part = closed[ckey] * formula if self.with_closed_forms else None
             else:
                 term, part, part_value = self._vjp_term(consumer, i, ckey, closed)
                 terms.append([term])
@@ -163,20 +198,10 @@ class _Builder:
             g_closed = np.broadcast_to(np.asarray(closed[ckey], dtype=object), out.shape)
             swap = {s: c for s, c in zip(g.flat, g_closed.flat)}
             part = np.vectorize(
-                lambda e: self._inline(sp.sympify(e, strict=True).xreplace(swap)), otypes=[object]
+                lambda e: sp.sympify(e, strict=True).xreplace(swap), otypes=[object]
             )(contribution)
         number = self.replay._numeric(contribution)
         return to_sympy(contribution), part, number
-
-    def _inline(self, e: Any) -> Any:
-        """``e`` with the named intermediates replaced by their definitions (leaves only)."""
-        if isinstance(e, np.ndarray):
-            return np.vectorize(self._inline, otypes=[object])(e)
-        definitions = self.replay.definitions
-        for s, d in definitions[self._inlined_count :]:  # forward order: d uses earlier symbols
-            self._inlined[s] = d.xreplace(self._inlined)
-        self._inlined_count = len(definitions)
-        return sp.sympify(e, strict=True).xreplace(self._inlined)
 
     def path_form(self, target: tuple) -> PathForm | None:
         root_key = (self.y.grad_fn, self.y._output_nr)
@@ -201,15 +226,23 @@ class _Builder:
             if any(v is None for v in locals_):
                 return None
             symbols.append(
-                [Partial(self.labels[(n, 0)], self.labels[k], real=True) for n, _, k in edges]
+                [
+                    Partial(self.labels[(n, 0)], self.labels[k], slot=self._slot(n, i), real=True)
+                    for n, i, k in edges
+                ]
             )
             formulas.append([f for f, _ in locals_])
             numbers.append([v for _, v in locals_])
         closed = None
         if self.with_closed_forms:
-            closed = sum((sp.Mul(*[self._inline(f) for f in fs]) for fs in formulas), sp.Integer(0))
+            closed = sum((sp.Mul(*fs) for fs in formulas), sp.Integer(0))
         value = sum(float(np.prod(ns)) for ns in numbers)
         return PathForm(self.symbol_of(target), symbols, formulas, numbers, closed, value)
+
+    def _slot(self, node: Node, i: int) -> int:
+        """``i + 1`` when ``node`` uses its input ``i``'s tensor in another slot too, else 0."""
+        edges = node.next_functions
+        return i + 1 if edges[i][0] is not None and edges.count(edges[i]) > 1 else 0
 
     def _reaching(self, target: tuple) -> set:
         cache = self.__dict__.setdefault("_reach", {})
@@ -260,14 +293,17 @@ def _target_key(t: Tensor) -> tuple:
     return (accumulator_of(t), 0)
 
 
-def derivation(y: Tensor, x: Any = None, *, name: str | None = None) -> Derivation:
+def derivation(y: Tensor, x: Any = None, *, name: str | None = None, digits: int = 6) -> Derivation:
     """The chain-rule steps from ``y`` back to the leaf ``x`` (or to every leaf).
 
     ``y`` must have one element. Intermediate tensors appear under their ``name`` when set
     (``u.name = "u"``), otherwise as ``v1``, ``v2``, ... (skipping names the graph already
     uses); the output under ``name`` (default: its own name, or ``y`` unless a tensor of the
     graph is called ``y``). :func:`symgrad.viz.draw` names them the same way (see
-    :func:`symgrad.symbolic.names.intermediate_names`).
+    :func:`symgrad.symbolic.names.intermediate_names`). Each adjoint is written in the
+    intermediates' names (``v3*(1 - v3)*...``), so lines stay short however deep the graph;
+    each derivative also shows its result in the inputs' symbols when that is short. Numbers
+    show ``digits`` significant digits (a setting of the result: ``story.digits = 3``).
 
     Examples
     --------
@@ -310,15 +346,28 @@ def derivation(y: Tensor, x: Any = None, *, name: str | None = None) -> Derivati
     targets = _targets(builder, x)
     leaves = []
     for key in targets:
-        leaves.append(
-            LeafDerivation(builder.labels[key], builder.path_form(key), builder.steps_for(key))
-        )
+        steps = builder.steps_for(key)
+        result = builder.in_inputs(steps[-1].closed_form)
+        form = builder.path_form(key)
+        if form is not None and result is not None:
+            form.closed_form = result
+        leaves.append(LeafDerivation(builder.labels[key], form, steps, result))
     values = {}
     for node in sorted(builder.order, key=lambda n: n._seq):
         leaf = _leaf_of(node)
         if leaf is not None:
             values[builder.labels[(node, 0)]] = leaf._data.copy()
-    return Derivation(label, builder.replay.definitions, values, leaves)
+    for t in builder.replay.leaves.values():  # named data too: x = [1, 2], y = 1
+        called = _base_name(symbol_array_of(t))
+        if called is not None and called not in values:
+            values[called] = t._data.copy()
+    return Derivation(label, builder.definitions, values, leaves, digits=_digits(digits))
+
+
+def _digits(digits: Any) -> int:
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 17:
+        raise ValueError(f"derivation(): digits must be an integer from 1 to 17, got {digits!r}")
+    return digits
 
 
 def _targets(builder: _Builder, x: Any) -> list[tuple]:

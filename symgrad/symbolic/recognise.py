@@ -38,8 +38,13 @@ class Recogniser:
         self._sigmoid_args: set = set()
 
     def run(self, exprs: list) -> list:
-        found = [self._name(e) for e in exprs]
+        found = [self.named(e) for e in exprs]
         return [self._regroup(e) for e in found]
+
+    def named(self, e: Any) -> Any:
+        """``e`` with the logistic function and log-sum-exp named, nothing else changed."""
+        e = sp.sympify(e, strict=True)
+        return self._name(e) if isinstance(e, sp.Expr) else e
 
     def _name(self, e: sp.Expr) -> sp.Expr:
         """Bottom up: ``1/(1 + exp(a))`` as ``sigmoid(-a)``, ``log(exp(a) + exp(b) + ...)``
@@ -120,6 +125,7 @@ def _regrouped(e: sp.Expr) -> sp.Expr:
     if size <= _SMALL:  # multiplied out, or a quotient cancelled, only when it is small
         candidates.append(sp.factor_terms(sp.expand_mul(skeleton)))
         candidates.append(sp.cancel(skeleton))
+    candidates += [sp.factor_terms(c) for c in candidates if c.is_Add]
     for candidate in candidates:
         found = sp.count_ops(candidate)
         if found < size or (found == size and candidate.is_Mul and best.is_Add):

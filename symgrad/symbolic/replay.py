@@ -49,9 +49,14 @@ class Replay:
     """Symbolic values of the tensors of one graph, and reverse accumulation over it."""
 
     def __init__(
-        self, cse: bool = False, as_float: bool = False, names: dict | None = None
+        self,
+        cse: bool = False,
+        as_float: bool = False,
+        names: dict | None = None,
+        every_step: bool = False,
     ) -> None:
         self.cse = cse
+        self.every_step = every_step  # in assignment form, name negations (-v1) too
         self.names = names or {}  # {(node, output_nr): name} beyond the tensors' own
         self.as_float = as_float
         self.definitions: list[tuple[sp.Symbol, sp.Expr]] = []
@@ -139,7 +144,7 @@ class Replay:
         out = np.empty(arr.shape, dtype=object)
         for index in np.ndindex(*arr.shape):
             e = sp.sympify(arr[index], strict=True)
-            if e.is_Atom or (-e).is_Atom:
+            if e.is_Atom or ((-e).is_Atom and not self.every_step):
                 out[index] = e
                 continue
             label = name if not arr.shape else f"{name}[{', '.join(map(str, index))}]"

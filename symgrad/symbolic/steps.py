@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,14 +15,16 @@ import sympy as sp
 
 from symgrad._symbol_names import latex_name, markdown_math, visible
 
-__all__ = ["Derivation", "Step", "PathForm", "LeafDerivation", "Partial"]
+__all__ = ["Derivation", "Step", "PathForm", "LeafDerivation", "Partial", "Operand"]
 
 
 class Partial(sp.Symbol):
     """The symbol ``de/dv`` for an adjoint; LaTeX ``\\frac{\\partial e}{\\partial v}``.
 
     ``Partial(top, bottom, index)`` is the derivative of ``top`` by ``bottom`` (by its element
-    ``index`` when given). The names are kept apart, so they may hold any character.
+    ``index`` when given); ``slot`` tells apart the operands of an op that uses ``bottom``
+    twice (``x*x``): ``dy/dx (operand 1)``. The names are kept apart, so they may hold any
+    character.
 
     Examples
     --------
@@ -31,30 +34,43 @@ class Partial(sp.Symbol):
     (de/dw[0, 1], 'w', ('0', '1'))
     """
 
-    __slots__ = ("top", "bottom", "index")
+    __slots__ = ("top", "bottom", "index", "slot")
 
-    def __new__(cls, top: str, bottom: str, index: tuple = (), **assumptions: Any) -> Partial:
+    def __new__(
+        cls, top: str, bottom: str, index: tuple = (), slot: int = 0, **assumptions: Any
+    ) -> Partial:
         index = tuple(str(i) for i in index)
         suffix = f"[{', '.join(index)}]" if index else ""
+        suffix += f" (operand {slot})" if slot else ""
         cls._sanitize(assumptions, cls)
         obj = sp.Symbol.__xnew__(cls, f"d{top}/d{bottom}{suffix}", **assumptions)
-        obj.top, obj.bottom, obj.index = top, bottom, index
+        obj.top, obj.bottom, obj.index, obj.slot = top, bottom, index, slot
         return obj
 
     def __getnewargs_ex__(self) -> tuple:
-        return ((self.top, self.bottom, self.index), self._assumptions_orig)
+        return ((self.top, self.bottom, self.index, self.slot), self._assumptions_orig)
 
     def _hashable_content(self) -> tuple:
-        return super()._hashable_content() + (self.top, self.bottom, self.index)
+        return super()._hashable_content() + (self.top, self.bottom, self.index, self.slot)
 
     def _latex(self, printer: Any) -> str:
         bottom = latex_name(self.bottom, printer)
         if self.index:
             bottom = f"{{{bottom}}}_{{{','.join(self.index)}}}"
-        return rf"\frac{{\partial {latex_name(self.top, printer)}}}{{\partial {bottom}}}"
+        text = rf"\frac{{\partial {latex_name(self.top, printer)}}}{{\partial {bottom}}}"
+        return rf"\left.{text}\right|_{{\text{{operand {self.slot}}}}}" if self.slot else text
 
     def _sympystr(self, printer: Any) -> str:
         return visible(self.name)
+
+
+@dataclass(frozen=True)
+class Operand:
+    """A local derivative for one operand slot of an op that uses the same tensor in several
+    (``x*x``): prints ``x [operand 1]``, in LaTeX with the slot under it."""
+
+    formula: Any
+    slot: int
 
 
 @dataclass
@@ -88,9 +104,13 @@ class PathForm:
 
 @dataclass
 class LeafDerivation:
+    """One leaf's derivative: the chain rule over paths (None when there are too many), the
+    steps from the output back, and the result in the inputs' symbols (None when long)."""
+
     leaf: str
     path_form: PathForm | None
     steps: list
+    result: Any = None
 
 
 class Derivation:
@@ -114,23 +134,42 @@ class Derivation:
     """
 
     def __init__(
-        self, output: str, definitions: list, values: dict, leaves: list[LeafDerivation]
+        self,
+        output: str,
+        definitions: list,
+        values: dict,
+        leaves: list[LeafDerivation],
+        digits: int = 6,
     ) -> None:
         self.output = output
         self.definitions = definitions
         self.values = values
         self.leaves = leaves
+        self.digits = digits  # significant digits of every number shown
+
+    def _numbers(self) -> Any:
+        return _DIGITS_SHOWN.set(self.digits)
 
     # -- plain text -------------------------------------------------------------------------------
     def __str__(self) -> str:
+        token = self._numbers()
+        try:
+            return self._text()
+        finally:
+            _DIGITS_SHOWN.reset(token)
+
+    def _text(self) -> str:
         at = ", ".join(f"{visible(k)} = {_number(v)}" for k, v in self.values.items())
         lines = [f"Forward ({at}):" if at else "Forward:"]
-        lines += [f"  {s} = {e}" for s, e in self.definitions]
+        lines += [f"  {s} = {_rounded(e)}" for s, e in self.definitions]
         for leaf in self.leaves:
             lines.append("")
             lines.append(visible(f"d{self.output}/d{leaf.leaf}:"))
             if leaf.path_form is not None:
                 lines.append("  " + _path_text(leaf.path_form))
+            elif leaf.result is not None:
+                last = leaf.steps[-1]
+                lines.append(f"  {last.symbol} = {_text(leaf.result)} = {_number(last.value)}")
             lines.append("  steps, from the output back:")
             lines += [f"    {_step_text(step)}" for step in leaf.steps]
         return "\n".join(lines)
@@ -139,13 +178,25 @@ class Derivation:
 
     # -- Markdown ---------------------------------------------------------------------------------
     def markdown(self) -> str:
-        """Markdown with the formulas in ``$...$``."""
-        lines = ["**Forward**", ""]
+        """Markdown with the formulas in ``$...$``: the forward steps at the inputs' values,
+        then each derivative under its own heading."""
+        token = self._numbers()
+        try:
+            return self._markdown()
+        finally:
+            _DIGITS_SHOWN.reset(token)
+
+    def _at_latex(self) -> str:
+        return r",\ ".join(f"{_md(k)} = {_number(v)}" for k, v in self.values.items())
+
+    def _markdown(self) -> str:
+        at = self._at_latex()
+        lines = [f"**Forward** at ${markdown_math(at)}$" if at else "**Forward**", ""]
         lines += [f"- ${markdown_math(sp.latex(s))} = {_md(e)}$" for s, e in self.definitions]
         for leaf in self.leaves:
             lines += ["", f"**Derivative with respect to ${_md(leaf.leaf)}$**", ""]
-            if leaf.path_form is not None:
-                lines.append(f"$${markdown_math(_path_latex(leaf.path_form))}$$")
+            if leaf.path_form is not None or leaf.result is not None:
+                lines.append(f"$${markdown_math(_headline_latex(leaf))}$$")
                 lines.append("")
             lines += [f"1. ${markdown_math(_step_latex(step))}$" for step in leaf.steps]
         return "\n".join(lines)
@@ -155,11 +206,22 @@ class Derivation:
 
     # -- LaTeX ------------------------------------------------------------------------------------
     def latex(self) -> str:
-        """An ``aligned`` block: the forward definitions, then each leaf's chain rule."""
-        rows = [f"{sp.latex(s)} &= {sp.latex(e)}" for s, e in self.definitions]
+        """An ``aligned`` block: the forward definitions at the inputs' values, then each
+        leaf's chain rule under its own heading."""
+        token = self._numbers()
+        try:
+            return self._latex()
+        finally:
+            _DIGITS_SHOWN.reset(token)
+
+    def _latex(self) -> str:
+        at = self._at_latex()
+        rows = [r"&\textbf{Forward}" + (rf"\quad {at}" if at else "")]
+        rows += [f"{sp.latex(s)} &= {sp.latex(_rounded(e))}" for s, e in self.definitions]
         for leaf in self.leaves:
-            if leaf.path_form is not None:
-                rows.append(_path_latex(leaf.path_form, aligned=True))
+            rows.append(rf"&\textbf{{Derivative with respect to }} {_md(leaf.leaf)}")
+            if leaf.path_form is not None or leaf.result is not None:
+                rows.append(_headline_latex(leaf, aligned=True))
             rows += [_step_latex(step, aligned=True) for step in leaf.steps]
         return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
 
@@ -170,15 +232,33 @@ class Derivation:
 # -- rendering helpers ---------------------------------------------------------------------------
 
 
+_DIGITS_SHOWN: ContextVar[int] = ContextVar("digits", default=6)
+
+
 def _number(v: Any) -> str:
     arr = np.asarray(v, dtype=float)
     if arr.ndim:
         return "[" + ", ".join(_number(x) for x in arr) + "]"
     x = float(arr)
-    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.6g}"
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.{_DIGITS_SHOWN.get()}g}"
+
+
+def _rounded(e: Any) -> Any:
+    """``e`` with its decimal constants shown to the derivation's precision."""
+    if not isinstance(e, sp.Basic):
+        return e
+    floats = e.atoms(sp.Float)
+    if not floats:
+        return e
+    digits = _DIGITS_SHOWN.get()
+    return e.xreplace({f: sp.Float(f"{float(f):.{digits}g}", digits) for f in floats})
 
 
 def _is_negative(e: Any) -> bool:
+    if isinstance(e, Operand):
+        return _is_negative(e.formula)
     if isinstance(e, np.ndarray):
         return False
     if isinstance(e, (int, float, np.number)):
@@ -187,10 +267,12 @@ def _is_negative(e: Any) -> bool:
 
 
 def _text(e: Any, factor: bool = False) -> str:
+    if isinstance(e, Operand):
+        return f"{_text(e.formula, factor)} [operand {e.slot}]"
     if isinstance(e, (int, float, np.number, np.ndarray)):
         text = _number(e)
     else:
-        text = str(e)
+        text = str(_rounded(e))
         if isinstance(e, sp.Add):
             return f"({text})"
     return f"({text})" if factor and _is_negative(e) else text
@@ -226,11 +308,11 @@ def _path_text(form: PathForm) -> str:
 
 
 def _closed_text(closed: Any) -> str | None:
-    return None if closed is None else str(closed)
+    return None if closed is None else str(_rounded(closed))
 
 
 def _closed_latex(closed: Any) -> str | None:
-    return None if closed is None else sp.latex(closed)
+    return None if closed is None else sp.latex(_rounded(closed))
 
 
 def _dedupe(parts: list) -> list:
@@ -245,14 +327,16 @@ def _dedupe(parts: list) -> list:
 
 def _md(e: Any) -> str:
     """LaTeX for Markdown's ``$...$`` of a name or an expression."""
-    return markdown_math(latex_name(e) if isinstance(e, str) else sp.latex(e))
+    return markdown_math(latex_name(e) if isinstance(e, str) else sp.latex(_rounded(e)))
 
 
 def _latex_of(e: Any, factor: bool = False) -> str:
+    if isinstance(e, Operand):
+        return rf"\underbrace{{{_latex_of(e.formula, factor)}}}_{{\text{{operand {e.slot}}}}}"
     if isinstance(e, (int, float, np.number, np.ndarray)):
         text = _number(e)
     else:
-        text = sp.latex(e)
+        text = sp.latex(_rounded(e))
         if isinstance(e, sp.Add):
             return rf"\left({text}\right)"
     return rf"\left({text}\right)" if factor and _is_negative(e) else text
@@ -276,6 +360,16 @@ def _step_latex(step: Step, aligned: bool = False) -> str:
         _number(step.value),
     ]
     return f"{sp.latex(step.symbol)} {eq} " + " = ".join(_dedupe(parts))
+
+
+def _headline_latex(leaf: LeafDerivation, aligned: bool = False) -> str:
+    """The derivative in one line: the chain rule over paths, else the result."""
+    if leaf.path_form is not None:
+        return _path_latex(leaf.path_form, aligned)
+    last = leaf.steps[-1]
+    eq = "&=" if aligned else "="
+    parts = [_latex_of(leaf.result), _number(last.value)]
+    return f"{sp.latex(last.symbol)} {eq} " + " = ".join(parts)
 
 
 def _path_latex(form: PathForm, aligned: bool = False) -> str:
