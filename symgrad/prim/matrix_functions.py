@@ -9,7 +9,23 @@ from typing import Any
 import sympy as sp
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
-__all__ = ["ElementFunction", "RowSoftmax", "RowLogSoftmax"]
+__all__ = ["ElementFunction", "RowSoftmax", "RowLogSoftmax", "Ones"]
+
+
+class Ones(sp.OneMatrix):
+    """A matrix of ones: the ones vector of sums and broadcasts, printed ``1`` and in LaTeX
+    bold, ``\\mathbf{1}`` (a column) or ``\\mathbf{1}^{T}`` (a row)."""
+
+    def _eval_transpose(self) -> Any:
+        return Ones(self.cols, self.rows)
+
+    def _latex(self, printer: Any) -> str:
+        rows, cols = self.shape
+        if cols == 1:
+            return r"\mathbf{1}"
+        if rows == 1:
+            return r"\mathbf{1}^{T}"
+        return rf"\mathbf{{1}}_{{{printer._print(rows)} \times {printer._print(cols)}}}"
 
 
 class ElementFunction(ElementwiseApplyFunction):

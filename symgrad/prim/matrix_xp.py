@@ -18,7 +18,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad.prim.exact import exact
-from symgrad.prim.matrix_functions import ElementFunction, RowLogSoftmax, RowSoftmax
+from symgrad.prim.matrix_functions import ElementFunction, Ones, RowLogSoftmax, RowSoftmax
 from symgrad.prim.special import sigmoid
 
 __all__ = ["MX", "MV", "MatrixFormError", "ElementFunction", "matrix_of", "split_scale"]
@@ -88,13 +88,13 @@ class MV:
             return e
         if not self.shape or self.shape in ((1,), (1, 1)):
             s = e[0, 0] if _is_matrix(e) else e
-            return s * sp.OneMatrix(rows, cols)
+            return s * Ones(rows, cols)
         if len(self.shape) == 1 and len(shape) == 2 and self.shape[0] == cols:
-            return sp.OneMatrix(rows, 1) * e.T  # a vector added to every row
+            return Ones(rows, 1) * e.T  # a vector added to every row
         if self.shape == (1, cols):
-            return sp.OneMatrix(rows, 1) * e
+            return Ones(rows, 1) * e
         if self.shape == (rows, 1):
-            return e * sp.OneMatrix(1, cols)
+            return e * Ones(1, cols)
         raise MatrixFormError(f"broadcasting {list(self.shape)} to {list(shape)}")
 
     # element-wise arithmetic, with broadcasting
@@ -154,7 +154,7 @@ def _scalar_op(op: str, x: Any, y: Any) -> Any:
 
 
 def _full(e: Any, shape: tuple) -> Any:
-    return e if _is_matrix(e) else e * sp.OneMatrix(*_matrix_shape(shape))
+    return e if _is_matrix(e) else e * Ones(*_matrix_shape(shape))
 
 
 def _add(x: Any, y: Any) -> Any:
@@ -252,7 +252,7 @@ def lift(e: Any, env: dict, shape: tuple) -> Any:
     if e.is_Add:
         scalars = sp.Add(*[a for a in args if not _is_matrix(a)])
         total = sp.MatAdd(*matrices).doit(deep=False)
-        return total if scalars == 0 else _add(total, scalars * sp.OneMatrix(*_matrix_shape(shape)))
+        return total if scalars == 0 else _add(total, scalars * Ones(*_matrix_shape(shape)))
     if e.is_Mul:
         scale = sp.Mul(*[a for a in args if not _is_matrix(a)])
         product = matrices[0]
@@ -281,17 +281,13 @@ class MX:
             squares = sp.MatMul(sp.Transpose(e.base), e.base)  # v.T*v
             return MV(_as_scalar(squares), (1,) if keepdim else ())
         if a.ndim == 1 or set(dims) == {0, 1}:
-            total = sp.OneMatrix(1, rows) * e * sp.OneMatrix(cols, 1)
-            total = sp.MatMul(sp.OneMatrix(1, rows), e).doit(deep=False) if cols == 1 else total
+            total = Ones(1, rows) * e * Ones(cols, 1)
+            total = sp.MatMul(Ones(1, rows), e).doit(deep=False) if cols == 1 else total
             shape = tuple(1 for _ in a.shape) if keepdim else ()
             return MV(total if shape else _as_scalar(total), shape)
         if dims == (0,):  # column sums: a row 1^T A, as a vector A^T 1
-            return (
-                MV(sp.OneMatrix(1, rows) * e, (1, cols))
-                if keepdim
-                else MV(e.T * sp.OneMatrix(rows, 1), (cols,))
-            )
-        return MV(e * sp.OneMatrix(cols, 1), (rows, 1) if keepdim else (rows,))
+            return MV(Ones(1, rows) * e, (1, cols)) if keepdim else MV(e.T * Ones(rows, 1), (cols,))
+        return MV(e * Ones(cols, 1), (rows, 1) if keepdim else (rows,))
 
     @staticmethod
     def sum_to_size(a: MV, shape: tuple) -> MV:
@@ -314,7 +310,7 @@ class MX:
             raise MatrixFormError(f"reshape {list(a.shape)} -> {list(shape)}")
         if not real[0]:  # one element
             s = _as_scalar(a.expr) if a.ndim else a.expr
-            return MV(s if not shape else s * sp.OneMatrix(*_matrix_shape(shape)), shape)
+            return MV(s if not shape else s * Ones(*_matrix_shape(shape)), shape)
         was_row = a.ndim == 2 and a.shape[0] == 1
         is_row = len(shape) == 2 and shape[0] == 1
         return MV(a.expr.T if was_row != is_row else a.expr, shape)

@@ -11,6 +11,7 @@ import sympy as sp
 from symgrad.autograd.engine import grad as engine_grad
 from symgrad.autograd.grad_mode import enable_grad
 from symgrad.prim.sympy_xp import to_sympy
+from symgrad.symbolic.display import Assignments, Blocks, Results
 from symgrad.symbolic.matrix import MatrixReplay, as_result
 from symgrad.symbolic.names import is_symbolic, symbol_array_of
 from symgrad.symbolic.recognise import simplified
@@ -75,7 +76,7 @@ def expression(
         return as_result(MatrixReplay().value(t))
     replay = Replay(cse=cse, as_float=as_float)
     value = _finish(replay.value(t), simplify)
-    return (replay.definitions, value) if cse else value
+    return Assignments((replay.definitions, value)) if cse else value
 
 
 def _matrix_form(form: str) -> bool:
@@ -165,11 +166,11 @@ def gradient(
         found = [
             as_result(g) if g is not None else None for g in MatrixReplay().gradients(y, xs_list)
         ]
-        return found[0] if single else found
+        return found[0] if single else Results(found)
     replay, grads = gradient_replay(y, xs_list, cse, as_float)
     values = [_finish(g, False) for g in _simplified_arrays(grads, simplify)]
-    values = values[0] if single else values
-    return (replay.definitions, values) if cse else values
+    values = values[0] if single else Results(values)
+    return Assignments((replay.definitions, values)) if cse else values
 
 
 def jacobian(
@@ -190,7 +191,7 @@ def jacobian(
     """
     if isinstance(x, (list, tuple)):  # one block per input, as PyTorch's functional API
         blocks = [jacobian(y, xi, cse=cse, simplify=simplify, as_float=as_float) for xi in x]
-        return tuple(blocks)
+        return Blocks(blocks)
     y, x = _tensor(y, "jacobian()'s output"), _tensor(x, "jacobian()'s input")
     _check_inputs([x])
     replay = Replay(cse=cse, as_float=as_float)
@@ -205,7 +206,7 @@ def jacobian(
         flat = simplified([e for row in rows for e in row], simplify)
         rows = [flat[i * x.numel() : (i + 1) * x.numel()] for i in range(len(rows))]
     matrix = sp.Matrix(y.numel(), x.numel(), lambda i, j: rows[i][j])
-    return (replay.definitions, matrix) if cse else matrix
+    return Assignments((replay.definitions, matrix)) if cse else matrix
 
 
 def hessian(
@@ -239,7 +240,7 @@ def hessian(
     if not cse:
         found = _hessian_by_replay(y, xs, simplify, as_float)
         if found is not None:
-            return found if blocked else found[0][0]
+            return Blocks(found) if blocked else found[0][0]
     replay = Replay(cse=cse, as_float=as_float)
     grads = _gradient_arrays(replay, y, xs, seed_ones(y.shape))
     symbols = [list(symbol_array_of(xi).flat)[: xi.numel()] for xi in xs]
@@ -254,8 +255,8 @@ def hessian(
                 matrix = sp.Matrix(*matrix.shape, simplified(list(matrix), simplify))
             row.append(matrix)
         blocks.append(tuple(row))
-    result = tuple(blocks) if blocked else blocks[0][0]
-    return (replay.definitions, result) if cse else result
+    result = Blocks(blocks) if blocked else blocks[0][0]
+    return Assignments((replay.definitions, result)) if cse else result
 
 
 def _hessian_by_replay(y: Tensor, xs: list, simplify: bool, as_float: bool) -> Any:

@@ -9,13 +9,12 @@ from sympy.printing.latex import LatexPrinter
 
 from symgrad.tensor import Tensor
 
-__all__ = ["latex"]
+__all__ = ["latex", "Results", "Assignments"]
 
 
 class _Printer(LatexPrinter):
     """SymPy's LaTeX, with matrix forms as people write them: a scalar factor in front without
-    brackets (``\\frac{1}{3} X^{T} ...``) and the ones vector bold (``\\mathbf{1}``,
-    ``\\mathbf{1}^{T}`` for a row)."""
+    brackets (``\\frac{1}{3} X^{T} ...``) and subtracted terms last."""
 
     def _print_MatMul(self, expr: Any) -> str:
         scale = sp.Mul(*[a for a in expr.args if not isinstance(a, sp.MatrixExpr)])
@@ -39,14 +38,6 @@ class _Printer(LatexPrinter):
             else:
                 text += " + " + self.parenthesize(t, sp.printing.precedence.PRECEDENCE["Add"])
         return text
-
-    def _print_OneMatrix(self, expr: Any) -> str:
-        rows, cols = expr.shape
-        if cols == 1:
-            return r"\mathbf{1}"
-        if rows == 1:
-            return r"\mathbf{1}^{T}"
-        return rf"\mathbf{{1}}_{{{self._print(rows)} \times {self._print(cols)}}}"
 
 
 def _latex(obj: Any, **options: Any) -> str:
@@ -72,8 +63,53 @@ def latex(obj: Any, **options: Any) -> str:
         obj = expression(obj, **closed)
     if isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], list):
         replacements, exprs = obj
+        if isinstance(exprs, tuple):
+            exprs = list(exprs)
         lines = [f"{_latex(s, **options)} &= {_latex(e, **options)}" for s, e in replacements]
         items = exprs if isinstance(exprs, list) else [exprs]
         lines += [f"&{_latex(e, **options)}" for e in items]
         return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"
     return _latex(obj, **options)
+
+
+class Results(list):
+    """Closed forms of several inputs (``gradient(y, [w, b])``): a list that shows as LaTeX in
+    Jupyter.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.symbolic import gradient
+    >>> a = symgrad.tensor(2.0, requires_grad=True, name="a")
+    >>> b = symgrad.tensor(3.0, requires_grad=True, name="b")
+    >>> found = gradient(a * b, [a, b])
+    >>> found
+    [b, a]
+    >>> print(found._repr_latex_())
+    $\\displaystyle \\left[ b, \\  a\\right]$
+    """
+
+    def _repr_latex_(self) -> str:
+        items = r", \  ".join(latex(e) if e is not None else r"\text{None}" for e in self)
+        return rf"$\displaystyle \left[ {items}\right]$"
+
+
+class Blocks(tuple):
+    """Blocks of a Jacobian or Hessian for several inputs, as PyTorch's functional API returns
+    them (a tuple; of tuples for a Hessian), shown as LaTeX in Jupyter."""
+
+    def _repr_latex_(self) -> str:
+        def one(block: Any) -> str:
+            if isinstance(block, tuple):
+                return r"\left( " + r", \  ".join(one(b) for b in block) + r"\right)"
+            return latex(block)
+
+        return rf"$\displaystyle {one(tuple(self))}$"
+
+
+class Assignments(tuple):
+    """``(replacements, result)`` in assignment form (``cse=True``): a pair that shows as an
+    ``aligned`` block of LaTeX in Jupyter."""
+
+    def _repr_latex_(self) -> str:
+        return f"$$\n{latex(self)}\n$$"

@@ -8,6 +8,7 @@ import sympy as sp
 import symgrad
 import symgrad.nn.functional as F
 from symgrad import symbolic
+from symgrad.prim.matrix_functions import Ones
 from symgrad.prim.special import sigmoid
 from symgrad.symbolic import latex
 
@@ -45,7 +46,8 @@ def test_negative_factor_and_hadamard_and_ones_matrix():
     A = sp.MatrixSymbol("A", 2, 3)
     assert latex(sp.MatMul(-2, A)) == "- 2 A"
     assert latex(sp.HadamardProduct(A, A)) == r"A \circ A"
-    assert latex(sp.OneMatrix(2, 3)) == r"\mathbf{1}_{2 \times 3}"
+    assert latex(Ones(2, 3)) == r"\mathbf{1}_{2 \times 3}"
+    assert Ones(3, 1).T == Ones(1, 3) and isinstance(Ones(3, 1).T, Ones)
 
 
 def test_element_functions_print_their_own_latex():
@@ -55,3 +57,10 @@ def test_element_functions_print_their_own_latex():
     text = latex(g)
     assert text == r"W^{T} \left(\mathbf{1} - \tanh{\left(W x \right)}^{\circ {2}}\right)"
     assert sp.latex(sigmoid(sp.Symbol("z"))) == r"\sigma\left(z\right)"
+
+
+def test_notebook_display_shows_the_ones_vector_and_sigma():
+    loss, w, b = _logistic()
+    gw, gb = symbolic.gradient(loss, [w, b], form="matrix")
+    shown = gb._repr_latex_()  # what Jupyter shows: SymPy's own printer
+    assert r"\mathbf{1}^{T}" in shown and r"\sigma\left(b \mathbf{1} + X w\right)" in shown
