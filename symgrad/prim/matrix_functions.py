@@ -13,11 +13,15 @@ __all__ = ["ElementFunction", "RowSoftmax", "RowLogSoftmax", "Ones"]
 
 
 class Ones(sp.OneMatrix):
-    """A matrix of ones: the ones vector of sums and broadcasts, printed ``1`` and in LaTeX
-    bold, ``\\mathbf{1}`` (a column) or ``\\mathbf{1}^{T}`` (a row)."""
+    """A matrix of ones: the ones vector of sums and broadcasts, printed ``1`` (``1.T`` for a
+    row) and in LaTeX bold, ``\\mathbf{1}`` (a column) or ``\\mathbf{1}^{T}`` (a row)."""
 
     def _eval_transpose(self) -> Any:
         return Ones(self.cols, self.rows)
+
+    def _sympystr(self, printer: Any) -> str:
+        rows, cols = self.shape
+        return "1.T" if rows == 1 and cols != 1 else "1"
 
     def _latex(self, printer: Any) -> str:
         rows, cols = self.shape

@@ -79,7 +79,7 @@ def test_logistic_regression():
     # X.T (sigma(X w + b 1) - y) / N, and 1.T (sigma(X w + b 1) - y) / N
     assert gw.has(Xm.T) and gw.has(ym)
     assert "sigmoid(b*1 + X*w) - y" in str(gw) and str(gw).startswith("(1/3)*X.T*")
-    assert str(gb) == "(1/3)*1*(sigmoid(b*1 + X*w) - y)"
+    assert str(gb) == "(1/3)*1.T*(sigmoid(b*1 + X*w) - y)"
     assert not gw.has(sp.exp)
     check_against_backward(loss, [w, b], [gw, gb], [X, w, b, y])
     assert {s.name for s in gw.free_symbols} == {"X", "w", "b", "y"}
