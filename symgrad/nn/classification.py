@@ -15,6 +15,7 @@ from symgrad import ops as _ops
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.ops import losses as _losses
 from symgrad.ops.softmax_family import log_softmax
+from symgrad.prim.keys import ClassKey
 from symgrad.tensor import Tensor
 
 __all__ = ["nll_loss", "cross_entropy"]
@@ -112,6 +113,8 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: 
     if batched:
         grids = np.indices(t.shape, sparse=True) if t.ndim > 1 else [np.arange(t.shape[0])]
         key = (grids[0], safe, *grids[1:])  # input[n, target[n, ...], ...]
+        if t.ndim == 1 and elem_w is None:  # rows of classes: matrix forms read it one-hot
+            key = ClassKey(key, target)
     else:
         key = (safe,)  # input[target]: a 0-d index array, so the loss is 0-d
     denom = float(t.size if elem_w is None else elem_w.sum())

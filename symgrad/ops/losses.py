@@ -156,9 +156,9 @@ def _nll_grad(xp: Any, g: Any, shape: tuple, params: dict) -> Any:
     """The gradient for the input of shape ``shape``: zeros but at the picked entries.
     The key holds each row once: the gradient is assigned, with no accumulation to do."""
     weight, key, mean = params["weight"], params["key"], params["reduction"] == "mean"
-    if weight is None:
-        coef = -1.0 / params["denom"] if mean else -1.0
-        return xp.index_put_zeros(shape, key, g * xp.constant(coef), True)
+    if weight is None:  # -(g / total weight), as PyTorch computes it
+        picked = g / xp.constant(float(params["denom"])) if mean else g
+        return xp.index_put_zeros(shape, key, -picked, True)
     coef = -weight
     if mean:
         # ignored targets (weight 0) get 0 even when all are ignored and the mean is nan,

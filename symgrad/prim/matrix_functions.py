@@ -9,7 +9,59 @@ from typing import Any
 import sympy as sp
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
-__all__ = ["ElementFunction", "RowSoftmax", "RowLogSoftmax", "Ones"]
+from symgrad._symbol_names import latex_name, visible
+from symgrad.prim.keys import ClassKey
+
+__all__ = ["ElementFunction", "RowSoftmax", "RowLogSoftmax", "Ones", "ClassKey", "one_hot"]
+
+
+class OneHotSymbol(sp.MatrixSymbol):
+    """The one-hot matrix of a named class target ``y``: ``onehot(y)``; each row sums to 1."""
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"onehot({visible(self.name)})"
+
+    def _latex(self, printer: Any) -> str:
+        return rf"\operatorname{{onehot}}\left({latex_name(self.name, printer)}\right)"
+
+
+class OneHot(sp.MatrixExpr):
+    """The one-hot matrix of constant class indices (an unnamed target): ``onehot([0, 2])``;
+    its entries are known, and each row sums to 1."""
+
+    def __new__(cls, indices: Any, classes: Any) -> Any:
+        return sp.Basic.__new__(cls, sp.Tuple(*indices), sp.Integer(classes))
+
+    @property
+    def shape(self) -> tuple:
+        return (sp.Integer(len(self.args[0])), self.args[1])
+
+    def _entry(self, i: Any, j: Any, **kwargs: Any) -> Any:
+        if isinstance(i, (int, sp.Integer)):
+            return sp.KroneckerDelta(self.args[0][int(i)], j)
+        # a symbolic row (a sum over a product's inner index): 1 where row r has class t_r
+        rows = enumerate(self.args[0])
+        return sp.Add(*[sp.KroneckerDelta(i, r) * sp.KroneckerDelta(j, t) for r, t in rows])
+
+    def _sympystr(self, printer: Any) -> str:
+        return f"onehot([{', '.join(str(k) for k in self.args[0])}])"
+
+    def _latex(self, printer: Any) -> str:
+        return rf"\operatorname{{onehot}}\left({printer._print(list(self.args[0]))}\right)"
+
+
+def one_hot(key: ClassKey, classes: int) -> Any:
+    """The one-hot matrix a class key picks with: a symbol for a named target, else constant."""
+    target, indices = key.target, key[1]
+    name = getattr(target, "name", None)
+    if name:
+        return OneHotSymbol(name, len(indices), classes)
+    return OneHot([int(k) for k in indices], classes)
+
+
+def rows_sum_to_one(e: Any) -> bool:
+    """Whether every row of ``e`` sums to 1 (a one-hot matrix)."""
+    return isinstance(e, (OneHotSymbol, OneHot))
 
 
 class Ones(sp.OneMatrix):

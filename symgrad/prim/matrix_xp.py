@@ -18,26 +18,30 @@ import numpy as np
 import sympy as sp
 
 from symgrad.prim.exact import exact
-from symgrad.prim.matrix_functions import ElementFunction, Ones, RowLogSoftmax, RowSoftmax
+from symgrad.prim.matrix_algebra import (
+    MatrixFormError,
+    _add,
+    _full,
+    _hadamard,
+    _is_matrix,
+    _matrix_shape,
+    _product,
+    _scalar_op,
+    _scale,
+    split_scale,
+)
+from symgrad.prim.matrix_functions import (
+    ClassKey,
+    ElementFunction,
+    Ones,
+    RowLogSoftmax,
+    RowSoftmax,
+    one_hot,
+    rows_sum_to_one,
+)
 from symgrad.prim.special import sigmoid
 
 __all__ = ["MX", "MV", "MatrixFormError", "ElementFunction", "matrix_of", "split_scale"]
-
-
-class MatrixFormError(NotImplementedError):
-    """An operation that has no matrix form here (the per-element form is used for it).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> from symgrad.symbolic import MatrixFormError, gradient
-    >>> x = symgrad.tensor([1.0, 2.0, 3.0], requires_grad=True, name="x")
-    >>> try:
-    ...     gradient(x[1:].sum(), x, form="matrix")
-    ... except MatrixFormError as e:
-    ...     print("SliceBackward0" in str(e))
-    True
-    """
 
 
 def row_function(name: str, a: MV, dim: int) -> MV:
@@ -47,19 +51,6 @@ def row_function(name: str, a: MV, dim: int) -> MV:
         raise MatrixFormError(f"{name} along dim {dim} of {list(a.shape)}")
     cls = RowSoftmax if name == "softmax" else RowLogSoftmax
     return MV(cls(a.expr), a.shape)
-
-
-def _matrix_shape(shape: tuple) -> tuple:
-    """The matrix that stands for a tensor of ``shape``: a column for a vector."""
-    if len(shape) == 1:
-        return (shape[0], 1)
-    if len(shape) == 2:
-        return tuple(shape)
-    raise MatrixFormError(f"a tensor of {len(shape)} dimensions {list(shape)}")
-
-
-def _is_matrix(e: Any) -> bool:
-    return isinstance(e, sp.MatrixExpr) or isinstance(e, sp.MatrixBase)
 
 
 class MV:
@@ -147,75 +138,6 @@ class MV:
         return MV(-self.expr, self.shape)
 
 
-def _scalar_op(op: str, x: Any, y: Any) -> Any:
-    return {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y}.get(
-        op, lambda: x / y
-    )()
-
-
-def _full(e: Any, shape: tuple) -> Any:
-    return e if _is_matrix(e) else e * Ones(*_matrix_shape(shape))
-
-
-def _add(x: Any, y: Any) -> Any:
-    return sp.MatAdd(x, y).doit(deep=False)
-
-
-def _scale(x: Any, y: Any) -> Any:
-    """A scalar times a matrix, either way round (not distributed over a sum)."""
-    s, m = (y, x) if _is_matrix(x) else (x, y)
-    if s == 1:
-        return m
-    if isinstance(m, sp.MatMul):
-        return sp.MatMul(s, *m.args)
-    return sp.MatMul(s, m)
-
-
-def _product(x: Any, y: Any) -> Any:
-    """The matrix product, its scalar factors in front, not distributed over sums."""
-    args = [a for f in (x, y) for a in (f.args if isinstance(f, sp.MatMul) else (f,))]
-    if len(args) > 1:  # a 1 x 1 identity or matrix of one 1 changes nothing in a product
-        args = [
-            a
-            for a in args
-            if not (isinstance(a, (sp.OneMatrix, sp.Identity)) and a.shape == (1, 1))
-        ]
-    scalars = [a for a in args if not _is_matrix(a)]
-    matrices = [a for a in args if _is_matrix(a)]
-    scale = sp.Mul(*scalars)
-    return sp.MatMul(*([scale] if scale != 1 else []), *matrices)
-
-
-def _ones_scale(f: Any) -> Any:
-    """``c`` when ``f`` is ``c`` times a matrix of ones, else None."""
-    if isinstance(f, sp.OneMatrix):
-        return sp.Integer(1)
-    if isinstance(f, sp.MatMul) and len(f.args) == 2 and isinstance(f.args[1], sp.OneMatrix):
-        return f.args[0] if not _is_matrix(f.args[0]) else None
-    return None
-
-
-def _hadamard(x: Any, y: Any) -> Any:
-    # a matrix of ones (times c) is the identity of the Hadamard product (times c)
-    for ones, other in ((x, y), (y, x)):
-        c = _ones_scale(ones)
-        if c is not None:
-            return _scale(c, other)
-    (cx, x), (cy, y) = split_scale(x), split_scale(y)
-    return _scale(cx * cy, sp.HadamardProduct(x, y))
-
-
-def split_scale(e: Any) -> tuple:
-    """``(c, M)`` with ``e = c * M`` and ``c`` the scalar factors of the product ``e``."""
-    if isinstance(e, sp.MatMul):
-        scalars = [a for a in e.args if not _is_matrix(a)]
-        if scalars:
-            matrices = [a for a in e.args if _is_matrix(a)]
-            rest = matrices[0] if len(matrices) == 1 else sp.MatMul(*matrices)
-            return sp.Mul(*scalars), rest
-    return sp.Integer(1), e
-
-
 def matrix_of(a: Any) -> MV:
     """A NumPy array or number as a constant value: a number, or an explicit matrix."""
     if isinstance(a, MV):
@@ -287,7 +209,26 @@ class MX:
             return MV(total if shape else _as_scalar(total), shape)
         if dims == (0,):  # column sums: a row 1^T A, as a vector A^T 1
             return MV(Ones(1, rows) * e, (1, cols)) if keepdim else MV(e.T * Ones(rows, 1), (cols,))
+        if rows_sum_to_one(split_scale(e)[1]):  # a one-hot matrix's rows sum to 1
+            return MV(_scale(split_scale(e)[0], Ones(rows, 1)), (rows, 1) if keepdim else (rows,))
         return MV(e * Ones(cols, 1), (rows, 1) if keepdim else (rows,))
+
+    # -- picking each row's class (nll_loss): products with the one-hot matrix ---------------------
+    @staticmethod
+    def getitem(a: MV, key: Any) -> MV:
+        if not isinstance(key, ClassKey) or a.ndim != 2:
+            raise MatrixFormError("getitem")
+        picked = _hadamard(a.expr, one_hot(key, a.shape[1]))
+        return MV(picked * Ones(a.shape[1], 1), (a.shape[0],))
+
+    @staticmethod
+    def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> MV:
+        if not isinstance(key, ClassKey) or len(shape) != 2:
+            raise MatrixFormError("index_put_zeros")
+        g = matrix_of(g)
+        spread = g.broadcast(tuple(shape)) if g.shape else g.expr
+        hot = one_hot(key, shape[1])
+        return MV(_hadamard(spread, hot) if g.shape else _scale(spread, hot), tuple(shape))
 
     @staticmethod
     def sum_to_size(a: MV, shape: tuple) -> MV:
@@ -410,8 +351,6 @@ def _apply(expr: Any, symbols: tuple, values: tuple, param_symbols: tuple, param
 for _word in (
     "cat",
     "flip",
-    "getitem",
-    "index_put_zeros",
     "gather",
     "scatter_zeros",
     "where",

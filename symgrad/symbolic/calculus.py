@@ -11,9 +11,9 @@ import sympy as sp
 from symgrad.autograd.engine import grad as engine_grad
 from symgrad.autograd.grad_mode import enable_grad
 from symgrad.prim.sympy_xp import to_sympy
-from symgrad.symbolic.display import Assignments, Blocks, Results
 from symgrad.symbolic.matrix import MatrixReplay, as_result
 from symgrad.symbolic.names import is_symbolic, symbol_array_of
+from symgrad.symbolic.printing import Assignments, Blocks, Results
 from symgrad.symbolic.recognise import simplified
 from symgrad.symbolic.replay import Replay, seed_ones
 from symgrad.tensor import Tensor
