@@ -62,10 +62,26 @@ def _clamped_log(v: Any) -> Any:
         return np.maximum(np.log(v), -100)
 
 
+# PyTorch clamps the logs at -100 and the gradient's denominator at float32's 1e-12, so that
+# probabilities of exactly 0 or 1 give finite numbers; the formulas say so too, so that closed
+# forms and compiled gradients give backward's numbers there (away from the clamps, the partials
+# are the formula's derivatives)
+_EPS = float(np.float32(1e-12))
+
+
+def _clamped(e: Any) -> Any:
+    return sp.Max(sp.log(e), -100)
+
+
 BCE = declare(
     "bce",
     "x y",
-    lambda x, y: -(y * sp.log(x) + (1 - y) * sp.log(1 - x)),
+    lambda x, y: -(y * _clamped(x) + (1 - y) * _clamped(1 - x)),
+    partials=lambda x, y: (
+        (x - y) / sp.Max(x * (1 - x), sp.Float(_EPS)),
+        _clamped(1 - x) - _clamped(x),
+    ),
+    exact=False,
     kernel=lambda v, t: -(t * _clamped_log(v) + (1 - t) * _clamped_log(1 - v)),
     partial_kernels={
         # PyTorch's clamp of the denominator is the float32 constant 1e-12
