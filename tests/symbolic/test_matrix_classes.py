@@ -80,3 +80,14 @@ def test_the_loss_itself_in_matrix_form():
     y = symgrad.tensor([0, 2, 1], name="y")
     e = symbolic.expression(F.cross_entropy(X @ W, y), form="matrix")
     assert str(e) == "-(1/3)*1.T*(HadamardProduct(onehot(y), logsoftmax(X*W)))*1"
+
+
+def test_a_hostile_target_name_stays_escaped():
+    X, W = _data()
+    name = "}\\end{aligned}\\input{x}|$`"
+    y = symgrad.tensor([0, 2, 1], name=name)
+    g = symbolic.gradient(F.cross_entropy(X @ W, y), W, form="matrix")
+    tex = symbolic.latex(g)
+    assert "\\input" not in tex and "\\end{aligned}" not in tex and "$" not in tex.replace("\\$", "")
+    bare = tex.replace("\\{", "").replace("\\}", "")
+    assert bare.count("{") == bare.count("}")  # no brace of the name is left unescaped
