@@ -41,6 +41,15 @@ def _simplified_arrays(arrays: list, simplify: Any) -> list:
     return result
 
 
+def _assignments(definitions: list, result: Any, simplify: Any) -> Assignments:
+    """The ``(replacements, result)`` pair, the replacements simplified as ``simplify=`` asks
+    (the shared sub-terms named, each in the familiar form)."""
+    if simplify:
+        found = simplified([d for _, d in definitions], simplify)
+        definitions = [(s, d) for (s, _), d in zip(definitions, found)]
+    return Assignments((definitions, result))
+
+
 def _finish(arr: np.ndarray, simplify: Any) -> Any:
     (arr,) = _simplified_arrays([np.asarray(arr, dtype=object)], simplify)
     return to_sympy(arr) if arr.size != 1 or arr.ndim == 0 else sp.sympify(arr.flat[0], strict=True)
@@ -76,7 +85,7 @@ def expression(
         return as_result(MatrixReplay().value(t))
     replay = Replay(cse=cse, as_float=as_float)
     value = _finish(replay.value(t), simplify)
-    return Assignments((replay.definitions, value)) if cse else value
+    return _assignments(replay.definitions, value, simplify) if cse else value
 
 
 def _matrix_form(form: str) -> bool:
@@ -170,7 +179,7 @@ def gradient(
     replay, grads = gradient_replay(y, xs_list, cse, as_float)
     values = [_finish(g, False) for g in _simplified_arrays(grads, simplify)]
     values = values[0] if single else Results(values)
-    return Assignments((replay.definitions, values)) if cse else values
+    return _assignments(replay.definitions, values, simplify) if cse else values
 
 
 def jacobian(
@@ -206,7 +215,7 @@ def jacobian(
         flat = simplified([e for row in rows for e in row], simplify)
         rows = [flat[i * x.numel() : (i + 1) * x.numel()] for i in range(len(rows))]
     matrix = sp.Matrix(y.numel(), x.numel(), lambda i, j: rows[i][j])
-    return Assignments((replay.definitions, matrix)) if cse else matrix
+    return _assignments(replay.definitions, matrix, simplify) if cse else matrix
 
 
 def hessian(
@@ -256,7 +265,7 @@ def hessian(
             row.append(matrix)
         blocks.append(tuple(row))
     result = Blocks(blocks) if blocked else blocks[0][0]
-    return Assignments((replay.definitions, result)) if cse else result
+    return _assignments(replay.definitions, result, simplify) if cse else result
 
 
 def _hessian_by_replay(y: Tensor, xs: list, simplify: bool, as_float: bool) -> Any:

@@ -85,6 +85,9 @@ class Recogniser:
         if isinstance(out, sp.exp) and -out.args[0] in self._sigmoid_args:
             s = sigmoid(-out.args[0])
             out = (1 - s) / s
+        elif isinstance(out, sp.log) and out.args[0].is_Pow and out.args[0].exp == -1:
+            if out.args[0].base.is_positive:  # log(1/sigmoid(v)) is -log(sigmoid(v))
+                out = -sp.log(out.args[0].base)
         elif out.is_Add or (out.is_Mul and any(a.is_Add for a in out.args)):
             out = _regrouped(out)
         self._tidy[e] = out

@@ -88,6 +88,8 @@ def test_a_hostile_target_name_stays_escaped():
     y = symgrad.tensor([0, 2, 1], name=name)
     g = symbolic.gradient(F.cross_entropy(X @ W, y), W, form="matrix")
     tex = symbolic.latex(g)
-    assert "\\input" not in tex and "\\end{aligned}" not in tex and "$" not in tex.replace("\\$", "")
+    assert (
+        "\\input" not in tex and "\\end{aligned}" not in tex and "$" not in tex.replace("\\$", "")
+    )
     bare = tex.replace("\\{", "").replace("\\}", "")
     assert bare.count("{") == bare.count("}")  # no brace of the name is left unescaped

@@ -125,3 +125,18 @@ def test_recognise_on_plain_sympy():
     e = -y / 3 + sp.Rational(1, 3) - sp.exp(-u) / (3 * (sp.exp(-u) + 1))
     assert sp.expand(recognise(e) - (sigmoid(u) - y) / 3) == 0
     assert recognise(sp.Integer(3)) == 3
+
+
+def test_assignment_form_names_shared_parts_in_the_familiar_form():
+    X, w, b, y = _data()
+    loss = F.binary_cross_entropy_with_logits(X @ w + b, y)
+    definitions, (gw, gb) = symbolic.gradient(loss, [w, b], cse=True, simplify=True)
+    plain, _ = symbolic.gradient(loss, [w, b], cse=True)
+    by_name = {str(s): e for s, e in definitions}
+    s0 = sigmoid([s for s, _ in definitions if str(s) == "v2[0]"][0])
+    assert sp.expand(by_name["g2[0]"] - (s0 - symbols(y)[0]) / 3) == 0
+    assert "log(sigmoid(v2[0]))" in str(by_name["v3"])
+    for (s, short), (_, long) in zip(definitions, plain):
+        assert sp.count_ops(short) <= sp.count_ops(long), s
+        if short.free_symbols:
+            _same_everywhere(short, long, str(s))
