@@ -31,7 +31,7 @@ from symgrad.creation import *  # noqa: F403
 from symgrad.ops import *  # noqa: F403
 from symgrad.ops.out import *  # noqa: F403  (the same functions, also taking out=)
 from symgrad._device import device, get_default_device, set_default_device
-from symgrad import accelerator, autograd, backends, cuda, nn, optim
+from symgrad import accelerator, autograd, backends, cuda, func, nn, optim
 from symgrad._printing import set_printoptions
 
 float = float32  # noqa: A001 - PyTorch's aliases

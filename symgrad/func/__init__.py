@@ -1,0 +1,38 @@
+"""Function transforms in the style of ``torch.func`` and JAX: ``grad``, ``grad_and_value``,
+``vjp``, ``jvp``, ``jacrev``, ``jacfwd``, ``hessian``, ``vmap`` and ``functional_call``.
+
+Each transform takes a function of tensors and returns a function. The derivatives are taken by
+the same engine as ``backward()``: inside a transform the inputs become fresh tensors that
+require grad, the function is traced, and the engine differentiates it, recording the
+derivative's own graph (``create_graph``) so that transforms compose (``grad(grad(f))``,
+``jacrev(jacrev(f))``). Results keep a graph back to the caller's tensors only where those
+require grad, as in PyTorch.
+
+``vmap`` runs the function once per batch element and stacks the results (see :func:`vmap`).
+
+Examples
+--------
+>>> import symgrad
+>>> from symgrad.func import grad, vmap
+>>> x = symgrad.tensor([1.0, 2.0, 3.0])
+>>> grad(lambda x: (x ** 3).sum())(x)
+tensor([ 3., 12., 27.])
+>>> grad(grad(lambda x: x ** 3))(symgrad.tensor(2.0))
+tensor(12.)
+"""
+
+from symgrad.func.functional_call import functional_call
+from symgrad.func.transforms import grad, grad_and_value, hessian, jacfwd, jacrev, jvp, vjp
+from symgrad.func.vmap import vmap
+
+__all__ = [
+    "grad",
+    "grad_and_value",
+    "vjp",
+    "jvp",
+    "jacrev",
+    "jacfwd",
+    "hessian",
+    "vmap",
+    "functional_call",
+]
