@@ -140,13 +140,13 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> UnpackedDualTensor:
     >>> fwAD.unpack_dual(symgrad.ones(1))
     UnpackedDualTensor(primal=tensor([1.]), tangent=None)
     """
-    if level is not None:
-        _check_level(level, "_fw_primal")
     if not isinstance(tensor, Tensor):
         return UnpackedDualTensor(tensor, None)
     tangent = dual.tangent_of(tensor) if not dual.STATE.off else None
-    if tangent is None:
+    if tangent is None:  # PyTorch checks the level only of a dual tensor
         return UnpackedDualTensor(tensor, None)
+    if level is not None:
+        _check_level(level, "_fw_primal")
     with dual.disabled():
         primal = tensor.view(tensor.shape)
     return UnpackedDualTensor(primal, tangent)

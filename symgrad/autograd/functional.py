@@ -245,7 +245,7 @@ def jacobian(
         )
     if strategy == "forward-mode" and not vectorize:
         raise NotImplementedError(
-            'torch.autograd.functional.jacobian: `strategy="forward-mode"` is only '
+            "Computing Jacobian using forward-AD or forward-over-reverse Hessian is only "
             "implemented for `vectorize=True`."
         )
     if strategy == "forward-mode":
