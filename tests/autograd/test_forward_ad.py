@@ -188,6 +188,18 @@ def zero_and_fill_overwrite_the_tangent(T, fw):
         return _values(fw.unpack_dual(a).tangent), _values(fw.unpack_dual(b).tangent)
 
 
+def out_argument_with_a_tangent(T, fw):
+    with fw.dual_level():
+        d = fw.make_dual(_f64(T, [1.0, 2.0]), _f64(T, [1.0, 1.0]))
+        T.mul(d, 3, out=_f64(T, [0.0, 0.0]))
+
+
+def out_tensor_with_a_tangent(T, fw):
+    with fw.dual_level():
+        out = fw.make_dual(_f64(T, [0.0, 0.0]), _f64(T, [1.0, 1.0]))
+        T.mul(_f64(T, [1.0, 2.0]), 3, out=out)
+
+
 def repr_of_duals(T, fw):
     x = T.tensor([1.0, 2.0], requires_grad=True)
     with fw.dual_level():
@@ -220,6 +232,10 @@ SIZE = (
 INVALID_INDEX = (
     "Trying to access a forward AD level with an invalid index. This index was either not "
     "created or is already deleted."
+)
+OUT = (
+    "Trying to use forward AD with mul_out that does not support it because it is an out= "
+    "function"
 )
 EXPECTED = {
     make_dual_outside_a_level: ("RuntimeError", NO_LEVEL),
@@ -254,6 +270,8 @@ EXPECTED = {
     in_place_on_a_dual_clone: ("ok", ([5.0, 6.0, 9.0], [0.0, 1.5, 0.75])),
     in_place_of_a_dual_into_a_plain: ("ok", ([1.0, 0.5], [2.0, 1.0])),
     zero_and_fill_overwrite_the_tangent: ("ok", ([0.0, 0.0], [0.0, 0.0])),
+    out_argument_with_a_tangent: ("NotImplementedError", OUT),
+    out_tensor_with_a_tangent: ("NotImplementedError", OUT),
     repr_of_duals: (
         "ok",
         (
