@@ -274,13 +274,10 @@ class Tensor(HoldsArray):
             suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
-        if self._fw is not None:
-            from symgrad.autograd.dual import tangent_of
-
-            tangent = tangent_of(self)
-            if tangent is not None:  # PyTorch prints a 0-d tangent as a number
-                shown = tangent.item() if tangent.ndim == 0 else repr(tangent)
-                suffixes.append(f"tangent={shown}")
+        if self._fw is not None and self._fw[0].alive:  # a tangent of the present dual level
+            tangent = self._fw[1]  # PyTorch prints a 0-d tangent as a number
+            shown = tangent.item() if tangent.ndim == 0 else repr(tangent)
+            suffixes.append(f"tangent={shown}")
         return format_tensor(self._data, suffixes)
 
     __str__ = __repr__

@@ -17,10 +17,11 @@ __all__ = ["STATE", "Level", "tangent_of", "set_tangent", "active", "disabled"]
 class Level:
     """One entered dual level (its index is the number PyTorch's functions return)."""
 
-    __slots__ = ("index",)
+    __slots__ = ("index", "alive")
 
     def __init__(self, index: int) -> None:
         self.index = index
+        self.alive = True  # until the level is exited (read by Tensor's repr)
 
 
 class _State:

@@ -61,6 +61,7 @@ def exit_dual_level(*, level: int | None = None) -> None:
             "Trying to exit a forward AD level that was not the last one that was created. "
             "This is not supported."
         )
+    STATE.level.alive = False
     STATE.level = None
 
 

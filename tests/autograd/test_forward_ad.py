@@ -234,8 +234,7 @@ INVALID_INDEX = (
     "created or is already deleted."
 )
 OUT = (
-    "Trying to use forward AD with mul_out that does not support it because it is an out= "
-    "function"
+    "Trying to use forward AD with mul_out that does not support it because it is an out= function"
 )
 EXPECTED = {
     make_dual_outside_a_level: ("RuntimeError", NO_LEVEL),
