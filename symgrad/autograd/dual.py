@@ -7,11 +7,38 @@ grad mode (``no_grad`` keeps tangents flowing) and off in inference mode.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from symgrad._version import state as _version_state
 
-__all__ = ["STATE", "Level", "tangent_of", "set_tangent", "active", "disabled"]
+__all__ = [
+    "STATE",
+    "DUALS",
+    "mark_dual",
+    "is_dual",
+    "Level",
+    "tangent_of",
+    "set_tangent",
+    "active",
+    "disabled",
+]
+
+# the tensors make_dual made (by id, held weakly): views of their primal whose tangent is
+# their own, not shared with the primal's other views
+DUALS: dict[int, weakref.ref] = {}
+
+
+def mark_dual(t: Any) -> None:
+    """Remember ``t`` as made by ``make_dual``."""
+    key = id(t)
+    DUALS[key] = weakref.ref(t, lambda _, key=key: DUALS.pop(key, None))
+
+
+def is_dual(t: Any) -> bool:
+    """Whether ``t`` was made by ``make_dual``."""
+    ref = DUALS.get(id(t))
+    return ref is not None and ref() is t
 
 
 class Level:

@@ -120,6 +120,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
     with dual.disabled():
         result = tensor.view(tensor.shape)
     dual.set_tangent(result, tangent)
+    dual.mark_dual(result)  # its tangent is its own, not shared with its base's views
     return result
 
 

@@ -1,8 +1,11 @@
 """In-place ops in forward mode: the changed tensor takes the tangent of its new values.
 
-A tensor sharing its memory with others (a view, or a tensor with views) can't have its
-tangent changed consistently with theirs here, so an in-place op there that involves a tangent
-is refused with a clear error rather than leaving a wrong tangent.
+Tensors that share memory through views share their tangents too, as in PyTorch: after an
+in-place change through a view (or of a tensor that has views), the tangent of the tensor
+viewed gets the new tangent in the view's places, and each of its views reads its own places
+from it. (Tangents are separate tensors here, so this is done at each in-place change, from the
+views' memory layout.) A tensor made by ``make_dual`` keeps its tangent to itself, as in
+PyTorch; ``detach()``'s aliases share values, not tangents.
 """
 
 from __future__ import annotations
@@ -12,29 +15,64 @@ from typing import Any
 import numpy as np
 
 from symgrad.autograd import dual
-from symgrad.tensor import Tensor, live_aliases
+from symgrad.ops.views import positions
+from symgrad.tensor import Tensor
 
 __all__ = ["check_inplace", "take_tangent", "overwritten"]
 
-_SHARED = (
+_DIFFERENTIABLE = (
     "{op}: an in-place change of a tensor (shape {shape}) that shares its memory with another "
-    "(a view, a tensor with views, or a tensor made by make_dual) involves a forward-mode "
-    "tangent, and tangents of views are not updated in place. Change a clone (t = t.clone()) "
-    "or use the out-of-place op."
+    "(a view, or a tensor with views) involves a forward-mode tangent that requires grad; "
+    "the tangents of views are updated here without recording. Change a clone "
+    "(t = t.clone()) or use the out-of-place op."
 )
 
 
+def _family(x: Tensor) -> tuple[Tensor, list]:
+    """The tensor whose memory ``x`` views (``x`` itself if none) and the live views of it
+    that share its tangent (none for a tensor made by ``make_dual``)."""
+    if dual.is_dual(x):
+        return x, []
+    shared = x._view_base
+    root = shared[0] if shared is not None and shared[1] != "alias" else x
+    views = [v for v in (r() for r in root._views or ()) if v is not None]
+    views = [v for v in views if v._view_base[1] != "alias" and not dual.is_dual(v)]
+    return root, views
+
+
 def check_inplace(x: Tensor, others: tuple, op: str) -> None:
-    """Refuse an in-place ``op`` on ``x`` involving a tangent when ``x`` shares its memory."""
-    involved = dual.tangent_of(x) is not None or any(
-        isinstance(o, Tensor) and dual.tangent_of(o) is not None for o in others
-    )
-    if not involved:
+    """Refuse an in-place ``op`` on ``x`` whose tangents would lose their graph: views share
+    tangents through arrays here, which is only right for tangents not requiring grad."""
+    root, views = _family(x)
+    if not views and root is x:
         return
-    root, kind, aliases = live_aliases(x)
-    shared = (root is not None and kind != "alias") or any(v is not x for v in aliases)
-    if shared:
-        raise RuntimeError(_SHARED.format(op=op, shape=list(x.shape)))
+    involved = [x, root, *views] + [o for o in others if isinstance(o, Tensor)]
+    tangents = [dual.tangent_of(t) for t in involved]
+    if any(t is not None and t._requires_grad for t in tangents):
+        raise RuntimeError(_DIFFERENTIABLE.format(op=op, shape=list(x.shape)))
+
+
+def _share(x: Tensor, tangent: Tensor | None) -> None:
+    """Give ``x`` the tangent ``tangent`` (None: none), and the tensors sharing its memory
+    through views theirs."""
+    root, views = _family(x)
+    if root is x and not views:
+        dual.set_tangent(x, tangent)
+        return
+    if tangent is None and all(dual.tangent_of(t) is None for t in (root, *views)):
+        return
+    base = dual.tangent_of(root)
+    values = (
+        np.zeros(root.shape, root._data.dtype)
+        if base is None
+        else np.array(base._data, dtype=root._data.dtype)
+    )
+    new = np.zeros(x.shape) if tangent is None else tangent._data
+    values.reshape(-1)[positions(root._data, x._data).ravel()] = np.ravel(new)
+    dual.set_tangent(root, Tensor._make(values))
+    for v in views:
+        picked = values.reshape(-1)[positions(root._data, v._data)]
+        dual.set_tangent(v, Tensor._make(np.array(picked, dtype=v._data.dtype)))
 
 
 def take_tangent(x: Tensor, result: Tensor) -> None:
@@ -47,7 +85,7 @@ def take_tangent(x: Tensor, result: Tensor) -> None:
     if tangent is not None and tangent._data.dtype != x._data.dtype:
         with dual.disabled():
             tangent = tangent.to(x.dtype)
-    dual.set_tangent(x, tangent)
+    _share(x, tangent)
 
 
 def overwritten(x: Tensor, src: Any) -> None:
@@ -57,8 +95,8 @@ def overwritten(x: Tensor, src: Any) -> None:
     tangent = None if src is None else dual.tangent_of(src)
     if tangent is None:
         if dual.tangent_of(x) is not None:
-            dual.set_tangent(x, Tensor._make(np.zeros(x.shape, x._data.dtype)))
+            _share(x, Tensor._make(np.zeros(x.shape, x._data.dtype)))
         return
     with dual.disabled():
         tangent = tangent.expand(x.shape).to(x.dtype).clone()
-    dual.set_tangent(x, tangent)
+    _share(x, tangent)

@@ -54,7 +54,10 @@ def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: An
         and (x._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others))
     )
     if not recording:
-        with grad_mode.no_grad():
+        # nothing that requires grad is involved; in forward mode grad mode stays as it is, so
+        # that a tangent computed from tensors requiring grad keeps its graph
+        keep = dual.active() and x.dtype.is_floating_point
+        with grad_mode.set_grad_enabled(grad_mode.is_grad_enabled() and keep):
             result = compute(x)
         _write(x, result._data, op)
         dual_tangents.take_tangent(x, result)
@@ -112,6 +115,7 @@ def _through_aliases(x: Tensor, root: Tensor | None, aliases: list, op: str, com
     owner = x if root is None else root
     new = result if root is None else views.copy_slices(_snapshot(root), x, result)
     np.copyto(owner._data, new._data)
+    dual_tangents.take_tangent(x, result)
     old_node = owner.grad_fn
     owner.grad_fn, owner._output_nr, owner._requires_grad = new.grad_fn, new._output_nr, True
     _bump(owner, new)
