@@ -147,6 +147,12 @@ def forward_tangents(cls: Any, ctx: Any, args: tuple, outs: tuple) -> tuple:
     for i, (o, t) in enumerate(zip(outs, result)):
         if t is None or not isinstance(o, Tensor) or not o.dtype.is_floating_point:
             continue
+        if is_in(o, ctx._non_differentiable):
+            raise RuntimeError(
+                f"Function's jvp returned a gradient at position {i}, but the corresponding "
+                "forward output is not a differentiable Tensor. You should return None at "
+                "that position instead."
+            )
         if not isinstance(t, Tensor):
             raise RuntimeError(
                 f"expected Variable or None (got {type(t).__name__}) for grad output {i}."

@@ -328,3 +328,38 @@ def test_check_fwd_over_rev_catches_a_wrong_rule_in_a_backward():
     assert gradgradcheck(WrongJvpInBackward.apply, (_x(),))
     with pytest.raises(GradcheckError, match="forward mode mismatch"):
         gradgradcheck(WrongJvpInBackward.apply, (_x(),), check_fwd_over_rev=True)
+
+
+def non_differentiable_output(T, requires_grad):
+    fw = importlib.import_module(T.__name__ + ".autograd.forward_ad")
+
+    class Two(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            b = a * 3
+            ctx.mark_non_differentiable(b)
+            return a * 2, b
+
+        @staticmethod
+        def backward(ctx, g, h):
+            return g * 2
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t * 2, t * 3
+
+    try:
+        with fw.dual_level():
+            d = fw.make_dual(T.ones(2, requires_grad=requires_grad), T.ones(2))
+            a, b = Two.apply(d)
+            return [fw.unpack_dual(o).tangent.tolist() for o in (a, b)]
+    except RuntimeError as exc:
+        return " ".join(str(exc).split())[:60]  # PyTorch's message has a double space
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_a_tangent_for_a_non_differentiable_output_is_refused(requires_grad):
+    expected = "Function's jvp returned a gradient at position 1, but the co"
+    assert non_differentiable_output(symgrad, requires_grad) == expected
+    torch = pytest.importorskip("torch")
+    assert non_differentiable_output(torch, requires_grad) == expected
