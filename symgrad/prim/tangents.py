@@ -31,18 +31,30 @@ def propagate(prim: Any, inputs: tuple, params: Any, result: Tensor, output: int
     ctx = Ctx(list(inputs), result, shapes, [t is not None for t in tangents], params, output)
     rule = getattr(prim, "jvp_rule", True)  # a structural primitive's declared rule
     with disabled():
-        if rule is None:
-            tangent = transposed_vjp(prim, tangents, ctx)
-        elif rule == "linear" or rule == "bilinear":
-            tangent = _applied(prim, rule, tangents, ctx)
-        else:
-            tangent = prim.jvp(INTERPRETERS.tensor, tangents, ctx)
+        try:
+            if rule is None:
+                tangent = transposed_vjp(prim, tangents, ctx)
+            elif rule == "linear" or rule == "bilinear":
+                tangent = _applied(prim, rule, tangents, ctx)
+            else:
+                tangent = prim.jvp(INTERPRETERS.tensor, tangents, ctx)
+        except NotImplementedError as exc:
+            if str(exc).startswith(_UNSUPPORTED[:30]):
+                raise
+            raise NotImplementedError(_UNSUPPORTED.format(op=prim.name, why=exc)) from None
         tangent = fitted(tangent, result)
     set_tangent(result, tangent)
     node = result.grad_fn
     if node is not None and node._out is not None:  # its backward reads the output
         node._out_fw = result._fw
     return result
+
+
+_UNSUPPORTED = (
+    "Trying to use forward AD with {op} that does not support it because it has not been "
+    "implemented yet ({why}). Compute the tangent without forward mode (autograd.functional.jvp "
+    "with strict=True uses reverse mode only), or declare the op's forward rule."
+)
 
 
 def _applied(prim: Any, rule: str, tangents: tuple, ctx: Ctx) -> Tensor:

@@ -310,3 +310,18 @@ def test_pytorch(scenario):
     torch = pytest.importorskip("torch")
     fw = importlib.import_module("torch.autograd.forward_ad")
     _check(_outcome(scenario, torch, fw), EXPECTED[scenario], "torch")
+
+
+def test_an_op_without_a_forward_rule_names_itself():
+    """An op whose tangent can't be computed raises PyTorch's NotImplementedError naming it."""
+    from symgrad.prim.structural import Structural
+
+    def no_vjp(xp, g, ctx):
+        raise NotImplementedError("twice has no backward rule")
+
+    twice = Structural("twice", lambda xp, a: a * 2, no_vjp)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(symgrad.ones(2), symgrad.ones(2))
+        with pytest.raises(NotImplementedError, match="Trying to use forward AD with twice that"):
+            twice(d)
+        assert twice(symgrad.ones(2)).tolist() == [2.0, 2.0]  # no tangent: no rule needed
