@@ -67,6 +67,7 @@ class Tensor(HoldsArray):
         "_view_base",
         "_views",
         "_origin",
+        "_fw",
         "__weakref__",
     )
     __array_priority__ = 1000  # so numpy_array * tensor defers to Tensor.__rmul__
@@ -273,6 +274,10 @@ class Tensor(HoldsArray):
             suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
+        if self._fw is not None and self._fw[0].alive:  # a tangent of the present dual level
+            tangent = self._fw[1]  # PyTorch prints a 0-d tangent as a number
+            shown = tangent.item() if tangent.ndim == 0 else repr(tangent)
+            suffixes.append(f"tangent={shown}")
         return format_tensor(self._data, suffixes)
 
     __str__ = __repr__
@@ -338,6 +343,7 @@ def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:
     t._view_base = None  # (the tensor whose memory this one shares, whether it is a view)
     t._views = None  # weak references to the tensors that share this one's memory
     t._origin = None  # the op that made it from named tensors, when it recorded no grad_fn
+    t._fw = None  # (dual level, tangent) in forward mode (symgrad.autograd.dual)
 
 
 _inference_threads = 0  # how many threads are in inference mode

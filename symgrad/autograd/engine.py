@@ -15,7 +15,7 @@ import numpy as np
 
 from symgrad._silent import restore, silence
 from symgrad._version import NO_VERSION, check_writable
-from symgrad.autograd import anomaly, grad_mode
+from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.hooks import (
     grad_tensor,
     run_post_accumulate_hooks,
@@ -40,6 +40,8 @@ class _Run:
         self, create_graph: bool, retain_graph: bool, targets: dict | None, accumulate: bool
     ) -> None:
         self.create_graph = create_graph
+        # in forward mode the gradients are tensors, so they carry tangents (not recorded)
+        self.tangents = not create_graph and dual.active()
         self.retain_graph = retain_graph
         self.targets = targets  # {(node, output_nr): positions} when only some inputs matter
         self.accumulate = accumulate
@@ -75,7 +77,9 @@ class _Run:
                 self._leaf(leaf_node, buffers.pop(leaf_node, None))
         # what only some passes need (inputs=, create_graph, anomaly mode) is looked at once
         # per pass here, not once per node: this loop runs for every node of a training step
-        special = self.targets is not None or self.create_graph or _anomaly_state.enabled
+        special = (
+            self.targets is not None or self.create_graph or self.tangents or _anomaly_state.enabled
+        )
         release = not self.retain_graph and not special
         for node in nodes:
             grads_in = buffers.pop(node, None)
@@ -161,6 +165,9 @@ class _Run:
             if self.create_graph:
                 with grad_mode.enable_grad():
                     result = node.apply(grads, True)
+            elif self.tangents:
+                with grad_mode.no_grad():
+                    result = tuple(_unrecorded(r) for r in node.apply(grads, True))
             else:
                 result = node.apply(grads, False)
         except Exception as exc:
@@ -200,7 +207,7 @@ class _Run:
             if self.create_graph:
                 leaf._grad = self._own_tensor(g) if leaf._grad is None else leaf._grad + g
             else:
-                self._store(leaf, g)
+                self._store(leaf, g._data if isinstance(g, Tensor) else g)
         if hooks is not None:
             run_post_accumulate_hooks(hooks, leaf)
             if hooks.post:
@@ -232,6 +239,16 @@ class _Run:
             return g
         with grad_mode.enable_grad():
             return g.clone() if g._requires_grad else Tensor._make(np.array(g._data))
+
+
+def _unrecorded(g: Any) -> Any:
+    """A gradient of a pass without ``create_graph``, cut from any graph user code recorded
+    (keeping its tangent in forward mode)."""
+    if isinstance(g, Tensor) and g._requires_grad:
+        plain = Tensor._make(g._data)
+        plain._fw = g._fw
+        return plain
+    return g
 
 
 def _node_of(t: Tensor) -> tuple[Node, int]:
@@ -280,12 +297,12 @@ def backward(
     ):  # loss.backward(): the common case needs none of root_gradients's checks
         roots = [tensors]
         start = [np.ones(tensors._data.shape, tensors._data.dtype)]
-        if create_graph:
+        if create_graph or dual.active():
             start[0] = Tensor._make(start[0])
     else:
         roots = as_list(tensors)
         grads = given_gradients(tensors, grad_tensors)
-        start = root_gradients(roots, grads, create_graph)
+        start = root_gradients(roots, grads, create_graph or dual.active())
     targets = None
     if inputs is not None:
         inputs = as_list(inputs)
@@ -363,7 +380,7 @@ def grad(
             "got: allow_unused=False. Unused inputs get zeros with materialize_grads=True, so "
             "leave allow_unused out"
         )
-    start = root_gradients(roots, grads, create_graph)
+    start = root_gradients(roots, grads, create_graph or dual.active())
     targets = _targets(input_list)
     run = _Run(create_graph, retain_graph, targets, accumulate=False)
     run.execute(roots, start)

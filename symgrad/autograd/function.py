@@ -15,8 +15,14 @@ import numpy as np
 
 from symgrad._lazy import sympy as sp
 from symgrad._version import SAVED, is_inference
-from symgrad.autograd import grad_mode
-from symgrad.autograd.function_call import as_positional, check_dirty, wrap_output
+from symgrad.autograd import dual, grad_mode
+from symgrad.autograd.function_call import (
+    _NO_JVP,
+    as_positional,
+    check_dirty,
+    forward_tangents,
+    wrap_output,
+)
 from symgrad.autograd.hooks import grad_tensor
 from symgrad.autograd.node import Node
 from symgrad.prim.primitive import Ctx, Primitive, input_records
@@ -56,9 +62,16 @@ class FunctionCtx(Node):
             for t in tensors
         )
 
+    def save_for_forward(self, *tensors: Tensor | None) -> None:
+        """Keep tensors for ``jvp`` (read back there as :attr:`saved_tensors`)."""
+        self._saved_forward = tensors
+
     @property
     def saved_tensors(self) -> tuple:
-        """The tensors given to :meth:`save_for_backward`."""
+        """The tensors given to :meth:`save_for_backward` (in ``jvp``, to
+        :meth:`save_for_forward`)."""
+        if getattr(self, "_in_jvp", False):
+            return getattr(self, "_saved_forward", ())
         return self._unpack()
 
     def mark_non_differentiable(self, *outputs: Tensor) -> None:
@@ -333,12 +346,20 @@ class Function(metaclass=_FunctionMeta):
     def backward(ctx: Any, *grad_outputs: Any) -> Any:
         raise NotImplementedError("a Function subclass must define a static backward(ctx, ...)")
 
+    @staticmethod
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
+        """The outputs' tangents from the inputs' (forward mode); define it to use forward
+        mode AD through the Function (``ctx.save_for_forward`` keeps what it reads)."""
+        raise NotImplementedError(_NO_JVP)
+
+    jvp._undefined = True  # type: ignore[attr-defined]
+
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         args = as_positional(cls.forward, args, kwargs)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
-        with grad_mode.no_grad():
+        with grad_mode.no_grad(), dual.disabled():
             outputs = cls.forward(ctx, *args)
         is_tuple = isinstance(outputs, tuple)
         outs = outputs if is_tuple else (outputs,)
@@ -346,6 +367,9 @@ class Function(metaclass=_FunctionMeta):
         if ctx._dirty:
             check_dirty(ctx, args, outs, record)
         if not record:
+            if dual.active():
+                outs = forward_tangents(cls, ctx, args, outs)
+                outputs = outs if is_tuple else outs[0]
             ctx._release()
             return outputs
         for i, t in enumerate(ctx._saved):
@@ -366,6 +390,8 @@ class Function(metaclass=_FunctionMeta):
             for o in wrapped
         )
         ctx.num_outputs = ctx.params = len(wrapped)
+        if dual.active():
+            wrapped = forward_tangents(cls, ctx, args, wrapped)
         return wrapped if is_tuple else wrapped[0]
 
 

@@ -8,10 +8,13 @@ import inspect
 import warnings
 from typing import Any
 
+import numpy as np
+
+from symgrad.autograd import dual
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.tensor import Tensor
 
-__all__ = ["as_positional", "check_dirty", "is_in", "wrap_output"]
+__all__ = ["as_positional", "check_dirty", "is_in", "wrap_output", "forward_tangents"]
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
@@ -104,3 +107,61 @@ def wrap_output(ctx: Any, i: int, out: Any, args: tuple) -> Any:
     out._output_nr = i
     out._requires_grad = True
     return out
+
+
+_NO_JVP = (
+    "You must implement the jvp function for custom autograd.Function to use it with forward "
+    "mode AD."
+)
+
+
+def forward_tangents(cls: Any, ctx: Any, args: tuple, outs: tuple) -> tuple:
+    """``outs`` with the tangents ``cls.jvp(ctx, *input_tangents)`` gives them, when some input
+    carries a tangent in forward mode (an output that is an input becomes a new tensor)."""
+    tangents = [dual.tangent_of(a) if isinstance(a, Tensor) else None for a in args]
+    if all(t is None for t in tangents):
+        return outs
+    if getattr(cls.jvp, "_undefined", False):
+        raise NotImplementedError(_NO_JVP)
+    given = [
+        Tensor._make(np.zeros(a.shape, a._data.dtype))
+        if t is None and isinstance(a, Tensor) and ctx.materialize_grads
+        else t
+        for a, t in zip(args, tangents)
+    ]
+    ctx._in_jvp = True
+    try:
+        with dual.disabled():
+            result = cls.jvp(ctx, *given)
+    finally:
+        ctx._in_jvp = False
+    result = result if isinstance(result, tuple) else (result,)
+    if len(result) != len(outs):
+        raise RuntimeError(
+            "Function's jvp returned an invalid number of forward gradients (expected "
+            f"{len(outs)} but got {len(result)})"
+        )
+    outs = tuple(
+        Tensor._make(o._data) if isinstance(o, Tensor) and is_in(o, args) else o for o in outs
+    )
+    for i, (o, t) in enumerate(zip(outs, result)):
+        if t is None or not isinstance(o, Tensor) or not o.dtype.is_floating_point:
+            continue
+        if is_in(o, ctx._non_differentiable):
+            raise RuntimeError(
+                f"Function's jvp returned a gradient at position {i}, but the corresponding "
+                "forward output is not a differentiable Tensor. You should return None at "
+                "that position instead."
+            )
+        if not isinstance(t, Tensor):
+            raise RuntimeError(
+                f"expected Variable or None (got {type(t).__name__}) for grad output {i}."
+            )
+        if t.shape != o.shape:
+            raise RuntimeError(
+                "Trying to set a forward gradient that has a different size than that of the "
+                f"original Tensor, this is not supported. Tensor is of size {list(o.shape)} "
+                f"while the given forward gradient is of size {list(t.shape)}."
+            )
+        dual.set_tangent(o, t)
+    return outs

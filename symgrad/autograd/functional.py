@@ -25,8 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.autograd import grad_mode
+from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.engine import grad as _grad
+from symgrad.autograd.functional_forward import (
+    check_forward_strategy,
+    forward_jacobian,
+    forward_jvp,
+)
 from symgrad.tensor import Tensor
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
@@ -92,6 +97,13 @@ def _check_v(v: tuple, against: tuple, what: str, fn: str) -> None:
                 f"Entry {i} in v has invalid size: should be {list(b.shape)} but got "
                 f"{list(a.shape)}."
             )
+
+
+def _checker(fn: str) -> Callable:
+    def check(raw: Any) -> None:
+        _check_outputs(_as_tuple(raw, "outputs of the user-provided function", fn)[1], fn)
+
+    return check
 
 
 def _zeros_like(t: Tensor) -> Tensor:
@@ -182,8 +194,9 @@ def _input_v(v: Any, xs: tuple, fn: str) -> tuple:
 def jvp(
     func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
 ):
-    """``(func(inputs), J v)``: the Jacobian-vector product at ``inputs`` (by the transpose of
-    a vector-Jacobian product, as PyTorch computes it).
+    """``(func(inputs), J v)``: the Jacobian-vector product at ``inputs``, by forward mode
+    (the inputs carry ``v`` as tangents); with ``strict``, or inside a dual level, by the
+    transpose of a vector-Jacobian product, as PyTorch computes it.
 
     Examples
     --------
@@ -196,6 +209,12 @@ def jvp(
         is_in, xs = _as_tuple(inputs, "inputs", "jvp")
         xs = _prepare(xs, create_graph, True)
         vs = _input_v(v, xs, "jvp")
+        if not strict and dual.STATE.level is None:
+            raw, outs, result = forward_jvp(func, xs, vs, _checker("jvp"))
+            is_out = isinstance(raw, tuple)
+            return _unpack(_finish(outs, create_graph), is_out), _unpack(
+                _finish(result, create_graph), is_out
+            )
         raw = func(*xs)
         is_out, outs = _as_tuple(raw, "outputs of the user-provided function", "jvp")
         _check_outputs(outs, "jvp")
@@ -226,9 +245,20 @@ def jacobian(
         )
     if strategy == "forward-mode" and not vectorize:
         raise NotImplementedError(
-            'torch.autograd.functional.jacobian: `strategy="forward-mode"` is only '
+            "Computing Jacobian using forward-AD or forward-over-reverse Hessian is only "
             "implemented for `vectorize=True`."
         )
+    if strategy == "forward-mode":
+        check_forward_strategy(create_graph, strict, vectorize, "jacobian")
+        is_in, xs = _as_tuple(inputs, "inputs", "jacobian")
+        with grad_mode.enable_grad():
+            xs = _prepare(xs, False, True)
+            is_out, _, blocks = forward_jacobian(func, xs, _checker("jacobian"))
+        # PyTorch's forward mode gives lists where the inputs are a tuple
+        rows = [list(row) if is_in else row[0] for row in blocks]
+        if is_out:
+            return list(rows) if is_in else tuple(rows)
+        return rows[0]
     with grad_mode.enable_grad():
         is_in, xs = _as_tuple(inputs, "inputs", "jacobian")
         xs = _prepare(xs, create_graph, True)
@@ -277,6 +307,11 @@ def hessian(
 ) -> Any:
     """The Hessian of the scalar-valued ``func`` at ``inputs``: ``H[i][j]`` of shape
     ``inputs[i].shape + inputs[j].shape``."""
+    if outer_jacobian_strategy == "forward-mode" and not vectorize:
+        raise NotImplementedError(
+            "Computing Jacobian using forward-AD or forward-over-reverse Hessian is only "
+            "implemented for `vectorize=True`."
+        )
     is_in, xs = _as_tuple(inputs, "inputs", "hessian")
 
     def gradient(*args: Tensor) -> Any:

@@ -53,6 +53,7 @@ class Node:
         "_meta",
         "_metadata",
         "_held",
+        "_out_fw",
         "__weakref__",
     )
     num_outputs = 1
@@ -86,6 +87,7 @@ class Node:
         self._meta = meta  # (shape, dtype) of each tensor input, None for a number
         self._metadata: dict | None = None
         self._held = held  # the leaves its edges lead to (see AccumulateGrad)
+        self._out_fw = None  # the saved output's (dual level, tangent) in forward mode
         if _anomaly_state.enabled and self.has_forward:
             anomaly.record(self)
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.check.fast_mode import check_fast
+from symgrad.check.forward_checks import check_batched, check_forward
 from symgrad.check.jacobians import (
     GradcheckError,
     as_tuple,
@@ -114,8 +115,8 @@ def _unsupported(**flags: bool) -> None:
     for name, value in flags.items():
         if value:
             raise NotImplementedError(
-                f"gradcheck: {name}=True is not supported: symgrad has reverse mode only (no "
-                "forward-mode AD, no vmap)"
+                f"gradcheck: {name}=True is not supported: symgrad has no vmap (batched "
+                "forward-mode tangents); check_forward_ad and check_batched_grad are"
             )
 
 
@@ -129,7 +130,10 @@ def _run(
     check_undefined_grad: bool,
     fast_mode: bool,
     warn: bool,
+    modes: tuple = (True, False, False),
 ) -> None:
+    """The checks ``modes`` asks for: (reverse mode, forward mode, batched gradients)."""
+    backward, forward, batched = modes
     inputs = as_tuple(inputs)
     diff = _differentiable_inputs(inputs, warn)
     outputs = outputs_of(func, inputs)
@@ -137,10 +141,15 @@ def _run(
     if not live:
         _check_constant(func, inputs, outputs, diff, eps)
         return
-    check = check_fast if fast_mode else check_full
-    check(func, inputs, outputs, live, diff, eps, atol, rtol, nondet_tol)
-    if check_undefined_grad:
-        _check_undefined_grad(func, inputs, diff)
+    if backward:
+        check = check_fast if fast_mode else check_full
+        check(func, inputs, outputs, live, diff, eps, atol, rtol, nondet_tol)
+        if check_undefined_grad:
+            _check_undefined_grad(func, inputs, diff)
+    if forward:
+        check_forward(func, inputs, outputs, live, diff, eps, atol, rtol)
+    if batched:
+        check_batched(func, inputs, live, diff, atol, rtol)
 
 
 def gradcheck(
@@ -177,8 +186,13 @@ def gradcheck(
     ``raise_exception=False`` it returns False instead. ``check_undefined_grad`` also checks
     that zero output gradients (and, for several outputs, a missing one) give zero input
     gradients; ``nondet_tol`` is how far two backward runs may differ.
-    ``check_grad_dtypes`` and ``masked`` are accepted for compatibility (gradients always come
-    back in the input's dtype); forward-mode and batched checks are not available.
+    ``check_forward_ad`` compares the forward-mode Jacobian (one Jacobian-vector product per
+    input element) with the same central differences; ``check_batched_grad`` compares the
+    vector-Jacobian products of a batch of random output gradients, taken together (a random
+    combination of the batch in one backward) and one row at a time; ``check_backward_ad=False``
+    skips the reverse-mode check. ``check_grad_dtypes`` and ``masked`` are accepted for
+    compatibility (gradients always come back in the input's dtype);
+    ``check_batched_forward_grad`` needs vmap and is not available.
 
     Examples
     --------
@@ -189,15 +203,14 @@ def gradcheck(
     >>> symgrad.autograd.gradcheck(lambda t: t * t.detach(), x, raise_exception=False)
     False
     """
-    _unsupported(
-        check_batched_grad=check_batched_grad,
-        check_forward_ad=check_forward_ad,
-        check_batched_forward_grad=check_batched_forward_grad,
-    )
-    if not check_backward_ad:
+    _unsupported(check_batched_forward_grad=check_batched_forward_grad)
+    modes = (check_backward_ad, check_forward_ad, check_batched_grad and check_backward_ad)
+    if not any(modes):
         return True
     try:
-        _run(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, fast_mode, True)
+        _run(
+            func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, fast_mode, True, modes
+        )
     except GradcheckError:
         if raise_exception:
             raise
@@ -230,7 +243,9 @@ def gradgradcheck(
     ``grad_outputs`` (one per output that requires grad) default to fixed random values in
     [-1, 1) that require grad, so the check covers both the inputs and the incoming gradients.
     In a failure message, inputs ``len(inputs)`` and up are the grad_outputs, and output ``j``
-    is the gradient of the ``j``-th input that requires grad.
+    is the gradient of the ``j``-th input that requires grad. ``check_rev_over_rev`` checks
+    that function in reverse mode, ``check_fwd_over_rev`` in forward mode (tangents through
+    the recorded backward), ``check_batched_grad`` its batched gradients.
 
     Examples
     --------
@@ -239,8 +254,8 @@ def gradgradcheck(
     >>> symgrad.autograd.gradgradcheck(lambda t: t.exp() * t, (x,))
     True
     """
-    _unsupported(check_batched_grad=check_batched_grad, check_fwd_over_rev=check_fwd_over_rev)
-    if not check_rev_over_rev:
+    modes = (check_rev_over_rev, check_fwd_over_rev, check_batched_grad and check_rev_over_rev)
+    if not any(modes):
         return True
     inputs = as_tuple(inputs)
     _differentiable_inputs(inputs, warn=True, stacklevel=3)
@@ -257,6 +272,7 @@ def gradgradcheck(
             check_undefined_grad,
             fast_mode,
             False,
+            modes,
         )
     except GradcheckError as exc:
         if raise_exception:

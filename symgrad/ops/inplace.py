@@ -15,9 +15,9 @@ import numpy as np
 
 from symgrad._data import check_number
 from symgrad._version import check_writable
-from symgrad.autograd import grad_mode
+from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.hooks import move_retain_grad
-from symgrad.ops import views
+from symgrad.ops import dual_tangents, views
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
@@ -41,6 +41,8 @@ def _check_leaf(x: Tensor, op: str) -> None:
 def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
     """Run ``compute`` on ``x`` and make ``x`` hold the result, as an in-place op ``op``."""
     _check_leaf(x, op)
+    if dual.active():
+        dual_tangents.check_inplace(x, others, op)
     shared = x._view_base
     if shared is not None and shared[1] == "no_grad" and shared[0]._requires_grad:
         if grad_mode.recording():
@@ -52,9 +54,13 @@ def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: An
         and (x._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others))
     )
     if not recording:
-        with grad_mode.no_grad():
+        # nothing that requires grad is involved; in forward mode grad mode stays as it is, so
+        # that a tangent computed from tensors requiring grad keeps its graph
+        keep = dual.active() and x.dtype.is_floating_point
+        with grad_mode.set_grad_enabled(grad_mode.is_grad_enabled() and keep):
             result = compute(x)
         _write(x, result._data, op)
+        dual_tangents.take_tangent(x, result)
         return x
     root, kind, aliases = live_aliases(x)
     if kind == "multi":
@@ -64,6 +70,7 @@ def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: An
         result = compute(_snapshot(x))
         _check_castable(result, x, op)
         _rebase(x, result.to(x.dtype))
+        dual_tangents.take_tangent(x, result)
         return x
     if kind == "alias":  # detach()ed: the memory is shared, the history is x's own
         root, aliases = None, [v for v in (r() for r in x._views or ()) if v is not None]
@@ -88,6 +95,7 @@ def _snapshot(x: Tensor) -> Tensor:
     it, so that ``x`` itself can take the result (and bump its version)."""
     snapshot = Tensor._make(x._data, x.grad_fn, x._requires_grad)
     snapshot._output_nr, snapshot._accumulator = x._output_nr, x._accumulator
+    snapshot._fw = x._fw
     return snapshot
 
 
@@ -107,6 +115,7 @@ def _through_aliases(x: Tensor, root: Tensor | None, aliases: list, op: str, com
     owner = x if root is None else root
     new = result if root is None else views.copy_slices(_snapshot(root), x, result)
     np.copyto(owner._data, new._data)
+    dual_tangents.take_tangent(x, result)
     old_node = owner.grad_fn
     owner.grad_fn, owner._output_nr, owner._requires_grad = new.grad_fn, new._output_nr, True
     _bump(owner, new)
@@ -245,9 +254,12 @@ def zero_(x: Tensor) -> Tensor:
     tensor([0., 0.], grad_fn=<ZeroBackward0>)
     """
     _check_leaf(x, "zero_")
+    if dual.active():
+        dual_tangents.check_inplace(x, (), "zero_")
     if x.grad_fn is not None and grad_mode.recording():
         return inplace(x, "zero_", _ZERO)
     _write(x, np.zeros(x.shape, x._data.dtype), "zero_")
+    dual_tangents.overwritten(x, None)
     return x
 
 
@@ -263,9 +275,12 @@ def fill_(x: Tensor, value: Any) -> Tensor:
         return inplace(x, "fill_", lambda t: _FILL_TENSOR(t, value), value)
     check_number(value, x.dtype, "fill_")
     _check_leaf(x, "fill_")
+    if dual.active():
+        dual_tangents.check_inplace(x, (), "fill_")
     if x.grad_fn is not None and grad_mode.recording():
         return inplace(x, "fill_", lambda t: _FILL(t, value=value))
     _write(x, np.full(x.shape, value, dtype=x._data.dtype), "fill_")  # cast, as PyTorch
+    dual_tangents.overwritten(x, None)
     return x
 
 
@@ -283,6 +298,9 @@ def copy_(x: Tensor, src: Any) -> Tensor:
     _check_leaf(x, "copy_")
     recording = grad_mode.recording() and (x._requires_grad or src._requires_grad)
     if not recording or not x.dtype.is_floating_point:
+        if dual.active():
+            dual_tangents.check_inplace(x, (src,), "copy_")
         _write(x, np.broadcast_to(src._data, x.shape).astype(x._data.dtype), "copy_")
+        dual_tangents.overwritten(x, src)
         return x
     return inplace(x, "copy_", lambda t: _COPY(t, src), src)

@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad.autograd import grad_mode
+from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import Node
 from symgrad.ops.shape import _tensor, to_dtype
+from symgrad.prim import tangents
 from symgrad.prim.primitive import Primitive, input_records
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
@@ -223,6 +224,10 @@ class _Pieces(Primitive):
                 t._output_nr = i
         for t in outs:
             link_view(tensor, t, kind)
+        if dual.active() and dual.tangent_of(tensor) is not None:
+            params = {"dim": dim, "keys": keys}
+            for i, t in enumerate(outs):
+                tangents.propagate(self, (tensor,), params, t, i)
         return outs
 
 

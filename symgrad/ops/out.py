@@ -18,6 +18,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._version import check_writable
+from symgrad.autograd import dual
 from symgrad.autograd.grad_mode import is_grad_enabled
 from symgrad.ops import joining, linalg, math, reductions
 from symgrad.tensor import Tensor
@@ -79,10 +80,24 @@ def with_out(fn: Callable, check: Callable | None = None) -> Callable:
                 f"{name}(): functions with out=... arguments don't support automatic "
                 "differentiation, but one of the arguments requires grad."
             )
+        if dual.active() and _has_tangent([out, *args, *kwargs.values()]):
+            raise NotImplementedError(
+                f"Trying to use forward AD with {name}_out that does not support it because it "
+                "is an out= function"
+            )
         _write(name, fn(*args, **kwargs), out)
         return out
 
     return call
+
+
+def _has_tangent(values: list) -> bool:
+    for v in values:
+        if isinstance(v, Tensor) and dual.tangent_of(v) is not None:
+            return True
+        if isinstance(v, (list, tuple)) and _has_tangent(list(v)):
+            return True
+    return False
 
 
 def _full_sum(args: tuple, kwargs: dict) -> None:

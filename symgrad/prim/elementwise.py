@@ -18,8 +18,9 @@ from symgrad import dtypes
 from symgrad._data import INT_ARG_END, INT_ARG_MIN, broadcast_mismatch
 from symgrad._lazy import sympy as sp
 from symgrad._silent import quiet
-from symgrad.autograd import anomaly, grad_mode
+from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import node_class
+from symgrad.prim import tangents
 from symgrad.prim.domains import Domain
 from symgrad.prim.formulas import at_zero_as_pytorch, call_with_names, names_of, symbols_of
 from symgrad.prim.kernels import lambdify
@@ -38,6 +39,7 @@ from symgrad.tensor import NAMES, Tensor
 __all__ = ["Elementwise"]
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
+_dual_state = dual.STATE
 
 
 class Elementwise(Primitive):
@@ -332,10 +334,14 @@ class Elementwise(Primitive):
                     if out.dtype != a._data.dtype:
                         out = out.astype(a._data.dtype)
                     if a._requires_grad and _grad_state.enabled:
-                        return recorded(self, args, params, out)
-                    if NAMES.used:
-                        return with_origin(self, args, params, Tensor._make(out))
-                    return Tensor._make(out)
+                        result = recorded(self, args, params, out)
+                    elif NAMES.used:
+                        result = with_origin(self, args, params, Tensor._make(out))
+                    else:
+                        result = Tensor._make(out)
+                    if _dual_state.level is not None and a._fw is not None and dual.active():
+                        return tangents.propagate(self, args, params, result)
+                    return result
         datas = []
         requires = False
         for a in args:
@@ -372,10 +378,14 @@ class Elementwise(Primitive):
         if _anomaly_state.enabled:
             anomaly.check_forward(self, out, datas, params)
         if requires and _grad_state.enabled:
-            return recorded(self, args, params, out)
-        if NAMES.used:
-            return with_origin(self, args, params, Tensor._make(out))
-        return Tensor._make(out)
+            result = recorded(self, args, params, out)
+        elif NAMES.used:
+            result = with_origin(self, args, params, Tensor._make(out))
+        else:
+            result = Tensor._make(out)
+        if _dual_state.level is not None and dual.active():
+            return tangents.propagate(self, args, params, result)
+        return result
 
     def _raise_shapes(self, datas: list) -> None:
         shapes = [list(np.shape(d)) for d in datas]

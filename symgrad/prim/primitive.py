@@ -124,6 +124,8 @@ class Primitive:
         needs = [fn is not None for fn, _ in node.next_functions]
         if create_graph:
             out = Tensor._make(node._out, node, True) if node._out is not None else None
+            if out is not None:
+                out._fw = node._out_fw  # forward-over-reverse: the output's tangent too
             ctx = Ctx(saved, out, None, needs, node.params, meta=meta)
             result = self.vjp(INTERPRETERS.tensor, grads[0], ctx)
             return tuple(_as_input_tensor(r, n, m) for r, n, m in zip(result, needs, meta))

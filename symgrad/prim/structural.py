@@ -14,8 +14,9 @@ import numpy as np
 
 from symgrad._lazy import sympy as sp
 from symgrad._silent import quiet
-from symgrad.autograd import anomaly, grad_mode
+from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import node_class
+from symgrad.prim import tangents
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx, Primitive, recorded, with_origin
 from symgrad.tensor import NAMES, Tensor, link_view
@@ -24,6 +25,7 @@ __all__ = ["Ctx", "Structural"]
 
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
+_dual_state = dual.STATE
 
 
 class Structural(Primitive):
@@ -164,6 +166,8 @@ class Structural(Primitive):
                 with_origin(self, tensors, params, result)
         if out.base is not None and tensors and np.may_share_memory(out, tensors[0]._data):
             link_view(tensors[0], result, "view" if _grad_state.enabled else "no_grad")
+        if _dual_state.level is not None and dual.active():
+            return tangents.propagate(self, tensors, params, result)
         return result
 
 
