@@ -6,6 +6,7 @@ from symgrad.symbolic.codegen import CompiledFunction, compile_gradient, lambdif
 from symgrad.symbolic.custom import ElementwiseOp, elementwise
 from symgrad.symbolic.derivation import Derivation, derivation
 from symgrad.symbolic.display import latex
+from symgrad.symbolic.forward import jvp
 from symgrad.symbolic.names import symbols
 from symgrad.symbolic.replay import SymbolicDepthError
 from symgrad.prim.matrix_xp import MatrixFormError
@@ -15,6 +16,7 @@ __all__ = [
     "gradient",
     "jacobian",
     "hessian",
+    "jvp",
     "symbols",
     "lambdify",
     "compile_gradient",
