@@ -74,6 +74,16 @@ def same(a: list, b: list) -> bool:
     return all(abs(float(sp.N((x - y).xreplace(point)))) < 1e-9 for x, y in zip(a, b))
 
 
+def timed(run: Callable, simplify: bool, rounds: int) -> list:
+    times = []
+    for _ in range(rounds):
+        clear_cache()
+        start = time.perf_counter()
+        run(simplify)
+        times.append(time.perf_counter() - start)
+    return times
+
+
 def _full(case, queue):
     start = time.perf_counter()
     found = CASES[case](False)
@@ -99,20 +109,8 @@ def main() -> None:
     for name, run in CASES.items():
         plain, fast = run(False), run(True)
         assert same(plain, fast), f"{name}: simplify=True changed the value"
-        times = []
-        for _ in range(args.rounds):
-            clear_cache()
-            start = time.perf_counter()
-            run(True)
-            times.append(time.perf_counter() - start)
-        base = []
-        for _ in range(args.rounds):
-            clear_cache()
-            start = time.perf_counter()
-            run(False)
-            base.append(time.perf_counter() - start)
         # the pass's own time: with simplification minus without, paired by round
-        cost = np.array(times) - np.array(base)
+        cost = np.array(timed(run, True, args.rounds)) - np.array(timed(run, False, args.rounds))
         q1, median, q3 = np.percentile(cost, [25, 50, 75])
         ops = f"{size(plain)} -> {size(fast)}"
         print(f"{name:40} {'True':10} {ops:>11} {median:8.3f}s  ({q1:.3f}-{q3:.3f} s)")

@@ -126,6 +126,23 @@ def _derivatives(out: Tensor, xs: list, v: Any, create_graph: bool) -> list:
     return [g if g is not None else creation.zeros_like(x) for g, x in zip(found, xs)]
 
 
+def _products(outs: Any, xs: list, vs: list, create_graph: bool) -> list:
+    """``Σ vᵀ d(out)/dx`` for each of ``xs`` (zeros where no output depends on it); outputs
+    that need no gradient are left out."""
+    pairs = [(o, v) for o, v in zip(outs, vs) if o is not None and o.requires_grad]
+    found = [None] * len(xs)
+    if pairs:
+        found = _engine_grad(
+            [o for o, _ in pairs],
+            xs,
+            [v for _, v in pairs],
+            create_graph=create_graph,
+            retain_graph=True,
+            allow_unused=True,
+        )
+    return [g if g is not None else creation.zeros_like(x) for g, x in zip(found, xs)]
+
+
 # -- grad, grad_and_value, vjp --------------------------------------------------------------------
 def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
     """``func``'s gradient with respect to the arguments ``argnums`` and its value:
@@ -204,19 +221,7 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
                     f"has a shape of {o.shape}."
                 )
         with run:
-            pairs = [(o, v) for o, v in zip(outs, vs) if o.requires_grad]
-            if not pairs:
-                return run.finish(tuple(creation.zeros_like(x) for x in xs))
-            found = _engine_grad(
-                [o for o, _ in pairs],
-                xs,
-                [v for _, v in pairs],
-                create_graph=run.create_graph,
-                retain_graph=True,
-                allow_unused=True,
-            )
-            grads = [g if g is not None else creation.zeros_like(x) for g, x in zip(found, xs)]
-            return run.finish(tuple(grads))
+            return run.finish(tuple(_products(outs, xs, vs, run.create_graph)))
 
     result = (run.finish(out), vjp_fn)
     return result + (run.finish(aux),) if has_aux else result
@@ -259,19 +264,8 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
         outs = out if isinstance(out, tuple) else (out,)
         # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes
         us = [creation.zeros_like(o).requires_grad_(True) for o in outs]
-        pulled = _engine_grad(list(outs), xs, us, create_graph=True, allow_unused=True)
-        pairs = [(g, t) for g, t in zip(pulled, tangents) if g is not None and g.requires_grad]
-        if pairs:
-            found = _engine_grad(
-                [g for g, _ in pairs],
-                us,
-                [t for _, t in pairs],
-                create_graph=run.create_graph,
-                allow_unused=True,
-            )
-        else:
-            found = [None] * len(us)
-        jv = [f if f is not None else creation.zeros_like(o) for f, o in zip(found, outs)]
+        pulled = _products(outs, xs, us, True)
+        jv = _products(pulled, us, list(tangents), run.create_graph)
         result = (out, tuple(jv) if isinstance(out, tuple) else jv[0])
         result = result + (aux,) if has_aux else result
         return run.finish(result)

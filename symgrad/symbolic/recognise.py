@@ -49,14 +49,9 @@ class Recogniser:
     def _name(self, e: sp.Expr) -> sp.Expr:
         """Bottom up: ``1/(1 + exp(a))`` as ``sigmoid(-a)``, ``log(exp(a) + exp(b) + ...)``
         as ``logsumexp(a, b, ...)``."""
-        done = self._named.get(e)
-        if done is not None:
-            return done
-        out = e
-        if e.args and not e.is_Atom:
-            args = [self._name(a) for a in e.args]
-            if any(a is not b for a, b in zip(args, e.args)):
-                out = e.func(*args)
+        return _bottom_up(e, self._named, self._name_one)
+
+    def _name_one(self, out: sp.Expr) -> sp.Expr:
         if out.is_Pow and out.exp == -1 and out.base.is_Add and len(out.base.args) == 2:
             scale, base = out.base.as_content_primitive()  # 3 + 3*exp(a) is 3*(1 + exp(a))
             one, other = sorted(base.args, key=lambda t: t != 1) if base.is_Add else (0, 0)
@@ -68,20 +63,14 @@ class Recogniser:
             terms = out.args[0].args
             if all(isinstance(t, sp.exp) for t in terms):
                 out = logsumexp(*(t.args[0] for t in terms))
-        self._named[e] = out
         return out
 
     def _regroup(self, e: sp.Expr) -> sp.Expr:
         """Bottom up: ``exp(-u)`` where ``sigmoid(u)`` appears as ``(1 - sigmoid(u))/sigmoid(u)``
         (which then cancels), and each sum or product regrouped when that is shorter."""
-        done = self._tidy.get(e)
-        if done is not None:
-            return done
-        out = e
-        if e.args and not e.is_Atom:
-            args = [self._regroup(a) for a in e.args]
-            if any(a is not b for a, b in zip(args, e.args)):
-                out = e.func(*args)
+        return _bottom_up(e, self._tidy, self._regroup_one)
+
+    def _regroup_one(self, out: sp.Expr) -> sp.Expr:
         if isinstance(out, sp.exp) and -out.args[0] in self._sigmoid_args:
             s = sigmoid(-out.args[0])
             out = (1 - s) / s
@@ -90,8 +79,22 @@ class Recogniser:
                 out = -sp.log(out.args[0].base)
         elif out.is_Add or (out.is_Mul and any(a.is_Add for a in out.args)):
             out = _regrouped(out)
-        self._tidy[e] = out
         return out
+
+
+def _bottom_up(e: sp.Expr, memo: dict, rewrite: Any) -> sp.Expr:
+    """``rewrite`` applied to every part of ``e``, innermost first, each part once."""
+    done = memo.get(e)
+    if done is not None:
+        return done
+    out = e
+    if e.args and not e.is_Atom:
+        args = [_bottom_up(a, memo, rewrite) for a in e.args]
+        if any(a is not b for a, b in zip(args, e.args)):
+            out = e.func(*args)
+    out = rewrite(out)
+    memo[e] = out
+    return out
 
 
 def _skeleton(e: sp.Expr, calls: dict) -> sp.Expr:

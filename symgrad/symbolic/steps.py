@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -113,6 +114,23 @@ class LeafDerivation:
     result: Any = None
 
 
+_DIGITS_SHOWN: ContextVar[int] = ContextVar("digits", default=6)
+
+
+def _at_its_precision(render: Any) -> Any:
+    """A rendering method that shows numbers to the derivation's ``digits``."""
+
+    @functools.wraps(render)
+    def rendered(self: Derivation) -> str:
+        token = _DIGITS_SHOWN.set(self.digits)
+        try:
+            return render(self)
+        finally:
+            _DIGITS_SHOWN.reset(token)
+
+    return rendered
+
+
 class Derivation:
     """The chain-rule derivation of ``d output / d leaf`` for one leaf or several.
 
@@ -147,17 +165,11 @@ class Derivation:
         self.leaves = leaves
         self.digits = digits  # significant digits of every number shown
 
-    def _numbers(self) -> Any:
-        return _DIGITS_SHOWN.set(self.digits)
-
     # -- plain text -------------------------------------------------------------------------------
     def __str__(self) -> str:
-        token = self._numbers()
-        try:
-            return self._text()
-        finally:
-            _DIGITS_SHOWN.reset(token)
+        return self._text()
 
+    @_at_its_precision
     def _text(self) -> str:
         at = ", ".join(f"{visible(k)} = {_number(v)}" for k, v in self.values.items())
         lines = [f"Forward ({at}):" if at else "Forward:"]
@@ -180,15 +192,12 @@ class Derivation:
     def markdown(self) -> str:
         """Markdown with the formulas in ``$...$``: the forward steps at the inputs' values,
         then each derivative under its own heading."""
-        token = self._numbers()
-        try:
-            return self._markdown()
-        finally:
-            _DIGITS_SHOWN.reset(token)
+        return self._markdown()
 
     def _at_latex(self) -> str:
         return r",\ ".join(f"{_md(k)} = {_number(v)}" for k, v in self.values.items())
 
+    @_at_its_precision
     def _markdown(self) -> str:
         at = self._at_latex()
         lines = [f"**Forward** at ${markdown_math(at)}$" if at else "**Forward**", ""]
@@ -208,12 +217,9 @@ class Derivation:
     def latex(self) -> str:
         """An ``aligned`` block: the forward definitions at the inputs' values, then each
         leaf's chain rule under its own heading."""
-        token = self._numbers()
-        try:
-            return self._latex()
-        finally:
-            _DIGITS_SHOWN.reset(token)
+        return self._latex()
 
+    @_at_its_precision
     def _latex(self) -> str:
         at = self._at_latex()
         rows = [r"&\textbf{Forward}" + (rf"\quad {at}" if at else "")]
@@ -230,9 +236,6 @@ class Derivation:
 
 
 # -- rendering helpers ---------------------------------------------------------------------------
-
-
-_DIGITS_SHOWN: ContextVar[int] = ContextVar("digits", default=6)
 
 
 def _number(v: Any) -> str:
