@@ -128,8 +128,8 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     --------
     >>> import symgrad
     >>> import symgrad.nn.functional as F
-    >>> F.hardswish(symgrad.tensor([-4.0, 4.0]))
-    tensor([0., 4.])
+    >>> F.hardswish(symgrad.tensor([-1.0, 4.0]))
+    tensor([-0.3333,  4.0000])
     """
     _floating(input, "hardswish_cpu")
     return _maybe_inplace(input, inplace, "hardswish", A.HARDSWISH)
@@ -226,9 +226,7 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     return A.HARDSHRINK(input, params=(float(lambd),))
 
 
-def softmin(
-    input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any = None
-) -> Tensor:
+def softmin(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
     """``softmax(-input, dim)`` (node ``SoftmaxBackward0``, as PyTorch).
 
     Examples

@@ -13,45 +13,14 @@ from symgrad.nn import normalization as _normalization
 from symgrad.nn import regression as _regression
 from symgrad.nn import sparse as _sparse
 from symgrad.nn._arguments import _check_tensors, _reduction
-from symgrad.nn.activations import (
-    celu,
-    glu,
-    hardshrink,
-    hardsigmoid,
-    hardswish,
-    hardtanh,
-    logsigmoid,
-    mish,
-    relu6,
-    selu,
-    softmin,
-    softshrink,
-    softsign,
-    tanhshrink,
-)
+from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.classification import cross_entropy, nll_loss
+from symgrad.nn.normalization import *  # noqa: F403
+from symgrad.nn.regression import *  # noqa: F403
+from symgrad.nn.sparse import *  # noqa: F403
 from symgrad.ops import losses as _losses
 from symgrad.ops.linalg import linear_2d
 from symgrad.ops.math import elu, gelu, leaky_relu, relu, sigmoid, softplus, tanh
-from symgrad.nn.normalization import (
-    batch_norm,
-    cosine_similarity,
-    group_norm,
-    layer_norm,
-    normalize,
-    pairwise_distance,
-)
-from symgrad.nn.regression import (
-    gaussian_nll_loss,
-    hinge_embedding_loss,
-    huber_loss,
-    kl_div,
-    margin_ranking_loss,
-    poisson_nll_loss,
-    smooth_l1_loss,
-    triplet_margin_loss,
-)
-from symgrad.nn.sparse import alpha_dropout, bilinear, dropout, embedding, one_hot
 from symgrad.ops.softmax_family import log_softmax, softmax
 from symgrad.tensor import Tensor
 

@@ -11,8 +11,8 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad.autograd import grad_mode
-from symgrad.ops.norms import at_norm
 from symgrad.ops.normalization import native_norm
+from symgrad.ops.norms import at_norm
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -191,9 +191,7 @@ def batch_norm(
             if t is None:
                 raise RuntimeError(f"{name} must be defined in evaluation mode")
     if (running_mean is None) != (running_var is None):
-        raise ValueError(
-            "running_mean and running_var must either both be None or neither be None"
-        )
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         _check_channels(name, t, c)
     _floating(input, "batch_norm")
@@ -201,9 +199,7 @@ def batch_norm(
     axes = (0,) + tuple(range(2, input.ndim))
     if not training:
         stats = (running_mean._data.reshape(view), running_var._data.reshape(view))
-        return native_norm(
-            "batch", input, weight, bias, axes=axes, eps=eps, view=view, stats=stats
-        )
+        return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view, stats=stats)
     if running_mean is not None:
         _update_running(input._data, running_mean, running_var, axes, momentum)
     return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view)
@@ -227,8 +223,8 @@ def _update_running(
     n = math.prod(data.shape[a] for a in axes)
     with np.errstate(divide="ignore", invalid="ignore"):
         batch_mean = data.mean(axis=axes)
-        batch_var = data.var(axis=axes) * (n / (n - 1)) if n > 1 else np.full_like(
-            batch_mean, np.nan
+        batch_var = (
+            data.var(axis=axes) * (n / (n - 1)) if n > 1 else np.full_like(batch_mean, np.nan)
         )
     with grad_mode.no_grad():
         for running, batch in ((mean, batch_mean), (var, batch_var)):
@@ -274,8 +270,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     common = dtypes.promote_types(x1.dtype, x2.dtype)
     if not common.is_floating_point:
         raise RuntimeError(
-            "expected common dtype to be floating point, yet common dtype is "
-            f"{_type_name(common)}"
+            f"expected common dtype to be floating point, yet common dtype is {_type_name(common)}"
         )
     x1, x2 = _as_float(x1, common), _as_float(x2, common)
     shape = _broadcast(x1, x2)

@@ -134,11 +134,8 @@ def smooth_l1_loss(
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
-        from symgrad.nn.functional import l1_loss
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return l1_loss(input.expand(shape), target.expand(shape), reduction=r)
+        # PyTorch's l1_loss of the broadcast pair
+        return _reduce(_ops.abs(input.expand(shape) - target.expand(shape)), r)
     return _losses.SMOOTH_L1_LOSS(
         input, target, reduction=r, weight=None, shape=shape, params=(float(beta),)
     )
@@ -228,8 +225,7 @@ def _gaussian_var(input: Tensor, var: Any) -> Tensor:
         if tuple(input.shape[:-1]) == tuple(var.shape):
             var = var.unsqueeze(-1)
         elif not (
-            input.ndim == var.ndim
-            and sum(v for i, v in zip(input.shape, var.shape) if i != v) == 1
+            input.ndim == var.ndim and sum(v for i, v in zip(input.shape, var.shape) if i != v) == 1
         ):
             raise ValueError(
                 f"var is of incorrect size: var of shape {list(var.shape)} for input of shape "

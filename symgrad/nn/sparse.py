@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation, dtypes
-from symgrad import ops as _ops
 from symgrad.ops.inplace import _write, inplace
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -207,9 +206,7 @@ def _renorm(weight: Tensor, idx: np.ndarray, max_norm: float, norm_type: float) 
     _write(weight, new, "embedding_renorm_")
 
 
-def bilinear(
-    input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None
-) -> Tensor:
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``out[..., o] = sum_ij input1[..., i] weight[o, i, j] input2[..., j] + bias[o]``.
 
     Examples

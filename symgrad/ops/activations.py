@@ -172,10 +172,14 @@ def _outside(x: Any, lambd: Any) -> Any:
 SOFTSHRINK = declare(
     "softshrink",
     "x",
-    lambda x, lambd: sp.Piecewise((0, _inside(x, lambd)), (x - lambd, x > lambd), (x + lambd, True)),
+    lambda x, lambd: sp.Piecewise(
+        (0, _inside(x, lambd)), (x - lambd, x > lambd), (x + lambd, True)
+    ),
     params="lambd",
     partials=lambda x, lambd: (sp.Piecewise((1, _outside(x, lambd)), (0, True)),),
-    kernel=lambda v, lambd: np.where(_inside(v, lambd), 0.0, np.where(v > lambd, v - lambd, v + lambd)),
+    kernel=lambda v, lambd: np.where(
+        _inside(v, lambd), 0.0, np.where(v > lambd, v - lambd, v + lambd)
+    ),
     exact=False,
     domain=Domain({"x": "clear_of_bounds"}, params=((0.5,), (1.0,))),
     vjp_backward="SoftshrinkBackwardBackward0",

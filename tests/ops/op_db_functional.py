@@ -82,7 +82,11 @@ _NORMS = [
         arg(3),
     ),
     _op("normalize", lambda T, x: T.nn.functional.normalize(x), arg(3, 4)),
-    _op("normalize_p1_dim0", lambda T, x: T.nn.functional.normalize(x, 1.0, 0), arg(3, 4, kind="away")),
+    _op(
+        "normalize_p1_dim0",
+        lambda T, x: T.nn.functional.normalize(x, 1.0, 0),
+        arg(3, 4, kind="away"),
+    ),
     _op(
         "cosine_similarity",
         lambda T, x, y: T.nn.functional.cosine_similarity(x, y),
