@@ -4,12 +4,15 @@ composition where PyTorch composes (``softsign``, ``tanhshrink``, ``softmin``)."
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
+
+import numpy as np
 
 from symgrad.ops import activations as A
 from symgrad.ops import elementwise as E
 from symgrad.ops.inplace import inplace
-from symgrad.ops.softmax_family import _softmax_dim, softmax
+from symgrad.ops.softmax_family import softmax
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -105,7 +108,15 @@ def hardtanh(
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     bounds = (float(min_val), float(max_val))
+    if isinstance(input, Tensor) and not input.dtype.is_floating_point:
+        # an integer tensor stays integer, as in PyTorch (it can't require grad)
+        return _maybe_inplace(input, inplace, "hardtanh", lambda x: _int_hardtanh(x, bounds))
     return _maybe_inplace(input, inplace, "hardtanh", lambda x: A.HARDTANH(x, params=bounds))
+
+
+def _int_hardtanh(x: Tensor, bounds: tuple) -> Tensor:
+    data = x._data
+    return Tensor._make(np.asarray(A._hardtanh(data, *bounds)).astype(data.dtype))
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
@@ -237,7 +248,13 @@ def softmin(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any = N
     tensor([0.5000, 0.5000])
     """
     if dim is None:
-        _softmax_dim(input, dim, dtype)  # PyTorch's warning for an implicit dim
+        warnings.warn(
+            "Implicit dimension choice for softmin has been deprecated. Change the call to "
+            "include dim=X as an argument.",
+            UserWarning,
+            stacklevel=_stacklevel,
+        )
+        dim = 0 if input.ndim in (0, 1, 3) else 1
     return softmax(-input, dim, dtype)
 
 

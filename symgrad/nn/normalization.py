@@ -219,17 +219,17 @@ def _empty_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None)
 def _update_running(
     data: np.ndarray, mean: Tensor, var: Tensor, axes: tuple, momentum: float
 ) -> None:
-    """PyTorch's update of the running statistics, in place (their versions go up)."""
+    """PyTorch's update of the running statistics, in place."""
     n = math.prod(data.shape[a] for a in axes)
     with np.errstate(divide="ignore", invalid="ignore"):
         batch_mean = data.mean(axis=axes)
         batch_var = (
             data.var(axis=axes) * (n / (n - 1)) if n > 1 else np.full_like(batch_mean, np.nan)
         )
-    with grad_mode.no_grad():
-        for running, batch in ((mean, batch_mean), (var, batch_var)):
-            new = (1 - momentum) * running._data + momentum * batch.astype(running._data.dtype)
-            running.copy_(Tensor._make(np.asarray(new, dtype=running._data.dtype)))
+    # written in place without a version bump, as PyTorch's kernel does
+    for running, batch in ((mean, batch_mean), (var, batch_var)):
+        new = (1 - momentum) * running._data + momentum * batch.astype(running._data.dtype)
+        np.copyto(running._data, new, casting="unsafe")
 
 
 def normalize(

@@ -101,9 +101,10 @@ def kl_div(
     if log_target:
         loss = target.exp() * (target - input)
     else:
-        # xlogy(target, target): 0 where the target is 0, with a gradient of 0 there
-        safe = _ops.where(target == 0, 1.0, target)
-        loss = target * safe.log() - target * input
+        # xlogy(target, target): 0 where the target is 0 (its gradient there is nan, as
+        # PyTorch's xlogy gives)
+        xlogy = _ops.where(target == 0, 0.0, target * target.log())
+        loss = xlogy - target * input
     out = _reduce(loss, r)
     if reduction == "batchmean" and input.ndim != 0:
         out = out / input.shape[0]

@@ -32,6 +32,10 @@ def _celu(v: Any, alpha: Any) -> Any:
         return np.where(v > 0, v, alpha * np.expm1(np.minimum(0, v) / alpha))
 
 
+def _hardtanh(v: Any, low: Any, high: Any) -> Any:
+    return np.where(v < low, low, np.where(v > high, high, v))
+
+
 def _mish(v: Any) -> Any:
     return v * np.tanh(np.logaddexp(0, v))
 
@@ -118,7 +122,7 @@ HARDTANH = declare(
     partials=lambda x, min_val, max_val: (
         sp.Piecewise((1, (x > min_val) & (x < max_val)), (0, True)),
     ),
-    kernel=lambda v, low, high: np.where(v < low, low, np.where(v > high, high, v)),
+    kernel=_hardtanh,
     exact=False,
     domain=Domain({"x": "clear_of_bounds"}, params=((-1.0, 1.0), (-0.5, 0.5), (-0.5, 0.7))),
     vjp_backward="HardtanhBackwardBackward0",
