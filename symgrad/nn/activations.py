@@ -280,7 +280,15 @@ def _glu_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.cat([ga, ga * a * (1 - s)], dim),)
 
 
-_GLU = Structural("glu", _glu_forward, _glu_vjp, saves=(0,), backward="GluBackward0")
+def _glu_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    dim = c.params["dim"]
+    a, b = _halves(xp, c.inputs[0], dim)
+    ta, tb = _halves(xp, tangents[0], dim)
+    s = xp.elementwise(E.SIGMOID, (b,))
+    return ta * s + a * s * (1 - s) * tb
+
+
+_GLU = Structural("glu", _glu_forward, _glu_vjp, saves=(0,), backward="GluBackward0", jvp=_glu_jvp)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:

@@ -137,6 +137,7 @@ _EMBEDDING = Structural(
     lambda xp, w, indices, coef, dtype: xp.getitem(w, (indices,)),
     _embedding_vjp,
     backward="EmbeddingBackward0",
+    jvp="linear",
 )
 
 

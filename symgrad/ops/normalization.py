@@ -85,6 +85,39 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(grads)
 
 
+def _jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """The forward rule: the normalization's Jacobian is symmetric, so the tangent of the
+    normalized input is the VJP's formula applied to the input's tangent."""
+    p = c.params
+    x, axes, group, view = c.inputs[0], p["axes"], p["group"], p["view"]
+    shape = tuple(x.shape)
+    xr = x if group is None else xp.reshape(x, group)
+    centred, rstd = _stats(xp, xr, axes, p["eps"], p["stats"])
+    xhat = centred * rstd
+    out = None
+    if tangents[0] is not None:
+        t = tangents[0] if group is None else xp.reshape(tangents[0], group)
+        if p["stats"] is None:
+            n = math.prod(xr.shape[a] for a in axes)
+            mean_t = xp.sum(t, axes, True) / n
+            mean_tx = xp.sum(t * xhat, axes, True) / n
+            out = rstd * (t - mean_t - xhat * mean_tx)
+        else:
+            out = t * rstd
+        if group is not None:
+            out = xp.reshape(out, shape)
+        if p["has_w"]:
+            out = out * xp.reshape(c.inputs[1], view)
+    xh = xhat if group is None else xp.reshape(xhat, shape)
+    if p["has_w"] and tangents[1] is not None:
+        term = xh * xp.reshape(tangents[1], view)
+        out = term if out is None else out + term
+    if p["has_b"] and tangents[-1] is not None:
+        term = xp.expand(xp.reshape(tangents[-1], view), shape)
+        out = term if out is None else out + term
+    return out
+
+
 def _node(backward: str) -> Structural:
     return Structural(
         "native_norm",
@@ -92,6 +125,7 @@ def _node(backward: str) -> Structural:
         _vjp,
         saves=(0, 1),
         backward=backward,
+        jvp=_jvp,
     )
 
 
