@@ -582,3 +582,8 @@ def test_celu_gradient_with_an_alpha_float32_cannot_hold():
     x = symgrad.tensor([-1.0], dtype=symgrad.float64, requires_grad=True)
     SF.celu(x, 0.7).sum().backward()
     assert x.grad.item() == pytest.approx(np.exp(-1 / 0.7), rel=1e-15)
+
+
+def test_gelu_rejects_an_unknown_approximation_as_pytorch():
+    with pytest.raises(RuntimeError, match="approximate argument must be either none or tanh"):
+        SF.gelu(symgrad.ones(2), approximate="bad")
