@@ -12,6 +12,7 @@ import numpy as np
 from symgrad.ops import activations as A
 from symgrad.ops import elementwise as E
 from symgrad.ops.inplace import inplace
+from symgrad.ops.inplace import inplace as _in_place  # the name `inplace` is an argument below
 from symgrad.ops.softmax_family import softmax
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -31,6 +32,9 @@ __all__ = [
     "hardshrink",
     "glu",
     "softmin",
+    "selu_",
+    "celu_",
+    "hardtanh_",
 ]
 
 
@@ -60,7 +64,7 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
     tensor([1.0507, 0.0000])
     """
     _floating(input, "elu_cpu")
-    return _maybe_inplace(input, inplace, "selu", A.SELU)
+    return _in_place(input, "selu_", A.SELU_) if inplace else A.SELU(input)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
@@ -76,7 +80,9 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     _floating(input, "elu_cpu")
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
-    return _maybe_inplace(input, inplace, "celu", lambda x: A.CELU(x, params=(float(alpha),)))
+    if inplace:
+        return _in_place(input, "celu_", lambda x: A.CELU_(x, params=(float(alpha),)))
+    return A.CELU(input, params=(float(alpha),))
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
@@ -117,6 +123,46 @@ def hardtanh(
 def _int_hardtanh(x: Tensor, bounds: tuple) -> Tensor:
     data = x._data
     return Tensor._make(np.asarray(A._hardtanh(data, *bounds)).astype(data.dtype))
+
+
+def selu_(input: Tensor) -> Tensor:
+    """``selu(input, inplace=True)`` (node ``EluBackward1``, as PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> x = symgrad.tensor([1.0])
+    >>> F.selu_(x) is x
+    True
+    """
+    return selu(input, inplace=True)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """``celu(input, alpha, inplace=True)`` (node ``CeluBackward1``, as PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.celu_(symgrad.tensor([-1.0]), alpha=2.0)
+    tensor([-0.7869])
+    """
+    return celu(input, alpha, inplace=True)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """``hardtanh(input, min_val, max_val, inplace=True)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.hardtanh_(symgrad.tensor([3.0]))
+    tensor([1.])
+    """
+    return hardtanh(input, min_val, max_val, inplace=True)
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:

@@ -76,22 +76,15 @@ def _selu_partial(x: Any) -> Any:
     )
 
 
-SELU = declare(
-    "selu",
-    "x",
-    _selu_formula,
+_SELU_OPTIONS = dict(
     partials=lambda x: (_selu_partial(x),),
     kernel=_selu,
     exact=False,
     promote="float",
-    backward="EluBackward0",
     domain={"x": "nonzero"},
     vjp_backward="EluBackwardBackward0",
 )
-CELU = declare(
-    "celu",
-    "x",
-    lambda x, alpha: sp.Piecewise((x, x > 0), (alpha * (sp.exp(x / alpha) - 1), True)),
+_CELU_OPTIONS = dict(
     params="alpha",
     partials=lambda x, alpha: (
         sp.Piecewise((1, x > 0), (sp.exp(x / alpha), x < 0), (1, sp.Eq(x, 0)), (sp.nan, True)),
@@ -102,6 +95,18 @@ CELU = declare(
     domain=Domain({"x": "nonzero"}, params=((1.0,), (0.5,), (2.0,))),
     vjp_backward="EluBackwardBackward0",
 )
+
+
+def _celu_formula(x: Any, alpha: Any) -> Any:
+    return sp.Piecewise((x, x > 0), (alpha * (sp.exp(x / alpha) - 1), True))
+
+
+SELU = declare("selu", "x", _selu_formula, backward="EluBackward0", **_SELU_OPTIONS)
+CELU = declare("celu", "x", _celu_formula, **_CELU_OPTIONS)
+# the in-place forms: the same formulas, under PyTorch's names for them (its backward there
+# reads the result instead of the input)
+SELU_ = declare("selu_", "x", _selu_formula, backward="EluBackward1", **_SELU_OPTIONS)
+CELU_ = declare("celu_", "x", _celu_formula, backward="CeluBackward1", **_CELU_OPTIONS)
 MISH = declare(
     "mish",
     "x",

@@ -19,6 +19,11 @@ ACTIVATIONS = [
     _op("selu", _fn("selu"), arg(2, 3, kind="away")),
     _op("celu", _fn("celu"), arg(2, 3, kind="away")),
     _op("celu_alpha", _fn("celu", alpha=0.5), arg(2, 3, kind="away")),
+    _op("selu_inplace", lambda T, x: T.nn.functional.selu(x * 1.0, inplace=True), arg(2, 3, kind="away")),
+    _op("celu_inplace", lambda T, x: T.nn.functional.celu_(x * 1.0, 0.5), arg(2, 3, kind="away")),
+    _op(
+        "hardtanh_inplace", lambda T, x: T.nn.functional.hardtanh_(x * 1.0), arg(2, 3, kind="clamp")
+    ),
     _op("mish", _fn("mish"), arg(2, 3)),
     _op("hardtanh", _fn("hardtanh"), arg(2, 4, kind="clamp")),
     _op("hardtanh_bounds", _fn("hardtanh", min_val=-0.5, max_val=0.7), arg(2, 4, kind="clamp")),

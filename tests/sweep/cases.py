@@ -119,6 +119,8 @@ REGISTRY_OPS = {
     "squared_error": "mse_loss_mean",
     "selu": "selu",
     "celu": "celu",
+    "selu_": "selu_inplace",
+    "celu_": "celu_inplace",
     "mish": "mish",
     "hardtanh": "hardtanh",
     "hardswish": "hardswish",
