@@ -19,7 +19,11 @@ ACTIVATIONS = [
     _op("selu", _fn("selu"), arg(2, 3, kind="away")),
     _op("celu", _fn("celu"), arg(2, 3, kind="away")),
     _op("celu_alpha", _fn("celu", alpha=0.5), arg(2, 3, kind="away")),
-    _op("selu_inplace", lambda T, x: T.nn.functional.selu(x * 1.0, inplace=True), arg(2, 3, kind="away")),
+    _op(
+        "selu_inplace",
+        lambda T, x: T.nn.functional.selu(x * 1.0, inplace=True),
+        arg(2, 3, kind="away"),
+    ),
     _op("celu_inplace", lambda T, x: T.nn.functional.celu_(x * 1.0, 0.5), arg(2, 3, kind="away")),
     _op(
         "hardtanh_inplace", lambda T, x: T.nn.functional.hardtanh_(x * 1.0), arg(2, 3, kind="clamp")
