@@ -247,7 +247,7 @@ def normalize(
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     if out is None:
         return input / denom
-    from symgrad.ops.math import div
+    from symgrad.ops.out import div  # the division that takes out=
 
     return div(input, denom, out=out)
 

@@ -162,3 +162,9 @@ def test_first_and_second_derivatives_by_finite_differences(fn):
     ]
     assert gradcheck(fn, leaves)
     assert gradgradcheck(fn, leaves)
+
+
+def test_normalize_writes_into_out():
+    out = symgrad.empty(1, 2)
+    assert SF.normalize(symgrad.tensor([[3.0, 4.0]]), out=out) is out
+    np.testing.assert_allclose(out.numpy(), [[0.6, 0.8]], rtol=1e-6)
