@@ -11,6 +11,7 @@ import numpy as np
 
 from symgrad.ops import activations as A
 from symgrad.ops import elementwise as E
+from symgrad.ops import math as _math
 from symgrad.ops.inplace import inplace
 from symgrad.ops.inplace import inplace as _in_place  # the name `inplace` is an argument below
 from symgrad.ops.softmax_family import softmax
@@ -18,6 +19,10 @@ from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
 __all__ = [
+    "elu",
+    "elu_",
+    "leaky_relu",
+    "leaky_relu_",
     "selu",
     "celu",
     "mish",
@@ -123,6 +128,65 @@ def hardtanh(
 def _int_hardtanh(x: Tensor, bounds: tuple) -> Tensor:
     data = x._data
     return Tensor._make(np.asarray(A._hardtanh(data, *bounds)).astype(data.dtype))
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``input`` where positive, ``alpha * (exp(input) - 1)`` elsewhere (in place:
+    ``EluBackward1``, as PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.elu(symgrad.tensor([1.0, 0.0]))
+    tensor([1., 0.])
+    """
+    if inplace:
+        return _in_place(input, "elu_", lambda x: A.ELU_(x, params=(float(alpha),)))
+    return _math.elu(input, alpha)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """``elu(input, alpha, inplace=True)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.elu_(symgrad.tensor([2.0]))
+    tensor([2.])
+    """
+    return elu(input, alpha, inplace=True)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``input`` where positive, ``negative_slope * input`` elsewhere (in place:
+    ``LeakyReluBackward1``, as PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.leaky_relu(symgrad.tensor([-1.0, 2.0]), 0.5)
+    tensor([-0.5000,  2.0000])
+    """
+    if inplace:
+        slope = (float(negative_slope),)
+        return _in_place(input, "leaky_relu_", lambda x: A.LEAKY_RELU_(x, params=slope))
+    return _math.leaky_relu(input, negative_slope)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """``leaky_relu(input, negative_slope, inplace=True)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.leaky_relu_(symgrad.tensor([-2.0]))
+    tensor([-0.0200])
+    """
+    return leaky_relu(input, negative_slope, inplace=True)
 
 
 def selu_(input: Tensor) -> Tensor:

@@ -20,7 +20,7 @@ from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
 from symgrad.ops import losses as _losses
 from symgrad.ops.linalg import linear_2d
-from symgrad.ops.math import elu, gelu, leaky_relu, relu, sigmoid, softplus, tanh
+from symgrad.ops.math import gelu, relu, sigmoid, softplus, tanh
 from symgrad.ops.softmax_family import log_softmax, softmax
 from symgrad.tensor import Tensor
 
@@ -37,8 +37,6 @@ __all__ = [
     "tanh",
     "softmax",
     "log_softmax",
-    "leaky_relu",
-    "elu",
     "gelu",
     "softplus",
     "silu",
@@ -218,7 +216,6 @@ def silu(input: Tensor) -> Tensor:
     return elementwise.SILU(input)
 
 
-__all__ += ["elu", "gelu", "leaky_relu", "softplus"]
 __all__ += [
     *_activations.__all__,
     *_normalization.__all__,

@@ -13,8 +13,10 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad.ops import elementwise as E
 from symgrad.ops.elementwise import declare
 from symgrad.prim.domains import Domain
+from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.kernels import _sigmoid
 
 # PyTorch's SELU constants (Klambauer et al., 2017)
@@ -76,15 +78,22 @@ def _selu_partial(x: Any) -> Any:
     )
 
 
-_SELU_OPTIONS = dict(
+SELU = declare(
+    "selu",
+    "x",
+    _selu_formula,
     partials=lambda x: (_selu_partial(x),),
     kernel=_selu,
     exact=False,
     promote="float",
+    backward="EluBackward0",
     domain={"x": "nonzero"},
     vjp_backward="EluBackwardBackward0",
 )
-_CELU_OPTIONS = dict(
+CELU = declare(
+    "celu",
+    "x",
+    lambda x, alpha: sp.Piecewise((x, x > 0), (alpha * (sp.exp(x / alpha) - 1), True)),
     params="alpha",
     partials=lambda x, alpha: (
         sp.Piecewise((1, x > 0), (sp.exp(x / alpha), x < 0), (1, sp.Eq(x, 0)), (sp.nan, True)),
@@ -97,16 +106,32 @@ _CELU_OPTIONS = dict(
 )
 
 
-def _celu_formula(x: Any, alpha: Any) -> Any:
-    return sp.Piecewise((x, x > 0), (alpha * (sp.exp(x / alpha) - 1), True))
+def _in_place_form(prim: Elementwise, backward: str) -> Elementwise:
+    """``prim`` again under the name of PyTorch's in-place node (its backward there reads the
+    result instead of the input): the same formula, partials, kernels and domain."""
+    inputs, expr, params, partials = prim._declared
+    return declare(
+        prim.name + "_",
+        inputs,
+        expr,
+        params=params,
+        partials=partials,
+        kernel=prim.kernel,
+        partial_kernels=prim.partial_kernels,
+        vjp_kernels=prim._vjp_kernels,
+        promote=prim.promote,
+        exact=prim.exact,
+        domain=prim.domain,
+        masked=prim.masked,
+        backward=backward,
+        vjp_backward=prim.vjp_backward,
+    )
 
 
-SELU = declare("selu", "x", _selu_formula, backward="EluBackward0", **_SELU_OPTIONS)
-CELU = declare("celu", "x", _celu_formula, **_CELU_OPTIONS)
-# the in-place forms: the same formulas, under PyTorch's names for them (its backward there
-# reads the result instead of the input)
-SELU_ = declare("selu_", "x", _selu_formula, backward="EluBackward1", **_SELU_OPTIONS)
-CELU_ = declare("celu_", "x", _celu_formula, backward="CeluBackward1", **_CELU_OPTIONS)
+SELU_ = _in_place_form(SELU, "EluBackward1")
+CELU_ = _in_place_form(CELU, "CeluBackward1")
+ELU_ = _in_place_form(E.ELU, "EluBackward1")
+LEAKY_RELU_ = _in_place_form(E.LEAKY_RELU, "LeakyReluBackward1")
 MISH = declare(
     "mish",
     "x",

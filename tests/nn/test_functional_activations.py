@@ -173,3 +173,29 @@ def test_celu_gradient_with_an_alpha_float32_cannot_hold():
 def test_gelu_rejects_an_unknown_approximation_as_pytorch():
     with pytest.raises(RuntimeError, match="approximate argument must be either none or tanh"):
         SF.gelu(symgrad.ones(2), approximate="bad")
+
+
+@pytest.mark.parametrize(
+    "call, plain, node",
+    [
+        (lambda F, x: F.selu(x, inplace=True), lambda F, x: F.selu(x), "EluBackward1"),
+        (lambda F, x: F.celu_(x, 0.5), lambda F, x: F.celu(x, 0.5), "CeluBackward1"),
+        (lambda F, x: F.elu(x, inplace=True), lambda F, x: F.elu(x), "EluBackward1"),
+        (
+            lambda F, x: F.leaky_relu_(x, 0.2),
+            lambda F, x: F.leaky_relu(x, 0.2),
+            "LeakyReluBackward1",
+        ),
+        (lambda F, x: F.hardtanh_(x), lambda F, x: F.hardtanh(x), "HardtanhBackward0"),
+        (lambda F, x: F.mish(x, inplace=True), lambda F, x: F.mish(x), "MishBackward0"),
+    ],
+)
+def test_in_place_forms_record_pytorchs_nodes(call, plain, node):
+    x = symgrad.tensor([-1.0, 0.5, 2.0], requires_grad=True)
+    y = call(SF, x * 1.0)
+    assert y.grad_fn.name() == node
+    (g,) = symgrad.autograd.grad(y.sum(), x)
+    z = plain(SF, x)
+    (h,) = symgrad.autograd.grad(z.sum(), x)
+    np.testing.assert_array_equal(y.detach().numpy(), z.detach().numpy())
+    np.testing.assert_array_equal(g.numpy(), h.numpy())

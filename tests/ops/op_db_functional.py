@@ -28,6 +28,12 @@ ACTIVATIONS = [
     _op(
         "hardtanh_inplace", lambda T, x: T.nn.functional.hardtanh_(x * 1.0), arg(2, 3, kind="clamp")
     ),
+    _op("elu_inplace", lambda T, x: T.nn.functional.elu_(x * 1.0, 0.5), arg(2, 3, kind="away")),
+    _op(
+        "leaky_relu_inplace",
+        lambda T, x: T.nn.functional.leaky_relu(x * 1.0, 0.2, inplace=True),
+        arg(2, 3, kind="away"),
+    ),
     _op("mish", _fn("mish"), arg(2, 3)),
     _op("hardtanh", _fn("hardtanh"), arg(2, 4, kind="clamp")),
     _op("hardtanh_bounds", _fn("hardtanh", min_val=-0.5, max_val=0.7), arg(2, 4, kind="clamp")),

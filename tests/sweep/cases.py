@@ -121,6 +121,8 @@ REGISTRY_OPS = {
     "celu": "celu",
     "selu_": "selu_inplace",
     "celu_": "celu_inplace",
+    "elu_": "elu_inplace",
+    "leaky_relu_": "leaky_relu_inplace",
     "mish": "mish",
     "hardtanh": "hardtanh",
     "hardswish": "hardswish",

@@ -156,11 +156,7 @@ class ELU(_Inplace):
         self.alpha = alpha
 
     def forward(self, input: Tensor) -> Tensor:
-        if self.inplace:
-            from symgrad.ops.inplace import inplace
-
-            return inplace(input, "elu_", lambda x: F.elu(x, self.alpha))
-        return F.elu(input, self.alpha)
+        return F.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self) -> str:
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
@@ -195,11 +191,7 @@ class LeakyReLU(_Inplace):
         self.negative_slope = negative_slope
 
     def forward(self, input: Tensor) -> Tensor:
-        if self.inplace:
-            from symgrad.ops.inplace import inplace
-
-            return inplace(input, "leaky_relu_", lambda x: F.leaky_relu(x, self.negative_slope))
-        return F.leaky_relu(input, self.negative_slope)
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self) -> str:
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
