@@ -8,11 +8,19 @@ from typing import Any
 import numpy as np
 
 from symgrad import ops as _ops
+from symgrad.nn import activations as _activations
+from symgrad.nn import normalization as _normalization
+from symgrad.nn import regression as _regression
+from symgrad.nn import sparse as _sparse
 from symgrad.nn._arguments import _check_tensors, _reduction
+from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.classification import cross_entropy, nll_loss
+from symgrad.nn.normalization import *  # noqa: F403
+from symgrad.nn.regression import *  # noqa: F403
+from symgrad.nn.sparse import *  # noqa: F403
 from symgrad.ops import losses as _losses
 from symgrad.ops.linalg import linear_2d
-from symgrad.ops.math import elu, gelu, leaky_relu, relu, sigmoid, softplus, tanh
+from symgrad.ops.math import gelu, relu, sigmoid, softplus, tanh
 from symgrad.ops.softmax_family import log_softmax, softmax
 from symgrad.tensor import Tensor
 
@@ -29,12 +37,9 @@ __all__ = [
     "tanh",
     "softmax",
     "log_softmax",
-    "leaky_relu",
-    "elu",
     "gelu",
     "softplus",
     "silu",
-    "one_hot",
 ]
 
 
@@ -211,12 +216,9 @@ def silu(input: Tensor) -> Tensor:
     return elementwise.SILU(input)
 
 
-def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
-    """Integer class indices as one-hot int64 rows."""
-    if tensor.dtype.is_floating_point:
-        raise RuntimeError("one_hot is only applicable to index tensor of integer dtype")
-    n = int(tensor._data.max()) + 1 if num_classes < 0 else num_classes
-    return Tensor._make(np.eye(n, dtype=np.int64)[tensor._data])
-
-
-__all__ += ["elu", "gelu", "leaky_relu", "softplus"]
+__all__ += [
+    *_activations.__all__,
+    *_normalization.__all__,
+    *_regression.__all__,
+    *_sparse.__all__,
+]

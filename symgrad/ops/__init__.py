@@ -1,6 +1,7 @@
 """Every primitive, declared once, and the public functions that apply them."""
 
 from symgrad.ops import (
+    activations,
     division,
     gathering,
     indexing,

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad.ops import activations as _activations
 from symgrad.ops.elementwise import _sigmoid, declare
 from symgrad.prim.structural import Structural
 from symgrad.prim.vocab import INTERPRETERS
@@ -127,8 +128,10 @@ def _to_input(xp: Any, g: Any, shape: tuple, input_shape: tuple) -> Any:
 def fused_loss(prim: Any, backward: str) -> Structural:
     """A node that applies an element-wise loss ``prim``, weights it and reduces it."""
 
-    def forward(xp: Any, *arrays: Any, reduction: str, weight: Any, shape: tuple) -> Any:
-        loss = xp.elementwise(prim, arrays)
+    def forward(
+        xp: Any, *arrays: Any, reduction: str, weight: Any, shape: tuple, params: tuple = ()
+    ) -> Any:
+        loss = xp.elementwise(prim, arrays, params)
         if loss.shape != shape:  # the inputs broadcast to a smaller shape than the loss's
             loss = xp.expand(loss, shape)
         return _reduce(xp, loss if weight is None else loss * weight, reduction)
@@ -136,10 +139,11 @@ def fused_loss(prim: Any, backward: str) -> Structural:
     def vjp(xp: Any, g: Any, c: Any) -> tuple:
         shape, weight = c.params["shape"], c.params["weight"]
         gl = _unreduce(xp, g, shape, c.params["reduction"])
+        scalars = c.params.get("params", ())
         if weight is not None:
             gl = gl * xp.constant(np.broadcast_to(weight, shape))
         return tuple(
-            _to_input(xp, xp.elementwise_vjp(prim, i, c.inputs, None, gl), shape, s)
+            _to_input(xp, xp.elementwise_vjp(prim, i, c.inputs, None, gl, scalars), shape, s)
             if need
             else None
             for i, (need, s) in enumerate(zip(c.needs, c.shapes))
@@ -156,6 +160,8 @@ BCE_WITH_LOGITS_PLAIN_LOSS = fused_loss(
 )
 BCE_LOSS = fused_loss(BCE, "BinaryCrossEntropyBackward0")
 MSE_LOSS = fused_loss(SQUARED_ERROR, "MseLossBackward0")
+SMOOTH_L1_LOSS = fused_loss(_activations.SMOOTH_L1, "SmoothL1LossBackward0")
+HUBER_LOSS = fused_loss(_activations.HUBER, "HuberLossBackward0")
 
 
 def _nll_forward(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reduction: str) -> Any:

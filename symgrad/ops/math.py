@@ -209,7 +209,9 @@ def gelu(input: Any, approximate: str = "none") -> Tensor:
         return E.GELU(input)
     if approximate == "tanh":
         return E.GELU_TANH(input)
-    raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
+    raise RuntimeError(
+        f"approximate argument must be either none or tanh. (gelu got approximate={approximate!r})"
+    )
 
 
 def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:

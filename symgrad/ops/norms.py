@@ -125,3 +125,28 @@ _NORM2 = Structural(
 
 def _norm2(input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     return _NORM2(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+
+
+def _as_node(prim: Structural, backward: str) -> Structural:
+    return Structural(
+        prim.name,
+        prim.forward,
+        prim.vjp,
+        saves=prim.saved_inputs,
+        saves_out=prim.saves_out,
+        backward=backward,
+    )
+
+
+# ATen's own at::norm (pairwise_distance calls it) records NormBackward1, not the
+# LinalgVectorNormBackward0 of torch.norm; the rule is the same
+_NORM2_AT = _as_node(_NORM2, "NormBackward1")
+_NORM_P_AT = _as_node(_NORM_P, "NormBackward1")
+
+
+def at_norm(input: Tensor, p: float, dim: int, keepdim: bool) -> Tensor:
+    """The p-norm over one ``dim``, recorded as ATen's ``norm`` (``NormBackward1``)."""
+    dims = _dims(input, dim)
+    if p == 2:
+        return _NORM2_AT(input, dim=dims, keepdim=bool(keepdim))
+    return _NORM_P_AT(input, order=float(p), dim=dims, keepdim=bool(keepdim))

@@ -6,7 +6,15 @@ imports PyTorch, so the package loads (and its doctests run) without it.
 """
 
 # importing a module registers its programs, in this order
-from crosscheck import elementwise, functional, reductions, rounding, scenarios, shapes  # noqa: F401
+from crosscheck import (
+    elementwise,
+    functional,
+    functional_more,
+    reductions,
+    rounding,
+    scenarios,
+    shapes,
+)  # noqa: F401,E501
 from crosscheck.scenarios import DTYPE_CASES, SCENARIOS
 from crosscheck.spec import PROGRAMS, Arg, Program
 

@@ -627,5 +627,6 @@ EXTRA = [
 
 OP_DB = ARITHMETIC + ELEMENTWISE + REDUCTIONS + SOFTMAX + LINALG + SHAPE + INDEXING + SETITEM
 OP_DB += LOSSES + EXTRA
+OP_DB += __import__(__package__ + ".op_db_functional", fromlist=["_"]).FUNCTIONAL
 
 assert len({op.name for op in OP_DB}) == len(OP_DB), "op names must be unique"

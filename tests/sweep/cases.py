@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 from ops.op_db import ARITHMETIC, DOMAINS, ELEMENTWISE, OP_DB, OpInfo, arg
+from ops.op_db_functional import ACTIVATIONS
 
 from symgrad.prim.domains import KINDS as _SAMPLERS
 
@@ -58,6 +59,12 @@ ROUNDING = [
     _rounding_op("round_decimals", lambda T, x: x.round(decimals=1)),
     _rounding_op("trunc", lambda T, x: T.trunc(x)),
     _rounding_op("frac", lambda T, x: T.frac(x)),
+]
+
+# hardsigmoid's gradient uses float32's 1/6 in PyTorch: within the sweep's tolerance, not the
+# op table's (whose entry is not compared with PyTorch)
+SWEEP_ONLY = [
+    OpInfo("hardsigmoid", lambda T, x: T.nn.functional.hardsigmoid(x * 2.6 + 0.05), (arg(2, 4),))
 ]
 
 # registry primitive -> an op of the sweep that records it (a test checks none is missing)
@@ -110,11 +117,26 @@ REGISTRY_OPS = {
     "bce_with_logits_plain": "bce_with_logits_mean",
     "bce": "bce_mean",
     "squared_error": "mse_loss_mean",
+    "selu": "selu",
+    "celu": "celu",
+    "selu_": "selu_inplace",
+    "celu_": "celu_inplace",
+    "elu_": "elu_inplace",
+    "leaky_relu_": "leaky_relu_inplace",
+    "mish": "mish",
+    "hardtanh": "hardtanh",
+    "hardswish": "hardswish",
+    "hardsigmoid": "hardsigmoid",
+    "logsigmoid": "logsigmoid",
+    "softshrink": "softshrink",
+    "hardshrink": "hardshrink",
+    "smooth_l1": "smooth_l1_loss_mean",
+    "huber": "huber_loss_mean",
 }
 
-OPS: list[OpInfo] = [op for op in OP_DB if op.torch] + ROUNDING
+OPS: list[OpInfo] = [op for op in OP_DB if op.torch] + ROUNDING + SWEEP_ONLY
 OPS_BY_NAME = {op.name: op for op in OPS}
-_F32_OPS = {op.name for op in ARITHMETIC + ELEMENTWISE + ROUNDING}
+_F32_OPS = {op.name for op in ARITHMETIC + ELEMENTWISE + ROUNDING + ACTIVATIONS + SWEEP_ONLY}
 
 
 @dataclass(frozen=True)

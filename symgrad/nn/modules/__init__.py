@@ -2,7 +2,7 @@
 
 from symgrad.nn.modules.activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from symgrad.nn.modules.container import ModuleDict, ModuleList, Sequential
-from symgrad.nn.modules.linear import Flatten, Identity, Linear
+from symgrad.nn.modules.linear import Bilinear, Flatten, Identity, Linear
 from symgrad.nn.modules.loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -12,6 +12,14 @@ from symgrad.nn.modules.loss import (
     NLLLoss,
 )
 from symgrad.nn.modules.module import Module
+from symgrad.nn.modules import normalization as _normalization
+from symgrad.nn.modules import pointwise as _pointwise
+from symgrad.nn.modules import regression_loss as _regression_loss
+from symgrad.nn.modules import sparse as _sparse
+from symgrad.nn.modules.normalization import *  # noqa: F403
+from symgrad.nn.modules.pointwise import *  # noqa: F403
+from symgrad.nn.modules.regression_loss import *  # noqa: F403
+from symgrad.nn.modules.sparse import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -32,4 +40,9 @@ __all__ = [
     "NLLLoss",
     "BCEWithLogitsLoss",
     "BCELoss",
+    "Bilinear",
+    *_normalization.__all__,
+    *_pointwise.__all__,
+    *_regression_loss.__all__,
+    *_sparse.__all__,
 ]

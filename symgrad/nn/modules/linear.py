@@ -12,7 +12,7 @@ from symgrad.nn.modules.module import Module
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
 
-__all__ = ["Linear", "Identity", "Flatten"]
+__all__ = ["Linear", "Identity", "Flatten", "Bilinear"]
 
 
 class Linear(Module):
@@ -112,3 +112,56 @@ class Flatten(Module):
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Bilinear(Module):
+    """``y[..., o] = x1 @ weight[o] @ x2 + bias[o]``, weight of shape (out, in1, in2),
+    initialized uniform within ``1 / sqrt(in1_features)`` as PyTorch.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> m = nn.Bilinear(3, 2, 4)
+    >>> m
+    Bilinear(in1_features=3, in2_features=2, out_features=4, bias=True)
+    >>> m(symgrad.ones(5, 3), symgrad.ones(5, 2)).shape
+    symgrad.Size([5, 4])
+    """
+
+    def __init__(
+        self,
+        in1_features: int,
+        in2_features: int,
+        out_features: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        shape = (out_features, in1_features, in2_features)
+        self.weight = Parameter(creation.empty(shape, device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(creation.empty(out_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Weight and bias uniform within ``1 / sqrt(in1_features)``."""
+        bound = 1 / math.sqrt(self.weight.shape[1])
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (
+            f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+            f"out_features={self.out_features}, bias={self.bias is not None}"
+        )

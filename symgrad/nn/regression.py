@@ -1,0 +1,359 @@
+"""More losses of :mod:`symgrad.nn.functional`: ``smooth_l1_loss`` and ``huber_loss`` (one
+fused node each, as PyTorch), and ``kl_div``, ``poisson_nll_loss``, ``gaussian_nll_loss``,
+``margin_ranking_loss``, ``hinge_embedding_loss``, ``triplet_margin_loss``, composed of
+recorded ops in PyTorch's own order, so their nodes are PyTorch's."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from symgrad import creation
+from symgrad import ops as _ops
+from symgrad.autograd import grad_mode
+from symgrad.nn._arguments import _check_tensors, _reduction
+from symgrad.nn.normalization import pairwise_distance
+from symgrad.ops import losses as _losses
+from symgrad.tensor import Tensor
+
+__all__ = [
+    "kl_div",
+    "smooth_l1_loss",
+    "huber_loss",
+    "poisson_nll_loss",
+    "gaussian_nll_loss",
+    "margin_ranking_loss",
+    "hinge_embedding_loss",
+    "triplet_margin_loss",
+]
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    """ATen's apply_loss_reduction."""
+    if reduction == "mean":
+        return loss.mean()
+    return loss.sum() if reduction == "sum" else loss
+
+
+def _pair(input: Any, target: Any, op: str) -> tuple[Tensor, Tensor]:
+    _check_tensors(op, input=input, target=target)
+    if target.dtype is not input.dtype and input.dtype.is_floating_point:
+        target = target.to(input.dtype)
+    return input, target
+
+
+def _warn_size(input: Tensor, target: Tensor) -> tuple:
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=3,
+        )
+    try:
+        return np.broadcast_shapes(tuple(input.shape), tuple(target.shape))
+    except ValueError:
+        raise RuntimeError(
+            f"The size of tensor a ({input.shape[-1] if input.ndim else 1}) must match the "
+            f"size of tensor b ({target.shape[-1] if target.ndim else 1}): input of shape "
+            f"{list(input.shape)}, target of shape {list(target.shape)}"
+        ) from None
+
+
+def kl_div(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
+    """The Kullback-Leibler divergence of log-probabilities ``input`` from ``target``
+    (probabilities, or log-probabilities with ``log_target``); ``reduction='batchmean'``
+    divides the sum by the batch size.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> p = symgrad.tensor([[0.5, 0.5]])
+    >>> F.kl_div(p.log(), p, reduction="batchmean")
+    tensor(0.)
+    """
+    if size_average is not None or reduce is not None:
+        r = _reduction(reduction, size_average, reduce)
+    else:
+        if reduction == "mean":
+            warnings.warn(
+                "reduction: 'mean' divides the total loss by both the batch size and the "
+                "support size.'batchmean' divides only by the batch size, and aligns with the "
+                "KL div math definition.'mean' will be changed to behave the same as "
+                "'batchmean' in the next major release.",
+                UserWarning,
+                stacklevel=2,
+            )
+        r = "sum" if reduction == "batchmean" else _reduction(reduction)
+    input, target = _pair(input, target, "kl_div")
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        # xlogy(target, target): 0 where the target is 0 (its gradient there is nan, as
+        # PyTorch's xlogy gives)
+        xlogy = _ops.where(target == 0, 0.0, target * target.log())
+        loss = xlogy - target * input
+    out = _reduce(loss, r)
+    if reduction == "batchmean" and input.ndim != 0:
+        out = out / input.shape[0]
+    return out
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """``0.5 d**2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta``, for ``d = input -
+    target`` (one ``SmoothL1LossBackward0`` node; ``beta=0`` is ``l1_loss``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.smooth_l1_loss(symgrad.tensor([0.5, 3.0]), symgrad.zeros(2), reduction="none")
+    tensor([0.1250, 2.5000])
+    """
+    input, target = _pair(input, target, "smooth_l1_loss")
+    shape = _warn_size(input, target)
+    r = _reduction(reduction, size_average, reduce)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        # PyTorch's l1_loss of the broadcast pair
+        return _reduce(_ops.abs(input.expand(shape) - target.expand(shape)), r)
+    return _losses.SMOOTH_L1_LOSS(
+        input, target, reduction=r, weight=None, shape=shape, params=(float(beta),)
+    )
+
+
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """``0.5 d**2`` where ``|d| < delta``, else ``delta (|d| - 0.5 delta)`` (one
+    ``HuberLossBackward0`` node); ``weight`` (the input's shape) weights each element.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.huber_loss(symgrad.tensor([0.5, 3.0]), symgrad.zeros(2), reduction="none")
+    tensor([0.1250, 2.5000])
+    """
+    input, target = _pair(input, target, "huber_loss")
+    shape = _warn_size(input, target)
+    if weight is not None and weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    r = _reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    loss = _losses.HUBER_LOSS(
+        input,
+        target,
+        reduction="none" if weight is not None else r,
+        weight=None,
+        shape=shape,
+        params=(float(delta),),
+    )
+    return loss if weight is None else _reduce(loss * weight, r)
+
+
+def poisson_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    log_input: bool = True,
+    full: bool = False,
+    size_average: Any = None,
+    eps: float = 1e-8,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The Poisson negative log-likelihood: ``exp(input) - target * input`` (``log_input``),
+    else ``input - target * log(input + eps)``; ``full`` adds Stirling's term where
+    ``target > 1``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.poisson_nll_loss(symgrad.zeros(2), symgrad.ones(2))
+    tensor(1.)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(reduction, size_average, reduce)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    input, target = _pair(input, target, "poisson_nll_loss")
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _reduce(loss, reduction)
+
+
+def _gaussian_var(input: Tensor, var: Any) -> Tensor:
+    """PyTorch's checks of ``var``: non-negative, and of the input's shape or one
+    homoscedastic dimension short of it."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * creation.ones_like(input)
+    elif bool((var._data < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    if var.shape != input.shape:
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif not (
+            input.ndim == var.ndim and sum(v for i, v in zip(input.shape, var.shape) if i != v) == 1
+        ):
+            raise ValueError(
+                f"var is of incorrect size: var of shape {list(var.shape)} for input of shape "
+                f"{list(input.shape)}"
+            )
+    return var
+
+
+def gaussian_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    var: Any,
+    full: bool = False,
+    eps: float = 1e-6,
+    reduction: str = "mean",
+) -> Tensor:
+    """The Gaussian negative log-likelihood ``0.5 (log(var) + (input - target)**2 / var)``
+    (``var`` clamped at ``eps`` with the gradient passed through, as PyTorch), plus
+    ``0.5 log(2 pi)`` with ``full``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.gaussian_nll_loss(symgrad.ones(2), symgrad.ones(2), symgrad.ones(2))
+    tensor(0.)
+    """
+    var = _gaussian_var(input, var)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with grad_mode.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def margin_ranking_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``max(0, -target * (input1 - input2) + margin)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.margin_ranking_loss(symgrad.tensor([1.0]), symgrad.tensor([2.0]), symgrad.ones(1))
+    tensor(1.)
+    """
+    r = _reduction(reduction, size_average, reduce)
+    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
+        raise RuntimeError(
+            "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
+        )
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), r)
+
+
+def hinge_embedding_loss(
+    input: Tensor,
+    target: Tensor,
+    margin: float = 1.0,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.hinge_embedding_loss(symgrad.tensor([0.3, 0.3]), symgrad.tensor([1.0, -1.0]),
+    ...                        reduction="none")
+    tensor([0.3000, 0.7000])
+    """
+    r = _reduction(reduction, size_average, reduce)
+    zeros = creation.zeros_like(input)
+    margin_clamp = (margin - input).clamp_min(0)
+    output_margin = _ops.where(target != 1, margin_clamp, zeros)
+    output_self = _ops.where(target != -1, input, zeros)
+    return _reduce(output_margin + output_self, r)
+
+
+def triplet_margin_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    margin: float = 1.0,
+    p: float = 2,
+    eps: float = 1e-6,
+    swap: bool = False,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` with the
+    ``pairwise_distance`` d; ``swap`` takes the smaller of the two negative distances.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> a = symgrad.zeros(1, 2)
+    >>> F.triplet_margin_loss(a, a, symgrad.tensor([[3.0, 4.0]]), eps=0.0)
+    tensor(0.)
+    """
+    r = _reduction(reduction, size_average, reduce)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    dims = (anchor.ndim, positive.ndim, negative.ndim)
+    if len(set(dims)) != 1:
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number "
+            f"of dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative "
+            f"{dims[2]}D inputs"
+        )
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = _ops.minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce((margin + dist_pos - dist_neg).clamp_min(0), r)

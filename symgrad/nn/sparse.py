@@ -1,0 +1,262 @@
+"""``dropout``, ``alpha_dropout``, ``one_hot``, ``embedding`` and ``bilinear`` of
+:mod:`symgrad.nn.functional`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from symgrad import creation, dtypes
+from symgrad.ops.inplace import _write, inplace
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["dropout", "alpha_dropout", "one_hot", "embedding", "bilinear"]
+
+
+def _check_p(p: float) -> None:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _keep_mask(shape: tuple, p: float) -> np.ndarray:
+    """True with probability ``1 - p``, drawn from symgrad's generator (``manual_seed``)."""
+    return creation._rng[0].random(shape) >= p
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)``
+    (node ``MulBackward0``); the input itself when not ``training`` or ``p == 0``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> _ = symgrad.manual_seed(0)
+    >>> y = F.dropout(symgrad.ones(1000), p=0.25)
+    >>> sorted(set(y.tolist()))
+    [0.0, 1.3333333730697632]
+    >>> F.dropout(symgrad.ones(3), training=False)
+    tensor([1., 1., 1.])
+    """
+    _check_p(p)
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
+    factor = _keep_mask(tuple(input.shape), p) * np.asarray(scale, dtype=input._data.dtype)
+    mask = Tensor._make(factor.astype(input._data.dtype, copy=False))
+    if inplace:
+        return _inplace(input, "dropout_", lambda x: x * mask)
+    return input * mask
+
+
+def _inplace(x: Tensor, name: str, compute: Any) -> Tensor:
+    return inplace(x, name, compute)
+
+
+# -SELU's negative saturation value (scale * alpha): alpha_dropout keeps SELU's mean and variance
+_ALPHA = 1.7580993408473766
+
+
+def alpha_dropout(
+    input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False
+) -> Tensor:
+    """Dropout for SELU networks: dropped elements take SELU's negative saturation value and
+    an affine map keeps the mean and variance (node ``AddBackward0``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.alpha_dropout(symgrad.ones(2), 0.5)
+    tensor([1., 1.])
+    """
+    _check_p(p)
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    if p == 1:
+        return input * 0.0
+    keep = _keep_mask(tuple(input.shape), p).astype(input._data.dtype)
+    a = 1.0 / math.sqrt((_ALPHA**2 * p + 1) * (1 - p))
+    mult, shift = _alpha_terms(keep, p, a)
+    compute = lambda x: x * Tensor._make(mult) + Tensor._make(shift)  # noqa: E731
+    return _inplace(input, "alpha_dropout_", compute) if inplace else compute(input)
+
+
+def _alpha_terms(keep: np.ndarray, p: float, a: float) -> tuple:
+    """PyTorch's factors: ``input * (keep * a) + b`` with ``b = (keep - 1) * alpha * a +
+    alpha * a * p``."""
+    b = (keep - 1) * (_ALPHA * a) + _ALPHA * a * p
+    return (keep * a).astype(keep.dtype), np.asarray(b, dtype=keep.dtype)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Integer class indices as one-hot int64 rows (``num_classes=-1``: one more than the
+    largest index).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.one_hot(symgrad.tensor([0, 2]))
+    tensor([[1, 0, 0],
+            [0, 0, 1]])
+    """
+    if tensor.dtype is not dtypes.int64:
+        raise RuntimeError(
+            "one_hot is only applicable to index tensor of type LongTensor (got "
+            f"{tensor.dtype!r}; convert it with .long())."
+        )
+    t = tensor._data
+    if num_classes == -1:
+        if not t.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(t.max()) + 1
+    if t.size and t.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if t.size and t.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._make(np.eye(num_classes, dtype=np.int64)[t])
+
+
+# -- embedding: one node, EmbeddingBackward0 -----------------------------------------------------
+
+
+def _embedding_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    p = c.params
+    idx, coef = p["indices"], p["coef"]
+    if coef is not None:  # padding rows get nothing; scale_grad_by_freq divides by counts
+        g = g * xp.constant(coef.reshape(coef.shape + (1,)).astype(p["dtype"]))
+    return (xp.index_put_zeros(c.shapes[0], (idx,), g),)
+
+
+_EMBEDDING = Structural(
+    "embedding",
+    lambda xp, w, indices, coef, dtype: xp.getitem(w, (indices,)),
+    _embedding_vjp,
+    backward="EmbeddingBackward0",
+    jvp="linear",
+)
+
+
+def embedding(
+    input: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
+    """Rows of ``weight`` picked by the indices ``input``; the ``padding_idx`` row gets no
+    gradient; ``max_norm`` renormalizes the picked rows in place first.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.embedding(symgrad.tensor([2, 0]), symgrad.tensor([[1.0], [2.0], [3.0]]))
+    tensor([[3.],
+            [1.]])
+    """
+    if weight.ndim == 0 and weight.requires_grad:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if weight.ndim != 2:
+        raise RuntimeError(
+            f"'weight' must be 2-D (num_embeddings, embedding_dim), got shape {list(weight.shape)}"
+        )
+    n = weight.shape[0]
+    if padding_idx is not None:
+        if padding_idx > 0 and padding_idx >= n or padding_idx < -n:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx = padding_idx % n if padding_idx < 0 else padding_idx
+    if input.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got {input.dtype!r} instead (while checking arguments for "
+            "embedding)"
+        )
+    idx = input._data.astype(np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        if not weight.shape[1]:
+            bad = idx[(idx < 0) | (idx >= n)].flat[0]
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
+        raise IndexError(f"index out of range in self (indices must be in [0, {n}))")
+    if max_norm is not None:
+        _renorm(weight, idx, max_norm, norm_type)
+    coef = None
+    if padding_idx is not None or scale_grad_by_freq:
+        coef = np.ones(idx.shape)
+        if scale_grad_by_freq:
+            coef = coef / np.bincount(idx.reshape(-1), minlength=n)[idx]
+        if padding_idx is not None:
+            coef = np.where(idx == padding_idx, 0.0, coef)
+    return _EMBEDDING(weight, indices=idx, coef=coef, dtype=weight._data.dtype)
+
+
+def _renorm(weight: Tensor, idx: np.ndarray, max_norm: float, norm_type: float) -> None:
+    """PyTorch's embedding_renorm_: rows used whose norm exceeds ``max_norm`` scaled to it."""
+    rows = np.unique(idx)
+    data = weight._data[rows]
+    norms = np.linalg.norm(data, ord=norm_type, axis=1) if data.size else np.zeros(0)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    new = np.array(weight._data, copy=True)
+    new[rows] = data * scale[:, None].astype(data.dtype)
+    _write(weight, new, "embedding_renorm_")
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``out[..., o] = sum_ij input1[..., i] weight[o, i, j] input2[..., j] + bias[o]``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.bilinear(symgrad.ones(1, 2), symgrad.ones(1, 3), symgrad.ones(4, 2, 3)).shape
+    symgrad.Size([1, 4])
+    """
+    _check_bilinear(input1, input2, weight, bias)
+    out_f, in1, in2 = weight.shape
+    lead = tuple(input1.shape[:-1])
+    x1 = input1.reshape(-1, in1)
+    x2 = input2.reshape(-1, in2)
+    w = weight.permute(1, 0, 2).reshape(in1, out_f * in2)
+    y = (x1 @ w).reshape(-1, out_f, in2)
+    out = (y * x2.unsqueeze(1)).sum(-1).view(lead + (out_f,))
+    return out if bias is None else out + bias
+
+
+def _check_bilinear(x1: Tensor, x2: Tensor, w: Tensor, b: Tensor | None) -> None:
+    if x1.ndim != x2.ndim:
+        raise RuntimeError(
+            f"bilinear(): input dimensions do not match: got {x1.ndim} and {x2.ndim}"
+        )
+    for k in range(x1.ndim - 1):
+        if x1.shape[k] != x2.shape[k]:
+            raise RuntimeError(
+                f"bilinear(): input batch dimensions do not match at dim {k}: got "
+                f"{x1.shape[k]} and {x2.shape[k]}"
+            )
+    if x1.ndim == 0 or w.ndim < 3:
+        r = max(w.ndim, 1)
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-r}, {r - 1}], but got "
+            f"{1 if w.ndim < 2 else 2}): bilinear needs a weight (out, in1, in2)"
+        )
+    if x1.shape[-1] != w.shape[1]:
+        raise RuntimeError(
+            f"bilinear(): input1 size does not match weight size: got {x1.shape[-1]} but "
+            f"expected {w.shape[1]}"
+        )
+    if x2.shape[-1] != w.shape[2]:
+        raise RuntimeError(
+            f"bilinear(): input2 size does not match weight size: got {x2.shape[-1]} but "
+            f"expected {w.shape[2]}"
+        )
+    if b is not None and b.shape[-1] != w.shape[0]:
+        raise RuntimeError(
+            f"bilinear(): bias size does not match weight size: got {b.shape[-1]} but "
+            f"expected {w.shape[0]}"
+        )

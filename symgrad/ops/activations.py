@@ -1,0 +1,285 @@
+"""More element-wise primitives: the activations of ``torch.nn.functional`` and the two
+piecewise regression losses, declared like those of :mod:`symgrad.ops.elementwise`.
+
+Where PyTorch's derivative at a kink differs from the one-sided limit SymPy would take, the
+partial is declared (``exact=False``) with PyTorch's value there, and written so that its own
+derivative (the second derivative) is PyTorch's too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad._lazy import sympy as sp
+from symgrad.ops import elementwise as E
+from symgrad.ops.elementwise import declare
+from symgrad.prim.domains import Domain
+from symgrad.prim.elementwise import Elementwise
+from symgrad.prim.kernels import _sigmoid
+
+# PyTorch's SELU constants (Klambauer et al., 2017)
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _selu(v: Any) -> Any:
+    with np.errstate(over="ignore", invalid="ignore"):
+        return SELU_SCALE * np.where(v > 0, v, SELU_ALPHA * np.expm1(np.minimum(0, v)))
+
+
+def _celu(v: Any, alpha: Any) -> Any:
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return np.where(v > 0, v, alpha * np.expm1(np.minimum(0, v) / alpha))
+
+
+def _hardtanh(v: Any, low: Any, high: Any) -> Any:
+    return np.where(v < low, low, np.where(v > high, high, v))
+
+
+def _mish(v: Any) -> Any:
+    return v * np.tanh(np.logaddexp(0, v))
+
+
+def _mish_partial(v: Any, out: Any) -> Any:
+    # PyTorch's form: tanh(softplus(v)) + v * sigmoid(v) * (1 - tanh(softplus(v))**2)
+    t = np.tanh(np.logaddexp(0, v))
+    return t + v * _sigmoid(v) * (1 - t * t)
+
+
+def _special() -> Any:
+    from symgrad.prim import special
+
+    return special
+
+
+def _mish_formula_partial(x: Any) -> Any:
+    # tanh(softplus(x)) = (1 - (1 - s)**2) / (1 + (1 - s)**2) for s = sigmoid(x): finite at
+    # every order, where the exponential form overflows
+    s = _special().sigmoid(x)
+    t = (1 - (1 - s) ** 2) / (1 + (1 - s) ** 2)
+    return t + x * s * (1 - t**2)
+
+
+def _selu_formula(x: Any) -> Any:
+    scale, alpha = sp.Float(SELU_SCALE, 30), sp.Float(SELU_ALPHA, 30)
+    return scale * sp.Piecewise((x, x > 0), (alpha * (sp.exp(x) - 1), True))
+
+
+def _selu_partial(x: Any) -> Any:
+    scale, alpha = sp.Float(SELU_SCALE, 30), sp.Float(SELU_ALPHA, 30)
+    # as elu: scale * alpha * exp(x) below 0, a constant at the kink (second derivative 0)
+    return sp.Piecewise(
+        (scale, x > 0),
+        (scale * alpha * sp.exp(x), x < 0),
+        (scale * alpha, sp.Eq(x, 0)),
+        (sp.nan, True),  # PyTorch: nan at nan
+    )
+
+
+SELU = declare(
+    "selu",
+    "x",
+    _selu_formula,
+    partials=lambda x: (_selu_partial(x),),
+    kernel=_selu,
+    exact=False,
+    promote="float",
+    backward="EluBackward0",
+    domain={"x": "nonzero"},
+    vjp_backward="EluBackwardBackward0",
+)
+CELU = declare(
+    "celu",
+    "x",
+    lambda x, alpha: sp.Piecewise((x, x > 0), (alpha * (sp.exp(x / alpha) - 1), True)),
+    params="alpha",
+    partials=lambda x, alpha: (
+        sp.Piecewise((1, x > 0), (sp.exp(x / alpha), x < 0), (1, sp.Eq(x, 0)), (sp.nan, True)),
+    ),
+    kernel=_celu,
+    exact=False,
+    promote="float",
+    domain=Domain({"x": "nonzero"}, params=((1.0,), (0.5,), (2.0,))),
+    vjp_backward="EluBackwardBackward0",
+)
+
+
+def _in_place_form(prim: Elementwise, backward: str) -> Elementwise:
+    """``prim`` again under the name of PyTorch's in-place node (its backward there reads the
+    result instead of the input): the same formula, partials, kernels and domain."""
+    inputs, expr, params, partials = prim._declared
+    return declare(
+        prim.name + "_",
+        inputs,
+        expr,
+        params=params,
+        partials=partials,
+        kernel=prim.kernel,
+        partial_kernels=prim.partial_kernels,
+        vjp_kernels=prim._vjp_kernels,
+        promote=prim.promote,
+        exact=prim.exact,
+        domain=prim.domain,
+        masked=prim.masked,
+        backward=backward,
+        vjp_backward=prim.vjp_backward,
+    )
+
+
+SELU_ = _in_place_form(SELU, "EluBackward1")
+CELU_ = _in_place_form(CELU, "CeluBackward1")
+ELU_ = _in_place_form(E.ELU, "EluBackward1")
+LEAKY_RELU_ = _in_place_form(E.LEAKY_RELU, "LeakyReluBackward1")
+MISH = declare(
+    "mish",
+    "x",
+    lambda x: x * sp.tanh(sp.log(1 + sp.exp(x))),
+    partials=lambda x: (_mish_formula_partial(x),),
+    kernel=_mish,
+    partial_kernels={0: _mish_partial},
+    promote="float",
+)
+HARDTANH = declare(
+    "hardtanh",
+    "x",
+    lambda x, min_val, max_val: sp.Piecewise(
+        (min_val, x < min_val), (max_val, x > max_val), (x, True)
+    ),
+    params="min_val max_val",
+    # PyTorch: gradient 1 strictly inside the bounds only (0 on them, and at nan)
+    partials=lambda x, min_val, max_val: (
+        sp.Piecewise((1, (x > min_val) & (x < max_val)), (0, True)),
+    ),
+    kernel=_hardtanh,
+    exact=False,
+    domain=Domain({"x": "clear_of_bounds"}, params=((-1.0, 1.0), (-0.5, 0.5), (-0.5, 0.7))),
+    vjp_backward="HardtanhBackwardBackward0",
+)
+HARDSWISH = declare(
+    "hardswish",
+    "x",
+    lambda x: sp.Piecewise((0, x < -3), (x * (x + 3) / 6, x <= 3), (x, True)),
+    # PyTorch: 0 up to -3, 1 from 3 on, x/3 + 1/2 strictly between (and at nan)
+    partials=lambda x: (
+        sp.Piecewise((0, x <= -3), (1, x >= 3), (x / 3 + sp.Rational(1, 2), True)),
+    ),
+    kernel=lambda v: np.where(v < -3, 0.0 * v, np.where(v <= 3, v * (v + 3) / 6, v)),
+    exact=False,
+    promote="float",
+    vjp_backward="HardswishBackwardBackward0",
+)
+HARDSIGMOID = declare(
+    "hardsigmoid",
+    "x",
+    lambda x: sp.Piecewise((0, x <= -3), (1, x >= 3), (x / 6 + sp.Rational(1, 2), True)),
+    # 1/6 exactly (PyTorch's backward uses the float32 constant 1/6, in float64 too)
+    partials=lambda x: (sp.Piecewise((sp.Rational(1, 6), (x > -3) & (x < 3)), (0, True)),),
+    kernel=lambda v: np.minimum(np.maximum(v + 3, 0), 6) / 6,
+    exact=False,
+    promote="float",
+)
+LOGSIGMOID = declare(
+    "logsigmoid",
+    "x",
+    lambda x: -sp.log(1 + sp.exp(-x)),
+    partials=lambda x: (_special().sigmoid(-x),),
+    # PyTorch's form: min(x, 0) - log1p(exp(-|x|)), so +0.0 for a large x
+    kernel=lambda v: np.minimum(v, 0) - np.log1p(np.exp(-np.abs(v))),
+    partial_kernels={0: lambda v, out: _sigmoid(-v)},
+    promote="float",
+    backward="LogSigmoidBackward0",
+    vjp_backward="LogSigmoidBackwardBackward0",
+)
+
+
+def _inside(x: Any, lambd: Any) -> Any:
+    return (x >= -lambd) & (x <= lambd)
+
+
+def _outside(x: Any, lambd: Any) -> Any:
+    # not the negation of _inside: nan is neither (PyTorch's gradient there is 0)
+    return (x < -lambd) | (x > lambd)
+
+
+SOFTSHRINK = declare(
+    "softshrink",
+    "x",
+    lambda x, lambd: sp.Piecewise(
+        (0, _inside(x, lambd)), (x - lambd, x > lambd), (x + lambd, True)
+    ),
+    params="lambd",
+    partials=lambda x, lambd: (sp.Piecewise((1, _outside(x, lambd)), (0, True)),),
+    kernel=lambda v, lambd: np.where(
+        _inside(v, lambd), 0.0, np.where(v > lambd, v - lambd, v + lambd)
+    ),
+    exact=False,
+    domain=Domain({"x": "clear_of_bounds"}, params=((0.5,), (1.0,))),
+    vjp_backward="SoftshrinkBackwardBackward0",
+)
+HARDSHRINK = declare(
+    "hardshrink",
+    "x",
+    lambda x, lambd: sp.Piecewise((0, _inside(x, lambd)), (x, True)),
+    params="lambd",
+    partials=lambda x, lambd: (sp.Piecewise((1, _outside(x, lambd)), (0, True)),),
+    kernel=lambda v, lambd: np.where(_inside(v, lambd), 0.0, v),
+    exact=False,
+    domain=Domain({"x": "clear_of_bounds"}, params=((0.5,), (1.0,))),
+    vjp_backward="HardshrinkBackwardBackward0",
+)
+
+# -- piecewise regression losses (fused with their reduction in symgrad.ops.losses) ------------
+
+
+def _smooth_l1(v: Any, t: Any, beta: Any) -> Any:
+    z = np.abs(v - t)
+    return np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+
+
+def _huber(v: Any, t: Any, delta: Any) -> Any:
+    z = np.abs(v - t)
+    return np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+
+
+def _clipped(d: Any, bound: Any, inner: Any) -> Any:
+    # PyTorch: -bound below -beta, +bound above, inner between, the ends taken by the outer
+    # constants so that the second derivative is 0 there
+    return sp.Piecewise((-bound, d <= -bound), (bound, d >= bound), (inner, True))
+
+
+SMOOTH_L1 = declare(
+    "smooth_l1",
+    "x y",
+    lambda x, y, beta: sp.Piecewise(
+        ((x - y) ** 2 / (2 * beta), sp.Abs(x - y) < beta), (sp.Abs(x - y) - beta / 2, True)
+    ),
+    params="beta",
+    partials=lambda x, y, beta: (
+        sp.Piecewise((-1, x - y <= -beta), (1, x - y >= beta), ((x - y) / beta, True)),
+        sp.Piecewise((1, x - y <= -beta), (-1, x - y >= beta), ((y - x) / beta, True)),
+    ),
+    kernel=_smooth_l1,
+    exact=False,
+    promote="float",
+    domain=Domain({"x": "distinct", "y": "distinct"}, params=((1.0,), (0.5,))),
+    vjp_backward="SmoothL1LossBackwardBackward0",
+)
+HUBER = declare(
+    "huber",
+    "x y",
+    lambda x, y, delta: sp.Piecewise(
+        ((x - y) ** 2 / 2, sp.Abs(x - y) < delta), (delta * (sp.Abs(x - y) - delta / 2), True)
+    ),
+    params="delta",
+    partials=lambda x, y, delta: (
+        _clipped(x - y, delta, x - y),
+        -_clipped(x - y, delta, x - y),
+    ),
+    kernel=_huber,
+    exact=False,
+    promote="float",
+    domain=Domain({"x": "distinct", "y": "distinct"}, params=((1.0,), (0.5,))),
+    vjp_backward="HuberLossBackwardBackward0",
+)

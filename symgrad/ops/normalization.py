@@ -1,0 +1,168 @@
+"""Layer, group and batch normalization: one node each, as PyTorch's native kernels
+(``NativeLayerNormBackward0``, ``NativeGroupNormBackward0``, ``NativeBatchNormBackward0``).
+
+One rule serves the three: the input, seen in the shape ``group`` (group norm's
+``(N, G, -1)``; the input's own shape otherwise), is centred and scaled by its mean and biased
+variance over ``axes``, or by given statistics (batch norm in evaluation), then multiplied by
+the weight and shifted by the bias, both seen in the shape ``view``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from symgrad.ops import elementwise as E
+from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
+from symgrad.tensor import Tensor
+
+__all__ = ["native_norm"]
+
+
+def _stats(xp: Any, xr: Any, axes: tuple, eps: float, stats: Any) -> tuple:
+    """``(x - mean, 1 / sqrt(var + eps))`` over ``axes``, or with the given statistics."""
+    if stats is not None:
+        mean, var = stats
+        return xr - xp.constant(mean), xp.constant(1 / np.sqrt(var + eps))
+    n = math.prod(xr.shape[a] for a in axes)
+    mean = xp.sum(xr, axes, True) / n
+    centred = xr - mean
+    var = xp.sum(centred * centred, axes, True) / n
+    return centred, xp.elementwise(E.RSQRT, (var + eps,))
+
+
+def _forward(xp: Any, x: Any, *affine: Any, axes, eps, group, view, stats, has_w, has_b) -> Any:
+    xr = x if group is None else xp.reshape(x, group)
+    centred, rstd = _stats(xp, xr, axes, eps, stats)
+    out = centred * rstd
+    if group is not None:
+        out = xp.reshape(out, x.shape)
+    if has_w:
+        out = out * xp.reshape(affine[0], view)
+    if has_b:
+        out = out + xp.reshape(affine[-1], view)
+    return out
+
+
+def _vjp(xp: Any, g: Any, c: Any) -> tuple:
+    p = c.params
+    x, axes, group, view = c.inputs[0], p["axes"], p["group"], p["view"]
+    xr = x if group is None else xp.reshape(x, group)
+    centred, rstd = _stats(xp, xr, axes, p["eps"], p["stats"])
+    xhat = centred * rstd
+    shape = tuple(x.shape)
+    grads = []
+    gxhat = g * xp.reshape(c.inputs[1], view) if p["has_w"] else g
+    if c.needs[0]:
+        if group is not None:
+            gxhat = xp.reshape(gxhat, group)
+        if p["stats"] is None:
+            n = math.prod(xr.shape[a] for a in axes)
+            mean_g = xp.sum(gxhat, axes, True) / n
+            mean_gx = xp.sum(gxhat * xhat, axes, True) / n
+            gx = rstd * (gxhat - mean_g - xhat * mean_gx)
+        else:
+            gx = gxhat * rstd
+        grads.append(gx if group is None else xp.reshape(gx, shape))
+    else:
+        grads.append(None)
+    if p["has_w"]:
+        if c.needs[1]:
+            xh = xhat if group is None else xp.reshape(xhat, shape)
+            grads.append(xp.reshape(xp.sum_to_size(g * xh, view), c.shapes[1]))
+        else:
+            grads.append(None)
+    if p["has_b"]:
+        gb = g
+        if xp is INTERPRETERS.tensor and p["tie_bias"]:
+            # PyTorch differentiates its backward as one node: the bias's gradient depends on
+            # the input there too (with a zero derivative), so it requires grad with it
+            gb = g + (xhat if group is None else xp.reshape(xhat, shape)) * 0.0
+        grads.append(xp.reshape(xp.sum_to_size(gb, view), c.shapes[-1]) if c.needs[-1] else None)
+    return tuple(grads)
+
+
+def _jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """The forward rule: the normalization's Jacobian is symmetric, so the tangent of the
+    normalized input is the VJP's formula applied to the input's tangent."""
+    p = c.params
+    x, axes, group, view = c.inputs[0], p["axes"], p["group"], p["view"]
+    shape = tuple(x.shape)
+    xr = x if group is None else xp.reshape(x, group)
+    centred, rstd = _stats(xp, xr, axes, p["eps"], p["stats"])
+    xhat = centred * rstd
+    out = None
+    if tangents[0] is not None:
+        t = tangents[0] if group is None else xp.reshape(tangents[0], group)
+        if p["stats"] is None:
+            n = math.prod(xr.shape[a] for a in axes)
+            mean_t = xp.sum(t, axes, True) / n
+            mean_tx = xp.sum(t * xhat, axes, True) / n
+            out = rstd * (t - mean_t - xhat * mean_tx)
+        else:
+            out = t * rstd
+        if group is not None:
+            out = xp.reshape(out, shape)
+        if p["has_w"]:
+            out = out * xp.reshape(c.inputs[1], view)
+    xh = xhat if group is None else xp.reshape(xhat, shape)
+    if p["has_w"] and tangents[1] is not None:
+        term = xh * xp.reshape(tangents[1], view)
+        out = term if out is None else out + term
+    if p["has_b"] and tangents[-1] is not None:
+        term = xp.expand(xp.reshape(tangents[-1], view), shape)
+        out = term if out is None else out + term
+    return out
+
+
+def _node(backward: str) -> Structural:
+    return Structural(
+        "native_norm",
+        lambda xp, *args, tie_bias, **params: _forward(xp, *args, **params),
+        _vjp,
+        saves=(0, 1),
+        backward=backward,
+        jvp=_jvp,
+    )
+
+
+_NODES = {
+    "layer": _node("NativeLayerNormBackward0"),
+    "group": _node("NativeGroupNormBackward0"),
+    "batch": _node("NativeBatchNormBackward0"),
+}
+
+
+def native_norm(
+    kind: str,
+    input: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    *,
+    axes: tuple,
+    eps: float,
+    view: tuple,
+    group: tuple | None = None,
+    stats: tuple | None = None,
+) -> Tensor:
+    """Normalize ``input`` over ``axes`` (of its ``group`` shape) and apply weight and bias;
+    ``stats`` = (mean, var) arrays to use instead of the input's own (no gradient)."""
+    affine = tuple(t for t in (weight, bias) if t is not None)
+    dtype = input._data.dtype
+    if stats is not None:
+        stats = tuple(np.asarray(s, dtype=dtype) for s in stats)
+    return _NODES[kind](
+        input,
+        *affine,
+        axes=axes,
+        eps=float(eps),
+        group=group,
+        view=view,
+        stats=stats,
+        has_w=weight is not None,
+        has_b=bias is not None,
+        tie_bias=kind != "group",  # PyTorch's group norm backward leaves the bias's alone
+    )
