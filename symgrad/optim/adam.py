@@ -5,17 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad import creation, dtypes
-from symgrad.optim.optimizer import Optimizer
+from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative, lerp_
 from symgrad.tensor import Tensor
 
 __all__ = ["Adam", "AdamW"]
-
-
-def _lerp_(x: Tensor, end: Tensor, weight: float) -> Tensor:
-    """``x += weight * (end - x)`` in place, in PyTorch's two forms (exact at each end)."""
-    if weight < 0.5:
-        return x.add_(end - x, alpha=weight)
-    return x.copy_(end - (end - x) * (1 - weight))
 
 
 class Adam(Optimizer):
@@ -54,15 +47,11 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        check_nonnegative(("learning rate", lr), ("epsilon value", eps))
         for i in (0, 1):
             if not 0.0 <= betas[i] < 1.0:
                 raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_nonnegative(("weight_decay value", weight_decay))
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -99,8 +88,8 @@ class Adam(Optimizer):
             else:
                 grad = grad.add(p, alpha=decay)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        _lerp_(exp_avg, grad, 1 - beta1)
-        exp_avg_sq.mul_(beta2).add_(grad * (1 - beta2) * grad)  # addcmul's order
+        lerp_(exp_avg, grad, 1 - beta1)
+        addcmul_(exp_avg_sq.mul_(beta2), grad, grad, 1 - beta2)
         step = state["step"].item()
         step_size = lr / (1 - beta1**step)
         bias_correction2_sqrt = (1 - beta2**step) ** 0.5
@@ -110,7 +99,7 @@ class Adam(Optimizer):
             denom = (biggest.sqrt() / bias_correction2_sqrt).add_(eps)
         else:
             denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
-        p.add_(exp_avg * -step_size / denom)  # addcdiv's order
+        addcdiv_(p, exp_avg, denom, -step_size)
 
 
 class AdamW(Adam):

@@ -14,7 +14,7 @@ from symgrad.nn.modules._state import zero_grads
 from symgrad.nn.modules.module import _type_name
 from symgrad.tensor import Tensor
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "required", "lerp_", "addcdiv_", "addcmul_", "check_nonnegative"]
 
 
 class _RequiredParameter:
@@ -201,3 +201,28 @@ def _cast(param: Tensor, value: Any, key: Any = None) -> Any:
     if isinstance(value, Iterable) and not isinstance(value, str):
         return type(value)(_cast(param, v) for v in value)
     return value
+
+
+def lerp_(x: Tensor, end: Tensor, weight: float) -> Tensor:
+    """``x += weight * (end - x)`` in place, in PyTorch's two forms (exact at each end)."""
+    if weight < 0.5:
+        return x.add_(end - x, alpha=weight)
+    return x.copy_(end - (end - x) * (1 - weight))
+
+
+def addcdiv_(x: Tensor, t1: Tensor, t2: Tensor, value: float = 1.0) -> Tensor:
+    """``x += value * t1 / t2`` in place, in PyTorch's order of operations."""
+    return x.add_(t1 * value / t2)
+
+
+def addcmul_(x: Tensor, t1: Tensor, t2: Tensor, value: float = 1.0) -> Tensor:
+    """``x += value * t1 * t2`` in place, in PyTorch's order of operations."""
+    return x.add_(t1 * value * t2)
+
+
+def check_nonnegative(*named: tuple[str, float]) -> None:
+    """Raise PyTorch's ``ValueError("Invalid <what>: <value>")`` for the first negative
+    hyperparameter among ``(what, value)`` pairs."""
+    for what, value in named:
+        if not 0.0 <= value:
+            raise ValueError(f"Invalid {what}: {value}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.optim.optimizer import Optimizer
+from symgrad.optim.optimizer import Optimizer, check_nonnegative
 
 __all__ = ["SGD"]
 
@@ -43,12 +43,11 @@ class SGD(Optimizer):
         differentiable: bool = False,
         fused: bool | None = None,
     ) -> None:
-        if lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if momentum < 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_nonnegative(
+            ("learning rate", lr),
+            ("momentum value", momentum),
+            ("weight_decay value", weight_decay),
+        )
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         defaults = {

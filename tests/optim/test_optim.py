@@ -31,6 +31,21 @@ CONFIGS = {
     "adam_betas_maximize": ("Adam", dict(lr=0.01, betas=(0.3, 0.9), maximize=True)),
     "adamw": ("AdamW", dict(lr=0.01)),
     "adamw_amsgrad": ("AdamW", dict(lr=0.05, amsgrad=True, weight_decay=0.5, eps=1e-6)),
+    "rmsprop": ("RMSprop", dict(lr=0.01)),
+    "rmsprop_centered_momentum": (
+        "RMSprop",
+        dict(lr=0.01, alpha=0.9, momentum=0.5, centered=True),
+    ),
+    "rmsprop_decay_maximize": (
+        "RMSprop",
+        dict(lr=0.005, weight_decay=0.1, maximize=True, eps=1e-3),
+    ),
+    "adagrad": ("Adagrad", dict(lr=0.1)),
+    "adagrad_decay_initial": (
+        "Adagrad",
+        dict(lr=0.1, lr_decay=0.5, weight_decay=0.1, initial_accumulator_value=0.3),
+    ),
+    "adagrad_maximize": ("Adagrad", dict(lr=0.05, maximize=True, eps=1e-3)),
 }
 
 # (weight, bias) after four steps, printed by PyTorch 2.13 (rounded to 7 decimals)
@@ -70,6 +85,30 @@ EXPECTED = {
     "adamw_amsgrad": (
         [[0.641091, -0.0382818, -0.0759556], [-0.4868117, 0.3752747, 0.9160145]],
         [0.2692559, 0.0091668],
+    ),
+    "rmsprop": (
+        [[0.722611, -0.0319726, -0.1038383], [-0.4880553, 0.3636553, 0.9849325]],
+        [0.2482786, 0.0395245],
+    ),
+    "rmsprop_centered_momentum": (
+        [[0.649781, -0.1011014, -0.0262572], [-0.5929058, 0.4210598, 0.987712]],
+        [0.2345489, -0.0474334],
+    ),
+    "rmsprop_decay_maximize": (
+        [[0.3526717, -0.3984667, 0.2719185], [-0.8939248, 0.2124771, 1.1135144]],
+        [-0.049388, -0.3457907],
+    ),
+    "adagrad": (
+        [[0.7219513, -0.0326019, -0.1031507], [-0.4889044, 0.364154, 0.9850008]],
+        [0.2482282, 0.038752],
+    ),
+    "adagrad_decay_initial": (
+        [[0.6543449, -0.0880208, -0.0342434], [-0.5662807, 0.3835446, 0.9496065]],
+        [0.1655664, -0.0601629],
+    ),
+    "adagrad_maximize": (
+        [[0.3515265, -0.3989547, 0.2725866], [-0.8945876, 0.2045956, 1.1736212]],
+        [-0.0543554, -0.3466597],
     ),
 }
 
@@ -219,6 +258,14 @@ def test_param_groups_and_defaults():
         (lambda p: optim.Adam(p, betas=(1.0, 0.9)), ValueError, "beta parameter at index 0"),
         (lambda p: optim.Adam(p, eps=-1.0), ValueError, "Invalid epsilon value: -1.0"),
         (lambda p: optim.AdamW(p, weight_decay=-1), ValueError, "Invalid weight_decay"),
+        (lambda p: optim.RMSprop(p, alpha=-0.5), ValueError, "Invalid alpha value: -0.5"),
+        (lambda p: optim.RMSprop(p, momentum=-1), ValueError, "Invalid momentum value: -1"),
+        (lambda p: optim.Adagrad(p, lr_decay=-1), ValueError, "Invalid lr_decay value: -1"),
+        (
+            lambda p: optim.Adagrad(p, initial_accumulator_value=-1),
+            ValueError,
+            "Invalid initial_accumulator_value value: -1",
+        ),
         (lambda p: optim.SGD([], lr=0.1), ValueError, "empty parameter list"),
         (lambda p: optim.SGD(p[0], lr=0.1), TypeError, "but got torch.FloatTensor"),
         (lambda p: optim.SGD([{"params": set(p)}], lr=0.1), TypeError, "ordered collections"),
@@ -280,3 +327,20 @@ def test_repr():
         import torch
 
         assert repr(torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1)) == SGD_REPR
+
+
+def test_adagrad_state_exists_from_construction_and_rmsprop_state_from_the_first_step():
+    w = nn.Parameter(symgrad.tensor([1.0, -2.0]))
+    adagrad = optim.Adagrad([w], lr=0.5, initial_accumulator_value=0.25)
+    assert sorted(adagrad.state[w]) == ["step", "sum"]
+    assert adagrad.state[w]["sum"].tolist() == [0.25, 0.25]
+    (w * w).sum().backward()
+    adagrad.step()
+    assert adagrad.state[w]["sum"].tolist() == [4.25, 16.25]
+    assert adagrad.state[w]["step"].item() == 1.0
+    rmsprop = optim.RMSprop([w], momentum=0.9, centered=True)
+    assert not rmsprop.state[w]
+    rmsprop.step()
+    state = rmsprop.state[w]
+    assert sorted(state) == ["grad_avg", "momentum_buffer", "square_avg", "step"]
+    assert state["grad_avg"].tolist() == pytest.approx([0.02, -0.04])
