@@ -10,6 +10,15 @@ from symgrad import dtypes
 from symgrad._assign import warn_copy_construct
 from symgrad._data import check_fits, check_number, int_argument, sizes, to_array
 from symgrad._device import as_device as _check_device
+from symgrad.random import (
+    Generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    numpy_generator,
+    seed,
+    set_rng_state,
+)
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -26,7 +35,13 @@ __all__ = [
     "rand",
     "randn",
     "randint",
+    "randperm",
+    "Generator",
     "manual_seed",
+    "seed",
+    "initial_seed",
+    "get_rng_state",
+    "set_rng_state",
     "zeros_like",
     "ones_like",
     "full_like",
@@ -36,9 +51,6 @@ __all__ = [
     "is_tensor",
     "numel",
 ]
-
-_rng = [np.random.default_rng()]
-
 
 def _finish(array: np.ndarray, requires_grad: bool, name: str | None = None) -> Tensor:
     t = Tensor._make(array)
@@ -240,11 +252,6 @@ def linspace(
     return _finish(np.linspace(start, end, steps).astype(_float_dtype(dtype)), requires_grad)
 
 
-def manual_seed(seed: int) -> None:
-    """Seed symgrad's random generator (``rand``, ``randn``, ...) for reproducible runs."""
-    _rng[0] = np.random.default_rng(int(seed))
-
-
 def _random_dtype(dtype: Any, op: str) -> np.dtype:
     d = _float_dtype(dtype)
     if d.kind != "f":
@@ -255,7 +262,13 @@ def _random_dtype(dtype: Any, op: str) -> np.dtype:
     return d
 
 
-def rand(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def rand(
+    *size: Any,
+    generator: Generator | None = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Uniform random values in [0, 1).
 
     Examples
@@ -269,14 +282,21 @@ def rand(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool 
     """
     _check_device(device)
     d = _random_dtype(dtype, "rand")
-    return _finish(_rng[0].random(_shape(size)).astype(d), requires_grad)
+    return _finish(numpy_generator(generator).random(_shape(size)).astype(d), requires_grad)
 
 
-def randn(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def randn(
+    *size: Any,
+    generator: Generator | None = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Standard normal random values."""
     _check_device(device)
     d = _random_dtype(dtype, "randn")
-    return _finish(_rng[0].standard_normal(_shape(size)).astype(d), requires_grad)
+    values = numpy_generator(generator).standard_normal(_shape(size))
+    return _finish(values.astype(d), requires_grad)
 
 
 def randint(
@@ -284,6 +304,7 @@ def randint(
     high: Any = None,
     size: Any = None,
     *,
+    generator: Generator | None = None,
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
@@ -293,11 +314,37 @@ def randint(
     if size is None:
         low, high, size = 0, low, high
     shape = _shape(tuple(size))
-    values = _rng[0].integers(low, high, shape)
+    values = numpy_generator(generator).integers(low, high, shape)
     return _finish(
         values.astype((dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy),
         requires_grad,
     )
+
+
+def randperm(
+    n: int,
+    *,
+    generator: Generator | None = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """A random permutation of ``0, ..., n - 1`` (``int64`` unless ``dtype`` says otherwise).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> sorted(symgrad.randperm(4).tolist())
+    [0, 1, 2, 3]
+    """
+    _check_device(device)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"randperm(): argument 'n' must be int, not {type(n).__name__}")
+    n = int_argument(int(n), "randperm")
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    d = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
+    return _finish(numpy_generator(generator).permutation(n).astype(d.numpy), requires_grad)
 
 
 def _like(input: Tensor, dtype: Any, device: Any) -> tuple[tuple, Any, Any]:

@@ -7,8 +7,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import creation
 from symgrad import ops as _ops
+from symgrad import random
 from symgrad.func.transforms import _check_chunk_size, _check_randomness
 from symgrad.tensor import Tensor
 
@@ -120,18 +120,18 @@ def vmap(
                 stacklevel=2,
             )
         results = []
-        saved = creation._rng[0]
+        saved = random.default_generator._rng
         state = saved.bit_generator.state if randomness == "same" else None
         try:
             for i in range(sizes[0]):
                 if randomness == "error":
-                    creation._rng[0] = _NoRandomness()
+                    random.default_generator._rng = _NoRandomness()
                 elif randomness == "same":
                     saved.bit_generator.state = state
                 picked = _map_tree(list(args), list(dims), functools.partial(_select, i=i))
                 results.append(func(*picked, **kwargs))
         finally:
-            creation._rng[0] = saved
+            random.default_generator._rng = saved
         return _stack(results, out_dims, fname)
 
     return wrapper

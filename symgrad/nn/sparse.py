@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import creation, dtypes
+from symgrad import dtypes, random
 from symgrad.ops.inplace import _write, inplace
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -23,7 +23,7 @@ def _check_p(p: float) -> None:
 
 def _keep_mask(shape: tuple, p: float) -> np.ndarray:
     """True with probability ``1 - p``, drawn from symgrad's generator (``manual_seed``)."""
-    return creation._rng[0].random(shape) >= p
+    return random.default_generator._rng.random(shape) >= p
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

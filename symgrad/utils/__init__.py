@@ -1,5 +1,6 @@
-"""``symgrad.utils``: PyTorch's utilities that scripts written for it use (``benchmark``)."""
+"""``symgrad.utils``: PyTorch's utilities that scripts written for it use (``benchmark``,
+``data``)."""
 
-from symgrad.utils import benchmark
+from symgrad.utils import benchmark, data
 
-__all__ = ["benchmark"]
+__all__ = ["benchmark", "data"]

@@ -1,0 +1,213 @@
+"""``DataLoader``: batches of samples from a dataset, as ``torch.utils.data.DataLoader``
+gives them (the same batches from the same sampler order, collated the same way)."""
+
+from __future__ import annotations
+
+import collections.abc as abc
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from symgrad import creation, dtypes
+from symgrad.ops import stack
+from symgrad.random import Generator
+from symgrad.tensor import Tensor
+from symgrad.utils.data.dataset import IterableDataset
+from symgrad.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
+
+__all__ = ["DataLoader", "default_collate", "default_convert"]
+
+
+def default_convert(data: Any) -> Any:
+    """NumPy arrays (and numbers held in NumPy scalars) to tensors, inside lists, tuples and
+    dicts; everything else as it is. What a loader without batching applies."""
+    if isinstance(data, np.ndarray) and data.dtype.kind in "biuf":
+        return creation.as_tensor(data)
+    if isinstance(data, np.generic) and data.dtype.kind in "biuf":
+        return creation.as_tensor(data)
+    if isinstance(data, abc.Mapping):
+        return type(data)({k: default_convert(v) for k, v in data.items()})  # type: ignore[call-arg]
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, (list, tuple)):
+        return type(data)(default_convert(d) for d in data)
+    return data
+
+
+def default_collate(batch: list) -> Any:
+    """Put a list of samples together as PyTorch does: tensors (and NumPy arrays) stacked
+    along a new first dimension, Python ints to an ``int64`` tensor and floats to a
+    ``float64`` one, strings left as a list, and dicts, named tuples, tuples and lists
+    collated field by field (tuples come back as lists, as in PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.utils.data import default_collate
+    >>> default_collate([(symgrad.tensor([1.0, 2.0]), 0), (symgrad.tensor([3.0, 4.0]), 1)])
+    [tensor([[1., 2.],
+            [3., 4.]]), tensor([0, 1])]
+    """
+    elem = batch[0]
+    if isinstance(elem, Tensor):
+        return stack(batch)
+    if isinstance(elem, (np.ndarray, np.generic)) and elem.dtype.kind in "biuf":
+        return stack([creation.as_tensor(b) for b in batch])
+    if isinstance(elem, bool):
+        return creation.tensor(batch)
+    if isinstance(elem, float):
+        return creation.tensor(batch, dtype=dtypes.float64)
+    if isinstance(elem, int):
+        return creation.tensor(batch, dtype=dtypes.int64)
+    if isinstance(elem, (str, bytes)):
+        return batch
+    if isinstance(elem, abc.Mapping):
+        return type(elem)({k: default_collate([d[k] for d in batch]) for k in elem})  # type: ignore[call-arg]
+    if isinstance(elem, tuple) and hasattr(elem, "_fields"):
+        return type(elem)(*(default_collate(list(s)) for s in zip(*batch)))
+    if isinstance(elem, abc.Sequence):
+        if any(len(b) != len(elem) for b in batch):
+            raise RuntimeError("each element in list of batch should be of equal size")
+        return [default_collate(list(samples)) for samples in zip(*batch)]
+    raise TypeError(
+        "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
+        f"found {type(elem).__name__}"
+    )
+
+
+class DataLoader:
+    """Batches of ``batch_size`` samples of ``dataset``, in order or (``shuffle=True``) in
+    a new random order each pass, put together by ``collate_fn`` (:func:`default_collate`).
+
+    ``len(loader)`` is the number of batches. ``num_workers`` is accepted, and the samples
+    are read in this process (the same batches, without worker processes); ``pin_memory``
+    and the other worker options change nothing.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.utils.data import DataLoader, TensorDataset
+    >>> data = TensorDataset(symgrad.arange(10.0).reshape(5, 2), symgrad.arange(5))
+    >>> loader = DataLoader(data, batch_size=2)
+    >>> len(loader)
+    3
+    >>> [y.tolist() for _, y in loader]
+    [[0, 1], [2, 3], [4]]
+    """
+
+    def __init__(
+        self,
+        dataset: Any,
+        batch_size: int | None = 1,
+        shuffle: bool | None = None,
+        sampler: Any = None,
+        batch_sampler: Any = None,
+        num_workers: int = 0,
+        collate_fn: Callable | None = None,
+        pin_memory: bool = False,
+        drop_last: bool = False,
+        timeout: float = 0,
+        worker_init_fn: Callable | None = None,
+        multiprocessing_context: Any = None,
+        generator: Generator | None = None,
+        *,
+        prefetch_factor: int | None = None,
+        persistent_workers: bool = False,
+        pin_memory_device: str = "",
+        in_order: bool = True,
+    ) -> None:
+        if num_workers < 0:
+            raise ValueError(
+                "num_workers option should be non-negative; use num_workers=0 to disable "
+                "multiprocessing."
+            )
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
+        self.dataset = dataset
+        self.num_workers = num_workers
+        self.pin_memory = pin_memory
+        self.timeout = timeout
+        self.worker_init_fn = worker_init_fn
+        self.generator = generator
+        self.prefetch_factor = prefetch_factor
+        self.persistent_workers = persistent_workers
+        iterable = isinstance(dataset, IterableDataset)
+        if iterable:
+            for option, value in (
+                ("shuffle", shuffle),
+                ("sampler", sampler),
+                ("batch_sampler", batch_sampler),
+            ):
+                if value not in (None, False):
+                    raise ValueError(
+                        f"DataLoader with IterableDataset: expected unspecified {option} "
+                        f"option, but got {option}={value}"
+                    )
+        elif shuffle not in {False, None} and sampler is not None:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError(
+                    "batch_sampler option is mutually exclusive with batch_size, shuffle, "
+                    "sampler, and drop_last"
+                )
+            batch_size, drop_last = None, False
+        elif batch_size is None and drop_last:
+            raise ValueError(
+                "batch_size=None option disables auto-batching and is mutually exclusive "
+                "with drop_last"
+            )
+        if sampler is None and not iterable:
+            sampler = (
+                RandomSampler(dataset, generator=generator)
+                if shuffle
+                else SequentialSampler(dataset)
+            )
+        if batch_size is not None and batch_sampler is None and not iterable:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+        self.sampler: Sampler | None = sampler
+        self.batch_sampler = batch_sampler
+        self._auto_batch = batch_size is not None or batch_sampler is not None
+        if collate_fn is None:
+            collate_fn = default_collate if self._auto_batch else default_convert
+        self.collate_fn = collate_fn
+
+    def __iter__(self) -> Iterator:
+        if isinstance(self.dataset, IterableDataset):
+            yield from self._iterate_stream()
+        elif self.batch_sampler is not None:
+            for indices in self.batch_sampler:
+                yield self.collate_fn([self.dataset[i] for i in indices])
+        else:
+            for index in self.sampler:  # type: ignore[union-attr]
+                yield self.collate_fn(self.dataset[index])
+
+    def _iterate_stream(self) -> Iterator:
+        if not self._auto_batch:
+            for sample in self.dataset:
+                yield self.collate_fn(sample)
+            return
+        batch: list = []
+        for sample in self.dataset:
+            batch.append(sample)
+            if len(batch) == self.batch_size:
+                yield self.collate_fn(batch)
+                batch = []
+        if batch and not self.drop_last:
+            yield self.collate_fn(batch)
+
+    def __len__(self) -> int:
+        if isinstance(self.dataset, IterableDataset):
+            n = len(self.dataset)  # type: ignore[arg-type]
+            if self.batch_size is None:
+                return n
+            return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+        if self.batch_sampler is not None:
+            return len(self.batch_sampler)
+        return len(self.sampler)  # type: ignore[arg-type]
+

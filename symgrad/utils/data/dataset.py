@@ -1,0 +1,154 @@
+"""Datasets as in ``torch.utils.data``: a map-style :class:`Dataset` answers ``dataset[i]``
+and ``len(dataset)``; an :class:`IterableDataset` yields its samples."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator, Sequence
+from itertools import accumulate
+from typing import Any
+
+from symgrad.random import Generator, numpy_generator
+from symgrad.tensor import Tensor
+
+__all__ = [
+    "Dataset",
+    "IterableDataset",
+    "TensorDataset",
+    "Subset",
+    "ConcatDataset",
+    "random_split",
+]
+
+
+class Dataset:
+    """A map-style dataset: subclasses define ``__getitem__`` (and usually ``__len__``);
+    ``a + b`` concatenates two datasets."""
+
+    def __getitem__(self, index: Any) -> Any:
+        raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other: Dataset) -> ConcatDataset:
+        return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset):
+    """A dataset read as a stream: subclasses define ``__iter__``."""
+
+    def __iter__(self) -> Iterator:
+        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+
+
+class TensorDataset(Dataset):
+    """Samples are the rows of the given tensors: ``dataset[i] == (t[i] for t in tensors)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.utils.data import TensorDataset
+    >>> data = TensorDataset(symgrad.arange(6.0).reshape(3, 2), symgrad.tensor([0, 1, 0]))
+    >>> len(data), data[1]
+    (3, (tensor([2., 3.]), tensor(1)))
+    """
+
+    def __init__(self, *tensors: Tensor) -> None:
+        sizes = [t.size(0) for t in tensors]
+        if any(size != sizes[0] for size in sizes):
+            raise AssertionError(
+                f"Size mismatch between tensors: their first dimensions are {sizes}; every "
+                "tensor of a TensorDataset needs one row per sample"
+            )
+        self.tensors = tensors
+
+    def __getitem__(self, index: Any) -> tuple:
+        return tuple(t[index] for t in self.tensors)
+
+    def __len__(self) -> int:
+        return self.tensors[0].size(0)
+
+
+class Subset(Dataset):
+    """The samples of ``dataset`` at ``indices``, in that order."""
+
+    def __init__(self, dataset: Dataset, indices: Sequence[int]) -> None:
+        self.dataset = dataset
+        self.indices = indices
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, list):
+            return self.dataset[[self.indices[i] for i in index]]
+        return self.dataset[self.indices[index]]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    """The samples of several datasets, one after another."""
+
+    def __init__(self, datasets: Any) -> None:
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise AssertionError("datasets should not be an empty iterable")
+        for d in self.datasets:
+            if isinstance(d, IterableDataset):
+                raise AssertionError("ConcatDataset does not support IterableDataset")
+        self.cumulative_sizes = list(accumulate(len(d) for d in self.datasets))
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, index: int) -> Any:
+        if index < 0:
+            if -index > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            index += len(self)
+        for which, end in enumerate(self.cumulative_sizes):
+            if index < end:
+                start = self.cumulative_sizes[which - 1] if which else 0
+                return self.datasets[which][index - start]
+        raise IndexError(f"index {index} is out of range for a dataset of {len(self)} samples")
+
+
+def random_split(
+    dataset: Dataset, lengths: Sequence[int | float], generator: Generator | None = None
+) -> list[Subset]:
+    """Split ``dataset`` at random into non-overlapping subsets of the given ``lengths``
+    (counts summing to ``len(dataset)``, or fractions summing to 1, the remainder given out
+    one by one from the first subset on, as in PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.utils.data import TensorDataset, random_split
+    >>> data = TensorDataset(symgrad.arange(10.0))
+    >>> train, test = random_split(data, [0.8, 0.2], generator=symgrad.Generator().manual_seed(0))
+    >>> len(train), len(test)
+    (8, 2)
+    """
+    n = len(dataset)  # type: ignore[arg-type]
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        counts = []
+        for i, fraction in enumerate(lengths):
+            if not 0 <= fraction <= 1:
+                raise ValueError(f"Fraction at index {i} is not between 0 and 1")
+            counts.append(int(math.floor(n * fraction)))
+        for i in range(n - sum(counts)):
+            counts[i % len(counts)] += 1
+        for i, count in enumerate(counts):
+            if count == 0:
+                warnings.warn(
+                    f"Length of split at index {i} is 0. This might result in an empty dataset.",
+                    UserWarning,
+                    stacklevel=2,
+                )
+        lengths = counts
+    if sum(lengths) != n:
+        raise ValueError(
+            f"Sum of input lengths ({sum(lengths)}) does not equal the length of the input "
+            f"dataset ({n})"
+        )
+    order = numpy_generator(generator).permutation(n).tolist()
+    ends = list(accumulate(int(k) for k in lengths))
+    return [Subset(dataset, order[end - k : end]) for k, end in zip(lengths, ends)]
