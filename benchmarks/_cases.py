@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from _training import adam_numpy_step, adam_torchlike_step
 
 __all__ = ["Case", "CASES"]
 
@@ -30,7 +31,7 @@ class Case:
     inputs: Callable[[np.random.Generator], tuple[dict, dict]]
     numpy_step: Callable[[dict, dict], dict]
     torchlike_step: Callable
-    functional_loss: Callable
+    functional_loss: Callable | None  # None: the functional peers sit the case out
     target_ratio: float | None = None  # issue target: symgrad time / NumPy time
     ops: int | None = None  # ops in the graph, for a per-op time
     target_us_per_op: float | None = None
@@ -283,5 +284,16 @@ CASES = [
         target_ratio=1.2,
         rtol=1e-3,
         atol=1e-3,
+    ),
+    Case(
+        key="adam_mlp",
+        label="nn.Module MLP + Adam",
+        title="MLP 784-128-10 as nn.Sequential, one optim.Adam training step, batch 64 (f32)",
+        inputs=_mlp_inputs,
+        numpy_step=lambda p, c: adam_numpy_step(_mlp_numpy, p, c),
+        torchlike_step=adam_torchlike_step,
+        functional_loss=None,
+        rtol=1e-4,
+        atol=1e-6,
     ),
 ]

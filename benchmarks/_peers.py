@@ -32,7 +32,7 @@ class Implementation:
 
     name: str
     version: str
-    prepare: Callable[[Case, dict, dict], Prepared] | None
+    prepare: Callable[[Case, dict, dict], Prepared | None] | None
     missing: str = ""  # why it is skipped
 
 
@@ -69,7 +69,9 @@ def _torchlike_prepare(module_name: str) -> Callable[[Case, dict, dict], Prepare
     return prepare
 
 
-def _hips_prepare(case: Case, params: dict, consts: dict) -> Prepared:
+def _hips_prepare(case: Case, params: dict, consts: dict) -> Prepared | None:
+    if case.functional_loss is None:
+        return None
     import autograd
     import autograd.numpy as anp
 
@@ -81,7 +83,9 @@ def _hips_prepare(case: Case, params: dict, consts: dict) -> Prepared:
     return Prepared(lambda: grad(params), gradients)
 
 
-def _jax_prepare(case: Case, params: dict, consts: dict) -> Prepared:
+def _jax_prepare(case: Case, params: dict, consts: dict) -> Prepared | None:
+    if case.functional_loss is None:
+        return None
     import jax
     import jax.numpy as jnp
 

@@ -133,6 +133,8 @@ def run_case(case: Case, impls: list[Implementation], settings: Settings) -> Res
     steps, reference = {}, None
     for impl in impls:
         prepared = impl.prepare(case, params, consts)
+        if prepared is None:  # this peer has nothing to run this case with
+            continue
         if reference is None:  # the first implementation is hand-written NumPy
             reference = prepared.gradients()
         else:
