@@ -52,6 +52,7 @@ __all__ = [
     "numel",
 ]
 
+
 def _finish(array: np.ndarray, requires_grad: bool, name: str | None = None) -> Tensor:
     t = Tensor._make(array)
     if type(requires_grad) is not bool:

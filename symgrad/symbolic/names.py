@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._leaf_paths import path_of
 from symgrad._symbol_names import element_parts
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, topological_order
@@ -39,13 +40,32 @@ _auto_names: dict[int, str] = {}
 _counter = itertools.count(1)
 
 
+_claimed: dict[str, int] = {}  # automatic names taken from module paths, by tensor id
+
+
 def _automatic_name(t: Tensor) -> str:
+    """An unnamed leaf's name for its lifetime: its path in its model (``fc1.weight``, with
+    ``_2``, ``_3``, ... when another live tensor holds that path already), else ``x_1``,
+    ``x_2``, ..."""
     key = id(t)
     name = _auto_names.get(key)
     if name is None:
-        name = _auto_names[key] = f"x_{next(_counter)}"
-        weakref.finalize(t, _auto_names.pop, key, None)
+        path = path_of(t)
+        if path is None:
+            name = f"x_{next(_counter)}"
+        else:
+            name, k = path, 2
+            while _claimed.setdefault(name, key) != key:
+                name, k = f"{path}_{k}", k + 1
+        _auto_names[key] = name
+        weakref.finalize(t, _forget, key, name)
     return name
+
+
+def _forget(key: int, name: str) -> None:
+    _auto_names.pop(key, None)
+    if _claimed.get(name) == key:
+        del _claimed[name]
 
 
 def is_symbolic(t: Tensor) -> bool:

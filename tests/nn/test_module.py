@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import importlib.util
-import re
 
 import numpy as np
 import pytest
@@ -158,12 +157,14 @@ def test_symbolic_gradient_of_a_module():
         layer.bias.fill_(0.5)
     x = symgrad.tensor([[1.0, 3.0]])
     loss = nn.MSELoss()(layer(x), symgrad.tensor([[0.0]]))
-    unnamed = symgrad.symbolic.gradient(loss, list(layer.parameters()))
-    assert re.search(r"x_\d+\[0, 1\]", str(unnamed[0]))  # parameters are unnamed leaves
-    nn.utils.name_parameters(layer)
+    # parameters are named after their path in named_parameters(), without being asked
+    dw, db = symgrad.symbolic.gradient(loss, layer.parameters())
+    assert str(db) == "2*weight[0, 0] + 6*weight[0, 1] + 2*bias"
+    assert layer.weight.name is None  # the tensors themselves stay unnamed, as in PyTorch
+    nn.utils.name_parameters(layer, prefix="net")
     loss = nn.MSELoss()(layer(x), symgrad.tensor([[0.0]]))
     dw, db = symgrad.symbolic.gradient(loss, list(layer.parameters()))
-    assert str(db) == "2*weight[0, 0] + 6*weight[0, 1] + 2*bias"
+    assert str(db) == "2*net.weight[0, 0] + 6*net.weight[0, 1] + 2*net.bias"
     loss.backward()  # d/db (w.x + b)^2 = 2 (w.x + b) = 2 (2 - 3 + 0.5)
     assert layer.bias.grad.tolist() == [-1.0]
 
@@ -359,3 +360,30 @@ def test_second_derivatives_through_a_parameter():
     (g,) = symgrad.autograd.grad((w**3).sum(), w, create_graph=True)
     (h,) = symgrad.autograd.grad(g.sum(), w)
     assert g.tolist() == [3.0, 12.0] and h.tolist() == [6.0, 12.0]  # 3 w^2, 6 w
+
+
+def test_closed_forms_derivations_and_pictures_name_parameters_by_module_path():
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(2, 1)
+            self.out = nn.Linear(1, 1)
+
+        def forward(self, x):
+            return self.out(symgrad.tanh(self.fc1(x)))
+
+    net = Net()
+    loss = net(symgrad.tensor([[1.0, 2.0]])).sum()
+    dw1 = symgrad.symbolic.gradient(loss, net.parameters())[0]
+    assert "fc1.weight[0, 1]" in str(dw1) and "out.weight" in str(dw1)
+    text = symgrad.symbolic.derivation(loss).markdown()
+    assert "fc1.bias" in text and "x_" not in text
+    assert "fc1.weight" in symgrad.viz.draw(loss).source
+    # nested in a bigger model, the paths are the bigger model's
+    model = nn.Sequential(Net(), nn.ReLU())
+    expr = str(symgrad.symbolic.expression(model(symgrad.tensor([[1.0, 0.0]])).sum()))
+    assert "0.fc1.weight[0, 0]" in expr and "0.out.bias" in expr
+    # two live models with the same paths: the second one's names take a suffix
+    a, b = nn.Linear(1, 1), nn.Linear(1, 1)
+    both = str(symgrad.symbolic.expression((a(symgrad.ones(1)) + b(symgrad.ones(1))).sum()))
+    assert set(both.split(" + ")) == {"weight", "weight_2", "bias", "bias_2"}

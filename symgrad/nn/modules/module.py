@@ -2,16 +2,41 @@
 
 from __future__ import annotations
 
+import itertools
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from symgrad._leaf_paths import add_path_finder
 from symgrad.autograd.node import RemovableHandle
 from symgrad.nn.modules import _state
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
 
 __all__ = ["Module"]
+
+
+# every live module, oldest first: the roots among them name their parameters' symbols
+_live_modules: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+_created = itertools.count()
+
+
+def parameter_path(t: Tensor) -> str | None:
+    """``t``'s name in ``named_parameters()`` of the newest live model holding it (a module
+    that is no other live module's child), or None."""
+    modules = list(_live_modules.values())
+    children = {id(c) for m in modules for c in m.__dict__.get("_modules", {}).values()}
+    for root in reversed(modules):
+        if id(root) in children or "_parameters" not in root.__dict__:
+            continue
+        for name, p in root.named_parameters():
+            if p is t:
+                return name
+    return None
+
+
+add_path_finder(parameter_path)
 
 
 def _addindent(text: str, spaces: int) -> str:
@@ -59,6 +84,7 @@ class Module:
         set_(self, "_modules", OrderedDict())
         set_(self, "_forward_hooks", [])
         set_(self, "_forward_pre_hooks", [])
+        _live_modules[next(_created)] = self
 
     forward: Callable[..., Any]
 

@@ -210,4 +210,3 @@ class DataLoader:
         if self.batch_sampler is not None:
             return len(self.batch_sampler)
         return len(self.sampler)  # type: ignore[arg-type]
-
