@@ -443,7 +443,26 @@ def test_train_mlp_runs_under_pytorch():
     assert mlp_structure(result.stdout) == mlp_structure(stdout_of("train_mlp.py"))
 
 
+def check_two_moons(out: str) -> None:
+    epochs = re.findall(r"epoch (\d+)  loss ([0-9.]+)  accuracy ([0-9.]+)  lr ([0-9.e-]+)", out)
+    assert [int(e) for e, *_ in epochs] == [20, 40, 60]
+    losses = [float(loss) for _, loss, _, _ in epochs]
+    assert losses == sorted(losses, reverse=True) and losses[-1] < 0.1
+    assert float(epochs[-1][2]) >= 0.95  # the moons are separated
+    assert [float(lr) for *_, lr in epochs] == [0.025, 0.0125, 0.00625]  # StepLR halves it
+    matrix = re.search(r"dL/d hidden.weight = (.*)", out).group(1)
+    for part in ("HadamardProduct", "out.weight.T", "tanh(hidden.bias + hidden.weight*x.T)", "*x"):
+        assert part in matrix
+    element = re.search(r"dL/d hidden.weight\[0, 0\] = (.*)", out).group(1)
+    assert element.startswith("out.weight[0, 0]*x[0, 0]*(1 - tanh(hidden.bias[0]")
+    exact, engine = re.search(r"at the trained weights: (\S+) \(backward: (\S+)\)", out).groups()
+    assert exact == engine
+    assert "Gradient report: all gradients agree" in out
+    assert out.count("  ok\n") == 12 and "MISMATCH" not in out.upper()
+
+
 CHECKS = {
+    "two_moons.py": check_two_moons,
     "train_mlp.py": check_train_mlp,
     "tutorial_computational_graph.py": check_computational_graph,
     "tutorial_jacobian_product.py": check_jacobian_product,
