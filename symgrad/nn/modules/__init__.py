@@ -15,10 +15,12 @@ from symgrad.nn.modules.module import Module
 from symgrad.nn.modules import normalization as _normalization
 from symgrad.nn.modules import pointwise as _pointwise
 from symgrad.nn.modules import regression_loss as _regression_loss
+from symgrad.nn.modules import rnn as _rnn
 from symgrad.nn.modules import sparse as _sparse
 from symgrad.nn.modules.normalization import *  # noqa: F403
 from symgrad.nn.modules.pointwise import *  # noqa: F403
 from symgrad.nn.modules.regression_loss import *  # noqa: F403
+from symgrad.nn.modules.rnn import *  # noqa: F403
 from symgrad.nn.modules.sparse import *  # noqa: F403
 
 __all__ = [
@@ -44,5 +46,6 @@ __all__ = [
     *_normalization.__all__,
     *_pointwise.__all__,
     *_regression_loss.__all__,
+    *_rnn.__all__,
     *_sparse.__all__,
 ]

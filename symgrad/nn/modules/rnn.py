@@ -1,0 +1,384 @@
+"""Recurrent layers: ``RNN``, ``LSTM``, ``GRU`` and their one-step cells, with PyTorch's
+parameters (names, shapes, initialisation), gate order and arithmetic.
+
+Each is a composite of recorded ops (``linear``, ``sigmoid``, ``tanh``, ...), so its
+gradients, closed forms and pictures come from those; a sequence's outputs are stacked
+(``StackBackward0``; PyTorch's LSTM on the CPU records one fused ``MkldnnRnnLayerBackward0``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from symgrad import creation, ops
+from symgrad.nn import functional as F
+from symgrad.nn import init
+from symgrad.nn.modules.module import Module
+from symgrad.nn.parameter import Parameter
+from symgrad.tensor import Tensor
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+def _rnn_step(mode: str, x: Tensor, h: Any, w_ih, w_hh, b_ih, b_hh, w_hr=None) -> Any:
+    """One time step of ``mode`` (PyTorch's cell arithmetic): the new hidden state (and,
+    for an LSTM, ``(h, c)``)."""
+    if mode == "LSTM":
+        hx, cx = h
+        gates = F.linear(x, w_ih, b_ih) + F.linear(hx, w_hh, b_hh)
+        i, f, g, o = gates.chunk(4, -1)
+        cy = f.sigmoid() * cx + i.sigmoid() * g.tanh()
+        hy = o.sigmoid() * cy.tanh()
+        return (hy if w_hr is None else F.linear(hy, w_hr)), cy
+    if mode == "GRU":
+        ir, iz, in_ = F.linear(x, w_ih, b_ih).chunk(3, -1)
+        hr, hz, hn = F.linear(h, w_hh, b_hh).chunk(3, -1)
+        reset, update = (ir + hr).sigmoid(), (iz + hz).sigmoid()
+        new = (in_ + hn * reset).tanh()
+        return (h - new) * update + new
+    pre = F.linear(h, w_hh, b_hh) + F.linear(x, w_ih, b_ih)
+    return pre.tanh() if mode == "RNN_TANH" else pre.relu()
+
+
+def _check_size(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} should be of type int, got: {type(value).__name__}")
+    if value <= 0:
+        raise ValueError(f"{name} must be greater than zero")
+
+
+class RNNBase(Module):
+    """The common part of :class:`RNN`, :class:`LSTM` and :class:`GRU`: parameters
+    ``weight_ih_l{k}``, ``weight_hh_l{k}``, ``bias_ih_l{k}``, ``bias_hh_l{k}`` (and
+    ``_reverse`` ones when bidirectional, ``weight_hr_l{k}`` for an LSTM with ``proj_size``),
+    all drawn uniformly from ``(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``."""
+
+    def __init__(
+        self,
+        mode: str,
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        bias: bool = True,
+        batch_first: bool = False,
+        dropout: float = 0.0,
+        bidirectional: bool = False,
+        proj_size: int = 0,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        _check_size("hidden_size", hidden_size)
+        _check_size("num_layers", num_layers)
+        if isinstance(dropout, bool) or not 0 <= dropout <= 1:
+            raise ValueError(
+                "dropout should be a number in range [0, 1] representing the probability of "
+                "an element being zeroed"
+            )
+        if proj_size < 0:
+            raise ValueError(
+                "proj_size should be a positive integer or zero to disable projections"
+            )
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if proj_size and mode != "LSTM":
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        self.mode, self.input_size, self.hidden_size = mode, input_size, hidden_size
+        self.num_layers, self.bias, self.batch_first = num_layers, bias, batch_first
+        self.dropout, self.bidirectional, self.proj_size = float(dropout), bidirectional, proj_size
+        gates = _GATES[mode] * hidden_size
+        out_size = proj_size or hidden_size
+        directions = 2 if bidirectional else 1
+        self._flat_weights_names: list[str] = []
+        for layer in range(num_layers):
+            for suffix in ("", "_reverse")[:directions]:
+                layer_input = input_size if layer == 0 else out_size * directions
+                shapes = {"weight_ih": (gates, layer_input), "weight_hh": (gates, out_size)}
+                if bias:
+                    shapes.update(bias_ih=(gates,), bias_hh=(gates,))
+                if proj_size:
+                    shapes["weight_hr"] = (proj_size, hidden_size)
+                for kind, shape in shapes.items():
+                    name = f"{kind}_l{layer}{suffix}"
+                    setattr(
+                        self, name, Parameter(creation.empty(shape, device=device, dtype=dtype))
+                    )
+                    self._flat_weights_names.append(name)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw every parameter uniformly from ``(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``."""
+        bound = 1.0 / math.sqrt(self.hidden_size)
+        for p in self.parameters():
+            init.uniform_(p, -bound, bound)
+
+    def _weights(self, layer: int, suffix: str) -> list:
+        get = lambda kind: getattr(self, f"{kind}_l{layer}{suffix}", None)  # noqa: E731
+        return [
+            get("weight_ih"),
+            get("weight_hh"),
+            get("bias_ih"),
+            get("bias_hh"),
+            get("weight_hr"),
+        ]
+
+    def _initial_state(self, input: Tensor, hx: Any, batch: int | None) -> Any:
+        directions = 2 if self.bidirectional else 1
+        layers = self.num_layers * directions
+        out_size = self.proj_size or self.hidden_size
+        lead = (layers,) if batch is None else (layers, batch)
+
+        def zeros(size: int) -> Tensor:
+            return creation.zeros(lead + (size,), dtype=input.dtype)
+
+        if hx is None:
+            return (
+                (zeros(out_size), zeros(self.hidden_size))
+                if self.mode == "LSTM"
+                else zeros(out_size)
+            )
+        states = hx if self.mode == "LSTM" else (hx,)
+        for state, size in zip(states, (out_size, self.hidden_size)):
+            expected = lead + (size,)
+            if tuple(state.shape) != expected:
+                raise RuntimeError(
+                    f"Expected hidden size {expected}, got {list(state.shape)}: the state holds "
+                    "one row per layer and direction"
+                )
+        return hx
+
+    def forward(self, input: Tensor, hx: Any = None) -> tuple:
+        if not isinstance(input, Tensor):
+            raise TypeError(
+                f"{type(self).__name__} takes a tensor (packed sequences are not supported), "
+                f"got {type(input).__name__}"
+            )
+        if input.ndim not in (2, 3):
+            raise ValueError(
+                f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D "
+                "tensor instead"
+            )
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(
+                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
+                f"got {input.shape[-1]}"
+            )
+        batched = input.ndim == 3
+        if batched and self.batch_first:
+            input = input.transpose(0, 1)
+        batch = input.shape[1] if batched else None
+        state = self._initial_state(input, hx, batch)
+        finals_h, finals_c = [], []
+        layer_input = input
+        for layer in range(self.num_layers):
+            outputs = []
+            for d, suffix in enumerate(("", "_reverse")[: 2 if self.bidirectional else 1]):
+                k = layer * (2 if self.bidirectional else 1) + d
+                h = (state[0][k], state[1][k]) if self.mode == "LSTM" else state[k]
+                steps = range(layer_input.shape[0])
+                seq = []
+                for t in reversed(steps) if suffix else steps:
+                    h = _rnn_step(self.mode, layer_input[t], h, *self._weights(layer, suffix))
+                    seq.append(h[0] if self.mode == "LSTM" else h)
+                outputs.append(ops.stack(seq[::-1] if suffix else seq))
+                finals_h.append(h[0] if self.mode == "LSTM" else h)
+                if self.mode == "LSTM":
+                    finals_c.append(h[1])
+            layer_input = ops.cat(outputs, -1) if len(outputs) > 1 else outputs[0]
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        output = layer_input.transpose(0, 1) if batched and self.batch_first else layer_input
+        h_n = ops.stack(finals_h)
+        return output, ((h_n, ops.stack(finals_c)) if self.mode == "LSTM" else h_n)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size:
+            s += f", proj_size={self.proj_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            s += f", bidirectional={self.bidirectional}"
+        return s
+
+
+class RNN(RNNBase):
+    """An Elman network: ``h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)`` (or
+    ``relu``), over a sequence ``(L, N, input_size)`` (``(N, L, ...)`` with ``batch_first``,
+    or ``(L, input_size)`` unbatched); returns ``(output, h_n)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> rnn = nn.RNN(3, 4, num_layers=2)
+    >>> output, h_n = rnn(symgrad.randn(5, 2, 3))
+    >>> output.shape, h_n.shape
+    (symgrad.Size([5, 2, 4]), symgrad.Size([2, 2, 4]))
+    """
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        num_layers: int = 1,
+        nonlinearity: str = "tanh",
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(
+                f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'."
+            )
+        self.nonlinearity = nonlinearity
+        mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
+        super().__init__(mode, input_size, hidden_size, num_layers, *args, **kwargs)
+
+
+class LSTM(RNNBase):
+    """Long short-term memory, PyTorch's gates in its order (input, forget, cell, output):
+    ``c_t = f * c_{t-1} + i * g``, ``h_t = o * tanh(c_t)`` (projected by ``weight_hr`` when
+    ``proj_size > 0``); returns ``(output, (h_n, c_n))``."""
+
+    def __init__(self, input_size: int, hidden_size: int, *args: Any, **kwargs: Any) -> None:
+        super().__init__("LSTM", input_size, hidden_size, *args, **kwargs)
+
+
+class GRU(RNNBase):
+    """Gated recurrent unit, PyTorch's gates in its order (reset, update, new):
+    ``n = tanh(W_in x + b_in + r * (W_hn h + b_hn))``, ``h' = (h - n) * z + n``; returns
+    ``(output, h_n)``."""
+
+    def __init__(self, input_size: int, hidden_size: int, *args: Any, **kwargs: Any) -> None:
+        super().__init__("GRU", input_size, hidden_size, *args, **kwargs)
+
+
+class RNNCellBase(Module):
+    """One time step: parameters ``weight_ih``, ``weight_hh``, ``bias_ih``, ``bias_hh``,
+    drawn as the layers' are."""
+
+    def __init__(
+        self,
+        mode: str,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        _check_size("hidden_size", hidden_size)
+        self.mode, self.input_size, self.hidden_size, self.bias = (
+            mode,
+            input_size,
+            hidden_size,
+            bias,
+        )
+        gates = _GATES[mode] * hidden_size
+        shapes = {"weight_ih": (gates, input_size), "weight_hh": (gates, hidden_size)}
+        for name, shape in shapes.items():
+            setattr(self, name, Parameter(creation.empty(shape, device=device, dtype=dtype)))
+        for name in ("bias_ih", "bias_hh"):
+            if bias:
+                setattr(self, name, Parameter(creation.empty(gates, device=device, dtype=dtype)))
+            else:
+                self.register_parameter(name, None)
+        bound = 1.0 / math.sqrt(hidden_size)
+        for p in self.parameters():
+            init.uniform_(p, -bound, bound)
+
+    def _step(self, input: Tensor, hx: Any) -> Any:
+        if input.ndim not in (1, 2):
+            raise ValueError(
+                f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead"
+            )
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(
+                f"input has inconsistent input_size: got {input.shape[-1]} expected "
+                f"{self.input_size}"
+            )
+        batched = input.ndim == 2
+        x = input if batched else input.unsqueeze(0)
+        zeros = creation.zeros(x.shape[0], self.hidden_size, dtype=x.dtype)
+        if hx is None:
+            hx = (zeros, zeros) if self.mode == "LSTM" else zeros
+        elif not batched:
+            hx = tuple(h.unsqueeze(0) for h in hx) if self.mode == "LSTM" else hx.unsqueeze(0)
+        w = (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        out = _rnn_step(self.mode, x, hx, *w)
+        if batched:
+            return out
+        return tuple(o.squeeze(0) for o in out) if self.mode == "LSTM" else out.squeeze(0)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            s += f", nonlinearity={self.nonlinearity}"
+        return s
+
+
+class RNNCell(RNNCellBase):
+    """``h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)`` (or ``relu``)."""
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        nonlinearity: str = "tanh",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        self.nonlinearity = nonlinearity
+        super().__init__("RNN_TANH", input_size, hidden_size, bias, device, dtype)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        if self.nonlinearity not in ("tanh", "relu"):  # PyTorch checks here, not at __init__
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        self.mode = "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU"
+        return self._step(input, hx)
+
+
+class LSTMCell(RNNCellBase):
+    """One LSTM step: returns ``(h', c')``."""
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__("LSTM", input_size, hidden_size, bias, device, dtype)
+
+    def forward(self, input: Tensor, hx: tuple | None = None) -> tuple:
+        return self._step(input, hx)
+
+
+class GRUCell(RNNCellBase):
+    """One GRU step: returns ``h'``."""
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__("GRU", input_size, hidden_size, bias, device, dtype)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        return self._step(input, hx)

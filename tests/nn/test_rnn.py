@@ -1,0 +1,217 @@
+"""Recurrent layers and cells against PyTorch: outputs, final states and gradients (of the
+input and of every parameter) from the same weights, for every option; parameter names,
+shapes, reprs and errors. The stored values were printed by PyTorch 2.13."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import pytest
+
+import symgrad
+from symgrad import nn
+
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+X = [[[0.5, -1.0]], [[1.5, 0.25]], [[-0.5, 2.0]]]  # (L=3, N=1, input_size=2)
+
+# output[:, 0] and d(output.sum())/dx[:, 0], each parameter filled with 0.5 sin(k + i)
+EXPECTED = {
+    "RNN": (
+        [
+            [0.1040947808, -0.1499378842],
+            [0.5413193335, 0.4266986308],
+            [0.9455946202, -0.4756238214],
+        ],
+        [[0.4975418011, 0.6475984196], [0.2808826891, 0.3705279409], [0.3517989819, 0.0991332541]],
+    ),
+    "LSTM": (
+        [[0.0696349551, 0.1698066346], [0.2918478277, 0.1685153444], [0.28091668, 0.0330046619]],
+        [[0.223727765, 0.0711531931], [-0.0502143402, -0.1105234159], [0.1463825363, 0.012973081]],
+    ),
+    "GRU": (
+        [[0.0473897385, 0.5335711779], [0.5597557499, 0.1903349729], [0.369502158, -0.0643350701]],
+        [
+            [0.2975074716, -0.1179235028],
+            [0.0940049009, -0.1998573945],
+            [0.2677441685, 0.0511793078],
+        ],
+    ),
+}
+
+
+def fill(module, T):
+    with T.no_grad():
+        for i, (_, p) in enumerate(module.named_parameters()):
+            values = np.sin(np.arange(p.numel()) + i).reshape(tuple(p.shape)) * 0.5
+            p.copy_(T.tensor(values))
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_values_and_input_gradients_are_pytorchs(name):
+    layer = getattr(nn, name)(2, 2).double()
+    fill(layer, symgrad)
+    x = symgrad.tensor(X, dtype=symgrad.float64, requires_grad=True)
+    out, _ = layer(x)
+    out.sum().backward()
+    values, grads = EXPECTED[name]
+    np.testing.assert_allclose(out.detach().numpy()[:, 0], values, atol=1e-9)
+    np.testing.assert_allclose(x.grad.numpy()[:, 0], grads, atol=1e-9)
+    assert out.grad_fn.name() == "StackBackward0"
+
+
+CASES = [
+    ("RNN", dict(input_size=3, hidden_size=4)),
+    ("RNN", dict(input_size=3, hidden_size=4, num_layers=2, nonlinearity="relu", batch_first=True)),
+    ("LSTM", dict(input_size=3, hidden_size=4, num_layers=2, bidirectional=True)),
+    ("LSTM", dict(input_size=3, hidden_size=4, proj_size=2, batch_first=True)),
+    ("GRU", dict(input_size=3, hidden_size=4, num_layers=2, bidirectional=True, batch_first=True)),
+    ("GRU", dict(input_size=3, hidden_size=5, bias=False)),
+]
+
+
+def _outputs(result) -> list:
+    out, state = result
+    return [out, *(state if isinstance(state, tuple) else (state,))]
+
+
+@pytest.mark.torch
+@pytest.mark.skipif(not HAS_TORCH, reason="PyTorch is not installed")
+@pytest.mark.parametrize("name, kw", CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)])
+def test_layers_match_torch_with_gradients(name, kw):
+    import torch
+
+    torch.manual_seed(0)
+    ref = getattr(torch.nn, name)(**kw).double()
+    ours = getattr(nn, name)(**kw).double()
+    ours.load_state_dict(
+        {k: symgrad.tensor(v.detach().numpy()) for k, v in ref.state_dict().items()}
+    )
+    assert [n for n, _ in ours.named_parameters()] == [n for n, _ in ref.named_parameters()]
+    assert repr(ours) == repr(ref)
+    x = np.random.default_rng(1).standard_normal((5, 2, 3))
+    runs = []
+    for T, module in ((torch, ref), (symgrad, ours)):
+        xt = T.tensor(x, requires_grad=True)
+        outs = _outputs(module(xt))
+        sum(o.sum() * (i + 1) for i, o in enumerate(outs)).backward()
+        grads = [xt.grad] + [p.grad for p in module.parameters()]
+        runs.append(([o.detach().numpy() for o in outs], [g.numpy() for g in grads]))
+        unbatched = _outputs(module(T.tensor(x[:, 0] if not kw.get("batch_first") else x[0])))
+        runs[-1][0].extend(o.detach().numpy() for o in unbatched)
+    for theirs, mine in zip(runs[0][0] + runs[0][1], runs[1][0] + runs[1][1]):
+        np.testing.assert_allclose(mine, theirs, atol=1e-10)
+
+
+@pytest.mark.torch
+@pytest.mark.skipif(not HAS_TORCH, reason="PyTorch is not installed")
+@pytest.mark.parametrize(
+    "name, node",
+    [("RNNCell", "TanhBackward0"), ("LSTMCell", "MulBackward0"), ("GRUCell", "AddBackward0")],
+)
+def test_cells_match_torch(name, node):
+    import torch
+
+    ref = getattr(torch.nn, name)(3, 4).double()
+    ours = getattr(nn, name)(3, 4).double()
+    ours.load_state_dict(
+        {k: symgrad.tensor(v.detach().numpy()) for k, v in ref.state_dict().items()}
+    )
+    x = np.random.default_rng(2).standard_normal((2, 3))
+    outs = []
+    for T, cell in ((torch, ref), (symgrad, ours)):
+        first = cell(T.tensor(x))
+        second = cell(
+            T.tensor(x[0]), tuple(s[0] for s in first) if isinstance(first, tuple) else first[0]
+        )
+        outs.append([o.detach().numpy() for o in (first if isinstance(first, tuple) else (first,))])
+        outs[-1] += [
+            o.detach().numpy() for o in (second if isinstance(second, tuple) else (second,))
+        ]
+        if T is symgrad:
+            assert (first[0] if isinstance(first, tuple) else first).grad_fn.name() == node
+    for theirs, mine in zip(*outs):
+        np.testing.assert_allclose(mine, theirs, atol=1e-12)
+    assert repr(ours) == repr(ref)
+
+
+def test_parameters_shapes_and_initialisation():
+    lstm = nn.LSTM(3, 4, num_layers=2, bidirectional=True, proj_size=2)
+    shapes = {n: tuple(p.shape) for n, p in lstm.named_parameters()}
+    assert shapes["weight_ih_l0"] == (16, 3) and shapes["weight_hh_l0"] == (16, 2)
+    assert shapes["weight_ih_l1_reverse"] == (16, 4) and shapes["weight_hr_l1_reverse"] == (2, 4)
+    assert len(shapes) == 20
+    bound = 1 / np.sqrt(4)
+    assert all(np.abs(p.detach().numpy()).max() <= bound for p in lstm.parameters())
+    cell = nn.GRUCell(3, 4, bias=False)
+    assert cell.bias_ih is None and [n for n, _ in cell.named_parameters()] == [
+        "weight_ih",
+        "weight_hh",
+    ]
+    assert repr(cell) == "GRUCell(3, 4, bias=False)"
+
+
+def test_states_shapes_and_given_initial_state():
+    gru = nn.GRU(3, 4, num_layers=2, batch_first=True)
+    x = symgrad.randn(2, 5, 3)
+    out, h = gru(x)
+    assert out.shape == (2, 5, 4) and h.shape == (2, 2, 4)
+    out2, _ = gru(x, h)
+    assert out2.shape == (2, 5, 4) and not np.allclose(out2.detach().numpy(), out.detach().numpy())
+    lstm = nn.LSTM(3, 4)
+    _, (h_n, c_n) = lstm(symgrad.randn(5, 3))
+    assert h_n.shape == c_n.shape == (1, 4)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: nn.RNN(3, 4)(symgrad.randn(5, 2, 2)),
+            RuntimeError,
+            "input.size\\(-1\\) must be equal to input_size. Expected 3, got 2",
+        ),
+        (
+            lambda: nn.RNN(3, 4)(symgrad.randn(3)),
+            ValueError,
+            "Expected input to be 2D or 3D, got 1D tensor instead",
+        ),
+        (
+            lambda: nn.GRU(3, 4)(symgrad.randn(5, 2, 3), symgrad.zeros(1, 3, 4)),
+            RuntimeError,
+            "Expected hidden size \\(1, 2, 4\\)",
+        ),
+        (
+            lambda: nn.RNN(3, 4, nonlinearity="sigmoid"),
+            ValueError,
+            "Unknown nonlinearity 'sigmoid'",
+        ),
+        (lambda: nn.LSTM(3, 4, dropout=1.5), ValueError, "dropout should be a number in range"),
+        (
+            lambda: nn.LSTM(3, 4, proj_size=4),
+            ValueError,
+            "proj_size has to be smaller than hidden_size",
+        ),
+        (lambda: nn.GRU(3, 4, proj_size=2), ValueError, "only supported for LSTM"),
+        (lambda: nn.RNN(3, 0), ValueError, "hidden_size must be greater than zero"),
+        (lambda: nn.GRU(3, 2.0), TypeError, "hidden_size should be of type int, got: float"),
+        (
+            lambda: nn.RNNCell(3, 4, nonlinearity="x")(symgrad.ones(3)),
+            RuntimeError,
+            "Unknown nonlinearity: x",
+        ),
+        (
+            lambda: nn.RNNCell(3, 4)(symgrad.ones(2, 2, 3)),
+            ValueError,
+            "Expected input to be 1D or 2D, got 3D",
+        ),
+        (
+            lambda: nn.LSTMCell(3, 4)(symgrad.randn(2, 5)),
+            RuntimeError,
+            "inconsistent input_size: got 5 expected 3",
+        ),
+    ],
+)
+def test_errors(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
