@@ -54,6 +54,12 @@ class dtype:  # noqa: N801 - the PyTorch name
     def is_floating_point(self) -> builtins.bool:
         return self.category == _FLOAT
 
+    @property
+    def scalar_type(self) -> str:
+        """PyTorch's C++ name of the type, as its messages and type names use it
+        (``Float``, ``Double``, ``Long``, ...)."""
+        return _SCALAR_TYPES[self.name]
+
     def __repr__(self) -> str:
         return f"symgrad.{self.name}"
 
@@ -61,6 +67,14 @@ class dtype:  # noqa: N801 - the PyTorch name
         return self.name if self.name != "bool" else "bool_"
 
 
+_SCALAR_TYPES = {
+    "float16": "Half",
+    "float32": "Float",
+    "float64": "Double",
+    "int32": "Int",
+    "int64": "Long",
+    "bool": "Bool",
+}
 float16 = dtype("float16", np.float16)
 float32 = dtype("float32", np.float32)
 float64 = dtype("float64", np.float64)

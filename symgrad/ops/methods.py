@@ -285,20 +285,10 @@ def _matrix_transposed(self: Tensor) -> Tensor:
 
 
 # -- conversions ------------------------------------------------------------------------------
-_TYPE_NAMES = {
-    "float32": "FloatTensor",
-    "float64": "DoubleTensor",
-    "float16": "HalfTensor",
-    "int64": "LongTensor",
-    "int32": "IntTensor",
-    "bool": "BoolTensor",
-}
-
-
 def _type(self: Tensor, dtype: Any = None) -> Any:
     """The type name (``'symgrad.FloatTensor'``), or a conversion to ``dtype``."""
     if dtype is None:
-        return f"symgrad.{_TYPE_NAMES.get(self.dtype.name, self.dtype.name)}"
+        return f"symgrad.{self.dtype.scalar_type}Tensor"
     return self.to(dtype)
 
 

@@ -30,8 +30,6 @@ _RESIZED = (
     "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
     "t.resize_(0)."
 )
-_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int"}
-_TYPE_NAMES |= {"int64": "Long", "bool": "Bool"}
 _KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2}
 
 
@@ -46,7 +44,7 @@ def _requires_grad(value: Any) -> bool:
 def _write(name: str, result: Tensor, out: Tensor) -> None:
     source, target = result._data.dtype, out._data.dtype
     if _KIND_RANK[source.kind] > _KIND_RANK[target.kind]:
-        names = [_TYPE_NAMES[dtypes.from_numpy_dtype(d).name] for d in (source, target)]
+        names = [dtypes.from_numpy_dtype(d).scalar_type for d in (source, target)]
         raise RuntimeError(
             f"result type {names[0]} can't be cast to the desired output type {names[1]}"
         )

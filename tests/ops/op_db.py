@@ -630,3 +630,4 @@ OP_DB += LOSSES + EXTRA
 OP_DB += __import__(__package__ + ".op_db_functional", fromlist=["_"]).FUNCTIONAL
 
 assert len({op.name for op in OP_DB}) == len(OP_DB), "op names must be unique"
+OP_DB += __import__(__package__ + ".op_db_conv", fromlist=["_"]).CONV

@@ -25,6 +25,8 @@ MODULES = tuple(
         "joining",
         "softmax_family",
         "losses",
+        "convolution",
+        "pooling",
     )
 )
 
@@ -66,8 +68,25 @@ def _division_samples(kind: str) -> list:
     ]
 
 
+def _conv_samples() -> list:
+    """Convolutions with stride, uneven padding, dilation and groups, with and without bias."""
+    from symgrad.ops.convolution import Geometry
+
+    x2, x1 = RNG.uniform(-2, 2, (2, 4, 5, 6)), RNG.uniform(-2, 2, (1, 2, 7))
+    w2, w1 = RNG.uniform(-1, 1, (6, 2, 3, 2)), RNG.uniform(-1, 1, (3, 2, 3))
+    return [
+        ((x2, w2), {"geo": Geometry(x2.shape, (3, 2), (2, 1), ((1, 0), (2, 1)), (1, 2), 2)}),
+        (
+            (x2, w2, RNG.uniform(-1, 1, 6)),
+            {"geo": Geometry(x2.shape, (3, 2), (1, 1), ((0, 0),) * 2, (1, 1), 2)},
+        ),
+        ((x1, w1), {"geo": Geometry(x1.shape, (3,), (3,), ((1, 1),), (2,), 1)}),
+    ]
+
+
 # primitive -> list of (inputs, params) to compare on
 SAMPLES = {
+    "convolution._CONVOLUTION": _conv_samples(),
     "inplace._ZERO": [((X,), {})],
     **{
         f"division._{kind.upper()}[{form}]": [sample]

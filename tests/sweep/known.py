@@ -15,4 +15,30 @@ KNOWN_FAILURES: dict[str, list[str]] = {
     # aten::hardsigmoid_backward is not implemented"); symgrad gives the second derivative
     # (zero), as it does for every element-wise primitive
     "hardsigmoid has a second derivative": _each(["hardsigmoid"], checks=("gradgrad",)),
+    # PyTorch's backward kernels of pooling, convolution and reflection/replication padding
+    # take the forward input as an argument, so their first gradients require grad even
+    # where they do not depend on it (the second derivative through the input is zero);
+    # symgrad's rules read only what the gradient depends on: the same values, and
+    # requires_grad False where nothing they read requires grad
+    "pooling and padding gradients do not read the input": _each(
+        [
+            "adaptive_avg_pool2d",
+            "adaptive_max_pool2d",
+            "avg_pool1d",
+            "avg_pool2d",
+            "max_pool2d_pad_ceil",
+            "pad_replicate",
+            "conv1d_bias_stride_pad",
+        ],
+        ("noncontig", "size1", "view"),
+        ("gradgrad",),
+    )
+    + _each(
+        ["avg_pool2d_ceil", "conv2d_groups_dilation", "max_pool1d", "max_pool2d", "pad_reflect"],
+        ("noncontig", "view"),
+        ("gradgrad",),
+    ),
+    # attention over empty embeddings: PyTorch's first gradients are undefined-but-zero
+    # tensors that do not require grad; symgrad's are zeros computed through the graph
+    "attention over empty embeddings": _each(["sdpa", "sdpa_causal"], ("empty2d",), ("gradgrad",)),
 }

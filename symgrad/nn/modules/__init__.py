@@ -1,6 +1,7 @@
 """The layer classes of :mod:`symgrad.nn`."""
 
 from symgrad.nn.modules.activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from symgrad.nn.modules import conv as _conv
 from symgrad.nn.modules.container import ModuleDict, ModuleList, Sequential
 from symgrad.nn.modules.linear import Bilinear, Flatten, Identity, Linear
 from symgrad.nn.modules.loss import (
@@ -17,6 +18,7 @@ from symgrad.nn.modules import pointwise as _pointwise
 from symgrad.nn.modules import regression_loss as _regression_loss
 from symgrad.nn.modules import rnn as _rnn
 from symgrad.nn.modules import sparse as _sparse
+from symgrad.nn.modules.conv import *  # noqa: F403
 from symgrad.nn.modules.normalization import *  # noqa: F403
 from symgrad.nn.modules.pointwise import *  # noqa: F403
 from symgrad.nn.modules.regression_loss import *  # noqa: F403
@@ -43,6 +45,7 @@ __all__ = [
     "BCEWithLogitsLoss",
     "BCELoss",
     "Bilinear",
+    *_conv.__all__,
     *_normalization.__all__,
     *_pointwise.__all__,
     *_regression_loss.__all__,

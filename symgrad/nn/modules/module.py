@@ -414,20 +414,10 @@ def _body(extra_lines: list, child_lines: list) -> str:
     return "\n  " + "\n  ".join(lines) + "\n" if lines else ""
 
 
-_TYPE_NAMES = {
-    "float32": "Float",
-    "float64": "Double",
-    "float16": "Half",
-    "int64": "Long",
-    "int32": "Int",
-    "bool": "Bool",
-}
-
-
 def _type_name(value: Any) -> str:
     """How PyTorch names a value's type in its assignment errors (``torch.FloatTensor``)."""
     if isinstance(value, Tensor):
-        return f"torch.{_TYPE_NAMES.get(value.dtype.numpy.name, '')}Tensor"
+        return f"torch.{value.dtype.scalar_type}Tensor"
     return type(value).__name__
 
 

@@ -1,0 +1,413 @@
+"""Pooling and padding of :mod:`symgrad.nn.functional`, with PyTorch's output sizes
+(``ceil_mode``), checks, return types and node names (1-d pooling is 2-d pooling of an
+unsqueezed input, ending in ``SqueezeBackward1``, as in PyTorch)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from symgrad import creation
+from symgrad.nn.convolution import expand_param
+from symgrad.ops.pooling import constant_pad, pick, pool_matrices
+from symgrad.tensor import Tensor
+
+__all__ = [
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool3d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "avg_pool3d",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "pad",
+]
+
+
+def _out_size(n: int, k: int, p: int, s: int, dil: int, ceil: bool) -> int:
+    """PyTorch's ``pooling_output_shape``: the last window must start inside the input or
+    its left padding."""
+    o = (n + 2 * p - dil * (k - 1) - 1 + (s - 1 if ceil else 0)) // s + 1
+    if ceil and (o - 1) * s >= n + p:
+        o -= 1
+    return o
+
+
+def _setup(d: int, input: Tensor, kernel_size, stride, padding, dilation, ceil_mode, op) -> tuple:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{op}(): argument 'input' must be Tensor, not {type(input).__name__}")
+    if input.ndim not in (d + 1, d + 2):
+        raise RuntimeError(
+            f"{op}: Expected {d + 1}D or {d + 2}D (batch mode) tensor with optional 0 dim batch "
+            f"size for input, but got: {list(input.shape)}"
+        )
+    k = expand_param(kernel_size, d, "kernel_size", op)
+    s = (
+        k
+        if stride is None or stride == [] or stride == ()
+        else expand_param(stride, d, "stride", op)
+    )
+    p = expand_param(padding, d, "padding", op)
+    dil = expand_param(dilation, d, "dilation", op)
+    if any(v <= 0 for v in k):
+        raise RuntimeError(f"{op}: kernel_size must be greater than zero, but got {list(k)}")
+    if any(v == 0 for v in s):
+        raise RuntimeError("stride should not be zero")
+    for kk, pp, dd in zip(k, p, dil):
+        if pp > ((kk - 1) * dd + 1) // 2:
+            raise RuntimeError(
+                "pad should be at most half of effective kernel size, but got "
+                f"pad={pp}, kernel_size={kk} and dilation={dd}"
+            )
+    spatial = input.shape[-d:]
+    out = tuple(_out_size(*a, ceil_mode) for a in zip(spatial, k, p, s, dil))
+    if any(o <= 0 for o in out):
+        lead = input.shape[-d - 1]
+        raise RuntimeError(
+            f"Given input size: ({'x'.join(map(str, (lead, *spatial)))}). Calculated output size: "
+            f"({'x'.join(map(str, (lead, *out)))}). Output size is too small"
+        )
+    return k, s, p, dil, out
+
+
+def _max_pool(d, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    op = f"max_pool{d}d"
+    k, s, p, dil, out = _setup(d, input, kernel_size, stride, padding, dilation, ceil_mode, op)
+    x = input._data
+    lead = x.shape[:-d]
+    spatial = x.shape[-d:]
+    # windows over the input padded with -inf, far enough for every window
+    pads = [
+        (pp, max(0, (o - 1) * ss + dd * (kk - 1) + 1 - n - pp))
+        for n, kk, pp, ss, dd, o in zip(spatial, k, p, s, dil, out)
+    ]
+    padded = np.pad(x, [(0, 0)] * len(lead) + pads, constant_values=-np.inf)
+    span = tuple(dd * (kk - 1) + 1 for kk, dd in zip(k, dil))
+    axes = tuple(range(len(lead), len(lead) + d))
+    view = np.lib.stride_tricks.sliding_window_view(padded, span, axis=axes)
+    view = view[(Ellipsis,) + tuple(slice(None, None, ss) for ss in s) + (slice(None),) * d]
+    view = view[(Ellipsis,) + tuple(slice(None, None, dd) for dd in dil)]
+    view = view[(Ellipsis,) + tuple(slice(0, o) for o in out) + (slice(None),) * d]
+    flat = view.reshape(view.shape[: len(lead) + d] + (-1,))
+    nan = np.isnan(flat)
+    # the first maximum; a NaN wins, the last one (PyTorch's `val > max || isnan(val)`)
+    best = np.where(
+        nan.any(-1), flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1), np.argmax(flat, -1)
+    )
+    offsets = np.unravel_index(best, k)
+    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
+    positions = [grids[len(lead) + i] * s[i] - p[i] + offsets[i] * dil[i] for i in range(d)]
+    key = tuple(grids[: len(lead)]) + tuple(positions)
+    name = f"MaxPool{d}DWithIndicesBackward0"
+    result = pick(input, key, name)
+    if not return_indices:
+        return result
+    flat_index = np.ravel_multi_index(positions, spatial) if positions[0].size else positions[0]
+    return result, creation.tensor(np.asarray(flat_index, dtype=np.int64))
+
+
+def max_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """The maximum of each ``kernel_size`` window of an ``(N, C, H, W)`` or ``(C, H, W)``
+    input (``stride`` defaults to the kernel size; padding counts as ``-inf``). The gradient
+    goes to each window's first maximum; ``return_indices`` also gives their flat positions
+    in the ``H * W`` plane.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.max_pool2d(symgrad.arange(16.0).reshape(1, 4, 4), 2)
+    tensor([[[ 5.,  7.],
+             [13., 15.]]])
+    """
+    return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool3d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+) -> Any:
+    """3-d max pooling of ``(N, C, D, H, W)`` or ``(C, D, H, W)``."""
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def _as_2d(value: Any, fill: int) -> Any:
+    if isinstance(value, (list, tuple)):
+        return (fill, *value) if len(value) == 1 else value
+    return (fill, value)
+
+
+def max_pool1d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+) -> Any:
+    """1-d max pooling of ``(N, C, L)`` or ``(C, L)`` (2-d pooling of ``input.unsqueeze(-2)``,
+    as PyTorch)."""
+    if not isinstance(input, Tensor) or input.ndim not in (2, 3):
+        shape = list(input.shape) if isinstance(input, Tensor) else type(input).__name__
+        raise RuntimeError(f"max_pool1d() Expected 2D or 3D input tensor, but got {shape}")
+    stride = None if stride is None or stride in ([], ()) else _as_2d(stride, 1)
+    out = _max_pool(
+        2,
+        input.unsqueeze(-2),
+        _as_2d(kernel_size, 1),
+        stride,
+        _as_2d(padding, 0),
+        _as_2d(dilation, 1),
+        ceil_mode,
+        return_indices,
+    )
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+# -- average pooling ------------------------------------------------------------------------------
+def _avg_matrix(n, k, p, s, o, include_pad: bool, divisor: Any) -> np.ndarray:
+    m = np.zeros((o, n))
+    for i in range(o):
+        start = i * s - p
+        end = min(start + k, n + p)
+        lo, hi = max(start, 0), min(end, n)
+        div = divisor if divisor is not None else (end - start if include_pad else hi - lo)
+        m[i, lo:hi] = 1.0 / div
+    return m
+
+
+def _avg_pool(
+    d, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
+):
+    op = f"avg_pool{d}d"
+    if isinstance(input, Tensor) and input.ndim < d + 1:  # PyTorch reads input.size(-d - 1)
+        if input.ndim == 0:
+            raise IndexError(f"Dimension specified as {-d - 1} but tensor has no dimensions")
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-input.ndim}, "
+            f"{input.ndim - 1}], but got {-d - 1})"
+        )
+    k, s, p, _, out = _setup(d, input, kernel_size, stride, padding, 1, ceil_mode, op)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    matrices = []
+    for i, (n, kk, pp, ss, o) in enumerate(zip(input.shape[-d:], k, p, s, out)):
+        divisor = None if divisor_override is None else (divisor_override if i == 0 else 1)
+        matrices.append(_avg_matrix(n, kk, pp, ss, o, count_include_pad, divisor))
+    return pool_matrices(input, tuple(matrices), f"AvgPool{d}DBackward0")
+
+
+def avg_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
+    """The mean of each window (zero padding counted in the divisor unless
+    ``count_include_pad=False``; ``divisor_override`` replaces the divisor).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.avg_pool2d(symgrad.arange(16.0).reshape(1, 4, 4), 2)
+    tensor([[[ 2.5000,  4.5000],
+             [10.5000, 12.5000]]])
+    """
+    return _avg_pool(
+        2, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
+    )
+
+
+def avg_pool3d(
+    input,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode=False,
+    count_include_pad=True,
+    divisor_override=None,
+) -> Tensor:
+    """3-d average pooling."""
+    return _avg_pool(
+        3, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
+    )
+
+
+def avg_pool1d(
+    input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True
+) -> Tensor:
+    """1-d average pooling of ``(N, C, L)`` or ``(C, L)``."""
+    if not isinstance(input, Tensor) or input.ndim not in (2, 3):
+        shape = list(input.shape) if isinstance(input, Tensor) else type(input).__name__
+        raise RuntimeError(f"avg_pool1d() Expected 2D or 3D input tensor, but got {shape}")
+    stride = None if stride is None or stride in ([], ()) else _as_2d(stride, 1)
+    out = _avg_pool(
+        2,
+        input.unsqueeze(-2),
+        _as_2d(kernel_size, 1),
+        stride,
+        _as_2d(padding, 0),
+        ceil_mode,
+        count_include_pad,
+        None,
+    )
+    return out.squeeze(-2)
+
+
+# -- adaptive pooling -----------------------------------------------------------------------------
+def _adaptive_sizes(d: int, input: Tensor, output_size: Any, op: str) -> tuple:
+    if input.ndim not in (d + 1, d + 2):
+        raise RuntimeError(
+            f"{op}(): Expected {d + 1}D or {d + 2}D tensor, but got {list(input.shape)}"
+        )
+    sizes = output_size if isinstance(output_size, (list, tuple)) else (output_size,) * d
+    if len(sizes) != d:
+        raise ValueError(f"{op}: output_size must be an int or {d} ints, got {output_size!r}")
+    return tuple(n if o is None else int(o) for o, n in zip(sizes, input.shape[-d:]))
+
+
+def _windows(n: int, o: int) -> list:
+    return [(i * n // o, -(-(i + 1) * n // o)) for i in range(o)]
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
+    """Average pooling to a given output size: output ``i`` averages inputs
+    ``floor(i n / o)`` to ``ceil((i + 1) n / o)`` (the mean over ``H, W`` for output 1).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.adaptive_avg_pool2d(symgrad.arange(6.0).reshape(1, 2, 3), (1, 2))
+    tensor([[[2.0000, 3.5000]]])
+    """
+    if isinstance(output_size, (list, tuple)) and input.ndim <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    if output_size == 1 or output_size in ((1, 1), [1, 1]):  # PyTorch's unchecked mean
+        return input.mean((-1, -2), keepdim=True)
+    sizes = _adaptive_sizes(2, input, output_size, "adaptive_avg_pool2d")
+    matrices = []
+    for n, o in zip(input.shape[-2:], sizes):
+        m = np.zeros((o, n))
+        for i, (lo, hi) in enumerate(_windows(n, o)):
+            m[i, lo:hi] = 1.0 / (hi - lo)
+        matrices.append(m)
+    return pool_matrices(input, tuple(matrices), "AdaptiveAvgPool2DBackward0")
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
+    """Adaptive average pooling of ``(N, C, L)`` or ``(C, L)``."""
+    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    _adaptive_sizes(1, input, size, "adaptive_avg_pool1d")
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """The maximum of each adaptive window (see :func:`adaptive_avg_pool2d`)."""
+    sizes = _adaptive_sizes(2, input, output_size, "adaptive_max_pool2d")
+    x = input._data
+    lead = x.shape[:-2]
+    rows = np.zeros(lead + sizes, dtype=np.int64)
+    cols = np.zeros(lead + sizes, dtype=np.int64)
+    for i, (h0, h1) in enumerate(_windows(x.shape[-2], sizes[0])):
+        for j, (w0, w1) in enumerate(_windows(x.shape[-1], sizes[1])):
+            window = x[..., h0:h1, w0:w1].reshape(lead + (-1,))
+            best = np.argmax(window, -1)
+            rows[..., i, j] = h0 + best // (w1 - w0)
+            cols[..., i, j] = w0 + best % (w1 - w0)
+    grids = np.meshgrid(*[np.arange(n) for n in lead], indexing="ij")
+    key = tuple(g[..., None, None] for g in grids) + (rows, cols)
+    result = pick(input, key, "AdaptiveMaxPool2DBackward0")
+    if not return_indices:
+        return result
+    return result, creation.tensor(rows * x.shape[-1] + cols)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """Adaptive max pooling of ``(N, C, L)`` or ``(C, L)``."""
+    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    _adaptive_sizes(1, input, size, "adaptive_max_pool1d")
+    out = adaptive_max_pool2d(input.unsqueeze(-2), (1, size), return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+# -- padding --------------------------------------------------------------------------------------
+_NON_CONSTANT = {
+    "reflect": "ReflectionPad{}DBackward0",
+    "replicate": "ReplicationPad{}DBackward0",
+    "circular": "CopySlices",
+}
+
+
+def _source(j: np.ndarray, n: int, mode: str) -> np.ndarray:
+    if mode == "replicate":
+        return np.clip(j, 0, n - 1)
+    if mode == "circular":
+        return j % n
+    j = np.abs(j)
+    return np.where(j > n - 1, 2 * (n - 1) - j, j)
+
+
+def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
+    """Pad the last ``len(pad) // 2`` dimensions: ``pad = (left, right)`` of the last one,
+    then of the one before, ...; ``mode`` ``"constant"`` (with ``value``, negative pads
+    crop), ``"reflect"``, ``"replicate"`` or ``"circular"``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.pad(symgrad.tensor([[1.0, 2.0, 3.0]]), (2, 1), mode="reflect")
+    tensor([[3., 2., 1., 2., 3., 2.]])
+    """
+    pad = tuple(pad)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    dims = len(pad) // 2
+    if dims > input.ndim:
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension but "
+            f"got padding length {len(pad)} and input of dimension {input.ndim}"
+        )
+    pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(dims)][::-1]  # first padded dim first
+    if mode == "constant":
+        return constant_pad(input, pairs, 0.0 if value is None else value)
+    if mode not in _NON_CONSTANT:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value not in (None, 0):
+        raise ValueError(f'Padding mode "{mode}" doesn\'t take in value argument.')
+    if input.ndim not in (dims + 1, dims + 2) or dims > 3:
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor: "
+            f"'{mode}' padding of {dims} dimension(s) takes a {dims + 1}D or {dims + 2}D input"
+        )
+    key: list = []
+    lead = input.ndim - dims
+    for axis, ((lo, hi), n) in enumerate(zip(pairs, input.shape[lead:])):
+        limit = n if mode == "circular" else (n - 1 if mode == "reflect" else math.inf)
+        if max(lo, hi) > limit or (mode == "reflect" and max(lo, hi) >= n):
+            raise RuntimeError(
+                f"Argument #4: Padding size should be less than the corresponding input "
+                f"dimension, but got: padding ({lo}, {hi}) at dimension {lead + axis} of input "
+                f"{list(input.shape)}"
+            )
+        src = _source(np.arange(-lo, n + hi), n, mode)
+        shape = [1] * dims
+        shape[axis] = src.size
+        key.append(src.reshape(shape))
+    return pick(input, (Ellipsis, *key), _NON_CONSTANT[mode].format(dims))

@@ -1,0 +1,159 @@
+"""Convolution as one primitive (PyTorch's ``ConvolutionBackward0``) for any number of
+spatial dimensions, with stride, zero padding (possibly uneven), dilation and groups.
+
+The rule is written in vocabulary words, so it runs on NumPy, on tensors (double backward)
+and on SymPy arrays (closed forms): the input is zero-padded (``index_put_zeros``), its
+windows gathered by one advanced index (``getitem``, "im2col"), and each group's windows
+multiplied by that group's flattened kernels (``matmul``). The VJP runs the same steps
+backwards; the input's gradient scatters the windows' gradients back, adding where windows
+overlap. The NumPy kernel reads the windows as a strided view instead of copying them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from symgrad.prim.structural import Structural
+
+__all__ = ["convolution", "Geometry"]
+
+
+class Geometry:
+    """The index arithmetic of one convolution: padded shape, output sizes, the key that
+    gathers every window and the key that removes the padding."""
+
+    __slots__ = ("spatial", "kernel", "stride", "pads", "dilation", "groups", "out", "padded")
+
+    def __init__(self, in_shape, kernel, stride, pads, dilation, groups) -> None:
+        self.spatial, self.kernel = tuple(in_shape[2:]), tuple(kernel)
+        self.stride, self.pads, self.dilation = tuple(stride), tuple(pads), tuple(dilation)
+        self.groups = groups
+        self.padded = tuple(n + lo + hi for n, (lo, hi) in zip(self.spatial, self.pads))
+        self.out = tuple(
+            (p - d * (k - 1) - 1) // s + 1
+            for p, k, s, d in zip(self.padded, self.kernel, self.stride, self.dilation)
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Geometry) and all(
+            getattr(self, k) == getattr(other, k) for k in self.__slots__
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def inner(self) -> tuple:
+        """The key of the unpadded input inside the padded one."""
+        return (slice(None), slice(None)) + tuple(
+            slice(lo, lo + n) for n, (lo, _) in zip(self.spatial, self.pads)
+        )
+
+    def windows(self) -> tuple:
+        """The advanced key taking, from the padded input, ``(N, C, *kernel, *out)``."""
+        d = len(self.kernel)
+        key = []
+        for i, (k, o, s, dil) in enumerate(zip(self.kernel, self.out, self.stride, self.dilation)):
+            idx = np.arange(k)[:, None] * dil + np.arange(o)[None, :] * s
+            shape = [1] * (2 * d)
+            shape[i], shape[d + i] = k, o
+            key.append(idx.reshape(shape))
+        return (slice(None), slice(None), *key)
+
+
+def _columns(xp: Any, x: Any, geo: Geometry) -> Any:
+    """The windows of ``x`` as ``(N, groups, C/groups * prod(kernel), prod(out))``."""
+    n, c = x.shape[0], x.shape[1]
+    padded = xp.index_put_zeros((n, c) + geo.padded, geo.inner(), x, True)
+    cols = xp.getitem(padded, geo.windows())
+    return xp.reshape(
+        cols, (n, geo.groups, c // geo.groups * math.prod(geo.kernel), math.prod(geo.out))
+    )
+
+
+def _forward(xp: Any, x: Any, w: Any, *bias: Any, geo: Geometry) -> Any:
+    o = w.shape[0]
+    cols = _columns(xp, x, geo)
+    wr = xp.reshape(w, (geo.groups, o // geo.groups, -1))
+    out = xp.reshape(xp.matmul(wr, cols), (x.shape[0], o) + geo.out)
+    if bias:
+        out = out + xp.reshape(bias[0], (o,) + (1,) * len(geo.out))
+    return out
+
+
+def _kernel(xp: Any, x: np.ndarray, w: np.ndarray, *bias: np.ndarray, geo: Geometry) -> Any:
+    """The same on NumPy, reading the windows as a strided view of the padded input."""
+    n, c, d = x.shape[0], x.shape[1], len(geo.kernel)
+    padded = np.zeros((n, c) + geo.padded, dtype=x.dtype)
+    padded[geo.inner()] = x
+    span = tuple(dil * (k - 1) + 1 for k, dil in zip(geo.kernel, geo.dilation))
+    view = np.lib.stride_tricks.sliding_window_view(padded, span, axis=tuple(range(2, 2 + d)))
+    view = view[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in geo.stride)]
+    view = view[(Ellipsis,) + tuple(slice(None, None, dil) for dil in geo.dilation)]
+    # (N, C, *out, *kernel) -> (N, G, C/G, *out, *kernel)
+    g, o = geo.groups, w.shape[0]
+    view = view.reshape((n, g, c // g) + view.shape[2:])
+    wg = w.reshape((g, o // g, c // g) + geo.kernel)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    sp, kn = letters[:d], letters[d : 2 * d]
+    out = np.einsum(f"NGC{sp}{kn},GOC{kn}->NGO{sp}", view, wg, optimize=True)
+    out = out.reshape((n, o) + geo.out)
+    if bias:
+        out = out + bias[0].reshape((o,) + (1,) * d)
+    return out.astype(x.dtype, copy=False)
+
+
+def _vjp(xp: Any, g: Any, c: Any) -> tuple:
+    x, w, geo = c.inputs[0], c.inputs[1], c.params["geo"]
+    n, ch, o = x.shape[0], x.shape[1], w.shape[0]
+    g2 = xp.reshape(g, (n, geo.groups, o // geo.groups, math.prod(geo.out)))
+    grads: list = [None, None]
+    if c.needs[1]:
+        cols = _columns(xp, x, geo)
+        gw = xp.sum(xp.matmul(g2, xp.transpose(cols, 2, 3)), (0,), False)
+        grads[1] = xp.reshape(gw, tuple(w.shape))
+    if c.needs[0]:
+        wr = xp.reshape(w, (geo.groups, o // geo.groups, -1))
+        gcols = xp.matmul(xp.transpose(wr, 1, 2), g2)
+        gcols = xp.reshape(gcols, (n, ch) + geo.kernel + geo.out)
+        gpad = xp.index_put_zeros((n, ch) + geo.padded, geo.windows(), gcols, False)
+        grads[0] = xp.getitem(gpad, geo.inner())
+    if len(c.needs) > 2:
+        axes = (0,) + tuple(range(2, 2 + len(geo.out)))
+        grads.append(xp.sum(g, axes, False) if c.needs[2] else None)
+    return tuple(grads)
+
+
+def _jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """Bilinear in input and weight, linear in the bias."""
+    x, w, geo = c.inputs[0], c.inputs[1], c.params["geo"]
+    terms = []
+    if tangents[0] is not None:
+        terms.append(_forward(xp, tangents[0], w, geo=geo))
+    if tangents[1] is not None:
+        terms.append(_forward(xp, x, tangents[1], geo=geo))
+    if len(tangents) > 2 and tangents[2] is not None:
+        tb = xp.reshape(tangents[2], (w.shape[0],) + (1,) * len(geo.out))
+        terms.append(tb if terms else xp.expand(tb, (x.shape[0], w.shape[0]) + geo.out))
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
+_CONVOLUTION = Structural(
+    "convolution",
+    _forward,
+    _vjp,
+    saves=(0, 1),
+    backward="ConvolutionBackward0",
+    kernel=_kernel,
+    jvp=_jvp,
+)
+
+
+def convolution(input: Any, weight: Any, bias: Any, geo: Geometry) -> Any:
+    """The convolution node of a batched ``input`` (checked by the caller)."""
+    tensors = (input, weight) if bias is None else (input, weight, bias)
+    return _CONVOLUTION(*tensors, geo=geo)

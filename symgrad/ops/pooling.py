@@ -1,0 +1,125 @@
+"""Pooling and padding primitives: each is a gather, a sum of gathers or a product with a
+constant matrix, so its rule is a few vocabulary words on every interpreter.
+
+- ``pick``: ``x[key]`` for a fixed advanced key (max pooling picks each window's maximum,
+  found on the numbers; padding by reflection or replication picks the mirrored or edge
+  element); its VJP adds the gradients back where they were picked.
+- ``pool_matrices``: average pooling, adaptive or not, is separable: along each spatial
+  dimension every output is a weighted sum of a window of inputs, so it is one constant
+  ``(out, in)`` matrix per dimension; the VJP multiplies by the transposes.
+- ``constant_pad``: the input, cropped where a pad is negative, placed in a tensor of the
+  fill value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad.prim.structural import Structural
+
+__all__ = ["pick", "pool_matrices", "constant_pad"]
+
+
+# -- picking by a fixed key ---------------------------------------------------------------------
+def _pick_forward(xp: Any, x: Any, key: tuple) -> Any:
+    return xp.getitem(x, key)
+
+
+def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (xp.index_put_zeros(c.shapes[0], c.params["key"], g, False),)
+
+
+_PICKS: dict[str, Structural] = {}
+
+
+def pick(x: Any, key: tuple, name: str) -> Any:
+    """``x[key]`` recorded as PyTorch's node ``name`` (max pooling, reflection, ...)."""
+    prim = _PICKS.get(name)
+    if prim is None:
+        prim = _PICKS[name] = Structural(
+            "pick", _pick_forward, _pick_vjp, backward=name, jvp="linear"
+        )
+    return prim(x, key=key)
+
+
+# -- separable weighted sums (average pooling) --------------------------------------------------
+def _along(xp: Any, x: Any, axis: int, matrix: np.ndarray) -> Any:
+    """``matrix`` applied along ``axis`` of ``x``."""
+    moved = xp.transpose(x, axis, -1)
+    return xp.transpose(xp.matmul(moved, xp.constant(matrix.T)), axis, -1)
+
+
+def _pool_forward(xp: Any, x: Any, matrices: tuple) -> Any:
+    first = x.ndim - len(matrices)
+    for i, m in enumerate(matrices):
+        x = _along(xp, x, first + i, m)
+    return x
+
+
+def _pool_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    matrices = c.params["matrices"]
+    first = len(c.shapes[0]) - len(matrices)
+    for i, m in enumerate(matrices):
+        g = _along(xp, g, first + i, np.ascontiguousarray(m.T))
+    return (g,)
+
+
+_POOLS: dict[str, Structural] = {}
+
+
+def pool_matrices(x: Any, matrices: tuple, name: str) -> Any:
+    """The last ``len(matrices)`` dimensions of ``x`` each multiplied by its ``(out, in)``
+    matrix, recorded as PyTorch's node ``name``."""
+    prim = _POOLS.get(name)
+    if prim is None:
+        prim = _POOLS[name] = Structural(
+            "pool", _pool_forward, _pool_vjp, backward=name, jvp="linear"
+        )
+    return prim(x, matrices=tuple(np.asarray(m, dtype=x._data.dtype) for m in matrices))
+
+
+# -- constant padding ---------------------------------------------------------------------------
+def _pad_forward(
+    xp: Any, x: Any, crop: tuple, place: tuple, shape: tuple, mask: Any, value: Any
+) -> Any:
+    out = xp.index_put_zeros(shape, place, xp.getitem(x, crop), True)
+    if mask is None:
+        return out
+    return xp.where(xp.constant(mask), out, xp.constant(np.full(shape, value)))
+
+
+def _pad_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    p = c.params
+    return (xp.index_put_zeros(c.shapes[0], p["crop"], xp.getitem(g, p["place"]), True),)
+
+
+def _pad_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """The tangent padded with zeros: the fill value is a constant."""
+    p = c.params
+    return _pad_forward(xp, tangents[0], p["crop"], p["place"], p["shape"], None, 0)
+
+
+_CONSTANT_PAD = Structural(
+    "constant_pad", _pad_forward, _pad_vjp, backward="ConstantPadNdBackward0", jvp=_pad_jvp
+)
+
+
+def constant_pad(x: Any, pads: list, value: float) -> Any:
+    """``x`` with ``pads[i] = (before, after)`` elements of ``value`` on its last dimensions
+    (negative pads crop)."""
+    lead = x.ndim - len(pads)
+    crop, place, shape = [slice(None)] * lead, [slice(None)] * lead, list(x.shape[:lead])
+    for n, (lo, hi) in zip(x.shape[lead:], pads):
+        crop.append(slice(max(-lo, 0), n - max(-hi, 0)))
+        size = n + lo + hi
+        place.append(slice(max(lo, 0), size - max(hi, 0)))
+        shape.append(size)
+    mask = None
+    if value != 0:
+        mask = np.zeros(shape, dtype=bool)
+        mask[tuple(place)] = True
+    return _CONSTANT_PAD(
+        x, crop=tuple(crop), place=tuple(place), shape=tuple(shape), mask=mask, value=value
+    )

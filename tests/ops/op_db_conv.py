@@ -1,0 +1,71 @@
+"""Op table entries for convolution, pooling, padding and attention of ``nn.functional``
+(included in :data:`op_db.OP_DB`)."""
+
+from __future__ import annotations
+
+from .op_db import _op, arg
+
+
+def _f(name, **kwargs):
+    return lambda T, *xs: getattr(T.nn.functional, name)(*xs, **kwargs)
+
+
+CONV = [
+    _op("conv1d", _f("conv1d"), arg(2, 2, 5), arg(3, 2, 2)),
+    _op(
+        "conv1d_bias_stride_pad",
+        _f("conv1d", stride=2, padding=1),
+        arg(1, 2, 5),
+        arg(2, 2, 3),
+        arg(2),
+    ),
+    _op("conv1d_same_unbatched", _f("conv1d", padding="same"), arg(2, 4), arg(2, 2, 2)),
+    _op("conv2d", _f("conv2d"), arg(1, 2, 3, 3), arg(2, 2, 2, 2)),
+    _op(
+        "conv2d_groups_dilation",
+        _f("conv2d", groups=2, dilation=2, padding=1),
+        arg(1, 2, 4, 4),
+        arg(2, 1, 2, 2),
+        arg(2),
+    ),
+    _op(
+        "conv2d_stride_uneven",
+        _f("conv2d", stride=(2, 1), padding=(1, 0)),
+        arg(1, 1, 4, 3),
+        arg(1, 1, 2, 2),
+    ),
+    _op("conv3d", _f("conv3d"), arg(1, 1, 3, 2, 2), arg(1, 1, 2, 1, 2)),
+    _op("max_pool2d", _f("max_pool2d", kernel_size=2), arg(1, 2, 4, 4)),
+    _op(
+        "max_pool2d_pad_ceil",
+        _f("max_pool2d", kernel_size=3, stride=2, padding=1, ceil_mode=True),
+        arg(1, 4, 5),
+    ),
+    _op("max_pool1d", _f("max_pool1d", kernel_size=2, stride=1), arg(2, 2, 4)),
+    _op(
+        "avg_pool2d",
+        _f("avg_pool2d", kernel_size=2, padding=1, count_include_pad=False),
+        arg(1, 2, 3, 3),
+    ),
+    _op(
+        "avg_pool2d_ceil",
+        _f("avg_pool2d", kernel_size=3, stride=2, ceil_mode=True),
+        arg(1, 1, 4, 5),
+    ),
+    _op("avg_pool1d", _f("avg_pool1d", kernel_size=3, stride=2, padding=1), arg(1, 2, 5)),
+    _op("adaptive_avg_pool2d", _f("adaptive_avg_pool2d", output_size=(2, 3)), arg(1, 2, 3, 5)),
+    _op("adaptive_avg_pool2d_1", _f("adaptive_avg_pool2d", output_size=1), arg(2, 3, 3)),
+    _op("adaptive_max_pool2d", _f("adaptive_max_pool2d", output_size=2), arg(1, 3, 5)),
+    _op("pad_constant", _f("pad", pad=(1, 2, 0, -1), value=0.5), arg(2, 3, 3)),
+    _op("pad_reflect", _f("pad", pad=(2, 1), mode="reflect"), arg(2, 4)),
+    _op("pad_replicate", _f("pad", pad=(1, 1, 2, 0), mode="replicate"), arg(1, 2, 3)),
+    _op("pad_circular", _f("pad", pad=(1, 2), mode="circular"), arg(1, 2, 3)),
+    _op("sdpa", _f("scaled_dot_product_attention"), arg(1, 3, 2), arg(1, 4, 2), arg(1, 4, 2)),
+    _op(
+        "sdpa_causal",
+        _f("scaled_dot_product_attention", is_causal=True),
+        arg(3, 2),
+        arg(3, 2),
+        arg(3, 3),
+    ),
+]
