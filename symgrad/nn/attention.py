@@ -38,7 +38,7 @@ def scaled_dot_product_attention(
     >>> v = symgrad.tensor([[[1.0], [3.0]]])
     >>> F.scaled_dot_product_attention(q, k, v, is_causal=True)
     tensor([[[1.0000],
-             [2.3307]]])
+             [2.3395]]])
     """
     for name, t in (("query", query), ("key", key), ("value", value)):
         if not isinstance(t, Tensor):

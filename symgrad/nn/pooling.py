@@ -292,7 +292,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     >>> import symgrad
     >>> import symgrad.nn.functional as F
     >>> F.adaptive_avg_pool2d(symgrad.arange(6.0).reshape(1, 2, 3), (1, 2))
-    tensor([[[2.0000, 3.5000]]])
+    tensor([[[2., 3.]]])
     """
     if isinstance(output_size, (list, tuple)) and input.ndim <= len(output_size):
         raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
