@@ -9,6 +9,7 @@ from symgrad.ops import (
     joining,
     linalg,
     math,
+    math_special,
     norms,
     reductions,
     rounding,
@@ -27,6 +28,7 @@ from symgrad.ops.inplace import *  # noqa: F403
 from symgrad.ops.joining import *  # noqa: F403
 from symgrad.ops.linalg import *  # noqa: F403
 from symgrad.ops.math import *  # noqa: F403
+from symgrad.ops.math_special import *  # noqa: F403
 from symgrad.ops.norms import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.rounding import *  # noqa: F403
@@ -44,6 +46,7 @@ __all__ = [
     *joining.__all__,
     *linalg.__all__,
     *math.__all__,
+    *math_special.__all__,
     *norms.__all__,
     *reductions.__all__,
     *rounding.__all__,

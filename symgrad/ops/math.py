@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math as _math
 from typing import Any
 
 import numpy as np
@@ -32,8 +31,6 @@ __all__ = [
     "expm1",
     "log",
     "log1p",
-    "log2",
-    "log10",
     "sqrt",
     "rsqrt",
     "sin",
@@ -176,16 +173,6 @@ sign = _unary(E.SIGN, "The sign, -1, 0 or 1 (derivative 0 everywhere, as PyTorch
 relu = _unary(E.RELU, "``max(input, 0)`` (derivative 0 at 0, as PyTorch).")
 sigmoid = _unary(E.SIGMOID, "``1 / (1 + exp(-input))``, computed without overflow.")
 subtract, multiply, divide, true_divide, negative, absolute = sub, mul, div, div, neg, abs
-
-
-def log2(input: Any) -> Tensor:
-    """The base-2 logarithm: ``log(input) / log(2)``."""
-    return E.MUL(E.LOG(input), 1 / _math.log(2))
-
-
-def log10(input: Any) -> Tensor:
-    """The base-10 logarithm: ``log(input) / log(10)``."""
-    return E.MUL(E.LOG(input), 1 / _math.log(10))
 
 
 def leaky_relu(input: Any, negative_slope: float = 0.01) -> Tensor:

@@ -18,6 +18,7 @@ from symgrad.ops import (
     joining,
     linalg,
     math,
+    math_special,
     norms,
     reductions,
     rounding,
@@ -62,6 +63,36 @@ _SAME_NAME = (
     "sigmoid",
     "relu",
     "erf",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "arctan2",
+    "exp2",
+    "erfc",
+    "erfinv",
+    "lgamma",
+    "digamma",
+    "sinc",
+    "deg2rad",
+    "rad2deg",
+    "atan2",
+    "hypot",
+    "logaddexp",
+    "xlogy",
+    "copysign",
+    "lerp",
+    "nan_to_num",
     "clamp",
     "clamp_min",
     "clamp_max",
@@ -133,6 +164,7 @@ _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 _MODULES = (
     math,
+    math_special,
     division,
     rounding,
     reductions,
@@ -227,6 +259,29 @@ def exp_(self: Tensor) -> Tensor:
 
 def sign_(self: Tensor) -> Tensor:
     return inplace(self, "sign_", _op("sign"))
+
+
+def _in_place_of(name: str) -> Any:
+    """``x.name_(*args)``: the op ``name`` written into ``x`` (PyTorch's node of the op)."""
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        op = _op(name)
+        others = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+        return inplace(self, f"{name}_", lambda x: op(x, *args, **kwargs), *others)
+
+    method.__name__ = f"{name}_"
+    method.__doc__ = f"In-place :func:`{name}`."
+    return method
+
+
+# in-place versions of element-wise ops, written through the in-place machinery
+_IN_PLACE_OPS = (
+    "sin", "cos", "tan", "tanh", "sigmoid", "relu", "log", "log1p", "log2", "log10", "expm1",
+    "sqrt", "rsqrt", "square", "reciprocal", "abs", "erf", "asin", "acos", "atan", "sinh",
+    "cosh", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh",
+    "arctanh", "arctan2", "exp2", "erfc", "erfinv", "lgamma", "digamma", "sinc", "deg2rad",
+    "rad2deg", "atan2", "hypot", "logaddexp", "xlogy", "copysign", "lerp", "nan_to_num",
+)  # fmt: skip
 
 
 def masked_fill_(self: Tensor, mask: Any, value: Any) -> Tensor:
@@ -368,6 +423,7 @@ METHODS.update(
         "masked_fill_": masked_fill_,
         "sign_": sign_,
         **rounding.IN_PLACE,
+        **{f"{name}_": _in_place_of(name) for name in _IN_PLACE_OPS},
         "type": _type,
         "float": _converter(dtypes.float32),
         "double": _converter(dtypes.float64),

@@ -63,6 +63,8 @@ KINDS: dict[str, Callable] = {
     "any": _uniform(-2.0, 2.0),
     "positive": _uniform(0.3, 2.0),
     "unit": _uniform(0.05, 0.95),  # a probability, clear of 0 and 1
+    "open_unit": _uniform(-0.95, 0.95),  # inside (-1, 1): asin, atanh, erfinv
+    "above_one": _uniform(1.1, 3.0),  # acosh
     "half_period": _uniform(-1.2, 1.2),  # clear of tan's poles at +-pi/2
     "nonzero": _nonzero,
     "condition": _condition,

@@ -76,11 +76,27 @@ def _all(*conditions: Any) -> Any:
     return functools.reduce(np.logical_and, conditions)
 
 
+def _special_kernel(name: str) -> Callable:
+    """A kernel of :mod:`symgrad.prim.special_functions`, imported on first call."""
+
+    def call(*args: Any) -> Any:
+        from symgrad.prim import special_functions
+
+        return getattr(special_functions, name)(*args)
+
+    call.__name__ = name
+    return call
+
+
 # what the generated code calls: NumPy, plus erf, PyTorch's sign and power, the stable kernels
 # of the functions of symgrad.prim.special, and a two-branch select
 MODULES = [
     {
         "erf": _erf,
+        "erfc": _special_kernel("erfc"),
+        "erfinv": _special_kernel("erfinv"),
+        "lgamma": _special_kernel("lgamma"),
+        "polygamma": _special_kernel("polygamma"),
         "sign": _sign,
         "sigmoid": _sigmoid,
         "softplus": _softplus,

@@ -1,6 +1,7 @@
 """NumPy kernels of special functions that NumPy lacks: ``lgamma``, the polygamma family
 (``digamma`` is ``polygamma(0, x)``), ``erfc`` and ``erfinv``, with PyTorch's values at the
-poles and ends. SciPy is used when installed; otherwise the series below (recurrence up to
+poles and ends. SciPy is used for ``lgamma``, ``erfc`` and ``erfinv`` when installed; otherwise,
+and for the polygamma family always, the series below (recurrence up to
 ``x >= 15``, then the asymptotic expansion), accurate to a few units in the last place of
 float64.
 
@@ -88,12 +89,6 @@ def polygamma(n: Any, x: Any) -> np.ndarray:
     at 0 and ``nan`` at the negative integers, as PyTorch)."""
     x = np.asarray(x, dtype=np.result_type(x, np.float32))
     n = int(n)
-    fn = _scipy("polygamma")
-    if fn is not None:
-        out = np.asarray(fn(n, x.astype(np.float64)))
-        if n == 0:
-            out = np.where(x == 0, -np.inf, out)
-        return out.astype(x.dtype, copy=False)
     work = x.astype(np.float64)
     pole = (work <= 0) & (work == np.floor(work))
     with np.errstate(all="ignore"):

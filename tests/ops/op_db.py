@@ -39,6 +39,8 @@ DOMAINS = {
     "prob": _kind("unit"),
     "zero": _with_zero,
     "clamp": _kind("clear_of_bounds"),
+    "open_unit": _kind("open_unit"),
+    "above_one": _kind("above_one"),
 }
 
 
@@ -631,3 +633,4 @@ OP_DB += __import__(__package__ + ".op_db_functional", fromlist=["_"]).FUNCTIONA
 
 assert len({op.name for op in OP_DB}) == len(OP_DB), "op names must be unique"
 OP_DB += __import__(__package__ + ".op_db_conv", fromlist=["_"]).CONV
+OP_DB += __import__(__package__ + ".op_db_special", fromlist=["_"]).SPECIAL

@@ -157,10 +157,13 @@ def test_values_and_gradients_match_pytorch(op):
     theirs_g = torch.autograd.grad(
         theirs, theirs_in, [torch.tensor(v) for v in vs], allow_unused=True
     )
+    # PyTorch's trigamma (digamma's derivative) is a short series, good to ~5e-10 relative;
+    # symgrad's is good to float64's rounding
+    rtol = 1e-9 if "torch_series" in op.tags else 1e-12
     for g, t, x in zip(ours_g, theirs_g, arrays):
         g = np.zeros(x.shape) if g is None else g.numpy()
         t = np.zeros(x.shape) if t is None else t.numpy()
-        np.testing.assert_allclose(g, t, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(g, t, rtol=rtol, atol=1e-14)
 
 
 # -- broadcasting, for any pair of shapes ----------------------------------------------------------

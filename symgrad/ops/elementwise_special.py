@@ -1,0 +1,178 @@
+"""More element-wise primitives, declared as those of :mod:`symgrad.ops.elementwise` are:
+inverse trigonometric and hyperbolic functions, ``exp2``, ``log2``, ``log10``, the gamma
+family, ``erfc``/``erfinv``, ``sinc``, angle conversions, and the binary ``atan2``,
+``hypot``, ``logaddexp``, ``xlogy``, ``copysign`` and ``lerp``; each with PyTorch's node
+name and its values at the edges (``sinc(0) = 1``, ``xlogy(0, y) = 0``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad._lazy import sympy as sp
+from symgrad.ops.elementwise import declare
+from symgrad.prim.domains import Domain
+
+__all__: list[str] = []
+
+
+def _unary(name: str, expr: Any, kernel: Any = None, **options: Any) -> Any:
+    options.setdefault("promote", "float")
+    return declare(name, "x", expr, kernel=kernel, **options)
+
+
+# -- inverse trigonometric and hyperbolic -------------------------------------------------------
+ASIN = _unary("asin", lambda x: sp.asin(x), np.arcsin, domain={"x": "open_unit"})
+ACOS = _unary("acos", lambda x: sp.acos(x), np.arccos, domain={"x": "open_unit"})
+ATAN = _unary("atan", lambda x: sp.atan(x), np.arctan)
+SINH = _unary("sinh", lambda x: sp.sinh(x), np.sinh)
+COSH = _unary("cosh", lambda x: sp.cosh(x), np.cosh)
+ASINH = _unary("asinh", lambda x: sp.asinh(x), np.arcsinh)
+ACOSH = _unary("acosh", lambda x: sp.acosh(x), np.arccosh, domain={"x": "above_one"})
+ATANH = _unary("atanh", lambda x: sp.atanh(x), np.arctanh, domain={"x": "open_unit"})
+
+# -- exponentials and logarithms in other bases -------------------------------------------------
+EXP2 = _unary("exp2", lambda x: 2**x, np.exp2, partials=lambda out: (out * sp.log(2),))
+LOG2 = _unary("log2", lambda x: sp.log(x) / sp.log(2), np.log2, domain={"x": "positive"})
+LOG10 = _unary("log10", lambda x: sp.log(x) / sp.log(10), np.log10, domain={"x": "positive"})
+
+# -- special functions --------------------------------------------------------------------------
+ERFC = _unary("erfc", lambda x: sp.erfc(x))
+ERFINV = _unary(
+    "erfinv",
+    lambda x: sp.erfinv(x),
+    partials=lambda out: (sp.sqrt(sp.pi) / 2 * sp.exp(out**2),),
+    domain={"x": "open_unit"},
+)
+LGAMMA = _unary(
+    "lgamma",
+    lambda x: sp.loggamma(x),
+    partials=lambda x: (sp.polygamma(0, x),),
+    domain={"x": "positive"},
+)
+DIGAMMA = _unary("digamma", lambda x: sp.polygamma(0, x), domain={"x": "positive"})
+# PyTorch: sinc(0) = 1 with derivative 0 there
+SINC = _unary(
+    "sinc",
+    lambda x: sp.Piecewise((1, sp.Eq(x, 0)), (sp.sin(sp.pi * x) / (sp.pi * x), True)),
+    np.sinc,
+    partials=lambda x: (
+        sp.Piecewise(
+            (0, sp.Eq(x, 0)),
+            ((sp.pi * x * sp.cos(sp.pi * x) - sp.sin(sp.pi * x)) / (sp.pi * x**2), True),
+        ),
+    ),
+)
+DEG2RAD = _unary("deg2rad", lambda x: x * (sp.pi / 180), np.deg2rad, backward="Deg2RadBackward0")
+RAD2DEG = _unary("rad2deg", lambda x: x * (180 / sp.pi), np.rad2deg, backward="Rad2DegBackward0")
+
+# -- binary ---------------------------------------------------------------------------------------
+ATAN2 = declare(
+    "atan2",
+    "x y",
+    lambda x, y: sp.atan2(x, y),
+    partials=lambda x, y: (y / (x**2 + y**2), -x / (x**2 + y**2)),
+    kernel=np.arctan2,
+    promote="float",
+    domain={"x": "nonzero", "y": "nonzero"},
+)
+HYPOT = declare(
+    "hypot",
+    "x y",
+    lambda x, y: sp.sqrt(x**2 + y**2),
+    partials=lambda x, y, out: (x / out, y / out),
+    kernel=np.hypot,
+    promote="float",
+    domain={"x": "nonzero", "y": "nonzero"},
+)
+LOGADDEXP = declare(
+    "logaddexp",
+    "x y",
+    lambda x, y: sp.log(sp.exp(x) + sp.exp(y)),
+    partials=lambda x, y: (1 / (1 + sp.exp(y - x)), 1 / (1 + sp.exp(x - y))),
+    kernel=np.logaddexp,
+    promote="float",
+)
+# x * log(y), 0 where x == 0 (unless y is nan), as PyTorch
+XLOGY = declare(
+    "xlogy",
+    "x y",
+    lambda x, y: sp.Piecewise((0, sp.Eq(x, 0)), (x * sp.log(y), True)),
+    partials=lambda x, y: (sp.Piecewise((0, sp.Eq(x, 0)), (sp.log(y), True)), x / y),
+    kernel=lambda a, b: np.where(
+        (a == 0) & ~np.isnan(b), 0.0, a * np.log(np.where((a == 0) & ~np.isnan(b), 1, b))
+    ),
+    exact=False,
+    promote="float",
+    domain={"y": "positive"},
+)
+XLOGY_NUMBER_OTHER = declare(
+    "xlogy_number_other",
+    "x",
+    lambda x, y: sp.Piecewise((0, sp.Eq(x, 0)), (x * sp.log(y), True)),
+    params="y",
+    partials=lambda x, y: (sp.Piecewise((0, sp.Eq(x, 0)), (sp.log(y), True)),),
+    kernel=lambda a, b: np.where((a == 0) & ~np.isnan(b), 0.0, a * np.log(b)),
+    exact=False,
+    promote="float",
+    backward="XlogyBackward2",
+    domain=Domain(params=((2.0,), (0.5,), (3.0,))),
+)
+XLOGY_NUMBER_SELF = declare(
+    "xlogy_number_self",
+    "y",
+    lambda y, x: x * sp.log(y),
+    params="x",
+    kernel=lambda b, a: np.where((a == 0) & ~np.isnan(b), 0.0, a * np.log(b)),
+    exact=False,
+    promote="float",
+    backward="XlogyBackward1",
+    domain=Domain({"y": "positive"}, params=((2.0,), (-0.5,), (1.5,))),
+)
+# |x| with the sign of y; PyTorch: d/dx = out / x (0 at x == 0), d/dy = 0
+COPYSIGN = declare(
+    "copysign",
+    "x y",
+    lambda x, y: sp.Piecewise((sp.Abs(x), y >= 0), (-sp.Abs(x), True)),
+    partials=lambda x, y, out: (sp.Piecewise((0, sp.Eq(x, 0)), (out / x, True)), 0),
+    kernel=np.copysign,
+    exact=False,
+    promote="float",
+    domain={"x": "nonzero", "y": "nonzero"},
+)
+COPYSIGN_SCALAR = declare(
+    "copysign_scalar",
+    "x",
+    lambda x, y: sp.Piecewise((sp.Abs(x), y >= 0), (-sp.Abs(x), True)),
+    params="y",
+    partials=lambda x, out: (sp.Piecewise((0, sp.Eq(x, 0)), (out / x, True)),),
+    kernel=np.copysign,
+    exact=False,
+    promote="float",
+    backward="CopysignBackward1",
+    domain=Domain({"x": "nonzero"}, params=((-1.0,), (2.0,), (-0.5,))),
+)
+
+
+def _lerp_kernel(a: Any, b: Any, w: Any) -> Any:
+    # PyTorch's two forms, each exact at its end
+    return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+
+
+LERP_SCALAR = declare(
+    "lerp",
+    "x y",
+    lambda x, y, weight: x + weight * (y - x),
+    params="weight",
+    kernel=_lerp_kernel,
+    backward="LerpBackward0",
+    domain=Domain(params=((0.25,), (0.75,), (1.5,))),
+)
+LERP_TENSOR = declare(
+    "lerp_tensor",
+    "x y w",
+    lambda x, y, w: x + w * (y - x),
+    kernel=_lerp_kernel,
+    backward="LerpBackward1",
+)

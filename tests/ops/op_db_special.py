@@ -1,0 +1,80 @@
+"""Op table entries for the element-wise ops of :mod:`symgrad.ops.math_special` (included in
+:data:`op_db.OP_DB`), each as a function, a method and an in-place method."""
+
+from __future__ import annotations
+
+from .op_db import _op, arg, f64
+
+# op -> the op table's input kind
+UNARY = {
+    "asin": "open_unit",
+    "acos": "open_unit",
+    "atan": "any",
+    "sinh": "any",
+    "cosh": "any",
+    "asinh": "any",
+    "acosh": "above_one",
+    "atanh": "open_unit",
+    "exp2": "any",
+    "erfc": "any",
+    "erfinv": "open_unit",
+    "lgamma": "pos",
+    "digamma": "pos",
+    "sinc": "away",
+    "deg2rad": "any",
+    "rad2deg": "any",
+}
+
+
+def _tags(name: str) -> tuple:
+    # PyTorch's trigamma (digamma's derivative) is a short series, good to ~5e-10 relative
+    return ("torch_series",) if name == "digamma" else ()
+
+
+SPECIAL = (
+    [
+        _op(n, lambda T, x, n=n: getattr(T, n)(x), arg(2, 3, kind=k), tags=_tags(n))
+        for n, k in UNARY.items()
+    ]
+    + [
+        # PyTorch has no derivative for the in-place inverse hyperbolic functions
+        _op(
+            f"{n}_inplace",
+            lambda T, x, n=n: getattr(x * 1.0, f"{n}_")(),
+            arg(3, kind=k),
+            torch=n not in ("asinh", "acosh", "atanh"),
+            tags=_tags(n),
+        )
+        for n, k in UNARY.items()
+    ]
+    + [
+        _op("sigmoid_inplace", lambda T, x: (x * 1.0).sigmoid_(), arg(2, 3)),
+        _op("tanh_inplace", lambda T, x: (x * 1.0).tanh_(), arg(2, 3)),
+        _op("relu_inplace", lambda T, x: (x * 1.0).relu_(), arg(2, 3, kind="away")),
+        _op("atan2", lambda T, x, y: T.atan2(x, y), arg(2, 3, kind="away"), arg(3, kind="away")),
+        _op(
+            "arctan2_method", lambda T, x, y: x.arctan2(y), arg(3, kind="away"), arg(3, kind="away")
+        ),
+        _op("hypot", lambda T, x, y: T.hypot(x, y), arg(2, 3, kind="away"), arg(2, 1, kind="away")),
+        _op("logaddexp", lambda T, x, y: T.logaddexp(x, y), arg(2, 3), arg(3)),
+        _op("xlogy", lambda T, x, y: T.xlogy(x, y), arg(2, 3), arg(3, kind="pos")),
+        _op("xlogy_number_other", lambda T, x: T.xlogy(x, 2.5), arg(2, 3)),
+        _op("xlogy_number_self", lambda T, y: T.xlogy(-1.5, y), arg(2, 3, kind="pos")),
+        _op(
+            "copysign",
+            lambda T, x, y: T.copysign(x, y),
+            arg(2, 3, kind="away"),
+            arg(3, kind="away"),
+        ),
+        _op("copysign_number", lambda T, x: T.copysign(x, -1.0), arg(2, 3, kind="away")),
+        _op("lerp", lambda T, x, y: T.lerp(x, y, 0.3), arg(2, 3), arg(3)),
+        _op("lerp_high_weight", lambda T, x, y: x.lerp(y, 0.8), arg(2, 3), arg(2, 3)),
+        _op("lerp_tensor", lambda T, x, y, w: T.lerp(x, y, w), arg(2, 3), arg(3), arg(2, 1)),
+        _op(
+            "nan_to_num",
+            lambda T, x: T.nan_to_num(x + f64(T, [[0.0, float("inf"), float("nan")]]), posinf=9.0),
+            arg(2, 3),
+        ),
+        _op("log2_inplace", lambda T, x: (x * 1.0).log2_(), arg(3, kind="pos")),
+    ]
+)
