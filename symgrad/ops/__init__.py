@@ -11,9 +11,12 @@ from symgrad.ops import (
     math,
     math_special,
     norms,
+    ordering,
     reductions,
     rounding,
+    scans,
     shape,
+    triangular,
     softmax_family,
     variance,
 )
@@ -30,9 +33,12 @@ from symgrad.ops.linalg import *  # noqa: F403
 from symgrad.ops.math import *  # noqa: F403
 from symgrad.ops.math_special import *  # noqa: F403
 from symgrad.ops.norms import *  # noqa: F403
+from symgrad.ops.ordering import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.rounding import *  # noqa: F403
+from symgrad.ops.scans import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
+from symgrad.ops.triangular import *  # noqa: F403
 from symgrad.ops.softmax_family import *  # noqa: F403
 from symgrad.ops.variance import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
@@ -48,9 +54,12 @@ __all__ = [
     *math.__all__,
     *math_special.__all__,
     *norms.__all__,
+    *ordering.__all__,
     *reductions.__all__,
     *rounding.__all__,
+    *scans.__all__,
     *shape.__all__,
+    *triangular.__all__,
     *softmax_family.__all__,
     *variance.__all__,
 ]

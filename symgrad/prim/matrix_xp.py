@@ -350,6 +350,7 @@ def _apply(expr: Any, symbols: tuple, values: tuple, param_symbols: tuple, param
 
 for _word in (
     "cat",
+    "cumsum",
     "flip",
     "gather",
     "scatter_zeros",

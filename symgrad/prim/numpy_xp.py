@@ -116,6 +116,10 @@ class NP:
         return np.concatenate(seq, axis=dim)
 
     @staticmethod
+    def cumsum(a: Any, dim: int) -> np.ndarray:
+        return np.cumsum(a, axis=dim)
+
+    @staticmethod
     def getitem(a: Any, key: Any) -> np.ndarray:
         return np.asarray(a[key])
 

@@ -129,6 +129,10 @@ class SX:
         return np.concatenate([_objects(a) for a in seq], axis=dim)
 
     @staticmethod
+    def cumsum(a: Any, dim: int) -> np.ndarray:
+        return np.cumsum(_objects(a), axis=dim)
+
+    @staticmethod
     def getitem(a: Any, key: Any) -> np.ndarray:
         return np.asarray(_objects(a)[key], dtype=object)
 

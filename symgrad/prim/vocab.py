@@ -24,6 +24,7 @@ VOCABULARY = (
     "expand",
     "flip",
     "cat",
+    "cumsum",
     # indexing and its adjoints
     "getitem",
     "index_put_zeros",

@@ -1,0 +1,143 @@
+"""Ordering along a dimension: ``sort``, ``argsort``, ``msort``, ``topk``, ``kthvalue``.
+
+The order is found on the numbers (stable, with nan after every number as PyTorch sorts it);
+the values are then picked by those indices, so the gradient goes back to the elements each
+value came from (``SortBackward0``, ``TopkBackward0``, ``KthvalueBackward0``)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from symgrad._data import _wrap_dim
+from symgrad.ops.reductions import _pick_forward, _pick_vjp
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["sort", "argsort", "msort", "topk", "kthvalue"]
+
+
+class _ValuesIndices(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return (
+            f"symgrad.return_types.{type(self).op}(\nvalues={self.values!r},\n"
+            f"indices={self.indices!r})"
+        )
+
+
+def _return_type(op: str) -> type:
+    return type(op, (_ValuesIndices,), {"__slots__": (), "op": op})
+
+
+_RETURNS = {op: _return_type(op) for op in ("sort", "topk", "kthvalue")}
+_PICKS = {
+    op: Structural(op, _pick_forward, _pick_vjp, backward=name, jvp="linear")
+    for op, name in (
+        ("sort", "SortBackward0"),
+        ("topk", "TopkBackward0"),
+        ("kthvalue", "KthvalueBackward0"),
+    )
+}
+
+
+def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
+    """Stable order along ``dim``, nan last ascending and first descending (PyTorch's)."""
+    if a.dtype.kind == "b":
+        a = a.astype(np.int8)
+    if descending:
+        if a.dtype.kind == "f":
+            nan = np.isnan(a)
+            return _lexsort_along(np.where(nan, 0.0, -a), np.where(nan, 0, 1), dim)
+        return np.argsort(-a.astype(np.int64), axis=dim, kind="stable")
+    return np.argsort(a, axis=dim, kind="stable")
+
+
+def _lexsort_along(key: np.ndarray, rank: np.ndarray, dim: int) -> np.ndarray:
+    """Stable order by ``rank`` first, then ``key``, along ``dim``."""
+    moved_key = np.moveaxis(key, dim, -1)
+    moved_rank = np.moveaxis(rank, dim, -1)
+    order = np.lexsort((moved_key, moved_rank), axis=-1)
+    return np.moveaxis(order, -1, dim)
+
+
+def _pick(op: str, x: Tensor, dim: int, index: np.ndarray) -> Any:
+    values = _PICKS[op](x, dim=dim, index=index, keepdim=True)
+    return _RETURNS[op](values, Tensor._make(index))
+
+
+def _along(input: Tensor, dim: Any) -> tuple:
+    x = input.reshape(1) if input.ndim == 0 else input
+    return x, _wrap_dim(dim, x.ndim)
+
+
+def _scalar_back(result: Any, input: Tensor) -> Any:
+    if input.ndim:
+        return result
+    return type(result)(result.values.reshape(()), result.indices.reshape(()))
+
+
+def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
+    """``(values, indices)`` sorted along ``dim`` (stably; nan sorts as the largest).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([3.0, 1.0, 2.0]).sort().indices
+    tensor([1, 2, 0])
+    """
+    x, d = _along(input, dim)
+    index = _order(x._data, d, descending).astype(np.int64)
+    return _scalar_back(_pick("sort", x, d, index), input)
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    """The indices that sort ``input`` along ``dim``."""
+    x, d = _along(input, dim)
+    index = Tensor._make(_order(x._data, d, descending).astype(np.int64))
+    return index.reshape(()) if input.ndim == 0 else index
+
+
+def msort(input: Tensor) -> Tensor:
+    """``sort(input, dim=0).values``."""
+    return sort(input, 0).values
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+    """``(values, indices)`` of the ``k`` largest (or smallest) elements along ``dim``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([1.0, 5.0, 3.0]).topk(2)
+    symgrad.return_types.topk(
+    values=tensor([5., 3.]),
+    indices=tensor([1, 2]))
+    """
+    x, d = _along(input, dim)
+    n = x.shape[d]
+    if not 0 <= k <= n:
+        raise RuntimeError(f"selected index k out of range: k={k} for a dimension of size {n}")
+    order = _order(x._data, d, largest)
+    index = np.take(order, np.arange(k), axis=d).astype(np.int64)
+    return _scalar_back(_pick("topk", x, d, index), input)
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+    """``(values, indices)`` of the ``k``-th smallest element along ``dim`` (1-based)."""
+    x, d = _along(input, dim)
+    n = x.shape[d]
+    if n == 0:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
+    if not 1 <= k <= n:
+        raise RuntimeError(
+            f"kthvalue(): selected number k out of range for dimension {d}: k={k}, size {n}"
+        )
+    order = _order(x._data, d, False)
+    index = np.take(order, [k - 1], axis=d).astype(np.int64)
+    values = _PICKS["kthvalue"](x, dim=d, index=index, keepdim=bool(keepdim))
+    indices = Tensor._make(index if keepdim else np.squeeze(index, d))
+    return _scalar_back(_RETURNS["kthvalue"](values, indices), input)

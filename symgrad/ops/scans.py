@@ -1,0 +1,186 @@
+"""Scans along a dimension: ``cumsum``, ``cumprod``, ``cummax``, ``cummin``, with PyTorch's
+node names and dtypes (integers and bools sum to ``int64``).
+
+``cumprod``'s gradient is exact where the input has zeros: for element ``i``, the product of
+the elements before it times ``S_i = g_i + x_{i+1} S_{i+1}`` (the gradients after it carried
+back through the products), with no division."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad._data import _wrap_dim
+from symgrad.ops.reductions import _pick_forward, _pick_vjp
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["cumsum", "cumprod", "cummax", "cummin"]
+
+
+def _cumsum_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    dim = c.params["dim"]
+    return (xp.flip(xp.cumsum(xp.flip(g, (dim,)), dim), (dim,)),)
+
+
+_CUMSUM = Structural(
+    "cumsum",
+    lambda xp, a, dim: xp.cumsum(a, dim),
+    _cumsum_vjp,
+    backward="CumsumBackward0",
+    jvp="linear",
+)
+
+
+def _scan_dtype(input: Tensor, dtype: Any) -> Any:
+    if dtype is not None:
+        return dtypes.as_dtype(dtype)
+    return dtypes.int64 if not input.dtype.is_floating_point else None
+
+
+def _prepare(input: Tensor, dim: Any, dtype: Any) -> tuple:
+    d = _wrap_dim(dim, max(input.ndim, 1))
+    target = _scan_dtype(input, dtype)
+    x = input if target is None or target == input.dtype else input.to(target)
+    if x.ndim == 0:
+        x = x.reshape(1)
+    return x, d
+
+
+def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """Running sums along ``dim``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([1.0, 2.0, 3.0]).cumsum(0)
+    tensor([1., 3., 6.])
+    """
+    x, d = _prepare(input, dim, dtype)
+    out = _CUMSUM(x, dim=d)
+    return out.reshape(()) if input.ndim == 0 else out
+
+
+def _cumprod_forward(xp: Any, a: Any, dim: int) -> Any:
+    """Products of the elements up to each one, as a chain of products (for SymPy)."""
+    n = a.shape[dim]
+    pieces, running = [], None
+    for i in range(n):
+        key = (slice(None),) * dim + (slice(i, i + 1),)
+        item = xp.getitem(a, key)
+        running = item if running is None else running * item
+        pieces.append(running)
+    return xp.cat(pieces, dim) if pieces else a
+
+
+def _cumprod_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    x, out, dim = c.inputs[0], c.out, c.params["dim"]
+    n = x.shape[dim]
+    if n == 0:
+        return (g,)
+
+    def at(a: Any, i: int) -> Any:
+        return xp.getitem(a, (slice(None),) * dim + (slice(i, i + 1),))
+
+    carried = [at(g, n - 1)]
+    for i in range(n - 2, -1, -1):
+        carried.append(at(g, i) + at(x, i + 1) * carried[-1])
+    after = xp.cat(carried[::-1], dim)
+    if n == 1:
+        return (after,)
+    before = xp.cat(
+        [xp.constant(np.ones(tuple(at(x, 0).shape))), *[at(out, i) for i in range(n - 1)]], dim
+    )
+    return (before * after,)
+
+
+_CUMPROD = Structural(
+    "cumprod",
+    _cumprod_forward,
+    _cumprod_vjp,
+    saves=(0,),
+    saves_out=True,
+    backward="CumprodBackward0",
+    kernel=lambda xp, a, dim: np.cumprod(a, axis=dim),
+)
+
+
+def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """Running products along ``dim`` (gradient exact with zeros in the input).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([2.0, 0.0, 3.0]).cumprod(0)
+    tensor([2., 0., 0.])
+    """
+    x, d = _prepare(input, dim, dtype)
+    out = _CUMPROD(x, dim=d)
+    return out.reshape(()) if input.ndim == 0 else out
+
+
+class _CumExtremum(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return (
+            f"symgrad.return_types.{type(self).op}(\nvalues={self.values!r},\n"
+            f"indices={self.indices!r})"
+        )
+
+
+class _Cummax(_CumExtremum):
+    __slots__ = ()
+    op = "cummax"
+
+
+class _Cummin(_CumExtremum):
+    __slots__ = ()
+    op = "cummin"
+
+
+_PICKS = {
+    "cummax": Structural(
+        "cummax", _pick_forward, _pick_vjp, backward="CummaxBackward0", jvp="linear"
+    ),
+    "cummin": Structural(
+        "cummin", _pick_forward, _pick_vjp, backward="CumminBackward0", jvp="linear"
+    ),
+}
+
+
+def _cum_extremum(input: Tensor, dim: int, op: str) -> Any:
+    d = _wrap_dim(dim, max(input.ndim, 1))
+    x = input.reshape(1) if input.ndim == 0 else input
+    a = np.moveaxis(x._data, d, -1)
+    n = a.shape[-1]
+    better = np.greater_equal if op == "cummax" else np.less_equal
+    index = np.zeros(a.shape, dtype=np.int64)
+    best = a[..., :1].copy()
+    for i in range(1, n):
+        v = a[..., i : i + 1]
+        # PyTorch: a later equal value (or a nan) takes over
+        take = better(v, best) | np.isnan(v)
+        take &= ~np.isnan(best) | np.isnan(v)
+        best = np.where(take, v, best)
+        index[..., i : i + 1] = np.where(take, i, index[..., i - 1 : i])
+    index = np.moveaxis(index, -1, d)
+    values = _PICKS[op](x, dim=d, index=index, keepdim=True)
+    result = (_Cummax if op == "cummax" else _Cummin)(values, Tensor._make(index))
+    if input.ndim == 0:
+        return type(result)(values.reshape(()), result.indices.reshape(()))
+    return result
+
+
+def cummax(input: Tensor, dim: int) -> Any:
+    """``(values, indices)``: the running maximum along ``dim`` and where it was found (the
+    last position of a tie, as PyTorch)."""
+    return _cum_extremum(input, dim, "cummax")
+
+
+def cummin(input: Tensor, dim: int) -> Any:
+    """``(values, indices)``: the running minimum along ``dim``."""
+    return _cum_extremum(input, dim, "cummin")
