@@ -18,6 +18,7 @@ from symgrad.ops import (
     shape,
     triangular,
     softmax_family,
+    summaries,
     variance,
 )
 from symgrad.ops.tensor_xp import *  # noqa: F403
@@ -40,6 +41,7 @@ from symgrad.ops.scans import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
 from symgrad.ops.triangular import *  # noqa: F403
 from symgrad.ops.softmax_family import *  # noqa: F403
+from symgrad.ops.summaries import *  # noqa: F403
 from symgrad.ops.variance import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
 from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
@@ -61,6 +63,7 @@ __all__ = [
     *shape.__all__,
     *triangular.__all__,
     *softmax_family.__all__,
+    *summaries.__all__,
     *variance.__all__,
 ]
 

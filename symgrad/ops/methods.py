@@ -26,6 +26,7 @@ from symgrad.ops import (
     scans,
     shape,
     softmax_family,
+    summaries,
     triangular,
     variance,
     views,
@@ -42,6 +43,7 @@ _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 
 _MODULES = (
+    summaries,
     math,
     math_special,
     division,

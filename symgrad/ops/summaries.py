@@ -1,0 +1,172 @@
+"""Comparisons and summaries: ``isclose``, ``allclose``, ``equal``, ``count_nonzero`` (no
+gradients), ``nansum``/``nanmean`` (nan counted as absent), ``var_mean``, ``std_mean`` and
+``aminmax``."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from symgrad._data import _wrap_dim
+from symgrad.ops.reductions import amax, amin, mean
+from symgrad.ops.variance import std, var
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = [
+    "isclose",
+    "allclose",
+    "equal",
+    "count_nonzero",
+    "nansum",
+    "nanmean",
+    "var_mean",
+    "std_mean",
+    "aminmax",
+]
+
+
+def _pair(input: Any, other: Any, op: str) -> tuple:
+    for name, t in (("input", input), ("other", other)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{op}(): argument '{name}' must be Tensor, not {type(t).__name__}")
+    return input._data, other._data
+
+
+def isclose(
+    input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Tensor:
+    """``|input - other| <= atol + rtol * |other|`` element-wise (infinities equal to
+    themselves; nan to nan only with ``equal_nan``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.isclose(symgrad.tensor([1.0, 2.0]), symgrad.tensor([1.0 + 1e-9, 2.1]))
+    tensor([ True, False])
+    """
+    a, b = _pair(input, other, "isclose")
+    if a.dtype.kind == "b" and b.dtype.kind == "b":
+        return Tensor._make(np.asarray(a == b))
+    with np.errstate(invalid="ignore"):
+        return Tensor._make(np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+def allclose(
+    input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> bool:
+    """Whether every element of ``input`` is close to ``other``'s (see :func:`isclose`)."""
+    return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
+
+
+def equal(input: Tensor, other: Tensor) -> bool:
+    """Whether the two tensors have the same shape and the same elements."""
+    a, b = _pair(input, other, "equal")
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
+    """The number of non-zero elements (along ``dim``), as ``int64``."""
+    axis = None if dim is None else tuple(_wrap_dim(d, input.ndim) for d in np.atleast_1d(dim))
+    return Tensor._make(np.asarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
+
+
+def _nansum_forward(xp: Any, a: Any, dim: Any, keepdim: bool, present: np.ndarray) -> Any:
+    zeros = xp.constant(np.zeros(present.shape))
+    return xp.sum(xp.where(xp.constant(present), a, zeros), dim, keepdim)
+
+
+def _nansum_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    p = c.params
+    dims = range(len(c.shapes[0])) if p["dim"] is None else p["dim"]
+    if not p["keepdim"]:
+        for d in sorted(dims):
+            g = xp.unsqueeze(g, d)
+    g = xp.expand(g, c.shapes[0])
+    return (g * xp.constant(p["present"].astype(np.float64)),)
+
+
+_NANSUM = Structural(
+    "nansum",
+    _nansum_forward,
+    _nansum_vjp,
+    backward="NansumBackward0",
+    kernel=lambda xp, a, dim, keepdim, present: np.nansum(a, axis=dim, keepdims=keepdim),
+    jvp="linear",
+)
+
+
+def _dims(input: Tensor, dim: Any) -> Any:
+    if dim is None:
+        return None
+    return tuple(sorted(_wrap_dim(d, max(input.ndim, 1)) for d in np.atleast_1d(dim)))
+
+
+def nansum(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """The sum with nan counted as 0 (no gradient to the nan elements).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.nansum(symgrad.tensor([1.0, float("nan"), 2.0]))
+    tensor(3.)
+    """
+    if not input.dtype.is_floating_point:
+        from symgrad.ops.reductions import sum as _sum
+
+        return _sum(input, dim, keepdim)
+    present = ~np.isnan(input._data)
+    out = _NANSUM(input, dim=_dims(input, dim), keepdim=bool(keepdim), present=present)
+    return out.to(input.dtype) if out.dtype != input.dtype else out
+
+
+def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """The mean of the elements that are not nan (``nansum / count``, as PyTorch)."""
+    count = Tensor._make(
+        np.asarray(
+            np.sum(~np.isnan(input._data), axis=_dims(input, dim), keepdims=keepdim),
+            dtype=input._data.dtype,
+        )
+    )
+    return nansum(input, dim, keepdim) / count
+
+
+def var_mean(
+    input: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple:
+    """``(var(input, ...), mean(input, ...))`` over the same dimensions."""
+    v = var(input, dim, unbiased, keepdim, correction=correction)
+    return v, (mean(input) if dim is None else mean(input, dim, keepdim))
+
+
+def std_mean(
+    input: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple:
+    """``(std(input, ...), mean(input, ...))`` over the same dimensions."""
+    s = std(input, dim, unbiased, keepdim, correction=correction)
+    return s, (mean(input) if dim is None else mean(input, dim, keepdim))
+
+
+class _Aminmax(NamedTuple):
+    min: Tensor
+    max: Tensor
+
+    def __repr__(self) -> str:
+        return f"symgrad.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
+
+
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> Any:
+    """``(min, max)`` of ``input`` (along ``dim``), printed as PyTorch's ``aminmax``."""
+    d = () if dim is None else dim
+    return _Aminmax(amin(input, d, keepdim), amax(input, d, keepdim))

@@ -1,0 +1,203 @@
+"""``symgrad.testing.assert_close``: PyTorch's check that two results agree, with its default
+tolerances per dtype, its handling of nested sequences and mappings, and its messages.
+
+Examples
+--------
+>>> import symgrad
+>>> symgrad.testing.assert_close(symgrad.tensor([1.0, 2.0]), symgrad.tensor([1.0, 2.0000001]))
+>>> symgrad.testing.assert_close(symgrad.tensor([1.0]), symgrad.tensor([1.5]))
+Traceback (most recent call last):
+...
+AssertionError: Tensor-likes are not close!
+<BLANKLINE>
+Mismatched elements: 1 / 1 (100.0%)
+Greatest absolute difference: 0.5 at index (0,) (up to 1e-05 allowed)
+Greatest relative difference: 0.3333333432674408 at index (0,) (up to 1.3e-06 allowed)
+"""
+
+from __future__ import annotations
+
+import collections.abc as abc
+from typing import Any
+
+import numpy as np
+
+from symgrad.tensor import Tensor
+
+__all__ = ["assert_close"]
+
+# (rtol, atol) by dtype, as PyTorch's defaults; exact for integers and bools
+_TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
+
+
+class _Mismatch(AssertionError):
+    pass
+
+
+def _tolerances(dtype_name: str, rtol: Any, atol: Any) -> tuple:
+    if rtol is not None:
+        return rtol, atol
+    return _TOLERANCES.get(dtype_name, (0.0, 0.0))
+
+
+def _compare_scalars(actual: Any, expected: Any, rtol: Any, atol: Any, equal_nan: bool) -> None:
+    if type(actual) is not type(expected) and not (
+        isinstance(actual, (int, float)) and isinstance(expected, (int, float))
+    ):
+        raise _Mismatch(
+            f"The values for attribute 'type' do not match: {type(actual)} != {type(expected)}."
+        )
+    exact = isinstance(actual, (bool, int)) and isinstance(expected, (bool, int))
+    r, a = _tolerances("int64" if exact else "float64", rtol, atol)
+    if actual == expected or (equal_nan and actual != actual and expected != expected):
+        return
+    diff = abs(actual - expected)
+    if not exact and diff <= a + r * abs(expected):
+        return
+    rel = diff / abs(expected) if expected else float("inf")
+    if exact and r == 0 and a == 0:
+        raise _Mismatch(
+            f"Scalars are not equal!\n\nExpected {expected} but got {actual}.\n"
+            f"Absolute difference: {diff}\nRelative difference: {rel}"
+        )
+    raise _Mismatch(
+        f"Scalars are not close!\n\nExpected {expected} but got {actual}.\n"
+        f"Absolute difference: {diff} (up to {a} allowed)\n"
+        f"Relative difference: {rel} (up to {r} allowed)"
+    )
+
+
+def _compare_tensors(actual: Tensor, expected: Tensor, rtol, atol, equal_nan, check_dtype) -> None:
+    if actual.shape != expected.shape:
+        raise _Mismatch(
+            f"The values for attribute 'shape' do not match: {actual.shape} != {expected.shape}."
+        )
+    if check_dtype and actual.dtype != expected.dtype:
+        raise _Mismatch(
+            f"The values for attribute 'dtype' do not match: {actual.dtype} != {expected.dtype}."
+        )
+    a, e = actual.detach().numpy(), expected.detach().numpy()
+    r, t = _tolerances(expected.dtype.name, rtol, atol)
+    if a.dtype.kind == "b" or e.dtype.kind == "b":
+        a, e = a.astype(np.int64), e.astype(np.int64)
+    with np.errstate(all="ignore"):
+        if r == 0 and t == 0 and a.dtype.kind in "iu" and e.dtype.kind in "iu":
+            close = a == e
+        else:
+            af, ef = a.astype(np.float64), e.astype(np.float64)
+            close = np.isclose(af, ef, rtol=r, atol=t, equal_nan=equal_nan) | (af == ef)
+        if close.all():
+            return
+        # in the inputs' floating type, as PyTorch (float32 for integers)
+        work = np.result_type(a, e) if a.dtype.kind == "f" else np.float32
+        diff = np.abs(a.astype(work) - e.astype(work))
+        rel = diff / np.abs(e.astype(work))
+    total, bad = close.size, int((~close).sum())
+    exact = r == 0 and t == 0
+
+    def worst(values: np.ndarray) -> tuple:
+        flat = np.where(np.isnan(values), np.inf, values)
+        i = int(np.argmax(np.where(close, -np.inf, flat)))
+        value = values.flat[i]
+        index = np.unravel_index(i, values.shape) if values.ndim else ()
+        return value, tuple(int(k) for k in index)
+
+    def show(value: float) -> str:
+        return (
+            str(int(value))
+            if exact and a.dtype.kind in "iu" and value == int(value)
+            else str(float(value))
+        )
+
+    (da, ia), (dr, ir) = worst(diff), worst(rel)
+    kind = "equal" if exact else "close"
+    if a.ndim == 0:  # PyTorch reports 0-d tensors as scalars
+        got, want = a.item(), e.item()
+        raise _Mismatch(
+            f"Scalars are not {kind}!\n\nExpected {want} but got {got}.\n"
+            f"Absolute difference: {show(da)}" + ("" if exact else f" (up to {t} allowed)") + "\n"
+            f"Relative difference: {float(dr)}" + ("" if exact else f" (up to {r} allowed)")
+        )
+    lines = [
+        f"Tensor-likes are not {kind}!",
+        "",
+        f"Mismatched elements: {bad} / {total} ({100 * bad / total:.1f}%)",
+        f"Greatest absolute difference: {show(da)} at index {ia}"
+        + ("" if exact else f" (up to {t} allowed)"),
+        f"Greatest relative difference: {float(dr)} at index {ir}"
+        + ("" if exact else f" (up to {r} allowed)"),
+    ]
+    raise _Mismatch("\n".join(lines))
+
+
+def _compare(actual: Any, expected: Any, path: list, options: dict) -> None:
+    rtol, atol, equal_nan, check_dtype = (
+        options[k] for k in ("rtol", "atol", "equal_nan", "check_dtype")
+    )
+    try:
+        if isinstance(actual, Tensor) and isinstance(expected, Tensor):
+            _compare_tensors(actual, expected, rtol, atol, equal_nan, check_dtype)
+            return
+        if isinstance(actual, (bool, int, float)) and isinstance(expected, (bool, int, float)):
+            _compare_scalars(actual, expected, rtol, atol, equal_nan)
+            return
+    except _Mismatch as error:
+        where = "".join(f"[{k!r}]" for k in path)
+        suffix = f"\n\nThe failure occurred for item {where}" if path else ""
+        raise _Mismatch(str(error) + suffix) from None
+    if isinstance(actual, abc.Mapping) and isinstance(expected, abc.Mapping):
+        if set(actual) != set(expected):
+            raise _Mismatch(
+                f"The keys of the mappings do not match:\nMissing keys in the actual mapping: "
+                f"{sorted(set(expected) - set(actual))}\nExtra keys in the actual mapping: "
+                f"{sorted(set(actual) - set(expected))}"
+            )
+        for key in expected:
+            _compare(actual[key], expected[key], [*path, key], options)
+        return
+    sequences = (list, tuple)
+    if isinstance(actual, sequences) and isinstance(expected, sequences):
+        if len(actual) != len(expected):
+            raise _Mismatch(
+                f"The length of the sequences mismatch: {len(actual)} != {len(expected)}"
+            )
+        for i, (x, y) in enumerate(zip(actual, expected)):
+            _compare(x, y, [*path, i], options)
+        return
+    raise TypeError(
+        f"No comparison pair was able to handle inputs of type {type(actual)} and {type(expected)}."
+    )
+
+
+def assert_close(
+    actual: Any,
+    expected: Any,
+    *,
+    allow_subclasses: bool = True,
+    rtol: float | None = None,
+    atol: float | None = None,
+    equal_nan: bool = False,
+    check_device: bool = True,
+    check_dtype: bool = True,
+    check_layout: bool = True,
+    check_stride: bool = False,
+    msg: Any = None,
+) -> None:
+    """Raise ``AssertionError`` unless ``actual`` and ``expected`` agree: tensors of the same
+    shape and dtype whose elements satisfy ``|actual - expected| <= atol + rtol * |expected|``
+    (defaults by dtype: float32 ``rtol=1.3e-6, atol=1e-5``, float64 ``1e-7, 1e-7``, exact for
+    integers), numbers, or sequences and mappings of them compared item by item. ``msg``
+    replaces the message (a string, or a function of the generated one)."""
+    if (rtol is None) != (atol is None):
+        missing = "rtol" if rtol is None else "atol"
+        raise ValueError(
+            f"Both 'rtol' and 'atol' must be either specified or omitted, but got no {missing}."
+        )
+    options = {"rtol": rtol, "atol": atol, "equal_nan": equal_nan, "check_dtype": check_dtype}
+    try:
+        _compare(actual, expected, [], options)
+    except _Mismatch as error:
+        text = str(error)
+        if msg is not None:
+            text = msg(text) if callable(msg) else str(msg)
+        raise AssertionError(text) from None
