@@ -15,10 +15,12 @@ from symgrad.ops import (
     reductions,
     rounding,
     scans,
+    scattering,
     shape,
     triangular,
     softmax_family,
     summaries,
+    tiling,
     variance,
 )
 from symgrad.ops.tensor_xp import *  # noqa: F403
@@ -38,10 +40,12 @@ from symgrad.ops.ordering import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.rounding import *  # noqa: F403
 from symgrad.ops.scans import *  # noqa: F403
+from symgrad.ops.scattering import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
 from symgrad.ops.triangular import *  # noqa: F403
 from symgrad.ops.softmax_family import *  # noqa: F403
 from symgrad.ops.summaries import *  # noqa: F403
+from symgrad.ops.tiling import *  # noqa: F403
 from symgrad.ops.variance import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
 from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
@@ -60,10 +64,12 @@ __all__ = [
     *reductions.__all__,
     *rounding.__all__,
     *scans.__all__,
+    *scattering.__all__,
     *shape.__all__,
     *triangular.__all__,
     *softmax_family.__all__,
     *summaries.__all__,
+    *tiling.__all__,
     *variance.__all__,
 ]
 

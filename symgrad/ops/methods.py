@@ -24,9 +24,11 @@ from symgrad.ops import (
     reductions,
     rounding,
     scans,
+    scattering,
     shape,
     softmax_family,
     summaries,
+    tiling,
     triangular,
     variance,
     views,
@@ -43,7 +45,9 @@ _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 
 _MODULES = (
+    scattering,
     summaries,
+    tiling,
     math,
     math_special,
     division,
@@ -156,6 +160,70 @@ def _in_place_of(name: str) -> Any:
     method.__name__ = f"{name}_"
     method.__doc__ = f"In-place :func:`{name}`."
     return method
+
+
+def _new(make: Any) -> Any:
+    """``x.new_zeros(size)`` and friends: ``x``'s dtype unless told otherwise."""
+
+    def method(
+        self: Tensor,
+        *size: Any,
+        dtype: Any = None,
+        device: Any = None,
+        requires_grad: bool = False,
+        **kwargs: Any,
+    ) -> Tensor:
+        return make(
+            self, size, dtype if dtype is not None else self.dtype, device, requires_grad, **kwargs
+        )
+
+    return method
+
+
+def _new_full(
+    self: Tensor,
+    size: Any,
+    fill_value: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    from symgrad import creation
+
+    d = dtype if dtype is not None else self.dtype
+    return creation.full(
+        tuple(size), fill_value, dtype=d, device=device, requires_grad=requires_grad
+    )
+
+
+def _new_tensor(
+    self: Tensor, data: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    from symgrad import creation
+
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.clone()."
+            "detach() or sourceTensor.clone().detach().requires_grad_(True), rather than "
+            "tensor.new_tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
+        data = data.detach().numpy()
+    d = dtype if dtype is not None else self.dtype
+    return creation.tensor(data, dtype=d, device=device, requires_grad=requires_grad)
+
+
+def _factory(name: str) -> Any:
+    def make(self: Tensor, size: tuple, dtype: Any, device: Any, requires_grad: bool) -> Tensor:
+        from symgrad import creation
+
+        return getattr(creation, name)(
+            *size, dtype=dtype, device=device, requires_grad=requires_grad
+        )
+
+    return _new(make)
 
 
 def masked_fill_(self: Tensor, mask: Any, value: Any) -> Tensor:
@@ -297,6 +365,12 @@ METHODS.update(
         "masked_fill_": masked_fill_,
         "sign_": sign_,
         **rounding.IN_PLACE,
+        "repeat": tiling.repeat,
+        "new_zeros": _factory("zeros"),
+        "new_ones": _factory("ones"),
+        "new_empty": _factory("empty"),
+        "new_full": _new_full,
+        "new_tensor": _new_tensor,
         **{f"{name}_": _in_place_of(name) for name in _IN_PLACE_OPS},
         "type": _type,
         "float": _converter(dtypes.float32),

@@ -635,3 +635,4 @@ assert len({op.name for op in OP_DB}) == len(OP_DB), "op names must be unique"
 OP_DB += __import__(__package__ + ".op_db_conv", fromlist=["_"]).CONV
 OP_DB += __import__(__package__ + ".op_db_special", fromlist=["_"]).SPECIAL
 OP_DB += __import__(__package__ + ".op_db_ordering", fromlist=["_"]).ORDERING
+OP_DB += __import__(__package__ + ".op_db_tiling", fromlist=["_"]).TILING

@@ -1,0 +1,247 @@
+"""Writing along a dimension by an index tensor: ``scatter`` (of a tensor or a value),
+``scatter_add``, ``index_add``, ``index_copy`` and ``index_fill``, with PyTorch's node
+names. Each is the input with entries replaced or added: the input's gradient is the incoming
+one (zero where entries were replaced), the source's is the incoming gradient picked at the
+written places."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad._data import _wrap_dim
+from symgrad.ops.gathering import _check_integer, _index_tensor
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["scatter", "scatter_add", "index_add", "index_copy", "index_fill"]
+
+
+def _keep_forward(
+    xp: Any, a: Any, *src: Any, hit: np.ndarray, put: Any, value: Any, take: Any
+) -> Any:
+    """``a`` where ``hit`` is False; elsewhere the scattered source (or ``value``)."""
+    if src:
+        placed = put(xp, src[0])
+    else:
+        placed = xp.constant(np.full(hit.shape, value))
+    return xp.where(xp.constant(hit), placed, a)
+
+
+def _keep_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    p = c.params
+    zeros = xp.constant(np.zeros(p["hit"].shape))
+    grads = [xp.where(xp.constant(p["hit"]), zeros, g) if c.needs[0] else None]
+    if len(c.needs) > 1:
+        grads.append(p["take"](xp, g) if c.needs[1] else None)
+    return tuple(grads)
+
+
+def _add_forward(xp: Any, a: Any, src: Any, *, put: Any, take: Any, alpha: Any) -> Any:
+    placed = put(xp, src)
+    return a + (placed if alpha == 1 else placed * alpha)
+
+
+def _add_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    alpha = c.params["alpha"]
+    picked = c.params["take"](xp, g) if c.needs[1] else None
+    if picked is not None and alpha != 1:
+        picked = picked * alpha
+    return (g if c.needs[0] else None, picked)
+
+
+def _prims(name: str, backward: str, kind: str) -> Structural:
+    if kind == "add":
+        return Structural(name, _add_forward, _add_vjp, backward=backward, jvp="linear")
+    return Structural(name, _keep_forward, _keep_vjp, backward=backward)
+
+
+_SCATTER = _prims("scatter", "ScatterBackward0", "keep")
+_SCATTER_VALUE = _prims("scatter", "ScatterBackward1", "keep")
+_SCATTER_ADD = _prims("scatter_add", "ScatterAddBackward0", "add")
+_INDEX_ADD = _prims("index_add", "IndexAddBackward0", "add")
+_INDEX_COPY = _prims("index_copy", "IndexCopyBackward0", "keep")
+_INDEX_FILL = _prims("index_fill", "IndexFillBackward0", "keep")
+
+
+class _Along:
+    """Placing ``src`` into zeros of ``shape`` along ``dim`` at ``index`` (scatter), and its
+    adjoint (gather): callables kept as node parameters."""
+
+    def __init__(self, shape: tuple, dim: int, index: np.ndarray, weights: Any = None) -> None:
+        self.shape, self.dim, self.index, self.weights = shape, dim, index, weights
+
+    def put(self, xp: Any, src: Any) -> Any:
+        if self.weights is not None:
+            src = src * xp.constant(self.weights)
+        return xp.scatter_zeros(self.shape, self.dim, self.index, src)
+
+    def take(self, xp: Any, g: Any) -> Any:
+        return xp.gather(g, self.dim, self.index)
+
+
+class _Rows:
+    """Placing ``source`` into zeros along ``dim`` at the entries of a vector ``index``
+    (index_add), and its adjoint (index_select)."""
+
+    def __init__(self, shape: tuple, dim: int, index: np.ndarray) -> None:
+        self.shape, self.dim = shape, dim
+        self.key = (slice(None),) * dim + (index,)
+
+    def put(self, xp: Any, src: Any) -> Any:
+        return xp.index_put_zeros(self.shape, self.key, src, False)
+
+    def take(self, xp: Any, g: Any) -> Any:
+        return xp.getitem(g, self.key)
+
+
+def _scatter_index(input: Tensor, dim: int, index: Tensor, src: Any, op: str) -> tuple:
+    index = _index_tensor(index, op)
+    _check_integer(index, op)
+    d = _wrap_dim(dim, max(input.ndim, 1))
+    if max(index.ndim, 1) != max(input.ndim, 1):
+        raise RuntimeError(
+            f"Index tensor must have the same number of dimensions as self tensor: index "
+            f"{list(index.shape)}, self {list(input.shape)}"
+        )
+    idx = index._data.astype(np.int64)
+    size = input.shape[d] if input.ndim else 1
+    if idx.size and ((idx < 0) | (idx >= size)).any():
+        bad = idx[(idx < 0) | (idx >= size)].flat[0]
+        raise RuntimeError(
+            f"{op}(): index {bad} is out of bounds for dimension {d} with size {size}"
+        )
+    if isinstance(src, Tensor) and src.ndim != input.ndim:
+        raise RuntimeError(
+            f"{op}(): Index tensor must have the same number of dimensions as src tensor: "
+            f"index {list(index.shape)}, src {list(src.shape)}"
+        )
+    return d, idx
+
+
+def _last_writer(shape: tuple, dim: int, idx: np.ndarray) -> tuple:
+    """Where a scatter writes (``hit``) and which source entries are the last to write to
+    their place (duplicates: the last one wins)."""
+    hit = np.zeros(shape, dtype=bool)
+    winner = np.zeros(idx.shape, dtype=bool)
+    grid = np.indices(idx.shape) if idx.ndim else np.zeros((0,), np.int64)
+    seen: dict = {}
+    for pos in zip(*(g.reshape(-1) for g in grid)) if idx.ndim else [()]:
+        target = list(pos)
+        if idx.ndim:
+            target[dim] = idx[pos]
+        seen[tuple(target)] = pos
+    for target, pos in seen.items():
+        hit[target] = True
+        winner[pos] = True
+    return hit, winner
+
+
+def scatter(
+    input: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Any = None,
+    *,
+    value: Any = None,
+    reduce: str | None = None,
+) -> Tensor:
+    """``input`` with ``out[index[i][j]][j] = src[i][j]`` along ``dim`` (``dim=0`` here), or
+    ``value`` there; where an index repeats, the last write wins.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.zeros(3).scatter(0, symgrad.tensor([2, 0]), symgrad.tensor([5.0, 7.0]))
+    tensor([7., 0., 5.])
+    """
+    if reduce is not None:
+        raise NotImplementedError(
+            "scatter(reduce=...) is deprecated in PyTorch; use scatter_reduce or scatter_add"
+        )
+    if src is None and value is None:
+        raise TypeError("scatter() missing the source: give src (a tensor) or value")
+    if src is not None and not isinstance(src, Tensor):
+        src, value = None, src
+    d, idx = _scatter_index(input, dim, index, src, "scatter")
+    hit, winner = _last_writer(tuple(input.shape), d, idx)
+    along = _Along(tuple(input.shape), d, idx, winner.astype(input._data.dtype))
+    if src is None:
+        return _SCATTER_VALUE(input, hit=hit, put=along.put, value=value, take=along.take)
+    src_part = src[tuple(slice(0, n) for n in idx.shape)] if src.shape != idx.shape else src
+    return _SCATTER(input, src_part, hit=hit, put=along.put, value=None, take=along.take)
+
+
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """``input`` plus ``src`` added at ``index`` along ``dim`` (repeats accumulate).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.zeros(3).scatter_add(0, symgrad.tensor([2, 2]), symgrad.tensor([5.0, 7.0]))
+    tensor([ 0.,  0., 12.])
+    """
+    d, idx = _scatter_index(input, dim, index, src, "scatter_add")
+    src_part = src[tuple(slice(0, n) for n in idx.shape)] if src.shape != idx.shape else src
+    along = _Along(tuple(input.shape), d, idx)
+    return _SCATTER_ADD(input, src_part, put=along.put, take=along.take, alpha=1)
+
+
+def _rows(input: Tensor, dim: int, index: Tensor, op: str, source: Any = None) -> tuple:
+    index = _index_tensor(index, op)
+    _check_integer(index, op)
+    if index.ndim > 1:
+        raise IndexError(f"{op}(): Index is supposed to be a vector, got {index.ndim}-D")
+    d = _wrap_dim(dim, max(input.ndim, 1))
+    idx = index._data.astype(np.int64).reshape(-1)
+    if source is not None:
+        n = source.shape[d] if source.ndim else 1
+        if idx.size != n:
+            raise RuntimeError(
+                f"{op}_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
+                f"({n}), for dim: {d}"
+            )
+        other = [k for k in range(input.ndim) if k != d]
+        if source.ndim != input.ndim or any(source.shape[k] != input.shape[k] for k in other):
+            raise RuntimeError(
+                "source tensor shape must match self tensor shape, excluding the specified "
+                f"dimension. Got self.shape = {list(input.shape)} source.shape = "
+                f"{list(source.shape)}"
+            )
+    size = input.shape[d] if input.ndim else 1
+    outside = (idx < 0) | (idx >= size)
+    if outside.any():
+        # PyTorch: RuntimeError from index_add, IndexError from the others
+        error = RuntimeError if op == "index_add" else IndexError
+        prefix = f"{op}_(): " if op == "index_copy" else ""
+        raise error(
+            f"{prefix}index {idx[outside][0]} is out of bounds for dimension {d} with size {size}"
+        )
+    return d, idx
+
+
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    """``input`` plus ``alpha * source`` added at the entries ``index`` along ``dim``."""
+    d, idx = _rows(input, dim, index, "index_add", source)
+    rows = _Rows(tuple(input.shape), d, idx)
+    return _INDEX_ADD(input, source, put=rows.put, take=rows.take, alpha=alpha)
+
+
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """``input`` with the entries ``index`` along ``dim`` replaced by ``source``'s."""
+    d, idx = _rows(input, dim, index, "index_copy", source)
+    rows = _Rows(tuple(input.shape), d, idx)
+    hit = np.zeros(input.shape, dtype=bool)
+    hit[rows.key] = True
+    return _INDEX_COPY(input, source, hit=hit, put=rows.put, value=None, take=rows.take)
+
+
+def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    """``input`` with the entries ``index`` along ``dim`` set to ``value``."""
+    d, idx = _rows(input, dim, index, "index_fill")
+    hit = np.zeros(input.shape, dtype=bool)
+    hit[(slice(None),) * d + (idx,)] = True
+    if isinstance(value, Tensor):
+        value = value.item()
+    return _INDEX_FILL(input, hit=hit, put=None, value=value, take=None)

@@ -1,0 +1,310 @@
+"""Repeating, rolling and broadcasting: ``repeat``, ``tile``, ``repeat_interleave``,
+``roll``, ``rot90``, ``unflatten``, ``broadcast_tensors``, ``meshgrid``, ``take_along_dim``,
+``masked_select`` and ``nonzero``, with PyTorch's node names (``RepeatBackward0``,
+``RollBackward0``, ...)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad._data import _wrap_dim, sizes
+from symgrad.ops.gathering import gather, index_select
+from symgrad.ops.shape import expand
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = [
+    "tile",
+    "repeat_interleave",
+    "roll",
+    "rot90",
+    "unflatten",
+    "broadcast_tensors",
+    "meshgrid",
+    "take_along_dim",
+    "masked_select",
+    "nonzero",
+]
+
+
+# -- repeat ---------------------------------------------------------------------------------------
+def _repeat_forward(xp: Any, a: Any, repeats: tuple) -> Any:
+    lead = len(repeats) - a.ndim
+    shape = (1,) * lead + tuple(a.shape)
+    split = tuple(x for r, s in zip(repeats, shape) for x in (1, s))
+    spread = tuple(x for r, s in zip(repeats, shape) for x in (r, s))
+    tiled = xp.expand(xp.reshape(a, split), spread)
+    return xp.reshape(tiled, tuple(r * s for r, s in zip(repeats, shape)))
+
+
+def _repeat_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    repeats, shape = c.params["repeats"], tuple(c.shapes[0])
+    full = (1,) * (len(repeats) - len(shape)) + shape
+    spread = tuple(x for r, s in zip(repeats, full) for x in (r, s))
+    summed = xp.sum(xp.reshape(g, spread), tuple(range(0, 2 * len(full), 2)), False)
+    return (xp.reshape(summed, shape),)
+
+
+_REPEAT = Structural(
+    "repeat", _repeat_forward, _repeat_vjp, backward="RepeatBackward0", jvp="linear"
+)
+
+
+def repeat(input: Tensor, *repeats: Any) -> Tensor:
+    """``input`` tiled ``repeats[i]`` times along each dimension (leading ones added when
+    ``repeats`` is longer).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([1.0, 2.0]).repeat(2, 2)
+    tensor([[1., 2., 1., 2.],
+            [1., 2., 1., 2.]])
+    """
+    reps = sizes(repeats, "repeat")
+    if len(reps) < input.ndim:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions "
+            f"of tensor: repeat dims {list(reps)} for a tensor of shape {list(input.shape)}"
+        )
+    if any(r < 0 for r in reps):
+        raise RuntimeError(f"Trying to create tensor with negative dimension: repeats {list(reps)}")
+    return _REPEAT(input, repeats=tuple(reps))
+
+
+def tile(input: Tensor, dims: Any) -> Tensor:
+    """:func:`repeat`, with ``dims`` padded with leading ones to ``input.ndim``."""
+    dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
+    dims = (1,) * (input.ndim - len(dims)) + dims
+    return repeat(input, *dims)
+
+
+def repeat_interleave(
+    input: Tensor, repeats: Any = None, dim: int | None = None, *, output_size: int | None = None
+) -> Tensor:
+    """Each element repeated ``repeats`` times (a number, or one count per element along
+    ``dim``); over the flattened input when ``dim`` is None.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([1.0, 2.0]).repeat_interleave(2)
+    tensor([1., 1., 2., 2.])
+    """
+    if repeats is None:  # repeat_interleave(counts): indices repeated by their counts
+        counts = input._data.astype(np.int64)
+        return Tensor._make(np.repeat(np.arange(counts.size), counts))
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else _wrap_dim(dim, x.ndim)
+    n = x.shape[d]
+    if isinstance(repeats, Tensor):
+        counts = repeats._data.astype(np.int64).reshape(-1)
+        if counts.size == 1:
+            counts = np.full(n, counts[0])
+        if counts.size != n:
+            raise RuntimeError(
+                f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                f"{counts.size} and input.size({d}) = {n}"
+            )
+        if (counts < 0).any():
+            raise RuntimeError("repeats can not be negative")
+        index = np.repeat(np.arange(n), counts)
+        return index_select(x, d, Tensor._make(index))
+    if repeats < 0:
+        raise RuntimeError("repeats can not be negative")
+    # PyTorch: unsqueeze, expand, then a view (ViewBackward0)
+    moved = x.unsqueeze(d + 1)
+    shape = list(moved.shape)
+    shape[d + 1] = repeats
+    out_shape = list(x.shape)
+    out_shape[d] = n * repeats
+    return expand(moved, tuple(shape)).contiguous().view(*out_shape)
+
+
+# -- roll, rot90 ----------------------------------------------------------------------------------
+_ROLL = Structural(
+    "roll",
+    lambda xp, a, key: xp.getitem(a, key),
+    lambda xp, g, c: (xp.index_put_zeros(c.shapes[0], c.params["key"], g, True),),
+    backward="RollBackward0",
+    jvp="linear",
+)
+
+
+_ROT90 = Structural(
+    "rot90",
+    lambda xp, a, key: xp.getitem(a, key),
+    lambda xp, g, c: (xp.index_put_zeros(c.shapes[0], c.params["key"], g, True),),
+    backward="Rot90Backward0",
+    jvp="linear",
+)
+
+
+def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
+    """Elements shifted cyclically by ``shifts`` along ``dims`` (over the flattened tensor
+    when ``dims`` is None).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.roll(symgrad.tensor([1.0, 2.0, 3.0]), 1)
+    tensor([3., 1., 2.])
+    """
+    shifts = tuple(shifts) if isinstance(shifts, (list, tuple)) else (shifts,)
+    if input.numel() == 0:  # PyTorch returns a copy before looking at the dims
+        return input.clone()
+    if dims is None:
+        if len(shifts) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims: 0")
+        flat = np.roll(np.arange(input.numel()), shifts[0]).reshape(input.shape)
+        key = np.unravel_index(flat, input.shape) if input.ndim else ()
+        return _ROLL(input, key=tuple(key))
+    dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
+    if len(shifts) != len(dims):
+        raise RuntimeError(
+            f"shifts and dimensions must align. shifts: {len(shifts)}, dims: {len(dims)}"
+        )
+    grids = list(np.meshgrid(*[np.arange(n) for n in input.shape], indexing="ij"))
+    for s, d in zip(shifts, dims):
+        d = _wrap_dim(d, input.ndim)
+        n = input.shape[d]
+        grids[d] = (grids[d] - s) % n if n else grids[d]
+    return _ROLL(input, key=tuple(grids))
+
+
+def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
+    """``input`` rotated by 90 degrees ``k`` times, from the first of ``dims`` toward the
+    second."""
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if input.ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.ndim}")
+    d0, d1 = (_wrap_dim(d, input.ndim) for d in dims)
+    if d0 == d1:
+        raise RuntimeError(
+            f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}"
+        )
+    grid = np.arange(input.numel()).reshape(input.shape)
+    turned = np.rot90(grid, k, axes=(d0, d1))
+    return _ROT90(input, key=np.unravel_index(turned, input.shape))
+
+
+# -- shapes ---------------------------------------------------------------------------------------
+def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
+    """Dimension ``dim`` split into ``sizes`` (one may be -1)."""
+    d = _wrap_dim(dim, input.ndim)
+    sizes = tuple(sizes)
+    n = input.shape[d]
+    if -1 in sizes:
+        known = math.prod(s for s in sizes if s != -1)
+        sizes = tuple(n // known if s == -1 else s for s in sizes)
+    if math.prod(sizes) != n:
+        raise RuntimeError(
+            f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+            f"({n}) in the input tensor"
+        )
+    return input.view(*input.shape[:d], *sizes, *input.shape[d + 1 :])
+
+
+def broadcast_tensors(*tensors: Tensor) -> tuple:
+    """The tensors broadcast to their common shape (each unchanged if already of it)."""
+    shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
+    return tuple(t if tuple(t.shape) == shape else expand(t, shape) for t in tensors)
+
+
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
+    """Coordinate grids from 1-D tensors: ``indexing="ij"`` (matrix) or ``"xy"``
+    (Cartesian); without ``indexing`` PyTorch's default ``"ij"``, with its warning."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn(
+            "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+            "argument.",
+            UserWarning,
+            stacklevel=2,
+        )
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(
+            f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}'
+        )
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError(
+                f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t.ndim}D"
+            )
+    swap = indexing == "xy" and len(tensors) >= 2
+    order = list(tensors)
+    if swap:
+        order[0], order[1] = order[1], order[0]
+    shape = tuple(t.numel() for t in order)
+    grids = []
+    for i, t in enumerate(order):
+        view = [1] * len(order)
+        view[i] = -1
+        grids.append(expand(t.reshape(tuple(view)), shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+    """``gather`` with ``indices`` broadcast against ``input`` (over the flattened input
+    when ``dim`` is None)."""
+    if dim is None:
+        return gather(input.reshape(-1), 0, indices.reshape(-1))
+    if input.ndim != indices.ndim:
+        raise RuntimeError(
+            "torch.take_along_dim(): input and indices should have the same number of "
+            f"dimensions, but got {input.ndim} dimensions for input, and {indices.ndim} "
+            "dimensions for indices"
+        )
+    d = _wrap_dim(dim, input.ndim)
+    in_shape, idx_shape = list(input.shape), list(indices.shape)
+    in_shape[d], idx_shape[d] = 1, 1
+    common = np.broadcast_shapes(tuple(in_shape), tuple(idx_shape))
+    target_in = list(common)
+    target_in[d] = input.shape[d]
+    target_idx = list(common)
+    target_idx[d] = indices.shape[d]
+    x = input if tuple(input.shape) == tuple(target_in) else expand(input, tuple(target_in))
+    idx = Tensor._make(np.broadcast_to(indices._data, tuple(target_idx)).copy())
+    return gather(x, d, idx)
+
+
+_MASKED_SELECT = Structural(
+    "masked_select",
+    lambda xp, a, key: xp.getitem(a, key),
+    lambda xp, g, c: (xp.index_put_zeros(c.shapes[0], c.params["key"], g, True),),
+    backward="MaskedSelectBackward0",
+    jvp="linear",
+)
+
+
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
+    """The elements of ``input`` where ``mask`` (broadcast against it) holds, as a vector."""
+    if mask.dtype != dtypes.bool_:
+        raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {mask.dtype}")
+    shape = np.broadcast_shapes(tuple(input.shape), tuple(mask.shape))
+    x = input if tuple(input.shape) == shape else expand(input, shape)
+    if not shape:  # a 0-d input: one element, picked or not
+        x, shape = x.reshape(1), (1,)
+    key = np.nonzero(np.broadcast_to(mask._data, shape))
+    return _MASKED_SELECT(x, key=tuple(key))
+
+
+def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
+    """The indices of the non-zero elements: one row per element (``(n, ndim)``), or one
+    index tensor per dimension with ``as_tuple``."""
+    found = np.nonzero(input._data) if input.ndim else np.nonzero(input._data.reshape(1))
+    if as_tuple:
+        return tuple(Tensor._make(np.asarray(i, dtype=np.int64)) for i in found)
+    if not input.ndim:
+        return Tensor._make(np.zeros((int(bool(input._data)), 0), np.int64))
+    return Tensor._make(np.stack(found, axis=1).astype(np.int64))
