@@ -25,6 +25,7 @@ from symgrad.ops import (
 )
 from symgrad.ops.tensor_xp import *  # noqa: F403
 from symgrad.ops.division import *  # noqa: F403
+from symgrad.ops.einsum import einsum
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.gathering import *  # noqa: F403
 from symgrad.ops.gathering import xp_gather, xp_scatter_zeros
@@ -53,6 +54,7 @@ from symgrad.ops import devices  # noqa: E402,F401  (binds to, cpu, cuda, device
 
 __all__ = [
     *division.__all__,
+    "einsum",
     *gathering.__all__,
     *indexing.__all__,
     *joining.__all__,

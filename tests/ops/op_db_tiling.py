@@ -60,4 +60,18 @@ TILING = [
         arg(2, 2),
         arg(1, 2),
     ),
+    _op("einsum_matmul", lambda T, a, b: T.einsum("ij,jk->ik", a, b), arg(2, 3), arg(3, 2)),
+    _op("einsum_trace", lambda T, a: T.einsum("ii", a), arg(3, 3)),
+    _op("einsum_diagonal_sum", lambda T, a: T.einsum("iij->j", a), arg(2, 2, 3)),
+    _op(
+        "einsum_batched", lambda T, a, b: T.einsum("bij,bjk->bik", a, b), arg(2, 2, 3), arg(2, 3, 2)
+    ),
+    _op("einsum_ellipsis", lambda T, a, b: T.einsum("...ij,...jk", a, b), arg(2, 2, 3), arg(3, 2)),
+    _op(
+        "einsum_outer_three",
+        lambda T, a, b, c: T.einsum("i,j,k->kji", a, b, c),
+        arg(2),
+        arg(3),
+        arg(2),
+    ),
 ]

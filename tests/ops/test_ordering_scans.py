@@ -125,3 +125,22 @@ def test_trace_closed_form():
 def test_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_einsum_by_hand_and_in_closed_form():
+    a = symgrad.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert symgrad.einsum("ij,j->i", a, symgrad.tensor([1.0, 1.0])).tolist() == [3.0, 7.0]
+    assert symgrad.einsum("ii", a).item() == 5.0
+    assert symgrad.einsum("ij->ji", a).tolist() == [[1.0, 3.0], [2.0, 4.0]]
+    assert symgrad.einsum("i,j->ij", a[0], a[1]).tolist() == [[3.0, 4.0], [6.0, 8.0]]
+    x = symgrad.tensor([1.0, 2.0], requires_grad=True, name="x")
+    A = symgrad.tensor([[1.0, 2.0], [3.0, 4.0]], name="A")
+    (dx,) = symgrad.symbolic.gradient(symgrad.einsum("i,ij,j->", x, A, x), [x])
+    assert [str(e) for e in dx] == [
+        "2*A[0, 0]*x[0] + A[0, 1]*x[1] + A[1, 0]*x[1]",
+        "A[0, 1]*x[0] + A[1, 0]*x[0] + 2*A[1, 1]*x[1]",
+    ]
+    with pytest.raises(RuntimeError, match="subscript i is repeated for operand 0 but the sizes"):
+        symgrad.einsum("ii", symgrad.ones(2, 3))
+    with pytest.raises(RuntimeError, match="does not match the number of dimensions"):
+        symgrad.einsum("ij,jk", symgrad.ones(2), symgrad.ones(2, 2))
