@@ -35,7 +35,8 @@ _PICKS: dict[str, Structural] = {}
 
 
 def pick(x: Any, key: tuple, name: str) -> Any:
-    """``x[key]`` recorded as PyTorch's node ``name`` (max pooling, reflection, ...)."""
+    """``x[key]`` recorded as PyTorch's node ``name`` (max pooling, reflection, rolling,
+    ...); its gradient is added back at ``key``."""
     prim = _PICKS.get(name)
     if prim is None:
         prim = _PICKS[name] = Structural(

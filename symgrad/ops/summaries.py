@@ -132,30 +132,25 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return nansum(input, dim, keepdim) / count
 
 
-def var_mean(
-    input: Tensor,
-    dim: Any = None,
-    unbiased: Any = None,
-    keepdim: bool = False,
-    *,
-    correction: Any = None,
-) -> tuple:
-    """``(var(input, ...), mean(input, ...))`` over the same dimensions."""
-    v = var(input, dim, unbiased, keepdim, correction=correction)
-    return v, (mean(input) if dim is None else mean(input, dim, keepdim))
+def _with_mean(spread: Any, doc: str) -> Any:
+    def pair(
+        input: Tensor,
+        dim: Any = None,
+        unbiased: Any = None,
+        keepdim: bool = False,
+        *,
+        correction: Any = None,
+    ) -> tuple:
+        first = spread(input, dim, unbiased, keepdim, correction=correction)
+        return first, (mean(input) if dim is None else mean(input, dim, keepdim))
+
+    pair.__name__ = pair.__qualname__ = f"{spread.__name__}_mean"
+    pair.__doc__ = doc
+    return pair
 
 
-def std_mean(
-    input: Tensor,
-    dim: Any = None,
-    unbiased: Any = None,
-    keepdim: bool = False,
-    *,
-    correction: Any = None,
-) -> tuple:
-    """``(std(input, ...), mean(input, ...))`` over the same dimensions."""
-    s = std(input, dim, unbiased, keepdim, correction=correction)
-    return s, (mean(input) if dim is None else mean(input, dim, keepdim))
+var_mean = _with_mean(var, "``(var(input, ...), mean(input, ...))`` over the same dimensions.")
+std_mean = _with_mean(std, "``(std(input, ...), mean(input, ...))`` over the same dimensions.")
 
 
 class _Aminmax(NamedTuple):

@@ -14,6 +14,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._data import _wrap_dim, sizes
 from symgrad.ops.gathering import gather, index_select
+from symgrad.ops.pooling import pick
 from symgrad.ops.shape import expand
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -127,22 +128,6 @@ def repeat_interleave(
 
 
 # -- roll, rot90 ----------------------------------------------------------------------------------
-_ROLL = Structural(
-    "roll",
-    lambda xp, a, key: xp.getitem(a, key),
-    lambda xp, g, c: (xp.index_put_zeros(c.shapes[0], c.params["key"], g, True),),
-    backward="RollBackward0",
-    jvp="linear",
-)
-
-
-_ROT90 = Structural(
-    "rot90",
-    lambda xp, a, key: xp.getitem(a, key),
-    lambda xp, g, c: (xp.index_put_zeros(c.shapes[0], c.params["key"], g, True),),
-    backward="Rot90Backward0",
-    jvp="linear",
-)
 
 
 def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
@@ -163,7 +148,7 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims: 0")
         flat = np.roll(np.arange(input.numel()), shifts[0]).reshape(input.shape)
         key = np.unravel_index(flat, input.shape) if input.ndim else ()
-        return _ROLL(input, key=tuple(key))
+        return pick(input, tuple(key), "RollBackward0")
     dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
     if len(shifts) != len(dims):
         raise RuntimeError(
@@ -174,7 +159,7 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
         d = _wrap_dim(d, input.ndim)
         n = input.shape[d]
         grids[d] = (grids[d] - s) % n if n else grids[d]
-    return _ROLL(input, key=tuple(grids))
+    return pick(input, tuple(grids), "RollBackward0")
 
 
 def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
@@ -191,7 +176,7 @@ def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
         )
     grid = np.arange(input.numel()).reshape(input.shape)
     turned = np.rot90(grid, k, axes=(d0, d1))
-    return _ROT90(input, key=np.unravel_index(turned, input.shape))
+    return pick(input, np.unravel_index(turned, input.shape), "Rot90Backward0")
 
 
 # -- shapes ---------------------------------------------------------------------------------------
@@ -278,15 +263,6 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
     return gather(x, d, idx)
 
 
-_MASKED_SELECT = Structural(
-    "masked_select",
-    lambda xp, a, key: xp.getitem(a, key),
-    lambda xp, g, c: (xp.index_put_zeros(c.shapes[0], c.params["key"], g, True),),
-    backward="MaskedSelectBackward0",
-    jvp="linear",
-)
-
-
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     """The elements of ``input`` where ``mask`` (broadcast against it) holds, as a vector."""
     if mask.dtype != dtypes.bool_:
@@ -296,7 +272,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     if not shape:  # a 0-d input: one element, picked or not
         x, shape = x.reshape(1), (1,)
     key = np.nonzero(np.broadcast_to(mask._data, shape))
-    return _MASKED_SELECT(x, key=tuple(key))
+    return pick(x, tuple(key), "MaskedSelectBackward0")
 
 
 def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:

@@ -350,35 +350,30 @@ class RNNCell(RNNCellBase):
         return self._step(input, hx)
 
 
-class LSTMCell(RNNCellBase):
+class _GatedCell(RNNCellBase):
+    _mode = ""
+
+    def __init__(
+        self,
+        input_size: int,
+        hidden_size: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__(self._mode, input_size, hidden_size, bias, device, dtype)
+
+    def forward(self, input: Tensor, hx: Any = None) -> Any:
+        return self._step(input, hx)
+
+
+class LSTMCell(_GatedCell):
     """One LSTM step: returns ``(h', c')``."""
 
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        bias: bool = True,
-        device: Any = None,
-        dtype: Any = None,
-    ) -> None:
-        super().__init__("LSTM", input_size, hidden_size, bias, device, dtype)
-
-    def forward(self, input: Tensor, hx: tuple | None = None) -> tuple:
-        return self._step(input, hx)
+    _mode = "LSTM"
 
 
-class GRUCell(RNNCellBase):
+class GRUCell(_GatedCell):
     """One GRU step: returns ``h'``."""
 
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        bias: bool = True,
-        device: Any = None,
-        dtype: Any = None,
-    ) -> None:
-        super().__init__("GRU", input_size, hidden_size, bias, device, dtype)
-
-    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
-        return self._step(input, hx)
+    _mode = "GRU"
