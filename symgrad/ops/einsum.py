@@ -47,11 +47,6 @@ def _parse(equation: str, operands: tuple) -> tuple:
                 ell.insert(0, next(spare))
             term = term.replace("...", "".join(ell[len(ell) - n :]))
         if len(term) != op.ndim:
-            if len(operands) > 2:  # PyTorch plans these with opt_einsum, which raises first
-                raise ValueError(
-                    f"Einstein sum subscript '{term}' does not contain the correct number of "
-                    f"indices for operand {len(subs)}."
-                )
             raise RuntimeError(
                 f"einsum(): the number of subscripts in the equation ({len(term)}) does not "
                 f"match the number of dimensions ({op.ndim}) for operand "

@@ -67,11 +67,15 @@ TILING = [
         "einsum_batched", lambda T, a, b: T.einsum("bij,bjk->bik", a, b), arg(2, 2, 3), arg(2, 3, 2)
     ),
     _op("einsum_ellipsis", lambda T, a, b: T.einsum("...ij,...jk", a, b), arg(2, 2, 3), arg(3, 2)),
+    # three operands: PyTorch plans them with opt_einsum when that is installed, and its
+    # errors differ then, so this one is not compared with PyTorch
     _op(
         "einsum_outer_three",
         lambda T, a, b, c: T.einsum("i,j,k->kji", a, b, c),
         arg(2),
         arg(3),
         arg(2),
+        torch=False,
     ),
+    _op("einsum_outer", lambda T, a, b: T.einsum("i,j->ji", a, b), arg(2), arg(3)),
 ]
