@@ -12,6 +12,7 @@ from symgrad.ops import (
     math_special,
     norms,
     ordering,
+    products,
     reductions,
     rounding,
     scans,
@@ -38,6 +39,7 @@ from symgrad.ops.math import *  # noqa: F403
 from symgrad.ops.math_special import *  # noqa: F403
 from symgrad.ops.norms import *  # noqa: F403
 from symgrad.ops.ordering import *  # noqa: F403
+from symgrad.ops.products import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.rounding import *  # noqa: F403
 from symgrad.ops.scans import *  # noqa: F403
@@ -63,6 +65,7 @@ __all__ = [
     *math_special.__all__,
     *norms.__all__,
     *ordering.__all__,
+    *products.__all__,
     *reductions.__all__,
     *rounding.__all__,
     *scans.__all__,

@@ -21,6 +21,7 @@ from symgrad.ops import (
     math_special,
     norms,
     ordering,
+    products,
     reductions,
     rounding,
     scans,
@@ -45,6 +46,7 @@ _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 
 _MODULES = (
+    products,
     scattering,
     summaries,
     tiling,

@@ -141,3 +141,64 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     values = _PICKS["kthvalue"](x, dim=d, index=index, keepdim=bool(keepdim))
     indices = Tensor._make(index if keepdim else np.squeeze(index, d))
     return _scalar_back(_RETURNS["kthvalue"](values, indices), input)
+
+
+_PICKS["median"] = Structural(
+    "median", _pick_forward, _pick_vjp, backward="MedianBackward1", jvp="linear"
+)
+
+
+def _shared_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """PyTorch's median of all elements gives its gradient evenly to every element equal to
+    the median (``share`` holds 1/count there, 0 elsewhere)."""
+    return (xp.expand(g, c.shapes[0]) * xp.constant(c.params["share"]),)
+
+
+def _shared_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    return xp.sum(tangents[0] * xp.constant(c.params["share"]), None, False)
+
+
+_MEDIAN_ALL = Structural(
+    "median_all",
+    lambda xp, a, dim, index, keepdim, share: _pick_forward(xp, a, dim, index, keepdim),
+    _shared_vjp,
+    backward="MedianBackward0",
+    jvp=_shared_jvp,
+)
+_RETURNS["median"] = _return_type("median")
+
+
+def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    """The lower median (the ``(n - 1) // 2``-th smallest; nan if any element is nan), of
+    all elements, or ``(values, indices)`` along ``dim``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([1.0, 2.0, 3.0, 4.0]).median()
+    tensor(2.)
+    """
+    if dim is None:
+        flat = input.reshape(-1)
+        n = flat.shape[0]
+        if n == 0:  # nan, still connected to the (empty) input
+            return flat.sum() * float("nan")
+        order = _order(flat._data, 0, False)
+        index = order[[(n - 1) // 2]].astype(np.int64)
+        value = flat._data[index[0]]
+        ties = flat._data == value if value == value else np.isnan(flat._data)
+        share = (ties / ties.sum()).astype(flat._data.dtype)
+        out = _MEDIAN_ALL(flat, dim=0, index=index, keepdim=False, share=share)
+        return out
+    x, d = _along(input, dim)
+    n = x.shape[d]
+    if n == 0:
+        raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+    order = _order(x._data, d, False)
+    index = np.take(order, [(n - 1) // 2], axis=d).astype(np.int64)
+    values = _PICKS["median"](x, dim=d, index=index, keepdim=bool(keepdim))
+    indices = Tensor._make(index if keepdim else np.squeeze(index, d))
+    return _scalar_back(_RETURNS["median"](values, indices), input)
+
+
+__all__ += ["median"]

@@ -46,4 +46,27 @@ ORDERING = [
     _op("diag_matrix", lambda T, x: T.diag(x, -1), arg(3, 3)),
     _op("diag_embed", lambda T, x: T.diag_embed(x), arg(2, 3)),
     _op("trace", lambda T, x: T.trace(x), arg(3, 4)),
+    _op("median_all", lambda T, x: T.median(x), arg(3, 4, kind="distinct")),
+    _op("median_all_ties", lambda T, x: (x * 0 + f64(T, [1.0, 2.0, 2.0, 0.0])).median(), arg(4)),
+    _op("median_dim", lambda T, x: T.median(x, 1).values, arg(2, 5, kind="distinct")),
+    _op(
+        "median_keepdim", lambda T, x: x.median(0, keepdim=True).values, arg(4, 2, kind="distinct")
+    ),
+    _op("kron", lambda T, a, b: T.kron(a, b), arg(2, 3), arg(2, 2)),
+    _op("tensordot", lambda T, a, b: T.tensordot(a, b, dims=1), arg(2, 3), arg(3, 2)),
+    _op(
+        "tensordot_pairs",
+        lambda T, a, b: T.tensordot(a, b, dims=([0, 1], [1, 0])),
+        arg(2, 3),
+        arg(3, 2),
+    ),
+    _op(
+        "addmm",
+        lambda T, c, a, b: T.addmm(c, a, b, beta=0.5, alpha=2.0),
+        arg(2, 2),
+        arg(2, 3),
+        arg(3, 2),
+    ),
+    _op("addmv", lambda T, c, a, v: T.addmv(c, a, v), arg(2), arg(2, 3), arg(3)),
+    _op("baddbmm", lambda T, c, a, b: T.baddbmm(c, a, b), arg(2, 2, 2), arg(2, 2, 3), arg(2, 3, 2)),
 ]

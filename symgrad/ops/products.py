@@ -1,0 +1,106 @@
+"""Products built from ``matmul`` and broadcasting: ``kron``, ``tensordot``, ``addmm``,
+``addmv``, ``baddbmm`` (composed of recorded ops, so closed forms come from their parts)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from symgrad._data import _wrap_dim
+from symgrad.ops.linalg import matmul
+from symgrad.ops.shape import permute, reshape
+from symgrad.tensor import Tensor
+
+__all__ = ["kron", "tensordot", "addmm", "addmv", "baddbmm"]
+
+
+def kron(input: Tensor, other: Tensor) -> Tensor:
+    """The Kronecker product: every element of ``input`` times all of ``other``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.kron(symgrad.tensor([1.0, 2.0]), symgrad.tensor([1.0, 10.0]))
+    tensor([ 1., 10.,  2., 20.])
+    """
+    n = max(input.ndim, other.ndim)
+    a = reshape(input, (1,) * (n - input.ndim) + tuple(input.shape))
+    b = reshape(other, (1,) * (n - other.ndim) + tuple(other.shape))
+    a = reshape(a, tuple(s for k in a.shape for s in (k, 1)))
+    b = reshape(b, tuple(s for k in b.shape for s in (1, k)))
+    return reshape(a * b, tuple(x * y for x, y in zip(a.shape[::2], b.shape[1::2])))
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
+    """The sum of products over the last ``dims`` dimensions of ``a`` and the first of ``b``,
+    or over the paired dimensions ``dims = (dims_a, dims_b)``."""
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > a.ndim or dims > b.ndim:
+            raise RuntimeError(
+                f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims} for tensors "
+                f"of {a.ndim} and {b.ndim} dimensions"
+            )
+        da, db = list(range(a.ndim - dims, a.ndim)), list(range(dims))
+    else:
+        da, db = (list(d) if isinstance(d, (list, tuple)) else [d] for d in dims)
+        da, db = [_wrap_dim(d, a.ndim) for d in da], [_wrap_dim(d, b.ndim) for d in db]
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    for i, j in zip(da, db):
+        if a.shape[i] != b.shape[j]:
+            raise RuntimeError(
+                f"contracted dimensions need to match, but first has size {a.shape[i]} in dim "
+                f"{i} and second has size {b.shape[j]} in dim {j}"
+            )
+    ra = [i for i in range(a.ndim) if i not in da]
+    rb = [j for j in range(b.ndim) if j not in db]
+    k = math.prod(a.shape[i] for i in da)
+    a2 = reshape(permute(a, tuple(ra + da)), (math.prod(a.shape[i] for i in ra), k))
+    b2 = reshape(permute(b, tuple(db + rb)), (k, math.prod(b.shape[j] for j in rb)))
+    return reshape(matmul(a2, b2), tuple(a.shape[i] for i in ra) + tuple(b.shape[j] for j in rb))
+
+
+def _scaled_sum(input: Tensor, product: Tensor, beta: Any, alpha: Any) -> Tensor:
+    scaled = product if alpha == 1 else product * alpha
+    if beta == 0:  # PyTorch ignores input (even nan) when beta is 0
+        return scaled
+    return (input if beta == 1 else input * beta) + scaled
+
+
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)``."""
+    if mat1.ndim != 2 or mat2.ndim != 2:
+        raise RuntimeError(
+            f"mat1 must be a matrix, got {mat1.ndim}-D tensor"
+            if mat1.ndim != 2
+            else f"mat2 must be a matrix, got {mat2.ndim}-D tensor"
+        )
+    return _scaled_sum(input, matmul(mat1, mat2), beta, alpha)
+
+
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``."""
+    if mat.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(
+            f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}"
+        )
+    return _scaled_sum(input, matmul(mat, vec), beta, alpha)
+
+
+def baddbmm(
+    input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1
+) -> Tensor:
+    """``beta * input + alpha * (batch1 @ batch2)`` for batches of matrices."""
+    for t in (batch1, batch2):
+        if t.ndim < 3:  # PyTorch reads the third size first
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-max(t.ndim, 1)}, "
+                f"{max(t.ndim, 1) - 1}], but got 2)"
+            )
+    if batch1.ndim != 3 or batch2.ndim != 3:
+        raise RuntimeError(
+            f"batch1 must be a 3D tensor, got {batch1.ndim}-D; batch2 {batch2.ndim}-D"
+        )
+    return _scaled_sum(input, matmul(batch1, batch2), beta, alpha)
