@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad import creation, dtypes
+from symgrad.autograd import dual
+from symgrad.ops.inplace import _write as write
 from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative, lerp_
 from symgrad.tensor import Tensor
 
@@ -78,6 +82,9 @@ class Adam(Optimizer):
         return state
 
     def _update(self, p: Tensor, group: dict) -> None:
+        if not group["differentiable"] and not dual.active():
+            self._update_arrays(p, group)
+            return
         lr, (beta1, beta2), eps, decay = (group[k] for k in ("lr", "betas", "eps", "weight_decay"))
         state = self._state(p, group["amsgrad"])
         grad = -p.grad if group["maximize"] else p.grad
@@ -100,6 +107,35 @@ class Adam(Optimizer):
         else:
             denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
         addcdiv_(p, exp_avg, denom, -step_size)
+
+    def _update_arrays(self, p: Tensor, group: dict) -> None:
+        """The same update on the NumPy arrays, in the same order of operations (so the same
+        numbers), each tensor written once through ``write`` (its version counter moves, as
+        an in-place op's does)."""
+        lr, (beta1, beta2), eps, decay = (group[k] for k in ("lr", "betas", "eps", "weight_decay"))
+        state = self._state(p, group["amsgrad"])
+        grad = -p.grad._data if group["maximize"] else p.grad._data
+        write(state["step"], state["step"]._data + 1, "add_")
+        if decay != 0:
+            if group["decoupled_weight_decay"]:
+                write(p, p._data * (1 - lr * decay), "mul_")
+            else:
+                grad = grad + p._data * decay
+        m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
+        weight = 1 - beta1
+        m = m + (grad - m) * weight if weight < 0.5 else grad - (grad - m) * (1 - weight)
+        v = v * beta2 + grad * (1 - beta2) * grad
+        write(state["exp_avg"], m, "lerp_")
+        write(state["exp_avg_sq"], v, "addcmul_")
+        step = state["step"].item()
+        step_size = lr / (1 - beta1**step)
+        bias_correction2_sqrt = (1 - beta2**step) ** 0.5
+        if group["amsgrad"]:
+            biggest = np.maximum(state["max_exp_avg_sq"]._data, v)
+            write(state["max_exp_avg_sq"], biggest, "copy_")
+            v = biggest
+        denom = np.sqrt(v) / bias_correction2_sqrt + eps
+        write(p, p._data + m * -step_size / denom, "addcdiv_")
 
 
 class AdamW(Adam):

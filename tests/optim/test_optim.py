@@ -344,3 +344,14 @@ def test_adagrad_state_exists_from_construction_and_rmsprop_state_from_the_first
     state = rmsprop.state[w]
     assert sorted(state) == ["grad_avg", "momentum_buffer", "square_avg", "step"]
     assert state["grad_avg"].tolist() == pytest.approx([0.02, -0.04])
+
+
+@pytest.mark.parametrize("case", ["adam", "adam_decay_amsgrad", "adam_betas_maximize", "adamw"])
+def test_adam_on_arrays_gives_the_tensor_ops_numbers(case):
+    # differentiable=True runs the update as tensor ops; the default runs it on the arrays
+    name, kw = CONFIGS[case]
+    fast, opt = train(symgrad, name, kw)
+    slow, _ = train(symgrad, name, {**kw, "differentiable": True})
+    assert fast.weight.tolist() == slow.weight.tolist() and fast.bias.tolist() == slow.bias.tolist()
+    assert opt.state[fast.weight]["step"].item() == 4.0
+    assert fast.weight._version == slow.weight._version  # one in-place write per step each
