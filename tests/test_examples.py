@@ -578,7 +578,7 @@ def test_api_page_names_every_public_name():
     public |= set(symgrad.autograd.__all__) | set(F.__all__)
     public |= set(symgrad.nn.__all__) | set(symgrad.nn.init.__all__) | set(symgrad.optim.__all__)
     public |= {name for name in dir(symgrad.Tensor) if not name.startswith("_")}
-    for module in ("symbolic",):
+    for module in ("symbolic", "linalg"):
         sub = getattr(symgrad, module, None)
         public |= set(getattr(sub, "__all__", ()))
     missing = sorted(public - words)

@@ -2,6 +2,9 @@
 
 from symgrad.ops import (
     activations,
+    decompositions,
+    determinants,
+    matrix_functions,
     division,
     gathering,
     indexing,
@@ -25,6 +28,12 @@ from symgrad.ops import (
     variance,
 )
 from symgrad.ops.tensor_xp import *  # noqa: F403
+from symgrad.ops.determinants import *  # noqa: F403
+from symgrad.ops.determinants import xp_det, xp_inv, xp_solve
+from symgrad.ops.decompositions import *  # noqa: F403
+from symgrad.ops.decompositions import xp_adjugate
+from symgrad.ops.matrix_functions import *  # noqa: F403
+from symgrad.ops.matrix_functions import xp_matrix_exp
 from symgrad.ops.division import *  # noqa: F403
 from symgrad.ops.einsum import einsum
 from symgrad.ops.elementwise import REGISTRY
@@ -55,6 +64,9 @@ from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
 from symgrad.ops import devices  # noqa: E402,F401  (binds to, cpu, cuda, device)
 
 __all__ = [
+    *decompositions.__all__,
+    *determinants.__all__,
+    *matrix_functions.__all__,
     *division.__all__,
     "einsum",
     *gathering.__all__,

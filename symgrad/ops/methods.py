@@ -12,6 +12,8 @@ from typing import Any
 
 from symgrad import dtypes
 from symgrad.ops import (
+    decompositions,
+    determinants,
     division,
     gathering,
     indexing,
@@ -19,6 +21,7 @@ from symgrad.ops import (
     linalg,
     math,
     math_special,
+    matrix_functions,
     norms,
     ordering,
     products,
@@ -46,6 +49,9 @@ _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 
 _MODULES = (
+    determinants,
+    decompositions,
+    matrix_functions,
     products,
     scattering,
     summaries,

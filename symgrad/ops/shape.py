@@ -268,15 +268,39 @@ def permute(input: Tensor, *dims: Any) -> Tensor:
     return _PERMUTE(input, dims=wrapped)
 
 
-def movedim(input: Tensor, source: int, destination: int) -> Tensor:
-    """Move dimension ``source`` to position ``destination``."""
+def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
+    """Move dimension ``source`` to position ``destination`` (or each of a sequence of
+    dimensions to the matching position; the others keep their order).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> tuple(symgrad.zeros(2, 3, 4).movedim((0, 1), (-1, -2)).shape)
+    (4, 3, 2)
+    """
     n = input.ndim
-    source, destination = _wrap_dim(source, n), _wrap_dim(destination, n)
+    many = isinstance(source, (tuple, list)) or isinstance(destination, (tuple, list))
+    sources = list(source) if isinstance(source, (tuple, list)) else [source]
+    targets = list(destination) if isinstance(destination, (tuple, list)) else [destination]
+    if len(sources) != len(targets):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({sources} dims) should "
+            f"contain the same number of dims as destination ({targets} dims)"
+        )
+    sources = [_wrap_dim(d, n) for d in sources]
+    targets = [_wrap_dim(d, n) for d in targets]
+    for name, dims in (("source", sources), ("destination", targets)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
     if n == 0:  # dim 0 (or -1) of a 0-d tensor moves nowhere: an alias, as in PyTorch
         return input[...]
-    order = list(range(n))
-    order.insert(destination, order.pop(source))
-    return permute(input, order)
+    if not many:
+        order = list(range(n))
+        order.insert(targets[0], order.pop(sources[0]))
+        return permute(input, order)
+    rest = iter(d for d in range(n) if d not in sources)
+    placed = dict(zip(targets, sources))
+    return permute(input, [placed[i] if i in placed else next(rest) for i in range(n)])
 
 
 _UNSQUEEZE = Structural(

@@ -296,6 +296,23 @@ class MX:
         return MV(_product(x, y), (a.shape[0], b.shape[1]))
 
     @staticmethod
+    def det(a: MV) -> MV:
+        return MV(sp.Determinant(_square(a, "det")), ())
+
+    @staticmethod
+    def inv(a: MV) -> MV:
+        return MV(sp.Inverse(_square(a, "inv")), a.shape)
+
+    @staticmethod
+    def adjugate(a: MV) -> MV:
+        e = _square(a, "adjugate")
+        return MV(sp.Determinant(e) * sp.Inverse(e), a.shape)
+
+    @staticmethod
+    def solve(a: MV, b: MV) -> MV:
+        return MX.matmul(MX.inv(a), b)
+
+    @staticmethod
     def constant(a: Any) -> MV:
         return matrix_of(a)
 
@@ -331,6 +348,13 @@ def _function(fn: Any, a: MV) -> MV:
 _NAMED = {"exp": sp.exp, "log": sp.log, "tanh": sp.tanh, "sigmoid": sigmoid, "sin": sp.sin}
 
 
+def _square(a: MV, word: str) -> Any:
+    """The expression of a square matrix (the matrix words have no form for batches)."""
+    if a.ndim != 2:
+        raise MatrixFormError(f"{word} of a {a.ndim}-d tensor")
+    return a.expr
+
+
 def _as_scalar(e: Any) -> Any:
     """A 1 x 1 matrix expression as the scalar it is."""
     if _is_matrix(e) and e.shape == (1, 1):
@@ -359,6 +383,7 @@ for _word in (
     "count",
     "extremum",
     "prod_others",
+    "matrix_exp",
 ):
 
     def _unavailable(*args: Any, _w: str = _word, **kwargs: Any) -> Any:

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.prim import linalg_kernels
 from symgrad.prim.vocab import INTERPRETERS
 
 __all__ = ["NP", "scatter_add"]
@@ -100,6 +101,11 @@ class NP:
         return np.squeeze(a, dim)
 
     matmul = staticmethod(np.matmul)
+    det = staticmethod(linalg_kernels.det)
+    inv = staticmethod(linalg_kernels.inv)
+    solve = staticmethod(linalg_kernels.solve)
+    adjugate = staticmethod(linalg_kernels.adjugate)
+    matrix_exp = staticmethod(linalg_kernels.matrix_exp)
     where = staticmethod(np.where)
     exp = staticmethod(np.exp)
     log = staticmethod(np.log)

@@ -140,6 +140,26 @@ class SX:
     def matmul(a: Any, b: Any) -> np.ndarray:
         return np.matmul(_objects(a), _objects(b))
 
+    # -- matrices: closed forms of small ones (each batch element a sympy.Matrix) ------------
+    @staticmethod
+    def det(a: Any) -> np.ndarray:
+        return _per_matrix(a, "det", lambda m: m.det(), ())
+
+    @staticmethod
+    def adjugate(a: Any) -> np.ndarray:
+        return _per_matrix(a, "adjugate", lambda m: m.adjugate(), None)
+
+    @staticmethod
+    def matrix_exp(a: Any) -> np.ndarray:
+        return _per_matrix(a, "matrix_exp", _exponential, None)
+
+    @staticmethod
+    def inv(a: Any) -> np.ndarray:
+        return _per_matrix(a, "inv", _inverse, None)
+
+    def solve(self, a: Any, b: Any) -> np.ndarray:
+        return self.matmul(self.inv(a), b)
+
     @staticmethod
     def where(cond: Any, a: Any, b: Any) -> np.ndarray:
         return np.where(np.asarray(cond, dtype=bool), _objects(a), _objects(b))
@@ -210,6 +230,47 @@ class SX:
     @staticmethod
     def count(mask: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
         return _objects(np.sum(mask, axis=dim, keepdims=keepdim))
+
+
+# a determinant of n symbolic entries has n! terms: closed forms stop at this size
+MAX_SYMBOLIC_MATRIX = 6
+
+
+def _exponential(m: sp.Matrix) -> sp.Matrix:
+    if not all(e.is_number for e in m):
+        raise NotImplementedError(
+            "linalg.matrix_exp has no closed form here for a matrix of symbols (it needs the "
+            "eigenvalues of the matrix as formulas); use the numeric gradient"
+        )
+    return m.exp()
+
+
+def _inverse(m: sp.Matrix) -> sp.Matrix:
+    d = m.det()
+    if d == 0:
+        raise ValueError(f"the closed form of inv needs an invertible matrix; {m} is singular")
+    return m.adjugate() / d
+
+
+def _per_matrix(a: Any, word: str, fn: Callable, shape: tuple | None) -> np.ndarray:
+    """``fn`` of every matrix of the batch ``a`` (its result a scalar, or a matrix of the
+    input's shape when ``shape`` is None)."""
+    a = _objects(a)
+    n = a.shape[-1]
+    if n > MAX_SYMBOLIC_MATRIX and not all(sp.sympify(e).is_number for e in a.flat):
+        raise NotImplementedError(
+            f"the closed form of {word} of a {n} x {n} matrix of symbols has about {n}! "
+            f"terms; closed forms of det, inv and solve are given up to "
+            f"{MAX_SYMBOLIC_MATRIX} x {MAX_SYMBOLIC_MATRIX}"
+        )
+    out = np.empty(a.shape[:-2] + (a.shape[-2:] if shape is None else ()), dtype=object)
+    for index in np.ndindex(*a.shape[:-2]):
+        value = fn(sp.Matrix(a[index].tolist()) if n else sp.zeros(0, 0))
+        if shape is None:
+            out[index] = np.array(value.tolist(), dtype=object).reshape(a.shape[-2:])
+        else:
+            out[index] = value
+    return out
 
 
 def _substitute(

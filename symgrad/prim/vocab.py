@@ -38,6 +38,12 @@ VOCABULARY = (
     "constant",
     "extremum",
     "prod_others",
+    # matrices: determinant, inverse, solution of A X = B, adjugate (det(A) A^-1)
+    "det",
+    "inv",
+    "solve",
+    "adjugate",
+    "matrix_exp",
     # element-wise
     "exp",
     "log",

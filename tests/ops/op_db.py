@@ -382,6 +382,7 @@ SHAPE = [
     _op("flip_two", lambda T, x: T.flip(x, (0, -1)), arg(2, 3, 2)),
     _op("flip_method", lambda T, x: x.flip(-1), arg(2, 3)),
     _op("movedim", lambda T, x: T.movedim(x, 0, -1), arg(2, 3, 4)),
+    _op("movedim_sequences", lambda T, x: x.movedim((2, 0), (0, 1)), arg(2, 3, 4)),
     _op("clone", lambda T, x: x.clone() * 1.0, arg(2, 3)),
     _op("gather", lambda T, x: T.gather(x, 1, T.tensor([[0, 0, 2], [1, 0, 1]])), arg(2, 3)),
     _op("gather_method", lambda T, x: x.gather(0, T.tensor([[1, 0, 1]])), arg(2, 3)),
@@ -636,3 +637,4 @@ OP_DB += __import__(__package__ + ".op_db_conv", fromlist=["_"]).CONV
 OP_DB += __import__(__package__ + ".op_db_special", fromlist=["_"]).SPECIAL
 OP_DB += __import__(__package__ + ".op_db_ordering", fromlist=["_"]).ORDERING
 OP_DB += __import__(__package__ + ".op_db_tiling", fromlist=["_"]).TILING
+OP_DB += __import__(__package__ + ".op_db_linalg", fromlist=["_"]).MATRICES

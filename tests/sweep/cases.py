@@ -289,7 +289,8 @@ def _second(T: Any, setup: Setup) -> dict:
 
 
 def _error(exc: BaseException, step: str) -> dict:
-    return {"error": type(exc).__name__, "at": step}
+    # torch.linalg.LinAlgError is the class torch._C._LinAlgError: compared by its public name
+    return {"error": type(exc).__name__.lstrip("_"), "at": step}
 
 
 def run(T: Any, setup: Setup) -> dict:

@@ -62,6 +62,10 @@ def _traced(op):
 @pytest.mark.parametrize("op", list(_params()))
 def test_closed_forms_match_engine_and_sympy_diff(op):
     xs, y = _traced(op)
+    if "numeric_only" in op.tags:  # decompositions: a clear refusal, not a wrong formula
+        with pytest.raises(NotImplementedError, match="has no closed form"):
+            expression(y)
+        return
     expr = expression(y)
     grads = gradient(y, xs)
     symbol_lists = [element_symbols(x) for x in xs]

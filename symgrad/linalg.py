@@ -1,0 +1,50 @@
+"""``torch.linalg``: determinants, inverses, solves, decompositions, matrix functions and
+norms of (batches of) matrices, with PyTorch's gradients; ``det``, ``inv`` and ``solve`` of
+small matrices also have closed forms.
+
+Examples
+--------
+>>> import symgrad
+>>> a = symgrad.tensor([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)
+>>> symgrad.linalg.solve(a, symgrad.tensor([1.0, 2.0]))
+tensor([0.2000, 0.6000], grad_fn=<LinalgSolveExBackward0>)
+"""
+
+from symgrad.ops.decompositions import eigh, eigvalsh, svdvals
+from symgrad.ops.decompositions import linalg_cholesky as cholesky
+from symgrad.ops.decompositions import linalg_qr as qr
+from symgrad.ops.decompositions import linalg_svd as svd
+from symgrad.ops.determinants import det, inv, inv_ex, matrix_power, slogdet, solve, solve_ex
+from symgrad.ops.linalg import matmul
+from symgrad.ops.linalg_norms import linalg_norm as norm
+from symgrad.ops.linalg_norms import matrix_norm, vector_norm
+from symgrad.ops.matrix_functions import linalg_cross as cross
+from symgrad.ops.matrix_functions import linalg_diagonal as diagonal
+from symgrad.ops.matrix_functions import matrix_exp, multi_dot, pinv
+from symgrad.prim.linalg_kernels import LinAlgError
+
+__all__ = [
+    "LinAlgError",
+    "cholesky",
+    "cross",
+    "det",
+    "diagonal",
+    "eigh",
+    "eigvalsh",
+    "inv",
+    "inv_ex",
+    "matmul",
+    "matrix_exp",
+    "matrix_norm",
+    "matrix_power",
+    "multi_dot",
+    "norm",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "solve_ex",
+    "svd",
+    "svdvals",
+    "vector_norm",
+]

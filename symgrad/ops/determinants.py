@@ -1,0 +1,381 @@
+"""Determinants, inverses and linear solves of (batches of) square matrices: ``det``,
+``slogdet``, ``logdet``, ``inv``, ``solve``, ``matrix_power``.
+
+Each is declared once over the vocabulary words ``det``, ``inv``, ``solve`` and
+``adjugate``, so the same rule gives the numeric gradient and, for small matrices, the closed
+form: ``d det(A) / dA = adj(A)^T`` (the cofactor matrix, exact for singular matrices too).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from symgrad.ops.linalg import matmul
+from symgrad.prim.factorization import Factorization
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["det", "slogdet", "logdet", "inverse", "matrix_power"]
+
+
+@cache
+def return_type(op: str, fields: tuple) -> type:
+    """A named tuple printed like PyTorch's return types (``torch.return_types.linalg_qr``)."""
+
+    def __repr__(self: Any) -> str:
+        inner = ",\n".join(f"{f}={getattr(self, f)!r}" for f in fields)
+        return f"symgrad.return_types.{op}(\n{inner})"
+
+    base = NamedTuple(op, [(f, Tensor) for f in fields])  # type: ignore[misc]
+    return type(op, (base,), {"__slots__": (), "__repr__": __repr__})
+
+
+def square_matrices(op: str, a: Any, *, floating: bool = True) -> None:
+    """PyTorch's errors for an input that is not a batch of square floating matrices."""
+    if not isinstance(a, Tensor):
+        raise TypeError(f"{op}(): argument 'A' must be Tensor, not {type(a).__name__}")
+    if a.ndim < 2:
+        raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(
+            f"{op}: A must be batches of square matrices, but they are {a.shape[-2]} by "
+            f"{a.shape[-1]} matrices"
+        )
+    if floating:
+        floating_input(op, a)
+
+
+def floating_input(op: str, a: Tensor) -> None:
+    """PyTorch's error for an integer or boolean input to a linear-algebra function."""
+    if a._data.dtype.kind not in "fc":
+        raise RuntimeError(
+            f"{op}: Expected a floating point or complex tensor as input. Got {a.dtype.scalar_type}"
+        )
+    if a._data.dtype == np.float16:
+        raise NotImplementedError(f"\"{op}\" not implemented for 'Half'; use float32 or float64")
+
+
+def _per_matrix(xp: Any, s: Any, ndim: int) -> Any:
+    """A value per matrix (a determinant, its gradient) made to broadcast against the batch."""
+    return s if ndim == 2 else xp.unsqueeze(xp.unsqueeze(s, -1), -1)
+
+
+def _cofactor(xp: Any, a: Any) -> Any:
+    return xp.transpose(xp.adjugate(a), -1, -2)
+
+
+# -- det --------------------------------------------------------------------------------------
+def _det_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (_cofactor(xp, c.inputs[0]) * _per_matrix(xp, g, len(c.shapes[0])),)
+
+
+def _det_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    return xp.sum(_cofactor(xp, c.inputs[0]) * tangents[0], (-2, -1))
+
+
+_DET = Structural(
+    "det",
+    lambda xp, a: xp.det(a),
+    _det_vjp,
+    saves=(0,),
+    backward="LinalgDetBackward0",
+    jvp=_det_jvp,
+)
+
+
+def det(A: Tensor) -> Tensor:
+    """The determinant of each square matrix of ``A`` (``linalg.det``); its gradient is the
+    cofactor matrix ``adj(A)^T``, also where ``A`` is singular.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> a = symgrad.tensor([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)
+    >>> d = symgrad.linalg.det(a)
+    >>> d.backward()
+    >>> d.item(), a.grad.tolist()
+    (5.0, [[3.0, -1.0], [-1.0, 2.0]])
+    """
+    square_matrices("linalg.det", A)
+    return _DET(A)
+
+
+# -- slogdet and logdet -------------------------------------------------------------------------
+SignLogAbsDet = return_type("linalg_slogdet", ("sign", "logabsdet"))
+
+
+def _slogdet_kernel(a: np.ndarray) -> tuple:
+    sign, logabs = np.linalg.slogdet(a)
+    return np.asarray(sign, a.dtype), np.asarray(logabs, a.dtype)
+
+
+def _slogdet_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
+    g = grads[1]
+    if g is None:
+        return (None,)
+    a = c.inputs[0]
+    nd = len(c.shapes[0])
+    # A^-T as adj(A)^T / det(A): infinite, not an error, where A is singular
+    return (_cofactor(xp, a) * _per_matrix(xp, g / xp.det(a), nd),)
+
+
+def _slogdet_forward(xp: Any, a: Any) -> tuple:
+    d = xp.det(a)
+    return xp.sign(d), xp.log(xp.abs(d))
+
+
+_SLOGDET = Factorization(
+    "slogdet",
+    _slogdet_kernel,
+    _slogdet_vjp,
+    backward="LinalgSlogdetBackward0",
+    n_outputs=2,
+    forward=_slogdet_forward,
+)
+
+
+def slogdet(A: Tensor) -> Any:
+    """The sign and the log of the absolute value of the determinant (``linalg.slogdet``),
+    which stays finite where the determinant itself would overflow.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.linalg.slogdet(symgrad.tensor([[0.0, 2.0], [1.0, 0.0]]))
+    symgrad.return_types.linalg_slogdet(
+    sign=tensor(-1.),
+    logabsdet=tensor(0.6931))
+    """
+    square_matrices("linalg.slogdet", A)
+    return SignLogAbsDet(*_SLOGDET(A))
+
+
+def logdet(input: Tensor) -> Tensor:
+    """The log of the determinant: nan where it is negative, -inf where it is 0.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.logdet(symgrad.tensor([[2.0, 0.0], [0.0, 3.0]]))
+    tensor(1.7918)
+    """
+    from symgrad.ops.math import where
+
+    square_matrices("logdet", input)
+    sign, logabs = _SLOGDET(input)
+    return where(sign == -1, float("nan"), logabs)
+
+
+# -- inv ----------------------------------------------------------------------------------------
+def _inv_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    out_t = xp.transpose(c.out, -1, -2)
+    return (-xp.matmul(xp.matmul(out_t, g), out_t),)
+
+
+def _inv_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    return -xp.matmul(xp.matmul(c.out, tangents[0]), c.out)
+
+
+_INV = Structural(
+    "inv",
+    lambda xp, a: xp.inv(a),
+    _inv_vjp,
+    saves_out=True,
+    backward="LinalgInvExBackward0",
+    jvp=_inv_jvp,
+)
+
+
+def inv(A: Tensor) -> Tensor:
+    """The inverse of each square matrix of ``A`` (``linalg.inv``); a singular matrix raises
+    :class:`~symgrad.linalg.LinAlgError`.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.linalg.inv(symgrad.tensor([[2.0, 0.0], [0.0, 4.0]]))
+    tensor([[0.5000, 0.0000],
+            [0.0000, 0.2500]])
+    """
+    square_matrices("linalg.inv", A)
+    return _INV(A)
+
+
+def inverse(input: Tensor) -> Tensor:
+    """PyTorch's ``torch.inverse``: :func:`symgrad.linalg.inv`.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.inverse(symgrad.tensor([[4.0]]))
+    tensor([[0.2500]])
+    """
+    return inv(input)
+
+
+def inv_ex(A: Tensor, *, check_errors: bool = False) -> Any:
+    """``linalg.inv`` with an ``info`` of 0 per matrix (a singular one still raises).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.linalg.inv_ex(symgrad.tensor([[2.0]])).info.item()
+    0
+    """
+    out = inv(A)
+    info = Tensor._make(np.zeros(A.shape[:-2], np.int32))
+    return return_type("linalg_inv_ex", ("inverse", "info"))(out, info)
+
+
+# -- solve --------------------------------------------------------------------------------------
+def _solve_forward(xp: Any, a: Any, b: Any, left: bool, vector: bool) -> Any:
+    if vector:
+        b = xp.unsqueeze(b, -1 if left else -2)
+    if left:
+        x = xp.solve(a, b)
+    else:  # X A = B is A^T X^T = B^T
+        x = xp.transpose(xp.solve(xp.transpose(a, -1, -2), xp.transpose(b, -1, -2)), -1, -2)
+    return xp.squeeze(x, -1 if left else -2) if vector else x
+
+
+def _solve_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    a, x, left, vector = c.inputs[0], c.out, c.params["left"], c.params["vector"]
+    if vector:
+        g, x = (xp.unsqueeze(v, -1 if left else -2) for v in (g, x))
+    a_t = xp.transpose(a, -1, -2)
+    if left:  # X = A^-1 B
+        gb = xp.solve(a_t, g)
+        ga = -xp.matmul(gb, xp.transpose(x, -1, -2)) if c.needs[0] else None
+    else:  # X = B A^-1
+        gb = xp.transpose(xp.solve(a, xp.transpose(g, -1, -2)), -1, -2)
+        ga = -xp.matmul(xp.transpose(x, -1, -2), gb) if c.needs[0] else None
+    if vector:
+        gb = xp.squeeze(gb, -1 if left else -2)
+    return ga, gb if c.needs[1] else None
+
+
+def _solve_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    a, x, left, vector = c.inputs[0], c.out, c.params["left"], c.params["vector"]
+    ta, tb = tangents
+    if vector:
+        x = xp.unsqueeze(x, -1 if left else -2)
+        tb = None if tb is None else xp.unsqueeze(tb, -1 if left else -2)
+    rhs = 0 if tb is None else tb
+    if ta is not None:
+        rhs = rhs - (xp.matmul(ta, x) if left else xp.matmul(x, ta))
+    if left:
+        t = xp.solve(a, rhs)
+    else:
+        t = xp.transpose(xp.solve(xp.transpose(a, -1, -2), xp.transpose(rhs, -1, -2)), -1, -2)
+    return xp.squeeze(t, -1 if left else -2) if vector else t
+
+
+_SOLVE = Structural(
+    "solve",
+    _solve_forward,
+    _solve_vjp,
+    saves=(0,),
+    saves_out=True,
+    backward="LinalgSolveExBackward0",
+    jvp=_solve_jvp,
+)
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
+    """The solution ``X`` of ``A X = B`` (``X A = B`` when ``left`` is False) for square
+    ``A``; ``B`` may be a batch of vectors or of matrices, and batch dimensions broadcast.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.linalg.solve(symgrad.tensor([[2.0, 0.0], [0.0, 4.0]]), symgrad.tensor([1.0, 1.0]))
+    tensor([0.5000, 0.2500])
+    """
+    square_matrices("linalg.solve", A)
+    if not isinstance(B, Tensor):
+        raise TypeError(f"linalg.solve(): argument 'B' must be Tensor, not {type(B).__name__}")
+    if A.dtype != B.dtype:
+        raise RuntimeError(
+            "linalg.solve: Expected A and B to have the same dtype, but found A of type "
+            f"{A.dtype.scalar_type} and B of type {B.dtype.scalar_type} instead"
+        )
+    n = A.shape[-1]
+    # only A X = B takes a batch of vectors; for X A = B, B is always a batch of matrices
+    vector = left and (
+        B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    )
+    rows = B.shape[-1] if vector else (B.shape[-2] if left else B.shape[-1])
+    if B.ndim == 0 or rows != n or (not left and B.ndim == 1):
+        shape_b = f"{B.shape[-1]}x1" if vector or B.ndim < 2 else f"{B.shape[-2]}x{B.shape[-1]}"
+        raise RuntimeError(
+            f"linalg.solve: Incompatible shapes of A and B for the equation "
+            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {shape_b})"
+        )
+    return _SOLVE(A, B, left=bool(left), vector=vector)
+
+
+def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False) -> Any:
+    """``linalg.solve`` with an ``info`` of 0 per system (a singular one still raises).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.linalg.solve_ex(symgrad.eye(2), symgrad.ones(2)).result
+    tensor([1., 1.])
+    """
+    out = solve(A, B, left=left)
+    info = Tensor._make(np.zeros(A.shape[:-2], np.int32))
+    return return_type("linalg_solve_ex", ("result", "info"))(out, info)
+
+
+# -- matrix_power -------------------------------------------------------------------------------
+def matrix_power(A: Tensor, n: int) -> Tensor:
+    """``A`` multiplied by itself ``n`` times (``n`` < 0: its inverse's power), with
+    PyTorch's order of products.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.linalg.matrix_power(symgrad.tensor([[1.0, 1.0], [0.0, 1.0]]), 3)
+    tensor([[1., 3.],
+            [0., 1.]])
+    """
+    square_matrices("linalg.matrix_power", A, floating=False)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"linalg.matrix_power(): argument 'n' must be int, not {type(n).__name__}")
+    if n == 0:
+        eye = np.broadcast_to(np.eye(A.shape[-1], dtype=A._data.dtype), A.shape)
+        return A.clone().copy_(Tensor._make(np.array(eye)))
+    if n == -1:
+        return inv(A)
+    if n < 0:
+        A, n = inv(A), -n
+    if n == 1:
+        return A.clone()
+    if n == 2:
+        return matmul(A, A)
+    if n == 3:
+        return matmul(matmul(A, A), A)
+    z = result = None
+    while n > 0:  # PyTorch's binary powering, least significant bit first
+        bit, n = n % 2, n // 2
+        z = A if z is None else matmul(z, z)
+        if bit:
+            result = z if result is None else matmul(result, z)
+    return result
+
+
+# -- the tensor interpreter's matrix words --------------------------------------------------------
+def xp_det(a: Tensor) -> Tensor:
+    return _DET(a)
+
+
+def xp_inv(a: Tensor) -> Tensor:
+    return _INV(a)
+
+
+def xp_solve(a: Tensor, b: Tensor) -> Tensor:
+    return _SOLVE(a, b, left=True, vector=False)

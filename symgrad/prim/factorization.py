@@ -1,0 +1,161 @@
+"""Primitives with several outputs computed together: the factors of a matrix decomposition
+(``Q`` and ``R``, ``U``, ``S`` and ``Vh``), the sign and log of a determinant.
+
+A :class:`Factorization` is one node for all its outputs, as in PyTorch (``LinalgQrBackward0``
+for both ``Q`` and ``R``). Its VJP rule, written against ``xp`` like every rule, receives one
+gradient per output (None for an output no gradient reached) and the outputs themselves in
+``ctx.out``; it runs on NumPy for ``backward()`` and on tensors for ``create_graph``. The
+forward-mode rule comes from the VJP rule by transposition (``jvp``). Where the outputs have a
+closed form (``slogdet``), ``forward`` gives it on any interpreter; decompositions of symbolic
+matrices have none and say so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from symgrad._silent import quiet
+from symgrad.autograd import dual, grad_mode
+from symgrad.autograd.node import Node
+from symgrad.prim.numpy_xp import NP, reduce_to
+from symgrad.prim.primitive import Ctx, Primitive, _as_input_tensor, input_records
+from symgrad.prim.vocab import INTERPRETERS
+from symgrad.tensor import Tensor
+
+__all__ = ["Factorization"]
+
+
+class Factorization(Primitive):
+    """A primitive of one tensor input and several outputs.
+
+    ``kernel(array, **params)`` returns the outputs as NumPy arrays; ``vjp(xp, grads, ctx)``
+    returns the input's gradient (in a 1-tuple) from the outputs' ``grads``; ``forward(xp, a,
+    **params)``, when given, is the outputs' closed form; ``check(node, grads)`` may refuse a
+    backward PyTorch refuses (Q of ``mode='r'``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> a = symgrad.tensor([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)
+    >>> q, r = symgrad.linalg.qr(a)
+    >>> q.grad_fn is r.grad_fn, r.output_nr
+    (True, 1)
+    """
+
+    def __init__(
+        self,
+        name: str,
+        kernel: Callable,
+        vjp: Callable,
+        *,
+        backward: str,
+        n_outputs: int = 1,
+        forward: Callable | None = None,
+        check: Callable | None = None,
+    ) -> None:
+        self.name = name
+        self.backward_name = backward
+        self.n_outputs = n_outputs
+        self.kernel = quiet(kernel)
+        self.rule = vjp
+        self.closed_form = forward
+        self.check = check
+        self._classes: dict[int, type] = {}
+
+    def __repr__(self) -> str:
+        return f"<factorization primitive {self.name}>"
+
+    def node_class(self, count: int) -> type:
+        """PyTorch's node class, with ``count`` outputs."""
+        cls = self._classes.get(count)
+        if cls is None:
+            attrs = {"__slots__": (), "__module__": Node.__module__, "num_outputs": count}
+            cls = self._classes[count] = type(self.backward_name, (Node,), attrs)
+        return cls
+
+    # -- recording ------------------------------------------------------------------------------
+    def __call__(self, tensor: Tensor, **params: Any) -> tuple:
+        arrays = tuple(np.asarray(a) for a in self.kernel(tensor._data, **params))
+        if grad_mode.recording() and tensor._requires_grad:
+            edges, saved, versions, meta, consts, held = input_records((tensor,), (True,))
+            node = self.node_class(len(arrays))(
+                self, params, tuple(edges), tuple(saved), arrays, versions, meta, consts, held
+            )
+            outs = tuple(Tensor._make(a, node, True) for a in arrays)
+            for i, t in enumerate(outs):
+                t._output_nr = i
+        else:
+            outs = tuple(Tensor._make(a) for a in arrays)
+        if dual.active() and dual.tangent_of(tensor) is not None:
+            self._tangents(tensor, outs, params)
+            node = outs[0].grad_fn
+            if node is not None:  # the backward reads the outputs: keep their tangents too
+                node._out_fw = tuple(o._fw for o in outs)
+        return outs
+
+    def _tangents(self, tensor: Tensor, outs: tuple, params: dict) -> None:
+        """Each floating output's tangent: the VJP rule transposed (its gradient by the
+        outputs' gradients of ``<vjp(g), t>``)."""
+        from symgrad.autograd.engine import grad
+
+        t = dual.tangent_of(tensor)
+        with dual.disabled(), grad_mode.enable_grad():
+            gs = tuple(Tensor._make(np.zeros(o.shape, o._data.dtype), None, True) for o in outs)
+            plain = tuple(Tensor._make(o._data) for o in outs)
+            ctx = Ctx((tensor,), plain, [tensor.shape], [True], params)
+            (gi,) = self.rule(INTERPRETERS.tensor, gs, ctx)
+            total = (gi * t).sum()
+            floating = [k for k, o in enumerate(outs) if o._data.dtype.kind in "fc"]
+            tangents = grad(total, [gs[k] for k in floating], allow_unused=True)
+        for k, tk in zip(floating, tangents):
+            if tk is None:
+                tk = Tensor._make(np.zeros(outs[k].shape, outs[k]._data.dtype))
+            dual.set_tangent(outs[k], Tensor._make(tk._data))
+
+    # -- the backward rule -----------------------------------------------------------------------
+    def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
+        if self.check is not None:
+            self.check(node, grads)
+        (a,) = node._unpack()
+        arrays = node._out
+        shape, dtype = node._meta[0]
+        if create_graph:
+            outs = []
+            for i, arr in enumerate(arrays):
+                t = Tensor._make(arr, node, True)
+                t._output_nr = i
+                if node._out_fw is not None:  # forward-over-reverse: the output's tangent
+                    t._fw = node._out_fw[i]
+                outs.append(t)
+            ctx = Ctx((a,), tuple(outs), [shape], [True], node.params)
+            (g,) = self.rule(INTERPRETERS.tensor, tuple(grads), ctx)
+            return (_as_input_tensor(g, True, node._meta[0]),)
+        ctx = Ctx((a._data,), arrays, [shape], [True], node.params)
+        (g,) = self.rule(NP, tuple(grads), ctx)
+        return (None if g is None else reduce_to(g, shape, dtype),)
+
+    def vjp(self, xp: Any, g: Any, ctx: Ctx) -> tuple:
+        """The rule for the gradient ``g`` of output ``ctx.output`` alone (the symbolic
+        replay's per-output call)."""
+        if isinstance(g, tuple):
+            return self.rule(xp, g, ctx)
+        grads = tuple(g if k == ctx.output else None for k in range(self.n_outputs))
+        return self.rule(xp, grads, ctx)
+
+    # -- other interpreters ------------------------------------------------------------------------
+    def outputs(self, xp: Any, inputs: tuple, params: Any) -> tuple:
+        if xp is NP:
+            return self.kernel(*inputs, **params)
+        if self.closed_form is None:
+            raise NotImplementedError(
+                f"linalg.{self.name} has no closed form: a decomposition of a matrix of "
+                "symbols is not a formula symgrad writes; take the numeric gradient, or a "
+                "closed form of det, inv or solve"
+            )
+        return self.closed_form(xp, *inputs, **params)
+
+    def recompute(self, inputs: tuple, params: Any) -> tuple:
+        return self(*inputs, **params)

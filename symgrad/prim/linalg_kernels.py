@@ -1,0 +1,144 @@
+"""NumPy kernels of the matrix words (``det``, ``inv``, ``solve``, ``adjugate``) and of the
+matrix exponential, with PyTorch's errors for singular input.
+
+The adjugate (the transposed cofactor matrix, ``det(A) A^-1`` where ``A`` is invertible) is
+computed from the SVD, so it stays exact for singular matrices too: it is the derivative of
+``det``, which is smooth everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["LinAlgError", "det", "inv", "solve", "adjugate", "matrix_exp", "zero_pivot"]
+
+
+class LinAlgError(RuntimeError):
+    """A matrix function got a matrix it is not defined for (singular, or not positive
+    definite), as PyTorch's ``torch.linalg.LinAlgError``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> try:
+    ...     symgrad.linalg.inv(symgrad.tensor([[1.0, 2.0], [2.0, 4.0]]))
+    ... except symgrad.linalg.LinAlgError as e:
+    ...     print(str(e)[:40])
+    linalg.inv: The diagonal element 2 is ze
+    """
+
+
+def zero_pivot(a: np.ndarray) -> int:
+    """The 1-based position of the first zero pivot of the LU factorization with partial
+    pivoting of the square matrix ``a`` (LAPACK's ``info``), 0 if there is none."""
+    u = np.array(a, dtype=np.float64)
+    n = u.shape[0]
+    first = 0
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(u[k:, k])))
+        if u[p, k] == 0:
+            first = first or k + 1
+            continue
+        u[[k, p]] = u[[p, k]]
+        u[k + 1 :, k:] -= np.outer(u[k + 1 :, k] / u[k, k], u[k, k:])
+    return first
+
+
+def _singular(op: str, a: np.ndarray) -> LinAlgError:
+    """PyTorch's error for the first singular matrix of the batch ``a``."""
+    batch = a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:])
+    for i, m in enumerate(batch):
+        k = zero_pivot(m)
+        if k:
+            where = f"(Batch element {i}): " if a.ndim > 2 else ""
+            return LinAlgError(
+                f"{op}: {where}The diagonal element {k} is zero, the inversion could not be "
+                "completed because the input matrix is singular."
+            )
+    return LinAlgError(f"{op}: the input matrix is singular")
+
+
+def det(a: Any) -> np.ndarray:
+    return np.asarray(np.linalg.det(a))
+
+
+def inv(a: Any) -> np.ndarray:
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        raise _singular("linalg.inv", np.asarray(a)) from None
+
+
+def solve(a: Any, b: Any) -> np.ndarray:
+    """``A^-1 B`` for batches of matrices ``B`` (batch dimensions broadcast)."""
+    try:
+        return np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        raise LinAlgError(
+            "torch.linalg.solve: The solver failed because the input matrix is singular."
+        ) from None
+
+
+def adjugate(a: Any) -> np.ndarray:
+    """``det(A) A^-1`` without the inverse: from ``A = U S Vh``, the adjugate is
+    ``det(U) det(Vh) Vh^T diag(prod of the other singular values) U^T``."""
+    a = np.asarray(a)
+    if a.shape[-1] == 0:
+        return np.zeros_like(a)
+    u, s, vh = np.linalg.svd(a.astype(np.float64))  # float32's SVD would cost digits
+    sign = np.linalg.det(u) * np.linalg.det(vh)
+    s = np.broadcast_to(s[..., None, :], s.shape[:-1] + (s.shape[-1], s.shape[-1]))
+    others = np.prod(np.where(np.eye(a.shape[-1], dtype=bool), 1, s), axis=-1)
+    cofactor = (u * others[..., None, :]) @ vh * sign[..., None, None]
+    return np.swapaxes(cofactor, -1, -2).astype(a.dtype, copy=False)
+
+
+# Higham (2005): the degree-13 Pade approximant after scaling the norm below theta_13
+_PADE13 = (
+    64764752532480000.0,
+    32382376266240000.0,
+    7771770303897600.0,
+    1187353796428800.0,
+    129060195264000.0,
+    10559470521600.0,
+    670442572800.0,
+    33522128640.0,
+    1323241920.0,
+    40840800.0,
+    960960.0,
+    16380.0,
+    182.0,
+    1.0,
+)
+_THETA13 = 5.371920351148152
+
+
+def _expm(a: np.ndarray) -> np.ndarray:
+    norm = np.abs(a).sum(axis=0).max() if a.size else 0.0
+    if not np.isfinite(norm):
+        return np.full_like(a, np.nan)
+    s = max(0, int(np.ceil(np.log2(norm / _THETA13)))) if norm > _THETA13 else 0
+    a = a / 2.0**s
+    b = _PADE13
+    eye = np.eye(a.shape[0])
+    a2 = a @ a
+    a4 = a2 @ a2
+    a6 = a4 @ a2
+    u = a @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 + b[3] * a2)
+    u = u + a @ (b[1] * eye)
+    v = a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2
+    v = v + b[0] * eye
+    r = np.linalg.solve(v - u, v + u)
+    for _ in range(s):
+        r = r @ r
+    return r
+
+
+def matrix_exp(a: Any) -> np.ndarray:
+    """``exp(A)`` of each matrix of the batch ``a``, computed in float64."""
+    a = np.asarray(a)
+    flat = a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:]).astype(np.float64)
+    out = np.stack([_expm(m) for m in flat]) if len(flat) else flat
+    return out.reshape(a.shape).astype(a.dtype, copy=False)

@@ -1,0 +1,173 @@
+"""Op table entries for ``torch.linalg``: determinants, inverses, solves, decompositions, matrix
+functions and norms (included in :data:`op_db.OP_DB`).
+
+Inputs are drawn in (-2, 2) and made well conditioned inside each call (a multiple of the
+identity added, ``x x^T`` for positive-definite matrices, ``x + x^T`` for symmetric ones), so
+finite differences stay away from singular matrices and repeated eigenvalues. Singular vectors
+and eigenvectors are compared through sign-free quantities (their squares, products that
+rebuild the matrix), since their signs are a convention of the LAPACK build.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .op_db import _op, arg, f64
+
+# PyTorch's older torch.cholesky has no forward-mode rule (symgrad's has, as linalg.cholesky)
+NO_TORCH_FW = "no_torch_forward_ad"
+# decompositions and rank-dependent functions: numeric only, no closed form
+NUMERIC_ONLY = "numeric_only"
+
+
+def _shift(T, x, by=4.0):
+    return x + f64(T, by * np.eye(x.shape[-1]))
+
+
+def _spd(T, x):
+    return x @ x.mT + f64(T, np.eye(x.shape[-1]))
+
+
+def _sym(T, x):
+    return x + x.mT
+
+
+def _svd_parts(T, x):
+    u, s, vh = T.linalg.svd(x, full_matrices=False)
+    return (u * s.unsqueeze(-2)) @ vh, u * u, vh * vh, s
+
+
+def _eigh_parts(T, x):
+    values, vectors = T.linalg.eigh(_sym(T, x))
+    return values, vectors * vectors
+
+
+MATRICES = [
+    _op("linalg_det", lambda T, x: T.linalg.det(x), arg(3, 3)),
+    _op("linalg_det_batched", lambda T, x: T.linalg.det(x), arg(2, 3, 3)),
+    _op("det_method", lambda T, x: x.det(), arg(2, 2)),
+    _op("linalg_slogdet", lambda T, x: T.linalg.slogdet(_shift(T, x)), arg(3, 3)),
+    _op("slogdet_batched", lambda T, x: T.slogdet(_shift(T, x)).logabsdet, arg(2, 3, 3)),
+    _op("logdet", lambda T, x: T.logdet(_spd(T, x)), arg(3, 3)),
+    _op("logdet_method_batched", lambda T, x: _shift(T, x).logdet(), arg(2, 3, 3)),
+    _op("linalg_inv", lambda T, x: T.linalg.inv(_shift(T, x)), arg(3, 3)),
+    _op("inverse_batched", lambda T, x: T.inverse(_shift(T, x)), arg(2, 3, 3)),
+    _op("inverse_method", lambda T, x: _shift(T, x).inverse(), arg(2, 2)),
+    _op(
+        "linalg_solve",
+        lambda T, a, b: T.linalg.solve(_shift(T, a), b),
+        arg(3, 3),
+        arg(3, 2),
+    ),
+    _op(
+        "linalg_solve_vector",
+        lambda T, a, b: T.linalg.solve(_shift(T, a), b),
+        arg(2, 3, 3),
+        arg(2, 3),
+    ),
+    _op(
+        "linalg_solve_right_broadcast",
+        lambda T, a, b: T.linalg.solve(_shift(T, a), b, left=False),
+        arg(3, 3),
+        arg(2, 4, 3),
+    ),
+    _op(
+        "linalg_cholesky",
+        lambda T, x: T.linalg.cholesky(_spd(T, x)),
+        arg(3, 3),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "linalg_cholesky_upper",
+        lambda T, x: T.linalg.cholesky(_spd(T, x), upper=True),
+        arg(2, 3, 3),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "cholesky_method",
+        lambda T, x: _spd(T, x).cholesky(),
+        arg(2, 2),
+        tags=(NO_TORCH_FW, NUMERIC_ONLY),
+    ),
+    _op("linalg_qr_tall", lambda T, x: tuple(T.linalg.qr(x)), arg(4, 3), tags=(NUMERIC_ONLY,)),
+    _op("linalg_qr_wide", lambda T, x: tuple(T.linalg.qr(x)), arg(2, 3, 5), tags=(NUMERIC_ONLY,)),
+    _op(
+        "linalg_qr_complete_wide",
+        lambda T, x: T.linalg.qr(x, mode="complete").R,
+        arg(2, 3),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op("linalg_eigh", _eigh_parts, arg(3, 3), tags=(NUMERIC_ONLY,)),
+    _op("linalg_eigh_batched", _eigh_parts, arg(2, 4, 4), tags=(NUMERIC_ONLY,)),
+    _op(
+        "linalg_eigvalsh",
+        lambda T, x: T.linalg.eigvalsh(_sym(T, x), UPLO="U"),
+        arg(3, 3),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op("linalg_svd_tall", _svd_parts, arg(4, 3), tags=(NUMERIC_ONLY,)),
+    _op("linalg_svd_wide", _svd_parts, arg(2, 3, 5), tags=(NUMERIC_ONLY,)),
+    _op("linalg_svdvals", lambda T, x: T.linalg.svdvals(x), arg(3, 4), tags=(NUMERIC_ONLY,)),
+    _op("svd_method_values", lambda T, x: x.svd().S, arg(4, 2), tags=(NUMERIC_ONLY,)),
+    _op("linalg_pinv_tall", lambda T, x: T.linalg.pinv(x), arg(4, 3), tags=(NUMERIC_ONLY,)),
+    _op("linalg_pinv_wide", lambda T, x: T.linalg.pinv(x), arg(2, 3, 5), tags=(NUMERIC_ONLY,)),
+    _op(
+        "linalg_pinv_hermitian",
+        lambda T, x: T.linalg.pinv(_spd(T, x), hermitian=True),
+        arg(3, 3),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op("pinverse", lambda T, x: T.pinverse(x), arg(3, 2), tags=(NUMERIC_ONLY,)),
+    _op("linalg_matrix_exp", lambda T, x: T.linalg.matrix_exp(x), arg(3, 3), tags=(NUMERIC_ONLY,)),
+    _op("matrix_exp_batched", lambda T, x: T.matrix_exp(x * 2), arg(2, 2, 2), tags=(NUMERIC_ONLY,)),
+    _op("linalg_cross", lambda T, x, y: T.linalg.cross(x, y), arg(4, 3), arg(4, 3)),
+    _op("cross_dim0_broadcast", lambda T, x, y: T.cross(x, y, dim=0), arg(3, 2), arg(3, 1)),
+    _op(
+        "linalg_multi_dot",
+        lambda T, x, y, z: T.linalg.multi_dot([x, y, z]),
+        arg(2, 3),
+        arg(3, 4),
+        arg(4, 1),
+    ),
+    _op(
+        "linalg_multi_dot_vectors",
+        lambda T, v, x, y, w: T.linalg.multi_dot([v, x, y, w]),
+        arg(3),
+        arg(3, 5),
+        arg(5, 2),
+        arg(2),
+    ),
+    _op("linalg_matrix_power", lambda T, x: T.linalg.matrix_power(x, 5), arg(3, 3)),
+    _op("matrix_power_negative", lambda T, x: _shift(T, x).matrix_power(-2), arg(2, 3, 3)),
+    _op("matrix_power_zero", lambda T, x: T.linalg.matrix_power(x, 0), arg(3, 3)),
+    _op("linalg_norm_fro", lambda T, x: T.linalg.norm(x), arg(3, 4)),
+    _op("linalg_norm_vector_ord", lambda T, x: T.linalg.norm(x, 1), arg(5)),
+    _op("linalg_norm_dim", lambda T, x: T.linalg.norm(x, 3, dim=1, keepdim=True), arg(2, 3)),
+    _op("linalg_vector_norm", lambda T, x: T.linalg.vector_norm(x, 0.5, dim=(0, 2)), arg(2, 3, 2)),
+    _op(
+        "linalg_matrix_norm_nuc",
+        lambda T, x: T.linalg.matrix_norm(x, "nuc"),
+        arg(2, 3, 4),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "linalg_matrix_norm_2",
+        lambda T, x: T.linalg.matrix_norm(x, 2),
+        arg(3, 4),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "linalg_matrix_norm_m2_keepdim",
+        lambda T, x: T.linalg.matrix_norm(x, -2, dim=(0, 2), keepdim=True),
+        arg(3, 2, 4),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op("linalg_matrix_norm_1", lambda T, x: T.linalg.matrix_norm(x, 1), arg(3, 4)),
+    _op(
+        "linalg_matrix_norm_inf",
+        lambda T, x: T.linalg.matrix_norm(x, float("inf"), keepdim=True),
+        arg(2, 3, 4),
+    ),
+    _op("linalg_norm_matrix_ord", lambda T, x: T.linalg.norm(x, -1), arg(3, 4)),
+    _op("linalg_diagonal", lambda T, x: T.linalg.diagonal(x, offset=1), arg(2, 3, 3)),
+]
