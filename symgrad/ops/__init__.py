@@ -17,6 +17,7 @@ from symgrad.ops import (
     rounding,
     scans,
     scattering,
+    selection,
     shape,
     triangular,
     softmax_family,
@@ -44,6 +45,7 @@ from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.rounding import *  # noqa: F403
 from symgrad.ops.scans import *  # noqa: F403
 from symgrad.ops.scattering import *  # noqa: F403
+from symgrad.ops.selection import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
 from symgrad.ops.triangular import *  # noqa: F403
 from symgrad.ops.softmax_family import *  # noqa: F403
@@ -70,6 +72,7 @@ __all__ = [
     *rounding.__all__,
     *scans.__all__,
     *scattering.__all__,
+    *selection.__all__,
     *shape.__all__,
     *triangular.__all__,
     *softmax_family.__all__,

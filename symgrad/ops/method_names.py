@@ -63,6 +63,8 @@ _SAME_NAME = (
     "cumsum",
     "cumprod",
     "median",
+    "nanmedian",
+    "mode",
     "kron",
     "addmm",
     "addmv",

@@ -26,6 +26,7 @@ from symgrad.ops import (
     rounding,
     scans,
     scattering,
+    selection,
     shape,
     softmax_family,
     summaries,
@@ -64,6 +65,7 @@ _MODULES = (
     linalg,
     norms,
     ordering,
+    selection,
     indexing,
     gathering,
 )
