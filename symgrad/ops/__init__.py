@@ -23,6 +23,7 @@ from symgrad.ops import (
     softmax_family,
     summaries,
     tiling,
+    uniques,
     variance,
 )
 from symgrad.ops.tensor_xp import *  # noqa: F403
@@ -51,6 +52,7 @@ from symgrad.ops.triangular import *  # noqa: F403
 from symgrad.ops.softmax_family import *  # noqa: F403
 from symgrad.ops.summaries import *  # noqa: F403
 from symgrad.ops.tiling import *  # noqa: F403
+from symgrad.ops.uniques import *  # noqa: F403
 from symgrad.ops.variance import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
 from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
@@ -78,6 +80,7 @@ __all__ = [
     *softmax_family.__all__,
     *summaries.__all__,
     *tiling.__all__,
+    *uniques.__all__,
     *variance.__all__,
 ]
 

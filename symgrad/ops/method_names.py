@@ -65,6 +65,8 @@ _SAME_NAME = (
     "median",
     "nanmedian",
     "mode",
+    "unique",
+    "unique_consecutive",
     "kron",
     "addmm",
     "addmv",

@@ -32,6 +32,7 @@ from symgrad.ops import (
     summaries,
     tiling,
     triangular,
+    uniques,
     variance,
     views,
 )
@@ -68,6 +69,7 @@ _MODULES = (
     selection,
     indexing,
     gathering,
+    uniques,
 )
 
 
