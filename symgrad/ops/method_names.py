@@ -62,6 +62,7 @@ _SAME_NAME = (
     "nan_to_num",
     "cumsum",
     "cumprod",
+    "logcumsumexp",
     "median",
     "nanmedian",
     "mode",
