@@ -16,6 +16,7 @@ from symgrad.ops import (
     reductions,
     rounding,
     scans,
+    scatter_reductions,
     scattering,
     selection,
     shape,
@@ -45,6 +46,7 @@ from symgrad.ops.products import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.rounding import *  # noqa: F403
 from symgrad.ops.scans import *  # noqa: F403
+from symgrad.ops.scatter_reductions import *  # noqa: F403
 from symgrad.ops.scattering import *  # noqa: F403
 from symgrad.ops.selection import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
@@ -73,6 +75,7 @@ __all__ = [
     *reductions.__all__,
     *rounding.__all__,
     *scans.__all__,
+    *scatter_reductions.__all__,
     *scattering.__all__,
     *selection.__all__,
     *shape.__all__,

@@ -74,6 +74,7 @@ _SAME_NAME = (
     "baddbmm",
     "scatter",
     "scatter_add",
+    "scatter_reduce",
     "index_add",
     "index_copy",
     "index_fill",
@@ -178,6 +179,6 @@ _IN_PLACE_OPS = (
     "cosh", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh",
     "arctanh", "arctan2", "exp2", "erfc", "erfinv", "lgamma", "digamma", "sinc", "deg2rad",
     "rad2deg", "atan2", "hypot", "logaddexp", "xlogy", "copysign", "lerp", "nan_to_num",
-    "cumsum", "cumprod", "tril", "triu", "scatter", "scatter_add", "index_add", "index_copy",
-    "index_fill",
+    "cumsum", "cumprod", "tril", "triu", "scatter", "scatter_add", "scatter_reduce", "index_add",
+    "index_copy", "index_fill",
 )  # fmt: skip

@@ -25,6 +25,7 @@ from symgrad.ops import (
     reductions,
     rounding,
     scans,
+    scatter_reductions,
     scattering,
     selection,
     shape,
@@ -50,6 +51,7 @@ _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 _MODULES = (
     products,
     scattering,
+    scatter_reductions,
     summaries,
     tiling,
     math,
