@@ -13,6 +13,7 @@ from symgrad.ops import (
     norms,
     ordering,
     products,
+    putting,
     reductions,
     rounding,
     scans,
@@ -43,6 +44,7 @@ from symgrad.ops.math_special import *  # noqa: F403
 from symgrad.ops.norms import *  # noqa: F403
 from symgrad.ops.ordering import *  # noqa: F403
 from symgrad.ops.products import *  # noqa: F403
+from symgrad.ops.putting import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.rounding import *  # noqa: F403
 from symgrad.ops.scans import *  # noqa: F403
@@ -72,6 +74,7 @@ __all__ = [
     *norms.__all__,
     *ordering.__all__,
     *products.__all__,
+    *putting.__all__,
     *reductions.__all__,
     *rounding.__all__,
     *scans.__all__,

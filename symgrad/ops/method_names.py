@@ -78,6 +78,8 @@ _SAME_NAME = (
     "index_add",
     "index_copy",
     "index_fill",
+    "index_put",
+    "index_put_",
     "tile",
     "repeat_interleave",
     "roll",

@@ -22,6 +22,7 @@ from symgrad.ops import (
     norms,
     ordering,
     products,
+    putting,
     reductions,
     rounding,
     scans,
@@ -72,6 +73,7 @@ _MODULES = (
     indexing,
     gathering,
     uniques,
+    putting,
 )
 
 
