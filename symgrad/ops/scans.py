@@ -137,7 +137,7 @@ def _decay(xp: Any, out: Any, dim: int, i: int) -> Any:
 
 def _logcumsumexp_vjp(xp: Any, g: Any, c: Any) -> tuple:
     x, out, dim = c.inputs[0], c.out, c.params["dim"]
-    if x.ndim == 0 or x.shape[dim] == 0:  # PyTorch: a 0-d input passes the gradient on
+    if x.ndim == 0 or 0 in x.shape:  # PyTorch passes the gradient of these on as it is
         return (g,)
     n = x.shape[dim]
     carried = [_at(xp, g, dim, n - 1)]

@@ -91,7 +91,7 @@ def _forward(xp: Any, a: Any, s: Any, **p: Any) -> Any:
     stack = _stack(xp, a, s, p, 1.0 if reduce == "prod" else p["identity"])
     if reduce == "prod":
         return xp.getitem(stack * xp.prod_others(stack, (0,)), (0,))
-    return xp.extremum(stack, 0, False, np.argmax if reduce == "amax" else np.argmin)
+    return xp.extremum(stack, (0,), False, np.argmax if reduce == "amax" else np.argmin)
 
 
 def _kernel(xp: Any, a: np.ndarray, s: np.ndarray, **p: Any) -> np.ndarray:
