@@ -21,7 +21,15 @@ Less = Callable[[Any, Any], bool]
 
 
 def std_sort(items: list, less: Less) -> list:
-    """``items`` sorted in place as ``std::sort(begin, end, less)`` leaves them."""
+    """``items`` sorted in place as ``std::sort(begin, end, less)`` leaves them.
+
+    Examples
+    --------
+    >>> row = [0, 0, 2, 3, 3, 2, 1, 1, 3, 1, 2, 1, 0, 0, 3, 3, 1]
+    >>> pairs = std_sort([(v, i) for i, v in enumerate(row)], lambda a, b: a[0] < b[0])
+    >>> [i for v, i in pairs if v == 1]  # past 16 elements, not stable
+    [16, 11, 9, 7, 6]
+    """
     n = len(items)
     if n > 1:
         _introsort(items, 0, n, 2 * (n.bit_length() - 1), less)
@@ -30,7 +38,13 @@ def std_sort(items: list, less: Less) -> list:
 
 
 def nth_element(items: list, nth: int, less: Less) -> list:
-    """``items`` as ``std::nth_element(begin, begin + nth, end, less)`` leaves them."""
+    """``items`` as ``std::nth_element(begin, begin + nth, end, less)`` leaves them.
+
+    Examples
+    --------
+    >>> nth_element(list(range(6)), 0, lambda a, b: False)  # all equal: still moved about
+    [3, 5, 4, 0, 2, 1]
+    """
     n = len(items)
     if n == 0 or nth == n:
         return items

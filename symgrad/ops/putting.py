@@ -147,5 +147,13 @@ def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = Fa
 
 
 def index_put_(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
-    """:func:`index_put` written into ``input``."""
+    """:func:`index_put` written into ``input`` (returned).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.zeros(3)
+    >>> symgrad.index_put_(x, (symgrad.tensor([1, 1]),), symgrad.tensor(2.0), accumulate=True)
+    tensor([0., 4., 0.])
+    """
     return inplace(input, "index_put_", lambda x: index_put(x, indices, values, accumulate), values)

@@ -124,7 +124,7 @@ def _check_numbers(input: Tensor, op: str) -> None:
         )
 
 
-def nanmedian(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def nanmedian(input: Tensor, dim: Any = None, keepdim: Any = None) -> Any:
     """The lower median ignoring nans (nan only when every element is nan), of all elements,
     or ``(values, indices)`` along ``dim``.
 
@@ -140,6 +140,8 @@ def nanmedian(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     indices=tensor([2, 2]))
     """
     if dim is None:
+        if keepdim is not None:
+            raise TypeError('nanmedian() missing 1 required positional arguments: "dim"')
         _check_numbers(input, "median_cpu")
         return _nanmedian_all(input)
     _check_numbers(input, "median_out")

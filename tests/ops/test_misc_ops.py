@@ -74,6 +74,7 @@ CASES = [
     ),
     ("nanmedian_bool", lambda T: T.tensor([True, False]).nanmedian(), NotImplementedError),
     ("nanmedian_empty_dim", lambda T: T.zeros(0).nanmedian(0), IndexError),
+    ("nanmedian_keepdim_alone", lambda T: T.nanmedian(T.zeros(2), keepdim=True), TypeError),
     (
         "unique_nan",
         lambda T: T.unique(
