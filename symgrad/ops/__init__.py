@@ -16,15 +16,19 @@ from symgrad.ops import (
     norms,
     ordering,
     products,
+    putting,
     reductions,
     rounding,
     scans,
+    scatter_reductions,
     scattering,
+    selection,
     shape,
     triangular,
     softmax_family,
     summaries,
     tiling,
+    uniques,
     variance,
 )
 from symgrad.ops.tensor_xp import *  # noqa: F403
@@ -49,15 +53,19 @@ from symgrad.ops.math_special import *  # noqa: F403
 from symgrad.ops.norms import *  # noqa: F403
 from symgrad.ops.ordering import *  # noqa: F403
 from symgrad.ops.products import *  # noqa: F403
+from symgrad.ops.putting import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.rounding import *  # noqa: F403
 from symgrad.ops.scans import *  # noqa: F403
+from symgrad.ops.scatter_reductions import *  # noqa: F403
 from symgrad.ops.scattering import *  # noqa: F403
+from symgrad.ops.selection import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
 from symgrad.ops.triangular import *  # noqa: F403
 from symgrad.ops.softmax_family import *  # noqa: F403
 from symgrad.ops.summaries import *  # noqa: F403
 from symgrad.ops.tiling import *  # noqa: F403
+from symgrad.ops.uniques import *  # noqa: F403
 from symgrad.ops.variance import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
 from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
@@ -78,15 +86,19 @@ __all__ = [
     *norms.__all__,
     *ordering.__all__,
     *products.__all__,
+    *putting.__all__,
     *reductions.__all__,
     *rounding.__all__,
     *scans.__all__,
+    *scatter_reductions.__all__,
     *scattering.__all__,
+    *selection.__all__,
     *shape.__all__,
     *triangular.__all__,
     *softmax_family.__all__,
     *summaries.__all__,
     *tiling.__all__,
+    *uniques.__all__,
     *variance.__all__,
 ]
 

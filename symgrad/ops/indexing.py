@@ -1,5 +1,5 @@
 """Indexing: ``x[key]``, its VJP (scatter into zeros), ``x[key] = v`` and masked_fill (gather
-and index_select: :mod:`symgrad.ops.gathering`)."""
+and index_select: :mod:`symgrad.ops.gathering`; ``index_put``: :mod:`symgrad.ops.putting`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from symgrad.prim.structural import Structural
 from symgrad.prim.text import getitem_text
 from symgrad.tensor import Tensor
 
-__all__ = ["getitem", "index_put", "masked_fill"]
+__all__ = ["getitem", "masked_fill"]
 
 
 def normalize_key(key: Any, shape: tuple) -> Any:
@@ -196,10 +196,11 @@ def _index_put_name(params: dict, meta: Any) -> str:
 _INDEX_PUT = Structural("index_put", _index_put_forward, _index_put_vjp, backward=_index_put_name)
 
 
-def index_put(input: Tensor, key: Any, values: Any) -> Tensor:
-    """A copy of ``input`` with ``values`` written at ``key`` (out of place)."""
+def put(input: Tensor, key: Any, values: Any) -> Tensor:
+    """A copy of ``input`` with ``values`` written at ``key``, any key ``x[key]`` takes (out
+    of place; ``x[key] = values`` is this written into ``x``)."""
     key = normalize_key(key, input.shape)
-    values = as_operand(values, "index_put")
+    values = as_operand(values, "setitem")
     if not isinstance(values, Tensor):
         from symgrad.creation import full
 

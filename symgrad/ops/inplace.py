@@ -177,7 +177,7 @@ def _bump(x: Tensor, result: Tensor) -> None:
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value`` as an in-place op (recorded as ``CopySlices``)."""
-    from symgrad.ops.indexing import index_put
+    from symgrad.ops.indexing import put
 
     if type(value) is int and not -(2**63) <= value < 2**63:
         raise ValueError(
@@ -194,7 +194,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             value = full((), as_operand(value, "setitem"), dtype=x.dtype)
         fill_(x, value)
         return
-    inplace(x, "setitem", lambda t: index_put(t, key, value), value)
+    inplace(x, "setitem", lambda t: put(t, key, value), value)
 
 
 def _covers_all(key: Any, shape: tuple) -> bool:

@@ -1,9 +1,12 @@
-"""Scans along a dimension: ``cumsum``, ``cumprod``, ``cummax``, ``cummin``, with PyTorch's
-node names and dtypes (integers and bools sum to ``int64``).
+"""Scans along a dimension: ``cumsum``, ``cumprod``, ``logcumsumexp``, ``cummax``, ``cummin``,
+with PyTorch's node names and dtypes (integers and bools sum to ``int64``).
 
 ``cumprod``'s gradient is exact where the input has zeros: for element ``i``, the product of
 the elements before it times ``S_i = g_i + x_{i+1} S_{i+1}`` (the gradients after it carried
-back through the products), with no division."""
+back through the products), with no division. ``logcumsumexp``'s is carried back the same way,
+``S_i = g_i + exp(out_i - out_{i+1}) S_{i+1}`` times ``exp(x_i - out_i)``: every factor is at
+most 1, so nothing overflows, and an element of ``-inf`` gets 0 (a leading run of them, whose
+outputs are ``-inf`` too, gets nan, as in PyTorch)."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from symgrad.ops.reductions import _pick_forward, _pick_vjp
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
-__all__ = ["cumsum", "cumprod", "cummax", "cummin"]
+__all__ = ["cumsum", "cumprod", "logcumsumexp", "cummax", "cummin"]
 
 
 def _cumsum_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -119,6 +122,73 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     x, d = _prepare(input, dim, dtype)
     out = _CUMPROD(x, dim=d)
     return out.reshape(()) if input.ndim == 0 else out
+
+
+def _at(xp: Any, a: Any, dim: int, i: int) -> Any:
+    return xp.getitem(a, (slice(None),) * dim + (slice(i, i + 1),))
+
+
+def _decay(xp: Any, out: Any, dim: int, i: int) -> Any:
+    """``exp(out_i - out_{i+1})``, at most 1: how much of the running sum at ``i`` is left in
+    the one at ``i + 1`` (1 where both are the same infinity)."""
+    before, after = _at(xp, out, dim, i), _at(xp, out, dim, i + 1)
+    return xp.where(xp.eq(before, after), 1.0, xp.exp(before - after))
+
+
+def _logcumsumexp_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    x, out, dim = c.inputs[0], c.out, c.params["dim"]
+    if x.ndim == 0 or 0 in x.shape:  # PyTorch passes the gradient of these on as it is
+        return (g,)
+    n = x.shape[dim]
+    carried = [_at(xp, g, dim, n - 1)]
+    for i in range(n - 2, -1, -1):
+        carried.append(_at(xp, g, dim, i) + _decay(xp, out, dim, i) * carried[-1])
+    return (xp.exp(x - out) * xp.cat(carried[::-1], dim),)
+
+
+def _logcumsumexp_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """``sum_{j <= i} exp(x_j - out_i) t_j``, carried forward as the gradient is back."""
+    x, out, dim = c.inputs[0], c.out, c.params["dim"]
+    if x.ndim == 0:
+        return tangents[0]
+    n = x.shape[dim]
+    weighted = xp.exp(x - out) * tangents[0]
+    if n == 0:
+        return weighted
+    carried = [_at(xp, weighted, dim, 0)]
+    for i in range(1, n):
+        carried.append(_at(xp, weighted, dim, i) + _decay(xp, out, dim, i - 1) * carried[-1])
+    return xp.cat(carried, dim)
+
+
+_LOGCUMSUMEXP = Structural(
+    "logcumsumexp",
+    lambda xp, a, dim: a if a.ndim == 0 else xp.log(xp.cumsum(xp.exp(a), dim)),
+    _logcumsumexp_vjp,
+    saves=(0,),
+    saves_out=True,
+    backward="LogcumsumexpBackward0",
+    # one log-add-exp after another, PyTorch's order of operations
+    kernel=lambda xp, a, dim: np.logaddexp.accumulate(a, axis=dim) if a.ndim else a.copy(),
+    jvp=_logcumsumexp_jvp,
+)
+
+
+def logcumsumexp(input: Tensor, dim: int) -> Tensor:
+    """``log(cumsum(exp(input), dim))`` without overflow (floating tensors only).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([0.0, 0.0, 1000.0, float("-inf")]).logcumsumexp(0)
+    tensor([0.0000e+00, 6.9315e-01, 1.0000e+03, 1.0000e+03])
+    """
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype.scalar_type}'; "
+            "convert the tensor with .double() or .float()"
+        )
+    return _LOGCUMSUMEXP(input, dim=_wrap_dim(dim, max(input.ndim, 1)))
 
 
 class _CumExtremum(NamedTuple):

@@ -165,7 +165,8 @@ def test_the_table_is_covered():
     assert len(OP_DB) > 200
 
 
-TORCH_OPS = [op for op in OP_DB if op.torch]
+# where PyTorch's forward mode gives no tangent or a poor one (see op_db_misc.py)
+TORCH_OPS = [op for op in OP_DB if op.torch and "torch_tangent_differs" not in op.tags]
 
 
 @pytest.mark.torch

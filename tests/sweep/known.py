@@ -48,6 +48,13 @@ KNOWN_FAILURES: dict[str, list[str]] = {
         ("0d", "empty", "empty2d", "size1", "noncontig", "view"),
         ("gradgrad",),
     ),
+    # logcumsumexp's second derivative where the inputs spread over hundreds: PyTorch's first
+    # gradient splits the incoming one into its positive and negative parts, each through a
+    # log-domain scan, and their difference leaves rounding noise in the second (1e-9 where it
+    # is 0, a relative 6e-6 elsewhere); symgrad's agrees with 60-digit arithmetic to 3e-7
+    "logcumsumexp's second derivative is exact where PyTorch's is noise": _each(
+        ["logcumsumexp_large"], ("size1", "noncontig", "view"), ("gradgrad",)
+    ),
     # PyTorch takes dim 1 of an empty vector for cummax (an empty result); symgrad raises
     # IndexError, as for any dimension out of range
     "cummax accepts dim 1 of an empty vector in PyTorch": _each(["cummax"], ("empty",)),

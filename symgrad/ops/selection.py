@@ -1,0 +1,175 @@
+"""Picking one element per row by counting or ranking: ``mode`` and ``nanmedian``.
+
+Both report the index PyTorch's CPU kernels report, ties included: ``mode`` sorts each row with
+``std::sort`` (not stable) and takes the last element of the first most frequent run, so among
+equal values the index is the one that sort leaves last (the last occurrence in rows of up to
+16 elements); ``nanmedian`` ranks stably with nans last, and a row of nans only reports where
+``std::nth_element`` leaves its first element (:mod:`symgrad._std_sort` replays both). The
+gradient goes to the element picked (``ModeBackward0``, ``NanmedianBackward1``); the nanmedian
+of all elements shares it among the elements equal to it (``NanmedianBackward0``)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from symgrad._data import _wrap_dim
+from symgrad._std_sort import nth_element, std_sort
+from symgrad.ops.ordering import _RETURNS, _order, _return_type, _shared_jvp, _shared_vjp
+from symgrad.ops.reductions import _pick_forward, _pick_vjp
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["mode", "nanmedian"]
+
+_RETURNS["mode"] = _return_type("mode")
+_RETURNS["nanmedian"] = _return_type("nanmedian")
+_MODE = Structural("mode", _pick_forward, _pick_vjp, backward="ModeBackward0", jvp="linear")
+_NANMEDIAN = Structural(
+    "nanmedian", _pick_forward, _pick_vjp, backward="NanmedianBackward1", jvp="linear"
+)
+_NANMEDIAN_ALL = Structural(
+    "nanmedian_all",
+    lambda xp, a, dim, index, keepdim, share: _pick_forward(xp, a, dim, index, keepdim),
+    _shared_vjp,
+    backward="NanmedianBackward0",
+    jvp=_shared_jvp,
+)
+
+
+def _rows(a: np.ndarray, dim: int) -> np.ndarray:
+    """``a`` with ``dim`` moved last and the other dimensions flattened into rows."""
+    moved = np.moveaxis(a, dim, -1)
+    return moved.reshape(-1, moved.shape[-1])
+
+
+def _back(index: np.ndarray, shape: tuple, dim: int) -> np.ndarray:
+    """Row indices (one per row) as an index array of ``shape`` with ``dim`` kept as size 1."""
+    moved = shape[:dim] + shape[dim + 1 :] + (1,)
+    return np.moveaxis(index.reshape(moved), -1, dim).astype(np.int64)
+
+
+def _mode_less(a: tuple, b: tuple) -> bool:
+    return a[0] < b[0]
+
+
+def _mode_of_row(row: list) -> int:
+    """The index PyTorch's mode reports: the row's (value, position) pairs sorted by value as
+    ``std::sort`` leaves them, then the last pair of the first run of the largest count
+    (a nan is a run of its own: it equals nothing)."""
+    pairs = std_sort([(v, i) for i, v in enumerate(row)], _mode_less)
+    best, count, run = 0, 0, 0
+    for k, (value, position) in enumerate(pairs):
+        run += 1
+        if k == len(pairs) - 1 or value != pairs[k + 1][0]:
+            if run > count:
+                best, count = position, run
+            run = 0
+    return best
+
+
+def _reduction_dim(input: Tensor, dim: Any, op: str) -> tuple:
+    """``input`` as at least 1-d and the wrapped ``dim``, refusing an empty ``dim``."""
+    d = _wrap_dim(dim, max(input.ndim, 1))
+    x = input.reshape(1) if input.ndim == 0 else input
+    if x.shape[d] == 0:
+        raise IndexError(
+            f"{op}(): Expected reduction dim {d} to have non-zero size; the tensor has shape "
+            f"{list(input.shape)}"
+        )
+    return x, d
+
+
+def _picked(
+    prim: Structural, op: str, input: Tensor, x: Tensor, d: int, index: np.ndarray, keepdim: bool
+) -> Any:
+    if input.ndim == 0:  # the element itself, picked from the 0-d tensor (no reshape node)
+        index = np.zeros((), np.int64)
+        return _RETURNS[op](prim(input, dim=0, index=index, keepdim=True), Tensor._make(index))
+    values = prim(x, dim=d, index=index, keepdim=bool(keepdim))
+    return _RETURNS[op](values, Tensor._make(index if keepdim else np.squeeze(index, d)))
+
+
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
+    """``(values, indices)``: the most frequent value along ``dim`` (the smallest of those
+    equally frequent) and where it was found, as PyTorch's CPU kernel reports it.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([[3.0, 1.0, 3.0, 1.0, 2.0], [4.0, 4.0, 0.0, 5.0, 5.0]]).mode()
+    symgrad.return_types.mode(
+    values=tensor([1., 4.]),
+    indices=tensor([3, 1]))
+    """
+    x, d = _reduction_dim(input, dim, "mode")
+    rows = _rows(x._data, d)
+    picks = np.array([_mode_of_row(row) for row in rows.tolist()], dtype=np.int64)
+    return _picked(_MODE, "mode", input, x, d, _back(picks, x.shape, d), keepdim)
+
+
+@functools.lru_cache(maxsize=64)
+def _all_nan_index(n: int) -> int:
+    """Where ``std::nth_element`` leaves the first element of a row whose elements all
+    compare equal (PyTorch's nanmedian of a row of nans reports that position)."""
+    return nth_element(list(range(n)), 0, lambda a, b: False)[0]
+
+
+def _check_numbers(input: Tensor, op: str) -> None:
+    if input.dtype.category == 0:
+        raise NotImplementedError(
+            f"\"{op}\" not implemented for 'Bool'; convert the tensor with .long() or .float()"
+        )
+
+
+def nanmedian(input: Tensor, dim: Any = None, keepdim: Any = None) -> Any:
+    """The lower median ignoring nans (nan only when every element is nan), of all elements,
+    or ``(values, indices)`` along ``dim``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> nan = float("nan")
+    >>> symgrad.tensor([3.0, nan, 1.0, 2.0, nan]).nanmedian()
+    tensor(2.)
+    >>> symgrad.tensor([[3.0, nan, 1.0], [nan, nan, 5.0]]).nanmedian(1)
+    symgrad.return_types.nanmedian(
+    values=tensor([1., 5.]),
+    indices=tensor([2, 2]))
+    """
+    if dim is None:
+        if keepdim is not None:
+            raise TypeError('nanmedian() missing 1 required positional arguments: "dim"')
+        _check_numbers(input, "median_cpu")
+        return _nanmedian_all(input)
+    _check_numbers(input, "median_out")
+    x, d = _reduction_dim(input, dim, "median")
+    rows = _rows(x._data, d)
+    order = _rows(_order(x._data, d, False), d)
+    missing = np.isnan(rows).sum(axis=1) if rows.dtype.kind == "f" else np.zeros(len(rows), int)
+    n = rows.shape[1]
+    rank = np.where(missing < n, (n - missing - 1) // 2, 0)
+    picks = np.take_along_axis(order, rank[:, None], axis=1)[:, 0]
+    picks = np.where(missing == n, _all_nan_index(n), picks)
+    return _picked(_NANMEDIAN, "nanmedian", input, x, d, _back(picks, x.shape, d), keepdim)
+
+
+def _nanmedian_all(input: Tensor) -> Tensor:
+    flat = input.reshape(-1)
+    data = flat._data
+    if data.size == 0:  # nan, still connected to the (empty) input; an integer's nan is its min
+        if data.dtype.kind != "f":
+            return Tensor._make(np.array(np.iinfo(data.dtype).min, dtype=data.dtype))
+        return flat.sum() * float("nan")
+    nans = np.isnan(data) if data.dtype.kind == "f" else np.zeros(data.shape, bool)
+    if nans.all():
+        index = np.array([0], np.int64)
+        ties = nans
+    else:
+        order = _order(data, 0, False)
+        index = order[[(data.size - int(nans.sum()) - 1) // 2]].astype(np.int64)
+        ties = data == data[index[0]]
+    share = (ties / ties.sum()).astype(data.dtype)
+    return _NANMEDIAN_ALL(flat, dim=0, index=index, keepdim=False, share=share)
