@@ -11,6 +11,7 @@ from symgrad import creation
 from symgrad import ops as _ops
 from symgrad.autograd.engine import grad as _engine_grad
 from symgrad.autograd.grad_mode import enable_grad
+from symgrad.prim import batching
 from symgrad.tensor import Tensor
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian"]
@@ -152,6 +153,11 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         what = "grad_and_value(f)(*args)"
         nums = _argnums(argnums, len(args), what)
+        if batching.STATE.depth and _depth[0] == 0:
+            level = _batch_level(_leaves(list(args)))
+            if level is not None:
+                grads, value = _per_sample(func, list(args), kwargs, nums, has_aux, level, what)
+                return (tuple(grads) if isinstance(argnums, tuple) else grads[0]), value
         with _Transform(_leaves(list(args))) as run:
             args = list(args)
             fresh = []
@@ -173,6 +179,55 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
             return run.finish((g, value))
 
     return wrapper
+
+
+def _batch_level(leaves: list) -> int | None:
+    levels = [t._level for t in leaves if isinstance(t, batching.BatchedTensor)]
+    return max(levels) if levels else None
+
+
+def _per_sample(
+    func: Callable, args: list, kwargs: dict, nums: tuple, has_aux: bool, level: int, what: str
+) -> tuple:
+    """Inside ``vmap``: every element's gradient from one backward pass. Each differentiated
+    input becomes a physical leaf with one copy per element (an unmapped one repeated), the
+    batch runs once, and the gradient of the sum of the elements' values gives each element's
+    own gradient in its row, as the elements share nothing."""
+    size = next(
+        t._physical.shape[0] for t in _leaves(args) if isinstance(t, batching.BatchedTensor)
+    )
+    if any(isinstance(t, Tensor) and t.requires_grad for t in _leaves(args)):
+        raise batching.Unbatchable("grad of inputs that require grad themselves")
+    physical = []
+    for i in nums:
+        leaves = []
+        for t in _leaves(args[i]):
+            if isinstance(t, batching.BatchedTensor) and t._level != level:
+                raise batching.Unbatchable("grad inside nested vmap")
+            _fresh(t, what)  # PyTorch's errors for what can't be differentiated
+            p = batching.physical(t, level)
+            p = (p if p is not t else _ops.stack([t] * size)).detach().clone()
+            leaves.append(p.requires_grad_(True))
+        args[i] = _rebuild(args[i], iter(batching.BatchedTensor(p, level) for p in leaves))
+        physical.append(leaves)
+    with enable_grad():
+        out, aux = _split_aux(func(*args, **kwargs), has_aux, what)
+    if not isinstance(out, Tensor) or out.ndim != 0:
+        dims = out.ndim if isinstance(out, Tensor) else type(out).__name__
+        raise RuntimeError(
+            f"{what}: Expected f(*args) to return a scalar Tensor, got tensor with "
+            f"{dims} dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
+        )
+    if not (isinstance(out, batching.BatchedTensor) and out._level == level):
+        raise batching.Unbatchable("a value that does not depend on the batch")
+    flat = [p for leaves in physical for p in leaves]
+    found = _engine_grad(out._physical.sum(), flat, allow_unused=True)
+    grads = iter(
+        batching.BatchedTensor((creation.zeros_like(p) if g is None else g).detach(), level)
+        for p, g in zip(flat, found)
+    )
+    out = batching.BatchedTensor(out._physical.detach(), level)
+    return [_rebuild(args[i], grads) for i in nums], ((out, aux) if has_aux else out)
 
 
 def grad(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:

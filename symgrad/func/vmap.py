@@ -10,6 +10,7 @@ from typing import Any
 from symgrad import ops as _ops
 from symgrad import random
 from symgrad.func.transforms import _check_chunk_size, _check_randomness
+from symgrad.prim import batching
 from symgrad.tensor import Tensor
 
 __all__ = ["vmap"]
@@ -55,6 +56,9 @@ def vmap(
     """``func`` mapped over a dimension of its inputs (``in_dims``: an int or None for every
     argument, or one per argument), its results stacked along ``out_dims``.
 
+    ``func`` runs once on the whole batch where every operation it reaches has a batching
+    rule (element-wise ops, sums, means, norms, the softmax family, matmul, transposes,
+    reshapes that are views, basic indexing, and ``grad`` of such a function). Otherwise
     symgrad runs ``func`` once per batch element (a Python loop) and stacks the results, with
     the same numbers and gradients as PyTorch's batching; it says so once in a warning.
     ``randomness`` is PyTorch's: ``"error"`` refuses random operations inside ``func``,
@@ -111,11 +115,14 @@ def vmap(
                 "vmap: Expected all tensors to have the same size in the mapped dimension, "
                 f"got sizes {sizes} for the mapped dimension"
             )
+        batched = _batched_run(func, args, dims, kwargs, sizes[0], out_dims, fname)
+        if batched is not _LOOP:
+            return batched
         if not _warned_loop[0]:
             _warned_loop[0] = True
             warnings.warn(
-                "vmap: symgrad runs the function once per batch element and stacks the results "
-                "(the same numbers as PyTorch's batched run, at a loop's speed)",
+                f"vmap: {_why[0]}: symgrad runs the function once per batch element and stacks "
+                "the results (the same numbers as PyTorch's batched run, at a loop's speed)",
                 UserWarning,
                 stacklevel=2,
             )
@@ -135,6 +142,60 @@ def vmap(
         return _stack(results, out_dims, fname)
 
     return wrapper
+
+
+_LOOP = object()  # the batched run could not be done: loop instead
+_why = ["an operation has no batching rule"]
+
+
+def _batched_run(
+    func: Callable, args: tuple, dims: Any, kwargs: dict, size: int, out_dims: Any, fname: str
+) -> Any:
+    """``func`` run once on the whole batch through the primitives' batching rules, or
+    ``_LOOP`` where one is missing (nothing of the attempt is kept, random state included)."""
+    batching.STATE.depth += 1
+    level = batching.STATE.depth
+    saved = random.default_generator._rng
+    random.default_generator._rng = _NoRandomness()  # a random op: loop, as randomness says
+    try:
+        inputs = _map_tree(list(args), list(dims), functools.partial(_batch, level=level))
+        out = func(*inputs, **kwargs)
+        return _unbatch(out, out_dims, level, size, fname)
+    except Exception as exc:  # noqa: BLE001 - any failure of the attempt: the loop decides
+        _why[0] = str(exc) if isinstance(exc, batching.Unbatchable) else type(exc).__name__
+        return _LOOP
+    finally:
+        random.default_generator._rng = saved
+        batching.STATE.depth -= 1
+
+
+def _batch(t: Tensor, dim: Any, level: int) -> Tensor:
+    if dim is None:
+        return t
+    return batching.BatchedTensor(_ops.movedim(t, dim % t.ndim, 0), level)
+
+
+def _unbatch(out: Any, out_dims: Any, level: int, size: int, fname: str) -> Any:
+    """The function's results with the batch moved to ``out_dims`` (a result that does not
+    depend on the batch is repeated along it, as PyTorch does)."""
+    if isinstance(out, Tensor):
+        if not isinstance(out_dims, int):
+            raise ValueError(
+                f"vmap({fname}, ...): out_dims must be an int for a Tensor output, got {out_dims!r}"
+            )
+        if isinstance(out, batching.BatchedTensor) and out._level == level:
+            p = out._physical
+        elif isinstance(out, batching.BatchedTensor):
+            raise batching.Unbatchable("a result batched by an outer vmap only")
+        else:
+            p = _ops.stack([out] * size)
+        return _ops.movedim(p, 0, out_dims % p.ndim) if p.ndim else p
+    if isinstance(out, (tuple, list)):
+        dims = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(out)
+        return type(out)(_unbatch(o, d, level, size, fname) for o, d in zip(out, dims))
+    if isinstance(out, dict):
+        return {k: _unbatch(v, out_dims, level, size, fname) for k, v in out.items()}
+    raise batching.Unbatchable("a result that is not a tensor")
 
 
 def _select(t: Tensor, dim: Any, i: int) -> Tensor:

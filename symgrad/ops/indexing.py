@@ -114,6 +114,7 @@ _GETITEM = {
         kernel=_getitem_kernel,
         jvp="linear",
         text=getitem_text,
+        batch="getitem",
     )
     for kind, name in (
         ("select", "SelectBackward0"),

@@ -8,6 +8,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._silent import restore, silence
+from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import linear_text, matmul_text
@@ -60,6 +61,7 @@ _MATMUL = Structural(
     backward=_matmul_name,
     jvp="bilinear",
     text=matmul_text,
+    batch="matmul",
 )
 
 
@@ -216,6 +218,11 @@ def linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
             f"{list(weight.shape)} don't fit: the input's last size must equal the weight's "
             f"second ({input.shape[1]} != {weight.shape[1]})"
         )
+    if _batching.STATE.depth and any(
+        isinstance(t, _batching.BatchedTensor) for t in (input, weight, bias)
+    ):  # inside vmap: the batching rules of matmul and add
+        out = matmul(input, weight.transpose(0, 1))
+        return out if bias is None else out + bias
     # computed here rather than by the rule's forward (which the symbolic interpreters run):
     # the bias is added in place, as addmm does, saving a pass and an allocation
     token = silence()

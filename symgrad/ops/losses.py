@@ -150,7 +150,13 @@ def fused_loss(prim: Any, backward: str) -> Structural:
         )
 
     return Structural(
-        prim.name, forward, vjp, saves=tuple(range(prim.arity)), backward=backward, formula=prim
+        prim.name,
+        forward,
+        vjp,
+        saves=tuple(range(prim.arity)),
+        backward=backward,
+        formula=prim,
+        batch="loss",
     )
 
 

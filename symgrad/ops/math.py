@@ -10,6 +10,7 @@ from symgrad import dtypes
 from symgrad._data import check_number
 from symgrad.ops import elementwise as E
 from symgrad.ops.division import rounded_div
+from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand, int_overflow
 from symgrad.tensor import Tensor
 
@@ -306,6 +307,10 @@ def _data(v: Any, op: str) -> Any:
 
 def _compare(ufunc: Any, name: str) -> Any:
     def op(input: Any, other: Any) -> Tensor:
+        if _batching.STATE.depth and (
+            type(input) is _batching.BatchedTensor or type(other) is _batching.BatchedTensor
+        ):
+            return _batching.broadcasting_op(op, (input, other))
         a, b = _data(input, name), _data(other, name)
         _check_int_fits(a, b, name)
         _check_int_fits(b, a, name)

@@ -101,6 +101,7 @@ _NORM_P = Structural(
     saves_out=True,
     backward="LinalgVectorNormBackward0",
     kernel=_norm_p_kernel,
+    batch="reduction",
 )
 
 
@@ -120,6 +121,7 @@ _NORM2 = Structural(
     saves_out=True,
     backward="LinalgVectorNormBackward0",
     kernel=lambda xp, a, dim, keepdim: np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim)),
+    batch="reduction",
 )
 
 

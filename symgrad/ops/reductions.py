@@ -78,6 +78,7 @@ _SUM = Structural(
     backward=_overload("Sum"),
     jvp="linear",
     text=reduction_text("sum"),
+    batch="reduction",
 )
 
 
@@ -108,6 +109,7 @@ _MEAN = Structural(
     backward=_overload("Mean"),
     jvp="linear",
     text=reduction_text("mean"),
+    batch="reduction",
 )
 
 
@@ -145,6 +147,7 @@ _PROD = Structural(
     _prod_vjp,
     saves=(0,),
     backward=_overload("Prod"),
+    batch="reduction",
 )
 
 
@@ -178,6 +181,7 @@ def _extremum(name: str, reduce: Any, pick: Any, backward: str) -> Structural:
         saves_out=True,
         backward=backward,
         kernel=lambda xp, a, dim, keepdim: np.asarray(reduce(a, axis=dim, keepdims=keepdim)),
+        batch="reduction",
     )
 
 

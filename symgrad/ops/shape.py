@@ -52,6 +52,7 @@ _TO = Structural(
     kernel=lambda xp, a, dtype: a.astype(dtype.numpy),
     jvp="linear",
     text=COPIES,
+    batch="reduction",
 )
 
 
@@ -89,6 +90,7 @@ _EXPAND = Structural(
     lambda xp, g, c: (xp.sum_to_size(g, c.shapes[0]),),
     jvp="linear",
     text=COPIES,
+    batch="reduction",
 )
 
 
@@ -134,7 +136,9 @@ def _reshape_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.reshape(g, c.shapes[0]),)
 
 
-_VIEW = Structural("view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES)
+_VIEW = Structural(
+    "view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES, batch="reduction"
+)
 _UNSAFE_VIEW = Structural("unsafe_view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES)
 
 
@@ -218,9 +222,17 @@ def _transpose_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.transpose(g, c.params["dim0"], c.params["dim1"]),)
 
 
-_TRANSPOSE = Structural("transpose", _transpose_forward, _transpose_vjp, jvp="linear", text=COPIES)
+_TRANSPOSE = Structural(
+    "transpose", _transpose_forward, _transpose_vjp, jvp="linear", text=COPIES, batch="reduction"
+)
 _T = Structural(
-    "t", _transpose_forward, _transpose_vjp, backward="TBackward0", jvp="linear", text=COPIES
+    "t",
+    _transpose_forward,
+    _transpose_vjp,
+    backward="TBackward0",
+    jvp="linear",
+    text=COPIES,
+    batch="reduction",
 )
 
 
@@ -247,7 +259,12 @@ def _permute_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _PERMUTE = Structural(
-    "permute", lambda xp, a, dims: xp.permute(a, dims), _permute_vjp, jvp="linear", text=COPIES
+    "permute",
+    lambda xp, a, dims: xp.permute(a, dims),
+    _permute_vjp,
+    jvp="linear",
+    text=COPIES,
+    batch="reduction",
 )
 
 
@@ -309,6 +326,7 @@ _UNSQUEEZE = Structural(
     lambda xp, g, c: (xp.squeeze(g, c.params["dim"]),),
     jvp="linear",
     text=COPIES,
+    batch="reduction",
 )
 
 
@@ -325,6 +343,7 @@ def _squeeze(backward: str) -> Structural:
         backward=backward,
         jvp="linear",
         text=COPIES,
+        batch="reduction",
     )
 
 
@@ -381,6 +400,7 @@ _CLONE = Structural(
     lambda xp, g, c: (g,),
     jvp="linear",
     text=COPIES,
+    batch="reduction",
 )
 
 

@@ -35,6 +35,7 @@ _LOGSUMEXP = Structural(
     saves_out=True,
     kernel=_logsumexp_kernel,
     text="∂{o}/∂{x}[j] = exp({x}[j] − {o}) along dim {dim}",
+    batch="reduction",
 )
 
 
@@ -85,6 +86,7 @@ _SOFTMAX = Structural(
     saves_out=True,
     kernel=_softmax_kernel,
     text="∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}",
+    batch="reduction",
 )
 _LOG_SOFTMAX = Structural(
     "log_softmax",
@@ -93,6 +95,7 @@ _LOG_SOFTMAX = Structural(
     saves_out=True,
     kernel=_log_softmax_kernel,
     text="∂{o}[i]/∂{x}[j] = δij − exp({o}[j]) along dim {dim}",
+    batch="reduction",
 )
 
 

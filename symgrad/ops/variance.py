@@ -50,13 +50,14 @@ def _std_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (_var_grad(xp, g, c),)
 
 
-_VAR = Structural("var", _var_forward, _var_vjp, saves=(0,))
+_VAR = Structural("var", _var_forward, _var_vjp, saves=(0,), batch="reduction")
 _STD = Structural(
     "std",
     lambda xp, a, **p: xp.sqrt(_var_forward(xp, a, **p)),
     _std_vjp,
     saves=(0,),
     saves_out=True,
+    batch="reduction",
 )
 
 

@@ -21,6 +21,8 @@ from symgrad._silent import quiet
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import node_class
 from symgrad.prim import tangents
+from symgrad.prim.batching import STATE as _batch_state
+from symgrad.prim.batching import BatchedTensor, batched_call
 from symgrad.prim.domains import Domain
 from symgrad.prim.formulas import at_zero_as_pytorch, call_with_names, names_of, symbols_of
 from symgrad.prim.kernels import lambdify
@@ -65,6 +67,8 @@ class Elementwise(Primitive):
     domain : where the tests sample each input and which parameter values they try: a
         :class:`~symgrad.prim.domains.Domain`, or ``{input name: kind}`` (see its kinds).
     """
+
+    batch = "elementwise"  # a batch is one more broadcast dimension
 
     def __init__(
         self,
@@ -342,6 +346,8 @@ class Elementwise(Primitive):
                     if _dual_state.level is not None and a._fw is not None and dual.active():
                         return tangents.propagate(self, args, params, result)
                     return result
+        if _batch_state.depth and any(type(a) is BatchedTensor for a in args):
+            return batched_call(self, args, params, "elementwise")
         datas = []
         requires = False
         for a in args:

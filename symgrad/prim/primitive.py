@@ -98,6 +98,7 @@ class Primitive:
 
     name: str = "primitive"
     domain: Any = None
+    batch: Any = None  # vmap's batching rule (symgrad.prim.batching), None where there is none
     backward_name: Any = None
     _node_cls: Any = None  # the node class, when the name does not depend on the call
     _needs: Any = None  # what saves() answers whatever the call, once known (element-wise)

@@ -17,6 +17,8 @@ from symgrad._silent import quiet
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import node_class
 from symgrad.prim import tangents
+from symgrad.prim.batching import STATE as _batch_state
+from symgrad.prim.batching import BatchedTensor, batched_call
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx, Primitive, recorded, with_origin
 from symgrad.tensor import NAMES, Tensor, link_view
@@ -53,8 +55,11 @@ class Structural(Primitive):
         formula: Any = None,
         jvp: Any = None,
         text: Any = None,
+        batch: str | None = None,
     ) -> None:
         self.name = name
+        # how vmap runs it on a batch at once (see symgrad.prim.batching); None: it can't
+        self.batch = batch
         # how pictures write it: a writer function, COPIES, or a template of the derivative
         # along dim (see symgrad.prim.text.structural_text); None for the generic text
         self.text_rule = text
@@ -148,6 +153,8 @@ class Structural(Primitive):
         return structural_text(self, node.params, shapes, outs[0], names, symbols)
 
     def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
+        if _batch_state.depth and any(type(t) is BatchedTensor for t in tensors):
+            return batched_call(self, tensors, params, "structural")
         out = self.numeric_forward(NP, *[t._data for t in tensors], **params)
         return self.record(tensors, params, out)
 

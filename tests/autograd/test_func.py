@@ -156,11 +156,14 @@ def test_vmap_randomness_out_dims_and_nesting():
 
 def test_vmap_warns_once_that_it_loops(monkeypatch):
     monkeypatch.setattr(importlib.import_module("symgrad.func.vmap"), "_warned_loop", [False])
-    with pytest.warns(UserWarning, match="once per batch element"):
-        func.vmap(lambda a: a)(symgrad.ones(2))
+    ordered = symgrad.tensor([[2.0, 1.0], [0.0, 3.0]])
+    with pytest.warns(UserWarning, match="batched tensor.*once per batch element"):
+        out = func.vmap(lambda a: a.sort().values)(ordered)
+    assert out.tolist() == [[1.0, 2.0], [0.0, 3.0]]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        func.vmap(lambda a: a)(symgrad.ones(2))
+        func.vmap(lambda a: a.sort().values)(ordered)
+        func.vmap(lambda a: a)(symgrad.ones(2))  # batched: no loop, no warning
 
 
 def test_functional_call_swaps_and_restores():

@@ -1,0 +1,289 @@
+"""Batching rules: how a primitive runs on a batch of inputs at once, for ``vmap``.
+
+Inside ``vmap`` a mapped input is a :class:`BatchedTensor`: a *logical* tensor (the one the
+mapped function sees, one element of the batch) held by a *physical* tensor whose dimension 0
+runs over the batch. The function's Python code sees the logical shape; when it reaches a
+primitive that declares a batching rule, the rule rewrites the call for the physical tensors
+(an element-wise op aligns them, a reduction shifts its ``dim``, ``matmul`` lifts vectors to
+matrices) and runs the primitive once on the whole batch, recording the graph on the physical
+tensors as usual. Everything else refuses: reading a batched tensor's array raises
+:class:`Unbatchable`, and ``vmap`` then runs the function once per element instead. A nested
+``vmap`` wraps batched tensors in batched tensors; each level's rule calls the primitive on the
+level below.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad._data import Size
+from symgrad.tensor import Tensor
+
+__all__ = ["BatchedTensor", "Unbatchable", "STATE", "batched_call", "broadcasting_op", "physical"]
+
+
+class Unbatchable(Exception):
+    """An operation inside ``vmap`` that has no batching rule (the caller loops instead)."""
+
+
+class _State:
+    __slots__ = ("depth",)
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+
+STATE = _State()
+_DATA = Tensor.__dict__["_data"]  # the slot of the physical array, bypassing the refusal
+
+
+class _LogicalArray:
+    """What a batched tensor shows as its array: the logical ``shape``, ``ndim``, ``size`` and
+    ``dtype`` that op wrappers check; its values are refused (:class:`Unbatchable`)."""
+
+    __slots__ = ("_physical",)
+
+    def __init__(self, physical: Any) -> None:
+        self._physical = physical
+
+    @property
+    def shape(self) -> tuple:
+        return tuple(self._physical.shape)[1:]
+
+    @property
+    def ndim(self) -> int:
+        return self._physical.ndim - 1
+
+    @property
+    def size(self) -> int:
+        return Size(self.shape).numel()
+
+    @property
+    def dtype(self) -> Any:
+        return _DATA.__get__(_innermost(self._physical)).dtype
+
+    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+        raise Unbatchable("an operation read the values of a batched tensor")
+
+    def __getattr__(self, name: str) -> Any:
+        raise Unbatchable(f"an operation read the array attribute {name!r} of a batched tensor")
+
+
+def _innermost(t: Any) -> Any:
+    while isinstance(t, BatchedTensor):
+        t = t._physical
+    return t
+
+
+def _refuse(self: Any) -> Any:
+    return _LogicalArray(self._physical)
+
+
+class BatchedTensor(Tensor):
+    """One element of a batch, standing for ``physical[i]`` for every ``i`` at once.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.func import vmap
+    >>> vmap(lambda x: (x * x).sum())(symgrad.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor([ 5., 25.])
+    """
+
+    __slots__ = ("_physical", "_level")
+
+    _data = property(_refuse)  # type: ignore[assignment]
+
+    def __init__(self, physical: Tensor, level: int) -> None:  # noqa: D107
+        self._physical = physical
+        self._level = level
+        self._requires_grad = physical.requires_grad
+        self.grad_fn = None
+        self._output_nr = 0
+        self._name = None
+        self._origin = None
+        self._fw = None
+
+    @property
+    def shape(self) -> Size:
+        return Size(tuple(self._physical.shape)[1:])
+
+    def size(self, dim: int | None = None) -> Any:
+        return self.shape if dim is None else self.shape[dim]
+
+    @property
+    def ndim(self) -> int:
+        return self._physical.ndim - 1
+
+    def dim(self) -> int:
+        return self.ndim
+
+    def numel(self) -> int:
+        return self.shape.numel()
+
+    @property
+    def dtype(self) -> Any:
+        return self._physical.dtype
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._physical.requires_grad
+
+    def __repr__(self) -> str:
+        return f"BatchedTensor(level={self._level}, logical shape={list(self.shape)})"
+
+
+def physical(t: Any, level: int) -> Any:
+    """The physical tensor of a batched tensor of ``level`` (anything else as it is)."""
+    if isinstance(t, BatchedTensor) and t._level == level:
+        return t._physical
+    return t
+
+
+def _top_level(args: tuple) -> int | None:
+    levels = [a._level for a in args if isinstance(a, BatchedTensor)]
+    return max(levels) if levels else None
+
+
+def batched_call(prim: Any, args: tuple, params: Any, kind: str) -> Any:
+    """``prim`` applied to ``args`` of which some are batched: the rule of ``prim.batch``
+    (``kind`` tells the calling convention: "elementwise" takes ``params`` as a tuple), or
+    :class:`Unbatchable`."""
+    level = _top_level(args)
+    rule = _RULES.get(getattr(prim, "batch", None))
+    if rule is None:
+        raise Unbatchable(f"{prim.name} has no batching rule")
+    size = next(a._physical.shape[0] for a in args if isinstance(a, BatchedTensor))
+    out = rule(prim, args, params, level, kind)
+    if isinstance(out, tuple):
+        return tuple(BatchedTensor(o, level) for o in out)
+    if out.shape[:1] != (size,):
+        raise Unbatchable(f"{prim.name}'s batching rule lost the batch")  # pragma: no cover
+    return BatchedTensor(out, level)
+
+
+def broadcasting_op(fn: Any, args: tuple) -> Any:
+    """``fn(*args)`` for a function that broadcasts element by element (a comparison), with
+    some ``args`` batched: ``fn`` of the aligned physical operands, batched again."""
+    level = _top_level(args)
+    return BatchedTensor(fn(*_aligned(args, level)), level)
+
+
+def _logical_ndim(a: Any, level: int) -> int:
+    if isinstance(a, BatchedTensor) and a._level == level:
+        return a._physical.ndim - 1
+    return a.ndim if isinstance(a, Tensor) else 0
+
+
+def _aligned(args: tuple, level: int) -> list:
+    """Physical operands that broadcast as the logical ones do: a batched operand gets size-1
+    dimensions after its batch dimension up to the result's number of dimensions."""
+    n = max(_logical_ndim(a, level) for a in args)
+    out = []
+    for a in args:
+        if isinstance(a, BatchedTensor) and a._level == level:
+            p = a._physical
+            k = p.ndim - 1
+            if k < n:
+                p = p.reshape((p.shape[0],) + (1,) * (n - k) + tuple(p.shape[1:]))
+            out.append(p)
+        else:
+            out.append(a)
+    return out
+
+
+def _elementwise(prim: Any, args: tuple, params: Any, level: int, kind: str) -> Any:
+    phys = _aligned(args, level)
+    if kind == "elementwise":
+        return prim(*phys, params=params)
+    return prim(*phys, **params)
+
+
+def _shift(d: Any, n: int) -> Any:
+    if d is None:
+        return tuple(range(1, n + 1))
+    if isinstance(d, tuple):
+        return tuple(k + 1 for k in d)
+    return d + 1
+
+
+def _reduction(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """An op of one batched input whose dimension parameters count logical dimensions."""
+    (a,) = args
+    if not (isinstance(a, BatchedTensor) and a._level == level):
+        raise Unbatchable(f"{prim.name} of an unbatched input")  # pragma: no cover
+    n = a._physical.ndim - 1
+    new = dict(params)
+    for key in ("dim", "dim0", "dim1"):
+        if key in new:
+            new[key] = _shift(new[key], n)
+    if "dims" in new:
+        new["dims"] = (0,) + _shift(tuple(new["dims"]), n)
+    if "shape" in new:
+        new["shape"] = (a._physical.shape[0],) + tuple(new["shape"])
+    return prim(a._physical, **new)
+
+
+def _getitem(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    (a,) = args
+    key = params["key"]
+    items = key if isinstance(key, tuple) else (key,)
+    if not all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in items):
+        raise Unbatchable("indexing with tensors or masks")
+    return prim(a._physical, key=(slice(None),) + tuple(items))
+
+
+def _matmul(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """``a @ b`` for each element: vectors become matrices, batch dimensions are padded to
+    line up after the batch, and the padding is dropped from the result."""
+    a, b = args
+    a_vec, b_vec = _logical_ndim(a, level) == 1, _logical_ndim(b, level) == 1
+    pa, pb = physical(a, level), physical(b, level)
+    a_batched, b_batched = pa is not a, pb is not b
+    if a_vec:
+        pa = pa.unsqueeze(-2)
+    if b_vec:
+        pb = pb.unsqueeze(-1)
+    # the logical batch dimensions of each (after lifting vectors), padded to the same count
+    ka = pa.ndim - 2 - a_batched
+    kb = pb.ndim - 2 - b_batched
+    k = max(ka, kb)
+    if a_batched and ka < k:
+        pa = pa.reshape((pa.shape[0],) + (1,) * (k - ka) + tuple(pa.shape[1:]))
+    if b_batched and kb < k:
+        pb = pb.reshape((pb.shape[0],) + (1,) * (k - kb) + tuple(pb.shape[1:]))
+    if not a_batched:  # the batch is b's first dimension: a broadcasts against it
+        pa = pa.reshape((1,) * (k - ka + 1) + tuple(pa.shape))
+    if not b_batched:
+        pb = pb.reshape((1,) * (k - kb + 1) + tuple(pb.shape))
+    out = prim(pa, pb)
+    if b_vec:
+        out = out.squeeze(-1)
+    if a_vec:
+        out = out.squeeze(-1 if b_vec else -2)
+    return out
+
+
+def _loss(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """A fused loss: its unreduced values for the whole batch, then each element's own sum
+    or mean."""
+    phys = _aligned(args, level)
+    size = next(p.shape[0] for a, p in zip(args, phys) if p is not a)
+    shape = tuple(params["shape"])
+    loss = prim(*phys, **dict(params, shape=(size,) + shape, reduction="none"))
+    if params["reduction"] == "none":
+        return loss
+    total = loss.sum(tuple(range(1, len(shape) + 1))) if shape else loss
+    if params["reduction"] != "mean":
+        return total
+    n = Size(shape).numel()
+    return total / n if n else total * float("nan")
+
+
+_RULES = {
+    "loss": _loss,
+    "elementwise": _elementwise,
+    "reduction": _reduction,
+    "getitem": _getitem,
+    "matmul": _matmul,
+}

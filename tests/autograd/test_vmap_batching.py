@@ -1,0 +1,160 @@
+"""``vmap`` through the primitives' batching rules: one run on the whole batch, equal to the
+per-element loop (and to ``torch.func.vmap`` when PyTorch is installed), with no loop warning;
+anything without a rule falls back to the loop with the same results."""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+
+import numpy as np
+import pytest
+
+import symgrad
+from symgrad import func
+from symgrad.nn import functional as F
+
+R = np.random.default_rng(0)
+
+
+def _t(shape):
+    return symgrad.tensor(R.normal(size=shape))
+
+
+W, V, S = _t((3, 2)), _t((3,)), _t((2, 3, 3))
+
+# name -> (function of one element, batched input of shape (4, ...), in_dims)
+CASES = {
+    "elementwise_broadcast": (lambda x: symgrad.tanh(x) * V + 2.0, (4, 3)),
+    "binary_pow_where": (lambda x: symgrad.where(x > 0, x**2, -x) / (1 + x.exp()), (4, 2, 3)),
+    "sum_dims": (lambda x: x.sum(0) + x.sum(-1, keepdim=True).sum(), (4, 2, 3)),
+    "mean_var_std_norm": (
+        lambda x: x.mean() + x.var(1).sum() + x.std() + x.norm(dim=0).sum(),
+        (4, 2, 3),
+    ),
+    "amax_max_prod": (lambda x: x.amax(0) + x.max() + x.prod(1).sum(), (4, 2, 3)),
+    "softmax_family": (
+        lambda x: x.softmax(-1) + x.log_softmax(0) + x.logsumexp(1, True),
+        (4, 2, 3),
+    ),
+    "matrix_vector": (lambda x: x @ V, (4, 2, 3)),
+    "vector_matrix": (lambda x: x @ W, (4, 3)),
+    "vector_vector": (lambda x: x @ V, (4, 3)),
+    "matrix_matrix_unbatched_left": (lambda x: W.t() @ x, (4, 3, 5)),
+    "batched_matmul_against_3d": (lambda x: S @ x, (4, 3)),
+    "self_products": (lambda x: x.t() @ x + x @ x.t() @ x, (4, 3, 3)),
+    "shapes": (lambda x: x.transpose(0, 1).unsqueeze(0).permute(2, 0, 1).squeeze(1), (4, 2, 3)),
+    "expand_view_index": (lambda x: x[1:, None].expand(2, 4, 3)[0, ::2] * x[0], (4, 3, 3)),
+    "linear_tanh_linear": (
+        lambda x: F.linear(symgrad.tanh(F.linear(x, W.t(), V[:2])), W, V),
+        (4, 3),
+    ),
+    "mse_and_bce_losses": (
+        lambda x: (
+            F.mse_loss(x, V) + F.binary_cross_entropy_with_logits(x, V.sigmoid(), reduction="sum")
+        ),
+        (4, 3),
+    ),
+    "huber_none": (lambda x: F.huber_loss(x, V, reduction="none") * 2, (4, 3)),
+}
+
+
+@pytest.fixture
+def no_loop(monkeypatch):
+    """Any fallback to the loop warns (and the warning is an error here)."""
+    monkeypatch.setattr(importlib.import_module("symgrad.func.vmap"), "_warned_loop", [False])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+def _loop(fn, xs, dim=0):
+    return symgrad.stack([fn(x) for x in xs.unbind(dim)])
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_batched_run_equals_the_loop(name, no_loop):
+    fn, shape = CASES[name]
+    xs = _t(shape)
+    np.testing.assert_allclose(func.vmap(fn)(xs).numpy(), _loop(fn, xs).numpy(), atol=1e-12)
+
+
+def test_in_dims_out_dims_and_unmapped_inputs(no_loop):
+    xs = _t((3, 4))
+    out = func.vmap(lambda x, w: x * w, in_dims=(1, None), out_dims=1)(xs, V)
+    np.testing.assert_allclose(out.numpy(), (xs * V[:, None]).numpy())
+    pair = func.vmap(lambda x: (x.sum(), V * 1.0))(xs)  # a result not depending on the batch
+    assert pair[0].shape == (3,) and pair[1].shape == (3, 3)
+    np.testing.assert_allclose(pair[1].numpy(), np.stack([V.numpy()] * 3))
+
+
+def test_nested_vmap_batches_both_levels(no_loop):
+    xs = _t((2, 3, 4))
+    out = func.vmap(func.vmap(lambda x: (x * x).sum() + x.amax()))(xs)
+    np.testing.assert_allclose(out.numpy(), ((xs * xs).sum(-1) + xs.amax(-1)).numpy())
+
+
+def test_gradients_flow_through_a_batched_run():
+    xs = symgrad.tensor(R.normal(size=(4, 3)), requires_grad=True)
+    fn = CASES["linear_tanh_linear"][0]
+    func.vmap(fn)(xs).pow(2).sum().backward()
+    batched = xs.grad.numpy()
+    xs.grad = None
+    _loop(fn, xs).pow(2).sum().backward()
+    np.testing.assert_allclose(batched, xs.grad.numpy(), atol=1e-12)
+
+
+def _mlp_loss(model):
+    def loss(params, x, y):
+        out = func.functional_call(model, params, (x.unsqueeze(0),))
+        return F.mse_loss(out.squeeze(), y)
+
+    return loss
+
+
+def test_per_sample_gradients_in_one_batched_pass(no_loop):
+    symgrad.manual_seed(0)
+    model = symgrad.nn.Sequential(
+        symgrad.nn.Linear(3, 8), symgrad.nn.Tanh(), symgrad.nn.Linear(8, 1)
+    )
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    x, y = symgrad.randn(6, 3), symgrad.randn(6)
+    loss = _mlp_loss(model)
+    per_sample = func.vmap(func.grad(loss), in_dims=(None, 0, 0))(params, x, y)
+    for i in range(6):
+        single = func.grad(loss)(params, x[i], y[i])
+        for k in params:
+            assert per_sample[k].shape == (6,) + tuple(params[k].shape)
+            np.testing.assert_allclose(per_sample[k][i].numpy(), single[k].numpy(), atol=1e-6)
+    g, value = func.vmap(func.grad_and_value(loss), in_dims=(None, 0, 0))(params, x, y)
+    np.testing.assert_allclose(value.numpy(), [loss(params, x[i], y[i]).item() for i in range(6)])
+
+
+def test_per_sample_gradients_are_pytorchs():
+    torch = pytest.importorskip("torch")
+    xs, ys, w = R.normal(size=(5, 3)), R.normal(size=5), R.normal(size=3)
+
+    def loss(T):
+        return lambda w, x, y: (T.tanh(x @ w) - y) ** 2
+
+    ours = func.vmap(func.grad(loss(symgrad)), in_dims=(None, 0, 0))(
+        symgrad.tensor(w), symgrad.tensor(xs), symgrad.tensor(ys)
+    )
+    theirs = torch.func.vmap(torch.func.grad(loss(torch)), in_dims=(None, 0, 0))(
+        torch.tensor(w), torch.tensor(xs), torch.tensor(ys)
+    )
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
+
+
+def test_what_has_no_rule_runs_as_a_loop_with_the_same_results(monkeypatch):
+    monkeypatch.setattr(importlib.import_module("symgrad.func.vmap"), "_warned_loop", [False])
+    xs = _t((4, 5))
+    with pytest.warns(UserWarning, match="once per batch element"):
+        out = func.vmap(lambda x: x.sort().values[:2] * x.cumsum(0)[:2])(xs)
+    expected = _loop(lambda x: x.sort().values[:2] * x.cumsum(0)[:2], xs)
+    np.testing.assert_allclose(out.numpy(), expected.numpy())
+
+
+def test_a_user_error_is_raised_as_without_vmap():
+    with pytest.raises(RuntimeError, match="cannot be multiplied|shapes"):
+        func.vmap(lambda x: x @ symgrad.ones(5))(_t((2, 3)))
