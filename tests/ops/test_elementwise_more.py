@@ -1,0 +1,196 @@
+"""The element-wise ops of :mod:`symgrad.ops.math_special` at the edges of their domains
+(values, first and second derivatives at 0, -0.0, the poles, +-inf and nan), the exception
+types of their misuse, and the module-level in-place functions: PyTorch's answers, stored as
+plain numbers, then compared with PyTorch itself where it is installed."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import symgrad
+
+NAN, INF = float("nan"), float("inf")
+
+
+def derivatives(fn, values, dtype=symgrad.float64, module=symgrad):
+    """``fn``'s value and its first and second derivatives (of the sum) at ``values``."""
+    x = module.tensor(values, dtype=getattr(module, str(dtype).split(".")[-1]), requires_grad=True)
+    out = fn(module, x)
+    (d1,) = module.autograd.grad(out.sum(), x, create_graph=True)
+    # a constant derivative (deg2rad's) has no graph: its derivative is 0
+    (d2,) = (module.zeros_like(x),) if d1.grad_fn is None else module.autograd.grad(d1.sum(), x)
+    return [t.detach().numpy() for t in (out, d1, d2)]
+
+
+def same(actual, expected, rtol=1e-6):
+    """Equal up to ``rtol``, nan where nan, and zeros of the same sign."""
+    actual, expected = np.asarray(actual, dtype=np.float64), np.asarray(expected, np.float64)
+    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=0, equal_nan=True)
+    zero = expected == 0
+    np.testing.assert_array_equal(np.signbit(actual[zero]), np.signbit(expected[zero]))
+
+
+# -- values and derivatives at the edges ---------------------------------------------------------
+def test_acosh_derivative_is_one_over_sqrt_of_x_squared_minus_one():
+    # PyTorch: grad * (x * x - 1).rsqrt(), so it is defined for x <= -1 too
+    x = [-3.0, -2.0, -1.0, 1.0, 2.0, -INF, INF]
+    value, d1, d2 = derivatives(lambda T, x: T.acosh(x), x)
+    same(value, [NAN, NAN, NAN, 0.0, 1.3169578969248166, NAN, INF])
+    same(d1, [0.35355339059327373, 0.5773502691896258, INF, INF, 0.5773502691896258, 0.0, 0.0])
+    same(d2, [0.13258252147247765, 0.3849001794597505, INF, -INF, -0.3849001794597505, NAN, NAN])
+
+
+def test_lgamma_at_the_infinities_and_signed_zeros():
+    value, d1, d2 = derivatives(lambda T, x: T.lgamma(x), [-INF, INF, 0.0, -0.0])
+    same(value, [INF, INF, INF, INF])
+    same(d1, [NAN, INF, -INF, INF])  # digamma(+-0) is -+inf
+    same(d2, [NAN, 0.0, INF, INF])
+
+
+def test_digamma_at_signed_zeros_poles_and_infinities():
+    x = [0.0, -0.0, -1.0, -2.0, -INF, INF, -1e10]
+    value, d1, d2 = derivatives(lambda T, x: T.digamma(x), x)
+    same(value, [-INF, INF, NAN, NAN, NAN, INF, NAN])
+    # the trigamma reflection pi^2 / sin(pi x)^2 - trigamma(1 - x): sin(pi x) is not quite 0
+    # at a negative integer, so PyTorch's trigamma there is large but finite
+    same(d1, [INF, INF, 6.580790147320947e32, 1.6451975368302367e32, NAN, 0.0, 1968116675982.59])
+    # polygamma(2, x) = -2 zeta(3, x): -inf at the poles, nan at +inf
+    same(d2, [-INF, -INF, -INF, -INF, -INF, NAN, -INF])
+
+
+def test_trigamma_reflection_in_float32():
+    _, d1, _ = derivatives(lambda T, x: T.digamma(x), [-1.0, -2.0, 0.0], dtype=symgrad.float32)
+    same(d1, [1.2913697e15, 3.2284242e14, INF], rtol=1e-5)
+
+
+def test_erfinv_keeps_the_sign_of_zero():
+    value, d1, d2 = derivatives(lambda T, x: T.erfinv(x), [-0.0, 0.0])
+    same(value, [-0.0, 0.0])
+    same(d1, [0.886226925452758, 0.886226925452758])
+    same(d2, [-0.0, 0.0])
+
+
+def test_atan2_gradient_is_zero_where_x_squared_plus_y_squared_is_zero():
+    # PyTorch: 1 / (x^2 + y^2) taken as 0 where that sum is 0 (also where it underflows),
+    # so the gradients are other * 0 and -self * 0, with those signs
+    x = symgrad.tensor([0.0, 0.0, -0.0, -0.0, 1e-200, 2.3e-162, 1.0], dtype=symgrad.float64)
+    y = symgrad.tensor([0.0, -0.0, 0.0, -0.0, 1e-200, 0.0, 0.0], dtype=symgrad.float64)
+    x.requires_grad_()
+    y.requires_grad_()
+    symgrad.atan2(x, y).sum().backward()
+    same(x.grad, [0.0, -0.0, 0.0, -0.0, 0.0, NAN, 0.0])
+    same(y.grad, [-0.0, -0.0, 0.0, 0.0, -0.0, -INF, -1.0])
+
+
+def test_xlogy_gradient_wrt_x_is_log_y_masked_where_x_is_0_and_y_is_not_positive():
+    x = symgrad.tensor([0.0, 0.0, 0.0, 0.0, 0.0, 1.0], dtype=symgrad.float64, requires_grad=True)
+    y = symgrad.tensor([0.5, 0.0, -1.0, INF, NAN, 2.0], dtype=symgrad.float64)
+    symgrad.xlogy(x, y).sum().backward()
+    same(x.grad, [math.log(0.5), 0.0, 0.0, INF, NAN, math.log(2.0)])
+    # xlogy(grad, y): a zero incoming gradient gives 0, even where log(y) is infinite
+    x.grad = None
+    symgrad.xlogy(x, y).backward(symgrad.zeros(6, dtype=symgrad.float64))
+    same(x.grad, [0.0, 0.0, 0.0, 0.0, NAN, 0.0])
+
+
+@pytest.mark.parametrize(
+    ("other", "expected"),
+    [
+        (0.5, [math.log(0.5), math.log(0.5), math.log(0.5)]),
+        (0.0, [0.0, 0.0, -INF]),
+        (-1.0, [0.0, 0.0, NAN]),
+        (NAN, [0.0, 0.0, NAN]),
+        (INF, [INF, INF, INF]),
+    ],
+)
+def test_xlogy_of_a_number_other_masks_x_equal_0_only_where_other_is_not_positive(other, expected):
+    x = symgrad.tensor([0.0, -0.0, 1.0], dtype=symgrad.float64, requires_grad=True)
+    symgrad.xlogy(x, other).sum().backward()
+    same(x.grad, expected)
+
+
+def test_sinc_gradient_is_zero_where_pi_x_squared_underflows():
+    x = symgrad.tensor([1e-170, -1e-170, 0.0], dtype=symgrad.float64, requires_grad=True)
+    symgrad.sinc(x).sum().backward()
+    same(x.grad, [0.0, 0.0, 0.0])  # PyTorch's where(x * x * pi == 0, 0, ...)
+
+
+# -- the same against PyTorch, at every edge point -------------------------------------------
+EDGES = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, -2.5, INF, -INF, NAN, 1e10, -1e10]
+UNARY = (
+    "asin acos atan sinh cosh asinh acosh atanh exp2 log2 log10 erfc erfinv lgamma digamma "
+    "sinc deg2rad rad2deg"
+).split()
+# PyTorch's gradient there is masked by where/masked_fill: its own derivative, 0 * inf, is nan,
+# where the derivative of the declared formula's zero branch is 0
+MASKED_SECOND = {("sinc", 0.0), ("sinc", -0.0)}
+# float32 second derivatives where x * x overflows: PyTorch's chain of grad / (x * x + 1)
+# divides twice (-2e-30 at 1e10), the derived -2x / (x^2 + 1)^2 squares to inf first (-0.0)
+OVERFLOW_SECOND = {("atan", 1e10), ("atan", -1e10), ("atanh", 1e10), ("atanh", -1e10)}
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_edges_match_pytorch(name):
+    torch = pytest.importorskip("torch")
+    for dtype in ("float64", "float32"):
+        ours = derivatives(lambda T, x: getattr(T, name)(x), EDGES, dtype=dtype)
+        theirs = derivatives(lambda T, x: getattr(T, name)(x), EDGES, dtype=dtype, module=torch)
+        # PyTorch's float32 digamma and trigamma are themselves only accurate to ~1e-6
+        rtol = 1e-6 if dtype == "float64" else 2e-5
+        skip = MASKED_SECOND | (OVERFLOW_SECOND if dtype == "float32" else set())
+        for order, (a, b) in enumerate(zip(ours, theirs)):
+            keep = [order < 2 or (name, v) not in skip for v in EDGES]
+            same(a[keep], b[keep], rtol=rtol)
+
+
+BINARY = {
+    "atan2": lambda T, x, y: T.atan2(x, y),
+    "hypot": lambda T, x, y: T.hypot(x, y),
+    "logaddexp": lambda T, x, y: T.logaddexp(x, y),
+    "xlogy": lambda T, x, y: T.xlogy(x, y),
+    "copysign": lambda T, x, y: T.copysign(x, y),
+    "lerp": lambda T, x, y: T.lerp(x, y, 0.3),
+    "lerp_tensor_weight": lambda T, x, y: T.lerp(x, T.tensor(0.7, dtype=T.float64), y),
+}
+
+
+def first_and_second(module, fn, xs, ys):
+    x = module.tensor(xs, dtype=module.float64, requires_grad=True)
+    y = module.tensor(ys, dtype=module.float64, requires_grad=True)
+    out = fn(module, x, y)
+    grads = module.autograd.grad(out.sum(), (x, y), create_graph=True)
+    result = [out] + list(grads)
+    for g in grads:
+        if g.grad_fn is None:
+            result += [module.zeros_like(x), module.zeros_like(y)]
+            continue
+        second = module.autograd.grad(g.sum(), (x, y), retain_graph=True, allow_unused=True)
+        result += [module.zeros_like(x) if s is None else s for s in second]
+    return [t.detach().numpy() for t in result]
+
+
+def _masked_second(name, x, y):
+    """Where PyTorch's first derivative is masked (see MASKED_SECOND)."""
+    if name == "atan2":
+        return x == 0 and y == 0
+    if name == "xlogy":
+        return x == 0 and not y > 0
+    return name == "copysign" and x == 0
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_edges_match_pytorch(name):
+    torch = pytest.importorskip("torch")
+    grid = [(x, y) for x in EDGES for y in EDGES]
+    xs, ys = [p[0] for p in grid], [p[1] for p in grid]
+    ours = first_and_second(symgrad, BINARY[name], xs, ys)
+    theirs = first_and_second(torch, BINARY[name], xs, ys)
+    keep = np.array([not _masked_second(name, x, y) for x, y in grid])
+    for order, (a, b) in enumerate(zip(ours, theirs)):
+        if order < 3:
+            same(a, b)
+        else:
+            same(a[keep], b[keep])
