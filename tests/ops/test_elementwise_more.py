@@ -27,7 +27,8 @@ def derivatives(fn, values, dtype=symgrad.float64, module=symgrad):
 
 def same(actual, expected, rtol=1e-6):
     """Equal up to ``rtol``, nan where nan, and zeros of the same sign."""
-    actual, expected = np.asarray(actual, dtype=np.float64), np.asarray(expected, np.float64)
+    actual = np.asarray(actual, dtype=np.float64)
+    expected = np.broadcast_to(np.asarray(expected, np.float64), actual.shape)
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=0, equal_nan=True)
     zero = expected == 0
     np.testing.assert_array_equal(np.signbit(actual[zero]), np.signbit(expected[zero]))
@@ -194,3 +195,190 @@ def test_binary_edges_match_pytorch(name):
             same(a, b)
         else:
             same(a[keep], b[keep])
+
+
+# -- misuse: PyTorch's exception types -------------------------------------------------------
+def _t(*values, dtype=None):
+    return symgrad.tensor(list(values), dtype=dtype)
+
+
+TYPE_ERRORS = {
+    "atan2(number, t)": (
+        lambda T: T.atan2(2.0, T.tensor([1.0])),
+        "atan2\\(\\): argument 'input' \\(position 1\\) must be Tensor, not float",
+    ),
+    "arctan2(number, t)": (
+        lambda T: T.arctan2(2, T.tensor([1.0])),
+        "arctan2\\(\\): argument 'input' \\(position 1\\) must be Tensor, not int",
+    ),
+    "arctan2(t, number)": (
+        lambda T: T.arctan2(T.tensor([1.0]), 2.0),
+        "arctan2\\(\\): argument 'other' \\(position 2\\) must be Tensor, not float",
+    ),
+    "hypot(number, t)": (
+        lambda T: T.hypot(2.0, T.tensor([1.0])),
+        "hypot\\(\\): argument 'input' \\(position 1\\) must be Tensor, not float",
+    ),
+    "logaddexp(number, t)": (
+        lambda T: T.logaddexp(2.0, T.tensor([1.0])),
+        "logaddexp\\(\\): argument 'input' \\(position 1\\) must be Tensor, not float",
+    ),
+    "t.hypot(number)": (
+        lambda T: T.tensor([1.0]).hypot(2.0),
+        "hypot\\(\\): argument 'other' \\(position 1\\) must be Tensor, not float",
+    ),
+    "t.logaddexp(number)": (
+        lambda T: T.tensor([1.0]).logaddexp(2),
+        "logaddexp\\(\\): argument 'other' \\(position 1\\) must be Tensor, not int",
+    ),
+    "t.atan2_(number)": (
+        lambda T: T.tensor([1.0]).atan2_(2.0),
+        "atan2_\\(\\): argument 'other' \\(position 1\\) must be Tensor, not float",
+    ),
+    "t.arctan2_(number)": (
+        lambda T: T.tensor([1.0]).arctan2_(2.0),
+        "arctan2_\\(\\): argument 'other' \\(position 1\\) must be Tensor, not float",
+    ),
+    "copysign(number, t)": (
+        lambda T: T.copysign(2.0, T.tensor([1.0])),
+        "copysign\\(\\) received an invalid combination of arguments - got \\(float, Tensor\\)",
+    ),
+    "copysign(t, str)": (
+        lambda T: T.copysign(T.tensor([1.0]), "a"),
+        "copysign\\(\\) received an invalid combination of arguments - got \\(Tensor, str\\)",
+    ),
+    "xlogy(number, number)": (
+        lambda T: T.xlogy(2.0, 3.0),
+        "xlogy\\(\\) received an invalid combination of arguments - got \\(float, float\\)",
+    ),
+    "lerp(number, t, w)": (
+        lambda T: T.lerp(2.0, T.tensor([1.0]), 0.5),
+        "lerp\\(\\) received an invalid combination of arguments - got \\(float, Tensor, float\\)",
+    ),
+    "lerp(t, number, w)": (
+        lambda T: T.lerp(T.tensor([1.0]), 2.0, 0.5),
+        "lerp\\(\\) received an invalid combination of arguments - got \\(Tensor, float, float\\)",
+    ),
+    "lerp(t, t, str)": (
+        lambda T: T.lerp(T.tensor([1.0]), T.tensor([1.0]), "a"),
+        "lerp\\(\\) received an invalid combination of arguments - got \\(Tensor, Tensor, str\\)",
+    ),
+}
+
+NOT_IMPLEMENTED = {
+    "hypot(long, long)": (lambda T: T.hypot(T.tensor([1, 2]), T.tensor([3, 4])), "Long"),
+    "hypot(bool, bool)": (lambda T: T.hypot(T.tensor([True]), T.tensor([False])), "Bool"),
+    "logaddexp(long, long)": (lambda T: T.logaddexp(T.tensor([1]), T.tensor([3])), "Long"),
+    "long.logaddexp(bool)": (lambda T: T.tensor([1]).logaddexp(T.tensor([True])), "Long"),
+    "long.hypot_(long)": (lambda T: T.tensor([1]).hypot_(T.tensor([2])), "Long"),
+    "lerp(long, long, number)": (
+        lambda T: T.lerp(T.tensor([1]), T.tensor([2]), 0.5),
+        "Long",
+    ),
+    "lerp(int, int, int)": (
+        lambda T: T.lerp(
+            T.tensor([1], dtype=T.int32), T.tensor([1], dtype=T.int32), T.tensor([1], dtype=T.int32)
+        ),
+        "Int",
+    ),
+    "long.lerp_(long, number)": (lambda T: T.tensor([1]).lerp_(T.tensor([1]), 0.5), "Long"),
+}
+
+RUNTIME_ERRORS = {
+    "lerp end of another dtype": (
+        lambda T: T.lerp(T.tensor([1.0]), T.tensor([1.0], dtype=T.float64), 0.5),
+        "expected dtype float for `end` but got dtype double",
+    ),
+    "lerp 0-d end of another dtype": (
+        lambda T: T.lerp(T.tensor([1.0], dtype=T.float64), T.tensor(1.0), 0.5),
+        "expected dtype double for `end` but got dtype float",
+    ),
+    "lerp integer end": (
+        lambda T: T.lerp(T.tensor([1.0]), T.tensor([1]), 0.5),
+        "expected dtype float for `end` but got dtype long int",
+    ),
+    "lerp weight of another dtype": (
+        lambda T: T.lerp(T.tensor([1.0]), T.tensor([2.0]), T.tensor([1])),
+        "expected dtype float for `weight` but got dtype long int",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TYPE_ERRORS))
+def test_type_errors(case):
+    fn, message = TYPE_ERRORS[case]
+    with pytest.raises(TypeError, match=message):
+        fn(symgrad)
+
+
+@pytest.mark.parametrize("case", sorted(NOT_IMPLEMENTED))
+def test_integer_inputs_are_not_implemented(case):
+    fn, name = NOT_IMPLEMENTED[case]
+    with pytest.raises(NotImplementedError, match=f"not implemented for '{name}'"):
+        fn(symgrad)
+
+
+@pytest.mark.parametrize("case", sorted(RUNTIME_ERRORS))
+def test_lerp_dtypes_must_match(case):
+    fn, message = RUNTIME_ERRORS[case]
+    with pytest.raises(RuntimeError, match=message):
+        fn(symgrad)
+
+
+def test_what_pytorch_accepts_still_works():
+    # a 0-d weight may have any dtype; a float and an integer tensor promote
+    x, end = _t(1.0, 2.0), _t(3.0, 4.0)
+    assert symgrad.lerp(x, end, symgrad.tensor(0.5, dtype=symgrad.float64)).tolist() == [2.0, 3.0]
+    assert symgrad.lerp(x, end, symgrad.tensor(1)).tolist() == [3.0, 4.0]
+    same(symgrad.hypot(_t(3, 4), _t(4.0, 3.0)), [5.0, 5.0])
+    same(symgrad.logaddexp(_t(0), _t(0.0)), [math.log(2.0)])
+    same(symgrad.atan2(_t(1), _t(1)), [math.pi / 4])  # atan2 takes integers
+    same(symgrad.copysign(_t(1, 2), -1), [-1.0, -2.0])
+    same(symgrad.xlogy(2, _t(1.0)), [0.0])
+
+
+@pytest.mark.parametrize(
+    "table", [TYPE_ERRORS, NOT_IMPLEMENTED, RUNTIME_ERRORS], ids=["type", "impl", "runtime"]
+)
+def test_the_same_errors_in_pytorch(table):
+    torch = pytest.importorskip("torch")
+    kind = {id(TYPE_ERRORS): TypeError, id(NOT_IMPLEMENTED): NotImplementedError}.get(
+        id(table), RuntimeError
+    )
+    for fn, _ in table.values():
+        with pytest.raises(kind):
+            fn(torch)
+        with pytest.raises(kind):
+            fn(symgrad)
+
+
+def test_tensor_methods_are_pytorchs():
+    torch = pytest.importorskip("torch")
+    ours = {n for n in dir(symgrad.Tensor) if not n.startswith("_")}
+    assert not hasattr(symgrad.Tensor, "logaddexp_")
+    assert sorted(n for n in ours if not hasattr(torch.Tensor, n)) == []
+
+
+@pytest.mark.parametrize("name", ["asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh"])
+def test_in_place_inverse_hyperbolic_functions_have_no_derivative(name):
+    # PyTorch records AsinhBackward1 (its in-place node) and refuses to differentiate it
+    base = {"arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh"}.get(name, name)
+    x = symgrad.tensor([1.5, 2.0], requires_grad=True)
+    y = x * 0.5 + (1.0 if base == "acosh" else 0.0)
+    assert getattr(y, f"{name}_")() is y
+    assert y.grad_fn.name() == f"{base.capitalize()}Backward1"
+    with pytest.raises(
+        NotImplementedError, match=f"the derivative for 'inplace version of {base}'"
+    ):
+        y.sum().backward()
+    # without a graph it is just the values
+    z = symgrad.tensor([1.5 if base == "acosh" else 0.5])
+    getattr(z, f"{name}_")()
+    same(z, getattr(np, f"arc{base[1:]}")(np.float32(0.5 + (base == "acosh"))))
+    # nor a forward-mode rule
+    import symgrad.autograd.forward_ad as fwad
+
+    with fwad.dual_level():
+        dual = fwad.make_dual(symgrad.tensor([0.5]), symgrad.ones(1)) * 1
+        with pytest.raises(NotImplementedError, match=f"forward AD with {base}_"):
+            getattr(dual, f"{name}_")()
