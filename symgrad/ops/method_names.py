@@ -174,5 +174,5 @@ _IN_PLACE_OPS = (
     "arctanh", "arctan2", "exp2", "erfc", "erfinv", "lgamma", "digamma", "sinc", "deg2rad",
     "rad2deg", "atan2", "hypot", "xlogy", "copysign", "lerp", "nan_to_num",
     "cumsum", "cumprod", "tril", "triu", "scatter", "scatter_add", "index_add", "index_copy",
-    "index_fill",
+    "index_fill", "clamp_min", "clamp_max", "addmv", "index_put",
 )  # fmt: skip

@@ -382,3 +382,102 @@ def test_in_place_inverse_hyperbolic_functions_have_no_derivative(name):
         dual = fwad.make_dual(symgrad.tensor([0.5]), symgrad.ones(1)) * 1
         with pytest.raises(NotImplementedError, match=f"forward AD with {base}_"):
             getattr(dual, f"{name}_")()
+
+
+# -- module-level in-place functions ---------------------------------------------------------
+def _tensor_arg(*values):
+    return lambda T: T.tensor(list(values))
+
+
+# name -> (input values, the other arguments built with the module T)
+IN_PLACE_FUNCTIONS = {
+    "acosh_": ([1.25, 1.5, 2.0], lambda T: ()),
+    "arccosh_": ([1.25, 1.5, 2.0], lambda T: ()),
+    "addmv_": ([0.25, 0.5, 0.75], lambda T: (T.ones(3, 2), T.tensor([0.5, -1.0]))),
+    "celu_": ([-0.25, 0.5, -0.75], lambda T: (2.0,)),
+    "selu_": ([-0.25, 0.5, -0.75], lambda T: ()),
+    "clamp_": ([0.25, 0.5, 0.75], lambda T: (0.3, 0.6)),
+    "clip_": ([0.25, 0.5, 0.75], lambda T: (0.3, 0.6)),
+    "clamp_min_": ([0.25, 0.5, 0.75], lambda T: (0.3,)),
+    "clamp_max_": ([0.25, 0.5, 0.75], lambda T: (0.6,)),
+    "fill_": ([0.25, 0.5, 0.75], lambda T: (1.5,)),
+    "index_put_": ([0.25, 0.5, 0.75], lambda T: ((T.tensor([0, 2]),), T.tensor([1.0, 2.0]))),
+    "xlogy_": ([0.25, 0.5, 0.75], lambda T: (T.tensor([2.0, 3.0, 4.0]),)),
+    "nan_to_num_": ([0.25, 0.5, 0.75], lambda T: ()),
+}
+UNARY_IN_PLACE = (
+    "abs_ acos_ arccos_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ asinh_ atan_ atanh_ ceil_ cos_ "
+    "cosh_ deg2rad_ detach_ erf_ erfc_ exp2_ exp_ expm1_ fix_ floor_ frac_ log10_ log1p_ log2_ "
+    "log_ neg_ negative_ rad2deg_ reciprocal_ relu_ round_ rsqrt_ sigmoid_ sin_ sinc_ sinh_ "
+    "sqrt_ square_ tan_ tanh_ trunc_ zero_"
+).split()
+for _name in UNARY_IN_PLACE:
+    IN_PLACE_FUNCTIONS.setdefault(_name, ([0.25, 0.5, 0.75], lambda T: ()))
+
+
+def _run_in_place(module, name):
+    values, others = IN_PLACE_FUNCTIONS[name]
+    leaf = module.tensor(values, dtype=module.float64, requires_grad=True)
+    x = leaf * 1
+    version = x._version
+    result = getattr(module, name)(x, *(_as64(module, a) for a in others(module)))
+    node = None if x.grad_fn is None else type(x.grad_fn).__name__
+    try:
+        x.sum().backward()
+        grad = None if leaf.grad is None else leaf.grad.numpy()
+    except (NotImplementedError, RuntimeError) as e:
+        grad = type(e).__name__
+    return result is x, x.detach().numpy(), node, x._version - version, grad
+
+
+def _as64(module, a):
+    if isinstance(a, module.Tensor) and a.dtype == module.float32:
+        return a.to(module.float64)
+    return a
+
+
+def test_every_in_place_function_of_pytorch_for_an_op_symgrad_has():
+    torch = pytest.importorskip("torch")
+    names = {n for n in dir(torch) if n.endswith("_") and not n.startswith("_")}
+    ours = {n for n in names if hasattr(symgrad, n)}
+    assert ours == set(IN_PLACE_FUNCTIONS)
+    # what is left out: ops symgrad does not have (dropout_ and the like: no symgrad.dropout)
+    for n in names - ours:
+        assert not hasattr(symgrad, n[:-1]) and not hasattr(symgrad.Tensor, n), n
+
+
+@pytest.mark.parametrize("name", sorted(IN_PLACE_FUNCTIONS))
+def test_in_place_function_is_the_method(name):
+    returned, values, node, bumps, grad = _run_in_place(symgrad, name)
+    assert returned
+    assert bumps == (0 if name == "detach_" else 1)
+    if name != "detach_":
+        assert node is not None and node.endswith(("Backward0", "Backward1", "Backward2"))
+    with pytest.raises(TypeError, match=f"{name}\\(\\): argument 'input' \\(position 1\\)"):
+        getattr(symgrad, name)(2.0)
+
+
+@pytest.mark.parametrize("name", sorted(IN_PLACE_FUNCTIONS))
+def test_in_place_function_matches_pytorch(name):
+    torch = pytest.importorskip("torch")
+    ours, theirs = _run_in_place(symgrad, name), _run_in_place(torch, name)
+    assert ours[0] == theirs[0]
+    same(ours[1], theirs[1])
+    if name == "addmv_":
+        # symgrad's addmv is composite (input + mat @ vec): AddBackward0, not AddmvBackward0
+        assert (ours[2], ours[3]) == ("AddBackward0", theirs[3])
+    else:
+        assert ours[2:4] == theirs[2:4]
+    if isinstance(theirs[4], str) or theirs[4] is None:
+        assert ours[4] == theirs[4]
+    else:
+        same(ours[4], theirs[4])
+    with pytest.raises(TypeError):
+        getattr(torch, name)(2.0)
+
+
+def test_in_place_function_on_an_integer_tensor():
+    x = symgrad.tensor([-1, 2])
+    assert symgrad.relu_(x) is x and x.tolist() == [0, 2] and x._version == 1
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        symgrad.sqrt_(symgrad.tensor([1, 4]))
