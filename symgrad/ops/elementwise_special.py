@@ -174,6 +174,8 @@ XLOGY_NUMBER_OTHER = declare(
     partials=lambda x, y: (sp.Piecewise((0, sp.Eq(x, 0) & (y <= 0)), (sp.log(y), True)),),
     kernel=_xlogy,
     vjp_kernels={0: _xlogy_number_dx},
+    # PyTorch: xlogy(grad, other), masked by input == 0: no graph back to the input
+    masked=True,
     exact=False,
     promote="float",
     backward="XlogyBackward2",

@@ -636,3 +636,4 @@ OP_DB += __import__(__package__ + ".op_db_conv", fromlist=["_"]).CONV
 OP_DB += __import__(__package__ + ".op_db_special", fromlist=["_"]).SPECIAL
 OP_DB += __import__(__package__ + ".op_db_ordering", fromlist=["_"]).ORDERING
 OP_DB += __import__(__package__ + ".op_db_tiling", fromlist=["_"]).TILING
+OP_DB += __import__(__package__ + ".op_db_elem", fromlist=["_"]).ELEM
