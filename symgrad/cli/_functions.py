@@ -2,10 +2,10 @@
 
 A formula calls an element-wise primitive of :data:`symgrad.ops.REGISTRY` by name when the
 primitive takes one or two tensors and no parameters, and symgrad offers it as a function of the
-same name (``exp``, ``maximum``: PyTorch's names). The arithmetic ones among them are written as
-operators (``x + y``, not ``add(x, y)``). :data:`EXTRAS` declares the few functions a formula may
-call beyond those. A name in a formula only ever looks these tables up: it never reaches any
-other attribute of any module.
+same name (``exp``, ``maximum``: PyTorch's names), never an in-place one (``exp_``). The
+arithmetic ones among them are written as operators (``x + y``, not ``add(x, y)``).
+:data:`EXTRAS` declares the few functions a formula may call beyond those. A name in a formula
+only ever looks these tables up: it never reaches any other attribute of any module.
 """
 
 from __future__ import annotations
@@ -72,6 +72,8 @@ def _from_registry() -> dict[str, Function]:
         for name, prim in REGISTRY.items()
         if name in offered
         and name not in OPERATOR_OPS
+        # a formula computes new values: an in-place name (relu_) is never a function of it
+        and not name.endswith("_")
         and not prim.params
         and len(prim.inputs) in (1, 2)
     }

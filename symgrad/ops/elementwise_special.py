@@ -29,7 +29,16 @@ ATAN = _unary("atan", lambda x: sp.atan(x), np.arctan)
 SINH = _unary("sinh", lambda x: sp.sinh(x), np.sinh)
 COSH = _unary("cosh", lambda x: sp.cosh(x), np.cosh)
 ASINH = _unary("asinh", lambda x: sp.asinh(x), np.arcsinh)
-ACOSH = _unary("acosh", lambda x: sp.acosh(x), np.arccosh, domain={"x": "above_one"})
+# PyTorch: (x * x - 1).rsqrt(), defined for x <= -1 too (SymPy's 1/(sqrt(x - 1) sqrt(x + 1))
+# is not)
+ACOSH = _unary(
+    "acosh",
+    lambda x: sp.acosh(x),
+    np.arccosh,
+    partials=lambda x: (1 / sp.sqrt(x**2 - 1),),
+    exact=False,
+    domain={"x": "above_one"},
+)
 ATANH = _unary("atanh", lambda x: sp.atanh(x), np.arctanh, domain={"x": "open_unit"})
 
 # -- exponentials and logarithms in other bases -------------------------------------------------
@@ -52,6 +61,16 @@ LGAMMA = _unary(
     domain={"x": "positive"},
 )
 DIGAMMA = _unary("digamma", lambda x: sp.polygamma(0, x), domain={"x": "positive"})
+
+
+def _sinc_vjp(v: Any, out: Any, g: Any) -> Any:
+    # PyTorch: 0 where x * x * pi is 0, so also where it underflows
+    pi_x, pi_x2 = v * np.pi, v * v * np.pi
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = g * (pi_x * np.cos(pi_x) - np.sin(pi_x)) / pi_x2
+    return np.where(pi_x2 == 0, 0.0, d)
+
+
 # PyTorch: sinc(0) = 1 with derivative 0 there
 SINC = _unary(
     "sinc",
@@ -63,16 +82,35 @@ SINC = _unary(
             ((sp.pi * x * sp.cos(sp.pi * x) - sp.sin(sp.pi * x)) / (sp.pi * x**2), True),
         ),
     ),
+    vjp_kernels={0: _sinc_vjp},
 )
 DEG2RAD = _unary("deg2rad", lambda x: x * (sp.pi / 180), np.deg2rad, backward="Deg2RadBackward0")
 RAD2DEG = _unary("rad2deg", lambda x: x * (180 / sp.pi), np.rad2deg, backward="Rad2DegBackward0")
 
 # -- binary ---------------------------------------------------------------------------------------
+
+
+def _atan2_recip(a: Any, b: Any) -> Any:
+    # PyTorch's 1 / (x^2 + y^2), taken as 0 where the sum is 0 (also where it underflows)
+    s = a * a + b * b
+    with np.errstate(divide="ignore"):
+        return np.where(s == 0, 0.0, 1 / np.where(s == 0, 1.0, s))
+
+
+def _atan2_recip_formula(x: Any, y: Any) -> Any:
+    return sp.Piecewise((0, sp.Eq(x**2 + y**2, 0)), (1 / (x**2 + y**2), True))
+
+
 ATAN2 = declare(
     "atan2",
     "x y",
     lambda x, y: sp.atan2(x, y),
-    partials=lambda x, y: (y / (x**2 + y**2), -x / (x**2 + y**2)),
+    partials=lambda x, y: (y * _atan2_recip_formula(x, y), -x * _atan2_recip_formula(x, y)),
+    vjp_kernels={
+        0: lambda a, b, out, g: g * b * _atan2_recip(a, b),
+        1: lambda a, b, out, g: g * -a * _atan2_recip(a, b),
+    },
+    exact=False,
     kernel=np.arctan2,
     promote="float",
     domain={"x": "nonzero", "y": "nonzero"},
@@ -94,15 +132,36 @@ LOGADDEXP = declare(
     kernel=np.logaddexp,
     promote="float",
 )
+
+
+def _xlogy(a: Any, b: Any) -> Any:
+    """``a * log(b)``, 0 where ``a`` is 0 unless ``b`` is nan (PyTorch's xlogy)."""
+    zero = (a == 0) & ~np.isnan(b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(zero, 0.0, a * np.log(np.where(zero, 1, b)))
+
+
+def _xlogy_dx(a: Any, b: Any, out: Any, g: Any) -> Any:
+    # PyTorch: xlogy(grad, y) masked to 0 where x == 0 and y <= 0
+    return np.where((a == 0) & (b <= 0), 0.0, _xlogy(g, b))
+
+
+def _xlogy_number_dx(a: Any, out: Any, g: Any, b: Any) -> Any:
+    # PyTorch: xlogy(grad, y), masked to 0 where x == 0 unless the number y is positive
+    return np.where((a == 0) & ~np.greater(b, 0), 0.0, _xlogy(g, b))
+
+
 # x * log(y), 0 where x == 0 (unless y is nan), as PyTorch
 XLOGY = declare(
     "xlogy",
     "x y",
     lambda x, y: sp.Piecewise((0, sp.Eq(x, 0)), (x * sp.log(y), True)),
-    partials=lambda x, y: (sp.Piecewise((0, sp.Eq(x, 0)), (sp.log(y), True)), x / y),
-    kernel=lambda a, b: np.where(
-        (a == 0) & ~np.isnan(b), 0.0, a * np.log(np.where((a == 0) & ~np.isnan(b), 1, b))
+    partials=lambda x, y: (
+        sp.Piecewise((0, sp.Eq(x, 0) & (y <= 0)), (sp.log(y), True)),
+        x / y,
     ),
+    kernel=_xlogy,
+    vjp_kernels={0: _xlogy_dx},
     exact=False,
     promote="float",
     domain={"y": "positive"},
@@ -112,8 +171,11 @@ XLOGY_NUMBER_OTHER = declare(
     "x",
     lambda x, y: sp.Piecewise((0, sp.Eq(x, 0)), (x * sp.log(y), True)),
     params="y",
-    partials=lambda x, y: (sp.Piecewise((0, sp.Eq(x, 0)), (sp.log(y), True)),),
-    kernel=lambda a, b: np.where((a == 0) & ~np.isnan(b), 0.0, a * np.log(b)),
+    partials=lambda x, y: (sp.Piecewise((0, sp.Eq(x, 0) & (y <= 0)), (sp.log(y), True)),),
+    kernel=_xlogy,
+    vjp_kernels={0: _xlogy_number_dx},
+    # PyTorch: xlogy(grad, other), masked by input == 0: no graph back to the input
+    masked=True,
     exact=False,
     promote="float",
     backward="XlogyBackward2",

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad.ops import elementwise_special as S
+from symgrad.ops.inplace import inplace
 from symgrad.ops.math import _unary
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -41,16 +44,47 @@ arcsin, arccos, arctan = asin, acos, atan
 arcsinh, arccosh, arctanh = asinh, acosh, atanh
 
 
-def _tensor_other(op: str, other: Any) -> None:
-    if not isinstance(other, Tensor):
+def require_tensor(op: str, name: str, position: int, value: Any) -> None:
+    """PyTorch's TypeError for a non-tensor where only a tensor is accepted."""
+    if not isinstance(value, Tensor):
         raise TypeError(
-            f"{op}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
+            f"{op}(): argument '{name}' (position {position}) must be Tensor, not "
+            f"{type(value).__name__}"
         )
+
+
+def _invalid_combination(op: str, args: tuple, signatures: tuple) -> TypeError:
+    got = ", ".join("Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args)
+    expected = "".join(f"\n * ({s})" for s in signatures)
+    return TypeError(
+        f"{op}() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:{expected}"
+    )
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real)
+
+
+def _floating_only(kernel: str, dtype: dtypes.dtype) -> None:
+    if not dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{dtype.scalar_type}': it takes floating "
+            "tensors; convert the inputs first (x.float() or x.double())"
+        )
+
+
+def _binary(op: str, prim: Any, input: Any, other: Any, kernel: str | None = None) -> Tensor:
+    require_tensor(op, "input", 1, input)
+    require_tensor(op, "other", 2, other)
+    if kernel is not None:
+        _floating_only(kernel, dtypes.result_type(input, other))
+    return prim(input, other)
 
 
 def atan2(input: Tensor, other: Tensor) -> Tensor:
     """The angle of the point ``(other, input)``: ``atan(input / other)`` in the right
-    quadrant.
+    quadrant (two tensors; the gradient is 0 where ``input ** 2 + other ** 2`` is 0).
 
     Examples
     --------
@@ -58,27 +92,55 @@ def atan2(input: Tensor, other: Tensor) -> Tensor:
     >>> symgrad.atan2(symgrad.tensor([1.0]), symgrad.tensor([-1.0]))
     tensor([2.3562])
     """
-    _tensor_other("atan2", other)
-    return S.ATAN2(input, other)
+    return _binary("atan2", S.ATAN2, input, other)
 
 
-arctan2 = atan2
+def arctan2(input: Tensor, other: Tensor) -> Tensor:
+    """Alias of :func:`atan2`.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.arctan2(symgrad.tensor([0.0]), symgrad.tensor([-1.0]))
+    tensor([3.1416])
+    """
+    return _binary("arctan2", S.ATAN2, input, other)
 
 
 def hypot(input: Tensor, other: Tensor) -> Tensor:
-    """``sqrt(input ** 2 + other ** 2)`` without overflow."""
-    _tensor_other("hypot", other)
-    return S.HYPOT(input, other)
+    """``sqrt(input ** 2 + other ** 2)`` without overflow (two tensors, not both integer).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.hypot(symgrad.tensor([3.0]), symgrad.tensor([4.0]))
+    tensor([5.])
+    """
+    return _binary("hypot", S.HYPOT, input, other, kernel="hypot_cpu")
 
 
 def logaddexp(input: Tensor, other: Tensor) -> Tensor:
-    """``log(exp(input) + exp(other))`` without overflow."""
-    _tensor_other("logaddexp", other)
-    return S.LOGADDEXP(input, other)
+    """``log(exp(input) + exp(other))`` without overflow (two tensors, not both integer).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.logaddexp(symgrad.tensor([0.0]), symgrad.tensor([0.0]))
+    tensor([0.6931])
+    """
+    return _binary("logaddexp", S.LOGADDEXP, input, other, kernel="logaddexp_cpu")
+
+
+_XLOGY_SIGNATURES = (
+    "Tensor input, Tensor other, *, Tensor out = None",
+    "Number self, Tensor other, *, Tensor out = None",
+    "Tensor input, Number other, *, Tensor out = None",
+)
 
 
 def xlogy(input: Any, other: Any) -> Tensor:
-    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is nan).
+    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is nan); either may
+    be a number, not both.
 
     Examples
     --------
@@ -86,24 +148,59 @@ def xlogy(input: Any, other: Any) -> Tensor:
     >>> symgrad.xlogy(symgrad.tensor([0.0, 2.0]), symgrad.tensor([0.0, 1.0]))
     tensor([0., 0.])
     """
-    if not isinstance(input, Tensor):
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        return S.XLOGY(input, other)
+    if _is_number(input) and isinstance(other, Tensor):
         return S.XLOGY_NUMBER_SELF(other, params=(input,))
-    if not isinstance(other, Tensor):
+    if isinstance(input, Tensor) and _is_number(other):
         return S.XLOGY_NUMBER_OTHER(input, params=(other,))
-    return S.XLOGY(input, other)
+    raise _invalid_combination("xlogy", (input, other), _XLOGY_SIGNATURES)
+
+
+_COPYSIGN_SIGNATURES = (
+    "Tensor input, Tensor other, *, Tensor out = None",
+    "Tensor input, Number other, *, Tensor out = None",
+)
 
 
 def copysign(input: Tensor, other: Any) -> Tensor:
     """``|input|`` with the sign of ``other`` (a tensor or a number; -0.0 counts as
-    negative). The gradient reaches ``input`` only."""
-    if not isinstance(other, Tensor):
+    negative). The gradient reaches ``input`` only.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.copysign(symgrad.tensor([1.0, -2.0]), -0.0)
+    tensor([-1., -2.])
+    """
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        return S.COPYSIGN(input, other)
+    if isinstance(input, Tensor) and _is_number(other):
         return S.COPYSIGN_SCALAR(input, params=(float(other),))
-    return S.COPYSIGN(input, other)
+    raise _invalid_combination("copysign", (input, other), _COPYSIGN_SIGNATURES)
+
+
+_LERP_SIGNATURES = (
+    "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
+    "Tensor input, Tensor end, Number weight, *, Tensor out = None",
+)
+# PyTorch names the dtypes as C++ does in lerp's messages
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int"}
+
+
+def _same_dtype_as_input(input: Tensor, other: Tensor, name: str) -> None:
+    if other.dtype != input.dtype:
+        want, got = (_CPP_NAMES.get(t.dtype.name, t.dtype.name) for t in (input, other))
+        raise RuntimeError(
+            f"expected dtype {want} for `{name}` but got dtype {got}: lerp does not promote, "
+            f"convert `{name}` with .to({input.dtype.name})"
+        )
 
 
 def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
     """``input + weight * (end - input)`` (a number or tensor ``weight``), in PyTorch's two
-    forms, each exact at its end.
+    forms, each exact at its end. ``end``, and a ``weight`` tensor with dimensions, must have
+    ``input``'s floating dtype.
 
     Examples
     --------
@@ -111,9 +208,61 @@ def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
     >>> symgrad.lerp(symgrad.tensor([1.0, 2.0]), symgrad.tensor([3.0, 4.0]), 0.5)
     tensor([2., 3.])
     """
+    tensors = isinstance(input, Tensor) and isinstance(end, Tensor)
+    if not tensors or not (isinstance(weight, Tensor) or _is_number(weight)):
+        raise _invalid_combination("lerp", (input, end, weight), _LERP_SIGNATURES)
+    _same_dtype_as_input(input, end, "end")
     if isinstance(weight, Tensor):
+        if weight.ndim:
+            _same_dtype_as_input(input, weight, "weight")
+        _floating_only("lerp_kernel_tensor", input.dtype)
         return S.LERP_TENSOR(input, end, weight)
+    _floating_only("lerp_kernel_scalar", input.dtype)
     return S.LERP_SCALAR(input, end, params=(weight,))
+
+
+def _without_derivative(name: str, prim: Any) -> Structural:
+    """The in-place ``name_``, which PyTorch records (``AsinhBackward1``) but cannot
+    differentiate."""
+
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        raise NotImplementedError(
+            f"the derivative for 'inplace version of {name}' is not implemented (as in "
+            f"PyTorch); differentiate the out-of-place {name}(x) instead"
+        )
+
+    return Structural(
+        f"{name}_",
+        lambda xp, x: xp.elementwise(prim, (x,), ()),
+        vjp,
+        backward=f"{name.capitalize()}Backward1",
+        kernel=lambda xp, x: prim.numeric(x),
+    )
+
+
+_IN_PLACE_WITHOUT_DERIVATIVE = {
+    name: _without_derivative(name, prim)
+    for name, prim in (("asinh", S.ASINH), ("acosh", S.ACOSH), ("atanh", S.ATANH))
+}
+
+
+def _in_place_without_derivative(name: str, method: str) -> Any:
+    prim = _IN_PLACE_WITHOUT_DERIVATIVE[name]
+
+    def in_place(self: Tensor) -> Tensor:
+        return inplace(self, method, prim)
+
+    in_place.__name__ = method
+    in_place.__doc__ = f"In-place :func:`{name}` (recorded, but without a derivative)."
+    return in_place
+
+
+# the Tensor methods asinh_, acosh_, atanh_ and their arc aliases
+IN_PLACE_METHODS = {
+    method: _in_place_without_derivative(name, method)
+    for name, aliases in (("asinh", "arcsinh"), ("acosh", "arccosh"), ("atanh", "arctanh"))
+    for method in (f"{name}_", f"{aliases}_")
+}
 
 
 def _nan_to_num_forward(xp: Any, x: Any, finite: np.ndarray, filled: np.ndarray) -> Any:

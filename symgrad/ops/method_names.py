@@ -191,7 +191,7 @@ _IN_PLACE_OPS = (
     "sqrt", "rsqrt", "square", "reciprocal", "abs", "erf", "asin", "acos", "atan", "sinh",
     "cosh", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh",
     "arctanh", "arctan2", "exp2", "erfc", "erfinv", "lgamma", "digamma", "sinc", "deg2rad",
-    "rad2deg", "atan2", "hypot", "logaddexp", "xlogy", "copysign", "lerp", "nan_to_num",
+    "rad2deg", "atan2", "hypot", "xlogy", "copysign", "lerp", "nan_to_num",
     "cumsum", "cumprod", "tril", "triu", "scatter", "scatter_add", "scatter_reduce", "index_add",
-    "index_copy", "index_fill",
+    "index_copy", "index_fill", "clamp_min", "clamp_max", "addmv",
 )  # fmt: skip

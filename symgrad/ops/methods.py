@@ -178,6 +178,18 @@ def _in_place_of(name: str) -> Any:
     return method
 
 
+def _other_is_tensor(method: Any, name: str) -> Any:
+    """``method`` refusing a number ``other`` as PyTorch's method does (its argument 1)."""
+
+    def checked(self: Tensor, other: Any) -> Tensor:
+        math_special.require_tensor(name, "other", 1, other)
+        return method(self, other)
+
+    checked.__name__ = name
+    checked.__doc__ = method.__doc__
+    return checked
+
+
 def _new(make: Any) -> Any:
     """``x.new_zeros(size)`` and friends: ``x``'s dtype unless told otherwise."""
 
@@ -376,7 +388,9 @@ METHODS.update(
         "remainder_": remainder_,
         "fmod_": fmod_,
         "clamp_": clamp_,
+        "clip_": clamp_,
         "neg_": neg_,
+        "negative_": neg_,
         "exp_": exp_,
         "masked_fill_": masked_fill_,
         "sign_": sign_,
@@ -398,5 +412,10 @@ METHODS.update(
     }
 )
 
+METHODS.update({n: _other_is_tensor(_op(n), n) for n in ("atan2", "arctan2", "hypot", "logaddexp")})
+METHODS.update(
+    {f"{n}_": _other_is_tensor(_in_place_of(n), f"{n}_") for n in ("atan2", "arctan2", "hypot")}
+)
+METHODS.update(math_special.IN_PLACE_METHODS)
 METHODS.update(views.METHODS)
 bind_methods(METHODS)

@@ -42,12 +42,13 @@ def lgamma(x: Any) -> np.ndarray:
     x = np.asarray(x, dtype=np.result_type(x, np.float32))
     fn = _scipy("gammaln")
     if fn is not None:
-        return fn(x).astype(x.dtype, copy=False)
+        # SciPy gives -inf at -inf; PyTorch (and C's lgamma) +inf
+        return np.where(np.isneginf(x), np.inf, fn(x)).astype(x.dtype, copy=False)
 
     def one(v: float) -> float:
         if math.isnan(v):
             return v
-        if v <= 0 and v == math.floor(v):
+        if v <= 0 and (math.isinf(v) or v == math.floor(v)):
             return math.inf
         return math.lgamma(v)
 
@@ -76,37 +77,63 @@ def _polygamma_series(n: int, x: np.ndarray) -> np.ndarray:
         small = x < _SHIFT_TO
         if not small.any():
             break
-        total = total + np.where(small, sign * fact / x ** (n + 1), 0)
+        total = total + np.where(small, fact / x ** (n + 1), 0)
         x = np.where(small, x + 1, x)
     tail = math.factorial(n - 1) / x**n + fact / (2 * x ** (n + 1))
     for k, b in enumerate(_BERNOULLI, start=1):
         tail = tail + b * math.factorial(2 * k + n - 1) / (math.factorial(2 * k) * x ** (2 * k + n))
-    return total + sign * tail
+    # the sign last, so that a tail of 0 (x = 1e300) keeps it: -0.0 for even n, as PyTorch
+    return sign * (total + tail)
+
+
+def _digamma(x: np.ndarray) -> np.ndarray:
+    """PyTorch's digamma: -+inf at +-0, nan at the negative integers and -inf, and the
+    reflection ``psi(1 - x) - pi / tan(pi r)`` for negative ``x`` with ``r`` its fractional
+    part (more accurate than ``tan(pi x)``)."""
+    pole = (x <= 0) & (x == np.floor(x))
+    negative = x < 0
+    base = np.where(negative, 1 - x, x)
+    out = _digamma_series(np.where(pole | np.isnan(base), 1.0, base))
+    out = np.where(negative, out - np.pi / np.tan(np.pi * (x - np.trunc(x))), out)
+    out = np.where(pole, np.where(x == 0, np.copysign(np.inf, -x), np.nan), out)
+    return np.where(np.isnan(x), np.nan, np.where(np.isposinf(x), np.inf, out))
+
+
+def _trigamma(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """PyTorch's trigamma: for ``x <= 0`` the reflection ``pi^2 / sin(pi x)^2 - psi'(1 - x)``
+    with the sine in the input's precision, so that at a negative integer, where ``sin(pi
+    x)`` is not quite 0, it is as large (and finite) as PyTorch's."""
+    reflect = x <= 0
+    base = np.where(reflect, 1 - x, x)
+    out = _polygamma_series(1, np.where(np.isnan(base) | np.isinf(base), 1.0, base))
+    out = np.where(np.isposinf(base), 0.0, out)
+    pi = np.asarray(np.pi, dtype=dtype)
+    sine = np.sin(pi * x.astype(dtype))
+    reflected = (pi * pi / (sine * sine)).astype(np.float64) - out
+    return np.where(np.isnan(x), np.nan, np.where(reflect, reflected, out))
 
 
 def polygamma(n: Any, x: Any) -> np.ndarray:
-    """The ``n``-th derivative of the digamma function (``n = 0``: digamma itself, ``-inf``
-    at 0 and ``nan`` at the negative integers, as PyTorch)."""
+    """The ``n``-th derivative of the digamma function, with PyTorch's values at the edges:
+    digamma (``n = 0``) is ``-inf`` at 0, ``+inf`` at -0.0 and ``nan`` at the negative
+    integers; trigamma (``n = 1``) reflects for ``x <= 0``; from ``n = 2`` on, PyTorch's
+    ``(-1)^(n+1) n! zeta(n + 1, x)`` is ``+-inf`` at the poles (0, the negative integers and
+    -inf) and ``nan`` at +inf."""
     x = np.asarray(x, dtype=np.result_type(x, np.float32))
     n = int(n)
     work = x.astype(np.float64)
-    pole = (work <= 0) & (work == np.floor(work))
     with np.errstate(all="ignore"):
         if n == 0:
-            # reflection for negative x: psi(x) = psi(1 - x) - pi / tan(pi x)
-            negative = work < 0
-            base = np.where(negative, 1 - work, work)
-            base = np.where(pole | np.isnan(base), 1.0, base)
-            out = _digamma_series(base)
-            out = np.where(negative, out - np.pi / np.tan(np.pi * work), out)
-            out = np.where(pole, np.where(work == 0, -np.inf, np.nan), out)
+            out = _digamma(work)
+        elif n == 1:
+            out = _trigamma(work, x.dtype)
         else:
-            safe = np.where(pole | np.isnan(work) | (work < -1e6), 1.0, work)
+            pole = (work <= 0) & (work == np.floor(work))
+            safe = np.where(pole | np.isnan(work) | np.isinf(work) | (work < -1e6), 1.0, work)
             out = _polygamma_series(n, safe)
-            out = np.where(pole, np.inf if n % 2 else np.nan, out)
             out = np.where(work < -1e6, np.nan, out)
-        out = np.where(np.isnan(work), np.nan, out)
-        out = np.where(np.isposinf(work), 0.0 if n else np.inf, out)
+            out = np.where(pole, np.inf if n % 2 else -np.inf, out)
+            out = np.where(np.isnan(work) | np.isposinf(work), np.nan, out)
     return out.astype(x.dtype, copy=False)
 
 
@@ -124,7 +151,8 @@ def erfinv(x: Any) -> np.ndarray:
     x = np.asarray(x, dtype=np.result_type(x, np.float32))
     fn = _scipy("erfinv")
     if fn is not None:
-        return fn(x).astype(x.dtype, copy=False)
+        # erfinv(-0.0) is -0.0, as PyTorch
+        return np.where(x == 0, x, fn(x)).astype(x.dtype, copy=False)
     v = x.astype(np.float64)
     with np.errstate(all="ignore"):
         w = -np.log((1 - v) * (1 + v))
@@ -166,4 +194,5 @@ def erfinv(x: Any) -> np.ndarray:
             y = np.where(np.isfinite(step), y - step, y)
         y = np.where(np.abs(v) == 1, np.sign(v) * np.inf, y)
         y = np.where(np.abs(v) > 1, np.nan, y)
+        y = np.where(v == 0, v, y)
     return y.astype(x.dtype, copy=False)

@@ -134,3 +134,28 @@ def test_an_attribute_added_to_the_package_is_not_callable(monkeypatch):
     with pytest.raises(FormulaError) as e:
         parse("shout(x)")
     assert str(e.value) == _unknown("shout")
+
+
+IN_PLACE = sorted(
+    {n for n in dir(symgrad) if n.endswith("_") and not n.startswith("_")}
+    | {n for n in dir(symgrad.Tensor) if n.endswith("_") and not n.startswith("_")}
+)
+
+
+def test_in_place_names_are_not_formula_functions():
+    # a formula computes a new value: writing into a tensor (relu_, exp_, clamp_) has no place
+    assert "relu_" in IN_PLACE and "exp_" in IN_PLACE
+    assert not [name for name in FUNCTIONS if name.endswith("_")]
+    for name in IN_PLACE:
+        with pytest.raises(FormulaError) as error:
+            parse(_call(name, 1))
+        assert str(error.value) == _unknown(name)
+
+
+def test_an_in_place_registry_op_would_not_be_offered(monkeypatch):
+    from symgrad.cli import _functions
+
+    monkeypatch.setitem(REGISTRY, "relu_", REGISTRY["relu"])
+    monkeypatch.setattr(ops, "__all__", [*ops.__all__, "relu_"])
+    assert "relu" in _functions._from_registry()
+    assert "relu_" not in _functions._from_registry()

@@ -639,3 +639,4 @@ OP_DB += __import__(__package__ + ".op_db_ordering", fromlist=["_"]).ORDERING
 OP_DB += __import__(__package__ + ".op_db_tiling", fromlist=["_"]).TILING
 OP_DB += __import__(__package__ + ".op_db_linalg", fromlist=["_"]).MATRICES
 OP_DB += __import__(__package__ + ".op_db_misc", fromlist=["_"]).MISC
+OP_DB += __import__(__package__ + ".op_db_elem", fromlist=["_"]).ELEM
