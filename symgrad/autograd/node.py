@@ -310,10 +310,13 @@ def _added(hooks: list, hook: Any) -> RemovableHandle:
 _NODE_CLASSES: dict[tuple, type] = {}
 
 
-def node_class(name: str, base: type = Node) -> type:
-    """The subclass of ``base`` called ``name`` (``MulBackward0``): one per name, made once."""
-    cls = _NODE_CLASSES.get((base, name))
+def node_class(name: str, base: type = Node, outputs: int = 1) -> type:
+    """The subclass of ``base`` called ``name`` (``MulBackward0``), with ``outputs`` outputs
+    (``LinalgQrBackward0`` has two): one per name and count, made once."""
+    cls = _NODE_CLASSES.get((base, name, outputs))
     if cls is None:
-        cls = type(name, (base,), {"__slots__": (), "__module__": base.__module__})
-        _NODE_CLASSES[(base, name)] = cls
+        attrs = {"__slots__": (), "__module__": base.__module__}
+        if outputs != 1:
+            attrs["num_outputs"] = outputs
+        cls = _NODE_CLASSES[(base, name, outputs)] = type(name, (base,), attrs)
     return cls

@@ -165,12 +165,7 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
                 args[i], leaves = _fresh_tree(args[i], what)
                 fresh.append(leaves)
             out, aux = _split_aux(func(*args, **kwargs), has_aux, what)
-            if not isinstance(out, Tensor) or out.ndim != 0:
-                dims = out.ndim if isinstance(out, Tensor) else type(out).__name__
-                raise RuntimeError(
-                    f"{what}: Expected f(*args) to return a scalar Tensor, got tensor with "
-                    f"{dims} dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
-                )
+            _check_scalar(out, what)
             flat = _derivatives(out, [x for f in fresh for x in f], None, run.create_graph)
             found = iter(flat)
             grads = [_rebuild(args[i], found) for i in nums]
@@ -179,6 +174,15 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
             return run.finish((g, value))
 
     return wrapper
+
+
+def _check_scalar(out: Any, what: str) -> None:
+    if not isinstance(out, Tensor) or out.ndim != 0:
+        dims = out.ndim if isinstance(out, Tensor) else type(out).__name__
+        raise RuntimeError(
+            f"{what}: Expected f(*args) to return a scalar Tensor, got tensor with "
+            f"{dims} dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
+        )
 
 
 def _batch_level(leaves: list) -> int | None:
@@ -212,12 +216,7 @@ def _per_sample(
         physical.append(leaves)
     with enable_grad():
         out, aux = _split_aux(func(*args, **kwargs), has_aux, what)
-    if not isinstance(out, Tensor) or out.ndim != 0:
-        dims = out.ndim if isinstance(out, Tensor) else type(out).__name__
-        raise RuntimeError(
-            f"{what}: Expected f(*args) to return a scalar Tensor, got tensor with "
-            f"{dims} dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
-        )
+    _check_scalar(out, what)
     if not (isinstance(out, batching.BatchedTensor) and out._level == level):
         raise batching.Unbatchable("a value that does not depend on the batch")
     flat = [p for leaves in physical for p in leaves]

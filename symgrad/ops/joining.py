@@ -9,7 +9,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad.autograd import dual, grad_mode
-from symgrad.autograd.node import Node
+from symgrad.autograd.node import node_class
 from symgrad.ops.shape import _tensor, to_dtype
 from symgrad.prim import tangents
 from symgrad.prim.primitive import Primitive, input_records
@@ -157,20 +157,14 @@ class _Pieces(Primitive):
     where a piece got none)."""
 
     name = "pieces"
-    _classes: dict
 
     def __init__(self, backward: str, join: Any) -> None:
         self.backward_name = backward
         self.join = join  # how the pieces' gradients join again: cat, or stack for unbind
-        self._classes = {}
 
     def node_class(self, count: int) -> type:
         """PyTorch's node class, with ``count`` outputs."""
-        cls = self._classes.get(count)
-        if cls is None:
-            attrs = {"__slots__": (), "__module__": Node.__module__, "num_outputs": count}
-            cls = self._classes[count] = type(self.backward_name, (Node,), attrs)
-        return cls
+        return node_class(self.backward_name, outputs=count)
 
     def forward(self, xp: Any, a: Any, dim: int, keys: tuple) -> tuple:
         return tuple(xp.getitem(a, k) for k in keys)

@@ -19,7 +19,7 @@ import numpy as np
 
 from symgrad._silent import quiet
 from symgrad.autograd import dual, grad_mode
-from symgrad.autograd.node import Node
+from symgrad.autograd.node import node_class
 from symgrad.prim.numpy_xp import NP, reduce_to
 from symgrad.prim.primitive import Ctx, Primitive, _as_input_tensor, input_records
 from symgrad.prim.vocab import INTERPRETERS
@@ -63,18 +63,13 @@ class Factorization(Primitive):
         self.rule = vjp
         self.closed_form = forward
         self.check = check
-        self._classes: dict[int, type] = {}
 
     def __repr__(self) -> str:
         return f"<factorization primitive {self.name}>"
 
     def node_class(self, count: int) -> type:
         """PyTorch's node class, with ``count`` outputs."""
-        cls = self._classes.get(count)
-        if cls is None:
-            attrs = {"__slots__": (), "__module__": Node.__module__, "num_outputs": count}
-            cls = self._classes[count] = type(self.backward_name, (Node,), attrs)
-        return cls
+        return node_class(self.backward_name, outputs=count)
 
     # -- recording ------------------------------------------------------------------------------
     def __call__(self, tensor: Tensor, **params: Any) -> tuple:
