@@ -60,7 +60,8 @@ def vmap(
     rule (element-wise ops, sums, means, norms, the softmax family, matmul, transposes,
     reshapes that are views, basic indexing, and ``grad`` of such a function). Otherwise
     symgrad runs ``func`` once per batch element (a Python loop) and stacks the results, with
-    the same numbers and gradients as PyTorch's batching; it says so once in a warning.
+    the values and gradients of PyTorch's batching up to rounding (a batched product may add in
+    another order); it says so once in a warning.
     ``randomness`` is PyTorch's: ``"error"`` refuses random operations inside ``func``,
     ``"same"`` gives every element the same random numbers, ``"different"`` fresh ones.
 
@@ -122,7 +123,7 @@ def vmap(
             _warned_loop[0] = True
             warnings.warn(
                 f"vmap: {_why[0]}: symgrad runs the function once per batch element and stacks "
-                "the results (the same numbers as PyTorch's batched run, at a loop's speed)",
+                "the results (PyTorch's batched values up to rounding, at a loop's speed)",
                 UserWarning,
                 stacklevel=2,
             )
