@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops.determinants import _DET, _INV, floating_input, return_type, square_matrices
+from symgrad.ops.determinants import _DET, _INV, array_dtype, return_type, square_matrices
 from symgrad.ops.linalg import matmul
 from symgrad.ops.tensor_xp import xp_prod_others
 from symgrad.prim.factorization import Factorization
@@ -20,11 +20,6 @@ from symgrad.prim.linalg_kernels import LinAlgError
 from symgrad.tensor import Tensor
 
 __all__ = ["cholesky", "qr", "svd"]
-
-
-def _dtype(a: Any) -> np.dtype:
-    """The NumPy dtype of an array or a tensor (constants made for it match it)."""
-    return a._data.dtype if isinstance(a, Tensor) else np.asarray(a).dtype
 
 
 def _mT(xp: Any, a: Any) -> Any:
@@ -77,7 +72,7 @@ def _cholesky_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
         return (None,)
     if c.params["upper"]:
         low, g = _mT(xp, low), _mT(xp, g)
-    n, dtype = c.shapes[0][-1], _dtype(c.inputs[0])
+    n, dtype = c.shapes[0][-1], array_dtype(c.inputs[0])
     p = _lower(xp, xp.matmul(_mT(xp, low), g), n, dtype)
     s = (p + _mT(xp, _lower(xp, p, n, dtype, -1))) * 0.5
     low_inv = xp.inv(low)
@@ -164,7 +159,7 @@ def _qr_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     if gq is None and gr is None:
         return (None,)
     rows, cols = c.shapes[0][-2:]
-    dtype = _dtype(c.inputs[0])
+    dtype = array_dtype(c.inputs[0])
     if rows >= cols:
         return (_qr_square(xp, q, r, gq, gr, cols, dtype),)
     # A = [X | Y] with X = Q U square: Y's gradient is Q gV, and Y feeds back into gQ
@@ -204,7 +199,7 @@ def linalg_qr(A: Tensor, mode: str = "reduced") -> Any:
             f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), "
             "'r', or 'complete'"
         )
-    _matrices("linalg.qr", A)
+    square_matrices("linalg.qr", A, square=False)
     return return_type("linalg_qr", ("Q", "R"))(*_QR(A, mode=mode))
 
 
@@ -218,17 +213,9 @@ def qr(input: Tensor, some: bool = True) -> Any:
     >>> symgrad.qr(symgrad.tensor([[3.0], [4.0]])).R
     tensor([[-5.]])
     """
-    _matrices("qr", input)
+    square_matrices("qr", input, square=False)
     q, r = _QR(input, mode="reduced" if some else "complete")
     return return_type("qr", ("Q", "R"))(q, r)
-
-
-def _matrices(op: str, a: Any) -> None:
-    if not isinstance(a, Tensor):
-        raise TypeError(f"{op}(): argument 'A' must be Tensor, not {type(a).__name__}")
-    if a.ndim < 2:
-        raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
-    floating_input(op, a)
 
 
 # -- eigh -----------------------------------------------------------------------------------------
@@ -246,7 +233,7 @@ def _eigh_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     (gl, gv), (values, vectors) = grads, c.out
     if gl is None and gv is None:
         return (None,)
-    n, dtype = c.shapes[0][-1], _dtype(c.inputs[0])
+    n, dtype = c.shapes[0][-1], array_dtype(c.inputs[0])
     inner = 0
     if gv is not None:
         vg = xp.matmul(_mT(xp, vectors), gv)
@@ -311,7 +298,7 @@ def _svd_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
         return (None,)
     m, n = c.shapes[0][-2:]
     k = min(m, n)
-    dtype = _dtype(c.inputs[0])
+    dtype = array_dtype(c.inputs[0])
     if c.params["full_matrices"]:  # the extra columns of U and rows of Vh get no gradient
         cols, rows = (Ellipsis, slice(None), slice(0, k)), (Ellipsis, slice(0, k), slice(None))
         u, vh = xp.getitem(u, cols), xp.getitem(vh, rows)
@@ -354,7 +341,7 @@ def linalg_svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None) -> 
     >>> symgrad.linalg.svd(symgrad.tensor([[3.0, 0.0], [0.0, -2.0]])).S
     tensor([3., 2.])
     """
-    _matrices("linalg.svd", A)
+    square_matrices("linalg.svd", A, square=False)
     u, s, vh = _SVD(A, full_matrices=bool(full_matrices))
     return return_type("linalg_svd", ("U", "S", "Vh"))(u, s, vh)
 
@@ -368,7 +355,7 @@ def svdvals(A: Tensor, *, driver: Any = None) -> Tensor:
     >>> symgrad.linalg.svdvals(symgrad.tensor([[0.0, 2.0], [1.0, 0.0]]))
     tensor([2., 1.])
     """
-    _matrices("linalg.svdvals", A)
+    square_matrices("linalg.svdvals", A, square=False)
     return _SVD(A, full_matrices=False)[1]
 
 
@@ -383,7 +370,7 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
     tensor([[1., 0.],
             [0., 1.]])
     """
-    _matrices("svd", input)
+    square_matrices("svd", input, square=False)
     u, s, vh = _SVD(input, full_matrices=not some)
     if not compute_uv:
         u = Tensor._make(np.zeros(u.shape, u._data.dtype))

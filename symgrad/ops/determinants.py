@@ -33,13 +33,18 @@ def return_type(op: str, fields: tuple) -> type:
     return type(op, (base,), {"__slots__": (), "__repr__": __repr__})
 
 
-def square_matrices(op: str, a: Any, *, floating: bool = True) -> None:
-    """PyTorch's errors for an input that is not a batch of square floating matrices."""
+def array_dtype(a: Any) -> np.dtype:
+    """The NumPy dtype of an array or a tensor (constants made for it match it)."""
+    return a._data.dtype if isinstance(a, Tensor) else np.asarray(a).dtype
+
+
+def square_matrices(op: str, a: Any, *, floating: bool = True, square: bool = True) -> None:
+    """PyTorch's errors for an input that is not a batch of (square) floating matrices."""
     if not isinstance(a, Tensor):
         raise TypeError(f"{op}(): argument 'A' must be Tensor, not {type(a).__name__}")
     if a.ndim < 2:
         raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
-    if a.shape[-1] != a.shape[-2]:
+    if square and a.shape[-1] != a.shape[-2]:
         raise RuntimeError(
             f"{op}: A must be batches of square matrices, but they are {a.shape[-2]} by "
             f"{a.shape[-1]} matrices"

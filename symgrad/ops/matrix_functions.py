@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops.determinants import square_matrices
+from symgrad.ops.determinants import array_dtype, square_matrices
 from symgrad.ops.linalg import matmul
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -21,9 +21,9 @@ def _block_exp(xp: Any, a: Any, corner: Any, shape: tuple) -> Any:
     """The top-right block of ``exp([[A, C], [0, A]])``: the derivative of ``exp`` at ``A``
     in the direction ``C`` (Najfeld and Havel)."""
     n = shape[-1]
-    zeros = xp.constant(np.zeros(shape, dtype=np.float64))
+    zeros = xp.constant(np.zeros(shape, dtype=array_dtype(a)))
     top = xp.cat([a, corner], -1)
-    bottom = xp.cat([zeros * 0, a], -1)
+    bottom = xp.cat([zeros, a], -1)
     block = xp.matrix_exp(xp.cat([top, bottom], -2))
     return xp.getitem(block, (Ellipsis, slice(0, n), slice(n, None)))
 
@@ -71,16 +71,15 @@ def _pinv_kernel(xp: Any, a: np.ndarray, atol: float, rtol: float, hermitian: bo
     m, n = a.shape[-2:]
     if a.size == 0:
         return np.zeros(a.shape[:-2] + (n, m), a.dtype)
-    if hermitian:
+    if hermitian:  # eigenvalues stand for the singular values, their signs kept
         values, vectors = np.linalg.eigh(a)
         s = np.abs(values)
     else:
         u, s, vh = np.linalg.svd(a, full_matrices=False)
-    cutoff = np.maximum(atol, rtol * np.max(s, axis=-1, keepdims=True))
-    with np.errstate(divide="ignore"):
-        inverse = np.where(s > cutoff, 1 / np.where(s > cutoff, s, 1), 0)
+        values = s
+    kept = s > np.maximum(atol, rtol * np.max(s, axis=-1, keepdims=True))
+    inverse = np.where(kept, 1 / np.where(kept, values, 1), 0)
     if hermitian:
-        inverse = np.where(s > cutoff, 1 / np.where(s > cutoff, values, 1), 0)
         return (vectors * inverse[..., None, :]) @ np.swapaxes(vectors, -1, -2)
     return (np.swapaxes(vh, -1, -2) * inverse[..., None, :]) @ np.swapaxes(u, -1, -2)
 

@@ -257,7 +257,7 @@ def _per_matrix(a: Any, word: str, fn: Callable, shape: tuple | None) -> np.ndar
     input's shape when ``shape`` is None)."""
     a = _objects(a)
     n = a.shape[-1]
-    if n > MAX_SYMBOLIC_MATRIX and not all(sp.sympify(e).is_number for e in a.flat):
+    if n > MAX_SYMBOLIC_MATRIX and not all(sp.sympify(e, strict=True).is_number for e in a.flat):
         raise NotImplementedError(
             f"the closed form of {word} of a {n} x {n} matrix of symbols has about {n}! "
             f"terms; closed forms of det, inv and solve are given up to "
