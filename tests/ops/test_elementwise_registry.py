@@ -98,7 +98,9 @@ def test_declared_partials_equal_sympy_diff(name):
                 difference = sp.N(rewritten.xreplace(subs) - derived.xreplace(subs), 30)
                 assert abs(difference) < 1e-25, subs
             continue
-        difference = sp.simplify(rewritten - derived)
+        difference = rewritten - derived
+        if sp.count_ops(difference) <= 40:  # larger ones (mish): simplify takes minutes
+            difference = sp.simplify(difference)
         if difference != 0:
             for subs in _smooth_points(prim):
                 assert abs(sp.N(difference.xreplace(subs), 30)) < 1e-25, (x, subs, difference)

