@@ -31,12 +31,16 @@ class Case:
     inputs: Callable[[np.random.Generator], tuple[dict, dict]]
     numpy_step: Callable[[dict, dict], dict]
     torchlike_step: Callable
+    # the output whose backward the step takes, with the upstream gradient ``upstream``
+    # names among the consts (None: a scalar), for symgrad.compile
+    torchlike_loss: Callable | None
     functional_loss: Callable | None  # None: the functional peers sit the case out
     target_ratio: float | None = None  # issue target: symgrad time / NumPy time
     ops: int | None = None  # ops in the graph, for a per-op time
     target_us_per_op: float | None = None
     rtol: float = 1e-5  # gradient agreement with the NumPy reference
     atol: float = 1e-6
+    upstream: str | None = None
 
 
 # -- 1. the tutorial's one-layer network ----------------------------------------------------------
@@ -62,9 +66,9 @@ def _one_layer_numpy(p: dict, c: dict) -> dict:
     return {"loss": loss, "w": np.outer(x, dz), "b": dz}
 
 
-def _one_layer_torchlike(T, F, p: dict, c: dict) -> None:
+def _one_layer_torchlike(T, F, p: dict, c: dict):
     z = T.matmul(c["x"], p["w"]) + p["b"]
-    F.binary_cross_entropy_with_logits(z, c["y"]).backward()
+    return F.binary_cross_entropy_with_logits(z, c["y"])
 
 
 def _one_layer_functional(xp, p: dict, c: dict):
@@ -101,12 +105,12 @@ def _chain_numpy(p: dict, c: dict) -> dict:
     return {"loss": y, "x": gx + g}  # the chain starts at y = x: its gradient joins x's
 
 
-def _chain_torchlike(T, F, p: dict, c: dict) -> None:
+def _chain_torchlike(T, F, p: dict, c: dict):
     x = p["x"]
     y = x
     for _ in range(_CYCLES):
         y = T.exp(T.tanh(T.sin(y * x + 0.1))) * 0.5
-    y.backward()
+    return y
 
 
 def _chain_functional(xp, p: dict, c: dict):
@@ -161,9 +165,9 @@ def _mlp_numpy(p: dict, c: dict) -> dict:
     }
 
 
-def _mlp_torchlike(T, F, p: dict, c: dict) -> None:
+def _mlp_torchlike(T, F, p: dict, c: dict):
     h = F.relu(F.linear(c["x"], p["w1"], p["b1"]))
-    F.cross_entropy(F.linear(h, p["w2"], p["b2"]), c["labels"]).backward()
+    return F.cross_entropy(F.linear(h, p["w2"], p["b2"]), c["labels"])
 
 
 def _mlp_functional(xp, p: dict, c: dict):
@@ -188,9 +192,9 @@ def _elementwise_numpy(p: dict, c: dict) -> dict:
     return {"loss": loss, "x": (np.cos(x) - 2 * x * s) * e + (1 - t * t)}
 
 
-def _elementwise_torchlike(T, F, p: dict, c: dict) -> None:
+def _elementwise_torchlike(T, F, p: dict, c: dict):
     x = p["x"]
-    (T.sin(x) * T.exp(-x * x) + T.tanh(x)).sum().backward()
+    return (T.sin(x) * T.exp(-x * x) + T.tanh(x)).sum()
 
 
 def _elementwise_functional(xp, p: dict, c: dict):
@@ -213,13 +217,22 @@ def _matmul_numpy(p: dict, c: dict) -> dict:
     return {"loss": out, "a": c["g"] @ p["b"].T, "b": p["a"].T @ c["g"]}
 
 
-def _matmul_torchlike(T, F, p: dict, c: dict) -> None:
-    (p["a"] @ p["b"]).backward(c["g"])
+def _matmul_torchlike(T, F, p: dict, c: dict):
+    return p["a"] @ p["b"]
 
 
 def _matmul_functional(xp, p: dict, c: dict):
     # the same VJP through a scalar: one extra element-wise pass, small next to the products
     return xp.sum(xp.dot(p["a"], p["b"]) * c["g"])
+
+
+def _backward(loss: Callable, upstream: str | None = None) -> Callable:
+    """The training step of ``loss``: its output's backward (from ``c[upstream]``)."""
+
+    def step(T, F, p: dict, c: dict) -> None:
+        loss(T, F, p, c).backward(None if upstream is None else c[upstream])
+
+    return step
 
 
 CASES = [
@@ -229,7 +242,8 @@ CASES = [
         title="one-layer net 5->3, BCE-with-logits (f32)",
         inputs=_one_layer_inputs,
         numpy_step=_one_layer_numpy,
-        torchlike_step=_one_layer_torchlike,
+        torchlike_step=_backward(_one_layer_torchlike),
+        torchlike_loss=_one_layer_torchlike,
         functional_loss=_one_layer_functional,
         target_ratio=8.0,
         rtol=1e-5,
@@ -241,7 +255,8 @@ CASES = [
         title=f"{_CYCLES * _OPS_PER_CYCLE}-op chain on one element (f64)",
         inputs=_chain_inputs,
         numpy_step=_chain_numpy,
-        torchlike_step=_chain_torchlike,
+        torchlike_step=_backward(_chain_torchlike),
+        torchlike_loss=_chain_torchlike,
         functional_loss=_chain_functional,
         ops=_CYCLES * _OPS_PER_CYCLE,
         target_us_per_op=15.0,
@@ -254,7 +269,8 @@ CASES = [
         title="MLP 784-128-10, batch 64, cross_entropy (f32)",
         inputs=_mlp_inputs,
         numpy_step=_mlp_numpy,
-        torchlike_step=_mlp_torchlike,
+        torchlike_step=_backward(_mlp_torchlike),
+        torchlike_loss=_mlp_torchlike,
         functional_loss=_mlp_functional,
         target_ratio=1.5,
         rtol=1e-4,
@@ -266,7 +282,8 @@ CASES = [
         title="(sin(x)*exp(-x*x) + tanh(x)).sum(), 10^6 (f64)",
         inputs=_elementwise_inputs,
         numpy_step=_elementwise_numpy,
-        torchlike_step=_elementwise_torchlike,
+        torchlike_step=_backward(_elementwise_torchlike),
+        torchlike_loss=_elementwise_torchlike,
         functional_loss=_elementwise_functional,
         target_ratio=1.5,
         rtol=1e-10,
@@ -278,12 +295,14 @@ CASES = [
         title="1024x1024 matmul, given upstream grad (f32)",
         inputs=_matmul_inputs,
         numpy_step=_matmul_numpy,
-        torchlike_step=_matmul_torchlike,
+        torchlike_step=_backward(_matmul_torchlike, "g"),
+        torchlike_loss=_matmul_torchlike,
         functional_loss=_matmul_functional,
         # float32 sums of 1024 products, accumulated in different orders by each library
         target_ratio=1.2,
         rtol=1e-3,
         atol=1e-3,
+        upstream="g",
     ),
     Case(
         key="adam_mlp",
@@ -292,6 +311,7 @@ CASES = [
         inputs=_mlp_inputs,
         numpy_step=lambda p, c: adam_numpy_step(_mlp_numpy, p, c),
         torchlike_step=adam_torchlike_step,
+        torchlike_loss=None,
         functional_loss=None,
         rtol=1e-4,
         atol=1e-6,

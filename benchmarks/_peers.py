@@ -69,6 +69,31 @@ def _torchlike_prepare(module_name: str) -> Callable[[Case, dict, dict], Prepare
     return prepare
 
 
+def _compiled_prepare(case: Case, params: dict, consts: dict) -> Prepared | None:
+    """symgrad.compile of the case's loss: traced once, then its generated program."""
+    if case.torchlike_loss is None:
+        return None
+    import symgrad as T
+    import symgrad.nn.functional as F
+
+    p = {k: T.from_numpy(v.copy()).requires_grad_(True) for k, v in params.items()}
+    c = {k: T.from_numpy(v.copy()) for k, v in consts.items()}
+    upstream = None if case.upstream is None else c[case.upstream]
+    loss = T.compile(lambda p, c: case.torchlike_loss(T, F, p, c), fullgraph=True)
+    leaves = list(p.values())
+
+    def step() -> None:
+        for t in leaves:
+            t.grad = None
+        loss(p, c).backward(upstream)
+
+    def gradients() -> dict:
+        step()
+        return {k: t.grad.numpy() for k, t in p.items()}
+
+    return Prepared(step, gradients)
+
+
 def _hips_prepare(case: Case, params: dict, consts: dict) -> Prepared | None:
     if case.functional_loss is None:
         return None
@@ -122,12 +147,13 @@ def _import(module_name: str) -> tuple[str, str]:
 
 
 def _peer(name: str, make: Callable[[], Callable]) -> Implementation:
-    version, missing = _import(name)
+    version, missing = _import("symgrad" if name == "compiled" else name)
     return Implementation(name, version, None if missing else make(), missing)
 
 
 _PEERS = {
     "symgrad": lambda: _torchlike_prepare("symgrad"),
+    "compiled": lambda: _compiled_prepare,
     "torch": lambda: _torchlike_prepare("torch"),
     "autograd": lambda: _hips_prepare,
     "jax": lambda: _jax_prepare,

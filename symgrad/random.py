@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._device import as_device
+from symgrad._tracing import TRACE, draw
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -119,6 +120,8 @@ default_generator = Generator()
 
 def numpy_generator(generator: Generator | None) -> np.random.Generator:
     """The NumPy generator behind ``generator`` (the default one for None)."""
+    if TRACE.log is not None:
+        draw()
     if generator is None:
         return default_generator._rng
     if not isinstance(generator, Generator):

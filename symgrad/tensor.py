@@ -16,6 +16,7 @@ import numpy as np
 from symgrad import _version, dtypes
 from symgrad._assign import check_data, check_grad, check_requires_grad
 from symgrad._data import HoldsArray, Size, _wrap_dim, to_array
+from symgrad._tracing import TRACE, escape
 from symgrad._version import NO_VERSION, Version
 
 __all__ = ["Tensor"]
@@ -224,6 +225,8 @@ class Tensor(HoldsArray):
     # -- conversion ------------------------------------------------------------------------
     def item(self) -> Any:
         """The value of a one-element tensor as a Python number."""
+        if TRACE.log is not None:
+            escape(self, "item()")
         if self._data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
@@ -232,6 +235,8 @@ class Tensor(HoldsArray):
 
     def tolist(self) -> Any:
         """The values as (nested) Python lists."""
+        if TRACE.log is not None:
+            escape(self, "tolist()")
         return self._data.tolist()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -243,6 +248,8 @@ class Tensor(HoldsArray):
         """A tensor with the same values (shared memory) cut from the graph."""
         t = Tensor._make(self._data)
         link_view(self, t, "alias")
+        if TRACE.log is not None:
+            TRACE.detached(self, t)
         return t
 
     def detach_(self) -> Tensor:
@@ -288,6 +295,8 @@ class Tensor(HoldsArray):
         return repr(self)
 
     def __bool__(self) -> bool:
+        if TRACE.log is not None:
+            escape(self, "bool()")
         if self._data.size != 1:
             raise RuntimeError(
                 f"Boolean value of Tensor with {self._data.size} values is ambiguous"
@@ -298,6 +307,8 @@ class Tensor(HoldsArray):
         return int(self._scalar())
 
     def _scalar(self) -> Any:  # float(t), int(t): a ValueError for many elements, as PyTorch
+        if TRACE.log is not None:
+            escape(self, "float() or int()")
         if self._data.size != 1:
             shape = list(self.shape)
             raise ValueError(f"only one element tensors can be converted, not shape {shape}")

@@ -461,7 +461,20 @@ def check_two_moons(out: str) -> None:
     assert out.count("  ok\n") == 12 and "MISMATCH" not in out.upper()
 
 
+def check_compiled_training(out: str) -> None:
+    eager, compiled = (
+        float(v) for v in re.findall(r"^\w+ +final loss (\S+)", out, flags=re.M)
+    )
+    assert eager == compiled and eager < 0.2  # the same training, and it learned
+    assert "the trained weights agree: True" in out
+    assert re.search(r"^speed-up: \d+\.\dx$", out, flags=re.M)
+    program = out.split("the generated forward program:\n")[1]
+    assert program.startswith("def forward(a0, a1, e0, e1, e2, e3, e4, e5):")
+    assert program.count("# linear") == 3 and program.count("# tanh") == 2
+
+
 CHECKS = {
+    "compiled_training.py": check_compiled_training,
     "two_moons.py": check_two_moons,
     "train_mlp.py": check_train_mlp,
     "tutorial_computational_graph.py": check_computational_graph,

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from symgrad._tracing import TRACE, escape
 from symgrad.autograd.grad_mode import _state
 from symgrad.tensor import Tensor, bind_methods
 
@@ -29,6 +30,8 @@ def numpy(self: Tensor, *, force: bool = False) -> np.ndarray:
     ...     x.numpy()
     array([1., 2.], dtype=float32)
     """
+    if TRACE.log is not None:
+        escape(self, "numpy()")
     if self._requires_grad and not force and _state.enabled:
         raise RuntimeError(
             "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "

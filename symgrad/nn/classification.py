@@ -12,6 +12,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad import ops as _ops
+from symgrad._tracing import TRACE, data_params
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.ops import losses as _losses
 from symgrad.ops.softmax_family import log_softmax
@@ -107,9 +108,32 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: 
     _check_nll_shapes(input, target)
     _check_nll_target(input, target, weight)
     batched = input.ndim >= 2
-    t = target._data if batched else target._data.reshape(())
     n_classes = input.shape[1] if batched else input.shape[0]
-    safe, elem_w = _nll_targets(t, n_classes, ignore_index, weight, input._data.dtype)
+
+    def params(t: np.ndarray) -> dict:
+        return _nll_params(
+            t, target, batched, n_classes, ignore_index, weight, input._data.dtype, r
+        )
+
+    result = _losses.NLL_LOSS(input, **params(target._data))
+    if TRACE.log is not None:
+        data_params(result, params, target)
+    return result
+
+
+def _nll_params(
+    t: np.ndarray,
+    target: Tensor,
+    batched: bool,
+    n_classes: int,
+    ignore_index: int,
+    weight: Any,
+    dtype: np.dtype,
+    r: str,
+) -> dict:
+    """The NLL_LOSS parameters for class indices ``t`` (the values of ``target``)."""
+    t = t if batched else t.reshape(())
+    safe, elem_w = _nll_targets(t, n_classes, ignore_index, weight, dtype)
     if batched:
         grids = np.indices(t.shape, sparse=True) if t.ndim > 1 else [np.arange(t.shape[0])]
         key = (grids[0], safe, *grids[1:])  # input[n, target[n, ...], ...]
@@ -118,9 +142,7 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: 
     else:
         key = (safe,)  # input[target]: a 0-d index array, so the loss is 0-d
     denom = float(t.size if elem_w is None else elem_w.sum())
-    return _losses.NLL_LOSS(
-        input, key=key, weight=elem_w, denom=denom if denom else float("nan"), reduction=r
-    )
+    return {"key": key, "weight": elem_w, "denom": denom if denom else float("nan"), "reduction": r}
 
 
 def _nll_targets(

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._tracing import TRACE, write
 from symgrad.autograd import grad_mode
 from symgrad.ops.normalization import native_norm
 from symgrad.ops.norms import at_norm
@@ -226,6 +227,8 @@ def _update_running(
         batch_var = (
             data.var(axis=axes) * (n / (n - 1)) if n > 1 else np.full_like(batch_mean, np.nan)
         )
+    if TRACE.log is not None:
+        write(mean, "updating the running statistics (a module in training mode)")
     # written in place without a version bump, as PyTorch's kernel does
     for running, batch in ((mean, batch_mean), (var, batch_var)):
         new = (1 - momentum) * running._data + momentum * batch.astype(running._data.dtype)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import check_number
+from symgrad._tracing import TRACE, write
 from symgrad._version import check_writable
 from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.hooks import move_retain_grad
@@ -104,6 +105,8 @@ def _through_aliases(x: Tensor, root: Tensor | None, aliases: list, op: str, com
     written into that memory, so they all see them (as in PyTorch). When ``x`` is a view of
     ``root``, ``root``'s history records the change (``CopySlices``); the views' histories are
     made again from ``root``'s."""
+    if TRACE.log is not None:
+        write(x, op)
     if root is not None and root._requires_grad and root.grad_fn is None:
         raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
     views.check_writable(x)
@@ -141,6 +144,8 @@ def _check_castable(result: Tensor, x: Tensor, op: str) -> None:
 
 
 def _write(x: Tensor, values: np.ndarray, op: str) -> None:
+    if TRACE.log is not None:
+        write(x, op)
     result = Tensor._make(np.asarray(values))
     _check_castable(result, x, op)
     views.check_writable(x)
@@ -158,6 +163,8 @@ def _write(x: Tensor, values: np.ndarray, op: str) -> None:
 
 
 def _rebase(x: Tensor, result: Tensor) -> None:
+    if TRACE.log is not None:
+        write(x, "an in-place op")
     old_node = x.grad_fn
     x._data = result._data
     x.grad_fn = result.grad_fn

@@ -11,7 +11,9 @@ from symgrad._data import check_number
 from symgrad.ops import elementwise as E
 from symgrad.ops.division import rounded_div
 from symgrad.prim import batching as _batching
-from symgrad.prim.primitive import as_operand, int_overflow
+from symgrad._tracing import TRACE
+from symgrad.prim.primitive import as_operand, camel, int_overflow, with_origin
+from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -314,8 +316,17 @@ def _compare(ufunc: Any, name: str) -> Any:
         a, b = _data(input, name), _data(other, name)
         _check_int_fits(a, b, name)
         _check_int_fits(b, a, name)
-        return Tensor._make(np.asarray(ufunc(a, b)))
+        result = Tensor._make(np.asarray(ufunc(a, b)))
+        if TRACE.log is not None:  # symgrad.compile: a mask computed from traced values
+            with_origin(prim, (input, other), {}, result)
+        return result
 
+    prim = Structural(
+        name,
+        lambda xp, a, b: np.asarray(ufunc(a, b)),
+        lambda xp, g, ctx: (None, None),
+        backward=f"{camel(name)}Backward0",
+    )
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Element-wise ``{ufunc.__name__}`` as a bool tensor (not differentiable)."
     return op

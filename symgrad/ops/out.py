@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._tracing import TRACE, write
 from symgrad._version import check_writable
 from symgrad.autograd import dual
 from symgrad.autograd.grad_mode import is_grad_enabled
@@ -42,6 +43,8 @@ def _requires_grad(value: Any) -> bool:
 
 
 def _write(name: str, result: Tensor, out: Tensor) -> None:
+    if TRACE.log is not None:
+        write(out, f"{name}(out=...)")
     source, target = result._data.dtype, out._data.dtype
     if _KIND_RANK[source.kind] > _KIND_RANK[target.kind]:
         names = [dtypes.from_numpy_dtype(d).scalar_type for d in (source, target)]

@@ -17,6 +17,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import cannot_convert, int_argument
+from symgrad._tracing import TRACE, traced
 from symgrad.autograd.node import accumulator_of, node_class
 from symgrad.prim.numpy_xp import NP, reduce_to, sum_to_numpy
 from symgrad.prim.vocab import INTERPRETERS
@@ -251,6 +252,9 @@ def recorded(prim: Primitive, inputs: tuple, params: Any, out: np.ndarray) -> Te
     result = Tensor._make(out, node, True)
     if node._out is not None:  # the node saved its output: watch it for in-place changes
         node._out_version = (result._counter, 0)
+    if TRACE.log is not None:  # symgrad.compile is tracing
+        TRACE.log.append((node, result))
+        TRACE.nodes.add(id(node))
     return result
 
 
@@ -258,7 +262,9 @@ def with_origin(prim: Primitive, inputs: tuple, params: Any, result: Tensor) -> 
     """``result`` of an op that recorded no node: when a named tensor, or one made from named
     tensors, is among ``inputs`` (none requiring grad), it keeps the op as its provenance, so
     closed forms show it in the names rather than as a number. Called only once some tensor
-    has a name (``tensor.NAMES.used``)."""
+    has a name (``tensor.NAMES.used``), and always while ``symgrad.compile`` traces."""
+    if TRACE.log is not None:
+        return _traced_origin(prim, inputs, params, result)
     derived = False
     for a in inputs:
         if isinstance(a, Tensor):
@@ -269,6 +275,19 @@ def with_origin(prim: Primitive, inputs: tuple, params: Any, result: Tensor) -> 
         edges, saved, versions, meta, consts, held = input_records(inputs, (False,) * len(inputs))
         cls = prim._node_cls or node_class(prim.node_name(params, meta))
         result._origin = cls(prim, params, tuple(edges), tuple(saved), None, versions, meta, consts)
+    return result
+
+
+def _traced_origin(prim: Primitive, inputs: tuple, params: Any, result: Tensor) -> Tensor:
+    """``result`` made without a node from ``inputs`` during a trace: when one of them holds
+    traced values, the op is kept as ``result``'s origin and joins the trace."""
+    if any(isinstance(a, Tensor) and traced(a) for a in inputs):
+        edges, saved, versions, meta, consts, held = input_records(inputs, (False,) * len(inputs))
+        cls = prim._node_cls or node_class(prim.node_name(params, meta))
+        node = cls(prim, params, tuple(edges), tuple(saved), None, versions, meta, consts)
+        result._origin = node
+        TRACE.log.append((node, result))
+        TRACE.nodes.add(id(node))
     return result
 
 

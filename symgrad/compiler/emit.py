@@ -1,0 +1,224 @@
+"""From a plan to two straight-line Python functions over NumPy arrays: the forward pass and
+the backward pass.
+
+Each step becomes one line calling the primitive's NumPy kernel (forward) or its VJP rule on
+the NumPy interpreter (backward), with the parameters bound beforehand; nothing else runs
+between them: no tensors, no nodes, no dtype promotion (the trace fixed the dtypes, and a cast
+is emitted where a kernel's result needs one). The source names only generated temporaries
+(``a0`` arguments, ``e0`` captured tensors, ``v3`` step outputs, ``gv3`` their gradients);
+the kernels, parameters and numbers are handed to it in its namespace, never written into it.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from symgrad._tracing import GraphBreak
+from symgrad.prim.elementwise import Elementwise
+from symgrad.prim.numpy_xp import NP, reduce_to
+from symgrad.prim.primitive import Ctx
+from symgrad.prim.structural import Structural
+
+__all__ = ["Program", "build"]
+
+
+class Program:
+    """The generated forward and backward functions of one plan, and what they need."""
+
+    def __init__(self) -> None:
+        self.forward: Any = None  # (*arrays) -> (outputs, saved)
+        self.backward: Any = None  # (*output grads, *saved) -> input grads
+        self.source = ""
+        self.out_requires: list[bool] = []
+        self.grad_inputs: list[tuple] = []  # the keys of the inputs that get a gradient
+        self.out_meta: list[tuple] = []  # (shape, dtype) per output
+
+
+def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
+    """The program of ``plan`` for arguments requiring grad as ``arg_requires``, checked
+    step by step against the traced values on ``arg_data``."""
+    steps = _needed(plan)
+    names: dict[tuple, str] = {}
+    for k in range(len(arg_requires)):
+        names[("arg", k)] = f"a{k}"
+    for k in range(len(plan.externals)):
+        names[("ext", k)] = f"e{k}"
+    for j, step in enumerate(steps):
+        names[step.key] = f"v{j}"
+    requires = {("arg", k): r for k, r in enumerate(arg_requires)}
+    for k, t in enumerate(plan.externals):
+        requires[("ext", k)] = bool(t._requires_grad)
+    ns: dict[str, Any] = {"_acc": _acc}
+    values: dict[tuple, Any] = {("arg", k): d for k, d in enumerate(arg_data)}
+    values.update({("ext", k): t._data for k, t in enumerate(plan.externals)})
+    fwd_lines, needs = [], {}
+    for j, step in enumerate(steps):
+        args, arrays = [], []
+        for i, key in enumerate(step.inputs):
+            if key[0] == "const":
+                ns[f"c{j}_{i}"] = key[1]
+                args.append(f"c{j}_{i}")
+                arrays.append(key[1])
+            else:
+                args.append(names[key])
+                arrays.append(values[key])
+        if step.param_fn is not None:  # parameters computed from values at each call
+            ns[f"q{j}"] = step.param_fn
+            given = [names[key] for key in step.param_inputs]
+            fwd_lines.append(f"    p{j} = q{j}({', '.join(given)})")
+            args.append(f"p{j}")
+            arrays.append(step.param_fn(*[values[key] for key in step.param_inputs]))
+        kernel = _fitted(_kernel(step), step, arrays)
+        ns[f"f{j}"] = kernel
+        values[step.key] = kernel(*arrays)
+        needs[j] = [
+            key[0] != "const" and requires.get(key, False) and not det
+            for key, det in zip(step.inputs, step.detached)
+        ]
+        requires[step.key] = step.grad and any(needs[j])
+        fwd_lines.append(f"    v{j} = f{j}({', '.join(args)})  # {step.prim.name}")
+    program = Program()
+    out_names = []
+    for key, det in plan.outputs:
+        out_names.append(names[key])
+        program.out_requires.append(requires[key] and not det)
+        program.out_meta.append((values[key].shape, values[key].dtype))
+    inputs = [names[("arg", k)] for k in range(len(arg_requires))]
+    inputs += [names[("ext", k)] for k in range(len(plan.externals))]
+    bwd_lines, saved = _backward(plan, steps, names, requires, needs, ns, program)
+    head = f"def forward({', '.join(inputs)}):"
+    ret = f"    return {_tuple(out_names)}, {_tuple(saved)}"
+    grads_in = [f"g{k}" for k in range(len(plan.outputs))]
+    bhead = f"def backward({', '.join(grads_in + saved)}):"
+    program.source = "\n".join([head, *fwd_lines, ret, "", "", bhead, *bwd_lines]) + "\n"
+    code = compile(program.source, "<symgrad.compile>", "exec")
+    exec(code, ns)  # noqa: S102 - generated from the plan: temporaries' names only
+    program.forward, program.backward = ns["forward"], ns["backward"]
+    return program
+
+
+def _needed(plan: Any) -> list:
+    """The steps the outputs depend on, in order."""
+    by_key = {step.key: step for step in plan.steps}
+    wanted, stack = set(), [key for key, _ in plan.outputs]
+    while stack:
+        key = stack.pop()
+        if key in wanted or key not in by_key:
+            continue
+        wanted.add(key)
+        stack.extend(k for k in by_key[key].inputs if k[0] != "const")
+        stack.extend(by_key[key].param_inputs)
+    return [step for step in plan.steps if step.key in wanted]
+
+
+def _backward(plan, steps, names, requires, needs, ns, program) -> tuple[list, list]:
+    """The backward function's lines and the forward values it reads."""
+    lines, saved, have = [], {}, set()
+
+    def use(name: str) -> str:
+        if name[0] in "aevp":
+            saved.setdefault(name, None)
+        return name
+
+    for k, (key, det) in enumerate(plan.outputs):
+        if requires[key] and not det:
+            g = "g" + names[key]
+            lines.append(f"    {g} = _acc({g}, g{k})" if g in have else f"    {g} = g{k}")
+            have.add(g)
+    for j in range(len(steps) - 1, -1, -1):
+        step = steps[j]
+        g = "g" + names[step.key]
+        if g not in have or not any(needs[j]):
+            continue
+        ns[f"b{j}"] = _vjp(step, needs[j])
+        args = [
+            f"c{j}_{i}" if key[0] == "const" else use(names[key])
+            for i, key in enumerate(step.inputs)
+        ]
+        params = f", {use(f'p{j}')}" if step.param_fn is not None else ""
+        lines.append(f"    r = b{j}({_tuple(args)}, {use(names[step.key])}, {g}{params})")
+        for i, key in enumerate(step.inputs):
+            if needs[j][i]:
+                gi = "g" + names[key]
+                lines.append(
+                    f"    {gi} = _acc({gi}, r[{i}])" if gi in have else f"    {gi} = r[{i}]"
+                )
+                have.add(gi)
+    grad_keys = [("arg", k) for k in range(_count_args(names))]
+    grad_keys += [("ext", k) for k in range(len(plan.externals))]
+    program.grad_inputs = [key for key in grad_keys if requires.get(key)]
+    outs = ["g" + names[key] if "g" + names[key] in have else "None" for key in program.grad_inputs]
+    lines.append(f"    return {_tuple(outs)}")
+    return lines, list(saved)
+
+
+def _tuple(items: list) -> str:
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+def _count_args(names: dict) -> int:
+    return sum(1 for key in names if key[0] == "arg")
+
+
+def _kernel(step: Any) -> Any:
+    """The NumPy function of one step: the primitive's kernel with its parameters bound."""
+    prim, params = step.prim, step.params
+    if step.param_fn is not None:
+        if not isinstance(prim, Structural):
+            raise GraphBreak(f"{prim.name} takes parameters from values: it can't be compiled")
+        return lambda *xs: prim.kernel(NP, *xs[:-1], **xs[-1])
+    if type(prim) is Elementwise or isinstance(prim, Elementwise):
+        if not params:
+            return prim.numeric
+        return lambda *xs: prim.numeric(*xs, *params)
+    if isinstance(prim, Structural):
+        return functools.partial(prim.kernel, NP, **params)
+    return lambda *xs: prim.outputs(NP, xs, params)[0]
+
+
+def _fitted(kernel: Any, step: Any, arrays: list) -> Any:
+    """``kernel``, with a cast where its result's type is not the traced value's."""
+    want = step.value._data
+    got = kernel(*arrays)
+    if type(got) is np.ndarray and got.dtype == want.dtype and got.shape == want.shape:
+        return kernel
+    shape, dtype = want.shape, want.dtype
+    if np.shape(got) == shape and np.result_type(got) == dtype:  # a NumPy scalar for 0-d
+
+        def as_array(*xs: Any) -> np.ndarray:
+            return np.asarray(kernel(*xs))
+
+        return as_array
+
+    def fitted(*xs: Any) -> np.ndarray:
+        return np.asarray(np.broadcast_to(kernel(*xs), shape), dtype=dtype)
+
+    return fitted
+
+
+def _vjp(step: Any, needs: list) -> Any:
+    """The step's VJP rule on NumPy, each gradient summed and cast to its input's type."""
+    prim, params, meta = step.prim, step.params, step.meta
+    needs = tuple(needs)
+
+    def vjp(inputs: tuple, out: Any, g: Any, given: Any = params) -> list:
+        result = prim.vjp(NP, g, Ctx(inputs, out, None, needs, given, 0, meta))
+        grads = []
+        for r, n, m in zip(result, needs, meta):
+            if r is None or not n:
+                r = None
+            elif type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
+                r = reduce_to(r, m[0], m[1])
+            grads.append(r)
+        return grads
+
+    return vjp
+
+
+def _acc(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    return a if b is None else a + b

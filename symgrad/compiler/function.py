@@ -1,0 +1,304 @@
+"""A compiled function: guards, the cache of programs, the graph breaks, and the one node
+(``CompiledFunctionBackward``) its results hang from.
+
+The first call for given argument shapes, dtypes and ``requires_grad`` flags traces the
+function and generates its program (:mod:`symgrad.compiler.emit`); before the program is used,
+it is checked against the function run eagerly on perturbed arguments, values and gradients.
+Later calls with the same guards run the program. Where the trace breaks (a value read into
+Python, a write into a captured tensor, a random draw, an op that can't be compiled yet) or
+the check fails, the function runs eagerly for those guards, with one warning naming the
+reason; ``fullgraph=True`` raises instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+import weakref
+from typing import Any
+
+import numpy as np
+
+from symgrad._silent import restore, silence
+from symgrad._tracing import TRACE, GraphBreak
+from symgrad.autograd import anomaly, dual, grad_mode
+from symgrad.autograd.engine import grad
+from symgrad.autograd.node import node_class
+from symgrad.compiler.emit import Program, build
+from symgrad.compiler.trace import _Leaf, _Node, flatten, rebuild, trace
+from symgrad.prim import batching
+from symgrad.prim.primitive import Primitive, input_records
+from symgrad.tensor import Tensor
+
+__all__ = ["CompiledFunction", "CACHE_SIZE_LIMIT"]
+
+CACHE_SIZE_LIMIT = 8  # programs per function before it runs eagerly (PyTorch's default)
+_EAGER = object()
+_DOUBLE_BACKWARD = (
+    "symgrad.compile: the backward of a compiled function is not differentiable (no "
+    "create_graph=True, no double backward); call the function without compile to take "
+    "higher derivatives"
+)
+_grad_state = grad_mode._state
+_ALL: weakref.WeakSet = weakref.WeakSet()
+
+
+def clear_all() -> None:
+    """Forget the programs of every compiled function."""
+    for f in list(_ALL):
+        f._cache.clear()
+        f._last = None
+
+
+class CompiledFunction:
+    """``fn`` compiled: call it as ``fn``; ``source`` is the generated code of the last
+    program used."""
+
+    def __init__(self, fn: Any, fullgraph: bool = False, guard: Any = None) -> None:
+        self.fn = fn
+        self.fullgraph = fullgraph
+        self._guard = guard  # extra guard values (a module's parameters and training flags)
+        self._cache: dict = {}
+        self._last: Any = None
+        self._warned: set = set()
+        functools.update_wrapper(self, fn)
+        _ALL.add(self)
+
+    @property
+    def source(self) -> str | None:
+        """The generated forward and backward code of the program last run (None before the
+        first compiled call)."""
+        return None if self._last is None else self._last.program.source
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if (
+            TRACE.log is not None
+            or batching.STATE.depth
+            or anomaly._state.enabled
+            or (dual.STATE.level is not None and dual.active())
+        ):
+            return self.fn(*args, **kwargs)  # inside another trace, vmap, anomaly or forward AD
+        leaves: list = []
+        spec = flatten((args, kwargs), leaves)
+        key = (
+            _hashable(spec),
+            tuple((t._data.shape, t._data.dtype, t._requires_grad) for t in leaves),
+            None if self._guard is None else self._guard(),
+        )
+        entry = self._cache.get(key)
+        if entry is not None and entry is not _EAGER and not entry.externals_unchanged():
+            entry = None
+        if entry is None:
+            if len(self._cache) >= CACHE_SIZE_LIMIT:
+                self._break(GraphBreak(f"more than {CACHE_SIZE_LIMIT} recompilations"))
+                return self.fn(*args, **kwargs)
+            entry = self._cache[key] = self._compile(args, kwargs, leaves, spec)
+        if entry is _EAGER:
+            return self.fn(*args, **kwargs)
+        self._last = entry
+        return entry.run(leaves)
+
+    # -- compiling -------------------------------------------------------------------------------
+    def _compile(self, args: tuple, kwargs: dict, leaves: list, spec: Any) -> Any:
+        try:
+            plan, proxies, _ = trace(self.fn, args, kwargs)
+            requires = [t._requires_grad for t in leaves]
+            program = build(plan, requires, [p._data for p in proxies])
+            entry = _Entry(plan, program, self.fn)
+            _check(self.fn, entry, leaves, spec)
+        except GraphBreak as exc:
+            self._break(exc)
+            return _EAGER
+        return entry
+
+    def _break(self, exc: GraphBreak) -> None:
+        name = getattr(self.fn, "__qualname__", type(self.fn).__name__)
+        if self.fullgraph:
+            raise RuntimeError(
+                f"symgrad.compile(fullgraph=True): {name} can't be compiled as one graph: {exc}"
+            ) from None
+        if exc.reason not in self._warned:
+            self._warned.add(exc.reason)
+            warnings.warn(
+                f"symgrad.compile: {name} runs eagerly for these inputs: {exc}",
+                UserWarning,
+                stacklevel=4,
+            )
+
+
+class _CompiledGraph(Primitive):
+    """The primitive of a compiled function's node: its backward is the program's."""
+
+    name = "compiled_function"
+    backward_name = "CompiledFunctionBackward"
+
+    def __init__(self, entry: _Entry) -> None:
+        self.entry = entry
+
+    def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
+        if create_graph:
+            raise RuntimeError(_DOUBLE_BACKWARD)
+        node._unpack()  # the inputs were not changed in place since (else PyTorch's error)
+        program = self.entry.program
+        full = [
+            np.zeros(shape, dtype) if g is None else g
+            for g, (shape, dtype) in zip(grads, program.out_meta)
+        ]
+        token = silence()
+        try:
+            return program.backward(*full, *node.params["saved"])
+        finally:
+            restore(token)
+
+
+class _Entry:
+    """One program of a compiled function, and what its calls need."""
+
+    def __init__(self, plan: Any, program: Program, fn: Any) -> None:
+        self.plan = plan
+        self.program = program
+        self.externals = plan.externals
+        self._ext_meta = [self._meta(t) for t in plan.externals]
+        self.prim = _CompiledGraph(self)
+        self.node_cls = node_class(
+            "CompiledFunctionBackward", outputs=max(1, len(program.out_meta))
+        )
+
+    @staticmethod
+    def _meta(t: Tensor) -> tuple:
+        return (t._data.shape, t._data.dtype, t._requires_grad)
+
+    def externals_unchanged(self) -> bool:
+        """Whether the captured tensors still have the shapes, dtypes and flags traced."""
+        return all(self._meta(t) == m for t, m in zip(self.externals, self._ext_meta))
+
+    def run(self, leaves: list) -> Any:
+        """The function's results for argument tensors ``leaves``."""
+        program = self.program
+        token = silence()
+        try:
+            outs, saved = program.forward(
+                *[t._data for t in leaves], *[t._data for t in self.externals]
+            )
+        finally:
+            restore(token)
+        results = []
+        if _grad_state.enabled and any(program.out_requires):
+            inputs = [
+                leaves[k] if kind == "arg" else self.externals[k] for kind, k in program.grad_inputs
+            ]
+            edges, kept, versions, meta, consts, held = input_records(inputs, (True,) * len(inputs))
+            node = self.node_cls(
+                self.prim,
+                {"saved": saved},
+                tuple(edges),
+                tuple(kept),
+                None,
+                versions,
+                meta,
+                consts,
+                held,
+            )
+            for k, (o, req) in enumerate(zip(outs, program.out_requires)):
+                t = Tensor._make(o, node, True) if req else Tensor._make(o)
+                t._output_nr = k
+                results.append(t)
+        else:
+            results = [Tensor._make(o) for o in outs]
+        return rebuild(self.plan.out_spec, results)
+
+
+def _hashable(spec: Any) -> Any:
+    if type(spec) is _Node:
+        return (spec.kind, tuple(_hashable(v) for v in spec.items))
+    if type(spec) is _Leaf:
+        return ("tensor", spec.index)
+    if type(spec) is dict:
+        return ("dict", tuple((k, _hashable(v)) for k, v in spec.items()))
+    try:
+        hash(spec)
+    except TypeError:
+        return ("id", id(spec))
+    return (type(spec).__name__, spec)
+
+
+# -- the check against the eager function ---------------------------------------------------------
+_RTOL = {"float16": 1e-2, "float32": 1e-4, "float64": 1e-9, "complex64": 1e-4, "complex128": 1e-9}
+
+
+def _check(fn: Any, entry: _Entry, leaves: list, spec: Any) -> None:
+    """Compare the program with ``fn`` run eagerly on perturbed arguments (values, and the
+    gradients of a random weighting of the outputs); a difference is a graph break: some
+    value the trace took for a constant depends on the arguments."""
+    rng = np.random.default_rng(0)
+    for strong in (False, True):
+        data = [_perturb(t._data, rng, strong) for t in leaves]
+        _check_at(fn, entry, leaves, spec, data, rng)
+
+
+def _check_at(fn: Any, entry: _Entry, leaves: list, spec: Any, data: list, rng: Any) -> None:
+
+    def fresh() -> list:
+        return [Tensor._make(d.copy(), None, t._requires_grad) for d, t in zip(data, leaves)]
+
+    eager_in, compiled_in = fresh(), fresh()
+    args, kwargs = rebuild(spec, eager_in)
+    with grad_mode.set_grad_enabled(True):
+        try:
+            eager = fn(*args, **kwargs)
+        except Exception:  # noqa: BLE001 - perturbed arguments outside fn's domain: no verdict
+            return
+        compiled = entry.run(compiled_in)
+    e_outs: list = []
+    c_outs: list = []
+    flatten(eager, e_outs)
+    flatten(compiled, c_outs)
+    if len(e_outs) != len(c_outs):
+        raise GraphBreak("the function's outputs depend on its arguments' values")
+    for e, c in zip(e_outs, c_outs):
+        _same(e._data, c._data, "values")
+    wrt = [k for k, t in enumerate(leaves) if t._requires_grad]
+    ext = [t for t in entry.externals if t._requires_grad]
+    pairs = [(e, c) for e, c in zip(e_outs, c_outs) if e._requires_grad and c._requires_grad]
+    if not pairs or not (wrt or ext):
+        return
+    weights = [
+        Tensor._make(rng.standard_normal(e._data.shape).astype(e._data.dtype)) for e, _ in pairs
+    ]
+    e_wrt, c_wrt = [eager_in[k] for k in wrt] + ext, [compiled_in[k] for k in wrt] + ext
+    ge = grad([e for e, _ in pairs], e_wrt, weights, allow_unused=True)
+    gc = grad([c for _, c in pairs], c_wrt, weights, allow_unused=True)
+    for a, b in zip(ge, gc):
+        if (a is None) != (b is None):
+            raise GraphBreak("the function's gradients depend on its arguments' values")
+        if a is not None:
+            _same(a._data, b._data, "gradients")
+
+
+def _perturb(d: np.ndarray, rng: Any, strong: bool) -> np.ndarray:
+    """New values for an argument: close to the traced ones, or (``strong``) of other signs
+    and sizes, so that masks and comparisons taken for constants change."""
+    if d.dtype.kind in "fc":
+        if strong:
+            factor = rng.choice([-1.5, -0.5, 0.5, 1.5], d.shape)
+            return (d * factor + rng.standard_normal(d.shape)).astype(d.dtype)
+        noise = rng.standard_normal(d.shape)
+        return (d + (np.abs(d) + 1) * 0.01 * noise).astype(d.dtype)
+    return rng.permutation(d.reshape(-1)).reshape(d.shape) if d.size else d.copy()
+
+
+def _same(a: np.ndarray, b: np.ndarray, what: str) -> None:
+    if a.shape != b.shape or a.dtype != b.dtype:
+        raise GraphBreak(f"the compiled {what} differ in shape or dtype from the eager ones")
+    if a.dtype.kind not in "fc":
+        same = np.array_equal(a, b)
+    else:
+        rtol = _RTOL.get(a.dtype.name, 1e-4)
+        finite = np.abs(a[np.isfinite(a)])
+        atol = rtol * (float(finite.max()) if finite.size else 1.0)
+        same = np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
+    if not same:
+        raise GraphBreak(
+            f"the compiled {what} differ from the eager ones on perturbed arguments: a value "
+            "the trace took for a constant depends on the arguments"
+        )
