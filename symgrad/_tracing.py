@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["TRACE", "GraphBreak", "escape", "write", "draw", "data_params"]
+__all__ = ["TRACE", "GraphBreak", "escape", "write", "draw", "data_params", "traced_outputs"]
 
 
 class GraphBreak(Exception):
@@ -100,3 +100,9 @@ def data_params(result: Any, make: Any, *tensors: Any) -> None:
     node = result.grad_fn if result.grad_fn is not None else result._origin
     if node is not None and any(traced(t) for t in tensors):
         TRACE.params[id(node)] = (make, tensors)
+
+
+def traced_outputs(node: Any, outs: tuple) -> None:
+    """A node with several outputs ``outs`` joins the trace."""
+    TRACE.log.append((node, outs))
+    TRACE.nodes.add(id(node))

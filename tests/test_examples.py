@@ -462,9 +462,7 @@ def check_two_moons(out: str) -> None:
 
 
 def check_compiled_training(out: str) -> None:
-    eager, compiled = (
-        float(v) for v in re.findall(r"^\w+ +final loss (\S+)", out, flags=re.M)
-    )
+    eager, compiled = (float(v) for v in re.findall(r"^\w+ +final loss (\S+)", out, flags=re.M))
     assert eager == compiled and eager < 0.2  # the same training, and it learned
     assert "the trained weights agree: True" in out
     assert re.search(r"^speed-up: \d+\.\dx$", out, flags=re.M)

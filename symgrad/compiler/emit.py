@@ -47,7 +47,8 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
     for k in range(len(plan.externals)):
         names[("ext", k)] = f"e{k}"
     for j, step in enumerate(steps):
-        names[step.key] = f"v{j}"
+        for nr, key in enumerate(step.keys):
+            names[key] = f"v{j}" if len(step.keys) == 1 else f"v{j}_{nr}"
     requires = {("arg", k): r for k, r in enumerate(arg_requires)}
     for k, t in enumerate(plan.externals):
         requires[("ext", k)] = bool(t._requires_grad)
@@ -73,13 +74,17 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
             arrays.append(step.param_fn(*[values[key] for key in step.param_inputs]))
         kernel = _fitted(_kernel(step), step, arrays)
         ns[f"f{j}"] = kernel
-        values[step.key] = kernel(*arrays)
+        outs = kernel(*arrays)
+        for key, out in zip(step.keys, outs if len(step.keys) > 1 else (outs,)):
+            values[key] = out
         needs[j] = [
             key[0] != "const" and requires.get(key, False) and not det
             for key, det in zip(step.inputs, step.detached)
         ]
-        requires[step.key] = step.grad and any(needs[j])
-        fwd_lines.append(f"    v{j} = f{j}({', '.join(args)})  # {step.prim.name}")
+        for key, t in zip(step.keys, step.values):
+            requires[key] = step.grad and any(needs[j]) and t._data.dtype.kind in "fc"
+        made = ", ".join(names[key] for key in step.keys)
+        fwd_lines.append(f"    {made} = f{j}({', '.join(args)})  # {step.prim.name}")
     program = Program()
     out_names = []
     for key, det in plan.outputs:
@@ -102,16 +107,17 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
 
 def _needed(plan: Any) -> list:
     """The steps the outputs depend on, in order."""
-    by_key = {step.key: step for step in plan.steps}
+    by_key = {key: step for step in plan.steps for key in step.keys}
     wanted, stack = set(), [key for key, _ in plan.outputs]
     while stack:
         key = stack.pop()
-        if key in wanted or key not in by_key:
+        if key not in by_key or id(by_key[key]) in wanted:
             continue
-        wanted.add(key)
-        stack.extend(k for k in by_key[key].inputs if k[0] != "const")
-        stack.extend(by_key[key].param_inputs)
-    return [step for step in plan.steps if step.key in wanted]
+        step = by_key[key]
+        wanted.add(id(step))
+        stack.extend(k for k in step.inputs if k[0] != "const")
+        stack.extend(step.param_inputs)
+    return [step for step in plan.steps if id(step) in wanted]
 
 
 def _backward(plan, steps, names, requires, needs, ns, program) -> tuple[list, list]:
@@ -130,16 +136,18 @@ def _backward(plan, steps, names, requires, needs, ns, program) -> tuple[list, l
             have.add(g)
     for j in range(len(steps) - 1, -1, -1):
         step = steps[j]
-        g = "g" + names[step.key]
-        if g not in have or not any(needs[j]):
+        gs = ["g" + names[key] if "g" + names[key] in have else "None" for key in step.keys]
+        if all(g == "None" for g in gs) or not any(needs[j]):
             continue
         ns[f"b{j}"] = _vjp(step, needs[j])
+        g = gs[0] if len(gs) == 1 else _tuple(gs)
+        out = use(names[step.key]) if len(gs) == 1 else _tuple([use(names[k]) for k in step.keys])
         args = [
             f"c{j}_{i}" if key[0] == "const" else use(names[key])
             for i, key in enumerate(step.inputs)
         ]
         params = f", {use(f'p{j}')}" if step.param_fn is not None else ""
-        lines.append(f"    r = b{j}({_tuple(args)}, {use(names[step.key])}, {g}{params})")
+        lines.append(f"    r = b{j}({_tuple(args)}, {out}, {g}{params})")
         for i, key in enumerate(step.inputs):
             if needs[j][i]:
                 gi = "g" + names[key]
@@ -174,6 +182,8 @@ def _kernel(step: Any) -> Any:
         if not params:
             return prim.numeric
         return lambda *xs: prim.numeric(*xs, *params)
+    if len(step.keys) > 1:
+        return lambda *xs: prim.outputs(NP, xs, params)
     if isinstance(prim, Structural):
         return functools.partial(prim.kernel, NP, **params)
     return lambda *xs: prim.outputs(NP, xs, params)[0]
@@ -183,6 +193,14 @@ def _fitted(kernel: Any, step: Any, arrays: list) -> Any:
     """``kernel``, with a cast where its result's type is not the traced value's."""
     want = step.value._data
     got = kernel(*arrays)
+    if len(step.keys) > 1:
+        for out, t in zip(got, step.values):
+            if type(out) is not np.ndarray or (out.shape, out.dtype) != (
+                t._data.shape,
+                t._data.dtype,
+            ):
+                raise GraphBreak(f"{step.prim.name}'s outputs can't be compiled yet")
+        return kernel
     if type(got) is np.ndarray and got.dtype == want.dtype and got.shape == want.shape:
         return kernel
     shape, dtype = want.shape, want.dtype
@@ -204,8 +222,22 @@ def _vjp(step: Any, needs: list) -> Any:
     prim, params, meta = step.prim, step.params, step.meta
     needs = tuple(needs)
 
+    factors = hasattr(prim, "n_outputs")  # a factorization: its rule takes every output
+
     def vjp(inputs: tuple, out: Any, g: Any, given: Any = params) -> list:
-        result = prim.vjp(NP, g, Ctx(inputs, out, None, needs, given, 0, meta))
+        if factors and type(g) is not tuple:
+            out, g = (out,), (g,)
+        if type(g) is tuple:  # several outputs: a rule taking them all, or one at a time
+            if factors:
+                result = prim.vjp(NP, g, Ctx(inputs, out, None, needs, given, 0, meta))
+            else:
+                result = None
+                for k, gk in enumerate(g):
+                    if gk is not None:
+                        rk = prim.vjp(NP, gk, Ctx(inputs, out, None, needs, given, k, meta))
+                        result = rk if result is None else [_acc(a, b) for a, b in zip(result, rk)]
+        else:
+            result = prim.vjp(NP, g, Ctx(inputs, out, None, needs, given, 0, meta))
         grads = []
         for r, n, m in zip(result, needs, meta):
             if r is None or not n:

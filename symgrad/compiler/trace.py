@@ -103,7 +103,8 @@ class Step:
 
     ``inputs`` are keys of values (see :class:`Plan`) or ``("const", number)``; ``detached``
     marks the inputs reached through ``detach()`` (no gradient flows back through them);
-    ``value`` is the output as the trace computed it, to check the compiled code against."""
+    ``values`` are the outputs as the trace computed them (``value`` the first), to check the
+    compiled code against; ``keys`` their keys."""
 
     __slots__ = (
         "node",
@@ -117,18 +118,21 @@ class Step:
         "grad",
         "param_fn",
         "param_inputs",
+        "keys",
+        "values",
     )
 
-    def __init__(self, node: Any, inputs: list, detached: list, key: tuple, value: Any) -> None:
+    def __init__(self, node: Any, inputs: list, detached: list, values: tuple) -> None:
         self.node = node
         self.prim = node.prim
         self.params = node.params
         self.inputs = inputs
         self.detached = detached
         self.meta = node._meta
-        self.key = key
-        self.value = value
-        self.grad = node is not value._origin  # recorded, not an origin
+        self.keys = [("node", id(node), nr) for nr in range(len(values))]
+        self.values = values  # the output tensors, as traced
+        self.key, self.value = self.keys[0], values[0]
+        self.grad = node is not values[0]._origin  # recorded, not an origin
         self.param_fn: Any = None  # params computed from tensors' values at each call
         self.param_inputs: list = []  # the keys of those tensors
 
@@ -215,7 +219,7 @@ def _plan(log: list, aliases: dict, made: dict, proxies: list, result: Any) -> P
     for node, t in log:
         if id(node) in plan._nodes:
             continue
-        if getattr(node, "runs_user_code", False) or node.num_outputs != 1:
+        if getattr(node, "runs_user_code", False) or getattr(node.prim, "check", None):
             raise GraphBreak(f"{node.name()} can't be compiled yet")
         inputs, detached = [], []
         for i, (fn, nr) in enumerate(node.next_functions):
@@ -233,7 +237,7 @@ def _plan(log: list, aliases: dict, made: dict, proxies: list, result: Any) -> P
                 raise GraphBreak(f"{fn.name()} can't be compiled yet")
             inputs.append(key)
             detached.append(det)
-        step = Step(node, inputs, detached, ("node", id(node), 0), t)
+        step = Step(node, inputs, detached, t if type(t) is tuple else (t,))
         if id(node) in made:
             step.param_fn, tensors = made[id(node)]
             step.param_inputs = [key_of(x)[0] for x in tensors]

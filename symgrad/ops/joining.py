@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._tracing import TRACE, traced_outputs
 from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import node_class
 from symgrad.ops.shape import _tensor, to_dtype
@@ -216,6 +217,8 @@ class _Pieces(Primitive):
             outs = tuple(Tensor._make(a, node, True) for a in arrays)
             for i, t in enumerate(outs):
                 t._output_nr = i
+            if TRACE.log is not None:
+                traced_outputs(node, outs)
         for t in outs:
             link_view(tensor, t, kind)
         if dual.active() and dual.tangent_of(tensor) is not None:

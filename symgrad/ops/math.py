@@ -8,10 +8,10 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import check_number
+from symgrad._tracing import TRACE
 from symgrad.ops import elementwise as E
 from symgrad.ops.division import rounded_div
 from symgrad.prim import batching as _batching
-from symgrad._tracing import TRACE
 from symgrad.prim.primitive import as_operand, camel, int_overflow, with_origin
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._silent import quiet
+from symgrad._tracing import TRACE, traced_outputs
 from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import node_class
 from symgrad.prim.numpy_xp import NP, reduce_to
@@ -82,6 +83,8 @@ class Factorization(Primitive):
             outs = tuple(Tensor._make(a, node, True) for a in arrays)
             for i, t in enumerate(outs):
                 t._output_nr = i
+            if TRACE.log is not None:
+                traced_outputs(node, outs)
         else:
             outs = tuple(Tensor._make(a) for a in arrays)
         if dual.active() and dual.tangent_of(tensor) is not None:

@@ -17,8 +17,8 @@ try:  # tests/ is on sys.path when pytest imports the test packages from their r
 except ImportError:  # tests/ made a package itself
     from tests.ops.op_db import OP_DB
 
-# why an op-table entry may run eagerly (a graph break, said, never a wrong value): an op with
-# several outputs or a view's history; a mask, index or comparison computed from the values
+# why an op-table entry may run eagerly (a graph break, said, never a wrong value): qr, or a
+# view's history; a mask, index or comparison computed from the values
 # (max's indices, sort, where(x > 0, ...)) that the check on perturbed arguments catches
 BREAKS = ("history", "can't be compiled yet", "writes in place", "differ")
 
@@ -87,7 +87,7 @@ def test_most_of_the_op_table_compiles():
             f = symgrad.compile(lambda *xs, op=op: op.fn(symgrad, *xs))
             f(*[symgrad.tensor(a, requires_grad=True) for a in op.sample()])
             compiled += f.source is not None and not f._warned
-    assert compiled >= 0.88 * len(OP_DB), (compiled, len(OP_DB))
+    assert compiled >= 0.92 * len(OP_DB), (compiled, len(OP_DB))
 
 
 # -- training code -----------------------------------------------------------------------------
