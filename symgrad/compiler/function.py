@@ -78,13 +78,18 @@ class CompiledFunction:
             or (dual.STATE.level is not None and dual.active())
         ):
             return self.fn(*args, **kwargs)  # inside another trace, vmap, anomaly or forward AD
-        leaves: list = []
-        spec = flatten((args, kwargs), leaves)
-        key = (
-            _hashable(spec),
-            tuple((t._data.shape, t._data.dtype, t._requires_grad) for t in leaves),
-            None if self._guard is None else self._guard(),
-        )
+        spec = None
+        if not kwargs and all(type(a) is Tensor for a in args):  # the common call: tensors
+            leaves: Any = args
+            shapes = tuple([(t._data.shape, t._data.dtype, t._requires_grad) for t in args])
+        else:
+            leaves = []
+            spec = flatten((args, kwargs), leaves)
+            shapes = (
+                _hashable(spec),
+                tuple((t._data.shape, t._data.dtype, t._requires_grad) for t in leaves),
+            )
+        key = shapes if self._guard is None else (shapes, self._guard())
         entry = self._cache.get(key)
         if entry is not None and entry is not _EAGER and not entry.externals_unchanged():
             entry = None
@@ -92,6 +97,9 @@ class CompiledFunction:
             if len(self._cache) >= CACHE_SIZE_LIMIT:
                 self._break(GraphBreak(f"more than {CACHE_SIZE_LIMIT} recompilations"))
                 return self.fn(*args, **kwargs)
+            if spec is None:
+                leaves = []
+                spec = flatten((args, kwargs), leaves)
             entry = self._cache[key] = self._compile(args, kwargs, leaves, spec)
         if entry is _EAGER:
             return self.fn(*args, **kwargs)
@@ -160,6 +168,8 @@ class _Entry:
         self.externals = plan.externals
         self._ext_meta = [self._meta(t) for t in plan.externals]
         self.prim = _CompiledGraph(self)
+        self.any_requires = any(program.out_requires)
+        self.grad_inputs = [(kind == "arg", k) for kind, k in program.grad_inputs]
         self.node_cls = node_class(
             "CompiledFunctionBackward", outputs=max(1, len(program.out_meta))
         )
