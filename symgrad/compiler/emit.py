@@ -93,7 +93,7 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
         program.out_meta.append((values[key].shape, values[key].dtype))
     inputs = [names[("arg", k)] for k in range(len(arg_requires))]
     inputs += [names[("ext", k)] for k in range(len(plan.externals))]
-    bwd_lines, saved = _backward(plan, steps, names, requires, needs, ns, program)
+    bwd_lines, saved = _backward(plan, steps, names, requires, needs, ns, program, values)
     head = f"def forward({', '.join(inputs)}):"
     ret = f"    return {_tuple(out_names)}, {_tuple(saved)}"
     grads_in = [f"g{k}" for k in range(len(plan.outputs))]
@@ -120,7 +120,7 @@ def _needed(plan: Any) -> list:
     return [step for step in plan.steps if id(step) in wanted]
 
 
-def _backward(plan, steps, names, requires, needs, ns, program) -> tuple[list, list]:
+def _backward(plan, steps, names, requires, needs, ns, program, values) -> tuple[list, list]:
     """The backward function's lines and the forward values it reads."""
     lines, saved, have = [], {}, set()
 
@@ -139,13 +139,28 @@ def _backward(plan, steps, names, requires, needs, ns, program) -> tuple[list, l
         gs = ["g" + names[key] if "g" + names[key] in have else "None" for key in step.keys]
         if all(g == "None" for g in gs) or not any(needs[j]):
             continue
-        ns[f"b{j}"] = _vjp(step, needs[j])
-        g = gs[0] if len(gs) == 1 else _tuple(gs)
-        out = use(names[step.key]) if len(gs) == 1 else _tuple([use(names[k]) for k in step.keys])
         args = [
             f"c{j}_{i}" if key[0] == "const" else use(names[key])
             for i, key in enumerate(step.inputs)
         ]
+        if _fusable(step):  # element-wise: its fused g * partial kernels, called directly
+            given = [key[1] if key[0] == "const" else values[key] for key in step.inputs]
+            for n, v in enumerate(step.params):
+                ns[f"c{j}_p{n}"] = v
+            call = args + [use(names[step.key]), gs[0]]
+            call += [f"c{j}_p{n}" for n in range(len(step.params))]
+            for i, key in enumerate(step.inputs):
+                if needs[j][i]:
+                    ns[f"k{j}_{i}"] = _partial_kernel(step, i, given, values[step.key])
+                    gi, term = "g" + names[key], f"k{j}_{i}({', '.join(call)})"
+                    lines.append(
+                        f"    {gi} = _acc({gi}, {term})" if gi in have else f"    {gi} = {term}"
+                    )
+                    have.add(gi)
+            continue
+        ns[f"b{j}"] = _vjp(step, needs[j])
+        g = gs[0] if len(gs) == 1 else _tuple(gs)
+        out = use(names[step.key]) if len(gs) == 1 else _tuple([use(names[k]) for k in step.keys])
         params = f", {use(f'p{j}')}" if step.param_fn is not None else ""
         lines.append(f"    r = b{j}({_tuple(args)}, {out}, {g}{params})")
         for i, key in enumerate(step.inputs):
@@ -213,6 +228,26 @@ def _fitted(kernel: Any, step: Any, arrays: list) -> Any:
 
     def fitted(*xs: Any) -> np.ndarray:
         return np.asarray(np.broadcast_to(kernel(*xs), shape), dtype=dtype)
+
+    return fitted
+
+
+def _fusable(step: Any) -> bool:
+    return isinstance(step.prim, Elementwise) and step.param_fn is None and len(step.keys) == 1
+
+
+def _partial_kernel(step: Any, i: int, inputs: list, out: Any) -> Any:
+    """The element-wise step's ``g * partial_i`` kernel, summed and cast to input ``i``'s
+    shape and dtype where its result needs it (as found on a probe gradient of ones)."""
+    prim, params = step.prim, tuple(step.params)
+    kernel = prim._vjp_kernels.get(i) or prim.vjp_kernel(i)
+    shape, dtype = step.meta[i]
+    probe = kernel(*inputs, out, np.ones_like(out), *params)
+    if type(probe) is np.ndarray and probe.shape == shape and probe.dtype == dtype:
+        return kernel
+
+    def fitted(*xs: Any) -> np.ndarray:
+        return reduce_to(kernel(*xs), shape, dtype)
 
     return fitted
 
