@@ -39,6 +39,11 @@ _DOUBLE_BACKWARD = (
     "create_graph=True, no double backward); call the function without compile to take "
     "higher derivatives"
 )
+_NO_CLOSED_FORM = (
+    "a result of a symgrad.compile'd function hangs from one CompiledFunctionBackward node, "
+    "which has no closed form: call the function itself (without compile) for closed forms, "
+    "derivations and pictures"
+)
 _grad_state = grad_mode._state
 _ALL: weakref.WeakSet = weakref.WeakSet()
 
@@ -142,6 +147,12 @@ class _CompiledGraph(Primitive):
 
     def __init__(self, entry: _Entry) -> None:
         self.entry = entry
+
+    def outputs(self, xp: Any, inputs: tuple, params: Any) -> tuple:
+        raise NotImplementedError(_NO_CLOSED_FORM)
+
+    def local_formulas(self, node: Any) -> tuple:
+        raise NotImplementedError(_NO_CLOSED_FORM)
 
     def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
         if create_graph:

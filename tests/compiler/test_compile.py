@@ -246,3 +246,12 @@ def test_compile_refuses_what_is_not_callable():
     with pytest.raises(TypeError, match="function or an nn.Module"):
         symgrad.compile(3)
     assert symgrad.compile(len, disable=True) is len
+
+
+def test_closed_forms_ask_for_the_function_without_compile():
+    from symgrad.symbolic import gradient
+
+    x = symgrad.tensor([1.0, 2.0], requires_grad=True, name="x")
+    f = symgrad.compile(lambda t: (t * t).sum())
+    with pytest.raises(NotImplementedError, match="without compile"):
+        gradient(f(x), [x])
