@@ -105,7 +105,14 @@ class CompiledFunction:
             if spec is None:
                 leaves = []
                 spec = flatten((args, kwargs), leaves)
-            entry = self._cache[key] = self._compile(args, kwargs, leaves, spec)
+            entry = self._compile(args, kwargs, leaves, spec)
+            if type(entry) is _Failed:  # the function's own error, or one of the trace alone
+                result = self.fn(*args, **kwargs)
+                exc = entry.error
+                self._break(GraphBreak(f"the trace failed ({type(exc).__name__}: {exc})"))
+                self._cache[key] = _EAGER
+                return result
+            self._cache[key] = entry
         if entry is _EAGER:
             return self.fn(*args, **kwargs)
         self._last = entry
@@ -122,6 +129,8 @@ class CompiledFunction:
         except GraphBreak as exc:
             self._break(exc)
             return _EAGER
+        except Exception as exc:  # noqa: BLE001 - the trace failed where eager code may not
+            return _Failed(exc)
         return entry
 
     def _break(self, exc: GraphBreak) -> None:
@@ -137,6 +146,13 @@ class CompiledFunction:
                 UserWarning,
                 stacklevel=4,
             )
+
+
+class _Failed:
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
 
 
 class _CompiledGraph(Primitive):

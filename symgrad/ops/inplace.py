@@ -41,6 +41,8 @@ def _check_leaf(x: Tensor, op: str) -> None:
 
 def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
     """Run ``compute`` on ``x`` and make ``x`` hold the result, as an in-place op ``op``."""
+    if TRACE.log is not None:
+        write(x, op)
     _check_leaf(x, op)
     if dual.active():
         dual_tangents.check_inplace(x, others, op)

@@ -255,3 +255,25 @@ def test_closed_forms_ask_for_the_function_without_compile():
     f = symgrad.compile(lambda t: (t * t).sum())
     with pytest.raises(NotImplementedError, match="without compile"):
         gradient(f(x), [x])
+
+
+def test_writing_into_an_argument_runs_eagerly_once():
+    def f(x):
+        x.add_(1)
+        return x * 2
+
+    c = symgrad.compile(f)
+    x = symgrad.tensor([1.0, 2.0])
+    with pytest.warns(UserWarning, match="add_ writes in place"):
+        assert c(x).tolist() == [4.0, 6.0]
+    assert x.tolist() == [2.0, 3.0]  # written once, as without compile
+
+
+def test_an_error_of_the_function_is_its_own():
+    c = symgrad.compile(lambda x: x @ x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning: the error is the function's
+        with pytest.raises(RuntimeError, match="cannot be multiplied"):
+            c(symgrad.ones(2, 3))
+    assert c(symgrad.ones(2, 2)).tolist() == [[2.0, 2.0], [2.0, 2.0]]
+    assert c.source is not None
