@@ -9,7 +9,8 @@ from typing import Any
 
 from symgrad import ops as _ops
 from symgrad import random
-from symgrad.func.transforms import _check_chunk_size, _check_randomness
+from symgrad.func._checks import check_chunk_size as _check_chunk_size
+from symgrad.func._checks import check_randomness as _check_randomness
 from symgrad.prim import batching
 from symgrad.tensor import Tensor
 
@@ -180,16 +181,16 @@ def _unbatch(out: Any, out_dims: Any, level: int, size: int, fname: str) -> Any:
     """The function's results with the batch moved to ``out_dims`` (a result that does not
     depend on the batch is repeated along it, as PyTorch does)."""
     if isinstance(out, Tensor):
+        if out_dims is None and not batching.is_batched(out, level):
+            return out  # an output declared unbatched
         if not isinstance(out_dims, int):
             raise ValueError(
                 f"vmap({fname}, ...): out_dims must be an int for a Tensor output, got {out_dims!r}"
             )
-        if isinstance(out, batching.BatchedTensor) and out._level == level:
+        if batching.is_batched(out, level):
             p = out._physical
-        elif isinstance(out, batching.BatchedTensor):
-            raise batching.Unbatchable("a result batched by an outer vmap only")
-        else:
-            p = _ops.stack([out] * size)
+        else:  # the same for every element (or batched by an outer vmap only): repeated
+            p = out.unsqueeze(0).expand((size,) + tuple(out.shape)).clone()
         return _ops.movedim(p, 0, out_dims % p.ndim) if p.ndim else p
     if isinstance(out, (tuple, list)):
         dims = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(out)
@@ -209,6 +210,8 @@ def _select(t: Tensor, dim: Any, i: int) -> Tensor:
 def _stack(results: list, out_dims: Any, fname: str) -> Any:
     first = results[0]
     if isinstance(first, Tensor):
+        if out_dims is None:
+            return first
         if not isinstance(out_dims, int):
             raise ValueError(
                 f"vmap({fname}, ...): out_dims must be an int for a Tensor output, got {out_dims!r}"

@@ -6,20 +6,38 @@ runs over the batch. The function's Python code sees the logical shape; when it 
 primitive that declares a batching rule, the rule rewrites the call for the physical tensors
 (an element-wise op aligns them, a reduction shifts its ``dim``, ``matmul`` lifts vectors to
 matrices) and runs the primitive once on the whole batch, recording the graph on the physical
-tensors as usual. Everything else refuses: reading a batched tensor's array raises
-:class:`Unbatchable`, and ``vmap`` then runs the function once per element instead. A nested
-``vmap`` wraps batched tensors in batched tensors; each level's rule calls the primitive on the
-level below.
+tensors as usual. A primitive without a rule runs once per element of the batch (and says so
+once); reading a batched tensor's array raises :class:`Unbatchable`, and ``vmap`` then runs the
+whole function once per element instead.
+
+Levels: each running ``vmap`` has a level (1 for the outermost). A nested ``vmap`` wraps
+batched tensors in batched tensors, the inner level outside, so the physical array of a
+tensor batched at levels 1 and 2 has the batch of level 1 first; each level's rule calls the
+primitive on the level below. :func:`unwrap_level` and :func:`wrap_level` move one level's
+batch between the batched form and a plain leading dimension: the differentiating transforms
+use them to run on the physical tensors, where a batch of gradients is one gradient.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from symgrad._data import Size
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
-__all__ = ["BatchedTensor", "Unbatchable", "STATE", "batched_call", "broadcasting_op", "physical"]
+__all__ = [
+    "BatchedTensor",
+    "Unbatchable",
+    "STATE",
+    "batched_call",
+    "broadcasting_op",
+    "physical",
+    "unwrap_level",
+    "wrap_level",
+    "storage",
+]
 
 
 class Unbatchable(Exception):
@@ -67,6 +85,16 @@ class _LogicalArray:
 
     def __getattr__(self, name: str) -> Any:
         raise Unbatchable(f"an operation read the array attribute {name!r} of a batched tensor")
+
+
+def storage(t: Any) -> tuple:
+    """``(array, batch sizes)``: the array holding a tensor's values, and the sizes of the
+    batch dimensions in front of its logical ones (none for a plain tensor)."""
+    depth = 0
+    while isinstance(t, BatchedTensor):
+        t, depth = t._physical, depth + 1
+    array = _DATA.__get__(t)
+    return array, tuple(array.shape[:depth])
 
 
 def _innermost(t: Any) -> Any:
@@ -129,6 +157,10 @@ class BatchedTensor(Tensor):
     def requires_grad(self) -> bool:
         return self._physical.requires_grad
 
+    def detach(self) -> BatchedTensor:
+        """The batch cut from the graph."""
+        return BatchedTensor(self._physical.detach(), self._level)
+
     def __repr__(self) -> str:
         return f"BatchedTensor(level={self._level}, logical shape={list(self.shape)})"
 
@@ -140,26 +172,84 @@ def physical(t: Any, level: int) -> Any:
     return t
 
 
+def unwrap_level(t: Any, level: int, size: int) -> Any:
+    """``t`` with the batch of ``level`` as a plain leading dimension of its logical shape (the
+    tensor as the levels below ``level`` see it); a tensor not batched at ``level`` is
+    repeated ``size`` times."""
+    if isinstance(t, BatchedTensor) and t._level >= level:
+        if t._level == level:
+            return t._physical
+        inner = unwrap_level(t._physical, level, size)  # logical (size, t's batch, ...)
+        return BatchedTensor(inner.transpose(0, 1), t._level)
+    if not isinstance(t, Tensor):
+        return t
+    return t.unsqueeze(0).expand((size,) + tuple(t.shape))
+
+
+def wrap_level(t: Any, level: int) -> Any:
+    """The inverse of :func:`unwrap_level`: ``t``'s leading dimension becomes the batch of
+    ``level`` (inside the batches of the levels above it)."""
+    if isinstance(t, BatchedTensor) and t._level > level:
+        return BatchedTensor(wrap_level(t._physical.transpose(0, 1), level), t._level)
+    if not isinstance(t, Tensor):
+        return t
+    return BatchedTensor(t, level)
+
+
 def _top_level(args: tuple) -> int | None:
     levels = [a._level for a in args if isinstance(a, BatchedTensor)]
     return max(levels) if levels else None
 
 
 def batched_call(prim: Any, args: tuple, params: Any, kind: str) -> Any:
-    """``prim`` applied to ``args`` of which some are batched: the rule of ``prim.batch``
-    (``kind`` tells the calling convention: "elementwise" takes ``params`` as a tuple), or
-    :class:`Unbatchable`."""
+    """``prim`` applied to ``args`` of which some are batched: the rule ``prim.batch`` (a
+    function, or the name of one of the shared rules below; ``kind`` tells the calling
+    convention: "elementwise" takes ``params`` as a tuple), else once per batch element."""
     level = _top_level(args)
-    rule = _RULES.get(getattr(prim, "batch", None))
+    rule = prim.batch if callable(prim.batch) else _RULES.get(prim.batch)
+    size = batch_size(args, level)
     if rule is None:
-        raise Unbatchable(f"{prim.name} has no batching rule")
-    size = next(a._physical.shape[0] for a in args if isinstance(a, BatchedTensor))
-    out = rule(prim, args, params, level, kind)
+        out = _each_element(prim, args, params, level, kind, size)
+    else:
+        out = rule(prim, args, params, level, kind)
     if isinstance(out, tuple):
         return tuple(BatchedTensor(o, level) for o in out)
     if out.shape[:1] != (size,):
         raise Unbatchable(f"{prim.name}'s batching rule lost the batch")  # pragma: no cover
     return BatchedTensor(out, level)
+
+
+def batch_size(args: Any, level: int) -> int:
+    """The batch size of ``level``, from the first of ``args`` batched there."""
+    return next(a._physical.shape[0] for a in args if is_batched(a, level))
+
+
+def is_batched(t: Any, level: int) -> bool:
+    """Whether ``t`` is a batched tensor of ``level``."""
+    return isinstance(t, BatchedTensor) and t._level == level
+
+
+_warned: set = set()
+
+
+def _each_element(prim: Any, args: tuple, params: Any, level: int, kind: str, size: int) -> Any:
+    """The fallback for a primitive without a rule: once per element, results stacked."""
+    if prim.name not in _warned:
+        _warned.add(prim.name)
+        warnings.warn(
+            f"vmap: {prim.name} has no batching rule yet: it runs once per batch element",
+            UserWarning,
+            stacklevel=4,
+        )
+    xp = INTERPRETERS.tensor
+    results = []
+    for i in range(size):
+        picked = [a._physical[i] if is_batched(a, level) else a for a in args]
+        one = prim(*picked, params=params) if kind == "elementwise" else prim(*picked, **params)
+        results.append(one)
+    if isinstance(results[0], tuple):
+        return tuple(xp.cat([xp.unsqueeze(r, 0) for r in rs], 0) for rs in zip(*results))
+    return xp.cat([xp.unsqueeze(r, 0) for r in results], 0)
 
 
 def broadcasting_op(fn: Any, args: tuple) -> Any:
@@ -224,6 +314,29 @@ def _reduction(prim: Any, args: tuple, params: dict, level: int, kind: str) -> A
     return prim(a._physical, **new)
 
 
+def _flip(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    return prim(args[0]._physical, dims=tuple(d + 1 for d in params["dims"]))
+
+
+def _expand(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """``expand``: the new leading dimensions go after the batch."""
+    p, shape = args[0]._physical, tuple(params["shape"])
+    new = len(shape) - (p.ndim - 1)
+    if new > 0:
+        p = p.reshape((p.shape[0],) + (1,) * new + tuple(p.shape[1:]))
+    return prim(p, shape=(p.shape[0],) + shape)
+
+
+def _sum_to_size(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """``sum_to_size``: the extra leading dimensions, after the batch, summed first."""
+    p, shape = args[0]._physical, tuple(params["shape"])
+    extra = p.ndim - 1 - len(shape)
+    if extra > 0:
+        p = p.sum(tuple(range(1, extra + 1)))
+    target = (p.shape[0],) + shape
+    return p if tuple(p.shape) == target else prim(p, shape=target)
+
+
 def _getitem(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
     (a,) = args
     key = params["key"]
@@ -240,6 +353,12 @@ def _matmul(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
     a_vec, b_vec = _logical_ndim(a, level) == 1, _logical_ndim(b, level) == 1
     pa, pb = physical(a, level), physical(b, level)
     a_batched, b_batched = pa is not a, pb is not b
+    if a_batched and not b_batched and b.ndim <= 2:
+        # the batch (and any batch dimensions of a) folded into a's rows: one matrix product,
+        # the one a stacked input would get outside vmap (so the same rounding)
+        rows = pa.reshape((-1, pa.shape[-1]))
+        out = prim(rows, pb)
+        return out.reshape(tuple(pa.shape[:-1]) + tuple(out.shape[1:]))
     if a_vec:
         pa = pa.unsqueeze(-2)
     if b_vec:
@@ -285,5 +404,8 @@ _RULES = {
     "elementwise": _elementwise,
     "reduction": _reduction,
     "getitem": _getitem,
+    "expand": _expand,
+    "flip": _flip,
+    "sum_to_size": _sum_to_size,
     "matmul": _matmul,
 }
