@@ -23,6 +23,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
+
 from symgrad._data import Size
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
@@ -37,6 +39,7 @@ __all__ = [
     "unwrap_level",
     "wrap_level",
     "storage",
+    "on_storage",
 ]
 
 
@@ -95,6 +98,19 @@ def storage(t: Any) -> tuple:
         t, depth = t._physical, depth + 1
     array = _DATA.__get__(t)
     return array, tuple(array.shape[:depth])
+
+
+def on_storage(t: Any, fn: Any) -> Any:
+    """``fn`` of the plain tensor holding a batched tensor's values (its batch dimensions in
+    front, see :func:`storage`), whose results have the same batch dimensions in front: those
+    results batched again as ``t`` is. For an op whose key is found from the values (max
+    pooling), computed once for the whole batch."""
+    if not isinstance(t, BatchedTensor):
+        return fn(t)
+    out = on_storage(t._physical, fn)
+    if isinstance(out, tuple):
+        return tuple(BatchedTensor(o, t._level) for o in out)
+    return BatchedTensor(out, t._level)
 
 
 def _innermost(t: Any) -> Any:
@@ -337,13 +353,63 @@ def _sum_to_size(prim: Any, args: tuple, params: dict, level: int, kind: str) ->
     return p if tuple(p.shape) == target else prim(p, shape=target)
 
 
-def _getitem(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
-    (a,) = args
-    key = params["key"]
+def _physical_key(key: Any) -> tuple:
+    """``(the key for the physical tensor, where its result holds the batch)``: a full slice
+    in front, and NumPy's rule that index arrays apart from each other put their dimensions
+    first, before the batch."""
     items = key if isinstance(key, tuple) else (key,)
-    if not all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in items):
-        raise Unbatchable("indexing with tensors or masks")
-    return prim(a._physical, key=(slice(None),) + tuple(items))
+    phys = (slice(None),) + tuple(items)
+    if not any(isinstance(k, np.ndarray) for k in items):
+        return phys, 0
+    adv = [i for i, k in enumerate(items) if isinstance(k, (np.ndarray, int, np.integer))]
+    if adv == list(range(adv[0], adv[-1] + 1)):
+        return phys, 0
+    shapes = [
+        (int(k.sum()),) if k.dtype == np.bool_ else k.shape
+        for k in items
+        if isinstance(k, np.ndarray)
+    ]
+    return phys, len(np.broadcast_shapes(*shapes))
+
+
+def _getitem(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """``x[key]`` (and ``index_select``) of a batch, with any key of unbatched indices."""
+    key, at = _physical_key(params["key"])
+    out = prim(args[0]._physical, key=key)
+    return out.movedim(at, 0) if at else out
+
+
+def _index_put_zeros(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """Zeros with a batch of gradients placed at ``key`` (the VJP of indexing)."""
+    key, at = _physical_key(params["key"])
+    g = args[0]._physical
+    g = g.movedim(0, at) if at else g
+    shape = (g.shape[at],) + tuple(params["shape"])
+    return prim(g, shape=shape, key=key, unique=params["unique"])
+
+
+def _along_index(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """``gather`` and its VJP ``scatter_zeros``: the index repeated over the batch."""
+    p = args[0]._physical
+    index = params["index"]
+    new = dict(params, dim=params["dim"] + 1)
+    new["index"] = np.broadcast_to(index[None], (p.shape[0],) + index.shape)
+    if "shape" in params:
+        new["shape"] = (p.shape[0],) + tuple(params["shape"])
+    return prim(p, **new)
+
+
+def _join(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """``cat`` and ``stack``: every operand batched (an unbatched one repeated)."""
+    size = batch_size(args, level)
+    phys = [unwrap_level(a, level, size) for a in args]
+    return prim(*phys, **dict(params, dim=params["dim"] + 1))
+
+
+def _trailing(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """An op on the trailing dimensions of its one input (average pooling): the batch is one
+    more leading dimension."""
+    return prim(args[0]._physical, **params)
 
 
 def _matmul(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
@@ -404,6 +470,10 @@ _RULES = {
     "elementwise": _elementwise,
     "reduction": _reduction,
     "getitem": _getitem,
+    "index_put_zeros": _index_put_zeros,
+    "along_index": _along_index,
+    "join": _join,
+    "trailing": _trailing,
     "expand": _expand,
     "flip": _flip,
     "sum_to_size": _sum_to_size,

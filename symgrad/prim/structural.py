@@ -55,7 +55,7 @@ class Structural(Primitive):
         formula: Any = None,
         jvp: Any = None,
         text: Any = None,
-        batch: str | None = None,
+        batch: Any = None,
     ) -> None:
         self.name = name
         # how vmap runs it on a batch at once (see symgrad.prim.batching); None: it can't
