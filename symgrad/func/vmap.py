@@ -57,12 +57,15 @@ def vmap(
     """``func`` mapped over a dimension of its inputs (``in_dims``: an int or None for every
     argument, or one per argument), its results stacked along ``out_dims``.
 
-    ``func`` runs once on the whole batch where every operation it reaches has a batching
-    rule (element-wise ops, sums, means, norms, the softmax family, matmul, transposes,
-    reshapes that are views, basic indexing, and ``grad`` of such a function). Otherwise
+    ``func`` runs once on the whole batch: each primitive it reaches runs through its
+    batching rule (element-wise ops, reductions, the softmax family, matmul, shape ops,
+    joining, indexing, convolution, pooling, normalization, the losses, and the transforms
+    of :mod:`symgrad.func`; the list is in docs/functional.md), or once per element where it
+    has none yet (with a warning naming it). Where ``func`` reads a batched tensor's values,
     symgrad runs ``func`` once per batch element (a Python loop) and stacks the results, with
     the values and gradients of PyTorch's batching up to rounding (a batched product may add in
-    another order); it says so once in a warning.
+    another order); it says so once in a warning. ``out_dims=None`` returns an output that
+    does not depend on the batch as it is.
     ``randomness`` is PyTorch's: ``"error"`` refuses random operations inside ``func``,
     ``"same"`` gives every element the same random numbers, ``"different"`` fresh ones.
 
