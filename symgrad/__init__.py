@@ -50,6 +50,7 @@ _LAZY_NAMES = {
     "elementwise": "symgrad.symbolic",
     "verify": "symgrad.check",
     "GradientReport": "symgrad.check",
+    "vmap": "symgrad.func",  # torch.vmap
 }
 
 
