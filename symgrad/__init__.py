@@ -51,6 +51,7 @@ _LAZY_NAMES = {
     "elementwise": "symgrad.symbolic",
     "verify": "symgrad.check",
     "GradientReport": "symgrad.check",
+    "vmap": "symgrad.func",  # torch.vmap
 }
 
 

@@ -26,6 +26,7 @@ from symgrad.autograd.hooks import (
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to, walk
 from symgrad.autograd.roots import as_list, given_gradients, root_gradients
+from symgrad.prim.batching import BatchedTensor
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["backward", "grad"]
@@ -37,11 +38,17 @@ class _Run:
     """One backward pass: buffers, the order of the nodes and what to do at the leaves."""
 
     def __init__(
-        self, create_graph: bool, retain_graph: bool, targets: dict | None, accumulate: bool
+        self,
+        create_graph: bool,
+        retain_graph: bool,
+        targets: dict | None,
+        accumulate: bool,
+        batched: bool = False,
     ) -> None:
         self.create_graph = create_graph
-        # in forward mode the gradients are tensors, so they carry tangents (not recorded)
-        self.tangents = not create_graph and dual.active()
+        # in forward mode the gradients are tensors, so they carry tangents (not recorded);
+        # inside vmap they are batched tensors, so the rules run through the batching rules
+        self.tangents = not create_graph and (dual.active() or batched)
         self.retain_graph = retain_graph
         self.targets = targets  # {(node, output_nr): positions} when only some inputs matter
         self.accumulate = accumulate
@@ -380,9 +387,10 @@ def grad(
             "got: allow_unused=False. Unused inputs get zeros with materialize_grads=True, so "
             "leave allow_unused out"
         )
-    start = root_gradients(roots, grads, create_graph or dual.active())
+    batched = any(type(g) is BatchedTensor for g in grads)
+    start = root_gradients(roots, grads, create_graph or dual.active() or batched)
     targets = _targets(input_list)
-    run = _Run(create_graph, retain_graph, targets, accumulate=False)
+    run = _Run(create_graph, retain_graph, targets, accumulate=False, batched=batched)
     run.execute(roots, start)
     result = []
     for i, t in enumerate(input_list):

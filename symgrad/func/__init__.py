@@ -22,7 +22,8 @@ tensor(12.)
 """
 
 from symgrad.func.functional_call import functional_call
-from symgrad.func.transforms import grad, grad_and_value, hessian, jacfwd, jacrev, jvp, vjp
+from symgrad.func.jacobians import hessian, jacfwd, jacrev
+from symgrad.func.transforms import grad, grad_and_value, jvp, vjp
 from symgrad.func.vmap import vmap
 
 __all__ = [

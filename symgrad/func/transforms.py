@@ -1,5 +1,5 @@
 """The differentiating transforms of :mod:`symgrad.func`: ``grad``, ``grad_and_value``,
-``vjp``, ``jvp``, ``jacrev``, ``jacfwd`` and ``hessian``."""
+``vjp`` and ``jvp`` (``jacrev``, ``jacfwd`` and ``hessian`` are in :mod:`.jacobians`)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,12 @@ from collections.abc import Callable
 from typing import Any
 
 from symgrad import creation
-from symgrad import ops as _ops
 from symgrad.autograd.engine import grad as _engine_grad
 from symgrad.autograd.grad_mode import enable_grad
-from symgrad.prim import batching
+from symgrad.func import batched
 from symgrad.tensor import Tensor
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian"]
+__all__ = ["grad", "grad_and_value", "vjp", "jvp"]
 
 _depth = [0]  # transforms running now: inner ones keep the derivative's graph for outer ones
 
@@ -23,6 +22,12 @@ _depth = [0]  # transforms running now: inner ones keep the derivative's graph f
 def _fresh(x: Any, what: str) -> Tensor:
     """A tensor standing for the input ``x`` that requires grad, still connected to ``x``'s
     graph when ``x`` requires grad (an outer transform, or the caller's autograd)."""
+    _check_differentiable(x, what)
+    return x.clone() if x.requires_grad else x.detach().requires_grad_(True)
+
+
+def _check_differentiable(x: Any, what: str) -> None:
+    """PyTorch's errors for an argument that can't be differentiated."""
     if not isinstance(x, Tensor):
         raise TypeError(
             f"{what}: expected the differentiated argument to be a Tensor, got {type(x).__name__}"
@@ -31,7 +36,6 @@ def _fresh(x: Any, what: str) -> Tensor:
         raise RuntimeError(
             f"{what}: only floating point inputs can be differentiated, got {x.dtype}"
         )
-    return x.clone() if x.requires_grad else x.detach().requires_grad_(True)
 
 
 def _leaves(tree: Any) -> list:
@@ -153,11 +157,9 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         what = "grad_and_value(f)(*args)"
         nums = _argnums(argnums, len(args), what)
-        if batching.STATE.depth and _depth[0] == 0:
-            level = _batch_level(_leaves(list(args)))
-            if level is not None:
-                grads, value = _per_sample(func, list(args), kwargs, nums, has_aux, level, what)
-                return (tuple(grads) if isinstance(argnums, tuple) else grads[0]), value
+        lowering = batched.Lowering.of(list(args))
+        if lowering is not None:
+            return _lowered_grad(func, lowering, args, kwargs, argnums, nums, has_aux, what)
         with _Transform(_leaves(list(args))) as run:
             args = list(args)
             fresh = []
@@ -166,6 +168,7 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
                 fresh.append(leaves)
             out, aux = _split_aux(func(*args, **kwargs), has_aux, what)
             _check_scalar(out, what)
+            batched.refuse_batched(out)
             flat = _derivatives(out, [x for f in fresh for x in f], None, run.create_graph)
             found = iter(flat)
             grads = [_rebuild(args[i], found) for i in nums]
@@ -185,48 +188,32 @@ def _check_scalar(out: Any, what: str) -> None:
         )
 
 
-def _batch_level(leaves: list) -> int | None:
-    levels = [t._level for t in leaves if isinstance(t, batching.BatchedTensor)]
-    return max(levels) if levels else None
-
-
-def _per_sample(
-    func: Callable, args: list, kwargs: dict, nums: tuple, has_aux: bool, level: int, what: str
+def _lowered_grad(
+    func: Callable,
+    lowering: batched.Lowering,
+    args: tuple,
+    kwargs: dict,
+    argnums: Any,
+    nums: tuple,
+    has_aux: bool,
+    what: str,
 ) -> tuple:
-    """Inside ``vmap``: every element's gradient from one backward pass. Each differentiated
-    input becomes a physical leaf with one copy per element (an unmapped one repeated), the
-    batch runs once, and the gradient of the sum of the elements' values gives each element's
+    """Inside ``vmap``: the gradient of the sum of the elements' values, on the physical
+    tensors (an unbatched differentiated input repeated per element), holds every element's
     own gradient in its row, as the elements share nothing."""
-    size = next(
-        t._physical.shape[0] for t in _leaves(args) if isinstance(t, batching.BatchedTensor)
-    )
-    if any(isinstance(t, Tensor) and t.requires_grad for t in _leaves(args)):
-        raise batching.Unbatchable("grad of inputs that require grad themselves")
-    physical = []
-    for i in nums:
-        leaves = []
-        for t in _leaves(args[i]):
-            if isinstance(t, batching.BatchedTensor) and t._level != level:
-                raise batching.Unbatchable("grad inside nested vmap")
-            _fresh(t, what)  # PyTorch's errors for what can't be differentiated
-            p = batching.physical(t, level)
-            p = (p if p is not t else _ops.stack([t] * size)).detach().clone()
-            leaves.append(p.requires_grad_(True))
-        args[i] = _rebuild(args[i], iter(batching.BatchedTensor(p, level) for p in leaves))
-        physical.append(leaves)
-    with enable_grad():
-        out, aux = _split_aux(func(*args, **kwargs), has_aux, what)
-    _check_scalar(out, what)
-    if not (isinstance(out, batching.BatchedTensor) and out._level == level):
-        raise batching.Unbatchable("a value that does not depend on the batch")
-    flat = [p for leaves in physical for p in leaves]
-    found = _engine_grad(out._physical.sum(), flat, allow_unused=True)
-    grads = iter(
-        batching.BatchedTensor((creation.zeros_like(p) if g is None else g).detach(), level)
-        for p, g in zip(flat, found)
-    )
-    out = batching.BatchedTensor(out._physical.detach(), level)
-    return [_rebuild(args[i], grads) for i in nums], ((out, aux) if has_aux else out)
+    lowered = [lowering.down(a, i in nums) for i, a in enumerate(args)]
+
+    def physical_func(*xs: Any) -> tuple:
+        inputs = [lowering.up_flagged(x, flags) for x, (_, flags) in zip(xs, lowered)]
+        out, aux = _split_aux(func(*inputs, **kwargs), has_aux, what)
+        _check_scalar(out, what)
+        values = lowering.unwrap(out)
+        return values.sum(), (values, lowering.unwrap(aux))
+
+    inner = grad_and_value(physical_func, argnums, has_aux=True)
+    grads, (_, (values, aux)) = inner(*[x for x, _ in lowered])
+    value = lowering.wrap(values)
+    return lowering.wrap(grads), ((value, lowering.wrap(aux)) if has_aux else value)
 
 
 def grad(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
@@ -255,10 +242,14 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     """``(output, vjp_fn)`` (and ``aux`` with ``has_aux=True``): ``vjp_fn(cotangent)`` gives the
     vector-Jacobian products with every primal, as a tuple."""
     what = "vjp(f, *primals)"
+    lowering = batched.Lowering.of(list(primals))
+    if lowering is not None:
+        return _lowered_vjp(func, lowering, primals, has_aux)
     run = _Transform(list(primals))
     with run:
         xs = [_fresh(p, what) for p in primals]
         out, aux = _split_aux(func(*xs), has_aux, what)
+        batched.refuse_batched(out)
     outs = out if isinstance(out, tuple) else (out,)
 
     def vjp_fn(*cotangents: Any) -> tuple:
@@ -281,7 +272,25 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     return result + (run.finish(aux),) if has_aux else result
 
 
-# -- jvp, jacrev, jacfwd, hessian -----------------------------------------------------------------
+def _lowered_vjp(
+    func: Callable, lowering: batched.Lowering, primals: tuple, has_aux: bool
+) -> tuple:
+    """Inside ``vmap``: the ``vjp`` of the function on the physical tensors."""
+    lowered = [lowering.down(p, True) for p in primals]
+
+    def physical_func(*xs: Any) -> Any:
+        inputs = [lowering.up_flagged(x, flags) for x, (_, flags) in zip(xs, lowered)]
+        return lowering.unwrap(func(*inputs))
+
+    out, physical_vjp, *aux = vjp(physical_func, *[x for x, _ in lowered], has_aux=has_aux)
+
+    def vjp_fn(*cotangents: Any) -> tuple:
+        return lowering.wrap(physical_vjp(*lowering.unwrap(cotangents)))
+
+    return (lowering.wrap(out), vjp_fn, *lowering.wrap(aux))
+
+
+# -- jvp -----------------------------------------------------------------
 def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -> tuple:
     """``(output, jvp_out)``: ``func`` at ``primals`` and its Jacobian applied to ``tangents``
     (both tuples of tensors of the same shapes); ``aux`` third with ``has_aux=True``.
@@ -312,9 +321,20 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
                 f"{what}: Expected primals and tangents to have the same shape, got "
                 f"{list(p.shape)} and {list(t.shape)}"
             )
+    lowering = batched.Lowering.of(list(primals))
+    if lowering is not None:
+        phys = [lowering.down(p, True) for p in primals]
+
+        def physical_func(*xs: Any) -> Any:
+            inputs = [lowering.up_flagged(x, flags) for x, (_, flags) in zip(xs, phys)]
+            return lowering.unwrap(func(*inputs))
+
+        ps, ts = tuple(x for x, _ in phys), tuple(lowering.unwrap(list(tangents)))
+        return lowering.wrap(jvp(physical_func, ps, ts, has_aux=has_aux))
     with _Transform(list(primals) + list(tangents)) as run:
         xs = [_fresh(p, what) for p in primals]
         out, aux = _split_aux(func(*xs), has_aux, what)
+        batched.refuse_batched(out)
         outs = out if isinstance(out, tuple) else (out,)
         # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes
         us = [creation.zeros_like(o).requires_grad_(True) for o in outs]
@@ -323,89 +343,3 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
         result = (out, tuple(jv) if isinstance(out, tuple) else jv[0])
         result = result + (aux,) if has_aux else result
         return run.finish(result)
-
-
-def _jacobian(func: Callable, argnums: Any, has_aux: bool, name: str) -> Callable:
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        what = f"{name}(f)(*args)"
-        nums = _argnums(argnums, len(args), what)
-        with _Transform(list(args)) as run:
-            args = list(args)
-            xs = [_fresh(args[i], what) for i in nums]
-            for i, x in zip(nums, xs):
-                args[i] = x
-            out, aux = _split_aux(func(*args, **kwargs), has_aux, what)
-            outs = out if isinstance(out, tuple) else (out,)
-            jacobians = []
-            for o in outs:
-                flat = o.reshape(-1)
-                rows = [[] for _ in xs]
-                for k in range(flat.numel()):
-                    for j, g in enumerate(_derivatives(flat[k], xs, None, True)):
-                        rows[j].append(g)
-                blocks = []
-                for x, r in zip(xs, rows):
-                    stacked = _ops.stack(r) if r else creation.zeros(0, *x.shape, dtype=x.dtype)
-                    blocks.append(stacked.reshape(*o.shape, *x.shape))
-                blocks = [b if run.create_graph else b.detach() for b in blocks]
-                jacobians.append(tuple(blocks) if isinstance(argnums, tuple) else blocks[0])
-            jac = tuple(jacobians) if isinstance(out, tuple) else jacobians[0]
-            return run.finish((jac, aux) if has_aux else jac)
-
-    return wrapper
-
-
-def jacrev(
-    func: Callable, argnums: Any = 0, *, has_aux: bool = False, chunk_size: Any = None
-) -> Callable:
-    """The Jacobian of ``func`` with respect to ``argnums``, of shape ``output.shape +
-    input.shape``, by one reverse pass per output element.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> from symgrad.func import jacrev
-    >>> jacrev(lambda x: x ** 2)(symgrad.tensor([1.0, 2.0]))
-    tensor([[2., 0.],
-            [0., 4.]])
-    """
-    _check_chunk_size(chunk_size)
-    return _jacobian(func, argnums, has_aux, "jacrev")
-
-
-def jacfwd(
-    func: Callable, argnums: Any = 0, has_aux: bool = False, *, randomness: str = "error"
-) -> Callable:
-    """The Jacobian of ``func`` with respect to ``argnums``, as :func:`jacrev` gives it (the
-    same numbers; PyTorch computes it column by column in forward mode)."""
-    _check_randomness(randomness)
-    return _jacobian(func, argnums, has_aux, "jacfwd")
-
-
-def hessian(func: Callable, argnums: Any = 0) -> Callable:
-    """The Hessian of the scalar ``func``: the Jacobian of its Jacobian, of shape
-    ``input.shape + input.shape``.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> from symgrad.func import hessian
-    >>> hessian(lambda x: (x ** 3).sum())(symgrad.tensor([1.0, 2.0]))
-    tensor([[ 6.,  0.],
-            [ 0., 12.]])
-    """
-    return jacfwd(jacrev(func, argnums), argnums)
-
-
-def _check_chunk_size(chunk_size: Any) -> None:
-    if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size <= 0):
-        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
-
-
-def _check_randomness(randomness: str) -> None:
-    if randomness not in ("error", "different", "same"):
-        raise RuntimeError(
-            "Only allowed values for randomness are 'error', 'different', or 'same'. "
-            f"Got {randomness}"
-        )

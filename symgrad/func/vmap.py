@@ -9,7 +9,8 @@ from typing import Any
 
 from symgrad import ops as _ops
 from symgrad import random
-from symgrad.func.transforms import _check_chunk_size, _check_randomness
+from symgrad.func._checks import check_chunk_size as _check_chunk_size
+from symgrad.func._checks import check_randomness as _check_randomness
 from symgrad.prim import batching
 from symgrad.tensor import Tensor
 
@@ -56,12 +57,15 @@ def vmap(
     """``func`` mapped over a dimension of its inputs (``in_dims``: an int or None for every
     argument, or one per argument), its results stacked along ``out_dims``.
 
-    ``func`` runs once on the whole batch where every operation it reaches has a batching
-    rule (element-wise ops, sums, means, norms, the softmax family, matmul, transposes,
-    reshapes that are views, basic indexing, and ``grad`` of such a function). Otherwise
+    ``func`` runs once on the whole batch: each primitive it reaches runs through its
+    batching rule (element-wise ops, reductions, the softmax family, matmul, shape ops,
+    joining, indexing, convolution, pooling, normalization, the losses, and the transforms
+    of :mod:`symgrad.func`; the list is in docs/functional.md), or once per element where it
+    has none yet (with a warning naming it). Where ``func`` reads a batched tensor's values,
     symgrad runs ``func`` once per batch element (a Python loop) and stacks the results, with
     the values and gradients of PyTorch's batching up to rounding (a batched product may add in
-    another order); it says so once in a warning.
+    another order); it says so once in a warning. ``out_dims=None`` returns an output that
+    does not depend on the batch as it is.
     ``randomness`` is PyTorch's: ``"error"`` refuses random operations inside ``func``,
     ``"same"`` gives every element the same random numbers, ``"different"`` fresh ones.
 
@@ -180,16 +184,16 @@ def _unbatch(out: Any, out_dims: Any, level: int, size: int, fname: str) -> Any:
     """The function's results with the batch moved to ``out_dims`` (a result that does not
     depend on the batch is repeated along it, as PyTorch does)."""
     if isinstance(out, Tensor):
+        if out_dims is None and not batching.is_batched(out, level):
+            return out  # an output declared unbatched
         if not isinstance(out_dims, int):
             raise ValueError(
                 f"vmap({fname}, ...): out_dims must be an int for a Tensor output, got {out_dims!r}"
             )
-        if isinstance(out, batching.BatchedTensor) and out._level == level:
+        if batching.is_batched(out, level):
             p = out._physical
-        elif isinstance(out, batching.BatchedTensor):
-            raise batching.Unbatchable("a result batched by an outer vmap only")
-        else:
-            p = _ops.stack([out] * size)
+        else:  # the same for every element (or batched by an outer vmap only): repeated
+            p = out.unsqueeze(0).expand((size,) + tuple(out.shape)).clone()
         return _ops.movedim(p, 0, out_dims % p.ndim) if p.ndim else p
     if isinstance(out, (tuple, list)):
         dims = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(out)
@@ -209,6 +213,8 @@ def _select(t: Tensor, dim: Any, i: int) -> Tensor:
 def _stack(results: list, out_dims: Any, fname: str) -> Any:
     first = results[0]
     if isinstance(first, Tensor):
+        if out_dims is None:
+            return first
         if not isinstance(out_dims, int):
             raise ValueError(
                 f"vmap({fname}, ...): out_dims must be an int for a Tensor output, got {out_dims!r}"

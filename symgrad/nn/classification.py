@@ -16,6 +16,7 @@ from symgrad._tracing import TRACE, data_params
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.ops import losses as _losses
 from symgrad.ops.softmax_family import log_softmax
+from symgrad.prim import batching as _batching
 from symgrad.prim.keys import ClassKey
 from symgrad.tensor import Tensor
 
@@ -107,6 +108,10 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: 
     """``nll_loss`` once its arguments are checked (``r`` the reduction's name)."""
     _check_nll_shapes(input, target)
     _check_nll_target(input, target, weight)
+    if _batching.STATE.depth and (
+        type(input) is _batching.BatchedTensor or type(target) is _batching.BatchedTensor
+    ):
+        return _batched_nll_loss(input, target, weight, ignore_index, r)
     batched = input.ndim >= 2
     n_classes = input.shape[1] if batched else input.shape[0]
 
@@ -143,6 +148,32 @@ def _nll_params(
         key = (safe,)  # input[target]: a 0-d index array, so the loss is 0-d
     denom = float(t.size if elem_w is None else elem_w.sum())
     return {"key": key, "weight": elem_w, "denom": denom if denom else float("nan"), "reduction": r}
+
+
+def _batched_nll_loss(
+    input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: str
+) -> Tensor:
+    """Inside ``vmap``: the batch folded into the loss's own batch, the unreduced losses of
+    all elements at once, then each element's sum, or mean over its weights."""
+    level = max(t._level for t in (input, target) if type(t) is _batching.BatchedTensor)
+    size = _batching.batch_size((input, target), level)
+    x = _batching.unwrap_level(input, level, size)
+    t = _batching.unwrap_level(target, level, size)
+    if input.ndim >= 2:  # (B, N, C, ...) -> (B * N, C, ...)
+        x = x.reshape((-1,) + tuple(x.shape[2:]))
+        t = t.reshape((-1,) + tuple(t.shape[2:]))
+    else:  # (B, C) with a target per element
+        t = t.reshape((size,))
+    losses = _nll_loss(x, t, weight, ignore_index, "none")
+    if r != "none":
+        losses = losses.reshape((size, -1)).sum(1)
+    if r == "mean":  # each element's total weight: the loss of log-probabilities all -1
+        minus_one = Tensor._make(np.full(tuple(x.shape), -1.0, dtype=input.dtype.numpy))
+        weights = _nll_loss(minus_one, t, weight, ignore_index, "none")
+        losses = losses / weights.reshape((size, -1)).sum(1)
+    elif r == "none":
+        losses = losses.reshape((size,) + tuple(target.shape))
+    return _batching.wrap_level(losses, level)
 
 
 def _nll_targets(

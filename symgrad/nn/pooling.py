@@ -12,6 +12,7 @@ import numpy as np
 from symgrad import creation
 from symgrad.nn.convolution import expand_param
 from symgrad.ops.pooling import constant_pad, pick, pool_matrices
+from symgrad.prim import batching as _batching
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -78,6 +79,15 @@ def _setup(d: int, input: Tensor, kernel_size, stride, padding, dilation, ceil_m
 def _max_pool(d, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
     op = f"max_pool{d}d"
     k, s, p, dil, out = _setup(d, input, kernel_size, stride, padding, dilation, ceil_mode, op)
+    if type(input) is _batching.BatchedTensor:  # inside vmap: the windows of the whole batch
+        return _batching.on_storage(
+            input, lambda x: _max_pick(d, x, k, s, p, dil, out, return_indices)
+        )
+    return _max_pick(d, input, k, s, p, dil, out, return_indices)
+
+
+def _max_pick(d, input, k, s, p, dil, out, return_indices):
+    """Each window's first maximum over the last ``d`` dimensions of ``input``."""
     x = input._data
     lead = x.shape[:-d]
     spatial = x.shape[-d:]

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.prim import batching
 from symgrad.prim.structural import Structural
 
 __all__ = ["convolution", "Geometry"]
@@ -142,6 +143,33 @@ def _jvp(xp: Any, tangents: tuple, c: Any) -> Any:
     return total
 
 
+def _batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """Inside ``vmap``: a batch of inputs with one kernel is a bigger batch (the batch folded
+    into N); a batch of kernels is a grouped convolution (the batch folded into the groups)."""
+    x, w, *bias = args
+    geo = params["geo"]
+    size = batching.batch_size(args, level)
+    if not any(batching.is_batched(t, level) for t in (w, *bias)):
+        px = x._physical
+        folded = px.reshape((-1,) + tuple(px.shape[2:]))
+        out = prim(folded, w, *bias, geo=geo)
+        return out.reshape(tuple(px.shape[:2]) + tuple(out.shape[1:]))
+    # x: (B, N, C, *s) -> (N, B * C, *s); w: (B, O, C/g, *k) -> (B * O, C/g, *k)
+    px = batching.unwrap_level(x, level, size)
+    n, c = px.shape[1], px.shape[2]
+    px = px.transpose(0, 1).reshape((n, size * c) + tuple(px.shape[3:]))
+    pw = batching.unwrap_level(w, level, size)
+    o = pw.shape[1]
+    pw = pw.reshape((size * o,) + tuple(pw.shape[2:]))
+    pb = [batching.unwrap_level(b, level, size).reshape((size * o,)) for b in bias]
+    grouped = Geometry(
+        tuple(px.shape), geo.kernel, geo.stride, geo.pads, geo.dilation, geo.groups * size
+    )
+    out = prim(px, pw, *pb, geo=grouped)  # (N, B * O, *out)
+    out = out.reshape((n, size, o) + tuple(out.shape[2:]))
+    return out.transpose(0, 1)
+
+
 _CONVOLUTION = Structural(
     "convolution",
     _forward,
@@ -150,6 +178,7 @@ _CONVOLUTION = Structural(
     backward="ConvolutionBackward0",
     kernel=_kernel,
     jvp=_jvp,
+    batch=_batch_rule,
 )
 
 

@@ -44,12 +44,14 @@ _GATHER = Structural(
     lambda xp, g, c: (xp.scatter_zeros(c.shapes[0], c.params["dim"], c.params["index"], g),),
     jvp="linear",
     text=COPIES,
+    batch="along_index",
 )
 _SCATTER_ZEROS = Structural(
     "scatter_zeros",
     lambda xp, g, shape, dim, index: xp.scatter_zeros(shape, dim, index, g),
     lambda xp, g, c: (xp.gather(g, c.params["dim"], c.params["index"]),),
     backward="ScatterAddBackward0",
+    batch="along_index",
 )
 
 
@@ -109,7 +111,12 @@ def xp_scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Tensor) -> Te
 
 # -- index_select ---------------------------------------------------------------------------------
 _INDEX_SELECT = Structural(
-    "index_select", _getitem_forward, _getitem_vjp, backward="IndexSelectBackward0", jvp="linear"
+    "index_select",
+    _getitem_forward,
+    _getitem_vjp,
+    backward="IndexSelectBackward0",
+    jvp="linear",
+    batch="getitem",
 )
 
 

@@ -137,6 +137,7 @@ _INDEX_PUT_ZEROS = Structural(
     lambda xp, g, shape, key, unique: xp.index_put_zeros(shape, key, g, unique),
     lambda xp, g, c: (xp.getitem(g, c.params["key"]),),
     backward=lambda params, meta: _GRAD_NAMES[_kind(_as_tuple(params["key"]))],
+    batch="index_put_zeros",
 )
 # PyTorch's names for the node of an indexing op's gradient (under create_graph)
 _GRAD_NAMES = {

@@ -13,6 +13,7 @@ from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import node_class
 from symgrad.ops.shape import _tensor, to_dtype
 from symgrad.prim import tangents
+from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.primitive import Primitive, input_records
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
@@ -39,7 +40,7 @@ def _cat_forward(xp: Any, *arrays: Any, dim: int, skip: tuple) -> Any:
     return xp.cat([a for a, skipped in zip(arrays, skip) if not skipped], dim)
 
 
-_CAT = Structural("cat", _cat_forward, _cat_vjp, jvp="linear", text=COPIES)
+_CAT = Structural("cat", _cat_forward, _cat_vjp, jvp="linear", text=COPIES, batch="join")
 
 
 def _legacy_empty(x: Tensor) -> bool:
@@ -126,7 +127,7 @@ def _stack_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(xp.getitem(g, lead + (i,)) if need else None for i, need in enumerate(c.needs))
 
 
-_STACK = Structural("stack", _stack_forward, _stack_vjp, jvp="linear")
+_STACK = Structural("stack", _stack_forward, _stack_vjp, jvp="linear", batch="join")
 
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
@@ -203,6 +204,8 @@ class _Pieces(Primitive):
         return (self.join(pieces, dim),)
 
     def __call__(self, tensor: Tensor, dim: int, keys: tuple) -> tuple[Tensor, ...]:
+        if type(tensor) is BatchedTensor:  # inside vmap: each piece by the indexing rule
+            return tuple(tensor[k] for k in keys)
         arrays = [tensor._data[k] for k in keys]
         if not arrays or not (grad_mode.recording() and tensor._requires_grad):
             kind = "view" if grad_mode.recording() else "no_grad"

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.ops import elementwise as E
+from symgrad.prim import batching
 from symgrad.prim.structural import Structural
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
@@ -118,6 +119,22 @@ def _jvp(xp: Any, tangents: tuple, c: Any) -> Any:
     return out
 
 
+def _batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """Inside ``vmap``: each element normalized over its own ``axes`` (shifted past the batch);
+    a batched weight or bias is seen in ``view`` with the batch in front."""
+    x, *affine = args
+    size = batching.batch_size(args, level)
+    p = batching.unwrap_level(x, level, size)
+    new = dict(params, axes=tuple(a + 1 for a in params["axes"]))
+    if params["group"] is not None:
+        new["group"] = (size,) + tuple(params["group"])
+    if any(batching.is_batched(a, level) for a in affine):
+        view = tuple(params["view"])
+        new["view"] = (size,) + (1,) * (p.ndim - 1 - len(view)) + view
+        affine = [batching.unwrap_level(a, level, size) for a in affine]
+    return prim(p, *affine, **new)
+
+
 def _node(backward: str) -> Structural:
     return Structural(
         "native_norm",
@@ -126,6 +143,7 @@ def _node(backward: str) -> Structural:
         saves=(0, 1),
         backward=backward,
         jvp=_jvp,
+        batch=_batch_rule,
     )
 
 
@@ -151,7 +169,7 @@ def native_norm(
     """Normalize ``input`` over ``axes`` (of its ``group`` shape) and apply weight and bias;
     ``stats`` = (mean, var) arrays to use instead of the input's own (no gradient)."""
     affine = tuple(t for t in (weight, bias) if t is not None)
-    dtype = input._data.dtype
+    dtype = input.dtype.numpy
     if stats is not None:
         stats = tuple(np.asarray(s, dtype=dtype) for s in stats)
     return _NODES[kind](

@@ -76,9 +76,9 @@ def pool_matrices(x: Any, matrices: tuple, name: str) -> Any:
     prim = _POOLS.get(name)
     if prim is None:
         prim = _POOLS[name] = Structural(
-            "pool", _pool_forward, _pool_vjp, backward=name, jvp="linear"
+            "pool", _pool_forward, _pool_vjp, backward=name, jvp="linear", batch="trailing"
         )
-    return prim(x, matrices=tuple(np.asarray(m, dtype=x._data.dtype) for m in matrices))
+    return prim(x, matrices=tuple(np.asarray(m, dtype=x.dtype.numpy) for m in matrices))
 
 
 # -- constant padding ---------------------------------------------------------------------------
@@ -102,8 +102,22 @@ def _pad_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
     return _pad_forward(xp, tangents[0], p["crop"], p["place"], p["shape"], None, 0)
 
 
+def _pad_batch(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """Inside ``vmap``: the batch is one more leading, unpadded dimension."""
+    p = args[0]._physical
+    whole = (slice(None),)
+    new = dict(params, crop=whole + params["crop"], place=whole + params["place"])
+    new["shape"] = (p.shape[0],) + tuple(params["shape"])
+    return prim(p, **new)
+
+
 _CONSTANT_PAD = Structural(
-    "constant_pad", _pad_forward, _pad_vjp, backward="ConstantPadNdBackward0", jvp=_pad_jvp
+    "constant_pad",
+    _pad_forward,
+    _pad_vjp,
+    backward="ConstantPadNdBackward0",
+    jvp=_pad_jvp,
+    batch=_pad_batch,
 )
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import sizes
+from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
@@ -73,6 +74,7 @@ _SUM_TO = Structural(
     backward="SumBackward1",
     jvp="linear",
     text=COPIES,
+    batch="sum_to_size",
 )
 
 
@@ -90,7 +92,7 @@ _EXPAND = Structural(
     lambda xp, g, c: (xp.sum_to_size(g, c.shapes[0]),),
     jvp="linear",
     text=COPIES,
-    batch="reduction",
+    batch="expand",
 )
 
 
@@ -139,7 +141,9 @@ def _reshape_vjp(xp: Any, g: Any, c: Any) -> tuple:
 _VIEW = Structural(
     "view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES, batch="reduction"
 )
-_UNSAFE_VIEW = Structural("unsafe_view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES)
+_UNSAFE_VIEW = Structural(
+    "unsafe_view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES, batch="reduction"
+)
 
 
 def reshape(input: Tensor, *shape: Any) -> Tensor:
@@ -156,7 +160,7 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
     """
     input = _tensor(input, "reshape")
     new = _new_shape(input, shape, "reshape")
-    if _viewable(input._data, new):
+    if _viewable(input, new):
         return _VIEW(input, shape=new)
     return _UNSAFE_VIEW(_CLONE(input, order="C"), shape=new)
 
@@ -174,7 +178,7 @@ def view(input: Tensor, *shape: Any) -> Tensor:
     (True, None)
     """
     new = _new_shape(input, shape, "view")
-    if not _viewable(input._data, new):
+    if not _viewable(input, new):
         raise RuntimeError(
             f"view size is not compatible with input tensor's size and stride (at least one "
             f"dimension spans across two contiguous subspaces): shape {list(input.shape)}, "
@@ -193,8 +197,12 @@ def _new_shape(input: Tensor, shape: tuple, op: str) -> tuple:
         ) from None
 
 
-def _viewable(a: np.ndarray, shape: tuple) -> bool:
-    """Whether ``a``'s memory can be seen in ``shape`` without copying."""
+def _viewable(t: Tensor, shape: tuple) -> bool:
+    """Whether ``t``'s memory can be seen in ``shape`` without copying."""
+    a = t._data
+    if type(t) is _batching.BatchedTensor:  # inside vmap: the whole batch's memory
+        a, batch = _batching.storage(t)
+        shape = batch + tuple(shape)
     seen = a.view()
     try:
         seen.shape = shape  # NumPy refuses where a reshape would have to copy
@@ -378,6 +386,7 @@ _FLIP = Structural(
     kernel=lambda xp, a, dims: np.flip(a, dims).copy(),  # a copy, not a view, as in PyTorch
     jvp="linear",
     text=COPIES,
+    batch="flip",
 )
 
 

@@ -6,10 +6,16 @@ runs over the batch. The function's Python code sees the logical shape; when it 
 primitive that declares a batching rule, the rule rewrites the call for the physical tensors
 (an element-wise op aligns them, a reduction shifts its ``dim``, ``matmul`` lifts vectors to
 matrices) and runs the primitive once on the whole batch, recording the graph on the physical
-tensors as usual. Everything else refuses: reading a batched tensor's array raises
-:class:`Unbatchable`, and ``vmap`` then runs the function once per element instead. A nested
-``vmap`` wraps batched tensors in batched tensors; each level's rule calls the primitive on the
-level below.
+tensors as usual. A primitive without a rule runs once per element of the batch (and says so
+once); reading a batched tensor's array raises :class:`Unbatchable`, and ``vmap`` then runs the
+whole function once per element instead.
+
+Levels: each running ``vmap`` has a level (1 for the outermost). A nested ``vmap`` wraps
+batched tensors in batched tensors, the inner level outside, so the physical array of a
+tensor batched at levels 1 and 2 has the batch of level 1 first; each level's rule calls the
+primitive on the level below. :func:`unwrap_level` and :func:`wrap_level` move one level's
+batch between the batched form and a plain leading dimension: the differentiating transforms
+use them to run on the physical tensors, where a batch of gradients is one gradient.
 """
 
 from __future__ import annotations
@@ -19,7 +25,19 @@ from typing import Any
 from symgrad._data import Size
 from symgrad.tensor import Tensor
 
-__all__ = ["BatchedTensor", "Unbatchable", "STATE", "batched_call", "broadcasting_op", "physical"]
+__all__ = [
+    "BatchedTensor",
+    "Unbatchable",
+    "STATE",
+    "batch_size",
+    "is_batched",
+    "broadcasting_op",
+    "physical",
+    "unwrap_level",
+    "wrap_level",
+    "storage",
+    "on_storage",
+]
 
 
 class Unbatchable(Exception):
@@ -67,6 +85,29 @@ class _LogicalArray:
 
     def __getattr__(self, name: str) -> Any:
         raise Unbatchable(f"an operation read the array attribute {name!r} of a batched tensor")
+
+
+def storage(t: Any) -> tuple:
+    """``(array, batch sizes)``: the array holding a tensor's values, and the sizes of the
+    batch dimensions in front of its logical ones (none for a plain tensor)."""
+    depth = 0
+    while isinstance(t, BatchedTensor):
+        t, depth = t._physical, depth + 1
+    array = _DATA.__get__(t)
+    return array, tuple(array.shape[:depth])
+
+
+def on_storage(t: Any, fn: Any) -> Any:
+    """``fn`` of the plain tensor holding a batched tensor's values (its batch dimensions in
+    front, see :func:`storage`), whose results have the same batch dimensions in front: those
+    results batched again as ``t`` is. For an op whose key is found from the values (max
+    pooling), computed once for the whole batch."""
+    if not isinstance(t, BatchedTensor):
+        return fn(t)
+    out = on_storage(t._physical, fn)
+    if isinstance(out, tuple):
+        return tuple(BatchedTensor(o, t._level) for o in out)
+    return BatchedTensor(out, t._level)
 
 
 def _innermost(t: Any) -> Any:
@@ -129,6 +170,10 @@ class BatchedTensor(Tensor):
     def requires_grad(self) -> bool:
         return self._physical.requires_grad
 
+    def detach(self) -> BatchedTensor:
+        """The batch cut from the graph."""
+        return BatchedTensor(self._physical.detach(), self._level)
+
     def __repr__(self) -> str:
         return f"BatchedTensor(level={self._level}, logical shape={list(self.shape)})"
 
@@ -140,26 +185,43 @@ def physical(t: Any, level: int) -> Any:
     return t
 
 
+def unwrap_level(t: Any, level: int, size: int) -> Any:
+    """``t`` with the batch of ``level`` as a plain leading dimension of its logical shape (the
+    tensor as the levels below ``level`` see it); a tensor not batched at ``level`` is
+    repeated ``size`` times."""
+    if isinstance(t, BatchedTensor) and t._level >= level:
+        if t._level == level:
+            return t._physical
+        inner = unwrap_level(t._physical, level, size)  # logical (size, t's batch, ...)
+        return BatchedTensor(inner.transpose(0, 1), t._level)
+    if not isinstance(t, Tensor):
+        return t
+    return t.unsqueeze(0).expand((size,) + tuple(t.shape))
+
+
+def wrap_level(t: Any, level: int) -> Any:
+    """The inverse of :func:`unwrap_level`: ``t``'s leading dimension becomes the batch of
+    ``level`` (inside the batches of the levels above it)."""
+    if isinstance(t, BatchedTensor) and t._level > level:
+        return BatchedTensor(wrap_level(t._physical.transpose(0, 1), level), t._level)
+    if not isinstance(t, Tensor):
+        return t
+    return BatchedTensor(t, level)
+
+
 def _top_level(args: tuple) -> int | None:
     levels = [a._level for a in args if isinstance(a, BatchedTensor)]
     return max(levels) if levels else None
 
 
-def batched_call(prim: Any, args: tuple, params: Any, kind: str) -> Any:
-    """``prim`` applied to ``args`` of which some are batched: the rule of ``prim.batch``
-    (``kind`` tells the calling convention: "elementwise" takes ``params`` as a tuple), or
-    :class:`Unbatchable`."""
-    level = _top_level(args)
-    rule = _RULES.get(getattr(prim, "batch", None))
-    if rule is None:
-        raise Unbatchable(f"{prim.name} has no batching rule")
-    size = next(a._physical.shape[0] for a in args if isinstance(a, BatchedTensor))
-    out = rule(prim, args, params, level, kind)
-    if isinstance(out, tuple):
-        return tuple(BatchedTensor(o, level) for o in out)
-    if out.shape[:1] != (size,):
-        raise Unbatchable(f"{prim.name}'s batching rule lost the batch")  # pragma: no cover
-    return BatchedTensor(out, level)
+def batch_size(args: Any, level: int) -> int:
+    """The batch size of ``level``, from the first of ``args`` batched there."""
+    return next(a._physical.shape[0] for a in args if is_batched(a, level))
+
+
+def is_batched(t: Any, level: int) -> bool:
+    """Whether ``t`` is a batched tensor of ``level``."""
+    return isinstance(t, BatchedTensor) and t._level == level
 
 
 def broadcasting_op(fn: Any, args: tuple) -> Any:
@@ -190,100 +252,3 @@ def _aligned(args: tuple, level: int) -> list:
         else:
             out.append(a)
     return out
-
-
-def _elementwise(prim: Any, args: tuple, params: Any, level: int, kind: str) -> Any:
-    phys = _aligned(args, level)
-    if kind == "elementwise":
-        return prim(*phys, params=params)
-    return prim(*phys, **params)
-
-
-def _shift(d: Any, n: int) -> Any:
-    if d is None:
-        return tuple(range(1, n + 1))
-    if isinstance(d, tuple):
-        return tuple(k + 1 for k in d)
-    return d + 1
-
-
-def _reduction(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
-    """An op of one batched input whose dimension parameters count logical dimensions."""
-    (a,) = args
-    if not (isinstance(a, BatchedTensor) and a._level == level):
-        raise Unbatchable(f"{prim.name} of an unbatched input")  # pragma: no cover
-    n = a._physical.ndim - 1
-    new = dict(params)
-    for key in ("dim", "dim0", "dim1"):
-        if key in new:
-            new[key] = _shift(new[key], n)
-    if "dims" in new:
-        new["dims"] = (0,) + _shift(tuple(new["dims"]), n)
-    if "shape" in new:
-        new["shape"] = (a._physical.shape[0],) + tuple(new["shape"])
-    return prim(a._physical, **new)
-
-
-def _getitem(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
-    (a,) = args
-    key = params["key"]
-    items = key if isinstance(key, tuple) else (key,)
-    if not all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in items):
-        raise Unbatchable("indexing with tensors or masks")
-    return prim(a._physical, key=(slice(None),) + tuple(items))
-
-
-def _matmul(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
-    """``a @ b`` for each element: vectors become matrices, batch dimensions are padded to
-    line up after the batch, and the padding is dropped from the result."""
-    a, b = args
-    a_vec, b_vec = _logical_ndim(a, level) == 1, _logical_ndim(b, level) == 1
-    pa, pb = physical(a, level), physical(b, level)
-    a_batched, b_batched = pa is not a, pb is not b
-    if a_vec:
-        pa = pa.unsqueeze(-2)
-    if b_vec:
-        pb = pb.unsqueeze(-1)
-    # the logical batch dimensions of each (after lifting vectors), padded to the same count
-    ka = pa.ndim - 2 - a_batched
-    kb = pb.ndim - 2 - b_batched
-    k = max(ka, kb)
-    if a_batched and ka < k:
-        pa = pa.reshape((pa.shape[0],) + (1,) * (k - ka) + tuple(pa.shape[1:]))
-    if b_batched and kb < k:
-        pb = pb.reshape((pb.shape[0],) + (1,) * (k - kb) + tuple(pb.shape[1:]))
-    if not a_batched:  # the batch is b's first dimension: a broadcasts against it
-        pa = pa.reshape((1,) * (k - ka + 1) + tuple(pa.shape))
-    if not b_batched:
-        pb = pb.reshape((1,) * (k - kb + 1) + tuple(pb.shape))
-    out = prim(pa, pb)
-    if b_vec:
-        out = out.squeeze(-1)
-    if a_vec:
-        out = out.squeeze(-1 if b_vec else -2)
-    return out
-
-
-def _loss(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
-    """A fused loss: its unreduced values for the whole batch, then each element's own sum
-    or mean."""
-    phys = _aligned(args, level)
-    size = next(p.shape[0] for a, p in zip(args, phys) if p is not a)
-    shape = tuple(params["shape"])
-    loss = prim(*phys, **dict(params, shape=(size,) + shape, reduction="none"))
-    if params["reduction"] == "none":
-        return loss
-    total = loss.sum(tuple(range(1, len(shape) + 1))) if shape else loss
-    if params["reduction"] != "mean":
-        return total
-    n = Size(shape).numel()
-    return total / n if n else total * float("nan")
-
-
-_RULES = {
-    "loss": _loss,
-    "elementwise": _elementwise,
-    "reduction": _reduction,
-    "getitem": _getitem,
-    "matmul": _matmul,
-}

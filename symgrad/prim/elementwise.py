@@ -21,8 +21,9 @@ from symgrad._silent import quiet
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import node_class
 from symgrad.prim import tangents
+from symgrad.prim.batch_rules import batched_call
 from symgrad.prim.batching import STATE as _batch_state
-from symgrad.prim.batching import BatchedTensor, batched_call
+from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.domains import Domain
 from symgrad.prim.formulas import at_zero_as_pytorch, call_with_names, names_of, symbols_of
 from symgrad.prim.kernels import lambdify

@@ -17,8 +17,9 @@ from symgrad._silent import quiet
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import node_class
 from symgrad.prim import tangents
+from symgrad.prim.batch_rules import batched_call
 from symgrad.prim.batching import STATE as _batch_state
-from symgrad.prim.batching import BatchedTensor, batched_call
+from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx, Primitive, recorded, with_origin
 from symgrad.tensor import NAMES, Tensor, link_view
@@ -55,7 +56,7 @@ class Structural(Primitive):
         formula: Any = None,
         jvp: Any = None,
         text: Any = None,
-        batch: str | None = None,
+        batch: Any = None,
     ) -> None:
         self.name = name
         # how vmap runs it on a batch at once (see symgrad.prim.batching); None: it can't

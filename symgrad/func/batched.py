@@ -1,0 +1,120 @@
+"""The differentiating transforms inside ``vmap``, and Jacobians as a ``vmap`` over a basis.
+
+Inside ``vmap`` a transform runs on the physical tensors: the batch of the inputs' level
+becomes a leading dimension (:class:`Lowering`), the function sees batched tensors again, and
+since the batch elements share nothing, one derivative of the physical function holds each
+element's own derivative in its row. ``jacrev`` and ``jacfwd`` map one product (``vjp`` or
+``jvp``) over the rows of an identity matrix with ``vmap`` (:func:`over_basis`), so the
+backward pass runs once on a batch of cotangents instead of once per row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from symgrad import ops as _ops
+from symgrad.func.vmap import vmap
+from symgrad.prim import batching
+from symgrad.tensor import Tensor
+
+__all__ = ["Lowering", "over_basis", "refuse_batched"]
+
+# rows of the identity handed to one vmap call: a bound on the basis' memory (jacrev of a
+# Jacobian with 16384 elements maps over 16384 x 16384 cotangents, in chunks)
+_BASIS_ELEMENTS = 1 << 24
+
+
+def tree_map(tree: Any, fn: Callable) -> Any:
+    """``fn`` of each leaf of ``tree`` (tuples, lists, dicts), in order."""
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(tree_map(t, fn) for t in tree)
+    if isinstance(tree, dict):
+        return {k: tree_map(v, fn) for k, v in tree.items()}
+    return fn(tree)
+
+
+def _levels(tree: Any) -> list:
+    found: list = []
+    tree_map(tree, lambda t: found.append(t._level) if type(t) is batching.BatchedTensor else t)
+    return found
+
+
+class Lowering:
+    """The batch of one ``vmap`` level moved to a leading dimension and back.
+
+    ``Lowering.of(tree)`` is None when nothing in ``tree`` is batched, else the lowering of its
+    innermost level."""
+
+    def __init__(self, level: int, size: int) -> None:
+        self.level = level
+        self.size = size
+
+    @classmethod
+    def of(cls, tree: Any) -> Lowering | None:
+        levels = _levels(tree)
+        if not batching.STATE.depth or not levels:
+            return None
+        level = max(levels)
+        found: list = []
+        tree_map(tree, lambda t: found.append(t) if batching.is_batched(t, level) else t)
+        return cls(level, batching.batch_size(found, level))
+
+    def down(self, tree: Any, every: bool) -> tuple:
+        """``(tree lowered, flags)``: the leaves batched at this level or above (``every``: all
+        tensor leaves, an unbatched one repeated per element), and which leaves those were."""
+        flags: list = []
+
+        def one(t: Any) -> Any:
+            hit = isinstance(t, Tensor) and (
+                every or (type(t) is batching.BatchedTensor and t._level >= self.level)
+            )
+            flags.append(hit)
+            return batching.unwrap_level(t, self.level, self.size) if hit else t
+
+        return tree_map(tree, one), flags
+
+    def up_flagged(self, tree: Any, flags: list) -> Any:
+        """The inverse of :meth:`down`."""
+        marks = iter(flags)
+        return tree_map(tree, lambda t: batching.wrap_level(t, self.level) if next(marks) else t)
+
+    def unwrap(self, tree: Any) -> Any:
+        return tree_map(tree, lambda t: batching.unwrap_level(t, self.level, self.size))
+
+    def wrap(self, tree: Any) -> Any:
+        return tree_map(tree, lambda t: batching.wrap_level(t, self.level))
+
+
+def refuse_batched(out: Any) -> None:
+    """A transform's function gave a result batched by a ``vmap`` its inputs are not batched
+    by (a closure over a batched tensor): ``vmap`` runs element by element instead."""
+    if batching.STATE.depth and _levels(out):
+        raise batching.Unbatchable(
+            "a transform of a function that reads a batched tensor it is not given as an input"
+        )
+
+
+def over_basis(fn: Callable, shape: tuple, dtype: Any, out_dims: Any = 0) -> Any:
+    """``fn`` mapped over the rows of the identity of ``shape``'s elements, each row shaped
+    as ``shape``: results with a leading dimension of ``numel`` (a tuple of them for a tuple);
+    None for an empty ``shape``."""
+    n = int(np.prod(shape, dtype=np.int64))
+    if n == 0:
+        return None
+    step = max(1, _BASIS_ELEMENTS // max(n, 1))
+    parts = []
+    for start in range(0, n, step):
+        stop = min(n, start + step)
+        rows = np.zeros((stop - start, n), dtype=dtype.numpy)
+        rows[np.arange(stop - start), np.arange(start, stop)] = 1
+        basis = Tensor._make(rows.reshape((stop - start,) + tuple(shape)))
+        parts.append(vmap(fn, out_dims=out_dims)(basis))
+    if len(parts) == 1:
+        return parts[0]
+    if isinstance(parts[0], tuple):
+        dims = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(parts[0])
+        return tuple(p[0] if d is None else _ops.cat(list(p)) for p, d in zip(zip(*parts), dims))
+    return _ops.cat(parts)
