@@ -11,11 +11,14 @@ from symgrad.dtypes import (
     float32,
     float64,
     get_default_dtype,
+    int8,
+    int16,
     int32,
     int64,
     promote_types,
     result_type,
     set_default_dtype,
+    uint8,
 )
 from symgrad.tensor import Tensor
 from symgrad._data import Size
@@ -34,12 +37,14 @@ from symgrad._inplace_functions import *  # noqa: F403  (torch.relu_(x) and the 
 from symgrad._device import device, get_default_device, set_default_device
 from symgrad import accelerator, autograd, backends, cuda, func, nn, optim
 from symgrad._printing import set_printoptions
+from symgrad.type_info import finfo, iinfo
 
 float = float32  # noqa: A001 - PyTorch's aliases
 double = float64
 half = float16
 long = int64
 int = int32  # noqa: A001
+short = int16
 
 __version__ = "0.1.0"
 

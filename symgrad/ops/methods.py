@@ -409,6 +409,9 @@ METHODS.update(
         "int": _converter(dtypes.int32),
         "bool": _converter(dtypes.bool_),
         "half": _converter(dtypes.float16),
+        "byte": _converter(dtypes.uint8),
+        "char": _converter(dtypes.int8),
+        "short": _converter(dtypes.int16),
     }
 )
 
