@@ -38,6 +38,17 @@ from symgrad._device import device, get_default_device, set_default_device
 from symgrad import accelerator, autograd, backends, cuda, func, nn, optim
 from symgrad._printing import set_printoptions
 from symgrad.type_info import finfo, iinfo
+from symgrad.legacy_types import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 
 float = float32  # noqa: A001 - PyTorch's aliases
 double = float64

@@ -10,7 +10,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from symgrad import dtypes
+from symgrad import dtypes, legacy_types
 from symgrad.ops import (
     decompositions,
     determinants,
@@ -310,11 +310,12 @@ def _matrix_transposed(self: Tensor) -> Tensor:
 
 
 # -- conversions ------------------------------------------------------------------------------
-def _type(self: Tensor, dtype: Any = None) -> Any:
-    """The type name (``'symgrad.FloatTensor'``), or a conversion to ``dtype``."""
+def _type(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
+    """PyTorch's type name (``'torch.FloatTensor'``), or a conversion to ``dtype`` (a dtype, a
+    legacy type such as ``symgrad.DoubleTensor``, or its name)."""
     if dtype is None:
-        return f"symgrad.{self.dtype.scalar_type}Tensor"
-    return self.to(dtype)
+        return legacy_types.type_name(self)
+    return self.to(legacy_types.as_tensor_type(dtype))
 
 
 def _converter(dtype: dtypes.dtype) -> Any:
