@@ -12,6 +12,7 @@ from typing import Any
 
 from symgrad import dtypes, legacy_types
 from symgrad.ops import (
+    bitwise,
     decompositions,
     determinants,
     division,
@@ -358,9 +359,6 @@ METHODS.update(
         "__le__": _op("le"),
         "__gt__": _op("gt"),
         "__ge__": _op("ge"),
-        "__invert__": _op("logical_not"),
-        "__and__": _op("logical_and"),
-        "__or__": _op("logical_or"),
         "__getitem__": getitem,
         "__setitem__": setitem,
         "__iadd__": add_,
@@ -422,4 +420,5 @@ METHODS.update(
 )
 METHODS.update(math_special.IN_PLACE_METHODS)
 METHODS.update(views.METHODS)
+METHODS.update(bitwise.METHODS)
 bind_methods(METHODS)

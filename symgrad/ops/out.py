@@ -20,7 +20,7 @@ from symgrad import dtypes
 from symgrad._version import check_writable
 from symgrad.autograd import dual
 from symgrad.autograd.grad_mode import is_grad_enabled
-from symgrad.ops import joining, linalg, math, reductions
+from symgrad.ops import bitwise, joining, linalg, math, reductions
 from symgrad.tensor import Tensor
 
 _RESIZED = (
@@ -128,8 +128,16 @@ mm = with_out(linalg.mm)
 bmm = with_out(linalg.bmm)
 cat = with_out(joining.cat)
 stack = with_out(joining.stack)
+bitwise_and = with_out(bitwise.bitwise_and)
+bitwise_or = with_out(bitwise.bitwise_or)
+bitwise_xor = with_out(bitwise.bitwise_xor)
+bitwise_left_shift = with_out(bitwise.bitwise_left_shift)
+bitwise_right_shift = with_out(bitwise.bitwise_right_shift)
+bitwise_not = with_out(bitwise.bitwise_not)
 
 __all__ = [
     "add", "sub", "mul", "div", "pow", "neg", "clamp", "where", "exp", "log", "sqrt", "abs",
     "tanh", "sigmoid", "sum", "mean", "prod", "matmul", "mm", "bmm", "cat", "stack",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+    "bitwise_not",
 ]  # fmt: skip
