@@ -13,6 +13,7 @@ from typing import Any
 from symgrad import dtypes, legacy_types
 from symgrad.ops import (
     bitwise,
+    sampling,
     decompositions,
     determinants,
     division,
@@ -421,4 +422,5 @@ METHODS.update(
 METHODS.update(math_special.IN_PLACE_METHODS)
 METHODS.update(views.METHODS)
 METHODS.update(bitwise.METHODS)
+METHODS.update(sampling.METHODS)
 bind_methods(METHODS)
