@@ -14,6 +14,7 @@ from symgrad import dtypes, legacy_types
 from symgrad.ops import (
     bitwise,
     sampling,
+    shape_inplace,
     decompositions,
     determinants,
     division,
@@ -423,4 +424,5 @@ METHODS.update(math_special.IN_PLACE_METHODS)
 METHODS.update(views.METHODS)
 METHODS.update(bitwise.METHODS)
 METHODS.update(sampling.METHODS)
+METHODS.update(shape_inplace.METHODS)
 bind_methods(METHODS)
