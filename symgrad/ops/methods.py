@@ -13,6 +13,7 @@ from typing import Any
 from symgrad import dtypes, legacy_types
 from symgrad.ops import (
     bitwise,
+    distances,
     sampling,
     shape_inplace,
     decompositions,
@@ -425,4 +426,5 @@ METHODS.update(views.METHODS)
 METHODS.update(bitwise.METHODS)
 METHODS.update(sampling.METHODS)
 METHODS.update(shape_inplace.METHODS)
+METHODS["dist"] = distances.dist
 bind_methods(METHODS)
