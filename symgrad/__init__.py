@@ -38,6 +38,8 @@ from symgrad._device import device, get_default_device, set_default_device
 from symgrad import accelerator, autograd, backends, cuda, func, nn, optim
 from symgrad._printing import set_printoptions
 from symgrad.type_info import finfo, iinfo
+from symgrad import serialization
+from symgrad.serialization import load, save
 from symgrad.legacy_types import (
     BoolTensor,
     ByteTensor,
