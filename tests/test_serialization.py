@@ -112,7 +112,10 @@ def test_bad_files():
     # a storage too small for the shape it claims: numpy's bounds check, no stray read
     forged = io.BytesIO()
     forged.write(serialization._MAGIC)
-    payload = (serialization._rebuild_tensor, (np.zeros(4, np.uint8), 0, (100,), (8,), "float64", False))
+    payload = (
+        serialization._rebuild_tensor,
+        (np.zeros(4, np.uint8), 0, (100,), (8,), "float64", False),
+    )
 
     class Forged:
         def __reduce__(self):

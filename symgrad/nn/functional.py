@@ -23,9 +23,9 @@ from symgrad.nn.pooling import *  # noqa: F403
 from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
 from symgrad.ops import losses as _losses
+from symgrad.ops import softmax_family as _softmax_family
 from symgrad.ops.linalg import linear_2d
 from symgrad.ops.math import gelu, relu, sigmoid, softplus, tanh
-from symgrad.ops import softmax_family as _softmax_family
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -65,9 +65,7 @@ def softmax(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any = N
     return _softmax_family.softmax(input, dim, dtype)
 
 
-def log_softmax(
-    input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any = None
-) -> Tensor:
+def log_softmax(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
     """``input - logsumexp(input, dim)``, computed without overflow; without ``dim``, as
     :func:`softmax`.
 

@@ -113,7 +113,9 @@ def unravel_index(indices: Tensor, shape: Any) -> tuple:
     (tensor([1, 2]), tensor([1, 1]))
     """
     if not isinstance(indices, Tensor):
-        raise TypeError(f"unravel_index(): 'indices' must be a Tensor, not {type(indices).__name__}")
+        raise TypeError(
+            f"unravel_index(): 'indices' must be a Tensor, not {type(indices).__name__}"
+        )
     if indices.dtype.is_floating_point or indices.dtype.name == "bool":
         raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype!r}")
     dims = sizes((shape,) if isinstance(shape, int) else tuple(shape), "unravel_index")

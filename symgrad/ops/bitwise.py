@@ -38,7 +38,7 @@ def _operands(input: Any, other: Any, name: str, kernel: str, bools: bool) -> tu
     d = dtypes.result_type(input, other)
     if d.is_floating_point or (d is dtypes.bool_ and not bools):
         raise NotImplementedError(
-            f'"{kernel}_cpu" not implemented for \'{d.scalar_type}\': {name} takes integer '
+            f"\"{kernel}_cpu\" not implemented for '{d.scalar_type}': {name} takes integer "
             f"{'or bool ' if bools else ''}tensors; convert with .long() or compare to get a mask"
         )
     values = []
@@ -139,7 +139,9 @@ def bitwise_not(input: Tensor) -> Tensor:
     tensor([-1, -6])
     """
     if not isinstance(input, Tensor):
-        raise TypeError(f"bitwise_not(): argument 'input' must be Tensor, not {type(input).__name__}")
+        raise TypeError(
+            f"bitwise_not(): argument 'input' must be Tensor, not {type(input).__name__}"
+        )
     if input.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"bitwise_not_cpu\" not implemented for '{input.dtype.scalar_type}': bitwise_not "
@@ -166,7 +168,9 @@ def logical_xor(input: Any, other: Any) -> Tensor:
 # -- operators and in-place methods -----------------------------------------------------------
 def _invert(self: Tensor) -> Tensor:
     if self.dtype.is_floating_point:
-        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
     return bitwise_not(self)
 
 

@@ -16,11 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
+from symgrad import creation, dtypes
 from symgrad._version import check_writable
 from symgrad.autograd import dual
 from symgrad.autograd.grad_mode import is_grad_enabled
-from symgrad import creation
 from symgrad.ops import bitwise, joining, linalg, math, reductions, sampling
 from symgrad.tensor import Tensor
 

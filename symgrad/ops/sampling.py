@@ -106,8 +106,10 @@ def normal(
     shape = np.broadcast_shapes(np.shape(m), np.shape(s))
     z = numpy_generator(generator).standard_normal(shape)
     values = np.asarray(m + s * z).astype(d.numpy)
-    node = "NormalBackward3" if mean_tensor and std_tensor else (
-        "NormalBackward1" if mean_tensor else "NormalBackward2"
+    node = (
+        "NormalBackward3"
+        if mean_tensor and std_tensor
+        else ("NormalBackward1" if mean_tensor else "NormalBackward2")
     )
     return _sample(tuple(tensors), values, node)
 
@@ -165,7 +167,9 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
             "Expected p_in >= 0 && p_in <= 1 to be true, but got false: bernoulli's input holds "
             "the probabilities, each in [0, 1]"
         )
-    return _sample((input,), _draw(probs.shape, probs, generator, input.dtype), "BernoulliBackward0")
+    return _sample(
+        (input,), _draw(probs.shape, probs, generator, input.dtype), "BernoulliBackward0"
+    )
 
 
 def _bernoulli_method(self: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
@@ -212,7 +216,9 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
         raise TypeError(f"uniform_() got unexpected keyword arguments {sorted(bounds)}")
     _floating(self, "check_uniform_bounds")
     if a > b:
-        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}")
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
+        )
 
     def compute(x: Tensor) -> Tensor:
         u = numpy_generator(generator).random(x.shape)

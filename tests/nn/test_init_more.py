@@ -51,7 +51,10 @@ def test_deprecated_names():
         init.uniform(symgrad.empty(2))
         init.eye(symgrad.empty(2, 2))
     assert [w.category for w in caught] == [FutureWarning, FutureWarning]
-    assert str(caught[0].message) == "`nn.init.uniform` is now deprecated in favor of `nn.init.uniform_`."
+    assert (
+        str(caught[0].message)
+        == "`nn.init.uniform` is now deprecated in favor of `nn.init.uniform_`."
+    )
 
 
 def test_names_match_pytorch():
@@ -60,6 +63,7 @@ def test_names_match_pytorch():
     theirs = {
         n
         for n in dir(torch.nn.init)
-        if not n.startswith("_") and getattr(getattr(torch.nn.init, n), "__module__", "") == "torch.nn.init"
+        if not n.startswith("_")
+        and getattr(getattr(torch.nn.init, n), "__module__", "") == "torch.nn.init"
     }
     assert theirs <= ours

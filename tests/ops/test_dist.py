@@ -35,7 +35,10 @@ def test_zero_distance_and_dtypes():
     x = symgrad.tensor([1.0, 2.0], requires_grad=True)
     symgrad.dist(x, x.detach()).backward()
     assert x.grad.tolist() == [0.0, 0.0]  # PyTorch's 0 where the norm is 0
-    assert symgrad.dist(symgrad.ones(2, dtype=symgrad.float64), symgrad.ones(2)).dtype is symgrad.float64
+    assert (
+        symgrad.dist(symgrad.ones(2, dtype=symgrad.float64), symgrad.ones(2)).dtype
+        is symgrad.float64
+    )
     assert symgrad.tensor([1.0, 2.0]).dist(symgrad.tensor([4.0, 6.0]), p=1).item() == 7.0
     assert symgrad.dist(x, symgrad.tensor([1.0, 3.0]), 0).item() == 1.0
 
@@ -57,7 +60,9 @@ def test_closed_form():
 
     a = symgrad.tensor([1.0, 2.0], requires_grad=True, name="a")
     b = symgrad.tensor([4.0, 6.0], requires_grad=True, name="b")
-    assert str(symbolic.expression(symgrad.dist(a, b))) == "sqrt((a[0] - b[0])**2 + (a[1] - b[1])**2)"
+    assert (
+        str(symbolic.expression(symgrad.dist(a, b))) == "sqrt((a[0] - b[0])**2 + (a[1] - b[1])**2)"
+    )
 
 
 def test_against_pytorch():

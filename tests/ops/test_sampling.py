@@ -35,7 +35,9 @@ def test_normal_errors():
         symgrad.normal(0.0, -1.0, (2,))
     with pytest.raises(RuntimeError, match="all elements of std >= 0.0"):
         symgrad.normal(symgrad.zeros(2), -symgrad.ones(2))
-    with pytest.raises(NotImplementedError, match="\"normal_kernel_cpu\" not implemented for 'Long'"):
+    with pytest.raises(
+        NotImplementedError, match="\"normal_kernel_cpu\" not implemented for 'Long'"
+    ):
         symgrad.normal(symgrad.zeros(2, dtype=symgrad.int64), symgrad.ones(2))
     with pytest.raises(TypeError, match="give the size"):
         symgrad.normal(0.0, 1.0)
