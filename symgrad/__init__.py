@@ -11,11 +11,14 @@ from symgrad.dtypes import (
     float32,
     float64,
     get_default_dtype,
+    int8,
+    int16,
     int32,
     int64,
     promote_types,
     result_type,
     set_default_dtype,
+    uint8,
 )
 from symgrad.tensor import Tensor
 from symgrad._data import Size
@@ -34,18 +37,43 @@ from symgrad._inplace_functions import *  # noqa: F403  (torch.relu_(x) and the 
 from symgrad._device import device, get_default_device, set_default_device
 from symgrad import accelerator, autograd, backends, cuda, func, nn, optim
 from symgrad._printing import set_printoptions
+from symgrad.type_info import finfo, iinfo
+from symgrad import serialization
+from symgrad.serialization import load, save
+from symgrad.legacy_types import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 
 float = float32  # noqa: A001 - PyTorch's aliases
 double = float64
 half = float16
 long = int64
 int = int32  # noqa: A001
+short = int16
 
 __version__ = "0.1.0"
 
 # submodules and names that need SymPy or are seldom used load on first use, so that
 # ``import symgrad`` stays fast: ``symgrad.viz`` works after a plain ``import symgrad``
-_SUBMODULES = ("symbolic", "viz", "check", "cli", "utils", "testing", "linalg", "compiler")
+_SUBMODULES = (
+    "symbolic",
+    "viz",
+    "check",
+    "cli",
+    "utils",
+    "testing",
+    "linalg",
+    "compiler",
+    "functional",
+)
 _LAZY_NAMES = {
     "compile": "symgrad.compiler",
     "elementwise": "symgrad.symbolic",

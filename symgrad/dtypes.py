@@ -20,6 +20,9 @@ __all__ = [
     "int32",
     "int64",
     "bool_",
+    "uint8",
+    "int8",
+    "int16",
     "get_default_dtype",
     "set_default_dtype",
     "promote_types",
@@ -55,6 +58,14 @@ class dtype:  # noqa: N801 - the PyTorch name
         return self.category == _FLOAT
 
     @property
+    def is_signed(self) -> builtins.bool:
+        return self.numpy.kind in "if"
+
+    @property
+    def is_complex(self) -> builtins.bool:
+        return False
+
+    @property
     def scalar_type(self) -> str:
         """PyTorch's C++ name of the type, as its messages and type names use it
         (``Float``, ``Double``, ``Long``, ...)."""
@@ -74,6 +85,9 @@ _SCALAR_TYPES = {
     "int32": "Int",
     "int64": "Long",
     "bool": "Bool",
+    "uint8": "Byte",
+    "int8": "Char",
+    "int16": "Short",
 }
 float16 = dtype("float16", np.float16)
 float32 = dtype("float32", np.float32)
@@ -81,8 +95,11 @@ float64 = dtype("float64", np.float64)
 int32 = dtype("int32", np.int32)
 int64 = dtype("int64", np.int64)
 bool_ = dtype("bool", np.bool_)
+uint8 = dtype("uint8", np.uint8)
+int8 = dtype("int8", np.int8)
+int16 = dtype("int16", np.int16)
 
-_ALL = (float16, float32, float64, int32, int64, bool_)
+_ALL = (float16, float32, float64, int32, int64, bool_, uint8, int8, int16)
 _BY_NUMPY = {d.numpy: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
 _default = [float32]
@@ -163,6 +180,10 @@ def promote_types(a: dtype, b: dtype) -> dtype:
         return a
     if a.category != b.category:
         return a if a.category > b.category else b
+    if a.numpy.kind != b.numpy.kind and a.category == _INT:
+        # unsigned with signed: a signed type holding both ranges (uint8 with int8 is int16)
+        unsigned, signed = (a, b) if a.numpy.kind == "u" else (b, a)
+        return signed if signed.itemsize > unsigned.itemsize else int16
     return a if a.itemsize >= b.itemsize else b
 
 

@@ -82,10 +82,10 @@ class Generator:
         return self._initial_seed
 
     def get_state(self) -> Tensor:
-        """The generator's state for :meth:`set_state`: a tensor of byte values (``int64``,
-        as symgrad has no ``uint8``)."""
+        """The generator's state for :meth:`set_state`: a ``uint8`` tensor of bytes, as in
+        PyTorch (their meaning is symgrad's own)."""
         raw = json.dumps([self._initial_seed, self._rng.bit_generator.state]).encode()
-        return Tensor._make(np.frombuffer(raw, dtype=np.uint8).astype(np.int64))
+        return Tensor._make(np.frombuffer(raw, dtype=np.uint8).copy())
 
     def set_state(self, new_state: Tensor) -> Generator:
         """Restore a state from :meth:`get_state`; returns the generator."""

@@ -47,6 +47,10 @@ __all__ = [
 
 
 def __getattr__(name: str):
+    if name == "profiler":  # loaded on first use: it wraps the primitives while profiling
+        import importlib
+
+        return importlib.import_module("symgrad.autograd.profiler")
     if name in ("Function", "FunctionCtx", "once_differentiable"):
         from symgrad.autograd import function
 

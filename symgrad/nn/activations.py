@@ -4,7 +4,6 @@ composition where PyTorch composes (``softsign``, ``tanhshrink``, ``softmin``)."
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -14,7 +13,7 @@ from symgrad.ops import elementwise as E
 from symgrad.ops import math as _math
 from symgrad.ops.inplace import inplace
 from symgrad.ops.inplace import inplace as _in_place  # the name `inplace` is an argument below
-from symgrad.ops.softmax_family import softmax
+from symgrad.ops.softmax_family import implicit_dim, softmax
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -358,13 +357,7 @@ def softmin(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any = N
     tensor([0.5000, 0.5000])
     """
     if dim is None:
-        warnings.warn(
-            "Implicit dimension choice for softmin has been deprecated. Change the call to "
-            "include dim=X as an argument.",
-            UserWarning,
-            stacklevel=_stacklevel,
-        )
-        dim = 0 if input.ndim in (0, 1, 3) else 1
+        dim = implicit_dim("softmin", input.ndim, _stacklevel)
     return softmax(-input, dim, dtype)
 
 

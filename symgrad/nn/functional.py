@@ -23,9 +23,9 @@ from symgrad.nn.pooling import *  # noqa: F403
 from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
 from symgrad.ops import losses as _losses
+from symgrad.ops import softmax_family as _softmax_family
 from symgrad.ops.linalg import linear_2d
 from symgrad.ops.math import gelu, relu, sigmoid, softplus, tanh
-from symgrad.ops.softmax_family import log_softmax, softmax
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -45,6 +45,40 @@ __all__ = [
     "softplus",
     "silu",
 ]
+
+
+def softmax(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    """``exp(input) / sum(exp(input), dim)``, computed without overflow. Without ``dim``,
+    PyTorch's deprecated choice (0 for 0-, 1- and 3-dimensional inputs, else 1) with its
+    ``UserWarning``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.softmax(symgrad.zeros(2, 2), dim=1)
+    tensor([[0.5000, 0.5000],
+            [0.5000, 0.5000]])
+    """
+    if dim is None:
+        dim = _softmax_family.implicit_dim("softmax", input.ndim, _stacklevel)
+    return _softmax_family.softmax(input, dim, dtype)
+
+
+def log_softmax(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    """``input - logsumexp(input, dim)``, computed without overflow; without ``dim``, as
+    :func:`softmax`.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.log_softmax(symgrad.zeros(2), dim=0)
+    tensor([-0.6931, -0.6931])
+    """
+    if dim is None:
+        dim = _softmax_family.implicit_dim("log_softmax", input.ndim, _stacklevel)
+    return _softmax_family.log_softmax(input, dim, dtype)
 
 
 def _pair(input: Any, target: Any, op: str) -> tuple[Tensor, Tensor]:

@@ -9,6 +9,14 @@ from typing import Any
 
 from symgrad import creation, dtypes
 from symgrad.autograd.grad_mode import no_grad
+from symgrad.nn.init_structured import (
+    deprecated,
+    dirac_,
+    eye_,
+    orthogonal_,
+    sparse_,
+    trunc_normal_,
+)
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -22,6 +30,22 @@ __all__ = [
     "xavier_normal_",
     "kaiming_uniform_",
     "kaiming_normal_",
+    "orthogonal_",
+    "trunc_normal_",
+    "eye_",
+    "dirac_",
+    "sparse_",
+    "uniform",
+    "normal",
+    "constant",
+    "xavier_uniform",
+    "xavier_normal",
+    "kaiming_uniform",
+    "kaiming_normal",
+    "orthogonal",
+    "sparse",
+    "dirac",
+    "eye",
 ]
 
 _LINEAR = (
@@ -69,10 +93,11 @@ def _fill(tensor: Tensor, values: Tensor) -> Tensor:
         return tensor.copy_(values)
 
 
-def _draw(kind: str, tensor: Tensor) -> Tensor:
-    """Random values of ``tensor``'s shape from symgrad's generator (float64 draws)."""
+def _draw(kind: str, tensor: Tensor, generator: Any = None) -> Tensor:
+    """Random values of ``tensor``'s shape from ``generator`` (symgrad's default one for
+    None; float64 draws)."""
     draw = creation.rand if kind == "uniform" else creation.randn
-    return draw(tuple(tensor.shape), dtype=dtypes.float64)
+    return draw(tuple(tensor.shape), dtype=dtypes.float64, generator=generator)
 
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
@@ -86,12 +111,12 @@ def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = No
     >>> bool((w.abs() <= 0.1).all())
     True
     """
-    return _fill(tensor, _draw("uniform", tensor) * (b - a) + a)
+    return _fill(tensor, _draw("uniform", tensor, generator) * (b - a) + a)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     """Fill ``tensor`` with values drawn from the normal distribution N(``mean``, ``std``²)."""
-    return _fill(tensor, _draw("normal", tensor) * std + mean)
+    return _fill(tensor, _draw("normal", tensor, generator) * std + mean)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -142,13 +167,13 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) ->
     """Glorot's uniform initialization: bound ``gain * sqrt(6 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """Glorot's normal initialization: std ``gain * sqrt(2 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
 def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float | None:
@@ -178,7 +203,8 @@ def kaiming_uniform_(
     True
     """
     std = _kaiming_std(tensor, a, mode, nonlinearity)
-    return tensor if std is None else uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std)
+    bound = None if std is None else math.sqrt(3.0) * std
+    return tensor if bound is None else uniform_(tensor, -bound, bound, generator)
 
 
 def kaiming_normal_(
@@ -190,4 +216,18 @@ def kaiming_normal_(
 ) -> Tensor:
     """He's normal initialization: std ``gain / sqrt(fan)``."""
     std = _kaiming_std(tensor, a, mode, nonlinearity)
-    return tensor if std is None else normal_(tensor, 0.0, std)
+    return tensor if std is None else normal_(tensor, 0.0, std, generator)
+
+
+# PyTorch's deprecated names (a FutureWarning, then the function)
+uniform = deprecated(uniform_)
+normal = deprecated(normal_)
+constant = deprecated(constant_)
+xavier_uniform = deprecated(xavier_uniform_)
+xavier_normal = deprecated(xavier_normal_)
+kaiming_uniform = deprecated(kaiming_uniform_)
+kaiming_normal = deprecated(kaiming_normal_)
+orthogonal = deprecated(orthogonal_)
+sparse = deprecated(sparse_)
+dirac = deprecated(dirac_)
+eye = deprecated(eye_)

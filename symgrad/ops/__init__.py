@@ -70,6 +70,12 @@ from symgrad.ops.variance import *  # noqa: F403
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
 from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
 from symgrad.ops import devices  # noqa: E402,F401  (binds to, cpu, cuda, device)
+from symgrad.ops import atleast, bitwise, distances, sampling, shape_inplace  # noqa: E402
+from symgrad.ops.distances import dist  # noqa: E402
+from symgrad.ops.shape_inplace import swapdims  # noqa: E402
+from symgrad.ops.sampling import *  # noqa: E402,F403
+from symgrad.ops.atleast import *  # noqa: E402,F403
+from symgrad.ops.bitwise import *  # noqa: E402,F403
 
 __all__ = [
     *decompositions.__all__,
@@ -100,6 +106,11 @@ __all__ = [
     *tiling.__all__,
     *uniques.__all__,
     *variance.__all__,
+    *bitwise.__all__,
+    *atleast.__all__,
+    *sampling.__all__,
+    "swapdims",
+    "dist",
 ]
 
 from symgrad import ops as _ops  # noqa: E402

@@ -313,3 +313,8 @@ def copy_(x: Tensor, src: Any) -> Tensor:
         dual_tangents.overwritten(x, src)
         return x
     return inplace(x, "copy_", lambda t: _COPY(t, src), src)
+
+
+# for the other in-place ops (symgrad.ops.shape_inplace)
+check_leaf = _check_leaf
+snapshot = _snapshot

@@ -10,10 +10,12 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from symgrad import dtypes
+from symgrad import dtypes, legacy_types
 from symgrad.ops import (
+    bitwise,
     decompositions,
     determinants,
+    distances,
     division,
     gathering,
     indexing,
@@ -28,11 +30,13 @@ from symgrad.ops import (
     putting,
     reductions,
     rounding,
+    sampling,
     scans,
     scatter_reductions,
     scattering,
     selection,
     shape,
+    shape_inplace,
     softmax_family,
     summaries,
     tiling,
@@ -310,11 +314,12 @@ def _matrix_transposed(self: Tensor) -> Tensor:
 
 
 # -- conversions ------------------------------------------------------------------------------
-def _type(self: Tensor, dtype: Any = None) -> Any:
-    """The type name (``'symgrad.FloatTensor'``), or a conversion to ``dtype``."""
+def _type(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
+    """PyTorch's type name (``'torch.FloatTensor'``), or a conversion to ``dtype`` (a dtype, a
+    legacy type such as ``symgrad.DoubleTensor``, or its name)."""
     if dtype is None:
-        return f"symgrad.{self.dtype.scalar_type}Tensor"
-    return self.to(dtype)
+        return legacy_types.type_name(self)
+    return self.to(legacy_types.as_tensor_type(dtype))
 
 
 def _converter(dtype: dtypes.dtype) -> Any:
@@ -357,9 +362,6 @@ METHODS.update(
         "__le__": _op("le"),
         "__gt__": _op("gt"),
         "__ge__": _op("ge"),
-        "__invert__": _op("logical_not"),
-        "__and__": _op("logical_and"),
-        "__or__": _op("logical_or"),
         "__getitem__": getitem,
         "__setitem__": setitem,
         "__iadd__": add_,
@@ -409,6 +411,9 @@ METHODS.update(
         "int": _converter(dtypes.int32),
         "bool": _converter(dtypes.bool_),
         "half": _converter(dtypes.float16),
+        "byte": _converter(dtypes.uint8),
+        "char": _converter(dtypes.int8),
+        "short": _converter(dtypes.int16),
     }
 )
 
@@ -418,4 +423,8 @@ METHODS.update(
 )
 METHODS.update(math_special.IN_PLACE_METHODS)
 METHODS.update(views.METHODS)
+METHODS.update(bitwise.METHODS)
+METHODS.update(sampling.METHODS)
+METHODS.update(shape_inplace.METHODS)
+METHODS["dist"] = distances.dist
 bind_methods(METHODS)

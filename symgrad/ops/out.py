@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
+from symgrad import creation, dtypes
 from symgrad._tracing import TRACE, write
 from symgrad._version import check_writable
 from symgrad.autograd import dual
 from symgrad.autograd.grad_mode import is_grad_enabled
-from symgrad.ops import joining, linalg, math, reductions
+from symgrad.ops import bitwise, joining, linalg, math, reductions, sampling
 from symgrad.tensor import Tensor
 
 _RESIZED = (
@@ -131,8 +131,63 @@ mm = with_out(linalg.mm)
 bmm = with_out(linalg.bmm)
 cat = with_out(joining.cat)
 stack = with_out(joining.stack)
+bitwise_and = with_out(bitwise.bitwise_and)
+bitwise_or = with_out(bitwise.bitwise_or)
+bitwise_xor = with_out(bitwise.bitwise_xor)
+bitwise_left_shift = with_out(bitwise.bitwise_left_shift)
+bitwise_right_shift = with_out(bitwise.bitwise_right_shift)
+bitwise_not = with_out(bitwise.bitwise_not)
+
+
+def random_out(fn: Callable, dtype_of_out: bool = True) -> Callable:
+    """A random factory taking ``out=``: the samples are drawn in ``out``'s dtype (refused if
+    ``dtype=`` says otherwise) and written into ``out``, resized silently as PyTorch's
+    factories do; ``requires_grad=True`` sets it on ``out``."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def call(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        if out is None:
+            return fn(*args, **kwargs)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        if out._requires_grad and is_grad_enabled():
+            raise RuntimeError(
+                f"{name}(): functions with out=... arguments don't support automatic "
+                "differentiation, but one of the arguments requires grad."
+            )
+        requires_grad = kwargs.pop("requires_grad", False)
+        if dtype_of_out:
+            wanted = kwargs.get("dtype")
+            if wanted is not None and dtypes.as_dtype(wanted) is not out.dtype:
+                raise RuntimeError(
+                    f"dtype {dtypes.as_dtype(wanted).scalar_type} does not match dtype of out "
+                    f"parameter ({out.dtype.scalar_type})"
+                )
+            kwargs["dtype"] = out.dtype
+        result = fn(*args, **kwargs)
+        check_writable(out)
+        if out._data.shape != result._data.shape:
+            out._data = np.empty(result._data.shape, out._data.dtype)
+        out._data[...] = result._data
+        out._counter.value += 1
+        if requires_grad:
+            out.requires_grad_(True)
+        return out
+
+    return call
+
+
+rand = random_out(creation.rand)
+randn = random_out(creation.randn)
+randint = random_out(creation.randint)
+randperm = random_out(creation.randperm)
+normal = random_out(sampling.normal, dtype_of_out=False)
+bernoulli = random_out(sampling.bernoulli, dtype_of_out=False)
 
 __all__ = [
     "add", "sub", "mul", "div", "pow", "neg", "clamp", "where", "exp", "log", "sqrt", "abs",
     "tanh", "sigmoid", "sum", "mean", "prod", "matmul", "mm", "bmm", "cat", "stack",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+    "bitwise_not", "rand", "randn", "randint", "randperm", "normal", "bernoulli",
 ]  # fmt: skip

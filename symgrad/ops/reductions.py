@@ -157,6 +157,8 @@ def prod(
     """The product of all elements, or along ``dim`` (exact gradients with zeros too)."""
     if dtype is not None:
         input = input.to(dtype)
+    elif input.dtype.category < 2:  # as sum: bool and integer products are int64
+        input = input.to(dtypes.int64)
     return _PROD(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim))
 
 

@@ -162,7 +162,9 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
     new = _new_shape(input, shape, "reshape")
     if _viewable(input, new):
         return _VIEW(input, shape=new)
-    return _UNSAFE_VIEW(_CLONE(input, order="C"), shape=new)
+    out = _UNSAFE_VIEW(_CLONE(input, order="C"), shape=new)
+    out._view_base = None  # PyTorch's _unsafe_view: the copy is not a view (_base is None)
+    return out
 
 
 def view(input: Tensor, *shape: Any) -> Tensor:

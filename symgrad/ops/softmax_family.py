@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -99,9 +100,22 @@ _LOG_SOFTMAX = Structural(
 )
 
 
-def _softmax_dim(input: Tensor, dim: Any, dtype: Any) -> tuple[Tensor, int]:
+def implicit_dim(name: str, ndim: int, stacklevel: int) -> int:
+    """PyTorch's deprecated choice of dimension for ``nn.functional``'s ``name`` called
+    without ``dim`` (0 for 0-, 1- and 3-dimensional inputs, else 1), with its warning
+    (``stacklevel`` counted from this function, as PyTorch's ``_get_softmax_dim``)."""
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+        "dim=X as an argument.",
+        UserWarning,
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _softmax_dim(input: Tensor, dim: Any, dtype: Any, op: str) -> tuple[Tensor, int]:
     if dim is None:
-        raise TypeError("softmax(): the dim argument is required (e.g. dim=-1)")
+        raise TypeError(f"{op}() missing 1 required positional argument: 'dim' (e.g. dim=-1)")
     if dtype is not None:
         input = input.to(dtype)
     if input._data.dtype.kind != "f":
@@ -114,11 +128,11 @@ def _softmax_dim(input: Tensor, dim: Any, dtype: Any) -> tuple[Tensor, int]:
 
 def softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     """``exp(input) / sum(exp(input), dim)``, computed without overflow."""
-    input, d = _softmax_dim(input, dim, dtype)
+    input, d = _softmax_dim(input, dim, dtype, "softmax")
     return _SOFTMAX(input, dim=(d,) if input.ndim else None)
 
 
 def log_softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     """``input - logsumexp(input, dim)``, computed without overflow."""
-    input, d = _softmax_dim(input, dim, dtype)
+    input, d = _softmax_dim(input, dim, dtype, "log_softmax")
     return _LOG_SOFTMAX(input, dim=(d,) if input.ndim else None)

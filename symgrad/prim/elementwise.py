@@ -369,6 +369,10 @@ class Elementwise(Primitive):
 
     def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
         dtype = self._result_dtype(args + params if params else args)
+        if dtype.kind == "f":
+            # integers are computed in the result's floating type, as PyTorch does (NumPy
+            # would use float16 for int8, and wrap -x of a uint8)
+            datas = [_as_float(d, dtype) for d in datas]
         try:
             out = self.numeric(*datas, *params)
         except ValueError:
@@ -432,6 +436,12 @@ def _g_symbol(level: int) -> Any:
     if level not in _G_SYMBOLS:
         _G_SYMBOLS[level] = sp.Symbol("g" if level == 0 else f"g{level}", real=True)
     return _G_SYMBOLS[level]
+
+
+def _as_float(data: Any, dtype: np.dtype) -> Any:
+    if type(data) is np.ndarray and data.dtype.kind in "biu":
+        return data.astype(dtype)
+    return data
 
 
 def _is_number(v: Any) -> bool:

@@ -130,4 +130,16 @@ MISC = [
         arg(3, 2),
         arg(2, 2),
     ),
+    # dist: one DistBackward0 node; the shift keeps every difference away from 0
+    _op("dist", lambda T, x, y: T.dist(x, y), arg(2, 3), arg(3)),
+    _op("dist_p1", lambda T, x, y: T.dist(x, y + 5.0, 1), arg(2, 3), arg(3)),
+    _op("dist_p3_method", lambda T, x, y: x.dist(y + 5.0, p=3), arg(3, 1), arg(2)),
+    _op("dist_p_half", lambda T, x, y: T.dist(x, y + 5.0, 0.5), arg(4), arg(1)),
+    _op("dist_inf", lambda T, x, y: T.dist(x, y + 5.0, INF), arg(4, kind="distinct"), arg(1)),
+    # in-place shape changes of a non-leaf: PyTorch's in-place nodes
+    _op("unsqueeze_", lambda T, x: (x * 1).unsqueeze_(1), arg(2, 3)),
+    _op("squeeze_", lambda T, x: (x * 1).squeeze_(), arg(2, 1, 3)),
+    _op("squeeze_dim_", lambda T, x: (x * 1).squeeze_(1), arg(2, 1, 3)),
+    _op("t_", lambda T, x: (x * 1).t_(), arg(2, 3)),
+    _op("transpose_", lambda T, x: (x * 1).transpose_(0, 2), arg(2, 1, 3)),
 ]

@@ -1,0 +1,67 @@
+"""``torch.functional``: the module where PyTorch defines some of its top-level functions
+(``import torch.functional as F`` in older code). The same functions as ``symgrad.*``.
+
+PyTorch's ``block_diag``, ``cartesian_prod``, ``cdist``, ``chain_matmul``, ``lu``, ``stft``,
+``istft``, ``pca_lowrank`` and ``svd_lowrank`` are not provided; asking for one raises an
+``AttributeError`` that says so.
+
+Examples
+--------
+>>> import symgrad
+>>> import symgrad.functional as F
+>>> F.einsum("i,i->", symgrad.tensor([1.0, 2.0]), symgrad.tensor([3.0, 4.0]))
+tensor(11.)
+"""
+
+from __future__ import annotations
+
+from symgrad.ops.atleast import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_shapes,
+    unravel_index,
+)
+from symgrad.ops.einsum import einsum
+from symgrad.ops.joining import split
+from symgrad.ops.norms import norm
+from symgrad.ops.products import tensordot
+from symgrad.ops.tiling import broadcast_tensors, meshgrid
+from symgrad.ops.uniques import unique, unique_consecutive
+
+__all__ = [
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "broadcast_shapes",
+    "broadcast_tensors",
+    "einsum",
+    "meshgrid",
+    "norm",
+    "split",
+    "tensordot",
+    "unique",
+    "unique_consecutive",
+    "unravel_index",
+]
+
+_MISSING = (
+    "block_diag",
+    "cartesian_prod",
+    "cdist",
+    "chain_matmul",
+    "lu",
+    "stft",
+    "istft",
+    "pca_lowrank",
+    "svd_lowrank",
+)
+
+
+def __getattr__(name: str):
+    if name in _MISSING:
+        raise AttributeError(
+            f"torch.functional.{name} is not supported by symgrad; symgrad.functional has "
+            f"{', '.join(__all__)}"
+        )
+    raise AttributeError(f"module 'symgrad.functional' has no attribute {name!r}")

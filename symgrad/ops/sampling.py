@@ -1,0 +1,235 @@
+"""Random samples whose parameters may be tensors: ``normal``, ``bernoulli`` and the in-place
+``Tensor.bernoulli_``, ``normal_`` and ``uniform_``.
+
+A sample is one primitive, ``sample``, whose drawn values are a parameter of its node: the
+forward returns them on every interpreter, and the gradient to every input is zero, as in
+PyTorch (``NormalBackward3``, ``BernoulliBackward0``, ...: the samples are not
+reparameterized). Numbers come from symgrad's generators (:mod:`symgrad.random`), so
+``manual_seed`` makes them reproducible.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad.ops.inplace import inplace
+from symgrad.prim.structural import Structural
+from symgrad.random import numpy_generator
+from symgrad.tensor import Tensor
+
+__all__ = ["normal", "bernoulli"]
+
+
+def _zero_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return tuple(
+        xp.constant(np.zeros(shape)) if need else None for need, shape in zip(c.needs, c.shapes)
+    )
+
+
+_SAMPLE = Structural(
+    "sample",
+    lambda xp, *inputs, values, node: xp.constant(values),
+    _zero_vjp,
+    backward=lambda params, inputs: params["node"],
+    text="a random sample (zero derivative)",
+)
+
+
+def _sample(inputs: tuple, values: np.ndarray, node: str) -> Tensor:
+    """``values`` as the output of a node over ``inputs`` (recorded only when one of them
+    requires grad)."""
+    if not any(isinstance(t, Tensor) and t._requires_grad for t in inputs):
+        return Tensor._make(values)
+    return _SAMPLE(*inputs, values=values, node=node)
+
+
+def _floating(t: Tensor, kernel: str) -> None:
+    if not t.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{t.dtype.scalar_type}': sample floating "
+            "tensors (convert with .float())"
+        )
+
+
+# -- normal ----------------------------------------------------------------------------------
+def _check_std(std: Any) -> None:
+    if isinstance(std, Tensor):
+        if bool((std._data < 0).any()):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    elif std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
+def normal(
+    mean: Any,
+    std: Any = 1.0,
+    size: Any = None,
+    *,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Samples of the normal distribution N(``mean``, ``std``²), element by element.
+
+    ``mean`` and ``std`` are tensors (broadcast together) or numbers; with two numbers,
+    ``size`` gives the shape. The samples' gradient is zero, as in PyTorch
+    (``NormalBackward1``/``2``/``3`` for a tensor mean, std, or both).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> _ = symgrad.manual_seed(0)
+    >>> x = symgrad.normal(symgrad.zeros(3), 0.0)
+    >>> x
+    tensor([0., 0., 0.])
+    >>> symgrad.normal(2.0, 0.5, (2, 3)).shape
+    symgrad.Size([2, 3])
+    """
+    mean_tensor, std_tensor = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if not mean_tensor and not std_tensor:
+        return _normal_numbers(mean, std, size, generator, dtype, device, requires_grad)
+    if size is not None:
+        raise TypeError("normal(): size= is only taken with a number mean and std")
+    for t in (mean, std):
+        if isinstance(t, Tensor):
+            _floating(t, "normal_kernel_cpu")
+    _check_std(std)
+    tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
+    d = tensors[0].dtype if len(tensors) == 1 else dtypes.promote_types(mean.dtype, std.dtype)
+    m = mean._data if mean_tensor else float(mean)
+    s = std._data if std_tensor else float(std)
+    shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+    z = numpy_generator(generator).standard_normal(shape)
+    values = np.asarray(m + s * z).astype(d.numpy)
+    node = (
+        "NormalBackward3"
+        if mean_tensor and std_tensor
+        else ("NormalBackward1" if mean_tensor else "NormalBackward2")
+    )
+    return _sample(tuple(tensors), values, node)
+
+
+def _normal_numbers(mean, std, size, generator, dtype, device, requires_grad) -> Tensor:
+    from symgrad import creation
+
+    if size is None:
+        raise TypeError(
+            "normal() received an invalid combination of arguments - got (float, float): "
+            "with a number mean and std give the size, normal(mean, std, size)"
+        )
+    _check_std(std)
+    out = creation.randn(size, generator=generator, dtype=dtype, device=device)
+    out._data *= std
+    out._data += mean
+    return out.requires_grad_(requires_grad)
+
+
+# -- bernoulli -------------------------------------------------------------------------------
+def _check_p(p: float) -> float:
+    if not isinstance(p, numbers.Real):
+        raise TypeError(f"bernoulli_(): p must be a number or a Tensor, not {type(p).__name__}")
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+    return float(p)
+
+
+def _draw(shape: tuple, p: Any, generator: Any, d: dtypes.dtype) -> np.ndarray:
+    return (numpy_generator(generator).random(shape) < p).astype(d.numpy)
+
+
+def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
+    """1 with probability ``input`` (element by element), else 0, in ``input``'s dtype; with
+    a number ``p``, 1 with probability ``p`` in ``input``'s shape. The gradient is zero
+    (``BernoulliBackward0``), as in PyTorch.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.bernoulli(symgrad.tensor([0.0, 1.0, 1.0]))
+    tensor([0., 1., 1.])
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"bernoulli(): argument 'input' must be Tensor, not {type(input).__name__}")
+    if p is not None:
+        if isinstance(p, Tensor):
+            raise TypeError("bernoulli(): p must be a number; use bernoulli(p_tensor) instead")
+        # PyTorch records a node without a derivative here; symgrad records nothing
+        return Tensor._make(_draw(input.shape, _check_p(p), generator, input.dtype))
+    _floating(input, "bernoulli_tensor_cpu_p_")
+    probs = input._data
+    if not bool(((probs >= 0) & (probs <= 1)).all()):
+        raise RuntimeError(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false: bernoulli's input holds "
+            "the probabilities, each in [0, 1]"
+        )
+    return _sample(
+        (input,), _draw(probs.shape, probs, generator, input.dtype), "BernoulliBackward0"
+    )
+
+
+def _bernoulli_method(self: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
+    """``bernoulli(self)``, or with a number ``p``, samples of probability ``p``."""
+    return bernoulli(self, p, generator=generator)
+
+
+def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+    """Fill ``self`` with 1 with probability ``p`` (a number or a tensor of probabilities that
+    broadcasts to ``self``), else 0; any dtype."""
+    if isinstance(p, Tensor):
+        probs = np.broadcast_to(p._data, self.shape)
+
+        def compute(x: Tensor) -> Tensor:
+            return _sample((x, p), _draw(x.shape, probs, generator, x.dtype), "BernoulliBackward1")
+
+        return inplace(self, "bernoulli_", compute, p)
+    p = _check_p(p)
+    return inplace(
+        self,
+        "bernoulli_",
+        lambda x: _sample((x,), _draw(x.shape, p, generator, x.dtype), "BernoulliBackward2"),
+    )
+
+
+# -- in-place fills --------------------------------------------------------------------------
+def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None):
+    """Fill ``self`` with samples of N(``mean``, ``std``²) (``NormalBackward0``)."""
+    _floating(self, "normal_kernel_cpu")
+    _check_std(std)
+
+    def compute(x: Tensor) -> Tensor:
+        z = numpy_generator(generator).standard_normal(x.shape)
+        return _sample((x,), (mean + std * z).astype(x._data.dtype), "NormalBackward0")
+
+    return inplace(self, "normal_", compute)
+
+
+def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None, **bounds):
+    """Fill ``self`` with samples uniform in [``a``, ``b``) (PyTorch's ``from``/``to``;
+    ``UniformBackward0``)."""
+    a, b = bounds.pop("from", a), bounds.pop("to", b)
+    if bounds:
+        raise TypeError(f"uniform_() got unexpected keyword arguments {sorted(bounds)}")
+    _floating(self, "check_uniform_bounds")
+    if a > b:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
+        )
+
+    def compute(x: Tensor) -> Tensor:
+        u = numpy_generator(generator).random(x.shape)
+        return _sample((x,), (a + (b - a) * u).astype(x._data.dtype), "UniformBackward0")
+
+    return inplace(self, "uniform_", compute)
+
+
+METHODS = {
+    "bernoulli": _bernoulli_method,
+    "bernoulli_": bernoulli_,
+    "normal_": normal_,
+    "uniform_": uniform_,
+}
