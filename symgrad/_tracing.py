@@ -30,7 +30,9 @@ class _Trace:
     __slots__ = ("log", "nodes", "inputs", "aliases", "params")
 
     def __init__(self) -> None:
-        self.log: list | None = None  # (node, result) of each traced op; None: not tracing
+        self.log: list | None = (
+            None  # (node, result, output arrays) of each traced op; None: not tracing
+        )
         self.nodes: set = set()  # ids of the nodes recorded by the trace
         self.inputs: set = set()  # ids of the tensors standing for the function's arguments
         self.aliases: dict = {}  # id of a detached traced tensor -> (it, the tensor it detaches)
@@ -104,5 +106,5 @@ def data_params(result: Any, make: Any, *tensors: Any) -> None:
 
 def traced_outputs(node: Any, outs: tuple) -> None:
     """A node with several outputs ``outs`` joins the trace."""
-    TRACE.log.append((node, outs))
+    TRACE.log.append((node, outs, tuple(t._data for t in outs)))
     TRACE.nodes.add(id(node))

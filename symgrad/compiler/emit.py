@@ -81,8 +81,8 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
             key[0] != "const" and requires.get(key, False) and not det
             for key, det in zip(step.inputs, step.detached)
         ]
-        for key, t in zip(step.keys, step.values):
-            requires[key] = step.grad and any(needs[j]) and t._data.dtype.kind in "fc"
+        for key, a in zip(step.keys, step.arrays):
+            requires[key] = step.grad and any(needs[j]) and a.dtype.kind in "fc"
         made = ", ".join(names[key] for key in step.keys)
         fwd_lines.append(f"    {made} = f{j}({', '.join(args)})  # {step.prim.name}")
     program = Program()
@@ -206,13 +206,13 @@ def _kernel(step: Any) -> Any:
 
 def _fitted(kernel: Any, step: Any, arrays: list) -> Any:
     """``kernel``, with a cast where its result's type is not the traced value's."""
-    want = step.value._data
+    want = step.arrays[0]
     got = kernel(*arrays)
     if len(step.keys) > 1:
-        for out, t in zip(got, step.values):
+        for out, t in zip(got, step.arrays):
             if type(out) is not np.ndarray or (out.shape, out.dtype) != (
-                t._data.shape,
-                t._data.dtype,
+                t.shape,
+                t.dtype,
             ):
                 raise GraphBreak(f"{step.prim.name}'s outputs can't be compiled yet")
         return kernel

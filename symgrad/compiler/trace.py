@@ -120,9 +120,12 @@ class Step:
         "param_inputs",
         "keys",
         "values",
+        "arrays",
     )
 
-    def __init__(self, node: Any, inputs: list, detached: list, values: tuple) -> None:
+    def __init__(
+        self, node: Any, inputs: list, detached: list, values: tuple, arrays: tuple
+    ) -> None:
         self.node = node
         self.prim = node.prim
         self.params = node.params
@@ -130,7 +133,8 @@ class Step:
         self.detached = detached
         self.meta = node._meta
         self.keys = [("node", id(node), nr) for nr in range(len(values))]
-        self.values = values  # the output tensors, as traced
+        self.values = values  # the output tensors
+        self.arrays = arrays  # their values as the op made them (before any in-place change)
         self.key, self.value = self.keys[0], values[0]
         self.grad = node is not values[0]._origin  # recorded, not an origin
         self.param_fn: Any = None  # params computed from tensors' values at each call
@@ -216,7 +220,7 @@ def _plan(log: list, aliases: dict, made: dict, proxies: list, result: Any) -> P
             )
         return plan.external(t), detached
 
-    for node, t in log:
+    for node, t, arrays in log:
         if id(node) in plan._nodes:
             continue
         if getattr(node, "runs_user_code", False) or getattr(node.prim, "check", None):
@@ -237,7 +241,7 @@ def _plan(log: list, aliases: dict, made: dict, proxies: list, result: Any) -> P
                 raise GraphBreak(f"{fn.name()} can't be compiled yet")
             inputs.append(key)
             detached.append(det)
-        step = Step(node, inputs, detached, t if type(t) is tuple else (t,))
+        step = Step(node, inputs, detached, t if type(t) is tuple else (t,), arrays)
         if id(node) in made:
             step.param_fn, tensors = made[id(node)]
             step.param_inputs = [key_of(x)[0] for x in tensors]

@@ -253,7 +253,7 @@ def recorded(prim: Primitive, inputs: tuple, params: Any, out: np.ndarray) -> Te
     if node._out is not None:  # the node saved its output: watch it for in-place changes
         node._out_version = (result._counter, 0)
     if TRACE.log is not None:  # symgrad.compile is tracing
-        TRACE.log.append((node, result))
+        TRACE.log.append((node, result, (out,)))
         TRACE.nodes.add(id(node))
     return result
 
@@ -286,7 +286,7 @@ def _traced_origin(prim: Primitive, inputs: tuple, params: Any, result: Tensor) 
         cls = prim._node_cls or node_class(prim.node_name(params, meta))
         node = cls(prim, params, tuple(edges), tuple(saved), None, versions, meta, consts)
         result._origin = node
-        TRACE.log.append((node, result))
+        TRACE.log.append((node, result, (result._data,)))
         TRACE.nodes.add(id(node))
     return result
 
