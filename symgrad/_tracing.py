@@ -30,9 +30,7 @@ class _Trace:
     __slots__ = ("log", "nodes", "inputs", "aliases", "params")
 
     def __init__(self) -> None:
-        self.log: list | None = (
-            None  # (node, result, output arrays) of each traced op; None: not tracing
-        )
+        self.log: list | None = None  # (node, result, arrays) per traced op; None: no trace
         self.nodes: set = set()  # ids of the nodes recorded by the trace
         self.inputs: set = set()  # ids of the tensors standing for the function's arguments
         self.aliases: dict = {}  # id of a detached traced tensor -> (it, the tensor it detaches)
