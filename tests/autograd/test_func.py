@@ -125,7 +125,7 @@ def test_errors_as_pytorch():
     with pytest.raises(ValueError, match="same size in the mapped dimension, got sizes \\[2, 3\\]"):
         func.vmap(lambda a, b: a + b)(symgrad.ones(2, 3), symgrad.ones(3, 3))
     with pytest.raises(ValueError, match="at least one non-None value in in_dims"):
-        func.vmap(lambda a: a, in_dims=None)(x)
+        func.vmap(lambda a: a, in_dims=(None,))(x)
     with pytest.raises(ValueError, match="dimensionality 0"):
         func.vmap(lambda a: a)(symgrad.tensor(1.0))
     with pytest.raises(RuntimeError, match="randomness error mode"):
