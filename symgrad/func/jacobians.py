@@ -38,6 +38,9 @@ def _jacobian(func: Callable, argnums: Any, has_aux: bool, name: str, chunk_size
 
         primals = [args[i] for i in nums]
         _check_differentiable(primals, what)
+        lowering = batched.Lowering.of(list(args))
+        if lowering is not None:  # inside vmap: every element's Jacobian at its own inputs
+            primals = [lowering.up_flagged(*lowering.down(p, True)) for p in primals]
         if name == "jacrev":
             out, aux, blocks = _reverse_jacobians(of_inputs, primals, has_aux, chunk_size)
         else:

@@ -4,6 +4,7 @@ and PyTorch's exception types for what does not fit."""
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict, namedtuple
 
 import numpy as np
@@ -241,3 +242,30 @@ def test_jacobians_against_torch():
     ours, theirs = _jacobian_cases(symgrad, func), _jacobian_cases(torch, torch.func)
     for key in theirs:
         _same(ours[key], theirs[key])
+
+
+def _per_input_jacobians(T, F):
+    w = T.tensor([[0.5, -1.0], [2.0, 0.25], [1.0, 1.0]], dtype=T.float64)
+    x = T.tensor([[1.0, 0.0, 2.0], [0.5, -1.0, 1.0]], dtype=T.float64)
+    net = lambda p, x: {"o": (x @ p["w"]).sin()}  # noqa: E731
+    return {
+        J.__name__: F.vmap(J(net), in_dims=(None, 0))({"w": w}, x) for J in (F.jacrev, F.jacfwd)
+    }
+
+
+def test_jacobians_of_unmapped_parameters_inside_vmap_run_batched():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # batched: no loop, no warning
+        found = _per_input_jacobians(symgrad, func)
+    w = np.array([[0.5, -1.0], [2.0, 0.25], [1.0, 1.0]])
+    x = np.array([[1.0, 0.0, 2.0], [0.5, -1.0, 1.0]])
+    expected = np.zeros((2, 2, 3, 2))  # d sin(x w)_j / d w_kj = cos(x w)_j x_k
+    for n in range(2):
+        for j in range(2):
+            expected[n, j, :, j] = np.cos(x[n] @ w)[j] * x[n]
+    for name in ("jacrev", "jacfwd"):
+        _same(found[name], {"o": {"w": expected}})
+    torch = pytest.importorskip("torch")
+    theirs = _per_input_jacobians(torch, torch.func)
+    for name in theirs:
+        _same(found[name], theirs[name])
