@@ -20,7 +20,7 @@ from symgrad.func.vmap import join_chunks, vmap
 from symgrad.prim import batching
 from symgrad.tensor import Tensor
 
-__all__ = ["Lowering", "over_basis", "refuse_batched"]
+__all__ = ["Lowering", "over_basis"]
 
 # rows of the identity handed to one vmap call: a bound on the basis' memory (jacrev of a
 # Jacobian with 16384 elements maps over 16384 x 16384 cotangents, in chunks)
@@ -77,15 +77,6 @@ class Lowering:
 
     def wrap(self, tree: Any) -> Any:
         return tree_map(lambda t: batching.wrap_level(t, self.level), tree)
-
-
-def refuse_batched(out: Any) -> None:
-    """A transform's function gave a result batched by a ``vmap`` its inputs are not batched
-    by (a closure over a batched tensor): ``vmap`` runs element by element instead."""
-    if batching.STATE.depth and _levels(out):
-        raise batching.Unbatchable(
-            "a transform of a function that reads a batched tensor it is not given as an input"
-        )
 
 
 def over_basis(

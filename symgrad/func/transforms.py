@@ -178,19 +178,23 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
         if lowering is not None:
             return _lowered_grad(func, lowering, args, kwargs, argnums, nums, has_aux, what)
         with _Transform(args) as run:
-            args = list(args)
+            inputs = list(args)
             fresh = []
             for i in nums:
-                args[i], leaves = _fresh_tree(args[i], what)
+                inputs[i], leaves = _fresh_tree(inputs[i], what)
                 fresh.append(leaves)
-            out, aux = _split_aux(func(*args, **kwargs), has_aux, what)
+            out, aux = _split_aux(func(*inputs, **kwargs), has_aux, what)
             _check_scalar(out, what)
-            batched.refuse_batched(out)
-            flat = iter(_derivatives(out, [x for f in fresh for x in f], None, run.create_graph))
-            grads = [tree_map(lambda _: next(flat), args[i]) for i in nums]
-            g = tuple(grads) if isinstance(argnums, tuple) else grads[0]
-            value = (out, aux) if has_aux else out
-            return run.finish((g, value))
+            closure = batched.Lowering.of(out)
+            if closure is None:
+                xs = [x for f in fresh for x in f]
+                flat = iter(_derivatives(out, xs, None, run.create_graph))
+                grads = [tree_map(lambda _: next(flat), inputs[i]) for i in nums]
+                g = tuple(grads) if isinstance(argnums, tuple) else grads[0]
+                value = (out, aux) if has_aux else out
+                return run.finish((g, value))
+        # a closure over a batched tensor: every element's gradient at the same inputs
+        return _lowered_grad(func, closure, args, kwargs, argnums, nums, has_aux, what)
 
     return wrapper
 
@@ -281,7 +285,9 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         inputs, xs = _fresh_tree(primals, what)
         out, aux = _split_aux(func(*inputs), has_aux, what)
         outs, out_spec = _tensor_outputs(out, what)
-        batched.refuse_batched(out)
+        closure = batched.Lowering.of(out)
+    if closure is not None:  # a closure over a batched tensor: each element's own vjp
+        return _lowered_vjp(func, closure, primals, has_aux)
 
     def vjp_fn(cotangents: Any, retain_graph: bool = True, create_graph: Any = None) -> tuple:
         vs = _cotangent_leaves(cotangents, outs, out_spec)
@@ -354,26 +360,36 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
     ts = _check_tangents(primals, tangents, what)
     lowering = batched.Lowering.of(list(primals))
     if lowering is not None:
-        phys = [lowering.down(p, True) for p in primals]
-
-        def physical_func(*xs: Any) -> Any:
-            inputs = [lowering.up_flagged(x, flags) for x, (_, flags) in zip(xs, phys)]
-            return lowering.unwrap(func(*inputs))
-
-        ps, lowered_ts = tuple(x for x, _ in phys), tuple(lowering.unwrap(list(tangents)))
-        return lowering.wrap(jvp(physical_func, ps, lowered_ts, has_aux=has_aux))
+        return _lowered_jvp(func, lowering, primals, tangents, has_aux)
     with _Transform((primals, tangents)) as run:
         inputs, xs = _fresh_tree(primals, what)
         out, aux = _split_aux(func(*inputs), has_aux, what)
         outs, out_spec = _tensor_outputs(out, what)
-        batched.refuse_batched(out)
-        # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes
-        us = [creation.zeros_like(o).requires_grad_(True) for o in outs]
-        pulled = _products(outs, xs, us, True)
-        jv = _products(pulled, us, ts, run.create_graph)
-        result = (out, tree_unflatten(jv, out_spec))
-        result = result + (aux,) if has_aux else result
-        return run.finish(result)
+        closure = batched.Lowering.of(out)
+        if closure is None:
+            # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes
+            us = [creation.zeros_like(o).requires_grad_(True) for o in outs]
+            pulled = _products(outs, xs, us, True)
+            jv = _products(pulled, us, ts, run.create_graph)
+            result = (out, tree_unflatten(jv, out_spec))
+            result = result + (aux,) if has_aux else result
+            return run.finish(result)
+    # a closure over a batched tensor: each element's own jvp
+    return _lowered_jvp(func, closure, primals, tangents, has_aux)
+
+
+def _lowered_jvp(
+    func: Callable, lowering: batched.Lowering, primals: tuple, tangents: tuple, has_aux: bool
+) -> tuple:
+    """Inside ``vmap``: the ``jvp`` of the function on the physical tensors."""
+    phys = [lowering.down(p, True) for p in primals]
+
+    def physical_func(*xs: Any) -> Any:
+        inputs = [lowering.up_flagged(x, flags) for x, (_, flags) in zip(xs, phys)]
+        return lowering.unwrap(func(*inputs))
+
+    ps, lowered_ts = tuple(x for x, _ in phys), tuple(lowering.unwrap(list(tangents)))
+    return lowering.wrap(jvp(physical_func, ps, lowered_ts, has_aux=has_aux))
 
 
 def _check_tangents(primals: Any, tangents: Any, what: str) -> list:
