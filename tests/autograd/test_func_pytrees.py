@@ -4,6 +4,7 @@ and PyTorch's exception types for what does not fit."""
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from collections import OrderedDict, namedtuple
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 import symgrad
-from symgrad import func
+from symgrad import func, nn
 from symgrad.func._pytree import broadcast_prefix, tree_flatten, tree_map, tree_unflatten
 
 Pair = namedtuple("Pair", "w b")
@@ -253,10 +254,12 @@ def _per_input_jacobians(T, F):
     }
 
 
-def test_jacobians_of_unmapped_parameters_inside_vmap_run_batched():
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # batched: no loop, no warning
+def test_jacobians_of_unmapped_parameters_inside_vmap_run_batched(monkeypatch):
+    monkeypatch.setattr(importlib.import_module("symgrad.func.vmap"), "_warned_loop", [False])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         found = _per_input_jacobians(symgrad, func)
+    assert not caught  # batched: no loop, no warning (an inner loop would hide an outer one)
     w = np.array([[0.5, -1.0], [2.0, 0.25], [1.0, 1.0]])
     x = np.array([[1.0, 0.0, 2.0], [0.5, -1.0, 1.0]])
     expected = np.zeros((2, 2, 3, 2))  # d sin(x w)_j / d w_kj = cos(x w)_j x_k
@@ -269,3 +272,31 @@ def test_jacobians_of_unmapped_parameters_inside_vmap_run_batched():
     theirs = _per_input_jacobians(torch, torch.func)
     for name in theirs:
         _same(found[name], theirs[name])
+
+
+def test_products_of_a_relu_network_inside_nested_vmaps_run_batched(monkeypatch):
+    monkeypatch.setattr(importlib.import_module("symgrad.func.vmap"), "_warned_loop", [False])
+    # vjp then jvp of closures over two batched inputs, mapped over a basis: the kernel of a
+    # network (relu's zero partial gives zeros of a batched gradient's shape)
+    symgrad.manual_seed(0)
+    net = nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU(), nn.Flatten(), nn.Linear(8, 2))
+    params = {k: v.detach() for k, v in net.named_parameters()}
+
+    def kernel(x1, x2):
+        f1 = lambda p: func.functional_call(net, p, (x1.unsqueeze(0),)).squeeze(0)  # noqa: E731
+        f2 = lambda p: func.functional_call(net, p, (x2.unsqueeze(0),)).squeeze(0)  # noqa: E731
+        out, vjp_fn = func.vjp(f1, params)
+
+        def one(v):
+            return func.jvp(f2, (params,), vjp_fn(v))[1]
+
+        return func.vmap(one)(symgrad.eye(out.numel()))
+
+    x1, x2 = symgrad.randn(2, 1, 4, 4), symgrad.randn(3, 1, 4, 4)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = func.vmap(func.vmap(kernel, (None, 0)), (0, None))(x1, x2)
+    assert not caught  # batched: no loop, no warning (an inner loop would hide an outer one)
+    expected = symgrad.stack([symgrad.stack([kernel(a, b) for b in x2]) for a in x1])
+    assert found.shape == (2, 3, 2, 2)
+    np.testing.assert_allclose(found.numpy(), expected.numpy(), rtol=1e-5, atol=1e-6)
