@@ -117,7 +117,11 @@ def jacrev(
     func: Callable, argnums: Any = 0, *, has_aux: bool = False, chunk_size: Any = None
 ) -> Callable:
     """The Jacobian of ``func`` with respect to ``argnums``, of shape ``output.shape +
-    input.shape``, by one reverse pass per output element.
+    input.shape``, from a ``vjp`` mapped over the output's basis (``chunk_size`` rows of it at
+    a time).
+
+    Inputs and outputs may be pytrees: the result has the output's structure, holding at each
+    output tensor the input's structure (a tuple of them for a tuple ``argnums``).
 
     Examples
     --------
@@ -126,6 +130,9 @@ def jacrev(
     >>> jacrev(lambda x: x ** 2)(symgrad.tensor([1.0, 2.0]))
     tensor([[2., 0.],
             [0., 4.]])
+    >>> p = {"w": symgrad.tensor([1.0, 2.0]), "b": symgrad.tensor(3.0)}
+    >>> jacrev(lambda p: {"y": p["w"] * p["b"]})(p)["y"]["b"]
+    tensor([1., 2.])
     """
     check_chunk_size(chunk_size)
     return _jacobian(func, argnums, has_aux, "jacrev", chunk_size)
@@ -134,15 +141,25 @@ def jacrev(
 def jacfwd(
     func: Callable, argnums: Any = 0, has_aux: bool = False, *, randomness: str = "error"
 ) -> Callable:
-    """The Jacobian of ``func`` with respect to ``argnums``, as :func:`jacrev` gives it (the
-    same numbers; PyTorch computes it column by column in forward mode)."""
+    """The Jacobian of ``func`` with respect to ``argnums``, with :func:`jacrev`'s shapes and
+    pytree structures, from a ``jvp`` mapped over each input's basis.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.func import jacfwd
+    >>> jacfwd(lambda x, y: x * y, argnums=(0, 1))(symgrad.tensor([1.0, 2.0]), symgrad.tensor(3.0))
+    (tensor([[3., 0.],
+            [0., 3.]]), tensor([1., 2.]))
+    """
     check_randomness(randomness)
     return _jacobian(func, argnums, has_aux, "jacfwd", None)
 
 
 def hessian(func: Callable, argnums: Any = 0) -> Callable:
     """The Hessian of the scalar ``func``: the Jacobian of its Jacobian, of shape
-    ``input.shape + input.shape``.
+    ``input.shape + input.shape`` (for a pytree input, the input's structure nested in itself:
+    ``h["w"]["b"]``).
 
     Examples
     --------
