@@ -1,6 +1,7 @@
 """Function transforms in the style of ``torch.func`` and JAX: ``grad``, ``grad_and_value``,
 ``vjp``, ``jvp``, ``linearize``, ``jacrev``, ``jacfwd``, ``hessian``, ``vmap``,
-``functional_call``, ``stack_module_state`` and ``replace_all_batch_norm_modules_``.
+``functional_call``, ``stack_module_state``, ``replace_all_batch_norm_modules_``,
+``functionalize`` and ``debug_unwrap``.
 
 Inputs and outputs may be pytrees: tuples, lists, dicts and named tuples of tensors, nested
 (a dict of a model's parameters, for example), read as PyTorch reads them.
@@ -26,6 +27,7 @@ tensor(12.)
 """
 
 from symgrad.func.functional_call import functional_call
+from symgrad.func.functionalize import debug_unwrap, functionalize
 from symgrad.func.jacobians import hessian, jacfwd, jacrev
 from symgrad.func.linearize import linearize
 from symgrad.func.module_state import replace_all_batch_norm_modules_, stack_module_state
@@ -45,4 +47,6 @@ __all__ = [
     "linearize",
     "stack_module_state",
     "replace_all_batch_norm_modules_",
+    "functionalize",
+    "debug_unwrap",
 ]

@@ -265,3 +265,24 @@ def test_replace_all_batch_norm_modules_drops_running_statistics():
     x = symgrad.tensor([[1.0, 2.0], [3.0, 5.0]])
     out = func.vmap(lambda x: net[2](x))(x.reshape(1, 2, 2))
     np.testing.assert_allclose(out.detach().numpy()[0], [[-1.0, -1.0], [1.0, 1.0]], atol=1e-4)
+
+
+def test_functionalize_and_debug_unwrap():
+    def bump(x):
+        x.add_(1)
+        return x * 2
+
+    a = symgrad.ones(2)
+    assert func.functionalize(bump)(a).tolist() == [4.0, 4.0] and a.tolist() == [2.0, 2.0]
+    with pytest.raises(RuntimeError, match="invalid argument for remove=views"):
+        func.functionalize(bump, remove="views")
+    seen = []
+
+    def look(x):
+        seen.append((tuple(func.debug_unwrap(x).shape), tuple(func.debug_unwrap(x, recurse=False).shape)))
+        return x
+
+    func.vmap(func.vmap(look))(symgrad.ones(3, 2, 4))
+    assert seen == [((3, 2, 4), (2, 4))]  # PyTorch's shapes
+    t = symgrad.ones(2)
+    assert func.debug_unwrap(t) is t
