@@ -1,5 +1,10 @@
 """Function transforms in the style of ``torch.func`` and JAX: ``grad``, ``grad_and_value``,
-``vjp``, ``jvp``, ``jacrev``, ``jacfwd``, ``hessian``, ``vmap`` and ``functional_call``.
+``vjp``, ``jvp``, ``linearize``, ``jacrev``, ``jacfwd``, ``hessian``, ``vmap``,
+``functional_call``, ``stack_module_state``, ``replace_all_batch_norm_modules_``,
+``functionalize`` and ``debug_unwrap``.
+
+Inputs and outputs may be pytrees: tuples, lists, dicts and named tuples of tensors, nested
+(a dict of a model's parameters, for example), read as PyTorch reads them.
 
 Each transform takes a function of tensors and returns a function. The derivatives are taken by
 the same engine as ``backward()``: inside a transform the inputs become fresh tensors that
@@ -22,7 +27,10 @@ tensor(12.)
 """
 
 from symgrad.func.functional_call import functional_call
+from symgrad.func.functionalize import debug_unwrap, functionalize
 from symgrad.func.jacobians import hessian, jacfwd, jacrev
+from symgrad.func.linearize import linearize
+from symgrad.func.module_state import replace_all_batch_norm_modules_, stack_module_state
 from symgrad.func.transforms import grad, grad_and_value, jvp, vjp
 from symgrad.func.vmap import vmap
 
@@ -36,4 +44,9 @@ __all__ = [
     "hessian",
     "vmap",
     "functional_call",
+    "linearize",
+    "stack_module_state",
+    "replace_all_batch_norm_modules_",
+    "functionalize",
+    "debug_unwrap",
 ]

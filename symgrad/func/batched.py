@@ -15,30 +15,21 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import ops as _ops
-from symgrad.func.vmap import vmap
+from symgrad.func._pytree import tree_map
+from symgrad.func.vmap import join_chunks, vmap
 from symgrad.prim import batching
 from symgrad.tensor import Tensor
 
-__all__ = ["Lowering", "over_basis", "refuse_batched"]
+__all__ = ["Lowering", "over_basis"]
 
 # rows of the identity handed to one vmap call: a bound on the basis' memory (jacrev of a
 # Jacobian with 16384 elements maps over 16384 x 16384 cotangents, in chunks)
 _BASIS_ELEMENTS = 1 << 24
 
 
-def tree_map(tree: Any, fn: Callable) -> Any:
-    """``fn`` of each leaf of ``tree`` (tuples, lists, dicts), in order."""
-    if isinstance(tree, (tuple, list)):
-        return type(tree)(tree_map(t, fn) for t in tree)
-    if isinstance(tree, dict):
-        return {k: tree_map(v, fn) for k, v in tree.items()}
-    return fn(tree)
-
-
 def _levels(tree: Any) -> list:
     found: list = []
-    tree_map(tree, lambda t: found.append(t._level) if type(t) is batching.BatchedTensor else t)
+    tree_map(lambda t: found.append(t._level) if type(t) is batching.BatchedTensor else t, tree)
     return found
 
 
@@ -59,7 +50,7 @@ class Lowering:
             return None
         level = max(levels)
         found: list = []
-        tree_map(tree, lambda t: found.append(t) if batching.is_batched(t, level) else t)
+        tree_map(lambda t: found.append(t) if batching.is_batched(t, level) else t, tree)
         return cls(level, batching.batch_size(found, level))
 
     def down(self, tree: Any, every: bool) -> tuple:
@@ -74,37 +65,31 @@ class Lowering:
             flags.append(hit)
             return batching.unwrap_level(t, self.level, self.size) if hit else t
 
-        return tree_map(tree, one), flags
+        return tree_map(one, tree), flags
 
     def up_flagged(self, tree: Any, flags: list) -> Any:
         """The inverse of :meth:`down`."""
         marks = iter(flags)
-        return tree_map(tree, lambda t: batching.wrap_level(t, self.level) if next(marks) else t)
+        return tree_map(lambda t: batching.wrap_level(t, self.level) if next(marks) else t, tree)
 
     def unwrap(self, tree: Any) -> Any:
-        return tree_map(tree, lambda t: batching.unwrap_level(t, self.level, self.size))
+        return tree_map(lambda t: batching.unwrap_level(t, self.level, self.size), tree)
 
     def wrap(self, tree: Any) -> Any:
-        return tree_map(tree, lambda t: batching.wrap_level(t, self.level))
+        return tree_map(lambda t: batching.wrap_level(t, self.level), tree)
 
 
-def refuse_batched(out: Any) -> None:
-    """A transform's function gave a result batched by a ``vmap`` its inputs are not batched
-    by (a closure over a batched tensor): ``vmap`` runs element by element instead."""
-    if batching.STATE.depth and _levels(out):
-        raise batching.Unbatchable(
-            "a transform of a function that reads a batched tensor it is not given as an input"
-        )
-
-
-def over_basis(fn: Callable, shape: tuple, dtype: Any, out_dims: Any = 0) -> Any:
+def over_basis(
+    fn: Callable, shape: tuple, dtype: Any, out_dims: Any = 0, chunk_size: Any = None
+) -> Any:
     """``fn`` mapped over the rows of the identity of ``shape``'s elements, each row shaped
-    as ``shape``: results with a leading dimension of ``numel`` (a tuple of them for a tuple);
-    None for an empty ``shape``."""
+    as ``shape``: results with a leading dimension of ``numel`` (the pytree ``fn`` returns,
+    ``out_dims`` a prefix of it as ``vmap`` takes it); None for an empty ``shape``. At most
+    ``chunk_size`` rows go to one ``vmap`` call."""
     n = int(np.prod(shape, dtype=np.int64))
     if n == 0:
         return None
-    step = max(1, _BASIS_ELEMENTS // max(n, 1))
+    step = chunk_size or max(1, _BASIS_ELEMENTS // max(n, 1))
     parts = []
     for start in range(0, n, step):
         stop = min(n, start + step)
@@ -114,7 +99,4 @@ def over_basis(fn: Callable, shape: tuple, dtype: Any, out_dims: Any = 0) -> Any
         parts.append(vmap(fn, out_dims=out_dims)(basis))
     if len(parts) == 1:
         return parts[0]
-    if isinstance(parts[0], tuple):
-        dims = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(parts[0])
-        return tuple(p[0] if d is None else _ops.cat(list(p)) for p, d in zip(zip(*parts), dims))
-    return _ops.cat(parts)
+    return join_chunks(parts, out_dims)

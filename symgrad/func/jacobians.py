@@ -14,13 +14,14 @@ from typing import Any
 from symgrad import creation
 from symgrad.func import batched
 from symgrad.func._checks import check_chunk_size, check_randomness
+from symgrad.func._pytree import tree_flatten, tree_leaves, tree_unflatten
 from symgrad.func.transforms import _argnums, _check_differentiable, jvp, vjp
 from symgrad.tensor import Tensor
 
 __all__ = ["jacrev", "jacfwd", "hessian"]
 
 
-def _jacobian(func: Callable, argnums: Any, has_aux: bool, name: str) -> Callable:
+def _jacobian(func: Callable, argnums: Any, has_aux: bool, name: str, chunk_size: Any) -> Callable:
     """``jacrev`` (``vjp`` mapped over the output's basis) or ``jacfwd`` (``jvp`` mapped over
     each input's basis), one batched pass per chunk of the basis, as PyTorch builds them."""
 
@@ -36,15 +37,22 @@ def _jacobian(func: Callable, argnums: Any, has_aux: bool, name: str) -> Callabl
             return func(*full, **kwargs)
 
         primals = [args[i] for i in nums]
-        for p in primals:
-            _check_differentiable(p, what)
+        _check_differentiable(primals, what)
+        lowering = batched.Lowering.of(list(args))
+        if lowering is not None:  # inside vmap: every element's Jacobian at its own inputs
+            primals = [lowering.up_flagged(*lowering.down(p, True)) for p in primals]
         if name == "jacrev":
-            out, aux, jacobians = _reverse_jacobians(of_inputs, primals, has_aux)
+            out, aux, blocks = _reverse_jacobians(of_inputs, primals, has_aux, chunk_size)
         else:
-            out, aux, jacobians = _forward_jacobians(of_inputs, primals, has_aux)
-        if not isinstance(argnums, tuple):
-            jacobians = [j[0] for j in jacobians]
-        jac = tuple(jacobians) if isinstance(out, tuple) else jacobians[0]
+            out, aux, blocks = _forward_jacobians(of_inputs, primals, has_aux)
+        specs = [tree_flatten(p)[1] for p in primals]
+
+        def by_input(row: list) -> Any:
+            found = iter(row)
+            per_arg = [tree_unflatten([next(found) for _ in range(s.num_leaves)], s) for s in specs]
+            return tuple(per_arg) if isinstance(argnums, tuple) else per_arg[0]
+
+        jac = tree_unflatten([by_input(row) for row in blocks], tree_flatten(out)[1])
         return (jac, aux) if has_aux else jac
 
     return wrapper
@@ -59,56 +67,61 @@ def _block(rows: Any, o: Tensor, x: Tensor, forward: bool) -> Tensor:
     return rows.reshape(*o.shape, *x.shape)
 
 
-def _reverse_jacobians(func: Callable, primals: list, has_aux: bool) -> tuple:
+def _reverse_jacobians(func: Callable, primals: list, has_aux: bool, chunk_size: Any) -> tuple:
+    """``(output, aux, blocks)``: ``blocks[i][j]`` the Jacobian of the output's tensor ``i``
+    with respect to the inputs' tensor ``j`` (pytrees flattened)."""
     out, vjp_fn, *aux = vjp(func, *primals, has_aux=has_aux)
-    outs = out if isinstance(out, tuple) else (out,)
-    jacobians = []
+    outs, out_spec = tree_flatten(out)
+    xs = tree_leaves(primals)
+    blocks = []
     for k, o in enumerate(outs):
 
         def row(v: Tensor, k: int = k) -> tuple:
-            if not isinstance(out, tuple):
-                return vjp_fn(v)
-            zeros = [creation.zeros_like(o) for o in outs]
-            return vjp_fn(tuple(v if j == k else z for j, z in enumerate(zeros)))
+            vs = [v if j == k else creation.zeros_like(u) for j, u in enumerate(outs)]
+            return tuple(tree_leaves(vjp_fn(tree_unflatten(vs, out_spec))))
 
-        rows = batched.over_basis(row, tuple(o.shape), o.dtype)
-        blocks = rows if rows is not None else (None,) * len(primals)
-        jacobians.append(tuple(_block(r, o, x, False) for r, x in zip(blocks, primals)))
-    return out, (aux[0] if has_aux else None), jacobians
+        rows = batched.over_basis(row, tuple(o.shape), o.dtype, chunk_size=chunk_size)
+        rows = rows if rows is not None else (None,) * len(xs)
+        blocks.append([_block(r, o, x, False) for r, x in zip(rows, xs)])
+    return out, (aux[0] if has_aux else None), blocks
 
 
 def _forward_jacobians(func: Callable, primals: list, has_aux: bool) -> tuple:
-    zeros = [creation.zeros_like(p) for p in primals]
+    """As :func:`_reverse_jacobians`, one ``jvp`` per element of each input tensor."""
+    xs, in_spec = tree_flatten(tuple(primals))
+    zeros = [creation.zeros_like(x) for x in xs]
     found = None  # (output, jvp, aux) of the first chunk: the output and aux, unbatched
     columns = []
-    for k, x in enumerate(primals):
+    for k, x in enumerate(xs):
 
         def column(t: Tensor, k: int = k) -> Any:
-            tangents = tuple(t if j == k else z for j, z in enumerate(zeros))
+            tangents = tree_unflatten([t if j == k else z for j, z in enumerate(zeros)], in_spec)
             return jvp(func, tuple(primals), tangents, has_aux=has_aux)
 
         dims = (None, 0, None) if has_aux else (None, 0)
         cols = batched.over_basis(column, tuple(x.shape), x.dtype, dims)
         if cols is not None:
             found = found or cols
-        columns.append(None if cols is None else cols[1])
+        columns.append(None if cols is None else tree_leaves(cols[1]))
     if found is None:  # every input is empty
-        found = jvp(func, tuple(primals), tuple(zeros), has_aux=has_aux)
-    out = found[0]
-    outs = out if isinstance(out, tuple) else (out,)
-    columns = [c if c is None or isinstance(out, tuple) else (c,) for c in columns]
-    jacobians = [
-        tuple(_block(None if c is None else c[i], o, x, True) for c, x in zip(columns, primals))
+        found = jvp(func, tuple(primals), tree_unflatten(zeros, in_spec), has_aux=has_aux)
+    outs = tree_leaves(found[0])
+    blocks = [
+        [_block(None if c is None else c[i], o, x, True) for c, x in zip(columns, xs)]
         for i, o in enumerate(outs)
     ]
-    return out, (found[2] if has_aux else None), jacobians
+    return found[0], (found[2] if has_aux else None), blocks
 
 
 def jacrev(
     func: Callable, argnums: Any = 0, *, has_aux: bool = False, chunk_size: Any = None
 ) -> Callable:
     """The Jacobian of ``func`` with respect to ``argnums``, of shape ``output.shape +
-    input.shape``, by one reverse pass per output element.
+    input.shape``, from a ``vjp`` mapped over the output's basis (``chunk_size`` rows of it at
+    a time).
+
+    Inputs and outputs may be pytrees: the result has the output's structure, holding at each
+    output tensor the input's structure (a tuple of them for a tuple ``argnums``).
 
     Examples
     --------
@@ -117,23 +130,36 @@ def jacrev(
     >>> jacrev(lambda x: x ** 2)(symgrad.tensor([1.0, 2.0]))
     tensor([[2., 0.],
             [0., 4.]])
+    >>> p = {"w": symgrad.tensor([1.0, 2.0]), "b": symgrad.tensor(3.0)}
+    >>> jacrev(lambda p: {"y": p["w"] * p["b"]})(p)["y"]["b"]
+    tensor([1., 2.])
     """
     check_chunk_size(chunk_size)
-    return _jacobian(func, argnums, has_aux, "jacrev")
+    return _jacobian(func, argnums, has_aux, "jacrev", chunk_size)
 
 
 def jacfwd(
     func: Callable, argnums: Any = 0, has_aux: bool = False, *, randomness: str = "error"
 ) -> Callable:
-    """The Jacobian of ``func`` with respect to ``argnums``, as :func:`jacrev` gives it (the
-    same numbers; PyTorch computes it column by column in forward mode)."""
+    """The Jacobian of ``func`` with respect to ``argnums``, with :func:`jacrev`'s shapes and
+    pytree structures, from a ``jvp`` mapped over each input's basis.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.func import jacfwd
+    >>> jacfwd(lambda x, y: x * y, argnums=(0, 1))(symgrad.tensor([1.0, 2.0]), symgrad.tensor(3.0))
+    (tensor([[3., 0.],
+            [0., 3.]]), tensor([1., 2.]))
+    """
     check_randomness(randomness)
-    return _jacobian(func, argnums, has_aux, "jacfwd")
+    return _jacobian(func, argnums, has_aux, "jacfwd", None)
 
 
 def hessian(func: Callable, argnums: Any = 0) -> Callable:
     """The Hessian of the scalar ``func``: the Jacobian of its Jacobian, of shape
-    ``input.shape + input.shape``.
+    ``input.shape + input.shape`` (for a pytree input, the input's structure nested in itself:
+    ``h["w"]["b"]``).
 
     Examples
     --------

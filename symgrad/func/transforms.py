@@ -11,6 +11,7 @@ from symgrad import creation
 from symgrad.autograd.engine import grad as _engine_grad
 from symgrad.autograd.grad_mode import enable_grad
 from symgrad.func import batched
+from symgrad.func._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
 from symgrad.tensor import Tensor
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp"]
@@ -26,40 +27,46 @@ def _fresh(x: Any, what: str) -> Tensor:
     return x.clone() if x.requires_grad else x.detach().requires_grad_(True)
 
 
-def _check_differentiable(x: Any, what: str) -> None:
-    """PyTorch's errors for an argument that can't be differentiated."""
-    if not isinstance(x, Tensor):
-        raise TypeError(
-            f"{what}: expected the differentiated argument to be a Tensor, got {type(x).__name__}"
-        )
-    if not x.dtype.is_floating_point:
-        raise RuntimeError(
-            f"{what}: only floating point inputs can be differentiated, got {x.dtype}"
-        )
-
-
-def _leaves(tree: Any) -> list:
-    """The tensors of ``tree`` (a tensor, or tuples, lists and dicts of them), in order."""
-    if isinstance(tree, (tuple, list)):
-        return [leaf for t in tree for leaf in _leaves(t)]
-    if isinstance(tree, dict):
-        return [leaf for t in tree.values() for leaf in _leaves(t)]
-    return [tree]
-
-
-def _rebuild(tree: Any, leaves: Any) -> Any:
-    """``tree`` with its tensors replaced, in order, by those of the iterator ``leaves``."""
-    if isinstance(tree, (tuple, list)):
-        return type(tree)(_rebuild(t, leaves) for t in tree)
-    if isinstance(tree, dict):
-        return {k: _rebuild(t, leaves) for k, t in tree.items()}
-    return next(leaves)
+def _check_differentiable(tree: Any, what: str) -> None:
+    """PyTorch's errors for an argument (a pytree of tensors) that can't be differentiated."""
+    for x in tree_leaves(tree):
+        if not isinstance(x, Tensor):
+            raise ValueError(
+                f"{what}: Thing passed to transform API must be Tensor, got {type(x)} (every "
+                "leaf of a differentiated argument must be a tensor)"
+            )
+        if not x.dtype.is_floating_point:
+            raise RuntimeError(
+                f"{what}: only floating point inputs can be differentiated, got {x.dtype}"
+            )
 
 
 def _fresh_tree(tree: Any, what: str) -> tuple:
-    """``(tree of fresh tensors, their list)`` for a differentiated argument."""
-    fresh = [_fresh(t, what) for t in _leaves(tree)]
-    return _rebuild(tree, iter(fresh)), fresh
+    """``(tree of fresh tensors, their list)`` for a differentiated argument (a pytree)."""
+    leaves, spec = tree_flatten(tree)
+    fresh = [_fresh(t, what) for t in leaves]
+    return tree_unflatten(fresh, spec), fresh
+
+
+def _tensor_outputs(out: Any, what: str, inputs: str = "primals") -> tuple:
+    """``(leaves, spec)`` of a function's output, a pytree of tensors."""
+    leaves, spec = tree_flatten(out)
+    for leaf in leaves:
+        if not isinstance(leaf, Tensor):
+            raise RuntimeError(
+                f"{what}: expected f(*{inputs}) to return only tensors, got unsupported type "
+                f"{type(leaf)}"
+            )
+    return leaves, spec
+
+
+def _check_aux(aux: Any, what: str) -> None:
+    for leaf in tree_leaves(aux):
+        if not isinstance(leaf, Tensor):
+            raise RuntimeError(
+                f"{what}: Expected tensors, got unsupported type {type(leaf)} in the auxiliary "
+                "output (aux must be a pytree of tensors)"
+            )
 
 
 def _argnums(argnums: Any, n: int, what: str) -> tuple:
@@ -83,6 +90,7 @@ def _split_aux(out: Any, has_aux: bool, what: str) -> tuple:
         raise RuntimeError(
             f"{what}: output of function f should be a tuple: (output, aux) if has_aux is True"
         )
+    _check_aux(out[1], what)
     return out
 
 
@@ -90,20 +98,14 @@ def _outer(results: Any, keep: bool) -> Any:
     """At the outermost transform, results with no graph to keep are plain tensors."""
     if keep:
         return results
-    if isinstance(results, Tensor):
-        return results.detach()
-    if isinstance(results, (tuple, list)):
-        return type(results)(_outer(r, keep) for r in results)
-    if isinstance(results, dict):
-        return {k: _outer(v, keep) for k, v in results.items()}
-    return results
+    return tree_map(lambda r: r.detach() if isinstance(r, Tensor) else r, results)
 
 
 class _Transform:
     """One transform's run: the depth count and whether results keep their graph."""
 
-    def __init__(self, inputs: list) -> None:
-        self.keep = any(isinstance(x, Tensor) and x.requires_grad for x in inputs)
+    def __init__(self, inputs: Any) -> None:
+        self.keep = any(isinstance(x, Tensor) and x.requires_grad for x in tree_leaves(inputs))
 
     def __enter__(self) -> _Transform:
         _depth[0] += 1
@@ -134,7 +136,9 @@ def _derivatives(out: Tensor, xs: list, v: Any, create_graph: bool) -> list:
 def _products(outs: Any, xs: list, vs: list, create_graph: bool) -> list:
     """``Σ vᵀ d(out)/dx`` for each of ``xs`` (zeros where no output depends on it); outputs
     that need no gradient are left out."""
-    pairs = [(o, v) for o, v in zip(outs, vs) if o is not None and o.requires_grad]
+    pairs = [
+        (o, v) for o, v in zip(outs, vs) if o is not None and v is not None and o.requires_grad
+    ]
     found = [None] * len(xs)
     if pairs:
         found = _engine_grad(
@@ -151,7 +155,20 @@ def _products(outs: Any, xs: list, vs: list, create_graph: bool) -> list:
 # -- grad, grad_and_value, vjp --------------------------------------------------------------------
 def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
     """``func``'s gradient with respect to the arguments ``argnums`` and its value:
-    ``(gradient, value)``, or ``(gradient, (value, aux))`` with ``has_aux=True``."""
+    ``(gradient, value)``, or ``(gradient, (value, aux))`` with ``has_aux=True``.
+
+    A differentiated argument may be a pytree of tensors (a dict of parameters, a tuple or
+    list of tensors, a named tuple, nested); its gradient has the same structure. With a tuple
+    ``argnums`` the gradient is a tuple with one entry per argument.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.func import grad_and_value
+    >>> params = {"w": symgrad.tensor([1.0, 2.0]), "b": symgrad.tensor(0.5)}
+    >>> grad_and_value(lambda p: (p["w"] ** 2).sum() + p["b"])(params)
+    ({'w': tensor([2., 4.]), 'b': tensor(1.)}, tensor(5.5000))
+    """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -160,31 +177,35 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
         lowering = batched.Lowering.of(list(args))
         if lowering is not None:
             return _lowered_grad(func, lowering, args, kwargs, argnums, nums, has_aux, what)
-        with _Transform(_leaves(list(args))) as run:
-            args = list(args)
+        with _Transform(args) as run:
+            inputs = list(args)
             fresh = []
             for i in nums:
-                args[i], leaves = _fresh_tree(args[i], what)
+                inputs[i], leaves = _fresh_tree(inputs[i], what)
                 fresh.append(leaves)
-            out, aux = _split_aux(func(*args, **kwargs), has_aux, what)
+            out, aux = _split_aux(func(*inputs, **kwargs), has_aux, what)
             _check_scalar(out, what)
-            batched.refuse_batched(out)
-            flat = _derivatives(out, [x for f in fresh for x in f], None, run.create_graph)
-            found = iter(flat)
-            grads = [_rebuild(args[i], found) for i in nums]
-            g = tuple(grads) if isinstance(argnums, tuple) else grads[0]
-            value = (out, aux) if has_aux else out
-            return run.finish((g, value))
+            closure = batched.Lowering.of(out)
+            if closure is None:
+                xs = [x for f in fresh for x in f]
+                flat = iter(_derivatives(out, xs, None, run.create_graph))
+                grads = [tree_map(lambda _: next(flat), inputs[i]) for i in nums]
+                g = tuple(grads) if isinstance(argnums, tuple) else grads[0]
+                value = (out, aux) if has_aux else out
+                return run.finish((g, value))
+        # a closure over a batched tensor: every element's gradient at the same inputs
+        return _lowered_grad(func, closure, args, kwargs, argnums, nums, has_aux, what)
 
     return wrapper
 
 
 def _check_scalar(out: Any, what: str) -> None:
-    if not isinstance(out, Tensor) or out.ndim != 0:
-        dims = out.ndim if isinstance(out, Tensor) else type(out).__name__
+    if not isinstance(out, Tensor):
+        raise RuntimeError(f"{what}: Expected f(*args) to return a Tensor, got {type(out)}")
+    if out.ndim != 0:
         raise RuntimeError(
             f"{what}: Expected f(*args) to return a scalar Tensor, got tensor with "
-            f"{dims} dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
+            f"{out.ndim} dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
         )
 
 
@@ -208,7 +229,7 @@ def _lowered_grad(
         out, aux = _split_aux(func(*inputs, **kwargs), has_aux, what)
         _check_scalar(out, what)
         values = lowering.unwrap(out)
-        return values.sum(), (values, lowering.unwrap(aux))
+        return values.sum(), (values, lowering.unwrap(aux) if has_aux else ())
 
     inner = grad_and_value(physical_func, argnums, has_aux=True)
     grads, (_, (values, aux)) = inner(*[x for x, _ in lowered])
@@ -239,37 +260,63 @@ def grad(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
 
 
 def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
-    """``(output, vjp_fn)`` (and ``aux`` with ``has_aux=True``): ``vjp_fn(cotangent)`` gives the
-    vector-Jacobian products with every primal, as a tuple."""
+    """``(output, vjp_fn)`` (and ``aux`` with ``has_aux=True``): ``vjp_fn(cotangents)`` gives
+    the vector-Jacobian products with every primal, as a tuple with one entry per primal.
+
+    The primals, the output and the cotangents are pytrees of tensors (tuples, lists, dicts and
+    named tuples of them); the cotangents have the output's structure and shapes, and each
+    entry of the result has its primal's structure.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.func import vjp
+    >>> params = {"w": symgrad.tensor([1.0, 2.0]), "b": symgrad.tensor(0.5)}
+    >>> out, vjp_fn = vjp(lambda p: p["w"] * 3 + p["b"], params)
+    >>> vjp_fn(symgrad.ones(2))
+    ({'w': tensor([3., 3.]), 'b': tensor(2.)},)
+    """
     what = "vjp(f, *primals)"
     lowering = batched.Lowering.of(list(primals))
     if lowering is not None:
         return _lowered_vjp(func, lowering, primals, has_aux)
-    run = _Transform(list(primals))
+    run = _Transform(primals)
     with run:
-        xs = [_fresh(p, what) for p in primals]
-        out, aux = _split_aux(func(*xs), has_aux, what)
-        batched.refuse_batched(out)
-    outs = out if isinstance(out, tuple) else (out,)
+        inputs, xs = _fresh_tree(primals, what)
+        out, aux = _split_aux(func(*inputs), has_aux, what)
+        outs, out_spec = _tensor_outputs(out, what)
+        closure = batched.Lowering.of(out)
+    if closure is not None:  # a closure over a batched tensor: each element's own vjp
+        return _lowered_vjp(func, closure, primals, has_aux)
 
-    def vjp_fn(*cotangents: Any) -> tuple:
-        vs = cotangents[0] if len(cotangents) == 1 and isinstance(out, tuple) else cotangents
-        if len(vs) != len(outs):
-            raise RuntimeError(
-                f"Expected pytree structure of cotangents to be the same as pytree structure of "
-                f"outputs to the function: {len(vs)} cotangents for {len(outs)} outputs"
-            )
-        for v, o in zip(vs, outs):
-            if tuple(v.shape) != tuple(o.shape):
-                raise RuntimeError(
-                    f"Mismatch in shape: grad_output[0] has a shape of {v.shape} and output[0] "
-                    f"has a shape of {o.shape}."
-                )
+    def vjp_fn(cotangents: Any, retain_graph: bool = True, create_graph: Any = None) -> tuple:
+        vs = _cotangent_leaves(cotangents, outs, out_spec)
         with run:
-            return run.finish(tuple(_products(outs, xs, vs, run.create_graph)))
+            keep = run.create_graph or bool(create_graph)
+            found = _products(outs, xs, vs, keep)
+        return run.finish(tree_unflatten(found, tree_flatten(primals)[1]))
 
     result = (run.finish(out), vjp_fn)
     return result + (run.finish(aux),) if has_aux else result
+
+
+def _cotangent_leaves(cotangents: Any, outs: list, out_spec: Any) -> list:
+    """The cotangents' tensors, checked against the output's structure and shapes."""
+    vs, spec = tree_flatten(cotangents)
+    if spec != out_spec:
+        raise RuntimeError(
+            "Expected pytree structure of cotangents to be the same as pytree structure of "
+            f"outputs to the function. cotangents: {spec}, primal output: {out_spec}"
+        )
+    for i, (v, o) in enumerate(zip(vs, outs)):
+        if v is not None and not isinstance(v, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(v).__name__}")
+        if v is not None and tuple(v.shape) != tuple(o.shape):
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {v.shape} and output[{i}] "
+                f"has a shape of {o.shape}."
+            )
+    return vs
 
 
 def _lowered_vjp(
@@ -284,16 +331,20 @@ def _lowered_vjp(
 
     out, physical_vjp, *aux = vjp(physical_func, *[x for x, _ in lowered], has_aux=has_aux)
 
-    def vjp_fn(*cotangents: Any) -> tuple:
-        return lowering.wrap(physical_vjp(*lowering.unwrap(cotangents)))
+    def vjp_fn(cotangents: Any, retain_graph: bool = True, create_graph: Any = None) -> tuple:
+        found = physical_vjp(lowering.unwrap(cotangents), retain_graph, create_graph)
+        return lowering.wrap(found)
 
     return (lowering.wrap(out), vjp_fn, *lowering.wrap(aux))
 
 
-# -- jvp -----------------------------------------------------------------
+# -- jvp -----------------------------------------------------------------------------------------
 def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -> tuple:
-    """``(output, jvp_out)``: ``func`` at ``primals`` and its Jacobian applied to ``tangents``
-    (both tuples of tensors of the same shapes); ``aux`` third with ``has_aux=True``.
+    """``(output, jvp_out)``: ``func`` at ``primals`` and its Jacobian applied to ``tangents``;
+    ``aux`` third with ``has_aux=True``.
+
+    ``primals`` and ``tangents`` are tuples of pytrees of tensors (one entry per argument of
+    ``func``) with the same structure and shapes; ``jvp_out`` has the output's structure.
 
     Examples
     --------
@@ -302,44 +353,72 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
     >>> x = symgrad.tensor([1.0, 2.0])
     >>> jvp(lambda x: x ** 2, (x,), (symgrad.ones(2),))
     (tensor([1., 4.]), tensor([2., 4.]))
+    >>> jvp(lambda p: {"y": p["a"] * p["b"]}, ({"a": x, "b": x},), ({"a": x, "b": x},))
+    ({'y': tensor([1., 4.])}, {'y': tensor([2., 8.])})
     """
     what = "jvp(f, primals, tangents)"
+    ts = _check_tangents(primals, tangents, what)
+    lowering = batched.Lowering.of(list(primals))
+    if lowering is not None:
+        return _lowered_jvp(func, lowering, primals, tangents, has_aux)
+    with _Transform((primals, tangents)) as run:
+        inputs, xs = _fresh_tree(primals, what)
+        out, aux = _split_aux(func(*inputs), has_aux, what)
+        outs, out_spec = _tensor_outputs(out, what)
+        closure = batched.Lowering.of(out)
+        if closure is None:
+            # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes
+            us = [creation.zeros_like(o).requires_grad_(True) for o in outs]
+            pulled = _products(outs, xs, us, True)
+            jv = _products(pulled, us, ts, run.create_graph)
+            result = (out, tree_unflatten(jv, out_spec))
+            result = result + (aux,) if has_aux else result
+            return run.finish(result)
+    # a closure over a batched tensor: each element's own jvp
+    return _lowered_jvp(func, closure, primals, tangents, has_aux)
+
+
+def _lowered_jvp(
+    func: Callable, lowering: batched.Lowering, primals: tuple, tangents: tuple, has_aux: bool
+) -> tuple:
+    """Inside ``vmap``: the ``jvp`` of the function on the physical tensors."""
+    phys = [lowering.down(p, True) for p in primals]
+
+    def physical_func(*xs: Any) -> Any:
+        inputs = [lowering.up_flagged(x, flags) for x, (_, flags) in zip(xs, phys)]
+        return lowering.unwrap(func(*inputs))
+
+    ps, lowered_ts = tuple(x for x, _ in phys), tuple(lowering.unwrap(list(tangents)))
+    return lowering.wrap(jvp(physical_func, ps, lowered_ts, has_aux=has_aux))
+
+
+def _check_tangents(primals: Any, tangents: Any, what: str) -> list:
+    """The tangents' tensors, checked against the primals (PyTorch's errors)."""
     for name, value in (("primals", primals), ("tangents", tangents)):
         if not isinstance(value, tuple):
             raise RuntimeError(
                 f"{what}: Expected {name} to be a tuple. "
                 f"E.g. it should be valid to call f(*{name})."
             )
-    if len(primals) != len(tangents):
+    ps, p_spec = tree_flatten(primals)
+    ts, t_spec = tree_flatten(tangents)
+    if p_spec != t_spec:
         raise RuntimeError(
-            f"{what}: Expected primals and tangents to have the same python structure, got "
-            f"{len(primals)} primals and {len(tangents)} tangents"
+            f"{what}: Expected primals and tangents to have the same python structure. For "
+            "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
+            f"with structure {p_spec} and tangents with structure {t_spec}"
         )
-    for p, t in zip(primals, tangents):
+    for name, leaves in (("primals", ps), ("tangents", ts)):
+        for leaf in leaves:
+            if not isinstance(leaf, Tensor):
+                raise RuntimeError(
+                    f"{what}: Expected {name} to only contain Tensors, got {type(leaf)}"
+                )
+    for i, (p, t) in enumerate(zip(ps, ts)):
         if tuple(p.shape) != tuple(t.shape):
             raise RuntimeError(
                 f"{what}: Expected primals and tangents to have the same shape, got "
-                f"{list(p.shape)} and {list(t.shape)}"
+                f"{list(p.shape)} and {list(t.shape)} for the tensor at position {i} of the "
+                f"flattened structure {p_spec}"
             )
-    lowering = batched.Lowering.of(list(primals))
-    if lowering is not None:
-        phys = [lowering.down(p, True) for p in primals]
-
-        def physical_func(*xs: Any) -> Any:
-            inputs = [lowering.up_flagged(x, flags) for x, (_, flags) in zip(xs, phys)]
-            return lowering.unwrap(func(*inputs))
-
-        ps, ts = tuple(x for x, _ in phys), tuple(lowering.unwrap(list(tangents)))
-        return lowering.wrap(jvp(physical_func, ps, ts, has_aux=has_aux))
-    with _Transform(list(primals) + list(tangents)) as run:
-        xs = [_fresh(p, what) for p in primals]
-        out, aux = _split_aux(func(*xs), has_aux, what)
-        batched.refuse_batched(out)
-        outs = out if isinstance(out, tuple) else (out,)
-        # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes
-        us = [creation.zeros_like(o).requires_grad_(True) for o in outs]
-        pulled = _products(outs, xs, us, True)
-        jv = _products(pulled, us, list(tangents), run.create_graph)
-        result = (out, tuple(jv) if isinstance(out, tuple) else jv[0])
-        result = result + (aux,) if has_aux else result
-        return run.finish(result)
+    return ts

@@ -11,6 +11,7 @@ from symgrad import ops as _ops
 from symgrad import random
 from symgrad.func._checks import check_chunk_size as _check_chunk_size
 from symgrad.func._checks import check_randomness as _check_randomness
+from symgrad.func._pytree import broadcast_prefix, tree_flatten, tree_unflatten
 from symgrad.prim import batching
 from symgrad.tensor import Tensor
 
@@ -30,22 +31,6 @@ class _NoRandomness:
         )
 
 
-def _map_tree(tree: Any, dims: Any, fn: Callable) -> Any:
-    """``fn(tensor, dim)`` on each tensor of ``tree`` (tensors, tuples, lists, dicts), ``dims``
-    an int or None for all of it, or a tree of the same structure."""
-    if isinstance(tree, Tensor):
-        return fn(tree, dims)
-    if isinstance(tree, (tuple, list)):
-        parts = dims if isinstance(dims, (tuple, list)) else [dims] * len(tree)
-        return type(tree)(_map_tree(t, d, fn) for t, d in zip(tree, parts, strict=True))
-    if isinstance(tree, dict):
-        return {
-            k: _map_tree(v, dims[k] if isinstance(dims, dict) else dims, fn)
-            for k, v in tree.items()
-        }
-    return tree
-
-
 def vmap(
     func: Callable,
     in_dims: Any = 0,
@@ -56,6 +41,13 @@ def vmap(
 ) -> Callable:
     """``func`` mapped over a dimension of its inputs (``in_dims``: an int or None for every
     argument, or one per argument), its results stacked along ``out_dims``.
+
+    Inputs and outputs may be pytrees (tuples, lists, dicts and named tuples of tensors, nested).
+    ``in_dims`` is an int or a tuple with one entry per argument, each entry an int, None (not
+    mapped; any value, not only a tensor) or a pytree of them matching that argument's
+    structure down to some depth, as in ``in_dims=({"w": 0, "b": None}, 0)``; ``out_dims`` is
+    the same for the output. ``chunk_size`` maps that many elements at a time and joins the
+    results.
 
     ``func`` runs once on the whole batch: each primitive it reaches runs through its
     batching rule (element-wise ops, reductions, the softmax family, matmul, shape ops,
@@ -89,83 +81,139 @@ def vmap(
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        head = f"vmap({fname}, in_dims={in_dims}, ...)(<inputs>)"
-        dims = in_dims if isinstance(in_dims, tuple) else (in_dims,) * len(args)
-        if len(dims) != len(args):
-            raise ValueError(
-                f"{head}: in_dims is not compatible with the structure of `inputs`: "
-                f"{len(dims)} in_dims for {len(args)} inputs"
-            )
-        sizes = []
-
-        def size_of(t: Tensor, d: Any) -> Tensor:
-            if d is None:
-                return t
-            if not isinstance(d, int) or isinstance(d, bool):
-                raise ValueError(f"{head}: in_dims must be int or None, got {d!r}")
-            if not -t.ndim <= d < max(t.ndim, 0) or t.ndim == 0:
-                raise ValueError(
-                    f"{head}: Got in_dim={d} for some input, but that input is a Tensor of "
-                    f"dimensionality {t.ndim} so expected in_dim to satisfy "
-                    f"-{t.ndim} <= in_dim < {t.ndim}."
-                )
-            sizes.append(t.shape[d])
-            return t
-
-        _map_tree(list(args), list(dims), size_of)
-        if not sizes:
-            raise ValueError(f"{head}: vmap must have at least one non-None value in in_dims")
-        if len(set(sizes)) != 1:
-            raise ValueError(
-                "vmap: Expected all tensors to have the same size in the mapped dimension, "
-                f"got sizes {sizes} for the mapped dimension"
-            )
-        batched = _batched_run(func, args, dims, kwargs, sizes[0], out_dims, fname)
-        if batched is not _LOOP:
-            return batched
-        if not _warned_loop[0]:
-            _warned_loop[0] = True
-            warnings.warn(
-                f"vmap: {_why[0]}: symgrad runs the function once per batch element and stacks "
-                "the results (PyTorch's batched values up to rounding, at a loop's speed)",
-                UserWarning,
-                stacklevel=2,
-            )
-        results = []
-        saved = random.default_generator._rng
-        state = saved.bit_generator.state if randomness == "same" else None
-        try:
-            for i in range(sizes[0]):
-                if randomness == "error":
-                    random.default_generator._rng = _NoRandomness()
-                elif randomness == "same":
-                    saved.bit_generator.state = state
-                picked = _map_tree(list(args), list(dims), functools.partial(_select, i=i))
-                results.append(func(*picked, **kwargs))
-        finally:
-            random.default_generator._rng = saved
-        return _stack(results, out_dims, fname)
+        leaves, spec, dims, size = _mapped_inputs(args, in_dims, fname)
+        step = chunk_size or size
+        parts = []
+        for start in range(0, size, step):
+            stop = min(size, start + step)
+            chunk = leaves
+            if stop - start < size:
+                chunk = [_narrow(t, d, start, stop - start) for t, d in zip(leaves, dims)]
+            inputs = (chunk, spec, dims, stop - start)
+            parts.append(_run(func, inputs, kwargs, out_dims, randomness, fname))
+        return parts[0] if len(parts) == 1 else join_chunks(parts, out_dims)
 
     return wrapper
+
+
+def _mapped_inputs(args: tuple, in_dims: Any, fname: str) -> tuple:
+    """``(leaves, spec, dims, size)``: the inputs flattened, each leaf's mapped dimension
+    (None: not mapped) and the batch size, with PyTorch's errors for what does not fit."""
+    head = f"vmap({fname}, in_dims={in_dims}, ...)(<inputs>)"
+    if not args:
+        raise ValueError(
+            f"vmap({fname})(<inputs>): got no inputs. Maybe you forgot to add inputs, or you are "
+            "trying to vmap over a function with no inputs. The latter is unsupported."
+        )
+    if not isinstance(in_dims, (int, tuple)) or isinstance(in_dims, bool):
+        raise ValueError(
+            f"{head}: expected `in_dims` to be int or a (potentially nested) tuple matching the "
+            f"structure of inputs, got: {type(in_dims)}."
+        )
+    leaves, spec = tree_flatten(args)
+    dims = broadcast_prefix(in_dims, spec)
+    if dims is None:
+        raise ValueError(
+            f"{head}: in_dims is not compatible with the structure of `inputs`. in_dims has "
+            f"structure {tree_flatten(in_dims)[1]} but inputs has structure {spec}."
+        )
+    sizes = []
+    for t, d in zip(leaves, dims):
+        if d is None:
+            continue
+        if not isinstance(d, int) or isinstance(d, bool):
+            raise ValueError(
+                f"{head}: Got in_dim={d} for an input but in_dim must be either an integer "
+                "dimension or None."
+            )
+        if not isinstance(t, Tensor):
+            raise ValueError(
+                f"{head}: Got in_dim={d} for an input but the input is of type {type(t)}. We "
+                "cannot vmap over non-Tensor arguments, please use None as the respective in_dim"
+            )
+        if not -t.ndim <= d < t.ndim:
+            raise ValueError(
+                f"{head}: Got in_dim={d} for some input, but that input is a Tensor of "
+                f"dimensionality {t.ndim} so expected in_dim to satisfy "
+                f"-{t.ndim} <= in_dim < {t.ndim}."
+            )
+        sizes.append(t.shape[d])
+    if not sizes:
+        raise ValueError(f"{head}: vmap must have at least one non-None value in in_dims")
+    if len(set(sizes)) != 1:
+        raise ValueError(
+            "vmap: Expected all tensors to have the same size in the mapped dimension, "
+            f"got sizes {sizes} for the mapped dimension"
+        )
+    return leaves, spec, [None if d is None else d % t.ndim for t, d in zip(leaves, dims)], sizes[0]
+
+
+def _narrow(t: Any, dim: Any, start: int, length: int) -> Any:
+    return t if dim is None else t.narrow(dim, start, length)
+
+
+def join_chunks(parts: list, out_dims: Any) -> Any:
+    """The results of ``vmap`` over consecutive chunks of a batch, joined along ``out_dims``
+    (a leaf with out_dim None is the same in every chunk: the first is kept)."""
+    flat = [tree_flatten(p) for p in parts]
+    spec = flat[0][1]
+    dims = broadcast_prefix(out_dims, spec)
+    groups = zip(*(leaves for leaves, _ in flat))
+    return tree_unflatten(
+        [g[0] if d is None else _ops.cat(list(g), d) for g, d in zip(groups, dims)], spec
+    )
+
+
+def _run(
+    func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, randomness: str, fname: str
+) -> Any:
+    """``func`` on one batch: batched where it can, else once per element (with a warning)."""
+    batched = _batched_run(func, inputs, kwargs, out_dims, fname)
+    if batched is not _LOOP:
+        return batched
+    if not _warned_loop[0]:
+        _warned_loop[0] = True
+        warnings.warn(
+            f"vmap: {_why[0]}: symgrad runs the function once per batch element and stacks "
+            "the results (PyTorch's batched values up to rounding, at a loop's speed)",
+            UserWarning,
+            stacklevel=3,
+        )
+    leaves, spec, dims, size = inputs
+    results = []
+    saved = random.default_generator._rng
+    state = saved.bit_generator.state if randomness == "same" else None
+    try:
+        for i in range(size):
+            if randomness == "error":
+                random.default_generator._rng = _NoRandomness()
+            elif randomness == "same":
+                saved.bit_generator.state = state
+            picked = [_select(t, d, i) for t, d in zip(leaves, dims)]
+            results.append(func(*tree_unflatten(picked, spec), **kwargs))
+    finally:
+        random.default_generator._rng = saved
+    return _stack(results, out_dims, fname)
 
 
 _LOOP = object()  # the batched run could not be done: loop instead
 _why = ["an operation has no batching rule"]
 
 
-def _batched_run(
-    func: Callable, args: tuple, dims: Any, kwargs: dict, size: int, out_dims: Any, fname: str
-) -> Any:
+def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fname: str) -> Any:
     """``func`` run once on the whole batch through the primitives' batching rules, or
     ``_LOOP`` where one is missing (nothing of the attempt is kept, random state included)."""
+    leaves, spec, dims, size = inputs
     batching.STATE.depth += 1
     level = batching.STATE.depth
     saved = random.default_generator._rng
     random.default_generator._rng = _NoRandomness()  # a random op: loop, as randomness says
     try:
-        inputs = _map_tree(list(args), list(dims), functools.partial(_batch, level=level))
-        out = func(*inputs, **kwargs)
+        mapped = [_batch(t, d, level) for t, d in zip(leaves, dims)]
+        out = func(*tree_unflatten(mapped, spec), **kwargs)
         return _unbatch(out, out_dims, level, size, fname)
+    except _OutputError as exc:
+        raise ValueError(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - any failure of the attempt: the loop decides
         _why[0] = str(exc) if isinstance(exc, batching.Unbatchable) else type(exc).__name__
         return _LOOP
@@ -174,59 +222,88 @@ def _batched_run(
         batching.STATE.depth -= 1
 
 
+class _OutputError(ValueError):
+    """An output that ``out_dims`` can't place: the user's error, whichever way ``vmap`` runs."""
+
+
 def _batch(t: Tensor, dim: Any, level: int) -> Tensor:
     if dim is None:
         return t
-    return batching.BatchedTensor(_ops.movedim(t, dim % t.ndim, 0), level)
+    return batching.BatchedTensor(_ops.movedim(t, dim, 0), level)
+
+
+def _out_dims(out: Any, out_dims: Any, fname: str) -> tuple:
+    """``(leaves, spec, dims)`` of the outputs, one out_dim per leaf."""
+    leaves, spec = tree_flatten(out)
+    dims = broadcast_prefix(out_dims, spec)
+    if dims is None:
+        raise _OutputError(
+            f"vmap({fname}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with "
+            f"the structure of `outputs`. out_dims has structure {tree_flatten(out_dims)[1]} but "
+            f"outputs has structure {spec}."
+        )
+    for leaf, d in zip(leaves, dims):
+        if d is not None and not isinstance(leaf, Tensor):
+            raise _OutputError(
+                f"vmap({fname}, ...): `{fname}` must only return Tensors, got type "
+                f"{type(leaf)}. Did you mean to set out_dims= to None for output?"
+            )
+        if d is not None and (not isinstance(d, int) or isinstance(d, bool)):
+            raise _OutputError(
+                f"vmap({fname}, ...): out_dims must be an int or None for each output, got {d!r}"
+            )
+    return leaves, spec, dims
 
 
 def _unbatch(out: Any, out_dims: Any, level: int, size: int, fname: str) -> Any:
     """The function's results with the batch moved to ``out_dims`` (a result that does not
     depend on the batch is repeated along it, as PyTorch does)."""
-    if isinstance(out, Tensor):
-        if out_dims is None and not batching.is_batched(out, level):
-            return out  # an output declared unbatched
-        if not isinstance(out_dims, int):
-            raise ValueError(
-                f"vmap({fname}, ...): out_dims must be an int for a Tensor output, got {out_dims!r}"
-            )
-        if batching.is_batched(out, level):
-            p = out._physical
+    leaves, spec, dims = _out_dims(out, out_dims, fname)
+    moved = []
+    for leaf, d in zip(leaves, dims):
+        if d is None:
+            if batching.is_batched(leaf, level):
+                raise _OutputError(_NONE_BATCHED.format(fname=fname))
+            moved.append(leaf)
+            continue
+        if batching.is_batched(leaf, level):
+            p = leaf._physical
         else:  # the same for every element (or batched by an outer vmap only): repeated
-            p = out.unsqueeze(0).expand((size,) + tuple(out.shape)).clone()
-        return _ops.movedim(p, 0, out_dims % p.ndim) if p.ndim else p
-    if isinstance(out, (tuple, list)):
-        dims = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(out)
-        return type(out)(_unbatch(o, d, level, size, fname) for o, d in zip(out, dims))
-    if isinstance(out, dict):
-        return {k: _unbatch(v, out_dims, level, size, fname) for k, v in out.items()}
-    raise batching.Unbatchable("a result that is not a tensor")
+            p = leaf.unsqueeze(0).expand((size,) + tuple(leaf.shape)).clone()
+        moved.append(_ops.movedim(p, 0, d % p.ndim) if p.ndim else p)
+    return tree_unflatten(moved, spec)
+
+
+_NONE_BATCHED = "vmap({fname}, ...): `{fname}` can not return a BatchedTensor when out_dim is None"
 
 
 def _select(t: Tensor, dim: Any, i: int) -> Tensor:
     """Element ``i`` of ``t`` along ``dim`` (None: ``t`` itself, not mapped)."""
     if dim is None:
         return t
-    return t[(slice(None),) * (dim % t.ndim) + (i,)]
+    return t[(slice(None),) * dim + (i,)]
 
 
 def _stack(results: list, out_dims: Any, fname: str) -> Any:
-    first = results[0]
-    if isinstance(first, Tensor):
-        if out_dims is None:
-            return first
-        if not isinstance(out_dims, int):
+    """The elements' results stacked along ``out_dims``; an out_dim None takes the first
+    element's result, which must then be the same for every element."""
+    leaves, spec, dims = _out_dims(results[0], out_dims, fname)
+    rows = [leaves]
+    for r in results[1:]:
+        row, row_spec = tree_flatten(r)
+        if row_spec != spec:
             raise ValueError(
-                f"vmap({fname}, ...): out_dims must be an int for a Tensor output, got {out_dims!r}"
+                f"vmap({fname}, ...): `{fname}` returned outputs of different structures for "
+                f"different batch elements: {spec} and {row_spec}"
             )
-        return _ops.stack(results, dim=out_dims)
-    if isinstance(first, (tuple, list)):
-        dims = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(first)
-        parts = [_stack([r[k] for r in results], dims[k], fname) for k in range(len(first))]
-        return type(first)(parts)
-    if isinstance(first, dict):
-        return {k: _stack([r[k] for r in results], out_dims, fname) for k in first}
-    raise ValueError(
-        f"vmap({fname}, ...): `{fname}` must only return Tensors, got type {type(first)}. Did you "
-        "mean to set out_dims= to None for output?"
-    )
+        rows.append(row)
+    stacked = []
+    for k, d in enumerate(dims):
+        group = [row[k] for row in rows]
+        if d is not None:
+            stacked.append(_ops.stack(group, dim=d))
+        elif isinstance(group[0], Tensor) and any(not _ops.equal(group[0], g) for g in group[1:]):
+            raise ValueError(_NONE_BATCHED.format(fname=fname))
+        else:
+            stacked.append(group[0])
+    return tree_unflatten(stacked, spec)

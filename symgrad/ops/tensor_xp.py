@@ -56,7 +56,7 @@ def xp_elementwise_vjp(
     saved) enter as 0, so they get no edge and no gradient. A partial that is 0 (floor, sign)
     gives zeros that record nothing, PyTorch's ``zeros_like(grad)``."""
     if prim.partials[i] == 0:
-        return Tensor._make(np.zeros_like(g._data))
+        return Tensor._make(np.zeros(tuple(g.shape), dtype=g.dtype.numpy))  # g may be batched
     rule = derivatives.formula(prim, i)
     if rule is not None and prim.level == 0:
         return derivatives.apply_formula(rule, prim, args, out, g, params)
