@@ -22,6 +22,7 @@ __all__ = [
     "check_fits",
     "cannot_convert",
     "broadcast_mismatch",
+    "check_broadcast",
 ]
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -381,3 +382,17 @@ def broadcast_mismatch(shapes: list) -> str:
                     f"{chr(97 + k)} ({n}) at non-singleton dimension {ndim - back})"
                 )
     return ""
+
+
+def check_broadcast(op: str, datas: list) -> None:
+    """PyTorch's RuntimeError when the shapes of ``datas`` (arrays or numbers) don't
+    broadcast together; nothing when they do."""
+    shapes = [list(np.shape(d)) for d in datas]
+    try:
+        np.broadcast_shapes(*(np.shape(d) for d in datas))
+    except ValueError:
+        raise RuntimeError(
+            f"{op}: the shapes {' and '.join(map(str, shapes))} don't broadcast"
+            f"{broadcast_mismatch(shapes)}: each dimension must match, be 1, or be missing "
+            "(counting from the last)"
+        ) from None

@@ -20,6 +20,7 @@ from symgrad.autograd.engine import backward, grad  # binds Tensor.backward
 from symgrad.autograd.node import Node
 from symgrad.autograd import functional  # torch.autograd.functional: jacobian, hessian, ...
 from symgrad.autograd.variable import Variable
+from symgrad.autograd import graph  # torch.autograd.graph: saved-tensor hooks
 
 __all__ = [
     "backward",
@@ -43,6 +44,7 @@ __all__ = [
     "is_anomaly_enabled",
     "is_anomaly_check_nan_enabled",
     "AnomalyWarning",
+    "graph",
 ]
 
 

@@ -25,6 +25,8 @@ from symgrad.autograd.function_call import (
 )
 from symgrad.autograd.hooks import grad_tensor
 from symgrad.autograd.node import Node
+from symgrad.autograd.saved import ACTIVE as _hooks_active
+from symgrad.autograd.saved_names import pack_node
 from symgrad.prim.primitive import Ctx, Primitive, input_records
 from symgrad.tensor import Tensor
 
@@ -390,6 +392,8 @@ class Function(metaclass=_FunctionMeta):
             for o in wrapped
         )
         ctx.num_outputs = ctx.params = len(wrapped)
+        if _hooks_active.count:  # saved_tensors_hooks: ctx keeps what pack_hook returns
+            pack_node(ctx)
         if dual.active():
             wrapped = forward_tangents(cls, ctx, args, wrapped)
         return wrapped if is_tuple else wrapped[0]

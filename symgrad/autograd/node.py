@@ -13,19 +13,13 @@ import weakref
 from typing import Any
 
 from symgrad.autograd import anomaly
+from symgrad.autograd.saved import FREED as _FREED
+from symgrad.autograd.saved_names import add_saved_properties, saved_fields, static_names
 
 __all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class"]
 
 _sequence = itertools.count()
 _anomaly_state = anomaly._state
-
-_FREED = (
-    "Trying to backward through the graph a second time (or directly access saved tensors "
-    "after they have already been freed). Saved intermediate values of the graph are freed "
-    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-    "backward through the graph a second time or if you need to access saved tensors after "
-    "calling backward."
-)
 
 
 class Node:
@@ -54,6 +48,7 @@ class Node:
         "_metadata",
         "_held",
         "_out_fw",
+        "_packed",
         "__weakref__",
     )
     num_outputs = 1
@@ -88,6 +83,7 @@ class Node:
         self._metadata: dict | None = None
         self._held = held  # the leaves its edges lead to (see AccumulateGrad)
         self._out_fw = None  # the saved output's (dual level, tangent) in forward mode
+        self._packed = None  # what saved-tensor hooks packed (symgrad.autograd.saved)
         if _anomaly_state.enabled and self.has_forward:
             anomaly.record(self)
 
@@ -120,7 +116,13 @@ class Node:
             counter, version = self._out_version
             if counter.value != version:
                 self._raise_modified(None, version, counter.value)
+        if self._packed is not None:
+            return self._packed.saved(self)
         return saved
+
+    def _output(self) -> Any:
+        """The saved output's array (a tuple of arrays for several outputs), unpacked."""
+        return self._out if self._packed is None else self._packed.output(self)
 
     def _raise_modified(self, tensor: Any, expected: int, found: int) -> None:
         what = "its output" if tensor is None else f"a tensor of shape {list(tensor.shape)}"
@@ -134,14 +136,27 @@ class Node:
     def _release(self) -> None:
         """Free what was saved for backward; a node that saved no tensor stays runnable, as in
         PyTorch (``(x + x).sum()`` can be backpropagated twice)."""
-        if self._out is not None or self._versions.count(None) != len(self._versions):
+        if (
+            self._out is not None
+            or self._packed is not None
+            or self._versions.count(None) != len(self._versions)
+        ):
             self._saved = None
             self._out = None
+            self._packed = None
 
     @property
     def saved_tensors_freed(self) -> bool:
         """True once a backward without ``retain_graph`` has freed what this node saved."""
         return self._saved is None
+
+    def __dir__(self) -> list:
+        # the saved values this node has (the classes carry every name they may have)
+        fields = saved_fields(self)
+        names = [n for n in super().__dir__() if not n.startswith(("_saved_", "_raw_saved_"))]
+        names += [f"_saved_{n}" for n in fields]
+        names += [f"_raw_saved_{n}" for n, (kind, _) in fields.items() if kind != "value"]
+        return sorted(names)
 
     # hooks ------------------------------------------------------------------------------------
     def register_prehook(self, hook: Any) -> RemovableHandle:
@@ -206,6 +221,11 @@ class Node:
         from a symbolic incoming gradient ``g`` (structural), in the node's own symbols."""
         return self.prim.local_formulas(self)[1]
 
+
+# the saved values under PyTorch's names (grad_fn._saved_self): properties that raise
+# AttributeError where a node has no such value (not __getattr__, which would slow every
+# attribute read of every node)
+add_saved_properties(Node, static_names())
 
 _NAMESPACE = "torch::autograd::"
 _NAMESPACED = frozenset(

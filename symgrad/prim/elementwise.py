@@ -15,11 +15,12 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._data import INT_ARG_END, INT_ARG_MIN, broadcast_mismatch
+from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast
 from symgrad._lazy import sympy as sp
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, dual, grad_mode
-from symgrad.autograd.node import node_class
+from symgrad.autograd.node import Node, node_class
+from symgrad.autograd.saved_names import add_saved_properties
 from symgrad.prim import tangents
 from symgrad.prim.batch_rules import batched_call
 from symgrad.prim.batching import STATE as _batch_state
@@ -115,6 +116,7 @@ class Elementwise(Primitive):
         self.level = level
         self.backward_name = backward
         self._node_cls = node_class(self.node_name())
+        add_saved_properties(Node, self.param_names)  # grad_fn._saved_exponent
         self._forward: Callable | None = None
         self._vjp_prims: dict[int, Elementwise] = {}
         self._vjp_uses: dict[int, tuple] = {}
@@ -233,6 +235,11 @@ class Elementwise(Primitive):
             uses = self._vjp_uses[i] = tuple(x in free for x in self.inputs)
         return uses
 
+    def used_saves(self, needs: tuple) -> tuple:
+        """Which inputs the VJPs of the inputs that ``needs`` a gradient read."""
+        uses = [self.vjp_uses(i) for i, need in enumerate(needs) if need]
+        return tuple(any(u[j] for u in uses) for j in range(self.arity))
+
     def vjp_primitive(self, i: int) -> Elementwise:
         """``g * partial_i`` as an element-wise primitive of its own (for ``create_graph``)."""
         prim = self._vjp_prims.get(i)
@@ -273,7 +280,8 @@ class Elementwise(Primitive):
             return Primitive.apply(self, node, grads, True)
         g = grads[0]
         xs = [s._data if isinstance(s, Tensor) else s for s in node._unpack()]
-        out, params, meta, kernels = node._out, node.params, node._meta, self._vjp_kernels
+        out = node._out if node._packed is None else node._packed.output(node)
+        params, meta, kernels = node.params, node._meta, self._vjp_kernels
         result = []
         for i, (fn, _) in enumerate(node.next_functions):
             if fn is None:
@@ -376,7 +384,7 @@ class Elementwise(Primitive):
         try:
             out = self.numeric(*datas, *params)
         except ValueError:
-            self._raise_shapes(datas)
+            check_broadcast(self.name, datas)
             raise
         except OverflowError:  # a Python int the integer tensor's dtype can't hold
             raise int_overflow(self.name, datas + list(params), dtype) from None
@@ -397,17 +405,6 @@ class Elementwise(Primitive):
         if _dual_state.level is not None and dual.active():
             return tangents.propagate(self, args, params, result)
         return result
-
-    def _raise_shapes(self, datas: list) -> None:
-        shapes = [list(np.shape(d)) for d in datas]
-        try:
-            np.broadcast_shapes(*(np.shape(d) for d in datas))
-        except ValueError:
-            raise RuntimeError(
-                f"{self.name}: the shapes {' and '.join(map(str, shapes))} don't broadcast"
-                f"{broadcast_mismatch(shapes)}: each dimension must match, be 1, or be missing "
-                "(counting from the last)"
-            ) from None
 
     def _result_dtype(self, args: tuple) -> np.dtype:
         # fast path: floating tensors of one dtype, with Python numbers (which never upcast)

@@ -21,6 +21,8 @@ from symgrad._silent import quiet
 from symgrad._tracing import TRACE, traced_outputs
 from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import node_class
+from symgrad.autograd.saved import ACTIVE as hooks_active
+from symgrad.autograd.saved_names import pack_node
 from symgrad.prim.numpy_xp import NP, reduce_to
 from symgrad.prim.primitive import Ctx, Primitive, _as_input_tensor, input_records
 from symgrad.prim.vocab import INTERPRETERS
@@ -83,6 +85,8 @@ class Factorization(Primitive):
             outs = tuple(Tensor._make(a, node, True) for a in arrays)
             for i, t in enumerate(outs):
                 t._output_nr = i
+            if hooks_active.count:  # saved_tensors_hooks: the node keeps what pack_hook returns
+                pack_node(node, outs)
             if TRACE.log is not None:
                 traced_outputs(node, outs)
         else:
@@ -118,7 +122,7 @@ class Factorization(Primitive):
         if self.check is not None:
             self.check(node, grads)
         (a,) = node._unpack()
-        arrays = node._out
+        arrays = node._output()
         shape, dtype = node._meta[0]
         if create_graph:
             outs = []

@@ -19,6 +19,8 @@ from symgrad import dtypes
 from symgrad._data import cannot_convert, int_argument
 from symgrad._tracing import TRACE, traced
 from symgrad.autograd.node import accumulator_of, node_class
+from symgrad.autograd.saved import ACTIVE as _hooks_active
+from symgrad.autograd.saved_names import pack_node
 from symgrad.prim.numpy_xp import NP, reduce_to, sum_to_numpy
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
@@ -117,22 +119,28 @@ class Primitive:
         """(for each of ``n`` inputs whether the VJP reads it, whether it reads the output)."""
         return (True,) * n, True
 
+    def used_saves(self, needs: tuple) -> tuple:
+        """For each input, whether the backward reads its saved value when the inputs where
+        ``needs`` is True need a gradient (PyTorch saves only those)."""
+        return (True,) * len(needs)
+
     # -- the backward rule, on the engine's interpreters -------------------------------------------
     def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
         """The node's input gradients from its output gradients: ``vjp`` on NumPy, or on
         recorded tensors under ``create_graph`` (so the gradients are differentiable)."""
         saved = node._unpack()
+        out_array = node._output()
         meta = node._meta
         needs = [fn is not None for fn, _ in node.next_functions]
         if create_graph:
-            out = Tensor._make(node._out, node, True) if node._out is not None else None
+            out = Tensor._make(out_array, node, True) if out_array is not None else None
             if out is not None:
                 out._fw = node._out_fw  # forward-over-reverse: the output's tangent too
             ctx = Ctx(saved, out, None, needs, node.params, meta=meta)
             result = self.vjp(INTERPRETERS.tensor, grads[0], ctx)
             return tuple(_as_input_tensor(r, n, m) for r, n, m in zip(result, needs, meta))
         inputs = [s._data if isinstance(s, Tensor) else s for s in saved]
-        result = self.vjp(NP, grads[0], Ctx(inputs, node._out, None, needs, node.params, 0, meta))
+        result = self.vjp(NP, grads[0], Ctx(inputs, out_array, None, needs, node.params, 0, meta))
         # this runs once per node of every backward pass: no call where the shape fits
         grads_in = []
         for r, n, m in zip(result, needs, meta):
@@ -252,6 +260,8 @@ def recorded(prim: Primitive, inputs: tuple, params: Any, out: np.ndarray) -> Te
     result = Tensor._make(out, node, True)
     if node._out is not None:  # the node saved its output: watch it for in-place changes
         node._out_version = (result._counter, 0)
+    if _hooks_active.count:  # saved_tensors_hooks: the node keeps what pack_hook returns
+        pack_node(node, (result,))
     if TRACE.log is not None:  # symgrad.compile is tracing
         TRACE.log.append((node, result, (out,)))
         TRACE.nodes.add(id(node))

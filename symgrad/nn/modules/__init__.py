@@ -2,7 +2,7 @@
 
 from symgrad.nn.modules.activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from symgrad.nn.modules import conv as _conv
-from symgrad.nn.modules.container import ModuleDict, ModuleList, Sequential
+from symgrad.nn.modules.container import DataParallel, ModuleDict, ModuleList, Sequential
 from symgrad.nn.modules.linear import Bilinear, Flatten, Identity, Linear
 from symgrad.nn.modules.loss import (
     BCELoss,
@@ -45,6 +45,7 @@ __all__ = [
     "BCEWithLogitsLoss",
     "BCELoss",
     "Bilinear",
+    "DataParallel",
     *_conv.__all__,
     *_normalization.__all__,
     *_pointwise.__all__,

@@ -1,5 +1,5 @@
 """Containers: ``Sequential`` (a pipeline), ``ModuleList`` and ``ModuleDict`` (registered
-collections of submodules)."""
+collections of submodules), and ``DataParallel`` (one module, run as it is on the CPU)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from symgrad.nn.modules.module import Module, _addindent
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "DataParallel"]
 
 
 def _index(idx: Any, size: int) -> int:
@@ -274,3 +274,30 @@ class ModuleDict(Module):
                     f"ModuleDict update sequence element #{j} has length {len(pair)}; 2 is required"
                 )
             self[pair[0]] = pair[1]
+
+
+class DataParallel(Module):
+    """A module to be run on several devices at once: symgrad has only the CPU, so, as
+    PyTorch does without GPUs, ``forward`` calls ``module`` itself (its parameters are this
+    module's under ``module.``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> net = nn.DataParallel(nn.Linear(2, 1))
+    >>> net(symgrad.ones(3, 2)).shape, list(net.state_dict())
+    (symgrad.Size([3, 1]), ['module.weight', 'module.bias'])
+    """
+
+    def __init__(
+        self, module: Module, device_ids: Any = None, output_device: Any = None, dim: int = 0
+    ) -> None:
+        super().__init__()
+        self.module = module
+        self.device_ids: list = []
+        self.output_device = output_device
+        self.dim = dim
+
+    def forward(self, *inputs: Any, **kwargs: Any) -> Any:
+        return self.module(*inputs, **kwargs)

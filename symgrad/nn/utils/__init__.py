@@ -1,0 +1,26 @@
+"""``torch.nn.utils``: gradient clipping, parameters as one vector, parametrizations
+(:mod:`~symgrad.nn.utils.parametrize`) and pruning (:mod:`~symgrad.nn.utils.prune`); and,
+beyond PyTorch, :func:`name_parameters` (each parameter named after its path, for closed
+forms)."""
+
+from symgrad.nn.utils import parametrize, prune
+from symgrad.nn.utils._naming import name_parameters
+from symgrad.nn.utils.clip_grad import (
+    clip_grad_norm_,
+    clip_grad_value_,
+    clip_grads_with_norm_,
+    get_total_norm,
+)
+from symgrad.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
+
+__all__ = [
+    "clip_grad_norm_",
+    "clip_grad_value_",
+    "clip_grads_with_norm_",
+    "get_total_norm",
+    "parameters_to_vector",
+    "vector_to_parameters",
+    "parametrize",
+    "prune",
+    "name_parameters",
+]
