@@ -175,7 +175,13 @@ def _backward(plan, steps, names, requires, needs, ns, program, values) -> tuple
     program.grad_inputs = [key for key in grad_keys if requires.get(key)]
     outs = ["g" + names[key] if "g" + names[key] in have else "None" for key in program.grad_inputs]
     lines.append(f"    return {_tuple(outs)}")
-    return lines, list(saved)
+    return lines, sorted(saved, key=_order)
+
+
+def _order(name: str) -> tuple:
+    """Arguments, captured tensors, then values in the order the forward pass makes them."""
+    kind, number = name[0], name[1:].split("_")
+    return ({"a": 0, "e": 1}.get(kind, 2), int(number[0]), kind, name)
 
 
 def _tuple(items: list) -> str:
