@@ -61,6 +61,11 @@ def _write(name: str, result: Tensor, out: Tensor) -> None:
     out._counter.value += 1
 
 
+def _check_out_type(name: str, out: Any) -> None:
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+
+
 def with_out(fn: Callable, check: Callable | None = None) -> Callable:
     """``fn`` taking PyTorch's ``out=`` keyword as well (``check(args, kwargs)`` refusing the
     calls PyTorch has no ``out=`` overload for)."""
@@ -70,8 +75,7 @@ def with_out(fn: Callable, check: Callable | None = None) -> Callable:
     def call(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
             return fn(*args, **kwargs)
-        if not isinstance(out, Tensor):
-            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        _check_out_type(name, out)
         if check is not None:
             check(args, kwargs)
         if is_grad_enabled() and (
@@ -149,8 +153,7 @@ def random_out(fn: Callable, dtype_of_out: bool = True) -> Callable:
     def call(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
             return fn(*args, **kwargs)
-        if not isinstance(out, Tensor):
-            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        _check_out_type(name, out)
         if out._requires_grad and is_grad_enabled():
             raise RuntimeError(
                 f"{name}(): functions with out=... arguments don't support automatic "

@@ -255,8 +255,8 @@ def _zeroed(default_mask: Tensor, flat_indices: Tensor) -> Tensor:
     return mask
 
 
-class RandomUnstructured(BasePruningMethod):
-    """Prune ``amount`` entries (a count, or a fraction) chosen at random."""
+class _Unstructured(BasePruningMethod):
+    """Prune the ``amount`` entries (a count, or a fraction) of lowest score."""
 
     PRUNING_TYPE = "unstructured"
 
@@ -264,27 +264,8 @@ class RandomUnstructured(BasePruningMethod):
         _check_amount(amount)
         self.amount = amount
 
-    def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        from symgrad import rand_like, topk
-
-        k = _how_many(self.amount, t.numel())
-        if k == 0:
-            return default_mask.clone()
-        return _zeroed(default_mask, topk(rand_like(t).view(-1), k=k).indices)
-
-    @classmethod
-    def apply(cls, module: Module, name: str, amount: Any) -> BasePruningMethod:  # type: ignore[override]
-        return super().apply(module, name, amount=amount)
-
-
-class L1Unstructured(BasePruningMethod):
-    """Prune the ``amount`` entries (a count, or a fraction) of smallest absolute value."""
-
-    PRUNING_TYPE = "unstructured"
-
-    def __init__(self, amount: Any) -> None:
-        _check_amount(amount)
-        self.amount = amount
+    def scores(self, t: Tensor) -> Tensor:  # the entries' scores: the lowest are pruned
+        raise NotImplementedError
 
     def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
         from symgrad import topk
@@ -292,7 +273,27 @@ class L1Unstructured(BasePruningMethod):
         k = _how_many(self.amount, t.numel())
         if k == 0:
             return default_mask.clone()
-        return _zeroed(default_mask, topk(t.abs().view(-1), k=k, largest=False).indices)
+        return _zeroed(default_mask, topk(self.scores(t).view(-1), k=k, largest=False).indices)
+
+
+class RandomUnstructured(_Unstructured):
+    """Prune ``amount`` entries (a count, or a fraction) chosen at random."""
+
+    def scores(self, t: Tensor) -> Tensor:
+        from symgrad import rand_like
+
+        return -rand_like(t)  # the largest draws, as PyTorch picks them
+
+    @classmethod
+    def apply(cls, module: Module, name: str, amount: Any) -> BasePruningMethod:  # type: ignore[override]
+        return super().apply(module, name, amount=amount)
+
+
+class L1Unstructured(_Unstructured):
+    """Prune the ``amount`` entries (a count, or a fraction) of smallest absolute value."""
+
+    def scores(self, t: Tensor) -> Tensor:
+        return t.abs()
 
     @classmethod
     def apply(  # type: ignore[override]
