@@ -83,9 +83,13 @@ def vmap(
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         leaves, spec, dims, size = _mapped_inputs(args, in_dims, fname)
         step = chunk_size or size
+        rng = random.default_generator._rng
+        same = rng.bit_generator.state if randomness == "same" else None
         parts = []
         for start in range(0, size, step):
             stop = min(size, start + step)
+            if same is not None:  # every chunk's elements draw the same numbers
+                rng.bit_generator.state = same
             chunk = leaves
             if stop - start < size:
                 chunk = [_narrow(t, d, start, stop - start) for t, d in zip(leaves, dims)]
