@@ -1,0 +1,110 @@
+"""``t``: the transpose of a matrix (a vector or a number is its own), PyTorch's ``TBackward0``.
+
+``linear`` transposes its weight with it on every call (``addmm(bias, input, weight.t())``, as
+PyTorch records it), so on the numeric path the gradient a ``t`` node hands back is, where it
+can be, the very array its consumer computed rather than a transposed view of it: the engine
+then keeps it as the weight's ``.grad`` without copying it (see :func:`_whole_array`).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from symgrad.prim.numpy_xp import NP
+from symgrad.prim.structural import Structural
+from symgrad.prim.text import COPIES
+from symgrad.tensor import Tensor
+
+__all__ = ["t"]
+
+_refcount = getattr(sys, "getrefcount", None)
+
+
+def _whole_array(a: np.ndarray, limit: int) -> np.ndarray:
+    """The array ``a`` views when ``a`` is all of it in its own layout and at most ``limit``
+    references reach it (the views at hand only: nobody else can see its memory), else ``a``.
+
+    A view reaching a leaf is copied before it becomes ``.grad`` (its memory may be someone
+    else's); the array it views, when nothing else refers to it, is kept as it is. PyTorch's
+    ``AccumulateGrad`` steals a gradient on the same condition (its use count)."""
+    base = a.base
+    if (
+        type(base) is np.ndarray
+        and base.base is None
+        and a.shape == base.shape
+        and a.strides == base.strides
+        and _refcount is not None
+        and _refcount(base) <= limit
+    ):
+        return base
+    return a
+
+
+def _sole_references() -> int:
+    """How many references :func:`_whole_array` sees to an array that only the incoming
+    gradient (a transposed view of it) and that view's transpose refer to, as this interpreter
+    counts them: found by trying, on the same code path."""
+    incoming = np.zeros((2, 3)).T
+    for limit in range(1, 16):
+        if _whole_array(incoming.T, limit) is incoming.base:
+            return limit
+    return 0  # pragma: no cover - an interpreter without reference counts: always copy
+
+
+_SOLE = _sole_references()
+
+
+def _t_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    gt = xp.transpose(g, 0, 1)
+    return (_whole_array(gt, _SOLE) if xp is NP and type(gt) is np.ndarray else gt,)
+
+
+_T = Structural(
+    "t",
+    lambda xp, a, dim0, dim1: xp.transpose(a, dim0, dim1),
+    _t_vjp,
+    backward="TBackward0",
+    jvp="linear",
+    text=COPIES,
+    batch="reduction",
+)
+# PyTorch's t() of a vector or a number: the same values, still a view with a TBackward0 node
+_T_SMALL = Structural(
+    "t",
+    lambda xp, a, shape: xp.reshape(a, shape),
+    lambda xp, g, c: (xp.reshape(g, c.shapes[0]),),
+    backward="TBackward0",
+    jvp="linear",
+    text=COPIES,
+    batch="reduction",
+)
+
+
+def t(input: Tensor) -> Tensor:
+    """Transpose a tensor of at most 2 dimensions (a vector or a number is its own
+    transpose, still a view with a ``TBackward0`` node, as in PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> w = symgrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    >>> w.t()
+    tensor([[1., 3.],
+            [2., 4.]], grad_fn=<TBackward0>)
+    >>> symgrad.ones(2, requires_grad=True).t().grad_fn.name()
+    'TBackward0'
+    """
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    if input.ndim < 2:
+        return _T_SMALL(input, shape=input.shape)
+    return _T(input, dim0=0, dim1=1)
+
+
+def t_of_weight(weight: Tensor) -> Tensor:
+    """``weight.t()`` for ``linear``'s hot path: the same node as :func:`t`, without the
+    generic call's checks (a 2-D ``weight`` outside ``vmap``)."""
+    return _T.record((weight,), {"dim0": 0, "dim1": 1}, weight._data.T)
