@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._silent import restore, silence
 from symgrad.ops.linalg import _column_major, matmul
 from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, expand, reshape
 from symgrad.ops.transposes import t, t_of_weight
@@ -88,11 +89,13 @@ _ADDMM = Structural(
 
 def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     """``bias + mat1 @ mat2`` as one ``AddmmBackward0`` node, after PyTorch's checks."""
-    for name, m in (("mat1", mat1), ("mat2", mat2)):
-        if m.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
     a, b, c = bias._data, mat1._data, mat2._data
-    if b.dtype != c.dtype or a.dtype != c.dtype:
+    if b.ndim != 2 or c.ndim != 2:
+        name, m = ("mat1", b) if b.ndim != 2 else ("mat2", c)
+        raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
+    if (b.dtype is not c.dtype and b.dtype != c.dtype) or (
+        a.dtype is not c.dtype and a.dtype != c.dtype
+    ):
         first, other = ("mat1", mat1) if b.dtype != c.dtype else ("self", bias)
         raise RuntimeError(
             f"{first} and mat2 must have the same dtype, but got {other.dtype} and {mat2.dtype} "
@@ -100,14 +103,24 @@ def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
         )
     if b.shape[1] != c.shape[0]:
         raise RuntimeError(_cannot_multiply(b.shape[0], b.shape[1], c.shape))
-    out_shape = (b.shape[0], c.shape[1])
-    if a.ndim > 2 or any(n not in (1, m) for n, m in zip(a.shape[::-1], out_shape[::-1])):
+    if a.ndim != 1 or a.shape[0] != c.shape[1]:  # the usual bias, one per output, fits
+        _check_bias(a.shape, (b.shape[0], c.shape[1]))
+    # the kernel called here rather than through the primitive's call: linear's hot path
+    token = silence()
+    try:
+        out = _addmm_kernel(None, a, b, c)
+    finally:
+        restore(token)
+    return _ADDMM.record((bias, mat1, mat2), {}, out)
+
+
+def _check_bias(shape: tuple, out_shape: tuple) -> None:
+    if len(shape) > 2 or any(n not in (1, m) for n, m in zip(shape[::-1], out_shape[::-1])):
         raise RuntimeError(
-            f"linear: the bias of shape {list(a.shape)} can't be added to the output of shape "
+            f"linear: the bias of shape {list(shape)} can't be added to the output of shape "
             f"{list(out_shape)} (it must broadcast to it: give a bias of shape "
             f"[{out_shape[1]}], the weight's first size)"
         )
-    return _ADDMM(bias, mat1, mat2)
 
 
 def _cannot_multiply(rows: int, k: int, mat2_shape: tuple) -> str:
@@ -133,21 +146,25 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     >>> [type(fn).__name__ for fn, _ in y.grad_fn.next_functions]
     ['AccumulateGrad', 'AccumulateGrad', 'TBackward0']
     """
-    if bias is not None and not isinstance(bias, Tensor):
-        raise TypeError(f"linear(): argument 'bias' must be Tensor, not {type(bias).__name__}")
     if _batching.STATE.depth and any(
         isinstance(v, _batching.BatchedTensor) for v in (input, weight, bias)
     ):  # inside vmap: the batching rules of matmul and add
         out = matmul(input, weight.transpose(0, 1) if weight.ndim == 2 else weight)
         return out if bias is None else out + bias
-    nx, nw = input.ndim, weight.ndim
+    nx, nw = input._data.ndim, weight._data.ndim
+    if nx == 2 and nw == 2 and bias is not None:  # the hot path
+        if not isinstance(bias, Tensor):
+            raise TypeError(f"linear(): argument 'bias' must be Tensor, not {type(bias).__name__}")
+        return _addmm(bias, input, t_of_weight(weight))
     if nx == 0 or nw == 0:
         raise RuntimeError(
             f"both arguments to linear need to be at least 1D, but they are {nx}D and {nw}D"
         )
     if bias is not None:
+        if not isinstance(bias, Tensor):
+            raise TypeError(f"linear(): argument 'bias' must be Tensor, not {type(bias).__name__}")
         if nx == 2:
-            return _addmm(bias, input, t_of_weight(weight) if nw == 2 else t(weight))
+            return _addmm(bias, input, t(weight))
         # PyTorch flattens a contiguous input with a vector bias (other biases are added
         # after the product, broadcasting as they may)
         if bias.ndim == 1 and input._data.flags.c_contiguous:

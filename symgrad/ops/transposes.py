@@ -62,7 +62,18 @@ def _t_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (_whole_array(gt, _SOLE) if xp is NP and type(gt) is np.ndarray else gt,)
 
 
-_T = Structural(
+class _Transposition(Structural):
+    """``t`` of a matrix. Its numeric backward, the gradient's transpose, is run here without
+    the generic rule's context: a linear layer records one such node per call."""
+
+    def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
+        g = grads[0]
+        if create_graph or type(g) is not np.ndarray or node.next_functions[0][0] is None:
+            return Structural.apply(self, node, grads, create_graph)
+        return (_whole_array(g.T, _SOLE),)
+
+
+_T = _Transposition(
     "t",
     lambda xp, a, dim0, dim1: xp.transpose(a, dim0, dim1),
     _t_vjp,
