@@ -13,10 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._tracing import TRACE
+from symgrad.autograd import anomaly, dual, grad_mode
+from symgrad.autograd.node import accumulator_of, node_class
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
-from symgrad.tensor import Tensor
+from symgrad.tensor import Tensor, link_view
 
 __all__ = ["t"]
 
@@ -116,6 +119,31 @@ def t(input: Tensor) -> Tensor:
 
 
 def t_of_weight(weight: Tensor) -> Tensor:
-    """``weight.t()`` for ``linear``'s hot path: the same node as :func:`t`, without the
-    generic call's checks (a 2-D ``weight`` outside ``vmap``)."""
-    return _T.record((weight,), {"dim0": 0, "dim1": 1}, weight._data.T)
+    """``weight.t()`` of a matrix, for ``linear``'s hot path: the node :func:`t` records, made
+    here directly (what ``recorded`` does, for one input that needs a gradient) where nothing
+    else asks to watch it (anomaly mode, forward mode, a ``symgrad.compile`` trace)."""
+    out = weight._data.T
+    if not (
+        _grad_state.enabled
+        and weight._requires_grad
+        and not _anomaly_state.enabled
+        and _dual_state.level is None
+        and TRACE.log is None
+    ):
+        return _T.record((weight,), {"dim0": 0, "dim1": 1}, out)
+    fn = weight.grad_fn
+    if fn is None:
+        edge, held = (accumulator_of(weight), 0), [weight]
+    else:
+        edge, held = (fn, weight._output_nr), None
+    meta = [(weight._data.shape, weight._data.dtype)]
+    node = _T_NODE(_T, {"dim0": 0, "dim1": 1}, (edge,), (None,), None, [None], meta, [None], held)
+    result = Tensor._make(out, node, True)
+    link_view(weight, result, "view")
+    return result
+
+
+_T_NODE = node_class("TBackward0")
+_grad_state = grad_mode._state
+_anomaly_state = anomaly._state
+_dual_state = dual.STATE
