@@ -103,7 +103,7 @@ def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
         )
     if b.shape[1] != c.shape[0]:
         raise RuntimeError(_cannot_multiply(b.shape[0], b.shape[1], c.shape))
-    if a.ndim != 1 or a.shape[0] != c.shape[1]:  # the usual bias, one per output, fits
+    if a.ndim != 1 or a.shape[0] != c.shape[1]:  # other than the usual bias, one per output
         _check_bias(a.shape, (b.shape[0], c.shape[1]))
     # the kernel called here rather than through the primitive's call: linear's hot path
     token = silence()
