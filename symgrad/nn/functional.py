@@ -24,7 +24,7 @@ from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
 from symgrad.ops import losses as _losses
 from symgrad.ops import softmax_family as _softmax_family
-from symgrad.ops.linalg import linear_2d
+from symgrad.ops.affine import linear
 from symgrad.ops.math import gelu, relu, sigmoid, softplus, tanh
 from symgrad.tensor import Tensor
 
@@ -219,32 +219,6 @@ def _broadcast(input: Tensor, target: Tensor, op: str) -> tuple:
             f"{op}: the input of shape {list(input.shape)} and the target of shape "
             f"{list(target.shape)} don't broadcast"
         ) from None
-
-
-def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """``input @ weight.T + bias``."""
-    a, w = input._data, weight._data
-    if (
-        a.ndim == 2
-        and w.ndim == 2
-        and a.dtype == w.dtype
-        and (
-            bias is None
-            or (
-                bias._data.ndim == 1
-                and bias._data.dtype == a.dtype
-                and bias._data.shape[0] == w.shape[0]
-            )
-        )
-    ):
-        return linear_2d(input, weight, bias)
-    if bias is not None and weight.ndim == 1:  # PyTorch's addmm path wants a matrix
-        raise RuntimeError(
-            "mat2 must be a matrix, got 1-D tensor (linear with a bias needs a 2-D weight of "
-            "shape [out_features, in_features])"
-        )
-    out = _ops.matmul(input, weight.t() if weight.ndim == 2 else weight)
-    return out if bias is None else out + bias
 
 
 def silu(input: Tensor) -> Tensor:

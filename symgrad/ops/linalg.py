@@ -7,11 +7,9 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._silent import restore, silence
-from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
-from symgrad.prim.text import linear_text, matmul_text
+from symgrad.prim.text import matmul_text
 from symgrad.tensor import Tensor
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "inner"]
@@ -38,9 +36,24 @@ def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
         ga = xp.sum_to_size(xp.matmul(g2, _mT(xp, b2)), a2.shape)
         ga = xp.reshape(ga, c.shapes[0])
     if c.needs[1]:
-        gb = xp.sum_to_size(xp.matmul(_mT(xp, a2), g2), b2.shape)
-        gb = xp.reshape(gb, c.shapes[1])
+        if len(c.shapes[0]) == 2 and _column_major(b):
+            # PyTorch's mm_mat2_backward: a column-major matrix (a transposed one: linear's
+            # weight.t()) gets a column-major gradient, (gᵀ a)ᵀ, which reaches the weight
+            # through t() as a fresh row-major array, kept as its .grad without a copy
+            gb = _mT(xp, xp.matmul(_mT(xp, g), a))
+        else:
+            gb = xp.sum_to_size(xp.matmul(_mT(xp, a2), g2), b2.shape)
+            gb = xp.reshape(gb, c.shapes[1])
     return ga, gb
+
+
+def _column_major(m: Any) -> bool:
+    """Whether ``m`` is an array laid out column by column (PyTorch's test: strides
+    ``(1, rows)``), a matrix whose transpose is row-major."""
+    if type(m) is not np.ndarray or m.ndim != 2:
+        return False
+    s = m.strides
+    return s[0] == m.itemsize and s[1] == m.shape[0] * m.itemsize
 
 
 _PRODUCT_NAMES = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0"}
@@ -164,75 +177,6 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
             f"bmm: expected 3-D tensors, got shapes {list(input.shape)} and {list(mat2.shape)}"
         )
     return matmul(input, mat2)
-
-
-def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    x, w = c.inputs[0], c.inputs[1]
-    gx = xp.matmul(g, w) if c.needs[0] else None
-    # g.T @ x is a fresh (out, in) array: no transposed view to copy into .grad later
-    gw = xp.matmul(xp.transpose(g, 0, 1), x) if c.needs[1] else None
-    gb = xp.sum(g, (0,), False) if len(c.needs) > 2 and c.needs[2] else None
-    return (gx, gw, gb) if len(c.needs) > 2 else (gx, gw)
-
-
-def _addmm_forward(xp: Any, x: Any, w: Any, *bias: Any) -> Any:
-    out = xp.matmul(x, xp.transpose(w, 0, 1))
-    return out + bias[0] if bias else out
-
-
-def _linear_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
-    """``tx @ w.T + x @ tw.T + tb``: the product rule, the bias entering linearly."""
-    x, w = c.inputs[0], c.inputs[1]
-    tx, tw = tangents[0], tangents[1]
-    terms = [] if tx is None else [xp.matmul(tx, xp.transpose(w, 0, 1))]
-    terms += [] if tw is None else [xp.matmul(x, xp.transpose(tw, 0, 1))]
-    if len(tangents) > 2 and tangents[2] is not None:
-        terms.append(tangents[2] if terms else xp.expand(tangents[2], _out_shape(c)))
-    total = terms[0]
-    for term in terms[1:]:
-        total = total + term
-    return total
-
-
-def _out_shape(c: Any) -> tuple:
-    return (c.shapes[0][0], c.shapes[1][0])
-
-
-_LINEAR = Structural(
-    "linear",
-    _addmm_forward,
-    _addmm_vjp,
-    saves=(0, 1),
-    # PyTorch's addmm with a bias, a plain mm (of the transposed weight) without
-    backward=lambda params, inputs: "AddmmBackward0" if len(inputs) > 2 else "MmBackward0",
-    jvp=_linear_jvp,
-    text=linear_text,
-)
-
-
-def linear_2d(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
-    """``input @ weight.T + bias`` for a matrix input, as one node (PyTorch's addmm)."""
-    if input.shape[1] != weight.shape[1]:
-        raise RuntimeError(
-            f"linear: the input of shape {list(input.shape)} and the weight of shape "
-            f"{list(weight.shape)} don't fit: the input's last size must equal the weight's "
-            f"second ({input.shape[1]} != {weight.shape[1]})"
-        )
-    if _batching.STATE.depth and any(
-        isinstance(t, _batching.BatchedTensor) for t in (input, weight, bias)
-    ):  # inside vmap: the batching rules of matmul and add
-        out = matmul(input, weight.transpose(0, 1))
-        return out if bias is None else out + bias
-    # computed here rather than by the rule's forward (which the symbolic interpreters run):
-    # the bias is added in place, as addmm does, saving a pass and an allocation
-    token = silence()
-    try:
-        out = np.matmul(input._data, weight._data.T)
-        if bias is not None:
-            np.add(out, bias._data, out=out)
-    finally:
-        restore(token)
-    return _LINEAR.record((input, weight) if bias is None else (input, weight, bias), {}, out)
 
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:

@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import sizes
+from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
@@ -144,12 +145,15 @@ _VIEW = Structural(
 _UNSAFE_VIEW = Structural(
     "unsafe_view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES, batch="reduction"
 )
+_RESHAPE_ALIAS = Structural(
+    "reshape_alias", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES, batch="reduction"
+)
 
 
 def reshape(input: Tensor, *shape: Any) -> Tensor:
     """The same values in a new shape (one size may be -1): a view of ``input`` when its
-    layout allows one, else a copy (``CloneBackward0`` then ``UnsafeViewBackward0``, as in
-    PyTorch).
+    layout allows one (``ViewBackward0``, ``ReshapeAliasBackward0`` for a non-contiguous one),
+    else a copy (``CloneBackward0`` then ``UnsafeViewBackward0``), as in PyTorch.
 
     Examples
     --------
@@ -161,7 +165,9 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
     input = _tensor(input, "reshape")
     new = _new_shape(input, shape, "reshape")
     if _viewable(input, new):
-        return _VIEW(input, shape=new)
+        # PyTorch: a view of a contiguous tensor, an alias of the same memory otherwise
+        contiguous = isinstance(input, _batching.BatchedTensor) or input._data.flags.c_contiguous
+        return (_VIEW if contiguous else _RESHAPE_ALIAS)(input, shape=new)
     out = _UNSAFE_VIEW(_CLONE(input, order="C"), shape=new)
     out._view_base = None  # PyTorch's _unsafe_view: the copy is not a view (_base is None)
     return out
@@ -235,15 +241,6 @@ def _transpose_vjp(xp: Any, g: Any, c: Any) -> tuple:
 _TRANSPOSE = Structural(
     "transpose", _transpose_forward, _transpose_vjp, jvp="linear", text=COPIES, batch="reduction"
 )
-_T = Structural(
-    "t",
-    _transpose_forward,
-    _transpose_vjp,
-    backward="TBackward0",
-    jvp="linear",
-    text=COPIES,
-    batch="reduction",
-)
 
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -253,15 +250,6 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
 
 
 swapaxes = transpose
-
-
-def t(input: Tensor) -> Tensor:
-    """Transpose a tensor of at most 2 dimensions."""
-    if input.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
-    if input.ndim < 2:
-        return input
-    return _T(input, dim0=0, dim1=1)
 
 
 def _permute_vjp(xp: Any, g: Any, c: Any) -> tuple:

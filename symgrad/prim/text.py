@@ -20,7 +20,7 @@ __all__ = [
     "structural_text",
     "COPIES",
     "matmul_text",
-    "linear_text",
+    "addmm_text",
     "getitem_text",
     "reduction_text",
     "function_text",
@@ -95,12 +95,17 @@ COPIES = "copies"
 
 def matmul_text(out: str, names: list, shapes: list, params: dict) -> tuple[list, list]:
     """``z = X @ W`` with its derivatives in index notation: ``∂z[i,j]/∂W[k,j] = X[i,k]``."""
-    return _matmul_text(out, names, shapes, transposed=False)
+    return _matmul_text(out, names, shapes)
 
 
-def linear_text(out: str, names: list, shapes: list, params: dict) -> tuple[list, list]:
-    """``z = X @ Wᵀ + b`` with its derivatives in index notation."""
-    return _matmul_text(out, names, shapes, transposed=True)
+def addmm_text(out: str, names: list, shapes: list, params: dict) -> tuple[list, list]:
+    """``z = X @ Y + b`` (``addmm(b, X, Y)``, linear's node) with its derivatives in index
+    notation: ``∂z[i,j]/∂b[j] = 1``."""
+    forward, derivatives = _matmul_text(out, names[1:], shapes[1:])
+    # the bias broadcasts over the rows (and over a size-1 dimension)
+    index = ["i", "j"][2 - len(shapes[0]) :]
+    b = _indexed(names[0], [i if n != 1 else "0" for i, n in zip(index, shapes[0])])
+    return [f"{forward[0]} + {names[0]}"], [f"∂{out}[i,j]/∂{b} = 1", *derivatives]
 
 
 def getitem_text(out: str, names: list, shapes: list, params: dict) -> tuple[list, list]:
@@ -118,22 +123,17 @@ def reduction_text(name: str) -> Any:
     return text
 
 
-def _matmul_text(out: str, names: list, shapes: list, transposed: bool) -> tuple[list, list]:
+def _matmul_text(out: str, names: list, shapes: list) -> tuple[list, list]:
     """``z = X @ W`` with its derivatives in index notation: ``∂z[i,j]/∂W[k,j] = X[i,k]``."""
     nx, ny = len(shapes[0]), len(shapes[1])
     nb = max(nx, ny, 2) - 2
     batch = ["b"] if nb == 1 else [f"b{n + 1}" for n in range(nb)]
     xi = batch[nb - max(nx - 2, 0) :] + (["i", "k"] if nx >= 2 else ["k"])
-    yi = batch[nb - max(ny - 2, 0) :] + (
-        (["j", "k"] if transposed else ["k", "j"]) if ny >= 2 else ["k"]
-    )
+    yi = batch[nb - max(ny - 2, 0) :] + (["k", "j"] if ny >= 2 else ["k"])
     oi = batch + (["i"] if nx >= 2 else []) + (["j"] if ny >= 2 else [])
     o, x, y = _indexed(out, oi), _indexed(names[0], xi), _indexed(names[1], yi)
-    forward = f"{out} = {names[0]} @ {names[1]}{'ᵀ' if transposed else ''}"
+    forward = f"{out} = {names[0]} @ {names[1]}"
     derivatives = [f"∂{o}/∂{x} = {y}", f"∂{o}/∂{y} = {x}"]
-    if len(names) > 2:  # linear's bias
-        forward += f" + {names[2]}"
-        derivatives.append(f"∂{o}/∂{names[2]}[j] = 1")
     return [forward], derivatives
 
 

@@ -171,12 +171,12 @@ def l1_loss_sum(T, x, t):
     return T.nn.functional.l1_loss(x, t, reduction="sum")
 
 
-@program(F(5, 3), F(4, 3), F(4), second_order=True, float32=True, composite=True)
+@program(F(5, 3), F(4, 3), F(4), second_order=True, float32=True)
 def linear(T, x, w, b):
     return T.nn.functional.linear(x, w, b)
 
 
-@program(F(2, 5, 3), F(4, 3), composite=True)
+@program(F(2, 5, 3), F(4, 3))
 def linear_no_bias_3d(T, x, w):
     return T.nn.functional.linear(x, w)
 

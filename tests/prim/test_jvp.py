@@ -10,6 +10,7 @@ import pytest
 
 import symgrad
 import symgrad.nn.functional as F
+from symgrad.ops.affine import _addmm
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx
 
@@ -68,8 +69,9 @@ CASES = [
     ("matmul_mm", lambda x, y: x @ y, [_arr(2, 3), _arr(3, 4)]),
     ("matmul_mv", lambda x, y: x @ y, [_arr(2, 3), _arr(3)]),
     ("matmul_batched", lambda x, y: x @ y, [_arr(2, 2, 3), _arr(3, 2)]),
-    ("linear_bias", lambda x, w, b: F.linear(x, w, b), [_arr(4, 3), _arr(2, 3), _arr(2)]),
-    ("linear_no_bias", lambda x, w: F.linear(x, w), [_arr(4, 3), _arr(2, 3)]),
+    # linear's node: addmm(bias, input, weight.t())
+    ("addmm", lambda b, x, wt: _addmm(b, x, wt), [_arr(2), _arr(4, 3), _arr(3, 2)]),
+    ("addmm_bias_matrix", lambda b, x, wt: _addmm(b, x, wt), [_arr(4, 1), _arr(4, 3), _arr(3, 2)]),
 ]
 
 

@@ -1,0 +1,239 @@
+"""``linear`` recorded as PyTorch records it.
+
+A matrix input with a bias is one ``addmm(bias, input, weight.t())``: ``AddmmBackward0`` with
+the edges (bias, input, ``TBackward0`` of the weight). Without a bias it is ``mm(input,
+weight.t())`` (``MmBackward0``). Other inputs are reshaped around those nodes the way PyTorch
+does it: a contiguous input with a bias is flattened to a matrix (``ViewBackward0``), multiplied
+by ``addmm`` and viewed back (``ViewBackward0``); otherwise ``matmul`` folds the leading
+dimensions into rows (``ViewBackward0`` or a copy, ``MmBackward0``, ``UnsafeViewBackward0``;
+``UnsqueezeBackward0`` and ``SqueezeBackward4`` around a vector) and the bias is added in place
+(``AddBackward0``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from symgrad._silent import restore, silence
+from symgrad.ops.linalg import _column_major, matmul
+from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, expand, reshape
+from symgrad.ops.transposes import t, t_of_weight
+from symgrad.prim import batching as _batching
+from symgrad.prim.structural import Structural
+from symgrad.prim.text import addmm_text
+from symgrad.tensor import Tensor
+
+__all__ = ["linear"]
+
+
+def _addmm_forward(xp: Any, bias: Any, mat1: Any, mat2: Any) -> Any:
+    return xp.matmul(mat1, mat2) + bias
+
+
+def _addmm_kernel(xp: Any, bias: Any, mat1: Any, mat2: Any) -> Any:
+    out = np.matmul(mat1, mat2)
+    np.add(out, bias, out=out)  # the bias is added in place, as addmm does: no second array
+    return out
+
+
+def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """The bias's gradient summed over the rows it was broadcast along; the matrices' as for
+    ``mm`` (a column-major ``mat2``, linear's ``weight.t()``, gets a column-major gradient:
+    see ``linalg._matmul_vjp``)."""
+    mat1, mat2 = c.inputs[1], c.inputs[2]
+    needs, bias_shape = c.needs, c.shapes[0]
+    gb = g1 = g2 = None
+    if needs[0]:
+        if len(bias_shape) == 1 and bias_shape[0] == c.shapes[2][1]:
+            gb = xp.sum(g, (0,), False)
+        else:
+            gb = xp.sum_to_size(g, bias_shape)
+    if needs[1]:
+        g1 = xp.matmul(g, xp.transpose(mat2, 0, 1))
+    if needs[2]:
+        if _column_major(mat2):
+            g2 = xp.transpose(xp.matmul(xp.transpose(g, 0, 1), mat1), 0, 1)
+        else:
+            g2 = xp.matmul(xp.transpose(mat1, 0, 1), g)
+    return gb, g1, g2
+
+
+def _addmm_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """``tb + t1 @ mat2 + mat1 @ t2``: the product rule, the bias entering linearly."""
+    tb, t1, t2 = tangents
+    terms = [] if t1 is None else [xp.matmul(t1, c.inputs[2])]
+    terms += [] if t2 is None else [xp.matmul(c.inputs[1], t2)]
+    if tb is not None:
+        out_shape = (c.shapes[1][0], c.shapes[2][1])
+        terms.append(tb if terms else xp.expand(tb, out_shape))
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
+_ADDMM = Structural(
+    "addmm",
+    _addmm_forward,
+    _addmm_vjp,
+    saves=(1, 2),
+    backward="AddmmBackward0",
+    kernel=_addmm_kernel,
+    jvp=_addmm_jvp,
+    text=addmm_text,
+)
+
+
+def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    """``bias + mat1 @ mat2`` as one ``AddmmBackward0`` node, after PyTorch's checks."""
+    a, b, c = bias._data, mat1._data, mat2._data
+    if b.ndim != 2 or c.ndim != 2:
+        name, m = ("mat1", b) if b.ndim != 2 else ("mat2", c)
+        raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
+    if (b.dtype is not c.dtype and b.dtype != c.dtype) or (
+        a.dtype is not c.dtype and a.dtype != c.dtype
+    ):
+        first, other = ("mat1", mat1) if b.dtype != c.dtype else ("self", bias)
+        raise RuntimeError(
+            f"{first} and mat2 must have the same dtype, but got {other.dtype} and {mat2.dtype} "
+            "(convert one with .to(dtype))"
+        )
+    if b.shape[1] != c.shape[0]:
+        raise RuntimeError(_cannot_multiply(b.shape[0], b.shape[1], c.shape))
+    if a.ndim != 1 or a.shape[0] != c.shape[1]:  # other than the usual bias, one per output
+        _check_bias(a.shape, (b.shape[0], c.shape[1]))
+    # the kernel called here rather than through the primitive's call: linear's hot path
+    token = silence()
+    try:
+        out = _addmm_kernel(None, a, b, c)
+    finally:
+        restore(token)
+    return _ADDMM.record((bias, mat1, mat2), {}, out)
+
+
+def _check_bias(shape: tuple, out_shape: tuple) -> None:
+    if len(shape) > 2 or any(n not in (1, m) for n, m in zip(shape[::-1], out_shape[::-1])):
+        raise RuntimeError(
+            f"linear: the bias of shape {list(shape)} can't be added to the output of shape "
+            f"{list(out_shape)} (it must broadcast to it: give a bias of shape "
+            f"[{out_shape[1]}], the weight's first size)"
+        )
+
+
+def _cannot_multiply(rows: int, k: int, mat2_shape: tuple) -> str:
+    return (
+        f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and "
+        f"{mat2_shape[0]}x{mat2_shape[1]}): the input's last size must equal the weight's "
+        "second (in_features)"
+    )
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``, recorded with PyTorch's nodes.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> x = symgrad.tensor([[1.0, 2.0]], requires_grad=True)
+    >>> w = symgrad.tensor([[1.0, 0.0], [1.0, 1.0], [0.0, 2.0]], requires_grad=True)
+    >>> y = F.linear(x, w, symgrad.tensor([0.5, 0.0, -1.0], requires_grad=True))
+    >>> y
+    tensor([[1.5000, 3.0000, 3.0000]], grad_fn=<AddmmBackward0>)
+    >>> [type(fn).__name__ for fn, _ in y.grad_fn.next_functions]
+    ['AccumulateGrad', 'AccumulateGrad', 'TBackward0']
+    """
+    if _batching.STATE.depth and any(
+        isinstance(v, _batching.BatchedTensor) for v in (input, weight, bias)
+    ):  # inside vmap: the batching rules of matmul and add
+        out = matmul(input, weight.transpose(0, 1) if weight.ndim == 2 else weight)
+        return out if bias is None else out + bias
+    nx, nw = input._data.ndim, weight._data.ndim
+    if nx == 2 and nw == 2 and bias is not None:  # the hot path
+        if not isinstance(bias, Tensor):
+            raise TypeError(f"linear(): argument 'bias' must be Tensor, not {type(bias).__name__}")
+        return _addmm(bias, input, t_of_weight(weight))
+    if nx == 0 or nw == 0:
+        raise RuntimeError(
+            f"both arguments to linear need to be at least 1D, but they are {nx}D and {nw}D"
+        )
+    if bias is not None:
+        if not isinstance(bias, Tensor):
+            raise TypeError(f"linear(): argument 'bias' must be Tensor, not {type(bias).__name__}")
+        if nx == 2:
+            return _addmm(bias, input, t(weight))
+        # PyTorch flattens a contiguous input with a vector bias (other biases are added
+        # after the product, broadcasting as they may)
+        if bias.ndim == 1 and input._data.flags.c_contiguous:
+            return _flattened(input, weight, bias)
+    out = _folded_matmul(input, t(weight))
+    return out if bias is None else out.add_(bias)
+
+
+def _flattened(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
+    """PyTorch's ``_flatten_nd_linear``: the input viewed as a matrix, ``addmm``, and the
+    result viewed back."""
+    lead = input.shape[:-1]
+    rows = input.reshape(math.prod(lead), input.shape[-1])
+    out = _addmm(bias, rows, t(weight))
+    return out.view(*lead, out.shape[1])
+
+
+def _folded_matmul(input: Tensor, weight_t: Tensor) -> Tensor:
+    """``input @ weight_t`` as PyTorch's ``matmul`` records it for a matrix or vector
+    ``weight_t``: the input's leading dimensions folded into the rows of one ``mm`` (or
+    ``mv``), a vector lifted to one row."""
+    k = input.shape[-1]
+    rows = math.prod(input.shape[:-1])
+    if weight_t.ndim == 2 and k != weight_t.shape[0]:
+        raise RuntimeError(_cannot_multiply(rows, k, weight_t.shape))
+    if weight_t.ndim == 1 and k != weight_t.shape[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({weight_t.shape[0]}): "
+            "the input's last size must equal the weight's"
+        )
+    if input.ndim == 1 and weight_t.ndim == 2:
+        return matmul(input.unsqueeze(0), weight_t).squeeze_(0)
+    if input.ndim <= 2:
+        return matmul(input, weight_t)
+    if not _folds(input, weight_t):
+        return _batched_product(input, weight_t)
+    out = matmul(reshape(input, (rows, k)), weight_t)
+    return _unsafe_view(out, input.shape[:-1] + out.shape[1:])
+
+
+def _folds(input: Tensor, weight_t: Tensor) -> bool:
+    """PyTorch's ``should_fold``: the batch goes into the rows of one product when the
+    weight needs a gradient (one product's gradient rather than a batch of them to sum), or
+    when it costs no copy (an empty input, or leading dimensions laid out one after another)."""
+    if weight_t._requires_grad:
+        return True
+    a = input._data
+    if a.size == 0:
+        return True
+    strides, shape = a.strides, a.shape
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(a.ndim - 2))
+
+
+def _batched_product(input: Tensor, weight_t: Tensor) -> Tensor:
+    """PyTorch's ``matmul`` of a batch it does not fold: the weight expanded to the batch and
+    one ``bmm`` (a vector weight as a batch of one-column matrices)."""
+    batch, (n, k) = input.shape[:-2], input.shape[-2:]
+    count = math.prod(batch)
+    # PyTorch records the expand even when it keeps the shape
+    left = reshape(_EXPAND(input, shape=input.shape), (count, n, k))
+    right = expand(weight_t, batch + weight_t.shape)
+    if weight_t.ndim == 2:
+        out = matmul(left, reshape(right, (count, *weight_t.shape)))
+        return _unsafe_view(out, batch + (n, weight_t.shape[1]))
+    out = matmul(left, reshape(right, (count, k)).unsqueeze(2)).squeeze(-1)
+    return _unsafe_view(out, batch + (n,))
+
+
+def _unsafe_view(t: Tensor, shape: tuple) -> Tensor:
+    out = _UNSAFE_VIEW(t, shape=shape)
+    out._view_base = None  # PyTorch's _unsafe_view: not a view of the product (_base None)
+    return out
