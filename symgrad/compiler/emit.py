@@ -84,7 +84,7 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
         for key, a in zip(step.keys, step.arrays):
             requires[key] = step.grad and any(needs[j]) and a.dtype.kind in "fc"
         made = ", ".join(names[key] for key in step.keys)
-        fwd_lines.append(f"    {made} = f{j}({', '.join(args)})  # {step.prim.name}")
+        fwd_lines.append(f"    {made} = f{j}({', '.join(args)})  # {_label(step.prim)}")
     program = Program()
     out_names = []
     for key, det in plan.outputs:
@@ -103,6 +103,13 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
     exec(code, ns)  # noqa: S102 - generated from the plan: temporaries' names only
     program.forward, program.backward = ns["forward"], ns["backward"]
     return program
+
+
+def _label(prim: Any) -> str:
+    """The step's comment: the op's name when it is a plain identifier (an element-wise op a
+    user declared may be named anything: such a name never enters the source)."""
+    name = prim.name
+    return name if name.isidentifier() and name.isascii() else "a declared op"
 
 
 def _needed(plan: Any) -> list:

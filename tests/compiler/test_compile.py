@@ -277,3 +277,12 @@ def test_an_error_of_the_function_is_its_own():
             c(symgrad.ones(2, 3))
     assert c(symgrad.ones(2, 2)).tolist() == [[2.0, 2.0], [2.0, 2.0]]
     assert c.source is not None
+
+
+def test_an_op_name_that_is_not_an_identifier_never_enters_the_source():
+    from types import SimpleNamespace
+
+    from symgrad.compiler.emit import _label
+
+    assert _label(SimpleNamespace(name="mul")) == "mul"
+    assert _label(SimpleNamespace(name="sq\nimport os  # ")) == "a declared op"
