@@ -17,7 +17,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast
 from symgrad._lazy import sympy as sp
-from symgrad._silent import quiet
+from symgrad._silent import quiet, silencer
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import Node, node_class
 from symgrad.autograd.saved_names import add_saved_properties
@@ -44,6 +44,7 @@ __all__ = ["Elementwise"]
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
 _dual_state = dual.STATE
+_silent_set, _silent_reset, _SILENT = silencer()
 
 
 class Elementwise(Primitive):
@@ -118,6 +119,7 @@ class Elementwise(Primitive):
         self._node_cls = node_class(self.node_name())
         add_saved_properties(Node, self.param_names)  # grad_fn._saved_exponent
         self._forward: Callable | None = None
+        self._raw: Callable | None = None  # the forward kernel itself, for the fast path
         self._vjp_prims: dict[int, Elementwise] = {}
         self._vjp_uses: dict[int, tuple] = {}
         self._needs: tuple | None = None
@@ -199,7 +201,9 @@ class Elementwise(Primitive):
         if self._forward is None:
             # inf and nan (log(0), 1/0, inf - inf) come out silently, as in PyTorch; anomaly
             # mode is the way to be told
-            self._forward = quiet(self.kernel or lambdify(self.inputs + self.params, self.expr))
+            raw = self.kernel or lambdify(self.inputs + self.params, self.expr)
+            self._forward = quiet(raw)
+            self._raw = raw if _silent_set is not None else None
         return self._forward
 
     def vjp_kernel(self, i: int) -> Callable:
@@ -338,23 +342,51 @@ class Elementwise(Primitive):
 
     # -- application ---------------------------------------------------------------------
     def __call__(self, *args: Any, params: tuple = ()) -> Tensor:
-        if len(args) == 1 and not params and type(args[0]) is Tensor:
-            # one floating tensor (relu(x), x.exp()): its dtype is the result's, no promotion
-            a = args[0]
-            if a._data.dtype.kind == "f" and not _anomaly_state.enabled:
-                out = self.numeric(a._data)
-                if type(out) is np.ndarray:
-                    if out.dtype != a._data.dtype:
-                        out = out.astype(a._data.dtype)
-                    if a._requires_grad and _grad_state.enabled:
-                        result = recorded(self, args, params, out)
-                    elif NAMES.used:
-                        result = with_origin(self, args, params, Tensor._make(out))
-                    else:
-                        result = Tensor._make(out)
-                    if _dual_state.level is not None and a._fw is not None and dual.active():
-                        return tangents.propagate(self, args, params, result)
-                    return result
+        raw = self._raw
+        if (
+            raw is not None
+            and not _batch_state.depth
+            and _dual_state.level is None
+            and not _anomaly_state.enabled
+        ):
+            # the common case, in one pass: floating tensors of one dtype with Python
+            # numbers (which never upcast), nothing special switched on; anything else, or
+            # a kernel that raises, takes the general path below (which names the error)
+            dtype = None
+            datas = []
+            requires = False
+            for a in args:
+                t = type(a)
+                if t is Tensor:
+                    d = a._data
+                    if dtype is None:
+                        dtype = d.dtype
+                    elif d.dtype != dtype:
+                        break
+                    datas.append(d)
+                    if a._requires_grad:
+                        requires = True
+                elif t is float or (t is int and INT_ARG_MIN <= a < INT_ARG_END):
+                    datas.append(a)
+                else:
+                    break
+            else:
+                if dtype is not None and dtype.kind == "f" and _plain(params):
+                    token = _silent_set(_SILENT)
+                    try:
+                        out = raw(*datas, *params)
+                    except Exception:
+                        out = None
+                    finally:
+                        _silent_reset(token)
+                    if type(out) is np.ndarray:
+                        if out.dtype != dtype:
+                            out = out.astype(dtype)
+                        if requires and _grad_state.enabled:
+                            return recorded(self, args, params, out)
+                        if NAMES.used:
+                            return with_origin(self, args, params, Tensor._make(out))
+                        return Tensor._make(out)
         if _batch_state.depth and any(type(a) is BatchedTensor for a in args):
             return batched_call(self, args, params, "elementwise")
         datas = []
@@ -424,6 +456,15 @@ class Elementwise(Primitive):
         if self.promote == "float" and not d.is_floating_point:
             d = dtypes.get_default_dtype()
         return d.numpy
+
+
+def _plain(params: tuple) -> bool:
+    """Whether ``params`` are Python numbers (none, most often), which never upcast."""
+    for p in params:
+        t = type(p)
+        if t is not float and t is not int:
+            return False
+    return True
 
 
 _G_SYMBOLS: dict[int, Any] = {}
