@@ -13,6 +13,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import _wrap_dim, sizes
+from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.gathering import gather, index_select
 from symgrad.ops.pooling import pick
 from symgrad.ops.shape import expand
@@ -272,15 +273,33 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     if not shape:  # a 0-d input: one element, picked or not
         x, shape = x.reshape(1), (1,)
     key = np.nonzero(np.broadcast_to(mask._data, shape))
-    return pick(x, tuple(key), "MaskedSelectBackward0")
+    result = pick(x, tuple(key), "MaskedSelectBackward0")
+    if TRACE.log is not None:  # symgrad.compile: the mask is read afresh at every call
+        data_params(result, lambda m: {"key": np.nonzero(np.broadcast_to(m, shape))}, mask)
+    return result
 
 
 def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
     """The indices of the non-zero elements: one row per element (``(n, ndim)``), or one
     index tensor per dimension with ``as_tuple``."""
-    found = np.nonzero(input._data) if input.ndim else np.nonzero(input._data.reshape(1))
     if as_tuple:
-        return tuple(Tensor._make(np.asarray(i, dtype=np.int64)) for i in found)
-    if not input.ndim:
-        return Tensor._make(np.zeros((int(bool(input._data)), 0), np.int64))
-    return Tensor._make(np.stack(found, axis=1).astype(np.int64))
+        n = max(input.ndim, 1)
+        return tuple(_found(lambda a, i=i: _nonzero(a, True)[i], input) for i in range(n))
+    return _found(lambda a: _nonzero(a, False), input)
+
+
+def _nonzero(a: np.ndarray, as_tuple: bool) -> Any:
+    found = np.nonzero(a) if a.ndim else np.nonzero(a.reshape(1))
+    if as_tuple:
+        return tuple(np.asarray(i, dtype=np.int64) for i in found)
+    if not a.ndim:
+        return np.zeros((int(bool(a)), 0), np.int64)
+    return np.stack(found, axis=1).astype(np.int64)
+
+
+def _found(find: Any, input: Tensor) -> Tensor:
+    """The tensor ``find(input's values)``, found afresh at every call of a compiled program."""
+    result = Tensor._make(find(input._data))
+    if TRACE.log is not None:
+        data_value(result, find, input)
+    return result
