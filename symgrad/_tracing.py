@@ -102,21 +102,23 @@ def draw(what: str = "a random op") -> None:
     raise GraphBreak(f"{what} draws random numbers", user_line())
 
 
-def data_params(result: Any, make: Any, *tensors: Any) -> None:
+def data_params(result: Any, make: Any, *tensors: Any, sized: bool = False) -> None:
     """The op that made ``result`` took parameters computed from ``tensors``' values, as
     ``make(*arrays)`` computes them (``nll_loss``'s class indices, the indices ``max`` along a
     dim picks): a compiled program computes them afresh at every call rather than keeping the
-    traced ones."""
+    traced ones. ``sized``: the result's shape depends on them (a mask selecting elements);
+    a call where it is not the traced one runs eagerly."""
     node = result.grad_fn if result.grad_fn is not None else result._origin
     if node is not None and id(node) in TRACE.nodes and _read(tensors):
-        TRACE.params[id(node)] = (make, tensors)
+        TRACE.params[id(node)] = (make, tensors, sized)
 
 
-def data_value(result: Any, make: Any, *tensors: Any) -> None:
+def data_value(result: Any, make: Any, *tensors: Any, sized: bool = False) -> None:
     """``result``, a tensor no op recorded, holds ``make(*arrays)`` of ``tensors``' values (the
-    indices ``sort`` returns): a compiled program computes it afresh at every call."""
+    indices ``sort`` returns): a compiled program computes it afresh at every call. ``sized``:
+    its shape depends on the values (``nonzero``)."""
     if _read(tensors):
-        node = Computed(make, tensors, result)
+        node = Computed(make, tensors, sized)
         result._origin = node
         TRACE.log.append((node, result, (result._data,)))
         TRACE.nodes.add(id(node))
@@ -132,7 +134,7 @@ class _Make:
     """The primitive of a :class:`Computed` value: ``make`` on the arrays."""
 
     __slots__ = ("make",)
-    name = "data"
+    name = "from_values"
     check = None
 
     def __init__(self, make: Any) -> None:
@@ -146,9 +148,10 @@ class Computed:
     """The origin of a tensor whose values a function of other tensors' values gives, outside
     any primitive (indices found by sorting): a step of a compiled program with no gradient."""
 
-    __slots__ = ("prim", "params", "next_functions", "_consts", "_meta")
+    __slots__ = ("prim", "params", "next_functions", "_consts", "_meta", "sized")
 
-    def __init__(self, make: Any, tensors: tuple, result: Any) -> None:
+    def __init__(self, make: Any, tensors: tuple, sized: bool) -> None:
+        self.sized = sized
         self.prim = _Make(make)
         self.params: dict = {}
         self.next_functions = ((None, 0),) * len(tensors)

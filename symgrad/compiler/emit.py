@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._tracing import Computed, GraphBreak
+from symgrad._tracing import GraphBreak
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.numpy_xp import NP, reduce_to
 from symgrad.prim.primitive import Ctx
@@ -90,7 +90,7 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
             requires[key] = step.grad and any(needs[j]) and a.dtype.kind in "fc"
         made = ", ".join(names[key] for key in step.keys)
         fwd_lines.append(f"    {made} = f{j}({', '.join(args)})  # {_label(step.prim)}")
-        if step.param_fn is not None or type(step.node) is Computed:  # its shape may change
+        if step.sized:  # its shape depends on the values: the traced one, or an eager call
             ns[f"s{j}"] = step.arrays[0].shape
             fwd_lines.append(f"    if {names[step.key]}.shape != s{j}: raise _Changed")
     program = Program()

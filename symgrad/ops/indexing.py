@@ -138,7 +138,8 @@ def getitem(input: Tensor, key: Any) -> Tensor:
 
 def _key_from_values(result: Tensor, key: Any, shape: tuple, check: Any = None) -> None:
     """While ``symgrad.compile`` traces: the index tensors of ``key`` (masks, indices) are
-    read afresh at every call (and ``check(normalized key)`` run on them)."""
+    read afresh at every call and ``check(normalized key)`` run on them (a write, ``put``'s
+    value must fit; else ``result`` holds the elements selected, as many as a mask holds)."""
     items = key if isinstance(key, tuple) else (key,)
     tensors = [k for k in items if isinstance(k, Tensor)]
     if not tensors:
@@ -152,7 +153,8 @@ def _key_from_values(result: Tensor, key: Any, shape: tuple, check: Any = None) 
             check(found)
         return {"key": found}
 
-    data_params(result, params, *tensors)
+    masks = any(t._data.dtype == np.bool_ for t in tensors)
+    data_params(result, params, *tensors, sized=check is None and masks)
 
 
 _INDEX_PUT_ZEROS = Structural(

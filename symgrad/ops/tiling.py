@@ -99,24 +99,26 @@ def repeat_interleave(
     tensor([1., 1., 2., 2.])
     """
     if repeats is None:  # repeat_interleave(counts): indices repeated by their counts
-        counts = input._data.astype(np.int64)
-        return Tensor._make(np.repeat(np.arange(counts.size), counts))
+        return _found(lambda c: np.repeat(np.arange(c.size), c.astype(np.int64)), input)
     x = input.reshape(-1) if dim is None else input
     d = 0 if dim is None else _wrap_dim(dim, x.ndim)
     n = x.shape[d]
     if isinstance(repeats, Tensor):
-        counts = repeats._data.astype(np.int64).reshape(-1)
-        if counts.size == 1:
-            counts = np.full(n, counts[0])
-        if counts.size != n:
-            raise RuntimeError(
-                f"repeats must have the same size as input along dim, but got repeats.size(0) = "
-                f"{counts.size} and input.size({d}) = {n}"
-            )
-        if (counts < 0).any():
-            raise RuntimeError("repeats can not be negative")
-        index = np.repeat(np.arange(n), counts)
-        return index_select(x, d, Tensor._make(index))
+
+        def find(repeats: np.ndarray) -> np.ndarray:
+            counts = repeats.astype(np.int64).reshape(-1)
+            if counts.size == 1:
+                counts = np.full(n, counts[0])
+            if counts.size != n:
+                raise RuntimeError(
+                    "repeats must have the same size as input along dim, but got "
+                    f"repeats.size(0) = {counts.size} and input.size({d}) = {n}"
+                )
+            if (counts < 0).any():
+                raise RuntimeError("repeats can not be negative")
+            return np.repeat(np.arange(n), counts)
+
+        return index_select(x, d, _found(find, repeats))
     if repeats < 0:
         raise RuntimeError("repeats can not be negative")
     # PyTorch: unsqueeze, expand, then a view (ViewBackward0)
@@ -275,7 +277,8 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     key = np.nonzero(np.broadcast_to(mask._data, shape))
     result = pick(x, tuple(key), "MaskedSelectBackward0")
     if TRACE.log is not None:  # symgrad.compile: the mask is read afresh at every call
-        data_params(result, lambda m: {"key": np.nonzero(np.broadcast_to(m, shape))}, mask)
+        key_of = lambda m: {"key": np.nonzero(np.broadcast_to(m, shape))}  # noqa: E731
+        data_params(result, key_of, mask, sized=True)
     return result
 
 
@@ -301,5 +304,5 @@ def _found(find: Any, input: Tensor) -> Tensor:
     """The tensor ``find(input's values)``, found afresh at every call of a compiled program."""
     result = Tensor._make(find(input._data))
     if TRACE.log is not None:
-        data_value(result, find, input)
+        data_value(result, find, input, sized=True)
     return result
