@@ -4,8 +4,10 @@ things a trace can't capture (graph breaks).
 While a trace runs, ``TRACE.log`` is a list: every recorded op appends its node and result. Reading
 a traced tensor's values into Python (``item()``, ``bool()``, ``tolist()``, ...), writing into a
 tensor the function did not make, and drawing random numbers raise :class:`GraphBreak` before
-anything happens, naming the line of the user's code. Outside a trace every hook is one test of
-``TRACE.log``.
+anything happens, naming the line of the user's code. Ops whose parameters or results the
+values choose (``max``'s indices, a mask's key) say so with :func:`data_params` and
+:func:`data_value`, so that a compiled program finds them afresh at every call. Outside a trace
+every hook is one test of ``TRACE.log``.
 """
 
 from __future__ import annotations
