@@ -24,7 +24,7 @@ from symgrad._tracing import TRACE, GraphBreak
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.engine import grad
 from symgrad.autograd.node import node_class
-from symgrad.compiler.emit import Program, build
+from symgrad.compiler.emit import Program, ShapeChanged, build
 from symgrad.compiler.trace import _Leaf, _Node, flatten, rebuild, trace
 from symgrad.prim import batching
 from symgrad.prim.primitive import Primitive, input_records
@@ -116,7 +116,10 @@ class CompiledFunction:
         if entry is _EAGER:
             return self.fn(*args, **kwargs)
         self._last = entry
-        return entry.run(leaves)
+        try:
+            return entry.run(leaves)
+        except ShapeChanged:  # a mask selects another number of elements: eager, this call
+            return self.fn(*args, **kwargs)
 
     # -- compiling -------------------------------------------------------------------------------
     def _compile(self, args: tuple, kwargs: dict, leaves: list, spec: Any) -> Any:
@@ -285,7 +288,10 @@ def _check_at(fn: Any, entry: _Entry, leaves: list, spec: Any, data: list, rng: 
             eager = fn(*args, **kwargs)
         except Exception:  # noqa: BLE001 - perturbed arguments outside fn's domain: no verdict
             return
-        compiled = entry.run(compiled_in)
+        try:
+            compiled = entry.run(compiled_in)
+        except ShapeChanged:  # the program does not hold for these arguments: no verdict
+            return
     e_outs: list = []
     c_outs: list = []
     flatten(eager, e_outs)
