@@ -231,8 +231,8 @@ class _Entry:
             node = self.node_cls(
                 self.prim,
                 {"saved": saved},
-                tuple(edges),
-                tuple(kept),
+                edges,
+                kept,
                 None,
                 versions,
                 meta,
