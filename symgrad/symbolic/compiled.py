@@ -4,6 +4,7 @@ batch, or leading batch dimensions), and written out as C source."""
 from __future__ import annotations
 
 import inspect
+import sys
 from typing import Any
 
 import numpy as np
@@ -79,6 +80,12 @@ class _CPrinter(C99CodePrinter):
         for a in e.args[1:]:
             out = f"symgrad_logaddexp({out}, {self._print(a)})"
         return out
+
+
+def _is_dask(a: Any) -> bool:
+    import dask
+
+    return dask.is_dask_collection(a)
 
 
 def _float_dtype(arrays: list) -> np.dtype:
@@ -159,8 +166,20 @@ class CompiledFunction:
             raise TypeError(
                 f"this function takes {len(self._leaves)} arrays (one per leaf), got {len(arrays)}"
             )
+        if "dask" in sys.modules and any(_is_dask(a) for a in arrays):
+            from symgrad.symbolic.chunked import evaluate_dask
+
+            return evaluate_dask(self, arrays)
         data = [np.asarray(a._data if isinstance(a, Tensor) else a) for a in arrays]
         dtype = _float_dtype([a._data if isinstance(a, Tensor) else a for a in arrays])
+        results, batch = self._evaluate(data)
+        if self.reduction is not None:
+            results = quiet(self._reduce)(results, batch[0])
+        results = [r.astype(dtype, copy=False) for r in results]
+        return results[0] if self._single else results
+
+    def _evaluate(self, data: list) -> tuple[list, tuple]:
+        """The outputs in float64, one per sample (not reduced), and the batch's shape."""
         args = []
         batch: tuple = ()
         for k, (a, (_, shape)) in enumerate(zip(data, self._leaves)):
@@ -189,10 +208,7 @@ class CompiledFunction:
                 else np.zeros(batch + shape)
             )
             results.append(out)
-        if self.reduction is not None:
-            results = quiet(self._reduce)(results, batch[0])
-        results = [r.astype(dtype, copy=False) for r in results]
-        return results[0] if self._single else results
+        return results, batch
 
     def _leading(self, k: int, a: np.ndarray, shape: tuple) -> tuple:
         """The leading (batch) dimensions of argument ``k``, checked against its shape."""
