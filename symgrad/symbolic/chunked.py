@@ -50,7 +50,7 @@ def evaluate_dask(f: Any, arrays: tuple) -> Any:
     >>> from symgrad.symbolic import compile_gradient
     >>> w = symgrad.tensor(1.0, requires_grad=True, name="w")
     >>> x = symgrad.tensor(0.0, name="x")
-    >>> f = compile_gradient((w * x - 1) ** 2, w, batch=[x])  # the mean of 2 (w x - 1) x over the samples
+    >>> f = compile_gradient((w * x - 1) ** 2, w, batch=[x])  # mean of 2 (w x - 1) x
     >>> xs = da.arange(4.0, chunks=2)  # two chunks
     >>> grad = f(1.0, xs)
     >>> type(grad).__name__, float(grad.compute())
