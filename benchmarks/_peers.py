@@ -83,9 +83,7 @@ def _compiled_prepare(
     p = {k: T.from_numpy(v.copy()).requires_grad_(True) for k, v in params.items()}
     c = {k: T.from_numpy(v.copy()) for k, v in consts.items()}
     upstream = None if case.upstream is None else c[case.upstream]
-    loss = T.compile(
-        lambda p, c: case.torchlike_loss(T, F, p, c), fullgraph=True, backend=backend
-    )
+    loss = T.compile(lambda p, c: case.torchlike_loss(T, F, p, c), fullgraph=True, backend=backend)
     leaves = list(p.values())
 
     def step() -> None:

@@ -17,39 +17,23 @@ package's own names (``i0``, ``p0``, ``out``, ``g``), never from user text.
 from __future__ import annotations
 
 import copy
-import math
 import re
 from typing import Any
 
 import numpy as np
 import sympy as sp
 
+from symgrad.compiler.numexpr_source import FUNCTIONS as _FUNCTIONS
+from symgrad.compiler.numexpr_source import Unprintable as _Unprintable
+from symgrad.compiler.numexpr_source import to_source as _print
 from symgrad.prim.elementwise import Elementwise
 
-__all__ = ["fuse", "require_numexpr", "MIN_SIZE"]
+__all__ = ["fuse", "MIN_SIZE"]
 
 MIN_SIZE = 4096  # elements: below this a NumPy call is cheaper than numexpr's
 _MAX_MEMBERS = 24  # numexpr compiles every expression into a program of bounded size
 _MAX_INPUTS = 16
 
-_FUNCTIONS = {
-    sp.sin: "sin",
-    sp.cos: "cos",
-    sp.tan: "tan",
-    sp.asin: "arcsin",
-    sp.acos: "arccos",
-    sp.atan: "arctan",
-    sp.atan2: "arctan2",
-    sp.sinh: "sinh",
-    sp.cosh: "cosh",
-    sp.tanh: "tanh",
-    sp.asinh: "arcsinh",
-    sp.acosh: "arccosh",
-    sp.atanh: "arctanh",
-    sp.exp: "exp",
-    sp.log: "log",
-    sp.Abs: "abs",
-}
 # the functions computed by NumPy's ufuncs rather than inside numexpr's loops
 _UFUNCS = {
     sp.sin: np.sin,
@@ -83,68 +67,6 @@ def require_numexpr() -> Any:
     return numexpr
 
 
-# -- printing ---------------------------------------------------------------------------------
-class _Unprintable(Exception):
-    pass
-
-
-def _print(e: Any, numbers: dict | None = None) -> str:
-    """numexpr source of ``e``: only the operations numexpr has, else ``_Unprintable``.
-    With ``numbers``, each number becomes a variable named there (``k0``, ...): numexpr
-    takes a literal for a float64, which would turn a float32 loop into a float64 one."""
-    if e.is_Symbol:
-        return e.name
-    if e.is_Number or e.is_NumberSymbol:
-        return _number(e, numbers)
-    if e.is_Add:
-        return "(" + " + ".join(_print(a, numbers) for a in e.args) + ")"
-    if e.is_Mul:
-        if e.args[0] == -1:
-            return f"(-{_print(sp.Mul(*e.args[1:]), numbers)})"
-        return "(" + "*".join(_print(a, numbers) for a in e.args) + ")"
-    if e.is_Pow:
-        base, exp = e.args
-        if exp == sp.Rational(1, 2):
-            return f"sqrt({_print(base, numbers)})"
-        if exp.is_Integer and 1 <= abs(int(exp)) <= 4:  # numexpr multiplies these out
-            power = _print(base, numbers)
-            power = power if abs(int(exp)) == 1 else f"{power}**{abs(int(exp))}"
-            return f"({power})" if exp > 0 else f"({_print(sp.Integer(1), numbers)}/{power})"
-        return f"({_print(base, numbers)}**{_print(exp, numbers)})"
-    if e.func in _FUNCTIONS:
-        return f"{_FUNCTIONS[e.func]}({', '.join(_print(a, numbers) for a in e.args)})"
-    if isinstance(e, sp.Piecewise):
-        *branches, (last, cond) = e.args
-        if cond != sp.true:
-            _unprintable(e)
-        out = _print(last, numbers)
-        for value, c in reversed(branches):
-            out = f"where({_condition(c, numbers)}, {_print(value, numbers)}, {out})"
-        return out
-    return _unprintable(e)
-
-
-def _number(e: Any, numbers: dict | None) -> str:
-    value = float(e)
-    if not math.isfinite(value) or (e.is_Rational and e.q == 1 and abs(int(e)) >= 2**53):
-        return _unprintable(e)
-    if numbers is None:
-        return f"({value!r})"
-    return numbers.setdefault(value, f"k{len(numbers)}")
-
-
-def _condition(c: Any, numbers: dict | None) -> str:
-    ops = {sp.StrictGreaterThan: ">", sp.GreaterThan: ">=", sp.StrictLessThan: "<"}
-    ops.update({sp.LessThan: "<=", sp.Equality: "==", sp.Unequality: "!="})
-    if type(c) in ops:
-        return f"({_print(c.lhs, numbers)} {ops[type(c)]} {_print(c.rhs, numbers)})"
-    return _unprintable(c)
-
-
-def _unprintable(e: Any) -> str:
-    raise _Unprintable(type(e).__name__)
-
-
 def _printable(prim: Any) -> bool:
     """Whether ``prim``'s formula and partials print to numexpr and are the ones the engine
     evaluates (no hand-written kernel in their place), cached per primitive."""
@@ -167,7 +89,25 @@ def _printable(prim: Any) -> bool:
 
 # -- the regions --------------------------------------------------------------------------------
 def fuse(plan: Any) -> Any:
-    """A copy of ``plan`` with its element-wise regions as fused steps (see the module)."""
+    """A copy of ``plan`` with its element-wise regions as fused steps (see the module);
+    ``symgrad.compile(fn, backend="numexpr")`` runs it on every plan it traces.
+
+    Examples
+    --------
+    >>> import pytest
+    >>> _ = pytest.importorskip("numexpr")  # the example needs numexpr installed
+    >>> import symgrad
+    >>> from symgrad.compiler.trace import trace
+    >>> x = symgrad.randn(5000, requires_grad=True)
+    >>> plan, _, _ = trace(lambda x: (x.sin() * 2 + x * x).sum(), (x,), {})
+    >>> [step.prim.name for step in plan.steps]
+    ['sin', 'mul', 'mul', 'add', 'sum']
+    >>> fused = fuse(plan)
+    >>> [step.prim.name for step in fused.steps]
+    ['numexpr', 'sum']
+    >>> fused.steps[0].prim.source  # the sine is kept for the backward pass
+    [('m0', 'sin(i0)'), ('out', '((i0**2) + (c1_1*m0))')]
+    """
     uses: dict = {}
     for step in plan.steps:
         for key in [*step.inputs, *step.param_inputs]:

@@ -18,10 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.symbolic.compiled import _float_dtype
 from symgrad.tensor import Tensor
 
-__all__ = ["evaluate_dask", "require_dask"]
+__all__ = ["evaluate_dask"]
 
 _FLAT = "out"  # the output's last index: every output's elements side by side
 
@@ -38,9 +37,9 @@ def require_dask() -> Any:
     return da
 
 
-def evaluate_dask(f: Any, arrays: tuple) -> Any:
-    """``f(*arrays)`` as lazy Dask arrays, one task per chunk (see the module's text); what
-    calling ``f`` with a Dask argument does.
+def evaluate_dask(f: Any, arrays: tuple, dtype: Any) -> Any:
+    """``f(*arrays)`` as lazy Dask arrays of ``dtype``, one task per chunk (see the module's
+    text); what calling ``f`` with a Dask argument does.
 
     Examples
     --------
@@ -52,13 +51,12 @@ def evaluate_dask(f: Any, arrays: tuple) -> Any:
     >>> x = symgrad.tensor(0.0, name="x")
     >>> f = compile_gradient((w * x - 1) ** 2, w, batch=[x])  # mean of 2 (w x - 1) x
     >>> xs = da.arange(4.0, chunks=2)  # two chunks
-    >>> grad = f(1.0, xs)
+    >>> grad = f(1.0, xs)  # calls evaluate_dask(f, (1.0, xs), float64)
     >>> type(grad).__name__, float(grad.compute())
     ('Array', 4.0)
     """
     da = require_dask()
     data = [a._data if isinstance(a, Tensor) else a for a in arrays]
-    dtype = _float_dtype(data)
     data = [a if hasattr(a, "chunks") else da.asarray(np.asarray(a)) for a in data]
     leads, batch = [], ()
     for k, (a, (_, shape)) in enumerate(zip(data, f._leaves)):

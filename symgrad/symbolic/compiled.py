@@ -4,7 +4,6 @@ batch, or leading batch dimensions), and written out as C source."""
 from __future__ import annotations
 
 import inspect
-import sys
 from typing import Any
 
 import numpy as np
@@ -83,9 +82,8 @@ class _CPrinter(C99CodePrinter):
 
 
 def _is_dask(a: Any) -> bool:
-    import dask
-
-    return dask.is_dask_collection(a)
+    """Whether ``a`` is a Dask collection (its protocol: no need to import Dask to tell)."""
+    return callable(getattr(type(a), "__dask_graph__", None)) and a.__dask_graph__() is not None
 
 
 def _float_dtype(arrays: list) -> np.dtype:
@@ -166,12 +164,12 @@ class CompiledFunction:
             raise TypeError(
                 f"this function takes {len(self._leaves)} arrays (one per leaf), got {len(arrays)}"
             )
-        if "dask" in sys.modules and any(_is_dask(a) for a in arrays):
+        dtype = _float_dtype([a._data if isinstance(a, Tensor) else a for a in arrays])
+        if any(_is_dask(a) for a in arrays):
             from symgrad.symbolic.chunked import evaluate_dask
 
-            return evaluate_dask(self, arrays)
+            return evaluate_dask(self, arrays, dtype)
         data = [np.asarray(a._data if isinstance(a, Tensor) else a) for a in arrays]
-        dtype = _float_dtype([a._data if isinstance(a, Tensor) else a for a in arrays])
         results, batch = self._evaluate(data)
         if self.reduction is not None:
             results = quiet(self._reduce)(results, batch[0])

@@ -15,7 +15,7 @@ from typing import Any
 from symgrad.symbolic.compiled import CompiledFunction
 from symgrad.tensor import Tensor
 
-__all__ = ["JaxFunction", "jax_modules", "require_jax"]
+__all__ = ["JaxFunction"]
 
 
 def require_jax() -> Any:
