@@ -108,3 +108,52 @@ def test_missing_numexpr_says_how_to_install(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_numexpr)
     with pytest.raises(ImportError, match=r"pip install 'symgrad\[fast\]'"):
         symgrad.compile(CHAINS["w4"], backend="numexpr")
+
+
+try:  # tests/ is on sys.path when pytest imports the test packages from their root directory
+    from ops.op_db import OP_DB
+except ImportError:  # tests/ made a package itself
+    from tests.ops.op_db import OP_DB
+
+
+def _table_run(fn, arrays, dtype):
+    xs = [symgrad.tensor(a, dtype=dtype, requires_grad=True) for a in arrays]
+    out = fn(*xs)
+    outs = [o for o in (out if isinstance(out, (tuple, list)) else (out,)) if o.requires_grad]
+    rng = np.random.default_rng(1)
+    weights = [symgrad.tensor(rng.standard_normal(o.shape), dtype=o.dtype) for o in outs]
+    grads = symgrad.autograd.grad(outs, xs, weights, allow_unused=True) if outs else []
+    return [o.detach().numpy() for o in outs], [None if g is None else g.numpy() for g in grads]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("op", OP_DB, ids=[op.name for op in OP_DB])
+def test_op_table_fused_at_every_size(op, dtype, monkeypatch):
+    """Every op of the table, its element-wise steps fused however small: no new graph break,
+    and the values and gradients of the NumPy backend's program."""
+    from symgrad.compiler import numexpr_backend
+
+    monkeypatch.setattr(numexpr_backend, "MIN_SIZE", 0)
+    dtype = getattr(symgrad, dtype)
+    arrays = op.sample()
+
+    def fn(*xs):
+        return op.fn(symgrad, *xs)
+
+    plain, fused = symgrad.compile(fn), symgrad.compile(fn, backend="numexpr")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = _table_run(plain, arrays, dtype)
+        except Exception as error:  # an entry made for float64 alone: the same error fused
+            with pytest.raises(type(error)):
+                _table_run(fused, arrays, dtype)
+            return
+        got = _table_run(fused, arrays, dtype)
+    assert bool(fused._warned) == bool(plain._warned), fused._warned
+    tol = dict(rtol=1e-4, atol=1e-5) if dtype == symgrad.float32 else dict(rtol=1e-9, atol=1e-12)
+    for a, b in zip(got[0] + got[1], want[0] + want[1]):
+        assert (a is None) == (b is None)
+        if a is not None:
+            assert a.dtype == b.dtype and a.shape == b.shape
+            np.testing.assert_allclose(a, b, equal_nan=True, **tol)
