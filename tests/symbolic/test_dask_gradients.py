@@ -134,3 +134,17 @@ def _local_scheduler():
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster:
         with Client(cluster) as client:
             yield client
+
+
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_matrix_shaped_gradients(reduction):
+    W = symgrad.tensor(np.ones((2, 3)), requires_grad=True, name="W")
+    x = symgrad.tensor(np.ones(2), name="x")
+    f = compile_gradient(((x @ W).tanh() ** 2).sum(), [W, x], batch=[x], reduction=reduction)
+    X = np.random.default_rng(0).standard_normal((1000, 2))
+    w = np.linspace(-1, 1, 6).reshape(2, 3)
+    lazy = f(w, da.from_array(X, chunks=(256, 1)))  # a sample split over two chunks
+    expected_w = (1000, 2, 3) if reduction == "none" else (2, 3)
+    assert lazy[0].shape == expected_w and lazy[1].shape == (1000, 2)
+    for g, ref in zip(dask.compute(*lazy), f(w, X)):
+        np.testing.assert_allclose(g, ref, rtol=1e-12, atol=1e-15)
