@@ -59,9 +59,12 @@ class CompiledFunction:
     """``fn`` compiled: call it as ``fn``; ``source`` is the generated code of the last
     program used."""
 
-    def __init__(self, fn: Any, fullgraph: bool = False, guard: Any = None) -> None:
+    def __init__(
+        self, fn: Any, fullgraph: bool = False, guard: Any = None, backend: str = "numpy"
+    ) -> None:
         self.fn = fn
         self.fullgraph = fullgraph
+        self.backend = backend  # "numexpr": element-wise chains fused (compiler.numexpr_backend)
         self._guard = guard  # extra guard values (a module's parameters and training flags)
         self._cache: dict = {}
         self._last: Any = None
@@ -125,6 +128,10 @@ class CompiledFunction:
     def _compile(self, args: tuple, kwargs: dict, leaves: list, spec: Any) -> Any:
         try:
             plan, proxies, _ = trace(self.fn, args, kwargs)
+            if self.backend == "numexpr":
+                from symgrad.compiler.numexpr_backend import fuse
+
+                plan = fuse(plan)
             requires = [t._requires_grad for t in leaves]
             program = build(plan, requires, [p._data for p in proxies])
             entry = _Entry(plan, program, self.fn)
