@@ -109,7 +109,11 @@ class _Run:
                 count = pending.get(nxt)
                 if count is None:  # an inner node: its gradients are summed until it runs
                     if g is not None:
-                        _add_to(buffers, nxt, nr, g)
+                        buf = buffers.get(nxt)
+                        if buf is None and nxt.num_outputs == 1:
+                            buffers[nxt] = [g]  # the first gradient of a one-output node
+                        else:
+                            _add_to(buffers, nxt, nr, g)
                     continue
                 pending[nxt] = count - 1
                 if count > 1:
