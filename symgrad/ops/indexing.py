@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import check_number
+from symgrad.ops.batched_indexing import batched_getitem, batched_key
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import getitem_text
@@ -128,6 +129,8 @@ _GETITEM = {
 
 def getitem(input: Tensor, key: Any) -> Tensor:
     """``input[key]`` with ints, slices, None, ``...``, integer tensors and boolean masks."""
+    if batched_key(key):  # inside vmap: each element indexed by its own tensors
+        return batched_getitem(input, key)
     key = normalize_key(key, input.shape)
     return _GETITEM[_kind(key)](input, key=key)
 

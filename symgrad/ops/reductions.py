@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad import dtypes
+from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import reduction_text
 from symgrad.tensor import Tensor, _wrap_dim
@@ -274,6 +275,8 @@ _MIN_DIM = Structural("min", _pick_forward, _pick_vjp, backward="MinBackward0")
 def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
     if input.ndim == 0:  # a 0-d tensor is its own maximum, along its one (implied) dimension
         input, keepdim = input.reshape(1), False
+    if _batching.any_batched(input):  # inside vmap: the whole batch's extrema at once
+        return _batching.per_batch(lambda p: _select_along(p, dim + 1, keepdim, arg), input)
     index = np.expand_dims(arg(input._data, axis=dim), dim).astype(np.int64)
     prim, result = (_MAX_DIM, _Max) if arg is np.argmax else (_MIN_DIM, _Min)
     values = prim(input, dim=dim, index=index, keepdim=bool(keepdim))
@@ -309,9 +312,13 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     """The index of the maximum (over the flattened tensor when ``dim`` is None)."""
     if dim is None:
         _check_nonempty(input, "argmax", None, IndexError)
+        if _batching.any_batched(input) and not keepdim:
+            return argmax(input.reshape(-1), 0)
         return Tensor._make(np.asarray(np.argmax(input._data), dtype=np.int64))
     _check_nonempty(input, "argmax", dim, IndexError)
     d = _wrap_dim(dim, input.ndim)
+    if _batching.any_batched(input) and input.ndim:
+        return _batching.per_batch(lambda p: argmax(p, d + 1, keepdim), input)
     return Tensor._make(np.argmax(input._data, axis=d, keepdims=keepdim).astype(np.int64))
 
 
@@ -319,9 +326,13 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     """The index of the minimum (over the flattened tensor when ``dim`` is None)."""
     if dim is None:
         _check_nonempty(input, "argmin", None, IndexError)
+        if _batching.any_batched(input) and not keepdim:
+            return argmin(input.reshape(-1), 0)
         return Tensor._make(np.asarray(np.argmin(input._data), dtype=np.int64))
     _check_nonempty(input, "argmin", dim, IndexError)
     d = _wrap_dim(dim, input.ndim)
+    if _batching.any_batched(input) and input.ndim:
+        return _batching.per_batch(lambda p: argmin(p, d + 1, keepdim), input)
     return Tensor._make(np.argmin(input._data, axis=d, keepdims=keepdim).astype(np.int64))
 
 
