@@ -53,7 +53,7 @@ def batched_getitem(input: Tensor, key: Any) -> Tensor:
     tensors = [k for k in items if isinstance(k, Tensor)]
     if any(t.dtype not in (dtypes.int64, dtypes.int32) for t in tensors):
         # a batched mask picks a different number of entries per element: PyTorch refuses
-        raise batching.Unbatchable("indexing with a batched mask or a non-integer tensor")
+        raise batching.Unbatchable("indexing by a batched tensor that is not of integers")
     basic, dims = _positions(items, input.ndim)
     y = input[basic] if any(k != slice(None) for k in basic) else input
     together = dims == list(range(dims[0], dims[0] + len(dims)))
