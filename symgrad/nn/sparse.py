@@ -208,7 +208,9 @@ def _batched_embedding(input: Tensor, weight: Tensor, padding_idx: Any) -> Tenso
 
     def stacked(i: Tensor, w: Tensor) -> Tensor:
         size, n = w.shape[0], w.shape[1]
-        start = Tensor._make(np.arange(0, size * n, n, dtype=np.int64).reshape((size,) + (1,) * (i.ndim - 1)))
+        start = Tensor._make(
+            np.arange(0, size * n, n, dtype=np.int64).reshape((size,) + (1,) * (i.ndim - 1))
+        )
         out = embedding(i + start, w.reshape(size * n, w.shape[2]))
         if padding_idx is None:
             return out
