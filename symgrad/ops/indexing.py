@@ -131,7 +131,7 @@ _GETITEM = {
 
 def getitem(input: Tensor, key: Any) -> Tensor:
     """``input[key]`` with ints, slices, None, ``...``, integer tensors and boolean masks."""
-    if batched_key(key):  # inside vmap: each element indexed by its own tensors
+    if batching.STATE.depth and batched_key(key):  # inside vmap: each element its own tensors
         return batched_getitem(input, key)
     key = normalize_key(key, input.shape)
     return _GETITEM[_kind(key)](input, key=key)

@@ -428,3 +428,19 @@ def test_per_sample_gradients_of_a_sequence_model_are_pytorchs():
         found.append({k: v.detach().numpy() for k, v in grads.items()})
     for name in found[0]:
         np.testing.assert_allclose(found[0][name], found[1][name], rtol=1e-4, atol=1e-5)
+
+
+def test_jacobians_and_hessians_inside_vmap_through_selection_ops(no_loop):
+    x = symgrad.tensor(R.normal(size=(B, 4)))
+    i = symgrad.tensor(_ints(4, (2,)))
+
+    def f(a, j):
+        return (a.sort().values * a.cumsum(0)).gather(0, j).exp()
+
+    def g(a, j):
+        return (a.topk(3).values ** 3).logcumsumexp(0).sum() + a[j].sum() ** 2
+
+    for transform, fn in ((func.jacrev, f), (func.jacfwd, f), (func.hessian, g)):
+        batched = func.vmap(transform(fn))(x, i)
+        loop = symgrad.stack([transform(fn)(a, j) for a, j in zip(x, i)])
+        np.testing.assert_allclose(batched.numpy(), loop.numpy(), atol=1e-12)
