@@ -222,7 +222,16 @@ _NOT_BATCHED = (
 )
 
 
-def _batched_running(input, mean, var, weight, bias, training, momentum, eps) -> Any:
+def _batched_running(
+    input: Tensor,
+    mean: Tensor,
+    var: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    training: bool,
+    momentum: float,
+    eps: float,
+) -> Any:
     """``batch_norm`` with running statistics inside ``vmap``, as PyTorch's rule: in training a
     batched input needs batched statistics, and each element updates its own in place; in
     evaluation each element is normalized by its own statistics. None where the statistics are
