@@ -7,6 +7,7 @@ runs one forward+backward step, and one that returns the gradients of a step as 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
 from collections.abc import Callable, Iterable
@@ -69,8 +70,11 @@ def _torchlike_prepare(module_name: str) -> Callable[[Case, dict, dict], Prepare
     return prepare
 
 
-def _compiled_prepare(case: Case, params: dict, consts: dict) -> Prepared | None:
-    """symgrad.compile of the case's loss: traced once, then its generated program."""
+def _compiled_prepare(
+    case: Case, params: dict, consts: dict, backend: str = "inductor"
+) -> Prepared | None:
+    """symgrad.compile of the case's loss: traced once, then its generated program (with
+    ``backend="numexpr"``, element-wise chains fused into numexpr loops)."""
     if case.torchlike_loss is None:
         return None
     import symgrad as T
@@ -79,7 +83,7 @@ def _compiled_prepare(case: Case, params: dict, consts: dict) -> Prepared | None
     p = {k: T.from_numpy(v.copy()).requires_grad_(True) for k, v in params.items()}
     c = {k: T.from_numpy(v.copy()) for k, v in consts.items()}
     upstream = None if case.upstream is None else c[case.upstream]
-    loss = T.compile(lambda p, c: case.torchlike_loss(T, F, p, c), fullgraph=True)
+    loss = T.compile(lambda p, c: case.torchlike_loss(T, F, p, c), fullgraph=True, backend=backend)
     leaves = list(p.values())
 
     def step() -> None:
@@ -147,13 +151,19 @@ def _import(module_name: str) -> tuple[str, str]:
 
 
 def _peer(name: str, make: Callable[[], Callable]) -> Implementation:
-    version, missing = _import("symgrad" if name == "compiled" else name)
+    if name == "compiled-numexpr":  # needs numexpr beside symgrad
+        version, missing = _import("numexpr")
+        if not missing:
+            version, missing = _import("symgrad")
+    else:
+        version, missing = _import("symgrad" if name == "compiled" else name)
     return Implementation(name, version, None if missing else make(), missing)
 
 
 _PEERS = {
     "symgrad": lambda: _torchlike_prepare("symgrad"),
     "compiled": lambda: _compiled_prepare,
+    "compiled-numexpr": lambda: functools.partial(_compiled_prepare, backend="numexpr"),
     "torch": lambda: _torchlike_prepare("torch"),
     "autograd": lambda: _hips_prepare,
     "jax": lambda: _jax_prepare,

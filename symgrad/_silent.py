@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["quiet", "silence", "restore"]
+__all__ = ["quiet", "silence", "restore", "silencer"]
 
 try:
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
@@ -68,3 +68,12 @@ else:
 
         quiet_kernel.__wrapped__ = kernel  # type: ignore[attr-defined]
         return quiet_kernel
+
+
+def silencer() -> tuple:
+    """``(set, reset, silent)`` such that ``token = set(silent)`` switches the warnings off
+    and ``reset(token)`` back on, with no Python call between (for the hottest paths), or
+    ``(None, None, None)`` on a NumPy without that context variable."""
+    if _extobj_contextvar is None:  # pragma: no cover - older NumPy
+        return None, None, None
+    return _extobj_contextvar.set, _extobj_contextvar.reset, _SILENT

@@ -4,8 +4,10 @@ things a trace can't capture (graph breaks).
 While a trace runs, ``TRACE.log`` is a list: every recorded op appends its node and result. Reading
 a traced tensor's values into Python (``item()``, ``bool()``, ``tolist()``, ...), writing into a
 tensor the function did not make, and drawing random numbers raise :class:`GraphBreak` before
-anything happens, naming the line of the user's code. Outside a trace every hook is one test of
-``TRACE.log``.
+anything happens, naming the line of the user's code. Ops whose parameters or results the
+values choose (``max``'s indices, a mask's key) say so with :func:`data_params` and
+:func:`data_value`, so that a compiled program finds them afresh at every call. Outside a trace
+every hook is one test of ``TRACE.log``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,16 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["TRACE", "GraphBreak", "escape", "write", "draw", "data_params", "traced_outputs"]
+__all__ = [
+    "TRACE",
+    "GraphBreak",
+    "escape",
+    "write",
+    "draw",
+    "data_params",
+    "data_value",
+    "traced_outputs",
+]
 
 
 class GraphBreak(Exception):
@@ -93,13 +104,64 @@ def draw(what: str = "a random op") -> None:
     raise GraphBreak(f"{what} draws random numbers", user_line())
 
 
-def data_params(result: Any, make: Any, *tensors: Any) -> None:
+def data_params(result: Any, make: Any, *tensors: Any, sized: bool = False) -> None:
     """The op that made ``result`` took parameters computed from ``tensors``' values, as
-    ``make(*arrays)`` computes them (``nll_loss``'s class indices): a compiled program
-    computes them afresh at every call rather than keeping the traced ones."""
+    ``make(*arrays)`` computes them (``nll_loss``'s class indices, the indices ``max`` along a
+    dim picks): a compiled program computes them afresh at every call rather than keeping the
+    traced ones. ``sized``: the result's shape depends on them (a mask selecting elements);
+    a call where it is not the traced one runs eagerly."""
     node = result.grad_fn if result.grad_fn is not None else result._origin
-    if node is not None and any(traced(t) for t in tensors):
-        TRACE.params[id(node)] = (make, tensors)
+    if node is not None and id(node) in TRACE.nodes and _read(tensors):
+        TRACE.params[id(node)] = (make, tensors, sized)
+
+
+def data_value(result: Any, make: Any, *tensors: Any, sized: bool = False) -> None:
+    """``result``, a tensor no op recorded, holds ``make(*arrays)`` of ``tensors``' values (the
+    indices ``sort`` returns): a compiled program computes it afresh at every call. ``sized``:
+    its shape depends on the values (``nonzero``)."""
+    if _read(tensors):
+        node = Computed(make, tensors, sized)
+        result._origin = node
+        TRACE.log.append((node, result, (result._data,)))
+        TRACE.nodes.add(id(node))
+
+
+def _read(tensors: tuple) -> bool:
+    """Whether a program reads ``tensors`` at every call: values the trace computes, or tensors
+    captured from outside that require grad (parameters, which change between calls)."""
+    return any(traced(t) or t._requires_grad for t in tensors)
+
+
+class _Make:
+    """The primitive of a :class:`Computed` value: ``make`` on the arrays."""
+
+    __slots__ = ("make",)
+    name = "from_values"
+    check = None
+
+    def __init__(self, make: Any) -> None:
+        self.make = make
+
+    def outputs(self, xp: Any, inputs: tuple, params: Any) -> tuple:
+        return (self.make(*inputs),)
+
+
+class Computed:
+    """The origin of a tensor whose values a function of other tensors' values gives, outside
+    any primitive (indices found by sorting): a step of a compiled program with no gradient."""
+
+    __slots__ = ("prim", "params", "next_functions", "_consts", "_meta", "sized")
+
+    def __init__(self, make: Any, tensors: tuple, sized: bool) -> None:
+        self.sized = sized
+        self.prim = _Make(make)
+        self.params: dict = {}
+        self.next_functions = ((None, 0),) * len(tensors)
+        self._consts = tensors
+        self._meta = tuple((t._data.shape, t._data.dtype) for t in tensors)
+
+    def name(self) -> str:
+        return "Computed"
 
 
 def traced_outputs(node: Any, outs: tuple) -> None:

@@ -385,7 +385,7 @@ class Function(metaclass=_FunctionMeta):
             raise RuntimeError(SAVED)
         # the same records as every other node (ctx keeps what save_for_backward gave it)
         edges, _, _, meta, consts, held = input_records(args, (False,) * len(args))
-        ctx.next_functions, ctx._meta, ctx._consts, ctx._held = tuple(edges), meta, consts, held
+        ctx.next_functions, ctx._meta, ctx._consts, ctx._held = edges, meta, consts, held
         wrapped = tuple(wrap_output(ctx, i, o, args) for i, o in enumerate(outs))
         ctx._out_meta = tuple(
             (o.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.dtype(np.float64))

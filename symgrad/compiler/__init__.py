@@ -62,8 +62,15 @@ def compile(  # noqa: A001 - PyTorch's name
     afresh at every call. Where the function reads a tensor's value into Python, writes into
     a tensor it did not compute, draws random numbers or uses an op that can't be compiled yet,
     it runs eagerly for those inputs (one warning says why); ``fullgraph=True`` raises instead.
-    ``dynamic``, ``backend``, ``mode`` and ``options`` are accepted for compatibility: there is
-    one backend, and each new shape is traced anew (up to ``CACHE_SIZE_LIMIT`` per function).
+    Each new shape is traced anew (up to ``CACHE_SIZE_LIMIT`` per function).
+
+    ``backend="numexpr"`` (needs numexpr: ``pip install 'symgrad[fast]'``) fuses each chain
+    of element-wise steps on arrays of ``MIN_SIZE`` elements or more into one multi-threaded
+    numexpr loop for the forward pass and one per input gradient for the backward pass (see
+    :mod:`symgrad.compiler.numexpr_backend`); steps numexpr can't express stay NumPy steps.
+    Any other backend name (PyTorch's ``"inductor"``, the default, ``"eager"``,
+    ``"aot_eager"``...) and ``dynamic``, ``mode`` and ``options`` are accepted for
+    compatibility and give the NumPy program.
 
     Examples
     --------
@@ -88,11 +95,17 @@ def compile(  # noqa: A001 - PyTorch's name
         )
     if disable:
         return model
+    kind = "numpy"
+    if backend == "numexpr":
+        from symgrad.compiler.numexpr_backend import require_numexpr
+
+        require_numexpr()
+        kind = "numexpr"
     from symgrad.nn.modules.module import Module
 
     if isinstance(model, Module):
-        return OptimizedModule(model, fullgraph)
-    return CompiledFunction(model, fullgraph)
+        return OptimizedModule(model, fullgraph, kind)
+    return CompiledFunction(model, fullgraph, backend=kind)
 
 
 def reset() -> None:

@@ -22,7 +22,12 @@ from symgrad.prim.numpy_xp import NP, reduce_to
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural
 
-__all__ = ["Program", "build"]
+__all__ = ["Program", "ShapeChanged", "build"]
+
+
+class ShapeChanged(Exception):
+    """A value found from the arguments' values has another shape than the traced one (the
+    elements a mask selects): the program does not hold for these arguments."""
 
 
 class Program:
@@ -52,7 +57,7 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
     requires = {("arg", k): r for k, r in enumerate(arg_requires)}
     for k, t in enumerate(plan.externals):
         requires[("ext", k)] = bool(t._requires_grad)
-    ns: dict[str, Any] = {"_acc": _acc}
+    ns: dict[str, Any] = {"_acc": _acc, "_Changed": ShapeChanged}
     values: dict[tuple, Any] = {("arg", k): d for k, d in enumerate(arg_data)}
     values.update({("ext", k): t._data for k, t in enumerate(plan.externals)})
     fwd_lines, needs = [], {}
@@ -85,6 +90,9 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
             requires[key] = step.grad and any(needs[j]) and a.dtype.kind in "fc"
         made = ", ".join(names[key] for key in step.keys)
         fwd_lines.append(f"    {made} = f{j}({', '.join(args)})  # {_label(step.prim)}")
+        if step.sized:  # its shape depends on the values: the traced one, or an eager call
+            ns[f"s{j}"] = step.arrays[0].shape
+            fwd_lines.append(f"    if {names[step.key]}.shape != s{j}: raise _Changed")
     program = Program()
     out_names = []
     for key, det in plan.outputs:

@@ -24,7 +24,7 @@ from symgrad._tracing import TRACE, GraphBreak
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.engine import grad
 from symgrad.autograd.node import node_class
-from symgrad.compiler.emit import Program, build
+from symgrad.compiler.emit import Program, ShapeChanged, build
 from symgrad.compiler.trace import _Leaf, _Node, flatten, rebuild, trace
 from symgrad.prim import batching
 from symgrad.prim.primitive import Primitive, input_records
@@ -59,9 +59,12 @@ class CompiledFunction:
     """``fn`` compiled: call it as ``fn``; ``source`` is the generated code of the last
     program used."""
 
-    def __init__(self, fn: Any, fullgraph: bool = False, guard: Any = None) -> None:
+    def __init__(
+        self, fn: Any, fullgraph: bool = False, guard: Any = None, backend: str = "numpy"
+    ) -> None:
         self.fn = fn
         self.fullgraph = fullgraph
+        self.backend = backend  # "numexpr": element-wise chains fused (compiler.numexpr_backend)
         self._guard = guard  # extra guard values (a module's parameters and training flags)
         self._cache: dict = {}
         self._last: Any = None
@@ -116,12 +119,19 @@ class CompiledFunction:
         if entry is _EAGER:
             return self.fn(*args, **kwargs)
         self._last = entry
-        return entry.run(leaves)
+        try:
+            return entry.run(leaves)
+        except ShapeChanged:  # a mask selects another number of elements: eager, this call
+            return self.fn(*args, **kwargs)
 
     # -- compiling -------------------------------------------------------------------------------
     def _compile(self, args: tuple, kwargs: dict, leaves: list, spec: Any) -> Any:
         try:
             plan, proxies, _ = trace(self.fn, args, kwargs)
+            if self.backend == "numexpr":
+                from symgrad.compiler.numexpr_backend import fuse
+
+                plan = fuse(plan)
             requires = [t._requires_grad for t in leaves]
             program = build(plan, requires, [p._data for p in proxies])
             entry = _Entry(plan, program, self.fn)
@@ -228,8 +238,8 @@ class _Entry:
             node = self.node_cls(
                 self.prim,
                 {"saved": saved},
-                tuple(edges),
-                tuple(kept),
+                edges,
+                kept,
                 None,
                 versions,
                 meta,
@@ -285,7 +295,10 @@ def _check_at(fn: Any, entry: _Entry, leaves: list, spec: Any, data: list, rng: 
             eager = fn(*args, **kwargs)
         except Exception:  # noqa: BLE001 - perturbed arguments outside fn's domain: no verdict
             return
-        compiled = entry.run(compiled_in)
+        try:
+            compiled = entry.run(compiled_in)
+        except ShapeChanged:  # the program does not hold for these arguments: no verdict
+            return
     e_outs: list = []
     c_outs: list = []
     flatten(eager, e_outs)

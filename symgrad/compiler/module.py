@@ -32,10 +32,12 @@ class OptimizedModule(Module):
     '_orig_mod.0.weight'
     """
 
-    def __init__(self, mod: Module, fullgraph: bool = False) -> None:
+    def __init__(self, mod: Module, fullgraph: bool = False, backend: str = "numpy") -> None:
         super().__init__()
         self._orig_mod = mod
-        self.__dict__["_compiled"] = CompiledFunction(mod, fullgraph, guard=self._guard_values)
+        self.__dict__["_compiled"] = CompiledFunction(
+            mod, fullgraph, guard=self._guard_values, backend=backend
+        )
 
     def _guard_values(self) -> tuple:
         mod = self._orig_mod

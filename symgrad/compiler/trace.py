@@ -118,6 +118,7 @@ class Step:
         "grad",
         "param_fn",
         "param_inputs",
+        "sized",
         "keys",
         "values",
         "arrays",
@@ -139,6 +140,7 @@ class Step:
         self.grad = node is not values[0]._origin  # recorded, not an origin
         self.param_fn: Any = None  # params computed from tensors' values at each call
         self.param_inputs: list = []  # the keys of those tensors
+        self.sized = getattr(node, "sized", False)  # whether its shape depends on values
 
 
 class Plan:
@@ -243,7 +245,7 @@ def _plan(log: list, aliases: dict, made: dict, proxies: list, result: Any) -> P
             detached.append(det)
         step = Step(node, inputs, detached, t if type(t) is tuple else (t,), arrays)
         if id(node) in made:
-            step.param_fn, tensors = made[id(node)]
+            step.param_fn, tensors, step.sized = made[id(node)]
             step.param_inputs = [key_of(x)[0] for x in tensors]
         plan._nodes[id(node)] = step
         plan.steps.append(step)

@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation
+from symgrad._tracing import TRACE, data_value
 from symgrad.nn.convolution import expand_param
-from symgrad.ops.pooling import constant_pad, pick, pool_matrices
+from symgrad.ops.pooling import constant_pad, max_positions, pick, pool_matrices
 from symgrad.prim import batching as _batching
 from symgrad.tensor import Tensor
 
@@ -88,37 +89,29 @@ def _max_pool(d, input, kernel_size, stride, padding, dilation, ceil_mode, retur
 
 def _max_pick(d, input, k, s, p, dil, out, return_indices):
     """Each window's first maximum over the last ``d`` dimensions of ``input``."""
-    x = input._data
-    lead = x.shape[:-d]
-    spatial = x.shape[-d:]
-    # windows over the input padded with -inf, far enough for every window
-    pads = [
-        (pp, max(0, (o - 1) * ss + dd * (kk - 1) + 1 - n - pp))
-        for n, kk, pp, ss, dd, o in zip(spatial, k, p, s, dil, out)
-    ]
-    padded = np.pad(x, [(0, 0)] * len(lead) + pads, constant_values=-np.inf)
-    span = tuple(dd * (kk - 1) + 1 for kk, dd in zip(k, dil))
-    axes = tuple(range(len(lead), len(lead) + d))
-    view = np.lib.stride_tricks.sliding_window_view(padded, span, axis=axes)
-    view = view[(Ellipsis,) + tuple(slice(None, None, ss) for ss in s) + (slice(None),) * d]
-    view = view[(Ellipsis,) + tuple(slice(None, None, dd) for dd in dil)]
-    view = view[(Ellipsis,) + tuple(slice(0, o) for o in out) + (slice(None),) * d]
-    flat = view.reshape(view.shape[: len(lead) + d] + (-1,))
-    nan = np.isnan(flat)
-    # the first maximum; a NaN wins, the last one (PyTorch's `val > max || isnan(val)`)
-    best = np.where(
-        nan.any(-1), flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1), np.argmax(flat, -1)
-    )
-    offsets = np.unravel_index(best, k)
-    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
-    positions = [grids[len(lead) + i] * s[i] - p[i] + offsets[i] * dil[i] for i in range(d)]
-    key = tuple(grids[: len(lead)]) + tuple(positions)
-    name = f"MaxPool{d}DWithIndicesBackward0"
-    result = pick(input, key, name)
+    spatial = input.shape[-d:]
+
+    def find(x: np.ndarray) -> tuple:
+        return max_positions(d, x, k, s, p, dil, out)
+
+    key, positions = find(input._data)
+    result = pick(input, key, f"MaxPool{d}DWithIndicesBackward0", lambda a: find(a)[0])
     if not return_indices:
         return result
-    flat_index = np.ravel_multi_index(positions, spatial) if positions[0].size else positions[0]
-    return result, creation.tensor(np.asarray(flat_index, dtype=np.int64))
+
+    def flat_index(a: np.ndarray) -> np.ndarray:
+        at = find(a)[1]
+        return np.asarray(np.ravel_multi_index(at, spatial) if at[0].size else at[0], np.int64)
+
+    return result, _found(flat_index, input)
+
+
+def _found(find: Any, input: Tensor) -> Tensor:
+    """The indices ``find(input's values)`` gives, found afresh by a compiled program."""
+    indices = creation.tensor(find(input._data))
+    if TRACE.log is not None:
+        data_value(indices, find, input)
+    return indices
 
 
 def max_pool2d(
@@ -335,7 +328,19 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
 
 def _adaptive_max(input: Tensor, sizes: tuple, return_indices: bool) -> Any:
     """Each adaptive window's first maximum over the last two dimensions of ``input``."""
-    x = input._data
+
+    def find(x: np.ndarray) -> tuple:
+        return _adaptive_max_positions(x, sizes)
+
+    key, _ = find(input._data)
+    result = pick(input, key, "AdaptiveMaxPool2DBackward0", lambda a: find(a)[0])
+    if not return_indices:
+        return result
+    return result, _found(lambda a: find(a)[1], input)
+
+
+def _adaptive_max_positions(x: np.ndarray, sizes: tuple) -> tuple:
+    """The key of each adaptive window's maximum in ``x`` and its flat positions."""
     lead = x.shape[:-2]
     rows = np.zeros(lead + sizes, dtype=np.int64)
     cols = np.zeros(lead + sizes, dtype=np.int64)
@@ -347,10 +352,7 @@ def _adaptive_max(input: Tensor, sizes: tuple, return_indices: bool) -> Any:
             cols[..., i, j] = w0 + best % (w1 - w0)
     grids = np.meshgrid(*[np.arange(n) for n in lead], indexing="ij")
     key = tuple(g[..., None, None] for g in grids) + (rows, cols)
-    result = pick(input, key, "AdaptiveMaxPool2DBackward0")
-    if not return_indices:
-        return result
-    return result, creation.tensor(rows * x.shape[-1] + cols)
+    return key, rows * x.shape[-1] + cols
 
 
 def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:

@@ -14,6 +14,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import check_number
+from symgrad._tracing import TRACE, data_params
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -125,12 +126,33 @@ def _arrays(input: Any, other: Any, op: str) -> tuple:
         if not isinstance(v, Tensor):
             check_number(v, dtype, op)
         arrays.append(np.asarray(v._data if isinstance(v, Tensor) else v, dtype.numpy))
-    if not dtype.is_floating_point and not arrays[1].all():
+    _check_divisor(arrays[1], dtype, op)
+    return input, other, arrays, dtype
+
+
+def _check_divisor(b: np.ndarray, dtype: Any, op: str) -> None:
+    if not dtype.is_floating_point and not b.all():
         raise RuntimeError(
             f"ZeroDivisionError: {op}() of {dtype.name} values by zero; integer division has "
             "no result there (convert to floating point to get inf or nan)"
         )
-    return input, other, arrays, dtype
+
+
+def _from_values(result: Tensor, make: Any, input: Any, other: Any, dtype: Any, op: str) -> None:
+    """While ``symgrad.compile`` traces: ``result``'s parameters are ``make(a, b)`` of the
+    operands' values (a number stays itself), found afresh at every call."""
+
+    def params(*arrays: np.ndarray) -> dict:
+        values = iter(arrays)
+        a, b = (
+            np.asarray(next(values) if isinstance(v, Tensor) else v, dtype.numpy)
+            for v in (input, other)
+        )
+        _check_divisor(b, dtype, op)
+        with np.errstate(all="ignore"):
+            return make(a, b)
+
+    data_params(result, params, *(v for v in (input, other) if isinstance(v, Tensor)))
 
 
 def rounded_div(input: Any, other: Any, rounding_mode: str) -> Tensor:
@@ -153,7 +175,15 @@ def _rounded(input: Any, other: Any, rounding_mode: str, prim: Structural) -> Te
         q = _floor_div(a, b) if rounding_mode == "floor" else _trunc_div(a, b)
     q = np.asarray(q, dtype=dtype.numpy)
     tensors = tuple(v for v in (input, other) if isinstance(v, Tensor))
-    return prim.record(tensors, {"quotient": q}, q)
+    result = prim.record(tensors, {"quotient": q}, q)
+    if TRACE.log is not None:
+        rule = _floor_div if rounding_mode == "floor" else _trunc_div
+
+        def make(a: np.ndarray, b: np.ndarray) -> dict:
+            return {"quotient": np.asarray(rule(a, b), dtype=dtype.numpy)}
+
+        _from_values(result, make, input, other, dtype, op)
+    return result
 
 
 def _zero_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -198,11 +228,23 @@ def _apply(name: str, input: Any, other: Any) -> Tensor:
         quotient = np.asarray(rounded(a, b), dtype=dtype.numpy)
     prims = _PRIMS[name]
     if isinstance(input, Tensor) and isinstance(other, Tensor):
-        return prims["tensor"].record((input, other), {"quotient": quotient}, out)
-    if isinstance(input, Tensor):
+        result = prims["tensor"].record((input, other), {"quotient": quotient}, out)
+    elif isinstance(input, Tensor):
         params = {"other": b[()], "quotient": quotient}
-        return prims["number"].record((input,), params, out)
-    return prims["number_tensor"].record((other,), {"number": a[()], "quotient": quotient}, out)
+        result = prims["number"].record((input,), params, out)
+    else:
+        params = {"number": a[()], "quotient": quotient}
+        result = prims["number_tensor"].record((other,), params, out)
+    if TRACE.log is not None:
+
+        def make(a: np.ndarray, b: np.ndarray) -> dict:
+            q = {"quotient": np.asarray(rounded(a, b), dtype=dtype.numpy)}
+            if not isinstance(other, Tensor):
+                return {"other": b[()], **q}
+            return q if isinstance(input, Tensor) else {"number": a[()], **q}
+
+        _from_values(result, make, input, other, dtype, name)
+    return result
 
 
 def remainder(input: Any, other: Any) -> Tensor:

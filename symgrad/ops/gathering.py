@@ -12,6 +12,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import _wrap_dim
+from symgrad._tracing import TRACE, data_params
 from symgrad.ops.indexing import _getitem_forward, _getitem_vjp, normalize_key
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -96,13 +97,20 @@ def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
     _check_integer(index, "gather")
     _check_gather_shapes(input, d, index)
     size = input.shape[d] if input.ndim else 1
-    outside = (index._data < 0) | (index._data >= size)
-    if outside.any():
-        raise RuntimeError(
-            f"gather(): index {index._data[outside].flat[0]} is out of bounds for dimension {d} "
-            f"with size {size}"
-        )
-    return _GATHER(input, dim=d, index=index._data.astype(np.int64))
+
+    def params(i: np.ndarray) -> dict:
+        outside = (i < 0) | (i >= size)
+        if outside.any():
+            raise RuntimeError(
+                f"gather(): index {i[outside].flat[0]} is out of bounds for dimension {d} "
+                f"with size {size}"
+            )
+        return {"dim": d, "index": i.astype(np.int64)}
+
+    result = _GATHER(input, **params(index._data))
+    if TRACE.log is not None:  # symgrad.compile: indices computed from values, read afresh
+        data_params(result, params, index)
+    return result
 
 
 def xp_gather(a: Tensor, dim: int, index: np.ndarray) -> Tensor:
@@ -184,10 +192,15 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     _check_integer(index, "index_select")
     if _batching.any_batched(index) and input.ndim:  # each element's own index: a gather
         return gather(input, d, _spread(index.reshape(-1), tuple(input.shape), d))
-    flat = index._data.reshape(-1)
-    _check_select_range(input, d, flat)
-    if input.ndim == 0:  # the one element: PyTorch keeps the input's shape
-        key: tuple = ()
-    else:
-        key = normalize_key((slice(None),) * d + (flat,), input.shape)
-    return _INDEX_SELECT(input, key=key)
+
+    def params(i: np.ndarray) -> dict:
+        flat = i.reshape(-1)
+        _check_select_range(input, d, flat)
+        if input.ndim == 0:  # the one element: PyTorch keeps the input's shape
+            return {"key": ()}
+        return {"key": normalize_key((slice(None),) * d + (flat,), input.shape)}
+
+    result = _INDEX_SELECT(input, **params(index._data))
+    if TRACE.log is not None:  # symgrad.compile: indices computed from values, read afresh
+        data_params(result, params, index)
+    return result

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import check_number
+from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.batched_indexing import batched_getitem, batched_key
 from symgrad.ops.elementwise import WHERE
 from symgrad.prim import batching
@@ -133,8 +134,32 @@ def getitem(input: Tensor, key: Any) -> Tensor:
     """``input[key]`` with ints, slices, None, ``...``, integer tensors and boolean masks."""
     if batching.STATE.depth and batched_key(key):  # inside vmap: each element its own tensors
         return batched_getitem(input, key)
-    key = normalize_key(key, input.shape)
-    return _GETITEM[_kind(key)](input, key=key)
+    given, key = key, normalize_key(key, input.shape)
+    result = _GETITEM[_kind(key)](input, key=key)
+    if TRACE.log is not None:
+        _key_from_values(result, given, input.shape)
+    return result
+
+
+def _key_from_values(result: Tensor, key: Any, shape: tuple, check: Any = None) -> None:
+    """While ``symgrad.compile`` traces: the index tensors of ``key`` (masks, indices) are
+    read afresh at every call and ``check(normalized key)`` run on them (a write, ``put``'s
+    value must fit; else ``result`` holds the elements selected, as many as a mask holds)."""
+    items = key if isinstance(key, tuple) else (key,)
+    tensors = [k for k in items if isinstance(k, Tensor)]
+    if not tensors:
+        return
+
+    def params(*arrays: np.ndarray) -> dict:
+        given = iter(arrays)
+        new = tuple(next(given) if isinstance(k, Tensor) else k for k in items)
+        found = normalize_key(new if isinstance(key, tuple) else new[0], shape)
+        if check is not None:
+            check(found)
+        return {"key": found}
+
+    masks = any(t._data.dtype == np.bool_ for t in tensors)
+    data_params(result, params, *tensors, sized=check is None and masks)
 
 
 _INDEX_PUT_ZEROS = Structural(
@@ -206,19 +231,27 @@ _INDEX_PUT = Structural("index_put", _index_put_forward, _index_put_vjp, backwar
 def put(input: Tensor, key: Any, values: Any) -> Tensor:
     """A copy of ``input`` with ``values`` written at ``key``, any key ``x[key]`` takes (out
     of place; ``x[key] = values`` is this written into ``x``)."""
-    key = normalize_key(key, input.shape)
+    given = normalize_key(key, input.shape)
     values = as_operand(values, "setitem")
     if not isinstance(values, Tensor):
         from symgrad.creation import full
 
         values = full((), values, dtype=input.dtype)
-    target = np.empty(input.shape, dtype=np.bool_)[key].shape
+    target = np.empty(input.shape, dtype=np.bool_)[given].shape
     _check_broadcasts_to(values.shape, target)
     if values.ndim > len(target):  # only leading 1s are extra: PyTorch views them away
         values = values.reshape(values.shape[values.ndim - len(target) :])
     if values.dtype is not input.dtype:
         values = values.to(input.dtype)
-    return _INDEX_PUT(input, values, key=key)
+    result = _INDEX_PUT(input, values, key=given)
+    if TRACE.log is not None:
+
+        def check(found: Any) -> None:
+            _check_broadcasts_to(shape, np.empty(input.shape, dtype=np.bool_)[found].shape)
+
+        shape = values.shape
+        _key_from_values(result, key, input.shape, check)
+    return result
 
 
 def _check_broadcasts_to(shape: tuple, target: tuple) -> None:
@@ -299,7 +332,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
             )
         if value.dtype is not input.dtype:
             value = value.to(input.dtype)
-        return _MASKED_FILL_TENSOR(input, value, mask=m, fill=None)
+        return _mask_from_values(_MASKED_FILL_TENSOR(input, value, mask=m, fill=None), mask, None)
     if not isinstance(value, (int, float, np.number, np.bool_)):
         raise TypeError(
             f"masked_fill(): value must be a number or a 0-d Tensor, got {type(value).__name__}"
@@ -307,5 +340,19 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     check_number(value, input.dtype, "masked_fill")
     if not input.dtype.is_floating_point:  # the value is cast to the input's dtype, as PyTorch
         fill = np.asarray(value).astype(input._data.dtype)
-        return Tensor._make(np.where(m, fill, input._data))
-    return _MASKED_FILL(input, mask=m, fill=float(value))
+        result = Tensor._make(np.where(m, fill, input._data))
+        if TRACE.log is not None:
+            data_value(result, lambda m, a: np.where(m, fill, a), mask, input)
+        return result
+    return _mask_from_values(_MASKED_FILL(input, mask=m, fill=float(value)), mask, float(value))
+
+
+def _mask_from_values(result: Tensor, mask: Tensor, fill: Any) -> Tensor:
+    """While ``symgrad.compile`` traces: ``masked_fill``'s mask is read afresh at every call."""
+    if TRACE.log is not None:
+
+        def params(m: np.ndarray) -> dict:
+            return {"mask": m, "fill": fill}
+
+        data_params(result, params, mask)
+    return result

@@ -215,7 +215,7 @@ class _Pieces(Primitive):
             edges, saved, versions, meta, consts, held = input_records((tensor,), (False,))
             params = {"dim": dim, "keys": keys}
             node = self.node_class(len(keys))(
-                self, params, tuple(edges), tuple(saved), None, versions, meta, consts, held
+                self, params, edges, saved, None, versions, meta, consts, held
             )
             outs = tuple(Tensor._make(a, node, True) for a in arrays)
             for i, t in enumerate(outs):

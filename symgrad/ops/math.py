@@ -152,6 +152,7 @@ def _unary(prim: Any, doc: str) -> Any:
         return prim(input)
 
     op.__name__ = op.__qualname__ = prim.name
+    op._prim = prim  # type: ignore[attr-defined]  # what with_out calls straight
     op.__doc__ = f"{doc}\n\n    Examples\n    --------\n    >>> import symgrad\n" + (
         f"    >>> symgrad.{prim.name}(symgrad.tensor([0.5])).shape\n    symgrad.Size([1])\n"
     )

@@ -45,6 +45,7 @@ from symgrad.ops import (
     variance,
     views,
 )
+from symgrad.ops import elementwise as E
 from symgrad.ops.indexing import getitem
 from symgrad.ops.inplace import copy_, fill_, inplace, setitem, zero_
 from symgrad.ops.method_names import _IN_PLACE_OPS, _SAME_NAME
@@ -110,6 +111,17 @@ def _rtruediv(self: Tensor, other: Any) -> Tensor:
         # number / x is x.reciprocal() * number in PyTorch (a MulBackward0 node)
         return mul(_op("reciprocal")(self), other)
     return div(other, self)
+
+
+def _operator(name: str, prim: Any) -> Any:
+    """``self <op> other`` straight on the element-wise primitive (an operator has no
+    keyword arguments: this is one call per ``x * y`` instead of three)."""
+
+    def method(self: Tensor, other: Any) -> Tensor:
+        return prim(self, other)
+
+    method.__name__ = method.__qualname__ = name
+    return method
 
 
 def _reflected(op: Any) -> Any:
@@ -333,15 +345,15 @@ def _converter(dtype: dtypes.dtype) -> Any:
 METHODS: dict[str, Any] = {name: _op(name) for name in _SAME_NAME}
 METHODS.update(
     {
-        "__add__": add,
+        "__add__": _operator("__add__", E.ADD),
         # addition and multiplication commute; PyTorch puts the tensor first, which
         # next_functions shows
-        "__radd__": add,
-        "__sub__": sub,
+        "__radd__": _operator("__radd__", E.ADD),
+        "__sub__": _operator("__sub__", E.SUB),
         "__rsub__": _reflected(sub),
-        "__mul__": mul,
-        "__rmul__": mul,
-        "__truediv__": div,
+        "__mul__": _operator("__mul__", E.MUL),
+        "__rmul__": _operator("__rmul__", E.MUL),
+        "__truediv__": _operator("__truediv__", E.DIV),
         "__rtruediv__": _rtruediv,
         "__floordiv__": division.floor_divide,
         "__rfloordiv__": _reflected(division.floor_divide),

@@ -11,7 +11,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad._data import _wrap_dim
-from symgrad.ops.reductions import _pick_forward, _pick_vjp
+from symgrad._tracing import TRACE, data_params, data_value
+from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -65,9 +66,8 @@ def _lexsort_along(key: np.ndarray, rank: np.ndarray, dim: int) -> np.ndarray:
     return np.moveaxis(order, -1, dim)
 
 
-def _pick(op: str, x: Tensor, dim: int, index: np.ndarray) -> Any:
-    values = _PICKS[op](x, dim=dim, index=index, keepdim=True)
-    return _RETURNS[op](values, Tensor._make(index))
+def _pick(op: str, x: Tensor, dim: int, find: Any, keepdim: bool = True) -> Any:
+    return _RETURNS[op](*picked(_PICKS[op], x, dim, keepdim, find))
 
 
 def _along(input: Tensor, dim: Any) -> tuple:
@@ -94,8 +94,11 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     if _batching.any_batched(x):  # inside vmap: the whole batch sorted at once
         found = _batching.per_batch(lambda p: sort(p, d + 1, descending, stable), x)
         return _scalar_back(found, input)
-    index = _order(x._data, d, descending).astype(np.int64)
-    return _scalar_back(_pick("sort", x, d, index), input)
+
+    def find(a: np.ndarray) -> np.ndarray:
+        return _order(a, d, descending).astype(np.int64)
+
+    return _scalar_back(_pick("sort", x, d, find), input)
 
 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
@@ -104,7 +107,13 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
     if _batching.any_batched(x):
         index = _batching.per_batch(lambda p: argsort(p, d + 1, descending, stable), x)
         return index.reshape(()) if input.ndim == 0 else index
-    index = Tensor._make(_order(x._data, d, descending).astype(np.int64))
+
+    def find(a: np.ndarray) -> np.ndarray:
+        return _order(a, d, descending).astype(np.int64)
+
+    index = Tensor._make(find(x._data))
+    if TRACE.log is not None:
+        data_value(index, find, x)
     return index.reshape(()) if input.ndim == 0 else index
 
 
@@ -131,9 +140,11 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     if _batching.any_batched(x):
         found = _batching.per_batch(lambda p: topk(p, k, d + 1, largest, sorted), x)
         return _scalar_back(found, input)
-    order = _order(x._data, d, largest)
-    index = np.take(order, np.arange(k), axis=d).astype(np.int64)
-    return _scalar_back(_pick("topk", x, d, index), input)
+
+    def find(a: np.ndarray) -> np.ndarray:
+        return np.take(_order(a, d, largest), np.arange(k), axis=d).astype(np.int64)
+
+    return _scalar_back(_pick("topk", x, d, find), input)
 
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
@@ -149,11 +160,11 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     if _batching.any_batched(x):
         found = _batching.per_batch(lambda p: kthvalue(p, k, d + 1, keepdim), x)
         return _scalar_back(found, input)
-    order = _order(x._data, d, False)
-    index = np.take(order, [k - 1], axis=d).astype(np.int64)
-    values = _PICKS["kthvalue"](x, dim=d, index=index, keepdim=bool(keepdim))
-    indices = Tensor._make(index if keepdim else np.squeeze(index, d))
-    return _scalar_back(_RETURNS["kthvalue"](values, indices), input)
+
+    def find(a: np.ndarray) -> np.ndarray:
+        return np.take(_order(a, d, False), [k - 1], axis=d).astype(np.int64)
+
+    return _scalar_back(_pick("kthvalue", x, d, find, bool(keepdim)), input)
 
 
 _PICKS["median"] = Structural(
@@ -181,6 +192,15 @@ _MEDIAN_ALL = Structural(
 _RETURNS["median"] = _return_type("median")
 
 
+def _median_all_params(a: np.ndarray) -> dict:
+    """The parameters of the median of all elements of the 1-d ``a`` (not empty)."""
+    index = _order(a, 0, False)[[(a.shape[0] - 1) // 2]].astype(np.int64)
+    value = a[index[0]]
+    ties = a == value if value == value else np.isnan(a)
+    share = (ties / ties.sum()).astype(a.dtype)
+    return {"dim": 0, "index": index, "keepdim": False, "share": share}
+
+
 def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     """The lower median (the ``(n - 1) // 2``-th smallest; nan if any element is nan), of
     all elements, or ``(values, indices)`` along ``dim``.
@@ -196,12 +216,9 @@ def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         n = flat.shape[0]
         if n == 0:  # nan, still connected to the (empty) input
             return flat.sum() * float("nan")
-        order = _order(flat._data, 0, False)
-        index = order[[(n - 1) // 2]].astype(np.int64)
-        value = flat._data[index[0]]
-        ties = flat._data == value if value == value else np.isnan(flat._data)
-        share = (ties / ties.sum()).astype(flat._data.dtype)
-        out = _MEDIAN_ALL(flat, dim=0, index=index, keepdim=False, share=share)
+        out = _MEDIAN_ALL(flat, **_median_all_params(flat._data))
+        if TRACE.log is not None:
+            data_params(out, _median_all_params, flat)
         return out
     x, d = _along(input, dim)
     n = x.shape[d]
@@ -210,11 +227,11 @@ def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     if _batching.any_batched(x):
         found = _batching.per_batch(lambda p: median(p, d + 1, keepdim), x)
         return _scalar_back(found, input)
-    order = _order(x._data, d, False)
-    index = np.take(order, [(n - 1) // 2], axis=d).astype(np.int64)
-    values = _PICKS["median"](x, dim=d, index=index, keepdim=bool(keepdim))
-    indices = Tensor._make(index if keepdim else np.squeeze(index, d))
-    return _scalar_back(_RETURNS["median"](values, indices), input)
+
+    def find(a: np.ndarray) -> np.ndarray:
+        return np.take(_order(a, d, False), [(n - 1) // 2], axis=d).astype(np.int64)
+
+    return _scalar_back(_pick("median", x, d, find, bool(keepdim)), input)
 
 
 __all__ += ["median"]

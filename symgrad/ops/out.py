@@ -70,10 +70,13 @@ def with_out(fn: Callable, check: Callable | None = None) -> Callable:
     """``fn`` taking PyTorch's ``out=`` keyword as well (``check(args, kwargs)`` refusing the
     calls PyTorch has no ``out=`` overload for)."""
     name = fn.__name__
+    prim = getattr(fn, "_prim", None)  # a one-input op that only calls its primitive
 
     @functools.wraps(fn)
     def call(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
+            if prim is not None and len(args) == 1 and not kwargs:
+                return prim(args[0])  # one call fewer, on the path of every exp(x)
             return fn(*args, **kwargs)
         _check_out_type(name, out)
         if check is not None:
@@ -148,10 +151,13 @@ def random_out(fn: Callable, dtype_of_out: bool = True) -> Callable:
     ``dtype=`` says otherwise) and written into ``out``, resized silently as PyTorch's
     factories do; ``requires_grad=True`` sets it on ``out``."""
     name = fn.__name__
+    prim = getattr(fn, "_prim", None)  # a one-input op that only calls its primitive
 
     @functools.wraps(fn)
     def call(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
+            if prim is not None and len(args) == 1 and not kwargs:
+                return prim(args[0])  # one call fewer, on the path of every exp(x)
             return fn(*args, **kwargs)
         _check_out_type(name, out)
         if out._requires_grad and is_grad_enabled():

@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._tracing import TRACE, data_params
 from symgrad.prim.structural import Structural
 
-__all__ = ["pick", "pool_matrices", "constant_pad"]
+__all__ = ["pick", "max_positions", "pool_matrices", "constant_pad"]
 
 
 # -- picking by a fixed key ---------------------------------------------------------------------
@@ -34,15 +35,48 @@ def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
 _PICKS: dict[str, Structural] = {}
 
 
-def pick(x: Any, key: tuple, name: str) -> Any:
+def pick(x: Any, key: tuple, name: str, find: Any = None) -> Any:
     """``x[key]`` recorded as PyTorch's node ``name`` (max pooling, reflection, rolling,
-    ...); its gradient is added back at ``key``."""
+    ...); its gradient is added back at ``key``. ``find(x's values)`` gives ``key`` when the
+    values choose it (max pooling): a compiled program finds it afresh at every call."""
     prim = _PICKS.get(name)
     if prim is None:
         prim = _PICKS[name] = Structural(
             "pick", _pick_forward, _pick_vjp, backward=name, jvp="linear"
         )
-    return prim(x, key=key)
+    result = prim(x, key=key)
+    if find is not None and TRACE.log is not None:
+        data_params(result, lambda a: {"key": find(a)}, x)
+    return result
+
+
+def max_positions(d: int, x: np.ndarray, k, s, p, dil, out) -> tuple:
+    """The key of each window's first maximum in ``x`` and its positions along the last
+    ``d`` dimensions."""
+    lead = x.shape[:-d]
+    spatial = x.shape[-d:]
+    # windows over the input padded with -inf, far enough for every window
+    pads = [
+        (pp, max(0, (o - 1) * ss + dd * (kk - 1) + 1 - n - pp))
+        for n, kk, pp, ss, dd, o in zip(spatial, k, p, s, dil, out)
+    ]
+    padded = np.pad(x, [(0, 0)] * len(lead) + pads, constant_values=-np.inf)
+    span = tuple(dd * (kk - 1) + 1 for kk, dd in zip(k, dil))
+    axes = tuple(range(len(lead), len(lead) + d))
+    view = np.lib.stride_tricks.sliding_window_view(padded, span, axis=axes)
+    view = view[(Ellipsis,) + tuple(slice(None, None, ss) for ss in s) + (slice(None),) * d]
+    view = view[(Ellipsis,) + tuple(slice(None, None, dd) for dd in dil)]
+    view = view[(Ellipsis,) + tuple(slice(0, o) for o in out) + (slice(None),) * d]
+    flat = view.reshape(view.shape[: len(lead) + d] + (-1,))
+    nan = np.isnan(flat)
+    # the first maximum; a NaN wins, the last one (PyTorch's `val > max || isnan(val)`)
+    best = np.where(
+        nan.any(-1), flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1), np.argmax(flat, -1)
+    )
+    offsets = np.unravel_index(best, k)
+    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
+    positions = [grids[len(lead) + i] * s[i] - p[i] + offsets[i] * dil[i] for i in range(d)]
+    return tuple(grids[: len(lead)]) + tuple(positions), positions
 
 
 # -- separable weighted sums (average pooling) --------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import reduction_text
@@ -272,15 +273,40 @@ _MAX_DIM = Structural("max", _pick_forward, _pick_vjp, backward="MaxBackward0")
 _MIN_DIM = Structural("min", _pick_forward, _pick_vjp, backward="MinBackward0")
 
 
+def picked(prim: Structural, x: Tensor, dim: int, keepdim: bool, find: Any) -> tuple:
+    """``prim``'s values of ``x`` picked along ``dim`` at the index ``find(x's values)`` gives
+    (int64, ``dim`` kept as size 1), and the indices tensor (``dim`` dropped unless
+    ``keepdim``). While ``symgrad.compile`` traces, both are said to come from ``x``'s values,
+    so that a compiled program finds the index afresh at every call."""
+    index = find(x._data)
+    indices = Tensor._make(index if keepdim else np.squeeze(index, dim))
+    if TRACE.log is None:
+        return prim(x, dim=dim, index=index, keepdim=keepdim), indices
+
+    def found(a: np.ndarray) -> np.ndarray:
+        i = find(a)
+        return i if keepdim else np.squeeze(i, dim)
+
+    def params(i: np.ndarray) -> dict:
+        return {"dim": dim, "index": i if keepdim else np.expand_dims(i, dim), "keepdim": keepdim}
+
+    data_value(indices, found, x)
+    values = prim(x, dim=dim, index=index, keepdim=keepdim)
+    data_params(values, params, indices)
+    return values, indices
+
+
 def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
     if input.ndim == 0:  # a 0-d tensor is its own maximum, along its one (implied) dimension
         input, keepdim = input.reshape(1), False
     if _batching.any_batched(input):  # inside vmap: the whole batch's extrema at once
         return _batching.per_batch(lambda p: _select_along(p, dim + 1, keepdim, arg), input)
-    index = np.expand_dims(arg(input._data, axis=dim), dim).astype(np.int64)
+
+    def find(a: np.ndarray) -> np.ndarray:
+        return np.expand_dims(arg(a, axis=dim), dim).astype(np.int64)
+
     prim, result = (_MAX_DIM, _Max) if arg is np.argmax else (_MIN_DIM, _Min)
-    values = prim(input, dim=dim, index=index, keepdim=bool(keepdim))
-    return result(values, Tensor._make(index if keepdim else np.squeeze(index, dim)))
+    return result(*picked(prim, input, dim, bool(keepdim), find))
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
@@ -308,32 +334,37 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     return _select_along(input, _wrap_dim(dim, input.ndim), keepdim, np.argmin)
 
 
+def _arg(input: Tensor, dim: Any, keepdim: bool, arg: Any) -> Tensor:
+    """The indices ``arg`` (``np.argmax`` or ``np.argmin``) finds, found afresh at every call
+    of a compiled program."""
+    name = arg.__name__
+    _check_nonempty(input, name, dim, IndexError)
+    d = None if dim is None else _wrap_dim(dim, input.ndim)
+    if _batching.any_batched(input):  # inside vmap: the whole batch's indices at once
+        if d is None and not keepdim:
+            return _arg(input.reshape(-1), 0, False, arg)
+        if d is not None and input.ndim:
+            return _batching.per_batch(lambda p: _arg(p, d + 1, keepdim, arg), input)
+
+    def find(a: np.ndarray) -> np.ndarray:
+        if d is None:
+            return np.asarray(arg(a), dtype=np.int64)
+        return arg(a, axis=d, keepdims=keepdim).astype(np.int64)
+
+    out = Tensor._make(find(input._data))
+    if TRACE.log is not None:
+        data_value(out, find, input)
+    return out
+
+
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """The index of the maximum (over the flattened tensor when ``dim`` is None)."""
-    if dim is None:
-        _check_nonempty(input, "argmax", None, IndexError)
-        if _batching.any_batched(input) and not keepdim:
-            return argmax(input.reshape(-1), 0)
-        return Tensor._make(np.asarray(np.argmax(input._data), dtype=np.int64))
-    _check_nonempty(input, "argmax", dim, IndexError)
-    d = _wrap_dim(dim, input.ndim)
-    if _batching.any_batched(input) and input.ndim:
-        return _batching.per_batch(lambda p: argmax(p, d + 1, keepdim), input)
-    return Tensor._make(np.argmax(input._data, axis=d, keepdims=keepdim).astype(np.int64))
+    return _arg(input, dim, keepdim, np.argmax)
 
 
 def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """The index of the minimum (over the flattened tensor when ``dim`` is None)."""
-    if dim is None:
-        _check_nonempty(input, "argmin", None, IndexError)
-        if _batching.any_batched(input) and not keepdim:
-            return argmin(input.reshape(-1), 0)
-        return Tensor._make(np.asarray(np.argmin(input._data), dtype=np.int64))
-    _check_nonempty(input, "argmin", dim, IndexError)
-    d = _wrap_dim(dim, input.ndim)
-    if _batching.any_batched(input) and input.ndim:
-        return _batching.per_batch(lambda p: argmin(p, d + 1, keepdim), input)
-    return Tensor._make(np.argmin(input._data, axis=d, keepdims=keepdim).astype(np.int64))
+    return _arg(input, dim, keepdim, np.argmin)
 
 
 def all(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:

@@ -16,7 +16,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import _wrap_dim
-from symgrad.ops.reductions import _pick_forward, _pick_vjp
+from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -237,23 +237,24 @@ def _cum_extremum(input: Tensor, dim: int, op: str) -> Any:
         if input.ndim == 0:
             return type(found)(found.values.reshape(()), found.indices.reshape(()))
         return found
-    a = np.moveaxis(x._data, d, -1)
-    n = a.shape[-1]
     better = np.greater_equal if op == "cummax" else np.less_equal
-    index = np.zeros(a.shape, dtype=np.int64)
-    best = a[..., :1].copy()
-    for i in range(1, n):
-        v = a[..., i : i + 1]
-        # PyTorch: a later equal value (or a nan) takes over
-        take = better(v, best) | np.isnan(v)
-        take &= ~np.isnan(best) | np.isnan(v)
-        best = np.where(take, v, best)
-        index[..., i : i + 1] = np.where(take, i, index[..., i - 1 : i])
-    index = np.moveaxis(index, -1, d)
-    values = _PICKS[op](x, dim=d, index=index, keepdim=True)
-    result = (_Cummax if op == "cummax" else _Cummin)(values, Tensor._make(index))
+
+    def find(data: np.ndarray) -> np.ndarray:
+        a = np.moveaxis(data, d, -1)
+        index = np.zeros(a.shape, dtype=np.int64)
+        best = a[..., :1].copy()
+        for i in range(1, a.shape[-1]):
+            v = a[..., i : i + 1]
+            # PyTorch: a later equal value (or a nan) takes over
+            take = better(v, best) | np.isnan(v)
+            take &= ~np.isnan(best) | np.isnan(v)
+            best = np.where(take, v, best)
+            index[..., i : i + 1] = np.where(take, i, index[..., i - 1 : i])
+        return np.moveaxis(index, -1, d)
+
+    result = (_Cummax if op == "cummax" else _Cummin)(*picked(_PICKS[op], x, d, True, find))
     if input.ndim == 0:
-        return type(result)(values.reshape(()), result.indices.reshape(()))
+        return type(result)(result.values.reshape(()), result.indices.reshape(()))
     return result
 
 

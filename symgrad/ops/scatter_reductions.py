@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import _wrap_dim
+from symgrad._tracing import TRACE, data_params
 from symgrad.ops.scattering import _scatter_index
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -288,10 +289,20 @@ def scatter_reduce(
         "identity": _identity(kind, x._data.dtype),
         "divisor": np.maximum(places.count + bool(include_self), 1).astype(x._data.dtype),
     }
-    out = _PRIMS[kind].numeric_forward(None, x._data, src_part._data, **params)
-    if kind in ("amax", "amin"):
-        params.update(_tie_masks(x._data, src_part._data, out, places))
-    elif kind == "prod":
-        params.update(_prod_masks(x._data, src_part._data, places))
-    result = _PRIMS[kind].record((x, src_part), params, out)
+    prim = _PRIMS[kind]
+    out = prim.numeric_forward(None, x._data, src_part._data, **params)
+
+    def masked(a: np.ndarray, s: np.ndarray, out: Any = None) -> dict:
+        """The parameters with the masks of ``a`` and ``s``'s values (ties, zeros)."""
+        if kind in ("amax", "amin"):
+            if out is None:
+                out = prim.numeric_forward(None, a, s, **params)
+            return {**params, **_tie_masks(a, s, out, places)}
+        if kind == "prod":
+            return {**params, **_prod_masks(a, s, places)}
+        return params
+
+    result = prim.record((x, src_part), masked(x._data, src_part._data, out), out)
+    if TRACE.log is not None and kind in ("amax", "amin", "prod"):
+        data_params(result, masked, x, src_part)
     return result.reshape(()) if input.ndim == 0 else result

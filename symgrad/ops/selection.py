@@ -17,8 +17,9 @@ import numpy as np
 
 from symgrad._data import _wrap_dim
 from symgrad._std_sort import nth_element, std_sort
+from symgrad._tracing import TRACE, data_params
 from symgrad.ops.ordering import _RETURNS, _order, _return_type, _shared_jvp, _shared_vjp
-from symgrad.ops.reductions import _pick_forward, _pick_vjp
+from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -84,13 +85,17 @@ def _reduction_dim(input: Tensor, dim: Any, op: str) -> tuple:
 
 
 def _picked(
-    prim: Structural, op: str, input: Tensor, x: Tensor, d: int, index: np.ndarray, keepdim: bool
+    prim: Structural, op: str, input: Tensor, x: Tensor, d: int, picks: Any, keepdim: bool
 ) -> Any:
+    """``op``'s (values, indices), one element per row along ``d`` at ``picks(rows)``."""
     if input.ndim == 0:  # the element itself, picked from the 0-d tensor (no reshape node)
         index = np.zeros((), np.int64)
         return _RETURNS[op](prim(input, dim=0, index=index, keepdim=True), Tensor._make(index))
-    values = prim(x, dim=d, index=index, keepdim=bool(keepdim))
-    return _RETURNS[op](values, Tensor._make(index if keepdim else np.squeeze(index, d)))
+
+    def find(a: np.ndarray) -> np.ndarray:
+        return _back(picks(a, _rows(a, d)), x.shape, d)
+
+    return _RETURNS[op](*picked(prim, x, d, bool(keepdim), find))
 
 
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
@@ -108,9 +113,11 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     x, d = _reduction_dim(input, dim, "mode")
     if _batching.any_batched(x) and input.ndim:  # inside vmap: every row of the batch at once
         return _batching.per_batch(lambda p: mode(p, d + 1, keepdim), x)
-    rows = _rows(x._data, d)
-    picks = np.array([_mode_of_row(row) for row in rows.tolist()], dtype=np.int64)
-    return _picked(_MODE, "mode", input, x, d, _back(picks, x.shape, d), keepdim)
+
+    def picks(a: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        return np.array([_mode_of_row(row) for row in rows.tolist()], dtype=np.int64)
+
+    return _picked(_MODE, "mode", input, x, d, picks, keepdim)
 
 
 @functools.lru_cache(maxsize=64)
@@ -151,14 +158,16 @@ def nanmedian(input: Tensor, dim: Any = None, keepdim: Any = None) -> Any:
     x, d = _reduction_dim(input, dim, "median")
     if _batching.any_batched(x) and input.ndim:
         return _batching.per_batch(lambda p: nanmedian(p, d + 1, keepdim), x)
-    rows = _rows(x._data, d)
-    order = _rows(_order(x._data, d, False), d)
-    missing = np.isnan(rows).sum(axis=1) if rows.dtype.kind == "f" else np.zeros(len(rows), int)
-    n = rows.shape[1]
-    rank = np.where(missing < n, (n - missing - 1) // 2, 0)
-    picks = np.take_along_axis(order, rank[:, None], axis=1)[:, 0]
-    picks = np.where(missing == n, _all_nan_index(n), picks)
-    return _picked(_NANMEDIAN, "nanmedian", input, x, d, _back(picks, x.shape, d), keepdim)
+
+    def picks(a: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        order = _rows(_order(a, d, False), d)
+        missing = np.isnan(rows).sum(axis=1) if rows.dtype.kind == "f" else np.zeros(len(rows), int)
+        n = rows.shape[1]
+        rank = np.where(missing < n, (n - missing - 1) // 2, 0)
+        found = np.take_along_axis(order, rank[:, None], axis=1)[:, 0]
+        return np.where(missing == n, _all_nan_index(n), found)
+
+    return _picked(_NANMEDIAN, "nanmedian", input, x, d, picks, keepdim)
 
 
 def _nanmedian_all(input: Tensor) -> Tensor:
@@ -168,6 +177,14 @@ def _nanmedian_all(input: Tensor) -> Tensor:
         if data.dtype.kind != "f":
             return Tensor._make(np.array(np.iinfo(data.dtype).min, dtype=data.dtype))
         return flat.sum() * float("nan")
+    out = _NANMEDIAN_ALL(flat, **_nanmedian_all_params(data))
+    if TRACE.log is not None:
+        data_params(out, _nanmedian_all_params, flat)
+    return out
+
+
+def _nanmedian_all_params(data: np.ndarray) -> dict:
+    """The parameters of the nanmedian of all elements of the 1-d ``data`` (not empty)."""
     nans = np.isnan(data) if data.dtype.kind == "f" else np.zeros(data.shape, bool)
     if nans.all():
         index = np.array([0], np.int64)
@@ -177,4 +194,4 @@ def _nanmedian_all(input: Tensor) -> Tensor:
         index = order[[(data.size - int(nans.sum()) - 1) // 2]].astype(np.int64)
         ties = data == data[index[0]]
     share = (ties / ties.sum()).astype(data.dtype)
-    return _NANMEDIAN_ALL(flat, dim=0, index=index, keepdim=False, share=share)
+    return {"dim": 0, "index": index, "keepdim": False, "share": share}

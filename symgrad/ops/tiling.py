@@ -13,6 +13,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import _wrap_dim, sizes
+from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.gathering import gather, index_select
 from symgrad.ops.pooling import pick
 from symgrad.ops.shape import expand
@@ -99,24 +100,26 @@ def repeat_interleave(
     tensor([1., 1., 2., 2.])
     """
     if repeats is None:  # repeat_interleave(counts): indices repeated by their counts
-        counts = input._data.astype(np.int64)
-        return Tensor._make(np.repeat(np.arange(counts.size), counts))
+        return _found(lambda c: np.repeat(np.arange(c.size), c.astype(np.int64)), input)
     x = input.reshape(-1) if dim is None else input
     d = 0 if dim is None else _wrap_dim(dim, x.ndim)
     n = x.shape[d]
     if isinstance(repeats, Tensor):
-        counts = repeats._data.astype(np.int64).reshape(-1)
-        if counts.size == 1:
-            counts = np.full(n, counts[0])
-        if counts.size != n:
-            raise RuntimeError(
-                f"repeats must have the same size as input along dim, but got repeats.size(0) = "
-                f"{counts.size} and input.size({d}) = {n}"
-            )
-        if (counts < 0).any():
-            raise RuntimeError("repeats can not be negative")
-        index = np.repeat(np.arange(n), counts)
-        return index_select(x, d, Tensor._make(index))
+
+        def find(repeats: np.ndarray) -> np.ndarray:
+            counts = repeats.astype(np.int64).reshape(-1)
+            if counts.size == 1:
+                counts = np.full(n, counts[0])
+            if counts.size != n:
+                raise RuntimeError(
+                    "repeats must have the same size as input along dim, but got "
+                    f"repeats.size(0) = {counts.size} and input.size({d}) = {n}"
+                )
+            if (counts < 0).any():
+                raise RuntimeError("repeats can not be negative")
+            return np.repeat(np.arange(n), counts)
+
+        return index_select(x, d, _found(find, repeats))
     if repeats < 0:
         raise RuntimeError("repeats can not be negative")
     # PyTorch: unsqueeze, expand, then a view (ViewBackward0)
@@ -276,15 +279,34 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     if not shape:  # a 0-d input: one element, picked or not
         x, shape = x.reshape(1), (1,)
     key = np.nonzero(np.broadcast_to(mask._data, shape))
-    return pick(x, tuple(key), "MaskedSelectBackward0")
+    result = pick(x, tuple(key), "MaskedSelectBackward0")
+    if TRACE.log is not None:  # symgrad.compile: the mask is read afresh at every call
+        key_of = lambda m: {"key": np.nonzero(np.broadcast_to(m, shape))}  # noqa: E731
+        data_params(result, key_of, mask, sized=True)
+    return result
 
 
 def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
     """The indices of the non-zero elements: one row per element (``(n, ndim)``), or one
     index tensor per dimension with ``as_tuple``."""
-    found = np.nonzero(input._data) if input.ndim else np.nonzero(input._data.reshape(1))
     if as_tuple:
-        return tuple(Tensor._make(np.asarray(i, dtype=np.int64)) for i in found)
-    if not input.ndim:
-        return Tensor._make(np.zeros((int(bool(input._data)), 0), np.int64))
-    return Tensor._make(np.stack(found, axis=1).astype(np.int64))
+        n = max(input.ndim, 1)
+        return tuple(_found(lambda a, i=i: _nonzero(a, True)[i], input) for i in range(n))
+    return _found(lambda a: _nonzero(a, False), input)
+
+
+def _nonzero(a: np.ndarray, as_tuple: bool) -> Any:
+    found = np.nonzero(a) if a.ndim else np.nonzero(a.reshape(1))
+    if as_tuple:
+        return tuple(np.asarray(i, dtype=np.int64) for i in found)
+    if not a.ndim:
+        return np.zeros((int(bool(a)), 0), np.int64)
+    return np.stack(found, axis=1).astype(np.int64)
+
+
+def _found(find: Any, input: Tensor) -> Tensor:
+    """The tensor ``find(input's values)``, found afresh at every call of a compiled program."""
+    result = Tensor._make(find(input._data))
+    if TRACE.log is not None:
+        data_value(result, find, input, sized=True)
+    return result

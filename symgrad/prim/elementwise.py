@@ -14,17 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
-from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast
 from symgrad._lazy import sympy as sp
-from symgrad._silent import quiet
-from symgrad.autograd import anomaly, dual, grad_mode
+from symgrad._silent import quiet, silencer
 from symgrad.autograd.node import Node, node_class
 from symgrad.autograd.saved_names import add_saved_properties
-from symgrad.prim import tangents
-from symgrad.prim.batch_rules import batched_call
-from symgrad.prim.batching import STATE as _batch_state
-from symgrad.prim.batching import BatchedTensor
+from symgrad.prim.application import Application
 from symgrad.prim.domains import Domain
 from symgrad.prim.formulas import at_zero_as_pytorch, call_with_names, names_of, symbols_of
 from symgrad.prim.kernels import lambdify
@@ -32,21 +26,14 @@ from symgrad.prim.numpy_xp import reduce_to
 from symgrad.prim.primitive import (
     Ctx,
     Primitive,
-    as_operand,
     camel,
-    int_overflow,
-    recorded,
-    with_origin,
 )
-from symgrad.tensor import NAMES, Tensor
+from symgrad.tensor import Tensor
 
 __all__ = ["Elementwise"]
-_grad_state = grad_mode._state
-_anomaly_state = anomaly._state
-_dual_state = dual.STATE
 
 
-class Elementwise(Primitive):
+class Elementwise(Application, Primitive):
     """An element-wise primitive declared by a SymPy expression of scalar input symbols.
 
     Parameters
@@ -118,6 +105,7 @@ class Elementwise(Primitive):
         self._node_cls = node_class(self.node_name())
         add_saved_properties(Node, self.param_names)  # grad_fn._saved_exponent
         self._forward: Callable | None = None
+        self._raw: Callable | None = None  # the forward kernel itself, for the fast path
         self._vjp_prims: dict[int, Elementwise] = {}
         self._vjp_uses: dict[int, tuple] = {}
         self._needs: tuple | None = None
@@ -199,7 +187,9 @@ class Elementwise(Primitive):
         if self._forward is None:
             # inf and nan (log(0), 1/0, inf - inf) come out silently, as in PyTorch; anomaly
             # mode is the way to be told
-            self._forward = quiet(self.kernel or lambdify(self.inputs + self.params, self.expr))
+            raw = self.kernel or lambdify(self.inputs + self.params, self.expr)
+            self._forward = quiet(raw)
+            self._raw = raw if silencer()[0] is not None else None
         return self._forward
 
     def vjp_kernel(self, i: int) -> Callable:
@@ -336,95 +326,6 @@ class Elementwise(Primitive):
 
         return elementwise_text(self, node.params, outs[0], names, symbols, args)
 
-    # -- application ---------------------------------------------------------------------
-    def __call__(self, *args: Any, params: tuple = ()) -> Tensor:
-        if len(args) == 1 and not params and type(args[0]) is Tensor:
-            # one floating tensor (relu(x), x.exp()): its dtype is the result's, no promotion
-            a = args[0]
-            if a._data.dtype.kind == "f" and not _anomaly_state.enabled:
-                out = self.numeric(a._data)
-                if type(out) is np.ndarray:
-                    if out.dtype != a._data.dtype:
-                        out = out.astype(a._data.dtype)
-                    if a._requires_grad and _grad_state.enabled:
-                        result = recorded(self, args, params, out)
-                    elif NAMES.used:
-                        result = with_origin(self, args, params, Tensor._make(out))
-                    else:
-                        result = Tensor._make(out)
-                    if _dual_state.level is not None and a._fw is not None and dual.active():
-                        return tangents.propagate(self, args, params, result)
-                    return result
-        if _batch_state.depth and any(type(a) is BatchedTensor for a in args):
-            return batched_call(self, args, params, "elementwise")
-        datas = []
-        requires = False
-        for a in args:
-            t = type(a)
-            if t is Tensor:
-                datas.append(a._data)
-                requires = requires or a._requires_grad
-            elif t is float or (t is int and INT_ARG_MIN <= a < INT_ARG_END):
-                datas.append(a)
-            else:
-                break
-        else:
-            return self._finish(args, datas, params, requires)
-        args = tuple(a if isinstance(a, Tensor) else as_operand(a, self.name) for a in args)
-        datas = [a._data if isinstance(a, Tensor) else a for a in args]
-        requires = any(isinstance(a, Tensor) and a._requires_grad for a in args)
-        return self._finish(args, datas, params, requires)
-
-    def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
-        dtype = self._result_dtype(args + params if params else args)
-        if dtype.kind == "f":
-            # integers are computed in the result's floating type, as PyTorch does (NumPy
-            # would use float16 for int8, and wrap -x of a uint8)
-            datas = [_as_float(d, dtype) for d in datas]
-        try:
-            out = self.numeric(*datas, *params)
-        except ValueError:
-            check_broadcast(self.name, datas)
-            raise
-        except OverflowError:  # a Python int the integer tensor's dtype can't hold
-            raise int_overflow(self.name, datas + list(params), dtype) from None
-        if type(out) is not np.ndarray:
-            # a formula that is constant in its inputs (the VJP of sign) gives a bare number
-            shape = np.broadcast_shapes(*(np.shape(d) for d in datas))
-            out = np.full(shape, out, dtype=dtype)
-        elif out.dtype != dtype:
-            out = out.astype(dtype)
-        if _anomaly_state.enabled:
-            anomaly.check_forward(self, out, datas, params)
-        if requires and _grad_state.enabled:
-            result = recorded(self, args, params, out)
-        elif NAMES.used:
-            result = with_origin(self, args, params, Tensor._make(out))
-        else:
-            result = Tensor._make(out)
-        if _dual_state.level is not None and dual.active():
-            return tangents.propagate(self, args, params, result)
-        return result
-
-    def _result_dtype(self, args: tuple) -> np.dtype:
-        # fast path: floating tensors of one dtype, with Python numbers (which never upcast)
-        first = args[0]
-        if type(first) is Tensor:
-            dtype = first._data.dtype
-            if dtype.kind == "f":
-                for a in args:
-                    if type(a) is Tensor:
-                        if a._data.dtype != dtype:
-                            break
-                    elif type(a) is not float and type(a) is not int:
-                        break
-                else:
-                    return dtype
-        d = dtypes.result_type(*args)
-        if self.promote == "float" and not d.is_floating_point:
-            d = dtypes.get_default_dtype()
-        return d.numpy
-
 
 _G_SYMBOLS: dict[int, Any] = {}
 
@@ -433,12 +334,6 @@ def _g_symbol(level: int) -> Any:
     if level not in _G_SYMBOLS:
         _G_SYMBOLS[level] = sp.Symbol("g" if level == 0 else f"g{level}", real=True)
     return _G_SYMBOLS[level]
-
-
-def _as_float(data: Any, dtype: np.dtype) -> Any:
-    if type(data) is np.ndarray and data.dtype.kind in "biu":
-        return data.astype(dtype)
-    return data
 
 
 def _is_number(v: Any) -> bool:

@@ -80,7 +80,7 @@ class Factorization(Primitive):
         if grad_mode.recording() and tensor._requires_grad:
             edges, saved, versions, meta, consts, held = input_records((tensor,), (True,))
             node = self.node_class(len(arrays))(
-                self, params, tuple(edges), tuple(saved), arrays, versions, meta, consts, held
+                self, params, edges, saved, arrays, versions, meta, consts, held
             )
             outs = tuple(Tensor._make(a, node, True) for a in arrays)
             for i, t in enumerate(outs):

@@ -132,16 +132,20 @@ def _as_kernel_calls(expr: Any) -> Any:
     )
 
 
-def lambdify(args: Sequence[Any], expr: Any, *, cse: Any = True, where: bool = True) -> Callable:
+def lambdify(
+    args: Sequence[Any], expr: Any, *, cse: Any = True, where: bool = True, modules: Any = None
+) -> Callable:
     """A NumPy function computing ``expr`` (one expression or a list) from ``args``.
 
     ``cse`` is SymPy's (True, or a function doing the elimination); with ``where``, Piecewise
     branches become nested ``where`` calls and powers to a parameter PyTorch's ``power`` (the
-    kernels' choice; generated source keeps SymPy's own printing).
+    kernels' choice; generated source keeps SymPy's own printing). ``modules`` replaces
+    :data:`MODULES` (another array library's functions, such as JAX's).
     """
     if where:
         if isinstance(expr, (list, tuple)):
             expr = [_as_kernel_calls(e) for e in expr]
         else:
             expr = _as_kernel_calls(expr)
-    return sp.lambdify(args, expr, modules=MODULES, cse=cse, docstring_limit=0)
+    modules = MODULES if modules is None else modules
+    return sp.lambdify(args, expr, modules=modules, cse=cse, docstring_limit=0)

@@ -208,10 +208,13 @@ def camel(name: str) -> str:
 _NO_EDGE = (None, 0)
 
 
-def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, list, Any]:
+def input_records(inputs: tuple, keep: Any) -> tuple[tuple, tuple, tuple, tuple, tuple, Any]:
     """What a node records of its inputs: edges, saved values (tensors where ``keep`` says so,
     numbers always), their versions, their (shape, dtype), the constants (inputs that do not
-    require grad, kept for the symbolic replay) and the leaves it holds (or None)."""
+    require grad, kept for the symbolic replay) and the leaves it holds (or None).
+
+    All are tuples: the cyclic garbage collector stops watching a tuple of numbers, shapes
+    and dtypes (a list it watches for ever), and a graph holds one set per node."""
     # one pass over the inputs: this runs once per recorded op, so it is kept tight
     edges, saved, versions, meta, consts = [], [], [], [], []
     held = None
@@ -221,7 +224,7 @@ def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, lis
                 fn = a.grad_fn
                 if fn is None:
                     edges.append((accumulator_of(a), 0))
-                    held = [a] if held is None else held + [a]
+                    held = (a,) if held is None else held + (a,)
                 else:
                     edges.append((fn, a._output_nr))
                 consts.append(None)
@@ -237,7 +240,7 @@ def input_records(inputs: tuple, keep: Any) -> tuple[list, list, list, list, lis
             versions.append(None)
             meta.append(None)
             consts.append(a)
-    return edges, saved, versions, meta, consts, held
+    return tuple(edges), tuple(saved), tuple(versions), tuple(meta), tuple(consts), held
 
 
 def recorded(prim: Primitive, inputs: tuple, params: Any, out: np.ndarray) -> Tensor:
@@ -249,8 +252,8 @@ def recorded(prim: Primitive, inputs: tuple, params: Any, out: np.ndarray) -> Te
     node = cls(
         prim,
         params,
-        tuple(edges),
-        tuple(saved),
+        edges,
+        saved,
         out if keep_out else None,
         versions,
         meta,
@@ -284,7 +287,7 @@ def with_origin(prim: Primitive, inputs: tuple, params: Any, result: Tensor) -> 
     if derived:
         edges, saved, versions, meta, consts, held = input_records(inputs, (False,) * len(inputs))
         cls = prim._node_cls or node_class(prim.node_name(params, meta))
-        result._origin = cls(prim, params, tuple(edges), tuple(saved), None, versions, meta, consts)
+        result._origin = cls(prim, params, edges, saved, None, versions, meta, consts)
     return result
 
 
@@ -294,7 +297,7 @@ def _traced_origin(prim: Primitive, inputs: tuple, params: Any, result: Tensor) 
     if any(isinstance(a, Tensor) and traced(a) for a in inputs):
         edges, saved, versions, meta, consts, held = input_records(inputs, (False,) * len(inputs))
         cls = prim._node_cls or node_class(prim.node_name(params, meta))
-        node = cls(prim, params, tuple(edges), tuple(saved), None, versions, meta, consts)
+        node = cls(prim, params, edges, saved, None, versions, meta, consts)
         result._origin = node
         TRACE.log.append((node, result, (result._data,)))
         TRACE.nodes.add(id(node))

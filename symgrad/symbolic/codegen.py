@@ -166,7 +166,21 @@ def _eliminate(definitions: list, outputs: list, names: Any) -> tuple[list, list
     return program, [r.xreplace(alias) for r in results], bool(alias)
 
 
-def lambdify(exprs: Any, leaves: Sequence[Any]) -> CompiledFunction:
+BACKENDS = ("numpy", "jax")
+
+
+def _check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise ValueError(
+            f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}"
+        )
+    if backend == "jax":
+        from symgrad.symbolic.jax_export import require_jax
+
+        require_jax()
+
+
+def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> CompiledFunction:
     """Turn closed forms into one NumPy function of the leaves' values.
 
     ``exprs`` is an expression, a Matrix/Array, a list of those, or a ``(replacements,
@@ -174,6 +188,10 @@ def lambdify(exprs: Any, leaves: Sequence[Any]) -> CompiledFunction:
     symbols / matrices of symbols, in the order the function takes them. Each sub-term used
     more than once is computed once, and exponentials that would overflow where the result is
     finite are computed by stable kernels (see :mod:`symgrad.symbolic.stable`).
+    ``backend="jax"`` prints the same program against ``jax.numpy``: a pure function that
+    ``jax.jit`` compiles (see :class:`~symgrad.symbolic.jax_export.JaxFunction`). Called on
+    Dask arrays, the NumPy function evaluates chunk by chunk (see
+    :mod:`symgrad.symbolic.chunked`).
 
     Examples
     --------
@@ -184,6 +202,7 @@ def lambdify(exprs: Any, leaves: Sequence[Any]) -> CompiledFunction:
     >>> float(f(2.0))
     12.0
     """
+    _check_backend(backend)
     replacements, exprs = _split(exprs)
     if not isinstance(leaves, (list, tuple)):
         leaves = [leaves]
@@ -193,14 +212,24 @@ def lambdify(exprs: Any, leaves: Sequence[Any]) -> CompiledFunction:
     arg_syms = [sp.Symbol(f"a{i}", real=True) for i in range(sum(len(s) for s, _ in leaf_info))]
     rename = dict(zip((s for ss, _ in leaf_info for s in ss), arg_syms))
     assignments, results = _program(replacements, flat, rename, arg_syms)
-    fn = kernels.lambdify(arg_syms, results, cse=lambda _: (assignments, results), where=False)
-    return CompiledFunction(
-        fn, leaf_info, [str(s) for s in arg_syms], (assignments, results), shapes, single
+    cls, modules = CompiledFunction, None
+    if backend == "jax":
+        from symgrad.symbolic.jax_export import JaxFunction, jax_modules
+
+        cls, modules = JaxFunction, jax_modules()
+    fn = kernels.lambdify(
+        arg_syms, results, cse=lambda _: (assignments, results), where=False, modules=modules
     )
+    return cls(fn, leaf_info, [str(s) for s in arg_syms], (assignments, results), shapes, single)
 
 
 def compile_gradient(
-    y: Tensor, xs: Any, *, batch: Any = None, reduction: str | None = None
+    y: Tensor,
+    xs: Any,
+    *,
+    batch: Any = None,
+    reduction: str | None = None,
+    backend: str = "numpy",
 ) -> CompiledFunction:
     """The closed-form gradient of ``y`` with respect to ``xs`` as one NumPy function.
 
@@ -225,6 +254,11 @@ def compile_gradient(
         ``torch.func.vmap(torch.func.grad(loss), ...)`` gives), each of shape ``(N, *x.shape)``.
         The gradient of a tensor in ``batch`` itself (differentiating by the data) is always
         one per sample, divided by ``N`` for ``"mean"``.
+    backend : {"numpy", "jax"}, optional
+        ``"numpy"`` (the default): a NumPy function, computing in float64; given Dask arrays
+        it returns lazy Dask arrays, evaluated chunk by chunk (per-chunk partial sums for
+        ``"mean"`` and ``"sum"``), in parallel and out of core (extra ``dask``). ``"jax"``: a
+        pure ``jax.numpy`` function in its arguments' dtype, for ``jax.jit`` (extra ``jax``).
 
     Examples
     --------
@@ -254,6 +288,7 @@ def compile_gradient(
     from symgrad.prim.sympy_xp import to_sympy
     from symgrad.symbolic.calculus import gradient_replay
 
+    _check_backend(backend)
     single = isinstance(xs, Tensor)
     xs_list = [xs] if single else list(xs)
     if batch is None and reduction is not None:
@@ -267,7 +302,9 @@ def compile_gradient(
     others = sorted(
         (t for k, t in replay.leaves.items() if k not in given), key=lambda t: str(t.name)
     )
-    compiled = lambdify((replay.definitions, values[0] if single else values), xs_list + others)
+    compiled = lambdify(
+        (replay.definitions, values[0] if single else values), xs_list + others, backend=backend
+    )
     compiled.extra_tensors = others
     if batch is not None:
         _batched(compiled, xs_list, xs_list + others, batch, reduction)

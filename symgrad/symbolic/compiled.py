@@ -81,6 +81,11 @@ class _CPrinter(C99CodePrinter):
         return out
 
 
+def _is_dask(a: Any) -> bool:
+    """Whether ``a`` is a Dask collection (its protocol: no need to import Dask to tell)."""
+    return callable(getattr(type(a), "__dask_graph__", None)) and a.__dask_graph__() is not None
+
+
 def _float_dtype(arrays: list) -> np.dtype:
     """The floating dtype of the arrays that carry one (NumPy arrays and scalars, tensors),
     float64 when none does (Python numbers and lists)."""
@@ -159,8 +164,20 @@ class CompiledFunction:
             raise TypeError(
                 f"this function takes {len(self._leaves)} arrays (one per leaf), got {len(arrays)}"
             )
-        data = [np.asarray(a._data if isinstance(a, Tensor) else a) for a in arrays]
         dtype = _float_dtype([a._data if isinstance(a, Tensor) else a for a in arrays])
+        if any(_is_dask(a) for a in arrays):
+            from symgrad.symbolic.chunked import evaluate_dask
+
+            return evaluate_dask(self, arrays, dtype)
+        data = [np.asarray(a._data if isinstance(a, Tensor) else a) for a in arrays]
+        results, batch = self._evaluate(data)
+        if self.reduction is not None:
+            results = quiet(self._reduce)(results, batch[0])
+        results = [r.astype(dtype, copy=False) for r in results]
+        return results[0] if self._single else results
+
+    def _evaluate(self, data: list) -> tuple[list, tuple]:
+        """The outputs in float64, one per sample (not reduced), and the batch's shape."""
         args = []
         batch: tuple = ()
         for k, (a, (_, shape)) in enumerate(zip(data, self._leaves)):
@@ -189,10 +206,7 @@ class CompiledFunction:
                 else np.zeros(batch + shape)
             )
             results.append(out)
-        if self.reduction is not None:
-            results = quiet(self._reduce)(results, batch[0])
-        results = [r.astype(dtype, copy=False) for r in results]
-        return results[0] if self._single else results
+        return results, batch
 
     def _leading(self, k: int, a: np.ndarray, shape: tuple) -> tuple:
         """The leading (batch) dimensions of argument ``k``, checked against its shape."""

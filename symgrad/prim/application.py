@@ -1,0 +1,172 @@
+"""Calling an element-wise primitive on tensors: the path every ``x * y`` and ``x.exp()``
+takes, kept apart from the primitive's declaration (:mod:`symgrad.prim.elementwise`).
+
+The common case (floating tensors of one dtype with Python numbers, nothing special switched
+on) is one pass over the arguments and one kernel call with NumPy's warnings switched off
+inline; everything else (promotion, integer inputs, vmap, forward mode, anomaly mode, errors)
+takes the general path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast
+from symgrad._silent import silencer
+from symgrad.autograd import anomaly, dual, grad_mode
+from symgrad.prim import tangents
+from symgrad.prim.batch_rules import batched_call
+from symgrad.prim.batching import STATE as _batch_state
+from symgrad.prim.batching import BatchedTensor
+from symgrad.prim.primitive import as_operand, int_overflow, recorded, with_origin
+from symgrad.tensor import NAMES, Tensor
+
+__all__ = ["Application"]
+_grad_state = grad_mode._state
+_anomaly_state = anomaly._state
+_dual_state = dual.STATE
+_silent_set, _silent_reset, _SILENT = silencer()
+
+
+class Application:
+    """How an element-wise primitive is called (mixed into
+    :class:`~symgrad.prim.elementwise.Elementwise`, which provides ``_raw``, ``numeric``,
+    ``name`` and ``promote``)."""
+
+    _raw: Any = None  # the forward kernel itself, once built (None: not yet, or old NumPy)
+    name: str
+    promote: str
+
+    def __call__(self, *args: Any, params: tuple = ()) -> Tensor:
+        raw = self._raw
+        if (
+            raw is not None
+            and not _batch_state.depth
+            and _dual_state.level is None
+            and not _anomaly_state.enabled
+        ):
+            # the common case, in one pass: floating tensors of one dtype with Python
+            # numbers (which never upcast), nothing special switched on; anything else, or
+            # a kernel that raises, takes the general path below (which names the error)
+            dtype = None
+            datas = []
+            requires = False
+            for a in args:
+                t = type(a)
+                if t is Tensor:
+                    d = a._data
+                    if dtype is None:
+                        dtype = d.dtype
+                    elif d.dtype != dtype:
+                        break
+                    datas.append(d)
+                    if a._requires_grad:
+                        requires = True
+                elif t is float or (t is int and INT_ARG_MIN <= a < INT_ARG_END):
+                    datas.append(a)
+                else:
+                    break
+            else:
+                if dtype is not None and dtype.kind == "f" and _plain(params):
+                    token = _silent_set(_SILENT)
+                    try:
+                        out = raw(*datas, *params)
+                    except Exception:
+                        out = None
+                    finally:
+                        _silent_reset(token)
+                    if type(out) is np.ndarray:
+                        if out.dtype != dtype:
+                            out = out.astype(dtype)
+                        if requires and _grad_state.enabled:
+                            return recorded(self, args, params, out)
+                        if NAMES.used:
+                            return with_origin(self, args, params, Tensor._make(out))
+                        return Tensor._make(out)
+        if _batch_state.depth and any(type(a) is BatchedTensor for a in args):
+            return batched_call(self, args, params, "elementwise")
+        datas = []
+        requires = False
+        for a in args:
+            t = type(a)
+            if t is Tensor:
+                datas.append(a._data)
+                requires = requires or a._requires_grad
+            elif t is float or (t is int and INT_ARG_MIN <= a < INT_ARG_END):
+                datas.append(a)
+            else:
+                break
+        else:
+            return self._finish(args, datas, params, requires)
+        args = tuple(a if isinstance(a, Tensor) else as_operand(a, self.name) for a in args)
+        datas = [a._data if isinstance(a, Tensor) else a for a in args]
+        requires = any(isinstance(a, Tensor) and a._requires_grad for a in args)
+        return self._finish(args, datas, params, requires)
+
+    def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
+        dtype = self._result_dtype(args + params if params else args)
+        if dtype.kind == "f":
+            # integers are computed in the result's floating type, as PyTorch does (NumPy
+            # would use float16 for int8, and wrap -x of a uint8)
+            datas = [_as_float(d, dtype) for d in datas]
+        try:
+            out = self.numeric(*datas, *params)
+        except ValueError:
+            check_broadcast(self.name, datas)
+            raise
+        except OverflowError:  # a Python int the integer tensor's dtype can't hold
+            raise int_overflow(self.name, datas + list(params), dtype) from None
+        if type(out) is not np.ndarray:
+            # a formula that is constant in its inputs (the VJP of sign) gives a bare number
+            shape = np.broadcast_shapes(*(np.shape(d) for d in datas))
+            out = np.full(shape, out, dtype=dtype)
+        elif out.dtype != dtype:
+            out = out.astype(dtype)
+        if _anomaly_state.enabled:
+            anomaly.check_forward(self, out, datas, params)
+        if requires and _grad_state.enabled:
+            result = recorded(self, args, params, out)
+        elif NAMES.used:
+            result = with_origin(self, args, params, Tensor._make(out))
+        else:
+            result = Tensor._make(out)
+        if _dual_state.level is not None and dual.active():
+            return tangents.propagate(self, args, params, result)
+        return result
+
+    def _result_dtype(self, args: tuple) -> np.dtype:
+        # fast path: floating tensors of one dtype, with Python numbers (which never upcast)
+        first = args[0]
+        if type(first) is Tensor:
+            dtype = first._data.dtype
+            if dtype.kind == "f":
+                for a in args:
+                    if type(a) is Tensor:
+                        if a._data.dtype != dtype:
+                            break
+                    elif type(a) is not float and type(a) is not int:
+                        break
+                else:
+                    return dtype
+        d = dtypes.result_type(*args)
+        if self.promote == "float" and not d.is_floating_point:
+            d = dtypes.get_default_dtype()
+        return d.numpy
+
+
+def _plain(params: tuple) -> bool:
+    """Whether ``params`` are Python numbers (none, most often), which never upcast."""
+    for p in params:
+        t = type(p)
+        if t is not float and t is not int:
+            return False
+    return True
+
+
+def _as_float(data: Any, dtype: np.dtype) -> Any:
+    if type(data) is np.ndarray and data.dtype.kind in "biu":
+        return data.astype(dtype)
+    return data
