@@ -4,8 +4,13 @@ Usage::
 
     python benchmarks/per_sample.py              # 15 rounds
     python benchmarks/per_sample.py --rounds 5
+    python benchmarks/per_sample.py --model bag  # embedding, max over tokens, cross-entropy
 
-The model is an MLP 20-64-1 (tanh) with a mean-squared-error loss, batch 64, float32. Rows:
+The model is an MLP 20-64-1 (tanh) with a mean-squared-error loss, batch 64, float32; or, with
+``--model bag``, a bag-of-tokens classifier: each sample's 12 tokens looked up in an embedding
+table 100 x 32, the maximum over the tokens, a linear layer to 10 classes and cross-entropy
+(per-sample index tensors: the embedding's rows and the maximum's positions differ per sample;
+no JAX row). Rows:
 hand-written NumPy (the per-sample backward written out, the reference), symgrad's batched
 ``vmap`` (one pass through the batching rules), symgrad's per-element loop (what ``vmap`` falls
 back to), ``torch.func.vmap`` and ``jax.vmap`` (compiled with ``jit``) when installed. Every
@@ -112,6 +117,82 @@ def jax_rows(params: dict, x: np.ndarray, y: np.ndarray):
     return step, gradients
 
 
+VOCAB, DIM, CLASSES, TOKENS = 100, 32, 10, 12
+
+
+def make_bag_data(seed: int = 0) -> tuple[dict, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    params = {
+        "embed": rng.standard_normal((VOCAB, DIM)),
+        "w": rng.standard_normal((CLASSES, DIM)) / np.sqrt(DIM),
+        "b": rng.standard_normal(CLASSES) * 0.1,
+    }
+    params = {k: v.astype(np.float32) for k, v in params.items()}
+    tokens = rng.integers(0, VOCAB, size=(BATCH, TOKENS))
+    return params, tokens, rng.integers(0, CLASSES, size=BATCH)
+
+
+def numpy_bag(p: dict, tokens: np.ndarray, y: np.ndarray) -> dict:
+    rows = p["embed"][tokens]  # (B, T, D)
+    at = rows.argmax(1)  # (B, D): the token each feature's maximum came from
+    h = np.take_along_axis(rows, at[:, None, :], 1)[:, 0]  # (B, D)
+    z = h @ p["w"].T + p["b"]
+    e = np.exp(z - z.max(1, keepdims=True))
+    g_z = e / e.sum(1, keepdims=True)
+    g_z[np.arange(len(y)), y] -= 1  # d cross_entropy / d logits, per sample
+    g_h = g_z @ p["w"]
+    g_embed = np.zeros((len(y), VOCAB, DIM), dtype=p["embed"].dtype)
+    b, d = np.meshgrid(np.arange(len(y)), np.arange(DIM), indexing="ij")
+    np.add.at(g_embed, (b, np.take_along_axis(tokens, at, 1), d), g_h)
+    return {"embed": g_embed, "w": g_z[:, :, None] * h[:, None, :], "b": g_z}
+
+
+def torchlike_bag(T: object, params: dict, tokens: np.ndarray, y: np.ndarray, loop=False):
+    F = T.nn.functional
+    p = {k: T.from_numpy(v.copy()) for k, v in params.items()}
+    xs, ys = T.from_numpy(tokens.copy()), T.from_numpy(y.copy())
+
+    def loss(p: dict, tokens: object, y: object) -> object:
+        h = F.embedding(tokens, p["embed"]).max(0).values
+        return F.cross_entropy(F.linear(h, p["w"], p["b"]).unsqueeze(0), y.unsqueeze(0))
+
+    return _stepper(T.func.vmap(T.func.grad(loss), in_dims=(None, 0, 0)), (p, xs, ys), loop)
+
+
+def _stepper(per_sample: object, args: tuple, loop: bool):
+    vmap_module = importlib.import_module("symgrad.func.vmap") if loop else None
+
+    def step() -> dict:
+        if not loop:
+            return per_sample(*args)
+        saved = vmap_module._batched_run
+        vmap_module._batched_run = lambda *a, **kwargs: vmap_module._LOOP
+        try:
+            return per_sample(*args)
+        finally:
+            vmap_module._batched_run = saved
+
+    def gradients() -> dict:
+        return {k: v.detach().numpy() for k, v in step().items()}
+
+    return step, gradients
+
+
+def bag_rows(params: dict, x: np.ndarray, y: np.ndarray) -> dict:
+    found = {
+        "numpy": (lambda: numpy_bag(params, x, y), lambda: numpy_bag(params, x, y)),
+        "symgrad vmap": torchlike_bag(symgrad, params, x, y),
+        "symgrad loop": torchlike_bag(symgrad, params, x, y, loop=True),
+    }
+    try:
+        import torch
+
+        found["torch.func"] = torchlike_bag(torch, params, x, y)
+    except ImportError:
+        pass
+    return found
+
+
 def rows(params: dict, x: np.ndarray, y: np.ndarray) -> dict:
     found = {
         "numpy": (lambda: numpy_per_sample(params, x, y), lambda: numpy_per_sample(params, x, y)),
@@ -134,11 +215,20 @@ def rows(params: dict, x: np.ndarray, y: np.ndarray) -> dict:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--model", choices=("mlp", "bag"), default="mlp")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")  # the loop row's one-time vmap warning
-    params, x, y = make_data()
-    found = rows(params, x, y)
-    reference = numpy_per_sample(params, x, y)
+    if args.model == "bag":
+        params, x, y = make_bag_data()
+        found, reference = bag_rows(params, x, y), numpy_bag(params, x, y)
+        title = (
+            f"per-sample gradients, embedding {VOCAB}x{DIM}, max over {TOKENS} tokens, "
+            f"linear to {CLASSES}, cross-entropy, batch {BATCH}, float32"
+        )
+    else:
+        params, x, y = make_data()
+        found, reference = rows(params, x, y), numpy_per_sample(params, x, y)
+        title = f"per-sample gradients, MLP {IN}-{HIDDEN}-1 (tanh), mse, batch {BATCH}, float32"
     for name, (_, gradients) in found.items():
         got = gradients()
         for k, want in reference.items():
@@ -147,7 +237,7 @@ def main(argv: list[str] | None = None) -> None:
         {name: step for name, (step, _) in found.items()}, Settings(rounds=args.rounds, target=0.1)
     )
     base = np.array(timings["numpy"].per_call)
-    print(f"per-sample gradients, MLP {IN}-{HIDDEN}-1 (tanh), mse, batch {BATCH}, float32")
+    print(title)
     print(f"{'':14} {'median':>10}   ratio to NumPy (median [IQR], paired)")
     for name, timing in timings.items():
         per_call = np.array(timing.per_call)

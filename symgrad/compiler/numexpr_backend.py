@@ -194,6 +194,7 @@ class _FusedStep:
         self.values = tuple(m.values[0] for m in [root, *kept])
         self.arrays = tuple(m.arrays[0] for m in [root, *kept])
         self.grad = True
+        self.sized = False  # element-wise: its shape is its inputs', never the values'
         self.param_fn, self.param_inputs = None, []
         self.params = ()
         self.node = root.node

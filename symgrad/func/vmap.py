@@ -51,8 +51,9 @@ def vmap(
 
     ``func`` runs once on the whole batch: each primitive it reaches runs through its
     batching rule (element-wise ops, reductions, the softmax family, matmul, shape ops,
-    joining, indexing, convolution, pooling, normalization, the losses, and the transforms
-    of :mod:`symgrad.func`; the list is in docs/functional.md), or once per element where it
+    joining, indexing, gathering and scattering with each element's own indices, sorting and
+    scans, convolution, pooling, normalization, the losses, and the transforms of
+    :mod:`symgrad.func`; the list is in docs/functional.md), or once per element where it
     has none yet (with a warning naming it). Where ``func`` reads a batched tensor's values,
     symgrad runs ``func`` once per batch element (a Python loop) and stacks the results, with
     the values and gradients of PyTorch's batching up to rounding (a batched product may add in
@@ -218,6 +219,8 @@ def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fna
         return _unbatch(out, out_dims, level, size, fname)
     except _OutputError as exc:
         raise ValueError(str(exc)) from None
+    except batching.Refused as exc:  # PyTorch's refusal, not a reason to loop
+        raise RuntimeError(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - any failure of the attempt: the loop decides
         _why[0] = str(exc) if isinstance(exc, batching.Unbatchable) else type(exc).__name__
         return _LOOP

@@ -265,6 +265,26 @@ def _probabilities_loss(
     return loss if r == "none" else loss.sum()
 
 
+def _batched_smoothing(
+    smooth: Tensor, target: Tensor, weight: Any, ignore_index: int, reduction: str
+) -> Tensor:
+    """:func:`_smoothing_term`'s reduction inside ``vmap``, for each element's own targets:
+    the kept targets found by tensor ops on the whole batch."""
+    keep = (target != ignore_index).reshape(smooth.shape)
+    smooth = _ops.where(keep, smooth, 0.0)
+    if reduction == "none":
+        return smooth
+    if reduction == "sum":
+        return smooth.sum()
+    kept = keep.to(smooth.dtype)
+    if weight is not None:
+        kept = kept * weight[_ops.where(keep, target.reshape(smooth.shape), 0)]
+    denom = kept.sum()
+    # every target ignored: nan, with a gradient of 0, as PyTorch's
+    safe = _ops.where(denom > 0, denom, 1.0)
+    return _ops.where(denom > 0, smooth.sum() / safe, float("nan"))
+
+
 def _smoothing_term(
     logp: Tensor, target: Tensor, weight: Any, ignore_index: int, dim: int, reduction: str
 ) -> Tensor:
@@ -273,6 +293,8 @@ def _smoothing_term(
     n = logp.shape[dim]
     w = None if weight is None else weight.reshape((n,) + (1,) * (logp.ndim - dim - 1))
     smooth = -(logp if w is None else logp * w).sum(dim)
+    if _batching.any_batched(target):
+        return _batched_smoothing(smooth, target, weight, ignore_index, reduction)
     keep = (target._data != ignore_index).reshape(smooth.shape)
     if not keep.all():
         smooth = _ops.where(Tensor._make(np.asarray(keep)), smooth, 0.0)

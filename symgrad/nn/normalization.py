@@ -14,6 +14,7 @@ from symgrad._tracing import TRACE, write
 from symgrad.autograd import grad_mode
 from symgrad.ops.normalization import native_norm
 from symgrad.ops.norms import at_norm
+from symgrad.prim import batching as _batching
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -198,12 +199,64 @@ def batch_norm(
     _floating(input, "batch_norm")
     view = _channel_view(input)
     axes = (0,) + tuple(range(2, input.ndim))
+    if running_mean is not None and _batching.any_batched(input, running_mean, running_var):
+        found = _batched_running(
+            input, running_mean, running_var, weight, bias, training, momentum, eps
+        )
+        if found is not None:
+            return found
     if not training:
         stats = (running_mean._data.reshape(view), running_var._data.reshape(view))
         return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view, stats=stats)
     if running_mean is not None:
         _update_running(input._data, running_mean, running_var, axes, momentum)
     return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view)
+
+
+_NOT_BATCHED = (
+    "Batch norm got a batched tensor as input while the running_mean or running_var, which will "
+    "be updated in place, were not batched.\nIf you are using a module and do not need eval "
+    "mode, please set `track_running_stats` to be False.If you are using a prebuilt module and "
+    "do not need eval mode, please see the functorch website for resources on how to patch "
+    "your module to work with vmap"
+)
+
+
+def _batched_running(
+    input: Tensor,
+    mean: Tensor,
+    var: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    training: bool,
+    momentum: float,
+    eps: float,
+) -> Any:
+    """``batch_norm`` with running statistics inside ``vmap``, as PyTorch's rule: in training a
+    batched input needs batched statistics, and each element updates its own in place; in
+    evaluation each element is normalized by its own statistics. None where the statistics are
+    not batched (the usual path serves)."""
+    level = max(t._level for t in (input, mean, var) if type(t) is _batching.BatchedTensor)
+    stats = [_batching.is_batched(t, level) for t in (mean, var)]
+    if training and _batching.is_batched(input, level) and not all(stats):
+        raise _batching.Refused(_NOT_BATCHED)
+    if not any(stats):
+        return None
+    if not all(stats):
+        raise _batching.Unbatchable("batch_norm with only one of its running statistics batched")
+    if training:
+        size = _batching.batch_size((input, mean, var), level)
+        x = _batching.unwrap_level(input, level, size)
+        m, v = mean._physical, var._physical
+        if any(type(t) is _batching.BatchedTensor for t in (x, m, v)):
+            raise _batching.Unbatchable("batch_norm's running statistics in nested vmaps")
+        _update_running(x._data, m, v, (1,) + tuple(range(3, x.ndim)), momentum)
+        return batch_norm(input, None, None, weight, bias, True, momentum, eps)
+    view = (-1,) + (1,) * (input.ndim - 2)
+    out = (input - mean.detach().reshape(view)) * (var.detach().reshape(view) + eps).rsqrt()
+    if weight is not None:
+        out = out * weight.reshape(view)
+    return out if bias is None else out + bias.reshape(view)
 
 
 def _empty_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None) -> Tensor:

@@ -321,6 +321,13 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
     """The maximum of each adaptive window (see :func:`adaptive_avg_pool2d`)."""
     sizes = _adaptive_sizes(2, input, output_size, "adaptive_max_pool2d")
+    if type(input) is _batching.BatchedTensor:  # inside vmap: the windows of the whole batch
+        return _batching.on_storage(input, lambda x: _adaptive_max(x, sizes, return_indices))
+    return _adaptive_max(input, sizes, return_indices)
+
+
+def _adaptive_max(input: Tensor, sizes: tuple, return_indices: bool) -> Any:
+    """Each adaptive window's first maximum over the last two dimensions of ``input``."""
 
     def find(x: np.ndarray) -> tuple:
         return _adaptive_max_positions(x, sizes)

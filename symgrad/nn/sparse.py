@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import dtypes, random
 from symgrad.ops.inplace import _write, inplace
+from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -178,6 +179,8 @@ def embedding(
             f"types: Long, Int; but got {input.dtype!r} instead (while checking arguments for "
             "embedding)"
         )
+    if _batching.any_batched(input, weight) and max_norm is None and not scale_grad_by_freq:
+        return _batched_embedding(input, weight, padding_idx)
     idx = input._data.astype(np.int64)
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         if not weight.shape[1]:
@@ -194,6 +197,27 @@ def embedding(
         if padding_idx is not None:
             coef = np.where(idx == padding_idx, 0.0, coef)
     return _EMBEDDING(weight, indices=idx, coef=coef, dtype=weight._data.dtype)
+
+
+def _batched_embedding(input: Tensor, weight: Tensor, padding_idx: Any) -> Tensor:
+    """Inside ``vmap``: the rows of the whole batch picked at once; with a batch of tables
+    (per-sample gradients), element ``b`` picks row ``i`` of its own table, row
+    ``b * n + i`` of the tables stacked."""
+    if not _batching.any_batched(weight):
+        return _batching.per_batch(lambda i: embedding(i, weight, padding_idx), input)
+
+    def stacked(i: Tensor, w: Tensor) -> Tensor:
+        size, n = w.shape[0], w.shape[1]
+        start = Tensor._make(
+            np.arange(0, size * n, n, dtype=np.int64).reshape((size,) + (1,) * (i.ndim - 1))
+        )
+        out = embedding(i + start, w.reshape(size * n, w.shape[2]))
+        if padding_idx is None:
+            return out
+        padded = (i == padding_idx).unsqueeze(-1)
+        return out.detach().where(padded, out)  # the padding row's value, without its gradient
+
+    return _batching.per_batch(stacked, input, weight)
 
 
 def _renorm(weight: Tensor, idx: np.ndarray, max_norm: float, norm_type: float) -> None:

@@ -14,6 +14,7 @@ from symgrad import dtypes
 from symgrad._data import _wrap_dim
 from symgrad._tracing import TRACE, data_params
 from symgrad.ops.indexing import _getitem_forward, _getitem_vjp, normalize_key
+from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor
@@ -88,6 +89,9 @@ def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
     """
     d = _wrap_dim(dim, input.ndim)
     index = _index_tensor(index, "gather")
+    if _batching.any_batched(index) and input.ndim:  # inside vmap: each element's own index
+        _check_integer(index, "gather")
+        return _batching.per_batch(lambda x, i: gather(x, d + 1, i), input, index)
     if index.numel() == 0:  # nothing is read: PyTorch checks neither dtype nor shapes
         return _GATHER(input, dim=d, index=np.zeros(index.shape, dtype=np.int64))
     _check_integer(index, "gather")
@@ -157,6 +161,15 @@ def _check_select_range(input: Tensor, d: int, index: np.ndarray) -> None:
     )
 
 
+def _spread(index: Tensor, shape: tuple, d: int) -> Tensor:
+    """A vector of indices along ``d`` as a ``gather`` index for an input of ``shape``."""
+    view = [1] * len(shape)
+    view[d] = -1
+    target = list(shape)
+    target[d] = index.shape[0]
+    return index.reshape(view).expand(target)
+
+
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     """The entries of ``input`` at ``index`` (a vector of integers, none negative) along
     ``dim``.
@@ -177,6 +190,8 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
             f"{list(index.shape)}; flatten it with .reshape(-1)"
         )
     _check_integer(index, "index_select")
+    if _batching.any_batched(index) and input.ndim:  # each element's own index: a gather
+        return gather(input, d, _spread(index.reshape(-1), tuple(input.shape), d))
 
     def params(i: np.ndarray) -> dict:
         flat = i.reshape(-1)

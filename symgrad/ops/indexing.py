@@ -9,6 +9,9 @@ import numpy as np
 
 from symgrad._data import check_number
 from symgrad._tracing import TRACE, data_params, data_value
+from symgrad.ops.batched_indexing import batched_getitem, batched_key
+from symgrad.ops.elementwise import WHERE
+from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import getitem_text
@@ -129,6 +132,8 @@ _GETITEM = {
 
 def getitem(input: Tensor, key: Any) -> Tensor:
     """``input[key]`` with ints, slices, None, ``...``, integer tensors and boolean masks."""
+    if batching.STATE.depth and batched_key(key):  # inside vmap: each element its own tensors
+        return batched_getitem(input, key)
     given, key = key, normalize_key(key, input.shape)
     result = _GETITEM[_kind(key)](input, key=key)
     if TRACE.log is not None:
@@ -278,10 +283,25 @@ def _masked_fill_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 # a number fills (MaskedFillBackward0); a 0-d tensor is an input of its own (...Backward1)
-_MASKED_FILL = Structural("masked_fill", _masked_fill_forward, _masked_fill_vjp)
+_MASKED_FILL = Structural("masked_fill", _masked_fill_forward, _masked_fill_vjp, batch="trailing")
 _MASKED_FILL_TENSOR = Structural(
     "masked_fill", _masked_fill_forward, _masked_fill_vjp, backward="MaskedFillBackward1"
 )
+
+
+def _batched_masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """Inside ``vmap``, each element's own mask (or fill value): ``where`` on the whole batch."""
+    if isinstance(value, Tensor) and value.ndim != 0:
+        raise RuntimeError(
+            "masked_fill only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s)"
+        )
+    if isinstance(value, Tensor) and value.dtype is not input.dtype:
+        value = value.to(input.dtype)
+    elif not isinstance(value, Tensor):
+        check_number(value, input.dtype, "masked_fill")
+        value = Tensor._make(np.asarray(value, dtype=input._data.dtype))
+    return WHERE(mask, value, input)
 
 
 def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
@@ -302,6 +322,8 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
         ) from None
     if shape != input.shape:
         input = input.expand(shape)
+    if batching.any_batched(mask, value) and input.dtype.is_floating_point:
+        return _batched_masked_fill(input, mask, value)
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError(

@@ -13,6 +13,7 @@ import numpy as np
 from symgrad._data import _wrap_dim
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
+from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -90,6 +91,9 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     tensor([1, 2, 0])
     """
     x, d = _along(input, dim)
+    if _batching.any_batched(x):  # inside vmap: the whole batch sorted at once
+        found = _batching.per_batch(lambda p: sort(p, d + 1, descending, stable), x)
+        return _scalar_back(found, input)
 
     def find(a: np.ndarray) -> np.ndarray:
         return _order(a, d, descending).astype(np.int64)
@@ -100,6 +104,9 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """The indices that sort ``input`` along ``dim``."""
     x, d = _along(input, dim)
+    if _batching.any_batched(x):
+        index = _batching.per_batch(lambda p: argsort(p, d + 1, descending, stable), x)
+        return index.reshape(()) if input.ndim == 0 else index
 
     def find(a: np.ndarray) -> np.ndarray:
         return _order(a, d, descending).astype(np.int64)
@@ -130,6 +137,9 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     n = x.shape[d]
     if not 0 <= k <= n:
         raise RuntimeError(f"selected index k out of range: k={k} for a dimension of size {n}")
+    if _batching.any_batched(x):
+        found = _batching.per_batch(lambda p: topk(p, k, d + 1, largest, sorted), x)
+        return _scalar_back(found, input)
 
     def find(a: np.ndarray) -> np.ndarray:
         return np.take(_order(a, d, largest), np.arange(k), axis=d).astype(np.int64)
@@ -147,6 +157,9 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
         raise RuntimeError(
             f"kthvalue(): selected number k out of range for dimension {d}: k={k}, size {n}"
         )
+    if _batching.any_batched(x):
+        found = _batching.per_batch(lambda p: kthvalue(p, k, d + 1, keepdim), x)
+        return _scalar_back(found, input)
 
     def find(a: np.ndarray) -> np.ndarray:
         return np.take(_order(a, d, False), [k - 1], axis=d).astype(np.int64)
@@ -211,6 +224,9 @@ def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     n = x.shape[d]
     if n == 0:
         raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+    if _batching.any_batched(x):
+        found = _batching.per_batch(lambda p: median(p, d + 1, keepdim), x)
+        return _scalar_back(found, input)
 
     def find(a: np.ndarray) -> np.ndarray:
         return np.take(_order(a, d, False), [(n - 1) // 2], axis=d).astype(np.int64)

@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._tracing import TRACE, data_params, data_value
+from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import reduction_text
 from symgrad.tensor import Tensor, _wrap_dim
@@ -298,6 +299,8 @@ def picked(prim: Structural, x: Tensor, dim: int, keepdim: bool, find: Any) -> t
 def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
     if input.ndim == 0:  # a 0-d tensor is its own maximum, along its one (implied) dimension
         input, keepdim = input.reshape(1), False
+    if _batching.any_batched(input):  # inside vmap: the whole batch's extrema at once
+        return _batching.per_batch(lambda p: _select_along(p, dim + 1, keepdim, arg), input)
 
     def find(a: np.ndarray) -> np.ndarray:
         return np.expand_dims(arg(a, axis=dim), dim).astype(np.int64)
@@ -337,6 +340,11 @@ def _arg(input: Tensor, dim: Any, keepdim: bool, arg: Any) -> Tensor:
     name = arg.__name__
     _check_nonempty(input, name, dim, IndexError)
     d = None if dim is None else _wrap_dim(dim, input.ndim)
+    if _batching.any_batched(input):  # inside vmap: the whole batch's indices at once
+        if d is None and not keepdim:
+            return _arg(input.reshape(-1), 0, False, arg)
+        if d is not None and input.ndim:
+            return _batching.per_batch(lambda p: _arg(p, d + 1, keepdim, arg), input)
 
     def find(a: np.ndarray) -> np.ndarray:
         if d is None:

@@ -17,6 +17,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._data import _wrap_dim
 from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
+from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -34,6 +35,7 @@ _CUMSUM = Structural(
     _cumsum_vjp,
     backward="CumsumBackward0",
     jvp="linear",
+    batch="reduction",
 )
 
 
@@ -107,6 +109,7 @@ _CUMPROD = Structural(
     saves_out=True,
     backward="CumprodBackward0",
     kernel=lambda xp, a, dim: np.cumprod(a, axis=dim),
+    batch="reduction",
 )
 
 
@@ -171,6 +174,7 @@ _LOGCUMSUMEXP = Structural(
     # one log-add-exp after another, PyTorch's order of operations
     kernel=lambda xp, a, dim: np.logaddexp.accumulate(a, axis=dim) if a.ndim else a.copy(),
     jvp=_logcumsumexp_jvp,
+    batch="reduction",
 )
 
 
@@ -188,7 +192,10 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
             f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype.scalar_type}'; "
             "convert the tensor with .double() or .float()"
         )
-    return _LOGCUMSUMEXP(input, dim=_wrap_dim(dim, max(input.ndim, 1)))
+    d = _wrap_dim(dim, max(input.ndim, 1))
+    if input.ndim == 0 and _batching.any_batched(input):  # the batch's dimension is not a scan's
+        return _LOGCUMSUMEXP(input.reshape(1), dim=0).reshape(())
+    return _LOGCUMSUMEXP(input, dim=d)
 
 
 class _CumExtremum(NamedTuple):
@@ -225,6 +232,11 @@ _PICKS = {
 def _cum_extremum(input: Tensor, dim: int, op: str) -> Any:
     d = _wrap_dim(dim, max(input.ndim, 1))
     x = input.reshape(1) if input.ndim == 0 else input
+    if _batching.any_batched(x):  # inside vmap: the running extrema of the whole batch at once
+        found = _batching.per_batch(lambda p: _cum_extremum(p, d + 1, op), x)
+        if input.ndim == 0:
+            return type(found)(found.values.reshape(()), found.indices.reshape(()))
+        return found
     better = np.greater_equal if op == "cummax" else np.less_equal
 
     def find(data: np.ndarray) -> np.ndarray:

@@ -18,8 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._data import _wrap_dim
 from symgrad._tracing import TRACE, data_params
 from symgrad.ops.scattering import _scatter_index
+from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
@@ -258,6 +260,14 @@ def scatter_reduce(
     tensor([6., 2., 1.])
     """
     _check(input, src, reduce)
+    if _batching.any_batched(input, index, src) and input.ndim:  # inside vmap: once
+        d = _wrap_dim(dim, input.ndim) + 1
+        return _batching.per_batch(
+            lambda a, i, s: scatter_reduce(a, d, i, s, reduce, include_self=include_self),
+            input,
+            index,
+            src,
+        )
     d, idx = _scatter_index(input, dim, index, None, "scatter_reduce")
     if max(src.ndim, 1) != max(input.ndim, 1):
         raise RuntimeError(

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import _wrap_dim
-from symgrad.ops.gathering import _check_integer, _index_tensor
+from symgrad.ops.gathering import _check_integer, _index_tensor, _spread
+from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -164,6 +165,11 @@ def scatter(
         raise TypeError("scatter() missing the source: give src (a tensor) or value")
     if src is not None and not isinstance(src, Tensor):
         src, value = None, src
+    if _batching.any_batched(input, index, src) and input.ndim:  # inside vmap: once
+        d = _wrap_dim(dim, input.ndim) + 1
+        if src is None:
+            return _batching.per_batch(lambda a, i: scatter(a, d, i, value=value), input, index)
+        return _batching.per_batch(lambda a, i, s: scatter(a, d, i, s), input, index, src)
     d, idx = _scatter_index(input, dim, index, src, "scatter")
     hit, winner = _last_writer(tuple(input.shape), d, idx)
     along = _Along(tuple(input.shape), d, idx, winner.astype(input._data.dtype))
@@ -182,6 +188,9 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     >>> symgrad.zeros(3).scatter_add(0, symgrad.tensor([2, 2]), symgrad.tensor([5.0, 7.0]))
     tensor([ 0.,  0., 12.])
     """
+    if _batching.any_batched(input, index, src) and input.ndim:  # inside vmap: once
+        d = _wrap_dim(dim, input.ndim) + 1
+        return _batching.per_batch(lambda a, i, s: scatter_add(a, d, i, s), input, index, src)
     d, idx = _scatter_index(input, dim, index, src, "scatter_add")
     src_part = src[tuple(slice(0, n) for n in idx.shape)] if src.shape != idx.shape else src
     along = _Along(tuple(input.shape), d, idx)
@@ -223,6 +232,10 @@ def _rows(input: Tensor, dim: int, index: Tensor, op: str, source: Any = None) -
 
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
     """``input`` plus ``alpha * source`` added at the entries ``index`` along ``dim``."""
+    if _batching.any_batched(input, index, source) and input.ndim:
+        d = _wrap_dim(dim, input.ndim)
+        picks = _spread(index.reshape(-1), tuple(source.shape), d)
+        return scatter_add(input, d, picks, source if alpha == 1 else source * alpha)
     d, idx = _rows(input, dim, index, "index_add", source)
     rows = _Rows(tuple(input.shape), d, idx)
     return _INDEX_ADD(input, source, put=rows.put, take=rows.take, alpha=alpha)
@@ -230,6 +243,9 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     """``input`` with the entries ``index`` along ``dim`` replaced by ``source``'s."""
+    if _batching.any_batched(input, index, source) and input.ndim:
+        d = _wrap_dim(dim, input.ndim)
+        return scatter(input, d, _spread(index.reshape(-1), tuple(source.shape), d), source)
     d, idx = _rows(input, dim, index, "index_copy", source)
     rows = _Rows(tuple(input.shape), d, idx)
     hit = np.zeros(input.shape, dtype=bool)
@@ -239,6 +255,12 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     """``input`` with the entries ``index`` along ``dim`` set to ``value``."""
+    if _batching.any_batched(input, index, value) and input.ndim:
+        d = _wrap_dim(dim, input.ndim)
+        picks = _spread(index.reshape(-1), tuple(input.shape), d)
+        if isinstance(value, Tensor):
+            return scatter(input, d, picks, value.expand(picks.shape).to(input.dtype))
+        return scatter(input, d, picks, value=value)
     d, idx = _rows(input, dim, index, "index_fill")
     hit = np.zeros(input.shape, dtype=bool)
     hit[(slice(None),) * d + (idx,)] = True

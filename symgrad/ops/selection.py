@@ -20,6 +20,7 @@ from symgrad._std_sort import nth_element, std_sort
 from symgrad._tracing import TRACE, data_params
 from symgrad.ops.ordering import _RETURNS, _order, _return_type, _shared_jvp, _shared_vjp
 from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
+from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -110,6 +111,8 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     indices=tensor([3, 1]))
     """
     x, d = _reduction_dim(input, dim, "mode")
+    if _batching.any_batched(x) and input.ndim:  # inside vmap: every row of the batch at once
+        return _batching.per_batch(lambda p: mode(p, d + 1, keepdim), x)
 
     def picks(a: np.ndarray, rows: np.ndarray) -> np.ndarray:
         return np.array([_mode_of_row(row) for row in rows.tolist()], dtype=np.int64)
@@ -153,6 +156,8 @@ def nanmedian(input: Tensor, dim: Any = None, keepdim: Any = None) -> Any:
         return _nanmedian_all(input)
     _check_numbers(input, "median_out")
     x, d = _reduction_dim(input, dim, "median")
+    if _batching.any_batched(x) and input.ndim:
+        return _batching.per_batch(lambda p: nanmedian(p, d + 1, keepdim), x)
 
     def picks(a: np.ndarray, rows: np.ndarray) -> np.ndarray:
         order = _rows(_order(a, d, False), d)

@@ -17,6 +17,7 @@ from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.gathering import gather, index_select
 from symgrad.ops.pooling import pick
 from symgrad.ops.shape import expand
+from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -262,7 +263,10 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
     target_idx = list(common)
     target_idx[d] = indices.shape[d]
     x = input if tuple(input.shape) == tuple(target_in) else expand(input, tuple(target_in))
-    idx = Tensor._make(np.broadcast_to(indices._data, tuple(target_idx)).copy())
+    if _batching.any_batched(indices):  # inside vmap: each element's own indices
+        idx = indices if tuple(indices.shape) == tuple(target_idx) else indices.expand(target_idx)
+    else:
+        idx = Tensor._make(np.broadcast_to(indices._data, tuple(target_idx)).copy())
     return gather(x, d, idx)
 
 

@@ -37,11 +37,19 @@ __all__ = [
     "wrap_level",
     "storage",
     "on_storage",
+    "any_batched",
+    "per_batch",
+    "Refused",
 ]
 
 
 class Unbatchable(Exception):
     """An operation inside ``vmap`` that has no batching rule (the caller loops instead)."""
+
+
+class Refused(RuntimeError):
+    """An error of the mapped function that ``vmap`` reports as it is, instead of trying
+    the per-element loop (PyTorch's refusals, such as batch norm's running statistics)."""
 
 
 class _State:
@@ -252,3 +260,31 @@ def _aligned(args: tuple, level: int) -> list:
         else:
             out.append(a)
     return out
+
+
+def any_batched(*args: Any) -> bool:
+    """Whether some of ``args`` are batched tensors (only ever inside ``vmap``)."""
+    if not STATE.depth:
+        return False
+    for a in args:
+        if type(a) is BatchedTensor:
+            return True
+    return False
+
+
+def per_batch(fn: Any, *args: Any) -> Any:
+    """``fn`` called once on the top ``vmap`` level's physical tensors: each of ``args`` that
+    is a tensor gets that level's batch as a leading dimension (one not batched there is
+    repeated along it, as a view), and ``fn``, which counts its dimensions one further, gives
+    results with the batch in front: those are batched again (a tuple or named tuple of them
+    keeps its type). Lower levels stay batched, so ``fn``'s own ops batch them in turn."""
+    level = _top_level(args)
+    size = batch_size(args, level)
+    return _rewrap(fn(*[unwrap_level(a, level, size) for a in args]), level)
+
+
+def _rewrap(out: Any, level: int) -> Any:
+    if isinstance(out, tuple):
+        items = [_rewrap(o, level) for o in out]
+        return type(out)(*items) if hasattr(out, "_fields") else tuple(items)
+    return BatchedTensor(out, level) if isinstance(out, Tensor) else out
