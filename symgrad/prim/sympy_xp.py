@@ -18,6 +18,8 @@ import sympy as sp
 from symgrad._symbol_names import NameSymbol, element_parts, latex_name, name_symbol
 from symgrad.prim.exact import exact
 from symgrad.prim.numpy_xp import NP, scatter_add
+from symgrad.prim.sympy_build import apply as apply_function
+from symgrad.prim.sympy_build import substitute
 
 __all__ = ["SX", "ElementSymbol", "symbol_array", "exact", "to_sympy"]
 
@@ -67,7 +69,7 @@ def to_sympy(a: np.ndarray) -> Any:
 
 
 def _vectorize(fn: Callable) -> Callable:
-    ufunc = np.frompyfunc(fn, 1, 1)
+    ufunc = np.frompyfunc(lambda a: apply_function(fn, (sp.sympify(a, strict=True),)), 1, 1)
 
     def apply(a: Any) -> np.ndarray:
         return np.asarray(ufunc(_objects(a)), dtype=object)
@@ -196,9 +198,15 @@ class SX:
     ) -> np.ndarray:
         """``g * partial_i`` with each element's expressions substituted."""
         partial = prim.local_derivatives[i] if out is None else prim.partials[i]
-        symbols = prim.inputs + (prim.out_symbol, sp.Symbol("_g"))
-        values = tuple(args) + (0 if out is None else out, g)
-        return _substitute(sp.Symbol("_g") * partial, symbols, values, prim.params, params)
+        values = tuple(args) + (0 if out is None else out,)
+        g = _objects(g)
+        if all(e == 1 for e in g.flat):  # g * partial is the partial itself
+            shape = np.broadcast_shapes(g.shape, *(np.shape(v) for v in values))
+            symbols = prim.inputs + (prim.out_symbol,)
+            found = _substitute(partial, symbols, values, prim.params, params)
+            return np.broadcast_to(found, shape).copy()
+        symbols = prim.inputs + (prim.out_symbol, _G)
+        return _substitute(_G * partial, symbols, values + (g,), prim.params, params)
 
     # -- data-dependent choices ----------------------------------------------------------------
     def eq(self, a: Any, b: Any) -> np.ndarray:
@@ -281,5 +289,8 @@ def _substitute(
     arrays = np.broadcast_arrays(*(_objects(v) for v in values))
     out = np.empty(arrays[0].shape if arrays else (), dtype=object)
     for index in np.ndindex(*out.shape):
-        out[index] = base.xreplace({s: a[index] for s, a in zip(symbols, arrays)})
+        out[index] = substitute(base, {s: a[index] for s, a in zip(symbols, arrays)})
     return out
+
+
+_G = sp.Symbol("_g")
