@@ -79,8 +79,6 @@ def substitute(template: Any, mapping: dict) -> Any:
     args = tuple(substitute(a, mapping) for a in template.args)
     if all(new is old for new, old in zip(args, template.args)):
         return template
-    if isinstance(template, sp.Function) and template.func.__module__.startswith(
-        "sympy.functions"
-    ):
+    if isinstance(template, sp.Function) and template.func.__module__.startswith("sympy.functions"):
         return apply(template.func, args)
     return template.func(*args)

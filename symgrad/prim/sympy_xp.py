@@ -140,7 +140,15 @@ class SX:
 
     @staticmethod
     def matmul(a: Any, b: Any) -> np.ndarray:
-        return np.matmul(_objects(a), _objects(b))
+        a, b = _objects(a), _objects(b)
+        if a.ndim != 2 or b.ndim not in (1, 2):
+            return np.matmul(a, b)
+        # each element one Add of its products, not a chain of pairwise sums
+        columns = b.reshape(b.shape[0], -1)
+        out = np.empty((a.shape[0], columns.shape[1]), dtype=object)
+        for i, j in np.ndindex(*out.shape):
+            out[i, j] = sp.Add(*(p * q for p, q in zip(a[i], columns[:, j])))
+        return out.reshape(a.shape[:1] + b.shape[1:])
 
     # -- matrices: closed forms of small ones (each batch element a sympy.Matrix) ------------
     @staticmethod

@@ -67,6 +67,7 @@ class Replay:
         self._names = {"v": 0, "g": 0}
         self.leaves: dict[int, Tensor] = {}  # the symbolic tensors met, in order
         self._owners: dict[str, Tensor] = {}  # symbol name -> the tensor it stands for
+        self._depths: dict[sp.Basic, int] = {}  # the nesting of the closed forms measured
 
     # -- forward ---------------------------------------------------------------------------------
     def value(self, t: Tensor) -> np.ndarray:
@@ -144,7 +145,7 @@ class Replay:
         out = np.empty(arr.shape, dtype=object)
         for index in np.ndindex(*arr.shape):
             e = sp.sympify(arr[index], strict=True)
-            if e.is_Atom or ((-e).is_Atom and not self.every_step):
+            if e.is_Atom or (_negated_atom(e) and not self.every_step):
                 out[index] = e
                 continue
             label = name if not arr.shape else f"{name}[{', '.join(map(str, index))}]"
@@ -249,7 +250,7 @@ class Replay:
             raise SymbolicDepthError(_DEPTH_MESSAGE) from None
         if not self.cse:
             for arr in result:
-                if arr is not None and _depth(arr) > MAX_INLINE_DEPTH:
+                if arr is not None and _depth(arr, self._depths) > MAX_INLINE_DEPTH:
                     raise SymbolicDepthError(_DEPTH_MESSAGE)
         return result
 
@@ -259,6 +260,12 @@ _DEPTH_MESSAGE = (
     f"(more than {MAX_INLINE_DEPTH} levels); pass cse=True to get it in assignment form "
     "(replacements, expressions), which stays linear in the size of the graph"
 )
+
+
+def _negated_atom(e: sp.Basic) -> bool:
+    """``-e`` is an atom (``e`` is ``-x``): checked without negating ``e``, which for a large
+    sum builds a new one."""
+    return e.is_Mul and len(e.args) == 2 and e.args[0] == -1 and e.args[1].is_Atom
 
 
 def _constant_spot(node: Node, i: int) -> tuple | None:
@@ -274,25 +281,26 @@ def _spot(t: Tensor) -> tuple:
     return (accumulator_of(t), 0) if t._requires_grad else ("constant", id(t))
 
 
-def _depth(arr: np.ndarray) -> int:
-    """The deepest nesting among the elements (iterative, shared subtrees visited once)."""
-    depth: dict[int, int] = {}
+def _depth(arr: np.ndarray, depth: dict | None = None) -> int:
+    """The deepest nesting among the elements (iterative, shared subtrees visited once; the
+    ``depth`` memo, kept by the caller, spares the trees already measured)."""
+    depth = {} if depth is None else depth
     best = 0
     for e in arr.flat:
         e = sp.sympify(e, strict=True)
         stack = [(e, False)]
         while stack:
             node, done = stack.pop()
-            if id(node) in depth:
+            if node in depth:
                 continue
             if done or not node.args:
-                depth[id(node)] = 1 + max((depth.get(id(a), 0) for a in node.args), default=0)
+                depth[node] = 1 + max((depth.get(a, 0) for a in node.args), default=0)
                 continue
             stack.append((node, True))
-            stack.extend((a, False) for a in node.args if id(a) not in depth)
+            stack.extend((a, False) for a in node.args if a not in depth)
             if len(stack) > sys.getrecursionlimit() * 50:
                 return MAX_INLINE_DEPTH + 1
-        best = max(best, depth[id(e)])
+        best = max(best, depth[e])
     return best
 
 
