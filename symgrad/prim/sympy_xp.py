@@ -17,7 +17,7 @@ import sympy as sp
 
 from symgrad._symbol_names import NameSymbol, element_parts, latex_name, name_symbol
 from symgrad.prim.exact import exact
-from symgrad.prim.numpy_xp import NP, scatter_add
+from symgrad.prim.numpy_xp import NP, _basic_key, scatter_add
 from symgrad.prim.sympy_build import apply as apply_function
 from symgrad.prim.sympy_build import substitute
 
@@ -177,7 +177,11 @@ class SX:
     @staticmethod
     def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> np.ndarray:
         out = _objects(np.zeros(shape, dtype=np.int64))
-        np.add.at(out, key, _objects(g))
+        g = _objects(g)
+        if unique or _basic_key(key):  # no index twice: 0 + g is g
+            out[key] = g[()] if g.ndim == 0 else g  # a 0-d array would go in as an element
+        else:
+            np.add.at(out, key, g)
         return out
 
     @staticmethod

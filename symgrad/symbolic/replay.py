@@ -68,6 +68,7 @@ class Replay:
         self.leaves: dict[int, Tensor] = {}  # the symbolic tensors met, in order
         self._owners: dict[str, Tensor] = {}  # symbol name -> the tensor it stands for
         self._depths: dict[sp.Basic, int] = {}  # the nesting of the closed forms measured
+        self._symbols: dict[int, np.ndarray] = {}  # by id of a tensor in self.leaves
 
     # -- forward ---------------------------------------------------------------------------------
     def value(self, t: Tensor) -> np.ndarray:
@@ -108,6 +109,9 @@ class Replay:
                 return self._derived(t)
             return constant_array(t, self.as_float)
         self.leaves.setdefault(id(t), t)
+        arr = self._symbols.get(id(t))
+        if arr is not None:
+            return arr
         arr = symbol_array_of(t)
         name = base_name(arr.flat[0]) if arr.size else None
         owner = self._owners.setdefault(name, t)
@@ -118,6 +122,7 @@ class Replay:
             )
         for s, v in zip(arr.flat, t._data.flat):
             self._numeric_values[s] = float(v)
+        self._symbols[id(t)] = arr
         return arr
 
     def _derived(self, t: Tensor) -> np.ndarray:
