@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 import sympy as sp
+from sympy.core.basic import _args_sortkey
 
 __all__ = ["apply", "substitute"]
 
@@ -81,4 +82,15 @@ def substitute(template: Any, mapping: dict) -> Any:
         return template
     if isinstance(template, sp.Function) and template.func.__module__.startswith("sympy.functions"):
         return apply(template.func, args)
+    if template.is_Mul and _plain_factors(args):
+        return sp.Mul._from_args(sorted(args, key=_args_sortkey))
     return template.func(*args)
+
+
+def _plain_factors(args: tuple) -> bool:
+    """Distinct symbols and function values (no numbers, powers or exponentials): factors
+    ``Mul`` has nothing to combine in, only to put in order."""
+    plain = all(
+        a.is_Symbol or (isinstance(a, sp.Function) and not isinstance(a, sp.exp)) for a in args
+    )
+    return plain and len(set(args)) == len(args) and all(a.is_commutative for a in args)

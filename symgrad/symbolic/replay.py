@@ -181,10 +181,11 @@ class Replay:
             if any(_constant_spot(n, i) in spots for i in range(len(n.next_functions)))
         }
         useful = leading_to(order, deps, {n for n, _ in spots} | users) | users
-        adjoint: dict[tuple[Node, int], np.ndarray] = {(root.grad_fn, root._output_nr): seed}
+        # the gradients reaching each output, summed once all have arrived
+        adjoint: dict[tuple[Node, int], list] = {(root.grad_fn, root._output_nr): [seed]}
         for node in order:
             for nr in range(node.num_outputs):
-                g = adjoint.pop((node, nr), None)
+                g = _total(adjoint.pop((node, nr), None))
                 if g is not None and (node, nr) in spots:
                     for k in spots[(node, nr)]:
                         result[k] = g
@@ -207,11 +208,7 @@ class Replay:
                     if fn is None or gi is None:
                         continue
                     key = (fn, fnr)
-                    adjoint[key] = (
-                        gi
-                        if key not in adjoint
-                        else _objects(np.asarray(adjoint[key] + gi, dtype=object))
-                    )
+                    adjoint.setdefault(key, []).append(gi)
         return result
 
     def _vjp(self, node: Node, g: np.ndarray, nr: int, needs: tuple | None = None) -> tuple:
@@ -265,6 +262,18 @@ _DEPTH_MESSAGE = (
     f"(more than {MAX_INLINE_DEPTH} levels); pass cse=True to get it in assignment form "
     "(replacements, expressions), which stays linear in the size of the graph"
 )
+
+
+def _total(arrays: list | None) -> np.ndarray | None:
+    """The element-wise sum of gradients of one shape: one ``Add`` per element (the same
+    expression as adding them pairwise, built once)."""
+    if not arrays or len(arrays) == 1:
+        return arrays[0] if arrays else None
+    arrays = np.broadcast_arrays(*(_objects(a) for a in arrays))
+    out = np.empty(arrays[0].shape, dtype=object)
+    for index in np.ndindex(*out.shape):
+        out[index] = sp.Add(*(a[index] for a in arrays))
+    return out
 
 
 def _negated_atom(e: sp.Basic) -> bool:
