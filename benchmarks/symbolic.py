@@ -14,10 +14,18 @@ Two cases, each checked for agreement before it is timed:
   (``cse=True``), and SymPy's ``diff`` of the nested formula if SymPy can build it at all (and
   the chain rule applied step by step in SymPy, which is what a SymPy user would do instead).
 
-SymEngine and CasADi run the same cases when they are importable. SymPy caches the results of
-its constructors; the cache is cleared before every timed run so no row reuses another's work.
-Times are wall-clock seconds, best of the repeats; ratios are to the SymPy ``diff`` row (to
-the SymPy chain rule by hand where ``diff`` cannot run).
+and second derivatives, each timed next to ``sympy.hessian`` of the same formula:
+
+- the Hessian of ``sum(tanh(W @ x))`` with respect to ``x``, ``W`` a named 20 x 20 matrix;
+- the Hessian of ``sum_i sin(x_i * x_(i+1)) + x_i**2`` for 100 variables, and for 1000 in
+  assignment form (``cse=True``; SymPy's side, a million ``diff`` calls, is not run);
+- the gradient of that sum for 1000 variables (SymPy's side run once: it is the slow part).
+
+SymEngine and CasADi run the same cases when they are importable (``pip install
+symgrad[symengine]``). SymPy caches the results of its constructors; the cache is cleared before
+every timed run so no row reuses another's work. Times are wall-clock seconds, the median of
+the repeats; ratios are to the SymPy ``diff`` row (to the SymPy chain rule by hand where
+``diff`` cannot run, to ``sympy.hessian`` for the Hessians).
 """
 
 from __future__ import annotations
@@ -38,12 +46,16 @@ from sympy.core.cache import clear_cache
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
 import symgrad  # noqa: E402
-from symgrad.symbolic import gradient  # noqa: E402
+from symgrad.symbolic import gradient, hessian, lambdify  # noqa: E402
 
 TERMS = 200
 CHAIN_STEPS = 200
 TARGET_SUM_GRADIENT = 0.3  # seconds, the issue's target for the 200-term gradient
 TARGET_CHAIN = 5.0  # seconds, the issue's target for the 600-op chain
+TARGET_TANH_HESSIAN = 1.0  # seconds, sum(tanh(W @ x)), W 20 x 20
+TARGET_SIN_HESSIAN = 0.5  # seconds, the sin sum, 100 variables
+TARGET_SIN_HESSIAN_CSE = 10.0  # seconds, the sin sum, 1000 variables, cse=True
+TARGET_SIN_GRADIENT = 0.5  # seconds, the sin sum's gradient, 1000 variables
 
 
 @dataclass
@@ -57,14 +69,14 @@ class Row:
 
 
 def best_time(run: Callable[[], object], repeats: int) -> float:
-    """The fastest of ``repeats`` runs, each after clearing SymPy's cache."""
+    """The median of ``repeats`` runs, each after clearing SymPy's cache."""
     times = []
     for _ in range(repeats):
         clear_cache()
         start = time.perf_counter()
         run()
         times.append(time.perf_counter() - start)
-    return min(times)
+    return float(np.median(times))
 
 
 def _close(a: float, b: float) -> bool:
@@ -233,6 +245,95 @@ def chain_case(repeats: int) -> list[Row]:
     return rows + peers_chain_case(repeats)
 
 
+# -- cases 3 to 6: Hessians and a large gradient ------------------------------------------------
+
+
+def tanh_problem(rng: np.random.Generator):
+    """``sum(tanh(W @ x))``: the symgrad tensors and the same formula in SymPy."""
+    W = symgrad.tensor(rng.standard_normal((20, 20)), dtype=symgrad.float64, name="W")
+    x = symgrad.tensor(rng.standard_normal(20), dtype=symgrad.float64, requires_grad=True, name="x")
+    ws = sp.Matrix(20, 20, lambda i, j: sp.Symbol(f"W[{i}, {j}]", real=True))
+    xs = [sp.Symbol(f"x[{i}]", real=True) for i in range(20)]
+    formula = sp.Add(*(sp.tanh(e) for e in ws * sp.Matrix(xs)))
+    return (W @ x).tanh().sum(), [x, W], formula, xs, list(ws)
+
+
+def sin_problem(rng: np.random.Generator, n: int):
+    """``sum_i sin(x_i x_(i+1)) + x_i**2`` for ``n`` variables, in symgrad and in SymPy."""
+    x = symgrad.tensor(rng.uniform(-1, 1, n), dtype=symgrad.float64, requires_grad=True, name="x")
+    xs = [sp.Symbol(f"x[{i}]", real=True) for i in range(n)]
+    formula = sp.Add(*(sp.sin(xs[i] * xs[i + 1]) for i in range(n - 1)), *(v**2 for v in xs))
+    return (x[:-1] * x[1:]).sin().sum() + (x * x).sum(), [x], formula, xs, []
+
+
+def check_hessian(ours, leaves, formula, xs, data) -> None:
+    """symgrad's Hessian and SymPy's second derivatives agree at the tensors' values."""
+    point = [t.detach().numpy() for t in leaves]
+    mine = np.asarray(lambdify([ours], leaves)(*point)[0], float)
+    values = dict(zip(xs, point[0]))
+    values.update(zip(data, np.ravel(point[1]) if data else ()))
+    n = len(xs)
+    for i, j in ((0, 0), (0, 1), (n // 2, n // 2 + 1), (n - 1, n - 1)):
+        theirs = float(sp.diff(formula, xs[i], xs[j]).xreplace(values))
+        if not _close(mine[i, j], theirs):
+            raise AssertionError(f"H[{i}, {j}]: symgrad {mine[i, j]} != sympy {theirs}")
+
+
+def hessian_case(label: str, problem, target: float, repeats: int, sympy_too: bool) -> list:
+    y, leaves, formula, xs, data = problem
+    check_hessian(hessian(y, leaves[0]), leaves, formula, xs, data)
+    case = f"{label} Hessian"
+    rows = [
+        Row(case, "symgrad", best_time(lambda: hessian(y, leaves[0]), repeats), _target(target))
+    ]
+    if sympy_too:
+        rows.append(Row(case, "SymPy hessian", best_time(lambda: sp.hessian(formula, xs), repeats)))
+    return rows + peers_hessian(case, formula, xs, repeats)
+
+
+def _target(seconds: float) -> str:
+    return f"target < {seconds:g} s"
+
+
+def second_order_cases(repeats: int) -> list[Row]:
+    rng = np.random.default_rng(0)
+    rows = hessian_case("tanh(W@x) 20x20", tanh_problem(rng), TARGET_TANH_HESSIAN, repeats, True)
+    rows += hessian_case("sin sum, 100", sin_problem(rng, 100), TARGET_SIN_HESSIAN, repeats, True)
+    y, (x,), formula, xs, _ = sin_problem(rng, 1000)
+    case = "sin sum, 1000 Hessian"
+    run = lambda: hessian(y, x, cse=True)  # noqa: E731
+    rows.append(
+        Row(case, "symgrad cse=True", best_time(run, repeats), _target(TARGET_SIN_HESSIAN_CSE))
+    )
+    rows.append(Row(case, "SymPy hessian", None, "not run: a million diff calls"))
+    rows += peers_hessian(case, formula, xs, repeats)
+    case = "sin sum, 1000 gradient"
+    run = lambda: gradient(y, x)  # noqa: E731
+    rows.append(Row(case, "symgrad inline", best_time(run, repeats), _target(TARGET_SIN_GRADIENT)))
+    rows.append(Row(case, "symgrad cse=True", best_time(lambda: gradient(y, x, cse=True), repeats)))
+    sympy_gradient = best_time(lambda: [sp.diff(formula, v) for v in xs], 1)
+    rows.append(Row(case, "SymPy diff", sympy_gradient, "one diff per variable; one run"))
+    se = _import("symengine")
+    if se is not None:
+        f, vs = se.sympify(formula), [se.sympify(v) for v in xs]
+        rows.append(
+            Row(case, "SymEngine diff", best_time(lambda: [f.diff(v) for v in vs], repeats))
+        )
+    return rows
+
+
+def peers_hessian(case: str, formula, xs, repeats: int) -> list[Row]:
+    se = _import("symengine")
+    if se is None:
+        return []
+    f, vs = se.sympify(formula), se.Matrix([se.sympify(v) for v in xs])
+
+    def run():
+        return se.Matrix([f]).jacobian(vs).jacobian(vs)
+
+    return [Row(case, "SymEngine", best_time(run, repeats), "jacobian of the gradient")]
+
+
 # -- SymEngine and CasADi, when importable -----------------------------------------------------
 
 
@@ -309,7 +410,7 @@ def references(rows: list[Row]) -> dict[str, Row]:
     """Per case, the row the ratios are to: SymPy's diff, or SymPy's chain rule by hand when
     its diff could not run."""
     chosen: dict[str, Row] = {}
-    for name in ("SymPy by hand", "SymPy diff"):
+    for name in ("SymPy by hand", "SymPy diff", "SymPy hessian"):
         for r in rows:
             if r.name == name and r.seconds is not None:
                 chosen[r.case] = r
@@ -337,7 +438,7 @@ def header(repeats: int) -> list[str]:
         for n, m in (("symengine", _import("symengine")), ("casadi", _import("casadi")))
     ]
     return [
-        "symgrad symbolic benchmark: closed-form gradients, best of "
+        "symgrad symbolic benchmark: closed-form gradients and Hessians, median of "
         f"{repeats} run(s), SymPy cache cleared before each",
         f"python {platform.python_version()}, sympy {sp.__version__}, numpy {np.__version__}, "
         f"{os.cpu_count()} CPUs; " + ", ".join(peers),
@@ -347,10 +448,10 @@ def header(repeats: int) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (best kept)")
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (median kept)")
     args = parser.parse_args(argv)
     print("\n".join(header(args.repeats)), flush=True)
-    rows = sum_case(args.repeats) + chain_case(args.repeats)
+    rows = sum_case(args.repeats) + chain_case(args.repeats) + second_order_cases(args.repeats)
     print("\n".join(table(rows)))
     return 0
 

@@ -17,7 +17,9 @@ import sympy as sp
 
 from symgrad._symbol_names import NameSymbol, element_parts, latex_name, name_symbol
 from symgrad.prim.exact import exact
-from symgrad.prim.numpy_xp import NP, scatter_add
+from symgrad.prim.numpy_xp import NP, _basic_key, scatter_add
+from symgrad.prim.sympy_build import apply as apply_function
+from symgrad.prim.sympy_build import substitute
 
 __all__ = ["SX", "ElementSymbol", "symbol_array", "exact", "to_sympy"]
 
@@ -67,7 +69,7 @@ def to_sympy(a: np.ndarray) -> Any:
 
 
 def _vectorize(fn: Callable) -> Callable:
-    ufunc = np.frompyfunc(fn, 1, 1)
+    ufunc = np.frompyfunc(lambda a: apply_function(fn, (sp.sympify(a, strict=True),)), 1, 1)
 
     def apply(a: Any) -> np.ndarray:
         return np.asarray(ufunc(_objects(a)), dtype=object)
@@ -138,7 +140,15 @@ class SX:
 
     @staticmethod
     def matmul(a: Any, b: Any) -> np.ndarray:
-        return np.matmul(_objects(a), _objects(b))
+        a, b = _objects(a), _objects(b)
+        if a.ndim != 2 or b.ndim not in (1, 2):
+            return np.matmul(a, b)
+        # each element one Add of its products, not a chain of pairwise sums
+        columns = b.reshape(b.shape[0], -1)
+        out = np.empty((a.shape[0], columns.shape[1]), dtype=object)
+        for i, j in np.ndindex(*out.shape):
+            out[i, j] = sp.Add(*(p * q for p, q in zip(a[i], columns[:, j])))
+        return out.reshape(a.shape[:1] + b.shape[1:])
 
     # -- matrices: closed forms of small ones (each batch element a sympy.Matrix) ------------
     @staticmethod
@@ -167,7 +177,11 @@ class SX:
     @staticmethod
     def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> np.ndarray:
         out = _objects(np.zeros(shape, dtype=np.int64))
-        np.add.at(out, key, _objects(g))
+        g = _objects(g)
+        if unique or _basic_key(key):  # no index twice: 0 + g is g
+            out[key] = g[()] if g.ndim == 0 else g  # a 0-d array would go in as an element
+        else:
+            np.add.at(out, key, g)
         return out
 
     @staticmethod
@@ -196,9 +210,15 @@ class SX:
     ) -> np.ndarray:
         """``g * partial_i`` with each element's expressions substituted."""
         partial = prim.local_derivatives[i] if out is None else prim.partials[i]
-        symbols = prim.inputs + (prim.out_symbol, sp.Symbol("_g"))
-        values = tuple(args) + (0 if out is None else out, g)
-        return _substitute(sp.Symbol("_g") * partial, symbols, values, prim.params, params)
+        values = tuple(args) + (0 if out is None else out,)
+        g = _objects(g)
+        if all(e == 1 for e in g.flat):  # g * partial is the partial itself
+            shape = np.broadcast_shapes(g.shape, *(np.shape(v) for v in values))
+            symbols = prim.inputs + (prim.out_symbol,)
+            found = _substitute(partial, symbols, values, prim.params, params)
+            return np.broadcast_to(found, shape).copy()
+        symbols = prim.inputs + (prim.out_symbol, _G)
+        return _substitute(_G * partial, symbols, values + (g,), prim.params, params)
 
     # -- data-dependent choices ----------------------------------------------------------------
     def eq(self, a: Any, b: Any) -> np.ndarray:
@@ -281,5 +301,8 @@ def _substitute(
     arrays = np.broadcast_arrays(*(_objects(v) for v in values))
     out = np.empty(arrays[0].shape if arrays else (), dtype=object)
     for index in np.ndindex(*out.shape):
-        out[index] = base.xreplace({s: a[index] for s, a in zip(symbols, arrays)})
+        out[index] = substitute(base, {s: a[index] for s, a in zip(symbols, arrays)})
     return out
+
+
+_G = sp.Symbol("_g")

@@ -12,10 +12,11 @@ from symgrad.autograd.engine import grad as engine_grad
 from symgrad.autograd.grad_mode import enable_grad
 from symgrad.prim.sympy_xp import to_sympy
 from symgrad.symbolic.matrix import MatrixReplay, as_result
-from symgrad.symbolic.names import is_symbolic, symbol_array_of
+from symgrad.symbolic.names import is_symbolic
 from symgrad.symbolic.printing import Assignments, Blocks, Results
 from symgrad.symbolic.recognise import simplified
 from symgrad.symbolic.replay import Replay, seed_ones
+from symgrad.symbolic.second_order import NoClosedSecondOrder, hessian_sweep
 from symgrad.tensor import Tensor
 
 __all__ = ["expression", "gradient", "jacobian", "hessian"]
@@ -246,34 +247,34 @@ def hessian(
     if any(xi.grad_fn is not None for xi in xs):
         raise ValueError("hessian() differentiates with respect to leaf tensors")
     _check_inputs(xs)
-    if not cse:
+    try:
+        definitions, blocks = hessian_sweep(y, xs, cse, as_float)
+    except NoClosedSecondOrder as exc:
         found = _hessian_by_replay(y, xs, simplify, as_float)
-        if found is not None:
-            return Blocks(found) if blocked else found[0][0]
-    replay = Replay(cse=cse, as_float=as_float)
-    grads = _gradient_arrays(replay, y, xs, seed_ones(y.shape))
-    symbols = [list(symbol_array_of(xi).flat)[: xi.numel()] for xi in xs]
-    definitions = replay.definitions if cse else []
-    blocks = []
-    for g in grads:  # block (i, j): d/dx_j of the gradient by x_i
-        row = []
-        for sj in symbols:
-            rows = _derivatives(definitions, list(g.flat), sj)
-            matrix = sp.Matrix(len(rows), len(sj), lambda a, b, rows=rows: rows[a][b])
-            if simplify:
-                matrix = sp.Matrix(*matrix.shape, simplified(list(matrix), simplify))
-            row.append(matrix)
-        blocks.append(tuple(row))
+        if found is None:
+            raise NotImplementedError(
+                f"hessian(): SymPy leaves a local derivative unevaluated ({exc}), and the "
+                "gradient's own graph could not be replayed; use autograd.functional.hessian"
+            ) from None
+        result = Blocks(found) if blocked else found[0][0]
+        return Assignments(([], result)) if cse else result
+    if simplify:
+        blocks = [[_simplified_matrix(m, simplify) for m in row] for row in blocks]
+    blocks = [tuple(row) for row in blocks]
     result = Blocks(blocks) if blocked else blocks[0][0]
-    return _assignments(replay.definitions, result, simplify) if cse else result
+    return _assignments(definitions, result, simplify) if cse else result
+
+
+def _simplified_matrix(m: sp.Matrix, simplify: Any) -> sp.Matrix:
+    return sp.Matrix(*m.shape, simplified(list(m), simplify))
 
 
 def _hessian_by_replay(y: Tensor, xs: list, simplify: bool, as_float: bool) -> Any:
     """The Hessian blocks by replaying twice: the engine records the gradient's own graph
     (``create_graph``), and its Jacobian is replayed symbolically, one reverse pass per
-    gradient element, never one ``diff`` per pair of variables. None where that graph can't be
-    recorded or replayed (inputs that need no gradient, a custom op without double backward):
-    the caller then differentiates the gradient's closed form."""
+    gradient element. The way taken when SymPy leaves a local derivative of the assignment
+    form unevaluated; None where that graph can't be recorded or replayed either (inputs that
+    need no gradient, a custom op without double backward)."""
     if not y.requires_grad or not all(x.requires_grad and x.grad_fn is None for x in xs):
         return None
     try:
@@ -291,25 +292,3 @@ def _hessian_by_replay(y: Tensor, xs: list, simplify: bool, as_float: bool) -> A
     except (NotImplementedError, RuntimeError, ValueError, TypeError, AttributeError):
         return None
     return tuple(blocks)
-
-
-def _derivatives(definitions: list, exprs: list, xs: list) -> list:
-    """d(expr)/d(x) for every pair, chaining through assignment-form definitions in order
-    (forward mode over the replacements), so the work stays linear in their number."""
-    rows = [[None] * len(xs) for _ in exprs]
-    for j, x in enumerate(xs):
-        tangent: dict[sp.Symbol, sp.Expr] = {}
-        for s, d in definitions:
-            total = sp.diff(d, x)
-            for f in d.free_symbols:
-                if f in tangent and tangent[f] != 0:
-                    total += sp.diff(d, f) * tangent[f]
-            tangent[s] = total
-        for i, e in enumerate(exprs):
-            e = sp.sympify(e, strict=True)
-            total = sp.diff(e, x)
-            for f in e.free_symbols:
-                if f in tangent and tangent[f] != 0:
-                    total += sp.diff(e, f) * tangent[f]
-            rows[i][j] = total
-    return rows

@@ -67,6 +67,8 @@ class Replay:
         self._names = {"v": 0, "g": 0}
         self.leaves: dict[int, Tensor] = {}  # the symbolic tensors met, in order
         self._owners: dict[str, Tensor] = {}  # symbol name -> the tensor it stands for
+        self._depths: dict[sp.Basic, int] = {}  # the nesting of the closed forms measured
+        self._symbols: dict[int, np.ndarray] = {}  # by id of a tensor in self.leaves
 
     # -- forward ---------------------------------------------------------------------------------
     def value(self, t: Tensor) -> np.ndarray:
@@ -107,6 +109,9 @@ class Replay:
                 return self._derived(t)
             return constant_array(t, self.as_float)
         self.leaves.setdefault(id(t), t)
+        arr = self._symbols.get(id(t))
+        if arr is not None:
+            return arr
         arr = symbol_array_of(t)
         name = base_name(arr.flat[0]) if arr.size else None
         owner = self._owners.setdefault(name, t)
@@ -117,6 +122,7 @@ class Replay:
             )
         for s, v in zip(arr.flat, t._data.flat):
             self._numeric_values[s] = float(v)
+        self._symbols[id(t)] = arr
         return arr
 
     def _derived(self, t: Tensor) -> np.ndarray:
@@ -144,7 +150,7 @@ class Replay:
         out = np.empty(arr.shape, dtype=object)
         for index in np.ndindex(*arr.shape):
             e = sp.sympify(arr[index], strict=True)
-            if e.is_Atom or ((-e).is_Atom and not self.every_step):
+            if e.is_Atom or (_negated_atom(e) and not self.every_step):
                 out[index] = e
                 continue
             label = name if not arr.shape else f"{name}[{', '.join(map(str, index))}]"
@@ -175,10 +181,11 @@ class Replay:
             if any(_constant_spot(n, i) in spots for i in range(len(n.next_functions)))
         }
         useful = leading_to(order, deps, {n for n, _ in spots} | users) | users
-        adjoint: dict[tuple[Node, int], np.ndarray] = {(root.grad_fn, root._output_nr): seed}
+        # the gradients reaching each output, summed once all have arrived
+        adjoint: dict[tuple[Node, int], list] = {(root.grad_fn, root._output_nr): [seed]}
         for node in order:
             for nr in range(node.num_outputs):
-                g = adjoint.pop((node, nr), None)
+                g = _total(adjoint.pop((node, nr), None))
                 if g is not None and (node, nr) in spots:
                     for k in spots[(node, nr)]:
                         result[k] = g
@@ -201,11 +208,7 @@ class Replay:
                     if fn is None or gi is None:
                         continue
                     key = (fn, fnr)
-                    adjoint[key] = (
-                        gi
-                        if key not in adjoint
-                        else _objects(np.asarray(adjoint[key] + gi, dtype=object))
-                    )
+                    adjoint.setdefault(key, []).append(gi)
         return result
 
     def _vjp(self, node: Node, g: np.ndarray, nr: int, needs: tuple | None = None) -> tuple:
@@ -249,7 +252,7 @@ class Replay:
             raise SymbolicDepthError(_DEPTH_MESSAGE) from None
         if not self.cse:
             for arr in result:
-                if arr is not None and _depth(arr) > MAX_INLINE_DEPTH:
+                if arr is not None and _depth(arr, self._depths) > MAX_INLINE_DEPTH:
                     raise SymbolicDepthError(_DEPTH_MESSAGE)
         return result
 
@@ -259,6 +262,24 @@ _DEPTH_MESSAGE = (
     f"(more than {MAX_INLINE_DEPTH} levels); pass cse=True to get it in assignment form "
     "(replacements, expressions), which stays linear in the size of the graph"
 )
+
+
+def _total(arrays: list | None) -> np.ndarray | None:
+    """The element-wise sum of gradients of one shape: one ``Add`` per element (the same
+    expression as adding them pairwise, built once)."""
+    if not arrays or len(arrays) == 1:
+        return arrays[0] if arrays else None
+    arrays = np.broadcast_arrays(*(_objects(a) for a in arrays))
+    out = np.empty(arrays[0].shape, dtype=object)
+    for index in np.ndindex(*out.shape):
+        out[index] = sp.Add(*(a[index] for a in arrays))
+    return out
+
+
+def _negated_atom(e: sp.Basic) -> bool:
+    """``-e`` is an atom (``e`` is ``-x``): checked without negating ``e``, which for a large
+    sum builds a new one."""
+    return e.is_Mul and len(e.args) == 2 and e.args[0] == -1 and e.args[1].is_Atom
 
 
 def _constant_spot(node: Node, i: int) -> tuple | None:
@@ -274,25 +295,26 @@ def _spot(t: Tensor) -> tuple:
     return (accumulator_of(t), 0) if t._requires_grad else ("constant", id(t))
 
 
-def _depth(arr: np.ndarray) -> int:
-    """The deepest nesting among the elements (iterative, shared subtrees visited once)."""
-    depth: dict[int, int] = {}
+def _depth(arr: np.ndarray, depth: dict | None = None) -> int:
+    """The deepest nesting among the elements (iterative, shared subtrees visited once; the
+    ``depth`` memo, kept by the caller, spares the trees already measured)."""
+    depth = {} if depth is None else depth
     best = 0
     for e in arr.flat:
         e = sp.sympify(e, strict=True)
         stack = [(e, False)]
         while stack:
             node, done = stack.pop()
-            if id(node) in depth:
+            if node in depth:
                 continue
             if done or not node.args:
-                depth[id(node)] = 1 + max((depth.get(id(a), 0) for a in node.args), default=0)
+                depth[node] = 1 + max((depth.get(a, 0) for a in node.args), default=0)
                 continue
             stack.append((node, True))
-            stack.extend((a, False) for a in node.args if id(a) not in depth)
+            stack.extend((a, False) for a in node.args if a not in depth)
             if len(stack) > sys.getrecursionlimit() * 50:
                 return MAX_INLINE_DEPTH + 1
-        best = max(best, depth[id(e)])
+        best = max(best, depth[e])
     return best
 
 
