@@ -76,6 +76,11 @@ from symgrad.ops.shape_inplace import swapdims  # noqa: E402
 from symgrad.ops.sampling import *  # noqa: E402,F403
 from symgrad.ops.atleast import *  # noqa: E402,F403
 from symgrad.ops.bitwise import *  # noqa: E402,F403
+from symgrad.ops import assembling, differences, pairwise_distances, statistics  # noqa: E402
+from symgrad.ops.assembling import *  # noqa: E402,F403
+from symgrad.ops.pairwise_distances import *  # noqa: E402,F403
+from symgrad.ops.differences import *  # noqa: E402,F403
+from symgrad.ops.statistics import *  # noqa: E402,F403
 
 __all__ = [
     *decompositions.__all__,
@@ -111,6 +116,10 @@ __all__ = [
     *sampling.__all__,
     "swapdims",
     "dist",
+    *assembling.__all__,
+    *pairwise_distances.__all__,
+    *differences.__all__,
+    *statistics.__all__,
 ]
 
 from symgrad import ops as _ops  # noqa: E402
