@@ -157,7 +157,7 @@ def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Ten
     step = _step(x, dx)
     if y.shape[d] == 0:
         return y.sum(d) * 0
-    ends = _slice(y, d, 0, 1).squeeze(d) + _slice(y, d, y.shape[d] - 1).squeeze(d)
+    ends = y[(slice(None),) * d + (0,)] + y[(slice(None),) * d + (-1,)]
     return _scaled(y.sum(d) - _scaled(ends, 0.5), step)
 
 
