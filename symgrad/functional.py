@@ -1,8 +1,8 @@
 """``torch.functional``: the module where PyTorch defines some of its top-level functions
 (``import torch.functional as F`` in older code). The same functions as ``symgrad.*``.
 
-PyTorch's ``lu``, ``stft``, ``istft``, ``pca_lowrank`` and ``svd_lowrank`` are not provided; asking for one raises an
-``AttributeError`` that says so.
+PyTorch's ``lu``, ``stft``, ``istft``, ``pca_lowrank`` and ``svd_lowrank`` are not provided;
+asking for one raises an ``AttributeError`` that says so.
 
 Examples
 --------

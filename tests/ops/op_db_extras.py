@@ -79,5 +79,8 @@ EXTRAS = [
     _op("vander_increasing", lambda T, x: T.vander(x, N=4, increasing=True), arg(3), torch=False),
     _op("chain_matmul", _chain, arg(2, 3), arg(3, 4), arg(4, 2)),
     _op("fliplr", lambda T, x: T.fliplr(x), arg(3, 4)),
+    _op("renorm", lambda T, x: T.renorm(x, 2, 0, 1.0), arg(3, 4)),
+    _op("renorm_p1_dim1_method", lambda T, x: x.renorm(1, 1, 1.5), arg(3, 4)),
+    _op("renorm_p3", lambda T, x: T.renorm(x, 3, -1, 1.2), arg(2, 3, 2)),
     _op("flipud", lambda T, x: T.flipud(x), arg(3, 4)),
 ]

@@ -87,6 +87,20 @@ def test_assembled_tensors():
         assert symgrad.chain_matmul(symgrad.eye(2), symgrad.ones(2, 1)).tolist() == [[1.0]] * 2
 
 
+def test_renorm_values_gradient_and_errors():
+    x = symgrad.tensor([[3.0, 4.0], [0.1, 0.2]], dtype=symgrad.float64, requires_grad=True)
+    out = symgrad.renorm(x, 2, 0, 1.0)
+    np.testing.assert_allclose(out.detach().numpy(), [[0.6, 0.8], [0.1, 0.2]], rtol=1e-6)
+    assert _name(out) == "RenormBackward0"
+    out.backward(symgrad.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=symgrad.float64))
+    # the scaled row: (g - (x . g) x / |x|^2) / |x|; the other row passes g on
+    np.testing.assert_allclose(x.grad.numpy(), [[-0.064, 0.048], [3.0, 4.0]], rtol=1e-6)
+    with pytest.raises(RuntimeError, match="at least 2 dimensions"):
+        symgrad.renorm(symgrad.ones(3), 2, 0, 1.0)
+    with pytest.raises(RuntimeError, match="non-positive-norm"):
+        symgrad.renorm(symgrad.ones(2, 2), -1, 0, 1.0)
+
+
 def test_vander_gradient_is_that_of_powers():
     x = symgrad.tensor([0.5, -2.0, 3.0], dtype=symgrad.float64, requires_grad=True)
     symgrad.vander(x).sum().backward()
@@ -139,6 +153,7 @@ GRAPHS = {
     "cov": lambda T, a, b: T.cov(a),
     "corrcoef": lambda T, a, b: T.corrcoef(a),
     "fliplr": lambda T, a, b: T.fliplr(a),
+    "renorm": lambda T, a, b: T.renorm(a, 2, 1, 0.5),
 }
 
 
