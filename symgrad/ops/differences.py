@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad._data import _wrap_dim
 from symgrad.ops.derivatives import _divided, _scaled
 from symgrad.ops.joining import cat
@@ -148,7 +150,7 @@ def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Ten
     d = _wrap_dim(dim, max(y.ndim, 1))
     if isinstance(x, Tensor):
         if y.shape[d] == 0:
-            return y.sum(d) * 0
+            return _zeros_without(y, d)
         xs = _along(y, x, d)
         n = xs.shape[d]
         widths = _slice(xs, d, 1) - _slice(xs, d, 0, n - 1)
@@ -156,9 +158,15 @@ def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Ten
         return _divided(((_slice(y, d, 1) + _slice(y, d, 0, m - 1)) * widths).sum(d), 2.0)
     step = _step(x, dx)
     if y.shape[d] == 0:
-        return y.sum(d) * 0
+        return _zeros_without(y, d)
     ends = y[(slice(None),) * d + (0,)] + y[(slice(None),) * d + (-1,)]
     return _scaled(y.sum(d) - _scaled(ends, 0.5), step)
+
+
+def _zeros_without(y: Tensor, d: int) -> Tensor:
+    """PyTorch's integral over no samples: zeros, with no graph."""
+    shape = tuple(n for k, n in enumerate(y.shape) if k != d)
+    return Tensor._make(np.zeros(shape, dtype=y._data.dtype))
 
 
 def _step(x: Any, dx: Any) -> float:
@@ -192,8 +200,6 @@ def cumulative_trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int =
         raise RuntimeError("cumulative_trapezoid: received both x and dx; give one of them")
     d = _wrap_dim(dim, max(y.ndim, 1))
     m = y.shape[d]
-    if m == 0:
-        return y
     sums = _slice(y, d, 1) + _slice(y, d, 0, m - 1)
     if isinstance(x, Tensor):
         xs = _along(y, x, d)
