@@ -111,6 +111,20 @@ uint32 = dtype("uint32", np.uint32)
 uint64 = dtype("uint64", np.uint64)
 LIMITED = (uint16, uint32, uint64)
 
+# the element-wise ops PyTorch computes on them, and its kernels' names in the errors of the rest
+_LIMITED_OPS = frozenset({"mul", "bitwise_and", "bitwise_or", "bitwise_xor"})
+_KERNEL_NAMES = {"add": "add_stub", "sub": "add_stub", "pow": "pow", "clamp": "clamp_scalar_cpu"}
+
+
+def check_limited(d: dtype, op: str) -> None:
+    """PyTorch's NotImplementedError for an element-wise ``op`` it lacks on uint16/32/64."""
+    if op not in _LIMITED_OPS:
+        raise NotImplementedError(
+            f"\"{_KERNEL_NAMES.get(op, op + '_cpu')}\" not implemented for '{d.scalar_type}'; "
+            "convert the tensor with .long() or .float() first"
+        )
+
+
 _ALL = (float16, float32, float64, int32, int64, bool_, uint8, int8, int16, *LIMITED)
 _BY_NUMPY = {d.numpy: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}

@@ -423,17 +423,9 @@ class Elementwise(Primitive):
         d = dtypes.result_type(*args)
         if self.promote == "float" and not d.is_floating_point:
             d = dtypes.get_default_dtype()
-        if d in dtypes.LIMITED and self.name not in _LIMITED_OPS:
-            raise NotImplementedError(
-                f'"{_KERNEL_NAMES.get(self.name, self.name + "_cpu")}" not implemented for '
-                f"'{d.scalar_type}'; convert the tensor with .long() or .float() first"
-            )
+        if d in dtypes.LIMITED:
+            dtypes.check_limited(d, self.name)
         return d.numpy
-
-
-# what PyTorch computes on uint16/32/64 tensors, and its kernels' names in the errors of the rest
-_LIMITED_OPS = frozenset({"mul", "bitwise_and", "bitwise_or", "bitwise_xor"})
-_KERNEL_NAMES = {"add": "add_stub", "sub": "add_stub", "pow": "pow", "clamp": "clamp_scalar_cpu"}
 
 
 _G_SYMBOLS: dict[int, Any] = {}
