@@ -154,6 +154,7 @@ GRAPHS = {
     "corrcoef": lambda T, a, b: T.corrcoef(a),
     "fliplr": lambda T, a, b: T.fliplr(a),
     "renorm": lambda T, a, b: T.renorm(a, 2, 1, 0.5),
+    "kron": lambda T, a, b: T.kron(a, b[0]),
 }
 
 
