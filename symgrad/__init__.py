@@ -19,6 +19,9 @@ from symgrad.dtypes import (
     result_type,
     set_default_dtype,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from symgrad.tensor import Tensor
 from symgrad._data import Size

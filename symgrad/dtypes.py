@@ -23,6 +23,9 @@ __all__ = [
     "uint8",
     "int8",
     "int16",
+    "uint16",
+    "uint32",
+    "uint64",
     "get_default_dtype",
     "set_default_dtype",
     "promote_types",
@@ -88,6 +91,9 @@ _SCALAR_TYPES = {
     "uint8": "Byte",
     "int8": "Char",
     "int16": "Short",
+    "uint16": "UInt16",
+    "uint32": "UInt32",
+    "uint64": "UInt64",
 }
 float16 = dtype("float16", np.float16)
 float32 = dtype("float32", np.float32)
@@ -98,8 +104,28 @@ bool_ = dtype("bool", np.bool_)
 uint8 = dtype("uint8", np.uint8)
 int8 = dtype("int8", np.int8)
 int16 = dtype("int16", np.int16)
+# PyTorch's "limited support" unsigned types: made, converted, compared for equality,
+# multiplied and summed, but promoted with nothing but themselves and the floating types
+uint16 = dtype("uint16", np.uint16)
+uint32 = dtype("uint32", np.uint32)
+uint64 = dtype("uint64", np.uint64)
+LIMITED = (uint16, uint32, uint64)
 
-_ALL = (float16, float32, float64, int32, int64, bool_, uint8, int8, int16)
+# the element-wise ops PyTorch computes on them, and its kernels' names in the errors of the rest
+_LIMITED_OPS = frozenset({"mul", "bitwise_and", "bitwise_or", "bitwise_xor"})
+_KERNEL_NAMES = {"add": "add_stub", "sub": "add_stub", "pow": "pow", "clamp": "clamp_scalar_cpu"}
+
+
+def check_limited(d: dtype, op: str) -> None:
+    """PyTorch's NotImplementedError for an element-wise ``op`` it lacks on uint16/32/64."""
+    if op not in _LIMITED_OPS:
+        raise NotImplementedError(
+            f"\"{_KERNEL_NAMES.get(op, op + '_cpu')}\" not implemented for '{d.scalar_type}'; "
+            "convert the tensor with .long() or .float() first"
+        )
+
+
+_ALL = (float16, float32, float64, int32, int64, bool_, uint8, int8, int16, *LIMITED)
 _BY_NUMPY = {d.numpy: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
 _default = [float32]
@@ -178,6 +204,11 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     """
     if a is b:
         return a
+    if (a in LIMITED or b in LIMITED) and _FLOAT not in (a.category, b.category):
+        raise RuntimeError(
+            "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+            f"{a.scalar_type} and {b.scalar_type}; convert one of them with .to(dtype)"
+        )
     if a.category != b.category:
         return a if a.category > b.category else b
     if a.numpy.kind != b.numpy.kind and a.category == _INT:

@@ -1,9 +1,8 @@
 """``torch.functional``: the module where PyTorch defines some of its top-level functions
 (``import torch.functional as F`` in older code). The same functions as ``symgrad.*``.
 
-PyTorch's ``block_diag``, ``cartesian_prod``, ``cdist``, ``chain_matmul``, ``lu``, ``stft``,
-``istft``, ``pca_lowrank`` and ``svd_lowrank`` are not provided; asking for one raises an
-``AttributeError`` that says so.
+PyTorch's ``lu``, ``stft``, ``istft``, ``pca_lowrank`` and ``svd_lowrank`` are not provided;
+asking for one raises an ``AttributeError`` that says so.
 
 Examples
 --------
@@ -15,6 +14,7 @@ tensor(11.)
 
 from __future__ import annotations
 
+from symgrad.ops.assembling import block_diag, cartesian_prod, chain_matmul
 from symgrad.ops.atleast import (
     atleast_1d,
     atleast_2d,
@@ -25,6 +25,7 @@ from symgrad.ops.atleast import (
 from symgrad.ops.einsum import einsum
 from symgrad.ops.joining import split
 from symgrad.ops.norms import norm
+from symgrad.ops.pairwise_distances import cdist
 from symgrad.ops.products import tensordot
 from symgrad.ops.tiling import broadcast_tensors, meshgrid
 from symgrad.ops.uniques import unique, unique_consecutive
@@ -33,6 +34,10 @@ __all__ = [
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
+    "block_diag",
+    "cartesian_prod",
+    "cdist",
+    "chain_matmul",
     "broadcast_shapes",
     "broadcast_tensors",
     "einsum",
@@ -46,10 +51,6 @@ __all__ = [
 ]
 
 _MISSING = (
-    "block_diag",
-    "cartesian_prod",
-    "cdist",
-    "chain_matmul",
     "lu",
     "stft",
     "istft",

@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import dtypes, random
 from symgrad.ops.inplace import _write, inplace
+from symgrad.ops.trilinear import trilinear
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -244,15 +245,24 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     _check_bilinear(input1, input2, weight, bias)
     out_f, in1, in2 = weight.shape
     lead = tuple(input1.shape[:-1])
-    x1 = input1.reshape(-1, in1)
-    x2 = input2.reshape(-1, in2)
-    w = weight.permute(1, 0, 2).reshape(in1, out_f * in2)
-    y = (x1 @ w).reshape(-1, out_f, in2)
-    out = (y * x2.unsqueeze(1)).sum(-1).view(lead + (out_f,))
+    # PyTorch's graph: both inputs flattened to rows, one TrilinearBackward0, the view back
+    out = trilinear(input1.reshape(-1, in1), weight, input2.reshape(-1, in2))
+    out = out.view(lead + (out_f,))
     return out if bias is None else out + bias
 
 
+_C_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long"}
+
+
 def _check_bilinear(x1: Tensor, x2: Tensor, w: Tensor, b: Tensor | None) -> None:
+    named = [("input1", x1), ("input2", x2), ("weight", w)] + (
+        [("bias", b)] if b is not None else []
+    )
+    if len({t.dtype for _, t in named}) > 1:
+        listed = ", ".join(f"{k}: {_C_NAMES.get(t.dtype.name, t.dtype.name)}" for k, t in named)
+        raise RuntimeError(
+            f"All tensors must have the same dtype, got {listed}; convert them with .to(dtype)"
+        )
     if x1.ndim != x2.ndim:
         raise RuntimeError(
             f"bilinear(): input dimensions do not match: got {x1.ndim} and {x2.ndim}"

@@ -67,6 +67,12 @@ from symgrad.ops.summaries import *  # noqa: F403
 from symgrad.ops.tiling import *  # noqa: F403
 from symgrad.ops.uniques import *  # noqa: F403
 from symgrad.ops.variance import *  # noqa: F403
+from symgrad.ops import assembling, differences, pairwise_distances, statistics
+from symgrad.ops.assembling import *  # noqa: F403
+from symgrad.ops.pairwise_distances import *  # noqa: F403
+from symgrad.ops.differences import *  # noqa: F403
+from symgrad.ops.statistics import *  # noqa: F403
+from symgrad.ops.slice_norms import renorm
 from symgrad.ops import losses  # noqa: E402,F401  (declares the loss primitives)
 from symgrad.ops import methods  # noqa: E402,F401  (binds the Tensor methods)
 from symgrad.ops import devices  # noqa: E402,F401  (binds to, cpu, cuda, device)
@@ -111,6 +117,11 @@ __all__ = [
     *sampling.__all__,
     "swapdims",
     "dist",
+    *assembling.__all__,
+    *pairwise_distances.__all__,
+    *differences.__all__,
+    *statistics.__all__,
+    "renorm",
 ]
 
 from symgrad import ops as _ops  # noqa: E402

@@ -61,6 +61,9 @@ _MUL_SCALAR = Elementwise(
 _ADD_SCALAR = Elementwise(
     "add_scalar", "x", lambda x, c: x + c, params="c", kernel=np.add, backward="AddBackward1"
 )
+_DIV_SCALAR = Elementwise(
+    "div_scalar", "x", lambda x, c: x / c, params="c", kernel=np.divide, backward="DivBackward1"
+)
 _SGN = Elementwise(
     "sgn",
     "x",
@@ -74,6 +77,10 @@ _SGN = Elementwise(
 
 def _scaled(t: Tensor, c: float) -> Tensor:
     return _MUL_SCALAR(t, params=(c,))
+
+
+def _divided(t: Tensor, c: float) -> Tensor:
+    return _DIV_SCALAR(t, params=(c,))
 
 
 def _shifted(t: Tensor, c: float) -> Tensor:

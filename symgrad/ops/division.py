@@ -121,6 +121,12 @@ def _arrays(input: Any, other: Any, op: str) -> tuple:
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         raise TypeError(f"{op}(): expected at least one Tensor argument, got two numbers")
     dtype = dtypes.result_type(input, other)
+    if dtype in dtypes.LIMITED:
+        kernel = "div_floor_cpu" if op == "floor_divide" else f"{op}_cpu"
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{dtype.scalar_type}'; convert the tensor with "
+            ".long() first"
+        )
     arrays = []
     for v in (input, other):
         if not isinstance(v, Tensor):

@@ -315,6 +315,12 @@ def _compare(ufunc: Any, name: str) -> Any:
         ):
             return _batching.broadcasting_op(op, (input, other))
         a, b = _data(input, name), _data(other, name)
+        if name not in ("eq", "ne") and (_limited(a) or _limited(b)):
+            dtype = dtypes.from_numpy_dtype(np.asarray(a if _limited(a) else b).dtype)
+            raise NotImplementedError(
+                f"\"{name}_cpu\" not implemented for '{dtype.scalar_type}'; convert the tensor "
+                "with .long() first"
+            )
         _check_int_fits(a, b, name)
         _check_int_fits(b, a, name)
         result = Tensor._make(np.asarray(ufunc(a, b)))
@@ -341,6 +347,10 @@ gt = _compare(np.greater, "gt")
 ge = _compare(np.greater_equal, "ge")
 logical_and = _compare(np.logical_and, "logical_and")
 logical_or = _compare(np.logical_or, "logical_or")
+
+
+def _limited(v: Any) -> bool:
+    return type(v) is np.ndarray and v.dtype in (np.uint16, np.uint32, np.uint64)
 
 
 def _check_int_fits(number: Any, array: Any, name: str) -> None:

@@ -182,6 +182,14 @@ _SAME_NAME = (
     "fill_",
     "zero_",
     "copy_",
+    "diff",
+    "renorm",
+    "histc",
+    "bincount",
+    "fliplr",
+    "flipud",
+    "cov",
+    "corrcoef",
 )
 
 

@@ -12,9 +12,11 @@ from typing import Any
 
 from symgrad import dtypes, legacy_types
 from symgrad.ops import (
+    assembling,
     bitwise,
     decompositions,
     determinants,
+    differences,
     distances,
     division,
     gathering,
@@ -37,7 +39,9 @@ from symgrad.ops import (
     selection,
     shape,
     shape_inplace,
+    slice_norms,
     softmax_family,
+    statistics,
     summaries,
     tiling,
     triangular,
@@ -85,6 +89,10 @@ _MODULES = (
     gathering,
     uniques,
     putting,
+    assembling,
+    differences,
+    slice_norms,
+    statistics,
 )
 
 

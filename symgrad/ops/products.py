@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from symgrad._data import _wrap_dim
+from symgrad.ops.affine import _unsafe_view
 from symgrad.ops.linalg import matmul
 from symgrad.ops.shape import permute, reshape
 from symgrad.tensor import Tensor
@@ -23,12 +24,14 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
     >>> symgrad.kron(symgrad.tensor([1.0, 2.0]), symgrad.tensor([1.0, 10.0]))
     tensor([ 1., 10.,  2., 20.])
     """
+    # PyTorch's graph: each input's _unsafe_view into interleaved dimensions, one product,
+    # the _unsafe_view of the product (UnsafeViewBackward0 three times)
     n = max(input.ndim, other.ndim)
-    a = reshape(input, (1,) * (n - input.ndim) + tuple(input.shape))
-    b = reshape(other, (1,) * (n - other.ndim) + tuple(other.shape))
-    a = reshape(a, tuple(s for k in a.shape for s in (k, 1)))
-    b = reshape(b, tuple(s for k in b.shape for s in (1, k)))
-    return reshape(a * b, tuple(x * y for x, y in zip(a.shape[::2], b.shape[1::2])))
+    sa = (1,) * (n - input.ndim) + tuple(input.shape)
+    sb = (1,) * (n - other.ndim) + tuple(other.shape)
+    a = _unsafe_view(input, tuple(s for k in sa for s in (k, 1)))
+    b = _unsafe_view(other, tuple(s for k in sb for s in (1, k)))
+    return _unsafe_view(a * b, tuple(x * y for x, y in zip(sa, sb)))
 
 
 def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:

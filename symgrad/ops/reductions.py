@@ -122,7 +122,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     if not input.dtype.is_floating_point:
         raise RuntimeError(
             f"mean(): could not infer output dtype. Input dtype must be either a floating "
-            f"point or complex dtype. Got: {input.dtype.name.capitalize()}"
+            f"point or complex dtype. Got: {input.dtype.scalar_type}"
         )
     out = _MEAN(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim))
     return out if out._data.dtype == input._data.dtype else out.to(input.dtype)
@@ -223,14 +223,25 @@ def _empty_dim(input: Tensor, dim: Any) -> int | None:
     return None
 
 
+def _refuse_limited(input: Tensor, kernel: str) -> None:
+    """PyTorch has no ordering kernels for uint16, uint32, uint64."""
+    if input.dtype in dtypes.LIMITED:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{input.dtype.scalar_type}'; convert the tensor "
+            "with .long() first"
+        )
+
+
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """The maximum over ``dim`` (all dims by default); ties share the gradient."""
+    _refuse_limited(input, "max_values_cpu")
     _check_nonempty(input, "amax", dim)
     return _AMAX(input, dim=_dims(input, dim), keepdim=bool(keepdim))
 
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """The minimum over ``dim`` (all dims by default); ties share the gradient."""
+    _refuse_limited(input, "min_values_cpu")
     _check_nonempty(input, "amin", dim)
     return _AMIN(input, dim=_dims(input, dim), keepdim=bool(keepdim))
 
@@ -316,6 +327,7 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         from symgrad.ops.math import maximum
 
         return maximum(input, dim)
+    _refuse_limited(input, "max_all" if dim is None else "max_cpu")
     _check_nonempty(input, "max", dim)
     if dim is None:
         return _MAX_ALL(input, dim=None, keepdim=False)
@@ -328,6 +340,7 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         from symgrad.ops.math import minimum
 
         return minimum(input, dim)
+    _refuse_limited(input, "min_all" if dim is None else "min_cpu")
     _check_nonempty(input, "min", dim)
     if dim is None:
         return _MIN_ALL(input, dim=None, keepdim=False)
@@ -359,11 +372,13 @@ def _arg(input: Tensor, dim: Any, keepdim: bool, arg: Any) -> Tensor:
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """The index of the maximum (over the flattened tensor when ``dim`` is None)."""
+    _refuse_limited(input, "argmax_cpu")
     return _arg(input, dim, keepdim, np.argmax)
 
 
 def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """The index of the minimum (over the flattened tensor when ``dim`` is None)."""
+    _refuse_limited(input, "argmin_cpu")
     return _arg(input, dim, keepdim, np.argmin)
 
 

@@ -154,6 +154,8 @@ class Application:
         d = dtypes.result_type(*args)
         if self.promote == "float" and not d.is_floating_point:
             d = dtypes.get_default_dtype()
+        if d in dtypes.LIMITED:
+            dtypes.check_limited(d, self.name)
         return d.numpy
 
 

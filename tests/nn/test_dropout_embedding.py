@@ -148,3 +148,64 @@ def test_bilinear_values_and_errors():
         SF.bilinear(symgrad.ones(2, 2), symgrad.ones(3, 3), w)
     with pytest.raises(RuntimeError, match="bias size does not match"):
         SF.bilinear(x1, x2, w, symgrad.ones(3))
+
+
+def _names(fn: object, depth: int) -> list:
+    """The node names below ``fn``, depth first, down to ``depth`` levels."""
+    if fn is None or depth == 0:
+        return []
+    found = [type(fn).__name__]
+    for child, _ in fn.next_functions:
+        found += _names(child, depth - 1)
+    return found
+
+
+def test_bilinear_records_pytorchs_trilinear_graph_and_gradients():
+    x1 = symgrad.tensor([[1.0, 2.0]], requires_grad=True)
+    x2 = symgrad.tensor([[3.0, 0.0, 1.0]], requires_grad=True)
+    w = symgrad.arange(12.0).reshape(2, 2, 3).requires_grad_()
+    b = symgrad.tensor([0.5, -0.5], requires_grad=True)
+    out = SF.bilinear(x1, x2, w, b)
+    assert _names(out.grad_fn, 5) == [
+        "AddBackward0",
+        "ViewBackward0",
+        "TrilinearBackward0",
+        "ViewBackward0",
+        "AccumulateGrad",
+        "AccumulateGrad",
+        "ViewBackward0",
+        "AccumulateGrad",
+        "AccumulateGrad",
+    ]
+    out.sum().backward()
+    assert x1.grad.tolist() == [[28.0, 52.0]]
+    assert x2.grad.tolist() == [[30.0, 36.0, 42.0]]
+    assert w.grad.tolist() == [[[3.0, 0.0, 1.0], [6.0, 0.0, 2.0]]] * 2
+    assert b.grad.tolist() == [1.0, 1.0]
+    assert type(SF.bilinear(x1[0], x2[0], w).grad_fn).__name__ == "ViewBackward0"
+
+
+def test_bilinear_needs_one_dtype():
+    w = symgrad.ones(2, 2, 3, dtype=symgrad.float64)
+    with pytest.raises(RuntimeError, match="same dtype, got input1: float, input2: float"):
+        SF.bilinear(symgrad.ones(1, 2), symgrad.ones(1, 3), w)
+    module = symgrad.nn.Bilinear(2, 3, 4)
+    with pytest.raises(RuntimeError, match="weight: float, bias: float"):
+        module(symgrad.ones(1, 2, dtype=symgrad.float64), symgrad.ones(1, 3, dtype=symgrad.float64))
+
+
+def test_bilinear_matches_pytorch_graph_and_double_backward():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    arrays = [rng.standard_normal(s) for s in [(2, 4, 3), (2, 4, 5), (2, 3, 5), (2,)]]
+    results = []
+    for T in (symgrad, torch):
+        leaves = [T.tensor(a, requires_grad=True) for a in arrays]
+        out = T.nn.functional.bilinear(*leaves)
+        names = _names(out.grad_fn, 3)
+        g = T.autograd.grad((out**2).sum(), leaves, create_graph=True)
+        gg = T.autograd.grad(sum((x * x).sum() for x in g), leaves)
+        results.append((names, [x.detach().numpy() for x in g + gg]))
+    assert results[0][0] == results[1][0]
+    for ours, theirs in zip(results[0][1], results[1][1]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)

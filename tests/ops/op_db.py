@@ -640,3 +640,4 @@ OP_DB += __import__(__package__ + ".op_db_tiling", fromlist=["_"]).TILING
 OP_DB += __import__(__package__ + ".op_db_linalg", fromlist=["_"]).MATRICES
 OP_DB += __import__(__package__ + ".op_db_misc", fromlist=["_"]).MISC
 OP_DB += __import__(__package__ + ".op_db_elem", fromlist=["_"]).ELEM
+OP_DB += __import__(__package__ + ".op_db_extras", fromlist=["_"]).EXTRAS

@@ -271,6 +271,14 @@ _LAYERS = [
         arg(2, 2, 2),
         arg(4, 3, 2),
     ),
+    _op(
+        "bilinear_1d",
+        lambda T, x, y, w, b: T.nn.functional.bilinear(x, y, w, b),
+        arg(3),
+        arg(2),
+        arg(4, 3, 2),
+        arg(4),
+    ),
 ]
 
 FUNCTIONAL = ACTIVATIONS + _NORMS + _LOSSES + _LAYERS
