@@ -108,7 +108,9 @@ def pad_sequence(
             [3., 0.]])
     """
     if padding_side not in ("left", "right"):
-        raise ValueError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
+        raise ValueError(
+            f"Expected padding_side to be one of left or right, but got {padding_side}."
+        )
     sequences = list(sequences)
     if not sequences:
         raise RuntimeError("received an empty list of sequences")
