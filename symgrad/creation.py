@@ -54,13 +54,15 @@ __all__ = [
 ]
 
 
-def _check_device(device: Any) -> None:
+def _check_device(device: Any) -> Any:
     """The device checks of the factories that make values (no meta tensors)."""
-    if device is not None and as_device(device).type == "meta":
+    d = as_device(device)
+    if d.type == "meta":
         raise NotImplementedError(
             "symgrad makes meta tensors with empty, zeros and ones (device='meta') or with "
             "t.to('meta'); this factory needs device 'cpu'"
         )
+    return d
 
 
 def _finish(array: np.ndarray, requires_grad: bool, name: str | None = None) -> Tensor:
@@ -362,7 +364,7 @@ def randperm(
 
 def _like(input: Tensor, dtype: Any, device: Any) -> tuple[tuple, Any, Any]:
     # the input's device, not the default one, when no device is given
-    device = _check_device(input.device if device is None else device)
+    device = as_device(input.device if device is None else device)
     return input.shape, input.dtype if dtype is None else dtype, device
 
 
