@@ -136,12 +136,13 @@ def _parse(text: str) -> tuple[str, int | None]:
 
 
 _CPU = device("cpu")
+_META = device("meta")
 _default: list[device | None] = [None]  # what set_default_device chose (None: the CPU)
 
 
 def as_device(value: Any) -> device:
-    """``value`` (a string, device or None for the default device) as a CPU device, raising
-    PyTorch's error for a device symgrad cannot compute on."""
+    """``value`` (a string, device or None for the default device) as a CPU or meta device,
+    raising PyTorch's error for a device symgrad cannot compute on."""
     if value is None:
         value = _default[0]
         if value is None:
@@ -149,6 +150,8 @@ def as_device(value: Any) -> device:
     d = value if isinstance(value, device) else device(value)
     if d.type == "cpu":
         return _CPU if d.index is None else d
+    if d.type == "meta":
+        return _META
     if d.type == "cuda":
         raise AssertionError(_CPU_ONLY)
     if d.type == "mps":

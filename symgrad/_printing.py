@@ -239,6 +239,9 @@ def format_tensor(data: np.ndarray, suffixes: Sequence[str] = ()) -> str:
     >>> format_tensor(np.zeros((0, 3), dtype=np.float32), ["requires_grad=True"])
     'tensor([], size=(0, 3), requires_grad=True)'
     """
+    if type(data).__name__ == "MetaArray":  # no values to show
+        items = ["...", "device='meta'", f"size={tuple(data.shape)}", *suffixes]
+        return f"tensor({', '.join(items)})"
     data = np.asarray(data)
     indent = len(_PREFIX)
     size = [f"size={tuple(data.shape)}"]

@@ -9,7 +9,8 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._assign import warn_copy_construct
 from symgrad._data import check_fits, check_number, int_argument, sizes, to_array
-from symgrad._device import as_device as _check_device
+from symgrad._device import as_device
+from symgrad._meta import meta_array
 from symgrad.random import (
     Generator,
     get_rng_state,
@@ -51,6 +52,17 @@ __all__ = [
     "is_tensor",
     "numel",
 ]
+
+
+def _check_device(device: Any) -> Any:
+    """The device checks of the factories that make values (no meta tensors)."""
+    d = as_device(device)
+    if d.type == "meta":
+        raise NotImplementedError(
+            "symgrad makes meta tensors with empty, zeros and ones (device='meta') or with "
+            "t.to('meta'); this factory needs device 'cpu'"
+        )
+    return d
 
 
 def _finish(array: np.ndarray, requires_grad: bool, name: str | None = None) -> Tensor:
@@ -152,13 +164,15 @@ def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     >>> symgrad.zeros(2, 3).shape
     symgrad.Size([2, 3])
     """
-    _check_device(device)
+    if as_device(device).type == "meta":
+        return _finish(meta_array(_shape(size), _float_dtype(dtype)), requires_grad)
     return _finish(np.zeros(_shape(size), _float_dtype(dtype)), requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones of the given size."""
-    _check_device(device)
+    if as_device(device).type == "meta":
+        return _finish(meta_array(_shape(size), _float_dtype(dtype)), requires_grad)
     return _finish(np.ones(_shape(size), _float_dtype(dtype)), requires_grad)
 
 
@@ -350,7 +364,7 @@ def randperm(
 
 def _like(input: Tensor, dtype: Any, device: Any) -> tuple[tuple, Any, Any]:
     # the input's device, not the default one, when no device is given
-    device = _check_device(input.device if device is None else device)
+    device = as_device(input.device if device is None else device)
     return input.shape, input.dtype if dtype is None else dtype, device
 
 

@@ -38,6 +38,11 @@ def numpy(self: Tensor, *, force: bool = False) -> np.ndarray:
             f"instead (or call it under symgrad.no_grad()); this tensor has shape "
             f"{list(self.shape)}."
         )
+    if type(self._data).__name__ == "MetaArray":
+        raise TypeError(
+            "can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
+            "tensor to host memory first."
+        )
     return self._data
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad import dtypes
-from symgrad._device import _CPU, as_device, cuda_unavailable, device
+from symgrad._device import _CPU, _META, as_device, cuda_unavailable, device
 from symgrad._device import device as device_type
+from symgrad._meta import NO_DATA, MetaArray, meta_array
 from symgrad.ops.shape import _TO
 from symgrad.tensor import Tensor, bind_methods
 
@@ -28,8 +29,20 @@ _TO_KEYWORDS = ("device", "dtype", "non_blocking", "copy", "memory_format")
 
 
 def _device(self: Tensor) -> device:
-    """Where the values live: always ``device(type='cpu')``."""
-    return _CPU
+    """Where the values live: ``device(type='cpu')``, or ``device(type='meta')`` for a tensor
+    without values."""
+    return _META if isinstance(self._data, MetaArray) else _CPU
+
+
+def _is_meta(self: Tensor) -> bool:
+    """Whether this is a meta tensor (a shape and a dtype, no values)."""
+    return isinstance(self._data, MetaArray)
+
+
+def _to_meta(self: Tensor, dtype: dtypes.dtype) -> Tensor:
+    if isinstance(self._data, MetaArray) and dtype is self.dtype:
+        return self
+    return Tensor._make(meta_array(self.shape, dtype.numpy), requires_grad=self._requires_grad)
 
 
 def _is_cuda(self: Tensor) -> bool:
@@ -105,9 +118,11 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     tensor([1, 1])
     """
     target_device, target_dtype, copy = _to_arguments(args, kwargs)
-    if target_device is not None:
-        as_device(target_device)
     target_dtype = self.dtype if target_dtype is None else target_dtype
+    if target_device is not None and as_device(target_device) is _META:
+        return _to_meta(self, target_dtype)
+    if isinstance(self._data, MetaArray):
+        raise NotImplementedError(NO_DATA)
     if target_dtype is self.dtype and not copy:
         return self
     if self._requires_grad and not target_dtype.is_floating_point:
@@ -125,6 +140,8 @@ def _cpu(self: Tensor, memory_format: Any = None) -> Tensor:
     >>> t.cpu() is t
     True
     """
+    if isinstance(self._data, MetaArray):
+        raise NotImplementedError(NO_DATA)
     return self
 
 
@@ -144,6 +161,7 @@ bind_methods(
     {
         "device": property(_device),
         "is_cuda": property(_is_cuda),
+        "is_meta": property(_is_meta),
         "to": _to,
         "cpu": _cpu,
         "cuda": _cuda,

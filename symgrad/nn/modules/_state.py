@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._device import device
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
@@ -206,3 +207,29 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
         if result is not None:
             output = result
     return output
+
+
+def wants_meta(args: tuple, kwargs: dict) -> bool:
+    """Whether ``Module.to(*args, **kwargs)`` moves to the meta device."""
+    targets = [kwargs.get("device"), *args]
+    return any(
+        (isinstance(a, str) and a.startswith("meta"))
+        or (isinstance(a, device) and a.type == "meta")
+        or (isinstance(a, Tensor) and a.is_meta)
+        for a in targets
+    )
+
+
+def to_meta(module: Any, dtype: Any) -> Any:
+    """Replace ``module``'s parameters' and buffers' values by meta arrays (in place)."""
+    for m in module.modules():
+        for p in m._parameters.values():
+            if p is not None:
+                target = dtype if dtype is not None and p.is_floating_point() else p.dtype
+                p.data = p.to("meta", target)
+                p._grad = None
+        for name, b in m._buffers.items():
+            if b is not None:
+                target = dtype if dtype is not None and b.is_floating_point() else b.dtype
+                m._buffers[name] = b.to("meta", target)
+    return module

@@ -334,8 +334,12 @@ class Module:
     # -- conversion and state ------------------------------------------------------------------
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """Convert the floating parameters and buffers in place (``to(dtype)``,
-        ``to("cpu")``, ``to(tensor)``); returns ``self``."""
-        return _state.convert(self, _state.target_dtype(args, kwargs))
+        ``to("cpu")``, ``to(tensor)``, ``to("meta")``: shapes and dtypes only, no values);
+        returns ``self``."""
+        dtype = _state.target_dtype(args, kwargs)
+        if _state.wants_meta(args, kwargs):
+            return _state.to_meta(self, dtype)
+        return _state.convert(self, dtype)
 
     def cpu(self) -> Module:
         """``self`` (parameters always live on the CPU)."""

@@ -43,6 +43,40 @@ def _rnn_step(mode: str, x: Tensor, h: Any, w_ih, w_hh, b_ih, b_hh, w_hr=None) -
     return pre.tanh() if mode == "RNN_TANH" else pre.relu()
 
 
+def _packed_type(value: Any) -> type | None:
+    from symgrad.nn.utils.rnn import PackedSequence
+
+    return PackedSequence if isinstance(value, PackedSequence) else None
+
+
+def _permute(hx: Any, indices: Tensor) -> Any:
+    if isinstance(hx, tuple):
+        return tuple(h.index_select(1, indices) for h in hx)
+    return hx.index_select(1, indices)
+
+
+def _steps(input: Tensor, batch_sizes: list) -> list:
+    if batch_sizes[0] is None:
+        return [input[t] for t in range(input.shape[0])]
+    xs, offset = [], 0
+    for b in batch_sizes:
+        xs.append(input[offset : offset + b])
+        offset += b
+    return xs
+
+
+def _masked_step(mode: str, x: Tensor, h: Any, active: int | None, weights: list) -> Any:
+    """One step for the first ``active`` rows of the state (all when None or when every row is
+    active); the other rows keep their state."""
+    rows = (h[0] if mode == "LSTM" else h).shape[0] if active is not None else None
+    if active is None or active == rows:
+        return _rnn_step(mode, x, h, *weights)
+    if mode == "LSTM":
+        hy, cy = _rnn_step(mode, x, (h[0][:active], h[1][:active]), *weights)
+        return ops.cat([hy, h[0][active:]], 0), ops.cat([cy, h[1][active:]], 0)
+    return ops.cat([_rnn_step(mode, x, h[:active], *weights), h[active:]], 0)
+
+
 def _check_size(name: str, value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} should be of type int, got: {type(value).__name__}")
@@ -150,10 +184,13 @@ class RNNBase(Module):
                 )
         return hx
 
-    def forward(self, input: Tensor, hx: Any = None) -> tuple:
+    def forward(self, input: Any, hx: Any = None) -> tuple:
+        packed = _packed_type(input)
+        if packed is not None:
+            return self._forward_packed(input, hx, packed)
         if not isinstance(input, Tensor):
             raise TypeError(
-                f"{type(self).__name__} takes a tensor (packed sequences are not supported), "
+                f"{type(self).__name__} takes a tensor or a PackedSequence, "
                 f"got {type(input).__name__}"
             )
         if input.ndim not in (2, 3):
@@ -161,38 +198,70 @@ class RNNBase(Module):
                 f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D "
                 "tensor instead"
             )
-        if input.shape[-1] != self.input_size:
-            raise RuntimeError(
-                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
-                f"got {input.shape[-1]}"
-            )
+        self._check_input_size(input)
         batched = input.ndim == 3
         if batched and self.batch_first:
             input = input.transpose(0, 1)
         batch = input.shape[1] if batched else None
         state = self._initial_state(input, hx, batch)
+        steps = [None] * input.shape[0]
+        output, h_n = self._run(input, state, steps)
+        output = output.transpose(0, 1) if batched and self.batch_first else output
+        return output, h_n
+
+    def _check_input_size(self, input: Tensor) -> None:
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(
+                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
+                f"got {input.shape[-1]}"
+            )
+
+    def _forward_packed(self, input: Any, hx: Any, packed: type) -> tuple:
+        data, sorted_indices, unsorted_indices = (
+            input.data,
+            input.sorted_indices,
+            input.unsorted_indices,
+        )
+        self._check_input_size(data)
+        batch_sizes = [int(b) for b in input.batch_sizes.numpy()]
+        if hx is not None and sorted_indices is not None:
+            hx = _permute(hx, sorted_indices)
+        state = self._initial_state(data, hx, batch_sizes[0])
+        out, h_n = self._run(data, state, batch_sizes)
+        if unsorted_indices is not None:
+            h_n = _permute(h_n, unsorted_indices)
+        return packed(out, input.batch_sizes, sorted_indices, unsorted_indices), h_n
+
+    def _run(self, input: Tensor, state: Any, batch_sizes: list) -> tuple:
+        """Every layer and direction over ``input``: time-major ``(T, N, F)`` when the
+        ``batch_sizes`` are None, else packed data whose step ``t`` has ``batch_sizes[t]``
+        rows (the sequences still running at ``t``; a finished one keeps its last state)."""
+        directions = 2 if self.bidirectional else 1
+        lstm = self.mode == "LSTM"
         finals_h, finals_c = [], []
         layer_input = input
         for layer in range(self.num_layers):
+            xs = _steps(layer_input, batch_sizes)
             outputs = []
-            for d, suffix in enumerate(("", "_reverse")[: 2 if self.bidirectional else 1]):
-                k = layer * (2 if self.bidirectional else 1) + d
-                h = (state[0][k], state[1][k]) if self.mode == "LSTM" else state[k]
-                steps = range(layer_input.shape[0])
-                seq = []
-                for t in reversed(steps) if suffix else steps:
-                    h = _rnn_step(self.mode, layer_input[t], h, *self._weights(layer, suffix))
-                    seq.append(h[0] if self.mode == "LSTM" else h)
-                outputs.append(ops.stack(seq[::-1] if suffix else seq))
-                finals_h.append(h[0] if self.mode == "LSTM" else h)
-                if self.mode == "LSTM":
+            for d, suffix in enumerate(("", "_reverse")[:directions]):
+                k = layer * directions + d
+                h = (state[0][k], state[1][k]) if lstm else state[k]
+                weights = self._weights(layer, suffix)
+                order = range(len(xs))
+                seq: list = [None] * len(xs)
+                for t in reversed(order) if suffix else order:
+                    h = _masked_step(self.mode, xs[t], h, batch_sizes[t], weights)
+                    out = h[0] if lstm else h
+                    seq[t] = out if batch_sizes[t] is None else out[: batch_sizes[t]]
+                outputs.append(ops.stack(seq) if batch_sizes[0] is None else ops.cat(seq, 0))
+                finals_h.append(h[0] if lstm else h)
+                if lstm:
                     finals_c.append(h[1])
             layer_input = ops.cat(outputs, -1) if len(outputs) > 1 else outputs[0]
             if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, True)
-        output = layer_input.transpose(0, 1) if batched and self.batch_first else layer_input
         h_n = ops.stack(finals_h)
-        return output, ((h_n, ops.stack(finals_c)) if self.mode == "LSTM" else h_n)
+        return layer_input, ((h_n, ops.stack(finals_c)) if lstm else h_n)
 
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"

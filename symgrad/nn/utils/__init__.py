@@ -3,7 +3,7 @@
 beyond PyTorch, :func:`name_parameters` (each parameter named after its path, for closed
 forms)."""
 
-from symgrad.nn.utils import parametrize, prune
+from symgrad.nn.utils import parametrize, prune, rnn
 from symgrad.nn.utils._naming import name_parameters
 from symgrad.nn.utils.clip_grad import (
     clip_grad_norm_,
@@ -22,5 +22,6 @@ __all__ = [
     "vector_to_parameters",
     "parametrize",
     "prune",
+    "rnn",
     "name_parameters",
 ]
