@@ -1,10 +1,13 @@
 """The ``meta`` device: tensors that have a shape and a dtype but no values.
 
-A meta tensor's array is a :class:`MetaArray`, a zero-stride view of one zero, so it costs no
-memory whatever its shape. Element-wise NumPy functions on meta arrays give meta arrays of the
-result's shape (shape propagation); mixing a meta array with a CPU array raises PyTorch's
-``RuntimeError``; reading values (``item``, ``tolist``, ``numpy``) raises PyTorch's errors. The
-eager path never tests for the device: the checks live on the array type.
+A meta tensor's array is a :class:`MetaArray`, a zero-stride view of one nan (zero for
+integers), so it costs no memory whatever its shape. Computing on meta arrays raises a clear
+NotImplementedError: PyTorch would propagate shapes, but symgrad's meta tensors are
+placeholders, enough for the ensembling idiom (a module moved to ``'meta'`` and called with
+real parameters through ``functional_call``), never a source of made-up values. Mixing a meta
+array with a CPU array raises PyTorch's ``RuntimeError``; reading values (``item``,
+``tolist``, ``numpy``) raises PyTorch's errors. The eager path never tests for the device: the
+checks live on the array type.
 """
 
 from __future__ import annotations
@@ -16,30 +19,55 @@ import numpy as np
 __all__ = ["MetaArray", "meta_array", "NO_DATA"]
 
 NO_DATA = "Cannot copy out of meta tensor; no data!"
+_NO_COMPUTE = (
+    "{name}: symgrad does not compute on meta tensors (PyTorch would propagate only the shape "
+    "and dtype): a meta tensor is a placeholder here, for moving a module to 'meta' and "
+    "calling it with real parameters through symgrad.func.functional_call; compute on CPU "
+    "tensors instead"
+)
+# NumPy functions that only look at or rearrange a meta array's shape
+_SHAPE_ONLY = frozenset(
+    getattr(np, n)
+    for n in (
+        "shape",
+        "ndim",
+        "size",
+        "broadcast_to",
+        "reshape",
+        "transpose",
+        "moveaxis",
+        "swapaxes",
+        "expand_dims",
+        "squeeze",
+        "result_type",
+        "may_share_memory",
+        "shares_memory",
+        "broadcast_arrays",
+        "atleast_1d",
+        "atleast_2d",
+        "atleast_3d",
+    )
+)
 
 
 class MetaArray(np.ndarray):
     """A read-only, zero-stride array standing for values that do not exist."""
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        plain = []
         for x in inputs:
-            if isinstance(x, MetaArray):
-                plain.append(x.view(np.ndarray))
-            elif isinstance(x, np.ndarray) and x.ndim > 0:
-                first, other = ("cpu", "meta") if plain == [] else ("meta", "cpu")
+            if isinstance(x, np.ndarray) and not isinstance(x, MetaArray) and x.ndim > 0:
+                first, other = (
+                    ("meta", "cpu") if isinstance(inputs[0], MetaArray) else ("cpu", "meta")
+                )
                 raise RuntimeError(
                     f"Tensor on device {other} is not on the expected device {first}!"
                 )
-            else:
-                plain.append(x)
-        if kwargs.get("out") is not None:
-            raise RuntimeError(f"{ufunc.__name__}: a meta tensor has no data to write into")
-        with np.errstate(all="ignore"):
-            result = getattr(ufunc, method)(*plain, **kwargs)
-        if isinstance(result, tuple):
-            return tuple(meta_array(np.shape(r), np.asarray(r).dtype) for r in result)
-        return meta_array(np.shape(result), np.asarray(result).dtype)
+        raise NotImplementedError(_NO_COMPUTE.format(name=ufunc.__name__))
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        if func in _SHAPE_ONLY:
+            return super().__array_function__(func, types, args, kwargs)
+        raise NotImplementedError(_NO_COMPUTE.format(name=func.__name__))
 
     def item(self, *args: Any) -> Any:
         if self.size != 1:
@@ -52,4 +80,6 @@ class MetaArray(np.ndarray):
 
 def meta_array(shape: Any, dtype: Any) -> MetaArray:
     """A meta array of ``shape`` and ``dtype`` (no memory)."""
-    return np.broadcast_to(np.zeros((), dtype), tuple(shape)).view(MetaArray)
+    # a floating meta array that leaks into a computation shows nan, never a plausible value
+    fill = np.full((), np.nan if np.dtype(dtype).kind in "fc" else 0, dtype)
+    return np.broadcast_to(fill, tuple(shape)).view(MetaArray)

@@ -2,6 +2,7 @@
 
 import copy
 
+import numpy as np
 import pytest
 
 import symgrad
@@ -67,3 +68,19 @@ def test_module_to_meta_and_ensembling():
 def test_value_factories_refuse_meta():
     with pytest.raises(NotImplementedError, match="meta"):
         symgrad.tensor([1.0], device="meta")
+
+
+def test_computing_on_a_meta_tensor_raises_rather_than_inventing_values():
+    m = symgrad.zeros(2, 3, device="meta", requires_grad=True)
+    for compute in (
+        lambda: m * 2,
+        lambda: m.exp(),
+        lambda: m.sum(),
+        lambda: m @ symgrad.zeros(3, 2, device="meta"),
+    ):
+        with pytest.raises(NotImplementedError, match="does not compute on meta tensors"):
+            compute()
+    with pytest.raises(RuntimeError, match="not on the expected device meta"):
+        m + symgrad.ones(2, 3)
+    # a value read through a view is nan, never a plausible number
+    assert np.isnan(m.reshape(3, 2).detach()._data).all()

@@ -119,7 +119,7 @@ class Application:
             raise
         except OverflowError:  # a Python int the integer tensor's dtype can't hold
             raise int_overflow(self.name, datas + list(params), dtype) from None
-        if type(out) is not np.ndarray:
+        if not isinstance(out, np.ndarray):  # (a meta tensor's array is a subclass)
             # a formula that is constant in its inputs (the VJP of sign) gives a bare number
             shape = np.broadcast_shapes(*(np.shape(d) for d in datas))
             out = np.full(shape, out, dtype=dtype)
