@@ -66,13 +66,7 @@ def evaluate_dask(f: Any, arrays: tuple, dtype: Any) -> Any:
                 "compute_chunk_sizes() on it first"
             )
         lead = f._leading(k, a, shape)
-        try:
-            batch = np.broadcast_shapes(batch, lead)
-        except ValueError:
-            raise ValueError(
-                f"argument {k}'s leading dimensions {list(lead)} don't broadcast with the "
-                f"other arguments' {list(batch)}"
-            ) from None
+        batch = joined_batch(batch, lead, k)
         leads.append(lead)
     pairs = []
     for k, (a, lead) in enumerate(zip(data, leads)):
@@ -119,3 +113,15 @@ def _chunk_function(f: Any) -> Any:
         return np.concatenate([r.reshape(batch + (-1,)) for r in results], axis=-1)
 
     return chunk
+
+
+def joined_batch(batch: tuple, lead: tuple, k: int) -> tuple:
+    """The batch shape of the arguments so far (``batch``) and argument ``k``'s leading
+    dimensions ``lead``, broadcast; a clear ValueError where they don't broadcast."""
+    try:
+        return np.broadcast_shapes(batch, lead)
+    except ValueError:
+        raise ValueError(
+            f"argument {k}'s leading dimensions {list(lead)} don't broadcast with the "
+            f"other arguments' {list(batch)}"
+        ) from None

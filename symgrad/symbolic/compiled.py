@@ -10,6 +10,7 @@ import numpy as np
 from sympy.printing.c import C99CodePrinter
 
 from symgrad._silent import quiet
+from symgrad.symbolic.chunked import joined_batch
 from symgrad.tensor import Tensor
 
 __all__ = ["CompiledFunction", "REDUCTIONS"]
@@ -183,13 +184,7 @@ class CompiledFunction:
         for k, (a, (_, shape)) in enumerate(zip(data, self._leaves)):
             a = a.astype(np.float64, copy=False)
             lead = self._leading(k, a, shape)
-            try:
-                batch = np.broadcast_shapes(batch, lead)
-            except ValueError:
-                raise ValueError(
-                    f"argument {k}'s leading dimensions {list(lead)} don't broadcast with the "
-                    f"other arguments' {list(batch)}"
-                ) from None
+            batch = joined_batch(batch, lead, k)
             args.extend(a[(...,) + index] for index in np.ndindex(*shape))
         flat = self._fn(*args)
         results, start = [], 0
@@ -232,9 +227,10 @@ class CompiledFunction:
             )
         return ()
 
-    def _reduce(self, results: list, n: int) -> list:
+    def _reduce(self, results: list, n: int, wrap: Any = np.asarray) -> list:
         """Per-sample gradients reduced to those of the mean or the sum of the samples' losses:
-        a shared tensor's over the samples, a per-sample tensor's scaled by 1/n for the mean."""
+        a shared tensor's over the samples, a per-sample tensor's scaled by 1/n for the mean
+        (each reduced array passed through ``wrap``: NumPy's, or another backend's)."""
         if self.reduction == "none":
             return results
         out = []
@@ -242,7 +238,7 @@ class CompiledFunction:
             if per_sample:
                 out.append(r / n if self.reduction == "mean" else r)
             else:
-                out.append(np.asarray(r.mean(axis=0) if self.reduction == "mean" else r.sum(0)))
+                out.append(wrap(r.mean(axis=0) if self.reduction == "mean" else r.sum(axis=0)))
         return out
 
     def c_source(self, name: str = "f") -> str:
