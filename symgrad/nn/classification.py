@@ -15,6 +15,7 @@ from symgrad import ops as _ops
 from symgrad._tracing import TRACE, data_params
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.ops import losses as _losses
+from symgrad.ops.derivatives import _divided
 from symgrad.ops.softmax_family import log_softmax
 from symgrad.prim import batching as _batching
 from symgrad.prim.keys import ClassKey
@@ -259,10 +260,14 @@ def _probabilities_loss(
     share = smoothing / n if n else (math.nan if smoothing else 0.0)
     probs = target * (1 - smoothing) + share
     w = 1 if weight is None else weight.reshape((n,) + (1,) * (logp.ndim - dim - 1))
-    loss = -(logp * probs * w).sum(dim)
+    terms = logp * probs * w
+    if r == "none":
+        return -terms.sum(dim)
+    total = -terms.sum()  # PyTorch's graph: DivBackward1 <- NegBackward0 <- SumBackward0
+    count = terms.numel() // n if n else 0
     if r == "mean":
-        return loss.sum() / loss.numel() if loss.numel() and n else loss.sum() * math.nan
-    return loss if r == "none" else loss.sum()
+        return _divided(total, count) if count else total * math.nan
+    return total
 
 
 def _batched_smoothing(

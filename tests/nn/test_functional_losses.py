@@ -368,3 +368,27 @@ def test_smooth_l1_second_derivative_is_one_over_beta_inside():
     (g,) = symgrad.autograd.grad(y, x, create_graph=True)
     (gg,) = symgrad.autograd.grad(g.sum(), x)
     assert g.tolist() == [0.4, 1.0] and gg.tolist() == [2.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    "reduction, names",
+    [
+        ("mean", ["DivBackward1", "NegBackward0", "SumBackward0"]),
+        ("sum", ["NegBackward0", "SumBackward0"]),
+        ("none", ["NegBackward0", "SumBackward1"]),
+    ],
+)
+def test_cross_entropy_with_probabilities_records_pytorchs_graph(reduction, names):
+    x = symgrad.tensor([[0.5, -1.0, 2.0], [0.0, 1.0, -0.5]], requires_grad=True)
+    p = symgrad.tensor([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]])
+    loss = SF.cross_entropy(x, p, reduction=reduction)
+    node, seen = loss.grad_fn, []
+    for _ in names:
+        seen.append(node.name())
+        node = node.next_functions[0][0]
+    assert seen == names
+    # the value: the mean over the 2 rows of -sum(p * log_softmax(x))
+    logp = x.detach().log_softmax(1)
+    expected = -(p * logp).sum(1)
+    total = {"mean": expected.mean(), "sum": expected.sum(), "none": expected}[reduction]
+    assert symgrad.allclose(loss.detach(), total)
