@@ -269,7 +269,9 @@ class Elementwise(Application, Primitive):
         if create_graph:
             return Primitive.apply(self, node, grads, True)
         g = grads[0]
-        xs = [s._data if isinstance(s, Tensor) else s for s in node._unpack()]
+        xs = []
+        for s in node._unpack():  # a loop, not a comprehension: no frame of its own
+            xs.append(s._data if isinstance(s, Tensor) else s)
         out = node._out if node._packed is None else node._packed.output(node)
         params, meta, kernels = node.params, node._meta, self._vjp_kernels
         result = []
