@@ -33,8 +33,8 @@ _silent_set, _silent_reset, _SILENT = silencer()
 
 class Application:
     """How an element-wise primitive is called (mixed into
-    :class:`~symgrad.prim.elementwise.Elementwise`, which provides ``_raw``, ``numeric``,
-    ``name`` and ``promote``)."""
+    :class:`~symgrad.prim.elementwise.Elementwise`, which provides ``numeric``, ``name`` and
+    ``promote``, and sets ``_raw`` when it builds ``numeric``)."""
 
     _raw: Any = None  # the forward kernel itself, once built (None: not yet, or old NumPy)
     name: str
@@ -70,7 +70,7 @@ class Application:
                 else:
                     break
             else:
-                if dtype is not None and dtype.kind == "f" and _plain(params):
+                if dtype is not None and dtype.kind == "f" and (not params or _plain(params)):
                     token = _silent_set(_SILENT)
                     try:
                         out = raw(*datas, *params)
@@ -160,7 +160,7 @@ class Application:
 
 
 def _plain(params: tuple) -> bool:
-    """Whether ``params`` are Python numbers (none, most often), which never upcast."""
+    """Whether ``params`` are Python numbers, which never upcast."""
     for p in params:
         t = type(p)
         if t is not float and t is not int:

@@ -105,7 +105,6 @@ class Elementwise(Application, Primitive):
         self._node_cls = node_class(self.node_name())
         add_saved_properties(Node, self.param_names)  # grad_fn._saved_exponent
         self._forward: Callable | None = None
-        self._raw: Callable | None = None  # the forward kernel itself, for the fast path
         self._vjp_prims: dict[int, Elementwise] = {}
         self._vjp_uses: dict[int, tuple] = {}
         self._needs: tuple | None = None

@@ -10,7 +10,7 @@ import numpy as np
 from sympy.printing.c import C99CodePrinter
 
 from symgrad._silent import quiet
-from symgrad.symbolic.chunked import joined_batch
+from symgrad.symbolic.chunked import evaluate_dask, joined_batch
 from symgrad.tensor import Tensor
 
 __all__ = ["CompiledFunction", "REDUCTIONS"]
@@ -167,8 +167,6 @@ class CompiledFunction:
             )
         dtype = _float_dtype([a._data if isinstance(a, Tensor) else a for a in arrays])
         if any(_is_dask(a) for a in arrays):
-            from symgrad.symbolic.chunked import evaluate_dask
-
             return evaluate_dask(self, arrays, dtype)
         data = [np.asarray(a._data if isinstance(a, Tensor) else a) for a in arrays]
         results, batch = self._evaluate(data)
