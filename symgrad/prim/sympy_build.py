@@ -24,12 +24,15 @@ x*y*cos(x*y)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import sympy as sp
-from sympy.core.basic import _args_sortkey
+from sympy.core.assumptions import StdFactKB
+from sympy.core.basic import Basic, _args_sortkey
+from sympy.core.expr import Expr
 
-__all__ = ["apply", "substitute"]
+__all__ = ["apply", "product", "real_symbol", "substitute", "total"]
 
 # (function, argument kinds) -> True when eval leaves arguments of those kinds as they are
 _inert: dict[tuple, bool] = {}
@@ -64,11 +67,48 @@ def apply(func: Any, args: tuple) -> Any:
     key = (func, kinds)
     inert = _inert.get(key)
     if inert:
-        return func(*args, evaluate=False)
+        return _built(func, args)
     result = func(*args)
     if inert is None:
         _inert[key] = result.func is func and result.args == tuple(args)
+        if _inert[key]:
+            _nargs.setdefault(func, result.nargs)
     return result
+
+
+# function -> the ``nargs`` SymPy gives each of its values
+_nargs: dict = {}
+
+
+def _built(func: Any, args: tuple) -> Any:
+    """``func(*args, evaluate=False)`` without the checks of SymPy's constructor: the
+    expression its ``__new__`` would make for arguments already known to be left alone."""
+    obj = Basic.__new__(func, *args)
+    obj.nargs = _nargs[func]
+    return obj
+
+
+# symbol class -> one real symbol of it, whose assumptions the others copy
+_real_models: dict = {}
+
+
+def real_symbol(cls: type, name: str) -> Any:
+    """``cls(name, real=True)`` for a subclass of ``Symbol``, made without deducing its
+    assumptions again: those of the first one made are copied (the same facts, as SymPy's
+    deduction depends only on the assumptions given, never on the name)."""
+    model = _real_models.get(cls)
+    if model is None:
+        model = _real_models[cls] = cls("_model", real=True)
+    obj = Expr.__new__(cls)
+    obj.name = name
+    facts = StdFactKB.__new__(StdFactKB)
+    dict.update(facts, model._assumptions)
+    facts.rules = model._assumptions.rules
+    facts._generator = model._assumptions._generator
+    obj._assumptions = facts
+    obj._assumptions_orig = model._assumptions_orig
+    obj._assumptions0 = model._assumptions0
+    return obj
 
 
 def substitute(template: Any, mapping: dict) -> Any:
@@ -82,15 +122,60 @@ def substitute(template: Any, mapping: dict) -> Any:
         return template
     if isinstance(template, sp.Function) and template.func.__module__.startswith("sympy.functions"):
         return apply(template.func, args)
-    if template.is_Mul and _plain_factors(args):
-        return sp.Mul._from_args(sorted(args, key=_args_sortkey))
+    if template.is_Mul:
+        return product(args)
     return template.func(*args)
 
 
-def _plain_factors(args: tuple) -> bool:
-    """Distinct symbols and function values (no numbers, powers or exponentials): factors
-    ``Mul`` has nothing to combine in, only to put in order."""
-    plain = all(
-        a.is_Symbol or (isinstance(a, sp.Function) and not isinstance(a, sp.exp)) for a in args
-    )
-    return plain and len(set(args)) == len(args) and all(a.is_commutative for a in args)
+def product(args: tuple) -> Any:
+    """``Mul(*args)``; built directly when the factors are distinct symbols and function values
+    (or products of them) and at most a nonzero rational coefficient, which ``Mul`` has nothing
+    to combine in, only to multiply and put in order."""
+    factors = []
+    coeff = sp.S.One
+    for a in args:
+        for f in a.args if a.is_Mul else (a,):
+            if f.is_Rational:
+                coeff = coeff * f
+            else:
+                factors.append(f)
+    if not factors or coeff.is_zero or not _plain(factors):
+        return sp.Mul(*args)
+    factors.sort(key=_args_sortkey)
+    if coeff is not sp.S.One:
+        factors.insert(0, coeff)
+    return sp.Mul._from_args(tuple(factors), True)
+
+
+def total(terms: Sequence) -> Any:
+    """``Add(*terms)``; built directly when the terms are products of distinct symbols and
+    function values, each with at most a nonzero rational coefficient, and no two alike but
+    for it: there is nothing for ``Add`` to collect, only to put in order."""
+    if len(terms) < 2:
+        return sp.Add(*terms)
+    parts = set()
+    for t in terms:
+        part = _coefficient_free(t)
+        if part is None or part in parts:
+            return sp.Add(*terms)
+        parts.add(part)
+    return sp.Add._from_args(tuple(sorted(terms, key=_args_sortkey)), True)
+
+
+def _coefficient_free(t: Any) -> tuple | None:
+    """The factors of a plain term without its rational coefficient, or None for others."""
+    if t.is_Mul:
+        factors = t.args[1:] if t.args[0].is_Rational else t.args
+        return factors if _plain(list(factors)) else None
+    return (t,) if _plain_factor(t) else None
+
+
+def _plain_factor(a: Any) -> bool:
+    """A symbol or a function value (no number, power or exponential), commutative."""
+    if a.is_Symbol:
+        return a.is_commutative
+    return isinstance(a, sp.Function) and not isinstance(a, sp.exp) and a.is_commutative
+
+
+def _plain(factors: list) -> bool:
+    return all(map(_plain_factor, factors)) and len(set(factors)) == len(factors)

@@ -19,7 +19,7 @@ from symgrad._symbol_names import NameSymbol, element_parts, latex_name, name_sy
 from symgrad.prim.exact import exact
 from symgrad.prim.numpy_xp import NP, _basic_key, scatter_add
 from symgrad.prim.sympy_build import apply as apply_function
-from symgrad.prim.sympy_build import substitute
+from symgrad.prim.sympy_build import real_symbol, substitute
 
 __all__ = ["SX", "ElementSymbol", "symbol_array", "exact", "to_sympy"]
 
@@ -44,7 +44,7 @@ def symbol_array(name: str, shape: tuple) -> np.ndarray:
         out[()] = name_symbol(name, real=True)
         return out
     for index in np.ndindex(*shape):
-        out[index] = ElementSymbol(f"{name}[{', '.join(map(str, index))}]", real=True)
+        out[index] = real_symbol(ElementSymbol, f"{name}[{', '.join(map(str, index))}]")
     return out
 
 

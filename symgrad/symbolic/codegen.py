@@ -12,6 +12,7 @@ from sympy.simplify.cse_main import tree_cse
 
 from symgrad.prim import kernels
 from symgrad.symbolic.compiled import REDUCTIONS, CompiledFunction
+from symgrad.symbolic.fast_source import numpy_program, reuse_definitions
 from symgrad.symbolic.names import symbol_array_of
 from symgrad.symbolic.stable import stable_form
 from symgrad.tensor import Tensor
@@ -80,9 +81,11 @@ def _numbered(prefix: str) -> Any:
         k += 1
 
 
-def _program(replacements: list, flat: list, rename: dict, arg_syms: list) -> tuple[list, list]:
+def _program(replacements: list, flat: list, leaf_syms: list, arg_names: list) -> tuple[list, list]:
     """The assignments and results to print: our own names (``a0`` for the leaves' elements,
     ``t1`` for the intermediates), what the results need only, stable forms, shared terms."""
+    arg_syms = [sp.Symbol(n, real=True) for n in arg_names]
+    rename = dict(zip(leaf_syms, arg_syms))
     renamed = []
     for k, (s, e) in enumerate(replacements):
         t = sp.Symbol(f"t{k}", real=True)
@@ -106,7 +109,7 @@ def _shared(definitions: list, outputs: list) -> tuple[list, list]:
     the definitions and the results together (``c0``, ``c1``, ...), each placed just before
     the first assignment that uses it."""
     names = _numbered("c")
-    definitions, outputs = _reuse_definitions(definitions, outputs)
+    definitions, outputs = reuse_definitions(definitions, outputs)
     while True:
         program, outputs, merged = _eliminate(definitions, outputs, names)
         if not merged:
@@ -114,21 +117,6 @@ def _shared(definitions: list, outputs: list) -> tuple[list, list]:
         # a definition found to equal a shared term was merged with it: expressions that
         # differed only by the two names may now be equal, so look again
         definitions = program
-
-
-def _reuse_definitions(definitions: list, outputs: list) -> tuple[list, list]:
-    """Later occurrences of a definition's right-hand side written as its name (the graph
-    may compute one value at two nodes, or inside a bigger expression of a later node)."""
-    rule: dict = {}
-    kept = []
-    for t, d in definitions:
-        d = d.xreplace(rule) if rule else d
-        if d.is_Symbol:  # the same value as an earlier definition
-            rule[t] = d
-            continue
-        rule.setdefault(d, t)
-        kept.append((t, d))
-    return kept, [e.xreplace(rule) for e in outputs] if rule else outputs
 
 
 def _eliminate(definitions: list, outputs: list, names: Any) -> tuple[list, list, bool]:
@@ -209,9 +197,16 @@ def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> Co
     leaf_info = [_leaf_symbols(leaf) for leaf in leaves]
     flat, shapes, single = _outputs(exprs)
     # our own names only: a0.. for inputs, t0.. for the replacements, c0.. for shared terms
-    arg_syms = [sp.Symbol(f"a{i}", real=True) for i in range(sum(len(s) for s, _ in leaf_info))]
-    rename = dict(zip((s for ss, _ in leaf_info for s in ss), arg_syms))
-    assignments, results = _program(replacements, flat, rename, arg_syms)
+    leaf_syms = [s for ss, _ in leaf_info for s in ss]
+    arg_names = [f"a{i}" for i in range(len(leaf_syms))]
+    if backend == "numpy":
+        fast = numpy_program(replacements, flat, dict(zip(leaf_syms, arg_names)), arg_names)
+        if fast is not None:
+            source, fn = fast
+            program = lambda: _program(replacements, flat, leaf_syms, arg_names)  # noqa: E731
+            return CompiledFunction(fn, leaf_info, arg_names, program, shapes, single, source)
+    assignments, results = _program(replacements, flat, leaf_syms, arg_names)
+    arg_syms = [sp.Symbol(n, real=True) for n in arg_names]
     cls, modules = CompiledFunction, None
     if backend == "jax":
         from symgrad.symbolic.jax_export import JaxFunction, jax_modules
@@ -220,7 +215,7 @@ def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> Co
     fn = kernels.lambdify(
         arg_syms, results, cse=lambda _: (assignments, results), where=False, modules=modules
     )
-    return cls(fn, leaf_info, [str(s) for s in arg_syms], (assignments, results), shapes, single)
+    return cls(fn, leaf_info, arg_names, (assignments, results), shapes, single)
 
 
 def compile_gradient(

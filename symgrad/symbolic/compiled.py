@@ -130,21 +130,29 @@ class CompiledFunction:
     def _lambdifygenerated(a0, a1):
         t0 = logsumexp(a0, a1)
         c0 = -t0
-        return [exp(a0 + c0), exp(a1 + c0)]
+        return [exp(c0 + a0), exp(c0 + a1)]
     <BLANKLINE>
     >>> f(np.array([1000.0, 0.0], dtype=np.float32))
     array([1., 0.], dtype=float32)
     """
 
     def __init__(
-        self, fn: Any, leaves: list, arg_names: list, program: tuple, shapes: list, single: bool
+        self,
+        fn: Any,
+        leaves: list,
+        arg_names: list,
+        program: Any,
+        shapes: list,
+        single: bool,
+        source: str | None = None,
     ) -> None:
         self._fn = quiet(fn)  # inf and nan come out silently, as from the engine's kernels
         self._leaves = leaves  # (symbols, shape) per leaf
         self._shapes = shapes
         self._single = single
-        self._assignments, self._exprs = program
-        self.source = inspect.getsource(fn)
+        # (assignments, expressions) in the generated names, or a function making them
+        self._program = program
+        self.source = inspect.getsource(fn) if source is None else source
         self.extra_tensors: list = []
         self.arguments = [(n, s) for n, s in zip(arg_names, (s for ss, _ in leaves for s in ss))]
         self.batch_arguments: list[int] = []
@@ -254,13 +262,16 @@ class CompiledFunction:
             for j in range(len(symbols)):
                 body.append(f"    const double a{a} = in{k}[{j}];")
                 a += 1
-        for s, e in self._assignments:
+        if callable(self._program):  # made when first asked for: only C source needs it
+            self._program = self._program()
+        assignments, exprs = self._program
+        for s, e in assignments:
             body.append(f"    const double {s} = {printer.doprint(e)};")
         start = 0
         for k, shape in enumerate(self._shapes):
             n = int(np.prod(shape)) if shape else 1
             for j in range(n):
-                body.append(f"    out{k}[{j}] = {printer.doprint(self._exprs[start + j])};")
+                body.append(f"    out{k}[{j}] = {printer.doprint(exprs[start + j])};")
             start += n
         body.append("}")
         helpers = [_C_HELPERS[h] for h in _C_HELPERS if h in printer.helpers]

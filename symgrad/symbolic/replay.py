@@ -17,7 +17,9 @@ import sympy as sp
 from symgrad._symbol_names import name_symbol
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, topological_order
+from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.primitive import Ctx
+from symgrad.prim.sympy_build import real_symbol, total
 from symgrad.prim.sympy_xp import SX, ElementSymbol, _objects, exact
 from symgrad.symbolic.names import (
     base_name,
@@ -68,6 +70,7 @@ class Replay:
         self.leaves: dict[int, Tensor] = {}  # the symbolic tensors met, in order
         self._owners: dict[str, Tensor] = {}  # symbol name -> the tensor it stands for
         self._depths: dict[sp.Basic, int] = {}  # the nesting of the closed forms measured
+        self._deep: dict[int, tuple] = {}  # id of an array -> (array, bound on its depth)
         self._symbols: dict[int, np.ndarray] = {}  # by id of a tensor in self.leaves
 
     # -- forward ---------------------------------------------------------------------------------
@@ -84,7 +87,9 @@ class Replay:
             if isinstance(node, AccumulateGrad) or (node, 0) in self.values:
                 continue
             args = [self.input(node, i) for i in range(len(node.next_functions))]
-            outs = self._guard(lambda node=node, args=args: self._apply(node, args))
+            outs = self._guard(
+                lambda node=node, args=args: self._apply(node, args), node, args, _FORWARD
+            )
             for nr, out in enumerate(outs):
                 name = self.names.get((node, nr)) or output_name(node, nr)
                 self.values[(node, nr)] = self._assign(out, "v", name)
@@ -130,7 +135,7 @@ class Replay:
         node = t._origin
         if (node, 0) not in self.values:
             args = [self.input(node, i) for i in range(len(node.next_functions))]
-            outs = self._guard(lambda: self._apply(node, args))
+            outs = self._guard(lambda: self._apply(node, args), node, args, _FORWARD)
             for nr, out in enumerate(outs):
                 name = self.names.get((node, nr)) or output_name(node, nr)
                 self.values[(node, nr)] = self._assign(out, "v", name)
@@ -154,7 +159,7 @@ class Replay:
                 out[index] = e
                 continue
             label = name if not arr.shape else f"{name}[{', '.join(map(str, index))}]"
-            s = ElementSymbol(label, real=True) if arr.shape else name_symbol(label, real=True)
+            s = real_symbol(ElementSymbol, label) if arr.shape else name_symbol(label, real=True)
             self.definitions.append((s, e))
             out[index] = s
         return out
@@ -185,7 +190,7 @@ class Replay:
         adjoint: dict[tuple[Node, int], list] = {(root.grad_fn, root._output_nr): [seed]}
         for node in order:
             for nr in range(node.num_outputs):
-                g = _total(adjoint.pop((node, nr), None))
+                g = self._total(adjoint.pop((node, nr), None))
                 if g is not None and (node, nr) in spots:
                     for k in spots[(node, nr)]:
                         result[k] = g
@@ -196,7 +201,13 @@ class Replay:
                     fn is not None or _constant_spot(node, i) in spots
                     for i, (fn, _) in enumerate(node.next_functions)
                 )
-                grads = self._guard(lambda n=node, g=g, nr=nr, w=wanted: self._vjp(n, g, nr, w))
+                grads = self._guard(
+                    lambda n=node, g=g, nr=nr, w=wanted: self._vjp(n, g, nr, w),
+                    node,
+                    [self.input(node, i) for i in range(len(node.next_functions))]
+                    + [self.values.get((node, nr)), g],
+                    _BACKWARD,
+                )
                 for i, ((fn, fnr), gi) in enumerate(zip(node.next_functions, grads)):
                     if fn is None and gi is not None:
                         for k in spots.get(_constant_spot(node, i), []):
@@ -245,16 +256,79 @@ class Replay:
         self._evaluated = len(self.definitions)
 
     # -- depth ------------------------------------------------------------------------------------
-    def _guard(self, compute: Any) -> Any:
+    def _guard(self, compute: Any, node: Node, inputs: list, way: int) -> Any:
+        """``compute()``, checked for nesting deeper than :data:`MAX_INLINE_DEPTH` (inline
+        closed forms only). An element-wise rule nests its results at most as deep as its
+        formula over its inputs' depths: that bound, when low enough, spares measuring them."""
         try:
             result = compute()
         except RecursionError:
             raise SymbolicDepthError(_DEPTH_MESSAGE) from None
-        if not self.cse:
-            for arr in result:
-                if arr is not None and _depth(arr, self._depths) > MAX_INLINE_DEPTH:
-                    raise SymbolicDepthError(_DEPTH_MESSAGE)
+        if self.cse:
+            return result
+        grow = _growth(node.prim, way)
+        bound = None
+        if grow is not None:
+            bound = grow + max((self._depth_of(a) for a in inputs if a is not None), default=0)
+        for arr in result:
+            if arr is None:
+                continue
+            # SymPy's own evaluation may rewrite a formula a few levels deeper (tanh(asinh(x))
+            # is x/sqrt(x**2 + 1)): the bound is trusted with a wide margin only
+            depth = bound if bound is not None and bound <= MAX_INLINE_DEPTH // 4 else None
+            if depth is None:
+                depth = _depth(arr, self._depths)
+            else:  # the elements' bound, for measuring the trees that hold them later
+                known = self._depths
+                for e in arr.flat:
+                    known.setdefault(e, depth)
+            if depth > MAX_INLINE_DEPTH:
+                raise SymbolicDepthError(_DEPTH_MESSAGE)
+            self._deep[id(arr)] = (arr, depth)
         return result
+
+    def _depth_of(self, arr: Any) -> int:
+        """A bound on the nesting of the elements of ``arr`` (measured if not known)."""
+        known = self._deep.get(id(arr))
+        if known is not None and known[0] is arr:
+            return known[1]
+        depth = _depth(np.asarray(arr, dtype=object), self._depths)
+        self._deep[id(arr)] = (arr, depth)
+        return depth
+
+    def _total(self, arrays: list | None) -> np.ndarray | None:
+        """:func:`_total`, with its depth known from its terms' when they are."""
+        out = _total(arrays)
+        if not self.cse and arrays and len(arrays) > 1:
+            depth = 1 + max(self._depth_of(a) for a in arrays)
+            if depth <= MAX_INLINE_DEPTH // 4:
+                self._deep[id(out)] = (out, depth)
+        return out
+
+
+_FORWARD, _BACKWARD = 0, 1
+# (primitive, way) -> how much deeper than its inputs an element-wise rule's results can nest
+_growths: dict = {}
+
+
+def _growth(prim: Any, way: int) -> int | None:
+    """How much deeper than its inputs the results of ``prim`` nest at most, for element-wise
+    primitives (their formula over the inputs, then a sum over broadcast dimensions); None for
+    others, whose results are measured."""
+    if not isinstance(prim, Elementwise):
+        return None
+    key = (prim, way)
+    found = _growths.get(key)
+    if found is None:
+        if way == _FORWARD:
+            forms = [prim.expr]
+        else:
+            forms = list(prim.local_derivatives) + list(prim.partials)
+        # the template's depth: each symbol (depth 1) replaced by an input; a product with
+        # the incoming gradient and a sum over broadcast dimensions on the way back
+        found = max(_depth(np.array(forms, dtype=object)), 1) - 1 + 2 * way
+        _growths[key] = found
+    return found
 
 
 _DEPTH_MESSAGE = (
@@ -272,7 +346,7 @@ def _total(arrays: list | None) -> np.ndarray | None:
     arrays = np.broadcast_arrays(*(_objects(a) for a in arrays))
     out = np.empty(arrays[0].shape, dtype=object)
     for index in np.ndindex(*out.shape):
-        out[index] = sp.Add(*(a[index] for a in arrays))
+        out[index] = total([a[index] for a in arrays])
     return out
 
 
