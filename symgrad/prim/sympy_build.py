@@ -128,9 +128,9 @@ def substitute(template: Any, mapping: dict) -> Any:
 
 
 def product(args: tuple) -> Any:
-    """``Mul(*args)``; built directly when the factors are distinct symbols and function values
-    (or products of them) and at most a nonzero rational coefficient, which ``Mul`` has nothing
-    to combine in, only to multiply and put in order."""
+    """``Mul(*args)``; built directly when the factors are plain (see :func:`_plain`) with at
+    most a nonzero rational coefficient, which ``Mul`` has nothing to combine in, only to
+    multiply and put in order."""
     factors = []
     coeff = sp.S.One
     for a in args:
@@ -141,6 +141,8 @@ def product(args: tuple) -> Any:
                 factors.append(f)
     if not factors or coeff.is_zero or not _plain(factors):
         return sp.Mul(*args)
+    if coeff is not sp.S.One and len(factors) == 1 and factors[0].is_Add:
+        return sp.Mul(*args)  # a number times a sum: Mul distributes it
     factors.sort(key=_args_sortkey)
     if coeff is not sp.S.One:
         factors.insert(0, coeff)
@@ -163,19 +165,39 @@ def total(terms: Sequence) -> Any:
 
 
 def _coefficient_free(t: Any) -> tuple | None:
-    """The factors of a plain term without its rational coefficient, or None for others."""
+    """The factors of a plain term without its rational coefficient, or None for others (a
+    sum among them: ``Add`` would take it apart)."""
     if t.is_Mul:
         factors = t.args[1:] if t.args[0].is_Rational else t.args
         return factors if _plain(list(factors)) else None
-    return (t,) if _plain_factor(t) else None
+    return None if t.is_Add else (t,) if _plain([t]) else None
 
 
-def _plain_factor(a: Any) -> bool:
-    """A symbol or a function value (no number, power or exponential), commutative."""
-    if a.is_Symbol:
-        return a.is_commutative
-    return isinstance(a, sp.Function) and not isinstance(a, sp.exp) and a.is_commutative
+def _base(a: Any) -> Any:
+    """The base a plain factor has for ``Mul`` (which adds the exponents of equal bases), or
+    None for a factor that is not plain: a number, an exponential, a power of a number or of
+    a product, anything not commutative."""
+    if not a.is_commutative:
+        return None
+    if a.is_Symbol or a.is_Add:
+        return a
+    if a.is_Pow:
+        b = a.base
+        return b if (b.is_Symbol or b.is_Add or _function(b)) and not b.is_Number else None
+    return a if _function(a) else None
+
+
+def _function(a: Any) -> bool:
+    return isinstance(a, sp.Function) and not isinstance(a, sp.exp)
 
 
 def _plain(factors: list) -> bool:
-    return all(map(_plain_factor, factors)) and len(set(factors)) == len(factors)
+    """Symbols, function values (no exponential), sums, and their powers, no two with one
+    base: ``Mul`` has nothing to combine among them."""
+    bases = set()
+    for f in factors:
+        b = _base(f)
+        if b is None or b in bases:
+            return False
+        bases.add(b)
+    return True

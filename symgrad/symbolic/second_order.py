@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
-from sympy.core.basic import _args_sortkey
 
 from symgrad._symbol_names import name_symbol
-from symgrad.prim.sympy_build import substitute
+from symgrad.prim.sympy_build import product, substitute
+from symgrad.prim.sympy_build import total as add_terms
 from symgrad.symbolic.names import symbol_array_of
 from symgrad.symbolic.replay import (
     _DEPTH_MESSAGE,
@@ -79,7 +79,7 @@ class _Sweep:
                 continue
             for column, t in self.tangent[f].items():
                 terms.setdefault(column, []).append(_times(partial, t))
-        total = {c: sp.Add(*ts) for c, ts in terms.items()}
+        total = {c: add_terms(ts) for c, ts in terms.items()}
         return {c: v for c, v in sorted(total.items()) if v != 0}
 
     def _closed(self, partial: Any, e: Any, f: sp.Symbol) -> Any:
@@ -113,22 +113,8 @@ class _Sweep:
 
 
 def _times(p: Any, t: Any) -> Any:
-    """``p * t``; for a symbol ``p`` that is no base of ``t``'s factors, ``t``'s factors and ``p``
-    put in SymPy's order directly (what ``Mul`` does then, without its search for powers to
-    combine: the costly part when ``t`` is large)."""
-    if p == 1:
-        return t
-    if not p.is_Symbol or t.is_Number or not t.is_commutative:
-        return p * t
-    factors = list(t.args) if t.is_Mul else [t]
-    if any(f.as_base_exp()[0] == p for f in factors):
-        return p * t
-    coefficient = factors.pop(0) if factors[0].is_Number else None
-    factors.append(p)
-    factors.sort(key=_args_sortkey)
-    if coefficient is not None:
-        factors.insert(0, coefficient)
-    return sp.Mul._from_args(factors)
+    """``p * t`` (built directly where ``Mul`` has nothing to combine)."""
+    return t if p == 1 else product((p, t))
 
 
 def _partials(e: Any, used: set) -> dict:
@@ -142,10 +128,10 @@ def _partials(e: Any, used: set) -> dict:
             inner = a.free_symbols & used
             if not inner:
                 continue
-            rest = sp.Mul(*(e.args[:k] + e.args[k + 1 :])) if e.is_Mul else None
+            rest = product(e.args[:k] + e.args[k + 1 :]) if e.is_Mul else None
             for f, d in _partials(a, inner).items():
-                found.setdefault(f, []).append(d if rest is None else rest * d)
-        return {f: sp.Add(*ds) for f, ds in found.items()}
+                found.setdefault(f, []).append(d if rest is None else product((rest, d)))
+        return {f: add_terms(ds) for f, ds in found.items()}
     return {f: _partial(e, f) for f in used}
 
 

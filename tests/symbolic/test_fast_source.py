@@ -38,6 +38,15 @@ POOL = [
     sp.Abs(X[2]),
     sp.sign(X[2]),
     sp.Piecewise((X[0], X[1] > 0), (0, True)),
+    X[0] + X[1],
+    1 - sp.tanh(X[4]) ** 2,
+    (X[2] + X[3]) ** 2,
+    sp.sqrt(X[1]),
+    sp.sin(X[0]) ** 2,
+    X[1] ** -1,
+    sp.sqrt(2),
+    (X[0] * X[1]) ** sp.Rational(1, 3),
+    sp.exp(X[1]) ** 2,
 ]
 
 
