@@ -40,6 +40,7 @@ __all__ = [
     "any_batched",
     "per_batch",
     "Refused",
+    "refuse_dynamic_shape",
 ]
 
 
@@ -50,6 +51,15 @@ class Unbatchable(Exception):
 class Refused(RuntimeError):
     """An error of the mapped function that ``vmap`` reports as it is, instead of trying
     the per-element loop (PyTorch's refusals, such as batch norm's running statistics)."""
+
+
+def refuse_dynamic_shape(op: str) -> None:
+    """PyTorch's refusal of an op whose result's shape depends on each element's values."""
+    raise Refused(
+        "vmap: We do not support batching operators that can output dynamic shape. Attempted "
+        f"to vmap over {op}. Please file an issue at https://github.com/pytorch/pytorch/issues "
+        "if you need this feature."
+    )
 
 
 class _State:
