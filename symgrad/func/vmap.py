@@ -220,7 +220,8 @@ def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fna
     except _OutputError as exc:
         raise ValueError(str(exc)) from None
     except batching.Refused as exc:  # PyTorch's refusal, not a reason to loop
-        raise RuntimeError(str(exc)) from None
+        nested = batching.STATE.depth > 1  # an enclosing vmap must not loop either
+        raise (batching.Refused if nested else RuntimeError)(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - any failure of the attempt: the loop decides
         _why[0] = str(exc) if isinstance(exc, batching.Unbatchable) else type(exc).__name__
         return _LOOP

@@ -64,6 +64,21 @@ _SCATTER_ADD = _prims("scatter_add", "ScatterAddBackward0", "add")
 _INDEX_ADD = _prims("index_add", "IndexAddBackward0", "add")
 _INDEX_COPY = _prims("index_copy", "IndexCopyBackward0", "keep")
 _INDEX_FILL = _prims("index_fill", "IndexFillBackward0", "keep")
+_INDEX_FILL_TENSOR = _prims("index_fill", "IndexFillBackward1", "keep")
+
+
+class _Filled:
+    """A 0-d value spread over the places ``hit`` (``index_fill`` by a tensor), and its
+    adjoint: the incoming gradient summed over those places."""
+
+    def __init__(self, hit: np.ndarray) -> None:
+        self.hit = hit
+
+    def put(self, xp: Any, value: Any) -> Any:
+        return xp.expand(value, self.hit.shape)
+
+    def take(self, xp: Any, g: Any) -> Any:
+        return xp.sum(xp.where(xp.constant(self.hit), g, 0.0))
 
 
 class _Along:
@@ -264,6 +279,15 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     d, idx = _rows(input, dim, index, "index_fill")
     hit = np.zeros(input.shape, dtype=bool)
     hit[(slice(None),) * d + (idx,)] = True
-    if isinstance(value, Tensor):
-        value = value.item()
+    if isinstance(value, Tensor):  # an input of its own, which gets a gradient
+        if value.ndim:
+            raise RuntimeError(
+                "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s)."
+            )
+        filled = _Filled(hit)
+        value = value.to(input.dtype)
+        return _INDEX_FILL_TENSOR(
+            input, value, hit=hit, put=filled.put, value=None, take=filled.take
+        )
     return _INDEX_FILL(input, hit=hit, put=None, value=value, take=None)
