@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import _wrap_dim
+from symgrad.ops.elementwise import WHERE
 from symgrad.ops.gathering import _check_integer, _index_tensor, _spread
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -273,8 +274,9 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     if _batching.any_batched(input, index, value) and input.ndim:
         d = _wrap_dim(dim, input.ndim)
         picks = _spread(index.reshape(-1), tuple(input.shape), d)
-        if isinstance(value, Tensor):
-            return scatter(input, d, picks, value.expand(picks.shape).to(input.dtype))
+        if isinstance(value, Tensor):  # the places marked, so each gives the value one gradient
+            marks = scatter(Tensor._make(np.zeros(tuple(input.shape), bool)), d, picks, value=True)
+            return WHERE(marks, value.to(input.dtype), input)
         return scatter(input, d, picks, value=value)
     d, idx = _rows(input, dim, index, "index_fill")
     hit = np.zeros(input.shape, dtype=bool)

@@ -111,7 +111,7 @@ WRITES = {
     "index_fill_tensor_value": (
         _written(lambda T, y, x, i: y.index_fill_(0, i, x.sum())),
         (3, 4),
-        lambda b: _ints(3, (2,), b),
+        lambda b: np.array([[1, 1, 0], [2, 0, 2], [0, 1, 1]] if b else [1, 1, 0]),  # repeats
     ),
     "index_put_": (
         _written(lambda T, y, x, i: y.index_put_((i,), x[:2] * 2)),
