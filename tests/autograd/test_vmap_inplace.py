@@ -454,6 +454,8 @@ MASKED = {
     "masked_select_shared_mask": lambda T, x: T.masked_select(x, T.tensor([True, False] * 2)),
     "mask_counts": lambda T, x: (x > 0).sum(-1) * x[:, 0],
     "mean_over_mask": lambda T, x: (x * (x > 0)).sum() / (x > 0).sum().clamp(min=1),
+    "any_all": lambda T, x: x * (x > 0).any(-1, keepdim=True) + (x > -1).all() * x.sum(),
+    "count_nonzero": lambda T, x: x[:, 0] * T.count_nonzero(x > 0, dim=1) + T.count_nonzero(x),
     "one_hot_weights": lambda T, x: (T.nn.functional.one_hot(x.argmax(-1), 4) * x).sum(-1),
 }
 
