@@ -8,10 +8,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad._data import _wrap_dim
 from symgrad.ops.reductions import amax, amin, mean
 from symgrad.ops.variance import std, var
-from symgrad import dtypes
 from symgrad.prim import batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor

@@ -89,7 +89,9 @@ WRITES = {
         lambda b: _ints(3, (2, 4), b),
     ),
     "scatter_reduce_mean_without_self": (
-        _written(lambda T, y, x, i: y.scatter_reduce_(1, i, x[:, 1:] ** 2, "mean", include_self=False)),
+        _written(
+            lambda T, y, x, i: y.scatter_reduce_(1, i, x[:, 1:] ** 2, "mean", include_self=False)
+        ),
         (3, 4),
         lambda b: _ints(4, (3, 3), b),
     ),
@@ -205,9 +207,9 @@ def test_write_is_pytorchs(name, mode):
             torch.func.grad(lambda x, i: fn(torch, x, i).sin().sum()), in_dims=in_dims
         )(*targs)
     ours = func.vmap(lambda x, i: fn(symgrad, x, i), in_dims=in_dims)(*args)
-    ours_grad = func.vmap(
-        func.grad(lambda x, i: fn(symgrad, x, i).sin().sum()), in_dims=in_dims
-    )(*args)
+    ours_grad = func.vmap(func.grad(lambda x, i: fn(symgrad, x, i).sin().sum()), in_dims=in_dims)(
+        *args
+    )
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), atol=1e-12)
     np.testing.assert_allclose(ours_grad.numpy(), theirs_grad.numpy(), atol=1e-12)
 
