@@ -290,6 +290,27 @@ def test_nested_vmaps_write_at_both_levels(no_loop):
     np.testing.assert_allclose(out.numpy(), expected.numpy())
 
 
+def test_jacobians_inside_vmap_through_writes(no_loop):
+    x = symgrad.tensor(R.normal(size=(B, 4)))
+    i = symgrad.tensor(_unique_rows(4, 2, 1)[:, 0, :])
+
+    def f(a, j):
+        y = a * 1
+        y.scatter_add_(0, j, a[:2].exp())
+        y[j] = a[:2] ** 2
+        y.index_put_((j,), a[2:] * 3, accumulate=True)
+        y.masked_fill_(a > 0.5, 0.25)
+        return y.sin()
+
+    def g(a, j):
+        return f(a, j).sum()
+
+    for transform, fn in ((func.jacrev, f), (func.jacfwd, f), (func.hessian, g)):
+        batched = func.vmap(transform(fn))(x, i)
+        loop = symgrad.stack([transform(fn)(a, j) for a, j in zip(x, i)])
+        np.testing.assert_allclose(batched.numpy(), loop.numpy(), atol=1e-12)
+
+
 # -- PyTorch's refusals ----------------------------------------------------------------------------
 XU = np.arange(12.0).reshape(3, 4)
 IDX = np.array([[[0, 1], [2, 3], [1, 0]]] * B)
