@@ -271,6 +271,11 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     """``input`` with the entries ``index`` along ``dim`` set to ``value``."""
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(
+            "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s)."
+        )
     if _batching.any_batched(input, index, value) and input.ndim:
         d = _wrap_dim(dim, input.ndim)
         picks = _spread(index.reshape(-1), tuple(input.shape), d)
@@ -282,11 +287,6 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     hit = np.zeros(input.shape, dtype=bool)
     hit[(slice(None),) * d + (idx,)] = True
     if isinstance(value, Tensor):  # an input of its own, which gets a gradient
-        if value.ndim:
-            raise RuntimeError(
-                "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                f"{value.ndim} dimension(s)."
-            )
         filled = _Filled(hit)
         value = value.to(input.dtype)
         return _INDEX_FILL_TENSOR(
