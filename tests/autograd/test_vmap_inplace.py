@@ -311,6 +311,58 @@ def test_jacobians_inside_vmap_through_writes(no_loop):
         np.testing.assert_allclose(batched.numpy(), loop.numpy(), atol=1e-12)
 
 
+def _assigned(key, value):
+    def fn(T, x):
+        y = x * 1
+        y[key] = value(T, x)
+        return y
+
+    return fn
+
+
+# name -> function of (T, x) for a batched x of shape (B, 2, 4): other writes into a batched copy
+OTHER_WRITES = {
+    "fill_by_a_value_of_x": lambda T, x: (x * 1).fill_(x.sum()),
+    "zero_": lambda T, x: (x * 1).zero_() + x,
+    "zero_of_a_view": lambda T, x: (lambda y: (y[0].zero_(), y)[1])(x * 2),
+    "copy_": lambda T, x: (x * 1).copy_(x.flip(0)),
+    "copy_unbatched": lambda T, x: (x * 1).copy_(T.ones(4, dtype=T.float64)),
+    "assign_everything": _assigned(Ellipsis, lambda T, x: x.exp()),
+    "assign_slice_a_number": _assigned((slice(None), slice(1, 3)), lambda T, x: 2.0),
+    "assign_a_0d_value": _assigned(Ellipsis, lambda T, x: x[0, 0]),
+    "clamp_": lambda T, x: (x * 1).clamp_(min=x.mean()),
+    "add_alpha": lambda T, x: (x * 1).add_(x.cos(), alpha=2),
+    "integer_index_put": lambda T, x: (
+        T.zeros(4, dtype=T.int64).index_put((x[0].argsort()[:2],), T.tensor([5, 7])) * x
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_WRITES))
+def test_other_writes_equal_the_loop(name, no_loop):
+    fn = OTHER_WRITES[name]
+    x = symgrad.tensor(R.normal(size=(B, 2, 4)))
+    batched = func.vmap(lambda x: fn(symgrad, x))(x)
+    np.testing.assert_allclose(batched.numpy(), _loop(lambda x: fn(symgrad, x), (x,), (0,)).numpy())
+    loss = func.grad(lambda x: fn(symgrad, x).sin().sum())
+    np.testing.assert_allclose(
+        func.vmap(loss)(x).numpy(), _loop(loss, (x,), (0,)).numpy(), atol=1e-12
+    )
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_WRITES))
+def test_other_writes_are_pytorchs(name):
+    torch = pytest.importorskip("torch")
+    fn = OTHER_WRITES[name]
+    x = R.normal(size=(B, 2, 4))
+    ours = func.vmap(lambda x: fn(symgrad, x))(symgrad.tensor(x))
+    theirs = torch.func.vmap(lambda x: fn(torch, x))(torch.tensor(x))
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), atol=1e-12)
+    ours = func.vmap(func.grad(lambda x: fn(symgrad, x).sin().sum()))(symgrad.tensor(x))
+    theirs = torch.func.vmap(torch.func.grad(lambda x: fn(torch, x).sin().sum()))(torch.tensor(x))
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), atol=1e-12)
+
+
 # -- PyTorch's refusals ----------------------------------------------------------------------------
 XU = np.arange(12.0).reshape(3, 4)
 IDX = np.array([[[0, 1], [2, 3], [1, 0]]] * B)
