@@ -51,13 +51,16 @@ def vmap(
 
     ``func`` runs once on the whole batch: each primitive it reaches runs through its
     batching rule (element-wise ops, reductions, the softmax family, matmul, shape ops,
-    joining, indexing, gathering and scattering with each element's own indices, sorting and
-    scans, convolution, pooling, normalization, the losses, and the transforms of
-    :mod:`symgrad.func`; the list is in docs/functional.md), or once per element where it
-    has none yet (with a warning naming it). Where ``func`` reads a batched tensor's values,
-    symgrad runs ``func`` once per batch element (a Python loop) and stacks the results, with
-    the values and gradients of PyTorch's batching up to rounding (a batched product may add in
-    another order); it says so once in a warning. ``out_dims=None`` returns an output that
+    joining, indexing, gathering and scattering with each element's own indices, in-place
+    writes into a batched tensor, sorting and scans, convolution, pooling, normalization, the
+    losses, and the transforms of :mod:`symgrad.func`; the list is in docs/functional.md), or
+    once per element where it has none yet (with a warning naming it). Where PyTorch refuses
+    (a batch written in place into an unbatched tensor, a result whose shape depends on each
+    element's values such as ``x[mask]`` or ``nonzero``), symgrad raises PyTorch's error.
+    Where ``func`` reads a batched tensor's values, symgrad runs ``func`` once per batch
+    element (a Python loop) and stacks the results, with the values and gradients of
+    PyTorch's batching up to rounding (a batched product may add in another order); it says
+    so once in a warning. ``out_dims=None`` returns an output that
     does not depend on the batch as it is.
     ``randomness`` is PyTorch's: ``"error"`` refuses random operations inside ``func``,
     ``"same"`` gives every element the same random numbers, ``"different"`` fresh ones.
@@ -220,7 +223,8 @@ def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fna
     except _OutputError as exc:
         raise ValueError(str(exc)) from None
     except batching.Refused as exc:  # PyTorch's refusal, not a reason to loop
-        raise RuntimeError(str(exc)) from None
+        nested = batching.STATE.depth > 1  # an enclosing vmap must not loop either
+        raise (batching.Refused if nested else RuntimeError)(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - any failure of the attempt: the loop decides
         _why[0] = str(exc) if isinstance(exc, batching.Unbatchable) else type(exc).__name__
         return _LOOP

@@ -107,10 +107,20 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
             [0, 0, 1]])
     """
     if tensor.dtype is not dtypes.int64:
+        if _batching.any_batched(tensor):  # PyTorch's words inside vmap
+            raise _batching.Refused("one_hot is only applicable to index tensor.")
         raise RuntimeError(
             "one_hot is only applicable to index tensor of type LongTensor (got "
             f"{tensor.dtype!r}; convert it with .long())."
         )
+    if _batching.any_batched(tensor):  # inside vmap: the classes compared with each index
+        if num_classes <= 0:
+            raise _batching.Refused(
+                "When vmap-ing torch.nn.functional.one_hot, please provide an explicit positive "
+                "num_classes argument."
+            )
+        classes = Tensor._make(np.arange(num_classes, dtype=np.int64))
+        return (tensor.unsqueeze(-1) == classes).to(dtypes.int64)
     t = tensor._data
     if num_classes == -1:
         if not t.size:

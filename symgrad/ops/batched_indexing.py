@@ -9,6 +9,8 @@ dimensions first, and they are moved to where PyTorch puts them."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,7 +19,12 @@ from symgrad import dtypes
 from symgrad.prim import batching
 from symgrad.tensor import Tensor
 
-__all__ = ["batched_key", "batched_getitem"]
+__all__ = ["batched_key", "batched_getitem", "batched_put", "MASK_REFUSED"]
+
+MASK_REFUSED = (
+    "vmap: We do not support batching operators that can support dynamic shape. Attempting to "
+    "batch over indexing with a boolean mask."
+)
 
 
 def batched_key(key: Any) -> bool:
@@ -51,8 +58,11 @@ def batched_getitem(input: Tensor, key: Any) -> Tensor:
     """``input[key]`` for a key with integer index tensors, some batched."""
     items = key if isinstance(key, tuple) else (key,)
     tensors = [k for k in items if isinstance(k, Tensor)]
+    for t in tensors:
+        if t.dtype in (dtypes.bool_, dtypes.uint8) and type(t) is batching.BatchedTensor:
+            # a batched mask picks a different number of entries per element: PyTorch refuses
+            raise batching.Refused(MASK_REFUSED)
     if any(t.dtype not in (dtypes.int64, dtypes.int32) for t in tensors):
-        # a batched mask picks a different number of entries per element: PyTorch refuses
         raise batching.Unbatchable("indexing by a batched tensor that is not of integers")
     basic, dims = _positions(items, input.ndim)
     y = input[basic] if any(k != slice(None) for k in basic) else input
@@ -87,3 +97,26 @@ def _per_level(fn: Any, level: int, y: Tensor, tensors: list) -> Tensor:
     py = batching.unwrap_level(y, level, size)
     index = [batching.physical(t, level) for t in tensors]
     return batching.BatchedTensor(fn(py, *index), level)
+
+
+def batched_put(
+    input: Tensor, key: Any, values: Tensor, accumulate: bool, check: Callable
+) -> Tensor:
+    """``input`` with ``values`` written (or added) at ``input[key]``, inside ``vmap`` with some
+    of ``input``, ``key``'s tensors and ``values`` batched: the places of ``input``'s elements
+    are read at ``key`` (each element's own where the key is batched), and ``values``,
+    broadcast to them, are scattered into the flattened ``input`` (one scatter for the whole
+    batch; where a place repeats, the last write wins, as ``index_put``). ``check(values'
+    shape, indexed shape)`` raises where the values don't fit."""
+    shape = tuple(input.shape)
+    places = Tensor._make(np.arange(math.prod(shape), dtype=np.int64).reshape(shape))[key]
+    target = tuple(places.shape)
+    check(tuple(values.shape), target)
+    if values.ndim > len(target):  # only leading 1s are extra (checked by the caller)
+        values = values.reshape(tuple(values.shape)[values.ndim - len(target) :])
+    if values.dtype is not input.dtype:
+        values = values.to(input.dtype)
+    spread = values.expand(target).reshape(-1)
+    flat, index = input.reshape(-1), places.reshape(-1)
+    out = flat.scatter_add(0, index, spread) if accumulate else flat.scatter(0, index, spread)
+    return out.reshape(shape)

@@ -9,7 +9,7 @@ import numpy as np
 
 from symgrad._data import check_number
 from symgrad._tracing import TRACE, data_params, data_value
-from symgrad.ops.batched_indexing import batched_getitem, batched_key
+from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.elementwise import WHERE
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
@@ -231,12 +231,14 @@ _INDEX_PUT = Structural("index_put", _index_put_forward, _index_put_vjp, backwar
 def put(input: Tensor, key: Any, values: Any) -> Tensor:
     """A copy of ``input`` with ``values`` written at ``key``, any key ``x[key]`` takes (out
     of place; ``x[key] = values`` is this written into ``x``)."""
-    given = normalize_key(key, input.shape)
     values = as_operand(values, "setitem")
     if not isinstance(values, Tensor):
         from symgrad.creation import full
 
         values = full((), values, dtype=input.dtype)
+    if batching.any_batched(input, values) or (batching.STATE.depth and batched_key(key)):
+        return batched_put(input, key, values, False, _check_broadcasts_to)
+    given = normalize_key(key, input.shape)
     target = np.empty(input.shape, dtype=np.bool_)[given].shape
     _check_broadcasts_to(values.shape, target)
     if values.ndim > len(target):  # only leading 1s are extra: PyTorch views them away

@@ -19,6 +19,8 @@ from symgrad._version import check_writable
 from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.ops import dual_tangents, views
+from symgrad.ops.batched_inplace import batched_inplace
+from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
@@ -40,7 +42,10 @@ def _check_leaf(x: Tensor, op: str) -> None:
 
 
 def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
-    """Run ``compute`` on ``x`` and make ``x`` hold the result, as an in-place op ``op``."""
+    """Run ``compute`` on ``x`` and make ``x`` hold the result, as an in-place op ``op``
+    (``others``: the other tensor arguments, among them index tensors and masks)."""
+    if batching.any_batched(x, *others):  # inside vmap: the batch written at once
+        return batched_inplace(x, op, compute, others, inplace)
     if TRACE.log is not None:
         write(x, op)
     _check_leaf(x, op)
@@ -193,7 +198,10 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             f"Overflow when unpacking long long: can't write {value!r:.30} into a tensor, it "
             "is outside int64's range [-2**63, 2**63 - 1]; write float(n) instead"
         )
-    if _covers_all(key, x.shape):  # PyTorch writes into the tensor itself: fill_ or copy_
+    keys = key if isinstance(key, tuple) else (key,)
+    tensors = [k for k in keys if isinstance(k, Tensor)]
+    batched_key = batching.any_batched(*tensors)  # inside vmap, each element's own places
+    if not batched_key and _covers_all(key, x.shape):  # PyTorch writes into x: fill_ or copy_
         if isinstance(value, Tensor) and value.ndim:
             copy_(x, value)
             return
@@ -203,7 +211,9 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             value = full((), as_operand(value, "setitem"), dtype=x.dtype)
         fill_(x, value)
         return
-    inplace(x, "setitem", lambda t: put(t, key, value), value)
+    # inside vmap PyTorch names a write at index tensors index_put_
+    op = "index_put_" if tensors and batching.any_batched(x, value, *tensors) else "setitem"
+    inplace(x, op, lambda t: put(t, key, value), value, *tensors)
 
 
 def _covers_all(key: Any, shape: tuple) -> bool:
@@ -239,6 +249,7 @@ _ZERO = Structural(
     _full,
     _overwritten_vjp,
     backward="ZeroBackward0",
+    batch="elementwise",
     kernel=lambda xp, a: np.zeros_like(a),
 )
 _FILL = Structural(
@@ -246,10 +257,20 @@ _FILL = Structural(
     _full,
     _overwritten_vjp,
     backward="FillBackward2",
+    batch="elementwise",
     kernel=lambda xp, a, value: np.full_like(a, value),
 )
-_FILL_TENSOR = Structural("fill", _broadcast_into, _overwritten_vjp, backward="FillBackward3")
-_COPY = Structural("copy", _broadcast_into, _overwritten_vjp, backward="CopyBackwards", text=COPIES)
+_FILL_TENSOR = Structural(
+    "fill", _broadcast_into, _overwritten_vjp, backward="FillBackward3", batch="elementwise"
+)
+_COPY = Structural(
+    "copy",
+    _broadcast_into,
+    _overwritten_vjp,
+    backward="CopyBackwards",
+    text=COPIES,
+    batch="elementwise",
+)
 
 
 def zero_(x: Tensor) -> Tensor:
@@ -262,6 +283,8 @@ def zero_(x: Tensor) -> Tensor:
     >>> y.zero_()
     tensor([0., 0.], grad_fn=<ZeroBackward0>)
     """
+    if batching.any_batched(x):
+        return inplace(x, "zero_", _ZERO)
     _check_leaf(x, "zero_")
     if dual.active():
         dual_tangents.check_inplace(x, (), "zero_")
@@ -283,6 +306,8 @@ def fill_(x: Tensor, value: Any) -> Tensor:
             )
         return inplace(x, "fill_", lambda t: _FILL_TENSOR(t, value), value)
     check_number(value, x.dtype, "fill_")
+    if batching.any_batched(x):
+        return inplace(x, "fill_", lambda t: _FILL(t, value=value))
     _check_leaf(x, "fill_")
     if dual.active():
         dual_tangents.check_inplace(x, (), "fill_")
@@ -304,6 +329,8 @@ def copy_(x: Tensor, src: Any) -> Tensor:
             f"copy_: the source of shape {list(src.shape)} can't be broadcast to the "
             f"destination's shape {list(x.shape)}"
         ) from None
+    if batching.any_batched(x, src):
+        return inplace(x, "copy_", lambda t: _COPY(t, src), src)
     _check_leaf(x, "copy_")
     recording = grad_mode.recording() and (x._requires_grad or src._requires_grad)
     if not recording or not x.dtype.is_floating_point:

@@ -279,7 +279,7 @@ def _factory(name: str) -> Any:
 
 
 def masked_fill_(self: Tensor, mask: Any, value: Any) -> Tensor:
-    return inplace(self, "masked_fill_", lambda x: masked_fill(x, mask, value), value)
+    return inplace(self, "masked_fill_", lambda x: masked_fill(x, mask, value), mask, value)
 
 
 # -- methods that differ from their function --------------------------------------------------

@@ -42,7 +42,7 @@ def pick(x: Any, key: tuple, name: str, find: Any = None) -> Any:
     prim = _PICKS.get(name)
     if prim is None:
         prim = _PICKS[name] = Structural(
-            "pick", _pick_forward, _pick_vjp, backward=name, jvp="linear"
+            "pick", _pick_forward, _pick_vjp, backward=name, jvp="linear", batch="getitem"
         )
     result = prim(x, key=key)
     if find is not None and TRACE.log is not None:

@@ -14,8 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.ops.batched_indexing import batched_put
 from symgrad.ops.indexing import _probe
 from symgrad.ops.inplace import inplace
+from symgrad.prim import batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -61,6 +63,10 @@ _INDEX_PUT = Structural(
 )
 
 
+def _is_key(indices: Any) -> bool:
+    return isinstance(indices, (tuple, list)) and not isinstance(indices, Tensor)
+
+
 def _key(input: Tensor, indices: Any) -> tuple:
     """The NumPy index of a tuple of index tensors, checked as PyTorch checks it."""
     if isinstance(indices, Tensor) or not isinstance(indices, (tuple, list)):
@@ -87,7 +93,7 @@ def _key(input: Tensor, indices: Any) -> tuple:
     return _probe(tuple(key), tuple(input.shape))
 
 
-def _values(input: Tensor, values: Any, target: tuple) -> Tensor:
+def _check_values(input: Tensor, values: Any) -> None:
     if not isinstance(values, Tensor):
         raise TypeError(
             "index_put(): argument 'values' (position 2) must be Tensor, not "
@@ -99,16 +105,18 @@ def _values(input: Tensor, values: Any, target: tuple) -> Tensor:
             f"{input.dtype.scalar_type} for the destination and {values.dtype.scalar_type} "
             "for the source; convert the values with .to(input.dtype)"
         )
+
+
+def _check_shape(shape: tuple, target: tuple) -> None:
     try:
-        fits = np.broadcast_shapes(values.shape, target) == target
+        fits = np.broadcast_shapes(shape, target) == target
     except ValueError:
         fits = False
     if not fits:
         raise RuntimeError(
-            f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast "
+            f"shape mismatch: value tensor of shape {list(shape)} cannot be broadcast "
             f"to indexing result of shape {list(target)}"
         )
-    return values
 
 
 def _last_writers(shape: tuple, key: tuple, target: tuple) -> tuple:
@@ -136,10 +144,14 @@ def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = Fa
     tensor([[0., 0., 4.],
             [2., 0., 0.]])
     """
+    _check_values(input, values)
+    tensors = [i for i in indices if isinstance(i, Tensor)] if _is_key(indices) else []
+    if batching.any_batched(input, values, *tensors):  # inside vmap: one scatter
+        return batched_put(input, tuple(indices), values, accumulate, _check_shape)
     key = _key(input, indices)
     shape = tuple(input.shape)
     target = np.empty(shape, dtype=np.bool_)[key].shape
-    values = _values(input, values, target)
+    _check_shape(tuple(values.shape), target)
     params: dict = {"key": key, "shape": shape, "target": target, "accumulate": bool(accumulate)}
     if not accumulate:
         params["hit"], params["last"] = _last_writers(shape, key, target)
@@ -156,4 +168,7 @@ def index_put_(input: Tensor, indices: Any, values: Tensor, accumulate: bool = F
     >>> symgrad.index_put_(x, (symgrad.tensor([1, 1]),), symgrad.tensor(2.0), accumulate=True)
     tensor([0., 4., 0.])
     """
-    return inplace(input, "index_put_", lambda x: index_put(x, indices, values, accumulate), values)
+    tensors = [i for i in indices if isinstance(i, Tensor)] if _is_key(indices) else []
+    return inplace(
+        input, "index_put_", lambda x: index_put(x, indices, values, accumulate), *tensors, values
+    )

@@ -384,11 +384,19 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
 
 def all(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """True where all elements are non-zero."""
+    if _batching.any_batched(input):  # inside vmap: the whole batch at once
+        return _batching.on_values(
+            input, lambda a, axis: np.all(a, axis=axis, keepdims=keepdim), dim
+        )
     axis = None if dim is None else _wrap_dim(dim, input.ndim)
     return Tensor._make(np.asarray(np.all(input._data, axis=axis, keepdims=keepdim)))
 
 
 def any(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """True where any element is non-zero."""
+    if _batching.any_batched(input):  # inside vmap: the whole batch at once
+        return _batching.on_values(
+            input, lambda a, axis: np.any(a, axis=axis, keepdims=keepdim), dim
+        )
     axis = None if dim is None else _wrap_dim(dim, input.ndim)
     return Tensor._make(np.asarray(np.any(input._data, axis=axis, keepdims=keepdim)))

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import _wrap_dim
+from symgrad.ops.elementwise import WHERE
 from symgrad.ops.gathering import _check_integer, _index_tensor, _spread
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -64,6 +65,21 @@ _SCATTER_ADD = _prims("scatter_add", "ScatterAddBackward0", "add")
 _INDEX_ADD = _prims("index_add", "IndexAddBackward0", "add")
 _INDEX_COPY = _prims("index_copy", "IndexCopyBackward0", "keep")
 _INDEX_FILL = _prims("index_fill", "IndexFillBackward0", "keep")
+_INDEX_FILL_TENSOR = _prims("index_fill", "IndexFillBackward1", "keep")
+
+
+class _Filled:
+    """A 0-d value spread over the places ``hit`` (``index_fill`` by a tensor), and its
+    adjoint: the incoming gradient summed over those places."""
+
+    def __init__(self, hit: np.ndarray) -> None:
+        self.hit = hit
+
+    def put(self, xp: Any, value: Any) -> Any:
+        return xp.expand(value, self.hit.shape)
+
+    def take(self, xp: Any, g: Any) -> Any:
+        return xp.sum(xp.where(xp.constant(self.hit), g, 0.0))
 
 
 class _Along:
@@ -255,15 +271,25 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     """``input`` with the entries ``index`` along ``dim`` set to ``value``."""
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(
+            "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s)."
+        )
     if _batching.any_batched(input, index, value) and input.ndim:
         d = _wrap_dim(dim, input.ndim)
         picks = _spread(index.reshape(-1), tuple(input.shape), d)
-        if isinstance(value, Tensor):
-            return scatter(input, d, picks, value.expand(picks.shape).to(input.dtype))
+        if isinstance(value, Tensor):  # the places marked, so each gives the value one gradient
+            marks = scatter(Tensor._make(np.zeros(tuple(input.shape), bool)), d, picks, value=True)
+            return WHERE(marks, value.to(input.dtype), input)
         return scatter(input, d, picks, value=value)
     d, idx = _rows(input, dim, index, "index_fill")
     hit = np.zeros(input.shape, dtype=bool)
     hit[(slice(None),) * d + (idx,)] = True
-    if isinstance(value, Tensor):
-        value = value.item()
+    if isinstance(value, Tensor):  # an input of its own, which gets a gradient
+        filled = _Filled(hit)
+        value = value.to(input.dtype)
+        return _INDEX_FILL_TENSOR(
+            input, value, hit=hit, put=filled.put, value=None, take=filled.take
+        )
     return _INDEX_FILL(input, hit=hit, put=None, value=value, take=None)

@@ -8,9 +8,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad._data import _wrap_dim
 from symgrad.ops.reductions import amax, amin, mean
 from symgrad.ops.variance import std, var
+from symgrad.prim import batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -68,6 +70,9 @@ def equal(input: Tensor, other: Tensor) -> bool:
 
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     """The number of non-zero elements (along ``dim``), as ``int64``."""
+    if batching.any_batched(input):  # inside vmap: the whole batch at once
+        count = lambda a, axis: np.count_nonzero(a, axis=axis)  # noqa: E731
+        return batching.on_values(input, count, dim).to(dtypes.int64)
     axis = None if dim is None else tuple(_wrap_dim(d, input.ndim) for d in np.atleast_1d(dim))
     return Tensor._make(np.asarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
 

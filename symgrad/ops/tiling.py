@@ -274,6 +274,13 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     """The elements of ``input`` where ``mask`` (broadcast against it) holds, as a vector."""
     if mask.dtype != dtypes.bool_:
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {mask.dtype}")
+    if _batching.any_batched(mask):  # each element would pick its own number of entries
+        raise _batching.Refused(
+            "vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot "
+            "support this because for each batch this would return a differently shaped "
+            "Tensor. Please file an issue at https://github.com/pytorch/pytorch/issues if you "
+            "need this feature."
+        )
     shape = np.broadcast_shapes(tuple(input.shape), tuple(mask.shape))
     x = input if tuple(input.shape) == shape else expand(input, shape)
     if not shape:  # a 0-d input: one element, picked or not
@@ -289,6 +296,13 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
 def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
     """The indices of the non-zero elements: one row per element (``(n, ndim)``), or one
     index tensor per dimension with ``as_tuple``."""
+    if _batching.any_batched(input):  # as many indices as each element has non-zeros
+        if as_tuple:
+            raise _batching.Refused(
+                "Batching rule not implemented for aten::nonzero_numpy. We could not generate a "
+                "fallback."
+            )
+        _batching.refuse_dynamic_shape("aten::nonzero")
     if as_tuple:
         n = max(input.ndim, 1)
         return tuple(_found(lambda a, i=i: _nonzero(a, True)[i], input) for i in range(n))

@@ -18,6 +18,7 @@ import numpy as np
 
 from symgrad._data import _wrap_dim
 from symgrad._std_sort import std_sort
+from symgrad.prim import batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -167,6 +168,8 @@ def unique(
     tensor([[0, 5],
             [1, 2]])
     """
+    if batching.any_batched(input):  # each element has its own number of distinct values
+        batching.refuse_dynamic_shape("aten::_unique2" if dim is None else "aten::unique_dim")
     flags = (return_inverse, return_counts)
     if dim is None:
         flat = input._data.reshape(-1)
@@ -190,6 +193,8 @@ def unique_consecutive(
     >>> symgrad.tensor([1, 1, 2, 2, 3, 1, 1]).unique_consecutive(return_counts=True)
     (tensor([1, 2, 3, 1]), tensor([2, 2, 1, 2]))
     """
+    if batching.any_batched(input):
+        batching.refuse_dynamic_shape("aten::unique_consecutive")
     flags = (return_inverse, return_counts)
     if dim is None or (input.ndim == 1 and _wrap_dim(dim, 1) == 0):
         flat = input._data.reshape(-1)

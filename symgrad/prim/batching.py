@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad._data import Size
 from symgrad.tensor import Tensor
 
@@ -37,9 +39,11 @@ __all__ = [
     "wrap_level",
     "storage",
     "on_storage",
+    "on_values",
     "any_batched",
     "per_batch",
     "Refused",
+    "refuse_dynamic_shape",
 ]
 
 
@@ -50,6 +54,15 @@ class Unbatchable(Exception):
 class Refused(RuntimeError):
     """An error of the mapped function that ``vmap`` reports as it is, instead of trying
     the per-element loop (PyTorch's refusals, such as batch norm's running statistics)."""
+
+
+def refuse_dynamic_shape(op: str) -> None:
+    """PyTorch's refusal of an op whose result's shape depends on each element's values."""
+    raise Refused(
+        "vmap: We do not support batching operators that can output dynamic shape. Attempted "
+        f"to vmap over {op}. Please file an issue at https://github.com/pytorch/pytorch/issues "
+        "if you need this feature."
+    )
 
 
 class _State:
@@ -116,6 +129,22 @@ def on_storage(t: Any, fn: Any) -> Any:
     if isinstance(out, tuple):
         return tuple(BatchedTensor(o, t._level) for o in out)
     return BatchedTensor(out, t._level)
+
+
+def on_values(t: Any, fn: Any, dim: Any) -> Any:
+    """A function of a batched tensor's values only (``any``, ``all``, ``count_nonzero``) on
+    the whole batch at once: ``fn(array, axis)`` of the array holding the values, with
+    ``axis`` the logical ``dim`` (an int, a tuple of them, or None for all) counted past the
+    batch dimensions in front; the result keeps them in front and is batched again."""
+    _, batch = storage(t)
+    k, n = len(batch), t.ndim
+    if dim is None:
+        axis: Any = tuple(range(k, k + n))
+    elif isinstance(dim, (tuple, list)):
+        axis = tuple(k + d % max(n, 1) for d in dim)
+    else:
+        axis = k + dim % max(n, 1)
+    return on_storage(t, lambda p: Tensor._make(np.asarray(fn(_DATA.__get__(p), axis))))
 
 
 def _innermost(t: Any) -> Any:

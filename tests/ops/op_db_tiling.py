@@ -55,6 +55,12 @@ TILING = [
     ),
     _op("index_fill", lambda T, x: x.index_fill(1, _index(T, [0, 2]), -1.5), arg(2, 3)),
     _op(
+        "index_fill_tensor",
+        lambda T, x, v: x.index_fill(1, _index(T, [0, 2, 0]), v),
+        arg(2, 3),
+        arg(),
+    ),
+    _op(
         "scatter_add_inplace",
         lambda T, x, s: (x * 1).scatter_add_(0, _index(T, [[1, 0]]), s),
         arg(2, 2),
