@@ -60,11 +60,13 @@ class CompiledFunction:
     program used."""
 
     def __init__(
-        self, fn: Any, fullgraph: bool = False, guard: Any = None, backend: str = "numpy"
+        self, fn: Any, fullgraph: bool = False, guard: Any = None, backend: str = "auto"
     ) -> None:
         self.fn = fn
         self.fullgraph = fullgraph
-        self.backend = backend  # "numexpr": element-wise chains fused (compiler.numexpr_backend)
+        # "numexpr": element-wise chains fused (compiler.numexpr_backend); "numpy": never the
+        # scalar program on floats (compiler.scalar), which the others use where it applies
+        self.backend = backend
         self._guard = guard  # extra guard values (a module's parameters and training flags)
         self._cache: dict = {}
         self._last: Any = None
@@ -133,7 +135,8 @@ class CompiledFunction:
 
                 plan = fuse(plan)
             requires = [t._requires_grad for t in leaves]
-            program = build(plan, requires, [p._data for p in proxies])
+            data = [p._data for p in proxies]
+            program = build(plan, requires, data, scalar=self.backend != "numpy")
             entry = _Entry(plan, program, self.fn)
             _check(self.fn, entry, leaves, spec)
         except GraphBreak as exc:

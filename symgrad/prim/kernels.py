@@ -16,7 +16,7 @@ import numpy as np
 
 from symgrad._lazy import sympy as sp
 
-__all__ = ["lambdify", "MODULES"]
+__all__ = ["lambdify", "scalar_lambdify", "MODULES"]
 
 
 def _erf(x: Any) -> Any:
@@ -149,3 +149,25 @@ def lambdify(
             expr = _as_kernel_calls(expr)
     modules = MODULES if modules is None else modules
     return sp.lambdify(args, expr, modules=modules, cse=cse, docstring_limit=0)
+
+
+def _math_printer() -> Any:
+    """SymPy's Python printer with powers to a non-integer exponent as ``math.pow``, which
+    raises on a negative base where Python's ``**`` would make a complex number."""
+    from sympy.printing.pycode import PythonCodePrinter
+
+    class MathPrinter(PythonCodePrinter):
+        def _print_Pow(self, expr: Any, rational: bool = False) -> str:
+            e = expr.exp
+            if e.is_Integer or e in (sp.S.Half, -sp.S.Half):
+                return super()._print_Pow(expr, rational)
+            return f"pow({self._print(expr.base)}, {self._print(e)})"
+
+    return MathPrinter({"fully_qualified_modules": False, "inline": True})
+
+
+def scalar_lambdify(args: Sequence[Any], expr: Any) -> Callable:
+    """A function computing ``expr`` on Python floats with the ``math`` module: no NumPy call,
+    so no per-call array overhead; an operation NumPy would answer with inf or nan (a division
+    by zero, an overflow, a domain error) raises instead (ArithmeticError, ValueError)."""
+    return sp.lambdify(args, expr, modules="math", cse=True, printer=_math_printer(), docstring_limit=0)
