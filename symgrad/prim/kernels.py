@@ -33,9 +33,9 @@ def _sign(x: Any) -> Any:
 
 
 def _sigmoid(x: Any) -> Any:
-    # exp of a negative number only: no overflow at either end
+    # exp of a negative number only: no overflow at either end; one division, of 1 or e
     e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+    return np.where(x >= 0, 1, e) / (1 + e)
 
 
 def _softplus(x: Any) -> Any:
