@@ -68,8 +68,9 @@ def attach(program: Any, parts: Any) -> None:
         ns[f"f{j}"] = scalar_kernels.forward_kernel(step.prim, params, traced, dtype)
         for i in range(len(step.inputs)):
             if f"k{j}_{i}" in ns:
-                dtype_i = step.meta[i][1]
-                ns[f"k{j}_{i}"] = scalar_kernels.vjp_kernel(step.prim, i, params, traced, dtype_i)
+                ns[f"k{j}_{i}"] = scalar_kernels.vjp_kernel(
+                    step.prim, i, params, traced, dtype, step.meta[i][1]
+                )
     source = _source(parts, ns)
     code = compile(source, "<symgrad.compile>", "exec")
     exec(code, ns)  # noqa: S102 - generated from the plan: temporaries' names only

@@ -27,6 +27,7 @@ __all__ = ["FALLBACK", "forward_kernel", "vjp_kernel", "to_float32", "number"]
 # what a math kernel raises where NumPy answers with inf or nan: the call runs on NumPy
 FALLBACK = (ArithmeticError, ValueError, TypeError)
 _RTOL = 1e-12
+_RTOL_FLOAT32 = 1e-6  # NumPy's float32 kernels are a few units in the last place off
 _INF, _NAN = math.inf, math.nan
 _EDGES = (0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 3.7, -3.7, 30.0, -30.0, 800.0, -800.0)
 _EDGES += (1e-8, -1e-8, _INF, -_INF, _NAN)
@@ -53,10 +54,11 @@ def number(v: Any, dtype: Any) -> Any:
 def forward_kernel(prim: Any, params: tuple, traced: list, dtype: Any) -> Callable:
     """``prim``'s forward on floats, its parameters (see :func:`number`) bound, its result
     rounded to float32 for float32 values."""
-    key = (prim, "forward", params)
+    key = (prim, "forward", params, dtype)
     kernel = _CACHE.get(key)
     if kernel is None:
-        kernel = _checked(prim.inputs + prim.params, prim.expr, prim.numeric, params, traced, None)
+        args = prim.inputs + prim.params
+        kernel = _checked(args, prim.expr, prim.numeric, params, traced, None, dtype)
         _CACHE[key] = kernel
     if params:
 
@@ -67,18 +69,20 @@ def forward_kernel(prim: Any, params: tuple, traced: list, dtype: Any) -> Callab
     return _rounded(kernel) if dtype == np.float32 else kernel
 
 
-def vjp_kernel(prim: Any, i: int, params: tuple, traced: list, dtype: Any) -> Callable:
-    """``g * partial_i`` of ``prim`` on floats: ``f(*inputs, out, g, *params)``, rounded to
-    float32 when input ``i`` is float32."""
-    key = (prim, i, params)
+def vjp_kernel(
+    prim: Any, i: int, params: tuple, traced: list, dtype: Any, grad_dtype: Any
+) -> Callable:
+    """``g * partial_i`` of ``prim`` on floats: ``f(*inputs, out, g, *params)`` for a step
+    computing in ``dtype``, rounded to float32 when input ``i`` (``grad_dtype``) is."""
+    key = (prim, i, params, dtype)
     kernel = _CACHE.get(key)
     if kernel is None:
         reference = prim._vjp_kernels.get(i) or prim.vjp_kernel(i)
         args = prim.inputs + (prim.out_symbol, _g_symbol(prim)) + prim.params
         out = prim.numeric
-        kernel = _checked(args, prim.vjp_expression(i), reference, params, traced, out)
+        kernel = _checked(args, prim.vjp_expression(i), reference, params, traced, out, dtype)
         _CACHE[key] = kernel
-    return _rounded(kernel) if dtype == np.float32 else kernel
+    return _rounded(kernel) if grad_dtype == np.float32 else kernel
 
 
 def _g_symbol(prim: Any) -> Any:
@@ -96,45 +100,56 @@ def _rounded(kernel: Callable) -> Callable:
 
 
 def _checked(
-    args: tuple, expr: Any, reference: Callable, params: tuple, traced: list, out: Any
+    args: tuple,
+    expr: Any,
+    reference: Callable,
+    params: tuple,
+    traced: list,
+    out: Any,
+    dtype: Any,
 ) -> Callable:
-    """The math kernel of ``expr`` where it agrees with the NumPy ``reference`` (see the
-    module's note), else ``reference`` itself on 0-d arrays. ``out``: the forward kernel,
-    when the kernel checked is a VJP (its arguments then end with the output and ``g``)."""
+    """The math kernel of ``expr`` where it agrees with the NumPy ``reference`` on ``dtype``
+    values (see the module's note), else ``reference`` itself on 0-d arrays. ``out``: the
+    forward kernel, when the kernel checked is a VJP (its arguments then end with the output
+    and ``g``)."""
     n = len(args) - len(params)
     try:
         fast = scalar_lambdify(args, expr)
     except Exception:  # noqa: BLE001 - a function the math printer can't write
-        return _boxed(reference, n)
+        return _boxed(reference, n, dtype)
     if n == 0 or len(traced) != n - (2 if out is not None else 0):
-        return _boxed(reference, n)
+        return _boxed(reference, n, dtype)
     n -= 2 if out is not None else 0
-    columns = _grid(n, traced)
+    columns = _grid(n, traced, dtype)
     if out is not None:
         with np.errstate(all="ignore"):
-            outs = np.asarray(out(*columns, *params), dtype=np.float64)
+            outs = np.asarray(out(*columns, *params), dtype=dtype)
         rows = len(columns[0])
         columns = [np.tile(c, 2) for c in [*columns, np.broadcast_to(outs, (rows,))]]
-        columns.append(np.repeat([1.0, -2.5], rows))
+        columns.append(np.repeat(np.array([1.0, -2.5], dtype), rows))
     with np.errstate(all="ignore"):
         expected = np.broadcast_to(np.asarray(reference(*columns, *params)), columns[0].shape)
+    single = dtype == np.float32
+    rtol = _RTOL_FLOAT32 if single else _RTOL
     for row, want in zip(zip(*[c.tolist() for c in columns]), expected.tolist()):
         try:
             got = fast(*row, *params)
         except FALLBACK[:2]:
             continue
         except Exception:  # noqa: BLE001 - it can't run on floats at all
-            return _boxed(reference, len(args) - len(params))
-        if not _agree(got, want):
-            return _boxed(reference, len(args) - len(params))
+            return _boxed(reference, len(args) - len(params), dtype)
+        if single and type(got) is float:
+            got = to_float32(got)
+        if not _agree(got, want, rtol):
+            return _boxed(reference, len(args) - len(params), dtype)
     try:  # at the traced values it must run, or the program would never be used
         fast(*[c[-1] for c in columns], *params)
     except Exception:  # noqa: BLE001
-        return _boxed(reference, len(args) - len(params))
+        return _boxed(reference, len(args) - len(params), dtype)
     return fast
 
 
-def _grid(n: int, traced: list) -> list:
+def _grid(n: int, traced: list, dtype: Any) -> list:
     """Columns of input values: every combination of edge values (a sample of them for more
     than two inputs), then the traced values."""
     if n <= 2:
@@ -143,25 +158,25 @@ def _grid(n: int, traced: list) -> list:
         rng = np.random.default_rng(0)
         rows = [tuple(rng.choice(_EDGES, n)) for _ in range(400)]
     rows.append(tuple(traced))
-    return [np.array(c, dtype=np.float64) for c in zip(*rows)] if n else []
+    return [np.array(c, dtype=dtype) for c in zip(*rows)]
 
 
-def _agree(got: Any, want: float) -> bool:
+def _agree(got: Any, want: float, rtol: float) -> bool:
     if type(got) is not float and type(got) is not int:
         return False
     if got == want or (got != got and want != want):
         return True
     if math.isinf(got) or math.isinf(want) or got != got or want != want:
         return False
-    return abs(got - want) <= _RTOL * max(abs(got), abs(want))
+    return abs(got - want) <= rtol * max(abs(got), abs(want))
 
 
-def _boxed(reference: Callable, n: int) -> Callable:
-    """The NumPy kernel on floats: each of the ``n`` array arguments a 0-d array (the
-    parameters after them as they are), the result a float."""
+def _boxed(reference: Callable, n: int, dtype: Any) -> Callable:
+    """The NumPy kernel on floats: each of the ``n`` array arguments a 0-d array of ``dtype``
+    (the parameters after them as they are), the result a float."""
 
-    def boxed(*xs: Any, _k: Callable = reference, _n: int = n) -> float:
-        return float(_k(*[np.asarray(x) for x in xs[:_n]], *xs[_n:]))
+    def boxed(*xs: Any, _k: Callable = reference, _n: int = n, _d: Any = dtype) -> float:
+        return float(_k(*[np.asarray(x, _d) for x in xs[:_n]], *xs[_n:]))
 
     boxed.boxed = True  # type: ignore[attr-defined]
     return boxed
