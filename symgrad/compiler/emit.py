@@ -240,9 +240,12 @@ def _kernel(step: Any) -> Any:
             raise GraphBreak(f"{prim.name} takes parameters from values: it can't be compiled")
         return lambda *xs: prim.kernel(NP, *xs[:-1], **xs[-1])
     if type(prim) is Elementwise or isinstance(prim, Elementwise):
+        # the kernel without its own switch of NumPy's warnings: the program runs silenced
+        numeric = prim.numeric
+        numeric = getattr(prim, "_raw", None) or numeric
         if not params:
-            return prim.numeric
-        return lambda *xs: prim.numeric(*xs, *params)
+            return numeric
+        return lambda *xs: numeric(*xs, *params)
     if len(step.keys) > 1:
         return lambda *xs: prim.outputs(NP, xs, params)
     if isinstance(prim, Structural):

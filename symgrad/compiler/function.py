@@ -106,7 +106,12 @@ class CompiledFunction:
                 )
         key = shapes if self._guard is None else (shapes, self._guard())
         entry = self._cache.get(key)
-        if entry is not None and entry is not _EAGER and not entry.externals_unchanged():
+        if (
+            entry is not None
+            and entry is not _EAGER
+            and entry.externals
+            and not entry.externals_unchanged()
+        ):
             entry = None
         if entry is None:
             if len(self._cache) >= CACHE_SIZE_LIMIT:
@@ -141,7 +146,8 @@ class CompiledFunction:
                 plan = fuse(plan)
             requires = [t._requires_grad for t in leaves]
             data = [p._data for p in proxies]
-            program = build(plan, requires, data, scalar=self.backend != "numpy")
+            with np.errstate(all="ignore"):  # the program runs silenced: so does its build
+                program = build(plan, requires, data, scalar=self.backend != "numpy")
             entry = _Entry(plan, program, self.fn)
             _check(self.fn, entry, leaves, spec)
         except GraphBreak as exc:

@@ -56,9 +56,7 @@ def attach(program: Any, parts: Any) -> None:
     for j, step in enumerate(parts.steps):
         dtype = step.arrays[0].dtype
         params = tuple(number(v, dtype) for v in step.params)
-        traced = [
-            float(key[1]) if key[0] == "const" else values[key].item() for key in step.inputs
-        ]
+        traced = [float(key[1]) if key[0] == "const" else values[key].item() for key in step.inputs]
         for i, key in enumerate(step.inputs):
             if key[0] == "const":
                 ns[f"c{j}_{i}"] = number(key[1], dtype)
@@ -77,11 +75,10 @@ def attach(program: Any, parts: Any) -> None:
     program.numpy_source = program.source
     program.source = source
     program.forward = _forward(ns["forward"], program.forward)
-    saved_meta = [(values[parts.key_of[name]].shape, values[parts.key_of[name]].dtype)
-                  for name in parts.saved]
-    program.backward = _backward(
-        ns["backward"], program.backward, len(parts.grads_in), saved_meta
-    )
+    saved_meta = [
+        (values[parts.key_of[name]].shape, values[parts.key_of[name]].dtype) for name in parts.saved
+    ]
+    program.backward = _backward(ns["backward"], program.backward, len(parts.grads_in), saved_meta)
     program.scalar = True
 
 

@@ -14,11 +14,7 @@ from symgrad.autograd import grad
 from symgrad.ops.elementwise import REGISTRY
 
 EDGES = [0.0, -0.0, 1e-300, -7.5, 800.0, -800.0, np.inf, -np.inf, np.nan]
-CASES = [
-    (name, params)
-    for name in sorted(REGISTRY)
-    for params in REGISTRY[name].domain.params
-]
+CASES = [(name, params) for name in sorted(REGISTRY) for params in REGISTRY[name].domain.params]
 
 
 def _points(prim, params, rng) -> list[list[float]]:
@@ -131,7 +127,7 @@ def test_float32_rounds_each_step_and_its_numbers_as_numpy_does():
         (symgrad.sqrt, -1.0),  # nan
         (symgrad.exp, 1000.0),  # overflow to inf
         (lambda x: 1 / x, 0.0),  # division by zero
-        (lambda x: x ** 0.5, -4.0),  # a negative base to a fractional power: nan
+        (lambda x: x**0.5, -4.0),  # a negative base to a fractional power: nan
         (symgrad.sin, np.inf),  # nan
     ],
 )
