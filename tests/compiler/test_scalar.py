@@ -164,3 +164,16 @@ def test_a_captured_one_element_tensor_is_read_afresh_at_every_call():
     y.backward()
     np.testing.assert_allclose(y.item(), np.tanh(0.3 * -3.0), rtol=1e-15)
     np.testing.assert_allclose(w.grad.item(), 0.3 * (1 - np.tanh(-0.9) ** 2), rtol=1e-14)
+
+
+def test_float32_overflow_and_underflow_are_numpy_s():
+    def f(x):
+        return (x * 1e30) * 1e30 + (x * 1e-30) * 1e-30
+
+    compiled = symgrad.compile(f)
+    for v in (1.0, -3.0, 0.0):
+        value, grads = _value_and_grads(compiled, [v], symgrad.float32)
+        eager_value, eager_grads = _value_and_grads(f, [v], symgrad.float32)
+        assert compiled._last.program.scalar
+        np.testing.assert_array_equal(value, eager_value)
+        np.testing.assert_array_equal(grads[0], eager_grads[0])
