@@ -68,9 +68,15 @@ def compile(  # noqa: A001 - PyTorch's name
     of element-wise steps on arrays of ``MIN_SIZE`` elements or more into one multi-threaded
     numexpr loop for the forward pass and one per input gradient for the backward pass (see
     :mod:`symgrad.compiler.numexpr_backend`); steps numexpr can't express stay NumPy steps.
+    Where every value of the program (arguments, captured tensors, every step's result) holds
+    one float32 or float64 element and every step is element-wise, the program runs on Python
+    floats with the ``math`` module instead of NumPy (many times faster on such values; see
+    :mod:`symgrad.compiler.scalar`), and any call where NumPy would give inf or nan runs the
+    NumPy program: the results are the eager ones either way. ``backend="scalar"`` asks for
+    this choice explicitly (it is made the same way), ``backend="numpy"`` never makes it.
     Any other backend name (PyTorch's ``"inductor"``, the default, ``"eager"``,
     ``"aot_eager"``...) and ``dynamic``, ``mode`` and ``options`` are accepted for
-    compatibility and give the NumPy program.
+    compatibility and give the NumPy program, or the scalar one where it applies.
 
     Examples
     --------
@@ -95,7 +101,7 @@ def compile(  # noqa: A001 - PyTorch's name
         )
     if disable:
         return model
-    kind = "numpy"
+    kind = backend if backend in ("numpy", "scalar") else "auto"
     if backend == "numexpr":
         from symgrad.compiler.numexpr_backend import require_numexpr
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._tracing import GraphBreak
+from symgrad.compiler import scalar as _scalar
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.numpy_xp import NP, reduce_to
 from symgrad.prim.primitive import Ctx
@@ -40,11 +41,14 @@ class Program:
         self.out_requires: list[bool] = []
         self.grad_inputs: list[tuple] = []  # the keys of the inputs that get a gradient
         self.out_meta: list[tuple] = []  # (shape, dtype) per output
+        self.grad_names: list[str] = []  # the backward's gradient of each of grad_inputs
+        self.scalar = False  # whether forward and backward run on Python floats
 
 
-def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
+def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = False) -> Program:
     """The program of ``plan`` for arguments requiring grad as ``arg_requires``, checked
-    step by step against the traced values on ``arg_data``."""
+    step by step against the traced values on ``arg_data``; with ``scalar``, a twin on Python
+    floats where every value holds one element (:mod:`symgrad.compiler.scalar`)."""
     steps = _needed(plan)
     names: dict[tuple, str] = {}
     for k in range(len(arg_requires)):
@@ -110,7 +114,27 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list) -> Program:
     code = compile(program.source, "<symgrad.compile>", "exec")
     exec(code, ns)  # noqa: S102 - generated from the plan: temporaries' names only
     program.forward, program.backward = ns["forward"], ns["backward"]
+    if scalar and _scalar.eligible(steps, values):
+        parts = _Parts(steps, values, dict(ns), inputs, fwd_lines, out_names, saved)
+        parts.key_of = {name: key for key, name in names.items()}
+        parts.grads_in, parts.bwd_lines = grads_in, bwd_lines
+        parts.grad_inputs, parts.grad_names = program.grad_inputs, program.grad_names
+        _scalar.attach(program, parts)
     return program
+
+
+class _Parts:
+    """What the scalar twin of a program reuses: its steps, traced values, namespace, lines
+    and names."""
+
+    def __init__(self, steps, values, ns, inputs, fwd_lines, out_names, saved) -> None:
+        self.steps, self.values, self.ns = steps, values, ns
+        self.inputs, self.fwd_lines, self.out_names, self.saved = (
+            inputs,
+            fwd_lines,
+            out_names,
+            saved,
+        )
 
 
 def _label(prim: Any) -> str:
@@ -189,6 +213,7 @@ def _backward(plan, steps, names, requires, needs, ns, program, values) -> tuple
     grad_keys += [("ext", k) for k in range(len(plan.externals))]
     program.grad_inputs = [key for key in grad_keys if requires.get(key)]
     outs = ["g" + names[key] if "g" + names[key] in have else "None" for key in program.grad_inputs]
+    program.grad_names = outs
     lines.append(f"    return {_tuple(outs)}")
     return lines, sorted(saved, key=_order)
 
@@ -215,9 +240,12 @@ def _kernel(step: Any) -> Any:
             raise GraphBreak(f"{prim.name} takes parameters from values: it can't be compiled")
         return lambda *xs: prim.kernel(NP, *xs[:-1], **xs[-1])
     if type(prim) is Elementwise or isinstance(prim, Elementwise):
+        # the kernel without its own switch of NumPy's warnings: the program runs silenced
+        numeric = prim.numeric
+        numeric = getattr(prim, "_raw", None) or numeric
         if not params:
-            return prim.numeric
-        return lambda *xs: prim.numeric(*xs, *params)
+            return numeric
+        return lambda *xs: numeric(*xs, *params)
     if len(step.keys) > 1:
         return lambda *xs: prim.outputs(NP, xs, params)
     if isinstance(prim, Structural):

@@ -60,11 +60,13 @@ class CompiledFunction:
     program used."""
 
     def __init__(
-        self, fn: Any, fullgraph: bool = False, guard: Any = None, backend: str = "numpy"
+        self, fn: Any, fullgraph: bool = False, guard: Any = None, backend: str = "auto"
     ) -> None:
         self.fn = fn
         self.fullgraph = fullgraph
-        self.backend = backend  # "numexpr": element-wise chains fused (compiler.numexpr_backend)
+        # "numexpr": element-wise chains fused (compiler.numexpr_backend); "numpy": never the
+        # scalar program on floats (compiler.scalar), which the others use where it applies
+        self.backend = backend
         self._guard = guard  # extra guard values (a module's parameters and training flags)
         self._cache: dict = {}
         self._last: Any = None
@@ -92,14 +94,24 @@ class CompiledFunction:
             shapes = tuple([(t._data.shape, t._data.dtype, t._requires_grad) for t in args])
         else:
             leaves = []
-            spec = flatten((args, kwargs), leaves)
-            shapes = (
-                _hashable(spec),
-                tuple((t._data.shape, t._data.dtype, t._requires_grad) for t in leaves),
-            )
+            shapes = _signature(args, leaves)
+            if kwargs:
+                shapes = (shapes, _signature(kwargs, leaves))
+            if shapes is None or type(shapes) is tuple and None in shapes:
+                leaves = []
+                spec = flatten((args, kwargs), leaves)
+                shapes = (
+                    _hashable(spec),
+                    tuple((t._data.shape, t._data.dtype, t._requires_grad) for t in leaves),
+                )
         key = shapes if self._guard is None else (shapes, self._guard())
         entry = self._cache.get(key)
-        if entry is not None and entry is not _EAGER and not entry.externals_unchanged():
+        if (
+            entry is not None
+            and entry is not _EAGER
+            and entry.externals
+            and not entry.externals_unchanged()
+        ):
             entry = None
         if entry is None:
             if len(self._cache) >= CACHE_SIZE_LIMIT:
@@ -133,7 +145,9 @@ class CompiledFunction:
 
                 plan = fuse(plan)
             requires = [t._requires_grad for t in leaves]
-            program = build(plan, requires, [p._data for p in proxies])
+            data = [p._data for p in proxies]
+            with np.errstate(all="ignore"):  # the program runs silenced: so does its build
+                program = build(plan, requires, data, scalar=self.backend != "numpy")
             entry = _Entry(plan, program, self.fn)
             _check(self.fn, entry, leaves, spec)
         except GraphBreak as exc:
@@ -185,10 +199,12 @@ class _CompiledGraph(Primitive):
             raise RuntimeError(_DOUBLE_BACKWARD)
         node._unpack()  # the inputs were not changed in place since (else PyTorch's error)
         program = self.entry.program
-        full = [
-            np.zeros(shape, dtype) if g is None else g
-            for g, (shape, dtype) in zip(grads, program.out_meta)
-        ]
+        full = grads
+        if any(g is None for g in grads):
+            full = [
+                np.zeros(shape, dtype) if g is None else g
+                for g, (shape, dtype) in zip(grads, program.out_meta)
+            ]
         token = silence()
         try:
             return program.backward(*full, *node.params["saved"])
@@ -207,6 +223,7 @@ class _Entry:
         self.prim = _CompiledGraph(self)
         self.any_requires = any(program.out_requires)
         self.grad_inputs = [(kind == "arg", k) for kind, k in program.grad_inputs]
+        self._keep = (True,) * len(self.grad_inputs)
         self.node_cls = node_class(
             "CompiledFunctionBackward", outputs=max(1, len(program.out_meta))
         )
@@ -219,22 +236,20 @@ class _Entry:
         """Whether the captured tensors still have the shapes, dtypes and flags traced."""
         return all(self._meta(t) == m for t, m in zip(self.externals, self._ext_meta))
 
-    def run(self, leaves: list) -> Any:
+    def run(self, leaves: Any) -> Any:
         """The function's results for argument tensors ``leaves``."""
         program = self.program
+        arrays = [t._data for t in leaves]
+        if self.externals:
+            arrays += [t._data for t in self.externals]
         token = silence()
         try:
-            outs, saved = program.forward(
-                *[t._data for t in leaves], *[t._data for t in self.externals]
-            )
+            outs, saved = program.forward(*arrays)
         finally:
             restore(token)
-        results = []
-        if _grad_state.enabled and any(program.out_requires):
-            inputs = [
-                leaves[k] if kind == "arg" else self.externals[k] for kind, k in program.grad_inputs
-            ]
-            edges, kept, versions, meta, consts, held = input_records(inputs, (True,) * len(inputs))
+        if self.any_requires and _grad_state.enabled:
+            inputs = [leaves[k] if arg else self.externals[k] for arg, k in self.grad_inputs]
+            edges, kept, versions, meta, consts, held = input_records(inputs, self._keep)
             node = self.node_cls(
                 self.prim,
                 {"saved": saved},
@@ -246,13 +261,51 @@ class _Entry:
                 consts,
                 held,
             )
+            results = []
             for k, (o, req) in enumerate(zip(outs, program.out_requires)):
                 t = Tensor._make(o, node, True) if req else Tensor._make(o)
                 t._output_nr = k
                 results.append(t)
         else:
             results = [Tensor._make(o) for o in outs]
-        return rebuild(self.plan.out_spec, results)
+        spec = self.plan.out_spec
+        if type(spec) is _Leaf:
+            return results[spec.index]
+        return rebuild(spec, results)
+
+
+def _signature(obj: Any, leaves: list) -> Any:
+    """The guard of the arguments ``obj`` in one pass, collecting their tensors in ``leaves``
+    (in ``flatten``'s order): the structure of plain tuples, lists and dicts, each tensor's
+    shape, dtype and flag, the other values themselves. None for what only ``flatten`` and
+    ``_hashable`` handle (named tuples, tensor subclasses, unhashable values)."""
+    kind = type(obj)
+    if kind is Tensor:
+        leaves.append(obj)
+        data = obj._data
+        return (data.shape, data.dtype, obj._requires_grad)
+    if kind is tuple or kind is list:
+        items = []
+        for v in obj:
+            sig = _signature(v, leaves)
+            if sig is None:
+                return None
+            items.append(sig)
+        return (kind, *items)
+    if kind is dict:
+        items = []
+        for k, v in obj.items():
+            sig = _signature(v, leaves)
+            if sig is None:
+                return None
+            items.append((k, sig))
+        return (dict, *items)
+    if obj is None or kind in _CONSTANT_TYPES:
+        return (kind, obj)
+    return None
+
+
+_CONSTANT_TYPES = (bool, int, float, str)
 
 
 def _hashable(spec: Any) -> Any:

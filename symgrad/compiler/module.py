@@ -32,7 +32,7 @@ class OptimizedModule(Module):
     '_orig_mod.0.weight'
     """
 
-    def __init__(self, mod: Module, fullgraph: bool = False, backend: str = "numpy") -> None:
+    def __init__(self, mod: Module, fullgraph: bool = False, backend: str = "auto") -> None:
         super().__init__()
         self._orig_mod = mod
         self.__dict__["_compiled"] = CompiledFunction(

@@ -16,7 +16,7 @@ import numpy as np
 
 from symgrad._lazy import sympy as sp
 
-__all__ = ["lambdify", "MODULES"]
+__all__ = ["lambdify", "scalar_lambdify", "MODULES"]
 
 
 def _erf(x: Any) -> Any:
@@ -33,9 +33,9 @@ def _sign(x: Any) -> Any:
 
 
 def _sigmoid(x: Any) -> Any:
-    # exp of a negative number only: no overflow at either end
+    # exp of a negative number only: no overflow at either end; one division, of 1 or e
     e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+    return np.where(x >= 0, 1, e) / (1 + e)
 
 
 def _softplus(x: Any) -> Any:
@@ -149,3 +149,44 @@ def lambdify(
             expr = _as_kernel_calls(expr)
     modules = MODULES if modules is None else modules
     return sp.lambdify(args, expr, modules=modules, cse=cse, docstring_limit=0)
+
+
+def _math_printer() -> Any:
+    """SymPy's Python printer with powers to a non-integer exponent as :func:`_scalar_power`,
+    which raises on a negative base where Python's ``**`` would make a complex number."""
+    from sympy.printing.pycode import PythonCodePrinter
+
+    class MathPrinter(PythonCodePrinter):
+        def _print_Pow(self, expr: Any, rational: bool = False) -> str:
+            e = expr.exp
+            if e.is_Integer or e in (sp.S.Half, -sp.S.Half):
+                return super()._print_Pow(expr, rational)
+            return f"power({self._print(expr.base)}, {self._print(e)})"
+
+    return MathPrinter({"fully_qualified_modules": False, "inline": True})
+
+
+def _scalar_power(x: float, e: float) -> float:
+    """:func:`_power` on floats: where NumPy would answer nan or inf (a negative base to a
+    fractional power, zero to a negative one), ``math`` raises ValueError or
+    ZeroDivisionError."""
+    if e == 0.5:
+        return math.sqrt(x)
+    if e == -0.5:
+        return 1 / math.sqrt(x)
+    if e == 2:
+        return x * x
+    if e == 3:
+        return x * x * x
+    if e == -2:
+        return 1 / (x * x)
+    return math.pow(x, e)
+
+
+def scalar_lambdify(args: Sequence[Any], expr: Any) -> Callable:
+    """A function computing ``expr`` on Python floats with the ``math`` module: no NumPy call,
+    so no per-call array overhead; an operation NumPy would answer with inf or nan (a division
+    by zero, an overflow, a domain error) raises instead (ArithmeticError, ValueError)."""
+    modules = [{"power": _scalar_power}, "math"]
+    printer = _math_printer()
+    return sp.lambdify(args, expr, modules=modules, cse=True, printer=printer, docstring_limit=0)
