@@ -1,0 +1,472 @@
+"""The symbolic interpreter on SymEngine: the rule vocabulary on NumPy object arrays of
+SymEngine expressions, and the conversions to and from SymPy.
+
+SymEngine builds and differentiates expressions in C++, several times faster than SymPy. The
+graph is replayed here as it is on SymPy (:class:`symgrad.prim.sympy_xp.SX`): the same forward
+and VJP rules, each element-wise primitive's SymPy formula and partials converted once per
+primitive (SymPy *objects*, never strings) and compiled into a function over whole object
+arrays. Results go back to SymPy once, at the end, in the leaves' own symbols.
+
+Words that build SymPy matrices (``det``, ``inv``, ``solve``, ``adjugate``, ``matrix_exp``)
+compute on SymPy for that node and convert back.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import sympy as sp
+from sympy.core.basic import _args_sortkey
+
+from symgrad.prim.exact import exact
+from symgrad.prim.numpy_xp import _basic_key, scatter_add
+from symgrad.prim.sympy_build import apply as apply_function
+from symgrad.prim.sympy_xp import SX
+
+__all__ = ["require_symengine", "SE", "Bridge"]
+
+INSTALL_HINT = "pip install symgrad[symengine]"
+
+
+def require_symengine() -> Any:
+    """The ``symengine`` module, or ImportError saying how to install it."""
+    try:
+        import symengine
+    except ImportError:
+        raise ImportError(
+            f'backend="symengine" needs the symengine package: {INSTALL_HINT} (or use '
+            'backend="sympy", the default)'
+        ) from None
+    return symengine
+
+
+_SE_TYPES: set = set()  # the SymEngine classes met
+
+
+def _is_se(v: Any) -> bool:
+    """Whether ``v`` is a SymEngine expression (its class remembered: a set lookup is
+    several times faster than ``isinstance`` of SymEngine's base class)."""
+    import symengine
+
+    if isinstance(v, symengine.Basic):
+        _SE_TYPES.add(type(v))
+        return True
+    return False
+
+
+class Bridge:
+    """Conversions between SymPy and SymEngine for one replay: SymPy symbols are remembered
+    by name, so that every SymEngine symbol goes back to the SymPy symbol it came from (with
+    its assumptions and its class, ``x[0]`` printing as ``x_{0}``)."""
+
+    def __init__(self) -> None:
+        self.se = require_symengine()
+        self.symbols: dict[str, sp.Symbol] = {}  # name -> the SymPy symbol
+        self._to_sympy: dict[Any, tuple[Any, int]] = {}  # SymEngine node -> (SymPy, depth)
+        self._numbers: dict[Any, Any] = {}
+        self._se_symbols: dict[str, Any] = {}
+
+    # -- SymPy -> SymEngine --------------------------------------------------------------------
+    def symbol(self, s: sp.Symbol) -> Any:
+        """The SymEngine symbol of the SymPy symbol ``s`` (of its name)."""
+        found = self._se_symbols.get(s.name)
+        if found is None:
+            self.symbols.setdefault(s.name, s)
+            found = self._se_symbols[s.name] = self.se.Symbol(s.name)
+        return found
+
+    def to_se(self, v: Any) -> Any:
+        """One element (a SymPy expression, a number) as SymEngine."""
+        se = self.se
+        if type(v) in _SE_TYPES or _is_se(v):
+            return v
+        if isinstance(v, sp.Symbol):
+            return self.symbol(v)
+        if not isinstance(v, sp.Basic):
+            key = (type(v), v)
+            found = self._numbers.get(key)
+            if found is None:
+                found = self._numbers[key] = se.sympify(exact(v))
+            return found
+        for s in v.free_symbols:
+            self.symbols.setdefault(s.name, s)
+        return se.sympify(v)
+
+    def array(self, a: Any) -> np.ndarray:
+        """An array of SymPy expressions or numbers as an object array of SymEngine ones."""
+        if isinstance(a, np.ndarray) and a.dtype == object:
+            known = _SE_TYPES
+            if all(type(v) in known for v in a.flat) or all(_is_se(v) for v in a.flat):
+                return a
+        arr = np.asarray(a, dtype=object)
+        out = np.empty(arr.size, dtype=object)
+        for k, v in enumerate(arr.flat):
+            out[k] = self.to_se(v)
+        return out.reshape(arr.shape)
+
+    # -- SymEngine -> SymPy --------------------------------------------------------------------
+    def to_sympy(self, e: Any) -> tuple[Any, int]:
+        """``(SymPy expression, nesting depth)`` of one SymEngine expression; shared parts are
+        converted once (a walk with a stack, no recursion limit)."""
+        done = self._to_sympy
+        if e in done:
+            return done[e]
+        stack = [(e, False)]
+        while stack:
+            node, ready = stack.pop()
+            if node in done:
+                continue
+            args = node.args
+            if ready or not args:
+                done[node] = self._node(node, args)
+                continue
+            stack.append((node, True))
+            stack.extend((a, False) for a in args if a not in done)
+        return done[e]
+
+    def _node(self, node: Any, args: tuple) -> tuple[Any, int]:
+        se = self.se
+        if not args:
+            if isinstance(node, se.Symbol):
+                return self._sympy_symbol(node.name), 1
+            return node._sympy_(), 1
+        converted = [self._to_sympy[a] for a in args]
+        depth = 1 + max(d for _, d in converted)
+        values = tuple(v for v, _ in converted)
+        if isinstance(node, se.Add):
+            return _add(values), depth
+        if isinstance(node, se.Mul):
+            return _mul(values), depth
+        if isinstance(node, se.Pow):
+            return _pow(*values), depth
+        kind = _sympy_class(type(node))
+        if kind is not None:
+            return apply_function(kind, values), depth
+        # a node SymEngine holds for SymPy (a SymPy-only function, Piecewise): SymPy's own
+        # conversion, with the symbols put back
+        found = node._sympy_()
+        rename = {s: self._sympy_symbol(s.name) for s in found.free_symbols}
+        return found.xreplace(rename), depth
+
+    def _sympy_symbol(self, name: str) -> sp.Symbol:
+        s = self.symbols.get(name)
+        if s is None:
+            s = self.symbols[name] = sp.Symbol(name, real=True)
+        return s
+
+    def sympy_array(self, a: np.ndarray) -> tuple[np.ndarray, int]:
+        """An object array of SymEngine expressions as SymPy, and its deepest nesting."""
+        a = np.asarray(a, dtype=object)
+        out = np.empty(a.size, dtype=object)
+        deepest = 0
+        for k, v in enumerate(a.flat):
+            out[k], d = self.to_sympy(self.to_se(v))
+            deepest = max(deepest, d)
+        return out.reshape(a.shape), deepest
+
+
+@functools.lru_cache(maxsize=None)
+def _sympy_class(kind: type) -> Any:
+    """The SymPy function (``sp.sin``) that SymEngine's node class (``Sin``) stands for, when
+    applying it to the converted arguments, in order, gives SymPy's expression; else None."""
+    import symengine as se
+
+    probe_args = tuple(se.Symbol(f"_probe{k}") for k in range(3))
+    for n in (1, 2, 3):
+        try:
+            node = kind(*probe_args[:n])
+        except Exception:
+            continue
+        if type(node) is not kind or node.args != probe_args[:n]:
+            continue
+        try:
+            found = node._sympy_()
+        except Exception:
+            return None
+        names = tuple(sp.Symbol(f"_probe{k}") for k in range(n))
+        return found.func if found.args == names else None
+    return None
+
+
+# SymPy's canonical forms built directly where SymPy's constructor would only sort: SymEngine's
+# sums and products are canonical already (like terms and powers combined), so what is left
+# is SymPy's order, except where SymPy's rules differ from SymEngine's (a number times a sum is
+# distributed, exponentials and absolute values combine in powers): those go to SymPy's own
+# constructors.
+
+
+def _plain(e: Any) -> bool:
+    """A factor SymPy's ``Mul`` has nothing to combine in, only to order."""
+    if e.is_Symbol:
+        return True
+    if e.is_Pow:
+        return _plain_base(e.args[0]) and e.args[1].is_Rational
+    return _plain_base(e)
+
+
+def _plain_base(e: Any) -> bool:
+    return e.is_Symbol or (
+        isinstance(e, sp.Function)
+        and type(e)._eval_power is sp.Expr._eval_power
+        and e.func.__module__.startswith("sympy.functions")
+    )
+
+
+def _mul(values: tuple) -> Any:
+    coeff, rest = (values[0], values[1:]) if values[0].is_Rational else (None, values)
+    if (coeff is None or coeff is not sp.S.Zero) and rest and all(_plain(f) for f in rest):
+        bases = [f.args[0] if f.is_Pow else f for f in rest]
+        if len(set(bases)) == len(bases):
+            ordered = tuple(sorted(rest, key=_args_sortkey))
+            return sp.Mul._from_args(ordered if coeff is None or coeff == 1 else (coeff,) + ordered)
+    return sp.Mul(*values)
+
+
+def _add(values: tuple) -> Any:
+    coeff, rest = (values[0], values[1:]) if values[0].is_Rational else (None, values)
+    if all(t.is_Symbol or t.is_Mul or t.is_Pow or isinstance(t, sp.Function) for t in rest):
+        parts = {t.as_coeff_Mul()[1] for t in rest}
+        if len(parts) == len(rest) and len(rest) > (coeff is None):
+            ordered = tuple(sorted(rest, key=_args_sortkey))
+            return sp.Add._from_args(ordered if coeff is None or coeff == 0 else (coeff,) + ordered)
+    return sp.Add(*values)
+
+
+def _pow(base: Any, exponent: Any) -> Any:
+    if _plain_base(base) and exponent.is_Rational and exponent not in (0, 1):
+        return sp.Pow(base, exponent, evaluate=False)
+    return sp.Pow(base, exponent)
+
+
+class _Template:
+    """An element-wise formula in SymEngine, compiled into a function over object arrays:
+    each operation applied to whole arrays (NumPy calls the C++ constructor per element)."""
+
+    def __init__(self, se: Any, formula: Any, symbols: tuple) -> None:
+        self.se = se
+        self.symbols = symbols
+        self.run = self._compile(formula)
+
+    def _compile(self, node: Any) -> Callable:
+        if node in self.symbols:
+            k = self.symbols.index(node)
+            return lambda arrays: arrays[k]
+        if not node.free_symbols & set(self.symbols):
+            return lambda arrays, c=node: c
+        args = node.args
+        try:
+            rebuilt = node.func(*args)
+        except Exception:
+            rebuilt = None
+        if rebuilt != node:  # a node SymEngine can't rebuild from its arguments: substitute
+            return self._substituted(node)
+        parts = [self._compile(a) for a in args]
+        build = np.frompyfunc(node.func, len(args), 1)
+        return lambda arrays: build(*(p(arrays) for p in parts))
+
+    def _substituted(self, node: Any) -> Callable:
+        symbols = self.symbols
+
+        def each(*values: Any) -> Any:
+            return node.subs(dict(zip(symbols, values)))
+
+        build = np.frompyfunc(each, len(symbols), 1)
+        return lambda arrays: build(*arrays)
+
+    def __call__(self, arrays: list) -> np.ndarray:
+        arrays = np.broadcast_arrays(*arrays) if arrays else []
+        shape = arrays[0].shape if arrays else ()
+        out = self.run(arrays)
+        return np.broadcast_to(np.asarray(out, dtype=object), shape).copy()
+
+
+class SE(SX):
+    """The rule vocabulary on object arrays of SymEngine expressions (see the module)."""
+
+    def __init__(self, bridge: Bridge, numeric: Callable | None = None) -> None:
+        super().__init__(numeric)
+        self.bridge = bridge
+        self.se = bridge.se
+
+    def _in(self, a: Any) -> np.ndarray:
+        return self.bridge.array(a)
+
+    # -- reductions and algebra: one n-ary Add per element, SymEngine's own ----------------
+    def sum(self, a: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
+        a = self._in(a)
+        axes = tuple(range(a.ndim)) if dim is None else tuple(d % max(a.ndim, 1) for d in dim)
+        if not axes or a.ndim == 0:
+            return a.copy()
+        rest = tuple(i for i in range(a.ndim) if i not in axes)
+        moved = np.transpose(a, rest + axes).reshape(tuple(a.shape[i] for i in rest) + (-1,))
+        out = np.empty(moved.shape[:-1], dtype=object)
+        for index in np.ndindex(*out.shape):
+            out[index] = self.se.Add(*moved[index])
+        if keepdim:
+            out = out.reshape(tuple(1 if i in axes else n for i, n in enumerate(a.shape)))
+        return out
+
+    def matmul(self, a: Any, b: Any) -> np.ndarray:
+        a, b = self._in(a), self._in(b)
+        if a.ndim != 2 or b.ndim not in (1, 2):
+            return np.matmul(a, b)
+        columns = b.reshape(b.shape[0], -1)
+        out = np.empty((a.shape[0], columns.shape[1]), dtype=object)
+        for i, j in np.ndindex(*out.shape):
+            out[i, j] = self.se.Add(*(p * q for p, q in zip(a[i], columns[:, j])))
+        return out.reshape(a.shape[:1] + b.shape[1:])
+
+    def _zeros(self, shape: tuple) -> np.ndarray:
+        return np.full(shape, self.se.Integer(0), dtype=object)
+
+    def index_put_zeros(self, shape: tuple, key: Any, g: Any, unique: bool = False) -> np.ndarray:
+        out, g = self._zeros(shape), self._in(g)
+        if unique or _basic_key(key):  # no index twice: 0 + g is g
+            out[key] = g[()] if g.ndim == 0 else g
+        else:
+            np.add.at(out, key, g)
+        return out
+
+    def scatter_zeros(self, shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
+        return scatter_add(self._zeros(shape), dim, index, self._in(g))
+
+    def constant(self, a: np.ndarray) -> np.ndarray:
+        return self._in(a)
+
+    def count(self, mask: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
+        return self._in(SX.count(mask, dim, keepdim))
+
+    # -- element-wise ------------------------------------------------------------------------
+    def _unary(self, fn: Any, a: Any) -> np.ndarray:
+        a = self._in(a)
+        return np.asarray(np.frompyfunc(fn, 1, 1)(a), dtype=object).reshape(a.shape)
+
+    def exp(self, a: Any) -> np.ndarray:
+        return self._unary(self.se.exp, a)
+
+    def log(self, a: Any) -> np.ndarray:
+        return self._unary(self.se.log, a)
+
+    def sqrt(self, a: Any) -> np.ndarray:
+        return self._unary(self.se.sqrt, a)
+
+    def abs(self, a: Any) -> np.ndarray:
+        return self._unary(self.se.Abs, a)
+
+    def sign(self, a: Any) -> np.ndarray:
+        return self._unary(self.se.sign, a)
+
+    def elementwise(self, prim: Any, args: tuple, params: tuple = ()) -> np.ndarray:
+        template = _SHARED.get(self, (prim, "f"), lambda: prim.expr, prim.inputs, params, prim)
+        return template([self._in(a) for a in args])
+
+    def elementwise_vjp(
+        self, prim: Any, i: int, args: tuple, out: Any, g: Any, params: tuple = ()
+    ) -> np.ndarray:
+        with_out = out is not None
+        values = [self._in(a) for a in args]
+        if with_out:
+            values.append(self._in(out))
+        g = self._in(g)
+        ones = all(e == 1 for e in g.flat)
+        symbols = prim.inputs + ((prim.out_symbol,) if with_out else ())
+
+        def partial() -> Any:
+            found = prim.partials[i] if with_out else prim.local_derivatives[i]
+            return found if ones else _G * found
+
+        if not ones:
+            symbols, values = symbols + (_G,), values + [g]
+        key = (prim, i, with_out, ones)
+        template = _SHARED.get(self, key, partial, symbols, params, prim)
+        shape = np.broadcast_shapes(g.shape, *(np.shape(v) for v in values))
+        return np.broadcast_to(template(values), shape).copy()
+
+    # -- words that need SymPy matrices: that node on SymPy -----------------------------------
+    def _on_sympy(self, word: str, *args: Any) -> np.ndarray:
+        converted = [self.bridge.sympy_array(self._in(a))[0] for a in args]
+        return self._in(getattr(SX(self._numeric), word)(*converted))
+
+    def det(self, a: Any) -> np.ndarray:
+        return self._on_sympy("det", a)
+
+    def adjugate(self, a: Any) -> np.ndarray:
+        return self._on_sympy("adjugate", a)
+
+    def matrix_exp(self, a: Any) -> np.ndarray:
+        return self._on_sympy("matrix_exp", a)
+
+    def inv(self, a: Any) -> np.ndarray:
+        return self._on_sympy("inv", a)
+
+
+_G = sp.Symbol("_g")
+
+
+class _Shared:
+    """The compiled templates of every primitive, shared by all replays of the process."""
+
+    def __init__(self) -> None:
+        self._found: dict = {}
+
+    def get(
+        self, xp: SE, key: tuple, formula: Callable, symbols: tuple, params: tuple, prim: Any
+    ) -> _Template:
+        try:
+            full = key + (params,)
+            found = self._found.get(full)
+        except TypeError:  # parameter values that can't be hashed: not kept
+            full, found = None, None
+        if found is None:
+            expr = formula()
+            fixed = {p: exact(v) for p, v in zip(prim.params, params)}
+            expr = expr.xreplace(fixed) if fixed else expr
+            se_symbols = tuple(xp.se.Symbol(s.name) for s in symbols)
+            found = _Template(xp.se, xp.se.sympify(expr), se_symbols)
+            if full is not None:
+                self._found[full] = found
+        return found
+
+
+_SHARED = _Shared()
+
+# the vocabulary words that only move elements: SymPy's implementation, with the numbers it
+# may make (a zero, a constant) converted
+_MOVING = (
+    "sum_to_size",
+    "reshape",
+    "permute",
+    "transpose",
+    "unsqueeze",
+    "squeeze",
+    "expand",
+    "flip",
+    "cat",
+    "cumsum",
+    "getitem",
+    "gather",
+    "where",
+    "prod_others",
+    "solve",
+    "extremum",
+)
+
+
+def _moving(word: str) -> Callable:
+    base = getattr(SX, word)
+    static = isinstance(inspect.getattr_static(SX, word), staticmethod)
+
+    def run(self: SE, *args: Any, **kwargs: Any) -> Any:
+        found = base(*args, **kwargs) if static else base(self, *args, **kwargs)
+        return self._in(found)
+
+    run.__name__ = word
+    return run
+
+
+for _word in _MOVING:
+    setattr(SE, _word, _moving(_word))
