@@ -131,18 +131,25 @@ class SymEngineReplay(Replay):
             for s, d in self.definitions[self._se_evaluated :]:
                 self._se_values[s] = self._value_of(d)
             self._se_evaluated = len(self.definitions)
-        return float(e.subs({s: self._se_values[s] for s in free}) if free else e)
+        value = e.subs({s: self._se_values[s] for s in free}) if free else e
+        try:
+            found = float(value)
+        except (RuntimeError, TypeError):  # infinities SymEngine does not evaluate
+            found = float("nan")
+        if np.isnan(found):  # or a rational too large for a double: SymPy's evaluation
+            found = float(self.bridge.to_sympy(value)[0])
+        return found
 
     # -- the results, in SymPy -------------------------------------------------------------------
     def to_sympy(self, arrays: list) -> list:
         """The arrays as SymPy (and ``definitions`` too, from now on), checking that inline
         results are not nested too deeply for SymPy."""
-        converted = []
-        for a in arrays:
-            found, depth = self.bridge.sympy_array(a)
-            if not self.cse and depth > MAX_INLINE_DEPTH:
-                raise SymbolicDepthError(_DEPTH_MESSAGE)
-            converted.append(found)
+        if not self.cse:  # measured before SymPy builds (and recurses into) a deep tree
+            for a in arrays:
+                for e in np.asarray(a, dtype=object).flat:
+                    if self.bridge.depth(self.bridge.to_se(e)) > MAX_INLINE_DEPTH:
+                        raise SymbolicDepthError(_DEPTH_MESSAGE)
+        converted = [self.bridge.sympy_array(a)[0] for a in arrays]
         if self.definitions and not isinstance(self.definitions[0][0], sp.Basic):
             self.definitions = [
                 (self.bridge.to_sympy(s)[0], self.bridge.to_sympy(d)[0])

@@ -135,7 +135,9 @@ def symengine_compile_gradient(
             "jacobian(y, x) for the derivatives of every element"
         )
     _check_inputs(xs_list)
-    replay = SymEngineReplay()
+    # constants as floats: a product of many exact rationals can outgrow a double's range in
+    # its numerator and denominator apart, which SymEngine's evaluation turns into nan
+    replay = SymEngineReplay(as_float=True)
     grads = _gradient_arrays(replay, y, xs_list, seed_ones(y.shape))
     given = {id(x) for x in xs_list}
     others = sorted(

@@ -69,6 +69,7 @@ class Bridge:
         self._to_sympy: dict[Any, tuple[Any, int]] = {}  # SymEngine node -> (SymPy, depth)
         self._numbers: dict[Any, Any] = {}
         self._se_symbols: dict[str, Any] = {}
+        self._depths: dict[Any, int] = {}
 
     # -- SymPy -> SymEngine --------------------------------------------------------------------
     def symbol(self, s: sp.Symbol) -> Any:
@@ -157,6 +158,22 @@ class Bridge:
         if s is None:
             s = self.symbols[name] = sp.Symbol(name, real=True)
         return s
+
+    def depth(self, e: Any) -> int:
+        """The nesting of a SymEngine expression (a walk with a stack, shared parts once)."""
+        depths = self._depths
+        stack = [(e, False)]
+        while stack:
+            node, ready = stack.pop()
+            if node in depths:
+                continue
+            args = node.args
+            if ready or not args:
+                depths[node] = 1 + max((depths[a] for a in args), default=0)
+                continue
+            stack.append((node, True))
+            stack.extend((a, False) for a in args if a not in depths)
+        return depths[e]
 
     def sympy_array(self, a: np.ndarray) -> tuple[np.ndarray, int]:
         """An object array of SymEngine expressions as SymPy, and its deepest nesting."""
@@ -334,6 +351,12 @@ class SE(SX):
     def scatter_zeros(self, shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
         return scatter_add(self._zeros(shape), dim, index, self._in(g))
 
+    def where(self, cond: Any, a: Any, b: Any) -> np.ndarray:
+        cond = np.asarray(cond)
+        if cond.dtype == object:  # numbers of the interpreter: SymEngine's are all truthy
+            cond = np.frompyfunc(lambda e: e != 0, 1, 1)(cond)
+        return np.where(np.asarray(cond, dtype=bool), self._in(a), self._in(b))
+
     def constant(self, a: np.ndarray) -> np.ndarray:
         return self._in(a)
 
@@ -449,7 +472,6 @@ _MOVING = (
     "cumsum",
     "getitem",
     "gather",
-    "where",
     "prod_others",
     "solve",
     "extremum",
