@@ -305,7 +305,7 @@ def _symengine_hessian(y: Tensor, xs: list, cse: bool, as_float: bool, backend: 
     if cse:
         raise NotImplementedError(
             'hessian(..., cse=True) gives the assignment form with backend="sympy" only; '
-            'drop cse=True for SymEngine\'s inline Hessian'
+            "drop cse=True for SymEngine's inline Hessian"
         )
     return hessian_blocks(y, xs, as_float)
 

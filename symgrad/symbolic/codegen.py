@@ -179,7 +179,7 @@ def _check_backend(backend: str) -> None:
 
         require_jax()
     if backend == "symengine":
-        from symgrad.symbolic.symengine_xp import require_symengine
+        from symgrad.symbolic.symengine_convert import require_symengine
 
         require_symengine()
 
@@ -213,11 +213,14 @@ def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> Co
     if not isinstance(leaves, (list, tuple)):
         leaves = [leaves]
     leaf_info = [_leaf_symbols(leaf) for leaf in leaves]
-    if backend == "symengine":
-        from symgrad.symbolic.symengine_compile import symengine_lambdify
-
-        return symengine_lambdify(replacements, exprs, leaf_info)
     flat, shapes, single = _outputs(exprs)
+    if backend == "symengine":
+        from symgrad.symbolic.symengine_compile import NoSymEngineKernel, symengine_lambdify
+
+        try:
+            return symengine_lambdify(replacements, flat, shapes, single, leaf_info)
+        except NoSymEngineKernel:
+            backend = "numpy"  # a function SymEngine can't evaluate: NumPy's way
     # our own names only: a0.. for inputs, t0.. for the replacements, c0.. for shared terms
     arg_syms = [sp.Symbol(f"a{i}", real=True) for i in range(sum(len(s) for s, _ in leaf_info))]
     rename = dict(zip((s for ss, _ in leaf_info for s in ss), arg_syms))
@@ -309,9 +312,12 @@ def compile_gradient(
             "tensors that hold one sample"
         )
     if backend == "symengine":
-        from symgrad.symbolic.symengine_compile import symengine_compile_gradient
+        from symgrad.symbolic.symengine_compile import NoSymEngineKernel, symengine_compile_gradient
 
-        compiled, others = symengine_compile_gradient(y, xs_list, single)
+        try:
+            compiled, others = symengine_compile_gradient(y, xs_list, single)
+        except NoSymEngineKernel:
+            return compile_gradient(y, xs, batch=batch, reduction=reduction)
         compiled.extra_tensors = others
         if batch is not None:
             _batched(compiled, xs_list, xs_list + others, batch, reduction)

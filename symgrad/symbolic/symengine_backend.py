@@ -21,8 +21,9 @@ import numpy as np
 import sympy as sp
 
 from symgrad.symbolic.names import is_symbolic
-from symgrad.symbolic.replay import MAX_INLINE_DEPTH, Replay, SymbolicDepthError, _DEPTH_MESSAGE
-from symgrad.symbolic.symengine_xp import SE, Bridge, require_symengine
+from symgrad.symbolic.replay import _DEPTH_MESSAGE, MAX_INLINE_DEPTH, Replay, SymbolicDepthError
+from symgrad.symbolic.symengine_convert import Bridge, require_symengine
+from symgrad.symbolic.symengine_xp import SE
 from symgrad.tensor import Tensor
 
 __all__ = ["SymEngineReplay", "SYMBOLIC_BACKENDS", "new_replay", "hessian_blocks"]

@@ -6,6 +6,8 @@ forms; the result is a :class:`~symgrad.symbolic.compiled.CompiledFunction` (sam
 conventions: one array per leaf, leading batch dimensions, ``batch=`` and ``reduction=``).
 ``compile_gradient`` replays the graph on SymEngine and compiles the gradient without ever
 building SymPy expressions, the fastest way from a traced computation to a gradient function.
+Formulas holding a function SymEngine cannot evaluate (softplus, silu, mish, logsigmoid,
+erfinv, lgamma, digamma) are compiled by the NumPy backend instead.
 """
 
 from __future__ import annotations
@@ -17,9 +19,20 @@ import sympy as sp
 
 from symgrad._silent import quiet
 from symgrad.symbolic.compiled import CompiledFunction
-from symgrad.symbolic.symengine_xp import Bridge
+from symgrad.symbolic.names import symbol_array_of
+from symgrad.symbolic.symengine_convert import Bridge
 
-__all__ = ["SymEngineFunction", "symengine_lambdify", "symengine_compile_gradient"]
+__all__ = [
+    "SymEngineFunction",
+    "NoSymEngineKernel",
+    "symengine_lambdify",
+    "symengine_compile_gradient",
+]
+
+
+class NoSymEngineKernel(NotImplementedError):
+    """SymEngine cannot evaluate a function of the formulas (softplus, erfinv, lgamma, ...):
+    the caller compiles them with NumPy instead."""
 
 
 class SymEngineFunction(CompiledFunction):
@@ -33,7 +46,10 @@ class SymEngineFunction(CompiledFunction):
         se = bridge.se
         self._bridge = bridge
         self._se_outputs = outputs
-        self._lambdified = se.Lambdify(args, outputs, backend="lambda", cse=True, real=True)
+        try:
+            self._lambdified = se.Lambdify(args, outputs, backend="lambda", cse=True, real=True)
+        except RuntimeError as exc:  # a function SymEngine holds but can't evaluate
+            raise NoSymEngineKernel(str(exc)) from None
         self._count = len(outputs)
         self._fn = quiet(self._evaluate_flat)
         self._leaves = leaves
@@ -74,16 +90,12 @@ class SymEngineFunction(CompiledFunction):
         return self._converted
 
 
-def _flat_outputs(exprs: Any) -> tuple[list, list, bool]:
-    from symgrad.symbolic.codegen import _outputs
-
-    return _outputs(exprs)
-
-
-def symengine_lambdify(replacements: list, exprs: Any, leaf_info: list) -> SymEngineFunction:
-    """``lambdify`` on SymEngine: SymPy closed forms (with their replacements, in order)."""
+def symengine_lambdify(
+    replacements: list, flat: list, shapes: list, single: bool, leaf_info: list
+) -> SymEngineFunction:
+    """``lambdify`` on SymEngine: the flat SymPy closed forms (with their replacements, in
+    order) of outputs of ``shapes``, as functions of the leaves' symbols in ``leaf_info``."""
     bridge = Bridge()
-    flat, shapes, single = _flat_outputs(exprs)
     known: dict = {}
     for s, d in replacements:  # inline, in order: SymEngine shares the repeated parts
         known[bridge.to_se(s)] = _substituted(bridge.to_se(d), known)
@@ -114,9 +126,7 @@ def _symbols_of(replay: Any, t: Any) -> tuple[list, tuple]:
     """The SymPy symbols of a leaf as the replay made them, and its shape."""
     found = replay._symbols.get(id(t))
     if found is None:
-        from symgrad.symbolic.codegen import _leaf_symbols
-
-        return _leaf_symbols(t)
+        found = symbol_array_of(t)
     return list(found.flat)[: 1 if t.numel() == 1 else None], tuple(t.shape)
 
 
