@@ -11,6 +11,21 @@ builds SymPy expressions at all.
 
 Install with ``pip install symgrad[symengine]``; without it, ``backend="symengine"`` raises
 ImportError saying so.
+
+Examples
+--------
+>>> import pytest
+>>> se = pytest.importorskip("symengine")  # the example needs SymEngine installed
+>>> import symgrad
+>>> from symgrad.symbolic import compile_gradient, gradient
+>>> x = symgrad.tensor([0.5, 1.0, 2.0], requires_grad=True, name="x")
+>>> y = symgrad.sin(x[:-1] * x[1:]).sum()
+>>> gradient(y, x, backend="symengine")
+[x[1]*cos(x[0]*x[1]), x[0]*cos(x[0]*x[1]) + x[2]*cos(x[1]*x[2]), x[1]*cos(x[1]*x[2])]
+>>> gradient(y, x, backend="symengine") == gradient(y, x)
+True
+>>> compile_gradient(y, x, backend="symengine")([0.0, 1.0, 0.0])
+array([1., 0., 1.])
 """
 
 from __future__ import annotations
