@@ -204,3 +204,20 @@ def test_compiled_gradients_match_engine(op):
     found = f(*[x.detach().numpy() for x in xs])
     for g, numeric in zip(found, numeric_gradients(y, xs)):
         np.testing.assert_allclose(np.ravel(g), numeric, rtol=1e-8, atol=1e-10, err_msg=op.name)
+
+
+def test_without_symengine_the_error_says_how_to_install(monkeypatch):
+    import sys
+
+    x = symgrad.tensor([1.0, 2.0], requires_grad=True, name="x")
+    y = (x * x).sum()
+    monkeypatch.setitem(sys.modules, "symengine", None)  # import symengine raises ImportError
+    for call in (
+        lambda: gradient(y, x, backend="symengine"),
+        lambda: jacobian(x * x, x, backend="symengine"),
+        lambda: hessian(y, x, backend="symengine"),
+        lambda: compile_gradient(y, x, backend="symengine"),
+        lambda: lambdify(gradient(y, x), [x], backend="symengine"),
+    ):
+        with pytest.raises(ImportError, match=r"pip install symgrad\[symengine\]"):
+            call()
