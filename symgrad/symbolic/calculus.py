@@ -17,7 +17,7 @@ from symgrad.symbolic.printing import Assignments, Blocks, Results
 from symgrad.symbolic.recognise import simplified
 from symgrad.symbolic.replay import Replay, seed_ones
 from symgrad.symbolic.second_order import NoClosedSecondOrder, hessian_sweep
-from symgrad.symbolic.symengine_backend import hessian_blocks, new_replay
+from symgrad.symbolic.symengine_backend import check_backend, hessian_blocks, new_replay
 from symgrad.tensor import Tensor
 
 __all__ = ["expression", "gradient", "jacobian", "hessian"]
@@ -299,7 +299,7 @@ def hessian(
 
 def _symengine_hessian(y: Tensor, xs: list, cse: bool, as_float: bool, backend: str) -> Any:
     """The Hessian blocks by SymEngine, or None for SymPy's way."""
-    new_replay(backend, False, as_float)  # the backend checked (and installed)
+    check_backend(backend)
     if backend == "sympy":
         return None
     if cse:

@@ -41,20 +41,27 @@ from symgrad.symbolic.symengine_convert import Bridge, require_symengine
 from symgrad.symbolic.symengine_xp import SE
 from symgrad.tensor import Tensor
 
-__all__ = ["SymEngineReplay", "SYMBOLIC_BACKENDS", "new_replay", "hessian_blocks"]
+__all__ = ["SymEngineReplay", "SYMBOLIC_BACKENDS", "check_backend", "new_replay", "hessian_blocks"]
 
 SYMBOLIC_BACKENDS = ("sympy", "symengine")
 
 
+def check_backend(backend: str) -> None:
+    """ValueError for an unknown symbolic backend, ImportError for SymEngine not installed."""
+    if backend not in SYMBOLIC_BACKENDS:
+        raise ValueError(
+            f"backend must be one of {', '.join(map(repr, SYMBOLIC_BACKENDS))}, got {backend!r}"
+        )
+    if backend == "symengine":
+        require_symengine()
+
+
 def new_replay(backend: str, cse: bool, as_float: bool) -> Replay:
     """A replay on the symbolic ``backend``: ``"sympy"`` or ``"symengine"``."""
+    check_backend(backend)
     if backend == "sympy":
         return Replay(cse=cse, as_float=as_float)
-    if backend == "symengine":
-        return SymEngineReplay(cse=cse, as_float=as_float)
-    raise ValueError(
-        f"backend must be one of {', '.join(map(repr, SYMBOLIC_BACKENDS))}, got {backend!r}"
-    )
+    return SymEngineReplay(cse=cse, as_float=as_float)
 
 
 class SymEngineReplay(Replay):
@@ -204,8 +211,3 @@ def hessian_blocks(y: Tensor, xs: list, as_float: bool) -> list | None:
         return None
     converted = iter(replay.to_sympy(arrays))
     return [[sp.Matrix(next(converted).tolist()) for _ in xs] for _ in xs]
-
-
-def require() -> Any:
-    """The ``symengine`` module, or ImportError naming ``pip install symgrad[symengine]``."""
-    return require_symengine()
