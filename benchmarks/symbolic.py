@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/symbolic.py            # best of 3 runs per row
     python benchmarks/symbolic.py --repeats 1
+    python benchmarks/symbolic.py --only w6 --repeats 7 --clock cpu
 
 Two cases, each checked for agreement before it is timed:
 
@@ -20,6 +21,12 @@ and second derivatives, each timed next to ``sympy.hessian`` of the same formula
 - the Hessian of ``sum_i sin(x_i * x_(i+1)) + x_i**2`` for 100 variables, and for 1000 in
   assignment form (``cse=True``; SymPy's side, a million ``diff`` calls, is not run);
 - the gradient of that sum for 1000 variables (SymPy's side run once: it is the slow part).
+
+and W6, the way from a traced program to a gradient function: trace the 200-term sum (and a
+1000-term one), take the closed-form gradient, compile it and evaluate it once, on each way
+symgrad offers (SymPy and ``lambdify``; ``compile_gradient``; the SymEngine backend, its
+result converted to SymPy, or compiled by SymEngine's ``Lambdify``; ``compile_gradient(...,
+backend="symengine")``, which never builds SymPy expressions).
 
 SymEngine and CasADi run the same cases when they are importable (``pip install
 symgrad[symengine]``). SymPy caches the results of its constructors; the cache is cleared before
@@ -56,6 +63,7 @@ TARGET_TANH_HESSIAN = 1.0  # seconds, sum(tanh(W @ x)), W 20 x 20
 TARGET_SIN_HESSIAN = 0.5  # seconds, the sin sum, 100 variables
 TARGET_SIN_HESSIAN_CSE = 10.0  # seconds, the sin sum, 1000 variables, cse=True
 TARGET_SIN_GRADIENT = 0.5  # seconds, the sin sum's gradient, 1000 variables
+TARGET_W6 = 0.03  # seconds, W6: trace, gradient, compile and evaluate, 200 terms, SymEngine
 
 
 @dataclass
@@ -68,14 +76,18 @@ class Row:
     note: str = ""
 
 
+CLOCK = {"wall": time.perf_counter, "cpu": time.process_time}
+clock = CLOCK["wall"]
+
+
 def best_time(run: Callable[[], object], repeats: int) -> float:
     """The median of ``repeats`` runs, each after clearing SymPy's cache."""
     times = []
     for _ in range(repeats):
         clear_cache()
-        start = time.perf_counter()
+        start = clock()
         run()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return float(np.median(times))
 
 
@@ -128,6 +140,7 @@ def sum_case(repeats: int) -> list[Row]:
             f"target < {TARGET_SUM_GRADIENT:g} s",
         ),
         Row(case, "symgrad cse=True", best_time(lambda: gradient(y, x, cse=True), repeats)),
+        *symengine_rows(case, lambda: gradient(y, x, backend="symengine"), repeats),
         Row(
             case,
             "SymPy diff",
@@ -305,12 +318,14 @@ def second_order_cases(repeats: int) -> list[Row]:
     rows.append(
         Row(case, "symgrad cse=True", best_time(run, repeats), _target(TARGET_SIN_HESSIAN_CSE))
     )
+    rows += symengine_rows(case, lambda: hessian(y, x, backend="symengine"), repeats)
     rows.append(Row(case, "SymPy hessian", None, "not run: a million diff calls"))
     rows += peers_hessian(case, formula, xs, repeats)
     case = "sin sum, 1000 gradient"
     run = lambda: gradient(y, x)  # noqa: E731
     rows.append(Row(case, "symgrad inline", best_time(run, repeats), _target(TARGET_SIN_GRADIENT)))
     rows.append(Row(case, "symgrad cse=True", best_time(lambda: gradient(y, x, cse=True), repeats)))
+    rows += symengine_rows(case, lambda: gradient(y, x, backend="symengine"), repeats)
     sympy_gradient = best_time(lambda: [sp.diff(formula, v) for v in xs], 1)
     rows.append(Row(case, "SymPy diff", sympy_gradient, "one diff per variable; one run"))
     se = _import("symengine")
@@ -332,6 +347,64 @@ def peers_hessian(case: str, formula, xs, repeats: int) -> list[Row]:
         return se.Matrix([f]).jacobian(vs).jacobian(vs)
 
     return [Row(case, "SymEngine", best_time(run, repeats), "jacobian of the gradient")]
+
+
+def symengine_rows(case: str, run: Callable[[], object], repeats: int) -> list[Row]:
+    """symgrad's own ``backend="symengine"`` (results converted to SymPy), when importable."""
+    if _import("symengine") is None:
+        return []
+    return [Row(case, "symgrad symengine", best_time(run, repeats), "backend='symengine'")]
+
+
+# -- W6: from the traced program to a gradient function, on each backend ----------------------
+
+
+def w6_program(n: int, symbolic: str, compiler: str):
+    """One run of the W6 program: trace ``sum_i c_i sin(x_i x_(i+1))``, ``n`` terms, take its
+    closed-form gradient on the ``symbolic`` backend (None: ``compile_gradient`` straight from
+    the graph), compile it with ``compiler`` and evaluate it once. Returns the gradient."""
+    from symgrad.symbolic import compile_gradient
+
+    rng = np.random.default_rng(n)
+    x = symgrad.tensor(
+        rng.uniform(-1, 1, n + 1), dtype=symgrad.float64, requires_grad=True, name="x"
+    )
+    c = symgrad.tensor(rng.uniform(-1, 1, n), dtype=symgrad.float64, name="c")
+    y = (c * symgrad.sin(x[:-1] * x[1:])).sum()
+    if symbolic is None:
+        f = compile_gradient(y, x, backend=compiler)
+    else:
+        f = lambdify(gradient(y, x, backend=symbolic), [x, c], backend=compiler)
+    return f(x.detach().numpy(), c.numpy()), x, y
+
+
+def check_w6(n: int, symbolic, compiler: str) -> None:
+    found, x, y = w6_program(n, symbolic, compiler)
+    y.backward()
+    if not np.allclose(found, x.grad.numpy(), rtol=1e-12, atol=1e-12):
+        raise AssertionError(f"W6 ({symbolic}, {compiler}): the gradient differs from backward()")
+
+
+def w6_case(repeats: int) -> list[Row]:
+    """W6: graph, closed-form gradient, compiled function and its first evaluation."""
+    ways = [("SymPy + lambdify", "sympy", "numpy"), ("compile_gradient", None, "numpy")]
+    if _import("symengine") is not None:
+        ways += [
+            ("SymEngine -> SymPy", "symengine", "numpy"),
+            ("SymEngine + Lambdify", "symengine", "symengine"),
+            ("SymEngine compile", None, "symengine"),
+        ]
+    rows = []
+    for n in (TERMS, 1000):
+        case = f"W6 trace..evaluate, {n}"
+        for name, symbolic, compiler in ways:
+            if n > TERMS and compiler == "numpy" and symbolic != "symengine":
+                continue  # SymPy's side: seconds per run at 1000 terms, shown at 200
+            check_w6(n, symbolic, compiler)
+            run = lambda n=n, s=symbolic, c=compiler: w6_program(n, s, c)  # noqa: E731
+            note = _target(TARGET_W6) if (n, name) == (TERMS, "SymEngine compile") else ""
+            rows.append(Row(case, name, best_time(run, repeats), note))
+    return rows
 
 
 # -- SymEngine and CasADi, when importable -----------------------------------------------------
@@ -439,7 +512,7 @@ def header(repeats: int) -> list[str]:
     ]
     return [
         "symgrad symbolic benchmark: closed-form gradients and Hessians, median of "
-        f"{repeats} run(s), SymPy cache cleared before each",
+        f"{repeats} run(s), SymPy cache cleared before each, {clock.__name__}",
         f"python {platform.python_version()}, sympy {sp.__version__}, numpy {np.__version__}, "
         f"{os.cpu_count()} CPUs; " + ", ".join(peers),
         "",
@@ -449,9 +522,26 @@ def header(repeats: int) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (median kept)")
+    parser.add_argument("--only", choices=["w6"], help="run one case only")
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCK),
+        default="wall",
+        help="wall-clock time, or this process's CPU time (steadier on a loaded machine)",
+    )
     args = parser.parse_args(argv)
+    global clock
+    clock = CLOCK[args.clock]
     print("\n".join(header(args.repeats)), flush=True)
-    rows = sum_case(args.repeats) + chain_case(args.repeats) + second_order_cases(args.repeats)
+    if args.only == "w6":
+        rows = w6_case(args.repeats)
+    else:
+        rows = (
+            sum_case(args.repeats)
+            + chain_case(args.repeats)
+            + second_order_cases(args.repeats)
+            + w6_case(args.repeats)
+        )
     print("\n".join(table(rows)))
     return 0
 

@@ -17,6 +17,7 @@ from symgrad.symbolic.printing import Assignments, Blocks, Results
 from symgrad.symbolic.recognise import simplified
 from symgrad.symbolic.replay import Replay, seed_ones
 from symgrad.symbolic.second_order import NoClosedSecondOrder, hessian_sweep
+from symgrad.symbolic.symengine_backend import check_backend, hessian_blocks, new_replay
 from symgrad.tensor import Tensor
 
 __all__ = ["expression", "gradient", "jacobian", "hessian"]
@@ -126,17 +127,24 @@ def _gradient_arrays(replay: Replay, y: Tensor, xs: list[Tensor], seed: np.ndarr
 
 
 def gradient_replay(
-    y: Tensor, xs: list[Tensor], cse: bool, as_float: bool = False
+    y: Tensor, xs: list[Tensor], cse: bool, as_float: bool = False, backend: str = "sympy"
 ) -> tuple[Replay, list]:
-    """The replay of ``y``'s graph and the gradient arrays of ``y`` for ``xs``."""
+    """The replay of ``y``'s graph and the gradient arrays of ``y`` for ``xs`` (in SymPy, on
+    either symbolic backend)."""
     if y.numel() != 1:
         raise ValueError(
             f"gradient() needs a one-element output, got shape {list(y.shape)}; use "
             "jacobian(y, x) for the derivatives of every element"
         )
     _check_inputs(xs)
-    replay = Replay(cse=cse, as_float=as_float)
-    return replay, _gradient_arrays(replay, y, xs, seed_ones(y.shape))
+    replay = new_replay(backend, cse, as_float)
+    grads = _gradient_arrays(replay, y, xs, seed_ones(y.shape))
+    return replay, _in_sympy(replay, grads)
+
+
+def _in_sympy(replay: Replay, arrays: list) -> list:
+    """The result arrays in SymPy, whichever backend the replay computed them on."""
+    return arrays if type(replay) is Replay else replay.to_sympy(arrays)
 
 
 def gradient(
@@ -147,6 +155,7 @@ def gradient(
     simplify: Any = False,
     as_float: bool = False,
     form: str = "elements",
+    backend: str = "sympy",
 ) -> Any:
     """The closed-form gradient of the one-element tensor ``y`` with respect to ``xs``.
 
@@ -154,7 +163,10 @@ def gradient(
     tensors (a list of results). Computed by reverse accumulation of the nodes' VJP rules, as
     ``backward()`` does, so shared subexpressions stay shared. With ``form="matrix"`` the
     gradient is a matrix expression in the named vectors and matrices, as people write it:
-    ``2*A.T*(A*x - b)`` for ``((A @ x - b)**2).sum()``.
+    ``2*A.T*(A*x - b)`` for ``((A @ x - b)**2).sum()``. ``backend="symengine"`` replays the
+    graph on SymEngine (``pip install symgrad[symengine]``) and converts the result to the same
+    SymPy expressions, several times sooner for large graphs (see
+    :mod:`symgrad.symbolic.symengine_backend`).
 
     Examples
     --------
@@ -177,17 +189,24 @@ def gradient(
             as_result(g) if g is not None else None for g in MatrixReplay().gradients(y, xs_list)
         ]
         return found[0] if single else Results(found)
-    replay, grads = gradient_replay(y, xs_list, cse, as_float)
+    replay, grads = gradient_replay(y, xs_list, cse, as_float, backend)
     values = [_finish(g, False) for g in _simplified_arrays(grads, simplify)]
     values = values[0] if single else Results(values)
     return _assignments(replay.definitions, values, simplify) if cse else values
 
 
 def jacobian(
-    y: Tensor, x: Tensor, *, cse: bool = False, simplify: Any = False, as_float: bool = False
+    y: Tensor,
+    x: Tensor,
+    *,
+    cse: bool = False,
+    simplify: Any = False,
+    as_float: bool = False,
+    backend: str = "sympy",
 ) -> Any:
     """The Jacobian ``dy/dx`` as a ``Matrix`` of shape ``(y.numel(), x.numel())``, both
     flattened in row-major order; for a list of inputs, a tuple of such blocks.
+    ``backend="symengine"`` computes on SymEngine, as for :func:`gradient`.
 
     Examples
     --------
@@ -200,18 +219,22 @@ def jacobian(
     [         0, 2*X[1] + 2]])
     """
     if isinstance(x, (list, tuple)):  # one block per input, as PyTorch's functional API
-        blocks = [jacobian(y, xi, cse=cse, simplify=simplify, as_float=as_float) for xi in x]
+        blocks = [
+            jacobian(y, xi, cse=cse, simplify=simplify, as_float=as_float, backend=backend)
+            for xi in x
+        ]
         return Blocks(blocks)
     y, x = _tensor(y, "jacobian()'s output"), _tensor(x, "jacobian()'s input")
     _check_inputs([x])
-    replay = Replay(cse=cse, as_float=as_float)
+    replay = new_replay(backend, cse, as_float)
     rows = []
     for k in range(y.numel()):
         seed = np.zeros(y.shape, dtype=object)
         seed.fill(sp.Integer(0))
         seed.flat[k] = sp.Integer(1)
         (g,) = _gradient_arrays(replay, y, [x], seed)
-        rows.append(list(g.flat))
+        rows.append(g)
+    rows = [list(g.flat) for g in _in_sympy(replay, rows)]
     if simplify:
         flat = simplified([e for row in rows for e in row], simplify)
         rows = [flat[i * x.numel() : (i + 1) * x.numel()] for i in range(len(rows))]
@@ -220,12 +243,20 @@ def jacobian(
 
 
 def hessian(
-    y: Tensor, x: Tensor, *, cse: bool = False, simplify: Any = False, as_float: bool = False
+    y: Tensor,
+    x: Tensor,
+    *,
+    cse: bool = False,
+    simplify: Any = False,
+    as_float: bool = False,
+    backend: str = "sympy",
 ) -> Any:
     """The Hessian of the one-element ``y`` with respect to ``x``: a ``Matrix`` of shape
     ``(x.numel(), x.numel())``; for a list of inputs, the blocks ``H[i][j]`` (``d²y/dxᵢdxⱼ``
     as a ``(xᵢ.numel(), xⱼ.numel())`` ``Matrix``) as a tuple of tuples, as PyTorch's
-    ``autograd.functional.hessian`` returns them.
+    ``autograd.functional.hessian`` returns them. ``backend="symengine"`` differentiates the
+    gradient on SymEngine (inline only: ``cse=True`` needs ``backend="sympy"``); where SymEngine
+    cannot differentiate a function the gradient holds, SymPy's way is taken.
 
     Examples
     --------
@@ -247,8 +278,9 @@ def hessian(
     if any(xi.grad_fn is not None for xi in xs):
         raise ValueError("hessian() differentiates with respect to leaf tensors")
     _check_inputs(xs)
+    found = _symengine_hessian(y, xs, cse, as_float, backend)
     try:
-        definitions, blocks = hessian_sweep(y, xs, cse, as_float)
+        definitions, blocks = ([], found) if found else hessian_sweep(y, xs, cse, as_float)
     except NoClosedSecondOrder as exc:
         found = _hessian_by_replay(y, xs, simplify, as_float)
         if found is None:
@@ -263,6 +295,19 @@ def hessian(
     blocks = [tuple(row) for row in blocks]
     result = Blocks(blocks) if blocked else blocks[0][0]
     return _assignments(definitions, result, simplify) if cse else result
+
+
+def _symengine_hessian(y: Tensor, xs: list, cse: bool, as_float: bool, backend: str) -> Any:
+    """The Hessian blocks by SymEngine, or None for SymPy's way."""
+    check_backend(backend)
+    if backend == "sympy":
+        return None
+    if cse:
+        raise NotImplementedError(
+            'hessian(..., cse=True) gives the assignment form with backend="sympy" only; '
+            "drop cse=True for SymEngine's inline Hessian"
+        )
+    return hessian_blocks(y, xs, as_float)
 
 
 def _simplified_matrix(m: sp.Matrix, simplify: Any) -> sp.Matrix:

@@ -154,7 +154,7 @@ def _eliminate(definitions: list, outputs: list, names: Any) -> tuple[list, list
     return program, [r.xreplace(alias) for r in results], bool(alias)
 
 
-BACKENDS = ("numpy", "jax")
+BACKENDS = ("numpy", "jax", "symengine")
 
 
 def _check_backend(backend: str) -> None:
@@ -166,6 +166,10 @@ def _check_backend(backend: str) -> None:
         from symgrad.symbolic.jax_export import require_jax
 
         require_jax()
+    if backend == "symengine":
+        from symgrad.symbolic.symengine_convert import require_symengine
+
+        require_symengine()
 
 
 def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> CompiledFunction:
@@ -179,7 +183,9 @@ def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> Co
     ``backend="jax"`` prints the same program against ``jax.numpy``: a pure function that
     ``jax.jit`` compiles (see :class:`~symgrad.symbolic.jax_export.JaxFunction`). Called on
     Dask arrays, the NumPy function evaluates chunk by chunk (see
-    :mod:`symgrad.symbolic.chunked`).
+    :mod:`symgrad.symbolic.chunked`). ``backend="symengine"`` compiles with SymEngine's
+    ``Lambdify`` instead (``pip install symgrad[symengine]``): much sooner for large
+    expressions, without the stable kernels (see :mod:`symgrad.symbolic.symengine_compile`).
 
     Examples
     --------
@@ -196,6 +202,13 @@ def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> Co
         leaves = [leaves]
     leaf_info = [_leaf_symbols(leaf) for leaf in leaves]
     flat, shapes, single = _outputs(exprs)
+    if backend == "symengine":
+        from symgrad.symbolic.symengine_compile import NoSymEngineKernel, symengine_lambdify
+
+        try:
+            return symengine_lambdify(replacements, flat, shapes, single, leaf_info)
+        except NoSymEngineKernel:
+            backend = "numpy"  # a function SymEngine can't evaluate: NumPy's way
     # our own names only: a0.. for inputs, t0.. for the replacements, c0.. for shared terms
     leaf_syms = [s for ss, _ in leaf_info for s in ss]
     arg_names = [f"a{i}" for i in range(len(leaf_syms))]
@@ -249,11 +262,13 @@ def compile_gradient(
         ``torch.func.vmap(torch.func.grad(loss), ...)`` gives), each of shape ``(N, *x.shape)``.
         The gradient of a tensor in ``batch`` itself (differentiating by the data) is always
         one per sample, divided by ``N`` for ``"mean"``.
-    backend : {"numpy", "jax"}, optional
+    backend : {"numpy", "jax", "symengine"}, optional
         ``"numpy"`` (the default): a NumPy function, computing in float64; given Dask arrays
         it returns lazy Dask arrays, evaluated chunk by chunk (per-chunk partial sums for
         ``"mean"`` and ``"sum"``), in parallel and out of core (extra ``dask``). ``"jax"``: a
         pure ``jax.numpy`` function in its arguments' dtype, for ``jax.jit`` (extra ``jax``).
+        ``"symengine"``: the graph replayed and compiled by SymEngine, no SymPy expression
+        built (extra ``symengine``): the fastest to compile for large graphs.
 
     Examples
     --------
@@ -291,6 +306,17 @@ def compile_gradient(
             f"reduction={reduction!r} reduces over a batch of samples: pass batch=[...], the "
             "tensors that hold one sample"
         )
+    if backend == "symengine":
+        from symgrad.symbolic.symengine_compile import NoSymEngineKernel, symengine_compile_gradient
+
+        try:
+            compiled, others = symengine_compile_gradient(y, xs_list, single)
+        except NoSymEngineKernel:
+            return compile_gradient(y, xs, batch=batch, reduction=reduction)
+        compiled.extra_tensors = others
+        if batch is not None:
+            _batched(compiled, xs_list, xs_list + others, batch, reduction)
+        return compiled
     replay, grads = gradient_replay(y, xs_list, cse=True)
     values = [to_sympy(g) if g.ndim else sp.sympify(g[()], strict=True) for g in grads]
     given = {id(x) for x in xs_list}

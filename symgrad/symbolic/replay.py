@@ -222,6 +222,10 @@ class Replay:
                     adjoint.setdefault(key, []).append(gi)
         return result
 
+    def _total(self, arrays: list | None) -> np.ndarray | None:
+        """The sum of the gradients reaching one output (a method: other backends' own)."""
+        return _total(arrays)
+
     def _vjp(self, node: Node, g: np.ndarray, nr: int, needs: tuple | None = None) -> tuple:
         args = [self.input(node, i) for i in range(len(node.next_functions))]
         if needs is None:

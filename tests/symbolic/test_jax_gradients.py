@@ -30,7 +30,9 @@ def _leaves() -> tuple:
 
 def test_unknown_backend_lists_the_choices():
     z, y = _leaves()
-    with pytest.raises(ValueError, match="backend must be one of 'numpy', 'jax', got 'torch'"):
+    with pytest.raises(
+        ValueError, match="backend must be one of 'numpy', 'jax', 'symengine', got 'torch'"
+    ):
         compile_gradient((z * y).sum(), z, backend="torch")
 
 
