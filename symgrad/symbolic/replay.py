@@ -222,10 +222,6 @@ class Replay:
                     adjoint.setdefault(key, []).append(gi)
         return result
 
-    def _total(self, arrays: list | None) -> np.ndarray | None:
-        """The sum of the gradients reaching one output (a method: other backends' own)."""
-        return _total(arrays)
-
     def _vjp(self, node: Node, g: np.ndarray, nr: int, needs: tuple | None = None) -> tuple:
         args = [self.input(node, i) for i in range(len(node.next_functions))]
         if needs is None:
@@ -301,7 +297,8 @@ class Replay:
         return depth
 
     def _total(self, arrays: list | None) -> np.ndarray | None:
-        """:func:`_total`, with its depth known from its terms' when they are."""
+        """The sum of the gradients reaching one output (:func:`_total`; a method, for other
+        backends' own), with its depth known from its terms' when they are."""
         out = _total(arrays)
         if not self.cse and arrays and len(arrays) > 1:
             depth = 1 + max(self._depth_of(a) for a in arrays)

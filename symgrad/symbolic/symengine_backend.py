@@ -134,7 +134,7 @@ class SymEngineReplay(Replay):
             out[index] = symbol
         return out
 
-    def _guard(self, compute: Any) -> Any:
+    def _guard(self, compute: Any, *_: Any) -> Any:
         # the nesting is measured once, when the results are converted to SymPy
         try:
             return compute()
