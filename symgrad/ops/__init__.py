@@ -82,6 +82,8 @@ from symgrad.ops.shape_inplace import swapdims  # noqa: E402
 from symgrad.ops.sampling import *  # noqa: E402,F403
 from symgrad.ops.atleast import *  # noqa: E402,F403
 from symgrad.ops.bitwise import *  # noqa: E402,F403
+from symgrad.ops.lu import lu  # noqa: E402
+from symgrad.ops.lu_solve import lu_solve, lu_unpack  # noqa: E402
 
 __all__ = [
     *decompositions.__all__,
@@ -122,6 +124,9 @@ __all__ = [
     *differences.__all__,
     *statistics.__all__,
     "renorm",
+    "lu",
+    "lu_solve",
+    "lu_unpack",
 ]
 
 from symgrad import ops as _ops  # noqa: E402
