@@ -43,6 +43,8 @@ from symgrad.ops.einsum import einsum
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.gathering import *  # noqa: F403
 from symgrad.ops.gathering import xp_gather, xp_scatter_zeros
+from symgrad.ops.lu_factorization import lu
+from symgrad.ops.lu_solving import lu_solve, lu_unpack
 from symgrad.ops.indexing import *  # noqa: F403
 from symgrad.ops.indexing import xp_getitem, xp_index_put_zeros
 from symgrad.ops.inplace import *  # noqa: F403
@@ -82,8 +84,6 @@ from symgrad.ops.shape_inplace import swapdims  # noqa: E402
 from symgrad.ops.sampling import *  # noqa: E402,F403
 from symgrad.ops.atleast import *  # noqa: E402,F403
 from symgrad.ops.bitwise import *  # noqa: E402,F403
-from symgrad.ops.lu import lu  # noqa: E402
-from symgrad.ops.lu_solve import lu_solve, lu_unpack  # noqa: E402
 
 __all__ = [
     *decompositions.__all__,

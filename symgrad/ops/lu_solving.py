@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 
 from symgrad.ops.determinants import array_dtype, return_type
-from symgrad.ops.lu import _band, _factors, _mT, _right_solve
+from symgrad.ops.lu_factorization import _band, _factors, _mT, _right_solve, lu
 from symgrad.prim import lu_kernels
 from symgrad.prim.factorization import Factorization
 from symgrad.prim.structural import Structural
-from symgrad.tensor import Tensor
+from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["lu_unpack", "lu_solve"]
 
@@ -270,3 +270,6 @@ def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
         stacklevel=2,
     )
     return linalg_lu_solve(LU_data, LU_pivots, b)
+
+
+bind_methods({"lu": lu, "lu_solve": lu_solve})
