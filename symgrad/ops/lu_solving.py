@@ -223,14 +223,14 @@ def linalg_lu_solve(
     tensor([[1.],
             [1.]])
     """
-    piv = _pivots("linalg.lu_solve", LU, pivots)
-    if not isinstance(B, Tensor):
-        raise TypeError(f"linalg.lu_solve(): argument 'B' must be Tensor, not {type(B).__name__}")
-    if LU.shape[-1] != LU.shape[-2]:
+    if isinstance(LU, Tensor) and LU.ndim >= 2 and LU.shape[-1] != LU.shape[-2]:
         raise RuntimeError(
             f"torch.linalg.lu_solve: A must be batches of square matrices, but they are "
             f"{LU.shape[-2]} by {LU.shape[-1]} matrices"
         )
+    piv = _pivots("linalg.lu_solve", LU, pivots)
+    if not isinstance(B, Tensor):
+        raise TypeError(f"linalg.lu_solve(): argument 'B' must be Tensor, not {type(B).__name__}")
     if B.ndim < 2:
         raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
     if LU.dtype != B.dtype:

@@ -103,7 +103,7 @@ class Factorization(Primitive):
             outs = tuple(Tensor._make(a) for a in arrays)
         if dual.active() and dual.tangent_of(tensor) is not None:
             self._tangents(tensor, outs, params)
-            node = outs[0].grad_fn
+            node = next((o.grad_fn for o in outs if o.grad_fn is not None), None)
             if node is not None:  # the backward reads the outputs: keep their tangents too
                 node._out_fw = tuple(o._fw for o in outs)
         return outs
