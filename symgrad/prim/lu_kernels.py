@@ -22,7 +22,7 @@ def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     m, n = a.shape[-2:]
     k = min(m, n)
     batch = a.shape[:-2]
-    lu = np.array(a, copy=True).reshape((-1, m, n))
+    lu = np.array(a, copy=True).reshape((int(np.prod(batch)), m, n))
     pivots = np.zeros((lu.shape[0], k), np.int32)
     info = np.zeros(lu.shape[0], np.int32)
     rows = np.arange(lu.shape[0])
@@ -48,7 +48,8 @@ def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def permutation(pivots: np.ndarray, m: int) -> np.ndarray:
     """The row order ``perm`` the pivots encode: row ``i`` of ``L U`` is row ``perm[i]`` of
     ``A``."""
-    flat = np.asarray(pivots, np.int64).reshape((-1, pivots.shape[-1])) - 1
+    count = int(np.prod(pivots.shape[:-1]))
+    flat = np.asarray(pivots, np.int64).reshape((count, pivots.shape[-1])) - 1
     perm = np.broadcast_to(np.arange(m), (flat.shape[0], m)).copy()
     rows = np.arange(flat.shape[0])
     for j in range(flat.shape[1]):
