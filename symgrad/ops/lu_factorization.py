@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._tracing import TRACE, data_value
 from symgrad.ops.determinants import array_dtype, floating_input, return_type
 from symgrad.prim import lu_kernels
 from symgrad.prim.factorization import Factorization
@@ -127,6 +128,14 @@ _LU_FACTOR = Factorization(
 )
 
 
+def _factor(A: Tensor) -> tuple:
+    lu, pivots, info = _LU_FACTOR(A)
+    if TRACE.log is not None:  # a compiled program finds the pivots afresh from A
+        data_value(pivots, lambda a: lu_kernels.lu_factor(a)[1], A)
+        data_value(info, lambda a: lu_kernels.lu_factor(a)[2], A)
+    return lu, pivots, info
+
+
 def _check_pivot(op: str, pivot: bool) -> None:
     if not pivot:
         raise RuntimeError(f"{op}: LU without pivoting is not implemented on the CPU")
@@ -159,7 +168,7 @@ def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False) -
     """
     _lu_input("linalg.lu_factor_ex", A)
     _check_pivot("linalg.lu_factor", pivot)
-    lu, pivots, info = _LU_FACTOR(A)
+    lu, pivots, info = _factor(A)
     if check_errors and np.any(info._data > 0):
         raise _zero_pivot("linalg.lu_factor_ex", info._data)
     return return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))(lu, pivots, info)
@@ -193,7 +202,7 @@ def lu_factor(A: Tensor, *, pivot: bool = True) -> Any:
     """
     _lu_input("linalg.lu_factor", A)
     _check_pivot("linalg.lu_factor", pivot)
-    lu, pivots, info = _LU_FACTOR(A)
+    lu, pivots, info = _factor(A)
     if np.any(info._data > 0):
         raise _zero_pivot("linalg.lu_factor", info._data)
     return return_type("linalg_lu_factor", ("LU", "pivots"))(lu, pivots)
@@ -224,7 +233,7 @@ def _old_lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = N
     )
     _lu_input("lu", A)
     _check_pivot("linalg.lu_factor", pivot)
-    lu_, pivots, info = _LU_FACTOR(A)
+    lu_, pivots, info = _factor(A)
     if get_infos:
         return return_type("_lu_with_info", ("LU", "pivots", "info"))(lu_, pivots, info)
     return lu_, pivots  # a singular matrix passes: PyTorch checks only LAPACK's argument errors
@@ -264,4 +273,7 @@ def linalg_lu(A: Tensor, *, pivot: bool = True) -> Any:
     """
     _lu_input("linalg.lu", A)
     _check_pivot("linalg.lu_factor", pivot)
-    return return_type("linalg_lu", ("P", "L", "U"))(*_LU(A))
+    p, low, up = _LU(A)
+    if TRACE.log is not None:  # a compiled program finds P afresh from A
+        data_value(p, lambda a: _lu_kernel(a)[0], A)
+    return return_type("linalg_lu", ("P", "L", "U"))(p, low, up)

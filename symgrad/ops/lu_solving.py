@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.determinants import array_dtype, return_type
 from symgrad.ops.lu_factorization import _band, _factors, _mT, _right_solve, lu
 from symgrad.prim import lu_kernels
@@ -61,11 +62,17 @@ def _pivots(op: str, LU: Any, pivots: Any) -> np.ndarray:
 
 
 # -- lu_unpack ------------------------------------------------------------------------------------
-def _unpack_kernel(lu: np.ndarray, pivots: np.ndarray, unpack_data: bool, unpack_pivots: bool):
+def _unpack_kernel(lu: np.ndarray, unpack_data: bool) -> tuple:
+    """A placeholder for ``P`` (found from the pivots, outside the node), ``L`` and ``U``."""
     empty = np.zeros((0,), lu.dtype)
-    p = lu_kernels.permutation_matrix(pivots, lu.shape[-2], lu.dtype) if unpack_pivots else empty
     low, up = lu_kernels.unpack(lu) if unpack_data else (empty, empty)
-    return p, low, up
+    return empty, low, up
+
+
+def _permutation(lu: np.ndarray, pivots: np.ndarray, unpack_pivots: bool) -> np.ndarray:
+    if not unpack_pivots:
+        return np.zeros((0,), lu.dtype)
+    return lu_kernels.permutation_matrix(pivots, lu.shape[-2], lu.dtype)
 
 
 def _unpack_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
@@ -111,10 +118,11 @@ def lu_unpack(
             [1., 0.]])
     """
     piv = _pivots("lu_unpack", LU_data, LU_pivots)
-    out = _UNPACK(
-        LU_data, pivots=piv, unpack_data=bool(unpack_data), unpack_pivots=bool(unpack_pivots)
-    )
-    return return_type("lu_unpack", ("P", "L", "U"))(*out)
+    _, low, up = _UNPACK(LU_data, unpack_data=bool(unpack_data))
+    p = Tensor._make(_permutation(LU_data._data, piv, bool(unpack_pivots)))
+    if TRACE.log is not None:  # a compiled program finds P afresh from the pivots
+        data_value(p, lambda lu, q: _permutation(lu, q, bool(unpack_pivots)), LU_data, LU_pivots)
+    return return_type("lu_unpack", ("P", "L", "U"))(p, low, up)
 
 
 # -- lu_solve -------------------------------------------------------------------------------------
@@ -245,7 +253,11 @@ def linalg_lu_solve(
             f"linalg.lu_solve: Incompatible shapes of A and B for the equation {eq} "
             f"({n}x{n} and {B.shape[-2]}x{B.shape[-1]})"
         )
-    return _LU_SOLVE(LU, B, pivots=piv, left=bool(left), adjoint=bool(adjoint))
+    flags = {"left": bool(left), "adjoint": bool(adjoint)}
+    out = _LU_SOLVE(LU, B, pivots=piv, **flags)
+    if TRACE.log is not None:  # a compiled program reads the pivots afresh
+        data_params(out, lambda p: {"pivots": p, **flags}, pivots)
+    return out
 
 
 def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
