@@ -1,7 +1,8 @@
 """Ordering along a dimension: ``sort``, ``argsort``, ``msort``, ``topk``, ``kthvalue``.
 
-The order is found on the numbers (stable, with nan after every number as PyTorch sorts it);
-the values are then picked by those indices, so the gradient goes back to the elements each
+The order is found on the numbers (with nan after every number as PyTorch sorts it; among
+equal elements PyTorch's choice, see :mod:`symgrad.ops.tie_order`); the values are then picked
+by those indices, so the gradient goes back to the elements each
 value came from (``SortBackward0``, ``TopkBackward0``, ``KthvalueBackward0``)."""
 
 from __future__ import annotations
@@ -83,7 +84,8 @@ def _scalar_back(result: Any, input: Tensor) -> Any:
 
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
-    """``(values, indices)`` sorted along ``dim`` (stably; nan sorts as the largest).
+    """``(values, indices)`` sorted along ``dim`` (nan sorts as the largest; equal elements
+    in PyTorch's order: stable up to 16 elements or with ``stable``, not past that).
 
     Examples
     --------
