@@ -226,6 +226,47 @@ def _matmul_functional(xp, p: dict, c: dict):
     return xp.sum(xp.dot(p["a"], p["b"]) * c["g"])
 
 
+# -- 6. a 3x3 convolution, padding 1, with a given upstream gradient ------------------------------
+
+
+def _conv_inputs(rng: np.random.Generator) -> tuple[dict, dict]:
+    def normal(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape).astype(np.float32)
+
+    return {"x": normal(8, 3, 32, 32), "w": normal(16, 3, 3, 3), "b": normal(16)}, {
+        "g": normal(8, 16, 32, 32)
+    }
+
+
+def _conv_numpy(p: dict, c: dict) -> dict:
+    """im2col by hand: the windows of the padded input as one (27, 8192) matrix."""
+    x, w, g = p["x"], p["w"], c["g"]
+    n, ch, h, wd = x.shape
+    o = w.shape[0]
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    view = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(2, 3))
+    cols = view.transpose(1, 4, 5, 0, 2, 3).reshape(ch * 9, n * h * wd)
+    out = (w.reshape(o, -1) @ cols).reshape(o, n, h, wd).transpose(1, 0, 2, 3) + p["b"][
+        :, None, None
+    ]
+    g2 = g.transpose(1, 0, 2, 3).reshape(o, -1)
+    gcols = (w.reshape(o, -1).T @ g2).reshape(ch, 3, 3, n, h, wd)
+    gpad = np.zeros_like(padded)
+    for i in range(3):
+        for j in range(3):
+            gpad[:, :, i : i + h, j : j + wd] += gcols[:, i, j].transpose(1, 0, 2, 3)
+    return {
+        "loss": out,
+        "x": gpad[:, :, 1:-1, 1:-1],
+        "w": (g2 @ cols.T).reshape(w.shape),
+        "b": g.sum(axis=(0, 2, 3)),
+    }
+
+
+def _conv_torchlike(T, F, p: dict, c: dict):
+    return F.conv2d(p["x"], p["w"], p["b"], padding=1)
+
+
 def _backward(loss: Callable, upstream: str | None = None) -> Callable:
     """The training step of ``loss``: its output's backward (from ``c[upstream]``)."""
 
@@ -300,6 +341,19 @@ CASES = [
         functional_loss=_matmul_functional,
         # float32 sums of 1024 products, accumulated in different orders by each library
         target_ratio=1.2,
+        rtol=1e-3,
+        atol=1e-3,
+        upstream="g",
+    ),
+    Case(
+        key="conv2d",
+        label="conv2d 3x3",
+        title="conv2d 8x3x32x32 by 16x3x3x3, padding 1, given upstream grad (f32)",
+        inputs=_conv_inputs,
+        numpy_step=_conv_numpy,
+        torchlike_step=_backward(_conv_torchlike, "g"),
+        torchlike_loss=_conv_torchlike,
+        functional_loss=None,
         rtol=1e-3,
         atol=1e-3,
         upstream="g",

@@ -1,12 +1,13 @@
-"""The orders PyTorch's CPU kernels leave behind, replayed: libstdc++'s ``std::sort`` and
-``std::nth_element``.
+"""The orders PyTorch's CPU kernels leave behind, replayed: libstdc++'s ``std::sort``,
+``std::nth_element`` and ``std::partial_sort``, and PyTorch's own quickselect.
 
 Neither is stable, so where equal elements can be told apart by their positions (the index
 ``mode`` reports, the inverse indices of the nans ``unique`` finds, the index ``nanmedian``
 reports for a row of nans), PyTorch's answer is the one these algorithms give. The steps are
 libstdc++'s (introsort: median-of-three quicksort down to runs of 16, then one insertion
-sort; heapsort past the depth limit), on Python lists of ``(key, position)`` pairs and a
-``less(a, b)`` comparison, so the same comparisons happen in the same order.
+sort; heapsort past the depth limit; a heap for ``partial_sort``), on Python lists of
+``(key, position)`` pairs and a ``less(a, b)`` comparison, so the same comparisons happen in
+the same order.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["std_sort", "nth_element"]
+__all__ = ["std_sort", "nth_element", "partial_sort", "quick_select"]
 
 _RUN = 16  # libstdc++'s _S_threshold: shorter runs are left to the insertion sort
 Less = Callable[[Any, Any], bool]
@@ -61,6 +62,59 @@ def nth_element(items: list, nth: int, less: Less) -> list:
         else:
             last = cut
     _insertion_sort(items, first, last, less)
+    return items
+
+
+def partial_sort(items: list, middle: int, less: Less) -> list:
+    """``items`` as ``std::partial_sort(begin, begin + middle, end, less)`` leaves them: the
+    ``middle`` smallest first, in order, equal ones in the heap's order (PyTorch's ``topk`` of
+    few elements of a long row).
+
+    Examples
+    --------
+    >>> partial_sort([(1, 0), (0, 1), (1, 2), (0, 3), (1, 4)], 3, lambda a, b: a[0] < b[0])[:3]
+    [(0, 3), (0, 1), (1, 0)]
+    """
+    _heap_select(items, 0, middle, len(items), less)
+    _sort_heap(items, 0, middle, less)
+    return items
+
+
+def quick_select(items: list, k: int, greater: Less) -> list:
+    """``items`` as PyTorch's ``quick_select_template`` leaves them, with element ``k`` in its
+    sorted place (``kthvalue``): median-of-three quickselect with ``greater`` as the order.
+
+    Examples
+    --------
+    >>> row = [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)]
+    >>> quick_select(row, 1, lambda a, b: a[0] > b[0])[1]
+    (0, 2)
+    """
+    a, low, high = items, 0, len(items) - 1
+    while high > low + 1:
+        mid = low + (high - low) // 2
+        a[mid], a[low + 1] = a[low + 1], a[mid]
+        for x, y in ((low + 1, high), (low, high), (low + 1, low)):
+            if greater(a[x], a[y]):
+                a[x], a[y] = a[y], a[x]
+        i, j, pivot = low + 1, high, a[low]
+        while True:
+            i += 1
+            while greater(pivot, a[i]):
+                i += 1
+            j -= 1
+            while greater(a[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            a[i], a[j] = a[j], a[i]
+        a[low], a[j] = a[j], a[low]
+        if j <= k:
+            low = i
+        if j >= k:
+            high = j - 1
+    if high == low + 1 and greater(a[low], a[high]):
+        a[low], a[high] = a[high], a[low]
     return items
 
 
@@ -153,6 +207,10 @@ def _make_heap(a: list, first: int, n: int, less: Less) -> None:
 
 def _heap_sort(a: list, first: int, last: int, less: Less) -> None:
     _make_heap(a, first, last - first, less)
+    _sort_heap(a, first, last, less)
+
+
+def _sort_heap(a: list, first: int, last: int, less: Less) -> None:
     while last - first > 1:
         last -= 1
         value = a[last]

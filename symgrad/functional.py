@@ -1,7 +1,7 @@
 """``torch.functional``: the module where PyTorch defines some of its top-level functions
 (``import torch.functional as F`` in older code). The same functions as ``symgrad.*``.
 
-PyTorch's ``lu``, ``stft``, ``istft``, ``pca_lowrank`` and ``svd_lowrank`` are not provided;
+PyTorch's ``stft``, ``istft``, ``pca_lowrank`` and ``svd_lowrank`` are not provided;
 asking for one raises an ``AttributeError`` that says so.
 
 Examples
@@ -24,6 +24,7 @@ from symgrad.ops.atleast import (
 )
 from symgrad.ops.einsum import einsum
 from symgrad.ops.joining import split
+from symgrad.ops.lu_factorization import lu
 from symgrad.ops.norms import norm
 from symgrad.ops.pairwise_distances import cdist
 from symgrad.ops.products import tensordot
@@ -41,6 +42,7 @@ __all__ = [
     "broadcast_shapes",
     "broadcast_tensors",
     "einsum",
+    "lu",
     "meshgrid",
     "norm",
     "split",
@@ -51,7 +53,6 @@ __all__ = [
 ]
 
 _MISSING = (
-    "lu",
     "stft",
     "istft",
     "pca_lowrank",

@@ -18,6 +18,9 @@ from symgrad.ops.determinants import det, inv, inv_ex, matrix_power, slogdet, so
 from symgrad.ops.linalg import matmul
 from symgrad.ops.linalg_norms import linalg_norm as norm
 from symgrad.ops.linalg_norms import matrix_norm, vector_norm
+from symgrad.ops.lu_factorization import linalg_lu as lu
+from symgrad.ops.lu_factorization import lu_factor, lu_factor_ex
+from symgrad.ops.lu_solving import linalg_lu_solve as lu_solve
 from symgrad.ops.matrix_functions import linalg_cross as cross
 from symgrad.ops.matrix_functions import linalg_diagonal as diagonal
 from symgrad.ops.matrix_functions import matrix_exp, multi_dot, pinv
@@ -33,6 +36,10 @@ __all__ = [
     "eigvalsh",
     "inv",
     "inv_ex",
+    "lu",
+    "lu_factor",
+    "lu_factor_ex",
+    "lu_solve",
     "matmul",
     "matrix_exp",
     "matrix_norm",

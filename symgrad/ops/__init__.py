@@ -43,6 +43,8 @@ from symgrad.ops.einsum import einsum
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.gathering import *  # noqa: F403
 from symgrad.ops.gathering import xp_gather, xp_scatter_zeros
+from symgrad.ops.lu_factorization import lu
+from symgrad.ops.lu_solving import lu_solve, lu_unpack
 from symgrad.ops.indexing import *  # noqa: F403
 from symgrad.ops.indexing import xp_getitem, xp_index_put_zeros
 from symgrad.ops.inplace import *  # noqa: F403
@@ -122,6 +124,9 @@ __all__ = [
     *differences.__all__,
     *statistics.__all__,
     "renorm",
+    "lu",
+    "lu_solve",
+    "lu_unpack",
 ]
 
 from symgrad import ops as _ops  # noqa: E402

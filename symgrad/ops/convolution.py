@@ -6,7 +6,9 @@ and on SymPy arrays (closed forms): the input is zero-padded (``index_put_zeros`
 windows gathered by one advanced index (``getitem``, "im2col"), and each group's windows
 multiplied by that group's flattened kernels (``matmul``). The VJP runs the same steps
 backwards; the input's gradient scatters the windows' gradients back, adding where windows
-overlap. The NumPy kernel reads the windows as a strided view instead of copying them.
+overlap. On NumPy, forward and backward read the windows as a strided view copied once into
+one matrix per group (im2col), multiply with BLAS, and add the input's gradient back one
+kernel position at a time into strided slices (col2im), never through an indexed scatter.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.prim import batching
+from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 
 __all__ = ["convolution", "Geometry"]
@@ -83,29 +86,71 @@ def _forward(xp: Any, x: Any, w: Any, *bias: Any, geo: Geometry) -> Any:
     return out
 
 
-def _kernel(xp: Any, x: np.ndarray, w: np.ndarray, *bias: np.ndarray, geo: Geometry) -> Any:
-    """The same on NumPy, reading the windows as a strided view of the padded input."""
+def _window_view(x: np.ndarray, geo: Geometry) -> np.ndarray:
+    """The windows of the zero-padded ``x`` as a strided view ``(N, C, *out, *kernel)``."""
     n, c, d = x.shape[0], x.shape[1], len(geo.kernel)
     padded = np.zeros((n, c) + geo.padded, dtype=x.dtype)
     padded[geo.inner()] = x
     span = tuple(dil * (k - 1) + 1 for k, dil in zip(geo.kernel, geo.dilation))
     view = np.lib.stride_tricks.sliding_window_view(padded, span, axis=tuple(range(2, 2 + d)))
     view = view[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in geo.stride)]
-    view = view[(Ellipsis,) + tuple(slice(None, None, dil) for dil in geo.dilation)]
-    # (N, C, *out, *kernel) -> (N, G, C/G, *out, *kernel)
-    g, o = geo.groups, w.shape[0]
-    view = view.reshape((n, g, c // g) + view.shape[2:])
-    wg = w.reshape((g, o // g, c // g) + geo.kernel)
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    sp, kn = letters[:d], letters[d : 2 * d]
-    out = np.einsum(f"NGC{sp}{kn},GOC{kn}->NGO{sp}", view, wg, optimize=True)
-    out = out.reshape((n, o) + geo.out)
+    return view[(Ellipsis,) + tuple(slice(None, None, dil) for dil in geo.dilation)]
+
+
+def _im2col(x: np.ndarray, geo: Geometry) -> np.ndarray:
+    """The windows copied once into ``(G, C/G * prod(kernel), N * prod(out))``, the right
+    factor of one batched matrix product per group (output positions last, so the copy reads
+    rows of the input)."""
+    n, c, d, g = x.shape[0], x.shape[1], len(geo.kernel), geo.groups
+    view = _window_view(x, geo).reshape((n, g, c // g) + geo.out + geo.kernel)
+    # (N, G, C/G, *out, *kernel) -> (G, C/G, *kernel, N, *out)
+    axes = (1, 2) + tuple(range(3 + d, 3 + 2 * d)) + (0,) + tuple(range(3, 3 + d))
+    cols = view.transpose(axes)
+    return cols.reshape((g, c // g * math.prod(geo.kernel), n * math.prod(geo.out)))
+
+
+def _kernel(xp: Any, x: np.ndarray, w: np.ndarray, *bias: np.ndarray, geo: Geometry) -> Any:
+    """The same on NumPy: the windows copied once (im2col), one matrix product per group."""
+    n, d, g, o = x.shape[0], len(geo.kernel), geo.groups, w.shape[0]
+    wg = w.reshape((g, o // g, math.prod(w.shape[1:])))
+    out = np.matmul(wg, _im2col(x, geo))  # (G, O/G, N * P)
+    out = out.reshape((o, n) + geo.out).swapaxes(0, 1)
     if bias:
         out = out + bias[0].reshape((o,) + (1,) * d)
-    return out.astype(x.dtype, copy=False)
+    return np.ascontiguousarray(out, dtype=x.dtype)
+
+
+def _numpy_vjp(g: np.ndarray, c: Any) -> tuple:
+    """The VJP on NumPy: the weight's gradient from the same im2col matrix, the input's by
+    adding each kernel position's share into a strided slice (col2im)."""
+    x, w, geo = c.inputs[0], c.inputs[1], c.params["geo"]
+    n, ch, o, d, gr = x.shape[0], x.shape[1], w.shape[0], len(geo.kernel), geo.groups
+    # (N, O, *out) -> (G, O/G, N * P)
+    size = math.prod(geo.out)
+    g2 = g.reshape((n, o, size)).swapaxes(0, 1).reshape((gr, o // gr, n * size))
+    grads: list = [None, None]
+    if c.needs[1]:
+        gw = np.matmul(g2, _im2col(x, geo).swapaxes(1, 2))  # (G, O/G, C/G * K)
+        grads[1] = gw.reshape(w.shape).astype(w.dtype, copy=False)
+    if c.needs[0]:
+        wt = w.reshape((gr, o // gr, math.prod(w.shape[1:]))).swapaxes(1, 2)
+        gcols = np.matmul(wt, g2).reshape((ch,) + geo.kernel + (n,) + geo.out)
+        gpad = np.zeros((n, ch) + geo.padded, dtype=g.dtype)
+        for pos in np.ndindex(*geo.kernel):
+            key = tuple(
+                slice(k * dil, k * dil + s * (m - 1) + 1, s)
+                for k, dil, s, m in zip(pos, geo.dilation, geo.stride, geo.out)
+            )
+            gpad[(slice(None), slice(None)) + key] += gcols[(slice(None),) + pos].swapaxes(0, 1)
+        grads[0] = gpad[geo.inner()].astype(x.dtype, copy=False)
+    if len(c.needs) > 2:
+        grads.append(g.sum(axis=(0,) + tuple(range(2, 2 + d))) if c.needs[2] else None)
+    return tuple(grads)
 
 
 def _vjp(xp: Any, g: Any, c: Any) -> tuple:
+    if xp is NP:
+        return _numpy_vjp(g, c)
     x, w, geo = c.inputs[0], c.inputs[1], c.params["geo"]
     n, ch, o = x.shape[0], x.shape[1], w.shape[0]
     g2 = xp.reshape(g, (n, geo.groups, o // geo.groups, math.prod(geo.out)))

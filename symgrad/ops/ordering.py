@@ -1,7 +1,8 @@
 """Ordering along a dimension: ``sort``, ``argsort``, ``msort``, ``topk``, ``kthvalue``.
 
-The order is found on the numbers (stable, with nan after every number as PyTorch sorts it);
-the values are then picked by those indices, so the gradient goes back to the elements each
+The order is found on the numbers (with nan after every number as PyTorch sorts it; among
+equal elements PyTorch's choice, see :mod:`symgrad.ops.tie_order`); the values are then picked
+by those indices, so the gradient goes back to the elements each
 value came from (``SortBackward0``, ``TopkBackward0``, ``KthvalueBackward0``)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 from symgrad._data import _wrap_dim
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
+from symgrad.ops.tie_order import kth_order, sort_order, topk_order
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -82,7 +84,8 @@ def _scalar_back(result: Any, input: Tensor) -> Any:
 
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
-    """``(values, indices)`` sorted along ``dim`` (stably; nan sorts as the largest).
+    """``(values, indices)`` sorted along ``dim`` (nan sorts as the largest; equal elements
+    in PyTorch's order: stable up to 16 elements or with ``stable``, not past that).
 
     Examples
     --------
@@ -96,7 +99,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
         return _scalar_back(found, input)
 
     def find(a: np.ndarray) -> np.ndarray:
-        return _order(a, d, descending).astype(np.int64)
+        return sort_order(a, d, descending, stable, _order(a, d, descending)).astype(np.int64)
 
     return _scalar_back(_pick("sort", x, d, find), input)
 
@@ -109,7 +112,7 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
         return index.reshape(()) if input.ndim == 0 else index
 
     def find(a: np.ndarray) -> np.ndarray:
-        return _order(a, d, descending).astype(np.int64)
+        return sort_order(a, d, descending, stable, _order(a, d, descending)).astype(np.int64)
 
     index = Tensor._make(find(x._data))
     if TRACE.log is not None:
@@ -142,7 +145,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
         return _scalar_back(found, input)
 
     def find(a: np.ndarray) -> np.ndarray:
-        return np.take(_order(a, d, largest), np.arange(k), axis=d).astype(np.int64)
+        return topk_order(a, d, k, largest, sorted, _order(a, d, largest)).astype(np.int64)
 
     return _scalar_back(_pick("topk", x, d, find), input)
 
@@ -162,7 +165,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
         return _scalar_back(found, input)
 
     def find(a: np.ndarray) -> np.ndarray:
-        return np.take(_order(a, d, False), [k - 1], axis=d).astype(np.int64)
+        return kth_order(a, d, k, _order(a, d, False)).astype(np.int64)
 
     return _scalar_back(_pick("kthvalue", x, d, find, bool(keepdim)), input)
 
@@ -195,6 +198,8 @@ _RETURNS["median"] = _return_type("median")
 def _median_all_params(a: np.ndarray) -> dict:
     """The parameters of the median of all elements of the 1-d ``a`` (not empty)."""
     index = _order(a, 0, False)[[(a.shape[0] - 1) // 2]].astype(np.int64)
+    if a.dtype.kind == "f" and np.isnan(a).any():  # PyTorch returns the first nan
+        index = np.flatnonzero(np.isnan(a))[:1].astype(np.int64)
     value = a[index[0]]
     ties = a == value if value == value else np.isnan(a)
     share = (ties / ties.sum()).astype(a.dtype)
@@ -229,7 +234,12 @@ def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         return _scalar_back(found, input)
 
     def find(a: np.ndarray) -> np.ndarray:
-        return np.take(_order(a, d, False), [(n - 1) // 2], axis=d).astype(np.int64)
+        index = np.take(_order(a, d, False), [(n - 1) // 2], axis=d)
+        if a.dtype.kind == "f":  # a row with a nan reports its first nan, as PyTorch
+            nan = np.isnan(a)
+            first = np.argmax(nan, axis=d, keepdims=True)
+            index = np.where(nan.any(axis=d, keepdims=True), first, index)
+        return index.astype(np.int64)
 
     return _scalar_back(_pick("median", x, d, find, bool(keepdim)), input)
 

@@ -37,7 +37,8 @@ class Factorization(Primitive):
     ``kernel(array, **params)`` returns the outputs as NumPy arrays; ``vjp(xp, grads, ctx)``
     returns the input's gradient (in a 1-tuple) from the outputs' ``grads``; ``forward(xp, a,
     **params)``, when given, is the outputs' closed form; ``check(node, grads)`` may refuse a
-    backward PyTorch refuses (Q of ``mode='r'``).
+    backward PyTorch refuses (Q of ``mode='r'``); ``differentiable`` names the outputs the
+    node records, when not all (an integer output never is).
 
     Examples
     --------
@@ -58,6 +59,7 @@ class Factorization(Primitive):
         n_outputs: int = 1,
         forward: Callable | None = None,
         check: Callable | None = None,
+        differentiable: tuple | None = None,
     ) -> None:
         self.name = name
         self.backward_name = backward
@@ -66,6 +68,9 @@ class Factorization(Primitive):
         self.rule = vjp
         self.closed_form = forward
         self.check = check
+        # the outputs the node records (None: all); the others are plain tensors, as LU's
+        # pivots and permutation matrix are in PyTorch
+        self.differentiable = differentiable
 
     def __repr__(self) -> str:
         return f"<factorization primitive {self.name}>"
@@ -82,9 +87,14 @@ class Factorization(Primitive):
             node = self.node_class(len(arrays))(
                 self, params, edges, saved, arrays, versions, meta, consts, held
             )
-            outs = tuple(Tensor._make(a, node, True) for a in arrays)
+            keep = self.differentiable
+            outs = tuple(
+                Tensor._make(a, node, True) if keep is None or i in keep else Tensor._make(a)
+                for i, a in enumerate(arrays)
+            )
             for i, t in enumerate(outs):
-                t._output_nr = i
+                if t.grad_fn is node:
+                    t._output_nr = i
             if hooks_active.count:  # saved_tensors_hooks: the node keeps what pack_hook returns
                 pack_node(node, outs)
             if TRACE.log is not None:
@@ -93,7 +103,7 @@ class Factorization(Primitive):
             outs = tuple(Tensor._make(a) for a in arrays)
         if dual.active() and dual.tangent_of(tensor) is not None:
             self._tangents(tensor, outs, params)
-            node = outs[0].grad_fn
+            node = next((o.grad_fn for o in outs if o.grad_fn is not None), None)
             if node is not None:  # the backward reads the outputs: keep their tangents too
                 node._out_fw = tuple(o._fw for o in outs)
         return outs
@@ -110,7 +120,12 @@ class Factorization(Primitive):
             ctx = Ctx((tensor,), plain, [tensor.shape], [True], params)
             (gi,) = self.rule(INTERPRETERS.tensor, gs, ctx)
             total = (gi * t).sum()
-            floating = [k for k, o in enumerate(outs) if o._data.dtype.kind in "fc"]
+            keep = self.differentiable
+            floating = [
+                k
+                for k, o in enumerate(outs)
+                if o._data.dtype.kind in "fc" and (keep is None or k in keep)
+            ]
             tangents = grad(total, [gs[k] for k in floating], allow_unused=True)
         for k, tk in zip(floating, tangents):
             if tk is None:

@@ -171,3 +171,66 @@ MATRICES = [
     _op("linalg_norm_matrix_ord", lambda T, x: T.linalg.norm(x, -1), arg(3, 4)),
     _op("linalg_diagonal", lambda T, x: T.linalg.diagonal(x, offset=1), arg(2, 3, 3)),
 ]
+
+# the LU family: pivots and the permutation are integer or constant, so only the factors and
+# solutions are compared and differentiated
+MATRICES += [
+    _op("linalg_lu_factor", lambda T, x: T.linalg.lu_factor(x).LU, arg(3, 3), tags=(NUMERIC_ONLY,)),
+    _op(
+        "linalg_lu_factor_ex_wide",
+        lambda T, x: T.linalg.lu_factor_ex(x).LU,
+        arg(2, 3, 5),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "linalg_lu_factor_tall",
+        lambda T, x: T.linalg.lu_factor(x).LU,
+        arg(5, 3),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op("linalg_lu", lambda T, x: tuple(T.linalg.lu(x))[1:], arg(2, 4, 4), tags=(NUMERIC_ONLY,)),
+    _op("linalg_lu_wide", lambda T, x: tuple(T.linalg.lu(x))[1:], arg(3, 5), tags=(NUMERIC_ONLY,)),
+    _op("linalg_lu_tall_L", lambda T, x: T.linalg.lu(x).L, arg(2, 5, 3), tags=(NUMERIC_ONLY,)),
+    _op(
+        "lu_unpack",
+        lambda T, x: tuple(T.lu_unpack(*T.linalg.lu_factor(x)))[1:],
+        arg(3, 4),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "lu_unpack_tall_U",
+        lambda T, x: T.lu_unpack(*T.linalg.lu_factor(x)).U,
+        arg(2, 4, 3),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "linalg_lu_solve",
+        lambda T, a, b: T.linalg.lu_solve(*T.linalg.lu_factor(_shift(T, a)), b),
+        arg(3, 3),
+        arg(3, 2),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "linalg_lu_solve_adjoint_broadcast",
+        lambda T, a, b: T.linalg.lu_solve(*T.linalg.lu_factor(_shift(T, a)), b, adjoint=True),
+        arg(2, 3, 3),
+        arg(3, 1, 3, 2),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "linalg_lu_solve_right",
+        lambda T, a, b: T.linalg.lu_solve(*T.linalg.lu_factor(_shift(T, a)), b, left=False),
+        arg(3, 3),
+        arg(4, 3),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "linalg_lu_solve_right_adjoint",
+        lambda T, a, b: T.linalg.lu_solve(
+            *T.linalg.lu_factor(_shift(T, a)), b, left=False, adjoint=True
+        ),
+        arg(2, 3, 3),
+        arg(2, 2, 3),
+        tags=(NUMERIC_ONLY,),
+    ),
+]
