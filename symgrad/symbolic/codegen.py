@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import sympy as sp
 from sympy.simplify.cse_main import tree_cse
 
@@ -42,7 +43,10 @@ def _outputs(exprs: Any) -> tuple[list, list, bool]:
     items = [exprs] if single else list(exprs)
     flat, shapes = [], []
     for e in items:
-        if isinstance(e, (sp.MatrixBase, sp.NDimArray)):
+        if isinstance(e, np.ndarray):  # an object array of expressions (compile_gradient's)
+            shapes.append(e.shape)
+            flat.extend(sp.sympify(v, strict=True) for v in e.flat)
+        elif isinstance(e, (sp.MatrixBase, sp.NDimArray)):
             shapes.append(tuple(e.shape))
             flat.extend(sp.sympify(v, strict=True) for v in e)
         else:
@@ -318,7 +322,9 @@ def compile_gradient(
             _batched(compiled, xs_list, xs_list + others, batch, reduction)
         return compiled
     replay, grads = gradient_replay(y, xs_list, cse=True)
-    values = [to_sympy(g) if g.ndim else sp.sympify(g[()], strict=True) for g in grads]
+    # the gradients' object arrays as they are (the jax backend prints SymPy arrays)
+    wrap = to_sympy if backend == "jax" else np.asarray
+    values = [wrap(g) if g.ndim else sp.sympify(g[()], strict=True) for g in grads]
     given = {id(x) for x in xs_list}
     others = sorted(
         (t for k, t in replay.leaves.items() if k not in given), key=lambda t: str(t.name)

@@ -201,42 +201,40 @@ class _Source:
         return f"{b}**{_number(p)}"
 
 
-def _scan(exprs: list, seen: dict, symbols: set) -> bool:
-    """Collect the symbols of ``exprs`` (each node visited once, ``seen`` keeps whether a
-    node's tree holds an exponential); whether any of ``exprs`` holds one."""
-    found = False
-    for expr in exprs:
-        stack = [(expr, False)]
-        while stack:
-            node, done = stack.pop()
-            if done:
-                seen[node] = isinstance(node, sp.exp) or any(seen[a] for a in node.args)
-                continue
-            if node in seen:
-                continue
-            if node.is_Symbol:
-                symbols.add(node)
-            stack.append((node, True))
-            stack.extend((a, False) for a in node.args if a not in seen)
-        found = found or seen[expr]
-    return found
-
-
-def _count(exprs: list, shared: set) -> None:
-    """The non-atomic sub-terms met more than once (a repeated one's own sub-terms are counted
-    once, as the repeated term will be computed once)."""
+def _gather(replacements: list, flat: list) -> tuple[list, set, set, bool]:
+    """One visit of each distinct node of the results and of the definitions they need:
+    those definitions (in order), the symbols met, the non-atomic sub-terms met more than once
+    (a repeated term's own sub-terms counted once: it is computed once), and whether an
+    exponential is among them."""
     met: set = set()
-    for expr in exprs:
+    shared: set = set()
+    symbols: set = set()
+    exp = False
+    for expr in _needed(replacements, flat, symbols):
         stack = [expr]
         while stack:
             node = stack.pop()
             if node.is_Atom:
+                if node.is_Symbol:
+                    symbols.add(node)
                 continue
             if node in met:
                 shared.add(node)
                 continue
             met.add(node)
+            exp = exp or isinstance(node, sp.exp)
             stack.extend(node.args)
+    kept = [(t, e) for t, e in replacements if t in symbols]
+    return kept, symbols, shared, exp
+
+
+def _needed(replacements: list, flat: list, symbols: set) -> Any:
+    """The results, then the definitions they need, last first (each uses earlier ones only),
+    as the caller's visits fill ``symbols``."""
+    yield from flat
+    for t, e in reversed(replacements):
+        if t in symbols:
+            yield e
 
 
 def reuse_definitions(definitions: list, outputs: list) -> tuple[list, list]:
@@ -265,28 +263,15 @@ def numpy_program(
     """
     names = dict(names)
     defs = dict(replacements)
-    flat = list(flat)
-    seen: dict = {}
-    needed: set = set()
-    if _scan(flat, seen, needed):
+    kept, needed, shared, exp = _gather(replacements, list(flat))
+    if exp:
         flat = [stable_form(e) for e in flat]
-        _scan(flat, seen, needed)
-    kept = []
-    for s, e in reversed(replacements):
-        if s in needed:
-            if _scan([e], seen, needed):
-                e = stable_form(e)
-                _scan([e], seen, needed)
-            kept.append((s, e))
-    kept.reverse()
-    shared: set = set()
-    _count([e for _, e in kept] + flat, shared)
+        kept, needed, shared, _ = _gather([(t, stable_form(e)) for t, e in kept], flat)
     if any(e in shared for _, e in kept):
         # a definition's value met again: written as its name there, so that what differs
         # only by that name is found equal
-        kept, flat = reuse_definitions(kept, flat)
-        shared = set()
-        _count([e for _, e in kept] + flat, shared)
+        kept, flat = reuse_definitions(kept, list(flat))
+        kept, needed, shared, _ = _gather(kept, flat)
     for k, (s, _) in enumerate(kept):
         names[s] = f"t{k}"
     unknown = {s for s in needed if s not in names and s not in defs}
