@@ -67,16 +67,16 @@ def apply(func: Any, args: tuple) -> Any:
     key = (func, kinds)
     inert = _inert.get(key)
     if inert:
-        return _built(func, args)
+        return _built(func, args) if func in _nargs else func(*args, evaluate=False)
     result = func(*args)
     if inert is None:
         _inert[key] = result.func is func and result.args == tuple(args)
-        if _inert[key]:
+        if _inert[key] and isinstance(result, sp.Function):
             _nargs.setdefault(func, result.nargs)
     return result
 
 
-# function -> the ``nargs`` SymPy gives each of its values
+# SymPy function -> the ``nargs`` SymPy gives each of its values
 _nargs: dict = {}
 
 

@@ -77,17 +77,13 @@ class SymEngineFunction(CompiledFunction):
 
     # the formulas as SymPy, for c_source(): converted only when asked
     @property
-    def _assignments(self) -> list:  # type: ignore[override]
-        return []
-
-    @property
-    def _exprs(self) -> list:  # type: ignore[override]
+    def _program(self) -> tuple:  # type: ignore[override]
         if self._converted is None:
             found, _ = self._bridge.sympy_array(np.array(self._se_outputs, dtype=object))
             symbols = [s for ss, _ in self._leaves for s in ss]
             rename = {s: sp.Symbol(f"a{i}", real=True) for i, s in enumerate(symbols)}
             self._converted = [e.xreplace(rename) for e in found]
-        return self._converted
+        return [], self._converted
 
 
 def symengine_lambdify(

@@ -49,13 +49,6 @@ def _is_se(v: Any) -> bool:
     return False
 
 
-# the SymEngine expressions that recent results were converted from (by the id of the SymPy
-# result, which the entry keeps alive): lambdify(..., backend="symengine") of a result of
-# gradient(..., backend="symengine") takes them back without converting again
-_ORIGINS: dict[int, tuple[Any, Any]] = {}
-_MAX_ORIGINS = 100_000
-
-
 class Bridge:
     """Conversions between SymPy and SymEngine for one replay: SymPy symbols are remembered
     by name, so that every SymEngine symbol goes back to the SymPy symbol it came from (with
@@ -93,9 +86,6 @@ class Bridge:
             return found
         for s in v.free_symbols:
             self.symbols.setdefault(s.name, s)
-        origin = _ORIGINS.get(id(v))
-        if origin is not None and origin[0] is v:
-            return origin[1]
         return se.sympify(v)
 
     def array(self, a: Any) -> np.ndarray:
@@ -181,13 +171,10 @@ class Bridge:
         a = np.asarray(a, dtype=object)
         out = np.empty(a.size, dtype=object)
         deepest = 0
-        if len(_ORIGINS) > _MAX_ORIGINS:
-            _ORIGINS.clear()
         for k, v in enumerate(a.flat):
             e = self.to_se(v)
             out[k], d = self.to_sympy(e)
             deepest = max(deepest, d)
-            _ORIGINS[id(out[k])] = (out[k], e)
         return out.reshape(a.shape), deepest
 
 

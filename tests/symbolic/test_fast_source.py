@@ -12,7 +12,7 @@ import sympy as sp
 import symgrad
 from symgrad.prim import kernels
 from symgrad.prim.special import logsumexp, sigmoid
-from symgrad.prim.sympy_build import product, real_symbol, total
+from symgrad.prim.sympy_build import apply, product, real_symbol, total
 from symgrad.prim.sympy_xp import ElementSymbol
 from symgrad.symbolic import codegen, compile_gradient, gradient, lambdify
 from symgrad.symbolic.fast_source import numpy_program
@@ -182,3 +182,12 @@ def test_gradient_of_the_sum_matches_sympy_diff():
         theirs = sp.diff(formula, xs[k])
         theirs = theirs.xreplace({s: by_name[str(s)] for s in theirs.free_symbols})
         assert sp.expand(ours[k] - theirs) == 0
+
+
+def test_apply_builds_relations_and_functions_alike():
+    x, y = X[0], X[1]
+    for _ in range(2):  # the second call takes the direct route where there is one
+        assert apply(sp.Eq, (x, y)) == sp.Eq(x, y)
+        _same(apply(sp.sin, (x * y,)), sp.sin(x * y))
+        _same(apply(sp.atan2, (x, y)), sp.atan2(x, y))
+    assert apply(sp.sin, (-x,)) == -sp.sin(x)
