@@ -19,7 +19,6 @@ import numpy as np
 
 from symgrad._silent import restore, silence
 from symgrad.ops.linalg import _column_major, matmul
-from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, expand, reshape
 from symgrad.ops.transposes import t, t_of_weight
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -195,45 +194,4 @@ def _folded_matmul(input: Tensor, weight_t: Tensor) -> Tensor:
             f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({weight_t.shape[0]}): "
             "the input's last size must equal the weight's"
         )
-    if input.ndim == 1 and weight_t.ndim == 2:
-        return matmul(input.unsqueeze(0), weight_t).squeeze_(0)
-    if input.ndim <= 2:
-        return matmul(input, weight_t)
-    if not _folds(input, weight_t):
-        return _batched_product(input, weight_t)
-    out = matmul(reshape(input, (rows, k)), weight_t)
-    return _unsafe_view(out, input.shape[:-1] + out.shape[1:])
-
-
-def _folds(input: Tensor, weight_t: Tensor) -> bool:
-    """PyTorch's ``should_fold``: the batch goes into the rows of one product when the
-    weight needs a gradient (one product's gradient rather than a batch of them to sum), or
-    when it costs no copy (an empty input, or leading dimensions laid out one after another)."""
-    if weight_t._requires_grad:
-        return True
-    a = input._data
-    if a.size == 0:
-        return True
-    strides, shape = a.strides, a.shape
-    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(a.ndim - 2))
-
-
-def _batched_product(input: Tensor, weight_t: Tensor) -> Tensor:
-    """PyTorch's ``matmul`` of a batch it does not fold: the weight expanded to the batch and
-    one ``bmm`` (a vector weight as a batch of one-column matrices)."""
-    batch, (n, k) = input.shape[:-2], input.shape[-2:]
-    count = math.prod(batch)
-    # PyTorch records the expand even when it keeps the shape
-    left = reshape(_EXPAND(input, shape=input.shape), (count, n, k))
-    right = expand(weight_t, batch + weight_t.shape)
-    if weight_t.ndim == 2:
-        out = matmul(left, reshape(right, (count, *weight_t.shape)))
-        return _unsafe_view(out, batch + (n, weight_t.shape[1]))
-    out = matmul(left, reshape(right, (count, k)).unsqueeze(2)).squeeze(-1)
-    return _unsafe_view(out, batch + (n,))
-
-
-def _unsafe_view(t: Tensor, shape: tuple) -> Tensor:
-    out = _UNSAFE_VIEW(t, shape=shape)
-    out._view_base = None  # PyTorch's _unsafe_view: not a view of the product (_base None)
-    return out
+    return matmul(input, weight_t)  # PyTorch's matmul, folding or batching as it does

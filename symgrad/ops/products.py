@@ -7,8 +7,7 @@ import math
 from typing import Any
 
 from symgrad._data import _wrap_dim
-from symgrad.ops.affine import _unsafe_view
-from symgrad.ops.linalg import matmul
+from symgrad.ops.linalg import _unsafe_view, matmul
 from symgrad.ops.shape import permute, reshape
 from symgrad.tensor import Tensor
 
