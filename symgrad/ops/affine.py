@@ -28,11 +28,18 @@ from symgrad.tensor import Tensor
 __all__ = ["linear"]
 
 
-def _addmm_forward(xp: Any, bias: Any, mat1: Any, mat2: Any) -> Any:
-    return xp.matmul(mat1, mat2) + bias
+def _addmm_forward(xp: Any, bias: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha: Any = 1) -> Any:
+    out = xp.matmul(mat1, mat2)
+    if alpha != 1:  # torch.addmm's scales; linear calls it without them
+        out = out * alpha
+    if beta == 0:  # PyTorch ignores the bias then, even where it holds nan
+        return out
+    return out + (bias if beta == 1 else bias * beta)
 
 
-def _addmm_kernel(xp: Any, bias: Any, mat1: Any, mat2: Any) -> Any:
+def _addmm_kernel(xp: Any, bias: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha: Any = 1) -> Any:
+    if beta != 1 or alpha != 1:
+        return _addmm_forward(np, bias, mat1, mat2, beta, alpha)
     out = np.matmul(mat1, mat2)
     np.add(out, bias, out=out)  # the bias is added in place, as addmm does: no second array
     return out
@@ -43,13 +50,14 @@ def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
     ``mm`` (a column-major ``mat2``, linear's ``weight.t()``, gets a column-major gradient:
     see ``linalg._matmul_vjp``)."""
     mat1, mat2 = c.inputs[1], c.inputs[2]
-    needs, bias_shape = c.needs, c.shapes[0]
+    needs, bias_shape, params = c.needs, c.shapes[0], c.params
     gb = g1 = g2 = None
     if needs[0]:
+        gi = g if not params else _scaled(g, params.get("beta", 1))
         if len(bias_shape) == 1 and bias_shape[0] == c.shapes[2][1]:
-            gb = xp.sum(g, (0,), False)
+            gb = xp.sum(gi, (0,), False)
         else:
-            gb = xp.sum_to_size(g, bias_shape)
+            gb = xp.sum_to_size(gi, bias_shape)
     if needs[1]:
         g1 = xp.matmul(g, xp.transpose(mat2, 0, 1))
     if needs[2]:
@@ -57,14 +65,25 @@ def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
             g2 = xp.transpose(xp.matmul(xp.transpose(g, 0, 1), mat1), 0, 1)
         else:
             g2 = xp.matmul(xp.transpose(mat1, 0, 1), g)
+    if params and params.get("alpha", 1) != 1:
+        g1, g2 = (None if v is None else v * params["alpha"] for v in (g1, g2))
     return gb, g1, g2
+
+
+def _scaled(x: Any, k: Any) -> Any:
+    return x if k == 1 else x * k
 
 
 def _addmm_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
     """``tb + t1 @ mat2 + mat1 @ t2``: the product rule, the bias entering linearly."""
     tb, t1, t2 = tangents
-    terms = [] if t1 is None else [xp.matmul(t1, c.inputs[2])]
-    terms += [] if t2 is None else [xp.matmul(c.inputs[1], t2)]
+    beta, alpha = c.params.get("beta", 1), c.params.get("alpha", 1)
+    terms = [] if t1 is None else [_scaled(xp.matmul(t1, c.inputs[2]), alpha)]
+    terms += [] if t2 is None else [_scaled(xp.matmul(c.inputs[1], t2), alpha)]
+    if beta == 0:
+        tb = None if terms else xp.constant(np.zeros((c.shapes[1][0], c.shapes[2][1])))
+    elif tb is not None:
+        tb = _scaled(tb, beta)
     if tb is not None:
         out_shape = (c.shapes[1][0], c.shapes[2][1])
         terms.append(tb if terms else xp.expand(tb, out_shape))
