@@ -50,14 +50,22 @@ CASES = {
         [(5, 2, 3), (3, 4)],
         "TF",
         {"layout": "transposed"},
-        "UnsafeViewBackward0(BmmBackward0(ReshapeAliasBackward0(ExpandBackward0(TransposeBackward0(Acc))), None))",
+        (
+            "UnsafeViewBackward0(BmmBackward0(ReshapeAliasBackward0(ExpandBackward0("
+            "TransposeBackward0(Acc))), "
+            "None))"
+        ),
     ),
     "matrix_batch": (
         "matmul",
         [(2, 3), (5, 3, 4)],
         "TT",
         {},
-        "CloneBackward0(TransposeBackward0(UnsafeViewBackward0(MmBackward0(UnsafeViewBackward0(CloneBackward0(TransposeBackward0(Acc))), TBackward0(Acc)))))",
+        (
+            "CloneBackward0(TransposeBackward0(UnsafeViewBackward0(MmBackward0("
+            "UnsafeViewBackward0(CloneBackward0(TransposeBackward0(Acc))), "
+            "TBackward0(Acc)))))"
+        ),
     ),
     "matrix_batch_no_grad_left": (
         "matmul",
@@ -71,28 +79,41 @@ CASES = {
         [(5, 2, 3), (5, 3, 4)],
         "TT",
         {},
-        "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), ViewBackward0(ExpandBackward0(Acc))))",
+        (
+            "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), "
+            "ViewBackward0(ExpandBackward0(Acc))))"
+        ),
     ),
     "broadcast_batches": (
         "matmul",
         [(5, 1, 2, 3), (4, 3, 4)],
         "TT",
         {},
-        "UnsafeViewBackward0(BmmBackward0(UnsafeViewBackward0(CloneBackward0(ExpandBackward0(Acc))), UnsafeViewBackward0(CloneBackward0(ExpandBackward0(Acc)))))",
+        (
+            "UnsafeViewBackward0(BmmBackward0(UnsafeViewBackward0(CloneBackward0(ExpandBackward0("
+            "Acc))), "
+            "UnsafeViewBackward0(CloneBackward0(ExpandBackward0(Acc)))))"
+        ),
     ),
     "broadcast_batches_alias": (
         "matmul",
         [(5, 1, 2, 3), (1, 3, 4)],
         "TT",
         {},
-        "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), ReshapeAliasBackward0(ExpandBackward0(Acc))))",
+        (
+            "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), "
+            "ReshapeAliasBackward0(ExpandBackward0(Acc))))"
+        ),
     ),
     "batch4_batch4": (
         "matmul",
         [(2, 5, 2, 3), (2, 5, 3, 4)],
         "TT",
         {},
-        "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), ViewBackward0(ExpandBackward0(Acc))))",
+        (
+            "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), "
+            "ViewBackward0(ExpandBackward0(Acc))))"
+        ),
     ),
     "batch_vector": (
         "matmul",
@@ -106,14 +127,22 @@ CASES = {
         [(5, 2, 3), (3,)],
         "TF",
         {"layout": "transposed"},
-        "UnsafeViewBackward0(SqueezeBackward1(BmmBackward0(ReshapeAliasBackward0(ExpandBackward0(TransposeBackward0(Acc))), None)))",
+        (
+            "UnsafeViewBackward0(SqueezeBackward1(BmmBackward0(ReshapeAliasBackward0("
+            "ExpandBackward0(TransposeBackward0(Acc))), "
+            "None)))"
+        ),
     ),
     "vector_batch": (
         "matmul",
         [(3,), (5, 3, 4)],
         "TT",
         {},
-        "UnsafeViewBackward0(MvBackward0(UnsafeViewBackward0(CloneBackward0(TransposeBackward0(Acc))), Acc))",
+        (
+            "UnsafeViewBackward0(MvBackward0(UnsafeViewBackward0(CloneBackward0("
+            "TransposeBackward0(Acc))), "
+            "Acc))"
+        ),
     ),
     "vector_batch_no_grad_left": (
         "matmul",
@@ -134,14 +163,22 @@ CASES = {
         [(3,), (2, 5, 3, 4)],
         "TT",
         {},
-        "UnsafeViewBackward0(MvBackward0(UnsafeViewBackward0(CloneBackward0(TransposeBackward0(Acc))), Acc))",
+        (
+            "UnsafeViewBackward0(MvBackward0(UnsafeViewBackward0(CloneBackward0("
+            "TransposeBackward0(Acc))), "
+            "Acc))"
+        ),
     ),
     "single_batch_left": (
         "matmul",
         [(1, 2, 3), (5, 3, 4)],
         "TT",
         {},
-        "CloneBackward0(TransposeBackward0(UnsafeViewBackward0(MmBackward0(UnsafeViewBackward0(CloneBackward0(TransposeBackward0(Acc))), TBackward0(SqueezeBackward1(Acc))))))",
+        (
+            "CloneBackward0(TransposeBackward0(UnsafeViewBackward0(MmBackward0("
+            "UnsafeViewBackward0(CloneBackward0(TransposeBackward0(Acc))), "
+            "TBackward0(SqueezeBackward1(Acc))))))"
+        ),
     ),
     "single_batch_right": (
         "matmul",
@@ -162,14 +199,21 @@ CASES = {
         [(1, 2, 3), (1, 3, 4)],
         "TT",
         {},
-        "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), ViewBackward0(ExpandBackward0(Acc))))",
+        (
+            "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), "
+            "ViewBackward0(ExpandBackward0(Acc))))"
+        ),
     ),
     "empty_batch": (
         "matmul",
         [(1, 0, 3), (5, 3, 4)],
         "TT",
         {},
-        "TransposeBackward0(UnsafeViewBackward0(MmBackward0(UnsafeViewBackward0(CloneBackward0(TransposeBackward0(Acc))), TBackward0(SqueezeBackward1(Acc)))))",
+        (
+            "TransposeBackward0(UnsafeViewBackward0(MmBackward0(UnsafeViewBackward0("
+            "CloneBackward0(TransposeBackward0(Acc))), "
+            "TBackward0(SqueezeBackward1(Acc)))))"
+        ),
     ),
     "fn_mm": ("mm", [(2, 3), (3, 4)], "TT", {}, "MmBackward0(Acc, Acc)"),
     "fn_bmm": ("bmm", [(5, 2, 3), (5, 3, 4)], "TT", {}, "BmmBackward0(Acc, Acc)"),
