@@ -385,3 +385,67 @@ def test_errors_against_pytorch(name):
     fn, shapes = ERRORS[name]
     with pytest.raises(RuntimeError):
         getattr(torch, fn)(*[torch.ones(*s) for s in shapes])
+
+
+# -- F.bilinear's gradients and vander ------------------------------------------------------------
+
+BILINEAR_SHAPES = {"batch": [(2, 3), (2, 4), (5, 3, 4)], "vectors": [(3,), (4,), (2, 3, 4)]}
+
+
+def _bilinear_gradients(T, case):
+    xs = [_make(T, s, True, None, i) for i, s in enumerate(BILINEAR_SHAPES[case])]
+    y = T.nn.functional.bilinear(*xs)
+    return T.autograd.grad((y * y).sum(), xs, create_graph=True)
+
+
+def _top(fn, depth=2):
+    """A node's name and, ``depth`` levels down, those of the nodes it leads to."""
+    if fn is None or depth == 1:
+        return type(fn).__name__
+    return f"{type(fn).__name__}({', '.join(_top(f, depth - 1) for f, _ in fn.next_functions)})"
+
+
+@pytest.mark.parametrize("case", sorted(BILINEAR_SHAPES))
+def test_bilinear_gradients_are_trilinear_nodes(case):
+    """With create_graph, each gradient is PyTorch's ``_trilinear`` of the incoming gradient
+    and the two other inputs: a ``TrilinearBackward0`` node (under the inputs' view)."""
+    g1, g2, gw = _bilinear_gradients(symgrad, case)
+    trilinear = "TrilinearBackward0(ViewBackward0, AccumulateGrad, ViewBackward0)"
+    assert _top(g1.grad_fn, 3) == f"ViewBackward0({trilinear})"
+    assert _top(g2.grad_fn, 3) == f"ViewBackward0({trilinear})"
+    assert _top(gw.grad_fn) == "TrilinearBackward0(ViewBackward0, ViewBackward0, ViewBackward0)"
+
+
+@pytest.mark.parametrize("case", sorted(BILINEAR_SHAPES))
+def test_bilinear_gradients_against_pytorch(case):
+    torch = pytest.importorskip("torch")
+    ours, theirs = _bilinear_gradients(symgrad, case), _bilinear_gradients(torch, case)
+    for a, b in zip(ours, theirs):
+        assert tree(a.grad_fn) == tree(b.grad_fn)
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-12)
+    xs = [_make(symgrad, s, True, None, i) for i, s in enumerate(BILINEAR_SHAPES[case])]
+    assert symgrad.autograd.gradgradcheck(symgrad.nn.functional.bilinear, tuple(xs))
+
+
+VANDER = (
+    "FlipBackward0(CatBackward0(None, CumprodBackward0(ExpandBackward0(UnsqueezeBackward0(Acc)))))"
+)
+
+
+def test_vander_graph_and_gradient():
+    """symgrad's vander is torch.linalg.vander's graph (ones, cumprod of the expanded column)
+    flipped: PyTorch's own torch.vander fills an empty matrix in place and its backward
+    raises (the cumprod's saved input is overwritten), so its graph is not copied."""
+    x = symgrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = symgrad.vander(x)
+    assert tree(y.grad_fn) == VANDER
+    y.sum().backward()
+    assert x.grad.tolist() == [3.0, 5.0, 7.0]  # d/dx (x^2 + x + 1)
+
+
+def test_vander_differs_from_pytorch_whose_backward_raises():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        torch.vander(x).sum().backward()
+    assert tree(torch.linalg.vander(x).grad_fn) == VANDER[len("FlipBackward0(") : -1]
