@@ -112,16 +112,19 @@ def matmul(input: Any, other: Any) -> Tensor:
     _check(a, b, "matmul")
     if a.dtype is not b.dtype:
         _check_dtypes(a, b)
-    if a.ndim > 2 or b.ndim > 2:
+    na, nb = a.ndim, b.ndim
+    if na == 2 and nb == 2:  # the hot path: one mm
+        return _MATMUL(a, b)
+    if na > 2 or nb > 2:
         try:
-            np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if b.ndim > 1 else ())
+            np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if nb > 1 else ())
         except ValueError:
             raise RuntimeError(
                 f"matmul: batch dimensions of {list(a.shape)} and {list(b.shape)} don't broadcast"
             ) from None
         if not (_batching.STATE.depth and _any_batched(a, b)):
             return _lowered(a, b)
-    elif a.ndim == 1 and b.ndim == 2 and not (_batching.STATE.depth and _any_batched(a, b)):
+    elif na == 1 and nb == 2 and not (_batching.STATE.depth and _any_batched(a, b)):
         return _MATMUL(a.unsqueeze(0), b).squeeze_(0)  # PyTorch's unsqueeze(0).mm(b).squeeze_(0)
     return _MATMUL(a, b)
 
