@@ -55,6 +55,8 @@ from symgrad.ops.math_special import *  # noqa: F403
 from symgrad.ops.norms import *  # noqa: F403
 from symgrad.ops.ordering import *  # noqa: F403
 from symgrad.ops.products import *  # noqa: F403
+from symgrad.ops import fused_products
+from symgrad.ops.fused_products import *  # noqa: F403
 from symgrad.ops.putting import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
 from symgrad.ops.rounding import *  # noqa: F403
@@ -100,6 +102,7 @@ __all__ = [
     *norms.__all__,
     *ordering.__all__,
     *products.__all__,
+    *fused_products.__all__,
     *putting.__all__,
     *reductions.__all__,
     *rounding.__all__,

@@ -19,7 +19,6 @@ import numpy as np
 
 from symgrad._silent import restore, silence
 from symgrad.ops.linalg import _column_major, matmul
-from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, expand, reshape
 from symgrad.ops.transposes import t, t_of_weight
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -29,11 +28,18 @@ from symgrad.tensor import Tensor
 __all__ = ["linear"]
 
 
-def _addmm_forward(xp: Any, bias: Any, mat1: Any, mat2: Any) -> Any:
-    return xp.matmul(mat1, mat2) + bias
+def _addmm_forward(xp: Any, bias: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha: Any = 1) -> Any:
+    out = xp.matmul(mat1, mat2)
+    if alpha != 1:  # torch.addmm's scales; linear calls it without them
+        out = out * alpha
+    if beta == 0:  # PyTorch ignores the bias then, even where it holds nan
+        return out
+    return out + (bias if beta == 1 else bias * beta)
 
 
-def _addmm_kernel(xp: Any, bias: Any, mat1: Any, mat2: Any) -> Any:
+def _addmm_kernel(xp: Any, bias: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha: Any = 1) -> Any:
+    if beta != 1 or alpha != 1:
+        return _addmm_forward(np, bias, mat1, mat2, beta, alpha)
     out = np.matmul(mat1, mat2)
     np.add(out, bias, out=out)  # the bias is added in place, as addmm does: no second array
     return out
@@ -44,13 +50,14 @@ def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
     ``mm`` (a column-major ``mat2``, linear's ``weight.t()``, gets a column-major gradient:
     see ``linalg._matmul_vjp``)."""
     mat1, mat2 = c.inputs[1], c.inputs[2]
-    needs, bias_shape = c.needs, c.shapes[0]
+    needs, bias_shape, params = c.needs, c.shapes[0], c.params
     gb = g1 = g2 = None
     if needs[0]:
+        gi = g if not params else _scaled(g, params.get("beta", 1))
         if len(bias_shape) == 1 and bias_shape[0] == c.shapes[2][1]:
-            gb = xp.sum(g, (0,), False)
+            gb = xp.sum(gi, (0,), False)
         else:
-            gb = xp.sum_to_size(g, bias_shape)
+            gb = xp.sum_to_size(gi, bias_shape)
     if needs[1]:
         g1 = xp.matmul(g, xp.transpose(mat2, 0, 1))
     if needs[2]:
@@ -58,14 +65,25 @@ def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
             g2 = xp.transpose(xp.matmul(xp.transpose(g, 0, 1), mat1), 0, 1)
         else:
             g2 = xp.matmul(xp.transpose(mat1, 0, 1), g)
+    if params and params.get("alpha", 1) != 1:
+        g1, g2 = (None if v is None else v * params["alpha"] for v in (g1, g2))
     return gb, g1, g2
+
+
+def _scaled(x: Any, k: Any) -> Any:
+    return x if k == 1 else x * k
 
 
 def _addmm_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
     """``tb + t1 @ mat2 + mat1 @ t2``: the product rule, the bias entering linearly."""
     tb, t1, t2 = tangents
-    terms = [] if t1 is None else [xp.matmul(t1, c.inputs[2])]
-    terms += [] if t2 is None else [xp.matmul(c.inputs[1], t2)]
+    beta, alpha = c.params.get("beta", 1), c.params.get("alpha", 1)
+    terms = [] if t1 is None else [_scaled(xp.matmul(t1, c.inputs[2]), alpha)]
+    terms += [] if t2 is None else [_scaled(xp.matmul(c.inputs[1], t2), alpha)]
+    if beta == 0:
+        tb = None if terms else xp.constant(np.zeros((c.shapes[1][0], c.shapes[2][1])))
+    elif tb is not None:
+        tb = _scaled(tb, beta)
     if tb is not None:
         out_shape = (c.shapes[1][0], c.shapes[2][1])
         terms.append(tb if terms else xp.expand(tb, out_shape))
@@ -195,45 +213,4 @@ def _folded_matmul(input: Tensor, weight_t: Tensor) -> Tensor:
             f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({weight_t.shape[0]}): "
             "the input's last size must equal the weight's"
         )
-    if input.ndim == 1 and weight_t.ndim == 2:
-        return matmul(input.unsqueeze(0), weight_t).squeeze_(0)
-    if input.ndim <= 2:
-        return matmul(input, weight_t)
-    if not _folds(input, weight_t):
-        return _batched_product(input, weight_t)
-    out = matmul(reshape(input, (rows, k)), weight_t)
-    return _unsafe_view(out, input.shape[:-1] + out.shape[1:])
-
-
-def _folds(input: Tensor, weight_t: Tensor) -> bool:
-    """PyTorch's ``should_fold``: the batch goes into the rows of one product when the
-    weight needs a gradient (one product's gradient rather than a batch of them to sum), or
-    when it costs no copy (an empty input, or leading dimensions laid out one after another)."""
-    if weight_t._requires_grad:
-        return True
-    a = input._data
-    if a.size == 0:
-        return True
-    strides, shape = a.strides, a.shape
-    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(a.ndim - 2))
-
-
-def _batched_product(input: Tensor, weight_t: Tensor) -> Tensor:
-    """PyTorch's ``matmul`` of a batch it does not fold: the weight expanded to the batch and
-    one ``bmm`` (a vector weight as a batch of one-column matrices)."""
-    batch, (n, k) = input.shape[:-2], input.shape[-2:]
-    count = math.prod(batch)
-    # PyTorch records the expand even when it keeps the shape
-    left = reshape(_EXPAND(input, shape=input.shape), (count, n, k))
-    right = expand(weight_t, batch + weight_t.shape)
-    if weight_t.ndim == 2:
-        out = matmul(left, reshape(right, (count, *weight_t.shape)))
-        return _unsafe_view(out, batch + (n, weight_t.shape[1]))
-    out = matmul(left, reshape(right, (count, k)).unsqueeze(2)).squeeze(-1)
-    return _unsafe_view(out, batch + (n,))
-
-
-def _unsafe_view(t: Tensor, shape: tuple) -> Tensor:
-    out = _UNSAFE_VIEW(t, shape=shape)
-    out._view_base = None  # PyTorch's _unsafe_view: not a view of the product (_base None)
-    return out
+    return matmul(input, weight_t)  # PyTorch's matmul, folding or batching as it does

@@ -1,8 +1,13 @@
 """``einsum``: any equation PyTorch accepts (implicit or explicit output, repeated indices
-within an operand, ``...``), composed of recorded ops: an index repeated in one operand is its
-diagonal, an index only one operand uses is summed out at once, and operands are contracted
-pairwise by one batched ``matmul`` each (as PyTorch's ``sumproduct_pair``), so gradients,
-closed forms and higher derivatives come from those ops."""
+within an operand, ``...``), composed of recorded ops in PyTorch's order, so the graph is
+PyTorch's: each operand's repeated index becomes its diagonal (``DiagonalBackward0``, moved back
+by a ``PermuteBackward0``), a missing index a new dimension (``UnsqueezeBackward0``), and the
+operand is permuted to one common order of indices (the output's, then the summed ones:
+``PermuteBackward0``). Operands are then contracted left to right as PyTorch's
+``sumproduct_pair`` does: an index that only one of the pair still has summed first
+(``SumBackward1``), a product without summed indices a ``mul``, else permute, reshape, one
+``bmm``, ``view`` and permute back; what remains of the summed indices is viewed away (or summed
+for a single operand). Gradients, closed forms and higher derivatives come from those ops."""
 
 from __future__ import annotations
 
@@ -10,9 +15,9 @@ import math
 import string
 from typing import Any
 
-from symgrad.ops.linalg import matmul
+from symgrad.ops.linalg import bmm
 from symgrad.ops.reductions import sum as _sum
-from symgrad.ops.shape import permute, reshape
+from symgrad.ops.shape import _PERMUTE, movedim, reshape, unsqueeze, view
 from symgrad.ops.triangular import diagonal
 from symgrad.tensor import Tensor
 
@@ -24,7 +29,7 @@ def _parse(equation: str, operands: tuple) -> tuple:
     lhs, arrow, rhs = equation.partition("->")
     terms = lhs.split(",")
     if len(terms) != len(operands):
-        raise ValueError(
+        raise RuntimeError(
             "einsum(): more operands were provided than specified in the equation"
             if len(terms) < len(operands)
             else "einsum(): fewer operands were provided than specified in the equation"
@@ -36,7 +41,7 @@ def _parse(equation: str, operands: tuple) -> tuple:
     for term, op in zip(terms, operands):
         for c in term.replace("...", ""):
             if c not in string.ascii_letters:
-                raise ValueError(
+                raise RuntimeError(
                     f"einsum(): invalid subscript given at index {equation.index(c)} in the "
                     "equation string, subscripts must be in [a-zA-Z]"
                 )
@@ -69,38 +74,123 @@ def _parse(equation: str, operands: tuple) -> tuple:
                 counts[c] = counts.get(c, 0) + 1
         once = sorted(c for c, k in counts.items() if k == 1 and c not in ell)
         out = "".join(ell) + "".join(once)
-    return subs, out
+    return subs, out, ell
 
 
-def _squash(t: Tensor, sub: str, keep: set) -> tuple:
-    """``t`` with repeated indices reduced to their diagonal and indices not in ``keep``
-    summed out."""
-    while len(set(sub)) < len(sub):
-        c = next(c for c in sub if sub.count(c) > 1)
-        i, j = sub.index(c), sub.index(c, sub.index(c) + 1)
-        t = diagonal(t, 0, i, j)
-        sub = "".join(x for k, x in enumerate(sub) if k not in (i, j)) + c
-    drop = [k for k, c in enumerate(sub) if c not in keep]
-    if drop:
-        t = _sum(t, tuple(drop))
-        sub = "".join(c for c in sub if c in keep)
-    return t, sub
+def _aligned(t: Tensor, sub: str, place: dict, counts: list, sizes: dict, k: int) -> Tensor:
+    """Operand ``k`` with one dimension per index of the common order ``place``: repeated
+    indices reduced to their diagonal, missing ones added with size 1, then permuted. Counts,
+    per index, the operands where its size is not 1."""
+    perm = [-1] * len(place)
+    dim = 0
+    for c in sub:
+        p = place[c]
+        if perm[p] == -1:
+            n = t.shape[dim]
+            if n != 1:
+                if sizes.get(c, 1) not in (1, n):
+                    raise RuntimeError(
+                        f"einsum(): subscript {c} has size {n} for operand {k} which does not "
+                        f"broadcast with previously seen size {sizes[c]}"
+                    )
+                sizes[c] = n
+                counts[p] += 1
+            perm[p] = dim
+            dim += 1
+        else:  # PyTorch: the diagonal, moved back to the first occurrence
+            t = movedim(diagonal(t, 0, perm[p], dim), -1, perm[p])
+    for p in range(len(perm)):
+        if perm[p] == -1:
+            t = unsqueeze(t, dim)
+            perm[p] = dim
+            dim += 1
+    return _PERMUTE(t, dims=tuple(perm))
 
 
-def _pair(a: Tensor, sa: str, b: Tensor, sb: str, keep: set) -> tuple:
-    batch = [c for c in sa if c in sb and c in keep]
-    contract = [c for c in sa if c in sb and c not in keep]
-    left = [c for c in sa if c not in sb]
-    right = [c for c in sb if c not in sa]
-    size = {c: n for s, t in ((sa, a), (sb, b)) for c, n in zip(s, t.shape)}
-    a2 = permute(a, tuple(sa.index(c) for c in batch + left + contract))
-    b2 = permute(b, tuple(sb.index(c) for c in batch + contract + right))
-    nb = [size[c] for c in batch]
-    nl, nc, nr = (math.prod(size[c] for c in group) for group in (left, contract, right))
-    product = matmul(reshape(a2, (*nb, nl, nc)), reshape(b2, (*nb, nc, nr)))
-    return reshape(product, tuple(size[c] for c in batch + left + right)), "".join(
-        batch + left + right
+def _sumproduct_pair(left: Tensor, right: Tensor, summed: list) -> Tensor:
+    """PyTorch's ``sumproduct_pair`` (keeping the summed dimensions with size 1): the product
+    of two aligned operands summed over ``summed``, by one ``bmm`` of the dimensions both
+    have (batch), only the left has (rows), summed (inner) and only the right has (columns)."""
+    if not summed:
+        return left * right
+    both, only_left, only_right = [], [], []
+    inner = 1
+    for i in range(left.ndim):
+        sl, sr = left.shape[i] != 1, right.shape[i] != 1
+        if i in summed:
+            if sl and sr:
+                inner *= left.shape[i]
+            elif sl:
+                left = _sum(left, (i,), True)
+            elif sr:
+                right = _sum(right, (i,), True)
+        elif sl and sr:
+            both.append(i)
+        elif sl:
+            only_left.append(i)
+        else:
+            only_right.append(i)
+    if only_left and only_right and only_right[-1] < only_left[0]:
+        # PyTorch swaps the pair when all of the right's own dimensions come first
+        left, right, only_left, only_right = right, left, only_right, only_left
+    nb, nl, nr = (
+        math.prod(x.shape[d] for d in ds)
+        for x, ds in ((left, both), (left, only_left), (right, only_right))
     )
+    out_size = [left.shape[d] for d in both + only_left] + [1] * len(summed)
+    out_size += [right.shape[d] for d in only_right]
+    lperm = both + only_left + summed + only_right
+    rperm = both + summed + only_right + only_left
+    operm = [0] * len(lperm)
+    for i, d in enumerate(lperm):
+        operm[d] = i
+    a = reshape(_PERMUTE(left, dims=tuple(lperm)), (nb, nl, inner))
+    b = reshape(_PERMUTE(right, dims=tuple(rperm)), (nb, inner, nr))
+    return _PERMUTE(view(bmm(a, b), tuple(out_size)), dims=tuple(operm))
+
+
+def _path(equation: str, operands: tuple) -> list | None:
+    """The pairs to contract in turn for three operands or more: opt_einsum's choice, as
+    PyTorch makes it when opt_einsum is installed (``torch.backends.opt_einsum``, strategy
+    "auto"); None without it (left to right)."""
+    if len(operands) < 3:
+        return None
+    try:
+        import opt_einsum
+    except ImportError:
+        return None
+    shapes = [tuple(t.shape) for t in operands]
+    return list(opt_einsum.contract_path(equation, *shapes, shapes=True, optimize="auto")[0])
+
+
+def _contract(ops: list, n_out: int, counts: list, path: list | None) -> Tensor:
+    """The aligned operands contracted pairwise: along ``path``, each result last, or left
+    to right, each result first (PyTorch's two orders)."""
+    steps = iter(path or ())
+    while len(ops) > 1:
+        i, j = sorted(next(steps)) if path else (0, 1)
+        a, b = ops[i], ops[j]
+        del ops[j], ops[i]
+        summed, sum_a, sum_b = [], [], []
+        for d in range(n_out, len(counts)):
+            if a.shape[d] != 1 and b.shape[d] != 1:
+                counts[d] -= 1
+                if counts[d] == 1:  # no later operand has it: summed in this product
+                    summed.append(d)
+                    counts[d] = 0
+            elif counts[d] == 1:  # only one of the two has it: summed out first
+                if a.shape[d] != 1:
+                    sum_a.append(d)
+                    counts[d] = 0
+                elif b.shape[d] != 1:
+                    sum_b.append(d)
+                    counts[d] = 0
+        if sum_a:
+            a = _sum(a, tuple(sum_a), True)
+        if sum_b:
+            b = _sum(b, tuple(sum_b), True)
+        ops.insert(len(ops) if path else 0, _sumproduct_pair(a, b, summed))
+    return ops[0]
 
 
 def einsum(equation: str, *operands: Any) -> Tensor:
@@ -117,7 +207,7 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    subs, out = _parse(equation, operands)
+    subs, out, ell = _parse(equation, operands)
     for c in out:
         if out.count(c) > 1:
             raise RuntimeError(
@@ -128,16 +218,15 @@ def einsum(equation: str, *operands: Any) -> Tensor:
                 f"einsum(): output subscript {c} does not appear in the equation for any input "
                 "operand"
             )
-    tensors = list(operands)
-    for k, (t, s) in enumerate(zip(tensors, subs)):
-        later = set(out).union(*(subs[:k] + subs[k + 1 :]))
-        tensors[k], subs[k] = _squash(t, s, later)
-    result, sub = tensors[0], subs[0]
-    for k in range(1, len(tensors)):
-        keep = set(out).union(*subs[k + 1 :])
-        result, sub = _pair(result, sub, tensors[k], subs[k], keep)
-        result, sub = _squash(result, sub, keep)
-    result, sub = _squash(result, sub, set(out))
-    if sub != out:
-        result = permute(result, tuple(sub.index(c) for c in out))
-    return result
+    summed = [c for c in ell if c not in out]  # an ellipsis left out of the output
+    summed += sorted(set("".join(subs)) - set(out) - set(ell))
+    place = {c: i for i, c in enumerate(out + "".join(summed))}
+    counts = [0] * len(place)
+    sizes: dict = {}
+    ops = [_aligned(t, s, place, counts, sizes, k) for k, (t, s) in enumerate(zip(operands, subs))]
+    result = _contract(ops, len(out), counts, _path(equation, operands))
+    if not summed:
+        return result
+    if len(operands) > 1:  # the summed dimensions have size 1 by now
+        return view(result, tuple(result.shape[: len(out)]))
+    return _sum(result, tuple(range(len(out), len(place))))

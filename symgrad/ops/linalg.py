@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from symgrad import dtypes
+from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, contiguous, reshape, squeeze, transpose
+from symgrad.ops.transposes import t
+from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import matmul_text
@@ -107,21 +111,106 @@ def matmul(input: Any, other: Any) -> Tensor:
         raise TypeError("matmul(): both arguments must be Tensors")
     _check(a, b, "matmul")
     if a.dtype is not b.dtype:
+        _check_dtypes(a, b)
+    na, nb = a.ndim, b.ndim
+    if na == 2 and nb == 2:  # the hot path: one mm
+        return _MATMUL(a, b)
+    if na > 2 or nb > 2:
+        try:
+            np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if nb > 1 else ())
+        except ValueError:
+            raise RuntimeError(
+                f"matmul: batch dimensions of {list(a.shape)} and {list(b.shape)} don't broadcast"
+            ) from None
+        if not (_batching.STATE.depth and _any_batched(a, b)):
+            return _lowered(a, b)
+    elif na == 1 and nb == 2 and not (_batching.STATE.depth and _any_batched(a, b)):
+        return _MATMUL(a.unsqueeze(0), b).squeeze_(0)  # PyTorch's unsqueeze(0).mm(b).squeeze_(0)
+    return _MATMUL(a, b)
+
+
+def _check_dtypes(a: Tensor, b: Tensor) -> None:
+    if a.dtype is not b.dtype:
         common = dtypes.promote_types(a.dtype, b.dtype)
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {a.dtype!r} != {b.dtype!r} "
             f"(convert one, e.g. with .to({common!r}))"
         )
-    if a.ndim > 2 or b.ndim > 2:
-        try:
-            import numpy as np
 
-            np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if b.ndim > 1 else ())
-        except ValueError:
-            raise RuntimeError(
-                f"matmul: batch dimensions of {list(a.shape)} and {list(b.shape)} don't broadcast"
-            ) from None
-    return _MATMUL(a, b)
+
+def _any_batched(a: Tensor, b: Tensor) -> bool:
+    return isinstance(a, _batching.BatchedTensor) or isinstance(b, _batching.BatchedTensor)
+
+
+def _lowered(a: Tensor, b: Tensor) -> Tensor:
+    """A product with a batch, recorded as PyTorch's ``matmul`` records it: the batch folded
+    into the rows of one ``mm``/``mv`` when that copies nothing or spares a batch of gradients
+    to sum, else both operands expanded to the common batch and one ``bmm``."""
+    if a.ndim == 3 and b.ndim == 3:
+        # PyTorch drops a batch of one from the operand that needs a gradient, to fold
+        if a.shape[0] == 1 and b.shape[0] != 1 and a._requires_grad:
+            a = squeeze(a, 0)
+        elif b.shape[0] == 1 and a.shape[0] != 1 and b._requires_grad:
+            b = squeeze(b, 0)
+    if _should_fold(a, b):
+        return _folded(a, b)
+    return _batched(a, b)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """PyTorch's ``should_fold``: fold the larger operand's batch into matrix rows when the
+    smaller operand needs a gradient (one product's gradient, not a batch of them to sum),
+    or when the fold costs no copy."""
+    larger = a.ndim >= b.ndim
+    big, small = (a, b) if larger else (b, a)
+    if not (big.ndim >= 3 and small.ndim <= 2):
+        return False
+    if small._requires_grad:
+        return True
+    if a.ndim == 2:  # the product of the transposes would need a copy back
+        return False
+    data = big._data if larger else np.swapaxes(big._data, -1, -2)
+    if data.size == 0:
+        return True
+    strides, shape = data.strides, data.shape
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(data.ndim - 2))
+
+
+def _folded(a: Tensor, b: Tensor) -> Tensor:
+    """One ``mm`` (``mv``) of the larger operand's rows (of its transpose when it is the right
+    one), the result viewed back into the batch."""
+    flip = b.ndim > a.ndim
+    big = transpose(b, -1, -2) if flip else a
+    small = (t(a) if a.ndim == 2 else a) if flip else b
+    out_shape = big.shape[:-1]
+    rows = reshape(big, (math.prod(out_shape), big.shape[-1]))
+    if small.ndim == 1:
+        return _unsafe_view(_MATMUL(rows, small), out_shape)
+    out = _unsafe_view(_MATMUL(rows, small), out_shape + (small.shape[1],))
+    return contiguous(transpose(out, -1, -2)) if flip else out
+
+
+def _batched(a: Tensor, b: Tensor) -> Tensor:
+    """Both operands expanded to the common batch (PyTorch records the expand even when it
+    keeps the shape), reshaped to one batch dimension, one ``bmm``, the result viewed back."""
+    n = a.shape[-2] if a.ndim > 1 else 1
+    k = a.shape[-1]
+    p = b.shape[-1] if b.ndim > 1 else 1
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if b.ndim > 1 else ())
+    count = math.prod(batch)
+    left = reshape(_EXPAND(a, shape=batch + (n, k)), (count, n, k))
+    out_shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
+    if b.ndim == 1:
+        right = reshape(_EXPAND(b, shape=batch + (k,)), (count, k))
+        return _unsafe_view(squeeze(_MATMUL(left, right.unsqueeze(-1)), -1), out_shape)
+    right = reshape(_EXPAND(b, shape=batch + (k, p)), (count, k, p))
+    return _unsafe_view(_MATMUL(left, right), out_shape)
+
+
+def _unsafe_view(x: Tensor, shape: tuple) -> Tensor:
+    out = _UNSAFE_VIEW(x, shape=shape)
+    out._view_base = None  # PyTorch's _unsafe_view: not a view of the product (_base None)
+    return out
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
@@ -176,7 +265,13 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError(
             f"bmm: expected 3-D tensors, got shapes {list(input.shape)} and {list(mat2.shape)}"
         )
-    return matmul(input, mat2)
+    if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}]."
+        )
+    _check_dtypes(input, mat2)
+    return _MATMUL(input, mat2)
 
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:

@@ -72,6 +72,7 @@ _SAME_NAME = (
     "addmm",
     "addmv",
     "baddbmm",
+    "addr",
     "scatter",
     "scatter_add",
     "scatter_reduce",

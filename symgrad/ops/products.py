@@ -1,5 +1,5 @@
-"""Products built from ``matmul`` and broadcasting: ``kron``, ``tensordot``, ``addmm``,
-``addmv``, ``baddbmm`` (composed of recorded ops, so closed forms come from their parts)."""
+"""Products built from ``matmul`` and broadcasting: ``kron`` and ``tensordot`` (composed of
+recorded ops, so closed forms come from their parts)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import math
 from typing import Any
 
 from symgrad._data import _wrap_dim
-from symgrad.ops.affine import _unsafe_view
-from symgrad.ops.linalg import matmul
+from symgrad.ops.fused_products import addmm, addmv, addr, baddbmm  # noqa: F401 (methods)
+from symgrad.ops.linalg import _unsafe_view, matmul
 from symgrad.ops.shape import permute, reshape
 from symgrad.tensor import Tensor
 
-__all__ = ["kron", "tensordot", "addmm", "addmv", "baddbmm"]
+__all__ = ["kron", "tensordot"]
 
 
 def kron(input: Tensor, other: Tensor) -> Tensor:
@@ -63,47 +63,3 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     a2 = reshape(permute(a, tuple(ra + da)), (math.prod(a.shape[i] for i in ra), k))
     b2 = reshape(permute(b, tuple(db + rb)), (k, math.prod(b.shape[j] for j in rb)))
     return reshape(matmul(a2, b2), tuple(a.shape[i] for i in ra) + tuple(b.shape[j] for j in rb))
-
-
-def _scaled_sum(input: Tensor, product: Tensor, beta: Any, alpha: Any) -> Tensor:
-    scaled = product if alpha == 1 else product * alpha
-    if beta == 0:  # PyTorch ignores input (even nan) when beta is 0
-        return scaled
-    return (input if beta == 1 else input * beta) + scaled
-
-
-def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * (mat1 @ mat2)``."""
-    if mat1.ndim != 2 or mat2.ndim != 2:
-        raise RuntimeError(
-            f"mat1 must be a matrix, got {mat1.ndim}-D tensor"
-            if mat1.ndim != 2
-            else f"mat2 must be a matrix, got {mat2.ndim}-D tensor"
-        )
-    return _scaled_sum(input, matmul(mat1, mat2), beta, alpha)
-
-
-def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * (mat @ vec)``."""
-    if mat.ndim != 2 or vec.ndim != 1:
-        raise RuntimeError(
-            f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}"
-        )
-    return _scaled_sum(input, matmul(mat, vec), beta, alpha)
-
-
-def baddbmm(
-    input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1
-) -> Tensor:
-    """``beta * input + alpha * (batch1 @ batch2)`` for batches of matrices."""
-    for t in (batch1, batch2):
-        if t.ndim < 3:  # PyTorch reads the third size first
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [{-max(t.ndim, 1)}, "
-                f"{max(t.ndim, 1) - 1}], but got 2)"
-            )
-    if batch1.ndim != 3 or batch2.ndim != 3:
-        raise RuntimeError(
-            f"batch1 must be a 3D tensor, got {batch1.ndim}-D; batch2 {batch2.ndim}-D"
-        )
-    return _scaled_sum(input, matmul(batch1, batch2), beta, alpha)

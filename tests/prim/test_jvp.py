@@ -11,6 +11,7 @@ import pytest
 import symgrad
 import symgrad.nn.functional as F
 from symgrad.ops.affine import _addmm
+from symgrad.ops.linalg import _MATMUL
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx
 
@@ -68,7 +69,9 @@ CASES = [
     ("clone", lambda x: x.clone(), [_arr(2)]),
     ("matmul_mm", lambda x, y: x @ y, [_arr(2, 3), _arr(3, 4)]),
     ("matmul_mv", lambda x, y: x @ y, [_arr(2, 3), _arr(3)]),
-    ("matmul_batched", lambda x, y: x @ y, [_arr(2, 2, 3), _arr(3, 2)]),
+    ("matmul_batched", lambda x, y: symgrad.bmm(x, y), [_arr(2, 2, 3), _arr(2, 3, 2)]),
+    # the primitive itself broadcasts a batch (vmap's rule calls it so)
+    ("matmul_broadcast", lambda x, y: _MATMUL(x, y), [_arr(2, 2, 3), _arr(3, 2)]),
     # linear's node: addmm(bias, input, weight.t())
     ("addmm", lambda b, x, wt: _addmm(b, x, wt), [_arr(2), _arr(4, 3), _arr(3, 2)]),
     ("addmm_bias_matrix", lambda b, x, wt: _addmm(b, x, wt), [_arr(4, 1), _arr(4, 3), _arr(3, 2)]),

@@ -95,4 +95,6 @@ def test_node_names_follow_the_call():
     assert (x @ v).grad_fn.name() == "MvBackward0"
     assert (v @ v).grad_fn.name() == "DotBackward0"
     assert (x @ x.t()).grad_fn.name() == "MmBackward0"
-    assert (x.unsqueeze(0) @ x.t()).grad_fn.name() == "BmmBackward0"
+    # a batch folded into one mm, viewed back, as in PyTorch
+    assert (x.unsqueeze(0) @ x.t()).grad_fn.name() == "UnsafeViewBackward0"
+    assert symgrad.bmm(x.unsqueeze(0), x.t().unsqueeze(0)).grad_fn.name() == "BmmBackward0"

@@ -1,0 +1,255 @@
+"""``beta * input + alpha * product``, one node each as in PyTorch: ``addmm`` (its primitive is
+linear's, ``AddmmBackward0``), ``addmv`` (``AddmvBackward0``), ``addr`` (``AddrBackward0``, the
+outer product of two vectors) and ``baddbmm`` (``BaddbmmBackward0``).
+
+The rules are written once for the family: the input's gradient is ``beta * g`` summed to its
+shape, the factors' are those of the product (``linalg._matmul_vjp``) times ``alpha``. With
+``beta == 0`` the input is ignored, even where it holds nan, as PyTorch ignores it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from symgrad.ops.affine import _ADDMM, _cannot_multiply
+from symgrad.ops.linalg import _check_dtypes, _matmul_vjp, matmul
+from symgrad.prim import batching as _batching
+from symgrad.prim.primitive import Ctx
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["addmm", "addmv", "addr", "baddbmm"]
+
+
+def scaled(x: Any, k: Any) -> Any:
+    """``x * k``, or ``x`` itself for ``k == 1`` (PyTorch's ``maybe_multiply``)."""
+    return x if k == 1 else x * k
+
+
+def combine(input: Any, product: Any, beta: Any, alpha: Any) -> Any:
+    """``beta * input + alpha * product``; the input left out for ``beta == 0``."""
+    out = scaled(product, alpha)
+    return out if beta == 0 else out + scaled(input, beta)
+
+
+def family_vjp(product_vjp: Callable) -> Callable:
+    """The VJP of ``beta * input + alpha * product(m1, m2)`` from the product's own VJP."""
+
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        beta, alpha = c.params.get("beta", 1), c.params.get("alpha", 1)
+        gi = g1 = g2 = None
+        if c.needs[0]:
+            gi = xp.sum_to_size(scaled(g, beta), c.shapes[0])
+        if c.needs[1] or c.needs[2]:
+            inner = Ctx(c.inputs[1:], None, c.shapes[1:], c.needs[1:], {})
+            g1, g2 = product_vjp(xp, g, inner)
+            g1 = None if g1 is None else scaled(g1, alpha)
+            g2 = None if g2 is None else scaled(g2, alpha)
+        return gi, g1, g2
+
+    return vjp
+
+
+def family_jvp(product: Callable) -> Callable:
+    """The product rule, the input entering linearly (expanded to the output's shape)."""
+
+    def jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+        ti, t1, t2 = tangents
+        beta, alpha = c.params.get("beta", 1), c.params.get("alpha", 1)
+        m1, m2 = c.inputs[1], c.inputs[2]
+        terms = [] if t1 is None else [product(xp, t1, m2)]
+        terms += [] if t2 is None else [product(xp, m1, t2)]
+        total = None
+        for term in terms:
+            total = term if total is None else total + term
+        total = None if total is None else scaled(total, alpha)
+        if ti is None or beta == 0:
+            return total if total is not None else xp.constant(np.zeros(_out_shape(c)))
+        ti = scaled(ti, beta)
+        return xp.expand(ti, _out_shape(c)) if total is None else total + ti
+
+    return jvp
+
+
+def _out_shape(c: Any) -> tuple:
+    (s1, s2) = c.shapes[1], c.shapes[2]
+    if len(s1) == 1 and len(s2) == 1:  # addr
+        return (s1[0], s2[0])
+    if len(s2) == 1:  # addmv
+        return (s1[0],)
+    return tuple(s1[:-1]) + (s2[-1],)
+
+
+def _outer(xp: Any, v1: Any, v2: Any) -> Any:
+    return xp.matmul(xp.unsqueeze(v1, 1), xp.unsqueeze(v2, 0))
+
+
+def _outer_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    v1, v2 = c.inputs
+    g1 = xp.matmul(g, v2) if c.needs[0] else None
+    g2 = xp.matmul(xp.transpose(g, 0, 1), v1) if c.needs[1] else None
+    return g1, g2
+
+
+def _declare(name: str, backward: str, product: Callable, product_vjp: Callable) -> Structural:
+    def forward(xp: Any, input: Any, m1: Any, m2: Any, beta: Any = 1, alpha: Any = 1) -> Any:
+        return combine(input, product(xp, m1, m2), beta, alpha)
+
+    return Structural(
+        name,
+        forward,
+        family_vjp(product_vjp),
+        saves=(1, 2),
+        backward=backward,
+        jvp=family_jvp(product),
+    )
+
+
+def _matmul(xp: Any, a: Any, b: Any) -> Any:
+    return xp.matmul(a, b)
+
+
+_ADDMV = _declare("addmv", "AddmvBackward0", _matmul, _matmul_vjp)
+_ADDR = _declare("addr", "AddrBackward0", _outer, _outer_vjp)
+_BADDBMM = _declare("baddbmm", "BaddbmmBackward0", _matmul, _matmul_vjp)
+
+
+def _params(beta: Any, alpha: Any) -> dict:
+    params = {}
+    if beta != 1:
+        params["beta"] = beta
+    if alpha != 1:
+        params["alpha"] = alpha
+    return params
+
+
+def _expandable(input: Tensor, shape: tuple) -> None:
+    """PyTorch's ``expand`` of the input to the product's shape, with its error."""
+    if input.ndim > len(shape):
+        raise RuntimeError(
+            f"expand({list(input.shape)}, size={list(shape)}): the number of sizes provided "
+            f"({len(shape)}) must be greater or equal to the number of dimensions in the "
+            f"tensor ({input.ndim})"
+        )
+    for i, (n, m) in enumerate(zip(input.shape[::-1], shape[::-1])):
+        if n not in (1, m):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({m}) must match the existing size ({n}) at "
+                f"non-singleton dimension {len(shape) - 1 - i}.  Target sizes: {list(shape)}.  "
+                f"Tensor sizes: {list(input.shape)}"
+            )
+
+
+def _fused(prim: Structural, input: Tensor, m1: Tensor, m2: Tensor, beta: Any, alpha: Any):
+    if _batching.STATE.depth and any(
+        isinstance(v, _batching.BatchedTensor) for v in (input, m1, m2)
+    ):  # inside vmap: the batching rules of the product and of add
+        product = _outer(_TENSOR_OPS, m1, m2) if prim is _ADDR else matmul(m1, m2)
+        return combine(input, product, beta, alpha)
+    _check_dtypes(m1, m2)
+    return prim(input, m1, m2, **_params(beta, alpha))
+
+
+class _TENSOR_OPS:
+    """The two words ``_outer`` needs, on Tensors (vmap's path)."""
+
+    matmul = staticmethod(matmul)
+
+    @staticmethod
+    def unsqueeze(x: Tensor, dim: int) -> Tensor:
+        return x.unsqueeze(dim)
+
+
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)``, one ``AddmmBackward0`` node.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> c = symgrad.zeros(2, 2, requires_grad=True)
+    >>> symgrad.addmm(c, symgrad.eye(2), symgrad.ones(2, 2), alpha=2)
+    tensor([[2., 2.],
+            [2., 2.]], grad_fn=<AddmmBackward0>)
+    """
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
+    if mat1.shape[1] != mat2.shape[0]:
+        raise RuntimeError(_cannot_multiply(mat1.shape[0], mat1.shape[1], mat2.shape))
+    _expandable(input, (mat1.shape[0], mat2.shape[1]))
+    return _fused(_ADDMM, input, mat1, mat2, beta, alpha)
+
+
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``, one ``AddmvBackward0`` node.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.addmv(symgrad.ones(2), symgrad.eye(2), symgrad.tensor([1.0, 2.0]))
+    tensor([2., 3.])
+    """
+    if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
+        raise RuntimeError(
+            f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}"
+        )
+    if mat.shape[1] != vec.shape[0] or (
+        input.ndim == 1 and input.shape[0] not in (1, mat.shape[0])
+    ):
+        raise RuntimeError(
+            f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat "
+            f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})"
+        )
+    return _fused(_ADDMV, input, mat, vec, beta, alpha)
+
+
+def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * outer(vec1, vec2)``, one ``AddrBackward0`` node.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.addr(symgrad.zeros(2, 2), symgrad.tensor([1.0, 2.0]), symgrad.tensor([1.0, 3.0]))
+    tensor([[1., 3.],
+            [2., 6.]])
+    """
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
+    _expandable(input, (vec1.shape[0], vec2.shape[0]))
+    return _fused(_ADDR, input, vec1, vec2, beta, alpha)
+
+
+def baddbmm(
+    input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1
+) -> Tensor:
+    """``beta * input + alpha * (batch1 @ batch2)`` for batches of matrices, one
+    ``BaddbmmBackward0`` node.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.baddbmm(symgrad.ones(1, 1, 2), symgrad.ones(1, 1, 3), symgrad.ones(1, 3, 2))
+    tensor([[[4., 4.]]])
+    """
+    for t in (batch1, batch2):
+        if t.ndim < 3:  # PyTorch reads the third size first
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-max(t.ndim, 1)}, "
+                f"{max(t.ndim, 1) - 1}], but got 2)"
+            )
+    if batch1.ndim != 3 or batch2.ndim != 3:
+        raise RuntimeError(
+            f"batch1 must be a 3D tensor, got {batch1.ndim}-D; batch2 {batch2.ndim}-D"
+        )
+    if batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{batch1.shape[0]}, {batch1.shape[2]}] but got: [{batch2.shape[0]}, "
+            f"{batch2.shape[1]}]."
+        )
+    _expandable(input, (batch1.shape[0], batch1.shape[1], batch2.shape[2]))
+    return _fused(_BADDBMM, input, batch1, batch2, beta, alpha)

@@ -1,0 +1,451 @@
+"""Matrix products record PyTorch 2.13's graphs: ``matmul`` in every shape case (``mm``/``mv``
+of a folded batch, or ``bmm`` of expanded operands, with PyTorch's views, transposes and
+copies), and ``addmm``, ``addmv``, ``addr``, ``baddbmm`` as one node each. The expected graphs
+are written out, so they are checked without PyTorch; with it, each case is also checked
+against PyTorch's graph, values, gradients and second derivatives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad
+from tests.nn.test_linear_graph import tree
+
+# name -> (function, operand shapes, which require grad, keywords, PyTorch's graph)
+CASES = {
+    "dot": ("matmul", [(3,), (3,)], "TT", {}, "DotBackward0(Acc, Acc)"),
+    "mv": ("matmul", [(2, 3), (3,)], "TT", {}, "MvBackward0(Acc, Acc)"),
+    "vector_matrix": (
+        "matmul",
+        [(3,), (3, 4)],
+        "TT",
+        {},
+        "SqueezeBackward4(MmBackward0(UnsqueezeBackward0(Acc), Acc))",
+    ),
+    "mm": ("matmul", [(2, 3), (3, 4)], "TT", {}, "MmBackward0(Acc, Acc)"),
+    "batch_matrix": (
+        "matmul",
+        [(5, 2, 3), (3, 4)],
+        "TT",
+        {},
+        "UnsafeViewBackward0(MmBackward0(ViewBackward0(Acc), Acc))",
+    ),
+    "batch_matrix_no_grad_right": (
+        "matmul",
+        [(5, 2, 3), (3, 4)],
+        "TF",
+        {},
+        "UnsafeViewBackward0(MmBackward0(ViewBackward0(Acc), None))",
+    ),
+    "batch4_matrix": (
+        "matmul",
+        [(6, 5, 2, 3), (3, 4)],
+        "TT",
+        {},
+        "UnsafeViewBackward0(MmBackward0(ViewBackward0(Acc), Acc))",
+    ),
+    "transposed_batch_matrix": (
+        "matmul",
+        [(5, 2, 3), (3, 4)],
+        "TF",
+        {"layout": "transposed"},
+        (
+            "UnsafeViewBackward0(BmmBackward0(ReshapeAliasBackward0(ExpandBackward0("
+            "TransposeBackward0(Acc))), "
+            "None))"
+        ),
+    ),
+    "matrix_batch": (
+        "matmul",
+        [(2, 3), (5, 3, 4)],
+        "TT",
+        {},
+        (
+            "CloneBackward0(TransposeBackward0(UnsafeViewBackward0(MmBackward0("
+            "UnsafeViewBackward0(CloneBackward0(TransposeBackward0(Acc))), "
+            "TBackward0(Acc)))))"
+        ),
+    ),
+    "matrix_batch_no_grad_left": (
+        "matmul",
+        [(2, 3), (5, 3, 4)],
+        "FT",
+        {},
+        "UnsafeViewBackward0(BmmBackward0(None, ViewBackward0(ExpandBackward0(Acc))))",
+    ),
+    "batch_batch": (
+        "matmul",
+        [(5, 2, 3), (5, 3, 4)],
+        "TT",
+        {},
+        (
+            "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), "
+            "ViewBackward0(ExpandBackward0(Acc))))"
+        ),
+    ),
+    "broadcast_batches": (
+        "matmul",
+        [(5, 1, 2, 3), (4, 3, 4)],
+        "TT",
+        {},
+        (
+            "UnsafeViewBackward0(BmmBackward0(UnsafeViewBackward0(CloneBackward0(ExpandBackward0("
+            "Acc))), "
+            "UnsafeViewBackward0(CloneBackward0(ExpandBackward0(Acc)))))"
+        ),
+    ),
+    "broadcast_batches_alias": (
+        "matmul",
+        [(5, 1, 2, 3), (1, 3, 4)],
+        "TT",
+        {},
+        (
+            "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), "
+            "ReshapeAliasBackward0(ExpandBackward0(Acc))))"
+        ),
+    ),
+    "batch4_batch4": (
+        "matmul",
+        [(2, 5, 2, 3), (2, 5, 3, 4)],
+        "TT",
+        {},
+        (
+            "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), "
+            "ViewBackward0(ExpandBackward0(Acc))))"
+        ),
+    ),
+    "batch_vector": (
+        "matmul",
+        [(5, 2, 3), (3,)],
+        "TT",
+        {},
+        "UnsafeViewBackward0(MvBackward0(ViewBackward0(Acc), Acc))",
+    ),
+    "transposed_batch_vector": (
+        "matmul",
+        [(5, 2, 3), (3,)],
+        "TF",
+        {"layout": "transposed"},
+        (
+            "UnsafeViewBackward0(SqueezeBackward1(BmmBackward0(ReshapeAliasBackward0("
+            "ExpandBackward0(TransposeBackward0(Acc))), "
+            "None)))"
+        ),
+    ),
+    "vector_batch": (
+        "matmul",
+        [(3,), (5, 3, 4)],
+        "TT",
+        {},
+        (
+            "UnsafeViewBackward0(MvBackward0(UnsafeViewBackward0(CloneBackward0("
+            "TransposeBackward0(Acc))), "
+            "Acc))"
+        ),
+    ),
+    "vector_batch_no_grad_left": (
+        "matmul",
+        [(3,), (5, 3, 4)],
+        "FT",
+        {},
+        "UnsafeViewBackward0(BmmBackward0(None, ViewBackward0(ExpandBackward0(Acc))))",
+    ),
+    "batch4_vector": (
+        "matmul",
+        [(2, 5, 2, 3), (3,)],
+        "TT",
+        {},
+        "UnsafeViewBackward0(MvBackward0(ViewBackward0(Acc), Acc))",
+    ),
+    "vector_batch4": (
+        "matmul",
+        [(3,), (2, 5, 3, 4)],
+        "TT",
+        {},
+        (
+            "UnsafeViewBackward0(MvBackward0(UnsafeViewBackward0(CloneBackward0("
+            "TransposeBackward0(Acc))), "
+            "Acc))"
+        ),
+    ),
+    "single_batch_left": (
+        "matmul",
+        [(1, 2, 3), (5, 3, 4)],
+        "TT",
+        {},
+        (
+            "CloneBackward0(TransposeBackward0(UnsafeViewBackward0(MmBackward0("
+            "UnsafeViewBackward0(CloneBackward0(TransposeBackward0(Acc))), "
+            "TBackward0(SqueezeBackward1(Acc))))))"
+        ),
+    ),
+    "single_batch_right": (
+        "matmul",
+        [(5, 2, 3), (1, 3, 4)],
+        "TT",
+        {},
+        "UnsafeViewBackward0(MmBackward0(ViewBackward0(Acc), SqueezeBackward1(Acc)))",
+    ),
+    "single_batch_right_no_grad": (
+        "matmul",
+        [(5, 2, 3), (1, 3, 4)],
+        "TF",
+        {},
+        "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), None))",
+    ),
+    "single_batches": (
+        "matmul",
+        [(1, 2, 3), (1, 3, 4)],
+        "TT",
+        {},
+        (
+            "UnsafeViewBackward0(BmmBackward0(ViewBackward0(ExpandBackward0(Acc)), "
+            "ViewBackward0(ExpandBackward0(Acc))))"
+        ),
+    ),
+    "empty_batch": (
+        "matmul",
+        [(1, 0, 3), (5, 3, 4)],
+        "TT",
+        {},
+        (
+            "TransposeBackward0(UnsafeViewBackward0(MmBackward0(UnsafeViewBackward0("
+            "CloneBackward0(TransposeBackward0(Acc))), "
+            "TBackward0(SqueezeBackward1(Acc)))))"
+        ),
+    ),
+    "fn_mm": ("mm", [(2, 3), (3, 4)], "TT", {}, "MmBackward0(Acc, Acc)"),
+    "fn_bmm": ("bmm", [(5, 2, 3), (5, 3, 4)], "TT", {}, "BmmBackward0(Acc, Acc)"),
+    "fn_mv": ("mv", [(2, 3), (3,)], "TT", {}, "MvBackward0(Acc, Acc)"),
+    "fn_dot": ("dot", [(3,), (3,)], "TT", {}, "DotBackward0(Acc, Acc)"),
+    "addmm": ("addmm", [(4,), (2, 3), (3, 4)], "TTT", {}, "AddmmBackward0(Acc, Acc, Acc)"),
+    "addmm_matrix": ("addmm", [(2, 4), (2, 3), (3, 4)], "TTT", {}, "AddmmBackward0(Acc, Acc, Acc)"),
+    "addmm_scaled": (
+        "addmm",
+        [(2, 1), (2, 3), (3, 4)],
+        "TTT",
+        {"beta": 0.5, "alpha": 2.0},
+        "AddmmBackward0(Acc, Acc, Acc)",
+    ),
+    "addmm_beta0": (
+        "addmm",
+        [(), (2, 3), (3, 4)],
+        "TTT",
+        {"beta": 0.0},
+        "AddmmBackward0(Acc, Acc, Acc)",
+    ),
+    "addmm_no_grad_input": (
+        "addmm",
+        [(4,), (2, 3), (3, 4)],
+        "FTT",
+        {},
+        "AddmmBackward0(None, Acc, Acc)",
+    ),
+    "addmv": ("addmv", [(2,), (2, 3), (3,)], "TTT", {}, "AddmvBackward0(Acc, Acc, Acc)"),
+    "addmv_scaled": (
+        "addmv",
+        [(1,), (2, 3), (3,)],
+        "TTT",
+        {"beta": -1.0, "alpha": 3.0},
+        "AddmvBackward0(Acc, Acc, Acc)",
+    ),
+    "addr": ("addr", [(2, 3), (2,), (3,)], "TTT", {}, "AddrBackward0(Acc, Acc, Acc)"),
+    "addr_scaled": (
+        "addr",
+        [(3,), (2,), (3,)],
+        "TTT",
+        {"beta": 2.0, "alpha": 0.5},
+        "AddrBackward0(Acc, Acc, Acc)",
+    ),
+    "baddbmm": (
+        "baddbmm",
+        [(5, 2, 4), (5, 2, 3), (5, 3, 4)],
+        "TTT",
+        {},
+        "BaddbmmBackward0(Acc, Acc, Acc)",
+    ),
+    "baddbmm_scaled": (
+        "baddbmm",
+        [(4,), (5, 2, 3), (5, 3, 4)],
+        "TTT",
+        {"beta": 0.5, "alpha": -2.0},
+        "BaddbmmBackward0(Acc, Acc, Acc)",
+    ),
+}
+
+
+def _make(T, shape, requires_grad, layout, seed):
+    """A float64 tensor; ``layout="transposed"`` makes a batch of transposed matrices."""
+    rng = np.random.default_rng(seed)
+    if layout == "transposed":
+        raw = rng.standard_normal((shape[0], shape[2], shape[1]))
+        return T.tensor(raw, dtype=T.float64, requires_grad=requires_grad).transpose(1, 2)
+    return T.tensor(rng.standard_normal(shape), dtype=T.float64, requires_grad=requires_grad)
+
+
+def _call(T, name):
+    fn, shapes, flags, keywords, _ = CASES[name]
+    keywords = dict(keywords)
+    layout = keywords.pop("layout", None)
+    xs = [
+        _make(T, s, f == "T", layout if i == 0 else None, i)
+        for i, (s, f) in enumerate(zip(shapes, flags))
+    ]
+    return xs, getattr(T, fn)(*xs, **keywords)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_graph_is_pytorchs(name):
+    _, y = _call(symgrad, name)
+    assert tree(y.grad_fn) == CASES[name][-1]
+
+
+def test_operator_and_method_record_the_same_graph():
+    a = symgrad.ones(5, 2, 3, requires_grad=True)
+    b = symgrad.ones(3, 4, requires_grad=True)
+    assert tree((a @ b).grad_fn) == tree(a.matmul(b).grad_fn) == CASES["batch_matrix"][-1]
+    c = symgrad.ones(2, 4, requires_grad=True)
+    assert tree(c.addmm(a[0], b).grad_fn) == "AddmmBackward0(Acc, SelectBackward0(Acc), Acc)"
+
+
+def test_values_and_gradients_of_a_folded_batch():
+    a = symgrad.tensor([[[1.0, 2.0]], [[3.0, 4.0]]], requires_grad=True)
+    b = symgrad.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]], requires_grad=True)
+    y = a @ b
+    assert y.tolist() == [[[1.0, 2.0, 3.0]], [[3.0, 4.0, 7.0]]]
+    y.sum().backward()
+    assert a.grad.tolist() == [[[2.0, 2.0]], [[2.0, 2.0]]]
+    assert b.grad.tolist() == [[4.0, 4.0, 4.0], [6.0, 6.0, 6.0]]
+
+
+def test_fused_values_gradients_and_scales():
+    c = symgrad.tensor([1.0, float("nan")], requires_grad=True)
+    m = symgrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    v = symgrad.tensor([1.0, -1.0], requires_grad=True)
+    y = symgrad.addmv(c, m, v, beta=0, alpha=2)  # beta 0: the input ignored, nan too
+    assert y.tolist() == [-2.0, -2.0]
+    y.sum().backward()
+    assert c.grad.tolist() == [0.0, 0.0]
+    assert m.grad.tolist() == [[2.0, -2.0], [2.0, -2.0]]
+    assert v.grad.tolist() == [8.0, 12.0]
+    r = symgrad.addr(symgrad.ones(2, 2), symgrad.tensor([1.0, 2.0]), v, beta=3)
+    assert r.tolist() == [[4.0, 2.0], [5.0, 1.0]]
+
+
+ERRORS = {
+    "addmm_input": ("addmm", [(3, 4), (2, 3), (3, 4)]),
+    "addmm_sizes": ("addmm", [(2, 4), (2, 3), (2, 4)]),
+    "addmm_vector": ("addmm", [(2, 4), (3,), (3, 4)]),
+    "addmv_input": ("addmv", [(3,), (2, 3), (3,)]),
+    "addmv_vec": ("addmv", [(2,), (2, 3), (4,)]),
+    "addr_matrix": ("addr", [(2, 3), (2, 1), (3,)]),
+    "addr_input": ("addr", [(3, 2), (2,), (3,)]),
+    "baddbmm_input": ("baddbmm", [(3, 4), (5, 2, 3), (5, 3, 4)]),
+    "baddbmm_batch": ("baddbmm", [(5, 2, 4), (5, 2, 3), (4, 3, 4)]),
+    "bmm_batch": ("bmm", [(5, 2, 3), (4, 3, 4)]),
+    "bmm_sizes": ("bmm", [(5, 2, 3), (5, 4, 4)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_errors(name):
+    fn, shapes = ERRORS[name]
+    with pytest.raises(RuntimeError):
+        getattr(symgrad, fn)(*[symgrad.ones(*s) for s in shapes])
+
+
+# -- against PyTorch ------------------------------------------------------------------------------
+
+
+def _derivatives(T, xs, y):
+    leaves = [x if x.is_leaf else x._base for x in xs if x.requires_grad]
+    v = T.tensor(np.linspace(-1, 1, y.numel()).reshape(y.shape), dtype=T.float64)
+    first = T.autograd.grad((y * y * v).sum(), leaves, create_graph=True)
+    second = T.autograd.grad(sum((g * g).sum() for g in first), leaves, allow_unused=True)
+    return [y, *first, *second]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_against_pytorch(name):
+    torch = pytest.importorskip("torch")
+    ours, theirs = _call(symgrad, name), _call(torch, name)
+    assert tree(ours[1].grad_fn) == tree(theirs[1].grad_fn)
+    for a, b in zip(_derivatives(symgrad, *ours), _derivatives(torch, *theirs)):
+        expected = None if b is None else b.detach().numpy()
+        if expected is None:
+            assert a is None or not a.detach().numpy().any()
+            continue
+        np.testing.assert_allclose(a.detach().numpy(), expected, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_errors_against_pytorch(name):
+    torch = pytest.importorskip("torch")
+    fn, shapes = ERRORS[name]
+    with pytest.raises(RuntimeError):
+        getattr(torch, fn)(*[torch.ones(*s) for s in shapes])
+
+
+# -- F.bilinear's gradients and vander ------------------------------------------------------------
+
+BILINEAR_SHAPES = {"batch": [(2, 3), (2, 4), (5, 3, 4)], "vectors": [(3,), (4,), (2, 3, 4)]}
+
+
+def _bilinear_gradients(T, case):
+    xs = [_make(T, s, True, None, i) for i, s in enumerate(BILINEAR_SHAPES[case])]
+    y = T.nn.functional.bilinear(*xs)
+    return T.autograd.grad((y * y).sum(), xs, create_graph=True)
+
+
+def _top(fn, depth=2):
+    """A node's name and, ``depth`` levels down, those of the nodes it leads to."""
+    if fn is None or depth == 1:
+        return type(fn).__name__
+    return f"{type(fn).__name__}({', '.join(_top(f, depth - 1) for f, _ in fn.next_functions)})"
+
+
+@pytest.mark.parametrize("case", sorted(BILINEAR_SHAPES))
+def test_bilinear_gradients_are_trilinear_nodes(case):
+    """With create_graph, each gradient is PyTorch's ``_trilinear`` of the incoming gradient
+    and the two other inputs: a ``TrilinearBackward0`` node (under the inputs' view)."""
+    g1, g2, gw = _bilinear_gradients(symgrad, case)
+    trilinear = "TrilinearBackward0(ViewBackward0, AccumulateGrad, ViewBackward0)"
+    assert _top(g1.grad_fn, 3) == f"ViewBackward0({trilinear})"
+    assert _top(g2.grad_fn, 3) == f"ViewBackward0({trilinear})"
+    assert _top(gw.grad_fn) == "TrilinearBackward0(ViewBackward0, ViewBackward0, ViewBackward0)"
+
+
+@pytest.mark.parametrize("case", sorted(BILINEAR_SHAPES))
+def test_bilinear_gradients_against_pytorch(case):
+    torch = pytest.importorskip("torch")
+    ours, theirs = _bilinear_gradients(symgrad, case), _bilinear_gradients(torch, case)
+    for a, b in zip(ours, theirs):
+        assert tree(a.grad_fn) == tree(b.grad_fn)
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-12)
+    xs = [_make(symgrad, s, True, None, i) for i, s in enumerate(BILINEAR_SHAPES[case])]
+    assert symgrad.autograd.gradgradcheck(symgrad.nn.functional.bilinear, tuple(xs))
+
+
+VANDER = (
+    "FlipBackward0(CatBackward0(None, CumprodBackward0(ExpandBackward0(UnsqueezeBackward0(Acc)))))"
+)
+
+
+def test_vander_graph_and_gradient():
+    """symgrad's vander is torch.linalg.vander's graph (ones, cumprod of the expanded column)
+    flipped: PyTorch's own torch.vander fills an empty matrix in place and its backward
+    raises (the cumprod's saved input is overwritten), so its graph is not copied."""
+    x = symgrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = symgrad.vander(x)
+    assert tree(y.grad_fn) == VANDER
+    y.sum().backward()
+    assert x.grad.tolist() == [3.0, 5.0, 7.0]  # d/dx (x^2 + x + 1)
+
+
+def test_vander_differs_from_pytorch_whose_backward_raises():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        torch.vander(x).sum().backward()
+    assert tree(torch.linalg.vander(x).grad_fn) == VANDER[len("FlipBackward0(") : -1]
