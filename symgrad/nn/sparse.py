@@ -23,9 +23,10 @@ def _check_p(p: float) -> None:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-def _keep_mask(shape: tuple, p: float) -> np.ndarray:
-    """True with probability ``1 - p``, drawn from symgrad's generator (``manual_seed``)."""
-    return random.default_generator._rng.random(shape) >= p
+def _keep_mask(input: Tensor, p: float) -> np.ndarray:
+    """True with probability ``1 - p`` in ``input``'s shape, drawn from symgrad's generator
+    (``manual_seed``; nothing is drawn for a meta tensor)."""
+    return random.numpy_generator(None, input).random(tuple(input.shape)) >= p
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -47,7 +48,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if not training or p == 0 or input.numel() == 0:
         return input
     scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
-    factor = _keep_mask(tuple(input.shape), p) * np.asarray(scale, dtype=input._data.dtype)
+    factor = _keep_mask(input, p) * np.asarray(scale, dtype=input._data.dtype)
     mask = Tensor._make(factor.astype(input._data.dtype, copy=False))
     if inplace:
         return _inplace(input, "dropout_", lambda x: x * mask)
@@ -80,7 +81,7 @@ def alpha_dropout(
         return input
     if p == 1:
         return input * 0.0
-    keep = _keep_mask(tuple(input.shape), p).astype(input._data.dtype)
+    keep = _keep_mask(input, p).astype(input._data.dtype)
     a = 1.0 / math.sqrt((_ALPHA**2 * p + 1) * (1 - p))
     mult, shift = _alpha_terms(keep, p, a)
     compute = lambda x: x * Tensor._make(mult) + Tensor._make(shift)  # noqa: E731

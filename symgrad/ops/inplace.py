@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import check_number
+from symgrad._meta import NO_DATA, MetaArray
 from symgrad._tracing import TRACE, write
 from symgrad._version import check_writable
 from symgrad.autograd import dual, grad_mode
@@ -150,6 +151,11 @@ def _write(x: Tensor, values: np.ndarray, op: str) -> None:
         write(x, op)
     result = Tensor._make(np.asarray(values))
     _check_castable(result, x, op)
+    if type(x._data) is MetaArray or type(values) is MetaArray:
+        if type(x._data) is not MetaArray:
+            raise NotImplementedError(NO_DATA)
+        x._counter.value += 1  # a meta tensor: no values to write
+        return
     views.check_writable(x)
     if not x._data.flags.writeable:
         root, kind, _ = live_aliases(x)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._meta import MetaArray, meta_array
 from symgrad._data import cannot_convert, int_argument
 from symgrad._tracing import TRACE, traced
 from symgrad.autograd.node import accumulator_of, node_class
@@ -143,9 +144,12 @@ class Primitive:
         result = self.vjp(NP, grads[0], Ctx(inputs, out_array, None, needs, node.params, 0, meta))
         # this runs once per node of every backward pass: no call where the shape fits
         grads_in = []
+        on_meta = _any_meta(grads)
         for r, n, m in zip(result, needs, meta):
             if r is None or not n:
                 r = None
+            elif on_meta:  # a meta tensor's gradient: the input's shape and dtype, no values
+                r = meta_array(m[0], m[1])
             elif type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
                 r = reduce_to(r, m[0], m[1])
             grads_in.append(r)
@@ -178,6 +182,13 @@ class Primitive:
     def text(self, node: Any, names: list, symbols: list, outs: list, outputs: list, args: list):
         """The forward formula lines and, per input, the derivative label of a picture."""
         return [], []
+
+
+def _any_meta(grads: list) -> bool:
+    for g in grads:
+        if type(g) is MetaArray:
+            return True
+    return False
 
 
 def _as_input_tensor(g: Any, need: bool, meta: Any) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad._meta import MetaArray, check_devices, meta_result
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import node_class
@@ -156,15 +157,23 @@ class Structural(Primitive):
     def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
         if _batch_state.depth and any(type(t) is BatchedTensor for t in tensors):
             return batched_call(self, tensors, params, "structural")
-        out = self.numeric_forward(NP, *[t._data for t in tensors], **params)
+        datas = []
+        for t in tensors:
+            d = t._data
+            if type(d) is not np.ndarray and check_devices(tensors):
+                # a meta input: the result is a meta array of the forward's shape and dtype
+                datas = [t._data for t in tensors]
+                return self.record(tensors, params, meta_result(self.numeric_forward(NP, *datas, **params)))
+            datas.append(d)
+        out = self.numeric_forward(NP, *datas, **params)
         return self.record(tensors, params, out)
 
     def record(self, tensors: tuple, params: dict, out: Any) -> Tensor:
         """The result tensor of ``out``, the forward's value for ``tensors`` and ``params``,
         with this primitive's node recorded when grad mode and the inputs call for one."""
-        if type(out) is not np.ndarray:
+        if type(out) is not np.ndarray and type(out) is not MetaArray:
             out = np.asarray(out)
-        if _anomaly_state.enabled:
+        if _anomaly_state.enabled and type(out) is np.ndarray:
             anomaly.check_forward(self, out, tensors, params)
         if _grad_state.enabled and _any_requires_grad(tensors):
             result = recorded(self, tensors, params, out)
