@@ -1,7 +1,8 @@
 """The ``meta`` device: tensors that have a shape and a dtype but no values.
 
-A meta tensor's array is a :class:`MetaArray`, a read-only zero-stride view of one nan (zero
-for integers), so it costs no memory whatever its shape. Computing on meta arrays gives meta
+A meta tensor's array is a :class:`MetaArray`, a read-only array over zero pages that are
+mapped but never committed (see :class:`_ZeroPages`), so it costs no memory whatever its shape
+and has PyTorch's strides. Computing on meta arrays gives meta
 arrays of the result's shape and dtype, as PyTorch's meta kernels do, and never a number:
 
 - an element-wise ufunc is run once on zero-dimensional stand-ins, for the result's dtype, and
@@ -21,6 +22,8 @@ array, so such values never reach a user either.
 
 from __future__ import annotations
 
+import math
+import mmap
 import operator
 from typing import Any
 
@@ -83,7 +86,6 @@ _DATA_FUNCTIONS = frozenset(
         "extract",
         "bincount",
         "histogram",
-        "count_nonzero",
         "array_equal",
         "array_equiv",
         "allclose",
@@ -200,12 +202,50 @@ class MetaArray(np.ndarray):
     __int__ = __complex__ = __index__ = __float__
 
 
+class _ZeroPages:
+    """Slices of one large read-only mapping of zero pages: an array over them has PyTorch's
+    row-major strides, so views, ``stride()`` and ``is_contiguous()`` answer as for a CPU
+    tensor, yet no memory is committed (reading maps the one shared zero page). Each array
+    gets its own slice, so distinct meta tensors never seem to share memory."""
+
+    CHUNK = 1 << 36  # address space, not memory
+
+    def __init__(self) -> None:
+        self.pages: np.ndarray | None = None
+        self.used = 0
+        self.failed = False
+
+    def take(self, nbytes: int) -> np.ndarray | None:
+        if self.failed:
+            return None
+        if self.pages is None or self.used + nbytes > self.pages.size:
+            try:
+                size = max(self.CHUNK, nbytes)
+                mapped = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ)
+            except (OSError, ValueError, AttributeError, OverflowError):
+                self.failed = True  # (no such mapping here: zero-stride arrays instead)
+                return None
+            self.pages, self.used = np.frombuffer(mapped, np.uint8), 0
+        start = self.used
+        self.used += -(-max(nbytes, 1) // 64) * 64
+        return self.pages[start : start + nbytes]
+
+
+_ZERO_PAGES = _ZeroPages()
+
+
 def meta_array(shape: Any, dtype: Any) -> MetaArray:
-    """A meta array of ``shape`` and ``dtype`` (no memory)."""
-    # a floating meta array whose placeholder leaks into a computation shows nan, never a
-    # plausible value
-    fill = np.full((), np.nan if np.dtype(dtype).kind in "fc" else 0, dtype)
-    return np.broadcast_to(fill, tuple(shape)).view(MetaArray)
+    """A meta array of ``shape`` and ``dtype`` (no memory committed)."""
+    shape, dtype = tuple(int(n) for n in shape), np.dtype(dtype)
+    size = math.prod(shape)
+    pages = _ZERO_PAGES.take(size * dtype.itemsize) if size else None
+    if pages is not None:
+        return pages.view(dtype).reshape(shape).view(MetaArray)
+    if not size:
+        return np.empty(shape, dtype).view(MetaArray)
+    # a floating placeholder that leaks into a computation shows nan, never a plausible value
+    fill = np.full((), np.nan if dtype.kind in "fc" else 0, dtype)
+    return np.broadcast_to(fill, shape).view(MetaArray)
 
 
 def is_meta(data: Any) -> bool:
@@ -315,18 +355,16 @@ def _elementwise(ufunc: Any, inputs: tuple, kwargs: dict) -> Any:
 
 
 def _matmul(inputs: tuple, kwargs: dict) -> Any:
+    """``matmul``'s result from the shapes alone (no work, no memory)."""
     a, b = inputs
     a_shape, b_shape = np.shape(a), np.shape(b)
     if not a_shape or not b_shape or a_shape[-1] != b_shape[-1 if len(b_shape) == 1 else -2]:
         # NumPy's error, found before any work
         return np.matmul(_plain(a), _plain(b), **kwargs)
-    k = min(a_shape[-1], 1)
-    a_small = np.zeros(a_shape[:-1] + (k,), np.result_type(a))
-    b_small = np.zeros(
-        (k,) if len(b_shape) == 1 else b_shape[:-2] + (k, b_shape[-1]), np.result_type(b)
-    )
-    result = np.matmul(a_small, b_small, **kwargs)
-    return meta_array(result.shape, result.dtype)
+    batch = np.broadcast_shapes(a_shape[:-2], b_shape[:-2])
+    shape = batch + a_shape[-2:-1] + (b_shape[-1:] if len(b_shape) > 1 else ())
+    dtype = np.matmul(np.zeros((1, 1), np.result_type(a)), np.zeros((1, 1), np.result_type(b)))
+    return meta_array(shape, dtype.dtype)
 
 
 def _reduce(ufunc: Any, inputs: tuple, kwargs: dict) -> Any:

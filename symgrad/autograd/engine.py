@@ -251,7 +251,7 @@ class _Run:
             self.foreign.add(id(g))
             return g
         with grad_mode.enable_grad():
-            return g.clone() if g._requires_grad else Tensor._make(np.array(g._data))
+            return g.clone() if g._requires_grad else Tensor._make(g._data.copy(order="K"))
 
 
 def _unrecorded(g: Any) -> Any:

@@ -306,7 +306,7 @@ def _smoothing_term(
         return _batched_smoothing(smooth, target, weight, ignore_index, reduction)
     keep = (target._data != ignore_index).reshape(smooth.shape)
     if not keep.all():
-        smooth = _ops.where(Tensor._make(np.asarray(keep)), smooth, 0.0)
+        smooth = _ops.where(Tensor._make(np.asanyarray(keep)), smooth, 0.0)
     if reduction == "none":
         return smooth
     if reduction == "sum":

@@ -149,14 +149,14 @@ def _check_castable(result: Tensor, x: Tensor, op: str) -> None:
 def _write(x: Tensor, values: np.ndarray, op: str) -> None:
     if TRACE.log is not None:
         write(x, op)
-    result = Tensor._make(np.asarray(values))
+    result = Tensor._make(np.asanyarray(values))
     _check_castable(result, x, op)
+    views.check_writable(x)
     if type(x._data) is MetaArray or type(values) is MetaArray:
         if type(x._data) is not MetaArray:
             raise NotImplementedError(NO_DATA)
         x._counter.value += 1  # a meta tensor: no values to write
         return
-    views.check_writable(x)
     if not x._data.flags.writeable:
         root, kind, _ = live_aliases(x)
         if root is not None and kind != "alias" and root._data.flags.writeable:

@@ -385,10 +385,10 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
 def all(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """True where all elements are non-zero."""
     axis = None if dim is None else _wrap_dim(dim, input.ndim)
-    return Tensor._make(np.asarray(np.all(input._data, axis=axis, keepdims=keepdim)))
+    return Tensor._make(np.asanyarray(np.all(input._data, axis=axis, keepdims=keepdim)))
 
 
 def any(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """True where any element is non-zero."""
     axis = None if dim is None else _wrap_dim(dim, input.ndim)
-    return Tensor._make(np.asarray(np.any(input._data, axis=axis, keepdims=keepdim)))
+    return Tensor._make(np.asanyarray(np.any(input._data, axis=axis, keepdims=keepdim)))

@@ -48,9 +48,9 @@ def isclose(
     """
     a, b = _pair(input, other, "isclose")
     if a.dtype.kind == "b" and b.dtype.kind == "b":
-        return Tensor._make(np.asarray(a == b))
+        return Tensor._make(np.asanyarray(a == b))
     with np.errstate(invalid="ignore"):
-        return Tensor._make(np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+        return Tensor._make(np.asanyarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 
 def allclose(
@@ -69,7 +69,7 @@ def equal(input: Tensor, other: Tensor) -> bool:
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     """The number of non-zero elements (along ``dim``), as ``int64``."""
     axis = None if dim is None else tuple(_wrap_dim(d, input.ndim) for d in np.atleast_1d(dim))
-    return Tensor._make(np.asarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
+    return Tensor._make(np.asanyarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
 
 
 def _nansum_forward(xp: Any, a: Any, dim: Any, keepdim: bool, present: np.ndarray) -> Any:

@@ -140,16 +140,15 @@ class Primitive:
             ctx = Ctx(saved, out, None, needs, node.params, meta=meta)
             result = self.vjp(INTERPRETERS.tensor, grads[0], ctx)
             return tuple(_as_input_tensor(r, n, m) for r, n, m in zip(result, needs, meta))
+        if _any_meta(grads):  # meta gradients: the inputs' shapes and dtypes, no values
+            return [meta_array(*m) if n else None for n, m in zip(needs, meta)]
         inputs = [s._data if isinstance(s, Tensor) else s for s in saved]
         result = self.vjp(NP, grads[0], Ctx(inputs, out_array, None, needs, node.params, 0, meta))
         # this runs once per node of every backward pass: no call where the shape fits
         grads_in = []
-        on_meta = _any_meta(grads)
         for r, n, m in zip(result, needs, meta):
             if r is None or not n:
                 r = None
-            elif on_meta:  # a meta tensor's gradient: the input's shape and dtype, no values
-                r = meta_array(m[0], m[1])
             elif type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
                 r = reduce_to(r, m[0], m[1])
             grads_in.append(r)

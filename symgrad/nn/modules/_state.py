@@ -13,6 +13,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._device import device
+from symgrad._meta import NO_DATA
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
@@ -218,6 +219,41 @@ def wants_meta(args: tuple, kwargs: dict) -> bool:
         or (isinstance(a, Tensor) and a.is_meta)
         for a in targets
     )
+
+
+def check_leaves_meta(module: Any, args: tuple, kwargs: dict) -> None:
+    """PyTorch's error for moving a module with meta tensors to the CPU by copying."""
+    targets = [kwargs.get("device"), *args]
+    if not any(isinstance(a, (str, device)) for a in targets):
+        return
+    for m in module.modules():
+        for t in (*m._parameters.values(), *m._buffers.values()):
+            if t is not None and t.is_meta:
+                raise NotImplementedError(
+                    f"{NO_DATA} Please use symgrad.nn.Module.to_empty() instead of "
+                    "symgrad.nn.Module.to() when moving module from meta to a different device."
+                )
+
+
+def to_empty(module: Any, target: Any, recurse: bool) -> Any:
+    """Replace ``module``'s parameters, their gradients and its buffers by new tensors of the
+    same shapes and dtypes on ``target`` (zeros on the CPU), in place."""
+    from symgrad.creation import empty
+
+    def fresh(t: Tensor) -> Tensor:
+        return empty(tuple(t.shape), dtype=t.dtype, device=target)
+
+    for m in module.modules() if recurse else (module,):
+        for p in m._parameters.values():
+            if p is not None:
+                with no_grad():
+                    p.data = fresh(p)
+                    if p._grad is not None:
+                        p._grad = fresh(p._grad)
+        for name, b in m._buffers.items():
+            if b is not None:
+                m._buffers[name] = fresh(b)
+    return module
 
 
 def to_meta(module: Any, dtype: Any) -> Any:
