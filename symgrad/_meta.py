@@ -38,6 +38,7 @@ __all__ = [
     "meta_result",
     "check_devices",
     "META_DRAWS",
+    "stand_in",
 ]
 
 NO_DATA = "Cannot copy out of meta tensor; no data!"
@@ -264,6 +265,13 @@ def meta_result(out: Any) -> Any:
     return meta_array(np.shape(out), np.asarray(out).dtype)
 
 
+def stand_in(data: Any) -> Any:
+    """The values to derive an op's parameters from (an index, the ties of a median): a meta
+    array's placeholder zeros as a plain array. Only the shapes of what is derived matter: the
+    op's result on a meta tensor is meta, and its backward runs no rule."""
+    return data.view(np.ndarray) if isinstance(data, MetaArray) else data
+
+
 def check_devices(tensors: Any) -> bool:
     """Whether any of ``tensors`` is a meta tensor; PyTorch's RuntimeError when meta and CPU
     tensors meet (a CPU tensor of zero dimensions counts as a number, as in PyTorch)."""
@@ -280,7 +288,9 @@ def check_devices(tensors: Any) -> bool:
             first = here
         elif here != first:
             expected, other = ("meta", "cpu") if first else ("cpu", "meta")
-            raise RuntimeError(f"Tensor on device {other} is not on the expected device {expected}!")
+            raise RuntimeError(
+                f"Tensor on device {other} is not on the expected device {expected}!"
+            )
         meta = meta or here
     return meta
 

@@ -218,7 +218,9 @@ def eye(
     """The ``n`` x ``m`` identity matrix."""
     d = _check_device(device)
     shape, np_dtype = (n, n if m is None else m), _float_dtype(dtype)
-    return _finish(_meta_or(d, shape, np_dtype, lambda: np.eye(*shape, dtype=np_dtype)), requires_grad)
+    return _finish(
+        _meta_or(d, shape, np_dtype, lambda: np.eye(*shape, dtype=np_dtype)), requires_grad
+    )
 
 
 def arange(

@@ -199,6 +199,11 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             f"Overflow when unpacking long long: can't write {value!r:.30} into a tensor, it "
             "is outside int64's range [-2**63, 2**63 - 1]; write float(n) instead"
         )
+    if isinstance(value, Tensor) and type(value._data) is not type(x._data):
+        if type(value._data) is MetaArray:  # between devices: into meta, never out of it
+            raise NotImplementedError(NO_DATA)
+        if type(x._data) is MetaArray:
+            value = value.to("meta")
     if _covers_all(key, x.shape):  # PyTorch writes into the tensor itself: fill_ or copy_
         if isinstance(value, Tensor) and value.ndim:
             copy_(x, value)
@@ -311,6 +316,11 @@ def copy_(x: Tensor, src: Any) -> Tensor:
             f"destination's shape {list(x.shape)}"
         ) from None
     _check_leaf(x, "copy_")
+    if type(x._data) is not type(src._data):  # between devices: into meta, never out of it
+        if type(src._data) is MetaArray:
+            raise NotImplementedError(NO_DATA)
+        if type(x._data) is MetaArray:
+            src = src.to("meta")
     recording = grad_mode.recording() and (x._requires_grad or src._requires_grad)
     if not recording or not x.dtype.is_floating_point:
         if dual.active():

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad import dtypes
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.prim import batching as _batching
@@ -289,8 +290,9 @@ def picked(prim: Structural, x: Tensor, dim: int, keepdim: bool, find: Any) -> t
     (int64, ``dim`` kept as size 1), and the indices tensor (``dim`` dropped unless
     ``keepdim``). While ``symgrad.compile`` traces, both are said to come from ``x``'s values,
     so that a compiled program finds the index afresh at every call."""
-    index = find(x._data)
-    indices = Tensor._make(index if keepdim else np.squeeze(index, dim))
+    index = find(stand_in(x._data))
+    indices = index if keepdim else np.squeeze(index, dim)
+    indices = Tensor._make(meta_result(indices) if is_meta(x._data) else indices)
     if TRACE.log is None:
         return prim(x, dim=dim, index=index, keepdim=keepdim), indices
 

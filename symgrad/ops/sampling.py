@@ -167,9 +167,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
             "Expected p_in >= 0 && p_in <= 1 to be true, but got false: bernoulli's input holds "
             "the probabilities, each in [0, 1]"
         )
-    return _sample(
-        (input,), _draw(input, probs, generator, input.dtype), "BernoulliBackward0"
-    )
+    return _sample((input,), _draw(input, probs, generator, input.dtype), "BernoulliBackward0")
 
 
 def _bernoulli_method(self: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:

@@ -50,7 +50,9 @@ def isclose(
     if a.dtype.kind == "b" and b.dtype.kind == "b":
         return Tensor._make(np.asanyarray(a == b))
     with np.errstate(invalid="ignore"):
-        return Tensor._make(np.asanyarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+        return Tensor._make(
+            np.asanyarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+        )
 
 
 def allclose(

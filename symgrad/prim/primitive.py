@@ -37,6 +37,7 @@ __all__ = [
     "int_overflow",
     "reduce_to",
     "sum_to_numpy",
+    "meta_gradients",
 ]
 
 
@@ -181,6 +182,18 @@ class Primitive:
     def text(self, node: Any, names: list, symbols: list, outs: list, outputs: list, args: list):
         """The forward formula lines and, per input, the derivative label of a picture."""
         return [], []
+
+
+def meta_gradients(node: Any, grads: Any) -> list | None:
+    """When a gradient reaching ``node`` is a meta array: meta gradients of the inputs'
+    shapes and dtypes for the inputs that need one (the rule is not run: there are no values).
+    None otherwise."""
+    if not _any_meta(grads):
+        return None
+    return [
+        None if fn is None else meta_array(*m)
+        for (fn, _), m in zip(node.next_functions, node._meta)
+    ]
 
 
 def _any_meta(grads: list) -> bool:

@@ -157,22 +157,14 @@ class Structural(Primitive):
     def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
         if _batch_state.depth and any(type(t) is BatchedTensor for t in tensors):
             return batched_call(self, tensors, params, "structural")
-        datas = []
-        for t in tensors:
-            d = t._data
-            if type(d) is not np.ndarray and check_devices(tensors):
-                # a meta input: the result is a meta array of the forward's shape and dtype
-                datas = [t._data for t in tensors]
-                return self.record(tensors, params, meta_result(self.numeric_forward(NP, *datas, **params)))
-            datas.append(d)
-        out = self.numeric_forward(NP, *datas, **params)
+        out = self.numeric_forward(NP, *[t._data for t in tensors], **params)
         return self.record(tensors, params, out)
 
     def record(self, tensors: tuple, params: dict, out: Any) -> Tensor:
         """The result tensor of ``out``, the forward's value for ``tensors`` and ``params``,
         with this primitive's node recorded when grad mode and the inputs call for one."""
-        if type(out) is not np.ndarray and type(out) is not MetaArray:
-            out = np.asarray(out)
+        if type(out) is not np.ndarray or _any_meta(tensors):
+            out = _as_output(out, tensors)
         if _anomaly_state.enabled and type(out) is np.ndarray:
             anomaly.check_forward(self, out, tensors, params)
         if _grad_state.enabled and _any_requires_grad(tensors):
@@ -186,6 +178,21 @@ class Structural(Primitive):
         if _dual_state.level is not None and dual.active():
             return tangents.propagate(self, tensors, params, result)
         return result
+
+
+def _any_meta(tensors: tuple) -> bool:
+    for t in tensors:
+        if type(getattr(t, "_data", None)) is MetaArray:
+            return True
+    return False
+
+
+def _as_output(out: Any, tensors: tuple) -> np.ndarray:
+    """``out`` as an array: a meta array when an input is a meta tensor (PyTorch's error
+    when meta and CPU tensors meet)."""
+    if check_devices(tensors):
+        return meta_result(out)
+    return np.asarray(out)
 
 
 def _any_requires_grad(tensors: tuple) -> bool:
