@@ -123,8 +123,8 @@ class MetaArray(np.ndarray):
         return result
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
-        if func in _SHAPE_ONLY:
-            return super().__array_function__(func, types, args, kwargs)
+        if func in _SHAPE_ONLY:  # views of a meta array are meta arrays
+            return _as_meta_views(super().__array_function__(func, types, args, kwargs))
         if func in _DATA_FUNCTIONS:
             raise NotImplementedError(_DATA_DEPENDENT.format(name=func.__name__))
         if func is np.copyto:
@@ -338,6 +338,14 @@ def _wrap(result: Any, name: str = "this function") -> Any:
         return [_wrap(r, name) for r in result]
     if isinstance(result, (bool, int, float, complex)):
         raise NotImplementedError(_DATA_DEPENDENT.format(name=name))
+    return result
+
+
+def _as_meta_views(result: Any) -> Any:
+    if isinstance(result, np.ndarray) and not isinstance(result, MetaArray):
+        return result.view(MetaArray)
+    if isinstance(result, (tuple, list)):
+        return type(result)(_as_meta_views(r) for r in result)
     return result
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes, random
+from symgrad._meta import ITEM, check_devices, is_meta, meta_array, stand_in
 from symgrad.ops.inplace import _write, inplace
 from symgrad.ops.trilinear import trilinear
 from symgrad.prim import batching as _batching
@@ -113,6 +114,10 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
             f"{tensor.dtype!r}; convert it with .long())."
         )
     t = tensor._data
+    if is_meta(t):  # no values to check; the number of classes can't be read from them
+        if num_classes == -1:
+            raise RuntimeError(ITEM)
+        return Tensor._make(meta_array(t.shape + (num_classes,), np.int64))
     if num_classes == -1:
         if not t.size:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
@@ -183,7 +188,8 @@ def embedding(
         )
     if _batching.any_batched(input, weight) and max_norm is None and not scale_grad_by_freq:
         return _batched_embedding(input, weight, padding_idx)
-    idx = input._data.astype(np.int64)
+    check_devices((weight, input))
+    idx = stand_in(input._data).astype(np.int64)  # (a meta tensor's: zeros, the result is meta)
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         if not weight.shape[1]:
             bad = idx[(idx < 0) | (idx >= n)].flat[0]

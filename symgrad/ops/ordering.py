@@ -10,8 +10,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from symgrad._meta import stand_in
 from symgrad._data import _wrap_dim
+from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
 from symgrad.prim import batching as _batching

@@ -8,8 +8,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad import dtypes
+from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -363,7 +363,7 @@ def _arg(input: Tensor, dim: Any, keepdim: bool, arg: Any) -> Tensor:
 
     def find(a: np.ndarray) -> np.ndarray:
         if d is None:
-            return np.asarray(arg(a), dtype=np.int64)
+            return np.asanyarray(arg(a), dtype=np.int64)
         return arg(a, axis=d, keepdims=keepdim).astype(np.int64)
 
     out = Tensor._make(find(input._data))

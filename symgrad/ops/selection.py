@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._meta import stand_in
 from symgrad._data import _wrap_dim
+from symgrad._meta import stand_in
 from symgrad._std_sort import nth_element, std_sort
 from symgrad._tracing import TRACE, data_params
 from symgrad.ops.ordering import _RETURNS, _order, _return_type, _shared_jvp, _shared_vjp

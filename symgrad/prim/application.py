@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._meta import MetaArray, check_devices, meta_array
 from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast
+from symgrad._meta import MetaArray, check_devices, meta_array
 from symgrad._silent import silencer
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.prim import tangents

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._meta import MetaArray, meta_array
 from symgrad._data import cannot_convert, int_argument
+from symgrad._meta import MetaArray, meta_array
 from symgrad._tracing import TRACE, traced
 from symgrad.autograd.node import accumulator_of, node_class
 from symgrad.autograd.saved import ACTIVE as _hooks_active
