@@ -10,7 +10,7 @@ from symgrad import dtypes
 from symgrad._assign import warn_copy_construct
 from symgrad._data import check_fits, check_number, int_argument, sizes, to_array
 from symgrad._device import as_device
-from symgrad._meta import meta_array
+from symgrad._meta import NO_DATA, is_meta, meta_array
 from symgrad.random import (
     Generator,
     get_rng_state,
@@ -104,6 +104,10 @@ def tensor(
     tensor(2., requires_grad=True)
     """
     d = _check_device(device)
+    if is_meta(getattr(data, "_data", data)):  # a meta tensor's values: a meta tensor again
+        if device is not None and d.type != "meta":
+            raise NotImplementedError(NO_DATA)
+        d = as_device("meta")
     warn_copy_construct(data)
     return _finish(to_array(data, dtype), requires_grad, name, d)
 
