@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._meta import stand_in
 from symgrad import creation
+from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_value
 from symgrad.nn.convolution import expand_param
 from symgrad.ops.pooling import constant_pad, max_positions, pick, pool_matrices
