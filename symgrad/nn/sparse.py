@@ -188,7 +188,8 @@ def embedding(
         )
     if _batching.any_batched(input, weight) and max_norm is None and not scale_grad_by_freq:
         return _batched_embedding(input, weight, padding_idx)
-    check_devices((weight, input))
+    if is_meta(input._data):  # (CPU indices of a meta weight are fine, as in PyTorch)
+        check_devices((weight, input))
     idx = stand_in(input._data).astype(np.int64)  # (a meta tensor's: zeros, the result is meta)
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         if not weight.shape[1]:
