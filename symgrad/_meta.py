@@ -1,23 +1,31 @@
 """The ``meta`` device: tensors that have a shape and a dtype but no values.
 
 A meta tensor's array is a :class:`MetaArray`, a read-only array over zero pages that are
-mapped but never committed (see :class:`_ZeroPages`), so it costs no memory whatever its shape
-and has PyTorch's strides. Computing on meta arrays gives meta
-arrays of the result's shape and dtype, as PyTorch's meta kernels do, and never a number:
+mapped but never committed (see :class:`_ZeroPages`): it costs no memory whatever its shape,
+and has PyTorch's strides, so views, ``stride()`` and ``is_contiguous()`` (and with them the
+``grad_fn`` names that depend on them) come out as for a CPU tensor. Where no such mapping can
+be made it is a zero-stride view of one nan (zero for integers) instead.
 
-- an element-wise ufunc is run once on zero-dimensional stand-ins, for the result's dtype, and
+Computing on meta arrays gives meta arrays of the result's shape and dtype, as PyTorch's meta
+kernels do, and never a number:
+
+- an element-wise ufunc runs once on zero-dimensional stand-ins, for the result's dtype, and
   its shape is the broadcast of the inputs' shapes (no work proportional to the size);
-- ``matmul`` and reductions run on stand-ins shrunk along the contracted or reduced axes;
-- any other NumPy function runs on the placeholder values, and its result is wrapped as a meta
+- ``matmul``'s shape comes from the shapes alone, reductions run on stand-ins shrunk along the
+  reduced axes;
+- any other NumPy function runs on the placeholder zeros, and its result is wrapped as a meta
   array again (the values computed are dropped);
-- writes into a meta array (``out=``, item assignment, ``fill``) change nothing;
+- writes into a meta array (``out=``, item assignment, ``fill``, ``copyto``) change nothing;
 - reading a value (``item``, ``float``, ``bool``, ``tolist``) raises PyTorch's errors, and so
   do functions whose result's shape depends on the values (``nonzero``, ``unique``, boolean
   masks that are meta themselves).
 
-Kernels that convert their inputs with ``np.asarray`` get the placeholder's plain values: the
-op layer (:func:`meta_result`) wraps the result of every primitive with a meta input as a meta
-array, so such values never reach a user either.
+That is the first line of defence. The second is the op layer: kernels that convert their
+inputs with ``np.asarray`` see the placeholder's plain zeros, so every primitive with a meta
+input wraps its result as meta (:func:`meta_result`; ``Structural.record``, the element-wise
+``Application``, factorizations) and every backward rule reached by a meta gradient is
+skipped for meta gradients of the inputs' shapes (``meta_gradients``). A meta tensor meeting a
+CPU tensor raises PyTorch's error there (:func:`check_devices`).
 """
 
 from __future__ import annotations
