@@ -333,3 +333,37 @@ def test_module_to_meta_and_ensembling():
     out = vmap(run, in_dims=(0, 0, None))(params, buffers, x)
     expected = symgrad.stack([m(x) for m in models])
     assert symgrad.allclose(out, expected)
+
+
+def test_meta_graphs_beyond_one_backward():
+    x = meta(3, requires_grad=True)
+    (g,) = symgrad.autograd.grad((x**3).sum(), x, create_graph=True)
+    (g2,) = symgrad.autograd.grad(g.sum(), x)
+    assert g.is_meta and type(g.grad_fn).__name__ == "MulBackward0" and g2.is_meta
+    (x * 2).backward(symgrad.ones(3, device="meta"))
+    (x * 3).sum().backward()
+    assert x.grad.is_meta
+    with pytest.raises(RuntimeError, match="expected device meta but got cpu"):
+        (x * 2).backward(symgrad.ones(3))
+
+
+def test_optimizers_step_meta_parameters():
+    for make in (symgrad.optim.SGD, symgrad.optim.Adam):
+        model = nn.Linear(3, 2).to("meta")
+        opt = make(model.parameters(), lr=0.1)
+        F.mse_loss(model(meta(4, 3)), meta(4, 2)).backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        assert model.weight.is_meta and model.weight.shape == (2, 3)
+
+
+def test_saving_and_loading_meta_tensors(tmp_path):
+    model = nn.Linear(3, 2).to("meta")
+    symgrad.save(model.state_dict(), tmp_path / "meta.pt")
+    loaded = symgrad.load(tmp_path / "meta.pt", weights_only=True)
+    assert loaded["weight"].is_meta and loaded["weight"].shape == (2, 3)
+    with pytest.warns(UserWarning, match="meta parameter in the current model, which is a no-op"):
+        model.load_state_dict(nn.Linear(3, 2).state_dict())
+    assert model.weight.is_meta
+    model.load_state_dict(nn.Linear(3, 2).state_dict(), assign=True)
+    assert not model.weight.is_meta

@@ -133,6 +133,13 @@ def load_state_dict(module: Any, state: Any, strict: bool, assign: bool) -> _Inc
     return _IncompatibleKeys(missing, unexpected)
 
 
+_META_NO_OP = (
+    "for {key}: copying from a non-meta parameter in the checkpoint to a meta parameter in the "
+    "current model, which is a no-op. (Did you mean to pass `assign=True` to assign items in the "
+    "state dictionary to their corresponding key in the module instead of copying them in place?)"
+)
+
+
 def _load_one(m: Any, state: dict, prefix: str, assign: bool, out: tuple) -> None:
     """One module's own tensors (PyTorch's ``_load_from_state_dict``)."""
     missing, unexpected, errors = out
@@ -160,6 +167,8 @@ def _load_one(m: Any, state: dict, prefix: str, assign: bool, out: tuple) -> Non
             continue
         with no_grad():
             if not assign:
+                if param.is_meta and not value.is_meta:
+                    warnings.warn(_META_NO_OP.format(key=key), UserWarning, stacklevel=4)
                 param.copy_(value)
             elif isinstance(param, Parameter):
                 setattr(m, name, Parameter(value, param.requires_grad))
