@@ -367,3 +367,22 @@ def test_saving_and_loading_meta_tensors(tmp_path):
     assert model.weight.is_meta
     model.load_state_dict(nn.Linear(3, 2).state_dict(), assign=True)
     assert not model.weight.is_meta
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        lambda a, b: a + b,
+        lambda a, b: a @ b,
+        lambda a, b: symgrad.cat([a, b]),
+        lambda a, b: a.view(5),
+        lambda a, b: a.sum(5),
+    ],
+)
+def test_shape_errors_on_meta_are_the_cpu_errors(op):
+    errors = []
+    for device in ("cpu", "meta"):
+        with pytest.raises(Exception) as info:
+            op(symgrad.empty(2, 3, device=device), symgrad.empty(4, device=device))
+        errors.append((type(info.value), str(info.value)))
+    assert errors[0] == errors[1]

@@ -146,7 +146,11 @@ class Application:
         self, args: tuple, datas: list, params: tuple, requires: bool, dtype: np.dtype
     ) -> Tensor:
         """The meta tensor of the result's shape and dtype, with the node recorded."""
-        shape = np.broadcast_shapes(*(np.shape(d) for d in datas))
+        try:
+            shape = np.broadcast_shapes(*(np.shape(d) for d in datas))
+        except ValueError:
+            check_broadcast(self.name, datas)  # PyTorch's RuntimeError
+            raise
         out = meta_array(shape, dtype)
         if requires and _grad_state.enabled:
             return recorded(self, args, params, out)
