@@ -220,7 +220,7 @@ def _gaussian_var(input: Tensor, var: Any) -> Tensor:
         if var < 0:
             raise ValueError("var has negative entry/entries")
         var = var * creation.ones_like(input)
-    elif not var.is_meta and bool((var._data < 0).any()):
+    elif bool((var._data < 0).any()):
         raise ValueError("var has negative entry/entries")
     if var.shape != input.shape:
         if tuple(input.shape[:-1]) == tuple(var.shape):
