@@ -386,3 +386,27 @@ def test_shape_errors_on_meta_are_the_cpu_errors(op):
             op(symgrad.empty(2, 3, device=device), symgrad.empty(4, device=device))
         errors.append((type(info.value), str(info.value)))
     assert errors[0] == errors[1]
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        lambda x, i, m: x[i],
+        lambda x, i, m: x[:, i],
+        lambda x, i, m: x.masked_fill(m, 0.0),
+        lambda x, i, m: symgrad.where(m, x, 0.0),
+        lambda x, i, m: x.clone().index_put_((i,), symgrad.tensor(1.0)),
+        lambda x, i, m: x.clone().__setitem__(i, 1.0),
+        lambda x, i, m: symgrad.gather(x, 1, i.reshape(2, 1).expand(2, 2)),
+        lambda x, i, m: symgrad.index_select(x, 0, i),
+    ],
+)
+def test_meta_indices_of_a_cpu_tensor_raise(op):
+    # reading the placeholder of a meta index would make up a CPU result
+    x = symgrad.arange(12.0).reshape(3, 4)
+    i = symgrad.zeros(2, dtype=symgrad.int64, device="meta")
+    m = symgrad.zeros(3, 4, dtype=symgrad.bool, device="meta")
+    with pytest.raises(RuntimeError):
+        op(x, i, m)
+    # CPU indices of a meta tensor are fine, as in PyTorch
+    assert meta(3, 4)[symgrad.tensor([0, 2])].shape == (2, 4)

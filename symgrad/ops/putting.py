@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops.indexing import _probe
+from symgrad.ops.indexing import _probe, check_key_device
 from symgrad.ops.inplace import inplace
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -136,6 +136,7 @@ def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = Fa
     tensor([[0., 0., 4.],
             [2., 0., 0.]])
     """
+    check_key_device(input, indices)
     key = _key(input, indices)
     shape = tuple(input.shape)
     target = np.empty(shape, dtype=np.bool_)[key].shape
