@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import mmap
 import operator
+import threading
 from typing import Any
 
 import numpy as np
@@ -223,10 +224,13 @@ class _ZeroPages:
         self.pages: np.ndarray | None = None
         self.used = 0
         self.failed = False
+        self.lock = threading.Lock()
 
     def take(self, nbytes: int) -> np.ndarray | None:
-        if self.failed:
-            return None
+        with self.lock:  # slices never overlap, whichever threads ask
+            return None if self.failed else self._take(nbytes)
+
+    def _take(self, nbytes: int) -> np.ndarray | None:
         if self.pages is None or self.used + nbytes > self.pages.size:
             try:
                 size = max(self.CHUNK, nbytes)
