@@ -10,7 +10,7 @@ from symgrad import dtypes
 from symgrad._assign import warn_copy_construct
 from symgrad._data import check_fits, check_number, int_argument, sizes, to_array
 from symgrad._device import as_device
-from symgrad._meta import meta_array
+from symgrad._meta import NO_DATA, is_meta, meta_array
 from symgrad.random import (
     Generator,
     get_rng_state,
@@ -55,17 +55,15 @@ __all__ = [
 
 
 def _check_device(device: Any) -> Any:
-    """The device checks of the factories that make values (no meta tensors)."""
-    d = as_device(device)
-    if d.type == "meta":
-        raise NotImplementedError(
-            "symgrad makes meta tensors with empty, zeros and ones (device='meta') or with "
-            "t.to('meta'); this factory needs device 'cpu'"
-        )
-    return d
+    """The device a factory makes its tensor on (CPU or meta; other devices raise)."""
+    return as_device(device)
 
 
-def _finish(array: np.ndarray, requires_grad: bool, name: str | None = None) -> Tensor:
+def _finish(
+    array: np.ndarray, requires_grad: bool, name: str | None = None, device: Any = None
+) -> Tensor:
+    if device is not None and device.type == "meta":
+        array = meta_array(array.shape, array.dtype)
     t = Tensor._make(array)
     if type(requires_grad) is not bool:
         raise TypeError(
@@ -76,6 +74,12 @@ def _finish(array: np.ndarray, requires_grad: bool, name: str | None = None) -> 
     if name is not None:
         t.name = name
     return t
+
+
+def _meta_or(d: Any, shape: tuple, dtype: Any, draw: Any) -> np.ndarray:
+    """``draw()`` on the CPU; on the meta device an array of ``shape`` and ``dtype`` with no
+    values, drawing nothing from the generator (as PyTorch)."""
+    return meta_array(shape, dtype) if d.type == "meta" else draw()
 
 
 def tensor(
@@ -99,14 +103,20 @@ def tensor(
     >>> symgrad.tensor(2.0, requires_grad=True, name="a")
     tensor(2., requires_grad=True)
     """
-    _check_device(device)
+    d = _check_device(device)
+    if is_meta(getattr(data, "_data", data)):  # a meta tensor's values: a meta tensor again
+        if device is not None and d.type != "meta":
+            raise NotImplementedError(NO_DATA)
+        d = as_device("meta")
     warn_copy_construct(data)
-    return _finish(to_array(data, dtype), requires_grad, name)
+    return _finish(to_array(data, dtype), requires_grad, name, d)
 
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """``data`` as a tensor, sharing memory with a NumPy array or tensor where possible."""
-    _check_device(device)
+    d = _check_device(device)
+    if d.type == "meta":
+        return (data if isinstance(data, Tensor) else tensor(data, dtype)).to(d, dtype)
     if isinstance(data, Tensor) and (dtype is None or dtypes.as_dtype(dtype) is data.dtype):
         return data
     if isinstance(data, np.ndarray) and (
@@ -190,14 +200,15 @@ def full(
     requires_grad: bool = False,
 ) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value`` (its dtype inferred from the value)."""
-    _check_device(device)
+    d = _check_device(device)
     shape = _shape((size,) if isinstance(size, int) else tuple(size))
     if dtype is None:
         # a fill value is a scalar to PyTorch: NumPy float64 gives the default dtype here
         dtype = dtypes._scalar_dtype(fill_value)
     dtype = dtypes.as_dtype(dtype)
     check_number(fill_value, dtype, "full")
-    return _finish(np.full(shape, fill_value, dtype.numpy), requires_grad)
+    values = _meta_or(d, shape, dtype.numpy, lambda: np.full(shape, fill_value, dtype.numpy))
+    return _finish(values, requires_grad)
 
 
 def eye(
@@ -209,8 +220,11 @@ def eye(
     requires_grad: bool = False,
 ) -> Tensor:
     """The ``n`` x ``m`` identity matrix."""
-    _check_device(device)
-    return _finish(np.eye(n, n if m is None else m, dtype=_float_dtype(dtype)), requires_grad)
+    d = _check_device(device)
+    shape, np_dtype = (n, n if m is None else m), _float_dtype(dtype)
+    return _finish(
+        _meta_or(d, shape, np_dtype, lambda: np.eye(*shape, dtype=np_dtype)), requires_grad
+    )
 
 
 def arange(
@@ -230,7 +244,7 @@ def arange(
     >>> symgrad.arange(4)
     tensor([0, 1, 2, 3])
     """
-    _check_device(device)
+    d = _check_device(device)
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -248,7 +262,7 @@ def arange(
         check_fits(values[[0, -1]] if values.size else values, dtype, "arange()")
     else:
         values = np.arange(start, end, step, dtype=np.float64)
-    return _finish(values.astype(dtype.numpy), requires_grad)
+    return _finish(values.astype(dtype.numpy), requires_grad, None, d)
 
 
 def linspace(
@@ -261,10 +275,11 @@ def linspace(
     requires_grad: bool = False,
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    _check_device(device)
+    d = _check_device(device)
     if steps < 0:
         raise RuntimeError("linspace: number of steps must be non-negative")
-    return _finish(np.linspace(start, end, steps).astype(_float_dtype(dtype)), requires_grad)
+    values = np.linspace(start, end, steps).astype(_float_dtype(dtype))
+    return _finish(values, requires_grad, None, d)
 
 
 def _random_dtype(dtype: Any, op: str) -> np.dtype:
@@ -295,9 +310,10 @@ def rand(
     >>> bool((a == symgrad.rand((2, 3))).all())
     True
     """
-    _check_device(device)
-    d = _random_dtype(dtype, "rand")
-    return _finish(numpy_generator(generator).random(_shape(size)).astype(d), requires_grad)
+    on = _check_device(device)
+    d, shape = _random_dtype(dtype, "rand"), _shape(size)
+    values = _meta_or(on, shape, d, lambda: numpy_generator(generator).random(shape).astype(d))
+    return _finish(values, requires_grad)
 
 
 def randn(
@@ -308,10 +324,12 @@ def randn(
     requires_grad: bool = False,
 ) -> Tensor:
     """Standard normal random values."""
-    _check_device(device)
-    d = _random_dtype(dtype, "randn")
-    values = numpy_generator(generator).standard_normal(_shape(size))
-    return _finish(values.astype(d), requires_grad)
+    on = _check_device(device)
+    d, shape = _random_dtype(dtype, "randn"), _shape(size)
+    values = _meta_or(
+        on, shape, d, lambda: numpy_generator(generator).standard_normal(shape).astype(d)
+    )
+    return _finish(values, requires_grad)
 
 
 def randint(
@@ -325,15 +343,15 @@ def randint(
     requires_grad: bool = False,
 ) -> Tensor:
     """Random integers in ``[low, high)``."""
-    _check_device(device)
+    on = _check_device(device)
     if size is None:
         low, high, size = 0, low, high
     shape = _shape(tuple(size))
-    values = numpy_generator(generator).integers(low, high, shape)
-    return _finish(
-        values.astype((dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy),
-        requires_grad,
+    d = (dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy
+    values = _meta_or(
+        on, shape, d, lambda: numpy_generator(generator).integers(low, high, shape).astype(d)
     )
+    return _finish(values, requires_grad)
 
 
 def randperm(
@@ -352,14 +370,17 @@ def randperm(
     >>> sorted(symgrad.randperm(4).tolist())
     [0, 1, 2, 3]
     """
-    _check_device(device)
+    on = _check_device(device)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"randperm(): argument 'n' must be int, not {type(n).__name__}")
     n = int_argument(int(n), "randperm")
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     d = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
-    return _finish(numpy_generator(generator).permutation(n).astype(d.numpy), requires_grad)
+    values = _meta_or(
+        on, (n,), d.numpy, lambda: numpy_generator(generator).permutation(n).astype(d.numpy)
+    )
+    return _finish(values, requires_grad)
 
 
 def _like(input: Tensor, dtype: Any, device: Any) -> tuple[tuple, Any, Any]:

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._device import as_device
+from symgrad._meta import META_DRAWS, MetaArray
 from symgrad._tracing import TRACE, draw
 from symgrad.tensor import Tensor
 
@@ -118,8 +119,11 @@ class Generator:
 default_generator = Generator()
 
 
-def numpy_generator(generator: Generator | None) -> np.random.Generator:
-    """The NumPy generator behind ``generator`` (the default one for None)."""
+def numpy_generator(generator: Generator | None, like: Any = None) -> np.random.Generator:
+    """The NumPy generator behind ``generator`` (the default one for None); for draws shaped
+    like the meta tensor ``like``, one that draws no values (see ``symgrad._meta``)."""
+    if like is not None and type(like._data) is MetaArray:
+        return META_DRAWS  # type: ignore[return-value]
     if TRACE.log is not None:
         draw()
     if generator is None:

@@ -35,6 +35,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._data import Size
 from symgrad._device import device
+from symgrad._meta import MetaArray, meta_array
 from symgrad.tensor import Tensor
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals"]
@@ -76,12 +77,18 @@ def _rebuild_tensor(
     requires_grad: bool,
 ) -> Tensor:
     d = dtypes._BY_NAME.get(dtype_name) if isinstance(dtype_name, str) else None
-    if d is None or not isinstance(storage, np.ndarray) or storage.dtype != np.uint8:
+    if storage is None and d is not None:  # a meta tensor: a shape and a dtype, no storage
+        array = meta_array(tuple(int(n) for n in shape), d.numpy)
+    elif d is None or not isinstance(storage, np.ndarray) or storage.dtype != np.uint8:
         raise pickle.UnpicklingError(f"not a tensor saved by symgrad.save: dtype {dtype_name!r}")
-    # numpy checks that shape, strides and offset stay inside the storage
-    array = np.ndarray(
-        tuple(int(n) for n in shape), d.numpy, storage, int(offset), tuple(int(s) for s in strides)
-    )
+    else:  # numpy checks that shape, strides and offset stay inside the storage
+        array = np.ndarray(
+            tuple(int(n) for n in shape),
+            d.numpy,
+            storage,
+            int(offset),
+            tuple(int(s) for s in strides),
+        )
     t = Tensor._make(array)
     if requires_grad:
         t.requires_grad = True
@@ -134,6 +141,8 @@ class _Pickler(pickle.Pickler):
 
     def _tensor(self, t: Tensor) -> tuple:
         array = t._data
+        if isinstance(array, MetaArray):  # no values to save
+            return _rebuild_tensor, (None, 0, array.shape, (), t.dtype.name, t._requires_grad)
         root = array
         while isinstance(root.base, np.ndarray):
             root = root.base

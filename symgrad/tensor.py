@@ -16,6 +16,7 @@ import numpy as np
 from symgrad import _version, dtypes
 from symgrad._assign import check_data, check_grad, check_requires_grad
 from symgrad._data import HoldsArray, Size, _wrap_dim, to_array
+from symgrad._meta import MetaArray
 from symgrad._tracing import TRACE, escape
 from symgrad._version import NO_VERSION, Version
 
@@ -290,6 +291,8 @@ class Tensor(HoldsArray):
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
+        if spec and type(self._data) is MetaArray:  # no value to format
+            raise TypeError("unsupported format string passed to Tensor.__format__")
         if self._data.ndim == 0 and spec:
             return format(self._data.item(), spec)
         return repr(self)

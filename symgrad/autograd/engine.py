@@ -231,7 +231,9 @@ class _Run:
             g = g.astype(leaf._data.dtype)
         grad = leaf._grad
         if grad is None:
-            if g.base is not None or id(g) in self.foreign or not g.flags.writeable:
+            if type(g) is not np.ndarray:  # a meta gradient: no values to own
+                pass
+            elif g.base is not None or id(g) in self.foreign or not g.flags.writeable:
                 g = np.array(g)
             self.foreign.add(id(g))
             leaf._grad = Tensor._make(g)
@@ -249,7 +251,7 @@ class _Run:
             self.foreign.add(id(g))
             return g
         with grad_mode.enable_grad():
-            return g.clone() if g._requires_grad else Tensor._make(np.array(g._data))
+            return g.clone() if g._requires_grad else Tensor._make(g._data.copy(order="K"))
 
 
 def _unrecorded(g: Any) -> Any:
@@ -307,7 +309,7 @@ def backward(
         and tensors._data.size == 1
     ):  # loss.backward(): the common case needs none of root_gradients's checks
         roots = [tensors]
-        start = [np.ones(tensors._data.shape, tensors._data.dtype)]
+        start = [np.ones_like(tensors._data)]  # (a meta array for a meta loss)
         if create_graph or dual.active():
             start[0] = Tensor._make(start[0])
     else:

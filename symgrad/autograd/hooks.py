@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._meta import is_meta
 from symgrad.autograd.node import NodeHooks, RemovableHandle, accumulator_of
 from symgrad.tensor import Tensor, bind_methods
 
@@ -109,7 +110,7 @@ def grad_tensor(g: Any, copy: bool = False) -> Tensor:
     caller's tensor owns its values."""
     if isinstance(g, Tensor):
         return g
-    return Tensor._make(np.array(g) if copy else g)
+    return Tensor._make((g.copy() if is_meta(g) else np.array(g)) if copy else g)
 
 
 def checked_hook_result(hook: Any, old: Tensor, new: Any) -> Tensor | None:

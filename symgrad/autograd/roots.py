@@ -64,7 +64,12 @@ def root_gradients(roots: list, grads: list, create_graph: bool) -> list:
                     "grad can be implicitly created only for scalar outputs: the output has shape "
                     f"{list(root.shape)}; pass gradient= (the v of v^T J) with that shape"
                 )
-            g = Tensor._make(np.ones(root.shape, dtype=root._data.dtype))
+            g = Tensor._make(np.ones_like(root._data))  # (a meta array for a meta root)
+        elif g.is_meta != root.is_meta:
+            raise RuntimeError(
+                f"invalid gradient at index {i} - expected device {root.device.type} but got "
+                f"{g.device.type}"
+            )
         elif g.shape != root.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {list(g.shape)} and "

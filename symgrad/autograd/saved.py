@@ -152,7 +152,7 @@ def packed(
 
 def packed_number(value: Any, pack_hook: Any, unpack_hook: Any) -> Packed:
     """A saved Python number packed as the 0-dim tensor PyTorch wraps it in."""
-    p = packed(Tensor._make(np.asarray(value)), pack_hook, unpack_hook)
+    p = packed(Tensor._make(np.asanyarray(value)), pack_hook, unpack_hook)
     p.number = True
     return p
 

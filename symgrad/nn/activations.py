@@ -126,7 +126,7 @@ def hardtanh(
 
 def _int_hardtanh(x: Tensor, bounds: tuple) -> Tensor:
     data = x._data
-    return Tensor._make(np.asarray(A._hardtanh(data, *bounds)).astype(data.dtype))
+    return Tensor._make(np.asanyarray(A._hardtanh(data, *bounds)).astype(data.dtype))
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:

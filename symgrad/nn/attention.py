@@ -71,7 +71,7 @@ def scaled_dot_product_attention(
     weights = ops.matmul(query * factor, key.transpose(-2, -1) * factor)
     if is_causal:
         hidden = np.triu(np.ones((length, source), dtype=bool), 1)
-        weights = weights.masked_fill(creation.tensor(hidden), -math.inf)
+        weights = weights.masked_fill(creation.tensor(hidden, device=query.device), -math.inf)
     elif attn_mask is not None:
         if attn_mask.dtype == creation.tensor(True).dtype:
             weights = weights.masked_fill(attn_mask.logical_not(), -math.inf)

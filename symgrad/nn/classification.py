@@ -12,6 +12,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad import ops as _ops
+from symgrad._meta import check_devices, is_meta, meta_array
 from symgrad._tracing import TRACE, data_params
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.ops import losses as _losses
@@ -109,6 +110,7 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: 
     """``nll_loss`` once its arguments are checked (``r`` the reduction's name)."""
     _check_nll_shapes(input, target)
     _check_nll_target(input, target, weight)
+    check_devices((target, input))
     if _batching.STATE.depth and (
         type(input) is _batching.BatchedTensor or type(target) is _batching.BatchedTensor
     ):
@@ -147,7 +149,7 @@ def _nll_params(
             key = ClassKey(key, target)
     else:
         key = (safe,)  # input[target]: a 0-d index array, so the loss is 0-d
-    denom = float(t.size if elem_w is None else elem_w.sum())
+    denom = float(t.size if elem_w is None or is_meta(t) else elem_w.sum())
     return {"key": key, "weight": elem_w, "denom": denom if denom else float("nan"), "reduction": r}
 
 
@@ -182,6 +184,8 @@ def _nll_targets(
 ) -> tuple:
     """The targets made safe to index with, and the per-element weights (None for unit
     weights with nothing ignored, the fast common case)."""
+    if is_meta(t):  # no values to check or to weigh: the loss is meta whatever they are
+        return t, None if weight is None else meta_array(t.shape, dtype)
     in_range = not t.size or (t.min() >= 0 and t.max() < n_classes)  # cheap test first
     if not in_range:
         outside = (t != ignore_index) & ((t < 0) | (t >= n_classes))
@@ -302,7 +306,7 @@ def _smoothing_term(
         return _batched_smoothing(smooth, target, weight, ignore_index, reduction)
     keep = (target._data != ignore_index).reshape(smooth.shape)
     if not keep.all():
-        smooth = _ops.where(Tensor._make(np.asarray(keep)), smooth, 0.0)
+        smooth = _ops.where(Tensor._make(np.asanyarray(keep)), smooth, 0.0)
     if reduction == "none":
         return smooth
     if reduction == "sum":

@@ -155,7 +155,7 @@ def binary_cross_entropy(
             f"({list(input.shape)}) is deprecated. Please ensure they have the same size."
         )
     data = input._data
-    if data.size and (np.nanmin(data) < 0 or np.nanmax(data) > 1):
+    if data.size and not input.is_meta and (np.nanmin(data) < 0 or np.nanmax(data) > 1):
         raise RuntimeError(
             "all elements of input should be between 0 and 1 (binary_cross_entropy takes "
             "probabilities; for logits use binary_cross_entropy_with_logits)"

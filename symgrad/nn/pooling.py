@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation
+from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_value
 from symgrad.nn.convolution import expand_param
 from symgrad.ops.pooling import constant_pad, max_positions, pick, pool_matrices
@@ -108,7 +109,7 @@ def _max_pick(d, input, k, s, p, dil, out, return_indices):
 
 def _found(find: Any, input: Tensor) -> Tensor:
     """The indices ``find(input's values)`` gives, found afresh by a compiled program."""
-    indices = creation.tensor(find(input._data))
+    indices = creation.tensor(find(stand_in(input._data)), device=input.device)
     if TRACE.log is not None:
         data_value(indices, find, input)
     return indices

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes, random
+from symgrad._meta import ITEM, check_devices, is_meta, meta_array, stand_in
 from symgrad.ops.inplace import _write, inplace
 from symgrad.ops.trilinear import trilinear
 from symgrad.prim import batching as _batching
@@ -23,9 +24,10 @@ def _check_p(p: float) -> None:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-def _keep_mask(shape: tuple, p: float) -> np.ndarray:
-    """True with probability ``1 - p``, drawn from symgrad's generator (``manual_seed``)."""
-    return random.default_generator._rng.random(shape) >= p
+def _keep_mask(input: Tensor, p: float) -> np.ndarray:
+    """True with probability ``1 - p`` in ``input``'s shape, drawn from symgrad's generator
+    (``manual_seed``; nothing is drawn for a meta tensor)."""
+    return random.numpy_generator(None, input).random(tuple(input.shape)) >= p
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -47,7 +49,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if not training or p == 0 or input.numel() == 0:
         return input
     scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
-    factor = _keep_mask(tuple(input.shape), p) * np.asarray(scale, dtype=input._data.dtype)
+    factor = _keep_mask(input, p) * np.asarray(scale, dtype=input._data.dtype)
     mask = Tensor._make(factor.astype(input._data.dtype, copy=False))
     if inplace:
         return _inplace(input, "dropout_", lambda x: x * mask)
@@ -80,7 +82,7 @@ def alpha_dropout(
         return input
     if p == 1:
         return input * 0.0
-    keep = _keep_mask(tuple(input.shape), p).astype(input._data.dtype)
+    keep = _keep_mask(input, p).astype(input._data.dtype)
     a = 1.0 / math.sqrt((_ALPHA**2 * p + 1) * (1 - p))
     mult, shift = _alpha_terms(keep, p, a)
     compute = lambda x: x * Tensor._make(mult) + Tensor._make(shift)  # noqa: E731
@@ -122,6 +124,10 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         classes = Tensor._make(np.arange(num_classes, dtype=np.int64))
         return (tensor.unsqueeze(-1) == classes).to(dtypes.int64)
     t = tensor._data
+    if is_meta(t):  # no values to check; the number of classes can't be read from them
+        if num_classes == -1:
+            raise RuntimeError(ITEM)
+        return Tensor._make(meta_array(t.shape + (num_classes,), np.int64))
     if num_classes == -1:
         if not t.size:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
@@ -192,7 +198,9 @@ def embedding(
         )
     if _batching.any_batched(input, weight) and max_norm is None and not scale_grad_by_freq:
         return _batched_embedding(input, weight, padding_idx)
-    idx = input._data.astype(np.int64)
+    if is_meta(input._data):  # (CPU indices of a meta weight are fine, as in PyTorch)
+        check_devices((weight, input))
+    idx = stand_in(input._data).astype(np.int64)  # (a meta tensor's: zeros, the result is meta)
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         if not weight.shape[1]:
             bad = idx[(idx < 0) | (idx >= n)].flat[0]

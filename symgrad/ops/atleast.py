@@ -126,4 +126,4 @@ def unravel_index(indices: Tensor, shape: Any) -> tuple:
     for n in reversed(dims):
         coords.append(np.mod(flat, n) if n else np.zeros_like(flat))
         flat = np.floor_divide(flat, n) if n else flat
-    return tuple(Tensor._make(np.asarray(c)) for c in reversed(coords))
+    return tuple(Tensor._make(np.asanyarray(c)) for c in reversed(coords))

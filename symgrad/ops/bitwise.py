@@ -56,7 +56,7 @@ def _operands(input: Any, other: Any, name: str, kernel: str, bools: bool) -> tu
 def _binary(ufunc: Any, name: str, kernel: str) -> Any:
     def op(input: Any, other: Any) -> Tensor:
         a, b, _ = _operands(input, other, name, kernel, bools=True)
-        return Tensor._make(np.asarray(ufunc(a, b)))
+        return Tensor._make(np.asanyarray(ufunc(a, b)))
 
     op.__name__ = op.__qualname__ = name
     return op
@@ -101,7 +101,7 @@ def _shift(left: bool, name: str, kernel: str) -> Any:
             out = np.where(inside, np.left_shift(a, amount), 0)
         else:
             out = np.where(inside, np.right_shift(a, amount), np.where(a < 0, -1, 0))
-        return Tensor._make(np.asarray(out).astype(d.numpy, copy=False))
+        return Tensor._make(np.asanyarray(out).astype(d.numpy, copy=False))
 
     op.__name__ = op.__qualname__ = name
     return op
@@ -162,7 +162,7 @@ def logical_xor(input: Any, other: Any) -> Tensor:
     a, b = as_operand(input, "logical_xor"), as_operand(other, "logical_xor")
     a = a._data if isinstance(a, Tensor) else a
     b = b._data if isinstance(b, Tensor) else b
-    return Tensor._make(np.asarray(np.logical_xor(a, b)))
+    return Tensor._make(np.asanyarray(np.logical_xor(a, b)))
 
 
 # -- operators and in-place methods -----------------------------------------------------------

@@ -119,10 +119,12 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """
     target_device, target_dtype, copy = _to_arguments(args, kwargs)
     target_dtype = self.dtype if target_dtype is None else target_dtype
-    if target_device is not None and as_device(target_device) is _META:
-        return _to_meta(self, target_dtype)
+    to_meta = target_device is not None and as_device(target_device) is _META
     if isinstance(self._data, MetaArray):
-        raise NotImplementedError(NO_DATA)
+        if target_device is not None and not to_meta:
+            raise NotImplementedError(NO_DATA)
+    elif to_meta:
+        return _to_meta(self, target_dtype)
     if target_dtype is self.dtype and not copy:
         return self
     if self._requires_grad and not target_dtype.is_floating_point:

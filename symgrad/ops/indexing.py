@@ -20,6 +20,15 @@ from symgrad.tensor import Tensor
 __all__ = ["getitem", "masked_fill"]
 
 
+def check_key_device(input: Tensor, key: Any) -> None:
+    """PyTorch's device error for a meta index of a CPU tensor: its values don't exist, and
+    reading the placeholder would make up a result (CPU indices of a meta tensor are fine)."""
+    if not input.is_meta:
+        for k in key if isinstance(key, (tuple, list)) else (key,):
+            if isinstance(k, Tensor) and k.is_meta:
+                raise RuntimeError("Tensor on device meta is not on the expected device cpu!")
+
+
 def normalize_key(key: Any, shape: tuple) -> Any:
     """A NumPy index from a PyTorch one: tensors become integer or boolean arrays."""
     items = key if isinstance(key, tuple) else (key,)
@@ -134,6 +143,7 @@ def getitem(input: Tensor, key: Any) -> Tensor:
     """``input[key]`` with ints, slices, None, ``...``, integer tensors and boolean masks."""
     if batching.STATE.depth and batched_key(key):  # inside vmap: each element its own tensors
         return batched_getitem(input, key)
+    check_key_device(input, key)
     given, key = key, normalize_key(key, input.shape)
     result = _GETITEM[_kind(key)](input, key=key)
     if TRACE.log is not None:
@@ -231,6 +241,7 @@ _INDEX_PUT = Structural("index_put", _index_put_forward, _index_put_vjp, backwar
 def put(input: Tensor, key: Any, values: Any) -> Tensor:
     """A copy of ``input`` with ``values`` written at ``key``, any key ``x[key]`` takes (out
     of place; ``x[key] = values`` is this written into ``x``)."""
+    check_key_device(input, key)
     values = as_operand(values, "setitem")
     if not isinstance(values, Tensor):
         from symgrad.creation import full
@@ -314,6 +325,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
             f"masked_fill only supports boolean masks, but got mask with dtype {what}; "
             "compare to make one (x > 0)"
         )
+    check_key_device(input, mask)
     m = mask._data
     try:
         shape = np.broadcast_shapes(m.shape, input.shape)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import check_number
+from symgrad._meta import NO_DATA, MetaArray
 from symgrad._tracing import TRACE, write
 from symgrad._version import check_writable
 from symgrad.autograd import dual, grad_mode
@@ -153,9 +154,14 @@ def _check_castable(result: Tensor, x: Tensor, op: str) -> None:
 def _write(x: Tensor, values: np.ndarray, op: str) -> None:
     if TRACE.log is not None:
         write(x, op)
-    result = Tensor._make(np.asarray(values))
+    result = Tensor._make(np.asanyarray(values))
     _check_castable(result, x, op)
     views.check_writable(x)
+    if type(x._data) is MetaArray or type(values) is MetaArray:
+        if type(x._data) is not MetaArray:
+            raise NotImplementedError(NO_DATA)
+        x._counter.value += 1  # a meta tensor: no values to write
+        return
     if not x._data.flags.writeable:
         root, kind, _ = live_aliases(x)
         if root is not None and kind != "alias" and root._data.flags.writeable:
@@ -198,6 +204,11 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             f"Overflow when unpacking long long: can't write {value!r:.30} into a tensor, it "
             "is outside int64's range [-2**63, 2**63 - 1]; write float(n) instead"
         )
+    if isinstance(value, Tensor) and type(value._data) is not type(x._data):
+        if type(value._data) is MetaArray:  # between devices: into meta, never out of it
+            raise NotImplementedError(NO_DATA)
+        if type(x._data) is MetaArray:
+            value = value.to("meta")
     keys = key if isinstance(key, tuple) else (key,)
     tensors = [k for k in keys if isinstance(k, Tensor)]
     batched_key = batching.any_batched(*tensors)  # inside vmap, each element's own places
@@ -332,6 +343,11 @@ def copy_(x: Tensor, src: Any) -> Tensor:
     if batching.any_batched(x, src):
         return inplace(x, "copy_", lambda t: _COPY(t, src), src)
     _check_leaf(x, "copy_")
+    if type(x._data) is not type(src._data):  # between devices: into meta, never out of it
+        if type(src._data) is MetaArray:
+            raise NotImplementedError(NO_DATA)
+        if type(x._data) is MetaArray:
+            src = src.to("meta")
     recording = grad_mode.recording() and (x._requires_grad or src._requires_grad)
     if not recording or not x.dtype.is_floating_point:
         if dual.active():

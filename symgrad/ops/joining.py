@@ -14,7 +14,7 @@ from symgrad.autograd.node import node_class
 from symgrad.ops.shape import _tensor, to_dtype
 from symgrad.prim import tangents
 from symgrad.prim.batching import BatchedTensor
-from symgrad.prim.primitive import Primitive, input_records
+from symgrad.prim.primitive import Primitive, input_records, meta_gradients
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor, _wrap_dim, link_view
@@ -191,6 +191,8 @@ class _Pieces(Primitive):
     def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
         shape, dtype = node._meta[0]
         dim, keys = node.params["dim"], node.params["keys"]
+        if not create_graph and (meta := meta_gradients(node, grads)) is not None:
+            return tuple(meta)
         if not create_graph:
             out = np.zeros(shape, dtype)
             for key, g in zip(keys, grads):

@@ -323,14 +323,14 @@ def _compare(ufunc: Any, name: str) -> Any:
             )
         _check_int_fits(a, b, name)
         _check_int_fits(b, a, name)
-        result = Tensor._make(np.asarray(ufunc(a, b)))
+        result = Tensor._make(np.asanyarray(ufunc(a, b)))
         if TRACE.log is not None:  # symgrad.compile: a mask computed from traced values
             with_origin(prim, (input, other), {}, result)
         return result
 
     prim = Structural(
         name,
-        lambda xp, a, b: np.asarray(ufunc(a, b)),
+        lambda xp, a, b: np.asanyarray(ufunc(a, b)),
         lambda xp, g, ctx: (None, None),
         backward=f"{camel(name)}Backward0",
     )
@@ -365,7 +365,7 @@ def _check_int_fits(number: Any, array: Any, name: str) -> None:
 
 def _predicate(ufunc: Any, name: str) -> Any:
     def op(input: Any) -> Tensor:
-        return Tensor._make(np.asarray(ufunc(_data(input, name))))
+        return Tensor._make(np.asanyarray(ufunc(_data(input, name))))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Element-wise ``{ufunc.__name__}`` (not differentiable)."

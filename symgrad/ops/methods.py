@@ -111,6 +111,7 @@ add, sub, mul, div, pow = (_op(n) for n in ("add", "sub", "mul", "div", "pow"))
 neg, exp, clamp, masked_fill = (_op(n) for n in ("neg", "exp", "clamp", "masked_fill"))
 reshape, transpose, permute = shape.reshape, shape.transpose, shape.permute
 to_dtype = shape.to_dtype
+_own = lambda t, device: t.device if device is None else device  # noqa: E731 (new_*: t's)
 
 
 # -- operators --------------------------------------------------------------------------------
@@ -225,9 +226,8 @@ def _new(make: Any) -> Any:
         requires_grad: bool = False,
         **kwargs: Any,
     ) -> Tensor:
-        return make(
-            self, size, dtype if dtype is not None else self.dtype, device, requires_grad, **kwargs
-        )
+        d = dtype if dtype is not None else self.dtype
+        return make(self, size, d, _own(self, device), requires_grad, **kwargs)
 
     return method
 
@@ -245,7 +245,7 @@ def _new_full(
 
     d = dtype if dtype is not None else self.dtype
     return creation.full(
-        tuple(size), fill_value, dtype=d, device=device, requires_grad=requires_grad
+        tuple(size), fill_value, dtype=d, device=_own(self, device), requires_grad=requires_grad
     )
 
 
@@ -264,7 +264,7 @@ def _new_tensor(
         )
         data = data.detach().numpy()
     d = dtype if dtype is not None else self.dtype
-    return creation.tensor(data, dtype=d, device=device, requires_grad=requires_grad)
+    return creation.tensor(data, dtype=d, device=_own(self, device), requires_grad=requires_grad)
 
 
 def _factory(name: str) -> Any:

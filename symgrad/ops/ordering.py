@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad._data import _wrap_dim
+from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
 from symgrad.ops.tie_order import kth_order, sort_order, topk_order
@@ -221,7 +222,7 @@ def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         n = flat.shape[0]
         if n == 0:  # nan, still connected to the (empty) input
             return flat.sum() * float("nan")
-        out = _MEDIAN_ALL(flat, **_median_all_params(flat._data))
+        out = _MEDIAN_ALL(flat, **_median_all_params(stand_in(flat._data)))
         if TRACE.log is not None:
             data_params(out, _median_all_params, flat)
         return out

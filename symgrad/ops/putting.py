@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.ops.batched_indexing import batched_put
-from symgrad.ops.indexing import _probe
+from symgrad.ops.indexing import _probe, check_key_device
 from symgrad.ops.inplace import inplace
 from symgrad.prim import batching
 from symgrad.prim.structural import Structural
@@ -144,6 +144,7 @@ def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = Fa
     tensor([[0., 0., 4.],
             [2., 0., 0.]])
     """
+    check_key_device(input, indices)
     _check_values(input, values)
     tensors = [i for i in indices if isinstance(i, Tensor)] if _is_key(indices) else []
     if batching.any_batched(input, values, *tensors):  # inside vmap: one scatter

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -289,8 +290,9 @@ def picked(prim: Structural, x: Tensor, dim: int, keepdim: bool, find: Any) -> t
     (int64, ``dim`` kept as size 1), and the indices tensor (``dim`` dropped unless
     ``keepdim``). While ``symgrad.compile`` traces, both are said to come from ``x``'s values,
     so that a compiled program finds the index afresh at every call."""
-    index = find(x._data)
-    indices = Tensor._make(index if keepdim else np.squeeze(index, dim))
+    index = find(stand_in(x._data))
+    indices = index if keepdim else np.squeeze(index, dim)
+    indices = Tensor._make(meta_result(indices) if is_meta(x._data) else indices)
     if TRACE.log is None:
         return prim(x, dim=dim, index=index, keepdim=keepdim), indices
 
@@ -361,7 +363,7 @@ def _arg(input: Tensor, dim: Any, keepdim: bool, arg: Any) -> Tensor:
 
     def find(a: np.ndarray) -> np.ndarray:
         if d is None:
-            return np.asarray(arg(a), dtype=np.int64)
+            return np.asanyarray(arg(a), dtype=np.int64)
         return arg(a, axis=d, keepdims=keepdim).astype(np.int64)
 
     out = Tensor._make(find(input._data))
@@ -389,7 +391,7 @@ def all(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
             input, lambda a, axis: np.all(a, axis=axis, keepdims=keepdim), dim
         )
     axis = None if dim is None else _wrap_dim(dim, input.ndim)
-    return Tensor._make(np.asarray(np.all(input._data, axis=axis, keepdims=keepdim)))
+    return Tensor._make(np.asanyarray(np.all(input._data, axis=axis, keepdims=keepdim)))
 
 
 def any(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
@@ -399,4 +401,4 @@ def any(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
             input, lambda a, axis: np.any(a, axis=axis, keepdims=keepdim), dim
         )
     axis = None if dim is None else _wrap_dim(dim, input.ndim)
-    return Tensor._make(np.asarray(np.any(input._data, axis=axis, keepdims=keepdim)))
+    return Tensor._make(np.asanyarray(np.any(input._data, axis=axis, keepdims=keepdim)))

@@ -104,8 +104,8 @@ def normal(
     m = mean._data if mean_tensor else float(mean)
     s = std._data if std_tensor else float(std)
     shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-    z = numpy_generator(generator).standard_normal(shape)
-    values = np.asarray(m + s * z).astype(d.numpy)
+    z = numpy_generator(generator, tensors[0]).standard_normal(shape)
+    values = np.asanyarray(m + s * z).astype(d.numpy)
     node = (
         "NormalBackward3"
         if mean_tensor and std_tensor
@@ -138,8 +138,8 @@ def _check_p(p: float) -> float:
     return float(p)
 
 
-def _draw(shape: tuple, p: Any, generator: Any, d: dtypes.dtype) -> np.ndarray:
-    return (numpy_generator(generator).random(shape) < p).astype(d.numpy)
+def _draw(x: Tensor, p: Any, generator: Any, d: dtypes.dtype) -> np.ndarray:
+    return (numpy_generator(generator, x).random(tuple(x.shape)) < p).astype(d.numpy)
 
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
@@ -159,17 +159,15 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
         if isinstance(p, Tensor):
             raise TypeError("bernoulli(): p must be a number; use bernoulli(p_tensor) instead")
         # PyTorch records a node without a derivative here; symgrad records nothing
-        return Tensor._make(_draw(input.shape, _check_p(p), generator, input.dtype))
+        return Tensor._make(_draw(input, _check_p(p), generator, input.dtype))
     _floating(input, "bernoulli_tensor_cpu_p_")
     probs = input._data
-    if not bool(((probs >= 0) & (probs <= 1)).all()):
+    if type(probs) is np.ndarray and not bool(((probs >= 0) & (probs <= 1)).all()):
         raise RuntimeError(
             "Expected p_in >= 0 && p_in <= 1 to be true, but got false: bernoulli's input holds "
             "the probabilities, each in [0, 1]"
         )
-    return _sample(
-        (input,), _draw(probs.shape, probs, generator, input.dtype), "BernoulliBackward0"
-    )
+    return _sample((input,), _draw(input, probs, generator, input.dtype), "BernoulliBackward0")
 
 
 def _bernoulli_method(self: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
@@ -184,14 +182,14 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
         probs = np.broadcast_to(p._data, self.shape)
 
         def compute(x: Tensor) -> Tensor:
-            return _sample((x, p), _draw(x.shape, probs, generator, x.dtype), "BernoulliBackward1")
+            return _sample((x, p), _draw(x, probs, generator, x.dtype), "BernoulliBackward1")
 
         return inplace(self, "bernoulli_", compute, p)
     p = _check_p(p)
     return inplace(
         self,
         "bernoulli_",
-        lambda x: _sample((x,), _draw(x.shape, p, generator, x.dtype), "BernoulliBackward2"),
+        lambda x: _sample((x,), _draw(x, p, generator, x.dtype), "BernoulliBackward2"),
     )
 
 
@@ -202,7 +200,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any
     _check_std(std)
 
     def compute(x: Tensor) -> Tensor:
-        z = numpy_generator(generator).standard_normal(x.shape)
+        z = numpy_generator(generator, x).standard_normal(x.shape)
         return _sample((x,), (mean + std * z).astype(x._data.dtype), "NormalBackward0")
 
     return inplace(self, "normal_", compute)
@@ -221,7 +219,7 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
         )
 
     def compute(x: Tensor) -> Tensor:
-        u = numpy_generator(generator).random(x.shape)
+        u = numpy_generator(generator, x).random(x.shape)
         return _sample((x,), (a + (b - a) * u).astype(x._data.dtype), "UniformBackward0")
 
     return inplace(self, "uniform_", compute)

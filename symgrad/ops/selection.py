@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import _wrap_dim
+from symgrad._meta import stand_in
 from symgrad._std_sort import nth_element, std_sort
 from symgrad._tracing import TRACE, data_params
 from symgrad.ops.ordering import _RETURNS, _order, _return_type, _shared_jvp, _shared_vjp
@@ -177,7 +178,7 @@ def _nanmedian_all(input: Tensor) -> Tensor:
         if data.dtype.kind != "f":
             return Tensor._make(np.array(np.iinfo(data.dtype).min, dtype=data.dtype))
         return flat.sum() * float("nan")
-    out = _NANMEDIAN_ALL(flat, **_nanmedian_all_params(data))
+    out = _NANMEDIAN_ALL(flat, **_nanmedian_all_params(stand_in(data)))
     if TRACE.log is not None:
         data_params(out, _nanmedian_all_params, flat)
     return out

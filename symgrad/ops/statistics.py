@@ -31,9 +31,9 @@ def _weights(fweights: Any, aweights: Any, n: int) -> Any:
         raise RuntimeError(
             f"cov(): expected aweights to have floating point dtype but got {aweights.dtype}"
         )
-    if fweights is not None and bool((fweights._data < 0).any()):
+    if fweights is not None and not fweights.is_meta and bool((fweights._data < 0).any()):
         raise RuntimeError("cov(): fweights cannot be negative")
-    if aweights is not None and bool((aweights._data < 0).any()):
+    if aweights is not None and not aweights.is_meta and bool((aweights._data < 0).any()):
         raise RuntimeError("cov(): aweights cannot be negative")
     if fweights is None:
         return aweights

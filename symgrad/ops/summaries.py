@@ -50,9 +50,11 @@ def isclose(
     """
     a, b = _pair(input, other, "isclose")
     if a.dtype.kind == "b" and b.dtype.kind == "b":
-        return Tensor._make(np.asarray(a == b))
+        return Tensor._make(np.asanyarray(a == b))
     with np.errstate(invalid="ignore"):
-        return Tensor._make(np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+        return Tensor._make(
+            np.asanyarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+        )
 
 
 def allclose(
@@ -74,7 +76,7 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
         count = lambda a, axis: np.count_nonzero(a, axis=axis)  # noqa: E731
         return batching.on_values(input, count, dim).to(dtypes.int64)
     axis = None if dim is None else tuple(_wrap_dim(d, input.ndim) for d in np.atleast_1d(dim))
-    return Tensor._make(np.asarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
+    return Tensor._make(np.asanyarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
 
 
 def _nansum_forward(xp: Any, a: Any, dim: Any, keepdim: bool, present: np.ndarray) -> Any:

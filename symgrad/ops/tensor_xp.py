@@ -24,11 +24,11 @@ __all__ = [
 
 
 def xp_constant(a: np.ndarray) -> Tensor:
-    return Tensor._make(np.asarray(a))
+    return Tensor._make(np.asanyarray(a))
 
 
 def xp_count(mask: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    return Tensor._make(np.asarray(np.sum(mask._data, axis=dim, keepdims=keepdim), np.float64))
+    return Tensor._make(np.asanyarray(np.sum(mask._data, axis=dim, keepdims=keepdim), np.float64))
 
 
 def xp_prod_others(a: Tensor, dim: Any) -> Tensor:

@@ -15,6 +15,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast
+from symgrad._meta import MetaArray, check_devices, meta_array
 from symgrad._silent import silencer
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.prim import tangents
@@ -58,6 +59,8 @@ class Application:
                 t = type(a)
                 if t is Tensor:
                     d = a._data
+                    if type(d) is not np.ndarray:
+                        break  # a meta tensor: the general path
                     if dtype is None:
                         dtype = d.dtype
                     elif d.dtype != dtype:
@@ -112,6 +115,8 @@ class Application:
             # integers are computed in the result's floating type, as PyTorch does (NumPy
             # would use float16 for int8, and wrap -x of a uint8)
             datas = [_as_float(d, dtype) for d in datas]
+        if _has_meta(datas) and check_devices(args):
+            return self._finish_meta(args, datas, params, requires, dtype)
         try:
             out = self.numeric(*datas, *params)
         except ValueError:
@@ -136,6 +141,20 @@ class Application:
         if _dual_state.level is not None and dual.active():
             return tangents.propagate(self, args, params, result)
         return result
+
+    def _finish_meta(
+        self, args: tuple, datas: list, params: tuple, requires: bool, dtype: np.dtype
+    ) -> Tensor:
+        """The meta tensor of the result's shape and dtype, with the node recorded."""
+        try:
+            shape = np.broadcast_shapes(*(np.shape(d) for d in datas))
+        except ValueError:
+            check_broadcast(self.name, datas)  # PyTorch's RuntimeError
+            raise
+        out = meta_array(shape, dtype)
+        if requires and _grad_state.enabled:
+            return recorded(self, args, params, out)
+        return Tensor._make(out)
 
     def _result_dtype(self, args: tuple) -> np.dtype:
         # fast path: floating tensors of one dtype, with Python numbers (which never upcast)
@@ -166,6 +185,13 @@ def _plain(params: tuple) -> bool:
         if t is not float and t is not int:
             return False
     return True
+
+
+def _has_meta(datas: list) -> bool:
+    for d in datas:
+        if type(d) is MetaArray:
+            return True
+    return False
 
 
 def _as_float(data: Any, dtype: np.dtype) -> Any:

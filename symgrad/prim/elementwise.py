@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad._meta import MetaArray, meta_array
 from symgrad._silent import quiet, silencer
 from symgrad.autograd.node import Node, node_class
 from symgrad.autograd.saved_names import add_saved_properties
@@ -273,6 +274,11 @@ class Elementwise(Application, Primitive):
             xs.append(s._data if isinstance(s, Tensor) else s)
         out = node._out if node._packed is None else node._packed.output(node)
         params, meta, kernels = node.params, node._meta, self._vjp_kernels
+        if type(g) is MetaArray:  # a meta tensor's gradients: the inputs' shapes and dtypes
+            return [
+                None if fn is None else meta_array(*meta[i])
+                for i, (fn, _) in enumerate(node.next_functions)
+            ]
         result = []
         for i, (fn, _) in enumerate(node.next_functions):
             if fn is None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._meta import is_meta, meta_result
 from symgrad._silent import quiet
 from symgrad._tracing import TRACE, traced_outputs
 from symgrad.autograd import dual, grad_mode
@@ -24,7 +25,7 @@ from symgrad.autograd.node import node_class
 from symgrad.autograd.saved import ACTIVE as hooks_active
 from symgrad.autograd.saved_names import pack_node
 from symgrad.prim.numpy_xp import NP, reduce_to
-from symgrad.prim.primitive import Ctx, Primitive, _as_input_tensor, input_records
+from symgrad.prim.primitive import Ctx, Primitive, _as_input_tensor, input_records, meta_gradients
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
@@ -82,6 +83,8 @@ class Factorization(Primitive):
     # -- recording ------------------------------------------------------------------------------
     def __call__(self, tensor: Tensor, **params: Any) -> tuple:
         arrays = tuple(np.asarray(a) for a in self.kernel(tensor._data, **params))
+        if is_meta(tensor._data):  # shapes and dtypes only
+            arrays = meta_result(arrays)
         if grad_mode.recording() and tensor._requires_grad:
             edges, saved, versions, meta, consts, held = input_records((tensor,), (True,))
             node = self.node_class(len(arrays))(
@@ -134,6 +137,8 @@ class Factorization(Primitive):
 
     # -- the backward rule -----------------------------------------------------------------------
     def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
+        if not create_graph and (meta := meta_gradients(node, grads)) is not None:
+            return tuple(meta)
         if self.check is not None:
             self.check(node, grads)
         (a,) = node._unpack()

@@ -36,7 +36,7 @@ def scatter_add(out: np.ndarray, dim: int, index: np.ndarray, g: Any) -> np.ndar
 
 def reduce_to(g: Any, shape: tuple, dtype: np.dtype) -> np.ndarray:
     """Sum a broadcast gradient back to ``shape`` and cast it to the input's dtype."""
-    if type(g) is not np.ndarray:
+    if not isinstance(g, np.ndarray):  # (a meta array is a subclass, kept)
         g = np.asarray(g)
     if g.shape != shape:
         g = sum_to_numpy(g, shape)

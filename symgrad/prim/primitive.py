@@ -17,6 +17,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import cannot_convert, int_argument
+from symgrad._meta import MetaArray, meta_array
 from symgrad._tracing import TRACE, traced
 from symgrad.autograd.node import accumulator_of, node_class
 from symgrad.autograd.saved import ACTIVE as _hooks_active
@@ -36,6 +37,7 @@ __all__ = [
     "int_overflow",
     "reduce_to",
     "sum_to_numpy",
+    "meta_gradients",
 ]
 
 
@@ -139,6 +141,8 @@ class Primitive:
             ctx = Ctx(saved, out, None, needs, node.params, meta=meta)
             result = self.vjp(INTERPRETERS.tensor, grads[0], ctx)
             return tuple(_as_input_tensor(r, n, m) for r, n, m in zip(result, needs, meta))
+        if _any_meta(grads):  # meta gradients: the inputs' shapes and dtypes, no values
+            return [meta_array(*m) if n else None for n, m in zip(needs, meta)]
         inputs = [s._data if isinstance(s, Tensor) else s for s in saved]
         result = self.vjp(NP, grads[0], Ctx(inputs, out_array, None, needs, node.params, 0, meta))
         # this runs once per node of every backward pass: no call where the shape fits
@@ -178,6 +182,25 @@ class Primitive:
     def text(self, node: Any, names: list, symbols: list, outs: list, outputs: list, args: list):
         """The forward formula lines and, per input, the derivative label of a picture."""
         return [], []
+
+
+def meta_gradients(node: Any, grads: Any) -> list | None:
+    """When a gradient reaching ``node`` is a meta array: meta gradients of the inputs'
+    shapes and dtypes for the inputs that need one (the rule is not run: there are no values).
+    None otherwise."""
+    if not _any_meta(grads):
+        return None
+    return [
+        None if fn is None else meta_array(*m)
+        for (fn, _), m in zip(node.next_functions, node._meta)
+    ]
+
+
+def _any_meta(grads: list) -> bool:
+    for g in grads:
+        if type(g) is MetaArray:
+            return True
+    return False
 
 
 def _as_input_tensor(g: Any, need: bool, meta: Any) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad._meta import MetaArray, check_devices, meta_result
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import node_class
@@ -162,9 +163,9 @@ class Structural(Primitive):
     def record(self, tensors: tuple, params: dict, out: Any) -> Tensor:
         """The result tensor of ``out``, the forward's value for ``tensors`` and ``params``,
         with this primitive's node recorded when grad mode and the inputs call for one."""
-        if type(out) is not np.ndarray:
-            out = np.asarray(out)
-        if _anomaly_state.enabled:
+        if type(out) is not np.ndarray or _any_meta(tensors):
+            out = _as_output(out, tensors)
+        if _anomaly_state.enabled and type(out) is np.ndarray:
             anomaly.check_forward(self, out, tensors, params)
         if _grad_state.enabled and _any_requires_grad(tensors):
             result = recorded(self, tensors, params, out)
@@ -177,6 +178,21 @@ class Structural(Primitive):
         if _dual_state.level is not None and dual.active():
             return tangents.propagate(self, tensors, params, result)
         return result
+
+
+def _any_meta(tensors: tuple) -> bool:
+    for t in tensors:
+        if type(getattr(t, "_data", None)) is MetaArray:
+            return True
+    return False
+
+
+def _as_output(out: Any, tensors: tuple) -> np.ndarray:
+    """``out`` as an array: a meta array when an input is a meta tensor (PyTorch's error
+    when meta and CPU tensors meet)."""
+    if check_devices(tensors):
+        return meta_result(out)
+    return np.asarray(out)
 
 
 def _any_requires_grad(tensors: tuple) -> bool:

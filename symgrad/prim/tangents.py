@@ -81,7 +81,7 @@ def fitted(tangent: Any, result: Tensor) -> Tensor | None:
     if tangent is None:
         return None
     if not isinstance(tangent, Tensor):
-        tangent = Tensor._make(np.asarray(tangent, dtype=result._data.dtype))
+        tangent = Tensor._make(np.asanyarray(tangent, dtype=result._data.dtype))
     if tangent.shape != result.shape:
         tangent = tangent.expand(result.shape).clone()
     if tangent._data.dtype != result._data.dtype:

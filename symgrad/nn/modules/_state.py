@@ -13,6 +13,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._device import device
+from symgrad._meta import NO_DATA
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
@@ -132,6 +133,13 @@ def load_state_dict(module: Any, state: Any, strict: bool, assign: bool) -> _Inc
     return _IncompatibleKeys(missing, unexpected)
 
 
+_META_NO_OP = (
+    "for {key}: copying from a non-meta parameter in the checkpoint to a meta parameter in the "
+    "current model, which is a no-op. (Did you mean to pass `assign=True` to assign items in the "
+    "state dictionary to their corresponding key in the module instead of copying them in place?)"
+)
+
+
 def _load_one(m: Any, state: dict, prefix: str, assign: bool, out: tuple) -> None:
     """One module's own tensors (PyTorch's ``_load_from_state_dict``)."""
     missing, unexpected, errors = out
@@ -159,6 +167,8 @@ def _load_one(m: Any, state: dict, prefix: str, assign: bool, out: tuple) -> Non
             continue
         with no_grad():
             if not assign:
+                if param.is_meta and not value.is_meta:
+                    warnings.warn(_META_NO_OP.format(key=key), UserWarning, stacklevel=4)
                 param.copy_(value)
             elif isinstance(param, Parameter):
                 setattr(m, name, Parameter(value, param.requires_grad))
@@ -218,6 +228,41 @@ def wants_meta(args: tuple, kwargs: dict) -> bool:
         or (isinstance(a, Tensor) and a.is_meta)
         for a in targets
     )
+
+
+def check_leaves_meta(module: Any, args: tuple, kwargs: dict) -> None:
+    """PyTorch's error for moving a module with meta tensors to the CPU by copying."""
+    targets = [kwargs.get("device"), *args]
+    if not any(isinstance(a, (str, device)) for a in targets):
+        return
+    for m in module.modules():
+        for t in (*m._parameters.values(), *m._buffers.values()):
+            if t is not None and t.is_meta:
+                raise NotImplementedError(
+                    f"{NO_DATA} Please use symgrad.nn.Module.to_empty() instead of "
+                    "symgrad.nn.Module.to() when moving module from meta to a different device."
+                )
+
+
+def to_empty(module: Any, target: Any, recurse: bool) -> Any:
+    """Replace ``module``'s parameters, their gradients and its buffers by new tensors of the
+    same shapes and dtypes on ``target`` (zeros on the CPU), in place."""
+    from symgrad.creation import empty
+
+    def fresh(t: Tensor) -> Tensor:
+        return empty(tuple(t.shape), dtype=t.dtype, device=target)
+
+    for m in module.modules() if recurse else (module,):
+        for p in m._parameters.values():
+            if p is not None:
+                with no_grad():
+                    p.data = fresh(p)
+                    if p._grad is not None:
+                        p._grad = fresh(p._grad)
+        for name, b in m._buffers.items():
+            if b is not None:
+                m._buffers[name] = fresh(b)
+    return module
 
 
 def to_meta(module: Any, dtype: Any) -> Any:

@@ -339,10 +339,26 @@ class Module:
         dtype = _state.target_dtype(args, kwargs)
         if _state.wants_meta(args, kwargs):
             return _state.to_meta(self, dtype)
+        _state.check_leaves_meta(self, args, kwargs)
         return _state.convert(self, dtype)
 
+    def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
+        """Give the parameters and buffers new, uninitialised tensors of the same shapes and
+        dtypes on ``device`` (zeros on the CPU): how a module built on ``'meta'`` gets
+        memory; initialise them next (``reset_parameters``). Returns ``self``.
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> layer = symgrad.nn.Linear(2, 3, device="meta").to_empty(device="cpu")
+        >>> layer.weight.device, layer.weight.shape
+        (device(type='cpu'), symgrad.Size([3, 2]))
+        """
+        return _state.to_empty(self, device, recurse)
+
     def cpu(self) -> Module:
-        """``self`` (parameters always live on the CPU)."""
+        """``self`` (parameters live on the CPU; a meta module raises, see ``to_empty``)."""
+        _state.check_leaves_meta(self, ("cpu",), {})
         return self
 
     def double(self) -> Module:

@@ -166,7 +166,7 @@ class RNNBase(Module):
         lead = (layers,) if batch is None else (layers, batch)
 
         def zeros(size: int) -> Tensor:
-            return creation.zeros(lead + (size,), dtype=input.dtype)
+            return creation.zeros(lead + (size,), dtype=input.dtype, device=input.device)
 
         if hx is None:
             return (
@@ -377,7 +377,7 @@ class RNNCellBase(Module):
             )
         batched = input.ndim == 2
         x = input if batched else input.unsqueeze(0)
-        zeros = creation.zeros(x.shape[0], self.hidden_size, dtype=x.dtype)
+        zeros = creation.zeros(x.shape[0], self.hidden_size, dtype=x.dtype, device=x.device)
         if hx is None:
             hx = (zeros, zeros) if self.mode == "LSTM" else zeros
         elif not batched:
