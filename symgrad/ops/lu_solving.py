@@ -12,7 +12,9 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._meta import MetaArray
 from symgrad._tracing import TRACE, data_params, data_value
+from symgrad.creation import empty
 from symgrad.ops.determinants import array_dtype, return_type
 from symgrad.ops.lu_factorization import _band, _factors, _mT, _right_solve, lu
 from symgrad.prim import lu_kernels
@@ -53,6 +55,8 @@ def _pivots(op: str, LU: Any, pivots: Any) -> np.ndarray:
             "linalg.lu_factor returned with it"
         )
     piv = pivots._data
+    if isinstance(piv, MetaArray):  # no values to check
+        return piv
     if piv.size and (piv.min() < 1 or piv.max() > m):
         raise RuntimeError(
             "pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive."
@@ -119,6 +123,12 @@ def lu_unpack(
     """
     piv = _pivots("lu_unpack", LU_data, LU_pivots)
     _, low, up = _UNPACK(LU_data, unpack_data=bool(unpack_data))
+    if isinstance(piv, MetaArray):  # P of a meta factorization: its shape, as PyTorch's
+        m = LU_data.shape[-2]
+        shape = tuple(LU_data.shape[:-2]) + (m, m) if unpack_pivots else (0,)
+        return return_type("lu_unpack", ("P", "L", "U"))(
+            empty(shape, dtype=LU_data.dtype, device="meta"), low, up
+        )
     p = Tensor._make(_permutation(LU_data._data, piv, bool(unpack_pivots)))
     if TRACE.log is not None:  # a compiled program finds P afresh from the pivots
         data_value(p, lambda lu, q: _permutation(lu, q, bool(unpack_pivots)), LU_data, LU_pivots)

@@ -61,6 +61,11 @@ class Graph:
         self.known = _known_tensors(root, named)
         self.values: dict[Any, Any] = {}  # also when hidden: they give the shapes
         self.names = intermediate_names(root, overrides)
+        # a named tensor's array -> (its label, the tensor): a view of it that an op made
+        # without a graph (matmul's unsqueeze of a vector) is drawn as the tensor itself
+        self._arrays = {
+            id(t._data): (overrides[key_of(t)], t) for t in named if key_of(t) in overrides
+        }
         if root.grad_fn is None:
             self._leaf_box(root)
             return
@@ -113,6 +118,11 @@ class Graph:
             return key
         # the automatic symbol is taken in the order the replay meets leaves, so it agrees
         name = self.overrides.get(key) or leaf_name(t)
+        data = t._data
+        if name is None and not t._requires_grad:
+            found = self._arrays.get(id(getattr(data, "base", None)))
+            if found is not None and found[1].numel() == t.numel():
+                name, data = found[0], found[1]._data
         symbol = None
         if name is None and t.numel() == 1:  # an unnamed one-element constant is a number
             value = np.asarray(t._data).reshape(())[()]
@@ -122,7 +132,7 @@ class Graph:
             name = f"const{self.constants}"
         kind = "leaf" if t._requires_grad else "constant"
         kind = "output" if key == self.root_key else kind
-        self.boxes[key] = Box(f"t{len(self.boxes)}", name, kind, t._data, t._grad, symbol)
+        self.boxes[key] = Box(f"t{len(self.boxes)}", name, kind, data, t._grad, symbol)
         self.values[key] = t
         return key
 

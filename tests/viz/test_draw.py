@@ -283,7 +283,14 @@ def test_one_layer_network():
     net = one_layer_network()
     picture = parse(draw(net["loss"], names=net).source)
     boxes = by_name(picture)
-    for op in ("MmBackward0", "AddBackward0", "BinaryCrossEntropyWithLogitsBackward0"):
+    # x @ w of a vector: PyTorch's unsqueeze, mm, squeeze; the unsqueezed x is drawn as x
+    ops = (
+        "MmBackward0",
+        "SqueezeBackward4",
+        "AddBackward0",
+        "BinaryCrossEntropyWithLogitsBackward0",
+    )
+    for op in ops:
         assert op in boxes
     assert "v1 = x @ w" in boxes["MmBackward0"]
     assert (
@@ -291,9 +298,10 @@ def test_one_layer_network():
         in boxes["BinaryCrossEntropyWithLogitsBackward0"]
     )
     labels = edge_labels(picture)
-    assert "∂v1[j]/∂w[k,j] = x[k]" in labels
+    assert "∂v1[i,j]/∂w[k,j] = x[i,k]" in labels
+    assert "∂v2/∂v1 = 1 for each element it copies" in labels
     assert "∂loss/∂z = (-y + 1 - exp(-z)/(1 + exp(-z)))/3" in labels
-    assert {"∂z/∂b = 1", "∂z/∂v1 = 1"} <= set(labels)
+    assert {"∂z/∂b = 1", "∂z/∂v2 = 1"} <= set(labels)
     assert "leaf · shape [5, 3]" in boxes["w"] and "shape [3]" in boxes["z"][1]
     assert boxes["x"] == ["x", "[1, 1, 1, 1, 1]"] and boxes["y"] == ["y", "[0, 0, 0]"]
     grad_b = ", ".join(
@@ -311,8 +319,11 @@ def test_matrix_product_derivatives_in_index_notation():
     labels = edge_labels(parse(draw((X @ W).sum()).source))
     assert "∂v1[i,j]/∂W[k,j] = X[i,k]" in labels
     assert "∂y/∂v1 = 1 for each element" in labels
+    # a batch times a matrix: PyTorch folds the batch into the rows of one mm (a view of B)
     batched = symgrad.tensor(np.random.randn(2, 4, 3), requires_grad=True, name="B")
-    assert "∂y[b,i,j]/∂B[b,i,k] = W[k,j]" in draw(batched @ W).source
+    folded = draw(batched @ W).source
+    assert "∂v2[i,j]/∂v1[i,k] = W[k,j]" in folded
+    assert "∂v1/∂B = 1 for each element it copies" in folded
 
 
 OPERATIONS = {
