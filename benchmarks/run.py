@@ -42,8 +42,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--case",
         action="append",
-        choices=[c.key for c in CASES],
-        help="run only this case (repeatable); default: all",
+        choices=[c.key for c in CASES] + ["w6"],
+        help="run only this case (repeatable; w6: the closed-form gradient, traced, compiled "
+        "and evaluated, timed by benchmarks/symbolic.py); default: all",
     )
     parser.add_argument(
         "--rounds",
@@ -188,6 +189,17 @@ def write_json(path: str, header: list[str], results: list[Result]) -> None:
         json.dump({"header": header, "cases": cases}, f, indent=1)
 
 
+def w6_table(rounds: int) -> list[str]:
+    """W6: trace the 200-term sum, take its closed-form gradient, compile and evaluate it, on
+    each way symgrad offers (process CPU time, median of ``rounds``; see symbolic.py)."""
+    import symbolic  # the symgrad imported above is the one it times
+
+    symbolic.clock = symbolic.CLOCK["cpu"]
+    rows = symbolic.w6_case(rounds)
+    title = f"\nW6, closed-form gradient: CPU seconds, median of {rounds} runs"
+    return [title, *symbolic.table(rows)]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; with ``--threads`` the process first restarts itself (see
     :func:`pin_threads`), with the command line it was started with."""
@@ -214,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(case_table(CASES.index(case) + 1, results[-1])), flush=True)
     print()
     print("\n".join(targets_table(results)))
+    if args.case is None or "w6" in args.case:
+        print("\n".join(w6_table(settings.rounds)), flush=True)
     print(f"\ntotal {time.perf_counter() - start:.1f} s")
     if args.json:
         write_json(args.json, header, results)
