@@ -54,17 +54,24 @@ def _power(x: Any, e: Any) -> Any:
     """``x ** e`` as PyTorch computes it for a number exponent: 0.5 and -0.5 are ``sqrt`` and
     ``1 / sqrt`` (so (-0.0) ** -0.5 is -inf and (-inf) ** 0.5 nan), 2, 3 and -2 products."""
     if np.ndim(e) == 0 and np.result_type(x).kind == "f":
-        if e == 0.5:
-            return np.sqrt(x)
-        if e == -0.5:
-            return 1 / np.sqrt(x)
-        if e == 2:
-            return x * x
-        if e == 3:
-            return x * x * x
-        if e == -2:
-            return 1 / (x * x)
+        return _special_power(x, e, np.sqrt, np.power)
     return np.power(x, e)
+
+
+def _special_power(x: Any, e: Any, sqrt: Any, power: Any) -> Any:
+    """``x ** e`` with PyTorch's special exponents, on ``sqrt`` and ``power`` of NumPy or of
+    the ``math`` module."""
+    if e == 0.5:
+        return sqrt(x)
+    if e == -0.5:
+        return 1 / sqrt(x)
+    if e == 2:
+        return x * x
+    if e == 3:
+        return x * x * x
+    if e == -2:
+        return 1 / (x * x)
+    return power(x, e)
 
 
 def _any(*conditions: Any) -> Any:
@@ -170,17 +177,7 @@ def _scalar_power(x: float, e: float) -> float:
     """:func:`_power` on floats: where NumPy would answer nan or inf (a negative base to a
     fractional power, zero to a negative one), ``math`` raises ValueError or
     ZeroDivisionError."""
-    if e == 0.5:
-        return math.sqrt(x)
-    if e == -0.5:
-        return 1 / math.sqrt(x)
-    if e == 2:
-        return x * x
-    if e == 3:
-        return x * x * x
-    if e == -2:
-        return 1 / (x * x)
-    return math.pow(x, e)
+    return _special_power(x, e, math.sqrt, math.pow)
 
 
 def scalar_lambdify(args: Sequence[Any], expr: Any) -> Callable:

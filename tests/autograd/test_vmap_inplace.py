@@ -8,7 +8,6 @@ a result whose shape depends on each element's values), symgrad raises the same 
 
 from __future__ import annotations
 
-import importlib
 import warnings
 
 import numpy as np
@@ -17,29 +16,7 @@ import pytest
 import symgrad
 from symgrad import func
 from symgrad.nn import functional as F
-
-R = np.random.default_rng(12)
-B = 3
-
-
-@pytest.fixture
-def no_loop(monkeypatch):
-    """Any fallback to a loop warns, and the warning is an error here."""
-    monkeypatch.setattr(importlib.import_module("symgrad.func.vmap"), "_warned_loop", [False])
-    monkeypatch.setattr(importlib.import_module("symgrad.prim.batch_rules"), "_warned", set())
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        yield
-
-
-def _ints(high, shape, batch=True):
-    return R.integers(0, high, size=((B,) if batch else ()) + shape)
-
-
-def _unique_rows(high, k, rows, batch=True):
-    """Indices without repeats along the last dimension (writes then never race)."""
-    lead = ((B,) if batch else ()) + (rows,)
-    return np.argsort(R.random(lead + (high,)), axis=-1)[..., :k]
+from tests.autograd.test_vmap_selection import B, R, _ints, _unique_rows
 
 
 def _written(write):

@@ -5,9 +5,6 @@ Each runs once on the whole batch (no loop warning), equal to the per-element lo
 
 from __future__ import annotations
 
-import importlib
-import warnings
-
 import numpy as np
 import pytest
 
@@ -18,16 +15,6 @@ from symgrad.nn import functional as F
 R = np.random.default_rng(1)
 B = 3
 CLASS_W = [1.0, 2.0, 0.5, 3.0]
-
-
-@pytest.fixture
-def no_loop(monkeypatch):
-    """Any fallback to a loop warns, and the warning is an error here."""
-    monkeypatch.setattr(importlib.import_module("symgrad.func.vmap"), "_warned_loop", [False])
-    monkeypatch.setattr(importlib.import_module("symgrad.prim.batch_rules"), "_warned", set())
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        yield
 
 
 def _ints(high, shape, batch=True):
@@ -444,3 +431,17 @@ def test_jacobians_and_hessians_inside_vmap_through_selection_ops(no_loop):
         batched = func.vmap(transform(fn))(x, i)
         loop = symgrad.stack([transform(fn)(a, j) for a, j in zip(x, i)])
         np.testing.assert_allclose(batched.numpy(), loop.numpy(), atol=1e-12)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known bug: under vmap, a sample whose targets are all ignored gets nan gradients "
+    "from the weighted, label-smoothed cross_entropy rule; PyTorch (and symgrad without vmap) "
+    "give zeros",
+)
+def test_all_ignored_sample_has_zero_gradient_under_vmap():
+    fn = INDEXED["cross_entropy_smoothing_weighted_ignored"][0]
+    x = symgrad.tensor(R.normal(size=(2, 3, 4)))
+    targets = symgrad.tensor([[-100, -100, -100], [1, -100, 2]])
+    grads = func.vmap(func.grad(lambda a, t: fn(symgrad, a, t)))(x, targets)
+    np.testing.assert_array_equal(grads[0].numpy(), np.zeros((3, 4)))
