@@ -173,7 +173,10 @@ def _batched_nll_loss(
     if r == "mean":  # each element's total weight: the loss of log-probabilities all -1
         minus_one = Tensor._make(np.full(tuple(x.shape), -1.0, dtype=input.dtype.numpy))
         weights = _nll_loss(minus_one, t, weight, ignore_index, "none")
-        losses = losses / weights.reshape((size, -1)).sum(1)
+        denom = weights.reshape((size, -1)).sum(1)
+        # an element whose targets are all ignored: nan, with a gradient of 0, as PyTorch's
+        safe = _ops.where(denom > 0, denom, 1.0)
+        losses = _ops.where(denom > 0, losses / safe, float("nan"))
     elif r == "none":
         losses = losses.reshape((size,) + tuple(target.shape))
     return _batching.wrap_level(losses, level)
@@ -314,5 +317,5 @@ def _smoothing_term(
     kept = target._data[keep]
     denom = float(weight._data[kept].sum()) if weight is not None else float(kept.size)
     if not denom:  # every target ignored: the mean is nan and its gradient 0, as PyTorch's
-        return smooth.sum() * 0.0 + float("nan")
+        return (smooth.sum() * 0.0).detach() + float("nan")
     return smooth.sum() / denom

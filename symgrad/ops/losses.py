@@ -188,6 +188,10 @@ def _nll_grad(xp: Any, g: Any, shape: tuple, params: dict) -> Any:
         picked = g / xp.constant(float(params["denom"])) if mean else g
         return xp.index_put_zeros(shape, key, -picked, True)
     coef = -weight
+    if mean and params["denom"] != params["denom"]:
+        # every target ignored: PyTorch's gradient is 0, whatever gradient flows in (nan,
+        # from the nan mean itself)
+        return xp.index_put_zeros(shape, key, xp.constant(np.zeros_like(weight)), True)
     if mean:
         # ignored targets (weight 0) get 0 even when all are ignored and the mean is nan,
         # as in PyTorch: one padding-only batch must not turn every gradient into nan

@@ -16,7 +16,11 @@ import pytest
 import symgrad
 from symgrad import func
 from symgrad.nn import functional as F
-from tests.autograd.test_vmap_selection import B, R, _ints, _unique_rows
+
+try:  # tests/ is on sys.path when pytest imports the test packages from their root directory
+    from autograd.test_vmap_selection import B, R, _ints, _unique_rows
+except ImportError:  # tests/ made a package itself
+    from tests.autograd.test_vmap_selection import B, R, _ints, _unique_rows
 
 
 def _written(write):

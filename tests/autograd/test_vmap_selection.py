@@ -433,15 +433,24 @@ def test_jacobians_and_hessians_inside_vmap_through_selection_ops(no_loop):
         np.testing.assert_allclose(batched.numpy(), loop.numpy(), atol=1e-12)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: under vmap, a sample whose targets are all ignored gets nan gradients "
-    "from the weighted, label-smoothed cross_entropy rule; PyTorch (and symgrad without vmap) "
-    "give zeros",
-)
-def test_all_ignored_sample_has_zero_gradient_under_vmap():
-    fn = INDEXED["cross_entropy_smoothing_weighted_ignored"][0]
+@pytest.mark.parametrize("smoothing", [0.0, 0.3])
+def test_all_ignored_sample_has_zero_gradient_under_vmap(smoothing):
+    # PyTorch (and symgrad outside vmap): the mean over no target is nan, its gradient 0
+    weight = symgrad.tensor(CLASS_W, dtype=symgrad.float64)
+
+    def loss(a, t):
+        return symgrad.nn.functional.cross_entropy(a, t, weight, label_smoothing=smoothing)
+
     x = symgrad.tensor(R.normal(size=(2, 3, 4)))
     targets = symgrad.tensor([[-100, -100, -100], [1, -100, 2]])
-    grads = func.vmap(func.grad(lambda a, t: fn(symgrad, a, t)))(x, targets)
+    grads = func.vmap(func.grad(loss))(x, targets)
+    values = func.vmap(loss)(x, targets)
     np.testing.assert_array_equal(grads[0].numpy(), np.zeros((3, 4)))
+    assert np.isnan(values[0].item()) and np.isfinite(values[1].item())
+    one = x[1].detach().requires_grad_(True)
+    loss(one, targets[1]).backward()
+    np.testing.assert_allclose(grads[1].numpy(), one.grad.numpy(), rtol=1e-12)
+    # without vmap too, even when the gradient flowing in is nan (sin of the nan mean)
+    ignored = x[0].detach().requires_grad_(True)
+    loss(ignored, targets[0]).sin().backward()
+    np.testing.assert_array_equal(ignored.grad.numpy(), np.zeros((3, 4)))

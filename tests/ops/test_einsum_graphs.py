@@ -11,7 +11,11 @@ import numpy as np
 import pytest
 
 import symgrad
-from tests.nn.test_linear_graph import tree
+
+try:  # tests/ is on sys.path when pytest imports the test packages from their root directory
+    from nn.test_linear_graph import tree
+except ImportError:  # tests/ made a package itself
+    from tests.nn.test_linear_graph import tree
 
 # (equation, operand shapes, PyTorch's graph)
 CASES = [
