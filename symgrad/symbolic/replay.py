@@ -204,8 +204,11 @@ class Replay:
                 grads = self._guard(
                     lambda n=node, g=g, nr=nr, w=wanted: self._vjp(n, g, nr, w),
                     node,
-                    [self.input(node, i) for i in range(len(node.next_functions))]
-                    + [self.values.get((node, nr)), g],
+                    lambda n=node, g=g, nr=nr: [
+                        *(self.input(n, i) for i in range(len(n.next_functions))),
+                        self.values.get((n, nr)),
+                        g,
+                    ],
                     _BACKWARD,
                 )
                 for i, ((fn, fnr), gi) in enumerate(zip(node.next_functions, grads)):
@@ -256,10 +259,11 @@ class Replay:
         self._evaluated = len(self.definitions)
 
     # -- depth ------------------------------------------------------------------------------------
-    def _guard(self, compute: Any, node: Node, inputs: list, way: int) -> Any:
+    def _guard(self, compute: Any, node: Node, inputs: Any, way: int) -> Any:
         """``compute()``, checked for nesting deeper than :data:`MAX_INLINE_DEPTH` (inline
         closed forms only). An element-wise rule nests its results at most as deep as its
-        formula over its inputs' depths: that bound, when low enough, spares measuring them."""
+        formula over its inputs' depths: that bound, when low enough, spares measuring them.
+        ``inputs``: the rule's input arrays, or a function giving them (asked only inline)."""
         try:
             result = compute()
         except RecursionError:
@@ -269,6 +273,7 @@ class Replay:
         grow = _growth(node.prim, way)
         bound = None
         if grow is not None:
+            inputs = inputs() if callable(inputs) else inputs
             bound = grow + max((self._depth_of(a) for a in inputs if a is not None), default=0)
         for arr in result:
             if arr is None:
