@@ -8,13 +8,16 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._tracing import TRACE
+from symgrad.autograd import grad_mode
 from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, contiguous, reshape, squeeze, transpose
+from symgrad.ops.shape_inplace import squeeze_own_
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import matmul_text
-from symgrad.tensor import Tensor
+from symgrad.tensor import NAMES, Tensor, link_view
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "inner"]
 
@@ -125,8 +128,26 @@ def matmul(input: Any, other: Any) -> Tensor:
         if not (_batching.STATE.depth and _any_batched(a, b)):
             return _lowered(a, b)
     elif na == 1 and nb == 2 and not (_batching.STATE.depth and _any_batched(a, b)):
-        return _MATMUL(a.unsqueeze(0), b).squeeze_(0)  # PyTorch's unsqueeze(0).mm(b).squeeze_(0)
+        # PyTorch's unsqueeze(0).mm(b).squeeze_(0)
+        return squeeze_own_(_MATMUL(_row(a), b))
     return _MATMUL(a, b)
+
+
+def _row(a: Tensor) -> Tensor:
+    """``a.unsqueeze(0)``, made directly when nothing records it (a vector that requires no
+    grad, no names or trace to keep its origin, no forward mode)."""
+    data = a._data
+    if (
+        a._requires_grad
+        or type(data) is not np.ndarray
+        or NAMES.used
+        or TRACE.log is not None
+        or a._fw is not None
+    ):
+        return a.unsqueeze(0)
+    row = Tensor._make(data.reshape((1,) + data.shape))
+    link_view(a, row, "view" if grad_mode.is_grad_enabled() else "no_grad")
+    return row
 
 
 def _check_dtypes(a: Tensor, b: Tensor) -> None:

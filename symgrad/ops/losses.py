@@ -15,6 +15,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad.ops import activations as _activations
 from symgrad.ops.elementwise import _sigmoid, declare
+from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.prim.vocab import INTERPRETERS
 
@@ -136,6 +137,15 @@ def fused_loss(prim: Any, backward: str) -> Structural:
             loss = xp.expand(loss, shape)
         return _reduce(xp, loss if weight is None else loss * weight, reduction)
 
+    def kernel(
+        xp: Any, *arrays: Any, reduction: str, weight: Any, shape: tuple, params: tuple = ()
+    ) -> Any:
+        # forward on NumPy arrays: the formula's own kernel, with no interpreter in between
+        loss = prim.numeric(*arrays, *params)
+        if loss.shape != shape:
+            loss = np.broadcast_to(loss, shape)
+        return np.asarray(_reduce(NP, loss if weight is None else loss * weight, reduction))
+
     def vjp(xp: Any, g: Any, c: Any) -> tuple:
         shape, weight = c.params["shape"], c.params["weight"]
         gl = _unreduce(xp, g, shape, c.params["reduction"])
@@ -155,6 +165,7 @@ def fused_loss(prim: Any, backward: str) -> Structural:
         vjp,
         saves=tuple(range(prim.arity)),
         backward=backward,
+        kernel=kernel,
         formula=prim,
         batch="loss",
     )

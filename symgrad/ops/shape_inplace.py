@@ -11,15 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad._data import _wrap_dim
+from symgrad.autograd import anomaly, dual
 from symgrad.ops import dual_tangents
 from symgrad.ops.inplace import check_leaf, snapshot
 from symgrad.ops.shape import transpose
+from symgrad.prim.primitive import recorded
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor
 
 __all__ = ["swapdims"]
+
+_anomaly_state = anomaly._state
+_dual_state = dual.STATE
 
 swapdims = transpose
 
@@ -67,6 +74,26 @@ def _in_place(x: Tensor, op: str, prim: Structural, **params: Any) -> Tensor:
     x._counter.value += 1
     dual_tangents.take_tangent(x, result)
     return x
+
+
+def squeeze_own_(x: Tensor) -> Tensor:
+    """``x.squeeze_(0)`` for a tensor its maker alone holds (matmul's product of a vector and a
+    matrix): the same node, version and memory as ``squeeze_``, without the checks a tensor
+    that others may see needs (leaf, views, saved values)."""
+    if (
+        type(x._data) is not np.ndarray
+        or _anomaly_state.enabled
+        or (_dual_state.level is not None and dual.active())
+    ):
+        return squeeze_(x, 0)
+    out = x._data.reshape(x._data.shape[1:])
+    if x.grad_fn is None:
+        x._data = out
+        x._counter.value += 1
+        return x
+    result = recorded(_SQUEEZE_DIM_, (x,), {"dim": (0,)}, out)
+    result._counter.value += 1
+    return result
 
 
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:

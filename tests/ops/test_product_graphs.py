@@ -453,3 +453,38 @@ def test_vander_differs_from_pytorch_whose_backward_raises():
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         torch.vander(x).sum().backward()
     assert tree(torch.linalg.vander(x).grad_fn) == VANDER[len("FlipBackward0(") : -1]
+
+
+class TestVectorMatrixRecord:
+    """A vector times a matrix is ``unsqueeze(0).mm(b).squeeze_(0)`` as in PyTorch, however it
+    is recorded: the version, base and saved row behave as PyTorch's."""
+
+    def test_version_base_and_saved_row(self):
+        x = symgrad.ones(5)
+        w = symgrad.ones(5, 3, requires_grad=True)
+        r = symgrad.matmul(x, w)
+        assert r.shape == (3,) and r._version == 1 and r._base is None
+        row = r.grad_fn.next_functions[0][0]._saved_self
+        assert row.shape == (1, 5) and row._base is x
+
+    def test_changing_the_vector_after_the_product_is_refused(self):
+        x = symgrad.ones(5)
+        w = symgrad.ones(5, 3, requires_grad=True)
+        r = symgrad.matmul(x, w)
+        x.mul_(2)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            r.sum().backward()
+
+    def test_no_grad_product_still_counts_the_squeeze(self):
+        x = symgrad.ones(5)
+        w = symgrad.ones(5, 3, requires_grad=True)
+        with symgrad.no_grad():
+            r = symgrad.matmul(x, w)
+        assert r.grad_fn is None and r.shape == (3,) and r._version == 1
+        np.testing.assert_array_equal(r.numpy(), [5.0, 5.0, 5.0])
+
+    def test_gradient_of_the_matrix(self):
+        x = symgrad.tensor([1.0, 2.0])
+        w = symgrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        (symgrad.matmul(x, w) * symgrad.tensor([1.0, 0.0, -1.0])).sum().backward()
+        np.testing.assert_array_equal(w.grad.numpy(), [[1.0, 0.0, -1.0], [2.0, 0.0, -2.0]])
