@@ -15,8 +15,11 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad._silent import silencer
 
 __all__ = ["lambdify", "scalar_lambdify", "MODULES"]
+
+_silent_set, _silent_reset, _SILENT = silencer()
 
 
 def _erf(x: Any) -> Any:
@@ -33,9 +36,13 @@ def _sign(x: Any) -> Any:
 
 
 def _sigmoid(x: Any) -> Any:
-    # exp of a negative number only: no overflow at either end; one division, of 1 or e
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1, e) / (1 + e)
+    # PyTorch's formula, so float32 rounds as it does: exp(-x) overflows to inf far left,
+    # and 1 / inf is the 0 PyTorch gives there (NumPy's overflow warning is switched off)
+    token = _silent_set(_SILENT)
+    try:
+        return 1 / (1 + np.exp(-x))
+    finally:
+        _silent_reset(token)
 
 
 def _softplus(x: Any) -> Any:

@@ -199,3 +199,27 @@ def test_in_place_forms_record_pytorchs_nodes(call, plain, node):
     (h,) = symgrad.autograd.grad(z.sum(), x)
     np.testing.assert_array_equal(y.detach().numpy(), z.detach().numpy())
     np.testing.assert_array_equal(g.numpy(), h.numpy())
+
+
+def test_sigmoid_rounds_float32_as_pytorch():
+    # PyTorch computes 1 / (1 + exp(-x)): in float32 its last bit near 0, and 0 (not the
+    # denormal 3.8e-44) at -100, where exp(100) overflows
+    x = symgrad.tensor([-100.0, -1e-3, 0.0, 5.0, float("inf"), float("-inf")])
+    np.testing.assert_array_equal(
+        symgrad.sigmoid(x).numpy(),
+        np.array([0.0, 4.9975002e-01, 0.5, 9.9330717e-01, 1.0, 0.0], np.float32),
+    )
+    # the gradient of binary_cross_entropy_with_logits uses the same sigmoid
+    z = symgrad.tensor([-1e-3], requires_grad=True)
+    SF.binary_cross_entropy_with_logits(z, symgrad.tensor([0.0])).backward()
+    assert z.grad.numpy()[0] == np.float32(4.9975002e-01)
+
+
+def test_sigmoid_matches_pytorch_to_its_exp_rounding_in_float32():
+    # the same formula; PyTorch's vectorised exp and NumPy's differ in the last bit at times
+    torch = pytest.importorskip("torch")
+    x = np.linspace(-120, 30, 2001, dtype=np.float32)
+    expected = torch.sigmoid(torch.tensor(x)).numpy()
+    got = symgrad.sigmoid(symgrad.tensor(x)).numpy()
+    np.testing.assert_allclose(got, expected, rtol=3e-7, atol=1e-40)
+    np.testing.assert_array_equal(got[x < -104], 0.0)
