@@ -124,6 +124,38 @@ SAMPLES = {
 }
 
 
+# a loss fused with its reduction: every reduction, a weight, a target broadcast to the input
+P = RNG.uniform(0.05, 0.95, (3, 4))
+T = RNG.uniform(0, 1, (3, 4))
+W = RNG.uniform(0.5, 2, (3, 4))
+
+
+def _loss_samples(x: np.ndarray, params: tuple = ()) -> list:
+    extra = {"params": params} if params else {}
+    return [
+        ((x, T), {"reduction": r, "weight": None, "shape": x.shape, **extra})
+        for r in ("mean", "sum", "none")
+    ] + [
+        ((x, T), {"reduction": "mean", "weight": W, "shape": x.shape, **extra}),
+        ((x, T[:1]), {"reduction": "sum", "weight": None, "shape": x.shape, **extra}),
+    ]
+
+
+SAMPLES.update(
+    {
+        "losses.BCE_LOSS": _loss_samples(P),
+        "losses.BCE_WITH_LOGITS_PLAIN_LOSS": _loss_samples(X),
+        "losses.MSE_LOSS": _loss_samples(X),
+        "losses.SMOOTH_L1_LOSS": _loss_samples(X, (0.5,)),
+        "losses.HUBER_LOSS": _loss_samples(X, (1.5,)),
+        "losses.BCE_WITH_LOGITS_LOSS": [
+            ((X, T, W), {"reduction": r, "weight": None, "shape": X.shape})
+            for r in ("mean", "none")
+        ],
+    }
+)
+
+
 def test_every_kernel_has_samples():
     assert len(WITH_KERNEL) >= 12, "the scan found too few kernels: it is broken"
     missing = sorted(set(WITH_KERNEL) - set(SAMPLES))
