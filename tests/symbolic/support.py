@@ -82,7 +82,29 @@ def values_of(tensors: Iterable[symgrad.Tensor], symbol_lists: Sequence | None =
 
 def evaluate(expr: Any, values: dict) -> float:
     """A closed form at the point ``values``, as a float."""
-    return float(sp.sympify(expr).xreplace(values))
+    return float(substitute(sp.sympify(expr), values))
+
+
+def substitute(expr: Any, values: dict) -> Any:
+    """``expr.xreplace(values)``, each distinct sub-expression rebuilt once (closed forms
+    share sub-terms, which ``xreplace`` would rebuild along every path that reaches them),
+    without recursion (deep forms)."""
+    done = dict(values)
+    stack = [expr]
+    while stack:
+        e = stack[-1]
+        if e in done:
+            stack.pop()
+            continue
+        args = e.args
+        waiting = [a for a in args if a not in done]
+        if waiting:
+            stack.extend(waiting)
+            continue
+        stack.pop()
+        new = tuple(done[a] for a in args)
+        done[e] = e.func(*new) if new != args else e
+    return done[expr]
 
 
 def evaluate_all(exprs: Sequence, values: dict) -> np.ndarray:
