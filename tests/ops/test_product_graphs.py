@@ -1,8 +1,8 @@
 """Matrix products record PyTorch 2.13's graphs: ``matmul`` in every shape case (``mm``/``mv``
 of a folded batch, or ``bmm`` of expanded operands, with PyTorch's views, transposes and
-copies), and ``addmm``, ``addmv``, ``addr``, ``baddbmm`` as one node each. The expected graphs
-are written out, so they are checked without PyTorch; with it, each case is also checked
-against PyTorch's graph, values, gradients and second derivatives."""
+copies), and ``addmm``, ``addmv``, ``addr``, ``baddbmm``, ``addbmm`` as one node each. The
+expected graphs are written out, so they are checked without PyTorch; with it, each case is also
+checked against PyTorch's graph, values, gradients and second derivatives."""
 
 from __future__ import annotations
 
@@ -276,6 +276,27 @@ CASES = {
         {"beta": 0.5, "alpha": -2.0},
         "BaddbmmBackward0(Acc, Acc, Acc)",
     ),
+    "addbmm": (
+        "addbmm",
+        [(2, 4), (5, 2, 3), (5, 3, 4)],
+        "TTT",
+        {},
+        "AddbmmBackward0(Acc, Acc, Acc)",
+    ),
+    "addbmm_scaled": (
+        "addbmm",
+        [(4,), (5, 2, 3), (5, 3, 4)],
+        "TTT",
+        {"beta": 0.5, "alpha": -2.0},
+        "AddbmmBackward0(Acc, Acc, Acc)",
+    ),
+    "addbmm_beta0_no_grad_batch1": (
+        "addbmm",
+        [(2, 1), (5, 2, 3), (5, 3, 4)],
+        "TFT",
+        {"beta": 0.0, "alpha": 3.0},
+        "AddbmmBackward0(Acc, None, Acc)",
+    ),
 }
 
 
@@ -347,6 +368,10 @@ ERRORS = {
     "addr_input": ("addr", [(3, 2), (2,), (3,)]),
     "baddbmm_input": ("baddbmm", [(3, 4), (5, 2, 3), (5, 3, 4)]),
     "baddbmm_batch": ("baddbmm", [(5, 2, 4), (5, 2, 3), (4, 3, 4)]),
+    "addbmm_input": ("addbmm", [(3, 4), (5, 2, 3), (5, 3, 4)]),
+    "addbmm_batches": ("addbmm", [(2, 4), (5, 2, 3), (4, 3, 4)]),
+    "addbmm_sizes": ("addbmm", [(2, 4), (5, 2, 3), (5, 2, 4)]),
+    "addbmm_input_dims": ("addbmm", [(1, 2, 4), (5, 2, 3), (5, 3, 4)]),
     "bmm_batch": ("bmm", [(5, 2, 3), (4, 3, 4)]),
     "bmm_sizes": ("bmm", [(5, 2, 3), (5, 4, 4)]),
 }
