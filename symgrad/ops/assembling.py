@@ -214,15 +214,21 @@ def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
         raise RuntimeError("N must be non-negative.")
     d = x.dtype if x.dtype.is_floating_point else dtypes.int64
     x = x.to(d)
-    ones = Tensor._make(np.ones((x.shape[0], min(n, 1)), dtype=d.numpy))
-    if n <= 1:
-        out = ones
-    else:
-        from symgrad.ops.joining import cat
+    out = x.new_ones((x.shape[0], n))
+    if n > 1:  # PyTorch's steps and graph: the column written, then its running product
+        out[:, 1:] = x.unsqueeze(1)
+        out[:, 1:] = cumprod(_copy_of(out[:, 1:]), 1)
+    return out if increasing or n == 0 else flip(out, (1,))
 
-        powers = cumprod(x.unsqueeze(1).expand(x.shape[0], n - 1), 1)
-        out = cat([ones, powers], 1)
-    return out if increasing else flip(out, (1,))
+
+def _copy_of(view: Tensor) -> Tensor:
+    """``view``'s values and history on memory of their own: PyTorch's cumprod reads the columns
+    it then overwrites, so its backward raises; this one reads a copy."""
+    from symgrad.ops.inplace import snapshot
+
+    copy = snapshot(view)
+    copy._data = view._data.copy()
+    return copy
 
 
 def fliplr(input: Tensor) -> Tensor:

@@ -6,6 +6,8 @@ checked against PyTorch's graph, values, gradients and second derivatives."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -456,25 +458,54 @@ def test_bilinear_gradients_against_pytorch(case):
     assert symgrad.autograd.gradgradcheck(symgrad.nn.functional.bilinear, tuple(xs))
 
 
+# PyTorch's torch.vander: ones, the column written into columns 1.., their running product
+# written over them (CopySlices), flipped unless increasing
 VANDER = (
-    "FlipBackward0(CatBackward0(None, CumprodBackward0(ExpandBackward0(UnsqueezeBackward0(Acc)))))"
+    "CopySlices(CopySlices(None, UnsqueezeBackward0(Acc)), CumprodBackward0(SliceBackward0("
+    "CopySlices(None, UnsqueezeBackward0(Acc)))))"
 )
+VANDER_CASES = {"square": {}, "N2": {"N": 2}, "increasing4": {"N": 4, "increasing": True}}
 
 
 def test_vander_graph_and_gradient():
-    """symgrad's vander is torch.linalg.vander's graph (ones, cumprod of the expanded column)
-    flipped: PyTorch's own torch.vander fills an empty matrix in place and its backward
-    raises (the cumprod's saved input is overwritten), so its graph is not copied."""
+    """symgrad records PyTorch's graph, but its cumprod reads a copy of the columns it then
+    overwrites, so its backward works where PyTorch's raises."""
     x = symgrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = symgrad.vander(x)
-    assert tree(y.grad_fn) == VANDER
+    assert tree(y.grad_fn) == f"FlipBackward0({VANDER})"
+    assert tree(symgrad.vander(x, increasing=True).grad_fn) == VANDER
+    assert symgrad.vander(x, N=1).grad_fn is None and symgrad.vander(x, N=0).shape == (3, 0)
     y.sum().backward()
     assert x.grad.tolist() == [3.0, 5.0, 7.0]  # d/dx (x^2 + x + 1)
+    x = symgrad.tensor([1.0, 2.0, 3.0], dtype=symgrad.float64, requires_grad=True)
+    for keywords in VANDER_CASES.values():
+        assert symgrad.autograd.gradgradcheck(functools.partial(symgrad.vander, **keywords), (x,))
 
 
-def test_vander_differs_from_pytorch_whose_backward_raises():
+def test_vander_on_the_meta_device():
+    y = symgrad.vander(symgrad.empty(3, device="meta", requires_grad=True))
+    assert y.device.type == "meta" and y.shape == (3, 3)
+
+
+@pytest.mark.parametrize("case", sorted(VANDER_CASES))
+def test_vander_against_pytorch(case):
+    """PyTorch's graph names; values and derivatives of first and second order those of
+    torch.linalg.vander (flipped), as torch.vander's own backward raises."""
     torch = pytest.importorskip("torch")
-    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    keywords = VANDER_CASES[case]
+    x = torch.tensor([0.5, -2.0, 3.0], dtype=torch.float64, requires_grad=True)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
-        torch.vander(x).sum().backward()
-    assert tree(torch.linalg.vander(x).grad_fn) == VANDER[len("FlipBackward0(") : -1]
+        torch.vander(x, **keywords).sum().backward()
+    ours = symgrad.tensor([0.5, -2.0, 3.0], dtype=symgrad.float64, requires_grad=True)
+    y = symgrad.vander(ours, **keywords)
+    assert tree(y.grad_fn) == tree(torch.vander(x, **keywords).grad_fn)
+    n = keywords.get("N", 3)
+    expected = torch.linalg.vander(x, N=n)
+    expected = expected if keywords.get("increasing") else expected.flip(1)
+    results = []
+    for T, t, out in ((symgrad, ours, y), (torch, x, expected)):
+        (g,) = T.autograd.grad((out * out).sum(), t, create_graph=True)
+        (gg,) = T.autograd.grad((g * g).sum(), t)
+        results.append([out.detach().numpy(), g.detach().numpy(), gg.numpy()])
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
