@@ -458,6 +458,55 @@ def test_bilinear_gradients_against_pytorch(case):
     assert symgrad.autograd.gradgradcheck(symgrad.nn.functional.bilinear, tuple(xs))
 
 
+SUMMED = "ViewBackward0(SumBackward1(AddBackward0("
+BIAS_SHAPES = {
+    "batch": ([(2, 3), (2, 4), (5, 3, 4), (5,)], SUMMED),
+    "batches": ([(6, 2, 3), (6, 2, 4), (5, 3, 4), (5,)], SUMMED),
+    "vectors": ([(3,), (4,), (2, 3, 4), (2,)], "AddBackward0(MulBackward0("),
+}
+
+
+def _bias_derivatives(T, case):
+    xs = [_make(T, s, True, None, i) for i, s in enumerate(BIAS_SHAPES[case][0])]
+    y = T.nn.functional.bilinear(*xs)
+    gb = T.autograd.grad((y * y).sum(), xs[3], create_graph=True)[0]
+    return gb, [gb, *T.autograd.grad((gb**2).sum(), xs)]
+
+
+@pytest.mark.parametrize("case", sorted(BIAS_SHAPES))
+def test_bilinear_bias_gradient_graph(case):
+    """The bias gradient is summed over the batch as PyTorch's ``at::sum_to`` sums it."""
+    gb, _ = _bias_derivatives(symgrad, case)
+    assert tree(gb.grad_fn).startswith(BIAS_SHAPES[case][1])
+
+
+def test_bilinear_module_bias_gradient():
+    m = symgrad.nn.Bilinear(3, 4, 5, dtype=symgrad.float64)
+    y = m(symgrad.ones(2, 3, dtype=symgrad.float64), symgrad.ones(2, 4, dtype=symgrad.float64))
+    (gb,) = symgrad.autograd.grad(y.pow(2).sum(), [m.bias], create_graph=True)
+    assert tree(gb.grad_fn).startswith("ViewBackward0(SumBackward1(")
+
+
+@pytest.mark.parametrize("case", sorted(BIAS_SHAPES))
+def test_bilinear_bias_gradient_against_pytorch(case):
+    torch = pytest.importorskip("torch")
+    (ours, ours_all), (theirs, theirs_all) = (
+        _bias_derivatives(symgrad, case),
+        _bias_derivatives(torch, case),
+    )
+    assert tree(ours.grad_fn) == tree(theirs.grad_fn)
+    for a, b in zip(ours_all, theirs_all):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-10)
+
+
+def test_bilinear_0d_bias_error():
+    x1, x2, w = symgrad.ones(2, 3), symgrad.ones(2, 4), symgrad.ones(5, 3, 4)
+    with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dimensions"):
+        symgrad.nn.functional.bilinear(x1, x2, w, symgrad.tensor(1.0))
+    with pytest.raises(RuntimeError, match="bias size does not match weight size: got 2 but"):
+        symgrad.nn.functional.bilinear(x1, x2, w, symgrad.ones(2, 5))
+
+
 # PyTorch's torch.vander: ones, the column written into columns 1.., their running product
 # written over them (CopySlices), flipped unless increasing
 VANDER = (
@@ -509,3 +558,12 @@ def test_vander_against_pytorch(case):
         results.append([out.detach().numpy(), g.detach().numpy(), gg.numpy()])
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def test_bilinear_bias_errors_against_pytorch():
+    torch = pytest.importorskip("torch")
+    x1, x2, w = torch.ones(2, 3), torch.ones(2, 4), torch.ones(5, 3, 4)
+    with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dimensions"):
+        torch.nn.functional.bilinear(x1, x2, w, torch.tensor(1.0))
+    with pytest.raises(RuntimeError, match="bias size does not match weight size: got 2 but"):
+        torch.nn.functional.bilinear(x1, x2, w, torch.ones(2, 5))
