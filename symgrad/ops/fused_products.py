@@ -97,7 +97,7 @@ def _outer_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 def _batch_sum(xp: Any, b1: Any, b2: Any) -> Any:
-    return xp.sum(xp.matmul(b1, b2), 0)
+    return xp.sum(xp.matmul(b1, b2), (0,))
 
 
 def _batch_sum_shape(c: Any) -> tuple:
@@ -108,6 +108,17 @@ def _batch_sum_vjp(xp: Any, g: Any, c: Any) -> tuple:
     """Each matrix of the batch receives the whole gradient of the sum."""
     shape = (c.shapes[0][0], c.shapes[0][1], c.shapes[1][2])
     return _matmul_vjp(xp, xp.expand(xp.unsqueeze(g, 0), shape), c)
+
+
+# where meta and CPU tensors meet, PyTorch's checks (see symgrad.prim.structural): addmv's
+# operands follow its matrix, addr's second vector its first and that the input; baddbmm's
+# and addbmm's kernels check nothing, the result on the input's device
+_DEVICES = {
+    "addmv": (1, ((1, 0), (1, 2))),
+    "addr": (1, ((1, 2), (0, 1))),
+    "baddbmm": (0, ()),
+    "addbmm": (0, ()),
+}
 
 
 def _declare(
@@ -127,6 +138,7 @@ def _declare(
         saves=(1, 2),
         backward=backward,
         jvp=family_jvp(product, out_shape),
+        devices=lambda ndims: _DEVICES[name],
     )
 
 
