@@ -166,3 +166,30 @@ def test_addbmm_resizing_against_pytorch():
         results.append([x.detach().numpy(), a.grad.numpy(), m.grad.numpy()])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs)
+
+
+# -- out= -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_out_keyword(name):
+    a, m1, m2 = _operands(symgrad, name, "FFF")
+    fn = getattr(symgrad, name[:-1])
+    out = symgrad.empty(0, dtype=symgrad.float64)
+    assert fn(a, m1, m2, beta=0.5, alpha=2.0, out=out) is out
+    assert out.tolist() == fn(a, m1, m2, beta=0.5, alpha=2.0).tolist()
+    assert out._version == 1
+    with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+        fn(a, m1.requires_grad_(), m2, out=out)
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_out_keyword_against_pytorch(name):
+    torch = pytest.importorskip("torch")
+    results = []
+    for T in (symgrad, torch):
+        a, m1, m2 = _operands(T, name, "FFF")
+        out = T.empty(0, dtype=T.float64)
+        getattr(T, name[:-1])(a, m1, m2, beta=0.5, alpha=2.0, out=out)
+        results.append(out.numpy())
+    np.testing.assert_allclose(*results)
