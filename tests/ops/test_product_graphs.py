@@ -567,3 +567,10 @@ def test_bilinear_bias_errors_against_pytorch():
         torch.nn.functional.bilinear(x1, x2, w, torch.tensor(1.0))
     with pytest.raises(RuntimeError, match="bias size does not match weight size: got 2 but"):
         torch.nn.functional.bilinear(x1, x2, w, torch.ones(2, 5))
+
+
+def test_vander_under_vmap():
+    x = symgrad.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]], dtype=symgrad.float64)
+    out = symgrad.func.vmap(symgrad.vander)(x)
+    assert out.tolist() == [[symgrad.vander(row).tolist() for row in x]][0]
+    assert out[1].tolist() == [[0.25, 0.5, 1.0], [1.0, -1.0, 1.0], [4.0, 2.0, 1.0]]
