@@ -238,6 +238,17 @@ def _check_gradient_devices(result: Tensor, tensors: tuple) -> None:
 
             result.grad_fn.register_prehook(_refusal(message))
             return
+    if not on_meta:  # the CPU gradients PyTorch allocates and computes nothing into
+        result.grad_fn.register_hook(_on_the_cpu)
+
+
+def _on_the_cpu(grads_in: tuple, grads_out: tuple) -> tuple:
+    return tuple(
+        Tensor._make(np.zeros(g.shape, g._data.dtype))
+        if g is not None and type(g._data) is MetaArray
+        else g
+        for g in grads_in
+    )
 
 
 def _refusal(message: str) -> Any:
