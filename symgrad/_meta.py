@@ -38,6 +38,8 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import _layout as layout
+
 __all__ = [
     "MetaArray",
     "meta_array",
@@ -164,7 +166,9 @@ class MetaArray(np.ndarray):
         return meta_array(self.shape, dtype)
 
     def copy(self, order: str = "C") -> MetaArray:
-        return meta_array(self.shape, self.dtype)
+        # "K" keeps the memory order, as PyTorch's clone (preserve_format) does
+        strides = layout.output_strides((self,), self.shape) if order == "K" else None
+        return meta_array(self.shape, self.dtype, strides)
 
     __copy__ = copy
 
@@ -247,11 +251,18 @@ class _ZeroPages:
 _ZERO_PAGES = _ZeroPages()
 
 
-def meta_array(shape: Any, dtype: Any) -> MetaArray:
-    """A meta array of ``shape`` and ``dtype`` (no memory committed)."""
+def meta_array(shape: Any, dtype: Any, strides: tuple | None = None) -> MetaArray:
+    """A meta array of ``shape`` and ``dtype`` (no memory committed), laid out with
+    ``strides`` (in elements, over ``prod(shape)`` elements) or contiguous."""
     shape, dtype = tuple(int(n) for n in shape), np.dtype(dtype)
     size = math.prod(shape)
     pages = _ZERO_PAGES.take(size * dtype.itemsize) if size else None
+    if pages is not None and strides is not None:
+        byte_strides = tuple(s * dtype.itemsize for s in strides)
+        flat = pages.view(dtype)
+        return np.lib.stride_tricks.as_strided(flat, shape, byte_strides, writeable=False).view(
+            MetaArray
+        )
     if pages is not None:
         return pages.view(dtype).reshape(shape).view(MetaArray)
     if not size:
@@ -379,9 +390,10 @@ def _elementwise(ufunc: Any, inputs: tuple, kwargs: dict) -> Any:
         shapes.append(np.shape(where))
     shape = np.broadcast_shapes(*shapes)
     result = ufunc(*(_stand_in(x) for x in inputs), **kwargs)
+    strides = layout.output_strides(inputs, shape)
     if isinstance(result, tuple):
-        return tuple(meta_array(shape, np.result_type(r)) for r in result)
-    return meta_array(shape, np.result_type(result))
+        return tuple(meta_array(shape, np.result_type(r), strides) for r in result)
+    return meta_array(shape, np.result_type(result), strides)
 
 
 def _matmul(inputs: tuple, kwargs: dict) -> Any:

@@ -307,8 +307,13 @@ def _check_bilinear(x1: Tensor, x2: Tensor, w: Tensor, b: Tensor | None) -> None
             f"bilinear(): input2 size does not match weight size: got {x2.shape[-1]} but "
             f"expected {w.shape[2]}"
         )
-    if b is not None and b.shape[-1] != w.shape[0]:
+    if b is not None and b.ndim == 0:
+        raise IndexError(
+            "Dimension specified as 0 but tensor has no dimensions: bilinear needs a bias of "
+            f"shape ({w.shape[0]},), one number for each output"
+        )
+    if b is not None and b.shape[0] != w.shape[0]:  # PyTorch reads the first size
         raise RuntimeError(
-            f"bilinear(): bias size does not match weight size: got {b.shape[-1]} but "
+            f"bilinear(): bias size does not match weight size: got {b.shape[0]} but "
             f"expected {w.shape[0]}"
         )

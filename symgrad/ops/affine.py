@@ -102,6 +102,7 @@ _ADDMM = Structural(
     kernel=_addmm_kernel,
     jvp=_addmm_jvp,
     text=addmm_text,
+    devices=lambda ndims: (1, ((1, 0),)),  # PyTorch's: mat1 decides, the bias must follow
 )
 
 

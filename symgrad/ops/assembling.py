@@ -17,6 +17,7 @@ from symgrad.ops.matrix_functions import multi_dot
 from symgrad.ops.scans import cumprod
 from symgrad.ops.shape import flip
 from symgrad.ops.tiling import masked_select, meshgrid
+from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -214,15 +215,27 @@ def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
         raise RuntimeError("N must be non-negative.")
     d = x.dtype if x.dtype.is_floating_point else dtypes.int64
     x = x.to(d)
-    ones = Tensor._make(np.ones((x.shape[0], min(n, 1)), dtype=d.numpy))
-    if n <= 1:
-        out = ones
-    else:
+    if n > 1 and _batching.any_batched(x):  # inside vmap, where nothing is written in place
         from symgrad.ops.joining import cat
 
         powers = cumprod(x.unsqueeze(1).expand(x.shape[0], n - 1), 1)
-        out = cat([ones, powers], 1)
-    return out if increasing else flip(out, (1,))
+        out = cat([x.new_ones((x.shape[0], 1)), powers], 1)
+    else:
+        out = x.new_ones((x.shape[0], n))
+        if n > 1:  # PyTorch's steps and graph: the column written, then its running product
+            out[:, 1:] = x.unsqueeze(1)
+            out[:, 1:] = cumprod(_copy_of(out[:, 1:]), 1)
+    return out if increasing or n == 0 else flip(out, (1,))
+
+
+def _copy_of(view: Tensor) -> Tensor:
+    """``view``'s values and history on memory of their own: PyTorch's cumprod reads the columns
+    it then overwrites, so its backward raises; this one reads a copy."""
+    from symgrad.ops.inplace import snapshot
+
+    copy = snapshot(view)
+    copy._data = view._data.copy()
+    return copy
 
 
 def fliplr(input: Tensor) -> Tensor:

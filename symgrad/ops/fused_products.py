@@ -1,6 +1,7 @@
 """``beta * input + alpha * product``, one node each as in PyTorch: ``addmm`` (its primitive is
 linear's, ``AddmmBackward0``), ``addmv`` (``AddmvBackward0``), ``addr`` (``AddrBackward0``, the
-outer product of two vectors) and ``baddbmm`` (``BaddbmmBackward0``).
+outer product of two vectors), ``baddbmm`` (``BaddbmmBackward0``) and ``addbmm``
+(``AddbmmBackward0``, the products of a batch summed into one matrix).
 
 The rules are written once for the family: the input's gradient is ``beta * g`` summed to its
 shape, the factors' are those of the product (``linalg._matmul_vjp``) times ``alpha``. With
@@ -21,7 +22,7 @@ from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
-__all__ = ["addmm", "addmv", "addr", "baddbmm"]
+__all__ = ["addmm", "addmv", "addr", "baddbmm", "addbmm"]
 
 
 def scaled(x: Any, k: Any) -> Any:
@@ -53,8 +54,9 @@ def family_vjp(product_vjp: Callable) -> Callable:
     return vjp
 
 
-def family_jvp(product: Callable) -> Callable:
+def family_jvp(product: Callable, out_shape: Callable | None = None) -> Callable:
     """The product rule, the input entering linearly (expanded to the output's shape)."""
+    out_shape = out_shape or _out_shape
 
     def jvp(xp: Any, tangents: tuple, c: Any) -> Any:
         ti, t1, t2 = tangents
@@ -67,9 +69,9 @@ def family_jvp(product: Callable) -> Callable:
             total = term if total is None else total + term
         total = None if total is None else scaled(total, alpha)
         if ti is None or beta == 0:
-            return total if total is not None else xp.constant(np.zeros(_out_shape(c)))
+            return total if total is not None else xp.constant(np.zeros(out_shape(c)))
         ti = scaled(ti, beta)
-        return xp.expand(ti, _out_shape(c)) if total is None else total + ti
+        return xp.expand(ti, out_shape(c)) if total is None else total + ti
 
     return jvp
 
@@ -94,7 +96,38 @@ def _outer_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return g1, g2
 
 
-def _declare(name: str, backward: str, product: Callable, product_vjp: Callable) -> Structural:
+def _batch_sum(xp: Any, b1: Any, b2: Any) -> Any:
+    return xp.sum(xp.matmul(b1, b2), (0,))
+
+
+def _batch_sum_shape(c: Any) -> tuple:
+    return (c.shapes[1][1], c.shapes[2][2])
+
+
+def _batch_sum_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """Each matrix of the batch receives the whole gradient of the sum."""
+    shape = (c.shapes[0][0], c.shapes[0][1], c.shapes[1][2])
+    return _matmul_vjp(xp, xp.expand(xp.unsqueeze(g, 0), shape), c)
+
+
+# where meta and CPU tensors meet, PyTorch's checks (see symgrad.prim.structural): addmv's
+# operands follow its matrix, addr's second vector its first and that the input; baddbmm's
+# and addbmm's kernels check nothing, the result on the input's device
+_DEVICES = {
+    "addmv": (1, ((1, 0), (1, 2))),
+    "addr": (1, ((1, 2), (0, 1))),
+    "baddbmm": (0, ()),
+    "addbmm": (0, ()),
+}
+
+
+def _declare(
+    name: str,
+    backward: str,
+    product: Callable,
+    product_vjp: Callable,
+    out_shape: Callable | None = None,
+) -> Structural:
     def forward(xp: Any, input: Any, m1: Any, m2: Any, beta: Any = 1, alpha: Any = 1) -> Any:
         return combine(input, product(xp, m1, m2), beta, alpha)
 
@@ -104,7 +137,8 @@ def _declare(name: str, backward: str, product: Callable, product_vjp: Callable)
         family_vjp(product_vjp),
         saves=(1, 2),
         backward=backward,
-        jvp=family_jvp(product),
+        jvp=family_jvp(product, out_shape),
+        devices=lambda ndims: _DEVICES[name],
     )
 
 
@@ -115,6 +149,7 @@ def _matmul(xp: Any, a: Any, b: Any) -> Any:
 _ADDMV = _declare("addmv", "AddmvBackward0", _matmul, _matmul_vjp)
 _ADDR = _declare("addr", "AddrBackward0", _outer, _outer_vjp)
 _BADDBMM = _declare("baddbmm", "BaddbmmBackward0", _matmul, _matmul_vjp)
+_ADDBMM = _declare("addbmm", "AddbmmBackward0", _batch_sum, _batch_sum_vjp, _batch_sum_shape)
 
 
 def _params(beta: Any, alpha: Any) -> dict:
@@ -148,6 +183,7 @@ def _fused(prim: Structural, input: Tensor, m1: Tensor, m2: Tensor, beta: Any, a
         isinstance(v, _batching.BatchedTensor) for v in (input, m1, m2)
     ):  # inside vmap: the batching rules of the product and of add
         product = _outer(_TENSOR_OPS, m1, m2) if prim is _ADDR else matmul(m1, m2)
+        product = product.sum(0) if prim is _ADDBMM else product
         return combine(input, product, beta, alpha)
     _check_dtypes(m1, m2)
     return prim(input, m1, m2, **_params(beta, alpha))
@@ -253,3 +289,39 @@ def baddbmm(
         )
     _expandable(input, (batch1.shape[0], batch1.shape[1], batch2.shape[2]))
     return _fused(_BADDBMM, input, batch1, batch2, beta, alpha)
+
+
+def addbmm(
+    input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1
+) -> Tensor:
+    """``beta * input + alpha * (batch1 @ batch2).sum(0)``: the products of two batches of
+    matrices summed into one matrix, one ``AddbmmBackward0`` node.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.addbmm(symgrad.ones(1, 2), symgrad.ones(3, 1, 2), symgrad.ones(3, 2, 2))
+    tensor([[7., 7.]])
+    """
+    for t in (batch1, batch2):
+        if t.ndim < 3:  # PyTorch reads the third size first
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-max(t.ndim, 1)}, "
+                f"{max(t.ndim, 1) - 1}], but got 2)"
+            )
+    if batch1.ndim != 3 or batch2.ndim != 3:
+        raise RuntimeError(
+            f"batch1 must be a 3D tensor, got {batch1.ndim}-D; batch2 {batch2.ndim}-D"
+        )
+    if batch1.shape[0] != batch2.shape[0]:
+        raise RuntimeError(
+            f"batch1 and batch2 must have same number of batches, got {batch1.shape[0]} and "
+            f"{batch2.shape[0]}"
+        )
+    if batch1.shape[2] != batch2.shape[1]:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x{batch1.shape[2]} and "
+            f"{batch2.shape[1]}x{batch2.shape[2]})"
+        )
+    _expandable(input, (batch1.shape[1], batch2.shape[2]))
+    return _fused(_ADDBMM, input, batch1, batch2, beta, alpha)

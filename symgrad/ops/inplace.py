@@ -361,3 +361,4 @@ def copy_(x: Tensor, src: Any) -> Tensor:
 # for the other in-place ops (symgrad.ops.shape_inplace)
 check_leaf = _check_leaf
 snapshot = _snapshot
+rebase = _rebase

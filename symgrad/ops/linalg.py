@@ -73,6 +73,14 @@ def _matmul_name(params: dict, inputs: list) -> str:
     return _PRODUCT_NAMES.get(nd, "MmBackward0" if nd == (1, 2) else "BmmBackward0")
 
 
+def _product_devices(ndims: tuple) -> tuple | None:
+    """Where meta and CPU tensors meet (PyTorch's kernels check no devices): ``mm``'s result
+    on its first operand's device, ``bmm``'s on its second's; ``mv``, ``dot`` raise."""
+    if ndims in ((2, 2), (1, 2)):
+        return (0, ())
+    return (1, ()) if min(ndims) >= 3 else None
+
+
 _MATMUL = Structural(
     "matmul",
     lambda xp, a, b: xp.matmul(a, b),
@@ -82,6 +90,7 @@ _MATMUL = Structural(
     jvp="bilinear",
     text=matmul_text,
     batch="matmul",
+    devices=_product_devices,
 )
 
 

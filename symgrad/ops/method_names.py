@@ -73,6 +73,7 @@ _SAME_NAME = (
     "addmv",
     "baddbmm",
     "addr",
+    "addbmm",
     "scatter",
     "scatter_add",
     "scatter_reduce",
@@ -202,5 +203,5 @@ _IN_PLACE_OPS = (
     "arctanh", "arctan2", "exp2", "erfc", "erfinv", "lgamma", "digamma", "sinc", "deg2rad",
     "rad2deg", "atan2", "hypot", "xlogy", "copysign", "lerp", "nan_to_num",
     "cumsum", "cumprod", "tril", "triu", "scatter", "scatter_add", "scatter_reduce", "index_add",
-    "index_copy", "index_fill", "clamp_min", "clamp_max", "addmv",
+    "index_copy", "index_fill", "clamp_min", "clamp_max",
 )  # fmt: skip

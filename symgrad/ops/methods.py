@@ -441,7 +441,7 @@ METHODS.update({n: _other_is_tensor(_op(n), n) for n in ("atan2", "arctan2", "hy
 METHODS.update(
     {f"{n}_": _other_is_tensor(_in_place_of(n), f"{n}_") for n in ("atan2", "arctan2", "hypot")}
 )
-METHODS.update(math_special.IN_PLACE_METHODS)
+METHODS.update(math_special.IN_PLACE_METHODS, **products.IN_PLACE_METHODS)
 METHODS.update(views.METHODS)
 METHODS.update(bitwise.METHODS)
 METHODS.update(sampling.METHODS)

@@ -21,7 +21,7 @@ from symgrad._tracing import TRACE, write
 from symgrad._version import check_writable
 from symgrad.autograd import dual
 from symgrad.autograd.grad_mode import is_grad_enabled
-from symgrad.ops import bitwise, joining, linalg, math, reductions, sampling
+from symgrad.ops import bitwise, fused_products, joining, linalg, math, reductions, sampling
 from symgrad.tensor import Tensor
 
 _RESIZED = (
@@ -144,6 +144,11 @@ bitwise_xor = with_out(bitwise.bitwise_xor)
 bitwise_left_shift = with_out(bitwise.bitwise_left_shift)
 bitwise_right_shift = with_out(bitwise.bitwise_right_shift)
 bitwise_not = with_out(bitwise.bitwise_not)
+addmm = with_out(fused_products.addmm)
+addmv = with_out(fused_products.addmv)
+addr = with_out(fused_products.addr)
+baddbmm = with_out(fused_products.baddbmm)
+addbmm = with_out(fused_products.addbmm)
 
 
 def random_out(fn: Callable, dtype_of_out: bool = True) -> Callable:
@@ -198,5 +203,6 @@ __all__ = [
     "add", "sub", "mul", "div", "pow", "neg", "clamp", "where", "exp", "log", "sqrt", "abs",
     "tanh", "sigmoid", "sum", "mean", "prod", "matmul", "mm", "bmm", "cat", "stack",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
-    "bitwise_not", "rand", "randn", "randint", "randperm", "normal", "bernoulli",
+    "bitwise_not", "rand", "randn", "randint", "randperm", "normal", "bernoulli", "addmm",
+    "addmv", "addr", "baddbmm", "addbmm",
 ]  # fmt: skip

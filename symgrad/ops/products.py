@@ -7,7 +7,8 @@ import math
 from typing import Any
 
 from symgrad._data import _wrap_dim
-from symgrad.ops.fused_products import addmm, addmv, addr, baddbmm  # noqa: F401 (methods)
+from symgrad.ops.fused_inplace import IN_PLACE_METHODS  # noqa: F401 (bound by methods)
+from symgrad.ops.fused_products import addbmm, addmm, addmv, addr, baddbmm  # noqa: F401 (methods)
 from symgrad.ops.linalg import _unsafe_view, matmul
 from symgrad.ops.shape import permute, reshape
 from symgrad.tensor import Tensor

@@ -68,23 +68,31 @@ def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
 
 
 # -- broadcasting -------------------------------------------------------------------------------
-_SUM_TO = Structural(
-    "sum_to_size",
-    lambda xp, a, shape: xp.sum_to_size(a, shape),
-    lambda xp, g, c: (xp.expand(g, c.shapes[0]),),
-    backward="SumBackward1",
-    jvp="linear",
-    text=COPIES,
-    batch="sum_to_size",
-)
-
-
 def sum_to_size(input: Tensor, *size: Any) -> Tensor:
-    """Sum ``input`` down to a shape it broadcasts from (the VJP of broadcasting)."""
+    """Sum ``input`` down to a shape it broadcasts from (the VJP of broadcasting), recorded as
+    PyTorch's ``at::sum_to``: a sum keeping dimensions, viewed without the leading ones.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.ones(2, 3, requires_grad=True).sum_to_size(3)
+    tensor([2., 2., 2.], grad_fn=<ViewBackward0>)
+    """
     shape = sizes(size, "sum_to_size")
     if input.shape == shape:
         return input
-    return _SUM_TO(input, shape=shape)
+    lead = input.ndim - len(shape)
+    if lead < 0 or any(n not in (1, m) for n, m in zip(shape, input.shape[lead:])):
+        raise RuntimeError(
+            f"size {{{list(shape)}}} is not expandable to size {{{list(input.shape)}}}."
+        )
+    if not shape:
+        return input.sum()
+    dims = tuple(range(lead)) + tuple(
+        i for i in range(lead, input.ndim) if shape[i - lead] == 1 and input.shape[i] != 1
+    )
+    out = input.sum(dims, keepdim=True) if dims else input
+    return out.view(shape) if lead else out
 
 
 _EXPAND = Structural(

@@ -15,6 +15,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast
+from symgrad._layout import output_strides
 from symgrad._meta import MetaArray, check_devices, meta_array
 from symgrad._silent import silencer
 from symgrad.autograd import anomaly, dual, grad_mode
@@ -151,7 +152,7 @@ class Application:
         except ValueError:
             check_broadcast(self.name, datas)  # PyTorch's RuntimeError
             raise
-        out = meta_array(shape, dtype)
+        out = meta_array(shape, dtype, output_strides(datas, shape))  # PyTorch's layout
         if requires and _grad_state.enabled:
             return recorded(self, args, params, out)
         return Tensor._make(out)

@@ -58,8 +58,12 @@ class Structural(Primitive):
         jvp: Any = None,
         text: Any = None,
         batch: Any = None,
+        devices: Any = None,
     ) -> None:
         self.name = name
+        # where meta and CPU tensors meet: a function of the inputs' numbers of dimensions
+        # giving the rule of _placed, or None for PyTorch's usual device check
+        self.devices = devices
         # how vmap runs it on a batch at once (see symgrad.prim.batching); None: it can't
         self.batch = batch
         # how pictures write it: a writer function, COPIES, or a template of the derivative
@@ -164,11 +168,13 @@ class Structural(Primitive):
         """The result tensor of ``out``, the forward's value for ``tensors`` and ``params``,
         with this primitive's node recorded when grad mode and the inputs call for one."""
         if type(out) is not np.ndarray or _any_meta(tensors):
-            out = _as_output(out, tensors)
+            out = _as_output(out, tensors, self.devices)
         if _anomaly_state.enabled and type(out) is np.ndarray:
             anomaly.check_forward(self, out, tensors, params)
         if _grad_state.enabled and _any_requires_grad(tensors):
             result = recorded(self, tensors, params, out)
+            if self.devices is not None and _any_meta(tensors):
+                _check_gradient_devices(result, tensors)
         else:
             result = Tensor._make(out)
             if NAMES.used:
@@ -187,12 +193,69 @@ def _any_meta(tensors: tuple) -> bool:
     return False
 
 
-def _as_output(out: Any, tensors: tuple) -> np.ndarray:
+def _as_output(out: Any, tensors: tuple, devices: Any) -> np.ndarray:
     """``out`` as an array: a meta array when an input is a meta tensor (PyTorch's error
-    when meta and CPU tensors meet)."""
+    when meta and CPU tensors meet, or, for an op whose ``devices`` rule says so, the device
+    PyTorch's kernel gives the result)."""
+    rule = None if devices is None else devices(tuple(t.ndim for t in tensors))
+    if rule is not None and _any_meta(tensors):
+        return _placed(out, tensors, rule)
     if check_devices(tensors):
         return meta_result(out)
     return np.asarray(out)
+
+
+def _placed(out: Any, tensors: Any, rule: tuple) -> Any:
+    """``out`` on the device PyTorch's kernel gives it where meta and CPU tensors meet an op
+    that checks no devices itself (``mm``, ``bmm``, ``addmm``): ``rule`` is the index of the
+    tensor whose device the result takes and the ``(expected, other)`` pairs of tensors that
+    must share a device, checked in PyTorch's order. A CPU result of a meta operand is
+    PyTorch's allocated, never computed, memory: zeros here."""
+    index, pairs = rule
+    for expected, other in pairs:
+        first, second = tensors[expected]._data, tensors[other]._data
+        if not isinstance(second, MetaArray) and second.ndim == 0:
+            continue  # a CPU tensor of no dimensions counts as a number
+        if isinstance(first, MetaArray) != isinstance(second, MetaArray):
+            want, got = ("meta", "cpu") if isinstance(first, MetaArray) else ("cpu", "meta")
+            raise RuntimeError(f"Tensor on device {got} is not on the expected device {want}!")
+    if isinstance(tensors[index]._data, MetaArray):
+        return meta_result(out)
+    return np.zeros(np.shape(out), np.asarray(out).dtype)
+
+
+def _check_gradient_devices(result: Tensor, tensors: tuple) -> None:
+    """Where meta and CPU tensors met, every gradient comes out on the result's device, and
+    PyTorch's engine refuses, at backward time, one for an input on the other device."""
+    on_meta = type(result._data) is MetaArray
+    for i, t in enumerate(tensors):
+        if t._requires_grad and (type(t._data) is MetaArray) != on_meta:
+            expected, got = ("meta", "cpu") if not on_meta else ("cpu", "meta")
+            message = (
+                f"Function {result.grad_fn.name()} returned an invalid gradient at index {i} - "
+                f"expected device {expected} but got {got}"
+            )
+
+            result.grad_fn.register_prehook(_refusal(message))
+            return
+    if not on_meta:  # the CPU gradients PyTorch allocates and computes nothing into
+        result.grad_fn.register_hook(_on_the_cpu)
+
+
+def _on_the_cpu(grads_in: tuple, grads_out: tuple) -> tuple:
+    return tuple(
+        Tensor._make(np.zeros(g.shape, g._data.dtype))
+        if g is not None and type(g._data) is MetaArray
+        else g
+        for g in grads_in
+    )
+
+
+def _refusal(message: str) -> Any:
+    def refuse(grad_outputs: Any) -> None:
+        raise RuntimeError(message)
+
+    return refuse
 
 
 def _any_requires_grad(tensors: tuple) -> bool:

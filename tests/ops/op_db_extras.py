@@ -74,7 +74,7 @@ EXTRAS = [
     ),
     _op("corrcoef", lambda T, x: T.corrcoef(x), arg(3, 5)),
     # PyTorch's own vander backward raises (its cumprod reads a tensor it then writes in
-    # place); test_assembling.py checks symgrad's against the gradient of x ** k
+    # place); test_product_graphs.py checks symgrad's against torch.linalg.vander's
     _op("vander", lambda T, x: T.vander(x), arg(3), torch=False),
     _op("vander_increasing", lambda T, x: T.vander(x, N=4, increasing=True), arg(3), torch=False),
     _op("chain_matmul", _chain, arg(2, 3), arg(3, 4), arg(4, 2)),

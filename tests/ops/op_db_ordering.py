@@ -69,6 +69,14 @@ ORDERING = [
     ),
     _op("addmv", lambda T, c, a, v: T.addmv(c, a, v), arg(2), arg(2, 3), arg(3)),
     _op("baddbmm", lambda T, c, a, b: T.baddbmm(c, a, b), arg(2, 2, 2), arg(2, 2, 3), arg(2, 3, 2)),
+    _op(
+        "addbmm",
+        lambda T, c, a, b: T.addbmm(c, a, b, beta=0.5, alpha=-2.0),
+        arg(2, 2),
+        arg(3, 2, 3),
+        arg(3, 3, 2),
+    ),
+    _op("addbmm_method", lambda T, c, a, b: c.addbmm(a, b), arg(2), arg(2, 2, 3), arg(2, 3, 2)),
     _op("addr", lambda T, c, a, b: T.addr(c, a, b, beta=2.0, alpha=0.5), arg(2, 3), arg(2), arg(3)),
     _op("matmul_batched", lambda T, a, b: a @ b, arg(2, 2, 3), arg(3, 2)),
     _op(

@@ -1,10 +1,12 @@
 """Matrix products record PyTorch 2.13's graphs: ``matmul`` in every shape case (``mm``/``mv``
 of a folded batch, or ``bmm`` of expanded operands, with PyTorch's views, transposes and
-copies), and ``addmm``, ``addmv``, ``addr``, ``baddbmm`` as one node each. The expected graphs
-are written out, so they are checked without PyTorch; with it, each case is also checked
-against PyTorch's graph, values, gradients and second derivatives."""
+copies), and ``addmm``, ``addmv``, ``addr``, ``baddbmm``, ``addbmm`` as one node each. The
+expected graphs are written out, so they are checked without PyTorch; with it, each case is also
+checked against PyTorch's graph, values, gradients and second derivatives."""
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import pytest
@@ -276,6 +278,27 @@ CASES = {
         {"beta": 0.5, "alpha": -2.0},
         "BaddbmmBackward0(Acc, Acc, Acc)",
     ),
+    "addbmm": (
+        "addbmm",
+        [(2, 4), (5, 2, 3), (5, 3, 4)],
+        "TTT",
+        {},
+        "AddbmmBackward0(Acc, Acc, Acc)",
+    ),
+    "addbmm_scaled": (
+        "addbmm",
+        [(4,), (5, 2, 3), (5, 3, 4)],
+        "TTT",
+        {"beta": 0.5, "alpha": -2.0},
+        "AddbmmBackward0(Acc, Acc, Acc)",
+    ),
+    "addbmm_beta0_no_grad_batch1": (
+        "addbmm",
+        [(2, 1), (5, 2, 3), (5, 3, 4)],
+        "TFT",
+        {"beta": 0.0, "alpha": 3.0},
+        "AddbmmBackward0(Acc, None, Acc)",
+    ),
 }
 
 
@@ -347,6 +370,10 @@ ERRORS = {
     "addr_input": ("addr", [(3, 2), (2,), (3,)]),
     "baddbmm_input": ("baddbmm", [(3, 4), (5, 2, 3), (5, 3, 4)]),
     "baddbmm_batch": ("baddbmm", [(5, 2, 4), (5, 2, 3), (4, 3, 4)]),
+    "addbmm_input": ("addbmm", [(3, 4), (5, 2, 3), (5, 3, 4)]),
+    "addbmm_batches": ("addbmm", [(2, 4), (5, 2, 3), (4, 3, 4)]),
+    "addbmm_sizes": ("addbmm", [(2, 4), (5, 2, 3), (5, 2, 4)]),
+    "addbmm_input_dims": ("addbmm", [(1, 2, 4), (5, 2, 3), (5, 3, 4)]),
     "bmm_batch": ("bmm", [(5, 2, 3), (4, 3, 4)]),
     "bmm_sizes": ("bmm", [(5, 2, 3), (5, 4, 4)]),
 }
@@ -431,28 +458,122 @@ def test_bilinear_gradients_against_pytorch(case):
     assert symgrad.autograd.gradgradcheck(symgrad.nn.functional.bilinear, tuple(xs))
 
 
+SUMMED = "ViewBackward0(SumBackward1(AddBackward0("
+BIAS_SHAPES = {
+    "batch": ([(2, 3), (2, 4), (5, 3, 4), (5,)], SUMMED),
+    "batches": ([(6, 2, 3), (6, 2, 4), (5, 3, 4), (5,)], SUMMED),
+    "vectors": ([(3,), (4,), (2, 3, 4), (2,)], "AddBackward0(MulBackward0("),
+}
+
+
+def _bias_derivatives(T, case):
+    xs = [_make(T, s, True, None, i) for i, s in enumerate(BIAS_SHAPES[case][0])]
+    y = T.nn.functional.bilinear(*xs)
+    gb = T.autograd.grad((y * y).sum(), xs[3], create_graph=True)[0]
+    return gb, [gb, *T.autograd.grad((gb**2).sum(), xs)]
+
+
+@pytest.mark.parametrize("case", sorted(BIAS_SHAPES))
+def test_bilinear_bias_gradient_graph(case):
+    """The bias gradient is summed over the batch as PyTorch's ``at::sum_to`` sums it."""
+    gb, _ = _bias_derivatives(symgrad, case)
+    assert tree(gb.grad_fn).startswith(BIAS_SHAPES[case][1])
+
+
+def test_bilinear_module_bias_gradient():
+    m = symgrad.nn.Bilinear(3, 4, 5, dtype=symgrad.float64)
+    y = m(symgrad.ones(2, 3, dtype=symgrad.float64), symgrad.ones(2, 4, dtype=symgrad.float64))
+    (gb,) = symgrad.autograd.grad(y.pow(2).sum(), [m.bias], create_graph=True)
+    assert tree(gb.grad_fn).startswith("ViewBackward0(SumBackward1(")
+
+
+@pytest.mark.parametrize("case", sorted(BIAS_SHAPES))
+def test_bilinear_bias_gradient_against_pytorch(case):
+    torch = pytest.importorskip("torch")
+    (ours, ours_all), (theirs, theirs_all) = (
+        _bias_derivatives(symgrad, case),
+        _bias_derivatives(torch, case),
+    )
+    assert tree(ours.grad_fn) == tree(theirs.grad_fn)
+    for a, b in zip(ours_all, theirs_all):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-10)
+
+
+def test_bilinear_0d_bias_error():
+    x1, x2, w = symgrad.ones(2, 3), symgrad.ones(2, 4), symgrad.ones(5, 3, 4)
+    with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dimensions"):
+        symgrad.nn.functional.bilinear(x1, x2, w, symgrad.tensor(1.0))
+    with pytest.raises(RuntimeError, match="bias size does not match weight size: got 2 but"):
+        symgrad.nn.functional.bilinear(x1, x2, w, symgrad.ones(2, 5))
+
+
+# PyTorch's torch.vander: ones, the column written into columns 1.., their running product
+# written over them (CopySlices), flipped unless increasing
 VANDER = (
-    "FlipBackward0(CatBackward0(None, CumprodBackward0(ExpandBackward0(UnsqueezeBackward0(Acc)))))"
+    "CopySlices(CopySlices(None, UnsqueezeBackward0(Acc)), CumprodBackward0(SliceBackward0("
+    "CopySlices(None, UnsqueezeBackward0(Acc)))))"
 )
+VANDER_CASES = {"square": {}, "N2": {"N": 2}, "increasing4": {"N": 4, "increasing": True}}
 
 
 def test_vander_graph_and_gradient():
-    """symgrad's vander is torch.linalg.vander's graph (ones, cumprod of the expanded column)
-    flipped: PyTorch's own torch.vander fills an empty matrix in place and its backward
-    raises (the cumprod's saved input is overwritten), so its graph is not copied."""
+    """symgrad records PyTorch's graph, but its cumprod reads a copy of the columns it then
+    overwrites, so its backward works where PyTorch's raises."""
     x = symgrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = symgrad.vander(x)
-    assert tree(y.grad_fn) == VANDER
+    assert tree(y.grad_fn) == f"FlipBackward0({VANDER})"
+    assert tree(symgrad.vander(x, increasing=True).grad_fn) == VANDER
+    assert symgrad.vander(x, N=1).grad_fn is None and symgrad.vander(x, N=0).shape == (3, 0)
     y.sum().backward()
     assert x.grad.tolist() == [3.0, 5.0, 7.0]  # d/dx (x^2 + x + 1)
+    x = symgrad.tensor([1.0, 2.0, 3.0], dtype=symgrad.float64, requires_grad=True)
+    for keywords in VANDER_CASES.values():
+        assert symgrad.autograd.gradgradcheck(functools.partial(symgrad.vander, **keywords), (x,))
 
 
-def test_vander_differs_from_pytorch_whose_backward_raises():
+def test_vander_on_the_meta_device():
+    y = symgrad.vander(symgrad.empty(3, device="meta", requires_grad=True))
+    assert y.device.type == "meta" and y.shape == (3, 3)
+
+
+@pytest.mark.parametrize("case", sorted(VANDER_CASES))
+def test_vander_against_pytorch(case):
+    """PyTorch's graph names; values and derivatives of first and second order those of
+    torch.linalg.vander (flipped), as torch.vander's own backward raises."""
     torch = pytest.importorskip("torch")
-    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    keywords = VANDER_CASES[case]
+    x = torch.tensor([0.5, -2.0, 3.0], dtype=torch.float64, requires_grad=True)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
-        torch.vander(x).sum().backward()
-    assert tree(torch.linalg.vander(x).grad_fn) == VANDER[len("FlipBackward0(") : -1]
+        torch.vander(x, **keywords).sum().backward()
+    ours = symgrad.tensor([0.5, -2.0, 3.0], dtype=symgrad.float64, requires_grad=True)
+    y = symgrad.vander(ours, **keywords)
+    assert tree(y.grad_fn) == tree(torch.vander(x, **keywords).grad_fn)
+    n = keywords.get("N", 3)
+    expected = torch.linalg.vander(x, N=n)
+    expected = expected if keywords.get("increasing") else expected.flip(1)
+    results = []
+    for T, t, out in ((symgrad, ours, y), (torch, x, expected)):
+        (g,) = T.autograd.grad((out * out).sum(), t, create_graph=True)
+        (gg,) = T.autograd.grad((g * g).sum(), t)
+        results.append([out.detach().numpy(), g.detach().numpy(), gg.numpy()])
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def test_bilinear_bias_errors_against_pytorch():
+    torch = pytest.importorskip("torch")
+    x1, x2, w = torch.ones(2, 3), torch.ones(2, 4), torch.ones(5, 3, 4)
+    with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dimensions"):
+        torch.nn.functional.bilinear(x1, x2, w, torch.tensor(1.0))
+    with pytest.raises(RuntimeError, match="bias size does not match weight size: got 2 but"):
+        torch.nn.functional.bilinear(x1, x2, w, torch.ones(2, 5))
+
+
+def test_vander_under_vmap():
+    x = symgrad.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]], dtype=symgrad.float64)
+    out = symgrad.func.vmap(symgrad.vander)(x)
+    assert out.tolist() == [[symgrad.vander(row).tolist() for row in x]][0]
+    assert out[1].tolist() == [[0.25, 0.5, 1.0], [1.0, -1.0, 1.0], [4.0, 2.0, 1.0]]
 
 
 class TestVectorMatrixRecord:
