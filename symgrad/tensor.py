@@ -344,6 +344,11 @@ class Tensor(HoldsArray):
         return t
 
 
+Tensor.__module__ = (
+    "symgrad"  # its public home, as torch.Tensor's is torch: <class 'symgrad.Tensor'>
+)
+
+
 def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:
     t._data = data
     t.grad_fn = grad_fn

@@ -424,3 +424,20 @@ def test_shape_is_a_size_tuple_like_pytorchs():
     t = torch.zeros(1, 3).shape
     assert repr(t).replace("torch", "symgrad") == repr(s)
     assert (t.numel(), t[1:], t + (2,), t * 2) == (s.numel(), s[1:], s + (2,), s * 2)
+
+
+def test_tensor_class_lives_in_the_package():
+    # PyTorch prints type(t) as <class 'torch.Tensor'>: the class names its public module
+    t = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    assert repr(type(t)) == "<class 'symgrad.Tensor'>"
+    assert symgrad.Tensor.__module__ == "symgrad"
+    assert type(symgrad.nn.Parameter(t)).__module__ == "symgrad.nn.parameter"
+    import io
+
+    buffer = io.BytesIO()
+    symgrad.save(t, buffer)
+    buffer.seek(0)
+    back = symgrad.load(buffer)
+    assert back.tolist() == [1.0, 2.0] and back.requires_grad
+    torch = pytest.importorskip("torch")
+    assert torch.Tensor.__module__ == "torch"

@@ -339,9 +339,14 @@ def _lowered_vjp(
 
 
 # -- jvp -----------------------------------------------------------------------------------------
-def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -> tuple:
+def jvp(
+    func: Callable, primals: Any, tangents: Any, *, strict: bool = False, has_aux: bool = False
+) -> tuple:
     """``(output, jvp_out)``: ``func`` at ``primals`` and its Jacobian applied to ``tangents``;
     ``aux`` third with ``has_aux=True``.
+
+    With ``strict=True`` an output that does not depend on the primals raises RuntimeError
+    (by default its ``jvp_out`` is zeros), as in PyTorch.
 
     ``primals`` and ``tangents`` are tuples of pytrees of tensors (one entry per argument of
     ``func``) with the same structure and shapes; ``jvp_out`` has the output's structure.
@@ -360,11 +365,13 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
     ts = _check_tangents(primals, tangents, what)
     lowering = batched.Lowering.of(list(primals))
     if lowering is not None:
-        return _lowered_jvp(func, lowering, primals, tangents, has_aux)
+        return _lowered_jvp(func, lowering, primals, tangents, has_aux, strict)
     with _Transform((primals, tangents)) as run:
         inputs, xs = _fresh_tree(primals, what)
         out, aux = _split_aux(func(*inputs), has_aux, what)
         outs, out_spec = _tensor_outputs(out, what)
+        if strict:
+            _check_dependent(outs, xs)
         closure = batched.Lowering.of(out)
         if closure is None:
             # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes
@@ -375,11 +382,25 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
             result = result + (aux,) if has_aux else result
             return run.finish(result)
     # a closure over a batched tensor: each element's own jvp
-    return _lowered_jvp(func, closure, primals, tangents, has_aux)
+    return _lowered_jvp(func, closure, primals, tangents, has_aux, strict)
+
+
+def _check_dependent(outs: list, xs: list) -> None:
+    """``jvp(..., strict=True)``: every output must depend on some primal."""
+    for o in outs:
+        grads = [None]
+        if o.requires_grad:
+            zero = creation.zeros_like(o)
+            grads = _engine_grad([o], xs, [zero], retain_graph=True, allow_unused=True)
+        if all(g is None for g in grads):
+            raise RuntimeError(
+                "jvp(f, primals, tangents, strict=True): The output of f is independent of "
+                "the inputs. This is not allowed with strict=True."
+            )
 
 
 def _lowered_jvp(
-    func: Callable, lowering: batched.Lowering, primals: tuple, tangents: tuple, has_aux: bool
+    func: Callable, lowering: batched.Lowering, primals: tuple, tangents: tuple, *flags: bool
 ) -> tuple:
     """Inside ``vmap``: the ``jvp`` of the function on the physical tensors."""
     phys = [lowering.down(p, True) for p in primals]
@@ -389,7 +410,8 @@ def _lowered_jvp(
         return lowering.unwrap(func(*inputs))
 
     ps, lowered_ts = tuple(x for x, _ in phys), tuple(lowering.unwrap(list(tangents)))
-    return lowering.wrap(jvp(physical_func, ps, lowered_ts, has_aux=has_aux))
+    has_aux, strict = flags
+    return lowering.wrap(jvp(physical_func, ps, lowered_ts, strict=strict, has_aux=has_aux))
 
 
 def _check_tangents(primals: Any, tangents: Any, what: str) -> list:

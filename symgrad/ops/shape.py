@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import sizes
+from symgrad.ops._strides import view_strides
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
@@ -219,12 +220,7 @@ def _viewable(t: Tensor, shape: tuple) -> bool:
     if type(t) is _batching.BatchedTensor:  # inside vmap: the whole batch's memory
         a, batch = _batching.storage(t)
         shape = batch + tuple(shape)
-    seen = a.view()
-    try:
-        seen.shape = shape  # NumPy refuses where a reshape would have to copy
-    except AttributeError:
-        return False
-    return True
+    return view_strides(a.shape, a.strides, tuple(shape)) is not None
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:

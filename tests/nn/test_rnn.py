@@ -215,3 +215,24 @@ def test_states_shapes_and_given_initial_state():
 def test_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize("name", ["RNN", "LSTM", "GRU"])
+def test_unbatched_results_are_squeezed_from_a_batch_of_one(name):
+    # PyTorch runs an unbatched sequence as a batch of one and squeezes dim 1 off every result
+    module = getattr(nn, name)(2, 3, num_layers=2)
+    x = symgrad.tensor(X)[:, 0]
+    out, h_n = module(x)
+    states = h_n if name == "LSTM" else (h_n,)
+    assert [t.grad_fn.name() for t in (out, *states)] == ["SqueezeBackward1"] * (1 + len(states))
+    assert tuple(out.shape) == (3, 3) and all(tuple(s.shape) == (2, 3) for s in states)
+    batched_out, batched_h = module(x.unsqueeze(1))
+    np.testing.assert_allclose(out.detach().numpy(), batched_out[:, 0].detach().numpy())
+    given = tuple(s + 1 for s in states) if name == "LSTM" else states[0] + 1
+    again, _ = module(x, given)
+    assert again.grad_fn.name() == "SqueezeBackward1" and tuple(again.shape) == (3, 3)
+    if HAS_TORCH:
+        import torch
+
+        ref = getattr(torch.nn, name)(2, 3, num_layers=2)(torch.tensor(X)[:, 0])
+        assert out.grad_fn.name() == ref[0].grad_fn.name()

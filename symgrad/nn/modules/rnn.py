@@ -3,7 +3,8 @@ parameters (names, shapes, initialisation), gate order and arithmetic.
 
 Each is a composite of recorded ops (``linear``, ``sigmoid``, ``tanh``, ...), so its
 gradients, closed forms and pictures come from those; a sequence's outputs are stacked
-(``StackBackward0``; PyTorch's LSTM on the CPU records one fused ``MkldnnRnnLayerBackward0``).
+(``StackBackward0``; PyTorch's LSTM on the CPU records one fused ``MkldnnRnnLayerBackward0``),
+an unbatched sequence's results squeezed from a batch of one (``SqueezeBackward1``).
 """
 
 from __future__ import annotations
@@ -49,10 +50,12 @@ def _packed_type(value: Any) -> type | None:
     return PackedSequence if isinstance(value, PackedSequence) else None
 
 
+def _mapped(hx: Any, f: Any) -> Any:
+    return tuple(f(h) for h in hx) if isinstance(hx, tuple) else f(hx)
+
+
 def _permute(hx: Any, indices: Tensor) -> Any:
-    if isinstance(hx, tuple):
-        return tuple(h.index_select(1, indices) for h in hx)
-    return hx.index_select(1, indices)
+    return _mapped(hx, lambda h: h.index_select(1, indices))
 
 
 def _steps(input: Tensor, batch_sizes: list) -> list:
@@ -204,10 +207,12 @@ class RNNBase(Module):
             input = input.transpose(0, 1)
         batch = input.shape[1] if batched else None
         state = self._initial_state(input, hx, batch)
-        steps = [None] * input.shape[0]
-        output, h_n = self._run(input, state, steps)
-        output = output.transpose(0, 1) if batched and self.batch_first else output
-        return output, h_n
+        if not batched:  # run as a batch of one, as PyTorch (results from SqueezeBackward1)
+            input, state = input.unsqueeze(1), _mapped(state, lambda s: s.unsqueeze(1))
+        output, h_n = self._run(input, state, [None] * input.shape[0])
+        if not batched:
+            return output.squeeze(1), _mapped(h_n, lambda s: s.squeeze(1))
+        return (output.transpose(0, 1) if self.batch_first else output), h_n
 
     def _check_input_size(self, input: Tensor) -> None:
         if input.shape[-1] != self.input_size:
@@ -217,11 +222,8 @@ class RNNBase(Module):
             )
 
     def _forward_packed(self, input: Any, hx: Any, packed: type) -> tuple:
-        data, sorted_indices, unsorted_indices = (
-            input.data,
-            input.sorted_indices,
-            input.unsorted_indices,
-        )
+        data, sorted_indices = input.data, input.sorted_indices
+        unsorted_indices = input.unsorted_indices
         self._check_input_size(data)
         batch_sizes = [int(b) for b in input.batch_sizes.numpy()]
         if hx is not None and sorted_indices is not None:

@@ -1,0 +1,51 @@
+"""Whether memory laid out with some strides can be seen in another shape without copying."""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["view_strides"]
+
+
+def view_strides(shape: tuple, strides: tuple, new_shape: tuple) -> tuple | None:
+    """The strides showing the memory of ``shape``/``strides`` in ``new_shape`` (same number of
+    elements), or None where only a copy can (PyTorch's ``computeStride``, NumPy's
+    ``_attempt_nocopy_reshape``).
+
+    It walks the old dimensions from the last, in chunks whose memory is contiguous, and
+    splits each chunk among the new dimensions that exactly cover it; it never touches the
+    data (NumPy's ``a.shape = new`` copies the whole array before refusing).
+
+    Examples
+    --------
+    >>> view_strides((2, 3), (12, 4), (3, 2))
+    (8, 4)
+    >>> view_strides((3, 2), (4, 12), (6,)) is None  # a transposed matrix cannot flatten
+    True
+    """
+    if math.prod(shape) == 0 or not shape:
+        return _contiguous(new_shape, strides[-1] if strides else 1)
+    new = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    base = strides[-1]
+    chunk = view = 1
+    for d in range(len(shape) - 1, -1, -1):
+        chunk *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != chunk * base):
+            while view_d >= 0 and (view < chunk or new_shape[view_d] == 1):
+                new[view_d] = view * base
+                view *= new_shape[view_d]
+                view_d -= 1
+            if view != chunk:
+                return None
+            if d > 0:
+                base, chunk, view = strides[d - 1], 1, 1
+    return tuple(new) if view_d == -1 else None
+
+
+def _contiguous(shape: tuple, item: int) -> tuple:
+    out, step = [], item
+    for n in reversed(shape):
+        out.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(out))
