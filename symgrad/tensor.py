@@ -330,6 +330,15 @@ class Tensor(HoldsArray):
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(self._data.shape[0]))
 
+    def __reduce_ex__(self, protocol: int) -> tuple:
+        # plain pickle (multiprocessing, a cache on disk): the values, dtype, shape and flag, as
+        # in PyTorch; not the graph, the .grad or the tensors sharing the memory
+        data = self._data
+        return (
+            _unpickled,
+            (type(self), np.array(data) if type(data) is np.ndarray else data, self._requires_grad),
+        )
+
     def __deepcopy__(self, memo: dict) -> Tensor:
         if self.grad_fn is not None:
             raise RuntimeError(
@@ -347,6 +356,14 @@ class Tensor(HoldsArray):
 Tensor.__module__ = (
     "symgrad"  # its public home, as torch.Tensor's is torch: <class 'symgrad.Tensor'>
 )
+
+
+def _unpickled(cls: type, data: Any, requires_grad: bool) -> Tensor:
+    """A tensor (or Parameter) pickled by ``Tensor.__reduce_ex__``."""
+    t = object.__new__(cls)
+    _init(t, data, None)
+    t._requires_grad = requires_grad
+    return t
 
 
 def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:

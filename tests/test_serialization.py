@@ -138,3 +138,23 @@ def test_against_pytorch_semantics():
         flags = (got["x"].requires_grad, got["y"].requires_grad, got["y"].grad_fn is None)
         assert flags == (True, True, True)
         assert type(got["p"]).__name__ == "Parameter"
+
+
+def test_plain_pickle_keeps_values_dtype_and_flag_as_pytorch():
+    # PyTorch: a tensor with views, a non-leaf (it comes back a leaf requiring grad) and a
+    # Parameter pickle; the graph and .grad do not travel
+    x = symgrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (x * 2).sum().backward()
+    view = x[:2]
+    y = x * 2
+    ints = symgrad.arange(4, dtype=symgrad.int16).reshape(2, 2).t()
+    p = nn.Parameter(symgrad.ones(2))
+    got_x, got_view, got_y, got_ints, got_p = pickle.loads(pickle.dumps([x, view, y, ints, p]))
+    assert got_x.tolist() == [1.0, 2.0, 3.0] and got_x.requires_grad and got_x.grad is None
+    assert got_view.tolist() == [1.0, 2.0] and got_view.requires_grad and got_view._base is None
+    assert got_y.tolist() == [2.0, 4.0, 6.0] and got_y.requires_grad and got_y.is_leaf
+    assert got_ints.dtype is symgrad.int16 and got_ints.tolist() == [[0, 2], [1, 3]]
+    assert type(got_p) is nn.Parameter and got_p.requires_grad
+    with symgrad.no_grad():
+        got_x.add_(1)  # its own memory
+    assert x.tolist() == [1.0, 2.0, 3.0]
