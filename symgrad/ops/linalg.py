@@ -19,7 +19,7 @@ from symgrad.prim.structural import Structural
 from symgrad.prim.text import matmul_text
 from symgrad.tensor import NAMES, Tensor, link_view
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "inner"]
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer"]
 
 
 def _mT(xp: Any, a: Any) -> Any:
@@ -286,7 +286,6 @@ def dot(input: Tensor, other: Tensor) -> Tensor:
     return matmul(input, other)
 
 
-inner = dot
 
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:

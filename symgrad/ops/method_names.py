@@ -69,6 +69,7 @@ _SAME_NAME = (
     "unique",
     "unique_consecutive",
     "kron",
+    "inner",
     "addmm",
     "addmv",
     "baddbmm",

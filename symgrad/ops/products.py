@@ -9,11 +9,11 @@ from typing import Any
 from symgrad._data import _wrap_dim
 from symgrad.ops.fused_inplace import IN_PLACE_METHODS  # noqa: F401 (bound by methods)
 from symgrad.ops.fused_products import addbmm, addmm, addmv, addr, baddbmm  # noqa: F401 (methods)
-from symgrad.ops.linalg import _unsafe_view, matmul
+from symgrad.ops.linalg import _unsafe_view, dot, matmul
 from symgrad.ops.shape import permute, reshape
 from symgrad.tensor import Tensor
 
-__all__ = ["kron", "tensordot"]
+__all__ = ["kron", "tensordot", "inner"]
 
 
 def kron(input: Tensor, other: Tensor) -> Tensor:
@@ -61,6 +61,37 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     ra = [i for i in range(a.ndim) if i not in da]
     rb = [j for j in range(b.ndim) if j not in db]
     k = math.prod(a.shape[i] for i in da)
+    if not ra and not rb:  # everything contracted: PyTorch takes the dot product of two vectors
+        a1, b1 = permute(a, tuple(da)), permute(b, tuple(db))
+        a1 = a1 if a1.ndim == 1 else reshape(a1, (k,))  # (a vector is not viewed again)
+        b1 = b1 if b1.ndim == 1 else reshape(b1, (k,))
+        return reshape(dot(a1, b1), ())
     a2 = reshape(permute(a, tuple(ra + da)), (math.prod(a.shape[i] for i in ra), k))
     b2 = reshape(permute(b, tuple(db + rb)), (k, math.prod(b.shape[j] for j in rb)))
     return reshape(matmul(a2, b2), tuple(a.shape[i] for i in ra) + tuple(b.shape[j] for j in rb))
+
+
+def inner(input: Tensor, other: Tensor) -> Tensor:
+    """The sums of products over the last dimension of both: ``tensordot`` over dimensions
+    ``-1`` and ``-1`` (a product when one is 0-d), the result of shape
+    ``input.shape[:-1] + other.shape[:-1]``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.inner(symgrad.tensor([[1.0, 2.0], [3.0, 4.0]]), symgrad.tensor([1.0, 10.0]))
+    tensor([21., 43.])
+    """
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        raise TypeError(
+            "inner(): arguments 'input' and 'other' must be Tensors, got "
+            f"{type(input).__name__} and {type(other).__name__}"
+        )
+    if input.ndim == 0 or other.ndim == 0:
+        return input * other
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(
+            "inner() the last dimension must match on both input tensors but got shapes "
+            f"{list(input.shape)} and {list(other.shape)}"
+        )
+    return tensordot(input, other, dims=([-1], [-1]))

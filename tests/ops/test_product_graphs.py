@@ -609,3 +609,59 @@ class TestVectorMatrixRecord:
         w = symgrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
         (symgrad.matmul(x, w) * symgrad.tensor([1.0, 0.0, -1.0])).sum().backward()
         np.testing.assert_array_equal(w.grad.numpy(), [[1.0, 0.0, -1.0], [2.0, 0.0, -2.0]])
+
+
+# inner: tensordot over the last dimensions (a vector pair: a dot product), PyTorch's graphs
+_MM = "ViewBackward0(MmBackward0(ViewBackward0(PermuteBackward0(Acc)), {}(PermuteBackward0(Acc))))"
+INNER_CASES = {
+    "matrices": ([(2, 3), (4, 3)], _MM.format("ReshapeAliasBackward0")),
+    "vectors": (
+        [(3,), (3,)],
+        "ViewBackward0(DotBackward0(PermuteBackward0(Acc), PermuteBackward0(Acc)))",
+    ),
+    "matrix_vector": ([(2, 3), (3,)], _MM.format("ViewBackward0")),
+    "matrix_batch": ([(2, 3), (5, 4, 3)], _MM.format("ReshapeAliasBackward0")),
+    "scalar": ([(), (3,)], "MulBackward0(Acc, Acc)"),
+}
+
+
+def _inner_operands(T, shapes):
+    rng = np.random.default_rng(5)
+    return [T.tensor(rng.standard_normal(s), dtype=T.float64, requires_grad=True) for s in shapes]
+
+
+@pytest.mark.parametrize("case", sorted(INNER_CASES))
+def test_inner_graph_values_and_gradients(case):
+    shapes, graph = INNER_CASES[case]
+    a, b = _inner_operands(symgrad, shapes)
+    y = symgrad.inner(a, b)
+    assert tree(y.grad_fn) == graph
+    expected = np.inner(a.detach().numpy(), b.detach().numpy())
+    np.testing.assert_allclose(y.detach().numpy(), expected, rtol=1e-12)
+    assert y.shape == expected.shape == a.inner(b).shape
+    (y * y).sum().backward()
+    if a.ndim:  # d/da of sum(y^2): 2 y contracted with b over b's leading dimensions
+        axes = (range(a.ndim - 1, y.ndim), range(b.ndim - 1))
+        ga = 2 * np.tensordot(expected, b.detach().numpy(), axes=axes)
+        np.testing.assert_allclose(a.grad.numpy(), ga, rtol=1e-12)
+
+
+@pytest.mark.parametrize("case", sorted(INNER_CASES))
+def test_inner_against_pytorch(case):
+    torch = pytest.importorskip("torch")
+    shapes, graph = INNER_CASES[case]
+    results = []
+    for T in (symgrad, torch):
+        a, b = _inner_operands(T, shapes)
+        y = T.inner(a, b)
+        if T is torch:
+            assert tree(y.grad_fn) == graph
+        (y.sin().sum()).backward()
+        results.append([y.detach().numpy(), a.grad.numpy(), b.grad.numpy()])
+    for got, want in zip(*results):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_inner_last_dimensions_must_match():
+    with pytest.raises(RuntimeError, match=r"last dimension must match .* \[2, 3\] and \[2, 4\]"):
+        symgrad.inner(symgrad.ones(2, 3), symgrad.ones(2, 4))
