@@ -286,8 +286,6 @@ def dot(input: Tensor, other: Tensor) -> Tensor:
     return matmul(input, other)
 
 
-
-
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Batched matrix product of two 3-D tensors."""
     if input.ndim != 3 or mat2.ndim != 3:
