@@ -163,12 +163,27 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
         wr = xp.reshape(w, (geo.groups, o // geo.groups, -1))
         gcols = xp.matmul(xp.transpose(wr, 1, 2), g2)
         gcols = xp.reshape(gcols, (n, ch) + geo.kernel + geo.out)
-        gpad = xp.index_put_zeros((n, ch) + geo.padded, geo.windows(), gcols, False)
-        grads[0] = xp.getitem(gpad, geo.inner())
+        grads[0] = xp.getitem(_col2im(xp, gcols, (n, ch), geo), geo.inner())
     if len(c.needs) > 2:
         axes = (0,) + tuple(range(2, 2 + len(geo.out)))
         grads.append(xp.sum(g, axes, False) if c.needs[2] else None)
     return tuple(grads)
+
+
+def _col2im(xp: Any, gcols: Any, lead: tuple, geo: Geometry) -> Any:
+    """The padded input's gradient from the windows' ``(N, C, *kernel, *out)``: each kernel
+    position's share placed at its strided slice and summed. Strided slices, not one index
+    that repeats positions, so that the placing is a plain write (also per sample in vmap)."""
+    total = None
+    for pos in np.ndindex(*geo.kernel):
+        key = tuple(
+            slice(k * dil, k * dil + s * (m - 1) + 1, s)
+            for k, dil, s, m in zip(pos, geo.dilation, geo.stride, geo.out)
+        )
+        share = xp.getitem(gcols, (slice(None), slice(None)) + pos)
+        part = xp.index_put_zeros(lead + geo.padded, (slice(None), slice(None)) + key, share, True)
+        total = part if total is None else total + part
+    return total
 
 
 def _jvp(xp: Any, tangents: tuple, c: Any) -> Any:

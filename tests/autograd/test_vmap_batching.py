@@ -169,6 +169,10 @@ CLASS_W = [1.0, 2.0, 0.5, 3.0]
 RULE_CASES = {
     "conv2d": (lambda T, F, x: F.conv2d(x, T.tensor(W2), T.tensor(B2), padding=1), (3, 2, 3, 5, 5)),
     "conv1d_stride": (lambda T, F, x: F.conv1d(x, T.tensor(W1), stride=2), (3, 2, 3, 7)),
+    "conv2d_stride_dilation": (
+        lambda T, F, x: F.conv2d(x, T.tensor(W2), stride=(2, 1), padding=2, dilation=(2, 3)),
+        (3, 2, 3, 7, 8),
+    ),
     "conv2d_unbatched_input": (lambda T, F, x: F.conv2d(x, T.tensor(W2)), (3, 3, 5, 5)),
     "conv2d_batched_kernel": (
         lambda T, F, w: F.conv2d(T.tensor(W2[:2, :, :, :]), w, groups=1),
