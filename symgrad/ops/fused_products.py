@@ -259,6 +259,20 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any
     return _fused(_ADDR, input, vec1, vec2, beta, alpha)
 
 
+def _check_batches(batch1: Tensor, batch2: Tensor) -> None:
+    """PyTorch's errors for operands of a batched product that are not batches of matrices."""
+    for t in (batch1, batch2):
+        if t.ndim < 3:  # PyTorch reads the third size first
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-max(t.ndim, 1)}, "
+                f"{max(t.ndim, 1) - 1}], but got 2)"
+            )
+    if batch1.ndim != 3 or batch2.ndim != 3:
+        raise RuntimeError(
+            f"batch1 must be a 3D tensor, got {batch1.ndim}-D; batch2 {batch2.ndim}-D"
+        )
+
+
 def baddbmm(
     input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1
 ) -> Tensor:
@@ -271,16 +285,7 @@ def baddbmm(
     >>> symgrad.baddbmm(symgrad.ones(1, 1, 2), symgrad.ones(1, 1, 3), symgrad.ones(1, 3, 2))
     tensor([[[4., 4.]]])
     """
-    for t in (batch1, batch2):
-        if t.ndim < 3:  # PyTorch reads the third size first
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [{-max(t.ndim, 1)}, "
-                f"{max(t.ndim, 1) - 1}], but got 2)"
-            )
-    if batch1.ndim != 3 or batch2.ndim != 3:
-        raise RuntimeError(
-            f"batch1 must be a 3D tensor, got {batch1.ndim}-D; batch2 {batch2.ndim}-D"
-        )
+    _check_batches(batch1, batch2)
     if batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
@@ -303,16 +308,7 @@ def addbmm(
     >>> symgrad.addbmm(symgrad.ones(1, 2), symgrad.ones(3, 1, 2), symgrad.ones(3, 2, 2))
     tensor([[7., 7.]])
     """
-    for t in (batch1, batch2):
-        if t.ndim < 3:  # PyTorch reads the third size first
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [{-max(t.ndim, 1)}, "
-                f"{max(t.ndim, 1) - 1}], but got 2)"
-            )
-    if batch1.ndim != 3 or batch2.ndim != 3:
-        raise RuntimeError(
-            f"batch1 must be a 3D tensor, got {batch1.ndim}-D; batch2 {batch2.ndim}-D"
-        )
+    _check_batches(batch1, batch2)
     if batch1.shape[0] != batch2.shape[0]:
         raise RuntimeError(
             f"batch1 and batch2 must have same number of batches, got {batch1.shape[0]} and "
