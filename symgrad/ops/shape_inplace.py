@@ -21,7 +21,7 @@ from symgrad.ops.shape import transpose
 from symgrad.prim.primitive import recorded
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
-from symgrad.tensor import Tensor
+from symgrad.tensor import NAMES, Tensor
 
 __all__ = ["swapdims"]
 
@@ -82,6 +82,7 @@ def squeeze_own_(x: Tensor) -> Tensor:
     that others may see needs (leaf, views, saved values)."""
     if (
         type(x._data) is not np.ndarray
+        or NAMES.used
         or _anomaly_state.enabled
         or (_dual_state.level is not None and dual.active())
     ):
