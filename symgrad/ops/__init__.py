@@ -90,6 +90,8 @@ from symgrad.ops import aliases  # noqa: E402
 from symgrad.ops.aliases import *  # noqa: E402,F403
 from symgrad.ops import tensor_facts  # noqa: E402
 from symgrad.ops.tensor_facts import *  # noqa: E402,F403
+from symgrad.ops import categorical_sampling  # noqa: E402
+from symgrad.ops.categorical_sampling import *  # noqa: E402,F403
 
 __all__ = [
     *decompositions.__all__,
@@ -124,6 +126,7 @@ __all__ = [
     *bitwise.__all__,
     *aliases.__all__,
     *tensor_facts.__all__,
+    *categorical_sampling.__all__,
     *atleast.__all__,
     *sampling.__all__,
     "swapdims",
