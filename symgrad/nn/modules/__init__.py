@@ -13,6 +13,7 @@ from symgrad.nn.modules.loss import (
     NLLLoss,
 )
 from symgrad.nn.modules.module import Module
+from symgrad.nn.modules import backward_hooks as _backward_hooks
 from symgrad.nn.modules import normalization as _normalization
 from symgrad.nn.modules import pointwise as _pointwise
 from symgrad.nn.modules import regression_loss as _regression_loss
