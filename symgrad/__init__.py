@@ -76,6 +76,7 @@ _SUBMODULES = (
     "linalg",
     "compiler",
     "functional",
+    "distributions",
 )
 _LAZY_NAMES = {
     "compile": "symgrad.compiler",
