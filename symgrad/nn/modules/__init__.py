@@ -25,6 +25,8 @@ from symgrad.nn.modules.pointwise import *  # noqa: F403
 from symgrad.nn.modules.regression_loss import *  # noqa: F403
 from symgrad.nn.modules.rnn import *  # noqa: F403
 from symgrad.nn.modules.sparse import *  # noqa: F403
+from symgrad.nn.modules import transformer as _transformer
+from symgrad.nn.modules.transformer import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -53,4 +55,5 @@ __all__ = [
     *_regression_loss.__all__,
     *_rnn.__all__,
     *_sparse.__all__,
+    *_transformer.__all__,
 ]
