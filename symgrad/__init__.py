@@ -77,6 +77,7 @@ _SUBMODULES = (
     "compiler",
     "functional",
     "distributions",
+    "special",
 )
 _LAZY_NAMES = {
     "compile": "symgrad.compiler",
