@@ -50,17 +50,12 @@ xlogy = symgrad.xlogy
 expm1, exp2, log1p, sinc = symgrad.expm1, symgrad.exp2, symgrad.log1p, symgrad.sinc
 round = symgrad.round  # noqa: A001 - PyTorch's name
 logsumexp = symgrad.logsumexp
+logit = symgrad.logit
 
 
 def expit(input: Tensor) -> Tensor:
     """The logistic sigmoid ``1 / (1 + exp(-input))``."""
     return symgrad.sigmoid(input)
-
-
-def logit(input: Tensor, eps: float | None = None) -> Tensor:
-    """``log(p / (1 - p))``, with ``p`` clamped to ``[eps, 1 - eps]`` when ``eps`` is given."""
-    p = input if eps is None else input.clamp(eps, 1 - eps)
-    return (p / (1 - p)).log()
 
 
 def xlog1py(input: Any, other: Any) -> Tensor:

@@ -92,6 +92,8 @@ from symgrad.ops import tensor_facts  # noqa: E402
 from symgrad.ops.tensor_facts import *  # noqa: E402,F403
 from symgrad.ops import categorical_sampling  # noqa: E402
 from symgrad.ops.categorical_sampling import *  # noqa: E402,F403
+from symgrad.ops import quantiles, windows  # noqa: E402,F401
+from symgrad.ops.quantiles import *  # noqa: E402,F403
 
 __all__ = [
     *decompositions.__all__,
@@ -127,6 +129,7 @@ __all__ = [
     *aliases.__all__,
     *tensor_facts.__all__,
     *categorical_sampling.__all__,
+    *quantiles.__all__,
     *atleast.__all__,
     *sampling.__all__,
     "swapdims",
