@@ -402,7 +402,7 @@ METHODS = {
     name: globals()[name]
     for name in (
         "tensor_split", "hsplit", "vsplit", "dsplit", "argwhere", "take", "addcmul", "addcdiv",
-        "isin", "greater", "greater_equal", "less", "less_equal", "not_equal", "multiply",
+        "greater", "greater_equal", "less", "less_equal", "not_equal", "multiply",
         "subtract", "divide", "true_divide", "negative", "positive", "moveaxis", "ravel",
         "is_nonzero", "fmax", "fmin",
     )

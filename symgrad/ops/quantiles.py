@@ -9,10 +9,12 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation
+from symgrad.ops import elementwise_special as ES
 from symgrad.ops import math
+from symgrad.ops.inplace import inplace
 from symgrad.tensor import Tensor, bind_methods
 
-__all__ = ["quantile", "logit", "heaviside", "gcd", "lcm"]
+__all__ = ["quantile", "logit", "heaviside"]  # gcd and lcm: Tensor methods only
 
 _MODES = ("linear", "lower", "higher", "midpoint", "nearest")
 
@@ -93,8 +95,7 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
     >>> symgrad.logit(symgrad.tensor([0.5]))
     tensor([0.])
     """
-    p = input if eps is None else input.clamp(eps, 1 - eps)
-    return (p / (1 - p)).log()
+    return ES.LOGIT(input if eps is None else input.clamp(eps, 1 - eps))
 
 
 def heaviside(input: Tensor, values: Any) -> Tensor:
@@ -126,10 +127,16 @@ def _integer(name: str, fn: Any) -> Any:
 gcd = _integer("gcd", np.gcd)
 lcm = _integer("lcm", np.lcm)
 
+
+def _logit_(self: Tensor, eps: float | None = None) -> Tensor:
+    return inplace(self, "logit_", lambda x: logit(x, eps))
+
+
 bind_methods(
     {
         "quantile": quantile,
         "logit": logit,
+        "logit_": _logit_,
         "heaviside": heaviside,
         "gcd": gcd,
         "lcm": lcm,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad._meta import MetaArray
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["layout", "strided", "randint_like"]
@@ -50,8 +51,17 @@ def randint_like(input: Tensor, low: int, high: Any = None, **kwargs: Any) -> Te
     return randint(low, high, tuple(input.shape), **kwargs)
 
 
+def _data_ptr(self: Tensor) -> int:
+    """The address of the first element: equal for a tensor and a view starting where it
+    does (0 for a meta tensor, which holds no data)."""
+    if type(self._data) is MetaArray:
+        return 0
+    return self._data.__array_interface__["data"][0]
+
+
 bind_methods(
     {
+        "data_ptr": _data_ptr,
         "layout": property(lambda self: strided),
         "is_cpu": property(lambda self: self.device.type == "cpu"),
         "itemsize": property(lambda self: self.dtype.itemsize),

@@ -128,3 +128,19 @@ def test_against_torch():
         ours = [t.numpy() for t in symgrad.tensor(data).tensor_split(n, dim=2)]
         theirs = [t.numpy() for t in torch.tensor(data).tensor_split(n, dim=2)]
         assert len(ours) == len(theirs) and all(np.array_equal(a, b) for a, b in zip(ours, theirs))
+
+
+def test_data_ptr_bool_subtraction_and_integer_spread():
+    x = symgrad.arange(24.0).view(2, 3, 4)
+    assert x.view(3, 8).data_ptr() == x.data_ptr()
+    assert x[1].data_ptr() - x.data_ptr() == 48
+    assert x.clone().data_ptr() != x.data_ptr()
+    mask = symgrad.tensor([True, False])
+    for bad in (lambda: 1 - mask, lambda: mask - mask, lambda: symgrad.tensor([1, 2]) - True):
+        with pytest.raises(RuntimeError, match="bool tensor"):
+            bad()
+    assert (1 - mask.float()).tolist() == [0.0, 1.0] and (~mask).tolist() == [False, True]
+    with pytest.raises(RuntimeError, match="floating point"):
+        symgrad.tensor([1, 2]).std()
+    with pytest.raises(RuntimeError, match="floating point"):
+        symgrad.tensor([1, 2]).var(0)

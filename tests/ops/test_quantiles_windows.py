@@ -34,7 +34,7 @@ def test_plain_values():
         0.5,
         1,
     ]
-    assert symgrad.gcd(symgrad.tensor([12, 9]), symgrad.tensor([8, 6])).tolist() == [4, 3]
+    assert symgrad.tensor([12, 9]).gcd(symgrad.tensor([8, 6])).tolist() == [4, 3]
     assert symgrad.tensor([4, 6]).lcm(symgrad.tensor([6, 4])).tolist() == [12, 12]
 
 

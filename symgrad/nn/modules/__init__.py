@@ -27,6 +27,8 @@ from symgrad.nn.modules.rnn import *  # noqa: F403
 from symgrad.nn.modules.sparse import *  # noqa: F403
 from symgrad.nn.modules import transformer as _transformer
 from symgrad.nn.modules.transformer import *  # noqa: F403
+from symgrad.nn.modules import extra_layers as _extra_layers
+from symgrad.nn.modules.extra_layers import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -56,4 +58,5 @@ __all__ = [
     *_rnn.__all__,
     *_sparse.__all__,
     *_transformer.__all__,
+    *_extra_layers.__all__,
 ]
