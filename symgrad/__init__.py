@@ -76,6 +76,8 @@ _SUBMODULES = (
     "linalg",
     "compiler",
     "functional",
+    "distributions",
+    "special",
 )
 _LAZY_NAMES = {
     "compile": "symgrad.compiler",
@@ -98,3 +100,13 @@ def __getattr__(name: str):
 
 def __dir__() -> list:
     return sorted(set(globals()) | set(_SUBMODULES) | set(_LAZY_NAMES))
+
+
+# PyTorch's constants
+import math as _math  # noqa: E402
+
+pi = 3.141592653589793
+e = 2.718281828459045
+inf = _math.inf
+nan = _math.nan
+newaxis = None

@@ -25,7 +25,7 @@ __all__ = [
     "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "index_put_", "log10_", "log1p_",
     "log2_", "log_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_",
     "round_", "rsqrt_", "selu_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_",
-    "tanh_", "trunc_", "xlogy_", "zero_",
+    "tanh_", "trunc_", "xlogy_", "zero_", "logit_",
 ]  # fmt: skip
 
 # the arguments of each example beyond the tensor, where the function needs some
@@ -130,3 +130,4 @@ tanh_ = _function("tanh_")
 trunc_ = _function("trunc_")
 xlogy_ = _function("xlogy_")
 zero_ = _function("zero_")
+logit_ = _function("logit_")

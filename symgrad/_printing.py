@@ -31,11 +31,20 @@ class _PrintOptions:
 _OPTIONS = _PrintOptions()
 
 
+# precision, threshold, edgeitems, linewidth
+_PROFILES = {
+    "default": (4, 1000, 3, 80),
+    "short": (2, 1000, 2, 80),
+    "full": (4, float("inf"), 3, 80),
+}
+
+
 def set_printoptions(
     precision: int | None = None,
     threshold: float | None = None,
     edgeitems: int | None = None,
     linewidth: int | None = None,
+    profile: str | None = None,
     sci_mode: bool | None = None,
 ) -> None:
     """Set the options used to print tensors, like :func:`torch.set_printoptions`.
@@ -53,6 +62,9 @@ def set_printoptions(
         Items kept at the start and end of each summarised dimension (default 3).
     linewidth : int, optional
         Characters per line used for wrapping rows and suffixes (default 80).
+    profile : str, optional
+        ``"default"``, ``"short"`` or ``"full"``: PyTorch's presets, applied before the other
+        options.
     sci_mode : bool, optional
         Force (``True``) or forbid (``False``) scientific notation; ``None`` (default) lets the
         values decide.
@@ -71,6 +83,15 @@ def set_printoptions(
     >>> format_tensor(np.array([1.12345], dtype=np.float32))
     'tensor([1.1235])'
     """
+    if profile is not None:
+        if profile not in _PROFILES:
+            raise ValueError(f"profile must be one of {sorted(_PROFILES)}, got {profile!r}")
+        (
+            _OPTIONS.precision,
+            _OPTIONS.threshold,
+            _OPTIONS.edgeitems,
+            _OPTIONS.linewidth,
+        ) = _PROFILES[profile]
     if precision is not None:
         _OPTIONS.precision = precision
     if threshold is not None:

@@ -293,7 +293,8 @@ class Tensor(HoldsArray):
     def __format__(self, spec: str) -> str:
         if spec and type(self._data) is MetaArray:  # no value to format
             raise TypeError("unsupported format string passed to Tensor.__format__")
-        if self._data.ndim == 0 and spec:
+        # PyTorch formats a 0-d tensor as its number, spec or not: f"{loss}" gives 0.5
+        if self._data.ndim == 0 and type(self._data) is not MetaArray:
             return format(self._data.item(), spec)
         return repr(self)
 

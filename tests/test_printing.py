@@ -525,3 +525,12 @@ def test_max_and_min_along_a_dim_print_as_in_pytorch():
     torch = pytest.importorskip("torch")
     theirs = tuple(r.replace("torch.", "symgrad.") for r in _max_min_reprs(torch))
     assert _max_min_reprs(symgrad) == theirs
+
+
+def test_format_of_zero_dim_tensor_is_its_number():
+    import symgrad
+
+    loss = symgrad.tensor(0.5, requires_grad=True) * 2
+    assert f"{loss}" == "1.0" and f"{loss:.3f}" == "1.000"
+    assert f"{symgrad.tensor(3)}" == "3" and f"{symgrad.tensor(True)}" == "True"
+    assert f"{symgrad.tensor([1.0, 2.0])}" == "tensor([1., 2.])"

@@ -349,20 +349,32 @@ class Function(metaclass=_FunctionMeta):
         raise NotImplementedError("a Function subclass must define a static backward(ctx, ...)")
 
     @staticmethod
+    def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+        """Save what backward needs, for a ``forward(*inputs)`` written without ``ctx``."""
+        raise NotImplementedError("setup_context is not overridden")
+
+    setup_context.__func__._undefined = True  # type: ignore[attr-defined]
+
+    @staticmethod
     def jvp(ctx: Any, *grad_inputs: Any) -> Any:
         """The outputs' tangents from the inputs' (forward mode); define it to use forward
         mode AD through the Function (``ctx.save_for_forward`` keeps what it reads)."""
         raise NotImplementedError(_NO_JVP)
 
-    jvp._undefined = True  # type: ignore[attr-defined]
+    jvp.__func__._undefined = True  # type: ignore[attr-defined]
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
-        args = as_positional(cls.forward, args, kwargs)
+        separate = not getattr(cls.setup_context, "_undefined", False)
+        args = as_positional(cls.forward, args, kwargs, has_ctx=not separate)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         with grad_mode.no_grad(), dual.disabled():
-            outputs = cls.forward(ctx, *args)
+            if separate:  # forward(*args) without ctx, then setup_context(ctx, inputs, output)
+                outputs = cls.forward(*args)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args)
         is_tuple = isinstance(outputs, tuple)
         outs = outputs if is_tuple else (outputs,)
         record = grad_mode.recording() and any(ctx.needs_input_grad)

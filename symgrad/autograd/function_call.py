@@ -19,13 +19,13 @@ __all__ = ["as_positional", "check_dirty", "is_in", "wrap_output", "forward_tang
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
-def as_positional(forward: Any, args: tuple, kwargs: dict) -> tuple:
+def as_positional(forward: Any, args: tuple, kwargs: dict, has_ctx: bool = True) -> tuple:
     """``args`` followed by the keyword arguments, as PyTorch passes them to ``forward``: in
     the order of ``forward``'s parameters after those given, each one an input of the call
     (``backward`` returns a gradient, or None, for it)."""
     if not kwargs:
         return args
-    params = list(inspect.signature(forward).parameters.values())[1:]  # after ctx
+    params = list(inspect.signature(forward).parameters.values())[int(has_ctx) :]
     names = [p.name for p in params if p.kind in _POSITIONAL]
     unknown = [k for k in kwargs if k not in names[len(args) :]]
     if unknown:

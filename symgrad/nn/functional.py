@@ -18,6 +18,7 @@ from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
 from symgrad.nn.classification import cross_entropy, nll_loss
 from symgrad.nn.convolution import conv1d, conv2d, conv3d
+from symgrad.nn.extras import dropout1d, dropout2d, dropout3d, prelu, rms_norm
 from symgrad.nn.normalization import *  # noqa: F403
 from symgrad.nn.pooling import *  # noqa: F403
 from symgrad.nn.regression import *  # noqa: F403
@@ -29,6 +30,11 @@ from symgrad.ops.math import gelu, relu, sigmoid, softplus, tanh
 from symgrad.tensor import Tensor
 
 __all__ = [
+    "prelu",
+    "rms_norm",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
     "binary_cross_entropy_with_logits",
     "binary_cross_entropy",
     "cross_entropy",

@@ -86,6 +86,14 @@ from symgrad.ops.shape_inplace import swapdims  # noqa: E402
 from symgrad.ops.sampling import *  # noqa: E402,F403
 from symgrad.ops.atleast import *  # noqa: E402,F403
 from symgrad.ops.bitwise import *  # noqa: E402,F403
+from symgrad.ops import aliases  # noqa: E402
+from symgrad.ops.aliases import *  # noqa: E402,F403
+from symgrad.ops import tensor_facts  # noqa: E402
+from symgrad.ops.tensor_facts import *  # noqa: E402,F403
+from symgrad.ops import categorical_sampling  # noqa: E402
+from symgrad.ops.categorical_sampling import *  # noqa: E402,F403
+from symgrad.ops import quantiles, windows  # noqa: E402,F401
+from symgrad.ops.quantiles import *  # noqa: E402,F403
 
 __all__ = [
     *decompositions.__all__,
@@ -118,6 +126,10 @@ __all__ = [
     *uniques.__all__,
     *variance.__all__,
     *bitwise.__all__,
+    *aliases.__all__,
+    *tensor_facts.__all__,
+    *categorical_sampling.__all__,
+    *quantiles.__all__,
     *atleast.__all__,
     *sampling.__all__,
     "swapdims",

@@ -112,13 +112,29 @@ def _gelu_kernel(v: Any) -> Any:
 
 # -- arithmetic ---------------------------------------------------------------------------------
 ADD = declare("add", "x y", lambda x, y: x + y, kernel=np.add)
-SUB = declare("sub", "x y", lambda x, y: x - y, kernel=np.subtract)
+_BOOL_SUB = (
+    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+    "invert a mask, use the `~` or `logical_not()` operator instead."
+)
+
+
+def _subtract(a: Any, b: Any) -> Any:
+    # PyTorch refuses any bool operand (mask - 1, x - True); NumPy would refuse only two
+    # boolean arrays, with a TypeError
+    if getattr(a, "dtype", None) == np.bool_ or getattr(b, "dtype", None) == np.bool_:
+        raise RuntimeError(_BOOL_SUB)
+    if type(a) is bool or type(b) is bool:
+        raise RuntimeError(_BOOL_SUB)
+    return np.subtract(a, b)
+
+
+SUB = declare("sub", "x y", lambda x, y: x - y, kernel=_subtract)
 # number - tensor: PyTorch records it as rsub of the tensor
 RSUB = declare(
     "rsub",
     "x y",
     lambda x, y: y - x,
-    kernel=lambda a, b: np.subtract(b, a),
+    kernel=lambda a, b: _subtract(b, a),
     backward="RsubBackward1",
 )
 MUL = declare("mul", "x y", lambda x, y: x * y, kernel=np.multiply)

@@ -54,6 +54,13 @@ ERFINV = _unary(
     partials=lambda out: (sp.sqrt(sp.pi) / 2 * sp.exp(out**2),),
     domain={"x": "open_unit"},
 )
+LOGIT = _unary(
+    "logit",
+    lambda x: sp.log(x / (1 - x)),
+    lambda v: np.log(v / (1 - v)),
+    partials=lambda x: (1 / (x * (1 - x)),),
+    domain={"x": "unit"},
+)
 LGAMMA = _unary(
     "lgamma",
     lambda x: sp.loggamma(x),

@@ -145,10 +145,35 @@ def getitem(input: Tensor, key: Any) -> Tensor:
         return batched_getitem(input, key)
     check_key_device(input, key)
     given, key = key, normalize_key(key, input.shape)
+    if _ints_and_arrays(key):
+        first, then = _selects_first(key, given)
+        return getitem(getitem(input, first), then)
     result = _GETITEM[_kind(key)](input, key=key)
     if TRACE.log is not None:
         _key_from_values(result, given, input.shape)
     return result
+
+
+def _ints_and_arrays(key: tuple) -> bool:
+    return any(isinstance(k, int) for k in key) and any(isinstance(k, np.ndarray) for k in key)
+
+
+def _selects_first(key: tuple, given: tuple) -> tuple:
+    """PyTorch applies a key's integers first, as selects, and then its index arrays, so that
+    ``x[0, :, [1, 3]]`` of a (2, 3, 4) tensor is (3, 2) where NumPy's one step makes (2, 3):
+    the key split into those two steps."""
+    first: list = []
+    then: list = []
+    for k, g in zip(key, given):
+        if isinstance(k, np.ndarray):
+            first.extend([slice(None)] * (k.ndim if k.dtype == np.bool_ else 1))
+            then.append(g)
+        elif isinstance(k, int):
+            first.append(k)
+        else:
+            first.append(k)
+            then.append(Ellipsis if k is Ellipsis else slice(None))
+    return tuple(first), tuple(then)
 
 
 def _key_from_values(result: Tensor, key: Any, shape: tuple, check: Any = None) -> None:

@@ -280,8 +280,9 @@ def minimum(input: Any, other: Any) -> Tensor:
     return E.MINIMUM(input, other)
 
 
-def where(condition: Any, input: Any, other: Any) -> Tensor:
-    """``input`` where ``condition`` holds, else ``other``.
+def where(condition: Any, input: Any = None, other: Any = None) -> Tensor:
+    """``input`` where ``condition`` holds, else ``other``; with the condition alone, the
+    indices where it holds (``nonzero(condition, as_tuple=True)``).
 
     Examples
     --------
@@ -290,6 +291,8 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
     >>> symgrad.where(x > 0, x, 0.0)
     tensor([0., 2.])
     """
+    if input is None and other is None:
+        return condition.nonzero(as_tuple=True)
     condition = as_operand(condition, "where")
     if not isinstance(condition, Tensor) or condition.dtype.name != "bool":
         got = condition.dtype if isinstance(condition, Tensor) else type(condition).__name__

@@ -83,6 +83,11 @@ def _spread(
     prim: Structural, input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any
 ) -> Tensor:
     """var or std, after PyTorch's warning when no degree of freedom is left."""
+    if isinstance(input, Tensor) and not input.dtype.is_floating_point:
+        raise RuntimeError(
+            f"std and var only support floating point and complex dtypes, got "
+            f"{input.dtype.scalar_type} (convert with .float())"
+        )
     axes, c = _dims(input, dim), _correction(unbiased, correction)
     if _count(input.shape, axes) - c <= 0:
         warnings.warn(

@@ -2,7 +2,7 @@
 :class:`RMSprop`, :class:`Adagrad`, their base :class:`Optimizer`, and the learning-rate
 schedules of :mod:`symgrad.optim.lr_scheduler`."""
 
-from symgrad.optim import lr_scheduler
+from symgrad.optim import lr_scheduler, schedules, schedules_adaptive
 from symgrad.optim.adagrad import Adagrad
 from symgrad.optim.adam import Adam, AdamW
 from symgrad.optim.optimizer import Optimizer
@@ -10,3 +10,12 @@ from symgrad.optim.rmsprop import RMSprop
 from symgrad.optim.sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
+
+# lr_scheduler is PyTorch's one module of schedules: the ones defined in the two modules above
+# (which need its base class) join it here
+for _name in (*schedules.__all__, *schedules_adaptive.__all__):
+    setattr(
+        lr_scheduler, _name, getattr(schedules, _name, None) or getattr(schedules_adaptive, _name)
+    )
+    lr_scheduler.__all__.append(_name)
+del _name

@@ -23,6 +23,7 @@ UNARY = {
     "sinc": "away",
     "deg2rad": "any",
     "rad2deg": "any",
+    "logit": "prob",
 }
 
 

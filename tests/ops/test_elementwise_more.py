@@ -391,6 +391,7 @@ def _tensor_arg(*values):
 
 # name -> (input values, the other arguments built with the module T)
 IN_PLACE_FUNCTIONS = {
+    "logit_": ([0.25, 0.5, 0.75], lambda T: ()),
     "acosh_": ([1.25, 1.5, 2.0], lambda T: ()),
     "arccosh_": ([1.25, 1.5, 2.0], lambda T: ()),
     "addmv_": ([0.25, 0.5, 0.75], lambda T: (T.ones(3, 2), T.tensor([0.5, -1.0]))),

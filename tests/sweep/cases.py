@@ -132,7 +132,7 @@ REGISTRY_OPS = {
     "hardshrink": "hardshrink",
     "smooth_l1": "smooth_l1_loss_mean",
     **{n: n for n in ("asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh")},
-    **{n: n for n in ("exp2", "erfc", "erfinv", "lgamma", "digamma", "sinc", "deg2rad")},
+    **{n: n for n in ("exp2", "erfc", "erfinv", "lgamma", "digamma", "sinc", "deg2rad", "logit")},
     **{n: n for n in ("rad2deg", "atan2", "hypot", "logaddexp", "xlogy", "copysign", "lerp")},
     "xlogy_number_other": "xlogy_number_other",
     "xlogy_number_self": "xlogy_number_self",

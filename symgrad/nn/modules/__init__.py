@@ -13,6 +13,7 @@ from symgrad.nn.modules.loss import (
     NLLLoss,
 )
 from symgrad.nn.modules.module import Module
+from symgrad.nn.modules import backward_hooks as _backward_hooks
 from symgrad.nn.modules import normalization as _normalization
 from symgrad.nn.modules import pointwise as _pointwise
 from symgrad.nn.modules import regression_loss as _regression_loss
@@ -24,6 +25,10 @@ from symgrad.nn.modules.pointwise import *  # noqa: F403
 from symgrad.nn.modules.regression_loss import *  # noqa: F403
 from symgrad.nn.modules.rnn import *  # noqa: F403
 from symgrad.nn.modules.sparse import *  # noqa: F403
+from symgrad.nn.modules import transformer as _transformer
+from symgrad.nn.modules.transformer import *  # noqa: F403
+from symgrad.nn.modules import extra_layers as _extra_layers
+from symgrad.nn.modules.extra_layers import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -52,4 +57,6 @@ __all__ = [
     *_regression_loss.__all__,
     *_rnn.__all__,
     *_sparse.__all__,
+    *_transformer.__all__,
+    *_extra_layers.__all__,
 ]

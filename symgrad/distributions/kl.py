@@ -1,0 +1,80 @@
+"""``kl_divergence(p, q)`` and ``register_kl``: closed-form KL divergences between pairs of
+distribution types, found by the most specific registered pair."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from symgrad.distributions.distribution import Distribution, sum_rightmost
+from symgrad.distributions.families import Bernoulli, Categorical, Independent, Normal
+from symgrad.nn import functional as F
+from symgrad.ops import math as ops_math
+from symgrad.tensor import Tensor
+
+__all__ = ["kl_divergence", "register_kl"]
+
+_KL: dict = {}
+
+
+def register_kl(type_p: type, type_q: type) -> Callable:
+    """Decorator registering ``fn(p, q)`` as the KL divergence of ``type_p`` from ``type_q``."""
+
+    def decorate(fn: Callable) -> Callable:
+        _KL[type_p, type_q] = fn
+        return fn
+
+    return decorate
+
+
+def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
+    """``KL(p || q)``, batched over the distributions' batch shape.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.distributions import Normal, kl_divergence
+    >>> kl_divergence(Normal(0.0, 1.0), Normal(1.0, 1.0))
+    tensor(0.5000)
+    """
+    for (tp, tq), fn in _KL.items():
+        if isinstance(p, tp) and isinstance(q, tq):
+            return fn(p, q)
+    raise NotImplementedError(
+        f"No KL(p || q) is implemented for p of type {type(p).__name__} and q of type "
+        f"{type(q).__name__}"
+    )
+
+
+@register_kl(Normal, Normal)
+def _kl_normal_normal(p: Normal, q: Normal) -> Tensor:
+    var_ratio = (p.scale / q.scale).pow(2)
+    t1 = ((p.loc - q.loc) / q.scale).pow(2)
+    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+@register_kl(Categorical, Categorical)
+def _kl_categorical_categorical(p: Categorical, q: Categorical) -> Tensor:
+    t = p.probs * (p.logits - q.logits)
+    t = ops_math.where((q.probs == 0).expand_as(t), math.inf, t)
+    t = ops_math.where((p.probs == 0).expand_as(t), 0.0, t)
+    return t.sum(-1)
+
+
+@register_kl(Bernoulli, Bernoulli)
+def _kl_bernoulli_bernoulli(p: Bernoulli, q: Bernoulli) -> Tensor:
+    t1 = p.probs * (F.softplus(-q.logits) - F.softplus(-p.logits))
+    t1 = ops_math.where(q.probs == 0, math.inf, t1)
+    t1 = ops_math.where(p.probs == 0, 0.0, t1)
+    t2 = (1 - p.probs) * (F.softplus(q.logits) - F.softplus(p.logits))
+    t2 = ops_math.where(q.probs == 1, math.inf, t2)
+    t2 = ops_math.where(p.probs == 1, 0.0, t2)
+    return t1 + t2
+
+
+@register_kl(Independent, Independent)
+def _kl_independent_independent(p: Any, q: Any) -> Tensor:
+    if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
+        raise NotImplementedError("KL of Independent distributions of different event dims")
+    return sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)

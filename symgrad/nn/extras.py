@@ -1,0 +1,98 @@
+"""``prelu``, ``rms_norm`` and the channel dropouts (``dropout1d``, ``dropout2d``,
+``dropout3d``) of :mod:`symgrad.nn.functional`, composed of recorded ops as PyTorch's
+reference implementations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad import creation
+from symgrad.nn.sparse import dropout
+from symgrad.ops.math import where
+from symgrad.tensor import Tensor
+
+__all__ = ["prelu", "rms_norm", "dropout1d", "dropout2d", "dropout3d"]
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """``max(0, x) + weight * min(0, x)``, ``weight`` one number or one per channel (dim 1).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.nn.functional.prelu(symgrad.tensor([-2.0, 3.0]), symgrad.tensor([0.25]))
+    tensor([-0.5000,  3.0000])
+    """
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(
+            f"prelu: Type promoting not supported. Got {input.dtype.scalar_type} and "
+            f"{weight.dtype.scalar_type}"
+        )
+    if weight.numel() != 1:
+        channels = input.shape[1] if input.ndim >= 2 else input.shape[0]
+        if weight.numel() != channels:
+            raise RuntimeError(
+                f"Mismatch of parameter numbers and input channel size. Found parameter numbers "
+                f"= {weight.numel()} and channel size = {channels}."
+            )
+        if input.ndim >= 2:
+            weight = weight.reshape(1, -1, *([1] * (input.ndim - 2)))
+    # at 0 the gradient is weight's, as PyTorch's x > 0 ? x : weight * x
+    return where(input > 0, input, weight * input)
+
+
+def rms_norm(
+    input: Tensor, normalized_shape: Any, weight: Tensor | None = None, eps: float | None = None
+) -> Tensor:
+    """``input / sqrt(mean(input**2) + eps) * weight`` over the last ``normalized_shape``
+    dimensions (``eps`` by default the dtype's machine epsilon, as PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.nn.functional.rms_norm(symgrad.tensor([[3.0, 4.0]]), (2,), eps=0.0)
+    tensor([[0.8485, 1.1314]])
+    """
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[input.ndim - len(shape) :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape [*, "
+            f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}"
+        )
+    if eps is None:
+        from symgrad.type_info import finfo
+
+        eps = finfo(input.dtype).eps
+    dims = tuple(range(-len(shape), 0))
+    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    return out * weight if weight is not None else out
+
+
+def _channel_dropout(name: str, spatial: int) -> Any:
+    def channel_dropout(
+        input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
+    ) -> Tensor:
+        if p < 0.0 or p > 1.0:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        if input.ndim not in (spatial + 1, spatial + 2):
+            raise RuntimeError(
+                f"{name}: Expected {spatial + 1}D or {spatial + 2}D input, but received a "
+                f"{input.ndim}D input."
+            )
+        if not training or p == 0.0:
+            return input
+        lead = input.shape[: input.ndim - spatial]
+        keep = dropout(creation.ones(*lead, *([1] * spatial), dtype=input.dtype), p)
+        return input * keep
+
+    channel_dropout.__name__ = name
+    channel_dropout.__doc__ = (
+        f"Zero whole channels (the last {spatial} dimensions together) with probability ``p``, "
+        "scaling the others by ``1 / (1 - p)``."
+    )
+    return channel_dropout
+
+
+dropout1d = _channel_dropout("dropout1d", 1)
+dropout2d = _channel_dropout("dropout2d", 2)
+dropout3d = _channel_dropout("dropout3d", 3)

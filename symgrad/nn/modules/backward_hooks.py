@@ -1,0 +1,188 @@
+"""A module's backward hooks: ``register_full_backward_hook`` and
+``register_full_backward_pre_hook``.
+
+As in PyTorch, a module with backward hooks passes its tensor inputs and its outputs through
+an identity node, ``BackwardHookFunctionBackward``: the outputs' node sees the gradients of the
+outputs (``grad_output``, which pre-hooks may replace), the inputs' node those of the inputs
+(``grad_input``, which hooks may replace). The two nodes are put in place by a forward pre-hook
+and a forward hook of the module, so calling a module is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from symgrad.autograd.function import Function
+from symgrad.autograd.node import RemovableHandle
+from symgrad.nn.modules.module import Module
+from symgrad.tensor import Tensor
+
+__all__ = ["register_full_backward_hook", "register_full_backward_pre_hook"]
+
+
+class _Call:
+    """One call of the module: what its backward hooks need to see."""
+
+    __slots__ = ("module", "n_inputs", "inputs_need_grad", "grad_output")
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+        self.n_inputs = 0
+        self.inputs_need_grad = False
+        self.grad_output: tuple = ()
+
+
+class BackwardHookFunction(Function):
+    """Identity on ``tensors``, whose backward runs the module's hooks (``side``: "inputs" or
+    "outputs")."""
+
+    @staticmethod
+    def forward(ctx: Any, call: _Call, side: str, *tensors: Tensor) -> Any:
+        ctx.call, ctx.side = call, side
+        outs = tuple(t.view_as(t) for t in tensors)
+        ctx.mark_non_differentiable(*(o for o, t in zip(outs, tensors) if not t.requires_grad))
+        return outs
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> Any:
+        call = ctx.call
+        if ctx.side == "outputs":
+            grads = _run_pre_hooks(call.module, grads)
+            call.grad_output = grads
+            if not call.inputs_need_grad:  # no inputs' node runs: the hooks run here
+                _run_hooks(call.module, (None,) * call.n_inputs, grads)
+        else:
+            grads = _run_hooks(call.module, grads, call.grad_output)
+        return (None, None, *grads)
+
+
+def _run_pre_hooks(module: Any, grad_output: tuple) -> tuple:
+    for hook in list(module.__dict__.get("_backward_pre_hooks", ())):
+        result = hook(module, grad_output)
+        if result is not None:
+            grad_output = result if isinstance(result, tuple) else (result,)
+    return grad_output
+
+
+def _run_hooks(module: Any, grad_input: tuple, grad_output: tuple) -> tuple:
+    for hook in list(module.__dict__.get("_backward_hooks", ())):
+        result = hook(module, grad_input, grad_output)
+        if result is not None:
+            result = result if isinstance(result, tuple) else (result,)
+            if len(result) != len(grad_input):
+                raise RuntimeError(
+                    f"Backward hook returned an invalid number of grad_input, got "
+                    f"{len(result)}, but expected {len(grad_input)}"
+                )
+            grad_input = result
+    return grad_input
+
+
+def _wrap(call: _Call, side: str, values: tuple) -> tuple:
+    """``values`` with their tensors passed through one hook node."""
+    places = [i for i, v in enumerate(values) if isinstance(v, Tensor)]
+    if not places:
+        return values
+    wrapped = BackwardHookFunction.apply(call, side, *(values[i] for i in places))
+    out = list(values)
+    for i, w in zip(places, wrapped if isinstance(wrapped, tuple) else (wrapped,)):
+        out[i] = w
+    return tuple(out)
+
+
+def _before_forward(module: Any, args: tuple) -> tuple | None:
+    if not (module.__dict__.get("_backward_hooks") or module.__dict__.get("_backward_pre_hooks")):
+        return None
+    call = _Call(module)
+    module.__dict__.setdefault("_backward_calls", []).append(call)
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    call.n_inputs = len(tensors)
+    call.inputs_need_grad = any(t.requires_grad for t in tensors)
+    return _wrap(call, "inputs", args) if call.inputs_need_grad else None
+
+
+def _after_forward(module: Any, args: tuple, output: Any) -> Any:
+    calls = module.__dict__.get("_backward_calls")
+    if not calls:
+        return None
+    call = calls.pop()
+    if isinstance(output, Tensor):
+        return _wrap(call, "outputs", (output,))[0]
+    if isinstance(output, tuple):
+        return _wrap(call, "outputs", output)
+    return None
+
+
+def _register(module: Any, table: str, hook: Callable, prepend: bool) -> RemovableHandle:
+    hooks = module.__dict__.setdefault(table, [])
+    if not module.__dict__.get("_backward_hooks_installed"):
+        module.__dict__["_backward_hooks_installed"] = True
+        module.register_forward_pre_hook(_before_forward)
+        module.register_forward_hook(_after_forward)
+    entry = hook if not any(h is hook for h in hooks) else (lambda *a: hook(*a))
+    hooks.insert(0, entry) if prepend else hooks.append(entry)
+    return RemovableHandle(hooks, entry)
+
+
+def register_full_backward_hook(
+    self: Any, hook: Callable, prepend: bool = False
+) -> RemovableHandle:
+    """``hook(module, grad_input, grad_output)`` once the gradients of the module's tensor
+    inputs are known (None for an input that needs none); a non-None result replaces
+    ``grad_input``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> lin = symgrad.nn.Linear(2, 1)
+    >>> seen = []
+    >>> h = lin.register_full_backward_hook(lambda m, gi, go: seen.append(gi[0].shape))
+    >>> lin(symgrad.ones(3, 2, requires_grad=True)).sum().backward()
+    >>> seen
+    [symgrad.Size([3, 2])]
+    """
+    return _register(self, "_backward_hooks", hook, prepend)
+
+
+def register_full_backward_pre_hook(
+    self: Any, hook: Callable, prepend: bool = False
+) -> RemovableHandle:
+    """``hook(module, grad_output)`` once the gradients of the module's outputs are known,
+    before those of its inputs are computed; a non-None result replaces ``grad_output``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> lin = symgrad.nn.Linear(2, 1)
+    >>> h = lin.register_full_backward_pre_hook(lambda m, go: (go[0] * 0,))
+    >>> x = symgrad.ones(1, 2, requires_grad=True)
+    >>> lin(x).sum().backward()
+    >>> x.grad
+    tensor([[0., 0.]])
+    """
+    return _register(self, "_backward_pre_hooks", hook, prepend)
+
+
+def get_parameter(self: Any, target: str) -> Any:
+    """The parameter at dotted path ``target`` (``"fc.bias"``); AttributeError if none."""
+    module_path, _, name = target.rpartition(".")
+    module = self.get_submodule(module_path) if module_path else self
+    if name not in module._parameters:
+        raise AttributeError(f"{module._get_name()} has no parameter `{name}`")
+    return module._parameters[name]
+
+
+def get_buffer(self: Any, target: str) -> Any:
+    """The buffer at dotted path ``target`` (``"bn.running_mean"``); AttributeError if none."""
+    module_path, _, name = target.rpartition(".")
+    module = self.get_submodule(module_path) if module_path else self
+    if name not in module._buffers:
+        raise AttributeError(f"{module._get_name()} has no buffer `{name}`")
+    return module._buffers[name]
+
+
+Module.register_full_backward_hook = register_full_backward_hook  # type: ignore[attr-defined]
+Module.register_full_backward_pre_hook = register_full_backward_pre_hook  # type: ignore[attr-defined]
+Module.get_parameter = get_parameter  # type: ignore[attr-defined]
+Module.get_buffer = get_buffer  # type: ignore[attr-defined]

@@ -1,0 +1,322 @@
+"""``MultiheadAttention``, ``TransformerEncoderLayer`` and ``TransformerEncoder``: PyTorch's
+layers, parameter names and initialisation, composed of recorded ops (so gradients and
+closed forms come from the ops), and ``Transformer.generate_square_subsequent_mask``.
+
+The attention follows PyTorch's ``multi_head_attention_forward``: one packed input projection
+``in_proj_weight`` (queries, keys, values), heads split from the embedding, scores scaled by
+``1/sqrt(head_dim)``, boolean masks read as "not attended where True" (``attn_mask``,
+``key_padding_mask``) and float masks added to the scores.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import warnings
+from typing import Any
+
+from symgrad import creation, ops
+from symgrad.nn import functional as F
+from symgrad.nn import init
+from symgrad.nn.modules.container import ModuleList
+from symgrad.nn.modules.linear import Linear
+from symgrad.nn.modules.module import Module
+from symgrad.nn.modules.normalization import LayerNorm
+from symgrad.nn.modules.sparse import Dropout
+from symgrad.nn.parameter import Parameter
+from symgrad.tensor import Tensor
+
+__all__ = [
+    "MultiheadAttention",
+    "TransformerEncoderLayer",
+    "TransformerEncoder",
+    "Transformer",
+]
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """The output projection of :class:`MultiheadAttention` (PyTorch's class name, shown in
+    the module's repr)."""
+
+
+def _as_bias(mask: Tensor | None, like: Tensor) -> Tensor | None:
+    """A boolean mask (True: not attended) as an additive float mask of ``like``'s dtype."""
+    if mask is None or mask.dtype.is_floating_point:
+        return mask
+    zeros = creation.zeros(mask.shape, dtype=like.dtype)
+    return zeros.masked_fill(mask, -math.inf)
+
+
+class MultiheadAttention(Module):
+    """Attention with ``num_heads`` heads over ``embed_dim`` features.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> attn = symgrad.nn.MultiheadAttention(8, 2, batch_first=True)
+    >>> out, weights = attn(symgrad.ones(3, 5, 8), symgrad.ones(3, 5, 8), symgrad.ones(3, 5, 8))
+    >>> out.shape, weights.shape
+    (symgrad.Size([3, 5, 8]), symgrad.Size([3, 5, 5]))
+    """
+
+    def __init__(
+        self,
+        embed_dim: int,
+        num_heads: int,
+        dropout: float = 0.0,
+        bias: bool = True,
+        add_bias_kv: bool = False,
+        add_zero_attn: bool = False,
+        kdim: int | None = None,
+        vdim: int | None = None,
+        batch_first: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(
+                f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} "
+                f"and num_heads={num_heads} instead"
+            )
+        if embed_dim % num_heads:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if (
+            add_bias_kv
+            or add_zero_attn
+            or (kdim or embed_dim) != embed_dim
+            or (vdim or embed_dim) != embed_dim
+        ):
+            raise NotImplementedError(
+                "MultiheadAttention supports keys and values of embed_dim features without "
+                "add_bias_kv or add_zero_attn"
+            )
+        self.embed_dim, self.kdim, self.vdim = embed_dim, embed_dim, embed_dim
+        self._qkv_same_embed_dim = True
+        self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
+        self.head_dim = embed_dim // num_heads
+        self.in_proj_weight = Parameter(creation.empty(3 * embed_dim, embed_dim, dtype=dtype))
+        self.register_parameter("q_proj_weight", None)
+        self.register_parameter("k_proj_weight", None)
+        self.register_parameter("v_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(creation.empty(3 * embed_dim, dtype=dtype))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(
+            embed_dim, embed_dim, bias=bias, dtype=dtype
+        )
+        self.bias_k = self.bias_v = None
+        self.add_zero_attn = False
+        self._reset_parameters()
+
+    def _reset_parameters(self) -> None:
+        init.xavier_uniform_(self.in_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+
+    def forward(
+        self,
+        query: Tensor,
+        key: Tensor,
+        value: Tensor,
+        key_padding_mask: Tensor | None = None,
+        need_weights: bool = True,
+        attn_mask: Tensor | None = None,
+        average_attn_weights: bool = True,
+        is_causal: bool = False,
+    ) -> tuple:
+        batched = query.ndim == 3
+        if not batched:
+            query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+            if key_padding_mask is not None:
+                key_padding_mask = key_padding_mask.unsqueeze(0)
+        elif self.batch_first:
+            query, key, value = (t.transpose(1, 0) for t in (query, key, value))
+        out, weights = self._attend(
+            query,
+            key,
+            value,
+            key_padding_mask,
+            need_weights,
+            attn_mask,
+            average_attn_weights,
+            is_causal,
+        )
+        if not batched:
+            out = out.squeeze(1)
+            weights = weights.squeeze(0) if weights is not None else None
+        elif self.batch_first:
+            out = out.transpose(1, 0)
+        return out, weights
+
+    def _attend(
+        self, query, key, value, key_padding_mask, need_weights, attn_mask, average, is_causal
+    ):  # noqa: ANN001, ANN202
+        tgt_len, bsz, embed_dim = query.shape
+        src_len, heads, hd = key.shape[0], self.num_heads, self.head_dim
+        if embed_dim != self.embed_dim:
+            raise AssertionError(
+                f"was expecting embedding dimension of {self.embed_dim}, but got {embed_dim}"
+            )
+        w_q, w_k, w_v = self.in_proj_weight.chunk(3)
+        b_q, b_k, b_v = self.in_proj_bias.chunk(3) if self.in_proj_bias is not None else (None,) * 3
+        q, k, v = F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
+        if is_causal and attn_mask is None:
+            attn_mask = ops.triu(creation.ones(tgt_len, src_len), 1) > 0
+        if (
+            attn_mask is not None
+            and key_padding_mask is not None
+            and attn_mask.dtype.is_floating_point != key_padding_mask.dtype.is_floating_point
+        ):
+            warnings.warn(
+                "Support for mismatched key_padding_mask and attn_mask is deprecated. Use same "
+                "type for both instead.",
+                UserWarning,
+                stacklevel=4,
+            )
+        mask = _as_bias(attn_mask, q)
+        if mask is not None and mask.ndim == 2:
+            mask = mask.unsqueeze(0)
+        if key_padding_mask is not None:
+            padding = _as_bias(key_padding_mask, q).view(bsz, 1, 1, src_len)
+            padding = padding.expand(-1, heads, -1, -1).reshape(bsz * heads, 1, src_len)
+            mask = padding if mask is None else mask + padding
+        q = q.reshape(tgt_len, bsz * heads, hd).transpose(0, 1)
+        k = k.reshape(src_len, bsz * heads, hd).transpose(0, 1)
+        v = v.reshape(src_len, bsz * heads, hd).transpose(0, 1)
+        scores = (q * math.sqrt(1.0 / hd)) @ k.transpose(-2, -1)
+        if mask is not None:
+            scores = scores + mask
+        weights = F.softmax(scores, dim=-1)
+        if self.dropout > 0.0 and self.training:
+            weights = F.dropout(weights, p=self.dropout)
+        out = (weights @ v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+        out = F.linear(out, self.out_proj.weight, self.out_proj.bias).view(tgt_len, bsz, embed_dim)
+        if not need_weights:
+            return out, None
+        weights = weights.view(bsz, heads, tgt_len, src_len)
+        return out, weights.mean(dim=1) if average else weights
+
+
+def _activation(activation: Any) -> Any:
+    if activation in ("relu", F.relu):
+        return F.relu
+    if activation in ("gelu", F.gelu):
+        return F.gelu
+    if isinstance(activation, str):
+        raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+    return activation
+
+
+class TransformerEncoderLayer(Module):
+    """Self-attention then a feed-forward block, each with a residual connection and a
+    LayerNorm (after it, or before it with ``norm_first``)."""
+
+    def __init__(
+        self,
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: Any = "relu",
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.self_attn = MultiheadAttention(
+            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, dtype=dtype
+        )
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.activation = _activation(activation)
+
+    def forward(
+        self,
+        src: Tensor,
+        src_mask: Tensor | None = None,
+        src_key_padding_mask: Tensor | None = None,
+        is_causal: bool = False,
+    ) -> Tensor:
+        x = src
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            return x + self._ff_block(self.norm2(x))
+        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+        return self.norm2(x + self._ff_block(x))
+
+    def _sa_block(self, x: Tensor, mask: Any, padding: Any, is_causal: bool) -> Tensor:
+        out = self.self_attn(
+            x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False,
+            is_causal=is_causal,
+        )[0]  # fmt: skip
+        return self.dropout1(out)
+
+    def _ff_block(self, x: Tensor) -> Tensor:
+        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+
+class TransformerEncoder(Module):
+    """``num_layers`` copies of ``encoder_layer`` applied in turn, then ``norm`` if given."""
+
+    def __init__(
+        self,
+        encoder_layer: TransformerEncoderLayer,
+        num_layers: int,
+        norm: Module | None = None,
+        enable_nested_tensor: bool = True,
+        mask_check: bool = True,
+    ) -> None:
+        super().__init__()
+        self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(
+        self,
+        src: Tensor,
+        mask: Tensor | None = None,
+        src_key_padding_mask: Tensor | None = None,
+        is_causal: bool | None = None,
+    ) -> Tensor:
+        out = src
+        for layer in self.layers:
+            out = layer(out, src_mask=mask, src_key_padding_mask=src_key_padding_mask,
+                        is_causal=bool(is_causal))  # fmt: skip
+        return self.norm(out) if self.norm is not None else out
+
+
+class Transformer(Module):
+    """PyTorch's encoder-decoder model is not provided (building one raises
+    ``NotImplementedError``); its static ``generate_square_subsequent_mask`` is.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.nn.Transformer.generate_square_subsequent_mask(3)
+    tensor([[0., -inf, -inf],
+            [0., 0., -inf],
+            [0., 0., 0.]])
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise NotImplementedError(
+            "nn.Transformer (encoder-decoder) is not provided: build the model from "
+            "TransformerEncoderLayer/TransformerEncoder and MultiheadAttention"
+        )
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
+        """An ``(sz, sz)`` float mask: 0 on and below the diagonal, ``-inf`` above."""
+        return ops.triu(creation.full((sz, sz), -math.inf, dtype=dtype), diagonal=1)

@@ -1,0 +1,425 @@
+"""PyTorch's other spellings of existing ops and small composites written over them:
+``hstack``/``vstack``/``column_stack``, ``tensor_split``, ``argwhere``, ``take``, ``addcmul``,
+``addcdiv``, ``isin``, the comparison aliases (``greater``, ``less_equal``, ...), and the
+Tensor methods that are only another name (``type_as``, ``multiply``, ``moveaxis``, ...).
+
+Every function here is plain Python over recorded ops, so gradients, ``create_graph`` and the
+closed forms come from the ops it calls.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad.ops import atleast, bitwise, joining, linalg, math, tiling
+from symgrad.ops.inplace import inplace
+from symgrad.tensor import Tensor, bind_methods
+
+__all__ = [
+    "hstack",
+    "vstack",
+    "row_stack",
+    "dstack",
+    "column_stack",
+    "tensor_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
+    "argwhere",
+    "take",
+    "addcmul",
+    "addcdiv",
+    "isin",
+    "greater",
+    "greater_equal",
+    "less",
+    "less_equal",
+    "not_equal",
+    "multiply",
+    "subtract",
+    "divide",
+    "true_divide",
+    "negative",
+    "positive",
+    "moveaxis",
+    "ravel",
+    "can_cast",
+    "is_floating_point",
+    "is_nonzero",
+    "fmax",
+    "fmin",
+]
+
+
+def hstack(tensors: Any) -> Tensor:
+    """Join tensors column-wise: along dimension 0 for 1-D tensors, else dimension 1.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.hstack([symgrad.tensor([1, 2]), symgrad.tensor([3])])
+    tensor([1, 2, 3])
+    """
+    tensors = atleast.atleast_1d(*joining._listed(tensors, "hstack"))
+    tensors = tensors if isinstance(tensors, tuple) else (tensors,)
+    return joining.cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+def vstack(tensors: Any) -> Tensor:
+    """Join tensors row-wise (1-D tensors become rows).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.vstack([symgrad.tensor([1, 2]), symgrad.tensor([3, 4])])
+    tensor([[1, 2],
+            [3, 4]])
+    """
+    tensors = atleast.atleast_2d(*joining._listed(tensors, "vstack"))
+    return joining.cat(tensors if isinstance(tensors, tuple) else (tensors,), 0)
+
+
+row_stack = vstack
+
+
+def dstack(tensors: Any) -> Tensor:
+    """Join tensors depth-wise, along dimension 2 (after ``atleast_3d``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.dstack([symgrad.tensor([1, 2]), symgrad.tensor([3, 4])]).shape
+    symgrad.Size([1, 2, 2])
+    """
+    tensors = atleast.atleast_3d(*joining._listed(tensors, "dstack"))
+    return joining.cat(tensors if isinstance(tensors, tuple) else (tensors,), 2)
+
+
+def column_stack(tensors: Any) -> Tensor:
+    """Join tensors as columns: 0-D and 1-D tensors become columns, others join along 1.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.column_stack([symgrad.tensor([1, 2]), symgrad.tensor([3, 4])])
+    tensor([[1, 3],
+            [2, 4]])
+    """
+    listed = joining._listed(tensors, "column_stack")
+    columns = [t.reshape(-1, 1) if t.ndim <= 1 else t for t in listed]
+    return joining.cat(columns, 1)
+
+
+def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple:
+    """Split into ``n`` nearly equal parts (the first ``size % n`` one longer), or at the
+    given indices; every part is a view of ``input``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> [t.tolist() for t in symgrad.arange(5).tensor_split(3)]
+    [[0, 1], [2, 3], [4]]
+    >>> [t.tolist() for t in symgrad.arange(5).tensor_split([1, 4])]
+    [[0], [1, 2, 3], [4]]
+    """
+    dim = dim + input.ndim if dim < 0 else dim
+    size = input.shape[dim]
+    if isinstance(indices_or_sections, Tensor):
+        indices_or_sections = indices_or_sections.tolist()
+    if isinstance(indices_or_sections, numbers.Integral):
+        n = int(indices_or_sections)
+        if n <= 0:
+            raise RuntimeError(
+                f"number of sections must be larger than 0, got {n} (ask for at least one part)"
+            )
+        q, r = divmod(size, n)
+        ends = np.cumsum([q + 1 if i < r else q for i in range(n)])
+        bounds = [0, *[int(e) for e in ends]]
+    else:
+        bounds = [0, *[min(max(int(i), 0), size) for i in indices_or_sections], size]
+    return tuple(
+        joining.narrow(input, dim, a, max(b - a, 0)) if b >= a else joining.narrow(input, dim, a, 0)
+        for a, b in zip(bounds[:-1], bounds[1:])
+    )
+
+
+def _split_along(name: str, dim: int, least: int) -> Any:
+    def split(input: Tensor, indices_or_sections: Any) -> tuple:
+        if input.ndim < least:
+            raise RuntimeError(
+                f"torch.{name} requires a tensor with at least {least} dimension, but got a "
+                f"tensor with {input.ndim} dimensions!"
+            )
+        axis = 0 if (name == "hsplit" and input.ndim == 1) else dim
+        if isinstance(indices_or_sections, numbers.Integral):
+            if input.shape[axis] % indices_or_sections:
+                raise RuntimeError(
+                    f"torch.{name} attempted to split along dimension {axis}, but the size of "
+                    f"the dimension {input.shape[axis]} is not divisible by the split_size "
+                    f"{indices_or_sections}!"
+                )
+        return tensor_split(input, indices_or_sections, axis)
+
+    split.__name__ = name
+    split.__doc__ = f"``tensor_split`` along dimension {dim}, needing equal parts."
+    return split
+
+
+hsplit = _split_along("hsplit", 1, 1)
+vsplit = _split_along("vsplit", 0, 2)
+dsplit = _split_along("dsplit", 2, 3)
+
+
+def argwhere(input: Tensor) -> Tensor:
+    """The indices of the non-zero elements, one row per element (``nonzero``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.argwhere(symgrad.tensor([0, 3, 0, 5]))
+    tensor([[1],
+            [3]])
+    """
+    return tiling.nonzero(input)
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """The elements of ``input`` read as a flat 1-D tensor, at ``index`` (any shape).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.take(symgrad.tensor([[4, 3], [5, 7]]), symgrad.tensor([0, 3]))
+    tensor([4, 7])
+    """
+    if not isinstance(index, Tensor) or index.dtype is not dtypes.int64:
+        got = index.dtype if isinstance(index, Tensor) else type(index).__name__
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")
+    n = input.numel()
+    if index.numel() and (int(index.max()) >= n or int(index.min()) < -n):
+        raise IndexError(
+            f"out of range: tried to access index {int(index.abs().max())} on a tensor of "
+            f"{n} elements."
+        )
+    return input.reshape(-1)[index]
+
+
+def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
+    """``input + value * tensor1 * tensor2``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> t = symgrad.tensor([1.0, 2.0])
+    >>> symgrad.addcmul(symgrad.ones(2), t, t + 2, value=0.5)
+    tensor([2.5000, 5.0000])
+    """
+    return math.add(input, math.mul(math.mul(tensor1, tensor2), value))
+
+
+def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
+    """``input + value * tensor1 / tensor2`` (integer ``tensor1`` and ``tensor2`` refused, as
+    in PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> t = symgrad.tensor([1.0, 2.0])
+    >>> symgrad.addcdiv(symgrad.zeros(2), t, symgrad.full((2,), 4.0), value=2)
+    tensor([0.5000, 1.0000])
+    """
+    if all(isinstance(t, Tensor) and not t.dtype.is_floating_point for t in (tensor1, tensor2)):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future release "
+            "addcdiv will perform a true division of tensor1 and tensor2. Convert them to a "
+            "floating dtype first."
+        )
+    return math.add(input, math.mul(math.div(tensor1, tensor2), value))
+
+
+def isin(
+    elements: Any, test_elements: Any, *, assume_unique: bool = False, invert: bool = False
+) -> Tensor:
+    """Whether each element of ``elements`` is among ``test_elements`` (a boolean tensor).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.isin(symgrad.tensor([1, 2, 3]), symgrad.tensor([2, 5]))
+    tensor([False,  True, False])
+    """
+    a = elements.detach().numpy() if isinstance(elements, Tensor) else np.asarray(elements)
+    b = (
+        test_elements.detach().numpy()
+        if isinstance(test_elements, Tensor)
+        else np.asarray(test_elements)
+    )
+    return Tensor._make(np.isin(a, b, invert=invert))
+
+
+def _compare_alias(name: str, op: Any) -> Any:
+    def compare(input: Any, other: Any) -> Tensor:
+        return op(input, other)
+
+    compare.__name__ = name
+    compare.__doc__ = f"Another name of ``{op.__name__}``."
+    return compare
+
+
+greater = _compare_alias("greater", math.gt)
+greater_equal = _compare_alias("greater_equal", math.ge)
+less = _compare_alias("less", math.lt)
+less_equal = _compare_alias("less_equal", math.le)
+not_equal = _compare_alias("not_equal", math.ne)
+
+
+def multiply(input: Any, other: Any) -> Tensor:
+    """Another name of ``mul``."""
+    return math.mul(input, other)
+
+
+def subtract(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+    """Another name of ``sub``."""
+    return math.sub(input, other, alpha=alpha)
+
+
+def divide(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+    """Another name of ``div``."""
+    return math.div(input, other, rounding_mode=rounding_mode)
+
+
+def true_divide(input: Any, other: Any) -> Tensor:
+    """``div`` without rounding."""
+    return math.div(input, other)
+
+
+def negative(input: Tensor) -> Tensor:
+    """Another name of ``neg``."""
+    return math.neg(input)
+
+
+def positive(input: Tensor) -> Tensor:
+    """``input`` itself (refused for booleans, as in PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([1.0, -2.0])
+    >>> symgrad.positive(x) is x
+    True
+    """
+    if input.dtype is dtypes.bool_:
+        raise RuntimeError(
+            "The `+` operator, on a bool tensor is not supported. Convert it with .int() first."
+        )
+    return input
+
+
+def moveaxis(input: Tensor, source: Any, destination: Any) -> Tensor:
+    """Another name of ``movedim``."""
+    return input.movedim(source, destination)
+
+
+def ravel(input: Tensor) -> Tensor:
+    """A flat 1-D tensor of the elements (a view where the layout allows)."""
+    return input.reshape(-1)
+
+
+def can_cast(from_: dtypes.dtype, to: dtypes.dtype) -> bool:
+    """Whether PyTorch's casting rules allow ``from_`` to ``to`` in place: never to a lower
+    category (floating to integer, integer to bool).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.can_cast(symgrad.float32, symgrad.int32)
+    False
+    """
+    return from_.category <= to.category
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """Whether the tensor's dtype is a floating one."""
+    return input.dtype.is_floating_point
+
+
+def is_nonzero(input: Tensor) -> bool:
+    """Whether a one-element tensor is not zero (more elements raise, as in PyTorch)."""
+    if input.numel() != 1:
+        raise RuntimeError(
+            "Boolean value of Tensor with more than one value is ambiguous"
+            if input.numel()
+            else "Boolean value of Tensor with no values is ambiguous"
+        )
+    return bool(input.item())
+
+
+def _nan_ignoring(name: str, op: Any) -> Any:
+    def pick(input: Any, other: Any) -> Tensor:
+        other_nan = math.isnan(other) if isinstance(other, Tensor) else np.isnan(other)
+        input_nan = math.isnan(input)
+        chosen = op(input, other)
+        chosen = math.where(input_nan, other, chosen)
+        return math.where(other_nan & ~input_nan, input, chosen)
+
+    pick.__name__ = name
+    pick.__doc__ = f"Element-wise {name[1:]}imum that ignores a NaN unless both are NaN."
+    return pick
+
+
+fmax = _nan_ignoring("fmax", math.maximum)
+fmin = _nan_ignoring("fmin", math.minimum)
+
+
+def _type_as(self: Tensor, other: Tensor) -> Tensor:
+    return self.to(other.dtype)
+
+
+def _addcmul_(self: Tensor, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
+    return inplace(
+        self, "addcmul_", lambda x: addcmul(x, tensor1, tensor2, value=value), tensor1, tensor2
+    )
+
+
+def _addcdiv_(self: Tensor, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
+    return inplace(
+        self, "addcdiv_", lambda x: addcdiv(x, tensor1, tensor2, value=value), tensor1, tensor2
+    )
+
+
+def _logical(op: Any) -> Any:
+    def logical_(self: Tensor, other: Any) -> Tensor:
+        return inplace(self, f"{op.__name__}_", lambda x: op(x, other).to(x.dtype), other)
+
+    return logical_
+
+
+METHODS = {
+    name: globals()[name]
+    for name in (
+        "tensor_split", "hsplit", "vsplit", "dsplit", "argwhere", "take", "addcmul", "addcdiv",
+        "greater", "greater_equal", "less", "less_equal", "not_equal", "multiply",
+        "subtract", "divide", "true_divide", "negative", "positive", "moveaxis", "ravel",
+        "is_nonzero", "fmax", "fmin",
+    )
+}  # fmt: skip
+METHODS.update(
+    {
+        "type_as": _type_as,
+        "addcmul_": _addcmul_,
+        "addcdiv_": _addcdiv_,
+        "outer": linalg.outer,
+        "logical_and": math.logical_and,
+        "logical_or": math.logical_or,
+        "logical_xor": bitwise.logical_xor,
+        "logical_and_": _logical(math.logical_and),
+        "logical_or_": _logical(math.logical_or),
+        "logical_xor_": _logical(bitwise.logical_xor),
+        "ndimension": lambda self: self.ndim,
+    }
+)
+bind_methods(METHODS)

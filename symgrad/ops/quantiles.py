@@ -1,0 +1,144 @@
+"""``quantile`` and a few small element-wise functions PyTorch programs use: ``logit``,
+``heaviside``, ``gcd``, ``lcm``; each composed of recorded ops or, for integers, NumPy."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from symgrad import creation
+from symgrad.ops import elementwise_special as ES
+from symgrad.ops import math
+from symgrad.ops.inplace import inplace
+from symgrad.tensor import Tensor, bind_methods
+
+__all__ = ["quantile", "logit", "heaviside"]  # gcd and lcm: Tensor methods only
+
+_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def quantile(
+    input: Tensor,
+    q: Any,
+    dim: int | None = None,
+    keepdim: bool = False,
+    *,
+    interpolation: str = "linear",
+) -> Tensor:
+    """The ``q``-quantiles (a number, or a 1-D tensor whose values make a new first dimension)
+    of ``input`` along ``dim`` (of all elements when None), interpolated as PyTorch does.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.quantile(symgrad.tensor([1.0, 2.0, 3.0, 4.0]), 0.5)
+    tensor(2.5000)
+    >>> symgrad.tensor([[0.0, 4.0], [2.0, 8.0]]).quantile(symgrad.tensor([0.25, 0.5]), dim=1)
+    tensor([[1.0000, 3.5000],
+            [2.0000, 5.0000]])
+    """
+    if interpolation not in _MODES:
+        raise ValueError(
+            f"quantile() interpolation must be one of linear, lower, higher, midpoint or "
+            f"nearest. Got {interpolation}"
+        )
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            f"quantile() input tensor must be either float or double dtype, got {input.dtype}"
+        )
+    if isinstance(q, Tensor) and q.dtype is not input.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    scalar = isinstance(q, numbers.Real)
+    qs = np.atleast_1d(np.asarray(q.detach().numpy() if isinstance(q, Tensor) else q, float))
+    if qs.ndim > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if ((qs < 0) | (qs > 1)).any():
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    x = input.reshape(-1) if dim is None else input.movedim(dim, -1)
+    ordered = x.sort(dim=-1).values
+    n = ordered.shape[-1]
+    pos = qs * (n - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.ceil(pos).astype(np.int64)
+    if interpolation == "lower":
+        hi = lo
+    elif interpolation == "higher":
+        lo = hi
+    elif interpolation == "nearest":
+        lo = hi = np.round(pos).astype(np.int64)
+    low = ordered.index_select(-1, creation.tensor(lo))
+    high = ordered.index_select(-1, creation.tensor(hi))
+    if interpolation == "midpoint":
+        weight = creation.tensor(np.where(hi > lo, 0.5, 0.0), dtype=input.dtype)
+    else:
+        weight = creation.tensor(pos - lo, dtype=input.dtype)
+    out = low + (high - low) * weight
+    out = math.where(x.isnan().any(-1, keepdim=True), float("nan"), out)
+    out = out.movedim(-1, 0)  # the quantiles first, as PyTorch
+    if keepdim:
+        out = (
+            out.reshape(len(qs), *([1] * input.ndim))
+            if dim is None
+            else out.unsqueeze(dim % input.ndim + 1)
+        )
+    return out[0] if scalar else out
+
+
+def logit(input: Tensor, eps: float | None = None) -> Tensor:
+    """``log(p / (1 - p))``, with ``p`` clamped to ``[eps, 1 - eps]`` when ``eps`` is given.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.logit(symgrad.tensor([0.5]))
+    tensor([0.])
+    """
+    return ES.LOGIT(input if eps is None else input.clamp(eps, 1 - eps))
+
+
+def heaviside(input: Tensor, values: Any) -> Tensor:
+    """1 where ``input > 0``, 0 where ``input < 0``, ``values`` where ``input == 0``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.heaviside(symgrad.tensor([-1.0, 0.0, 2.0]), symgrad.tensor(0.5))
+    tensor([0.0000, 0.5000, 1.0000])
+    """
+    step = (input > 0).to(input.dtype)
+    return math.where(input == 0, values, step).to(input.dtype)
+
+
+def _integer(name: str, fn: Any) -> Any:
+    def op(input: Tensor, other: Any) -> Tensor:
+        a = input.numpy()
+        b = other.numpy() if isinstance(other, Tensor) else np.asarray(other)
+        if a.dtype.kind not in "iu" or b.dtype.kind not in "iu":
+            raise RuntimeError(f"\"{name}_cpu\" not implemented for 'Float': pass integer tensors")
+        return Tensor._make(fn(a, b).astype(np.result_type(a, b)))
+
+    op.__name__ = name
+    op.__doc__ = f"Element-wise ``{name}`` of integer tensors."
+    return op
+
+
+gcd = _integer("gcd", np.gcd)
+lcm = _integer("lcm", np.lcm)
+
+
+def _logit_(self: Tensor, eps: float | None = None) -> Tensor:
+    return inplace(self, "logit_", lambda x: logit(x, eps))
+
+
+bind_methods(
+    {
+        "quantile": quantile,
+        "logit": logit,
+        "logit_": _logit_,
+        "heaviside": heaviside,
+        "gcd": gcd,
+        "lcm": lcm,
+    }
+)

@@ -1,0 +1,46 @@
+"""``Tensor.unfold``: the sliding windows of one dimension, as a new last dimension."""
+
+from __future__ import annotations
+
+from symgrad import creation
+from symgrad.tensor import Tensor, bind_methods
+
+__all__: list = []
+
+
+def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """Every window of ``size`` elements along ``dimension``, ``step`` apart: that dimension
+    becomes the number of windows and the windows' elements a new last dimension (made by
+    ``index_select``, so a copy where PyTorch gives a view; gradients are the same).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.arange(5.0).unfold(0, 2, 2)
+    tensor([[0., 1.],
+            [2., 3.]])
+    """
+    ndim = max(self.ndim, 1)
+    if not -ndim <= dimension < ndim:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but "
+            f"got {dimension})"
+        )
+    d = dimension % ndim
+    length = self.shape[d] if self.ndim else 1
+    if size > length:
+        raise RuntimeError(
+            f"maximum size for tensor at dimension {d} is {length} but size is {size}"
+        )
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    x = self.reshape(1) if self.ndim == 0 else self
+    starts = creation.arange(0, length - size + 1, step)
+    index = (starts.unsqueeze(1) + creation.arange(size)).reshape(-1)
+    picked = x.index_select(d, index)
+    windows = picked.reshape(*x.shape[:d], starts.numel(), size, *x.shape[d + 1 :])
+    out = windows.movedim(d + 1, -1)
+    return out.reshape(size) if self.ndim == 0 else out
+
+
+bind_methods({"unfold": unfold})

@@ -1,0 +1,99 @@
+"""``torch.special``: PyTorch's names for special functions, each the symgrad op of the same
+meaning (so gradients and closed forms come from those ops).
+
+Examples
+--------
+>>> import symgrad
+>>> symgrad.special.expit(symgrad.tensor([0.0]))
+tensor([0.5000])
+>>> symgrad.special.ndtr(symgrad.tensor([0.0]))
+tensor([0.5000])
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import symgrad
+from symgrad.tensor import Tensor
+
+__all__ = [
+    "expit",
+    "logit",
+    "erf",
+    "erfc",
+    "erfinv",
+    "gammaln",
+    "digamma",
+    "psi",
+    "xlogy",
+    "xlog1py",
+    "entr",
+    "ndtr",
+    "ndtri",
+    "log_ndtr",
+    "expm1",
+    "exp2",
+    "log1p",
+    "sinc",
+    "round",
+    "logsumexp",
+    "softmax",
+    "log_softmax",
+]
+
+erf, erfc, erfinv = symgrad.erf, symgrad.erfc, symgrad.erfinv
+gammaln = symgrad.lgamma
+digamma = psi = symgrad.digamma
+xlogy = symgrad.xlogy
+expm1, exp2, log1p, sinc = symgrad.expm1, symgrad.exp2, symgrad.log1p, symgrad.sinc
+round = symgrad.round  # noqa: A001 - PyTorch's name
+logsumexp = symgrad.logsumexp
+logit = symgrad.logit
+
+
+def expit(input: Tensor) -> Tensor:
+    """The logistic sigmoid ``1 / (1 + exp(-input))``."""
+    return symgrad.sigmoid(input)
+
+
+def xlog1py(input: Any, other: Any) -> Tensor:
+    """``input * log1p(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN)."""
+    x = input if isinstance(input, Tensor) else symgrad.tensor(input)
+    y = other if isinstance(other, Tensor) else symgrad.tensor(other)
+    value = x * y.log1p()
+    return symgrad.where((x == 0) & ~y.isnan(), symgrad.zeros_like(value), value)
+
+
+def entr(input: Tensor) -> Tensor:
+    """``-x log x`` for ``x > 0``, 0 at 0, ``-inf`` below 0."""
+    safe = symgrad.where(input > 0, input, symgrad.ones_like(input))
+    value = -input * safe.log()
+    value = symgrad.where(input == 0, symgrad.zeros_like(value), value)
+    return symgrad.where(input < 0, symgrad.full_like(value, -math.inf), value)
+
+
+def ndtr(input: Tensor) -> Tensor:
+    """The standard normal CDF."""
+    return 0.5 * (1 + (input / math.sqrt(2)).erf())
+
+
+def ndtri(input: Tensor) -> Tensor:
+    """The inverse of the standard normal CDF."""
+    return math.sqrt(2) * (2 * input - 1).erfinv()
+
+
+def log_ndtr(input: Tensor) -> Tensor:
+    """``log(ndtr(input))``."""
+    return (0.5 * (-input / math.sqrt(2)).erfc()).log()
+
+
+def softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """``symgrad.softmax``."""
+    return symgrad.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """``symgrad.log_softmax``."""
+    return symgrad.log_softmax(input, dim, dtype=dtype)
