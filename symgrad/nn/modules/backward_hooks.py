@@ -166,20 +166,21 @@ def register_full_backward_pre_hook(
 
 def get_parameter(self: Any, target: str) -> Any:
     """The parameter at dotted path ``target`` (``"fc.bias"``); AttributeError if none."""
-    module_path, _, name = target.rpartition(".")
-    module = self.get_submodule(module_path) if module_path else self
-    if name not in module._parameters:
-        raise AttributeError(f"{module._get_name()} has no parameter `{name}`")
-    return module._parameters[name]
+    return _member(self, target, "_parameters", "parameter")
 
 
 def get_buffer(self: Any, target: str) -> Any:
     """The buffer at dotted path ``target`` (``"bn.running_mean"``); AttributeError if none."""
+    return _member(self, target, "_buffers", "buffer")
+
+
+def _member(self: Any, target: str, table: str, what: str) -> Any:
     module_path, _, name = target.rpartition(".")
     module = self.get_submodule(module_path) if module_path else self
-    if name not in module._buffers:
-        raise AttributeError(f"{module._get_name()} has no buffer `{name}`")
-    return module._buffers[name]
+    members = getattr(module, table)
+    if name not in members:
+        raise AttributeError(f"{module._get_name()} has no {what} `{name}`")
+    return members[name]
 
 
 Module.register_full_backward_hook = register_full_backward_hook  # type: ignore[attr-defined]
