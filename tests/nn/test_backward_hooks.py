@@ -77,3 +77,14 @@ def test_against_torch():
         for a, b in zip(ours[1], theirs[1]):
             assert np.allclose(a[1], b[1])
         assert np.allclose(ours[2], theirs[2]) and np.allclose(ours[3], theirs[3])
+
+
+def test_get_parameter_and_buffer_errors_are_pytorchs():
+    m = nn.BatchNorm1d(2)
+    with pytest.raises(AttributeError, match=r"^`running_mean` is not an nn.Parameter$"):
+        m.get_parameter("running_mean")
+    with pytest.raises(AttributeError, match=r"^`weight` is not a buffer$"):
+        m.get_buffer("weight")
+    with pytest.raises(AttributeError, match=r"^BatchNorm1d has no attribute `zz`$"):
+        m.get_buffer("zz")
+    assert m.get_buffer("running_mean").shape == (2,)

@@ -166,20 +166,23 @@ def register_full_backward_pre_hook(
 
 def get_parameter(self: Any, target: str) -> Any:
     """The parameter at dotted path ``target`` (``"fc.bias"``); AttributeError if none."""
-    return _member(self, target, "_parameters", "parameter")
+    return _member(self, target, "_parameters", "an nn.Parameter")
 
 
 def get_buffer(self: Any, target: str) -> Any:
     """The buffer at dotted path ``target`` (``"bn.running_mean"``); AttributeError if none."""
-    return _member(self, target, "_buffers", "buffer")
+    return _member(self, target, "_buffers", "a buffer")
 
 
 def _member(self: Any, target: str, table: str, what: str) -> Any:
+    """The entry ``target`` of a submodule's ``table``, with PyTorch's errors."""
     module_path, _, name = target.rpartition(".")
     module = self.get_submodule(module_path) if module_path else self
     members = getattr(module, table)
     if name not in members:
-        raise AttributeError(f"{module._get_name()} has no {what} `{name}`")
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        raise AttributeError(f"`{name}` is not {what}")
     return members[name]
 
 
