@@ -17,6 +17,7 @@ from symgrad.autograd import grad_mode
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.nn.normalization import pairwise_distance
 from symgrad.ops import losses as _losses
+from symgrad.ops.shape import expand_to
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -136,7 +137,7 @@ def smooth_l1_loss(
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
         # PyTorch's l1_loss of the broadcast pair
-        return _reduce(_ops.abs(input.expand(shape) - target.expand(shape)), r)
+        return _reduce(_ops.abs(expand_to(input, shape) - expand_to(target, shape)), r)
     return _losses.SMOOTH_L1_LOSS(
         input, target, reduction=r, weight=None, shape=shape, params=(float(beta),)
     )

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad.ops.shape import expand_to
 from symgrad.prim import batching
 from symgrad.tensor import Tensor
 
@@ -116,7 +117,7 @@ def batched_put(
         values = values.reshape(tuple(values.shape)[values.ndim - len(target) :])
     if values.dtype is not input.dtype:
         values = values.to(input.dtype)
-    spread = values.expand(target).reshape(-1)
+    spread = expand_to(values, tuple(target)).reshape(-1)
     flat, index = input.reshape(-1), places.reshape(-1)
     out = flat.scatter_add(0, index, spread) if accumulate else flat.scatter(0, index, spread)
     return out.reshape(shape)

@@ -14,6 +14,7 @@ from symgrad import dtypes
 from symgrad._data import _wrap_dim
 from symgrad._tracing import TRACE, data_params
 from symgrad.ops.indexing import _getitem_forward, _getitem_vjp, normalize_key
+from symgrad.ops.shape import expand_to
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
@@ -167,7 +168,7 @@ def _spread(index: Tensor, shape: tuple, d: int) -> Tensor:
     view[d] = -1
     target = list(shape)
     target[d] = index.shape[0]
-    return index.reshape(view).expand(target)
+    return expand_to(index.reshape(view), tuple(target))
 
 
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:

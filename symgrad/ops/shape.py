@@ -107,8 +107,25 @@ _EXPAND = Structural(
 
 
 def expand(input: Tensor, *size: Any) -> Tensor:
-    """Broadcast ``input`` to a larger shape (-1 keeps a size) without copying."""
-    shape = sizes(size, "expand")
+    """``input`` broadcast to ``size`` (-1 keeps a size): a view, also to its own shape.
+
+    >>> import symgrad
+    >>> symgrad.ones(2, 1, requires_grad=True).expand(2, 1).grad_fn.name()
+    'ExpandBackward0'
+    """
+    shape = _expanded_shape(input, sizes(size, "expand"))
+    return _EXPAND(input, shape=shape)
+
+
+def expand_to(input: Tensor, shape: tuple) -> Tensor:
+    """``input`` broadcast to ``shape`` for an op's use: itself if of that shape (PyTorch's
+    ``expand_outplace``)."""
+    shape = _expanded_shape(input, tuple(shape))
+    return input if shape == input.shape else _EXPAND(input, shape=shape)
+
+
+def _expanded_shape(input: Tensor, shape: tuple) -> tuple:
+    """``shape`` with its -1s filled from ``input``'s, after PyTorch's checks."""
     lead = len(shape) - input.ndim
     if lead < 0:
         raise RuntimeError(
@@ -129,9 +146,7 @@ def expand(input: Tensor, *size: Any) -> Tensor:
             f"expand: the shape {list(input.shape)} can't be expanded to {list(shape)}: "
             "only dimensions of size 1 can grow"
         ) from None
-    if shape == input.shape:
-        return input
-    return _EXPAND(input, shape=shape)
+    return shape
 
 
 def broadcast_to(input: Tensor, size: Sequence[int]) -> Tensor:

@@ -62,3 +62,17 @@ def test_create_graph_gradient_of_a_broadcast_operand():
 def test_against_pytorch(shapes):
     torch = pytest.importorskip("torch")
     assert _graph(symgrad, *shapes)[1] == _graph(torch, *shapes)[1]
+
+
+def test_expand_to_its_own_shape_is_a_view_as_in_pytorch():
+    # PyTorch: expand, expand_as and broadcast_to always give a new view with ExpandBackward0
+    x = symgrad.tensor([[1.0, 2.0]], requires_grad=True)
+    for y in (x.expand(1, 2), x.expand_as(x), symgrad.broadcast_to(x, (1, 2)), x.expand(-1, -1)):
+        assert y is not x and y._base is x and y.grad_fn.name() == "ExpandBackward0"
+    y = x.expand(1, 2)
+    z = (x * 1).expand(1, 2)
+    with symgrad.no_grad():
+        z.add_(1)  # a view: the base sees the change and its version moves with it
+    assert z._version == z._base._version == 1
+    (y * symgrad.tensor([[3.0, 4.0]])).sum().backward()
+    assert x.grad.tolist() == [[3.0, 4.0]]
