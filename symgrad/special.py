@@ -54,12 +54,26 @@ logit = symgrad.logit
 
 
 def expit(input: Tensor) -> Tensor:
-    """The logistic sigmoid ``1 / (1 + exp(-input))``."""
+    """The logistic sigmoid ``1 / (1 + exp(-input))``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.expit(symgrad.tensor([0.0, 2.0]))
+    tensor([0.5000, 0.8808])
+    """
     return symgrad.sigmoid(input)
 
 
 def xlog1py(input: Any, other: Any) -> Tensor:
-    """``input * log1p(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN)."""
+    """``input * log1p(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.xlog1py(symgrad.tensor([0.0, 2.0]), symgrad.tensor([1.0, 1.0]))
+    tensor([0.0000, 1.3863])
+    """
     x = input if isinstance(input, Tensor) else symgrad.tensor(input)
     y = other if isinstance(other, Tensor) else symgrad.tensor(other)
     value = x * y.log1p()
@@ -67,7 +81,14 @@ def xlog1py(input: Any, other: Any) -> Tensor:
 
 
 def entr(input: Tensor) -> Tensor:
-    """``-x log x`` for ``x > 0``, 0 at 0, ``-inf`` below 0."""
+    """``-x log x`` for ``x > 0``, 0 at 0, ``-inf`` below 0.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.entr(symgrad.tensor([0.0, 0.5, -1.0]))
+    tensor([0.0000, 0.3466,   -inf])
+    """
     safe = symgrad.where(input > 0, input, symgrad.ones_like(input))
     value = -input * safe.log()
     value = symgrad.where(input == 0, symgrad.zeros_like(value), value)
@@ -75,25 +96,60 @@ def entr(input: Tensor) -> Tensor:
 
 
 def ndtr(input: Tensor) -> Tensor:
-    """The standard normal CDF."""
+    """The standard normal CDF.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.ndtr(symgrad.tensor([0.0, 1.0]))
+    tensor([0.5000, 0.8413])
+    """
     return 0.5 * (1 + (input / math.sqrt(2)).erf())
 
 
 def ndtri(input: Tensor) -> Tensor:
-    """The inverse of the standard normal CDF."""
+    """The inverse of the standard normal CDF.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.ndtri(symgrad.tensor([0.5, 0.975]))
+    tensor([0.0000, 1.9600])
+    """
     return math.sqrt(2) * (2 * input - 1).erfinv()
 
 
 def log_ndtr(input: Tensor) -> Tensor:
-    """``log(ndtr(input))``."""
+    """``log(ndtr(input))``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.log_ndtr(symgrad.tensor([0.0]))
+    tensor([-0.6931])
+    """
     return (0.5 * (-input / math.sqrt(2)).erfc()).log()
 
 
 def softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
-    """``symgrad.softmax``."""
+    """``symgrad.softmax``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.softmax(symgrad.tensor([0.0, 0.0]), 0)
+    tensor([0.5000, 0.5000])
+    """
     return symgrad.softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
-    """``symgrad.log_softmax``."""
+    """``symgrad.log_softmax``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.log_softmax(symgrad.tensor([0.0, 0.0]), 0)
+    tensor([-0.6931, -0.6931])
+    """
     return symgrad.log_softmax(input, dim, dtype=dtype)

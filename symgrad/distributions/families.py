@@ -68,7 +68,15 @@ class Normal(Distribution):
 
 
 class Uniform(Distribution):
-    """The uniform distribution on ``[low, high)``."""
+    """The uniform distribution on ``[low, high)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> d = symgrad.distributions.Uniform(0.0, 4.0)
+    >>> d.log_prob(symgrad.tensor(1.0)), d.mean
+    (tensor(-1.3863), tensor(2.))
+    """
 
     arg_constraints = {"low": D.real, "high": D.real}
     has_rsample = True
@@ -110,7 +118,15 @@ def _probs_or_logits(probs: Any, logits: Any) -> None:
 
 
 class Bernoulli(Distribution):
-    """1 with probability ``probs`` (or ``sigmoid(logits)``), else 0."""
+    """1 with probability ``probs`` (or ``sigmoid(logits)``), else 0.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> d = symgrad.distributions.Bernoulli(probs=symgrad.tensor(0.25))
+    >>> d.log_prob(symgrad.tensor(1.0)), d.mean
+    (tensor(-1.3863), tensor(0.2500))
+    """
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
         _probs_or_logits(probs, logits)
@@ -142,7 +158,15 @@ class Bernoulli(Distribution):
 
 class Categorical(Distribution):
     """One of ``K`` categories, with probabilities ``probs`` (normalised along the last
-    dimension) or ``softmax(logits)``."""
+    dimension) or ``softmax(logits)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> d = symgrad.distributions.Categorical(probs=symgrad.tensor([0.5, 0.25, 0.25]))
+    >>> d.log_prob(symgrad.tensor(1)).exp()
+    tensor(0.2500)
+    """
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
         _probs_or_logits(probs, logits)
@@ -193,7 +217,16 @@ class Categorical(Distribution):
 
 class Independent(Distribution):
     """``base_distribution`` with its rightmost ``reinterpreted_batch_ndims`` batch
-    dimensions read as event dimensions (``log_prob`` and ``entropy`` sum over them)."""
+    dimensions read as event dimensions (``log_prob`` and ``entropy`` sum over them).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.distributions import Independent, Normal
+    >>> d = Independent(Normal(symgrad.zeros(3), symgrad.ones(3)), 1)
+    >>> d.batch_shape, d.event_shape
+    (symgrad.Size([]), symgrad.Size([3]))
+    """
 
     def __init__(
         self, base_distribution: Distribution, reinterpreted_batch_ndims: int, validate_args=None
@@ -232,7 +265,15 @@ class Independent(Distribution):
 
 class MultivariateNormal(Distribution):
     """The multivariate normal with mean ``loc`` and one of ``covariance_matrix``,
-    ``precision_matrix`` or ``scale_tril`` (its Cholesky factor)."""
+    ``precision_matrix`` or ``scale_tril`` (its Cholesky factor).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> d = symgrad.distributions.MultivariateNormal(symgrad.zeros(2), symgrad.eye(2))
+    >>> d.log_prob(symgrad.zeros(2))
+    tensor(-1.8379)
+    """
 
     arg_constraints = {"loc": D.real}
     has_rsample = True

@@ -19,7 +19,20 @@ _KL: dict = {}
 
 
 def register_kl(type_p: type, type_q: type) -> Callable:
-    """Decorator registering ``fn(p, q)`` as the KL divergence of ``type_p`` from ``type_q``."""
+    """Decorator registering ``fn(p, q)`` as the KL divergence of ``type_p`` from ``type_q``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.distributions import Uniform, kl_divergence, register_kl
+    >>> class Box(Uniform): pass
+    >>> @register_kl(Box, Box)
+    ... def _kl_box(p, q):
+    ...     return symgrad.tensor(0.0)
+    ...
+    >>> kl_divergence(Box(0.0, 1.0), Box(0.0, 2.0))
+    tensor(0.)
+    """
 
     def decorate(fn: Callable) -> Callable:
         _KL[type_p, type_q] = fn

@@ -10,6 +10,7 @@ closed forms come from the ops it calls.
 from __future__ import annotations
 
 import numbers
+import operator
 from typing import Any
 
 import numpy as np
@@ -47,9 +48,6 @@ __all__ = [
     "positive",
     "moveaxis",
     "ravel",
-    "can_cast",
-    "is_floating_point",
-    "is_nonzero",
     "fmax",
     "fmin",
 ]
@@ -165,7 +163,10 @@ def _split_along(name: str, dim: int, least: int) -> Any:
         return tensor_split(input, indices_or_sections, axis)
 
     split.__name__ = name
-    split.__doc__ = f"``tensor_split`` along dimension {dim}, needing equal parts."
+    split.__doc__ = (
+        f"``tensor_split`` along dimension {dim}, needing equal parts.\n\n>>> import symgrad\n"
+        f">>> len(symgrad.{name}(symgrad.ones(2, 2, 2), 2))\n2"
+    )
     return split
 
 
@@ -261,20 +262,24 @@ def isin(
     return Tensor._make(np.isin(a, b, invert=invert))
 
 
-def _compare_alias(name: str, op: Any) -> Any:
+def _compare_alias(name: str, op: Any, op_py: Any) -> Any:
     def compare(input: Any, other: Any) -> Tensor:
         return op(input, other)
 
     compare.__name__ = name
-    compare.__doc__ = f"Another name of ``{op.__name__}``."
+    compare.__doc__ = (
+        f"Another name of ``{op.__name__}``.\n\n>>> import symgrad\n"
+        f">>> symgrad.{name}(symgrad.tensor([1, 2, 3]), 2).tolist()\n"
+        f"{[op_py(v, 2) for v in (1, 2, 3)]}"
+    )
     return compare
 
 
-greater = _compare_alias("greater", math.gt)
-greater_equal = _compare_alias("greater_equal", math.ge)
-less = _compare_alias("less", math.lt)
-less_equal = _compare_alias("less_equal", math.le)
-not_equal = _compare_alias("not_equal", math.ne)
+greater = _compare_alias("greater", math.gt, operator.gt)
+greater_equal = _compare_alias("greater_equal", math.ge, operator.ge)
+less = _compare_alias("less", math.lt, operator.lt)
+less_equal = _compare_alias("less_equal", math.le, operator.le)
+not_equal = _compare_alias("not_equal", math.ne, operator.ne)
 
 
 def multiply(input: Any, other: Any) -> Tensor:
@@ -320,42 +325,23 @@ def positive(input: Tensor) -> Tensor:
 
 
 def moveaxis(input: Tensor, source: Any, destination: Any) -> Tensor:
-    """Another name of ``movedim``."""
+    """Another name of ``movedim``.
+
+    >>> import symgrad
+    >>> symgrad.moveaxis(symgrad.ones(2, 3, 4), 0, -1).shape
+    symgrad.Size([3, 4, 2])
+    """
     return input.movedim(source, destination)
 
 
 def ravel(input: Tensor) -> Tensor:
-    """A flat 1-D tensor of the elements (a view where the layout allows)."""
-    return input.reshape(-1)
+    """A flat 1-D tensor of the elements (a view where the layout allows).
 
-
-def can_cast(from_: dtypes.dtype, to: dtypes.dtype) -> bool:
-    """Whether PyTorch's casting rules allow ``from_`` to ``to`` in place: never to a lower
-    category (floating to integer, integer to bool).
-
-    Examples
-    --------
     >>> import symgrad
-    >>> symgrad.can_cast(symgrad.float32, symgrad.int32)
-    False
+    >>> symgrad.ravel(symgrad.tensor([[1, 2], [3, 4]]))
+    tensor([1, 2, 3, 4])
     """
-    return from_.category <= to.category
-
-
-def is_floating_point(input: Tensor) -> bool:
-    """Whether the tensor's dtype is a floating one."""
-    return input.dtype.is_floating_point
-
-
-def is_nonzero(input: Tensor) -> bool:
-    """Whether a one-element tensor is not zero (more elements raise, as in PyTorch)."""
-    if input.numel() != 1:
-        raise RuntimeError(
-            "Boolean value of Tensor with more than one value is ambiguous"
-            if input.numel()
-            else "Boolean value of Tensor with no values is ambiguous"
-        )
-    return bool(input.item())
+    return input.reshape(-1)
 
 
 def _nan_ignoring(name: str, op: Any) -> Any:
@@ -367,7 +353,12 @@ def _nan_ignoring(name: str, op: Any) -> Any:
         return math.where(other_nan & ~input_nan, input, chosen)
 
     pick.__name__ = name
-    pick.__doc__ = f"Element-wise {name[1:]}imum that ignores a NaN unless both are NaN."
+    pick.__doc__ = (
+        f"Element-wise {name[1:]}imum that ignores a NaN unless both are NaN.\n\n"
+        f">>> import symgrad\n>>> nan = float('nan')\n"
+        f">>> symgrad.{name}(symgrad.tensor([1.0, nan, nan]), symgrad.tensor([2.0, 3.0, nan]))\n"
+        f"tensor([{'2.' if name == 'fmax' else '1.'}, 3., nan])"
+    )
     return pick
 
 
@@ -404,7 +395,7 @@ METHODS = {
         "tensor_split", "hsplit", "vsplit", "dsplit", "argwhere", "take", "addcmul", "addcdiv",
         "greater", "greater_equal", "less", "less_equal", "not_equal", "multiply",
         "subtract", "divide", "true_divide", "negative", "positive", "moveaxis", "ravel",
-        "is_nonzero", "fmax", "fmin",
+        "fmax", "fmin",
     )
 }  # fmt: skip
 METHODS.update(

@@ -1,14 +1,15 @@
 """Facts about a tensor's storage PyTorch code reads (``layout``, ``is_cpu``, ``itemsize``,
-``nbytes``) and ``randint_like``."""
+``nbytes``), ``randint_like``, ``can_cast``, ``is_floating_point`` and ``is_nonzero``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from symgrad import dtypes
 from symgrad._meta import MetaArray
 from symgrad.tensor import Tensor, bind_methods
 
-__all__ = ["layout", "strided", "randint_like"]
+__all__ = ["layout", "strided", "randint_like", "can_cast", "is_floating_point", "is_nonzero"]
 
 
 class layout:  # noqa: N801 - the PyTorch name
@@ -59,8 +60,48 @@ def _data_ptr(self: Tensor) -> int:
     return self._data.__array_interface__["data"][0]
 
 
+def can_cast(from_: dtypes.dtype, to: dtypes.dtype) -> bool:
+    """Whether PyTorch's casting rules allow ``from_`` to ``to`` in place: never to a lower
+    category (floating to integer, integer to bool).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.can_cast(symgrad.float32, symgrad.int32)
+    False
+    """
+    return from_.category <= to.category
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """Whether the tensor's dtype is a floating one.
+
+    >>> import symgrad
+    >>> symgrad.is_floating_point(symgrad.tensor([1.0])), symgrad.tensor(1).is_floating_point()
+    (True, False)
+    """
+    return input.dtype.is_floating_point
+
+
+def is_nonzero(input: Tensor) -> bool:
+    """Whether a one-element tensor is not zero (more elements raise, as in PyTorch).
+
+    >>> import symgrad
+    >>> symgrad.is_nonzero(symgrad.tensor([0.5]))
+    True
+    """
+    if input.numel() != 1:
+        raise RuntimeError(
+            "Boolean value of Tensor with more than one value is ambiguous"
+            if input.numel()
+            else "Boolean value of Tensor with no values is ambiguous"
+        )
+    return bool(input.item())
+
+
 bind_methods(
     {
+        "is_nonzero": is_nonzero,
         "data_ptr": _data_ptr,
         "layout": property(lambda self: strided),
         "is_cpu": property(lambda self: self.device.type == "cpu"),

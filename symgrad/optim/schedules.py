@@ -46,7 +46,20 @@ def _update_lr(scheduler: LRScheduler, epoch: int) -> None:
 
 
 class ConstantLR(LRScheduler):
-    """``lr = initial_lr * factor`` until epoch ``total_iters``, then ``initial_lr``."""
+    """``lr = initial_lr * factor`` until epoch ``total_iters``, then ``initial_lr``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> opt = symgrad.optim.SGD([symgrad.zeros(1, requires_grad=True)], lr=1.0)
+    >>> s = symgrad.optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=2)
+    >>> rates = []
+    >>> for _ in range(3):
+    ...     rates.append(s.get_last_lr()[0]); opt.step(); s.step()
+    ...
+    >>> rates
+    [0.5, 0.5, 1.0]
+    """
 
     def __init__(
         self, optimizer: Optimizer, factor: float = 1.0 / 3, total_iters: int = 5, last_epoch=-1
@@ -123,7 +136,20 @@ class LinearLR(LRScheduler):
 
 
 class PolynomialLR(LRScheduler):
-    """``lr = initial_lr * (1 - t / total_iters) ** power`` up to ``total_iters``."""
+    """``lr = initial_lr * (1 - t / total_iters) ** power`` up to ``total_iters``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> opt = symgrad.optim.SGD([symgrad.zeros(1, requires_grad=True)], lr=1.0)
+    >>> s = symgrad.optim.lr_scheduler.PolynomialLR(opt, total_iters=4, power=1.0)
+    >>> rates = []
+    >>> for _ in range(3):
+    ...     rates.append(s.get_last_lr()[0]); opt.step(); s.step()
+    ...
+    >>> rates
+    [1.0, 0.75, 0.5]
+    """
 
     def __init__(
         self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0, last_epoch=-1
@@ -145,7 +171,20 @@ class PolynomialLR(LRScheduler):
 
 
 class CosineAnnealingWarmRestarts(LRScheduler):
-    """Cosine annealing restarted every ``T_i`` epochs, ``T_i`` growing by ``T_mult``."""
+    """Cosine annealing restarted every ``T_i`` epochs, ``T_i`` growing by ``T_mult``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> opt = symgrad.optim.SGD([symgrad.zeros(1, requires_grad=True)], lr=1.0)
+    >>> s = symgrad.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2)
+    >>> rates = []
+    >>> for _ in range(4):
+    ...     rates.append(round(s.get_last_lr()[0], 3)); opt.step(); s.step()
+    ...
+    >>> rates
+    [1.0, 0.5, 1.0, 0.5]
+    """
 
     def __init__(
         self,
@@ -200,7 +239,22 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 
 
 class SequentialLR(LRScheduler):
-    """Run ``schedulers`` one after another, switching at the epochs in ``milestones``."""
+    """Run ``schedulers`` one after another, switching at the epochs in ``milestones``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.optim import lr_scheduler as ls
+    >>> opt = symgrad.optim.SGD([symgrad.zeros(1, requires_grad=True)], lr=1.0)
+    >>> first = ls.ConstantLR(opt, factor=0.5, total_iters=1)
+    >>> s = ls.SequentialLR(opt, [first, ls.ExponentialLR(opt, gamma=0.5)], milestones=[1])
+    >>> rates = []
+    >>> for _ in range(3):
+    ...     rates.append(s.get_last_lr()[0]); opt.step(); s.step()
+    ...
+    >>> rates
+    [0.5, 1.0, 0.5]
+    """
 
     def __init__(
         self, optimizer: Optimizer, schedulers: list, milestones: list, last_epoch: int = -1

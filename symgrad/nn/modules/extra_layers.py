@@ -51,7 +51,14 @@ class Unflatten(Module):
 
 class PReLU(Module):
     """``max(0, x) + a * min(0, x)`` with a learned ``a`` (``num_parameters`` of them, one
-    per channel, each starting at ``init``)."""
+    per channel, each starting at ``init``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.nn.PReLU()(symgrad.tensor([-2.0, 3.0]))
+    tensor([-0.5000,  3.0000], grad_fn=<WhereBackward0>)
+    """
 
     def __init__(
         self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None
@@ -69,7 +76,14 @@ class PReLU(Module):
 
 class RMSNorm(Module):
     """Root-mean-square normalisation over the last ``normalized_shape`` dimensions, with a
-    learned scale (``elementwise_affine``)."""
+    learned scale (``elementwise_affine``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.nn.RMSNorm(2)(symgrad.tensor([[3.0, 4.0]]))
+    tensor([[0.8485, 1.1314]], grad_fn=<MulBackward0>)
+    """
 
     def __init__(
         self, normalized_shape: Any, eps: float | None = None, elementwise_affine: bool = True,
@@ -94,7 +108,14 @@ class RMSNorm(Module):
 
 
 class CosineSimilarity(Module):
-    """``F.cosine_similarity(x1, x2, dim, eps)``."""
+    """``F.cosine_similarity(x1, x2, dim, eps)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.nn.CosineSimilarity(dim=0)(symgrad.tensor([1.0, 0.0]), symgrad.tensor([1.0, 1.0]))
+    tensor(0.7071)
+    """
 
     def __init__(self, dim: int = 1, eps: float = 1e-8) -> None:
         super().__init__()
@@ -105,7 +126,14 @@ class CosineSimilarity(Module):
 
 
 class PairwiseDistance(Module):
-    """``F.pairwise_distance(x1, x2, p, eps, keepdim)``."""
+    """``F.pairwise_distance(x1, x2, p, eps, keepdim)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.nn.PairwiseDistance()(symgrad.tensor([[0.0, 0.0]]), symgrad.tensor([[3.0, 4.0]]))
+    tensor([5.0000])
+    """
 
     def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> None:
         super().__init__()
@@ -190,7 +218,16 @@ class ParameterList(Module):
 
 
 class ParameterDict(Module):
-    """A dict of parameters, registered under their keys (tensors become ``Parameter``\\ s)."""
+    """A dict of parameters, registered under their keys (tensors become ``Parameter``\\ s).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> d = nn.ParameterDict({'scale': nn.Parameter(symgrad.ones(2))})
+    >>> list(d.keys()), d['scale'].requires_grad
+    (['scale'], True)
+    """
 
     def __init__(self, parameters: Any = None) -> None:
         super().__init__()
