@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from symgrad._silent import restore, silence
-from symgrad._version import NO_VERSION, check_writable
 from symgrad.autograd import anomaly, dual, grad_mode
+from symgrad.autograd.accumulate import one_node, store
 from symgrad.autograd.hooks import (
     grad_tensor,
     run_post_accumulate_hooks,
@@ -225,25 +225,7 @@ class _Run:
                 run_posthooks(hooks, (), grads, self.foreign)
 
     def _store(self, leaf: Tensor, g: np.ndarray) -> None:
-        """Accumulate the array ``g`` into ``leaf.grad`` (no graph recorded): the array itself
-        when no one else holds it, else a copy; in place where the .grad is the engine's own."""
-        if g.dtype != leaf._data.dtype:
-            g = g.astype(leaf._data.dtype)
-        grad = leaf._grad
-        if grad is None:
-            if type(g) is not np.ndarray:  # a meta gradient: no values to own
-                pass
-            elif g.base is not None or id(g) in self.foreign or not g.flags.writeable:
-                g = np.array(g)
-            self.foreign.add(id(g))
-            leaf._grad = Tensor._make(g)
-        elif grad._data.flags.writeable and grad.grad_fn is None:
-            if grad._counter is NO_VERSION:
-                check_writable(grad)
-            np.add(grad._data, g, out=grad._data)
-            grad._counter.value += 1
-        else:
-            leaf._grad = Tensor._make(grad._data + g)
+        store(leaf, g, self.foreign)
 
     def _own_tensor(self, g: Tensor) -> Tensor:
         """``g``, or a copy of it when someone else holds it (create_graph accumulation)."""
@@ -308,6 +290,8 @@ def backward(
         and tensors._requires_grad
         and tensors._data.size == 1
     ):  # loss.backward(): the common case needs none of root_gradients's checks
+        if not create_graph and inputs is None and one_node(tensors, retain_graph):
+            return
         roots = [tensors]
         start = [np.ones_like(tensors._data)]  # (a meta array for a meta loss)
         if create_graph or dual.active():

@@ -18,6 +18,7 @@ import numpy as np
 
 from symgrad._tracing import GraphBreak
 from symgrad.compiler import scalar as _scalar
+from symgrad.compiler.inline import inline_forward, inline_vjp, without_dead_lines
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.numpy_xp import NP, reduce_to
 from symgrad.prim.primitive import Ctx
@@ -45,10 +46,14 @@ class Program:
         self.scalar = False  # whether forward and backward run on Python floats
 
 
-def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = False) -> Program:
+def build(
+    plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = False, inline: bool = True
+) -> Program:
     """The program of ``plan`` for arguments requiring grad as ``arg_requires``, checked
     step by step against the traced values on ``arg_data``; with ``scalar``, a twin on Python
-    floats where every value holds one element (:mod:`symgrad.compiler.scalar`)."""
+    floats where every value holds one element (:mod:`symgrad.compiler.scalar`); with
+    ``inline``, structural steps written out as NumPy lines (:mod:`symgrad.compiler.inline`)
+    where their rules allow, else each a call of its rule."""
     steps = _needed(plan)
     names: dict[tuple, str] = {}
     for k in range(len(arg_requires)):
@@ -64,7 +69,7 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = Fa
     ns: dict[str, Any] = {"_acc": _acc, "_Changed": ShapeChanged}
     values: dict[tuple, Any] = {("arg", k): d for k, d in enumerate(arg_data)}
     values.update({("ext", k): t._data for k, t in enumerate(plan.externals)})
-    fwd_lines, needs = [], {}
+    fwd_lines, needs, known = [], {}, {}
     for j, step in enumerate(steps):
         args, arrays = [], []
         for i, key in enumerate(step.inputs):
@@ -81,11 +86,15 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = Fa
             fwd_lines.append(f"    p{j} = q{j}({', '.join(given)})")
             args.append(f"p{j}")
             arrays.append(step.param_fn(*[values[key] for key in step.param_inputs]))
-        kernel = _fitted(_kernel(step), step, arrays)
-        ns[f"f{j}"] = kernel
-        outs = kernel(*arrays)
-        for key, out in zip(step.keys, outs if len(step.keys) > 1 else (outs,)):
-            values[key] = out
+        written = inline_forward(step, j, names, values, ns, known) if inline else None
+        if written is not None:
+            values[step.key] = written[1]
+        else:
+            kernel = _fitted(_kernel(step), step, arrays)
+            ns[f"f{j}"] = kernel
+            outs = kernel(*arrays)
+            for key, out in zip(step.keys, outs if len(step.keys) > 1 else (outs,)):
+                values[key] = out
         needs[j] = [
             key[0] != "const" and requires.get(key, False) and not det
             for key, det in zip(step.inputs, step.detached)
@@ -93,7 +102,11 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = Fa
         for key, a in zip(step.keys, step.arrays):
             requires[key] = step.grad and any(needs[j]) and a.dtype.kind in "fc"
         made = ", ".join(names[key] for key in step.keys)
-        fwd_lines.append(f"    {made} = f{j}({', '.join(args)})  # {_label(step.prim)}")
+        if written is not None:
+            fwd_lines.append(f"    # {_label(step.prim)}")
+            fwd_lines.extend(written[0])
+        else:
+            fwd_lines.append(f"    {made} = f{j}({', '.join(args)})  # {_label(step.prim)}")
         if step.sized:  # its shape depends on the values: the traced one, or an eager call
             ns[f"s{j}"] = step.arrays[0].shape
             fwd_lines.append(f"    if {names[step.key]}.shape != s{j}: raise _Changed")
@@ -105,7 +118,7 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = Fa
         program.out_meta.append((values[key].shape, values[key].dtype))
     inputs = [names[("arg", k)] for k in range(len(arg_requires))]
     inputs += [names[("ext", k)] for k in range(len(plan.externals))]
-    bwd_lines, saved = _backward(plan, steps, names, requires, needs, ns, program, values)
+    bwd_lines, saved = _backward(plan, steps, names, requires, needs, ns, program, values, inline)
     head = f"def forward({', '.join(inputs)}):"
     ret = f"    return {_tuple(out_names)}, {_tuple(saved)}"
     grads_in = [f"g{k}" for k in range(len(plan.outputs))]
@@ -159,9 +172,10 @@ def _needed(plan: Any) -> list:
     return [step for step in plan.steps if id(step) in wanted]
 
 
-def _backward(plan, steps, names, requires, needs, ns, program, values) -> tuple[list, list]:
+def _backward(plan, steps, names, requires, needs, ns, program, values, inline) -> tuple:
     """The backward function's lines and the forward values it reads."""
     lines, saved, have = [], {}, set()
+    known: dict = {}  # the backward's transposed views (see code_xp.Emitter)
 
     def use(name: str) -> str:
         if name[0] in "aevp":
@@ -177,6 +191,27 @@ def _backward(plan, steps, names, requires, needs, ns, program, values) -> tuple
         step = steps[j]
         gs = ["g" + names[key] if "g" + names[key] in have else "None" for key in step.keys]
         if all(g == "None" for g in gs) or not any(needs[j]):
+            continue
+        written = None
+        if inline and not _fusable(step) and gs[0] != "None":
+            written = inline_vjp(step, j, needs[j], names, values, gs[0], ns, known)
+        if written is not None:
+            body, results, read = written
+            for name in sorted(read):
+                use(name)
+            lines.append(f"    # {_label(step.prim)}")
+            lines.extend(body)
+            for i, key in enumerate(step.inputs):
+                if needs[j][i] and results[i] is not None:
+                    gi = "g" + names[key]
+                    term = results[i]
+                    if gi in have:
+                        lines.append(f"    {gi} = _acc({gi}, {term})")
+                    else:
+                        lines.append(f"    {gi} = {term}")
+                        if term in known:  # a transposed view, under the gradient's name
+                            known[gi] = known[term]
+                    have.add(gi)
             continue
         args = [
             f"c{j}_{i}" if key[0] == "const" else use(names[key])
@@ -215,7 +250,8 @@ def _backward(plan, steps, names, requires, needs, ns, program, values) -> tuple
     outs = ["g" + names[key] if "g" + names[key] in have else "None" for key in program.grad_inputs]
     program.grad_names = outs
     lines.append(f"    return {_tuple(outs)}")
-    return lines, sorted(saved, key=_order)
+    lines, read = without_dead_lines(lines)
+    return lines, sorted((name for name in saved if name in read), key=_order)
 
 
 def _order(name: str) -> tuple:

@@ -57,8 +57,8 @@ def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
 def _column_major(m: Any) -> bool:
     """Whether ``m`` is an array laid out column by column (PyTorch's test: strides
     ``(1, rows)``), a matrix whose transpose is row-major."""
-    if type(m) is not np.ndarray or m.ndim != 2:
-        return False
+    if getattr(m, "ndim", None) != 2 or not hasattr(m, "strides"):
+        return False  # (a Tensor of the tensor interpreter, a SymPy matrix: no layout)
     s = m.strides
     return s[0] == m.itemsize and s[1] == m.shape[0] * m.itemsize
 

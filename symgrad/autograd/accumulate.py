@@ -1,0 +1,81 @@
+"""Gradients into ``.grad``: the accumulation the engine does at every leaf, and the whole
+pass for a graph of one node whose edges all lead to leaves (a compiled function's node), which
+needs neither the engine's walk nor its buffers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from symgrad._silent import restore, silence
+from symgrad._version import NO_VERSION, check_writable
+from symgrad.autograd import anomaly, dual
+from symgrad.autograd.node import AccumulateGrad
+from symgrad.tensor import Tensor
+
+__all__ = ["one_node", "store"]
+
+_anomaly_state = anomaly._state
+
+
+def store(leaf: Tensor, g: np.ndarray, foreign: set) -> None:
+    """Accumulate the array ``g`` into ``leaf.grad`` (no graph recorded): the array itself
+    when no one else holds it, else a copy; in place where the .grad is the engine's own."""
+    if g.dtype != leaf._data.dtype:
+        g = g.astype(leaf._data.dtype)
+    grad = leaf._grad
+    if grad is None:
+        if type(g) is not np.ndarray:  # a meta gradient: no values to own
+            pass
+        elif g.base is not None or id(g) in foreign or not g.flags.writeable:
+            g = np.array(g)
+        foreign.add(id(g))
+        leaf._grad = Tensor._make(g)
+    elif grad._data.flags.writeable and grad.grad_fn is None:
+        if grad._counter is NO_VERSION:
+            check_writable(grad)
+        np.add(grad._data, g, out=grad._data)
+        grad._counter.value += 1
+    else:
+        leaf._grad = Tensor._make(grad._data + g)
+
+
+def one_node(root: Tensor, retain_graph: bool) -> bool:
+    """``loss.backward()`` on a graph of one node whose edges all lead to distinct leaves
+    without hooks (a compiled function's node): run at once, without the walk and the
+    buffers. False, having done nothing, for any other graph or pass."""
+    node = root.grad_fn
+    if (
+        node is None
+        or node._hooks is not None
+        or node.runs_user_code
+        or _anomaly_state.enabled
+        or dual.STATE.level is not None
+        or type(root._data) is not np.ndarray
+    ):
+        return False
+    leaves = []
+    for nxt, _ in node.next_functions:
+        if nxt is not None:
+            if type(nxt) is not AccumulateGrad or nxt._hooks is not None or nxt in leaves:
+                return False
+            leaves.append(nxt)
+    key = (root._data.shape, root._data.dtype)
+    start = _ONES.get(key)
+    if start is None:  # the root's gradient, never written: one array per shape and dtype
+        start = _ONES[key] = np.ones_like(root._data)
+        start.flags.writeable = False
+    foreign = {id(start)}
+    token = silence()
+    try:
+        in_grads = node.prim.apply(node, [start], False)
+        if not retain_graph:
+            node._release()
+        for (nxt, _), g in zip(node.next_functions, in_grads):
+            if nxt is not None and g is not None:
+                store(nxt._leaf, g._data if isinstance(g, Tensor) else g, foreign)
+    finally:
+        restore(token)
+    return True
+
+
+_ONES: dict = {}
