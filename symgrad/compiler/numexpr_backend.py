@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import copy
 import re
+import threading
 from typing import Any
 
 import numpy as np
 import sympy as sp
 
+from symgrad.compiler.blocks import run_blocked
 from symgrad.compiler.numexpr_source import FUNCTIONS as _FUNCTIONS
 from symgrad.compiler.numexpr_source import Unprintable as _Unprintable
 from symgrad.compiler.numexpr_source import to_source as _print
@@ -30,6 +32,7 @@ from symgrad.prim.elementwise import Elementwise
 
 __all__ = ["fuse", "MIN_SIZE"]
 
+_NUMEXPR = threading.Lock()
 MIN_SIZE = 4096  # elements: below this a NumPy call is cheaper than numexpr's
 _MAX_MEMBERS = 24  # numexpr compiles every expression into a program of bounded size
 _MAX_INPUTS = 16
@@ -282,7 +285,9 @@ class _Fused:
         for name, ufunc, compiled, order, constant in ops:
             if compiled is not None:
                 # a gradient may come as a float64 scalar for a float32 region
-                value = compiled(*[np.asarray(env[n], self._dtype) for n in order])
+                args = [np.asarray(env[n], self._dtype) for n in order]
+                with _NUMEXPR:  # numexpr's state is global: one caller at a time
+                    value = compiled(*args)
             elif order:
                 value = env[order[0]]
             else:
@@ -291,25 +296,39 @@ class _Fused:
         return env["result"]
 
     def outputs(self, xp: Any, inputs: tuple, params: Any) -> tuple:
+        shape = np.broadcast_shapes(*[np.shape(a) for a in inputs])
+        dtypes = [self._dtype] * len(self._forward)
+        results = run_blocked(self._forward_block, list(inputs), shape, dtypes)
+        if results is None:
+            results = self._forward_block(inputs, shape)
+        return (results[-1], *results[:-1])  # the region's result first
+
+    def _forward_block(self, inputs: Any, shape: tuple) -> list:
         env = dict(self._bound)
         env.update(zip(self._inputs, inputs))
-        shape = np.broadcast_shapes(*[np.shape(a) for a in inputs])
         results = []
         for (name, _), program in zip(self.source, self._forward):
             env[name] = self._run(program, env, shape)
             results.append(env[name])
-        return (results[-1], *results[:-1])  # the region's result first
+        return results
 
     def vjp(self, xp: Any, g: Any, ctx: Any) -> list:
         out = ctx.out if type(ctx.out) is tuple else (ctx.out,)
-        env = dict(self._bound)
-        env.update(zip(self._inputs, ctx.inputs))
-        env.update(zip(self._kept, out[1:]))
-        env["out"], env["g"] = out[0], g[0]
-        grads = []
-        for program, need in zip(self._vjps, ctx.needs):
-            grads.append(self._run(program, env, np.shape(out[0])) if need else None)
-        return grads
+        programs = [p for p, need in zip(self._vjps, ctx.needs) if need]
+        names = [*self._inputs, *self._kept, "out", "g"]
+        given = [*ctx.inputs, *out[1:], out[0], g[0]]
+
+        def block(parts: list, shape: tuple) -> list:
+            env = dict(self._bound)
+            env.update(zip(names, parts))
+            return [self._run(program, env, shape) for program in programs]
+
+        shape = np.shape(out[0])
+        grads = run_blocked(block, given, shape, [self._dtype] * len(programs))
+        if grads is None:
+            grads = block(given, shape)
+        found = iter(grads)
+        return [next(found) if need else None for need in ctx.needs]
 
 
 def _region_formulas(members: list, symbol_of: dict, saved: dict, values: dict) -> tuple:

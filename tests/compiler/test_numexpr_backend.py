@@ -46,9 +46,21 @@ def _run(fn, x, y):
     return [o.detach().numpy() for o in outs], grads
 
 
+@pytest.fixture(params=["whole", "blocked"])
+def blocked(request, monkeypatch):
+    """Regions run on whole arrays, or cut into uneven blocks shared among threads."""
+    if request.param == "blocked":
+        from symgrad.compiler import blocks
+
+        monkeypatch.setattr(blocks, "MIN_BLOCKED", 1000)
+        monkeypatch.setattr(blocks, "BLOCK", 700)
+        monkeypatch.setattr(blocks, "threads", lambda: 3)
+    return request.param
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", sorted(CHAINS))
-def test_same_as_numpy_backend(case, dtype):
+def test_same_as_numpy_backend(case, dtype, blocked):
     fn = CHAINS[case]
     x, y = _inputs(dtype)
     with warnings.catch_warnings():
@@ -157,3 +169,36 @@ def test_op_table_fused_at_every_size(op, dtype, monkeypatch):
         if a is not None:
             assert a.dtype == b.dtype and a.shape == b.shape
             np.testing.assert_allclose(a, b, equal_nan=True, **tol)
+
+
+def test_blocks_cover_every_element_once_and_refuse_partial_broadcasts(monkeypatch):
+    from symgrad.compiler import blocks
+
+    monkeypatch.setattr(blocks, "MIN_BLOCKED", 10)
+    monkeypatch.setattr(blocks, "BLOCK", 7)
+    a = np.arange(50.0).reshape(5, 10)
+    one = np.broadcast_to(np.float64(2.0), (5, 10))  # one value everywhere: cut as a number
+    got = blocks.run_blocked(lambda p, s: [p[0] * p[1], p[0] + 1], [a, one], (5, 10), [a.dtype] * 2)
+    np.testing.assert_array_equal(got[0], a * 2)
+    np.testing.assert_array_equal(got[1], a + 1)
+    row = np.arange(10.0)[None, :].repeat(1, 0)  # broadcast along one dimension only
+    assert (
+        blocks.run_blocked(lambda p, s: [p[0]], [np.broadcast_to(row, (5, 10))], (5, 10), [a.dtype])
+        is None
+    )
+    assert blocks.run_blocked(lambda p, s: [p[0]], [a.T.copy().T], (5, 10), [a.dtype]) is None
+    assert blocks.run_blocked(lambda p, s: [p[0]], [a[:1, :5]], (1, 5), [a.dtype]) is None  # small
+
+
+def test_a_block_s_error_reaches_the_caller(monkeypatch):
+    from symgrad.compiler import blocks
+
+    monkeypatch.setattr(blocks, "MIN_BLOCKED", 10)
+    monkeypatch.setattr(blocks, "BLOCK", 7)
+    monkeypatch.setattr(blocks, "threads", lambda: 2)
+
+    def work(parts, shape):
+        raise ValueError("no")
+
+    with pytest.raises(ValueError, match="no"):
+        blocks.run_blocked(work, [np.ones(40)], (40,), [np.dtype(np.float64)])
