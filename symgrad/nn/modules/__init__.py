@@ -28,6 +28,8 @@ from symgrad.nn.modules.sparse import *  # noqa: F403
 from symgrad.nn.modules import transformer as _transformer
 from symgrad.nn.modules.transformer import *  # noqa: F403
 from symgrad.nn.modules import extra_layers as _extra_layers
+from symgrad.nn.modules import transformer_decoder as _transformer_decoder
+from symgrad.nn.modules.transformer_decoder import *  # noqa: F403
 from symgrad.nn.modules.extra_layers import *  # noqa: F403
 
 __all__ = [
@@ -59,4 +61,5 @@ __all__ = [
     *_sparse.__all__,
     *_transformer.__all__,
     *_extra_layers.__all__,
+    *_transformer_decoder.__all__,
 ]
