@@ -30,6 +30,8 @@ from symgrad.nn.modules.transformer import *  # noqa: F403
 from symgrad.nn.modules import extra_layers as _extra_layers
 from symgrad.nn.modules import transformer_decoder as _transformer_decoder
 from symgrad.nn.modules.transformer_decoder import *  # noqa: F403
+from symgrad.nn.modules import instancenorm as _instancenorm
+from symgrad.nn.modules.instancenorm import *  # noqa: F403
 from symgrad.nn.modules.extra_layers import *  # noqa: F403
 
 __all__ = [
@@ -62,4 +64,5 @@ __all__ = [
     *_transformer.__all__,
     *_extra_layers.__all__,
     *_transformer_decoder.__all__,
+    *_instancenorm.__all__,
 ]
