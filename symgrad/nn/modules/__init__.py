@@ -32,6 +32,8 @@ from symgrad.nn.modules import transformer_decoder as _transformer_decoder
 from symgrad.nn.modules.transformer_decoder import *  # noqa: F403
 from symgrad.nn.modules import instancenorm as _instancenorm
 from symgrad.nn.modules.instancenorm import *  # noqa: F403
+from symgrad.nn.modules import embedding_bag as _embedding_bag
+from symgrad.nn.modules.embedding_bag import *  # noqa: F403
 from symgrad.nn.modules.extra_layers import *  # noqa: F403
 
 __all__ = [
@@ -65,4 +67,5 @@ __all__ = [
     *_extra_layers.__all__,
     *_transformer_decoder.__all__,
     *_instancenorm.__all__,
+    *_embedding_bag.__all__,
 ]

@@ -1,0 +1,48 @@
+"""Op table entries for instance normalization, embedding bags, grid sampling and CTC
+(included in :data:`op_db.OP_DB`)."""
+
+from __future__ import annotations
+
+from .op_db import _op, arg, f64
+
+NORMS = [
+    _op(
+        "instance_norm",
+        lambda T, x, w, b: T.nn.functional.instance_norm(x, weight=w, bias=b),
+        arg(2, 3, 4),
+        arg(3),
+        arg(3),
+    ),
+    _op(
+        "instance_norm_running",
+        lambda T, x: T.nn.functional.instance_norm(
+            x, f64(T, [0.5, -0.5]), f64(T, [1.5, 2.0]), momentum=0.3
+        ),
+        arg(2, 2, 3, 2),
+    ),
+    _op(
+        "embedding_bag_mean",
+        lambda T, w: T.nn.functional.embedding_bag(
+            T.tensor([1, 2, 4, 4, 0, 1]), w, T.tensor([0, 2, 2, 5]), padding_idx=4
+        ),
+        arg(5, 3),
+        tags=("no_torch_forward_ad",),
+    ),
+    _op(
+        "embedding_bag_sum_weighted",
+        lambda T, w, p: T.nn.functional.embedding_bag(
+            T.tensor([[1, 2, 4], [4, 0, 1]]), w, mode="sum", per_sample_weights=p
+        ),
+        arg(5, 3),
+        arg(2, 3),
+        tags=("no_torch_forward_ad",),
+    ),
+    _op(
+        "embedding_bag_max",
+        lambda T, w: T.nn.functional.embedding_bag(
+            T.tensor([1, 2, 4, 3, 0, 1]), w, T.tensor([0, 2, 3]), mode="max"
+        ),
+        arg(5, 3, kind="distinct"),
+        tags=("no_torch_forward_ad",),
+    ),
+]
