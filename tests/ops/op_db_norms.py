@@ -46,3 +46,54 @@ NORMS = [
         tags=("no_torch_forward_ad",),
     ),
 ]
+
+# grid points kept off the input's pixel lines, where the bilinear weights have kinks
+_GRID = [[[[0.31, -0.42], [1.37, 0.66]], [[-1.21, -0.93], [0.07, 1.52]]]]
+
+NORMS += [
+    _op(
+        "affine_grid",
+        lambda T, t: T.nn.functional.affine_grid(t, (2, 1, 3, 4), align_corners=False),
+        arg(2, 2, 3),
+    ),
+    _op(
+        "affine_grid_3d",
+        lambda T, t: T.nn.functional.affine_grid(t, (1, 1, 2, 3, 2), align_corners=True),
+        arg(1, 3, 4),
+    ),
+    _op(
+        "grid_sample",
+        lambda T, x, g: T.nn.functional.grid_sample(
+            x, g * 0.01 + f64(T, _GRID), align_corners=False
+        ),
+        arg(1, 2, 3, 4),
+        arg(1, 2, 2, 2),
+        tags=("no_torch_forward_ad",),
+    ),
+    _op(
+        "grid_sample_border_aligned",
+        lambda T, x, g: T.nn.functional.grid_sample(
+            x, g * 0.01 + f64(T, _GRID), padding_mode="border", align_corners=True
+        ),
+        arg(1, 2, 3, 4),
+        arg(1, 2, 2, 2),
+        tags=("no_torch_forward_ad",),
+    ),
+    _op(
+        "grid_sample_reflection",
+        lambda T, x, g: T.nn.functional.grid_sample(
+            x, g * 0.01 + f64(T, _GRID), padding_mode="reflection", align_corners=False
+        ),
+        arg(1, 2, 3, 4),
+        arg(1, 2, 2, 2),
+        tags=("no_torch_forward_ad",),
+    ),
+    _op(
+        "grid_sample_nearest",
+        lambda T, x: T.nn.functional.grid_sample(
+            x, f64(T, _GRID), mode="nearest", align_corners=False
+        ),
+        arg(1, 2, 3, 4),
+        tags=("no_torch_forward_ad",),
+    ),
+]
