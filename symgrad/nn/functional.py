@@ -18,6 +18,7 @@ from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
 from symgrad.nn.classification import cross_entropy, nll_loss
 from symgrad.nn.convolution import conv1d, conv2d, conv3d
+from symgrad.nn.ctc import ctc_loss
 from symgrad.nn.embedding_bag import embedding_bag
 from symgrad.nn.extras import dropout1d, dropout2d, dropout3d, prelu, rms_norm
 from symgrad.nn.grid_sample import grid_sample
@@ -252,4 +253,5 @@ __all__ += [
     "embedding_bag",
     "affine_grid",
     "grid_sample",
+    "ctc_loss",
 ]

@@ -34,6 +34,8 @@ from symgrad.nn.modules import instancenorm as _instancenorm
 from symgrad.nn.modules.instancenorm import *  # noqa: F403
 from symgrad.nn.modules import embedding_bag as _embedding_bag
 from symgrad.nn.modules.embedding_bag import *  # noqa: F403
+from symgrad.nn.modules import ctc_loss as _ctc_loss
+from symgrad.nn.modules.ctc_loss import *  # noqa: F403
 from symgrad.nn.modules.extra_layers import *  # noqa: F403
 
 __all__ = [
@@ -68,4 +70,5 @@ __all__ = [
     *_transformer_decoder.__all__,
     *_instancenorm.__all__,
     *_embedding_bag.__all__,
+    *_ctc_loss.__all__,
 ]
