@@ -153,6 +153,8 @@ def embedding_bag(
     >>> F.embedding_bag(symgrad.tensor([[0, 2]]), table, mode="max")
     tensor([[1., 6.]])
     """
+    if weight.ndim != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.ndim}")
     if mode not in ("sum", "mean", "max"):
         raise ValueError("mode has to be one of sum, mean or max")
     if per_sample_weights is not None and mode != "sum":
@@ -179,8 +181,6 @@ def embedding_bag(
             "embedding_bag with scale_grad_by_freq is not provided: scale the gradient of the "
             "weight yourself (a hook on it)"
         )
-    if weight.ndim != 2:
-        raise RuntimeError(f"'weight' must be 2-D, got shape {list(weight.shape)}")
     n = weight.shape[0]
     rows, bags, count = _bags_of(input, offsets, include_last_offset)
     bad = np.flatnonzero((rows < 0) | (rows >= n))

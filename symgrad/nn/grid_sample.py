@@ -160,6 +160,8 @@ def _check(input: Tensor, grid: Tensor, mode: str, padding_mode: str) -> None:
             "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
             f"'reflection', but got: '{padding_mode}'"
         )
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input.ndim not in (4, 5) or grid.ndim != input.ndim:
         raise RuntimeError(
             f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, "
