@@ -155,3 +155,16 @@ def test_gradcheck_of_cross_attention_with_separate_projections():
     k = symgrad.randn(3, 1, 3, dtype=symgrad.float64, requires_grad=True)
     v = symgrad.randn(3, 1, 2, dtype=symgrad.float64, requires_grad=True)
     assert symgrad.autograd.gradcheck(lambda *x: attn(*x)[0], (q, k, v))
+
+
+def test_is_causal_needs_a_mask():
+    attn = nn.MultiheadAttention(4, 1)
+    x = symgrad.ones(3, 1, 4)
+    with pytest.raises(RuntimeError, match="Need attn_mask if specifying the is_causal hint"):
+        attn(x, x, x, is_causal=True)
+    layer = nn.TransformerDecoderLayer(4, 1, 8, 0.0)
+    with pytest.raises(RuntimeError, match="Need attn_mask"):
+        layer(x, symgrad.ones(2, 1, 4), tgt_is_causal=True)
+    mask = nn.Transformer.generate_square_subsequent_mask(3)
+    hinted = layer(x, symgrad.ones(2, 1, 4), tgt_mask=mask, tgt_is_causal=True)
+    assert hinted.shape == (3, 1, 4)

@@ -183,7 +183,10 @@ class MultiheadAttention(Module):
             )
         q, k, v = self._project(query, key, value)
         if is_causal and attn_mask is None:
-            attn_mask = ops.triu(creation.ones(tgt_len, key.shape[0]), 1) > 0
+            raise RuntimeError(
+                "Need attn_mask if specifying the is_causal hint. You may use the Transformer "
+                "module method `generate_square_subsequent_mask` to create this mask."
+            )
         if (
             attn_mask is not None
             and key_padding_mask is not None
