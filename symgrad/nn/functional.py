@@ -18,7 +18,12 @@ from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
 from symgrad.nn.classification import cross_entropy, nll_loss
 from symgrad.nn.convolution import conv1d, conv2d, conv3d
+from symgrad.nn.ctc import ctc_loss
+from symgrad.nn.embedding_bag import embedding_bag
 from symgrad.nn.extras import dropout1d, dropout2d, dropout3d, prelu, rms_norm
+from symgrad.nn.grid_sample import grid_sample
+from symgrad.nn.grid_sampling import affine_grid
+from symgrad.nn.instance_norm import instance_norm
 from symgrad.nn.normalization import *  # noqa: F403
 from symgrad.nn.pooling import *  # noqa: F403
 from symgrad.nn.regression import *  # noqa: F403
@@ -244,4 +249,9 @@ __all__ += [
     *_pooling.__all__,
     *_regression.__all__,
     *_sparse.__all__,
+    "instance_norm",
+    "embedding_bag",
+    "affine_grid",
+    "grid_sample",
+    "ctc_loss",
 ]

@@ -38,8 +38,8 @@ def test_parameters_and_encoder_shapes():
     assert x.grad.shape == (2, 5, 8) and len(enc.layers) == 2
     with pytest.raises(AssertionError):
         nn.MultiheadAttention(6, 4)
-    with pytest.raises(NotImplementedError):
-        nn.Transformer()
+    with pytest.raises(RuntimeError, match="relu/gelu"):
+        nn.TransformerDecoderLayer(8, 2, activation="tanh")
 
 
 def _same_weights(ours, theirs, torch, seed):

@@ -641,3 +641,4 @@ OP_DB += __import__(__package__ + ".op_db_linalg", fromlist=["_"]).MATRICES
 OP_DB += __import__(__package__ + ".op_db_misc", fromlist=["_"]).MISC
 OP_DB += __import__(__package__ + ".op_db_elem", fromlist=["_"]).ELEM
 OP_DB += __import__(__package__ + ".op_db_extras", fromlist=["_"]).EXTRAS
+OP_DB += __import__(__package__ + ".op_db_norms", fromlist=["_"]).NORMS

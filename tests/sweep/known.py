@@ -79,4 +79,15 @@ KNOWN_FAILURES: dict[str, list[str]] = {
     # PyTorch's block_diag backward counts no rows for an empty vector, which its forward
     # places as one empty row, so the blocks after it get the gradient of the wrong rows
     "block_diag's backward after an empty vector": ["block_diag-empty-grad"],
+    # PyTorch has no derivative for the backward of embedding_bag with per-sample weights or
+    # of ctc_loss ("derivative for ... is not implemented"); symgrad's rules are written in
+    # the interpreter vocabulary, so they have every order
+    "embedding_bag and ctc_loss have second derivatives": _each(
+        ["embedding_bag_sum_weighted", "ctc_loss"], ("noncontig", "view"), ("gradgrad",)
+    ),
+    # PyTorch's grid sampler backward takes the forward input (see the pooling entry): under
+    # nearest interpolation its input gradient requires grad though it does not depend on it
+    "nearest grid sampling gradients do not read the input": _each(
+        ["grid_sample_nearest"], ("size1", "noncontig", "view"), ("gradgrad",)
+    ),
 }

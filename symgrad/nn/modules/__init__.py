@@ -28,6 +28,14 @@ from symgrad.nn.modules.sparse import *  # noqa: F403
 from symgrad.nn.modules import transformer as _transformer
 from symgrad.nn.modules.transformer import *  # noqa: F403
 from symgrad.nn.modules import extra_layers as _extra_layers
+from symgrad.nn.modules import transformer_decoder as _transformer_decoder
+from symgrad.nn.modules.transformer_decoder import *  # noqa: F403
+from symgrad.nn.modules import instancenorm as _instancenorm
+from symgrad.nn.modules.instancenorm import *  # noqa: F403
+from symgrad.nn.modules import embedding_bag as _embedding_bag
+from symgrad.nn.modules.embedding_bag import *  # noqa: F403
+from symgrad.nn.modules import ctc_loss as _ctc_loss
+from symgrad.nn.modules.ctc_loss import *  # noqa: F403
 from symgrad.nn.modules.extra_layers import *  # noqa: F403
 
 __all__ = [
@@ -59,4 +67,8 @@ __all__ = [
     *_sparse.__all__,
     *_transformer.__all__,
     *_extra_layers.__all__,
+    *_transformer_decoder.__all__,
+    *_instancenorm.__all__,
+    *_embedding_bag.__all__,
+    *_ctc_loss.__all__,
 ]

@@ -30,7 +30,6 @@ __all__ = [
     "MultiheadAttention",
     "TransformerEncoderLayer",
     "TransformerEncoder",
-    "Transformer",
 ]
 
 
@@ -81,24 +80,21 @@ class MultiheadAttention(Module):
             )
         if embed_dim % num_heads:
             raise AssertionError("embed_dim must be divisible by num_heads")
-        if (
-            add_bias_kv
-            or add_zero_attn
-            or (kdim or embed_dim) != embed_dim
-            or (vdim or embed_dim) != embed_dim
-        ):
-            raise NotImplementedError(
-                "MultiheadAttention supports keys and values of embed_dim features without "
-                "add_bias_kv or add_zero_attn"
-            )
-        self.embed_dim, self.kdim, self.vdim = embed_dim, embed_dim, embed_dim
-        self._qkv_same_embed_dim = True
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
         self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
         self.head_dim = embed_dim // num_heads
-        self.in_proj_weight = Parameter(creation.empty(3 * embed_dim, embed_dim, dtype=dtype))
-        self.register_parameter("q_proj_weight", None)
-        self.register_parameter("k_proj_weight", None)
-        self.register_parameter("v_proj_weight", None)
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = Parameter(creation.empty(3 * embed_dim, embed_dim, dtype=dtype))
+            for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+                self.register_parameter(name, None)
+        else:
+            self.q_proj_weight = Parameter(creation.empty(embed_dim, embed_dim, dtype=dtype))
+            self.k_proj_weight = Parameter(creation.empty(embed_dim, self.kdim, dtype=dtype))
+            self.v_proj_weight = Parameter(creation.empty(embed_dim, self.vdim, dtype=dtype))
+            self.register_parameter("in_proj_weight", None)
         if bias:
             self.in_proj_bias = Parameter(creation.empty(3 * embed_dim, dtype=dtype))
         else:
@@ -106,15 +102,27 @@ class MultiheadAttention(Module):
         self.out_proj = NonDynamicallyQuantizableLinear(
             embed_dim, embed_dim, bias=bias, dtype=dtype
         )
-        self.bias_k = self.bias_v = None
-        self.add_zero_attn = False
+        if add_bias_kv:
+            self.bias_k = Parameter(creation.empty(1, 1, embed_dim, dtype=dtype))
+            self.bias_v = Parameter(creation.empty(1, 1, embed_dim, dtype=dtype))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
     def _reset_parameters(self) -> None:
-        init.xavier_uniform_(self.in_proj_weight)
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            init.xavier_uniform_(self.q_proj_weight)
+            init.xavier_uniform_(self.k_proj_weight)
+            init.xavier_uniform_(self.v_proj_weight)
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+            init.xavier_normal_(self.bias_v)
 
     def forward(
         self,
@@ -151,20 +159,34 @@ class MultiheadAttention(Module):
             out = out.transpose(1, 0)
         return out, weights
 
+    def _project(self, query: Tensor, key: Tensor, value: Tensor) -> tuple:
+        if self._qkv_same_embed_dim:
+            w_q, w_k, w_v = self.in_proj_weight.chunk(3)
+        else:
+            w_q, w_k, w_v = self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
+        b_q, b_k, b_v = self.in_proj_bias.chunk(3) if self.in_proj_bias is not None else (None,) * 3
+        return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
+
     def _attend(
         self, query, key, value, key_padding_mask, need_weights, attn_mask, average, is_causal
     ):  # noqa: ANN001, ANN202
         tgt_len, bsz, embed_dim = query.shape
-        src_len, heads, hd = key.shape[0], self.num_heads, self.head_dim
+        heads, hd = self.num_heads, self.head_dim
         if embed_dim != self.embed_dim:
             raise AssertionError(
                 f"was expecting embedding dimension of {self.embed_dim}, but got {embed_dim}"
             )
-        w_q, w_k, w_v = self.in_proj_weight.chunk(3)
-        b_q, b_k, b_v = self.in_proj_bias.chunk(3) if self.in_proj_bias is not None else (None,) * 3
-        q, k, v = F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
+        if tuple(key.shape[:2]) != tuple(value.shape[:2]):
+            raise AssertionError(
+                f"key's sequence and batch dims {tuple(key.shape[:2])} do not match value's "
+                f"{tuple(value.shape[:2])}"
+            )
+        q, k, v = self._project(query, key, value)
         if is_causal and attn_mask is None:
-            attn_mask = ops.triu(creation.ones(tgt_len, src_len), 1) > 0
+            raise RuntimeError(
+                "Need attn_mask if specifying the is_causal hint. You may use the Transformer "
+                "module method `generate_square_subsequent_mask` to create this mask."
+            )
         if (
             attn_mask is not None
             and key_padding_mask is not None
@@ -176,16 +198,25 @@ class MultiheadAttention(Module):
                 UserWarning,
                 stacklevel=4,
             )
-        mask = _as_bias(attn_mask, q)
+        mask, padding = _as_bias(attn_mask, q), _as_bias(key_padding_mask, q)
         if mask is not None and mask.ndim == 2:
             mask = mask.unsqueeze(0)
-        if key_padding_mask is not None:
-            padding = _as_bias(key_padding_mask, q).view(bsz, 1, 1, src_len)
+        if self.bias_k is not None:
+            k = ops.cat([k, self.bias_k.repeat(1, bsz, 1)])
+            v = ops.cat([v, self.bias_v.repeat(1, bsz, 1)])
+            mask, padding = _pad_column(mask), _pad_column(padding)
+        q = q.reshape(tgt_len, bsz * heads, hd).transpose(0, 1)
+        k = k.reshape(k.shape[0], bsz * heads, hd).transpose(0, 1)
+        v = v.reshape(v.shape[0], bsz * heads, hd).transpose(0, 1)
+        if self.add_zero_attn:
+            zeros = creation.zeros(bsz * heads, 1, hd, dtype=q.dtype)
+            k, v = ops.cat([k, zeros], dim=1), ops.cat([v, zeros], dim=1)
+            mask, padding = _pad_column(mask), _pad_column(padding)
+        src_len = k.shape[1]
+        if padding is not None:
+            padding = padding.view(bsz, 1, 1, src_len)
             padding = padding.expand(-1, heads, -1, -1).reshape(bsz * heads, 1, src_len)
             mask = padding if mask is None else mask + padding
-        q = q.reshape(tgt_len, bsz * heads, hd).transpose(0, 1)
-        k = k.reshape(src_len, bsz * heads, hd).transpose(0, 1)
-        v = v.reshape(src_len, bsz * heads, hd).transpose(0, 1)
         scores = (q * math.sqrt(1.0 / hd)) @ k.transpose(-2, -1)
         if mask is not None:
             scores = scores + mask
@@ -198,6 +229,11 @@ class MultiheadAttention(Module):
             return out, None
         weights = weights.view(bsz, heads, tgt_len, src_len)
         return out, weights.mean(dim=1) if average else weights
+
+
+def _pad_column(mask: Tensor | None) -> Tensor | None:
+    """An additive mask with one more key, attended (PyTorch pads with a zero column)."""
+    return None if mask is None else F.pad(mask, (0, 1))
 
 
 def _activation(activation: Any) -> Any:
@@ -295,28 +331,3 @@ class TransformerEncoder(Module):
             out = layer(out, src_mask=mask, src_key_padding_mask=src_key_padding_mask,
                         is_causal=bool(is_causal))  # fmt: skip
         return self.norm(out) if self.norm is not None else out
-
-
-class Transformer(Module):
-    """PyTorch's encoder-decoder model is not provided (building one raises
-    ``NotImplementedError``); its static ``generate_square_subsequent_mask`` is.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.nn.Transformer.generate_square_subsequent_mask(3)
-    tensor([[0., -inf, -inf],
-            [0., 0., -inf],
-            [0., 0., 0.]])
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(
-            "nn.Transformer (encoder-decoder) is not provided: build the model from "
-            "TransformerEncoderLayer/TransformerEncoder and MultiheadAttention"
-        )
-
-    @staticmethod
-    def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
-        """An ``(sz, sz)`` float mask: 0 on and below the diagonal, ``-inf`` above."""
-        return ops.triu(creation.full((sz, sz), -math.inf, dtype=dtype), diagonal=1)

@@ -1,0 +1,208 @@
+"""``embedding_bag`` of :mod:`symgrad.nn.functional`: sums, means or maxima of bags of rows of
+a table, one node (PyTorch's ``EmbeddingBagBackward0``).
+
+The public function turns the indices and offsets into a flat list of rows and the bag each
+belongs to (padding entries dropped, as PyTorch leaves them out of the reduction); the rule
+then reads as a derivative handout: the rows picked (``getitem``), scaled by the per-sample
+weights and ``1 / bag size`` for ``mean``, added into their bags (``index_put_zeros``). For
+``max`` the rows holding each maximum are found once, so the rule picks single elements.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad.nn.sparse import _renorm
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["embedding_bag"]
+
+
+def _scaled(xp: Any, rows: Any, coef: Any) -> Any:
+    """``rows`` times ``keep / size`` per row (integers, so closed forms stay exact)."""
+    if coef is None:
+        return rows
+    keep, sizes = coef
+    rows = rows * xp.constant(keep[:, None])
+    return rows if sizes is None else rows / xp.constant(sizes[:, None])
+
+
+def _forward(
+    xp: Any, w: Any, *psw: Any, mode: str, rows: Any, bags: Any, coef: Any, out: tuple
+) -> Any:
+    if mode == "max":  # rows: (bags, dim) row of each maximum; coef: 1 for a non-empty bag
+        picked = xp.getitem(w, (rows, np.arange(out[1])))
+        return picked * xp.constant(coef)
+    picked = _scaled(xp, xp.getitem(w, (rows,)), coef)
+    if psw:
+        picked = picked * xp.reshape(psw[0], (rows.shape[0], 1))
+    return xp.index_put_zeros(out, (bags,), picked)
+
+
+def _vjp(xp: Any, g: Any, c: Any) -> tuple:
+    p = c.params
+    rows, bags, coef = p["rows"], p["bags"], p["coef"]
+    if p["mode"] == "max":
+        gw = xp.index_put_zeros(c.shapes[0], (rows, np.arange(p["out"][1])), g * xp.constant(coef))
+        return (gw,)
+    per_row = _scaled(xp, xp.getitem(g, (bags,)), coef)
+    grads: list = [None] * len(c.needs)
+    if len(c.needs) > 1 and c.needs[1]:
+        scales = xp.sum(per_row * xp.getitem(c.inputs[0], (rows,)), (1,), False)
+        grads[1] = xp.reshape(scales, c.shapes[1])
+    if c.needs[0]:
+        if len(c.needs) > 1:
+            per_row = per_row * xp.reshape(c.inputs[1], (rows.shape[0], 1))
+        grads[0] = xp.index_put_zeros(c.shapes[0], (rows,), per_row)
+    return tuple(grads)
+
+
+_EMBEDDING_BAG = Structural(
+    "embedding_bag",
+    _forward,
+    _vjp,
+    saves=(0, 1),
+    backward="EmbeddingBagBackward0",
+    jvp="bilinear",
+)
+
+
+def _bags_of(input: Tensor, offsets: Tensor | None, include_last: bool) -> tuple:
+    """The flat indices and, for each, its bag; and the number of bags."""
+    idx = input._data.astype(np.int64)
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError(
+                "if input is 2D, then offsets has to be None, as input is treated is a mini-batch "
+                f"of fixed length sequences. However, found offsets of type {type(offsets)}"
+            )
+        n, length = idx.shape
+        return idx.reshape(-1), np.repeat(np.arange(n), length), n
+    if input.ndim != 1:
+        raise ValueError(
+            f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}"
+        )
+    if offsets is None:
+        raise ValueError("offsets has to be a 1D Tensor but got None")
+    if offsets.ndim != 1:
+        raise ValueError("offsets has to be a 1D Tensor")
+    starts = offsets._data.astype(np.int64)
+    if starts.size and starts[0] != 0:
+        raise RuntimeError(
+            "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
+            f"from position 0. However, got {starts[0]}"
+        )
+    if starts.size and starts[-1] > idx.size:
+        raise RuntimeError(
+            f"offsets[-1] can not be greater than input's length {idx.size} but got "
+            f"offsets[-1] of {starts[-1]}"
+        )
+    if np.any(np.diff(starts) < 0):
+        raise RuntimeError(f"offsets must be non-decreasing, got {starts.tolist()}")
+    count = max(starts.size - 1, 0) if include_last else starts.size
+    if not count:
+        return idx[:0], idx[:0], 0
+    # the last bag runs to the end of the input (with include_last_offset too, as PyTorch's)
+    sizes = np.append(starts[1:count], idx.size) - starts[:count]
+    return idx[starts[0] :], np.repeat(np.arange(count), sizes), count
+
+
+def _maxima(w: np.ndarray, rows: np.ndarray, bags: np.ndarray, count: int) -> tuple:
+    """For each bag and column, the row holding the maximum (the first one), and 1 where the
+    bag is not empty."""
+    picked = w[rows]
+    best = np.zeros((count, w.shape[1]), dtype=np.int64)
+    present = np.zeros((count, 1), dtype=w.dtype)
+    for b in np.unique(bags):
+        where = np.flatnonzero(bags == b)
+        best[b] = rows[where[np.argmax(picked[where], axis=0)]]
+        present[b] = 1
+    return best, np.broadcast_to(present, best.shape).copy()
+
+
+def embedding_bag(
+    input: Tensor,
+    weight: Tensor,
+    offsets: Tensor | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2,
+    scale_grad_by_freq: bool = False,
+    mode: str = "mean",
+    sparse: bool = False,
+    per_sample_weights: Tensor | None = None,
+    include_last_offset: bool = False,
+    padding_idx: int | None = None,
+) -> Tensor:
+    """The sum, mean or maximum of each bag of rows of ``weight``: bags are the rows of a 2-D
+    ``input``, or the runs of a 1-D ``input`` starting at ``offsets``; ``per_sample_weights``
+    (``mode="sum"`` only) scale each row; entries equal to ``padding_idx`` are left out; an
+    empty bag gives zeros. One ``EmbeddingBagBackward0`` node.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> table = symgrad.tensor([[1.0, 0.0], [2.0, 4.0], [0.0, 6.0]])
+    >>> F.embedding_bag(symgrad.tensor([0, 1, 2, 1]), table, symgrad.tensor([0, 3]))
+    tensor([[1.0000, 3.3333],
+            [2.0000, 4.0000]])
+    >>> F.embedding_bag(symgrad.tensor([[0, 2]]), table, mode="max")
+    tensor([[1., 6.]])
+    """
+    if weight.ndim != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.ndim}")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+            f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+            "GitHub."
+        )
+    if per_sample_weights is not None and per_sample_weights.shape != input.shape:
+        raise ValueError(
+            f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, "
+            f"then it must have the same shape as the input ({input.shape})"
+        )
+    if input.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got {input.dtype!r} instead (while checking arguments for "
+            "embedding_bag)"
+        )
+    if scale_grad_by_freq:
+        if mode == "max":
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        raise NotImplementedError(
+            "embedding_bag with scale_grad_by_freq is not provided: scale the gradient of the "
+            "weight yourself (a hook on it)"
+        )
+    n = weight.shape[0]
+    rows, bags, count = _bags_of(input, offsets, include_last_offset)
+    bad = np.flatnonzero((rows < 0) | (rows >= n))
+    if bad.size:
+        raise RuntimeError(
+            f"Index {bad[0]} of input takes value {rows[bad[0]]} which is not in the valid "
+            f"range [0, {n})"
+        )
+    if max_norm is not None:
+        _renorm(weight, rows, max_norm, norm_type)
+    keep = np.ones(rows.shape, dtype=bool)
+    if padding_idx is not None:
+        keep = rows != (padding_idx % n if padding_idx < 0 else padding_idx)
+    out = (count, weight.shape[1])
+    if mode == "max":
+        best, present = _maxima(weight._data, rows[keep], bags[keep], count)
+        return _EMBEDDING_BAG(weight, mode=mode, rows=best, bags=None, coef=present, out=out)
+    coef, dtype = None, weight._data.dtype
+    if mode == "mean":  # padding entries do not count
+        sizes = np.maximum(np.bincount(bags[keep], minlength=count), 1)[bags]
+        coef = (keep.astype(dtype), sizes.astype(dtype))
+    elif padding_idx is not None:
+        coef = (keep.astype(dtype), None)
+    inputs = (weight,) if per_sample_weights is None else (weight, per_sample_weights)
+    return _EMBEDDING_BAG(*inputs, mode=mode, rows=rows, bags=bags, coef=coef, out=out)

@@ -1,0 +1,247 @@
+"""``grid_sample`` of :mod:`symgrad.nn.functional`: one node, PyTorch's
+``GridSampler2DBackward0`` (4-D input) or ``GridSampler3DBackward0`` (5-D input).
+
+For each output point the public function finds, from the grid's values, the corners around
+the point's source coordinate (integers, with masks for corners outside the input) and how
+each source coordinate depends on its grid coordinate near this point: ``source = offset +
+slope * grid``, the slope carrying the unnormalization, a reflection's sign and a clipped
+coordinate's zero, as PyTorch's kernel sets them. With those constants the rule reads in the
+interpreter vocabulary: values gathered at the corners (``getitem``), weighted by products of
+distances to the opposite corners; so closed forms and any order of derivative follow.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from typing import Any
+
+import numpy as np
+
+from symgrad.nn.grid_sampling import _ALIGN_WARNING
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["grid_sample"]
+
+
+def _sources(xp: Any, grid: Any, axes: tuple) -> list:
+    """Each grid coordinate's source coordinate, ``offset + slope * grid[..., k]``."""
+    lead = (slice(None),) * (len(grid.shape) - 1)
+    return [
+        xp.constant(offset) + xp.constant(slope) * xp.getitem(grid, lead + (k,))
+        for k, (offset, slope) in enumerate(axes)
+    ]
+
+
+def _factors(xp: Any, src: list, corner: tuple) -> list:
+    """Per coordinate, the weight along it: the distance to the opposite corner."""
+    bits, base = corner[0], corner[1]
+    return [
+        s - xp.constant(b) if bit else xp.constant(b + 1) - s for s, b, bit in zip(src, base, bits)
+    ]
+
+
+def _product(items: list) -> Any:
+    out = items[0]
+    for item in items[1:]:
+        out = out * item
+    return out
+
+
+def _forward(
+    xp: Any, input: Any, grid: Any, *, mode: str, axes: tuple, corners: tuple, key: Any, dtype: Any
+) -> Any:
+    src = _sources(xp, grid, axes) if mode == "bilinear" else None
+    out = None
+    for corner in corners:
+        mask = xp.constant(corner[3])
+        weight = mask if src is None else mask * _product(_factors(xp, src, corner))
+        term = xp.getitem(input, key + corner[2]) * xp.unsqueeze(weight, 1)
+        out = term if out is None else out + term
+    return out
+
+
+def _vjp(xp: Any, g: Any, c: Any) -> tuple:
+    input, grid = c.inputs
+    p = c.params
+    mode, axes, corners, key = p["mode"], p["axes"], p["corners"], p["key"]
+    src = _sources(xp, grid, axes) if mode == "bilinear" else None
+    grads: list = [None, None]
+    pulls = [None] * len(axes)
+    for corner in corners:
+        mask = xp.constant(corner[3])
+        factors = _factors(xp, src, corner) if src is not None else []
+        if c.needs[0]:
+            weight = mask if src is None else mask * _product(factors)
+            share = xp.index_put_zeros(c.shapes[0], key + corner[2], g * xp.unsqueeze(weight, 1))
+            grads[0] = share if grads[0] is None else grads[0] + share
+        if c.needs[1] and src is not None:
+            along = xp.sum(g * xp.getitem(input, key + corner[2]), (1,), False) * mask
+            for k, bit in enumerate(corner[0]):
+                others = [f for j, f in enumerate(factors) if j != k]
+                part = along * _product(others) if others else along
+                part = part if bit else -part
+                pulls[k] = part if pulls[k] is None else pulls[k] + part
+    if c.needs[1]:
+        if src is None:  # nearest: the output does not move with the grid
+            grads[1] = xp.constant(np.zeros(c.shapes[1], dtype=p["dtype"]))
+        else:
+            cols = [xp.unsqueeze(pull * xp.constant(s), -1) for pull, (_, s) in zip(pulls, axes)]
+            grads[1] = xp.cat(cols, -1)
+    return tuple(grads)
+
+
+def _name(params: dict, shapes: Any) -> str:
+    return f"GridSampler{len(params['axes'])}DBackward0"
+
+
+_GRID_SAMPLE = Structural("grid_sample", _forward, _vjp, saves=(0, 1), backward=_name, jvp=None)
+
+
+def _reflect(x: np.ndarray, twice_low: int, twice_high: int) -> tuple:
+    """PyTorch's reflect_coordinates_set_grad: the reflected coordinate and its slope."""
+    if twice_low == twice_high:
+        return np.zeros_like(x), np.zeros_like(x)
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    x = x - low
+    sign = np.where(x < 0, -1.0, 1.0)
+    x = np.abs(x)
+    extra, flips = np.fmod(x, span), np.floor(x / span)
+    even = flips % 2 == 0
+    return np.where(even, extra + low, span - extra + low), np.where(even, sign, -sign)
+
+
+def _source_index(coord: np.ndarray, size: int, padding: str, align: bool) -> tuple:
+    """PyTorch's grid_sampler_compute_source_index_set_grad: the source coordinate and its
+    derivative with respect to the grid coordinate."""
+    if align:
+        src, slope = (coord + 1) / 2 * (size - 1), np.full_like(coord, (size - 1) / 2)
+    else:
+        src, slope = ((coord + 1) * size - 1) / 2, np.full_like(coord, size / 2)
+    if padding == "reflection":
+        src, sign = _reflect(src, 0, 2 * (size - 1)) if align else _reflect(src, -1, 2 * size - 1)
+        slope = slope * sign
+    if padding != "zeros":
+        inside = (src > 0) & (src < size - 1)
+        src, slope = np.clip(src, 0, size - 1), slope * inside
+    return src, slope
+
+
+def _corners(src: list, sizes: list, mode: str, dtype: Any) -> tuple:
+    """(bits, bases, index arrays, mask) of each corner read for every output point."""
+    if mode == "nearest":
+        bases, bit_sets = [np.rint(s) for s in src], [(0,) * len(src)]
+    else:
+        bases, bit_sets = (
+            [np.floor(s) for s in src],
+            list(itertools.product((0, 1), repeat=len(src))),
+        )
+    corners = []
+    for bits in bit_sets:
+        where = [b + bit for b, bit in zip(bases, bits)]
+        mask = np.ones(where[0].shape, dtype=bool)
+        for w, n in zip(where, sizes):
+            mask &= (w >= 0) & (w < n)
+        # coordinate k runs along spatial axis d-1-k (x: width, the last one)
+        index = tuple(np.where(mask, w, 0).astype(np.int64)[:, None] for w in reversed(where))
+        corners.append((bits, tuple(b.astype(dtype) for b in bases), index, mask.astype(dtype)))
+    return tuple(corners)
+
+
+def _check(input: Tensor, grid: Tensor, mode: str, padding_mode: str) -> None:
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(
+            "nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
+            f"'bicubic', but got: '{mode}'"
+        )
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(
+            "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+            f"'reflection', but got: '{padding_mode}'"
+        )
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if input.ndim not in (4, 5) or grid.ndim != input.ndim:
+        raise RuntimeError(
+            f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, "
+            f"but got input with sizes {list(input.shape)} and grid with sizes "
+            f"{list(grid.shape)}"
+        )
+    d = input.ndim - 2
+    if grid.shape[-1] != d:
+        raise RuntimeError(
+            f"grid_sampler(): expected grid to have size {d} in last dimension, but got grid "
+            f"with sizes {list(grid.shape)}"
+        )
+    if grid.shape[0] != input.shape[0]:
+        raise RuntimeError(
+            "grid_sampler(): expected grid and input to have same batch size, but got input "
+            f"with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
+        )
+    if input.dtype != grid.dtype:
+        raise RuntimeError(
+            f"grid_sampler(): expected input and grid to have the same dtype, but got input "
+            f"{input.dtype} and grid {grid.dtype}"
+        )
+    for i, n in enumerate(input.shape[2:]):
+        if n == 0:
+            raise RuntimeError(
+                "grid_sampler(): expected input to have non-empty spatial dimensions, but "
+                f"input has sizes {list(input.shape)} with dimension {i + 2} being empty"
+            )
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"grid_sampler_{d}d_cpu_kernel_impl" not implemented for {input.dtype!r}'
+        )
+    if mode == "bicubic":
+        if d == 3:
+            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+        raise NotImplementedError("grid_sample with mode='bicubic' is not provided")
+
+
+def grid_sample(
+    input: Tensor,
+    grid: Tensor,
+    mode: str = "bilinear",
+    padding_mode: str = "zeros",
+    align_corners: bool | None = None,
+) -> Tensor:
+    """Sample ``input`` (N, C, H, W) or (N, C, D, H, W) at the points of ``grid`` (N, H_out,
+    W_out, 2) or (N, D_out, H_out, W_out, 3), given as normalized coordinates ``(x, y[, z])``
+    in [-1, 1]: ``bilinear`` (trilinear for 5-D) or ``nearest`` interpolation; points outside
+    read zeros, the border, or the input reflected (``padding_mode``); ``align_corners`` puts
+    -1 and 1 at the centres of the corner pixels instead of their outer edges.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> image = symgrad.tensor([[[[0.0, 1.0], [2.0, 3.0]]]])
+    >>> grid = symgrad.tensor([[[[0.0, 0.0], [1.0, -1.0]]]])
+    >>> F.grid_sample(image, grid, align_corners=True)
+    tensor([[[[1.5000, 1.0000]]]])
+    >>> F.grid_sample(image, grid, padding_mode="border", align_corners=False)
+    tensor([[[[1.5000, 1.0000]]]])
+    """
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, UserWarning, stacklevel=2)
+        align_corners = False
+    _check(input, grid, mode, padding_mode)
+    d, dtype = input.ndim - 2, grid._data.dtype
+    sizes = list(reversed(input.shape[2:]))  # along x, y[, z]
+    coords = grid._data.astype(np.float64)
+    axes, src = [], []
+    for k in range(d):
+        s, slope = _source_index(coords[..., k], sizes[k], padding_mode, align_corners)
+        src.append(s)
+        axes.append(((s - slope * coords[..., k]).astype(dtype), slope.astype(dtype)))
+    n, c = input.shape[:2]
+    key = (
+        np.arange(n).reshape((n,) + (1,) * (d + 1)),
+        np.arange(c).reshape((1, c) + (1,) * d),
+    )
+    corners = _corners(src, sizes, mode, dtype)
+    return _GRID_SAMPLE(
+        input, grid, mode=mode, axes=tuple(axes), corners=corners, key=key, dtype=dtype
+    )
