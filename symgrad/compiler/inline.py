@@ -53,21 +53,24 @@ def inline_forward(
     step: Any, j: int, names: dict, values: dict, ns: dict, known: dict
 ) -> tuple | None:
     """``(lines, value)`` computing step ``j``'s output from its forward rule, or None."""
-    if not _writable(step) or step.prim.kernel is not step.prim.forward:
-        return None  # (a kernel of its own is faster or stabler than the rule: it is called)
+    prim = step.prim
+    if not _writable(step) or (
+        prim.kernel is not prim.forward and not getattr(prim.kernel, "faster_only", False)
+    ):
+        # a kernel of its own, stabler than the rule, is called; one marked ``faster_only``
+        # computes the rule's very steps on NumPy, which the written lines do as well
+        return None
     em = Emitter(ns, f"_f{j}", known)
     try:
         out = step.prim.forward(CodeXP(em), *_operands(em, step, names, values), **step.params)
     except _REFUSED:
         return None
     want = step.arrays[0]
-    if (
-        type(out) is not Var
-        or not out.name.startswith(em.prefix)
-        or type(out.value) is not np.ndarray
-        or out.value.shape != want.shape
-        or out.value.dtype != want.dtype
-    ):
+    if type(out) is not Var or not out.name.startswith(em.prefix):
+        return None
+    if type(out.value) is not np.ndarray:  # NumPy's scalar of a whole reduction: an array
+        out = em.emit(f"{em.const(np.asarray)}({out.name})", np.asarray(out.value))
+    if out.value.shape != want.shape or out.value.dtype != want.dtype:
         return None
     _named(em, out, names[step.key])
     return em.lines, out.value

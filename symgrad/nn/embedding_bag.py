@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
+from symgrad import _tracing, dtypes
 from symgrad.nn.sparse import _renorm
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -71,17 +71,15 @@ _EMBEDDING_BAG = Structural(
 )
 
 
-def _bags_of(input: Tensor, offsets: Tensor | None, include_last: bool) -> tuple:
-    """The flat indices and, for each, its bag; and the number of bags."""
-    idx = input._data.astype(np.int64)
+def _bags_of(input: Tensor, offsets: Tensor | None) -> None:
+    """Refuse an input or offsets of the wrong number of dimensions (PyTorch's errors)."""
     if input.ndim == 2:
         if offsets is not None:
             raise ValueError(
                 "if input is 2D, then offsets has to be None, as input is treated is a mini-batch "
                 f"of fixed length sequences. However, found offsets of type {type(offsets)}"
             )
-        n, length = idx.shape
-        return idx.reshape(-1), np.repeat(np.arange(n), length), n
+        return
     if input.ndim != 1:
         raise ValueError(
             f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}"
@@ -90,7 +88,16 @@ def _bags_of(input: Tensor, offsets: Tensor | None, include_last: bool) -> tuple
         raise ValueError("offsets has to be a 1D Tensor but got None")
     if offsets.ndim != 1:
         raise ValueError("offsets has to be a 1D Tensor")
-    starts = offsets._data.astype(np.int64)
+
+
+def _bags(idx: np.ndarray, starts: np.ndarray | None, include_last: bool) -> tuple:
+    """The flat indices and, for each, its bag; and the number of bags (``starts`` None: the
+    rows of a 2-D input are the bags)."""
+    idx = idx.astype(np.int64)
+    if starts is None:
+        n, length = idx.shape
+        return idx.reshape(-1), np.repeat(np.arange(n), length), n
+    starts = starts.astype(np.int64)
     if starts.size and starts[0] != 0:
         raise RuntimeError(
             "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
@@ -181,28 +188,53 @@ def embedding_bag(
             "embedding_bag with scale_grad_by_freq is not provided: scale the gradient of the "
             "weight yourself (a hook on it)"
         )
-    n = weight.shape[0]
-    rows, bags, count = _bags_of(input, offsets, include_last_offset)
+    _bags_of(input, offsets)
+    inputs = (weight,) if per_sample_weights is None else (weight, per_sample_weights)
+    read = [input, weight] if offsets is None else [input, offsets, weight]
+
+    def params(idx: np.ndarray, *rest: np.ndarray) -> dict:
+        # from the values of the indices, offsets and weight: at every call of a compiled one
+        starts = None if offsets is None else rest[0]
+        return _params(idx, starts, rest[-1], mode, include_last_offset, padding_idx)
+
+    if max_norm is not None:  # (the indices checked first, as PyTorch does)
+        starts = None if offsets is None else offsets._data
+        rows = _rows(input._data, starts, weight.shape[0], include_last_offset)[0]
+        _renorm(weight, rows, max_norm, norm_type)
+    result = _EMBEDDING_BAG(*inputs, **params(*[t._data for t in read]))
+    _tracing.data_params(result, params, *read)
+    return result
+
+
+def _rows(idx: np.ndarray, starts: Any, n: int, include_last: bool) -> tuple:
+    """``_bags``, with the indices checked against the ``n`` rows of the weight."""
+    rows, bags, count = _bags(idx, starts, include_last)
     bad = np.flatnonzero((rows < 0) | (rows >= n))
     if bad.size:
         raise RuntimeError(
             f"Index {bad[0]} of input takes value {rows[bad[0]]} which is not in the valid "
             f"range [0, {n})"
         )
-    if max_norm is not None:
-        _renorm(weight, rows, max_norm, norm_type)
+    return rows, bags, count
+
+
+def _params(
+    idx: np.ndarray, starts: Any, w: np.ndarray, mode: str, include_last: bool, padding_idx: Any
+) -> dict:
+    """The rows each bag reads (for ``max``, the row of each maximum), and their coefficients."""
+    n = w.shape[0]
+    rows, bags, count = _rows(idx, starts, n, include_last)
     keep = np.ones(rows.shape, dtype=bool)
     if padding_idx is not None:
         keep = rows != (padding_idx % n if padding_idx < 0 else padding_idx)
-    out = (count, weight.shape[1])
+    out = (count, w.shape[1])
     if mode == "max":
-        best, present = _maxima(weight._data, rows[keep], bags[keep], count)
-        return _EMBEDDING_BAG(weight, mode=mode, rows=best, bags=None, coef=present, out=out)
-    coef, dtype = None, weight._data.dtype
+        best, present = _maxima(w, rows[keep], bags[keep], count)
+        return dict(mode=mode, rows=best, bags=None, coef=present, out=out)
+    coef, dtype = None, w.dtype
     if mode == "mean":  # padding entries do not count
         sizes = np.maximum(np.bincount(bags[keep], minlength=count), 1)[bags]
         coef = (keep.astype(dtype), sizes.astype(dtype))
     elif padding_idx is not None:
         coef = (keep.astype(dtype), None)
-    inputs = (weight,) if per_sample_weights is None else (weight, per_sample_weights)
-    return _EMBEDDING_BAG(*inputs, mode=mode, rows=rows, bags=bags, coef=coef, out=out)
+    return dict(mode=mode, rows=rows, bags=bags, coef=coef, out=out)

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import _tracing
 from symgrad.nn.grid_sampling import _ALIGN_WARNING
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -228,20 +229,31 @@ def grid_sample(
         warnings.warn(_ALIGN_WARNING, UserWarning, stacklevel=2)
         align_corners = False
     _check(input, grid, mode, padding_mode)
-    d, dtype = input.ndim - 2, grid._data.dtype
-    sizes = list(reversed(input.shape[2:]))  # along x, y[, z]
-    coords = grid._data.astype(np.float64)
+    shape = input.shape
+
+    def params(coords: np.ndarray) -> dict:
+        # from the grid's values: at every call of a compiled function too
+        return _params(coords, shape, mode, padding_mode, align_corners)
+
+    result = _GRID_SAMPLE(input, grid, **params(grid._data))
+    _tracing.data_params(result, params, grid)
+    return result
+
+
+def _params(grid: np.ndarray, shape: tuple, mode: str, padding: str, align: bool) -> dict:
+    """The corners each output point reads, and the slopes and offsets of their weights."""
+    d, dtype = len(shape) - 2, grid.dtype
+    sizes = list(reversed(shape[2:]))  # along x, y[, z]
+    coords = grid.astype(np.float64)
     axes, src = [], []
     for k in range(d):
-        s, slope = _source_index(coords[..., k], sizes[k], padding_mode, align_corners)
+        s, slope = _source_index(coords[..., k], sizes[k], padding, align)
         src.append(s)
         axes.append(((s - slope * coords[..., k]).astype(dtype), slope.astype(dtype)))
-    n, c = input.shape[:2]
+    n, c = shape[:2]
     key = (
         np.arange(n).reshape((n,) + (1,) * (d + 1)),
         np.arange(c).reshape((1, c) + (1,) * d),
     )
     corners = _corners(src, sizes, mode, dtype)
-    return _GRID_SAMPLE(
-        input, grid, mode=mode, axes=tuple(axes), corners=corners, key=key, dtype=dtype
-    )
+    return dict(mode=mode, axes=tuple(axes), corners=corners, key=key, dtype=dtype)
