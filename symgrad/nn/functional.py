@@ -18,6 +18,7 @@ from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
 from symgrad.nn.classification import cross_entropy, nll_loss
 from symgrad.nn.convolution import conv1d, conv2d, conv3d
+from symgrad.nn.convolution_transposed import conv_transpose1d, conv_transpose2d, conv_transpose3d
 from symgrad.nn.extras import dropout1d, dropout2d, dropout3d, prelu, rms_norm
 from symgrad.nn.normalization import *  # noqa: F403
 from symgrad.nn.pooling import *  # noqa: F403
@@ -244,4 +245,7 @@ __all__ += [
     *_pooling.__all__,
     *_regression.__all__,
     *_sparse.__all__,
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
 ]

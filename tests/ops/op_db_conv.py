@@ -35,6 +35,27 @@ CONV = [
         arg(1, 1, 2, 2),
     ),
     _op("conv3d", _f("conv3d"), arg(1, 1, 3, 2, 2), arg(1, 1, 2, 1, 2)),
+    _op(
+        "conv_transpose1d",
+        _f("conv_transpose1d", stride=2, padding=1, output_padding=1),
+        arg(1, 2, 3),
+        arg(2, 2, 3),
+        arg(2),
+    ),
+    _op("conv_transpose2d", _f("conv_transpose2d"), arg(1, 2, 2, 3), arg(2, 1, 2, 2)),
+    _op(
+        "conv_transpose2d_groups_dilation",
+        _f("conv_transpose2d", stride=(2, 1), groups=2, dilation=2, output_padding=(1, 0)),
+        arg(1, 2, 2, 2),
+        arg(2, 1, 2, 2),
+        arg(2),
+    ),
+    _op(
+        "conv_transpose2d_unbatched",
+        _f("conv_transpose2d", padding=1),
+        arg(1, 3, 3),
+        arg(1, 2, 3, 3),
+    ),
     _op("max_pool2d", _f("max_pool2d", kernel_size=2), arg(1, 2, 4, 4)),
     _op(
         "max_pool2d_pad_ceil",

@@ -29,6 +29,8 @@ from symgrad.nn.modules import transformer as _transformer
 from symgrad.nn.modules.transformer import *  # noqa: F403
 from symgrad.nn.modules import extra_layers as _extra_layers
 from symgrad.nn.modules.extra_layers import *  # noqa: F403
+from symgrad.nn.modules import conv_transposed as _conv_transposed
+from symgrad.nn.modules.conv_transposed import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -59,4 +61,5 @@ __all__ = [
     *_sparse.__all__,
     *_transformer.__all__,
     *_extra_layers.__all__,
+    *_conv_transposed.__all__,
 ]
