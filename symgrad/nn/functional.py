@@ -24,6 +24,7 @@ from symgrad.nn.normalization import *  # noqa: F403
 from symgrad.nn.pooling import *  # noqa: F403
 from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
+from symgrad.nn.upsampling import interpolate
 from symgrad.ops import losses as _losses
 from symgrad.ops import softmax_family as _softmax_family
 from symgrad.ops.affine import linear
@@ -248,4 +249,5 @@ __all__ += [
     "conv_transpose1d",
     "conv_transpose2d",
     "conv_transpose3d",
+    "interpolate",
 ]

@@ -1,6 +1,6 @@
 """Run one call under symgrad and under PyTorch on the same float64 inputs and compare the
-values, the gradients of every input, the gradients of those gradients (double backward) and
-the node names."""
+values, the gradients of every input, the gradients of those gradients (double backward),
+whether the first gradients require grad (``flags``) and the node names."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import symgrad
 
 
-def compare(call, arrays, double=True, rtol=1e-10, atol=1e-12):
+def compare(call, arrays, double=True, rtol=1e-10, atol=1e-12, flags=True):
     """``call(T, *tensors)`` with ``T`` symgrad, then torch, on ``arrays`` (all requiring
     grad); returns the symgrad output."""
     import torch
@@ -27,7 +27,11 @@ def compare(call, arrays, double=True, rtol=1e-10, atol=1e-12):
         np.testing.assert_allclose(g.detach().numpy(), tg.detach().numpy(), rtol=rtol, atol=atol)
     if double:
         ws = [rng.standard_normal(a.shape) for a in arrays]
-        keep = [i for i, tg in enumerate(tgrads) if tg.requires_grad]
+        keep = [i for i, g in enumerate(grads) if g.requires_grad and tgrads[i].requires_grad]
+        if flags:
+            assert [g.requires_grad for g in grads] == [tg.requires_grad for tg in tgrads]
+        if not keep:  # a linear op: its gradient is a constant
+            return y
         s = sum((grads[i] * symgrad.tensor(ws[i])).sum() for i in keep)
         ts = sum((tgrads[i] * torch.tensor(ws[i])).sum() for i in keep)
         second = symgrad.autograd.grad(s, ours, allow_unused=True)

@@ -56,6 +56,22 @@ CONV = [
         arg(1, 3, 3),
         arg(1, 2, 3, 3),
     ),
+    _op("interpolate_nearest", _f("interpolate", scale_factor=2), arg(1, 2, 2, 3)),
+    _op(
+        "interpolate_nearest_exact",
+        _f("interpolate", size=5, mode="nearest-exact"),
+        arg(2, 1, 3),
+    ),
+    _op(
+        "interpolate_bilinear",
+        _f("interpolate", scale_factor=1.5, mode="bilinear"),
+        arg(1, 1, 2, 3),
+    ),
+    _op(
+        "interpolate_linear_aligned",
+        _f("interpolate", size=4, mode="linear", align_corners=True),
+        arg(1, 2, 3),
+    ),
     _op("max_pool2d", _f("max_pool2d", kernel_size=2), arg(1, 2, 4, 4)),
     _op(
         "max_pool2d_pad_ceil",

@@ -31,6 +31,8 @@ from symgrad.nn.modules import extra_layers as _extra_layers
 from symgrad.nn.modules.extra_layers import *  # noqa: F403
 from symgrad.nn.modules import conv_transposed as _conv_transposed
 from symgrad.nn.modules.conv_transposed import *  # noqa: F403
+from symgrad.nn.modules import upsampling as _upsampling
+from symgrad.nn.modules.upsampling import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -62,4 +64,5 @@ __all__ = [
     *_transformer.__all__,
     *_extra_layers.__all__,
     *_conv_transposed.__all__,
+    *_upsampling.__all__,
 ]
