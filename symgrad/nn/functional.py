@@ -22,6 +22,7 @@ from symgrad.nn.convolution_transposed import conv_transpose1d, conv_transpose2d
 from symgrad.nn.extras import dropout1d, dropout2d, dropout3d, prelu, rms_norm
 from symgrad.nn.normalization import *  # noqa: F403
 from symgrad.nn.pooling import *  # noqa: F403
+from symgrad.nn.rearranging import fold, pixel_shuffle, pixel_unshuffle, unfold
 from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
 from symgrad.nn.upsampling import interpolate
@@ -250,4 +251,8 @@ __all__ += [
     "conv_transpose2d",
     "conv_transpose3d",
     "interpolate",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "unfold",
+    "fold",
 ]

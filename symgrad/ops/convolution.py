@@ -78,7 +78,7 @@ class Geometry:
         return (slice(None), slice(None), *key)
 
 
-def _columns(xp: Any, x: Any, geo: Geometry) -> Any:
+def columns(xp: Any, x: Any, geo: Geometry) -> Any:
     """The windows of ``x`` as ``(N, groups, C/groups * prod(kernel), prod(out))``."""
     n, c = x.shape[0], x.shape[1]
     padded = xp.index_put_zeros((n, c) + geo.padded, geo.inner(), x, True)
@@ -90,7 +90,7 @@ def _columns(xp: Any, x: Any, geo: Geometry) -> Any:
 
 def _forward(xp: Any, x: Any, w: Any, *bias: Any, geo: Geometry) -> Any:
     o = w.shape[0]
-    cols = _columns(xp, x, geo)
+    cols = columns(xp, x, geo)
     wr = xp.reshape(w, (geo.groups, o // geo.groups, -1))
     out = xp.reshape(xp.matmul(wr, cols), (x.shape[0], o) + geo.out)
     if bias:
@@ -98,7 +98,7 @@ def _forward(xp: Any, x: Any, w: Any, *bias: Any, geo: Geometry) -> Any:
     return out
 
 
-def _window_view(x: np.ndarray, geo: Geometry) -> np.ndarray:
+def window_view(x: np.ndarray, geo: Geometry) -> np.ndarray:
     """The windows of the zero-padded ``x`` as a strided view ``(N, C, *out, *kernel)``."""
     n, c, d = x.shape[0], x.shape[1], len(geo.kernel)
     padded = np.zeros((n, c) + geo.padded, dtype=x.dtype)
@@ -114,7 +114,7 @@ def _im2col(x: np.ndarray, geo: Geometry) -> np.ndarray:
     factor of one batched matrix product per group (output positions last, so the copy reads
     rows of the input)."""
     n, c, d, g = x.shape[0], x.shape[1], len(geo.kernel), geo.groups
-    view = _window_view(x, geo).reshape((n, g, c // g) + geo.out + geo.kernel)
+    view = window_view(x, geo).reshape((n, g, c // g) + geo.out + geo.kernel)
     # (N, G, C/G, *out, *kernel) -> (G, C/G, *kernel, N, *out)
     axes = (1, 2) + tuple(range(3 + d, 3 + 2 * d)) + (0,) + tuple(range(3, 3 + d))
     cols = view.transpose(axes)
@@ -179,7 +179,7 @@ def weight_grad(xp: Any, g: Any, x: Any, geo: Geometry, w_shape: tuple) -> Any:
     """The kernel's gradient: the output's gradient times the windows of ``x``."""
     n, o = g.shape[0], g.shape[1]
     g2 = xp.reshape(g, (n, geo.groups, o // geo.groups, math.prod(geo.out)))
-    cols = _columns(xp, x, geo)
+    cols = columns(xp, x, geo)
     gw = xp.sum(xp.matmul(g2, xp.transpose(cols, 2, 3)), (0,), False)
     return xp.reshape(gw, tuple(w_shape))
 
@@ -191,7 +191,7 @@ def input_grad(xp: Any, g: Any, w: Any, geo: Geometry, channels: int) -> Any:
     g2 = xp.reshape(g, (n, geo.groups, o // geo.groups, math.prod(geo.out)))
     wr = xp.reshape(w, (geo.groups, o // geo.groups, -1))
     gcols = xp.reshape(xp.matmul(xp.transpose(wr, 1, 2), g2), (n, channels) + geo.kernel + geo.out)
-    return xp.getitem(_col2im(xp, gcols, (n, channels), geo), geo.inner())
+    return xp.getitem(col2im(xp, gcols, (n, channels), geo), geo.inner())
 
 
 def _vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -209,7 +209,7 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(grads)
 
 
-def _col2im(xp: Any, gcols: Any, lead: tuple, geo: Geometry) -> Any:
+def col2im(xp: Any, gcols: Any, lead: tuple, geo: Geometry) -> Any:
     """The padded input's gradient from the windows' ``(N, C, *kernel, *out)``: each kernel
     position's share placed at its strided slice and summed. Strided slices, not one index
     that repeats positions, so that the placing is a plain write (also per sample in vmap)."""

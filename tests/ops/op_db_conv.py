@@ -72,6 +72,14 @@ CONV = [
         _f("interpolate", size=4, mode="linear", align_corners=True),
         arg(1, 2, 3),
     ),
+    _op("pixel_shuffle", _f("pixel_shuffle", upscale_factor=2), arg(1, 8, 2, 1)),
+    _op("pixel_unshuffle", _f("pixel_unshuffle", downscale_factor=2), arg(2, 2, 4)),
+    _op("unfold_im2col", _f("unfold", kernel_size=2, padding=1, stride=2), arg(1, 2, 3, 3)),
+    _op(
+        "fold_col2im",
+        _f("fold", output_size=(3, 4), kernel_size=2, dilation=(1, 2)),
+        arg(1, 8, 4),
+    ),
     _op("max_pool2d", _f("max_pool2d", kernel_size=2), arg(1, 2, 4, 4)),
     _op(
         "max_pool2d_pad_ceil",

@@ -33,6 +33,8 @@ from symgrad.nn.modules import conv_transposed as _conv_transposed
 from symgrad.nn.modules.conv_transposed import *  # noqa: F403
 from symgrad.nn.modules import upsampling as _upsampling
 from symgrad.nn.modules.upsampling import *  # noqa: F403
+from symgrad.nn.modules import rearranging as _rearranging
+from symgrad.nn.modules.rearranging import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -65,4 +67,5 @@ __all__ = [
     *_extra_layers.__all__,
     *_conv_transposed.__all__,
     *_upsampling.__all__,
+    *_rearranging.__all__,
 ]
