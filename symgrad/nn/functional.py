@@ -25,7 +25,7 @@ from symgrad.nn.pooling import *  # noqa: F403
 from symgrad.nn.rearranging import fold, pixel_shuffle, pixel_unshuffle, unfold
 from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
-from symgrad.nn.upsampling import interpolate
+from symgrad.nn.upsampling import interpolate, upsample, upsample_bilinear, upsample_nearest
 from symgrad.ops import losses as _losses
 from symgrad.ops import softmax_family as _softmax_family
 from symgrad.ops.affine import linear
@@ -251,6 +251,9 @@ __all__ += [
     "conv_transpose2d",
     "conv_transpose3d",
     "interpolate",
+    "upsample",
+    "upsample_nearest",
+    "upsample_bilinear",
     "pixel_shuffle",
     "pixel_unshuffle",
     "unfold",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from symgrad.nn import pooling as _pooling
 from symgrad.ops.pooling import pool_matrices
 from symgrad.tensor import Tensor
 
-__all__ = ["interpolate"]
+__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 
 _LINEAR = {1: "linear", 2: "bilinear", 3: "trilinear"}
 _NAMES = {
@@ -202,3 +203,68 @@ def interpolate(
             for n, o, s in zip(input.shape[2:], sizes, scales)
         ]
     return pool_matrices(input, tuple(matrices), _NAMES[mode].format(d=d))
+
+
+def _deprecated(name: str) -> None:
+    warnings.warn(
+        f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=3,
+    )
+
+
+def upsample(
+    input: Tensor,
+    size: Any = None,
+    scale_factor: Any = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+) -> Tensor:
+    """PyTorch's deprecated name of :func:`interpolate` (with its ``UserWarning``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     F.upsample(symgrad.tensor([[[1.0, 2.0]]]), scale_factor=2)
+    tensor([[[1., 1., 2., 2.]]])
+    """
+    _deprecated("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """PyTorch's deprecated ``interpolate(..., mode='nearest')`` (with its ``UserWarning``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     F.upsample_nearest(symgrad.tensor([[[1.0, 2.0]]]), 3)
+    tensor([[[1., 1., 2.]]])
+    """
+    _deprecated("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """PyTorch's deprecated ``interpolate(..., mode='bilinear', align_corners=True)`` (with
+    its ``UserWarning``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     F.upsample_bilinear(symgrad.tensor([[[[1.0, 2.0]]]]), (1, 3))
+    tensor([[[[1.0000, 1.5000, 2.0000]]]])
+    """
+    _deprecated("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

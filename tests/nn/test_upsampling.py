@@ -180,3 +180,13 @@ def test_interpolate_gradcheck(mode):
     assert symgrad.autograd.gradgradcheck(
         lambda x: F.interpolate(x, size=(4, 3), mode=mode) ** 2, (x,)
     )
+
+
+def test_deprecated_names_warn_and_resize():
+    x = symgrad.tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+    with pytest.warns(UserWarning, match="upsample` is deprecated"):
+        assert F.upsample(x, scale_factor=2).shape == (1, 1, 4, 4)
+    with pytest.warns(UserWarning, match="upsample_nearest` is deprecated"):
+        assert F.upsample_nearest(x, 3)[0, 0, 0].tolist() == [1.0, 1.0, 2.0]
+    with pytest.warns(UserWarning, match="upsample_bilinear` is deprecated"):
+        assert F.upsample_bilinear(x, 3)[0, 0, 0].tolist() == [1.0, 1.5, 2.0]
