@@ -71,6 +71,17 @@ def _fold_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (_unfold(xp, g, c.params["geo"]),)
 
 
+def _batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """Inside ``vmap``: an unbatched input with the batch in front is a batched one; a
+    batched one gets the batch folded into its own."""
+    p = args[0]._physical
+    image = prim is _IM2COL
+    if p.ndim == (4 if image else 3):
+        return prim(p, **params)
+    out = prim(p.reshape((-1,) + tuple(p.shape[2:])), **params)
+    return out.reshape(tuple(p.shape[:2]) + tuple(out.shape[1:]))
+
+
 _IM2COL = Structural(
     "im2col",
     _unfold,
@@ -79,9 +90,16 @@ _IM2COL = Structural(
     kernel=_unfold_kernel,
     jvp="linear",
     text=COPIES,
+    batch=_batch_rule,
 )
 _COL2IM = Structural(
-    "col2im", _fold, _fold_vjp, backward="Col2ImBackward0", kernel=_fold_kernel, jvp="linear"
+    "col2im",
+    _fold,
+    _fold_vjp,
+    backward="Col2ImBackward0",
+    kernel=_fold_kernel,
+    jvp="linear",
+    batch=_batch_rule,
 )
 
 

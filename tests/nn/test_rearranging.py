@@ -176,3 +176,21 @@ def test_gradcheck_and_closed_form():
     assert str(symgrad.symbolic.expression(F.fold(F.unfold(w, 2), 2, 2))) == str(
         symgrad.symbolic.expression(w * 1)
     )
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_vmap_over_unfold_fold_and_pixel_shuffle(batched):
+    import warnings
+
+    shape = (3, 2, 2, 4, 4) if batched else (3, 2, 4, 4)
+    xs = symgrad.randn(*shape)
+
+    def f(x):
+        cols = F.unfold(x, 2, padding=1)
+        return F.pixel_shuffle(F.fold(cols * 2, (4, 4), 2, padding=1), 1)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a rule for each: no element-by-element fallback
+        out = symgrad.func.vmap(f)(xs)
+    for i in range(3):
+        np.testing.assert_allclose(out[i].numpy(), f(xs[i]).numpy(), rtol=1e-6)
