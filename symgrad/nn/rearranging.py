@@ -74,6 +74,14 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     return pixel_unshuffle_node(input, r)
 
 
+def _check_floating(input: Tensor, kernel: str) -> None:
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{input.dtype.scalar_type}': convert the input "
+            "with .float()"
+        )
+
+
 def _pair(op: str, value: Any, name: str, position: int) -> tuple:
     values = tuple(value) if isinstance(value, (list, tuple)) else (value, value)
     for i, v in enumerate(values):
@@ -148,6 +156,7 @@ def unfold(
         raise TypeError(f"unfold(): argument 'input' must be Tensor, not {type(input).__name__}")
     k, dil, pad, s = _window_params("im2col", kernel_size, dilation, padding, stride)
     _check_image(input)
+    _check_floating(input, "im2col_out_cpu")
     x4 = tuple(input.shape) if input.ndim == 4 else (1,) + tuple(input.shape)
     geo = Geometry(x4, k, s, tuple((p, p) for p in pad), dil, 1)
     if any(o < 1 for o in geo.out):
@@ -188,6 +197,7 @@ def fold(
             "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and "
             f"non-zero dimensions for input, but got: {list(input.shape)}"
         )
+    _check_floating(input, "col2im_out_cpu")
     rows, blocks = input.shape[-2], input.shape[-1]
     if rows % math.prod(k):
         raise RuntimeError(

@@ -128,6 +128,19 @@ def _check_sizes(input: Tensor, sizes: tuple) -> None:
     )
 
 
+def _check_dtype(input: Tensor, mode: str, d: int) -> None:
+    if input.dtype.is_floating_point or input.dtype.is_complex:
+        return
+    kernel = _NAMES[mode].format(d=d)[: -len("Backward0")].replace("Upsample", "upsample_")
+    if input.dtype.scalar_type == "Bool":
+        raise NotImplementedError(f"\"{kernel.lower()}\" not implemented for 'Bool'")
+    if mode not in ("nearest", "nearest-exact"):
+        raise NotImplementedError(
+            f"interpolate: mode '{mode}' needs a floating input, got {input.dtype}: convert it "
+            "with .float() (PyTorch rounds uint8 images after each pass of its own kernel)"
+        )
+
+
 def interpolate(
     input: Tensor,
     size: Any = None,
@@ -191,13 +204,14 @@ def interpolate(
             raise NotImplementedError("interpolate: mode 'area' of a 5-D input is not supported")
         return getattr(_pooling, f"adaptive_avg_pool{d}d")(input, sizes)
     _check_sizes(input, sizes)
+    _check_dtype(input, mode, d)
     if mode in ("nearest", "nearest-exact"):
         exact = mode == "nearest-exact"
         matrices = [
             _nearest_matrix(n, o, s, exact) for n, o, s in zip(input.shape[2:], sizes, scales)
         ]
     else:
-        dtype = input.dtype.numpy if input.is_floating_point() else np.float32
+        dtype = input.dtype.numpy
         matrices = [
             _linear_matrix(n, o, s, align_corners, dtype)
             for n, o, s in zip(input.shape[2:], sizes, scales)

@@ -194,3 +194,11 @@ def test_vmap_over_unfold_fold_and_pixel_shuffle(batched):
         out = symgrad.func.vmap(f)(xs)
     for i in range(3):
         np.testing.assert_allclose(out[i].numpy(), f(xs[i]).numpy(), rtol=1e-6)
+
+
+def test_unfold_and_fold_refuse_integers_as_torch():
+    with pytest.raises(NotImplementedError, match="Long"):
+        F.unfold(symgrad.arange(4).reshape(1, 1, 2, 2), 1)
+    with pytest.raises(NotImplementedError, match="Long"):
+        F.fold(symgrad.ones(1, 4, 1, dtype=symgrad.long), (2, 2), 2)
+    assert F.pixel_shuffle(symgrad.arange(4).reshape(1, 4, 1, 1), 2).dtype == symgrad.int64

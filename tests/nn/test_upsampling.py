@@ -190,3 +190,13 @@ def test_deprecated_names_warn_and_resize():
         assert F.upsample_nearest(x, 3)[0, 0, 0].tolist() == [1.0, 1.0, 2.0]
     with pytest.warns(UserWarning, match="upsample_bilinear` is deprecated"):
         assert F.upsample_bilinear(x, 3)[0, 0, 0].tolist() == [1.0, 1.5, 2.0]
+
+
+def test_integer_images():
+    x = symgrad.tensor([[[[1, 2], [3, 4]]]], dtype=symgrad.uint8)
+    assert F.interpolate(x, scale_factor=2)[0, 0, 1].tolist() == [1, 1, 2, 2]
+    # PyTorch rounds uint8 after each pass of its own kernel: refused rather than guessed
+    with pytest.raises(NotImplementedError, match="floating"):
+        F.interpolate(x, scale_factor=2, mode="bilinear")
+    with pytest.raises(NotImplementedError, match="Bool"):
+        F.interpolate(x.bool(), scale_factor=2)
