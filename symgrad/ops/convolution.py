@@ -9,6 +9,10 @@ backwards; the input's gradient scatters the windows' gradients back, adding whe
 overlap. On NumPy, forward and backward read the windows as a strided view copied once into
 one matrix per group (im2col), multiply with BLAS, and add the input's gradient back one
 kernel position at a time into strided slices (col2im), never through an indexed scatter.
+
+The pieces are public for the ops declared from them: a transposed convolution
+(:mod:`symgrad.ops.convolution_transposed`) is the input's gradient of a convolution, and
+``unfold``/``fold`` (:mod:`symgrad.ops.im2col`) are its window gathering and scattering.
 """
 
 from __future__ import annotations
@@ -141,8 +145,8 @@ def _numpy_groups(g: np.ndarray, geo: Geometry) -> np.ndarray:
 
 def numpy_weight_grad(g: np.ndarray, x: np.ndarray, geo: Geometry, w_shape: tuple) -> np.ndarray:
     """The kernel's gradient on NumPy, from the im2col matrix of ``x``. Computed as its
-    transpose, ``cols @ g^T``: BLAS takes the long inner dimension (N * P) twenty times
-    faster with the wide factor on the left."""
+    transpose, ``cols @ g^T``: BLAS runs the long inner dimension (N * P) many times faster
+    with the wide factor on the left."""
     gw_t = np.matmul(_im2col(x, geo), _numpy_groups(g, geo).swapaxes(1, 2))  # (G, C/G*K, O/G)
     return gw_t.swapaxes(1, 2).reshape(w_shape)
 
