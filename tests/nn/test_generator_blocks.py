@@ -49,7 +49,9 @@ def test_generator_and_unet_blocks_against_torch():
     ty.pow(2).mean().backward()
     y.pow(2).mean().backward()
     for (name, p), q in zip(ours.named_parameters(), theirs.parameters()):
-        np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(
+            p.grad.numpy(), q.grad.numpy(), rtol=1e-4, atol=1e-6, err_msg=name
+        )
 
     def unet(T):
         nn = T.nn
