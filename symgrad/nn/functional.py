@@ -18,6 +18,7 @@ from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
 from symgrad.nn.classification import cross_entropy, nll_loss
 from symgrad.nn.convolution import conv1d, conv2d, conv3d
+from symgrad.nn.convolution_transposed import conv_transpose1d, conv_transpose2d, conv_transpose3d
 from symgrad.nn.ctc import ctc_loss
 from symgrad.nn.embedding_bag import embedding_bag
 from symgrad.nn.extras import dropout1d, dropout2d, dropout3d, prelu, rms_norm
@@ -26,8 +27,10 @@ from symgrad.nn.grid_sampling import affine_grid
 from symgrad.nn.instance_norm import instance_norm
 from symgrad.nn.normalization import *  # noqa: F403
 from symgrad.nn.pooling import *  # noqa: F403
+from symgrad.nn.rearranging import fold, pixel_shuffle, pixel_unshuffle, unfold
 from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
+from symgrad.nn.upsampling import interpolate, upsample, upsample_bilinear, upsample_nearest
 from symgrad.ops import losses as _losses
 from symgrad.ops import softmax_family as _softmax_family
 from symgrad.ops.affine import linear
@@ -254,4 +257,15 @@ __all__ += [
     "affine_grid",
     "grid_sample",
     "ctc_loss",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
+    "interpolate",
+    "upsample",
+    "upsample_nearest",
+    "upsample_bilinear",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "unfold",
+    "fold",
 ]

@@ -9,6 +9,10 @@ backwards; the input's gradient scatters the windows' gradients back, adding whe
 overlap. On NumPy, forward and backward read the windows as a strided view copied once into
 one matrix per group (im2col), multiply with BLAS, and add the input's gradient back one
 kernel position at a time into strided slices (col2im), never through an indexed scatter.
+
+The pieces are public for the ops declared from them: a transposed convolution
+(:mod:`symgrad.ops.convolution_transposed`) is the input's gradient of a convolution, and
+``unfold``/``fold`` (:mod:`symgrad.ops.im2col`) are its window gathering and scattering.
 """
 
 from __future__ import annotations
@@ -31,15 +35,27 @@ class Geometry:
 
     __slots__ = ("spatial", "kernel", "stride", "pads", "dilation", "groups", "out", "padded")
 
-    def __init__(self, in_shape, kernel, stride, pads, dilation, groups) -> None:
+    def __init__(self, in_shape, kernel, stride, pads, dilation, groups, out=None) -> None:
         self.spatial, self.kernel = tuple(in_shape[2:]), tuple(kernel)
         self.stride, self.pads, self.dilation = tuple(stride), tuple(pads), tuple(dilation)
         self.groups = groups
         self.padded = tuple(n + lo + hi for n, (lo, hi) in zip(self.spatial, self.pads))
-        self.out = tuple(
-            (p - d * (k - 1) - 1) // s + 1
-            for p, k, s, d in zip(self.padded, self.kernel, self.stride, self.dilation)
+        # a transposed convolution names its windows (its input's size): with an output
+        # padding of at least the stride, fewer than would fit
+        self.out = (
+            tuple(out)
+            if out is not None
+            else tuple(
+                (p - d * (k - 1) - 1) // s + 1
+                for p, k, s, d in zip(self.padded, self.kernel, self.stride, self.dilation)
+            )
         )
+
+    def regrouped(self, groups: int) -> Geometry:
+        """The same windows in ``groups`` groups (a batch of kernels inside ``vmap``)."""
+        pads, dil = self.pads, self.dilation
+        shape = (0, 0) + self.spatial
+        return Geometry(shape, self.kernel, self.stride, pads, dil, groups, self.out)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Geometry) and all(
@@ -66,7 +82,7 @@ class Geometry:
         return (slice(None), slice(None), *key)
 
 
-def _columns(xp: Any, x: Any, geo: Geometry) -> Any:
+def columns(xp: Any, x: Any, geo: Geometry) -> Any:
     """The windows of ``x`` as ``(N, groups, C/groups * prod(kernel), prod(out))``."""
     n, c = x.shape[0], x.shape[1]
     padded = xp.index_put_zeros((n, c) + geo.padded, geo.inner(), x, True)
@@ -78,7 +94,7 @@ def _columns(xp: Any, x: Any, geo: Geometry) -> Any:
 
 def _forward(xp: Any, x: Any, w: Any, *bias: Any, geo: Geometry) -> Any:
     o = w.shape[0]
-    cols = _columns(xp, x, geo)
+    cols = columns(xp, x, geo)
     wr = xp.reshape(w, (geo.groups, o // geo.groups, -1))
     out = xp.reshape(xp.matmul(wr, cols), (x.shape[0], o) + geo.out)
     if bias:
@@ -86,7 +102,7 @@ def _forward(xp: Any, x: Any, w: Any, *bias: Any, geo: Geometry) -> Any:
     return out
 
 
-def _window_view(x: np.ndarray, geo: Geometry) -> np.ndarray:
+def window_view(x: np.ndarray, geo: Geometry) -> np.ndarray:
     """The windows of the zero-padded ``x`` as a strided view ``(N, C, *out, *kernel)``."""
     n, c, d = x.shape[0], x.shape[1], len(geo.kernel)
     padded = np.zeros((n, c) + geo.padded, dtype=x.dtype)
@@ -102,7 +118,7 @@ def _im2col(x: np.ndarray, geo: Geometry) -> np.ndarray:
     factor of one batched matrix product per group (output positions last, so the copy reads
     rows of the input)."""
     n, c, d, g = x.shape[0], x.shape[1], len(geo.kernel), geo.groups
-    view = _window_view(x, geo).reshape((n, g, c // g) + geo.out + geo.kernel)
+    view = window_view(x, geo).reshape((n, g, c // g) + geo.out + geo.kernel)
     # (N, G, C/G, *out, *kernel) -> (G, C/G, *kernel, N, *out)
     axes = (1, 2) + tuple(range(3 + d, 3 + 2 * d)) + (0,) + tuple(range(3, 3 + d))
     cols = view.transpose(axes)
@@ -120,57 +136,86 @@ def _kernel(xp: Any, x: np.ndarray, w: np.ndarray, *bias: np.ndarray, geo: Geome
     return np.ascontiguousarray(out, dtype=x.dtype)
 
 
+def _numpy_groups(g: np.ndarray, geo: Geometry) -> np.ndarray:
+    """``(N, O, *out)`` as ``(G, O/G, N * P)``."""
+    n, o = g.shape[0], g.shape[1]
+    size = math.prod(geo.out)
+    return g.reshape((n, o, size)).swapaxes(0, 1).reshape((geo.groups, o // geo.groups, n * size))
+
+
+def numpy_weight_grad(g: np.ndarray, x: np.ndarray, geo: Geometry, w_shape: tuple) -> np.ndarray:
+    """The kernel's gradient on NumPy, from the im2col matrix of ``x``. Computed as its
+    transpose, ``cols @ g^T``: BLAS runs the long inner dimension (N * P) many times faster
+    with the wide factor on the left."""
+    gw_t = np.matmul(_im2col(x, geo), _numpy_groups(g, geo).swapaxes(1, 2))  # (G, C/G*K, O/G)
+    return gw_t.swapaxes(1, 2).reshape(w_shape)
+
+
+def numpy_input_grad(g: np.ndarray, w: np.ndarray, geo: Geometry, channels: int) -> np.ndarray:
+    """The input's gradient on NumPy: each kernel position's share of the windows' gradient
+    added into a strided slice (col2im)."""
+    n, o, gr = g.shape[0], w.shape[0], geo.groups
+    wt = w.reshape((gr, o // gr, math.prod(w.shape[1:]))).swapaxes(1, 2)
+    gcols = np.matmul(wt, _numpy_groups(g, geo)).reshape((channels,) + geo.kernel + (n,) + geo.out)
+    gpad = np.zeros((n, channels) + geo.padded, dtype=np.result_type(g, w))
+    for pos in np.ndindex(*geo.kernel):
+        key = tuple(
+            slice(k * dil, k * dil + s * (m - 1) + 1, s)
+            for k, dil, s, m in zip(pos, geo.dilation, geo.stride, geo.out)
+        )
+        gpad[(slice(None), slice(None)) + key] += gcols[(slice(None),) + pos].swapaxes(0, 1)
+    return gpad[geo.inner()]
+
+
 def _numpy_vjp(g: np.ndarray, c: Any) -> tuple:
     """The VJP on NumPy: the weight's gradient from the same im2col matrix, the input's by
     adding each kernel position's share into a strided slice (col2im)."""
     x, w, geo = c.inputs[0], c.inputs[1], c.params["geo"]
-    n, ch, o, d, gr = x.shape[0], x.shape[1], w.shape[0], len(geo.kernel), geo.groups
-    # (N, O, *out) -> (G, O/G, N * P)
-    size = math.prod(geo.out)
-    g2 = g.reshape((n, o, size)).swapaxes(0, 1).reshape((gr, o // gr, n * size))
     grads: list = [None, None]
     if c.needs[1]:
-        gw = np.matmul(g2, _im2col(x, geo).swapaxes(1, 2))  # (G, O/G, C/G * K)
-        grads[1] = gw.reshape(w.shape).astype(w.dtype, copy=False)
+        grads[1] = numpy_weight_grad(g, x, geo, w.shape).astype(w.dtype, copy=False)
     if c.needs[0]:
-        wt = w.reshape((gr, o // gr, math.prod(w.shape[1:]))).swapaxes(1, 2)
-        gcols = np.matmul(wt, g2).reshape((ch,) + geo.kernel + (n,) + geo.out)
-        gpad = np.zeros((n, ch) + geo.padded, dtype=g.dtype)
-        for pos in np.ndindex(*geo.kernel):
-            key = tuple(
-                slice(k * dil, k * dil + s * (m - 1) + 1, s)
-                for k, dil, s, m in zip(pos, geo.dilation, geo.stride, geo.out)
-            )
-            gpad[(slice(None), slice(None)) + key] += gcols[(slice(None),) + pos].swapaxes(0, 1)
-        grads[0] = gpad[geo.inner()].astype(x.dtype, copy=False)
+        grads[0] = numpy_input_grad(g, w, geo, x.shape[1]).astype(x.dtype, copy=False)
     if len(c.needs) > 2:
-        grads.append(g.sum(axis=(0,) + tuple(range(2, 2 + d))) if c.needs[2] else None)
+        grads.append(g.sum(axis=(0,) + tuple(range(2, g.ndim))) if c.needs[2] else None)
     return tuple(grads)
+
+
+def weight_grad(xp: Any, g: Any, x: Any, geo: Geometry, w_shape: tuple) -> Any:
+    """The kernel's gradient: the output's gradient times the windows of ``x``."""
+    n, o = g.shape[0], g.shape[1]
+    g2 = xp.reshape(g, (n, geo.groups, o // geo.groups, math.prod(geo.out)))
+    cols = columns(xp, x, geo)
+    gw = xp.sum(xp.matmul(g2, xp.transpose(cols, 2, 3)), (0,), False)
+    return xp.reshape(gw, tuple(w_shape))
+
+
+def input_grad(xp: Any, g: Any, w: Any, geo: Geometry, channels: int) -> Any:
+    """The input's gradient: the kernels' transposes times the output's gradient, the
+    windows' shares added back into place (col2im)."""
+    n, o = g.shape[0], w.shape[0]
+    g2 = xp.reshape(g, (n, geo.groups, o // geo.groups, math.prod(geo.out)))
+    wr = xp.reshape(w, (geo.groups, o // geo.groups, -1))
+    gcols = xp.reshape(xp.matmul(xp.transpose(wr, 1, 2), g2), (n, channels) + geo.kernel + geo.out)
+    return xp.getitem(col2im(xp, gcols, (n, channels), geo), geo.inner())
 
 
 def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     if xp is NP:
         return _numpy_vjp(g, c)
     x, w, geo = c.inputs[0], c.inputs[1], c.params["geo"]
-    n, ch, o = x.shape[0], x.shape[1], w.shape[0]
-    g2 = xp.reshape(g, (n, geo.groups, o // geo.groups, math.prod(geo.out)))
     grads: list = [None, None]
     if c.needs[1]:
-        cols = _columns(xp, x, geo)
-        gw = xp.sum(xp.matmul(g2, xp.transpose(cols, 2, 3)), (0,), False)
-        grads[1] = xp.reshape(gw, tuple(w.shape))
+        grads[1] = weight_grad(xp, g, x, geo, w.shape)
     if c.needs[0]:
-        wr = xp.reshape(w, (geo.groups, o // geo.groups, -1))
-        gcols = xp.matmul(xp.transpose(wr, 1, 2), g2)
-        gcols = xp.reshape(gcols, (n, ch) + geo.kernel + geo.out)
-        grads[0] = xp.getitem(_col2im(xp, gcols, (n, ch), geo), geo.inner())
+        grads[0] = input_grad(xp, g, w, geo, x.shape[1])
     if len(c.needs) > 2:
         axes = (0,) + tuple(range(2, 2 + len(geo.out)))
         grads.append(xp.sum(g, axes, False) if c.needs[2] else None)
     return tuple(grads)
 
 
-def _col2im(xp: Any, gcols: Any, lead: tuple, geo: Geometry) -> Any:
+def col2im(xp: Any, gcols: Any, lead: tuple, geo: Geometry) -> Any:
     """The padded input's gradient from the windows' ``(N, C, *kernel, *out)``: each kernel
     position's share placed at its strided slice and summed. Strided slices, not one index
     that repeats positions, so that the placing is a plain write (also per sample in vmap)."""
@@ -186,26 +231,34 @@ def _col2im(xp: Any, gcols: Any, lead: tuple, geo: Geometry) -> Any:
     return total
 
 
-def _jvp(xp: Any, tangents: tuple, c: Any) -> Any:
-    """Bilinear in input and weight, linear in the bias."""
-    x, w, geo = c.inputs[0], c.inputs[1], c.params["geo"]
-    terms = []
-    if tangents[0] is not None:
-        terms.append(_forward(xp, tangents[0], w, geo=geo))
-    if tangents[1] is not None:
-        terms.append(_forward(xp, x, tangents[1], geo=geo))
-    if len(tangents) > 2 and tangents[2] is not None:
-        tb = xp.reshape(tangents[2], (w.shape[0],) + (1,) * len(geo.out))
-        terms.append(tb if terms else xp.expand(tb, (x.shape[0], w.shape[0]) + geo.out))
-    total = terms[0]
-    for term in terms[1:]:
-        total = total + term
-    return total
+def bilinear_jvp(forward: Any, out_shape: Any) -> Any:
+    """The forward rule of a convolution ``forward(xp, x, w, *bias, geo=...)`` whose output
+    has ``out_shape(x, w, geo)``: bilinear in input and weight, linear in the bias."""
+
+    def jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+        x, w, geo = c.inputs[0], c.inputs[1], c.params["geo"]
+        terms = []
+        if tangents[0] is not None:
+            terms.append(forward(xp, tangents[0], w, geo=geo))
+        if tangents[1] is not None:
+            terms.append(forward(xp, x, tangents[1], geo=geo))
+        if len(tangents) > 2 and tangents[2] is not None:
+            shape = out_shape(x, w, geo)
+            tb = xp.reshape(tangents[2], (shape[1],) + (1,) * (len(shape) - 2))
+            terms.append(tb if terms else xp.expand(tb, shape))
+        total = terms[0]
+        for term in terms[1:]:
+            total = total + term
+        return total
+
+    return jvp
 
 
-def _batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+def batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
     """Inside ``vmap``: a batch of inputs with one kernel is a bigger batch (the batch folded
-    into N); a batch of kernels is a grouped convolution (the batch folded into the groups)."""
+    into N); a batch of kernels is a grouped convolution (the batch folded into the groups).
+    The same for a transposed convolution, whose kernels' first dimension also splits into
+    the groups."""
     x, w, *bias = args
     geo = params["geo"]
     size = batching.batch_size(args, level)
@@ -219,14 +272,10 @@ def _batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> 
     n, c = px.shape[1], px.shape[2]
     px = px.transpose(0, 1).reshape((n, size * c) + tuple(px.shape[3:]))
     pw = batching.unwrap_level(w, level, size)
-    o = pw.shape[1]
-    pw = pw.reshape((size * o,) + tuple(pw.shape[2:]))
-    pb = [batching.unwrap_level(b, level, size).reshape((size * o,)) for b in bias]
-    grouped = Geometry(
-        tuple(px.shape), geo.kernel, geo.stride, geo.pads, geo.dilation, geo.groups * size
-    )
-    out = prim(px, pw, *pb, geo=grouped)  # (N, B * O, *out)
-    out = out.reshape((n, size, o) + tuple(out.shape[2:]))
+    pw = pw.reshape((-1,) + tuple(pw.shape[2:]))
+    pb = [batching.unwrap_level(b, level, size).reshape((-1,)) for b in bias]
+    out = prim(px, pw, *pb, geo=geo.regrouped(geo.groups * size))  # (N, B * O, *out)
+    out = out.reshape((n, size, -1) + tuple(out.shape[2:]))
     return out.transpose(0, 1)
 
 
@@ -237,8 +286,8 @@ _CONVOLUTION = Structural(
     saves=(0, 1),
     backward="ConvolutionBackward0",
     kernel=_kernel,
-    jvp=_jvp,
-    batch=_batch_rule,
+    jvp=bilinear_jvp(_forward, lambda x, w, geo: (x.shape[0], w.shape[0]) + geo.out),
+    batch=batch_rule,
 )
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._tracing import TRACE, data_params
+from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 
 __all__ = ["pick", "max_positions", "pool_matrices", "constant_pad"]
@@ -93,9 +94,27 @@ def _pool_forward(xp: Any, x: Any, matrices: tuple) -> Any:
     return x
 
 
+def _numpy_along(x: np.ndarray, axis: int, matrix: np.ndarray) -> np.ndarray:
+    """``matrix`` applied along ``axis`` as one 2-d matrix product (BLAS): NumPy's stacked
+    ``matmul`` of transposed views takes a slow loop instead."""
+    moved = np.moveaxis(x, axis, -1)
+    rows = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])
+    out = (rows @ matrix.T).reshape(moved.shape[:-1] + (matrix.shape[0],))
+    return np.moveaxis(out, -1, axis)
+
+
+def _pool_kernel(xp: Any, x: np.ndarray, matrices: tuple) -> np.ndarray:
+    first = x.ndim - len(matrices)
+    for i, m in enumerate(matrices):
+        x = _numpy_along(x, first + i, m)
+    return np.ascontiguousarray(x)
+
+
 def _pool_vjp(xp: Any, g: Any, c: Any) -> tuple:
     matrices = c.params["matrices"]
     first = len(c.shapes[0]) - len(matrices)
+    if xp is NP:
+        return (_pool_kernel(xp, g, tuple(m.T for m in matrices)),)
     for i, m in enumerate(matrices):
         g = _along(xp, g, first + i, np.ascontiguousarray(m.T))
     return (g,)
@@ -110,7 +129,13 @@ def pool_matrices(x: Any, matrices: tuple, name: str) -> Any:
     prim = _POOLS.get(name)
     if prim is None:
         prim = _POOLS[name] = Structural(
-            "pool", _pool_forward, _pool_vjp, backward=name, jvp="linear", batch="trailing"
+            "pool",
+            _pool_forward,
+            _pool_vjp,
+            backward=name,
+            kernel=_pool_kernel,
+            jvp="linear",
+            batch="trailing",
         )
     return prim(x, matrices=tuple(np.asarray(m, dtype=x.dtype.numpy) for m in matrices))
 

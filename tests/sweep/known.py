@@ -34,7 +34,15 @@ KNOWN_FAILURES: dict[str, list[str]] = {
         ("gradgrad",),
     )
     + _each(
-        ["avg_pool2d_ceil", "conv2d_groups_dilation", "max_pool1d", "max_pool2d", "pad_reflect"],
+        [
+            "avg_pool2d_ceil",
+            "conv2d_groups_dilation",
+            "conv_transpose1d",
+            "conv_transpose2d_groups_dilation",
+            "max_pool1d",
+            "max_pool2d",
+            "pad_reflect",
+        ],
         ("noncontig", "view"),
         ("gradgrad",),
     ),

@@ -37,6 +37,12 @@ from symgrad.nn.modules.embedding_bag import *  # noqa: F403
 from symgrad.nn.modules import ctc_loss as _ctc_loss
 from symgrad.nn.modules.ctc_loss import *  # noqa: F403
 from symgrad.nn.modules.extra_layers import *  # noqa: F403
+from symgrad.nn.modules import conv_transposed as _conv_transposed
+from symgrad.nn.modules.conv_transposed import *  # noqa: F403
+from symgrad.nn.modules import upsampling as _upsampling
+from symgrad.nn.modules.upsampling import *  # noqa: F403
+from symgrad.nn.modules import rearranging as _rearranging
+from symgrad.nn.modules.rearranging import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -71,4 +77,7 @@ __all__ = [
     *_instancenorm.__all__,
     *_embedding_bag.__all__,
     *_ctc_loss.__all__,
+    *_conv_transposed.__all__,
+    *_upsampling.__all__,
+    *_rearranging.__all__,
 ]

@@ -41,6 +41,7 @@ __all__ = [
 
 class _ConvNd(Module):
     _dims = 0
+    _transposed = False
 
     def __init__(
         self,
@@ -84,8 +85,10 @@ class _ConvNd(Module):
         else:
             self.padding = expand_param(padding, d, "padding", name)
         self.padding_mode = padding_mode
-        self.output_padding, self.transposed = (0,) * d, False
+        self.output_padding, self.transposed = (0,) * d, self._transposed
         shape = (out_channels, in_channels // groups, *self.kernel_size)
+        if self.transposed:
+            shape = (in_channels, out_channels // groups, *self.kernel_size)
         self.weight = Parameter(creation.empty(shape, device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(creation.empty(out_channels, device=device, dtype=dtype))
@@ -133,6 +136,8 @@ class _ConvNd(Module):
             s += f", padding={self.padding}"
         if self.dilation != (1,) * self._dims:
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * self._dims:
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:

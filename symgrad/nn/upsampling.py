@@ -1,0 +1,284 @@
+"""``interpolate`` of :mod:`symgrad.nn.functional` (and ``Upsample``'s arithmetic): resizing
+by nearest neighbours or (bi/tri)linear interpolation.
+
+Both are separable: along each spatial dimension every output is a weighted sum of at most
+two inputs, so the resize is one constant ``(out, in)`` matrix per dimension, recorded as
+one node with PyTorch's name (``UpsampleNearest2DBackward0``, ``UpsampleBilinear2DBackward0``,
+...) by :func:`symgrad.ops.pooling.pool_matrices`; its VJP multiplies by the transposes, so
+closed forms, forward mode and every order of derivative come with it. The source positions
+and weights follow PyTorch's CPU kernels, in their precision (``float`` for the nearest
+modes; the input's own for the linear ones), so the values match PyTorch's bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from typing import Any
+
+import numpy as np
+
+from symgrad.nn import pooling as _pooling
+from symgrad.ops.pooling import pool_matrices
+from symgrad.tensor import Tensor
+
+__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+
+_LINEAR = {1: "linear", 2: "bilinear", 3: "trilinear"}
+_NAMES = {
+    "nearest": "UpsampleNearest{d}DBackward0",
+    "nearest-exact": "UpsampleNearestExact{d}DBackward0",
+    "linear": "UpsampleLinear1DBackward0",
+    "bilinear": "UpsampleBilinear2DBackward0",
+    "trilinear": "UpsampleTrilinear3DBackward0",
+}
+_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+
+
+def _nearest_matrix(n: int, o: int, scale: float | None, exact: bool) -> np.ndarray:
+    """PyTorch's ``nearest_idx`` / ``nearest_exact_idx``: ``floor(j * scale)`` (or of
+    ``(j + 0.5) * scale``) in single precision, clipped to the last input."""
+    j = np.arange(o)
+    if not exact and o == n:
+        src = j
+    elif not exact and o == 2 * n:
+        src = j >> 1
+    else:
+        s = np.float32(1.0 / scale) if scale else np.float32(n) / np.float32(o)
+        pos = (j.astype(np.float32) + np.float32(0.5)) * s if exact else j.astype(np.float32) * s
+        src = np.minimum(np.floor(pos).astype(np.int64), n - 1)
+    m = np.zeros((o, n))
+    m[j, src] = 1.0
+    return m
+
+
+def _linear_matrix(n: int, o: int, scale: float | None, align: bool, dtype: Any) -> np.ndarray:
+    """PyTorch's ``compute_indices_weights_linear``: the source position ``scale * j``
+    (aligned corners) or ``scale * (j + 0.5) - 0.5`` clipped at 0, its floor and the next
+    input (the same at the last), weighted by the distances, in ``dtype``."""
+    t = np.dtype(dtype).type
+    if align:
+        s = t(n - 1) / t(o - 1) if o > 1 else t(0)
+    else:
+        s = t(1.0 / scale) if scale else t(n) / t(o)
+    j = np.arange(o).astype(dtype)
+    pos = s * j if align else np.maximum(s * (j + t(0.5)) - t(0.5), t(0))
+    lo = pos.astype(np.int64)
+    hi = lo + (lo < n - 1)
+    w1 = np.clip(pos - lo.astype(dtype), 0, 1)
+    m = np.zeros((o, n), dtype=dtype)
+    np.add.at(m, (np.arange(o), lo), 1 - w1)
+    np.add.at(m, (np.arange(o), hi), w1)
+    return m
+
+
+def _sizes(input: Tensor, d: int, size: Any, scale_factor: Any, recompute: Any) -> tuple:
+    """The output sizes and the scales handed to the kernel (None: from the sizes)."""
+    spatial = list(input.shape[2:])
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if recompute:
+            raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+        if isinstance(size, (list, tuple)):
+            if len(size) != d:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {spatial} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "output size in (o1, o2, ...,oK) format."
+                )
+            if not all(isinstance(v, numbers.Integral) for v in size):
+                raise TypeError(
+                    "expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                    f"Tuple[int, int, int], but got size with types {[type(v) for v in size]}"
+                )
+            return tuple(int(v) for v in size), (None,) * d
+        if not isinstance(size, numbers.Integral):
+            raise TypeError(f"expected size to be an int or a tuple of ints, but got {size!r}")
+        return (int(size),) * d, (None,) * d
+    if scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if isinstance(scale_factor, (list, tuple)):
+        if len(scale_factor) != d:
+            raise ValueError(
+                "Input and scale_factor must have the same number of spatial dimensions, but "
+                f"got input with spatial dimensions of {spatial} and scale_factor of shape "
+                f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                "and scale_factor in (s1, s2, ...,sK) format."
+            )
+        factors = tuple(float(f) for f in scale_factor)
+    else:
+        factors = (float(scale_factor),) * d
+    sizes = tuple(math.trunc(n * f) for n, f in zip(spatial, factors))
+    return sizes, (None,) * d if recompute else factors
+
+
+def _check_sizes(input: Tensor, sizes: tuple) -> None:
+    spatial = input.shape[2:]
+    if all(n > 0 for n in spatial) and all(o > 0 for o in sizes):
+        return
+    names = {1: ("W",), 2: ("H", "W"), 3: ("D", "H", "W")}[len(sizes)]
+    given = ", ".join(f"{k}: {n}" for k, n in zip(names, spatial))
+    wanted = ", ".join(f"{k}: {o}" for k, o in zip(names, sizes))
+    raise RuntimeError(
+        f"Input and output sizes should be greater than 0, but got input ({given}) output "
+        f"({wanted})"
+    )
+
+
+def _check_dtype(input: Tensor, mode: str, d: int) -> None:
+    if input.dtype.is_floating_point or input.dtype.is_complex:
+        return
+    kernel = _NAMES[mode].format(d=d)[: -len("Backward0")].replace("Upsample", "upsample_")
+    if input.dtype.scalar_type == "Bool":
+        raise NotImplementedError(f"\"{kernel.lower()}\" not implemented for 'Bool'")
+    if mode not in ("nearest", "nearest-exact"):
+        raise NotImplementedError(
+            f"interpolate: mode '{mode}' needs a floating input, got {input.dtype}: convert it "
+            "with .float() (PyTorch rounds uint8 images after each pass of its own kernel)"
+        )
+
+
+def interpolate(
+    input: Tensor,
+    size: Any = None,
+    scale_factor: Any = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+    recompute_scale_factor: bool | None = None,
+    antialias: bool = False,
+) -> Tensor:
+    """Resize the spatial dimensions of ``(N, C, *spatial)`` to ``size`` or by
+    ``scale_factor``: ``mode`` ``'nearest'``, ``'nearest-exact'``, ``'linear'`` (3-d input),
+    ``'bilinear'`` (4-d), ``'trilinear'`` (5-d) with ``align_corners``, or ``'area'``
+    (adaptive average pooling). Sources and weights as PyTorch's CPU kernels.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> x = symgrad.tensor([[[1.0, 2.0, 4.0]]])
+    >>> F.interpolate(x, scale_factor=2)
+    tensor([[[1., 1., 2., 2., 4., 4.]]])
+    >>> F.interpolate(x, size=5, mode="linear", align_corners=True)
+    tensor([[[1.0000, 1.5000, 2.0000, 3.0000, 4.0000]]])
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            f"interpolate(): argument 'input' must be Tensor, not {type(input).__name__}"
+        )
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError(
+                "align_corners option can only be set with the interpolating modes: "
+                "linear | bilinear | bicubic | trilinear"
+            )
+    elif align_corners is None:
+        align_corners = False
+    d = input.ndim - 2
+    sizes, scales = _sizes(input, d, size, scale_factor, recompute_scale_factor)
+    if mode == "area" and size is None:
+        scales = (None,) * d
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
+            "requires a 4-D tensor as input"
+        )
+    if d not in (1, 2, 3) or mode not in (*_NAMES, "area", "bicubic", "lanczos"):
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
+            f"the modes: {_MODES} (got {mode})"
+        )
+    if mode in ("linear", "bilinear", "trilinear") and _LINEAR[d] != mode:
+        wanted = {"linear": 3, "bilinear": 4, "trilinear": 5}[mode]
+        raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {wanted}D input")
+    if mode in ("bicubic", "lanczos") or antialias:
+        raise NotImplementedError(
+            f"interpolate: mode '{mode}' (and antialias) is not supported yet; use 'nearest', "
+            "'nearest-exact', 'linear', 'bilinear', 'trilinear' or 'area'"
+        )
+    if mode == "area":
+        if d == 3:
+            raise NotImplementedError("interpolate: mode 'area' of a 5-D input is not supported")
+        return getattr(_pooling, f"adaptive_avg_pool{d}d")(input, sizes)
+    _check_sizes(input, sizes)
+    _check_dtype(input, mode, d)
+    if mode in ("nearest", "nearest-exact"):
+        exact = mode == "nearest-exact"
+        matrices = [
+            _nearest_matrix(n, o, s, exact) for n, o, s in zip(input.shape[2:], sizes, scales)
+        ]
+    else:
+        dtype = input.dtype.numpy
+        matrices = [
+            _linear_matrix(n, o, s, align_corners, dtype)
+            for n, o, s in zip(input.shape[2:], sizes, scales)
+        ]
+    return pool_matrices(input, tuple(matrices), _NAMES[mode].format(d=d))
+
+
+def _deprecated(name: str) -> None:
+    warnings.warn(
+        f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=3,
+    )
+
+
+def upsample(
+    input: Tensor,
+    size: Any = None,
+    scale_factor: Any = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+) -> Tensor:
+    """PyTorch's deprecated name of :func:`interpolate` (with its ``UserWarning``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     F.upsample(symgrad.tensor([[[1.0, 2.0]]]), scale_factor=2)
+    tensor([[[1., 1., 2., 2.]]])
+    """
+    _deprecated("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """PyTorch's deprecated ``interpolate(..., mode='nearest')`` (with its ``UserWarning``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     F.upsample_nearest(symgrad.tensor([[[1.0, 2.0]]]), 3)
+    tensor([[[1., 1., 2.]]])
+    """
+    _deprecated("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """PyTorch's deprecated ``interpolate(..., mode='bilinear', align_corners=True)`` (with
+    its ``UserWarning``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     F.upsample_bilinear(symgrad.tensor([[[[1.0, 2.0]]]]), (1, 3))
+    tensor([[[[1.0000, 1.5000, 2.0000]]]])
+    """
+    _deprecated("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
