@@ -25,6 +25,7 @@ from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.engine import grad
 from symgrad.autograd.node import node_class
 from symgrad.compiler.emit import Program, ShapeChanged, build
+from symgrad.compiler.numexpr_backend import fuse
 from symgrad.compiler.trace import _Leaf, _Node, flatten, rebuild, trace
 from symgrad.prim import batching
 from symgrad.prim.primitive import Primitive, input_records
@@ -140,10 +141,8 @@ class CompiledFunction:
     def _compile(self, args: tuple, kwargs: dict, leaves: list, spec: Any) -> Any:
         try:
             plan, proxies, _ = trace(self.fn, args, kwargs)
-            if self.backend == "numexpr":
-                from symgrad.compiler.numexpr_backend import fuse
-
-                plan = fuse(plan)
+            # element-wise chains fused: by numexpr, or on large arrays by NumPy in blocks
+            plan = fuse(plan, "numexpr" if self.backend == "numexpr" else "numpy")
             requires = [t._requires_grad for t in leaves]
             data = [p._data for p in proxies]
             with np.errstate(all="ignore"):  # the program runs silenced: so does its build

@@ -24,11 +24,13 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from symgrad.compiler import blocks
 from symgrad.compiler.blocks import run_blocked
 from symgrad.compiler.numexpr_source import FUNCTIONS as _FUNCTIONS
 from symgrad.compiler.numexpr_source import Unprintable as _Unprintable
 from symgrad.compiler.numexpr_source import to_source as _print
 from symgrad.prim.elementwise import Elementwise
+from symgrad.prim.kernels import lambdify
 
 __all__ = ["fuse", "MIN_SIZE"]
 
@@ -91,9 +93,12 @@ def _printable(prim: Any) -> bool:
 
 
 # -- the regions --------------------------------------------------------------------------------
-def fuse(plan: Any) -> Any:
+def fuse(plan: Any, engine: str = "numexpr") -> Any:
     """A copy of ``plan`` with its element-wise regions as fused steps (see the module);
-    ``symgrad.compile(fn, backend="numexpr")`` runs it on every plan it traces.
+    ``symgrad.compile(fn, backend="numexpr")`` runs it on every plan it traces. With
+    ``engine="numpy"`` the arithmetic around the functions is a NumPy function lambdified from
+    the same formulas instead of a numexpr expression, for the NumPy backend. Large regions
+    run block by block on every core (:mod:`symgrad.compiler.blocks`).
 
     Examples
     --------
@@ -142,13 +147,19 @@ def fuse(plan: Any) -> Any:
     for step in plan.steps:
         if id(step) in folded:
             continue
-        if id(step) in regions and step.arrays[0].size >= MIN_SIZE:
-            fused.steps.append(_FusedStep(regions[id(step)]))
+        if id(step) in regions and step.arrays[0].size >= _least(engine):
+            fused.steps.append(_FusedStep(regions[id(step)], engine))
         elif id(step) in regions:
             fused.steps.extend(regions[id(step)])  # too small: the NumPy steps as they were
         else:
             fused.steps.append(step)
     return fused
+
+
+def _least(engine: str) -> int:
+    """The elements a region needs to be fused: numexpr's call pays from ``MIN_SIZE``; the
+    NumPy engine's regions pay once they are cut into blocks for the cores."""
+    return MIN_SIZE if engine == "numexpr" else blocks.MIN_BLOCKED
 
 
 def _position(plan: Any) -> Any:
@@ -188,7 +199,7 @@ class _FusedStep:
     the region's result and then the values of its costly members (a transcendental
     function, a root), which the backward pass reads instead of computing them again."""
 
-    def __init__(self, members: list) -> None:
+    def __init__(self, members: list, engine: str = "numexpr") -> None:
         root = members[-1]
         kept = [m for m in members[:-1] if _costly(m.prim.expr)]
         self.members = members
@@ -207,7 +218,7 @@ class _FusedStep:
             meta.update(zip(m.inputs, m.meta))
         self.meta = [meta[key] for key in self.inputs]
         self.detached = [False] * len(self.inputs)
-        self.prim = _Fused(members, kept, self.inputs, root.arrays[0].dtype)
+        self.prim = _Fused(members, kept, self.inputs, root.arrays[0].dtype, engine)
 
 
 def _costly(expr: Any) -> bool:
@@ -228,9 +239,14 @@ class _Fused:
 
     name = "numexpr"
 
-    def __init__(self, members: list, kept: list, inputs: list, dtype: np.dtype) -> None:
-        import numexpr
+    def __init__(
+        self, members: list, kept: list, inputs: list, dtype: np.dtype, engine: str = "numexpr"
+    ) -> None:
+        numexpr = None
+        if engine == "numexpr":
+            import numexpr
 
+        self.name = "numexpr" if numexpr is not None else "fused"
         self.n_outputs = 1 + len(kept)
         self._numexpr, self._dtype = numexpr, dtype
         self._inputs = [f"i{k}" for k in range(len(inputs))]
@@ -257,6 +273,8 @@ class _Fused:
         temps: dict = {}
         # numexpr built on Intel's VML computes the functions faster than NumPy: keep them
         hoisted = {} if getattr(self._numexpr, "use_vml", False) else _UFUNCS
+        if self._numexpr is None:  # the arithmetic lambdified: NumPy's ufuncs do the functions
+            hoisted = _UFUNCS
         calls = [e for e in sp.postorder_traversal(expr) if e.func in hoisted]
         for call in dict.fromkeys(calls):  # innermost first: arguments before their calls
             arg = call.args[0].xreplace(temps)
@@ -276,6 +294,9 @@ class _Fused:
             return (name, ufunc, None, [expr.name], None)
         if not order:  # a constant: evaluated once
             return (name, ufunc, None, [], float(sp.N(expr)))
+        if self._numexpr is None:
+            function = lambdify([sp.Symbol(n, real=True) for n in order], expr)
+            return (name, ufunc, function, order, None)
         kind = float if self._dtype == np.float32 else np.float64  # numexpr's type names
         signature = [(n, kind) for n in order]
         return (name, ufunc, self._numexpr.NumExpr(source, signature=signature), order, None)
@@ -286,8 +307,13 @@ class _Fused:
             if compiled is not None:
                 # a gradient may come as a float64 scalar for a float32 region
                 args = [np.asarray(env[n], self._dtype) for n in order]
-                with _NUMEXPR:  # numexpr's state is global: one caller at a time
-                    value = compiled(*args)
+                if self._numexpr is None:
+                    value = np.asarray(compiled(*args), self._dtype)
+                    if value.shape != shape:  # (a formula of numbers and bound values alone)
+                        value = np.broadcast_to(value, shape)
+                else:
+                    with _NUMEXPR:  # numexpr's state is global: one caller at a time
+                        value = compiled(*args)
             elif order:
                 value = env[order[0]]
             else:
