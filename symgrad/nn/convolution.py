@@ -51,6 +51,24 @@ def _pads(padding: Any, d: int, kernel: tuple, stride: tuple, dilation: tuple) -
     return tuple((p, p) for p in pads)
 
 
+def check_operands(op: str, d: int, input: Any, weight: Any, layout: str) -> None:
+    """PyTorch's errors for a convolution's input and weight of the wrong type or number of
+    dimensions (``layout``: the weight's first two dimensions, for the message)."""
+    for name, t in (("input", input), ("weight", weight)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{op}(): argument '{name}' must be Tensor, not {type(t).__name__}")
+    if input.ndim not in (d + 1, d + 2):
+        raise RuntimeError(
+            f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {op}, but got input "
+            f"of size: {list(input.shape)}"
+        )
+    if weight.ndim != d + 2:
+        raise RuntimeError(
+            f"weight should have {d + 2} dimensions ({layout}, *kernel_size) for {op}, but got "
+            f"weight of size {list(weight.shape)}"
+        )
+
+
 def _conv(
     d: int,
     input: Tensor,
@@ -62,19 +80,7 @@ def _conv(
     groups: int,
 ) -> Tensor:
     op = f"conv{d}d"
-    for name, t in (("input", input), ("weight", weight)):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"{op}(): argument '{name}' must be Tensor, not {type(t).__name__}")
-    if input.ndim not in (d + 1, d + 2):
-        raise RuntimeError(
-            f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {op}, but got input "
-            f"of size: {list(input.shape)}"
-        )
-    if weight.ndim != d + 2:
-        raise RuntimeError(
-            f"weight should have {d + 2} dimensions (out_channels, in_channels / groups, "
-            f"*kernel_size) for {op}, but got weight of size {list(weight.shape)}"
-        )
+    check_operands(op, d, input, weight, "out_channels, in_channels / groups")
     if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
         other = weight.dtype if input.dtype != weight.dtype else bias.dtype  # type: ignore[union-attr]
         raise RuntimeError(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.nn.convolution import expand_param
+from symgrad.nn.convolution import check_operands, expand_param
 from symgrad.ops.convolution_transposed import convolution_transposed, transposed_geometry
 from symgrad.tensor import Tensor
 
@@ -27,19 +27,7 @@ def _conv_transpose(
     dilation: Any,
 ) -> Tensor:
     op = f"conv_transpose{d}d"
-    for name, t in (("input", input), ("weight", weight)):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"{op}(): argument '{name}' must be Tensor, not {type(t).__name__}")
-    if input.ndim not in (d + 1, d + 2):
-        raise RuntimeError(
-            f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {op}, but got input "
-            f"of size: {list(input.shape)}"
-        )
-    if weight.ndim != d + 2:
-        raise RuntimeError(
-            f"weight should have {d + 2} dimensions (in_channels, out_channels / groups, "
-            f"*kernel_size) for {op}, but got weight of size {list(weight.shape)}"
-        )
+    check_operands(op, d, input, weight, "in_channels, out_channels / groups")
     if input.dtype != weight.dtype:
         raise RuntimeError(
             f"expected scalar type {input.dtype.scalar_type} but found "
