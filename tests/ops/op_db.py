@@ -183,6 +183,30 @@ ELEMENTWISE = (
             arg(3, 1),
         ),
         _op(
+            "clamp_tensor_min",
+            lambda T, x, lo: T.clamp(x, min=0.05 * lo - 0.6),
+            arg(3, 4, kind="clamp"),
+            arg(4),
+        ),
+        _op(
+            "clamp_tensor_max",
+            lambda T, x, hi: x.clamp(max=0.05 * hi + 0.6),
+            arg(3, 4, kind="clamp"),
+            arg(3, 1),
+        ),
+        _op(
+            "clamp_min_tensor",
+            lambda T, x, lo: T.clamp_min(x, 0.05 * lo - 0.6),
+            arg(3, 4, kind="clamp"),
+            arg(4),
+        ),
+        _op(
+            "clamp_max_tensor",
+            lambda T, x, hi: x.clamp_max(0.05 * hi + 0.6),
+            arg(3, 4, kind="clamp"),
+            arg(3, 1),
+        ),
+        _op(
             "maximum",
             lambda T, x, y: T.maximum(x, y),
             arg(3, 4, kind="distinct"),
