@@ -143,7 +143,7 @@ REGISTRY_OPS = {
     "huber": "huber_loss_mean",
     "clamp_tensor": "clamp_tensor_bounds",
     **{n: n for n in ("clamp_tensor_min", "clamp_tensor_max")},
-    **{n: n for n in ("clamp_min_tensor", "clamp_max_tensor")},
+    **{n: n for n in ("clamp_min_tensor", "clamp_max_tensor", "addcmul", "addcdiv")},
 }
 
 OPS: list[OpInfo] = [op for op in OP_DB if op.torch] + ROUNDING + SWEEP_ONLY
