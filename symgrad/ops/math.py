@@ -12,6 +12,7 @@ from symgrad._tracing import TRACE
 from symgrad.ops import clamp_bounds as C
 from symgrad.ops import elementwise as E
 from symgrad.ops.division import rounded_div
+from symgrad.ops.index_keys import warn_at_user
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand, camel, int_overflow, with_origin
 from symgrad.prim.structural import Structural
@@ -301,6 +302,12 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Tensor:
     if input is None and other is None:
         return condition.nonzero(as_tuple=True)
     condition = as_operand(condition, "where")
+    if isinstance(condition, Tensor) and condition.dtype.name == "uint8":
+        warn_at_user(
+            "where received a uint8 condition tensor. This behavior is deprecated and will be "
+            "removed in a future version of PyTorch. Use a boolean condition instead."
+        )
+        condition = condition != 0
     if not isinstance(condition, Tensor) or condition.dtype.name != "bool":
         got = condition.dtype if isinstance(condition, Tensor) else type(condition).__name__
         raise RuntimeError(
