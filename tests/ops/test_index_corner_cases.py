@@ -188,3 +188,12 @@ def test_where_takes_a_uint8_condition_with_a_warning():
         assert symgrad.where(_u8(symgrad, 2, 0), x, 5.0).tolist() == [1.0, 5.0]
     with pytest.raises(RuntimeError, match="boolean"):
         symgrad.where(symgrad.tensor([1, 0], dtype=symgrad.int8), x, 5.0)
+
+
+def test_index_fill_and_scatter_keep_the_dtype():
+    idx = symgrad.tensor([1])
+    filled = symgrad.zeros(3).index_fill(0, idx, 5.0)
+    assert filled.dtype == symgrad.float32 and filled.tolist() == [0.0, 5.0, 0.0]
+    ints = symgrad.zeros(3, dtype=symgrad.int64).index_fill(0, idx, 2.7)
+    assert ints.dtype == symgrad.int64 and ints.tolist() == [0, 2, 0]
+    assert symgrad.zeros(3).scatter(0, idx, 5.0).dtype == symgrad.float32
