@@ -118,6 +118,8 @@ CLAMP_MIN_TENSOR = _register(
     kernel=lambda v, low: np.maximum(low, v),
     backward="ClampMinBackward1",
 )
+CLAMP_TENSOR_MIN.argument_names = ("self", "min")
+CLAMP_TENSOR_MAX.argument_names = ("self", "max")
 CLAMP_MAX_TENSOR = _register(
     "clamp_max_tensor",
     "x max",

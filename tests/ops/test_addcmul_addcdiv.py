@@ -114,3 +114,9 @@ def test_closed_forms():
     sx, sa, sb = (expression(t) for t in (x, a, b))
     assert expression(y) == sx + 3 * sa / sb
     assert gradient(y, [x, a, b]) == [1, 3 / sb, -3 * sa / sb**2]
+
+
+def test_saved_values_under_pytorchs_names():
+    x, a, b = (symgrad.tensor(v, requires_grad=True) for v in (X, A, B))
+    node = symgrad.addcmul(x, a, b, value=2).grad_fn
+    assert (node._saved_tensor1, node._saved_tensor2, node._saved_value) == (a, b, 2)

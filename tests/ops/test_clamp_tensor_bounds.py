@@ -180,3 +180,11 @@ def test_closed_forms():
     subs = {sx: 1, sa: 3, sb: 2}  # crossed bounds: max
     assert expression(y).subs(subs) == 2
     assert [d.subs(subs) for d in gradient(y, [x, lo, hi])] == [0, 0, 1]
+
+
+def test_saved_values_under_pytorchs_names():
+    x, lo, hi = _leaves(symgrad, [1.0, 2.0], [1.5, 1.5], [1.75, 1.75])
+    node = symgrad.clamp(x, lo, hi).grad_fn
+    assert (node._saved_self, node._saved_min, node._saved_max) == (x, lo, hi)
+    assert symgrad.clamp(x, max=hi).grad_fn._saved_max is hi
+    assert symgrad.clamp_min(x, lo).grad_fn._saved_min is lo
