@@ -110,3 +110,8 @@ e = 2.718281828459045
 inf = _math.inf
 nan = _math.nan
 newaxis = None
+
+# examples for the Tensor methods made from templates (in-place forms, conversions)
+from symgrad.ops.method_examples import add_examples as _add_examples  # noqa: E402
+
+_add_examples(Tensor)

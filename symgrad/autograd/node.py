@@ -14,7 +14,12 @@ from typing import Any
 
 from symgrad.autograd import anomaly
 from symgrad.autograd.saved import FREED as _FREED
-from symgrad.autograd.saved_names import add_saved_properties, saved_fields, static_names
+from symgrad.autograd.saved_names import (
+    add_saved_properties,
+    saved_fields,
+    static_names,
+    used_inputs,
+)
 
 __all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class"]
 
@@ -109,8 +114,8 @@ class Node:
         saved = self._saved
         if saved is None:
             raise RuntimeError(_FREED)
-        for t, version in zip(saved, self._versions):
-            if version is not None and t._counter.value != version:
+        for i, (t, version) in enumerate(zip(saved, self._versions)):
+            if version is not None and t._counter.value != version and self._reads(i):
                 self._raise_modified(t, version, t._counter.value)
         if self._out_version is not None:
             counter, version = self._out_version
@@ -123,6 +128,12 @@ class Node:
     def _output(self) -> Any:
         """The saved output's array (a tuple of arrays for several outputs), unpacked."""
         return self._out if self._packed is None else self._packed.output(self)
+
+    def _reads(self, i: int) -> bool:
+        """Whether the backward reads saved input ``i``: PyTorch saves a factor only for the
+        other's gradient, so changing ``y`` after ``y * 2`` breaks nothing."""
+        used = used_inputs(self)
+        return used is None or used[i]
 
     def _raise_modified(self, tensor: Any, expected: int, found: int) -> None:
         what = "its output" if tensor is None else f"a tensor of shape {list(tensor.shape)}"

@@ -44,6 +44,11 @@ ARGUMENTS = {
     "LerpBackward0": ("self", "end"),
     "LerpBackward1": ("self", "end", "weight"),
     "XlogyBackward1": ("other",),
+    "ClampBackward0": ("self", "min", "max"),
+    "ClampMinBackward1": ("self", "min"),
+    "ClampMaxBackward1": ("self", "max"),
+    "AddcmulBackward0": ("self", "tensor1", "tensor2"),
+    "AddcdivBackward0": ("self", "tensor1", "tensor2"),
     "MseLossBackward0": ("self", "target"),
     "L1LossBackward0": ("self", "target"),
     "HuberLossBackward0": ("self", "target"),
@@ -162,7 +167,9 @@ def pack_node(node: Any, outputs: tuple = ()) -> None:
 
 def _arguments(node: Any) -> tuple:
     """PyTorch's argument name of each input of ``node``."""
-    return ARGUMENTS.get(type(node).__name__) or _DEFAULT_ARGUMENTS.get(len(node._meta), ())
+    # a primitive may name them itself (clamp's one tensor bound: min or max)
+    own = getattr(node.prim, "argument_names", None)
+    return own or ARGUMENTS.get(type(node).__name__) or _DEFAULT_ARGUMENTS.get(len(node._meta), ())
 
 
 def saved_fields(node: Any) -> dict:

@@ -32,9 +32,11 @@ from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
 from symgrad.nn.upsampling import interpolate, upsample, upsample_bilinear, upsample_nearest
 from symgrad.ops import losses as _losses
+from symgrad.ops import math as _math
 from symgrad.ops import softmax_family as _softmax_family
 from symgrad.ops.affine import linear
-from symgrad.ops.math import gelu, relu, sigmoid, softplus, tanh
+from symgrad.ops.inplace import inplace as _inplace
+from symgrad.ops.math import gelu, sigmoid, softplus, tanh
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -58,6 +60,7 @@ __all__ = [
     "gelu",
     "softplus",
     "silu",
+    "relu_",
 ]
 
 
@@ -235,11 +238,47 @@ def _broadcast(input: Tensor, target: Tensor, op: str) -> tuple:
         ) from None
 
 
-def silu(input: Tensor) -> Tensor:
-    """``input * sigmoid(input)``, one node (``SiluBackward0``)."""
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * sigmoid(input)``, one node (``SiluBackward0``); ``inplace=True`` writes it
+    into ``input``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.nn.functional.silu(symgrad.tensor([0.0, 2.0]))
+    tensor([0.0000, 1.7616])
+    """
     from symgrad.ops import elementwise
 
+    if inplace:
+        return _inplace(input, "silu_", elementwise.SILU)
     return elementwise.SILU(input)
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``max(input, 0)`` (``ReluBackward0``, which saves the result); ``inplace=True``
+    writes it into ``input``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.nn.functional.relu(symgrad.tensor([-1.0, 2.0]))
+    tensor([0., 2.])
+    """
+    return relu_(input) if inplace else _math.relu(input)
+
+
+def relu_(input: Tensor) -> Tensor:
+    """``relu`` written into ``input``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([-1.0, 2.0])
+    >>> symgrad.nn.functional.relu_(x) is x, x
+    (True, tensor([0., 2.]))
+    """
+    return _inplace(input, "relu_", _math.relu)
 
 
 __all__ += [

@@ -106,10 +106,31 @@ CELU = declare(
 )
 
 
-def _in_place_form(prim: Elementwise, backward: str) -> Elementwise:
-    """``prim`` again under the name of PyTorch's in-place node (its backward there reads the
-    result instead of the input): the same formula, partials, kernels and domain."""
+_NEGATIVE_IN_PLACE = (
+    "In-place {op} backward calculation is triggered with a negative slope which is not "
+    "supported. This is caused by calling in-place forward function with a negative slope, "
+    "please call out-of-place version instead."
+)
+
+
+def _positive_only(prim: Elementwise, op: str) -> dict:
+    """The VJP kernel of ``prim``, refusing a negative last parameter (slope or alpha) as
+    PyTorch's in-place backward does: the sign of the result no longer tells the input's."""
+
+    def vjp(*args: Any) -> Any:
+        if args[-1] < 0:
+            raise RuntimeError(_NEGATIVE_IN_PLACE.format(op=op))
+        return prim.vjp_kernel(0)(*args)
+
+    return {0: vjp}
+
+
+def _in_place_form(prim: Elementwise, backward: str, op: str | None = None) -> Elementwise:
+    """``prim`` again under the name of PyTorch's in-place node, whose backward reads the
+    result (saved, so changing it afterwards breaks the backward): the same formula, partials,
+    kernels and domain; ``op`` names it in the error for a negative slope."""
     inputs, expr, params, partials = prim._declared
+    vjp_kernels = prim._vjp_kernels if op is None else _positive_only(prim, op)
     return declare(
         prim.name + "_",
         inputs,
@@ -118,20 +139,21 @@ def _in_place_form(prim: Elementwise, backward: str) -> Elementwise:
         partials=partials,
         kernel=prim.kernel,
         partial_kernels=prim.partial_kernels,
-        vjp_kernels=prim._vjp_kernels,
+        vjp_kernels=vjp_kernels,
         promote=prim.promote,
         exact=prim.exact,
         domain=prim.domain,
         masked=prim.masked,
         backward=backward,
         vjp_backward=prim.vjp_backward,
+        reads_result=True,
     )
 
 
 SELU_ = _in_place_form(SELU, "EluBackward1")
-CELU_ = _in_place_form(CELU, "CeluBackward1")
-ELU_ = _in_place_form(E.ELU, "EluBackward1")
-LEAKY_RELU_ = _in_place_form(E.LEAKY_RELU, "LeakyReluBackward1")
+CELU_ = _in_place_form(CELU, "CeluBackward1", "elu")
+ELU_ = _in_place_form(E.ELU, "EluBackward1", "elu")
+LEAKY_RELU_ = _in_place_form(E.LEAKY_RELU, "LeakyReluBackward1", "leakyReLu")
 MISH = declare(
     "mish",
     "x",

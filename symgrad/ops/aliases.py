@@ -17,6 +17,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad.ops import atleast, bitwise, joining, linalg, math, tiling
+from symgrad.ops.addc import ADDCDIV, ADDCMUL
 from symgrad.ops.inplace import inplace
 from symgrad.tensor import Tensor, bind_methods
 
@@ -219,7 +220,7 @@ def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor
     >>> symgrad.addcmul(symgrad.ones(2), t, t + 2, value=0.5)
     tensor([2.5000, 5.0000])
     """
-    return math.add(input, math.mul(math.mul(tensor1, tensor2), value))
+    return _addc(ADDCMUL, input, tensor1, tensor2, value)
 
 
 def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
@@ -239,7 +240,24 @@ def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor
             "addcdiv will perform a true division of tensor1 and tensor2. Convert them to a "
             "floating dtype first."
         )
-    return math.add(input, math.mul(math.div(tensor1, tensor2), value))
+    return _addc(ADDCDIV, input, tensor1, tensor2, value)
+
+
+def _addc(prim: Any, input: Any, tensor1: Any, tensor2: Any, value: Any) -> Tensor:
+    """The primitive on three tensors; the value a number of the result's kind (an integer
+    result truncates it, as PyTorch)."""
+    for name, t in (("input", input), ("tensor1", tensor1), ("tensor2", tensor2)):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"{prim.name}(): argument '{name}' must be Tensor, not {type(t).__name__} "
+                f"(wrap it with torch.tensor)"
+            )
+    if isinstance(value, Tensor):
+        value = value.item()
+    kind = dtypes.promote_types(dtypes.promote_types(input.dtype, tensor1.dtype), tensor2.dtype)
+    if not kind.is_floating_point and not isinstance(value, bool):
+        value = int(value)
+    return prim(input, tensor1, tensor2, params=(value,))
 
 
 def isin(

@@ -73,8 +73,8 @@ def _pow_dy(v: Any, e: Any, out: Any) -> Any:
 def _relu_vjp(v: Any, out: Any, g: Any) -> Any:
     # multiplying by the mask is 2-3x faster than where; where only for a non-finite g, whose
     # masked elements must stay 0 (PyTorch), not inf * 0 = nan
-    # not (v <= 0): a nan input passes its gradient, as in PyTorch
-    keep = np.less_equal(v, 0)
+    # not (out <= 0): a nan passes its gradient, as in PyTorch (whose rule reads the result)
+    keep = np.less_equal(out, 0)
     keep = np.logical_not(keep, out=keep) if type(keep) is np.ndarray else ~keep
     r = g * keep
     return r if np.isfinite(r).all() else np.where(keep, g, 0)
@@ -267,6 +267,9 @@ RELU = declare(
     "relu",
     "x",
     lambda x: sp.Piecewise((0, x <= 0), (x, True)),
+    # in the result, as PyTorch's threshold_backward(grad, result, 0): relu saves its output,
+    # so changing the output in place breaks the backward and changing the input does not
+    partials=lambda out: (sp.Piecewise((0, out <= 0), (1, True)),),
     kernel=lambda v: np.maximum(0, v),
     vjp_kernels={0: _relu_vjp},
     domain={"x": "nonzero"},

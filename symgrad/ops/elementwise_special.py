@@ -58,7 +58,9 @@ LOGIT = _unary(
     "logit",
     lambda x: sp.log(x / (1 - x)),
     lambda v: np.log(v / (1 - v)),
-    partials=lambda x: (1 / (x * (1 - x)),),
+    # PyTorch: nan outside [0, 1], where the logit itself is nan
+    partials=lambda x: (sp.Piecewise((sp.nan, (x < 0) | (x > 1)), (1 / (x * (1 - x)), True)),),
+    exact=False,
     domain={"x": "unit"},
 )
 LGAMMA = _unary(

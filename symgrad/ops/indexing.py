@@ -11,6 +11,7 @@ from symgrad._data import check_number
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.elementwise import WHERE
+from symgrad.ops.index_keys import index_array, pytorch_key
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
@@ -34,15 +35,15 @@ def normalize_key(key: Any, shape: tuple) -> Any:
     items = key if isinstance(key, tuple) else (key,)
     out = []
     for k in items:
-        if isinstance(k, Tensor) and k.ndim == 0 and k.dtype.category == 1:
+        if (
+            isinstance(k, Tensor)
+            and k.ndim == 0
+            and k.dtype.category == 1
+            and k.dtype.name != "uint8"
+        ):
             k = int(k.item())  # a 0-d integer tensor indexes like an int, as in PyTorch
         elif isinstance(k, Tensor):
-            if k.dtype.is_floating_point:
-                raise IndexError(
-                    "tensors used as indices must be long, int, byte or bool tensors, got a "
-                    f"tensor of dtype {k.dtype!r}"
-                )
-            k = k._data
+            k = index_array(k)
         elif isinstance(k, list):
             k = np.asarray(k) if k else np.zeros(0, np.intp)  # [] is an empty long index
             if k.dtype.kind == "f":
@@ -141,6 +142,7 @@ _GETITEM = {
 
 def getitem(input: Tensor, key: Any) -> Tensor:
     """``input[key]`` with ints, slices, None, ``...``, integer tensors and boolean masks."""
+    key = pytorch_key(key)
     if batching.STATE.depth and batched_key(key):  # inside vmap: each element its own tensors
         return batched_getitem(input, key)
     check_key_device(input, key)
@@ -167,7 +169,9 @@ def _selects_first(key: tuple, given: tuple) -> tuple:
     for k, g in zip(key, given):
         if isinstance(k, np.ndarray):
             first.extend([slice(None)] * (k.ndim if k.dtype == np.bool_ else 1))
-            then.append(g)
+            # a uint8 mask goes on as the bool mask it was read as (warned about once)
+            uint8 = isinstance(g, Tensor) and g._data.dtype == np.uint8
+            then.append(Tensor._make(k) if uint8 else g)
         elif isinstance(k, int):
             first.append(k)
         else:

@@ -197,8 +197,11 @@ def _bump(x: Tensor, result: Tensor) -> None:
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value`` as an in-place op (recorded as ``CopySlices``)."""
+    from symgrad.ops.index_keys import check_uint8_fill, pytorch_key
     from symgrad.ops.indexing import put
 
+    key = pytorch_key(key)
+    check_uint8_fill(key, value)
     if type(value) is int and not -(2**63) <= value < 2**63:
         raise ValueError(
             f"Overflow when unpacking long long: can't write {value!r:.30} into a tensor, it "

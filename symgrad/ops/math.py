@@ -9,8 +9,10 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._data import check_number
 from symgrad._tracing import TRACE
+from symgrad.ops import clamp_bounds as C
 from symgrad.ops import elementwise as E
 from symgrad.ops.division import rounded_div
+from symgrad.ops.index_keys import warn_at_user
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand, camel, int_overflow, with_origin
 from symgrad.prim.structural import Structural
@@ -215,12 +217,7 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
     tensor([1.0000, 2.5000])
     """
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        # not maximum/minimum: on a tie PyTorch gives the whole gradient to input, none to the
-        # bound; a nan input or bound gives nan, and no gradient to either
-        out = (
-            input if min is None else where(ge(input, min), input, where(lt(input, min), min, _NAN))
-        )
-        return out if max is None else where(le(out, max), out, where(gt(out, max), max, _NAN))
+        return _clamp_tensor(input, min, max)
     if min is None and max is None:
         raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
     input = _promoted(input, min, max)
@@ -233,7 +230,18 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
     return E.CLAMP(input, params=(low, high))
 
 
-_NAN = float("nan")
+def _clamp_tensor(input: Any, min: Any, max: Any) -> Tensor:
+    """PyTorch's ``clamp.Tensor`` overload: both bounds tensors (or None)."""
+    for name, b in (("min", min), ("max", max)):
+        if b is not None and not isinstance(b, Tensor):
+            raise TypeError(
+                f"clamp(): got a Tensor bound and a {type(b).__name__} {name}={b!r}; the bounds "
+                "must both be Tensors (or None) or both be numbers: pass "
+                f"{name}=torch.tensor({b!r})"
+            )
+    if min is None:
+        return C.CLAMP_TENSOR_MAX(input, max)
+    return C.CLAMP_TENSOR_MIN(input, min) if max is None else C.CLAMP_TENSOR(input, min, max)
 
 
 def _promoted(input: Any, *bounds: Any) -> Any:
@@ -259,14 +267,14 @@ clip = clamp
 def clamp_min(input: Any, min: Any) -> Tensor:
     """``max(input, min)``."""
     if isinstance(min, Tensor):
-        return clamp(input, min=min)
+        return C.CLAMP_MIN_TENSOR(input, min)
     return E.CLAMP_MIN(_promoted(input, min), params=(min,))
 
 
 def clamp_max(input: Any, max: Any) -> Tensor:
     """``min(input, max)``."""
     if isinstance(max, Tensor):
-        return clamp(input, max=max)
+        return C.CLAMP_MAX_TENSOR(input, max)
     return E.CLAMP_MAX(_promoted(input, max), params=(max,))
 
 
@@ -294,6 +302,12 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Tensor:
     if input is None and other is None:
         return condition.nonzero(as_tuple=True)
     condition = as_operand(condition, "where")
+    if isinstance(condition, Tensor) and condition.dtype.name == "uint8":
+        warn_at_user(
+            "where received a uint8 condition tensor. This behavior is deprecated and will be "
+            "removed in a future version of PyTorch. Use a boolean condition instead."
+        )
+        condition = condition != 0
     if not isinstance(condition, Tensor) or condition.dtype.name != "bool":
         got = condition.dtype if isinstance(condition, Tensor) else type(condition).__name__
         raise RuntimeError(

@@ -26,8 +26,9 @@ def _keep_forward(
     """``a`` where ``hit`` is False; elsewhere the scattered source (or ``value``)."""
     if src:
         placed = put(xp, src[0])
-    else:
-        placed = xp.constant(np.full(hit.shape, value))
+    else:  # the value in a's dtype, as PyTorch (a float into a float32 tensor stays float32)
+        dtype = getattr(a, "dtype", None)
+        placed = xp.constant(np.full(hit.shape, value, dtype=getattr(dtype, "numpy", dtype)))
     return xp.where(xp.constant(hit), placed, a)
 
 

@@ -10,9 +10,11 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import _wrap_dim
-from symgrad.ops.reductions import amax, amin, mean
-from symgrad.ops.variance import std, var
+from symgrad.ops.reductions import _extremum_vjp
+from symgrad.ops.variance import std_mean, var_mean
 from symgrad.prim import batching
+from symgrad.prim.factorization import Factorization
+from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -139,27 +141,6 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return nansum(input, dim, keepdim) / count
 
 
-def _with_mean(spread: Any, doc: str) -> Any:
-    def pair(
-        input: Tensor,
-        dim: Any = None,
-        unbiased: Any = None,
-        keepdim: bool = False,
-        *,
-        correction: Any = None,
-    ) -> tuple:
-        first = spread(input, dim, unbiased, keepdim, correction=correction)
-        return first, (mean(input) if dim is None else mean(input, dim, keepdim))
-
-    pair.__name__ = pair.__qualname__ = f"{spread.__name__}_mean"
-    pair.__doc__ = doc
-    return pair
-
-
-var_mean = _with_mean(var, "``(var(input, ...), mean(input, ...))`` over the same dimensions.")
-std_mean = _with_mean(std, "``(std(input, ...), mean(input, ...))`` over the same dimensions.")
-
-
 class _Aminmax(NamedTuple):
     min: Tensor
     max: Tensor
@@ -168,7 +149,61 @@ class _Aminmax(NamedTuple):
         return f"symgrad.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
 
 
+def _aminmax_kernel(a: np.ndarray, dim: Any, keepdim: bool) -> tuple:
+    return tuple(np.asarray(f(a, axis=dim, keepdims=keepdim)) for f in (np.min, np.max))
+
+
+def _aminmax_forward(xp: Any, a: Any, dim: Any, keepdim: bool) -> tuple:
+    return tuple(xp.extremum(a, dim, keepdim, pick) for pick in (np.argmin, np.argmax))
+
+
+def _aminmax_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
+    """amin's rule for the first gradient plus amax's for the second (ties share each)."""
+    total = None
+    for g, out in zip(grads, c.out):
+        if g is not None:
+            (part,) = _extremum_vjp(xp, g, Ctx(c.inputs, out, c.shapes, c.needs, c.params))
+            total = part if total is None else total + part
+    return (total,)
+
+
+_AMINMAX = Factorization(
+    "aminmax",
+    _aminmax_kernel,
+    _aminmax_vjp,
+    backward="AminmaxBackward0",
+    n_outputs=2,
+    forward=_aminmax_forward,
+)
+
+
 def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> Any:
-    """``(min, max)`` of ``input`` (along ``dim``), printed as PyTorch's ``aminmax``."""
-    d = () if dim is None else dim
-    return _Aminmax(amin(input, d, keepdim), amax(input, d, keepdim))
+    """``(min, max)`` of ``input`` (along ``dim``), one node for both (``AminmaxBackward0``);
+    ties share each output's gradient evenly, as PyTorch.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([[1.0, 5.0], [4.0, 2.0]], requires_grad=True)
+    >>> low, high = symgrad.aminmax(x, dim=1)
+    >>> (low + 10 * high).sum().backward()
+    >>> low, x.grad
+    (tensor([1., 2.], grad_fn=<AminmaxBackward0>), tensor([[ 1., 10.],
+            [10.,  1.]]))
+    """
+    if dim is not None and (isinstance(dim, bool) or not isinstance(dim, (int, np.integer))):
+        raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
+    if input.numel() == 0:
+        if dim is None:
+            raise RuntimeError(
+                "aminmax(): cannot compute aminmax over an empty dimension as the operation "
+                "has no identity (the input is empty: give a dim of nonzero size)"
+            )
+        d = _wrap_dim(dim, input.ndim)
+        if input.ndim and input.shape[d] == 0:
+            raise IndexError(
+                f"aminmax: Expected reduction dim {d} to have non-zero size (the input's shape "
+                f"is {list(input.shape)})"
+            )
+    axes = None if dim is None or input.ndim == 0 else (_wrap_dim(dim, input.ndim),)
+    return _Aminmax(*_AMINMAX(input, dim=axes, keepdim=bool(keepdim)))

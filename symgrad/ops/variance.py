@@ -9,10 +9,12 @@ from typing import Any
 import numpy as np
 
 from symgrad.ops.reductions import _count, _dims, _keep
+from symgrad.prim.factorization import Factorization
+from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
-__all__ = ["var", "std"]
+__all__ = ["var", "std", "var_mean", "std_mean"]
 
 
 # -- variance and standard deviation ---------------------------------------------------------------
@@ -42,9 +44,9 @@ def _var_forward(xp: Any, a: Any, dim: Any, keepdim: bool, correction: float) ->
         return xp.sum(d * d, dim, keepdim) / n
 
 
-def _std_vjp(xp: Any, g: Any, c: Any) -> tuple:
+def _std_vjp(xp: Any, g: Any, c: Any, out: Any = None) -> tuple:
     # var's rule for g / (2 std), taken as 0 where std is 0 (as PyTorch's std_backward)
-    out = _keep(c.out, c, xp)
+    out = _keep(c.out if out is None else out, c, xp)
     zero = xp.eq(out, 0)
     g = xp.where(zero, 0.0, _keep(g, c, xp) / (2 * xp.where(zero, 1.0, out)))
     return (_var_grad(xp, g, c),)
@@ -59,6 +61,47 @@ _STD = Structural(
     saves_out=True,
     batch="reduction",
 )
+
+
+# -- var_mean and std_mean: one node for both outputs, as PyTorch -------------------------------
+def _pair_forward(root: bool) -> Any:
+    def forward(xp: Any, a: Any, dim: Any, keepdim: bool, correction: float) -> tuple:
+        spread = _var_forward(xp, a, dim, keepdim, correction)
+        return xp.sqrt(spread) if root else spread, xp.sum(a, dim, keepdim) / _count(a.shape, dim)
+
+    return forward
+
+
+def _pair_vjp(root: bool) -> Any:
+    def vjp(xp: Any, grads: tuple, c: Any) -> tuple:
+        """The spread's rule for its gradient plus the mean's (PyTorch's var_mean_backward)."""
+        g_spread, g_mean = tuple(grads) + (None,) * (2 - len(grads))
+        total = None
+        if g_spread is not None:
+            rule = _std_vjp(xp, g_spread, c, c.out[0]) if root else _var_vjp(xp, g_spread, c)
+            total = rule[0]
+        if g_mean is not None:
+            share = _keep(g_mean, c, xp) / _count(c.shapes[0], c.params["dim"])
+            total = share if total is None else total + share
+        return (total,)
+
+    return vjp
+
+
+def _pair(name: str, root: bool) -> Factorization:
+    forward = _pair_forward(root)
+    return Factorization(
+        name,
+        lambda a, **p: forward(NP, a, **p),
+        _pair_vjp(root),
+        backward=f"{name.title().replace('_', '')}Backward0",
+        n_outputs=2,
+        forward=forward,
+    )
+
+
+_VAR_MEAN = _pair("var_mean", False)
+_STD_MEAN = _pair("std_mean", True)
 
 
 def _correction(unbiased: Any, correction: Any) -> float:
@@ -80,12 +123,13 @@ def var(
 
 
 def _spread(
-    prim: Structural, input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any
+    prim: Any, input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any
 ) -> Tensor:
     """var or std, after PyTorch's warning when no degree of freedom is left."""
     if isinstance(input, Tensor) and not input.dtype.is_floating_point:
+        which = prim.name if isinstance(prim, Factorization) else "std and var"
         raise RuntimeError(
-            f"std and var only support floating point and complex dtypes, got "
+            f"{which} only support floating point and complex dtypes, got "
             f"{input.dtype.scalar_type} (convert with .float())"
         )
     axes, c = _dims(input, dim), _correction(unbiased, correction)
@@ -109,3 +153,44 @@ def std(
 ) -> Tensor:
     """The standard deviation (Bessel-corrected by default, as PyTorch)."""
     return _spread(_STD, input, dim, unbiased, keepdim, correction)
+
+
+def var_mean(
+    input: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple:
+    """``(var(input, ...), mean(input, ...))`` over the same dimensions, one node for both
+    (``VarMeanBackward0``, as PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> v, m = symgrad.var_mean(symgrad.tensor([1.0, 2.0, 6.0], requires_grad=True))
+    >>> v, m
+    (tensor(7., grad_fn=<VarMeanBackward0>), tensor(3., grad_fn=<VarMeanBackward0>))
+    """
+    return _spread(_VAR_MEAN, input, dim, unbiased, keepdim, correction)
+
+
+def std_mean(
+    input: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple:
+    """``(std(input, ...), mean(input, ...))`` over the same dimensions, one node for both
+    (``StdMeanBackward0``, as PyTorch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.std_mean(symgrad.tensor([[1.0, 3.0], [2.0, 6.0]]), 1, correction=0)
+    (tensor([1., 2.]), tensor([2., 4.]))
+    """
+    return _spread(_STD_MEAN, input, dim, unbiased, keepdim, correction)

@@ -78,8 +78,12 @@ class Elementwise(Application, Primitive):
         domain: Any = None,
         masked: bool = False,
         vjp_backward: str | None = None,
+        reads_result: bool = False,
     ) -> None:
         self.name = name
+        # PyTorch's backward reads the result (the in-place activations): the node saves it
+        # and an in-place change of it breaks the backward
+        self.reads_result = reads_result
         # the name of its gradient's node under create_graph, where PyTorch computes the
         # gradient with a backward op of its own (relu's is ThresholdBackwardBackward0)
         self.vjp_backward = vjp_backward
@@ -178,7 +182,7 @@ class Elementwise(Application, Primitive):
         if self._needs is None:
             free = set().union(*(p.free_symbols for p in self.partials)) if self.partials else set()
             needs_in = tuple(x in free for x in self.inputs)
-            self._needs = (needs_in, self.out_symbol in free)
+            self._needs = (needs_in, self.out_symbol in free or self.reads_result)
         return self._needs
 
     @property

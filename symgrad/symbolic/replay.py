@@ -230,7 +230,10 @@ class Replay:
         if needs is None:
             needs = tuple(fn is not None for fn, _ in node.next_functions)
         shapes = tuple(np.shape(a) for a in args)
-        ctx = Ctx(tuple(args), self.values[(node, 0)], shapes, needs, node.params, nr)
+        out = self.values[(node, 0)]
+        if hasattr(node.prim, "n_outputs"):  # a factorization: its rule takes every output
+            out = tuple(self.values[(node, k)] for k in range(node.prim.n_outputs))
+        ctx = Ctx(tuple(args), out, shapes, needs, node.params, nr)
         grads = node.prim.vjp(self.sx, g, ctx)
         # element-wise rules give gradients in the output's (broadcast) shape
         return tuple(

@@ -182,8 +182,9 @@ def assert_zero_signs(actual, wanted, what: str) -> None:
 
 # -- known differences ----------------------------------------------------------------------------
 _TIE_SIGN = (
-    "clamp with tensor bounds is a composite of where: on a tie it returns the input, PyTorch the "
-    "bound (only the sign of a zero differs: clamp(0.0, min=-0.0))"
+    "clamp with tensor bounds on a tie of zeros of either sign (clamp(0.0, min=-0.0)): PyTorch's "
+    "vectorized loop returns the bound, its scalar loop (short tensors, the tail) the input, "
+    "as symgrad always does"
 )
 _GELU_TANH = (
     "PyTorch's third derivative of tanh-gelu is nan for |x| >= 40 (its double-backward formula "

@@ -48,4 +48,23 @@ ELEM = [
         lambda T, x: T.index_put_(x * 1.0, (T.tensor([1]),), f64(T, [2.0])),
         arg(3),
     ),
+    # one node for x + value * a * b and x + value * a / b
+    _op("addcmul", lambda T, x, a, b: T.addcmul(x, a, b, value=0.5), arg(2, 3), arg(3), arg(2, 1)),
+    _op(
+        "addcmul_inplace", lambda T, x, a, b: (x * 1.0).addcmul_(a, b), arg(2, 3), arg(2, 3), arg(3)
+    ),
+    _op(
+        "addcdiv",
+        lambda T, x, a, b: T.addcdiv(x, a, b, value=-2),
+        arg(2, 3),
+        arg(2, 3),
+        arg(3, kind="pos"),
+    ),
+    _op(
+        "addcdiv_method",
+        lambda T, x, a, b: x.addcdiv(a, b),
+        arg(3),
+        arg(2, 3),
+        arg(2, 1, kind="pos"),
+    ),
 ]

@@ -141,6 +141,9 @@ REGISTRY_OPS = {
     "log2": "log2",
     "log10": "log10",
     "huber": "huber_loss_mean",
+    "clamp_tensor": "clamp_tensor_bounds",
+    **{n: n for n in ("clamp_tensor_min", "clamp_tensor_max")},
+    **{n: n for n in ("clamp_min_tensor", "clamp_max_tensor", "addcmul", "addcdiv")},
 }
 
 OPS: list[OpInfo] = [op for op in OP_DB if op.torch] + ROUNDING + SWEEP_ONLY
