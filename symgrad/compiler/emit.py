@@ -294,13 +294,18 @@ def _fitted(kernel: Any, step: Any, arrays: list) -> Any:
     want = step.arrays[0]
     got = kernel(*arrays)
     if len(step.keys) > 1:
+        scalars = False
         for out, t in zip(got, step.arrays):
-            if type(out) is not np.ndarray or (out.shape, out.dtype) != (
-                t.shape,
-                t.dtype,
-            ):
+            if np.shape(out) != t.shape or np.result_type(out) != t.dtype:
                 raise GraphBreak(f"{step.prim.name}'s outputs can't be compiled yet")
-        return kernel
+            scalars = scalars or type(out) is not np.ndarray
+        if not scalars:
+            return kernel
+
+        def as_arrays(*xs: Any) -> tuple:  # NumPy's scalars of whole reductions: arrays
+            return tuple(np.asarray(out) for out in kernel(*xs))
+
+        return as_arrays
     if type(got) is np.ndarray and got.dtype == want.dtype and got.shape == want.shape:
         return kernel
     shape, dtype = want.shape, want.dtype

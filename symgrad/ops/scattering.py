@@ -28,7 +28,10 @@ def _keep_forward(
         placed = put(xp, src[0])
     else:  # the value in a's dtype, as PyTorch (a float into a float32 tensor stays float32)
         dtype = getattr(a, "dtype", None)
-        placed = xp.constant(np.full(hit.shape, value, dtype=getattr(dtype, "numpy", dtype)))
+        dtype = getattr(dtype, "numpy", dtype)
+        if dtype is not None and np.dtype(dtype).kind == "O":
+            dtype = None  # SymPy arrays: the number itself, made exact by the interpreter
+        placed = xp.constant(np.full(hit.shape, value, dtype=dtype))
     return xp.where(xp.constant(hit), placed, a)
 
 
