@@ -33,6 +33,14 @@ def _writable(step: Any) -> bool:
     )
 
 
+def _own_numpy_path(rule: Any) -> bool:
+    """Whether a rule takes a path of its own on the NumPy interpreter (``if xp is NP``: a
+    convolution's col2im by strided slices, pooling's windows), faster there than the
+    vocabulary's words it says to every other interpreter: such a rule is called."""
+    code = getattr(rule, "__code__", None)
+    return code is None or "NP" in code.co_names
+
+
 def _operands(em: Emitter, step: Any, names: dict, values: dict) -> tuple:
     return tuple(
         key[1] if key[0] == "const" else Var(em, names[key], values[key]) for key in step.inputs
@@ -54,8 +62,10 @@ def inline_forward(
 ) -> tuple | None:
     """``(lines, value)`` computing step ``j``'s output from its forward rule, or None."""
     prim = step.prim
-    if not _writable(step) or (
-        prim.kernel is not prim.forward and not getattr(prim.kernel, "faster_only", False)
+    if (
+        not _writable(step)
+        or _own_numpy_path(prim.forward)
+        or (prim.kernel is not prim.forward and not getattr(prim.kernel, "faster_only", False))
     ):
         # a kernel of its own, stabler than the rule, is called; one marked ``faster_only``
         # computes the rule's very steps on NumPy, which the written lines do as well
@@ -82,7 +92,7 @@ def inline_vjp(
     """``(lines, grads, used)`` for step ``j``'s VJP with its output's gradient named ``g``:
     the name of each input's gradient (None where none), and the forward values the lines
     read; or None."""
-    if not _writable(step):
+    if not _writable(step) or _own_numpy_path(step.prim.vjp):
         return None
     em = Emitter(ns, f"_b{j}", known)
     shape, dtype = step.arrays[0].shape, step.arrays[0].dtype

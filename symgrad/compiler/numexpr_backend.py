@@ -324,7 +324,9 @@ class _Fused:
     def outputs(self, xp: Any, inputs: tuple, params: Any) -> tuple:
         shape = np.broadcast_shapes(*[np.shape(a) for a in inputs])
         dtypes = [self._dtype] * len(self._forward)
-        results = run_blocked(self._forward_block, list(inputs), shape, dtypes)
+        results = None
+        if self._numexpr is None:  # (numexpr cuts its own loops into blocks, on its threads)
+            results = run_blocked(self._forward_block, list(inputs), shape, dtypes)
         if results is None:
             results = self._forward_block(inputs, shape)
         return (results[-1], *results[:-1])  # the region's result first
@@ -350,7 +352,9 @@ class _Fused:
             return [self._run(program, env, shape) for program in programs]
 
         shape = np.shape(out[0])
-        grads = run_blocked(block, given, shape, [self._dtype] * len(programs))
+        grads = None
+        if self._numexpr is None:
+            grads = run_blocked(block, given, shape, [self._dtype] * len(programs))
         if grads is None:
             grads = block(given, shape)
         found = iter(grads)

@@ -16,7 +16,6 @@ import numpy as np
 from symgrad._tracing import TRACE
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import accumulator_of, node_class
-from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor, link_view
@@ -62,7 +61,7 @@ _SOLE = _sole_references()
 
 def _t_vjp(xp: Any, g: Any, c: Any) -> tuple:
     gt = xp.transpose(g, 0, 1)
-    return (_whole_array(gt, _SOLE) if xp is NP and type(gt) is np.ndarray else gt,)
+    return (_whole_array(gt, _SOLE) if type(gt) is np.ndarray and gt.dtype.kind != "O" else gt,)
 
 
 class _Transposition(Structural):
