@@ -168,6 +168,14 @@ def conv_transpose3d(
     dilation: Any = 1,
 ) -> Tensor:
     """3-d transposed convolution: ``input`` ``(N, C_in, D, H, W)`` or unbatched, ``weight``
-    ``(C_in, C_out / groups, kD, kH, kW)``."""
+    ``(C_in, C_out / groups, kD, kH, kW)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.conv_transpose3d(symgrad.ones(1, 1, 1, 1, 2), symgrad.ones(1, 1, 1, 1, 2))
+    tensor([[[[[1., 2., 1.]]]]])
+    """
     args = (stride, padding, output_padding, groups, dilation)
     return _conv_transpose(3, input, weight, bias, *args)

@@ -135,6 +135,17 @@ class ConvTranspose2d(_ConvTransposeNd):
 
 
 class ConvTranspose3d(_ConvTransposeNd):
-    """3-d transposed convolution layer over ``(N, C_in, D, H, W)``."""
+    """3-d transposed convolution layer over ``(N, C_in, D, H, W)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> up = nn.ConvTranspose3d(2, 3, 2)
+    >>> up
+    ConvTranspose3d(2, 3, kernel_size=(2, 2, 2), stride=(1, 1, 1))
+    >>> up(symgrad.ones(1, 2, 2, 2, 2)).shape
+    symgrad.Size([1, 3, 3, 3, 3])
+    """
 
     _dims = 3
