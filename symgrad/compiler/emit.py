@@ -46,14 +46,12 @@ class Program:
         self.scalar = False  # whether forward and backward run on Python floats
 
 
-def build(
-    plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = False, inline: bool = True
-) -> Program:
+def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = False) -> Program:
     """The program of ``plan`` for arguments requiring grad as ``arg_requires``, checked
     step by step against the traced values on ``arg_data``; with ``scalar``, a twin on Python
-    floats where every value holds one element (:mod:`symgrad.compiler.scalar`); with
-    ``inline``, structural steps written out as NumPy lines (:mod:`symgrad.compiler.inline`)
-    where their rules allow, else each a call of its rule."""
+    floats where every value holds one element (:mod:`symgrad.compiler.scalar`). Structural
+    steps are written out as NumPy lines where their rules allow
+    (:mod:`symgrad.compiler.inline`), else each is a call of its rule."""
     steps = _needed(plan)
     names: dict[tuple, str] = {}
     for k in range(len(arg_requires)):
@@ -86,7 +84,7 @@ def build(
             fwd_lines.append(f"    p{j} = q{j}({', '.join(given)})")
             args.append(f"p{j}")
             arrays.append(step.param_fn(*[values[key] for key in step.param_inputs]))
-        written = inline_forward(step, j, names, values, ns, known) if inline else None
+        written = inline_forward(step, j, names, values, ns, known)
         if written is not None:
             values[step.key] = written[1]
         else:
@@ -118,7 +116,7 @@ def build(
         program.out_meta.append((values[key].shape, values[key].dtype))
     inputs = [names[("arg", k)] for k in range(len(arg_requires))]
     inputs += [names[("ext", k)] for k in range(len(plan.externals))]
-    bwd_lines, saved = _backward(plan, steps, names, requires, needs, ns, program, values, inline)
+    bwd_lines, saved = _backward(plan, steps, names, requires, needs, ns, program, values)
     head = f"def forward({', '.join(inputs)}):"
     ret = f"    return {_tuple(out_names)}, {_tuple(saved)}"
     grads_in = [f"g{k}" for k in range(len(plan.outputs))]
@@ -172,7 +170,7 @@ def _needed(plan: Any) -> list:
     return [step for step in plan.steps if id(step) in wanted]
 
 
-def _backward(plan, steps, names, requires, needs, ns, program, values, inline) -> tuple:
+def _backward(plan, steps, names, requires, needs, ns, program, values) -> tuple:
     """The backward function's lines and the forward values it reads."""
     lines, saved, have = [], {}, set()
     known: dict = {}  # the backward's transposed views (see code_xp.Emitter)
@@ -193,7 +191,7 @@ def _backward(plan, steps, names, requires, needs, ns, program, values, inline) 
         if all(g == "None" for g in gs) or not any(needs[j]):
             continue
         written = None
-        if inline and not _fusable(step) and gs[0] != "None":
+        if not _fusable(step) and gs[0] != "None":
             written = inline_vjp(step, j, needs[j], names, values, gs[0], ns, known)
         if written is not None:
             body, results, read = written

@@ -12,6 +12,10 @@ whose formula or derivative numexpr can't express (or with a hand-written NumPy 
 stability), stays a NumPy step; so do regions smaller than ``MIN_SIZE`` elements, where
 numexpr's call costs more than it saves. Expressions are built from SymPy formulas and the
 package's own names (``i0``, ``p0``, ``out``, ``g``), never from user text.
+
+The NumPy backend fuses the same regions on large arrays (``engine="numpy"``): the arithmetic
+between the functions is a NumPy function lambdified from the same formulas, and the region
+runs block by block on every core (:mod:`symgrad.compiler.blocks`).
 """
 
 from __future__ import annotations
@@ -25,7 +29,6 @@ import numpy as np
 import sympy as sp
 
 from symgrad.compiler import blocks
-from symgrad.compiler.blocks import run_blocked
 from symgrad.compiler.numexpr_source import FUNCTIONS as _FUNCTIONS
 from symgrad.compiler.numexpr_source import Unprintable as _Unprintable
 from symgrad.compiler.numexpr_source import to_source as _print
@@ -97,8 +100,8 @@ def fuse(plan: Any, engine: str = "numexpr") -> Any:
     """A copy of ``plan`` with its element-wise regions as fused steps (see the module);
     ``symgrad.compile(fn, backend="numexpr")`` runs it on every plan it traces. With
     ``engine="numpy"`` the arithmetic around the functions is a NumPy function lambdified from
-    the same formulas instead of a numexpr expression, for the NumPy backend. Large regions
-    run block by block on every core (:mod:`symgrad.compiler.blocks`).
+    the same formulas instead of a numexpr expression, for the NumPy backend; its regions run
+    block by block on every core (:mod:`symgrad.compiler.blocks`).
 
     Examples
     --------
@@ -237,8 +240,6 @@ class _Fused:
     costly member, then the result) and one per input gradient. It is interpreted on NumPy
     arrays only (the emitted program's steps)."""
 
-    name = "numexpr"
-
     def __init__(
         self, members: list, kept: list, inputs: list, dtype: np.dtype, engine: str = "numexpr"
     ) -> None:
@@ -323,13 +324,17 @@ class _Fused:
 
     def outputs(self, xp: Any, inputs: tuple, params: Any) -> tuple:
         shape = np.broadcast_shapes(*[np.shape(a) for a in inputs])
-        dtypes = [self._dtype] * len(self._forward)
-        results = None
-        if self._numexpr is None:  # (numexpr cuts its own loops into blocks, on its threads)
-            results = run_blocked(self._forward_block, list(inputs), shape, dtypes)
-        if results is None:
-            results = self._forward_block(inputs, shape)
+        results = self._every(self._forward_block, list(inputs), shape, len(self._forward))
         return (results[-1], *results[:-1])  # the region's result first
+
+    def _every(self, work: Any, given: list, shape: tuple, count: int) -> list:
+        """``work``'s ``count`` results over ``shape``: block by block on every core for the
+        NumPy engine where the inputs allow; at once otherwise (numexpr cuts its own loops
+        into blocks, on its own threads)."""
+        results = None
+        if self._numexpr is None:
+            results = blocks.run_blocked(work, given, shape, [self._dtype] * count)
+        return work(given, shape) if results is None else results
 
     def _forward_block(self, inputs: Any, shape: tuple) -> list:
         env = dict(self._bound)
@@ -351,13 +356,7 @@ class _Fused:
             env.update(zip(names, parts))
             return [self._run(program, env, shape) for program in programs]
 
-        shape = np.shape(out[0])
-        grads = None
-        if self._numexpr is None:
-            grads = run_blocked(block, given, shape, [self._dtype] * len(programs))
-        if grads is None:
-            grads = block(given, shape)
-        found = iter(grads)
+        found = iter(self._every(block, given, np.shape(out[0]), len(programs)))
         return [next(found) if need else None for need in ctx.needs]
 
 
