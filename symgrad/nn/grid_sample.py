@@ -20,6 +20,7 @@ import numpy as np
 
 from symgrad import _tracing
 from symgrad.nn.grid_sampling import _ALIGN_WARNING
+from symgrad.nn.upsampling_filters import cubic_coefficients, cubic_slopes
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -35,12 +36,20 @@ def _sources(xp: Any, grid: Any, axes: tuple) -> list:
     ]
 
 
-def _factors(xp: Any, src: list, corner: tuple) -> list:
-    """Per coordinate, the weight along it: the distance to the opposite corner."""
-    bits, base = corner[0], corner[1]
-    return [
-        s - xp.constant(b) if bit else xp.constant(b + 1) - s for s, b, bit in zip(src, base, bits)
-    ]
+def _taps(xp: Any, src: list, p: dict) -> tuple:
+    """Per coordinate, the weight of each tap along it and the weight's slope with respect
+    to the source coordinate (``+1``/``-1`` for the linear taps)."""
+    bases = p["corners"][0][1]
+    if p["mode"] == "bilinear":
+        weights = [[xp.constant(b + 1) - s, s - xp.constant(b)] for s, b in zip(src, bases)]
+        return weights, [[-1, 1]] * len(src)
+    dtype = p["dtype"]
+
+    def c(value: float) -> Any:
+        return xp.constant(np.asarray(value, dtype=dtype))
+
+    fractions = [s - xp.constant(b) for s, b in zip(src, bases)]
+    return [cubic_coefficients(t, c) for t in fractions], [cubic_slopes(t, c) for t in fractions]
 
 
 def _product(items: list) -> Any:
@@ -53,12 +62,14 @@ def _product(items: list) -> Any:
 def _forward(
     xp: Any, input: Any, grid: Any, *, mode: str, axes: tuple, corners: tuple, key: Any, dtype: Any
 ) -> Any:
-    src = _sources(xp, grid, axes) if mode == "bilinear" else None
+    p = dict(mode=mode, corners=corners, dtype=dtype)
+    weights = _taps(xp, _sources(xp, grid, axes), p)[0] if mode != "nearest" else None
     out = None
     for corner in corners:
         mask = xp.constant(corner[3])
-        weight = mask if src is None else mask * _product(_factors(xp, src, corner))
-        term = xp.getitem(input, key + corner[2]) * xp.unsqueeze(weight, 1)
+        if weights is not None:
+            mask = mask * _product([w[tap] for w, tap in zip(weights, corner[0])])
+        term = xp.getitem(input, key + corner[2]) * xp.unsqueeze(mask, 1)
         out = term if out is None else out + term
     return out
 
@@ -66,26 +77,30 @@ def _forward(
 def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     input, grid = c.inputs
     p = c.params
-    mode, axes, corners, key = p["mode"], p["axes"], p["corners"], p["key"]
-    src = _sources(xp, grid, axes) if mode == "bilinear" else None
+    axes, key = p["axes"], p["key"]
+    weights, slopes = _taps(xp, _sources(xp, grid, axes), p) if p["mode"] != "nearest" else ([], [])
     grads: list = [None, None]
     pulls = [None] * len(axes)
-    for corner in corners:
+    for corner in p["corners"]:
         mask = xp.constant(corner[3])
-        factors = _factors(xp, src, corner) if src is not None else []
+        factors = [w[tap] for w, tap in zip(weights, corner[0])]
         if c.needs[0]:
-            weight = mask if src is None else mask * _product(factors)
+            weight = mask * _product(factors) if factors else mask
             share = xp.index_put_zeros(c.shapes[0], key + corner[2], g * xp.unsqueeze(weight, 1))
             grads[0] = share if grads[0] is None else grads[0] + share
-        if c.needs[1] and src is not None:
+        if c.needs[1] and factors:
             along = xp.sum(g * xp.getitem(input, key + corner[2]), (1,), False) * mask
-            for k, bit in enumerate(corner[0]):
+            for k, tap in enumerate(corner[0]):
                 others = [f for j, f in enumerate(factors) if j != k]
                 part = along * _product(others) if others else along
-                part = part if bit else -part
+                slope = slopes[k][tap]
+                if isinstance(slope, int):
+                    part = part if slope > 0 else -part
+                else:
+                    part = part * slope
                 pulls[k] = part if pulls[k] is None else pulls[k] + part
     if c.needs[1]:
-        if src is None:  # nearest: the output does not move with the grid
+        if not weights:  # nearest: the output does not move with the grid
             grads[1] = xp.constant(np.zeros(c.shapes[1], dtype=p["dtype"]))
         else:
             cols = [xp.unsqueeze(pull * xp.constant(s), -1) for pull, (_, s) in zip(pulls, axes)]
@@ -115,11 +130,13 @@ def _reflect(x: np.ndarray, twice_low: int, twice_high: int) -> tuple:
 
 def _source_index(coord: np.ndarray, size: int, padding: str, align: bool) -> tuple:
     """PyTorch's grid_sampler_compute_source_index_set_grad: the source coordinate and its
-    derivative with respect to the grid coordinate."""
+    derivative with respect to the grid coordinate (``padding`` None: unnormalized only)."""
     if align:
         src, slope = (coord + 1) / 2 * (size - 1), np.full_like(coord, (size - 1) / 2)
     else:
         src, slope = ((coord + 1) * size - 1) / 2, np.full_like(coord, size / 2)
+    if padding is None:
+        return src, slope
     if padding == "reflection":
         src, sign = _reflect(src, 0, 2 * (size - 1)) if align else _reflect(src, -1, 2 * size - 1)
         slope = slope * sign
@@ -129,23 +146,36 @@ def _source_index(coord: np.ndarray, size: int, padding: str, align: bool) -> tu
     return src, slope
 
 
-def _corners(src: list, sizes: list, mode: str, dtype: Any) -> tuple:
-    """(bits, bases, index arrays, mask) of each corner read for every output point."""
+def _bounded(where: np.ndarray, size: int, padding: str, align: bool) -> np.ndarray:
+    """PyTorch's compute_coordinates for the integer taps of bicubic sampling."""
+    if padding == "reflection":
+        twice = (0, 2 * (size - 1)) if align else (-1, 2 * size - 1)
+        where = _reflect(where, *twice)[0]
+    if padding != "zeros":
+        where = np.clip(where, 0, size - 1)
+    return np.trunc(where)
+
+
+def _corners(src: list, sizes: list, mode: str, dtype: Any, padding: str, align: bool) -> tuple:
+    """(taps, bases, index arrays, mask) of each corner read for every output point: one tap
+    per coordinate, 0 or 1 (bilinear) or 0 to 3 (bicubic, the second tap at the floor)."""
     if mode == "nearest":
-        bases, bit_sets = [np.rint(s) for s in src], [(0,) * len(src)]
+        bases, tap_sets = [np.rint(s) for s in src], [(0,) * len(src)]
     else:
-        bases, bit_sets = (
-            [np.floor(s) for s in src],
-            list(itertools.product((0, 1), repeat=len(src))),
-        )
+        taps = (0, 1) if mode == "bilinear" else (-1, 0, 1, 2)
+        bases = [np.floor(s) for s in src]
+        tap_sets = list(itertools.product(taps, repeat=len(src)))
     corners = []
-    for bits in bit_sets:
-        where = [b + bit for b, bit in zip(bases, bits)]
+    for offsets in tap_sets:
+        where = [b + off for b, off in zip(bases, offsets)]
+        if mode == "bicubic":
+            where = [_bounded(w, n, padding, align) for w, n in zip(where, sizes)]
         mask = np.ones(where[0].shape, dtype=bool)
         for w, n in zip(where, sizes):
             mask &= (w >= 0) & (w < n)
         # coordinate k runs along spatial axis d-1-k (x: width, the last one)
         index = tuple(np.where(mask, w, 0).astype(np.int64)[:, None] for w in reversed(where))
+        bits = tuple(off + 1 for off in offsets) if mode == "bicubic" else offsets
         corners.append((bits, tuple(b.astype(dtype) for b in bases), index, mask.astype(dtype)))
     return tuple(corners)
 
@@ -195,10 +225,8 @@ def _check(input: Tensor, grid: Tensor, mode: str, padding_mode: str) -> None:
         raise NotImplementedError(
             f'"grid_sampler_{d}d_cpu_kernel_impl" not implemented for {input.dtype!r}'
         )
-    if mode == "bicubic":
-        if d == 3:
-            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
-        raise NotImplementedError("grid_sample with mode='bicubic' is not provided")
+    if mode == "bicubic" and d == 3:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
 
 
 def grid_sample(
@@ -247,7 +275,9 @@ def _params(grid: np.ndarray, shape: tuple, mode: str, padding: str, align: bool
     coords = grid.astype(np.float64)
     axes, src = [], []
     for k in range(d):
-        s, slope = _source_index(coords[..., k], sizes[k], padding, align)
+        # bicubic maps each of its integer taps through the padding instead
+        pad = None if mode == "bicubic" else padding
+        s, slope = _source_index(coords[..., k], sizes[k], pad, align)
         src.append(s)
         axes.append(((s - slope * coords[..., k]).astype(dtype), slope.astype(dtype)))
     n, c = shape[:2]
@@ -255,5 +285,5 @@ def _params(grid: np.ndarray, shape: tuple, mode: str, padding: str, align: bool
         np.arange(n).reshape((n,) + (1,) * (d + 1)),
         np.arange(c).reshape((1, c) + (1,) * d),
     )
-    corners = _corners(src, sizes, mode, dtype)
+    corners = _corners(src, sizes, mode, dtype, padding, align)
     return dict(mode=mode, axes=tuple(axes), corners=corners, key=key, dtype=dtype)

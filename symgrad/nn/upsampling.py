@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.nn import pooling as _pooling
+from symgrad.nn.upsampling_filters import antialias_matrix, cubic_matrix
 from symgrad.ops.pooling import pool_matrices
 from symgrad.tensor import Tensor
 
@@ -32,6 +33,12 @@ _NAMES = {
     "linear": "UpsampleLinear1DBackward0",
     "bilinear": "UpsampleBilinear2DBackward0",
     "trilinear": "UpsampleTrilinear3DBackward0",
+    "bicubic": "UpsampleBicubic2DBackward0",
+}
+_AA_NAMES = {
+    "bilinear": "UpsampleBilinear2DAaBackward0",
+    "bicubic": "UpsampleBicubic2DAaBackward0",
+    "lanczos": "UpsampleLanczos2DAaBackward0",
 }
 _MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 
@@ -128,17 +135,27 @@ def _check_sizes(input: Tensor, sizes: tuple) -> None:
     )
 
 
-def _check_dtype(input: Tensor, mode: str, d: int) -> None:
-    if input.dtype.is_floating_point or input.dtype.is_complex:
+def _check_dtype(input: Tensor, mode: str, d: int, antialias: bool) -> None:
+    if input.dtype.is_floating_point:
         return
-    kernel = _NAMES[mode].format(d=d)[: -len("Backward0")].replace("Upsample", "upsample_")
-    if input.dtype.scalar_type == "Bool":
-        raise NotImplementedError(f"\"{kernel.lower()}\" not implemented for 'Bool'")
-    if mode not in ("nearest", "nearest-exact"):
+    if antialias:
+        kernel = "compute_index_ranges_weights"
+    elif mode == "bicubic":
+        kernel = "compute_indices_weights_cubic"
+    else:
+        kernel = _NAMES[mode].format(d=d)[: -len("Backward0")].replace("Upsample", "upsample_")
+        kernel = kernel.lower()
+    if input.dtype.is_complex and mode in ("bicubic", "lanczos"):
+        raise NotImplementedError(f'"{kernel}" not implemented for {input.dtype.scalar_type!r}')
+    if input.dtype.is_complex:
+        return
+    if input.dtype.scalar_type == "Byte" and mode not in ("nearest", "nearest-exact"):
         raise NotImplementedError(
             f"interpolate: mode '{mode}' needs a floating input, got {input.dtype}: convert it "
             "with .float() (PyTorch rounds uint8 images after each pass of its own kernel)"
         )
+    if input.dtype.scalar_type == "Bool" or mode not in ("nearest", "nearest-exact"):
+        raise NotImplementedError(f'"{kernel}" not implemented for {input.dtype.scalar_type!r}')
 
 
 def interpolate(
@@ -186,7 +203,7 @@ def interpolate(
             "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
             "requires a 4-D tensor as input"
         )
-    if d not in (1, 2, 3) or mode not in (*_NAMES, "area", "bicubic", "lanczos"):
+    if d not in (1, 2, 3) or mode not in (*_NAMES, "area", "lanczos"):
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
             f"the modes: {_MODES} (got {mode})"
@@ -194,29 +211,46 @@ def interpolate(
     if mode in ("linear", "bilinear", "trilinear") and _LINEAR[d] != mode:
         wanted = {"linear": 3, "bilinear": 4, "trilinear": 5}[mode]
         raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {wanted}D input")
-    if mode in ("bicubic", "lanczos") or antialias:
+    if mode in ("bicubic", "lanczos") and d != 2:
         raise NotImplementedError(
-            f"interpolate: mode '{mode}' (and antialias) is not supported yet; use 'nearest', "
-            "'nearest-exact', 'linear', 'bilinear', 'trilinear' or 'area'"
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
+            f"the modes: {_MODES} (got {mode})"
         )
+    if mode == "lanczos" and align_corners:
+        raise ValueError("Lanczos mode does not support align_corners=True")
+    if mode == "lanczos" and not antialias:
+        raise ValueError("Lanczos mode requires antialias=True")
     if mode == "area":
         if d == 3:
             raise NotImplementedError("interpolate: mode 'area' of a 5-D input is not supported")
         return getattr(_pooling, f"adaptive_avg_pool{d}d")(input, sizes)
     _check_sizes(input, sizes)
-    _check_dtype(input, mode, d)
+    _check_dtype(input, mode, d, antialias)
+    return pool_matrices(
+        input,
+        _matrices(input, mode, sizes, scales, align_corners, antialias),
+        _AA_NAMES[mode] if antialias else _NAMES[mode].format(d=d),
+    )
+
+
+def _matrices(input: Tensor, mode: str, sizes: tuple, scales: tuple, align: Any, aa: bool) -> tuple:
+    """One ``(out, in)`` matrix per spatial dimension."""
+    dims = zip(input.shape[2:], sizes, scales)
+    dtype = input.dtype.numpy
     if mode in ("nearest", "nearest-exact"):
-        exact = mode == "nearest-exact"
-        matrices = [
-            _nearest_matrix(n, o, s, exact) for n, o, s in zip(input.shape[2:], sizes, scales)
-        ]
-    else:
-        dtype = input.dtype.numpy
-        matrices = [
-            _linear_matrix(n, o, s, align_corners, dtype)
-            for n, o, s in zip(input.shape[2:], sizes, scales)
-        ]
-    return pool_matrices(input, tuple(matrices), _NAMES[mode].format(d=d))
+        return tuple(_nearest_matrix(n, o, s, mode == "nearest-exact") for n, o, s in dims)
+    if aa:
+        # PyTorch's separable anti-aliased kernel skips a dimension whose size is unchanged,
+        # even when a scale factor other than 1 was given
+        return tuple(
+            np.eye(n, dtype=dtype)
+            if n == o
+            else antialias_matrix(n, o, s, bool(align), dtype, mode)
+            for n, o, s in dims
+        )
+    if mode == "bicubic":
+        return tuple(cubic_matrix(n, o, s, align, dtype) for n, o, s in dims)
+    return tuple(_linear_matrix(n, o, s, align, dtype) for n, o, s in dims)
 
 
 def _deprecated(name: str) -> None:

@@ -93,8 +93,6 @@ def test_errors_and_warning():
             mode="bicubic",
             align_corners=False,
         )
-    with pytest.raises(NotImplementedError, match="bicubic"):
-        F.grid_sample(x, g, mode="bicubic", align_corners=False)
     with pytest.raises(ValueError, match="Nx2x3"):
         F.affine_grid(symgrad.zeros(1, 3, 3), (1, 1, 2, 2), align_corners=False)
     with pytest.raises(NotImplementedError, match="4D and 5D sizes"):
@@ -134,3 +132,62 @@ def test_against_torch(dims, mode, padding_mode, align_corners):
         results.append([v.detach().numpy() for v in found] + [type(y.grad_fn).__name__])
     for ours, theirs in zip(*results):
         assert ours == theirs if isinstance(ours, str) else np.allclose(ours, theirs)
+
+
+@pytest.mark.parametrize(
+    "padding_mode, values, grid_grad, image_grad",
+    [
+        # at a pixel centre the cubic weights are 0, 1, 0, 0 and their slopes -3/4, 0, 3/4,
+        # 0; half-way between rows -3/32, 19/32, 19/32, -3/32, rows -1 and 2 read as padded
+        ("zeros", [1.0, 2.96875], [[1.5, 1.5], [1.78125, 1.96875]], [1.59375, 0.59375]),
+        ("border", [1.0, 2.5], [[1.5, 1.125], [1.5, 1.6875]], [1.5, 0.5]),
+        ("reflection", [1.0, 2.5], [[1.5, 0.0], [1.5, 2.25]], [1.5, 0.5]),
+    ],
+)
+def test_bicubic_by_hand(padding_mode, values, grid_grad, image_grad):
+    image, grid, y = _sample(
+        [[0.0, -1.0], [0.0, 0.0]], mode="bicubic", padding_mode=padding_mode, align_corners=True
+    )
+    assert y.tolist() == [[[values]]]
+    assert type(y.grad_fn).__name__ == "GridSampler2DBackward0"
+    y.sum().backward()
+    assert grid.grad.tolist() == [[grid_grad]]
+    assert image.grad.tolist() == [[[[0.0, image_grad[0], 0.0], [0.0, image_grad[1], 0.0]]]]
+
+
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_bicubic_against_torch(padding_mode, align_corners):
+    torch = pytest.importorskip("torch")
+    from .torch_pairs import compare
+
+    rng = np.random.default_rng(3)
+    image = rng.standard_normal((2, 2, 3, 4))
+    points = rng.uniform(-1.4, 1.4, (2, 3, 2, 2))  # some outside, to reach the padding
+    points[0, 0] = [[-1.0, 1.0], [1.0, -1.0]]
+
+    def call(T, x, g):
+        return T.nn.functional.grid_sample(
+            x, g, mode="bicubic", padding_mode=padding_mode, align_corners=align_corners
+        )
+
+    compare(call, [image, points], rtol=1e-12, atol=1e-12)
+    x32, g32 = image.astype(np.float32), points.astype(np.float32)
+    np.testing.assert_allclose(
+        call(symgrad, symgrad.tensor(x32), symgrad.tensor(g32)).numpy(),
+        call(torch, torch.tensor(x32), torch.tensor(g32)).numpy(),
+        rtol=2e-6,
+        atol=2e-6,
+    )
+
+
+def test_bicubic_gradcheck():
+    rng = np.random.default_rng(4)
+    x = symgrad.tensor(rng.standard_normal((1, 1, 2, 3)), requires_grad=True)
+    g = symgrad.tensor(rng.uniform(-1.2, 1.2, (1, 1, 2, 2)), requires_grad=True)
+
+    def fn(x, g):
+        return F.grid_sample(x, g, "bicubic", "reflection", align_corners=False)
+
+    assert gradcheck(fn, (x, g))
+    assert gradgradcheck(fn, (x, g))
