@@ -7,7 +7,10 @@ each source coordinate depends on its grid coordinate near this point: ``source 
 slope * grid``, the slope carrying the unnormalization, a reflection's sign and a clipped
 coordinate's zero, as PyTorch's kernel sets them. With those constants the rule reads in the
 interpreter vocabulary: values gathered at the corners (``getitem``), weighted by products of
-distances to the opposite corners; so closed forms and any order of derivative follow.
+distances to the opposite corners (bilinear) or of cubic convolution weights of the
+fractional parts (bicubic, whose sixteen taps are each mapped through the padding as
+PyTorch's ``get_value_bounded`` does, so its slope is the unnormalization's alone); so closed
+forms and any order of derivative follow.
 """
 
 from __future__ import annotations
@@ -238,7 +241,8 @@ def grid_sample(
 ) -> Tensor:
     """Sample ``input`` (N, C, H, W) or (N, C, D, H, W) at the points of ``grid`` (N, H_out,
     W_out, 2) or (N, D_out, H_out, W_out, 3), given as normalized coordinates ``(x, y[, z])``
-    in [-1, 1]: ``bilinear`` (trilinear for 5-D) or ``nearest`` interpolation; points outside
+    in [-1, 1]: ``bilinear`` (trilinear for 5-D), ``nearest`` or ``bicubic`` (4-D only, 4 x 4
+    taps, each read through the padding) interpolation; points outside
     read zeros, the border, or the input reflected (``padding_mode``); ``align_corners`` puts
     -1 and 1 at the centres of the corner pixels instead of their outer edges.
 
@@ -251,6 +255,8 @@ def grid_sample(
     >>> F.grid_sample(image, grid, align_corners=True)
     tensor([[[[1.5000, 1.0000]]]])
     >>> F.grid_sample(image, grid, padding_mode="border", align_corners=False)
+    tensor([[[[1.5000, 1.0000]]]])
+    >>> F.grid_sample(image, grid, mode="bicubic", padding_mode="border", align_corners=True)
     tensor([[[[1.5000, 1.0000]]]])
     """
     if align_corners is None:

@@ -1,13 +1,14 @@
 """``interpolate`` of :mod:`symgrad.nn.functional` (and ``Upsample``'s arithmetic): resizing
-by nearest neighbours or (bi/tri)linear interpolation.
+by nearest neighbours, (bi/tri)linear or bicubic interpolation, or anti-aliased filters.
 
-Both are separable: along each spatial dimension every output is a weighted sum of at most
-two inputs, so the resize is one constant ``(out, in)`` matrix per dimension, recorded as
-one node with PyTorch's name (``UpsampleNearest2DBackward0``, ``UpsampleBilinear2DBackward0``,
-...) by :func:`symgrad.ops.pooling.pool_matrices`; its VJP multiplies by the transposes, so
-closed forms, forward mode and every order of derivative come with it. The source positions
-and weights follow PyTorch's CPU kernels, in their precision (``float`` for the nearest
-modes; the input's own for the linear ones), so the values match PyTorch's bit for bit.
+All are separable: along each spatial dimension every output is a weighted sum of a few
+inputs (the filters' matrices are built in :mod:`symgrad.nn.upsampling_filters`), so the
+resize is one constant ``(out, in)`` matrix per dimension, recorded as one node with
+PyTorch's name (``UpsampleNearest2DBackward0``, ``UpsampleBicubic2DBackward0``, ...) by
+:func:`symgrad.ops.pooling.pool_matrices`; its VJP multiplies by the transposes, so closed
+forms, forward mode and every order of derivative come with it. The source positions and
+weights follow PyTorch's CPU kernels, in their precision (``float`` for the nearest modes;
+the input's own for the others), so the values match PyTorch's to rounding.
 """
 
 from __future__ import annotations
@@ -145,7 +146,7 @@ def _check_dtype(input: Tensor, mode: str, d: int, antialias: bool) -> None:
     else:
         kernel = _NAMES[mode].format(d=d)[: -len("Backward0")].replace("Upsample", "upsample_")
         kernel = kernel.lower()
-    if input.dtype.is_complex and mode in ("bicubic", "lanczos"):
+    if input.dtype.is_complex and (mode in ("bicubic", "lanczos") or antialias):
         raise NotImplementedError(f'"{kernel}" not implemented for {input.dtype.scalar_type!r}')
     if input.dtype.is_complex:
         return
@@ -169,8 +170,10 @@ def interpolate(
 ) -> Tensor:
     """Resize the spatial dimensions of ``(N, C, *spatial)`` to ``size`` or by
     ``scale_factor``: ``mode`` ``'nearest'``, ``'nearest-exact'``, ``'linear'`` (3-d input),
-    ``'bilinear'`` (4-d), ``'trilinear'`` (5-d) with ``align_corners``, or ``'area'``
-    (adaptive average pooling). Sources and weights as PyTorch's CPU kernels.
+    ``'bilinear'`` or ``'bicubic'`` (4-d), ``'trilinear'`` (5-d) with ``align_corners``, or
+    ``'area'`` (adaptive average pooling). ``antialias=True`` (4-d ``'bilinear'``,
+    ``'bicubic'``, ``'lanczos'``) widens the filter by the scale when downsampling. Sources
+    and weights as PyTorch's CPU kernels.
 
     Examples
     --------
@@ -181,6 +184,11 @@ def interpolate(
     tensor([[[1., 1., 2., 2., 4., 4.]]])
     >>> F.interpolate(x, size=5, mode="linear", align_corners=True)
     tensor([[[1.0000, 1.5000, 2.0000, 3.0000, 4.0000]]])
+    >>> F.interpolate(symgrad.tensor([[[[0.0, 1.0]]]]), size=(1, 4), mode="bicubic")
+    tensor([[[[-0.1055,  0.2266,  0.7734,  1.1055]]]])
+    >>> image = symgrad.tensor([[[[1.0, 2.0, 3.0, 4.0]]]])
+    >>> F.interpolate(image, size=(1, 2), mode="bilinear", antialias=True)
+    tensor([[[[1.7143, 3.2857]]]])
     """
     if not isinstance(input, Tensor):
         raise TypeError(

@@ -33,7 +33,15 @@ def _convolution2(x: Any, a: float, c: Callable) -> Any:
 def cubic_coefficients(t: Any, c: Callable, a: float = -0.75) -> list:
     """The four tap weights at fraction ``t`` of the way from the second tap to the third
     (PyTorch's ``get_cubic_upsample_coefficients``); ``c`` makes a constant of ``t``'s kind
-    (a NumPy scalar type, or an interpreter's ``constant``)."""
+    (a NumPy scalar type, or an interpreter's ``constant``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from symgrad.nn.upsampling_filters import cubic_coefficients
+    >>> [float(w) for w in cubic_coefficients(np.float64(0.5), np.float64)]
+    [-0.09375, 0.59375, 0.59375, -0.09375]
+    """
     return [
         _convolution2(t + c(1), a, c),
         _convolution1(t, a, c),
@@ -43,7 +51,15 @@ def cubic_coefficients(t: Any, c: Callable, a: float = -0.75) -> list:
 
 
 def cubic_slopes(t: Any, c: Callable, a: float = -0.75) -> list:
-    """The derivatives of :func:`cubic_coefficients` with respect to ``t``."""
+    """The derivatives of :func:`cubic_coefficients` with respect to ``t``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from symgrad.nn.upsampling_filters import cubic_slopes
+    >>> [float(w) for w in cubic_slopes(np.float64(0.0), np.float64)]
+    [-0.75, -0.0, 0.75, 0.0]
+    """
 
     def slope1(x: Any) -> Any:
         return (c(3 * (a + 2)) * x - c(2 * (a + 3))) * x
@@ -62,7 +78,19 @@ def _scale(n: int, o: int, scale: float | None, align: bool, t: Any) -> Any:
 
 
 def cubic_matrix(n: int, o: int, scale: float | None, align: bool, dtype: Any) -> np.ndarray:
-    """``'bicubic'`` along one dimension of ``n`` inputs and ``o`` outputs."""
+    """``'bicubic'`` along one dimension of ``n`` inputs and ``o`` outputs (``scale``: the
+    user's scale factor, None to take it from the sizes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from symgrad.nn.upsampling_filters import cubic_matrix
+    >>> cubic_matrix(2, 4, None, False, np.float64)
+    array([[ 1.10546875, -0.10546875],
+           [ 0.7734375 ,  0.2265625 ],
+           [ 0.2265625 ,  0.7734375 ],
+           [-0.10546875,  1.10546875]])
+    """
     t = np.dtype(dtype).type
     s = _scale(n, o, scale, align, t)
     j = np.arange(o).astype(dtype)
@@ -105,7 +133,16 @@ def antialias_matrix(
 ) -> np.ndarray:
     """``mode`` with ``antialias=True`` along one dimension of ``n`` inputs and ``o``
     outputs: every output averages the inputs within the filter's support around its centre,
-    the support and the filter stretched by the scale when downsampling."""
+    the support and the filter stretched by the scale when downsampling.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from symgrad.nn.upsampling_filters import antialias_matrix
+    >>> antialias_matrix(4, 2, None, False, np.float64, "bilinear") * 7
+    array([[3., 3., 1., 0.],
+           [0., 1., 3., 3.]])
+    """
     t = np.dtype(dtype).type
     filter_fn, taps = AA_FILTERS[mode]
     s = _scale(n, o, scale, align, t)

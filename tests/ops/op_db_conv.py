@@ -72,6 +72,31 @@ CONV = [
         _f("interpolate", size=4, mode="linear", align_corners=True),
         arg(1, 2, 3),
     ),
+    _op(
+        "interpolate_bicubic",
+        _f("interpolate", scale_factor=(1.5, 0.8), mode="bicubic"),
+        arg(1, 2, 3, 4),
+    ),
+    _op(
+        "interpolate_bicubic_aligned",
+        _f("interpolate", size=(4, 2), mode="bicubic", align_corners=True),
+        arg(1, 1, 2, 3),
+    ),
+    _op(
+        "interpolate_bilinear_antialias",
+        _f("interpolate", size=(2, 5), mode="bilinear", antialias=True),
+        arg(1, 2, 5, 3),
+    ),
+    _op(
+        "interpolate_bicubic_antialias",
+        _f("interpolate", scale_factor=0.6, mode="bicubic", antialias=True, align_corners=True),
+        arg(1, 1, 5, 4),
+    ),
+    _op(
+        "interpolate_lanczos_antialias",
+        _f("interpolate", size=(2, 3), mode="lanczos", antialias=True),
+        arg(1, 1, 4, 5),
+    ),
     _op("pixel_shuffle", _f("pixel_shuffle", upscale_factor=2), arg(1, 8, 2, 1)),
     _op("pixel_unshuffle", _f("pixel_unshuffle", downscale_factor=2), arg(2, 2, 4)),
     _op("unfold_im2col", _f("unfold", kernel_size=2, padding=1, stride=2), arg(1, 2, 3, 3)),

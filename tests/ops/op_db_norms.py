@@ -89,6 +89,24 @@ NORMS += [
         tags=("no_torch_forward_ad",),
     ),
     _op(
+        "grid_sample_bicubic",
+        lambda T, x, g: T.nn.functional.grid_sample(
+            x, g * 0.01 + f64(T, _GRID), mode="bicubic", align_corners=False
+        ),
+        arg(1, 2, 3, 4),
+        arg(1, 2, 2, 2),
+        tags=("no_torch_forward_ad",),
+    ),
+    _op(
+        "grid_sample_bicubic_reflection_aligned",
+        lambda T, x, g: T.nn.functional.grid_sample(
+            x, g * 0.01 + f64(T, _GRID), "bicubic", "reflection", align_corners=True
+        ),
+        arg(1, 1, 3, 4),
+        arg(1, 2, 2, 2),
+        tags=("no_torch_forward_ad",),
+    ),
+    _op(
         "grid_sample_nearest",
         lambda T, x: T.nn.functional.grid_sample(
             x, f64(T, _GRID), mode="nearest", align_corners=False
