@@ -143,12 +143,13 @@ def test_against_torch(mode, antialias, align, spec):
     )
 
 
-def test_torch_antialias_quirks():
-    """Two places where PyTorch's anti-aliased CPU forward disagrees with its own backward.
-    A dimension whose size does not change is not resampled by the forward (even with a
-    scale factor other than 1): symgrad follows the forward. An output one pixel wide makes
-    the forward repeat the first row's weights down every row: symgrad follows the backward,
-    which resamples every row."""
+def test_torch_forward_backward_quirks():
+    """Where PyTorch's CPU forward and its own backward disagree. Anti-aliased: a dimension
+    whose size does not change is not resampled by the forward (even with a scale factor
+    other than 1), and an output one pixel wide makes the forward repeat the first row's
+    weights down every row. Bicubic: the backward copies the gradient when no size changes,
+    while the forward resamples with the scale factor. symgrad follows the forward, except
+    for the repeated rows, where it follows the backward and resamples every row."""
     torch = pytest.importorskip("torch")
     x = np.random.default_rng(2).standard_normal((1, 1, 7, 3))
     same = {"scale_factor": (1.3, 1.3), "mode": "bilinear", "antialias": True}  # 3 -> 3 wide
@@ -166,6 +167,16 @@ def test_torch_antialias_quirks():
     np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), atol=1e-12)
     # the value symgrad gives is the one PyTorch's gradient describes
     assert np.isclose(y[0, 0, 1, 0].item(), float((theirs.grad.numpy() * x).sum()))
+    cubic = {"scale_factor": 1.12, "mode": "bicubic"}  # 7 x 3 stays 7 x 3
+    ours = symgrad.tensor(x, requires_grad=True)
+    theirs = torch.tensor(x, requires_grad=True)
+    y, ty = F.interpolate(ours, **cubic), torch.nn.functional.interpolate(theirs, **cubic)
+    np.testing.assert_allclose(y.detach().numpy(), ty.detach().numpy(), atol=1e-12)
+    y[0, 0, 3, 1].backward()
+    ty[0, 0, 3, 1].backward()
+    assert theirs.grad[0, 0, 3, 1].item() == 1.0 and theirs.grad.abs().sum().item() == 1.0
+    assert ours.grad[0, 0, 3, 1].item() < 1.0  # the forward's weights, transposed
+    assert np.isclose(y[0, 0, 3, 1].item(), float((ours.grad.numpy() * x).sum()))
 
 
 @pytest.mark.parametrize(
