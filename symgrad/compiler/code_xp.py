@@ -230,10 +230,11 @@ class CodeXP:
         if type(a) is not Var or type(a.value) is not np.ndarray:
             return self.em.call(NP.sum, a, dim, keepdim)
         raw = a.value.sum(axis=dim, keepdims=keepdim)
-        source = f"{a.name}.sum(axis={self.em.render(dim)}, keepdims={bool(keepdim)})"
-        if type(raw) is not np.ndarray:  # a whole reduction: NumPy's scalar made an array
-            return self.em.emit(f"{self.em.const(np.asarray)}({source})", np.asarray(raw))
-        return self.em.emit(source, raw)
+        # a whole reduction gives NumPy's scalar, kept: arithmetic on it costs a tenth of the
+        # same on a 0-d array, and a step's result is made an array at its end (``inline``)
+        return self.em.emit(
+            f"{a.name}.sum(axis={self.em.render(dim)}, keepdims={bool(keepdim)})", raw
+        )
 
     def sum_to_size(self, a: Any, shape: tuple) -> Any:
         shape = tuple(shape)

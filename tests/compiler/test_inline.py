@@ -142,3 +142,26 @@ def test_the_one_node_walk_keeps_pytorch_s_rules():
     g = symgrad.compile(lambda a, b: (a * b * b).sum())
     g(v, v).backward()
     assert v.grad.tolist() == [3.0, 12.0]  # 3 v²
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_whole_reduction_computes_with_numpy_s_scalar_and_returns_an_array(dtype):
+    # inside a step, a mean divides NumPy's scalar (no 0-d array in between), and a loss's
+    # gradient is read as a scalar; the step's results are still 0-d arrays of the dtype
+    x = symgrad.tensor(np.linspace(-1, 2, 7).astype(dtype), requires_grad=True)
+
+    def loss(x):
+        return F.mse_loss(x, x.detach() * 0.5) + (x * x).mean()
+
+    loss(x).backward()
+    eager_value, eager_grad = loss(x).detach().numpy(), x.grad.numpy().copy()
+    f = symgrad.compile(loss)
+    x.grad = None
+    out = f(x)
+    out.backward()
+    assert type(out._data) is np.ndarray and out._data.shape == () and out.dtype == x.dtype
+    assert out.detach().numpy() == eager_value
+    np.testing.assert_array_equal(x.grad.numpy(), eager_grad)
+    assert x.grad.dtype == x.dtype
+    backward = f.source.split("def backward")[1]
+    assert "gv1[()]" in backward  # the loss's gradient read as a scalar
