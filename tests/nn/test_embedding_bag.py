@@ -171,11 +171,14 @@ def test_scale_grad_by_freq():
     assert bag.weight.grad[:, 0].tolist() == [1.0, 1.0, 1.0, 0.0]
     w = symgrad.tensor(TABLE, requires_grad=True)
     idx, off = symgrad.tensor([1, 1, 2]), symgrad.tensor([0, 1])
-    assert gradcheck(
-        lambda w: F.embedding_bag(idx, w, off, mode="mean", scale_grad_by_freq=True) * 1.0,
-        (w.double(),),
-        raise_exception=False,
-    ) is False  # a scaled gradient is not the derivative, as in PyTorch
+    assert (
+        gradcheck(
+            lambda w: F.embedding_bag(idx, w, off, mode="mean", scale_grad_by_freq=True) * 1.0,
+            (w.double(),),
+            raise_exception=False,
+        )
+        is False
+    )  # a scaled gradient is not the derivative, as in PyTorch
 
 
 # PyTorch 2.13's CPU kernel divides some rows by another index's count (pytorch issue 190063,

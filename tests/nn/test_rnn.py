@@ -253,9 +253,27 @@ def _node_chain(t, depth):
 # the CPU: its float32 LSTM runs oneDNN, one MkldnnRnnLayerBackward0 per layer and direction;
 # GRU and RNN transpose a batch_first output in place (TransposeBackward1)
 NODE_NAMES = [
-    ("LSTM", {}, "float32", ["MkldnnRnnLayerBackward0"], ["StackBackward0", "MkldnnRnnLayerBackward0"]),
-    ("LSTM", {"batch_first": True}, "float32", ["TransposeBackward0", "MkldnnRnnLayerBackward0"], None),
-    ("LSTM", {"bidirectional": True, "num_layers": 2}, "float32", ["CatBackward0", "MkldnnRnnLayerBackward0"], None),
+    (
+        "LSTM",
+        {},
+        "float32",
+        ["MkldnnRnnLayerBackward0"],
+        ["StackBackward0", "MkldnnRnnLayerBackward0"],
+    ),
+    (
+        "LSTM",
+        {"batch_first": True},
+        "float32",
+        ["TransposeBackward0", "MkldnnRnnLayerBackward0"],
+        None,
+    ),
+    (
+        "LSTM",
+        {"bidirectional": True, "num_layers": 2},
+        "float32",
+        ["CatBackward0", "MkldnnRnnLayerBackward0"],
+        None,
+    ),
     ("LSTM", {}, "float64", ["StackBackward0", "MulBackward0"], None),
     ("LSTM", {"proj_size": 2}, "float32", ["StackBackward0", "MmBackward0"], None),
     ("GRU", {"batch_first": True}, "float32", ["TransposeBackward1", "StackBackward0"], None),

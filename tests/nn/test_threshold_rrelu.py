@@ -41,7 +41,10 @@ def test_threshold_values_gradients_and_nodes():
 def test_threshold_module_and_errors():
     m = nn.Threshold(0.1, 20)
     assert repr(m) == "Threshold(threshold=0.1, value=20)"
-    assert repr(nn.Threshold(0.1, 20, inplace=True)) == "Threshold(threshold=0.1, value=20, inplace=True)"
+    assert (
+        repr(nn.Threshold(0.1, 20, inplace=True))
+        == "Threshold(threshold=0.1, value=20, inplace=True)"
+    )
     assert m(symgrad.tensor(X)).tolist() == [20.0, 0.5, 1.0, 2.0]
     with pytest.raises(RuntimeError, match="leaf Variable"):
         F.threshold_(symgrad.tensor(X, requires_grad=True), 1.0, 2.0)
@@ -72,7 +75,9 @@ def test_rrelu_training_draws_slopes_from_the_generator():
     assert type(y.grad_fn).__name__ == "RreluWithNoiseBackward0"
     y.sum().backward()
     slopes = x.grad.numpy()
-    assert slopes[2] == 1.0 and np.all((slopes[[0, 1, 3, 4]] >= 0.1) & (slopes[[0, 1, 3, 4]] <= 0.3))
+    assert slopes[2] == 1.0 and np.all(
+        (slopes[[0, 1, 3, 4]] >= 0.1) & (slopes[[0, 1, 3, 4]] <= 0.3)
+    )
     assert np.allclose(y.detach().numpy(), x.detach().numpy() * slopes)
     symgrad.manual_seed(3)
     assert F.rrelu(x, 0.1, 0.3, training=True).tolist() == y.tolist()  # reproducible
