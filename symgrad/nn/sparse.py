@@ -220,7 +220,15 @@ def embedding(
 
 def frequencies(idx: np.ndarray, n: int) -> np.ndarray:
     """How often each entry's index occurs among all of ``idx`` (of ``n`` rows): the divisor
-    of ``scale_grad_by_freq``."""
+    of ``scale_grad_by_freq``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from symgrad.nn.sparse import frequencies
+    >>> frequencies(np.array([2, 0, 2]), 3).tolist()
+    [2, 1, 2]
+    """
     return np.bincount(idx.reshape(-1), minlength=n)[idx]
 
 

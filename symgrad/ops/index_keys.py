@@ -58,7 +58,14 @@ def pytorch_key(key: Any) -> Any:
 def list_index(items: list) -> np.ndarray:
     """PyTorch's reading of a list as an index: all bools a mask, any other numbers a long
     index (floats cut toward zero, as PyTorch converts them); strings, bytes, complex numbers
-    and other objects are refused with PyTorch's exception types."""
+    and other objects are refused with PyTorch's exception types.
+
+    Examples
+    --------
+    >>> from symgrad.ops.index_keys import list_index
+    >>> list_index([0, 1.9, -1.5]).tolist(), list_index([True, 2]).tolist()
+    ([0, 1, -1], [1, 2])
+    """
     if not items:
         return np.zeros(0, np.intp)  # [] is an empty long index
     _check_entries(items)
