@@ -101,7 +101,8 @@ def rrelu(
             return _in_place(input, "rrelu_", lambda x: A.RRELU_(x, params=slope))
         return A.RRELU(input, params=slope)
     _check_floating(input, "rrelu_with_noise_out_cpu")
-    draws = random.numpy_generator(None, input).uniform(lower, upper, tuple(input.shape))
+    uniform = random.numpy_generator(None, input).random(tuple(input.shape))
+    draws = lower + (upper - lower) * uniform
     data = input._data
     noise = Tensor._make(np.where(data > 0, 1.0, draws).astype(data.dtype, copy=False))
     if inplace:

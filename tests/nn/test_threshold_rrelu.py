@@ -117,3 +117,9 @@ def test_against_torch():
             found.append((y.detach().numpy(), x.grad.numpy(), y.grad_fn.name()))
         assert np.allclose(found[0][0], found[1][0]) and np.allclose(found[0][1], found[1][1])
         assert found[0][2] == found[1][2]
+
+
+def test_meta_tensors_keep_their_shape():
+    x = symgrad.empty(3, 2, device="meta", requires_grad=True)
+    for y in (F.rrelu(x, training=True), F.rrelu(x), F.threshold(x, 0.1, 1.0)):
+        assert y.is_meta and y.shape == (3, 2)
