@@ -101,10 +101,15 @@ def rrelu(
             return _in_place(input, "rrelu_", lambda x: A.RRELU_(x, params=slope))
         return A.RRELU(input, params=slope)
     _check_floating(input, "rrelu_with_noise_out_cpu")
-    uniform = random.numpy_generator(None, input).random(tuple(input.shape))
-    draws = lower + (upper - lower) * uniform
-    data = input._data
-    noise = Tensor._make(np.where(data > 0, 1.0, draws).astype(data.dtype, copy=False))
+    # (the slopes of positive elements are drawn too but unused: the formula passes them by)
+    dtype, shape = input._data.dtype, tuple(input.shape)
+    if (
+        upper == lower and not input.is_meta
+    ):  # one slope for all: nothing to draw, so a compiled program holds it
+        noise = Tensor._make(np.full(shape, lower, dtype=dtype))
+    else:
+        uniform = random.numpy_generator(None, input).random(shape)
+        noise = Tensor._make((lower + (upper - lower) * uniform).astype(dtype, copy=False))
     if inplace:
         return _in_place(input, "rrelu_", lambda x: A.RRELU_WITH_NOISE_(x, noise))
     return A.RRELU_WITH_NOISE(input, noise)
