@@ -72,13 +72,20 @@ STRUCTURAL_PARAMETERS = {
     "LogSoftmaxBackward0": ("dim",),
     "CumsumBackward0": ("dim",),
     "CumprodBackward0": ("dim",),
+    "VarMeanBackward0": ("correction", "dim", "keepdim"),
+    "StdMeanBackward0": ("correction", "dim", "keepdim"),
 }
+
+# nodes that do not show the sizes of their inputs
+NO_SIZES = {"VarMeanBackward0", "StdMeanBackward0"}
 
 # the names of several saved outputs
 OUTPUTS = {
     "LinalgQrBackward0": ("Q", "R"),
     "LinalgEighBackward0": ("eigenvalues", "eigenvectors"),
     "LinalgSvdBackward0": ("U", "S", "Vh"),
+    "VarMeanBackward0": (None, None),  # (None: an output PyTorch does not save)
+    "StdMeanBackward0": ("result0", None),
 }
 
 
@@ -117,7 +124,7 @@ def static_names() -> set:
         arguments.update(n for n in names if n is not None)
     names = arguments | {f"{n}_sym_sizes" for n in arguments} | {"result", "result0", "result1"}
     for outputs in OUTPUTS.values():
-        names.update(outputs)
+        names.update(n for n in outputs if n is not None)
     for renames in PARAMETERS.values():
         names.update(n for n in renames.values() if n is not None)
     for params in STRUCTURAL_PARAMETERS.values():
@@ -187,7 +194,7 @@ def saved_fields(node: Any) -> dict:
             continue
         if keep[i]:
             fields[arg] = ("input", i)
-        if m is not None:
+        if m is not None and name not in NO_SIZES:
             fields[f"{arg}_sym_sizes"] = ("value", tuple(int(n) for n in m[0]))
     if keep_out:
         outputs = OUTPUTS.get(name) or (
@@ -195,7 +202,7 @@ def saved_fields(node: Any) -> dict:
             if node.num_outputs == 1
             else tuple(f"result{k}" for k in range(node.num_outputs))
         )
-        fields.update((out, ("output", k)) for k, out in enumerate(outputs))
+        fields.update((out, ("output", k)) for k, out in enumerate(outputs) if out is not None)
     params = node.params
     if isinstance(params, tuple):  # an element-wise primitive's, in its declared order
         renames = PARAMETERS.get(name, {})
@@ -204,9 +211,13 @@ def saved_fields(node: Any) -> dict:
             if p is not None:
                 fields[p] = ("value", value)
     elif isinstance(params, dict):
+        # a primitive may keep the arguments as PyTorch shows them (before normalizing)
+        shown = dict(params.get("saved_as", ()))
         for p in STRUCTURAL_PARAMETERS.get(name, ()):
             value = params[p]
-            if p == "dim" and isinstance(value, tuple) and len(value) == 1:
+            if p in shown:
+                value = shown[p]
+            elif p == "dim" and isinstance(value, tuple) and len(value) == 1:
                 value = value[0]  # these ops take one dim (an int in PyTorch)
             fields[p] = ("value", value)
     return fields

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import _tracing, dtypes
-from symgrad.nn.sparse import _renorm
+from symgrad.nn.sparse import _renorm, frequencies
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -32,7 +32,15 @@ def _scaled(xp: Any, rows: Any, coef: Any) -> Any:
 
 
 def _forward(
-    xp: Any, w: Any, *psw: Any, mode: str, rows: Any, bags: Any, coef: Any, out: tuple
+    xp: Any,
+    w: Any,
+    *psw: Any,
+    mode: str,
+    rows: Any,
+    bags: Any,
+    coef: Any,
+    out: tuple,
+    freq: Any = None,
 ) -> Any:
     if mode == "max":  # rows: (bags, dim) row of each maximum; coef: 1 for a non-empty bag
         picked = xp.getitem(w, (rows, np.arange(out[1])))
@@ -57,6 +65,8 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     if c.needs[0]:
         if len(c.needs) > 1:
             per_row = per_row * xp.reshape(c.inputs[1], (rows.shape[0], 1))
+        if p.get("freq") is not None:  # scale_grad_by_freq: the weight's gradient only
+            per_row = per_row / xp.constant(p["freq"][:, None])
         grads[0] = xp.index_put_zeros(c.shapes[0], (rows,), per_row)
     return tuple(grads)
 
@@ -147,7 +157,8 @@ def embedding_bag(
     """The sum, mean or maximum of each bag of rows of ``weight``: bags are the rows of a 2-D
     ``input``, or the runs of a 1-D ``input`` starting at ``offsets``; ``per_sample_weights``
     (``mode="sum"`` only) scale each row; entries equal to ``padding_idx`` are left out; an
-    empty bag gives zeros. One ``EmbeddingBagBackward0`` node.
+    empty bag gives zeros; ``scale_grad_by_freq`` divides the weight's gradient for each index
+    by how often it occurs in ``input``. One ``EmbeddingBagBackward0`` node.
 
     Examples
     --------
@@ -181,13 +192,8 @@ def embedding_bag(
             f"types: Long, Int; but got {input.dtype!r} instead (while checking arguments for "
             "embedding_bag)"
         )
-    if scale_grad_by_freq:
-        if mode == "max":
-            raise ValueError("max mode does not support scaling the gradient by the frequency")
-        raise NotImplementedError(
-            "embedding_bag with scale_grad_by_freq is not provided: scale the gradient of the "
-            "weight yourself (a hook on it)"
-        )
+    if scale_grad_by_freq and mode == "max":
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
     _bags_of(input, offsets)
     inputs = (weight,) if per_sample_weights is None else (weight, per_sample_weights)
     read = [input, weight] if offsets is None else [input, offsets, weight]
@@ -195,7 +201,10 @@ def embedding_bag(
     def params(idx: np.ndarray, *rest: np.ndarray) -> dict:
         # from the values of the indices, offsets and weight: at every call of a compiled one
         starts = None if offsets is None else rest[0]
-        return _params(idx, starts, rest[-1], mode, include_last_offset, padding_idx)
+        found = _params(idx, starts, rest[-1], mode, include_last_offset, padding_idx)
+        if scale_grad_by_freq:
+            found["freq"] = frequencies(found["rows"], rest[-1].shape[0]).astype(rest[-1].dtype)
+        return found
 
     if max_norm is not None:  # (the indices checked first, as PyTorch does)
         starts = None if offsets is None else offsets._data

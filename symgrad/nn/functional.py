@@ -30,6 +30,7 @@ from symgrad.nn.pooling import *  # noqa: F403
 from symgrad.nn.rearranging import fold, pixel_shuffle, pixel_unshuffle, unfold
 from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
+from symgrad.nn.threshold_rrelu import rrelu, rrelu_, threshold, threshold_
 from symgrad.nn.upsampling import interpolate, upsample, upsample_bilinear, upsample_nearest
 from symgrad.ops import losses as _losses
 from symgrad.ops import math as _math
@@ -307,4 +308,8 @@ __all__ += [
     "pixel_unshuffle",
     "unfold",
     "fold",
+    "threshold",
+    "threshold_",
+    "rrelu",
+    "rrelu_",
 ]

@@ -212,10 +212,24 @@ def embedding(
     if padding_idx is not None or scale_grad_by_freq:
         coef = np.ones(idx.shape)
         if scale_grad_by_freq:
-            coef = coef / np.bincount(idx.reshape(-1), minlength=n)[idx]
+            coef = coef / frequencies(idx, n)
         if padding_idx is not None:
             coef = np.where(idx == padding_idx, 0.0, coef)
     return _EMBEDDING(weight, indices=idx, coef=coef, dtype=weight._data.dtype)
+
+
+def frequencies(idx: np.ndarray, n: int) -> np.ndarray:
+    """How often each entry's index occurs among all of ``idx`` (of ``n`` rows): the divisor
+    of ``scale_grad_by_freq``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from symgrad.nn.sparse import frequencies
+    >>> frequencies(np.array([2, 0, 2]), 3).tolist()
+    [2, 1, 2]
+    """
+    return np.bincount(idx.reshape(-1), minlength=n)[idx]
 
 
 def _batched_embedding(input: Tensor, weight: Tensor, padding_idx: Any) -> Tensor:

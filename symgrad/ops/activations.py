@@ -305,3 +305,61 @@ HUBER = declare(
     domain=Domain({"x": "distinct", "y": "distinct"}, params=((1.0,), (0.5,))),
     vjp_backward="HuberLossBackwardBackward0",
 )
+
+
+# -- threshold and rrelu: PyTorch's own node names over piecewise-linear formulas ----------------
+
+
+def _threshold(v: Any, threshold: Any, value: Any) -> Any:
+    return np.where(v <= threshold, value, v)
+
+
+def _renamed(prim: Elementwise, name: str, backward: str, vjp_backward: Any = None) -> Any:
+    """``prim``'s formula, partials, kernels and domain under another name and node name."""
+    inputs, expr, params, partials = prim._declared
+    return declare(
+        name,
+        inputs,
+        expr,
+        params=params,
+        partials=partials,
+        kernel=prim.kernel,
+        partial_kernels=prim.partial_kernels,
+        vjp_kernels=prim._vjp_kernels,
+        promote=prim.promote,
+        exact=prim.exact,
+        domain=prim.domain,
+        masked=prim.masked,
+        backward=backward,
+        vjp_backward=vjp_backward or prim.vjp_backward,
+    )
+
+
+THRESHOLD = declare(
+    "threshold",
+    "x",
+    lambda x, threshold, value: sp.Piecewise((value, x <= threshold), (x, True)),
+    params="threshold value",
+    kernel=_threshold,
+    domain=Domain({"x": "clear_of_bounds"}, params=((0.5, -2.0), (-0.5, 0.0), (1.0, 3.0))),
+    backward="ThresholdBackward0",
+    vjp_backward="ThresholdBackwardBackward0",
+)
+# PyTorch's in-place form saves the input as it was (a copy), not the result
+THRESHOLD_ = _renamed(THRESHOLD, "threshold_", "ThresholdBackward1")
+# rrelu outside training: leaky_relu with the mean slope, under rrelu's node names
+RRELU = _renamed(
+    E.LEAKY_RELU, "rrelu", "RreluWithNoiseBackward0", "RreluWithNoiseBackwardBackward0"
+)
+RRELU_ = _in_place_form(RRELU, "RreluWithNoiseBackward1")
+# in training: each negative element scaled by its own slope, drawn from U(lower, upper)
+RRELU_WITH_NOISE = declare(
+    "rrelu_with_noise",
+    "x noise",
+    lambda x, noise: sp.Piecewise((x, x > 0), (noise * x, True)),
+    kernel=lambda v, noise: np.where(v > 0, v, noise * v),
+    domain={"x": "nonzero", "noise": "unit"},
+    backward="RreluWithNoiseBackward0",
+    vjp_backward="RreluWithNoiseBackwardBackward0",
+)
+RRELU_WITH_NOISE_ = _in_place_form(RRELU_WITH_NOISE, "RreluWithNoiseBackward1")

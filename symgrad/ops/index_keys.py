@@ -15,7 +15,7 @@ import numpy as np
 
 from symgrad.tensor import Tensor
 
-__all__ = ["pytorch_key", "index_array", "check_uint8_fill", "warn_at_user"]
+__all__ = ["pytorch_key", "index_array", "list_index", "check_uint8_fill", "warn_at_user"]
 
 _SEQUENCE_KEY = (
     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
@@ -48,10 +48,60 @@ def _multidimensional(item: Any) -> bool:
 def pytorch_key(key: Any) -> Any:
     """``key``, with a list of fewer than 32 entries read as a tuple when an entry is a
     sequence, a slice, a tensor, ``None`` or ``...`` (``x[[[0, 1]]]`` is ``x[[0, 1]]``)."""
-    if type(key) is list and len(key) < 32 and any(_multidimensional(k) for k in key):
+    # a string is a sequence of strings to PyTorch: a tuple of one-letter indices
+    if type(key) in (list, str) and len(key) < 32 and any(_multidimensional(k) for k in key):
         warn_at_user(_SEQUENCE_KEY)
         return tuple(key)
     return key
+
+
+def list_index(items: list) -> np.ndarray:
+    """PyTorch's reading of a list as an index: all bools a mask, any other numbers a long
+    index (floats cut toward zero, as PyTorch converts them); strings, bytes, complex numbers
+    and other objects are refused with PyTorch's exception types.
+
+    Examples
+    --------
+    >>> from symgrad.ops.index_keys import list_index
+    >>> list_index([0, 1.9, -1.5]).tolist(), list_index([True, 2]).tolist()
+    ([0, 1, -1], [1, 2])
+    """
+    if not items:
+        return np.zeros(0, np.intp)  # [] is an empty long index
+    _check_entries(items)
+    try:
+        values = np.asarray(items)
+    except ValueError as exc:  # ragged
+        raise ValueError(f"{exc} (an index list must be rectangular: {items!r})") from None
+    if values.dtype == np.bool_ or values.dtype.kind in "iu":
+        return values
+    with np.errstate(invalid="ignore", over="ignore"):
+        cut = np.trunc(values.astype(np.float64))
+    if not np.all(np.isfinite(cut)) or np.any(np.abs(cut) >= 2.0**63):
+        raise RuntimeError(
+            f"value cannot be converted to type int64 without overflow (index list {items!r})"
+        )
+    return cut.astype(np.int64)
+
+
+def _check_entries(items: Any) -> None:
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            _check_entries(item)
+        elif isinstance(item, (str, bytes)):
+            raise TypeError(
+                f"new(): invalid data type '{type(item).__name__}' (index entries must be "
+                f"integers, floats or booleans, got {item!r})"
+            )
+        elif isinstance(item, complex):
+            raise TypeError(
+                "'complex' object cannot be interpreted as an integer (in an index list)"
+            )
+        elif not isinstance(item, (int, float, np.number, np.bool_, Tensor)):
+            raise RuntimeError(
+                f"Could not infer dtype of {type(item).__name__} (in an index list: use "
+                "integers or booleans)"
+            )
 
 
 def index_array(k: Tensor) -> np.ndarray:

@@ -11,7 +11,7 @@ from symgrad._data import check_number
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.elementwise import WHERE
-from symgrad.ops.index_keys import index_array, pytorch_key
+from symgrad.ops.index_keys import index_array, list_index, pytorch_key
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
@@ -33,6 +33,10 @@ def check_key_device(input: Tensor, key: Any) -> None:
 def normalize_key(key: Any, shape: tuple) -> Any:
     """A NumPy index from a PyTorch one: tensors become integer or boolean arrays."""
     items = key if isinstance(key, tuple) else (key,)
+    if any(isinstance(k, str) for k in items):  # PyTorch counts the indices first
+        used = [k for k in items if not (k is None or k is Ellipsis or isinstance(k, bool))]
+        if len(used) > len(shape):
+            raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
     out = []
     for k in items:
         if (
@@ -45,9 +49,9 @@ def normalize_key(key: Any, shape: tuple) -> Any:
         elif isinstance(k, Tensor):
             k = index_array(k)
         elif isinstance(k, list):
-            k = np.asarray(k) if k else np.zeros(0, np.intp)  # [] is an empty long index
-            if k.dtype.kind == "f":
-                raise IndexError("lists used as indices must hold integers or booleans")
+            k = list_index(k)
+        elif isinstance(k, (str, bytes)):
+            k = list_index([k])
         elif isinstance(k, (np.integer, np.bool_)):
             k = k.item()
         elif not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.ndarray))):

@@ -65,7 +65,9 @@ _STD = Structural(
 
 # -- var_mean and std_mean: one node for both outputs, as PyTorch -------------------------------
 def _pair_forward(root: bool) -> Any:
-    def forward(xp: Any, a: Any, dim: Any, keepdim: bool, correction: float) -> tuple:
+    def forward(
+        xp: Any, a: Any, dim: Any, keepdim: bool, correction: float, saved_as: tuple = ()
+    ) -> tuple:
         spread = _var_forward(xp, a, dim, keepdim, correction)
         return xp.sqrt(spread) if root else spread, xp.sum(a, dim, keepdim) / _count(a.shape, dim)
 
@@ -140,7 +142,30 @@ def _spread(
             UserWarning,
             stacklevel=3,
         )
+    if isinstance(prim, Factorization):  # the node shows the arguments as PyTorch's does
+        saved_as = (("correction", _shown_correction(dim, unbiased, correction)),)
+        saved_as += (("dim", _shown_dim(dim)),)
+        return prim(input, dim=axes, keepdim=bool(keepdim), correction=c, saved_as=saved_as)
     return prim(input, dim=axes, keepdim=bool(keepdim), correction=c)
+
+
+def _shown_correction(dim: Any, unbiased: Any, correction: Any) -> Any:
+    """``_saved_correction`` as PyTorch 2.13 shows it: as given, 0 or 1 from ``unbiased`` or
+    from a ``dim`` alone (Bessel's), None when nothing chose it."""
+    if correction is not None:
+        return correction
+    if unbiased is not None:
+        return int(bool(unbiased))
+    return None if dim is None else 1
+
+
+def _shown_dim(dim: Any) -> Any:
+    """``_saved_dim`` as PyTorch shows it: a tuple as given, a negative dim read as the unsigned
+    64-bit number of the same bits."""
+    if dim is None:
+        return None
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    return tuple(int(d) % 2**64 for d in dims)
 
 
 def std(

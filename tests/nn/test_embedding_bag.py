@@ -147,3 +147,58 @@ def test_against_torch(indices, offsets, mode, padding_idx):
             results.append([t.detach().numpy() for t in found] + [type(y.grad_fn).__name__])
         for ours, theirs in zip(*results):
             assert ours == theirs if isinstance(ours, str) else np.allclose(ours, theirs)
+
+
+def test_scale_grad_by_freq():
+    # frequencies over the whole batch: index 0 once, 1 twice, 2 once, 3 twice
+    w, out = _bag("sum", scale_grad_by_freq=True)
+    assert out.tolist() == [[2.0, 10.0], [0.0, 0.0], [-1.0, 6.0], [2.0, 4.0]]
+    out.sum().backward()
+    assert w.grad.tolist() == [[1.0, 1.0]] * 4
+    w, out = _bag("mean", scale_grad_by_freq=True)
+    out.sum().backward()
+    assert np.allclose(w.grad.numpy()[:, 1], [1 / 3, 0.75, 0.5, 1 / 3])
+    psw = symgrad.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], requires_grad=True)
+    w, out = _bag("sum", scale_grad_by_freq=True, per_sample_weights=psw)
+    out.sum().backward()
+    assert w.grad[:, 0].tolist() == [5.0, 3.5, 2.0, 3.5]
+    assert psw.grad.tolist() == [6.0, 6.0, 2.0, 2.0, 1.0, 6.0]  # not scaled
+    w, out = _bag("sum", scale_grad_by_freq=True, padding_idx=3)
+    out.sum().backward()
+    assert w.grad[:, 0].tolist() == [1.0, 1.0, 1.0, 0.0]
+    bag = nn.EmbeddingBag(4, 2, mode="sum", scale_grad_by_freq=True)
+    bag(symgrad.tensor([[2, 2, 2], [0, 2, 1]])).sum().backward()
+    assert bag.weight.grad[:, 0].tolist() == [1.0, 1.0, 1.0, 0.0]
+    w = symgrad.tensor(TABLE, requires_grad=True)
+    idx, off = symgrad.tensor([1, 1, 2]), symgrad.tensor([0, 1])
+    assert (
+        gradcheck(
+            lambda w: F.embedding_bag(idx, w, off, mode="mean", scale_grad_by_freq=True) * 1.0,
+            (w.double(),),
+            raise_exception=False,
+        )
+        is False
+    )  # a scaled gradient is not the derivative, as in PyTorch
+
+
+# PyTorch 2.13's CPU kernel divides some rows by another index's count (pytorch issue 190063,
+# fixed after 2.13); these cases are free of that: every index sorts behind an equal count
+FREQ_CASES = [([2, 0, 2, 1, 1], [0, 2]), ([[1, 3, 1], [3, 0, 0]], None)]
+
+
+@pytest.mark.parametrize("indices, offsets", FREQ_CASES)
+@pytest.mark.parametrize("mode", ["sum", "mean"])
+def test_scale_grad_by_freq_against_torch(indices, offsets, mode):
+    torch = pytest.importorskip("torch")
+    table = np.random.RandomState(1).randn(4, 3)
+    results = []
+    for lib in (symgrad, torch):
+        w = lib.tensor(table, requires_grad=True)
+        off = None if offsets is None else lib.tensor(offsets)
+        y = lib.nn.functional.embedding_bag(
+            lib.tensor(indices), w, off, mode=mode, scale_grad_by_freq=True, padding_idx=0
+        )
+        (y * y).sum().backward()
+        results.append((y.detach().numpy(), w.grad.numpy()))
+    for ours, theirs in zip(*results):
+        assert np.allclose(ours, theirs)

@@ -5,6 +5,7 @@ shapes, reprs and errors. The stored values were printed by PyTorch 2.13."""
 from __future__ import annotations
 
 import importlib.util
+import warnings
 
 import numpy as np
 import pytest
@@ -236,3 +237,70 @@ def test_unbatched_results_are_squeezed_from_a_batch_of_one(name):
 
         ref = getattr(torch.nn, name)(2, 3, num_layers=2)(torch.tensor(X)[:, 0])
         assert out.grad_fn.name() == ref[0].grad_fn.name()
+
+
+def _node_chain(t, depth):
+    names, f = [], t.grad_fn
+    while f is not None and len(names) < depth:
+        names.append(type(f).__name__)
+        inner = [g for g, _ in f.next_functions if g is not None]
+        inner = [g for g in inner if type(g).__name__ != "AccumulateGrad"]
+        f = inner[0] if inner else None
+    return names
+
+
+# (layer, options, dtype, the output's outermost nodes, h_n's) as PyTorch 2.13 records them on
+# the CPU: its float32 LSTM runs oneDNN, one MkldnnRnnLayerBackward0 per layer and direction;
+# GRU and RNN transpose a batch_first output in place (TransposeBackward1)
+NODE_NAMES = [
+    (
+        "LSTM",
+        {},
+        "float32",
+        ["MkldnnRnnLayerBackward0"],
+        ["StackBackward0", "MkldnnRnnLayerBackward0"],
+    ),
+    (
+        "LSTM",
+        {"batch_first": True},
+        "float32",
+        ["TransposeBackward0", "MkldnnRnnLayerBackward0"],
+        None,
+    ),
+    (
+        "LSTM",
+        {"bidirectional": True, "num_layers": 2},
+        "float32",
+        ["CatBackward0", "MkldnnRnnLayerBackward0"],
+        None,
+    ),
+    ("LSTM", {}, "float64", ["StackBackward0", "MulBackward0"], None),
+    ("LSTM", {"proj_size": 2}, "float32", ["StackBackward0", "MmBackward0"], None),
+    ("GRU", {"batch_first": True}, "float32", ["TransposeBackward1", "StackBackward0"], None),
+    ("RNN", {"batch_first": True}, "float64", ["TransposeBackward1", "StackBackward0"], None),
+]
+
+
+@pytest.mark.parametrize("layer, options, dtype, output, h_n", NODE_NAMES)
+def test_outermost_node_names_are_pytorchs(layer, options, dtype, output, h_n):
+    symgrad.manual_seed(0)
+    m = getattr(nn, layer)(3, 4, **options).to(getattr(symgrad, dtype))
+    out, h = m(symgrad.randn(5, 2, 3, dtype=getattr(symgrad, dtype)))
+    assert _node_chain(out, len(output)) == output
+    if h_n is not None:
+        for state in h if isinstance(h, tuple) else (h,):
+            assert _node_chain(state, 2) == h_n
+
+
+@pytest.mark.parametrize("layer, options, dtype, output, h_n", NODE_NAMES)
+def test_outermost_node_names_agree_with_torch(layer, options, dtype, output, h_n):
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    m = getattr(torch.nn, layer)(3, 4, **options).to(getattr(torch, dtype))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (no oneDNN for projections)
+        out, h = m(torch.randn(5, 2, 3, dtype=getattr(torch, dtype)))
+    assert _node_chain(out, len(output)) == output
+    if h_n is not None:
+        for state in h if isinstance(h, tuple) else (h,):
+            assert _node_chain(state, 2) == h_n

@@ -50,6 +50,27 @@ ACTIVATIONS = [
     _op("glu", _fn("glu"), arg(2, 4)),
     _op("glu_dim0", _fn("glu", dim=0), arg(4, 3)),
     _op("softmin", _fn("softmin", dim=1), arg(2, 3)),
+    _op("threshold", _fn("threshold", threshold=0.5, value=-2.0), arg(2, 4, kind="clamp")),
+    _op(
+        "threshold_inplace",
+        lambda T, x: T.nn.functional.threshold_(x * 1.0, -0.5, 3.0),
+        arg(2, 4, kind="clamp"),
+    ),
+    _op("rrelu_eval", _fn("rrelu", lower=0.1, upper=0.3), arg(2, 3, kind="away")),
+    _op(
+        "rrelu_eval_inplace",
+        lambda T, x: T.nn.functional.rrelu_(x * 1.0),
+        arg(2, 3, kind="away"),
+        tags=("no_torch_forward_ad",),
+    ),
+    # training with lower == upper: every slope drawn is that number, in PyTorch too
+    _op("rrelu_train", _fn("rrelu", lower=0.25, upper=0.25, training=True), arg(2, 3, kind="away")),
+    _op(
+        "rrelu_train_inplace",
+        lambda T, x: T.nn.functional.rrelu(x * 1.0, 0.25, 0.25, True, True),
+        arg(2, 3, kind="away"),
+        tags=("no_torch_forward_ad",),
+    ),
 ]
 
 _NORMS = [

@@ -197,3 +197,69 @@ def test_index_fill_and_scatter_keep_the_dtype():
     ints = symgrad.zeros(3, dtype=symgrad.int64).index_fill(0, idx, 2.7)
     assert ints.dtype == symgrad.int64 and ints.tolist() == [0, 2, 0]
     assert symgrad.zeros(3).scatter(0, idx, 5.0).dtype == symgrad.float32
+
+
+# lists of numbers are read as PyTorch reads them: all bools a mask, anything else a long index
+# (floats cut toward zero); (key, the rows of x = arange(12).reshape(3, 4) picked, or shape)
+NUMBER_LISTS = [
+    (lambda: [0, 1.0], [0, 1]),
+    (lambda: [True, 2], [1, 2]),
+    (lambda: [False, 1], [0, 1]),
+    (lambda: [0.5], [0]),
+    (lambda: [-1.5, 2.9], [2, 2]),
+    (lambda: [1.5, True], [1, 1]),
+]
+
+
+@pytest.mark.parametrize("key, rows", NUMBER_LISTS)
+def test_lists_of_numbers_are_long_indices(key, rows):
+    x = _x(symgrad)
+    assert x[key()].tolist() == x.detach().numpy()[rows].tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert x[None, key()].shape == (1, len(rows), 4)
+        assert x[..., key()].shape == (3, len(rows))
+    y = x.detach().clone()
+    y[key()] = -1.0
+    assert (y[rows] == -1).all()
+
+
+# (key, PyTorch's exception type, words of the message)
+BAD_KEYS = [
+    (lambda: ["ab"], TypeError, "invalid data type 'str'"),
+    (lambda: [0, "a"], TypeError, "invalid data type 'str'"),
+    (lambda: "a", TypeError, "invalid data type 'str'"),
+    (lambda: "abc", IndexError, "too many indices for tensor of dimension 2"),
+    (lambda: [b"a"], TypeError, "invalid data type 'bytes'"),
+    (lambda: [0j], TypeError, "'complex' object cannot be interpreted as an integer"),
+    (lambda: [object()], RuntimeError, "Could not infer dtype of object"),
+    (lambda: [float("nan")], RuntimeError, "cannot be converted to type int64"),
+    (lambda: [1e30], RuntimeError, "cannot be converted to type int64"),
+    (lambda: [None, 1.0], IndexError, "only integers, slices"),
+]
+
+
+@pytest.mark.parametrize("key, error, words", BAD_KEYS)
+def test_keys_pytorch_refuses(key, error, words):
+    x = _x(symgrad)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(error, match=words.replace("(", "\\(").replace(")", "\\)")):
+            x[key()]
+
+
+@pytest.mark.parametrize("key, error, words", BAD_KEYS)
+def test_keys_refused_as_torch_refuses(key, error, words):
+    torch = pytest.importorskip("torch")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(error):
+            _x(torch)[key()]
+
+
+@pytest.mark.parametrize("key, rows", NUMBER_LISTS)
+def test_lists_of_numbers_agree_with_torch(key, rows):
+    torch = pytest.importorskip("torch")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _x(torch)[key()].tolist() == _x(symgrad)[key()].tolist()

@@ -136,3 +136,49 @@ def test_closed_forms():
     assert expression(m).subs(subs) == pytest.approx(7 / 3)
     gv = gradient(v, x)
     assert [g.subs(subs) for g in gv] == pytest.approx([-4 / 3, -1 / 3, 5 / 3])
+
+
+# (call, the node's _saved_* values but self: correction, dim, keepdim; and whether it saves
+# result0) as PyTorch 2.13 shows them
+SAVED = [
+    (lambda T, x: T.var_mean(x, 1), (1, (1,), False), False),
+    (lambda T, x: T.var_mean(x), (None, None, False), False),
+    (lambda T, x: T.var_mean(x, [0], unbiased=False, keepdim=True), (0, (0,), True), False),
+    (lambda T, x: T.std_mean(x, correction=1.5), (1.5, None, False), True),
+    (lambda T, x: T.std_mean(x, (0, 1), correction=2), (2, (0, 1), False), True),
+    (lambda T, x: T.std_mean(x, unbiased=True), (1, None, False), True),
+    # PyTorch shows a negative dim as the unsigned 64-bit number of the same bits
+    (lambda T, x: T.var_mean(x, -1), (1, (2**64 - 1,), False), False),
+]
+
+
+@pytest.mark.parametrize("call, values, result0", SAVED)
+def test_saved_values_under_pytorchs_names(call, values, result0):
+    x = symgrad.tensor(X, requires_grad=True)
+    spread, _ = call(symgrad, x)
+    node = spread.grad_fn
+    found = (node._saved_correction, node._saved_dim, node._saved_keepdim)
+    assert found == values and [type(v) for v in found] == [type(v) for v in values]
+    assert node._saved_self is x
+    names = sorted(n for n in dir(node) if n.startswith("_saved_") and _has(node, n))
+    expected = ["_saved_correction", "_saved_dim", "_saved_keepdim", "_saved_self"]
+    assert names == sorted(expected + (["_saved_result0"] if result0 else []))
+    if result0:
+        assert node._saved_result0.tolist() == spread.tolist()
+
+
+def _has(node, name):
+    try:
+        getattr(node, name)
+    except AttributeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("call, values, result0", SAVED)
+def test_saved_values_agree_with_torch(call, values, result0):
+    torch = pytest.importorskip("torch")
+    node = call(torch, torch.tensor(X, requires_grad=True))[0].grad_fn
+    names = sorted(n for n in dir(node) if n.startswith("_saved_"))
+    assert (node._saved_correction, node._saved_dim, node._saved_keepdim) == values
+    assert ("_saved_result0" in names) == result0 and "_saved_result1" not in names

@@ -43,6 +43,7 @@ from symgrad.nn.modules import upsampling as _upsampling
 from symgrad.nn.modules.upsampling import *  # noqa: F403
 from symgrad.nn.modules import rearranging as _rearranging
 from symgrad.nn.modules.rearranging import *  # noqa: F403
+from symgrad.nn.modules.activation import RReLU, Threshold
 
 __all__ = [
     "Module",
@@ -80,4 +81,6 @@ __all__ = [
     *_conv_transposed.__all__,
     *_upsampling.__all__,
     *_rearranging.__all__,
+    "Threshold",
+    "RReLU",
 ]

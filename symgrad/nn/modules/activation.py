@@ -108,3 +108,52 @@ class LogSoftmax(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class Threshold(Module):
+    """``value`` where the input is at or below ``threshold``, else the input.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> nn.Threshold(0.1, 20)(symgrad.tensor([0.0, 1.0]))
+    tensor([20.,  1.])
+    """
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        extra = ", inplace=True" if self.inplace else ""
+        return f"threshold={self.threshold}, value={self.value}{extra}"
+
+
+class RReLU(Module):
+    """Randomized leaky ReLU: random slopes from ``U(lower, upper)`` in training, the mean
+    slope in eval mode.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> nn.RReLU(0.1, 0.3).eval()(symgrad.tensor([-1.0, 1.0]))
+    tensor([-0.2000,  1.0000])
+    """
+
+    def __init__(
+        self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False
+    ) -> None:
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        extra = ", inplace=True" if self.inplace else ""
+        return f"lower={self.lower}, upper={self.upper}{extra}"

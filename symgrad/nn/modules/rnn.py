@@ -3,7 +3,8 @@ parameters (names, shapes, initialisation), gate order and arithmetic.
 
 Each is a composite of recorded ops (``linear``, ``sigmoid``, ``tanh``, ...), so its
 gradients, closed forms and pictures come from those; a sequence's outputs are stacked
-(``StackBackward0``; PyTorch's LSTM on the CPU records one fused ``MkldnnRnnLayerBackward0``),
+(``StackBackward0``; a float32 LSTM's results then pass through identity nodes named as
+PyTorch's fused ``MkldnnRnnLayerBackward0``, see :mod:`.rnn_nodes`),
 an unbatched sequence's results squeezed from a batch of one (``SqueezeBackward1``).
 """
 
@@ -16,6 +17,7 @@ from symgrad import creation, ops
 from symgrad.nn import functional as F
 from symgrad.nn import init
 from symgrad.nn.modules.module import Module
+from symgrad.nn.modules.rnn_nodes import batch_major, fused_lstm_layer, packed_type, uses_fused_lstm
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
 
@@ -42,12 +44,6 @@ def _rnn_step(mode: str, x: Tensor, h: Any, w_ih, w_hh, b_ih, b_hh, w_hr=None) -
         return (h - new) * update + new
     pre = F.linear(h, w_hh, b_hh) + F.linear(x, w_ih, b_ih)
     return pre.tanh() if mode == "RNN_TANH" else pre.relu()
-
-
-def _packed_type(value: Any) -> type | None:
-    from symgrad.nn.utils.rnn import PackedSequence
-
-    return PackedSequence if isinstance(value, PackedSequence) else None
 
 
 def _mapped(hx: Any, f: Any) -> Any:
@@ -188,7 +184,7 @@ class RNNBase(Module):
         return hx
 
     def forward(self, input: Any, hx: Any = None) -> tuple:
-        packed = _packed_type(input)
+        packed = packed_type(input)
         if packed is not None:
             return self._forward_packed(input, hx, packed)
         if not isinstance(input, Tensor):
@@ -212,7 +208,7 @@ class RNNBase(Module):
         output, h_n = self._run(input, state, [None] * input.shape[0])
         if not batched:
             return output.squeeze(1), _mapped(h_n, lambda s: s.squeeze(1))
-        return (output.transpose(0, 1) if self.batch_first else output), h_n
+        return (batch_major(output, self.mode) if self.batch_first else output), h_n
 
     def _check_input_size(self, input: Tensor) -> None:
         if input.shape[-1] != self.input_size:
@@ -241,6 +237,7 @@ class RNNBase(Module):
         directions = 2 if self.bidirectional else 1
         lstm = self.mode == "LSTM"
         finals_h, finals_c = [], []
+        fused = uses_fused_lstm(self.mode, input, self.proj_size, batch_sizes[0] is not None)
         layer_input = input
         for layer in range(self.num_layers):
             xs = _steps(layer_input, batch_sizes)
@@ -256,6 +253,8 @@ class RNNBase(Module):
                     out = h[0] if lstm else h
                     seq[t] = out if batch_sizes[t] is None else out[: batch_sizes[t]]
                 outputs.append(ops.stack(seq) if batch_sizes[0] is None else ops.cat(seq, 0))
+                if fused:
+                    outputs[-1], h = fused_lstm_layer(outputs[-1], h)
                 finals_h.append(h[0] if lstm else h)
                 if lstm:
                     finals_c.append(h[1])

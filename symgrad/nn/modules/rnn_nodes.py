@@ -1,0 +1,85 @@
+"""What the recurrent layers record around their arithmetic so that the outermost nodes carry
+PyTorch's CPU names: a float32 LSTM layer's results pass through ``MkldnnRnnLayerBackward0``
+(PyTorch runs it with oneDNN as one fused node per layer and direction; here each result gets
+an identity node of that name over the recorded steps, so values and gradients are unchanged),
+and GRU and RNN turn a ``batch_first`` output around in place (``TransposeBackward1``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad import dtypes
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["fused_lstm_layer", "uses_fused_lstm", "batch_major", "packed_type"]
+
+_FUSED_LAYER = Structural(
+    "mkldnn_rnn_layer",
+    lambda xp, a: a,
+    lambda xp, g, c: (g,),
+    kernel=lambda xp, a: a.copy(),  # its own memory, as a fused node's outputs
+    backward="MkldnnRnnLayerBackward0",
+    jvp="linear",
+)
+
+
+def uses_fused_lstm(mode: str, input: Tensor, proj_size: int, packed: bool) -> bool:
+    """Where PyTorch's CPU LSTM runs oneDNN: float32, no projections, not packed.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.nn.modules.rnn_nodes import uses_fused_lstm
+    >>> uses_fused_lstm("LSTM", symgrad.zeros(2), 0, False)
+    True
+    >>> uses_fused_lstm("LSTM", symgrad.zeros(2, dtype=symgrad.float64), 0, False)
+    False
+    """
+    return mode == "LSTM" and input.dtype is dtypes.float32 and not proj_size and not packed
+
+
+def fused_lstm_layer(output: Tensor, state: tuple) -> tuple:
+    """``output`` and the final ``(h, c)`` of one layer and direction, each through an
+    ``MkldnnRnnLayerBackward0`` node.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.nn.modules.rnn_nodes import fused_lstm_layer
+    >>> h = symgrad.ones(2, requires_grad=True) * 1.0
+    >>> out, (h_last, c_last) = fused_lstm_layer(h, (h, h))
+    >>> out.grad_fn.name(), out.tolist()
+    ('MkldnnRnnLayerBackward0', [1.0, 1.0])
+    """
+    return _FUSED_LAYER(output), tuple(_FUSED_LAYER(s) for s in state)
+
+
+def batch_major(output: Tensor, mode: str) -> Tensor:
+    """A time-major output turned batch-major, as PyTorch: the LSTM with ``transpose``, GRU and
+    RNN with ``transpose_``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.nn.modules.rnn_nodes import batch_major
+    >>> out = symgrad.zeros(5, 2, 3, requires_grad=True) * 1.0
+    >>> batch_major(out, "GRU").shape, out.grad_fn.name()
+    (symgrad.Size([2, 5, 3]), 'TransposeBackward1')
+    """
+    return output.transpose(0, 1) if mode == "LSTM" else output.transpose_(0, 1)
+
+
+def packed_type(value: Any) -> type | None:
+    """PackedSequence when ``value`` is one, else None.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.nn.modules.rnn_nodes import packed_type
+    >>> packed_type(symgrad.zeros(1)) is None
+    True
+    """
+    from symgrad.nn.utils.rnn import PackedSequence
+
+    return PackedSequence if isinstance(value, PackedSequence) else None
