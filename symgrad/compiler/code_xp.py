@@ -45,6 +45,7 @@ class Emitter:
         self.lines: list[str] = []
         self._count = 0
         self._consts: dict[int, str] = {}
+        self.scalars: dict[str, Var] = {}  # a 0-d array's name -> its scalar (``_number``)
 
     def fresh(self) -> str:
         self._count += 1
@@ -105,8 +106,21 @@ def _value(obj: Any) -> Any:
     return obj
 
 
+def _number(v: Any) -> Any:
+    """A 0-d array value read as NumPy's scalar (once per emitter) for arithmetic, where it
+    costs a tenth of the array's; the result is the same (NumPy's scalar either way)."""
+    if type(v) is not Var or type(v.value) is not np.ndarray or v.value.ndim:
+        return v
+    em = v.em
+    scalar = em.scalars.get(v.name)
+    if scalar is None:
+        scalar = em.scalars[v.name] = em.emit(f"{v.name}[()]", v.value[()])
+    return scalar
+
+
 def _binary(symbol: str, op: Any, reflected: bool = False) -> Any:
     def method(self: Var, other: Any) -> Any:
+        self, other = _number(self), _number(other)
         if reflected:
             value = op(_value(other), self.value)
             source = f"{self.em.render(other)} {symbol} {self.name}"

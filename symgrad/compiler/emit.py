@@ -223,8 +223,10 @@ def _backward(plan, steps, names, requires, needs, ns, program, values) -> tuple
             call += [f"c{j}_p{n}" for n in range(len(step.params))]
             for i, key in enumerate(step.inputs):
                 if needs[j][i]:
-                    ns[f"k{j}_{i}"] = _partial_kernel(step, i, given, values[step.key])
-                    gi, term = "g" + names[key], f"k{j}_{i}({', '.join(call)})"
+                    gi, term = "g" + names[key], gs[0]
+                    if not _passes_g(step, i, values[step.key]):
+                        ns[f"k{j}_{i}"] = _partial_kernel(step, i, given, values[step.key])
+                        term = f"k{j}_{i}({', '.join(call)})"
                     lines.append(
                         f"    {gi} = _acc({gi}, {term})" if gi in have else f"    {gi} = {term}"
                     )
@@ -322,6 +324,17 @@ def _fitted(kernel: Any, step: Any, arrays: list) -> Any:
 
 def _fusable(step: Any) -> bool:
     return isinstance(step.prim, Elementwise) and step.param_fn is None and len(step.keys) == 1
+
+
+def _passes_g(step: Any, i: int, out: Any) -> bool:
+    """Whether the element-wise step's ``g * partial_i`` is ``g`` itself (an addition's
+    operand of the output's shape and dtype): the gradient is then passed on, not computed."""
+    prim = step.prim
+    return (
+        i not in prim.partial_kernels
+        and step.meta[i] == (np.shape(out), np.result_type(out))
+        and prim.partials[i] == 1
+    )
 
 
 def _partial_kernel(step: Any, i: int, inputs: list, out: Any) -> Any:

@@ -97,8 +97,6 @@ def inline_vjp(
     em = Emitter(ns, f"_b{j}", known)
     shape, dtype = step.arrays[0].shape, step.arrays[0].dtype
     grad = Var(em, g, np.ones(shape, dtype))
-    if shape == ():  # a loss's gradient: as NumPy's scalar, a tenth of the cost to compute with
-        grad = em.emit(f"{g}[()]", grad.value[()])
     out = Var(em, names[step.key], values[step.key])
     inputs = _operands(em, step, names, values)
     ctx = Ctx(inputs, out, None, tuple(needs), step.params, 0, step.meta)

@@ -165,3 +165,22 @@ def test_a_whole_reduction_computes_with_numpy_s_scalar_and_returns_an_array(dty
     assert x.grad.dtype == x.dtype
     backward = f.source.split("def backward")[1]
     assert "gv1[()]" in backward  # the loss's gradient read as a scalar
+
+
+def test_an_addition_passes_its_gradient_on_and_each_leaf_owns_its_grad():
+    x = symgrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = symgrad.tensor([0.5, -1.0, 4.0], requires_grad=True)
+    f = symgrad.compile(lambda x, y: ((x + y) * 2.0).sum())
+    f(x, y).backward()
+    backward = f.source.split("def backward")[1]
+    assert "k0_0(" not in backward and "k0_1(" not in backward  # no kernel for g * 1
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0, 2.0])
+    np.testing.assert_array_equal(y.grad.numpy(), [2.0, 2.0, 2.0])
+    assert not np.shares_memory(x.grad.numpy(), y.grad.numpy())
+    x.grad.add_(1.0)  # one leaf's .grad changed in place leaves the other's alone
+    np.testing.assert_array_equal(y.grad.numpy(), [2.0, 2.0, 2.0])
+    with symgrad.no_grad():
+        b = symgrad.tensor([1.0, 1.0, 1.0]).requires_grad_()
+    g = symgrad.compile(lambda x, b: (x.reshape(3, 1) + b).sum())  # a broadcast operand
+    g(x.detach().requires_grad_(), b).backward()
+    np.testing.assert_array_equal(b.grad.numpy(), [3.0, 3.0, 3.0])
