@@ -32,6 +32,24 @@ class ShapeChanged(Exception):
     elements a mask selects): the program does not hold for these arguments."""
 
 
+def _watch(
+    program: Program, names: dict, values: dict, saved: list, n_args: int, n_ext: int, outs: Any
+) -> None:
+    """Which arguments, externals and outputs share memory with a value the backward reads
+    (the value itself or a view of it): an in-place change of one between the call and its
+    backward is PyTorch's error, never a changed gradient."""
+    by_name = {name: values[key] for key, name in names.items() if key in values}
+    kept = [by_name[n] for n in saved if type(by_name.get(n)) is np.ndarray]
+
+    def read(key: tuple) -> bool:
+        value = values.get(key)
+        return type(value) is np.ndarray and any(np.may_share_memory(value, v) for v in kept)
+
+    program.watched_args = [k for k in range(n_args) if read(("arg", k))]
+    program.watched_ext = [k for k in range(n_ext) if read(("ext", k))]
+    program.watched_outs = [i for i, (key, _) in enumerate(outs) if read(key)]
+
+
 class Program:
     """The generated forward and backward functions of one plan, and what they need."""
 
@@ -44,6 +62,10 @@ class Program:
         self.out_meta: list[tuple] = []  # (shape, dtype) per output
         self.grad_names: list[str] = []  # the backward's gradient of each of grad_inputs
         self.scalar = False  # whether forward and backward run on Python floats
+        # the arguments, externals and outputs whose memory the backward reads (``_watch``)
+        self.watched_args: list[int] = []
+        self.watched_ext: list[int] = []
+        self.watched_outs: list[int] = []
 
 
 def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = False) -> Program:
@@ -117,6 +139,7 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = Fa
     inputs = [names[("arg", k)] for k in range(len(arg_requires))]
     inputs += [names[("ext", k)] for k in range(len(plan.externals))]
     bwd_lines, saved = _backward(plan, steps, names, requires, needs, ns, program, values)
+    _watch(program, names, values, saved, len(arg_requires), len(plan.externals), plan.outputs)
     head = f"def forward({', '.join(inputs)}):"
     ret = f"    return {_tuple(out_names)}, {_tuple(saved)}"
     grads_in = [f"g{k}" for k in range(len(plan.outputs))]

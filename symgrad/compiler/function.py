@@ -197,6 +197,14 @@ class _CompiledGraph(Primitive):
         if create_graph:
             raise RuntimeError(_DOUBLE_BACKWARD)
         node._unpack()  # the inputs were not changed in place since (else PyTorch's error)
+        params = node.params
+        if len(params) > 1:  # data and outputs the backward reads: unchanged too
+            for t, version in params.get("watch", ()):
+                if t._counter.value != version:
+                    node._raise_modified(t, version, t._counter.value)
+            for counter in params.get("outs", ()):
+                if counter.value:
+                    node._raise_modified(None, 0, counter.value)
         program = self.entry.program
         full = grads
         if any(g is None for g in grads):
@@ -222,7 +230,14 @@ class _Entry:
         self.prim = _CompiledGraph(self)
         self.any_requires = any(program.out_requires)
         self.grad_inputs = [(kind == "arg", k) for kind, k in program.grad_inputs]
-        self._keep = (True,) * len(self.grad_inputs)
+        # the node checks the version of each input whose memory the backward reads, as
+        # PyTorch checks what it saved: the inputs with a gradient through its records, the
+        # others (data the gradient reads, a view of it saved) and the outputs on their own
+        watched = [(True, k) for k in program.watched_args]
+        watched += [(False, k) for k in program.watched_ext]
+        self._keep = tuple(g in watched for g in self.grad_inputs)
+        self._watch = [w for w in watched if w not in self.grad_inputs]
+        self._watch_outs = program.watched_outs
         self.node_cls = node_class(
             "CompiledFunctionBackward", outputs=max(1, len(program.out_meta))
         )
@@ -249,9 +264,16 @@ class _Entry:
         if self.any_requires and _grad_state.enabled:
             inputs = [leaves[k] if arg else self.externals[k] for arg, k in self.grad_inputs]
             edges, kept, versions, meta, consts, held = input_records(inputs, self._keep)
+            params: dict = {"saved": saved}
+            if self._watch:
+                watched = []
+                for arg, k in self._watch:
+                    t = leaves[k] if arg else self.externals[k]
+                    watched.append((t, t._counter.value))
+                params["watch"] = watched
             node = self.node_cls(
                 self.prim,
-                {"saved": saved},
+                params,
                 edges,
                 kept,
                 None,
@@ -265,6 +287,8 @@ class _Entry:
                 t = Tensor._make(o, node, True) if req else Tensor._make(o)
                 t._output_nr = k
                 results.append(t)
+            if self._watch_outs:  # outputs the backward reads: their counters, at version 0
+                params["outs"] = tuple(results[k]._counter for k in self._watch_outs)
         else:
             results = [Tensor._make(o) for o in outs]
         spec = self.plan.out_spec
