@@ -98,6 +98,7 @@ _ADDMM = Structural(
     _addmm_forward,
     _addmm_vjp,
     saves=(1, 2),
+    reads={1: (2,), 2: (1,)},
     backward="AddmmBackward0",
     kernel=_addmm_kernel,
     jvp=_addmm_jvp,

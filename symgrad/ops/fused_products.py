@@ -136,6 +136,7 @@ def _declare(
         forward,
         family_vjp(product_vjp),
         saves=(1, 2),
+        reads={1: (2,), 2: (1,)},
         backward=backward,
         jvp=family_jvp(product, out_shape),
         devices=lambda ndims: _DEVICES[name],

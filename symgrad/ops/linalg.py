@@ -86,6 +86,7 @@ _MATMUL = Structural(
     lambda xp, a, b: xp.matmul(a, b),
     _matmul_vjp,
     saves=(0, 1),
+    reads={0: (1,), 1: (0,)},
     backward=_matmul_name,
     jvp="bilinear",
     text=matmul_text,

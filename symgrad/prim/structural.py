@@ -52,6 +52,7 @@ class Structural(Primitive):
         *,
         saves: tuple = (),
         saves_out: bool = False,
+        reads: dict | None = None,
         backward: Any = None,
         kernel: Callable | None = None,
         formula: Any = None,
@@ -78,6 +79,10 @@ class Structural(Primitive):
         self.vjp = vjp  # type: ignore[method-assign]
         self.numeric_forward = quiet(self.kernel)
         self.saved_inputs = saves
+        # for each input, the saved inputs its gradient reads (a product's: the other factor),
+        # so that changing one whose gradient nobody needs breaks nothing, as in PyTorch;
+        # None: every gradient may read every saved input
+        self.reads = reads
         self._saves_flags: dict[int, tuple] = {}
         self.saves_out = saves_out
         self.formula = formula  # the element-wise formula of a fused op (a loss), for its text
@@ -98,6 +103,13 @@ class Structural(Primitive):
     # -- the protocol ------------------------------------------------------------------------
     def saves(self, n: int) -> tuple[tuple, bool]:  # type: ignore[override]
         return self.saves_flags(n), self.saves_out
+
+    def used_saves(self, needs: tuple) -> tuple:
+        reads = self.reads
+        if reads is None:
+            return (True,) * len(needs)
+        used = {j for i, need in enumerate(needs) if need for j in reads.get(i, ())}
+        return tuple(j in used for j in range(len(needs)))
 
     def jvp(self, xp: Any, tangents: tuple, ctx: Ctx) -> Any:
         """The output's tangent: for a linear op the op applied to the tangents (a missing one
