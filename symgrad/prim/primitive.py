@@ -231,6 +231,21 @@ def camel(name: str) -> str:
 _NO_EDGE = (None, 0)
 
 
+def _record(a: Any, k: Any) -> tuple:
+    """One input's part of :func:`input_records`: its edge, saved value, version, (shape,
+    dtype), constant, and itself if it is a leaf the node holds (else None)."""
+    if type(a) is Tensor or isinstance(a, Tensor):  # identity first: the common case
+        data = a._data
+        saved, version = (a, a._counter.value) if k else (None, None)
+        if not a._requires_grad:
+            return _NO_EDGE, saved, version, (data.shape, data.dtype), a, None
+        fn = a.grad_fn
+        if fn is None:
+            return (accumulator_of(a), 0), saved, version, (data.shape, data.dtype), None, a
+        return (fn, a._output_nr), saved, version, (data.shape, data.dtype), None, None
+    return _NO_EDGE, a, None, None, a, None
+
+
 def input_records(inputs: tuple, keep: Any) -> tuple[tuple, tuple, tuple, tuple, tuple, Any]:
     """What a node records of its inputs: edges, saved values (tensors where ``keep`` says so,
     numbers always), their versions, their (shape, dtype), the constants (inputs that do not
@@ -238,32 +253,25 @@ def input_records(inputs: tuple, keep: Any) -> tuple[tuple, tuple, tuple, tuple,
 
     All are tuples: the cyclic garbage collector stops watching a tuple of numbers, shapes
     and dtypes (a list it watches for ever), and a graph holds one set per node."""
-    # one pass over the inputs: this runs once per recorded op, so it is kept tight
-    edges, saved, versions, meta, consts = [], [], [], [], []
-    held = None
-    for a, k in zip(inputs, keep):
-        if type(a) is Tensor or isinstance(a, Tensor):  # identity first: the common case
-            if a._requires_grad:
-                fn = a.grad_fn
-                if fn is None:
-                    edges.append((accumulator_of(a), 0))
-                    held = (a,) if held is None else held + (a,)
-                else:
-                    edges.append((fn, a._output_nr))
-                consts.append(None)
-            else:
-                edges.append(_NO_EDGE)
-                consts.append(a)
-            saved.append(a if k else None)
-            versions.append(a._counter.value if k else None)
-            meta.append((a._data.shape, a._data.dtype))
+    # this runs once per recorded op, so it is kept tight: one or two inputs (most ops) make
+    # the tuples at once, more go through lists
+    n = len(inputs)
+    if n == 1:
+        e0, s0, v0, m0, c0, l0 = _record(inputs[0], keep[0])
+        return (e0,), (s0,), (v0,), (m0,), (c0,), None if l0 is None else (l0,)
+    if n == 2:
+        e0, s0, v0, m0, c0, l0 = _record(inputs[0], keep[0])
+        e1, s1, v1, m1, c1, l1 = _record(inputs[1], keep[1])
+        if l0 is None:
+            held = None if l1 is None else (l1,)
         else:
-            edges.append(_NO_EDGE)
-            saved.append(a)
-            versions.append(None)
-            meta.append(None)
-            consts.append(a)
-    return tuple(edges), tuple(saved), tuple(versions), tuple(meta), tuple(consts), held
+            held = (l0,) if l1 is None else (l0, l1)
+        return (e0, e1), (s0, s1), (v0, v1), (m0, m1), (c0, c1), held
+    if not n:
+        return (), (), (), (), (), None
+    edges, saved, versions, meta, consts, leaves = zip(*map(_record, inputs, keep))
+    held = tuple([leaf for leaf in leaves if leaf is not None]) or None
+    return edges, saved, versions, meta, consts, held
 
 
 def recorded(prim: Primitive, inputs: tuple, params: Any, out: np.ndarray) -> Tensor:
