@@ -125,29 +125,42 @@ def _positive_only(prim: Elementwise, op: str) -> dict:
     return {0: vjp}
 
 
-def _in_place_form(prim: Elementwise, backward: str, op: str | None = None) -> Elementwise:
-    """``prim`` again under the name of PyTorch's in-place node, whose backward reads the
-    result (saved, so changing it afterwards breaks the backward): the same formula, partials,
-    kernels and domain; ``op`` names it in the error for a negative slope."""
+def _renamed(
+    prim: Elementwise,
+    name: str,
+    backward: str,
+    vjp_backward: Any = None,
+    vjp_kernels: dict | None = None,
+    reads_result: bool = False,
+) -> Any:
+    """``prim``'s formula, partials, kernels and domain under another name and node name
+    (with other VJP kernels, or reading its result, where given)."""
     inputs, expr, params, partials = prim._declared
-    vjp_kernels = prim._vjp_kernels if op is None else _positive_only(prim, op)
     return declare(
-        prim.name + "_",
+        name,
         inputs,
         expr,
         params=params,
         partials=partials,
         kernel=prim.kernel,
         partial_kernels=prim.partial_kernels,
-        vjp_kernels=vjp_kernels,
+        vjp_kernels=prim._vjp_kernels if vjp_kernels is None else vjp_kernels,
         promote=prim.promote,
         exact=prim.exact,
         domain=prim.domain,
         masked=prim.masked,
         backward=backward,
-        vjp_backward=prim.vjp_backward,
-        reads_result=True,
+        vjp_backward=vjp_backward or prim.vjp_backward,
+        reads_result=reads_result,
     )
+
+
+def _in_place_form(prim: Elementwise, backward: str, op: str | None = None) -> Elementwise:
+    """``prim`` again under the name of PyTorch's in-place node, whose backward reads the
+    result (saved, so changing it afterwards breaks the backward): the same formula, partials,
+    kernels and domain; ``op`` names it in the error for a negative slope."""
+    vjp_kernels = None if op is None else _positive_only(prim, op)
+    return _renamed(prim, prim.name + "_", backward, vjp_kernels=vjp_kernels, reads_result=True)
 
 
 SELU_ = _in_place_form(SELU, "EluBackward1")
@@ -312,27 +325,6 @@ HUBER = declare(
 
 def _threshold(v: Any, threshold: Any, value: Any) -> Any:
     return np.where(v <= threshold, value, v)
-
-
-def _renamed(prim: Elementwise, name: str, backward: str, vjp_backward: Any = None) -> Any:
-    """``prim``'s formula, partials, kernels and domain under another name and node name."""
-    inputs, expr, params, partials = prim._declared
-    return declare(
-        name,
-        inputs,
-        expr,
-        params=params,
-        partials=partials,
-        kernel=prim.kernel,
-        partial_kernels=prim.partial_kernels,
-        vjp_kernels=prim._vjp_kernels,
-        promote=prim.promote,
-        exact=prim.exact,
-        domain=prim.domain,
-        masked=prim.masked,
-        backward=backward,
-        vjp_backward=vjp_backward or prim.vjp_backward,
-    )
 
 
 THRESHOLD = declare(
