@@ -20,8 +20,9 @@ _anomaly_state = anomaly._state
 def store(leaf: Tensor, g: np.ndarray, foreign: set) -> None:
     """Accumulate the array ``g`` into ``leaf.grad`` (no graph recorded): the array itself
     when no one else holds it, else a copy; in place where the .grad is the engine's own."""
-    if g.dtype != leaf._data.dtype:
-        g = g.astype(leaf._data.dtype)
+    dtype = leaf._data.dtype
+    if g.dtype is not dtype and g.dtype != dtype:  # (the same object: the common case)
+        g = g.astype(dtype)
     grad = leaf._grad
     if grad is None:
         if type(g) is not np.ndarray:  # a meta gradient: no values to own

@@ -207,7 +207,7 @@ class _CompiledGraph(Primitive):
                     node._raise_modified(None, 0, counter.value)
         program = self.entry.program
         full = grads
-        if any(g is None for g in grads):
+        if _any_none(grads):
             full = [
                 np.zeros(shape, dtype) if g is None else g
                 for g, (shape, dtype) in zip(grads, program.out_meta)
@@ -217,6 +217,13 @@ class _CompiledGraph(Primitive):
             return program.backward(*full, *node.params["saved"])
         finally:
             restore(token)
+
+
+def _any_none(grads: list) -> bool:
+    for g in grads:
+        if g is None:
+            return True
+    return False
 
 
 class _Entry:
