@@ -147,6 +147,8 @@ def batch_norm(
     training: bool = False,
     momentum: float = 0.1,
     eps: float = 1e-5,
+    *,
+    _aten: bool = False,
 ) -> Tensor:
     """Normalize each channel of (N, C, ...) by the batch's statistics (``training``; the
     running statistics are then updated in place: ``(1 - momentum) * running + momentum *
@@ -163,11 +165,12 @@ def batch_norm(
     >>> mean, var
     (tensor([0.2000]), tensor([1.1000]))
     """
-    if training:
+    # (``_aten``: torch.batch_norm, which skips the checks of the functional op's Python layer)
+    if training and not _aten:
         if input.ndim == 0:
             raise IndexError("tuple index out of range (batch_norm needs an input (N, C, ...))")
         _verify_batch_size(list(input.shape))
-    if training and eps <= 0.0:
+    if training and eps <= 0.0 and not _aten:
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
