@@ -243,11 +243,12 @@ def _bag_indices(
     starts = np.asarray(offsets._data).reshape(-1)
     bags = len(starts) - 1 if last else len(starts)
     offset2bag = (np.searchsorted(starts[:bags], np.arange(len(idx)), side="right") - 1).clip(0)
-    # the float32 sum kernel without padding skips offset2bag and sizes every offset
+    # the sum kernel leaves the sizes zero, one per offset; for float32 without padding it
+    # skips offset2bag too
     fast = mode == 0 and weight.dtype is dtypes.float32 and padding is None
     counted = idx != padding if padding is not None else np.ones(len(idx), bool)
     if mode == 0:
-        size = np.zeros(len(starts) if fast else bags, dtype=np.int64)
+        size = np.zeros(len(starts), dtype=np.int64)
         return (offset2bag[:0] if fast else offset2bag), size, size.copy()
     size = np.bincount(offset2bag[counted], minlength=bags)[:bags].astype(np.int64)
     if mode == 1:

@@ -8,7 +8,7 @@ from typing import Any
 
 from symgrad import creation
 from symgrad.nn.sparse import dropout
-from symgrad.ops.math import where
+from symgrad.ops.activations import PRELU
 from symgrad.tensor import Tensor
 
 __all__ = ["prelu", "rms_norm", "dropout1d", "dropout2d", "dropout3d"]
@@ -38,7 +38,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
         if input.ndim >= 2:
             weight = weight.reshape(1, -1, *([1] * (input.ndim - 2)))
     # at 0 the gradient is weight's, as PyTorch's x > 0 ? x : weight * x
-    return where(input > 0, input, weight * input)
+    return PRELU(input, weight)
 
 
 def rms_norm(
