@@ -26,12 +26,13 @@ from symgrad.nn import grid_sample as _grid_sample
 from symgrad.nn import grid_sampling as _grid_sampling
 from symgrad.nn import regression as _regression
 from symgrad.ops.math import where
+from symgrad.ops.pdist import pdist
 from symgrad.tensor import Tensor
 
 __all__ = [
     "cosine_embedding_loss", "ctc_loss", "hinge_embedding_loss", "margin_ranking_loss",
     "kl_div", "poisson_nll_loss", "triplet_margin_loss", "embedding_bag",
-    "affine_grid_generator", "grid_sampler",
+    "affine_grid_generator", "grid_sampler", "pdist",
 ]  # fmt: skip
 
 _EPSILON = 1e-12  # ATen's cosine_embedding_loss keeps the magnitudes off zero with it

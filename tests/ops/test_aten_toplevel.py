@@ -101,6 +101,9 @@ def _cases(lib):
         ),
         "grid_sampler": (lambda x: lib.grid_sampler(x, grid, 0, 1, False), [IMG]),
         "grid_sampler_nearest": (lambda x: lib.grid_sampler(x, grid, 1, 2, True), [IMG]),
+        "pdist": (lambda a: lib.pdist(a), [A]),
+        "pdist_repeated_rows": (lambda a: lib.pdist(a, 0.5), [np.array([[1.0, 2.0]] * 3)]),
+        "pdist_inf": (lambda a: lib.pdist(a, float("inf")), [B]),
     }
 
 
@@ -215,3 +218,18 @@ def test_random_dropouts_keep_whole_features():
     assert (per_feature == per_feature[:, :1]).all()
     z = symgrad.feature_alpha_dropout(symgrad.ones(8, 4, 3), 0.5, True)
     assert (z.numpy() == z.numpy()[..., :1]).all() and len(np.unique(z.numpy())) == 2
+
+
+def test_pdist_plain():
+    x = symgrad.tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 0.0]], requires_grad=True)
+    d = symgrad.pdist(x)
+    assert d.tolist() == [5.0, 0.0, 5.0]
+    assert type(d.grad_fn).__name__ == "PdistBackward0"
+    d.sum().backward()
+    # a zero distance passes no gradient
+    assert np.allclose(x.grad.numpy(), [[-0.6, -0.8], [1.2, 1.6], [-0.6, -0.8]])
+    assert symgrad.pdist(symgrad.ones(1, 3)).shape == (0,)
+    with pytest.raises(RuntimeError, match="2D"):
+        symgrad.pdist(symgrad.ones(3))
+    with pytest.raises(RuntimeError, match="non-negative"):
+        symgrad.pdist(symgrad.ones(2, 3), -1.0)
