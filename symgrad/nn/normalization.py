@@ -182,9 +182,14 @@ def batch_norm(
     if input.numel() == 0:
         return _empty_batch_norm(input, weight, bias)
     if input.ndim < 2:
-        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        named = (("running_mean", running_mean), ("running_var", running_var))
+        if _aten:  # ATen checks the affine parameters first, against no channels
+            named = (("weight", weight), ("bias", bias), *named)
+        for name, t in named:
             if t is not None:
                 raise RuntimeError(f"{name} should contain 0 elements not {t.numel()}")
+        if _aten and input.ndim == 0:
+            raise RuntimeError("batch_norm needs an input (N, C, ...), but got a 0-d tensor")
         raise IndexError(
             f"Dimension out of range (expected to be in range of [-{max(input.ndim, 1)}, "
             f"{max(input.ndim, 1) - 1}], but got 1)"

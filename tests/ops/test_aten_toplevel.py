@@ -233,3 +233,23 @@ def test_pdist_plain():
         symgrad.pdist(symgrad.ones(3))
     with pytest.raises(RuntimeError, match="non-negative"):
         symgrad.pdist(symgrad.ones(2, 3), -1.0)
+
+
+@pytest.mark.parametrize(
+    ("shape", "weights", "message"),
+    [
+        ((3,), 3, "parameter numbers = 3 and channel size = 1"),
+        ((0,), 0, "parameter numbers = 0 and channel size = 1"),
+        ((), 2, "Not allow zero-dim input tensor"),
+        ((2, 3), 0, "parameter numbers = 0 and channel size = 3"),
+        ((2, 3), (1, 3), "scalar or 1D tensor, but got: ndim = 2"),
+    ],
+)
+def test_prelu_channels_as_aten(shape, weights, message):
+    # ATen counts one channel for a 1-d input
+    with pytest.raises(RuntimeError, match=message):
+        symgrad.prelu(symgrad.ones(*shape), symgrad.ones(weights))
+
+
+def test_prelu_empty_channels():
+    assert symgrad.prelu(symgrad.ones(2, 0), symgrad.ones(0)).shape == (2, 0)
