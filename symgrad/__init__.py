@@ -37,6 +37,9 @@ from symgrad.creation import *  # noqa: F403
 from symgrad.ops import *  # noqa: F403
 from symgrad.ops.out import *  # noqa: F403  (the same functions, also taking out=)
 from symgrad._inplace_functions import *  # noqa: F403  (torch.relu_(x) and the like)
+from symgrad._aten_functions import *  # noqa: F403  (torch.embedding(weight, indices) and the like)
+from symgrad._aten_losses import *  # noqa: F403  (torch.kl_div(input, target, 1) and the like)
+from symgrad import _aten_methods  # noqa: F401  (Tensor.prelu, Tensor.hardshrink)
 from symgrad._device import device, get_default_device, set_default_device
 from symgrad import accelerator, autograd, backends, cuda, func, nn, optim
 from symgrad._printing import set_printoptions

@@ -8,7 +8,7 @@ from typing import Any
 
 from symgrad import creation
 from symgrad.nn.sparse import dropout
-from symgrad.ops.math import where
+from symgrad.ops.activations import PRELU
 from symgrad.tensor import Tensor
 
 __all__ = ["prelu", "rms_norm", "dropout1d", "dropout2d", "dropout3d"]
@@ -28,8 +28,15 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
             f"prelu: Type promoting not supported. Got {input.dtype.scalar_type} and "
             f"{weight.dtype.scalar_type}"
         )
+    if weight.ndim > 1:
+        raise RuntimeError(
+            f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}"
+        )
     if weight.numel() != 1:
-        channels = input.shape[1] if input.ndim >= 2 else input.shape[0]
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        # as ATen, a 1-d input is one channel
+        channels = input.shape[1] if input.ndim >= 2 else 1
         if weight.numel() != channels:
             raise RuntimeError(
                 f"Mismatch of parameter numbers and input channel size. Found parameter numbers "
@@ -38,7 +45,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
         if input.ndim >= 2:
             weight = weight.reshape(1, -1, *([1] * (input.ndim - 2)))
     # at 0 the gradient is weight's, as PyTorch's x > 0 ? x : weight * x
-    return where(input > 0, input, weight * input)
+    return PRELU(input, weight)
 
 
 def rms_norm(

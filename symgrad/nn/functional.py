@@ -38,6 +38,7 @@ from symgrad.ops import softmax_family as _softmax_family
 from symgrad.ops.affine import linear
 from symgrad.ops.inplace import inplace as _inplace
 from symgrad.ops.math import gelu, sigmoid, softplus, tanh
+from symgrad.ops.pdist import pdist
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -312,4 +313,5 @@ __all__ += [
     "threshold_",
     "rrelu",
     "rrelu_",
+    "pdist",
 ]

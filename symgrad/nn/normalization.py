@@ -147,6 +147,8 @@ def batch_norm(
     training: bool = False,
     momentum: float = 0.1,
     eps: float = 1e-5,
+    *,
+    _aten: bool = False,
 ) -> Tensor:
     """Normalize each channel of (N, C, ...) by the batch's statistics (``training``; the
     running statistics are then updated in place: ``(1 - momentum) * running + momentum *
@@ -163,11 +165,12 @@ def batch_norm(
     >>> mean, var
     (tensor([0.2000]), tensor([1.1000]))
     """
-    if training:
+    # (``_aten``: torch.batch_norm, which skips the checks of the functional op's Python layer)
+    if training and not _aten:
         if input.ndim == 0:
             raise IndexError("tuple index out of range (batch_norm needs an input (N, C, ...))")
         _verify_batch_size(list(input.shape))
-    if training and eps <= 0.0:
+    if training and eps <= 0.0 and not _aten:
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
@@ -179,9 +182,14 @@ def batch_norm(
     if input.numel() == 0:
         return _empty_batch_norm(input, weight, bias)
     if input.ndim < 2:
-        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        named = (("running_mean", running_mean), ("running_var", running_var))
+        if _aten:  # ATen checks the affine parameters first, against no channels
+            named = (("weight", weight), ("bias", bias), *named)
+        for name, t in named:
             if t is not None:
                 raise RuntimeError(f"{name} should contain 0 elements not {t.numel()}")
+        if _aten and input.ndim == 0:
+            raise RuntimeError("batch_norm needs an input (N, C, ...), but got a 0-d tensor")
         raise IndexError(
             f"Dimension out of range (expected to be in range of [-{max(input.ndim, 1)}, "
             f"{max(input.ndim, 1) - 1}], but got 1)"

@@ -9,6 +9,8 @@ are not PyTorch's); outside training it is ``leaky_relu`` with the slope ``(lowe
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from symgrad import random
@@ -74,6 +76,8 @@ def rrelu(
     upper: float = 1.0 / 3,
     training: bool = False,
     inplace: bool = False,
+    *,
+    _generator: Any = None,
 ) -> Tensor:
     """Randomized leaky ReLU: ``input`` where positive, else ``input`` times a slope drawn from
     ``U(lower, upper)`` per element in ``training``, or ``(lower + upper) / 2`` outside it.
@@ -108,7 +112,7 @@ def rrelu(
     ):  # one slope for all: nothing to draw, so a compiled program holds it
         noise = Tensor._make(np.full(shape, lower, dtype=dtype))
     else:
-        uniform = random.numpy_generator(None, input).random(shape)
+        uniform = random.numpy_generator(_generator, input).random(shape)
         noise = Tensor._make((lower + (upper - lower) * uniform).astype(dtype, copy=False))
     if inplace:
         return _in_place(input, "rrelu_", lambda x: A.RRELU_WITH_NOISE_(x, noise))

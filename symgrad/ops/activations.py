@@ -355,3 +355,12 @@ RRELU_WITH_NOISE = declare(
     vjp_backward="RreluWithNoiseBackwardBackward0",
 )
 RRELU_WITH_NOISE_ = _in_place_form(RRELU_WITH_NOISE, "RreluWithNoiseBackward1")
+PRELU = declare(
+    "prelu",
+    "x weight",
+    lambda x, weight: sp.Piecewise((x, x > 0), (weight * x, True)),
+    kernel=lambda v, weight: np.where(v > 0, v, weight * v),
+    domain={"x": "nonzero"},
+    backward="PreluKernelBackward0",
+    vjp_backward="PreluKernelBackwardBackward0",
+)

@@ -50,11 +50,21 @@ def _pow(xp: Any, a: Any, exponent: float) -> Any:
 
 def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     x1, x2 = c.inputs
-    p = c.params["p"]
     d = _differences(xp, x1, x2)
     last = d.ndim - 1
+    gd = _difference_gradient(xp, d, g, c.out, c.params["p"])
+    return (
+        xp.sum_to_size(xp.sum(gd, (last - 1,), False), c.shapes[0]) if c.needs[0] else None,
+        xp.sum_to_size(-xp.sum(gd, (last - 2,), False), c.shapes[1]) if c.needs[1] else None,
+    )
+
+
+def _difference_gradient(xp: Any, d: Any, g: Any, out: Any, p: float) -> Any:
+    """The gradient for the differences ``d`` (last axis: the coordinates) of the distances
+    ``out`` receiving ``g``, by PyTorch's ``_cdist_backward`` rules."""
+    last = d.ndim - 1
     g = xp.unsqueeze(g, last)
-    out = xp.unsqueeze(c.out, last)
+    out = xp.unsqueeze(out, last)
     if p == 0:
         gd = d * 0.0
     elif p == 1:
@@ -68,10 +78,7 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
         gd = xp.sign(d) * _pow(xp, xp.abs(d), p - 1) * scale
         if p < 1:  # |d| ** (p - 1) is infinite at 0: PyTorch's 0 there
             gd = xp.where(xp.eq(d, 0), 0.0, gd)
-    return (
-        xp.sum_to_size(xp.sum(gd, (last - 1,), False), c.shapes[0]) if c.needs[0] else None,
-        xp.sum_to_size(-xp.sum(gd, (last - 2,), False), c.shapes[1]) if c.needs[1] else None,
-    )
+    return gd
 
 
 _CDIST = Structural(

@@ -15,7 +15,7 @@ import numpy as np
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
 
-__all__ = ["pixel_shuffle_node", "pixel_unshuffle_node"]
+__all__ = ["pixel_shuffle_node", "pixel_unshuffle_node", "channel_shuffle_node"]
 
 
 def _shuffle(xp: Any, x: Any, r: int) -> Any:
@@ -38,8 +38,8 @@ def _copying(rule: Any) -> Any:
     """The NumPy kernel of ``rule``: a new array also where the rearrangement is the
     identity (a factor of 1), as PyTorch's result is never the input's view."""
 
-    def kernel(xp: Any, x: Any, r: int) -> Any:
-        out = rule(xp, x, r)
+    def kernel(xp: Any, x: Any, **params: int) -> Any:
+        out = rule(xp, x, *params.values())
         return out.copy() if np.shares_memory(out, x) else out
 
     return kernel
@@ -85,3 +85,32 @@ def pixel_unshuffle_node(x: Any, r: int) -> Any:
     """The ``PixelUnshuffleBackward0`` node of a checked input (height and width divisible
     by ``r``)."""
     return _PIXEL_UNSHUFFLE(x, r=r)
+
+
+def _channel_shuffle(xp: Any, x: Any, groups: int) -> Any:
+    n, c, *rest = x.shape
+    x = xp.reshape(x, (n, groups, c // groups, *rest))
+    order = (0, 2, 1, *range(3, x.ndim))
+    return xp.reshape(xp.permute(x, order), (n, c, *rest))
+
+
+def _channel_shuffle_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    # shuffling by the other factor of the channel count undoes the shuffle
+    return (_channel_shuffle(xp, g, g.shape[1] // c.params["groups"]),)
+
+
+_CHANNEL_SHUFFLE = Structural(
+    "channel_shuffle",
+    _channel_shuffle,
+    _channel_shuffle_vjp,
+    backward="ChannelShuffleBackward0",
+    kernel=_copying(_channel_shuffle),
+    jvp="linear",
+    text=COPIES,
+)
+
+
+def channel_shuffle_node(x: Any, groups: int) -> Any:
+    """The ``ChannelShuffleBackward0`` node of a checked input (at least 3-d, channels
+    divisible by ``groups``): channel ``g * (C / groups) + k`` moves to ``k * groups + g``."""
+    return _CHANNEL_SHUFFLE(x, groups=groups)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .op_db import _op, arg
+from .op_db import _op, arg, f64
 
 
 def _f(name, **kwargs):
@@ -99,6 +99,26 @@ CONV = [
     ),
     _op("pixel_shuffle", _f("pixel_shuffle", upscale_factor=2), arg(1, 8, 2, 1)),
     _op("pixel_unshuffle", _f("pixel_unshuffle", downscale_factor=2), arg(2, 2, 4)),
+    # the top-level names with ATen's signatures (symgrad.channel_shuffle, symgrad.kl_div)
+    _op("channel_shuffle", lambda T, x: T.channel_shuffle(x, 2), arg(1, 4, 3)),
+    _op("prelu_toplevel", lambda T, x, w: T.prelu(x, w), arg(2, 3, 2), arg(3)),
+    _op("prelu_method", lambda T, x, w: x.prelu(w), arg(4), arg(1)),
+    _op(
+        "batch_norm_toplevel",
+        lambda T, x, w: T.batch_norm(x, w, None, None, None, True, 0.1, 1e-5, False),
+        arg(3, 2),
+        arg(2),
+    ),
+    _op("embedding_toplevel", lambda T, w: T.embedding(w, T.tensor([2, 0, 2])), arg(3, 2)),
+    _op(
+        "cosine_embedding_loss_toplevel",
+        lambda T, a, b: T.cosine_embedding_loss(a, b, f64(T, [1.0, -1.0]), 0.1, 1),
+        arg(2, 3),
+        arg(2, 3),
+    ),
+    _op(
+        "kl_div_toplevel", lambda T, a, b: T.kl_div(a, b, 1, log_target=True), arg(2, 3), arg(2, 3)
+    ),
     _op("unfold_im2col", _f("unfold", kernel_size=2, padding=1, stride=2), arg(1, 2, 3, 3)),
     _op(
         "fold_col2im",

@@ -29,6 +29,9 @@ EXTRAS = [
         tags=_NO_FW,
     ),
     _op("cdist_p_half", lambda T, a, b: T.cdist(a, b, p=0.5), arg(3, 2), arg(2, 2), tags=_NO_FW),
+    _op("pdist", lambda T, x: T.pdist(x), arg(4, 3), tags=_NO_FW),
+    _op("pdist_p1", lambda T, x: T.nn.functional.pdist(x, 1.0), arg(3, 2), tags=_NO_FW),
+    _op("pdist_p3", lambda T, x: T.pdist(x, 3.0), arg(3, 2), tags=_NO_FW),
     _op(
         "cdist_inf",
         lambda T, a, b: T.cdist(a, b, p=float("inf")),

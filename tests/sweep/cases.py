@@ -131,6 +131,7 @@ REGISTRY_OPS = {
     "rrelu_": "rrelu_eval_inplace",
     "rrelu_with_noise": "rrelu_train",
     "rrelu_with_noise_": "rrelu_train_inplace",
+    "prelu": "prelu_toplevel",
     "hardswish": "hardswish",
     "hardsigmoid": "hardsigmoid",
     "logsigmoid": "logsigmoid",

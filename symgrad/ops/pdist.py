@@ -1,0 +1,80 @@
+"""``pdist``: the ``p``-norm distance between every pair of rows ``i < j`` of a matrix, in the
+order of the upper triangle read row by row; one ``PdistBackward0`` node, with the gradient
+rules of :func:`symgrad.cdist` (0 where a distance is 0)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad.ops.norms import _norm_p
+from symgrad.ops.pairwise_distances import _difference_gradient, _kernel
+from symgrad.prim.structural import Structural
+from symgrad.tensor import Tensor
+
+__all__ = ["pdist"]
+
+
+def _pairs(n: int) -> tuple:
+    i, j = np.triu_indices(n, 1)
+    return (i,), (j,)
+
+
+def _differences(xp: Any, x: Any) -> Any:
+    first, second = _pairs(x.shape[0])
+    return xp.getitem(x, first) - xp.getitem(x, second)
+
+
+def _forward(xp: Any, x: Any, p: float) -> Any:
+    d = _differences(xp, x)
+    if p == 2:
+        return xp.sqrt(xp.sum(d * d, (1,), False))
+    return _norm_p(xp, d, p, (1,), False)
+
+
+def _pdist_kernel(xp: Any, x: Any, p: float) -> Any:
+    first, second = _pairs(x.shape[0])
+    # the row pairs as cdist's (K, 1, M) and (K, 1, M) batches: one distance each
+    return _kernel(xp, x[first][:, None, :], x[second][:, None, :], p)[:, 0, 0]
+
+
+def _vjp(xp: Any, g: Any, c: Any) -> tuple:
+    (x,) = c.inputs
+    first, second = _pairs(x.shape[0])
+    gd = _difference_gradient(xp, _differences(xp, x), g, c.out, c.params["p"])
+    shape = c.shapes[0]
+    return (xp.index_put_zeros(shape, first, gd) - xp.index_put_zeros(shape, second, gd),)
+
+
+_PDIST = Structural(
+    "pdist",
+    _forward,
+    _vjp,
+    saves=(0,),
+    saves_out=True,
+    backward="PdistBackward0",
+    kernel=_pdist_kernel,
+)
+
+
+def pdist(input: Tensor, p: float = 2.0) -> Tensor:
+    """The ``p``-norm distances between the rows of ``input`` ``(N, M)``: the ``N (N - 1) /
+    2`` pairs ``i < j``, as ``cdist(input, input, p)[i, j]`` read row by row.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.pdist(symgrad.tensor([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]]))
+    tensor([ 5., 10.,  5.])
+    """
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            f"pdist only supports floating-point dtypes, got: {input.dtype.scalar_type}"
+        )
+    p = float(p)
+    if not p >= 0:
+        raise RuntimeError(f"pdist only supports non-negative p values, got p={p}")
+    return _PDIST(input, p=p)
