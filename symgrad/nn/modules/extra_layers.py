@@ -57,7 +57,7 @@ class PReLU(Module):
     --------
     >>> import symgrad
     >>> symgrad.nn.PReLU()(symgrad.tensor([-2.0, 3.0]))
-    tensor([-0.5000,  3.0000], grad_fn=<WhereBackward0>)
+    tensor([-0.5000,  3.0000], grad_fn=<PreluKernelBackward0>)
     """
 
     def __init__(
