@@ -37,7 +37,9 @@ class Structural(Primitive):
 
     ``forward(xp, *inputs, **params)`` computes the output; ``vjp(xp, g, ctx)`` returns one
     gradient per input (``None`` where ``ctx.needs`` is False). ``saves`` names the input
-    positions the rule reads from ``ctx.inputs``; ``saves_out`` whether it reads ``ctx.out``.
+    positions the rule reads from ``ctx.inputs``; ``saves_out`` whether it reads ``ctx.out``;
+    ``reads`` (optional) maps an input to the saved inputs its own gradient reads, so that an
+    in-place change of one that no needed gradient reads is no error (a product's factors).
     ``forward`` is the op's meaning, in vocabulary words only, so it runs on every
     interpreter; ``kernel(xp, *arrays, **params)`` is an optional NumPy path, faster or
     stabler (a max-shifted softmax for ``exp(x) / sum(exp(x))``), tested to agree with it.
@@ -79,10 +81,7 @@ class Structural(Primitive):
         self.vjp = vjp  # type: ignore[method-assign]
         self.numeric_forward = quiet(self.kernel)
         self.saved_inputs = saves
-        # for each input, the saved inputs its gradient reads (a product's: the other factor),
-        # so that changing one whose gradient nobody needs breaks nothing, as in PyTorch;
-        # None: every gradient may read every saved input
-        self.reads = reads
+        self.reads = reads  # None: every gradient may read every saved input
         self._saves_flags: dict[int, tuple] = {}
         self.saves_out = saves_out
         self.formula = formula  # the element-wise formula of a fused op (a loss), for its text
