@@ -67,7 +67,9 @@ def run_blocked(
     operands = [_operand(a, shape) for a in inputs]
     if any(o is None for o in operands):
         return None
-    results = [np.empty(size, dtype) for dtype in dtypes]
+    # each result is an array of its own (a view's memory would be copied where .grad keeps it)
+    results = [np.empty(shape, dtype) for dtype in dtypes]
+    flat = [r.reshape(-1) for r in results]
     n = min(threads(), size // BLOCK) or 1
     bounds = [size * k // n for k in range(n + 1)]
 
@@ -77,7 +79,7 @@ def run_blocked(
             for i in range(lo, hi, BLOCK):
                 j = min(i + BLOCK, hi)
                 parts = [v[i:j] if kind == "flat" else v for kind, v in operands]
-                for out, value in zip(results, work(parts, (j - i,))):
+                for out, value in zip(flat, work(parts, (j - i,))):
                     out[i:j] = value
         finally:
             restore(token)
@@ -88,4 +90,4 @@ def run_blocked(
         futures = [_pool().submit(span, bounds[k], bounds[k + 1]) for k in range(n)]
         for f in futures:
             f.result()  # (an error in a block is raised here)
-    return [r.reshape(shape) for r in results]
+    return results

@@ -75,6 +75,10 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = Fa
     steps are written out as NumPy lines where their rules allow
     (:mod:`symgrad.compiler.inline`), else each is a call of its rule."""
     steps = _needed(plan)
+    requires, needs = _requirements(steps, arg_requires, plan.externals)
+    for j, step in enumerate(steps):
+        if hasattr(step, "use_partials"):  # a fused region: its partials in the forward pass?
+            step.use_partials(needs[j])
     names: dict[tuple, str] = {}
     for k in range(len(arg_requires)):
         names[("arg", k)] = f"a{k}"
@@ -83,13 +87,10 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = Fa
     for j, step in enumerate(steps):
         for nr, key in enumerate(step.keys):
             names[key] = f"v{j}" if len(step.keys) == 1 else f"v{j}_{nr}"
-    requires = {("arg", k): r for k, r in enumerate(arg_requires)}
-    for k, t in enumerate(plan.externals):
-        requires[("ext", k)] = bool(t._requires_grad)
     ns: dict[str, Any] = {"_acc": _acc, "_Changed": ShapeChanged}
     values: dict[tuple, Any] = {("arg", k): d for k, d in enumerate(arg_data)}
     values.update({("ext", k): t._data for k, t in enumerate(plan.externals)})
-    fwd_lines, needs, known = [], {}, {}
+    fwd_lines, known = [], {}
     for j, step in enumerate(steps):
         args, arrays = [], []
         for i, key in enumerate(step.inputs):
@@ -115,12 +116,6 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = Fa
             outs = kernel(*arrays)
             for key, out in zip(step.keys, outs if len(step.keys) > 1 else (outs,)):
                 values[key] = out
-        needs[j] = [
-            key[0] != "const" and requires.get(key, False) and not det
-            for key, det in zip(step.inputs, step.detached)
-        ]
-        for key, a in zip(step.keys, step.arrays):
-            requires[key] = step.grad and any(needs[j]) and a.dtype.kind in "fc"
         made = ", ".join(names[key] for key in step.keys)
         if written is not None:
             fwd_lines.append(f"    # {_label(step.prim)}")
@@ -155,6 +150,23 @@ def build(plan: Any, arg_requires: list[bool], arg_data: list, scalar: bool = Fa
         parts.grad_inputs, parts.grad_names = program.grad_inputs, program.grad_names
         _scalar.attach(program, parts)
     return program
+
+
+def _requirements(steps: list, arg_requires: list, externals: list) -> tuple:
+    """Which values require grad (by key) and, per step, which of its inputs need a gradient,
+    as the traced dtypes and flags say."""
+    requires = {("arg", k): r for k, r in enumerate(arg_requires)}
+    for k, t in enumerate(externals):
+        requires[("ext", k)] = bool(t._requires_grad)
+    needs = {}
+    for j, step in enumerate(steps):
+        needs[j] = [
+            key[0] != "const" and requires.get(key, False) and not det
+            for key, det in zip(step.inputs, step.detached)
+        ]
+        for key, a in zip(step.keys, step.arrays):
+            requires[key] = step.grad and any(needs[j]) and a.dtype.kind in "fc"
+    return requires, needs
 
 
 class _Parts:

@@ -145,7 +145,9 @@ class CompiledFunction:
             plan = fuse(plan, "numexpr" if self.backend == "numexpr" else "numpy")
             requires = [t._requires_grad for t in leaves]
             data = [p._data for p in proxies]
-            with np.errstate(all="ignore"):  # the program runs silenced: so does its build
+            # the program runs silenced: so does its build; in grad mode, whatever the
+            # caller's, so that the steps it checks compute every value the backward reads
+            with np.errstate(all="ignore"), grad_mode.set_grad_enabled(True):
                 program = build(plan, requires, data, scalar=self.backend != "numpy")
             entry = _Entry(plan, program, self.fn)
             _check(self.fn, entry, leaves, spec)

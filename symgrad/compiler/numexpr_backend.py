@@ -21,8 +21,6 @@ runs block by block on every core (:mod:`symgrad.compiler.blocks`).
 from __future__ import annotations
 
 import copy
-import re
-import threading
 from typing import Any
 
 import numpy as np
@@ -32,35 +30,16 @@ from symgrad.compiler import blocks
 from symgrad.compiler.numexpr_source import FUNCTIONS as _FUNCTIONS
 from symgrad.compiler.numexpr_source import Unprintable as _Unprintable
 from symgrad.compiler.numexpr_source import to_source as _print
+from symgrad.compiler.region import FusedRegion
 from symgrad.prim.elementwise import Elementwise
-from symgrad.prim.kernels import lambdify
 
 __all__ = ["fuse", "MIN_SIZE"]
 
-_NUMEXPR = threading.Lock()
 MIN_SIZE = 4096  # elements: below this a NumPy call is cheaper than numexpr's
 _MAX_MEMBERS = 24  # numexpr compiles every expression into a program of bounded size
 _MAX_INPUTS = 16
 
-# the functions computed by NumPy's ufuncs rather than inside numexpr's loops
-_UFUNCS = {
-    sp.sin: np.sin,
-    sp.cos: np.cos,
-    sp.tan: np.tan,
-    sp.asin: np.arcsin,
-    sp.acos: np.arccos,
-    sp.atan: np.arctan,
-    sp.sinh: np.sinh,
-    sp.cosh: np.cosh,
-    sp.tanh: np.tanh,
-    sp.asinh: np.arcsinh,
-    sp.acosh: np.arccosh,
-    sp.atanh: np.arctanh,
-    sp.exp: np.exp,
-    sp.log: np.log,
-}
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
-_G, _OUT = sp.Symbol("g", real=True), sp.Symbol("out", real=True)
 
 
 def require_numexpr() -> Any:
@@ -151,7 +130,7 @@ def fuse(plan: Any, engine: str = "numexpr") -> Any:
         if id(step) in folded:
             continue
         if id(step) in regions and step.arrays[0].size >= _least(engine):
-            fused.steps.append(_FusedStep(regions[id(step)], engine))
+            fused.steps.append(_FusedStep(regions[id(step)], _engine(engine, step)))
         elif id(step) in regions:
             fused.steps.extend(regions[id(step)])  # too small: the NumPy steps as they were
         else:
@@ -163,6 +142,17 @@ def _least(engine: str) -> int:
     """The elements a region needs to be fused: numexpr's call pays from ``MIN_SIZE``; the
     NumPy engine's regions pay once they are cut into blocks for the cores."""
     return MIN_SIZE if engine == "numexpr" else blocks.MIN_BLOCKED
+
+
+def _engine(engine: str, root: Any) -> str:
+    """The engine of the region ending at ``root``: numexpr's loops call libm's functions
+    unless numexpr is built on Intel's VML, and NumPy's vectorised ones are faster; without
+    VML, a region large enough to be cut into blocks runs as the NumPy engine's do (NumPy's
+    functions, block by block on every core), numexpr computing the smaller ones."""
+    if engine == "numexpr" and root.arrays[0].size >= blocks.MIN_BLOCKED:
+        if not getattr(require_numexpr(), "use_vml", False):
+            return "numpy"
+    return engine
 
 
 def _position(plan: Any) -> Any:
@@ -221,7 +211,18 @@ class _FusedStep:
             meta.update(zip(m.inputs, m.meta))
         self.meta = [meta[key] for key in self.inputs]
         self.detached = [False] * len(self.inputs)
-        self.prim = _Fused(members, kept, self.inputs, root.arrays[0].dtype, engine)
+        self.prim = FusedRegion(members, kept, self.inputs, root.arrays[0].dtype, engine)
+
+    def use_partials(self, needs: list) -> None:
+        """Keep the partial derivatives for the inputs ``needs`` marks, instead of the
+        costly members, where the region's primitive finds that worth it
+        (:meth:`FusedRegion.use_partials`): its outputs are then the result and the
+        partials, all of the result's shape and dtype."""
+        if self.prim.use_partials(needs):
+            count = self.prim.n_outputs - 1
+            self.keys = [self.key] + [("partial", id(self), k) for k in range(count)]
+            self.values = (self.values[0],) * (1 + count)
+            self.arrays = (self.arrays[0],) * (1 + count)
 
 
 def _costly(expr: Any) -> bool:
@@ -233,193 +234,3 @@ def _costly(expr: Any) -> bool:
         if e.is_Pow and not e.exp.is_Integer:
             return True
     return False
-
-
-class _Fused:
-    """The primitive of a fused region: a few numexpr programs for the forward pass (each
-    costly member, then the result) and one per input gradient. It is interpreted on NumPy
-    arrays only (the emitted program's steps)."""
-
-    def __init__(
-        self, members: list, kept: list, inputs: list, dtype: np.dtype, engine: str = "numexpr"
-    ) -> None:
-        numexpr = None
-        if engine == "numexpr":
-            import numexpr
-
-        self.name = "numexpr" if numexpr is not None else "fused"
-        self.n_outputs = 1 + len(kept)
-        self._numexpr, self._dtype = numexpr, dtype
-        self._inputs = [f"i{k}" for k in range(len(inputs))]
-        self._kept = [f"m{k}" for k in range(len(kept))]
-        symbols = [sp.Symbol(n, real=True) for n in self._inputs]
-        saved = {m.key: sp.Symbol(n, real=True) for m, n in zip(kept, self._kept)}
-        values: dict = {}  # constants and parameters, bound as numexpr variables
-        program, adjoints = _region_formulas(members, dict(zip(inputs, symbols)), saved, values)
-        self._bound = {name: np.asarray(v, dtype=dtype) for name, v in values.items()}
-        self._numbers: dict = {}
-        self.source = [(str(name), _print(e)) for name, e in program]
-        self._forward = [self._program(e) for _, e in program]
-        self._vjps = [
-            self._program(_shared(sp.piecewise_fold(adjoints.get(x, sp.Integer(0)))))
-            for x in symbols
-        ]
-
-    def _program(self, expr: Any) -> list:
-        """The operations computing ``expr``: each function call by its NumPy ufunc (as fast
-        as numexpr's, or faster: NumPy's are vectorised), on an argument numexpr computes,
-        then the arithmetic around them as one numexpr expression. An operation is
-        ``(name, ufunc or None, numexpr program or None, variables, constant)``."""
-        ops: list = []
-        temps: dict = {}
-        # numexpr built on Intel's VML computes the functions faster than NumPy: keep them
-        hoisted = {} if getattr(self._numexpr, "use_vml", False) else _UFUNCS
-        if self._numexpr is None:  # the arithmetic lambdified: NumPy's ufuncs do the functions
-            hoisted = _UFUNCS
-        calls = [e for e in sp.postorder_traversal(expr) if e.func in hoisted]
-        for call in dict.fromkeys(calls):  # innermost first: arguments before their calls
-            arg = call.args[0].xreplace(temps)
-            name = f"h{len(temps)}"
-            ops.append(self._op(name, _UFUNCS[call.func], arg))
-            temps[call] = sp.Symbol(name, real=True)
-        ops.append(self._op("result", None, expr.xreplace(temps)))
-        return ops
-
-    def _op(self, name: str, ufunc: Any, expr: Any) -> tuple:
-        source = _print(expr, self._numbers)
-        for value, k in self._numbers.items():
-            self._bound[k] = np.asarray(value, self._dtype)
-        known = [*self._inputs, *self._kept, "out", "g", *(f"h{k}" for k in range(64))]
-        order = _order(source, known, self._bound)
-        if expr.is_Symbol:  # no loop: the value itself
-            return (name, ufunc, None, [expr.name], None)
-        if not order:  # a constant: evaluated once
-            return (name, ufunc, None, [], float(sp.N(expr)))
-        if self._numexpr is None:
-            function = lambdify([sp.Symbol(n, real=True) for n in order], expr)
-            return (name, ufunc, function, order, None)
-        kind = float if self._dtype == np.float32 else np.float64  # numexpr's type names
-        signature = [(n, kind) for n in order]
-        return (name, ufunc, self._numexpr.NumExpr(source, signature=signature), order, None)
-
-    def _run(self, ops: list, env: dict, shape: tuple) -> np.ndarray:
-        env = dict(env)
-        for name, ufunc, compiled, order, constant in ops:
-            if compiled is not None:
-                # a gradient may come as a float64 scalar for a float32 region
-                args = [np.asarray(env[n], self._dtype) for n in order]
-                if self._numexpr is None:
-                    value = np.asarray(compiled(*args), self._dtype)
-                    if value.shape != shape:  # (a formula of numbers and bound values alone)
-                        value = np.broadcast_to(value, shape)
-                else:
-                    with _NUMEXPR:  # numexpr's state is global: one caller at a time
-                        value = compiled(*args)
-            elif order:
-                value = env[order[0]]
-            else:
-                value = np.full(shape, constant, self._dtype)
-            env[name] = value if ufunc is None else ufunc(value)
-        return env["result"]
-
-    def outputs(self, xp: Any, inputs: tuple, params: Any) -> tuple:
-        shape = np.broadcast_shapes(*[np.shape(a) for a in inputs])
-        results = self._every(self._forward_block, list(inputs), shape, len(self._forward))
-        return (results[-1], *results[:-1])  # the region's result first
-
-    def _every(self, work: Any, given: list, shape: tuple, count: int) -> list:
-        """``work``'s ``count`` results over ``shape``: block by block on every core for the
-        NumPy engine where the inputs allow; at once otherwise (numexpr cuts its own loops
-        into blocks, on its own threads)."""
-        results = None
-        if self._numexpr is None:
-            results = blocks.run_blocked(work, given, shape, [self._dtype] * count)
-        return work(given, shape) if results is None else results
-
-    def _forward_block(self, inputs: Any, shape: tuple) -> list:
-        env = dict(self._bound)
-        env.update(zip(self._inputs, inputs))
-        results = []
-        for (name, _), program in zip(self.source, self._forward):
-            env[name] = self._run(program, env, shape)
-            results.append(env[name])
-        return results
-
-    def vjp(self, xp: Any, g: Any, ctx: Any) -> list:
-        out = ctx.out if type(ctx.out) is tuple else (ctx.out,)
-        programs = [p for p, need in zip(self._vjps, ctx.needs) if need]
-        names = [*self._inputs, *self._kept, "out", "g"]
-        given = [*ctx.inputs, *out[1:], out[0], g[0]]
-
-        def block(parts: list, shape: tuple) -> list:
-            env = dict(self._bound)
-            env.update(zip(names, parts))
-            return [self._run(program, env, shape) for program in programs]
-
-        found = iter(self._every(block, given, np.shape(out[0]), len(programs)))
-        return [next(found) if need else None for need in ctx.needs]
-
-
-def _region_formulas(members: list, symbol_of: dict, saved: dict, values: dict) -> tuple:
-    """The forward program (``(name, formula)`` per costly member, then ``("out", the
-    result)``) in the input symbols and the costly members' names, and each input's
-    ``g * d out / d input`` by the chain rule over the members, in the same names."""
-    formula: dict = {}  # a member's value: its name if costly, else its formula
-    program = []
-    args_of: dict = {}
-    root = members[-1]
-    for j, m in enumerate(members):
-        prim = m.prim
-        args = []
-        for i, key in enumerate(m.inputs):
-            if key[0] == "const":
-                name = f"c{j}_{i}"
-                values[name] = key[1]
-                args.append(sp.Symbol(name, real=True))
-            else:
-                args.append(formula[key] if key in formula else symbol_of[key])
-        rule = dict(zip(prim.inputs, args))
-        for n, (p, v) in enumerate(zip(prim.params, m.params)):
-            values[f"p{j}_{n}"] = v
-            rule[p] = sp.Symbol(f"p{j}_{n}", real=True)
-        value = prim.expr.xreplace(rule)
-        if m.key in saved:
-            program.append((saved[m.key], value))
-            formula[m.key] = saved[m.key]
-        else:
-            formula[m.key] = value
-        args_of[m.key] = (rule, args)
-    program.append((_OUT, formula[root.key]))
-    adjoint: dict = {root.key: _G}
-    grads: dict = {}
-    for m in reversed(members):
-        a = adjoint.pop(m.key, None)
-        if a is None:
-            continue
-        rule, args = args_of[m.key]
-        rule = dict(rule)
-        rule[m.prim.out_symbol] = _OUT if m is root else formula[m.key]
-        for key, arg, partial in zip(m.inputs, args, m.prim.partials):
-            if key[0] == "const":
-                continue
-            term = a * partial.xreplace(rule)
-            if key in formula:
-                adjoint[key] = adjoint.get(key, 0) + term
-            else:
-                grads[arg] = grads.get(arg, 0) + term
-    return program, grads
-
-
-def _shared(expr: Any) -> Any:
-    """``expr`` with the terms of a sum that share a function call collected, so that numexpr
-    (which has no common sub-expressions) calls it once: ``g e cos x - 2 g x e sin x`` becomes
-    ``e (g cos x - 2 g x sin x)``."""
-    calls = [e for e in sp.preorder_traversal(expr) if e.func in _FUNCTIONS or e.is_Symbol]
-    repeated = [c for c in dict.fromkeys(calls) if calls.count(c) > 1 and not c.is_Symbol]
-    return sp.collect(sp.expand(expr), repeated) if repeated else expr
-
-
-def _order(source: str, names: list, bound: dict) -> list:
-    """The variables the expression reads, in the order numexpr takes them (sorted)."""
-    used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
-    return sorted(n for n in [*names, *bound] if n in used)
