@@ -91,7 +91,12 @@ class FusedRegion:
         if self._numexpr is not None or not wanted or len(wanted) > len(self._kept):
             return False
         self._partials = [
-            (k, self._program(_shared(sp.piecewise_fold(self._adjoints[k].xreplace({_G: 1})))))
+            (
+                k,
+                self._program(
+                    _shared(sp.piecewise_fold(self._adjoints[k].xreplace({_G: sp.Integer(1)})))
+                ),
+            )
             for k in wanted
         ]
         self.n_outputs = 1 + len(wanted)

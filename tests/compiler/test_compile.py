@@ -11,6 +11,7 @@ import pytest
 import symgrad
 import symgrad.nn.functional as F
 from symgrad.autograd import grad
+from symgrad.compiler import blocks
 
 try:  # tests/ is on sys.path when pytest imports the test packages from their root directory
     from ops.op_db import OP_DB
@@ -43,9 +44,15 @@ def _run(fn, arrays, dtype):
     return [o.detach().numpy() for o in outs], [None if g is None else g.numpy() for g in grads]
 
 
+@pytest.mark.parametrize("blocked", [False, True], ids=["steps", "blocked"])
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("op", OP_DB, ids=[op.name for op in OP_DB])
-def test_compiled_op_table_equals_eager(op, dtype):
+def test_compiled_op_table_equals_eager(op, dtype, blocked, monkeypatch):
+    if blocked:  # element-wise regions fused and run in blocks however small (their partials
+        # kept wherever that is chosen), on three threads
+        monkeypatch.setattr(blocks, "MIN_BLOCKED", 0)
+        monkeypatch.setattr(blocks, "BLOCK", 7)
+        monkeypatch.setattr(blocks, "threads", lambda: 3)
     dtype = getattr(symgrad, dtype)
     arrays = op.sample()
     second = [a * 1.01 + 0.001 for a in arrays]  # a new call of the traced program

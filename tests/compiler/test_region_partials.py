@@ -133,3 +133,58 @@ def test_numexpr_backend_without_vml_runs_large_regions_in_numpy_blocks(vml, mon
     assert ("# numexpr" in forward) == vml and ("# fused" in forward) == (not vml)
     (want,) = _grad(w4, x)
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
+UNARY = [
+    symgrad.sin,
+    symgrad.cos,
+    symgrad.exp,
+    symgrad.tanh,
+    lambda a: a * a,
+    lambda a: -a,
+    lambda a: (a * a + 1).sqrt(),
+    lambda a: (a * a + 1).log(),
+    lambda a: a * 0.5 + 1.25,
+]
+BINARY = [
+    lambda a, b: a * b,
+    lambda a, b: a + b,
+    lambda a, b: a - b * 2.0,
+    lambda a, b: a / (b * b + 1),
+]
+
+
+def _chain(seed: int):
+    """A random element-wise chain over x (N,), y (N,) and w (1,), as a function."""
+    rng = np.random.default_rng(seed)
+    plan = [(int(rng.integers(2)), int(rng.integers(9)), int(rng.integers(3))) for _ in range(6)]
+
+    def fn(x, y, w):
+        values = [x, y, w]
+        a = x
+        for binary, k, other in plan:
+            a = BINARY[k % len(BINARY)](a, values[other]) if binary else UNARY[k](a)
+        return (a * y * w).sum()  # every input used
+
+    return fn
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("seed", range(40))
+def test_random_chains_give_the_eager_gradients_for_every_choice_of_inputs(seed, dtype):
+    fn = _chain(seed)
+    rng = np.random.default_rng(100 + seed)
+    arrays = [rng.uniform(-1.5, 1.5, N), rng.uniform(-1.5, 1.5, N), rng.uniform(0.5, 1.5, 1)]
+    flags = [bool(f) for f in rng.integers(2, size=3)]
+    flags[seed % 3] = True  # at least one input needs its gradient
+    tensors = [symgrad.tensor(a.astype(dtype), requires_grad=r) for a, r in zip(arrays, flags)]
+    f = symgrad.compile(fn, fullgraph=True)
+    got = _grad(f, *tensors)
+    got = _grad(f, *tensors)  # the program, run again
+    want = _grad(fn, *tensors)
+    tol = dict(rtol=2e-4, atol=1e-4) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-12)
+    for a, b, r in zip(got, want, flags):
+        assert (a is None) == (b is None) == (not r)
+        if a is not None:
+            assert a.dtype == b.dtype and a.shape == b.shape
+            np.testing.assert_allclose(a, b, **tol)
