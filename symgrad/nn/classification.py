@@ -143,7 +143,7 @@ def _nll_params(
     t = t if batched else t.reshape(())
     safe, elem_w = _nll_targets(t, n_classes, ignore_index, weight, dtype)
     if batched:
-        grids = np.indices(t.shape, sparse=True) if t.ndim > 1 else [np.arange(t.shape[0])]
+        grids = np.indices(t.shape, sparse=True) if t.ndim > 1 else [_rows(t.shape[0])]
         key = (grids[0], safe, *grids[1:])  # input[n, target[n, ...], ...]
         if t.ndim == 1 and elem_w is None:  # rows of classes: matrix forms read it one-hot
             key = ClassKey(key, target)
@@ -151,6 +151,21 @@ def _nll_params(
         key = (safe,)  # input[target]: a 0-d index array, so the loss is 0-d
     denom = float(t.size if elem_w is None or is_meta(t) else elem_w.sum())
     return {"key": key, "weight": elem_w, "denom": denom if denom else float("nan"), "reduction": r}
+
+
+def _rows(n: int) -> np.ndarray:
+    """``arange(n)``, read-only and made once per length (every step of a training loop
+    indexes the same rows)."""
+    rows = _ROWS.get(n)
+    if rows is None:
+        if len(_ROWS) >= 64:
+            _ROWS.clear()
+        rows = _ROWS[n] = np.arange(n)
+        rows.setflags(write=False)
+    return rows
+
+
+_ROWS: dict = {}
 
 
 def _batched_nll_loss(
@@ -189,7 +204,12 @@ def _nll_targets(
     weights with nothing ignored, the fast common case)."""
     if is_meta(t):  # no values to check or to weigh: the loss is meta whatever they are
         return t, None if weight is None else meta_array(t.shape, dtype)
-    in_range = not t.size or (t.min() >= 0 and t.max() < n_classes)  # cheap test first
+    # cheap test first, one pass: a negative int64 read as uint64 is beyond every class
+    flat = t.view(np.uint64) if t.dtype == np.int64 else None
+    if flat is not None:
+        in_range = not t.size or int(np.maximum.reduce(flat, axis=None)) < n_classes
+    else:
+        in_range = not t.size or (t.min() >= 0 and t.max() < n_classes)
     if not in_range:
         outside = (t != ignore_index) & ((t < 0) | (t >= n_classes))
         if outside.any():

@@ -193,10 +193,25 @@ def _nll_forward(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reducti
     return total / xp.constant(float(denom)) if reduction == "mean" else total
 
 
+def _nll_kernel(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reduction: str) -> Any:
+    """The forward on NumPy: for unit weights and a reduced loss, the picked entries' sum and
+    NumPy's scalar arithmetic (a 0-d array's costs ten times more); the rule otherwise."""
+    if weight is not None or reduction == "none" or type(a) is not np.ndarray:
+        return _nll_forward(xp, a, key, weight, denom, reduction)
+    total = -a[key].sum()
+    return np.asarray(total / denom if reduction == "mean" else total)
+
+
 def _nll_grad(xp: Any, g: Any, shape: tuple, params: dict) -> Any:
     """The gradient for the input of shape ``shape``: zeros but at the picked entries.
     The key holds each row once: the gradient is assigned, with no accumulation to do."""
     weight, key, mean = params["weight"], params["key"], params["reduction"] == "mean"
+    if weight is None and xp is NP and type(g) is np.ndarray and g.ndim == 0:
+        # a reduced loss's gradient on NumPy: its scalar, assigned at the picked entries
+        value = g[()]
+        out = np.zeros(shape, dtype=g.dtype)
+        out[key] = -(value / params["denom"]) if mean else -value
+        return out
     if weight is None:  # -(g / total weight), as PyTorch computes it
         picked = g / xp.constant(float(params["denom"])) if mean else g
         return xp.index_put_zeros(shape, key, -picked, True)
@@ -230,7 +245,12 @@ def _spatial(suffix: str) -> Any:
 
 
 NLL_LOSS = Structural(
-    "nll_loss", _nll_forward, _nll_vjp, saves=(0,), backward=_spatial("Backward0")
+    "nll_loss",
+    _nll_forward,
+    _nll_vjp,
+    saves=(0,),
+    backward=_spatial("Backward0"),
+    kernel=_nll_kernel,
 )
 
 
