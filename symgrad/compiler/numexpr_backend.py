@@ -15,7 +15,9 @@ package's own names (``i0``, ``p0``, ``out``, ``g``), never from user text.
 
 The NumPy backend fuses the same regions on large arrays (``engine="numpy"``): the arithmetic
 between the functions is a NumPy function lambdified from the same formulas, and the region
-runs block by block on every core (:mod:`symgrad.compiler.blocks`).
+runs block by block on every core (:mod:`symgrad.compiler.blocks`). numexpr built without
+Intel's VML calls libm's functions, slower than NumPy's vectorised ones: its large regions run
+that way too. The region's primitive is :class:`symgrad.compiler.region.FusedRegion`.
 """
 
 from __future__ import annotations

@@ -130,6 +130,9 @@ T = RNG.uniform(0, 1, (3, 4))
 W = RNG.uniform(0.5, 2, (3, 4))
 
 
+_ROWS_KEY = (np.arange(3), np.array([1, 3, 0]))
+
+
 def _loss_samples(x: np.ndarray, params: tuple = ()) -> list:
     extra = {"params": params} if params else {}
     return [
@@ -151,6 +154,14 @@ SAMPLES.update(
         "losses.BCE_WITH_LOGITS_LOSS": [
             ((X, T, W), {"reduction": r, "weight": None, "shape": X.shape})
             for r in ("mean", "none")
+        ],
+        # rows picking one class each, every reduction; per-element weights
+        "losses.NLL_LOSS": [
+            ((X,), {"key": _ROWS_KEY, "weight": None, "denom": 3.0, "reduction": r})
+            for r in ("mean", "sum", "none")
+        ]
+        + [
+            ((X,), {"key": _ROWS_KEY, "weight": W[:, 0], "denom": 2.5, "reduction": "mean"}),
         ],
     }
 )
