@@ -8,8 +8,12 @@ from symgrad.optim.adam import Adam, AdamW
 from symgrad.optim.optimizer import Optimizer
 from symgrad.optim.rmsprop import RMSprop
 from symgrad.optim.sgd import SGD
+from symgrad.optim.adam_variants import Adamax, NAdam, RAdam
+from symgrad.optim.lbfgs import LBFGS
+from symgrad.optim.sign_steps import Adadelta, Rprop
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
+__all__ += ["Adadelta", "Adamax", "NAdam", "RAdam", "Rprop", "LBFGS"]
 
 # lr_scheduler is PyTorch's one module of schedules: the ones defined in the two modules above
 # (which need its base class) join it here
