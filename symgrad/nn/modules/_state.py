@@ -202,6 +202,9 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
             result = hook(module, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+    backward_setup = module.__dict__.get("_backward_hook_setup")
+    if backward_setup is not None:
+        args = backward_setup[0](module, args) or args
     try:
         output = module.forward(*args, **kwargs)
     except Exception:
@@ -221,6 +224,9 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
         result = hook(module, args, kwargs, output) if with_kwargs else hook(module, args, output)
         if result is not None:
             output = result
+    if backward_setup is not None:
+        wrapped = backward_setup[1](module, args, output)
+        output = output if wrapped is None else wrapped
     return output
 
 
