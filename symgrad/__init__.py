@@ -46,6 +46,7 @@ from symgrad._printing import set_printoptions
 from symgrad.type_info import finfo, iinfo
 from symgrad import serialization
 from symgrad.serialization import load, save
+from symgrad.spaced import logspace
 from symgrad.legacy_types import (
     BoolTensor,
     ByteTensor,
