@@ -24,6 +24,7 @@ from symgrad.ops.lu_solving import linalg_lu_solve as lu_solve
 from symgrad.ops.matrix_functions import linalg_cross as cross
 from symgrad.ops.matrix_functions import linalg_diagonal as diagonal
 from symgrad.ops.matrix_functions import matrix_exp, multi_dot, pinv
+from symgrad.ops.matrix_rank import matrix_rank
 from symgrad.prim.linalg_kernels import LinAlgError
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "matrix_exp",
     "matrix_norm",
     "matrix_power",
+    "matrix_rank",
     "multi_dot",
     "norm",
     "pinv",

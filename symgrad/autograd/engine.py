@@ -8,6 +8,7 @@ first. No recursion: a chain of 100,000 ops is no deeper for Python than a chain
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -216,7 +217,7 @@ class _Run:
         leaf = node._leaf
         if g is not None:
             if self.create_graph:
-                leaf._grad = self._own_tensor(g) if leaf._grad is None else leaf._grad + g
+                leaf._grad = self._first_grad(g) if leaf._grad is None else leaf._grad + g
             else:
                 self._store(leaf, g._data if isinstance(g, Tensor) else g)
         if hooks is not None:
@@ -226,6 +227,14 @@ class _Run:
 
     def _store(self, leaf: Tensor, g: np.ndarray) -> None:
         store(leaf, g, self.foreign)
+
+    def _first_grad(self, g: Tensor) -> Tensor:
+        """A leaf's first recorded gradient: a copy of ``g`` made as PyTorch's AccumulateGrad
+        makes it (an empty tensor ``copy_``-ed into, ``CopyBackwards``)."""
+        if not g._requires_grad:
+            return self._own_tensor(g)
+        with grad_mode.enable_grad():
+            return Tensor._make(np.empty_like(g._data)).copy_(g)
 
     def _own_tensor(self, g: Tensor) -> Tensor:
         """``g``, or a copy of it when someone else holds it (create_graph accumulation)."""
@@ -264,6 +273,26 @@ def _add_to(buffers: dict, node: Node, nr: int, g: Any) -> None:
     buf[nr] = g if buf[nr] is None else buf[nr] + g
 
 
+_warned_cycle = False
+
+
+def _warn_cycle() -> None:
+    """PyTorch's warning (once per process) that a ``.grad`` recorded by ``backward`` refers
+    to its parameter through its own graph."""
+    global _warned_cycle
+    if not _warned_cycle:
+        _warned_cycle = True
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the "
+            "parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after "
+            "use to break the cycle and avoid the leak.",
+            UserWarning,
+            stacklevel=4,
+        )
+
+
 def backward(
     tensors: Any,
     grad_tensors: Any = None,
@@ -284,6 +313,8 @@ def backward(
     """
     if retain_graph is None:
         retain_graph = create_graph
+    if create_graph:
+        _warn_cycle()
     if (
         type(tensors) is Tensor
         and grad_tensors is None

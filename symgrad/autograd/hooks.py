@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._meta import is_meta
+from symgrad.autograd.grad_mode import enable_grad
 from symgrad.autograd.node import NodeHooks, RemovableHandle, accumulator_of
 from symgrad.tensor import Tensor, bind_methods
 
@@ -149,6 +150,10 @@ class _RetainGrad:
     def __call__(self, grads: list) -> None:
         t, g = self.ref(), grads[self.nr]
         if t is None or g is None:
+            return
+        if isinstance(g, Tensor) and g._requires_grad:  # create_graph: recorded, as PyTorch
+            with enable_grad():
+                t._grad = g.clone() if t._grad is None else t._grad + g
             return
         g = np.array(grad_tensor(g)._data)  # a copy the user may mutate
         t._grad = Tensor._make(g if t._grad is None else t._grad._data + g)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.autograd import dual
-from symgrad.ops.views import positions
+from symgrad.ops.views import positions, put_flat
 from symgrad.tensor import Tensor
 
 __all__ = ["check_inplace", "take_tangent", "overwritten"]
@@ -68,7 +68,7 @@ def _share(x: Tensor, tangent: Tensor | None) -> None:
         else np.array(base._data, dtype=root._data.dtype)
     )
     new = np.zeros(x.shape) if tangent is None else tangent._data
-    values.reshape(-1)[positions(root._data, x._data).ravel()] = np.ravel(new)
+    put_flat(values, positions(root._data, x._data), new)
     dual.set_tangent(root, Tensor._make(values))
     for v in views:
         picked = values.reshape(-1)[positions(root._data, v._data)]

@@ -166,7 +166,7 @@ def _write(x: Tensor, values: np.ndarray, op: str) -> None:
         root, kind, _ = live_aliases(x)
         if root is not None and kind != "alias" and root._data.flags.writeable:
             index = views.positions(root._data, x._data)  # a read-only view (diagonal, ...)
-            root._data.reshape(-1)[index] = np.asarray(values, dtype=x._data.dtype)
+            views.put_flat(root._data, index, np.asarray(values, dtype=x._data.dtype))
         else:
             x._data = np.array(x._data)  # read-only memory of its own: give it a copy
             np.copyto(x._data, values, casting="unsafe")

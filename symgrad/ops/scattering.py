@@ -6,6 +6,7 @@ written places."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -141,6 +142,45 @@ def _scatter_index(input: Tensor, dim: int, index: Tensor, src: Any, op: str) ->
     return d, idx
 
 
+def _no_derivative(xp: Any, g: Any, c: Any) -> tuple:
+    raise RuntimeError("derivative for aten::scatter is not implemented")
+
+
+_SCATTER_REDUCED = Structural(
+    "scatter", lambda xp, *tensors, out: xp.constant(out), _no_derivative, backward="NotImplemented"
+)
+_REDUCERS = {"add": np.add, "multiply": np.multiply}
+
+
+def _reduced(input: Tensor, dim: int, index: Tensor, src: Any, value: Any, reduce: str) -> Tensor:
+    """PyTorch's deprecated ``scatter(..., reduce='add' | 'multiply')``: the source combined
+    into the input where the index points (repeats combine too); no derivative, as in
+    PyTorch."""
+    if src is not None and not isinstance(src, Tensor):
+        src, value = None, src
+    if src is not None:
+        warnings.warn(
+            "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+            "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+            "reduction options.",
+            UserWarning,
+            stacklevel=3,
+        )
+    if reduce not in _REDUCERS:
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    d, idx = _scatter_index(input, dim, index, src, "scatter")
+    out = np.array(input._data, copy=True).reshape(input.shape or (1,))
+    where = list(np.indices(idx.reshape(idx.shape or (1,)).shape))
+    where[d] = idx.reshape(where[d].shape)
+    if src is None:
+        values = np.full(where[d].shape, value, dtype=out.dtype)
+    else:
+        values = src._data.reshape(src.shape or (1,))[tuple(slice(0, n) for n in where[d].shape)]
+    _REDUCERS[reduce].at(out, tuple(where), values.astype(out.dtype, copy=False))
+    tensors = (input,) if src is None else (input, src)
+    return _SCATTER_REDUCED(*tensors, out=out.reshape(input.shape))
+
+
 def _last_writer(shape: tuple, dim: int, idx: np.ndarray) -> tuple:
     """Where a scatter writes (``hit``) and which source entries are the last to write to
     their place (duplicates: the last one wins)."""
@@ -169,7 +209,9 @@ def scatter(
     reduce: str | None = None,
 ) -> Tensor:
     """``input`` with ``out[index[i][j]][j] = src[i][j]`` along ``dim`` (``dim=0`` here), or
-    ``value`` there; where an index repeats, the last write wins.
+    ``value`` there; where an index repeats, the last write wins. PyTorch's deprecated
+    ``reduce='add'`` or ``'multiply'`` combines the source with the entries instead (no
+    derivative, as in PyTorch).
 
     Examples
     --------
@@ -178,9 +220,7 @@ def scatter(
     tensor([7., 0., 5.])
     """
     if reduce is not None:
-        raise NotImplementedError(
-            "scatter(reduce=...) is deprecated in PyTorch; use scatter_reduce or scatter_add"
-        )
+        return _reduced(input, dim, index, src, value, reduce)
     if src is None and value is None:
         raise TypeError("scatter() missing the source: give src (a tensor) or value")
     if src is not None and not isinstance(src, Tensor):

@@ -16,6 +16,7 @@ import numpy as np
 from symgrad._data import _wrap_dim
 from symgrad.autograd import anomaly, dual
 from symgrad.ops import dual_tangents
+from symgrad.ops.diagonal_fill import fill_diagonal_
 from symgrad.ops.inplace import check_leaf, snapshot
 from symgrad.ops.shape import transpose
 from symgrad.prim.primitive import recorded
@@ -164,4 +165,5 @@ METHODS = {
     "swapaxes_": transpose_,
     "swapdims": transpose,
     "_is_view": _is_view,
+    "fill_diagonal_": fill_diagonal_,  # an in-place method without a function form
 }

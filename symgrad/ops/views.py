@@ -71,9 +71,20 @@ def positions(root: np.ndarray, view: np.ndarray) -> np.ndarray:
     return order[found].reshape(view.shape)
 
 
+def put_flat(target: np.ndarray, index: np.ndarray, values: Any) -> None:
+    """``target``'s elements at flat C-order positions ``index`` set to ``values``, whatever
+    ``target``'s memory layout (``reshape(-1)`` of a column-major or strided array would be a
+    copy, and the write would be lost)."""
+    index = np.ravel(index)
+    if target.flags.c_contiguous:
+        target.reshape(-1)[index] = np.ravel(values)
+    else:
+        target[np.unravel_index(index, target.shape)] = np.ravel(values)
+
+
 def _copy_slices_forward(xp: Any, r: Any, v: Any, index: np.ndarray) -> Any:
     out = np.array(r, copy=True)
-    out.reshape(-1)[index.ravel()] = np.asarray(v).ravel()
+    put_flat(out, index, np.asarray(v))
     return out
 
 

@@ -2,20 +2,23 @@
 :class:`RMSprop`, :class:`Adagrad`, their base :class:`Optimizer`, and the learning-rate
 schedules of :mod:`symgrad.optim.lr_scheduler`."""
 
-from symgrad.optim import lr_scheduler, schedules, schedules_adaptive
+from symgrad.optim import lr_scheduler, schedules, schedules_adaptive, schedules_cyclic
 from symgrad.optim.adagrad import Adagrad
 from symgrad.optim.adam import Adam, AdamW
 from symgrad.optim.optimizer import Optimizer
 from symgrad.optim.rmsprop import RMSprop
 from symgrad.optim.sgd import SGD
+from symgrad.optim.adam_variants import Adamax, NAdam, RAdam
+from symgrad.optim.lbfgs import LBFGS
+from symgrad.optim.sign_steps import Adadelta, Rprop
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
+__all__ += ["Adadelta", "Adamax", "NAdam", "RAdam", "Rprop", "LBFGS"]
 
 # lr_scheduler is PyTorch's one module of schedules: the ones defined in the two modules above
 # (which need its base class) join it here
-for _name in (*schedules.__all__, *schedules_adaptive.__all__):
-    setattr(
-        lr_scheduler, _name, getattr(schedules, _name, None) or getattr(schedules_adaptive, _name)
-    )
-    lr_scheduler.__all__.append(_name)
-del _name
+for _module in (schedules, schedules_adaptive, schedules_cyclic):
+    for _name in _module.__all__:
+        setattr(lr_scheduler, _name, getattr(_module, _name))
+        lr_scheduler.__all__.append(_name)
+del _module, _name

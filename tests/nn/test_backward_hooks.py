@@ -88,3 +88,49 @@ def test_get_parameter_and_buffer_errors_are_pytorchs():
     with pytest.raises(AttributeError, match=r"^BatchNorm1d has no attribute `zz`$"):
         m.get_buffer("zz")
     assert m.get_buffer("running_mean").shape == (2,)
+
+
+def _with_forward_hooks(lib):
+    """A backward hook registered before a forward pre-hook that doubles the input and a
+    forward hook that triples the output: grad_input is the gradient of the doubled input,
+    grad_output that of the tripled output, and the forward hook sees the output before any
+    hook node."""
+    lin = lib.nn.Linear(3, 2)
+    with lib.no_grad():
+        lin.weight.copy_(lib.tensor([[1.0, 0.0, -1.0], [0.5, 0.5, 0.5]]))
+        lin.bias.fill_(0.1)
+    seen = {}
+
+    def backward_hook(module, grad_input, grad_output):
+        seen["grad_input"] = grad_input[0].tolist()
+        seen["grad_output"] = grad_output[0].tolist()
+
+    def forward_hook(module, args, output):
+        seen["forward_hook_node"] = type(output.grad_fn).__name__
+        return output * 3
+
+    lin.register_full_backward_hook(backward_hook)
+    lin.register_forward_pre_hook(lambda module, args: (args[0] * 2,))
+    lin.register_forward_hook(forward_hook)
+    seen["hook_counts"] = (len(lin._forward_pre_hooks), len(lin._forward_hooks))
+    x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = lin(x)
+    seen["output_node"] = type(y.grad_fn).__name__
+    y.sum().backward()
+    seen["x_grad"] = x.grad.tolist()
+    return seen
+
+
+def test_backward_hooks_see_the_inputs_after_the_forward_pre_hooks():
+    seen = _with_forward_hooks(symgrad)
+    assert seen["grad_input"] == [4.5, 1.5, -1.5]
+    assert seen["grad_output"] == [1.0, 1.0]
+    assert seen["x_grad"] == [9.0, 3.0, -3.0]
+    assert seen["forward_hook_node"] == "ViewBackward0"
+    assert seen["output_node"] == "BackwardHookFunctionBackward"
+    assert seen["hook_counts"] == (1, 1)
+
+
+def test_backward_hooks_with_forward_hooks_against_torch():
+    torch = pytest.importorskip("torch")
+    assert _with_forward_hooks(symgrad) == _with_forward_hooks(torch)

@@ -142,4 +142,7 @@ MISC = [
     _op("squeeze_dim_", lambda T, x: (x * 1).squeeze_(1), arg(2, 1, 3)),
     _op("t_", lambda T, x: (x * 1).t_(), arg(2, 3)),
     _op("transpose_", lambda T, x: (x * 1).transpose_(0, 2), arg(2, 1, 3)),
+    # fill_diagonal_: a fill_ of a diagonal view, CopySlices over the history
+    _op("fill_diagonal_", lambda T, x: (x * 1).fill_diagonal_(2.0), arg(3, 3)),
+    _op("fill_diagonal_wrap", lambda T, x: (x * 1).fill_diagonal_(-1.0, wrap=True), arg(5, 2)),
 ]

@@ -83,7 +83,7 @@ def state_dict(module: Any, destination: Any, prefix: str, keep_vars: bool) -> O
         destination = OrderedDict()
         destination._metadata = OrderedDict()
     if hasattr(destination, "_metadata"):
-        destination._metadata[prefix[:-1]] = {"version": 1}
+        destination._metadata[prefix[:-1]] = {"version": getattr(module, "_version", 1)}
     for name, p in module._parameters.items():
         if p is not None:
             destination[prefix + name] = p if keep_vars else p.detach()
@@ -114,9 +114,14 @@ def load_state_dict(module: Any, state: Any, strict: bool, assign: bool) -> _Inc
     missing: list = []
     unexpected: list = []
     errors: list = []
+    metadata = getattr(state, "_metadata", None) or {}
     for prefix, m in module.named_modules(prefix="", remove_duplicate=False):
+        version = metadata.get(prefix, {}).get("version")
         prefix = prefix + "." if prefix else ""
         local = {k: v for k, v in state.items() if k.startswith(prefix)}
+        upgrade = getattr(m, "_upgrade_state", None)
+        if upgrade is not None:
+            upgrade(local, prefix, version)
         _load_one(m, local, prefix, assign, (missing, unexpected, errors))
     if strict:
         if unexpected:
@@ -197,6 +202,9 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
             result = hook(module, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+    backward_setup = module.__dict__.get("_backward_hook_setup")
+    if backward_setup is not None:
+        args = backward_setup[0](module, args) or args
     try:
         output = module.forward(*args, **kwargs)
     except Exception:
@@ -216,6 +224,9 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
         result = hook(module, args, kwargs, output) if with_kwargs else hook(module, args, output)
         if result is not None:
             output = result
+    if backward_setup is not None:
+        wrapped = backward_setup[1](module, args, output)
+        output = output if wrapped is None else wrapped
     return output
 
 

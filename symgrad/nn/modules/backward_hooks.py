@@ -4,8 +4,8 @@
 As in PyTorch, a module with backward hooks passes its tensor inputs and its outputs through
 an identity node, ``BackwardHookFunctionBackward``: the outputs' node sees the gradients of the
 outputs (``grad_output``, which pre-hooks may replace), the inputs' node those of the inputs
-(``grad_input``, which hooks may replace). The two nodes are put in place by a forward pre-hook
-and a forward hook of the module, so calling a module is unchanged.
+(``grad_input``, which hooks may replace). The call puts the two nodes in place after the
+forward pre-hooks and after the forward hooks, as PyTorch's ``Module.__call__`` does.
 """
 
 from __future__ import annotations
@@ -116,10 +116,8 @@ def _after_forward(module: Any, args: tuple, output: Any) -> Any:
 
 def _register(module: Any, table: str, hook: Callable, prepend: bool) -> RemovableHandle:
     hooks = module.__dict__.setdefault(table, [])
-    if not module.__dict__.get("_backward_hooks_installed"):
-        module.__dict__["_backward_hooks_installed"] = True
-        module.register_forward_pre_hook(_before_forward)
-        module.register_forward_hook(_after_forward)
+    # run by the call after every forward pre-hook and forward hook, as in PyTorch
+    module.__dict__["_backward_hook_setup"] = (_before_forward, _after_forward)
     entry = hook if not any(h is hook for h in hooks) else (lambda *a: hook(*a))
     hooks.insert(0, entry) if prepend else hooks.append(entry)
     return RemovableHandle(hooks, entry)

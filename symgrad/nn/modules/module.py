@@ -407,7 +407,11 @@ class Module:
         return _add_hook(self._forward_hooks, (hook, with_kwargs, always_call), prepend)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not self._forward_hooks and not self._forward_pre_hooks:
+        if (
+            not self._forward_hooks
+            and not self._forward_pre_hooks
+            and "_backward_hook_setup" not in self.__dict__
+        ):
             return self.forward(*args, **kwargs)
         return _state.call_with_hooks(self, args, kwargs)
 

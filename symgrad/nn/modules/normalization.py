@@ -162,6 +162,18 @@ class _BatchNorm(Module):
             for name in ("running_mean", "running_var", "num_batches_tracked"):
                 self.register_buffer(name, None)
 
+    _version = 2  # version 2 added num_batches_tracked
+
+    def _upgrade_state(self, state: dict, prefix: str, version: int | None) -> None:
+        """A state dict older than ``num_batches_tracked`` (or without ``_metadata``) keeps
+        the module's count, as PyTorch's ``_NormBase._load_from_state_dict``."""
+        key = prefix + "num_batches_tracked"
+        if (version is None or version < 2) and self.track_running_stats and key not in state:
+            count = self.num_batches_tracked
+            if count is None or count.is_meta:
+                count = Tensor._make(np.array(0, dtype=np.int64))
+            state[key] = count
+
     def reset_running_stats(self) -> None:
         """Running mean zeros, running variance ones, no batch seen."""
         if self.track_running_stats:

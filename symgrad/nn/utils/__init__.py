@@ -3,7 +3,7 @@
 beyond PyTorch, :func:`name_parameters` (each parameter named after its path, for closed
 forms)."""
 
-from symgrad.nn.utils import parametrize, prune, rnn
+from symgrad.nn.utils import parametrizations, parametrize, prune, rnn
 from symgrad.nn.utils._naming import name_parameters
 from symgrad.nn.utils.clip_grad import (
     clip_grad_norm_,
@@ -21,6 +21,7 @@ __all__ = [
     "parameters_to_vector",
     "vector_to_parameters",
     "parametrize",
+    "parametrizations",
     "prune",
     "rnn",
     "name_parameters",

@@ -16,6 +16,7 @@ from symgrad.utils.data.sampler import (
     Sampler,
     SequentialSampler,
     SubsetRandomSampler,
+    WeightedRandomSampler,
 )
 
 __all__ = [
@@ -33,4 +34,5 @@ __all__ = [
     "RandomSampler",
     "SubsetRandomSampler",
     "BatchSampler",
+    "WeightedRandomSampler",
 ]

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sized
 from typing import Any
 
+from symgrad import creation, dtypes
+from symgrad.ops.categorical_sampling import multinomial
 from symgrad.random import Generator, numpy_generator
 
 __all__ = [
@@ -14,6 +16,7 @@ __all__ = [
     "RandomSampler",
     "SubsetRandomSampler",
     "BatchSampler",
+    "WeightedRandomSampler",
 ]
 
 
@@ -124,3 +127,54 @@ class BatchSampler(Sampler):
     def __len__(self) -> int:
         n = len(self.sampler)  # type: ignore[arg-type]
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with probabilities proportional to ``weights`` (with
+    ``replacement``, an index may come again; without, each at most once), the way to
+    oversample rare classes. Drawn by :func:`symgrad.multinomial`, so a seeded ``generator``
+    repeats the draw (PyTorch's own random stream is not reproduced).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.utils.data import WeightedRandomSampler
+    >>> s = WeightedRandomSampler([0.0, 1.0, 0.0], num_samples=4)
+    >>> list(s), len(s)
+    ([1, 1, 1, 1], 4)
+    """
+
+    def __init__(
+        self,
+        weights: Any,
+        num_samples: int,
+        replacement: bool = True,
+        generator: Generator | None = None,
+    ) -> None:
+        if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples <= 0:
+            raise ValueError(
+                f"num_samples should be a positive integer value, but got num_samples={num_samples}"
+            )
+        if not isinstance(replacement, bool):
+            raise ValueError(
+                f"replacement should be a boolean value, but got replacement={replacement}"
+            )
+        weights_tensor = creation.as_tensor(weights, dtype=dtypes.float64)
+        if weights_tensor.ndim != 1:
+            raise ValueError(
+                "weights should be a 1d sequence but given weights have shape "
+                f"{tuple(weights_tensor.shape)}"
+            )
+        self.weights = weights_tensor
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        drawn = multinomial(
+            self.weights, self.num_samples, self.replacement, generator=self.generator
+        )
+        yield from iter(drawn.tolist())
+
+    def __len__(self) -> int:
+        return self.num_samples

@@ -1,0 +1,54 @@
+"""``logspace``: values evenly spaced on a log scale, computed as PyTorch computes them (the
+ends cast to the result's type, the second half counted back from the end)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad import dtypes
+from symgrad.creation import _check_device, _finish
+from symgrad.tensor import Tensor
+
+__all__ = ["logspace"]
+
+
+def logspace(
+    start: float,
+    end: float,
+    steps: int,
+    base: float = 10.0,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``steps`` values from ``base**start`` to ``base**end`` whose logarithms are evenly
+    spaced. An integer ``dtype`` truncates the ends and the values toward zero.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.logspace(0, 2, 3)
+    tensor([  1.,  10., 100.])
+    >>> symgrad.logspace(0, 3, 4, base=2)
+    tensor([1., 2., 4., 8.])
+    """
+    on = _check_device(device)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    target = (dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)).numpy
+    idx = np.arange(steps)
+    if steps == 1:
+        exponents = np.full(1, float(start))
+    else:
+        # as ATen: the ends in the result's type, their difference too, the rest in double
+        first, last = np.array([start, end]).astype(target)
+        step = float(last - first) / (steps - 1)
+        exponents = np.where(
+            idx < steps // 2, float(first) + step * idx, float(last) - step * (steps - idx - 1)
+        )
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = np.power(float(base), exponents).astype(target)
+    return _finish(values, requires_grad, None, on)
