@@ -22,7 +22,7 @@ from symgrad._silent import restore, silence
 
 __all__ = ["BLOCK", "MIN_BLOCKED", "run_blocked", "threads"]
 
-BLOCK = 8192  # elements per block: a few float64 arrays of it stay in a core's cache
+BLOCK = 32768  # elements per block: in the cache still, and few calls to hand the GIL over
 MIN_BLOCKED = 1 << 16  # elements: below this one pass over the whole arrays is as fast
 
 _POOL: list = []
