@@ -72,6 +72,8 @@ def _diagonal_kernel(xp: Any, a: np.ndarray, key: tuple, view: tuple) -> np.ndar
     """The diagonal as a writable strided view of ``a`` (so writes reach ``a``)."""
     shape, strides, start = view
     base = a[start] if start else a
+    if not a.flags.writeable:  # (a meta array) a read-only view of its own type: linked too
+        return np.lib.stride_tricks.as_strided(base, shape, strides, subok=True, writeable=False)
     return np.lib.stride_tricks.as_strided(base, shape, strides, writeable=True)
 
 
