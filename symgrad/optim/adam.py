@@ -15,6 +15,15 @@ from symgrad.tensor import Tensor
 __all__ = ["Adam", "AdamW"]
 
 
+def check_adam_like(lr: float, betas: tuple[float, float], eps: float, decay: float) -> None:
+    """PyTorch's checks of an Adam-like optimizer's settings (ValueError naming the bad one)."""
+    check_nonnegative(("learning rate", lr), ("epsilon value", eps))
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+    check_nonnegative(("weight_decay value", decay))
+
+
 class Adam(Optimizer):
     """Adam, step for step as ``torch.optim.Adam`` (single-tensor form):
 
@@ -51,11 +60,7 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        check_nonnegative(("learning rate", lr), ("epsilon value", eps))
-        for i in (0, 1):
-            if not 0.0 <= betas[i] < 1.0:
-                raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
-        check_nonnegative(("weight_decay value", weight_decay))
+        check_adam_like(lr, betas, eps, weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,

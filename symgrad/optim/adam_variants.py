@@ -6,18 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad import creation, dtypes
+from symgrad.optim.adam import check_adam_like
 from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative, lerp_
 from symgrad.tensor import Tensor
 
 __all__ = ["Adamax", "NAdam", "RAdam"]
-
-
-def _check_adam_like(lr: float, betas: tuple[float, float], eps: float, decay: float) -> None:
-    check_nonnegative(("learning rate", lr), ("epsilon value", eps))
-    for i in (0, 1):
-        if not 0.0 <= betas[i] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
-    check_nonnegative(("weight_decay value", decay))
 
 
 def _step_count() -> Tensor:
@@ -69,7 +62,7 @@ class Adamax(Optimizer):
         differentiable: bool = False,
         capturable: bool = False,
     ) -> None:
-        _check_adam_like(lr, betas, eps, weight_decay)
+        check_adam_like(lr, betas, eps, weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -135,7 +128,7 @@ class NAdam(Optimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        _check_adam_like(lr, betas, eps, weight_decay)
+        check_adam_like(lr, betas, eps, weight_decay)
         check_nonnegative(("momentum_decay value", momentum_decay))
         defaults = {
             "lr": lr,
@@ -208,7 +201,7 @@ class RAdam(Optimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        _check_adam_like(lr, betas, eps, weight_decay)
+        check_adam_like(lr, betas, eps, weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,

@@ -11,7 +11,6 @@ import pytest
 
 import symgrad
 import symgrad.nn.functional as F
-from symgrad.compiler import blocks
 
 CHAINS = {
     "w4": lambda x, y: (symgrad.sin(x) * symgrad.exp(-x * x) + symgrad.tanh(x)).sum(),
@@ -24,12 +23,7 @@ CHAINS = {
 N = 3000
 
 
-@pytest.fixture(autouse=True)
-def small_blocks(monkeypatch):
-    """Blocks of a few hundred elements shared among three threads, from 1000 elements."""
-    monkeypatch.setattr(blocks, "MIN_BLOCKED", 1000)
-    monkeypatch.setattr(blocks, "BLOCK", 256)
-    monkeypatch.setattr(blocks, "threads", lambda: 3)
+pytestmark = pytest.mark.usefixtures("small_blocks")  # (tests/compiler/conftest.py)
 
 
 def _run(fn, x, y):

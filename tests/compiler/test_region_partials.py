@@ -13,12 +13,7 @@ from symgrad.compiler import blocks, numexpr_backend
 N = 3000
 
 
-@pytest.fixture(autouse=True)
-def small_blocks(monkeypatch):
-    """Blocks of a few hundred elements shared among three threads, from 1000 elements."""
-    monkeypatch.setattr(blocks, "MIN_BLOCKED", 1000)
-    monkeypatch.setattr(blocks, "BLOCK", 256)
-    monkeypatch.setattr(blocks, "threads", lambda: 3)
+pytestmark = pytest.mark.usefixtures("small_blocks")  # (tests/compiler/conftest.py)
 
 
 def w4(x):
