@@ -35,7 +35,7 @@ def warn_at_user(message: str) -> None:
     frame, level = sys._getframe(1), 2
     while frame is not None and frame.f_globals.get("__name__", "").startswith("symgrad"):
         frame, level = frame.f_back, level + 1
-    warnings.warn(message, UserWarning, stacklevel=level - 1)
+    warnings.warn(message, UserWarning, stacklevel=level)
 
 
 def _multidimensional(item: Any) -> bool:

@@ -6,7 +6,6 @@ written places."""
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -14,6 +13,7 @@ import numpy as np
 from symgrad._data import _wrap_dim
 from symgrad.ops.elementwise import WHERE
 from symgrad.ops.gathering import _check_integer, _index_tensor, _spread
+from symgrad.ops.index_keys import warn_at_user
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -159,12 +159,10 @@ def _reduced(input: Tensor, dim: int, index: Tensor, src: Any, value: Any, reduc
     if src is not None and not isinstance(src, Tensor):
         src, value = None, src
     if src is not None:
-        warnings.warn(
+        warn_at_user(  # the function's caller, or the method's (in place, through inplace())
             "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
             "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
-            "reduction options.",
-            UserWarning,
-            stacklevel=3,
+            "reduction options."
         )
     if reduce not in _REDUCERS:
         raise RuntimeError("reduce argument must be either add or multiply.")
