@@ -204,12 +204,9 @@ def _nll_targets(
     weights with nothing ignored, the fast common case)."""
     if is_meta(t):  # no values to check or to weigh: the loss is meta whatever they are
         return t, None if weight is None else meta_array(t.shape, dtype)
-    # cheap test first, one pass: a negative int64 read as uint64 is beyond every class
-    flat = t.view(np.uint64) if t.dtype == np.int64 else None
-    if flat is not None:
-        in_range = not t.size or int(np.maximum.reduce(flat, axis=None)) < n_classes
-    else:
-        in_range = not t.size or (t.min() >= 0 and t.max() < n_classes)
+    # cheap test first, one pass: a negative index (int64, checked) read as uint64 is beyond
+    # every class
+    in_range = not t.size or int(np.maximum.reduce(t.view(np.uint64), axis=None)) < n_classes
     if not in_range:
         outside = (t != ignore_index) & ((t < 0) | (t >= n_classes))
         if outside.any():

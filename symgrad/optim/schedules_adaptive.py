@@ -14,6 +14,16 @@ from symgrad.optim.optimizer import Optimizer
 __all__ = ["OneCycleLR", "ReduceLROnPlateau"]
 
 
+def _uses_beta1(optimizer: Optimizer) -> bool:
+    """Whether a schedule cycling the momentum cycles Adam's ``beta1`` (else ``momentum``);
+    PyTorch's ValueError for an optimizer with neither."""
+    if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+        raise ValueError(
+            "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
+        )
+    return "betas" in optimizer.defaults
+
+
 def _per_group(name: str, optimizer: Optimizer, value: Any) -> list:
     if isinstance(value, (list, tuple)):
         if len(value) != len(optimizer.param_groups):
@@ -105,11 +115,7 @@ class OneCycleLR(LRScheduler):
                 group["min_lr"] = group["initial_lr"] / final_div_factor
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError(
-                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
-                )
-            self.use_beta1 = "betas" in optimizer.defaults
+            self.use_beta1 = _uses_beta1(optimizer)
             highs = _per_group("max_momentum", optimizer, max_momentum)
             lows = _per_group("base_momentum", optimizer, base_momentum)
             if last_epoch == -1:

@@ -10,7 +10,7 @@ from typing import Any
 
 from symgrad.optim.lr_scheduler import LRScheduler
 from symgrad.optim.optimizer import Optimizer
-from symgrad.optim.schedules_adaptive import _per_group
+from symgrad.optim.schedules_adaptive import _per_group, _uses_beta1
 
 __all__ = ["CyclicLR", "ChainedScheduler"]
 
@@ -74,11 +74,7 @@ class CyclicLR(LRScheduler):
             self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError(
-                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
-                )
-            self.use_beta1 = "betas" in optimizer.defaults
+            self.use_beta1 = _uses_beta1(optimizer)
             self.base_momentums = _per_group("base_momentum", optimizer, base_momentum)
             self.max_momentums = _per_group("max_momentum", optimizer, max_momentum)
             if last_epoch == -1:
