@@ -55,7 +55,17 @@ class FusedRegion:
     member, then the result) and one per input gradient; or, after :meth:`use_partials`, the
     forward programs and one per input's partial derivative, with a product for its gradient.
     It is interpreted on NumPy arrays only (the emitted program's steps); its outputs are the
-    result, then the costly members' values or the partials."""
+    result, then the costly members' values or the partials.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.randn(70_000, dtype=symgrad.float64, requires_grad=True)
+    >>> f = symgrad.compile(lambda x: (x.sin() * (-x * x).exp() + x.tanh()).sum())
+    >>> f(x).backward()
+    >>> print(f.source.splitlines()[1])  # the result and x's partial, not sin, exp and tanh
+        v0_0, v0_1 = f0(a0)  # fused
+    """
 
     def __init__(
         self, members: list, kept: list, inputs: list, dtype: np.dtype, engine: str = "numexpr"
