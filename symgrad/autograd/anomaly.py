@@ -2,10 +2,11 @@
 
 While it is on, every graph node remembers the lines of user code that ran its forward op (a
 short traceback without symgrad's own frames, kept as ``node.metadata["traceback_"]``, the key
-PyTorch uses). A backward step that returns NaN or infinite values raises ``RuntimeError``
-naming the node and showing that traceback; a forward op whose output holds NaN or infinite
-values its inputs did not hold warns with :class:`AnomalyWarning`. Any other error raised by a
-node's backward gets the same traceback as a note.
+PyTorch uses). A backward step that returns NaN values raises PyTorch's ``RuntimeError``
+naming the node; that error, or any other raised by a node's backward, is preceded by
+PyTorch's ``UserWarning`` "Error detected in <node>" with that traceback. Infinite gradients
+pass, as in PyTorch. Beyond PyTorch, a forward op whose output holds NaN or infinite values its
+inputs did not hold warns with :class:`AnomalyWarning`.
 
 The switch is global (one for all threads), as PyTorch's is. When it is off, the cost is one
 attribute test per recorded op and per backward step.
@@ -116,27 +117,29 @@ class detect_anomaly(_Switch):  # noqa: N801 - PyTorch's name
     """Context manager (and decorator) that turns anomaly detection on.
 
     Inside it, each graph node records where in your code its forward op ran. A backward step
-    that returns NaN or infinite values raises ``RuntimeError`` naming the node, followed by
-    that location; a forward op that produces NaN or infinite values warns
+    that returns NaN values raises ``RuntimeError`` naming the node, after a ``UserWarning``
+    that shows where its forward op ran (as PyTorch; any other error raised in backward gets
+    the same warning); a forward op that produces NaN or infinite values warns
     (:class:`AnomalyWarning`) with the location. With ``check_nan=False`` only the locations
-    are recorded (and added as a note to errors raised in backward). Slows every op: use it
-    to debug, not to train.
+    are recorded. Slows every op: use it to debug, not to train.
 
     Examples
     --------
     >>> import warnings, symgrad
     >>> x = symgrad.tensor([0.0, 1.0], requires_grad=True)
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
     ...     with symgrad.autograd.detect_anomaly():
     ...         y = symgrad.where(x > 0, x.log(), 0.0)
     ...         y.sum().backward()
     Traceback (most recent call last):
         ...
     RuntimeError: Function 'LogBackward0' returned nan values in its 0th output.
+    >>> print(caught[-1].message)  # doctest: +ELLIPSIS
+    Error detected in LogBackward0. Traceback of forward call that caused the error:
+      File ...
+        y = symgrad.where(x > 0, x.log(), 0.0)
     <BLANKLINE>
-    Traceback of forward call that caused the error:
-      ...
     """
 
     def __init__(self, check_nan: bool = True) -> None:
@@ -213,16 +216,6 @@ def record(node: Any) -> None:
     node.metadata["traceback_"] = traceback.format_list(_user_frames())
 
 
-def _forward_traceback(node: Any) -> str:
-    lines = (node._metadata or {}).get("traceback_")
-    if not lines:
-        return (
-            "No forward traceback: the forward op ran while anomaly detection was off "
-            "(run the forward inside detect_anomaly() too)."
-        )
-    return "Traceback of forward call that caused the error:\n" + "".join(lines).rstrip()
-
-
 # -- checks ---------------------------------------------------------------------------------------
 
 
@@ -275,24 +268,28 @@ def _stacklevel() -> int:
 
 
 def check_backward(node: Any, grads: tuple) -> None:
-    """Raise when a backward step returned NaN or infinite values."""
+    """Raise PyTorch's error when a backward step returned NaN values (infinite ones pass, as
+    in PyTorch: ``sqrt``'s gradient at 0 is inf, and a program may well mean it)."""
     if not _state.check_nan:
         return
     for i, g in enumerate(grads):
         if g is None:
             continue
-        nan, inf = _nonfinite(_data(g))
-        if nan or inf:
-            raise RuntimeError(
-                f"Function '{node.name()}' returned {'nan' if nan else 'inf'} values in its "
-                f"{i}th output.\n\n{_forward_traceback(node)}"
-            )
+        array = np.asarray(_data(g))
+        if array.dtype.kind in "fc" and np.isnan(array).any():
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
 
 
-def add_forward_note(node: Any, exc: BaseException) -> None:
-    """Attach the forward traceback of ``node`` to an error its backward raised."""
-    note = f"Error detected in {node.name()}. {_forward_traceback(node)}"
-    if hasattr(exc, "add_note"):  # Python 3.11+
-        exc.add_note(note)
+def warn_error(node: Any) -> None:
+    """PyTorch's warning when ``node``'s backward raised in anomaly mode: which node, and the
+    lines of user code that ran its forward op (from the user's ``backward`` call)."""
+    lines = (node._metadata or {}).get("traceback_")
+    if lines:
+        where = "Traceback of forward call that caused the error:\n" + "".join(lines)
     else:
-        warnings.warn(note, AnomalyWarning, stacklevel=3)
+        where = (
+            "No forward pass information available. Enable detect anomaly during forward pass "
+            "for more information."
+        )
+    message = f"Error detected in {node.name()}. {where}"
+    warnings.warn(message, UserWarning, stacklevel=_stacklevel())

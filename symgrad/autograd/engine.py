@@ -182,12 +182,12 @@ class _Run:
                     result = tuple(_unrecorded(r) for r in node.apply(grads, True))
             else:
                 result = node.apply(grads, False)
-        except Exception as exc:
             if _anomaly_state.enabled:
-                anomaly.add_forward_note(node, exc)
+                anomaly.check_backward(node, result)
+        except Exception:
+            if _anomaly_state.enabled:  # PyTorch's warning, then the error itself
+                anomaly.warn_error(node)
             raise
-        if _anomaly_state.enabled:
-            anomaly.check_backward(node, result)
         return result
 
     def _capture(self, node: Node, grads: list) -> None:
