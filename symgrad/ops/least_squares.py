@@ -101,13 +101,14 @@ def _gelsy_one(a: np.ndarray, b: np.ndarray, rcond: float) -> tuple:
     minimum-norm one of the system truncated to it."""
     order = _pivots(a)
     q, r = np.linalg.qr(a[:, order])
-    rank = 0
-    if abs(r[0, 0]) != 0:
-        for i in range(1, min(a.shape) + 1):
-            values = np.linalg.svd(r[:i, :i], compute_uv=False)
-            if values[0] * rcond > values[-1]:
-                break
-            rank = i
+    # the condition number of the leading blocks grows with their size (singular values
+    # interlace), so the largest well-conditioned one is found by bisection
+    low, high = 0, min(a.shape) if abs(r[0, 0]) != 0 else 0
+    while low < high:
+        i = (low + high + 1) // 2
+        values = np.linalg.svd(r[:i, :i], compute_uv=False)
+        low, high = (i, high) if values[0] * rcond <= values[-1] else (low, i - 1)
+    rank = low
     x = np.zeros((a.shape[1], b.shape[1]), a.dtype)
     if rank:
         c = q[:, :rank].conj().T @ b
