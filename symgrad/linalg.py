@@ -15,6 +15,7 @@ from symgrad.ops.decompositions import linalg_cholesky as cholesky
 from symgrad.ops.decompositions import linalg_qr as qr
 from symgrad.ops.decompositions import linalg_svd as svd
 from symgrad.ops.determinants import det, inv, inv_ex, matrix_power, slogdet, solve, solve_ex
+from symgrad.ops.least_squares import lstsq
 from symgrad.ops.linalg import matmul
 from symgrad.ops.linalg_norms import linalg_norm as norm
 from symgrad.ops.linalg_norms import matrix_norm, vector_norm
@@ -41,6 +42,7 @@ __all__ = [
     "lu_factor",
     "lu_factor_ex",
     "lu_solve",
+    "lstsq",
     "matmul",
     "matrix_exp",
     "matrix_norm",

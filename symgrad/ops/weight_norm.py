@@ -79,6 +79,8 @@ def weight_norm_interface(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
     if v.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = _wrap_dim(dim, v.ndim)
+    if d not in (0, v.ndim - 1):  # PyTorch fuses only these two; the rest is composite
+        return v * (g / norm_except_dim(v, 2, d))
     return _WEIGHT_NORM(v, g, axes=_axes(v.ndim, d))
 
 

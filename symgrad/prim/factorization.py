@@ -33,13 +33,14 @@ __all__ = ["Factorization"]
 
 
 class Factorization(Primitive):
-    """A primitive of one tensor input and several outputs.
+    """A primitive of one or more tensor inputs and several outputs.
 
-    ``kernel(array, **params)`` returns the outputs as NumPy arrays; ``vjp(xp, grads, ctx)``
-    returns the input's gradient (in a 1-tuple) from the outputs' ``grads``; ``forward(xp, a,
-    **params)``, when given, is the outputs' closed form; ``check(node, grads)`` may refuse a
-    backward PyTorch refuses (Q of ``mode='r'``); ``differentiable`` names the outputs the
-    node records, when not all (an integer output never is).
+    ``kernel(*arrays, **params)`` returns the outputs as NumPy arrays; ``vjp(xp, grads, ctx)``
+    returns one gradient per input (None where ``ctx.needs`` is False) from the outputs'
+    ``grads``; ``forward(xp, *inputs, **params)``, when given, is the outputs' closed form;
+    ``check(node, grads)`` may refuse a backward PyTorch refuses (Q of ``mode='r'``);
+    ``differentiable`` names the outputs the node records, when not all (an integer output
+    never is).
 
     Examples
     --------
@@ -81,12 +82,13 @@ class Factorization(Primitive):
         return node_class(self.backward_name, outputs=count)
 
     # -- recording ------------------------------------------------------------------------------
-    def __call__(self, tensor: Tensor, **params: Any) -> tuple:
-        arrays = tuple(np.asarray(a) for a in self.kernel(tensor._data, **params))
-        if is_meta(tensor._data):  # shapes and dtypes only
+    def __call__(self, *tensors: Tensor, **params: Any) -> tuple:
+        arrays = tuple(np.asarray(a) for a in self.kernel(*[t._data for t in tensors], **params))
+        if any(is_meta(t._data) for t in tensors):  # shapes and dtypes only
             arrays = meta_result(arrays)
-        if grad_mode.recording() and tensor._requires_grad:
-            edges, saved, versions, meta, consts, held = input_records((tensor,), (True,))
+        if grad_mode.recording() and any(t._requires_grad for t in tensors):
+            records = input_records(tensors, (True,) * len(tensors))
+            edges, saved, versions, meta, consts, held = records
             node = self.node_class(len(arrays))(
                 self, params, edges, saved, arrays, versions, meta, consts, held
             )
@@ -104,25 +106,26 @@ class Factorization(Primitive):
                 traced_outputs(node, outs)
         else:
             outs = tuple(Tensor._make(a) for a in arrays)
-        if dual.active() and dual.tangent_of(tensor) is not None:
-            self._tangents(tensor, outs, params)
+        if dual.active() and any(dual.tangent_of(t) is not None for t in tensors):
+            self._tangents(tensors, outs, params)
             node = next((o.grad_fn for o in outs if o.grad_fn is not None), None)
             if node is not None:  # the backward reads the outputs: keep their tangents too
                 node._out_fw = tuple(o._fw for o in outs)
         return outs
 
-    def _tangents(self, tensor: Tensor, outs: tuple, params: dict) -> None:
+    def _tangents(self, tensors: tuple, outs: tuple, params: dict) -> None:
         """Each floating output's tangent: the VJP rule transposed (its gradient by the
         outputs' gradients of ``<vjp(g), t>``)."""
         from symgrad.autograd.engine import grad
 
-        t = dual.tangent_of(tensor)
+        ts = [dual.tangent_of(tensor) for tensor in tensors]
+        needs = [t is not None for t in ts]
         with dual.disabled(), grad_mode.enable_grad():
             gs = tuple(Tensor._make(np.zeros(o.shape, o._data.dtype), None, True) for o in outs)
             plain = tuple(Tensor._make(o._data) for o in outs)
-            ctx = Ctx((tensor,), plain, [tensor.shape], [True], params)
-            (gi,) = self.rule(INTERPRETERS.tensor, gs, ctx)
-            total = (gi * t).sum()
+            ctx = Ctx(tensors, plain, [t.shape for t in tensors], needs, params)
+            pairs = zip(self.rule(INTERPRETERS.tensor, gs, ctx), ts)
+            total = sum((gi * t).sum() for gi, t in pairs if gi is not None and t is not None)
             keep = self.differentiable
             floating = [
                 k
@@ -141,9 +144,10 @@ class Factorization(Primitive):
             return tuple(meta)
         if self.check is not None:
             self.check(node, grads)
-        (a,) = node._unpack()
+        inputs = tuple(node._unpack())
         arrays = node._output()
-        shape, dtype = node._meta[0]
+        shapes = [m[0] for m in node._meta]
+        needs = [fn is not None for fn, _ in node.next_functions]
         if create_graph:
             outs = []
             for i, arr in enumerate(arrays):
@@ -152,12 +156,15 @@ class Factorization(Primitive):
                 if node._out_fw is not None:  # forward-over-reverse: the output's tangent
                     t._fw = node._out_fw[i]
                 outs.append(t)
-            ctx = Ctx((a,), tuple(outs), [shape], [True], node.params)
-            (g,) = self.rule(INTERPRETERS.tensor, tuple(grads), ctx)
-            return (_as_input_tensor(g, True, node._meta[0]),)
-        ctx = Ctx((a._data,), arrays, [shape], [True], node.params)
-        (g,) = self.rule(NP, tuple(grads), ctx)
-        return (None if g is None else reduce_to(g, shape, dtype),)
+            ctx = Ctx(inputs, tuple(outs), shapes, needs, node.params)
+            gs = self.rule(INTERPRETERS.tensor, tuple(grads), ctx)
+            return tuple(_as_input_tensor(g, n, m) for g, n, m in zip(gs, needs, node._meta))
+        ctx = Ctx(tuple(a._data for a in inputs), arrays, shapes, needs, node.params)
+        gs = self.rule(NP, tuple(grads), ctx)
+        return tuple(
+            None if g is None or not n else reduce_to(g, *m)
+            for g, n, m in zip(gs, needs, node._meta)
+        )
 
     def vjp(self, xp: Any, g: Any, ctx: Ctx) -> tuple:
         """The rule for the gradient ``g`` of output ``ctx.output`` alone (the symbolic

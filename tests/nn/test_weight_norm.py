@@ -4,6 +4,7 @@ gradients, forward tangents), ``norm_except_dim`` and
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import symgrad
@@ -98,3 +99,23 @@ def test_against_torch():
     torch = pytest.importorskip("torch")
     assert _interface(symgrad) == _interface(torch)
     assert _module(symgrad) == _module(torch)
+
+
+def test_weight_norm_node_is_fused_only_along_the_first_or_last_dimension():
+    # PyTorch's _weight_norm uses its fused kernel only for dim 0 and the last dimension;
+    # any other dimension is v * (g / norm_except_dim(v)), a MulBackward0
+    v = symgrad.tensor(np.arange(1.0, 9.0).reshape(2, 2, 2), requires_grad=True)
+    names = {}
+    for dim in (0, 1, 2, -2):
+        shape = [1, 1, 1]
+        shape[dim] = 2
+        w = symgrad._weight_norm(v, symgrad.ones(shape, dtype=symgrad.float64), dim)
+        names[dim] = w.grad_fn.name()
+        expected = v.detach().numpy() / symgrad.norm_except_dim(v, 2, dim).detach().numpy()
+        np.testing.assert_allclose(w.detach().numpy(), expected)
+    assert names == {
+        0: "WeightNormInterfaceBackward0",
+        1: "MulBackward0",
+        2: "WeightNormInterfaceBackward0",
+        -2: "MulBackward0",
+    }

@@ -12,6 +12,8 @@ from symgrad.nn.utils.clip_grad import (
     get_total_norm,
 )
 from symgrad.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
+from symgrad.nn.utils.spectral_norm_hook import remove_spectral_norm, spectral_norm
+from symgrad.nn.utils.weight_norm_hook import remove_weight_norm, weight_norm
 
 __all__ = [
     "clip_grad_norm_",
@@ -25,4 +27,8 @@ __all__ = [
     "prune",
     "rnn",
     "name_parameters",
+    "weight_norm",
+    "remove_weight_norm",
+    "spectral_norm",
+    "remove_spectral_norm",
 ]

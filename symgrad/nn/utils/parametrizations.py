@@ -1,6 +1,8 @@
-"""``torch.nn.utils.parametrizations.weight_norm``: a weight re-expressed as a direction
+"""``torch.nn.utils.parametrizations``: ``weight_norm``, a weight re-expressed as a direction
 ``v`` and a size ``g`` (``weight = g * v / ||v||``), as a parametrization whose tensors are
-``original0`` (``g``) and ``original1`` (``v``)."""
+``original0`` (``g``) and ``original1`` (``v``); ``spectral_norm``, a weight divided by its
+largest singular value (see :mod:`symgrad.nn.utils.spectral`); ``orthogonal``, a matrix kept
+orthogonal (see :mod:`symgrad.nn.utils.orthogonal`)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,12 @@ from typing import Any
 
 from symgrad.nn.modules.module import Module
 from symgrad.nn.utils import parametrize
+from symgrad.nn.utils.orthogonal import orthogonal
+from symgrad.nn.utils.spectral import spectral_norm
 from symgrad.ops.weight_norm import norm_except_dim, weight_norm_interface
 from symgrad.tensor import Tensor
 
-__all__ = ["weight_norm"]
+__all__ = ["weight_norm", "spectral_norm", "orthogonal"]
 
 
 class _WeightNorm(Module):
