@@ -72,8 +72,9 @@ def one_node(root: Tensor, retain_graph: bool) -> bool:
         if not retain_graph:
             node._release()
         for (nxt, _), g in zip(node.next_functions, in_grads):
-            if nxt is not None and g is not None:
-                store(nxt._leaf, g._data if isinstance(g, Tensor) else g, foreign)
+            leaf = None if nxt is None else nxt._leaf
+            if g is not None and leaf is not None and leaf._requires_grad:  # (see the engine)
+                store(leaf, g._data if isinstance(g, Tensor) else g, foreign)
     finally:
         restore(token)
     return True

@@ -27,7 +27,7 @@ from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor, live_aliases
 
-__all__ = ["inplace", "setitem", "zero_", "fill_", "copy_"]
+__all__ = ["inplace", "setitem", "zero_", "fill_", "copy_", "check_view_change"]
 
 
 def _check_leaf(x: Tensor, op: str) -> None:
@@ -40,6 +40,19 @@ def _check_leaf(x: Tensor, op: str) -> None:
             "use the out-of-place op."
         )
     check_writable(x)
+
+
+def check_view_change(x: Tensor, op: str) -> None:
+    """Refuse a recorded in-place change of ``x``'s shape where PyTorch does: ``x`` a view of
+    a leaf that requires grad, or a piece of ``split``/``unbind``."""
+    if x._view_base is None or not x._requires_grad or not grad_mode.recording():
+        return
+    root, kind = x._view_base
+    if kind == "multi":
+        name, nr = views.op_name(x), x._output_nr
+        raise RuntimeError(views.MULTI_OUTPUT_VIEW.format(nr=nr, op=name, what="is being"))
+    if kind == "view" and root._requires_grad and root.grad_fn is None:
+        raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
 
 
 def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
@@ -93,8 +106,8 @@ _NO_GRAD_VIEW = (
     "recorded) or both outside it (if it should)."
 )
 _VIEW_OF_LEAF = (
-    "{op}: a view of a leaf Variable that requires grad is being used in an in-place "
-    "operation. Change a clone (y = x.clone(); y[...] ...), or wrap the change in "
+    "a view of a leaf Variable that requires grad is being used in an in-place operation "
+    "({op}). Change a clone (y = x.clone(); y[...] ...), or wrap the change in "
     "`with symgrad.no_grad():` if it should not be recorded."
 )
 

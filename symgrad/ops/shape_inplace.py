@@ -17,7 +17,7 @@ from symgrad._data import _wrap_dim
 from symgrad.autograd import anomaly, dual
 from symgrad.ops import dual_tangents
 from symgrad.ops.diagonal_fill import fill_diagonal_
-from symgrad.ops.inplace import check_leaf, snapshot
+from symgrad.ops.inplace import check_leaf, check_view_change, snapshot
 from symgrad.ops.shape import transpose
 from symgrad.prim.primitive import recorded
 from symgrad.prim.structural import Structural
@@ -68,6 +68,7 @@ _TRANSPOSE_ = _declare("transpose", _transpose_forward, _transpose_vjp, "Transpo
 def _in_place(x: Tensor, op: str, prim: Structural, **params: Any) -> Tensor:
     """Give ``x`` the shape ``prim`` makes, in place, over the same memory."""
     check_leaf(x, op)
+    check_view_change(x, op)
     result = prim(snapshot(x), **params)
     x._data = result._data  # a NumPy view: the same memory, new shape and strides
     if result.grad_fn is not None:

@@ -98,3 +98,43 @@ def test_against_pytorch():
             (x * lib.arange(6.0).reshape(x.shape)).sum().backward()
             results.append((tuple(x.shape), type(x.grad_fn).__name__, a.grad.tolist(), x.stride()))
         assert results[0] == results[1], method
+
+
+SHAPE_CHANGES = [("unsqueeze_", (0,)), ("squeeze_", ()), ("t_", ()), ("transpose_", (0, -1))]
+
+
+@pytest.mark.parametrize("method,args", SHAPE_CHANGES)
+def test_a_view_of_a_leaf_that_requires_grad_is_refused(method, args):
+    a = symgrad.ones(3, 4, requires_grad=True)
+    with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
+        getattr(a[0], method)(*args)
+    with symgrad.no_grad():  # not recorded: allowed
+        assert getattr(a[0], method)(*args).shape == getattr(symgrad.ones(4), method)(*args).shape
+
+
+@pytest.mark.parametrize("method,args", SHAPE_CHANGES)
+def test_a_piece_of_unbind_or_split_is_refused(method, args):
+    y = symgrad.ones(3, 4, requires_grad=True) * 1
+    with pytest.raises(RuntimeError, match="Output 1 of Unbind is a view and is being modified"):
+        getattr(y.unbind(0)[1], method)(*args)
+    with pytest.raises(RuntimeError, match="Output 0 of Split is a view and is being modified"):
+        getattr(y.split(1, dim=1)[0], method)(*args)
+    # a view of a tensor that needs no grad, and other views, change shape freely
+    assert getattr(symgrad.ones(3, 4).unbind(0)[1], method)(*args).grad_fn is None
+    assert getattr(y.diagonal(), method)(*args).requires_grad
+
+
+@pytest.mark.parametrize("method,args", SHAPE_CHANGES)
+def test_view_refusals_against_pytorch(method, args):
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (torch, symgrad):
+        a = lib.ones(3, 4, requires_grad=True)
+        seen = []
+        for make in (lambda: a[0], lambda: (a * 1).unbind(0)[0], lambda: (a * 1)[0]):
+            try:
+                seen.append(tuple(getattr(make(), method)(*args).shape))
+            except RuntimeError as e:
+                seen.append(str(e)[:70])  # (symgrad adds what to do after)
+        outcomes.append(seen)
+    assert outcomes[0] == outcomes[1]
