@@ -131,9 +131,9 @@ def test_view_refusals_against_pytorch(method, args):
     for lib in (torch, symgrad):
         a = lib.ones(3, 4, requires_grad=True)
         seen = []
-        for make in (lambda: a[0], lambda: (a * 1).unbind(0)[0], lambda: (a * 1)[0]):
+        for make in (lambda a: a[0], lambda a: (a * 1).unbind(0)[0], lambda a: (a * 1)[0]):
             try:
-                seen.append(tuple(getattr(make(), method)(*args).shape))
+                seen.append(tuple(getattr(make(a), method)(*args).shape))
             except RuntimeError as e:
                 seen.append(str(e)[:70])  # (symgrad adds what to do after)
         outcomes.append(seen)
