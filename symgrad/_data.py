@@ -350,6 +350,14 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim % n
 
 
+def wrap_dim_of_dims(dim: Any, ndim: int, error: type = IndexError) -> int:
+    """``dim`` wrapped for an op that needs a real dimension: a 0-d tensor has none (PyTorch's
+    message, as ``error``), where most ops treat it as one of size 1."""
+    if ndim == 0:
+        raise error(f"Dimension specified as {dim} but tensor has no dimensions")
+    return _wrap_dim(dim, ndim)
+
+
 def _dim_index(dim: Any) -> int:
     """``dim``, a NumPy integer or a one-element integer tensor, as an int (PyTorch's
     TypeError for a float, a bool or anything else)."""

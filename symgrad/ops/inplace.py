@@ -55,9 +55,13 @@ def check_view_change(x: Tensor, op: str) -> None:
         raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
 
 
-def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
+def inplace(
+    x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: Any, one_value: bool = False
+) -> Tensor:
     """Run ``compute`` on ``x`` and make ``x`` hold the result, as an in-place op ``op``
-    (``others``: the other tensor arguments, among them index tensors and masks)."""
+    (``others``: the other tensor arguments, among them index tensors and masks).
+    ``one_value``: the op writes one number everywhere (fill_, zero_), which PyTorch allows
+    into memory that several elements share (an expanded tensor)."""
     if batching.any_batched(x, *others):  # inside vmap: the batch written at once
         return batched_inplace(x, op, compute, others, inplace)
     if TRACE.log is not None:
@@ -81,7 +85,7 @@ def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: An
         keep = dual.active() and x.dtype.is_floating_point
         with grad_mode.set_grad_enabled(grad_mode.is_grad_enabled() and keep):
             result = compute(x)
-        _write(x, result._data, op)
+        _write(x, result._data, op, one_value)
         dual_tangents.take_tangent(x, result)
         return x
     root, kind, aliases = live_aliases(x)
@@ -96,7 +100,7 @@ def inplace(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: An
         return x
     if kind == "alias":  # detach()ed: the memory is shared, the history is x's own
         root, aliases = None, [v for v in (r() for r in x._views or ()) if v is not None]
-    return _through_aliases(x, root, aliases, op, compute)
+    return _through_aliases(x, root, aliases, op, compute, one_value)
 
 
 _NO_GRAD_VIEW = (
@@ -121,7 +125,9 @@ def _snapshot(x: Tensor) -> Tensor:
     return snapshot
 
 
-def _through_aliases(x: Tensor, root: Tensor | None, aliases: list, op: str, compute: Callable):
+def _through_aliases(
+    x: Tensor, root: Tensor | None, aliases: list, op: str, compute: Callable, one_value: bool
+) -> Tensor:
     """A recorded in-place op on ``x`` while other tensors share its memory: the new values are
     written into that memory, so they all see them (as in PyTorch). When ``x`` is a view of
     ``root``, ``root``'s history records the change (``CopySlices``); the views' histories are
@@ -130,7 +136,8 @@ def _through_aliases(x: Tensor, root: Tensor | None, aliases: list, op: str, com
         write(x, op)
     if root is not None and root._requires_grad and root.grad_fn is None:
         raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
-    views.check_writable(x)
+    if not one_value:
+        views.check_writable(x)
     old = _snapshot(x)
     old._data = x._data.copy()  # the op's node may read the old values; the memory changes
     result = compute(old)
@@ -164,12 +171,13 @@ def _check_castable(result: Tensor, x: Tensor, op: str) -> None:
         )
 
 
-def _write(x: Tensor, values: np.ndarray, op: str) -> None:
+def _write(x: Tensor, values: np.ndarray, op: str, one_value: bool = False) -> None:
     if TRACE.log is not None:
         write(x, op)
     result = Tensor._make(np.asanyarray(values))
     _check_castable(result, x, op)
-    views.check_writable(x)
+    if not one_value:
+        views.check_writable(x)
     if type(x._data) is MetaArray or type(values) is MetaArray:
         if type(x._data) is not MetaArray:
             raise NotImplementedError(NO_DATA)
@@ -316,8 +324,8 @@ def zero_(x: Tensor) -> Tensor:
     if dual.active():
         dual_tangents.check_inplace(x, (), "zero_")
     if x.grad_fn is not None and grad_mode.recording():
-        return inplace(x, "zero_", _ZERO)
-    _write(x, np.zeros(x.shape, x._data.dtype), "zero_")
+        return inplace(x, "zero_", _ZERO, one_value=True)
+    _write(x, np.zeros(x.shape, x._data.dtype), "zero_", one_value=True)
     dual_tangents.overwritten(x, None)
     return x
 
@@ -339,8 +347,8 @@ def fill_(x: Tensor, value: Any) -> Tensor:
     if dual.active():
         dual_tangents.check_inplace(x, (), "fill_")
     if x.grad_fn is not None and grad_mode.recording():
-        return inplace(x, "fill_", lambda t: _FILL(t, value=value))
-    _write(x, np.full(x.shape, value, dtype=x._data.dtype), "fill_")  # cast, as PyTorch
+        return inplace(x, "fill_", lambda t: _FILL(t, value=value), one_value=True)
+    _write(x, np.full(x.shape, value, dtype=x._data.dtype), "fill_", one_value=True)  # cast
     dual_tangents.overwritten(x, None)
     return x
 
@@ -350,12 +358,17 @@ def copy_(x: Tensor, src: Any) -> Tensor:
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): expected a Tensor as src, got {type(src).__name__}")
     try:
-        np.broadcast_shapes(src.shape, x.shape)
+        shape = np.broadcast_shapes(src.shape, x.shape)
     except ValueError:
         raise RuntimeError(
             f"copy_: the source of shape {list(src.shape)} can't be broadcast to the "
             f"destination's shape {list(x.shape)}"
         ) from None
+    if shape != tuple(x.shape):
+        raise RuntimeError(
+            f"output with shape {list(x.shape)} doesn't match the broadcast shape "
+            f"{list(shape)} (copy_ writes a source of shape {list(src.shape)} into it)"
+        )
     if batching.any_batched(x, src):
         return inplace(x, "copy_", lambda t: _COPY(t, src), src)
     _check_leaf(x, "copy_")

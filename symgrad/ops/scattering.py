@@ -109,7 +109,8 @@ class _Rows:
 
     def __init__(self, shape: tuple, dim: int, index: np.ndarray) -> None:
         self.shape, self.dim = shape, dim
-        self.key = (slice(None),) * dim + (index,)
+        # a 0-d tensor's one entry, which the checked index (all 0) picks: itself
+        self.key = (slice(None),) * dim + (index,) if shape else Ellipsis
 
     def put(self, xp: Any, src: Any) -> Any:
         return xp.index_put_zeros(self.shape, self.key, src, False)
@@ -327,7 +328,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
         return scatter(input, d, picks, value=value)
     d, idx = _rows(input, dim, index, "index_fill")
     hit = np.zeros(input.shape, dtype=bool)
-    hit[(slice(None),) * d + (idx,)] = True
+    hit[(slice(None),) * d + (idx,) if input.ndim else Ellipsis] = idx.size > 0
     if isinstance(value, Tensor):  # an input of its own, which gets a gradient
         filled = _Filled(hit)
         value = value.to(input.dtype)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._data import _wrap_dim, sizes
+from symgrad._data import _wrap_dim, sizes, wrap_dim_of_dims
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.gathering import gather, index_select
 from symgrad.ops.pooling import pick
@@ -103,6 +103,10 @@ def repeat_interleave(
         return _found(lambda c: np.repeat(np.arange(c.size), c.astype(np.int64)), input)
     x = input.reshape(-1) if dim is None else input
     d = 0 if dim is None else _wrap_dim(dim, x.ndim)
+    if x.ndim == 0:  # PyTorch's unsqueeze(dim + 1) of a 0-d tensor: out of range
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [-1, 0], but got {d + 1})"
+        )
     n = x.shape[d]
     if isinstance(repeats, Tensor):
 
@@ -160,7 +164,7 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
         )
     grids = list(np.meshgrid(*[np.arange(n) for n in input.shape], indexing="ij"))
     for s, d in zip(shifts, dims):
-        d = _wrap_dim(d, input.ndim)
+        d = wrap_dim_of_dims(d, input.ndim)
         n = input.shape[d]
         grids[d] = (grids[d] - s) % n if n else grids[d]
     return pick(input, tuple(grids), "RollBackward0")
@@ -186,7 +190,7 @@ def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
 # -- shapes ---------------------------------------------------------------------------------------
 def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     """Dimension ``dim`` split into ``sizes`` (one may be -1)."""
-    d = _wrap_dim(dim, input.ndim)
+    d = wrap_dim_of_dims(dim, input.ndim, RuntimeError)
     sizes = tuple(sizes)
     n = input.shape[d]
     if -1 in sizes:
@@ -254,7 +258,7 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
             f"dimensions, but got {input.ndim} dimensions for input, and {indices.ndim} "
             "dimensions for indices"
         )
-    d = _wrap_dim(dim, input.ndim)
+    d = wrap_dim_of_dims(dim, input.ndim)
     in_shape, idx_shape = list(input.shape), list(indices.shape)
     in_shape[d], idx_shape[d] = 1, 1
     common = np.broadcast_shapes(tuple(in_shape), tuple(idx_shape))

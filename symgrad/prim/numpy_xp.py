@@ -88,7 +88,10 @@ class NP:
 
     @staticmethod
     def transpose(a: Any, dim0: int, dim1: int) -> np.ndarray:
-        return a.swapaxes(dim0, dim1) if type(a) is np.ndarray else np.swapaxes(a, dim0, dim1)
+        if type(a) is np.ndarray and a.ndim:
+            return a.swapaxes(dim0, dim1)
+        a = np.asanyarray(a)
+        return a[...] if a.ndim == 0 else np.swapaxes(a, dim0, dim1)  # (0-d: itself, a view)
 
     @staticmethod
     def unsqueeze(a: Any, dim: int) -> np.ndarray:
