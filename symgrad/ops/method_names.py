@@ -162,6 +162,7 @@ _SAME_NAME = (
     "chunk",
     "unbind",
     "narrow",
+    "as_strided",
     "movedim",
     "clone",
     "gather",

@@ -42,6 +42,7 @@ from symgrad.ops import (
     slice_norms,
     softmax_family,
     statistics,
+    strided_views,
     summaries,
     tiling,
     triangular,
@@ -62,6 +63,7 @@ _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 
 _MODULES = (
+    strided_views,
     determinants,
     decompositions,
     matrix_functions,

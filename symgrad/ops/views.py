@@ -105,14 +105,16 @@ _COPY_SLICES = Structural(
 )
 
 
-def _as_strided_forward(xp: Any, r: Any, index: np.ndarray) -> Any:
+def _as_strided_forward(xp: Any, r: Any, index: np.ndarray, unique: bool = True) -> Any:
     return xp.getitem(xp.reshape(r, (-1,)), index)
 
 
 def _as_strided_vjp(xp: Any, g: Any, c: Any) -> tuple:
     shape = c.shapes[0]
     size = int(np.prod(shape, dtype=np.int64))
-    return (xp.reshape(xp.index_put_zeros((size,), c.params["index"], g, True), shape),)
+    # a view's positions are distinct; as_strided may read one place twice (summed then)
+    unique = c.params.get("unique", True)
+    return (xp.reshape(xp.index_put_zeros((size,), c.params["index"], g, unique), shape),)
 
 
 _AS_STRIDED = Structural(

@@ -1,0 +1,122 @@
+"""``as_strided``: a view of a tensor's memory with any sizes, strides and offset.
+
+As in PyTorch, the strides and the offset count elements of the memory the tensor shares (its
+storage), not of the tensor: ``x.as_strided((2, 2), (1, 2))`` of a contiguous ``x`` of 4
+elements is its transpose. The view shares that memory (writes through it change ``x``, with
+one version counter). Its node, ``AsStridedBackward0``, sums the incoming gradient into the
+places of ``x`` each element was read from (an element read twice gets both gradients).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad._data import sizes
+from symgrad.ops.views import _AS_STRIDED, storage_offset
+from symgrad.prim.primitive import recorded
+from symgrad.tensor import Tensor, link_view, live_aliases
+
+__all__ = ["as_strided"]
+
+
+def _storage(x: Tensor) -> tuple[np.ndarray, int]:
+    """The flat memory ``x`` shares (its root's elements, in memory order) and where ``x``
+    starts in it."""
+    root, _, _ = live_aliases(x)
+    owner = x if root is None else root
+    data = owner._data
+    if not (data.flags.c_contiguous or data.flags.f_contiguous):
+        raise NotImplementedError(
+            f"as_strided of a tensor whose memory is not one contiguous block (shape "
+            f"{list(data.shape)}, strides {[s // data.itemsize for s in data.strides]}): "
+            "call it on a contiguous tensor (x.contiguous().as_strided(...))"
+        )
+    flat = data.reshape(-1, order="C" if data.flags.c_contiguous else "F")
+    return flat, storage_offset(x)
+
+
+def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
+    """A view of ``input``'s memory with the given ``size`` and ``stride`` (in elements),
+    starting ``storage_offset`` elements into that memory (``input``'s own offset by default).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.arange(6.0, requires_grad=True)
+    >>> y = x.as_strided((2, 2), (1, 2), 1)
+    >>> y
+    tensor([[1., 3.],
+            [2., 4.]], grad_fn=<AsStridedBackward0>)
+    >>> y.sum().backward()
+    >>> x.grad
+    tensor([0., 1., 1., 1., 1., 0.])
+    """
+    size = tuple(sizes((size,), "as_strided"))
+    stride = tuple(sizes((stride,), "as_strided"))
+    if len(size) != len(stride):
+        raise RuntimeError(
+            f"mismatch in length of strides and shape: got {len(size)} sizes {list(size)} and "
+            f"{len(stride)} strides {list(stride)}"
+        )
+    if any(s < 0 for s in stride):
+        raise RuntimeError(
+            f"as_strided: Negative strides are not supported at the moment, got strides: "
+            f"{list(stride)}"
+        )
+    if any(n < 0 for n in size):
+        raise RuntimeError(f"as_strided: negative sizes are not allowed, got {list(size)}")
+    flat, own_offset = _storage(input)
+    offset = own_offset if storage_offset is None else storage_offset
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    needed = offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1 if all(size) else 0
+    if needed > flat.size:
+        raise RuntimeError(
+            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, "
+            f"and itemsize {flat.itemsize} requiring a storage size of {needed * flat.itemsize} "
+            f"are out of bounds for storage of size {flat.size * flat.itemsize}"
+        )
+    data = np.lib.stride_tricks.as_strided(
+        flat[offset:],
+        shape=size,
+        strides=tuple(s * flat.itemsize for s in stride),
+        writeable=flat.flags.writeable,
+    )
+    if input._requires_grad:
+        index = _positions_in(input, flat, own_offset, offset, size, stride)
+        unique = bool(np.unique(index).size == index.size)
+        result = recorded(_AS_STRIDED, (input,), {"index": index, "unique": unique}, data)
+    else:
+        result = Tensor._make(data)
+    link_view(input, result)
+    return result
+
+
+def _positions_in(
+    x: Tensor, flat: np.ndarray, own: int, offset: int, size: tuple, stride: tuple
+) -> np.ndarray:
+    """For each element of the view, the flat (C-order) position in ``x`` of the element it
+    reads; every one must be one of ``x``'s (the gradient has nowhere else to go)."""
+    where = np.full(flat.size, -1, dtype=np.int64)
+    steps = [s // x._data.itemsize for s in x._data.strides] if x._data.size else []
+    mine = _places(x.shape, steps, own)
+    where[mine.reshape(-1)] = np.arange(mine.size, dtype=np.int64)
+    wanted = _places(size, stride, offset)
+    index = where[wanted]
+    if (index < 0).any():
+        raise NotImplementedError(
+            f"as_strided of a tensor that requires grad (shape {list(x.shape)}) reaching memory "
+            "outside it: its gradient has nowhere to go; call as_strided on the tensor whose "
+            "memory it is (its ._base)"
+        )
+    return index
+
+
+def _places(size: tuple, stride: Any, start: int) -> np.ndarray:
+    """The memory position of each element of a view of ``size`` and ``stride``."""
+    out = np.full(size, start, dtype=np.int64)
+    for d, (n, s) in enumerate(zip(size, stride)):
+        out = out + (np.arange(n, dtype=np.int64) * s).reshape((n,) + (1,) * (len(size) - d - 1))
+    return out
