@@ -215,8 +215,7 @@ class _Run:
             grads = run_prehooks(hooks, grads, self.foreign)
         g = grads[0]
         leaf = node._leaf
-        # a leaf whose requires_grad was switched off since the graph recorded it gets no
-        # .grad (PyTorch's AccumulateGrad checks the flag when it runs); its hooks still run
+        # no .grad for a leaf since switched off (PyTorch's AccumulateGrad); hooks still run
         if g is not None and leaf._requires_grad:
             if self.create_graph:
                 leaf._grad = self._first_grad(g) if leaf._grad is None else leaf._grad + g

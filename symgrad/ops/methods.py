@@ -61,7 +61,6 @@ __all__ = ["METHODS"]
 
 _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
-
 _MODULES = (
     strided_views,
     determinants,
@@ -111,8 +110,7 @@ def _op(name: str) -> Any:
 
 add, sub, mul, div, pow = (_op(n) for n in ("add", "sub", "mul", "div", "pow"))
 neg, exp, clamp, masked_fill = (_op(n) for n in ("neg", "exp", "clamp", "masked_fill"))
-reshape, transpose, permute = shape.reshape, shape.transpose, shape.permute
-to_dtype = shape.to_dtype
+reshape, transpose, permute, to_dtype = shape.reshape, shape.transpose, shape.permute, shape.to_dtype
 _own = lambda t, device: t.device if device is None else device  # noqa: E731 (new_*: t's)
 
 
