@@ -54,6 +54,7 @@ from symgrad.ops import elementwise as E
 from symgrad.ops.indexing import getitem
 from symgrad.ops.inplace import copy_, fill_, inplace, setitem, zero_
 from symgrad.ops.method_names import _IN_PLACE_OPS, _SAME_NAME
+from symgrad.ops.shape import permute, reshape, to_dtype, transpose
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["METHODS"]
@@ -110,7 +111,6 @@ def _op(name: str) -> Any:
 
 add, sub, mul, div, pow = (_op(n) for n in ("add", "sub", "mul", "div", "pow"))
 neg, exp, clamp, masked_fill = (_op(n) for n in ("neg", "exp", "clamp", "masked_fill"))
-reshape, transpose, permute, to_dtype = shape.reshape, shape.transpose, shape.permute, shape.to_dtype
 _own = lambda t, device: t.device if device is None else device  # noqa: E731 (new_*: t's)
 
 
