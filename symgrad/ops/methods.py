@@ -54,7 +54,7 @@ from symgrad.ops import elementwise as E
 from symgrad.ops.indexing import getitem
 from symgrad.ops.inplace import copy_, fill_, inplace, setitem, zero_
 from symgrad.ops.method_names import _IN_PLACE_OPS, _SAME_NAME
-from symgrad.ops.shape import permute, reshape, to_dtype, transpose
+from symgrad.ops.shape import permute, reshape, transpose
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["METHODS"]
