@@ -190,8 +190,11 @@ def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
 # -- shapes ---------------------------------------------------------------------------------------
 def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     """Dimension ``dim`` split into ``sizes`` (one may be -1)."""
-    d = wrap_dim_of_dims(dim, input.ndim, RuntimeError)
     sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    d = _wrap_dim(dim, input.ndim)  # (a 0-d tensor: in range [-1, 0], then refused)
+    wrap_dim_of_dims(d, input.ndim, RuntimeError)
     n = input.shape[d]
     if -1 in sizes:
         known = math.prod(s for s in sizes if s != -1)
