@@ -397,7 +397,8 @@ def count_inference_thread(entering: bool) -> None:
 def link_view(base: Tensor, view: Tensor, kind: str = "view") -> None:
     """Remember that ``view`` shares ``base``'s memory: one version counter for both, as in
     PyTorch (so a view of an inference tensor is one too). ``kind`` is "view", "no_grad" (a
-    view made under no_grad), "multi" (a piece of split/unbind) or "alias" (shares the memory
+    view made under no_grad), "multi" (a piece of split/unbind), "multi_plain" (one of a
+    tensor that required no grad) or "alias" (shares the memory
     without being a view: ``detach()``)."""
     shared = base._view_base
     root = shared[0] if shared is not None and shared[1] != "alias" else base

@@ -67,18 +67,19 @@ def inplace(
     if TRACE.log is not None:
         write(x, op)
     _check_leaf(x, op)
+    views.check_no_partial_overlap(x._data, [o._data for o in others if isinstance(o, Tensor)])
     if dual.active():
         dual_tangents.check_inplace(x, others, op)
-    shared = x._view_base
-    if shared is not None and shared[1] == "no_grad" and shared[0]._requires_grad:
-        if grad_mode.recording():
-            raise RuntimeError(_NO_GRAD_VIEW.format(op=op))
     # a tensor that is not floating can't require grad, so writing into it records nothing
     recording = (
         grad_mode.recording()
         and x.dtype.is_floating_point
         and (x._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others))
     )
+    shared = x._view_base
+    if shared is not None and shared[1] == "no_grad" and grad_mode.recording():
+        if recording or shared[0]._requires_grad:  # the change would be recorded
+            raise RuntimeError(_NO_GRAD_VIEW.format(op=op))
     if not recording:
         # nothing that requires grad is involved; in forward mode grad mode stays as it is, so
         # that a tangent computed from tensors requiring grad keeps its graph
@@ -92,6 +93,8 @@ def inplace(
     if kind == "multi":
         name, nr = views.op_name(x), x._output_nr
         raise RuntimeError(views.MULTI_OUTPUT_VIEW.format(nr=nr, op=name, what="is being"))
+    if kind == "multi_plain":
+        raise RuntimeError(views.PLAIN_MULTI_OUTPUT_VIEW.format(what="is being"))
     if root is None and not aliases:  # its memory is its own: it takes the result's
         result = compute(_snapshot(x))
         _check_castable(result, x, op)
@@ -104,8 +107,8 @@ def inplace(
 
 
 _NO_GRAD_VIEW = (
-    "{op}: a view was created in no_grad mode and is being modified inplace with grad mode "
-    "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. Move "
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled "
+    "({op}). Given that this use case is ambiguous and error-prone, it is forbidden. Move "
     "both the view and the inplace op inside the no_grad block (if the change should not be "
     "recorded) or both outside it (if it should)."
 )
@@ -372,6 +375,7 @@ def copy_(x: Tensor, src: Any) -> Tensor:
     if batching.any_batched(x, src):
         return inplace(x, "copy_", lambda t: _COPY(t, src), src)
     _check_leaf(x, "copy_")
+    views.check_no_partial_overlap(x._data, (src._data,))
     if type(x._data) is not type(src._data):  # between devices: into meta, never out of it
         if type(src._data) is MetaArray:
             raise NotImplementedError(NO_DATA)

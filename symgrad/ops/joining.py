@@ -210,7 +210,8 @@ class _Pieces(Primitive):
             return tuple(tensor[k] for k in keys)
         arrays = [tensor._data[k] for k in keys]
         if not arrays or not (grad_mode.recording() and tensor._requires_grad):
-            kind = "view" if grad_mode.recording() else "no_grad"
+            # pieces of a tensor needing no grad: PyTorch refuses recorded changes of them too
+            kind = "multi_plain" if grad_mode.recording() and arrays else "no_grad"
             outs = tuple(Tensor._make(a) for a in arrays)
         else:
             kind = "multi"  # PyTorch refuses in-place changes of these while recording

@@ -41,6 +41,38 @@ def check_writable(x: Tensor) -> None:
         raise RuntimeError(_OVERLAP.format(shape=list(x.shape)))
 
 
+_PARTIAL = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location (an input of shape {inp} overlaps the tensor of shape {out} "
+    "written in place). Please clone() the tensor before performing the operation."
+)
+
+
+def _dense(a: np.ndarray) -> bool:
+    """Whether ``a``'s elements fill a block of memory without gaps or repeats (some order of
+    a contiguous layout): PyTorch's "non-overlapping and dense"."""
+    step = a.itemsize
+    for s, n in sorted((abs(s), n) for n, s in zip(a.shape, a.strides) if n != 1):
+        if s != step:
+            return False
+        step *= n
+    return True
+
+
+def check_no_partial_overlap(out: np.ndarray, inputs: Any) -> None:
+    """PyTorch's refusal of an in-place op one of whose ``inputs`` shares only part of the
+    memory ``out`` is written to (the same memory laid out the same way is allowed; so is any
+    overlap PyTorch can't decide, where either is not a dense block)."""
+    for a in inputs:
+        if type(a) is not np.ndarray or not a.size or not np.may_share_memory(out, a):
+            continue
+        same = a.ctypes.data == out.ctypes.data and a.strides == out.strides
+        if same and a.shape == out.shape and a.dtype == out.dtype:
+            continue
+        if _dense(a) and _dense(out):
+            raise RuntimeError(_PARTIAL.format(inp=list(a.shape), out=list(out.shape)))
+
+
 def _offsets(a: np.ndarray) -> np.ndarray:
     """Each element's distance in bytes from ``a``'s first element."""
     off = np.zeros(a.shape, dtype=np.intp)
@@ -141,16 +173,25 @@ def remake_view_histories(root: Tensor, aliases: list) -> None:
         if kind == "view":
             index = positions(root._data, v._data)
             node = recorded(_AS_STRIDED, (root,), {"index": index}, v._data).grad_fn
-        elif kind == "multi":
-            message = MULTI_OUTPUT_VIEW.format(
-                nr=v._output_nr, op=op_name(v), what="its base or another view of its base has been"
-            )
+        elif kind in ("multi", "multi_plain"):
+            what = "its base or another view of its base has been"
+            if kind == "multi":
+                message = MULTI_OUTPUT_VIEW.format(nr=v._output_nr, op=op_name(v), what=what)
+            else:
+                message = PLAIN_MULTI_OUTPUT_VIEW.format(what=what)
             node = recorded(_STALE, (root,), {"message": message}, v._data).grad_fn
         else:
             continue  # an alias made by detach(), or a view made under no_grad, stays out
         v.grad_fn, v._output_nr, v._requires_grad = node, 0, True
 
 
+# a piece of split/unbind of a tensor that required no grad (PyTorch's wording)
+PLAIN_MULTI_OUTPUT_VIEW = (
+    "A view was created in no_grad mode and {what} modified inplace with grad mode enabled. "
+    "This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation "
+    "by an out-of-place one."
+)
 MULTI_OUTPUT_VIEW = (
     "Output {nr} of {op} is a view and {what} modified inplace. This view is the output of a "
     "function that returns multiple views. Such functions do not allow the output views to be "

@@ -1,0 +1,101 @@
+"""PyTorch's refusals of in-place changes that its autograd or its kernels can't make sense
+of: an input overlapping part of the memory written (``x[1:].add_(x[:-1])``); a recorded change
+of a view made under no_grad; a piece of ``split``/``unbind`` of a tensor that needs no grad,
+changed in place while recording, or used after its base changed."""
+
+from __future__ import annotations
+
+import pytest
+
+import symgrad
+
+PARTIAL = "some elements of the input tensor and the written-to tensor refer to a single memory"
+NO_GRAD_VIEW = "A view was created in no_grad mode and is being modified inplace with grad mode"
+
+
+def _grid():
+    return symgrad.arange(6.0).reshape(2, 3)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda x: x.add_(x[0]),
+        lambda x: x.view(3, 2).copy_(x.t()),
+        lambda x: x.reshape(-1)[1:].add_(x.reshape(-1)[:-1]),
+        lambda x: x.lerp_(x[0], 0.5),
+        lambda x: x.addcmul_(x[0], x[1]),
+        lambda x: x.clamp_(min=x[0]),
+        lambda x: x.index_add_(0, symgrad.tensor([0]), x[1:]),
+        lambda x: x.add_(x.detach()[0]),
+    ],
+    ids=["add_", "copy_", "shifted", "lerp_", "addcmul_", "clamp_", "index_add_", "detached"],
+)
+def test_an_input_overlapping_part_of_the_written_memory_is_refused(change):
+    x = _grid()
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        change(x)
+    assert x.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]  # nothing written
+
+
+def test_the_same_memory_or_an_undecidable_overlap_is_allowed():
+    x = _grid()
+    x.add_(x)
+    x.mul_(x.view(2, 3))
+    x.add_(x.detach())
+    assert x.tolist() == [[0.0, 8.0, 32.0], [72.0, 128.0, 200.0]]
+    y = _grid()
+    y.mul_(y[:, :1].clone())  # a copy: no shared memory
+    assert y.tolist() == [[0.0, 0.0, 0.0], [9.0, 12.0, 15.0]]
+
+
+def test_a_recorded_change_of_a_view_made_under_no_grad_is_refused():
+    w = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    c = symgrad.tensor([[1.0, 2.0], [3.0, 4.0]])
+    with symgrad.no_grad():
+        row, piece = c[1], c.split(1)[0]
+    for view in (row, piece):
+        with pytest.raises(RuntimeError, match=NO_GRAD_VIEW):
+            view.mul_(w)
+    row.mul_(2)  # nothing to record: allowed
+    piece.mul_(2)
+    assert c.tolist() == [[2.0, 4.0], [6.0, 8.0]]
+
+
+def test_pieces_of_a_tensor_needing_no_grad():
+    w = symgrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    c = symgrad.tensor([[1.0, 2.0], [3.0, 4.0]])
+    piece = c.unbind(0)[1]
+    with pytest.raises(RuntimeError, match="output of a function that returns multiple views"):
+        piece.mul_(w[0])
+    piece.mul_(2)  # nothing to record
+    assert c.tolist() == [[1.0, 2.0], [6.0, 8.0]]
+    first = c.split(1, dim=1)[0]
+    c.mul_(w)  # the base changes while recording: the piece can't be differentiated
+    with pytest.raises(RuntimeError, match="its base or another view of its base has been"):
+        (first * 2).sum().backward()
+
+
+@pytest.mark.torch
+def test_against_pytorch():
+    torch = pytest.importorskip("torch")
+
+    def outcomes(T):
+        out = []
+        w = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        for change in (
+            lambda x: x.add_(x[0]),
+            lambda x: x.mul_(x),
+            lambda x: x.reshape(-1)[1:].copy_(x.reshape(-1)[:-1]),
+            lambda x: x.unbind(0)[0].mul_(w),
+            lambda x: x.split(1)[1].mul_(2),
+        ):
+            x = T.arange(6.0).reshape(2, 3)
+            try:
+                change(x)
+                out.append(x.tolist())
+            except RuntimeError as e:
+                out.append(str(e)[:40])
+        return out
+
+    assert outcomes(symgrad) == outcomes(torch)
