@@ -22,7 +22,8 @@ from symgrad.ops.shape import transpose
 from symgrad.prim.primitive import recorded
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
-from symgrad.tensor import NAMES, Tensor
+from symgrad.ops.views import remake_view_histories
+from symgrad.tensor import NAMES, Tensor, live_aliases
 
 __all__ = ["swapdims"]
 
@@ -74,6 +75,10 @@ def _in_place(x: Tensor, op: str, prim: Structural, **params: Any) -> Tensor:
     if result.grad_fn is not None:
         x.grad_fn, x._output_nr = result.grad_fn, result._output_nr
     x._counter.value += 1
+    if result.grad_fn is not None and x._view_base is None and x._views:
+        # its views read it through its new history (a piece of split/unbind can't), as
+        # after any recorded in-place change of a tensor
+        remake_view_histories(x, live_aliases(x)[2])
     dual_tangents.take_tangent(x, result)
     return x
 
