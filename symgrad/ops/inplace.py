@@ -67,7 +67,8 @@ def inplace(
     if TRACE.log is not None:
         write(x, op)
     _check_leaf(x, op)
-    views.check_no_partial_overlap(x._data, [o._data for o in others if isinstance(o, Tensor)])
+    if op != "setitem":  # (which writes into x[key] only: checked there)
+        views.check_no_partial_overlap(x._data, [o._data for o in others if isinstance(o, Tensor)])
     if dual.active():
         dual_tangents.check_inplace(x, others, op)
     # a tensor that is not floating can't require grad, so writing into it records nothing
@@ -251,6 +252,11 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         return
     # inside vmap PyTorch names a write at index tensors index_put_
     op = "index_put_" if tensors and batching.any_batched(x, value, *tensors) else "setitem"
+    if not tensors and isinstance(value, Tensor) and type(x._data) is np.ndarray:
+        try:  # a basic key: PyTorch copies the value into the view x[key]
+            views.check_no_partial_overlap(x._data[key], (value._data,))
+        except IndexError:
+            pass  # (put names the bad key)
     inplace(x, op, lambda t: put(t, key, value), value, *tensors)
 
 

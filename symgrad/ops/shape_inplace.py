@@ -19,10 +19,10 @@ from symgrad.ops import dual_tangents
 from symgrad.ops.diagonal_fill import fill_diagonal_
 from symgrad.ops.inplace import check_leaf, check_view_change, snapshot
 from symgrad.ops.shape import transpose
+from symgrad.ops.views import remake_view_histories
 from symgrad.prim.primitive import recorded
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
-from symgrad.ops.views import remake_view_histories
 from symgrad.tensor import NAMES, Tensor, live_aliases
 
 __all__ = ["swapdims"]
