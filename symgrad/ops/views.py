@@ -172,7 +172,11 @@ def remake_view_histories(root: Tensor, aliases: list) -> None:
         kind = v._view_base[1] if v is not root else None
         if kind == "view":
             index = positions(root._data, v._data)
-            node = recorded(_AS_STRIDED, (root,), {"index": index}, v._data).grad_fn
+            # an expanded view reads an element more than once: its gradients are summed
+            data = v._data
+            unique = not has_overlap(data) and (_dense(data) or np.unique(index).size == index.size)
+            params = {"index": index, "unique": unique}
+            node = recorded(_AS_STRIDED, (root,), params, v._data).grad_fn
         elif kind in ("multi", "multi_plain"):
             what = "its base or another view of its base has been"
             if kind == "multi":

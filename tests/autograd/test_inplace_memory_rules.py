@@ -99,3 +99,21 @@ def test_against_pytorch():
         return out
 
     assert outcomes(symgrad) == outcomes(torch)
+
+
+def test_an_expanded_view_of_a_tensor_changed_in_place_sums_its_gradient():
+    # the view reads each element twice: its new history (AsStridedBackward0) must add both
+    a = symgrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    c = symgrad.zeros(3)
+    e = c.expand(2, 3)
+    c.copy_(a)
+    weights = symgrad.tensor([[1.0, 2.0, 3.0], [10.0, 20.0, 30.0]])
+    (e * weights).sum().backward()
+    assert e.grad_fn.name() == "AsStridedBackward0"
+    assert a.grad.tolist() == [11.0, 22.0, 33.0]
+    b = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    y = b * 1
+    wide = y.unsqueeze(1).expand(2, 3)
+    y.mul_(2)
+    (wide * symgrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
+    assert b.grad.tolist() == [12.0, 30.0]
