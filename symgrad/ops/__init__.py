@@ -39,7 +39,7 @@ from symgrad.ops.decompositions import xp_adjugate
 from symgrad.ops.matrix_functions import *  # noqa: F403
 from symgrad.ops.matrix_functions import xp_matrix_exp
 from symgrad.ops.division import *  # noqa: F403
-from symgrad.ops.strided_views import as_strided
+from symgrad.ops.strided_views import as_strided, as_strided_
 from symgrad.ops.einsum import einsum
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.gathering import *  # noqa: F403
@@ -103,6 +103,7 @@ __all__ = [
     *division.__all__,
     "einsum",
     "as_strided",
+    "as_strided_",
     *gathering.__all__,
     *indexing.__all__,
     *joining.__all__,

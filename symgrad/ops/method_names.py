@@ -163,6 +163,7 @@ _SAME_NAME = (
     "unbind",
     "narrow",
     "as_strided",
+    "as_strided_",
     "movedim",
     "clone",
     "gather",

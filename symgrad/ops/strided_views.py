@@ -14,11 +14,24 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import sizes
-from symgrad.ops.views import _AS_STRIDED, storage_offset
+from symgrad.autograd import grad_mode
+from symgrad.ops.inplace import check_leaf, check_view_change
+from symgrad.ops.views import _AS_STRIDED, _as_strided_forward, _as_strided_vjp, storage_offset
 from symgrad.prim.primitive import recorded
+from symgrad.prim.structural import Structural
+from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor, link_view, live_aliases
 
-__all__ = ["as_strided"]
+__all__ = ["as_strided", "as_strided_"]
+
+_AS_STRIDED_ = Structural(
+    "as_strided",
+    _as_strided_forward,
+    _as_strided_vjp,
+    backward="AsStridedBackward1",
+    jvp="linear",
+    text=COPIES,
+)
 
 
 def _storage(x: Tensor) -> tuple[np.ndarray, int]:
@@ -37,7 +50,9 @@ def _storage(x: Tensor) -> tuple[np.ndarray, int]:
     return flat, storage_offset(x)
 
 
-def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
+def as_strided(
+    input: Tensor, size: Any = None, stride: Any = None, storage_offset: int | None = None
+) -> Tensor:
     """A view of ``input``'s memory with the given ``size`` and ``stride`` (in elements),
     starting ``storage_offset`` elements into that memory (``input``'s own offset by default).
 
@@ -53,6 +68,56 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: int | None
     >>> x.grad
     tensor([0., 1., 1., 1., 1., 0.])
     """
+    _check_arguments("as_strided", input, size, stride)
+    data, index = _strided(input, size, stride, storage_offset)
+    if index is not None:
+        unique = bool(np.unique(index).size == index.size)
+        result = recorded(_AS_STRIDED, (input,), {"index": index, "unique": unique}, data)
+    else:
+        result = Tensor._make(data)
+    link_view(input, result)
+    return result
+
+
+def as_strided_(
+    input: Tensor, size: Any = None, stride: Any = None, storage_offset: int | None = None
+) -> Tensor:
+    """``input`` itself given the sizes, strides and offset of :func:`as_strided`, in place
+    (recorded as ``AsStridedBackward1``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.arange(6.0, requires_grad=True) * 1
+    >>> x.as_strided_((2, 2), (1, 2), 1)
+    tensor([[1., 3.],
+            [2., 4.]], grad_fn=<AsStridedBackward1>)
+    """
+    _check_arguments("as_strided_", input, size, stride)
+    check_leaf(input, "as_strided_")
+    check_view_change(input, "as_strided_")
+    data, index = _strided(input, size, stride, storage_offset)
+    if index is not None:
+        unique = bool(np.unique(index).size == index.size)
+        node = recorded(_AS_STRIDED_, (input,), {"index": index, "unique": unique}, data).grad_fn
+        input.grad_fn, input._output_nr = node, 0
+    input._data = data
+    input._counter.value += 1
+    return input
+
+
+def _check_arguments(op: str, input: Any, size: Any, stride: Any) -> None:
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            f"{op}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
+        )
+    for name, value in (("size", size), ("stride", stride)):
+        if value is None:
+            raise TypeError(f"{op}() missing required argument '{name}'")
+
+
+def _strided(x: Tensor, size: Any, stride: Any, storage_offset: int | None) -> tuple:
+    """The view's array, and (when ``x`` requires grad) where each element lies in ``x``."""
     size = tuple(sizes((size,), "as_strided"))
     stride = tuple(sizes((stride,), "as_strided"))
     if len(size) != len(stride):
@@ -67,7 +132,7 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: int | None
         )
     if any(n < 0 for n in size):
         raise RuntimeError(f"as_strided: negative sizes are not allowed, got {list(size)}")
-    flat, own_offset = _storage(input)
+    flat, own_offset = _storage(x)
     offset = own_offset if storage_offset is None else storage_offset
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
@@ -84,14 +149,9 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: int | None
         strides=tuple(s * flat.itemsize for s in stride),
         writeable=flat.flags.writeable,
     )
-    if input._requires_grad:
-        index = _positions_in(input, flat, own_offset, offset, size, stride)
-        unique = bool(np.unique(index).size == index.size)
-        result = recorded(_AS_STRIDED, (input,), {"index": index, "unique": unique}, data)
-    else:
-        result = Tensor._make(data)
-    link_view(input, result)
-    return result
+    if not (x._requires_grad and grad_mode.is_grad_enabled()):
+        return data, None
+    return data, _positions_in(x, flat, own_offset, offset, size, stride)
 
 
 def _positions_in(

@@ -391,6 +391,7 @@ def _tensor_arg(*values):
 
 # name -> (input values, the other arguments built with the module T)
 IN_PLACE_FUNCTIONS = {
+    "as_strided_": ([0.25, 0.5, 0.75], lambda T: ((2,), (1,), 1)),
     "logit_": ([0.25, 0.5, 0.75], lambda T: ()),
     "acosh_": ([1.25, 1.5, 2.0], lambda T: ()),
     "arccosh_": ([1.25, 1.5, 2.0], lambda T: ()),
