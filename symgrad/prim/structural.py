@@ -180,6 +180,10 @@ class Structural(Primitive):
         with this primitive's node recorded when grad mode and the inputs call for one."""
         if type(out) is not np.ndarray or _any_meta(tensors):
             out = _as_output(out, tensors, self.devices)
+        elif tensors and out is tensors[0]._data:
+            # a kernel that changed nothing (squeeze of no size-1 dimension) returns its input
+            # array: the result is a view of it, as in PyTorch, sharing memory and version
+            out = out.view()
         if _anomaly_state.enabled and type(out) is np.ndarray:
             anomaly.check_forward(self, out, tensors, params)
         if _grad_state.enabled and _any_requires_grad(tensors):

@@ -117,3 +117,28 @@ def test_an_expanded_view_of_a_tensor_changed_in_place_sums_its_gradient():
     y.mul_(2)
     (wide * symgrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
     assert b.grad.tolist() == [12.0, 30.0]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda x: x.squeeze(0),  # nothing to remove: still a view, as in PyTorch
+        lambda x: x.squeeze(),
+        lambda x: x.reshape(2, 3),
+        lambda x: x.view(2, 3),
+        lambda x: x.expand(2, 3),
+        lambda x: x.permute(0, 1),
+        lambda x: x.flatten(0, 0),
+        lambda x: x.contiguous(),
+    ],
+    ids=["squeeze0", "squeeze", "reshape", "view", "expand", "permute", "flatten", "contiguous"],
+)
+def test_an_op_returning_its_input_unchanged_gives_a_view_that_writes_through(make):
+    a = symgrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    x = a * 1
+    y = make(x)
+    assert y._base is x or y is x  # (contiguous of a contiguous tensor is the tensor itself)
+    y.mul_(2)
+    assert x.tolist() == [[2.0, 4.0, 6.0], [8.0, 10.0, 12.0]]
+    (x * symgrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
+    assert a.grad.tolist() == [[2.0, 4.0, 6.0], [8.0, 10.0, 12.0]]
