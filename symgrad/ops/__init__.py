@@ -40,6 +40,7 @@ from symgrad.ops.matrix_functions import *  # noqa: F403
 from symgrad.ops.matrix_functions import xp_matrix_exp
 from symgrad.ops.division import *  # noqa: F403
 from symgrad.ops.strided_views import as_strided, as_strided_
+from symgrad.ops.masked_writes import masked_scatter, masked_scatter_, put, put_
 from symgrad.ops.einsum import einsum
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.gathering import *  # noqa: F403
@@ -104,6 +105,10 @@ __all__ = [
     "einsum",
     "as_strided",
     "as_strided_",
+    "masked_scatter",
+    "masked_scatter_",
+    "put",
+    "put_",
     *gathering.__all__,
     *indexing.__all__,
     *joining.__all__,

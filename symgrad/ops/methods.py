@@ -23,6 +23,7 @@ from symgrad.ops import (
     indexing,
     joining,
     linalg,
+    masked_writes,
     math,
     math_special,
     matrix_functions,
@@ -64,6 +65,7 @@ _IN_PLACE = {"fill_": fill_, "zero_": zero_, "copy_": copy_}
 
 _MODULES = (
     strided_views,
+    masked_writes,
     determinants,
     decompositions,
     matrix_functions,
