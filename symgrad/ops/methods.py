@@ -102,13 +102,10 @@ _MODULES = (
 
 def _op(name: str) -> Any:
     """The public function ``name`` of the ops modules."""
-    for module in _MODULES:
-        fn = getattr(module, name, None)
-        if fn is not None:
-            return fn
-    if name in _IN_PLACE:
-        return _IN_PLACE[name]
-    raise LookupError(f"no op named {name!r} to bind as a Tensor method")
+    found = [getattr(m, name) for m in _MODULES if hasattr(m, name)] + [_IN_PLACE.get(name)]
+    if found[0] is None:
+        raise LookupError(f"no op named {name!r} to bind as a Tensor method")
+    return found[0]
 
 
 add, sub, mul, div, pow = (_op(n) for n in ("add", "sub", "mul", "div", "pow"))
