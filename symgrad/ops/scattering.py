@@ -140,6 +140,17 @@ def _scatter_index(input: Tensor, dim: int, index: Tensor, src: Any, op: str) ->
             f"{op}(): Index tensor must have the same number of dimensions as src tensor: "
             f"index {list(index.shape)}, src {list(src.shape)}"
         )
+    # PyTorch's shape check: the index fits in self (but along dim) and in src
+    fits = all(n <= m for k, (n, m) in enumerate(zip(index.shape, input.shape)) if k != d)
+    is_src = isinstance(src, Tensor)
+    if is_src:
+        fits = fits and all(n <= m for n, m in zip(index.shape, src.shape))
+    if not fits:
+        also = f" and to be no larger size than src {list(src.shape)}" if is_src else ""
+        raise RuntimeError(
+            f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} "
+            f"apart from dimension {d}{also}"
+        )
     return d, idx
 
 

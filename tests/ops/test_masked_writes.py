@@ -80,3 +80,26 @@ def test_against_pytorch():
              [type(t.grad_fn).__name__ for t in (a, b, c)])
         )  # fmt: skip
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (
+            lambda x, T: x.scatter_(0, T.zeros(1, 4, dtype=T.int64), T.ones(2, 3)),
+            "no larger size than src [2, 3]",
+        ),
+        (
+            lambda x, T: x.scatter_(0, T.zeros(1, 5, dtype=T.int64), T.ones(1, 5)),
+            "no larger than self [3, 4] apart",
+        ),
+        (
+            lambda x, T: x.scatter_add_(0, T.zeros(1, 5, dtype=T.int64), T.ones(1, 5)),
+            "apart from dimension 0",
+        ),
+        (lambda x, T: x.scatter_(0, T.zeros(1, 5, dtype=T.int64), 2.0), "apart from dimension 0"),
+    ],
+)
+def test_scatter_index_larger_than_self_or_src_is_pytorchs_runtime_error(call, message):
+    with pytest.raises(RuntimeError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        call(symgrad.zeros(3, 4), symgrad)
