@@ -39,8 +39,9 @@ from symgrad.ops.decompositions import xp_adjugate
 from symgrad.ops.matrix_functions import *  # noqa: F403
 from symgrad.ops.matrix_functions import xp_matrix_exp
 from symgrad.ops.division import *  # noqa: F403
-from symgrad.ops.strided_views import as_strided, as_strided_
-from symgrad.ops.masked_writes import masked_scatter, masked_scatter_, put, put_
+from symgrad.ops import masked_writes, strided_views
+from symgrad.ops.masked_writes import *  # noqa: F403
+from symgrad.ops.strided_views import *  # noqa: F403
 from symgrad.ops.einsum import einsum
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.ops.gathering import *  # noqa: F403
@@ -103,12 +104,8 @@ __all__ = [
     *matrix_functions.__all__,
     *division.__all__,
     "einsum",
-    "as_strided",
-    "as_strided_",
-    "masked_scatter",
-    "masked_scatter_",
-    "put",
-    "put_",
+    *strided_views.__all__,
+    *masked_writes.__all__,
     *gathering.__all__,
     *indexing.__all__,
     *joining.__all__,

@@ -13,7 +13,7 @@ from symgrad.nn.modules.module import Module
 from symgrad.nn.normalization import normalize
 from symgrad.nn.parameter import Parameter
 from symgrad.nn.utils.spectral import as_matrix, check_iterations, default_dim, random_unit
-from symgrad.nn.utils.weight_norm_hook import find_hook
+from symgrad.nn.utils.weight_norm_hook import find_hook, remove_hook
 from symgrad.tensor import Tensor
 
 __all__ = ["SpectralNorm", "spectral_norm", "remove_spectral_norm"]
@@ -105,9 +105,4 @@ def remove_spectral_norm(module: Module, name: str = "weight") -> Module:
     >>> [n for n, _ in lin.named_parameters()], [n for n, _ in lin.named_buffers()]
     (['bias', 'weight'], [])
     """
-    entry = find_hook(module, SpectralNorm, name)
-    if entry is None:
-        raise ValueError(f"spectral_norm of '{name}' not found in {module}")
-    entry[0].remove(module)
-    module._forward_pre_hooks.remove(entry)
-    return module
+    return remove_hook(module, SpectralNorm, name, "spectral_norm")

@@ -38,6 +38,17 @@ def find_hook(module: Module, kind: type, name: str) -> Any:
     return None
 
 
+def remove_hook(module: Module, kind: type, name: str, what: str) -> Module:
+    """Take ``module``'s ``kind`` hook for ``name`` off, its parameter made plain again
+    (PyTorch's ValueError, naming ``what`` the hook came from, if there is none)."""
+    entry = find_hook(module, kind, name)
+    if entry is None:
+        raise ValueError(f"{what} of '{name}' not found in {module}")
+    entry[0].remove(module)
+    module._forward_pre_hooks.remove(entry)
+    return module
+
+
 class WeightNorm:
     """The forward pre-hook of :func:`weight_norm`: sets ``module.<name>`` to
     ``g * v / ||v||`` from ``<name>_g`` and ``<name>_v``."""
@@ -108,9 +119,4 @@ def remove_weight_norm(module: Module, name: str = "weight") -> Module:
     >>> [n for n, _ in lin.named_parameters()]
     ['bias', 'weight']
     """
-    entry = find_hook(module, WeightNorm, name)
-    if entry is None:
-        raise ValueError(f"weight_norm of '{name}' not found in {module}")
-    entry[0].remove(module)
-    module._forward_pre_hooks.remove(entry)
-    return module
+    return remove_hook(module, WeightNorm, name, "weight_norm")
