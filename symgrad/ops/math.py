@@ -137,6 +137,12 @@ def pow(input: Any, exponent: Any) -> Tensor:
     tensor([4., 9.])
     """
     input, exponent = as_operand(input, "pow"), as_operand(exponent, "pow")
+    if isinstance(exponent, Tensor) and _is_bool(input) and _is_bool(exponent):
+        # PyTorch has no bool kernel for a tensor exponent (b ** True is a plain copy)
+        raise NotImplementedError(
+            "\"pow\" not implemented for 'Bool': both the base and the exponent are bool; "
+            "convert one first, e.g. base.int() ** exponent"
+        )
     if not isinstance(input, Tensor):
         return E.POW_SCALAR_BASE(exponent, params=(input,))
     if isinstance(exponent, Tensor):
@@ -147,6 +153,12 @@ def pow(input: Any, exponent: Any) -> Tensor:
             f"{exponent}; convert first, e.g. x.double() ** {exponent}"
         )
     return E.POW(input, params=(exponent,))
+
+
+def _is_bool(value: Any) -> bool:
+    if isinstance(value, Tensor):
+        return value._data.dtype == np.bool_
+    return type(value) is bool
 
 
 def _unary(prim: Any, doc: str) -> Any:

@@ -1,0 +1,45 @@
+"""Integer and bool corner cases of the arithmetic operators, as PyTorch computes them."""
+
+import pytest
+
+import symgrad
+
+
+def test_integer_tensor_to_negative_tensor_powers():
+    base = symgrad.tensor([0, 2, -2, 1, -1, -1, 3])
+    exponent = symgrad.tensor([-1, -1, -3, -5, -1, -2, 2])
+    out = base**exponent
+    assert out.dtype == symgrad.int64
+    assert out.tolist() == [0, 0, 0, 1, -1, 1, 9]
+    assert (2 ** symgrad.tensor([-1, 0, 3])).tolist() == [0, 1, 8]
+    assert ((-1) ** symgrad.tensor([-1, -2, 3])).tolist() == [-1, 1, -1]
+    small = symgrad.tensor([-3, 2, 7], dtype=symgrad.int8)
+    assert (small**small).tolist() == [0, 4, -9]
+    assert (small**small).dtype == symgrad.int8
+    inplace = symgrad.tensor([2, 1])
+    inplace.pow_(symgrad.tensor([-1, -1]))
+    assert inplace.tolist() == [0, 1]
+    # a floating side is ordinary
+    assert (2.5 ** symgrad.tensor([-1, 2])).tolist() == [0.4000000059604645, 6.25]
+
+
+def test_bool_to_bool_tensor_power_is_refused():
+    b = symgrad.tensor([True, False])
+    with pytest.raises(NotImplementedError, match="Bool"):
+        symgrad.pow(b, b)
+    with pytest.raises(NotImplementedError, match="Bool"):
+        True**b  # noqa: B018
+    assert (b**2).tolist() == [1, 0]
+    assert (b**True).tolist() == [True, False]
+
+
+def test_integer_powers_match_torch():
+    torch = pytest.importorskip("torch")
+    pairs = [([0, 2, -2, 1, -1, 3, 7], [-1, -1, -3, -5, -1, 2, 3])]
+    for base, exponent in pairs:
+        for dtype in ("int8", "int32", "int64"):
+            ours = symgrad.tensor(base, dtype=getattr(symgrad, dtype)) ** symgrad.tensor(exponent)
+            theirs = torch.tensor(base, dtype=getattr(torch, dtype)) ** torch.tensor(exponent)
+            assert ours.tolist() == theirs.tolist()
+            assert str(ours.dtype).split(".")[1] == str(theirs.dtype).split(".")[1]
+    assert (3 ** symgrad.tensor(exponent)).tolist() == (3 ** torch.tensor(exponent)).tolist()
