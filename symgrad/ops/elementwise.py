@@ -124,7 +124,7 @@ def _gelu_kernel(v: Any) -> Any:
 
 # -- arithmetic ---------------------------------------------------------------------------------
 ADD = declare("add", "x y", lambda x, y: x + y, kernel=np.add)
-_BOOL_SUB = (
+BOOL_SUB = (
     "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
     "invert a mask, use the `~` or `logical_not()` operator instead."
 )
@@ -134,9 +134,9 @@ def _subtract(a: Any, b: Any) -> Any:
     # PyTorch refuses any bool operand (mask - 1, x - True); NumPy would refuse only two
     # boolean arrays, with a TypeError
     if getattr(a, "dtype", None) == np.bool_ or getattr(b, "dtype", None) == np.bool_:
-        raise RuntimeError(_BOOL_SUB)
+        raise RuntimeError(BOOL_SUB)
     if type(a) is bool or type(b) is bool:
-        raise RuntimeError(_BOOL_SUB)
+        raise RuntimeError(BOOL_SUB)
     return np.subtract(a, b)
 
 

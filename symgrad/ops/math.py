@@ -87,7 +87,16 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
-    """``input - alpha * other``, broadcasting."""
+    """``input - alpha * other``, broadcasting.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.sub(symgrad.tensor([1.0, 2.0]), 0.5, alpha=2)
+    tensor([0., 1.])
+    """
+    if _is_bool(input) or _is_bool(other):
+        raise _bool_subtraction(input, other)
     if alpha == 1 and not isinstance(input, Tensor) and isinstance(other, Tensor):
         return E.RSUB(other, input)
     return E.SUB(input, other if alpha == 1 else E.MUL(other, alpha))
@@ -157,8 +166,25 @@ def pow(input: Any, exponent: Any) -> Tensor:
 
 def _is_bool(value: Any) -> bool:
     if isinstance(value, Tensor):
-        return value._data.dtype == np.bool_
+        return value.dtype is dtypes.bool_
     return type(value) is bool
+
+
+def subtract_operator(self: Tensor, other: Any) -> Tensor:
+    """``self - other``, the operator: PyTorch refuses a bool operand, even with a floating
+    other side (the kernel sees the bool already cast to the result's type)."""
+    if self.dtype is dtypes.bool_ or _is_bool(other):
+        raise _bool_subtraction(self, other)
+    return E.SUB(self, other)
+
+
+def _bool_subtraction(a: Any, b: Any) -> RuntimeError:
+    if _is_bool(a) and _is_bool(b):
+        return RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead."
+        )
+    return RuntimeError(E.BOOL_SUB)
 
 
 def _unary(prim: Any, doc: str) -> Any:

@@ -357,7 +357,7 @@ METHODS.update(
         # addition and multiplication commute; PyTorch puts the tensor first, which
         # next_functions shows
         "__radd__": _operator("__radd__", E.ADD),
-        "__sub__": _operator("__sub__", E.SUB),
+        "__sub__": math.subtract_operator,
         "__rsub__": _reflected(sub),
         "__mul__": _operator("__mul__", E.MUL),
         "__rmul__": _operator("__rmul__", E.MUL),

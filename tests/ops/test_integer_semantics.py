@@ -43,3 +43,40 @@ def test_integer_powers_match_torch():
             assert ours.tolist() == theirs.tolist()
             assert str(ours.dtype).split(".")[1] == str(theirs.dtype).split(".")[1]
     assert (3 ** symgrad.tensor(exponent)).tolist() == (3 ** torch.tensor(exponent)).tolist()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda b: b - symgrad.tensor([1.5, 2.0]),
+        lambda b: symgrad.tensor(1.5) - b,
+        lambda b: b - 2.5,
+        lambda b: 2.5 - b,
+        lambda b: symgrad.tensor([1.0]) - True,
+        lambda b: symgrad.sub(symgrad.tensor([1.0, 2.0]), b),
+        lambda b: symgrad.tensor([1.0, 2.0]).sub_(b),
+    ],
+)
+def test_subtraction_with_a_bool_operand_is_refused(make):
+    with pytest.raises(RuntimeError, match="with a bool tensor is not supported"):
+        make(symgrad.tensor([True, False]))
+
+
+def test_subtraction_of_two_bools_suggests_xor():
+    b = symgrad.tensor([True, False])
+    for make in (lambda: b - b, lambda: b - True, lambda: True - b):
+        with pytest.raises(RuntimeError, match="two bool tensors.*logical_xor"):
+            make()
+
+
+def test_bool_subtraction_errors_match_torch():
+    torch = pytest.importorskip("torch")
+    for ours, theirs in (
+        (lambda: symgrad.tensor([True]) - 1.5, lambda: torch.tensor([True]) - 1.5),
+        (lambda: symgrad.tensor([True]) - True, lambda: torch.tensor([True]) - True),
+    ):
+        with pytest.raises(RuntimeError) as mine:
+            ours()
+        with pytest.raises(RuntimeError) as ref:
+            theirs()
+        assert str(mine.value) == str(ref.value)
