@@ -80,3 +80,57 @@ def test_bool_subtraction_errors_match_torch():
         with pytest.raises(RuntimeError) as ref:
             theirs()
         assert str(mine.value) == str(ref.value)
+
+
+def test_reductions_keep_the_integer_dtype_asked_for():
+    x = symgrad.arange(6.0).reshape(2, 3) + 0.7
+    assert x.sum(dtype=symgrad.int32).dtype == symgrad.int32
+    assert x.sum(dtype=symgrad.int32).item() == 15
+    assert x.sum(1, dtype=symgrad.int8).dtype == symgrad.int8
+    assert x.prod(1, dtype=symgrad.int16).dtype == symgrad.int16
+    assert x.cumsum(0, dtype=symgrad.int32).dtype == symgrad.int32
+    assert x.cumprod(0, dtype=symgrad.int32).tolist() == [[0, 1, 2], [0, 4, 10]]
+    assert x.cumprod(0, dtype=symgrad.int32).dtype == symgrad.int32
+    small = symgrad.tensor([100, 100], dtype=symgrad.int8)
+    assert small.sum(dtype=symgrad.int8).tolist() == -56  # wraps in int8, as PyTorch
+    assert small.sum().dtype == symgrad.int64
+    flags = symgrad.tensor([True, False])
+    assert flags.sum(dtype=symgrad.bool).tolist() is True
+    assert flags.prod(dtype=symgrad.bool).tolist() is False
+    with pytest.raises(NotImplementedError, match="cumsum_out_cpu"):
+        flags.cumsum(0, dtype=symgrad.bool)
+    with pytest.raises(NotImplementedError, match="cumprod_out_cpu"):
+        flags.cumprod(0, dtype=symgrad.bool)
+    with_nan = symgrad.tensor([1.5, float("nan"), 2.5])
+    assert symgrad.nansum(with_nan, dtype=symgrad.float64).dtype == symgrad.float64
+
+
+def test_reduction_dtypes_match_torch():
+    torch = pytest.importorskip("torch")
+    calls = [
+        ("sum", {"dtype": "int32"}),
+        ("sum", {"dim": 1, "dtype": "int8"}),
+        ("prod", {"dim": 0, "dtype": "int16"}),
+        ("cumsum", {"dim": 1, "dtype": "int32"}),
+        ("cumprod", {"dim": 1, "dtype": "int32"}),
+        ("nansum", {"dtype": "float64"}),
+    ]
+    for name, kwargs in calls:
+        ours = getattr(symgrad.arange(6.0).reshape(2, 3) + 0.7, name)(
+            **{k: getattr(symgrad, v) if k == "dtype" else v for k, v in kwargs.items()}
+        )
+        theirs = getattr(torch.arange(6.0).reshape(2, 3) + 0.7, name)(
+            **{k: getattr(torch, v) if k == "dtype" else v for k, v in kwargs.items()}
+        )
+        assert str(ours.dtype).split(".")[1] == str(theirs.dtype).split(".")[1], name
+        assert ours.double().numpy() == pytest.approx(theirs.double().numpy()), name
+
+
+def test_nan_to_integer_cast_of_a_grad_tensor_is_silent():
+    import warnings
+
+    x = symgrad.tensor([float("nan"), 1.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert x.long().dtype == symgrad.int64
+        assert x.to(symgrad.int32).dtype == symgrad.int32
