@@ -333,7 +333,7 @@ def randn(
 
 
 def randint(
-    low: int,
+    low: int = 0,
     high: Any = None,
     size: Any = None,
     *,
@@ -342,10 +342,26 @@ def randint(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    """Random integers in ``[low, high)``."""
+    """Random integers in ``[low, high)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.randint(3, 5, (2, 2)).shape, symgrad.randint(3, (4,)).dtype
+    (symgrad.Size([2, 2]), symgrad.int64)
+    """
     on = _check_device(device)
     if size is None:
         low, high, size = 0, low, high
+    if isinstance(size, (int, np.integer)) or size is None:
+        raise TypeError(
+            f"randint(): argument 'size' must be tuple of ints, not {type(size).__name__}: "
+            f"write randint(low, high, ({size},))"
+        )
+    if not low < high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
     shape = _shape(tuple(size))
     d = (dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy
     values = _meta_or(

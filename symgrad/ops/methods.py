@@ -154,8 +154,8 @@ def mul_(self: Tensor, other: Any) -> Tensor:
     return inplace(self, "mul_", lambda x: mul(x, other), other)
 
 
-def div_(self: Tensor, other: Any) -> Tensor:
-    return inplace(self, "div_", lambda x: div(x, other), other)
+def div_(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+    return inplace(self, "div_", lambda x: div(x, other, rounding_mode=rounding_mode), other)
 
 
 def pow_(self: Tensor, exponent: Any) -> Tensor:
