@@ -13,6 +13,7 @@ from symgrad._device import as_device
 from symgrad._meta import NO_DATA, is_meta, meta_array
 from symgrad.random import (
     Generator,
+    check_randint,
     get_rng_state,
     initial_seed,
     manual_seed,
@@ -353,15 +354,7 @@ def randint(
     on = _check_device(device)
     if size is None:
         low, high, size = 0, low, high
-    if isinstance(size, (int, np.integer)) or size is None:
-        raise TypeError(
-            f"randint(): argument 'size' must be tuple of ints, not {type(size).__name__}: "
-            f"write randint(low, high, ({size},))"
-        )
-    if not low < high:
-        raise RuntimeError(
-            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
-        )
+    check_randint(low, high, size)
     shape = _shape(tuple(size))
     d = (dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy
     values = _meta_or(

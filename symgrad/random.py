@@ -157,3 +157,17 @@ def get_rng_state() -> Tensor:
 def set_rng_state(new_state: Tensor) -> None:
     """Restore the default generator's state from :func:`get_rng_state`."""
     default_generator.set_state(new_state)
+
+
+def check_randint(low: Any, high: Any, size: Any) -> None:
+    """PyTorch's errors for ``randint(low, high, size)``: a TypeError for a size that is not
+    a tuple, a RuntimeError for an empty range."""
+    if isinstance(size, (int, np.integer)) or size is None:
+        raise TypeError(
+            f"randint(): argument 'size' must be tuple of ints, not {type(size).__name__}: "
+            f"write randint(low, high, ({size},))"
+        )
+    if not low < high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )

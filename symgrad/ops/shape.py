@@ -64,15 +64,8 @@ def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
     if input.dtype is dtype:
         return input
     if input._requires_grad and not dtype.is_floating_point:
-        return detached_cast(input, dtype)
-    return _TO(input, dtype=dtype)
-
-
-def detached_cast(input: Tensor, dtype: dtypes.dtype) -> Tensor:
-    """``input`` cast to a dtype that can't require grad, off the graph; nan and inf become
-    integers silently, as in PyTorch (NumPy would warn)."""
-    with np.errstate(invalid="ignore", over="ignore"):
         return Tensor._make(input._data.astype(dtype.numpy))
+    return _TO(input, dtype=dtype)
 
 
 # -- broadcasting -------------------------------------------------------------------------------
