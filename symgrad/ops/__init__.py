@@ -94,6 +94,8 @@ from symgrad.ops import categorical_sampling  # noqa: E402
 from symgrad.ops.categorical_sampling import *  # noqa: E402,F403
 from symgrad.ops import quantiles, windows  # noqa: E402,F401
 from symgrad.ops.quantiles import *  # noqa: E402,F403
+from symgrad.ops import distribution_fills  # noqa: E402
+from symgrad.ops.distribution_fills import *  # noqa: E402,F403
 
 __all__ = [
     *decompositions.__all__,
@@ -142,6 +144,7 @@ __all__ = [
     "lu",
     "lu_solve",
     "lu_unpack",
+    *distribution_fills.__all__,
 ]
 
 from symgrad import ops as _ops  # noqa: E402
