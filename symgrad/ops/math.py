@@ -83,7 +83,23 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     >>> symgrad.add(symgrad.tensor([1.0, 2.0]), 1.5)
     tensor([2.5000, 3.5000])
     """
+    if alpha != 1 or type(alpha) is not int:
+        _check_alpha(input, other, alpha)
     return E.ADD(input, other if alpha == 1 else E.MUL(other, alpha))
+
+
+def _check_alpha(input: Any, other: Any, alpha: Any) -> None:
+    """PyTorch's errors for an ``alpha`` the result's dtype can't take."""
+    result = dtypes.result_type(input, other)
+    if type(alpha) is bool and result is not dtypes.bool_:
+        raise RuntimeError(
+            "Boolean alpha only supported for Boolean results: give alpha as a number"
+        )
+    if isinstance(alpha, float) and not result.is_floating_point:
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number: "
+            f"the result is {result!r}; convert the tensors first, e.g. other.float()"
+        )
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
@@ -97,6 +113,8 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """
     if _is_bool(input) or _is_bool(other):
         raise _bool_subtraction(input, other)
+    if alpha != 1 or type(alpha) is not int:
+        _check_alpha(input, other, alpha)
     if alpha == 1 and not isinstance(input, Tensor) and isinstance(other, Tensor):
         return E.RSUB(other, input)
     return E.SUB(input, other if alpha == 1 else E.MUL(other, alpha))

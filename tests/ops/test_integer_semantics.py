@@ -134,3 +134,30 @@ def test_nan_to_integer_cast_of_a_grad_tensor_is_silent():
         warnings.simplefilter("error")
         assert x.long().dtype == symgrad.int64
         assert x.to(symgrad.int32).dtype == symgrad.int32
+
+
+def test_alpha_must_fit_the_result_dtype():
+    a = symgrad.tensor([1, 2])
+    for make in (
+        lambda: symgrad.add(a, a, alpha=0.5),
+        lambda: symgrad.add(a, 2, alpha=1.0),
+        lambda: symgrad.sub(a, a, alpha=2.0),
+        lambda: a.clone().add_(a, alpha=0.5),
+    ):
+        with pytest.raises(RuntimeError, match="For integral input tensors, argument alpha"):
+            make()
+    with pytest.raises(RuntimeError, match="Boolean alpha only supported for Boolean results"):
+        symgrad.add(a.float(), a, alpha=True)
+    assert symgrad.add(a, 1.5, alpha=0.5).tolist() == [1.75, 2.75]
+    assert symgrad.add(a, a, alpha=2).tolist() == [3, 6]
+    assert symgrad.add(a.float(), a, alpha=2.5).tolist() == [3.5, 7.0]
+
+
+def test_alpha_errors_match_torch():
+    torch = pytest.importorskip("torch")
+    for alpha in (0.5, True):
+        with pytest.raises(RuntimeError) as ours:
+            symgrad.add(symgrad.tensor([1, 2]), symgrad.tensor([1, 2]), alpha=alpha)
+        with pytest.raises(RuntimeError) as theirs:
+            torch.add(torch.tensor([1, 2]), torch.tensor([1, 2]), alpha=alpha)
+        assert str(theirs.value).rstrip(".") in str(ours.value)
