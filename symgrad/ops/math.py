@@ -13,6 +13,8 @@ from symgrad.ops import clamp_bounds as C
 from symgrad.ops import elementwise as E
 from symgrad.ops.division import rounded_div
 from symgrad.ops.index_keys import warn_at_user
+from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
+from symgrad.ops.operand_checks import subtract_operator as subtract_operator  # the `-` method
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand, camel, int_overflow, with_origin
 from symgrad.prim.structural import Structural
@@ -84,22 +86,8 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     tensor([2.5000, 3.5000])
     """
     if alpha != 1 or type(alpha) is not int:
-        _check_alpha(input, other, alpha)
+        check_alpha(input, other, alpha)
     return E.ADD(input, other if alpha == 1 else E.MUL(other, alpha))
-
-
-def _check_alpha(input: Any, other: Any, alpha: Any) -> None:
-    """PyTorch's errors for an ``alpha`` the result's dtype can't take."""
-    result = dtypes.result_type(input, other)
-    if type(alpha) is bool and result is not dtypes.bool_:
-        raise RuntimeError(
-            "Boolean alpha only supported for Boolean results: give alpha as a number"
-        )
-    if isinstance(alpha, float) and not result.is_floating_point:
-        raise RuntimeError(
-            "For integral input tensors, argument alpha must not be a floating point number: "
-            f"the result is {result!r}; convert the tensors first, e.g. other.float()"
-        )
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
@@ -111,10 +99,10 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     >>> symgrad.sub(symgrad.tensor([1.0, 2.0]), 0.5, alpha=2)
     tensor([0., 1.])
     """
-    if _is_bool(input) or _is_bool(other):
-        raise _bool_subtraction(input, other)
+    if is_bool(input) or is_bool(other):
+        raise bool_subtraction(input, other)
     if alpha != 1 or type(alpha) is not int:
-        _check_alpha(input, other, alpha)
+        check_alpha(input, other, alpha)
     if alpha == 1 and not isinstance(input, Tensor) and isinstance(other, Tensor):
         return E.RSUB(other, input)
     return E.SUB(input, other if alpha == 1 else E.MUL(other, alpha))
@@ -164,7 +152,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
     tensor([4., 9.])
     """
     input, exponent = as_operand(input, "pow"), as_operand(exponent, "pow")
-    if isinstance(exponent, Tensor) and _is_bool(input) and _is_bool(exponent):
+    if isinstance(exponent, Tensor) and is_bool(input) and is_bool(exponent):
         # PyTorch has no bool kernel for a tensor exponent (b ** True is a plain copy)
         raise NotImplementedError(
             "\"pow\" not implemented for 'Bool': both the base and the exponent are bool; "
@@ -180,29 +168,6 @@ def pow(input: Any, exponent: Any) -> Tensor:
             f"{exponent}; convert first, e.g. x.double() ** {exponent}"
         )
     return E.POW(input, params=(exponent,))
-
-
-def _is_bool(value: Any) -> bool:
-    if isinstance(value, Tensor):
-        return value.dtype is dtypes.bool_
-    return type(value) is bool
-
-
-def subtract_operator(self: Tensor, other: Any) -> Tensor:
-    """``self - other``, the operator: PyTorch refuses a bool operand, even with a floating
-    other side (the kernel sees the bool already cast to the result's type)."""
-    if self.dtype is dtypes.bool_ or _is_bool(other):
-        raise _bool_subtraction(self, other)
-    return E.SUB(self, other)
-
-
-def _bool_subtraction(a: Any, b: Any) -> RuntimeError:
-    if _is_bool(a) and _is_bool(b):
-        return RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
-            "`^` or `logical_xor()` operator instead."
-        )
-    return RuntimeError(E.BOOL_SUB)
 
 
 def _unary(prim: Any, doc: str) -> Any:
