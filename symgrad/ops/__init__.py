@@ -96,6 +96,8 @@ from symgrad.ops import quantiles, windows  # noqa: E402,F401
 from symgrad.ops.quantiles import *  # noqa: E402,F403
 from symgrad.ops import distribution_fills  # noqa: E402
 from symgrad.ops.distribution_fills import *  # noqa: E402,F403
+from symgrad.ops import strided_views  # noqa: E402
+from symgrad.ops.strided_views import *  # noqa: E402,F403
 
 __all__ = [
     *decompositions.__all__,
@@ -145,6 +147,7 @@ __all__ = [
     "lu_solve",
     "lu_unpack",
     *distribution_fills.__all__,
+    *strided_views.__all__,
 ]
 
 from symgrad import ops as _ops  # noqa: E402

@@ -330,6 +330,7 @@ CALLS = {
     "uniform_": (X, "bool(((x.uniform_(2.0, 3.0) >= 2) & (x < 3)).all())", "True"),
     "exponential_": (X, "bool((x.exponential_() >= 0).all())", "True"),
     "random_": (X, "bool((x.random_(0, 4) < 4).all())", "True"),
+    "as_strided": (X, "x.as_strided((1,), (1,), 1)", "tensor([0.7500])"),
     "geometric_": (X, "bool((x.geometric_(0.5) >= 1).all())", "True"),
     "cauchy_": (X, "x.cauchy_() is x", "True"),
     "log_normal_": (X, "bool((x.log_normal_() > 0).all())", "True"),

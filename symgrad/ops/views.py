@@ -105,14 +105,17 @@ _COPY_SLICES = Structural(
 )
 
 
-def _as_strided_forward(xp: Any, r: Any, index: np.ndarray) -> Any:
+def _as_strided_forward(xp: Any, r: Any, index: np.ndarray, unique: bool = True) -> Any:
     return xp.getitem(xp.reshape(r, (-1,)), index)
 
 
 def _as_strided_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    # unique=False: elements of the view share memory (overlapping strides), whose
+    # gradients add up
     shape = c.shapes[0]
     size = int(np.prod(shape, dtype=np.int64))
-    return (xp.reshape(xp.index_put_zeros((size,), c.params["index"], g, True), shape),)
+    unique = c.params.get("unique", True)
+    return (xp.reshape(xp.index_put_zeros((size,), c.params["index"], g, unique), shape),)
 
 
 _AS_STRIDED = Structural(
