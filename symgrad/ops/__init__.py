@@ -98,6 +98,7 @@ from symgrad.ops import distribution_fills  # noqa: E402
 from symgrad.ops.distribution_fills import *  # noqa: E402,F403
 from symgrad.ops import strided_views  # noqa: E402
 from symgrad.ops.strided_views import *  # noqa: E402,F403
+from symgrad.ops import dtype_views  # noqa: E402,F401  (binds Tensor.view: sizes or a dtype)
 
 __all__ = [
     *decompositions.__all__,
