@@ -116,8 +116,9 @@ _own = lambda t, device: t.device if device is None else device  # noqa: E731 (n
 
 # -- operators --------------------------------------------------------------------------------
 def _rtruediv(self: Tensor, other: Any) -> Tensor:
-    if type(other) in (int, float) and self.dtype.is_floating_point:
-        # number / x is x.reciprocal() * number in PyTorch (a MulBackward0 node)
+    if type(other) in (int, float):
+        # number / x is x.reciprocal() * number in PyTorch (a MulBackward0 node; for an
+        # integer x too, whose float32 reciprocal rounds first)
         return mul(_op("reciprocal")(self), other)
     return div(other, self)
 

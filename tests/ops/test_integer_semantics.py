@@ -161,3 +161,27 @@ def test_alpha_errors_match_torch():
         with pytest.raises(RuntimeError) as theirs:
             torch.add(torch.tensor([1, 2]), torch.tensor([1, 2]), alpha=alpha)
         assert str(theirs.value).rstrip(".") in str(ours.value)
+
+
+def test_bool_integer_division_is_refused():
+    b = symgrad.tensor([True])
+    cases = [
+        (lambda: b // True, "div_floor_cpu"),
+        (lambda: b % b, "remainder_cpu"),
+        (lambda: symgrad.fmod(b, True), "fmod_cpu"),
+        (lambda: symgrad.div(b, b, rounding_mode="trunc"), "div_trunc_cpu"),
+        (lambda: symgrad.floor_divide(b, symgrad.tensor(True)), "div_floor_cpu"),
+    ]
+    for make, kernel in cases:
+        with pytest.raises(NotImplementedError, match=f"{kernel}.*Bool"):
+            make()
+    assert (b // 2).tolist() == [0] and (b.float() // True).tolist() == [1.0]
+
+
+def test_number_divided_by_integer_tensor_rounds_as_torch():
+    # PyTorch: number / x is x.reciprocal() * number, the reciprocal rounded to float32 first
+    ints = symgrad.tensor([3, 7, 100])
+    assert (2.5 / ints).tolist() == [0.8333333730697632, 0.3571428656578064, 0.02499999850988388]
+    torch = pytest.importorskip("torch")
+    assert (2.5 / ints).tolist() == (2.5 / torch.tensor([3, 7, 100])).tolist()
+    assert (1 / symgrad.tensor([0, 2])).tolist() == (1 / torch.tensor([0, 2])).tolist()
