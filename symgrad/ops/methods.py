@@ -117,8 +117,7 @@ _own = lambda t, device: t.device if device is None else device  # noqa: E731 (n
 # -- operators --------------------------------------------------------------------------------
 def _rtruediv(self: Tensor, other: Any) -> Tensor:
     if type(other) in (int, float):
-        # number / x is x.reciprocal() * number in PyTorch (a MulBackward0 node; for an
-        # integer x too, whose float32 reciprocal rounds first)
+        # number / x is x.reciprocal() * number in PyTorch (MulBackward0), integer x too
         return mul(_op("reciprocal")(self), other)
     return div(other, self)
 
