@@ -99,6 +99,8 @@ from symgrad.ops.distribution_fills import *  # noqa: E402,F403
 from symgrad.ops import strided_views  # noqa: E402
 from symgrad.ops.strided_views import *  # noqa: E402,F403
 from symgrad.ops import dtype_views  # noqa: E402,F401  (binds Tensor.view: sizes or a dtype)
+from symgrad.ops import double_powers  # noqa: E402
+from symgrad.ops.double_powers import *  # noqa: E402,F403
 
 __all__ = [
     *decompositions.__all__,
@@ -149,6 +151,7 @@ __all__ = [
     "lu_unpack",
     *distribution_fills.__all__,
     *strided_views.__all__,
+    *double_powers.__all__,
 ]
 
 from symgrad import ops as _ops  # noqa: E402

@@ -330,6 +330,11 @@ CALLS = {
     "uniform_": (X, "bool(((x.uniform_(2.0, 3.0) >= 2) & (x < 3)).all())", "True"),
     "exponential_": (X, "bool((x.exponential_() >= 0).all())", "True"),
     "random_": (X, "bool((x.random_(0, 4) < 4).all())", "True"),
+    "float_power_": (
+        "x = symgrad.tensor([2.0], dtype=symgrad.float64)",
+        "x.float_power_(2)",
+        "tensor([4.], dtype=symgrad.float64)",
+    ),
     "as_strided": (X, "x.as_strided((1,), (1,), 1)", "tensor([0.7500])"),
     "geometric_": (X, "bool((x.geometric_(0.5) >= 1).all())", "True"),
     "cauchy_": (X, "x.cauchy_() is x", "True"),
