@@ -101,6 +101,7 @@ from symgrad.ops.strided_views import *  # noqa: E402,F403
 from symgrad.ops import dtype_views  # noqa: E402,F401  (binds Tensor.view: sizes or a dtype)
 from symgrad.ops import double_powers  # noqa: E402
 from symgrad.ops.double_powers import *  # noqa: E402,F403
+from symgrad.ops.select import select  # noqa: E402
 
 __all__ = [
     *decompositions.__all__,
@@ -152,6 +153,7 @@ __all__ = [
     *distribution_fills.__all__,
     *strided_views.__all__,
     *double_powers.__all__,
+    "select",
 ]
 
 from symgrad import ops as _ops  # noqa: E402
