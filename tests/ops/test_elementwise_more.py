@@ -445,8 +445,9 @@ def test_every_in_place_function_of_pytorch_for_an_op_symgrad_has():
     # of symgrad._aten_functions
     aten = {n for n in symgrad._aten_functions.__all__ if n.endswith("_")}
     assert ours == set(IN_PLACE_FUNCTIONS) | aten
-    # what is left out: ops symgrad does not have
-    for n in names - ours:
+    # what is left out: ops symgrad does not have, and as_strided_ (restriding a tensor's own
+    # metadata in place, which symgrad's array-backed tensors do not model)
+    for n in names - ours - {"as_strided_"}:
         assert not hasattr(symgrad, n[:-1]) and not hasattr(symgrad.Tensor, n), n
 
 
