@@ -47,6 +47,7 @@ from symgrad.type_info import finfo, iinfo
 from symgrad import serialization
 from symgrad.serialization import load, save
 from symgrad.spaced import logspace
+from symgrad.random import default_generator
 from symgrad.ops.weight_norm import norm_except_dim
 from symgrad.ops.weight_norm import weight_norm_interface as _weight_norm
 from symgrad.legacy_types import (

@@ -13,6 +13,7 @@ from symgrad._device import as_device
 from symgrad._meta import NO_DATA, is_meta, meta_array
 from symgrad.random import (
     Generator,
+    check_randint,
     get_rng_state,
     initial_seed,
     manual_seed,
@@ -333,7 +334,7 @@ def randn(
 
 
 def randint(
-    low: int,
+    low: int = 0,
     high: Any = None,
     size: Any = None,
     *,
@@ -342,10 +343,18 @@ def randint(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    """Random integers in ``[low, high)``."""
+    """Random integers in ``[low, high)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.randint(3, 5, (2, 2)).shape, symgrad.randint(3, (4,)).dtype
+    (symgrad.Size([2, 2]), symgrad.int64)
+    """
     on = _check_device(device)
     if size is None:
         low, high, size = 0, low, high
+    check_randint(low, high, size)
     shape = _shape(tuple(size))
     d = (dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy
     values = _meta_or(

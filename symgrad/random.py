@@ -17,7 +17,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -35,6 +37,7 @@ __all__ = [
     "initial_seed",
     "get_rng_state",
     "set_rng_state",
+    "fork_rng",
 ]
 
 _SEED_RANGE = 2**64
@@ -157,3 +160,48 @@ def get_rng_state() -> Tensor:
 def set_rng_state(new_state: Tensor) -> None:
     """Restore the default generator's state from :func:`get_rng_state`."""
     default_generator.set_state(new_state)
+
+
+def check_randint(low: Any, high: Any, size: Any) -> None:
+    """PyTorch's errors for ``randint(low, high, size)``: a TypeError for a size that is not
+    a tuple, a RuntimeError for an empty range."""
+    if isinstance(size, (int, np.integer)) or size is None:
+        raise TypeError(
+            f"randint(): argument 'size' must be tuple of ints, not {type(size).__name__}: "
+            f"write randint(low, high, ({size},))"
+        )
+    if not low < high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
+
+
+@contextlib.contextmanager
+def fork_rng(
+    devices: Any = None,
+    enabled: bool = True,
+    _caller: str = "fork_rng",
+    _devices_kw: str = "devices",
+    device_type: str | None = None,
+) -> Iterator[None]:
+    """A context in which random draws leave no trace: the default generator's state is
+    restored on leaving (``enabled=False`` forks nothing). symgrad has only the CPU
+    generator, so ``devices`` and ``device_type`` change nothing.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> state = symgrad.get_rng_state()
+    >>> with symgrad.random.fork_rng():
+    ...     _ = symgrad.rand(3)
+    >>> bool((symgrad.get_rng_state() == state).all())
+    True
+    """
+    if not enabled:
+        yield
+        return
+    state = default_generator.get_state()
+    try:
+        yield
+    finally:
+        default_generator.set_state(state)

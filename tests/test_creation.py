@@ -339,3 +339,24 @@ def test_inference_matches_pytorch():
     for data in samples:
         ours, theirs = symgrad.tensor(data).dtype, torch.tensor(data).dtype
         assert ours.name == str(theirs).split(".")[-1], data
+
+
+def test_randint_argument_errors_and_keywords():
+    with pytest.raises(RuntimeError, match="'from' to be less than 'to'.*from=5 >= to=5"):
+        symgrad.randint(5, 5, (2,))
+    with pytest.raises(RuntimeError, match="from=0 >= to=0"):
+        symgrad.randint(0, (2,))
+    with pytest.raises(TypeError, match="size"):
+        symgrad.randint(5, 3)
+    out = symgrad.randint(high=4, size=(3,))
+    assert out.shape == (3,) and out.dtype == symgrad.int64
+    assert bool(((out >= 0) & (out < 4)).all())
+
+
+def test_div_in_place_with_rounding_mode():
+    a = symgrad.tensor([7, -7])
+    assert a.div_(2, rounding_mode="floor").tolist() == [3, -4]
+    b = symgrad.tensor([7.0, -7.0], requires_grad=True) * 1
+    b.div_(2, rounding_mode="trunc")
+    assert b.tolist() == [3.0, -3.0]
+    assert b.grad_fn.name() == "DivBackward2"

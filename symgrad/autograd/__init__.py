@@ -16,7 +16,8 @@ from symgrad.autograd.grad_mode import (
 )
 from symgrad.autograd import hooks  # binds Tensor.register_hook and Tensor.retain_grad
 from symgrad.autograd import conversions  # binds Tensor.numpy and float(Tensor)
-from symgrad.autograd.engine import backward, grad  # binds Tensor.backward
+from symgrad.autograd.engine import backward  # binds Tensor.backward
+from symgrad.autograd.grad_api import grad
 from symgrad.autograd.node import Node
 from symgrad.autograd import functional  # torch.autograd.functional: jacobian, hessian, ...
 from symgrad.autograd.variable import Variable

@@ -97,6 +97,12 @@ from symgrad.ops import categorical_sampling  # noqa: E402
 from symgrad.ops.categorical_sampling import *  # noqa: E402,F403
 from symgrad.ops import quantiles, windows  # noqa: E402,F401
 from symgrad.ops.quantiles import *  # noqa: E402,F403
+from symgrad.ops import distribution_fills  # noqa: E402
+from symgrad.ops.distribution_fills import *  # noqa: E402,F403
+from symgrad.ops import dtype_views  # noqa: E402,F401  (binds Tensor.view: sizes or a dtype)
+from symgrad.ops import double_powers  # noqa: E402
+from symgrad.ops.double_powers import *  # noqa: E402,F403
+from symgrad.ops.select import select  # noqa: E402
 
 __all__ = [
     *decompositions.__all__,
@@ -147,6 +153,9 @@ __all__ = [
     "lu",
     "lu_solve",
     "lu_unpack",
+    *distribution_fills.__all__,
+    *double_powers.__all__,
+    "select",
 ]
 
 from symgrad import ops as _ops  # noqa: E402

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad import dtypes
 from symgrad._device import _CPU, _META, as_device, cuda_unavailable, device
 from symgrad._device import device as device_type
@@ -128,7 +130,8 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     if target_dtype is self.dtype and not copy:
         return self
     if self._requires_grad and not target_dtype.is_floating_point:
-        return Tensor._make(self._data.astype(target_dtype.numpy))
+        with np.errstate(invalid="ignore", over="ignore"):  # nan to int silently, as PyTorch
+            return Tensor._make(self._data.astype(target_dtype.numpy))
     return _TO(self, dtype=target_dtype)
 
 

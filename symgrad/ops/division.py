@@ -115,14 +115,14 @@ _PRIMS = {"remainder": _REMAINDER, "fmod": _FMOD}
 
 
 # -- the public functions --------------------------------------------------------------------------
-def _arrays(input: Any, other: Any, op: str) -> tuple:
+def _arrays(input: Any, other: Any, op: str, kernel: str = "") -> tuple:
     """The operands as arrays of the result's dtype, after PyTorch's checks."""
     input, other = as_operand(input, op), as_operand(other, op)
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         raise TypeError(f"{op}(): expected at least one Tensor argument, got two numbers")
     dtype = dtypes.result_type(input, other)
-    if dtype in dtypes.LIMITED:
-        kernel = "div_floor_cpu" if op == "floor_divide" else f"{op}_cpu"
+    if dtype in dtypes.LIMITED or dtype is dtypes.bool_:
+        kernel = kernel or ("div_floor_cpu" if op == "floor_divide" else f"{op}_cpu")
         raise NotImplementedError(
             f"\"{kernel}\" not implemented for '{dtype.scalar_type}'; convert the tensor with "
             ".long() first"
@@ -176,7 +176,7 @@ def rounded_div(input: Any, other: Any, rounding_mode: str) -> Tensor:
 
 def _rounded(input: Any, other: Any, rounding_mode: str, prim: Structural) -> Tensor:
     op = prim.name
-    input, other, (a, b), dtype = _arrays(input, other, op)
+    input, other, (a, b), dtype = _arrays(input, other, op, f"div_{rounding_mode}_cpu")
     with np.errstate(all="ignore"):  # inf and nan for a float 0, wrapping for INT_MIN // -1
         q = _floor_div(a, b) if rounding_mode == "floor" else _trunc_div(a, b)
     q = np.asarray(q, dtype=dtype.numpy)

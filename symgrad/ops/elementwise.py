@@ -70,6 +70,18 @@ def _pow_dy(v: Any, e: Any, out: Any) -> Any:
     return np.where(np.equal(v, 0) & np.greater_equal(e, 0), 0, d)
 
 
+def _int_power(x: Any, e: Any) -> Any:
+    """``x ** e`` with PyTorch's rule for integer tensors and negative integer exponents
+    (NumPy refuses them): 1 for x == 1, +-1 for x == -1, else 0 (0 ** -1 too)."""
+    if np.result_type(x, e).kind not in "iu" or not np.any(np.less(e, 0)):
+        return np.power(x, e)
+    negative = np.less(e, 0)
+    out = np.power(x, np.where(negative, 0, e))
+    odd = np.not_equal(np.remainder(e, 2), 0)
+    reciprocal = np.where(np.equal(x, 1), 1, np.where(np.equal(x, -1), np.where(odd, -1, 1), 0))
+    return np.where(negative, reciprocal, out).astype(out.dtype, copy=False)
+
+
 def _relu_vjp(v: Any, out: Any, g: Any) -> Any:
     # multiplying by the mask is 2-3x faster than where; where only for a non-finite g, whose
     # masked elements must stay 0 (PyTorch), not inf * 0 = nan
@@ -112,7 +124,7 @@ def _gelu_kernel(v: Any) -> Any:
 
 # -- arithmetic ---------------------------------------------------------------------------------
 ADD = declare("add", "x y", lambda x, y: x + y, kernel=np.add)
-_BOOL_SUB = (
+BOOL_SUB = (
     "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
     "invert a mask, use the `~` or `logical_not()` operator instead."
 )
@@ -122,9 +134,9 @@ def _subtract(a: Any, b: Any) -> Any:
     # PyTorch refuses any bool operand (mask - 1, x - True); NumPy would refuse only two
     # boolean arrays, with a TypeError
     if getattr(a, "dtype", None) == np.bool_ or getattr(b, "dtype", None) == np.bool_:
-        raise RuntimeError(_BOOL_SUB)
+        raise RuntimeError(BOOL_SUB)
     if type(a) is bool or type(b) is bool:
-        raise RuntimeError(_BOOL_SUB)
+        raise RuntimeError(BOOL_SUB)
     return np.subtract(a, b)
 
 
@@ -163,6 +175,7 @@ POW_SCALAR_BASE = declare(
     "y",
     lambda y, base: base**y,
     params="base",
+    kernel=lambda y, base: _int_power(base, y),
     partial_kernels={0: lambda v, out, b: _pow_dy(b, v, np.power(b, v))},
     backward="PowBackward2",
     domain=Domain(params=((1.5,), (2.0,), (0.5,))),
@@ -174,6 +187,7 @@ POW_TENSOR = declare(
     "x y",
     lambda x, y: x**y,
     partials=lambda x, y, out: (y * x ** (y - 1), out * sp.log(x)),
+    kernel=_int_power,
     partial_kernels={0: _pow_dx, 1: _pow_dy},
     backward="PowBackward1",
     domain={"x": "positive"},

@@ -13,6 +13,8 @@ from symgrad.ops import clamp_bounds as C
 from symgrad.ops import elementwise as E
 from symgrad.ops.division import rounded_div
 from symgrad.ops.index_keys import warn_at_user
+from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
+from symgrad.ops.operand_checks import subtract_operator as subtract_operator  # the `-` method
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand, camel, int_overflow, with_origin
 from symgrad.prim.structural import Structural
@@ -83,11 +85,24 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     >>> symgrad.add(symgrad.tensor([1.0, 2.0]), 1.5)
     tensor([2.5000, 3.5000])
     """
+    if alpha != 1 or type(alpha) is not int:
+        check_alpha(input, other, alpha)
     return E.ADD(input, other if alpha == 1 else E.MUL(other, alpha))
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
-    """``input - alpha * other``, broadcasting."""
+    """``input - alpha * other``, broadcasting.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.sub(symgrad.tensor([1.0, 2.0]), 0.5, alpha=2)
+    tensor([0., 1.])
+    """
+    if is_bool(input) or is_bool(other):
+        raise bool_subtraction(input, other)
+    if alpha != 1 or type(alpha) is not int:
+        check_alpha(input, other, alpha)
     if alpha == 1 and not isinstance(input, Tensor) and isinstance(other, Tensor):
         return E.RSUB(other, input)
     return E.SUB(input, other if alpha == 1 else E.MUL(other, alpha))
@@ -137,6 +152,12 @@ def pow(input: Any, exponent: Any) -> Tensor:
     tensor([4., 9.])
     """
     input, exponent = as_operand(input, "pow"), as_operand(exponent, "pow")
+    if isinstance(exponent, Tensor) and is_bool(input) and is_bool(exponent):
+        # PyTorch has no bool kernel for a tensor exponent (b ** True is a plain copy)
+        raise NotImplementedError(
+            "\"pow\" not implemented for 'Bool': both the base and the exponent are bool; "
+            "convert one first, e.g. base.int() ** exponent"
+        )
     if not isinstance(input, Tensor):
         return E.POW_SCALAR_BASE(exponent, params=(input,))
     if isinstance(exponent, Tensor):

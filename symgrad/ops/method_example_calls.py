@@ -330,6 +330,14 @@ CALLS = {
     "uniform_": (X, "bool(((x.uniform_(2.0, 3.0) >= 2) & (x < 3)).all())", "True"),
     "exponential_": (X, "bool((x.exponential_() >= 0).all())", "True"),
     "random_": (X, "bool((x.random_(0, 4) < 4).all())", "True"),
+    "float_power_": (
+        "x = symgrad.tensor([2.0], dtype=symgrad.float64)",
+        "x.float_power_(2)",
+        "tensor([4.], dtype=symgrad.float64)",
+    ),
+    "geometric_": (X, "bool((x.geometric_(0.5) >= 1).all())", "True"),
+    "cauchy_": (X, "x.cauchy_() is x", "True"),
+    "log_normal_": (X, "bool((x.log_normal_() > 0).all())", "True"),
     "detach_": (
         "x = symgrad.tensor([1.0], requires_grad=True); y = x * 2",
         "y.detach_().requires_grad",

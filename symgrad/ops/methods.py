@@ -115,8 +115,8 @@ _own = lambda t, device: t.device if device is None else device  # noqa: E731 (n
 
 # -- operators --------------------------------------------------------------------------------
 def _rtruediv(self: Tensor, other: Any) -> Tensor:
-    if type(other) in (int, float) and self.dtype.is_floating_point:
-        # number / x is x.reciprocal() * number in PyTorch (a MulBackward0 node)
+    if type(other) in (int, float):
+        # number / x is x.reciprocal() * number in PyTorch (MulBackward0), integer x too
         return mul(_op("reciprocal")(self), other)
     return div(other, self)
 
@@ -153,8 +153,8 @@ def mul_(self: Tensor, other: Any) -> Tensor:
     return inplace(self, "mul_", lambda x: mul(x, other), other)
 
 
-def div_(self: Tensor, other: Any) -> Tensor:
-    return inplace(self, "div_", lambda x: div(x, other), other)
+def div_(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+    return inplace(self, "div_", lambda x: div(x, other, rounding_mode=rounding_mode), other)
 
 
 def pow_(self: Tensor, exponent: Any) -> Tensor:
@@ -356,7 +356,7 @@ METHODS.update(
         # addition and multiplication commute; PyTorch puts the tensor first, which
         # next_functions shows
         "__radd__": _operator("__radd__", E.ADD),
-        "__sub__": _operator("__sub__", E.SUB),
+        "__sub__": math.subtract_operator,
         "__rsub__": _reflected(sub),
         "__mul__": _operator("__mul__", E.MUL),
         "__rmul__": _operator("__rmul__", E.MUL),

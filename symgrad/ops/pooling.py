@@ -194,6 +194,8 @@ def constant_pad(x: Any, pads: list, value: float) -> Any:
     if value != 0:
         mask = np.zeros(shape, dtype=bool)
         mask[tuple(place)] = True
+        # the fill in x's dtype: a Python float would make a float32 tensor's padding float64
+        value = np.dtype(x.dtype.numpy).type(value) if hasattr(x.dtype, "numpy") else value
     return _CONSTANT_PAD(
         x, crop=tuple(crop), place=tuple(place), shape=tuple(shape), mask=mask, value=value
     )

@@ -98,7 +98,13 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
         input = input.to(dtype)
     elif input.dtype.category < 2:  # PyTorch sums bool and integer tensors as int64
         input = input.to(dtypes.int64)
-    return _SUM(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim))
+    return _in_dtype(_SUM(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim)), input)
+
+
+def _in_dtype(out: Tensor, input: Tensor) -> Tensor:
+    """``out`` in ``input``'s dtype: NumPy sums small integers (and bools) as int64, PyTorch
+    in the dtype asked for (``sum(dtype=torch.int32)``)."""
+    return out if out.dtype == input.dtype else out.to(input.dtype)
 
 
 def _mean_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -162,7 +168,7 @@ def prod(
         input = input.to(dtype)
     elif input.dtype.category < 2:  # as sum: bool and integer products are int64
         input = input.to(dtypes.int64)
-    return _PROD(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim))
+    return _in_dtype(_PROD(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim)), input)
 
 
 # -- extrema ---------------------------------------------------------------------------------------

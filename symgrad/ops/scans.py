@@ -45,9 +45,17 @@ def _scan_dtype(input: Tensor, dtype: Any) -> Any:
     return dtypes.int64 if not input.dtype.is_floating_point else None
 
 
-def _prepare(input: Tensor, dim: Any, dtype: Any) -> tuple:
+_KIND = {"cumsum": "sums", "cumprod": "products"}
+
+
+def _prepare(input: Tensor, dim: Any, dtype: Any, name: str) -> tuple:
     d = _wrap_dim(dim, max(input.ndim, 1))
     target = _scan_dtype(input, dtype)
+    if target is dtypes.bool_:
+        raise NotImplementedError(
+            f"\"{name}_out_cpu\" not implemented for 'Bool': running {_KIND[name]} of bools "
+            "have no bool result; leave dtype out for int64 counts"
+        )
     x = input if target is None or target == input.dtype else input.to(target)
     if x.ndim == 0:
         x = x.reshape(1)
@@ -63,8 +71,10 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     >>> symgrad.tensor([1.0, 2.0, 3.0]).cumsum(0)
     tensor([1., 3., 6.])
     """
-    x, d = _prepare(input, dim, dtype)
+    x, d = _prepare(input, dim, dtype, "cumsum")
     out = _CUMSUM(x, dim=d)
+    if out.dtype != x.dtype:  # NumPy's running sums of small integers are int64
+        out = out.to(x.dtype)
     return out.reshape(()) if input.ndim == 0 else out
 
 
@@ -122,8 +132,10 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     >>> symgrad.tensor([2.0, 0.0, 3.0]).cumprod(0)
     tensor([2., 0., 0.])
     """
-    x, d = _prepare(input, dim, dtype)
+    x, d = _prepare(input, dim, dtype, "cumprod")
     out = _CUMPROD(x, dim=d)
+    if out.dtype != x.dtype:  # NumPy's running products of small integers are int64
+        out = out.to(x.dtype)
     return out.reshape(()) if input.ndim == 0 else out
 
 

@@ -112,7 +112,7 @@ def _dims(input: Tensor, dim: Any) -> Any:
     return tuple(sorted(_wrap_dim(d, max(input.ndim, 1)) for d in np.atleast_1d(dim)))
 
 
-def nansum(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The sum with nan counted as 0 (no gradient to the nan elements).
 
     Examples
@@ -121,10 +121,12 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     >>> symgrad.nansum(symgrad.tensor([1.0, float("nan"), 2.0]))
     tensor(3.)
     """
+    if dtype is not None:
+        input = input.to(dtype)
     if not input.dtype.is_floating_point:
         from symgrad.ops.reductions import sum as _sum
 
-        return _sum(input, dim, keepdim)
+        return _sum(input, dim, keepdim, dtype=dtype)
     present = ~np.isnan(input._data)
     out = _NANSUM(input, dim=_dims(input, dim), keepdim=bool(keepdim), present=present)
     return out.to(input.dtype) if out.dtype != input.dtype else out

@@ -1,0 +1,47 @@
+"""PyTorch's refusals of operand combinations in the arithmetic operators: a bool operand
+of subtraction, an ``alpha`` the result's dtype can't take."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad import dtypes
+from symgrad.ops import elementwise as E
+from symgrad.tensor import Tensor
+
+
+def check_alpha(input: Any, other: Any, alpha: Any) -> None:
+    """PyTorch's errors for an ``alpha`` the result's dtype can't take."""
+    result = dtypes.result_type(input, other)
+    if type(alpha) is bool and result is not dtypes.bool_:
+        raise RuntimeError(
+            "Boolean alpha only supported for Boolean results: give alpha as a number"
+        )
+    if isinstance(alpha, float) and not result.is_floating_point:
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number: "
+            f"the result is {result!r}; convert the tensors first, e.g. other.float()"
+        )
+
+
+def is_bool(value: Any) -> bool:
+    if isinstance(value, Tensor):
+        return value.dtype is dtypes.bool_
+    return type(value) is bool
+
+
+def subtract_operator(self: Tensor, other: Any) -> Tensor:
+    """``self - other``, the operator: PyTorch refuses a bool operand, even with a floating
+    other side (the kernel sees the bool already cast to the result's type)."""
+    if self.dtype is dtypes.bool_ or is_bool(other):
+        raise bool_subtraction(self, other)
+    return E.SUB(self, other)
+
+
+def bool_subtraction(a: Any, b: Any) -> RuntimeError:
+    if is_bool(a) and is_bool(b):
+        return RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead."
+        )
+    return RuntimeError(E.BOOL_SUB)
