@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import sizes
-from symgrad.autograd import grad_mode
+from symgrad.autograd import dual, grad_mode
 from symgrad.ops.inplace import check_leaf, check_view_change
 from symgrad.ops.views import _AS_STRIDED, _as_strided_forward, _as_strided_vjp, storage_offset
+from symgrad.prim import tangents
 from symgrad.prim.primitive import recorded
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
@@ -70,13 +71,19 @@ def as_strided(
     """
     _check_arguments("as_strided", input, size, stride)
     data, index = _strided(input, size, stride, storage_offset)
-    if index is not None:
-        unique = bool(np.unique(index).size == index.size)
-        result = recorded(_AS_STRIDED, (input,), {"index": index, "unique": unique}, data)
+    params = None if index is None else {"index": index, "unique": _unique(index)}
+    if index is not None and input._requires_grad and grad_mode.is_grad_enabled():
+        result = recorded(_AS_STRIDED, (input,), params, data)
     else:
         result = Tensor._make(data)
     link_view(input, result)
+    if params is not None and dual.active():  # forward mode: the tangent read the same way
+        result = tangents.propagate(_AS_STRIDED, (input,), params, result)
     return result
+
+
+def _unique(index: np.ndarray) -> bool:
+    return bool(np.unique(index).size == index.size)
 
 
 def as_strided_(
@@ -96,10 +103,15 @@ def as_strided_(
     _check_arguments("as_strided_", input, size, stride)
     check_leaf(input, "as_strided_")
     check_view_change(input, "as_strided_")
+    if dual.active() and dual.tangent_of(input) is not None:
+        raise NotImplementedError(
+            "as_strided_ of a tensor with a forward-mode tangent is not supported: use the "
+            "out-of-place x.as_strided(...), whose tangent is read the same way"
+        )
     data, index = _strided(input, size, stride, storage_offset)
-    if index is not None:
-        unique = bool(np.unique(index).size == index.size)
-        node = recorded(_AS_STRIDED_, (input,), {"index": index, "unique": unique}, data).grad_fn
+    if index is not None and input._requires_grad and grad_mode.is_grad_enabled():
+        params = {"index": index, "unique": _unique(index)}
+        node = recorded(_AS_STRIDED_, (input,), params, data).grad_fn
         input.grad_fn, input._output_nr = node, 0
     input._data = data
     input._counter.value += 1
@@ -149,7 +161,8 @@ def _strided(x: Tensor, size: Any, stride: Any, storage_offset: int | None) -> t
         strides=tuple(s * flat.itemsize for s in stride),
         writeable=flat.flags.writeable,
     )
-    if not (x._requires_grad and grad_mode.is_grad_enabled()):
+    recording = x._requires_grad and grad_mode.is_grad_enabled()
+    if not recording and not (dual.active() and dual.tangent_of(x) is not None):
         return data, None
     return data, _positions_in(x, flat, own_offset, offset, size, stride)
 

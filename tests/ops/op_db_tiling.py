@@ -61,6 +61,21 @@ TILING = [
         arg(),
     ),
     _op(
+        "masked_scatter",
+        lambda T, x, s: x.masked_scatter(T.tensor([[True, False, True], [False, True, False]]), s),
+        arg(2, 3),
+        arg(6),
+    ),
+    _op("put", lambda T, x, s: x.put(_index(T, [0, 4, -1]), s), arg(2, 3), arg(3)),
+    _op(
+        "put_accumulate",
+        lambda T, x, s: x.put(_index(T, [0, 0, 5]), s, accumulate=True),
+        arg(2, 3),
+        arg(3),
+    ),
+    _op("as_strided", lambda T, x: x.as_strided((2, 2), (1, 2), 1), arg(2, 3)),
+    _op("as_strided_overlapping", lambda T, x: (x * 1).as_strided((3, 2), (1, 1)), arg(2, 3)),
+    _op(
         "scatter_add_inplace",
         lambda T, x, s: (x * 1).scatter_add_(0, _index(T, [[1, 0]]), s),
         arg(2, 2),
