@@ -161,6 +161,8 @@ def _strided(x: Tensor, size: Any, stride: Any, storage_offset: int | None) -> t
         strides=tuple(s * flat.itemsize for s in stride),
         writeable=flat.flags.writeable,
     )
+    if type(x._data) is not np.ndarray:  # a meta tensor: a meta view of its (unread) memory
+        data = data.view(type(x._data))
     recording = x._requires_grad and grad_mode.is_grad_enabled()
     if not recording and not (dual.active() and dual.tangent_of(x) is not None):
         return data, None
