@@ -9,7 +9,8 @@ import json
 import pytest
 
 import symgrad
-from tests.autograd.view_programs import EXPECTED, SEEDS, differences, program, run
+
+from .view_programs import EXPECTED, SEEDS, differences, program, run
 
 _RECORDED = json.loads(EXPECTED.read_text())
 
