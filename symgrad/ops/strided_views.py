@@ -16,7 +16,13 @@ import numpy as np
 from symgrad._data import sizes
 from symgrad.autograd import dual, grad_mode
 from symgrad.ops.inplace import check_leaf, check_view_change
-from symgrad.ops.views import _AS_STRIDED, _as_strided_forward, _as_strided_vjp, storage_offset
+from symgrad.ops.views import (
+    _AS_STRIDED,
+    _as_strided_forward,
+    _as_strided_vjp,
+    reads_once,
+    storage_offset,
+)
 from symgrad.prim import tangents
 from symgrad.prim.primitive import recorded
 from symgrad.prim.structural import Structural
@@ -71,7 +77,7 @@ def as_strided(
     """
     _check_arguments("as_strided", input, size, stride)
     data, index = _strided(input, size, stride, storage_offset)
-    params = None if index is None else {"index": index, "unique": _unique(index)}
+    params = None if index is None else {"index": index, "unique": reads_once(data, index)}
     if index is not None and input._requires_grad and grad_mode.is_grad_enabled():
         result = recorded(_AS_STRIDED, (input,), params, data)
     else:
@@ -80,10 +86,6 @@ def as_strided(
     if params is not None and dual.active():  # forward mode: the tangent read the same way
         result = tangents.propagate(_AS_STRIDED, (input,), params, result)
     return result
-
-
-def _unique(index: np.ndarray) -> bool:
-    return bool(np.unique(index).size == index.size)
 
 
 def as_strided_(
@@ -110,7 +112,7 @@ def as_strided_(
         )
     data, index = _strided(input, size, stride, storage_offset)
     if index is not None and input._requires_grad and grad_mode.is_grad_enabled():
-        params = {"index": index, "unique": _unique(index)}
+        params = {"index": index, "unique": reads_once(data, index)}
         node = recorded(_AS_STRIDED_, (input,), params, data).grad_fn
         input.grad_fn, input._output_nr = node, 0
     input._data = data

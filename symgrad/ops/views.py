@@ -59,6 +59,15 @@ def _dense(a: np.ndarray) -> bool:
     return True
 
 
+def reads_once(data: np.ndarray, index: np.ndarray) -> bool:
+    """Whether the view ``data``, reading its base at flat positions ``index``, reads each
+    place once (not an expanded view, nor overlapping strides): its gradient is then placed,
+    not summed."""
+    if has_overlap(data):
+        return False
+    return _dense(data) or bool(np.unique(index).size == index.size)
+
+
 def check_no_partial_overlap(out: np.ndarray, inputs: Any) -> None:
     """PyTorch's refusal of an in-place op one of whose ``inputs`` shares only part of the
     memory ``out`` is written to (the same memory laid out the same way is allowed; so is any
@@ -173,9 +182,7 @@ def remake_view_histories(root: Tensor, aliases: list) -> None:
         if kind == "view":
             index = positions(root._data, v._data)
             # an expanded view reads an element more than once: its gradients are summed
-            data = v._data
-            unique = not has_overlap(data) and (_dense(data) or np.unique(index).size == index.size)
-            params = {"index": index, "unique": unique}
+            params = {"index": index, "unique": reads_once(v._data, index)}
             node = recorded(_AS_STRIDED, (root,), params, v._data).grad_fn
         elif kind in ("multi", "multi_plain"):
             what = "its base or another view of its base has been"
