@@ -69,21 +69,24 @@ def _verdict(measured: float, target: float) -> str:
     return "ok" if measured < target else "MISS"
 
 
+def _measured(result: Result, name: str) -> float | None:
+    """``name``'s measurement in the unit of the case's targets: us per op, or x NumPy."""
+    if result.case.ops is not None:
+        return result.us_per_op(name)
+    return result.ratio(name)
+
+
+def _target_text(result: Result, target: float) -> str:
+    return f"< {target:g} us/op" if result.case.ops is not None else f"< {target:g}x NumPy"
+
+
 def _target_note(result: Result, name: str) -> str:
-    """The issue's target for symgrad's row, and whether the measurement meets it."""
-    case = result.case
-    if name != "symgrad":
+    """The target set for this row, and whether the measurement meets it."""
+    target = result.case.targets.get(name)
+    if target is None:
         return ""
-    notes = []
-    if case.target_ratio is not None:
-        ratio = result.ratio(name)
-        notes.append(f"< {case.target_ratio:g}x NumPy: {_verdict(ratio, case.target_ratio)}")
-    if case.target_us_per_op is not None:
-        per_op = result.us_per_op(name)
-        notes.append(
-            f"< {case.target_us_per_op:g} us/op: {_verdict(per_op, case.target_us_per_op)}"
-        )
-    return "; ".join(notes)
+    verdict = _verdict(_measured(result, name), target)
+    return f"{_target_text(result, target)}: {verdict}"
 
 
 def case_table(number: int, result: Result) -> list[str]:
@@ -103,43 +106,33 @@ def case_table(number: int, result: Result) -> list[str]:
     return lines
 
 
-def _peer_ratios(result: Result) -> str:
-    """How the peers fare on the same target (per op where the case counts ops)."""
-    peers = [n for n in result.timings if n not in ("numpy", "symgrad")]
-    if result.case.target_us_per_op is not None:
+def _peer_ratios(result: Result, name: str) -> str:
+    """How the other implementations fare in the same unit."""
+    peers = [n for n in result.timings if n not in ("numpy", name)]
+    if result.case.ops is not None:
         return ", ".join(f"{n} {result.us_per_op(n):.2f} us/op" for n in peers)
     return ", ".join(f"{n} {format_ratio(result.ratio(n))}x" for n in peers)
 
 
 def targets_table(results: list[Result]) -> list[str]:
-    """One line per target of the issue: symgrad's measurement, the target, the verdict."""
-    rows = "  {:<26}{:>14}{:>14}  {:<6}{}"
-    lines = [rows.format("symgrad vs target", "measured", "target", "", "peers")]
+    """One line per target: the implementation's measurement, the target, the verdict."""
+    rows = "  {:<40}{:>14}{:>16}  {:<6}{}"
+    lines = [rows.format("target", "measured", "target", "", "others")]
     for result in results:
-        case, peers = result.case, _peer_ratios(result)
-        if "symgrad" not in result.timings:
-            continue
-        if case.target_us_per_op is not None:
-            per_op = result.us_per_op("symgrad")
+        case = result.case
+        for name, target in case.targets.items():
+            if name not in result.timings:
+                continue
+            measured = _measured(result, name)
+            per_op = case.ops is not None
+            shown = f"{measured:.2f} us/op" if per_op else f"{format_ratio(measured)}x"
             lines.append(
                 rows.format(
-                    case.label,
-                    f"{per_op:.2f} us/op",
-                    f"< {case.target_us_per_op:g} us/op",
-                    _verdict(per_op, case.target_us_per_op),
-                    peers,
-                )
-            )
-            peers = ""
-        if case.target_ratio is not None:
-            ratio = result.ratio("symgrad")
-            lines.append(
-                rows.format(
-                    case.label,
-                    f"{format_ratio(ratio)}x",
-                    f"< {case.target_ratio:g}x",
-                    _verdict(ratio, case.target_ratio),
-                    peers,
+                    f"{case.label}, {name}",
+                    shown,
+                    _target_text(result, target),
+                    _verdict(measured, target),
+                    _peer_ratios(result, name),
                 )
             )
     return [line.rstrip() for line in lines]

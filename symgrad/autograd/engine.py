@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -124,7 +125,7 @@ class _Run:
                 # a leaf's last edge: its gradient is complete (nothing to sum if it is the only)
                 buffered = buffers.pop(nxt, None)
                 if buffered is not None and g is not None:
-                    buffered[0] = buffered[0] + g
+                    buffered[0] = _sum(buffered[0], g, self.foreign)
                 self._leaf(nxt, buffered if buffered is not None or g is None else [g])
 
     def _apply_hooked(self, node: Node, grads: list, release: bool) -> Any:
@@ -267,11 +268,38 @@ def _all_none(grads: list) -> bool:
     return True
 
 
-def _add_to(buffers: dict, node: Node, nr: int, g: Any) -> None:
+def _add_to(buffers: dict, node: Node, nr: int, g: Any, foreign: Any = ()) -> None:
     buf = buffers.get(node)
     if buf is None:
         buf = buffers[node] = [None] * node.num_outputs
-    buf[nr] = g if buf[nr] is None else buf[nr] + g
+    buf[nr] = g if buf[nr] is None else _sum(buf[nr], g, foreign)
+
+
+# a gradient summed in place from this many elements on: below, a new array costs no more
+# than the checks (NumPy keeps small blocks for reuse)
+_IN_PLACE_FROM = 1 << 14
+# the references to a buffered gradient no one else holds: its buffer's slot, _sum's argument
+# and getrefcount's own
+_ONLY_THE_BUFFER = 3
+
+
+def _sum(a: Any, g: Any, foreign: Any) -> Any:
+    """``a + g`` for gradients arriving at one buffer: written into ``a`` when ``a`` is a large
+    array only the buffer holds (a rule's fresh result, not a view, not the caller's, not one
+    also sent elsewhere), as PyTorch sums into a buffer it alone uses; a new array otherwise."""
+    if (
+        type(a) is np.ndarray
+        and type(g) is np.ndarray
+        and a.size >= _IN_PLACE_FROM
+        and a.shape == g.shape
+        and a.dtype == g.dtype
+        and a.base is None
+        and a.flags.writeable
+        and getrefcount(a) <= _ONLY_THE_BUFFER
+        and id(a) not in foreign
+    ):
+        return np.add(a, g, out=a)
+    return a + g
 
 
 _warned_cycle = False

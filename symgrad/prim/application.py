@@ -82,6 +82,9 @@ class Application:
                         out = None
                     finally:
                         _silent_reset(token)
+                    if isinstance(out, np.generic) and _all_zero_dim(datas):
+                        # a ufunc of 0-d arrays gives a NumPy scalar: the 0-d array of it
+                        out = np.asarray(out)
                     if type(out) is np.ndarray:
                         if out.dtype != dtype:
                             out = out.astype(dtype)
@@ -199,3 +202,11 @@ def _as_float(data: Any, dtype: np.dtype) -> Any:
     if type(data) is np.ndarray and data.dtype.kind in "biu":
         return data.astype(dtype)
     return data
+
+
+def _all_zero_dim(datas: list) -> bool:
+    """Whether the arrays among ``datas`` (tensors' data and Python numbers) are all 0-d."""
+    for d in datas:
+        if type(d) is np.ndarray and d.ndim:
+            return False
+    return True
