@@ -49,50 +49,96 @@ class Application:
             and not _batch_state.depth
             and _dual_state.level is None
             and not _anomaly_state.enabled
+            and (not params or _plain(params))
         ):
-            # the common case, in one pass: floating tensors of one dtype with Python
-            # numbers (which never upcast), nothing special switched on; anything else, or
-            # a kernel that raises, takes the general path below (which names the error)
-            dtype = None
-            datas = []
-            requires = False
-            for a in args:
-                t = type(a)
-                if t is Tensor:
+            # the common case: floating tensors of one dtype with Python numbers (which never
+            # upcast), nothing special switched on; anything else, or a kernel that raises,
+            # takes the general path below (which names the error). One and two arguments
+            # (nearly every op) are read without a loop.
+            n = len(args)
+            if n == 1:
+                a = args[0]
+                if type(a) is Tensor:
                     d = a._data
-                    if type(d) is not np.ndarray:
-                        break  # a meta tensor: the general path
-                    if dtype is None:
+                    if type(d) is np.ndarray and d.dtype.kind == "f":
+                        out = _quiet(raw, (d, *params) if params else (d,))
+                        return self._result(out, d.dtype, a._requires_grad, args, params)
+            elif n == 2:
+                a, b = args
+                ta, tb = type(a), type(b)
+                if ta is Tensor:
+                    d = a._data
+                    if type(d) is np.ndarray and d.dtype.kind == "f":
                         dtype = d.dtype
-                    elif d.dtype != dtype:
-                        break
-                    datas.append(d)
-                    if a._requires_grad:
-                        requires = True
-                elif t is float or (t is int and INT_ARG_MIN <= a < INT_ARG_END):
-                    datas.append(a)
-                else:
-                    break
+                        if tb is Tensor:
+                            e = b._data
+                            if type(e) is np.ndarray and (e.dtype is dtype or e.dtype == dtype):
+                                out = _quiet(raw, (d, e, *params))
+                                requires = a._requires_grad or b._requires_grad
+                                return self._result(out, dtype, requires, args, params)
+                        elif tb is float or (tb is int and INT_ARG_MIN <= b < INT_ARG_END):
+                            out = _quiet(raw, (d, b, *params))
+                            return self._result(out, dtype, a._requires_grad, args, params)
+                elif tb is Tensor and (
+                    ta is float or (ta is int and INT_ARG_MIN <= a < INT_ARG_END)
+                ):
+                    e = b._data
+                    if type(e) is np.ndarray and e.dtype.kind == "f":
+                        out = _quiet(raw, (a, e, *params))
+                        return self._result(out, e.dtype, b._requires_grad, args, params)
             else:
-                if dtype is not None and dtype.kind == "f" and (not params or _plain(params)):
-                    token = _silent_set(_SILENT)
-                    try:
-                        out = raw(*datas, *params)
-                    except Exception:
-                        out = None
-                    finally:
-                        _silent_reset(token)
-                    if isinstance(out, np.generic) and _all_zero_dim(datas):
-                        # a ufunc of 0-d arrays gives a NumPy scalar: the 0-d array of it
-                        out = np.asarray(out)
-                    if type(out) is np.ndarray:
-                        if out.dtype != dtype:
-                            out = out.astype(dtype)
-                        if requires and _grad_state.enabled:
-                            return recorded(self, args, params, out)
-                        if NAMES.used:
-                            return with_origin(self, args, params, Tensor._make(out))
-                        return Tensor._make(out)
+                result = self._fast_many(raw, args, params)
+                if result is not None:
+                    return result
+        return self._general(args, params)
+
+    def _result(
+        self, out: Any, dtype: np.dtype, requires: bool, args: tuple, params: tuple
+    ) -> Tensor:
+        """The fast path's result tensor for the kernel's ``out`` (recorded where it needs a
+        gradient), or the general path's where the kernel raised or gave something else."""
+        if type(out) is not np.ndarray:
+            if isinstance(out, np.generic) and _all_zero_dim(args):
+                out = np.asarray(out)  # a ufunc of 0-d arrays gives a NumPy scalar
+            else:
+                return self._general(args, params)
+        if out.dtype is not dtype and out.dtype != dtype:
+            out = out.astype(dtype)
+        if requires and _grad_state.enabled:
+            return recorded(self, args, params, out)
+        if NAMES.used:
+            return with_origin(self, args, params, Tensor._make(out))
+        return Tensor._make(out)
+
+    def _fast_many(self, raw: Any, args: tuple, params: tuple) -> Tensor | None:
+        """The fast path of three or more arguments (None: take the general path)."""
+        dtype = None
+        datas = []
+        requires = False
+        for a in args:
+            t = type(a)
+            if t is Tensor:
+                d = a._data
+                if type(d) is not np.ndarray:
+                    return None  # a meta tensor: the general path
+                if dtype is None:
+                    dtype = d.dtype
+                elif d.dtype != dtype:
+                    return None
+                datas.append(d)
+                if a._requires_grad:
+                    requires = True
+            elif t is float or (t is int and INT_ARG_MIN <= a < INT_ARG_END):
+                datas.append(a)
+            else:
+                return None
+        if dtype is None or dtype.kind != "f":
+            return None
+        out = _quiet(raw, (*datas, *params))
+        return self._result(out, dtype, requires, args, params)
+
+    def _general(self, args: tuple, params: tuple) -> Tensor:
+        """Any call: promotion, integer inputs, vmap, forward mode, anomaly mode, errors."""
         if _batch_state.depth and any(type(a) is BatchedTensor for a in args):
             return batched_call(self, args, params, "elementwise")
         datas = []
@@ -204,9 +250,21 @@ def _as_float(data: Any, dtype: np.dtype) -> Any:
     return data
 
 
-def _all_zero_dim(datas: list) -> bool:
-    """Whether the arrays among ``datas`` (tensors' data and Python numbers) are all 0-d."""
-    for d in datas:
-        if type(d) is np.ndarray and d.ndim:
+def _all_zero_dim(args: tuple) -> bool:
+    """Whether the tensors among ``args`` are all 0-d."""
+    for a in args:
+        if type(a) is Tensor and a._data.ndim:
             return False
     return True
+
+
+def _quiet(raw: Any, operands: tuple) -> Any:
+    """``raw(*operands)`` with NumPy's floating-point warnings off; None where it raises (the
+    general path then calls it again and names the error)."""
+    token = _silent_set(_SILENT)
+    try:
+        return raw(*operands)
+    except Exception:
+        return None
+    finally:
+        _silent_reset(token)

@@ -273,9 +273,7 @@ class Elementwise(Application, Primitive):
         if create_graph:
             return Primitive.apply(self, node, grads, True)
         g = grads[0]
-        xs = []
-        for s in node._unpack():  # a loop, not a comprehension: no frame of its own
-            xs.append(s._data if isinstance(s, Tensor) else s)
+        saved = node._unpack()
         out = node._out if node._packed is None else node._packed.output(node)
         params, meta, kernels = node.params, node._meta, self._vjp_kernels
         if type(g) is MetaArray:  # a meta tensor's gradients: the inputs' shapes and dtypes
@@ -283,6 +281,19 @@ class Elementwise(Application, Primitive):
                 None if fn is None else meta_array(*meta[i])
                 for i, (fn, _) in enumerate(node.next_functions)
             ]
+        if len(saved) == 1 and node.next_functions[0][0] is not None:
+            # one input (most element-wise ops): no loops
+            s = saved[0]
+            x = s._data if type(s) is Tensor or isinstance(s, Tensor) else s
+            r = (kernels.get(0) or self.vjp_kernel(0))(x, out, g, *params)
+            m = meta[0]
+            if type(r) is not np.ndarray or r.shape != m[0] or r.dtype is not m[1]:
+                if type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
+                    r = reduce_to(r, m[0], m[1])
+            return [r]
+        xs = []
+        for s in saved:  # a loop, not a comprehension: no frame of its own
+            xs.append(s._data if isinstance(s, Tensor) else s)
         result = []
         for i, (fn, _) in enumerate(node.next_functions):
             if fn is None:
