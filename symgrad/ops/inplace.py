@@ -239,16 +239,14 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             value = value.to("meta")
     keys = key if isinstance(key, tuple) else (key,)
     tensors = [k for k in keys if isinstance(k, Tensor)]
+    if not tensors and type(x._data) is np.ndarray and views.has_overlap(x._data):
+        # memory that several elements share (an expanded tensor): PyTorch writes into the
+        # view x[key], which may itself hold each place once (e[0] = v of an expand)
+        _write_view(x[key], value)
+        return
     batched_key = batching.any_batched(*tensors)  # inside vmap, each element's own places
     if not batched_key and _covers_all(key, x.shape):  # PyTorch writes into x: fill_ or copy_
-        if isinstance(value, Tensor) and value.ndim:
-            copy_(x, value)
-            return
-        if not isinstance(value, Tensor):
-            from symgrad.creation import full
-
-            value = full((), as_operand(value, "setitem"), dtype=x.dtype)
-        fill_(x, value)
+        _write_view(x, value)
         return
     # inside vmap PyTorch names a write at index tensors index_put_
     op = "index_put_" if tensors and batching.any_batched(x, value, *tensors) else "setitem"
@@ -258,6 +256,19 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         except IndexError:
             pass  # (put names the bad key)
     inplace(x, op, lambda t: put(t, key, value), value, *tensors)
+
+
+def _write_view(view: Tensor, value: Any) -> None:
+    """``view[...] = value``: copy_ of a tensor with dimensions, else fill_ (a number or a
+    0-d tensor), as PyTorch writes ``x[key] = value`` for a key without index tensors."""
+    if isinstance(value, Tensor) and value.ndim:
+        copy_(view, value)
+        return
+    if not isinstance(value, Tensor):
+        from symgrad.creation import full
+
+        value = full((), as_operand(value, "setitem"), dtype=view.dtype)
+    fill_(view, value)
 
 
 def _covers_all(key: Any, shape: tuple) -> bool:

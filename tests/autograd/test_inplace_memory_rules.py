@@ -142,3 +142,55 @@ def test_an_op_returning_its_input_unchanged_gives_a_view_that_writes_through(ma
     assert x.tolist() == [[2.0, 4.0, 6.0], [8.0, 10.0, 12.0]]
     (x * symgrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
     assert a.grad.tolist() == [[2.0, 4.0, 6.0], [8.0, 10.0, 12.0]]
+
+
+def _setitem_into_expanded(lib):
+    """``e[0] = v`` and ``e[1, 2] = 9.0`` of an expanded tensor: PyTorch writes into the view
+    ``e[key]``, which holds each place once, so the base takes the values."""
+    weights = lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = lib.tensor([5.0, 6.0, 7.0], requires_grad=True)
+    x = a.clone()
+    e = x.expand(2, 3)
+    e[0] = v
+    names = [type(e.grad_fn).__name__, type(x.grad_fn).__name__]
+    (e * weights).sum().backward()
+    b = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = b.clone()
+    f = y.expand(2, 3)
+    f[1, 2] = 9.0
+    (f * weights).sum().backward()
+    plain = lib.zeros(3)
+    plain.expand(2, 3)[0] = 2.0
+    return {
+        "x": x.tolist(),
+        "names": names,
+        "a.grad": a.grad.tolist(),
+        "v.grad": v.grad.tolist(),
+        "y": y.tolist(),
+        "b.grad": b.grad.tolist(),
+        "plain": plain.tolist(),
+    }
+
+
+def test_setitem_into_an_expanded_tensor_writes_through_the_view():
+    assert _setitem_into_expanded(symgrad) == {
+        "x": [5.0, 6.0, 7.0],
+        "names": ["AsStridedBackward0", "CopySlices"],
+        "a.grad": [0.0, 0.0, 0.0],
+        "v.grad": [5.0, 7.0, 9.0],
+        "y": [1.0, 2.0, 9.0],
+        "b.grad": [5.0, 7.0, 0.0],
+        "plain": [2.0, 2.0, 2.0],
+    }
+
+
+def test_setitem_into_an_expanded_tensor_as_pytorch():
+    torch = pytest.importorskip("torch")
+    assert _setitem_into_expanded(symgrad) == _setitem_into_expanded(torch)
+
+
+def test_setitem_of_places_an_expanded_tensor_shares_is_refused():
+    e = symgrad.zeros(3).expand(2, 3)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        e[:, 1] = 7.0
