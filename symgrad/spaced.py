@@ -49,6 +49,23 @@ def logspace(
         exponents = np.where(
             idx < steps // 2, float(first) + step * idx, float(last) - step * (steps - idx - 1)
         )
+    # each power as ATen's scalar loop computes it, by the C library's pow (Python's float
+    # power); NumPy's vectorised power may differ in the last bit on some processors
+    base = float(base)
+    values = np.fromiter((_power(base, e) for e in exponents.tolist()), np.float64, steps)
     with np.errstate(over="ignore", invalid="ignore"):
-        values = np.power(float(base), exponents).astype(target)
+        values = values.astype(target)
     return _finish(values, requires_grad, None, on)
+
+
+def _power(base: float, exponent: float) -> float:
+    """``base ** exponent`` by the C library's pow; NumPy's inf or nan where Python raises
+    (overflow, 0 to a negative power) or gives a complex number (a negative base)."""
+    try:
+        value = base**exponent
+    except (OverflowError, ZeroDivisionError):
+        value = None
+    if type(value) is not float:
+        with np.errstate(all="ignore"):
+            return float(np.power(base, exponent))
+    return value

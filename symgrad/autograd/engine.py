@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -18,6 +17,7 @@ import numpy as np
 from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.accumulate import one_node, store
+from symgrad.autograd.buffers import add_to, sum_into
 from symgrad.autograd.hooks import (
     grad_tensor,
     run_post_accumulate_hooks,
@@ -78,7 +78,7 @@ class _Run:
         buffers: dict[Node, list] = {}
         for (node, nr), g in zip(root_nodes, grads):
             self.foreign.add(id(g))
-            _add_to(buffers, node, nr, g)
+            add_to(buffers, node, nr, g, self.foreign)
         # a leaf's gradient is complete once every node with an edge into it has run: it is
         # accumulated then, before the walk goes on (PyTorch runs AccumulateGrad first)
         for leaf_node, count in list(pending.items()):
@@ -115,17 +115,17 @@ class _Run:
                         if buf is None and nxt.num_outputs == 1:
                             buffers[nxt] = [g]  # the first gradient of a one-output node
                         else:
-                            _add_to(buffers, nxt, nr, g)
+                            add_to(buffers, nxt, nr, g, self.foreign)
                     continue
                 pending[nxt] = count - 1
                 if count > 1:
                     if g is not None:
-                        _add_to(buffers, nxt, nr, g)
+                        add_to(buffers, nxt, nr, g, self.foreign)
                     continue
                 # a leaf's last edge: its gradient is complete (nothing to sum if it is the only)
                 buffered = buffers.pop(nxt, None)
                 if buffered is not None and g is not None:
-                    buffered[0] = _sum(buffered[0], g, self.foreign)
+                    buffered[0] = sum_into(buffered[0], g, self.foreign)
                 self._leaf(nxt, buffered if buffered is not None or g is None else [g])
 
     def _apply_hooked(self, node: Node, grads: list, release: bool) -> Any:
@@ -266,40 +266,6 @@ def _all_none(grads: list) -> bool:
         if g is not None:
             return False
     return True
-
-
-def _add_to(buffers: dict, node: Node, nr: int, g: Any, foreign: Any = ()) -> None:
-    buf = buffers.get(node)
-    if buf is None:
-        buf = buffers[node] = [None] * node.num_outputs
-    buf[nr] = g if buf[nr] is None else _sum(buf[nr], g, foreign)
-
-
-# a gradient summed in place from this many elements on: below, a new array costs no more
-# than the checks (NumPy keeps small blocks for reuse)
-_IN_PLACE_FROM = 1 << 14
-# the references to a buffered gradient no one else holds: its buffer's slot, _sum's argument
-# and getrefcount's own
-_ONLY_THE_BUFFER = 3
-
-
-def _sum(a: Any, g: Any, foreign: Any) -> Any:
-    """``a + g`` for gradients arriving at one buffer: written into ``a`` when ``a`` is a large
-    array only the buffer holds (a rule's fresh result, not a view, not the caller's, not one
-    also sent elsewhere), as PyTorch sums into a buffer it alone uses; a new array otherwise."""
-    if (
-        type(a) is np.ndarray
-        and type(g) is np.ndarray
-        and a.size >= _IN_PLACE_FROM
-        and a.shape == g.shape
-        and a.dtype == g.dtype
-        and a.base is None
-        and a.flags.writeable
-        and getrefcount(a) <= _ONLY_THE_BUFFER
-        and id(a) not in foreign
-    ):
-        return np.add(a, g, out=a)
-    return a + g
 
 
 _warned_cycle = False
