@@ -80,6 +80,16 @@ _SIGNATURES = {
     ),
     "max": _MAX_MIN,
     "min": _MAX_MIN,
+    "searchsorted": tuple(
+        f"Tensor sorted_sequence, {kind}, *, bool out_int32 = False, bool right = False, "
+        "str side = None, Tensor sorter = None, Tensor out = None"
+        for kind in ("Tensor input", "Number self")
+    ),
+    "repeat_interleave": (
+        "Tensor input, Tensor repeats, int dim = None, *, int output_size = None",
+        "Tensor repeats, *, int output_size = None",
+        "Tensor input, int repeats, int dim = None, *, int output_size = None",
+    ),
     "where": (
         "Tensor condition",
         "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
@@ -95,10 +105,16 @@ def require_tensor_input(op: str, input: Any, *rest: Any) -> None:
     overloads, none of which takes a number there; ``rest`` the other arguments as given
     (trailing Nones are defaults, left out)."""
     if not isinstance(input, Tensor):
-        given = [input, *rest]
-        while len(given) > 1 and given[-1] is None:
-            given.pop()
-        raise invalid_combination(op, tuple(given), _SIGNATURES[op])
+        raise no_overload(op, input, *rest)
+
+
+def no_overload(op: str, *given: Any) -> TypeError:
+    """PyTorch's TypeError for arguments ``given`` that match none of ``op``'s overloads
+    (trailing Nones are defaults, left out)."""
+    given_list = list(given)
+    while len(given_list) > 1 and given_list[-1] is None:
+        given_list.pop()
+    return invalid_combination(op, tuple(given_list), _SIGNATURES[op])
 
 
 def require_int(op: str, name: str, value: Any) -> None:

@@ -166,6 +166,58 @@ def _cases():
             "where() received an invalid combination of arguments - got (float, Tensor)",
         )
     )
+    mask = lambda T: _vector(T) > 1  # noqa: E731
+    invalid = "received an invalid combination of arguments - got"
+    cases += [
+        (
+            "where(b, 2.0)",
+            lambda T: T.where(mask(T), 2.0),
+            TypeError,
+            f"where() {invalid} (Tensor, float)",
+        ),
+        (
+            "where(b, None, t)",
+            lambda T: T.where(mask(T), None, _vector(T)),
+            TypeError,
+            "(Tensor, NoneType, Tensor)",
+        ),
+        (
+            "einsum(2.0, t)",
+            lambda T: T.einsum(2.0, _vector(T)),
+            TypeError,
+            "einsum(): argument 'equation' (position 1) must be str, not float",
+        ),
+        (
+            "can_cast(2.0, float32)",
+            lambda T: T.can_cast(2.0, T.float32),
+            TypeError,
+            "can_cast(): argument 'from_' (position 1) must be torch.dtype, not float",
+        ),
+        (
+            "can_cast(float32, 2)",
+            lambda T: T.can_cast(T.float32, 2),
+            TypeError,
+            "can_cast(): argument 'to' (position 2) must be torch.dtype, not int",
+        ),
+        (
+            "searchsorted(2.0, t)",
+            lambda T: T.searchsorted(2.0, _vector(T)),
+            TypeError,
+            f"searchsorted() {invalid} (float, Tensor)",
+        ),
+        (
+            "repeat_interleave(2.0)",
+            lambda T: T.repeat_interleave(2.0),
+            TypeError,
+            _must_be_tensor("repeat_interleave", "repeats", 1),
+        ),
+        (
+            "repeat_interleave(2.0, t)",
+            lambda T: T.repeat_interleave(2.0, _vector(T)),
+            TypeError,
+            f"repeat_interleave() {invalid} (float, Tensor)",
+        ),
+    ]
     return cases
 
 
@@ -196,6 +248,10 @@ ACCEPTED = [
     ("maximum(parameter, t)", lambda T: T.maximum(T.nn.Parameter(_vector(T)), _vector(T))),
     ("t.round(decimals=1)", lambda T: _vector(T).round(decimals=1)),
     ("t.tril(-1)", lambda T: T.ones(2, 2).tril(-1)),
+    ("where(b)", lambda T: T.where(_vector(T) > 1)[0]),
+    ("searchsorted(t, 2.0)", lambda T: T.searchsorted(_vector(T), 2.0)),
+    ("repeat_interleave(t, 2)", lambda T: T.repeat_interleave(_vector(T), 2)),
+    ("einsum('i,i->', t, t)", lambda T: T.einsum("i,i->", _vector(T), _vector(T))),
     ("diag(t, 1)", lambda T: T.diag(_vector(T), 1)),
     ("sum(t)", lambda T: T.sum(_vector(T))),
     ("t.sum(0)", lambda T: _vector(T).sum(0)),

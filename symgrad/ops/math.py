@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor, require_tensor_input, require_tensors
+from symgrad._arguments import no_overload, require_tensor, require_tensor_input, require_tensors
 from symgrad._data import check_number
 from symgrad._tracing import TRACE
 from symgrad.ops import clamp_bounds as C
@@ -345,7 +345,9 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Tensor:
     """
     if type(condition) is not Tensor and not isinstance(condition, np.ndarray):
         require_tensor_input("where", condition, input, other)
-    if input is None and other is None:
+    if input is None or other is None:
+        if input is not None or other is not None:
+            raise no_overload("where", condition, input, other)
         return condition.nonzero(as_tuple=True)
     condition = as_operand(condition, "where")
     if isinstance(condition, Tensor) and condition.dtype.name == "uint8":

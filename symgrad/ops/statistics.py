@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_tensor, require_tensor_input
 from symgrad.ops.linalg import matmul
 from symgrad.tensor import Tensor
 
@@ -196,6 +196,8 @@ def searchsorted(
     >>> symgrad.searchsorted(symgrad.tensor([1, 3, 5, 7]), symgrad.tensor([3, 6]))
     tensor([1, 3])
     """
+    if type(sorted_sequence) is not Tensor:
+        require_tensor_input("searchsorted", sorted_sequence, input)
     if side is not None:
         if side not in ("left", "right"):
             raise RuntimeError(

@@ -12,7 +12,12 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_int, require_tensor, require_tensor_sequence
+from symgrad._arguments import (
+    require_int,
+    require_tensor,
+    require_tensor_input,
+    require_tensor_sequence,
+)
 from symgrad._data import _wrap_dim, sizes, wrap_dim_of_dims
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.gathering import gather, index_select
@@ -102,6 +107,10 @@ def repeat_interleave(
     >>> symgrad.tensor([1.0, 2.0]).repeat_interleave(2)
     tensor([1., 1., 2., 2.])
     """
+    if type(input) is not Tensor:
+        if repeats is None and dim is None:
+            require_tensor("repeat_interleave", "repeats", 1, input)
+        require_tensor_input("repeat_interleave", input, repeats, dim)
     if repeats is None:  # repeat_interleave(counts): indices repeated by their counts
         return _found(lambda c: np.repeat(np.arange(c.size), c.astype(np.int64)), input)
     x = input.reshape(-1) if dim is None else input
