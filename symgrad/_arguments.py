@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from symgrad.tensor import Tensor
 
 
@@ -131,3 +133,9 @@ def require_tensor_sequence(values: tuple) -> None:
             raise TypeError(
                 f"expected Tensor as element {k} in argument 0, but got {type(value).__name__}"
             )
+
+
+def require_bool(op: str, name: str, value: Any) -> None:
+    """PyTorch's TypeError for an argument that must be a bool (a number is not)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{op}(): argument '{name}' must be bool, not {type(value).__name__}")

@@ -84,6 +84,9 @@ INT_ARGUMENT = {
     "kthvalue": "k",
 }
 
+# bool arguments: a number (or None) is refused; positions as for the int arguments
+BOOL_ARGUMENT = {"cholesky": "upper", "qr": "some", "svd": "some"}
+
 # functions with a number overload for a later argument, never for the first
 NUMBER_LATER = (
     "eq ne lt le gt ge greater greater_equal less less_equal not_equal "
@@ -151,6 +154,12 @@ def _cases():
         message = (f"{op}(): argument '{arg}'", "must be int, not float")
         cases.append((f"{op}(t, 2.0)", call, TypeError, message))
     cases.append(("t.tril(True)", lambda T: T.ones(2, 2).tril(True), TypeError, "not bool"))
+    for op, arg in BOOL_ARGUMENT.items():
+        call = lambda T, op=op: getattr(T, op)(T.eye(2), 2.0)  # noqa: E731
+        message = (f"{op}(): argument '{arg}'", "must be bool, not float")
+        cases.append((f"{op}(t, 2.0)", call, TypeError, message))
+        call = lambda T, op=op: getattr(T.eye(2), op)(1)  # noqa: E731
+        cases.append((f"t.{op}(1)", call, TypeError, "must be bool, not int"))
     for op in NUMBER_LATER:
         call = lambda T, op=op: getattr(T, op)(2.0, _vector(T))  # noqa: E731
         message = f"{op}() received an invalid combination of arguments - got (float, Tensor)"
@@ -248,6 +257,8 @@ ACCEPTED = [
     ("maximum(parameter, t)", lambda T: T.maximum(T.nn.Parameter(_vector(T)), _vector(T))),
     ("t.round(decimals=1)", lambda T: _vector(T).round(decimals=1)),
     ("t.tril(-1)", lambda T: T.ones(2, 2).tril(-1)),
+    ("qr(t, False)", lambda T: T.qr(T.eye(2), False)[0]),
+    ("t.cholesky(upper=True)", lambda T: T.eye(2).cholesky(upper=True)),
     ("where(b)", lambda T: T.where(_vector(T) > 1)[0]),
     ("searchsorted(t, 2.0)", lambda T: T.searchsorted(_vector(T), 2.0)),
     ("repeat_interleave(t, 2)", lambda T: T.repeat_interleave(_vector(T), 2)),
