@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation
+from symgrad._arguments import require_tensor
 from symgrad.nn import activations as _activations
 from symgrad.nn import instance_norm as _instance_norm
 from symgrad.nn import normalization as _normalization
@@ -75,6 +76,8 @@ def rrelu(
     >>> symgrad.rrelu(symgrad.tensor([-1.0, 2.0]), 0.2, 0.4)
     tensor([-0.3000,  2.0000])
     """
+    if type(input) is not Tensor:
+        require_tensor("rrelu", "input", 1, input)
     return _threshold_rrelu.rrelu(input, lower, upper, training, _generator=generator)
 
 
@@ -94,6 +97,8 @@ def rrelu_(
     >>> symgrad.rrelu_(x, 0.25, 0.25) is x, x
     (True, tensor([-0.5000,  1.0000]))
     """
+    if type(input) is not Tensor:
+        require_tensor("rrelu_", "input", 1, input)
     return _threshold_rrelu.rrelu(input, lower, upper, training, True, _generator=generator)
 
 
@@ -106,6 +111,8 @@ def celu(input: Tensor, alpha: float = 1.0) -> Tensor:
     >>> symgrad.celu(symgrad.tensor([0.0, 2.0]), 2.0)
     tensor([0., 2.])
     """
+    if type(input) is not Tensor:
+        require_tensor("celu", "input", 1, input)
     return _activations.celu(input, alpha)
 
 
@@ -118,6 +125,8 @@ def selu(input: Tensor) -> Tensor:
     >>> symgrad.selu(symgrad.tensor([0.0, 1.0]))
     tensor([0.0000, 1.0507])
     """
+    if type(input) is not Tensor:
+        require_tensor("selu", "input", 1, input)
     return _activations.selu(input)
 
 
@@ -323,6 +332,8 @@ def group_norm(
     >>> symgrad.group_norm(symgrad.tensor([[1.0, 3.0]]), 1, eps=0.0)
     tensor([[-1.,  1.]])
     """
+    if type(input) is not Tensor:
+        require_tensor("group_norm", "input", 1, input)
     return _normalization.group_norm(input, num_groups, weight, bias, eps)
 
 
@@ -368,6 +379,9 @@ def embedding(
     tensor([[2.],
             [2.]])
     """
+    if type(weight) is not Tensor or type(indices) is not Tensor:
+        require_tensor("embedding", "weight", 1, weight)
+        require_tensor("embedding", "indices", 2, indices)
     padding = None if padding_idx < 0 else padding_idx
     return _sparse.embedding(
         indices, weight, padding, scale_grad_by_freq=scale_grad_by_freq, sparse=sparse
@@ -401,6 +415,8 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     >>> symgrad.channel_shuffle(symgrad.arange(4.0).reshape(1, 4, 1), 2).flatten()
     tensor([0., 2., 1., 3.])
     """
+    if type(input) is not Tensor:
+        require_tensor("channel_shuffle", "input", 1, input)
     _check_shuffle(input, groups)
     return channel_shuffle_node(input, groups)
 
@@ -415,4 +431,6 @@ def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:
     >>> symgrad.native_channel_shuffle(symgrad.arange(4.0).reshape(1, 4, 1), 2).flatten()
     tensor([0., 2., 1., 3.])
     """
+    if type(input) is not Tensor:
+        require_tensor("native_channel_shuffle", "input", 1, input)
     return channel_shuffle(input, groups)

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation, dtypes
+from symgrad._arguments import require_tensor
 from symgrad.nn import ctc as _ctc
 from symgrad.nn import embedding_bag as _embedding_bag
 from symgrad.nn import grid_sample as _grid_sample
@@ -116,6 +117,8 @@ def hinge_embedding_loss(
     >>> symgrad.hinge_embedding_loss(symgrad.tensor([0.5, 0.5]), symgrad.tensor([1.0, -1.0]))
     tensor([0.5000, 0.5000])
     """
+    if type(input) is not Tensor:
+        require_tensor("hinge_embedding_loss", "input", 1, input)
     return _regression.hinge_embedding_loss(input, target, margin, reduction=_reduction(reduction))
 
 

@@ -10,6 +10,7 @@ tensor([-0.5000,  3.0000])
 
 from __future__ import annotations
 
+from symgrad._arguments import require_tensor
 from symgrad.nn import activations as _activations
 from symgrad.nn import extras as _extras
 from symgrad.tensor import Tensor, bind_methods
@@ -27,6 +28,8 @@ def prelu(self: Tensor, weight: Tensor) -> Tensor:
     >>> symgrad.tensor([-2.0, 3.0]).prelu(symgrad.tensor([0.5]))
     tensor([-1.,  3.])
     """
+    if type(weight) is not Tensor:
+        require_tensor("prelu", "weight", 1, weight)
     return _extras.prelu(self, weight)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor
 from symgrad._assign import warn_copy_construct
 from symgrad._data import check_fits, check_number, int_argument, sizes, to_array
 from symgrad._device import as_device
@@ -152,6 +153,8 @@ def is_tensor(obj: Any) -> bool:
 
 def numel(input: Tensor) -> int:
     """The number of elements of ``input``."""
+    if type(input) is not Tensor:
+        require_tensor("numel", "input", 1, input)
     return input.numel()
 
 
@@ -402,6 +405,8 @@ def zeros_like(
     input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """Zeros with the shape (and dtype) of ``input``."""
+    if type(input) is not Tensor:
+        require_tensor("zeros_like", "input", 1, input)
     shape, d, device = _like(input, dtype, device)
     return zeros(shape, dtype=d, device=device, requires_grad=requires_grad)
 
@@ -410,6 +415,8 @@ def ones_like(
     input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """Ones with the shape (and dtype) of ``input``."""
+    if type(input) is not Tensor:
+        require_tensor("ones_like", "input", 1, input)
     shape, d, device = _like(input, dtype, device)
     return ones(shape, dtype=d, device=device, requires_grad=requires_grad)
 
@@ -430,6 +437,8 @@ def full_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """``fill_value`` with the shape (and dtype) of ``input``."""
+    if type(input) is not Tensor:
+        require_tensor("full_like", "input", 1, input)
     shape, d, device = _like(input, dtype, device)
     return full(shape, fill_value, dtype=d, device=device, requires_grad=requires_grad)
 

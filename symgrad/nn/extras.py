@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad import creation
+from symgrad._arguments import require_tensor
 from symgrad.nn.sparse import dropout
 from symgrad.ops.activations import PRELU
 from symgrad.tensor import Tensor
@@ -23,6 +24,9 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     >>> symgrad.nn.functional.prelu(symgrad.tensor([-2.0, 3.0]), symgrad.tensor([0.25]))
     tensor([-0.5000,  3.0000])
     """
+    if type(input) is not Tensor or type(weight) is not Tensor:
+        require_tensor("prelu", "input", 1, input)
+        require_tensor("prelu", "weight", 2, weight)
     if weight.dtype is not input.dtype:
         raise RuntimeError(
             f"prelu: Type promoting not supported. Got {input.dtype.scalar_type} and "

@@ -103,6 +103,7 @@ from symgrad.ops import dtype_views  # noqa: E402,F401  (binds Tensor.view: size
 from symgrad.ops import double_powers  # noqa: E402
 from symgrad.ops.double_powers import *  # noqa: E402,F403
 from symgrad.ops.select import select  # noqa: E402
+from symgrad.ops import tensor_only_methods  # noqa: E402,F401  (binds t.maximum and the like)
 
 __all__ = [
     *decompositions.__all__,

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor, require_tensor_input, require_tensors
 from symgrad.ops import atleast, bitwise, joining, linalg, math, tiling
 from symgrad.ops.addc import ADDCDIV, ADDCMUL
 from symgrad.ops.inplace import inplace
@@ -125,6 +126,8 @@ def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple
     >>> [t.tolist() for t in symgrad.arange(5).tensor_split([1, 4])]
     [[0], [1, 2, 3], [4]]
     """
+    if type(input) is not Tensor:
+        require_tensor("tensor_split", "input", 1, input)
     dim = dim + input.ndim if dim < 0 else dim
     size = input.shape[dim]
     if isinstance(indices_or_sections, Tensor):
@@ -148,6 +151,8 @@ def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple
 
 def _split_along(name: str, dim: int, least: int) -> Any:
     def split(input: Tensor, indices_or_sections: Any) -> tuple:
+        if type(input) is not Tensor:
+            require_tensor(name, "input", 1, input)
         if input.ndim < least:
             raise RuntimeError(
                 f"torch.{name} requires a tensor with at least {least} dimension, but got a "
@@ -186,6 +191,8 @@ def argwhere(input: Tensor) -> Tensor:
     tensor([[1],
             [3]])
     """
+    if type(input) is not Tensor:
+        require_tensor("argwhere", "input", 1, input)
     return tiling.nonzero(input)
 
 
@@ -282,6 +289,8 @@ def isin(
 
 def _compare_alias(name: str, op: Any, op_py: Any) -> Any:
     def compare(input: Any, other: Any) -> Tensor:
+        if type(input) is not Tensor:
+            require_tensor_input(name, input, other)
         return op(input, other)
 
     compare.__name__ = name
@@ -322,6 +331,8 @@ def true_divide(input: Any, other: Any) -> Tensor:
 
 def negative(input: Tensor) -> Tensor:
     """Another name of ``neg``."""
+    if type(input) is not Tensor:
+        require_tensor("negative", "input", 1, input)
     return math.neg(input)
 
 
@@ -335,6 +346,8 @@ def positive(input: Tensor) -> Tensor:
     >>> symgrad.positive(x) is x
     True
     """
+    if type(input) is not Tensor:
+        require_tensor("positive", "input", 1, input)
     if input.dtype is dtypes.bool_:
         raise RuntimeError(
             "The `+` operator, on a bool tensor is not supported. Convert it with .int() first."
@@ -359,11 +372,15 @@ def ravel(input: Tensor) -> Tensor:
     >>> symgrad.ravel(symgrad.tensor([[1, 2], [3, 4]]))
     tensor([1, 2, 3, 4])
     """
+    if type(input) is not Tensor:
+        require_tensor("ravel", "input", 1, input)
     return input.reshape(-1)
 
 
 def _nan_ignoring(name: str, op: Any) -> Any:
     def pick(input: Any, other: Any) -> Tensor:
+        if type(input) is not Tensor or type(other) is not Tensor:
+            require_tensors(name, input, "other", other)
         other_nan = math.isnan(other) if isinstance(other, Tensor) else np.isnan(other)
         input_nan = math.isnan(input)
         chosen = op(input, other)

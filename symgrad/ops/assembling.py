@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor, require_tensor_sequence
 from symgrad.ops.joining import stack
 from symgrad.ops.matrix_functions import multi_dot
 from symgrad.ops.scans import cumprod
@@ -98,6 +99,7 @@ def block_diag(*tensors: Tensor) -> Tensor:
     tensor([[1., 2., 0.],
             [0., 0., 3.]])
     """
+    require_tensor_sequence(tensors)
     for k, t in enumerate(tensors):
         if t.ndim > 2:
             raise RuntimeError(
@@ -129,6 +131,7 @@ def cartesian_prod(*tensors: Tensor) -> Tensor:
             [2, 5],
             [2, 6]])
     """
+    require_tensor_sequence(tensors)
     for t in tensors:
         _check_vector(t)
     if len(tensors) == 1:
@@ -149,6 +152,8 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
             [1, 3],
             [2, 3]])
     """
+    if type(input) is not Tensor:
+        require_tensor("combinations", "input", 1, input)
     _check_vector(input)
     if r < 0:
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
@@ -177,6 +182,7 @@ def chain_matmul(*matrices: Tensor) -> Tensor:
     ...     symgrad.chain_matmul(symgrad.eye(2), symgrad.ones(2, 3)).shape
     symgrad.Size([2, 3])
     """
+    require_tensor_sequence(matrices)
     warnings.warn(
         "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
         "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather "
@@ -208,6 +214,8 @@ def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
             [4, 2, 1],
             [9, 3, 1]])
     """
+    if type(x) is not Tensor:
+        require_tensor("vander", "x", 1, x)
     if x.ndim != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     n = x.shape[0] if N is None else N
@@ -248,6 +256,8 @@ def fliplr(input: Tensor) -> Tensor:
     tensor([[2, 1],
             [4, 3]])
     """
+    if type(input) is not Tensor:
+        require_tensor("fliplr", "input", 1, input)
     if input.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return flip(input, (1,))
@@ -262,6 +272,8 @@ def flipud(input: Tensor) -> Tensor:
     >>> symgrad.flipud(symgrad.tensor([1, 2, 3]))
     tensor([3, 2, 1])
     """
+    if type(input) is not Tensor:
+        require_tensor("flipud", "input", 1, input)
     if input.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return flip(input, (0,))

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensors
 from symgrad.ops.inplace import inplace
 from symgrad.prim.primitive import as_operand, int_overflow
 from symgrad.tensor import Tensor
@@ -159,6 +160,8 @@ def logical_xor(input: Any, other: Any) -> Tensor:
     >>> symgrad.logical_xor(symgrad.tensor([0.0, 1.0, 2.0]), symgrad.tensor([1, 1, 0]))
     tensor([ True, False,  True])
     """
+    if type(input) is not Tensor or type(other) is not Tensor:
+        require_tensors("logical_xor", input, "other", other)
     a, b = as_operand(input, "logical_xor"), as_operand(other, "logical_xor")
     a = a._data if isinstance(a, Tensor) else a
     b = b._data if isinstance(b, Tensor) else b

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_bool
 from symgrad.ops.determinants import _DET, _INV, array_dtype, return_type, square_matrices
 from symgrad.ops.linalg import matmul
 from symgrad.ops.tensor_xp import xp_prod_others
@@ -114,6 +115,8 @@ def cholesky(input: Tensor, upper: bool = False) -> Tensor:
     >>> symgrad.cholesky(symgrad.tensor([[9.0]]))
     tensor([[3.]])
     """
+    if type(upper) is not bool:
+        require_bool("cholesky", "upper", upper)
     square_matrices("cholesky", input)
     return _CHOLESKY_OLD(input, upper=bool(upper))[0]
 
@@ -213,6 +216,8 @@ def qr(input: Tensor, some: bool = True) -> Any:
     >>> symgrad.qr(symgrad.tensor([[3.0], [4.0]])).R
     tensor([[-5.]])
     """
+    if type(some) is not bool:
+        require_bool("qr", "some", some)
     square_matrices("qr", input, square=False)
     q, r = _QR(input, mode="reduced" if some else "complete")
     return return_type("qr", ("Q", "R"))(q, r)
@@ -370,6 +375,10 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
     tensor([[1., 0.],
             [0., 1.]])
     """
+    if type(some) is not bool:
+        require_bool("svd", "some", some)
+    if type(compute_uv) is not bool:
+        require_bool("svd", "compute_uv", compute_uv)
     square_matrices("svd", input, square=False)
     u, s, vh = _SVD(input, full_matrices=not some)
     if not compute_uv:

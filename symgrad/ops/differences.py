@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
 from symgrad.ops.derivatives import _divided, _scaled
 from symgrad.ops.joining import cat
@@ -40,6 +41,8 @@ def diff(
     >>> symgrad.diff(symgrad.tensor([1.0, 4.0, 9.0, 16.0]), n=2)
     tensor([2., 2.])
     """
+    if type(input) is not Tensor:
+        require_tensor("diff", "input", 1, input)
     if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional, got a 0-d tensor")
     if n < 0:
@@ -88,6 +91,8 @@ def gradient(input: Tensor, *, spacing: Any = 1, dim: Any = None, edge_order: in
     >>> symgrad.gradient(symgrad.tensor([1.0, 4.0, 9.0, 16.0]), edge_order=2)
     (tensor([2., 4., 6., 8.]),)
     """
+    if type(input) is not Tensor:
+        require_tensor("gradient", "input", 1, input)
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     if dim is None:
@@ -145,6 +150,8 @@ def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Ten
     >>> symgrad.trapezoid(symgrad.tensor([1.0, 2.0, 3.0]), symgrad.tensor([0.0, 1.0, 3.0]))
     tensor(6.5000)
     """
+    if type(y) is not Tensor:
+        require_tensor("trapezoid", "y", 1, y)
     if isinstance(x, Tensor) and dx is not None:
         raise RuntimeError("trapezoid: received both x and dx; give one of them")
     d = _wrap_dim(dim, max(y.ndim, 1))
@@ -183,6 +190,8 @@ def trapz(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:
     >>> symgrad.trapz(symgrad.tensor([1.0, 2.0, 3.0]), dx=0.5)
     tensor(2.)
     """
+    if type(y) is not Tensor:
+        require_tensor("trapz", "y", 1, y)
     return trapezoid(y, x, dx=dx, dim=dim)
 
 
@@ -196,6 +205,8 @@ def cumulative_trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int =
     >>> symgrad.cumulative_trapezoid(symgrad.tensor([1.0, 2.0, 3.0]))
     tensor([1.5000, 4.0000])
     """
+    if type(y) is not Tensor:
+        require_tensor("cumulative_trapezoid", "y", 1, y)
     if isinstance(x, Tensor) and dx is not None:
         raise RuntimeError("cumulative_trapezoid: received both x and dx; give one of them")
     d = _wrap_dim(dim, max(y.ndim, 1))

@@ -205,6 +205,10 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     >>> symgrad.einsum("ii", a)
     tensor(5.)
     """
+    if isinstance(equation, (bool, int, float)):
+        raise TypeError(
+            f"einsum(): argument 'equation' (position 1) must be str, not {type(equation).__name__}"
+        )
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     subs, out, ell = _parse(equation, operands)

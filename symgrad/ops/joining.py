@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor
 from symgrad._tracing import TRACE, traced_outputs
 from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import node_class
@@ -290,6 +291,8 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
 def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """The slices along ``dim``, with that dimension removed: views of ``input``, the outputs
     of one node (``UnbindBackward0``)."""
+    if type(input) is not Tensor:
+        require_tensor("unbind", "input", 1, input)
     if input.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = _wrap_dim(dim, input.ndim)

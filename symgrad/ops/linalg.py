@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensors
 from symgrad._tracing import TRACE
 from symgrad.autograd import grad_mode
 from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, contiguous, reshape, squeeze, transpose
@@ -119,9 +120,10 @@ def matmul(input: Any, other: Any) -> Tensor:
     >>> symgrad.matmul(symgrad.ones(2, 3), symgrad.ones(3))
     tensor([3., 3.])
     """
-    a, b = as_operand(input, "matmul"), as_operand(other, "matmul")
-    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
-        raise TypeError("matmul(): both arguments must be Tensors")
+    a, b = input, other
+    if type(a) is not Tensor or type(b) is not Tensor:
+        a, b = as_operand(input, "matmul"), as_operand(other, "matmul")
+        require_tensors("matmul", a, "other", b)
     _check(a, b, "matmul")
     if a.dtype is not b.dtype:
         _check_dtypes(a, b)
@@ -246,6 +248,8 @@ def _unsafe_view(x: Tensor, shape: tuple) -> Tensor:
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """The product of two matrices."""
+    if type(input) is not Tensor or type(mat2) is not Tensor:
+        require_tensors("mm", input, "mat2", mat2)
     if input.ndim != 2 or mat2.ndim != 2:
         raise RuntimeError(
             f"mm: expected 2-D tensors, got shapes {list(input.shape)} and {list(mat2.shape)}"
@@ -262,6 +266,8 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     >>> symgrad.mv(symgrad.tensor([[1.0, 2.0], [3.0, 4.0]]), symgrad.tensor([1.0, -1.0]))
     tensor([-1., -1.])
     """
+    if type(input) is not Tensor or type(vec) is not Tensor:
+        require_tensors("mv", input, "vec", vec)
     if input.ndim == 0:  # PyTorch reads the matrix's first size before checking dimensions
         raise IndexError(
             f"mv: expected a 2-D matrix and a 1-D vector, got a 0-d matrix and a vector of "
@@ -276,6 +282,8 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
 
 def dot(input: Tensor, other: Tensor) -> Tensor:
     """The dot product of two 1-D tensors."""
+    if type(input) is not Tensor or type(other) is not Tensor:
+        require_tensors("dot", input, "tensor", other)
     if input.ndim != 1 or other.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input.shape != other.shape:
@@ -289,6 +297,8 @@ def dot(input: Tensor, other: Tensor) -> Tensor:
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Batched matrix product of two 3-D tensors."""
+    if type(input) is not Tensor or type(mat2) is not Tensor:
+        require_tensors("bmm", input, "mat2", mat2)
     if input.ndim != 3 or mat2.ndim != 3:
         raise RuntimeError(
             f"bmm: expected 3-D tensors, got shapes {list(input.shape)} and {list(mat2.shape)}"
@@ -304,6 +314,8 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """The outer product of two vectors."""
+    if type(input) is not Tensor or type(vec2) is not Tensor:
+        require_tensors("outer", input, "vec2", vec2)
     for name, v in (("self", input), ("vec2", vec2)):
         if v.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")

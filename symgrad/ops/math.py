@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import no_overload, require_tensor, require_tensor_input, require_tensors
 from symgrad._data import check_number
 from symgrad._tracing import TRACE
 from symgrad.ops import clamp_bounds as C
@@ -134,7 +135,9 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
 
 def neg(input: Any) -> Tensor:
     """``-input``."""
-    if isinstance(input, Tensor) and input._data.dtype == np.bool_:
+    if type(input) is not Tensor:
+        require_tensor("neg", "input", 1, input)
+    if input._data.dtype == np.bool_:
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported; use `~` or "
             "logical_not() to invert a mask"
@@ -170,14 +173,19 @@ def pow(input: Any, exponent: Any) -> Tensor:
     return E.POW(input, params=(exponent,))
 
 
-def _unary(prim: Any, doc: str) -> Any:
+def _unary(prim: Any, doc: str, name: str | None = None) -> Any:
+    """The function ``name`` (the primitive's by default) of a one-tensor primitive."""
+    name = name or prim.name
+
     def op(input: Any) -> Tensor:
+        if type(input) is not Tensor:
+            require_tensor(name, "input", 1, input)
         return prim(input)
 
-    op.__name__ = op.__qualname__ = prim.name
+    op.__name__ = op.__qualname__ = name
     op._prim = prim  # type: ignore[attr-defined]  # what with_out calls straight
     op.__doc__ = f"{doc}\n\n    Examples\n    --------\n    >>> import symgrad\n" + (
-        f"    >>> symgrad.{prim.name}(symgrad.tensor([0.5])).shape\n    symgrad.Size([1])\n"
+        f"    >>> symgrad.{name}(symgrad.tensor([0.5])).shape\n    symgrad.Size([1])\n"
     )
     return op
 
@@ -199,7 +207,8 @@ abs = _unary(E.ABS, "The absolute value (derivative 0 at 0, as PyTorch).")
 sign = _unary(E.SIGN, "The sign, -1, 0 or 1 (derivative 0 everywhere, as PyTorch).")
 relu = _unary(E.RELU, "``max(input, 0)`` (derivative 0 at 0, as PyTorch).")
 sigmoid = _unary(E.SIGMOID, "``1 / (1 + exp(-input))``, computed without overflow.")
-subtract, multiply, divide, true_divide, negative, absolute = sub, mul, div, div, neg, abs
+absolute = _unary(E.ABS, "Another name of ``abs``.", "absolute")
+subtract, multiply, divide, true_divide, negative = sub, mul, div, div, neg
 
 
 def leaky_relu(input: Any, negative_slope: float = 0.01) -> Tensor:
@@ -237,6 +246,8 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
     >>> symgrad.clamp(symgrad.tensor([1, 5]), 0.5, 2.5)
     tensor([1.0000, 2.5000])
     """
+    if type(input) is not Tensor:
+        require_tensor_input("clamp", input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensor(input, min, max)
     if min is None and max is None:
@@ -282,11 +293,17 @@ def _promoted(input: Any, *bounds: Any) -> Any:
     return input
 
 
-clip = clamp
+def clip(input: Any, min: Any = None, max: Any = None) -> Tensor:
+    """Another name of ``clamp``."""
+    if type(input) is not Tensor:
+        require_tensor_input("clip", input, min, max)
+    return clamp(input, min, max)
 
 
 def clamp_min(input: Any, min: Any) -> Tensor:
     """``max(input, min)``."""
+    if type(input) is not Tensor:
+        require_tensor_input("clamp_min", input, min)
     if isinstance(min, Tensor):
         return C.CLAMP_MIN_TENSOR(input, min)
     return E.CLAMP_MIN(_promoted(input, min), params=(min,))
@@ -294,6 +311,8 @@ def clamp_min(input: Any, min: Any) -> Tensor:
 
 def clamp_max(input: Any, max: Any) -> Tensor:
     """``min(input, max)``."""
+    if type(input) is not Tensor:
+        require_tensor_input("clamp_max", input, max)
     if isinstance(max, Tensor):
         return C.CLAMP_MAX_TENSOR(input, max)
     return E.CLAMP_MAX(_promoted(input, max), params=(max,))
@@ -301,11 +320,15 @@ def clamp_max(input: Any, max: Any) -> Tensor:
 
 def maximum(input: Any, other: Any) -> Tensor:
     """Element-wise maximum (ties share the gradient half and half, as PyTorch)."""
+    if type(input) is not Tensor or type(other) is not Tensor:
+        require_tensors("maximum", input, "other", other)
     return E.MAXIMUM(input, other)
 
 
 def minimum(input: Any, other: Any) -> Tensor:
     """Element-wise minimum (ties share the gradient half and half, as PyTorch)."""
+    if type(input) is not Tensor or type(other) is not Tensor:
+        require_tensors("minimum", input, "other", other)
     return E.MINIMUM(input, other)
 
 
@@ -320,7 +343,11 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Tensor:
     >>> symgrad.where(x > 0, x, 0.0)
     tensor([0., 2.])
     """
-    if input is None and other is None:
+    if type(condition) is not Tensor and not isinstance(condition, np.ndarray):
+        require_tensor_input("where", condition, input, other)
+    if input is None or other is None:
+        if input is not None or other is not None:
+            raise no_overload("where", condition, input, other)
         return condition.nonzero(as_tuple=True)
     condition = as_operand(condition, "where")
     if isinstance(condition, Tensor) and condition.dtype.name == "uint8":
@@ -347,7 +374,14 @@ def _data(v: Any, op: str) -> Any:
 
 
 def _compare(ufunc: Any, name: str) -> Any:
+    logical = name.startswith("logical_")  # tensors only, on both sides
+
     def op(input: Any, other: Any) -> Tensor:
+        if type(input) is not Tensor or (logical and type(other) is not Tensor):
+            if logical:
+                require_tensors(name, input, "other", other)
+            else:
+                require_tensor_input(name, input, other)
         if _batching.STATE.depth and (
             type(input) is _batching.BatchedTensor or type(other) is _batching.BatchedTensor
         ):
@@ -403,6 +437,8 @@ def _check_int_fits(number: Any, array: Any, name: str) -> None:
 
 def _predicate(ufunc: Any, name: str) -> Any:
     def op(input: Any) -> Tensor:
+        if type(input) is not Tensor:
+            require_tensor(name, "input", 1, input)
         return Tensor._make(np.asanyarray(ufunc(_data(input, name))))
 
     op.__name__ = op.__qualname__ = name

@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import invalid_combination as _invalid_combination
+from symgrad._arguments import require_tensor
 from symgrad.ops import elementwise_special as S
 from symgrad.ops.inplace import inplace
 from symgrad.ops.math import _unary
@@ -40,26 +42,12 @@ digamma = _unary(S.DIGAMMA, "The digamma function, the derivative of ``lgamma``.
 sinc = _unary(S.SINC, "``sin(pi x) / (pi x)``, 1 at 0 (derivative 0 there, as PyTorch).")
 deg2rad = _unary(S.DEG2RAD, "Degrees to radians.")
 rad2deg = _unary(S.RAD2DEG, "Radians to degrees.")
-arcsin, arccos, arctan = asin, acos, atan
-arcsinh, arccosh, arctanh = asinh, acosh, atanh
-
-
-def require_tensor(op: str, name: str, position: int, value: Any) -> None:
-    """PyTorch's TypeError for a non-tensor where only a tensor is accepted."""
-    if not isinstance(value, Tensor):
-        raise TypeError(
-            f"{op}(): argument '{name}' (position {position}) must be Tensor, not "
-            f"{type(value).__name__}"
-        )
-
-
-def _invalid_combination(op: str, args: tuple, signatures: tuple) -> TypeError:
-    got = ", ".join("Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args)
-    expected = "".join(f"\n * ({s})" for s in signatures)
-    return TypeError(
-        f"{op}() received an invalid combination of arguments - got ({got}), but expected one "
-        f"of:{expected}"
-    )
+arcsin = _unary(S.ASIN, "Another name of ``asin``.", "arcsin")
+arccos = _unary(S.ACOS, "Another name of ``acos``.", "arccos")
+arctan = _unary(S.ATAN, "Another name of ``atan``.", "arctan")
+arcsinh = _unary(S.ASINH, "Another name of ``asinh``.", "arcsinh")
+arccosh = _unary(S.ACOSH, "Another name of ``acosh``.", "arccosh")
+arctanh = _unary(S.ATANH, "Another name of ``atanh``.", "arctanh")
 
 
 def _is_number(value: Any) -> bool:
@@ -300,6 +288,8 @@ def nan_to_num(
     >>> symgrad.nan_to_num(symgrad.tensor([float("nan"), 1.0, float("-inf")]), neginf=-9.0)
     tensor([ 0.,  1., -9.])
     """
+    if type(input) is not Tensor:
+        require_tensor("nan_to_num", "input", 1, input)
     x = input._data
     if x.dtype.kind not in "fc":
         return input.clone()

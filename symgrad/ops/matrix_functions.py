@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensors
 from symgrad.ops.determinants import array_dtype, square_matrices
 from symgrad.ops.linalg import matmul
 from symgrad.prim.structural import Structural
@@ -231,6 +232,8 @@ def cross(input: Tensor, other: Tensor, dim: Any = None) -> Tensor:
     >>> symgrad.cross(symgrad.tensor([0.0, 1.0, 0.0]), symgrad.tensor([0.0, 0.0, 1.0]), dim=0)
     tensor([1., 0., 0.])
     """
+    if type(input) is not Tensor or type(other) is not Tensor:
+        require_tensors("cross", input, "other", other)
     if dim is None:
         import warnings
 

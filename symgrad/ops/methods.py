@@ -11,6 +11,7 @@ import warnings
 from typing import Any
 
 from symgrad import dtypes, legacy_types
+from symgrad._arguments import tensor_method
 from symgrad.ops import (
     assembling,
     bitwise,
@@ -200,18 +201,6 @@ def _in_place_of(name: str) -> Any:
     method.__name__ = f"{name}_"
     method.__doc__ = f"In-place :func:`{name}`."
     return method
-
-
-def _other_is_tensor(method: Any, name: str) -> Any:
-    """``method`` refusing a number ``other`` as PyTorch's method does (its argument 1)."""
-
-    def checked(self: Tensor, other: Any) -> Tensor:
-        math_special.require_tensor(name, "other", 1, other)
-        return method(self, other)
-
-    checked.__name__ = name
-    checked.__doc__ = method.__doc__
-    return checked
 
 
 def _new(make: Any) -> Any:
@@ -436,9 +425,9 @@ METHODS.update(
     }
 )
 
-METHODS.update({n: _other_is_tensor(_op(n), n) for n in ("atan2", "arctan2", "hypot", "logaddexp")})
+METHODS.update({n: tensor_method(_op(n), n) for n in ("atan2", "arctan2", "hypot", "logaddexp")})
 METHODS.update(
-    {f"{n}_": _other_is_tensor(_in_place_of(n), f"{n}_") for n in ("atan2", "arctan2", "hypot")}
+    {f"{n}_": tensor_method(_in_place_of(n), f"{n}_") for n in ("atan2", "arctan2", "hypot")}
 )
 METHODS.update(math_special.IN_PLACE_METHODS, **products.IN_PLACE_METHODS)
 METHODS.update(views.METHODS)

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from symgrad._arguments import require_int, require_tensor
 from symgrad._data import _wrap_dim
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_params, data_value
@@ -94,6 +95,8 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     >>> symgrad.tensor([3.0, 1.0, 2.0]).sort().indices
     tensor([1, 2, 0])
     """
+    if type(input) is not Tensor:
+        require_tensor("sort", "input", 1, input)
     x, d = _along(input, dim)
     if _batching.any_batched(x):  # inside vmap: the whole batch sorted at once
         found = _batching.per_batch(lambda p: sort(p, d + 1, descending, stable), x)
@@ -107,6 +110,8 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """The indices that sort ``input`` along ``dim``."""
+    if type(input) is not Tensor:
+        require_tensor("argsort", "input", 1, input)
     x, d = _along(input, dim)
     if _batching.any_batched(x):
         index = _batching.per_batch(lambda p: argsort(p, d + 1, descending, stable), x)
@@ -123,6 +128,8 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
 
 def msort(input: Tensor) -> Tensor:
     """``sort(input, dim=0).values``."""
+    if type(input) is not Tensor:
+        require_tensor("msort", "input", 1, input)
     return sort(input, 0).values
 
 
@@ -137,6 +144,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     values=tensor([5., 3.]),
     indices=tensor([1, 2]))
     """
+    if type(input) is not Tensor:
+        require_tensor("topk", "input", 1, input)
     x, d = _along(input, dim)
     n = x.shape[d]
     if not 0 <= k <= n:
@@ -153,6 +162,10 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     """``(values, indices)`` of the ``k``-th smallest element along ``dim`` (1-based)."""
+    if type(input) is not Tensor:
+        require_tensor("kthvalue", "input", 1, input)
+    if type(k) is not int:
+        require_int("kthvalue", "k", k)
     x, d = _along(input, dim)
     n = x.shape[d]
     if n == 0:
@@ -217,6 +230,8 @@ def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     >>> symgrad.tensor([1.0, 2.0, 3.0, 4.0]).median()
     tensor(2.)
     """
+    if type(input) is not Tensor:
+        require_tensor("median", "input", 1, input)
     if dim is None:
         flat = input.reshape(-1)
         n = flat.shape[0]

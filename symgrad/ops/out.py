@@ -75,7 +75,7 @@ def with_out(fn: Callable, check: Callable | None = None) -> Callable:
     @functools.wraps(fn)
     def call(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
-            if prim is not None and len(args) == 1 and not kwargs:
+            if prim is not None and len(args) == 1 and not kwargs and type(args[0]) is Tensor:
                 return prim(args[0])  # one call fewer, on the path of every exp(x)
             return fn(*args, **kwargs)
         _check_out_type(name, out)
@@ -161,7 +161,7 @@ def random_out(fn: Callable, dtype_of_out: bool = True) -> Callable:
     @functools.wraps(fn)
     def call(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
-            if prim is not None and len(args) == 1 and not kwargs:
+            if prim is not None and len(args) == 1 and not kwargs and type(args[0]) is Tensor:
                 return prim(args[0])  # one call fewer, on the path of every exp(x)
             return fn(*args, **kwargs)
         _check_out_type(name, out)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor
 from symgrad.ops import elementwise as E
 from symgrad.ops.norms import _norm_p
 from symgrad.prim.structural import Structural
@@ -143,6 +144,9 @@ def cdist(
     tensor([[7.],
             [5.]])
     """
+    if type(x1) is not Tensor or type(x2) is not Tensor:
+        require_tensor("cdist", "x1", 1, x1)
+        require_tensor("cdist", "x2", 2, x2)
     p = float(p)
     _check(x1, x2, p)
     d = dtypes.promote_types(x1.dtype, x2.dtype)

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor
 from symgrad.ops.norms import _norm_p
 from symgrad.ops.pairwise_distances import _difference_gradient, _kernel
 from symgrad.prim.structural import Structural
@@ -68,6 +69,8 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
     >>> symgrad.pdist(symgrad.tensor([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]]))
     tensor([ 5., 10.,  5.])
     """
+    if type(input) is not Tensor:
+        require_tensor("pdist", "input", 1, input)
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
     if not input.dtype.is_floating_point:

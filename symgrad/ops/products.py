@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from symgrad._arguments import require_tensors
 from symgrad._data import _wrap_dim
 from symgrad.ops.fused_inplace import IN_PLACE_METHODS  # noqa: F401 (bound by methods)
 from symgrad.ops.fused_products import addbmm, addmm, addmv, addr, baddbmm  # noqa: F401 (methods)
@@ -25,6 +26,8 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
     >>> symgrad.kron(symgrad.tensor([1.0, 2.0]), symgrad.tensor([1.0, 10.0]))
     tensor([ 1., 10.,  2., 20.])
     """
+    if type(input) is not Tensor or type(other) is not Tensor:
+        require_tensors("kron", input, "other", other)
     # PyTorch's graph: each input's _unsafe_view into interleaved dimensions, one product,
     # the _unsafe_view of the product (UnsafeViewBackward0 three times)
     n = max(input.ndim, other.ndim)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation
+from symgrad._arguments import require_tensor, require_tensors
 from symgrad.ops import elementwise_special as ES
 from symgrad.ops import math
 from symgrad.ops.inplace import inplace
@@ -39,6 +40,8 @@ def quantile(
     tensor([[1.0000, 3.5000],
             [2.0000, 5.0000]])
     """
+    if type(input) is not Tensor:
+        require_tensor("quantile", "input", 1, input)
     if interpolation not in _MODES:
         raise ValueError(
             f"quantile() interpolation must be one of linear, lower, higher, midpoint or "
@@ -95,6 +98,8 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
     >>> symgrad.logit(symgrad.tensor([0.5]))
     tensor([0.])
     """
+    if type(input) is not Tensor:
+        require_tensor("logit", "input", 1, input)
     return ES.LOGIT(input if eps is None else input.clamp(eps, 1 - eps))
 
 
@@ -107,6 +112,8 @@ def heaviside(input: Tensor, values: Any) -> Tensor:
     >>> symgrad.heaviside(symgrad.tensor([-1.0, 0.0, 2.0]), symgrad.tensor(0.5))
     tensor([0.0000, 0.5000, 1.0000])
     """
+    if type(input) is not Tensor or type(values) is not Tensor:
+        require_tensors("heaviside", input, "values", values)
     step = (input > 0).to(input.dtype)
     return math.where(input == 0, values, step).to(input.dtype)
 

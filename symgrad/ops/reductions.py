@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor, require_tensor_input
 from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.prim import batching as _batching
@@ -94,6 +95,8 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
     >>> symgrad.ones(2, 3).sum(dim=1)
     tensor([3., 3.])
     """
+    if type(input) is not Tensor:
+        require_tensor("sum", "input", 1, input)
     if dtype is not None:
         input = input.to(dtype)
     elif input.dtype.category < 2:  # PyTorch sums bool and integer tensors as int64
@@ -124,6 +127,8 @@ _MEAN = Structural(
 
 def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The mean of all elements, or over ``dim``."""
+    if type(input) is not Tensor:
+        require_tensor("mean", "input", 1, input)
     if dtype is not None:
         input = input.to(dtype)
     if not input.dtype.is_floating_point:
@@ -164,6 +169,8 @@ def prod(
     input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None
 ) -> Tensor:
     """The product of all elements, or along ``dim`` (exact gradients with zeros too)."""
+    if type(input) is not Tensor:
+        require_tensor("prod", "input", 1, input)
     if dtype is not None:
         input = input.to(dtype)
     elif input.dtype.category < 2:  # as sum: bool and integer products are int64
@@ -241,6 +248,8 @@ def _refuse_limited(input: Tensor, kernel: str) -> None:
 
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """The maximum over ``dim`` (all dims by default); ties share the gradient."""
+    if type(input) is not Tensor:
+        require_tensor("amax", "input", 1, input)
     _refuse_limited(input, "max_values_cpu")
     _check_nonempty(input, "amax", dim)
     return _AMAX(input, dim=_dims(input, dim), keepdim=bool(keepdim))
@@ -248,6 +257,8 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """The minimum over ``dim`` (all dims by default); ties share the gradient."""
+    if type(input) is not Tensor:
+        require_tensor("amin", "input", 1, input)
     _refuse_limited(input, "min_values_cpu")
     _check_nonempty(input, "amin", dim)
     return _AMIN(input, dim=_dims(input, dim), keepdim=bool(keepdim))
@@ -331,6 +342,8 @@ def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     """The maximum element, ``(values, indices)`` along ``dim``, or ``maximum(input, other)``
     when ``dim`` is a tensor."""
+    if type(input) is not Tensor:
+        require_tensor_input("max", input, dim)
     if isinstance(dim, Tensor):
         from symgrad.ops.math import maximum
 
@@ -344,6 +357,8 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 
 def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     """The minimum element, ``(values, indices)`` along ``dim``, or ``minimum(input, other)``."""
+    if type(input) is not Tensor:
+        require_tensor_input("min", input, dim)
     if isinstance(dim, Tensor):
         from symgrad.ops.math import minimum
 
@@ -380,18 +395,24 @@ def _arg(input: Tensor, dim: Any, keepdim: bool, arg: Any) -> Tensor:
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """The index of the maximum (over the flattened tensor when ``dim`` is None)."""
+    if type(input) is not Tensor:
+        require_tensor("argmax", "input", 1, input)
     _refuse_limited(input, "argmax_cpu")
     return _arg(input, dim, keepdim, np.argmax)
 
 
 def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """The index of the minimum (over the flattened tensor when ``dim`` is None)."""
+    if type(input) is not Tensor:
+        require_tensor("argmin", "input", 1, input)
     _refuse_limited(input, "argmin_cpu")
     return _arg(input, dim, keepdim, np.argmin)
 
 
 def all(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """True where all elements are non-zero."""
+    if type(input) is not Tensor:
+        require_tensor("all", "input", 1, input)
     if _batching.any_batched(input):  # inside vmap: the whole batch at once
         return _batching.on_values(
             input, lambda a, axis: np.all(a, axis=axis, keepdims=keepdim), dim
@@ -402,6 +423,8 @@ def all(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
 
 def any(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """True where any element is non-zero."""
+    if type(input) is not Tensor:
+        require_tensor("any", "input", 1, input)
     if _batching.any_batched(input):  # inside vmap: the whole batch at once
         return _batching.on_values(
             input, lambda a, axis: np.any(a, axis=axis, keepdims=keepdim), dim

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor
 from symgrad.ops.elementwise import declare
 from symgrad.ops.inplace import inplace
 from symgrad.prim.domains import Domain
@@ -108,8 +109,8 @@ FRAC = declare(
 
 def _check_dtype(input: Any, op: str, integers: bool = True) -> None:
     """PyTorch rounds floating tensors (and passes integers through where ``integers``)."""
-    if not isinstance(input, Tensor):
-        return
+    if type(input) is not Tensor:
+        require_tensor(op, "input", 1, input)
     kind = input._data.dtype.kind
     if kind == "b" or (kind in "iu" and not integers):
         raise NotImplementedError(
@@ -182,7 +183,17 @@ def trunc(input: Any) -> Tensor:
     return TRUNC(input)
 
 
-fix = trunc
+def fix(input: Any) -> Tensor:
+    """Another name of ``trunc``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.fix(symgrad.tensor([-1.5, 2.7]))
+    tensor([-1.,  2.])
+    """
+    _check_dtype(input, "fix")
+    return TRUNC(input)
 
 
 def frac(input: Any) -> Tensor:

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
 from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
 from symgrad.prim import batching as _batching
@@ -71,6 +72,8 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     >>> symgrad.tensor([1.0, 2.0, 3.0]).cumsum(0)
     tensor([1., 3., 6.])
     """
+    if type(input) is not Tensor:
+        require_tensor("cumsum", "input", 1, input)
     x, d = _prepare(input, dim, dtype, "cumsum")
     out = _CUMSUM(x, dim=d)
     if out.dtype != x.dtype:  # NumPy's running sums of small integers are int64
@@ -132,6 +135,8 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     >>> symgrad.tensor([2.0, 0.0, 3.0]).cumprod(0)
     tensor([2., 0., 0.])
     """
+    if type(input) is not Tensor:
+        require_tensor("cumprod", "input", 1, input)
     x, d = _prepare(input, dim, dtype, "cumprod")
     out = _CUMPROD(x, dim=d)
     if out.dtype != x.dtype:  # NumPy's running products of small integers are int64
@@ -199,6 +204,8 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     >>> symgrad.tensor([0.0, 0.0, 1000.0, float("-inf")]).logcumsumexp(0)
     tensor([0.0000e+00, 6.9315e-01, 1.0000e+03, 1.0000e+03])
     """
+    if type(input) is not Tensor:
+        require_tensor("logcumsumexp", "input", 1, input)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype.scalar_type}'; "
@@ -273,9 +280,13 @@ def _cum_extremum(input: Tensor, dim: int, op: str) -> Any:
 def cummax(input: Tensor, dim: int) -> Any:
     """``(values, indices)``: the running maximum along ``dim`` and where it was found (the
     last position of a tie, as PyTorch)."""
+    if type(input) is not Tensor:
+        require_tensor("cummax", "input", 1, input)
     return _cum_extremum(input, dim, "cummax")
 
 
 def cummin(input: Tensor, dim: int) -> Any:
     """``(values, indices)``: the running minimum along ``dim``."""
+    if type(input) is not Tensor:
+        require_tensor("cummin", "input", 1, input)
     return _cum_extremum(input, dim, "cummin")

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
 from symgrad._meta import stand_in
 from symgrad._std_sort import nth_element, std_sort
@@ -111,6 +112,8 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     values=tensor([1., 4.]),
     indices=tensor([3, 1]))
     """
+    if type(input) is not Tensor:
+        require_tensor("mode", "input", 1, input)
     x, d = _reduction_dim(input, dim, "mode")
     if _batching.any_batched(x) and input.ndim:  # inside vmap: every row of the batch at once
         return _batching.per_batch(lambda p: mode(p, d + 1, keepdim), x)
@@ -150,6 +153,8 @@ def nanmedian(input: Tensor, dim: Any = None, keepdim: Any = None) -> Any:
     values=tensor([1., 5.]),
     indices=tensor([2, 2]))
     """
+    if type(input) is not Tensor:
+        require_tensor("nanmedian", "input", 1, input)
     if dim is None:
         if keepdim is not None:
             raise TypeError('nanmedian() missing 1 required positional arguments: "dim"')

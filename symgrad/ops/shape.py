@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor
 from symgrad._data import sizes
 from symgrad.ops._strides import view_strides
 from symgrad.ops.transposes import t
@@ -240,6 +241,8 @@ def _viewable(t: Tensor, shape: tuple) -> bool:
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dimensions ``start_dim`` to ``end_dim`` into one."""
+    if type(input) is not Tensor:
+        require_tensor("flatten", "input", 1, input)
     s, e = _wrap_dim(start_dim, input.ndim), _wrap_dim(end_dim, input.ndim)
     if input.ndim == 0:
         return reshape(input, (1,))
@@ -287,6 +290,8 @@ _PERMUTE = Structural(
 
 def permute(input: Tensor, *dims: Any) -> Tensor:
     """Reorder the dimensions."""
+    if type(input) is not Tensor:
+        require_tensor("permute", "input", 1, input)
     order = sizes(dims, "permute")
     n = input.ndim
     if len(order) != n:
@@ -349,6 +354,8 @@ _UNSQUEEZE = Structural(
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
     """Insert a dimension of size 1 at ``dim``."""
+    if type(input) is not Tensor:
+        require_tensor("unsqueeze", "input", 1, input)
     return _UNSQUEEZE(input, dim=_wrap_dim(dim, input.ndim + 1))
 
 
@@ -370,6 +377,8 @@ _SQUEEZE_ALL, _SQUEEZE_DIM, _SQUEEZE_DIMS = (_squeeze(f"SqueezeBackward{k}") for
 
 def squeeze(input: Tensor, dim: Any = None) -> Tensor:
     """Remove dimensions of size 1 (all of them, or those named in ``dim``)."""
+    if type(input) is not Tensor:
+        require_tensor("squeeze", "input", 1, input)
     n = input.ndim
     if dim is None:
         dims = tuple(i for i, s in enumerate(input.shape) if s == 1)
@@ -401,6 +410,8 @@ _FLIP = Structural(
 
 def flip(input: Tensor, dims: Any) -> Tensor:
     """Reverse the order of elements along ``dims``."""
+    if type(input) is not Tensor:
+        require_tensor("flip", "input", 1, input)
     dims = dims if isinstance(dims, (tuple, list)) else (dims,)
     wrapped = tuple(_wrap_dim(d, input.ndim) for d in dims)
     for d in set(wrapped):
@@ -433,6 +444,8 @@ def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
     >>> x.t().clone().is_contiguous(), x.clone().grad_fn
     (False, <CloneBackward0 object at ...>)
     """
+    if type(input) is not Tensor:
+        require_tensor("clone", "input", 1, input)
     return _CLONE(input)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor
 from symgrad.ops.reductions import _dims, _keep
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, _wrap_dim
@@ -42,6 +43,8 @@ _LOGSUMEXP = Structural(
 
 def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input), dim))`` without overflow."""
+    if type(input) is not Tensor:
+        require_tensor("logsumexp", "input", 1, input)
     return _LOGSUMEXP(input, dim=_dims(input, dim), keepdim=bool(keepdim))
 
 
@@ -128,11 +131,15 @@ def _softmax_dim(input: Tensor, dim: Any, dtype: Any, op: str) -> tuple[Tensor, 
 
 def softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     """``exp(input) / sum(exp(input), dim)``, computed without overflow."""
+    if type(input) is not Tensor:
+        require_tensor("softmax", "input", 1, input)
     input, d = _softmax_dim(input, dim, dtype, "softmax")
     return _SOFTMAX(input, dim=(d,) if input.ndim else None)
 
 
 def log_softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     """``input - logsumexp(input, dim)``, computed without overflow."""
+    if type(input) is not Tensor:
+        require_tensor("log_softmax", "input", 1, input)
     input, d = _softmax_dim(input, dim, dtype, "log_softmax")
     return _LOG_SOFTMAX(input, dim=(d,) if input.ndim else None)

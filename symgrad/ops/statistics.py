@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor, require_tensor_input
 from symgrad.ops.linalg import matmul
 from symgrad.tensor import Tensor
 
@@ -53,6 +54,8 @@ def cov(
     tensor([[ 1.0000, -0.7500],
             [-0.7500,  0.5833]])
     """
+    if type(input) is not Tensor:
+        require_tensor("cov", "input", 1, input)
     if input.ndim > 2:
         raise RuntimeError(
             f"cov(): expected input to have two or fewer dimensions but got an input with "
@@ -99,6 +102,8 @@ def corrcoef(input: Tensor) -> Tensor:
     tensor([[ 1.0000, -0.9820],
             [-0.9820,  1.0000]])
     """
+    if type(input) is not Tensor:
+        require_tensor("corrcoef", "input", 1, input)
     c = cov(input)
     if c.ndim == 0:
         return c / c
@@ -118,6 +123,8 @@ def bincount(input: Tensor, weights: Any = None, minlength: int = 0) -> Tensor:
     >>> symgrad.bincount(symgrad.tensor([0, 2, 2, 3]))
     tensor([1, 0, 2, 1])
     """
+    if type(input) is not Tensor:
+        require_tensor("bincount", "input", 1, input)
     if input.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"bincount_cpu\" not implemented for '{input.dtype.scalar_type}'; bincount "
@@ -145,6 +152,8 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
     >>> symgrad.histc(symgrad.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3)
     tensor([0., 2., 1., 0.])
     """
+    if type(input) is not Tensor:
+        require_tensor("histc", "input", 1, input)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"histogram_cpu\" not implemented for '{input.dtype.scalar_type}'; convert the "
@@ -187,6 +196,8 @@ def searchsorted(
     >>> symgrad.searchsorted(symgrad.tensor([1, 3, 5, 7]), symgrad.tensor([3, 6]))
     tensor([1, 3])
     """
+    if type(sorted_sequence) is not Tensor:
+        require_tensor_input("searchsorted", sorted_sequence, input)
     if side is not None:
         if side not in ("left", "right"):
             raise RuntimeError(

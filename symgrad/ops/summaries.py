@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
 from symgrad.ops.reductions import _extremum_vjp
 from symgrad.ops.variance import std_mean, var_mean
@@ -74,6 +75,8 @@ def equal(input: Tensor, other: Tensor) -> bool:
 
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     """The number of non-zero elements (along ``dim``), as ``int64``."""
+    if type(input) is not Tensor:
+        require_tensor("count_nonzero", "input", 1, input)
     if batching.any_batched(input):  # inside vmap: the whole batch at once
         count = lambda a, axis: np.count_nonzero(a, axis=axis)  # noqa: E731
         return batching.on_values(input, count, dim).to(dtypes.int64)
@@ -121,6 +124,8 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
     >>> symgrad.nansum(symgrad.tensor([1.0, float("nan"), 2.0]))
     tensor(3.)
     """
+    if type(input) is not Tensor:
+        require_tensor("nansum", "input", 1, input)
     if dtype is not None:
         input = input.to(dtype)
     if not input.dtype.is_floating_point:
@@ -134,6 +139,8 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """The mean of the elements that are not nan (``nansum / count``, as PyTorch)."""
+    if type(input) is not Tensor:
+        require_tensor("nanmean", "input", 1, input)
     count = Tensor._make(
         np.asarray(
             np.sum(~np.isnan(input._data), axis=_dims(input, dim), keepdims=keepdim),
@@ -193,6 +200,8 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> 
     (tensor([1., 2.], grad_fn=<AminmaxBackward0>), tensor([[ 1., 10.],
             [10.,  1.]]))
     """
+    if type(input) is not Tensor:
+        require_tensor("aminmax", "input", 1, input)
     if dim is not None and (isinstance(dim, bool) or not isinstance(dim, (int, np.integer))):
         raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
     if input.numel() == 0:

@@ -12,6 +12,12 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import (
+    require_int,
+    require_tensor,
+    require_tensor_input,
+    require_tensor_sequence,
+)
 from symgrad._data import _wrap_dim, sizes, wrap_dim_of_dims
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.gathering import gather, index_select
@@ -82,6 +88,8 @@ def repeat(input: Tensor, *repeats: Any) -> Tensor:
 
 def tile(input: Tensor, dims: Any) -> Tensor:
     """:func:`repeat`, with ``dims`` padded with leading ones to ``input.ndim``."""
+    if type(input) is not Tensor:
+        require_tensor("tile", "input", 1, input)
     dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
     dims = (1,) * (input.ndim - len(dims)) + dims
     return repeat(input, *dims)
@@ -99,6 +107,10 @@ def repeat_interleave(
     >>> symgrad.tensor([1.0, 2.0]).repeat_interleave(2)
     tensor([1., 1., 2., 2.])
     """
+    if type(input) is not Tensor:
+        if repeats is None and dim is None:
+            require_tensor("repeat_interleave", "repeats", 1, input)
+        require_tensor_input("repeat_interleave", input, repeats, dim)
     if repeats is None:  # repeat_interleave(counts): indices repeated by their counts
         return _found(lambda c: np.repeat(np.arange(c.size), c.astype(np.int64)), input)
     x = input.reshape(-1) if dim is None else input
@@ -148,6 +160,8 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     >>> symgrad.roll(symgrad.tensor([1.0, 2.0, 3.0]), 1)
     tensor([3., 1., 2.])
     """
+    if type(input) is not Tensor:
+        require_tensor("roll", "input", 1, input)
     shifts = tuple(shifts) if isinstance(shifts, (list, tuple)) else (shifts,)
     if input.numel() == 0:  # PyTorch returns a copy before looking at the dims
         return input.clone()
@@ -173,6 +187,10 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
 def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
     """``input`` rotated by 90 degrees ``k`` times, from the first of ``dims`` toward the
     second."""
+    if type(input) is not Tensor:
+        require_tensor("rot90", "input", 1, input)
+    if type(k) is not int:
+        require_int("rot90", "k", k)
     if len(dims) != 2:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     if input.ndim < 2:
@@ -209,6 +227,7 @@ def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
 
 def broadcast_tensors(*tensors: Tensor) -> tuple:
     """The tensors broadcast to their common shape (each unchanged if already of it)."""
+    require_tensor_sequence(tensors)
     shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
     return tuple(t if tuple(t.shape) == shape else expand(t, shape) for t in tensors)
 
@@ -218,6 +237,7 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
     (Cartesian); without ``indexing`` PyTorch's default ``"ij"``, with its warning."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
+    require_tensor_sequence(tensors)
     if indexing is None:
         warnings.warn(
             "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
@@ -253,6 +273,9 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
     """``gather`` with ``indices`` broadcast against ``input`` (over the flattened input
     when ``dim`` is None)."""
+    if type(input) is not Tensor or type(indices) is not Tensor:
+        require_tensor("take_along_dim", "input", 1, input)
+        require_tensor("take_along_dim", "indices", 2, indices)
     if dim is None:
         return gather(input.reshape(-1), 0, indices.reshape(-1))
     if input.ndim != indices.ndim:
@@ -279,6 +302,9 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
 
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     """The elements of ``input`` where ``mask`` (broadcast against it) holds, as a vector."""
+    if type(input) is not Tensor or type(mask) is not Tensor:
+        require_tensor("masked_select", "input", 1, input)
+        require_tensor("masked_select", "mask", 2, mask)
     if mask.dtype != dtypes.bool_:
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {mask.dtype}")
     if _batching.any_batched(mask):  # each element would pick its own number of entries
@@ -303,6 +329,8 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
 def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
     """The indices of the non-zero elements: one row per element (``(n, ndim)``), or one
     index tensor per dimension with ``as_tuple``."""
+    if type(input) is not Tensor:
+        require_tensor("nonzero", "input", 1, input)
     if _batching.any_batched(input):  # as many indices as each element has non-zeros
         if as_tuple:
             raise _batching.Refused(

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor
 from symgrad._tracing import TRACE
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import accumulator_of, node_class
@@ -110,6 +111,8 @@ def t(input: Tensor) -> Tensor:
     >>> symgrad.ones(2, requires_grad=True).t().grad_fn.name()
     'TBackward0'
     """
+    if type(input) is not Tensor:
+        require_tensor("t", "input", 1, input)
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
     if input.ndim < 2:

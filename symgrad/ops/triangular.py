@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_int, require_tensor
 from symgrad._data import _wrap_dim
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -51,11 +52,19 @@ def tril(input: Tensor, diagonal: int = 0) -> Tensor:
             [1., 1., 0.],
             [1., 1., 1.]])
     """
+    if type(input) is not Tensor:
+        require_tensor("tril", "input", 1, input)
+    if type(diagonal) is not int:
+        require_int("tril", "diagonal", diagonal)
     return _triangle(input, diagonal, True)
 
 
 def triu(input: Tensor, diagonal: int = 0) -> Tensor:
     """The upper triangle (on and above the ``diagonal``-th diagonal); zeros elsewhere."""
+    if type(input) is not Tensor:
+        require_tensor("triu", "input", 1, input)
+    if type(diagonal) is not int:
+        require_int("triu", "diagonal", diagonal)
     return _triangle(input, diagonal, False)
 
 
@@ -117,6 +126,10 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
     >>> symgrad.arange(9.0).reshape(3, 3).diagonal(1)
     tensor([1., 5.])
     """
+    if type(input) is not Tensor:
+        require_tensor("diagonal", "input", 1, input)
+    if type(offset) is not int:
+        require_int("diagonal", "offset", offset)
     n = input.ndim
     d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
     if d1 == d2:
@@ -145,6 +158,10 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     tensor([[1., 0.],
             [0., 2.]])
     """
+    if type(input) is not Tensor:
+        require_tensor("diag", "input", 1, input)
+    if type(diagonal) is not int:
+        require_int("diag", "diagonal", diagonal)
     if input.ndim == 1:
         return diag_embed(input, diagonal, 0, 1)
     if input.ndim != 2:
@@ -168,6 +185,10 @@ _DIAG_EMBED = Structural(
 def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """Matrices (in dimensions ``dim1``, ``dim2`` of the result) whose ``offset``-th
     diagonal is the last dimension of ``input``."""
+    if type(input) is not Tensor:
+        require_tensor("diag_embed", "input", 1, input)
+    if type(offset) is not int:
+        require_int("diag_embed", "offset", offset)
     n = input.ndim + 1
     d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
     if d1 == d2:
@@ -204,6 +225,8 @@ def trace(input: Tensor) -> Tensor:
     >>> symgrad.trace(symgrad.arange(9.0).reshape(3, 3))
     tensor(12.)
     """
+    if type(input) is not Tensor:
+        require_tensor("trace", "input", 1, input)
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     out = _TRACE(input, key=_diagonal_key(tuple(input.shape), 0, 0, 1))

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
 from symgrad._std_sort import std_sort
 from symgrad.prim import batching
@@ -193,6 +194,8 @@ def unique_consecutive(
     >>> symgrad.tensor([1, 1, 2, 2, 3, 1, 1]).unique_consecutive(return_counts=True)
     (tensor([1, 2, 3, 1]), tensor([2, 2, 1, 2]))
     """
+    if type(input) is not Tensor:
+        require_tensor("unique_consecutive", "input", 1, input)
     if batching.any_batched(input):
         batching.refuse_dynamic_shape("aten::unique_consecutive")
     flags = (return_inverse, return_counts)

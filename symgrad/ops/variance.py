@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor
 from symgrad.ops.reductions import _count, _dims, _keep
 from symgrad.prim.factorization import Factorization
 from symgrad.prim.numpy_xp import NP
@@ -121,6 +122,8 @@ def var(
     correction: Any = None,
 ) -> Tensor:
     """The variance (Bessel-corrected by default, as PyTorch)."""
+    if type(input) is not Tensor:
+        require_tensor("var", "input", 1, input)
     return _spread(_VAR, input, dim, unbiased, keepdim, correction)
 
 
@@ -177,6 +180,8 @@ def std(
     correction: Any = None,
 ) -> Tensor:
     """The standard deviation (Bessel-corrected by default, as PyTorch)."""
+    if type(input) is not Tensor:
+        require_tensor("std", "input", 1, input)
     return _spread(_STD, input, dim, unbiased, keepdim, correction)
 
 
@@ -198,6 +203,8 @@ def var_mean(
     >>> v, m
     (tensor(7., grad_fn=<VarMeanBackward0>), tensor(3., grad_fn=<VarMeanBackward0>))
     """
+    if type(input) is not Tensor:
+        require_tensor("var_mean", "input", 1, input)
     return _spread(_VAR_MEAN, input, dim, unbiased, keepdim, correction)
 
 
@@ -218,4 +225,6 @@ def std_mean(
     >>> symgrad.std_mean(symgrad.tensor([[1.0, 3.0], [2.0, 6.0]]), 1, correction=0)
     (tensor([1., 2.]), tensor([2., 4.]))
     """
+    if type(input) is not Tensor:
+        require_tensor("std_mean", "input", 1, input)
     return _spread(_STD_MEAN, input, dim, unbiased, keepdim, correction)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -95,6 +96,8 @@ def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
     tensor([[5.],
             [2.]])
     """
+    if type(v) is not Tensor:
+        require_tensor("norm_except_dim", "v", 1, v)
     if dim == -1:
         return v.norm(pow)
     d = _wrap_dim(dim, v.ndim)

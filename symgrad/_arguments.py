@@ -1,0 +1,141 @@
+"""PyTorch's TypeErrors for an argument that is not a tensor where only a tensor is taken
+(``torch.exp(2.0)``, ``torch.maximum(t, 2.0)``, ``t.dot(None)``).
+
+The checks run only on the failing path: a caller tests ``type(x) is not Tensor`` first (one
+test per argument on the common path) and calls these, which let a subclass (a
+``Parameter``, a batched tensor) through and refuse anything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from symgrad.tensor import Tensor
+
+
+def require_tensor(op: str, name: str, position: int, value: Any) -> None:
+    """PyTorch's TypeError for a non-tensor where only a tensor is accepted."""
+    if not isinstance(value, Tensor):
+        raise TypeError(
+            f"{op}(): argument '{name}' (position {position}) must be Tensor, not "
+            f"{type(value).__name__}"
+        )
+
+
+def require_tensors(op: str, input: Any, other_name: str, other: Any) -> None:
+    """:func:`require_tensor` for both arguments of a function ``op(input, other_name)``."""
+    require_tensor(op, "input", 1, input)
+    require_tensor(op, other_name, 2, other)
+
+
+def tensor_method(function: Callable, op: str, other_name: str = "other") -> Callable:
+    """The method ``self.op(other)`` of the two-tensor ``function``: PyTorch counts the
+    method's argument from 1, the function's from 2."""
+
+    def method(self: Tensor, other: Any, *args: Any, **kwargs: Any) -> Tensor:
+        if type(other) is not Tensor:
+            require_tensor(op, other_name, 1, other)
+        return function(self, other, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = op
+    method.__doc__ = function.__doc__
+    return method
+
+
+def invalid_combination(op: str, args: tuple, signatures: tuple) -> TypeError:
+    """PyTorch's TypeError for arguments that match none of ``op``'s ``signatures``."""
+    got = ", ".join("Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args)
+    expected = "".join(f"\n * ({s})" for s in signatures)
+    return TypeError(
+        f"{op}() received an invalid combination of arguments - got ({got}), but expected one "
+        f"of:{expected}"
+    )
+
+
+_COMPARISON = (
+    "Tensor input, Tensor other, *, Tensor out = None",
+    "Tensor input, Number other, *, Tensor out = None",
+)
+_CLAMP = (
+    "Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None",
+    "Tensor input, Number min = None, Number max = None, *, Tensor out = None",
+)
+_MAX_MIN = (
+    "Tensor input, *, Tensor out = None",
+    "Tensor input, Tensor other, *, Tensor out = None",
+    "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None",
+)
+_COMPARISONS = "eq ne lt le gt ge greater greater_equal less less_equal not_equal".split()
+# PyTorch's overloads of the functions whose first argument is a tensor in every overload
+_SIGNATURES = {
+    **dict.fromkeys(_COMPARISONS, _COMPARISON),
+    "clamp": _CLAMP,
+    "clip": _CLAMP,
+    "clamp_min": tuple(
+        f"Tensor input, {k} min, *, Tensor out = None" for k in ("Tensor", "Number")
+    ),
+    "clamp_max": tuple(
+        f"Tensor input, {k} max, *, Tensor out = None" for k in ("Tensor", "Number")
+    ),
+    "max": _MAX_MIN,
+    "min": _MAX_MIN,
+    "searchsorted": tuple(
+        f"Tensor sorted_sequence, {kind}, *, bool out_int32 = False, bool right = False, "
+        "str side = None, Tensor sorter = None, Tensor out = None"
+        for kind in ("Tensor input", "Number self")
+    ),
+    "repeat_interleave": (
+        "Tensor input, Tensor repeats, int dim = None, *, int output_size = None",
+        "Tensor repeats, *, int output_size = None",
+        "Tensor input, int repeats, int dim = None, *, int output_size = None",
+    ),
+    "where": (
+        "Tensor condition",
+        "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
+        "Tensor condition, Number self, Tensor other",
+        "Tensor condition, Tensor input, Number other",
+        "Tensor condition, Number self, Number other",
+    ),
+}
+
+
+def require_tensor_input(op: str, input: Any, *rest: Any) -> None:
+    """PyTorch's TypeError for a non-tensor first argument of ``op``, a function with several
+    overloads, none of which takes a number there; ``rest`` the other arguments as given
+    (trailing Nones are defaults, left out)."""
+    if not isinstance(input, Tensor):
+        raise no_overload(op, input, *rest)
+
+
+def no_overload(op: str, *given: Any) -> TypeError:
+    """PyTorch's TypeError for arguments ``given`` that match none of ``op``'s overloads
+    (trailing Nones are defaults, left out)."""
+    given_list = list(given)
+    while len(given_list) > 1 and given_list[-1] is None:
+        given_list.pop()
+    return invalid_combination(op, tuple(given_list), _SIGNATURES[op])
+
+
+def require_int(op: str, name: str, value: Any) -> None:
+    """PyTorch's TypeError for an argument that must be an int (a float or a bool is not);
+    PyTorch names the position only for a positional argument, this names none."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"{op}(): argument '{name}' must be int, not {type(value).__name__}")
+
+
+def require_tensor_sequence(values: tuple) -> None:
+    """PyTorch's TypeError for a non-tensor among the tensors of ``op(*tensors)``."""
+    for k, value in enumerate(values):
+        if not isinstance(value, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {k} in argument 0, but got {type(value).__name__}"
+            )
+
+
+def require_bool(op: str, name: str, value: Any) -> None:
+    """PyTorch's TypeError for an argument that must be a bool (a number is not)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{op}(): argument '{name}' must be bool, not {type(value).__name__}")
