@@ -397,6 +397,14 @@ def copy_(x: Tensor, src: Any) -> Tensor:
     return inplace(x, "copy_", lambda t: _COPY(t, src), src)
 
 
+def write_values(x: Tensor, values: Tensor, op: str) -> Tensor:
+    """Write ``values`` into ``x`` as an op with no derivative: PyTorch records nothing, keeps
+    ``x``'s history and bumps its version (``logical_not_``)."""
+    check_writable(x)
+    _write(x, values._data, op)
+    return x
+
+
 # for the other in-place ops (symgrad.ops.shape_inplace)
 check_leaf = _check_leaf
 snapshot = _snapshot

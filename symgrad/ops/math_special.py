@@ -19,7 +19,8 @@ __all__ = [
     "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
     "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "arctan2",
     "exp2", "log2", "log10", "erfc", "erfinv", "lgamma", "digamma", "sinc", "deg2rad", "rad2deg",
-    "atan2", "hypot", "logaddexp", "xlogy", "copysign", "lerp", "nan_to_num",
+    "atan2", "hypot", "logaddexp", "logaddexp2", "sgn", "angle", "xlogy", "copysign", "lerp",
+    "nan_to_num",
 ]  # fmt: skip
 
 asin = _unary(S.ASIN, "The inverse sine, element-wise.")
@@ -40,6 +41,8 @@ digamma = _unary(S.DIGAMMA, "The digamma function, the derivative of ``lgamma``.
 sinc = _unary(S.SINC, "``sin(pi x) / (pi x)``, 1 at 0 (derivative 0 there, as PyTorch).")
 deg2rad = _unary(S.DEG2RAD, "Degrees to radians.")
 rad2deg = _unary(S.RAD2DEG, "Radians to degrees.")
+sgn = _unary(S.SGN, "The sign of a real tensor, -1, 0 or 1 (derivative 0, as PyTorch).")
+angle = _unary(S.ANGLE, "The argument of each real element: 0, or pi below 0 (derivative 0).")
 arcsin, arccos, arctan = asin, acos, atan
 arcsinh, arccosh, arctanh = asinh, acosh, atanh
 
@@ -129,6 +132,18 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     tensor([0.6931])
     """
     return _binary("logaddexp", S.LOGADDEXP, input, other, kernel="logaddexp_cpu")
+
+
+def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
+    """``log2(2 ** input + 2 ** other)`` without overflow (two tensors, not both integer).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.logaddexp2(symgrad.tensor([1.0]), symgrad.tensor([1.0]))
+    tensor([2.])
+    """
+    return _binary("logaddexp2", S.LOGADDEXP2, input, other, kernel="logaddexp2_cpu")
 
 
 _XLOGY_SIGNATURES = (
