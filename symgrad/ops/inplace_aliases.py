@@ -102,7 +102,7 @@ def _true_divide_(self: Tensor, other: Any) -> Tensor:
 
 
 def _logical_not_(self: Tensor) -> Tensor:
-    return write_values(self, math.logical_not(self), "logical_not_")
+    return write_values(self, "logical_not_", math.logical_not)
 
 
 def _sgn_(self: Tensor) -> Tensor:

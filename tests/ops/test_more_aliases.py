@@ -151,6 +151,18 @@ CASES = {
         (([0.0, 0.0, 1.0], F32, "MulBackward0"), ([2.0, 2.0, 2.0], F32, None)),
     ),
     "logical_not_version": (lambda T: _in_place_version(T, "logical_not_"), 1),
+    "logical_and_": (
+        lambda T: _backward(T, lambda T, x: (x * 2).logical_and_(T.tensor([1.0, 1.0, 0.0]))),
+        (([1.0, 1.0, 0.0], F32, "MulBackward0"), ([2.0, 2.0, 2.0], F32, None)),
+    ),
+    "logical_xor_leaf": (
+        lambda T: _x(T, (1.0, 0.0)).logical_xor_(T.tensor([1.0, 1.0])),
+        ([0.0, 1.0], F32, None),
+    ),
+    "logical_or_broadcast": (
+        lambda T: T.tensor([1, 0]).logical_or_(T.tensor([[1, 1], [0, 0]])),
+        ("raises", "RuntimeError"),
+    ),
     "logical_not_leaf": (
         lambda T: _x(T, (1.0, 0.0)).logical_not_(),
         ([0.0, 1.0], F32, None),
