@@ -56,9 +56,10 @@ def _comparison_prims(name: str, ufunc: Any) -> tuple:
     return number, tensor
 
 
-def _compare_in_place(name: str, op: Any, ufunc: Any, alias: str | None = None) -> Any:
-    number, tensor = _comparison_prims(name, ufunc)
-    called = f"{alias or name}_"
+def _compare_in_place(name: str, ufunc: Any, prims: tuple, called: str) -> Any:
+    """The method ``called`` (``eq_``, ``greater_``): ``name``'s comparison in place."""
+    op = getattr(math, name)
+    number, tensor = prims
 
     def compute(x: Tensor, other: Any) -> Tensor:
         values = op(x, other)  # PyTorch's checks of the operands, and the values
@@ -73,7 +74,7 @@ def _compare_in_place(name: str, op: Any, ufunc: Any, alias: str | None = None) 
 
     method.__name__ = method.__qualname__ = called
     method.__doc__ = (
-        f"Write ``self.{alias or name}(other)`` into ``self`` as 1 and 0 of its dtype.\n\n"
+        f"Write ``self.{called[:-1]}(other)`` into ``self`` as 1 and 0 of its dtype.\n\n"
         f">>> import symgrad\n>>> symgrad.tensor([1.0, 2.0, 3.0]).{called}(2)\n"
         f"tensor([{', '.join(f'{int(ufunc(v, 2))}.' for v in (1, 2, 3))}])"
     )
@@ -81,14 +82,17 @@ def _compare_in_place(name: str, op: Any, ufunc: Any, alias: str | None = None) 
 
 
 _COMPARISONS = {
-    "eq": (math.eq, np.equal),
-    "ne": (math.ne, np.not_equal),
-    "lt": (math.lt, np.less),
-    "le": (math.le, np.less_equal),
-    "gt": (math.gt, np.greater),
-    "ge": (math.ge, np.greater_equal),
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
 }
-_ALIASES = {
+_PRIMS = {name: _comparison_prims(name, ufunc) for name, ufunc in _COMPARISONS.items()}
+# PyTorch's other names, recorded as the comparison they name
+_CALLED = {
+    **{name: name for name in _COMPARISONS},
     "greater": "gt",
     "greater_equal": "ge",
     "less": "lt",
@@ -129,14 +133,9 @@ def _heaviside_(self: Tensor, values: Any) -> Tensor:
 
 
 METHODS: dict[str, Any] = {
-    f"{name}_": _compare_in_place(name, op, ufunc) for name, (op, ufunc) in _COMPARISONS.items()
+    f"{called}_": _compare_in_place(name, _COMPARISONS[name], _PRIMS[name], f"{called}_")
+    for called, name in _CALLED.items()
 }
-METHODS.update(
-    {
-        f"{alias}_": _compare_in_place(name, *_COMPARISONS[name], alias=alias)
-        for alias, name in _ALIASES.items()
-    }
-)
 METHODS.update(
     {
         "multiply_": mul_,

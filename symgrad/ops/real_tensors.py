@@ -20,8 +20,7 @@ from symgrad.tensor import Tensor, bind_methods
 
 __all__ = [
     "is_complex", "is_conj", "is_neg", "is_signed", "is_same_size", "isneginf", "isposinf",
-    "isreal", "real", "imag", "conj", "resolve_conj", "resolve_neg", "conj_physical",
-    "conj_physical_", "adjoint",
+    "isreal", "real", "imag", "conj", "resolve_conj", "resolve_neg", "conj_physical", "adjoint",
 ]  # fmt: skip
 
 
@@ -158,17 +157,18 @@ _CONJ_PHYSICAL = Structural(
 )
 
 
-def conj_physical_(input: Tensor) -> Tensor:
-    """Conjugate ``input`` in place: its values stay, its version and history move on.
+def conj_physical_(self: Tensor) -> Tensor:
+    """Conjugate the tensor in place: its values stay, its version and history move on
+    (also the function ``symgrad.conj_physical_(input)``).
 
     Examples
     --------
     >>> import symgrad
     >>> y = symgrad.tensor([1.0, -2.0], requires_grad=True) * 1
-    >>> symgrad.conj_physical_(y)
+    >>> y.conj_physical_()
     tensor([ 1., -2.], grad_fn=<ConjPhysicalBackward1>)
     """
-    return inplace(input, "conj_physical_", _CONJ_PHYSICAL)
+    return inplace(self, "conj_physical_", _CONJ_PHYSICAL)
 
 
 def _deprecated_0d(input: Tensor, what: str) -> Tensor:
@@ -253,6 +253,7 @@ def _imag(self: Tensor) -> Tensor:
 bind_methods(
     {
         **{name: globals()[name] for name in __all__ if name not in ("real", "imag")},
+        "conj_physical_": conj_physical_,
         "real": property(real),
         "imag": property(_imag),
         "H": property(_matrix_h),
