@@ -41,6 +41,7 @@ from symgrad._aten_functions import *  # noqa: F403  (torch.embedding(weight, in
 from symgrad._aten_losses import *  # noqa: F403  (torch.kl_div(input, target, 1) and the like)
 from symgrad import _aten_methods  # noqa: F401  (Tensor.prelu, Tensor.hardshrink)
 from symgrad._device import device, get_default_device, set_default_device
+from symgrad._asarray import asarray
 from symgrad import accelerator, autograd, backends, cuda, func, nn, optim
 from symgrad._printing import set_printoptions
 from symgrad.type_info import finfo, iinfo

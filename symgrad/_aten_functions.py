@@ -31,6 +31,7 @@ from symgrad.nn import threshold_rrelu as _threshold_rrelu
 from symgrad.nn.convolution import conv1d, conv2d, conv3d  # ATen's signature is the functional one
 from symgrad.nn.convolution_transposed import conv_transpose1d, conv_transpose2d, conv_transpose3d
 from symgrad.nn.extras import prelu
+from symgrad.nn.normalization import cosine_similarity  # torch.cosine_similarity is F's
 from symgrad.nn.rearranging import pixel_shuffle, pixel_unshuffle
 from symgrad.nn.sparse import bilinear
 from symgrad.nn.threshold_rrelu import threshold_
@@ -45,6 +46,7 @@ __all__ = [
     "batch_norm", "layer_norm", "group_norm", "instance_norm", "embedding",
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
     "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "bilinear",
+    "cosine_similarity",
 ]  # fmt: skip
 
 

@@ -25,7 +25,7 @@ __all__ = [
     "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "index_put_", "log10_", "log1p_",
     "log2_", "log_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_",
     "round_", "rsqrt_", "selu_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_",
-    "tanh_", "trunc_", "xlogy_", "zero_", "logit_",
+    "tanh_", "trunc_", "xlogy_", "zero_", "logit_", "conj_physical_",
 ]  # fmt: skip
 
 # the arguments of each example beyond the tensor, where the function needs some
@@ -96,6 +96,7 @@ cos_ = _function("cos_")
 cosh_ = _function("cosh_")
 deg2rad_ = _function("deg2rad_")
 detach_ = _function("detach_")
+conj_physical_ = _function("conj_physical_")
 erf_ = _function("erf_")
 erfc_ = _function("erfc_")
 exp2_ = _function("exp2_")

@@ -103,6 +103,11 @@ from symgrad.ops import dtype_views  # noqa: E402,F401  (binds Tensor.view: size
 from symgrad.ops import double_powers  # noqa: E402
 from symgrad.ops.double_powers import *  # noqa: E402,F403
 from symgrad.ops.select import select  # noqa: E402
+from symgrad.ops import inplace_aliases  # noqa: E402,F401  (binds x.eq_(y) and the like)
+from symgrad.ops import real_tensors  # noqa: E402
+from symgrad.ops.real_tensors import *  # noqa: E402,F403
+from symgrad.ops import shape_aliases  # noqa: E402
+from symgrad.ops.shape_aliases import *  # noqa: E402,F403
 from symgrad.ops import tensor_only_methods  # noqa: E402,F401  (binds t.maximum and the like)
 
 __all__ = [
@@ -157,6 +162,8 @@ __all__ = [
     *distribution_fills.__all__,
     *double_powers.__all__,
     "select",
+    *real_tensors.__all__,
+    *shape_aliases.__all__,
 ]
 
 from symgrad import ops as _ops  # noqa: E402

@@ -19,7 +19,7 @@ from symgrad import dtypes
 from symgrad._arguments import require_tensor, require_tensor_input, require_tensors
 from symgrad.ops import atleast, bitwise, joining, linalg, math, tiling
 from symgrad.ops.addc import ADDCDIV, ADDCMUL
-from symgrad.ops.inplace import inplace
+from symgrad.ops.inplace import inplace, write_values
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = [
@@ -418,8 +418,9 @@ def _addcdiv_(self: Tensor, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Te
 
 
 def _logical(op: Any) -> Any:
+    # no derivative: PyTorch writes the values and keeps the tensor's history
     def logical_(self: Tensor, other: Any) -> Tensor:
-        return inplace(self, f"{op.__name__}_", lambda x: op(x, other).to(x.dtype), other)
+        return write_values(self, f"{op.__name__}_", lambda x: op(x, other), other)
 
     return logical_
 

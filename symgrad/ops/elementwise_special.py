@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
-from symgrad.ops.elementwise import declare
+from symgrad.ops.elementwise import _sign, declare
 from symgrad.prim.domains import Domain
 
 __all__: list[str] = []
@@ -140,6 +140,42 @@ LOGADDEXP = declare(
     partials=lambda x, y: (1 / (1 + sp.exp(y - x)), 1 / (1 + sp.exp(x - y))),
     kernel=np.logaddexp,
     promote="float",
+)
+
+# log2(2**x + 2**y); PyTorch's partials 1 / (1 + 2**(y - x)), finite far from the diagonal
+LOGADDEXP2 = declare(
+    "logaddexp2",
+    "x y",
+    lambda x, y: sp.log(2**x + 2**y) / sp.log(2),
+    partials=lambda x, y: (1 / (1 + 2 ** (y - x)), 1 / (1 + 2 ** (x - y))),
+    kernel=np.logaddexp2,
+    promote="float",
+)
+# the complex sign of a real tensor is its sign, with its own node (PyTorch's sgn)
+SGN = declare(
+    "sgn",
+    "x",
+    lambda x: sp.sign(x),
+    partials=lambda: (0,),
+    kernel=_sign,
+    exact=False,
+    domain={"x": "nonzero"},
+)
+
+
+def _angle(v: Any) -> Any:
+    # the argument of a real number: pi below 0 (-0.0 gives 0), nan stays nan
+    return np.where(np.isnan(v), v, np.where(v < 0, np.pi, 0.0)).astype(np.result_type(v))
+
+
+# PyTorch: a real tensor's angle has the gradient 0 everywhere
+ANGLE = _unary(
+    "angle",
+    lambda x: sp.Piecewise((sp.pi, x < 0), (0, True)),
+    _angle,
+    partials=lambda: (0,),
+    exact=False,
+    domain={"x": "nonzero"},
 )
 
 

@@ -408,6 +408,18 @@ def copy_(x: Tensor, src: Any) -> Tensor:
     return inplace(x, "copy_", lambda t: _COPY(t, src), src)
 
 
+def write_values(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
+    """Write ``compute(x)`` into ``x`` as an op with no derivative (``logical_not_``): PyTorch
+    records nothing, keeps ``x``'s history, even a leaf's, and bumps its version."""
+    if batching.any_batched(x, *others):
+        return inplace(x, op, compute, *others)
+    check_writable(x)
+    with grad_mode.no_grad():
+        values = compute(x)
+    _write(x, values._data, op)
+    return x
+
+
 # for the other in-place ops (symgrad.ops.shape_inplace)
 check_leaf = _check_leaf
 snapshot = _snapshot

@@ -20,7 +20,7 @@ from symgrad.prim.structural import Structural
 from symgrad.prim.text import matmul_text
 from symgrad.tensor import NAMES, Tensor, link_view
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer"]
+__all__ = ["matmul", "mm", "mv", "dot", "vdot", "bmm", "outer", "ger"]
 
 
 def _mT(xp: Any, a: Any) -> Any:
@@ -295,6 +295,43 @@ def dot(input: Tensor, other: Tensor) -> Tensor:
     return matmul(input, other)
 
 
+# PyTorch's vdot conjugates its first vector: for real vectors it is dot, with its own node
+_VDOT = Structural(
+    "vdot",
+    _MATMUL.forward,
+    _matmul_vjp,
+    saves=(0, 1),
+    reads={0: (1,), 1: (0,)},
+    backward="VdotBackward0",
+    jvp="bilinear",
+    text=matmul_text,
+    batch="matmul",
+    devices=_product_devices,
+)
+
+
+def vdot(input: Tensor, other: Tensor) -> Tensor:
+    """The dot product of two 1-D tensors, the first one conjugated (for real tensors, the
+    dot product; PyTorch's node ``VdotBackward0``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.vdot(symgrad.tensor([1.0, 2.0]), symgrad.tensor([3.0, 4.0]))
+    tensor(11.)
+    """
+    if input.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    if input.dtype is not other.dtype:
+        names = (t.dtype.scalar_type for t in (input, other))
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found {} and {}".format(*names)
+        )
+    if input.shape != other.shape:
+        dot(input, other)  # PyTorch's message for vectors of different lengths
+    return _VDOT(input, other)
+
+
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Batched matrix product of two 3-D tensors."""
     if type(input) is not Tensor or type(mat2) is not Tensor:
@@ -320,3 +357,16 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
         if v.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")
     return input.unsqueeze(1) * vec2.unsqueeze(0)
+
+
+def ger(input: Tensor, vec2: Tensor) -> Tensor:
+    """The outer product of two vectors (PyTorch's older name of :func:`outer`).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.ger(symgrad.tensor([1, 2]), symgrad.tensor([3, 4]))
+    tensor([[3, 4],
+            [6, 8]])
+    """
+    return outer(input, vec2)

@@ -21,7 +21,8 @@ __all__ = [
     "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
     "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "arctan2",
     "exp2", "log2", "log10", "erfc", "erfinv", "lgamma", "digamma", "sinc", "deg2rad", "rad2deg",
-    "atan2", "hypot", "logaddexp", "xlogy", "copysign", "lerp", "nan_to_num",
+    "atan2", "hypot", "logaddexp", "logaddexp2", "sgn", "angle", "xlogy", "copysign", "lerp",
+    "nan_to_num",
 ]  # fmt: skip
 
 asin = _unary(S.ASIN, "The inverse sine, element-wise.")
@@ -48,6 +49,8 @@ arctan = _unary(S.ATAN, "Another name of ``atan``.", "arctan")
 arcsinh = _unary(S.ASINH, "Another name of ``asinh``.", "arcsinh")
 arccosh = _unary(S.ACOSH, "Another name of ``acosh``.", "arccosh")
 arctanh = _unary(S.ATANH, "Another name of ``atanh``.", "arctanh")
+sgn = _unary(S.SGN, "The sign of a real tensor, -1, 0 or 1 (derivative 0, as PyTorch).")
+angle = _unary(S.ANGLE, "The argument of each real element: 0, or pi below 0 (derivative 0).")
 
 
 def _is_number(value: Any) -> bool:
@@ -117,6 +120,18 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     tensor([0.6931])
     """
     return _binary("logaddexp", S.LOGADDEXP, input, other, kernel="logaddexp_cpu")
+
+
+def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
+    """``log2(2 ** input + 2 ** other)`` without overflow (two tensors, not both integer).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.logaddexp2(symgrad.tensor([1.0]), symgrad.tensor([1.0]))
+    tensor([2.])
+    """
+    return _binary("logaddexp2", S.LOGADDEXP2, input, other, kernel="logaddexp2_cpu")
 
 
 _XLOGY_SIGNATURES = (

@@ -40,6 +40,8 @@ _IN_PLACE_ARGS = {
     "sub_": "2.0",
     "mul_": "2.0",
     "div_": "2.0",
+    "true_divide_": "2.0",
+    "heaviside_": "symgrad.tensor(0.5)",
     "fmod_": "0.5",
     "remainder_": "0.5",
     "floor_divide_": "0.5",

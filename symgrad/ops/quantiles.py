@@ -10,9 +10,12 @@ import numpy as np
 
 from symgrad import creation
 from symgrad._arguments import require_tensor, require_tensors
+from symgrad.autograd import grad_mode
+from symgrad.autograd.grad_mode import no_grad
 from symgrad.ops import elementwise_special as ES
 from symgrad.ops import math
 from symgrad.ops.inplace import inplace
+from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["quantile", "logit", "heaviside"]  # gcd and lcm: Tensor methods only
@@ -103,8 +106,20 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
     return ES.LOGIT(input if eps is None else input.clamp(eps, 1 - eps))
 
 
+def _no_derivative(xp: Any, g: Any, ctx: Any) -> tuple:
+    raise RuntimeError(f"derivative for aten::{ctx.params['op']} is not implemented")
+
+
+# PyTorch declares no derivative for heaviside: a node that raises when backward reaches it
+_HEAVISIDE = Structural(
+    "heaviside", lambda xp, *tensors, out, op: xp.constant(out), _no_derivative,
+    backward="NotImplemented",
+)  # fmt: skip
+
+
 def heaviside(input: Tensor, values: Any) -> Tensor:
-    """1 where ``input > 0``, 0 where ``input < 0``, ``values`` where ``input == 0``.
+    """1 where ``input > 0``, 0 where ``input < 0``, ``values`` where ``input == 0``
+    (``values`` of ``input``'s dtype; not differentiable, as in PyTorch).
 
     Examples
     --------
@@ -114,8 +129,24 @@ def heaviside(input: Tensor, values: Any) -> Tensor:
     """
     if type(input) is not Tensor or type(values) is not Tensor:
         require_tensors("heaviside", input, "values", values)
-    step = (input > 0).to(input.dtype)
-    return math.where(input == 0, values, step).to(input.dtype)
+    return heaviside_values(input, values, "heaviside")
+
+
+def heaviside_values(input: Tensor, values: Any, op: str) -> Tensor:
+    """``heaviside`` as the op ``op`` (``heaviside_`` names its own missing derivative)."""
+    if isinstance(values, Tensor) and values.dtype is not input.dtype:
+        raise RuntimeError(
+            "heaviside is not yet implemented for tensors with different dtypes "
+            f"({input.dtype.name} and {values.dtype.name}); convert values with "
+            f".to({input.dtype.name})"
+        )
+    with no_grad():
+        step = (input > 0).to(input.dtype)
+        out = math.where(input == 0, values, step).to(input.dtype)
+    tensors = [t for t in (input, values) if isinstance(t, Tensor)]
+    if grad_mode.recording() and any(t.requires_grad for t in tensors):
+        return _HEAVISIDE(*tensors, out=out._data, op=op)
+    return out
 
 
 def _integer(name: str, fn: Any) -> Any:

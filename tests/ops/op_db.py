@@ -358,6 +358,9 @@ LINALG = [
     _op("dot_method", lambda T, x, y: x.dot(y), arg(3), arg(3)),
     _op("bmm", lambda T, x, y: T.bmm(x, y), arg(2, 2, 3), arg(2, 3, 4)),
     _op("outer", lambda T, x, y: T.outer(x, y), arg(3), arg(2)),
+    _op("ger", lambda T, x, y: T.ger(x, y), arg(3), arg(2)),
+    _op("vdot", lambda T, x, y: T.vdot(x, y), arg(4), arg(4)),
+    _op("vdot_method", lambda T, x, y: x.vdot(y), arg(3), arg(3)),
 ]
 
 # -- shape -----------------------------------------------------------------------------------------
@@ -404,6 +407,7 @@ SHAPE = [
     ),
     _op("split_size", lambda T, x: x.split(2), arg(5, 2)),
     _op("split_sections", lambda T, x: T.split(x, [1, 3], dim=1), arg(2, 4)),
+    _op("split_with_sizes", lambda T, x: x.split_with_sizes([1, 3], dim=1), arg(2, 4)),
     _op("chunk", lambda T, x: x.chunk(2, dim=1), arg(2, 5)),
     _op("chunk_function", lambda T, x: T.chunk(x, 3), arg(6, 2)),
     _op("unbind", lambda T, x: x.unbind(1), arg(2, 3)),

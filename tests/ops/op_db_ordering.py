@@ -45,6 +45,7 @@ ORDERING = [
     _op("diag_vector", lambda T, x: T.diag(x, 1), arg(3)),
     _op("diag_matrix", lambda T, x: T.diag(x, -1), arg(3, 3)),
     _op("diag_embed", lambda T, x: T.diag_embed(x), arg(2, 3)),
+    _op("diagflat", lambda T, x: T.diagflat(x, -1), arg(2, 3)),
     _op("trace", lambda T, x: T.trace(x), arg(3, 4)),
     _op("median_all", lambda T, x: T.median(x), arg(3, 4, kind="distinct")),
     _op("median_all_ties", lambda T, x: (x * 0 + f64(T, [1.0, 2.0, 2.0, 0.0])).median(), arg(4)),

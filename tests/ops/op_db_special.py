@@ -59,6 +59,13 @@ SPECIAL = (
         ),
         _op("hypot", lambda T, x, y: T.hypot(x, y), arg(2, 3, kind="away"), arg(2, 1, kind="away")),
         _op("logaddexp", lambda T, x, y: T.logaddexp(x, y), arg(2, 3), arg(3)),
+        _op("logaddexp2", lambda T, x, y: T.logaddexp2(x, y), arg(2, 3), arg(3)),
+        _op("logaddexp2_method", lambda T, x, y: x.logaddexp2(y), arg(3, 1), arg(1, 2)),
+        # PyTorch's gradient of sgn is a ZeroTensor, made dense by the product's other path
+        _op("sgn", lambda T, x: T.sgn(x) * x, arg(2, 3, kind="away")),
+        _op("sgn_inplace", lambda T, x: (x * 1.0).sgn_() * x, arg(3, kind="away")),
+        _op("angle", lambda T, x: T.angle(x), arg(2, 3, kind="away")),
+        _op("angle_method", lambda T, x: x.angle(), arg(3, kind="away")),
         _op("xlogy", lambda T, x, y: T.xlogy(x, y), arg(2, 3), arg(3, kind="pos")),
         _op("xlogy_number_other", lambda T, x: T.xlogy(x, 2.5), arg(2, 3)),
         _op("xlogy_number_self", lambda T, y: T.xlogy(-1.5, y), arg(2, 3, kind="pos")),

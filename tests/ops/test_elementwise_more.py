@@ -411,7 +411,7 @@ UNARY_IN_PLACE = (
     "abs_ acos_ arccos_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ asinh_ atan_ atanh_ ceil_ cos_ "
     "cosh_ deg2rad_ detach_ erf_ erfc_ exp2_ exp_ expm1_ fix_ floor_ frac_ log10_ log1p_ log2_ "
     "log_ neg_ negative_ rad2deg_ reciprocal_ relu_ round_ rsqrt_ sigmoid_ sin_ sinc_ sinh_ "
-    "sqrt_ square_ tan_ tanh_ trunc_ zero_"
+    "sqrt_ square_ tan_ tanh_ trunc_ zero_ conj_physical_"
 ).split()
 for _name in UNARY_IN_PLACE:
     IN_PLACE_FUNCTIONS.setdefault(_name, ([0.25, 0.5, 0.75], lambda T: ()))
