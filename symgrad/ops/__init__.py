@@ -68,6 +68,8 @@ from symgrad.ops.scatter_reductions import *  # noqa: F403
 from symgrad.ops.scattering import *  # noqa: F403
 from symgrad.ops.selection import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
+from symgrad.ops import copies
+from symgrad.ops.copies import *  # noqa: F403
 from symgrad.ops.triangular import *  # noqa: F403
 from symgrad.ops.softmax_family import *  # noqa: F403
 from symgrad.ops.summaries import *  # noqa: F403
@@ -130,6 +132,7 @@ __all__ = [
     *scattering.__all__,
     *selection.__all__,
     *shape.__all__,
+    *copies.__all__,
     *triangular.__all__,
     *softmax_family.__all__,
     *summaries.__all__,

@@ -14,6 +14,7 @@ from symgrad import dtypes, legacy_types
 from symgrad.ops import (
     assembling,
     bitwise,
+    copies,
     decompositions,
     determinants,
     differences,
@@ -83,6 +84,7 @@ _MODULES = (
     variance,
     softmax_family,
     shape,
+    copies,
     triangular,
     joining,
     linalg,
@@ -397,7 +399,6 @@ METHODS.update(
         "softmax": _softmax,
         "log_softmax": _log_softmax,
         "flip": _flip,
-        "contiguous": shape.contiguous,
         "T": property(_transposed),
         "mT": property(_matrix_transposed),
         "add_": add_,

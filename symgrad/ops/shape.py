@@ -10,7 +10,9 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import sizes
+from symgrad._memory_format import copy_strided
 from symgrad.ops._strides import view_strides
+from symgrad.ops.copies import _CLONE
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
@@ -34,8 +36,6 @@ __all__ = [
     "squeeze",
     "flip",
     "movedim",
-    "clone",
-    "contiguous",
 ]
 
 
@@ -47,12 +47,18 @@ def _tensor(value: Any, op: str) -> Tensor:
 
 
 # -- dtype conversion -----------------------------------------------------------------------------
+def _convert(xp: Any, a: Any, dtype: dtypes.dtype, strides: tuple | None = None) -> Any:
+    if strides is None:
+        return a.astype(dtype.numpy)
+    return copy_strided(a, strides, dtype.numpy)
+
+
 _TO = Structural(
     "to_dtype",
-    lambda xp, a, dtype: a,  # the same values: the dtype is how they are stored
+    lambda xp, a, dtype, strides=None: a,  # the same values: the dtype is how they are stored
     lambda xp, g, c: (g,),
     backward="ToCopyBackward0",
-    kernel=lambda xp, a, dtype: a.astype(dtype.numpy),
+    kernel=_convert,
     jvp="linear",
     text=COPIES,
     batch="reduction",
@@ -410,41 +416,3 @@ def flip(input: Tensor, dims: Any) -> Tensor:
             )
     # a 0-d tensor accepts dim 0 (or -1) and has nothing to reverse
     return _FLIP(input, dims=wrapped if input.ndim else ())
-
-
-_CLONE = Structural(
-    "clone",
-    lambda xp, a, order="K": a.copy(order=order),
-    lambda xp, g, c: (g,),
-    jvp="linear",
-    text=COPIES,
-    batch="reduction",
-)
-
-
-def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
-    """A copy that stays in the graph (gradients flow back to ``input``); it keeps
-    ``input``'s memory layout (PyTorch's ``preserve_format``).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> x = symgrad.ones(2, 3, requires_grad=True)
-    >>> x.t().clone().is_contiguous(), x.clone().grad_fn
-    (False, <CloneBackward0 object at ...>)
-    """
-    return _CLONE(input)
-
-
-def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
-    """``input`` itself when its elements lie in row-major order, else a row-major copy
-    (``CloneBackward0``).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> x = symgrad.ones(2, 3, requires_grad=True)
-    >>> x.contiguous() is x, x.t().contiguous().grad_fn
-    (True, <CloneBackward0 object at ...>)
-    """
-    return input if input._data.flags.c_contiguous else _CLONE(input, order="C")
