@@ -145,13 +145,12 @@ def _expanded_shape(input: Tensor, shape: tuple) -> tuple:
                 f"a tensor of shape {list(input.shape)} to {list(shape)}); give its size"
             )
     shape = tuple(input.shape[i - lead] if n == -1 else n for i, n in enumerate(shape))
-    try:
-        np.broadcast_shapes(input.shape, shape)
-    except ValueError:
+    grows = all(n >= 0 and m in (n, 1) for n, m in zip(shape[lead:], input.shape))
+    if not grows:  # (NumPy would also broadcast the target: (2,) to (1,) gives (2,))
         raise RuntimeError(
             f"expand: the shape {list(input.shape)} can't be expanded to {list(shape)}: "
             "only dimensions of size 1 can grow"
-        ) from None
+        )
     return shape
 
 
