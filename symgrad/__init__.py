@@ -23,6 +23,13 @@ from symgrad.dtypes import (
     uint32,
     uint64,
 )
+from symgrad._memory_format import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
 from symgrad.tensor import Tensor
 from symgrad._data import Size
 from symgrad.autograd.grad_mode import (
@@ -34,6 +41,7 @@ from symgrad.autograd.grad_mode import (
     set_grad_enabled,
 )
 from symgrad.creation import *  # noqa: F403
+from symgrad._like import *  # noqa: F403
 from symgrad.ops import *  # noqa: F403
 from symgrad.ops.out import *  # noqa: F403  (the same functions, also taking out=)
 from symgrad._inplace_functions import *  # noqa: F403  (torch.relu_(x) and the like)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import creation, dtypes
+from symgrad import _like, dtypes
 from symgrad._arguments import require_tensor
 from symgrad.nn import ctc as _ctc
 from symgrad.nn import embedding_bag as _embedding_bag
@@ -75,7 +75,7 @@ def cosine_embedding_loss(
     mag_square1 = (input1 * input1).sum(dim) + _EPSILON
     mag_square2 = (input2 * input2).sum(dim) + _EPSILON
     cos = prod_sum / (mag_square1 * mag_square2).sqrt()
-    zeros = creation.zeros_like(cos)
+    zeros = _like.zeros_like(cos)
     pos = where(target == 1, 1 - cos, zeros)
     neg = where(target == -1, (cos - margin).clamp_min(0), zeros)
     return _reduce(pos + neg, reduction)

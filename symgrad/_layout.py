@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["output_strides"]
+__all__ = ["output_strides", "dense_strides", "is_dense"]
 
 
 def output_strides(inputs: Any, shape: tuple) -> tuple | None:
@@ -22,7 +22,7 @@ def output_strides(inputs: Any, shape: tuple) -> tuple | None:
         return None
     elements = [_element_strides(x) for x in arrays]
     if all(x.shape == shape for x in arrays) and all(s == elements[0] for s in elements):
-        if _dense(shape, elements[0]):  # PyTorch's fast setup: the inputs' own strides
+        if is_dense(shape, elements[0]):  # PyTorch's fast setup: the inputs' own strides
             return elements[0]
     order = _order([_broadcast_strides(x, shape) for x in arrays], shape)
     strides = [0] * len(shape)
@@ -74,7 +74,17 @@ def _order(strides: list, shape: tuple) -> list:
     return perm
 
 
-def _dense(shape: tuple, strides: tuple) -> bool:
+def dense_strides(shape: tuple, strides: tuple) -> tuple:
+    """Strides that fill a block with the dimensions in the order ``strides`` has them
+    (PyTorch's ``infer_dense_strides``: the order of an element-wise op's one input)."""
+    result, step = [0] * len(shape), 1
+    for d in _order([list(strides)], shape):
+        result[d] = step
+        step *= shape[d] if shape[d] > 1 else 1
+    return tuple(result)
+
+
+def is_dense(shape: tuple, strides: tuple) -> bool:
     """PyTorch's ``is_non_overlapping_and_dense``: the elements fill a block without gaps."""
     if math.prod(shape) == 0:
         return True

@@ -11,6 +11,7 @@ from symgrad._arguments import require_tensor
 from symgrad._assign import warn_copy_construct
 from symgrad._data import check_fits, check_number, int_argument, sizes, to_array
 from symgrad._device import as_device
+from symgrad._memory_format import checked, contiguous_format, copy_strided, format_strides
 from symgrad._meta import NO_DATA, is_meta, meta_array
 from symgrad.random import (
     Generator,
@@ -45,12 +46,6 @@ __all__ = [
     "initial_seed",
     "get_rng_state",
     "set_rng_state",
-    "zeros_like",
-    "ones_like",
-    "full_like",
-    "empty_like",
-    "rand_like",
-    "randn_like",
     "is_tensor",
     "numel",
 ]
@@ -190,9 +185,27 @@ def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool 
     return _finish(np.ones(_shape(size), _float_dtype(dtype)), requires_grad)
 
 
-def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """A tensor of the given size (zero-filled: symgrad never hands out uninitialised memory)."""
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+def empty(
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = contiguous_format,
+) -> Tensor:
+    """A tensor of the given size (zero-filled: symgrad never hands out uninitialised memory),
+    laid out in ``memory_format``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.empty(2, 3, 4, 5, memory_format=symgrad.channels_last).stride()
+    (60, 1, 15, 3)
+    """
+    fmt = checked(memory_format, "empty")
+    t = zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    if fmt is None or fmt is contiguous_format:
+        return t
+    return _finish(copy_strided(t._data, format_strides(fmt, t.shape)), requires_grad)
 
 
 def full(
@@ -393,67 +406,3 @@ def randperm(
         on, (n,), d.numpy, lambda: numpy_generator(generator).permutation(n).astype(d.numpy)
     )
     return _finish(values, requires_grad)
-
-
-def _like(input: Tensor, dtype: Any, device: Any) -> tuple[tuple, Any, Any]:
-    # the input's device, not the default one, when no device is given
-    device = as_device(input.device if device is None else device)
-    return input.shape, input.dtype if dtype is None else dtype, device
-
-
-def zeros_like(
-    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
-) -> Tensor:
-    """Zeros with the shape (and dtype) of ``input``."""
-    if type(input) is not Tensor:
-        require_tensor("zeros_like", "input", 1, input)
-    shape, d, device = _like(input, dtype, device)
-    return zeros(shape, dtype=d, device=device, requires_grad=requires_grad)
-
-
-def ones_like(
-    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
-) -> Tensor:
-    """Ones with the shape (and dtype) of ``input``."""
-    if type(input) is not Tensor:
-        require_tensor("ones_like", "input", 1, input)
-    shape, d, device = _like(input, dtype, device)
-    return ones(shape, dtype=d, device=device, requires_grad=requires_grad)
-
-
-def empty_like(
-    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
-) -> Tensor:
-    """Zeros with the shape (and dtype) of ``input``."""
-    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
-
-
-def full_like(
-    input: Tensor,
-    fill_value: Any,
-    *,
-    dtype: Any = None,
-    device: Any = None,
-    requires_grad: bool = False,
-) -> Tensor:
-    """``fill_value`` with the shape (and dtype) of ``input``."""
-    if type(input) is not Tensor:
-        require_tensor("full_like", "input", 1, input)
-    shape, d, device = _like(input, dtype, device)
-    return full(shape, fill_value, dtype=d, device=device, requires_grad=requires_grad)
-
-
-def rand_like(
-    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
-) -> Tensor:
-    """Uniform random values with the shape (and dtype) of ``input``."""
-    shape, d, device = _like(input, dtype, device)
-    return rand(shape, dtype=d, device=device, requires_grad=requires_grad)
-
-
-def randn_like(
-    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
-) -> Tensor:
-    """Standard normal values with the shape (and dtype) of ``input``."""
-    shape, d, device = _like(input, dtype, device)
-    return randn(shape, dtype=d, device=device, requires_grad=requires_grad)

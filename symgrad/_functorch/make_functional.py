@@ -7,7 +7,7 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from symgrad import creation
+from symgrad import _like
 from symgrad.func.functional_call import functional_call
 from symgrad.nn.modules.module import Module
 from symgrad.nn.parameter import Parameter
@@ -35,7 +35,7 @@ def _extract(module: Module, members: Any, wrap: Any) -> tuple[tuple, dict]:
     placeholders: dict = {}
     for name, tensor in members(remove_duplicate=False):
         if id(tensor) not in placeholders:
-            placeholders[id(tensor)] = wrap(creation.empty_like(tensor, device="meta"))
+            placeholders[id(tensor)] = wrap(_like.empty_like(tensor, device="meta"))
         owner_path, _, attr = name.rpartition(".")
         owner = module.get_submodule(owner_path)
         store = owner._parameters if attr in owner._parameters else owner._buffers

@@ -4,15 +4,18 @@ needs neither the engine's walk nor its buffers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
+from symgrad._memory_format import empty_strided, grad_strides, laid_out_for
 from symgrad._silent import restore, silence
 from symgrad._version import NO_VERSION, check_writable
-from symgrad.autograd import anomaly, dual
+from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import AccumulateGrad
 from symgrad.tensor import Tensor
 
-__all__ = ["one_node", "store"]
+__all__ = ["first_grad", "one_node", "store"]
 
 _anomaly_state = anomaly._state
 
@@ -27,6 +30,8 @@ def store(leaf: Tensor, g: np.ndarray, foreign: set) -> None:
     if grad is None:
         if type(g) is not np.ndarray:  # a meta gradient: no values to own
             pass
+        elif (laid := laid_out_for(g, leaf._data)) is not g:  # PyTorch's layout contract
+            g = laid
         elif g.base is not None or id(g) in foreign or not g.flags.writeable:
             g = np.array(g)
         foreign.add(id(g))
@@ -38,6 +43,24 @@ def store(leaf: Tensor, g: np.ndarray, foreign: set) -> None:
         grad._counter.value += 1
     else:
         leaf._grad = Tensor._make(grad._data + g)
+
+
+def first_grad(g: Tensor, leaf: Tensor, own: Callable) -> Tensor:
+    """A leaf's first recorded gradient (``create_graph``): a copy of ``g`` made as PyTorch's
+    AccumulateGrad makes it (an empty tensor laid out as ``leaf``, ``copy_``-ed into,
+    ``CopyBackwards``); ``own(g)`` where ``g`` records nothing and is laid out right."""
+    data = g._data
+    # a meta gradient, or one of a batched leaf (vmap), has no layout to keep
+    real = type(data) is np.ndarray and type(leaf._data) is np.ndarray
+    if not g._requires_grad:
+        laid = laid_out_for(data, leaf._data) if real else data
+        return own(g) if laid is data else Tensor._make(laid)
+    if real:
+        empty = empty_strided(g.shape, data.dtype, grad_strides(leaf._data))
+    else:
+        empty = np.empty_like(data)
+    with grad_mode.enable_grad():
+        return Tensor._make(empty).copy_(g)
 
 
 def one_node(root: Tensor, retain_graph: bool) -> bool:

@@ -16,7 +16,7 @@ import numpy as np
 
 from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, dual, grad_mode
-from symgrad.autograd.accumulate import one_node, store
+from symgrad.autograd.accumulate import first_grad, one_node, store
 from symgrad.autograd.buffers import add_to, sum_into
 from symgrad.autograd.hooks import (
     grad_tensor,
@@ -219,7 +219,9 @@ class _Run:
         # no .grad for a leaf since switched off (PyTorch's AccumulateGrad); hooks still run
         if g is not None and leaf._requires_grad:
             if self.create_graph:
-                leaf._grad = self._first_grad(g) if leaf._grad is None else leaf._grad + g
+                leaf._grad = (
+                    first_grad(g, leaf, self._own_tensor) if leaf._grad is None else leaf._grad + g
+                )
             else:
                 self._store(leaf, g._data if isinstance(g, Tensor) else g)
         if hooks is not None:
@@ -229,14 +231,6 @@ class _Run:
 
     def _store(self, leaf: Tensor, g: np.ndarray) -> None:
         store(leaf, g, self.foreign)
-
-    def _first_grad(self, g: Tensor) -> Tensor:
-        """A leaf's first recorded gradient: a copy of ``g`` made as PyTorch's AccumulateGrad
-        makes it (an empty tensor ``copy_``-ed into, ``CopyBackwards``)."""
-        if not g._requires_grad:
-            return self._own_tensor(g)
-        with grad_mode.enable_grad():
-            return Tensor._make(np.empty_like(g._data)).copy_(g)
 
     def _own_tensor(self, g: Tensor) -> Tensor:
         """``g``, or a copy of it when someone else holds it (create_graph accumulation)."""

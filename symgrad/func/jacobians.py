@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import creation
+from symgrad import _like, creation
 from symgrad.func import batched
 from symgrad.func._checks import check_chunk_size, check_randomness
 from symgrad.func._pytree import tree_flatten, tree_leaves, tree_unflatten
@@ -77,7 +77,7 @@ def _reverse_jacobians(func: Callable, primals: list, has_aux: bool, chunk_size:
     for k, o in enumerate(outs):
 
         def row(v: Tensor, k: int = k) -> tuple:
-            vs = [v if j == k else creation.zeros_like(u) for j, u in enumerate(outs)]
+            vs = [v if j == k else _like.zeros_like(u) for j, u in enumerate(outs)]
             return tuple(tree_leaves(vjp_fn(tree_unflatten(vs, out_spec))))
 
         rows = batched.over_basis(row, tuple(o.shape), o.dtype, chunk_size=chunk_size)
@@ -89,7 +89,7 @@ def _reverse_jacobians(func: Callable, primals: list, has_aux: bool, chunk_size:
 def _forward_jacobians(func: Callable, primals: list, has_aux: bool) -> tuple:
     """As :func:`_reverse_jacobians`, one ``jvp`` per element of each input tensor."""
     xs, in_spec = tree_flatten(tuple(primals))
-    zeros = [creation.zeros_like(x) for x in xs]
+    zeros = [_like.zeros_like(x) for x in xs]
     found = None  # (output, jvp, aux) of the first chunk: the output and aux, unbatched
     columns = []
     for k, x in enumerate(xs):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import creation
+from symgrad import _like
 from symgrad.func._pytree import tree_flatten, tree_unflatten
 from symgrad.func.transforms import _fresh_tree, _products, _tensor_outputs, _Transform
 from symgrad.tensor import Tensor
@@ -39,7 +39,7 @@ def linearize(func: Callable, *primals: Any) -> tuple:
         inputs, xs = _fresh_tree(primals, what)
         out = func(*inputs)
         outs, out_spec = _tensor_outputs(out, what)
-        us = [creation.zeros_like(o).requires_grad_(True) for o in outs]
+        us = [_like.zeros_like(o).requires_grad_(True) for o in outs]
         pulled = _products(outs, xs, us, True)
     primal_spec = tree_flatten(primals)[1]
 

@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import creation
+from symgrad import _like
 from symgrad.autograd.engine import grad as _engine_grad
 from symgrad.autograd.grad_mode import enable_grad
 from symgrad.func import batched
@@ -130,7 +130,7 @@ def _derivatives(out: Tensor, xs: list, v: Any, create_graph: bool) -> list:
     found = _engine_grad(
         out, xs, v, create_graph=create_graph, retain_graph=True, allow_unused=True
     )
-    return [g if g is not None else creation.zeros_like(x) for g, x in zip(found, xs)]
+    return [g if g is not None else _like.zeros_like(x) for g, x in zip(found, xs)]
 
 
 def _products(outs: Any, xs: list, vs: list, create_graph: bool) -> list:
@@ -149,7 +149,7 @@ def _products(outs: Any, xs: list, vs: list, create_graph: bool) -> list:
             retain_graph=True,
             allow_unused=True,
         )
-    return [g if g is not None else creation.zeros_like(x) for g, x in zip(found, xs)]
+    return [g if g is not None else _like.zeros_like(x) for g, x in zip(found, xs)]
 
 
 # -- grad, grad_and_value, vjp --------------------------------------------------------------------
@@ -375,7 +375,7 @@ def jvp(
         closure = batched.Lowering.of(out)
         if closure is None:
             # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes
-            us = [creation.zeros_like(o).requires_grad_(True) for o in outs]
+            us = [_like.zeros_like(o).requires_grad_(True) for o in outs]
             pulled = _products(outs, xs, us, True)
             jv = _products(pulled, us, ts, run.create_graph)
             result = (out, tree_unflatten(jv, out_spec))
@@ -390,7 +390,7 @@ def _check_dependent(outs: list, xs: list) -> None:
     for o in outs:
         grads = [None]
         if o.requires_grad:
-            zero = creation.zeros_like(o)
+            zero = _like.zeros_like(o)
             grads = _engine_grad([o], xs, [zero], retain_graph=True, allow_unused=True)
         if all(g is None for g in grads):
             raise RuntimeError(

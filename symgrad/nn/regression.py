@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import creation
+from symgrad import _like
 from symgrad import ops as _ops
 from symgrad.autograd import grad_mode
 from symgrad.nn._arguments import _check_tensors, _reduction
@@ -220,7 +220,7 @@ def _gaussian_var(input: Tensor, var: Any) -> Tensor:
     if isinstance(var, float):
         if var < 0:
             raise ValueError("var has negative entry/entries")
-        var = var * creation.ones_like(input)
+        var = var * _like.ones_like(input)
     elif bool((var._data < 0).any()):
         raise ValueError("var has negative entry/entries")
     if var.shape != input.shape:
@@ -313,7 +313,7 @@ def hinge_embedding_loss(
     tensor([0.3000, 0.7000])
     """
     r = _reduction(reduction, size_average, reduce)
-    zeros = creation.zeros_like(input)
+    zeros = _like.zeros_like(input)
     margin_clamp = (margin - input).clamp_min(0)
     output_margin = _ops.where(target != 1, margin_clamp, zeros)
     output_self = _ops.where(target != -1, input, zeros)

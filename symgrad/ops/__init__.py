@@ -68,6 +68,10 @@ from symgrad.ops.scatter_reductions import *  # noqa: F403
 from symgrad.ops.scattering import *  # noqa: F403
 from symgrad.ops.selection import *  # noqa: F403
 from symgrad.ops.shape import *  # noqa: F403
+from symgrad.ops import copies, divisors, float_parts, python_maps  # noqa: F401
+from symgrad.ops.copies import *  # noqa: F403
+from symgrad.ops.divisors import *  # noqa: F403
+from symgrad.ops.float_parts import *  # noqa: F403
 from symgrad.ops.triangular import *  # noqa: F403
 from symgrad.ops.softmax_family import *  # noqa: F403
 from symgrad.ops.summaries import *  # noqa: F403
@@ -136,6 +140,9 @@ __all__ = [
     *scattering.__all__,
     *selection.__all__,
     *shape.__all__,
+    *copies.__all__,
+    *divisors.__all__,
+    *float_parts.__all__,
     *triangular.__all__,
     *softmax_family.__all__,
     *summaries.__all__,

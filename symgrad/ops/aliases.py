@@ -10,15 +10,15 @@ closed forms come from the ops it calls.
 from __future__ import annotations
 
 import numbers
-import operator
 from typing import Any
 
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor, require_tensor_input, require_tensors
+from symgrad._arguments import require_tensor, require_tensors
 from symgrad.ops import atleast, bitwise, joining, linalg, math, tiling
 from symgrad.ops.addc import ADDCDIV, ADDCMUL
+from symgrad.ops.comparisons import greater, greater_equal, less, less_equal, not_equal
 from symgrad.ops.inplace import inplace, write_values
 from symgrad.tensor import Tensor, bind_methods
 
@@ -285,28 +285,6 @@ def isin(
         else np.asarray(test_elements)
     )
     return Tensor._make(np.isin(a, b, invert=invert))
-
-
-def _compare_alias(name: str, op: Any, op_py: Any) -> Any:
-    def compare(input: Any, other: Any) -> Tensor:
-        if type(input) is not Tensor:
-            require_tensor_input(name, input, other)
-        return op(input, other)
-
-    compare.__name__ = name
-    compare.__doc__ = (
-        f"Another name of ``{op.__name__}``.\n\n>>> import symgrad\n"
-        f">>> symgrad.{name}(symgrad.tensor([1, 2, 3]), 2).tolist()\n"
-        f"{[op_py(v, 2) for v in (1, 2, 3)]}"
-    )
-    return compare
-
-
-greater = _compare_alias("greater", math.gt, operator.gt)
-greater_equal = _compare_alias("greater_equal", math.ge, operator.ge)
-less = _compare_alias("less", math.lt, operator.lt)
-less_equal = _compare_alias("less_equal", math.le, operator.le)
-not_equal = _compare_alias("not_equal", math.ne, operator.ne)
 
 
 def multiply(input: Any, other: Any) -> Tensor:

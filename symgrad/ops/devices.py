@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import _memory_format as formats
 from symgrad import dtypes
 from symgrad._device import _CPU, _META, as_device, cuda_unavailable, device
 from symgrad._device import device as device_type
@@ -41,10 +42,22 @@ def _is_meta(self: Tensor) -> bool:
     return isinstance(self._data, MetaArray)
 
 
-def _to_meta(self: Tensor, dtype: dtypes.dtype) -> Tensor:
-    if isinstance(self._data, MetaArray) and dtype is self.dtype:
+def _to_meta(self: Tensor, dtype: dtypes.dtype, strides: tuple | None) -> Tensor:
+    if isinstance(self._data, MetaArray) and dtype is self.dtype and strides is None:
         return self
-    return Tensor._make(meta_array(self.shape, dtype.numpy), requires_grad=self._requires_grad)
+    strides = formats.target_strides(self._data, None) if strides is None else strides
+    array = meta_array(self.shape, dtype.numpy, strides)
+    return Tensor._make(array, requires_grad=self._requires_grad)
+
+
+def _layout(self: Tensor, fmt: Any) -> tuple | None:
+    """The strides of ``to``'s copy: None to keep ``self``'s layout (PyTorch's
+    ``preserve_format``), which is also what a tensor already laid out as ``fmt`` asks."""
+    if fmt is None or fmt is formats.preserve_format:
+        return None
+    if formats.suggest(self.shape, formats.element_strides(self._data)) is fmt:
+        return None
+    return formats.format_strides(fmt, self.shape)
 
 
 def _is_cuda(self: Tensor) -> bool:
@@ -66,8 +79,8 @@ def _bad_to(args: tuple, kwargs: dict) -> TypeError:
     )
 
 
-def _to_arguments(args: tuple, kwargs: dict) -> tuple[Any, Any, bool]:
-    """PyTorch's three signatures of ``to``, as (device, dtype, copy)."""
+def _to_arguments(args: tuple, kwargs: dict) -> tuple[Any, Any, bool, Any]:
+    """PyTorch's three signatures of ``to``, as (device, dtype, copy, memory format)."""
     if any(k not in _TO_KEYWORDS for k in kwargs):
         raise _bad_to(args, kwargs)
     first, rest = (args[0], args[1:]) if args else (None, ())
@@ -86,7 +99,10 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[Any, Any, bool]:
     dtype = None if target_dtype is None else _as_dtype(target_dtype)
     if set(flags) & set(kwargs) or (target_dtype is not None and dtype is None):
         raise _bad_to(args, kwargs)
-    return target_device, dtype, bool(kwargs.get("copy", flags.get("copy", False)))
+    fmt = kwargs.get("memory_format")
+    if fmt is not None and not isinstance(fmt, formats.memory_format):
+        raise _bad_to(args, kwargs)
+    return target_device, dtype, bool(kwargs.get("copy", flags.get("copy", False))), fmt
 
 
 def _as_dtype(value: Any) -> dtypes.dtype | None:
@@ -119,19 +135,24 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     >>> t.to(symgrad.zeros(1, dtype=symgrad.int64))
     tensor([1, 1])
     """
-    target_device, target_dtype, copy = _to_arguments(args, kwargs)
+    target_device, target_dtype, copy, fmt = _to_arguments(args, kwargs)
     target_dtype = self.dtype if target_dtype is None else target_dtype
+    strides = _layout(self, fmt)
     to_meta = target_device is not None and as_device(target_device) is _META
     if isinstance(self._data, MetaArray):
         if target_device is not None and not to_meta:
             raise NotImplementedError(NO_DATA)
     elif to_meta:
-        return _to_meta(self, target_dtype)
-    if target_dtype is self.dtype and not copy:
+        return _to_meta(self, target_dtype, strides)
+    if target_dtype is self.dtype and not copy and strides is None:
         return self
     if self._requires_grad and not target_dtype.is_floating_point:
         with np.errstate(invalid="ignore", over="ignore"):  # nan to int silently, as PyTorch
+            if strides is not None:
+                return Tensor._make(formats.copy_strided(self._data, strides, target_dtype.numpy))
             return Tensor._make(self._data.astype(target_dtype.numpy))
+    if strides is not None:
+        return _TO(self, dtype=target_dtype, strides=strides)
     return _TO(self, dtype=target_dtype)
 
 

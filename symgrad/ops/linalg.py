@@ -11,7 +11,8 @@ from symgrad import dtypes
 from symgrad._arguments import require_tensors
 from symgrad._tracing import TRACE
 from symgrad.autograd import grad_mode
-from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, contiguous, reshape, squeeze, transpose
+from symgrad.ops.copies import contiguous
+from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, reshape, squeeze, transpose
 from symgrad.ops.shape_inplace import squeeze_own_
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching

@@ -9,16 +9,13 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import no_overload, require_tensor, require_tensor_input, require_tensors
 from symgrad._data import check_number
-from symgrad._tracing import TRACE
 from symgrad.ops import clamp_bounds as C
 from symgrad.ops import elementwise as E
 from symgrad.ops.division import rounded_div
 from symgrad.ops.index_keys import warn_at_user
 from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
 from symgrad.ops.operand_checks import subtract_operator as subtract_operator  # the `-` method
-from symgrad.prim import batching as _batching
-from symgrad.prim.primitive import as_operand, camel, int_overflow, with_origin
-from symgrad.prim.structural import Structural
+from symgrad.prim.primitive import as_operand
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -365,88 +362,18 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Tensor:
     return E.WHERE(condition, input, other)
 
 
-# -- comparisons and predicates: not differentiable, bool results ------------------------------
-
-
-def _data(v: Any, op: str) -> Any:
-    v = as_operand(v, op)
-    return v._data if isinstance(v, Tensor) else v
-
-
-def _compare(ufunc: Any, name: str) -> Any:
-    logical = name.startswith("logical_")  # tensors only, on both sides
-
-    def op(input: Any, other: Any) -> Tensor:
-        if type(input) is not Tensor or (logical and type(other) is not Tensor):
-            if logical:
-                require_tensors(name, input, "other", other)
-            else:
-                require_tensor_input(name, input, other)
-        if _batching.STATE.depth and (
-            type(input) is _batching.BatchedTensor or type(other) is _batching.BatchedTensor
-        ):
-            return _batching.broadcasting_op(op, (input, other))
-        a, b = _data(input, name), _data(other, name)
-        if name not in ("eq", "ne") and (_limited(a) or _limited(b)):
-            dtype = dtypes.from_numpy_dtype(np.asarray(a if _limited(a) else b).dtype)
-            raise NotImplementedError(
-                f"\"{name}_cpu\" not implemented for '{dtype.scalar_type}'; convert the tensor "
-                "with .long() first"
-            )
-        _check_int_fits(a, b, name)
-        _check_int_fits(b, a, name)
-        result = Tensor._make(np.asanyarray(ufunc(a, b)))
-        if TRACE.log is not None:  # symgrad.compile: a mask computed from traced values
-            with_origin(prim, (input, other), {}, result)
-        return result
-
-    prim = Structural(
-        name,
-        lambda xp, a, b: np.asanyarray(ufunc(a, b)),
-        lambda xp, g, ctx: (None, None),
-        backward=f"{camel(name)}Backward0",
-    )
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"Element-wise ``{ufunc.__name__}`` as a bool tensor (not differentiable)."
-    return op
-
-
-eq = _compare(np.equal, "eq")
-ne = _compare(np.not_equal, "ne")
-lt = _compare(np.less, "lt")
-le = _compare(np.less_equal, "le")
-gt = _compare(np.greater, "gt")
-ge = _compare(np.greater_equal, "ge")
-logical_and = _compare(np.logical_and, "logical_and")
-logical_or = _compare(np.logical_or, "logical_or")
-
-
-def _limited(v: Any) -> bool:
-    return type(v) is np.ndarray and v.dtype in (np.uint16, np.uint32, np.uint64)
-
-
-def _check_int_fits(number: Any, array: Any, name: str) -> None:
-    """An int an integer tensor's dtype can't hold is an error, as in arithmetic (PyTorch
-    would compare with the number wrapped around)."""
-    if type(number) is int and type(array) is np.ndarray and array.dtype.kind in "biu":
-        dtype = np.int64 if array.dtype.kind == "b" else array.dtype  # bool compares as int64
-        info = np.iinfo(dtype)
-        if not info.min <= number <= info.max:
-            raise int_overflow(name, (number,), dtype)
-
-
-def _predicate(ufunc: Any, name: str) -> Any:
-    def op(input: Any) -> Tensor:
-        if type(input) is not Tensor:
-            require_tensor(name, "input", 1, input)
-        return Tensor._make(np.asanyarray(ufunc(_data(input, name))))
-
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"Element-wise ``{ufunc.__name__}`` (not differentiable)."
-    return op
-
-
-logical_not = _predicate(np.logical_not, "logical_not")
-isnan = _predicate(np.isnan, "isnan")
-isinf = _predicate(np.isinf, "isinf")
-isfinite = _predicate(np.isfinite, "isfinite")
+# comparisons and predicates (not differentiable, bool results) have a module of their own
+from symgrad.ops.comparisons import (  # noqa: E402  # noqa: E402
+    eq,
+    ge,
+    gt,
+    isfinite,
+    isinf,
+    isnan,
+    le,
+    logical_and,
+    logical_not,
+    logical_or,
+    lt,
+    ne,
+)

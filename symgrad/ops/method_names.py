@@ -170,6 +170,7 @@ _SAME_NAME = (
     "put_",
     "movedim",
     "clone",
+    "contiguous",
     "gather",
     "index_select",
     "matmul",

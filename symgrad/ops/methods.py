@@ -15,6 +15,7 @@ from symgrad._arguments import tensor_method
 from symgrad.ops import (
     assembling,
     bitwise,
+    copies,
     decompositions,
     determinants,
     differences,
@@ -84,6 +85,7 @@ _MODULES = (
     variance,
     softmax_family,
     shape,
+    copies,
     triangular,
     joining,
     linalg,
@@ -386,7 +388,6 @@ METHODS.update(
         "softmax": _softmax,
         "log_softmax": _log_softmax,
         "flip": _flip,
-        "contiguous": shape.contiguous,
         "T": property(_transposed),
         "mT": property(_matrix_transposed),
         "add_": add_,

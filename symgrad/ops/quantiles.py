@@ -1,5 +1,5 @@
 """``quantile`` and a few small element-wise functions PyTorch programs use: ``logit``,
-``heaviside``, ``gcd``, ``lcm``; each composed of recorded ops or, for integers, NumPy."""
+``heaviside``; each composed of recorded ops."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from symgrad.ops.inplace import inplace
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, bind_methods
 
-__all__ = ["quantile", "logit", "heaviside"]  # gcd and lcm: Tensor methods only
+__all__ = ["quantile", "logit", "heaviside"]
 
 _MODES = ("linear", "lower", "higher", "midpoint", "nearest")
 
@@ -149,23 +149,6 @@ def heaviside_values(input: Tensor, values: Any, op: str) -> Tensor:
     return out
 
 
-def _integer(name: str, fn: Any) -> Any:
-    def op(input: Tensor, other: Any) -> Tensor:
-        a = input.numpy()
-        b = other.numpy() if isinstance(other, Tensor) else np.asarray(other)
-        if a.dtype.kind not in "iu" or b.dtype.kind not in "iu":
-            raise RuntimeError(f"\"{name}_cpu\" not implemented for 'Float': pass integer tensors")
-        return Tensor._make(fn(a, b).astype(np.result_type(a, b)))
-
-    op.__name__ = name
-    op.__doc__ = f"Element-wise ``{name}`` of integer tensors."
-    return op
-
-
-gcd = _integer("gcd", np.gcd)
-lcm = _integer("lcm", np.lcm)
-
-
 def _logit_(self: Tensor, eps: float | None = None) -> Tensor:
     return inplace(self, "logit_", lambda x: logit(x, eps))
 
@@ -176,7 +159,5 @@ bind_methods(
         "logit": logit,
         "logit_": _logit_,
         "heaviside": heaviside,
-        "gcd": gcd,
-        "lcm": lcm,
     }
 )

@@ -11,7 +11,9 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import sizes
+from symgrad._memory_format import copy_strided
 from symgrad.ops._strides import view_strides
+from symgrad.ops.copies import _CLONE
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
@@ -35,8 +37,6 @@ __all__ = [
     "squeeze",
     "flip",
     "movedim",
-    "clone",
-    "contiguous",
 ]
 
 
@@ -48,12 +48,18 @@ def _tensor(value: Any, op: str) -> Tensor:
 
 
 # -- dtype conversion -----------------------------------------------------------------------------
+def _convert(xp: Any, a: Any, dtype: dtypes.dtype, strides: tuple | None = None) -> Any:
+    if strides is None:
+        return a.astype(dtype.numpy)
+    return copy_strided(a, strides, dtype.numpy)
+
+
 _TO = Structural(
     "to_dtype",
-    lambda xp, a, dtype: a,  # the same values: the dtype is how they are stored
+    lambda xp, a, dtype, strides=None: a,  # the same values: the dtype is how they are stored
     lambda xp, g, c: (g,),
     backward="ToCopyBackward0",
-    kernel=lambda xp, a, dtype: a.astype(dtype.numpy),
+    kernel=_convert,
     jvp="linear",
     text=COPIES,
     batch="reduction",
@@ -140,13 +146,12 @@ def _expanded_shape(input: Tensor, shape: tuple) -> tuple:
                 f"a tensor of shape {list(input.shape)} to {list(shape)}); give its size"
             )
     shape = tuple(input.shape[i - lead] if n == -1 else n for i, n in enumerate(shape))
-    try:
-        np.broadcast_shapes(input.shape, shape)
-    except ValueError:
+    grows = all(n >= 0 and m in (n, 1) for n, m in zip(shape[lead:], input.shape))
+    if not grows:  # (NumPy would also broadcast the target: (2,) to (1,) gives (2,))
         raise RuntimeError(
             f"expand: the shape {list(input.shape)} can't be expanded to {list(shape)}: "
             "only dimensions of size 1 can grow"
-        ) from None
+        )
     return shape
 
 
@@ -421,43 +426,3 @@ def flip(input: Tensor, dims: Any) -> Tensor:
             )
     # a 0-d tensor accepts dim 0 (or -1) and has nothing to reverse
     return _FLIP(input, dims=wrapped if input.ndim else ())
-
-
-_CLONE = Structural(
-    "clone",
-    lambda xp, a, order="K": a.copy(order=order),
-    lambda xp, g, c: (g,),
-    jvp="linear",
-    text=COPIES,
-    batch="reduction",
-)
-
-
-def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
-    """A copy that stays in the graph (gradients flow back to ``input``); it keeps
-    ``input``'s memory layout (PyTorch's ``preserve_format``).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> x = symgrad.ones(2, 3, requires_grad=True)
-    >>> x.t().clone().is_contiguous(), x.clone().grad_fn
-    (False, <CloneBackward0 object at ...>)
-    """
-    if type(input) is not Tensor:
-        require_tensor("clone", "input", 1, input)
-    return _CLONE(input)
-
-
-def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
-    """``input`` itself when its elements lie in row-major order, else a row-major copy
-    (``CloneBackward0``).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> x = symgrad.ones(2, 3, requires_grad=True)
-    >>> x.contiguous() is x, x.t().contiguous().grad_fn
-    (True, <CloneBackward0 object at ...>)
-    """
-    return input if input._data.flags.c_contiguous else _CLONE(input, order="C")

@@ -1,15 +1,13 @@
 """Facts about a tensor's storage PyTorch code reads (``layout``, ``is_cpu``, ``itemsize``,
-``nbytes``), ``randint_like``, ``can_cast``, ``is_floating_point`` and ``is_nonzero``."""
+``nbytes``), ``can_cast``, ``is_floating_point`` and ``is_nonzero``."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from symgrad import dtypes
 from symgrad._meta import MetaArray
 from symgrad.tensor import Tensor, bind_methods
 
-__all__ = ["layout", "strided", "randint_like", "can_cast", "is_floating_point", "is_nonzero"]
+__all__ = ["layout", "strided", "can_cast", "is_floating_point", "is_nonzero"]
 
 
 class layout:  # noqa: N801 - the PyTorch name
@@ -32,24 +30,6 @@ class layout:  # noqa: N801 - the PyTorch name
 
 
 strided = layout("strided")
-
-
-def randint_like(input: Tensor, low: int, high: Any = None, **kwargs: Any) -> Tensor:
-    """Random integers in ``[low, high)`` (``[0, low)`` when ``high`` is not given), with the
-    shape and, unless ``dtype`` is given, the dtype of ``input``.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> r = symgrad.randint_like(symgrad.zeros(3), 5)
-    >>> r.shape, r.dtype, bool((r < 5).all())
-    (symgrad.Size([3]), symgrad.float32, True)
-    """
-    from symgrad.creation import randint
-
-    low, high = (0, low) if high is None else (low, high)
-    kwargs.setdefault("dtype", input.dtype)
-    return randint(low, high, tuple(input.shape), **kwargs)
 
 
 def _data_ptr(self: Tensor) -> int:

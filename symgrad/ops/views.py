@@ -16,6 +16,13 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import _wrap_dim
+from symgrad._memory_format import (
+    checked,
+    contiguous_format,
+    element_strides,
+    is_contiguous_as,
+    preserve_format,
+)
 from symgrad.prim.primitive import Primitive, recorded
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
@@ -239,8 +246,9 @@ def _base(self: Tensor) -> Tensor | None:
     return vb[0] if vb is not None and vb[1] != "alias" else None
 
 
-def is_contiguous(self: Tensor, memory_format: Any = None) -> bool:
-    """Whether the elements lie in memory in row-major order without gaps.
+def is_contiguous(self: Tensor, *, memory_format: Any = contiguous_format) -> bool:
+    """Whether the elements lie in memory without gaps in the order of ``memory_format``:
+    row-major by default, NHWC for ``channels_last`` (NDHWC for ``channels_last_3d``).
 
     Examples
     --------
@@ -248,8 +256,14 @@ def is_contiguous(self: Tensor, memory_format: Any = None) -> bool:
     >>> x = symgrad.ones(2, 3)
     >>> x.is_contiguous(), x.t().is_contiguous()
     (True, False)
+    >>> y = symgrad.ones(2, 3, 4, 5).contiguous(memory_format=symgrad.channels_last)
+    >>> y.is_contiguous(), y.is_contiguous(memory_format=symgrad.channels_last)
+    (False, True)
     """
-    return bool(self._data.flags.c_contiguous)
+    fmt = checked(memory_format, "is_contiguous", none=False)
+    if fmt is contiguous_format or fmt is preserve_format:
+        return bool(self._data.flags.c_contiguous)
+    return is_contiguous_as(self.shape, element_strides(self._data), fmt)
 
 
 def stride(self: Tensor, dim: int | None = None) -> Any:
@@ -262,14 +276,7 @@ def stride(self: Tensor, dim: int | None = None) -> Any:
     >>> x.stride(), x.t().stride(), x.stride(1)
     ((3, 1), (1, 3), 1)
     """
-    if self._data.size == 0:  # no memory to step through: PyTorch's row-major strides
-        steps, step = [], 1
-        for n in reversed(self.shape):
-            steps.insert(0, step)
-            step *= max(n, 1)
-        steps = tuple(steps)
-    else:
-        steps = tuple(s // self._data.itemsize for s in self._data.strides)
+    steps = element_strides(self._data)
     return steps if dim is None else steps[_wrap_dim(dim, self.ndim)]
 
 

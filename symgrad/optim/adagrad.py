@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import creation, dtypes
+from symgrad import _like, creation, dtypes
 from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative
 
 __all__ = ["Adagrad"]
@@ -65,7 +65,7 @@ class Adagrad(Optimizer):
         for group in self.param_groups:
             for p in group["params"]:
                 self.state[p]["step"] = creation.tensor(0.0, dtype=dtypes.float32)
-                self.state[p]["sum"] = creation.full_like(p, initial_accumulator_value)
+                self.state[p]["sum"] = _like.full_like(p, initial_accumulator_value)
 
     def _update(self, p: Any, group: dict) -> None:
         state = self.state[p]

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import creation, dtypes
+from symgrad import _like, creation, dtypes
 from symgrad.autograd import dual
 from symgrad.ops.inplace import _write as write
 from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative, lerp_
@@ -80,10 +80,10 @@ class Adam(Optimizer):
         state = self.state[p]
         if not state:  # PyTorch keeps the step count as a float32 scalar tensor
             state["step"] = creation.tensor(0.0, dtype=dtypes.float32)
-            state["exp_avg"] = creation.zeros_like(p)
-            state["exp_avg_sq"] = creation.zeros_like(p)
+            state["exp_avg"] = _like.zeros_like(p)
+            state["exp_avg_sq"] = _like.zeros_like(p)
             if amsgrad:
-                state["max_exp_avg_sq"] = creation.zeros_like(p)
+                state["max_exp_avg_sq"] = _like.zeros_like(p)
         return state
 
     def _update(self, p: Tensor, group: dict) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import creation, dtypes
+from symgrad import _like, creation, dtypes
 from symgrad.optim.adam import check_adam_like
 from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative, lerp_
 from symgrad.tensor import Tensor
@@ -80,8 +80,8 @@ class Adamax(Optimizer):
         state = self.state[p]
         if not state:
             state["step"] = _step_count()
-            state["exp_avg"] = creation.zeros_like(p)
-            state["exp_inf"] = creation.zeros_like(p)
+            state["exp_avg"] = _like.zeros_like(p)
+            state["exp_inf"] = _like.zeros_like(p)
         grad = -p.grad if group["maximize"] else p.grad
         state["step"].add_(1)
         if group["weight_decay"] != 0:
@@ -150,8 +150,8 @@ class NAdam(Optimizer):
         if not state:
             state["step"] = _step_count()
             state["mu_product"] = creation.tensor(1.0, dtype=dtypes.float32)
-            state["exp_avg"] = creation.zeros_like(p)
-            state["exp_avg_sq"] = creation.zeros_like(p)
+            state["exp_avg"] = _like.zeros_like(p)
+            state["exp_avg_sq"] = _like.zeros_like(p)
         state["step"].add_(1)
         step = state["step"].item()
         bias_correction2 = 1 - beta2**step
@@ -220,8 +220,8 @@ class RAdam(Optimizer):
         state = self.state[p]
         if not state:
             state["step"] = _step_count()
-            state["exp_avg"] = creation.zeros_like(p)
-            state["exp_avg_sq"] = creation.zeros_like(p)
+            state["exp_avg"] = _like.zeros_like(p)
+            state["exp_avg_sq"] = _like.zeros_like(p)
         state["step"].add_(1)
         step = state["step"].item()
         grad = _decayed_grad(p, group, group["decoupled_weight_decay"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import creation, dtypes
+from symgrad import _like, creation, dtypes
 from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative, lerp_
 from symgrad.tensor import Tensor
 
@@ -70,11 +70,11 @@ class RMSprop(Optimizer):
         state = self.state[p]
         if not state:
             state["step"] = creation.tensor(0.0, dtype=dtypes.float32)
-            state["square_avg"] = creation.zeros_like(p)
+            state["square_avg"] = _like.zeros_like(p)
             if group["momentum"] > 0:
-                state["momentum_buffer"] = creation.zeros_like(p)
+                state["momentum_buffer"] = _like.zeros_like(p)
             if group["centered"]:
-                state["grad_avg"] = creation.zeros_like(p)
+                state["grad_avg"] = _like.zeros_like(p)
         return state
 
     def _update(self, p: Tensor, group: dict) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import creation, dtypes
+from symgrad import _like, creation, dtypes
 from symgrad.optim.optimizer import Optimizer, addcmul_, check_nonnegative
 from symgrad.tensor import Tensor
 
@@ -64,8 +64,8 @@ class Adadelta(Optimizer):
         state = self.state[p]
         if not state:
             state["step"] = creation.tensor(0.0, dtype=dtypes.float32)
-            state["square_avg"] = creation.zeros_like(p)
-            state["acc_delta"] = creation.zeros_like(p)
+            state["square_avg"] = _like.zeros_like(p)
+            state["acc_delta"] = _like.zeros_like(p)
         state["step"].add_(1)
         grad = -p.grad if group["maximize"] else p.grad
         if group["weight_decay"] != 0:
@@ -127,8 +127,8 @@ class Rprop(Optimizer):
         state = self.state[p]
         if not state:
             state["step"] = creation.tensor(0.0, dtype=dtypes.float32)
-            state["prev"] = creation.zeros_like(p)
-            state["step_size"] = creation.full_like(p.grad, group["lr"])
+            state["prev"] = _like.zeros_like(p)
+            state["step_size"] = _like.full_like(p.grad, group["lr"])
         state["step"].add_(1)
         grad = -p.grad if group["maximize"] else p.grad
         sign = grad.mul(state["prev"]).sign()

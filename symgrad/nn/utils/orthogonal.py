@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import creation
+from symgrad import _like, creation
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.nn.modules.module import Module
 from symgrad.ops.joining import cat
@@ -134,7 +134,7 @@ class _Orthogonal(Module):
             N = creation.randn(*(tuple(Q.shape[:-2]) + (n, n - k)), dtype=Q.dtype)
             Q = _make_orthogonal(cat([Q, N], dim=-1))
         self.base = Q
-        neg_id = creation.zeros_like(Q_init)
+        neg_id = _like.zeros_like(Q_init)
         neg_id.diagonal(dim1=-2, dim2=-1).fill_(-1.0)
         return neg_id
 

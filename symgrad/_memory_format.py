@@ -1,0 +1,226 @@
+"""Memory formats: the order in which a tensor's elements lie in memory, as PyTorch names them.
+
+A symgrad tensor is a NumPy array, so a ``channels_last`` tensor is an array allocated in NHWC
+order and viewed as NCHW: its ``stride()`` is PyTorch's. The rules here are PyTorch's own
+(``c10/core/MemoryFormat.h``, ``TensorImpl``'s contiguity flags, ``empty_like``): which strides a
+format gives a shape, when strides count as a format, and what ``preserve_format`` keeps.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from symgrad import _layout
+from symgrad._meta import is_meta, meta_array
+
+__all__ = [
+    "memory_format",
+    "contiguous_format",
+    "preserve_format",
+    "channels_last",
+    "channels_last_3d",
+    "checked",
+    "format_strides",
+    "is_contiguous_as",
+    "suggest",
+    "element_strides",
+    "target_strides",
+    "empty_strided",
+    "copy_strided",
+    "grad_strides",
+    "laid_out_for",
+]
+
+
+class memory_format:  # noqa: N801 - the PyTorch name
+    """How a tensor's elements are laid out in memory: ``contiguous_format`` (row-major),
+    ``channels_last`` (NHWC for a 4-D tensor), ``channels_last_3d`` (NDHWC for a 5-D one), or
+    ``preserve_format`` (whatever the input tensor has). Like PyTorch's, its four values are the
+    only ones: the class makes no new ones.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.channels_last, isinstance(symgrad.channels_last, symgrad.memory_format)
+    (symgrad.channels_last, True)
+    >>> symgrad.empty(2, 3, 4, 5, memory_format=symgrad.channels_last).stride()
+    (60, 1, 15, 3)
+    """
+
+    __slots__ = ("name",)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> memory_format:
+        raise TypeError("cannot create 'symgrad.memory_format' instances")
+
+    @classmethod
+    def _named(cls, name: str) -> memory_format:
+        fmt = object.__new__(cls)
+        fmt.name = name
+        return fmt
+
+    def __repr__(self) -> str:
+        return f"symgrad.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name  # the module's constant of that name: the same object after loading
+
+
+contiguous_format = memory_format._named("contiguous_format")
+preserve_format = memory_format._named("preserve_format")
+channels_last = memory_format._named("channels_last")
+channels_last_3d = memory_format._named("channels_last_3d")
+
+# PyTorch's words for the formats in its messages
+_CPP_NAMES = {
+    contiguous_format: "Contiguous",
+    preserve_format: "Preserve",
+    channels_last: "ChannelsLast",
+    channels_last_3d: "ChannelsLast3d",
+}
+# the dimensions of a channels-last format from innermost to outermost, by its rank
+_CHANNELS_LAST = {channels_last: (4, (1, 3, 2, 0)), channels_last_3d: (5, (1, 4, 3, 2, 0))}
+
+
+def checked(value: Any, fn: str, none: bool = True) -> memory_format | None:
+    """``value`` when it is a memory format (or None where ``none``), else PyTorch's TypeError
+    for argument ``memory_format`` of ``fn``."""
+    if isinstance(value, memory_format) or (value is None and none):
+        return value
+    raise TypeError(
+        f"{fn}(): argument 'memory_format' must be symgrad.memory_format, not "
+        f"{type(value).__name__}"
+    )
+
+
+def format_strides(fmt: memory_format, shape: tuple) -> tuple:
+    """The strides, in elements, of a new tensor of ``shape`` laid out as ``fmt``; a
+    channels-last format of the wrong rank raises PyTorch's RuntimeError."""
+    if fmt is preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    if fmt is contiguous_format:
+        strides, step = [0] * len(shape), 1
+        for d in reversed(range(len(shape))):
+            strides[d] = step
+            step *= max(shape[d], 1)
+        return tuple(strides)
+    rank, order = _CHANNELS_LAST[fmt]
+    if len(shape) != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {fmt.name} format")
+    strides, step = [0] * rank, 1
+    for d in order:  # no max(size, 1) here: PyTorch's channels-last strides of an empty shape
+        strides[d] = step
+        step *= shape[d]
+    return tuple(strides)
+
+
+def is_contiguous_as(shape: tuple, strides: tuple, fmt: memory_format) -> bool:
+    """Whether ``strides`` lay ``shape`` out as the channels-last ``fmt`` (PyTorch's
+    ``is_contiguous(memory_format=...)``; dimensions of size 1 may have any stride)."""
+    rank, order = _CHANNELS_LAST[fmt]
+    if len(shape) != rank:
+        return False
+    expected = 1
+    for d in order:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def _strides_like(shape: tuple, strides: tuple, order: tuple) -> bool:
+    """PyTorch's ``is_channels_last_strides_2d``/``_3d``: whether strides grow along ``order``,
+    with its fallbacks to row-major for ambiguous layouts (N111, a trivial C dimension)."""
+    if strides[1] == 0:
+        return False
+    smallest = 0
+    for d in order:
+        if shape[d] == 0 or strides[d] < smallest:
+            return False
+        if d == 0 and smallest == strides[1]:
+            return False
+        smallest = strides[d] * (shape[d] if shape[d] > 1 else 1)
+    return True
+
+
+def suggest(shape: tuple, strides: tuple) -> memory_format:
+    """The format whose layout ``strides`` follow (PyTorch's ``suggest_memory_format``)."""
+    for fmt, (rank, order) in _CHANNELS_LAST.items():
+        if len(shape) == rank and _strides_like(shape, strides, order):
+            return fmt
+    return contiguous_format
+
+
+def element_strides(array: np.ndarray) -> tuple:
+    """An array's strides in elements, as ``Tensor.stride()`` gives them."""
+    if array.size == 0:
+        rank = array.ndim
+        fmt = channels_last if rank == 4 else channels_last_3d if rank == 5 else None
+        own = tuple(s // array.itemsize for s in array.strides)
+        # an empty array keeps strides only when made channels-last here (NumPy gives zeros)
+        if fmt is not None and own == format_strides(fmt, array.shape):
+            return own
+        return format_strides(contiguous_format, array.shape)
+    return tuple(s // array.itemsize for s in array.strides)
+
+
+def target_strides(array: np.ndarray, fmt: memory_format | None) -> tuple | None:
+    """The strides of a copy of ``array`` made in ``fmt``: for ``preserve_format`` (or None)
+    ``array``'s own strides where its elements fill a block, else the dense strides of the same
+    order of dimensions (PyTorch's ``empty_like``); None for the values of a batched tensor
+    (vmap), which have no layout to keep."""
+    if fmt is not None and fmt is not preserve_format:
+        return format_strides(fmt, array.shape)
+    if not isinstance(array, np.ndarray):
+        return None
+    strides = element_strides(array)
+    if _layout.is_dense(array.shape, strides):
+        return strides
+    return _layout.dense_strides(array.shape, strides)
+
+
+def empty_strided(shape: tuple, dtype: Any, strides: tuple) -> np.ndarray:
+    """A new writable array of ``shape`` and ``dtype`` with ``strides`` (in elements, dense)."""
+    dtype = np.dtype(dtype)
+    flat = np.empty(math.prod(shape), dtype)
+    byte_strides = tuple(s * dtype.itemsize for s in strides)
+    # a view of ``flat`` itself, so that saving finds the memory (and the views sharing it)
+    return np.ndarray(shape, dtype, buffer=flat, strides=byte_strides)
+
+
+def copy_strided(array: np.ndarray, strides: tuple, dtype: Any = None) -> np.ndarray:
+    """A copy of ``array`` (cast to ``dtype``) laid out with ``strides``; of a meta array, a
+    meta array."""
+    dtype = array.dtype if dtype is None else dtype
+    if is_meta(array):
+        return meta_array(array.shape, dtype, strides)
+    out = empty_strided(array.shape, dtype, strides)
+    np.copyto(out, array, casting="unsafe")
+    return out
+
+
+def grad_strides(variable: np.ndarray) -> tuple:
+    """The strides of a leaf's new ``.grad`` (PyTorch's AccumulateGrad layout contract): the
+    leaf's own where its elements fill a block, else row-major."""
+    strides = element_strides(variable)
+    if _layout.is_dense(variable.shape, strides):
+        return strides
+    return format_strides(contiguous_format, variable.shape)
+
+
+def laid_out_for(g: np.ndarray, variable: np.ndarray) -> np.ndarray:
+    """``g``, or a copy of it laid out as a gradient of ``variable`` must be (PyTorch's
+    ``obeys_layout_contract``: the same strides but along dimensions of size 1)."""
+    if type(variable) is not np.ndarray or (g.flags.c_contiguous and variable.flags.c_contiguous):
+        return g
+    wanted = grad_strides(variable)
+    own = element_strides(g)
+    for n, mine, theirs in zip(g.shape, own, wanted):
+        # along a dimension of size 1 any stride will do, but 0 (a broadcast view)
+        broken = mine == 0 if n == 1 else mine != theirs
+        if broken:
+            return copy_strided(g, wanted)
+    return g

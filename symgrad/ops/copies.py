@@ -1,0 +1,77 @@
+"""Copies that stay in the graph, laid out in a memory format: ``clone`` and ``contiguous``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad import _memory_format as formats
+from symgrad._arguments import require_tensor
+from symgrad._memory_format import contiguous_format, preserve_format
+from symgrad.prim.structural import Structural
+from symgrad.prim.text import COPIES
+from symgrad.tensor import Tensor
+
+__all__ = ["clone", "contiguous"]
+
+
+def _copy(xp: Any, a: Any, order: str = "K", strides: tuple | None = None) -> Any:
+    return a.copy(order=order) if strides is None else formats.copy_strided(a, strides)
+
+
+_CLONE = Structural(
+    "clone",
+    lambda xp, a, order="K", strides=None: a.copy(order=order),
+    lambda xp, g, c: (g,),
+    kernel=_copy,
+    jvp="linear",
+    text=COPIES,
+    batch="reduction",
+)
+
+
+def clone(input: Tensor, *, memory_format: Any = preserve_format) -> Tensor:
+    """A copy that stays in the graph (gradients flow back to ``input``), laid out in
+    ``memory_format``: by default ``input``'s own layout, as PyTorch's ``preserve_format``
+    (its strides where its elements fill a block, else dense strides in the same order).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.ones(2, 3, requires_grad=True)
+    >>> x.t().clone().is_contiguous(), x.clone().grad_fn
+    (False, <CloneBackward0 object at ...>)
+    >>> x.reshape(1, 2, 3, 1).clone(memory_format=symgrad.channels_last).stride()
+    (6, 1, 2, 2)
+    """
+    if type(input) is not Tensor:
+        require_tensor("clone", "input", 1, input)
+    fmt = formats.checked(memory_format, "clone")
+    if fmt in (None, preserve_format):
+        data = input._data
+        if not isinstance(data, np.ndarray) or data.flags.c_contiguous:  # (or batched: vmap)
+            return _CLONE(input)
+        return _CLONE(input, strides=formats.target_strides(data, fmt))
+    return _CLONE(input, strides=formats.format_strides(fmt, input.shape))
+
+
+def contiguous(input: Tensor, *, memory_format: Any = contiguous_format) -> Tensor:
+    """``input`` itself when its elements lie in ``memory_format``'s order (row-major by
+    default), else such a copy (``CloneBackward0``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.ones(2, 3, requires_grad=True)
+    >>> x.contiguous() is x, x.t().contiguous().grad_fn
+    (True, <CloneBackward0 object at ...>)
+    """
+    fmt = formats.checked(memory_format, "contiguous", none=False)
+    if fmt is contiguous_format:
+        return input if input._data.flags.c_contiguous else _CLONE(input, order="C")
+    if input.is_contiguous(memory_format=fmt):
+        return input
+    if fmt is preserve_format:
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    return _CLONE(input, strides=formats.format_strides(fmt, input.shape))
