@@ -31,9 +31,12 @@ def require_tensors(op: str, input: Any, other_name: str, other: Any) -> None:
     require_tensor(op, other_name, 2, other)
 
 
-def tensor_method(function: Callable, op: str, other_name: str = "other") -> Callable:
+def tensor_method(
+    function: Callable, op: str, other_name: str = "other", doc: str | None = None
+) -> Callable:
     """The method ``self.op(other)`` of the two-tensor ``function``: PyTorch counts the
-    method's argument from 1, the function's from 2."""
+    method's argument from 1, the function's from 2 (``doc``: its docstring, else the
+    function's)."""
 
     def method(self: Tensor, other: Any, *args: Any, **kwargs: Any) -> Tensor:
         if type(other) is not Tensor:
@@ -41,7 +44,7 @@ def tensor_method(function: Callable, op: str, other_name: str = "other") -> Cal
         return function(self, other, *args, **kwargs)
 
     method.__name__ = method.__qualname__ = op
-    method.__doc__ = function.__doc__
+    method.__doc__ = function.__doc__ if doc is None else doc
     return method
 
 

@@ -33,7 +33,9 @@ _PRIMITIVE = {"maximum": E.MAXIMUM, "minimum": E.MINIMUM}
 
 bind_methods(
     {
-        name: tensor_method(_PRIMITIVE.get(name) or getattr(Tensor, name), name, arg)
+        name: tensor_method(
+            _PRIMITIVE.get(name) or getattr(Tensor, name), name, arg, getattr(Tensor, name).__doc__
+        )
         for name, arg in _ARGUMENT.items()
     }
 )
