@@ -30,10 +30,10 @@ def store(leaf: Tensor, g: np.ndarray, foreign: set) -> None:
     if grad is None:
         if type(g) is not np.ndarray:  # a meta gradient: no values to own
             pass
-        elif (laid := laid_out_for(g, leaf._data)) is not g:  # PyTorch's layout contract
-            g = laid
+        elif g.strides != leaf._data.strides and (laid := laid_out_for(g, leaf._data)) is not g:
+            g = laid  # PyTorch's layout contract (the leaf's own strides: nothing to check)
         elif g.base is not None or id(g) in foreign or not g.flags.writeable:
-            g = np.array(g)
+            g = np.array(g, order="K")  # (its layout is the leaf's: kept)
         foreign.add(id(g))
         leaf._grad = Tensor._make(g)
     elif grad._data.flags.writeable and grad.grad_fn is None:
