@@ -11,8 +11,9 @@ import numpy as np
 __all__ = ["add_to", "sum_into"]
 
 
-def add_to(buffers: dict, node: Any, nr: int, g: Any, foreign: Any = ()) -> None:
-    """Gradient ``g`` of output ``nr`` of ``node`` into its buffer (summed with what is there)."""
+def add_to(buffers: dict, node: Any, nr: int, g: Any, foreign: Any) -> None:
+    """Gradient ``g`` of output ``nr`` of ``node`` into its buffer, summed with what is there
+    (``foreign``: the ids of arrays the pass does not own)."""
     buf = buffers.get(node)
     if buf is None:
         buf = buffers[node] = [None] * node.num_outputs

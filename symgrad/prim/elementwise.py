@@ -287,9 +287,12 @@ class Elementwise(Application, Primitive):
             x = s._data if type(s) is Tensor or isinstance(s, Tensor) else s
             r = (kernels.get(0) or self.vjp_kernel(0))(x, out, g, *params)
             m = meta[0]
-            if type(r) is not np.ndarray or r.shape != m[0] or r.dtype is not m[1]:
-                if type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
-                    r = reduce_to(r, m[0], m[1])
+            if (
+                type(r) is not np.ndarray
+                or r.shape != m[0]
+                or (r.dtype is not m[1] and r.dtype != m[1])
+            ):
+                r = reduce_to(r, m[0], m[1])
             return [r]
         xs = []
         for s in saved:  # a loop, not a comprehension: no frame of its own
