@@ -15,7 +15,7 @@ package's own names (``i0``, ``p0``, ``out``, ``g``), never from user text.
 
 The NumPy backend fuses the same regions on large arrays (``engine="numpy"``): the arithmetic
 between the functions is a NumPy function lambdified from the same formulas, and the region
-runs block by block on every core (:mod:`symgrad.compiler.blocks`). numexpr built without
+runs block by block on every core (:mod:`symgrad.prim.blocks`). numexpr built without
 Intel's VML calls libm's functions, slower than NumPy's vectorised ones: its large regions run
 that way too. The region's primitive is :class:`symgrad.compiler.region.FusedRegion`.
 """
@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from symgrad.compiler import blocks
 from symgrad.compiler.numexpr_source import FUNCTIONS as _FUNCTIONS
 from symgrad.compiler.numexpr_source import Unprintable as _Unprintable
 from symgrad.compiler.numexpr_source import to_source as _print
 from symgrad.compiler.region import FusedRegion
+from symgrad.prim import blocks
 from symgrad.prim.elementwise import Elementwise
 
 __all__ = ["fuse", "MIN_SIZE"]
@@ -82,7 +82,7 @@ def fuse(plan: Any, engine: str = "numexpr") -> Any:
     ``symgrad.compile(fn, backend="numexpr")`` runs it on every plan it traces. With
     ``engine="numpy"`` the arithmetic around the functions is a NumPy function lambdified from
     the same formulas instead of a numexpr expression, for the NumPy backend; its regions run
-    block by block on every core (:mod:`symgrad.compiler.blocks`).
+    block by block on every core (:mod:`symgrad.prim.blocks`).
 
     Examples
     --------

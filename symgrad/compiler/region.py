@@ -2,7 +2,7 @@
 groups the regions): a few programs for the forward pass (each costly member, then the result)
 and one per input gradient, run by numexpr or, for the NumPy engine, as NumPy functions
 lambdified from the members' formulas, block by block on every core
-(:mod:`symgrad.compiler.blocks`).
+(:mod:`symgrad.prim.blocks`).
 
 Where the backward pass will read fewer arrays that way, the forward pass also computes each
 input's partial derivative ``d out / d input`` in the same blocks (the intermediates are then
@@ -20,9 +20,9 @@ import numpy as np
 import sympy as sp
 
 from symgrad.autograd import grad_mode
-from symgrad.compiler import blocks
 from symgrad.compiler.numexpr_source import FUNCTIONS as _FUNCTIONS
 from symgrad.compiler.numexpr_source import to_source as _print
+from symgrad.prim import blocks
 from symgrad.prim.kernels import lambdify
 
 __all__ = ["FusedRegion"]

@@ -19,7 +19,7 @@ from symgrad._layout import output_strides
 from symgrad._meta import MetaArray, check_devices, meta_array
 from symgrad._silent import silencer
 from symgrad.autograd import anomaly, dual, grad_mode
-from symgrad.prim import tangents
+from symgrad.prim import blocks, tangents
 from symgrad.prim.batch_rules import batched_call
 from symgrad.prim.batching import STATE as _batch_state
 from symgrad.prim.batching import BatchedTensor
@@ -31,6 +31,7 @@ _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
 _dual_state = dual.STATE
 _silent_set, _silent_reset, _SILENT = silencer()
+_EAGER_MIN = blocks.EAGER_MIN
 
 
 class Application:
@@ -61,7 +62,8 @@ class Application:
                 if type(a) is Tensor:
                     d = a._data
                     if type(d) is np.ndarray and d.dtype.kind == "f":
-                        out = _quiet(raw, (d, *params) if params else (d,))
+                        operands = (d, *params) if params else (d,)
+                        out = _quiet(raw, operands) if d.size < _EAGER_MIN else _big(raw, operands)
                         return self._result(out, d.dtype, a._requires_grad, args, params)
             elif n == 2:
                 a, b = args
@@ -73,18 +75,28 @@ class Application:
                         if tb is Tensor:
                             e = b._data
                             if type(e) is np.ndarray and (e.dtype is dtype or e.dtype == dtype):
-                                out = _quiet(raw, (d, e, *params))
+                                operands = (d, e, *params)
+                                if d.size < _EAGER_MIN and e.size < _EAGER_MIN:
+                                    out = _quiet(raw, operands)
+                                else:
+                                    out = _big(raw, operands)
                                 requires = a._requires_grad or b._requires_grad
                                 return self._result(out, dtype, requires, args, params)
                         elif tb is float or (tb is int and INT_ARG_MIN <= b < INT_ARG_END):
-                            out = _quiet(raw, (d, b, *params))
+                            operands = (d, b, *params)
+                            out = (
+                                _quiet(raw, operands)
+                                if d.size < _EAGER_MIN
+                                else _big(raw, operands)
+                            )
                             return self._result(out, dtype, a._requires_grad, args, params)
                 elif tb is Tensor and (
                     ta is float or (ta is int and INT_ARG_MIN <= a < INT_ARG_END)
                 ):
                     e = b._data
                     if type(e) is np.ndarray and e.dtype.kind == "f":
-                        out = _quiet(raw, (a, e, *params))
+                        operands = (a, e, *params)
+                        out = _quiet(raw, operands) if e.size < _EAGER_MIN else _big(raw, operands)
                         return self._result(out, e.dtype, b._requires_grad, args, params)
             else:
                 result = self._fast_many(raw, args, params)
@@ -264,6 +276,19 @@ def _quiet(raw: Any, operands: tuple) -> Any:
     token = _silent_set(_SILENT)
     try:
         return raw(*operands)
+    except Exception:
+        return None
+    finally:
+        _silent_reset(token)
+
+
+def _big(raw: Any, operands: tuple) -> Any:
+    """As :func:`_quiet`, on large arrays: block by block on every core where the operands
+    allow it (:func:`symgrad.prim.blocks.elementwise`)."""
+    token = _silent_set(_SILENT)
+    try:
+        out = blocks.elementwise(raw, operands)
+        return raw(*operands) if out is None else out
     except Exception:
         return None
     finally:

@@ -19,6 +19,7 @@ from symgrad._meta import MetaArray, meta_array
 from symgrad._silent import quiet, silencer
 from symgrad.autograd.node import Node, node_class
 from symgrad.autograd.saved_names import add_saved_properties
+from symgrad.prim import blocks
 from symgrad.prim.application import Application
 from symgrad.prim.domains import Domain
 from symgrad.prim.formulas import at_zero_as_pytorch, call_with_names, names_of, symbols_of
@@ -32,6 +33,15 @@ from symgrad.prim.primitive import (
 from symgrad.tensor import Tensor
 
 __all__ = ["Elementwise"]
+
+_EAGER_MIN = blocks.EAGER_MIN
+
+
+def _blocked(kernel: Callable, operands: tuple) -> Any:
+    """``kernel(*operands)`` on large arrays: block by block on every core where the operands
+    allow it."""
+    out = blocks.elementwise(kernel, operands)
+    return kernel(*operands) if out is None else out
 
 
 class Elementwise(Application, Primitive):
@@ -285,7 +295,11 @@ class Elementwise(Application, Primitive):
             # one input (most element-wise ops): no loops
             s = saved[0]
             x = s._data if type(s) is Tensor or isinstance(s, Tensor) else s
-            r = (kernels.get(0) or self.vjp_kernel(0))(x, out, g, *params)
+            kernel = kernels.get(0) or self.vjp_kernel(0)
+            if type(g) is np.ndarray and g.size >= _EAGER_MIN:
+                r = _blocked(kernel, (x, out, g, *params))
+            else:
+                r = kernel(x, out, g, *params)
             m = meta[0]
             if (
                 type(r) is not np.ndarray
@@ -298,11 +312,16 @@ class Elementwise(Application, Primitive):
         for s in saved:  # a loop, not a comprehension: no frame of its own
             xs.append(s._data if isinstance(s, Tensor) else s)
         result = []
+        big = type(g) is np.ndarray and g.size >= _EAGER_MIN
         for i, (fn, _) in enumerate(node.next_functions):
             if fn is None:
                 result.append(None)
                 continue
-            r = (kernels.get(i) or self.vjp_kernel(i))(*xs, out, g, *params)
+            kernel = kernels.get(i) or self.vjp_kernel(i)
+            if big:
+                r = _blocked(kernel, (*xs, out, g, *params))
+            else:
+                r = kernel(*xs, out, g, *params)
             m = meta[i]
             if type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
                 r = reduce_to(r, m[0], m[1])

@@ -162,7 +162,14 @@ def lambdify(
         else:
             expr = _as_kernel_calls(expr)
     modules = MODULES if modules is None else modules
-    return sp.lambdify(args, expr, modules=modules, cse=cse, docstring_limit=0)
+    fn = sp.lambdify(args, expr, modules=modules, cse=cse, docstring_limit=0)
+    # worth running block by block on large arrays (symgrad.prim.blocks): a formula of
+    # several operations (its temporaries), or a function such as cos; not g * y alone
+    exprs = expr if isinstance(expr, (list, tuple)) else [expr]
+    fn.blockwise = any(
+        isinstance(e, sp.Basic) and (sp.count_ops(e) >= 2 or e.has(sp.Function)) for e in exprs
+    )
+    return fn
 
 
 def _math_printer() -> Any:

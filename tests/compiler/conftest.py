@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from symgrad.compiler import blocks
+from symgrad.prim import blocks
 
 
 @pytest.fixture

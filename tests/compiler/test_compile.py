@@ -11,7 +11,7 @@ import pytest
 import symgrad
 import symgrad.nn.functional as F
 from symgrad.autograd import grad
-from symgrad.compiler import blocks
+from symgrad.prim import blocks
 
 try:  # tests/ is on sys.path when pytest imports the test packages from their root directory
     from ops.op_db import OP_DB

@@ -50,7 +50,7 @@ def _run(fn, x, y):
 def blocked(request, monkeypatch):
     """Regions run on whole arrays, or cut into uneven blocks shared among threads."""
     if request.param == "blocked":
-        from symgrad.compiler import blocks
+        from symgrad.prim import blocks
 
         monkeypatch.setattr(blocks, "MIN_BLOCKED", 1000)
         monkeypatch.setattr(blocks, "BLOCK", 700)
@@ -172,7 +172,7 @@ def test_op_table_fused_at_every_size(op, dtype, monkeypatch):
 
 
 def test_blocks_cover_every_element_once_and_refuse_partial_broadcasts(monkeypatch):
-    from symgrad.compiler import blocks
+    from symgrad.prim import blocks
 
     monkeypatch.setattr(blocks, "MIN_BLOCKED", 10)
     monkeypatch.setattr(blocks, "BLOCK", 7)
@@ -191,7 +191,7 @@ def test_blocks_cover_every_element_once_and_refuse_partial_broadcasts(monkeypat
 
 
 def test_a_block_s_error_reaches_the_caller(monkeypatch):
-    from symgrad.compiler import blocks
+    from symgrad.prim import blocks
 
     monkeypatch.setattr(blocks, "MIN_BLOCKED", 10)
     monkeypatch.setattr(blocks, "BLOCK", 7)

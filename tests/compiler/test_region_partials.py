@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import symgrad
-from symgrad.compiler import blocks, numexpr_backend
+from symgrad.compiler import numexpr_backend
+from symgrad.prim import blocks
 
 N = 3000
 
