@@ -13,6 +13,7 @@ reason; ``fullgraph=True`` raises instead.
 from __future__ import annotations
 
 import functools
+import operator
 import warnings
 import weakref
 from typing import Any
@@ -90,7 +91,7 @@ class CompiledFunction:
         ):
             return self.fn(*args, **kwargs)  # inside another trace, vmap, anomaly or forward AD
         spec = None
-        if not kwargs and all(type(a) is Tensor for a in args):  # the common call: tensors
+        if not kwargs and _all_tensors(args):  # the common call: tensors
             leaves: Any = args
             shapes = tuple([(t._data.shape, t._data.dtype, t._requires_grad) for t in args])
         else:
@@ -218,6 +219,13 @@ class _CompiledGraph(Primitive):
         return program.backward(*full, *node.params["saved"])
 
 
+def _all_tensors(args: tuple) -> bool:
+    for a in args:  # (a loop: no generator to make at every call)
+        if type(a) is not Tensor:
+            return False
+    return True
+
+
 def _any_none(grads: list) -> bool:
     for g in grads:
         if g is None:
@@ -236,6 +244,13 @@ class _Entry:
         self.prim = _CompiledGraph(self)
         self.any_requires = any(program.out_requires)
         self.grad_inputs = [(kind == "arg", k) for kind, k in program.grad_inputs]
+        # the inputs with a gradient, picked from the arguments at each call
+        self._args_only = all(arg for arg, _ in self.grad_inputs)
+        picked = [k for _, k in self.grad_inputs]
+        if len(picked) > 1:
+            self._pick = operator.itemgetter(*picked)
+        else:  # (itemgetter of one key gives the item, not a tuple)
+            self._pick = lambda a: tuple([a[k] for k in picked])
         # the node checks the version of each input whose memory the backward reads, as
         # PyTorch checks what it saved: the inputs with a gradient through its records, the
         # others (data the gradient reads, a view of it saved) and the outputs on their own
@@ -272,15 +287,18 @@ class _Entry:
         finally:
             restore(token)
         if self.any_requires and _grad_state.enabled:
-            inputs = [leaves[k] if arg else self.externals[k] for arg, k in self.grad_inputs]
+            if self._args_only:  # (no captured tensor among them: one C call)
+                inputs = self._pick(leaves)
+            else:
+                inputs = [leaves[k] if arg else self.externals[k] for arg, k in self.grad_inputs]
             edges, kept, versions, meta, consts, held = input_records(inputs, self._keep)
             params: dict = {"saved": saved}
             if self._watch:
-                watched = []
-                for arg, k in self._watch:
-                    t = leaves[k] if arg else self.externals[k]
-                    watched.append((t, t._counter.value))
-                params["watch"] = watched
+                externals = self.externals
+                params["watch"] = [
+                    (t, t._counter.value)
+                    for t in [leaves[k] if arg else externals[k] for arg, k in self._watch]
+                ]
             node = self.node_cls(
                 self.prim,
                 params,
