@@ -39,6 +39,7 @@ from symgrad.ops import (
     scans,
     scatter_reductions,
     scattering,
+    special_functions,
     selection,
     shape,
     shape_inplace,
@@ -431,6 +432,7 @@ METHODS.update(
     {f"{n}_": tensor_method(_in_place_of(n), f"{n}_") for n in ("atan2", "arctan2", "hypot")}
 )
 METHODS.update(math_special.IN_PLACE_METHODS, **products.IN_PLACE_METHODS)
+METHODS.update(special_functions.METHODS)
 METHODS.update(views.METHODS)
 METHODS.update(bitwise.METHODS)
 METHODS.update(sampling.METHODS)

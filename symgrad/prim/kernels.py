@@ -111,6 +111,8 @@ MODULES = [
         "erfinv": _special_kernel("erfinv"),
         "lgamma": _special_kernel("lgamma"),
         "polygamma": _special_kernel("polygamma"),
+        "besseli": _special_kernel("besseli"),
+        "zeta": _special_kernel("zeta"),
         "sign": _sign,
         "sigmoid": _sigmoid,
         "softplus": _softplus,
