@@ -372,7 +372,14 @@ def _i0_(self: Tensor) -> Tensor:
 
 
 def _polygamma_method(self: Tensor, n: int) -> Tensor:
-    """``polygamma(n, self)``."""
+    """``polygamma(n, self)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([1.0]).polygamma(1)
+    tensor([1.6449])
+    """
     return polygamma(n, self)
 
 

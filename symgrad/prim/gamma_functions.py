@@ -63,7 +63,9 @@ def erfcx(x: Any) -> np.ndarray:
     (v, dtype) = _float64(x)
     with np.errstate(all="ignore"):
         out = _erfcx_positive(np.abs(np.where(np.isnan(v), 0.0, v)))
-        out = np.where(v < 0, 2 * np.exp(v * v) - out, out)
+        # x^2 rounded in the input's dtype, as PyTorch's exp(x * x) rounds it
+        square = (np.asarray(x, dtype) * np.asarray(x, dtype)).astype(np.float64)
+        out = np.where(v < 0, 2 * np.exp(square) - out, out)
         out = np.where(np.isnan(v), np.nan, out)
         return out.astype(dtype)
 
