@@ -16,9 +16,9 @@ import math
 from typing import Any
 
 import symgrad
+from symgrad._arguments import require_tensor
 from symgrad.ops import special_functions, special_values
 from symgrad.ops.special_values import *  # noqa: F403
-from symgrad._arguments import require_tensor
 from symgrad.tensor import Tensor
 
 __all__ = [

@@ -332,7 +332,9 @@ def mvlgamma(input: Tensor, p: int) -> Tensor:
     """
     require_tensor("mvlgamma", "input", 1, input)
     if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
-        raise TypeError(f"mvlgamma(): argument 'p' (position 2) must be int, not {type(p).__name__}")
+        raise TypeError(
+            f"mvlgamma(): argument 'p' (position 2) must be int, not {type(p).__name__}"
+        )
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     return _mvlgamma(int(p))(input)

@@ -39,16 +39,31 @@ _UNARY = {
     "spherical_bessel_j0": ("``sin(x) / x``, 1 at 0.", "0.0", "tensor([1.])"),
 }
 _POLYNOMIALS = {
-    "chebyshev_polynomial_t": ("Chebyshev's polynomial of the first kind ``T_n``.", "tensor([-0.5000])"),
-    "chebyshev_polynomial_u": ("Chebyshev's polynomial of the second kind ``U_n``.", "tensor([0.])"),
-    "chebyshev_polynomial_v": ("Chebyshev's polynomial of the third kind ``V_n``.", "tensor([-1.])"),
-    "chebyshev_polynomial_w": ("Chebyshev's polynomial of the fourth kind ``W_n``.", "tensor([1.])"),
+    "chebyshev_polynomial_t": (
+        "Chebyshev's ``T_n`` (first kind).",
+        "tensor([-0.5000])",
+    ),
+    "chebyshev_polynomial_u": (
+        "Chebyshev's ``U_n`` (second kind).",
+        "tensor([0.])",
+    ),
+    "chebyshev_polynomial_v": (
+        "Chebyshev's ``V_n`` (third kind).",
+        "tensor([-1.])",
+    ),
+    "chebyshev_polynomial_w": (
+        "Chebyshev's ``W_n`` (fourth kind).",
+        "tensor([1.])",
+    ),
     "shifted_chebyshev_polynomial_t": ("Chebyshev's ``T_n(2x - 1)``.", "tensor([-1.])"),
     "shifted_chebyshev_polynomial_u": ("Chebyshev's ``U_n(2x - 1)``.", "tensor([-1.])"),
     "shifted_chebyshev_polynomial_v": ("Chebyshev's ``V_n(2x - 1)``.", "tensor([-1.])"),
     "shifted_chebyshev_polynomial_w": ("Chebyshev's ``W_n(2x - 1)``.", "tensor([-1.])"),
-    "hermite_polynomial_h": ("Hermite's (physicists') polynomial ``H_n``.", "tensor([-1.])"),
-    "hermite_polynomial_he": ("Hermite's (probabilists') polynomial ``He_n``.", "tensor([-0.7500])"),
+    "hermite_polynomial_h": ("Hermite's ``H_n`` (physicists').", "tensor([-1.])"),
+    "hermite_polynomial_he": (
+        "Hermite's ``He_n`` (probabilists').",
+        "tensor([-0.7500])",
+    ),
     "laguerre_polynomial_l": ("Laguerre's polynomial ``L_n``.", "tensor([0.1250])"),
     "legendre_polynomial_p": ("Legendre's polynomial ``P_n``.", "tensor([-0.1250])"),
 }
@@ -108,8 +123,7 @@ def _polynomial(name: str, kernel: Callable) -> Callable:
             shape = np.broadcast_shapes(x.shape, degree.shape)
         except ValueError:
             raise RuntimeError(
-                f"{name}: the shapes {tuple(x.shape)} and {tuple(degree.shape)} do not "
-                "broadcast"
+                f"{name}: the shapes {tuple(x.shape)} and {tuple(degree.shape)} do not broadcast"
             ) from None
         return _result(np.broadcast_to(kernel(x, degree), shape).astype(dtype))
 

@@ -36,7 +36,7 @@ __all__ = [
     "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
     "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
     "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "i0e", "i1e",
-    "spherical_bessel_j0", "airy_ai",
+    "spherical_bessel_j0", "airy_ai", "besseli",
 ]  # fmt: skip
 
 _EULER = 0.5772156649015329
@@ -262,6 +262,21 @@ modified_bessel_i0 = _public(_i(0, False))
 modified_bessel_i1 = _public(_i(1, False))
 i0e = _public(_i(0, True))
 i1e = _public(_i(1, True))
+
+
+def besseli(nu: Any, x: Any) -> np.ndarray:
+    """The modified Bessel function ``I_nu`` of integer order (what SymPy's ``besseli`` in
+    the derivatives of ``i0`` and ``i1`` calls), from ``I0`` and ``I1`` by the recurrence
+    ``I_{k+1} = I_{k-1} - 2k / x I_k``."""
+    order = abs(int(nu))
+    low, high = modified_bessel_i0(x), modified_bessel_i1(x)
+    if order == 0:
+        return low
+    with np.errstate(all="ignore"):
+        for k in range(1, order):
+            low, high = high, low - 2 * k / x * high
+    # I_n(0) = 0 for n >= 1 (the recurrence divides by x)
+    return np.where(np.equal(x, 0), 0.0, high)
 
 
 def _k_series(nu: int, x: np.ndarray) -> np.ndarray:

@@ -84,7 +84,9 @@ def _chebyshev(kind: str, x: np.ndarray, n: np.ndarray, f: type, shifted: bool) 
     elif kind == "v":
         edge = np.sin(theta / 2) == 1
         with np.errstate(all="ignore"):
-            trig = np.where(edge, sign * (m + m + 1), np.cos((m + f(0.5)) * theta) / np.cos(theta / 2))
+            trig = np.where(
+                edge, sign * (m + m + 1), np.cos((m + f(0.5)) * theta) / np.cos(theta / 2)
+            )
         trig_from, ends = 8, np.where(x > 0, f(1), sign * (m + m + 1))
     else:
         edge = np.cos(theta / 2) == 1
@@ -157,9 +159,7 @@ def legendre_polynomial_p(x: Any, n: Any) -> np.ndarray:
     """Legendre's ``P_n(x)``, +-1 at ``x = +-1``."""
     x, n, f = _operands(x, n)
     with np.errstate(over="ignore", invalid="ignore"):
-        out = _recurrence(
-            x, n, x, lambda k, p, q: (f(k + k + 1) * x * q - f(k) * p) / f(k + 1)
-        )
+        out = _recurrence(x, n, x, lambda k, p, q: (f(k + k + 1) * x * q - f(k) * p) / f(k + 1))
     ends = np.where((x > 0) | (n % 2 == 0), f(1), f(-1))
     out = np.where(np.abs(x) == 1, ends, out)
     return np.where(n < 0, 0, out).astype(x.dtype)

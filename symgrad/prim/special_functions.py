@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["lgamma", "polygamma", "erfc", "erfinv", "besseli", "zeta"]
+__all__ = ["lgamma", "polygamma", "erfc", "erfinv"]
 
 # B_2, B_4, ..., B_16: the asymptotic series of the polygamma functions
 _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)
@@ -196,27 +196,3 @@ def erfinv(x: Any) -> np.ndarray:
         y = np.where(np.abs(v) > 1, np.nan, y)
         y = np.where(v == 0, v, y)
     return y.astype(x.dtype, copy=False)
-
-
-def besseli(nu: Any, x: Any) -> np.ndarray:
-    """The modified Bessel function ``I_nu`` of integer order (what SymPy's ``besseli`` in
-    the derivatives of ``i0`` and ``i1`` calls), from ``I0`` and ``I1`` by the recurrence
-    ``I_{k+1} = I_{k-1} - 2k / x I_k``."""
-    from symgrad.prim import bessel_functions
-
-    order = abs(int(nu))
-    low, high = bessel_functions.modified_bessel_i0(x), bessel_functions.modified_bessel_i1(x)
-    if order == 0:
-        return low
-    with np.errstate(all="ignore"):
-        for k in range(1, order):
-            low, high = high, low - 2 * k / x * high
-    # I_n(0) = 0 for n >= 1 (the recurrence divides by x)
-    return np.where(np.equal(x, 0), 0.0, high)
-
-
-def zeta(s: Any, q: Any) -> np.ndarray:
-    """Hurwitz's zeta function (SymPy's ``zeta(s, q)``)."""
-    from symgrad.prim import gamma_functions
-
-    return gamma_functions.zeta(s, q)

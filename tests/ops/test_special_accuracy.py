@@ -142,7 +142,7 @@ def test_polynomials_match_mpmath(name):
     assert np.all(np.abs(actual - expected) <= 1e-12 * scale)
 
 
-# -- against PyTorch over wide ranges ---------------------------------------------------------------
+# -- against PyTorch over wide ranges -------------------------------------------------------
 WIDE = np.concatenate(
     [np.linspace(-100, 100, 2001), np.logspace(-8, 2.8, 300), -np.logspace(-8, 2.8, 300)]
 )

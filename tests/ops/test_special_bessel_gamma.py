@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import warnings
 
-import numpy as np
 import pytest
 
 import symgrad
