@@ -16,6 +16,9 @@ import math
 from typing import Any
 
 import symgrad
+from symgrad._arguments import require_tensor
+from symgrad.ops import special_functions, special_values
+from symgrad.ops.special_values import *  # noqa: F403
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -41,6 +44,17 @@ __all__ = [
     "logsumexp",
     "softmax",
     "log_softmax",
+    "i0",
+    "i0e",
+    "i1",
+    "i1e",
+    "erfcx",
+    "gammainc",
+    "gammaincc",
+    "polygamma",
+    "multigammaln",
+    "zeta",
+    *special_values.__all__,
 ]
 
 erf, erfc, erfinv = symgrad.erf, symgrad.erfc, symgrad.erfinv
@@ -51,6 +65,63 @@ expm1, exp2, log1p, sinc = symgrad.expm1, symgrad.exp2, symgrad.log1p, symgrad.s
 round = symgrad.round  # noqa: A001 - PyTorch's name
 logsumexp = symgrad.logsumexp
 logit = symgrad.logit
+i0, polygamma, zeta = symgrad.i0, symgrad.polygamma, special_functions.zeta
+gammainc, gammaincc, multigammaln = symgrad.igamma, symgrad.igammac, symgrad.mvlgamma
+
+
+def _one_tensor(name: str, prim: Any, input: Any) -> Tensor:
+    if type(input) is not Tensor:
+        require_tensor(f"special_{name}", "input", 1, input)
+    return prim(input)
+
+
+def i0e(input: Tensor) -> Tensor:
+    """``exp(-|input|) I0(input)``; its derivative is ``i1e(x) - sgn(x) i0e(x)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.i0e(symgrad.tensor([0.0, 1.0]))
+    tensor([1.0000, 0.4658])
+    """
+    return _one_tensor("i0e", special_functions.I0E, input)
+
+
+def i1(input: Tensor) -> Tensor:
+    """The modified Bessel function of the first kind of order 1, ``I1``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.i1(symgrad.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.5652])
+    """
+    return _one_tensor("i1", special_functions.I1, input)
+
+
+def i1e(input: Tensor) -> Tensor:
+    """``exp(-|input|) I1(input)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.i1e(symgrad.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.2079])
+    """
+    return _one_tensor("i1e", special_functions.I1E, input)
+
+
+def erfcx(input: Tensor) -> Tensor:
+    """The scaled complementary error function ``exp(input ** 2) erfc(input)``, accurate
+    where ``erfc`` underflows.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.erfcx(symgrad.tensor([0.0, 30.0]))
+    tensor([1.0000, 0.0188])
+    """
+    return _one_tensor("erfcx", special_functions.ERFCX, input)
 
 
 def expit(input: Tensor) -> Tensor:

@@ -26,6 +26,7 @@ from symgrad.ops import (
     shape,
     triangular,
     softmax_family,
+    special_functions,
     summaries,
     tiling,
     uniques,
@@ -55,6 +56,7 @@ from symgrad.ops.joining import *  # noqa: F403
 from symgrad.ops.linalg import *  # noqa: F403
 from symgrad.ops.math import *  # noqa: F403
 from symgrad.ops.math_special import *  # noqa: F403
+from symgrad.ops.special_functions import *  # noqa: F403
 from symgrad.ops.norms import *  # noqa: F403
 from symgrad.ops.ordering import *  # noqa: F403
 from symgrad.ops.products import *  # noqa: F403
@@ -128,6 +130,7 @@ __all__ = [
     *linalg.__all__,
     *math.__all__,
     *math_special.__all__,
+    *special_functions.__all__,
     *norms.__all__,
     *ordering.__all__,
     *products.__all__,

@@ -44,6 +44,7 @@ from symgrad.ops import (
     shape_inplace,
     slice_norms,
     softmax_family,
+    special_functions,
     statistics,
     strided_views,
     summaries,
@@ -431,6 +432,7 @@ METHODS.update(
     {f"{n}_": tensor_method(_in_place_of(n), f"{n}_") for n in ("atan2", "arctan2", "hypot")}
 )
 METHODS.update(math_special.IN_PLACE_METHODS, **products.IN_PLACE_METHODS)
+METHODS.update(special_functions.METHODS)
 METHODS.update(views.METHODS)
 METHODS.update(bitwise.METHODS)
 METHODS.update(sampling.METHODS)

@@ -91,12 +91,19 @@ def _all(*conditions: Any) -> Any:
 
 
 def _special_kernel(name: str) -> Callable:
-    """A kernel of :mod:`symgrad.prim.special_functions`, imported on first call."""
+    """A kernel of :mod:`symgrad.prim.special_functions` (or of ``bessel_functions`` and
+    ``gamma_functions``, for ``besseli`` and ``zeta``), imported on first call."""
 
     def call(*args: Any) -> Any:
-        from symgrad.prim import special_functions
+        if name == "besseli":
+            from symgrad.prim.bessel_functions import besseli as kernel
+        elif name == "zeta":
+            from symgrad.prim.gamma_functions import zeta as kernel
+        else:
+            from symgrad.prim import special_functions
 
-        return getattr(special_functions, name)(*args)
+            kernel = getattr(special_functions, name)
+        return kernel(*args)
 
     call.__name__ = name
     return call
@@ -111,6 +118,8 @@ MODULES = [
         "erfinv": _special_kernel("erfinv"),
         "lgamma": _special_kernel("lgamma"),
         "polygamma": _special_kernel("polygamma"),
+        "besseli": _special_kernel("besseli"),
+        "zeta": _special_kernel("zeta"),
         "sign": _sign,
         "sigmoid": _sigmoid,
         "softplus": _softplus,
