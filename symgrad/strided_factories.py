@@ -36,9 +36,7 @@ def scalar_tensor(
     on = _check_device(device)
     if isinstance(s, Tensor):
         if s.numel() != 1:
-            raise TypeError(
-                "scalar_tensor(): argument 's' (position 1) must be Number, not Tensor"
-            )
+            raise TypeError("scalar_tensor(): argument 's' (position 1) must be Number, not Tensor")
         s = s.item()
     if not isinstance(s, (numbers.Number, np.generic)) or isinstance(s, complex):
         raise TypeError(

@@ -17,9 +17,7 @@ from symgrad.tensor import Tensor, _wrap_dim, bind_methods
 __all__ = ["unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk"]
 
 _UNSAFE_SPLIT = joining._Pieces("UnsafeSplitBackward0", joining.cat, "unlinked")
-_UNSAFE_SPLIT_WITH_SIZES = joining._Pieces(
-    "UnsafeSplitWithSizesBackward0", joining.cat, "unlinked"
-)
+_UNSAFE_SPLIT_WITH_SIZES = joining._Pieces("UnsafeSplitWithSizesBackward0", joining.cat, "unlinked")
 
 
 def unsafe_split(tensor: Tensor, split_size: int, dim: int = 0) -> tuple[Tensor, ...]:
@@ -44,9 +42,7 @@ def unsafe_split(tensor: Tensor, split_size: int, dim: int = 0) -> tuple[Tensor,
     return _UNSAFE_SPLIT(tensor, d, keys)
 
 
-def unsafe_split_with_sizes(
-    tensor: Tensor, split_sizes: Any, dim: int = 0
-) -> tuple[Tensor, ...]:
+def unsafe_split_with_sizes(tensor: Tensor, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """``tensor.split_with_sizes(split_sizes, dim)`` whose pieces autograd does not track as
     views (one ``UnsafeSplitWithSizesBackward0`` node).
 

@@ -298,9 +298,7 @@ def unsqueeze_copy(input: Tensor, dim: int) -> Tensor:
     tensor([[1],
             [2]])
     """
-    return _copy_of(
-        "unsqueeze_copy", input, lambda p: p.unsqueeze(dim), "UnsqueezeBackward0_copy"
-    )
+    return _copy_of("unsqueeze_copy", input, lambda p: p.unsqueeze(dim), "UnsqueezeBackward0_copy")
 
 
 def view_copy(input: Tensor, size: Any) -> Tensor:
