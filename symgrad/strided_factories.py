@@ -122,7 +122,7 @@ def new_empty_strided(
     >>> x = symgrad.ones(2, dtype=symgrad.float64)
     >>> y = x.new_empty_strided((2, 2), (1, 2))
     >>> y.dtype, y.stride()
-    (torch.float64, (1, 2))
+    (symgrad.float64, (1, 2))
     """
     kind = self.dtype if dtype is None else dtype
     on = self.device if device is None else device

@@ -35,6 +35,7 @@ NEXTAFTER = declare(
     partials=lambda x, y: (sp.Piecewise((0, sp.Eq(x, y)), (1, True)), 0),
     kernel=np.nextafter,
     exact=False,
+    masked=True,
 )
 
 
