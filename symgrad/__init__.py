@@ -56,6 +56,8 @@ from symgrad.type_info import finfo, iinfo
 from symgrad import serialization
 from symgrad.serialization import load, save
 from symgrad.spaced import logspace
+from symgrad.signal_windows import *  # noqa: F403
+from symgrad.strided_factories import *  # noqa: F403
 from symgrad.random import default_generator
 from symgrad.ops.weight_norm import norm_except_dim
 from symgrad.ops.weight_norm import weight_norm_interface as _weight_norm

@@ -115,6 +115,13 @@ from symgrad.ops.real_tensors import *  # noqa: E402,F403
 from symgrad.ops import shape_aliases  # noqa: E402
 from symgrad.ops.shape_aliases import *  # noqa: E402,F403
 from symgrad.ops import tensor_only_methods  # noqa: E402,F401  (binds t.maximum and the like)
+from symgrad.ops import filled, float_steps, unsafe_splits, view_copies, view_scatters  # noqa: E402
+from symgrad.ops.filled import fill  # noqa: E402
+from symgrad.ops.histograms import histogram, histogramdd  # noqa: E402
+from symgrad.ops.float_steps import *  # noqa: E402,F403
+from symgrad.ops.unsafe_splits import *  # noqa: E402,F403
+from symgrad.ops.view_copies import *  # noqa: E402,F403
+from symgrad.ops.view_scatters import *  # noqa: E402,F403
 
 __all__ = [
     *decompositions.__all__,
@@ -174,6 +181,13 @@ __all__ = [
     "select",
     *real_tensors.__all__,
     *shape_aliases.__all__,
+    "fill",
+    "histogram",
+    "histogramdd",
+    *float_steps.__all__,
+    *unsafe_splits.__all__,
+    *view_copies.__all__,
+    *view_scatters.__all__,
 ]
 
 from symgrad import ops as _ops  # noqa: E402

@@ -157,13 +157,15 @@ def _at_least_1d(input: Tensor, op: str) -> None:
 class _Pieces(Primitive):
     """``split``, ``chunk`` and ``unbind``: one node whose outputs are views of the input's
     pieces, ``input[key]`` for each key; the gradient joins the pieces' gradients (zeros
-    where a piece got none)."""
+    where a piece got none). ``pieces`` "copy" makes the outputs copies (``split_copy``);
+    "unlinked" shares memory that autograd does not track (``unsafe_split``)."""
 
     name = "pieces"
 
-    def __init__(self, backward: str, join: Any) -> None:
+    def __init__(self, backward: str, join: Any, pieces: str = "view") -> None:
         self.backward_name = backward
         self.join = join  # how the pieces' gradients join again: cat, or stack for unbind
+        self.pieces = pieces
 
     def node_class(self, count: int) -> type:
         """PyTorch's node class, with ``count`` outputs."""
@@ -210,6 +212,8 @@ class _Pieces(Primitive):
         if type(tensor) is BatchedTensor:  # inside vmap: each piece by the indexing rule
             return tuple(tensor[k] for k in keys)
         arrays = [tensor._data[k] for k in keys]
+        if self.pieces == "copy":
+            arrays = [np.array(a, copy=True) for a in arrays]
         if not arrays or not (grad_mode.recording() and tensor._requires_grad):
             # pieces of a tensor needing no grad: PyTorch refuses recorded changes of them too
             kind = "multi_plain" if grad_mode.recording() and arrays else "no_grad"
@@ -226,7 +230,7 @@ class _Pieces(Primitive):
                 t._output_nr = i
             if TRACE.log is not None:
                 traced_outputs(node, outs)
-        for t in outs:
+        for t in outs if self.pieces == "view" else ():
             link_view(tensor, t, kind)
         if dual.active() and dual.tangent_of(tensor) is not None:
             params = {"dim": dim, "keys": keys}
@@ -251,6 +255,13 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
     >>> a, b.grad_fn is a.grad_fn
     (tensor([0., 1., 2.], grad_fn=<SplitBackward0>), True)
     """
+    d, keys, by_size = split_keys(tensor, split_size_or_sections, dim)
+    return (_SPLIT if by_size else _SPLIT_WITH_SIZES)(tensor, d, keys)
+
+
+def split_keys(tensor: Tensor, split_size_or_sections: Any, dim: int) -> tuple:
+    """The checked dimension, each piece's index key, and whether the pieces are of one size
+    (``split``'s two forms)."""
     _at_least_1d(tensor, "split")
     d = _wrap_dim(dim, tensor.ndim)
     n = tensor.shape[d]
@@ -262,7 +273,6 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
                 f"0, but got split_size={step} for dimension {d} of size {n}"
             )
         bounds = list(range(0, n, step)) + [n] if n else [0, 0]
-        prim = _SPLIT
     else:
         sections = list(split_size_or_sections)
         if sum(sections) != n or any(k < 0 for k in sections):
@@ -271,10 +281,9 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
                 f"size at dimension {d}), but got split_sizes={sections}"
             )
         bounds = list(np.cumsum([0] + sections))
-        prim = _SPLIT_WITH_SIZES
     lead = (slice(None),) * d
     keys = tuple(lead + (slice(int(a), int(b)),) for a, b in zip(bounds[:-1], bounds[1:]))
-    return prim(tensor, d, keys)
+    return d, keys, isinstance(split_size_or_sections, int)
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:

@@ -18,7 +18,7 @@ from symgrad.ops.inplace import inplace
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, bind_methods
 
-__all__ = ["quantile", "logit", "heaviside"]
+__all__ = ["quantile", "nanquantile", "logit", "heaviside"]
 
 _MODES = ("linear", "lower", "higher", "midpoint", "nearest")
 
@@ -45,23 +45,7 @@ def quantile(
     """
     if type(input) is not Tensor:
         require_tensor("quantile", "input", 1, input)
-    if interpolation not in _MODES:
-        raise ValueError(
-            f"quantile() interpolation must be one of linear, lower, higher, midpoint or "
-            f"nearest. Got {interpolation}"
-        )
-    if not input.dtype.is_floating_point:
-        raise RuntimeError(
-            f"quantile() input tensor must be either float or double dtype, got {input.dtype}"
-        )
-    if isinstance(q, Tensor) and q.dtype is not input.dtype:
-        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
-    scalar = isinstance(q, numbers.Real)
-    qs = np.atleast_1d(np.asarray(q.detach().numpy() if isinstance(q, Tensor) else q, float))
-    if qs.ndim > 1:
-        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
-    if ((qs < 0) | (qs > 1)).any():
-        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    qs, scalar = _levels(input, q, interpolation)
     x = input.reshape(-1) if dim is None else input.movedim(dim, -1)
     ordered = x.sort(dim=-1).values
     n = ordered.shape[-1]
@@ -82,14 +66,85 @@ def quantile(
         weight = creation.tensor(pos - lo, dtype=input.dtype)
     out = low + (high - low) * weight
     out = math.where(x.isnan().any(-1, keepdim=True), float("nan"), out)
-    out = out.movedim(-1, 0)  # the quantiles first, as PyTorch
+    return _arranged(out, input, dim, keepdim, scalar)
+
+
+def _arranged(out: Tensor, input: Tensor, dim: Any, keepdim: bool, scalar: bool) -> Tensor:
+    """The quantiles (along the last dimension of ``out``) first, as PyTorch."""
+    out = out.movedim(-1, 0)
     if keepdim:
         out = (
-            out.reshape(len(qs), *([1] * input.ndim))
+            out.reshape(out.shape[0], *([1] * input.ndim))
             if dim is None
             else out.unsqueeze(dim % input.ndim + 1)
         )
     return out[0] if scalar else out
+
+
+def nanquantile(
+    input: Tensor,
+    q: Any,
+    dim: int | None = None,
+    keepdim: bool = False,
+    *,
+    interpolation: str = "linear",
+) -> Tensor:
+    """:func:`quantile` of the elements that are not NaN (NaN where all of them are).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> nan = float("nan")
+    >>> symgrad.nanquantile(symgrad.tensor([1.0, nan, 3.0, 4.0]), 0.5)
+    tensor(3.)
+    >>> symgrad.tensor([[0.0, nan], [nan, nan]]).nanquantile(0.5, dim=1)
+    tensor([0., nan])
+    """
+    if type(input) is not Tensor:
+        require_tensor("nanquantile", "input", 1, input)
+    qs, scalar = _levels(input, q, interpolation)
+    x = input.reshape(-1) if dim is None else input.movedim(dim, -1)
+    ordered = x.sort(dim=-1).values  # NaNs last
+    counts = np.sum(~np.isnan(x._data), axis=-1, keepdims=True)
+    # a row of NaNs reads its first element (a NaN), as PyTorch
+    pos = qs * (np.maximum(counts, 1) - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.ceil(pos).astype(np.int64)
+    if interpolation == "lower":
+        hi = lo
+    elif interpolation == "higher":
+        lo = hi
+    elif interpolation == "nearest":
+        lo = hi = np.round(pos).astype(np.int64)
+    low = ordered.gather(-1, creation.tensor(lo))
+    high = ordered.gather(-1, creation.tensor(hi))
+    if interpolation == "midpoint":
+        weight = creation.tensor(np.where(hi > lo, 0.5, 0.0), dtype=input.dtype)
+    else:
+        weight = creation.tensor(pos - lo, dtype=input.dtype)
+    return _arranged(low + (high - low) * weight, input, dim, keepdim, scalar)
+
+
+def _levels(input: Tensor, q: Any, interpolation: str) -> tuple[np.ndarray, bool]:
+    """The checked levels ``q`` as a 1-D float array, and whether ``q`` was a number."""
+    if interpolation not in _MODES:
+        raise RuntimeError(
+            "quantile() interpolation must be one of linear, lower, higher, midpoint or "
+            f"nearest, but got {interpolation}"
+        )
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            f"quantile() input tensor must be either float or double dtype, got {input.dtype}"
+        )
+    if isinstance(q, Tensor) and q.dtype is not input.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    scalar = isinstance(q, numbers.Real)
+    qs = np.atleast_1d(np.asarray(q.detach().numpy() if isinstance(q, Tensor) else q, float))
+    if qs.ndim > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if ((qs < 0) | (qs > 1)).any():
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    return qs, scalar
 
 
 def logit(input: Tensor, eps: float | None = None) -> Tensor:
@@ -156,6 +211,7 @@ def _logit_(self: Tensor, eps: float | None = None) -> Tensor:
 bind_methods(
     {
         "quantile": quantile,
+        "nanquantile": nanquantile,
         "logit": logit,
         "logit_": _logit_,
         "heaviside": heaviside,

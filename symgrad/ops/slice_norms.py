@@ -9,9 +9,10 @@ import math
 from typing import Any
 
 from symgrad._data import _wrap_dim
+from symgrad.ops.inplace import inplace
 from symgrad.ops.norms import _norm2_vjp, _norm_p, _norm_p_vjp
 from symgrad.prim.structural import Ctx, Structural
-from symgrad.tensor import Tensor
+from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["renorm"]
 
@@ -84,3 +85,19 @@ def renorm(input: Tensor, p: float, dim: int, maxnorm: float) -> Tensor:
     d = _wrap_dim(dim, input.ndim)
     dims = tuple(i for i in range(input.ndim) if i != d)
     return _RENORM(input, p=p if not math.isinf(p) else math.inf, dims=dims, maxnorm=maxnorm)
+
+
+def renorm_(self: Tensor, p: float, dim: int, maxnorm: float) -> Tensor:
+    """In-place :func:`renorm`: ``self`` holds the result (recorded as ``RenormBackward0``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([[3.0, 4.0], [0.1, 0.2]])
+    >>> x.renorm_(2, 0, 1.0) is x, x[0]
+    (True, tensor([0.6000, 0.8000]))
+    """
+    return inplace(self, "renorm_", lambda x: renorm(x, p, dim, maxnorm))
+
+
+bind_methods({"renorm_": renorm_})

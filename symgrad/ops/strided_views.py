@@ -130,8 +130,11 @@ def _check_arguments(op: str, input: Any, size: Any, stride: Any) -> None:
             raise TypeError(f"{op}() missing required argument '{name}'")
 
 
-def _strided(x: Tensor, size: Any, stride: Any, storage_offset: int | None) -> tuple:
-    """The view's array, and (when ``x`` requires grad) where each element lies in ``x``."""
+def _strided(
+    x: Tensor, size: Any, stride: Any, storage_offset: int | None, index: bool = False
+) -> tuple:
+    """The view's array, and (when ``x`` requires grad, or ``index`` asks) where each element
+    lies in ``x``."""
     size = tuple(sizes((size,), "as_strided"))
     stride = tuple(sizes((stride,), "as_strided"))
     if len(size) != len(stride):
@@ -166,7 +169,7 @@ def _strided(x: Tensor, size: Any, stride: Any, storage_offset: int | None) -> t
     if type(x._data) is not np.ndarray:  # a meta tensor: a meta view of its (unread) memory
         data = data.view(type(x._data))
     recording = x._requires_grad and grad_mode.is_grad_enabled()
-    if not recording and not (dual.active() and dual.tangent_of(x) is not None):
+    if not (recording or index) and not (dual.active() and dual.tangent_of(x) is not None):
         return data, None
     return data, _positions_in(x, flat, own_offset, offset, size, stride)
 

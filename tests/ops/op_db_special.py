@@ -85,5 +85,8 @@ SPECIAL = (
             arg(2, 3),
         ),
         _op("log2_inplace", lambda T, x: (x * 1.0).log2_(), arg(3, kind="pos")),
+        _op("ldexp", lambda T, x, y: T.ldexp(x, y), arg(2, 3), arg(3)),
+        _op("ldexp_inplace", lambda T, x, y: (x * 1.0).ldexp_(y), arg(2, 3), arg(2, 1)),
+        _op("nextafter", lambda T, x, y: T.nextafter(x, y), arg(2, 3), arg(3)),
     ]
 )

@@ -141,6 +141,7 @@ REGISTRY_OPS = {
     **{n: n for n in ("asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh")},
     **{n: n for n in ("exp2", "erfc", "erfinv", "lgamma", "digamma", "sinc", "deg2rad", "logit")},
     **{n: n for n in ("rad2deg", "atan2", "hypot", "logaddexp", "xlogy", "copysign", "lerp")},
+    **{n: n for n in ("ldexp", "nextafter")},
     **{n: n for n in ("logaddexp2", "sgn", "angle")},
     "xlogy_number_other": "xlogy_number_other",
     "xlogy_number_self": "xlogy_number_self",
