@@ -209,7 +209,14 @@ def _from_an_op() -> bool:
 def _run_inside(method: Any) -> Any:
     def allowed(*args: Any, **kwargs: Any) -> Any:
         with _inside:
-            return method(*args, **kwargs)
+            result = method(*args, **kwargs)
+            owner = method.__self__
+            # a buffer's conversions stay uninitialized (PyTorch keeps a Tensor subclass
+            # through its ops; a Parameter gives plain tensors)
+            if isinstance(owner, UninitializedBuffer) and isinstance(result, Tensor):
+                if result is not owner:
+                    result = UninitializedBuffer(result.requires_grad, None, result.dtype)
+            return result
 
     return allowed
 
