@@ -48,6 +48,7 @@ from symgrad.nn.modules import lazy as _lazy
 from symgrad.nn.modules.lazy import *  # noqa: F403
 from symgrad.nn.modules import lazy_conv as _lazy_conv
 from symgrad.nn.modules.lazy_conv import *  # noqa: F403
+from symgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss
 
 __all__ = [
     "Module",
@@ -89,4 +90,5 @@ __all__ = [
     "RReLU",
     *_lazy.__all__,
     *_lazy_conv.__all__,
+    "AdaptiveLogSoftmaxWithLoss",
 ]
