@@ -22,7 +22,6 @@ from symgrad.nn.parameter import UninitializedBuffer, UninitializedParameter, is
 from symgrad.tensor import Tensor
 
 __all__ = [
-    "LazyModuleMixin",
     "LazyLinear",
     "LazyBatchNorm1d",
     "LazyBatchNorm2d",
