@@ -259,9 +259,7 @@ class autocast:  # noqa: N801 - PyTorch's name
         cache_enabled: bool | None = None,
     ) -> None:
         if not isinstance(device_type, str):
-            raise ValueError(
-                f"Expected `device_type` of type `str`, got: `{type(device_type)}`"
-            )
+            raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
         device(device_type)
         if enabled:
             raise NotImplementedError(_UNSUPPORTED)

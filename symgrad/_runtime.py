@@ -61,9 +61,7 @@ def _require_bool(function: str, name: str, value: Any, position: int | None = 1
     """PyTorch's TypeError for a non-bool flag (``position`` None: given by keyword)."""
     if not isinstance(value, bool):
         where = f"'{name}'" if position is None else f"'{name}' (position {position})"
-        raise TypeError(
-            f"{function}(): argument {where} must be bool, not {type(value).__name__}"
-        )
+        raise TypeError(f"{function}(): argument {where} must be bool, not {type(value).__name__}")
 
 
 def set_float32_matmul_precision(precision: str) -> None:

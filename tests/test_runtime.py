@@ -133,9 +133,7 @@ CASES = {
         (True, False, 2),
     ),
     "deterministic_warn_only": (
-        lambda T: _deterministic(
-            T, lambda T: T.use_deterministic_algorithms(True, warn_only=True)
-        ),
+        lambda T: _deterministic(T, lambda T: T.use_deterministic_algorithms(True, warn_only=True)),
         (True, True, 1),
     ),
     "deterministic_not_bool": (
@@ -289,9 +287,7 @@ def test_set_num_threads_reaches_the_blas_library():
     before = symgrad.get_num_threads()
     try:
         symgrad.set_num_threads(1)
-        assert [get() for get, _ in _threads._controllers()] == [1] * len(
-            _threads._controllers()
-        )
+        assert [get() for get, _ in _threads._controllers()] == [1] * len(_threads._controllers())
         a = np.random.default_rng(0).standard_normal((64, 64))
         assert np.allclose((symgrad.from_numpy(a) @ symgrad.from_numpy(a)).numpy(), a @ a)
     finally:

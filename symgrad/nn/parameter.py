@@ -4,10 +4,10 @@ its first call."""
 
 from __future__ import annotations
 
-import numpy as np
-
 import sys
 from typing import Any
+
+import numpy as np
 
 from symgrad import dtypes
 from symgrad.tensor import Tensor, _init, link_view

@@ -149,9 +149,19 @@ def _buffer_alias(T):
     b = T.nn.Buffer(t)
     with T.no_grad():
         t.add_(1)
-    return b is t, b.requires_grad, b.tolist(), isinstance(b, T.nn.Buffer), isinstance(
-        t, T.nn.Buffer
+    return (
+        b is t,
+        b.requires_grad,
+        b.tolist(),
+        isinstance(b, T.nn.Buffer),
+        isinstance(t, T.nn.Buffer),
     )
+
+
+def _register_buffer_flag(T):
+    m = T.nn.Module()
+    m.register_buffer("z", T.nn.Buffer(T.ones(1), persistent=False))
+    return list(m.state_dict())
 
 
 def _buffer_over_attribute(T):
@@ -424,9 +434,9 @@ CASES = {
         ("Conv2d", 3, (4, 3, 3, 3), (4, 3, 3), "Conv2d(3, 4, kernel_size=(3, 3), stride=(1, 1))"),
     ),
     "lazy_conv3d": (
-        lambda T: _conv_first_call(
-            T, lambda T: T.nn.LazyConv3d(2, 1, bias=False), (1, 3, 2, 2, 2)
-        )[:4],
+        lambda T: _conv_first_call(T, lambda T: T.nn.LazyConv3d(2, 1, bias=False), (1, 3, 2, 2, 2))[
+            :4
+        ],
         ("Conv3d", 3, (2, 3, 1, 1, 1), (1, 2, 2, 2, 2)),
     ),
     "lazy_conv_groups": (
@@ -470,11 +480,7 @@ CASES = {
     "buffer_over_attribute": (_buffer_over_attribute, ("raises", "KeyError")),
     "buffer_over_parameter": (_buffer_over_parameter, ("raises", "TypeError")),
     "buffer_before_init": (_buffer_before_init, ("raises", "AttributeError")),
-    "register_buffer_ignores_buffer_flag": (
-        lambda T: (lambda m: (m.register_buffer("z", T.nn.Buffer(T.ones(1), persistent=False)),
-                              list(m.state_dict()))[1])(T.nn.Module()),
-        ["z"],
-    ),
+    "register_buffer_ignores_buffer_flag": (_register_buffer_flag, ["z"]),
     # -- BatchNorm3d
     "batchnorm3d": (
         _batchnorm3d,

@@ -67,9 +67,7 @@ class LazyModuleMixin:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._initialize_hook = self.register_forward_pre_hook(
-            _infer_parameters, with_kwargs=True
-        )
+        self._initialize_hook = self.register_forward_pre_hook(_infer_parameters, with_kwargs=True)
 
     def has_uninitialized_params(self) -> bool:
         """Whether one of this module's own parameters or buffers has no shape yet."""
