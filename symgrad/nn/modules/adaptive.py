@@ -54,13 +54,12 @@ class AdaptiveLogSoftmaxWithLoss(Module):
     >>> import symgrad
     >>> from symgrad import nn
     >>> asm = nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[3, 6], div_value=2.0)
-    >>> [(name, tuple(p.shape)) for name, p in asm.named_parameters()]
-    [('head.weight', (5, 8)), ('tail.0.0.weight', (4, 8)), ('tail.0.1.weight', (3, 4)), \
-('tail.1.0.weight', (2, 8)), ('tail.1.1.weight', (4, 2))]
+    >>> [tuple(p.shape) for p in asm.parameters()]
+    [(5, 8), (4, 8), (3, 4), (2, 8), (4, 2)]
     >>> x = symgrad.randn(4, 8)
     >>> out = asm(x, symgrad.tensor([0, 4, 9, 2]))
-    >>> out.output.shape, out.loss.grad_fn
-    (symgrad.Size([4]), <MeanBackward0 object>)
+    >>> out.output.shape, type(out.loss.grad_fn).__name__
+    (symgrad.Size([4]), 'MeanBackward0')
     >>> asm.log_prob(x).exp().sum(1)
     tensor([1.0000, 1.0000, 1.0000, 1.0000], grad_fn=<SumBackward1>)
     """
