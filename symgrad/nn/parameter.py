@@ -5,6 +5,7 @@ its first call."""
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any
 
 import numpy as np
@@ -116,17 +117,17 @@ _ALLOWED = frozenset(
 )
 
 
-class _Inside:
-    """How deep the calls of allowed methods are: inside them, the tensor's values (its
-    empty placeholder array) may be read."""
+class _Inside(threading.local):
+    """How deep this thread is in calls of allowed methods: inside them, the tensor's values
+    (its empty placeholder array) may be read."""
 
     depth = 0
 
     def __enter__(self) -> None:
-        _Inside.depth += 1
+        self.depth += 1
 
     def __exit__(self, *exc: object) -> None:
-        _Inside.depth -= 1
+        self.depth -= 1
 
 
 _inside = _Inside()
@@ -142,7 +143,7 @@ class UninitializedTensorMixin:
     cls_to_become: type = Tensor
 
     def __getattribute__(self, name: str) -> Any:
-        if _Inside.depth:
+        if _inside.depth:
             return object.__getattribute__(self, name)
         cls = type(self).__name__
         if name == "shape" and not _from_an_op():

@@ -621,3 +621,40 @@ def test_batchnorm3d_gradient_matches_finite_differences():
         e[i] = h
         numeric[i] = (loss(values + e) - loss(values - e)) / (2 * h)
     assert np.allclose(x.grad.numpy(), numeric, atol=1e-6)
+
+
+def test_lazy_module_saves_and_loads():
+    import io
+
+    buffer = io.BytesIO()
+    symgrad.save(nn.LazyLinear(2).state_dict(), buffer)
+    buffer.seek(0)
+    with pytest.raises(pickle.UnpicklingError, match="UninitializedParameter"):
+        symgrad.load(buffer)  # not one of the classes the safe loader rebuilds, as PyTorch
+    buffer.seek(0)
+    state = symgrad.load(buffer, weights_only=False)
+    assert [type(v).__name__ for v in state.values()] == ["UninitializedParameter"] * 2
+    buffer = io.BytesIO()
+    symgrad.save(nn.LazyLinear(2), buffer)
+    buffer.seek(0)
+    m = symgrad.load(buffer, weights_only=False)
+    assert m(symgrad.ones(1, 3)).shape == (1, 2)
+    assert type(m) is nn.Linear
+
+
+def test_uninitialized_use_in_another_thread_still_raises():
+    import threading
+
+    p = nn.UninitializedParameter()
+    errors = []
+
+    def use():
+        try:
+            p.sum()
+        except ValueError as e:
+            errors.append(e)
+
+    thread = threading.Thread(target=use)
+    thread.start()
+    thread.join()
+    assert len(errors) == 1
