@@ -175,6 +175,7 @@ class UninitializedTensorMixin:
         with _inside:
             dtype = self.dtype if dtype is None else dtype
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            device = self.device if device is None else device
             self.data = empty(shape, device=device, dtype=dtype)
             self.__class__ = self.cls_to_become
 
@@ -229,9 +230,10 @@ def _refuse(name: str, cls: str) -> Any:
     return refused
 
 
-def _empty(dtype: Any) -> Tensor:
-    d = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
-    return Tensor._make(np.zeros((0,), d.numpy))
+def _empty(dtype: Any, device: Any) -> Tensor:
+    from symgrad.creation import empty
+
+    return empty(0, dtype=dtype, device=device)
 
 
 class UninitializedParameter(UninitializedTensorMixin, Parameter):
@@ -255,7 +257,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     def __new__(
         cls, requires_grad: bool = True, device: Any = None, dtype: Any = None
     ) -> UninitializedParameter:
-        return Parameter.__new__(cls, _empty(dtype), requires_grad)
+        return Parameter.__new__(cls, _empty(dtype, device), requires_grad)
 
     def __init__(self, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> None:
         pass  # everything is done in __new__
@@ -281,7 +283,7 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     ) -> UninitializedBuffer:
         b = object.__new__(cls)
         with _inside:
-            _init(b, _empty(dtype)._data, None)
+            _init(b, _empty(dtype, device)._data, None)
             b._requires_grad = False
             b.requires_grad = requires_grad
         return b

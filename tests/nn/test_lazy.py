@@ -322,6 +322,14 @@ CASES = {
         ),
         "LazyLinear",
     ),
+    "lazy_linear_meta": (
+        lambda T: (
+            (lambda m: (m.initialize_parameters(T.ones(1, 3, device="meta")), m.weight))(
+                T.nn.LazyLinear(2, device="meta")
+            )[1].is_meta
+        ),
+        True,
+    ),
     "lazy_linear_dtype": (
         lambda T: str(T.nn.LazyLinear(2, dtype=T.float64).weight.dtype).rsplit(".", 1)[-1],
         "float64",
