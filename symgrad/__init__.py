@@ -50,6 +50,9 @@ from symgrad._aten_losses import *  # noqa: F403  (torch.kl_div(input, target, 1
 from symgrad import _aten_methods  # noqa: F401  (Tensor.prelu, Tensor.hardshrink)
 from symgrad._device import device, get_default_device, set_default_device
 from symgrad._asarray import asarray
+from symgrad._threads import *  # noqa: F403  (get_num_threads and the like)
+from symgrad._runtime import *  # noqa: F403  (the process-wide switches and small queries)
+from symgrad._autocast import *  # noqa: F403  (autocast: always off)
 from symgrad import accelerator, autograd, backends, cuda, func, nn, optim
 from symgrad._printing import set_printoptions
 from symgrad.type_info import finfo, iinfo

@@ -123,8 +123,10 @@ class _Pickler(pickle.Pickler):
         self._storages: dict[int, tuple[_Storage, np.ndarray]] = {}
 
     def reducer_override(self, obj: Any) -> Any:
-        from symgrad.nn.parameter import Parameter
+        from symgrad.nn.parameter import Parameter, is_lazy
 
+        if is_lazy(obj):  # no values yet: rebuilt from its flags, as PyTorch pickles it
+            return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
         if isinstance(obj, Parameter):
             return _rebuild_parameter, (Tensor._make(obj._data), obj._requires_grad)
         if isinstance(obj, Tensor):

@@ -4,6 +4,15 @@
 from symgrad.nn import functional, init, utils
 from symgrad.nn.modules import *  # noqa: F403
 from symgrad.nn.modules import __all__ as _modules_all
-from symgrad.nn.parameter import Parameter
+from symgrad.nn.parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
-__all__ = ["functional", "init", "utils", "Parameter", *_modules_all]
+__all__ = [
+    "functional",
+    "init",
+    "utils",
+    "Parameter",
+    "Buffer",
+    "UninitializedParameter",
+    "UninitializedBuffer",
+    *_modules_all,
+]

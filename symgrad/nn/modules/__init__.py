@@ -44,6 +44,11 @@ from symgrad.nn.modules.upsampling import *  # noqa: F403
 from symgrad.nn.modules import rearranging as _rearranging
 from symgrad.nn.modules.rearranging import *  # noqa: F403
 from symgrad.nn.modules.activation import RReLU, Threshold
+from symgrad.nn.modules import lazy as _lazy
+from symgrad.nn.modules.lazy import *  # noqa: F403
+from symgrad.nn.modules import lazy_conv as _lazy_conv
+from symgrad.nn.modules.lazy_conv import *  # noqa: F403
+from symgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss
 
 __all__ = [
     "Module",
@@ -83,4 +88,7 @@ __all__ = [
     *_rearranging.__all__,
     "Threshold",
     "RReLU",
+    *_lazy.__all__,
+    *_lazy_conv.__all__,
+    "AdaptiveLogSoftmaxWithLoss",
 ]

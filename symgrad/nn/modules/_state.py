@@ -15,7 +15,7 @@ from symgrad import dtypes
 from symgrad._device import device
 from symgrad._meta import NO_DATA
 from symgrad.autograd.grad_mode import no_grad
-from symgrad.nn.parameter import Parameter
+from symgrad.nn.parameter import Buffer, Parameter, is_lazy
 from symgrad.tensor import Tensor
 
 __all__ = ["zero_grads", "target_dtype", "convert", "state_dict", "load_state_dict"]
@@ -86,10 +86,10 @@ def state_dict(module: Any, destination: Any, prefix: str, keep_vars: bool) -> O
         destination._metadata[prefix[:-1]] = {"version": getattr(module, "_version", 1)}
     for name, p in module._parameters.items():
         if p is not None:
-            destination[prefix + name] = p if keep_vars else p.detach()
+            destination[prefix + name] = p if keep_vars or is_lazy(p) else p.detach()
     for name, b in module._buffers.items():
         if b is not None and name not in module._non_persistent_buffers_set:
-            destination[prefix + name] = b if keep_vars else b.detach()
+            destination[prefix + name] = b if keep_vars or is_lazy(b) else b.detach()
     for name, child in module._modules.items():
         if child is not None:
             state_dict(child, destination, prefix + name + ".", keep_vars)
@@ -105,6 +105,17 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
         return super().__repr__()
 
     __str__ = __repr__
+
+
+def assign_buffer(module: Any, name: str, value: Any) -> None:
+    """``module.name = value`` for a buffer: an ``nn.Buffer`` brings its ``persistent``,
+    a tensor keeps the buffer's."""
+    if isinstance(value, Buffer):
+        module.register_buffer(name, value, value.persistent)
+    elif "_buffers" in module.__dict__:
+        module._buffers[name] = value
+    else:
+        raise AttributeError("cannot assign buffer before Module.__init__() call")
 
 
 def load_state_dict(module: Any, state: Any, strict: bool, assign: bool) -> _IncompatibleKeys:
@@ -161,6 +172,8 @@ def _load_one(m: Any, state: dict, prefix: str, assign: bool, out: tuple) -> Non
                 f'While copying the parameter named "{key}", expected torch.Tensor or '
                 f"Tensor-like object from checkpoint but received {type(value)}"
             )
+            continue
+        if is_lazy(param):  # and so is value: the lazy module's load hook materialized it
             continue
         if param.ndim == 0 and value.ndim == 1:  # PyTorch's compatibility with old checkpoints
             value = value[0]

@@ -11,7 +11,7 @@ from typing import Any
 from symgrad._leaf_paths import add_path_finder
 from symgrad.autograd.node import RemovableHandle
 from symgrad.nn.modules import _state
-from symgrad.nn.parameter import Parameter
+from symgrad.nn.parameter import Buffer, Parameter
 from symgrad.tensor import Tensor
 
 __all__ = ["Module"]
@@ -187,13 +187,13 @@ class Module:
                     "(torch.nn.Module or None expected)"
                 )
             self._modules[name] = value
-        elif name in self.__dict__.get("_buffers", ()):
+        elif isinstance(value, Buffer) or name in self.__dict__.get("_buffers", ()):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
                     f"cannot assign '{_type_name(value)}' as buffer '{name}' "
                     "(torch.nn.Buffer, torch.Tensor or None expected)"
                 )
-            self._buffers[name] = value
+            _state.assign_buffer(self, name, value)
         else:
             object.__setattr__(self, name, value)
 

@@ -1,4 +1,4 @@
-"""Normalization layers: ``LayerNorm``, ``GroupNorm``, ``BatchNorm1d``, ``BatchNorm2d``, with
+"""Normalization layers: ``LayerNorm``, ``GroupNorm``, ``BatchNorm1d``/``2d``/``3d``, with
 PyTorch's parameters, buffers (``running_mean``, ``running_var``, ``num_batches_tracked``),
 initialization and ``repr``."""
 
@@ -17,7 +17,7 @@ from symgrad.nn.modules.module import Module
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
 
-__all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d"]
+__all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
 
 def _affine(module: Module, shape: tuple, affine: bool, bias: bool, kwargs: dict) -> None:
@@ -256,3 +256,22 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:
         if input.ndim != 4:
             raise ValueError(f"expected 4D input (got {input.ndim}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalization of (N, C, D, H, W) inputs per channel (see ``BatchNorm1d``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> bn = nn.BatchNorm3d(2)
+    >>> bn(symgrad.arange(8.0).reshape(2, 2, 2, 1, 1)).shape
+    symgrad.Size([2, 2, 2, 1, 1])
+    >>> bn.running_mean
+    tensor([0.2500, 0.4500])
+    """
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.ndim != 5:
+            raise ValueError(f"expected 5D input (got {input.ndim}D input)")
