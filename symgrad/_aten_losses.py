@@ -19,14 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import _like, dtypes
+from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad.nn import ctc as _ctc
 from symgrad.nn import embedding_bag as _embedding_bag
 from symgrad.nn import grid_sample as _grid_sample
 from symgrad.nn import grid_sampling as _grid_sampling
+from symgrad.nn import margin_losses as _margin_losses
 from symgrad.nn import regression as _regression
-from symgrad.ops.math import where
 from symgrad.ops.pdist import pdist
 from symgrad.tensor import Tensor
 
@@ -35,8 +35,6 @@ __all__ = [
     "kl_div", "poisson_nll_loss", "triplet_margin_loss", "embedding_bag",
     "affine_grid_generator", "grid_sampler", "pdist",
 ]  # fmt: skip
-
-_EPSILON = 1e-12  # ATen's cosine_embedding_loss keeps the magnitudes off zero with it
 
 
 def _reduction(reduction: int) -> str:
@@ -63,22 +61,9 @@ def cosine_embedding_loss(
     >>> symgrad.cosine_embedding_loss(a, b, symgrad.tensor([1.0, -1.0]), 0.5)
     tensor([1.0000, 0.5000])
     """
-    dim = target.ndim
-    if dim not in (0, 1):
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if input1.ndim != dim + 1 or input2.ndim != dim + 1:
-        raise RuntimeError(
-            f"{dim}D target tensor expects {dim + 1}D input tensors, but found inputs with "
-            f"sizes {list(input1.shape)} and {list(input2.shape)}."
-        )
-    prod_sum = (input1 * input2).sum(dim)
-    mag_square1 = (input1 * input1).sum(dim) + _EPSILON
-    mag_square2 = (input2 * input2).sum(dim) + _EPSILON
-    cos = prod_sum / (mag_square1 * mag_square2).sqrt()
-    zeros = _like.zeros_like(cos)
-    pos = where(target == 1, 1 - cos, zeros)
-    neg = where(target == -1, (cos - margin).clamp_min(0), zeros)
-    return _reduce(pos + neg, reduction)
+    return _margin_losses.cosine_embedding_loss(
+        input1, input2, target, margin, reduction=_reduction(reduction)
+    )
 
 
 def ctc_loss(
