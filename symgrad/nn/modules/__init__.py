@@ -44,6 +44,10 @@ from symgrad.nn.modules.upsampling import *  # noqa: F403
 from symgrad.nn.modules import rearranging as _rearranging
 from symgrad.nn.modules.rearranging import *  # noqa: F403
 from symgrad.nn.modules.activation import RReLU, Threshold
+from symgrad.nn.modules import margin_loss as _margin_loss
+from symgrad.nn.modules.margin_loss import *  # noqa: F403
+from symgrad.nn.modules import channel_layers as _channel_layers
+from symgrad.nn.modules.channel_layers import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -83,4 +87,6 @@ __all__ = [
     *_rearranging.__all__,
     "Threshold",
     "RReLU",
+    *_margin_loss.__all__,
+    *_channel_layers.__all__,
 ]
