@@ -28,8 +28,8 @@ from symgrad.nn import threshold_rrelu as _threshold_rrelu
 from symgrad.nn.channel_ops import channel_shuffle, feature_dropout_impl, native_channel_shuffle
 from symgrad.nn.convolution import conv1d, conv2d, conv3d  # ATen's signature is the functional one
 from symgrad.nn.convolution_transposed import conv_transpose1d, conv_transpose2d, conv_transpose3d
-from symgrad.nn.extras import prelu
-from symgrad.nn.normalization import cosine_similarity  # torch.cosine_similarity is F's
+from symgrad.nn.extras import prelu, rms_norm  # torch.rms_norm takes F.rms_norm's arguments
+from symgrad.nn.normalization import cosine_similarity, pairwise_distance  # both F's own
 from symgrad.nn.rearranging import pixel_shuffle, pixel_unshuffle
 from symgrad.nn.sparse import bilinear
 from symgrad.nn.threshold_rrelu import threshold_
@@ -42,7 +42,7 @@ __all__ = [
     "batch_norm", "layer_norm", "group_norm", "instance_norm", "embedding",
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
     "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "bilinear",
-    "cosine_similarity",
+    "cosine_similarity", "pairwise_distance", "rms_norm",
 ]  # fmt: skip
 
 

@@ -113,6 +113,7 @@ from symgrad.ops.real_tensors import *  # noqa: E402,F403
 from symgrad.ops import shape_aliases  # noqa: E402
 from symgrad.ops.shape_aliases import *  # noqa: E402,F403
 from symgrad.ops import tensor_only_methods  # noqa: E402,F401  (binds t.maximum and the like)
+from symgrad.ops.reflected_sub import rsub  # noqa: E402
 
 __all__ = [
     *decompositions.__all__,
@@ -168,6 +169,7 @@ __all__ = [
     "lu_unpack",
     *distribution_fills.__all__,
     *double_powers.__all__,
+    "rsub",
     "select",
     *real_tensors.__all__,
     *shape_aliases.__all__,
