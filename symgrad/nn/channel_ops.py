@@ -136,7 +136,7 @@ def local_response_norm(
     >>> import symgrad.nn.functional as F
     >>> F.local_response_norm(symgrad.tensor([[[1.0], [3.0]]]), 2, alpha=1.0, beta=1.0)
     tensor([[[0.6667],
-             [0.4000]]])
+             [0.5000]]])
     """
     dim = input.dim()
     if dim < 3:

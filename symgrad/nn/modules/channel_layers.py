@@ -30,7 +30,7 @@ class LocalResponseNorm(Module):
     LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)
     >>> nn.LocalResponseNorm(2, alpha=1.0, beta=1.0)(symgrad.tensor([[[1.0], [3.0]]]))
     tensor([[[0.6667],
-             [0.4000]]])
+             [0.5000]]])
     """
 
     def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):
