@@ -19,24 +19,20 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from symgrad import creation
 from symgrad._arguments import require_tensor
 from symgrad.nn import activations as _activations
 from symgrad.nn import instance_norm as _instance_norm
 from symgrad.nn import normalization as _normalization
 from symgrad.nn import sparse as _sparse
 from symgrad.nn import threshold_rrelu as _threshold_rrelu
+from symgrad.nn.channel_ops import channel_shuffle, feature_dropout_impl, native_channel_shuffle
 from symgrad.nn.convolution import conv1d, conv2d, conv3d  # ATen's signature is the functional one
 from symgrad.nn.convolution_transposed import conv_transpose1d, conv_transpose2d, conv_transpose3d
-from symgrad.nn.extras import prelu
-from symgrad.nn.normalization import cosine_similarity  # torch.cosine_similarity is F's
+from symgrad.nn.extras import prelu, rms_norm  # torch.rms_norm takes F.rms_norm's arguments
+from symgrad.nn.normalization import cosine_similarity, pairwise_distance  # both F's own
 from symgrad.nn.rearranging import pixel_shuffle, pixel_unshuffle
 from symgrad.nn.sparse import bilinear
 from symgrad.nn.threshold_rrelu import threshold_
-from symgrad.ops.inplace import inplace as _inplace
-from symgrad.ops.pixel_shuffle import channel_shuffle_node
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -46,7 +42,7 @@ __all__ = [
     "batch_norm", "layer_norm", "group_norm", "instance_norm", "embedding",
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
     "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "bilinear",
-    "cosine_similarity",
+    "cosine_similarity", "pairwise_distance", "rms_norm",
 ]  # fmt: skip
 
 
@@ -192,32 +188,9 @@ def _check_p(p: float) -> None:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-def _feature_keep(input: Tensor, p: float) -> np.ndarray:
-    """True with probability ``1 - p`` per feature map: the shape ``(N, C, 1, ..., 1)``."""
-    shape = (*input.shape[:2], *([1] * (input.ndim - 2)))
-    return _sparse._keep_mask(creation.empty(*shape, dtype=input.dtype), p)
-
-
 def _feature(input: Tensor, p: float, train: bool, alpha: bool, name: str | None) -> Tensor:
-    """ATen's ``_dropout_impl`` with feature noise: the whole of each ``input[n, c]`` kept or
-    dropped together; ``name``: the in-place op's name, or None for a new tensor."""
     _check_p(p)
-    if input.ndim < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    if p == 0 or not train or input.numel() == 0:
-        return input
-    if p == 1:
-        compute = lambda x: x * creation.zeros((), dtype=x.dtype)  # noqa: E731
-    else:
-        keep = _feature_keep(input, p).astype(input._data.dtype)
-        if alpha:
-            a = 1.0 / np.sqrt((_sparse._ALPHA**2 * p + 1) * (1 - p))
-            mult, shift = (Tensor._make(t) for t in _sparse._alpha_terms(keep, p, a))
-            compute = lambda x: x * mult + shift  # noqa: E731
-        else:
-            mult = Tensor._make(keep * np.asarray(1.0 / (1.0 - p), dtype=keep.dtype))
-            compute = lambda x: x * mult  # noqa: E731
-    return compute(input) if name is None else _inplace(input, name, compute)
+    return feature_dropout_impl(input, p, train, alpha, name)
 
 
 def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
@@ -388,51 +361,3 @@ def embedding(
     return _sparse.embedding(
         indices, weight, padding, scale_grad_by_freq=scale_grad_by_freq, sparse=sparse
     )
-
-
-def _check_shuffle(input: Tensor, groups: int) -> None:
-    if input.ndim <= 2:
-        raise RuntimeError(
-            "channel_shuffle expects input with > 2 dims, but got input with sizes "
-            f"{list(input.shape)}"
-        )
-    if groups <= 0:
-        raise RuntimeError(
-            f"Number of groups to divide channels in must be positive. Value of groups:{groups}"
-        )
-    if input.shape[1] % groups:
-        raise RuntimeError(
-            f"Number of channels must be divisible by groups. Got {input.shape[1]} channels "
-            f"and {groups} groups."
-        )
-
-
-def channel_shuffle(input: Tensor, groups: int) -> Tensor:
-    """Split the channels (dim 1) into ``groups`` groups and interleave them: channel
-    ``g * (C / groups) + k`` moves to ``k * groups + g`` (node ``ChannelShuffleBackward0``).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.channel_shuffle(symgrad.arange(4.0).reshape(1, 4, 1), 2).flatten()
-    tensor([0., 2., 1., 3.])
-    """
-    if type(input) is not Tensor:
-        require_tensor("channel_shuffle", "input", 1, input)
-    _check_shuffle(input, groups)
-    return channel_shuffle_node(input, groups)
-
-
-def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:
-    """:func:`channel_shuffle` (PyTorch's kernel without autograd support: here it is
-    differentiable).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.native_channel_shuffle(symgrad.arange(4.0).reshape(1, 4, 1), 2).flatten()
-    tensor([0., 2., 1., 3.])
-    """
-    if type(input) is not Tensor:
-        require_tensor("native_channel_shuffle", "input", 1, input)
-    return channel_shuffle(input, groups)

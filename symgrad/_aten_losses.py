@@ -19,24 +19,23 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import _like, dtypes
+from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad.nn import ctc as _ctc
 from symgrad.nn import embedding_bag as _embedding_bag
+from symgrad.nn import functional as _functional
 from symgrad.nn import grid_sample as _grid_sample
 from symgrad.nn import grid_sampling as _grid_sampling
+from symgrad.nn import margin_losses as _margin_losses
 from symgrad.nn import regression as _regression
-from symgrad.ops.math import where
 from symgrad.ops.pdist import pdist
 from symgrad.tensor import Tensor
 
 __all__ = [
     "cosine_embedding_loss", "ctc_loss", "hinge_embedding_loss", "margin_ranking_loss",
     "kl_div", "poisson_nll_loss", "triplet_margin_loss", "embedding_bag",
-    "affine_grid_generator", "grid_sampler", "pdist",
+    "affine_grid_generator", "grid_sampler", "pdist", "binary_cross_entropy_with_logits",
 ]  # fmt: skip
-
-_EPSILON = 1e-12  # ATen's cosine_embedding_loss keeps the magnitudes off zero with it
 
 
 def _reduction(reduction: int) -> str:
@@ -63,22 +62,52 @@ def cosine_embedding_loss(
     >>> symgrad.cosine_embedding_loss(a, b, symgrad.tensor([1.0, -1.0]), 0.5)
     tensor([1.0000, 0.5000])
     """
-    dim = target.ndim
-    if dim not in (0, 1):
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if input1.ndim != dim + 1 or input2.ndim != dim + 1:
-        raise RuntimeError(
-            f"{dim}D target tensor expects {dim + 1}D input tensors, but found inputs with "
-            f"sizes {list(input1.shape)} and {list(input2.shape)}."
+    return _margin_losses.cosine_embedding_loss(
+        input1, input2, target, margin, reduction=_reduction(reduction)
+    )
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    pos_weight: Tensor | None = None,
+    reduction: int = 0,
+) -> Tensor:
+    """Binary cross entropy of ``sigmoid(input)`` against ``target``, stable for any logit
+    (see :func:`symgrad.nn.functional.binary_cross_entropy_with_logits`), ``pos_weight``
+    before ``reduction``, as ATen orders them.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([0.0, 0.0])
+    >>> symgrad.binary_cross_entropy_with_logits(x, symgrad.tensor([1.0, 0.0]))
+    tensor([0.6931, 0.6931])
+    >>> symgrad.binary_cross_entropy_with_logits(x, symgrad.tensor([1.0, 0.0]), reduction=2)
+    tensor(1.3863)
+    """
+    if type(input) is Tensor and type(target) is Tensor and input.shape != target.shape:
+        # ATen computes in a tensor of the target's shape, into which the input must broadcast
+        try:
+            joint = np.broadcast_shapes(tuple(input.shape), tuple(target.shape))
+        except ValueError:
+            raise RuntimeError(
+                f"binary_cross_entropy_with_logits: the input of shape {list(input.shape)} "
+                f"doesn't broadcast to the target's shape {list(target.shape)}"
+            ) from None
+        if joint != tuple(target.shape):
+            raise RuntimeError(
+                f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+                f"{list(joint)}"
+            )
+        input = input.expand(joint)
+    try:
+        return _functional.binary_cross_entropy_with_logits(
+            input, target, weight, reduction=_reduction(reduction), pos_weight=pos_weight
         )
-    prod_sum = (input1 * input2).sum(dim)
-    mag_square1 = (input1 * input1).sum(dim) + _EPSILON
-    mag_square2 = (input2 * input2).sum(dim) + _EPSILON
-    cos = prod_sum / (mag_square1 * mag_square2).sqrt()
-    zeros = _like.zeros_like(cos)
-    pos = where(target == 1, 1 - cos, zeros)
-    neg = where(target == -1, (cos - margin).clamp_min(0), zeros)
-    return _reduce(pos + neg, reduction)
+    except ValueError as error:  # a weight that does not broadcast: ATen's RuntimeError
+        raise RuntimeError(str(error)) from None
 
 
 def ctc_loss(

@@ -53,8 +53,8 @@ def _on_tensors(function: Callable[..., Any]) -> Callable[..., Any]:
     return compute
 
 
-# the registry's ops that a formula writes as an operator, not as a call
-OPERATOR_OPS = frozenset({"add", "sub", "mul", "div", "neg"})
+# the registry's ops that a formula writes as an operator, not as a call (rsub: number - x)
+OPERATOR_OPS = frozenset({"add", "sub", "rsub", "mul", "div", "neg"})
 
 # what a formula may call besides the registry's parameter-free ops
 EXTRAS = {

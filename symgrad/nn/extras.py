@@ -64,6 +64,8 @@ def rms_norm(
     >>> symgrad.nn.functional.rms_norm(symgrad.tensor([[3.0, 4.0]]), (2,), eps=0.0)
     tensor([[0.8485, 1.1314]])
     """
+    if type(input) is not Tensor:
+        require_tensor("rms_norm", "input", 1, input)
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     if tuple(input.shape[input.ndim - len(shape) :]) != shape:
         raise RuntimeError(

@@ -9,6 +9,8 @@ import numpy as np
 
 from symgrad import ops as _ops
 from symgrad.nn import activations as _activations
+from symgrad.nn import channel_ops as _channel_ops
+from symgrad.nn import margin_losses as _margin_losses
 from symgrad.nn import normalization as _normalization
 from symgrad.nn import pooling as _pooling
 from symgrad.nn import regression as _regression
@@ -16,6 +18,7 @@ from symgrad.nn import sparse as _sparse
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
+from symgrad.nn.channel_ops import *  # noqa: F403
 from symgrad.nn.classification import cross_entropy, nll_loss
 from symgrad.nn.convolution import conv1d, conv2d, conv3d
 from symgrad.nn.convolution_transposed import conv_transpose1d, conv_transpose2d, conv_transpose3d
@@ -25,6 +28,7 @@ from symgrad.nn.extras import dropout1d, dropout2d, dropout3d, prelu, rms_norm
 from symgrad.nn.grid_sample import grid_sample
 from symgrad.nn.grid_sampling import affine_grid
 from symgrad.nn.instance_norm import instance_norm
+from symgrad.nn.margin_losses import *  # noqa: F403
 from symgrad.nn.normalization import *  # noqa: F403
 from symgrad.nn.pooling import *  # noqa: F403
 from symgrad.nn.rearranging import fold, pixel_shuffle, pixel_unshuffle, unfold
@@ -293,6 +297,8 @@ __all__ += [
     *_pooling.__all__,
     *_regression.__all__,
     *_sparse.__all__,
+    *_margin_losses.__all__,
+    *_channel_ops.__all__,
     "instance_norm",
     "embedding_bag",
     "affine_grid",

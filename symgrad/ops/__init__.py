@@ -122,6 +122,7 @@ from symgrad.ops.float_steps import *  # noqa: E402,F403
 from symgrad.ops.unsafe_splits import *  # noqa: E402,F403
 from symgrad.ops.view_copies import *  # noqa: E402,F403
 from symgrad.ops.view_scatters import *  # noqa: E402,F403
+from symgrad.ops.reflected_sub import rsub  # noqa: E402
 
 __all__ = [
     *decompositions.__all__,
@@ -178,6 +179,7 @@ __all__ = [
     "lu_unpack",
     *distribution_fills.__all__,
     *double_powers.__all__,
+    "rsub",
     "select",
     *real_tensors.__all__,
     *shape_aliases.__all__,

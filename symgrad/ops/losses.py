@@ -102,6 +102,23 @@ SQUARED_ERROR = declare(
 )
 
 
+def _soft_margin_grad(v: Any, t: Any, out: Any) -> Any:
+    e = np.exp(-t * v)
+    return -t * e / (1 + e)
+
+
+# log(1 + exp(-y x)) as PyTorch computes it: inf (and a nan gradient) where exp overflows
+SOFT_MARGIN = declare(
+    "soft_margin",
+    "x y",
+    lambda x, y: sp.log(1 + sp.exp(-y * x)),
+    kernel=lambda v, t: np.log1p(np.exp(-t * v)),
+    partial_kernels={0: _soft_margin_grad},
+    promote="float",
+    vjp_backward="SoftMarginLossBackwardBackward0",
+)
+
+
 def _reduce(xp: Any, loss: Any, reduction: str) -> Any:
     if reduction == "none":
         return loss
@@ -181,6 +198,7 @@ BCE_LOSS = fused_loss(BCE, "BinaryCrossEntropyBackward0")
 MSE_LOSS = fused_loss(SQUARED_ERROR, "MseLossBackward0")
 SMOOTH_L1_LOSS = fused_loss(_activations.SMOOTH_L1, "SmoothL1LossBackward0")
 HUBER_LOSS = fused_loss(_activations.HUBER, "HuberLossBackward0")
+SOFT_MARGIN_LOSS = fused_loss(SOFT_MARGIN, "SoftMarginLossBackward0")
 
 
 def _nll_forward(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reduction: str) -> Any:

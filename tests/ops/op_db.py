@@ -92,6 +92,8 @@ ARITHMETIC = [
     _op("sub_operator", lambda T, x, y: x - y, arg(3, 1), arg(4)),
     _op("sub_alpha", lambda T, x, y: T.sub(x, y, alpha=0.5), arg(3), arg(3)),
     _op("rsub_scalar", lambda T, x: 3 - x, arg(2, 2)),
+    _op("rsub", lambda T, x, y: T.rsub(x, y, alpha=2), arg(2, 3), arg(3)),
+    _op("rsub_number", lambda T, x: T.rsub(x, 1.5, alpha=-0.5), arg(2, 3)),
     _op("sub_scalar", lambda T, x: x - 3, arg(2, 2)),
     _op("mul", lambda T, x, y: T.mul(x, y), arg(2, 3), arg(3)),
     _op("mul_operator", lambda T, x, y: x * y, arg(2, 1, 3), arg(4, 1)),

@@ -154,8 +154,22 @@ def _probs(T):
     return f64(T, [[0.2, 0.3, 0.5], [0.0, 0.6, 0.4]])
 
 
+def _signs(T):
+    return f64(T, [[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]])
+
+
 _LOSSES = (
-    _loss("kl_div", lambda T, F, r, x: F.kl_div(x, _probs(T), reduction=r), arg(2, 3))
+    _loss(
+        "soft_margin_loss",
+        lambda T, F, r, x: F.soft_margin_loss(x, _signs(T), reduction=r),
+        arg(2, 3),
+    )
+    + _loss(
+        "multilabel_soft_margin_loss",
+        lambda T, F, r, x: F.multilabel_soft_margin_loss(x, (_signs(T) + 1) / 2, reduction=r),
+        arg(2, 3),
+    )
+    + _loss("kl_div", lambda T, F, r, x: F.kl_div(x, _probs(T), reduction=r), arg(2, 3))
     + _loss(
         "kl_div_log_target",
         lambda T, F, r, x, t: F.kl_div(x, t, reduction=r, log_target=True),

@@ -49,6 +49,10 @@ from symgrad.nn.modules.lazy import *  # noqa: F403
 from symgrad.nn.modules import lazy_conv as _lazy_conv
 from symgrad.nn.modules.lazy_conv import *  # noqa: F403
 from symgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss
+from symgrad.nn.modules import margin_loss as _margin_loss
+from symgrad.nn.modules.margin_loss import *  # noqa: F403
+from symgrad.nn.modules import channel_layers as _channel_layers
+from symgrad.nn.modules.channel_layers import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -91,4 +95,6 @@ __all__ = [
     *_lazy.__all__,
     *_lazy_conv.__all__,
     "AdaptiveLogSoftmaxWithLoss",
+    *_margin_loss.__all__,
+    *_channel_layers.__all__,
 ]

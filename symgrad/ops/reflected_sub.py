@@ -1,0 +1,74 @@
+"""``torch.rsub(input, other, alpha=1)``: ``other - alpha * input``, one node, as PyTorch
+records it (``RsubBackward0`` when ``other`` is a tensor, ``RsubBackward1`` when it is a
+number; both save ``alpha``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad._arguments import invalid_combination
+from symgrad.ops.elementwise import _subtract, declare
+from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
+from symgrad.prim.domains import Domain
+from symgrad.tensor import Tensor
+
+__all__ = ["rsub"]
+
+
+def _scaled_difference(a: Any, b: Any, alpha: Any) -> Any:
+    return _subtract(b, a if alpha == 1 else alpha * a)
+
+
+_ALPHAS = Domain(params=((1,), (2.5,), (-0.5,)))
+RSUB_TENSOR = declare(
+    "rsub_tensor",
+    "x y",
+    lambda x, y, alpha: y - alpha * x,
+    params="alpha",
+    kernel=_scaled_difference,
+    backward="RsubBackward0",
+    domain=_ALPHAS,
+)
+RSUB_NUMBER = declare(
+    "rsub_number",
+    "x y",
+    lambda x, y, alpha: y - alpha * x,
+    params="alpha",
+    kernel=_scaled_difference,
+    backward="RsubBackward1",
+    domain=_ALPHAS,
+)
+
+_SIGNATURES = (
+    "Tensor input, Tensor other, *, Number alpha = 1",
+    "Tensor input, Number other, Number alpha = 1",
+)
+
+
+def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:
+    """``other - alpha * input`` (``input - other`` the other way round), broadcasting.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.rsub(symgrad.tensor([1.0, 2.0]), 5.0, alpha=2)
+    tensor([3., 1.])
+    >>> symgrad.rsub(symgrad.tensor([1.0, 2.0], requires_grad=True), symgrad.ones(2)).grad_fn
+    <RsubBackward0 object at 0x...>
+    """
+    numbers = (int, float, bool)
+    if isinstance(alpha, Tensor) and alpha.ndim == 0:  # a 0-d tensor is a Number to PyTorch
+        alpha = alpha.item()
+    if (
+        type(input) is not Tensor
+        and not isinstance(input, Tensor)
+        or not isinstance(other, (Tensor, *numbers))
+        or not isinstance(alpha, numbers)
+    ):
+        raise invalid_combination("rsub", (input, other), _SIGNATURES)
+    if is_bool(input) or is_bool(other):
+        raise bool_subtraction(input, other)
+    if alpha != 1 or type(alpha) is not int:
+        check_alpha(input, other, alpha)
+    prim = RSUB_TENSOR if isinstance(other, Tensor) else RSUB_NUMBER
+    return prim(input, other, params=(alpha,))
