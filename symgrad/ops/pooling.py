@@ -13,6 +13,7 @@ constant matrix, so its rule is a few vocabulary words on every interpreter.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,14 @@ from symgrad._tracing import TRACE, data_params
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 
-__all__ = ["pick", "max_positions", "pool_matrices", "constant_pad"]
+__all__ = [
+    "pick",
+    "first_maximum",
+    "max_positions",
+    "window_maximum",
+    "pool_matrices",
+    "constant_pad",
+]
 
 
 # -- picking by a fixed key ---------------------------------------------------------------------
@@ -69,14 +77,41 @@ def max_positions(d: int, x: np.ndarray, k, s, p, dil, out) -> tuple:
     view = view[(Ellipsis,) + tuple(slice(None, None, dd) for dd in dil)]
     view = view[(Ellipsis,) + tuple(slice(0, o) for o in out) + (slice(None),) * d]
     flat = view.reshape(view.shape[: len(lead) + d] + (-1,))
-    nan = np.isnan(flat)
-    # the first maximum; a NaN wins, the last one (PyTorch's `val > max || isnan(val)`)
-    best = np.where(
-        nan.any(-1), flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1), np.argmax(flat, -1)
-    )
+    best = first_maximum(flat)
     offsets = np.unravel_index(best, k)
     grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
     positions = [grids[len(lead) + i] * s[i] - p[i] + offsets[i] * dil[i] for i in range(d)]
+    return tuple(grids[: len(lead)]) + tuple(positions), positions
+
+
+def first_maximum(flat: np.ndarray) -> np.ndarray:
+    """The position of the first maximum along the last axis of ``flat``; a NaN wins, the
+    last one (PyTorch's scan ``if (val > max || isnan(val))``)."""
+    if flat.shape[-1] == 0 or flat.size == 0:
+        return np.zeros(flat.shape[:-1], dtype=np.int64)
+    nan = np.isnan(flat)
+    last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1)
+    return np.where(nan.any(-1), last_nan, np.argmax(flat, -1))
+
+
+def window_maximum(x: np.ndarray, index: list) -> tuple:
+    """The key of each window's first maximum in ``x`` and its positions, for windows over
+    the last ``len(index)`` dimensions given per dimension: window ``i`` along dimension
+    ``j`` covers the positions ``index[j][i, :]`` (a short window repeats its last one)."""
+    d = len(index)
+    lead = x.shape[:-d]
+    out = tuple(idx.shape[0] for idx in index)
+    spans = tuple(idx.shape[1] for idx in index)
+    keys = []
+    for j, idx in enumerate(index):
+        shape = [1] * (2 * d)
+        shape[j], shape[d + j] = idx.shape
+        keys.append(idx.reshape(shape))
+    windows = x[(Ellipsis, *keys)]
+    best = first_maximum(windows.reshape(lead + out + (math.prod(spans),)))
+    offsets = np.unravel_index(best, spans)
+    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
+    positions = [index[j][grids[len(lead) + j], offsets[j]] for j in range(d)]
     return tuple(grids[: len(lead)]) + tuple(positions), positions
 
 
