@@ -208,9 +208,7 @@ def _adaptive_max(d: int, input: Any, output_size: Any, op: str | None = None) -
         raise RuntimeError(f"{op}(): internal error: output_size.size() must be {d}")
     if any(o < 0 for o in sizes):
         shape = list(input.shape[:-d]) + list(sizes)
-        raise RuntimeError(
-            f"Trying to create tensor with negative dimension {min(sizes)}: {shape}"
-        )
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: {shape}")
     _check_floating(input, "max", d)
     index = [_windows(n, o) for n, o in zip(input.shape[-d:], sizes)]
     return _batching.on_storage(input, lambda x: _picked(d, x, index))

@@ -21,6 +21,9 @@ __all__ = [
     "max_pool1d",
     "max_pool2d",
     "max_pool3d",
+    "max_pool1d_with_indices",
+    "max_pool2d_with_indices",
+    "max_pool3d_with_indices",
     "avg_pool1d",
     "avg_pool2d",
     "avg_pool3d",
@@ -171,6 +174,53 @@ def max_pool1d(
     if return_indices:
         return out[0].squeeze(-2), out[1].squeeze(-2)
     return out.squeeze(-2)
+
+
+def max_pool1d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+) -> tuple:
+    """:func:`max_pool1d` with its indices, always: ``(maxima, indices)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.max_pool1d_with_indices(symgrad.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+    (tensor([[3., 2.]]), tensor([[1, 2]]))
+    """
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+) -> tuple:
+    """:func:`max_pool2d` with its indices, always: ``(maxima, indices)``, the indices flat
+    positions in the ``H * W`` plane.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.max_pool2d_with_indices(symgrad.tensor([[[1.0, 4.0], [3.0, 2.0]]]), 2)
+    (tensor([[[4.]]]), tensor([[[1]]]))
+    """
+    return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+) -> tuple:
+    """:func:`max_pool3d` with its indices, always: ``(maxima, indices)``, the indices flat
+    positions in the ``D * H * W`` volume.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.max_pool3d_with_indices(symgrad.arange(8.0).reshape(1, 2, 2, 2), 2)
+    (tensor([[[[7.]]]]), tensor([[[[7]]]]))
+    """
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
 # -- average pooling ------------------------------------------------------------------------------

@@ -221,6 +221,8 @@ def constant_pad(x: Any, pads: list, value: float) -> Any:
     lead = x.ndim - len(pads)
     crop, place, shape = [slice(None)] * lead, [slice(None)] * lead, list(x.shape[:lead])
     for n, (lo, hi) in zip(x.shape[lead:], pads):
+        if n + min(lo, 0) < 0 or n + min(lo, 0) + min(hi, 0) < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
         crop.append(slice(max(-lo, 0), n - max(-hi, 0)))
         size = n + lo + hi
         place.append(slice(max(lo, 0), size - max(hi, 0)))
@@ -229,8 +231,11 @@ def constant_pad(x: Any, pads: list, value: float) -> Any:
     if value != 0:
         mask = np.zeros(shape, dtype=bool)
         mask[tuple(place)] = True
-        # the fill in x's dtype: a Python float would make a float32 tensor's padding float64
-        value = np.dtype(x.dtype.numpy).type(value) if hasattr(x.dtype, "numpy") else value
+        # the fill in x's dtype: a Python float would make a float32 tensor's padding float64;
+        # an integer fill wraps around as PyTorch's cast does (-1 is 255 in uint8)
+        if hasattr(x.dtype, "numpy"):
+            with np.errstate(all="ignore"):
+                value = np.asarray(value).astype(x.dtype.numpy)[()]
     return _CONSTANT_PAD(
         x, crop=tuple(crop), place=tuple(place), shape=tuple(shape), mask=mask, value=value
     )
