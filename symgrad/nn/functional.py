@@ -33,6 +33,7 @@ from symgrad.nn.rearranging import fold, pixel_shuffle, pixel_unshuffle, unfold
 from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
 from symgrad.nn.threshold_rrelu import rrelu, rrelu_, threshold, threshold_
+from symgrad.nn.unpooling import max_unpool1d, max_unpool2d, max_unpool3d
 from symgrad.nn.upsampling import interpolate, upsample, upsample_bilinear, upsample_nearest
 from symgrad.ops import losses as _losses
 from symgrad.ops import math as _math
@@ -317,4 +318,7 @@ __all__ += [
     "rrelu",
     "rrelu_",
     "pdist",
+    "max_unpool1d",
+    "max_unpool2d",
+    "max_unpool3d",
 ]

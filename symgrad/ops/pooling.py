@@ -9,6 +9,8 @@ constant matrix, so its rule is a few vocabulary words on every interpreter.
   ``(out, in)`` matrix per dimension; the VJP multiplies by the transposes.
 - ``constant_pad``: the input, cropped where a pad is negative, placed in a tensor of the
   fill value.
+- ``unpool``: max unpooling, the input written into zeros at given positions (the last
+  write wins where a position repeats); its VJP reads the gradient back at every position.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ __all__ = [
     "window_maximum",
     "pool_matrices",
     "constant_pad",
+    "unpool",
 ]
 
 
@@ -239,3 +242,29 @@ def constant_pad(x: Any, pads: list, value: float) -> Any:
     return _CONSTANT_PAD(
         x, crop=tuple(crop), place=tuple(place), shape=tuple(shape), mask=mask, value=value
     )
+
+
+# -- unpooling ----------------------------------------------------------------------------------
+def _unpool_forward(xp: Any, x: Any, key: tuple, shape: tuple) -> Any:
+    return xp.index_put_zeros(shape, key, x, True)
+
+
+def _unpool_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (xp.getitem(g, c.params["key"]),)
+
+
+_UNPOOLS: dict[str, Structural] = {}
+
+
+def unpool(x: Any, key: tuple, shape: tuple, name: str, find: Any = None, indices: Any = None):
+    """Zeros of ``shape`` with ``x`` written at ``key``, recorded as PyTorch's node ``name``;
+    ``find(indices' values)`` gives ``key``, so a compiled program finds it afresh."""
+    prim = _UNPOOLS.get(name)
+    if prim is None:
+        prim = _UNPOOLS[name] = Structural(
+            "unpool", _unpool_forward, _unpool_vjp, backward=name, jvp="linear"
+        )
+    result = prim(x, key=key, shape=tuple(shape))
+    if find is not None and TRACE.log is not None:
+        data_params(result, lambda a: {"key": find(a), "shape": tuple(shape)}, indices)
+    return result
