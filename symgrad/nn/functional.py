@@ -27,6 +27,7 @@ from symgrad.nn.extras import dropout1d, dropout2d, dropout3d, prelu, rms_norm
 from symgrad.nn.grid_sample import grid_sample
 from symgrad.nn.grid_sampling import affine_grid
 from symgrad.nn.instance_norm import instance_norm
+from symgrad.nn.lp_pooling import lp_pool1d, lp_pool2d, lp_pool3d
 from symgrad.nn.normalization import *  # noqa: F403
 from symgrad.nn.pooling import *  # noqa: F403
 from symgrad.nn.rearranging import fold, pixel_shuffle, pixel_unshuffle, unfold
@@ -321,4 +322,7 @@ __all__ += [
     "max_unpool1d",
     "max_unpool2d",
     "max_unpool3d",
+    "lp_pool1d",
+    "lp_pool2d",
+    "lp_pool3d",
 ]

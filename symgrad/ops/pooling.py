@@ -137,8 +137,23 @@ def _numpy_along(x: np.ndarray, axis: int, matrix: np.ndarray) -> np.ndarray:
     ``matmul`` of transposed views takes a slow loop instead."""
     moved = np.moveaxis(x, axis, -1)
     rows = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])
-    out = (rows @ matrix.T).reshape(moved.shape[:-1] + (matrix.shape[0],))
-    return np.moveaxis(out, -1, axis)
+    out = rows @ matrix.T
+    bad = ~np.isfinite(rows)
+    if bad.any():
+        out = _nonfinite_rows(rows, matrix, out, bad)
+    return np.moveaxis(out.reshape(moved.shape[:-1] + (matrix.shape[0],)), -1, axis)
+
+
+def _nonfinite_rows(rows: np.ndarray, matrix: np.ndarray, out: np.ndarray, bad: np.ndarray):
+    """The products of rows holding a NaN or an infinity, each output summing only the
+    inputs it weighs: in the matrix product a zero weight times NaN would spread the NaN
+    to every output of the row (PyTorch's window sums keep it in its windows)."""
+    which = np.flatnonzero(bad.any(-1))
+    weighed = matrix != 0
+    terms = np.where(weighed, rows[which, None, :] * matrix, 0)
+    out = out.copy()
+    out[which] = terms.sum(-1)
+    return out
 
 
 def _pool_kernel(xp: Any, x: np.ndarray, matrices: tuple) -> np.ndarray:
