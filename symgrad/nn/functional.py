@@ -10,6 +10,7 @@ import numpy as np
 from symgrad import ops as _ops
 from symgrad.nn import activations as _activations
 from symgrad.nn import adaptive_pooling as _adaptive_pooling
+from symgrad.nn import fractional_pooling as _fractional_pooling
 from symgrad.nn import normalization as _normalization
 from symgrad.nn import pooling as _pooling
 from symgrad.nn import regression as _regression
@@ -17,6 +18,7 @@ from symgrad.nn import sparse as _sparse
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.adaptive_pooling import *  # noqa: F403
+from symgrad.nn.fractional_pooling import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
 from symgrad.nn.classification import cross_entropy, nll_loss
 from symgrad.nn.convolution import conv1d, conv2d, conv3d
@@ -296,6 +298,7 @@ __all__ += [
     *_normalization.__all__,
     *_pooling.__all__,
     *_adaptive_pooling.__all__,
+    *_fractional_pooling.__all__,
     *_regression.__all__,
     *_sparse.__all__,
     "instance_norm",

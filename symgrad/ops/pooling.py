@@ -100,22 +100,26 @@ def first_maximum(flat: np.ndarray) -> np.ndarray:
 def window_maximum(x: np.ndarray, index: list) -> tuple:
     """The key of each window's first maximum in ``x`` and its positions, for windows over
     the last ``len(index)`` dimensions given per dimension: window ``i`` along dimension
-    ``j`` covers the positions ``index[j][i, :]`` (a short window repeats its last one)."""
+    ``j`` covers the positions ``index[j][..., i, :]`` (a short window repeats its last one;
+    leading dimensions of ``index[j]``, if any, give each plane its own windows)."""
     d = len(index)
     lead = x.shape[:-d]
-    out = tuple(idx.shape[0] for idx in index)
-    spans = tuple(idx.shape[1] for idx in index)
-    keys = []
+    index = [np.broadcast_to(idx, lead + idx.shape[-2:]) for idx in index]
+    out = tuple(idx.shape[-2] for idx in index)
+    spans = tuple(idx.shape[-1] for idx in index)
+    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
+    lead_grids = [g[(Ellipsis,) + (slice(0, 1),) * d][(Ellipsis,) + (None,) * d] for g in grids]
+    keys = lead_grids[: len(lead)]
     for j, idx in enumerate(index):
         shape = [1] * (2 * d)
-        shape[j], shape[d + j] = idx.shape
-        keys.append(idx.reshape(shape))
-    windows = x[(Ellipsis, *keys)]
+        shape[j], shape[d + j] = idx.shape[-2:]
+        keys.append(idx.reshape(lead + tuple(shape)))
+    windows = x[tuple(keys)]
     best = first_maximum(windows.reshape(lead + out + (math.prod(spans),)))
     offsets = np.unravel_index(best, spans)
-    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
-    positions = [index[j][grids[len(lead) + j], offsets[j]] for j in range(d)]
-    return tuple(grids[: len(lead)]) + tuple(positions), positions
+    plane = tuple(grids[: len(lead)])
+    positions = [index[j][plane + (grids[len(lead) + j], offsets[j])] for j in range(d)]
+    return plane + tuple(positions), positions
 
 
 # -- separable weighted sums (average pooling) --------------------------------------------------
