@@ -18,7 +18,6 @@ from symgrad.nn import sparse as _sparse
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.adaptive_pooling import *  # noqa: F403
-from symgrad.nn.fractional_pooling import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
 from symgrad.nn.classification import cross_entropy, nll_loss
 from symgrad.nn.convolution import conv1d, conv2d, conv3d
@@ -26,6 +25,7 @@ from symgrad.nn.convolution_transposed import conv_transpose1d, conv_transpose2d
 from symgrad.nn.ctc import ctc_loss
 from symgrad.nn.embedding_bag import embedding_bag
 from symgrad.nn.extras import dropout1d, dropout2d, dropout3d, prelu, rms_norm
+from symgrad.nn.fractional_pooling import *  # noqa: F403
 from symgrad.nn.grid_sample import grid_sample
 from symgrad.nn.grid_sampling import affine_grid
 from symgrad.nn.instance_norm import instance_norm

@@ -373,7 +373,8 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         limit = n if mode == "circular" else (n - 1 if mode == "reflect" else math.inf)
         if max(lo, hi) > limit or (mode == "reflect" and max(lo, hi) >= n):
             raise RuntimeError(
-                f"Argument #4: Padding size should be less than the corresponding input "
+                f"Argument #{4 + 2 * (dims - 1 - axis)}: Padding size should be less than the "
+                "corresponding input "
                 f"dimension, but got: padding ({lo}, {hi}) at dimension {lead + axis} of input "
                 f"{list(input.shape)}"
             )

@@ -44,6 +44,10 @@ from symgrad.nn.modules.upsampling import *  # noqa: F403
 from symgrad.nn.modules import rearranging as _rearranging
 from symgrad.nn.modules.rearranging import *  # noqa: F403
 from symgrad.nn.modules.activation import RReLU, Threshold
+from symgrad.nn.modules import padding as _padding
+from symgrad.nn.modules import pooling as _pooling
+from symgrad.nn.modules.padding import *  # noqa: F403
+from symgrad.nn.modules.pooling import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -83,4 +87,6 @@ __all__ = [
     *_rearranging.__all__,
     "Threshold",
     "RReLU",
+    *_pooling.__all__,
+    *_padding.__all__,
 ]
