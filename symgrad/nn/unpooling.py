@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_tensor
+from symgrad._meta import stand_in
 from symgrad.nn.convolution import expand_param
 from symgrad.ops.pooling import unpool
 from symgrad.tensor import Tensor
@@ -107,7 +108,7 @@ def _unpool_at(d: int, input: Tensor, indices: Any, stride: tuple, sizes: list) 
         grids = np.meshgrid(*[np.arange(n) for n in input.shape], indexing="ij", sparse=True)
         return tuple(grids[: len(lead)]) + np.unravel_index(at, sizes)
 
-    key = find(indices._data)
+    key = find(stand_in(indices._data))
     return unpool(
         input, key, lead + tuple(sizes), f"MaxUnpool{d}DBackward0", find=find, indices=indices
     )
