@@ -47,6 +47,7 @@ from symgrad.ops.out import *  # noqa: F403  (the same functions, also taking ou
 from symgrad._inplace_functions import *  # noqa: F403  (torch.relu_(x) and the like)
 from symgrad._aten_functions import *  # noqa: F403  (torch.embedding(weight, indices) and the like)
 from symgrad._aten_losses import *  # noqa: F403  (torch.kl_div(input, target, 1) and the like)
+from symgrad._aten_pooling import *  # noqa: F403  (torch.max_pool2d, torch.constant_pad_nd)
 from symgrad import _aten_methods  # noqa: F401  (Tensor.prelu, Tensor.hardshrink)
 from symgrad._device import device, get_default_device, set_default_device
 from symgrad._asarray import asarray

@@ -9,7 +9,9 @@ import numpy as np
 
 from symgrad import ops as _ops
 from symgrad.nn import activations as _activations
+from symgrad.nn import adaptive_pooling as _adaptive_pooling
 from symgrad.nn import channel_ops as _channel_ops
+from symgrad.nn import fractional_pooling as _fractional_pooling
 from symgrad.nn import margin_losses as _margin_losses
 from symgrad.nn import normalization as _normalization
 from symgrad.nn import pooling as _pooling
@@ -17,6 +19,7 @@ from symgrad.nn import regression as _regression
 from symgrad.nn import sparse as _sparse
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.nn.activations import *  # noqa: F403
+from symgrad.nn.adaptive_pooling import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
 from symgrad.nn.channel_ops import *  # noqa: F403
 from symgrad.nn.classification import cross_entropy, nll_loss
@@ -25,9 +28,11 @@ from symgrad.nn.convolution_transposed import conv_transpose1d, conv_transpose2d
 from symgrad.nn.ctc import ctc_loss
 from symgrad.nn.embedding_bag import embedding_bag
 from symgrad.nn.extras import dropout1d, dropout2d, dropout3d, prelu, rms_norm
+from symgrad.nn.fractional_pooling import *  # noqa: F403
 from symgrad.nn.grid_sample import grid_sample
 from symgrad.nn.grid_sampling import affine_grid
 from symgrad.nn.instance_norm import instance_norm
+from symgrad.nn.lp_pooling import lp_pool1d, lp_pool2d, lp_pool3d
 from symgrad.nn.margin_losses import *  # noqa: F403
 from symgrad.nn.normalization import *  # noqa: F403
 from symgrad.nn.pooling import *  # noqa: F403
@@ -35,6 +40,7 @@ from symgrad.nn.rearranging import fold, pixel_shuffle, pixel_unshuffle, unfold
 from symgrad.nn.regression import *  # noqa: F403
 from symgrad.nn.sparse import *  # noqa: F403
 from symgrad.nn.threshold_rrelu import rrelu, rrelu_, threshold, threshold_
+from symgrad.nn.unpooling import max_unpool1d, max_unpool2d, max_unpool3d
 from symgrad.nn.upsampling import interpolate, upsample, upsample_bilinear, upsample_nearest
 from symgrad.ops import losses as _losses
 from symgrad.ops import math as _math
@@ -295,6 +301,8 @@ __all__ += [
     "scaled_dot_product_attention",
     *_normalization.__all__,
     *_pooling.__all__,
+    *_adaptive_pooling.__all__,
+    *_fractional_pooling.__all__,
     *_regression.__all__,
     *_sparse.__all__,
     *_margin_losses.__all__,
@@ -320,4 +328,10 @@ __all__ += [
     "rrelu",
     "rrelu_",
     "pdist",
+    "max_unpool1d",
+    "max_unpool2d",
+    "max_unpool3d",
+    "lp_pool1d",
+    "lp_pool2d",
+    "lp_pool3d",
 ]

@@ -21,13 +21,12 @@ __all__ = [
     "max_pool1d",
     "max_pool2d",
     "max_pool3d",
+    "max_pool1d_with_indices",
+    "max_pool2d_with_indices",
+    "max_pool3d_with_indices",
     "avg_pool1d",
     "avg_pool2d",
     "avg_pool3d",
-    "adaptive_avg_pool1d",
-    "adaptive_avg_pool2d",
-    "adaptive_max_pool1d",
-    "adaptive_max_pool2d",
     "pad",
 ]
 
@@ -177,6 +176,53 @@ def max_pool1d(
     return out.squeeze(-2)
 
 
+def max_pool1d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+) -> tuple:
+    """:func:`max_pool1d` with its indices, always: ``(maxima, indices)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.max_pool1d_with_indices(symgrad.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+    (tensor([[3., 2.]]), tensor([[1, 2]]))
+    """
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+) -> tuple:
+    """:func:`max_pool2d` with its indices, always: ``(maxima, indices)``, the indices flat
+    positions in the ``H * W`` plane.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.max_pool2d_with_indices(symgrad.tensor([[[1.0, 4.0], [3.0, 2.0]]]), 2)
+    (tensor([[[4.]]]), tensor([[[1]]]))
+    """
+    return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+) -> tuple:
+    """:func:`max_pool3d` with its indices, always: ``(maxima, indices)``, the indices flat
+    positions in the ``D * H * W`` volume.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.max_pool3d_with_indices(symgrad.arange(8.0).reshape(1, 2, 2, 2), 2)
+    (tensor([[[[7.]]]]), tensor([[[[7]]]]))
+    """
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
 # -- average pooling ------------------------------------------------------------------------------
 def _avg_matrix(n, k, p, s, o, include_pad: bool, divisor: Any) -> np.ndarray:
     m = np.zeros((o, n))
@@ -271,101 +317,6 @@ def avg_pool1d(
     return out.squeeze(-2)
 
 
-# -- adaptive pooling -----------------------------------------------------------------------------
-def _adaptive_sizes(d: int, input: Tensor, output_size: Any, op: str) -> tuple:
-    if input.ndim not in (d + 1, d + 2):
-        raise RuntimeError(
-            f"{op}(): Expected {d + 1}D or {d + 2}D tensor, but got {list(input.shape)}"
-        )
-    sizes = output_size if isinstance(output_size, (list, tuple)) else (output_size,) * d
-    if len(sizes) != d:
-        raise ValueError(f"{op}: output_size must be an int or {d} ints, got {output_size!r}")
-    return tuple(n if o is None else int(o) for o, n in zip(sizes, input.shape[-d:]))
-
-
-def _windows(n: int, o: int) -> list:
-    return [(i * n // o, -(-(i + 1) * n // o)) for i in range(o)]
-
-
-def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
-    """Average pooling to a given output size: output ``i`` averages inputs
-    ``floor(i n / o)`` to ``ceil((i + 1) n / o)`` (the mean over ``H, W`` for output 1).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> import symgrad.nn.functional as F
-    >>> F.adaptive_avg_pool2d(symgrad.arange(6.0).reshape(1, 2, 3), (1, 2))
-    tensor([[[2., 3.]]])
-    """
-    if isinstance(output_size, (list, tuple)) and input.ndim <= len(output_size):
-        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
-    if output_size == 1 or output_size in ((1, 1), [1, 1]):  # PyTorch's unchecked mean
-        return input.mean((-1, -2), keepdim=True)
-    sizes = _adaptive_sizes(2, input, output_size, "adaptive_avg_pool2d")
-    matrices = []
-    for n, o in zip(input.shape[-2:], sizes):
-        m = np.zeros((o, n))
-        for i, (lo, hi) in enumerate(_windows(n, o)):
-            m[i, lo:hi] = 1.0 / (hi - lo)
-        matrices.append(m)
-    return pool_matrices(input, tuple(matrices), "AdaptiveAvgPool2DBackward0")
-
-
-def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
-    """Adaptive average pooling of ``(N, C, L)`` or ``(C, L)``."""
-    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
-    _adaptive_sizes(1, input, size, "adaptive_avg_pool1d")
-    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
-
-
-def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
-    """The maximum of each adaptive window (see :func:`adaptive_avg_pool2d`)."""
-    sizes = _adaptive_sizes(2, input, output_size, "adaptive_max_pool2d")
-    if type(input) is _batching.BatchedTensor:  # inside vmap: the windows of the whole batch
-        return _batching.on_storage(input, lambda x: _adaptive_max(x, sizes, return_indices))
-    return _adaptive_max(input, sizes, return_indices)
-
-
-def _adaptive_max(input: Tensor, sizes: tuple, return_indices: bool) -> Any:
-    """Each adaptive window's first maximum over the last two dimensions of ``input``."""
-
-    def find(x: np.ndarray) -> tuple:
-        return _adaptive_max_positions(x, sizes)
-
-    key, _ = find(input._data)
-    result = pick(input, key, "AdaptiveMaxPool2DBackward0", lambda a: find(a)[0])
-    if not return_indices:
-        return result
-    return result, _found(lambda a: find(a)[1], input)
-
-
-def _adaptive_max_positions(x: np.ndarray, sizes: tuple) -> tuple:
-    """The key of each adaptive window's maximum in ``x`` and its flat positions."""
-    lead = x.shape[:-2]
-    rows = np.zeros(lead + sizes, dtype=np.int64)
-    cols = np.zeros(lead + sizes, dtype=np.int64)
-    for i, (h0, h1) in enumerate(_windows(x.shape[-2], sizes[0])):
-        for j, (w0, w1) in enumerate(_windows(x.shape[-1], sizes[1])):
-            window = x[..., h0:h1, w0:w1].reshape(lead + (-1,))
-            best = np.argmax(window, -1)
-            rows[..., i, j] = h0 + best // (w1 - w0)
-            cols[..., i, j] = w0 + best % (w1 - w0)
-    grids = np.meshgrid(*[np.arange(n) for n in lead], indexing="ij")
-    key = tuple(g[..., None, None] for g in grids) + (rows, cols)
-    return key, rows * x.shape[-1] + cols
-
-
-def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
-    """Adaptive max pooling of ``(N, C, L)`` or ``(C, L)``."""
-    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
-    _adaptive_sizes(1, input, size, "adaptive_max_pool1d")
-    out = adaptive_max_pool2d(input.unsqueeze(-2), (1, size), return_indices)
-    if return_indices:
-        return out[0].squeeze(-2), out[1].squeeze(-2)
-    return out.squeeze(-2)
-
-
 # -- padding --------------------------------------------------------------------------------------
 _NON_CONSTANT = {
     "reflect": "ReflectionPad{}DBackward0",
@@ -422,7 +373,8 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         limit = n if mode == "circular" else (n - 1 if mode == "reflect" else math.inf)
         if max(lo, hi) > limit or (mode == "reflect" and max(lo, hi) >= n):
             raise RuntimeError(
-                f"Argument #4: Padding size should be less than the corresponding input "
+                f"Argument #{4 + 2 * (dims - 1 - axis)}: Padding size should be less than the "
+                "corresponding input "
                 f"dimension, but got: padding ({lo}, {hi}) at dimension {lead + axis} of input "
                 f"{list(input.shape)}"
             )

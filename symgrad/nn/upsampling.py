@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.nn import pooling as _pooling
+from symgrad.nn import adaptive_pooling as _adaptive_pooling
 from symgrad.nn.upsampling_filters import antialias_matrix, cubic_matrix
 from symgrad.ops.pooling import pool_matrices
 from symgrad.tensor import Tensor
@@ -229,9 +229,7 @@ def interpolate(
     if mode == "lanczos" and not antialias:
         raise ValueError("Lanczos mode requires antialias=True")
     if mode == "area":
-        if d == 3:
-            raise NotImplementedError("interpolate: mode 'area' of a 5-D input is not supported")
-        return getattr(_pooling, f"adaptive_avg_pool{d}d")(input, sizes)
+        return getattr(_adaptive_pooling, f"adaptive_avg_pool{d}d")(input, sizes)
     _check_sizes(input, sizes)
     _check_dtype(input, mode, d, antialias)
     return pool_matrices(

@@ -9,10 +9,13 @@ constant matrix, so its rule is a few vocabulary words on every interpreter.
   ``(out, in)`` matrix per dimension; the VJP multiplies by the transposes.
 - ``constant_pad``: the input, cropped where a pad is negative, placed in a tensor of the
   fill value.
+- ``unpool``: max unpooling, the input written into zeros at given positions (the last
+  write wins where a position repeats); its VJP reads the gradient back at every position.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -21,7 +24,15 @@ from symgrad._tracing import TRACE, data_params
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 
-__all__ = ["pick", "max_positions", "pool_matrices", "constant_pad"]
+__all__ = [
+    "pick",
+    "first_maximum",
+    "max_positions",
+    "window_maximum",
+    "pool_matrices",
+    "constant_pad",
+    "unpool",
+]
 
 
 # -- picking by a fixed key ---------------------------------------------------------------------
@@ -69,15 +80,46 @@ def max_positions(d: int, x: np.ndarray, k, s, p, dil, out) -> tuple:
     view = view[(Ellipsis,) + tuple(slice(None, None, dd) for dd in dil)]
     view = view[(Ellipsis,) + tuple(slice(0, o) for o in out) + (slice(None),) * d]
     flat = view.reshape(view.shape[: len(lead) + d] + (-1,))
-    nan = np.isnan(flat)
-    # the first maximum; a NaN wins, the last one (PyTorch's `val > max || isnan(val)`)
-    best = np.where(
-        nan.any(-1), flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1), np.argmax(flat, -1)
-    )
+    best = first_maximum(flat)
     offsets = np.unravel_index(best, k)
     grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
     positions = [grids[len(lead) + i] * s[i] - p[i] + offsets[i] * dil[i] for i in range(d)]
     return tuple(grids[: len(lead)]) + tuple(positions), positions
+
+
+def first_maximum(flat: np.ndarray) -> np.ndarray:
+    """The position of the first maximum along the last axis of ``flat``; a NaN wins, the
+    last one (PyTorch's scan ``if (val > max || isnan(val))``)."""
+    if flat.shape[-1] == 0 or flat.size == 0:
+        return np.zeros(flat.shape[:-1], dtype=np.int64)
+    nan = np.isnan(flat)
+    last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1)
+    return np.where(nan.any(-1), last_nan, np.argmax(flat, -1))
+
+
+def window_maximum(x: np.ndarray, index: list) -> tuple:
+    """The key of each window's first maximum in ``x`` and its positions, for windows over
+    the last ``len(index)`` dimensions given per dimension: window ``i`` along dimension
+    ``j`` covers the positions ``index[j][..., i, :]`` (a short window repeats its last one;
+    leading dimensions of ``index[j]``, if any, give each plane its own windows)."""
+    d = len(index)
+    lead = x.shape[:-d]
+    index = [np.broadcast_to(idx, lead + idx.shape[-2:]) for idx in index]
+    out = tuple(idx.shape[-2] for idx in index)
+    spans = tuple(idx.shape[-1] for idx in index)
+    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
+    lead_grids = [g[(Ellipsis,) + (slice(0, 1),) * d][(Ellipsis,) + (None,) * d] for g in grids]
+    keys = lead_grids[: len(lead)]
+    for j, idx in enumerate(index):
+        shape = [1] * (2 * d)
+        shape[j], shape[d + j] = idx.shape[-2:]
+        keys.append(idx.reshape(lead + tuple(shape)))
+    windows = x[tuple(keys)]
+    best = first_maximum(windows.reshape(lead + out + (math.prod(spans),)))
+    offsets = np.unravel_index(best, spans)
+    plane = tuple(grids[: len(lead)])
+    positions = [index[j][plane + (grids[len(lead) + j], offsets[j])] for j in range(d)]
+    return plane + tuple(positions), positions
 
 
 # -- separable weighted sums (average pooling) --------------------------------------------------
@@ -99,8 +141,23 @@ def _numpy_along(x: np.ndarray, axis: int, matrix: np.ndarray) -> np.ndarray:
     ``matmul`` of transposed views takes a slow loop instead."""
     moved = np.moveaxis(x, axis, -1)
     rows = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])
-    out = (rows @ matrix.T).reshape(moved.shape[:-1] + (matrix.shape[0],))
-    return np.moveaxis(out, -1, axis)
+    out = rows @ matrix.T
+    bad = ~np.isfinite(rows)
+    if bad.any():
+        out = _nonfinite_rows(rows, matrix, out, bad)
+    return np.moveaxis(out.reshape(moved.shape[:-1] + (matrix.shape[0],)), -1, axis)
+
+
+def _nonfinite_rows(rows: np.ndarray, matrix: np.ndarray, out: np.ndarray, bad: np.ndarray):
+    """The products of rows holding a NaN or an infinity, each output summing only the
+    inputs it weighs: in the matrix product a zero weight times NaN would spread the NaN
+    to every output of the row (PyTorch's window sums keep it in its windows)."""
+    which = np.flatnonzero(bad.any(-1))
+    weighed = matrix != 0
+    terms = np.where(weighed, rows[which, None, :] * matrix, 0)
+    out = out.copy()
+    out[which] = terms.sum(-1)
+    return out
 
 
 def _pool_kernel(xp: Any, x: np.ndarray, matrices: tuple) -> np.ndarray:
@@ -186,6 +243,8 @@ def constant_pad(x: Any, pads: list, value: float) -> Any:
     lead = x.ndim - len(pads)
     crop, place, shape = [slice(None)] * lead, [slice(None)] * lead, list(x.shape[:lead])
     for n, (lo, hi) in zip(x.shape[lead:], pads):
+        if n + min(lo, 0) < 0 or n + min(lo, 0) + min(hi, 0) < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
         crop.append(slice(max(-lo, 0), n - max(-hi, 0)))
         size = n + lo + hi
         place.append(slice(max(lo, 0), size - max(hi, 0)))
@@ -194,8 +253,37 @@ def constant_pad(x: Any, pads: list, value: float) -> Any:
     if value != 0:
         mask = np.zeros(shape, dtype=bool)
         mask[tuple(place)] = True
-        # the fill in x's dtype: a Python float would make a float32 tensor's padding float64
-        value = np.dtype(x.dtype.numpy).type(value) if hasattr(x.dtype, "numpy") else value
+        # the fill in x's dtype: a Python float would make a float32 tensor's padding float64;
+        # an integer fill wraps around as PyTorch's cast does (-1 is 255 in uint8)
+        if hasattr(x.dtype, "numpy"):
+            with np.errstate(all="ignore"):
+                value = np.asarray(value).astype(x.dtype.numpy)[()]
     return _CONSTANT_PAD(
         x, crop=tuple(crop), place=tuple(place), shape=tuple(shape), mask=mask, value=value
     )
+
+
+# -- unpooling ----------------------------------------------------------------------------------
+def _unpool_forward(xp: Any, x: Any, key: tuple, shape: tuple) -> Any:
+    return xp.index_put_zeros(shape, key, x, True)
+
+
+def _unpool_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (xp.getitem(g, c.params["key"]),)
+
+
+_UNPOOLS: dict[str, Structural] = {}
+
+
+def unpool(x: Any, key: tuple, shape: tuple, name: str, find: Any = None, indices: Any = None):
+    """Zeros of ``shape`` with ``x`` written at ``key``, recorded as PyTorch's node ``name``;
+    ``find(indices' values)`` gives ``key``, so a compiled program finds it afresh."""
+    prim = _UNPOOLS.get(name)
+    if prim is None:
+        prim = _UNPOOLS[name] = Structural(
+            "unpool", _unpool_forward, _unpool_vjp, backward=name, jvp="linear"
+        )
+    result = prim(x, key=key, shape=tuple(shape))
+    if find is not None and TRACE.log is not None:
+        data_params(result, lambda a: {"key": find(a), "shape": tuple(shape)}, indices)
+    return result

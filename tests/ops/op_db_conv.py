@@ -150,6 +150,31 @@ CONV = [
     _op("pad_reflect", _f("pad", pad=(2, 1), mode="reflect"), arg(2, 4)),
     _op("pad_replicate", _f("pad", pad=(1, 1, 2, 0), mode="replicate"), arg(1, 2, 3)),
     _op("pad_circular", _f("pad", pad=(1, 2), mode="circular"), arg(1, 2, 3)),
+    _op("adaptive_avg_pool3d", _f("adaptive_avg_pool3d", output_size=(2, 1, 3)), arg(1, 2, 3, 4)),
+    _op("adaptive_max_pool3d", _f("adaptive_max_pool3d", output_size=2), arg(1, 3, 3, 3)),
+    _op(
+        "max_pool3d_with_indices",
+        lambda T, x: T.nn.functional.max_pool3d_with_indices(x, 2, 1)[0],
+        arg(1, 2, 3, 3),
+    ),
+    _op("lp_pool2d", _f("lp_pool2d", norm_type=2, kernel_size=2, stride=1), arg(1, 3, 3)),
+    _op(
+        "max_unpool2d",
+        lambda T, x: T.nn.functional.max_unpool2d(
+            *T.nn.functional.max_pool2d(x, 2, return_indices=True), 2
+        ),
+        arg(1, 4, 4),
+    ),
+    _op(
+        "fractional_max_pool2d",
+        lambda T, x: T.nn.functional.fractional_max_pool2d(
+            x, 2, output_size=2, _random_samples=T.full((1, x.shape[-3], 2), 0.4, dtype=x.dtype)
+        ),
+        arg(2, 4, 4),
+    ),
+    _op("constant_pad_nd", lambda T, x: T.constant_pad_nd(x, (1, -1, 2, 0), 1.5), arg(2, 3)),
+    _op("pad_reflect_3d", _f("pad", pad=(1, 1, 0, 1, 1, 0), mode="reflect"), arg(1, 2, 2, 3)),
+    _op("pad_circular_3d", _f("pad", pad=(1, 0, 1, 1, 0, 1), mode="circular"), arg(1, 2, 2, 2)),
     _op("sdpa", _f("scaled_dot_product_attention"), arg(1, 3, 2), arg(1, 4, 2), arg(1, 4, 2)),
     _op(
         "sdpa_causal",

@@ -53,6 +53,10 @@ from symgrad.nn.modules import margin_loss as _margin_loss
 from symgrad.nn.modules.margin_loss import *  # noqa: F403
 from symgrad.nn.modules import channel_layers as _channel_layers
 from symgrad.nn.modules.channel_layers import *  # noqa: F403
+from symgrad.nn.modules import padding as _padding
+from symgrad.nn.modules import pooling as _pooling
+from symgrad.nn.modules.padding import *  # noqa: F403
+from symgrad.nn.modules.pooling import *  # noqa: F403
 
 __all__ = [
     "Module",
@@ -97,4 +101,6 @@ __all__ = [
     "AdaptiveLogSoftmaxWithLoss",
     *_margin_loss.__all__,
     *_channel_layers.__all__,
+    *_pooling.__all__,
+    *_padding.__all__,
 ]
