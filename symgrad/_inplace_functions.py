@@ -25,7 +25,8 @@ __all__ = [
     "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "index_put_", "log10_", "log1p_",
     "log2_", "log_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_",
     "round_", "rsqrt_", "selu_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_",
-    "tanh_", "trunc_", "xlogy_", "zero_", "logit_", "conj_physical_",
+    "tanh_", "trunc_", "xlogy_", "zero_", "logit_", "conj_physical_", "i0_",
+    "ldexp_",
 ]  # fmt: skip
 
 # the arguments of each example beyond the tensor, where the function needs some
@@ -38,6 +39,7 @@ _EXAMPLE_ARGS = {
     "fill_": ", 1.0",
     "index_put_": ", (symgrad.tensor([0]),), symgrad.tensor(1.0)",
     "xlogy_": ", symgrad.tensor([2.0, 3.0])",
+    "ldexp_": ", symgrad.tensor([2.0, 3.0])",
 }
 
 
@@ -132,3 +134,5 @@ trunc_ = _function("trunc_")
 xlogy_ = _function("xlogy_")
 zero_ = _function("zero_")
 logit_ = _function("logit_")
+i0_ = _function("i0_")
+ldexp_ = _function("ldexp_")

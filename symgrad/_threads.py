@@ -1,9 +1,11 @@
 """PyTorch's thread settings (``get_num_threads``, ``set_num_threads`` and the inter-op ones),
 mapped onto what symgrad's arithmetic actually runs on.
 
-symgrad's own Python code runs in one thread; the only work done by several threads is inside
-the BLAS library NumPy is linked with (matrix products, factorizations). ``set_num_threads``
-therefore sets that library's thread count, and ``get_num_threads`` reads it back. The library
+symgrad's own Python code runs in one thread; the work done by several threads is inside the
+BLAS library NumPy is linked with (matrix products, factorizations) and in element-wise ops on
+large arrays, whose blocks symgrad shares among threads (:mod:`symgrad.prim.blocks`).
+``set_num_threads`` therefore sets that library's thread count and the number of threads the
+blocks are shared among, and ``get_num_threads`` reads the library's back. The library
 is found the way ``threadpoolctl`` finds it: with ``threadpoolctl`` when it is installed,
 otherwise among the shared libraries loaded into the process (Linux), asking OpenBLAS, MKL or
 BLIS through their own C functions. Where no library can be controlled, the number is
@@ -18,6 +20,8 @@ from __future__ import annotations
 import ctypes
 import os
 from typing import Any
+
+from symgrad.prim import blocks
 
 __all__ = [
     "get_num_threads",
@@ -158,7 +162,8 @@ def _check_count(function: str, n: Any) -> int:
 
 def set_num_threads(n: int) -> None:
     """Set the number of threads of the BLAS library under NumPy to ``n`` (a positive int),
-    for the whole process: matrix products and factorizations then use at most ``n`` threads.
+    for the whole process: matrix products and factorizations then use at most ``n`` threads,
+    and so do element-wise ops on large arrays.
     Where no library can be controlled, ``n`` is only remembered (see the module's notes).
 
     Examples
@@ -175,6 +180,7 @@ def set_num_threads(n: int) -> None:
     n = _check_count("set_num_threads", n)
     for _, set_ in _controllers():
         set_(n)
+    blocks.set_threads(n)
     _state.threads = n
 
 

@@ -17,6 +17,7 @@ import pytest
 
 import symgrad
 from symgrad import _runtime, _threads
+from symgrad.prim import blocks
 
 
 def _run(T, fn):
@@ -296,12 +297,23 @@ def test_set_num_threads_reaches_the_blas_library():
 
 
 def test_set_num_threads_is_remembered_without_a_library(monkeypatch):
+    monkeypatch.setattr(blocks, "_SET", [])
     monkeypatch.setattr(_threads._state, "controllers", [])
     monkeypatch.setattr(_threads._state, "threads", 3)
     assert symgrad.get_num_threads() == 3
     symgrad.set_num_threads(5)
     assert symgrad.get_num_threads() == 5
     assert not _threads.blas_controlled()
+
+
+def test_set_num_threads_shares_large_element_wise_ops_among_that_many(monkeypatch):
+    monkeypatch.setattr(blocks, "_SET", [])
+    monkeypatch.setattr(_threads._state, "controllers", [])
+    x = symgrad.linspace(0.0, 1.0, 3 * blocks.EAGER_MIN, dtype=symgrad.float64)
+    for n in (1, 3):
+        symgrad.set_num_threads(n)
+        assert blocks.threads() == n
+        assert np.array_equal(x.exp().numpy(), np.exp(x.numpy()))
 
 
 def test_set_num_interop_threads_once(monkeypatch):

@@ -35,6 +35,7 @@ __all__ = [
     "MIN_BLOCKED",
     "elementwise",
     "run_blocked",
+    "set_threads",
     "threads",
 ]
 
@@ -44,19 +45,29 @@ EAGER_MIN = 1 << 16  # elements: an eager element-wise call on fewer is one whol
 EAGER_BLOCK = 8192  # elements per block of an eager call (64 KiB of float64 per temporary)
 
 _POOL: list = []
+_SET: list = []  # the count set_threads gave, if any
 
 
 def threads() -> int:
-    """How many threads share a region's blocks: the cores this process may use."""
+    """How many threads share a region's blocks: the count :func:`set_threads` gave
+    (``symgrad.set_num_threads``), else the cores this process may use."""
+    if _SET:
+        return _SET[0]
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - no affinity on this platform
         return os.cpu_count() or 1
 
 
+def set_threads(n: int) -> None:
+    """Share blocks among ``n`` threads from now on (``symgrad.set_num_threads``)."""
+    _SET[:] = [n]
+
+
 def _pool() -> ThreadPoolExecutor:
-    if not _POOL:
-        _POOL.append(ThreadPoolExecutor(threads(), thread_name_prefix="symgrad-block"))
+    n = threads()
+    if not _POOL or _POOL[0]._max_workers < n:
+        _POOL[:] = [ThreadPoolExecutor(n, thread_name_prefix="symgrad-block")]
     return _POOL[0]
 
 

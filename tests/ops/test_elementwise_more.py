@@ -393,6 +393,8 @@ def _tensor_arg(*values):
 IN_PLACE_FUNCTIONS = {
     "as_strided_": ([0.25, 0.5, 0.75], lambda T: ((2,), (1,), 1)),
     "logit_": ([0.25, 0.5, 0.75], lambda T: ()),
+    "i0_": ([0.25, -0.5, 2.0], lambda T: ()),
+    "ldexp_": ([0.25, -0.5, 2.0], lambda T: (T.tensor([1.0, 2.0, -1.0]),)),
     "acosh_": ([1.25, 1.5, 2.0], lambda T: ()),
     "arccosh_": ([1.25, 1.5, 2.0], lambda T: ()),
     "addmv_": ([0.25, 0.5, 0.75], lambda T: (T.ones(3, 2), T.tensor([0.5, -1.0]))),

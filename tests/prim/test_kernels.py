@@ -160,6 +160,7 @@ SAMPLES.update(
         "losses.MSE_LOSS": _loss_samples(X),
         "losses.SMOOTH_L1_LOSS": _loss_samples(X, (0.5,)),
         "losses.HUBER_LOSS": _loss_samples(X, (1.5,)),
+        "losses.SOFT_MARGIN_LOSS": _loss_samples(X),
         "losses.BCE_WITH_LOGITS_LOSS": [
             ((X, T, W), {"reduction": r, "weight": None, "shape": X.shape})
             for r in ("mean", "none")
