@@ -65,9 +65,12 @@ def set_threads(n: int) -> None:
 
 
 def _pool() -> ThreadPoolExecutor:
+    """The threads blocks are shared among: made anew for more threads, and in a process
+    forked from the one that made them (whose threads the fork did not copy)."""
     n = threads()
-    if not _POOL or _POOL[0]._max_workers < n:
-        _POOL[:] = [ThreadPoolExecutor(n, thread_name_prefix="symgrad-block")]
+    pid = os.getpid()
+    if not _POOL or _POOL[1] != pid or _POOL[0]._max_workers < n:
+        _POOL[:] = [ThreadPoolExecutor(n, thread_name_prefix="symgrad-block"), pid]
     return _POOL[0]
 
 

@@ -10,6 +10,8 @@ and the last block is short.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -136,3 +138,23 @@ def test_numpy_warnings_stay_off_in_every_thread(three_threads):
         y.sum().backward()
     assert np.isnan(y.detach().numpy()[: N // 2 - 1]).all()
     np.testing.assert_array_equal(x.grad.numpy(), 1 / x.detach().numpy())
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork on this platform")
+def test_a_forked_process_gets_threads_of_its_own(three_threads):
+    """A process forked after the threads were made (a DataLoader's workers) has none of
+    them: it makes its own rather than wait for ever."""
+    import multiprocessing
+
+    x = np.linspace(0.0, 1.0, N)
+    assert blocks.elementwise(np.exp, (x,)) is not None  # the threads exist now
+    ctx = multiprocessing.get_context("fork")
+    with warnings.catch_warnings():  # (Python 3.12 warns of forking a threaded process)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        with ctx.Pool(1) as pool:
+            result = pool.apply_async(_exp_sum, (x,))
+            assert result.get(timeout=60) == np.exp(x).sum()
+
+
+def _exp_sum(x):
+    return blocks.elementwise(np.exp, (x,)).sum()
