@@ -148,9 +148,12 @@ def _worth(kernel: Any) -> bool:
 
 
 def _eager_operand(a: Any, shape: tuple) -> tuple | None:
-    """As :func:`_operand`, for an operand that may also be a number (or None): passed as is."""
-    if type(a) is not np.ndarray:
+    """As :func:`_operand`, for an operand that may also be a number (or None): passed as is.
+    None for an array of a subclass (a memory map, a meta array): not cut."""
+    if not isinstance(a, np.ndarray):
         return ("one", a)
+    if type(a) is not np.ndarray:
+        return None
     return _operand(a, shape)
 
 
@@ -167,7 +170,7 @@ def elementwise(kernel: Callable, operands: tuple) -> np.ndarray | None:
     shape = None
     size = 0
     for a in operands:
-        if type(a) is np.ndarray and a.size > size:
+        if isinstance(a, np.ndarray) and a.size > size:
             shape, size = a.shape, a.size
     if size < EAGER_MIN or not _worth(kernel):
         return None

@@ -158,3 +158,11 @@ def test_a_forked_process_gets_threads_of_its_own(three_threads):
 
 def _exp_sum(x):
     return blocks.elementwise(np.exp, (x,)).sum()
+
+
+def test_an_array_of_a_subclass_is_not_cut(tmp_path):
+    """A memory map (or a meta array) beside arrays that could be cut: the whole-array call."""
+    data = np.memmap(tmp_path / "x.bin", dtype=np.float64, mode="w+", shape=(N,))
+    data[:] = np.linspace(-2.0, 2.0, N)
+    assert blocks.elementwise(np.sin, (data,)) is None
+    assert blocks.elementwise(np.arctan2, (data, np.ones(N))) is None
