@@ -26,6 +26,7 @@ from symgrad.ops.matrix_functions import linalg_cross as cross
 from symgrad.ops.matrix_functions import linalg_diagonal as diagonal
 from symgrad.ops.matrix_functions import matrix_exp, multi_dot, pinv
 from symgrad.ops.matrix_rank import matrix_rank
+from symgrad.ops.triangular_solves import solve_triangular
 from symgrad.prim.linalg_kernels import LinAlgError
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "slogdet",
     "solve",
     "solve_ex",
+    "solve_triangular",
     "svd",
     "svdvals",
     "vector_norm",
