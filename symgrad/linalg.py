@@ -15,6 +15,7 @@ from symgrad.ops.decompositions import linalg_cholesky as cholesky
 from symgrad.ops.decompositions import linalg_qr as qr
 from symgrad.ops.decompositions import linalg_svd as svd
 from symgrad.ops.determinants import det, inv, inv_ex, matrix_power, slogdet, solve, solve_ex
+from symgrad.ops.householder import householder_product
 from symgrad.ops.least_squares import lstsq
 from symgrad.ops.linalg import matmul
 from symgrad.ops.linalg_norms import linalg_norm as norm
@@ -37,6 +38,7 @@ __all__ = [
     "diagonal",
     "eigh",
     "eigvalsh",
+    "householder_product",
     "inv",
     "inv_ex",
     "lu",
