@@ -193,8 +193,8 @@ def orgqr(input: Tensor, tau: Tensor) -> Tensor:
     --------
     >>> import symgrad
     >>> symgrad.orgqr(*symgrad.geqrf(symgrad.tensor([[0.0], [2.0]])))
-    tensor([[0.],
-            [1.]])
+    tensor([[ 0.],
+            [-1.]])
     """
     _tensors("orgqr", ("input", input), ("input2", tau))
     return householder_product(input, tau)

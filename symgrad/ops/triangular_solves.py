@@ -359,7 +359,7 @@ def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor
     >>> L = symgrad.tensor([[2.0, 0.0], [1.0, 1.0]])
     >>> symgrad.cholesky_solve(symgrad.tensor([[6.0], [4.0]]), L)
     tensor([[1.],
-            [2.]])
+            [1.]])
     """
     op = "cholesky_solve"
     for name, position, value in (("input", 1, input), ("input2", 2, input2)):
