@@ -10,6 +10,7 @@ Examples
 tensor([0.2000, 0.6000], grad_fn=<LinalgSolveExBackward0>)
 """
 
+from symgrad.ops.cholesky_info import cholesky_ex
 from symgrad.ops.decompositions import eigh, eigvalsh, svdvals
 from symgrad.ops.decompositions import linalg_cholesky as cholesky
 from symgrad.ops.decompositions import linalg_qr as qr
@@ -18,6 +19,7 @@ from symgrad.ops.determinants import det, inv, inv_ex, matrix_power, slogdet, so
 from symgrad.ops.householder import householder_product
 from symgrad.ops.least_squares import lstsq
 from symgrad.ops.linalg import matmul
+from symgrad.ops.linalg_composites import cond, tensorinv, tensorsolve, vander, vecdot
 from symgrad.ops.linalg_norms import linalg_norm as norm
 from symgrad.ops.linalg_norms import matrix_norm, vector_norm
 from symgrad.ops.lu_factorization import linalg_lu as lu
@@ -33,6 +35,8 @@ from symgrad.prim.linalg_kernels import LinAlgError
 __all__ = [
     "LinAlgError",
     "cholesky",
+    "cholesky_ex",
+    "cond",
     "cross",
     "det",
     "diagonal",
@@ -61,5 +65,9 @@ __all__ = [
     "solve_triangular",
     "svd",
     "svdvals",
+    "tensorinv",
+    "tensorsolve",
+    "vander",
+    "vecdot",
     "vector_norm",
 ]
