@@ -17,6 +17,7 @@ from symgrad.ops.decompositions import linalg_qr as qr
 from symgrad.ops.decompositions import linalg_svd as svd
 from symgrad.ops.determinants import det, inv, inv_ex, matrix_power, slogdet, solve, solve_ex
 from symgrad.ops.householder import householder_product
+from symgrad.ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from symgrad.ops.least_squares import lstsq
 from symgrad.ops.linalg import matmul
 from symgrad.ops.linalg_composites import cond, tensorinv, tensorsolve, vander, vecdot
@@ -45,6 +46,9 @@ __all__ = [
     "householder_product",
     "inv",
     "inv_ex",
+    "ldl_factor",
+    "ldl_factor_ex",
+    "ldl_solve",
     "lu",
     "lu_factor",
     "lu_factor_ex",
