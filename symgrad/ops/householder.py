@@ -266,15 +266,12 @@ def _ormqr_shapes(input: Tensor, tau: Tensor, other: Tensor, left: bool) -> None
             raise RuntimeError(f"torch.ormqr: {name} must have at least 2 dimensions.")
     side = -2 if left else -1
     if other.shape[side] != input.shape[-2]:
-        raise RuntimeError(
-            f"torch.ormqr: other.shape[{side}] must be equal to input.shape[-2]"
-        )
+        raise RuntimeError(f"torch.ormqr: other.shape[{side}] must be equal to input.shape[-2]")
     if tau.ndim == 0:
         raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     if tau.shape[-1] != min(other.shape[side], input.shape[-1]):
         raise RuntimeError(
-            f"torch.ormqr: tau.shape[-1] must be equal to min(other.shape[{side}], "
-            "input.shape[-1])"
+            f"torch.ormqr: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])"
         )
     _tau_batch("ormqr", input, tau)
     if other.ndim != input.ndim:

@@ -53,8 +53,7 @@ def _singular(op: str, info: np.ndarray) -> RuntimeError:
     # PyTorch 2.13 reports a zero block of D through an internal assertion (RuntimeError)
     k = int(info.reshape(-1)[np.flatnonzero(info.reshape(-1))[0]])
     return RuntimeError(
-        f"torch.{op}: the factorization found a zero block of D (info {k}): the matrix is "
-        "singular"
+        f"torch.{op}: the factorization found a zero block of D (info {k}): the matrix is singular"
     )
 
 
@@ -141,6 +140,11 @@ def ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, *, hermitian: bool = False)
             "torch.linalg.ldl_solve: Expected LD.shape[:-1] and pivots.shape to be the same, "
             f"but got pivots with shape {list(pivots.shape)} instead"
         )
+    if B.dtype is not LD.dtype:
+        raise RuntimeError(
+            f"Expected b and A to have the same dtype, but found b of type {B.dtype.scalar_type} "
+            f"and A of type {LD.dtype.scalar_type} instead."
+        )
     if B.ndim < 2:
         raise IndexError(
             f"Dimension out of range (expected to be in range of [-{max(B.ndim, 1)}, "
@@ -151,11 +155,6 @@ def ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, *, hermitian: bool = False)
         raise RuntimeError(
             f"Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix is {n} by {n} "
             f"but each b matrix is {B.shape[-2]} by {B.shape[-1]}"
-        )
-    if B.dtype is not LD.dtype:
-        raise RuntimeError(
-            f"Expected b and A to have the same dtype, but found b of type {B.dtype.scalar_type} "
-            f"and A of type {LD.dtype.scalar_type} instead."
         )
     if LD._data.dtype.kind not in "fc" or LD._data.dtype == np.float16:
         raise NotImplementedError(

@@ -111,8 +111,7 @@ def matrix_rank(input: Any, tol: Any = None, symmetric: bool = False, *, out: An
     RuntimeError: This function was deprecated since version 1.9 and is now removed. ...
     """
     raise _removed(
-        "Use torch.linalg.matrix_rank instead; its argument 'hermitian' is the former "
-        "'symmetric'."
+        "Use torch.linalg.matrix_rank instead; its argument 'hermitian' is the former 'symmetric'."
     )
 
 

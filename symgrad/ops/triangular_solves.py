@@ -247,7 +247,11 @@ def triangular_solve(
         if not isinstance(value, Tensor):
             raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, "
                             f"not {type(value).__name__}")  # fmt: skip
-    for name, flag in (("upper", upper), ("transpose", transpose), ("unitriangular", unitriangular)):
+    for name, flag in (
+        ("upper", upper),
+        ("transpose", transpose),
+        ("unitriangular", unitriangular),
+    ):
         require_bool(op, name, flag)
     _warn_once()
     if b.ndim < 2:
