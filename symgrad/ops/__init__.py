@@ -113,7 +113,8 @@ from symgrad.ops.real_tensors import *  # noqa: E402,F403
 from symgrad.ops import shape_aliases  # noqa: E402
 from symgrad.ops.shape_aliases import *  # noqa: E402,F403
 from symgrad.ops import tensor_only_methods  # noqa: E402,F401  (binds t.maximum and the like)
-from symgrad.ops import householder, removed_linalg, triangular_solves  # noqa: E402
+from symgrad.ops import cholesky_solves, householder, removed_linalg, triangular_solves  # noqa: E402
+from symgrad.ops.cholesky_solves import *  # noqa: E402,F403
 from symgrad.ops.householder import *  # noqa: E402,F403
 from symgrad.ops.removed_linalg import *  # noqa: E402,F403
 from symgrad.ops.triangular_solves import *  # noqa: E402,F403
@@ -175,6 +176,7 @@ __all__ = [
     "select",
     *real_tensors.__all__,
     *shape_aliases.__all__,
+    *cholesky_solves.__all__,
     *householder.__all__,
     *removed_linalg.__all__,
     *triangular_solves.__all__,
