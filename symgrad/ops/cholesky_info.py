@@ -42,6 +42,8 @@ def _kernel(a: np.ndarray, upper: bool) -> tuple:
     info = np.zeros(a.shape[:-2], np.int32)
     try:
         low = np.linalg.cholesky(a)
+        if np.isnan(np.diagonal(low, axis1=-2, axis2=-1)).any():  # NumPy lets nan through
+            raise np.linalg.LinAlgError
     except np.linalg.LinAlgError:
         flat = a.reshape((-1,) + a.shape[-2:])
         parts = [_partial(m) for m in flat]

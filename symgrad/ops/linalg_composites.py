@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_int
-from symgrad.ops.determinants import _INV, floating_input, inv, solve
+from symgrad.ops.determinants import _INV, floating_input, solve
 from symgrad.prim import lu_kernels
 from symgrad.tensor import Tensor
 
@@ -113,7 +113,8 @@ def cond(A: Tensor, p: Any = None) -> Tensor:
     """The condition number of each matrix of ``A`` for the norm ``p``: the ratio of its
     largest to smallest singular value for ``None`` and 2 (smallest to largest for -2, any
     shape), else ``norm(A, p) * norm(A^-1, p)`` for square ``A`` and ``p`` one of 'fro',
-    'nuc', 1, -1, inf, -inf (infinite for a singular matrix).
+    'nuc', 1, -1, inf, -inf (infinite for a singular matrix). As in PyTorch, the inverse
+    is filled in place for 'fro', 1 and inf, so a backward through those raises.
 
     Examples
     --------
@@ -167,8 +168,11 @@ def _singular_value_ratio(A: Tensor, inverted: bool) -> Tensor:
 def _norm_ratio(A: Tensor, p: Any) -> Tensor:
     from symgrad.ops.linalg_norms import matrix_norm
 
-    if p == "nuc":  # PyTorch inverts with linalg.inv here: a singular matrix raises
-        return matrix_norm(A, p) * matrix_norm(inv(A), p)
+    if p == "nuc":  # from the singular values: inf for a singular matrix, as PyTorch's
+        from symgrad.ops.decompositions import svdvals
+
+        s = svdvals(A)
+        return s.sum(-1) * s.reciprocal().sum(-1)
     inverse = _inverse_or_inf(A)
     out = matrix_norm(A, p) * matrix_norm(inverse, p)
     return out.nan_to_num_(math.inf, math.inf, -math.inf)  # 0 * inf is inf, as NumPy's

@@ -736,6 +736,14 @@ CASES = {
         lambda T: tuple(T.linalg.cond(T.tensor([[1.0, 2.0], [2.0, 4.0]]), p) for p in ("fro", 1)),
         (("inf", "float32", None), ("inf", "float32", None)),
     ),
+    "cond_nuc_singular": (
+        lambda T: T.linalg.cond(T.tensor([[1.0, 0.0], [0.0, 0.0]]), "nuc"),
+        (INF, F32, None),
+    ),
+    "cholesky_ex_nan": (
+        lambda T: tuple(T.linalg.cholesky_ex(T.tensor([[math.nan, 0.0], [0.0, 1.0]]))),
+        (([[NAN, 0.0], [0.0, 1.0]], F32, None), (1, "int32", None)),
+    ),
     "cond_empty": (lambda T: T.linalg.cond(T.ones(3, 0, 0)), ([0.0, 0.0, 0.0], "float32", None)),
     "cond_bad_order": (lambda T: T.linalg.cond(T.eye(2), 3), ("raises", "RuntimeError")),
     "cond_bad_string": (lambda T: T.linalg.cond(T.eye(2), "bad"), ("raises", "RuntimeError")),
