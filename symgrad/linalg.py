@@ -10,13 +10,17 @@ Examples
 tensor([0.2000, 0.6000], grad_fn=<LinalgSolveExBackward0>)
 """
 
+from symgrad.ops.cholesky_info import cholesky_ex
 from symgrad.ops.decompositions import eigh, eigvalsh, svdvals
 from symgrad.ops.decompositions import linalg_cholesky as cholesky
 from symgrad.ops.decompositions import linalg_qr as qr
 from symgrad.ops.decompositions import linalg_svd as svd
 from symgrad.ops.determinants import det, inv, inv_ex, matrix_power, slogdet, solve, solve_ex
+from symgrad.ops.householder import householder_product
+from symgrad.ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from symgrad.ops.least_squares import lstsq
 from symgrad.ops.linalg import matmul
+from symgrad.ops.linalg_composites import cond, tensorinv, tensorsolve, vander, vecdot
 from symgrad.ops.linalg_norms import linalg_norm as norm
 from symgrad.ops.linalg_norms import matrix_norm, vector_norm
 from symgrad.ops.lu_factorization import linalg_lu as lu
@@ -26,18 +30,25 @@ from symgrad.ops.matrix_functions import linalg_cross as cross
 from symgrad.ops.matrix_functions import linalg_diagonal as diagonal
 from symgrad.ops.matrix_functions import matrix_exp, multi_dot, pinv
 from symgrad.ops.matrix_rank import matrix_rank
+from symgrad.ops.triangular_solves import solve_triangular
 from symgrad.prim.linalg_kernels import LinAlgError
 
 __all__ = [
     "LinAlgError",
     "cholesky",
+    "cholesky_ex",
+    "cond",
     "cross",
     "det",
     "diagonal",
     "eigh",
     "eigvalsh",
+    "householder_product",
     "inv",
     "inv_ex",
+    "ldl_factor",
+    "ldl_factor_ex",
+    "ldl_solve",
     "lu",
     "lu_factor",
     "lu_factor_ex",
@@ -55,7 +66,12 @@ __all__ = [
     "slogdet",
     "solve",
     "solve_ex",
+    "solve_triangular",
     "svd",
     "svdvals",
+    "tensorinv",
+    "tensorsolve",
+    "vander",
+    "vecdot",
     "vector_norm",
 ]

@@ -123,6 +123,11 @@ from symgrad.ops.unsafe_splits import *  # noqa: E402,F403
 from symgrad.ops.view_copies import *  # noqa: E402,F403
 from symgrad.ops.view_scatters import *  # noqa: E402,F403
 from symgrad.ops.reflected_sub import rsub  # noqa: E402
+from symgrad.ops import cholesky_solves, householder, removed_linalg, triangular_solves  # noqa: E402
+from symgrad.ops.cholesky_solves import *  # noqa: E402,F403
+from symgrad.ops.householder import *  # noqa: E402,F403
+from symgrad.ops.removed_linalg import *  # noqa: E402,F403
+from symgrad.ops.triangular_solves import *  # noqa: E402,F403
 
 __all__ = [
     *decompositions.__all__,
@@ -190,6 +195,10 @@ __all__ = [
     *unsafe_splits.__all__,
     *view_copies.__all__,
     *view_scatters.__all__,
+    *cholesky_solves.__all__,
+    *householder.__all__,
+    *removed_linalg.__all__,
+    *triangular_solves.__all__,
 ]
 
 from symgrad import ops as _ops  # noqa: E402

@@ -16,6 +16,9 @@ from .op_db import _op, arg, f64
 
 # PyTorch's older torch.cholesky has no forward-mode rule (symgrad's has, as linalg.cholesky)
 NO_TORCH_FW = "no_torch_forward_ad"
+# PyTorch's forward mode fails, or gives a tangent that is not the derivative (symgrad's is
+# checked against finite differences)
+TORCH_TANGENT_DIFFERS = "torch_tangent_differs"
 # decompositions and rank-dependent functions: numeric only, no closed form
 NUMERIC_ONLY = "numeric_only"
 
@@ -246,5 +249,107 @@ MATRICES += [
         arg(2, 3, 3),
         arg(2, 2, 3),
         tags=(NUMERIC_ONLY,),
+    ),
+]
+
+# triangular and Cholesky solves, Householder products, cholesky_ex and the composites; the
+# Cholesky solves take a triangle, as PyTorch's gradient of the factor covers the whole matrix
+MATRICES += [
+    _op(
+        "linalg_solve_triangular",
+        lambda T, a, b: T.linalg.solve_triangular(_shift(T, a), b, upper=True),
+        arg(3, 3),
+        arg(3, 2),
+    ),
+    _op(
+        "solve_triangular_right_unit_broadcast",
+        lambda T, a, b: T.linalg.solve_triangular(
+            a, b, upper=False, left=False, unitriangular=True
+        ),
+        arg(2, 1, 3, 3),
+        arg(4, 2, 3),
+    ),
+    _op(
+        "triangular_solve_transpose",
+        lambda T, b, a: tuple(T.triangular_solve(b, _shift(T, a), upper=False, transpose=True)),
+        arg(2, 3, 2),
+        arg(3, 3),
+        tags=(TORCH_TANGENT_DIFFERS,),  # PyTorch's forward mode fails on the broadcast copy of A
+    ),
+    _op(
+        "cholesky_solve",
+        lambda T, b, f: T.cholesky_solve(b, _shift(T, f).tril()),
+        arg(3, 2),
+        arg(2, 3, 3),
+    ),
+    _op(
+        "cholesky_solve_upper_method",
+        lambda T, b, f: b.cholesky_solve(_shift(T, f).triu(), True),
+        arg(2, 3, 1),
+        arg(3, 3),
+    ),
+    _op(
+        "cholesky_inverse",
+        lambda T, f: T.cholesky_inverse(_shift(T, f).triu(), upper=True),
+        arg(2, 3, 3),
+        tags=(TORCH_TANGENT_DIFFERS,),  # PyTorch's tangent is not the derivative's
+    ),
+    _op(
+        "linalg_cholesky_ex",
+        lambda T, x: T.linalg.cholesky_ex(_spd(T, x)).L,
+        arg(2, 3, 3),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "linalg_householder_product",
+        lambda T, a, tau: T.linalg.householder_product(a, tau),
+        arg(4, 3),
+        arg(2),
+    ),
+    _op(
+        "orgqr_batched",
+        lambda T, a, tau: T.orgqr(a, tau),
+        arg(2, 3, 3),
+        arg(2, 3),
+    ),
+    _op(
+        "ormqr",
+        lambda T, a, tau, c: T.ormqr(a, tau, c),
+        arg(3, 2),
+        arg(2),
+        arg(3, 4),
+        tags=(NO_TORCH_FW,),
+    ),
+    _op(
+        "ormqr_right_transpose",
+        lambda T, a, tau, c: T.ormqr(a, tau, c, left=False, transpose=True),
+        arg(2, 3, 3),
+        arg(2, 3),
+        arg(2, 2, 3),
+        tags=(NO_TORCH_FW,),
+    ),
+    _op("linalg_vander", lambda T, x: T.linalg.vander(x), arg(4)),
+    _op("linalg_vander_N", lambda T, x: T.linalg.vander(x, N=3), arg(2, 3)),
+    _op("linalg_vecdot", lambda T, x, y: T.linalg.vecdot(x, y), arg(3, 4), arg(4)),
+    _op("linalg_vecdot_vectors", lambda T, x, y: T.linalg.vecdot(x, y), arg(4), arg(4)),
+    _op(
+        "linalg_cond", lambda T, x: T.linalg.cond(_shift(T, x)), arg(2, 3, 3), tags=(NUMERIC_ONLY,)
+    ),
+    _op(
+        "linalg_cond_nuc",
+        lambda T, x: T.linalg.cond(_shift(T, x), "nuc"),
+        arg(3, 3),
+        tags=(NUMERIC_ONLY,),
+    ),
+    _op(
+        "linalg_tensorinv",
+        lambda T, x: T.linalg.tensorinv(_shift(T, x).reshape(4, 2, 2), ind=1),
+        arg(4, 4),
+    ),
+    _op(
+        "linalg_tensorsolve",
+        lambda T, a, b: T.linalg.tensorsolve(_shift(T, a).reshape(2, 2, 4), b),
+        arg(4, 4),
+        arg(2, 2),
     ),
 ]
