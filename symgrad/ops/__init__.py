@@ -123,6 +123,7 @@ from symgrad.ops.unsafe_splits import *  # noqa: E402,F403
 from symgrad.ops.view_copies import *  # noqa: E402,F403
 from symgrad.ops.view_scatters import *  # noqa: E402,F403
 from symgrad.ops.reflected_sub import rsub  # noqa: E402
+from symgrad.ops.index_reductions import index_reduce  # noqa: E402
 
 __all__ = [
     *decompositions.__all__,
@@ -180,6 +181,7 @@ __all__ = [
     *distribution_fills.__all__,
     *double_powers.__all__,
     "rsub",
+    "index_reduce",
     "select",
     *real_tensors.__all__,
     *shape_aliases.__all__,
