@@ -124,6 +124,7 @@ from symgrad.ops.view_copies import *  # noqa: E402,F403
 from symgrad.ops.view_scatters import *  # noqa: E402,F403
 from symgrad.ops.reflected_sub import rsub  # noqa: E402
 from symgrad.ops.index_reductions import index_reduce  # noqa: E402
+from symgrad.ops.resizing import resize_as_  # noqa: E402
 
 __all__ = [
     *decompositions.__all__,
@@ -182,6 +183,7 @@ __all__ = [
     *double_powers.__all__,
     "rsub",
     "index_reduce",
+    "resize_as_",
     "select",
     *real_tensors.__all__,
     *shape_aliases.__all__,
