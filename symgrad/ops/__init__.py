@@ -125,6 +125,7 @@ from symgrad.ops.view_scatters import *  # noqa: E402,F403
 from symgrad.ops.reflected_sub import rsub  # noqa: E402
 from symgrad.ops.index_reductions import index_reduce  # noqa: E402
 from symgrad.ops.resizing import resize_as_  # noqa: E402
+from symgrad.ops import legacy_new  # noqa: E402,F401  (binds Tensor.new)
 
 __all__ = [
     *decompositions.__all__,
