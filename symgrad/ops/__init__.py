@@ -125,7 +125,7 @@ from symgrad.ops.view_scatters import *  # noqa: E402,F403
 from symgrad.ops.reflected_sub import rsub  # noqa: E402
 from symgrad.ops.index_reductions import index_reduce  # noqa: E402
 from symgrad.ops.resizing import resize_as_  # noqa: E402
-from symgrad.ops import legacy_new  # noqa: E402,F401  (binds Tensor.new)
+from symgrad.ops import layouts, legacy_new, tensor_queries  # noqa: E402,F401  (methods)
 
 __all__ = [
     *decompositions.__all__,
