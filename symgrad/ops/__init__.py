@@ -125,6 +125,7 @@ from symgrad.ops.view_scatters import *  # noqa: E402,F403
 from symgrad.ops.reflected_sub import rsub  # noqa: E402
 from symgrad.ops.index_reductions import index_reduce  # noqa: E402
 from symgrad.ops.resizing import resize_as_  # noqa: E402
+from symgrad.ops.static_nonzero import nonzero_static  # noqa: E402
 from symgrad.ops import layouts, legacy_new, tensor_queries  # noqa: E402,F401  (methods)
 
 __all__ = [
@@ -185,6 +186,7 @@ __all__ = [
     "rsub",
     "index_reduce",
     "resize_as_",
+    "nonzero_static",
     "select",
     *real_tensors.__all__,
     *shape_aliases.__all__,

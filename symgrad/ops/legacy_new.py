@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import creation, dtypes
+from symgrad import creation
 from symgrad._data import HoldsArray, Size
 from symgrad.tensor import Tensor, bind_methods
 

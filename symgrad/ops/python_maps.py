@@ -1,6 +1,7 @@
-"""``Tensor.apply_``, ``Tensor.map_`` and ``Tensor.map2_``: a Python callable run on every element, in place, as
-PyTorch's CPU-only methods run it (slowly, one element at a time, outside autograd: a tensor
-that requires grad is refused, and the version counter is left as it is, as PyTorch leaves it).
+"""``Tensor.apply_``, ``Tensor.map_`` and ``Tensor.map2_``: a Python callable run on every
+element, in place, as PyTorch's CPU-only methods run it (slowly, one element at a time, outside
+autograd: a tensor that requires grad is refused, and the version counter is left as it is, as
+PyTorch leaves it).
 """
 
 from __future__ import annotations

@@ -25,7 +25,6 @@ from symgrad._data import sizes
 from symgrad._memory_format import checked, contiguous_format, format_strides, preserve_format
 from symgrad._meta import is_meta, meta_array
 from symgrad.ops.strided_views import _storage
-from symgrad.ops.views import storage_offset
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor, bind_methods
