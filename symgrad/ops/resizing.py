@@ -24,10 +24,9 @@ from symgrad._arguments import require_tensor
 from symgrad._data import sizes
 from symgrad._memory_format import checked, contiguous_format, format_strides, preserve_format
 from symgrad._meta import is_meta, meta_array
-from symgrad.ops.strided_views import _storage
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
-from symgrad.tensor import Tensor, bind_methods
+from symgrad.tensor import Tensor, bind_methods, live_aliases
 
 __all__ = ["resize_as_"]
 
@@ -51,23 +50,34 @@ def _shape(size: tuple, op: str) -> tuple:
     return shape
 
 
+def _memory(x: Tensor) -> tuple[np.ndarray, int]:
+    """The whole block of memory ``x`` lies in (the array that owns it, flat, in memory order)
+    and where ``x`` starts in it: after a resize that shrank a tensor, its memory is still
+    the block it had."""
+    root, _, _ = live_aliases(x)
+    block = (x if root is None else root)._data
+    while isinstance(block.base, np.ndarray):
+        block = block.base
+    if not (block.flags.c_contiguous or block.flags.f_contiguous):  # x's elements, copied
+        return np.ascontiguousarray(x._data).reshape(-1), 0
+    flat = block.reshape(-1, order="C" if block.flags.c_contiguous else "F")
+    address = x._data.__array_interface__["data"][0] - block.__array_interface__["data"][0]
+    return flat, address // block.itemsize if x._data.size else 0
+
+
 def _laid_out(x: Tensor, shape: tuple, strides: tuple) -> np.ndarray:
     """``x``'s memory from where ``x`` starts, as an array of ``shape`` and ``strides`` (in
     elements); new memory (the old elements, then zeros) where it does not hold enough."""
     n = math.prod(shape)
-    try:
-        flat, start = _storage(x)
-    except NotImplementedError:  # memory in no one block: x's own elements, copied
-        flat, start = np.ascontiguousarray(x._data).reshape(-1), 0
+    flat, start = _memory(x)
     if start + n > flat.size:
         grown = np.zeros(n, dtype=flat.dtype)
         grown[: flat.size - start] = flat[start:]
         flat, start = grown, 0
         x._view_base, x._views = None, None  # the others keep the old memory
-    item = flat.itemsize
-    return np.lib.stride_tricks.as_strided(
-        flat[start:], shape, tuple(s * item for s in strides), writeable=True
-    )
+    outer_first = sorted(range(len(shape)), key=lambda d: -strides[d])
+    physical = flat[start : start + n].reshape([shape[d] for d in outer_first])
+    return physical.transpose(np.argsort(outer_first))
 
 
 def _given(size: tuple, op: str) -> tuple:
