@@ -42,6 +42,21 @@ _NEVER = (
     "is_xla",
 )
 
+
+def _never(name: str) -> property:
+    return property(
+        lambda self: False,
+        doc=f"""False: symgrad's tensors are dense CPU tensors.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.ones(2).{name}
+    False
+    """,
+    )
+
+
 # the memories moved to shared memory by share_memory_: the tensors that own them, by id
 # (a set would compare tensors with ==, which is element-wise)
 _SHARED: dict[int, weakref.ref] = {}
@@ -298,7 +313,7 @@ def const_data_ptr(self: Tensor) -> int:
 
 bind_methods(
     {
-        **{name: property(lambda self: False) for name in _NEVER},
+        **{name: _never(name) for name in _NEVER},
         "share_memory_": share_memory_,
         "is_shared": is_shared,
         "pin_memory": pin_memory,
@@ -307,7 +322,21 @@ bind_methods(
         "is_set_to": is_set_to,
         "is_distributed": is_distributed,
         "dim_order": dim_order,
-        "volatile": property(_volatile, _set_volatile),
+        "volatile": property(
+            _volatile,
+            _set_volatile,
+            doc="""Removed from PyTorch: always False, with a warning (setting it only warns).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import symgrad
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     symgrad.ones(1).volatile
+    False
+    """,
+        ),
         "reinforce": reinforce,
         "const_data_ptr": const_data_ptr,
     }
