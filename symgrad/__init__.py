@@ -62,6 +62,10 @@ from symgrad.serialization import load, save
 from symgrad.spaced import logspace
 from symgrad.signal_windows import *  # noqa: F403
 from symgrad.strided_factories import *  # noqa: F403
+from symgrad.ordered_factories import empty_permuted
+from symgrad._buffers import *  # noqa: F403  (frombuffer, from_dlpack, to_dlpack)
+from symgrad._sym_numbers import *  # noqa: F403  (sym_max and the like)
+from symgrad._aten_extras import embedding_renorm_, hardshrink
 from symgrad.random import default_generator
 from symgrad.ops.weight_norm import norm_except_dim
 from symgrad.ops.weight_norm import weight_norm_interface as _weight_norm
@@ -83,6 +87,7 @@ half = float16
 long = int64
 int = int32  # noqa: A001
 short = int16
+from symgrad.ordered_factories import range_ as range  # noqa: A001,E402 - torch.range
 
 __version__ = "0.1.0"
 

@@ -38,6 +38,7 @@ __all__ = [
     "get_device",
     "set_default_tensor_type",
     "set_flush_denormal",
+    "is_vulkan_available",
 ]
 
 is_anomaly_enabled = anomaly.is_anomaly_enabled
@@ -372,3 +373,15 @@ def set_flush_denormal(mode: bool) -> bool:
     if not isinstance(mode, bool):
         raise RuntimeError(f"flush_denormal expects a bool, but got {type(mode).__name__}")
     return not mode
+
+
+def is_vulkan_available() -> bool:
+    """Whether the Vulkan backend can be used: never, symgrad runs on NumPy.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.is_vulkan_available()
+    False
+    """
+    return False

@@ -128,6 +128,10 @@ from symgrad.ops.cholesky_solves import *  # noqa: E402,F403
 from symgrad.ops.householder import *  # noqa: E402,F403
 from symgrad.ops.removed_linalg import *  # noqa: E402,F403
 from symgrad.ops.triangular_solves import *  # noqa: E402,F403
+from symgrad.ops.index_reductions import index_reduce  # noqa: E402
+from symgrad.ops.resizing import resize_as_  # noqa: E402
+from symgrad.ops.static_nonzero import nonzero_static  # noqa: E402
+from symgrad.ops import layouts, legacy_new, tensor_queries  # noqa: E402,F401  (methods)
 
 __all__ = [
     *decompositions.__all__,
@@ -185,6 +189,9 @@ __all__ = [
     *distribution_fills.__all__,
     *double_powers.__all__,
     "rsub",
+    "index_reduce",
+    "resize_as_",
+    "nonzero_static",
     "select",
     *real_tensors.__all__,
     *shape_aliases.__all__,

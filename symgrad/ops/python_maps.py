@@ -1,6 +1,7 @@
-"""``Tensor.apply_`` and ``Tensor.map_``: a Python callable run on every element, in place, as
-PyTorch's CPU-only methods run it (slowly, one element at a time, outside autograd: a tensor
-that requires grad is refused, and the version counter is left as it is, as PyTorch leaves it).
+"""``Tensor.apply_``, ``Tensor.map_`` and ``Tensor.map2_``: a Python callable run on every
+element, in place, as PyTorch's CPU-only methods run it (slowly, one element at a time, outside
+autograd: a tensor that requires grad is refused, and the version counter is left as it is, as
+PyTorch leaves it).
 """
 
 from __future__ import annotations
@@ -89,4 +90,34 @@ def map_(self: Tensor, tensor: Tensor, callable: Callable) -> Tensor:
     return self
 
 
-bind_methods({"apply_": apply_, "map_": map_})
+def map2_(self: Tensor, x: Tensor, y: Tensor, callable: Callable) -> Tensor:
+    """Replace each element ``v`` by ``callable(v, a, b)``, ``a`` and ``b`` the elements of
+    ``x`` and ``y`` (of the same dtype, broadcast to this tensor's shape) at the same place,
+    in place.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> t = symgrad.tensor([1.0, 2.0])
+    >>> t.map2_(symgrad.tensor([3.0]), symgrad.tensor([1.0, 10.0]), lambda v, a, b: v + a * b)
+    tensor([ 4., 32.])
+    """
+    require_tensor("map2_", "x", 1, x)
+    require_tensor("map2_", "y", 2, y)
+    _refuse_grad("map2_", self, x, y)
+    for name, other in (("x", x), ("y", y)):
+        if other.dtype is not self.dtype:
+            raise TypeError(
+                f"map2_: expected {self.type()} for argument '{name}' (got {other.type()})"
+            )
+    firsts, seconds = x.expand(self.shape)._data, y.expand(self.shape)._data
+    if is_meta(self._data):
+        return self
+    data = _writable(self, "map2_")
+    for place in np.ndindex(data.shape):
+        value = callable(data[place].item(), firsts[place].item(), seconds[place].item())
+        data[place] = _number(value, self, "map2_")
+    return self
+
+
+bind_methods({"apply_": apply_, "map_": map_, "map2_": map2_})

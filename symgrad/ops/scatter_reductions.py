@@ -167,20 +167,25 @@ def _prod_masks(a: np.ndarray, s: np.ndarray, places: _Places) -> dict:
     }
 
 
-def _prim(reduce: str) -> Structural:
+def reduce_prims(name: str, backward: str) -> dict:
+    """One primitive per reduction, named ``name`` with PyTorch's node ``backward``."""
+    return {reduce: _prim(reduce, name, backward) for reduce in _REDUCTIONS}
+
+
+def _prim(reduce: str, name: str, backward: str) -> Structural:
     return Structural(
-        "scatter_reduce",
+        name,
         _forward,
         _vjp,
         saves=(0, 1) if reduce == "prod" else (),
         saves_out=reduce == "prod",
-        backward="ScatterReduceBackward0",
+        backward=backward,
         kernel=_kernel,
         jvp="linear" if reduce in ("sum", "mean") else None,
     )
 
 
-_PRIMS = {reduce: _prim(reduce) for reduce in _REDUCTIONS}
+_PRIMS = reduce_prims("scatter_reduce", "ScatterReduceBackward0")
 
 
 def _identity(reduce: str, dtype: np.dtype) -> Any:
@@ -279,18 +284,27 @@ def scatter_reduce(
     src = src.reshape(1) if src.ndim == 0 else src
     idx = idx.reshape(1) if idx.ndim == 0 else idx
     src_part = src[tuple(slice(0, n) for n in idx.shape)] if src.shape != idx.shape else src
+    result = reduce_into(x, d, idx, src_part, reduce, bool(include_self), _PRIMS)
+    return result.reshape(()) if input.ndim == 0 else result
+
+
+def reduce_into(
+    x: Tensor, d: int, idx: np.ndarray, src: Tensor, reduce: str, include_self: bool, prims: dict
+) -> Tensor:
+    """``src`` reduced into ``x`` (both at least 1-d) at ``idx`` (``src``'s shape) along
+    ``d``, recorded with the primitive of ``prims`` for the reduction."""
     places = _Places(tuple(x.shape), d, idx)
     kind = _LEGACY.get(reduce, reduce)
     params = {
         "reduce": kind,
         "asked": reduce,
         "places": places,
-        "include_self": bool(include_self),
+        "include_self": include_self,
         "identity": _identity(kind, x._data.dtype),
-        "divisor": np.maximum(places.count + bool(include_self), 1).astype(x._data.dtype),
+        "divisor": np.maximum(places.count + include_self, 1).astype(x._data.dtype),
     }
-    prim = _PRIMS[kind]
-    out = prim.numeric_forward(None, x._data, src_part._data, **params)
+    prim = prims[kind]
+    out = prim.numeric_forward(None, x._data, src._data, **params)
 
     def masked(a: np.ndarray, s: np.ndarray, out: Any = None) -> dict:
         """The parameters with the masks of ``a`` and ``s``'s values (ties, zeros)."""
@@ -302,7 +316,7 @@ def scatter_reduce(
             return {**params, **_prod_masks(a, s, places)}
         return params
 
-    result = prim.record((x, src_part), masked(x._data, src_part._data, out), out)
+    result = prim.record((x, src), masked(x._data, src._data, out), out)
     if TRACE.log is not None and kind in ("amax", "amin", "prod"):
-        data_params(result, masked, x, src_part)
-    return result.reshape(()) if input.ndim == 0 else result
+        data_params(result, masked, x, src)
+    return result
