@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import symgrad
-from tests.ops.test_more_aliases import NAN, _run
+from .test_more_aliases import NAN, _run
 
 F32, F64 = "float32", "float64"
 
