@@ -26,7 +26,7 @@ _IDENTITY = {"sum": 0.0, "mean": 0.0, "max": -np.inf, "min": np.inf, "prod": 1.0
 def _padded(xp: Any, x: Any, p: dict) -> Any:
     """The segments as a block (*batch, segments, longest, *rest), masked slots ``fill``."""
     axis, blocked = p["axis"], p["blocked"]
-    taken = xp.reshape(xp.gather(x, axis, xp.constant(p["index"])), blocked)
+    taken = xp.reshape(xp.gather(x, axis, p["index"]), blocked)
     return taken, xp.where(xp.constant(p["mask"]), taken, xp.constant(p["fill"]))
 
 
@@ -72,7 +72,7 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
         if initial is not None:
             gb = gb * initial
     flat = xp.reshape(xp.where(mask, gb, 0.0), p["index"].shape)
-    return (xp.scatter_zeros(tuple(c.shapes[0]), p["axis"], xp.constant(p["index"]), flat),)
+    return (xp.scatter_zeros(tuple(c.shapes[0]), p["axis"], p["index"], flat),)
 
 
 _SEGMENT_REDUCE = Structural(
