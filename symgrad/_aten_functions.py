@@ -41,7 +41,8 @@ __all__ = [
     "dropout", "dropout_", "alpha_dropout", "alpha_dropout_", "feature_dropout",
     "feature_dropout_", "feature_alpha_dropout", "feature_alpha_dropout_",
     "batch_norm", "layer_norm", "group_norm", "instance_norm", "embedding",
-    "conv1d", "conv2d", "conv3d", "convolution", "conv_tbc", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    "conv1d", "conv2d", "conv3d", "convolution", "conv_tbc",
+    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
     "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "bilinear",
     "cosine_similarity", "pairwise_distance", "rms_norm",
 ]  # fmt: skip

@@ -346,7 +346,9 @@ def frobenius_norm(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     """
     dims = [dim] if isinstance(dim, int) else list(dim)
     if len(dims) > 2:
-        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dims)} dimensions instead.")
+        raise RuntimeError(
+            f"Expected at most 2 dimensions, but got {len(dims)} dimensions instead."
+        )
     _deprecated("frobenius_norm", "linalg.vector_norm(A, 2., dim, keepdim)")
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(
@@ -377,7 +379,11 @@ def nuclear_norm(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tenso
         dim = (-2, -1)
     dims = tuple(dim)
     if input.ndim < 2:
-        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+        raise RuntimeError(
+            "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
+        )
     if len(dims) != 2:
-        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dims))}")
+        raise RuntimeError(
+            f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dims))}"
+        )
     return linalg.matrix_norm(input, "nuc", dims, keepdim)

@@ -238,4 +238,3 @@ def batch_norm_update_stats(
     stats = (data.mean(axis=axes), data.var(axis=axes))
     update_running_stats(input, running_mean, running_var, axes, float(momentum))
     return _UPDATE_STATS(input, *running, stats=stats)
-

@@ -15,8 +15,8 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad.ops.inplace import inplace
-from symgrad.prim.structural import Structural
 from symgrad.ops.sampling import _floating, _sample
+from symgrad.prim.structural import Structural
 from symgrad.random import numpy_generator
 from symgrad.tensor import Tensor, bind_methods
 
@@ -83,7 +83,8 @@ def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
             )
     if not count.dtype.is_floating_point:
         raise ValueError(
-            f"binomial only supports floating-point dtypes for count, got: {count.dtype.scalar_type}"
+            "binomial only supports floating-point dtypes for count, got: "
+            f"{count.dtype.scalar_type}"
         )
     if count.dtype is dtypes.float16:
         raise NotImplementedError(

@@ -86,11 +86,14 @@ _SEGMENT_REDUCE = Structural(
 
 
 def _integer(t: Tensor, kind: str) -> np.ndarray:
-    if t.dtype.is_floating_point or t.dtype.is_complex or t._data.dtype.kind not in "iu" or (
-        t._data.dtype.itemsize < 4
+    if (
+        t.dtype.is_floating_point
+        or t.dtype.is_complex
+        or t._data.dtype.kind not in "iu"
+        or (t._data.dtype.itemsize < 4)
     ):
         raise NotImplementedError(
-            f'"_segment_reduce_{kind}_cpu_kernel1" not implemented for \'{t.dtype.scalar_type}\''
+            f"\"_segment_reduce_{kind}_cpu_kernel1\" not implemented for '{t.dtype.scalar_type}'"
         )
     return t._data.astype(np.int64)
 
@@ -103,7 +106,8 @@ def _segments(data: Tensor, lengths: Any, offsets: Any, axis: int, unsafe: bool)
             raise RuntimeError("lengths contains negative value!")
         if lens.ndim == 0 or lens.ndim - 1 != axis:
             raise RuntimeError(
-                f"segment_reduce(): Expected axis to be the last dimension of lengths but got {axis}."
+                "segment_reduce(): Expected axis to be the last dimension of lengths but got "
+                f"{axis}."
             )
         ends = np.cumsum(lens, axis=-1)
         if not unsafe and (ends[..., -1:] != data.shape[axis]).any():

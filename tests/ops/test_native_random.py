@@ -34,7 +34,9 @@ def test_native_dropout_is_seeded():
 @pytest.mark.parametrize("dtype", [symgrad.float32, symgrad.float64])
 def test_binomial_mean_and_variance(dtype):
     n, p = 20.0, 0.3
-    draws = symgrad.binomial(symgrad.full((2, 50000), n, dtype=dtype), symgrad.full((50000,), p, dtype=dtype))
+    draws = symgrad.binomial(
+        symgrad.full((2, 50000), n, dtype=dtype), symgrad.full((50000,), p, dtype=dtype)
+    )
     assert draws.shape == (2, 50000) and draws.dtype is dtype
     values = draws.numpy()
     assert np.all(values == np.round(values)) and values.min() >= 0 and values.max() <= n
@@ -100,10 +102,11 @@ def test_segment_reduce_finite_differences(reduce):
 def test_conv_tbc_finite_differences():
     rng = np.random.default_rng(4)
     args = [
-        symgrad.tensor(rng.standard_normal(s), requires_grad=True) for s in ((5, 2, 3), (2, 3, 2), (2,))
+        symgrad.tensor(rng.standard_normal(s), requires_grad=True)
+        for s in ((5, 2, 3), (2, 3, 2), (2,))
     ]
     for pad in (0, 1, -1):
-        f = lambda x, w, b: symgrad.conv_tbc(x, w, b, pad)  # noqa: E731
+        f = lambda x, w, b, pad=pad: symgrad.conv_tbc(x, w, b, pad)  # noqa: E731
         assert gradcheck(f, args) and gradgradcheck(f, args)
 
 
@@ -113,6 +116,10 @@ def test_native_group_norm_statistics_finite_differences():
 
     def f(x, w):
         out, mean, rstd = symgrad.native_group_norm(x, w, None, 2, 4, 3, 2, 1e-5)
-        return out.sum() * 0.1 + (mean * symgrad.tensor([1.0, -2.0], dtype=symgrad.float64)).sum() + (rstd**2).sum()
+        return (
+            out.sum() * 0.1
+            + (mean * symgrad.tensor([1.0, -2.0], dtype=symgrad.float64)).sum()
+            + (rstd**2).sum()
+        )
 
     assert gradcheck(f, (x, w)) and gradgradcheck(f, (x, w))
