@@ -48,6 +48,11 @@ from symgrad._inplace_functions import *  # noqa: F403  (torch.relu_(x) and the 
 from symgrad._aten_functions import *  # noqa: F403  (torch.embedding(weight, indices) and the like)
 from symgrad._aten_losses import *  # noqa: F403  (torch.kl_div(input, target, 1) and the like)
 from symgrad._aten_pooling import *  # noqa: F403  (torch.max_pool2d, torch.constant_pad_nd)
+from symgrad._aten_native import *  # noqa: F403  (torch.native_layer_norm and the like)
+from symgrad._aten_sync_batch_norm import *  # noqa: F403  (torch.batch_norm_stats and the like)
+from symgrad._aten_rnn_cells import *  # noqa: F403  (torch.lstm_cell and the like)
+from symgrad.ops.segment_reduce import segment_reduce
+from symgrad._lowrank import pca_lowrank, svd_lowrank
 from symgrad import _aten_methods  # noqa: F401  (Tensor.prelu, Tensor.hardshrink)
 from symgrad._device import device, get_default_device, set_default_device
 from symgrad._asarray import asarray

@@ -26,6 +26,7 @@ from symgrad.nn import normalization as _normalization
 from symgrad.nn import sparse as _sparse
 from symgrad.nn import threshold_rrelu as _threshold_rrelu
 from symgrad.nn.channel_ops import channel_shuffle, feature_dropout_impl, native_channel_shuffle
+from symgrad.nn.conv_tbc import conv_tbc, convolution
 from symgrad.nn.convolution import conv1d, conv2d, conv3d  # ATen's signature is the functional one
 from symgrad.nn.convolution_transposed import conv_transpose1d, conv_transpose2d, conv_transpose3d
 from symgrad.nn.extras import prelu, rms_norm  # torch.rms_norm takes F.rms_norm's arguments
@@ -40,7 +41,8 @@ __all__ = [
     "dropout", "dropout_", "alpha_dropout", "alpha_dropout_", "feature_dropout",
     "feature_dropout_", "feature_alpha_dropout", "feature_alpha_dropout_",
     "batch_norm", "layer_norm", "group_norm", "instance_norm", "embedding",
-    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    "conv1d", "conv2d", "conv3d", "convolution", "conv_tbc",
+    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
     "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "bilinear",
     "cosine_similarity", "pairwise_distance", "rms_norm",
 ]  # fmt: skip

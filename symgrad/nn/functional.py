@@ -23,6 +23,7 @@ from symgrad.nn.adaptive_pooling import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
 from symgrad.nn.channel_ops import *  # noqa: F403
 from symgrad.nn.classification import cross_entropy, nll_loss
+from symgrad.nn.conv_tbc import conv_tbc
 from symgrad.nn.convolution import conv1d, conv2d, conv3d
 from symgrad.nn.convolution_transposed import conv_transpose1d, conv_transpose2d, conv_transpose3d
 from symgrad.nn.ctc import ctc_loss
@@ -298,6 +299,7 @@ __all__ += [
     "conv1d",
     "conv2d",
     "conv3d",
+    "conv_tbc",
     "scaled_dot_product_attention",
     *_normalization.__all__,
     *_pooling.__all__,

@@ -42,26 +42,14 @@ def _verify_batch_size(size: list) -> None:
         )
 
 
-def layer_norm(
-    input: Tensor,
-    normalized_shape: Any,
-    weight: Tensor | None = None,
-    bias: Tensor | None = None,
-    eps: float = 1e-5,
-) -> Tensor:
-    """Normalize over the last ``len(normalized_shape)`` dims (biased variance), then
-    ``* weight + bias`` (one ``NativeLayerNormBackward0`` node).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> import symgrad.nn.functional as F
-    >>> F.layer_norm(symgrad.tensor([[1.0, 3.0]]), (2,))
-    tensor([[-1.0000,  1.0000]])
-    """
+def check_layer_norm(
+    op: str, input: Tensor, normalized_shape: Any, weight: Tensor | None, bias: Tensor | None
+) -> list:
+    """PyTorch's checks of a layer norm's arguments (``op`` names the function in the
+    TypeError); the normalized shape as a list."""
     if not isinstance(normalized_shape, (tuple, list)):
         raise TypeError(
-            "layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+            f"{op}(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
             f"{type(normalized_shape).__name__}"
         )
     shape = [int(n) for n in normalized_shape]
@@ -82,6 +70,28 @@ def layer_norm(
             f"Given normalized_shape={shape}, expected input with shape [*, "
             f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}"
         )
+    return shape
+
+
+def layer_norm(
+    input: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Normalize over the last ``len(normalized_shape)`` dims (biased variance), then
+    ``* weight + bias`` (one ``NativeLayerNormBackward0`` node).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.layer_norm(symgrad.tensor([[1.0, 3.0]]), (2,))
+    tensor([[-1.0000,  1.0000]])
+    """
+    shape = check_layer_norm("layer_norm", input, normalized_shape, weight, bias)
+    k = len(shape)
     _floating(input, "LayerNormKernelImpl")
     axes = tuple(range(input.ndim - k, input.ndim))
     return native_norm("layer", input, weight, bias, axes=axes, eps=eps, view=tuple(shape))

@@ -1,10 +1,10 @@
-"""More random draws PyTorch code uses: ``poisson`` and the in-place fills
+"""More random draws PyTorch code uses: ``poisson``, ``binomial`` and the in-place fills
 ``Tensor.geometric_``, ``Tensor.cauchy_`` and ``Tensor.log_normal_``.
 
 The numbers come from symgrad's generators (:mod:`symgrad.random`): reproducible under
 ``manual_seed`` or a seeded ``Generator``, though not PyTorch's numbers. A fill loses the
 tensor's history as any in-place fill does; ``poisson``'s gradient is zero
-(``PoissonBackward0``), as in PyTorch.
+(``PoissonBackward0``) and ``binomial`` has none (a ``NotImplemented`` node), as in PyTorch.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad.ops.inplace import inplace
 from symgrad.ops.sampling import _floating, _sample
+from symgrad.prim.structural import Structural
 from symgrad.random import numpy_generator
 from symgrad.tensor import Tensor, bind_methods
 
-__all__ = ["poisson"]
+__all__ = ["poisson", "binomial"]
 
 
 def poisson(input: Tensor, generator: Any = None) -> Tensor:
@@ -47,6 +49,60 @@ def poisson(input: Tensor, generator: Any = None) -> Tensor:
     # PyTorch's count for an infinite rate: the int64 minimum, as a float
     counts = np.where(np.isinf(rates), float(np.iinfo(np.int64).min), counts)
     return _sample((input,), counts.astype(input.dtype.numpy), "PoissonBackward0")
+
+
+def _no_derivative(xp: Any, g: Any, ctx: Any) -> tuple:
+    raise RuntimeError("derivative for aten::binomial is not implemented")
+
+
+# PyTorch declares no derivative: a node that raises when backward reaches it
+_BINOMIAL = Structural(
+    "binomial",
+    lambda xp, *tensors, out: xp.constant(out),
+    _no_derivative,
+    backward="NotImplemented",
+)
+
+
+def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
+    """The number of successes in ``count`` trials of success probability ``prob`` (element
+    by element, broadcast), in ``count``'s floating dtype; a count below 0 gives 0, a
+    probability outside [0, 1] is clipped to it. No derivative, as in PyTorch.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.binomial(symgrad.tensor([5.0, 5.0, 0.0]), symgrad.tensor([0.0, 1.0, 0.5]))
+    tensor([0., 5., 0.])
+    """
+    for position, (name, t) in enumerate((("count", count), ("prob", prob))):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"binomial(): argument '{name}' (position {position + 1}) must be Tensor, not "
+                f"{type(t).__name__}"
+            )
+    if not count.dtype.is_floating_point:
+        raise ValueError(
+            "binomial only supports floating-point dtypes for count, got: "
+            f"{count.dtype.scalar_type}"
+        )
+    if count.dtype is dtypes.float16:
+        raise NotImplementedError(
+            f"\"binomial_cpu\" not implemented for '{count.dtype.scalar_type}'"
+        )
+    if prob.dtype is not count.dtype:
+        raise RuntimeError(
+            f"Found dtype {prob.dtype.scalar_type} but expected {count.dtype.scalar_type}"
+        )
+    n, p = np.broadcast_arrays(count._data, prob._data)
+    bad = np.isnan(n) | np.isnan(p)
+    trials = np.floor(np.clip(np.where(bad, 0, n), 0, np.iinfo(np.int64).max // 2))
+    chance = np.clip(np.where(bad, 0, p), 0.0, 1.0)
+    draws = numpy_generator(generator, count).binomial(trials.astype(np.int64), chance)
+    out = np.where(bad, np.nan, draws).astype(count.dtype.numpy)
+    if not (count._requires_grad or prob._requires_grad):
+        return Tensor._make(out)
+    return _BINOMIAL(count, prob, out=out)
 
 
 def _fill(self: Tensor, name: str, values: np.ndarray) -> Tensor:
