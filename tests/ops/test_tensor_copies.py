@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import symgrad
+
 from .test_more_aliases import NAN, _run
 
 F32, F64 = "float32", "float64"
