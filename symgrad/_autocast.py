@@ -79,8 +79,17 @@ def _deprecated(old: str, new: str) -> None:
     )
 
 
-def is_autocast_cpu_enabled() -> bool:
-    """Deprecated in PyTorch for ``is_autocast_enabled("cpu")``: always False.
+def _deprecated_query(device_type: str) -> Callable[[], bool]:
+    """PyTorch's deprecated ``is_autocast_<device_type>_enabled()``: warns, and is False."""
+    name = f"is_autocast_{device_type}_enabled"
+
+    def query() -> bool:
+        _deprecated(name, f"is_autocast_enabled('{device_type}')")
+        return False
+
+    query.__name__ = query.__qualname__ = name
+    query.__doc__ = f"""Deprecated in PyTorch for ``is_autocast_enabled("{device_type}")``: \
+always False.
 
     Examples
     --------
@@ -88,43 +97,15 @@ def is_autocast_cpu_enabled() -> bool:
     >>> import symgrad
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")
-    ...     symgrad.is_autocast_cpu_enabled()
+    ...     symgrad.{name}()
     False
     """
-    _deprecated("is_autocast_cpu_enabled", "is_autocast_enabled('cpu')")
-    return False
+    return query
 
 
-def is_autocast_ipu_enabled() -> bool:
-    """Deprecated in PyTorch for ``is_autocast_enabled("ipu")``: always False.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> import symgrad
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     symgrad.is_autocast_ipu_enabled()
-    False
-    """
-    _deprecated("is_autocast_ipu_enabled", "is_autocast_enabled('ipu')")
-    return False
-
-
-def is_autocast_xla_enabled() -> bool:
-    """Deprecated in PyTorch for ``is_autocast_enabled("xla")``: always False.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> import symgrad
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     symgrad.is_autocast_xla_enabled()
-    False
-    """
-    _deprecated("is_autocast_xla_enabled", "is_autocast_enabled('xla')")
-    return False
+is_autocast_cpu_enabled = _deprecated_query("cpu")
+is_autocast_ipu_enabled = _deprecated_query("ipu")
+is_autocast_xla_enabled = _deprecated_query("xla")
 
 
 def _refuse(enabled: Any, function: str, position: int) -> None:
