@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_tensor
-from symgrad.nn.pooling import _found
-from symgrad.ops.pooling import pick, pool_matrices, window_maximum
+from symgrad.nn.pooling import _window_maxima
+from symgrad.ops.pooling import pool_matrices
 from symgrad.prim import batching as _batching
 from symgrad.tensor import Tensor
 
@@ -211,25 +211,8 @@ def _adaptive_max(d: int, input: Any, output_size: Any, op: str | None = None) -
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: {shape}")
     _check_floating(input, "max", d)
     index = [_windows(n, o) for n, o in zip(input.shape[-d:], sizes)]
-    return _batching.on_storage(input, lambda x: _picked(d, x, index))
-
-
-def _picked(d: int, input: Tensor, index: list) -> tuple:
-    """Each window's first maximum over the last ``d`` dimensions of ``input``, and its
-    flat position in the plane."""
-    spatial = input.shape[-d:]
-
-    def flat(a: np.ndarray) -> np.ndarray:
-        positions = window_maximum(a, index)[1]
-        at = positions[0]
-        for n, p in zip(spatial[1:], positions[1:]):
-            at = at * n + p
-        return np.asarray(at, dtype=np.int64)
-
-    key = window_maximum(input._data, index)[0]
     name = f"AdaptiveMaxPool{d}DBackward0"
-    result = pick(input, key, name, lambda a: window_maximum(a, index)[0])
-    return result, _found(flat, input)
+    return _batching.on_storage(input, lambda x: _window_maxima(x, index, name))
 
 
 def adaptive_max_pool2d_with_indices(

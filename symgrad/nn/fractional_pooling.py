@@ -13,8 +13,7 @@ import numpy as np
 
 from symgrad import creation
 from symgrad._arguments import require_tensor
-from symgrad.nn.pooling import _found
-from symgrad.ops.pooling import pick, window_maximum
+from symgrad.nn.pooling import _window_maxima
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -122,19 +121,7 @@ def _pool(d: int, input, kernel_size, output_size, output_ratio, _random_samples
         _starts(u[..., order[j]], n, o, kk)[..., None] + np.arange(kk)
         for j, (n, o, kk) in enumerate(zip(input.shape[-d:], out, k))
     ]
-    spatial = input.shape[-d:]
-
-    def flat(a: np.ndarray) -> np.ndarray:
-        positions = window_maximum(a, index)[1]
-        at = positions[0]
-        for n, p in zip(spatial[1:], positions[1:]):
-            at = at * n + p
-        return np.asarray(at, dtype=np.int64)
-
-    key = window_maximum(input._data, index)[0]
-    name = f"FractionalMaxPool{d}DBackward0"
-    result = pick(input, key, name, lambda a: window_maximum(a, index)[0])
-    return result, _found(flat, input)
+    return _window_maxima(input, index, f"FractionalMaxPool{d}DBackward0")
 
 
 def fractional_max_pool2d_with_indices(

@@ -16,7 +16,11 @@ from symgrad.tensor import Tensor
 __all__ = ["lp_pool1d", "lp_pool2d", "lp_pool3d"]
 
 
-def _lp_pool(d: int, input, norm_type, kernel_size, stride, ceil_mode, size: Any) -> Tensor:
+def _lp_pool(d: int, input, norm_type, kernel_size, stride, ceil_mode) -> Tensor:
+    # PyTorch's 1-d form multiplies by kernel_size as given
+    size = kernel_size
+    if d > 1:
+        size = math.prod(expand_param(kernel_size, d, "kernel_size", f"lp_pool{d}d"))
     max_pool = getattr(_pooling, f"max_pool{d}d")
     avg_pool = getattr(_pooling, f"avg_pool{d}d")
     if isinstance(norm_type, (int, float)) and math.isinf(norm_type):
@@ -44,7 +48,7 @@ def lp_pool1d(
     >>> F.lp_pool1d(symgrad.tensor([[3.0, 4.0, 1.0, 0.0]]), 2, 2)
     tensor([[5., 1.]])
     """
-    return _lp_pool(1, input, norm_type, kernel_size, stride, ceil_mode, kernel_size)
+    return _lp_pool(1, input, norm_type, kernel_size, stride, ceil_mode)
 
 
 def lp_pool2d(
@@ -63,8 +67,7 @@ def lp_pool2d(
     >>> F.lp_pool2d(symgrad.tensor([[[1.0, 2.0], [2.0, 4.0]]]), 2, 2)
     tensor([[[5.]]])
     """
-    size = math.prod(expand_param(kernel_size, 2, "kernel_size", "lp_pool2d"))
-    return _lp_pool(2, input, norm_type, kernel_size, stride, ceil_mode, size)
+    return _lp_pool(2, input, norm_type, kernel_size, stride, ceil_mode)
 
 
 def lp_pool3d(
@@ -83,5 +86,4 @@ def lp_pool3d(
     >>> F.lp_pool3d(symgrad.ones(1, 2, 2, 2), 1, 2)
     tensor([[[[8.]]]])
     """
-    size = math.prod(expand_param(kernel_size, 3, "kernel_size", "lp_pool3d"))
-    return _lp_pool(3, input, norm_type, kernel_size, stride, ceil_mode, size)
+    return _lp_pool(3, input, norm_type, kernel_size, stride, ceil_mode)

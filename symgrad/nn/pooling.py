@@ -13,7 +13,7 @@ from symgrad import creation
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_value
 from symgrad.nn.convolution import expand_param
-from symgrad.ops.pooling import constant_pad, max_positions, pick, pool_matrices
+from symgrad.ops.pooling import constant_pad, max_positions, pick, pool_matrices, window_maximum
 from symgrad.prim import batching as _batching
 from symgrad.tensor import Tensor
 
@@ -112,6 +112,24 @@ def _found(find: Any, input: Tensor) -> Tensor:
     if TRACE.log is not None:
         data_value(indices, find, input)
     return indices
+
+
+def _window_maxima(input: Tensor, index: list, name: str) -> tuple:
+    """Each window's first maximum over the last ``len(index)`` dimensions of ``input``
+    (windows as :func:`window_maximum` takes them), recorded as node ``name``, and its flat
+    position in the plane."""
+    spatial = input.shape[-len(index) :]
+
+    def flat(a: np.ndarray) -> np.ndarray:
+        positions = window_maximum(a, index)[1]
+        at = positions[0]
+        for n, p in zip(spatial[1:], positions[1:]):
+            at = at * n + p
+        return np.asarray(at, dtype=np.int64)
+
+    key = window_maximum(input._data, index)[0]
+    result = pick(input, key, name, lambda a: window_maximum(a, index)[0])
+    return result, _found(flat, input)
 
 
 def max_pool2d(

@@ -83,12 +83,17 @@ def _check(d: int, input: Tensor, indices: Any, stride: tuple) -> None:
         )
 
 
-def _unpool(d: int, input, indices, kernel_size, stride, padding, output_size) -> Tensor:
+def _stride_and_sizes(d: int, input, kernel_size, stride, padding, output_size) -> tuple:
+    """The stride of ``max_unpool{d}d`` and the sizes of its output planes."""
     op = f"max_unpool{d}d"
     k = expand_param(kernel_size, d, "kernel_size", op)
     s = k if stride is None else expand_param(stride, d, "stride", op)
     p = expand_param(padding, d, "padding", op)
-    sizes = _output_size(input, d, k, s, p, output_size)
+    return s, _output_size(input, d, k, s, p, output_size)
+
+
+def _unpool(d: int, input, indices, kernel_size, stride, padding, output_size) -> Tensor:
+    s, sizes = _stride_and_sizes(d, input, kernel_size, stride, padding, output_size)
     return _unpool_at(d, input, indices, s, sizes)
 
 
@@ -182,11 +187,7 @@ def max_unpool1d(
     >>> F.max_unpool1d(symgrad.tensor([[3.0, 2.0]]), symgrad.tensor([[1, 2]]), 2)
     tensor([[0., 3., 2., 0.]])
     """
-    op = "max_unpool1d"
-    k = expand_param(kernel_size, 1, "kernel_size", op)
-    s = k if stride is None else expand_param(stride, 1, "stride", op)
-    p = expand_param(padding, 1, "padding", op)
-    sizes = _output_size(input, 1, k, s, p, output_size)
+    s, sizes = _stride_and_sizes(1, input, kernel_size, stride, padding, output_size)
     if not isinstance(indices, Tensor):
         raise AttributeError(f"'{type(indices).__name__}' object has no attribute 'unsqueeze'")
     out = _unpool_at(2, input.unsqueeze(-1), indices.unsqueeze(-1), s + (1,), sizes + [1])
