@@ -11,7 +11,7 @@ from typing import Any
 
 from symgrad.nn import functional as F
 from symgrad.nn.modules.extra_layers import PairwiseDistance
-from symgrad.nn.modules.loss import NLLLoss
+from symgrad.nn.modules.loss import NLLLoss, _WeightedLoss
 from symgrad.nn.modules.regression_loss import _LooseLoss
 from symgrad.tensor import Tensor
 
@@ -26,16 +26,8 @@ __all__ = [
 ]
 
 
-class _LooseWeightedLoss(_LooseLoss):
-    def __init__(
-        self,
-        weight: Tensor | None = None,
-        size_average: Any = None,
-        reduce: Any = None,
-        reduction: str = "mean",
-    ) -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.register_buffer("weight", weight)
+class _LooseWeightedLoss(_WeightedLoss, _LooseLoss):
+    """A loss with a ``weight`` buffer whose ``reduction`` is checked when it is called."""
 
 
 class MultiMarginLoss(_LooseWeightedLoss):
