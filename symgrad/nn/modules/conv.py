@@ -86,15 +86,20 @@ class _ConvNd(Module):
             self.padding = expand_param(padding, d, "padding", name)
         self.padding_mode = padding_mode
         self.output_padding, self.transposed = (0,) * d, self._transposed
-        shape = (out_channels, in_channels // groups, *self.kernel_size)
-        if self.transposed:
-            shape = (in_channels, out_channels // groups, *self.kernel_size)
-        self.weight = Parameter(creation.empty(shape, device=device, dtype=dtype))
+        self.weight = Parameter(creation.empty(self._weight_shape(), device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(creation.empty(out_channels, device=device, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
+
+    def _weight_shape(self) -> tuple:
+        """``(out_channels, in_channels / groups, *kernel_size)``, the channels the other way
+        round when transposed."""
+        outer, inner = self.out_channels, self.in_channels
+        if self.transposed:
+            outer, inner = inner, outer
+        return (outer, inner // self.groups, *self.kernel_size)
 
     def reset_parameters(self) -> None:
         """PyTorch's initialisation: weight ``kaiming_uniform_(a=sqrt(5))``, bias uniform

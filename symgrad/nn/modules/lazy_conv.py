@@ -52,11 +52,8 @@ class _LazyConvMixin(LazyModuleMixin):
         self.in_channels = self._in_channels(input)
         if self.in_channels % self.groups != 0:
             raise ValueError("in_channels must be divisible by groups")
-        outer, inner = self.out_channels, self.in_channels // self.groups
-        if self.transposed:
-            outer, inner = self.in_channels, self.out_channels // self.groups
         with no_grad():
-            self.weight.materialize((outer, inner, *self.kernel_size))
+            self.weight.materialize(self._weight_shape())
             if self.bias is not None:
                 self.bias.materialize((self.out_channels,))
             self.reset_parameters()
