@@ -8,8 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
-from symgrad.creation import _check_device, _finish
+from symgrad.creation import _check_device, _finish, _float_dtype
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["scalar_tensor", "empty_strided"]
@@ -42,8 +41,7 @@ def scalar_tensor(
         raise TypeError(
             f"scalar_tensor(): argument 's' (position 1) must be Number, not {type(s).__name__}"
         )
-    kind = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
-    return _finish(np.array(s).astype(kind.numpy), requires_grad, device=on)
+    return _finish(np.array(s).astype(_float_dtype(dtype)), requires_grad, device=on)
 
 
 def _sizes(value: Any, op: str, name: str, position: int) -> tuple:
@@ -98,8 +96,7 @@ def empty_strided(
     (1, 2)
     """
     on = _check_device(device)
-    kind = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
-    data = _strided_zeros("empty_strided", size, stride, kind.numpy)
+    data = _strided_zeros("empty_strided", size, stride, _float_dtype(dtype))
     return _finish(data, requires_grad, device=on)
 
 
