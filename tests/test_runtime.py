@@ -18,15 +18,7 @@ import pytest
 import symgrad
 from symgrad import _runtime, _threads
 from symgrad.prim import blocks
-
-
-def _run(T, fn):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return fn(T)
-    except Exception as error:  # the type is the expected answer
-        return ("raises", type(error).__name__)
+from tests._torch_table import outcome
 
 
 def _threads_round_trip(T):
@@ -271,7 +263,7 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_symgrad(name):
     fn, expected = CASES[name]
-    assert _run(symgrad, fn) == expected
+    assert outcome(symgrad, fn) == expected
 
 
 @pytest.mark.torch
@@ -279,7 +271,7 @@ def test_symgrad(name):
 def test_table_is_pytorchs(name):
     torch = pytest.importorskip("torch")
     fn, expected = CASES[name]
-    assert _run(torch, fn) == expected
+    assert outcome(torch, fn) == expected
 
 
 def test_set_num_threads_reaches_the_blas_library():

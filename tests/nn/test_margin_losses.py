@@ -10,45 +10,15 @@ expected data, checked for symgrad always and for PyTorch when it is installed.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pytest
 
 import symgrad
+from tests._torch_table import run
 
 F32, F64 = "float32", "float64"
 X = [[0.1, 0.2, 0.4, 0.8], [0.5, -0.3, 0.2, 0.9]]
-
-
-def _values(v):
-    if isinstance(v, list):
-        return [_values(e) for e in v]
-    if isinstance(v, float):
-        return "nan" if math.isnan(v) else round(v, 4)
-    return v
-
-
-def _plain(value):
-    if isinstance(value, (tuple, list)):
-        return tuple(_plain(v) for v in value)
-    if hasattr(value, "grad_fn") and hasattr(value, "dtype"):
-        node = value.grad_fn
-        return (
-            _values(value.detach().tolist()),
-            str(value.dtype).rsplit(".", 1)[-1],
-            None if node is None else type(node).__name__,
-        )
-    return value
-
-
-def _run(T, fn):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return _plain(fn(T))
-    except Exception as error:  # the type is the expected answer
-        return ("raises", type(error).__name__)
 
 
 def _backward(T, make, data=X, dtype="float32"):
@@ -522,7 +492,7 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_table(name):
     fn, expected = CASES[name]
-    assert _run(symgrad, fn) == expected
+    assert run(symgrad, fn) == expected
 
 
 @pytest.mark.torch
@@ -530,7 +500,7 @@ def test_table(name):
 def test_table_is_pytorchs(name):
     torch = pytest.importorskip("torch")
     fn, expected = CASES[name]
-    assert _run(torch, fn) == expected
+    assert run(torch, fn) == expected
 
 
 # -- gradients against central finite differences, in float64 ----------------------------------

@@ -16,41 +16,7 @@ import numpy as np
 import pytest
 
 import symgrad
-
-NAN = "nan"
-
-
-def _plain(value):
-    """Tensors as (values, dtype, grad_fn name); tuples and lists element by element."""
-    if isinstance(value, (tuple, list)):
-        return tuple(_plain(v) for v in value)
-    if hasattr(value, "grad_fn") and hasattr(value, "dtype"):
-        node = value.grad_fn
-        return (
-            _values(value.detach().tolist()),
-            str(value.dtype).rsplit(".", 1)[-1],
-            None if node is None else type(node).__name__,
-        )
-    if hasattr(value, "__iter__") and not isinstance(value, str):  # a Size
-        return tuple(value)
-    return value
-
-
-def _values(v):
-    if isinstance(v, list):
-        return [_values(e) for e in v]
-    if isinstance(v, float):
-        return NAN if math.isnan(v) else round(v, 4)
-    return v
-
-
-def _run(T, fn):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return _plain(fn(T))
-    except Exception as error:  # the type is the expected answer
-        return ("raises", type(error).__name__)
+from tests._torch_table import NAN, run
 
 
 def _x(T, values=(1.0, 2.0, 3.0)):
@@ -456,7 +422,7 @@ CASES.update(
 @pytest.mark.parametrize("name", list(CASES))
 def test_symgrad(name):
     fn, expected = CASES[name]
-    assert _run(symgrad, fn) == expected
+    assert run(symgrad, fn) == expected
 
 
 @pytest.mark.torch
@@ -464,7 +430,7 @@ def test_symgrad(name):
 def test_table_is_pytorchs(name):
     torch = pytest.importorskip("torch")
     fn, expected = CASES[name]
-    assert _run(torch, fn) == expected
+    assert run(torch, fn) == expected
 
 
 def test_methods_and_functions_exist():

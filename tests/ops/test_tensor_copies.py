@@ -15,8 +15,7 @@ import numpy as np
 import pytest
 
 import symgrad
-
-from .test_more_aliases import NAN, _run
+from tests._torch_table import NAN, run
 
 F32, F64 = "float32", "float64"
 
@@ -878,7 +877,7 @@ def _same(got, expected):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_symgrad(name):
     fn, expected = CASES[name]
-    got = _run(symgrad, fn)
+    got = run(symgrad, fn)
     assert _same(got, expected), (got, expected)
 
 
@@ -886,7 +885,7 @@ def test_symgrad(name):
 def test_torch(name):
     torch = pytest.importorskip("torch")
     fn, expected = CASES[name]
-    got = _run(torch, fn)
+    got = run(torch, fn)
     assert _same(got, expected), (got, expected)
 
 
