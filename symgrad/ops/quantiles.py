@@ -50,6 +50,17 @@ def quantile(
     ordered = x.sort(dim=-1).values
     n = ordered.shape[-1]
     pos = qs * (n - 1)
+    lo, hi, weight = _neighbours(pos, interpolation, input.dtype)
+    low = ordered.index_select(-1, creation.tensor(lo))
+    high = ordered.index_select(-1, creation.tensor(hi))
+    out = low + (high - low) * weight
+    out = math.where(x.isnan().any(-1, keepdim=True), float("nan"), out)
+    return _arranged(out, input, dim, keepdim, scalar)
+
+
+def _neighbours(pos: np.ndarray, interpolation: str, dtype: Any) -> tuple:
+    """The sorted positions below and above each fractional position ``pos``, as
+    ``interpolation`` picks them, and the weight of the upper one."""
     lo = np.floor(pos).astype(np.int64)
     hi = np.ceil(pos).astype(np.int64)
     if interpolation == "lower":
@@ -58,15 +69,11 @@ def quantile(
         lo = hi
     elif interpolation == "nearest":
         lo = hi = np.round(pos).astype(np.int64)
-    low = ordered.index_select(-1, creation.tensor(lo))
-    high = ordered.index_select(-1, creation.tensor(hi))
     if interpolation == "midpoint":
-        weight = creation.tensor(np.where(hi > lo, 0.5, 0.0), dtype=input.dtype)
+        weight = creation.tensor(np.where(hi > lo, 0.5, 0.0), dtype=dtype)
     else:
-        weight = creation.tensor(pos - lo, dtype=input.dtype)
-    out = low + (high - low) * weight
-    out = math.where(x.isnan().any(-1, keepdim=True), float("nan"), out)
-    return _arranged(out, input, dim, keepdim, scalar)
+        weight = creation.tensor(pos - lo, dtype=dtype)
+    return lo, hi, weight
 
 
 def _arranged(out: Tensor, input: Tensor, dim: Any, keepdim: bool, scalar: bool) -> Tensor:
@@ -108,20 +115,9 @@ def nanquantile(
     counts = np.sum(~np.isnan(x._data), axis=-1, keepdims=True)
     # a row of NaNs reads its first element (a NaN), as PyTorch
     pos = qs * (np.maximum(counts, 1) - 1)
-    lo = np.floor(pos).astype(np.int64)
-    hi = np.ceil(pos).astype(np.int64)
-    if interpolation == "lower":
-        hi = lo
-    elif interpolation == "higher":
-        lo = hi
-    elif interpolation == "nearest":
-        lo = hi = np.round(pos).astype(np.int64)
+    lo, hi, weight = _neighbours(pos, interpolation, input.dtype)
     low = ordered.gather(-1, creation.tensor(lo))
     high = ordered.gather(-1, creation.tensor(hi))
-    if interpolation == "midpoint":
-        weight = creation.tensor(np.where(hi > lo, 0.5, 0.0), dtype=input.dtype)
-    else:
-        weight = creation.tensor(pos - lo, dtype=input.dtype)
     return _arranged(low + (high - low) * weight, input, dim, keepdim, scalar)
 
 
