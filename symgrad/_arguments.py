@@ -142,3 +142,11 @@ def require_bool(op: str, name: str, value: Any) -> None:
     """PyTorch's TypeError for an argument that must be a bool (a number is not)."""
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{op}(): argument '{name}' must be bool, not {type(value).__name__}")
+
+
+def require_python_bool(op: str, name: str, value: Any, position: int | None = 1) -> None:
+    """PyTorch's TypeError for a flag that must be a Python bool (NumPy's bool is not one);
+    ``position`` None: the argument was given by keyword."""
+    if not isinstance(value, bool):
+        where = f"'{name}'" if position is None else f"'{name}' (position {position})"
+        raise TypeError(f"{op}(): argument {where} must be bool, not {type(value).__name__}")

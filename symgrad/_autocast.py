@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from symgrad._arguments import invalid_combination
+from symgrad._arguments import invalid_combination, require_python_bool
 from symgrad._device import device
 
 __all__ = [
@@ -109,11 +109,7 @@ is_autocast_xla_enabled = _deprecated_query("xla")
 
 
 def _refuse(enabled: Any, function: str, position: int) -> None:
-    if not isinstance(enabled, bool):
-        raise TypeError(
-            f"{function}(): argument 'enabled' (position {position}) must be bool, not "
-            f"{type(enabled).__name__}"
-        )
+    require_python_bool(function, "enabled", enabled, position)
     if enabled:
         raise NotImplementedError(_UNSUPPORTED)
 

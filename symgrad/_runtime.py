@@ -14,7 +14,7 @@ import warnings
 from typing import Any
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_python_bool, require_tensor
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.legacy_types import tensortype
 from symgrad.tensor import Tensor
@@ -56,13 +56,6 @@ class _State:
 
 
 _state = _State()
-
-
-def _require_bool(function: str, name: str, value: Any, position: int | None = 1) -> None:
-    """PyTorch's TypeError for a non-bool flag (``position`` None: given by keyword)."""
-    if not isinstance(value, bool):
-        where = f"'{name}'" if position is None else f"'{name}' (position {position})"
-        raise TypeError(f"{function}(): argument {where} must be bool, not {type(value).__name__}")
 
 
 def set_float32_matmul_precision(precision: str) -> None:
@@ -121,8 +114,8 @@ def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None
     (True, 2)
     >>> symgrad.use_deterministic_algorithms(False)
     """
-    _require_bool("_set_deterministic_algorithms", "mode", mode)
-    _require_bool("_set_deterministic_algorithms", "warn_only", warn_only, None)
+    require_python_bool("_set_deterministic_algorithms", "mode", mode)
+    require_python_bool("_set_deterministic_algorithms", "warn_only", warn_only, None)
     _state.deterministic = mode
     _state.warn_only = warn_only
 
@@ -206,8 +199,8 @@ def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
     (True, False)
     >>> symgrad.set_anomaly_enabled(False)
     """
-    _require_bool("set_anomaly_enabled", "enabled", enabled)
-    _require_bool("set_anomaly_enabled", "check_nan", check_nan, 2)
+    require_python_bool("set_anomaly_enabled", "enabled", enabled)
+    require_python_bool("set_anomaly_enabled", "check_nan", check_nan, 2)
     anomaly._set(enabled, check_nan)
 
 
