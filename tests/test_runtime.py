@@ -14,11 +14,11 @@ import warnings
 
 import numpy as np
 import pytest
+from _torch_table import outcome
 
 import symgrad
 from symgrad import _runtime, _threads
 from symgrad.prim import blocks
-from tests._torch_table import outcome
 
 
 def _threads_round_trip(T):

@@ -14,11 +14,11 @@ import pickle
 
 import numpy as np
 import pytest
+from _torch_table import outcome
 
 import symgrad
 from symgrad import nn
 from symgrad.nn.parameter import is_lazy
-from tests._torch_table import outcome
 
 
 def _fill(T, module):

@@ -13,9 +13,9 @@ import math
 
 import numpy as np
 import pytest
+from _torch_table import run
 
 import symgrad
-from tests._torch_table import run
 
 F32, F64 = "float32", "float64"
 X = [[0.1, 0.2, 0.4, 0.8], [0.5, -0.3, 0.2, 0.9]]

@@ -14,9 +14,9 @@ import math
 
 import numpy as np
 import pytest
+from _torch_table import run
 
 import symgrad
-from tests._torch_table import run
 
 
 def _grad(make, values, dtype="float32", weights=True):

@@ -16,10 +16,10 @@ import warnings
 
 import numpy as np
 import pytest
+from _torch_table import NAN, run
 
 import symgrad
 from symgrad.autograd import gradcheck, gradgradcheck
-from tests._torch_table import NAN, run
 
 INF = math.inf
 

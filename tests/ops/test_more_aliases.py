@@ -14,9 +14,9 @@ import warnings
 
 import numpy as np
 import pytest
+from _torch_table import NAN, run
 
 import symgrad
-from tests._torch_table import NAN, run
 
 
 def _x(T, values=(1.0, 2.0, 3.0)):

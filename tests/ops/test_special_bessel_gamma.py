@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 
 import pytest
+from _torch_table import NAN, run
 
 import symgrad
-from tests._torch_table import NAN, run
 
 INF = math.inf
 F32, F64 = "float32", "float64"

@@ -13,9 +13,9 @@ import math
 
 import numpy as np
 import pytest
+from _torch_table import NAN, run
 
 import symgrad
-from tests._torch_table import NAN, run
 
 F32, F64 = "float32", "float64"
 
