@@ -339,6 +339,24 @@ def sizes(args: tuple, op: str) -> tuple[int, ...]:
     return tuple(int(n) for n in args)
 
 
+def keyword_sizes(op: str, given: tuple, keywords: dict, name: str) -> tuple:
+    """The sizes of ``op(*given)``, or those given as the keyword ``name`` instead
+    (``zeros(size=(2, 3))``, ``x.reshape(shape=(3, 2))``), with PyTorch's TypeErrors for
+    any other keyword, a keyword next to positional sizes, or a keyword value that is not a
+    sequence."""
+    for key in keywords:
+        if key != name:
+            raise TypeError(f"{op}() got an unexpected keyword argument '{key}'")
+    if given:
+        raise TypeError(f"{op}() got multiple values for argument '{name}'")
+    value = keywords[name]
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(
+            f"{op}(): argument '{name}' must be tuple of ints, not {type(value).__name__}"
+        )
+    return (value,)
+
+
 def _wrap_dim(dim: int, ndim: int) -> int:
     if type(dim) is not int:
         dim = _dim_index(dim)

@@ -9,7 +9,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._assign import warn_copy_construct
-from symgrad._data import check_fits, check_number, int_argument, sizes, to_array
+from symgrad._data import check_fits, check_number, int_argument, keyword_sizes, sizes, to_array
 from symgrad._device import as_device
 from symgrad._memory_format import checked, contiguous_format, copy_strided, format_strides
 from symgrad._meta import NO_DATA, is_meta, meta_array
@@ -164,7 +164,9 @@ def _float_dtype(dtype: Any) -> np.dtype:
     return (dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)).numpy
 
 
-def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def zeros(
+    *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, **keyword: Any
+) -> Tensor:
     """A tensor of zeros of the given size.
 
     Examples
@@ -173,13 +175,19 @@ def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     >>> symgrad.zeros(2, 3).shape
     symgrad.Size([2, 3])
     """
+    if keyword:
+        size = keyword_sizes("zeros", size, keyword, "size")
     if as_device(device).type == "meta":
         return _finish(meta_array(_shape(size), _float_dtype(dtype)), requires_grad)
     return _finish(np.zeros(_shape(size), _float_dtype(dtype)), requires_grad)
 
 
-def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def ones(
+    *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, **keyword: Any
+) -> Tensor:
     """A tensor of ones of the given size."""
+    if keyword:
+        size = keyword_sizes("ones", size, keyword, "size")
     if as_device(device).type == "meta":
         return _finish(meta_array(_shape(size), _float_dtype(dtype)), requires_grad)
     return _finish(np.ones(_shape(size), _float_dtype(dtype)), requires_grad)
@@ -191,6 +199,7 @@ def empty(
     device: Any = None,
     requires_grad: bool = False,
     memory_format: Any = contiguous_format,
+    **keyword: Any,
 ) -> Tensor:
     """A tensor of the given size (zero-filled: symgrad never hands out uninitialised memory),
     laid out in ``memory_format``.
@@ -201,6 +210,8 @@ def empty(
     >>> symgrad.empty(2, 3, 4, 5, memory_format=symgrad.channels_last).stride()
     (60, 1, 15, 3)
     """
+    if keyword:
+        size = keyword_sizes("empty", size, keyword, "size")
     fmt = checked(memory_format, "empty")
     t = zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
     if fmt is None or fmt is contiguous_format:
@@ -315,6 +326,7 @@ def rand(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    **keyword: Any,
 ) -> Tensor:
     """Uniform random values in [0, 1).
 
@@ -327,6 +339,8 @@ def rand(
     >>> bool((a == symgrad.rand((2, 3))).all())
     True
     """
+    if keyword:
+        size = keyword_sizes("rand", size, keyword, "size")
     on = _check_device(device)
     d, shape = _random_dtype(dtype, "rand"), _shape(size)
     values = _meta_or(on, shape, d, lambda: numpy_generator(generator).random(shape).astype(d))
@@ -339,8 +353,11 @@ def randn(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    **keyword: Any,
 ) -> Tensor:
     """Standard normal random values."""
+    if keyword:
+        size = keyword_sizes("randn", size, keyword, "size")
     on = _check_device(device)
     d, shape = _random_dtype(dtype, "randn"), _shape(size)
     values = _meta_or(

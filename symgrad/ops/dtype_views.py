@@ -19,7 +19,7 @@ from symgrad.tensor import Tensor, bind_methods, link_view
 __all__: list[str] = []
 
 
-def _view(self: Tensor, *shape: Any, dtype: Any = None) -> Tensor:
+def _view(self: Tensor, *shape: Any, dtype: Any = None, **keyword: Any) -> Tensor:
     """The same memory seen in a new shape (one size may be -1), or, given a dtype, read as
     that dtype.
 
@@ -32,11 +32,11 @@ def _view(self: Tensor, *shape: Any, dtype: Any = None) -> Tensor:
     tensor([1065353216, 1073741824], dtype=symgrad.int32)
     """
     if dtype is None and len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
-        dtype = shape[0]
-    elif dtype is not None and shape:
+        dtype, shape = shape[0], ()
+    if dtype is not None and (shape or keyword):
         raise TypeError("view(): give either sizes or a dtype, not both")
     if dtype is None:
-        return _shape.view(self, *shape)
+        return _shape.view(self, *shape, **keyword)
     return _reinterpreted(self, dtypes.as_dtype(dtype))
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from symgrad import dtypes, legacy_types
 from symgrad._arguments import tensor_method
+from symgrad._data import keyword_sizes
 from symgrad.ops import (
     assembling,
     bitwise,
@@ -206,8 +207,8 @@ def _in_place_of(name: str) -> Any:
     return method
 
 
-def _new(make: Any) -> Any:
-    """``x.new_zeros(size)`` and friends: ``x``'s dtype unless told otherwise."""
+def _new(name: str, make: Any) -> Any:
+    """``x.new_zeros(size)`` and friends (``name``): ``x``'s dtype unless told otherwise."""
 
     def method(
         self: Tensor,
@@ -215,10 +216,12 @@ def _new(make: Any) -> Any:
         dtype: Any = None,
         device: Any = None,
         requires_grad: bool = False,
-        **kwargs: Any,
+        **keyword: Any,
     ) -> Tensor:
+        if keyword:
+            size = keyword_sizes(name, size, keyword, "size")
         d = dtype if dtype is not None else self.dtype
-        return make(self, size, d, _own(self, device), requires_grad, **kwargs)
+        return make(self, size, d, _own(self, device), requires_grad)
 
     return method
 
@@ -266,7 +269,7 @@ def _factory(name: str) -> Any:
             *size, dtype=dtype, device=device, requires_grad=requires_grad
         )
 
-    return _new(make)
+    return _new(f"new_{name}", make)
 
 
 def masked_fill_(self: Tensor, mask: Any, value: Any) -> Tensor:
@@ -286,7 +289,9 @@ def _log_softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
     return _op("log_softmax")(self, dim, dtype)
 
 
-def _flip(self: Tensor, *dims: Any) -> Tensor:
+def _flip(self: Tensor, *dims: Any, **keyword: Any) -> Tensor:
+    if keyword:
+        dims = keyword_sizes("flip", dims, keyword, "dims")
     return shape.flip(self, dims[0] if len(dims) == 1 else dims)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
-from symgrad._data import sizes
+from symgrad._data import keyword_sizes, sizes
 from symgrad._memory_format import copy_strided
 from symgrad.ops._strides import view_strides
 from symgrad.ops.copies import _CLONE
@@ -76,7 +76,7 @@ def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
 
 
 # -- broadcasting -------------------------------------------------------------------------------
-def sum_to_size(input: Tensor, *size: Any) -> Tensor:
+def sum_to_size(input: Tensor, *size: Any, **keyword: Any) -> Tensor:
     """Sum ``input`` down to a shape it broadcasts from (the VJP of broadcasting), recorded as
     PyTorch's ``at::sum_to``: a sum keeping dimensions, viewed without the leading ones.
 
@@ -86,6 +86,8 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     >>> symgrad.ones(2, 3, requires_grad=True).sum_to_size(3)
     tensor([2., 2., 2.], grad_fn=<ViewBackward0>)
     """
+    if keyword:
+        size = keyword_sizes("sum_to_size", size, keyword, "size")
     shape = sizes(size, "sum_to_size")
     if input.shape == shape:
         return input
@@ -113,13 +115,15 @@ _EXPAND = Structural(
 )
 
 
-def expand(input: Tensor, *size: Any) -> Tensor:
+def expand(input: Tensor, *size: Any, **keyword: Any) -> Tensor:
     """``input`` broadcast to ``size`` (-1 keeps a size): a view, also to its own shape.
 
     >>> import symgrad
     >>> symgrad.ones(2, 1, requires_grad=True).expand(2, 1).grad_fn.name()
     'ExpandBackward0'
     """
+    if keyword:
+        size = keyword_sizes("expand", size, keyword, "size")
     shape = _expanded_shape(input, sizes(size, "expand"))
     return _EXPAND(input, shape=shape)
 
@@ -180,7 +184,7 @@ _RESHAPE_ALIAS = Structural(
 )
 
 
-def reshape(input: Tensor, *shape: Any) -> Tensor:
+def reshape(input: Tensor, *shape: Any, **keyword: Any) -> Tensor:
     """The same values in a new shape (one size may be -1): a view of ``input`` when its
     layout allows one (``ViewBackward0``, ``ReshapeAliasBackward0`` for a non-contiguous one),
     else a copy (``CloneBackward0`` then ``UnsafeViewBackward0``), as in PyTorch.
@@ -193,6 +197,8 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
             [3, 4, 5]])
     """
     input = _tensor(input, "reshape")
+    if keyword:
+        shape = keyword_sizes("reshape", shape, keyword, "shape")
     new = _new_shape(input, shape, "reshape")
     if _viewable(input, new):
         # PyTorch: a view of a contiguous tensor, an alias of the same memory otherwise
@@ -203,7 +209,7 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
     return out
 
 
-def view(input: Tensor, *shape: Any) -> Tensor:
+def view(input: Tensor, *shape: Any, **keyword: Any) -> Tensor:
     """The same memory seen in a new shape (one size may be -1); a RuntimeError when the
     layout allows no view (use :func:`reshape`, which copies then).
 
@@ -215,6 +221,8 @@ def view(input: Tensor, *shape: Any) -> Tensor:
     >>> v._base is x, v.grad_fn
     (True, None)
     """
+    if keyword:
+        shape = keyword_sizes("view", shape, keyword, "size")
     new = _new_shape(input, shape, "view")
     if not _viewable(input, new):
         raise RuntimeError(
@@ -293,10 +301,12 @@ _PERMUTE = Structural(
 )
 
 
-def permute(input: Tensor, *dims: Any) -> Tensor:
+def permute(input: Tensor, *dims: Any, **keyword: Any) -> Tensor:
     """Reorder the dimensions."""
     if type(input) is not Tensor:
         require_tensor("permute", "input", 1, input)
+    if keyword:
+        dims = keyword_sizes("permute", dims, keyword, "dims")
     order = sizes(dims, "permute")
     n = input.ndim
     if len(order) != n:

@@ -18,7 +18,7 @@ from symgrad._arguments import (
     require_tensor_input,
     require_tensor_sequence,
 )
-from symgrad._data import _wrap_dim, sizes, wrap_dim_of_dims
+from symgrad._data import _wrap_dim, keyword_sizes, sizes, wrap_dim_of_dims
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.gathering import gather, index_select
 from symgrad.ops.pooling import pick
@@ -64,7 +64,7 @@ _REPEAT = Structural(
 )
 
 
-def repeat(input: Tensor, *repeats: Any) -> Tensor:
+def repeat(input: Tensor, *repeats: Any, **keyword: Any) -> Tensor:
     """``input`` tiled ``repeats[i]`` times along each dimension (leading ones added when
     ``repeats`` is longer).
 
@@ -75,6 +75,8 @@ def repeat(input: Tensor, *repeats: Any) -> Tensor:
     tensor([[1., 2., 1., 2.],
             [1., 2., 1., 2.]])
     """
+    if keyword:
+        repeats = keyword_sizes("repeat", repeats, keyword, "repeats")
     reps = sizes(repeats, "repeat")
     if len(reps) < input.ndim:
         raise RuntimeError(
