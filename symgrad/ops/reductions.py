@@ -409,25 +409,25 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     return _arg(input, dim, keepdim, np.argmin)
 
 
-def all(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    """True where all elements are non-zero."""
+def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """True where all elements are non-zero (over ``dim``: an int or a tuple of ints)."""
     if type(input) is not Tensor:
         require_tensor("all", "input", 1, input)
     if _batching.any_batched(input):  # inside vmap: the whole batch at once
         return _batching.on_values(
             input, lambda a, axis: np.all(a, axis=axis, keepdims=keepdim), dim
         )
-    axis = None if dim is None else _wrap_dim(dim, input.ndim)
+    axis = None if dim is None else (_dims(input, dim) or ())  # dim=() reduces nothing
     return Tensor._make(np.asanyarray(np.all(input._data, axis=axis, keepdims=keepdim)))
 
 
-def any(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    """True where any element is non-zero."""
+def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """True where any element is non-zero (over ``dim``: an int or a tuple of ints)."""
     if type(input) is not Tensor:
         require_tensor("any", "input", 1, input)
     if _batching.any_batched(input):  # inside vmap: the whole batch at once
         return _batching.on_values(
             input, lambda a, axis: np.any(a, axis=axis, keepdims=keepdim), dim
         )
-    axis = None if dim is None else _wrap_dim(dim, input.ndim)
+    axis = None if dim is None else (_dims(input, dim) or ())  # dim=() reduces nothing
     return Tensor._make(np.asanyarray(np.any(input._data, axis=axis, keepdims=keepdim)))

@@ -137,6 +137,8 @@ def _spread(
             f"{which} only support floating point and complex dtypes, got "
             f"{input.dtype.scalar_type} (convert with .float())"
         )
+    if isinstance(dim, bool) and unbiased is None and correction is None and not keepdim:
+        dim, unbiased = None, dim  # PyTorch's overload std(input, unbiased)
     axes, c = _dims(input, dim), _correction(unbiased, correction)
     if _count(input.shape, axes) - c <= 0:
         warnings.warn(
