@@ -8,6 +8,7 @@ test per argument on the common path) and calls these, which let a subclass (a
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from typing import Any
 
@@ -150,3 +151,28 @@ def require_python_bool(op: str, name: str, value: Any, position: int | None = 1
     if not isinstance(value, bool):
         where = f"'{name}'" if position is None else f"'{name}' (position {position})"
         raise TypeError(f"{op}(): argument {where} must be bool, not {type(value).__name__}")
+
+
+def require_float(op: str, name: str, value: Any) -> None:
+    """PyTorch's TypeError for an argument that must be a float: a real number or a
+    one-element tensor is one, anything else (a longer tensor, a tuple, a string) is not."""
+    if isinstance(value, Tensor):
+        if value.numel() == 1:
+            return
+    elif isinstance(value, (numbers.Real, np.bool_)):
+        return
+    raise TypeError(f"{op}(): argument '{name}' must be float, not {type(value).__name__}")
+
+
+def items_one_by_one(name: str, function: Any) -> Any:
+    """The method ``name`` of ``function(input, items)``, which also takes the items one by
+    one (``x.squeeze(0, 1)``, ``x.tile(2, 1)``, ``x.flip(0, 1)``), as PyTorch's methods do."""
+
+    def method(self: Tensor, *items: Any, **keyword: Any) -> Any:
+        if len(items) > 1:
+            items = (items,)
+        return function(self, *items, **keyword)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = function.__doc__
+    return method

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor, require_tensors
+from symgrad._arguments import items_one_by_one, require_tensor, require_tensors
 from symgrad.ops import atleast, bitwise, joining, linalg, math, tiling
 from symgrad.ops.addc import ADDCDIV, ADDCMUL
 from symgrad.ops.comparisons import greater, greater_equal, less, less_equal, not_equal
@@ -412,6 +412,9 @@ METHODS = {
         "fmax", "fmin",
     )
 }  # fmt: skip
+METHODS.update(
+    {name: items_one_by_one(name, METHODS[name]) for name in ("hsplit", "vsplit", "dsplit")}
+)
 METHODS.update(
     {
         "type_as": _type_as,

@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import invalid_combination as _invalid_combination
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_float, require_tensor
 from symgrad.ops import elementwise_special as S
 from symgrad.ops.inplace import inplace
 from symgrad.ops.math import _unary
@@ -292,7 +292,7 @@ _NAN_TO_NUM = Structural(
 
 
 def nan_to_num(
-    input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+    input: Tensor, nan: float | None = 0.0, posinf: float | None = None, neginf: float | None = None
 ) -> Tensor:
     """``input`` with nan, +inf and -inf replaced (by 0, and the dtype's largest and smallest
     finite values unless given); the gradient passes where ``input`` is finite.
@@ -305,6 +305,11 @@ def nan_to_num(
     """
     if type(input) is not Tensor:
         require_tensor("nan_to_num", "input", 1, input)
+    for name, value in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        if value is not None and type(value) is not float:
+            require_float("nan_to_num", name, value)
+    if nan is None:
+        nan = 0.0
     x = input._data
     if x.dtype.kind not in "fc":
         return input.clone()

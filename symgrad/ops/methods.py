@@ -11,7 +11,7 @@ import warnings
 from typing import Any
 
 from symgrad import dtypes, legacy_types
-from symgrad._arguments import tensor_method
+from symgrad._arguments import items_one_by_one, tensor_method
 from symgrad._data import keyword_sizes
 from symgrad.ops import (
     assembling,
@@ -289,12 +289,6 @@ def _log_softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
     return _op("log_softmax")(self, dim, dtype)
 
 
-def _flip(self: Tensor, *dims: Any, **keyword: Any) -> Tensor:
-    if keyword:
-        dims = keyword_sizes("flip", dims, keyword, "dims")
-    return shape.flip(self, dims[0] if len(dims) == 1 else dims)
-
-
 def _view_as(self: Tensor, other: Tensor) -> Tensor:
     return reshape(self, other.shape)
 
@@ -393,7 +387,6 @@ METHODS.update(
         "where": _where,
         "softmax": _softmax,
         "log_softmax": _log_softmax,
-        "flip": _flip,
         "T": property(_transposed),
         "mT": property(_matrix_transposed),
         "add_": add_,
@@ -443,4 +436,6 @@ METHODS.update(bitwise.METHODS)
 METHODS.update(sampling.METHODS)
 METHODS.update(shape_inplace.METHODS)
 METHODS["dist"] = distances.dist
+for _name in ("squeeze", "squeeze_", "count_nonzero", "tile", "flip", "broadcast_to"):
+    METHODS[_name] = items_one_by_one(_name, METHODS.get(_name) or _op(_name))
 bind_methods(METHODS)
