@@ -9,6 +9,7 @@ test per argument on the common path) and calls these, which let a subclass (a
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -176,3 +177,23 @@ def items_one_by_one(name: str, function: Any) -> Any:
     method.__name__ = method.__qualname__ = name
     method.__doc__ = function.__doc__
     return method
+
+
+def deprecated_alpha(op: str, alpha: Any, rest: tuple, alpha_keyword: Any) -> tuple:
+    """``(other, alpha)`` of PyTorch's deprecated overload ``add(input, alpha, other)`` (old
+    optimizers' ``p.add_(-lr, grad)``), with its UserWarning; its TypeError when ``rest``
+    holds more than ``other`` or ``alpha`` is not a number or was also given by keyword."""
+    if len(rest) != 1 or alpha_keyword != 1 or not isinstance(alpha, (numbers.Number, np.number)):
+        given = ", ".join(type(a).__name__ for a in (alpha, *rest))
+        raise TypeError(
+            f"{op}() received an invalid combination of arguments - got ({given}), but "
+            f"expected (Tensor other, *, Number alpha = 1)"
+        )
+    warnings.warn(
+        f"This overload of {op} is deprecated:\n\t{op}(Number alpha, Tensor other)\n"
+        f"Consider using one of the following signatures instead:\n\t{op}(Tensor other, *, "
+        "Number alpha = 1)",
+        UserWarning,
+        stacklevel=3,
+    )
+    return rest[0], alpha

@@ -7,7 +7,13 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import no_overload, require_tensor, require_tensor_input, require_tensors
+from symgrad._arguments import (
+    deprecated_alpha,
+    no_overload,
+    require_tensor,
+    require_tensor_input,
+    require_tensors,
+)
 from symgrad._data import check_number
 from symgrad.ops import clamp_bounds as C
 from symgrad.ops import elementwise as E
@@ -74,7 +80,7 @@ __all__ = [
 ]
 
 
-def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+def add(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
     """``input + alpha * other``, broadcasting.
 
     Examples
@@ -83,12 +89,14 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     >>> symgrad.add(symgrad.tensor([1.0, 2.0]), 1.5)
     tensor([2.5000, 3.5000])
     """
+    if deprecated:
+        other, alpha = deprecated_alpha("add", other, deprecated, alpha)
     if alpha != 1 or type(alpha) is not int:
         check_alpha(input, other, alpha)
     return E.ADD(input, other if alpha == 1 else E.MUL(other, alpha))
 
 
-def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+def sub(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
     """``input - alpha * other``, broadcasting.
 
     Examples
@@ -97,6 +105,8 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     >>> symgrad.sub(symgrad.tensor([1.0, 2.0]), 0.5, alpha=2)
     tensor([0., 1.])
     """
+    if deprecated:
+        other, alpha = deprecated_alpha("sub", other, deprecated, alpha)
     if is_bool(input) or is_bool(other):
         raise bool_subtraction(input, other)
     if alpha != 1 or type(alpha) is not int:

@@ -11,7 +11,7 @@ import warnings
 from typing import Any
 
 from symgrad import dtypes, legacy_types
-from symgrad._arguments import items_one_by_one, tensor_method
+from symgrad._arguments import deprecated_alpha, items_one_by_one, tensor_method
 from symgrad._data import keyword_sizes
 from symgrad.ops import (
     assembling,
@@ -146,11 +146,15 @@ def _reflected(op: Any) -> Any:
 
 
 # -- in place ---------------------------------------------------------------------------------
-def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+def add_(self: Tensor, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+    if deprecated:
+        other, alpha = deprecated_alpha("add_", other, deprecated, alpha)
     return inplace(self, "add_", lambda x: add(x, other, alpha=alpha), other)
 
 
-def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+def sub_(self: Tensor, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
+    if deprecated:
+        other, alpha = deprecated_alpha("sub_", other, deprecated, alpha)
     return inplace(self, "sub_", lambda x: sub(x, other, alpha=alpha), other)
 
 
