@@ -8,11 +8,13 @@ them. Either way the version counter is bumped, so a node that saved ``self`` no
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor
 from symgrad._data import check_number
 from symgrad._meta import NO_DATA, MetaArray
 from symgrad._tracing import TRACE, write
@@ -374,9 +376,12 @@ def fill_(x: Tensor, value: Any) -> Tensor:
 
 
 def copy_(x: Tensor, src: Any) -> Tensor:
-    """Copy ``src`` (broadcast to ``x``'s shape, converted to its dtype) into ``x``."""
+    """Copy ``src`` (broadcast to ``x``'s shape, converted to its dtype; a Python number
+    too, as PyTorch takes one) into ``x``."""
     if not isinstance(src, Tensor):
-        raise TypeError(f"copy_(): expected a Tensor as src, got {type(src).__name__}")
+        if not isinstance(src, (numbers.Number, np.number, np.bool_)):
+            require_tensor("copy_", "other", 1, src)
+        src = Tensor._make(np.asarray(src))
     try:
         shape = np.broadcast_shapes(src.shape, x.shape)
     except ValueError:
