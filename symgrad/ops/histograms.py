@@ -64,7 +64,7 @@ def _check(op: str, input: Any, weight: Any) -> None:
 
 
 def histogram(
-    input: Tensor, bins: Any, *, range: Any = None, weight: Any = None, density: bool = False
+    input: Tensor, bins: Any = 100, *, range: Any = None, weight: Any = None, density: bool = False
 ) -> tuple:
     """The histogram of ``input``'s elements: ``bins`` equal bins over ``range`` (the data's
     own range by default), or the edges given by a 1-D tensor ``bins``. Returns
