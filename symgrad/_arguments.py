@@ -197,3 +197,10 @@ def deprecated_alpha(op: str, alpha: Any, rest: tuple, alpha_keyword: Any) -> tu
         stacklevel=3,
     )
     return rest[0], alpha
+
+
+def require_tensor_arguments(op: str, names: str, *values: Any) -> None:
+    """:func:`require_tensor` for each of ``values``, the arguments ``names`` (space-separated,
+    in PyTorch's order, counted from 1) of ``op``."""
+    for position, (name, value) in enumerate(zip(names.split(), values), 1):
+        require_tensor(op, name, position, value)

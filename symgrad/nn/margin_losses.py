@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import _like
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_tensor, require_tensor_arguments
 from symgrad.autograd import grad_mode
 from symgrad.nn._arguments import _reduction
 from symgrad.nn.activations import logsigmoid
@@ -274,6 +274,14 @@ def cosine_embedding_loss(
     >>> F.cosine_embedding_loss(a, b, symgrad.tensor([1.0, -1.0]), 0.5, reduction="none")
     tensor([1.0000, 0.5000])
     """
+    if (
+        not isinstance(input1, Tensor)
+        or not isinstance(input2, Tensor)
+        or not isinstance(target, Tensor)
+    ):
+        require_tensor_arguments(
+            "cosine_embedding_loss", "input1 input2 target", input1, input2, target
+        )
     r = _reduction(reduction, size_average, reduce)
     dim = target.ndim
     if dim not in (0, 1):

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor_arguments
 from symgrad._tracing import TRACE, write
 from symgrad.autograd import grad_mode
 from symgrad.ops.normalization import native_norm
@@ -342,6 +343,8 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     >>> F.cosine_similarity(symgrad.tensor([[1.0, 0.0]]), symgrad.tensor([[1.0, 1.0]]))
     tensor([0.7071])
     """
+    if not isinstance(x1, Tensor) or not isinstance(x2, Tensor):
+        require_tensor_arguments("cosine_similarity", "x1 x2", x1, x2)
     common = dtypes.promote_types(x1.dtype, x2.dtype)
     if not common.is_floating_point:
         raise RuntimeError(
@@ -391,5 +394,7 @@ def pairwise_distance(
     >>> F.pairwise_distance(symgrad.tensor([[3.0, 4.0]]), symgrad.zeros(1, 2), eps=0.0)
     tensor([5.])
     """
+    if not isinstance(x1, Tensor) or not isinstance(x2, Tensor):
+        require_tensor_arguments("pairwise_distance", "x1 x2", x1, x2)
     last = max(x1.ndim, x2.ndim) - 1
     return at_norm(x1 - x2 + eps, p, last, keepdim)

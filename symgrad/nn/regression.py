@@ -13,6 +13,7 @@ import numpy as np
 
 from symgrad import _like
 from symgrad import ops as _ops
+from symgrad._arguments import require_tensor_arguments
 from symgrad.autograd import grad_mode
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.nn.normalization import pairwise_distance
@@ -343,6 +344,14 @@ def triplet_margin_loss(
     >>> F.triplet_margin_loss(a, a, symgrad.tensor([[3.0, 4.0]]), eps=0.0)
     tensor(0.)
     """
+    if (
+        not isinstance(anchor, Tensor)
+        or not isinstance(positive, Tensor)
+        or not isinstance(negative, Tensor)
+    ):
+        require_tensor_arguments(
+            "triplet_margin_loss", "anchor positive negative", anchor, positive, negative
+        )
     r = _reduction(reduction, size_average, reduce)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")

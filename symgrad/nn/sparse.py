@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes, random
+from symgrad._arguments import require_tensor_arguments
 from symgrad._meta import ITEM, check_devices, is_meta, meta_array, stand_in
 from symgrad.ops.inplace import _write, inplace
 from symgrad.ops.trilinear import trilinear
@@ -274,6 +275,12 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     >>> F.bilinear(symgrad.ones(1, 2), symgrad.ones(1, 3), symgrad.ones(4, 2, 3)).shape
     symgrad.Size([1, 4])
     """
+    if (
+        not isinstance(input1, Tensor)
+        or not isinstance(input2, Tensor)
+        or not isinstance(weight, Tensor)
+    ):
+        require_tensor_arguments("bilinear", "input1 input2 weight", input1, input2, weight)
     _check_bilinear(input1, input2, weight, bias)
     out_f, in1, in2 = weight.shape
     lead = tuple(input1.shape[:-1])

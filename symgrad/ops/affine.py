@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor_arguments
 from symgrad._silent import restore, silence
 from symgrad.ops.linalg import _column_major, matmul
 from symgrad.ops.transposes import t, t_of_weight
@@ -166,6 +167,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     >>> [type(fn).__name__ for fn, _ in y.grad_fn.next_functions]
     ['AccumulateGrad', 'AccumulateGrad', 'TBackward0']
     """
+    if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
+        require_tensor_arguments("linear", "input weight", input, weight)
     if _batching.STATE.depth and any(
         isinstance(v, _batching.BatchedTensor) for v in (input, weight, bias)
     ):  # inside vmap: the batching rules of matmul and add

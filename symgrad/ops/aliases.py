@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import items_one_by_one, require_tensor, require_tensors
+from symgrad._arguments import items_one_by_one, require_tensor, require_tensors, tensor_method
 from symgrad.ops import atleast, bitwise, joining, linalg, math, tiling
 from symgrad.ops.addc import ADDCDIV, ADDCMUL
 from symgrad.ops.comparisons import greater, greater_equal, less, less_equal, not_equal
@@ -417,7 +417,7 @@ METHODS.update(
 )
 METHODS.update(
     {
-        "type_as": _type_as,
+        "type_as": tensor_method(_type_as, "type_as"),
         "addcmul_": _addcmul_,
         "addcdiv_": _addcdiv_,
         "outer": linalg.outer,

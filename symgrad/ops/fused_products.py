@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor_arguments
 from symgrad.ops.affine import _ADDMM, _cannot_multiply
 from symgrad.ops.linalg import _check_dtypes, _matmul_vjp, matmul
 from symgrad.prim import batching as _batching
@@ -211,6 +212,12 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: An
     tensor([[2., 2.],
             [2., 2.]], grad_fn=<AddmmBackward0>)
     """
+    if (
+        not isinstance(input, Tensor)
+        or not isinstance(mat1, Tensor)
+        or not isinstance(mat2, Tensor)
+    ):
+        require_tensor_arguments("addmm", "input mat1 mat2", input, mat1, mat2)
     for name, m in (("mat1", mat1), ("mat2", mat2)):
         if m.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
@@ -229,6 +236,8 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any 
     >>> symgrad.addmv(symgrad.ones(2), symgrad.eye(2), symgrad.tensor([1.0, 2.0]))
     tensor([2., 3.])
     """
+    if not isinstance(input, Tensor) or not isinstance(mat, Tensor) or not isinstance(vec, Tensor):
+        require_tensor_arguments("addmv", "input mat vec", input, mat, vec)
     if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
         raise RuntimeError(
             f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}"
@@ -253,6 +262,12 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any
     tensor([[1., 3.],
             [2., 6.]])
     """
+    if (
+        not isinstance(input, Tensor)
+        or not isinstance(vec1, Tensor)
+        or not isinstance(vec2, Tensor)
+    ):
+        require_tensor_arguments("addr", "input vec1 vec2", input, vec1, vec2)
     for name, v in (("vec1", vec1), ("vec2", vec2)):
         if v.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
@@ -286,6 +301,12 @@ def baddbmm(
     >>> symgrad.baddbmm(symgrad.ones(1, 1, 2), symgrad.ones(1, 1, 3), symgrad.ones(1, 3, 2))
     tensor([[[4., 4.]]])
     """
+    if (
+        not isinstance(input, Tensor)
+        or not isinstance(batch1, Tensor)
+        or not isinstance(batch2, Tensor)
+    ):
+        require_tensor_arguments("baddbmm", "input batch1 batch2", input, batch1, batch2)
     _check_batches(batch1, batch2)
     if batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
         raise RuntimeError(
@@ -309,6 +330,12 @@ def addbmm(
     >>> symgrad.addbmm(symgrad.ones(1, 2), symgrad.ones(3, 1, 2), symgrad.ones(3, 2, 2))
     tensor([[7., 7.]])
     """
+    if (
+        not isinstance(input, Tensor)
+        or not isinstance(batch1, Tensor)
+        or not isinstance(batch2, Tensor)
+    ):
+        require_tensor_arguments("addbmm", "input batch1 batch2", input, batch1, batch2)
     _check_batches(batch1, batch2)
     if batch1.shape[0] != batch2.shape[0]:
         raise RuntimeError(

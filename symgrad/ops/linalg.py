@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensors
+from symgrad._arguments import require_tensor_arguments, require_tensors
 from symgrad._tracing import TRACE
 from symgrad.autograd import grad_mode
 from symgrad.ops.copies import contiguous
@@ -321,6 +321,8 @@ def vdot(input: Tensor, other: Tensor) -> Tensor:
     >>> symgrad.vdot(symgrad.tensor([1.0, 2.0]), symgrad.tensor([3.0, 4.0]))
     tensor(11.)
     """
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        require_tensor_arguments("vdot", "input other", input, other)
     if input.ndim != 1 or other.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input.dtype is not other.dtype:
