@@ -97,6 +97,11 @@ _SIGNATURES = {
         "Tensor repeats, *, int output_size = None",
         "Tensor input, int repeats, int dim = None, *, int output_size = None",
     ),
+    "squeeze": ("Tensor input", "Tensor input, int dim", "Tensor input, tuple of ints dim"),
+    "squeeze_": ("", "int dim", "tuple of ints dim"),
+    "squeeze_copy": tuple(
+        f"Tensor input, {d}*, Tensor out = None" for d in ("", "int dim, ", "tuple of ints dim, ")
+    ),
     "where": (
         "Tensor condition",
         "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
@@ -107,6 +112,19 @@ _SIGNATURES = {
 }
 
 
+class _Omitted:
+    """The default of an argument PyTorch's overloads leave out, where None is not
+    accepted (``x.squeeze()`` but not ``x.squeeze(None)``)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<omitted>"
+
+
+OMITTED: Any = _Omitted()
+
+
 def require_tensor_input(op: str, input: Any, *rest: Any) -> None:
     """PyTorch's TypeError for a non-tensor first argument of ``op``, a function with several
     overloads, none of which takes a number there; ``rest`` the other arguments as given
@@ -115,11 +133,11 @@ def require_tensor_input(op: str, input: Any, *rest: Any) -> None:
         raise no_overload(op, input, *rest)
 
 
-def no_overload(op: str, *given: Any) -> TypeError:
+def no_overload(op: str, *given: Any, none_given: bool = False) -> TypeError:
     """PyTorch's TypeError for arguments ``given`` that match none of ``op``'s overloads
-    (trailing Nones are defaults, left out)."""
+    (trailing Nones are defaults, left out, unless ``none_given``)."""
     given_list = list(given)
-    while len(given_list) > 1 and given_list[-1] is None:
+    while len(given_list) > 1 and given_list[-1] is None and not none_given:
         given_list.pop()
     return invalid_combination(op, tuple(given_list), _SIGNATURES[op])
 

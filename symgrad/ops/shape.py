@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor
+from symgrad._arguments import OMITTED, no_overload, require_tensor
 from symgrad._data import keyword_sizes, sizes
 from symgrad._memory_format import copy_strided
 from symgrad.ops._strides import view_strides
@@ -390,12 +390,14 @@ def _squeeze(backward: str) -> Structural:
 _SQUEEZE_ALL, _SQUEEZE_DIM, _SQUEEZE_DIMS = (_squeeze(f"SqueezeBackward{k}") for k in range(3))
 
 
-def squeeze(input: Tensor, dim: Any = None) -> Tensor:
+def squeeze(input: Tensor, dim: Any = OMITTED) -> Tensor:
     """Remove dimensions of size 1 (all of them, or those named in ``dim``)."""
     if type(input) is not Tensor:
         require_tensor("squeeze", "input", 1, input)
     n = input.ndim
     if dim is None:
+        raise no_overload("squeeze", input, dim, none_given=True)
+    if dim is OMITTED:
         dims = tuple(i for i, s in enumerate(input.shape) if s == 1)
     else:
         dims = dim if isinstance(dim, (tuple, list)) else (dim,)
@@ -404,7 +406,7 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
         dims = tuple(i for i in wrapped if n and input.shape[i] == 1)
     prim = (
         _SQUEEZE_ALL
-        if dim is None
+        if dim is OMITTED
         else _SQUEEZE_DIMS
         if isinstance(dim, (tuple, list))
         else (_SQUEEZE_DIM)

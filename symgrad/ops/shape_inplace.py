@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import OMITTED, no_overload
 from symgrad._data import _wrap_dim
 from symgrad.autograd import anomaly, dual
 from symgrad.ops import dual_tangents
@@ -109,10 +110,12 @@ def unsqueeze_(self: Tensor, dim: int) -> Tensor:
     return _in_place(self, "unsqueeze_", _UNSQUEEZE_, dim=_wrap_dim(dim, self.ndim + 1))
 
 
-def squeeze_(self: Tensor, dim: Any = None) -> Tensor:
+def squeeze_(self: Tensor, dim: Any = OMITTED) -> Tensor:
     """Remove dimensions of size 1 (all of them, or those named in ``dim``), in place."""
     n = self.ndim
     if dim is None:
+        raise no_overload("squeeze_", dim, none_given=True)
+    if dim is OMITTED:
         dims = tuple(i for i, s in enumerate(self.shape) if s == 1)
         prim = _SQUEEZE_ALL_
     else:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation
-from symgrad._arguments import invalid_combination, require_tensor
+from symgrad._arguments import OMITTED, invalid_combination, no_overload, require_tensor
 from symgrad.dtypes import dtype as _dtype
 from symgrad.ops import joining
 from symgrad.ops.joining import split_keys
@@ -223,7 +223,7 @@ def slice_copy(
     return _copy_of("slice_copy", input, lambda p: p[key], "SliceBackward0_copy")
 
 
-def squeeze_copy(input: Tensor, dim: Any = None) -> Tensor:
+def squeeze_copy(input: Tensor, dim: Any = OMITTED) -> Tensor:
     """The values of ``input.squeeze(dim)`` in new memory (``SqueezeBackward0_copy`` for all
     dimensions, ``1`` for one, ``2`` for a list of them).
 
@@ -233,9 +233,11 @@ def squeeze_copy(input: Tensor, dim: Any = None) -> Tensor:
     >>> symgrad.squeeze_copy(symgrad.zeros(1, 2, 1), [0]).shape
     symgrad.Size([2, 1])
     """
-    number = 0 if dim is None else 2 if isinstance(dim, (tuple, list)) else 1
+    if dim is None:
+        raise no_overload("squeeze_copy", input, dim, none_given=True)
+    number = 0 if dim is OMITTED else 2 if isinstance(dim, (tuple, list)) else 1
     node = f"SqueezeBackward{number}_copy"
-    view = (lambda p: p.squeeze()) if dim is None else (lambda p: p.squeeze(dim))
+    view = (lambda p: p.squeeze()) if dim is OMITTED else (lambda p: p.squeeze(dim))
     return _copy_of("squeeze_copy", input, view, node)
 
 
