@@ -97,6 +97,11 @@ _SIGNATURES = {
         "Tensor repeats, *, int output_size = None",
         "Tensor input, int repeats, int dim = None, *, int output_size = None",
     ),
+    "prod": (
+        "Tensor input, *, torch.dtype dtype = None",
+        "Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, "
+        "Tensor out = None",
+    ),
     "squeeze": ("Tensor input", "Tensor input, int dim", "Tensor input, tuple of ints dim"),
     "squeeze_": ("", "int dim", "tuple of ints dim"),
     "squeeze_copy": tuple(

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from symgrad._arguments import require_int, require_tensor
+from symgrad._arguments import OMITTED, require_int, require_tensor
 from symgrad._data import _wrap_dim
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_params, data_value
@@ -220,7 +220,7 @@ def _median_all_params(a: np.ndarray) -> dict:
     return {"dim": 0, "index": index, "keepdim": False, "share": share}
 
 
-def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def median(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
     """The lower median (the ``(n - 1) // 2``-th smallest; nan if any element is nan), of
     all elements, or ``(values, indices)`` along ``dim``.
 
@@ -232,6 +232,10 @@ def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     """
     if type(input) is not Tensor:
         require_tensor("median", "input", 1, input)
+    if dim is OMITTED:
+        dim = None
+    elif type(dim) is not int:
+        require_int("median", "dim", dim)
     if dim is None:
         flat = input.reshape(-1)
         n = flat.shape[0]

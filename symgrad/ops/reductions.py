@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor, require_tensor_input
+from symgrad._arguments import OMITTED, no_overload, require_tensor, require_tensor_input
 from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.prim import batching as _batching
@@ -165,10 +165,12 @@ _PROD = Structural(
 )
 
 
-def prod(
-    input: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None
-) -> Tensor:
+def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The product of all elements, or along ``dim`` (exact gradients with zeros too)."""
+    if dim is OMITTED:
+        dim = None
+    elif dim is None:  # PyTorch takes no dim, or an int, not None
+        raise no_overload("prod", input, dim, none_given=True)
     if type(input) is not Tensor:
         require_tensor("prod", "input", 1, input)
     if dtype is not None:
@@ -339,9 +341,13 @@ def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
     return result(*picked(prim, input, dim, bool(keepdim), find))
 
 
-def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def max(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
     """The maximum element, ``(values, indices)`` along ``dim``, or ``maximum(input, other)``
     when ``dim`` is a tensor."""
+    if dim is OMITTED:
+        dim = None
+    elif dim is None:
+        raise no_overload("max", input, dim, none_given=True)
     if type(input) is not Tensor:
         require_tensor_input("max", input, dim)
     if isinstance(dim, Tensor):
@@ -355,8 +361,12 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     return _select_along(input, _wrap_dim(dim, input.ndim), keepdim, np.argmax)
 
 
-def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
     """The minimum element, ``(values, indices)`` along ``dim``, or ``minimum(input, other)``."""
+    if dim is OMITTED:
+        dim = None
+    elif dim is None:
+        raise no_overload("min", input, dim, none_given=True)
     if type(input) is not Tensor:
         require_tensor_input("min", input, dim)
     if isinstance(dim, Tensor):

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._arguments import require_tensor
+from symgrad._arguments import OMITTED, require_int, require_tensor
 from symgrad._data import _wrap_dim
 from symgrad._meta import stand_in
 from symgrad._std_sort import nth_element, std_sort
@@ -138,7 +138,7 @@ def _check_numbers(input: Tensor, op: str) -> None:
         )
 
 
-def nanmedian(input: Tensor, dim: Any = None, keepdim: Any = None) -> Any:
+def nanmedian(input: Tensor, dim: Any = OMITTED, keepdim: Any = None) -> Any:
     """The lower median ignoring nans (nan only when every element is nan), of all elements,
     or ``(values, indices)`` along ``dim``.
 
@@ -155,6 +155,10 @@ def nanmedian(input: Tensor, dim: Any = None, keepdim: Any = None) -> Any:
     """
     if type(input) is not Tensor:
         require_tensor("nanmedian", "input", 1, input)
+    if dim is OMITTED:
+        dim = None
+    elif type(dim) is not int:
+        require_int("nanmedian", "dim", dim)
     if dim is None:
         if keepdim is not None:
             raise TypeError('nanmedian() missing 1 required positional arguments: "dim"')

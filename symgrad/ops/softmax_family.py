@@ -45,6 +45,8 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input), dim))`` without overflow."""
     if type(input) is not Tensor:
         require_tensor("logsumexp", "input", 1, input)
+    if dim is None:
+        raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
     return _LOGSUMEXP(input, dim=_dims(input, dim), keepdim=bool(keepdim))
 
 
