@@ -227,3 +227,14 @@ def require_tensor_arguments(op: str, names: str, *values: Any) -> None:
     in PyTorch's order, counted from 1) of ``op``."""
     for position, (name, value) in enumerate(zip(names.split(), values), 1):
         require_tensor(op, name, position, value)
+
+
+def require_ints(op: str, name: str, values: Any) -> None:
+    """PyTorch's TypeError for an argument that must be an int or a sequence of ints
+    (``roll``'s shifts, ``split``'s sizes): a float or a bool is neither."""
+    items = values if isinstance(values, (tuple, list)) else (values,)
+    for value in items:
+        if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+            raise TypeError(
+                f"{op}(): argument '{name}' must be tuple of ints, not {type(values).__name__}"
+            )

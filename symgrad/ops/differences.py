@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_int, require_tensor
 from symgrad._data import _wrap_dim
 from symgrad.ops.derivatives import _divided, _scaled
 from symgrad.ops.joining import cat
@@ -43,6 +43,8 @@ def diff(
     """
     if type(input) is not Tensor:
         require_tensor("diff", "input", 1, input)
+    if type(n) is not int:
+        require_int("diff", "n", n)
     if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional, got a 0-d tensor")
     if n < 0:

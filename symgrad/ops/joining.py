@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_int, require_ints, require_tensor
 from symgrad._tracing import TRACE, traced_outputs
 from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import node_class
@@ -263,6 +263,8 @@ def split_keys(tensor: Tensor, split_size_or_sections: Any, dim: int) -> tuple:
     """The checked dimension, each piece's index key, and whether the pieces are of one size
     (``split``'s two forms)."""
     _at_least_1d(tensor, "split")
+    if type(split_size_or_sections) is not int:
+        require_ints("split_with_sizes", "split_sizes", split_size_or_sections)
     d = _wrap_dim(dim, tensor.ndim)
     n = tensor.shape[d]
     if isinstance(split_size_or_sections, int):
@@ -288,6 +290,8 @@ def split_keys(tensor: Tensor, split_size_or_sections: Any, dim: int) -> tuple:
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """Split into ``chunks`` pieces of equal size (the last may be smaller)."""
+    if type(chunks) is not int:
+        require_int("chunk", "chunks", chunks)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     _at_least_1d(input, "chunk")

@@ -146,6 +146,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     """
     if type(input) is not Tensor:
         require_tensor("topk", "input", 1, input)
+    if type(k) is not int:
+        require_int("topk", "k", k)
     x, d = _along(input, dim)
     n = x.shape[d]
     if not 0 <= k <= n:

@@ -3,6 +3,7 @@ view, ``SelectBackward0``), as ``input[..., index, ...]``."""
 
 from __future__ import annotations
 
+from symgrad._arguments import require_int
 from symgrad._data import _wrap_dim
 from symgrad.tensor import Tensor, bind_methods
 
@@ -19,6 +20,8 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
     >>> symgrad.select(x, 1, -1), x.select(0, 1)
     (tensor([2., 5.]), tensor([3., 4., 5.]))
     """
+    if type(index) is not int:
+        require_int("select", "index", index)
     if input.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, input.ndim)

@@ -14,6 +14,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import (
     require_int,
+    require_ints,
     require_tensor,
     require_tensor_input,
     require_tensor_sequence,
@@ -164,6 +165,8 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     """
     if type(input) is not Tensor:
         require_tensor("roll", "input", 1, input)
+    if type(shifts) is not int:
+        require_ints("roll", "shifts", shifts)
     shifts = tuple(shifts) if isinstance(shifts, (list, tuple)) else (shifts,)
     if input.numel() == 0:  # PyTorch returns a copy before looking at the dims
         return input.clone()

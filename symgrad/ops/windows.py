@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from symgrad import creation
+from symgrad._arguments import require_int
 from symgrad.tensor import Tensor, bind_methods
 
 __all__: list = []
@@ -20,6 +21,9 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     tensor([[0., 1.],
             [2., 3.]])
     """
+    for name, value in (("dimension", dimension), ("size", size), ("step", step)):
+        if type(value) is not int:
+            require_int("unfold", name, value)
     ndim = max(self.ndim, 1)
     if not -ndim <= dimension < ndim:
         raise IndexError(
