@@ -153,8 +153,8 @@ def numel(input: Tensor) -> int:
     return input.numel()
 
 
-def _shape(size: tuple) -> tuple[int, ...]:
-    shape = sizes(size, "factory")
+def _shape(size: tuple, op: str) -> tuple[int, ...]:
+    shape = sizes(size, op)
     if any(n < 0 for n in shape):
         raise RuntimeError(f"Trying to create tensor with negative dimension: {list(shape)}")
     return shape
@@ -178,8 +178,8 @@ def zeros(
     if keyword:
         size = keyword_sizes("zeros", size, keyword, "size")
     if as_device(device).type == "meta":
-        return _finish(meta_array(_shape(size), _float_dtype(dtype)), requires_grad)
-    return _finish(np.zeros(_shape(size), _float_dtype(dtype)), requires_grad)
+        return _finish(meta_array(_shape(size, "zeros"), _float_dtype(dtype)), requires_grad)
+    return _finish(np.zeros(_shape(size, "zeros"), _float_dtype(dtype)), requires_grad)
 
 
 def ones(
@@ -189,8 +189,8 @@ def ones(
     if keyword:
         size = keyword_sizes("ones", size, keyword, "size")
     if as_device(device).type == "meta":
-        return _finish(meta_array(_shape(size), _float_dtype(dtype)), requires_grad)
-    return _finish(np.ones(_shape(size), _float_dtype(dtype)), requires_grad)
+        return _finish(meta_array(_shape(size, "ones"), _float_dtype(dtype)), requires_grad)
+    return _finish(np.ones(_shape(size, "ones"), _float_dtype(dtype)), requires_grad)
 
 
 def empty(
@@ -229,7 +229,7 @@ def full(
 ) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value`` (its dtype inferred from the value)."""
     d = _check_device(device)
-    shape = _shape((size,) if isinstance(size, int) else tuple(size))
+    shape = _shape((size,) if isinstance(size, int) else tuple(size), "full")
     if dtype is None:
         # a fill value is a scalar to PyTorch: NumPy float64 gives the default dtype here
         dtype = dtypes._scalar_dtype(fill_value)
@@ -342,7 +342,7 @@ def rand(
     if keyword:
         size = keyword_sizes("rand", size, keyword, "size")
     on = _check_device(device)
-    d, shape = _random_dtype(dtype, "rand"), _shape(size)
+    d, shape = _random_dtype(dtype, "rand"), _shape(size, "rand")
     values = _meta_or(on, shape, d, lambda: numpy_generator(generator).random(shape).astype(d))
     return _finish(values, requires_grad)
 
@@ -359,7 +359,7 @@ def randn(
     if keyword:
         size = keyword_sizes("randn", size, keyword, "size")
     on = _check_device(device)
-    d, shape = _random_dtype(dtype, "randn"), _shape(size)
+    d, shape = _random_dtype(dtype, "randn"), _shape(size, "randn")
     values = _meta_or(
         on, shape, d, lambda: numpy_generator(generator).standard_normal(shape).astype(d)
     )
@@ -388,7 +388,7 @@ def randint(
     if size is None:
         low, high, size = 0, low, high
     check_randint(low, high, size)
-    shape = _shape(tuple(size))
+    shape = _shape(tuple(size), "randint")
     d = (dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy
     values = _meta_or(
         on, shape, d, lambda: numpy_generator(generator).integers(low, high, shape).astype(d)
