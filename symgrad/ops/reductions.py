@@ -47,9 +47,12 @@ def _dims(input: Tensor, dim: Any) -> tuple[int, ...] | None:
 
 def _reduced_dims(input: Tensor, dim: Any) -> tuple[int, ...] | None:
     """The axes of a sum, mean or prod: None without ``dim`` (PyTorch's ...Backward0 node),
-    a tuple when one is given (...Backward1), even one that names every axis or none."""
-    if dim is None:
+    a tuple when one is given (...Backward1), even one that names every axis or none, or
+    is None (``x.sum(None)``, PyTorch's dim overload over every axis)."""
+    if dim is OMITTED:
         return None
+    if dim is None:
+        return tuple(range(input.ndim))
     axes = _dims(input, dim)
     if axes is None:  # dim=[] reduces every axis; a 0-d tensor has none to reduce
         return tuple(range(input.ndim))
@@ -86,7 +89,7 @@ _SUM = Structural(
 )
 
 
-def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+def sum(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The sum of all elements, or over ``dim`` (an int or a tuple).
 
     Examples
@@ -125,7 +128,7 @@ _MEAN = Structural(
 )
 
 
-def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+def mean(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The mean of all elements, or over ``dim``."""
     if type(input) is not Tensor:
         require_tensor("mean", "input", 1, input)
@@ -167,9 +170,7 @@ _PROD = Structural(
 
 def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The product of all elements, or along ``dim`` (exact gradients with zeros too)."""
-    if dim is OMITTED:
-        dim = None
-    elif dim is None:  # PyTorch takes no dim, or an int, not None
+    if dim is None:  # PyTorch takes no dim, or an int, not None
         raise no_overload("prod", input, dim, none_given=True)
     if type(input) is not Tensor:
         require_tensor("prod", "input", 1, input)

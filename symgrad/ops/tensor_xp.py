@@ -16,6 +16,7 @@ __all__ = [
     "tensor_interpreter",
     "xp_extremum",
     "xp_constant",
+    "xp_sum",
     "xp_count",
     "xp_prod_others",
     "xp_elementwise_vjp",
@@ -25,6 +26,16 @@ __all__ = [
 
 def xp_constant(a: np.ndarray) -> Tensor:
     return Tensor._make(np.asanyarray(a))
+
+
+def xp_sum(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """The rules' ``sum``, where None is every axis: recorded as a sum without a dim
+    (``SumBackward0``), as PyTorch's own backward formulas record it."""
+    from symgrad.ops import reductions
+
+    if dim is None:
+        return reductions.sum(a, keepdim=keepdim)
+    return reductions.sum(a, dim, keepdim)
 
 
 def xp_count(mask: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:

@@ -1,0 +1,523 @@
+"""Argument kinds as PyTorch takes them: sizes by keyword (``zeros(size=...)``,
+``x.reshape(shape=...)``), a method's dims one by one (``x.squeeze(0, 1)``), a tuple of dims,
+a lone bool as ``unbiased``, a Python number where a tensor is copied from, the deprecated
+``add(alpha, other)``; and PyTorch's exception type for None, a float or a bool where an int
+(or a tensor) is wanted, and for a dim out of range.
+
+Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, grad_fn name, shapes, or the exception's type): the table holds the expected
+data, checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import pytest
+
+import symgrad
+
+NAN = "nan"
+TE, IE, RE = ("raises", "TypeError"), ("raises", "IndexError"), ("raises", "RuntimeError")
+
+
+def _plain(value):
+    """Tensors as (values, dtype, grad_fn name); tuples element by element; a Size as a
+    tuple of ints."""
+    if isinstance(value, (tuple, list)):
+        return tuple(_plain(v) for v in value)
+    if hasattr(value, "grad_fn") and hasattr(value, "dtype"):
+        node = value.grad_fn
+        return (
+            _values(value.detach().tolist()),
+            str(value.dtype).rsplit(".", 1)[-1],
+            None if node is None else type(node).__name__,
+        )
+    if hasattr(value, "__iter__") and not isinstance(value, str):  # a Size
+        return tuple(value)
+    return value
+
+
+def _values(v):
+    if isinstance(v, list):
+        return [_values(e) for e in v]
+    if isinstance(v, float):
+        return NAN if math.isnan(v) else round(v, 4)
+    return v
+
+
+def _run(T, fn):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _plain(fn(T))
+    except Exception as error:  # the type is the expected answer
+        return ("raises", type(error).__name__)
+
+
+def _x(T):
+    return T.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], requires_grad=True)
+
+
+def _b(T):
+    return T.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]])
+
+
+def _grad(T, f):
+    """The gradient of ``f(x).sum()`` with respect to ``x``."""
+    x = _x(T)
+    f(x).sum().backward()
+    return x.grad
+
+
+def _shape(t):
+    return tuple(t.shape)
+
+
+X = [[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]
+XT = [[0.5, 1.5], [-1.0, 0.25], [2.0, -0.75]]  # X transposed
+X32 = [[0.5, -1.0], [2.0, 1.5], [0.25, -0.75]]  # X viewed as (3, 2)
+ONES = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+
+SIZE_KEYWORDS = [
+    ("zeros(size=(2, 3))", lambda T: T.zeros(size=(2, 3)), ([[0.0] * 3] * 2, "float32", None)),
+    ("ones(size=[2])", lambda T: T.ones(size=[2]), ([1.0, 1.0], "float32", None)),
+    ("empty(size=(2,)).shape", lambda T: T.empty(size=(2,)).shape, (2,)),
+    ("rand(size=(2,)).shape", lambda T: T.rand(size=(2,)).shape, (2,)),
+    ("randn(size=(1, 2)).shape", lambda T: T.randn(size=(1, 2)).shape, (1, 2)),
+    ("zeros((2,), size=(3,))", lambda T: T.zeros((2,), size=(3,)), TE),
+    ("zeros(size=(2,), bogus=1)", lambda T: T.zeros(size=(2,), bogus=1), TE),
+    ("x.view(size=(3, 2))", lambda T: _x(T).view(size=(3, 2)), (X32, "float32", "ViewBackward0")),
+    ("x.view(size=6)", lambda T: _x(T).view(size=6), TE),
+    ("x.view(dtype=..., size=...)", lambda T: _x(T).view(dtype=T.float32, size=(3, 2)), TE),
+    (
+        "x.reshape(shape=(3, 2))",
+        lambda T: _x(T).reshape(shape=(3, 2)),
+        (X32, "float32", "ViewBackward0"),
+    ),
+    (
+        "reshape(x, shape=(3, 2))",
+        lambda T: T.reshape(_x(T), shape=(3, 2)),
+        (X32, "float32", "ViewBackward0"),
+    ),
+    ("x.reshape(shape=6)", lambda T: _x(T).reshape(shape=6), TE),
+    ("x.reshape(3, 2, shape=(3, 2))", lambda T: _x(T).reshape(3, 2, shape=(3, 2)), TE),
+    ("x.new_zeros(size=(3, 2))", lambda T: _shape(_x(T).new_zeros(size=(3, 2))), (3, 2)),
+    ("x.new_ones(size=(1,))", lambda T: _x(T).new_ones(size=(1,)), ([1.0], "float32", None)),
+    ("x.new_empty(size=(3, 2))", lambda T: _shape(_x(T).new_empty(size=(3, 2))), (3, 2)),
+    ("x.new_zeros(2, size=(3,))", lambda T: _x(T).new_zeros(2, size=(3,)), TE),
+    (
+        "x.expand(size=(1, 2, 3))",
+        lambda T: _x(T).expand(size=(1, 2, 3)),
+        ([X], "float32", "ExpandBackward0"),
+    ),
+    (
+        "x.repeat(repeats=(1, 1))",
+        lambda T: _x(T).repeat(repeats=(1, 1)),
+        (X, "float32", "RepeatBackward0"),
+    ),
+    (
+        "x.permute(dims=(1, 0))",
+        lambda T: _x(T).permute(dims=(1, 0)),
+        (XT, "float32", "PermuteBackward0"),
+    ),
+    (
+        "permute(x, dims=[1, 0])",
+        lambda T: T.permute(_x(T), dims=[1, 0]),
+        (XT, "float32", "PermuteBackward0"),
+    ),
+    ("x.flip(dims=(0,))", lambda T: _x(T).flip(dims=(0,)), (X[::-1], "float32", "FlipBackward0")),
+    (
+        "x.sum_to_size(size=(1, 3))",
+        lambda T: _x(T).sum_to_size(size=(1, 3)),
+        ([[2.0, -0.75, 1.25]], "float32", "SumBackward1"),
+    ),
+]
+
+ONE_BY_ONE = [
+    ("ones(1, 2, 1).squeeze(0, 2)", lambda T: _shape(T.ones(1, 2, 1).squeeze(0, 2)), (2,)),
+    ("ones(1, 1, 2).squeeze_(0, 1)", lambda T: _shape(T.ones(1, 1, 2).squeeze_(0, 1)), (2,)),
+    ("x.squeeze(0, 1)", lambda T: _x(T).squeeze(0, 1), (X, "float32", "SqueezeBackward2")),
+    ("x.count_nonzero(0, 1)", lambda T: _b(T).count_nonzero(0, 1), (5, "int64", None)),
+    ("x.tile(2, 1)", lambda T: _shape(_x(T).tile(2, 1)), (4, 3)),
+    (
+        "x.hsplit(1, 2)",
+        lambda T: tuple(_shape(p) for p in _x(T).hsplit(1, 2)),
+        ((2, 1), (2, 1), (2, 1)),
+    ),
+    ("x.vsplit(1)", lambda T: tuple(_shape(p) for p in _x(T).vsplit(1)), ((2, 3),)),
+    (
+        "x.flip(0, 1)",
+        lambda T: _x(T).flip(0, 1),
+        ([r[::-1] for r in X[::-1]], "float32", "FlipBackward0"),
+    ),
+    ("x.broadcast_to(1, 2, 3)", lambda T: _shape(_x(T).broadcast_to(1, 2, 3)), (1, 2, 3)),
+    ("x.flip()", lambda T: _x(T).flip(), TE),
+    ("flip(x)", lambda T: T.flip(_x(T)), TE),
+    ("squeeze(x, 0, 1)", lambda T: T.squeeze(_x(T), 0, 1), TE),
+]
+
+DIM_TUPLES = [
+    ("b.all((0, 1))", lambda T: _b(T).all((0, 1)), (False, "bool", None)),
+    ("b.any([1])", lambda T: _b(T).any([1]), ([True, True], "bool", None)),
+    ("b.all(dim=[0])", lambda T: _b(T).all(dim=[0]), ([False, True, True], "bool", None)),
+    (
+        "b.all((0, 1), keepdim=True)",
+        lambda T: _b(T).all((0, 1), keepdim=True),
+        ([[False]], "bool", None),
+    ),
+    (
+        "b.all(dim=())",
+        lambda T: _b(T).all(dim=()),
+        ([[False, True, True], [True] * 3], "bool", None),
+    ),
+    ("b.all([0, 0])", lambda T: _b(T).all([0, 0]), RE),
+    ("b.all((5,))", lambda T: _b(T).all((5,)), IE),
+    ("b.any((1.0,))", lambda T: _b(T).any((1.0,)), TE),
+    ("x.sum((0, 1))", lambda T: _x(T).sum((0, 1)), (2.5, "float32", "SumBackward1")),
+    ("x.mean([0, 1])", lambda T: _x(T).mean([0, 1]), (0.4167, "float32", "MeanBackward1")),
+]
+
+UNBIASED = [
+    ("x.std(True)", lambda T: _x(T).std(True), (1.1902, "float32", "StdBackward0")),
+    ("x.var(False)", lambda T: _x(T).var(False), (1.1806, "float32", "VarBackward0")),
+    (
+        "std_mean(x, False)",
+        lambda T: T.std_mean(_x(T), False),
+        ((1.0865, "float32", "StdMeanBackward0"), (0.4167, "float32", "StdMeanBackward0")),
+    ),
+    (
+        "var_mean(x, True)",
+        lambda T: T.var_mean(_x(T), True),
+        ((1.4167, "float32", "VarMeanBackward0"), (0.4167, "float32", "VarMeanBackward0")),
+    ),
+    ("x.std(True, True)", lambda T: _x(T).std(True, True), TE),
+    (
+        "grad of x.var(False)",
+        lambda T: _grad(T, lambda x: x.var(False)),
+        ([[0.0278, -0.4722, 0.5278], [0.3611, -0.0556, -0.3889]], "float32", None),
+    ),
+]
+
+NUMBERS_TAKEN = [
+    (
+        "nan_to_num(t, None)",
+        lambda T: T.nan_to_num(T.tensor([float("nan"), 1.0]), None),
+        ([0.0, 1.0], "float32", None),
+    ),
+    (
+        "nan_to_num(t, nan=1-element)",
+        lambda T: T.nan_to_num(T.tensor([float("nan")]), nan=T.tensor(2.0)),
+        ([2.0], "float32", None),
+    ),
+    ("nan_to_num(x, x)", lambda T: T.nan_to_num(_x(T), _x(T)), TE),
+    ("nan_to_num(x, (0,))", lambda T: T.nan_to_num(_x(T), (0,)), TE),
+    ("nan_to_num(x, posinf='a')", lambda T: T.nan_to_num(_x(T), posinf="a"), TE),
+    (
+        "zeros(2, 3).copy_(2.0)",
+        lambda T: T.zeros(2, 3).copy_(2.0),
+        ([[2.0] * 3] * 2, "float32", None),
+    ),
+    ("zeros(2).copy_(True)", lambda T: T.zeros(2).copy_(True), ([1.0, 1.0], "float32", None)),
+    (
+        "ones(2, int64).copy_(2.7)",
+        lambda T: T.ones(2, dtype=T.int64).copy_(2.7),
+        ([2, 2], "int64", None),
+    ),
+    ("zeros(2).copy_('a')", lambda T: T.zeros(2).copy_("a"), TE),
+    ("zeros(2).copy_(None)", lambda T: T.zeros(2).copy_(None), TE),
+    ("zeros(2).copy_([1.0, 2.0])", lambda T: T.zeros(2).copy_([1.0, 2.0]), TE),
+    (
+        "histogram(t) has 100 bins",
+        lambda T: tuple(_shape(p) for p in T.histogram(T.tensor([0.0, 1.0, 1.0]))),
+        ((100,), (101,)),
+    ),
+    (
+        "t.histogram()[0] counts",
+        lambda T: T.tensor([0.0, 1.0, 1.0]).histogram()[0].sum(),
+        (3.0, "float32", None),
+    ),
+]
+
+DEPRECATED_ALPHA = [
+    (
+        "add(x, 2, ones)",
+        lambda T: T.add(_x(T), 2, T.ones(2, 3)),
+        ([[2.5, 1.0, 4.0], [3.5, 2.25, 1.25]], "float32", "AddBackward0"),
+    ),
+    (
+        "x.add(2, 3)",
+        lambda T: _x(T).add(2, 3),
+        ([[6.5, 5.0, 8.0], [7.5, 6.25, 5.25]], "float32", "AddBackward0"),
+    ),
+    (
+        "x.sub(2, ones)",
+        lambda T: _x(T).sub(2, T.ones(2, 3)),
+        ([[-1.5, -3.0, 0.0], [-0.5, -1.75, -2.75]], "float32", "SubBackward0"),
+    ),
+    (
+        "sub(x, 2, ones)",
+        lambda T: T.sub(_x(T), 2, T.ones(2, 3)),
+        ([[-1.5, -3.0, 0.0], [-0.5, -1.75, -2.75]], "float32", "SubBackward0"),
+    ),
+    (
+        "ones.add_(-0.5, ones)",
+        lambda T: T.ones(2).add_(-0.5, T.ones(2)),
+        ([0.5, 0.5], "float32", None),
+    ),
+    (
+        "ones.sub_(0.5, ones)",
+        lambda T: T.ones(2).sub_(0.5, T.ones(2)),
+        ([0.5, 0.5], "float32", None),
+    ),
+    (
+        "grad of ones.add(3, x)",
+        lambda T: _grad(T, lambda x: T.ones(2, 3).add(3, x)),
+        ([[3.0] * 3] * 2, "float32", None),
+    ),
+    ("x.add(x, 2)", lambda T: _x(T).add(_x(T), 2), TE),
+    ("x.add(2, x, alpha=3)", lambda T: _x(T).add(2, _x(T), alpha=3), TE),
+    ("x.add(2.5, x, x)", lambda T: _x(T).add(2.5, _x(T), _x(T)), TE),
+]
+
+NOT_A_TENSOR = [
+    ("linear(x, 2)", lambda T: T.nn.functional.linear(_x(T), 2), TE),
+    ("linear(2, x)", lambda T: T.nn.functional.linear(2, _x(T)), TE),
+    ("bilinear(x, 1, 2)", lambda T: T.nn.functional.bilinear(_x(T), 1, 2), TE),
+    ("cosine_similarity(x, 1)", lambda T: T.nn.functional.cosine_similarity(_x(T), 1), TE),
+    ("pairwise_distance(x, 1)", lambda T: T.nn.functional.pairwise_distance(_x(T), 1), TE),
+    (
+        "triplet_margin_loss(x, 1, 2)",
+        lambda T: T.nn.functional.triplet_margin_loss(_x(T), 1, 2),
+        TE,
+    ),
+    (
+        "cosine_embedding_loss(x, 1, 2)",
+        lambda T: T.nn.functional.cosine_embedding_loss(_x(T), 1, 2),
+        TE,
+    ),
+    ("vdot(t, 1)", lambda T: T.vdot(T.ones(2), 1), TE),
+    ("addmm(x, 2, x)", lambda T: T.addmm(_x(T), 2, _x(T)), TE),
+    ("addmm(2.0, m, m)", lambda T: T.addmm(2.0, T.ones(2, 2), T.ones(2, 2)), TE),
+    ("addmv(x, 1, 2)", lambda T: T.addmv(_x(T), 1, 2), TE),
+    ("addr(x, 1, 2)", lambda T: T.addr(_x(T), 1, 2), TE),
+    ("baddbmm(x, 1, 2)", lambda T: T.baddbmm(_x(T), 1, 2), TE),
+    ("addbmm(x, 1, 2)", lambda T: T.addbmm(_x(T), 1, 2), TE),
+    ("x.view_as(1)", lambda T: _x(T).view_as(1), TE),
+    ("x.reshape_as(None)", lambda T: _x(T).reshape_as(None), TE),
+    ("x.expand_as([2])", lambda T: _x(T).expand_as([2]), TE),
+    ("x.type_as(2.0)", lambda T: _x(T).type_as(2.0), TE),
+    (
+        "linear(x, parameter)",
+        lambda T: _shape(T.nn.functional.linear(_x(T), T.nn.Parameter(T.ones(4, 3)))),
+        (2, 4),
+    ),
+    ("x.view_as(t)", lambda T: _x(T).view_as(T.ones(3, 2)), (X32, "float32", "ViewBackward0")),
+]
+
+NONE_DIM = [
+    ("x.squeeze(None)", lambda T: _x(T).squeeze(None), TE),
+    ("x.squeeze(dim=None)", lambda T: _x(T).squeeze(dim=None), TE),
+    ("squeeze(x, None)", lambda T: T.squeeze(_x(T), None), TE),
+    ("x.squeeze_(None)", lambda T: T.ones(2).squeeze_(None), TE),
+    ("squeeze_copy(x, None)", lambda T: T.squeeze_copy(_x(T), None), TE),
+    (
+        "ones(1, 2).squeeze()",
+        lambda T: T.ones(1, 2, requires_grad=True).squeeze(),
+        ([1.0, 1.0], "float32", "SqueezeBackward0"),
+    ),
+    (
+        "squeeze_copy(ones(1, 2))",
+        lambda T: T.squeeze_copy(T.ones(1, 2, requires_grad=True)),
+        ([1.0, 1.0], "float32", "SqueezeBackward0_copy"),
+    ),
+    ("x.max(None)", lambda T: _x(T).max(None), TE),
+    ("max(x, None)", lambda T: T.max(_x(T), None), TE),
+    ("x.min(dim=None)", lambda T: _x(T).min(dim=None), TE),
+    ("x.prod(None)", lambda T: _x(T).prod(None), TE),
+    ("x.prod(dim=None)", lambda T: _x(T).prod(dim=None), TE),
+    ("x.logsumexp(None)", lambda T: _x(T).logsumexp(None), TE),
+    ("x.median(None)", lambda T: _x(T).median(None), TE),
+    ("x.nanmedian(dim=None)", lambda T: _x(T).nanmedian(dim=None), TE),
+    ("x.max()", lambda T: _x(T).max(), (2.0, "float32", "MaxBackward1")),
+    ("x.min(0)[0]", lambda T: _x(T).min(0)[0], ([0.5, -1.0, -0.75], "float32", "MinBackward0")),
+    ("x.prod()", lambda T: _x(T).prod(), (0.2812, "float32", "ProdBackward0")),
+    ("x.median()", lambda T: _x(T).median(), (0.25, "float32", "MedianBackward0")),
+    ("x.nanmedian()", lambda T: _x(T).nanmedian(), (0.25, "float32", "NanmedianBackward0")),
+    ("x.sum(None)", lambda T: _x(T).sum(None), (2.5, "float32", "SumBackward1")),
+    ("x.sum()", lambda T: _x(T).sum(), (2.5, "float32", "SumBackward0")),
+    (
+        "x.sum(dim=None, keepdim=True)",
+        lambda T: _x(T).sum(dim=None, keepdim=True),
+        ([[2.5]], "float32", "SumBackward1"),
+    ),
+    (
+        "grad of x.sum(None)",
+        lambda T: _grad(T, lambda x: (x * x).sum(None)),
+        ([[1.0, -2.0, 4.0], [3.0, 0.5, -1.5]], "float32", None),
+    ),
+    ("x.mean(dim=None)", lambda T: _x(T).mean(dim=None), (0.4167, "float32", "MeanBackward1")),
+    ("x.mean()", lambda T: _x(T).mean(), (0.4167, "float32", "MeanBackward0")),
+]
+
+INT_COUNTS = [
+    ("x.chunk(2.0)", lambda T: _x(T).chunk(2.0), TE),
+    ("x.chunk(True)", lambda T: _x(T).chunk(True), TE),
+    ("chunk(x, 2.0)", lambda T: T.chunk(_x(T), 2.0), TE),
+    ("x.split(2.0)", lambda T: _x(T).split(2.0), TE),
+    ("x.split(True)", lambda T: _x(T).split(True), TE),
+    ("x.topk(2.0)", lambda T: _x(T).topk(2.0), TE),
+    ("x.topk(True)", lambda T: _x(T).topk(True), TE),
+    ("x.select(0, 1.0)", lambda T: _x(T).select(0, 1.0), TE),
+    ("x.select(0, True)", lambda T: _x(T).select(0, True), TE),
+    ("x.roll(1.0)", lambda T: _x(T).roll(1.0), TE),
+    ("x.roll(True)", lambda T: _x(T).roll(True), TE),
+    ("x.diff(1.0)", lambda T: _x(T).diff(1.0), TE),
+    ("x.diff(True)", lambda T: _x(T).diff(True), TE),
+    ("x.unfold(0, 1.0, 1)", lambda T: _x(T).unfold(0, 1.0, 1), TE),
+    ("x.unfold(True, 1, 1)", lambda T: _x(T).unfold(True, 1, 1), TE),
+    ("zeros(2.0)", lambda T: T.zeros(2.0), TE),
+    ("ones((2, 3.0))", lambda T: T.ones((2, 3.0)), TE),
+    ("x.chunk(2)", lambda T: tuple(_shape(p) for p in _x(T).chunk(2)), ((1, 3), (1, 3))),
+    ("x.split([1, 1])", lambda T: tuple(_shape(p) for p in _x(T).split([1, 1])), ((1, 3), (1, 3))),
+    (
+        "x.select(0, tensor(1))",
+        lambda T: _x(T).select(0, T.tensor(1)),
+        (X[1], "float32", "SelectBackward0"),
+    ),
+    (
+        "x.roll((1, 1), (0, 1))",
+        lambda T: _x(T).roll((1, 1), (0, 1)),
+        ([[-0.75, 1.5, 0.25], [2.0, 0.5, -1.0]], "float32", "RollBackward0"),
+    ),
+    ("x.topk(1)[0]", lambda T: _x(T).topk(1)[0], ([[2.0], [1.5]], "float32", "TopkBackward0")),
+]
+
+DIMS = [
+    ("x.sum(1.0)", lambda T: _x(T).sum(1.0), TE),
+    ("x.sum(True)", lambda T: _x(T).sum(True), TE),
+    ("x.transpose(0.0, 1)", lambda T: _x(T).transpose(0.0, 1), TE),
+    ("x.unsqueeze(1.0)", lambda T: _x(T).unsqueeze(1.0), TE),
+    ("x.cumsum(dim=True)", lambda T: _x(T).cumsum(dim=True), TE),
+    ("x.sum(5)", lambda T: _x(T).sum(5), IE),
+    ("x.sum(-3)", lambda T: _x(T).sum(-3), IE),
+    ("x.transpose(0, 2)", lambda T: _x(T).transpose(0, 2), IE),
+    ("x.unsqueeze(3)", lambda T: _x(T).unsqueeze(3), IE),
+    ("x.cumsum(5)", lambda T: _x(T).cumsum(5), IE),
+    ("x.size(5)", lambda T: _x(T).size(5), IE),
+    ("cat([x, x], 5)", lambda T: T.cat([_x(T), _x(T)], 5), IE),
+    ("stack([x, x], 4)", lambda T: T.stack([_x(T), _x(T)], 4), IE),
+    ("x.view(-1)", lambda T: _shape(_x(T).view(-1)), (6,)),
+    ("x.view([-1, 2])", lambda T: _shape(_x(T).view([-1, 2])), (3, 2)),
+    ("x.permute([1, 0])", lambda T: _x(T).permute([1, 0]), (XT, "float32", "PermuteBackward0")),
+    ("x.reshape((2, 3))", lambda T: _x(T).reshape((2, 3)), (X, "float32", "ViewBackward0")),
+    ("x.repeat([2, 1])", lambda T: _shape(_x(T).repeat([2, 1])), (4, 3)),
+    ("x.expand((2, 3))", lambda T: _x(T).expand((2, 3)), (X, "float32", "ExpandBackward0")),
+]
+
+CASES = (
+    SIZE_KEYWORDS
+    + ONE_BY_ONE
+    + DIM_TUPLES
+    + UNBIASED
+    + NUMBERS_TAKEN
+    + DEPRECATED_ALPHA
+    + NOT_A_TENSOR
+    + NONE_DIM
+    + INT_COUNTS
+    + DIMS
+)
+IDS = [c[0] for c in CASES]
+
+
+@pytest.mark.parametrize("name,fn,expected", CASES, ids=IDS)
+def test_symgrad_takes_the_argument_as_pytorch_does(name, fn, expected):
+    assert _run(symgrad, fn) == expected
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name,fn,expected", CASES, ids=IDS)
+def test_the_table_is_pytorchs(name, fn, expected):
+    torch = pytest.importorskip("torch")
+    assert _run(torch, fn) == expected
+
+
+def test_the_deprecated_alpha_form_warns():
+    with pytest.warns(UserWarning, match="This overload of add_ is deprecated"):
+        symgrad.ones(2).add_(-0.1, symgrad.ones(2))
+
+
+MESSAGES = [
+    (
+        "x.reshape(shape=6)",
+        lambda T: _x(T).reshape(shape=6),
+        "reshape(): argument 'shape' must be tuple of ints, not int",
+    ),
+    (
+        "zeros(size=(2,), bogus=1)",
+        lambda T: T.zeros(size=(2,), bogus=1),
+        "zeros() got an unexpected keyword argument 'bogus'",
+    ),
+    (
+        "x.new_zeros(2, size=(3,))",
+        lambda T: _x(T).new_zeros(2, size=(3,)),
+        "new_zeros() got multiple values for argument 'size'",
+    ),
+    (
+        "x.view_as(1)",
+        lambda T: _x(T).view_as(1),
+        "view_as(): argument 'other' (position 1) must be Tensor, not int",
+    ),
+    (
+        "linear(x, 2)",
+        lambda T: T.nn.functional.linear(_x(T), 2),
+        "linear(): argument 'weight' (position 2) must be Tensor, not int",
+    ),
+    (
+        "addmm(x, 2, x)",
+        lambda T: T.addmm(_x(T), 2, _x(T)),
+        "addmm(): argument 'mat1' (position 2) must be Tensor, not int",
+    ),
+    (
+        "zeros(2).copy_('a')",
+        lambda T: T.zeros(2).copy_("a"),
+        "copy_(): argument 'other' (position 1) must be Tensor, not str",
+    ),
+    (
+        "squeeze(x, None)",
+        lambda T: T.squeeze(_x(T), None),
+        "squeeze() received an invalid combination of arguments - got (Tensor, NoneType)",
+    ),
+    (
+        "x.logsumexp(dim=None)",
+        lambda T: _x(T).logsumexp(dim=None),
+        "logsumexp(): argument 'dim' must be tuple of ints, not NoneType",
+    ),
+    (
+        "x.nanmedian(dim=None)",
+        lambda T: _x(T).nanmedian(dim=None),
+        "nanmedian(): argument 'dim' must be int, not NoneType",
+    ),
+    (
+        "nan_to_num(x, posinf='a')",
+        lambda T: T.nan_to_num(_x(T), posinf="a"),
+        "nan_to_num(): argument 'posinf' must be float, not str",
+    ),
+]
+
+
+@pytest.mark.parametrize("name,fn,message", MESSAGES, ids=[m[0] for m in MESSAGES])
+def test_the_message_is_pytorchs(name, fn, message):
+    with pytest.raises(TypeError) as caught:
+        fn(symgrad)
+    assert message in str(caught.value)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name,fn,message", MESSAGES, ids=[m[0] for m in MESSAGES])
+def test_the_messages_are_pytorchs(name, fn, message):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError) as caught:
+        fn(torch)
+    assert message in str(caught.value)
