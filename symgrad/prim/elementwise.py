@@ -23,7 +23,7 @@ from symgrad.prim import blocks
 from symgrad.prim.application import Application
 from symgrad.prim.domains import Domain
 from symgrad.prim.formulas import at_zero_as_pytorch, call_with_names, names_of, symbols_of
-from symgrad.prim.kernels import lambdify
+from symgrad.prim.kernels import blockwise, lambdify
 from symgrad.prim.numpy_xp import reduce_to
 from symgrad.prim.primitive import (
     Ctx,
@@ -201,7 +201,9 @@ class Elementwise(Application, Primitive):
         if self._forward is None:
             # inf and nan (log(0), 1/0, inf - inf) come out silently, as in PyTorch; anomaly
             # mode is the way to be told
-            raw = self.kernel or lambdify(self.inputs + self.params, self.expr)
+            raw = self.kernel
+            if raw is None:
+                raw = blockwise(lambdify(self.inputs + self.params, self.expr), self.expr)
             self._forward = quiet(raw)
             self._raw = raw if silencer()[0] is not None else None
         return self._forward
@@ -219,7 +221,8 @@ class Elementwise(Application, Primitive):
                     return args[_n] * _p(*args[:_n], *args[_n + 1 :])
             else:
                 args = self.inputs + (self.out_symbol, g) + self.params
-                kernel = lambdify(args, self.vjp_expression(i))
+                expr = self.vjp_expression(i)
+                kernel = blockwise(lambdify(args, expr), expr)
             self._vjp_kernels[i] = kernel
         return kernel
 

@@ -17,7 +17,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad._silent import silencer
 
-__all__ = ["lambdify", "scalar_lambdify", "MODULES"]
+__all__ = ["blockwise", "lambdify", "scalar_lambdify", "MODULES"]
 
 _silent_set, _silent_reset, _SILENT = silencer()
 
@@ -171,14 +171,16 @@ def lambdify(
         else:
             expr = _as_kernel_calls(expr)
     modules = MODULES if modules is None else modules
-    fn = sp.lambdify(args, expr, modules=modules, cse=cse, docstring_limit=0)
-    # worth running block by block on large arrays (symgrad.prim.blocks): a formula of
-    # several operations (its temporaries), or a function such as cos; not g * y alone
-    exprs = expr if isinstance(expr, (list, tuple)) else [expr]
-    fn.blockwise = any(
-        isinstance(e, sp.Basic) and (sp.count_ops(e) >= 2 or e.has(sp.Function)) for e in exprs
-    )
-    return fn
+    return sp.lambdify(args, expr, modules=modules, cse=cse, docstring_limit=0)
+
+
+def blockwise(kernel: Callable, expr: Any) -> Callable:
+    """``kernel``, the element-wise formula ``expr`` lambdified, marked with whether it is
+    worth running block by block on large arrays (:mod:`symgrad.prim.blocks`): a formula of
+    several operations (its temporaries) or with a function such as cos, not ``g * y``
+    alone."""
+    kernel.blockwise = sp.count_ops(expr) >= 2 or expr.has(sp.Function)
+    return kernel
 
 
 def _math_printer() -> Any:
