@@ -166,3 +166,15 @@ def test_an_array_of_a_subclass_is_not_cut(tmp_path):
     data[:] = np.linspace(-2.0, 2.0, N)
     assert blocks.elementwise(np.sin, (data,)) is None
     assert blocks.elementwise(np.arctan2, (data, np.ones(N))) is None
+
+
+def test_only_formulas_worth_it_are_marked_for_blocks():
+    """``g * y`` alone is one pass over memory (one call); ``g * (1 - out**2)`` has
+    temporaries and ``g * cos(x)`` a function: blocks."""
+    assert REGISTRY["mul"].vjp_kernel(0).blockwise is False
+    assert REGISTRY["tanh"].vjp_kernel(0).blockwise is True
+    assert REGISTRY["sin"].vjp_kernel(0).blockwise is True
+    x = np.ones(N)
+    assert blocks.elementwise(REGISTRY["mul"].vjp_kernel(0), (x, x, x, x)) is None
+    got = blocks.elementwise(REGISTRY["tanh"].vjp_kernel(0), (x, x, x))
+    assert _same(got, REGISTRY["tanh"].vjp_kernel(0)(x, x, x))
