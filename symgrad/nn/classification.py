@@ -50,34 +50,43 @@ def nll_loss(
     return _nll_loss(input, target, weight, ignore_index, r)
 
 
+def _shape(t: Tensor) -> tuple:
+    """A tensor's shape as a tuple (a batched tensor's without its batch dimension)."""
+    return t._data.shape if type(t) is Tensor else tuple(t.shape)
+
+
 def _check_nll_shapes(input: Tensor, target: Tensor) -> None:
     """PyTorch's nll_loss_nd: the input's rank and the batch sizes (ValueError), then the
     target's shape (RuntimeError)."""
-    if input.ndim < 1:
+    shape, t_shape = _shape(input), _shape(target)  # (plain tuples: read at every call)
+    ndim, t_ndim = len(shape), len(t_shape)
+    if ndim < 1:
         raise ValueError(
             "nll_loss: Expected 1 or more dimensions (got 0): the input holds log-probabilities "
             "of shape (C,) or (N, C, ...)"
         )
-    batch = target.shape[0] if target.ndim else 0
-    if input.ndim != 1 and input.shape[0] != batch:
+    batch = t_shape[0] if t_ndim else 0
+    if ndim != 1 and shape[0] != batch:
         raise ValueError(
-            f"nll_loss: Expected input batch_size ({input.shape[0]}) to match target "
-            f"batch_size ({batch}): input of shape {list(input.shape)}, target of shape "
-            f"{list(target.shape)}"
+            f"nll_loss: Expected input batch_size ({shape[0]}) to match target "
+            f"batch_size ({batch}): input of shape {list(shape)}, target of shape "
+            f"{list(t_shape)}"
         )
-    expected = [input.shape[0], *input.shape[2:]]
-    if input.ndim <= 2 and target.ndim > 1:
-        raise RuntimeError(
-            f"nll_loss: 0D or 1D target tensor expected, multi-target not supported: target of "
-            f"shape {list(target.shape)} for input of shape {list(input.shape)}"
-        )
-    if input.ndim == 4 and target.ndim != 3:
+    if ndim <= 2:
+        if t_ndim > 1:
+            raise RuntimeError(
+                "nll_loss: 0D or 1D target tensor expected, multi-target not supported: target "
+                f"of shape {list(t_shape)} for input of shape {list(shape)}"
+            )
+        return
+    expected = [shape[0], *shape[2:]]
+    if ndim == 4 and t_ndim != 3:
         raise RuntimeError(
             "nll_loss: only batches of spatial targets supported (3D tensors) but got targets "
-            f"of dimension: {target.ndim}; expected a target of shape {expected}"
+            f"of dimension: {t_ndim}; expected a target of shape {expected}"
         )
-    if input.ndim > 2 and list(target.shape) != expected:
-        raise RuntimeError(f"nll_loss: Expected target size {expected}, got {list(target.shape)}")
+    if list(t_shape) != expected:
+        raise RuntimeError(f"nll_loss: Expected target size {expected}, got {list(t_shape)}")
 
 
 def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
@@ -93,12 +102,12 @@ def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
             f"nll_loss: expected target dtype to be Long (int64 class indices), but got "
             f"{target.dtype!r}{hint}"
         )
-    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+    shape, t_shape = _shape(input), _shape(target)
+    if len(shape) == 1 and len(t_shape) == 1 and t_shape[0] != 1:
         raise ValueError(
-            f"nll_loss: For 1D input, 1D target must have size 1, but got target size: "
-            f"{target.shape[0]}"
+            f"nll_loss: For 1D input, 1D target must have size 1, but got target size: {t_shape[0]}"
         )
-    n_classes = input.shape[1] if input.ndim > 1 else input.shape[0]
+    n_classes = shape[1] if len(shape) > 1 else shape[0]
     if weight is not None and tuple(weight.shape) != (n_classes,):
         raise RuntimeError(
             f"nll_loss: weight tensor should be defined either for all {n_classes} classes or "
@@ -115,8 +124,9 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: 
         type(input) is _batching.BatchedTensor or type(target) is _batching.BatchedTensor
     ):
         return _batched_nll_loss(input, target, weight, ignore_index, r)
-    batched = input.ndim >= 2
-    n_classes = input.shape[1] if batched else input.shape[0]
+    shape = _shape(input)
+    batched = len(shape) >= 2
+    n_classes = shape[1] if batched else shape[0]
 
     def params(t: np.ndarray) -> dict:
         return _nll_params(
