@@ -238,6 +238,13 @@ def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Ten
     >>> F.hardtanh_(symgrad.tensor([3.0, 0.0]), 2.0)
     tensor([1., 1.])
     """
+    for name, bound in (("min_val", min_val), ("max_val", max_val)):
+        if not isinstance(bound, (int, float, np.number)):
+            position = 2 if name == "min_val" else 3
+            raise TypeError(
+                f"hardtanh_(): argument '{name}' (position {position}) must be Number, not "
+                f"{type(bound).__name__}"
+            )
     return _hardtanh(input, min_val, max_val, True)
 
 

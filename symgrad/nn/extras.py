@@ -112,6 +112,11 @@ def _channel_dropout(name: str, spatial: int) -> Any:
     ) -> Tensor:
         if p < 0.0 or p > 1.0:
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        if not isinstance(training, bool):
+            raise TypeError(
+                f"feature_dropout(): argument 'train' (position 3) must be bool, not "
+                f"{type(training).__name__}"
+            )
         ndim = input.ndim
         _check_rank(name, spatial, ndim)
         if spatial == 2 and ndim == 3:

@@ -223,6 +223,10 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
     >>> symgrad.pinverse(symgrad.tensor([[4.0]]))
     tensor([[0.2500]])
     """
+    if isinstance(rcond, Tensor):
+        if rcond.ndim:
+            raise TypeError("pinverse(): argument 'rcond' (position 2) must be float, not Tensor")
+        rcond = rcond.item()
     return pinv(input, rtol=rcond)
 
 

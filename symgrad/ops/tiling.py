@@ -93,6 +93,8 @@ def tile(input: Tensor, dims: Any) -> Tensor:
     """:func:`repeat`, with ``dims`` padded with leading ones to ``input.ndim``."""
     if type(input) is not Tensor:
         require_tensor("tile", "input", 1, input)
+    if isinstance(dims, bool):
+        raise TypeError("tile(): argument 'dims' (position 2) must be tuple of ints, not bool")
     dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
     dims = (1,) * (input.ndim - len(dims)) + dims
     return repeat(input, *dims)
