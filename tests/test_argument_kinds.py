@@ -687,6 +687,13 @@ ACCEPTED = [
         lambda T: T.unique_consecutive(_b(T), False, True, 0),
         (([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], "float32", None), ([0, 1], "int64", None)),
     ),
+    ("softmax(x, 0, 1.0)", lambda T: T.softmax(_x(T), 0, 1.0), TE),
+    ("tile(x, True)", lambda T: T.tile(_x(T), True), TE),
+    ("repeat_interleave(x, True)", lambda T: T.repeat_interleave(_x(T), True), TE),
+    ("norm_except_dim(x, True)", lambda T: T.norm_except_dim(_x(T), True), TE),
+    ("pinverse(x, b)", lambda T: T.pinverse(_x(T), _b(T)), TE),
+    ("dropout2d(x, 0.5, 1)", lambda T: _f(T).dropout2d(_x(T), 0.5, 1), TE),
+    ("hardtanh_(x, 'a')", lambda T: _f(T).hardtanh_(_x(T) * 1, "a"), TE),
     (
         "pca_lowrank(b, True) shapes",
         lambda T: tuple(_shape(t) for t in T.pca_lowrank(_b(T), True)),
