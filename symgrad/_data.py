@@ -326,9 +326,10 @@ def sizes(args: tuple, op: str) -> tuple[int, ...]:
     """Sizes given PyTorch's two ways: ``f(2, 3)`` or ``f((2, 3))``."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
-    for n in args:
+    for i, n in enumerate(args):
+        # PyTorch tells an int list by its first element; a later bool counts as 0 or 1
         if (
-            isinstance(n, bool)
+            (isinstance(n, bool) and i == 0)
             or not isinstance(n, (int, np.integer, HoldsArray))
             or (isinstance(n, HoldsArray) and (n.numel() != 1 or n.dtype.category != 1))
         ):

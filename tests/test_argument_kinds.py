@@ -11,12 +11,15 @@ data, checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 from _torch_table import run
 
 import symgrad
 
 TE, IE, RE = ("raises", "TypeError"), ("raises", "IndexError"), ("raises", "RuntimeError")
+VE = ("raises", "ValueError")
 
 
 def _x(T):
@@ -379,6 +382,337 @@ DIMS = [
     ("x.expand((2, 3))", lambda T: _x(T).expand((2, 3)), (X, "float32", "ExpandBackward0")),
 ]
 
+
+def _f(T):
+    return T.nn.functional
+
+
+def _fn_shape(r):
+    """The shape and node name of ``r``."""
+    return tuple(r.shape), type(r.grad_fn).__name__
+
+
+# calls PyTorch accepts with an argument of an unusual kind (a bool size, a float for to,
+# tensor tolerances) or an input of an unusual rank, and the errors next to them
+ACCEPTED = [
+    (
+        "dropout2d(2-d, eval)",
+        lambda T: _f(T).dropout2d(_x(T), 0.5, False),
+        ([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], "float32", None),
+    ),
+    (
+        "dropout2d(2-d, p=0)",
+        lambda T: _f(T).dropout2d(_x(T), 0.0),
+        ([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], "float32", None),
+    ),
+    (
+        "dropout2d(2-d, p=1)",
+        lambda T: _f(T).dropout2d(_x(T), 1.0),
+        ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float32", "MulBackward0"),
+    ),
+    (
+        "dropout2d(3-d, p=1)",
+        lambda T: _f(T).dropout2d(_x(T)[None], 1.0),
+        ([[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]], "float32", "MulBackward0"),
+    ),
+    (
+        "dropout2d(5-d, eval)",
+        lambda T: _fn_shape(_f(T).dropout2d(_x(T).reshape(1, 2, 1, 3, 1), training=False)),
+        ((1, 2, 1, 3, 1), "ViewBackward0"),
+    ),
+    (
+        "dropout2d(5-d, p=1)",
+        lambda T: _fn_shape(_f(T).dropout2d(_x(T).reshape(1, 2, 1, 3, 1), 1.0)),
+        ((1, 2, 1, 3, 1), "MulBackward0"),
+    ),
+    (
+        "dropout2d(1-d, p=1)",
+        lambda T: _f(T).dropout2d(_x(T)[0], 1.0),
+        ([0.0, 0.0, 0.0], "float32", "MulBackward0"),
+    ),
+    ("dropout2d(1-d, p=0.5)", lambda T: _f(T).dropout2d(_x(T)[0], 0.5), RE),
+    (
+        "dropout2d(2-d, inplace, eval)",
+        lambda T: _f(T).dropout2d(_x(T) * 1, 0.5, False, True),
+        ([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], "float32", "MulBackward0"),
+    ),
+    (
+        "dropout3d(2-d, eval)",
+        lambda T: _f(T).dropout3d(_x(T), 0.5, False),
+        ([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], "float32", "SqueezeBackward1"),
+    ),
+    (
+        "dropout3d(3-d, p=1)",
+        lambda T: _f(T).dropout3d(_x(T)[None], 1.0),
+        ([[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]], "float32", "SqueezeBackward1"),
+    ),
+    (
+        "dropout3d(4-d, eval)",
+        lambda T: _fn_shape(_f(T).dropout3d(_x(T).reshape(1, 2, 3, 1), training=False)),
+        ((1, 2, 3, 1), "SqueezeBackward1"),
+    ),
+    (
+        "dropout3d(5-d, p=0)",
+        lambda T: _fn_shape(_f(T).dropout3d(_x(T).reshape(1, 2, 1, 3, 1), 0.0)),
+        ((1, 2, 1, 3, 1), "ViewBackward0"),
+    ),
+    (
+        "dropout1d(2-d, eval)",
+        lambda T: _f(T).dropout1d(_x(T), 0.5, False),
+        ([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], "float32", "SqueezeBackward1"),
+    ),
+    ("dropout1d(4-d)", lambda T: _f(T).dropout1d(_x(T)[None, None], 0.5, False), RE),
+    (
+        "einsum(x, [0, 1], b, [2, 1], [0, 2])",
+        lambda T: T.einsum(_x(T), [0, 1], _b(T), [2, 1], [0, 2]),
+        ([[3.0, 7.5], [-1.25, 1.75]], "float32", "ViewBackward0"),
+    ),
+    (
+        "einsum(x, [0, 1], b, [0, 1])",
+        lambda T: T.einsum(_x(T), [0, 1], _b(T), [0, 1]),
+        (4.75, "float32", "ViewBackward0"),
+    ),
+    (
+        "einsum(x, [30, 1], [1, 30])",
+        lambda T: T.einsum(_x(T), [30, 1], [1, 30]),
+        ([[0.5, 1.5], [-1.0, 0.25], [2.0, -0.75]], "float32", "PermuteBackward0"),
+    ),
+    (
+        "einsum(x, [..., 1], [1])",
+        lambda T: T.einsum(_x(T), [..., 1], [1]),
+        ([2.0, -0.75, 1.25], "float32", "SumBackward1"),
+    ),
+    (
+        "einsum(x, [0, ...])",
+        lambda T: T.einsum(_x(T), [0, ...]),
+        ([[0.5, 1.5], [-1.0, 0.25], [2.0, -0.75]], "float32", "PermuteBackward0"),
+    ),
+    (
+        "einsum(x, (True, 0), b, (True, 2))",
+        lambda T: T.einsum(_x(T), (True, 0), _b(T), (True, 2)),
+        ([[4.5, 6.5, 8.5], [0.75, 0.0, -0.75], [-2.25, -1.0, 0.25]], "float32", "ViewBackward0"),
+    ),
+    ("einsum(x, [0, 52])", lambda T: T.einsum(_x(T), [0, 52]), VE),
+    ("einsum(x, [0, -1])", lambda T: T.einsum(_x(T), [0, -1]), VE),
+    ("einsum(x)", lambda T: T.einsum(_x(T)), VE),
+    ("einsum(x, [0])", lambda T: T.einsum(_x(T), [0]), RE),
+    ("einsum(x, ['a', 'b'])", lambda T: T.einsum(_x(T), ["a", "b"]), TE),
+    (
+        "linalg.pinv(x, tensor([[0.], [5.]]))",
+        lambda T: _pinv_parts(T, lambda x: T.linalg.pinv(x, T.tensor([[0.0], [5.0]]))),
+        (((2, 1, 3, 2), "LinalgPinvBackward0"), True, 0.0),
+    ),
+    (
+        "linalg.pinv(x, atol=tensor([0., 5.]))",
+        lambda T: _pinv_parts(T, lambda x: T.linalg.pinv(x, atol=T.tensor([0.0, 5.0]))),
+        (((2, 3, 2), "LinalgPinvBackward0"), True, 0.0),
+    ),
+    (
+        "linalg.pinv(x, rtol=tensor([0., 1.]))",
+        lambda T: _pinv_parts(T, lambda x: T.linalg.pinv(x, rtol=T.tensor([0.0, 1.0]))),
+        (((2, 3, 2), "LinalgPinvBackward0"), True, 0.0),
+    ),
+    (
+        "linalg.pinv(stack, atol=tensor([5., 0.]), rtol=tensor(0.))",
+        lambda T: _fn_shape(
+            T.linalg.pinv(T.stack([_x(T), _x(T)]), atol=T.tensor([5.0, 0.0]), rtol=T.tensor(0.0))
+        ),
+        ((2, 3, 2), "LinalgPinvBackward0"),
+    ),
+    (
+        "linalg.pinv(x, atol=tensor(5.), rtol=0.5)",
+        lambda T: T.linalg.pinv(_x(T), atol=T.tensor(5.0), rtol=0.5),
+        ([[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]], "float32", "LinalgPinvBackward0"),
+    ),
+    (
+        "linalg.pinv(x, atol=tensor([5.]), rtol=0.5)",
+        lambda T: T.linalg.pinv(_x(T), atol=T.tensor([5.0]), rtol=0.5),
+        TE,
+    ),
+    (
+        "linalg.pinv(x, tensor(1.), atol=tensor(1.))",
+        lambda T: T.linalg.pinv(_x(T), T.tensor(1.0), atol=T.tensor(1.0)),
+        TE,
+    ),
+    (
+        "linalg.pinv(stack, atol=ones(3))",
+        lambda T: T.linalg.pinv(T.stack([_x(T), _x(T)]), atol=T.ones(3)),
+        RE,
+    ),
+    (
+        "elu_(x, 2.0, 3.0, 0.5)",
+        lambda T: _f(T).elu_(_x(T) * 1, 2.0, 3.0, 0.5),
+        ([[1.5, -2.3608, 6.0], [4.5, 0.75, -1.8763]], "float32", "EluBackward1"),
+    ),
+    (
+        "elu_(x, alpha=2., scale=3., input_scale=.5)",
+        lambda T: _f(T).elu_(_x(T) * 1, alpha=2.0, scale=3.0, input_scale=0.5),
+        ([[1.5, -2.3608, 6.0], [4.5, 0.75, -1.8763]], "float32", "EluBackward1"),
+    ),
+    (
+        "elu_(x, 2.0, 3) grad",
+        lambda T: _grad(T, lambda x: _f(T).elu_(x * 1, 2.0, 3)),
+        ([[3.0, 2.2073, 3.0], [3.0, 3.0, 2.8342]], "float32", None),
+    ),
+    (
+        "elu_(x, 2.0, 3.0, 0.5) grad",
+        lambda T: _grad(T, lambda x: _f(T).elu_(x * 1, 2.0, 3.0, 0.5)),
+        ([[3.0, 1.8196, 3.0], [3.0, 3.0, 2.0619]], "float32", None),
+    ),
+    ("elu_(x, -1.0, 2.0) grad", lambda T: _grad(T, lambda x: _f(T).elu_(x * 1, -1.0, 2.0)), RE),
+    (
+        "hardtanh_(x, 2.0)",
+        lambda T: _f(T).hardtanh_(_x(T) * 1, 2.0),
+        ([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]], "float32", "HardtanhBackward0"),
+    ),
+    (
+        "hardtanh_(x, 1.0, -1.0)",
+        lambda T: _f(T).hardtanh_(_x(T) * 1, 1.0, -1.0),
+        ([[-1.0, -1.0, -1.0], [-1.0, -1.0, -1.0]], "float32", "HardtanhBackward0"),
+    ),
+    (
+        "hardtanh_(x, 1.0, -1.0) grad",
+        lambda T: _grad(T, lambda x: _f(T).hardtanh_(x * 1, 1.0, -1.0)),
+        ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float32", None),
+    ),
+    ("hardtanh(x, 1.0, -1.0)", lambda T: _f(T).hardtanh(_x(T), 1.0, -1.0), VE),
+    ("norm(x, True)", lambda T: T.norm(_x(T), True), (6.0, "float32", "LinalgVectorNormBackward0")),
+    (
+        "x.norm(p=True, dim=1)",
+        lambda T: _x(T).norm(p=True, dim=1),
+        ([3.5, 2.5], "float32", "LinalgVectorNormBackward0"),
+    ),
+    (
+        "linalg.vector_norm(x, False)",
+        lambda T: T.linalg.vector_norm(_x(T), False),
+        (6.0, "float32", "LinalgVectorNormBackward0"),
+    ),
+    (
+        "normalize(x, True)",
+        lambda T: _f(T).normalize(_x(T), True),
+        ([[0.1429, -0.2857, 0.5714], [0.6, 0.1, -0.3]], "float32", "DivBackward0"),
+    ),
+    (
+        "subtract(x, 2, 0.5)",
+        lambda T: T.subtract(_x(T), 2, 0.5),
+        ([[-0.5, -2.0, 1.0], [0.5, -0.75, -1.75]], "float32", "SubBackward1"),
+    ),
+    (
+        "x.subtract(2, 3)",
+        lambda T: _x(T).subtract(2, 3),
+        ([[-5.5, -7.0, -4.0], [-4.5, -5.75, -6.75]], "float32", "SubBackward1"),
+    ),
+    (
+        "x.subtract_(2, 0.5)",
+        lambda T: (_x(T) * 1).subtract_(2, 0.5),
+        ([[-0.5, -2.0, 1.0], [0.5, -0.75, -1.75]], "float32", "SubBackward1"),
+    ),
+    (
+        "subtract(x, 2, 0.5) grad",
+        lambda T: _grad(T, lambda x: T.subtract(x, 2, 0.5)),
+        ([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]], "float32", None),
+    ),
+    ("subtract(x, 2, x)", lambda T: T.subtract(_x(T), 2, _x(T)), TE),
+    ("subtract(x, x, 1)", lambda T: T.subtract(_x(T), _x(T), 1), TE),
+    ("subtract(x, 2, 'a')", lambda T: T.subtract(_x(T), 2, "a"), TE),
+    ("subtract(x, True, 1)", lambda T: T.subtract(_x(T), True, 1), RE),
+    (
+        "x.to(2.0)",
+        lambda T: _x(T).to(2.0),
+        ([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], "float64", "ToCopyBackward0"),
+    ),
+    (
+        "x.to(True)",
+        lambda T: _x(T).to(True),
+        ([[True, True, True], [True, True, True]], "bool", None),
+    ),
+    (
+        "x.to(-1.5, False, True)",
+        lambda T: _x(T).to(-1.5, False, True),
+        ([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], "float64", "ToCopyBackward0"),
+    ),
+    ("x.to(2.0, float32)", lambda T: _x(T).to(2.0, T.float32), TE),
+    ("x.to(2.0, dtype=float32)", lambda T: _x(T).to(2.0, dtype=T.float32), TE),
+    (
+        "x.view(2, True, 3)",
+        lambda T: _x(T).view(2, True, 3),
+        ([[[0.5, -1.0, 2.0]], [[1.5, 0.25, -0.75]]], "float32", "ViewBackward0"),
+    ),
+    (
+        "x.reshape(3, 2, True)",
+        lambda T: _x(T).reshape(3, 2, True),
+        ([[[0.5], [-1.0]], [[2.0], [1.5]], [[0.25], [-0.75]]], "float32", "ViewBackward0"),
+    ),
+    ("x.view(2, False, 3)", lambda T: _x(T).view(2, False, 3), RE),
+    ("x.view(True, 6)", lambda T: _x(T).view(True, 6), TE),
+    ("zeros((2, True))", lambda T: T.zeros((2, True)), ([[0.0], [0.0]], "float32", None)),
+    ("zeros((True, 2))", lambda T: T.zeros((True, 2)), TE),
+    ("x.new(size=(1, 2))", lambda T: _x(T).new(size=(1, 2)), ([[0.0, 0.0]], "float32", None)),
+    ("x.new(size=2)", lambda T: _x(T).new(size=2), TE),
+    ("x.new(2, size=(2,))", lambda T: _x(T).new(2, size=(2,)), TE),
+    (
+        "unique_consecutive(b, True)",
+        lambda T: T.unique_consecutive(_b(T), True),
+        (([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], "float32", None), ([], "int64", None)),
+    ),
+    (
+        "unique_consecutive(b, False, True)",
+        lambda T: T.unique_consecutive(_b(T), False, True),
+        (([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], "float32", None), ([], "int64", None)),
+    ),
+    (
+        "unique_consecutive(b, True, True)",
+        lambda T: T.unique_consecutive(_b(T), True, True),
+        (
+            ([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], "float32", None),
+            ([[0, 1, 2], [3, 4, 5]], "int64", None),
+            ([1, 1, 1, 1, 1, 1], "int64", None),
+        ),
+    ),
+    (
+        "unique_consecutive(b, True, return_counts=True)",
+        lambda T: T.unique_consecutive(_b(T), True, return_counts=True),
+        (([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], "float32", None), ([1, 1, 1, 1, 1, 1], "int64", None)),
+    ),
+    (
+        "b.unique_consecutive(True)",
+        lambda T: _b(T).unique_consecutive(True),
+        (
+            ([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], "float32", None),
+            ([[0, 1, 2], [3, 4, 5]], "int64", None),
+        ),
+    ),
+    (
+        "unique_consecutive(b, False, True, 0)",
+        lambda T: T.unique_consecutive(_b(T), False, True, 0),
+        (([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], "float32", None), ([0, 1], "int64", None)),
+    ),
+    ("softmax(x, 0, 1.0)", lambda T: T.softmax(_x(T), 0, 1.0), TE),
+    ("tile(x, True)", lambda T: T.tile(_x(T), True), TE),
+    ("repeat_interleave(x, True)", lambda T: T.repeat_interleave(_x(T), True), TE),
+    ("norm_except_dim(x, True)", lambda T: T.norm_except_dim(_x(T), True), TE),
+    ("pinverse(x, b)", lambda T: T.pinverse(_x(T), _b(T)), TE),
+    ("dropout2d(x, 0.5, 1)", lambda T: _f(T).dropout2d(_x(T), 0.5, 1), TE),
+    ("hardtanh_(x, 'a')", lambda T: _f(T).hardtanh_(_x(T) * 1, "a"), TE),
+    (
+        "pca_lowrank(b, True) shapes",
+        lambda T: tuple(_shape(t) for t in T.pca_lowrank(_b(T), True)),
+        ((2, 1), (1,), (3, 1)),
+    ),
+]
+
+
+def _pinv_parts(T, f):
+    """The shape and node of a batch of pseudo-inverses of x with tolerances ``(small, big)``,
+    whether the first is x's pinv and the second all zeros."""
+    r = f(_x(T))
+    return (
+        _fn_shape(r),
+        bool((r[0] - T.linalg.pinv(_x(T))).abs().max() < 1e-5),
+        r[1].abs().sum().item(),
+    )
+
+
 CASES = (
     SIZE_KEYWORDS
     + ONE_BY_ONE
@@ -390,6 +724,7 @@ CASES = (
     + NONE_DIM
     + INT_COUNTS
     + DIMS
+    + ACCEPTED
 )
 IDS = [c[0] for c in CASES]
 
@@ -484,3 +819,60 @@ def test_the_messages_are_pytorchs(name, fn, message):
     with pytest.raises(TypeError) as caught:
         fn(torch)
     assert message in str(caught.value)
+
+
+WARNED = [
+    (
+        "dropout2d(2-d)",
+        lambda T: T.nn.functional.dropout2d(T.ones(2, 3)),
+        "a 2-D input to dropout2d",
+    ),
+    (
+        "dropout2d(3-d)",
+        lambda T: T.nn.functional.dropout2d(T.ones(1, 2, 3), training=False),
+        "a 3D input to dropout2d and assuming that channel-wise 1D dropout",
+    ),
+    (
+        "dropout2d(5-d)",
+        lambda T: T.nn.functional.dropout2d(T.ones(1, 1, 1, 1, 1), 0.0),
+        "a 5-D input to dropout2d",
+    ),
+    (
+        "dropout3d(3-d)",
+        lambda T: T.nn.functional.dropout3d(T.ones(1, 2, 3), training=False),
+        "a 3-D input to dropout3d",
+    ),
+]
+
+
+@pytest.mark.parametrize("name,fn,message", WARNED, ids=[w[0] for w in WARNED])
+def test_the_channel_dropouts_warn_of_other_ranks(name, fn, message):
+    with pytest.warns(UserWarning, match=message):
+        fn(symgrad)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name,fn,message", WARNED, ids=[w[0] for w in WARNED])
+def test_pytorchs_channel_dropouts_warn_so(name, fn, message):
+    torch = pytest.importorskip("torch")
+    with pytest.warns(UserWarning, match=message):
+        fn(torch)
+
+
+def test_the_channel_dropouts_keep_quiet_on_their_ranks():
+    F = symgrad.nn.functional
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        F.dropout2d(symgrad.ones(1, 2, 2, 2))
+        F.dropout3d(symgrad.ones(2, 2, 2, 2))
+        F.dropout3d(symgrad.ones(1, 2, 2, 2, 2))
+
+
+def test_the_scaled_elu_gradient_is_the_difference_quotient():
+    x = symgrad.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=symgrad.float64)
+    x.requires_grad_()
+
+    def f(t):
+        return symgrad.nn.functional.elu_(t * 1, 2.0, 3.0, 0.5)
+
+    assert symgrad.autograd.gradcheck(f, (x,))

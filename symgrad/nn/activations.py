@@ -117,6 +117,10 @@ def hardtanh(
     """
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    return _hardtanh(input, min_val, max_val, inplace)
+
+
+def _hardtanh(input: Tensor, min_val: float, max_val: float, inplace: bool) -> Tensor:
     bounds = (float(min_val), float(max_val))
     if isinstance(input, Tensor) and not input.dtype.is_floating_point:
         # an integer tensor stays integer, as in PyTorch (it can't require grad)
@@ -145,8 +149,9 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return _math.elu(input, alpha)
 
 
-def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
-    """``elu(input, alpha, inplace=True)``.
+def elu_(input: Tensor, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0) -> Tensor:
+    """``elu(input, alpha, inplace=True)``; as ATen's ``elu_``, also ``scale * input`` where
+    positive and ``scale * alpha * (exp(input_scale * input) - 1)`` elsewhere.
 
     Examples
     --------
@@ -154,8 +159,13 @@ def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
     >>> import symgrad.nn.functional as F
     >>> F.elu_(symgrad.tensor([2.0]))
     tensor([2.])
+    >>> F.elu_(symgrad.tensor([2.0, 0.0]), 1.0, 3.0, 0.5)
+    tensor([6., 0.])
     """
-    return elu(input, alpha, inplace=True)
+    if scale == 1 and input_scale == 1:
+        return elu(input, alpha, inplace=True)
+    params = (float(scale), float(input_scale), float(alpha))
+    return _in_place(input, "elu_", lambda x: A.SCALED_ELU_(x, params=params))
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
@@ -216,7 +226,8 @@ def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
 
 
 def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
-    """``hardtanh(input, min_val, max_val, inplace=True)``.
+    """``hardtanh(input, min_val, max_val, inplace=True)``, but as ATen's ``hardtanh_`` it
+    takes crossed bounds (``min_val > max_val``): each element becomes ``max_val``.
 
     Examples
     --------
@@ -224,8 +235,17 @@ def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Ten
     >>> import symgrad.nn.functional as F
     >>> F.hardtanh_(symgrad.tensor([3.0]))
     tensor([1.])
+    >>> F.hardtanh_(symgrad.tensor([3.0, 0.0]), 2.0)
+    tensor([1., 1.])
     """
-    return hardtanh(input, min_val, max_val, inplace=True)
+    for name, bound in (("min_val", min_val), ("max_val", max_val)):
+        if not isinstance(bound, (int, float, np.number)):
+            position = 2 if name == "min_val" else 3
+            raise TypeError(
+                f"hardtanh_(): argument '{name}' (position {position}) must be Number, not "
+                f"{type(bound).__name__}"
+            )
+    return _hardtanh(input, min_val, max_val, True)
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:

@@ -33,13 +33,14 @@ def feature_dropout_impl(
     """ATen's ``_dropout_impl`` with feature noise: the whole of each ``input[n, c]`` kept or
     dropped together (``alpha``: as alpha dropout); ``name``: the in-place op's name, or None
     for a new tensor. ``p`` is checked by the caller."""
-    if input.ndim < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if p == 0 or not train or input.numel() == 0:
         return input
     if p == 1:
         compute = lambda x: x * creation.zeros((), dtype=x.dtype)  # noqa: E731
     else:
+        # as ATen, the rank is checked only where a noise tensor is drawn
+        if input.ndim < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
         shape = (*input.shape[:2], *([1] * (input.ndim - 2)))
         keep = _sparse._keep_mask(creation.empty(*shape, dtype=input.dtype), p)
         keep = keep.astype(input._data.dtype)

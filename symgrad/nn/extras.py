@@ -4,11 +4,11 @@ reference implementations."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
-from symgrad import creation
 from symgrad._arguments import require_tensor
-from symgrad.nn.sparse import dropout
+from symgrad.nn.channel_ops import feature_dropout_impl
 from symgrad.ops.activations import PRELU
 from symgrad.tensor import Tensor
 
@@ -81,22 +81,65 @@ def rms_norm(
     return out * weight if weight is not None else out
 
 
+_EXPECTED = {1: "2D or 3D", 2: "3D or 4D", 3: "4D or 5D"}
+
+
+def _check_rank(name: str, spatial: int, ndim: int) -> None:
+    """PyTorch's reaction to an input that is not ``spatial + 1`` or ``spatial + 2`` dims: an
+    error for ``dropout1d``, a deprecation warning (and on regardless) for the others."""
+    if ndim in (spatial + 1, spatial + 2):
+        return
+    if spatial == 1:
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {ndim}D input. Note that "
+            "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs)."
+        )
+    warnings.warn(
+        f"{name}: Received a {ndim}-D input to {name}, which is deprecated and will result in "
+        f"an error in a future release. To retain the behavior and silence this warning, please "
+        f"use dropout instead. Note that {name} exists to provide channel-wise dropout on inputs "
+        f"with {spatial} spatial dimensions, a channel dimension, and an optional batch "
+        f"dimension (i.e. {_EXPECTED[spatial]} inputs).",
+        stacklevel=3,
+    )
+
+
 def _channel_dropout(name: str, spatial: int) -> Any:
     def channel_dropout(
         input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
     ) -> Tensor:
         if p < 0.0 or p > 1.0:
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        if input.ndim not in (spatial + 1, spatial + 2):
-            raise RuntimeError(
-                f"{name}: Expected {spatial + 1}D or {spatial + 2}D input, but received a "
-                f"{input.ndim}D input."
+        if not isinstance(training, bool):
+            raise TypeError(
+                f"feature_dropout(): argument 'train' (position 3) must be bool, not "
+                f"{type(training).__name__}"
             )
-        if not training or p == 0.0:
-            return input
-        lead = input.shape[: input.ndim - spatial]
-        keep = dropout(creation.ones(*lead, *([1] * spatial), dtype=input.dtype), p)
-        return input * keep
+        ndim = input.ndim
+        _check_rank(name, spatial, ndim)
+        if spatial == 2 and ndim == 3:
+            # PyTorch keeps the historical reading of a 3-d input as (N, C, L)
+            warnings.warn(
+                "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+                "dropout behavior is desired - input is interpreted as shape (N, C, L), where C "
+                "is the channel dim. This behavior will change in a future release to interpret "
+                "the input as one without a batch dimension, i.e. shape (C, H, W). To maintain "
+                "the 1D channel-wise dropout behavior, please switch to using dropout1d instead.",
+                stacklevel=2,
+            )
+        # dropout1d and dropout3d add the batch dim to an unbatched input (and take it off
+        # after, a SqueezeBackward1 node even in eval); dropout2d never does
+        unbatched = spatial != 2 and ndim != spatial + 2
+        if unbatched:
+            input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+        result = feature_dropout_impl(
+            input, p, training, False, "feature_dropout_" if inplace else None
+        )
+        if unbatched:
+            result = result.squeeze_(0) if inplace else result.squeeze(0)
+        return result
 
     channel_dropout.__name__ = name
     channel_dropout.__doc__ = (

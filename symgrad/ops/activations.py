@@ -35,7 +35,8 @@ def _celu(v: Any, alpha: Any) -> Any:
 
 
 def _hardtanh(v: Any, low: Any, high: Any) -> Any:
-    return np.where(v < low, low, np.where(v > high, high, v))
+    # min(max(v, low), high) as ATen's clamp: high everywhere when the bounds cross
+    return np.where((v > high) | (low > high), high, np.where(v < low, low, v))
 
 
 def _mish(v: Any) -> Any:
@@ -163,7 +164,38 @@ def _in_place_form(prim: Elementwise, backward: str, op: str | None = None) -> E
     return _renamed(prim, prim.name + "_", backward, vjp_kernels=vjp_kernels, reads_result=True)
 
 
+def _scaled_elu(v: Any, scale: Any, input_scale: Any, alpha: Any) -> Any:
+    with np.errstate(over="ignore", invalid="ignore"):
+        return scale * np.where(v > 0, v, alpha * np.expm1(np.minimum(0, v) * input_scale))
+
+
+# ATen's elu with all its coefficients (F.elu_(x, alpha, scale, input_scale)); alpha last, so
+# the in-place form's check of a negative alpha reads it where it reads the others' slope
+SCALED_ELU = declare(
+    "scaled_elu",
+    "x",
+    lambda x, scale, input_scale, alpha: sp.Piecewise(
+        (scale * x, x > 0), (scale * alpha * (sp.exp(input_scale * x) - 1), True)
+    ),
+    params="scale input_scale alpha",
+    # as ELU's: the x <= 0 branch at the kink, scale at nan, the second derivative only for x < 0
+    partials=lambda x, scale, input_scale, alpha: (
+        sp.Piecewise(
+            (scale, x > 0),
+            (scale * alpha * input_scale * sp.exp(input_scale * x), x < 0),
+            (scale * alpha * input_scale, sp.Eq(x, 0)),
+            (scale, True),
+        ),
+    ),
+    kernel=_scaled_elu,
+    exact=False,
+    promote="float",
+    backward="EluBackward0",
+    domain=Domain({"x": "nonzero"}, params=((1.0, 1.0, 0.5), (2.0, 0.5, 1.0), (1.5, 2.0, 0.4))),
+    vjp_backward="EluBackwardBackward0",
+)
 SELU_ = _in_place_form(SELU, "EluBackward1")
+SCALED_ELU_ = _in_place_form(SCALED_ELU, "EluBackward1", "elu")
 CELU_ = _in_place_form(CELU, "CeluBackward1", "elu")
 ELU_ = _in_place_form(E.ELU, "EluBackward1", "elu")
 LEAKY_RELU_ = _in_place_form(E.LEAKY_RELU, "LeakyReluBackward1", "leakyReLu")
@@ -180,7 +212,7 @@ HARDTANH = declare(
     "hardtanh",
     "x",
     lambda x, min_val, max_val: sp.Piecewise(
-        (min_val, x < min_val), (max_val, x > max_val), (x, True)
+        (max_val, (x > max_val) | (min_val > max_val)), (min_val, x < min_val), (x, True)
     ),
     params="min_val max_val",
     # PyTorch: gradient 1 strictly inside the bounds only (0 on them, and at nan)

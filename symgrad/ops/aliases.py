@@ -20,6 +20,7 @@ from symgrad.ops import atleast, bitwise, joining, linalg, math, tiling
 from symgrad.ops.addc import ADDCDIV, ADDCMUL
 from symgrad.ops.comparisons import greater, greater_equal, less, less_equal, not_equal
 from symgrad.ops.inplace import inplace, write_values
+from symgrad.ops.reflected_sub import subtract
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = [
@@ -290,11 +291,6 @@ def isin(
 def multiply(input: Any, other: Any) -> Tensor:
     """Another name of ``mul``."""
     return math.mul(input, other)
-
-
-def subtract(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
-    """Another name of ``sub``."""
-    return math.sub(input, other, alpha=alpha)
 
 
 def divide(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:

@@ -85,8 +85,13 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[Any, Any, bool, Any]:
         raise _bad_to(args, kwargs)
     first, rest = (args[0], args[1:]) if args else (None, ())
     target_device, target_dtype = kwargs.get("device"), kwargs.get("dtype")
+    if isinstance(first, (Tensor, bool, float)) and ("device" in kwargs or "dtype" in kwargs):
+        raise _bad_to(args, kwargs)  # to(other, ...) takes neither
     if isinstance(first, Tensor):
         target_device, target_dtype = first.device, first.dtype
+    elif isinstance(first, (bool, float)):
+        # PyTorch wraps a float or bool as the tensor `other` (float64, bool)
+        target_dtype = dtypes.bool_ if isinstance(first, bool) else dtypes.float64
     elif _is_device_like(first):
         target_device = first
         if rest and _as_dtype(rest[0]) is not None:
@@ -134,6 +139,8 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     tensor([1., 1.], dtype=symgrad.float64)
     >>> t.to(symgrad.zeros(1, dtype=symgrad.int64))
     tensor([1, 1])
+    >>> t.to(0.5)  # a float stands for a float64 tensor, as in PyTorch
+    tensor([1., 1.], dtype=symgrad.float64)
     """
     target_device, target_dtype, copy, fmt = _to_arguments(args, kwargs)
     target_dtype = self.dtype if target_dtype is None else target_dtype

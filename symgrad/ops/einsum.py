@@ -193,8 +193,37 @@ def _contract(ops: list, n_out: int, counts: list, path: list | None) -> Tensor:
     return ops[0]
 
 
+def _letter(index: Any) -> str:
+    """A subscript of the sublist form: ``...`` for Ellipsis, else 0-25 as ``A-Z`` and 26-51 as
+    ``a-z``, as PyTorch reads them."""
+    if index is Ellipsis:
+        return "..."
+    if not isinstance(index, int):
+        raise TypeError(
+            f"einsum(): a subscript in a subscript list must be an int or Ellipsis, not "
+            f"{type(index).__name__}"
+        )
+    if not 0 <= index < 52:
+        raise ValueError(
+            "einsum(): subscript in subscript list is not within the valid range [0, 52)"
+        )
+    return string.ascii_letters[(index + 26) % 52]
+
+
+def _from_sublists(args: tuple) -> tuple:
+    """The equation and operands of ``einsum(a, [0, 1], b, [1, 2], [0, 2])``: operands
+    interleaved with their subscript lists, then optionally the output's list."""
+    lists = args[1::2]
+    equation = ",".join("".join(_letter(i) for i in sub) for sub in lists)
+    if len(args) % 2 == 1:
+        equation += "->" + "".join(_letter(i) for i in args[-1])
+    return equation, args[0 : 2 * len(lists) : 2]
+
+
 def einsum(equation: str, *operands: Any) -> Tensor:
-    """Sum of products over the indices of ``equation`` (``"ij,jk->ik"``).
+    """Sum of products over the indices of ``equation`` (``"ij,jk->ik"``). The sublist form
+    interleaves operands and lists of subscripts (ints in [0, 52), ``...`` as Ellipsis), with
+    the output's list last if given: ``einsum(a, [0, 1], b, [1, 2], [0, 2])``.
 
     Examples
     --------
@@ -204,7 +233,16 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     tensor([3., 7.])
     >>> symgrad.einsum("ii", a)
     tensor(5.)
+    >>> symgrad.einsum(a, [0, 1], symgrad.tensor([1.0, 1.0]), [1], [0])
+    tensor([3., 7.])
     """
+    if isinstance(equation, Tensor):
+        if not operands:
+            raise ValueError(
+                "einsum(): must specify the equation string and at least one operand, or at "
+                "least one operand and its subscripts list"
+            )
+        equation, operands = _from_sublists((equation, *operands))
     if isinstance(equation, (bool, int, float)):
         raise TypeError(
             f"einsum(): argument 'equation' (position 1) must be str, not {type(equation).__name__}"

@@ -19,6 +19,7 @@ from symgrad.ops import linalg, math, math_special, quantiles
 from symgrad.ops.inplace import inplace, write_values
 from symgrad.ops.methods import METHODS as _BOUND
 from symgrad.ops.methods import div_, mul_, sub_
+from symgrad.ops.reflected_sub import subtract
 from symgrad.prim.primitive import camel
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, bind_methods
@@ -105,6 +106,21 @@ def _true_divide_(self: Tensor, other: Any) -> Tensor:
     return div_(self, other)
 
 
+def _subtract_(self: Tensor, other: Any, *number_alpha: Any, alpha: Any = None) -> Tensor:
+    """``sub_``; with ``other`` a number, ``alpha`` may come by position (node ``SubBackward1``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([0.25, 0.75])
+    >>> x.subtract_(0.5, 2)
+    tensor([-0.7500, -0.2500])
+    """
+    if not number_alpha:
+        return sub_(self, other, alpha=1 if alpha is None else alpha)
+    return inplace(self, "sub_", lambda x: subtract(x, other, *number_alpha, alpha=alpha), other)
+
+
 def _logical_not_(self: Tensor) -> Tensor:
     return write_values(self, "logical_not_", math.logical_not)
 
@@ -139,7 +155,7 @@ METHODS: dict[str, Any] = {
 METHODS.update(
     {
         "multiply_": mul_,
-        "subtract_": sub_,
+        "subtract_": _subtract_,
         "divide_": div_,
         "true_divide_": _true_divide_,
         "absolute": math.abs,

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation
-from symgrad._data import HoldsArray, Size
+from symgrad._data import HoldsArray, Size, sizes
 from symgrad.tensor import Tensor, bind_methods
 
 __all__: list[str] = []
@@ -30,9 +30,10 @@ def _is_size(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def new(self: Tensor, *args: Any, device: Any = None) -> Tensor:
-    """A new tensor of this tensor's dtype: ``new(*sizes)`` zero-filled, ``new(data)`` from a
-    sequence, ``new(tensor)`` an alias of ``tensor`` (of the same dtype), ``new()`` empty.
+def new(self: Tensor, *args: Any, size: Any = None, device: Any = None) -> Tensor:
+    """A new tensor of this tensor's dtype: ``new(*sizes)`` (or ``new(size=sizes)``)
+    zero-filled, ``new(data)`` from a sequence, ``new(tensor)`` an alias of ``tensor`` (of the
+    same dtype), ``new()`` empty.
 
     Examples
     --------
@@ -42,9 +43,18 @@ def new(self: Tensor, *args: Any, device: Any = None) -> Tensor:
     (symgrad.Size([2, 3]), symgrad.int64)
     >>> x.new([1.5, 2.5])
     tensor([1, 2])
+    >>> x.new(size=(1, 2))
+    tensor([[0, 0]])
     """
     if device is not None:
         creation.zeros(0, device=device)  # PyTorch's checks of the device
+    if size is not None:
+        if args or not isinstance(size, (tuple, list)):
+            given = [type(a).__name__ for a in args] + [f"size={type(size).__name__}"]
+            raise TypeError(
+                f"new() received an invalid combination of arguments - got ({', '.join(given)})"
+            )
+        return creation.zeros(*sizes(tuple(size), "new"), dtype=self.dtype)
     if not args:
         return creation.zeros(0, dtype=self.dtype)
     first = args[0]

@@ -9,8 +9,10 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_tensors
+from symgrad.ops.atleast import broadcast_shapes
 from symgrad.ops.determinants import array_dtype, square_matrices
 from symgrad.ops.linalg import matmul
+from symgrad.ops.shape import expand_to
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -130,7 +132,8 @@ def pinv(
     rtol: Any = None,
 ) -> Tensor:
     """The Moore-Penrose pseudo-inverse: singular values below ``max(atol, rtol * s_max)``
-    count as zero (``rtol`` defaults to ``eps * max(m, n)`` when neither is given).
+    count as zero (``rtol`` defaults to ``eps * max(m, n)`` unless a positive ``atol`` is
+    given). Tolerances given as tensors hold one per matrix, broadcast with ``A``'s batch.
 
     Examples
     --------
@@ -138,6 +141,10 @@ def pinv(
     >>> symgrad.linalg.pinv(symgrad.tensor([[2.0, 0.0], [0.0, 0.0]]))
     tensor([[0.5000, 0.0000],
             [0.0000, 0.0000]])
+    >>> symgrad.linalg.pinv(symgrad.tensor([[4.0]]), atol=symgrad.tensor([1.0, 5.0]))
+    tensor([[[0.2500]],
+    <BLANKLINE>
+            [[0.0000]]])
     """
     if not isinstance(A, Tensor) or A.ndim < 2 or A._data.dtype.kind not in "fc":
         what = f"{A.dtype.scalar_type}{{{list(A.shape)}}}" if isinstance(A, Tensor) else A
@@ -145,6 +152,8 @@ def pinv(
             f"linalg.pinv({what}): expected a tensor with 2 or more dimensions of float, "
             "double, cfloat or cdouble types"
         )
+    if any(isinstance(t, Tensor) for t in (rcond, atol, rtol)):
+        return _pinv_tensor_tolerances(A, rcond, hermitian, atol, rtol)
     if rcond is not None:
         rtol = rcond
     eps = float(np.finfo(A._data.dtype).eps)
@@ -153,6 +162,56 @@ def pinv(
     if hermitian:
         square_matrices("linalg.pinv", A)
     return _PINV(A, atol=float(atol or 0.0), rtol=float(rtol), hermitian=bool(hermitian))
+
+
+_PINV_SIGNATURES = (
+    "Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, "
+    "Tensor out = None",
+    "Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, "
+    "Tensor out = None",
+    "Tensor input, Tensor rcond, bool hermitian = False, *, Tensor out = None",
+    "Tensor input, float rcond, bool hermitian = False, *, Tensor out = None",
+)
+
+
+def _kind(value: Any) -> str:
+    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+
+
+def _pinv_tensor_tolerances(A: Tensor, rcond: Any, hermitian: Any, atol: Any, rtol: Any) -> Tensor:
+    """``pinv`` with tolerances given as tensors: one tolerance per matrix, the tolerances
+    broadcast with the batch dimensions of ``A`` (the result has the broadcast batch)."""
+    given = [t for t in (atol, rtol) if t is not None]
+    if rcond is not None:
+        given.append(rcond)
+    mixed = not all(isinstance(t, Tensor) for t in given)
+    if mixed and rcond is None and all(t.ndim == 0 for t in given if isinstance(t, Tensor)):
+        # a 0-d tensor passes for a float, so these are the overload of floats
+        atol, rtol = (t.item() if isinstance(t, Tensor) else t for t in (atol, rtol))
+        return pinv(A, hermitian=hermitian, atol=atol, rtol=rtol)
+    if mixed or (rcond is not None and len(given) > 1):
+        kinds = ["Tensor"] + ([] if rcond is None else [_kind(rcond)])
+        kinds += [f"{k}={_kind(v)}" for k, v in (("atol", atol), ("rtol", rtol)) if v is not None]
+        expected = "".join(f"\n * ({s})" for s in _PINV_SIGNATURES)
+        raise TypeError(
+            f"linalg_pinv() received an invalid combination of arguments - got "
+            f"({', '.join(kinds)}), but expected one of:{expected}"
+        )
+    real = A._data.dtype.type(0).real.dtype
+    eps = float(np.finfo(real).eps)
+    tol_atol = np.zeros((), real) if atol is None else np.asarray(atol._data, real)
+    if rcond is not None:
+        rtol = rcond
+    if rtol is None:  # PyTorch's default, 0 wherever a positive atol is given
+        tol_rtol = np.where(tol_atol > 0, 0.0, eps * max(A.shape[-2:])).astype(real)
+    else:
+        tol_rtol = np.asarray(rtol._data, real)
+    batch = tuple(broadcast_shapes(A.shape[:-2], tol_atol.shape, tol_rtol.shape))
+    if hermitian:
+        square_matrices("linalg.pinv", A)
+    if batch != tuple(A.shape[:-2]):
+        A = expand_to(A, (*batch, *A.shape[-2:]))
+    return _PINV(A, atol=tol_atol[..., None], rtol=tol_rtol[..., None], hermitian=bool(hermitian))
 
 
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
@@ -164,6 +223,10 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
     >>> symgrad.pinverse(symgrad.tensor([[4.0]]))
     tensor([[0.2500]])
     """
+    if isinstance(rcond, Tensor):
+        if rcond.ndim:
+            raise TypeError("pinverse(): argument 'rcond' (position 2) must be float, not Tensor")
+        rcond = rcond.item()
     return pinv(input, rtol=rcond)
 
 

@@ -440,6 +440,7 @@ METHODS.update(bitwise.METHODS)
 METHODS.update(sampling.METHODS)
 METHODS.update(shape_inplace.METHODS)
 METHODS["dist"] = distances.dist
+METHODS["unique_consecutive"] = uniques.unique_consecutive_method
 for _name in ("squeeze", "squeeze_", "count_nonzero", "tile", "flip", "broadcast_to"):
     METHODS[_name] = items_one_by_one(_name, METHODS.get(_name) or _op(_name))
 bind_methods(METHODS)

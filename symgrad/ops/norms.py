@@ -20,7 +20,9 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False) 
     if p in ("fro", 2, 2.0, None):
         return _norm2(input, dim, keepdim)
     order = {"inf": math.inf, "-inf": -math.inf}.get(p, p) if isinstance(p, str) else p
-    if isinstance(order, bool) or not isinstance(order, (int, float)) or math.isnan(order):
+    if isinstance(order, bool):  # PyTorch reads a bool p as the number it is
+        order = int(order)
+    if not isinstance(order, (int, float)) or math.isnan(order):
         raise ValueError(f"norm: p must be a number, inf, -inf or 'fro' (vector norms), got {p!r}")
     if order < 0 or math.isinf(order):
         _check_identity(input, order, dim)

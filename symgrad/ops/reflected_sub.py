@@ -12,7 +12,7 @@ from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
 from symgrad.prim.domains import Domain
 from symgrad.tensor import Tensor
 
-__all__ = ["rsub"]
+__all__ = ["rsub", "subtract"]
 
 
 def _scaled_difference(a: Any, b: Any, alpha: Any) -> Any:
@@ -36,6 +36,18 @@ RSUB_NUMBER = declare(
     params="alpha",
     kernel=_scaled_difference,
     backward="RsubBackward1",
+    domain=_ALPHAS,
+)
+
+# subtract(input, number, alpha): PyTorch's sub.Scalar overload, which only ``subtract``
+# reaches with a positional alpha (``sub`` reads that call as its deprecated alpha form)
+SUB_NUMBER = declare(
+    "sub_number",
+    "x y",
+    lambda x, y, alpha: x - alpha * y,
+    params="alpha",
+    kernel=lambda a, b, alpha: _subtract(a, b if alpha == 1 else alpha * b),
+    backward="SubBackward1",
     domain=_ALPHAS,
 )
 
@@ -72,3 +84,40 @@ def rsub(input: Tensor, other: Any, alpha: Any = 1) -> Tensor:
         check_alpha(input, other, alpha)
     prim = RSUB_TENSOR if isinstance(other, Tensor) else RSUB_NUMBER
     return prim(input, other, params=(alpha,))
+
+
+_SUBTRACT_SIGNATURES = (
+    "Tensor input, Tensor other, *, Number alpha = 1",
+    "Tensor input, Number other, Number alpha = 1",
+)
+
+
+def subtract(input: Any, other: Any, *number_alpha: Any, alpha: Any = None) -> Tensor:
+    """Another name of ``sub``: ``input - alpha * other``; with ``other`` a number, ``alpha``
+    may come by position (PyTorch's ``sub.Scalar`` overload, node ``SubBackward1``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.subtract(symgrad.tensor([1.0, 2.0]), 0.5, 2)
+    tensor([0., 1.])
+    """
+    from symgrad.ops.math import sub
+
+    if not number_alpha:
+        return sub(input, other, alpha=1 if alpha is None else alpha)
+    numbers = (int, float, bool)
+    if (
+        len(number_alpha) != 1
+        or alpha is not None
+        or not isinstance(input, Tensor)
+        or not isinstance(other, numbers)
+        or not isinstance(number_alpha[0], numbers)
+    ):
+        raise invalid_combination("subtract", (input, other, *number_alpha), _SUBTRACT_SIGNATURES)
+    alpha = number_alpha[0]
+    if is_bool(input) or is_bool(other):
+        raise bool_subtraction(input, other)
+    if alpha != 1 or type(alpha) is not int:
+        check_alpha(input, other, alpha)
+    return SUB_NUMBER(input, other, params=(alpha,))

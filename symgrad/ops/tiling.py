@@ -93,6 +93,8 @@ def tile(input: Tensor, dims: Any) -> Tensor:
     """:func:`repeat`, with ``dims`` padded with leading ones to ``input.ndim``."""
     if type(input) is not Tensor:
         require_tensor("tile", "input", 1, input)
+    if isinstance(dims, bool):
+        raise TypeError("tile(): argument 'dims' (position 2) must be tuple of ints, not bool")
     dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
     dims = (1,) * (input.ndim - len(dims)) + dims
     return repeat(input, *dims)
@@ -114,6 +116,12 @@ def repeat_interleave(
         if repeats is None and dim is None:
             require_tensor("repeat_interleave", "repeats", 1, input)
         require_tensor_input("repeat_interleave", input, repeats, dim)
+    if isinstance(repeats, bool):
+        raise TypeError(
+            "repeat_interleave() received an invalid combination of arguments - got (Tensor, "
+            "bool), but expected (Tensor input, Tensor repeats, int dim = None) or (Tensor "
+            "input, int repeats, int dim = None)"
+        )
     if repeats is None:  # repeat_interleave(counts): indices repeated by their counts
         return _found(lambda c: np.repeat(np.arange(c.size), c.astype(np.int64)), input)
     x = input.reshape(-1) if dim is None else input

@@ -182,7 +182,43 @@ def unique(
     return _result(_UNIQUE_DIM, input, d, _row_groups(rows, order), flags)
 
 
-def unique_consecutive(
+def unique_consecutive(*args: Any, **kwargs: Any) -> Any:
+    """``symgrad.unique_consecutive(input, return_inverse, return_counts, dim)``: the method
+    :meth:`Tensor.unique_consecutive`, with PyTorch's choice of what to return made as its
+    function makes it, which reads the flags given by position one place off: the second
+    argument decides whether counts are returned, the third whether the inverse is (a part
+    returned without being asked for is empty).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([1, 1, 2])
+    >>> symgrad.unique_consecutive(x, return_counts=True)
+    (tensor([1, 2]), tensor([2, 1]))
+    >>> symgrad.unique_consecutive(x, True)
+    (tensor([1, 2]), tensor([], dtype=symgrad.int64))
+    """
+    inverse_shown = args[2] if len(args) > 2 else kwargs.get("return_inverse", False)
+    counts_shown = args[1] if len(args) > 1 else kwargs.get("return_counts", False)
+    values, inverse, counts = _consecutive_parts(*args, **kwargs)
+    extra = [t for t, shown in ((inverse, inverse_shown), (counts, counts_shown)) if shown]
+    return (values, *extra) if extra else values
+
+
+def _consecutive_parts(
+    input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: Any = None
+) -> tuple:
+    """The values, inverse and counts of ``input.unique_consecutive``, each part not asked
+    for empty (as ATen leaves it, over all elements; along a dim it computes every part)."""
+    values, *parts = unique_consecutive_method(input, True, True, dim)
+    if dim is None:
+        wanted = (return_inverse, return_counts)
+        empty = Tensor._make(np.zeros(0, np.int64))
+        parts = [part if want else empty for part, want in zip(parts, wanted)]
+    return (values, *parts)
+
+
+def unique_consecutive_method(
     input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: Any = None
 ) -> Any:
     """The elements (or slices along ``dim``) with each run of equal neighbours kept once;

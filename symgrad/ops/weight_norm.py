@@ -98,6 +98,8 @@ def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
     """
     if type(v) is not Tensor:
         require_tensor("norm_except_dim", "v", 1, v)
+    if isinstance(pow, bool):  # norm reads a bool p as a number, this op does not
+        raise TypeError("norm_except_dim(): argument 'pow' (position 2) must be int, not bool")
     if dim == -1:
         return v.norm(pow)
     d = _wrap_dim(dim, v.ndim)

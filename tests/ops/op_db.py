@@ -95,6 +95,7 @@ ARITHMETIC = [
     _op("rsub", lambda T, x, y: T.rsub(x, y, alpha=2), arg(2, 3), arg(3)),
     _op("rsub_number", lambda T, x: T.rsub(x, 1.5, alpha=-0.5), arg(2, 3)),
     _op("sub_scalar", lambda T, x: x - 3, arg(2, 2)),
+    _op("subtract_number", lambda T, x: T.subtract(x, 1.5, -0.5), arg(2, 3)),
     _op("mul", lambda T, x, y: T.mul(x, y), arg(2, 3), arg(3)),
     _op("mul_operator", lambda T, x, y: x * y, arg(2, 1, 3), arg(4, 1)),
     _op("mul_scalar", lambda T, x: x * 2.5, arg(3)),

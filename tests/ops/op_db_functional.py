@@ -30,6 +30,11 @@ ACTIVATIONS = [
     ),
     _op("elu_inplace", lambda T, x: T.nn.functional.elu_(x * 1.0, 0.5), arg(2, 3, kind="away")),
     _op(
+        "elu_scaled_inplace",
+        lambda T, x: T.nn.functional.elu_(x * 1.0, 0.5, 2.0, 1.5),
+        arg(2, 3, kind="away"),
+    ),
+    _op(
         "leaky_relu_inplace",
         lambda T, x: T.nn.functional.leaky_relu(x * 1.0, 0.2, inplace=True),
         arg(2, 3, kind="away"),

@@ -74,6 +74,7 @@ REGISTRY_OPS = {
     "rsub": "rsub_scalar",
     "rsub_tensor": "rsub",
     "rsub_number": "rsub_number",
+    "sub_number": "subtract_number",
     "soft_margin": "soft_margin_loss_mean",
     "mul": "mul",
     "div": "div",
@@ -125,6 +126,9 @@ REGISTRY_OPS = {
     "selu_": "selu_inplace",
     "celu_": "celu_inplace",
     "elu_": "elu_inplace",
+    # symgrad records the scaled elu in place only (F.elu_ with scale, input_scale)
+    "scaled_elu": "elu_scaled_inplace",
+    "scaled_elu_": "elu_scaled_inplace",
     "leaky_relu_": "leaky_relu_inplace",
     "mish": "mish",
     "hardtanh": "hardtanh",
