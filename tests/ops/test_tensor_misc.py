@@ -10,47 +10,12 @@ expected data, checked for symgrad always and for PyTorch when it is installed.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pytest
+from _torch_table import run as _run
 
 import symgrad
-
-NAN = "nan"
-
-
-def _plain(value):
-    """Tensors as (values, dtype, grad_fn name); tuples and lists element by element."""
-    if isinstance(value, (tuple, list)):
-        return tuple(_plain(v) for v in value)
-    if hasattr(value, "grad_fn") and hasattr(value, "dtype"):
-        node = value.grad_fn
-        return (
-            _values(value.detach().tolist()),
-            str(value.dtype).rsplit(".", 1)[-1],
-            None if node is None else type(node).__name__,
-        )
-    if hasattr(value, "__iter__") and not isinstance(value, str):  # a Size
-        return tuple(value)
-    return value
-
-
-def _values(v):
-    if isinstance(v, list):
-        return [_values(e) for e in v]
-    if isinstance(v, float):
-        return NAN if math.isnan(v) else round(v, 4)
-    return v
-
-
-def _run(T, fn):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return _plain(fn(T))
-    except Exception as error:  # the type is the expected answer
-        return ("raises", type(error).__name__)
 
 
 def _reduce(T, reduce, include_self, dim=0):
