@@ -387,6 +387,13 @@ def _f(T):
     return T.nn.functional
 
 
+def _in_place_dropout2d(T):
+    """Whether ``dropout2d(x, inplace=True)`` returns ``x``, and the sum it leaves in ``x``."""
+    x = T.ones(1, 2, 3, 3)
+    out = _f(T).dropout2d(x, 1.0, True, inplace=True)
+    return out is x, float(x.sum())
+
+
 def _fn_shape(r):
     """The shape and node name of ``r``."""
     return tuple(r.shape), type(r.grad_fn).__name__
@@ -395,6 +402,11 @@ def _fn_shape(r):
 # calls PyTorch accepts with an argument of an unusual kind (a bool size, a float for to,
 # tensor tolerances) or an input of an unusual rank, and the errors next to them
 ACCEPTED = [
+    (
+        "dropout2d(4-d, p=1, inplace) writes into its input",
+        lambda T: _in_place_dropout2d(T),
+        (True, 0.0),
+    ),
     (
         "dropout2d(2-d, eval)",
         lambda T: _f(T).dropout2d(_x(T), 0.5, False),

@@ -463,6 +463,18 @@ CASES = {
         ),
         (([["nan"]], "float32", None), ([[3]], "int64", None)),
     ),
+    "avg_pool1d_nan_stays": (
+        lambda T: F(T).avg_pool1d(T.tensor([[[math.nan, 1.0, 2.0, 3.0]]]), 2),
+        ([[["nan", 2.5]]], "float32", None),
+    ),
+    "area_nan_stays": (
+        lambda T: F(T).interpolate(
+            T.tensor([[[[math.nan, 1.0, 2.0, 3.0], [1.0, 1.0, 1.0, 1.0]]]]),
+            size=(1, 2),
+            mode="area",
+        ),
+        ([[[["nan", 1.75]]]], "float32", None),
+    ),
     "adaptive_avg_nan_stays": (
         lambda T: F(T).adaptive_avg_pool1d(T.tensor([[math.nan, 1.0, 2.0, 3.0]]), 2),
         ([["nan", 2.5]], "float32", None),
