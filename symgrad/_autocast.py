@@ -197,7 +197,15 @@ def autocast_increment_nesting() -> int:
 
 def autocast_decrement_nesting() -> int:
     """One level of autocast regions less; returns the new depth (see
-    :func:`autocast_increment_nesting`)."""
+    :func:`autocast_increment_nesting`).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> _ = symgrad.autocast_increment_nesting()
+    >>> symgrad.autocast_decrement_nesting()
+    0
+    """
     _state.nesting -= 1
     return _state.nesting
 

@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 import symgrad
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_tensor as _require_tensor
 from symgrad.ops import special_functions, special_values
 from symgrad.ops.special_values import *  # noqa: F403
 from symgrad.tensor import Tensor
@@ -71,7 +71,7 @@ gammainc, gammaincc, multigammaln = symgrad.igamma, symgrad.igammac, symgrad.mvl
 
 def _one_tensor(name: str, prim: Any, input: Any) -> Tensor:
     if type(input) is not Tensor:
-        require_tensor(f"special_{name}", "input", 1, input)
+        _require_tensor(f"special_{name}", "input", 1, input)
     return prim(input)
 
 
