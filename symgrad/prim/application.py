@@ -284,12 +284,5 @@ def _quiet(raw: Any, operands: tuple) -> Any:
 
 def _big(raw: Any, operands: tuple) -> Any:
     """As :func:`_quiet`, on large arrays: block by block on every core where the operands
-    allow it (:func:`symgrad.prim.blocks.elementwise`)."""
-    token = _silent_set(_SILENT)
-    try:
-        out = blocks.elementwise(raw, operands)
-        return raw(*operands) if out is None else out
-    except Exception:
-        return None
-    finally:
-        _silent_reset(token)
+    allow it (:func:`symgrad.prim.blocks.call`)."""
+    return _quiet(blocks.call, (raw, operands))

@@ -33,6 +33,7 @@ __all__ = [
     "EAGER_BLOCK",
     "EAGER_MIN",
     "MIN_BLOCKED",
+    "call",
     "elementwise",
     "run_blocked",
     "set_threads",
@@ -224,3 +225,10 @@ def elementwise(kernel: Callable, operands: tuple) -> np.ndarray | None:
             return None
         raise errors[0]
     return result
+
+
+def call(kernel: Callable, operands: tuple) -> Any:
+    """``kernel(*operands)`` for an eager call on large arrays: block by block on every core
+    where :func:`elementwise` can, else one whole-array call."""
+    out = elementwise(kernel, operands)
+    return kernel(*operands) if out is None else out

@@ -37,13 +37,6 @@ __all__ = ["Elementwise"]
 _EAGER_MIN = blocks.EAGER_MIN
 
 
-def _blocked(kernel: Callable, operands: tuple) -> Any:
-    """``kernel(*operands)`` on large arrays: block by block on every core where the operands
-    allow it."""
-    out = blocks.elementwise(kernel, operands)
-    return kernel(*operands) if out is None else out
-
-
 class Elementwise(Application, Primitive):
     """An element-wise primitive declared by a SymPy expression of scalar input symbols.
 
@@ -300,7 +293,7 @@ class Elementwise(Application, Primitive):
             x = s._data if type(s) is Tensor or isinstance(s, Tensor) else s
             kernel = kernels.get(0) or self.vjp_kernel(0)
             if type(g) is np.ndarray and g.size >= _EAGER_MIN:
-                r = _blocked(kernel, (x, out, g, *params))
+                r = blocks.call(kernel, (x, out, g, *params))
             else:
                 r = kernel(x, out, g, *params)
             m = meta[0]
@@ -322,7 +315,7 @@ class Elementwise(Application, Primitive):
                 continue
             kernel = kernels.get(i) or self.vjp_kernel(i)
             if big:
-                r = _blocked(kernel, (*xs, out, g, *params))
+                r = blocks.call(kernel, (*xs, out, g, *params))
             else:
                 r = kernel(*xs, out, g, *params)
             m = meta[i]
