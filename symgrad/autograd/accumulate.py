@@ -83,11 +83,7 @@ def one_node(root: Tensor, retain_graph: bool) -> bool:
             if type(nxt) is not AccumulateGrad or nxt._hooks is not None or nxt in leaves:
                 return False
             leaves.append(nxt)
-    key = (root._data.shape, root._data.dtype)
-    start = _ONES.get(key)
-    if start is None:  # the root's gradient, never written: one array per shape and dtype
-        start = _ONES[key] = np.ones_like(root._data)
-        start.flags.writeable = False
+    start = ones_of(root._data)
     foreign = {id(start)}
     token = silence()
     try:
@@ -104,3 +100,14 @@ def one_node(root: Tensor, retain_graph: bool) -> bool:
 
 
 _ONES: dict = {}
+
+
+def ones_of(data: np.ndarray) -> np.ndarray:
+    """A read-only array of ones of ``data``'s shape and dtype, one per shape and dtype (a
+    loss's starting gradient: ``.copy()`` it for one that may be written)."""
+    key = (data.shape, data.dtype)
+    ones = _ONES.get(key)
+    if ones is None:
+        ones = _ONES[key] = np.ones_like(data)
+        ones.flags.writeable = False
+    return ones

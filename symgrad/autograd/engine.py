@@ -16,7 +16,7 @@ import numpy as np
 
 from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, dual, grad_mode
-from symgrad.autograd.accumulate import first_grad, one_node, store
+from symgrad.autograd.accumulate import first_grad, one_node, ones_of, store
 from symgrad.autograd.buffers import add_to, sum_into
 from symgrad.autograd.hooks import (
     grad_tensor,
@@ -313,7 +313,8 @@ def backward(
         if not create_graph and inputs is None and one_node(tensors, retain_graph):
             return
         roots = [tensors]
-        start = [np.ones_like(tensors._data)]  # (a meta array for a meta loss)
+        data = tensors._data  # (a meta array for a meta loss)
+        start = [ones_of(data).copy() if type(data) is np.ndarray else np.ones_like(data)]
         if create_graph or dual.active():
             start[0] = Tensor._make(start[0])
     else:

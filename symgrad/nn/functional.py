@@ -112,7 +112,10 @@ def log_softmax(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any
 
 
 def _pair(input: Any, target: Any, op: str) -> tuple[Tensor, Tensor]:
-    _check_tensors(op, input=input, target=target)
+    if type(input) is not Tensor or type(target) is not Tensor:
+        _check_tensors(op, input=input, target=target)
+    elif input._data.dtype is target._data.dtype:  # a loss of every step: the common case
+        return input, target
     if target.dtype is not input.dtype and input.dtype.is_floating_point:
         target = target.to(input.dtype)
     return input, target
@@ -151,15 +154,16 @@ def binary_cross_entropy_with_logits(
     tensor(0.)
     """
     input, target = _pair(input, target, "binary_cross_entropy_with_logits")
-    if target.shape != input.shape:
+    if target._data.shape != input._data.shape:
         raise ValueError(
             f"Target size ({list(target.shape)}) must be the same as input size "
             f"({list(input.shape)})"
         )
+    shape = input.shape
     options = {
         "reduction": _reduction(reduction, size_average, reduce),
-        "weight": _weight_array(weight, input, input.shape, "binary_cross_entropy_with_logits"),
-        "shape": input.shape,
+        "weight": _weight_array(weight, input, shape, "binary_cross_entropy_with_logits"),
+        "shape": shape,
     }
     if pos_weight is None:
         return _losses.BCE_WITH_LOGITS_PLAIN_LOSS(input, target, **options)

@@ -97,18 +97,17 @@ _MATMUL = Structural(
 )
 
 
-def _check(a: Tensor, b: Tensor, op: str) -> None:
-    if a.ndim == 0 or b.ndim == 0:
+def _check(sa: tuple, sb: tuple, op: str) -> None:
+    """PyTorch's errors for operands of shapes ``sa`` and ``sb`` that can't be multiplied."""
+    if not sa or not sb:
         raise RuntimeError(
-            f"{op}: both arguments need at least 1 dimension, got shapes {list(a.shape)} and "
-            f"{list(b.shape)}"
+            f"{op}: both arguments need at least 1 dimension, got shapes {list(sa)} and {list(sb)}"
         )
-    inner_a = a.shape[-1]
-    inner_b = b.shape[0] if b.ndim == 1 else b.shape[-2]
+    inner_a = sa[-1]
+    inner_b = sb[0] if len(sb) == 1 else sb[-2]
     if inner_a != inner_b:
         raise RuntimeError(
-            f"{op}: shapes {list(a.shape)} and {list(b.shape)} cannot be multiplied "
-            f"({inner_a} != {inner_b})"
+            f"{op}: shapes {list(sa)} and {list(sb)} cannot be multiplied ({inner_a} != {inner_b})"
         )
 
 
@@ -125,18 +124,21 @@ def matmul(input: Any, other: Any) -> Tensor:
     if type(a) is not Tensor or type(b) is not Tensor:
         a, b = as_operand(input, "matmul"), as_operand(other, "matmul")
         require_tensors("matmul", a, "other", b)
-    _check(a, b, "matmul")
-    if a.dtype is not b.dtype:
+    # the arrays' own shapes and dtypes: this runs for every product of a training step
+    da, db = a._data, b._data
+    sa, sb = da.shape, db.shape
+    _check(sa, sb, "matmul")
+    if da.dtype is not db.dtype and da.dtype != db.dtype:
         _check_dtypes(a, b)
-    na, nb = a.ndim, b.ndim
+    na, nb = len(sa), len(sb)
     if na == 2 and nb == 2:  # the hot path: one mm
         return _MATMUL(a, b)
     if na > 2 or nb > 2:
         try:
-            np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if nb > 1 else ())
+            np.broadcast_shapes(sa[:-2], sb[:-2] if nb > 1 else ())
         except ValueError:
             raise RuntimeError(
-                f"matmul: batch dimensions of {list(a.shape)} and {list(b.shape)} don't broadcast"
+                f"matmul: batch dimensions of {list(sa)} and {list(sb)} don't broadcast"
             ) from None
         if not (_batching.STATE.depth and _any_batched(a, b)):
             return _lowered(a, b)

@@ -178,6 +178,23 @@ def fused_loss(prim: Any, backward: str) -> Structural:
             for i, (need, s) in enumerate(zip(c.needs, c.shapes))
         )
 
+    def numeric_vjp(g: Any, arrays: list, needs: list, params: dict) -> list:
+        # vjp's steps on NumPy arrays, without the interpreter: the backward of every
+        # training step with this loss
+        shape, weight = params["shape"], params["weight"]
+        gl = _unreduce(NP, g, shape, params["reduction"])
+        if weight is not None:
+            gl = gl * np.broadcast_to(weight, shape)
+        scalars = params.get("params", ())
+        result = []
+        for i, need in enumerate(needs):
+            if need:
+                r = prim.vjp_kernel(i)(*arrays, None, gl, *scalars)
+                result.append(r if r.shape == shape else np.broadcast_to(r, shape))
+            else:
+                result.append(None)
+        return result
+
     return Structural(
         prim.name,
         forward,
@@ -187,6 +204,7 @@ def fused_loss(prim: Any, backward: str) -> Structural:
         kernel=kernel,
         formula=prim,
         batch="loss",
+        numeric_vjp=numeric_vjp,
     )
 
 

@@ -130,10 +130,14 @@ class Primitive:
     def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
         """The node's input gradients from its output gradients: ``vjp`` on NumPy, or on
         recorded tensors under ``create_graph`` (so the gradients are differentiable)."""
+        # this runs once per node of every backward pass: loops rather than comprehensions
+        # (no frame of their own) and no call where an attribute does
         saved = node._unpack()
-        out_array = node._output()
+        out_array = node._out if node._packed is None else node._packed.output(node)
         meta = node._meta
-        needs = [fn is not None for fn, _ in node.next_functions]
+        needs = []
+        for fn, _ in node.next_functions:
+            needs.append(fn is not None)
         if create_graph:
             out = Tensor._make(out_array, node, True) if out_array is not None else None
             if out is not None:
@@ -141,11 +145,13 @@ class Primitive:
             ctx = Ctx(saved, out, None, needs, node.params, meta=meta)
             result = self.vjp(INTERPRETERS.tensor, grads[0], ctx)
             return tuple(_as_input_tensor(r, n, m) for r, n, m in zip(result, needs, meta))
-        if _any_meta(grads):  # meta gradients: the inputs' shapes and dtypes, no values
+        if (len(grads) != 1 or type(grads[0]) is not np.ndarray) and _any_meta(grads):
+            # meta gradients: the inputs' shapes and dtypes, no values
             return [meta_array(*m) if n else None for n, m in zip(needs, meta)]
-        inputs = [s._data if isinstance(s, Tensor) else s for s in saved]
+        inputs = []
+        for s in saved:
+            inputs.append(s._data if isinstance(s, Tensor) else s)
         result = self.vjp(NP, grads[0], Ctx(inputs, out_array, None, needs, node.params, 0, meta))
-        # this runs once per node of every backward pass: no call where the shape fits
         grads_in = []
         for r, n, m in zip(result, needs, meta):
             if r is None or not n:

@@ -22,7 +22,7 @@ from symgrad.prim.batch_rules import batched_call
 from symgrad.prim.batching import STATE as _batch_state
 from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.numpy_xp import NP
-from symgrad.prim.primitive import Ctx, Primitive, recorded, with_origin
+from symgrad.prim.primitive import Ctx, Primitive, recorded, reduce_to, with_origin
 from symgrad.tensor import NAMES, Tensor, link_view
 
 __all__ = ["Ctx", "Structural"]
@@ -43,6 +43,8 @@ class Structural(Primitive):
     ``forward`` is the op's meaning, in vocabulary words only, so it runs on every
     interpreter; ``kernel(xp, *arrays, **params)`` is an optional NumPy path, faster or
     stabler (a max-shifted softmax for ``exp(x) / sum(exp(x))``), tested to agree with it.
+    ``numeric_vjp(g, arrays, needs, params)`` is the same for the backward: the gradients
+    ``vjp`` gives on NumPy, bit for bit, for a node of the engine's numeric pass.
     An output that shares the first input's memory is that input's view (tensor.link_view).
     """
 
@@ -62,8 +64,10 @@ class Structural(Primitive):
         text: Any = None,
         batch: Any = None,
         devices: Any = None,
+        numeric_vjp: Callable | None = None,
     ) -> None:
         self.name = name
+        self.numeric_vjp = numeric_vjp
         # where meta and CPU tensors meet: a function of the inputs' numbers of dimensions
         # giving the rule of _placed, or None for PyTorch's usual device check
         self.devices = devices
@@ -109,6 +113,26 @@ class Structural(Primitive):
             return (True,) * len(needs)
         used = {j for i, need in enumerate(needs) if need for j in reads.get(i, ())}
         return tuple(j in used for j in range(len(needs)))
+
+    def apply(self, node: Any, grads: list, create_graph: bool) -> Any:
+        """The declared ``numeric_vjp`` for a NumPy gradient, where there is one; else the
+        protocol's ``vjp`` (:meth:`Primitive.apply`)."""
+        fast = self.numeric_vjp
+        if fast is None or create_graph or type(grads[0]) is not np.ndarray or len(grads) != 1:
+            return Primitive.apply(self, node, grads, create_graph)
+        arrays = []
+        for s in node._unpack():  # a loop, not a comprehension: no frame of its own
+            arrays.append(s._data if isinstance(s, Tensor) else s)
+        needs = []
+        for fn, _ in node.next_functions:
+            needs.append(fn is not None)
+        result = fast(grads[0], arrays, needs, node.params)
+        grads_in = []
+        for r, m in zip(result, node._meta):
+            if r is not None and (type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]):
+                r = reduce_to(r, m[0], m[1])
+            grads_in.append(r)
+        return grads_in
 
     def jvp(self, xp: Any, tangents: tuple, ctx: Ctx) -> Any:
         """The output's tangent: for a linear op the op applied to the tangents (a missing one
@@ -172,7 +196,13 @@ class Structural(Primitive):
     def __call__(self, *tensors: Tensor, **params: Any) -> Tensor:
         if _batch_state.depth and any(type(t) is BatchedTensor for t in tensors):
             return batched_call(self, tensors, params, "structural")
-        out = self.numeric_forward(NP, *[t._data for t in tensors], **params)
+        n = len(tensors)  # the arrays without a comprehension's frame: one or two mostly
+        if n == 1:
+            out = self.numeric_forward(NP, tensors[0]._data, **params)
+        elif n == 2:
+            out = self.numeric_forward(NP, tensors[0]._data, tensors[1]._data, **params)
+        else:
+            out = self.numeric_forward(NP, *[t._data for t in tensors], **params)
         return self.record(tensors, params, out)
 
     def record(self, tensors: tuple, params: dict, out: Any) -> Tensor:
