@@ -67,9 +67,10 @@ def _overload(name: str) -> Any:
 def _keep(g: Any, c: Any, xp: Any) -> Any:
     """``g`` with the reduced dimensions put back as size 1, expanded to the input's shape."""
     shape, dim = c.shapes[0], c.params["dim"]
-    if not c.params["keepdim"]:
-        kept = tuple(1 if dim is None or i in dim else n for i, n in enumerate(shape))
+    if dim is not None and not c.params["keepdim"]:
+        kept = tuple([1 if i in dim else n for i, n in enumerate(shape)])
         g = xp.reshape(g, kept)
+    # (the whole reduction's gradient is 0-d, or all ones with keepdim: it expands as it is)
     return xp.expand(g, shape)
 
 

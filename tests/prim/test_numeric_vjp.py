@@ -32,11 +32,13 @@ def _losses(dtype, reduction):
     w = symgrad.tensor(np.linspace(0.5, 2, 4).astype(dtype))
     pos = symgrad.tensor(np.linspace(1, 3, 4).astype(dtype), requires_grad=True)
     yield "bce_with_logits", F.binary_cross_entropy_with_logits(x, y, reduction=reduction)
-    yield "bce_with_logits weight", F.binary_cross_entropy_with_logits(
-        x, y, weight=w, reduction=reduction
+    yield (
+        "bce_with_logits weight",
+        F.binary_cross_entropy_with_logits(x, y, weight=w, reduction=reduction),
     )
-    yield "bce_with_logits pos_weight", F.binary_cross_entropy_with_logits(
-        x, y, pos_weight=pos, reduction=reduction
+    yield (
+        "bce_with_logits pos_weight",
+        F.binary_cross_entropy_with_logits(x, y, pos_weight=pos, reduction=reduction),
     )
     yield "bce", F.binary_cross_entropy(p, t.detach(), reduction=reduction)
     yield "bce weight", F.binary_cross_entropy(p, t.detach(), weight=w, reduction=reduction)
