@@ -22,6 +22,7 @@ from symgrad._silent import restore, silence
 from symgrad.ops.linalg import _column_major, matmul
 from symgrad.ops.transposes import t, t_of_weight
 from symgrad.prim import batching as _batching
+from symgrad.prim.numpy_xp import sum_to_numpy
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import addmm_text
 from symgrad.tensor import Tensor
@@ -71,6 +72,29 @@ def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return gb, g1, g2
 
 
+def _addmm_numeric_vjp(g: Any, arrays: list, needs: list, params: dict, meta: tuple) -> Any:
+    """``_addmm_vjp``'s steps on NumPy (linear's backward in every training step), with no
+    interpreter between; None for torch.addmm's scales, left to the rule."""
+    if params:
+        return None
+    mat1, mat2 = arrays[1], arrays[2]
+    gb = g1 = g2 = None
+    if needs[0]:
+        bias_shape = meta[0][0]
+        if len(bias_shape) == 1 and bias_shape[0] == meta[2][0][1]:
+            gb = np.asarray(g.sum(axis=(0,), keepdims=False))
+        else:
+            gb = sum_to_numpy(g, bias_shape)
+    if needs[1]:
+        g1 = np.matmul(g, mat2.swapaxes(0, 1))
+    if needs[2]:
+        if _column_major(mat2):
+            g2 = np.matmul(g.swapaxes(0, 1), mat1).swapaxes(0, 1)
+        else:
+            g2 = np.matmul(mat1.swapaxes(0, 1), g)
+    return gb, g1, g2
+
+
 def _scaled(x: Any, k: Any) -> Any:
     return x if k == 1 else x * k
 
@@ -105,6 +129,7 @@ _ADDMM = Structural(
     jvp=_addmm_jvp,
     text=addmm_text,
     devices=lambda ndims: (1, ((1, 0),)),  # PyTorch's: mat1 decides, the bias must follow
+    numeric_vjp=_addmm_numeric_vjp,
 )
 
 

@@ -56,6 +56,22 @@ def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return ga, gb
 
 
+def _matmul_numeric_vjp(g: Any, arrays: list, needs: list, params: dict, meta: tuple) -> Any:
+    """``_matmul_vjp``'s steps for two matrices on NumPy (``mm``, the hot case), with no
+    interpreter between; None for the other pairings."""
+    a, b = arrays
+    if a.ndim != 2 or b.ndim != 2 or type(a) is not np.ndarray or type(b) is not np.ndarray:
+        return None
+    ga = np.matmul(g, b.swapaxes(-1, -2)) if needs[0] else None
+    gb = None
+    if needs[1]:
+        if _column_major(b):
+            gb = np.matmul(g.swapaxes(-1, -2), a).swapaxes(-1, -2)
+        else:
+            gb = np.matmul(a.swapaxes(-1, -2), g)
+    return ga, gb
+
+
 def _column_major(m: Any) -> bool:
     """Whether ``m`` is an array laid out column by column (PyTorch's test: strides
     ``(1, rows)``), a matrix whose transpose is row-major."""
@@ -94,6 +110,7 @@ _MATMUL = Structural(
     text=matmul_text,
     batch="matmul",
     devices=_product_devices,
+    numeric_vjp=_matmul_numeric_vjp,
 )
 
 
@@ -310,6 +327,7 @@ _VDOT = Structural(
     text=matmul_text,
     batch="matmul",
     devices=_product_devices,
+    numeric_vjp=_matmul_numeric_vjp,
 )
 
 

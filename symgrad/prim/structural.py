@@ -43,8 +43,9 @@ class Structural(Primitive):
     ``forward`` is the op's meaning, in vocabulary words only, so it runs on every
     interpreter; ``kernel(xp, *arrays, **params)`` is an optional NumPy path, faster or
     stabler (a max-shifted softmax for ``exp(x) / sum(exp(x))``), tested to agree with it.
-    ``numeric_vjp(g, arrays, needs, params)`` is the same for the backward: the gradients
-    ``vjp`` gives on NumPy, bit for bit, for a node of the engine's numeric pass.
+    ``numeric_vjp(g, arrays, needs, params, meta)`` is the same for the backward: the gradients
+    ``vjp`` gives on NumPy, bit for bit, for a node of the engine's numeric pass (or None for
+    a call it leaves to ``vjp``).
     An output that shares the first input's memory is that input's view (tensor.link_view).
     """
 
@@ -126,7 +127,9 @@ class Structural(Primitive):
         needs = []
         for fn, _ in node.next_functions:
             needs.append(fn is not None)
-        result = fast(grads[0], arrays, needs, node.params)
+        result = fast(grads[0], arrays, needs, node.params, node._meta)
+        if result is None:  # a case the shortcut leaves to the rule
+            return Primitive.apply(self, node, grads, False)
         grads_in = []
         for r, m in zip(result, node._meta):
             if r is not None and (type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]):

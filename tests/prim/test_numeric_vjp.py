@@ -1,6 +1,8 @@
 """A structural primitive's ``numeric_vjp`` (the engine's NumPy shortcut) gives ``vjp``'s
 gradients on NumPy bit for bit: every fused loss, every reduction, with weights, broadcast
-targets, float32 and float64, and gradients that hold inf and nan."""
+targets, float32 and float64, and gradients that hold inf and nan; the matrix products
+(``mm``, ``addmm`` and linear) with every operand needing a gradient or not, row- and
+column-major, and the calls the shortcut leaves to the rule."""
 
 import numpy as np
 import pytest
@@ -59,13 +61,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("dtype,reduction,name", CASES)
-def test_numeric_vjp_is_vjp_bit_for_bit(dtype, reduction, name):
-    loss = dict(_losses(dtype, reduction))[name]
-    node = loss.grad_fn
+def _same_as_the_rule(node, dtype):
     assert isinstance(node.prim, Structural) and node.prim.numeric_vjp is not None
     rng = np.random.default_rng(1)
-    g = rng.standard_normal(loss.shape).astype(dtype)
+    shape = tuple(node._out.shape) if node._out is not None else _out_shape(node)
+    g = rng.standard_normal(shape).astype(dtype)
     if g.size > 2:
         g.flat[0], g.flat[1] = np.inf, np.nan
     fast = node.prim.apply(node, [g], False)
@@ -74,8 +74,53 @@ def test_numeric_vjp_is_vjp_bit_for_bit(dtype, reduction, name):
     for a, b in zip(fast, general):
         assert (a is None) == (b is None)
         if a is not None:
-            assert a.shape == b.shape and a.dtype == b.dtype
+            assert a.shape == b.shape and a.dtype == b.dtype and a.strides == b.strides
             np.testing.assert_array_equal(a, b, strict=True)
+
+
+def _out_shape(node):
+    """The output shape of a node that saved no output (a product's, a loss's)."""
+    if node.prim.name in ("matmul", "addmm"):
+        (m, _), (_, n) = node._meta[-2][0], node._meta[-1][0]
+        return (m, n)
+    shape, reduction = node.params["shape"], node.params["reduction"]
+    return tuple(shape) if reduction == "none" else ()
+
+
+@pytest.mark.parametrize("dtype,reduction,name", CASES)
+def test_numeric_vjp_is_vjp_bit_for_bit(dtype, reduction, name):
+    _same_as_the_rule(dict(_losses(dtype, reduction))[name].grad_fn, dtype)
+
+
+def _products(dtype):
+    rng = np.random.default_rng(2)
+
+    def t(*shape, grad=True):
+        return symgrad.tensor(rng.standard_normal(shape).astype(dtype), requires_grad=grad)
+
+    a, b, bias = t(4, 5), t(5, 3), t(3)
+    yield "mm", symgrad.mm(a, b)
+    yield "mm first only", symgrad.mm(a, t(5, 3, grad=False))
+    yield "mm second only", symgrad.mm(t(4, 5, grad=False), b)
+    yield "mm column-major", symgrad.mm(a, t(3, 5).t())
+    yield "matmul vector", symgrad.matmul(t(5, grad=False), b).grad_fn.next_functions[0][0]
+    yield "linear", F.linear(a, t(3, 5), bias)
+    yield "linear no input grad", F.linear(t(4, 5, grad=False), t(3, 5), bias)
+    yield "addmm row-major", symgrad.addmm(bias, a, b)
+    yield "addmm bias row", symgrad.addmm(t(1, 3), a, b)
+    yield "addmm bias matrix", symgrad.addmm(t(4, 3), a, b)
+    yield "addmm bias column", symgrad.addmm(t(4, 1), a, b)
+    yield "addmm scaled", symgrad.addmm(bias, a, b, beta=0.5, alpha=2.0)
+
+
+PRODUCTS = [(dtype, name) for dtype in (np.float32, np.float64) for name, _ in _products(dtype)]
+
+
+@pytest.mark.parametrize("dtype,name", PRODUCTS)
+def test_products_numeric_vjp_is_vjp_bit_for_bit(dtype, name):
+    made = dict(_products(dtype))[name]
+    node = made if not isinstance(made, symgrad.Tensor) else made.grad_fn
+    _same_as_the_rule(node, dtype)
 
 
 def test_every_fused_loss_declares_a_numeric_vjp():
