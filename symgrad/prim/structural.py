@@ -69,6 +69,8 @@ class Structural(Primitive):
     ) -> None:
         self.name = name
         self.numeric_vjp = numeric_vjp
+        if numeric_vjp is not None:  # (the others keep the protocol's apply: no call between)
+            self.apply = self._apply_numeric  # type: ignore[method-assign]
         # where meta and CPU tensors meet: a function of the inputs' numbers of dimensions
         # giving the rule of _placed, or None for PyTorch's usual device check
         self.devices = devices
@@ -115,11 +117,11 @@ class Structural(Primitive):
         used = {j for i, need in enumerate(needs) if need for j in reads.get(i, ())}
         return tuple(j in used for j in range(len(needs)))
 
-    def apply(self, node: Any, grads: list, create_graph: bool) -> Any:
-        """The declared ``numeric_vjp`` for a NumPy gradient, where there is one; else the
+    def _apply_numeric(self, node: Any, grads: list, create_graph: bool) -> Any:
+        """``apply`` of a primitive with a ``numeric_vjp``: that for a NumPy gradient, else the
         protocol's ``vjp`` (:meth:`Primitive.apply`)."""
         fast = self.numeric_vjp
-        if fast is None or create_graph or type(grads[0]) is not np.ndarray or len(grads) != 1:
+        if create_graph or type(grads[0]) is not np.ndarray or len(grads) != 1:
             return Primitive.apply(self, node, grads, create_graph)
         arrays = []
         for s in node._unpack():  # a loop, not a comprehension: no frame of its own
