@@ -125,12 +125,15 @@ class _InPlaceTimer:
 
     The wrappers add about 0.2 us per node to what they measure."""
 
-    def __init__(self, prim_classes: set) -> None:
+    def __init__(self, prims: list) -> None:
         import symgrad
 
-        self.targets = [(symgrad.Tensor, "backward")]
+        self.targets: list = [(symgrad.Tensor, "backward")]
+        # a primitive with a NumPy shortcut holds its own apply (Structural's numeric_vjp)
+        self.targets += [(prim, "apply") for prim in prims if "apply" in vars(prim)]
+        classes = {type(prim) for prim in prims}
         # subclasses first, so that a class's wrapper never calls its base class's wrapper
-        ordered = sorted(prim_classes, key=lambda cls: -len(cls.__mro__))
+        ordered = sorted(classes, key=lambda cls: -len(cls.__mro__))
         self.targets += [(cls, "apply") for cls in ordered]
         self.seconds: dict[str, float] = {}
         self.calls: dict[str, int] = {}
@@ -138,10 +141,11 @@ class _InPlaceTimer:
 
     def _wrap(self, owner: type, attribute: str) -> None:
         original = getattr(owner, attribute)
+        # prim.apply's arguments: (the primitive,) the node, its gradients, ...
+        node_at = 0 if not isinstance(owner, type) else 1
 
         def timed(*args, **kwargs):
-            # (prim.apply's arguments are the primitive, the node, its gradients, ...)
-            label = "backward" if attribute == "backward" else type(args[1]).__name__
+            label = "backward" if attribute == "backward" else type(args[node_at]).__name__
             start = time.perf_counter()
             try:
                 return original(*args, **kwargs)
@@ -149,7 +153,7 @@ class _InPlaceTimer:
                 self.seconds[label] = self.seconds.get(label, 0.0) + time.perf_counter() - start
                 self.calls[label] = self.calls.get(label, 0) + 1
 
-        self.saved.append((owner, attribute, owner.__dict__.get(attribute)))
+        self.saved.append((owner, attribute, vars(owner).get(attribute)))
         setattr(owner, attribute, timed)
 
     def __enter__(self) -> _InPlaceTimer:
@@ -168,7 +172,7 @@ class _InPlaceTimer:
 def time_in_place(step, steps: int) -> tuple[float, _InPlaceTimer]:
     """Seconds per step, and where the backward time went, over ``steps`` real steps."""
     nodes = graph_nodes(recorded_graph(step)[0])
-    prims = {type(node.prim) for node in nodes if getattr(node, "prim", None) is not None}
+    prims = list({id(n.prim): n.prim for n in nodes if getattr(n, "prim", None) is not None}.values())
     with _InPlaceTimer(prims) as timer:
         start = time.perf_counter()
         for _ in range(steps):
