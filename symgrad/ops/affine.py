@@ -72,7 +72,9 @@ def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return gb, g1, g2
 
 
-def _addmm_numeric_vjp(g: Any, arrays: list, needs: list, params: dict, meta: tuple) -> Any:
+def _addmm_numeric_vjp(
+    g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple
+) -> Any:
     """``_addmm_vjp``'s steps on NumPy (linear's backward in every training step), with no
     interpreter between; None for torch.addmm's scales, left to the rule."""
     if params:

@@ -56,7 +56,9 @@ def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return ga, gb
 
 
-def _matmul_numeric_vjp(g: Any, arrays: list, needs: list, params: dict, meta: tuple) -> Any:
+def _matmul_numeric_vjp(
+    g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple
+) -> Any:
     """``_matmul_vjp``'s steps for two matrices on NumPy (``mm``, the hot case), with no
     interpreter between; None for the other pairings."""
     a, b = arrays

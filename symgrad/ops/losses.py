@@ -178,7 +178,7 @@ def fused_loss(prim: Any, backward: str) -> Structural:
             for i, (need, s) in enumerate(zip(c.needs, c.shapes))
         )
 
-    def numeric_vjp(g: Any, arrays: list, needs: list, params: dict, meta: tuple) -> list:
+    def numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple) -> list:
         # vjp's steps on NumPy arrays, without the interpreter: the backward of every
         # training step with this loss
         shape, weight = params["shape"], params["weight"]

@@ -9,6 +9,7 @@ import numpy as np
 
 from symgrad._arguments import require_tensor
 from symgrad.ops.reductions import _dims, _keep
+from symgrad.prim import blocks
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, _wrap_dim
 
@@ -55,10 +56,34 @@ def _max(a: np.ndarray, dim: Any) -> np.ndarray:
     return a.max(axis=dim, keepdims=True) if a.size else np.zeros_like(a)
 
 
-def _softmax_kernel(xp: Any, a: Any, dim: int) -> Any:
+# Along the last axis of a large array, the kernels and the backward rules run on blocks of
+# whole rows on every core (blocks.rows), as PyTorch shares them among its threads: the same
+# operations on each row, so the same values, with the temporaries of a block in the cache.
+
+
+def _along_last(a: Any, dim: Any) -> bool:
+    """Whether ``dim`` (an int, a tuple of one, or None for every axis) is ``a``'s last axis."""
+    if type(dim) is tuple:
+        if len(dim) != 1:
+            return False
+        dim = dim[0]
+    ndim = np.ndim(a)
+    return type(dim) is int and ndim > 0 and dim in (ndim - 1, -1)
+
+
+def _softmax_kernel(xp: Any, a: Any, dim: Any) -> Any:
     a = np.asarray(a)  # ndarray methods: np.max/np.sum add dispatch costing more than the work
+    if _along_last(a, dim):
+        out = blocks.rows(_softmax_rows, (a,))
+        if out is not None:
+            return out
     e = np.exp(a - _max(a, dim))
     return e / e.sum(axis=dim, keepdims=True)
+
+
+def _softmax_rows(a: np.ndarray) -> np.ndarray:
+    e = np.exp(a - a.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
 
 
 def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -66,14 +91,59 @@ def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (out * (g - xp.sum(g * out, c.params["dim"], True)),)
 
 
-def _log_softmax_kernel(xp: Any, a: Any, dim: int) -> Any:
+def _softmax_numeric_vjp(
+    g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple
+) -> Any:
+    """``_softmax_vjp`` on NumPy, in blocks of rows along the last axis of a large array."""
+    dim = params["dim"]
+    if type(out) is not np.ndarray or not out.ndim:
+        return None
+    if _along_last(out, dim):
+        r = blocks.rows(_softmax_rows_vjp, (g, out))
+        if r is not None:
+            return (r,)
+    return (out * (g - np.asarray((g * out).sum(axis=dim, keepdims=True))),)
+
+
+def _softmax_rows_vjp(g: np.ndarray, out: np.ndarray) -> np.ndarray:
+    return out * (g - (g * out).sum(axis=-1, keepdims=True))
+
+
+def _log_softmax_kernel(xp: Any, a: Any, dim: Any) -> Any:
     a = np.asarray(a)
+    if _along_last(a, dim):
+        out = blocks.rows(_log_softmax_rows, (a,))
+        if out is not None:
+            return out
     shifted = a - _max(a, dim)
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 
+def _log_softmax_rows(a: np.ndarray) -> np.ndarray:
+    shifted = a - a.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
 def _log_softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (g - xp.exp(c.out) * xp.sum(g, c.params["dim"], True),)
+
+
+def _log_softmax_numeric_vjp(
+    g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple
+) -> Any:
+    """``_log_softmax_vjp`` on NumPy, in blocks of rows along the last axis of a large array."""
+    dim = params["dim"]
+    if type(out) is not np.ndarray or not out.ndim:
+        return None
+    if _along_last(out, dim):
+        r = blocks.rows(_log_softmax_rows_vjp, (g, out))
+        if r is not None:
+            return (r,)
+    return (g - np.exp(out) * np.asarray(g.sum(axis=dim, keepdims=True)),)
+
+
+def _log_softmax_rows_vjp(g: np.ndarray, out: np.ndarray) -> np.ndarray:
+    return g - np.exp(out) * g.sum(axis=-1, keepdims=True)
 
 
 def _softmax(xp: Any, a: Any, dim: Any) -> Any:
@@ -93,6 +163,7 @@ _SOFTMAX = Structural(
     kernel=_softmax_kernel,
     text="∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}",
     batch="reduction",
+    numeric_vjp=_softmax_numeric_vjp,
 )
 _LOG_SOFTMAX = Structural(
     "log_softmax",
@@ -102,6 +173,7 @@ _LOG_SOFTMAX = Structural(
     kernel=_log_softmax_kernel,
     text="∂{o}[i]/∂{x}[j] = δij − exp({o}[j]) along dim {dim}",
     batch="reduction",
+    numeric_vjp=_log_softmax_numeric_vjp,
 )
 
 

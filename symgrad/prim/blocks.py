@@ -33,8 +33,10 @@ __all__ = [
     "EAGER_BLOCK",
     "EAGER_MIN",
     "MIN_BLOCKED",
+    "ROWS_BLOCK",
     "call",
     "elementwise",
+    "rows",
     "run_blocked",
     "set_threads",
     "threads",
@@ -44,6 +46,9 @@ BLOCK = 32768  # elements per block: in the cache still, and few calls to hand t
 MIN_BLOCKED = 1 << 16  # elements: below this one pass over the whole arrays is as fast
 EAGER_MIN = 1 << 16  # elements: an eager element-wise call on fewer is one whole-array call
 EAGER_BLOCK = 8192  # elements per block of an eager call (64 KiB of float64 per temporary)
+# elements per block of rows (a softmax's): its reductions and broadcasts are cheap calls, so
+# blocks this small would hand the GIL between the threads more often than they compute
+ROWS_BLOCK = 1 << 17
 
 _POOL: list = []
 _SET: list = []  # the count set_threads gave, if any
@@ -202,27 +207,67 @@ def elementwise(kernel: Callable, operands: tuple) -> np.ndarray | None:
         finally:
             restore(token)
 
-    n = threads()
-    if n == 1:
-        try:
-            span(0, size)
-        except _Uneven:
+    errors = _shared(span, size, EAGER_BLOCK)
+    if errors:
+        if any(type(e) is _Uneven for e in errors):
             return None
-        return result
-    step = -(-size // (n * EAGER_BLOCK)) * EAGER_BLOCK  # whole blocks per thread
-    futures = [_pool().submit(span, lo, min(lo + step, size)) for lo in range(step, size, step)]
+        raise errors[0]
+    return result
+
+
+def _shared(span: Callable, total: int, unit: int) -> list:
+    """``span(lo, hi)`` over ``range(total)`` in one share of whole ``unit``s per thread
+    (this thread takes the first); the errors raised, once every share has stopped."""
+    n = threads()
+    step = total if n == 1 else -(-total // (n * unit)) * unit
+    futures = [_pool().submit(span, lo, min(lo + step, total)) for lo in range(step, total, step)]
     errors = []
     try:
-        span(0, min(step, size))  # this thread's share
-    except Exception as exc:  # noqa: BLE001 - raised below, once the others have stopped
+        span(0, min(step, total))  # this thread's share
+    except Exception as exc:  # noqa: BLE001 - raised by the caller, once the others have stopped
         errors.append(exc)
     for f in futures:
         exc = f.exception()
         if exc is not None:
             errors.append(exc)
-    if errors:
-        if any(type(e) is _Uneven for e in errors):
+    return errors
+
+
+def rows(kernel: Callable, operands: tuple) -> np.ndarray | None:
+    """``kernel(*operands)`` for a ``kernel`` that works along the last axis only (a softmax
+    along it, the rows of its backward), its result of the operands' shape: computed on blocks
+    of whole rows (``ROWS_BLOCK`` elements or one row) shared among ``threads()`` threads.
+    The values are the whole-array call's: a reduction along the last, contiguous axis sums
+    each row alone, whatever the rows around it. None, having computed nothing, for fewer than
+    ``EAGER_MIN`` elements or operands that are not arrays of one shape laid out row by row."""
+    first = operands[0]
+    if type(first) is not np.ndarray or first.size < EAGER_MIN or not first.shape[-1]:
+        return None
+    shape = first.shape
+    for a in operands:
+        if type(a) is not np.ndarray or a.shape != shape or not a.flags.c_contiguous:
             return None
+    width = shape[-1]
+    count = first.size // width
+    matrices = [a.reshape(count, width) for a in operands]
+    probe = kernel(*[m[:1] for m in matrices])  # one row: the result's dtype
+    if type(probe) is not np.ndarray or probe.shape != (1, width):
+        return None
+    result = np.empty(shape, probe.dtype)  # (its own memory: a .grad keeps it uncopied)
+    written = result.reshape(count, width)
+    per = max(1, ROWS_BLOCK // width)  # rows per block
+
+    def span(lo: int, hi: int) -> None:
+        token = silence()  # (this thread's own error state)
+        try:
+            for i in range(lo, hi, per):
+                j = min(i + per, hi)
+                written[i:j] = kernel(*[m[i:j] for m in matrices])
+        finally:
+            restore(token)
+
+    errors = _shared(span, count, per)
+    if errors:
         raise errors[0]
     return result
 

@@ -43,7 +43,7 @@ class Structural(Primitive):
     ``forward`` is the op's meaning, in vocabulary words only, so it runs on every
     interpreter; ``kernel(xp, *arrays, **params)`` is an optional NumPy path, faster or
     stabler (a max-shifted softmax for ``exp(x) / sum(exp(x))``), tested to agree with it.
-    ``numeric_vjp(g, arrays, needs, params, meta)`` is the same for the backward: the gradients
+    ``numeric_vjp(g, arrays, out, needs, params, meta)`` is the same for the backward: the gradients
     ``vjp`` gives on NumPy, bit for bit, for a node of the engine's numeric pass (or None for
     a call it leaves to ``vjp``).
     An output that shares the first input's memory is that input's view (tensor.link_view).
@@ -129,7 +129,8 @@ class Structural(Primitive):
         needs = []
         for fn, _ in node.next_functions:
             needs.append(fn is not None)
-        result = fast(grads[0], arrays, needs, node.params, node._meta)
+        out = node._out if node._packed is None else node._packed.output(node)
+        result = fast(grads[0], arrays, out, needs, node.params, node._meta)
         if result is None:  # a case the shortcut leaves to the rule
             return Primitive.apply(self, node, grads, False)
         grads_in = []
