@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from symgrad.ops import elementwise as E
-from symgrad.prim import batching
+from symgrad.prim import batching, blocks
+from symgrad.prim.numpy_xp import NP, sum_to_numpy
 from symgrad.prim.structural import Structural
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
@@ -46,6 +47,102 @@ def _forward(xp: Any, x: Any, *affine: Any, axes, eps, group, view, stats, has_w
     if has_b:
         out = out + xp.reshape(affine[-1], view)
     return out
+
+
+def _kernel(x: Any, *affine: Any, axes, eps, group, view, stats, has_w, has_b, tie_bias) -> Any:
+    """The forward on NumPy: a layer norm over the last axis of a large array in blocks of
+    whole rows on every core (``blocks.rows``: the same operations on each row, so the same
+    values), as PyTorch shares the rows among its threads; ``_forward`` otherwise."""
+    params = dict(axes=axes, eps=eps, group=group, view=view, stats=stats)
+    if group is None and stats is None and _trailing(x, axes):
+        flat = [np.ascontiguousarray(a).reshape(-1) for a in affine]
+        w = flat[0] if has_w else None
+        b = flat[-1] if has_b else None
+        out = blocks.rows(lambda rows: _normalized_rows(rows, eps, w, b), (x,))
+        if out is not None:
+            return out
+    return _forward(NP, x, *affine, has_w=has_w, has_b=has_b, **params)
+
+
+def _trailing(x: Any, axes: tuple) -> bool:
+    """Whether ``axes`` is the last axis of the array ``x`` alone (a layer norm over one
+    dimension: NumPy sums over several axes in another order than over one row of them)."""
+    ndim = getattr(x, "ndim", 0)
+    return ndim > 0 and tuple(axes) == (ndim - 1,)
+
+
+def _normalized_rows(rows: np.ndarray, eps: float, w: Any, b: Any) -> np.ndarray:
+    """``_forward``'s steps on a block of rows, each normalized over its own values."""
+    out = _xhat_rows(rows, eps)
+    if w is not None:
+        out = out * w
+    if b is not None:
+        out = out + b
+    return out
+
+
+def _numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple) -> Any:
+    """``_vjp`` on NumPy for a layer norm over the last axis of a large array: the input's
+    gradient in blocks of whole rows on every core, the weight's and the bias's (sums over the
+    rows) as the rule computes them, from the normalized input recomputed in blocks of rows.
+    None (the rule) for anything else."""
+    x = arrays[0]
+    has_w, has_b, eps, view = params["has_w"], params["has_b"], params["eps"], params["view"]
+    if (
+        params["group"] is not None
+        or params["stats"] is not None
+        or type(g) is not np.ndarray
+        or type(x) is not np.ndarray
+        or g.shape != x.shape
+        or not _trailing(x, params["axes"])
+    ):
+        return None
+    w = np.ascontiguousarray(arrays[1]).reshape(-1) if has_w else None
+    grads: list = []
+    if needs[0]:
+        gx = blocks.rows(lambda gr, xr: _input_gradient_rows(gr, xr, eps, w), (g, x))
+        if gx is None:
+            return None
+        grads.append(gx)
+    else:
+        grads.append(None)
+    if has_w:
+        if needs[1]:
+            xhat = blocks.rows(lambda xr: _xhat_rows(xr, eps), (x,))
+            if xhat is None:
+                return None
+            grads.append(sum_to_numpy(g * xhat, view).reshape(meta[1][0]))
+        else:
+            grads.append(None)
+    if has_b:
+        grads.append(sum_to_numpy(g, view).reshape(meta[-1][0]) if needs[-1] else None)
+    return grads
+
+
+def _stats_rows(rows: np.ndarray, eps: float) -> tuple:
+    """``_stats``'s steps on a block of rows: each row's ``(x - mean, 1 / sqrt(var + eps))``."""
+    n = rows.shape[-1]
+    mean = rows.sum(axis=-1, keepdims=True) / n
+    centred = rows - mean
+    var = (centred * centred).sum(axis=-1, keepdims=True) / n
+    return centred, E.RSQRT.numeric(var + eps)
+
+
+def _xhat_rows(rows: np.ndarray, eps: float) -> np.ndarray:
+    """The normalized rows."""
+    centred, rstd = _stats_rows(rows, eps)
+    return centred * rstd
+
+
+def _input_gradient_rows(g: np.ndarray, rows: np.ndarray, eps: float, w: Any) -> np.ndarray:
+    """``_vjp``'s input gradient on a block of rows (each row's own sums)."""
+    n = rows.shape[-1]
+    centred, rstd = _stats_rows(rows, eps)
+    xhat = centred * rstd
+    gxhat = g * w if w is not None else g
+    mean_g = gxhat.sum(axis=-1, keepdims=True) / n
+    mean_gx = (gxhat * xhat).sum(axis=-1, keepdims=True) / n
+    return rstd * (gxhat - mean_g - xhat * mean_gx)
 
 
 def _vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -140,6 +237,8 @@ def _node(backward: str) -> Structural:
         "native_norm",
         lambda xp, *args, tie_bias, **params: _forward(xp, *args, **params),
         _vjp,
+        kernel=lambda xp, *args, **params: _kernel(*args, **params),
+        numeric_vjp=_numeric_vjp,
         saves=(0, 1),
         backward=backward,
         jvp=_jvp,

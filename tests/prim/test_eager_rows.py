@@ -1,8 +1,9 @@
-"""``softmax`` and ``log_softmax`` along the last axis of a large array run on blocks of whole
-rows on every core (:func:`symgrad.prim.blocks.rows`), forward and backward: the values and
-gradients must be exactly those of the whole-array kernels, and anything the blocks can't
-take (another dim, a transposed input, a broadcast gradient, a small array) falls back to them.
-Three threads are used, so the shares are uneven and the last block is short."""
+"""``softmax``, ``log_softmax`` and ``layer_norm`` along the last axes of a large array run on
+blocks of whole rows on every core (:func:`symgrad.prim.blocks.rows`), forward and backward:
+the values and gradients must be exactly those of the whole-array kernels, and anything the
+blocks can't take (another dim, a transposed input, a broadcast gradient, group and batch
+norm, a small array) falls back to them. Three threads are used, so the shares are uneven and
+the last block is short."""
 
 from __future__ import annotations
 
@@ -46,16 +47,39 @@ def _calls(dtype):
     ]
 
 
-def _run(fn, array, upstream):
+def _norms(dtype):
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal((3 * ROWS + 7, 130)) * 5 + 2).astype(dtype)
+    x[9] = 1.5  # a constant row: zero variance
+    cube = rng.standard_normal((300, 21, 15)).astype(dtype)
+    w, b = (rng.standard_normal(130).astype(dtype) for _ in range(2))
+    wc = rng.standard_normal((21, 15)).astype(dtype)
+    ln = F.layer_norm
+    return [
+        ("layer_norm", lambda t, w, b: ln(t, (130,), w, b), x, (w, b)),
+        ("layer_norm weight only", lambda t, w: ln(t, (130,), w, eps=1e-3), x, (w,)),
+        ("layer_norm plain", lambda t: ln(t, (130,)), x, ()),
+        # (over two axes NumPy sums in another order than along one row: not cut into rows)
+        ("layer_norm two axes", lambda t, w: ln(t, (21, 15), w), cube, (wc,)),
+        ("layer_norm last axis of three", lambda t: ln(t, (15,)), cube, ()),
+        # what the rows can't take
+        ("layer_norm transposed", lambda t: ln(t.t(), (x.shape[0],)), x, ()),
+        ("group_norm", lambda t: F.group_norm(t.reshape(ROWS, 39, 10), 3), x[: 3 * ROWS], ()),
+        ("batch_norm", lambda t: F.batch_norm(t, None, None, training=True), x, ()),
+    ]
+
+
+def _run(fn, array, upstream, affine=()):
     x = symgrad.from_numpy(array.copy()).requires_grad_()
-    out = fn(x)
+    params = [symgrad.from_numpy(a.copy()).requires_grad_() for a in affine]
+    out = fn(x, *params)
     values = out.detach().numpy()
     if upstream == "ones":
         out.sum().backward()  # a gradient broadcast from one value: no rows of its own
     else:
         g = np.linspace(-2.0, 3.0, values.size).reshape(values.shape).astype(values.dtype)
         out.backward(symgrad.from_numpy(g))
-    return values, x.grad.numpy()
+    return [values, x.grad.numpy()] + [p.grad.numpy() for p in params]
 
 
 CASES = [
@@ -66,15 +90,34 @@ CASES = [
 ]
 
 
+def _same_as_whole(got: list, monkeypatch, run) -> None:
+    _whole(monkeypatch)
+    want = run()
+    assert len(got) == len(want)
+    for a, b in zip(got, want):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_array_equal(a, b)
+
+
 @pytest.mark.parametrize("dtype,name,upstream", CASES)
 def test_rows_give_the_whole_array_values(dtype, name, upstream, three_threads, monkeypatch):
     fn, array = next((f, a) for n, f, a in _calls(dtype) if n == name)
-    values, grad = _run(fn, array, upstream)
-    _whole(monkeypatch)
-    want_values, want_grad = _run(fn, array, upstream)
-    for got, want in ((values, want_values), (grad, want_grad)):
-        assert got.dtype == want.dtype and got.shape == want.shape
-        np.testing.assert_array_equal(got, want)
+    _same_as_whole(_run(fn, array, upstream), monkeypatch, lambda: _run(fn, array, upstream))
+
+
+NORMS = [
+    (dtype, name, upstream)
+    for dtype in (np.float32, np.float64)
+    for name, _, _, _ in _norms(dtype)
+    for upstream in ("given", "ones")
+]
+
+
+@pytest.mark.parametrize("dtype,name,upstream", NORMS)
+def test_norm_rows_give_the_whole_array_values(dtype, name, upstream, three_threads, monkeypatch):
+    fn, array, affine = next((f, a, p) for n, f, a, p in _norms(dtype) if n == name)
+    got = _run(fn, array, upstream, affine)
+    _same_as_whole(got, monkeypatch, lambda: _run(fn, array, upstream, affine))
 
 
 def test_the_rows_path_is_taken(three_threads, monkeypatch):
@@ -93,6 +136,11 @@ def test_the_rows_path_is_taken(three_threads, monkeypatch):
     taken.clear()
     symgrad.softmax(symgrad.randn(10, 20, requires_grad=True), -1).sum().backward()
     assert taken == [False, False]  # small: declined forward and backward
+    taken.clear()
+    x = symgrad.randn(ROWS, 200, requires_grad=True)
+    w = symgrad.randn(200, requires_grad=True)
+    F.layer_norm(x, (200,), w).backward(symgrad.randn(ROWS, 200))
+    assert taken == [True, True, True]  # forward, the input's gradient, the normalized input
 
 
 def test_rows_result_owns_its_memory():
