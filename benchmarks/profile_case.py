@@ -172,7 +172,9 @@ class _InPlaceTimer:
 def time_in_place(step, steps: int) -> tuple[float, _InPlaceTimer]:
     """Seconds per step, and where the backward time went, over ``steps`` real steps."""
     nodes = graph_nodes(recorded_graph(step)[0])
-    prims = list({id(n.prim): n.prim for n in nodes if getattr(n, "prim", None) is not None}.values())
+    prims = list(
+        {id(n.prim): n.prim for n in nodes if getattr(n, "prim", None) is not None}.values()
+    )
     with _InPlaceTimer(prims) as timer:
         start = time.perf_counter()
         for _ in range(steps):

@@ -71,19 +71,24 @@ def _along_last(a: Any, dim: Any) -> bool:
     return type(dim) is int and ndim > 0 and dim in (ndim - 1, -1)
 
 
-def _softmax_kernel(xp: Any, a: Any, dim: Any) -> Any:
-    a = np.asarray(a)  # ndarray methods: np.max/np.sum add dispatch costing more than the work
-    if _along_last(a, dim):
-        out = blocks.rows(_softmax_rows, (a,))
-        if out is not None:
-            return out
+def _rows_kernel(values: Any) -> Any:
+    """The NumPy kernel of ``values(a, dim)``: in blocks of rows along the last axis of a large
+    array, at once otherwise (the same NumPy calls)."""
+
+    def kernel(xp: Any, a: Any, dim: Any) -> Any:
+        a = np.asarray(a)  # ndarray methods: np.max/np.sum add dispatch costing more than work
+        if _along_last(a, dim):
+            out = blocks.rows(lambda rows: values(rows, -1), (a,))
+            if out is not None:
+                return out
+        return values(a, dim)
+
+    return kernel
+
+
+def _softmax_values(a: np.ndarray, dim: Any) -> np.ndarray:
     e = np.exp(a - _max(a, dim))
     return e / e.sum(axis=dim, keepdims=True)
-
-
-def _softmax_rows(a: np.ndarray) -> np.ndarray:
-    e = np.exp(a - a.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
 
 
 def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -91,59 +96,40 @@ def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (out * (g - xp.sum(g * out, c.params["dim"], True)),)
 
 
-def _softmax_numeric_vjp(
-    g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple
-) -> Any:
-    """``_softmax_vjp`` on NumPy, in blocks of rows along the last axis of a large array."""
-    dim = params["dim"]
-    if type(out) is not np.ndarray or not out.ndim:
-        return None
-    if _along_last(out, dim):
-        r = blocks.rows(_softmax_rows_vjp, (g, out))
-        if r is not None:
-            return (r,)
-    return (out * (g - np.asarray((g * out).sum(axis=dim, keepdims=True))),)
+def _by_rows(grad: Any) -> Any:
+    """The ``numeric_vjp`` of a rule ``grad(g, out, dim)`` on NumPy arrays: in blocks of rows
+    along the last axis of a large array, at once otherwise (the same NumPy calls)."""
+
+    def numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple):
+        dim = params["dim"]
+        if type(out) is not np.ndarray or not out.ndim:
+            return None
+        if _along_last(out, dim):
+            r = blocks.rows(lambda gr, outr: grad(gr, outr, -1), (g, out))
+            if r is not None:
+                return (r,)
+        return (grad(g, out, dim),)
+
+    return numeric_vjp
 
 
-def _softmax_rows_vjp(g: np.ndarray, out: np.ndarray) -> np.ndarray:
-    return out * (g - (g * out).sum(axis=-1, keepdims=True))
+def _softmax_grad(g: np.ndarray, out: np.ndarray, dim: Any) -> np.ndarray:
+    """``_softmax_vjp`` on NumPy arrays."""
+    return out * (g - np.asarray((g * out).sum(axis=dim, keepdims=True)))
 
 
-def _log_softmax_kernel(xp: Any, a: Any, dim: Any) -> Any:
-    a = np.asarray(a)
-    if _along_last(a, dim):
-        out = blocks.rows(_log_softmax_rows, (a,))
-        if out is not None:
-            return out
+def _log_softmax_values(a: np.ndarray, dim: Any) -> np.ndarray:
     shifted = a - _max(a, dim)
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
-
-
-def _log_softmax_rows(a: np.ndarray) -> np.ndarray:
-    shifted = a - a.max(axis=-1, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
 
 
 def _log_softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (g - xp.exp(c.out) * xp.sum(g, c.params["dim"], True),)
 
 
-def _log_softmax_numeric_vjp(
-    g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple
-) -> Any:
-    """``_log_softmax_vjp`` on NumPy, in blocks of rows along the last axis of a large array."""
-    dim = params["dim"]
-    if type(out) is not np.ndarray or not out.ndim:
-        return None
-    if _along_last(out, dim):
-        r = blocks.rows(_log_softmax_rows_vjp, (g, out))
-        if r is not None:
-            return (r,)
-    return (g - np.exp(out) * np.asarray(g.sum(axis=dim, keepdims=True)),)
-
-
-def _log_softmax_rows_vjp(g: np.ndarray, out: np.ndarray) -> np.ndarray:
-    return g - np.exp(out) * g.sum(axis=-1, keepdims=True)
+def _log_softmax_grad(g: np.ndarray, out: np.ndarray, dim: Any) -> np.ndarray:
+    """``_log_softmax_vjp`` on NumPy arrays."""
+    return g - np.exp(out) * np.asarray(g.sum(axis=dim, keepdims=True))
 
 
 def _softmax(xp: Any, a: Any, dim: Any) -> Any:
@@ -160,20 +146,20 @@ _SOFTMAX = Structural(
     _softmax,
     _softmax_vjp,
     saves_out=True,
-    kernel=_softmax_kernel,
+    kernel=_rows_kernel(_softmax_values),
     text="∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}",
     batch="reduction",
-    numeric_vjp=_softmax_numeric_vjp,
+    numeric_vjp=_by_rows(_softmax_grad),
 )
 _LOG_SOFTMAX = Structural(
     "log_softmax",
     _log_softmax,
     _log_softmax_vjp,
     saves_out=True,
-    kernel=_log_softmax_kernel,
+    kernel=_rows_kernel(_log_softmax_values),
     text="∂{o}[i]/∂{x}[j] = δij − exp({o}[j]) along dim {dim}",
     batch="reduction",
-    numeric_vjp=_log_softmax_numeric_vjp,
+    numeric_vjp=_by_rows(_log_softmax_grad),
 )
 
 
