@@ -24,7 +24,7 @@ from symgrad._arguments import require_tensor
 from symgrad._data import sizes
 from symgrad._memory_format import checked, contiguous_format, format_strides, preserve_format
 from symgrad._meta import is_meta, meta_array
-from symgrad.prim.structural import Structural
+from symgrad.prim.structural import Structural, reshaped_back
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor, bind_methods, live_aliases
 
@@ -39,6 +39,7 @@ _RESIZE = Structural(
     kernel=lambda xp, a, shape: np.ascontiguousarray(a).reshape(shape),
     jvp="linear",
     text=COPIES,
+    numeric_vjp=reshaped_back,
 )
 
 

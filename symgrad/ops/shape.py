@@ -17,7 +17,7 @@ from symgrad.ops.copies import _CLONE
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
-from symgrad.prim.structural import Structural
+from symgrad.prim.structural import Structural, reshaped_back
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor, _wrap_dim
 
@@ -174,13 +174,31 @@ def _reshape_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _VIEW = Structural(
-    "view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES, batch="reduction"
+    "view",
+    _reshape_forward,
+    _reshape_vjp,
+    jvp="linear",
+    text=COPIES,
+    batch="reduction",
+    numeric_vjp=reshaped_back,
 )
 _UNSAFE_VIEW = Structural(
-    "unsafe_view", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES, batch="reduction"
+    "unsafe_view",
+    _reshape_forward,
+    _reshape_vjp,
+    jvp="linear",
+    text=COPIES,
+    batch="reduction",
+    numeric_vjp=reshaped_back,
 )
 _RESHAPE_ALIAS = Structural(
-    "reshape_alias", _reshape_forward, _reshape_vjp, jvp="linear", text=COPIES, batch="reduction"
+    "reshape_alias",
+    _reshape_forward,
+    _reshape_vjp,
+    jvp="linear",
+    text=COPIES,
+    batch="reduction",
+    numeric_vjp=reshaped_back,
 )
 
 
@@ -383,6 +401,7 @@ def _squeeze(backward: str) -> Structural:
         jvp="linear",
         text=COPIES,
         batch="reduction",
+        numeric_vjp=reshaped_back,
     )
 
 

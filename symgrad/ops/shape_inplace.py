@@ -22,7 +22,7 @@ from symgrad.ops.inplace import check_leaf, check_view_change, snapshot
 from symgrad.ops.shape import transpose
 from symgrad.ops.views import remake_view_histories
 from symgrad.prim.primitive import recorded
-from symgrad.prim.structural import Structural
+from symgrad.prim.structural import Structural, reshaped_back
 from symgrad.prim.text import COPIES
 from symgrad.tensor import NAMES, Tensor, live_aliases
 
@@ -34,8 +34,12 @@ _dual_state = dual.STATE
 swapdims = transpose
 
 
-def _declare(name: str, forward: Any, vjp: Any, backward: str) -> Structural:
-    return Structural(name, forward, vjp, backward=backward, jvp="linear", text=COPIES)
+def _declare(
+    name: str, forward: Any, vjp: Any, backward: str, numeric_vjp: Any = None
+) -> Structural:
+    return Structural(
+        name, forward, vjp, backward=backward, jvp="linear", text=COPIES, numeric_vjp=numeric_vjp
+    )
 
 
 def _transpose_forward(xp: Any, a: Any, dim0: int, dim1: int) -> Any:
@@ -52,6 +56,7 @@ def _squeeze(backward: str) -> Structural:
         lambda xp, a, dim: xp.squeeze(a, dim),
         lambda xp, g, c: (xp.reshape(g, c.shapes[0]),),
         backward,
+        reshaped_back,
     )
 
 

@@ -17,7 +17,7 @@ from symgrad._arguments import require_tensor
 from symgrad._tracing import TRACE
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import accumulator_of, node_class
-from symgrad.prim.structural import Structural
+from symgrad.prim.structural import Structural, reshaped_back
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor, link_view
 
@@ -94,6 +94,7 @@ _T_SMALL = Structural(
     jvp="linear",
     text=COPIES,
     batch="reduction",
+    numeric_vjp=reshaped_back,
 )
 
 

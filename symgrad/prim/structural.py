@@ -25,7 +25,7 @@ from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx, Primitive, recorded, reduce_to, with_origin
 from symgrad.tensor import NAMES, Tensor, link_view
 
-__all__ = ["Ctx", "Structural"]
+__all__ = ["Ctx", "Structural", "reshaped_back"]
 
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
@@ -235,6 +235,12 @@ class Structural(Primitive):
         if _dual_state.level is not None and dual.active():
             return tangents.propagate(self, tensors, params, result)
         return result
+
+
+def reshaped_back(g: Any, arrays: list, out: Any, needs: list, params: Any, meta: tuple) -> tuple:
+    """The ``numeric_vjp`` of a view that only reshapes (``view``, ``squeeze``, ...): the
+    gradient in the input's shape (the rule's ``xp.reshape(g, c.shapes[0])``, on NumPy)."""
+    return (g.reshape(meta[0][0]),)
 
 
 def _any_meta(tensors: tuple) -> bool:

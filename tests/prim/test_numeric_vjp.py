@@ -62,10 +62,10 @@ CASES = [
 ]
 
 
-def _same_as_the_rule(node, dtype):
+def _same_as_the_rule(node, dtype, shape=None):
     assert isinstance(node.prim, Structural) and node.prim.numeric_vjp is not None
     rng = np.random.default_rng(1)
-    shape = _out_shape(node)
+    shape = _out_shape(node) if shape is None else shape
     g = rng.standard_normal(shape).astype(dtype)
     if g.size > 2:
         g.flat[0], g.flat[1] = np.inf, np.nan
@@ -146,3 +146,29 @@ def test_create_graph_still_records_the_rule():
     assert gx.grad_fn is not None
     (gx_plain,) = symgrad.autograd.grad(F.binary_cross_entropy_with_logits(x, y), x)
     np.testing.assert_array_equal(gx.detach().numpy(), gx_plain.numpy())
+
+
+def _views(dtype):
+    x = symgrad.tensor(np.arange(24.0, dtype=dtype).reshape(2, 3, 4), requires_grad=True)
+    col = symgrad.tensor(np.arange(3.0, dtype=dtype).reshape(3, 1), requires_grad=True)
+    yield "view", x.view(6, 4)
+    yield "reshape of a transposed", x.transpose(0, 2).reshape(-1)
+    yield "flatten", x.flatten()
+    yield "squeeze", col.squeeze()
+    yield "squeeze dim", col.squeeze(1)
+    yield "squeeze dims", col.squeeze((1,))
+    yield "squeeze_ of a product", symgrad.matmul(symgrad.ones(3, dtype=x.dtype), col)
+    yield "t of a vector", col.view(3).t()
+    v = symgrad.tensor(np.arange(6.0, dtype=dtype), requires_grad=True)
+    with pytest.warns(UserWarning, match="resize_as is deprecated"):
+        resized = v.resize_as(symgrad.ones(2, 3))
+    yield "resize_as", resized
+
+
+VIEWS = [(dtype, name) for dtype in (np.float32, np.float64) for name, _ in _views(dtype)]
+
+
+@pytest.mark.parametrize("dtype,name", VIEWS)
+def test_views_numeric_vjp_is_vjp_bit_for_bit(dtype, name):
+    out = dict(_views(dtype))[name]
+    _same_as_the_rule(out.grad_fn, dtype, tuple(out.shape))
