@@ -173,33 +173,20 @@ def _reshape_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.reshape(g, c.shapes[0]),)
 
 
-_VIEW = Structural(
-    "view",
-    _reshape_forward,
-    _reshape_vjp,
-    jvp="linear",
-    text=COPIES,
-    batch="reduction",
-    numeric_vjp=reshaped_back,
-)
-_UNSAFE_VIEW = Structural(
-    "unsafe_view",
-    _reshape_forward,
-    _reshape_vjp,
-    jvp="linear",
-    text=COPIES,
-    batch="reduction",
-    numeric_vjp=reshaped_back,
-)
-_RESHAPE_ALIAS = Structural(
-    "reshape_alias",
-    _reshape_forward,
-    _reshape_vjp,
-    jvp="linear",
-    text=COPIES,
-    batch="reduction",
-    numeric_vjp=reshaped_back,
-)
+def _reshaping(name: str) -> Structural:
+    """A primitive that gives its input a new shape (a view, or the view after a copy)."""
+    return Structural(
+        name,
+        _reshape_forward,
+        _reshape_vjp,
+        jvp="linear",
+        text=COPIES,
+        batch="reduction",
+        numeric_vjp=reshaped_back,
+    )
+
+
+_VIEW, _UNSAFE_VIEW, _RESHAPE_ALIAS = map(_reshaping, ("view", "unsafe_view", "reshape_alias"))
 
 
 def reshape(input: Tensor, *shape: Any, **keyword: Any) -> Tensor:
