@@ -134,8 +134,10 @@ class Structural(Primitive):
         if result is None:  # a case the shortcut leaves to the rule
             return Primitive.apply(self, node, grads, False)
         grads_in = []
-        for r, m in zip(result, node._meta):
-            if r is not None and (type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]):
+        for r, need, m in zip(result, needs, node._meta):
+            if r is None or not need:
+                r = None
+            elif type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
                 r = reduce_to(r, m[0], m[1])
             grads_in.append(r)
         return grads_in
