@@ -256,9 +256,9 @@ def cross_entropy(
     r = _reduction(reduction, size_average, reduce)
     _check_tensors("cross_entropy", input=input, target=target)
     # the classes run along dim 1, or dim 0 of a 1-D input (a 0-d input has no dim 1: IndexError)
-    dim = 0 if input.ndim == 1 else 1
+    dim = 0 if input._data.ndim == 1 else 1
     smoothing = _smoothing(label_smoothing)
-    if target.shape == input.shape:  # class probabilities
+    if target._data.shape == input._data.shape:  # class probabilities
         if not target.dtype.is_floating_point:
             raise RuntimeError(
                 f"cross_entropy: Expected floating point type for target with class "

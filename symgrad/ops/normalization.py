@@ -54,7 +54,8 @@ def _kernel(x: Any, *affine: Any, axes, eps, group, view, stats, has_w, has_b, t
     whole rows on every core (``blocks.rows``: the same operations on each row, so the same
     values), as PyTorch shares the rows among its threads; ``_forward`` otherwise."""
     params = dict(axes=axes, eps=eps, group=group, view=view, stats=stats)
-    if group is None and stats is None and _trailing(x, axes):
+    big = getattr(x, "size", 0) >= blocks.EAGER_MIN
+    if big and group is None and stats is None and _trailing(x, axes):
         flat = [np.ascontiguousarray(a).reshape(-1) for a in affine]
         w = flat[0] if has_w else None
         b = flat[-1] if has_b else None
@@ -89,7 +90,8 @@ def _numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta
     x = arrays[0]
     has_w, has_b, eps, view = params["has_w"], params["has_b"], params["eps"], params["view"]
     if (
-        params["group"] is not None
+        getattr(x, "size", 0) < blocks.EAGER_MIN
+        or params["group"] is not None
         or params["stats"] is not None
         or type(g) is not np.ndarray
         or type(x) is not np.ndarray

@@ -77,7 +77,7 @@ def _rows_kernel(values: Any) -> Any:
 
     def kernel(xp: Any, a: Any, dim: Any) -> Any:
         a = np.asarray(a)  # ndarray methods: np.max/np.sum add dispatch costing more than work
-        if _along_last(a, dim):
+        if a.size >= blocks.EAGER_MIN and _along_last(a, dim):  # (small: at once)
             out = blocks.rows(lambda rows: values(rows, -1), (a,))
             if out is not None:
                 return out
@@ -104,7 +104,7 @@ def _by_rows(grad: Any) -> Any:
         dim = params["dim"]
         if type(out) is not np.ndarray or not out.ndim:
             return None
-        if _along_last(out, dim):
+        if out.size >= blocks.EAGER_MIN and _along_last(out, dim):
             r = blocks.rows(lambda gr, outr: grad(gr, outr, -1), (g, out))
             if r is not None:
                 return (r,)
