@@ -21,7 +21,7 @@ from symgrad.compiler import scalar as _scalar
 from symgrad.compiler.inline import inline_forward, inline_vjp, without_dead_lines
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.numpy_xp import NP, reduce_to
-from symgrad.prim.primitive import Ctx
+from symgrad.prim.primitive import Ctx, gradients_in
 from symgrad.prim.structural import Structural
 
 __all__ = ["Program", "ShapeChanged", "build"]
@@ -409,14 +409,7 @@ def _vjp(step: Any, needs: list) -> Any:
                         result = rk if result is None else [_acc(a, b) for a, b in zip(result, rk)]
         else:
             result = prim.vjp(NP, g, Ctx(inputs, out, None, needs, given, 0, meta))
-        grads = []
-        for r, n, m in zip(result, needs, meta):
-            if r is None or not n:
-                r = None
-            elif type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
-                r = reduce_to(r, m[0], m[1])
-            grads.append(r)
-        return grads
+        return gradients_in(result, needs, meta)
 
     return vjp
 

@@ -38,6 +38,7 @@ __all__ = [
     "reduce_to",
     "sum_to_numpy",
     "meta_gradients",
+    "gradients_in",
 ]
 
 
@@ -152,14 +153,7 @@ class Primitive:
         for s in saved:
             inputs.append(s._data if isinstance(s, Tensor) else s)
         result = self.vjp(NP, grads[0], Ctx(inputs, out_array, None, needs, node.params, 0, meta))
-        grads_in = []
-        for r, n, m in zip(result, needs, meta):
-            if r is None or not n:
-                r = None
-            elif type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
-                r = reduce_to(r, m[0], m[1])
-            grads_in.append(r)
-        return grads_in
+        return gradients_in(result, needs, meta)
 
     def vjp(self, xp: Any, g: Any, ctx: Ctx) -> tuple:
         raise NotImplementedError(f"{self.name} has no backward rule")
@@ -188,6 +182,19 @@ class Primitive:
     def text(self, node: Any, names: list, symbols: list, outs: list, outputs: list, args: list):
         """The forward formula lines and, per input, the derivative label of a picture."""
         return [], []
+
+
+def gradients_in(result: Any, needs: list, meta: tuple) -> list:
+    """A numeric rule's ``result`` as the node's input gradients: None where an input needs
+    none, else summed to the input's shape and cast to its dtype where they differ."""
+    grads = []
+    for r, n, m in zip(result, needs, meta):  # (once per node of every backward pass)
+        if r is None or not n:
+            r = None
+        elif type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
+            r = reduce_to(r, m[0], m[1])
+        grads.append(r)
+    return grads
 
 
 def meta_gradients(node: Any, grads: Any) -> list | None:

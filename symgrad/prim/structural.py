@@ -22,7 +22,7 @@ from symgrad.prim.batch_rules import batched_call
 from symgrad.prim.batching import STATE as _batch_state
 from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.numpy_xp import NP
-from symgrad.prim.primitive import Ctx, Primitive, recorded, reduce_to, with_origin
+from symgrad.prim.primitive import Ctx, Primitive, gradients_in, recorded, with_origin
 from symgrad.tensor import NAMES, Tensor, link_view
 
 __all__ = ["Ctx", "Structural", "reshaped_back"]
@@ -133,14 +133,7 @@ class Structural(Primitive):
         result = fast(grads[0], arrays, out, needs, node.params, node._meta)
         if result is None:  # a case the shortcut leaves to the rule
             return Primitive.apply(self, node, grads, False)
-        grads_in = []
-        for r, need, m in zip(result, needs, node._meta):
-            if r is None or not need:
-                r = None
-            elif type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
-                r = reduce_to(r, m[0], m[1])
-            grads_in.append(r)
-        return grads_in
+        return gradients_in(result, needs, node._meta)
 
     def jvp(self, xp: Any, tangents: tuple, ctx: Ctx) -> Any:
         """The output's tangent: for a linear op the op applied to the tangents (a missing one
