@@ -13,7 +13,6 @@ from symgrad._arguments import OMITTED, no_overload, require_tensor, require_ten
 from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.prim import batching as _batching
-from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import reduction_text
 from symgrad.tensor import Tensor, _wrap_dim
@@ -67,28 +66,12 @@ def _overload(name: str) -> Any:
 
 def _keep(g: Any, c: Any, xp: Any) -> Any:
     """``g`` with the reduced dimensions put back as size 1, expanded to the input's shape."""
-    return _kept(g, xp, c.shapes[0], c.params)
-
-
-def _kept(g: Any, xp: Any, shape: tuple, params: dict) -> Any:
-    """:func:`_keep` for an input of ``shape`` and the call's ``params``."""
-    dim = params["dim"]
-    if dim is not None and not params["keepdim"]:
+    shape, dim = c.shapes[0], c.params["dim"]
+    if dim is not None and not c.params["keepdim"]:
         kept = tuple([1 if i in dim else n for i, n in enumerate(shape)])
         g = xp.reshape(g, kept)
     # (the whole reduction's gradient is 0-d, or all ones with keepdim: it expands as it is)
     return xp.expand(g, shape)
-
-
-def _sum_numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple):
-    """The sum's rule on NumPy, with no context or interpreter between (every loss's sum)."""
-    return (_kept(g, NP, meta[0][0], params),)
-
-
-def _mean_numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple):
-    """The mean's rule on NumPy (every loss's mean)."""
-    shape = meta[0][0]
-    return (_kept(g, NP, shape, params) / _count(shape, params["dim"]),)
 
 
 def _count(shape: tuple, dim: Any) -> int:
@@ -104,7 +87,6 @@ _SUM = Structural(
     jvp="linear",
     text=reduction_text("sum"),
     batch="reduction",
-    numeric_vjp=_sum_numeric_vjp,
 )
 
 
@@ -144,7 +126,6 @@ _MEAN = Structural(
     jvp="linear",
     text=reduction_text("mean"),
     batch="reduction",
-    numeric_vjp=_mean_numeric_vjp,
 )
 
 
