@@ -329,7 +329,6 @@ _VDOT = Structural(
     text=matmul_text,
     batch="matmul",
     devices=_product_devices,
-    numeric_vjp=_matmul_numeric_vjp,
 )
 
 
