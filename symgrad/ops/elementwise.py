@@ -82,14 +82,27 @@ def _int_power(x: Any, e: Any) -> Any:
     return np.where(negative, reciprocal, out).astype(out.dtype, copy=False)
 
 
+# the integer type of each float's width: a gradient masked by clearing all its bits
+_BITS = {
+    np.dtype(t): np.dtype(f"int{np.dtype(t).itemsize * 8}")
+    for t in (np.float16, np.float32, np.float64)
+}
+
+
 def _relu_vjp(v: Any, out: Any, g: Any) -> Any:
-    # multiplying by the mask is 2-3x faster than where; where only for a non-finite g, whose
-    # masked elements must stay 0 (PyTorch), not inf * 0 = nan
-    # not (out <= 0): a nan passes its gradient, as in PyTorch (whose rule reads the result)
-    keep = np.less_equal(out, 0)
-    keep = np.logical_not(keep, out=keep) if type(keep) is np.ndarray else ~keep
-    r = g * keep
-    return r if np.isfinite(r).all() else np.where(keep, g, 0)
+    """PyTorch's ``threshold_backward``, a select: ``g`` where the result is not ``<= 0`` (a nan
+    result passes its gradient, as in PyTorch, whose rule reads the result), ``+0`` elsewhere,
+    whatever arrives there (a negative number, inf or nan: ``g * mask`` would give ``-0`` or
+    nan). On floats the select is one bitwise and with a mask of all-ones or zeros, faster than
+    ``where``; the bits kept are ``g``'s own."""
+    cut = np.less_equal(out, 0)
+    bits = _BITS.get(g.dtype) if type(g) is np.ndarray and type(cut) is np.ndarray else None
+    if bits is None:
+        return np.where(cut, 0, g)
+    mask = np.subtract(cut, 1, dtype=bits)  # cut: 0, kept: -1 (every bit set)
+    # (a batched gradient, inside vmap, may have more dimensions than the mask)
+    into = mask if mask.shape == g.shape else None
+    return np.bitwise_and(g.view(bits), mask, out=into).view(g.dtype)
 
 
 def _where(cond: Any, a: Any, b: Any) -> Any:

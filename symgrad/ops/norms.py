@@ -81,10 +81,11 @@ def _norm_p_vjp(xp: Any, g: Any, c: Any) -> tuple:
     if order == 1:
         return (g * xp.sign(x),)
     out = _keep(c.out, c, xp)
-    if math.isinf(order):  # ties share the gradient evenly, as in amax
-        mask = xp.eq(xp.abs(x), out)
-        return (xp.where(mask, g / xp.count(mask, dim, True), 0.0) * xp.sign(x),)
     m = xp.abs(x)
+    if math.isinf(order):  # amax's rule on |x| (ties share the gradient), the nans included
+        mask = xp.eq(m, out) | ~xp.eq(m, m)
+        scaled = g / xp.count(mask, dim, True)
+        return (xp.where(mask, scaled, scaled * 0) * xp.sign(x),)
     if order < 1:
         scaled = xp.sign(x) * xp.elementwise(E.POW, (m,), (order - 1,))
         scaled = xp.where(xp.eq(x, 0), 0.0, scaled)

@@ -192,18 +192,22 @@ _PICKS["median"] = Structural(
 
 
 def _shared_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    """PyTorch's median of all elements gives its gradient evenly to every element equal to
-    the median (``share`` holds 1/count there, 0 elsewhere)."""
-    return (xp.expand(g, c.shapes[0]) * xp.constant(c.params["share"]),)
+    """PyTorch's ``evenly_distribute_backward`` for the median of all elements: ``g / count``
+    to every element equal to the median (to every nan, when it is nan), ``+0`` elsewhere."""
+    ties = xp.constant(c.params["ties"])
+    return (xp.where(ties, xp.expand(g, c.shapes[0]) / c.params["count"], 0.0),)
 
 
 def _shared_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
-    return xp.sum(tangents[0] * xp.constant(c.params["share"]), None, False)
+    """PyTorch's ``evenly_read_jvp``: the tangents at those elements, each over the count,
+    summed."""
+    ties = xp.constant(c.params["ties"])
+    return xp.sum(xp.where(ties, tangents[0] / c.params["count"], 0.0), None, False)
 
 
 _MEDIAN_ALL = Structural(
     "median_all",
-    lambda xp, a, dim, index, keepdim, share: _pick_forward(xp, a, dim, index, keepdim),
+    lambda xp, a, dim, index, keepdim, ties, count: _pick_forward(xp, a, dim, index, keepdim),
     _shared_vjp,
     backward="MedianBackward0",
     jvp=_shared_jvp,
@@ -218,8 +222,7 @@ def _median_all_params(a: np.ndarray) -> dict:
         index = np.flatnonzero(np.isnan(a))[:1].astype(np.int64)
     value = a[index[0]]
     ties = a == value if value == value else np.isnan(a)
-    share = (ties / ties.sum()).astype(a.dtype)
-    return {"dim": 0, "index": index, "keepdim": False, "share": share}
+    return {"dim": 0, "index": index, "keepdim": False, "ties": ties, "count": int(ties.sum())}
 
 
 def median(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:

@@ -184,21 +184,41 @@ def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
 
 # -- extrema ---------------------------------------------------------------------------------------
 def _extremum_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    # ties share the gradient evenly, as PyTorch's amax/amin and full max/min do
+    """amax's and amin's rule, PyTorch's ``scale_grad_by_count``: the gradient over the
+    count of extrema times the mask, so ties share it evenly, and elsewhere ``g * 0`` (``-0``
+    for a negative gradient, nan for an infinite one; nan everywhere when the extremum is nan,
+    which no element equals)."""
+    mask, count = _extremum_mask(xp, c, False)
+    scaled = _keep(g, c, xp) / count
+    return (xp.where(mask, scaled, scaled * 0),)
+
+
+def _distributed_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """Full max's and min's rule, PyTorch's ``evenly_distribute_backward``: the gradient
+    shared evenly by the elements equal to the result, or by the nans when it is nan; ``+0``
+    elsewhere."""
+    mask, count = _extremum_mask(xp, c, True)
+    return (xp.where(mask, _keep(g, c, xp) / count, 0.0),)
+
+
+def _extremum_mask(xp: Any, c: Any, nans: bool) -> tuple:
+    """The elements equal to their extremum (with ``nans``: the nan elements where it is
+    nan), and their count per reduced group, kept as size-1 dimensions."""
     x, out = c.inputs[0], c.out
     dim, keepdim = c.params["dim"], c.params["keepdim"]
     if not keepdim and dim is not None:
         out = xp.reshape(out, tuple(1 if i in dim else n for i, n in enumerate(c.shapes[0])))
     mask = xp.eq(x, out)
-    count = xp.count(mask, dim, True)
-    return (xp.where(mask, _keep(g, c, xp) / count, 0.0),)
+    if nans:
+        mask = mask | (~xp.eq(x, x) & ~xp.eq(out, out))
+    return mask, xp.count(mask, dim, True)
 
 
-def _extremum(name: str, reduce: Any, pick: Any, backward: str) -> Structural:
+def _extremum(name: str, reduce: Any, pick: Any, backward: str, vjp: Any) -> Structural:
     return Structural(
         name,
         lambda xp, a, dim, keepdim: xp.extremum(a, dim, keepdim, pick),
-        _extremum_vjp,
+        vjp,
         saves=(0,),
         saves_out=True,
         backward=backward,
@@ -207,10 +227,10 @@ def _extremum(name: str, reduce: Any, pick: Any, backward: str) -> Structural:
     )
 
 
-_AMAX = _extremum("amax", np.max, np.argmax, "AmaxBackward0")
-_AMIN = _extremum("amin", np.min, np.argmin, "AminBackward0")
-_MAX_ALL = _extremum("max", np.max, np.argmax, "MaxBackward1")
-_MIN_ALL = _extremum("min", np.min, np.argmin, "MinBackward1")
+_AMAX = _extremum("amax", np.max, np.argmax, "AmaxBackward0", _extremum_vjp)
+_AMIN = _extremum("amin", np.min, np.argmin, "AminBackward0", _extremum_vjp)
+_MAX_ALL = _extremum("max", np.max, np.argmax, "MaxBackward1", _distributed_vjp)
+_MIN_ALL = _extremum("min", np.min, np.argmin, "MinBackward1", _distributed_vjp)
 
 
 def _check_nonempty(input: Tensor, op: str, dim: Any, error: type = RuntimeError) -> None:

@@ -36,7 +36,7 @@ _NANMEDIAN = Structural(
 )
 _NANMEDIAN_ALL = Structural(
     "nanmedian_all",
-    lambda xp, a, dim, index, keepdim, share: _pick_forward(xp, a, dim, index, keepdim),
+    lambda xp, a, dim, index, keepdim, ties, count: _pick_forward(xp, a, dim, index, keepdim),
     _shared_vjp,
     backward="NanmedianBackward0",
     jvp=_shared_jvp,
@@ -203,5 +203,4 @@ def _nanmedian_all_params(data: np.ndarray) -> dict:
         order = _order(data, 0, False)
         index = order[[(data.size - int(nans.sum()) - 1) // 2]].astype(np.int64)
         ties = data == data[index[0]]
-    share = (ties / ties.sum()).astype(data.dtype)
-    return {"dim": 0, "index": index, "keepdim": False, "share": share}
+    return {"dim": 0, "index": index, "keepdim": False, "ties": ties, "count": int(ties.sum())}

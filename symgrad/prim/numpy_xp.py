@@ -125,7 +125,12 @@ class NP:
     log = staticmethod(np.log)
     sqrt = staticmethod(np.sqrt)
     abs = staticmethod(np.abs)
-    sign = staticmethod(np.sign)
+
+    @staticmethod
+    def sign(a: Any) -> Any:
+        """PyTorch's sign, as the tensor interpreter's: 0 for nan (NumPy's is nan)."""
+        s = np.sign(a)
+        return np.where(s == s, s, 0) if s.dtype.kind == "f" else s
 
     @staticmethod
     def flip(a: Any, dims: tuple) -> np.ndarray:
