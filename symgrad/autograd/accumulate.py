@@ -85,9 +85,13 @@ def one_node(root: Tensor, retain_graph: bool) -> bool:
             leaves.append(nxt)
     start = ones_of(root._data)
     foreign = {id(start)}
+    grads: list = [start]
+    if node.num_outputs != 1:  # the gradient of the output called, none for the others
+        grads = [None] * node.num_outputs
+        grads[root._output_nr] = start
     token = silence()
     try:
-        in_grads = node.prim.apply(node, [start], False)
+        in_grads = node.prim.apply(node, grads, False)
         if not retain_graph:
             node._release()
         for (nxt, _), g in zip(node.next_functions, in_grads):
