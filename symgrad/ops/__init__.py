@@ -18,6 +18,7 @@ from symgrad.ops import (
     products,
     putting,
     reductions,
+    arg_reductions,
     rounding,
     scans,
     scatter_reductions,
@@ -64,6 +65,7 @@ from symgrad.ops import fused_products
 from symgrad.ops.fused_products import *  # noqa: F403
 from symgrad.ops.putting import *  # noqa: F403
 from symgrad.ops.reductions import *  # noqa: F403
+from symgrad.ops.arg_reductions import *  # noqa: F403
 from symgrad.ops.rounding import *  # noqa: F403
 from symgrad.ops.scans import *  # noqa: F403
 from symgrad.ops.scatter_reductions import *  # noqa: F403
@@ -97,6 +99,8 @@ from symgrad.ops.atleast import *  # noqa: E402,F403
 from symgrad.ops.bitwise import *  # noqa: E402,F403
 from symgrad.ops import aliases  # noqa: E402
 from symgrad.ops.aliases import *  # noqa: E402,F403
+from symgrad.ops import nan_ignoring  # noqa: E402
+from symgrad.ops.nan_ignoring import *  # noqa: E402,F403
 from symgrad.ops import tensor_facts  # noqa: E402
 from symgrad.ops.tensor_facts import *  # noqa: E402,F403
 from symgrad.ops import categorical_sampling  # noqa: E402
@@ -154,6 +158,7 @@ __all__ = [
     *fused_products.__all__,
     *putting.__all__,
     *reductions.__all__,
+    *arg_reductions.__all__,
     *rounding.__all__,
     *scans.__all__,
     *scatter_reductions.__all__,
@@ -171,6 +176,7 @@ __all__ = [
     *variance.__all__,
     *bitwise.__all__,
     *aliases.__all__,
+    *nan_ignoring.__all__,
     *tensor_facts.__all__,
     *categorical_sampling.__all__,
     *quantiles.__all__,

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import items_one_by_one, require_tensor, require_tensors, tensor_method
-from symgrad.ops import atleast, bitwise, joining, linalg, math, tiling
+from symgrad._arguments import items_one_by_one, require_tensor, tensor_method
+from symgrad.ops import atleast, bitwise, joining, linalg, math, nan_ignoring, tiling
 from symgrad.ops.addc import ADDCDIV, ADDCMUL
 from symgrad.ops.comparisons import greater, greater_equal, less, less_equal, not_equal
 from symgrad.ops.inplace import inplace, write_values
@@ -51,8 +51,6 @@ __all__ = [
     "positive",
     "moveaxis",
     "ravel",
-    "fmax",
-    "fmin",
 ]
 
 
@@ -351,30 +349,6 @@ def ravel(input: Tensor) -> Tensor:
     return input.reshape(-1)
 
 
-def _nan_ignoring(name: str, op: Any) -> Any:
-    def pick(input: Any, other: Any) -> Tensor:
-        if type(input) is not Tensor or type(other) is not Tensor:
-            require_tensors(name, input, "other", other)
-        other_nan = math.isnan(other) if isinstance(other, Tensor) else np.isnan(other)
-        input_nan = math.isnan(input)
-        chosen = op(input, other)
-        chosen = math.where(input_nan, other, chosen)
-        return math.where(other_nan & ~input_nan, input, chosen)
-
-    pick.__name__ = name
-    pick.__doc__ = (
-        f"Element-wise {name[1:]}imum that ignores a NaN unless both are NaN.\n\n"
-        f">>> import symgrad\n>>> nan = float('nan')\n"
-        f">>> symgrad.{name}(symgrad.tensor([1.0, nan, nan]), symgrad.tensor([2.0, 3.0, nan]))\n"
-        f"tensor([{'2.' if name == 'fmax' else '1.'}, 3., nan])"
-    )
-    return pick
-
-
-fmax = _nan_ignoring("fmax", math.maximum)
-fmin = _nan_ignoring("fmin", math.minimum)
-
-
 def _type_as(self: Tensor, other: Tensor) -> Tensor:
     return self.to(other.dtype)
 
@@ -405,7 +379,6 @@ METHODS = {
         "tensor_split", "hsplit", "vsplit", "dsplit", "argwhere", "take", "addcmul", "addcdiv",
         "greater", "greater_equal", "less", "less_equal", "not_equal", "multiply",
         "subtract", "divide", "true_divide", "negative", "positive", "moveaxis", "ravel",
-        "fmax", "fmin",
     )
 }  # fmt: skip
 METHODS.update(
@@ -424,6 +397,8 @@ METHODS.update(
         "logical_or_": _logical(math.logical_or),
         "logical_xor_": _logical(bitwise.logical_xor),
         "ndimension": lambda self: self.ndim,
+        "fmax": nan_ignoring.fmax,
+        "fmin": nan_ignoring.fmin,
     }
 )
 bind_methods(METHODS)

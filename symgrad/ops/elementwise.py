@@ -82,7 +82,7 @@ def _int_power(x: Any, e: Any) -> Any:
     return np.where(negative, reciprocal, out).astype(out.dtype, copy=False)
 
 
-# the integer type of each float's width: a gradient masked by clearing all its bits
+# the integer type of each float's width, to mask a gradient by clearing all its bits
 _BITS = {
     np.dtype(t): np.dtype(f"int{np.dtype(t).itemsize * 8}")
     for t in (np.float16, np.float32, np.float64)
@@ -90,11 +90,9 @@ _BITS = {
 
 
 def _relu_vjp(v: Any, out: Any, g: Any) -> Any:
-    """PyTorch's ``threshold_backward``, a select: ``g`` where the result is not ``<= 0`` (a nan
-    result passes its gradient, as in PyTorch, whose rule reads the result), ``+0`` elsewhere,
-    whatever arrives there (a negative number, inf or nan: ``g * mask`` would give ``-0`` or
-    nan). On floats the select is one bitwise and with a mask of all-ones or zeros, faster than
-    ``where``; the bits kept are ``g``'s own."""
+    """PyTorch's ``threshold_backward``: ``g`` where the result is not ``<= 0`` (so a nan
+    result passes it), ``+0`` elsewhere whatever arrives (``g * mask`` would give ``-0`` or
+    nan). On floats: one bitwise and with a mask of all-ones or zeros, faster than where."""
     cut = np.less_equal(out, 0)
     bits = _BITS.get(g.dtype) if type(g) is np.ndarray and type(cut) is np.ndarray else None
     if bits is None:

@@ -14,6 +14,7 @@ from symgrad import dtypes, legacy_types
 from symgrad._arguments import deprecated_alpha, items_one_by_one, tensor_method
 from symgrad._data import keyword_sizes
 from symgrad.ops import (
+    arg_reductions,
     assembling,
     bitwise,
     copies,
@@ -83,6 +84,7 @@ _MODULES = (
     division,
     rounding,
     reductions,
+    arg_reductions,
     scans,
     variance,
     softmax_family,

@@ -1,5 +1,5 @@
 """Reductions: sums, means, products, extrema (variances: ``variance.py``, the softmax family:
-``softmax_family.py``, norms: ``norms.py``)."""
+``softmax_family.py``, norms: ``norms.py``, indices and truth values: ``arg_reductions.py``)."""
 
 from __future__ import annotations
 
@@ -25,10 +25,6 @@ __all__ = [
     "min",
     "amax",
     "amin",
-    "argmax",
-    "argmin",
-    "all",
-    "any",
 ]
 
 
@@ -400,66 +396,3 @@ def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
     if dim is None:
         return _MIN_ALL(input, dim=None, keepdim=False)
     return _select_along(input, _wrap_dim(dim, input.ndim), keepdim, np.argmin)
-
-
-def _arg(input: Tensor, dim: Any, keepdim: bool, arg: Any) -> Tensor:
-    """The indices ``arg`` (``np.argmax`` or ``np.argmin``) finds, found afresh at every call
-    of a compiled program."""
-    name = arg.__name__
-    _check_nonempty(input, name, dim, IndexError)
-    d = None if dim is None else _wrap_dim(dim, input.ndim)
-    if _batching.any_batched(input):  # inside vmap: the whole batch's indices at once
-        if d is None and not keepdim:
-            return _arg(input.reshape(-1), 0, False, arg)
-        if d is not None and input.ndim:
-            return _batching.per_batch(lambda p: _arg(p, d + 1, keepdim, arg), input)
-
-    def find(a: np.ndarray) -> np.ndarray:
-        if d is None:
-            return np.asanyarray(arg(a), dtype=np.int64)
-        return arg(a, axis=d, keepdims=keepdim).astype(np.int64)
-
-    out = Tensor._make(find(input._data))
-    if TRACE.log is not None:
-        data_value(out, find, input)
-    return out
-
-
-def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    """The index of the maximum (over the flattened tensor when ``dim`` is None)."""
-    if type(input) is not Tensor:
-        require_tensor("argmax", "input", 1, input)
-    _refuse_limited(input, "argmax_cpu")
-    return _arg(input, dim, keepdim, np.argmax)
-
-
-def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    """The index of the minimum (over the flattened tensor when ``dim`` is None)."""
-    if type(input) is not Tensor:
-        require_tensor("argmin", "input", 1, input)
-    _refuse_limited(input, "argmin_cpu")
-    return _arg(input, dim, keepdim, np.argmin)
-
-
-def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    """True where all elements are non-zero (over ``dim``: an int or a tuple of ints)."""
-    if type(input) is not Tensor:
-        require_tensor("all", "input", 1, input)
-    if _batching.any_batched(input):  # inside vmap: the whole batch at once
-        return _batching.on_values(
-            input, lambda a, axis: np.all(a, axis=axis, keepdims=keepdim), dim
-        )
-    axis = None if dim is None else (_dims(input, dim) or ())  # dim=() reduces nothing
-    return Tensor._make(np.asanyarray(np.all(input._data, axis=axis, keepdims=keepdim)))
-
-
-def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    """True where any element is non-zero (over ``dim``: an int or a tuple of ints)."""
-    if type(input) is not Tensor:
-        require_tensor("any", "input", 1, input)
-    if _batching.any_batched(input):  # inside vmap: the whole batch at once
-        return _batching.on_values(
-            input, lambda a, axis: np.any(a, axis=axis, keepdims=keepdim), dim
-        )
-    axis = None if dim is None else (_dims(input, dim) or ())  # dim=() reduces nothing
-    return Tensor._make(np.asanyarray(np.any(input._data, axis=axis, keepdims=keepdim)))
