@@ -63,6 +63,35 @@ LOGIT = _unary(
     exact=False,
     domain={"x": "unit"},
 )
+
+
+def _logit_eps(v: Any, eps: Any) -> Any:
+    # PyTorch's: below eps, eps; above 1 - eps, 1 - eps (eps itself when they cross)
+    z = np.where(v < eps, eps, np.where(v > 1 - eps, 1 - eps, v))
+    return np.log(z / (1 - z))
+
+
+# logit(x, eps): one LogitBackward0 node saving eps, as PyTorch records it
+LOGIT_EPS = declare(
+    "logit_eps",
+    "x",
+    lambda x, eps: sp.Piecewise(
+        (sp.log(eps / (1 - eps)), x < eps),
+        (sp.log((1 - eps) / eps), x > 1 - eps),
+        (sp.log(x / (1 - x)), True),
+    ),
+    params="eps",
+    # PyTorch: 0 outside [eps, 1 - eps], the logit's derivative inside (and nan at nan)
+    partials=lambda x, eps: (
+        sp.Piecewise((0, (x < eps) | (x > 1 - eps)), (1 / (x * (1 - x)), True)),
+    ),
+    kernel=_logit_eps,
+    exact=False,
+    promote="float",
+    backward="LogitBackward0",
+    domain=Domain({"x": "unit"}, params=((1e-3,), (0.01,))),
+    vjp_backward="WhereBackward0",
+)
 LGAMMA = _unary(
     "lgamma",
     lambda x: sp.loggamma(x),

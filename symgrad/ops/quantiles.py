@@ -154,7 +154,9 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
     """
     if type(input) is not Tensor:
         require_tensor("logit", "input", 1, input)
-    return ES.LOGIT(input if eps is None else input.clamp(eps, 1 - eps))
+    if eps is None:
+        return ES.LOGIT(input)
+    return ES.LOGIT_EPS(input, params=(float(eps),))
 
 
 def _no_derivative(xp: Any, g: Any, ctx: Any) -> tuple:
