@@ -147,3 +147,8 @@ newaxis = None
 from symgrad.ops.method_examples import add_examples as _add_examples  # noqa: E402
 
 _add_examples(Tensor)
+
+# NumPy's keyword names (axis, keepdims) for dim and keepdim, as PyTorch's parser takes them
+from symgrad._numpy_keywords import install as _install_numpy_keywords  # noqa: E402
+
+_install_numpy_keywords(Tensor, globals())

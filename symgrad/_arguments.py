@@ -47,6 +47,7 @@ def tensor_method(
 
     method.__name__ = method.__qualname__ = op
     method.__doc__ = function.__doc__ if doc is None else doc
+    method.__wrapped__ = function  # (its parameters: symgrad._numpy_keywords reads them)
     return method
 
 
@@ -199,6 +200,7 @@ def items_one_by_one(name: str, function: Any) -> Any:
 
     method.__name__ = method.__qualname__ = name
     method.__doc__ = function.__doc__
+    method.__wrapped__ = function  # (its parameters: symgrad._numpy_keywords reads them)
     return method
 
 

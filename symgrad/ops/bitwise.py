@@ -16,6 +16,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensors
+from symgrad._data import check_broadcast
 from symgrad.ops.inplace import inplace
 from symgrad.prim.primitive import as_operand, int_overflow
 from symgrad.tensor import Tensor
@@ -51,6 +52,7 @@ def _operands(input: Any, other: Any, name: str, kernel: str, bools: bool) -> tu
             if d is not dtypes.bool_ and not info.min <= int(v) <= info.max:
                 raise int_overflow(name, (int(v),), d.numpy)
             values.append(np.asarray(v, d.numpy))
+    check_broadcast(name, values)  # PyTorch's RuntimeError, not NumPy's ValueError
     return values[0], values[1], d
 
 
@@ -165,6 +167,7 @@ def logical_xor(input: Any, other: Any) -> Tensor:
     a, b = as_operand(input, "logical_xor"), as_operand(other, "logical_xor")
     a = a._data if isinstance(a, Tensor) else a
     b = b._data if isinstance(b, Tensor) else b
+    check_broadcast("logical_xor", [a, b])
     return Tensor._make(np.asanyarray(np.logical_xor(a, b)))
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensor, require_tensor_input, require_tensors
+from symgrad._data import check_broadcast
 from symgrad._tracing import TRACE
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand, camel, int_overflow, with_origin
@@ -63,7 +64,12 @@ def _compare(ufunc: Any, name: str) -> Any:
             )
         _check_int_fits(a, b, name)
         _check_int_fits(b, a, name)
-        result = Tensor._make(np.asanyarray(ufunc(a, b)))
+        try:
+            values = ufunc(a, b)
+        except ValueError:
+            check_broadcast(name, [a, b])  # PyTorch's RuntimeError for shapes that don't
+            raise
+        result = Tensor._make(np.asanyarray(values))
         if TRACE.log is not None:  # symgrad.compile: a mask computed from traced values
             with_origin(prim, (input, other), {}, result)
         return result

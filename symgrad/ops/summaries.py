@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
-from symgrad._data import _wrap_dim
+from symgrad._data import _wrap_dim, check_broadcast
 from symgrad.ops.reductions import _extremum_vjp
 from symgrad.ops.variance import std_mean, var_mean
 from symgrad.prim import batching
@@ -52,6 +52,7 @@ def isclose(
     tensor([ True, False])
     """
     a, b = _pair(input, other, "isclose")
+    check_broadcast("isclose", [a, b])  # PyTorch's RuntimeError, not NumPy's ValueError
     if a.dtype.kind == "b" and b.dtype.kind == "b":
         return Tensor._make(np.asanyarray(a == b))
     with np.errstate(invalid="ignore"):

@@ -58,6 +58,19 @@ SPECIAL = (
             "arctan2_method", lambda T, x, y: x.arctan2(y), arg(3, kind="away"), arg(3, kind="away")
         ),
         _op("hypot", lambda T, x, y: T.hypot(x, y), arg(2, 3, kind="away"), arg(2, 1, kind="away")),
+        _op(
+            "fmax",
+            lambda T, x, y: T.fmax(x, y),
+            arg(2, 3, kind="distinct"),
+            arg(3, kind="distinct"),
+        ),
+        _op(
+            "fmin",
+            lambda T, x, y: x.fmin(y),
+            arg(2, 3, kind="distinct"),
+            arg(2, 1, kind="distinct"),
+        ),
+        _op("logit_eps", lambda T, x: T.logit(x, eps=0.01), arg(2, 3, kind="prob")),
         _op("logaddexp", lambda T, x, y: T.logaddexp(x, y), arg(2, 3), arg(3)),
         _op("logaddexp2", lambda T, x, y: T.logaddexp2(x, y), arg(2, 3), arg(3)),
         _op("logaddexp2_method", lambda T, x, y: x.logaddexp2(y), arg(3, 1), arg(1, 2)),
