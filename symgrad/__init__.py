@@ -99,6 +99,7 @@ __version__ = "0.1.0"
 # submodules and names that need SymPy or are seldom used load on first use, so that
 # ``import symgrad`` stays fast: ``symgrad.viz`` works after a plain ``import symgrad``
 _SUBMODULES = (
+    "amp",
     "symbolic",
     "viz",
     "check",

@@ -110,3 +110,11 @@ def get_device_properties(device: Any = None) -> Any:
 def synchronize(device: Any = None) -> None:
     """Raises ``AssertionError``: there is no GPU to wait for."""
     _needs_gpu()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "amp":  # torch.cuda.amp, loaded on first use
+        import importlib
+
+        return importlib.import_module("symgrad.amp.cuda")
+    raise AttributeError(f"module 'symgrad.cuda' has no attribute {name!r}")
