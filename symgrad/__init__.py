@@ -151,5 +151,7 @@ _add_examples(Tensor)
 
 # NumPy's keyword names (axis, keepdims) for dim and keepdim, as PyTorch's parser takes them
 from symgrad._numpy_keywords import install as _install_numpy_keywords  # noqa: E402
+from symgrad._numpy_keywords import share as _share_numpy_keywords  # noqa: E402
 
 _install_numpy_keywords(Tensor, globals())
+_share_numpy_keywords(nn.functional)  # the functions it shares with symgrad stay the same

@@ -76,3 +76,11 @@ def install(tensor_class: type | None, namespace: dict) -> None:
                 setattr(tensor_class, name, _accepting_numpy_names(fn))
             else:
                 namespace[name] = _accepting_numpy_names(fn)
+
+
+def share(module: Any) -> None:
+    """Give ``module`` the wrappers of the functions it shares with a wrapped namespace
+    (``nn.functional.pairwise_distance`` is ``symgrad.pairwise_distance``)."""
+    for name, fn in list(vars(module).items()):
+        if inspect.isfunction(fn) and fn in _WRAPPERS:
+            setattr(module, name, _WRAPPERS[fn])

@@ -12,6 +12,6 @@ False
 >>> symgrad.backends.cudnn.deterministic = True
 """
 
-from symgrad.backends import cudnn, mps
+from symgrad.backends import cudnn, mha, mps
 
-__all__ = ["cudnn", "mps"]
+__all__ = ["cudnn", "mha", "mps"]

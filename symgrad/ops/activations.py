@@ -75,7 +75,7 @@ def _selu_partial(x: Any) -> Any:
         (scale, x > 0),
         (scale * alpha * sp.exp(x), x < 0),
         (scale * alpha, sp.Eq(x, 0)),
-        (scale, True),  # PyTorch: the positive side's slope at nan
+        (sp.nan, True),  # PyTorch: nan at nan
     )
 
 
@@ -96,8 +96,9 @@ CELU = declare(
     "x",
     lambda x, alpha: sp.Piecewise((x, x > 0), (alpha * (sp.exp(x / alpha) - 1), True)),
     params="alpha",
-    # PyTorch: exp(x / alpha) below 0, 1 elsewhere (at the kink and at nan too)
-    partials=lambda x, alpha: (sp.Piecewise((sp.exp(x / alpha), x < 0), (1, True)),),
+    partials=lambda x, alpha: (
+        sp.Piecewise((1, x > 0), (sp.exp(x / alpha), x < 0), (1, sp.Eq(x, 0)), (sp.nan, True)),
+    ),
     kernel=_celu,
     exact=False,
     promote="float",
@@ -214,9 +215,9 @@ HARDTANH = declare(
         (max_val, (x > max_val) | (min_val > max_val)), (min_val, x < min_val), (x, True)
     ),
     params="min_val max_val",
-    # PyTorch: gradient 0 on and beyond the bounds, 1 elsewhere (strictly inside, and at nan)
+    # PyTorch: gradient 1 strictly inside the bounds only (0 on them, and at nan)
     partials=lambda x, min_val, max_val: (
-        sp.Piecewise((0, (x <= min_val) | (x >= max_val)), (1, True)),
+        sp.Piecewise((1, (x > min_val) & (x < max_val)), (0, True)),
     ),
     kernel=_hardtanh,
     exact=False,
@@ -227,8 +228,10 @@ HARDSWISH = declare(
     "hardswish",
     "x",
     lambda x: sp.Piecewise((0, x < -3), (x * (x + 3) / 6, x <= 3), (x, True)),
-    # PyTorch: 0 up to -3, x/3 + 1/2 strictly between, 1 from 3 on (and at nan)
-    partials=lambda x: (sp.Piecewise((0, x <= -3), (x / 3 + sp.Rational(1, 2), x < 3), (1, True)),),
+    # PyTorch: 0 up to -3, 1 from 3 on, x/3 + 1/2 strictly between (and at nan)
+    partials=lambda x: (
+        sp.Piecewise((0, x <= -3), (1, x >= 3), (x / 3 + sp.Rational(1, 2), True)),
+    ),
     kernel=lambda v: np.where(v < -3, 0.0 * v, np.where(v <= 3, v * (v + 3) / 6, v)),
     exact=False,
     promote="float",
@@ -262,6 +265,11 @@ def _inside(x: Any, lambd: Any) -> Any:
     return (x >= -lambd) & (x <= lambd)
 
 
+def _outside(x: Any, lambd: Any) -> Any:
+    # not the negation of _inside: nan is neither (PyTorch's gradient there is 0)
+    return (x < -lambd) | (x > lambd)
+
+
 SOFTSHRINK = declare(
     "softshrink",
     "x",
@@ -269,8 +277,7 @@ SOFTSHRINK = declare(
         (0, _inside(x, lambd)), (x - lambd, x > lambd), (x + lambd, True)
     ),
     params="lambd",
-    # PyTorch: gradient 0 inside [-lambd, lambd], 1 elsewhere (at nan too)
-    partials=lambda x, lambd: (sp.Piecewise((0, _inside(x, lambd)), (1, True)),),
+    partials=lambda x, lambd: (sp.Piecewise((1, _outside(x, lambd)), (0, True)),),
     kernel=lambda v, lambd: np.where(
         _inside(v, lambd), 0.0, np.where(v > lambd, v - lambd, v + lambd)
     ),
@@ -283,7 +290,7 @@ HARDSHRINK = declare(
     "x",
     lambda x, lambd: sp.Piecewise((0, _inside(x, lambd)), (x, True)),
     params="lambd",
-    partials=lambda x, lambd: (sp.Piecewise((0, _inside(x, lambd)), (1, True)),),
+    partials=lambda x, lambd: (sp.Piecewise((1, _outside(x, lambd)), (0, True)),),
     kernel=lambda v, lambd: np.where(_inside(v, lambd), 0.0, v),
     exact=False,
     domain=Domain({"x": "clear_of_bounds"}, params=((0.5,), (1.0,))),

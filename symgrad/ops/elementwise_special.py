@@ -81,9 +81,10 @@ LOGIT_EPS = declare(
         (sp.log(x / (1 - x)), True),
     ),
     params="eps",
-    # PyTorch: 0 outside [eps, 1 - eps], the logit's derivative inside (and nan at nan)
+    # PyTorch: the logit's derivative inside [eps, 1 - eps], 0 elsewhere (at nan too, as its
+    # vectorized kernel gives it on all but a short tensor's tail)
     partials=lambda x, eps: (
-        sp.Piecewise((0, (x < eps) | (x > 1 - eps)), (1 / (x * (1 - x)), True)),
+        sp.Piecewise((1 / (x * (1 - x)), (x >= eps) & (x <= 1 - eps)), (0, True)),
     ),
     kernel=_logit_eps,
     exact=False,

@@ -15,13 +15,17 @@ import math
 import warnings
 from typing import Any
 
-from symgrad import creation, ops
+from symgrad import creation, dtypes, ops
+from symgrad.autograd import grad_mode
+from symgrad.backends import mha
 from symgrad.nn import functional as F
 from symgrad.nn import init
+from symgrad.nn.modules.activation import ReLU
 from symgrad.nn.modules.container import ModuleList
 from symgrad.nn.modules.linear import Linear
 from symgrad.nn.modules.module import Module
 from symgrad.nn.modules.normalization import LayerNorm
+from symgrad.nn.modules.pointwise import GELU
 from symgrad.nn.modules.sparse import Dropout
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
@@ -277,6 +281,15 @@ class TransformerEncoderLayer(Module):
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         self.activation = _activation(activation)
+        # PyTorch's flag for its fast path: 1 for relu, 2 for gelu, 0 for anything else
+        act = self.activation
+        self.activation_relu_or_gelu = (
+            1
+            if act is F.relu or isinstance(act, ReLU)
+            else 2
+            if act is F.gelu or isinstance(act, GELU)
+            else 0
+        )
 
     def forward(
         self,
@@ -304,7 +317,24 @@ class TransformerEncoderLayer(Module):
 
 
 class TransformerEncoder(Module):
-    """``num_layers`` copies of ``encoder_layer`` applied in turn, then ``norm`` if given."""
+    """``num_layers`` copies of ``encoder_layer`` applied in turn, then ``norm`` if given.
+
+    In evaluation with a ``src_key_padding_mask`` and nothing to record (PyTorch's inference
+    fast path, where the padded positions are left out of a nested tensor), the padded
+    positions of the layers' output are 0, as PyTorch gives them.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> layer = nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True)
+    >>> encoder = nn.TransformerEncoder(layer, 2).eval()
+    >>> padding = symgrad.tensor([[False, False, True]])
+    >>> with symgrad.no_grad():
+    ...     out = encoder(symgrad.randn(1, 3, 4), src_key_padding_mask=padding)
+    >>> out[0, 2]
+    tensor([0., 0., 0., 0.])
+    """
 
     def __init__(
         self,
@@ -318,6 +348,18 @@ class TransformerEncoder(Module):
         self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
         self.num_layers = num_layers
         self.norm = norm
+        self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = enable_nested_tensor
+        self.mask_check = mask_check
+        why_not = _why_no_fast_path(encoder_layer)
+        if enable_nested_tensor and why_not:
+            warnings.warn(
+                "enable_nested_tensor is True, but self.use_nested_tensor is False because "
+                f"{why_not}",
+                UserWarning,
+                stacklevel=2,
+            )
+            self.use_nested_tensor = False
 
     def forward(
         self,
@@ -326,8 +368,56 @@ class TransformerEncoder(Module):
         src_key_padding_mask: Tensor | None = None,
         is_causal: bool | None = None,
     ) -> Tensor:
+        valid = self._fast_path_positions(src, mask, src_key_padding_mask)
         out = src
         for layer in self.layers:
             out = layer(out, src_mask=mask, src_key_padding_mask=src_key_padding_mask,
                         is_causal=bool(is_causal))  # fmt: skip
+        if valid is not None:  # the padded positions of the nested tensor: 0
+            out = out.masked_fill(~valid.unsqueeze(-1), 0.0)
         return self.norm(out) if self.norm is not None else out
+
+    def _fast_path_positions(self, src: Tensor, mask: Any, padding: Any) -> Tensor | None:
+        """On PyTorch's inference fast path, the positions that are not padding (a bool
+        ``(N, S)`` tensor); None off it."""
+        first = self.layers[0]
+        if (
+            not mha.get_fastpath_enabled()
+            or not getattr(self, "use_nested_tensor", False)
+            or first.training
+            or src.dim() != 3
+            or padding is None
+            or mask is not None
+        ):
+            return None
+        valid = ~padding if padding.dtype == dtypes.bool_ else padding == 0
+        if self.mask_check and not bool((valid[:, 1:] <= valid[:, :-1]).all()):
+            return None  # not left-aligned: no nested tensor
+        if grad_mode.is_grad_enabled() and (
+            src.requires_grad or any(p.requires_grad for p in first.parameters())
+        ):
+            return None
+        return valid
+
+
+def _why_no_fast_path(layer: Any) -> str:
+    """PyTorch's reason why an encoder of copies of ``layer`` can't take the fast path ("" if
+    it can)."""
+    name = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    attn = layer.self_attn
+    reasons = (
+        (layer.norm_first, f"{name}.norm_first was True"),
+        (
+            not attn.batch_first,
+            f"{name}.self_attn.batch_first was not True"
+            "(use batch_first for better inference performance)",
+        ),
+        (not attn._qkv_same_embed_dim, f"{name}.self_attn._qkv_same_embed_dim was not True"),
+        (attn.in_proj_bias is None, f"{name}.self_attn was passed bias=False"),
+        (not layer.activation_relu_or_gelu, f"{name}.activation_relu_or_gelu was not True"),
+        (layer.norm1.eps != layer.norm2.eps, f"{name}.norm1.eps was not equal to {name}.norm2.eps"),
+        (attn.num_heads % 2 == 1, f"{name}.self_attn.num_heads is odd"),
+    )
+    return next((why for failed, why in reasons if failed), "")
