@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import operator
 from typing import Any
 
@@ -147,3 +148,21 @@ greater_equal = _compare_alias("greater_equal", ge, operator.ge)
 less = _compare_alias("less", lt, operator.lt)
 less_equal = _compare_alias("less_equal", le, operator.le)
 not_equal = _compare_alias("not_equal", ne, operator.ne)
+
+
+_COMPARABLE = (Tensor, numbers.Number, np.generic, np.ndarray)
+
+
+def operator_form(compare: Any) -> Any:
+    """The operator ``==`` (``<``, ...) of the comparison ``compare``: NotImplemented for
+    something neither a tensor, a number nor an array, as PyTorch's (so ``x == None`` is
+    False, ``x != "a"`` True, and ``x < None`` Python's TypeError)."""
+
+    def method(self: Tensor, other: Any) -> Any:
+        if type(other) is not Tensor and not isinstance(other, _COMPARABLE):
+            return NotImplemented
+        return compare(self, other)
+
+    method.__name__ = method.__qualname__ = f"__{compare.__name__}__"
+    method.__doc__ = compare.__doc__
+    return method

@@ -7,11 +7,8 @@ operators, in-place versions, conversions).
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from typing import Any
-
-import numpy as np
 
 from symgrad import dtypes, legacy_types
 from symgrad._arguments import deprecated_alpha, items_one_by_one, tensor_method
@@ -60,6 +57,7 @@ from symgrad.ops import (
     views,
 )
 from symgrad.ops import elementwise as E
+from symgrad.ops.comparisons import operator_form
 from symgrad.ops.indexing import getitem
 from symgrad.ops.inplace import copy_, fill_, inplace, setitem, zero_
 from symgrad.ops.method_names import _IN_PLACE_OPS, _SAME_NAME
@@ -349,25 +347,6 @@ def _converter(dtype: dtypes.dtype) -> Any:
     return convert
 
 
-def _rich(name: str) -> Any:
-    """The operator ``==`` (``<``, ...) of the comparison ``name``: NotImplemented for
-    something neither a tensor, a number nor an array, as PyTorch's (so ``x == None`` is
-    False, ``x != "a"`` True, and ``x < None`` Python's TypeError)."""
-    compare = _op(name)
-
-    def method(self: Tensor, other: Any) -> Any:
-        if type(other) is not Tensor and not isinstance(other, _COMPARABLE):
-            return NotImplemented
-        return compare(self, other)
-
-    method.__name__ = method.__qualname__ = f"__{name}__"
-    method.__doc__ = compare.__doc__
-    return method
-
-
-_COMPARABLE = (Tensor, numbers.Number, np.generic, np.ndarray)
-
-
 METHODS: dict[str, Any] = {name: _op(name) for name in _SAME_NAME}
 METHODS.update(
     {
@@ -394,12 +373,7 @@ METHODS.update(
         "__neg__": neg,
         "__pos__": _positive,
         "__abs__": _op("abs"),
-        "__eq__": _rich("eq"),
-        "__ne__": _rich("ne"),
-        "__lt__": _rich("lt"),
-        "__le__": _rich("le"),
-        "__gt__": _rich("gt"),
-        "__ge__": _rich("ge"),
+        **{f"__{n}__": operator_form(_op(n)) for n in ("eq", "ne", "lt", "le", "gt", "ge")},
         "__getitem__": getitem,
         "__setitem__": setitem,
         "__iadd__": add_,
