@@ -205,7 +205,7 @@ def _from_an_op() -> bool:
     """Whether the caller (two frames up) is one of symgrad's ops, rather than the user's
     code or the state-dict loader."""
     caller = sys._getframe(2).f_globals.get("__name__", "")
-    return caller.startswith("symgrad.") and caller != "symgrad.nn.modules._state"
+    return caller.startswith("symgrad.") and caller != "symgrad.nn.modules._state_dict"
 
 
 def _run_inside(method: Any) -> Any:

@@ -16,7 +16,9 @@ class Adagrad(Optimizer):
     ``s += g * g`` (``s`` starts at ``initial_accumulator_value``), then
     ``p -= clr * g / (sqrt(s) + eps)`` with ``clr = lr / (1 + (t - 1) * lr_decay)`` at step
     ``t``. ``weight_decay`` adds ``weight_decay * p`` to ``g``; ``maximize`` negates ``g``
-    first. The state exists from construction, as in PyTorch.
+    first. The state exists from construction, as in PyTorch; a parameter of a group added
+    later gets it at its first step, its ``sum`` starting at the optimizer's (not the
+    group's) ``initial_accumulator_value``, as PyTorch's does.
 
     Examples
     --------
@@ -64,10 +66,15 @@ class Adagrad(Optimizer):
         super().__init__(params, defaults)
         for group in self.param_groups:
             for p in group["params"]:
-                self.state[p]["step"] = creation.tensor(0.0, dtype=dtypes.float32)
-                self.state[p]["sum"] = _like.full_like(p, initial_accumulator_value)
+                self._init_state(p)
+
+    def _init_state(self, p: Any) -> None:
+        self.state[p]["step"] = creation.tensor(0.0, dtype=dtypes.float32)
+        self.state[p]["sum"] = _like.full_like(p, self.defaults["initial_accumulator_value"])
 
     def _update(self, p: Any, group: dict) -> None:
+        if not self.state[p]:
+            self._init_state(p)
         state = self.state[p]
         state["step"].add_(1)
         step = state["step"].item()

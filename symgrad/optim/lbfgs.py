@@ -90,6 +90,10 @@ class LBFGS(Optimizer):
     def step(self, closure: Callable[[], Any]) -> Any:  # type: ignore[override]
         """Run up to ``max_iter`` L-BFGS iterations; returns the first loss ``closure``
         gave."""
+        if len(self.param_groups) != 1:
+            raise AssertionError(
+                f"Expected exactly one param_group, but got {len(self.param_groups)}"
+            )
         with no_grad():
             return self._run(closure)
 

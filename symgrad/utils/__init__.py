@@ -1,6 +1,6 @@
 """``symgrad.utils``: PyTorch's utilities that scripts written for it use (``benchmark``,
-``data``)."""
+``checkpoint``, ``data``)."""
 
-from symgrad.utils import benchmark, data
+from symgrad.utils import benchmark, checkpoint, data
 
-__all__ = ["benchmark", "data"]
+__all__ = ["benchmark", "checkpoint", "data"]

@@ -1,24 +1,24 @@
 """What a :class:`~symgrad.nn.Module` does with its tensors as a whole: conversion
-(``to``/``double``), ``state_dict``/``load_state_dict``, resetting gradients, and calling
-``forward`` between its hooks."""
+(``to``/``double``/``type``), resetting gradients, and calling ``forward`` between its hooks
+(``state_dict``/``load_state_dict`` are in ``_state_dict``)."""
 
 from __future__ import annotations
 
 import warnings
-from collections import OrderedDict, namedtuple
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 from symgrad import dtypes
 from symgrad._device import device
+from symgrad._memory_format import memory_format
 from symgrad._meta import NO_DATA
 from symgrad.autograd.grad_mode import no_grad
-from symgrad.nn.parameter import Buffer, Parameter, is_lazy
+from symgrad.nn.parameter import Buffer
 from symgrad.tensor import Tensor
 
-__all__ = ["zero_grads", "target_dtype", "convert", "state_dict", "load_state_dict"]
+__all__ = ["zero_grads", "target_dtype", "module_to", "convert", "apply_to_tensors"]
 
 
 def zero_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
@@ -56,55 +56,59 @@ def target_dtype(args: tuple, kwargs: dict) -> dtypes.dtype | None:
     return dtype
 
 
-def convert(module: Any, dtype: Any) -> Any:
+def module_to(module: Any, args: tuple, kwargs: dict) -> Any:
+    """``Module.to(*args, **kwargs)``: the floating tensors to the dtype, and the 4-D
+    (``channels_last``) or 5-D (``channels_last_3d``) ones to the ``memory_format``; other
+    ranks keep their layout, as in PyTorch."""
+    kwargs = dict(kwargs)
+    fmt = kwargs.pop("memory_format", None)
+    if fmt is not None and not isinstance(fmt, memory_format):
+        Tensor._make(np.zeros((0,), np.float32)).to(*args, memory_format=fmt, **kwargs)
+    dtype = target_dtype(args, kwargs)
+    if wants_meta(args, kwargs):
+        return to_meta(module, dtype)
+    check_leaves_meta(module, args, kwargs)
+    return convert(module, dtype, fmt)
+
+
+def convert(module: Any, dtype: Any, fmt: memory_format | None = None) -> Any:
     """Convert ``module``'s floating parameters (in place: ``param.data``, so optimizers
-    holding them keep working), their gradients and its buffers to ``dtype``."""
-    if dtype is None:
+    holding them keep working), their gradients and its buffers to ``dtype``, and those of
+    rank 4 or 5 to the memory format ``fmt``."""
+    if dtype is None and fmt is None:
         return module
-    dtype = dtypes.as_dtype(dtype)
+    dtype = None if dtype is None else dtypes.as_dtype(dtype)
+
+    def fn(t: Tensor) -> Tensor:
+        how: dict = {}
+        if dtype is not None and t.is_floating_point():
+            how["dtype"] = dtype
+        if fmt is not None and t.dim() in (4, 5):
+            how["memory_format"] = fmt
+        return t.to(**how) if how else t
+
+    return apply_to_tensors(module, fn)
+
+
+def apply_to_tensors(module: Any, fn: Any) -> Any:
+    """Replace every parameter's value (in place, through ``param.data``), its gradient's and
+    every buffer by ``fn`` of it (PyTorch's ``Module._apply`` on the CPU); ``module``."""
     for m in module.modules():
         for p in m._parameters.values():
-            if p is None or not p.is_floating_point():
+            if p is None:
                 continue
             with no_grad():
-                p.data = p.to(dtype)
+                value = fn(p)
+                if value is not p:
+                    p.data = value
                 if p._grad is not None:
-                    p._grad.data = p._grad.to(dtype)
+                    grad = fn(p._grad)
+                    if grad is not p._grad:
+                        p._grad.data = grad
         for name, b in m._buffers.items():
-            if b is not None and b.is_floating_point():
-                m._buffers[name] = b.to(dtype)
+            if b is not None:
+                m._buffers[name] = fn(b)
     return module
-
-
-# -- state dicts -----------------------------------------------------------------------------
-def state_dict(module: Any, destination: Any, prefix: str, keep_vars: bool) -> OrderedDict:
-    """``Module.state_dict``: parameters, then persistent buffers, then each child's."""
-    if destination is None:
-        destination = OrderedDict()
-        destination._metadata = OrderedDict()
-    if hasattr(destination, "_metadata"):
-        destination._metadata[prefix[:-1]] = {"version": getattr(module, "_version", 1)}
-    for name, p in module._parameters.items():
-        if p is not None:
-            destination[prefix + name] = p if keep_vars or is_lazy(p) else p.detach()
-    for name, b in module._buffers.items():
-        if b is not None and name not in module._non_persistent_buffers_set:
-            destination[prefix + name] = b if keep_vars or is_lazy(b) else b.detach()
-    for name, child in module._modules.items():
-        if child is not None:
-            state_dict(child, destination, prefix + name + ".", keep_vars)
-    return destination
-
-
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return super().__repr__()
-
-    __str__ = __repr__
 
 
 def assign_buffer(module: Any, name: str, value: Any) -> None:
@@ -116,86 +120,6 @@ def assign_buffer(module: Any, name: str, value: Any) -> None:
         module._buffers[name] = value
     else:
         raise AttributeError("cannot assign buffer before Module.__init__() call")
-
-
-def load_state_dict(module: Any, state: Any, strict: bool, assign: bool) -> _IncompatibleKeys:
-    """``Module.load_state_dict``: copy the values in, collecting PyTorch's errors."""
-    if not isinstance(state, Mapping):
-        raise TypeError(f"Expected state_dict to be dict-like, got {type(state)}.")
-    missing: list = []
-    unexpected: list = []
-    errors: list = []
-    metadata = getattr(state, "_metadata", None) or {}
-    for prefix, m in module.named_modules(prefix="", remove_duplicate=False):
-        version = metadata.get(prefix, {}).get("version")
-        prefix = prefix + "." if prefix else ""
-        local = {k: v for k, v in state.items() if k.startswith(prefix)}
-        upgrade = getattr(m, "_upgrade_state", None)
-        if upgrade is not None:
-            upgrade(local, prefix, version)
-        _load_one(m, local, prefix, assign, (missing, unexpected, errors))
-    if strict:
-        if unexpected:
-            keys = ", ".join(f'"{k}"' for k in unexpected)
-            errors.insert(0, f"Unexpected key(s) in state_dict: {keys}. ")
-        if missing:
-            errors.insert(
-                0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing))
-            )
-    if errors:
-        raise RuntimeError(
-            f"Error(s) in loading state_dict for {type(module).__name__}:\n\t" + "\n\t".join(errors)
-        )
-    return _IncompatibleKeys(missing, unexpected)
-
-
-_META_NO_OP = (
-    "for {key}: copying from a non-meta parameter in the checkpoint to a meta parameter in the "
-    "current model, which is a no-op. (Did you mean to pass `assign=True` to assign items in the "
-    "state dictionary to their corresponding key in the module instead of copying them in place?)"
-)
-
-
-def _load_one(m: Any, state: dict, prefix: str, assign: bool, out: tuple) -> None:
-    """One module's own tensors (PyTorch's ``_load_from_state_dict``)."""
-    missing, unexpected, errors = out
-    persistent = {k: v for k, v in m._buffers.items() if k not in m._non_persistent_buffers_set}
-    local = {k: v for k, v in [*m._parameters.items(), *persistent.items()] if v is not None}
-    for name, param in local.items():
-        key = prefix + name
-        if key not in state:
-            missing.append(key)  # reported without strict too (PyTorch 2.13)
-            continue
-        value = state[key]
-        if not isinstance(value, Tensor):
-            errors.append(
-                f'While copying the parameter named "{key}", expected torch.Tensor or '
-                f"Tensor-like object from checkpoint but received {type(value)}"
-            )
-            continue
-        if is_lazy(param):  # and so is value: the lazy module's load hook materialized it
-            continue
-        if param.ndim == 0 and value.ndim == 1:  # PyTorch's compatibility with old checkpoints
-            value = value[0]
-        if value.shape != param.shape:
-            errors.append(
-                f"size mismatch for {key}: copying a param with shape {value.shape} from "
-                f"checkpoint, the shape in current model is {param.shape}."
-            )
-            continue
-        with no_grad():
-            if not assign:
-                if param.is_meta and not value.is_meta:
-                    warnings.warn(_META_NO_OP.format(key=key), UserWarning, stacklevel=4)
-                param.copy_(value)
-            elif isinstance(param, Parameter):
-                setattr(m, name, Parameter(value, param.requires_grad))
-            else:
-                setattr(m, name, value)
-    for key in state:
-        head = key[len(prefix) :].split(".", 1)
-        if (head[0] not in m._modules) if len(head) > 1 else (head[0] not in local):
-            unexpected.append(key)
 
 
 # -- calling ---------------------------------------------------------------------------------

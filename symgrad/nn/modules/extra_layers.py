@@ -1,16 +1,17 @@
 """Layers PyTorch programs reach for next to the basic ones: ``Unflatten``, ``PReLU``,
-``RMSNorm``, ``CosineSimilarity``, ``PairwiseDistance``, the channel dropouts, and the
-parameter containers ``ParameterList`` and ``ParameterDict``."""
+``RMSNorm``, ``CosineSimilarity``, ``PairwiseDistance``, the channel dropouts (the parameter
+containers ``ParameterList`` and ``ParameterDict`` live in ``parameter_containers`` and are
+named here too)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 from symgrad import creation
 from symgrad.nn import extras
 from symgrad.nn import functional as F
 from symgrad.nn.modules.module import Module
+from symgrad.nn.modules.parameter_containers import ParameterDict, ParameterList
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
 
@@ -164,120 +165,3 @@ def _channel_dropout_module(name: str, fn: Any) -> type:
 Dropout1d = _channel_dropout_module("Dropout1d", extras.dropout1d)
 Dropout2d = _channel_dropout_module("Dropout2d", extras.dropout2d)
 Dropout3d = _channel_dropout_module("Dropout3d", extras.dropout3d)
-
-
-def _lines(parameters: dict, describe: Any) -> str:
-    return "\n".join(f"  ({k}): {describe(p)}" for k, p in parameters.items())
-
-
-class ParameterList(Module):
-    """A list of parameters, registered as ``"0"``, ``"1"``, ... (tensors become
-    ``Parameter``\\ s).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> ps = symgrad.nn.ParameterList([symgrad.nn.Parameter(symgrad.ones(2)) for _ in range(3)])
-    >>> len(ps), [n for n, _ in ps.named_parameters()]
-    (3, ['0', '1', '2'])
-    """
-
-    def __init__(self, values: Iterable[Any] | None = None) -> None:
-        super().__init__()
-        for value in values or ():
-            self.append(value)
-
-    def __len__(self) -> int:
-        return len(self._parameters)
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._parameters.values())
-
-    def __getitem__(self, idx: int) -> Any:
-        if isinstance(idx, slice):
-            return ParameterList(list(self)[idx])
-        n = len(self)
-        if not -n <= idx < n:
-            raise IndexError(f"index {idx} is out of range")
-        return self._parameters[str(idx % n)]
-
-    def __setitem__(self, idx: int, value: Any) -> None:
-        setattr(self, str(idx % len(self)), _as_parameter(value))
-
-    def append(self, value: Any) -> ParameterList:
-        setattr(self, str(len(self)), _as_parameter(value))
-        return self
-
-    def extend(self, values: Iterable[Any]) -> ParameterList:
-        for value in values:
-            self.append(value)
-        return self
-
-    def extra_repr(self) -> str:
-        return _lines(self._parameters, lambda p: _describe(p, repr(p.dtype)))
-
-
-class ParameterDict(Module):
-    """A dict of parameters, registered under their keys (tensors become ``Parameter``\\ s).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> from symgrad import nn
-    >>> d = nn.ParameterDict({'scale': nn.Parameter(symgrad.ones(2))})
-    >>> list(d.keys()), d['scale'].requires_grad
-    (['scale'], True)
-    """
-
-    def __init__(self, parameters: Any = None) -> None:
-        super().__init__()
-        if parameters is not None:
-            self.update(parameters)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._parameters[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        setattr(self, key, _as_parameter(value))
-
-    def __delitem__(self, key: str) -> None:
-        delattr(self, key)
-
-    def __len__(self) -> int:
-        return len(self._parameters)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._parameters)
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._parameters
-
-    def keys(self) -> Any:
-        return self._parameters.keys()
-
-    def values(self) -> Any:
-        return self._parameters.values()
-
-    def items(self) -> Any:
-        return self._parameters.items()
-
-    def update(self, parameters: Any) -> None:
-        pairs = parameters.items() if hasattr(parameters, "items") else parameters
-        for key, value in pairs:
-            self[key] = value
-
-    def extra_repr(self) -> str:
-        return _lines(
-            self._parameters, lambda p: _describe(p, f"torch.{p.dtype.scalar_type}Tensor")
-        )
-
-
-def _as_parameter(value: Any) -> Any:
-    if isinstance(value, Tensor) and not isinstance(value, Parameter):
-        return Parameter(value)
-    return value
-
-
-def _describe(p: Any, kind: str) -> str:
-    size = "x".join(str(n) for n in p.shape)
-    return f"Parameter containing: [{kind} of size {size}]"

@@ -11,6 +11,7 @@ from typing import Any
 from symgrad._leaf_paths import add_path_finder
 from symgrad.autograd.node import RemovableHandle
 from symgrad.nn.modules import _state
+from symgrad.nn.modules._module_state import ModuleStateMethods
 from symgrad.nn.parameter import Buffer, Parameter
 from symgrad.tensor import Tensor
 
@@ -47,7 +48,7 @@ def _addindent(text: str, spaces: int) -> str:
     return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
 
 
-class Module:
+class Module(ModuleStateMethods):
     """Base class of neural-network layers: assign :class:`~symgrad.nn.Parameter`\\ s,
     tensors registered with :meth:`register_buffer` and other modules as attributes in
     ``__init__``, and define ``forward``; calling the module runs ``forward`` with its hooks.
@@ -84,6 +85,9 @@ class Module:
         set_(self, "_modules", OrderedDict())
         set_(self, "_forward_hooks", [])
         set_(self, "_forward_pre_hooks", [])
+        for hooks in ("_state_dict_pre_hooks", "_state_dict_hooks", "_load_state_dict_pre_hooks",
+                      "_load_state_dict_post_hooks"):  # fmt: skip
+            set_(self, hooks, [])
         _live_modules[next(_created)] = self
 
     forward: Callable[..., Any]
@@ -160,6 +164,32 @@ class Module:
             if not isinstance(module, Module):
                 raise AttributeError(f"`{item}` is not an nn.Module")
         return module
+
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        """Put ``module`` at the dotted path ``target``, replacing the submodule there or
+        (unless ``strict``) adding it to the existing parent.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> net = nn.Sequential(nn.Sequential(nn.Linear(2, 2)), nn.ReLU())
+        >>> net.set_submodule("0.0", nn.Tanh())
+        >>> net[0]
+        Sequential(
+          (0): Tanh()
+        )
+        """
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent_path, _, name = target.rpartition(".")
+        parent = self.get_submodule(parent_path)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
 
     def __setattr__(self, name: str, value: Any) -> None:
         params = self.__dict__.get("_parameters")
@@ -330,61 +360,6 @@ class Module:
             module.apply(fn)
         fn(self)
         return self
-
-    # -- conversion and state ------------------------------------------------------------------
-    def to(self, *args: Any, **kwargs: Any) -> Module:
-        """Convert the floating parameters and buffers in place (``to(dtype)``,
-        ``to("cpu")``, ``to(tensor)``, ``to("meta")``: shapes and dtypes only, no values);
-        returns ``self``."""
-        dtype = _state.target_dtype(args, kwargs)
-        if _state.wants_meta(args, kwargs):
-            return _state.to_meta(self, dtype)
-        _state.check_leaves_meta(self, args, kwargs)
-        return _state.convert(self, dtype)
-
-    def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
-        """Give the parameters and buffers new, uninitialised tensors of the same shapes and
-        dtypes on ``device`` (zeros on the CPU): how a module built on ``'meta'`` gets
-        memory; initialise them next (``reset_parameters``). Returns ``self``.
-
-        Examples
-        --------
-        >>> import symgrad
-        >>> layer = symgrad.nn.Linear(2, 3, device="meta").to_empty(device="cpu")
-        >>> layer.weight.device, layer.weight.shape
-        (device(type='cpu'), symgrad.Size([3, 2]))
-        """
-        return _state.to_empty(self, device, recurse)
-
-    def cpu(self) -> Module:
-        """``self`` (parameters live on the CPU; a meta module raises, see ``to_empty``)."""
-        _state.check_leaves_meta(self, ("cpu",), {})
-        return self
-
-    def double(self) -> Module:
-        """Floating parameters and buffers to float64."""
-        return _state.convert(self, "float64")
-
-    def float(self) -> Module:
-        """Floating parameters and buffers to float32."""
-        return _state.convert(self, "float32")
-
-    def half(self) -> Module:
-        """Floating parameters and buffers to float16."""
-        return _state.convert(self, "float16")
-
-    def state_dict(
-        self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False
-    ) -> OrderedDict:
-        """The parameters and persistent buffers by dotted name (detached unless
-        ``keep_vars``)."""
-        return _state.state_dict(self, destination, prefix, keep_vars)
-
-    def load_state_dict(self, state_dict: Any, strict: bool = True, assign: bool = False) -> Any:
-        """Copy the values of ``state_dict`` into the parameters and buffers; with
-        ``strict``, missing or unexpected keys are a RuntimeError. Returns the
-        ``(missing_keys, unexpected_keys)`` named tuple."""
-        return _state.load_state_dict(self, state_dict, strict, assign)
 
     # -- calling -------------------------------------------------------------------------------
     def register_forward_pre_hook(
