@@ -92,7 +92,10 @@ def inline_vjp(
     """``(lines, grads, used)`` for step ``j``'s VJP with its output's gradient named ``g``:
     the name of each input's gradient (None where none), and the forward values the lines
     read; or None."""
-    if not _writable(step) or _own_numpy_path(step.prim.vjp):
+    rule = step.prim.vjp
+    if getattr(rule, "half_only", False) and step.arrays[0].dtype != np.float16:
+        rule = rule.__wrapped__  # its float16 path (in float32) is not taken: the rule itself
+    if not _writable(step) or _own_numpy_path(rule):
         return None
     em = Emitter(ns, f"_b{j}", known)
     shape, dtype = step.arrays[0].shape, step.arrays[0].dtype
@@ -102,7 +105,7 @@ def inline_vjp(
     ctx = Ctx(inputs, out, None, tuple(needs), step.params, 0, step.meta)
     xp = CodeXP(em)
     try:
-        result = step.prim.vjp(xp, grad, ctx)
+        result = rule(xp, grad, ctx)
         grads: list[str | None] = []
         for r, need, (want_shape, want_dtype) in zip(result, needs, step.meta):
             if r is None or not need:

@@ -16,7 +16,14 @@ import numpy as np
 
 from symgrad.ops import elementwise as E
 from symgrad.prim import batching, blocks
-from symgrad.prim.numpy_xp import NP, sum_to_numpy
+from symgrad.prim.numpy_xp import (
+    HALF,
+    NP,
+    half_in_float32,
+    half_rule_in_float32,
+    sum_to_numpy,
+    widen,
+)
 from symgrad.prim.structural import Structural
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
@@ -24,8 +31,9 @@ from symgrad.tensor import Tensor
 __all__ = ["native_norm"]
 
 
-def _stats(xp: Any, xr: Any, axes: tuple, eps: float, stats: Any) -> tuple:
-    """``(x - mean, 1 / sqrt(var + eps))`` over ``axes``, or with the given statistics."""
+def _stats(xp: Any, xr: Any, axes: tuple, eps: float, stats: Any, saved: bool = False) -> tuple:
+    """``(x - mean, 1 / sqrt(var + eps))`` over ``axes``, or with the given statistics;
+    ``saved``: from the mean and ``1 / std`` rounded to float16 (see ``_as_saved``)."""
     if stats is not None:
         mean, var = stats
         return xr - xp.constant(mean), xp.constant(1 / np.sqrt(var + eps))
@@ -33,7 +41,17 @@ def _stats(xp: Any, xr: Any, axes: tuple, eps: float, stats: Any) -> tuple:
     mean = xp.sum(xr, axes, True) / n
     centred = xr - mean
     var = xp.sum(centred * centred, axes, True) / n
-    return centred, xp.elementwise(E.RSQRT, (var + eps,))
+    rstd = xp.elementwise(E.RSQRT, (var + eps,))
+    if saved:
+        mean, rstd = _as_saved(mean), _as_saved(rstd)
+        centred = xr - mean
+    return centred, rstd
+
+
+def _as_saved(a: np.ndarray) -> np.ndarray:
+    """A float32 statistic of float16 data as PyTorch's float16 backward reads it: its native
+    norms save the mean and ``1 / std`` in the input's dtype."""
+    return a.astype(HALF).astype(np.float32)
 
 
 def _forward(xp: Any, x: Any, *affine: Any, axes, eps, group, view, stats, has_w, has_b) -> Any:
@@ -99,10 +117,13 @@ def _numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta
         or not _trailing(x, params["axes"])
     ):
         return None
+    saved = g.dtype is HALF
+    if saved:  # float32 from the saved statistics, as the rule (the engine rounds the result)
+        g, x, arrays = widen(g), widen(x), widen(arrays)
     w = np.ascontiguousarray(arrays[1]).reshape(-1) if has_w else None
     grads: list = []
     if needs[0]:
-        gx = blocks.rows(lambda gr, xr: _input_gradient_rows(gr, xr, eps, w), (g, x))
+        gx = blocks.rows(lambda gr, xr: _input_gradient_rows(gr, xr, eps, w, saved), (g, x))
         if gx is None:
             return None
         grads.append(gx)
@@ -110,7 +131,7 @@ def _numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta
         grads.append(None)
     if has_w:
         if needs[1]:
-            xhat = blocks.rows(lambda xr: _xhat_rows(xr, eps), (x,))
+            xhat = blocks.rows(lambda xr: _xhat_rows(xr, eps, saved), (x,))
             if xhat is None:
                 return None
             grads.append(sum_to_numpy(g * xhat, view).reshape(meta[1][0]))
@@ -121,25 +142,31 @@ def _numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta
     return grads
 
 
-def _stats_rows(rows: np.ndarray, eps: float) -> tuple:
+def _stats_rows(rows: np.ndarray, eps: float, saved: bool = False) -> tuple:
     """``_stats``'s steps on a block of rows: each row's ``(x - mean, 1 / sqrt(var + eps))``."""
     n = rows.shape[-1]
     mean = rows.sum(axis=-1, keepdims=True) / n
     centred = rows - mean
     var = (centred * centred).sum(axis=-1, keepdims=True) / n
-    return centred, E.RSQRT.numeric(var + eps)
+    rstd = E.RSQRT.numeric(var + eps)
+    if saved:
+        mean, rstd = _as_saved(mean), _as_saved(rstd)
+        centred = rows - mean
+    return centred, rstd
 
 
-def _xhat_rows(rows: np.ndarray, eps: float) -> np.ndarray:
+def _xhat_rows(rows: np.ndarray, eps: float, saved: bool = False) -> np.ndarray:
     """The normalized rows."""
-    centred, rstd = _stats_rows(rows, eps)
+    centred, rstd = _stats_rows(rows, eps, saved)
     return centred * rstd
 
 
-def _input_gradient_rows(g: np.ndarray, rows: np.ndarray, eps: float, w: Any) -> np.ndarray:
+def _input_gradient_rows(
+    g: np.ndarray, rows: np.ndarray, eps: float, w: Any, saved: bool = False
+) -> np.ndarray:
     """``_vjp``'s input gradient on a block of rows (each row's own sums)."""
     n = rows.shape[-1]
-    centred, rstd = _stats_rows(rows, eps)
+    centred, rstd = _stats_rows(rows, eps, saved)
     xhat = centred * rstd
     gxhat = g * w if w is not None else g
     mean_g = gxhat.sum(axis=-1, keepdims=True) / n
@@ -151,7 +178,7 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     p = c.params
     x, axes, group, view = c.inputs[0], p["axes"], p["group"], p["view"]
     xr = x if group is None else xp.reshape(x, group)
-    centred, rstd = _stats(xp, xr, axes, p["eps"], p["stats"])
+    centred, rstd = _stats(xp, xr, axes, p["eps"], p["stats"], p.get("saved", False))
     xhat = centred * rstd
     shape = tuple(x.shape)
     grads = []
@@ -235,11 +262,12 @@ def _batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> 
 
 
 def _node(backward: str) -> Structural:
+    # float16 is computed in float32 and rounded once, forward and backward, as PyTorch's kernels
     return Structural(
         "native_norm",
         lambda xp, *args, tie_bias, **params: _forward(xp, *args, **params),
-        _vjp,
-        kernel=lambda xp, *args, **params: _kernel(*args, **params),
+        half_rule_in_float32(_vjp, saved=True),
+        kernel=half_in_float32(lambda xp, *args, **params: _kernel(*args, **params)),
         numeric_vjp=_numeric_vjp,
         saves=(0, 1),
         backward=backward,

@@ -13,6 +13,7 @@ from symgrad._arguments import OMITTED, no_overload, require_tensor, require_ten
 from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.prim import batching as _batching
+from symgrad.prim.numpy_xp import HALF
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import reduction_text
 from symgrad.tensor import Tensor, _wrap_dim
@@ -111,13 +112,29 @@ def _in_dtype(out: Tensor, input: Tensor) -> Tensor:
 
 
 def _mean_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (_keep(g, c, xp) / _count(c.shapes[0], c.params["dim"]),)
+    return (_divided(_keep(g, c, xp), _count(c.shapes[0], c.params["dim"])),)
+
+
+def _divided(a: Any, n: int) -> Any:
+    """``a / n``; a float16 array is divided in float32, as PyTorch's kernels divide it (NumPy
+    would round ``n`` to float16 first: 2049 to 2048)."""
+    if type(a) is np.ndarray and a.dtype is HALF:
+        return (a / np.float32(n)).astype(HALF)
+    return a / n
+
+
+def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+    if type(a) is np.ndarray and a.dtype is HALF:  # the float32 sum divided before rounding
+        total = np.sum(a, axis=dim, keepdims=keepdim, dtype=np.float32)
+        return np.asarray(total / np.float32(_count(a.shape, dim))).astype(HALF)
+    return xp.sum(a, dim, keepdim) / _count(a.shape, dim)
 
 
 _MEAN = Structural(
     "mean",
     lambda xp, a, dim, keepdim: xp.sum(a, dim, keepdim) / _count(a.shape, dim),
     _mean_vjp,
+    kernel=_mean_kernel,
     backward=_overload("Mean"),
     jvp="linear",
     text=reduction_text("mean"),

@@ -19,6 +19,7 @@ from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
 from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
 from symgrad.prim import batching as _batching
+from symgrad.prim.numpy_xp import half_in_float32, half_rule_in_float32
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -117,11 +118,12 @@ def _cumprod_vjp(xp: Any, g: Any, c: Any) -> tuple:
 _CUMPROD = Structural(
     "cumprod",
     _cumprod_forward,
-    _cumprod_vjp,
+    # float16 in float32, as PyTorch's running products and the sums of its gradient
+    half_rule_in_float32(_cumprod_vjp),
     saves=(0,),
     saves_out=True,
     backward="CumprodBackward0",
-    kernel=lambda xp, a, dim: np.cumprod(a, axis=dim),
+    kernel=half_in_float32(lambda xp, a, dim: np.cumprod(a, axis=dim)),
     batch="reduction",
 )
 
@@ -184,12 +186,14 @@ def _logcumsumexp_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
 _LOGCUMSUMEXP = Structural(
     "logcumsumexp",
     lambda xp, a, dim: a if a.ndim == 0 else xp.log(xp.cumsum(xp.exp(a), dim)),
-    _logcumsumexp_vjp,
+    half_rule_in_float32(_logcumsumexp_vjp),
     saves=(0,),
     saves_out=True,
     backward="LogcumsumexpBackward0",
-    # one log-add-exp after another, PyTorch's order of operations
-    kernel=lambda xp, a, dim: np.logaddexp.accumulate(a, axis=dim) if a.ndim else a.copy(),
+    # one log-add-exp after another, PyTorch's order of operations (float16 in float32)
+    kernel=half_in_float32(
+        lambda xp, a, dim: np.logaddexp.accumulate(a, axis=dim) if a.ndim else a.copy()
+    ),
     jvp=_logcumsumexp_jvp,
     batch="reduction",
 )

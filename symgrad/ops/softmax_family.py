@@ -10,6 +10,7 @@ import numpy as np
 from symgrad._arguments import require_tensor
 from symgrad.ops.reductions import _dims, _keep
 from symgrad.prim import blocks
+from symgrad.prim.numpy_xp import HALF, half_in_float32, half_rule_in_float32, widen
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, _wrap_dim
 
@@ -21,8 +22,8 @@ def _logsumexp_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
     # initial: an empty dim's maximum is -inf, so its log-sum-exp is log(0) = -inf
     m = np.max(a, axis=dim, keepdims=True, initial=-np.inf)
     m = np.where(np.isfinite(m), m, 0)  # all -inf: log(0) = -inf, not nan
-    with np.errstate(divide="ignore"):
-        out = np.log(np.sum(np.exp(a - m), axis=dim, keepdims=True)) + m
+    with np.errstate(divide="ignore"):  # (float16: PyTorch's exp and log, a float32 sum)
+        out = np.log(xp.sum(np.exp(a - m), dim, True)) + m
     return out if keepdim else np.squeeze(out, axis=dim)
 
 
@@ -104,6 +105,8 @@ def _by_rows(grad: Any) -> Any:
         dim = params["dim"]
         if type(out) is not np.ndarray or not out.ndim:
             return None
+        if out.dtype is HALF:  # in float32, as PyTorch's kernel; the engine rounds the result
+            g, out = widen(g), widen(out)
         if out.size >= blocks.EAGER_MIN and _along_last(out, dim):
             r = blocks.rows(lambda gr, outr: grad(gr, outr, -1), (g, out))
             if r is not None:
@@ -121,6 +124,23 @@ def _softmax_grad(g: np.ndarray, out: np.ndarray, dim: Any) -> np.ndarray:
 def _log_softmax_values(a: np.ndarray, dim: Any) -> np.ndarray:
     shifted = a - _max(a, dim)
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+
+def _log_softmax_kernel(rows_kernel: Any) -> Any:
+    """The NumPy kernel of log_softmax: ``rows_kernel``, in float32 for float16 (PyTorch's kernel
+    along the last dim keeps the sum of exponentials and its log in float16 in between)."""
+
+    def kernel(xp: Any, a: Any, dim: Any) -> Any:
+        if type(a) is not np.ndarray or a.dtype is not HALF:
+            return rows_kernel(xp, a, dim)
+        shifted = a.astype(np.float32)
+        if not (a.size and _along_last(a, dim)):
+            return rows_kernel(xp, shifted, dim).astype(HALF)
+        shifted -= shifted.max(axis=-1, keepdims=True)
+        total = np.exp(shifted).sum(axis=-1, keepdims=True).astype(HALF)
+        return (shifted - np.log(total)).astype(HALF)
+
+    return kernel
 
 
 def _log_softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -141,12 +161,13 @@ def _log_softmax(xp: Any, a: Any, dim: Any) -> Any:
     return a - xp.log(xp.sum(xp.exp(a), dim, True))
 
 
+# float16 is computed in float32 and rounded once, forward and backward, as PyTorch's kernels
 _SOFTMAX = Structural(
     "softmax",
     _softmax,
-    _softmax_vjp,
+    half_rule_in_float32(_softmax_vjp),
     saves_out=True,
-    kernel=_rows_kernel(_softmax_values),
+    kernel=half_in_float32(_rows_kernel(_softmax_values)),
     text="∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}",
     batch="reduction",
     numeric_vjp=_by_rows(_softmax_grad),
@@ -154,9 +175,9 @@ _SOFTMAX = Structural(
 _LOG_SOFTMAX = Structural(
     "log_softmax",
     _log_softmax,
-    _log_softmax_vjp,
+    half_rule_in_float32(_log_softmax_vjp),
     saves_out=True,
-    kernel=_rows_kernel(_log_softmax_values),
+    kernel=_log_softmax_kernel(_rows_kernel(_log_softmax_values)),
     text="∂{o}[i]/∂{x}[j] = δij − exp({o}[j]) along dim {dim}",
     batch="reduction",
     numeric_vjp=_by_rows(_log_softmax_grad),

@@ -11,7 +11,7 @@ import numpy as np
 from symgrad._arguments import require_tensor
 from symgrad.ops.reductions import _count, _dims, _keep
 from symgrad.prim.factorization import Factorization
-from symgrad.prim.numpy_xp import NP
+from symgrad.prim.numpy_xp import NP, half_in_float32, half_rule_in_float32
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -53,13 +53,26 @@ def _std_vjp(xp: Any, g: Any, c: Any, out: Any = None) -> tuple:
     return (_var_grad(xp, g, c),)
 
 
-_VAR = Structural("var", _var_forward, _var_vjp, saves=(0,), batch="reduction")
+def _std_forward(xp: Any, a: Any, **params: Any) -> Any:
+    return xp.sqrt(_var_forward(xp, a, **params))
+
+
+# float16 is computed in float32 and rounded once, forward and backward, as PyTorch's kernels
+_VAR = Structural(
+    "var",
+    _var_forward,
+    half_rule_in_float32(_var_vjp),
+    saves=(0,),
+    kernel=half_in_float32(_var_forward),
+    batch="reduction",
+)
 _STD = Structural(
     "std",
-    lambda xp, a, **p: xp.sqrt(_var_forward(xp, a, **p)),
-    _std_vjp,
+    _std_forward,
+    half_rule_in_float32(_std_vjp),
     saves=(0,),
     saves_out=True,
+    kernel=half_in_float32(_std_forward),
     batch="reduction",
 )
 
@@ -93,10 +106,11 @@ def _pair_vjp(root: bool) -> Any:
 
 def _pair(name: str, root: bool) -> Factorization:
     forward = _pair_forward(root)
+    kernel = half_in_float32(forward)
     return Factorization(
         name,
-        lambda a, **p: forward(NP, a, **p),
-        _pair_vjp(root),
+        lambda a, **p: kernel(NP, a, **p),
+        half_rule_in_float32(_pair_vjp(root)),
         backward=f"{name.title().replace('_', '')}Backward0",
         n_outputs=2,
         forward=forward,

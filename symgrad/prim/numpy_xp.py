@@ -5,6 +5,9 @@ same words with the same meaning; a rule uses nothing else (besides Python opera
 
 from __future__ import annotations
 
+import copy
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -12,7 +15,10 @@ import numpy as np
 from symgrad.prim import linalg_kernels
 from symgrad.prim.vocab import INTERPRETERS
 
-__all__ = ["NP", "scatter_add"]
+__all__ = ["NP", "scatter_add", "HALF", "widen", "half_in_float32", "half_rule_in_float32"]
+
+HALF = np.dtype(np.float16)
+_FLOAT32 = np.dtype(np.float32)
 
 
 def _basic_key(key: Any) -> bool:
@@ -45,8 +51,72 @@ def reduce_to(g: Any, shape: tuple, dtype: np.dtype) -> np.ndarray:
     return g
 
 
+def widen(a: Any) -> Any:
+    """A float16 array as float32, the items of a tuple, list or dict one by one, anything else
+    as it is: PyTorch's CPU kernels compute float16 in float32 and round the result once."""
+    if type(a) is np.ndarray:
+        return a.astype(_FLOAT32) if a.dtype is HALF else a
+    if type(a) is tuple or type(a) is list:
+        return type(a)(widen(v) for v in a)
+    if type(a) is dict:
+        return _widen_values(a)
+    return a
+
+
+def _narrow(a: Any) -> Any:
+    """A float32 result of float16 arrays (one, or a tuple of them) rounded back to float16."""
+    if type(a) is tuple:
+        return tuple(_narrow(v) for v in a)
+    a = np.asarray(a)
+    return a.astype(HALF) if a.dtype is _FLOAT32 else a
+
+
+def half_in_float32(kernel: Callable) -> Callable:
+    """``kernel(xp, *arrays, **params)``, run in float32 when its first array is float16 (its
+    other float16 arrays, and those among the parameters, widened too), its result rounded to
+    float16 once."""
+
+    @functools.wraps(kernel)
+    def run(xp: Any, a: Any, *rest: Any, **params: Any) -> Any:
+        if type(a) is not np.ndarray or a.dtype is not HALF:
+            return kernel(xp, a, *rest, **params)
+        return _narrow(kernel(xp, a.astype(_FLOAT32), *widen(rest), **_widen_values(params)))
+
+    return run
+
+
+def _widen_values(params: dict) -> dict:
+    return {k: widen(v) for k, v in params.items()}
+
+
+def half_rule_in_float32(rule: Callable, **marks: Any) -> Callable:
+    """A VJP rule ``rule(xp, g, ctx)`` that, on NumPy and for a float16 gradient (or a tuple
+    holding one), runs on the gradient, inputs, output and parameters widened to float32, the
+    ``marks`` added to the parameters; whoever runs a rule casts each gradient to its input's
+    dtype, so float16 inputs get float16 gradients."""
+
+    @functools.wraps(rule)
+    def run(xp: Any, g: Any, c: Any) -> Any:
+        if xp is not NP or not _holds_half(g):
+            return rule(xp, g, c)
+        wide = copy.copy(c)
+        wide.inputs, wide.out = widen(c.inputs), widen(c.out)
+        wide.params = {**_widen_values(c.params), **marks}
+        return rule(xp, widen(g), wide)
+
+    run.half_only = True  # type: ignore[attr-defined]  # (the rule itself off float16)
+    return run
+
+
+def _holds_half(g: Any) -> bool:
+    if type(g) is tuple:
+        return any(_holds_half(v) for v in g)
+    return type(g) is np.ndarray and g.dtype is HALF
+
+
 def sum_to_numpy(g: np.ndarray, shape: tuple) -> np.ndarray:
-    """Reduce ``g`` to ``shape`` by summing the dimensions broadcasting added or stretched."""
+    """Reduce ``g`` to ``shape`` by summing the dimensions broadcasting added or stretched
+    (float16 in float32, as PyTorch's sums)."""
     if g.shape == shape:
         return g
     if g.ndim < len(shape) or any(n != 1 and n != m for n, m in zip(shape[::-1], g.shape[::-1])):
@@ -56,8 +126,14 @@ def sum_to_numpy(g: np.ndarray, shape: tuple) -> np.ndarray:
         lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1
     )
     if axes:
-        g = g.sum(axis=axes, keepdims=True)
+        g = _half_sum(g, axes, True) if g.dtype is HALF else g.sum(axis=axes, keepdims=True)
     return g.reshape(shape)
+
+
+def _half_sum(a: np.ndarray, dim: Any, keepdim: bool) -> np.ndarray:
+    """The sum of a float16 array accumulated in float32, rounded once (NumPy's own float16
+    sum rounds every partial sum along a dimension that is not the last)."""
+    return np.asarray(a.sum(axis=dim, keepdims=keepdim, dtype=_FLOAT32)).astype(HALF)
 
 
 def spread(a: np.ndarray, shape: tuple) -> np.ndarray:
@@ -76,6 +152,8 @@ class NP:
     def sum(a: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
         # the method skips np.sum's Python-level dispatch, which costs more than a small sum
         if type(a) is np.ndarray:
+            if a.dtype is HALF:
+                return _half_sum(a, dim, keepdim)
             return np.asarray(a.sum(axis=dim, keepdims=keepdim))
         return np.asarray(np.sum(a, axis=dim, keepdims=keepdim))
 
@@ -142,6 +220,8 @@ class NP:
 
     @staticmethod
     def cumsum(a: Any, dim: int) -> np.ndarray:
+        if type(a) is np.ndarray and a.dtype is HALF:  # running sums in float32, as PyTorch's
+            return np.cumsum(a, axis=dim, dtype=_FLOAT32).astype(HALF)
         return np.cumsum(a, axis=dim)
 
     @staticmethod

@@ -100,6 +100,10 @@ SAMPLES = {
         ((X,), {"dim": None, "keepdim": True}),
     ],
     "reductions._AMIN": [((X,), {"dim": (0,), "keepdim": True})],
+    "reductions._MEAN": [
+        ((X,), {"dim": (1,), "keepdim": False}),
+        ((X,), {"dim": None, "keepdim": False}),
+    ],
     "reductions._MAX_ALL": [((X,), {"dim": None, "keepdim": False})],
     "reductions._MIN_ALL": [((X,), {"dim": None, "keepdim": False})],
     "shape._TO": [
