@@ -68,6 +68,7 @@ def __getattr__(name: str):
         )
     raise AttributeError(f"module 'symgrad.functional' has no attribute {name!r}")
 
+
 # NumPy's keyword names for dim and keepdim, the same functions as symgrad's
 from symgrad._numpy_keywords import install as _install_numpy_keywords  # noqa: E402
 
