@@ -17,6 +17,7 @@ from typing import Any
 
 import symgrad
 from symgrad._arguments import require_tensor as _require_tensor
+from symgrad.ops import elementwise_special as _elementwise_special
 from symgrad.ops import special_functions, special_values
 from symgrad.ops.special_values import *  # noqa: F403
 from symgrad.tensor import Tensor
@@ -147,8 +148,7 @@ def xlog1py(input: Any, other: Any) -> Tensor:
     """
     x = input if isinstance(input, Tensor) else symgrad.tensor(input)
     y = other if isinstance(other, Tensor) else symgrad.tensor(other)
-    value = x * y.log1p()
-    return symgrad.where((x == 0) & ~y.isnan(), symgrad.zeros_like(value), value)
+    return _elementwise_special.XLOG1PY(x, y)
 
 
 def entr(input: Tensor) -> Tensor:

@@ -267,6 +267,39 @@ XLOGY_NUMBER_SELF = declare(
     backward="XlogyBackward1",
     domain=Domain({"y": "positive"}, params=((2.0,), (-0.5,), (1.5,))),
 )
+
+
+def _xlog1py(a: Any, b: Any) -> Any:
+    """``a * log1p(b)``, 0 where ``a`` is 0 unless ``b`` is nan (PyTorch's xlog1py)."""
+    zero = (a == 0) & ~np.isnan(b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(zero, 0.0, a * np.log1p(np.where(zero, 0, b)))
+
+
+def _xlog1py_dx(a: Any, b: Any, out: Any, g: Any) -> Any:
+    # PyTorch: log1p(y), but 0 where x == 0 and log1p(y) is not finite (y <= -1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where((a == 0) & (b <= -1), 0.0, g * np.log1p(b))
+
+
+# x * log1p(y), 0 where x == 0 (unless y is nan): special.xlog1py, one node as in PyTorch
+XLOG1PY = declare(
+    "special_xlog1py",
+    "x y",
+    lambda x, y: sp.Piecewise((0, sp.Eq(x, 0)), (x * sp.log(1 + y), True)),
+    partials=lambda x, y: (
+        sp.Piecewise((0, sp.Eq(x, 0) & (y <= -1)), (sp.log(1 + y), True)),
+        x / (1 + y),
+    ),
+    kernel=_xlog1py,
+    vjp_kernels={0: _xlog1py_dx},
+    exact=False,
+    promote="float",
+    backward="SpecialXlog1PyBackward0",
+    domain={"y": "positive"},
+)
+
+
 # |x| with the sign of y; PyTorch: d/dx = out / x (0 at x == 0), d/dy = 0
 COPYSIGN = declare(
     "copysign",

@@ -71,6 +71,12 @@ SPECIAL = (
             arg(2, 1, kind="distinct"),
         ),
         _op("logit_eps", lambda T, x: T.logit(x, eps=0.01), arg(2, 3, kind="prob")),
+        _op(
+            "special_xlog1py",
+            lambda T, x, y: T.special.xlog1py(x, y),
+            arg(2, 3),
+            arg(3, kind="pos"),
+        ),
         _op("logaddexp", lambda T, x, y: T.logaddexp(x, y), arg(2, 3), arg(3)),
         _op("logaddexp2", lambda T, x, y: T.logaddexp2(x, y), arg(2, 3), arg(3)),
         _op("logaddexp2_method", lambda T, x, y: x.logaddexp2(y), arg(3, 1), arg(1, 2)),

@@ -108,6 +108,7 @@ REGISTRY_OPS = {
     "fmax": "fmax",
     "fmin": "fmin",
     "logit_eps": "logit_eps",
+    "special_xlog1py": "special_xlog1py",
     "where": "where",
     "sigmoid": "sigmoid",
     "softplus": "softplus_beta_threshold",
