@@ -9,6 +9,7 @@ closed forms come from the ops it calls.
 
 from __future__ import annotations
 
+import math as math_
 import numbers
 from typing import Any
 
@@ -16,11 +17,13 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import items_one_by_one, require_tensor, tensor_method
+from symgrad._tracing import TRACE, data_params
 from symgrad.ops import atleast, bitwise, joining, linalg, math, nan_ignoring, tiling
 from symgrad.ops.addc import ADDCDIV, ADDCMUL
 from symgrad.ops.comparisons import greater, greater_equal, less, less_equal, not_equal
 from symgrad.ops.inplace import inplace, write_values
 from symgrad.ops.reflected_sub import subtract
+from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = [
@@ -208,12 +211,46 @@ def take(input: Tensor, index: Tensor) -> Tensor:
         got = index.dtype if isinstance(index, Tensor) else type(index).__name__
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")
     n = input.numel()
-    if index.numel() and (int(index.max()) >= n or int(index.min()) < -n):
+    if type(input) is not Tensor or type(index._data) is not np.ndarray:
+        if type(index._data) is np.ndarray:  # (a meta index has no values to check)
+            _check_positions(index._data, n)
+        return input.reshape(-1)[index]  # (inside vmap, or a meta index: by indexing)
+
+    def params(positions: np.ndarray) -> dict:
+        _check_positions(positions, n)
+        return {"index": np.where(positions < 0, positions + n, positions)}
+
+    out = _TAKE(input, **params(index._data))
+    if TRACE.log is not None:  # symgrad.compile: the positions read afresh at every call
+        data_params(out, params, index)
+    return out
+
+
+def _check_positions(positions: Any, n: int) -> None:
+    """PyTorch's IndexError for a position outside a tensor of ``n`` elements."""
+    data = np.asarray(positions)
+    if data.size and (data.max() >= n or data.min() < -n):
         raise IndexError(
-            f"out of range: tried to access index {int(index.abs().max())} on a tensor of "
+            f"out of range: tried to access index {int(np.abs(data).max())} on a tensor of "
             f"{n} elements."
         )
-    return input.reshape(-1)[index]
+
+
+def _take_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """The gradient scattered back to the flat positions read, summed where one is read
+    twice, in the input's shape."""
+    shape = c.shapes[0]
+    flat = xp.index_put_zeros((math_.prod(shape),), (c.params["index"],), g, False)
+    return (xp.reshape(flat, shape),)
+
+
+# PyTorch's one TakeBackward0 node (not a view and an index)
+_TAKE = Structural(
+    "take",
+    lambda xp, a, index: xp.getitem(xp.reshape(a, (-1,)), (index,)),
+    _take_vjp,
+    backward="TakeBackward0",
+)
 
 
 def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
