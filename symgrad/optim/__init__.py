@@ -3,17 +3,30 @@
 schedules of :mod:`symgrad.optim.lr_scheduler`."""
 
 from symgrad.optim import lr_scheduler, schedules, schedules_adaptive, schedules_cyclic
+from symgrad.optim import swa_utils
 from symgrad.optim.adagrad import Adagrad
 from symgrad.optim.adam import Adam, AdamW
 from symgrad.optim.optimizer import Optimizer
 from symgrad.optim.rmsprop import RMSprop
 from symgrad.optim.sgd import SGD
 from symgrad.optim.adam_variants import Adamax, NAdam, RAdam
+from symgrad.optim.asgd import ASGD
 from symgrad.optim.lbfgs import LBFGS
 from symgrad.optim.sign_steps import Adadelta, Rprop
+from symgrad.optim.sparse_adam import SparseAdam
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
-__all__ += ["Adadelta", "Adamax", "NAdam", "RAdam", "Rprop", "LBFGS"]
+__all__ += [
+    "Adadelta",
+    "Adamax",
+    "NAdam",
+    "RAdam",
+    "Rprop",
+    "LBFGS",
+    "ASGD",
+    "SparseAdam",
+    "swa_utils",
+]
 
 # lr_scheduler is PyTorch's one module of schedules: the ones defined in the two modules above
 # (which need its base class) join it here

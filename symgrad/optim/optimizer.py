@@ -12,9 +12,16 @@ from typing import Any
 from symgrad.autograd.grad_mode import enable_grad, no_grad
 from symgrad.nn.modules._state import zero_grads
 from symgrad.nn.modules.module import _type_name
+from symgrad.optim._optimizer_hooks import (
+    OptimizerHooks,
+    hooked_step,
+    register_optimizer_step_post_hook,
+    register_optimizer_step_pre_hook,
+)
 from symgrad.tensor import Tensor
 
 __all__ = ["Optimizer", "required", "lerp_", "addcdiv_", "addcmul_", "check_nonnegative"]
+__all__ += ["register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
 
 
 class _RequiredParameter:
@@ -27,10 +34,12 @@ class _RequiredParameter:
 required = _RequiredParameter()
 
 
-class Optimizer:
+class Optimizer(OptimizerHooks):
     """Base class of optimizers: ``param_groups`` (dicts holding ``"params"`` and the
     hyperparameters, ``defaults`` filling what a group leaves out) and ``state`` (a dict per
-    parameter). Subclasses define :meth:`step`.
+    parameter). Subclasses define :meth:`step`; hooks registered on the optimizer (and the
+    global ones) run around it. ``params`` may be ``(name, tensor)`` pairs, e.g.
+    ``model.named_parameters()``: each group then keeps the names as ``"param_names"``.
 
     Examples
     --------
@@ -46,8 +55,14 @@ class Optimizer:
     True
     """
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "step" in cls.__dict__:
+            cls.step = hooked_step(cls.__dict__["step"])  # type: ignore[method-assign]
+
     def __init__(self, params: Any, defaults: dict) -> None:
         self.defaults = defaults
+        self._init_hooks()
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of Tensors or "
@@ -79,6 +94,7 @@ class Optimizer:
             )
         else:
             param_group["params"] = list(params)
+        _split_names(param_group)
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
                 raise TypeError(
@@ -104,6 +120,14 @@ class Optimizer:
                 "more information",
                 stacklevel=3,
             )
+        if self.param_groups and ("param_names" in param_group) != (
+            "param_names" in self.param_groups[0]
+        ):
+            kind = "with" if "param_names" in param_group else "without"
+            raise ValueError(
+                "all optimizer param groups should be with/without names. cannot add param "
+                f"group {kind} names to the optimizer"
+            )
         held = {id(p) for group in self.param_groups for p in group["params"]}
         if not held.isdisjoint(ids):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -125,6 +149,8 @@ class Optimizer:
                         self._update(p, group)
         return loss
 
+    step = hooked_step(step)
+
     def _update(self, p: Any, group: dict) -> None:
         raise NotImplementedError(f"{type(self).__name__} does not define step()")
 
@@ -138,7 +164,10 @@ class Optimizer:
     # -- state dicts -------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """``{"state": {index: state}, "param_groups": [group with "params" as indices]}``:
-        parameters are numbered in the order of the groups, as in PyTorch."""
+        parameters are numbered in the order of the groups, as in PyTorch; the state-dict
+        hooks run before and after."""
+        for entry in self._optimizer_state_dict_pre_hooks:
+            entry.hook(self)
         index: dict = {}
         groups = []
         for group in self.param_groups:
@@ -148,11 +177,27 @@ class Optimizer:
             packed["params"] = [index[id(p)] for p in group["params"]]
             groups.append(packed)
         state = {(index[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
-        return {"state": state, "param_groups": groups}
+        state_dict = {"state": state, "param_groups": groups}
+        for entry in self._optimizer_state_dict_post_hooks:
+            result = entry.hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        return state_dict
 
     def load_state_dict(self, state_dict: dict) -> None:
         """Take the state and hyperparameters of ``state_dict`` (from :meth:`state_dict` of
-        an optimizer over parameters of the same shapes, grouped alike)."""
+        an optimizer over parameters of the same shapes, grouped alike). The saved
+        ``param_names`` replace the groups' own, which stay where none were saved."""
+        state_dict = dict(state_dict)
+        for entry in self._optimizer_load_state_dict_pre_hooks:
+            result = entry.hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        self._load(state_dict)
+        for entry in self._optimizer_load_state_dict_post_hooks:
+            entry.hook(self)
+
+    def _load(self, state_dict: dict) -> None:
         groups = self.param_groups
         saved_groups = copy.deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
@@ -177,6 +222,8 @@ class Optimizer:
                 state[k] = v
         for group, saved in zip(groups, saved_groups):
             saved["params"] = group["params"]
+            if "param_names" in group and "param_names" not in saved:
+                saved["param_names"] = group["param_names"]
         self.state = state
         self.param_groups = saved_groups
 
@@ -188,6 +235,20 @@ class Optimizer:
                 if key != "params":
                     text += "\n" + f"    {key}: {group[key]}"
         return text + "\n)"
+
+
+def _split_names(param_group: dict) -> None:
+    """Turn a group's ``(name, tensor)`` pairs into its ``params`` and ``param_names``."""
+    named = [isinstance(p, tuple) for p in param_group["params"]]
+    if not any(named):
+        return
+    if not all(named):
+        raise ValueError(
+            "all optimizer params should be with/without names. Some param names are missing"
+        )
+    pairs = param_group["params"]
+    param_group["params"] = [param for _, param in pairs]
+    param_group["param_names"] = [name for name, _ in pairs]
 
 
 def _cast(param: Tensor, value: Any, key: Any = None) -> Any:

@@ -1,0 +1,118 @@
+"""Averaged stochastic gradient descent, as PyTorch computes it (single-tensor form)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad import _like, creation, dtypes
+from symgrad.optim.optimizer import Optimizer, check_nonnegative
+from symgrad.tensor import Tensor
+
+__all__ = ["ASGD"]
+
+# PyTorch's fused/capturable kernels run only on these devices; on the CPU it refuses to step
+_CAPTURABLE_DEVICES = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
+
+
+def _scalar_dtype() -> Any:
+    """The dtype PyTorch gives scalar state: float64 under a float64 default, else float32."""
+    if dtypes.get_default_dtype() == dtypes.float64:
+        return dtypes.float64
+    return dtypes.float32
+
+
+class ASGD(Optimizer):
+    """Averaged SGD, step for step as ``torch.optim.ASGD``: at step ``t``
+
+    ``p *= 1 - lambd * eta``, ``p -= eta * g``, then the average ``ax += mu * (p - ax)``
+    (``ax = p`` while ``mu`` is 1), and the next ``eta = lr / (1 + lambd * lr * t) ** alpha``
+    and ``mu = 1 / max(1, t - t0)``: averaging starts after ``t0`` steps. ``eta`` and ``mu``
+    are scalar tensors of the default float dtype's precision (float32 unless it is float64),
+    as in PyTorch. ``weight_decay`` adds ``weight_decay * p`` to ``g``; ``maximize`` negates
+    ``g`` first. ``capturable=True`` is accepted, but stepping then raises PyTorch's
+    AssertionError (the CPU is not a capturable device).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> w = symgrad.tensor([1.0], requires_grad=True)
+    >>> opt = symgrad.optim.ASGD([w], lr=0.1, lambd=0.0, t0=0)
+    >>> for _ in range(2):
+    ...     opt.zero_grad()
+    ...     (w * w).sum().backward()
+    ...     opt.step()
+    >>> w  # 1 - 0.1 * 2 = 0.8, then 0.8 - 0.1 * 1.6
+    tensor([0.6400], requires_grad=True)
+    >>> opt.state[w]["ax"]  # the average of the iterates since step t0
+    tensor([0.6400])
+    """
+
+    def __init__(
+        self,
+        params: Any,
+        lr: float | Tensor = 1e-2,
+        lambd: float = 1e-4,
+        alpha: float = 0.75,
+        t0: float = 1e6,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        differentiable: bool = False,
+        capturable: bool = False,
+    ) -> None:
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        check_nonnegative(("learning rate", lr), ("weight_decay value", weight_decay))
+        defaults = {
+            "lr": lr,
+            "lambd": lambd,
+            "alpha": alpha,
+            "t0": t0,
+            "weight_decay": weight_decay,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+            "capturable": capturable,
+        }
+        super().__init__(params, defaults)
+
+    def _state(self, p: Tensor, lr: Any) -> dict:
+        state = self.state[p]
+        if not state:
+            scalar = _scalar_dtype()
+            state["step"] = creation.zeros((), dtype=scalar)
+            state["eta"] = _scalar(lr, scalar)
+            state["mu"] = creation.ones((), dtype=scalar)
+            state["ax"] = _like.zeros_like(p)
+        return state
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        lr, lambd, alpha, t0 = (group[k] for k in ("lr", "lambd", "alpha", "t0"))
+        state = self._state(p, lr)
+        if group["capturable"]:
+            raise AssertionError(
+                "If capturable=True, params, mus, etas, and state_steps must be on supported "
+                f"devices: {_CAPTURABLE_DEVICES}."
+            )
+        grad = -p.grad if group["maximize"] else p.grad
+        state["step"].add_(1)
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        eta = state["eta"].item()
+        p.mul_(1 - lambd * eta)
+        p.add_(grad, alpha=-eta)
+        ax, mu = state["ax"], state["mu"]
+        if mu.item() != 1:
+            ax.add_(p.sub(ax).mul_(mu))
+        else:
+            ax.copy_(p)
+        step = state["step"].item()
+        state["eta"].copy_(_scalar(lr / ((1 + lambd * lr * step) ** alpha), mu.dtype))
+        mu.copy_(_scalar(1 / max(1, step - t0), mu.dtype))
+
+
+def _scalar(value: Any, dtype: Any) -> Tensor:
+    """``value`` (a number or a one-element tensor) as a 0-dim tensor of ``dtype``."""
+    if isinstance(value, Tensor):
+        return value.detach().reshape(()).to(dtype).clone()
+    return creation.tensor(value, dtype=dtype)
