@@ -1,4 +1,5 @@
-"""``torch.nn.utils``: gradient clipping, parameters as one vector, parametrizations
+"""``torch.nn.utils``: gradient clipping, parameters as one vector, batch norm fusion,
+parametrizations
 (:mod:`~symgrad.nn.utils.parametrize`) and pruning (:mod:`~symgrad.nn.utils.prune`); and,
 beyond PyTorch, :func:`name_parameters` (each parameter named after its path, for closed
 forms)."""
@@ -12,6 +13,12 @@ from symgrad.nn.utils.clip_grad import (
     get_total_norm,
 )
 from symgrad.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
+from symgrad.nn.utils.fusion import (
+    fuse_conv_bn_eval,
+    fuse_conv_bn_weights,
+    fuse_linear_bn_eval,
+    fuse_linear_bn_weights,
+)
 from symgrad.nn.utils.spectral_norm_hook import remove_spectral_norm, spectral_norm
 from symgrad.nn.utils.weight_norm_hook import remove_weight_norm, weight_norm
 
@@ -22,6 +29,10 @@ __all__ = [
     "get_total_norm",
     "parameters_to_vector",
     "vector_to_parameters",
+    "fuse_conv_bn_eval",
+    "fuse_conv_bn_weights",
+    "fuse_linear_bn_eval",
+    "fuse_linear_bn_weights",
     "parametrize",
     "parametrizations",
     "prune",

@@ -3,13 +3,16 @@
 
 from symgrad.utils.data.dataloader import DataLoader, default_collate, default_convert
 from symgrad.utils.data.dataset import (
+    ChainDataset,
     ConcatDataset,
     Dataset,
     IterableDataset,
+    StackDataset,
     Subset,
     TensorDataset,
     random_split,
 )
+from symgrad.utils.data.distributed import DistributedSampler
 from symgrad.utils.data.sampler import (
     BatchSampler,
     RandomSampler,
@@ -18,6 +21,7 @@ from symgrad.utils.data.sampler import (
     SubsetRandomSampler,
     WeightedRandomSampler,
 )
+from symgrad.utils.data.worker import get_worker_info
 
 __all__ = [
     "DataLoader",
@@ -28,6 +32,8 @@ __all__ = [
     "TensorDataset",
     "Subset",
     "ConcatDataset",
+    "ChainDataset",
+    "StackDataset",
     "random_split",
     "Sampler",
     "SequentialSampler",
@@ -35,4 +41,6 @@ __all__ = [
     "SubsetRandomSampler",
     "BatchSampler",
     "WeightedRandomSampler",
+    "DistributedSampler",
+    "get_worker_info",
 ]

@@ -181,8 +181,13 @@ class DataLoader:
         if isinstance(self.dataset, IterableDataset):
             yield from self._iterate_stream()
         elif self.batch_sampler is not None:
+            # a dataset that reads a whole batch at once is asked for it, as PyTorch asks
+            read_batch = getattr(self.dataset, "__getitems__", None)
             for indices in self.batch_sampler:
-                yield self.collate_fn([self.dataset[i] for i in indices])
+                if read_batch:
+                    yield self.collate_fn(read_batch(indices))
+                else:
+                    yield self.collate_fn([self.dataset[i] for i in indices])
         else:
             for index in self.sampler:  # type: ignore[union-attr]
                 yield self.collate_fn(self.dataset[index])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -18,6 +18,8 @@ __all__ = [
     "TensorDataset",
     "Subset",
     "ConcatDataset",
+    "ChainDataset",
+    "StackDataset",
     "random_split",
 ]
 
@@ -34,10 +36,14 @@ class Dataset:
 
 
 class IterableDataset(Dataset):
-    """A dataset read as a stream: subclasses define ``__iter__``."""
+    """A dataset read as a stream: subclasses define ``__iter__``; ``a + b`` chains two
+    streams (:class:`ChainDataset`)."""
 
     def __iter__(self) -> Iterator:
         raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+
+    def __add__(self, other: Dataset) -> ChainDataset:  # type: ignore[override]
+        return ChainDataset([self, other])
 
 
 class TensorDataset(Dataset):
@@ -80,6 +86,12 @@ class Subset(Dataset):
             return self.dataset[[self.indices[i] for i in index]]
         return self.dataset[self.indices[index]]
 
+    def __getitems__(self, indices: list[int]) -> list:
+        chosen = [self.indices[i] for i in indices]
+        if callable(getattr(self.dataset, "__getitems__", None)):
+            return self.dataset.__getitems__(chosen)  # type: ignore[attr-defined]
+        return [self.dataset[i] for i in chosen]
+
     def __len__(self) -> int:
         return len(self.indices)
 
@@ -109,6 +121,106 @@ class ConcatDataset(Dataset):
                 start = self.cumulative_sizes[which - 1] if which else 0
                 return self.datasets[which][index - start]
         raise IndexError(f"index {index} is out of range for a dataset of {len(self)} samples")
+
+
+class ChainDataset(IterableDataset):
+    """Several streams read one after another, each only when the one before has ended (so
+    a stream without an end never lets the next start). Every dataset must be an
+    :class:`IterableDataset`, checked as it is reached (``AssertionError``, as PyTorch).
+
+    Examples
+    --------
+    >>> from symgrad.utils.data import ChainDataset, IterableDataset
+    >>> class Count(IterableDataset):
+    ...     def __init__(self, n):
+    ...         self.n = n
+    ...     def __iter__(self):
+    ...         return iter(range(self.n))
+    >>> list(ChainDataset([Count(2), Count(3)]))
+    [0, 1, 0, 1, 2]
+    """
+
+    def __init__(self, datasets: Iterable[Dataset]) -> None:
+        # kept as given, not copied to a list: a one-shot iterator is read once, as in PyTorch
+        self.datasets = datasets
+
+    def __iter__(self) -> Iterator:
+        for dataset in self.datasets:
+            _require_stream(dataset)
+            yield from dataset  # type: ignore[misc]
+
+    def __len__(self) -> int:
+        total = 0
+        for dataset in self.datasets:
+            _require_stream(dataset)
+            total += len(dataset)  # type: ignore[arg-type]
+        return total
+
+
+def _require_stream(dataset: Any) -> None:
+    if not isinstance(dataset, IterableDataset):
+        raise AssertionError("ChainDataset only supports IterableDataset")
+
+
+class StackDataset(Dataset):
+    """Datasets of the same length read side by side: given as positional arguments, sample
+    ``i`` is the tuple of their samples ``i``; given as keywords, the dict of them by name.
+    Datasets that read a batch at once (``__getitems__``) are asked for whole batches.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.utils.data import StackDataset
+    >>> pairs = StackDataset(symgrad.tensor([1.0, 2.0]), ["a", "b"])
+    >>> len(pairs), pairs[1]
+    (2, (tensor(2.), 'b'))
+    >>> StackDataset(image=[10, 20], label=[0, 1])[0]
+    {'image': 10, 'label': 0}
+    """
+
+    datasets: tuple | dict
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args and kwargs:
+            raise ValueError(
+                "Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                "input/output, but both types are given."
+            )
+        if not args and not kwargs:
+            raise ValueError("At least one dataset should be passed")
+        self.datasets = args if args else kwargs
+        parts = args if args else tuple(kwargs.values())
+        self._length = len(parts[0])
+        if any(len(part) != self._length for part in parts):
+            raise ValueError("Size mismatch between datasets")
+
+    def __getitem__(self, index: Any) -> tuple | dict:
+        if isinstance(self.datasets, dict):
+            return {name: d[index] for name, d in self.datasets.items()}
+        return tuple(d[index] for d in self.datasets)
+
+    def __getitems__(self, indices: list) -> list:
+        names = list(self.datasets) if isinstance(self.datasets, dict) else None
+        parts = list(self.datasets.values()) if names else list(self.datasets)
+        columns = [_read_batch(d, indices) for d in parts]
+        rows = zip(*columns)
+        if names is not None:
+            return [dict(zip(names, row)) for row in rows]
+        return [tuple(row) for row in rows]
+
+    def __len__(self) -> int:
+        return self._length
+
+
+def _read_batch(dataset: Any, indices: list) -> list:
+    if not callable(getattr(dataset, "__getitems__", None)):
+        return [dataset[i] for i in indices]
+    items = dataset.__getitems__(indices)
+    if len(items) != len(indices):
+        raise ValueError(
+            f"Nested dataset's output size mismatch. Expected {len(indices)}, got {len(items)}"
+        )
+    return list(items)
 
 
 def random_split(
