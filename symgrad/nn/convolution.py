@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.ops.convolution import Geometry, convolution
+from symgrad.ops.index_keys import warn_at_user
 from symgrad.tensor import Tensor
 
 __all__ = ["conv1d", "conv2d", "conv3d", "expand_param"]
@@ -44,11 +45,26 @@ def _pads(padding: Any, d: int, kernel: tuple, stride: tuple, dilation: tuple) -
         if any(s != 1 for s in stride):
             raise RuntimeError("padding='same' is not supported for strided convolutions")
         totals = [dil * (k - 1) for k, dil in zip(kernel, dilation)]
+        if any(t % 2 for t in totals):
+            _warn_uneven_same()
         return tuple((t // 2, t - t // 2) for t in totals)
     pads = expand_param(padding, d, "padding")
     if any(p < 0 for p in pads):
         raise RuntimeError("negative padding is not supported")
     return tuple((p, p) for p in pads)
+
+
+# PyTorch warns about an uneven 'same' padding once per process
+_WARNED = {"same": False}
+
+
+def _warn_uneven_same() -> None:
+    if not _WARNED["same"]:
+        _WARNED["same"] = True
+        warn_at_user(
+            "Using padding='same' with even kernel lengths and odd dilation may require a "
+            "zero-padded copy of the input be created"
+        )
 
 
 def check_operands(op: str, d: int, input: Any, weight: Any, layout: str) -> None:

@@ -188,12 +188,7 @@ def binary_cross_entropy(
             f"Using a target size ({list(target.shape)}) that is different to the input size "
             f"({list(input.shape)}) is deprecated. Please ensure they have the same size."
         )
-    data = input._data
-    if data.size and not input.is_meta and (np.nanmin(data) < 0 or np.nanmax(data) > 1):
-        raise RuntimeError(
-            "all elements of input should be between 0 and 1 (binary_cross_entropy takes "
-            "probabilities; for logits use binary_cross_entropy_with_logits)"
-        )
+    _check_probabilities(input, target)
     return _losses.BCE_LOSS(
         input,
         target,
@@ -201,6 +196,24 @@ def binary_cross_entropy(
         weight=_weight_array(weight, input, input.shape, "binary_cross_entropy"),
         shape=input.shape,
     )
+
+
+def _check_probabilities(input: Tensor, target: Tensor) -> None:
+    """PyTorch's error for an input or target element outside [0, 1], nan included; it reads
+    the elements in order, each input before its target."""
+    if input.is_meta or target.is_meta:
+        return
+    outside = [~((t._data >= 0) & (t._data <= 1)).ravel() for t in (input, target)]
+    bad = np.flatnonzero(outside[0] | outside[1])
+    if bad.size:
+        if outside[0][bad[0]]:
+            name, hint = "input", "for logits use binary_cross_entropy_with_logits"
+        else:
+            name, hint = "target", "a target is a probability too"
+        raise RuntimeError(
+            f"all elements of {name} should be between 0 and 1 (binary_cross_entropy takes "
+            f"probabilities; {hint})"
+        )
 
 
 def mse_loss(

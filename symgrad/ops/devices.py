@@ -92,9 +92,14 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[Any, Any, bool, Any]:
     elif isinstance(first, (bool, float)):
         # PyTorch wraps a float or bool as the tensor `other` (float64, bool)
         target_dtype = dtypes.bool_ if isinstance(first, bool) else dtypes.float64
-    elif _is_device_like(first):
+    elif args and (first is None or _is_device_like(first)):
+        # to(device, dtype=None, non_blocking=False, copy=False): None is a device too
+        if "device" in kwargs or (rest and "dtype" in kwargs):
+            raise _bad_to(args, kwargs)
         target_device = first
-        if rest and _as_dtype(rest[0]) is not None:
+        if rest:
+            if rest[0] is not None and _as_dtype(rest[0]) is None:
+                raise _bad_to(args, kwargs)
             target_dtype, rest = rest[0], rest[1:]
     elif first is not None:
         target_dtype = first

@@ -6,6 +6,7 @@ tensors are not indices; one value written through a uint8 mask is refused, as
 
 from __future__ import annotations
 
+import operator
 import sys
 import warnings
 from collections.abc import Sequence
@@ -15,7 +16,14 @@ import numpy as np
 
 from symgrad.tensor import Tensor
 
-__all__ = ["pytorch_key", "index_array", "list_index", "check_uint8_fill", "warn_at_user"]
+__all__ = [
+    "pytorch_key",
+    "index_array",
+    "list_index",
+    "is_sequence",
+    "check_uint8_fill",
+    "warn_at_user",
+]
 
 _SEQUENCE_KEY = (
     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
@@ -55,24 +63,29 @@ def pytorch_key(key: Any) -> Any:
     return key
 
 
-def list_index(items: list) -> np.ndarray:
-    """PyTorch's reading of a list as an index: all bools a mask, any other numbers a long
-    index (floats cut toward zero, as PyTorch converts them); strings, bytes, complex numbers
-    and other objects are refused with PyTorch's exception types.
+def is_sequence(item: Any) -> bool:
+    """Whether PyTorch reads ``item`` (an entry of an index tuple, or of an index list) as a
+    sequence of index values: a list, tuple or range, not a string or a tensor."""
+    return isinstance(item, Sequence) and not isinstance(item, (str, bytes, Tensor))
+
+
+def list_index(items: Sequence) -> np.ndarray:
+    """PyTorch's reading of a sequence as an index: all bools a mask, any other numbers a long
+    index (floats cut toward zero, as PyTorch converts them; a tensor entry through its
+    ``__index__``, a bool one kept a bool); strings, bytes, complex numbers, other objects and
+    ragged nesting are refused with PyTorch's exception types.
 
     Examples
     --------
     >>> from symgrad.ops.index_keys import list_index
-    >>> list_index([0, 1.9, -1.5]).tolist(), list_index([True, 2]).tolist()
+    >>> list_index([0, 1.9, -1.5]).tolist(), list_index((True, 2)).tolist()
     ([0, 1, -1], [1, 2])
     """
     if not items:
         return np.zeros(0, np.intp)  # [] is an empty long index
-    _check_entries(items)
-    try:
-        values = np.asarray(items)
-    except ValueError as exc:  # ragged
-        raise ValueError(f"{exc} (an index list must be rectangular: {items!r})") from None
+    entries = _entries(items)
+    _check_rectangular(items, _sizes(items), 0)
+    values = np.asarray(entries)
     if values.dtype == np.bool_ or values.dtype.kind in "iu":
         return values
     with np.errstate(invalid="ignore", over="ignore"):
@@ -84,10 +97,15 @@ def list_index(items: list) -> np.ndarray:
     return cut.astype(np.int64)
 
 
-def _check_entries(items: Any) -> None:
+def _entries(items: Sequence) -> list:
+    """``items`` as nested lists of Python numbers, each entry checked."""
+    out: list = []
     for item in items:
-        if isinstance(item, (list, tuple)):
-            _check_entries(item)
+        if is_sequence(item):
+            out.append(_entries(item))
+        elif isinstance(item, Tensor):
+            one_bool = item.numel() == 1 and item._data.dtype == np.bool_
+            out.append(bool(item._data.reshape(())) if one_bool else operator.index(item))
         elif isinstance(item, (str, bytes)):
             raise TypeError(
                 f"new(): invalid data type '{type(item).__name__}' (index entries must be "
@@ -97,11 +115,45 @@ def _check_entries(items: Any) -> None:
             raise TypeError(
                 "'complex' object cannot be interpreted as an integer (in an index list)"
             )
-        elif not isinstance(item, (int, float, np.number, np.bool_, Tensor)):
+        elif not isinstance(item, (int, float, np.number, np.bool_)):
             raise RuntimeError(
                 f"Could not infer dtype of {type(item).__name__} (in an index list: use "
                 "integers or booleans)"
             )
+        else:
+            out.append(item)
+    return out
+
+
+def _sizes(items: Any) -> list:
+    """The shape PyTorch reads off the first entry at each depth."""
+    sizes = []
+    while is_sequence(items):
+        sizes.append(len(items))
+        if not items:
+            break
+        items = items[0]
+    return sizes
+
+
+def _check_rectangular(items: Any, sizes: list, dim: int) -> None:
+    """PyTorch's errors for nesting that does not fit the shape of the first entries."""
+    if dim == len(sizes):
+        if is_sequence(items):
+            raise TypeError(
+                f"'{type(items).__name__}' object cannot be interpreted as an integer (an "
+                "index list must be rectangular)"
+            )
+        return
+    if not is_sequence(items):
+        raise TypeError("not a sequence (an index list must be rectangular)")
+    if len(items) != sizes[dim]:
+        raise ValueError(
+            f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(items)}) (an "
+            "index list must be rectangular)"
+        )
+    for item in items:
+        _check_rectangular(item, sizes, dim + 1)
 
 
 def index_array(k: Tensor) -> np.ndarray:

@@ -3,6 +3,7 @@ and index_select: :mod:`symgrad.ops.gathering`; ``index_put``: :mod:`symgrad.ops
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,7 @@ from symgrad._data import check_number
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.elementwise import WHERE
-from symgrad.ops.index_keys import index_array, list_index, pytorch_key
+from symgrad.ops.index_keys import index_array, is_sequence, list_index, pytorch_key
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
@@ -48,21 +49,42 @@ def normalize_key(key: Any, shape: tuple) -> Any:
             k = int(k.item())  # a 0-d integer tensor indexes like an int, as in PyTorch
         elif isinstance(k, Tensor):
             k = index_array(k)
-        elif isinstance(k, list):
+        elif is_sequence(k):  # a list, tuple or range is an index tensor, as in PyTorch
             k = list_index(k)
+        elif isinstance(k, slice):
+            k = _int_slice(k)
         elif isinstance(k, (str, bytes)):
             k = list_index([k])
         elif isinstance(k, (np.integer, np.bool_)):
             k = k.item()
-        elif not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.ndarray))):
+        elif not (k is None or k is Ellipsis or isinstance(k, (int, np.ndarray))):
             raise IndexError(
                 f"only integers, slices (`:`), ellipsis (`...`), None and long or bool tensors "
                 f"are valid indices, got {type(k).__name__}"
             )
-        if isinstance(k, slice) and k.step is not None and k.step <= 0:
-            raise ValueError("step must be greater than zero")
         out.append(k)
     return _probe(tuple(out), shape)
+
+
+def _int_slice(k: slice) -> slice:
+    """``k`` with int bounds: a 0-d integer tensor (or any object with ``__index__``) is read
+    as its value, so the node's key holds plain numbers."""
+    bounds = []
+    for bound in (k.start, k.stop, k.step):
+        if bound is None or isinstance(bound, Tensor):  # a tensor raises its own TypeError
+            bounds.append(bound if bound is None else operator.index(bound))
+            continue
+        try:
+            bounds.append(operator.index(bound))
+        except TypeError:
+            raise TypeError(
+                "slice indices must be integers or None or have an __index__ method"
+            ) from None
+    if bounds[2] == 0:
+        raise ValueError("slice step cannot be zero")
+    if bounds[2] is not None and bounds[2] < 0:
+        raise ValueError("step must be greater than zero")
+    return slice(*bounds)
 
 
 def _probe(key: tuple, shape: tuple) -> tuple:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_int, require_ints, require_tensor
+from symgrad._arguments import OMITTED, require_int, require_ints, require_tensor
 from symgrad._tracing import TRACE, traced_outputs
 from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import node_class
@@ -244,9 +244,16 @@ _SPLIT_WITH_SIZES = _Pieces("SplitWithSizesBackward0", cat)
 _UNBIND = _Pieces("UnbindBackward0", stack)
 
 
-def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+def split(
+    tensor: Tensor,
+    split_size_or_sections: Any = OMITTED,
+    dim: int = 0,
+    *,
+    split_size: Any = OMITTED,
+) -> tuple[Tensor, ...]:
     """Split into pieces of a given size (the last may be smaller), or of listed sizes: views
     of ``tensor``, the outputs of one node (``SplitBackward0``, ``SplitWithSizesBackward0``).
+    ``split_size`` is the name of the size in the method ``x.split(split_size, dim)``.
 
     Examples
     --------
@@ -255,6 +262,17 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Te
     >>> a, b.grad_fn is a.grad_fn
     (tensor([0., 1., 2.], grad_fn=<SplitBackward0>), True)
     """
+    if (split_size_or_sections is OMITTED) == (split_size is OMITTED):
+        problem = (
+            "missing 1 required positional argument"
+            if split_size is OMITTED
+            else "got multiple values for argument"
+        )
+        raise TypeError(
+            f"split() {problem}: 'split_size' (the size of each piece, or a list of the sizes)"
+        )
+    if split_size_or_sections is OMITTED:
+        split_size_or_sections = split_size
     d, keys, by_size = split_keys(tensor, split_size_or_sections, dim)
     return (_SPLIT if by_size else _SPLIT_WITH_SIZES)(tensor, d, keys)
 

@@ -1,4 +1,5 @@
-"""Vector norms: the 2-norm and every other p, each one ``LinalgVectorNormBackward0`` node."""
+"""Vector norms: the 2-norm and every other p, each one ``LinalgVectorNormBackward0`` node;
+``norm``'s matrix norms ('nuc', 'fro' over two dims) by a string p."""
 
 from __future__ import annotations
 
@@ -8,25 +9,88 @@ from typing import Any
 import numpy as np
 
 from symgrad.ops import elementwise as E
+from symgrad.ops.decompositions import svdvals
 from symgrad.ops.reductions import _dims, _empty_dim, _keep
 from symgrad.prim.structural import Structural
-from symgrad.tensor import Tensor
+from symgrad.tensor import Tensor, _wrap_dim
 
 __all__ = ["norm"]
 
 
-def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False) -> Tensor:
-    """The vector p-norm over ``dim`` (all elements by default); 'fro' is the 2-norm."""
+def norm(
+    input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+) -> Tensor:
+    """The vector p-norm over ``dim`` (all elements by default); 'fro' is the 2-norm, 'nuc'
+    (or 'fro' over more than two dims) a matrix norm over two dims, as in PyTorch.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> m = symgrad.tensor([[3.0, 0.0], [0.0, 4.0]])
+    >>> m.norm(), m.norm("nuc"), m.norm(1, dim=0)
+    (tensor(5.), tensor(7.), tensor([3., 4.]))
+    """
+    if isinstance(p, str) and not (p == "fro" and _at_most_two(dim)):
+        return _matrix_norm(input, p, dim, keepdim, dtype)
+    _floating("linalg.vector_norm", input, dtype)
+    if dtype is not None:
+        input = input.to(dtype)
     if p in ("fro", 2, 2.0, None):
         return _norm2(input, dim, keepdim)
-    order = {"inf": math.inf, "-inf": -math.inf}.get(p, p) if isinstance(p, str) else p
-    if isinstance(order, bool):  # PyTorch reads a bool p as the number it is
-        order = int(order)
+    order = int(p) if isinstance(p, bool) else p  # PyTorch reads a bool p as the number it is
     if not isinstance(order, (int, float)) or math.isnan(order):
-        raise ValueError(f"norm: p must be a number, inf, -inf or 'fro' (vector norms), got {p!r}")
+        raise ValueError(f"norm: p must be a number, inf, -inf, 'fro' or 'nuc', got {p!r}")
     if order < 0 or math.isinf(order):
         _check_identity(input, order, dim)
     return _NORM_P(input, order=float(order), dim=_dims(input, dim), keepdim=bool(keepdim))
+
+
+def _at_most_two(dim: Any) -> bool:
+    return dim is None or isinstance(dim, int) or len(dim) <= 2
+
+
+def _floating(op: str, input: Tensor, dtype: Any) -> None:
+    """PyTorch's errors for a norm of an integer tensor, or one asked for in an integer dtype."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            f"{op}: Expected a floating point or complex tensor as input. Got "
+            f"{input.dtype.scalar_type}"
+        )
+    if dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError(
+            f"{op}: dtype should be floating point or complex, but got {dtype.scalar_type}"
+        )
+
+
+def _matrix_norm(input: Tensor, p: str, dim: Any, keepdim: bool, dtype: Any) -> Tensor:
+    """``norm`` with a string ``p``: the Frobenius or nuclear norm of the matrices over the
+    two dims ``dim`` (by default every dim, so only a 2-D input has a default)."""
+    op = "linalg.matrix_norm"
+    if p not in ("fro", "nuc"):
+        raise RuntimeError(f"{op}: Order {p} not supported.")
+    if input.ndim < 2:
+        raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
+    dims = list(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else dim
+    if len(dims) != 2:
+        raise RuntimeError(f"{op}: dim must be a 2-tuple. Got {' '.join(map(str, dims))}")
+    d0, d1 = (_wrap_dim(d, input.ndim) for d in dims)
+    if d0 == d1:
+        raise RuntimeError(f"{op}: dims must be different. Got ({d0}, {d1})")
+    _floating(op, input, dtype)
+    if dtype is not None:
+        input = input.to(dtype)
+    if input.dtype.itemsize < 4:
+        raise RuntimeError(
+            f"{op}: Low precision dtypes not supported. Got {input.dtype.scalar_type}"
+        )
+    if p == "fro":
+        return _norm2(input, (d0, d1), keepdim)
+    # the sum of the singular values, with the two dims moved last
+    order = [d for d in range(input.ndim) if d not in (d0, d1)] + [d0, d1]
+    out = svdvals(input.permute(order)).sum(-1, keepdim=keepdim)
+    if keepdim:
+        out = out.unsqueeze(-1).permute([order.index(d) for d in range(input.ndim)])
+    return out
 
 
 def _check_identity(input: Tensor, order: float, dim: Any) -> None:

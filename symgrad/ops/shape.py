@@ -310,6 +310,8 @@ def permute(input: Tensor, *dims: Any, **keyword: Any) -> Tensor:
     """Reorder the dimensions."""
     if type(input) is not Tensor:
         require_tensor("permute", "input", 1, input)
+    if not dims and not keyword:  # PyTorch's TypeError, even for a 0-d tensor
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     if keyword:
         dims = keyword_sizes("permute", dims, keyword, "dims")
     order = sizes(dims, "permute")
