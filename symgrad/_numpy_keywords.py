@@ -54,7 +54,9 @@ def _accepting_numpy_names(fn: Any) -> Any:
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
-        if kwargs and ("axis" in kwargs or "keepdims" in kwargs):
+        if not kwargs:  # (the common call: straight through)
+            return fn(*args)
+        if "axis" in kwargs or "keepdims" in kwargs:
             kwargs = _renamed(name, kwargs)
         return fn(*args, **kwargs)
 

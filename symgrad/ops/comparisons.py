@@ -151,6 +151,7 @@ not_equal = _compare_alias("not_equal", ne, operator.ne)
 
 
 _COMPARABLE = (Tensor, numbers.Number, np.generic, np.ndarray)
+_PLAIN = frozenset((Tensor, int, float, bool))  # (the common operands: no ABC to ask)
 
 
 def operator_form(compare: Any) -> Any:
@@ -159,7 +160,7 @@ def operator_form(compare: Any) -> Any:
     False, ``x != "a"`` True, and ``x < None`` Python's TypeError)."""
 
     def method(self: Tensor, other: Any) -> Any:
-        if type(other) is not Tensor and not isinstance(other, _COMPARABLE):
+        if type(other) not in _PLAIN and not isinstance(other, _COMPARABLE):
             return NotImplemented
         return compare(self, other)
 

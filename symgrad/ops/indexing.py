@@ -40,6 +40,13 @@ def normalize_key(key: Any, shape: tuple) -> Any:
             raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
     out = []
     for k in items:
+        kind = type(k)
+        if kind is int or k is None or k is Ellipsis:  # (the common entries, checked first)
+            out.append(k)
+            continue
+        if kind is slice:
+            out.append(_int_slice(k))
+            continue
         if (
             isinstance(k, Tensor)
             and k.ndim == 0
@@ -69,8 +76,15 @@ def normalize_key(key: Any, shape: tuple) -> Any:
 def _int_slice(k: slice) -> slice:
     """``k`` with int bounds: a 0-d integer tensor (or any object with ``__index__``) is read
     as its value, so the node's key holds plain numbers."""
+    start, stop, step = k.start, k.stop, k.step
+    if (
+        (start is None or type(start) is int)
+        and (stop is None or type(stop) is int)
+        and (step is None or (type(step) is int and step > 0))
+    ):
+        return k  # plain bounds already
     bounds = []
-    for bound in (k.start, k.stop, k.step):
+    for bound in (start, stop, step):
         if bound is None or isinstance(bound, Tensor):  # a tensor raises its own TypeError
             bounds.append(bound if bound is None else operator.index(bound))
             continue
