@@ -55,29 +55,26 @@ FMIN = declare(
 )
 
 
-def fmax(input: Tensor, other: Tensor) -> Tensor:
-    """Element-wise maximum that ignores a nan unless both are nan (a tie's gradient goes
-    to ``input``, as in PyTorch).
+def _public(name: str, prim: Any, values: str) -> Any:
+    """The function ``name`` applying ``prim``, with its docstring (``values``: its
+    example's result)."""
+
+    def op(input: Tensor, other: Tensor) -> Tensor:
+        if type(input) is not Tensor or type(other) is not Tensor:
+            require_tensors(name, input, "other", other)
+        return prim(input, other)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"""Element-wise {name[1:]}imum that ignores a nan unless both are nan (a tie's
+    gradient goes to ``input``, as in PyTorch).
 
     >>> import symgrad
     >>> nan = float("nan")
-    >>> symgrad.fmax(symgrad.tensor([1.0, nan, nan]), symgrad.tensor([2.0, 3.0, nan]))
-    tensor([2., 3., nan])
+    >>> symgrad.{name}(symgrad.tensor([1.0, nan, nan]), symgrad.tensor([2.0, 3.0, nan]))
+    {values}
     """
-    if type(input) is not Tensor or type(other) is not Tensor:
-        require_tensors("fmax", input, "other", other)
-    return FMAX(input, other)
+    return op
 
 
-def fmin(input: Tensor, other: Tensor) -> Tensor:
-    """Element-wise minimum that ignores a nan unless both are nan (a tie's gradient goes
-    to ``input``, as in PyTorch).
-
-    >>> import symgrad
-    >>> nan = float("nan")
-    >>> symgrad.fmin(symgrad.tensor([1.0, nan, nan]), symgrad.tensor([2.0, 3.0, nan]))
-    tensor([1., 3., nan])
-    """
-    if type(input) is not Tensor or type(other) is not Tensor:
-        require_tensors("fmin", input, "other", other)
-    return FMIN(input, other)
+fmax = _public("fmax", FMAX, "tensor([2., 3., nan])")
+fmin = _public("fmin", FMIN, "tensor([1., 3., nan])")

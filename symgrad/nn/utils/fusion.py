@@ -103,18 +103,7 @@ def fuse_conv_bn_eval(conv: ConvT, bn: Any, transpose: bool = False) -> ConvT:
     True
     """
     _check_eval(conv, bn)
-    fused = copy.deepcopy(conv)
-    fused.weight, fused.bias = fuse_conv_bn_weights(  # type: ignore[attr-defined]
-        fused.weight,  # type: ignore[attr-defined]
-        fused.bias,  # type: ignore[attr-defined]
-        bn.running_mean,
-        bn.running_var,
-        bn.eps,
-        bn.weight,
-        bn.bias,
-        transpose,
-    )
-    return fused
+    return _with_bn_folded(conv, bn, fuse_conv_bn_weights, transpose)
 
 
 def fuse_linear_bn_weights(
@@ -172,14 +161,15 @@ def fuse_linear_bn_eval(linear: LinearT, bn: Any) -> LinearT:
             "To fuse, linear.out_features == bn.num_features or bn.num_features == 1, got "
             f"linear.out_features={out_features} and bn.num_features={bn.num_features}"
         )
-    fused = copy.deepcopy(linear)
-    fused.weight, fused.bias = fuse_linear_bn_weights(  # type: ignore[attr-defined]
-        fused.weight,  # type: ignore[attr-defined]
-        fused.bias,  # type: ignore[attr-defined]
-        bn.running_mean,
-        bn.running_var,
-        bn.eps,
-        bn.weight,
-        bn.bias,
-    )
+    return _with_bn_folded(linear, bn, fuse_linear_bn_weights)
+
+
+def _with_bn_folded(layer: Any, bn: Any, fold: Any, *extra: Any) -> Any:
+    """A copy of ``layer`` with the weight and bias ``fold`` gives from its own and ``bn``'s
+    running statistics and affine parameters."""
+    fused = copy.deepcopy(layer)
+    fused.weight, fused.bias = fold(
+        fused.weight, fused.bias, bn.running_mean, bn.running_var, bn.eps, bn.weight, bn.bias,
+        *extra,
+    )  # fmt: skip
     return fused
