@@ -76,16 +76,46 @@ def as_strided(
     tensor([0., 1., 1., 1., 1., 0.])
     """
     _check_arguments("as_strided", input, size, stride)
-    data, index = _strided(input, size, stride, storage_offset)
+    return _view(_AS_STRIDED, input, size, stride, storage_offset)
+
+
+def _view(prim: Any, input: Tensor, size: Any, stride: Any, offset: int | None) -> Tensor:
+    """The strided view of ``input``, recorded as ``prim`` (as_strided's node, or unfold's)."""
+    data, index = _strided(input, size, stride, offset)
     params = None if index is None else {"index": index, "unique": reads_once(data, index)}
     if index is not None and input._requires_grad and grad_mode.is_grad_enabled():
-        result = recorded(_AS_STRIDED, (input,), params, data)
+        result = recorded(prim, (input,), params, data)
     else:
         result = Tensor._make(data)
     link_view(input, result)
     if params is not None and dual.active():  # forward mode: the tangent read the same way
-        result = tangents.propagate(_AS_STRIDED, (input,), params, result)
+        result = tangents.propagate(prim, (input,), params, result)
     return result
+
+
+# Tensor.unfold: the windows as a strided view of the input's memory, as in PyTorch
+_UNFOLD = Structural(
+    "unfold",
+    _as_strided_forward,
+    _as_strided_vjp,
+    backward="UnfoldBackward0",
+    jvp="linear",
+    text=COPIES,
+)
+
+
+def unfold_view(x: Tensor, d: int, size: int, step: int) -> Tensor | None:
+    """``x.unfold(d, size, step)`` as a view sharing ``x``'s memory (``UnfoldBackward0``): the
+    windows along ``d`` as that dimension, their elements as a new last one. None where
+    ``x``'s memory is not one block (the caller copies)."""
+    strides = [s // x._data.itemsize for s in x._data.strides]
+    windows = (x.shape[d] - size) // step + 1
+    shape = [*x.shape[:d], windows, *x.shape[d + 1 :], size]
+    stride = [*strides[:d], strides[d] * step, *strides[d + 1 :], strides[d]]
+    try:
+        return _view(_UNFOLD, x, shape, stride, None)
+    except NotImplementedError:
+        return None
 
 
 def as_strided_(

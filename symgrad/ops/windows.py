@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from symgrad import creation
 from symgrad._arguments import require_int
+from symgrad.ops.strided_views import unfold_view
 from symgrad.tensor import Tensor, bind_methods
 
 __all__: list = []
@@ -11,8 +14,9 @@ __all__: list = []
 
 def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     """Every window of ``size`` elements along ``dimension``, ``step`` apart: that dimension
-    becomes the number of windows and the windows' elements a new last dimension (made by
-    ``index_select``, so a copy where PyTorch gives a view; gradients are the same).
+    becomes the number of windows and the windows' elements a new last dimension. A view of
+    ``self``'s memory (``UnfoldBackward0``), as in PyTorch: writes through it change
+    ``self``; an element in several windows gets each window's gradient.
 
     Examples
     --------
@@ -38,6 +42,10 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
         )
     if step <= 0:
         raise RuntimeError(f"step is {step} but must be > 0")
+    if self.ndim and type(self) is Tensor and type(self._data) is np.ndarray:
+        view = unfold_view(self, d, size, step)
+        if view is not None:
+            return view
     x = self.reshape(1) if self.ndim == 0 else self
     starts = creation.arange(0, length - size + 1, step)
     index = (starts.unsqueeze(1) + creation.arange(size)).reshape(-1)
