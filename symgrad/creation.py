@@ -230,6 +230,13 @@ def full(
     """A tensor of ``size`` filled with ``fill_value`` (its dtype inferred from the value)."""
     d = _check_device(device)
     shape = _shape((size,) if isinstance(size, int) else tuple(size), "full")
+    if isinstance(fill_value, Tensor):  # a 0-d tensor is its number, as PyTorch reads it
+        if fill_value.ndim:
+            raise TypeError(
+                "full(): argument 'fill_value' (position 2) must be Number, not Tensor (of shape "
+                f"{list(fill_value.shape)}); give one value"
+            )
+        fill_value = fill_value.item()
     if dtype is None:
         # a fill value is a scalar to PyTorch: NumPy float64 gives the default dtype here
         dtype = dtypes._scalar_dtype(fill_value)
@@ -255,6 +262,13 @@ def eye(
     )
 
 
+def _bound(v: Any) -> Any:
+    """An ``arange`` bound: a 0-d tensor's number, anything else as it is."""
+    if isinstance(v, Tensor) and v.ndim:
+        raise TypeError(f"arange(): bounds must be numbers or 0-d tensors, not shape {v.shape}")
+    return v.item() if isinstance(v, Tensor) else v
+
+
 def arange(
     start: Any,
     end: Any = None,
@@ -275,8 +289,15 @@ def arange(
     d = _check_device(device)
     if end is None:
         start, end = 0, start
+    # a one-element (0-d) tensor bound is its number, as PyTorch reads it: an int stays an int
+    start, end, step = (_bound(v) for v in (start, end, step))
     if step == 0:
         raise RuntimeError("arange: step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError(
+            f"upper bound and lower bound inconsistent with step sign (arange from {start} to "
+            f"{end} by {step}: give a step of the other sign)"
+        )
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     dtype = dtypes.as_dtype(dtype or (dtypes.int64 if is_int else dtypes.get_default_dtype()))
     for v in (start, end, step):

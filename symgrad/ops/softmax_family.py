@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad.ops.reductions import _dims, _keep
 from symgrad.prim import blocks
@@ -49,6 +50,8 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
         require_tensor("logsumexp", "input", 1, input)
     if dim is None:
         raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
+    if input.dtype.category < 2:  # bool and integers: in the default float dtype, as PyTorch
+        input = input.to(dtypes.get_default_dtype())
     return _LOGSUMEXP(input, dim=_dims(input, dim), keepdim=bool(keepdim))
 
 
