@@ -222,7 +222,9 @@ def inverse(input: Tensor) -> Tensor:
 
 
 def inv_ex(A: Tensor, *, check_errors: bool = False) -> Any:
-    """``linalg.inv`` with an ``info`` of 0 per matrix (a singular one still raises).
+    """``linalg.inv`` with the ``info`` of each matrix: 0, or for a singular one the position
+    of the first zero pivot of its LU factorization, its inverse nan (an error with
+    ``check_errors``).
 
     Examples
     --------
@@ -230,9 +232,32 @@ def inv_ex(A: Tensor, *, check_errors: bool = False) -> Any:
     >>> symgrad.linalg.inv_ex(symgrad.tensor([[2.0]])).info.item()
     0
     """
-    out = inv(A)
-    info = Tensor._make(np.zeros(A.shape[:-2], np.int32))
+    out, info = _checked(A, inv, check_errors)
     return return_type("linalg_inv_ex", ("inverse", "info"))(out, info)
+
+
+def _checked(A: Tensor, call: Any, check_errors: bool) -> tuple:
+    """``call(A)`` and the ``info`` of ``A``'s LU factorization (the 1-based position of the
+    first zero pivot, 0 for none), as the ``_ex`` functions give them: a singular matrix's
+    result is nan, not an error (unless ``check_errors``)."""
+    from symgrad.ops.lu_factorization import lu_factor_ex
+
+    info = lu_factor_ex(A.detach()).info
+    singular = info._data != 0
+    if check_errors or not singular.any():
+        return call(A), info
+    eye = np.broadcast_to(np.eye(A.shape[-1], dtype=A._data.dtype), A.shape)
+    mask = singular[..., None, None]
+    safe = A.masked_fill(Tensor._make(np.broadcast_to(mask, A.shape)), 0.0) + Tensor._make(
+        np.where(mask, eye, 0).astype(A._data.dtype)
+    )
+    out = call(safe)  # the others' values and gradients; the singular ones' are nan
+    nan_mask = Tensor._make(
+        np.broadcast_to(
+            singular.reshape(singular.shape + (1,) * (out.ndim - singular.ndim)), out.shape
+        )
+    )
+    return out.masked_fill(nan_mask, float("nan")), info
 
 
 # -- solve --------------------------------------------------------------------------------------
@@ -323,7 +348,9 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
 
 
 def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False) -> Any:
-    """``linalg.solve`` with an ``info`` of 0 per system (a singular one still raises).
+    """``linalg.solve`` with the ``info`` of each system: 0, or for a singular matrix the
+    position of the first zero pivot of its LU factorization, its solution nan (an error with
+    ``check_errors``).
 
     Examples
     --------
@@ -331,8 +358,7 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
     >>> symgrad.linalg.solve_ex(symgrad.eye(2), symgrad.ones(2)).result
     tensor([1., 1.])
     """
-    out = solve(A, B, left=left)
-    info = Tensor._make(np.zeros(A.shape[:-2], np.int32))
+    out, info = _checked(A, lambda a: solve(a, B, left=left), check_errors)
     return return_type("linalg_solve_ex", ("result", "info"))(out, info)
 
 
