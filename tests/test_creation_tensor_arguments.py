@@ -41,3 +41,10 @@ def test_logsumexp_of_integers_is_in_the_default_float_dtype() -> None:
     assert found.dtype == symgrad.float32
     assert found.item() == pytest.approx(2.3132617, rel=1e-6)
     assert symgrad.tensor([True, False]).logsumexp(0).item() == pytest.approx(1.3132617, rel=1e-6)
+
+
+def test_square_of_bools_is_int64() -> None:
+    """PyTorch's square is pow(x, 2): of a bool tensor, an int64 one."""
+    b = symgrad.tensor([True, False])
+    assert b.square().tolist() == [1, 0] and b.square().dtype == symgrad.int64
+    assert symgrad.square(b).dtype == symgrad.int64

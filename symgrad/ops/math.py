@@ -198,7 +198,25 @@ def _unary(prim: Any, doc: str, name: str | None = None) -> Any:
 
 
 reciprocal = _unary(E.RECIPROCAL, "``1 / input``, element-wise.")
-square = _unary(E.SQUARE, "``input ** 2``, element-wise.")
+_square_float = _unary(E.SQUARE, "``input ** 2``, element-wise.", "square")
+
+
+def square(input: Any) -> Tensor:
+    """``input ** 2``, element-wise (of a bool tensor, an int64 one, as PyTorch's
+    ``pow(input, 2)``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.square(symgrad.tensor([True, False]))
+    tensor([1, 0])
+    """
+    if type(input) is Tensor and input.dtype is dtypes.bool_:
+        input = input.to(dtypes.int64)
+    return _square_float(input)
+
+
+square._prim = E.SQUARE  # type: ignore[attr-defined]
 exp = _unary(E.EXP, "The exponential, element-wise.")
 expm1 = _unary(E.EXPM1, "``exp(input) - 1``, accurate near 0.")
 log = _unary(E.LOG, "The natural logarithm, element-wise.")
