@@ -141,7 +141,12 @@ class Bernoulli(Distribution):
         super().__init__(self.probs.shape, validate_args=validate_args)
 
     mean = property(lambda self: self.probs)
-    mode = property(lambda self: (self.probs >= 0.5).to(self.probs.dtype))
+    # PyTorch's: 1 above 1/2, 0 below, nan at 1/2 (no single most likely value)
+    mode = property(
+        lambda self: (
+            (self.probs >= 0.5).to(self.probs.dtype).masked_fill(self.probs == 0.5, float("nan"))
+        )
+    )
     variance = property(lambda self: self.probs * (1 - self.probs))
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
@@ -308,11 +313,36 @@ class MultivariateNormal(Distribution):
         self.loc = loc.expand(*batch, loc.shape[-1])
         self._unbroadcasted_scale_tril = tril
         self.scale_tril = tril.expand(*batch, *tril.shape[-2:])
+        # the matrix given is the one returned (its own gradient), as in PyTorch
+        square = tril.shape[-2:]
+        self._covariance = (
+            None if covariance_matrix is None else covariance_matrix.expand(*batch, *square)
+        )
+        self._precision = (
+            None if precision_matrix is None else precision_matrix.expand(*batch, *square)
+        )
         super().__init__(batch, loc.shape[-1:], validate_args=validate_args)
 
     mean = property(lambda self: self.loc)
     mode = property(lambda self: self.loc)
-    covariance_matrix = property(lambda self: self.scale_tril @ self.scale_tril.mT)
+
+    @property
+    def covariance_matrix(self) -> Tensor:
+        """The covariance: the matrix given, else ``scale_tril @ scale_tril.mT``."""
+        if self._covariance is not None:
+            return self._covariance
+        return self.scale_tril @ self.scale_tril.mT
+
+    @property
+    def precision_matrix(self) -> Tensor:
+        """The inverse covariance: the matrix given, else from ``scale_tril``."""
+        if self._precision is not None:
+            return self._precision
+        from symgrad import cholesky_inverse
+
+        inverse = cholesky_inverse(self._unbroadcasted_scale_tril)
+        return inverse.expand(*self._batch_shape, *inverse.shape[-2:])
+
     variance = property(lambda self: self.scale_tril.pow(2).sum(-1))
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
@@ -327,7 +357,7 @@ class MultivariateNormal(Distribution):
 
         diff = (value - self.loc).unsqueeze(-1)
         tril = self._unbroadcasted_scale_tril.expand(*diff.shape[:-2], *self.scale_tril.shape[-2:])
-        solved = linalg.solve(tril, diff).squeeze(-1)
+        solved = linalg.solve_triangular(tril, diff, upper=False).squeeze(-1)
         k = self._event_shape[0]
         return -0.5 * (k * math.log(2 * math.pi) + solved.pow(2).sum(-1)) - self._half_log_det()
 

@@ -51,9 +51,15 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
     >>> kl_divergence(Normal(0.0, 1.0), Normal(1.0, 1.0))
     tensor(0.5000)
     """
-    for (tp, tq), fn in _KL.items():
-        if isinstance(p, tp) and isinstance(q, tq):
-            return fn(p, q)
+    # the most specific registered pair: the classes nearest p's and q's in their MROs
+    mro_p, mro_q = type(p).__mro__, type(q).__mro__
+    matches = [
+        (mro_p.index(tp) + mro_q.index(tq), mro_p.index(tp), fn)
+        for (tp, tq), fn in _KL.items()
+        if tp in mro_p and tq in mro_q
+    ]
+    if matches:
+        return min(matches, key=lambda m: m[:2])[2](p, q)
     raise NotImplementedError(
         f"No KL(p || q) is implemented for p of type {type(p).__name__} and q of type "
         f"{type(q).__name__}"
