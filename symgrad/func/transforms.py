@@ -9,14 +9,12 @@ from typing import Any
 
 from symgrad import _like
 from symgrad.autograd.engine import grad as _engine_grad
-from symgrad.autograd.grad_mode import enable_grad
 from symgrad.func import batched
 from symgrad.func._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
+from symgrad.func._run import _Transform
 from symgrad.tensor import Tensor
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp"]
-
-_depth = [0]  # transforms running now: inner ones keep the derivative's graph for outer ones
 
 
 # -- pieces shared by the transforms ---------------------------------------------------------------
@@ -94,38 +92,6 @@ def _split_aux(out: Any, has_aux: bool, what: str) -> tuple:
     return out
 
 
-def _outer(results: Any, keep: bool) -> Any:
-    """At the outermost transform, results with no graph to keep are plain tensors."""
-    if keep:
-        return results
-    return tree_map(lambda r: r.detach() if isinstance(r, Tensor) else r, results)
-
-
-class _Transform:
-    """One transform's run: the depth count and whether results keep their graph."""
-
-    def __init__(self, inputs: Any) -> None:
-        self.keep = any(isinstance(x, Tensor) and x.requires_grad for x in tree_leaves(inputs))
-
-    def __enter__(self) -> _Transform:
-        _depth[0] += 1
-        self.nested = _depth[0] > 1
-        self.mode = enable_grad()
-        self.mode.__enter__()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.mode.__exit__(*exc)
-        _depth[0] -= 1
-
-    @property
-    def create_graph(self) -> bool:
-        return self.nested or self.keep
-
-    def finish(self, results: Any) -> Any:
-        return _outer(results, self.keep or self.nested)
-
-
 def _derivatives(out: Tensor, xs: list, v: Any, create_graph: bool) -> list:
     found = _engine_grad(
         out, xs, v, create_graph=create_graph, retain_graph=True, allow_unused=True
@@ -185,6 +151,7 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
                 fresh.append(leaves)
             out, aux = _split_aux(func(*inputs, **kwargs), has_aux, what)
             _check_scalar(out, what)
+            run.note([out], [x for f in fresh for x in f])
             closure = batched.Lowering.of(out)
             if closure is None:
                 xs = [x for f in fresh for x in f]
@@ -285,6 +252,7 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         inputs, xs = _fresh_tree(primals, what)
         out, aux = _split_aux(func(*inputs), has_aux, what)
         outs, out_spec = _tensor_outputs(out, what)
+        run.note(outs, xs)
         closure = batched.Lowering.of(out)
     if closure is not None:  # a closure over a batched tensor: each element's own vjp
         return _lowered_vjp(func, closure, primals, has_aux)
@@ -372,6 +340,7 @@ def jvp(
         outs, out_spec = _tensor_outputs(out, what)
         if strict:
             _check_dependent(outs, xs)
+        run.note(outs, xs)
         closure = batched.Lowering.of(out)
         if closure is None:
             # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes

@@ -1,0 +1,89 @@
+"""One run of a differentiating transform of :mod:`symgrad.func`: how deep it is among the
+transforms running, and whether its results keep their graph (for an outer transform, for
+inputs that require grad, or for tensors the function closes over)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled
+from symgrad.autograd.node import AccumulateGrad
+from symgrad.autograd.node import _sequence as _node_sequence
+from symgrad.func._pytree import tree_leaves, tree_map
+from symgrad.tensor import Tensor
+
+__all__ = ["_Transform"]
+
+_depth = [0]  # transforms running now: inner ones keep the derivative's graph for outer ones
+
+
+def _outer(results: Any, keep: bool) -> Any:
+    """At the outermost transform, results with no graph to keep are plain tensors."""
+    if keep:
+        return results
+    return tree_map(lambda r: r.detach() if isinstance(r, Tensor) else r, results)
+
+
+class _Transform:
+    """One transform's run: the depth count and whether results keep their graph (an outer
+    transform's, the inputs', or that of tensors the function closes over)."""
+
+    def __init__(self, inputs: Any) -> None:
+        self.keep = any(isinstance(x, Tensor) and x.requires_grad for x in tree_leaves(inputs))
+        self.closes = False
+        self.start: int | None = None
+
+    def __enter__(self) -> _Transform:
+        if self.start is None:  # (a vjp_fn enters the run again: the first entry counts)
+            self.start = next(_node_sequence)  # nodes made from now on are the transform's
+            self.outer_grad = is_grad_enabled()
+        _depth[0] += 1
+        self.nested = _depth[0] > 1
+        self.mode = enable_grad()
+        self.mode.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.mode.__exit__(*exc)
+        _depth[0] -= 1
+
+    def note(self, outputs: list, fresh: list) -> None:
+        """Look at the function's ``outputs``: when their graph reaches a tensor made outside
+        the transform that requires grad (a closed-over parameter), in grad mode, the results
+        keep their graph back to it, as PyTorch's (a meta-gradient through ``grad``)."""
+        if self.outer_grad and not (self.keep or self.nested):
+            self.closes = _reaches_outside(outputs, {id(t) for t in fresh}, self.start)
+
+    @property
+    def create_graph(self) -> bool:
+        return self.nested or self.keep or self.closes
+
+    def finish(self, results: Any) -> Any:
+        return _outer(results, self.keep or self.nested or self.closes)
+
+
+def _reaches_outside(outputs: list, fresh: set, start: Any) -> bool:
+    """Whether the graph of ``outputs`` reaches a leaf other than the ``fresh`` ones (by id)
+    or a node made before ``start``."""
+    stack = []
+    for t in outputs:
+        if isinstance(t, Tensor) and t.requires_grad:
+            if t.grad_fn is None:
+                if id(t) not in fresh:
+                    return True
+            else:
+                stack.append(t.grad_fn)
+    seen: set = set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if type(node) is AccumulateGrad:
+            if id(node._leaf) not in fresh:
+                return True
+            continue
+        if node._seq < start:
+            return True
+        stack.extend(fn for fn, _ in node.next_functions)
+    return False
