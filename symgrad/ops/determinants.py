@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad.ops.linalg import matmul
+from symgrad.prim import lu_kernels
 from symgrad.prim.factorization import Factorization
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -240,10 +241,11 @@ def _checked(A: Tensor, call: Any, check_errors: bool) -> tuple:
     """``call(A)`` and the ``info`` of ``A``'s LU factorization (the 1-based position of the
     first zero pivot, 0 for none), as the ``_ex`` functions give them: a singular matrix's
     result is nan, not an error (unless ``check_errors``)."""
-    from symgrad.ops.lu_factorization import lu_factor_ex
-
-    info = lu_factor_ex(A.detach()).info
-    singular = info._data != 0
+    if type(A._data) is not np.ndarray:  # a meta matrix: no values, nothing to find
+        return call(A), Tensor._make(np.zeros(A.shape[:-2], np.int32))
+    _, _, found = lu_kernels.lu_factor(A._data)
+    info = Tensor._make(np.asarray(found))
+    singular = found != 0
     if check_errors or not singular.any():
         return call(A), info
     eye = np.broadcast_to(np.eye(A.shape[-1], dtype=A._data.dtype), A.shape)
