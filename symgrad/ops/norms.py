@@ -180,12 +180,23 @@ def _norm2_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (c.inputs[0] * scale,)
 
 
+def _norm2_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """PyTorch's tangent of the 2-norm, ``<x, t> / |x|``: 0 where the norm is 0 (a zero
+    vector), not the nan of differentiating the square root there."""
+    (t,) = tangents
+    if t is None:
+        return None
+    dot = xp.sum(c.inputs[0] * t, c.params["dim"], c.params["keepdim"])
+    return xp.where(xp.eq(c.out, 0), 0.0, dot / c.out)
+
+
 _NORM2 = Structural(
     "norm",
     lambda xp, a, dim, keepdim: xp.sqrt(xp.sum(a * a, dim, keepdim)),
     _norm2_vjp,
     saves=(0,),
     saves_out=True,
+    jvp=_norm2_jvp,
     backward="LinalgVectorNormBackward0",
     kernel=lambda xp, a, dim, keepdim: np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim)),
     batch="reduction",
@@ -203,6 +214,7 @@ def _as_node(prim: Structural, backward: str) -> Structural:
         prim.vjp,
         saves=prim.saved_inputs,
         saves_out=prim.saves_out,
+        jvp=prim.jvp_rule,
         backward=backward,
     )
 
