@@ -19,5 +19,14 @@ def get_fastpath_enabled() -> bool:
 
 
 def set_fastpath_enabled(value: bool) -> None:
-    """Switch the inference fast path on or off."""
+    """Switch the inference fast path on or off.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.backends.mha.set_fastpath_enabled(False)
+    >>> symgrad.backends.mha.get_fastpath_enabled()
+    False
+    >>> symgrad.backends.mha.set_fastpath_enabled(True)
+    """
     _ENABLED[0] = bool(value)
