@@ -248,17 +248,10 @@ def _checked(A: Tensor, call: Any, check_errors: bool) -> tuple:
     singular = found != 0
     if check_errors or not singular.any():
         return call(A), info
-    eye = np.broadcast_to(np.eye(A.shape[-1], dtype=A._data.dtype), A.shape)
-    mask = singular[..., None, None]
-    safe = A.masked_fill(Tensor._make(np.broadcast_to(mask, A.shape)), 0.0) + Tensor._make(
-        np.where(mask, eye, 0).astype(A._data.dtype)
-    )
+    keep = Tensor._make(~singular[..., None, None])
+    safe = A.where(keep, Tensor._make(np.eye(A.shape[-1], dtype=A._data.dtype)))
     out = call(safe)  # the others' values and gradients; the singular ones' are nan
-    nan_mask = Tensor._make(
-        np.broadcast_to(
-            singular.reshape(singular.shape + (1,) * (out.ndim - singular.ndim)), out.shape
-        )
-    )
+    nan_mask = Tensor._make(singular.reshape(singular.shape + (1,) * (out.ndim - singular.ndim)))
     return out.masked_fill(nan_mask, float("nan")), info
 
 
