@@ -93,9 +93,11 @@ def _split_aux(out: Any, has_aux: bool, what: str) -> tuple:
 
 
 def _derivatives(out: Tensor, xs: list, v: Any, create_graph: bool) -> list:
-    found = _engine_grad(
-        out, xs, v, create_graph=create_graph, retain_graph=True, allow_unused=True
-    )
+    found: list = [None] * len(xs)
+    if out.requires_grad:  # (else no input reaches it: every gradient is zeros, as PyTorch's)
+        found = _engine_grad(
+            out, xs, v, create_graph=create_graph, retain_graph=True, allow_unused=True
+        )
     return [g if g is not None else _like.zeros_like(x) for g, x in zip(found, xs)]
 
 
