@@ -25,6 +25,7 @@ from symgrad.autograd.function_call import (
 )
 from symgrad.autograd.hooks import grad_tensor
 from symgrad.autograd.node import Node
+from symgrad.autograd.once import once_differentiable
 from symgrad.autograd.saved import ACTIVE as _hooks_active
 from symgrad.autograd.saved_names import pack_node
 from symgrad.prim.primitive import Ctx, Primitive, input_records
@@ -409,8 +410,3 @@ class Function(metaclass=_FunctionMeta):
         if dual.active():
             wrapped = forward_tangents(cls, ctx, args, wrapped)
         return wrapped if is_tuple else wrapped[0]
-
-
-def once_differentiable(fn: Any) -> Any:
-    """Mark a ``backward`` as not differentiable itself (accepted for compatibility)."""
-    return fn
