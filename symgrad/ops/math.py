@@ -387,7 +387,23 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Tensor:
             f"where expected condition to be a boolean tensor, but got {got} (compare to get "
             "one, e.g. x > 0)"
         )
+    _check_scalar_fits(input, other)
+    _check_scalar_fits(other, input)
     return E.WHERE(condition, input, other)
+
+
+def _check_scalar_fits(number: Any, tensor: Any) -> None:
+    """PyTorch's error for an int ``number`` that the integer ``tensor``'s dtype can't hold
+    (it was cast, wrapping silently); a negative int down to ``-max`` of an unsigned dtype
+    wraps, as PyTorch's checked conversion lets it."""
+    if type(number) is not int or type(tensor) is not Tensor:
+        return
+    dtype = tensor.dtype
+    if dtype.is_floating_point or dtype.is_complex or dtype is dtypes.bool_:
+        return
+    if dtype.name.startswith("uint") and -np.iinfo(dtype.numpy).max <= number < 0:
+        return
+    check_number(number, dtype, "where")
 
 
 # comparisons and predicates (not differentiable, bool results) have a module of their own
