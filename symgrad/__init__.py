@@ -100,6 +100,8 @@ __version__ = "0.1.0"
 # ``import symgrad`` stays fast: ``symgrad.viz`` works after a plain ``import symgrad``
 _SUBMODULES = (
     "amp",
+    "jit",
+    "profiler",
     "symbolic",
     "viz",
     "check",
