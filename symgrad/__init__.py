@@ -102,6 +102,7 @@ _SUBMODULES = (
     "amp",
     "jit",
     "profiler",
+    "cpu",
     "symbolic",
     "viz",
     "check",
@@ -120,6 +121,7 @@ _LAZY_NAMES = {
     "verify": "symgrad.check",
     "GradientReport": "symgrad.check",
     "vmap": "symgrad.func",  # torch.vmap
+    "GradScaler": "symgrad.amp",  # torch.GradScaler
 }
 
 
