@@ -13,6 +13,7 @@ from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.elementwise import WHERE
 from symgrad.ops.index_keys import index_array, is_sequence, list_index, pytorch_key
+from symgrad.ops.index_steps import index_steps
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
@@ -190,7 +191,7 @@ def getitem(input: Tensor, key: Any) -> Tensor:
     if type(given) is not tuple and type(given) is not bool:
         # one entry, one node; a slice alone is a slice node even when whole (PyTorch's)
         return _one_node(input, "slice" if type(given) is slice else _kind(key), key, given)
-    kind, steps = _steps(key, given, input.shape)
+    kind, steps = index_steps(key, given, input.shape)
     if kind is not None:
         return _one_node(input, kind, key, given)
     for kind, step in steps:
@@ -203,75 +204,6 @@ def _one_node(input: Tensor, kind: str, key: Any, given: Any) -> Tensor:
     if TRACE.log is not None:
         _key_from_values(result, given, input.shape)
     return result
-
-
-def _steps(key: tuple, given: Any, shape: tuple) -> tuple:
-    """The nodes PyTorch makes for ``key``, in its order: a select for each int, a slice for
-    each slice that is not its whole dimension, an unsqueeze for each None (and for each bool,
-    then indexed by a one-element mask), left to right; then one index by the tensors, given
-    as they were (``"advanced"``, a key of its own). ``(kind, None)`` when that is one node of
-    that kind (or none: ``"alias"``), to make with the whole key at once."""
-    given = given if isinstance(given, tuple) else (given,)
-    size = list(shape)  # of the partial result
-    steps: list = []  # (kind, dimension, entry)
-    advanced: list = []  # (dimension, index as given)
-    at = 0  # the dimension of the partial result the next entry reads
-    for k, g in zip(key, given):
-        kind = type(k)
-        if kind is int:
-            steps.append(("select", at, k))
-            del size[at]
-        elif kind is slice:
-            bounds = k.indices(size[at])
-            if bounds != (0, size[at], 1):  # (a whole dimension is skipped)
-                steps.append(("slice", at, k))
-                size[at] = len(range(*bounds))
-            at += 1
-        elif k is None or kind is bool:
-            steps.append(("unsqueeze", at, None))
-            size.insert(at, 1)
-            if kind is bool:
-                advanced.append((at, Tensor._make(np.array([k]))))
-            at += 1
-        elif k is Ellipsis:
-            at += len(shape) - _dims_used(key)
-        else:  # an index array (a uint8 mask goes on as the bool mask it was read as)
-            uint8 = isinstance(g, Tensor) and g._data.dtype == np.uint8
-            advanced.append((at, Tensor._make(k) if uint8 else g))
-            at += k.ndim if k.dtype == np.bool_ else 1
-    if len(steps) + bool(advanced) <= 1:
-        return ("advanced" if advanced else steps[0][0] if steps else "alias"), None
-    chain = [(kind, (slice(None),) * at + (k,)) for kind, at, k in steps]
-    if advanced:
-        index: list = []
-        covered = 0  # dimensions the index covers so far (a mask: as many as it has)
-        for dim, g in advanced:
-            index += [slice(None)] * (dim - covered) + [g]
-            covered = dim + _dims_of(g)
-        chain.append(("advanced", tuple(index) + (Ellipsis,)))
-    return None, chain
-
-
-def _dims_used(key: tuple) -> int:
-    """The dimensions of the tensor indexed that ``key``'s entries read (``...`` covers the
-    others)."""
-    return sum(
-        (k.ndim if k.dtype == np.bool_ else 1) if isinstance(k, np.ndarray) else 1
-        for k in key
-        if not (k is None or k is Ellipsis or type(k) is bool)
-    )
-
-
-def _dims_of(index: Any) -> int:
-    """The dimensions an index as given covers: a mask's own number, else one."""
-    if isinstance(index, Tensor) and index._data.dtype == np.bool_:
-        return index.ndim
-    if isinstance(index, np.ndarray) and index.dtype == np.bool_:
-        return index.ndim
-    if is_sequence(index):
-        array = list_index(index)
-        return array.ndim if array.dtype == np.bool_ else 1
-    return 1
 
 
 def _key_from_values(result: Tensor, key: Any, shape: tuple, check: Any = None) -> None:

@@ -1,0 +1,82 @@
+"""The nodes PyTorch records for an index key of several entries: its ints, slices and Nones
+one at a time, left to right, then its tensors in one index (see ``indexing.getitem``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad.ops.index_keys import is_sequence, list_index
+from symgrad.tensor import Tensor
+
+__all__ = ["index_steps"]
+
+
+def index_steps(key: tuple, given: Any, shape: tuple) -> tuple:
+    """The nodes PyTorch makes for ``key``, in its order: a select for each int, a slice for
+    each slice that is not its whole dimension, an unsqueeze for each None (and for each bool,
+    then indexed by a one-element mask), left to right; then one index by the tensors, given
+    as they were (``"advanced"``, a key of its own). ``(kind, None)`` when that is one node of
+    that kind (or none: ``"alias"``), to make with the whole key at once."""
+    given = given if isinstance(given, tuple) else (given,)
+    size = list(shape)  # of the partial result
+    steps: list = []  # (kind, dimension, entry)
+    advanced: list = []  # (dimension, index as given)
+    at = 0  # the dimension of the partial result the next entry reads
+    for k, g in zip(key, given):
+        kind = type(k)
+        if kind is int:
+            steps.append(("select", at, k))
+            del size[at]
+        elif kind is slice:
+            bounds = k.indices(size[at])
+            if bounds != (0, size[at], 1):  # (a whole dimension is skipped)
+                steps.append(("slice", at, k))
+                size[at] = len(range(*bounds))
+            at += 1
+        elif k is None or kind is bool:
+            steps.append(("unsqueeze", at, None))
+            size.insert(at, 1)
+            if kind is bool:
+                advanced.append((at, Tensor._make(np.array([k]))))
+            at += 1
+        elif k is Ellipsis:
+            at += len(shape) - _dims_used(key)
+        else:  # an index array (a uint8 mask goes on as the bool mask it was read as)
+            uint8 = isinstance(g, Tensor) and g._data.dtype == np.uint8
+            advanced.append((at, Tensor._make(k) if uint8 else g))
+            at += k.ndim if k.dtype == np.bool_ else 1
+    if len(steps) + bool(advanced) <= 1:
+        return ("advanced" if advanced else steps[0][0] if steps else "alias"), None
+    chain = [(kind, (slice(None),) * at + (k,)) for kind, at, k in steps]
+    if advanced:
+        index: list = []
+        covered = 0  # dimensions the index covers so far (a mask: as many as it has)
+        for dim, g in advanced:
+            index += [slice(None)] * (dim - covered) + [g]
+            covered = dim + _dims_of(g)
+        chain.append(("advanced", tuple(index) + (Ellipsis,)))
+    return None, chain
+
+
+def _dims_used(key: tuple) -> int:
+    """The dimensions of the tensor indexed that ``key``'s entries read (``...`` covers the
+    others)."""
+    return sum(
+        (k.ndim if k.dtype == np.bool_ else 1) if isinstance(k, np.ndarray) else 1
+        for k in key
+        if not (k is None or k is Ellipsis or type(k) is bool)
+    )
+
+
+def _dims_of(index: Any) -> int:
+    """The dimensions an index as given covers: a mask's own number, else one."""
+    if isinstance(index, Tensor) and index._data.dtype == np.bool_:
+        return index.ndim
+    if isinstance(index, np.ndarray) and index.dtype == np.bool_:
+        return index.ndim
+    if is_sequence(index):
+        array = list_index(index)
+        return array.ndim if array.dtype == np.bool_ else 1
+    return 1
