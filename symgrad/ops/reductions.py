@@ -65,8 +65,8 @@ def _keep(g: Any, c: Any, xp: Any) -> Any:
     """``g`` with the reduced dimensions put back as size 1, expanded to the input's shape."""
     shape, dim = c.shapes[0], c.params["dim"]
     if dim is not None and not c.params["keepdim"]:
-        kept = tuple([1 if i in dim else n for i, n in enumerate(shape)])
-        g = xp.reshape(g, kept)
+        for d in sorted(dim):  # (PyTorch's unsqueeze nodes under create_graph)
+            g = xp.unsqueeze(g, d)
     # (the whole reduction's gradient is 0-d, or all ones with keepdim: it expands as it is)
     return xp.expand(g, shape)
 
