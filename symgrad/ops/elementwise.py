@@ -387,6 +387,7 @@ WHERE = declare(
     lambda c, x, y: sp.Piecewise((x, sp.Ne(c, 0)), (y, True)),
     kernel=_where,
     domain={"c": "condition"},
+    vjp_backward="WhereBackward0",  # PyTorch's gradient is a where of it and a zero
 )
 
 # -- activations --------------------------------------------------------------------------------
