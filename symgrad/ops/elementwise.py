@@ -1,8 +1,7 @@
 """The element-wise primitives: one declaration each, the formula SymPy differentiates.
 
-Read it like a derivative handout: the name, the inputs, the forward formula and, where it is
-cheaper or stabler, the partials written with the output ``out`` or a hand-written kernel. Every
-kernel here is checked against its formula by the registry-driven tests.
+Read it like a derivative handout: the name, the inputs, the forward formula and, where cheaper
+or stabler, partials written with the output ``out`` or a kernel (the registry's tests check it).
 
 A formula is a function of the named input (and parameter) symbols, called the first time the
 primitive is differentiated or shown, so that ``import symgrad`` does not load SymPy; partials
