@@ -10,9 +10,11 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad.ops.reductions import _dims, _keep
+from symgrad.ops.softmax_backward import LOG_SOFTMAX_BACKWARD, SOFTMAX_BACKWARD
 from symgrad.prim import blocks
 from symgrad.prim.numpy_xp import HALF, half_in_float32, half_rule_in_float32, widen
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor, _wrap_dim
 
 __all__ = ["logsumexp", "softmax", "log_softmax"]
@@ -97,6 +99,8 @@ def _softmax_values(a: np.ndarray, dim: Any) -> np.ndarray:
 
 def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
     out = c.out
+    if xp is INTERPRETERS.tensor:  # (create_graph: PyTorch's node for the gradient)
+        return (SOFTMAX_BACKWARD(g, out, dim=c.params["dim"]),)
     return (out * (g - xp.sum(g * out, c.params["dim"], True)),)
 
 
@@ -147,6 +151,8 @@ def _log_softmax_kernel(rows_kernel: Any) -> Any:
 
 
 def _log_softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    if xp is INTERPRETERS.tensor:  # (create_graph: PyTorch's node for the gradient)
+        return (LOG_SOFTMAX_BACKWARD(g, c.out, dim=c.params["dim"]),)
     return (g - xp.exp(c.out) * xp.sum(g, c.params["dim"], True),)
 
 

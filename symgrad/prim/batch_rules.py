@@ -24,7 +24,7 @@ from symgrad.prim.batching import (
 )
 from symgrad.prim.vocab import INTERPRETERS
 
-__all__ = ["batched_call"]
+__all__ = ["batched_call", "aligned_reduction"]
 
 
 def batched_call(prim: Any, args: tuple, params: Any, kind: str) -> Any:
@@ -98,6 +98,17 @@ def _reduction(prim: Any, args: tuple, params: dict, level: int, kind: str) -> A
     if "shape" in new:
         new["shape"] = (a._physical.shape[0],) + tuple(new["shape"])
     return prim(a._physical, **new)
+
+
+def aligned_reduction(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """An op of several operands that broadcast element-wise, with dimension parameters
+    counting logical dimensions (a softmax's gradient in its gradient and output)."""
+    phys = _aligned(args, level)
+    n = max(_logical_ndim(a, level) for a in args)
+    dim = params["dim"]
+    dims = tuple(d % n if n else d for d in (dim if isinstance(dim, tuple) else (dim,)))
+    shifted = tuple(d + 1 for d in dims)
+    return prim(*phys, **dict(params, dim=shifted if isinstance(dim, tuple) else shifted[0]))
 
 
 def _flip(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
