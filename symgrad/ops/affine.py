@@ -19,7 +19,7 @@ import numpy as np
 
 from symgrad._arguments import require_tensor_arguments
 from symgrad._silent import restore, silence
-from symgrad.ops.linalg import _column_major, matmul
+from symgrad.ops.linalg import _column_major, _mT, matmul
 from symgrad.ops.transposes import t, t_of_weight
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import sum_to_numpy
@@ -61,12 +61,12 @@ def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
         else:
             gb = xp.sum_to_size(gi, bias_shape)
     if needs[1]:
-        g1 = xp.matmul(g, xp.transpose(mat2, 0, 1))
+        g1 = xp.matmul(g, _mT(xp, mat2))
     if needs[2]:
         if _column_major(mat2):
-            g2 = xp.transpose(xp.matmul(xp.transpose(g, 0, 1), mat1), 0, 1)
+            g2 = _mT(xp, xp.matmul(_mT(xp, g), mat1))
         else:
-            g2 = xp.matmul(xp.transpose(mat1, 0, 1), g)
+            g2 = xp.matmul(_mT(xp, mat1), g)
     if params and params.get("alpha", 1) != 1:
         g1, g2 = (None if v is None else v * params["alpha"] for v in (g1, g2))
     return gb, g1, g2

@@ -19,12 +19,15 @@ from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import matmul_text
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import NAMES, Tensor, link_view
 
 __all__ = ["matmul", "mm", "mv", "dot", "vdot", "bmm", "outer", "ger"]
 
 
 def _mT(xp: Any, a: Any) -> Any:
+    if xp is INTERPRETERS.tensor and a.ndim == 2:
+        return t(a)  # (create_graph: PyTorch's backward formulas transpose matrices with t())
     return xp.transpose(a, -1, -2)
 
 
@@ -43,7 +46,8 @@ def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
     ga = gb = None
     if c.needs[0]:
         ga = xp.sum_to_size(xp.matmul(g2, _mT(xp, b2)), a2.shape)
-        ga = xp.reshape(ga, c.shapes[0])
+        if tuple(ga.shape) != tuple(c.shapes[0]):
+            ga = xp.reshape(ga, c.shapes[0])
     if c.needs[1]:
         if len(c.shapes[0]) == 2 and _column_major(b):
             # PyTorch's mm_mat2_backward: a column-major matrix (a transposed one: linear's
@@ -52,7 +56,8 @@ def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
             gb = _mT(xp, xp.matmul(_mT(xp, g), a))
         else:
             gb = xp.sum_to_size(xp.matmul(_mT(xp, a2), g2), b2.shape)
-            gb = xp.reshape(gb, c.shapes[1])
+            if tuple(gb.shape) != tuple(c.shapes[1]):
+                gb = xp.reshape(gb, c.shapes[1])
     return ga, gb
 
 

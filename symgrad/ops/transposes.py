@@ -19,6 +19,7 @@ from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import accumulator_of, node_class
 from symgrad.prim.structural import Structural, reshaped_back
 from symgrad.prim.text import COPIES
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor, link_view
 
 __all__ = ["t"]
@@ -61,6 +62,8 @@ _SOLE = _sole_references()
 
 
 def _t_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    if xp is INTERPRETERS.tensor:  # (create_graph: PyTorch's gradient of t() is a t())
+        return (t(g),)
     gt = xp.transpose(g, 0, 1)
     return (_whole_array(gt, _SOLE) if type(gt) is np.ndarray and gt.dtype.kind != "O" else gt,)
 
