@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from symgrad import _like
+from symgrad.autograd import dual, forward_ad
 from symgrad.autograd.engine import grad as _engine_grad
 from symgrad.func import batched
 from symgrad.func._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
@@ -338,17 +339,31 @@ def jvp(
         return _lowered_jvp(func, lowering, primals, tangents, has_aux, strict)
     with _Transform((primals, tangents)) as run:
         inputs, xs = _fresh_tree(primals, what)
-        out, aux = _split_aux(func(*inputs), has_aux, what)
-        outs, out_spec = _tensor_outputs(out, what)
+        # forward mode, as PyTorch's jvp, unless a dual level is already in use (a jvp inside
+        # forward_ad or inside another jvp): then the tangents come from two reverse passes
+        forward = dual.STATE.level is None
+        if forward:
+            with forward_ad.dual_level():
+                duals = [forward_ad.make_dual(x, t) for x, t in zip(xs, ts)]
+                out = func(*tree_unflatten(duals, tree_flatten(primals)[1]))
+                out, aux = _split_aux(out, has_aux, what)
+                outs, out_spec = _tensor_outputs(out, what)
+                found = [forward_ad.unpack_dual(o).tangent for o in outs]
+        else:
+            out, aux = _split_aux(func(*inputs), has_aux, what)
+            outs, out_spec = _tensor_outputs(out, what)
         if strict:
             _check_dependent(outs, xs)
         run.note(outs, xs)
         closure = batched.Lowering.of(out)
         if closure is None:
-            # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes
-            us = [_like.zeros_like(o).requires_grad_(True) for o in outs]
-            pulled = _products(outs, xs, us, True)
-            jv = _products(pulled, us, ts, run.create_graph)
+            if forward:
+                jv = [_like.zeros_like(o) if t is None else t for o, t in zip(outs, found)]
+            else:
+                # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes
+                us = [_like.zeros_like(o).requires_grad_(True) for o in outs]
+                pulled = _products(outs, xs, us, True)
+                jv = _products(pulled, us, ts, run.create_graph)
             result = (out, tree_unflatten(jv, out_spec))
             result = result + (aux,) if has_aux else result
             return run.finish(result)
