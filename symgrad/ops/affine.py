@@ -19,12 +19,13 @@ import numpy as np
 
 from symgrad._arguments import require_tensor_arguments
 from symgrad._silent import restore, silence
-from symgrad.ops.linalg import _column_major, _mT, matmul
+from symgrad.ops.linalg import _column_major, matmul
 from symgrad.ops.transposes import t, t_of_weight
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import sum_to_numpy
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import addmm_text
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["linear"]
@@ -45,6 +46,11 @@ def _addmm_kernel(xp: Any, bias: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha
     out = np.matmul(mat1, mat2)
     np.add(out, bias, out=out)  # the bias is added in place, as addmm does: no second array
     return out
+
+
+def _mT(xp: Any, m: Any) -> Any:
+    """A matrix transposed (with ``t()`` under create_graph, as PyTorch's formulas)."""
+    return t(m) if xp is INTERPRETERS.tensor else xp.transpose(m, 0, 1)
 
 
 def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
