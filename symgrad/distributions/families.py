@@ -1,70 +1,107 @@
-"""Normal, Uniform, Bernoulli, Categorical, Independent and MultivariateNormal: PyTorch's
-formulas for ``log_prob``, ``entropy``, moments and samples, written over symgrad's ops."""
+"""Normal, Uniform and Independent (and, from their own modules, Bernoulli, Categorical and
+MultivariateNormal): PyTorch's formulas for ``log_prob``, ``entropy``, moments and samples,
+written over symgrad's ops."""
 
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
-from symgrad import creation, type_info
+from symgrad import creation
+from symgrad._data import Size
 from symgrad.autograd import grad_mode
-from symgrad.distributions import distribution as D
-from symgrad.distributions.distribution import Distribution, broadcast_all, sum_rightmost
-from symgrad.nn import functional as F
-from symgrad.ops import categorical_sampling, sampling
+from symgrad.distributions import constraints
+from symgrad.distributions.bernoulli_categorical import Bernoulli, Categorical
+from symgrad.distributions.distribution import Distribution
+from symgrad.distributions.exp_family import ExponentialFamily
+from symgrad.distributions.multivariate_normal import MultivariateNormal
+from symgrad.distributions.utils import _sum_rightmost, broadcast_all
+from symgrad.ops import sampling
 from symgrad.tensor import Tensor
 
 __all__ = ["Normal", "Uniform", "Bernoulli", "Categorical", "Independent", "MultivariateNormal"]
 
-
-def _shape(sample_shape: Any, dist: Distribution) -> tuple:
-    return tuple(dist._extended_shape(sample_shape))
+_LOG_SQRT_2PI = math.log(math.sqrt(2 * math.pi))
 
 
-class Normal(Distribution):
+def _batch_shape_of(first: Any, second: Any, broadcast: Tensor) -> Size:
+    # two plain numbers make a scalar distribution, as in PyTorch
+    if isinstance(first, numbers.Number) and isinstance(second, numbers.Number):
+        return Size()
+    return broadcast.shape
+
+
+def _finish_expand(new: Distribution, old: Distribution, batch_shape: Size, event=()) -> Any:
+    Distribution.__init__(new, batch_shape, event, validate_args=False)
+    new._validate_args = old._validate_args
+    return new
+
+
+class Normal(ExponentialFamily):
     """The normal distribution ``N(loc, scale**2)``.
 
     Examples
     --------
     >>> import symgrad
-    >>> symgrad.distributions.Normal(0.0, 1.0).log_prob(symgrad.tensor(0.0))
-    tensor(-0.9189)
+    >>> d = symgrad.distributions.Normal(0.0, 1.0)
+    >>> d.log_prob(symgrad.tensor(0.0)), d.cdf(symgrad.tensor(0.0))
+    (tensor(-0.9189), tensor(0.5000))
     """
 
-    arg_constraints = {"loc": D.real, "scale": D.positive}
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
     has_rsample = True
+    _mean_carrier_measure = 0
 
     def __init__(self, loc: Any, scale: Any, validate_args: Any = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(self.loc.shape, validate_args=validate_args)
+        super().__init__(_batch_shape_of(loc, scale, self.loc), validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Normal:
+        new = self._get_checked_instance(Normal, _instance)
+        batch_shape = Size(batch_shape)
+        new.loc, new.scale = self.loc.expand(batch_shape), self.scale.expand(batch_shape)
+        return _finish_expand(new, self, batch_shape)
 
     mean = property(lambda self: self.loc)
     mode = property(lambda self: self.loc)
     stddev = property(lambda self: self.scale)
-    variance = property(lambda self: self.scale.pow(2))
+    variance = property(lambda self: self.stddev.pow(2))
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        eps = creation.randn(_shape(sample_shape, self), dtype=self.loc.dtype)
+        shape = self._extended_shape(sample_shape)
+        eps = creation.randn(tuple(shape), dtype=self.loc.dtype)
         return self.loc + eps * self.scale
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        shape = _shape(sample_shape, self)
+        shape = tuple(self._extended_shape(sample_shape))
         with grad_mode.no_grad():
             return sampling.normal(self.loc.expand(shape), self.scale.expand(shape))
 
     def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         var = self.scale**2
-        log_scale = self.scale.log()
-        return -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(math.sqrt(2 * math.pi))
-
-    def entropy(self) -> Tensor:
-        return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()
+        return -((value - self.loc) ** 2) / (2 * var) - self.scale.log() - _LOG_SQRT_2PI
 
     def cdf(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         return 0.5 * (1 + ((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)).erf())
 
     def icdf(self, value: Any) -> Tensor:
         return self.loc + self.scale * (2 * value - 1).erfinv() * math.sqrt(2)
+
+    def entropy(self) -> Tensor:
+        return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()
+
+    @property
+    def _natural_params(self) -> tuple:
+        return (self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal())
+
+    def _log_normalizer(self, x: Tensor, y: Tensor) -> Tensor:
+        return -0.25 * x.pow(2) / y + 0.5 * (-math.pi / y).log()
 
 
 class Uniform(Distribution):
@@ -74,150 +111,60 @@ class Uniform(Distribution):
     --------
     >>> import symgrad
     >>> d = symgrad.distributions.Uniform(0.0, 4.0)
-    >>> d.log_prob(symgrad.tensor(1.0)), d.mean
-    (tensor(-1.3863), tensor(2.))
+    >>> d.log_prob(symgrad.tensor(1.0)), d.mean, d.support
+    (tensor(-1.3863), tensor(2.), Interval(lower_bound=0.0, upper_bound=4.0))
     """
 
-    arg_constraints = {"low": D.real, "high": D.real}
     has_rsample = True
+
+    @property
+    def arg_constraints(self) -> dict:  # type: ignore[override]
+        return {
+            "low": constraints.less_than(self.high),
+            "high": constraints.greater_than(self.low),
+        }
 
     def __init__(self, low: Any, high: Any, validate_args: Any = None) -> None:
         self.low, self.high = broadcast_all(low, high)
-        super().__init__(self.low.shape, validate_args=validate_args)
-        if self._validate_args and not bool((self.low < self.high).all()):
-            raise ValueError("Expected parameter low to be less than high")
+        super().__init__(_batch_shape_of(low, high, self.low), validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Uniform:
+        new = self._get_checked_instance(Uniform, _instance)
+        batch_shape = Size(batch_shape)
+        new.low, new.high = self.low.expand(batch_shape), self.high.expand(batch_shape)
+        return _finish_expand(new, self, batch_shape)
+
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
+    def support(self) -> Any:
+        return constraints.interval(self.low, self.high)
 
     mean = property(lambda self: (self.high + self.low) / 2)
-    variance = property(lambda self: (self.high - self.low).pow(2) / 12)
+    mode = property(lambda self: math.nan * self.high)
     stddev = property(lambda self: (self.high - self.low) / 12**0.5)
+    variance = property(lambda self: (self.high - self.low).pow(2) / 12)
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        rand = creation.rand(_shape(sample_shape, self), dtype=self.low.dtype)
+        shape = tuple(self._extended_shape(sample_shape))
+        rand = creation.rand(shape, dtype=self.low.dtype)
         return self.low + rand * (self.high - self.low)
 
     def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         lb = self.low.le(value).type_as(self.low)
         ub = self.high.gt(value).type_as(self.low)
         return (lb * ub).log() - (self.high - self.low).log()
 
     def cdf(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
         return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
+
+    def icdf(self, value: Any) -> Tensor:
+        return value * (self.high - self.low) + self.low
 
     def entropy(self) -> Tensor:
         return (self.high - self.low).log()
-
-
-def _clamped(probs: Tensor) -> Tensor:
-    eps = type_info.finfo(probs.dtype).eps
-    return probs.clamp(min=eps, max=1 - eps)
-
-
-def _probs_or_logits(probs: Any, logits: Any) -> None:
-    if (probs is None) == (logits is None):
-        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-
-
-class Bernoulli(Distribution):
-    """1 with probability ``probs`` (or ``sigmoid(logits)``), else 0.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> d = symgrad.distributions.Bernoulli(probs=symgrad.tensor(0.25))
-    >>> d.log_prob(symgrad.tensor(1.0)), d.mean
-    (tensor(-1.3863), tensor(0.2500))
-    """
-
-    def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
-        _probs_or_logits(probs, logits)
-        if probs is not None:
-            (self.probs,) = broadcast_all(probs)
-            self.logits = _clamped(self.probs).log() - (-_clamped(self.probs)).log1p()
-            self.arg_constraints = {"probs": D.unit_interval}
-        else:
-            (self.logits,) = broadcast_all(logits)
-            self.probs = self.logits.sigmoid()
-            self.arg_constraints = {"logits": D.real}
-        super().__init__(self.probs.shape, validate_args=validate_args)
-
-    mean = property(lambda self: self.probs)
-    # PyTorch's: 1 above 1/2, 0 below, nan at 1/2 (no single most likely value)
-    mode = property(
-        lambda self: (
-            (self.probs >= 0.5).to(self.probs.dtype).masked_fill(self.probs == 0.5, float("nan"))
-        )
-    )
-    variance = property(lambda self: self.probs * (1 - self.probs))
-
-    def sample(self, sample_shape: Any = ()) -> Tensor:
-        with grad_mode.no_grad():
-            return sampling.bernoulli(self.probs.expand(_shape(sample_shape, self)))
-
-    def log_prob(self, value: Any) -> Tensor:
-        logits, value = broadcast_all(self.logits, value)
-        return -F.binary_cross_entropy_with_logits(logits, value, reduction="none")
-
-    def entropy(self) -> Tensor:
-        return F.binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
-
-
-class Categorical(Distribution):
-    """One of ``K`` categories, with probabilities ``probs`` (normalised along the last
-    dimension) or ``softmax(logits)``.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> d = symgrad.distributions.Categorical(probs=symgrad.tensor([0.5, 0.25, 0.25]))
-    >>> d.log_prob(symgrad.tensor(1)).exp()
-    tensor(0.2500)
-    """
-
-    def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
-        _probs_or_logits(probs, logits)
-        given = probs if probs is not None else logits
-        if not isinstance(given, Tensor) or given.ndim < 1:
-            raise ValueError("`probs` or `logits` parameter must be at least one-dimensional.")
-        if probs is not None:
-            self.probs = probs / probs.sum(-1, keepdim=True)
-            self.logits = _clamped(self.probs).log()
-            self.arg_constraints = {"probs": D.simplex}
-        else:
-            self.logits = logits - logits.logsumexp(dim=-1, keepdim=True)
-            self.probs = F.softmax(self.logits, dim=-1)
-            self.arg_constraints = {"logits": D.real}
-        self._num_events = given.shape[-1]
-        super().__init__(given.shape[:-1], validate_args=validate_args)
-
-    param_shape = property(lambda self: self.probs.shape)
-    mode = property(lambda self: self.probs.argmax(dim=-1))
-
-    @property
-    def mean(self) -> Tensor:
-        return creation.full(self._extended_shape(), math.nan, dtype=self.probs.dtype)
-
-    variance = mean
-
-    def sample(self, sample_shape: Any = ()) -> Tensor:
-        n = math.prod(tuple(sample_shape))
-        flat = self.probs.detach().reshape(-1, self._num_events)
-        drawn = categorical_sampling.multinomial(flat, n, True).t()
-        return drawn.reshape(_shape(sample_shape, self))
-
-    def log_prob(self, value: Tensor) -> Tensor:
-        value = value.long().unsqueeze(-1)
-        from symgrad.ops import broadcast_tensors
-
-        value, log_pmf = broadcast_tensors(value, self.logits)
-        return log_pmf.gather(-1, value[..., :1]).squeeze(-1)
-
-    def entropy(self) -> Tensor:
-        logits = self.logits.clamp(min=type_info.finfo(self.logits.dtype).min)
-        return -(logits * self.probs).sum(-1)
-
-    def enumerate_support(self, expand: bool = True) -> Tensor:
-        values = creation.arange(self._num_events).view((-1,) + (1,) * len(self._batch_shape))
-        return values.expand((-1, *self._batch_shape)) if expand else values
 
 
 class Independent(Distribution):
@@ -229,25 +176,48 @@ class Independent(Distribution):
     >>> import symgrad
     >>> from symgrad.distributions import Independent, Normal
     >>> d = Independent(Normal(symgrad.zeros(3), symgrad.ones(3)), 1)
-    >>> d.batch_shape, d.event_shape
-    (symgrad.Size([]), symgrad.Size([3]))
+    >>> d.batch_shape, d.event_shape, d.support
+    (symgrad.Size([]), symgrad.Size([3]), IndependentConstraint(Real(), 1))
     """
+
+    arg_constraints: dict = {}
 
     def __init__(
         self, base_distribution: Distribution, reinterpreted_batch_ndims: int, validate_args=None
     ) -> None:
         n = reinterpreted_batch_ndims
-        shape = tuple(base_distribution.batch_shape)
-        if n > len(shape):
+        if n > len(base_distribution.batch_shape):
             raise ValueError(
-                f"Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), "
-                f"actual {n} vs {len(shape)}"
+                "Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), "
+                f"actual {n} vs {len(base_distribution.batch_shape)}"
             )
+        shape = tuple(base_distribution.batch_shape) + tuple(base_distribution.event_shape)
+        split = len(shape) - n - len(base_distribution.event_shape)
         self.base_dist, self.reinterpreted_batch_ndims = base_distribution, n
-        event = shape[len(shape) - n :] + tuple(base_distribution.event_shape)
-        super().__init__(shape[: len(shape) - n], event, validate_args=False)
+        super().__init__(shape[:split], shape[split:], validate_args=validate_args)
 
-    has_rsample = property(lambda self: self.base_dist.has_rsample)
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Independent:
+        new = self._get_checked_instance(Independent, _instance)
+        batch_shape = Size(batch_shape)
+        n = self.reinterpreted_batch_ndims
+        new.base_dist = self.base_dist.expand(tuple(batch_shape) + tuple(self.event_shape[:n]))
+        new.reinterpreted_batch_ndims = n
+        return _finish_expand(new, self, batch_shape, self.event_shape)
+
+    @property
+    def has_rsample(self) -> bool:  # type: ignore[override]
+        return self.base_dist.has_rsample
+
+    @property
+    def has_enumerate_support(self) -> bool:  # type: ignore[override]
+        return self.reinterpreted_batch_ndims == 0 and self.base_dist.has_enumerate_support
+
+    @constraints.dependent_property
+    def support(self) -> Any:
+        support = self.base_dist.support
+        n = self.reinterpreted_batch_ndims
+        return constraints.independent(support, n) if n else support
+
     mean = property(lambda self: self.base_dist.mean)
     mode = property(lambda self: self.base_dist.mode)
     variance = property(lambda self: self.base_dist.variance)
@@ -259,109 +229,15 @@ class Independent(Distribution):
         return self.base_dist.rsample(sample_shape)
 
     def log_prob(self, value: Any) -> Tensor:
-        return sum_rightmost(self.base_dist.log_prob(value), self.reinterpreted_batch_ndims)
+        return _sum_rightmost(self.base_dist.log_prob(value), self.reinterpreted_batch_ndims)
 
     def entropy(self) -> Tensor:
-        return sum_rightmost(self.base_dist.entropy(), self.reinterpreted_batch_ndims)
+        return _sum_rightmost(self.base_dist.entropy(), self.reinterpreted_batch_ndims)
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        if self.reinterpreted_batch_ndims > 0:
+            raise NotImplementedError("Enumeration over cartesian product is not implemented")
+        return self.base_dist.enumerate_support(expand=expand)
 
     def __repr__(self) -> str:
-        return f"Independent({self.base_dist!r}, {self.reinterpreted_batch_ndims})"
-
-
-class MultivariateNormal(Distribution):
-    """The multivariate normal with mean ``loc`` and one of ``covariance_matrix``,
-    ``precision_matrix`` or ``scale_tril`` (its Cholesky factor).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> d = symgrad.distributions.MultivariateNormal(symgrad.zeros(2), symgrad.eye(2))
-    >>> d.log_prob(symgrad.zeros(2))
-    tensor(-1.8379)
-    """
-
-    arg_constraints = {"loc": D.real}
-    has_rsample = True
-
-    def __init__(
-        self,
-        loc: Tensor,
-        covariance_matrix: Tensor | None = None,
-        precision_matrix: Tensor | None = None,
-        scale_tril: Tensor | None = None,
-        validate_args: Any = None,
-    ) -> None:
-        from symgrad import linalg
-
-        given = [m for m in (covariance_matrix, precision_matrix, scale_tril) if m is not None]
-        if len(given) != 1:
-            raise ValueError(
-                "Exactly one of covariance_matrix or precision_matrix or scale_tril may be "
-                "specified."
-            )
-        if loc.ndim < 1:
-            raise ValueError("loc must be at least one-dimensional.")
-        if scale_tril is not None:
-            tril = scale_tril
-        elif covariance_matrix is not None:
-            tril = linalg.cholesky(covariance_matrix)
-        else:
-            tril = linalg.cholesky(linalg.inv(precision_matrix))
-        from symgrad.ops import broadcast_shapes
-
-        batch = broadcast_shapes(tuple(tril.shape[:-2]), tuple(loc.shape[:-1]))
-        self.loc = loc.expand(*batch, loc.shape[-1])
-        self._unbroadcasted_scale_tril = tril
-        self.scale_tril = tril.expand(*batch, *tril.shape[-2:])
-        # the matrix given is the one returned (its own gradient), as in PyTorch
-        square = tril.shape[-2:]
-        self._covariance = (
-            None if covariance_matrix is None else covariance_matrix.expand(*batch, *square)
-        )
-        self._precision = (
-            None if precision_matrix is None else precision_matrix.expand(*batch, *square)
-        )
-        super().__init__(batch, loc.shape[-1:], validate_args=validate_args)
-
-    mean = property(lambda self: self.loc)
-    mode = property(lambda self: self.loc)
-
-    @property
-    def covariance_matrix(self) -> Tensor:
-        """The covariance: the matrix given, else ``scale_tril @ scale_tril.mT``."""
-        if self._covariance is not None:
-            return self._covariance
-        return self.scale_tril @ self.scale_tril.mT
-
-    @property
-    def precision_matrix(self) -> Tensor:
-        """The inverse covariance: the matrix given, else from ``scale_tril``."""
-        if self._precision is not None:
-            return self._precision
-        from symgrad import cholesky_inverse
-
-        inverse = cholesky_inverse(self._unbroadcasted_scale_tril)
-        return inverse.expand(*self._batch_shape, *inverse.shape[-2:])
-
-    variance = property(lambda self: self.scale_tril.pow(2).sum(-1))
-
-    def rsample(self, sample_shape: Any = ()) -> Tensor:
-        eps = creation.randn(_shape(sample_shape, self), dtype=self.loc.dtype)
-        return self.loc + (self._unbroadcasted_scale_tril @ eps.unsqueeze(-1)).squeeze(-1)
-
-    def _half_log_det(self) -> Tensor:
-        return self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-
-    def log_prob(self, value: Tensor) -> Tensor:
-        from symgrad import linalg
-
-        diff = (value - self.loc).unsqueeze(-1)
-        tril = self._unbroadcasted_scale_tril.expand(*diff.shape[:-2], *self.scale_tril.shape[-2:])
-        solved = linalg.solve_triangular(tril, diff, upper=False).squeeze(-1)
-        k = self._event_shape[0]
-        return -0.5 * (k * math.log(2 * math.pi) + solved.pow(2).sum(-1)) - self._half_log_det()
-
-    def entropy(self) -> Tensor:
-        k = self._event_shape[0]
-        h = 0.5 * k * (1.0 + math.log(2 * math.pi)) + self._half_log_det()
-        return h.expand(self._batch_shape) if len(self._batch_shape) else h
+        return f"{type(self).__name__}({self.base_dist}, {self.reinterpreted_batch_ndims})"

@@ -7,7 +7,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from symgrad.autograd import grad_api
 from symgrad.distributions.distribution import Distribution, sum_rightmost
+from symgrad.distributions.exp_family import ExponentialFamily
 from symgrad.distributions.families import Bernoulli, Categorical, Independent, Normal
 from symgrad.nn import functional as F
 from symgrad.ops import math as ops_math
@@ -61,8 +63,7 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
     if matches:
         return min(matches, key=lambda m: m[:2])[2](p, q)
     raise NotImplementedError(
-        f"No KL(p || q) is implemented for p of type {type(p).__name__} and q of type "
-        f"{type(q).__name__}"
+        f"No KL(p || q) is implemented for p type {type(p).__name__} and q type {type(q).__name__}"
     )
 
 
@@ -97,3 +98,23 @@ def _kl_independent_independent(p: Any, q: Any) -> Tensor:
     if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
         raise NotImplementedError("KL of Independent distributions of different event dims")
     return sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p: Any, q: Any) -> Tensor:
+    # the Bregman divergence of the log-normalizer between the natural parameters
+    if type(p) is not type(q):
+        # the run of spaces is PyTorch's (a line continuation inside its string)
+        raise NotImplementedError(
+            "The cross KL-divergence between different exponential families cannot"
+            + " " * 29
+            + "be computed using Bregman divergences"
+        )
+    p_params = [t.detach().requires_grad_() for t in p._natural_params]
+    q_params = q._natural_params
+    log_norm = p._log_normalizer(*p_params)
+    grads = grad_api.grad(log_norm.sum(), p_params, create_graph=True)
+    result = q._log_normalizer(*q_params) - log_norm
+    for pp, qp, g in zip(p_params, q_params, grads):
+        result = result - sum_rightmost((qp - pp) * g, len(q.event_shape))
+    return result

@@ -109,6 +109,8 @@ from symgrad.ops import quantiles, windows  # noqa: E402,F401
 from symgrad.ops.quantiles import *  # noqa: E402,F403
 from symgrad.ops import distribution_fills  # noqa: E402
 from symgrad.ops.distribution_fills import *  # noqa: E402,F403
+from symgrad.ops import gamma_sampling  # noqa: E402
+from symgrad.ops.gamma_sampling import *  # noqa: E402,F403
 from symgrad.ops import dtype_views  # noqa: E402,F401  (binds Tensor.view: sizes or a dtype)
 from symgrad.ops import double_powers  # noqa: E402
 from symgrad.ops.double_powers import *  # noqa: E402,F403
@@ -193,6 +195,7 @@ __all__ = [
     "lu_solve",
     "lu_unpack",
     *distribution_fills.__all__,
+    *gamma_sampling.__all__,
     *double_powers.__all__,
     "rsub",
     "index_reduce",
