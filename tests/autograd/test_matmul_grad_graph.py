@@ -5,16 +5,7 @@ reshaping to the same shape)."""
 from __future__ import annotations
 
 import symgrad
-
-
-def _names(t: symgrad.Tensor) -> set:
-    seen, stack = set(), [t.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is not None and node not in seen:
-            seen.add(node)
-            stack.extend(f for f, _ in node.next_functions)
-    return {type(n).__name__ for n in seen}
+from tests.autograd._graph import node_names
 
 
 def test_linear_double_backward_nodes_and_values() -> None:
@@ -22,7 +13,7 @@ def test_linear_double_backward_nodes_and_values() -> None:
     w = symgrad.tensor([[0.5, -1.0], [2.0, 1.0]], dtype=symgrad.float64, requires_grad=True)
     y = (symgrad.nn.functional.linear(x, w, w[0]) ** 3).sum()
     g1, g2 = symgrad.autograd.grad(y, (x, w), create_graph=True)
-    names = _names(g1) | _names(g2)
+    names = node_names(g1) | node_names(g2)
     assert "TBackward0" in names
     assert not names & {"TransposeBackward0", "ViewBackward0"}
     hx, hw = symgrad.autograd.grad((g1**2).sum() + (g2**2).sum(), (x, w))
@@ -34,6 +25,6 @@ def test_linear_double_backward_nodes_and_values() -> None:
 def test_mm_double_backward_nodes() -> None:
     x = symgrad.rand(3, 4, dtype=symgrad.float64, requires_grad=True)
     (g,) = symgrad.autograd.grad(((x @ x.T) ** 2).sum(), x, create_graph=True)
-    names = _names(g)
+    names = node_names(g)
     assert "TBackward0" in names and "MmBackward0" in names
     assert not names & {"TransposeBackward0", "ViewBackward0"}

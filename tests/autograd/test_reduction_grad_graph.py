@@ -6,16 +6,7 @@ from __future__ import annotations
 import pytest
 
 import symgrad
-
-
-def _nodes(t: symgrad.Tensor) -> set:
-    seen, stack = set(), [t.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is not None and node not in seen:
-            seen.add(node)
-            stack.extend(f for f, _ in node.next_functions)
-    return {type(n).__name__ for n in seen}
+from tests.autograd._graph import node_names
 
 
 @pytest.mark.parametrize(
@@ -30,7 +21,7 @@ def _nodes(t: symgrad.Tensor) -> set:
 def test_reduced_dims_come_back_as_unsqueezes(reduce) -> None:  # noqa: ANN001
     x = symgrad.rand(2, 3, 4, dtype=symgrad.float64, requires_grad=True)
     (g,) = symgrad.autograd.grad((reduce(x) ** 2).sum(), x, create_graph=True)
-    names = _nodes(g)
+    names = node_names(g)
     assert "UnsqueezeBackward0" in names and "ViewBackward0" not in names
     (gg,) = symgrad.autograd.grad(g.sum(), x)
     assert gg.shape == x.shape

@@ -9,16 +9,7 @@ import pytest
 
 import symgrad
 import symgrad.nn.functional as F
-
-
-def _names(t: symgrad.Tensor) -> set:
-    seen, stack = set(), [t.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is not None and node not in seen:
-            seen.add(node)
-            stack.extend(f for f, _ in node.next_functions)
-    return {type(n).__name__ for n in seen}
+from tests.autograd._graph import node_names
 
 
 def _x() -> symgrad.Tensor:
@@ -31,7 +22,7 @@ def test_cross_entropy_double_backward_nodes() -> None:
     (g,) = symgrad.autograd.grad(
         F.cross_entropy(x, symgrad.tensor([0, 3, 4])), x, create_graph=True
     )
-    assert _names(g) == {
+    assert node_names(g) == {
         "AccumulateGrad",
         "LogSoftmaxBackward0",
         "LogSoftmaxBackwardDataBackward0",
@@ -42,7 +33,7 @@ def test_cross_entropy_double_backward_nodes() -> None:
 def test_softmax_double_backward_nodes() -> None:
     x = _x()
     (g,) = symgrad.autograd.grad((symgrad.softmax(x, 1) ** 2).sum(), x, create_graph=True)
-    assert "SoftmaxBackwardDataBackward0" in _names(g) and "SumBackward1" not in _names(g)
+    assert "SoftmaxBackwardDataBackward0" in node_names(g) and "SumBackward1" not in node_names(g)
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,7 @@ import symgrad
 
 def test_where_gradient_nodes() -> None:
     x = symgrad.tensor([0.5, 2.0], requires_grad=True)
-    (g,) = symgrad.autograd.grad(
-        (symgrad.where(x > 1, x, 2 * x) ** 2).sum(), x, create_graph=True
-    )
+    (g,) = symgrad.autograd.grad((symgrad.where(x > 1, x, 2 * x) ** 2).sum(), x, create_graph=True)
     assert g.tolist() == [4.0, 4.0]
     assert [type(f).__name__ for f, _ in g.grad_fn.next_functions] == [
         "WhereBackward0",
