@@ -473,7 +473,18 @@ def check_compiled_training(out: str) -> None:
     assert program.count("# tanh") == 2
 
 
+def check_variational_beta(out: str) -> None:
+    # 14 heads in 20 throws, uniform prior: the exact posterior is Beta(15, 7), mean 15/22
+    a, b = (float(v) for v in re.search(r"fitted posterior: Beta\((\S+), (\S+)\)", out).groups())
+    assert abs(a - 15) < 2 and abs(b - 7) < 1
+    assert "exact posterior:  Beta(15, 7)" in out
+    fitted, exact = (float(v) for v in re.search(r"fitted (\S+), exact (\S+)", out).groups())
+    assert exact == round(15 / 22, 3) and abs(fitted - exact) < 0.02
+    assert 0 <= float(re.search(r"KL\(fitted \|\| exact\) = (\S+)", out).group(1)) < 0.02
+
+
 CHECKS = {
+    "variational_beta.py": check_variational_beta,
     "compiled_training.py": check_compiled_training,
     "two_moons.py": check_two_moons,
     "train_mlp.py": check_train_mlp,

@@ -129,20 +129,19 @@ def _beta_series(a: np.ndarray, b: np.ndarray, x: np.ndarray, first: bool) -> np
     term = np.ones_like(x)
     dlog = np.zeros_like(x)
     total, slope = term.copy(), np.zeros_like(x)
-    live = np.arange(x.size)
+    ab = a + b
+    # whole arrays each step (cheaper than picking the unconverged elements out every time);
+    # the terms added after an element converged are below 1e-17 of its sums
     for k in range(_STEPS):
-        al, bl, xl = a[live], b[live], x[live]
-        term[live] = term[live] * xl * (al + bl + k) / (al + 1 + k)
-        step = 1 / (al + bl + k) - (1 / (al + 1 + k) if first else 0.0)
-        dlog[live] = dlog[live] + step
-        total[live] += term[live]
-        slope[live] += term[live] * dlog[live]
-        scale = np.abs(total[live]) + np.abs(slope[live])
-        done = term[live] * (1 + np.abs(dlog[live])) <= 1e-17 * scale
-        done &= xl * (al + bl + k) < al + 1 + k
-        live = live[~done]
-        if live.size == 0:
-            break
+        term *= x * (ab + k) / (a + 1 + k)
+        dlog += 1 / (ab + k) - (1 / (a + 1 + k) if first else 0.0)
+        total += term
+        slope += term * dlog
+        if k % 8 == 7:
+            scale = np.abs(total) + np.abs(slope)
+            done = term * (1 + np.abs(dlog)) <= 1e-17 * scale
+            if (done & (x * (ab + k) < a + 1 + k)).all():
+                break
     psi_ab = digamma(a + b)
     if first:
         dlog_prefactor = np.log(x) - 1 / a - digamma(a) + psi_ab
