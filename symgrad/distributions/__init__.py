@@ -33,6 +33,7 @@ from symgrad.distributions.continuous_bernoulli import ContinuousBernoulli
 from symgrad.distributions.lowrank_normal import LowRankMultivariateNormal
 from symgrad.distributions.von_mises import VonMises
 from symgrad.distributions.wishart import Wishart
+from symgrad.distributions.lkj_cholesky import LKJCholesky
 from symgrad.distributions import kl_continuous  # noqa: F401  (registers the continuous pairs)
 from symgrad.distributions.transformed_families import (
     Gumbel,
@@ -144,4 +145,5 @@ __all__ = [
     "LowRankMultivariateNormal",
     "VonMises",
     "Wishart",
+    "LKJCholesky",
 ]
