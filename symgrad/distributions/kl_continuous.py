@@ -349,3 +349,20 @@ def _kl_lowrank_mvn(p: LowRankMultivariateNormal, q: MultivariateNormal) -> Tens
     root_d = diag_embed(pd.sqrt()).expand(*batch, n, n)
     term22 = _trace_xxt(solve_triangular(q_tril, root_d, upper=False))
     return 0.5 * (term1 + term21 + term22 + term3 - p.event_shape[0])
+
+
+@register_kl(MultivariateNormal, MultivariateNormal)
+def _kl_mvn_mvn(p: MultivariateNormal, q: MultivariateNormal) -> Tensor:
+    # 1/2 (log|S_q|/|S_p| + tr(S_q^-1 S_p) + Mahalanobis(mu_q - mu_p) - n), through the
+    # Cholesky factors: tr(S_q^-1 S_p) = |L_q^-1 L_p|_F^2
+    _same_events(p, q, "Multivariate Normals")
+    p_tril, q_tril = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
+    n = p.event_shape[0]
+    log_dets = 2 * (
+        q_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+        - p_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    )
+    batch = tuple(broadcast_shapes(tuple(q_tril.shape[:-2]), tuple(p_tril.shape[:-2])))
+    ratio = solve_triangular(q_tril.expand(*batch, n, n), p_tril.expand(*batch, n, n), upper=False)
+    term3 = _mahalanobis(q_tril, q.loc - p.loc)
+    return 0.5 * (log_dets + _trace_xxt(ratio) + term3 - n)
