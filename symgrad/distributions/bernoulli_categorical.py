@@ -42,6 +42,35 @@ def _store_binary(dist: Distribution, probs: Any, logits: Any) -> Size:
     return Size() if isinstance(given, numbers.Number) else dist._param.shape
 
 
+def _store_binary_counted(dist: Distribution, total_count: Any, probs: Any, logits: Any) -> Size:
+    """Keep ``total_count`` (in the given parameter's dtype) and the given parameter of a
+    count of two-outcome trials; return their broadcast batch shape."""
+    name, given = _given(probs, logits)
+    total_count, param = broadcast_all(total_count, given)
+    dist.total_count = total_count.type_as(param)
+    setattr(dist, name, param)
+    dist._param = param
+    return param.shape
+
+
+def _expand_binary(new: Distribution, old: Distribution, batch_shape: Any) -> None:
+    """Give ``new`` the parameters ``old`` holds (``probs`` and/or ``logits``), expanded."""
+    for name in ("probs", "logits"):
+        if name in old.__dict__:
+            setattr(new, name, old.__dict__[name].expand(batch_shape))
+            new._param = new.__dict__[name]
+
+
+def _expanded_counted(old: Distribution, cls: type, batch_shape: Any, instance: Any) -> Any:
+    """What ``expand`` does for a count of two-outcome trials of class ``cls``."""
+    new = old._get_checked_instance(cls, instance)
+    new.total_count = old.total_count.expand(batch_shape)
+    _expand_binary(new, old, batch_shape)
+    super(cls, new).__init__(new.total_count.shape, validate_args=False)
+    new._validate_args = old._validate_args
+    return new
+
+
 def _indexed_values(values: Tensor, batch_shape: Any, expand: bool) -> Tensor:
     """The values of a finite support stacked along dim 0, in front of the batch dims."""
     count = values.shape[0]
@@ -51,7 +80,7 @@ def _indexed_values(values: Tensor, batch_shape: Any, expand: bool) -> Tensor:
     return column.expand((count, *batch_shape, *values.shape[1:]))
 
 
-class _BinaryParams:
+class _BinaryProbsLogits:
     # probs and logits of one outcome, each computed from the other on first use
     @lazy_property
     def logits(self) -> Tensor:
@@ -61,6 +90,9 @@ class _BinaryParams:
     def probs(self) -> Tensor:
         return _to_probs(self.logits, is_binary=True)
 
+
+class _BinaryParams(_BinaryProbsLogits):
+    # and the shape of the parameter given (Geometric has no param_shape, so it takes the base)
     param_shape = property(lambda self: self._param.shape)
 
 

@@ -16,6 +16,7 @@ tensor([False,  True])
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from symgrad.tensor import Tensor
@@ -103,15 +104,49 @@ class _Boolean(Constraint):
 
 
 class _Bounded(Constraint):
-    # shared repr: the class name and its bounds, e.g. Interval(lower_bound=0.0, upper_bound=1.0)
-    _bounds: tuple = ()
+    # a set cut out by comparing values with its bounds: ``_tests`` pairs each bound's name with
+    # the comparison a value must pass (value first); discrete sets hold whole numbers only.
+    # The repr is the class name and its bounds, e.g. Interval(lower_bound=0.0, upper_bound=1.0)
+    _tests: tuple = ()
+
+    def _inside(self, value: Any, bound: Any) -> Any:
+        # ``bound`` maps each stored bound: unchanged for tensor checks, to arrays for _holds
+        inside = value % 1 == 0 if self.is_discrete else None
+        for name, compare in self._tests:
+            passes = compare(value, bound(getattr(self, name)))
+            inside = passes if inside is None else inside & passes
+        return inside
+
+    def check(self, value: Tensor) -> Tensor:
+        return self._inside(value, lambda b: b)
+
+    def _holds(self, value: Tensor) -> bool:
+        return bool(self._inside(_array(value), _array).all())
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{b}={getattr(self, b)}" for b in self._bounds)
+        shown = ", ".join(f"{name}={getattr(self, name)}" for name, _ in self._tests)
         return f"{type(self).__name__[1:]}({shown})"
 
 
-class _IntegerInterval(_Bounded):
+class _LowerBounded(_Bounded):
+    def __init__(self, lower_bound: Any) -> None:
+        self.lower_bound = lower_bound
+        super().__init__()
+
+
+class _UpperBounded(_Bounded):
+    def __init__(self, upper_bound: Any) -> None:
+        self.upper_bound = upper_bound
+        super().__init__()
+
+
+class _TwoBounded(_Bounded):
+    def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
+        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+        super().__init__()
+
+
+class _IntegerInterval(_TwoBounded):
     """Integers in ``[lower_bound, upper_bound]``.
 
     Examples
@@ -123,21 +158,10 @@ class _IntegerInterval(_Bounded):
     """
 
     is_discrete = True
-    _bounds = ("lower_bound", "upper_bound")
-
-    def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
-        self.lower_bound, self.upper_bound = lower_bound, upper_bound
-        super().__init__()
-
-    def check(self, value: Tensor) -> Tensor:
-        return (value % 1 == 0) & (value >= self.lower_bound) & (value <= self.upper_bound)
-
-    def _holds(self, value: Tensor) -> bool:
-        x, lo, hi = _array(value), _array(self.lower_bound), _array(self.upper_bound)
-        return bool(((x % 1 == 0) & (x >= lo) & (x <= hi)).all())
+    _tests = (("lower_bound", operator.ge), ("upper_bound", operator.le))
 
 
-class _IntegerLessThan(_Bounded):
+class _IntegerLessThan(_UpperBounded):
     """Integers at most ``upper_bound``.
 
     Examples
@@ -149,17 +173,11 @@ class _IntegerLessThan(_Bounded):
     """
 
     is_discrete = True
-    _bounds = ("upper_bound",)
-
-    def __init__(self, upper_bound: Any) -> None:
-        self.upper_bound = upper_bound
-        super().__init__()
-
-    def check(self, value: Tensor) -> Tensor:
-        return (value % 1 == 0) & (value <= self.upper_bound)
+    _tests = (("upper_bound", operator.le),)
+    _holds = Constraint._holds  # validation goes through check: it has no array shortcut
 
 
-class _IntegerGreaterThan(_Bounded):
+class _IntegerGreaterThan(_LowerBounded):
     """Integers at least ``lower_bound`` (``nonnegative_integer``, ``positive_integer``).
 
     Examples
@@ -171,18 +189,7 @@ class _IntegerGreaterThan(_Bounded):
     """
 
     is_discrete = True
-    _bounds = ("lower_bound",)
-
-    def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
-
-    def check(self, value: Tensor) -> Tensor:
-        return (value % 1 == 0) & (value >= self.lower_bound)
-
-    def _holds(self, value: Tensor) -> bool:
-        x = _array(value)
-        return bool(((x % 1 == 0) & (x >= _array(self.lower_bound))).all())
+    _tests = (("lower_bound", operator.ge),)
 
 
 class _Real(Constraint):
@@ -204,7 +211,7 @@ class _Real(Constraint):
         return bool((x == x).all())
 
 
-class _GreaterThan(_Bounded):
+class _GreaterThan(_LowerBounded):
     """Values strictly above ``lower_bound`` (``positive`` is ``greater_than(0.0)``).
 
     Examples
@@ -215,20 +222,10 @@ class _GreaterThan(_Bounded):
     tensor([False,  True])
     """
 
-    _bounds = ("lower_bound",)
-
-    def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
-
-    def check(self, value: Tensor) -> Tensor:
-        return value > self.lower_bound
-
-    def _holds(self, value: Tensor) -> bool:
-        return bool((_array(value) > _array(self.lower_bound)).all())
+    _tests = (("lower_bound", operator.gt),)
 
 
-class _GreaterThanEq(_Bounded):
+class _GreaterThanEq(_LowerBounded):
     """Values at or above ``lower_bound`` (``nonnegative`` is ``greater_than_eq(0.0)``).
 
     Examples
@@ -239,20 +236,10 @@ class _GreaterThanEq(_Bounded):
     tensor([False,  True])
     """
 
-    _bounds = ("lower_bound",)
-
-    def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
-
-    def check(self, value: Tensor) -> Tensor:
-        return value >= self.lower_bound
-
-    def _holds(self, value: Tensor) -> bool:
-        return bool((_array(value) >= _array(self.lower_bound)).all())
+    _tests = (("lower_bound", operator.ge),)
 
 
-class _LessThan(_Bounded):
+class _LessThan(_UpperBounded):
     """Values strictly below ``upper_bound``.
 
     Examples
@@ -263,20 +250,10 @@ class _LessThan(_Bounded):
     tensor([ True, False])
     """
 
-    _bounds = ("upper_bound",)
-
-    def __init__(self, upper_bound: Any) -> None:
-        self.upper_bound = upper_bound
-        super().__init__()
-
-    def check(self, value: Tensor) -> Tensor:
-        return value < self.upper_bound
-
-    def _holds(self, value: Tensor) -> bool:
-        return bool((_array(value) < _array(self.upper_bound)).all())
+    _tests = (("upper_bound", operator.lt),)
 
 
-class _Interval(_Bounded):
+class _Interval(_TwoBounded):
     """The closed interval ``[lower_bound, upper_bound]`` (``unit_interval`` is ``[0, 1]``).
 
     Examples
@@ -287,21 +264,10 @@ class _Interval(_Bounded):
     tensor([ True,  True, False])
     """
 
-    _bounds = ("lower_bound", "upper_bound")
-
-    def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
-        self.lower_bound, self.upper_bound = lower_bound, upper_bound
-        super().__init__()
-
-    def check(self, value: Tensor) -> Tensor:
-        return (value >= self.lower_bound) & (value <= self.upper_bound)
-
-    def _holds(self, value: Tensor) -> bool:
-        x, lo, hi = _array(value), _array(self.lower_bound), _array(self.upper_bound)
-        return bool(((x >= lo) & (x <= hi)).all())
+    _tests = (("lower_bound", operator.ge), ("upper_bound", operator.le))
 
 
-class _HalfOpenInterval(_Bounded):
+class _HalfOpenInterval(_TwoBounded):
     """The interval ``[lower_bound, upper_bound)``.
 
     Examples
@@ -312,18 +278,7 @@ class _HalfOpenInterval(_Bounded):
     tensor([ True, False])
     """
 
-    _bounds = ("lower_bound", "upper_bound")
-
-    def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
-        self.lower_bound, self.upper_bound = lower_bound, upper_bound
-        super().__init__()
-
-    def check(self, value: Tensor) -> Tensor:
-        return (value >= self.lower_bound) & (value < self.upper_bound)
-
-    def _holds(self, value: Tensor) -> bool:
-        x, lo, hi = _array(value), _array(self.lower_bound), _array(self.upper_bound)
-        return bool(((x >= lo) & (x < hi)).all())
+    _tests = (("lower_bound", operator.ge), ("upper_bound", operator.lt))
 
 
 dependent = _Dependent()

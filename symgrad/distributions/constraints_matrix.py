@@ -166,6 +166,18 @@ class _Square(Constraint):
         return creation.full(tuple(value.shape[:-2]), is_square, dtype=dtypes.bool_)
 
 
+def _is_symmetric(value: Tensor) -> Tensor:
+    return summaries.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
+
+
+def _has_nonnegative_eigenvalues(value: Tensor) -> Tensor:
+    return linalg.eigvalsh(value).ge(0).all(-1)
+
+
+def _has_cholesky_factor(value: Tensor) -> Tensor:
+    return linalg.cholesky_ex(value).info.eq(0)
+
+
 class _Symmetric(_Square):
     """Square matrices equal to their transpose (within ``atol=1e-6``).
 
@@ -177,11 +189,17 @@ class _Symmetric(_Square):
     tensor(False)
     """
 
+    # each test runs only once every matrix of the batch passed the ones before it: the
+    # eigenvalue and Cholesky tests need square, symmetric input
+    _tests: tuple = (_is_symmetric,)
+
     def check(self, value: Tensor) -> Tensor:
-        square = super().check(value)
-        if not bool(square.all()):
-            return square
-        return summaries.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
+        holds = super().check(value)
+        for test in self._tests:
+            if not bool(holds.all()):
+                return holds
+            holds = test(value)
+        return holds
 
 
 class _PositiveSemidefinite(_Symmetric):
@@ -195,11 +213,7 @@ class _PositiveSemidefinite(_Symmetric):
     tensor(True)
     """
 
-    def check(self, value: Tensor) -> Tensor:
-        symmetric = super().check(value)
-        if not bool(symmetric.all()):
-            return symmetric
-        return linalg.eigvalsh(value).ge(0).all(-1)
+    _tests = (_is_symmetric, _has_nonnegative_eigenvalues)
 
 
 class _PositiveDefinite(_Symmetric):
@@ -213,11 +227,7 @@ class _PositiveDefinite(_Symmetric):
     tensor(False)
     """
 
-    def check(self, value: Tensor) -> Tensor:
-        symmetric = super().check(value)
-        if not bool(symmetric.all()):
-            return symmetric
-        return linalg.cholesky_ex(value).info.eq(0)
+    _tests = (_is_symmetric, _has_cholesky_factor)
 
 
 def _check_dim(dim: int, value: Tensor) -> None:
@@ -231,7 +241,19 @@ def _check_constraints(cseq: Sequence) -> list:
     return list(cseq)
 
 
-class _Cat(Constraint):
+class _Joined(Constraint):
+    # the constraints ``cseq`` applied to slices along ``dim``: discrete when any of them is
+    def __init__(self, cseq: Sequence, dim: int = 0) -> None:
+        self.cseq = _check_constraints(cseq)
+        self.dim = dim
+        super().__init__()
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
+        return any(c.is_discrete for c in self.cseq)
+
+
+class _Cat(_Joined):
     """The constraints ``cseq`` applied to consecutive slices of ``lengths`` along ``dim``, as
     ``cat`` joins them.
 
@@ -245,18 +267,12 @@ class _Cat(Constraint):
     """
 
     def __init__(self, cseq: Sequence, dim: int = 0, lengths: Sequence | None = None) -> None:
-        self.cseq = _check_constraints(cseq)
+        super().__init__(cseq, dim)
         self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
         if len(self.lengths) != len(self.cseq):
             raise AssertionError(
                 f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})"
             )
-        self.dim = dim
-        super().__init__()
-
-    @property
-    def is_discrete(self) -> bool:  # type: ignore[override]
-        return any(c.is_discrete for c in self.cseq)
 
     @property
     def event_dim(self) -> int:  # type: ignore[override]
@@ -271,7 +287,7 @@ class _Cat(Constraint):
         return joining.cat(checks, self.dim)
 
 
-class _Stack(Constraint):
+class _Stack(_Joined):
     """The constraints ``cseq`` applied to the slices along ``dim``, as ``stack`` joins them.
 
     Examples
@@ -283,15 +299,6 @@ class _Stack(Constraint):
     tensor([[ True,  True],
             [ True, False]])
     """
-
-    def __init__(self, cseq: Sequence, dim: int = 0) -> None:
-        self.cseq = _check_constraints(cseq)
-        self.dim = dim
-        super().__init__()
-
-    @property
-    def is_discrete(self) -> bool:  # type: ignore[override]
-        return any(c.is_discrete for c in self.cseq)
 
     @property
     def event_dim(self) -> int:  # type: ignore[override]

@@ -28,15 +28,12 @@ def _batch_shape(params: tuple, broadcast: Tensor) -> Size:
     return broadcast.shape
 
 
-def _expanded(self: Distribution, cls: type, batch_shape: Any, names: tuple, instance: Any):
-    """``self`` as ``cls`` with the parameters ``names`` expanded to ``batch_shape``."""
-    new = self._get_checked_instance(cls, instance)
-    batch_shape = Size(batch_shape)
-    for name in names:
-        setattr(new, name, getattr(self, name).expand(batch_shape))
-    Distribution.__init__(new, batch_shape, validate_args=False)
-    new._validate_args = self._validate_args
-    return new
+def _store_params(dist: Distribution, **params: Any) -> Size:
+    """Keep ``params`` on ``dist``, broadcast to one shape; return the batch shape."""
+    tensors = broadcast_all(*params.values())
+    for name, tensor in zip(params, tensors):
+        setattr(dist, name, tensor)
+    return _batch_shape(tuple(params.values()), tensors[0])
 
 
 def _draw(dist: Distribution, sample_shape: Any, like: Tensor) -> Tensor:
@@ -61,11 +58,10 @@ class Exponential(ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, rate: Any, validate_args: Any = None) -> None:
-        (self.rate,) = broadcast_all(rate)
-        super().__init__(_batch_shape((rate,), self.rate), validate_args=validate_args)
+        super().__init__(_store_params(self, rate=rate), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Exponential:
-        return _expanded(self, Exponential, batch_shape, ("rate",), _instance)
+        return self._expanded_copy(Exponential, batch_shape, _instance, grown=("rate",))
 
     mean = property(lambda self: self.rate.reciprocal())
     mode = property(lambda self: _like.zeros_like(self.rate))
@@ -97,7 +93,18 @@ class Exponential(ExponentialFamily):
         return -(-x).log()
 
 
-class Laplace(Distribution):
+class _LocScale(Distribution):
+    # a real-valued family of a location ``loc`` and a positive ``scale``
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc: Any, scale: Any, validate_args: Any = None) -> None:
+        batch_shape = _store_params(self, loc=loc, scale=scale)
+        super().__init__(batch_shape, validate_args=validate_args)
+
+
+class Laplace(_LocScale):
     """The Laplace distribution: density ``exp(-|x - loc| / scale) / (2 scale)``.
 
     Examples
@@ -108,16 +115,8 @@ class Laplace(Distribution):
     (tensor(-1.6931), tensor(2.), tensor(0.5000))
     """
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc: Any, scale: Any, validate_args: Any = None) -> None:
-        self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(_batch_shape((loc, scale), self.loc), validate_args=validate_args)
-
     def expand(self, batch_shape: Any, _instance: Any = None) -> Laplace:
-        return _expanded(self, Laplace, batch_shape, ("loc", "scale"), _instance)
+        return self._expanded_copy(Laplace, batch_shape, _instance, grown=("loc", "scale"))
 
     mean = property(lambda self: self.loc)
     mode = property(lambda self: self.loc)
@@ -149,7 +148,7 @@ class Laplace(Distribution):
         return 1 + (2 * self.scale).log()
 
 
-class Cauchy(Distribution):
+class Cauchy(_LocScale):
     """The Cauchy distribution of median ``loc`` and half width ``scale``; it has no mean
     (nan) and no variance (inf).
 
@@ -161,16 +160,8 @@ class Cauchy(Distribution):
     (tensor(-1.8379), tensor(0.7500), tensor(nan))
     """
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc: Any, scale: Any, validate_args: Any = None) -> None:
-        self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(_batch_shape((loc, scale), self.loc), validate_args=validate_args)
-
     def expand(self, batch_shape: Any, _instance: Any = None) -> Cauchy:
-        return _expanded(self, Cauchy, batch_shape, ("loc", "scale"), _instance)
+        return self._expanded_copy(Cauchy, batch_shape, _instance, grown=("loc", "scale"))
 
     mode = property(lambda self: self.loc)
 

@@ -8,12 +8,16 @@ Taylor polynomials in ``p - 1/2``, and outside it evaluated at the probability i
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 from symgrad import _like, creation
 from symgrad._data import Size
 from symgrad.distributions import constraints
+from symgrad.distributions.bernoulli_categorical import (
+    _BinaryParams,
+    _expand_binary,
+    _store_binary,
+)
 from symgrad.distributions.distribution import Distribution
 from symgrad.distributions.exp_family import ExponentialFamily
 from symgrad.distributions.utils import (
@@ -21,7 +25,6 @@ from symgrad.distributions.utils import (
     clamp_probs,
     lazy_property,
     logits_to_probs,
-    probs_to_logits,
 )
 from symgrad.nn import functional as F
 from symgrad.ops.math import where
@@ -30,7 +33,7 @@ from symgrad.tensor import Tensor
 __all__ = ["ContinuousBernoulli"]
 
 
-class ContinuousBernoulli(ExponentialFamily):
+class ContinuousBernoulli(_BinaryParams, ExponentialFamily):
     """The continuous Bernoulli distribution of ``probs`` (or ``logits``), a density on
     ``[0, 1]`` proportional to ``probs^x (1 - probs)^(1 - x)``.
 
@@ -54,20 +57,14 @@ class ContinuousBernoulli(ExponentialFamily):
         lims: tuple = (0.499, 0.501),
         validate_args: Any = None,
     ) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        batch = _store_binary(self, probs, logits)
         if probs is not None:
-            (self.probs,) = broadcast_all(probs)
             if validate_args is not None and not bool(
                 constraints.unit_interval.check(self.probs).all()
             ):
                 raise ValueError("The parameter probs has invalid values")
             self.probs = clamp_probs(self.probs)
-            self._param, given = self.probs, probs
-        else:
-            (self.logits,) = broadcast_all(logits)
-            self._param, given = self.logits, logits
-        batch = Size() if isinstance(given, numbers.Number) else self._param.shape
+            self._param = self.probs
         self._lims = lims
         super().__init__(batch, validate_args=validate_args)
 
@@ -75,23 +72,15 @@ class ContinuousBernoulli(ExponentialFamily):
         new = self._get_checked_instance(ContinuousBernoulli, _instance)
         batch_shape = Size(batch_shape)
         new._lims = self._lims
-        for name in ("probs", "logits"):
-            if name in self.__dict__:
-                setattr(new, name, getattr(self, name).expand(batch_shape))
-                new._param = getattr(new, name)
+        _expand_binary(new, self, batch_shape)
         Distribution.__init__(new, batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
 
     @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
     def probs(self) -> Tensor:
+        # kept inside (0, 1), as the probs given are
         return clamp_probs(logits_to_probs(self.logits, is_binary=True))
-
-    param_shape = property(lambda self: self._param.shape)
 
     def _outside_unstable_region(self) -> Tensor:
         return (self.probs <= self._lims[0]) | (self.probs > self._lims[1])

@@ -8,22 +8,17 @@ from typing import Any
 from symgrad import creation
 from symgrad.autograd import grad_mode
 from symgrad.distributions import constraints
-from symgrad.distributions.distribution import Distribution
-from symgrad.distributions.utils import (
-    broadcast_all,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
+from symgrad.distributions.bernoulli_categorical import (
+    _BinaryParams,
+    _expanded_counted,
+    _store_binary_counted,
 )
+from symgrad.distributions.distribution import Distribution
+from symgrad.distributions.utils import broadcast_all
 from symgrad.ops import distribution_fills
 from symgrad.tensor import Tensor
 
 __all__ = ["Poisson", "Binomial"]
-
-
-def _either(probs: Any, logits: Any) -> None:
-    if (probs is None) == (logits is None):
-        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
 
 
 def _uniform_batch(total_count: Tensor, method: str) -> int:
@@ -85,7 +80,7 @@ class Poisson(Distribution):
         return x.exp()
 
 
-class Binomial(Distribution):
+class Binomial(_BinaryParams, Distribution):
     """The number of successes in ``total_count`` independent trials, each a success with
     probability ``probs`` (or ``sigmoid(logits)``).
 
@@ -111,40 +106,16 @@ class Binomial(Distribution):
     def __init__(
         self, total_count: Any = 1, probs: Any = None, logits: Any = None, validate_args: Any = None
     ) -> None:
-        _either(probs, logits)
-        if probs is not None:
-            self.total_count, self.probs = broadcast_all(total_count, probs)
-            self._param = self.probs
-        else:
-            self.total_count, self.logits = broadcast_all(total_count, logits)
-            self._param = self.logits
-        self.total_count = self.total_count.type_as(self._param)
-        super().__init__(self._param.shape, validate_args=validate_args)
+        batch_shape = _store_binary_counted(self, total_count, probs, logits)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Binomial:
-        new = self._get_checked_instance(Binomial, _instance)
-        new.total_count = self.total_count.expand(batch_shape)
-        for name in ("probs", "logits"):
-            if name in self.__dict__:
-                setattr(new, name, self.__dict__[name].expand(batch_shape))
-                new._param = new.__dict__[name]
-        super(Binomial, new).__init__(new.total_count.shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expanded_counted(self, Binomial, batch_shape, _instance)
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self) -> Any:
         return constraints.integer_interval(0, self.total_count)
 
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
-
-    param_shape = property(lambda self: self._param.shape)
     mean = property(lambda self: self.total_count * self.probs)
     variance = property(lambda self: self.total_count * self.probs * (1 - self.probs))
 

@@ -14,7 +14,7 @@ from symgrad import creation, type_info
 from symgrad._data import Size
 from symgrad.autograd.function import Function, once_differentiable
 from symgrad.distributions import constraints
-from symgrad.distributions.continuous import _batch_shape, _expanded
+from symgrad.distributions.continuous import _store_params
 from symgrad.distributions.distribution import Distribution
 from symgrad.distributions.exp_family import ExponentialFamily
 from symgrad.distributions.utils import broadcast_all
@@ -44,12 +44,12 @@ class Gamma(ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, concentration: Any, rate: Any, validate_args: Any = None) -> None:
-        self.concentration, self.rate = broadcast_all(concentration, rate)
-        batch = _batch_shape((concentration, rate), self.concentration)
+        batch = _store_params(self, concentration=concentration, rate=rate)
         super().__init__(batch, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Gamma:
-        return _expanded(self, Gamma, batch_shape, ("concentration", "rate"), _instance)
+        grown = ("concentration", "rate")
+        return self._expanded_copy(Gamma, batch_shape, _instance, grown=grown)
 
     mean = property(lambda self: self.concentration / self.rate)
     mode = property(lambda self: ((self.concentration - 1) / self.rate).clamp(min=0))

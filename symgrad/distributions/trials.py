@@ -9,14 +9,16 @@ from typing import Any
 from symgrad import _like, creation, type_info
 from symgrad.autograd import grad_mode
 from symgrad.distributions import constraints
-from symgrad.distributions.counts import _either
-from symgrad.distributions.distribution import Distribution
-from symgrad.distributions.utils import (
-    broadcast_all,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
+from symgrad.distributions.bernoulli_categorical import (
+    _BinaryParams,
+    _BinaryProbsLogits,
+    _expand_binary,
+    _expanded_counted,
+    _store_binary,
+    _store_binary_counted,
 )
+from symgrad.distributions.distribution import Distribution
+from symgrad.distributions.utils import broadcast_all
 from symgrad.nn import functional as F
 from symgrad.ops import distribution_fills
 from symgrad.ops.gamma_sampling import _standard_gamma
@@ -25,15 +27,7 @@ from symgrad.tensor import Tensor
 __all__ = ["Geometric", "NegativeBinomial"]
 
 
-def _expand_params(new: Distribution, old: Distribution, batch_shape: Any) -> None:
-    """Give ``new`` the parameters ``old`` holds (``probs`` and/or ``logits``), expanded."""
-    for name in ("probs", "logits"):
-        if name in old.__dict__:
-            setattr(new, name, old.__dict__[name].expand(batch_shape))
-            new._param = new.__dict__[name]
-
-
-class Geometric(Distribution):
+class Geometric(_BinaryProbsLogits, Distribution):
     """The number of failures before the first success in Bernoulli trials of success
     probability ``probs`` (or ``sigmoid(logits)``): ``P(k) = (1 - p)**k * p``, ``k >= 0``.
 
@@ -51,14 +45,7 @@ class Geometric(Distribution):
     support = constraints.nonnegative_integer
 
     def __init__(self, probs: Any = None, logits: Any = None, validate_args: Any = None) -> None:
-        _either(probs, logits)
-        if probs is not None:
-            (self.probs,) = broadcast_all(probs)
-            self._param = self.probs
-        else:
-            (self.logits,) = broadcast_all(logits)
-            self._param = self.logits
-        super().__init__(self._param.shape, validate_args=validate_args)
+        super().__init__(_store_binary(self, probs, logits), validate_args=validate_args)
         if self._validate_args and probs is not None:
             valid = self.probs > 0
             if not bool(valid.all()):
@@ -70,18 +57,10 @@ class Geometric(Distribution):
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Geometric:
         new = self._get_checked_instance(Geometric, _instance)
-        _expand_params(new, self, batch_shape)
+        _expand_binary(new, self, batch_shape)
         super(Geometric, new).__init__(new._param.shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
-
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
 
     mean = property(lambda self: 1.0 / self.probs - 1.0)
     mode = property(lambda self: _like.zeros_like(self.probs))
@@ -107,7 +86,7 @@ class Geometric(Distribution):
         return bce / self.probs
 
 
-class NegativeBinomial(Distribution):
+class NegativeBinomial(_BinaryParams, Distribution):
     """The number of successes before ``total_count`` failures in Bernoulli trials of success
     probability ``probs`` (or ``sigmoid(logits)``); ``total_count`` may be any real >= 0.
 
@@ -131,33 +110,12 @@ class NegativeBinomial(Distribution):
     def __init__(
         self, total_count: Any, probs: Any = None, logits: Any = None, validate_args: Any = None
     ) -> None:
-        _either(probs, logits)
-        if probs is not None:
-            self.total_count, self.probs = broadcast_all(total_count, probs)
-            self._param = self.probs
-        else:
-            self.total_count, self.logits = broadcast_all(total_count, logits)
-            self._param = self.logits
-        self.total_count = self.total_count.type_as(self._param)
-        super().__init__(self._param.shape, validate_args=validate_args)
+        batch_shape = _store_binary_counted(self, total_count, probs, logits)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> NegativeBinomial:
-        new = self._get_checked_instance(NegativeBinomial, _instance)
-        new.total_count = self.total_count.expand(batch_shape)
-        _expand_params(new, self, batch_shape)
-        super(NegativeBinomial, new).__init__(new.total_count.shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expanded_counted(self, NegativeBinomial, batch_shape, _instance)
 
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
-
-    param_shape = property(lambda self: self._param.shape)
     mean = property(lambda self: self.total_count * self.logits.exp())
     variance = property(lambda self: self.mean / (-self.logits).sigmoid())
 
