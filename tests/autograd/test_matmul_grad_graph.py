@@ -4,8 +4,9 @@ reshaping to the same shape)."""
 
 from __future__ import annotations
 
+from _graph_names import node_names
+
 import symgrad
-from tests.autograd._graph import node_names
 
 
 def test_linear_double_backward_nodes_and_values() -> None:

@@ -4,9 +4,9 @@ unsqueeze nodes, as PyTorch's backward formulas do (they were one view node)."""
 from __future__ import annotations
 
 import pytest
+from _graph_names import node_names
 
 import symgrad
-from tests.autograd._graph import node_names
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _graph_names import node_names
 
 import symgrad
 import symgrad.nn.functional as F
-from tests.autograd._graph import node_names
 
 
 def _x() -> symgrad.Tensor:
