@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.prim.gamma_functions import as_float64
 from symgrad.prim.special_functions import polygamma
 
 __all__ = ["standard_gamma_grad", "dirichlet_grad"]
@@ -37,14 +38,6 @@ def digamma(x: np.ndarray) -> np.ndarray:
 
 
 _STEPS = 100_000
-
-
-def _float64(*xs: Any) -> tuple:
-    arrays = [np.asarray(x) for x in xs]
-    dtype = np.result_type(*arrays)
-    if dtype.kind != "f":
-        dtype = np.dtype(np.float32)
-    return (*np.broadcast_arrays(*(a.astype(np.float64) for a in arrays)), dtype)
 
 
 def _gamma_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -108,7 +101,7 @@ def _gamma_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
 def standard_gamma_grad(alpha: Any, x: Any) -> np.ndarray:
     """``dx/dalpha`` of a sample ``x`` of ``Gamma(alpha, 1)`` at fixed CDF value, in the
     dtype of the inputs (nan outside ``alpha > 0``, ``x >= 0``; 0 at ``x = 0``)."""
-    a, v, dtype = _float64(alpha, x)
+    a, v, dtype = as_float64(alpha, x)
     out = np.full(a.shape, np.nan)
     with np.errstate(all="ignore"):
         inside = (a > 0) & (v > 0) & np.isfinite(a) & np.isfinite(v)
@@ -154,7 +147,7 @@ def dirichlet_grad(x: Any, alpha: Any, total: Any) -> np.ndarray:
     """PyTorch's ``_dirichlet_grad``: ``dx/dalpha / (1 - x)`` for a sample ``x`` of
     ``Beta(alpha, total - alpha)`` with the second parameter held fixed, which is the
     derivative of the gamma draw behind ``x`` over the draws' sum."""
-    v, a, t, dtype = _float64(x, alpha, total)
+    v, a, t, dtype = as_float64(x, alpha, total)
     b = t - a
     out = np.full(v.shape, np.nan)
     with np.errstate(all="ignore"):

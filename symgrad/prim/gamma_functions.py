@@ -27,12 +27,14 @@ import numpy as np
 
 from symgrad.prim.special_functions import erfc, lgamma
 
-__all__ = ["erfcx", "igamma", "igammac", "zeta", "mvlgamma"]
+__all__ = ["erfcx", "igamma", "igammac", "zeta", "mvlgamma", "as_float64"]
 
 _TINY = 1e-300
 
 
-def _float64(*xs: Any) -> tuple:
+def as_float64(*xs: Any) -> tuple:
+    """The arrays ``xs`` broadcast together in float64, and the dtype of their result (the
+    inputs' floating dtype; float32 for integers, as PyTorch's special functions)."""
     arrays = [np.asarray(x) for x in xs]
     dtype = np.result_type(*arrays)
     if dtype.kind != "f":
@@ -60,7 +62,7 @@ def _erfcx_positive(x: np.ndarray) -> np.ndarray:
 
 def erfcx(x: Any) -> np.ndarray:
     """The scaled complementary error function ``exp(x^2) erfc(x)`` (inf below about -26.6)."""
-    (v, dtype) = _float64(x)
+    (v, dtype) = as_float64(x)
     with np.errstate(all="ignore"):
         out = _erfcx_positive(np.abs(np.where(np.isnan(v), 0.0, v)))
         # x^2 rounded in the input's dtype, as PyTorch's exp(x * x) rounds it
@@ -141,14 +143,14 @@ def _edges(a: np.ndarray, x: np.ndarray, out: np.ndarray, lower: bool) -> np.nda
 
 def igamma(a: Any, x: Any) -> np.ndarray:
     """The regularized lower incomplete gamma function ``P(a, x)``."""
-    a, x, dtype = _float64(a, x)
+    a, x, dtype = as_float64(a, x)
     with np.errstate(all="ignore"):
         return _edges(a, x, _incomplete(a, x)[0], True).astype(dtype)
 
 
 def igammac(a: Any, x: Any) -> np.ndarray:
     """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``."""
-    a, x, dtype = _float64(a, x)
+    a, x, dtype = as_float64(a, x)
     with np.errstate(all="ignore"):
         return _edges(a, x, _incomplete(a, x)[1], False).astype(dtype)
 
@@ -190,7 +192,7 @@ def _zeta_sum(s: np.ndarray, q: np.ndarray) -> np.ndarray:
 def zeta(s: Any, q: Any) -> np.ndarray:
     """Hurwitz's ``zeta(s, q) = sum_k (q + k)^-s``: inf at ``s = 1`` and at the poles ``q = 0,
     -1, ...``; nan for ``s < 1`` and for ``q < 0`` with ``s`` not an integer."""
-    s, q, dtype = _float64(s, q)
+    s, q, dtype = as_float64(s, q)
     with np.errstate(all="ignore"):
         out = _zeta_sum(s, q)
         # PyTorch's series at s = inf: 1 at q = 1, nan above (0 * inf), inf below
@@ -210,7 +212,7 @@ def zeta(s: Any, q: Any) -> np.ndarray:
 # -- the multivariate log-gamma -----------------------------------------------------------------
 def mvlgamma(x: Any, p: int) -> np.ndarray:
     """``p (p - 1) / 4 log(pi) + sum_{j < p} lgamma(x - j / 2)``."""
-    (v, dtype) = _float64(x)
+    (v, dtype) = as_float64(x)
     with np.errstate(all="ignore"):
         total = np.full(v.shape, p * (p - 1) / 4 * math.log(math.pi))
         for j in range(p):
