@@ -33,7 +33,7 @@ _ERROR = Structural(
 
 def _guarded(g: Any) -> Any:
     """``g`` as the output of an ``Error`` node over a detached copy that requires grad."""
-    if not isinstance(g, Tensor) or g.dtype.is_floating_point is False:
+    if not isinstance(g, Tensor) or not g.dtype.is_floating_point:
         return g
     leaf = g.detach().requires_grad_(True)
     return _ERROR(leaf)

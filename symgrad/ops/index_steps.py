@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops.index_keys import is_sequence, list_index
 from symgrad.tensor import Tensor
 
 __all__ = ["index_steps"]
@@ -22,7 +21,7 @@ def index_steps(key: tuple, given: Any, shape: tuple) -> tuple:
     given = given if isinstance(given, tuple) else (given,)
     size = list(shape)  # of the partial result
     steps: list = []  # (kind, dimension, entry)
-    advanced: list = []  # (dimension, index as given)
+    advanced: list = []  # (dimension, index as given, dimensions it covers)
     at = 0  # the dimension of the partial result the next entry reads
     for k, g in zip(key, given):
         kind = type(k)
@@ -39,44 +38,32 @@ def index_steps(key: tuple, given: Any, shape: tuple) -> tuple:
             steps.append(("unsqueeze", at, None))
             size.insert(at, 1)
             if kind is bool:
-                advanced.append((at, Tensor._make(np.array([k]))))
+                advanced.append((at, Tensor._make(np.array([k])), 1))
             at += 1
         elif k is Ellipsis:
-            at += len(shape) - _dims_used(key)
+            at += len(shape) - sum(map(_reads, key))
         else:  # an index array (a uint8 mask goes on as the bool mask it was read as)
             uint8 = isinstance(g, Tensor) and g._data.dtype == np.uint8
-            advanced.append((at, Tensor._make(k) if uint8 else g))
-            at += k.ndim if k.dtype == np.bool_ else 1
+            advanced.append((at, Tensor._make(k) if uint8 else g, _reads(k)))
+            at += _reads(k)
     if len(steps) + bool(advanced) <= 1:
         return ("advanced" if advanced else steps[0][0] if steps else "alias"), None
     chain = [(kind, (slice(None),) * at + (k,)) for kind, at, k in steps]
     if advanced:
         index: list = []
         covered = 0  # dimensions the index covers so far (a mask: as many as it has)
-        for dim, g in advanced:
+        for dim, g, dims in advanced:
             index += [slice(None)] * (dim - covered) + [g]
-            covered = dim + _dims_of(g)
+            covered = dim + dims
         chain.append(("advanced", tuple(index) + (Ellipsis,)))
     return None, chain
 
 
-def _dims_used(key: tuple) -> int:
-    """The dimensions of the tensor indexed that ``key``'s entries read (``...`` covers the
-    others)."""
-    return sum(
-        (k.ndim if k.dtype == np.bool_ else 1) if isinstance(k, np.ndarray) else 1
-        for k in key
-        if not (k is None or k is Ellipsis or type(k) is bool)
-    )
-
-
-def _dims_of(index: Any) -> int:
-    """The dimensions an index as given covers: a mask's own number, else one."""
-    if isinstance(index, Tensor) and index._data.dtype == np.bool_:
-        return index.ndim
-    if isinstance(index, np.ndarray) and index.dtype == np.bool_:
-        return index.ndim
-    if is_sequence(index):
-        array = list_index(index)
-        return array.ndim if array.dtype == np.bool_ else 1
+def _reads(k: Any) -> int:
+    """The dimensions of the indexed tensor that the (normalized) key entry ``k`` reads: a
+    mask as many as it has, None, ``...`` and a bool none (``...`` covers the others)."""
+    if k is None or k is Ellipsis or type(k) is bool:
+        return 0
+    if isinstance(k, np.ndarray) and k.dtype == np.bool_:
+        return k.ndim
     return 1
