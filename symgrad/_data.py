@@ -20,6 +20,7 @@ __all__ = [
     "int_argument",
     "check_number",
     "check_fits",
+    "in_dtype",
     "cannot_convert",
     "broadcast_mismatch",
     "check_broadcast",
@@ -253,6 +254,25 @@ def cannot_convert(op: str, value: Any, np_dtype: Any) -> RuntimeError:
         f"{op}: value cannot be converted to type {np.dtype(np_dtype).name} without overflow: "
         f"{value!r} is not in [{info.min}, {info.max}]"
     )
+
+
+_RANGES = {np.dtype(t): (np.iinfo(t).min, np.iinfo(t).max) for t in np.typecodes["AllInteger"]}
+
+
+def in_dtype(data: Any, dtype: np.dtype) -> Any:
+    """An operand converted to the dtype an op computes in, as PyTorch converts it: integers
+    for a floating result, a 0-d array of another dtype (float64 rounded to float32, int64
+    wrapped into int8), an int the integer dtype can't hold wrapped (``int8 + 1000`` adds
+    -24, where NumPy raises)."""
+    kind = type(data)
+    if kind is np.ndarray:
+        if data.dtype != dtype and (data.ndim == 0 or dtype.kind == "f" != data.dtype.kind):
+            return data.astype(dtype)
+    elif kind is int and dtype.kind in "iu":
+        low, high = _RANGES[dtype]
+        if not low <= data <= high:  # two's complement
+            return (data - low) % (high - low + 1) + low
+    return data
 
 
 def check_fits(values: Any, target: dtypes.dtype, op: str) -> None:

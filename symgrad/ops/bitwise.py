@@ -16,9 +16,9 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensors
-from symgrad._data import check_broadcast
+from symgrad._data import check_broadcast, in_dtype
 from symgrad.ops.inplace import inplace
-from symgrad.prim.primitive import as_operand, int_overflow
+from symgrad.prim.primitive import as_operand
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -48,10 +48,7 @@ def _operands(input: Any, other: Any, name: str, kernel: str, bools: bool) -> tu
         if isinstance(v, Tensor):
             values.append(v._data.astype(d.numpy, copy=False))
         else:
-            info = np.iinfo(np.int64 if d is dtypes.bool_ else d.numpy)
-            if d is not dtypes.bool_ and not info.min <= int(v) <= info.max:
-                raise int_overflow(name, (int(v),), d.numpy)
-            values.append(np.asarray(v, d.numpy))
+            values.append(np.asarray(in_dtype(int(v), d.numpy), d.numpy))
     check_broadcast(name, values)  # PyTorch's RuntimeError, not NumPy's ValueError
     return values[0], values[1], d
 

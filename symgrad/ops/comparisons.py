@@ -10,10 +10,10 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensor, require_tensor_input, require_tensors
-from symgrad._data import check_broadcast
+from symgrad._data import check_broadcast, in_dtype
 from symgrad._tracing import TRACE
 from symgrad.prim import batching as _batching
-from symgrad.prim.primitive import as_operand, camel, int_overflow, with_origin
+from symgrad.prim.primitive import as_operand, camel, with_origin
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -63,8 +63,10 @@ def _compare(ufunc: Any, name: str) -> Any:
                 f"\"{name}_cpu\" not implemented for '{dtype.scalar_type}'; convert the tensor "
                 "with .long() first"
             )
-        _check_int_fits(a, b, name)
-        _check_int_fits(b, a, name)
+        if (type(a) is not type(b) or a.dtype != b.dtype) and not _raw(input, other):
+            # a number or a 0-d tensor is converted to the common dtype first, as in PyTorch
+            common = dtypes.result_type(input, other).numpy
+            a, b = in_dtype(a, common), in_dtype(b, common)
         try:
             values = ufunc(a, b)
         except ValueError:
@@ -96,18 +98,13 @@ logical_and = _compare(np.logical_and, "logical_and")
 logical_or = _compare(np.logical_or, "logical_or")
 
 
+def _raw(*operands: Any) -> bool:
+    """Whether a NumPy array is among ``operands`` (compared by NumPy's own rules)."""
+    return any(isinstance(v, np.ndarray) for v in operands)
+
+
 def _limited(v: Any) -> bool:
     return type(v) is np.ndarray and v.dtype in (np.uint16, np.uint32, np.uint64)
-
-
-def _check_int_fits(number: Any, array: Any, name: str) -> None:
-    """An int an integer tensor's dtype can't hold is an error, as in arithmetic (PyTorch
-    would compare with the number wrapped around)."""
-    if type(number) is int and type(array) is np.ndarray and array.dtype.kind in "biu":
-        dtype = np.int64 if array.dtype.kind == "b" else array.dtype  # bool compares as int64
-        info = np.iinfo(dtype)
-        if not info.min <= number <= info.max:
-            raise int_overflow(name, (number,), dtype)
 
 
 def _predicate(ufunc: Any, name: str) -> Any:

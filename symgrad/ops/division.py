@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._data import check_number
+from symgrad._data import check_number, in_dtype, int_argument
 from symgrad._tracing import TRACE, data_params
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
@@ -129,9 +129,13 @@ def _arrays(input: Any, other: Any, op: str, kernel: str = "") -> tuple:
         )
     arrays = []
     for v in (input, other):
-        if not isinstance(v, Tensor):
+        if isinstance(v, Tensor):
+            v = v._data
+        elif type(v) is int:  # one the dtype can't hold wraps around, as in PyTorch
+            v = in_dtype(int_argument(v, f"{op}()"), dtype.numpy)
+        else:
             check_number(v, dtype, op)
-        arrays.append(np.asarray(v._data if isinstance(v, Tensor) else v, dtype.numpy))
+        arrays.append(np.asarray(v, dtype.numpy))
     _check_divisor(arrays[1], dtype, op)
     return input, other, arrays, dtype
 

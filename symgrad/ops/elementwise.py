@@ -17,7 +17,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad.prim.domains import Domain
 from symgrad.prim.elementwise import Elementwise
-from symgrad.prim.kernels import _erf, _power, _sigmoid
+from symgrad.prim.kernels import _erf, _int_power, _power, _scalar_base_power, _sigmoid
 
 REGISTRY: dict[str, Elementwise] = {}
 
@@ -67,18 +67,6 @@ def _pow_dy(v: Any, e: Any, out: Any) -> Any:
     with np.errstate(divide="ignore", invalid="ignore"):
         d = out * np.log(v)
     return np.where(np.equal(v, 0) & np.greater_equal(e, 0), 0, d)
-
-
-def _int_power(x: Any, e: Any) -> Any:
-    """``x ** e`` with PyTorch's rule for integer tensors and negative integer exponents
-    (NumPy refuses them): 1 for x == 1, +-1 for x == -1, else 0 (0 ** -1 too)."""
-    if np.result_type(x, e).kind not in "iu" or not np.any(np.less(e, 0)):
-        return np.power(x, e)
-    negative = np.less(e, 0)
-    out = np.power(x, np.where(negative, 0, e))
-    odd = np.not_equal(np.remainder(e, 2), 0)
-    reciprocal = np.where(np.equal(x, 1), 1, np.where(np.equal(x, -1), np.where(odd, -1, 1), 0))
-    return np.where(negative, reciprocal, out).astype(out.dtype, copy=False)
 
 
 # the integer type of each float's width, to mask a gradient by clearing all its bits
@@ -185,7 +173,7 @@ POW_SCALAR_BASE = declare(
     "y",
     lambda y, base: base**y,
     params="base",
-    kernel=lambda y, base: _int_power(base, y),
+    kernel=_scalar_base_power,
     partial_kernels={0: lambda v, out, b: _pow_dy(b, v, np.power(b, v))},
     backward="PowBackward2",
     domain=Domain(params=((1.5,), (2.0,), (0.5,))),

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast
+from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast, in_dtype
 from symgrad._layout import output_strides
 from symgrad._meta import MetaArray, check_devices, meta_array
 from symgrad._silent import silencer
@@ -173,10 +173,7 @@ class Application:
 
     def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
         dtype = self._result_dtype(args + params if params else args)
-        if dtype.kind == "f":
-            # integers are computed in the result's floating type, as PyTorch does (NumPy
-            # would use float16 for int8, and wrap -x of a uint8)
-            datas = [_as_float(d, dtype) for d in datas]
+        datas = [in_dtype(d, dtype) for d in datas]
         if _has_meta(datas) and check_devices(args):
             return self._finish_meta(args, datas, params, requires, dtype)
         try:
@@ -254,12 +251,6 @@ def _has_meta(datas: list) -> bool:
         if type(d) is MetaArray:
             return True
     return False
-
-
-def _as_float(data: Any, dtype: np.dtype) -> Any:
-    if type(data) is np.ndarray and data.dtype.kind in "biu":
-        return data.astype(dtype)
-    return data
 
 
 def _all_zero_dim(args: tuple) -> bool:

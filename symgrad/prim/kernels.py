@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._data import in_dtype
 from symgrad._lazy import sympy as sp
 from symgrad._silent import silencer
 
@@ -63,6 +64,25 @@ def _power(x: Any, e: Any) -> Any:
     if np.ndim(e) == 0 and np.result_type(x).kind == "f":
         return _special_power(x, e, np.sqrt, np.power)
     return np.power(x, e)
+
+
+def _int_power(x: Any, e: Any) -> Any:
+    """``x ** e`` with PyTorch's rule for integer tensors and negative integer exponents
+    (NumPy refuses them): 1 for x == 1, +-1 for x == -1, else 0 (0 ** -1 too)."""
+    if np.result_type(x, e).kind not in "iu" or not np.any(np.less(e, 0)):
+        return np.power(x, e)
+    negative = np.less(e, 0)
+    out = np.power(x, np.where(negative, 0, e))
+    odd = np.not_equal(np.remainder(e, 2), 0)
+    reciprocal = np.where(np.equal(x, 1), 1, np.where(np.equal(x, -1), np.where(odd, -1, 1), 0))
+    return np.where(negative, reciprocal, out).astype(out.dtype, copy=False)
+
+
+def _scalar_base_power(y: Any, base: Any) -> Any:
+    """``base ** y`` for a number ``base``, converted to an integer exponent's dtype first
+    (wrapped around where it can't hold it: ``1000 ** x`` of an int8 ``x`` is
+    ``(-24) ** x``, as in PyTorch)."""
+    return _int_power(in_dtype(base, y.dtype), y)
 
 
 def _special_power(x: Any, e: Any, sqrt: Any, power: Any) -> Any:
