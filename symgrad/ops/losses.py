@@ -15,6 +15,8 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad.ops import activations as _activations
 from symgrad.ops.elementwise import _sigmoid, declare
+from symgrad.prim.batch_rules import physical_key
+from symgrad.prim.batching import Unbatchable, batch_size, unwrap_level
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.prim.vocab import INTERPRETERS
@@ -238,7 +240,7 @@ def _nll_kernel(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reductio
     return np.asarray(total / denom if reduction == "mean" else total)
 
 
-def _nll_grad(xp: Any, g: Any, shape: tuple, params: dict) -> Any:
+def _nll_grad(xp: Any, g: Any, shape: tuple, params: dict, expand: bool = True) -> Any:
     """The gradient for the input of shape ``shape``: zeros but at the picked entries.
     The key holds each row once: the gradient is assigned, with no accumulation to do."""
     weight, key, mean = params["weight"], params["key"], params["reduction"] == "mean"
@@ -261,7 +263,7 @@ def _nll_grad(xp: Any, g: Any, shape: tuple, params: dict) -> Any:
         # as in PyTorch: one padding-only batch must not turn every gradient into nan
         with np.errstate(invalid="ignore"):
             coef = np.where(weight != 0, coef / params["denom"], 0).astype(weight.dtype)
-    if params["reduction"] != "none":
+    if params["reduction"] != "none" and expand:
         g = xp.expand(g, weight.shape)
     return xp.index_put_zeros(shape, key, g * xp.constant(coef), True)
 
@@ -273,6 +275,37 @@ def _nll_vjp(xp: Any, g: Any, c: Any) -> tuple:
         x = c.inputs[0]
         return (NLL_LOSS_BACKWARD(g, x, dtype=x._data.dtype, **c.params),)
     return (_nll_grad(xp, g, c.shapes[0], c.params),)
+
+
+def _batch_key(params: dict) -> tuple:
+    """The key picking the targets' entries of a batch of inputs (the batch in front)."""
+    key, at = physical_key(params["key"])
+    if at:  # pragma: no cover - the key's index arrays are side by side
+        raise Unbatchable("nll_loss's key puts the batch elsewhere")
+    return key
+
+
+def _nll_batch(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """nll_loss of a batch of inputs with the same targets: each element's loss."""
+    xp, p = INTERPRETERS.tensor, args[0]._physical
+    loss = _nll_forward(xp, p, _batch_key(params), params["weight"], 1.0, "none")
+    if params["reduction"] == "none":
+        return loss
+    total = xp.sum(loss, tuple(range(1, loss.ndim)), False)
+    return total / xp.constant(float(params["denom"])) if params["reduction"] == "mean" else total
+
+
+def _nll_backward_batch(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
+    """nll_loss's gradient for a batch of incoming gradients (or inputs)."""
+    g, x = args
+    size = batch_size(args, level)
+    key = _batch_key(params)
+    g = unwrap_level(g, level, size)
+    if params["reduction"] != "none":  # one value per batch element, for all its entries
+        picked = np.broadcast_shapes(*[np.shape(k) for k in key[1:]])
+        g = g.reshape((size,) + (1,) * len(picked))
+    shape = (size, *x.shape)
+    return _nll_grad(INTERPRETERS.tensor, g, shape, dict(params, key=key), expand=False)
 
 
 def _spatial(suffix: str) -> Any:
@@ -287,6 +320,8 @@ NLL_LOSS = Structural(
     saves=(0,),
     backward=_spatial("Backward0"),
     kernel=_nll_kernel,
+    jvp="linear",  # a weighted sum of picked elements
+    batch=_nll_batch,
 )
 
 
@@ -303,4 +338,6 @@ NLL_LOSS_BACKWARD = Structural(
     lambda xp, g, a, dtype, **params: _nll_grad(xp, g, a.shape, params),
     _nll_backward_vjp,
     backward=_spatial("BackwardBackward0"),
+    jvp="linear",  # in the incoming gradient; the input gives its shape only
+    batch=_nll_backward_batch,
 )

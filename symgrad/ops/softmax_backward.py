@@ -31,6 +31,15 @@ def _log_softmax_backward_vjp(xp: Any, u: Any, c: Any) -> tuple:
     return by_g, by_out
 
 
+def _log_softmax_backward_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """``tg - exp(out) S(tg) - exp(out) tout S(g)`` (a missing tangent is zero)."""
+    (g, out), (tg, tout), dim = c.inputs, tangents, c.params["dim"]
+    e = xp.exp(out)
+    terms = [] if tg is None else [_log_softmax_backward(xp, tg, out, dim)]
+    terms += [] if tout is None else [-(e * tout) * xp.sum(g, dim, True)]
+    return terms[0] if len(terms) == 1 else terms[0] + terms[1]
+
+
 def _softmax_backward(xp: Any, g: Any, out: Any, dim: Any) -> Any:
     return out * (g - xp.sum(g * out, dim, True))
 
@@ -45,6 +54,15 @@ def _softmax_backward_vjp(xp: Any, u: Any, c: Any) -> tuple:
     return by_g, by_out
 
 
+def _softmax_backward_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """``tout (g - S(g out)) + out (tg - S(tg out + g tout))`` (a missing tangent is zero)."""
+    (g, out), (tg, tout), dim = c.inputs, tangents, c.params["dim"]
+    terms = [] if tg is None else [_softmax_backward(xp, tg, out, dim)]
+    if tout is not None:
+        terms.append(tout * (g - xp.sum(g * out, dim, True)) - out * xp.sum(g * tout, dim, True))
+    return terms[0] if len(terms) == 1 else terms[0] + terms[1]
+
+
 LOG_SOFTMAX_BACKWARD = Structural(
     "log_softmax_backward",
     _log_softmax_backward,
@@ -54,6 +72,7 @@ LOG_SOFTMAX_BACKWARD = Structural(
     backward="LogSoftmaxBackwardDataBackward0",
     text="the gradient of log_softmax along dim {dim}",
     batch=aligned_reduction,
+    jvp=_log_softmax_backward_jvp,
 )
 SOFTMAX_BACKWARD = Structural(
     "softmax_backward",
@@ -64,4 +83,5 @@ SOFTMAX_BACKWARD = Structural(
     backward="SoftmaxBackwardDataBackward0",
     text="the gradient of softmax along dim {dim}",
     batch=aligned_reduction,
+    jvp=_softmax_backward_jvp,
 )

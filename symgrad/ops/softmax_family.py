@@ -161,6 +161,18 @@ def _log_softmax_grad(g: np.ndarray, out: np.ndarray, dim: Any) -> np.ndarray:
     return g - np.exp(out) * np.asarray(g.sum(axis=dim, keepdims=True))
 
 
+def _softmax_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """``out * (t - sum(out * t, dim))``: the tangent of the inputs' weights."""
+    out, t = c.out, tangents[0]
+    return out * (t - xp.sum(out * t, c.params["dim"], True))
+
+
+def _log_softmax_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """``t - sum(softmax * t, dim)``."""
+    t = tangents[0]
+    return t - xp.sum(xp.exp(c.out) * t, c.params["dim"], True)
+
+
 def _softmax(xp: Any, a: Any, dim: Any) -> Any:
     e = xp.exp(a)
     return e / xp.sum(e, dim, True)
@@ -180,6 +192,7 @@ _SOFTMAX = Structural(
     text="∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}",
     batch="reduction",
     numeric_vjp=_by_rows(_softmax_grad),
+    jvp=_softmax_jvp,
 )
 _LOG_SOFTMAX = Structural(
     "log_softmax",
@@ -190,6 +203,7 @@ _LOG_SOFTMAX = Structural(
     text="∂{o}[i]/∂{x}[j] = δij − exp({o}[j]) along dim {dim}",
     batch="reduction",
     numeric_vjp=_by_rows(_log_softmax_grad),
+    jvp=_log_softmax_jvp,
 )
 
 

@@ -24,7 +24,7 @@ from symgrad.prim.batching import (
 )
 from symgrad.prim.vocab import INTERPRETERS
 
-__all__ = ["batched_call", "aligned_reduction"]
+__all__ = ["batched_call", "aligned_reduction", "physical_key"]
 
 
 def batched_call(prim: Any, args: tuple, params: Any, kind: str) -> Any:
@@ -134,7 +134,7 @@ def _sum_to_size(prim: Any, args: tuple, params: dict, level: int, kind: str) ->
     return p if tuple(p.shape) == target else prim(p, shape=target)
 
 
-def _physical_key(key: Any) -> tuple:
+def physical_key(key: Any) -> tuple:
     """``(the key for the physical tensor, where its result holds the batch)``: a full slice
     in front, and NumPy's rule that index arrays apart from each other put their dimensions
     first, before the batch."""
@@ -155,14 +155,14 @@ def _physical_key(key: Any) -> tuple:
 
 def _getitem(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
     """``x[key]`` (and ``index_select``) of a batch, with any key of unbatched indices."""
-    key, at = _physical_key(params["key"])
+    key, at = physical_key(params["key"])
     out = prim(args[0]._physical, key=key)
     return out.movedim(at, 0) if at else out
 
 
 def _index_put_zeros(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:
     """Zeros with a batch of gradients placed at ``key`` (the VJP of indexing)."""
-    key, at = _physical_key(params["key"])
+    key, at = physical_key(params["key"])
     g = args[0]._physical
     g = g.movedim(0, at) if at else g
     shape = (g.shape[at],) + tuple(params["shape"])

@@ -14,6 +14,7 @@ import numpy as np
 
 from symgrad.autograd import grad_mode
 from symgrad.autograd.dual import disabled, set_tangent, tangent_of
+from symgrad.prim.batching import BatchedTensor, _top_level, batch_size, is_batched
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
@@ -100,7 +101,18 @@ def transposed_vjp(prim: Any, tangents: tuple, ctx: Ctx) -> Tensor:
         any(t is not None and t._requires_grad for t in tangents)
         or any(isinstance(a, Tensor) and a._requires_grad for a in ctx.inputs)
     )
-    g = Tensor._make(np.zeros(result.shape, result._data.dtype), None, True)
+    # tangents batched by vmap (jacfwd's basis) over plain values: a batch of g, one per
+    # tangent, each total differentiated by its own g (the batch elements stay apart)
+    level = _top_level(tangents)
+    if level is not None and (_top_level(ctx.inputs) is not None or type(result) is not Tensor):
+        level = None  # values batched too: not this case (the op's batching rule runs it)
+    if level is not None:
+        size = batch_size(tangents, level)
+        zeros = np.zeros((size, *result.shape), result._data.dtype)
+        physical = Tensor._make(zeros, None, True)
+        g = BatchedTensor(physical, level)
+    else:
+        g = Tensor._make(np.zeros(result.shape, result._data.dtype), None, True)
     with grad_mode.enable_grad():
         grads = prim.vjp(INTERPRETERS.tensor, g, ctx)
         total = None
@@ -114,5 +126,10 @@ def transposed_vjp(prim: Any, tangents: tuple, ctx: Ctx) -> Tensor:
     if total is None or not total._requires_grad:
         return Tensor._make(np.zeros(result.shape, result._data.dtype))
     with grad_mode.set_grad_enabled(keep):
+        if level is not None and is_batched(total, level):
+            total = total._physical  # one total per batch element: each its own gradient
+            ones = Tensor._make(np.ones(total.shape, result._data.dtype))
+            (jvp,) = grad(total, physical, ones, create_graph=keep, allow_unused=True)
+            return BatchedTensor(jvp, level) if jvp is not None else g.detach()
         (jvp,) = grad(total, g, create_graph=keep, allow_unused=True)
     return jvp if jvp is not None else Tensor._make(np.zeros(result.shape, result._data.dtype))

@@ -132,7 +132,7 @@ def test_no_tangent_gives_no_tangent():
 
 def test_an_op_without_a_forward_rule_says_so():
     x = symgrad.tensor(_arr(2, 3), requires_grad=True)
-    node = x.softmax(1).grad_fn
+    node = x.logsumexp(1).grad_fn
     ctx = Ctx([x.detach().numpy()], None, [(2, 3)], [True], node.params)
-    with pytest.raises(NotImplementedError, match="softmax has no forward-mode rule"):
+    with pytest.raises(NotImplementedError, match="logsumexp has no forward-mode rule"):
         node.prim.jvp(NP, (np.ones((2, 3)),), ctx)
