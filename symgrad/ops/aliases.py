@@ -17,6 +17,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import items_one_by_one, require_tensor, tensor_method
+from symgrad._data import in_dtype
 from symgrad._tracing import TRACE, data_params
 from symgrad.ops import atleast, bitwise, joining, linalg, math, nan_ignoring, tiling
 from symgrad.ops.addc import ADDCDIV, ADDCMUL
@@ -315,6 +316,8 @@ def isin(
     tensor([False,  True, False])
     """
     a = elements.detach().numpy() if isinstance(elements, Tensor) else np.asarray(elements)
+    if type(test_elements) is int:  # in the elements' dtype, wrapped around as in PyTorch
+        test_elements = in_dtype(test_elements, a.dtype)
     b = (
         test_elements.detach().numpy()
         if isinstance(test_elements, Tensor)

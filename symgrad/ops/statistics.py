@@ -11,6 +11,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensor, require_tensor_input
+from symgrad._data import in_dtype
 from symgrad.ops.linalg import matmul
 from symgrad.tensor import Tensor
 
@@ -212,7 +213,7 @@ def searchsorted(
     seq = sorted_sequence._data
     if sorter is not None:
         seq = np.take_along_axis(seq, _as_values(sorter), -1)
-    values = _as_values(input)
+    values = _as_values(in_dtype(input, seq.dtype) if type(input) is int else input)
     how = "right" if right else "left"
     if seq.ndim <= 1:
         found = np.searchsorted(seq, values, side=how)
@@ -242,6 +243,8 @@ def bucketize(
     >>> symgrad.bucketize(symgrad.tensor([3, 6, 9]), symgrad.tensor([1, 3, 5, 7, 9]))
     tensor([1, 3, 4])
     """
+    if not isinstance(boundaries, Tensor):
+        require_tensor("bucketize", "boundaries", 2, boundaries)
     if boundaries.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)

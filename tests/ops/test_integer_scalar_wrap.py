@@ -61,6 +61,11 @@ OTHERS = {
     "int64_add_2_63": (lambda T: T.tensor([1, -5]) + 2**63, [-(2**63) + 1, 2**63 - 5]),
     "int64_mul_2_64_minus_1": (lambda T: T.tensor([1, -5]) * (2**64 - 1), [-1, 5]),
     "int64_eq_2_63": (lambda T: T.tensor([1, -5]) == 2**63, [False, False]),
+    "searchsorted": (
+        lambda T: T.searchsorted(T.tensor([-30, 0, 50], dtype=T.int8), 1000),
+        1,
+    ),
+    "isin": (lambda T: T.isin(T.tensor(X, dtype=T.int8), 1000), [False, False, True]),
     "int16_floor_divide_0d": (
         lambda T: T.tensor([1, 2], dtype=T.int16) // T.tensor(70000),
         [0, 0],
@@ -129,3 +134,8 @@ def test_against_torch(name):
         except RuntimeError:
             results.append("RuntimeError")
     assert results[0] == results[1]
+
+
+def test_bucketize_needs_tensor_boundaries():
+    with pytest.raises(TypeError, match="boundaries"):
+        symgrad.bucketize(symgrad.tensor([1, 2]), 1000)
