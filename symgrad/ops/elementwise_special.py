@@ -13,6 +13,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad.ops.elementwise import _sign, declare
 from symgrad.prim.domains import Domain
+from symgrad.prim.kernels import fused_multiply_add
 
 __all__: list[str] = []
 
@@ -325,9 +326,21 @@ COPYSIGN_SCALAR = declare(
 )
 
 
-def _lerp_kernel(a: Any, b: Any, w: Any) -> Any:
-    # PyTorch's two forms, each exact at its end
-    return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+def lerp_values(a: Any, b: Any, w: Any) -> Any:
+    """PyTorch's two forms, each exact at its end, each a fused multiply-add (float16 in
+    float32, PyTorch's computing type)."""
+    dtype = np.result_type(a, b, w)
+    if dtype == np.float16:
+        a, b, w = (v if isinstance(v, float) else np.asarray(v, np.float32) for v in (a, b, w))
+    if isinstance(w, float) and dtype != np.float64:
+        w = np.float32(w)
+    diff = b - a
+    low = np.abs(w) < 0.5
+    if np.ndim(w) == 0:  # one form for every element
+        out = fused_multiply_add(w, diff, a) if low else fused_multiply_add(-diff, 1 - w, b)
+    else:
+        out = np.where(low, fused_multiply_add(w, diff, a), fused_multiply_add(-diff, 1 - w, b))
+    return np.asarray(out).astype(dtype, copy=False)
 
 
 LERP_SCALAR = declare(
@@ -335,7 +348,7 @@ LERP_SCALAR = declare(
     "x y",
     lambda x, y, weight: x + weight * (y - x),
     params="weight",
-    kernel=_lerp_kernel,
+    kernel=lerp_values,
     backward="LerpBackward0",
     domain=Domain(params=((0.25,), (0.75,), (1.5,))),
 )
@@ -343,6 +356,6 @@ LERP_TENSOR = declare(
     "lerp_tensor",
     "x y w",
     lambda x, y, w: x + w * (y - x),
-    kernel=_lerp_kernel,
+    kernel=lerp_values,
     backward="LerpBackward1",
 )

@@ -21,6 +21,7 @@ from symgrad.ops.division import rounded_div
 from symgrad.ops.index_keys import warn_at_user
 from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
 from symgrad.ops.operand_checks import subtract_operator as subtract_operator  # the `-` method
+from symgrad.ops.scaled import ADD_SCALED, SUB_SCALED
 from symgrad.prim.primitive import as_operand
 from symgrad.tensor import Tensor
 
@@ -93,7 +94,9 @@ def add(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
         other, alpha = deprecated_alpha("add", other, deprecated, alpha)
     if alpha != 1 or type(alpha) is not int:
         check_alpha(input, other, alpha)
-    return E.ADD(input, other if alpha == 1 else E.MUL(other, alpha))
+    if alpha == 1:
+        return E.ADD(input, other)
+    return ADD_SCALED(input, other, params=(alpha,))  # one node, alpha saved, as PyTorch
 
 
 def sub(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
@@ -113,7 +116,9 @@ def sub(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
         check_alpha(input, other, alpha)
     if alpha == 1 and not isinstance(input, Tensor) and isinstance(other, Tensor):
         return E.RSUB(other, input)
-    return E.SUB(input, other if alpha == 1 else E.MUL(other, alpha))
+    if alpha == 1:
+        return E.SUB(input, other)
+    return SUB_SCALED(input, other, params=(alpha,))
 
 
 def mul(input: Any, other: Any) -> Tensor:

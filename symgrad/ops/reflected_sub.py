@@ -1,22 +1,20 @@
 """``torch.rsub(input, other, alpha=1)``: ``other - alpha * input``, one node, as PyTorch
 records it (``RsubBackward0`` when ``other`` is a tensor, ``RsubBackward1`` when it is a
-number; both save ``alpha``)."""
+number; both save ``alpha``); the product rounded with the difference, as in
+:mod:`symgrad.ops.scaled`."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from symgrad._arguments import invalid_combination
-from symgrad.ops.elementwise import _subtract, declare
+from symgrad.ops.elementwise import declare
 from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
+from symgrad.ops.scaled import scaled_difference
 from symgrad.prim.domains import Domain
 from symgrad.tensor import Tensor
 
 __all__ = ["rsub", "subtract"]
-
-
-def _scaled_difference(a: Any, b: Any, alpha: Any) -> Any:
-    return _subtract(b, a if alpha == 1 else alpha * a)
 
 
 _ALPHAS = Domain(params=((1,), (2.5,), (-0.5,)))
@@ -25,7 +23,7 @@ RSUB_TENSOR = declare(
     "x y",
     lambda x, y, alpha: y - alpha * x,
     params="alpha",
-    kernel=_scaled_difference,
+    kernel=scaled_difference,
     backward="RsubBackward0",
     domain=_ALPHAS,
 )
@@ -34,7 +32,7 @@ RSUB_NUMBER = declare(
     "x y",
     lambda x, y, alpha: y - alpha * x,
     params="alpha",
-    kernel=_scaled_difference,
+    kernel=scaled_difference,
     backward="RsubBackward1",
     domain=_ALPHAS,
 )
@@ -46,7 +44,7 @@ SUB_NUMBER = declare(
     "x y",
     lambda x, y, alpha: x - alpha * y,
     params="alpha",
-    kernel=lambda a, b, alpha: _subtract(a, b if alpha == 1 else alpha * b),
+    kernel=lambda a, b, alpha: scaled_difference(b, a, alpha),
     backward="SubBackward1",
     domain=_ALPHAS,
 )

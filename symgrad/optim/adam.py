@@ -8,7 +8,10 @@ import numpy as np
 
 from symgrad import _like, creation, dtypes
 from symgrad.autograd import dual
+from symgrad.ops.addc import addcmul_values
+from symgrad.ops.elementwise_special import lerp_values
 from symgrad.ops.inplace import _write as write
+from symgrad.ops.scaled import scaled_sum
 from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative, lerp_
 from symgrad.tensor import Tensor
 
@@ -125,11 +128,10 @@ class Adam(Optimizer):
             if group["decoupled_weight_decay"]:
                 write(p, p._data * (1 - lr * decay), "mul_")
             else:
-                grad = grad + p._data * decay
+                grad = scaled_sum(grad, p._data, decay)
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        weight = 1 - beta1
-        m = m + (grad - m) * weight if weight < 0.5 else grad - (grad - m) * (1 - weight)
-        v = v * beta2 + grad * (1 - beta2) * grad
+        m = lerp_values(m, grad, 1 - beta1)
+        v = addcmul_values(v * beta2, grad, grad, 1 - beta2)
         write(state["exp_avg"], m, "lerp_")
         write(state["exp_avg_sq"], v, "addcmul_")
         step = state["step"].item()

@@ -265,10 +265,9 @@ def _cast(param: Tensor, value: Any, key: Any = None) -> Any:
 
 
 def lerp_(x: Tensor, end: Tensor, weight: float) -> Tensor:
-    """``x += weight * (end - x)`` in place, in PyTorch's two forms (exact at each end)."""
-    if weight < 0.5:
-        return x.add_(end - x, alpha=weight)
-    return x.copy_(end - (end - x) * (1 - weight))
+    """``x += weight * (end - x)`` in place, as PyTorch's ``lerp_`` (two forms, each exact
+    at its end, each rounded once)."""
+    return x.lerp_(end, weight)
 
 
 def addcdiv_(x: Tensor, t1: Tensor, t2: Tensor, value: float = 1.0) -> Tensor:
@@ -277,8 +276,9 @@ def addcdiv_(x: Tensor, t1: Tensor, t2: Tensor, value: float = 1.0) -> Tensor:
 
 
 def addcmul_(x: Tensor, t1: Tensor, t2: Tensor, value: float = 1.0) -> Tensor:
-    """``x += value * t1 * t2`` in place, in PyTorch's order of operations."""
-    return x.add_(t1 * value * t2)
+    """``x += value * t1 * t2`` in place, as PyTorch's ``addcmul_`` (the last product
+    rounded with the sum)."""
+    return x.addcmul_(t1, t2, value=value)
 
 
 def check_nonnegative(*named: tuple[str, float]) -> None:

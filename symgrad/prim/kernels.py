@@ -85,6 +85,40 @@ def _scalar_base_power(y: Any, base: Any) -> Any:
     return _int_power(in_dtype(base, y.dtype), y)
 
 
+def fused_multiply_add(x: Any, y: Any, z: Any) -> Any:
+    """``x * y + z`` rounded once, as PyTorch's CPU kernels compute it where they fuse the two
+    (``add``/``sub`` with ``alpha``, ``addcmul``, ``lerp``); NumPy rounds the product first.
+    Numbers are taken in float32 for float32 and float16 tensors (PyTorch's computing type).
+    float32 and float16: the product is exact in float64, the sum rounded to float64 then to
+    float32 (a double rounding only at a float32 tie). float64: the product's and the sum's
+    rounding errors found exactly (Dekker's split, Knuth's two-sum) and added back."""
+    dtype = np.result_type(x, y, z)
+    if dtype.kind != "f":
+        return x * y + z
+    if dtype != np.float64:
+        x, y, z = (np.float32(v) if isinstance(v, (int, float)) else v for v in (x, y, z))
+        wide = np.multiply(x, y, dtype=np.float64) + np.asarray(z, np.float64)
+        return wide.astype(np.float32).astype(dtype, copy=False)
+    product = np.multiply(x, y)
+    total = product + z
+    xh, xl = _halves(x)
+    yh, yl = _halves(y)
+    error = ((xh * yh - product) + xh * yl + xl * yh) + xl * yl
+    back = total - product
+    error = error + ((product - (total - back)) + (z - back))
+    # (no error: the sum itself, whose zero keeps its sign; an overflow: NumPy's inf or nan)
+    fused = np.where(error == 0, total, total + error)
+    finite = np.isfinite(fused)
+    return fused if finite.all() else np.where(finite, fused, total)
+
+
+def _halves(v: Any) -> tuple:
+    """``v`` as the sum of two float64 numbers of 26 significant bits each (Dekker)."""
+    scaled = 134217729.0 * v  # 2**27 + 1
+    high = scaled - (scaled - v)
+    return high, v - high
+
+
 def _special_power(x: Any, e: Any, sqrt: Any, power: Any) -> Any:
     """``x ** e`` with PyTorch's special exponents, on ``sqrt`` and ``power`` of NumPy or of
     the ``math`` module."""

@@ -70,7 +70,9 @@ SWEEP_ONLY = [
 # registry primitive -> an op of the sweep that records it (a test checks none is missing)
 REGISTRY_OPS = {
     "add": "add",
+    "add_scaled": "add_alpha",
     "sub": "sub",
+    "sub_scaled": "sub_alpha",
     "rsub": "rsub_scalar",
     "rsub_tensor": "rsub",
     "rsub_number": "rsub_number",
