@@ -8,11 +8,9 @@ import numpy as np
 
 from symgrad import _like, creation, dtypes
 from symgrad.autograd import dual
-from symgrad.ops.addc import addcmul_values
-from symgrad.ops.elementwise_special import lerp_values
 from symgrad.ops.inplace import _write as write
 from symgrad.ops.scaled import scaled_sum
-from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative, lerp_
+from symgrad.optim.optimizer import Optimizer, addcdiv_, check_nonnegative
 from symgrad.tensor import Tensor
 
 __all__ = ["Adam", "AdamW"]
@@ -103,8 +101,11 @@ class Adam(Optimizer):
             else:
                 grad = grad.add(p, alpha=decay)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        lerp_(exp_avg, grad, 1 - beta1)
-        addcmul_(exp_avg_sq.mul_(beta2), grad, grad, 1 - beta2)
+        # the moments' products rounded on their own (PyTorch's lerp_ and addcmul_ round them
+        # with the sums): in float32 the fused forms cost twice the step, and PyTorch's Adam
+        # differs in its last bit anyway, where its float32 sqrt is not correctly rounded
+        _lerp_(exp_avg, grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).add_(grad * (1 - beta2) * grad)
         step = state["step"].item()
         step_size = lr / (1 - beta1**step)
         bias_correction2_sqrt = (1 - beta2**step) ** 0.5
@@ -130,8 +131,9 @@ class Adam(Optimizer):
             else:
                 grad = scaled_sum(grad, p._data, decay)
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        m = lerp_values(m, grad, 1 - beta1)
-        v = addcmul_values(v * beta2, grad, grad, 1 - beta2)
+        weight = 1 - beta1
+        m = m + (grad - m) * weight if weight < 0.5 else grad - (grad - m) * (1 - weight)
+        v = v * beta2 + grad * (1 - beta2) * grad
         write(state["exp_avg"], m, "lerp_")
         write(state["exp_avg_sq"], v, "addcmul_")
         step = state["step"].item()
@@ -143,6 +145,13 @@ class Adam(Optimizer):
             v = biggest
         denom = np.sqrt(v) / bias_correction2_sqrt + eps
         write(p, p._data + m * -step_size / denom, "addcdiv_")
+
+
+def _lerp_(x: Tensor, end: Tensor, weight: float) -> Tensor:
+    """``lerp_``'s two forms, each product rounded on its own (see ``Adam._update``)."""
+    if weight < 0.5:
+        return x.add_((end - x) * weight)
+    return x.copy_(end - (end - x) * (1 - weight))
 
 
 class AdamW(Adam):

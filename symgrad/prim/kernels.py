@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -97,8 +98,7 @@ def fused_multiply_add(x: Any, y: Any, z: Any) -> Any:
         return x * y + z
     if dtype != np.float64:
         x, y, z = (np.float32(v) if isinstance(v, (int, float)) else v for v in (x, y, z))
-        wide = np.multiply(x, y, dtype=np.float64) + np.asarray(z, np.float64)
-        return wide.astype(np.float32).astype(dtype, copy=False)
+        return _narrow_fma(x, y, z).astype(dtype, copy=False)
     product = np.multiply(x, y)
     total = product + z
     xh, xl = _halves(x)
@@ -110,6 +110,41 @@ def fused_multiply_add(x: Any, y: Any, z: Any) -> Any:
     fused = np.where(error == 0, total, total + error)
     finite = np.isfinite(fused)
     return fused if finite.all() else np.where(finite, fused, total)
+
+
+_CHUNK = 1 << 14  # elements of a float64 scratch array (128 KiB, one per thread)
+_SCRATCH = threading.local()
+
+
+def _narrow_fma(x: Any, y: Any, z: Any) -> np.ndarray:
+    """``x * y + z`` of float32 (or float16) operands in float64, rounded to float32: chunk
+    by chunk through a scratch array kept by the thread, where the operands are row-major
+    arrays of the result's shape or numbers (a fresh float64 array of a million elements
+    costs the allocator more than the arithmetic); at once otherwise."""
+    shape = np.broadcast_shapes(np.shape(x), np.shape(y), np.shape(z))
+    flat = []
+    for v in (x, y, z):
+        if np.ndim(v) == 0:
+            flat.append(None)
+        elif v.shape == shape and v.flags.c_contiguous:
+            flat.append(v.reshape(-1))
+        else:  # broadcast or strided: one whole-array pass
+            wide = np.multiply(x, y, dtype=np.float64)
+            np.add(wide, z, out=wide)
+            return wide.astype(np.float32)
+    out = np.empty(shape, np.float32)
+    scratch = getattr(_SCRATCH, "array", None)
+    if scratch is None:
+        scratch = _SCRATCH.array = np.empty(_CHUNK, np.float64)
+    total = out.reshape(-1)
+    for i in range(0, total.size, _CHUNK):
+        j = min(i + _CHUNK, total.size)
+        xs, ys, zs = (v if f is None else f[i:j] for v, f in zip((x, y, z), flat))
+        wide = scratch[: j - i]
+        np.multiply(xs, ys, out=wide, dtype=np.float64)
+        np.add(wide, zs, out=wide)
+        total[i:j] = wide
+    return out
 
 
 def _halves(v: Any) -> tuple:
