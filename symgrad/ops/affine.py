@@ -43,6 +43,8 @@ def _addmm_forward(xp: Any, bias: Any, mat1: Any, mat2: Any, beta: Any = 1, alph
 def _addmm_kernel(xp: Any, bias: Any, mat1: Any, mat2: Any, beta: Any = 1, alpha: Any = 1) -> Any:
     if beta != 1 or alpha != 1:
         return _addmm_forward(np, bias, mat1, mat2, beta, alpha)
+    if mat1.dtype == np.float16:  # the product and the bias in float32, rounded once
+        return (np.matmul(mat1, mat2, dtype=np.float32) + bias).astype(np.float16)
     out = np.matmul(mat1, mat2)
     np.add(out, bias, out=out)  # the bias is added in place, as addmm does: no second array
     return out

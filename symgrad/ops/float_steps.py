@@ -37,6 +37,7 @@ NEXTAFTER = declare(
     exact=False,
     masked=True,
 )
+NEXTAFTER.half_in_float32 = False  # the next float16, not the next float32 rounded back
 
 
 def ldexp(input: Tensor, other: Tensor) -> Tensor:

@@ -32,6 +32,8 @@ _anomaly_state = anomaly._state
 _dual_state = dual.STATE
 _silent_set, _silent_reset, _SILENT = silencer()
 _EAGER_MIN = blocks.EAGER_MIN
+_WIDE = "fd"  # float32 and float64: the fast path's dtypes (float16 is computed in float32)
+_HALF, _SINGLE = np.dtype(np.float16), np.dtype(np.float32)
 
 
 class Application:
@@ -40,6 +42,7 @@ class Application:
     ``promote``, and sets ``_raw`` when it builds ``numeric``)."""
 
     _raw: Any = None  # the forward kernel itself, once built (None: not yet, or old NumPy)
+    half_in_float32 = True  # float16 operands computed in float32 (False: in float16)
     name: str
     promote: str
 
@@ -61,7 +64,7 @@ class Application:
                 a = args[0]
                 if type(a) is Tensor:
                     d = a._data
-                    if type(d) is np.ndarray and d.dtype.kind == "f":
+                    if type(d) is np.ndarray and d.dtype.char in _WIDE:
                         operands = (d, *params) if params else (d,)
                         out = _quiet(raw, operands) if d.size < _EAGER_MIN else _big(raw, operands)
                         return self._result(out, d.dtype, a._requires_grad, args, params)
@@ -70,7 +73,7 @@ class Application:
                 ta, tb = type(a), type(b)
                 if ta is Tensor:
                     d = a._data
-                    if type(d) is np.ndarray and d.dtype.kind == "f":
+                    if type(d) is np.ndarray and d.dtype.char in _WIDE:
                         dtype = d.dtype
                         if tb is Tensor:
                             e = b._data
@@ -94,7 +97,7 @@ class Application:
                     ta is float or (ta is int and INT_ARG_MIN <= a < INT_ARG_END)
                 ):
                     e = b._data
-                    if type(e) is np.ndarray and e.dtype.kind == "f":
+                    if type(e) is np.ndarray and e.dtype.char in _WIDE:
                         operands = (a, e, *params)
                         out = _quiet(raw, operands) if e.size < _EAGER_MIN else _big(raw, operands)
                         return self._result(out, e.dtype, b._requires_grad, args, params)
@@ -144,7 +147,7 @@ class Application:
                 datas.append(a)
             else:
                 return None
-        if dtype is None or dtype.kind != "f":
+        if dtype is None or dtype.char not in _WIDE:
             return None
         out = _quiet(raw, (*datas, *params))
         return self._result(out, dtype, requires, args, params)
@@ -173,7 +176,10 @@ class Application:
 
     def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
         dtype = self._result_dtype(args + params if params else args)
-        datas = [in_dtype(d, dtype) for d in datas]
+        if dtype is _HALF and self.half_in_float32:  # rounded once, as PyTorch's kernels
+            datas = [_single(d) for d in datas]
+        else:
+            datas = [in_dtype(d, dtype) for d in datas]
         if _has_meta(datas) and check_devices(args):
             return self._finish_meta(args, datas, params, requires, dtype)
         try:
@@ -235,6 +241,11 @@ class Application:
         if d in dtypes.LIMITED:
             dtypes.check_limited(d, self.name)
         return d.numpy
+
+
+def _single(data: Any) -> Any:
+    """An operand of a float16 op in float32, the type PyTorch's kernels compute in."""
+    return data.astype(_SINGLE) if type(data) is np.ndarray else in_dtype(data, _SINGLE)
 
 
 def _plain(params: tuple) -> bool:

@@ -17,6 +17,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad._meta import MetaArray, meta_array
 from symgrad._silent import quiet, silencer
+from symgrad.autograd import grad_mode
 from symgrad.autograd.node import Node, node_class
 from symgrad.autograd.saved_names import add_saved_properties
 from symgrad.prim import blocks
@@ -31,6 +32,8 @@ from symgrad.prim.primitive import (
     camel,
 )
 from symgrad.tensor import Tensor
+
+_HALF = np.dtype(np.float16)
 
 __all__ = ["Elementwise"]
 
@@ -282,6 +285,8 @@ class Elementwise(Application, Primitive):
         saved = node._unpack()
         out = node._out if node._packed is None else node._packed.output(node)
         params, meta, kernels = node.params, node._meta, self._vjp_kernels
+        if type(g) is np.ndarray and g.dtype is _HALF:
+            return self._half_vjp(node, g)
         if type(g) is MetaArray:  # a meta tensor's gradients: the inputs' shapes and dtypes
             return [
                 None if fn is None else meta_array(*meta[i])
@@ -323,6 +328,14 @@ class Elementwise(Application, Primitive):
                 r = reduce_to(r, m[0], m[1])
             result.append(r)
         return result
+
+    def _half_vjp(self, node: Any, g: np.ndarray) -> list:
+        """The VJP of float16 arrays as PyTorch computes it: its derivative formula's ops one
+        by one, each computed in float32 and rounded to float16 (the rule spoken to the
+        tensor interpreter, recording nothing)."""
+        with grad_mode.no_grad():
+            result = Primitive.apply(self, node, [Tensor._make(g)], True)
+        return [None if r is None else r._data for r in result]
 
     def vjp(self, xp: Any, g: Any, ctx: Ctx) -> list:
         """``g * partial_i`` for each input that needs it (broadcast to the output's shape)."""

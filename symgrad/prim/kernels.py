@@ -129,8 +129,7 @@ def _narrow_fma(x: Any, y: Any, z: Any) -> np.ndarray:
         elif v.shape == shape and v.flags.c_contiguous:
             flat.append(v.reshape(-1))
         else:  # broadcast or strided: one whole-array pass
-            wide = np.multiply(x, y, dtype=np.float64)
-            np.add(wide, z, out=wide)
+            wide = np.add(np.multiply(x, y, dtype=np.float64), z, dtype=np.float64)
             return wide.astype(np.float32)
     out = np.empty(shape, np.float32)
     scratch = getattr(_SCRATCH, "array", None)

@@ -43,6 +43,22 @@ def test_fused_multiply_add_rounds_once(dtype):
     assert (plain != expected).sum() > 20  # NumPy's two roundings differ, so this checks
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fused_multiply_add_broadcasts(dtype):
+    x = RNG.standard_normal((40, 1)).astype(dtype)
+    y = RNG.standard_normal(50).astype(dtype)
+    z = RNG.standard_normal((40, 50)).astype(dtype)
+    xs, ys = np.broadcast_arrays(x, y)
+    exact = _rounded(_exact_fma(xs.ravel(), ys.ravel(), z.ravel()), dtype).reshape(40, 50)
+    np.testing.assert_array_equal(fused_multiply_add(x, y, z), exact)
+    np.testing.assert_array_equal(fused_multiply_add(z, x, y), fused_multiply_add(x, z, y))
+    added = symgrad.add(symgrad.tensor(z[:, :1]), symgrad.tensor(y), alpha=0.25).numpy()
+    exact = _rounded(
+        _exact_fma(np.full(2000, dtype(0.25)), ys.ravel(), np.repeat(z[:, 0], 50)), dtype
+    )
+    np.testing.assert_array_equal(added, exact.reshape(40, 50))
+
+
 def test_fused_multiply_add_edges():
     big = np.array([1e308, -1e308, np.inf, np.nan, 0.0])
     out = fused_multiply_add(big, np.array([10.0, 1.0, 1.0, 1.0, -0.0]), np.array(1.0))
