@@ -8,46 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad._arguments import invalid_combination
-from symgrad.ops.elementwise import declare
 from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
-from symgrad.ops.scaled import scaled_difference
-from symgrad.prim.domains import Domain
+from symgrad.ops.scaled import RSUB_NUMBER, RSUB_TENSOR, SUB_NUMBER
 from symgrad.tensor import Tensor
 
 __all__ = ["rsub", "subtract"]
 
-
-_ALPHAS = Domain(params=((1,), (2.5,), (-0.5,)))
-RSUB_TENSOR = declare(
-    "rsub_tensor",
-    "x y",
-    lambda x, y, alpha: y - alpha * x,
-    params="alpha",
-    kernel=scaled_difference,
-    backward="RsubBackward0",
-    domain=_ALPHAS,
-)
-RSUB_NUMBER = declare(
-    "rsub_number",
-    "x y",
-    lambda x, y, alpha: y - alpha * x,
-    params="alpha",
-    kernel=scaled_difference,
-    backward="RsubBackward1",
-    domain=_ALPHAS,
-)
-
-# subtract(input, number, alpha): PyTorch's sub.Scalar overload, which only ``subtract``
-# reaches with a positional alpha (``sub`` reads that call as its deprecated alpha form)
-SUB_NUMBER = declare(
-    "sub_number",
-    "x y",
-    lambda x, y, alpha: x - alpha * y,
-    params="alpha",
-    kernel=lambda a, b, alpha: scaled_difference(b, a, alpha),
-    backward="SubBackward1",
-    domain=_ALPHAS,
-)
 
 _SIGNATURES = (
     "Tensor input, Tensor other, *, Number alpha = 1",
