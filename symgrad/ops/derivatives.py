@@ -20,6 +20,7 @@ import numpy as np
 
 from symgrad._lazy import sympy as sp
 from symgrad.ops import elementwise as E
+from symgrad.ops import special_functions as SF
 from symgrad.prim.elementwise import Elementwise
 from symgrad.tensor import Tensor
 
@@ -144,7 +145,58 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("abs", 0): lambda a: a.g * _SGN(a.x),
     ("erf", 0): lambda a: _scaled((-a.x.pow(2)).exp(), 2.0 / math.sqrt(math.pi)) * a.g,
     ("silu", 0): lambda a: _silu(a),
+    ("asin", 0): lambda a: a.g * _shifted(-a.x * a.x, 1).rsqrt(),
+    ("acos", 0): lambda a: a.g * -_shifted(-a.x * a.x, 1).rsqrt(),
+    ("asinh", 0): lambda a: a.g * _shifted(a.x.pow(2), 1).rsqrt(),
+    ("acosh", 0): lambda a: a.g * (a.x * a.x - 1).rsqrt(),
+    ("atan", 0): lambda a: a.g / _shifted(a.x * a.x, 1),
+    ("atanh", 0): lambda a: _scaled(a.g, 1) / (_one(a.x) - a.x.pow(2)),
+    ("sinh", 0): lambda a: a.g * a.x.cosh(),
+    ("cosh", 0): lambda a: a.g * a.x.sinh(),
+    ("lgamma", 0): lambda a: a.g * a.x.digamma(),
+    ("digamma", 0): lambda a: a.g * a.x.polygamma(1),
+    ("erfc", 0): lambda a: _scaled((-a.x.pow(2)).exp(), -2.0 / math.sqrt(math.pi)) * a.g,
+    ("erfinv", 0): lambda a: _scaled(a.out.pow(2).exp(), math.sqrt(math.pi) / 2) * a.g,
+    ("exp2", 0): lambda a: _scaled(a.g * a.out, math.log(2)),
+    ("log2", 0): lambda a: a.g / _scaled(a.x, math.log(2)),
+    ("log10", 0): lambda a: a.g / _scaled(a.x, math.log(10)),
+    ("sinc", 0): lambda a: _sinc(a),
+    ("logit", 0): lambda a: _logit(a, 0.0, 1.0, math.nan),
+    ("logit_eps", 0): lambda a: _logit(a, a.p, 1.0 - a.p, 0.0),
+    ("mish", 0): lambda a: _mish(a),
+    ("polygamma", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
+    ("polygamma_", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
+    ("i0", 0): lambda a: a.g * SF.I1(a.x),
 }
+
+
+def _one(x: Tensor) -> Tensor:
+    """1 as a 0-d tensor of ``x``'s dtype (PyTorch's ``1 - t`` in C++ is a sub of two
+    tensors)."""
+    return Tensor._make(np.ones((), x._data.dtype))
+
+
+def _sinc(a: _Args) -> Any:
+    """PyTorch's sinc_backward: ``g (pi x cos(pi x) - sin(pi x)) / (pi x^2)``, 0 at 0."""
+    from symgrad.ops.math import where
+
+    x_pi = _scaled(a.x, math.pi)
+    x2_pi = _scaled(a.x * a.x, math.pi)
+    out = a.g * ((x_pi * x_pi.cos() - x_pi.sin()) / x2_pi)
+    return where(x2_pi == 0.0, 0.0, out)
+
+
+def _logit(a: _Args, low: float, high: float, outside: float) -> Any:
+    """PyTorch's logit backward under grad mode: ``g / (x (1 - x))`` inside [low, high]."""
+    from symgrad.ops.math import where
+
+    return where((a.x >= low) & (a.x <= high), a.g / (a.x * (1 - a.x)), outside)
+
+
+def _mish(a: _Args) -> Any:
+    """PyTorch's mish_backward: ``g (t + x sigmoid(x) (1 - t^2))``, ``t = tanh(softplus(x))``."""
+    s, t = a.x.sigmoid(), E.SOFTPLUS(a.x, params=(1.0, 20.0)).tanh()
+    return a.g * (t + a.x * s * (1 - t * t))
 
 
 def _silu(a: _Args) -> Any:
