@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad.ops.elementwise import declare
 from symgrad.prim.domains import Domain
-from symgrad.prim.kernels import fused_multiply_add
+from symgrad.prim.fused import fused_multiply_add
 
 __all__: list[str] = []
 
@@ -33,6 +33,9 @@ def _addcdiv(x: Any, a: Any, b: Any, value: Any) -> Any:
         return x + value * a / b
     x, a, b = (np.asarray(v, np.float32) for v in (x, a, b))
     return (x + np.float32(value) * a / b).astype(dtype)
+
+
+addcmul_values.blockwise = False  # (its chunks already run in the cache)
 
 
 # PyTorch's kernels multiply the value into tensor1 first: (value * t1) * t2, (value * t1) / t2

@@ -13,7 +13,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad.ops.elementwise import _sign, declare
 from symgrad.prim.domains import Domain
-from symgrad.prim.kernels import fused_multiply_add
+from symgrad.prim.fused import fused_multiply_add
 
 __all__: list[str] = []
 
@@ -343,6 +343,7 @@ def lerp_values(a: Any, b: Any, w: Any) -> Any:
     return np.asarray(out).astype(dtype, copy=False)
 
 
+lerp_values.blockwise = False  # (its chunks already run in the cache)
 LERP_SCALAR = declare(
     "lerp",
     "x y",

@@ -12,7 +12,7 @@ import numpy as np
 
 from symgrad.ops.elementwise import _subtract, declare
 from symgrad.prim.domains import Domain
-from symgrad.prim.kernels import fused_multiply_add
+from symgrad.prim.fused import fused_multiply_add
 
 __all__ = [
     "ADD_SCALED",
@@ -43,6 +43,10 @@ def scaled_difference(a: Any, b: Any, alpha: Any) -> Any:
 def _difference(a: Any, b: Any, alpha: Any) -> Any:
     """``a - alpha * b``."""
     return scaled_difference(b, a, alpha)
+
+
+# (their chunks already run in the cache: cutting them into blocks for threads costs more)
+scaled_sum.blockwise = scaled_difference.blockwise = _difference.blockwise = False
 
 
 def _scaled(name: str, expr: Any, kernel: Any, backward: str) -> Any:

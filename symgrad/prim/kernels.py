@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import math
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -84,73 +83,6 @@ def _scalar_base_power(y: Any, base: Any) -> Any:
     (wrapped around where it can't hold it: ``1000 ** x`` of an int8 ``x`` is
     ``(-24) ** x``, as in PyTorch)."""
     return _int_power(in_dtype(base, y.dtype), y)
-
-
-def fused_multiply_add(x: Any, y: Any, z: Any) -> Any:
-    """``x * y + z`` rounded once, as PyTorch's CPU kernels compute it where they fuse the two
-    (``add``/``sub`` with ``alpha``, ``addcmul``, ``lerp``); NumPy rounds the product first.
-    Numbers are taken in float32 for float32 and float16 tensors (PyTorch's computing type).
-    float32 and float16: the product is exact in float64, the sum rounded to float64 then to
-    float32 (a double rounding only at a float32 tie). float64: the product's and the sum's
-    rounding errors found exactly (Dekker's split, Knuth's two-sum) and added back."""
-    dtype = np.result_type(x, y, z)
-    if dtype.kind != "f":
-        return x * y + z
-    if dtype != np.float64:
-        x, y, z = (np.float32(v) if isinstance(v, (int, float)) else v for v in (x, y, z))
-        return _narrow_fma(x, y, z).astype(dtype, copy=False)
-    product = np.multiply(x, y)
-    total = product + z
-    xh, xl = _halves(x)
-    yh, yl = _halves(y)
-    error = ((xh * yh - product) + xh * yl + xl * yh) + xl * yl
-    back = total - product
-    error = error + ((product - (total - back)) + (z - back))
-    # (no error: the sum itself, whose zero keeps its sign; an overflow: NumPy's inf or nan)
-    fused = np.where(error == 0, total, total + error)
-    finite = np.isfinite(fused)
-    return fused if finite.all() else np.where(finite, fused, total)
-
-
-_CHUNK = 1 << 14  # elements of a float64 scratch array (128 KiB, one per thread)
-_SCRATCH = threading.local()
-
-
-def _narrow_fma(x: Any, y: Any, z: Any) -> np.ndarray:
-    """``x * y + z`` of float32 (or float16) operands in float64, rounded to float32: chunk
-    by chunk through a scratch array kept by the thread, where the operands are row-major
-    arrays of the result's shape or numbers (a fresh float64 array of a million elements
-    costs the allocator more than the arithmetic); at once otherwise."""
-    shape = np.broadcast_shapes(np.shape(x), np.shape(y), np.shape(z))
-    flat = []
-    for v in (x, y, z):
-        if np.ndim(v) == 0:
-            flat.append(None)
-        elif v.shape == shape and v.flags.c_contiguous:
-            flat.append(v.reshape(-1))
-        else:  # broadcast or strided: one whole-array pass
-            wide = np.add(np.multiply(x, y, dtype=np.float64), z, dtype=np.float64)
-            return wide.astype(np.float32)
-    out = np.empty(shape, np.float32)
-    scratch = getattr(_SCRATCH, "array", None)
-    if scratch is None:
-        scratch = _SCRATCH.array = np.empty(_CHUNK, np.float64)
-    total = out.reshape(-1)
-    for i in range(0, total.size, _CHUNK):
-        j = min(i + _CHUNK, total.size)
-        xs, ys, zs = (v if f is None else f[i:j] for v, f in zip((x, y, z), flat))
-        wide = scratch[: j - i]
-        np.multiply(xs, ys, out=wide, dtype=np.float64)
-        np.add(wide, zs, out=wide)
-        total[i:j] = wide
-    return out
-
-
-def _halves(v: Any) -> tuple:
-    """``v`` as the sum of two float64 numbers of 26 significant bits each (Dekker)."""
-    scaled = 134217729.0 * v  # 2**27 + 1
-    high = scaled - (scaled - v)
-    return high, v - high
 
 
 def _special_power(x: Any, e: Any, sqrt: Any, power: Any) -> Any:

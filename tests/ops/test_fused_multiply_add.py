@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import symgrad
-from symgrad.prim.kernels import fused_multiply_add
+from symgrad.prim.fused import fused_multiply_add
 
 RNG = np.random.default_rng(2026)
 
