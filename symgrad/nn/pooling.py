@@ -343,11 +343,19 @@ _NON_CONSTANT = {
 }
 
 
-def _source(j: np.ndarray, n: int, mode: str) -> np.ndarray:
+def _kept(lo: int, hi: int, n: int) -> tuple[int, int]:
+    """The start and length of what negative pads leave of a dimension of size ``n``."""
+    start = max(-lo, 0)
+    return start, n - start - max(-hi, 0)
+
+
+def _source(lo: int, hi: int, n: int, mode: str) -> np.ndarray:
+    if mode == "circular":  # negative pads crop first, the wrapped parts come from what is left
+        start, kept = _kept(lo, hi, n)
+        return start + np.arange(-max(lo, 0), kept + max(hi, 0)) % max(kept, 1)
+    j = np.arange(-lo, n + hi)
     if mode == "replicate":
         return np.clip(j, 0, n - 1)
-    if mode == "circular":
-        return j % n
     j = np.abs(j)
     return np.where(j > n - 1, 2 * (n - 1) - j, j)
 
@@ -379,7 +387,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     if mode not in _NON_CONSTANT:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value not in (None, 0):
-        raise ValueError(f'Padding mode "{mode}" doesn\'t take in value argument.')
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
     if input.ndim not in (dims + 1, dims + 2) or dims > 3:
         raise NotImplementedError(
             f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor: "
@@ -388,7 +396,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     key: list = []
     lead = input.ndim - dims
     for axis, ((lo, hi), n) in enumerate(zip(pairs, input.shape[lead:])):
-        limit = n if mode == "circular" else (n - 1 if mode == "reflect" else math.inf)
+        limit = _kept(lo, hi, n)[1] if mode == "circular" else math.inf
         if max(lo, hi) > limit or (mode == "reflect" and max(lo, hi) >= n):
             raise RuntimeError(
                 f"Argument #{4 + 2 * (dims - 1 - axis)}: Padding size should be less than the "
@@ -396,7 +404,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
                 f"dimension, but got: padding ({lo}, {hi}) at dimension {lead + axis} of input "
                 f"{list(input.shape)}"
             )
-        src = _source(np.arange(-lo, n + hi), n, mode)
+        src = _source(lo, hi, n, mode)
         shape = [1] * dims
         shape[axis] = src.size
         key.append(src.reshape(shape))

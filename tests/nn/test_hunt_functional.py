@@ -21,6 +21,13 @@ def _interpolate(T, dtype, mode="nearest", size=3):
     return T.nn.functional.interpolate(x, size=size, mode=mode)
 
 
+def _pad(T, pads, mode, **kwargs):
+    x = T.arange(5.0).reshape(1, 1, 5).requires_grad_()
+    out = T.nn.functional.pad(x, pads, mode=mode, **kwargs)
+    out.sum().backward()
+    return out, x.grad
+
+
 CASES = {
     # -- interpolate: uint8 is the only non-floating dtype PyTorch's kernels take
     "interpolate_nearest_uint8": (
@@ -38,6 +45,29 @@ CASES = {
     "interpolate_nearest_int8_1d": (
         lambda T: T.nn.functional.interpolate(T.ones(1, 1, 2, dtype=T.int8), size=3),
         ("raises", "NotImplementedError"),
+    ),
+    # -- pad: circular padding wraps what negative pads leave
+    "pad_circular_crop_right": (
+        lambda T: _pad(T, (-1, 2), "circular"),
+        (
+            ([[[1.0, 2.0, 3.0, 4.0, 1.0, 2.0]]], F32, "CopySlices"),
+            ([[[0.0, 2.0, 2.0, 1.0, 1.0]]], F32, None),
+        ),
+    ),
+    "pad_circular_crop_left": (
+        lambda T: _pad(T, (3, -2), "circular"),
+        (
+            ([[[0.0, 1.0, 2.0, 0.0, 1.0, 2.0]]], F32, "CopySlices"),
+            ([[[2.0, 2.0, 2.0, 0.0, 0.0]]], F32, None),
+        ),
+    ),
+    "pad_circular_wraps_twice": (
+        lambda T: _pad(T, (-2, 4), "circular"),
+        ("raises", "RuntimeError"),
+    ),
+    "pad_reflect_value": (
+        lambda T: _pad(T, (1, 1), "reflect", value=1.0),
+        ("raises", "RuntimeError"),
     ),
 }
 
