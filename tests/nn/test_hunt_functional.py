@@ -28,6 +28,12 @@ def _pad(T, pads, mode, **kwargs):
     return out, x.grad
 
 
+def _cdist(T, compute_mode):
+    x1 = T.tensor([[0.0, 0.0], [1.0, 1.0]], requires_grad=True)
+    out = T.cdist(x1, T.tensor([[3.0, 4.0], [0.0, 0.0]]), compute_mode=compute_mode)
+    return out, type(out.grad_fn.next_functions[0][0]).__name__
+
+
 CASES = {
     # -- interpolate: uint8 is the only non-floating dtype PyTorch's kernels take
     "interpolate_nearest_uint8": (
@@ -69,6 +75,20 @@ CASES = {
         lambda T: _pad(T, (1, 1), "reflect", value=1.0),
         ("raises", "RuntimeError"),
     ),
+    # -- cdist: PyTorch's node for its matrix-product path, and its compute_mode check
+    "cdist_matrix_product_node": (
+        lambda T: _cdist(T, "use_mm_for_euclid_dist"),
+        (([[5.0, 0.0], [3.6056, 1.4142]], F32, "ViewBackward0"), "EuclideanDistBackward0"),
+    ),
+    "cdist_many_rows_node": (
+        lambda T: type(T.cdist(T.zeros(26, 2, requires_grad=True), T.ones(1, 2)).grad_fn).__name__,
+        "ViewBackward0",
+    ),
+    "cdist_differences_node": (
+        lambda T: _cdist(T, "use_mm_for_euclid_dist_if_necessary")[0],
+        ([[5.0, 0.0], [3.6056, 1.4142]], F32, "CdistBackward0"),
+    ),
+    "cdist_bad_compute_mode": (lambda T: _cdist(T, "mm"), ("raises", "ValueError")),
 }
 
 
