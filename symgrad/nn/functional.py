@@ -280,6 +280,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """
     from symgrad.ops import elementwise
 
+    _activations._floating(input, "silu_cpu")
     if inplace:
         return _inplace(input, "silu_", elementwise.SILU)
     return elementwise.SILU(input)

@@ -10,6 +10,7 @@ from symgrad import dtypes
 from symgrad._arguments import (
     deprecated_alpha,
     no_overload,
+    require_floating,
     require_tensor,
     require_tensor_input,
     require_tensors,
@@ -248,11 +249,13 @@ def elu(input: Any, alpha: float = 1.0) -> Tensor:
 
 def softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + exp(beta * input)) / beta``, linear where ``beta * input > threshold``."""
+    require_floating(input, "softplus_cpu")
     return E.SOFTPLUS(input, params=(beta, threshold))
 
 
 def gelu(input: Any, approximate: str = "none") -> Tensor:
     """The Gaussian error linear unit; ``approximate='tanh'`` for the tanh formula."""
+    require_floating(input, "GeluKernelImpl")
     if approximate == "none":
         return E.GELU(input)
     if approximate == "tanh":

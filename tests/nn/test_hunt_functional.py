@@ -89,6 +89,34 @@ CASES = {
         ([[5.0, 0.0], [3.6056, 1.4142]], F32, "CdistBackward0"),
     ),
     "cdist_bad_compute_mode": (lambda T: _cdist(T, "mm"), ("raises", "ValueError")),
+    # -- activations with floating-only kernels refuse integer and bool tensors
+    **{
+        f"{name}_integer": (
+            lambda T, name=name: getattr(T.nn.functional, name)(T.tensor([1, -2])),
+            ("raises", "NotImplementedError"),
+        )
+        for name in ("gelu", "silu", "elu", "softplus", "leaky_relu")
+    },
+    "gelu_tanh_bool": (
+        lambda T: T.nn.functional.gelu(T.tensor([True]), approximate="tanh"),
+        ("raises", "NotImplementedError"),
+    ),
+    "elu_inplace_integer": (
+        lambda T: T.nn.functional.elu(T.tensor([1, -2]), inplace=True),
+        ("raises", "NotImplementedError"),
+    ),
+    "leaky_relu_inplace_integer": (
+        lambda T: T.nn.functional.leaky_relu_(T.tensor([1, -2])),
+        ("raises", "NotImplementedError"),
+    ),
+    "silu_inplace_integer": (
+        lambda T: T.nn.functional.silu(T.tensor([1, -2]), inplace=True),
+        ("raises", "NotImplementedError"),
+    ),
+    "softplus_float": (
+        lambda T: T.nn.functional.softplus(T.tensor([0.0, 30.0]), beta=2, threshold=5),
+        ([0.3466, 30.0], F32, None),
+    ),
 }
 
 
