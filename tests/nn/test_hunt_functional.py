@@ -8,6 +8,8 @@ expected data, checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from _torch_table import run
 
@@ -32,6 +34,21 @@ def _cdist(T, compute_mode):
     x1 = T.tensor([[0.0, 0.0], [1.0, 1.0]], requires_grad=True)
     out = T.cdist(x1, T.tensor([[3.0, 4.0], [0.0, 0.0]]), compute_mode=compute_mode)
     return out, type(out.grad_fn.next_functions[0][0]).__name__
+
+
+def _attention(T, mask, dtype="float32", node=False):
+    q = T.zeros(1, 2, 2, dtype=getattr(T, dtype), requires_grad=True)
+    v = T.tensor([[[1.0, 3.0], [3.0, 5.0]]], dtype=q.dtype, requires_grad=True)
+    out = T.nn.functional.scaled_dot_product_attention(q, q, v, attn_mask=mask)
+    if node:  # the weights: the first input of the last matrix product (through its view)
+        return type(
+            out.grad_fn.next_functions[0][0]
+            .next_functions[0][0]
+            .next_functions[0][0]
+            .next_functions[0][0]
+        ).__name__
+    out.sum().backward()
+    return out, q.grad, v.grad
 
 
 CASES = {
@@ -116,6 +133,36 @@ CASES = {
     "softplus_float": (
         lambda T: T.nn.functional.softplus(T.tensor([0.0, 30.0]), beta=2, threshold=5),
         ([0.3466, 30.0], F32, None),
+    ),
+    # -- scaled_dot_product_attention: a query that sees no key gets zeros, as PyTorch's
+    # reference path (its safe softmax); PyTorch's mask dtypes
+    "sdpa_all_masked_row": (
+        lambda T: _attention(T, T.tensor([[True, False], [False, False]])),
+        (
+            ([[[1.0, 3.0], [0.0, 0.0]]], F32, "UnsafeViewBackward0"),
+            ([[[0.0, 0.0], [0.0, 0.0]]], F32, None),
+            ([[[1.0, 1.0], [0.0, 0.0]]], F32, None),
+        ),
+    ),
+    "sdpa_all_minus_inf_bias": (
+        lambda T: _attention(T, T.tensor([[0.0, 0.0], [-math.inf, -math.inf]]))[0],
+        ([[[2.0, 4.0], [0.0, 0.0]]], F32, "UnsafeViewBackward0"),
+    ),
+    "sdpa_safe_softmax_node": (
+        lambda T: _attention(T, T.tensor([[True, False], [False, False]]), node=True),
+        "SafeSoftmaxBackward0",
+    ),
+    "sdpa_int_mask": (
+        lambda T: _attention(T, T.tensor([[1, 0], [0, 0]])),
+        ("raises", "RuntimeError"),
+    ),
+    "sdpa_float16_mask_of_float64": (
+        lambda T: _attention(T, T.zeros(2, 2, dtype=T.float16)),
+        ("raises", "RuntimeError"),
+    ),
+    "sdpa_float32_mask_of_float64": (
+        lambda T: _attention(T, T.zeros(2, 2), dtype="float64")[0],
+        ([[[2.0, 4.0], [2.0, 4.0]]], "float64", "UnsafeViewBackward0"),
     ),
 }
 
