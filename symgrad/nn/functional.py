@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad import ops as _ops
+from symgrad._arguments import require_floating
 from symgrad.nn import activations as _activations
 from symgrad.nn import adaptive_pooling as _adaptive_pooling
 from symgrad.nn import channel_ops as _channel_ops
@@ -17,7 +19,7 @@ from symgrad.nn import normalization as _normalization
 from symgrad.nn import pooling as _pooling
 from symgrad.nn import regression as _regression
 from symgrad.nn import sparse as _sparse
-from symgrad.nn._arguments import _check_tensors, _reduction
+from symgrad.nn._arguments import _check_tensors, _no_grad_for, _promoted, _reduction
 from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.adaptive_pooling import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
@@ -111,13 +113,33 @@ def log_softmax(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any
     return _softmax_family.log_softmax(input, dim, dtype)
 
 
-def _pair(input: Any, target: Any, op: str) -> tuple[Tensor, Tensor]:
+def _logits_pair(input: Any, target: Any) -> tuple[Tensor, Tensor]:
+    """PyTorch computes binary_cross_entropy_with_logits in the target's floating dtype."""
     if type(input) is not Tensor or type(target) is not Tensor:
-        _check_tensors(op, input=input, target=target)
-    elif input._data.dtype is target._data.dtype:  # a loss of every step: the common case
-        return input, target
-    if target.dtype is not input.dtype and input.dtype.is_floating_point:
-        target = target.to(input.dtype)
+        _check_tensors("binary_cross_entropy_with_logits", input=input, target=target)
+    elif input.dtype is target.dtype and input.dtype.is_floating_point:
+        return input, target  # a loss of every step: the common case
+    require_floating(input, "log_sigmoid_cpu")
+    if not target.dtype.is_floating_point:
+        result = dtypes.promote_types(input.dtype, target.dtype)
+        raise RuntimeError(
+            f"result type {result.scalar_type} can't be cast to the desired output type "
+            f"{target.dtype.scalar_type}: the target of binary_cross_entropy_with_logits must "
+            "be floating (convert it with .float())"
+        )
+    return input.to(target.dtype), target
+
+
+def _probabilities_pair(input: Any, target: Any) -> tuple[Tensor, Tensor]:
+    """PyTorch's binary_cross_entropy takes an input and a target of one floating dtype."""
+    if type(input) is not Tensor or type(target) is not Tensor:
+        _check_tensors("binary_cross_entropy", input=input, target=target)
+    if input.dtype is not target.dtype:
+        raise RuntimeError(
+            f"Found dtype {target.dtype.scalar_type} but expected {input.dtype.scalar_type}: "
+            "binary_cross_entropy takes an input and a target of the same dtype"
+        )
+    require_floating(input, "binary_cross_entropy")
     return input, target
 
 
@@ -153,7 +175,8 @@ def binary_cross_entropy_with_logits(
     ...                                    symgrad.tensor([1.0, 0.0]))
     tensor(0.)
     """
-    input, target = _pair(input, target, "binary_cross_entropy_with_logits")
+    input, target = _logits_pair(input, target)
+    _no_grad_for("binary_cross_entropy_with_logits", "weight", weight)
     if target._data.shape != input._data.shape:
         raise ValueError(
             f"Target size ({list(target.shape)}) must be the same as input size "
@@ -182,7 +205,8 @@ def binary_cross_entropy(
 ) -> Tensor:
     """Binary cross entropy of probabilities ``input`` against ``target`` (logs clamped at
     -100, as PyTorch)."""
-    input, target = _pair(input, target, "binary_cross_entropy")
+    input, target = _probabilities_pair(input, target)
+    _no_grad_for("binary_cross_entropy", "weight", weight)
     if target.shape != input.shape:
         raise ValueError(
             f"Using a target size ({list(target.shape)}) that is different to the input size "
@@ -224,7 +248,7 @@ def mse_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Mean squared error (``reduction`` 'mean', 'sum' or 'none')."""
-    input, target = _pair(input, target, "mse_loss")
+    input, target = _promoted(input, target, "mse_loss", "mse_cpu")
     shape = _broadcast(input, target, "mse_loss")
     return _losses.MSE_LOSS(
         input,
@@ -243,7 +267,8 @@ def l1_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Mean absolute error (``reduction`` 'mean', 'sum' or 'none')."""
-    input, target = _pair(input, target, "l1_loss")
+    if type(input) is not Tensor or type(target) is not Tensor:
+        _check_tensors("l1_loss", input=input, target=target)
     _broadcast(input, target, "l1_loss")
     loss = _ops.abs(input - target)
     r = _reduction(reduction, size_average, reduce)
@@ -280,7 +305,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """
     from symgrad.ops import elementwise
 
-    _activations._floating(input, "silu_cpu")
+    require_floating(input, "silu_cpu")
     if inplace:
         return _inplace(input, "silu_", elementwise.SILU)
     return elementwise.SILU(input)

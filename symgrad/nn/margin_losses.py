@@ -12,8 +12,7 @@ import numpy as np
 
 from symgrad import _like
 from symgrad._arguments import require_tensor, require_tensor_arguments
-from symgrad.autograd import grad_mode
-from symgrad.nn._arguments import _reduction
+from symgrad.nn._arguments import _no_grad_for, _reduction
 from symgrad.nn.activations import logsigmoid
 from symgrad.nn.normalization import pairwise_distance
 from symgrad.ops import losses as _losses
@@ -37,14 +36,6 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
     if reduction == "mean":
         return loss.mean()
     return loss.sum() if reduction == "sum" else loss
-
-
-def _no_grad_for(op: str, name: str, value: Any) -> None:
-    if value is not None and value.requires_grad and grad_mode.is_grad_enabled():
-        raise RuntimeError(
-            f"The function '{op}' is not differentiable with respect to argument '{name}'. "
-            "This input cannot have requires_grad True."
-        )
 
 
 def _check_scores(op: str, kernel: str, input: Tensor, target: Tensor) -> tuple[int, int]:

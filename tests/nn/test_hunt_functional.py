@@ -51,6 +51,19 @@ def _attention(T, mask, dtype="float32", node=False):
     return out, q.grad, v.grad
 
 
+def _loss(T, name, input_dtype, target_dtype, **kwargs):
+    x = T.tensor([0.25, 0.5], dtype=getattr(T, input_dtype), requires_grad=True)
+    y = T.tensor([1.0, 0.0]).to(getattr(T, target_dtype))
+    out = getattr(T.nn.functional, name)(x, y, **kwargs)
+    out.backward()
+    return out, x.grad
+
+
+def _without_grad(T, fn):
+    with T.no_grad():
+        return fn()
+
+
 CASES = {
     # -- interpolate: uint8 is the only non-floating dtype PyTorch's kernels take
     "interpolate_nearest_uint8": (
@@ -163,6 +176,116 @@ CASES = {
     "sdpa_float32_mask_of_float64": (
         lambda T: _attention(T, T.zeros(2, 2), dtype="float64")[0],
         ([[[2.0, 4.0], [2.0, 4.0]]], "float64", "UnsafeViewBackward0"),
+    ),
+    # -- losses: PyTorch's dtypes (promoted; logits in the target's dtype; one dtype for
+    # binary_cross_entropy), integer inputs, and weights that cannot require grad
+    "mse_promotes": (
+        lambda T: _loss(T, "mse_loss", "float32", "float64"),
+        ((0.4062, "float64", "MseLossBackward0"), ([-0.75, 0.5], F32, None)),
+    ),
+    "l1_promotes": (
+        lambda T: _loss(T, "l1_loss", "float16", "float32")[0],
+        (0.625, F32, "MeanBackward0"),
+    ),
+    "smooth_l1_promotes": (
+        lambda T: _loss(T, "smooth_l1_loss", "float32", "float64")[0],
+        (0.2031, "float64", "SmoothL1LossBackward0"),
+    ),
+    "kl_div_promotes": (
+        lambda T: _loss(T, "kl_div", "float32", "float64", reduction="sum")[0],
+        (-0.25, "float64", "SumBackward0"),
+    ),
+    "poisson_nll_promotes": (
+        lambda T: _loss(T, "poisson_nll_loss", "float32", "float64")[0],
+        (1.3414, "float64", "MeanBackward0"),
+    ),
+    "mse_integers": (
+        lambda T: T.nn.functional.mse_loss(T.tensor([0, 1]), T.tensor([1, 0])),
+        ("raises", "NotImplementedError"),
+    ),
+    "mse_integer_input": (
+        lambda T: _loss(T, "mse_loss", "int64", "float32"),
+        ("raises", "RuntimeError"),  # backward: an integer input cannot require grad
+    ),
+    "mse_integer_input_value": (
+        lambda T: T.nn.functional.mse_loss(T.tensor([0, 1]), T.tensor([1.0, 0.0])),
+        (1.0, F32, None),
+    ),
+    "smooth_l1_integers": (
+        lambda T: T.nn.functional.smooth_l1_loss(T.tensor([0, 1]), T.tensor([1, 0])),
+        ("raises", "NotImplementedError"),
+    ),
+    "huber_integer_input": (
+        lambda T: T.nn.functional.huber_loss(T.tensor([0, 1]), T.tensor([1.0, 0.0])),
+        ("raises", "RuntimeError"),
+    ),
+    "huber_in_input_dtype": (
+        lambda T: T.nn.functional.huber_loss(T.tensor([0.25, 0.5]), T.tensor([1.0, 0.0]).double()),
+        (0.2031, F32, None),
+    ),
+    "kl_div_integer_target": (
+        lambda T: T.nn.functional.kl_div(T.tensor([-1.0, -2.0]), T.tensor([1, 0])),
+        ("raises", "RuntimeError"),
+    ),
+    "l1_bool_target": (
+        lambda T: T.nn.functional.l1_loss(T.tensor([0.5, 1.0]), T.tensor([True, False])),
+        ("raises", "RuntimeError"),
+    ),
+    "bce_logits_in_target_dtype": (
+        lambda T: _loss(T, "binary_cross_entropy_with_logits", "float64", "float32"),
+        (
+            (0.775, F32, "BinaryCrossEntropyWithLogitsBackward0"),
+            ([-0.2189, 0.3112], "float64", None),
+        ),
+    ),
+    "bce_logits_integer_target": (
+        lambda T: _loss(T, "binary_cross_entropy_with_logits", "float32", "int64"),
+        ("raises", "RuntimeError"),
+    ),
+    "bce_logits_integer_input": (
+        lambda T: T.nn.functional.binary_cross_entropy_with_logits(
+            T.tensor([0, 1]), T.tensor([1.0, 0.0])
+        ),
+        ("raises", "NotImplementedError"),
+    ),
+    "bce_dtypes_differ": (
+        lambda T: _loss(T, "binary_cross_entropy", "float32", "float64"),
+        ("raises", "RuntimeError"),
+    ),
+    "bce_integers": (
+        lambda T: T.nn.functional.binary_cross_entropy(T.tensor([0, 1]), T.tensor([1, 0])),
+        ("raises", "NotImplementedError"),
+    ),
+    "bce_weight_requires_grad": (
+        lambda T: T.nn.functional.binary_cross_entropy(
+            T.tensor([0.5]), T.tensor([1.0]), weight=T.ones(1, requires_grad=True)
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    "bce_logits_weight_requires_grad": (
+        lambda T: T.nn.functional.binary_cross_entropy_with_logits(
+            T.tensor([0.5]), T.tensor([1.0]), weight=T.ones(1, requires_grad=True)
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    "bce_logits_weight_requires_grad_no_grad": (
+        lambda T: _without_grad(
+            T,
+            lambda: T.nn.functional.binary_cross_entropy_with_logits(
+                T.tensor([0.0]), T.tensor([1.0]), weight=T.ones(1, requires_grad=True)
+            ),
+        ),
+        (0.6931, F32, None),
+    ),
+    "hinge_embedding_integer_margin": (
+        lambda T: T.nn.functional.hinge_embedding_loss(
+            T.tensor([1, 2]), T.tensor([1, -1]), margin=2.5, reduction="sum"
+        ),
+        (1, "int64", None),
+    ),
+    "hinge_embedding_integer_mean": (
+        lambda T: T.nn.functional.hinge_embedding_loss(T.tensor([1, 2]), T.tensor([1, -1])),
+        ("raises", "RuntimeError"),
     ),
 }
 
