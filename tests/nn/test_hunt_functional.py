@@ -64,6 +64,11 @@ def _without_grad(T, fn):
         return fn()
 
 
+def _loader_iterator(T, loader):
+    batches = iter(loader)
+    return len(batches), next(batches), next(batches)
+
+
 CASES = {
     # -- interpolate: uint8 is the only non-floating dtype PyTorch's kernels take
     "interpolate_nearest_uint8": (
@@ -286,6 +291,25 @@ CASES = {
     "hinge_embedding_integer_mean": (
         lambda T: T.nn.functional.hinge_embedding_loss(T.tensor([1, 2]), T.tensor([1, -1])),
         ("raises", "RuntimeError"),
+    ),
+    # -- DataLoader: its iterator has a length; worker-only options; PyTorch's collate path
+    "dataloader_iterator_len": (
+        lambda T: _loader_iterator(T, T.utils.data.DataLoader(list(range(5)), batch_size=2)),
+        (3, ([0, 1], "int64", None), ([2, 3], "int64", None)),
+    ),
+    "dataloader_iterator_stops": (
+        lambda T: list(iter(T.utils.data.DataLoader([1.0, 2.0], batch_size=None))),
+        (1.0, 2.0),
+    ),
+    "dataloader_prefetch_without_workers": (
+        lambda T: T.utils.data.DataLoader([1], prefetch_factor=2),
+        ("raises", "ValueError"),
+    ),
+    "collate_module_path": (
+        lambda T: __import__(
+            T.__name__ + ".utils.data._utils.collate", fromlist=["_"]
+        ).default_collate([1, 2]),
+        ([1, 2], "int64", None),
     ),
 }
 

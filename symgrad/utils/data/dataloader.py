@@ -126,6 +126,11 @@ class DataLoader:
             raise ValueError("timeout option should be non-negative")
         if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
+        if prefetch_factor is not None and num_workers == 0:
+            raise ValueError(
+                "prefetch_factor option could only be specified in multiprocessing.let "
+                "num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor to None"
+            )
         self.dataset = dataset
         self.num_workers = num_workers
         self.pin_memory = pin_memory
@@ -178,6 +183,9 @@ class DataLoader:
         self.collate_fn = collate_fn
 
     def __iter__(self) -> Iterator:
+        return _SingleProcessDataLoaderIter(self)
+
+    def _batches(self) -> Iterator:
         if isinstance(self.dataset, IterableDataset):
             yield from self._iterate_stream()
         elif self.batch_sampler is not None:
@@ -215,3 +223,21 @@ class DataLoader:
         if self.batch_sampler is not None:
             return len(self.batch_sampler)
         return len(self.sampler)  # type: ignore[arg-type]
+
+
+class _SingleProcessDataLoaderIter:
+    """One pass over a :class:`DataLoader`: ``next`` gives a batch, ``len`` the loader's
+    number of batches, as PyTorch's iterator."""
+
+    def __init__(self, loader: DataLoader) -> None:
+        self._loader = loader
+        self._batches = loader._batches()
+
+    def __iter__(self) -> _SingleProcessDataLoaderIter:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._batches)
+
+    def __len__(self) -> int:
+        return len(self._loader)
