@@ -13,7 +13,14 @@ from symgrad import creation
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_value
 from symgrad.nn.convolution import expand_param
-from symgrad.ops.pooling import constant_pad, max_positions, pick, pool_matrices, window_maximum
+from symgrad.ops.pooling import (
+    constant_pad,
+    integer_average,
+    max_positions,
+    pick,
+    pool_matrices,
+    window_maximum,
+)
 from symgrad.prim import batching as _batching
 from symgrad.tensor import Tensor
 
@@ -80,6 +87,7 @@ def _setup(d: int, input: Tensor, kernel_size, stride, padding, dilation, ceil_m
 def _max_pool(d, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
     op = f"max_pool{d}d"
     k, s, p, dil, out = _setup(d, input, kernel_size, stride, padding, dilation, ceil_mode, op)
+    _pooled_dtype(input, op, _INTEGERS)
     if type(input) is _batching.BatchedTensor:  # inside vmap: the windows of the whole batch
         return _batching.on_storage(
             input, lambda x: _max_pick(d, x, k, s, p, dil, out, return_indices)
@@ -178,6 +186,8 @@ def max_pool1d(
     if not isinstance(input, Tensor) or input.ndim not in (2, 3):
         shape = list(input.shape) if isinstance(input, Tensor) else type(input).__name__
         raise RuntimeError(f"max_pool1d() Expected 2D or 3D input tensor, but got {shape}")
+    if not return_indices:  # PyTorch's own 1-d kernel, for floating inputs only
+        _pooled_dtype(input, "max_pool1d_impl", ())
     stride = None if stride is None or stride in ([], ()) else _as_2d(stride, 1)
     out = _max_pool(
         2,
@@ -271,7 +281,25 @@ def _avg_pool(
     for i, (n, kk, pp, ss, o) in enumerate(zip(input.shape[-d:], k, p, s, out)):
         divisor = None if divisor_override is None else (divisor_override if i == 0 else 1)
         matrices.append(_avg_matrix(n, kk, pp, ss, o, count_include_pad, divisor))
+    if not input.dtype.is_floating_point:
+        _pooled_dtype(input, "avg_pool3d_out_frame" if d == 3 else "avg_pool2d", ("Long",))
+        data = integer_average(input._data, tuple(matrices))
+        return creation.tensor(data, device=input.device)
     return pool_matrices(input, tuple(matrices), f"AvgPool{d}DBackward0")
+
+
+_INTEGERS = ("Byte", "Char", "Short", "Int", "Long")
+
+
+def _pooled_dtype(input: Tensor, kernel: str, integers: tuple) -> None:
+    """PyTorch's error for a pooling kernel given a dtype it has no version for: of the
+    non-floating dtypes it takes only ``integers`` (scalar type names)."""
+    if input.dtype.is_floating_point or input.dtype.scalar_type in integers:
+        return
+    raise NotImplementedError(
+        f"\"{kernel}\" not implemented for '{input.dtype.scalar_type}': convert the input "
+        "with .float()"
+    )
 
 
 def avg_pool2d(

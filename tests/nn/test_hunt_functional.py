@@ -311,6 +311,50 @@ CASES = {
         ).default_collate([1, 2]),
         ([1, 2], "int64", None),
     ),
+    # -- pooling of integer tensors: PyTorch's int64 averages (sums truncated toward 0),
+    # integer maxima, and its errors for the dtypes it has no kernel for
+    "avg_pool2d_int64": (
+        lambda T: T.nn.functional.avg_pool2d(T.arange(-8, 8).reshape(1, 1, 4, 4), 2),
+        ([[[[-5, -3], [2, 4]]]], "int64", None),
+    ),
+    "avg_pool1d_int64_padded": (
+        lambda T: T.nn.functional.avg_pool1d(
+            T.arange(-4, 4).reshape(1, 1, 8), 3, 2, 1, count_include_pad=False
+        ),
+        ([[[-3, -2, 0, 2]]], "int64", None),
+    ),
+    "avg_pool3d_int64_divisor": (
+        lambda T: T.nn.functional.avg_pool3d(
+            T.arange(16).reshape(1, 1, 1, 4, 4), (1, 2, 2), divisor_override=3
+        ),
+        ([[[[[3, 6], [14, 16]]]]], "int64", None),
+    ),
+    "avg_pool2d_int32": (
+        lambda T: T.nn.functional.avg_pool2d(T.ones(1, 1, 2, 2, dtype=T.int32), 2),
+        ("raises", "NotImplementedError"),
+    ),
+    "max_pool2d_int": (
+        lambda T: T.nn.functional.max_pool2d(
+            T.arange(-8, 8).reshape(1, 1, 4, 4).to(T.int8), 3, 2, 1, return_indices=True
+        ),
+        (([[[[-3, -1], [5, 7]]]], "int8", None), ([[[[5, 7], [13, 15]]]], "int64", None)),
+    ),
+    "max_pool3d_uint8": (
+        lambda T: T.nn.functional.max_pool3d(T.arange(8).reshape(1, 1, 2, 2, 2).to(T.uint8), 2),
+        ([[[[[7]]]]], "uint8", None),
+    ),
+    "max_pool2d_bool": (
+        lambda T: T.nn.functional.max_pool2d(T.ones(1, 1, 2, 2, dtype=T.bool), 2),
+        ("raises", "NotImplementedError"),
+    ),
+    "max_pool1d_int": (
+        lambda T: T.nn.functional.max_pool1d(T.arange(4).reshape(1, 1, 4), 2),
+        ("raises", "NotImplementedError"),
+    ),
+    "max_pool1d_int_indices": (
+        lambda T: T.nn.functional.max_pool1d(T.arange(4).reshape(1, 1, 4), 2, return_indices=True),
+        (([[[1, 3]]], "int64", None), ([[[1, 3]]], "int64", None)),
+    ),
 }
 
 
