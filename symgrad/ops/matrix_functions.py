@@ -123,6 +123,10 @@ _PINV = Structural(
 )
 
 
+def _half(A: Tensor) -> bool:
+    return A._data.dtype == np.float16
+
+
 def pinv(
     A: Tensor,
     rcond: Any = None,
@@ -146,7 +150,7 @@ def pinv(
     <BLANKLINE>
             [[0.0000]]])
     """
-    if not isinstance(A, Tensor) or A.ndim < 2 or A._data.dtype.kind not in "fc":
+    if not isinstance(A, Tensor) or A.ndim < 2 or A._data.dtype.kind not in "fc" or _half(A):
         what = f"{A.dtype.scalar_type}{{{list(A.shape)}}}" if isinstance(A, Tensor) else A
         raise RuntimeError(
             f"linalg.pinv({what}): expected a tensor with 2 or more dimensions of float, "

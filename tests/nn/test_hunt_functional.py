@@ -355,6 +355,39 @@ CASES = {
         lambda T: T.nn.functional.max_pool1d(T.arange(4).reshape(1, 1, 4), 2, return_indices=True),
         (([[[1, 3]]], "int64", None), ([[[1, 3]]], "int64", None)),
     ),
+    # -- linalg and float16: the norms take it (the SVD-based ones refuse it), PyTorch's
+    # RuntimeErrors elsewhere rather than NumPy's TypeError; integers checked before dtype=
+    "vector_norm_half": (
+        lambda T: T.linalg.vector_norm(T.tensor([3.0, -4.0], dtype=T.float16), ord=1),
+        (7.0, "float16", None),
+    ),
+    "matrix_norm_half": (
+        lambda T: T.linalg.matrix_norm(T.tensor([[3.0, 0.0], [0.0, 4.0]], dtype=T.float16)),
+        (5.0, "float16", None),
+    ),
+    "linalg_norm_half_inf": (
+        lambda T: T.linalg.norm(T.tensor([[1.0, -2.0], [3.0, 4.0]], dtype=T.float16), ord=math.inf),
+        (7.0, "float16", None),
+    ),
+    "matrix_norm_half_nuc": (
+        lambda T: T.linalg.matrix_norm(T.eye(2, dtype=T.float16), ord="nuc"),
+        ("raises", "RuntimeError"),
+    ),
+    "vector_norm_integer_dtype": (
+        lambda T: T.linalg.vector_norm(T.tensor([3, 4]), dtype=T.float32),
+        ("raises", "RuntimeError"),
+    ),
+    **{
+        f"{name}_half": (
+            lambda T, name=name: getattr(T.linalg, name)(T.eye(2, dtype=T.float16)),
+            ("raises", "RuntimeError"),
+        )
+        for name in ("inv", "slogdet", "pinv", "matrix_rank")
+    },
+    "lstsq_half": (
+        lambda T: T.linalg.lstsq(T.eye(2, dtype=T.float16), T.eye(2, dtype=T.float16)),
+        ("raises", "RuntimeError"),
+    ),
 }
 
 
