@@ -388,6 +388,21 @@ CASES = {
         lambda T: T.linalg.lstsq(T.eye(2, dtype=T.float16), T.eye(2, dtype=T.float16)),
         ("raises", "RuntimeError"),
     ),
+    # -- nll_loss of integer scores: PyTorch has no kernel (was a value read from garbage)
+    "nll_loss_integer_input": (
+        lambda T: T.nn.functional.nll_loss(T.tensor([[0, 1], [2, 3]]), T.tensor([0, 1])),
+        ("raises", "NotImplementedError"),
+    ),
+    "nll_loss_uint8_input": (
+        lambda T: T.nn.functional.nll_loss(
+            T.tensor([[0, 1], [2, 3]], dtype=T.uint8), T.tensor([0, 1]), reduction="sum"
+        ),
+        ("raises", "NotImplementedError"),
+    ),
+    "nll_loss_float_input": (
+        lambda T: T.nn.functional.nll_loss(T.tensor([[0.0, 1.0], [2.0, 3.0]]), T.tensor([0, 1])),
+        (-1.5, F32, None),
+    ),
 }
 
 
