@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_floating, require_tensor
 from symgrad.nn.channel_ops import feature_dropout_impl
 from symgrad.ops.activations import PRELU
 from symgrad.tensor import Tensor
@@ -72,6 +72,7 @@ def rms_norm(
             f"Given normalized_shape={list(shape)}, expected input with shape [*, "
             f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}"
         )
+    require_floating(input, "rms_norm")
     if eps is None:
         from symgrad.type_info import finfo
 

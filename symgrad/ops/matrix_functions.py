@@ -286,6 +286,9 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
             f"linalg.cross: inputs dimension {dim} must have length 3. Got "
             f"{input.shape[dim]} and {other.shape[dim]}"
         )
+    for t in (input, other):
+        if t.dtype.scalar_type == "Bool":
+            raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     return _CROSS(input, other, dim=dim - ndim if dim >= 0 else dim)
 
 

@@ -403,6 +403,21 @@ CASES = {
         lambda T: T.nn.functional.nll_loss(T.tensor([[0.0, 1.0], [2.0, 3.0]]), T.tensor([0, 1])),
         (-1.5, F32, None),
     ),
+    # -- PyTorch's NotImplementedError rather than NumPy's or finfo's TypeError
+    "cross_bool": (
+        lambda T: T.linalg.cross(T.tensor([True, False, True]), T.tensor([False, True, True])),
+        ("raises", "NotImplementedError"),
+    ),
+    "cross_uint8_wraps": (
+        lambda T: T.linalg.cross(
+            T.tensor([1, 2, 3], dtype=T.uint8), T.tensor([3, 2, 1], dtype=T.uint8)
+        ),
+        ([252, 8, 252], "uint8", None),
+    ),
+    "rms_norm_integer": (
+        lambda T: T.nn.functional.rms_norm(T.tensor([[1, 2]]), (2,)),
+        ("raises", "NotImplementedError"),
+    ),
 }
 
 
