@@ -418,6 +418,27 @@ CASES = {
         lambda T: T.nn.functional.rms_norm(T.tensor([[1, 2]]), (2,)),
         ("raises", "NotImplementedError"),
     ),
+    # -- nll_loss and cross_entropy (class indices) take a weight of the input's dtype
+    "cross_entropy_weight_dtype": (
+        lambda T: T.nn.functional.cross_entropy(
+            T.zeros(2, 3, dtype=T.float64), T.tensor([0, 2]), weight=T.ones(3)
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    "nll_loss_weight_dtype": (
+        lambda T: T.nn.functional.nll_loss(
+            T.zeros(2, 3), T.tensor([0, 2]), weight=T.ones(3, dtype=T.float64)
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    "cross_entropy_probabilities_weight_dtype": (
+        lambda T: T.nn.functional.cross_entropy(
+            T.zeros(1, 2, dtype=T.float64),
+            T.tensor([[0.5, 0.5]], dtype=T.float64),
+            weight=T.tensor([1.0, 3.0]),
+        ),
+        (1.3863, "float64", None),
+    ),
 }
 
 
