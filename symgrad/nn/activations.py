@@ -113,6 +113,10 @@ def hardtanh(
 def _hardtanh(input: Tensor, min_val: float, max_val: float, inplace: bool) -> Tensor:
     bounds = (float(min_val), float(max_val))
     if isinstance(input, Tensor) and not input.dtype.is_floating_point:
+        if input.dtype.scalar_type == "Bool":
+            raise RuntimeError("Bool inputs not supported for hardtanh")
+        if input.dtype.scalar_type == "Byte" and min(bounds) < 0:
+            raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
         # an integer tensor stays integer, as in PyTorch (it can't require grad)
         return _maybe_inplace(input, inplace, "hardtanh", lambda x: _int_hardtanh(x, bounds))
     return _maybe_inplace(input, inplace, "hardtanh", lambda x: A.HARDTANH(x, params=bounds))
@@ -305,6 +309,8 @@ def softsign(input: Tensor) -> Tensor:
     >>> F.softsign(symgrad.tensor([1.0, -3.0]))
     tensor([ 0.5000, -0.7500])
     """
+    if isinstance(input, Tensor) and input.dtype.scalar_type == "Bool":
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return input / (input.abs() + 1)
 
 

@@ -27,6 +27,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     if type(input) is not Tensor or type(weight) is not Tensor:
         require_tensor("prelu", "input", 1, input)
         require_tensor("prelu", "weight", 2, weight)
+    require_floating(input, "prelu_cpu")
     if weight.dtype is not input.dtype:
         raise RuntimeError(
             f"prelu: Type promoting not supported. Got {input.dtype.scalar_type} and "

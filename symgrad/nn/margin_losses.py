@@ -44,7 +44,7 @@ def _check_scores(op: str, kernel: str, input: Tensor, target: Tensor) -> tuple[
     if type(input) is not Tensor or type(target) is not Tensor:
         require_tensor(op, "input", 1, input)
         require_tensor(op, "target", 2, target)
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point or input.dtype.scalar_type == "Half":
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.scalar_type}'")
     shape = tuple(input.shape)
     if len(shape) > 2 or (len(shape) == 1 and shape[0] == 0) or (len(shape) == 2 and not shape[1]):

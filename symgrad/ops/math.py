@@ -231,7 +231,25 @@ tanh = _unary(E.TANH, "The hyperbolic tangent, element-wise.")
 erf = _unary(E.ERF, "The error function, element-wise.")
 abs = _unary(E.ABS, "The absolute value (derivative 0 at 0, as PyTorch).")
 sign = _unary(E.SIGN, "The sign, -1, 0 or 1 (derivative 0 everywhere, as PyTorch).")
-relu = _unary(E.RELU, "``max(input, 0)`` (derivative 0 at 0, as PyTorch).")
+
+
+def relu(input: Any) -> Tensor:
+    """``max(input, 0)`` (derivative 0 at 0, as PyTorch; a bool tensor is refused).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.relu(symgrad.tensor([-1, 2]))
+    tensor([0, 2])
+    """
+    if type(input) is not Tensor:
+        require_tensor("relu", "input", 1, input)
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return E.RELU(input)
+
+
+relu._prim = E.RELU  # type: ignore[attr-defined]  # what with_out calls straight
 sigmoid = _unary(E.SIGMOID, "``1 / (1 + exp(-input))``, computed without overflow.")
 absolute = _unary(E.ABS, "Another name of ``abs``.", "absolute")
 subtract, multiply, divide, true_divide, negative = sub, mul, div, div, neg

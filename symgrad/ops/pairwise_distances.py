@@ -135,6 +135,8 @@ def _check(x1: Tensor, x2: Tensor, p: float) -> None:
             raise RuntimeError(
                 f"cdist only supports floating-point dtypes, {name} got: {t.dtype.scalar_type}"
             )
+    if x1.dtype.scalar_type == "Half":
+        raise NotImplementedError("\"cdist\" not implemented for 'Half'")
     if not p >= 0:
         raise RuntimeError(f"cdist only supports non-negative p values, got p={p}")
     try:

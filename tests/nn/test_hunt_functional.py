@@ -439,6 +439,59 @@ CASES = {
         ),
         (1.3863, "float64", None),
     ),
+    # -- dtypes PyTorch's activation and distance kernels refuse
+    "relu_bool": (lambda T: T.relu(T.tensor([True])), ("raises", "RuntimeError")),
+    "relu_bool_in_place": (
+        lambda T: T.nn.functional.relu(T.tensor([True]), inplace=True),
+        ("raises", "RuntimeError"),
+    ),
+    "relu_integer": (lambda T: T.relu(T.tensor([-1, 2])), ([0, 2], "int64", None)),
+    "relu6_bool": (
+        lambda T: T.nn.functional.relu6(T.tensor([True])),
+        ("raises", "RuntimeError"),
+    ),
+    "hardtanh_uint8_negative_limit": (
+        lambda T: T.nn.functional.hardtanh(T.tensor([1], dtype=T.uint8)),
+        ("raises", "RuntimeError"),
+    ),
+    "relu6_uint8": (
+        lambda T: T.nn.functional.relu6(T.tensor([1, 9], dtype=T.uint8)),
+        ([1, 6], "uint8", None),
+    ),
+    "prelu_integer": (
+        lambda T: T.nn.functional.prelu(T.tensor([1, -2]), T.tensor([1])),
+        ("raises", "NotImplementedError"),
+    ),
+    "softsign_bool": (
+        lambda T: T.nn.functional.softsign(T.tensor([True])),
+        ("raises", "NotImplementedError"),
+    ),
+    "pdist_half": (
+        lambda T: T.nn.functional.pdist(T.ones(2, 2, dtype=T.float16)),
+        ("raises", "NotImplementedError"),
+    ),
+    "cdist_half": (
+        lambda T: T.cdist(T.ones(2, 2, dtype=T.float16), T.ones(2, 2, dtype=T.float16)),
+        ("raises", "NotImplementedError"),
+    ),
+    "multi_margin_half": (
+        lambda T: T.nn.functional.multi_margin_loss(
+            T.ones(2, 2, dtype=T.float16), T.tensor([0, 1])
+        ),
+        ("raises", "NotImplementedError"),
+    ),
+    "multilabel_margin_half": (
+        lambda T: T.nn.functional.multilabel_margin_loss(
+            T.ones(2, 2, dtype=T.float16), T.tensor([[0, 1], [1, -1]])
+        ),
+        ("raises", "NotImplementedError"),
+    ),
+    "ctc_half": (
+        lambda T: T.nn.functional.ctc_loss(
+            T.ones(3, 1, 2, dtype=T.float16), T.tensor([[1]]), T.tensor([3]), T.tensor([1])
+        ),
+        ("raises", "NotImplementedError"),
+    ),
 }
 
 
