@@ -57,6 +57,9 @@ def square_matrices(op: str, a: Any, *, floating: bool = True, square: bool = Tr
 def floating_input(op: str, a: Tensor, half: bool = False) -> None:
     """PyTorch's error for an integer or boolean input to a linear-algebra function (and for
     float16, unless ``half``)."""
+    if a._data.dtype.kind not in "fc" and op in ("linalg.eigh", "linalg.eigvalsh"):
+        kernel = "linalg_eigh_cpu"  # PyTorch dispatches these before it checks
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{a.dtype.scalar_type}'")
     if a._data.dtype.kind not in "fc":
         raise RuntimeError(
             f"{op}: Expected a floating point or complex tensor as input. Got {a.dtype.scalar_type}"

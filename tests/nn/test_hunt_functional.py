@@ -492,6 +492,22 @@ CASES = {
         ),
         ("raises", "NotImplementedError"),
     ),
+    "embedding_bag_integer_weight": (
+        lambda T: T.nn.functional.embedding_bag(T.tensor([[0, 1]]), T.ones(2, 2, dtype=T.int64)),
+        ("raises", "RuntimeError"),
+    ),
+    "eigh_integer": (
+        lambda T: T.linalg.eigh(T.eye(2, dtype=T.int64)),
+        ("raises", "NotImplementedError"),
+    ),
+    "eigvalsh_integer": (
+        lambda T: T.linalg.eigvalsh(T.eye(2, dtype=T.int32)),
+        ("raises", "NotImplementedError"),
+    ),
+    "det_integer": (
+        lambda T: T.linalg.det(T.eye(2, dtype=T.int64)),
+        ("raises", "RuntimeError"),
+    ),
 }
 
 
