@@ -246,14 +246,27 @@ def mse_loss(
     size_average: Any = None,
     reduce: Any = None,
     reduction: str = "mean",
+    weight: Tensor | None = None,
 ) -> Tensor:
-    """Mean squared error (``reduction`` 'mean', 'sum' or 'none')."""
+    """Mean squared error (``reduction`` 'mean', 'sum' or 'none'); ``weight`` (the input's
+    shape) weights each squared error, and 'mean' then divides by the weights' sum.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.mse_loss(symgrad.tensor([1.0, 3.0]), symgrad.zeros(2), weight=symgrad.tensor([3.0, 1.0]))
+    tensor(3.)
+    """
     input, target = _promoted(input, target, "mse_loss", "mse_cpu")
     shape = _broadcast(input, target, "mse_loss")
+    r = _reduction(reduction, size_average, reduce)
+    if weight is not None:
+        return _weighted(_ops.pow(input - target, 2), weight, input, r)
     return _losses.MSE_LOSS(
         input,
         target,
-        reduction=_reduction(reduction, size_average, reduce),
+        reduction=r,
         weight=None,
         shape=shape,
     )
@@ -265,14 +278,37 @@ def l1_loss(
     size_average: Any = None,
     reduce: Any = None,
     reduction: str = "mean",
+    weight: Tensor | None = None,
 ) -> Tensor:
-    """Mean absolute error (``reduction`` 'mean', 'sum' or 'none')."""
+    """Mean absolute error (``reduction`` 'mean', 'sum' or 'none'); ``weight`` as
+    :func:`mse_loss`'s.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.l1_loss(symgrad.tensor([1.0, -3.0]), symgrad.zeros(2), reduction="none")
+    tensor([1., 3.])
+    """
     if type(input) is not Tensor or type(target) is not Tensor:
         _check_tensors("l1_loss", input=input, target=target)
     _broadcast(input, target, "l1_loss")
     loss = _ops.abs(input - target)
     r = _reduction(reduction, size_average, reduce)
+    if weight is not None:
+        return _weighted(loss, weight, input, r)
     return loss if r == "none" else loss.sum() if r == "sum" else loss.mean()
+
+
+def _weighted(errors: Tensor, weight: Tensor, input: Tensor, reduction: str) -> Tensor:
+    """PyTorch's weighted mse_loss and l1_loss: each error times its weight, the 'mean' of
+    the products divided by the sum of the weights."""
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    loss = errors * weight
+    if reduction == "none":
+        return loss
+    return loss.sum() if reduction == "sum" else loss.sum() / weight.sum()
 
 
 def _broadcast(input: Tensor, target: Tensor, op: str) -> tuple:

@@ -69,6 +69,15 @@ def _loader_iterator(T, loader):
     return len(batches), next(batches), next(batches)
 
 
+def _weighted_loss(T, name, reduction):
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = getattr(T.nn.functional, name)(
+        x, T.zeros(3), reduction=reduction, weight=T.tensor([1.0, 0.0, 2.0])
+    )
+    out.sum().backward()
+    return out, x.grad
+
+
 CASES = {
     # -- interpolate: uint8 is the only non-floating dtype PyTorch's kernels take
     "interpolate_nearest_uint8": (
@@ -507,6 +516,35 @@ CASES = {
     "det_integer": (
         lambda T: T.linalg.det(T.eye(2, dtype=T.int64)),
         ("raises", "RuntimeError"),
+    ),
+    # -- mse_loss and l1_loss take PyTorch's weight (the mean divides by the weights' sum)
+    **{
+        f"{name}_weight_{reduction}": (
+            lambda T, name=name, reduction=reduction: _weighted_loss(T, name, reduction),
+            expected,
+        )
+        for name, reduction, expected in (
+            (
+                "mse_loss",
+                "mean",
+                ((6.3333, F32, "DivBackward0"), ([0.6667, 0.0, 4.0], F32, None)),
+            ),
+            ("mse_loss", "sum", ((19.0, F32, "SumBackward0"), ([2.0, 0.0, 12.0], F32, None))),
+            (
+                "l1_loss",
+                "none",
+                (([1.0, 0.0, 6.0], F32, "MulBackward0"), ([1.0, 0.0, 2.0], F32, None)),
+            ),
+            (
+                "l1_loss",
+                "mean",
+                ((2.3333, F32, "DivBackward0"), ([0.3333, 0.0, 0.6667], F32, None)),
+            ),
+        )
+    },
+    "mse_loss_weight_shape": (
+        lambda T: T.nn.functional.mse_loss(T.ones(3), T.zeros(3), weight=T.ones(1)),
+        ("raises", "ValueError"),
     ),
 }
 
