@@ -35,6 +35,7 @@ from symgrad.nn.fractional_pooling import *  # noqa: F403
 from symgrad.nn.grid_sample import grid_sample
 from symgrad.nn.grid_sampling import affine_grid
 from symgrad.nn.instance_norm import instance_norm
+from symgrad.nn.linear_cross_entropy import linear_cross_entropy
 from symgrad.nn.lp_pooling import lp_pool1d, lp_pool2d, lp_pool3d
 from symgrad.nn.margin_losses import *  # noqa: F403
 from symgrad.nn.normalization import *  # noqa: F403
@@ -63,6 +64,7 @@ __all__ = [
     "binary_cross_entropy_with_logits",
     "binary_cross_entropy",
     "cross_entropy",
+    "linear_cross_entropy",
     "nll_loss",
     "mse_loss",
     "l1_loss",

@@ -78,6 +78,13 @@ def _weighted_loss(T, name, reduction):
     return out, x.grad
 
 
+def _linear_cross_entropy(T, target, **kwargs):
+    x = T.tensor([[1.0, 1.0], [2.0, 2.0]], requires_grad=True)
+    out = T.nn.functional.linear_cross_entropy(x, T.ones(2, 2), target, **kwargs)
+    out.sum().backward()
+    return out, x.grad
+
+
 CASES = {
     # -- interpolate: uint8 is the only non-floating dtype PyTorch's kernels take
     "interpolate_nearest_uint8": (
@@ -545,6 +552,31 @@ CASES = {
     "mse_loss_weight_shape": (
         lambda T: T.nn.functional.mse_loss(T.ones(3), T.zeros(3), weight=T.ones(1)),
         ("raises", "ValueError"),
+    ),
+    # -- linear_cross_entropy (PyTorch 2.13): cross_entropy of a linear map's logits
+    "linear_cross_entropy": (
+        lambda T: _linear_cross_entropy(T, T.tensor([0, 1])),
+        ((0.6931, F32, "NllLossBackward0"), ([[0.0, 0.0], [0.0, 0.0]], F32, None)),
+    ),
+    "linear_cross_entropy_bias_none": (
+        lambda T: _linear_cross_entropy(
+            T, T.tensor([0, 1]), linear_bias=T.tensor([1.0, 0.0]), reduction="none"
+        )[0],
+        ([0.3133, 1.3133], F32, "NllLossBackward0"),
+    ),
+    "linear_cross_entropy_k_dimensional": (
+        lambda T: T.nn.functional.linear_cross_entropy(
+            T.ones(1, 2), T.ones(2, 3, 2), T.tensor([[0, 1, 1]])
+        ),
+        (0.6931, F32, None),
+    ),
+    "linear_cross_entropy_probabilities_ignore_index": (
+        lambda T: _linear_cross_entropy(T, T.full((2, 2), 0.5), ignore_index=-100),
+        ("raises", "RuntimeError"),
+    ),
+    "linear_cross_entropy_3d_input": (
+        lambda T: T.nn.functional.linear_cross_entropy(T.ones(1, 1, 2), T.eye(2), T.tensor([[0]])),
+        ("raises", "RuntimeError"),
     ),
 }
 
