@@ -85,6 +85,15 @@ def _linear_cross_entropy(T, target, **kwargs):
     return out, x.grad
 
 
+def _node_chain(out, length=3):
+    """The names of the first ``length`` nodes from ``out`` along first inputs."""
+    names, node = [], out.grad_fn
+    while node is not None and len(names) < length:
+        names.append(type(node).__name__)
+        node = node.next_functions[0][0]
+    return tuple(names)
+
+
 CASES = {
     # -- interpolate: uint8 is the only non-floating dtype PyTorch's kernels take
     "interpolate_nearest_uint8": (
@@ -577,6 +586,13 @@ CASES = {
     "linear_cross_entropy_3d_input": (
         lambda T: T.nn.functional.linear_cross_entropy(T.ones(1, 1, 2), T.eye(2), T.tensor([[0]])),
         ("raises", "RuntimeError"),
+    ),
+    # -- pairwise_distance adds eps as ATen does (a Scalar: AddBackward1 under the norm)
+    "pairwise_distance_nodes": (
+        lambda T: _node_chain(
+            T.nn.functional.pairwise_distance(T.ones(1, 2, requires_grad=True), T.zeros(1, 2))
+        ),
+        ("NormBackward1", "AddBackward1", "SubBackward0"),
     ),
 }
 
