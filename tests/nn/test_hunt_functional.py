@@ -594,6 +594,24 @@ CASES = {
         ),
         ("NormBackward1", "AddBackward1", "SubBackward0"),
     ),
+    # -- default_collate reads the dtype from every number when the first is an int
+    "collate_int_then_float": (
+        lambda T: T.utils.data.default_collate([1, 2.5]),
+        ([1.0, 2.5], F32, None),
+    ),
+    "collate_ints": (lambda T: T.utils.data.default_collate([1, 2]), ([1, 2], "int64", None)),
+    "collate_bools": (
+        lambda T: T.utils.data.default_collate([True, False]),
+        ([True, False], "bool", None),
+    ),
+    "collate_float_then_int": (
+        lambda T: T.utils.data.default_collate([2.5, 1]),
+        ([2.5, 1.0], "float64", None),
+    ),
+    "dataloader_context_without_workers": (
+        lambda T: T.utils.data.DataLoader([1], multiprocessing_context="spawn"),
+        ("raises", "ValueError"),
+    ),
 }
 
 

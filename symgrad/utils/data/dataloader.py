@@ -37,8 +37,8 @@ def default_convert(data: Any) -> Any:
 
 def default_collate(batch: list) -> Any:
     """Put a list of samples together as PyTorch does: tensors (and NumPy arrays) stacked
-    along a new first dimension, Python ints to an ``int64`` tensor and floats to a
-    ``float64`` one, strings left as a list, and dicts, named tuples, tuples and lists
+    along a new first dimension, Python ints to a tensor of the dtype all of them need
+    (``int64`` for ints only) and floats to a ``float64`` one, strings left as a list, and dicts, named tuples, tuples and lists
     collated field by field (tuples come back as lists, as in PyTorch).
 
     Examples
@@ -54,12 +54,10 @@ def default_collate(batch: list) -> Any:
         return stack(batch)
     if isinstance(elem, (np.ndarray, np.generic)) and elem.dtype.kind in "biuf":
         return stack([creation.as_tensor(b) for b in batch])
-    if isinstance(elem, bool):
-        return creation.tensor(batch)
     if isinstance(elem, float):
         return creation.tensor(batch, dtype=dtypes.float64)
-    if isinstance(elem, int):
-        return creation.tensor(batch, dtype=dtypes.int64)
+    if isinstance(elem, int):  # (bools too) the dtype read from all of them: [1, 2.5] is float
+        return creation.tensor(batch)
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, abc.Mapping):
@@ -126,6 +124,11 @@ class DataLoader:
             raise ValueError("timeout option should be non-negative")
         if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
+        if multiprocessing_context is not None and num_workers == 0:
+            raise ValueError(
+                "multiprocessing_context can only be used with multi-process loading "
+                "(num_workers > 0), but got num_workers=0"
+            )
         if prefetch_factor is not None and num_workers == 0:
             raise ValueError(
                 "prefetch_factor option could only be specified in multiprocessing.let "
