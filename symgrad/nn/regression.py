@@ -229,6 +229,10 @@ def _gaussian_var(input: Tensor, var: Any) -> Tensor:
         if var < 0:
             raise ValueError("var has negative entry/entries")
         var = var * _like.ones_like(input)
+    elif not isinstance(var, Tensor):  # PyTorch takes a float or a tensor only
+        raise TypeError(
+            f"gaussian_nll_loss(): var must be a Tensor or a float, not {type(var).__name__}"
+        )
     elif bool((var._data < 0).any()):
         raise ValueError("var has negative entry/entries")
     if var.shape != input.shape:

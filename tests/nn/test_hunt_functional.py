@@ -94,6 +94,18 @@ def _node_chain(out, length=3):
     return tuple(names)
 
 
+def _linalg_out(T):
+    out = T.empty(0)
+    result = T.linalg.inv(T.eye(2) * 2, out=out)
+    return result is out, out
+
+
+def _linalg_out_tuple(T):
+    sign, logabsdet = T.empty(0), T.empty(0)
+    result = T.linalg.slogdet(T.eye(2) * 2, out=(sign, logabsdet))
+    return result[0] is sign, result.logabsdet is logabsdet, sign, logabsdet
+
+
 CASES = {
     # -- interpolate: uint8 is the only non-floating dtype PyTorch's kernels take
     "interpolate_nearest_uint8": (
@@ -611,6 +623,44 @@ CASES = {
     "dataloader_context_without_workers": (
         lambda T: T.utils.data.DataLoader([1], multiprocessing_context="spawn"),
         ("raises", "ValueError"),
+    ),
+    # -- torch.linalg: PyTorch's keyword names and out= (a tuple for several results)
+    "linalg_input_keyword": (
+        lambda T: (
+            T.linalg.pinv(input=T.eye(2) * 2),
+            T.linalg.matrix_power(input=T.eye(2) * 2, n=2),
+            T.linalg.lstsq(input=T.eye(2), b=T.ones(2, 1)).solution,
+            T.linalg.cholesky(x=T.eye(2) * 4),
+            T.linalg.vector_norm(input=T.tensor([3.0, 4.0])),
+        ),
+        (
+            ([[0.5, 0.0], [0.0, 0.5]], F32, None),
+            ([[4.0, 0.0], [0.0, 4.0]], F32, None),
+            ([[1.0], [1.0]], F32, None),
+            ([[2.0, 0.0], [0.0, 2.0]], F32, None),
+            (5.0, F32, None),
+        ),
+    ),
+    "linalg_out": (lambda T: _linalg_out(T), (True, ([[0.5, 0.0], [0.0, 0.5]], F32, None))),
+    "linalg_out_tuple": (
+        lambda T: _linalg_out_tuple(T),
+        (True, True, (1.0, F32, None), (1.3863, F32, None)),
+    ),
+    "linalg_out_requires_grad": (
+        lambda T: T.linalg.det(T.eye(2, requires_grad=True), out=T.empty(0)),
+        ("raises", "RuntimeError"),
+    ),
+    "linalg_matrix_exp_no_out": (
+        lambda T: T.linalg.matrix_exp(T.eye(2), out=T.empty(0)),
+        ("raises", "TypeError"),
+    ),
+    "one_hot_input_keyword": (
+        lambda T: T.nn.functional.one_hot(input=T.tensor([1, 0])),
+        ([[0, 1], [1, 0]], "int64", None),
+    ),
+    "gaussian_nll_integer_var": (
+        lambda T: T.nn.functional.gaussian_nll_loss(T.ones(2), T.ones(2), 2),
+        ("raises", "TypeError"),
     ),
 }
 

@@ -38,8 +38,9 @@ def default_convert(data: Any) -> Any:
 def default_collate(batch: list) -> Any:
     """Put a list of samples together as PyTorch does: tensors (and NumPy arrays) stacked
     along a new first dimension, Python ints to a tensor of the dtype all of them need
-    (``int64`` for ints only) and floats to a ``float64`` one, strings left as a list, and dicts, named tuples, tuples and lists
-    collated field by field (tuples come back as lists, as in PyTorch).
+    (``int64`` for ints only) and floats to a ``float64`` one, strings left as a list, and
+    dicts, named tuples, tuples and lists collated field by field (tuples come back as lists,
+    as in PyTorch).
 
     Examples
     --------
