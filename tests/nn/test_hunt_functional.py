@@ -662,6 +662,17 @@ CASES = {
         lambda T: T.nn.functional.gaussian_nll_loss(T.ones(2), T.ones(2), 2),
         ("raises", "TypeError"),
     ),
+    # -- modules: ReLU6 is a Hardtanh from 0 to 6; PReLU keeps its init
+    "relu6_module_is_hardtanh": (
+        lambda T: (
+            isinstance(T.nn.ReLU6(), T.nn.Hardtanh),
+            T.nn.ReLU6().min_val,
+            T.nn.ReLU6().max_val,
+            repr(T.nn.ReLU6(inplace=True)),
+        ),
+        (True, 0.0, 6.0, "ReLU6(inplace=True)"),
+    ),
+    "prelu_module_init": (lambda T: T.nn.PReLU(init=0.5).init, 0.5),
 }
 
 
