@@ -152,7 +152,7 @@ def _weight_array(weight: Any, input: Tensor, shape: tuple, op: str) -> Any:
     try:
         return np.broadcast_to(w.astype(input._data.dtype), shape)
     except ValueError:
-        raise ValueError(
+        raise RuntimeError(
             f"{op}(): weight of shape {list(w.shape)} doesn't broadcast to the input's shape "
             f"{list(shape)}"
         ) from None
@@ -194,6 +194,7 @@ def binary_cross_entropy_with_logits(
         return _losses.BCE_WITH_LOGITS_PLAIN_LOSS(input, target, **options)
     if not isinstance(pos_weight, Tensor):
         pos_weight = _ops.as_tensor(np.asarray(pos_weight, input._data.dtype))
+    _weight_array(pos_weight, input, shape, "binary_cross_entropy_with_logits")
     return _losses.BCE_WITH_LOGITS_LOSS(input, target, pos_weight.to(input.dtype), **options)
 
 

@@ -673,6 +673,25 @@ CASES = {
         (True, 0.0, 6.0, "ReLU6(inplace=True)"),
     ),
     "prelu_module_init": (lambda T: T.nn.PReLU(init=0.5).init, 0.5),
+    # -- a weight or pos_weight that doesn't broadcast: PyTorch's RuntimeError
+    "bce_weight_not_broadcasting": (
+        lambda T: T.nn.functional.binary_cross_entropy(
+            T.full((3, 4), 0.5), T.ones(3, 4), weight=T.ones(3)
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    "bce_logits_pos_weight_not_broadcasting": (
+        lambda T: T.nn.functional.binary_cross_entropy_with_logits(
+            T.zeros(3, 4), T.ones(3, 4), pos_weight=T.ones(3)
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    "bce_logits_pos_weight_column": (
+        lambda T: T.nn.functional.binary_cross_entropy_with_logits(
+            T.zeros(2, 2), T.ones(2, 2), pos_weight=T.tensor([[1.0], [2.0]]), reduction="sum"
+        ),
+        (4.1589, F32, None),
+    ),
 }
 
 
