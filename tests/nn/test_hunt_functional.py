@@ -692,6 +692,21 @@ CASES = {
         ),
         (4.1589, F32, None),
     ),
+    # -- unfold and fold take bool tensors, as PyTorch's im2col/col2im (overlaps: or)
+    "unfold_bool": (
+        lambda T: T.nn.functional.unfold(T.tensor([[[[True, False], [False, True]]]]), (1, 2)),
+        ([[[True, False], [False, True]]], "bool", None),
+    ),
+    "fold_bool_overlapping": (
+        lambda T: T.nn.functional.fold(
+            T.tensor([[[True, False, False, False]] * 4]), (3, 3), 2, stride=1
+        ),
+        ([[[[True, True, False], [True, True, False], [False, False, False]]]], "bool", None),
+    ),
+    "unfold_integer": (
+        lambda T: T.nn.functional.unfold(T.ones(1, 1, 2, 2, dtype=T.int64), 2),
+        ("raises", "NotImplementedError"),
+    ),
 }
 
 
