@@ -707,6 +707,30 @@ CASES = {
         lambda T: T.nn.functional.unfold(T.ones(1, 1, 2, 2, dtype=T.int64), 2),
         ("raises", "NotImplementedError"),
     ),
+    # -- products of bool tensors: PyTorch has no kernel for them
+    **{
+        f"{name}_bool": (
+            lambda T, name=name, shapes=shapes: getattr(T, name)(
+                *(T.ones(*shape, dtype=T.bool) for shape in shapes)
+            ),
+            ("raises", "NotImplementedError"),
+        )
+        for name, shapes in (
+            ("matmul", ((2, 2), (2, 2))),
+            ("mm", ((2, 2), (2, 2))),
+            ("mv", ((2, 2), (2,))),
+            ("dot", ((2,), (2,))),
+            ("bmm", ((1, 2, 2), (1, 2, 2))),
+        )
+    },
+    "multi_dot_bool": (
+        lambda T: T.linalg.multi_dot([T.ones(2, 2, dtype=T.bool)] * 2),
+        ("raises", "NotImplementedError"),
+    ),
+    "matmul_integer": (
+        lambda T: T.matmul(T.ones(2, 2, dtype=T.int64), T.ones(2, 2, dtype=T.int64)),
+        ([[2, 2], [2, 2]], "int64", None),
+    ),
 }
 
 
