@@ -731,6 +731,31 @@ CASES = {
         lambda T: T.matmul(T.ones(2, 2, dtype=T.int64), T.ones(2, 2, dtype=T.int64)),
         ([[2, 2], [2, 2]], "int64", None),
     ),
+    # -- convolutions: no bool kernels; transposed ones only for floating dtypes and int64
+    "conv2d_bool": (
+        lambda T: T.nn.functional.conv2d(
+            T.ones(1, 1, 2, 2, dtype=T.bool), T.ones(1, 1, 2, 2, dtype=T.bool)
+        ),
+        ("raises", "NotImplementedError"),
+    ),
+    "conv_transpose2d_int32": (
+        lambda T: T.nn.functional.conv_transpose2d(
+            T.ones(1, 1, 2, 2, dtype=T.int32), T.ones(1, 1, 2, 2, dtype=T.int32)
+        ),
+        ("raises", "NotImplementedError"),
+    ),
+    "conv_transpose1d_int64": (
+        lambda T: T.nn.functional.conv_transpose1d(
+            T.ones(1, 1, 2, dtype=T.int64), T.ones(1, 1, 2, dtype=T.int64)
+        ),
+        ([[[1, 2, 1]]], "int64", None),
+    ),
+    "conv1d_uint8": (
+        lambda T: T.nn.functional.conv1d(
+            T.ones(1, 1, 3, dtype=T.uint8), T.ones(1, 1, 2, dtype=T.uint8)
+        ),
+        ([[[2, 2]]], "uint8", None),
+    ),
 }
 
 
