@@ -400,7 +400,7 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
     for name, v in (("self", input), ("vec2", vec2)):
         if v.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")
-    return input.unsqueeze(1) * vec2.unsqueeze(0)
+    return input.reshape(input.shape[0], 1) * vec2  # (as ATen composes it)
 
 
 def ger(input: Tensor, vec2: Tensor) -> Tensor:

@@ -756,6 +756,16 @@ CASES = {
         ),
         ([[[2, 2]]], "uint8", None),
     ),
+    # -- outer as ATen composes it: the first vector reshaped to a column
+    "outer_nodes": (
+        lambda T: tuple(
+            type(node[0]).__name__
+            for node in T.outer(
+                T.ones(3, requires_grad=True), T.ones(2, requires_grad=True)
+            ).grad_fn.next_functions
+        ),
+        ("ViewBackward0", "AccumulateGrad"),
+    ),
 }
 
 
