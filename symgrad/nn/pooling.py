@@ -423,6 +423,11 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         )
     key: list = []
     lead = input.ndim - dims
+    if mode == "replicate" and 0 in input.shape[lead:]:
+        raise RuntimeError(
+            f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly 0 batch size "
+            f"and other non-zero dimensions for input, but got: {list(input.shape)}"
+        )
     for axis, ((lo, hi), n) in enumerate(zip(pairs, input.shape[lead:])):
         limit = _kept(lo, hi, n)[1] if mode == "circular" else math.inf
         if max(lo, hi) > limit or (mode == "reflect" and max(lo, hi) >= n):

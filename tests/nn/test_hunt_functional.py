@@ -766,6 +766,10 @@ CASES = {
         ),
         ("ViewBackward0", "AccumulateGrad"),
     ),
+    "pad_replicate_empty_dimension": (
+        lambda T: T.nn.functional.pad(T.zeros(1, 2, 0), (1, 1), mode="replicate"),
+        ("raises", "RuntimeError"),
+    ),
 }
 
 
