@@ -81,7 +81,7 @@ def max_positions(d: int, x: np.ndarray, k, s, p, dil, out) -> tuple:
     view = view[(Ellipsis,) + tuple(slice(None, None, ss) for ss in s) + (slice(None),) * d]
     view = view[(Ellipsis,) + tuple(slice(None, None, dd) for dd in dil)]
     view = view[(Ellipsis,) + tuple(slice(0, o) for o in out) + (slice(None),) * d]
-    flat = view.reshape(view.shape[: len(lead) + d] + (-1,))
+    flat = view.reshape(view.shape[: len(lead) + d] + (math.prod(k),))
     best = first_maximum(flat)
     offsets = np.unravel_index(best, k)
     grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")

@@ -106,6 +106,13 @@ def _linalg_out_tuple(T):
     return result[0] is sign, result.logabsdet is logabsdet, sign, logabsdet
 
 
+def _empty_max_pool(T):
+    x = T.zeros(0, 3, 4, 4, requires_grad=True)
+    out, indices = T.nn.functional.max_pool2d(x, 2, return_indices=True)
+    out.sum().backward()
+    return list(out.shape), type(out.grad_fn).__name__, list(indices.shape), list(x.grad.shape)
+
+
 CASES = {
     # -- interpolate: uint8 is the only non-floating dtype PyTorch's kernels take
     "interpolate_nearest_uint8": (
@@ -769,6 +776,11 @@ CASES = {
     "pad_replicate_empty_dimension": (
         lambda T: T.nn.functional.pad(T.zeros(1, 2, 0), (1, 1), mode="replicate"),
         ("raises", "RuntimeError"),
+    ),
+    # -- max pooling of an empty batch (was NumPy's reshape error)
+    "max_pool2d_empty_batch": (
+        lambda T: _empty_max_pool(T),
+        ((0, 3, 2, 2), "MaxPool2DWithIndicesBackward0", (0, 3, 2, 2), (0, 3, 4, 4)),
     ),
 }
 
