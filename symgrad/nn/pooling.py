@@ -281,6 +281,8 @@ def _avg_pool(
     for i, (n, kk, pp, ss, o) in enumerate(zip(input.shape[-d:], k, p, s, out)):
         divisor = None if divisor_override is None else (divisor_override if i == 0 else 1)
         matrices.append(_avg_matrix(n, kk, pp, ss, o, count_include_pad, divisor))
+    if d == 3 and input.dtype.scalar_type == "Half":  # PyTorch's 3-d kernel has no float16
+        raise NotImplementedError("\"avg_pool3d_out_frame\" not implemented for 'Half'")
     if not input.dtype.is_floating_point:
         _pooled_dtype(input, "avg_pool3d_out_frame" if d == 3 else "avg_pool2d", ("Long",))
         data = integer_average(input._data, tuple(matrices))

@@ -782,6 +782,19 @@ CASES = {
         lambda T: _empty_max_pool(T),
         ((0, 3, 2, 2), "MaxPool2DWithIndicesBackward0", (0, 3, 2, 2), (0, 3, 4, 4)),
     ),
+    # -- PyTorch's 3-d average pooling has no float16 kernel (local_response_norm uses it)
+    "avg_pool3d_half": (
+        lambda T: T.nn.functional.avg_pool3d(T.ones(1, 1, 2, 2, 2, dtype=T.float16), 2),
+        ("raises", "NotImplementedError"),
+    ),
+    "local_response_norm_half_4d": (
+        lambda T: T.nn.functional.local_response_norm(T.ones(1, 2, 2, 2, dtype=T.float16), 2),
+        ("raises", "NotImplementedError"),
+    ),
+    "avg_pool2d_half": (
+        lambda T: T.nn.functional.avg_pool2d(T.ones(1, 1, 2, 2, dtype=T.float16), 2),
+        ([[[[1.0]]]], "float16", None),
+    ),
 }
 
 
