@@ -240,3 +240,15 @@ def require_ints(op: str, name: str, values: Any) -> None:
             raise TypeError(
                 f"{op}(): argument '{name}' must be tuple of ints, not {type(values).__name__}"
             )
+
+
+def require_floating(input: Any, kernel: str) -> None:
+    """PyTorch's NotImplementedError for a floating-only kernel (``elu_cpu``, ``GeluKernelImpl``)
+    given an integer or bool tensor."""
+    if isinstance(input, Tensor) and not input.dtype.is_floating_point:
+        name = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char"}
+        t = str(input.dtype).split(".")[-1]
+        raise NotImplementedError(
+            f'"{kernel}" not implemented for {name.get(t, t.capitalize())!r}: convert the input '
+            "with .float() or .double()"
+        )

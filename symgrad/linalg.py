@@ -21,6 +21,7 @@ from symgrad.ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from symgrad.ops.least_squares import lstsq
 from symgrad.ops.linalg import matmul
 from symgrad.ops.linalg_composites import cond, tensorinv, tensorsolve, vander, vecdot
+from symgrad.ops.linalg_entries import entry
 from symgrad.ops.linalg_norms import linalg_norm as norm
 from symgrad.ops.linalg_norms import matrix_norm, vector_norm
 from symgrad.ops.lu_factorization import linalg_lu as lu
@@ -75,3 +76,43 @@ __all__ = [
     "vecdot",
     "vector_norm",
 ]
+
+# PyTorch's keyword names ("input" and NumPy's "x" where the docs write A) and out=
+_INPUT = {"input": "A", "x": "A"}
+cholesky = entry(cholesky, **_INPUT)
+cholesky_ex = entry(cholesky_ex, **_INPUT)
+cond = entry(cond, **_INPUT)
+det = entry(det)
+eigh = entry(eigh, **_INPUT)
+eigvalsh = entry(eigvalsh, **_INPUT)
+householder_product = entry(householder_product, **_INPUT)
+inv = entry(inv)
+inv_ex = entry(inv_ex)
+ldl_factor = entry(ldl_factor, **_INPUT)
+ldl_factor_ex = entry(ldl_factor_ex, **_INPUT)
+ldl_solve = entry(ldl_solve)
+lu = entry(lu)
+lu_factor = entry(lu_factor)
+lu_factor_ex = entry(lu_factor_ex)
+lu_solve = entry(lu_solve)
+lstsq = entry(lstsq, b="B", **_INPUT)
+matrix_exp = entry(matrix_exp, out=False, **_INPUT)
+matrix_norm = entry(matrix_norm, **_INPUT)
+matrix_power = entry(matrix_power, **_INPUT)
+matrix_rank = entry(matrix_rank, **_INPUT)
+multi_dot = entry(multi_dot)
+norm = entry(norm, **_INPUT)
+pinv = entry(pinv, **_INPUT)
+qr = entry(qr)
+slogdet = entry(slogdet)
+solve = entry(solve)
+solve_ex = entry(solve_ex)
+solve_triangular = entry(solve_triangular, **_INPUT)
+svd = entry(svd)
+svdvals = entry(svdvals)
+tensorinv = entry(tensorinv, **_INPUT)
+tensorsolve = entry(tensorsolve, other="B", **_INPUT)
+vecdot = entry(vecdot)
+vector_norm = entry(vector_norm, input="x")
+cross = entry(cross)
+matmul = entry(matmul)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad import dtypes
+from symgrad._arguments import require_floating
+from symgrad.autograd import grad_mode
 from symgrad.tensor import Tensor
 
 _REDUCTIONS = ("mean", "sum", "none")
@@ -29,3 +32,25 @@ def _check_tensors(op: str, **arguments: Any) -> None:
                 f"{op}(): argument '{name}' must be a Tensor, not {type(v).__name__}; "
                 "wrap the values in symgrad.tensor(...)"
             )
+
+
+def _promoted(input: Any, target: Any, op: str, kernel: str) -> tuple[Tensor, Tensor]:
+    """``input`` and ``target`` in their promoted dtype, as PyTorch's element-wise loss kernels
+    take them; an integer or bool result is PyTorch's NotImplementedError."""
+    if type(input) is not Tensor or type(target) is not Tensor:
+        _check_tensors(op, input=input, target=target)
+    if input.dtype is not target.dtype:
+        d = dtypes.promote_types(input.dtype, target.dtype)
+        input, target = input.to(d), target.to(d)
+    require_floating(input, kernel)
+    return input, target
+
+
+def _no_grad_for(op: str, name: str, value: Any) -> None:
+    """PyTorch's error for an argument its loss has no derivative for (a weight) that
+    requires grad."""
+    if isinstance(value, Tensor) and value.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError(
+            f"The function '{op}' is not differentiable with respect to argument '{name}'. "
+            "This input cannot have requires_grad True."
+        )

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_floating as _floating
 from symgrad.ops import activations as A
 from symgrad.ops import elementwise as E
 from symgrad.ops import math as _math
@@ -40,17 +41,6 @@ __all__ = [
     "celu_",
     "hardtanh_",
 ]
-
-
-def _floating(input: Any, kernel: str) -> None:
-    """PyTorch's error for these activations on an integer or bool tensor."""
-    if isinstance(input, Tensor) and not input.dtype.is_floating_point:
-        name = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char"}
-        t = str(input.dtype).split(".")[-1]
-        raise NotImplementedError(
-            f'"{kernel}" not implemented for {name.get(t, t.capitalize())!r}: convert the input '
-            "with .float() or .double()"
-        )
 
 
 def _maybe_inplace(input: Tensor, inplace_: bool, name: str, compute: Any) -> Tensor:
@@ -123,6 +113,10 @@ def hardtanh(
 def _hardtanh(input: Tensor, min_val: float, max_val: float, inplace: bool) -> Tensor:
     bounds = (float(min_val), float(max_val))
     if isinstance(input, Tensor) and not input.dtype.is_floating_point:
+        if input.dtype.scalar_type == "Bool":
+            raise RuntimeError("Bool inputs not supported for hardtanh")
+        if input.dtype.scalar_type == "Byte" and min(bounds) < 0:
+            raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
         # an integer tensor stays integer, as in PyTorch (it can't require grad)
         return _maybe_inplace(input, inplace, "hardtanh", lambda x: _int_hardtanh(x, bounds))
     return _maybe_inplace(input, inplace, "hardtanh", lambda x: A.HARDTANH(x, params=bounds))
@@ -144,6 +138,7 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     >>> F.elu(symgrad.tensor([1.0, 0.0]))
     tensor([1., 0.])
     """
+    _floating(input, "elu_cpu")
     if inplace:
         return _in_place(input, "elu_", lambda x: A.ELU_(x, params=(float(alpha),)))
     return _math.elu(input, alpha)
@@ -179,6 +174,7 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     >>> F.leaky_relu(symgrad.tensor([-1.0, 2.0]), 0.5)
     tensor([-0.5000,  2.0000])
     """
+    _floating(input, "leaky_relu_cpu")
     if inplace:
         slope = (float(negative_slope),)
         return _in_place(input, "leaky_relu_", lambda x: A.LEAKY_RELU_(x, params=slope))
@@ -313,6 +309,8 @@ def softsign(input: Tensor) -> Tensor:
     >>> F.softsign(symgrad.tensor([1.0, -3.0]))
     tensor([ 0.5000, -0.7500])
     """
+    if isinstance(input, Tensor) and input.dtype.scalar_type == "Bool":
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return input / (input.abs() + 1)
 
 

@@ -7,8 +7,9 @@ import math
 
 import numpy as np
 
-from symgrad import creation, ops
+from symgrad import creation, dtypes, ops
 from symgrad.nn.sparse import dropout
+from symgrad.ops.softmax_family import safe_softmax
 from symgrad.tensor import Tensor
 
 __all__ = ["scaled_dot_product_attention"]
@@ -73,11 +74,16 @@ def scaled_dot_product_attention(
         hidden = np.triu(np.ones((length, source), dtype=bool), 1)
         weights = weights.masked_fill(creation.tensor(hidden, device=query.device), -math.inf)
     elif attn_mask is not None:
-        if attn_mask.dtype == creation.tensor(True).dtype:
+        if attn_mask.dtype not in (dtypes.bool_, dtypes.float32, query.dtype):
+            raise RuntimeError(
+                "Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+                f"attn_mask.dtype: {attn_mask.dtype} and query.dtype: {query.dtype} instead."
+            )
+        if attn_mask.dtype == dtypes.bool_:
             weights = weights.masked_fill(attn_mask.logical_not(), -math.inf)
         else:
-            weights = weights + attn_mask
-    weights = ops.softmax(weights, -1)
+            weights = weights + attn_mask.to(query.dtype)
+    weights = safe_softmax(weights, -1)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
     return ops.matmul(weights, value)

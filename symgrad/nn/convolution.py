@@ -103,6 +103,9 @@ def _conv(
             f"expected scalar type {input.dtype.scalar_type} but found {other.scalar_type}: "
             "convert the weight and bias to the input's dtype"
         )
+    if input.dtype.scalar_type == "Bool":
+        kernel = "compute_columns3d" if d == 3 else "slow_conv2d_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     stride = expand_param(stride, d, "stride", op)
     dilation = expand_param(dilation, d, "dilation", op)
     if any(s <= 0 for s in stride):

@@ -33,6 +33,10 @@ def _conv_transpose(
             f"expected scalar type {input.dtype.scalar_type} but found "
             f"{weight.dtype.scalar_type}: convert the weight to the input's dtype"
         )
+    if not input.dtype.is_floating_point and input.dtype.scalar_type != "Long":
+        # PyTorch's transposed kernels: floating dtypes and int64 only
+        kernel = f"slow_conv_transpose{max(d, 2)}d_out_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.scalar_type}'")
     if bias is not None and bias.dtype != input.dtype:
         bias = bias.to(input.dtype)  # PyTorch's kernel reads the bias in the input's dtype
     stride = expand_param(stride, d, "stride", op)

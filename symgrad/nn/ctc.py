@@ -229,8 +229,10 @@ def ctc_loss(
     tensor([0.2877])
     """
     reduction = _reduction(reduction)
-    if not log_probs.dtype.is_floating_point:
-        raise NotImplementedError(f'"ctc_loss_cpu" not implemented for {log_probs.dtype!r}')
+    if not log_probs.dtype.is_floating_point or log_probs.dtype.scalar_type == "Half":
+        raise NotImplementedError(
+            f"\"ctc_loss_cpu\" not implemented for '{log_probs.dtype.scalar_type}'"
+        )
     unbatched = log_probs.ndim == 2
     if unbatched:
         log_probs = log_probs.unsqueeze(1)

@@ -192,6 +192,12 @@ def embedding_bag(
             f"types: Long, Int; but got {input.dtype!r} instead (while checking arguments for "
             "embedding_bag)"
         )
+    if not weight.dtype.is_floating_point:
+        raise RuntimeError(
+            "Expected tensor for argument #1 'weight' to have one of the following scalar "
+            f"types: Half, BFloat16, Float, Double; but got {weight.dtype!r} instead (while "
+            "checking arguments for embedding_bag)"
+        )
     if scale_grad_by_freq and mode == "max":
         raise ValueError("max mode does not support scaling the gradient by the frequency")
     _bags_of(input, offsets)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_floating, require_tensor
 from symgrad.nn.channel_ops import feature_dropout_impl
 from symgrad.ops.activations import PRELU
 from symgrad.tensor import Tensor
@@ -27,6 +27,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     if type(input) is not Tensor or type(weight) is not Tensor:
         require_tensor("prelu", "input", 1, input)
         require_tensor("prelu", "weight", 2, weight)
+    require_floating(input, "prelu_cpu")
     if weight.dtype is not input.dtype:
         raise RuntimeError(
             f"prelu: Type promoting not supported. Got {input.dtype.scalar_type} and "
@@ -72,6 +73,7 @@ def rms_norm(
             f"Given normalized_shape={list(shape)}, expected input with shape [*, "
             f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}"
         )
+    require_floating(input, "rms_norm")
     if eps is None:
         from symgrad.type_info import finfo
 

@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad import ops as _ops
+from symgrad._arguments import require_floating
 from symgrad.nn import activations as _activations
 from symgrad.nn import adaptive_pooling as _adaptive_pooling
 from symgrad.nn import channel_ops as _channel_ops
@@ -17,7 +19,7 @@ from symgrad.nn import normalization as _normalization
 from symgrad.nn import pooling as _pooling
 from symgrad.nn import regression as _regression
 from symgrad.nn import sparse as _sparse
-from symgrad.nn._arguments import _check_tensors, _reduction
+from symgrad.nn._arguments import _check_tensors, _no_grad_for, _promoted, _reduction
 from symgrad.nn.activations import *  # noqa: F403
 from symgrad.nn.adaptive_pooling import *  # noqa: F403
 from symgrad.nn.attention import scaled_dot_product_attention
@@ -33,6 +35,7 @@ from symgrad.nn.fractional_pooling import *  # noqa: F403
 from symgrad.nn.grid_sample import grid_sample
 from symgrad.nn.grid_sampling import affine_grid
 from symgrad.nn.instance_norm import instance_norm
+from symgrad.nn.linear_cross_entropy import linear_cross_entropy
 from symgrad.nn.lp_pooling import lp_pool1d, lp_pool2d, lp_pool3d
 from symgrad.nn.margin_losses import *  # noqa: F403
 from symgrad.nn.normalization import *  # noqa: F403
@@ -61,6 +64,7 @@ __all__ = [
     "binary_cross_entropy_with_logits",
     "binary_cross_entropy",
     "cross_entropy",
+    "linear_cross_entropy",
     "nll_loss",
     "mse_loss",
     "l1_loss",
@@ -111,13 +115,33 @@ def log_softmax(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any
     return _softmax_family.log_softmax(input, dim, dtype)
 
 
-def _pair(input: Any, target: Any, op: str) -> tuple[Tensor, Tensor]:
+def _logits_pair(input: Any, target: Any) -> tuple[Tensor, Tensor]:
+    """PyTorch computes binary_cross_entropy_with_logits in the target's floating dtype."""
     if type(input) is not Tensor or type(target) is not Tensor:
-        _check_tensors(op, input=input, target=target)
-    elif input._data.dtype is target._data.dtype:  # a loss of every step: the common case
-        return input, target
-    if target.dtype is not input.dtype and input.dtype.is_floating_point:
-        target = target.to(input.dtype)
+        _check_tensors("binary_cross_entropy_with_logits", input=input, target=target)
+    elif input.dtype is target.dtype and input.dtype.is_floating_point:
+        return input, target  # a loss of every step: the common case
+    require_floating(input, "log_sigmoid_cpu")
+    if not target.dtype.is_floating_point:
+        result = dtypes.promote_types(input.dtype, target.dtype)
+        raise RuntimeError(
+            f"result type {result.scalar_type} can't be cast to the desired output type "
+            f"{target.dtype.scalar_type}: the target of binary_cross_entropy_with_logits must "
+            "be floating (convert it with .float())"
+        )
+    return input.to(target.dtype), target
+
+
+def _probabilities_pair(input: Any, target: Any) -> tuple[Tensor, Tensor]:
+    """PyTorch's binary_cross_entropy takes an input and a target of one floating dtype."""
+    if type(input) is not Tensor or type(target) is not Tensor:
+        _check_tensors("binary_cross_entropy", input=input, target=target)
+    if input.dtype is not target.dtype:
+        raise RuntimeError(
+            f"Found dtype {target.dtype.scalar_type} but expected {input.dtype.scalar_type}: "
+            "binary_cross_entropy takes an input and a target of the same dtype"
+        )
+    require_floating(input, "binary_cross_entropy")
     return input, target
 
 
@@ -128,7 +152,7 @@ def _weight_array(weight: Any, input: Tensor, shape: tuple, op: str) -> Any:
     try:
         return np.broadcast_to(w.astype(input._data.dtype), shape)
     except ValueError:
-        raise ValueError(
+        raise RuntimeError(
             f"{op}(): weight of shape {list(w.shape)} doesn't broadcast to the input's shape "
             f"{list(shape)}"
         ) from None
@@ -153,7 +177,8 @@ def binary_cross_entropy_with_logits(
     ...                                    symgrad.tensor([1.0, 0.0]))
     tensor(0.)
     """
-    input, target = _pair(input, target, "binary_cross_entropy_with_logits")
+    input, target = _logits_pair(input, target)
+    _no_grad_for("binary_cross_entropy_with_logits", "weight", weight)
     if target._data.shape != input._data.shape:
         raise ValueError(
             f"Target size ({list(target.shape)}) must be the same as input size "
@@ -169,6 +194,7 @@ def binary_cross_entropy_with_logits(
         return _losses.BCE_WITH_LOGITS_PLAIN_LOSS(input, target, **options)
     if not isinstance(pos_weight, Tensor):
         pos_weight = _ops.as_tensor(np.asarray(pos_weight, input._data.dtype))
+    _weight_array(pos_weight, input, shape, "binary_cross_entropy_with_logits")
     return _losses.BCE_WITH_LOGITS_LOSS(input, target, pos_weight.to(input.dtype), **options)
 
 
@@ -182,7 +208,8 @@ def binary_cross_entropy(
 ) -> Tensor:
     """Binary cross entropy of probabilities ``input`` against ``target`` (logs clamped at
     -100, as PyTorch)."""
-    input, target = _pair(input, target, "binary_cross_entropy")
+    input, target = _probabilities_pair(input, target)
+    _no_grad_for("binary_cross_entropy", "weight", weight)
     if target.shape != input.shape:
         raise ValueError(
             f"Using a target size ({list(target.shape)}) that is different to the input size "
@@ -222,14 +249,27 @@ def mse_loss(
     size_average: Any = None,
     reduce: Any = None,
     reduction: str = "mean",
+    weight: Tensor | None = None,
 ) -> Tensor:
-    """Mean squared error (``reduction`` 'mean', 'sum' or 'none')."""
-    input, target = _pair(input, target, "mse_loss")
+    """Mean squared error (``reduction`` 'mean', 'sum' or 'none'); ``weight`` (the input's
+    shape) weights each squared error, and 'mean' then divides by the weights' sum.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.mse_loss(symgrad.tensor([1.0, 3.0]), symgrad.zeros(2), weight=symgrad.tensor([3.0, 1.0]))
+    tensor(3.)
+    """
+    input, target = _promoted(input, target, "mse_loss", "mse_cpu")
     shape = _broadcast(input, target, "mse_loss")
+    r = _reduction(reduction, size_average, reduce)
+    if weight is not None:
+        return _weighted(_ops.pow(input - target, 2), weight, input, r)
     return _losses.MSE_LOSS(
         input,
         target,
-        reduction=_reduction(reduction, size_average, reduce),
+        reduction=r,
         weight=None,
         shape=shape,
     )
@@ -241,13 +281,37 @@ def l1_loss(
     size_average: Any = None,
     reduce: Any = None,
     reduction: str = "mean",
+    weight: Tensor | None = None,
 ) -> Tensor:
-    """Mean absolute error (``reduction`` 'mean', 'sum' or 'none')."""
-    input, target = _pair(input, target, "l1_loss")
+    """Mean absolute error (``reduction`` 'mean', 'sum' or 'none'); ``weight`` as
+    :func:`mse_loss`'s.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> F.l1_loss(symgrad.tensor([1.0, -3.0]), symgrad.zeros(2), reduction="none")
+    tensor([1., 3.])
+    """
+    if type(input) is not Tensor or type(target) is not Tensor:
+        _check_tensors("l1_loss", input=input, target=target)
     _broadcast(input, target, "l1_loss")
     loss = _ops.abs(input - target)
     r = _reduction(reduction, size_average, reduce)
+    if weight is not None:
+        return _weighted(loss, weight, input, r)
     return loss if r == "none" else loss.sum() if r == "sum" else loss.mean()
+
+
+def _weighted(errors: Tensor, weight: Tensor, input: Tensor, reduction: str) -> Tensor:
+    """PyTorch's weighted mse_loss and l1_loss: each error times its weight, the 'mean' of
+    the products divided by the sum of the weights."""
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    loss = errors * weight
+    if reduction == "none":
+        return loss
+    return loss.sum() if reduction == "sum" else loss.sum() / weight.sum()
 
 
 def _broadcast(input: Tensor, target: Tensor, op: str) -> tuple:
@@ -280,6 +344,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """
     from symgrad.ops import elementwise
 
+    require_floating(input, "silu_cpu")
     if inplace:
         return _inplace(input, "silu_", elementwise.SILU)
     return elementwise.SILU(input)

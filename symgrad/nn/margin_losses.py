@@ -12,8 +12,7 @@ import numpy as np
 
 from symgrad import _like
 from symgrad._arguments import require_tensor, require_tensor_arguments
-from symgrad.autograd import grad_mode
-from symgrad.nn._arguments import _reduction
+from symgrad.nn._arguments import _no_grad_for, _reduction
 from symgrad.nn.activations import logsigmoid
 from symgrad.nn.normalization import pairwise_distance
 from symgrad.ops import losses as _losses
@@ -39,21 +38,13 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
     return loss.sum() if reduction == "sum" else loss
 
 
-def _no_grad_for(op: str, name: str, value: Any) -> None:
-    if value is not None and value.requires_grad and grad_mode.is_grad_enabled():
-        raise RuntimeError(
-            f"The function '{op}' is not differentiable with respect to argument '{name}'. "
-            "This input cannot have requires_grad True."
-        )
-
-
 def _check_scores(op: str, kernel: str, input: Tensor, target: Tensor) -> tuple[int, int]:
     """PyTorch's checks of the scores ``(C,)`` or ``(N, C)`` and the int64 targets; the
     number of samples and of classes."""
     if type(input) is not Tensor or type(target) is not Tensor:
         require_tensor(op, "input", 1, input)
         require_tensor(op, "target", 2, target)
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point or input.dtype.scalar_type == "Half":
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.scalar_type}'")
     shape = tuple(input.shape)
     if len(shape) > 2 or (len(shape) == 1 and shape[0] == 0) or (len(shape) == 2 and not shape[1]):

@@ -13,6 +13,7 @@ from symgrad import dtypes
 from symgrad._arguments import require_tensor_arguments
 from symgrad._tracing import TRACE, write
 from symgrad.autograd import grad_mode
+from symgrad.ops.derivatives import _shifted
 from symgrad.ops.normalization import native_norm
 from symgrad.ops.norms import at_norm
 from symgrad.ops.shape import expand_to
@@ -397,4 +398,7 @@ def pairwise_distance(
     if not isinstance(x1, Tensor) or not isinstance(x2, Tensor):
         require_tensor_arguments("pairwise_distance", "x1 x2", x1, x2)
     last = max(x1.ndim, x2.ndim) - 1
-    return at_norm(x1 - x2 + eps, p, last, keepdim)
+    d = x1 - x2
+    # ATen adds eps as a Scalar (AddBackward1)
+    d = _shifted(d, eps) if d.dtype.is_floating_point else d + eps
+    return at_norm(d, p, last, keepdim)

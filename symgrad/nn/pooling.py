@@ -13,7 +13,14 @@ from symgrad import creation
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_value
 from symgrad.nn.convolution import expand_param
-from symgrad.ops.pooling import constant_pad, max_positions, pick, pool_matrices, window_maximum
+from symgrad.ops.pooling import (
+    constant_pad,
+    integer_average,
+    max_positions,
+    pick,
+    pool_matrices,
+    window_maximum,
+)
 from symgrad.prim import batching as _batching
 from symgrad.tensor import Tensor
 
@@ -80,6 +87,7 @@ def _setup(d: int, input: Tensor, kernel_size, stride, padding, dilation, ceil_m
 def _max_pool(d, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
     op = f"max_pool{d}d"
     k, s, p, dil, out = _setup(d, input, kernel_size, stride, padding, dilation, ceil_mode, op)
+    _pooled_dtype(input, op, _INTEGERS)
     if type(input) is _batching.BatchedTensor:  # inside vmap: the windows of the whole batch
         return _batching.on_storage(
             input, lambda x: _max_pick(d, x, k, s, p, dil, out, return_indices)
@@ -178,6 +186,8 @@ def max_pool1d(
     if not isinstance(input, Tensor) or input.ndim not in (2, 3):
         shape = list(input.shape) if isinstance(input, Tensor) else type(input).__name__
         raise RuntimeError(f"max_pool1d() Expected 2D or 3D input tensor, but got {shape}")
+    if not return_indices:  # PyTorch's own 1-d kernel, for floating inputs only
+        _pooled_dtype(input, "max_pool1d_impl", ())
     stride = None if stride is None or stride in ([], ()) else _as_2d(stride, 1)
     out = _max_pool(
         2,
@@ -271,7 +281,27 @@ def _avg_pool(
     for i, (n, kk, pp, ss, o) in enumerate(zip(input.shape[-d:], k, p, s, out)):
         divisor = None if divisor_override is None else (divisor_override if i == 0 else 1)
         matrices.append(_avg_matrix(n, kk, pp, ss, o, count_include_pad, divisor))
+    if d == 3 and input.dtype.scalar_type == "Half":  # PyTorch's 3-d kernel has no float16
+        raise NotImplementedError("\"avg_pool3d_out_frame\" not implemented for 'Half'")
+    if not input.dtype.is_floating_point:
+        _pooled_dtype(input, "avg_pool3d_out_frame" if d == 3 else "avg_pool2d", ("Long",))
+        data = integer_average(input._data, tuple(matrices))
+        return creation.tensor(data, device=input.device)
     return pool_matrices(input, tuple(matrices), f"AvgPool{d}DBackward0")
+
+
+_INTEGERS = ("Byte", "Char", "Short", "Int", "Long")
+
+
+def _pooled_dtype(input: Tensor, kernel: str, integers: tuple) -> None:
+    """PyTorch's error for a pooling kernel given a dtype it has no version for: of the
+    non-floating dtypes it takes only ``integers`` (scalar type names)."""
+    if input.dtype.is_floating_point or input.dtype.scalar_type in integers:
+        return
+    raise NotImplementedError(
+        f"\"{kernel}\" not implemented for '{input.dtype.scalar_type}': convert the input "
+        "with .float()"
+    )
 
 
 def avg_pool2d(
@@ -343,11 +373,19 @@ _NON_CONSTANT = {
 }
 
 
-def _source(j: np.ndarray, n: int, mode: str) -> np.ndarray:
+def _kept(lo: int, hi: int, n: int) -> tuple[int, int]:
+    """The start and length of what negative pads leave of a dimension of size ``n``."""
+    start = max(-lo, 0)
+    return start, n - start - max(-hi, 0)
+
+
+def _source(lo: int, hi: int, n: int, mode: str) -> np.ndarray:
+    if mode == "circular":  # negative pads crop first, the wrapped parts come from what is left
+        start, kept = _kept(lo, hi, n)
+        return start + np.arange(-max(lo, 0), kept + max(hi, 0)) % max(kept, 1)
+    j = np.arange(-lo, n + hi)
     if mode == "replicate":
         return np.clip(j, 0, n - 1)
-    if mode == "circular":
-        return j % n
     j = np.abs(j)
     return np.where(j > n - 1, 2 * (n - 1) - j, j)
 
@@ -379,7 +417,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     if mode not in _NON_CONSTANT:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value not in (None, 0):
-        raise ValueError(f'Padding mode "{mode}" doesn\'t take in value argument.')
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
     if input.ndim not in (dims + 1, dims + 2) or dims > 3:
         raise NotImplementedError(
             f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor: "
@@ -387,8 +425,13 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         )
     key: list = []
     lead = input.ndim - dims
+    if mode == "replicate" and 0 in input.shape[lead:]:
+        raise RuntimeError(
+            f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly 0 batch size "
+            f"and other non-zero dimensions for input, but got: {list(input.shape)}"
+        )
     for axis, ((lo, hi), n) in enumerate(zip(pairs, input.shape[lead:])):
-        limit = n if mode == "circular" else (n - 1 if mode == "reflect" else math.inf)
+        limit = _kept(lo, hi, n)[1] if mode == "circular" else math.inf
         if max(lo, hi) > limit or (mode == "reflect" and max(lo, hi) >= n):
             raise RuntimeError(
                 f"Argument #{4 + 2 * (dims - 1 - axis)}: Padding size should be less than the "
@@ -396,7 +439,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
                 f"dimension, but got: padding ({lo}, {hi}) at dimension {lead + axis} of input "
                 f"{list(input.shape)}"
             )
-        src = _source(np.arange(-lo, n + hi), n, mode)
+        src = _source(lo, hi, n, mode)
         shape = [1] * dims
         shape[axis] = src.size
         key.append(src.reshape(shape))

@@ -75,7 +75,9 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
 
 
 def _check_floating(input: Tensor, kernel: str) -> None:
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+    if not (
+        input.dtype.is_floating_point or input.dtype.is_complex or input.dtype.scalar_type == "Bool"
+    ):
         raise NotImplementedError(
             f"\"{kernel}\" not implemented for '{input.dtype.scalar_type}': convert the input "
             "with .float()"

@@ -15,7 +15,7 @@ from symgrad import _like
 from symgrad import ops as _ops
 from symgrad._arguments import require_tensor_arguments
 from symgrad.autograd import grad_mode
-from symgrad.nn._arguments import _check_tensors, _reduction
+from symgrad.nn._arguments import _check_tensors, _promoted, _reduction
 from symgrad.nn.normalization import pairwise_distance
 from symgrad.ops import losses as _losses
 from symgrad.ops.shape import expand_to
@@ -40,11 +40,16 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
     return loss.sum() if reduction == "sum" else loss
 
 
-def _pair(input: Any, target: Any, op: str) -> tuple[Tensor, Tensor]:
-    _check_tensors(op, input=input, target=target)
-    if target.dtype is not input.dtype and input.dtype.is_floating_point:
-        target = target.to(input.dtype)
-    return input, target
+def _huber_pair(input: Any, target: Any) -> tuple[Tensor, Tensor]:
+    """PyTorch computes huber_loss in the input's dtype, which must be floating."""
+    _check_tensors("huber_loss", input=input, target=target)
+    if not input.dtype.is_floating_point and target.dtype.is_floating_point:
+        raise RuntimeError(
+            f"result type {target.dtype.scalar_type} can't be cast to the desired output type "
+            f"{input.dtype.scalar_type}: huber_loss computes in the input's dtype"
+        )
+    input, _ = _promoted(input, input, "huber_loss", "huber_cpu")
+    return input, target.to(input.dtype)
 
 
 def _warn_size(input: Tensor, target: Tensor) -> tuple:
@@ -99,7 +104,9 @@ def kl_div(
                 stacklevel=2,
             )
         r = "sum" if reduction == "batchmean" else _reduction(reduction)
-    input, target = _pair(input, target, "kl_div")
+    _check_tensors("kl_div", input=input, target=target)
+    if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         loss = target.exp() * (target - input)
     else:
@@ -131,7 +138,7 @@ def smooth_l1_loss(
     >>> F.smooth_l1_loss(symgrad.tensor([0.5, 3.0]), symgrad.zeros(2), reduction="none")
     tensor([0.1250, 2.5000])
     """
-    input, target = _pair(input, target, "smooth_l1_loss")
+    input, target = _promoted(input, target, "smooth_l1_loss", "smooth_l1_cpu")
     shape = _warn_size(input, target)
     r = _reduction(reduction, size_average, reduce)
     if beta < 0:
@@ -161,7 +168,7 @@ def huber_loss(
     >>> F.huber_loss(symgrad.tensor([0.5, 3.0]), symgrad.zeros(2), reduction="none")
     tensor([0.1250, 2.5000])
     """
-    input, target = _pair(input, target, "huber_loss")
+    input, target = _huber_pair(input, target)
     shape = _warn_size(input, target)
     if weight is not None and weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
@@ -204,7 +211,7 @@ def poisson_nll_loss(
         reduction = _reduction(reduction, size_average, reduce)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not a valid value for reduction")
-    input, target = _pair(input, target, "poisson_nll_loss")
+    _check_tensors("poisson_nll_loss", input=input, target=target)
     if log_input:
         loss = input.exp() - target * input
     else:
@@ -222,6 +229,10 @@ def _gaussian_var(input: Tensor, var: Any) -> Tensor:
         if var < 0:
             raise ValueError("var has negative entry/entries")
         var = var * _like.ones_like(input)
+    elif not isinstance(var, Tensor):  # PyTorch takes a float or a tensor only
+        raise TypeError(
+            f"gaussian_nll_loss(): var must be a Tensor or a float, not {type(var).__name__}"
+        )
     elif bool((var._data < 0).any()):
         raise ValueError("var has negative entry/entries")
     if var.shape != input.shape:
@@ -315,6 +326,8 @@ def hinge_embedding_loss(
     """
     r = _reduction(reduction, size_average, reduce)
     zeros = _like.zeros_like(input)
+    if not input.dtype.is_floating_point:  # PyTorch's margin in the input's dtype
+        margin = int(margin)
     margin_clamp = (margin - input).clamp_min(0)
     output_margin = _ops.where(target != 1, margin_clamp, zeros)
     output_self = _ops.where(target != -1, input, zeros)

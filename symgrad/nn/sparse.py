@@ -97,7 +97,7 @@ def _alpha_terms(keep: np.ndarray, p: float, a: float) -> tuple:
     return (keep * a).astype(keep.dtype), np.asarray(b, dtype=keep.dtype)
 
 
-def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
     """Integer class indices as one-hot int64 rows (``num_classes=-1``: one more than the
     largest index).
 
@@ -109,22 +109,22 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     tensor([[1, 0, 0],
             [0, 0, 1]])
     """
-    if tensor.dtype is not dtypes.int64:
-        if _batching.any_batched(tensor):  # PyTorch's words inside vmap
+    if input.dtype is not dtypes.int64:
+        if _batching.any_batched(input):  # PyTorch's words inside vmap
             raise _batching.Refused("one_hot is only applicable to index tensor.")
         raise RuntimeError(
             "one_hot is only applicable to index tensor of type LongTensor (got "
-            f"{tensor.dtype!r}; convert it with .long())."
+            f"{input.dtype!r}; convert it with .long())."
         )
-    if _batching.any_batched(tensor):  # inside vmap: the classes compared with each index
+    if _batching.any_batched(input):  # inside vmap: the classes compared with each index
         if num_classes <= 0:
             raise _batching.Refused(
                 "When vmap-ing torch.nn.functional.one_hot, please provide an explicit positive "
                 "num_classes argument."
             )
         classes = Tensor._make(np.arange(num_classes, dtype=np.int64))
-        return (tensor.unsqueeze(-1) == classes).to(dtypes.int64)
-    t = tensor._data
+        return (input.unsqueeze(-1) == classes).to(dtypes.int64)
+    t = input._data
     if is_meta(t):  # no values to check; the number of classes can't be read from them
         if num_classes == -1:
             raise RuntimeError(ITEM)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import random
+from symgrad._arguments import require_floating
 from symgrad.ops import activations as A
 from symgrad.ops.inplace import inplace as _in_place
 from symgrad.tensor import Tensor
@@ -99,12 +100,12 @@ def rrelu(
             f"upper={upper})"
         )
     if not training:
-        _check_floating(input, "leaky_relu_cpu")
+        require_floating(input, "leaky_relu_cpu")
         slope = (float((lower + upper) / 2),)
         if inplace:
             return _in_place(input, "rrelu_", lambda x: A.RRELU_(x, params=slope))
         return A.RRELU(input, params=slope)
-    _check_floating(input, "rrelu_with_noise_out_cpu")
+    require_floating(input, "rrelu_with_noise_out_cpu")
     # (the slopes of positive elements are drawn too but unused: the formula passes them by)
     dtype, shape = input._data.dtype, tuple(input.shape)
     if (
@@ -117,16 +118,6 @@ def rrelu(
     if inplace:
         return _in_place(input, "rrelu_", lambda x: A.RRELU_WITH_NOISE_(x, noise))
     return A.RRELU_WITH_NOISE(input, noise)
-
-
-def _check_floating(input: Tensor, kernel: str) -> None:
-    if not input.dtype.is_floating_point:
-        name = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char"}
-        t = str(input.dtype).split(".")[-1]
-        raise NotImplementedError(
-            f'"{kernel}" not implemented for {name.get(t, t.capitalize())!r}: convert the input '
-            "with .float() or .double()"
-        )
 
 
 def rrelu_(

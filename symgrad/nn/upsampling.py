@@ -146,17 +146,15 @@ def _check_dtype(input: Tensor, mode: str, d: int, antialias: bool) -> None:
     else:
         kernel = _NAMES[mode].format(d=d)[: -len("Backward0")].replace("Upsample", "upsample_")
         kernel = kernel.lower()
-    if input.dtype.is_complex and (mode in ("bicubic", "lanczos") or antialias):
-        raise NotImplementedError(f'"{kernel}" not implemented for {input.dtype.scalar_type!r}')
-    if input.dtype.is_complex:
+    # PyTorch's CPU kernels take uint8 as their only non-floating dtype
+    if input.dtype.scalar_type == "Byte" and mode in ("nearest", "nearest-exact"):
         return
-    if input.dtype.scalar_type == "Byte" and mode not in ("nearest", "nearest-exact"):
+    if input.dtype.scalar_type == "Byte":
         raise NotImplementedError(
             f"interpolate: mode '{mode}' needs a floating input, got {input.dtype}: convert it "
             "with .float() (PyTorch rounds uint8 images after each pass of its own kernel)"
         )
-    if input.dtype.scalar_type == "Bool" or mode not in ("nearest", "nearest-exact"):
-        raise NotImplementedError(f'"{kernel}" not implemented for {input.dtype.scalar_type!r}')
+    raise NotImplementedError(f'"{kernel}" not implemented for {input.dtype.scalar_type!r}')
 
 
 def interpolate(

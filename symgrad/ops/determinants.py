@@ -54,14 +54,21 @@ def square_matrices(op: str, a: Any, *, floating: bool = True, square: bool = Tr
         floating_input(op, a)
 
 
-def floating_input(op: str, a: Tensor) -> None:
-    """PyTorch's error for an integer or boolean input to a linear-algebra function."""
+def floating_input(op: str, a: Tensor, half: bool = False) -> None:
+    """PyTorch's error for an integer or boolean input to a linear-algebra function (and for
+    float16, unless ``half``)."""
+    if a._data.dtype.kind not in "fc" and op in ("linalg.eigh", "linalg.eigvalsh"):
+        kernel = "linalg_eigh_cpu"  # PyTorch dispatches these before it checks
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{a.dtype.scalar_type}'")
     if a._data.dtype.kind not in "fc":
         raise RuntimeError(
             f"{op}: Expected a floating point or complex tensor as input. Got {a.dtype.scalar_type}"
         )
-    if a._data.dtype == np.float16:
-        raise NotImplementedError(f"\"{op}\" not implemented for 'Half'; use float32 or float64")
+    if half or a._data.dtype != np.float16:
+        return
+    if op in ("linalg.inv", "linalg.slogdet"):  # refused by PyTorch before its kernels
+        raise RuntimeError(f"{op}: Low precision dtypes not supported. Got Half")
+    raise NotImplementedError(f"\"{op}\" not implemented for 'Half'; use float32 or float64")
 
 
 def _per_matrix(xp: Any, s: Any, ndim: int) -> Any:

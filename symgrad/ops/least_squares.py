@@ -193,7 +193,7 @@ def _check(A: Any, B: Any, driver: Any) -> bool:
             "torch.linalg.lstsq: Expected input and other to have the same dtype, but got "
             f"input's dtype {A.dtype.scalar_type} and other's dtype {B.dtype.scalar_type}"
         )
-    if A._data.dtype.kind not in "fc":
+    if A._data.dtype.kind not in "fc" or A._data.dtype == np.float16:
         raise RuntimeError("This function doesn't handle types other than float and double")
     gap = A.ndim - B.ndim
     if gap not in (0, 1):

@@ -155,6 +155,8 @@ def matmul(input: Any, other: Any) -> Tensor:
     if da.dtype is not db.dtype and da.dtype != db.dtype:
         _check_dtypes(a, b)
     na, nb = len(sa), len(sb)
+    if da.dtype.kind == "b":
+        _refuse_bool(na, nb)
     if na == 2 and nb == 2:  # the hot path: one mm
         return _MATMUL(a, b)
     if na > 2 or nb > 2:
@@ -196,6 +198,17 @@ def _check_dtypes(a: Tensor, b: Tensor) -> None:
             f"expected m1 and m2 to have the same dtype, but got: {a.dtype!r} != {b.dtype!r} "
             f"(convert one, e.g. with .to({common!r}))"
         )
+
+
+def _refuse_bool(na: int, nb: int) -> None:
+    """PyTorch's error for a product of bool tensors, named after the kernel it would run."""
+    if na > 2 or nb > 2:
+        kernel = "bmm"
+    elif nb == 1:
+        kernel = "dot" if na == 1 else "addmv_impl_cpu"
+    else:
+        kernel = "addmm_impl_cpu_"
+    raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def _any_batched(a: Tensor, b: Tensor) -> bool:
@@ -375,6 +388,8 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}]."
         )
     _check_dtypes(input, mat2)
+    if input._data.dtype.kind == "b":
+        _refuse_bool(3, 3)
     return _MATMUL(input, mat2)
 
 
@@ -385,7 +400,7 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
     for name, v in (("self", input), ("vec2", vec2)):
         if v.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")
-    return input.unsqueeze(1) * vec2.unsqueeze(0)
+    return input.reshape(input.shape[0], 1) * vec2  # (as ATen composes it)
 
 
 def ger(input: Tensor, vec2: Tensor) -> Tensor:

@@ -28,9 +28,9 @@ def vector_norm(
     >>> symgrad.linalg.vector_norm(symgrad.tensor([3.0, -4.0]), ord=1)
     tensor(7.)
     """
+    floating_input("linalg.vector_norm", x, half=True)  # (PyTorch checks before dtype)
     if dtype is not None:
         x = x.to(dtype)
-    floating_input("linalg.vector_norm", x)
     if isinstance(ord, str):
         raise RuntimeError(f"linalg.vector_norm: ord must be a number, got '{ord}'")
     return norm(x, p=ord, dim=dim, keepdim=keepdim)
@@ -53,9 +53,9 @@ def matrix_norm(
     >>> symgrad.linalg.matrix_norm(symgrad.tensor([[1.0, -2.0], [3.0, 4.0]]), ord=1)
     tensor(6.)
     """
+    floating_input("linalg.matrix_norm", A, half=True)  # (PyTorch checks before dtype)
     if dtype is not None:
         A = A.to(dtype)
-    floating_input("linalg.matrix_norm", A)
     if A.ndim < 2:
         raise RuntimeError(
             "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
@@ -66,6 +66,8 @@ def matrix_norm(
     if ord == "fro":
         return norm(A, p=2, dim=(d0, d1), keepdim=keepdim)
     if ord == "nuc" or ord in (2, -2):
+        if A._data.dtype == np.float16:
+            raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
         # PyTorch's steps (and node names): the matrices moved last, then reduced
         order = [d for d in range(A.ndim) if d not in (d0, d1)] + [d0, d1]
         s = svdvals(A.permute(order))

@@ -10,6 +10,7 @@ from symgrad import dtypes
 from symgrad._arguments import (
     deprecated_alpha,
     no_overload,
+    require_floating,
     require_tensor,
     require_tensor_input,
     require_tensors,
@@ -235,7 +236,25 @@ tanh = _unary(E.TANH, "The hyperbolic tangent, element-wise.")
 erf = _unary(E.ERF, "The error function, element-wise.")
 abs = _unary(E.ABS, "The absolute value (derivative 0 at 0, as PyTorch).")
 sign = _unary(E.SIGN, "The sign, -1, 0 or 1 (derivative 0 everywhere, as PyTorch).")
-relu = _unary(E.RELU, "``max(input, 0)`` (derivative 0 at 0, as PyTorch).")
+
+
+def relu(input: Any) -> Tensor:
+    """``max(input, 0)`` (derivative 0 at 0, as PyTorch; a bool tensor is refused).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.relu(symgrad.tensor([-1, 2]))
+    tensor([0, 2])
+    """
+    if type(input) is not Tensor:
+        require_tensor("relu", "input", 1, input)
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return E.RELU(input)
+
+
+relu._prim = E.RELU  # type: ignore[attr-defined]  # what with_out calls straight
 sigmoid = _unary(E.SIGMOID, "``1 / (1 + exp(-input))``, computed without overflow.")
 absolute = _unary(E.ABS, "Another name of ``abs``.", "absolute")
 subtract, multiply, divide, true_divide, negative = sub, mul, div, div, neg
@@ -253,11 +272,13 @@ def elu(input: Any, alpha: float = 1.0) -> Tensor:
 
 def softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + exp(beta * input)) / beta``, linear where ``beta * input > threshold``."""
+    require_floating(input, "softplus_cpu")
     return E.SOFTPLUS(input, params=(beta, threshold))
 
 
 def gelu(input: Any, approximate: str = "none") -> Tensor:
     """The Gaussian error linear unit; ``approximate='tanh'`` for the tanh formula."""
+    require_floating(input, "GeluKernelImpl")
     if approximate == "none":
         return E.GELU(input)
     if approximate == "tanh":

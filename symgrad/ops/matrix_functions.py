@@ -123,6 +123,10 @@ _PINV = Structural(
 )
 
 
+def _half(A: Tensor) -> bool:
+    return A._data.dtype == np.float16
+
+
 def pinv(
     A: Tensor,
     rcond: Any = None,
@@ -146,7 +150,7 @@ def pinv(
     <BLANKLINE>
             [[0.0000]]])
     """
-    if not isinstance(A, Tensor) or A.ndim < 2 or A._data.dtype.kind not in "fc":
+    if not isinstance(A, Tensor) or A.ndim < 2 or A._data.dtype.kind not in "fc" or _half(A):
         what = f"{A.dtype.scalar_type}{{{list(A.shape)}}}" if isinstance(A, Tensor) else A
         raise RuntimeError(
             f"linalg.pinv({what}): expected a tensor with 2 or more dimensions of float, "
@@ -282,6 +286,9 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
             f"linalg.cross: inputs dimension {dim} must have length 3. Got "
             f"{input.shape[dim]} and {other.shape[dim]}"
         )
+    for t in (input, other):
+        if t.dtype.scalar_type == "Bool":
+            raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     return _CROSS(input, other, dim=dim - ndim if dim >= 0 else dim)
 
 

@@ -50,7 +50,7 @@ def matrix_rank(
         raise RuntimeError(
             "torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions."
         )
-    if not A.is_floating_point():
+    if not A.is_floating_point() or A._data.dtype == np.float16:
         raise RuntimeError("This function doesn't handle types other than float and double")
     if tol is not None:
         atol, rtol = tol, 0.0

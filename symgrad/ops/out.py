@@ -62,8 +62,27 @@ def _write(name: str, result: Tensor, out: Tensor) -> None:
 
 
 def _check_out_type(name: str, out: Any) -> None:
+    if isinstance(out, (tuple, list)) and all(isinstance(o, Tensor) for o in out):
+        return  # the outputs of a function with several (linalg.slogdet, linalg.qr, ...)
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+
+
+def _write_results(name: str, result: Any, out: Any) -> Any:
+    """``result`` written into ``out``: one tensor, or each of several into its own."""
+    if not isinstance(result, tuple):
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        _write(name, result, out)
+        return out
+    if not isinstance(out, (tuple, list)) or len(out) != len(result):
+        raise TypeError(
+            f"{name}(): argument 'out' must be tuple of {len(result)} Tensors, not "
+            f"{type(out).__name__}"
+        )
+    for r, o in zip(result, out):
+        _write(name, r, o)
+    return type(result)(*out) if hasattr(result, "_fields") else tuple(out)
 
 
 def with_out(fn: Callable, check: Callable | None = None) -> Callable:
@@ -82,7 +101,7 @@ def with_out(fn: Callable, check: Callable | None = None) -> Callable:
         if check is not None:
             check(args, kwargs)
         if is_grad_enabled() and (
-            out._requires_grad or _requires_grad(args) or _requires_grad(list(kwargs.values()))
+            _requires_grad(out) or _requires_grad(args) or _requires_grad(list(kwargs.values()))
         ):
             raise RuntimeError(
                 f"{name}(): functions with out=... arguments don't support automatic "
@@ -93,8 +112,7 @@ def with_out(fn: Callable, check: Callable | None = None) -> Callable:
                 f"Trying to use forward AD with {name}_out that does not support it because it "
                 "is an out= function"
             )
-        _write(name, fn(*args, **kwargs), out)
-        return out
+        return _write_results(name, fn(*args, **kwargs), out)
 
     return call
 

@@ -92,6 +92,32 @@ _CDIST = Structural(
     kernel=_kernel,
 )
 
+# PyTorch's matrix-product path for p = 2: the same distances and gradients, its own node under a
+# view
+_EUCLIDEAN_DIST = Structural(
+    "_euclidean_dist",
+    _forward,
+    _vjp,
+    saves=(0, 1),
+    saves_out=True,
+    backward="EuclideanDistBackward0",
+    kernel=_kernel,
+)
+
+_COMPUTE_MODES = (
+    "use_mm_for_euclid_dist_if_necessary",
+    "use_mm_for_euclid_dist",
+    "donot_use_mm_for_euclid_dist",
+)
+
+
+def _uses_matrix_product(x1: Tensor, x2: Tensor, p: float, compute_mode: str) -> bool:
+    if compute_mode not in _COMPUTE_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    if p != 2 or compute_mode == _COMPUTE_MODES[2]:
+        return False
+    return compute_mode == _COMPUTE_MODES[1] or max(x1.shape[-2], x2.shape[-2]) > 25
+
 
 def _check(x1: Tensor, x2: Tensor, p: float) -> None:
     for name, t in (("X1", x1), ("X2", x2)):
@@ -109,6 +135,8 @@ def _check(x1: Tensor, x2: Tensor, p: float) -> None:
             raise RuntimeError(
                 f"cdist only supports floating-point dtypes, {name} got: {t.dtype.scalar_type}"
             )
+    if x1.dtype.scalar_type == "Half":
+        raise NotImplementedError("\"cdist\" not implemented for 'Half'")
     if not p >= 0:
         raise RuntimeError(f"cdist only supports non-negative p values, got p={p}")
     try:
@@ -129,9 +157,9 @@ def cdist(
     """The ``p``-norm distances between the rows of ``x1`` ``(..., P, M)`` and of ``x2``
     ``(..., R, M)``: a tensor ``(..., P, R)`` (batch dimensions broadcast).
 
-    ``compute_mode`` is accepted for PyTorch's signature; the distances are always computed
-    from the differences (PyTorch's matrix-product shortcut for large ``p = 2`` inputs rounds
-    differently in the last digits).
+    ``compute_mode`` picks PyTorch's node (``EuclideanDistBackward0`` under a view where
+    PyTorch takes its matrix-product shortcut for ``p = 2``); the distances are always computed
+    from the differences (PyTorch's shortcut rounds differently in the last digits).
 
     Examples
     --------
@@ -150,4 +178,7 @@ def cdist(
     p = float(p)
     _check(x1, x2, p)
     d = dtypes.promote_types(x1.dtype, x2.dtype)
+    if _uses_matrix_product(x1, x2, p, compute_mode):
+        out = _EUCLIDEAN_DIST(x1.to(d), x2.to(d), p=p)
+        return out.view(out.shape)
     return _CDIST(x1.to(d), x2.to(d), p=p)

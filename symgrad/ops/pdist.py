@@ -77,6 +77,8 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
         raise RuntimeError(
             f"pdist only supports floating-point dtypes, got: {input.dtype.scalar_type}"
         )
+    if input.dtype.scalar_type == "Half":
+        raise NotImplementedError("\"pdist\" not implemented for 'Half'")
     p = float(p)
     if not p >= 0:
         raise RuntimeError(f"pdist only supports non-negative p values, got p={p}")

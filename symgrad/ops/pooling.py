@@ -30,6 +30,7 @@ __all__ = [
     "max_positions",
     "window_maximum",
     "pool_matrices",
+    "integer_average",
     "constant_pad",
     "unpool",
 ]
@@ -72,14 +73,15 @@ def max_positions(d: int, x: np.ndarray, k, s, p, dil, out) -> tuple:
         (pp, max(0, (o - 1) * ss + dd * (kk - 1) + 1 - n - pp))
         for n, kk, pp, ss, dd, o in zip(spatial, k, p, s, dil, out)
     ]
-    padded = np.pad(x, [(0, 0)] * len(lead) + pads, constant_values=-np.inf)
+    low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min  # integers: their least
+    padded = np.pad(x, [(0, 0)] * len(lead) + pads, constant_values=low)
     span = tuple(dd * (kk - 1) + 1 for kk, dd in zip(k, dil))
     axes = tuple(range(len(lead), len(lead) + d))
     view = np.lib.stride_tricks.sliding_window_view(padded, span, axis=axes)
     view = view[(Ellipsis,) + tuple(slice(None, None, ss) for ss in s) + (slice(None),) * d]
     view = view[(Ellipsis,) + tuple(slice(None, None, dd) for dd in dil)]
     view = view[(Ellipsis,) + tuple(slice(0, o) for o in out) + (slice(None),) * d]
-    flat = view.reshape(view.shape[: len(lead) + d] + (-1,))
+    flat = view.reshape(view.shape[: len(lead) + d] + (math.prod(k),))
     best = first_maximum(flat)
     offsets = np.unravel_index(best, k)
     grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
@@ -165,6 +167,17 @@ def _pool_kernel(xp: Any, x: np.ndarray, matrices: tuple) -> np.ndarray:
     for i, m in enumerate(matrices):
         x = _numpy_along(x, first + i, m)
     return np.ascontiguousarray(x)
+
+
+def integer_average(x: np.ndarray, matrices: tuple) -> np.ndarray:
+    """Average pooling of an int64 array as PyTorch's kernel: each window's sum divided by
+    its divisor (``1 / weight`` of the window's row in each matrix), truncated toward 0."""
+    sums = _pool_kernel(NP, x.astype(np.float64), tuple((m != 0).astype(float) for m in matrices))
+    divisor = np.ones(())
+    for m in matrices:
+        weight = m.max(axis=1)  # a row of zeros (no input in its window) sums to 0 anyway
+        divisor = np.multiply.outer(divisor, 1 / np.where(weight > 0, weight, 1.0))
+    return np.trunc(sums / np.rint(divisor)).astype(x.dtype)
 
 
 def _pool_vjp(xp: Any, g: Any, c: Any) -> tuple:

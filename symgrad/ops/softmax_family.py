@@ -207,6 +207,46 @@ _LOG_SOFTMAX = Structural(
 )
 
 
+def _safe_softmax_values(a: np.ndarray, dim: Any) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        out = _softmax_values(a, dim)
+    hidden = np.all(a == -np.inf, axis=dim, keepdims=True)
+    return np.where(hidden, 0.0, out).astype(out.dtype, copy=False)
+
+
+def _safe_softmax(xp: Any, a: Any, dim: Any) -> Any:
+    seen = xp.sum(xp.where(xp.eq(a, -np.inf), 0.0, 1.0), dim, True)
+    return xp.where(xp.eq(seen, 0), 0.0, _softmax(xp, a, dim))
+
+
+# softmax whose rows of only -inf give 0, not nan: PyTorch's attention weights
+_SAFE_SOFTMAX = Structural(
+    "_safe_softmax",
+    _safe_softmax,
+    _softmax_vjp,
+    saves_out=True,
+    backward="SafeSoftmaxBackward0",
+    kernel=lambda xp, a, dim: _safe_softmax_values(np.asarray(a), dim),
+    text="∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}, 0 for rows of only -inf",
+)
+
+
+def safe_softmax(input: Tensor, dim: int) -> Tensor:
+    """``softmax(input, dim)`` with 0 (not nan) in the rows along ``dim`` that hold only
+    ``-inf``: the weights of PyTorch's reference attention.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.ops.softmax_family import safe_softmax
+    >>> safe_softmax(symgrad.tensor([[0.0, 0.0], [-float("inf"), -float("inf")]]), -1)
+    tensor([[0.5000, 0.5000],
+            [0.0000, 0.0000]])
+    """
+    input, d = _softmax_dim(input, dim, None, "_safe_softmax")
+    return _SAFE_SOFTMAX(input, dim=(d,) if input.ndim else None)
+
+
 def implicit_dim(name: str, ndim: int, stacklevel: int) -> int:
     """PyTorch's deprecated choice of dimension for ``nn.functional``'s ``name`` called
     without ``dim`` (0 for 0-, 1- and 3-dimensional inputs, else 1), with its warning

@@ -66,6 +66,7 @@ class PReLU(Module):
     ) -> None:
         super().__init__()
         self.num_parameters = num_parameters
+        self.init = init
         self.weight = Parameter(creation.full((num_parameters,), init, dtype=dtype))
 
     def forward(self, input: Tensor) -> Tensor:

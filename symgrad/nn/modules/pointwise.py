@@ -90,21 +90,6 @@ class SiLU(_Inplace):
         return F.silu(input)
 
 
-class ReLU6(_Inplace):
-    """``min(max(0, x), 6)``.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> from symgrad import nn
-    >>> nn.ReLU6()(symgrad.tensor([8.0]))
-    tensor([6.])
-    """
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.relu6(input, self.inplace)
-
-
 class Hardswish(_Inplace):
     """``x * relu6(x + 3) / 6`` (its repr shows no options, as PyTorch's).
 
@@ -229,6 +214,27 @@ class Hardtanh(_Inplace):
     def extra_repr(self) -> str:
         extra = ", inplace=True" if self.inplace else ""
         return f"min_val={self.min_val}, max_val={self.max_val}{extra}"
+
+
+class ReLU6(Hardtanh):
+    """``min(max(0, x), 6)``: a :class:`Hardtanh` from 0 to 6, as PyTorch's.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> nn.ReLU6()(symgrad.tensor([8.0]))
+    tensor([6.])
+    """
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.relu6(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
 
 
 class GELU(Module):

@@ -1,6 +1,7 @@
 """``symgrad.utils.data``: datasets, samplers and the :class:`DataLoader`, as in
 ``torch.utils.data``, so training loops written for PyTorch run unchanged."""
 
+from symgrad.utils.data import _utils
 from symgrad.utils.data.dataloader import DataLoader, default_collate, default_convert
 from symgrad.utils.data.dataset import (
     ChainDataset,

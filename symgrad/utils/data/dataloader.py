@@ -37,9 +37,10 @@ def default_convert(data: Any) -> Any:
 
 def default_collate(batch: list) -> Any:
     """Put a list of samples together as PyTorch does: tensors (and NumPy arrays) stacked
-    along a new first dimension, Python ints to an ``int64`` tensor and floats to a
-    ``float64`` one, strings left as a list, and dicts, named tuples, tuples and lists
-    collated field by field (tuples come back as lists, as in PyTorch).
+    along a new first dimension, Python ints to a tensor of the dtype all of them need
+    (``int64`` for ints only) and floats to a ``float64`` one, strings left as a list, and
+    dicts, named tuples, tuples and lists collated field by field (tuples come back as lists,
+    as in PyTorch).
 
     Examples
     --------
@@ -54,12 +55,10 @@ def default_collate(batch: list) -> Any:
         return stack(batch)
     if isinstance(elem, (np.ndarray, np.generic)) and elem.dtype.kind in "biuf":
         return stack([creation.as_tensor(b) for b in batch])
-    if isinstance(elem, bool):
-        return creation.tensor(batch)
     if isinstance(elem, float):
         return creation.tensor(batch, dtype=dtypes.float64)
-    if isinstance(elem, int):
-        return creation.tensor(batch, dtype=dtypes.int64)
+    if isinstance(elem, int):  # (bools too) the dtype read from all of them: [1, 2.5] is float
+        return creation.tensor(batch)
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, abc.Mapping):
@@ -126,6 +125,16 @@ class DataLoader:
             raise ValueError("timeout option should be non-negative")
         if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
+        if multiprocessing_context is not None and num_workers == 0:
+            raise ValueError(
+                "multiprocessing_context can only be used with multi-process loading "
+                "(num_workers > 0), but got num_workers=0"
+            )
+        if prefetch_factor is not None and num_workers == 0:
+            raise ValueError(
+                "prefetch_factor option could only be specified in multiprocessing.let "
+                "num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor to None"
+            )
         self.dataset = dataset
         self.num_workers = num_workers
         self.pin_memory = pin_memory
@@ -178,6 +187,9 @@ class DataLoader:
         self.collate_fn = collate_fn
 
     def __iter__(self) -> Iterator:
+        return _SingleProcessDataLoaderIter(self)
+
+    def _batches(self) -> Iterator:
         if isinstance(self.dataset, IterableDataset):
             yield from self._iterate_stream()
         elif self.batch_sampler is not None:
@@ -215,3 +227,21 @@ class DataLoader:
         if self.batch_sampler is not None:
             return len(self.batch_sampler)
         return len(self.sampler)  # type: ignore[arg-type]
+
+
+class _SingleProcessDataLoaderIter:
+    """One pass over a :class:`DataLoader`: ``next`` gives a batch, ``len`` the loader's
+    number of batches, as PyTorch's iterator."""
+
+    def __init__(self, loader: DataLoader) -> None:
+        self._loader = loader
+        self._batches = loader._batches()
+
+    def __iter__(self) -> _SingleProcessDataLoaderIter:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._batches)
+
+    def __len__(self) -> int:
+        return len(self._loader)
