@@ -126,6 +126,7 @@ SAMPLES = {
         ((BIG,), {"dim": (1,), "keepdim": True}),
     ],
     "softmax_family._SOFTMAX": [((X,), {"dim": 1}), ((BIG,), {"dim": 1})],
+    "softmax_family._SAFE_SOFTMAX": [((X,), {"dim": 1}), ((BIG,), {"dim": 0})],
     "softmax_family._LOG_SOFTMAX": [((X,), {"dim": 0}), ((BIG,), {"dim": 1})],
     # the gradients under create_graph: (incoming gradient, the op's output)
     "softmax_family.SOFTMAX_BACKWARD": [

@@ -351,7 +351,7 @@ OPERATIONS = {
     "pow": lambda x, v: x**3,
     "linear": lambda x, v: F.linear(x, v.expand(2, 3), v[:2]),
     "mse": lambda x, v: F.mse_loss(x, symgrad.zeros(4, 3)),
-    "bce": lambda x, v: F.binary_cross_entropy(symgrad.sigmoid(x), symgrad.ones(4, 3)),
+    "bce": lambda x, v: F.binary_cross_entropy(symgrad.sigmoid(x), symgrad.ones_like(x)),
     "cross_entropy": lambda x, v: F.cross_entropy(x, symgrad.tensor([0, 1, 2, 0])),
     "split": lambda x, v: x.split(2)[1],
     "float64": lambda x, v: x.double(),
