@@ -20,7 +20,12 @@ from symgrad.ops import clamp_bounds as C
 from symgrad.ops import elementwise as E
 from symgrad.ops.division import rounded_div
 from symgrad.ops.index_keys import warn_at_user
-from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
+from symgrad.ops.operand_checks import (
+    bool_subtraction,
+    check_alpha,
+    is_bool,
+    number_alpha,
+)
 from symgrad.ops.operand_checks import subtract_operator as subtract_operator  # the `-` method
 from symgrad.ops.scaled import ADD_SCALED, SUB_SCALED
 from symgrad.prim.primitive import as_operand
@@ -93,6 +98,7 @@ def add(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
     """
     if deprecated:
         other, alpha = deprecated_alpha("add", other, deprecated, alpha)
+    alpha = number_alpha("add", alpha)
     if alpha != 1 or type(alpha) is not int:
         check_alpha(input, other, alpha)
     if alpha == 1:
@@ -111,6 +117,7 @@ def sub(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
     """
     if deprecated:
         other, alpha = deprecated_alpha("sub", other, deprecated, alpha)
+    alpha = number_alpha("sub", alpha)
     if is_bool(input) or is_bool(other):
         raise bool_subtraction(input, other)
     if alpha != 1 or type(alpha) is not int:

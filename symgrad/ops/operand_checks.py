@@ -10,6 +10,16 @@ from symgrad.ops import elementwise as E
 from symgrad.tensor import Tensor
 
 
+def number_alpha(op: str, alpha: Any) -> Any:
+    """``alpha`` as a Python number: PyTorch reads a 0-d tensor (an optimizer's tensor ``lr``)
+    as the number it holds, and refuses any other tensor."""
+    if not isinstance(alpha, Tensor):
+        return alpha
+    if alpha.dim() != 0:
+        raise TypeError(f"{op}(): argument 'alpha' must be Number, not Tensor")
+    return alpha.item()
+
+
 def check_alpha(input: Any, other: Any, alpha: Any) -> None:
     """PyTorch's errors for an ``alpha`` the result's dtype can't take."""
     result = dtypes.result_type(input, other)

@@ -1,0 +1,131 @@
+"""Training-loop programs checked against PyTorch: optimizers, schedulers and the gradient
+utilities of ``torch.nn.utils`` as scripts use them.
+
+Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
+checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _torch_table import run
+
+import symgrad
+
+F32 = "float32"
+F64 = "float64"
+
+
+def _param(T, values=(1.0, -2.0, 3.0), dtype=None):
+    return T.nn.Parameter(T.tensor(list(values), dtype=dtype))
+
+
+def _steps(T, make, steps=3, dtype=None):
+    """``p`` after ``steps`` steps of the optimizer ``make(T, [p])`` on ``sum(p**2 + p)``."""
+    p = _param(T, dtype=dtype)
+    opt = make(T, [p])
+    for _ in range(steps):
+        opt.zero_grad()
+        (p * p + p).sum().backward()
+        opt.step()
+    return p.detach()
+
+
+def _graded(T, grads, dtype=None):
+    """Parameters whose ``.grad`` hold ``grads``."""
+    params = []
+    for g in grads:
+        p = T.nn.Parameter(T.zeros(len(g), dtype=dtype))
+        p.grad = T.tensor(list(g), dtype=dtype)
+        params.append(p)
+    return params
+
+
+def _clip_norm(T, clip):
+    params = _graded(T, [(3.0, -4.0), (12.0,)])
+    total = clip(T, params)
+    return total, params[0].grad, params[1].grad
+
+
+def _vector_to_parameters(T, vector):
+    params = [T.zeros(2), T.zeros(1)]
+    T.nn.utils.vector_to_parameters(vector, params)
+    return tuple(params)
+
+
+CASES = {
+    # -- a 0-d tensor alpha is read as its number (an optimizer's tensor lr passes it on)
+    "add_tensor_alpha": (
+        lambda T: T.ones(2).add(T.ones(2), alpha=T.tensor(2)),
+        ([3.0, 3.0], F32, None),
+    ),
+    "add_inplace_tensor_alpha": (
+        lambda T: T.ones(2).add_(T.tensor([1.0, 2.0]), alpha=T.tensor(-0.5)),
+        ([0.5, 0.0], F32, None),
+    ),
+    "sub_tensor_alpha": (
+        lambda T: T.sub(
+            T.ones(2, dtype=T.float64), T.ones(2, dtype=T.float64), alpha=T.tensor(0.25)
+        ),
+        ([0.75, 0.75], F64, None),
+    ),
+    "add_tensor_alpha_grad": (
+        lambda T: (lambda x: x.add(x, alpha=T.tensor(3.0)))(T.ones(2, requires_grad=True)),
+        ([4.0, 4.0], F32, "AddBackward0"),
+    ),
+    "add_one_element_alpha": (
+        lambda T: T.add(T.ones(2), T.ones(2), alpha=T.tensor([0.5])),
+        ("raises", "TypeError"),
+    ),
+    "add_int_float_tensor_alpha": (
+        lambda T: T.tensor([1, 2]).add(T.tensor([1, 1]), alpha=T.tensor(0.5)),
+        ("raises", "RuntimeError"),
+    ),
+    "sgd_tensor_lr": (
+        lambda T: _steps(T, lambda T, p: T.optim.SGD(p, lr=T.tensor(0.1))),
+        ([0.268, -1.268, 1.292], F32, None),
+    ),
+    "sgd_tensor_lr_momentum": (
+        lambda T: _steps(
+            T, lambda T, p: T.optim.SGD(p, lr=T.tensor(0.1), momentum=0.9), dtype=T.float64
+        ),
+        ([-0.407, -0.593, -0.283], F64, None),
+    ),
+    # -- nn.utils
+    "clip_grad_norm_deprecated": (
+        lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
+        ((13.0, F32, None), ([0.2308, -0.3077], F32, None), ([0.9231], F32, None)),
+    ),
+    "vector_to_parameters_longer_vector": (
+        lambda T: _vector_to_parameters(T, T.arange(5.0)),
+        (([0.0, 1.0], F32, None), ([2.0], F32, None)),
+    ),
+    "vector_to_parameters_short_vector": (
+        lambda T: _vector_to_parameters(T, T.arange(2.0)),
+        ("raises", "RuntimeError"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_symgrad(name):
+    fn, expected = CASES[name]
+    assert run(symgrad, fn) == expected
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", list(CASES))
+def test_table_is_pytorchs(name):
+    torch = pytest.importorskip("torch")
+    fn, expected = CASES[name]
+    assert run(torch, fn) == expected
+
+
+def test_clip_grad_norm_warns_that_it_is_deprecated():
+    (p,) = _graded(symgrad, [(3.0, 4.0)])
+    with pytest.warns(FutureWarning, match="clip_grad_norm_"):
+        total = symgrad.nn.utils.clip_grad_norm(p, 1.0)
+    assert total.item() == pytest.approx(5.0)
+    np.testing.assert_allclose(p.grad.numpy(), [0.6, 0.8], rtol=1e-5)
