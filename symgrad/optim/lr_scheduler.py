@@ -164,6 +164,24 @@ class LRScheduler:
         self.__dict__.update(state_dict)
 
 
+class _LRScheduler(LRScheduler):
+    """The old name of :class:`LRScheduler`, still subclassed by older custom schedules.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> class Halving(symgrad.optim.lr_scheduler._LRScheduler):
+    ...     def get_lr(self):
+    ...         return [lr * 0.5**self.last_epoch for lr in self.base_lrs]
+    >>> opt = symgrad.optim.SGD([symgrad.zeros(1, requires_grad=True)], lr=1.0)
+    >>> schedule = Halving(opt)
+    >>> opt.step()
+    >>> schedule.step()
+    >>> schedule.get_last_lr()
+    [0.5]
+    """
+
+
 class _PerGroupFunctions(LRScheduler):
     """A schedule given by one function of the epoch per group (or one for all)."""
 

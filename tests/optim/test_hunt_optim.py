@@ -55,6 +55,21 @@ def _vector_to_parameters(T, vector):
     return tuple(params)
 
 
+def _old_style_schedule(T):
+    class Halving(T.optim.lr_scheduler._LRScheduler):
+        def get_lr(self):
+            return [lr * 0.5**self.last_epoch for lr in self.base_lrs]
+
+    opt = T.optim.SGD([_param(T)], lr=1.0)
+    schedule = Halving(opt)
+    rates = [schedule.get_last_lr()[0]]
+    for _ in range(3):
+        opt.step()
+        schedule.step()
+        rates.append(schedule.get_last_lr()[0])
+    return rates, isinstance(schedule, T.optim.lr_scheduler.LRScheduler)
+
+
 CASES = {
     # -- a 0-d tensor alpha is read as its number (an optimizer's tensor lr passes it on)
     "add_tensor_alpha": (
@@ -93,6 +108,7 @@ CASES = {
         ),
         ([-0.407, -0.593, -0.283], F64, None),
     ),
+    "old_scheduler_base_class": (_old_style_schedule, ((1.0, 0.5, 0.25, 0.125), True)),
     # -- nn.utils
     "clip_grad_norm_deprecated": (
         lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
