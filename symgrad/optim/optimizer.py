@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from itertools import chain
 from typing import Any
 
-from symgrad.autograd.grad_mode import enable_grad, no_grad
+from symgrad.autograd.grad_mode import enable_grad, set_grad_enabled
 from symgrad.nn.modules._state import zero_grads
 from symgrad.nn.modules.module import _type_name
 from symgrad.optim._optimizer_hooks import (
@@ -142,7 +142,8 @@ class Optimizer(OptimizerHooks):
         """Update every parameter that has a gradient (each optimizer's ``_update`` rule);
         returns ``closure()``'s loss."""
         loss = self._closure_loss(closure)
-        with no_grad():
+        # differentiable=True records the step, so a loss after it reaches the gradients
+        with set_grad_enabled(bool(self.defaults.get("differentiable"))):
             for group in self.param_groups:
                 for p in group["params"]:
                     if p.grad is not None:

@@ -70,6 +70,26 @@ def _old_style_schedule(T):
     return rates, isinstance(schedule, T.optim.lr_scheduler.LRScheduler)
 
 
+def _differentiable_steps(T, name, **kw):
+    """Two recorded steps of ``name`` on a non-leaf copy of ``w0`` with gradient ``g``; the
+    result and the gradients reaching ``w0`` and ``g``."""
+    w0 = T.tensor([1.0, -2.0, 3.0], dtype=T.float64, requires_grad=True)
+    g = T.tensor([0.5, 0.25, -1.0], dtype=T.float64, requires_grad=True)
+    w = w0.clone()
+    opt = getattr(T.optim, name)([w], lr=0.1, differentiable=True, **kw)
+    for _ in range(2):
+        w.grad = g * 1.0
+        opt.step()
+    (w**2).sum().backward()
+    return w.detach(), w0.grad, g.grad, w.grad_fn is not None
+
+
+def _differentiable_leaf(T):
+    w = T.nn.Parameter(T.ones(2))
+    w.grad = T.ones(2)
+    T.optim.SGD([w], lr=0.1, differentiable=True).step()
+
+
 CASES = {
     # -- a 0-d tensor alpha is read as its number (an optimizer's tensor lr passes it on)
     "add_tensor_alpha": (
@@ -109,6 +129,44 @@ CASES = {
         ([-0.407, -0.593, -0.283], F64, None),
     ),
     "old_scheduler_base_class": (_old_style_schedule, ((1.0, 0.5, 0.25, 0.125), True)),
+    # -- differentiable=True records the step (as in MAML-style inner loops)
+    "sgd_differentiable": (
+        lambda T: _differentiable_steps(T, "SGD", momentum=0.9),
+        (
+            ([0.855, -2.0725, 3.29], F64, None),
+            ([1.71, -4.145, 6.58], F64, None),
+            ([-0.171, 0.4145, -0.658], F64, None),
+            True,
+        ),
+    ),
+    "radam_differentiable": (
+        lambda T: _differentiable_steps(T, "RAdam"),
+        (
+            ([0.9, -2.05, 3.2], F64, None),
+            ([1.8, -4.1, 6.4], F64, None),
+            ([-0.36, 0.82, -1.28], F64, None),
+            True,
+        ),
+    ),
+    "adagrad_differentiable": (
+        lambda T: _differentiable_steps(T, "Adagrad"),
+        (
+            ([0.8293, -2.1707, 3.1707], F64, None),
+            ([1.6586, -4.3414, 6.3414], F64, None),
+            ([0.0, 0.0, 0.0], F64, None),
+            True,
+        ),
+    ),
+    "rmsprop_differentiable": (
+        lambda T: _differentiable_steps(T, "RMSprop", weight_decay=0.1),
+        (
+            ([-0.6421, -2.2911, 4.6527], F64, None),
+            ([-1.268, 1.8817, 9.2223], F64, None),
+            ([0.1615, 64.639, -0.8301], F64, None),
+            True,
+        ),
+    ),
+    "differentiable_leaf_in_place": (_differentiable_leaf, ("raises", "RuntimeError")),
     # -- nn.utils
     "clip_grad_norm_deprecated": (
         lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
