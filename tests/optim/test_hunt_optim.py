@@ -172,6 +172,16 @@ CASES = {
         lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
         ((13.0, F32, None), ([0.2308, -0.3077], F32, None), ([0.9231], F32, None)),
     ),
+    "clip_grad_norm_float16": (
+        lambda T: (lambda params: (T.nn.utils.clip_grad_norm_(params, 1.0), params[0].grad))(
+            _graded(T, [(3.0, -4.0), (12.0,)], dtype=T.float16)
+        ),
+        ((13.0, "float16", None), ([0.2307, -0.3076], "float16", None)),
+    ),
+    "total_norm_float16_sums_wide": (
+        lambda T: T.nn.utils.get_total_norm([T.full((1000,), 100.0, dtype=T.float16)]),
+        (3162.0, "float16", None),
+    ),
     "vector_to_parameters_longer_vector": (
         lambda T: _vector_to_parameters(T, T.arange(5.0)),
         (([0.0, 1.0], F32, None), ([2.0], F32, None)),

@@ -28,6 +28,16 @@ def _grads(parameters: Iterable) -> list:
     return [p.grad for p in parameters if p.grad is not None]
 
 
+def _vector_norm(t: Tensor, norm_type: float) -> Tensor:
+    """``linalg.vector_norm``; a float16 tensor's summed in float32 and rounded once to
+    float16, as PyTorch's CPU kernel does (mixed-precision training clips float16 grads)."""
+    from symgrad import float16, float32, linalg
+
+    if t.dtype is float16:
+        return linalg.vector_norm(t.to(float32), norm_type).to(float16)
+    return linalg.vector_norm(t, norm_type)
+
+
 @no_grad()
 def get_total_norm(
     tensors: Any, norm_type: float = 2.0, error_if_nonfinite: bool = False, foreach: Any = None
@@ -43,14 +53,14 @@ def get_total_norm(
     >>> get_total_norm([symgrad.tensor([3.0]), symgrad.tensor([4.0])])
     tensor(5.)
     """
-    from symgrad import linalg, stack, tensor
+    from symgrad import stack, tensor
 
     tensors = _tensors(tensors)
     norm_type = float(norm_type)
     if not tensors:
         return tensor(0.0)
-    norms = [linalg.vector_norm(t, norm_type) for t in tensors]
-    total = linalg.vector_norm(stack(norms), norm_type)
+    norms = [_vector_norm(t, norm_type) for t in tensors]
+    total = _vector_norm(stack(norms), norm_type)
     if error_if_nonfinite and not bool(total.isfinite()):
         raise RuntimeError(
             f"The total norm of order {norm_type} for gradients from `parameters` is "
