@@ -234,11 +234,12 @@ class LambdaLR(_PerGroupFunctions):
 
 
 class MultiplicativeLR(_PerGroupFunctions):
-    """``lr *= lr_lambda(epoch)`` at every epoch after the first."""
+    """``lr *= lr_lambda(epoch)`` at every step after construction (also at a ``step(0)``
+    given explicitly, as in PyTorch)."""
 
     def get_lr(self) -> list[float]:
         current = self._values()
-        if self.last_epoch > 0:
+        if not self._is_initial:
             return [lr * fn(self.last_epoch) for fn, lr in zip(self.lr_lambdas, current)]
         return current
 

@@ -90,6 +90,17 @@ def _differentiable_leaf(T):
     T.optim.SGD([w], lr=0.1, differentiable=True).step()
 
 
+def _multiplicative_with_epochs(T):
+    opt = T.optim.SGD([_param(T)], lr=1.0)
+    schedule = T.optim.lr_scheduler.MultiplicativeLR(opt, lambda epoch: 0.5)
+    rates = []
+    for epoch in (0, 0, 1):
+        opt.step()
+        schedule.step(epoch)
+        rates.append(schedule.get_last_lr()[0])
+    return rates
+
+
 CASES = {
     # -- a 0-d tensor alpha is read as its number (an optimizer's tensor lr passes it on)
     "add_tensor_alpha": (
@@ -167,6 +178,7 @@ CASES = {
         ),
     ),
     "differentiable_leaf_in_place": (_differentiable_leaf, ("raises", "RuntimeError")),
+    "multiplicative_explicit_epoch_zero": (_multiplicative_with_epochs, (0.5, 0.25, 0.125)),
     # -- nn.utils
     "clip_grad_norm_deprecated": (
         lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
