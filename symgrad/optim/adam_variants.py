@@ -113,6 +113,8 @@ class NAdam(Optimizer):
     tensor([0.8944], requires_grad=True)
     """
 
+    _capturable_tensors = "params, mu_products and state_steps"
+
     def __init__(
         self,
         params: Any,

@@ -147,8 +147,20 @@ class Optimizer(OptimizerHooks):
             for group in self.param_groups:
                 for p in group["params"]:
                     if p.grad is not None:
+                        self._check_capturable(group)
                         self._update(p, group)
         return loss
+
+    # what PyTorch's refusal of capturable=True on the CPU names, and the devices it allows
+    _capturable_tensors = "params and state_steps"
+    _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
+
+    def _check_capturable(self, group: dict) -> None:
+        if group.get("capturable"):
+            raise AssertionError(
+                f"If capturable=True, {self._capturable_tensors} must be on supported "
+                f"devices: {self._capturable_devices}."
+            )
 
     step = hooked_step(step)
 

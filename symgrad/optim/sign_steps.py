@@ -30,6 +30,8 @@ class Adadelta(Optimizer):
     tensor([0.9968], requires_grad=True)
     """
 
+    _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone"]
+
     def __init__(
         self,
         params: Any,

@@ -101,6 +101,15 @@ def _multiplicative_with_epochs(T):
     return rates
 
 
+def _capturable_step(T, name, with_grad=True):
+    p = _param(T)
+    opt = getattr(T.optim, name)([p], capturable=True)
+    if with_grad:
+        p.grad = T.ones(3)
+    opt.step()
+    return p.detach()
+
+
 CASES = {
     # -- a 0-d tensor alpha is read as its number (an optimizer's tensor lr passes it on)
     "add_tensor_alpha": (
@@ -179,6 +188,18 @@ CASES = {
     ),
     "differentiable_leaf_in_place": (_differentiable_leaf, ("raises", "RuntimeError")),
     "multiplicative_explicit_epoch_zero": (_multiplicative_with_epochs, (0.5, 0.25, 0.125)),
+    # -- capturable=True is kept, but the CPU cannot step it
+    **{
+        f"capturable_{name.lower()}": (
+            lambda T, name=name: _capturable_step(T, name),
+            ("raises", "AssertionError"),
+        )
+        for name in ("Adam", "AdamW", "NAdam", "RAdam", "Adamax", "Adadelta", "RMSprop", "Rprop")
+    },
+    "capturable_without_gradients": (
+        lambda T: _capturable_step(T, "Adam", with_grad=False),
+        ([1.0, -2.0, 3.0], F32, None),
+    ),
     # -- nn.utils
     "clip_grad_norm_deprecated": (
         lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
