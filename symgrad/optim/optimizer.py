@@ -77,6 +77,11 @@ class Optimizer(OptimizerHooks):
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+        if defaults.get("fused"):
+            if defaults.get("differentiable"):
+                raise RuntimeError("`fused` does not support `differentiable`")
+            if defaults.get("foreach"):
+                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
 
     def add_param_group(self, param_group: dict) -> None:
         """Add a group of parameters with its own hyperparameters (``defaults`` fill the

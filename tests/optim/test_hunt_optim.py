@@ -200,6 +200,21 @@ CASES = {
         lambda T: _capturable_step(T, "Adam", with_grad=False),
         ([1.0, -2.0, 3.0], F32, None),
     ),
+    # -- fused=True excludes foreach and differentiable
+    **{
+        f"fused_{name.lower()}_{other}": (
+            lambda T, name=name, other=other: getattr(T.optim, name)(
+                [_param(T)], lr=0.1, fused=True, **{other: True}
+            ),
+            ("raises", "RuntimeError"),
+        )
+        for name in ("SGD", "Adam", "AdamW", "Adagrad")
+        for other in ("foreach", "differentiable")
+    },
+    "fused_alone": (
+        lambda T: _steps(T, lambda T, p: T.optim.SGD(p, lr=0.1, fused=True), steps=1),
+        ([0.7, -1.7, 2.3], F32, None),
+    ),
     # -- nn.utils
     "clip_grad_norm_deprecated": (
         lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
