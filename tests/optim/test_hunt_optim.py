@@ -110,6 +110,23 @@ def _capturable_step(T, name, with_grad=True):
     return p.detach()
 
 
+def _adafactor(T, **kw):
+    """Five Adafactor steps on a batch of matrices, a vector and a scalar (float64); the
+    parameters and the shapes of the state kept for the batch."""
+    dt = T.float64
+    w = T.nn.Parameter(T.tensor([[[1.0, -2.0, 0.5], [0.3, 0.7, -1.1]]] * 2, dtype=dt))
+    b = T.nn.Parameter(T.tensor([0.2, -0.4, 0.9], dtype=dt))
+    s = T.nn.Parameter(T.tensor(0.7, dtype=dt))
+    opt = T.optim.Adafactor([w, b, s], **kw)
+    for _ in range(5):
+        opt.zero_grad()
+        ((w.sum(0) @ b.sin()) ** 2).sum().backward()
+        ((s * 3) ** 2).backward()
+        opt.step()
+    shapes = [tuple(opt.state[w][k].shape) for k in ("step", "row_var", "col_var")]
+    return w.detach()[0], b.detach(), s.detach(), shapes, sorted(opt.state[b])
+
+
 CASES = {
     # -- a 0-d tensor alpha is read as its number (an optimizer's tensor lr passes it on)
     "add_tensor_alpha": (
@@ -215,6 +232,45 @@ CASES = {
         lambda T: _steps(T, lambda T, p: T.optim.SGD(p, lr=0.1, fused=True), steps=1),
         ([0.7, -1.7, 2.3], F32, None),
     ),
+    # -- Adafactor
+    "adafactor": (
+        _adafactor,
+        (
+            ([[0.949, -1.9483, 0.4479], [0.3512, 0.6481, -1.0477]], F64, None),
+            ([0.1727, -0.3721, 0.8721], F64, None),
+            (0.666, F64, None),
+            ((), (2, 2, 1), (2, 1, 3)),
+            ("step", "variance"),
+        ),
+    ),
+    "adafactor_options": (
+        lambda T: _adafactor(
+            T,
+            lr=0.05,
+            beta2_decay=-0.5,
+            eps=(1e-20, 1e-2),
+            d=2.0,
+            weight_decay=0.1,
+            maximize=True,
+        ),
+        (
+            ([[1.2936, -2.2622, 0.7941], [-0.0239, 0.9925, -1.3775]], F64, None),
+            ([0.3658, -0.5554, 1.043], F64, None),
+            (0.877, F64, None),
+            ((), (2, 2, 1), (2, 1, 3)),
+            ("step", "variance"),
+        ),
+    ),
+    "adafactor_tensor_lr": (
+        lambda T: _adafactor(T, lr=T.tensor(0.3))[:3],
+        (
+            ([[0.5999, -1.5042, -0.1202], [0.7406, 0.1237, -0.3336]], F64, None),
+            ([0.0748, -0.0759, 0.5852], F64, None),
+            (0.1919, F64, None),
+        ),
+    ),
+    "adafactor_bad_decay": (lambda T: _adafactor(T, beta2_decay=0.5), ("raises", "ValueError")),
+    "adafactor_bad_d": (lambda T: _adafactor(T, d=0.5), ("raises", "ValueError")),
     # -- nn.utils
     "clip_grad_norm_deprecated": (
         lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
