@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from itertools import chain
 from typing import Any
 
+from symgrad import creation, dtypes
 from symgrad.autograd.grad_mode import enable_grad, set_grad_enabled
 from symgrad.nn.modules._state import zero_grads
 from symgrad.nn.modules.module import _type_name
@@ -238,12 +240,25 @@ class Optimizer(OptimizerHooks):
                 state[param] = _cast(param, v)
             else:
                 state[k] = v
+        options = self._constructor_options()
         for group, saved in zip(groups, saved_groups):
             saved["params"] = group["params"]
+            for name, default in options.items():
+                saved.setdefault(name, default)
             if "param_names" in group and "param_names" not in saved:
                 saved["param_names"] = group["param_names"]
         self.state = state
         self.param_groups = saved_groups
+
+    def _constructor_options(self) -> dict:
+        """The constructor's default of each option: what PyTorch gives a loaded group saved
+        before the option existed (an older checkpoint), whatever this optimizer was given."""
+        signature = inspect.signature(type(self).__init__)
+        return {
+            name: option.default
+            for name, option in signature.parameters.items()
+            if name in self.defaults and option.default is not inspect.Parameter.empty
+        }
 
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("
@@ -275,6 +290,10 @@ def _cast(param: Tensor, value: Any, key: Any = None) -> Any:
         if key != "step" and param.is_floating_point() and value.is_floating_point():
             return value.to(param.dtype)
         return value
+    if key == "step" and isinstance(value, (int, float)):
+        # an old checkpoint's plain-number step becomes the scalar tensor PyTorch keeps
+        wide = dtypes.get_default_dtype() == dtypes.float64
+        return creation.tensor(float(value), dtype=dtypes.float64 if wide else dtypes.float32)
     if isinstance(value, dict):
         return {k: _cast(param, v, k) for k, v in value.items()}
     if isinstance(value, Iterable) and not isinstance(value, str):

@@ -127,6 +127,32 @@ def _adafactor(T, **kw):
     return w.detach()[0], b.detach(), s.detach(), shapes, sorted(opt.state[b])
 
 
+_ORIGINAL_OPTIONS = {"lr", "betas", "eps", "weight_decay", "momentum", "alpha", "params"}
+
+
+def _old_checkpoint(T, name, number_step=False):
+    """A state dict saved before the newer options existed (and, optionally, with the plain
+    number ``step`` of old releases) loaded into a fresh optimizer, which then steps."""
+    w = T.nn.Parameter(T.tensor([1.0, -2.0]))
+    opt = getattr(T.optim, name)([w], lr=0.1)
+    (w * w).sum().backward()
+    opt.step()
+    saved = opt.state_dict()
+    saved["param_groups"] = [
+        {k: v for k, v in group.items() if k in _ORIGINAL_OPTIONS}
+        for group in saved["param_groups"]
+    ]
+    if number_step:
+        saved["state"][0]["step"] = float(saved["state"][0]["step"])
+    again = getattr(T.optim, name)([w], lr=0.1, maximize=True)
+    again.load_state_dict(saved)
+    again.zero_grad()
+    (w * w).sum().backward()
+    again.step()
+    group = again.param_groups[0]
+    return w.detach(), group["maximize"], group.get("amsgrad"), again.state[w]["step"]
+
+
 CASES = {
     # -- a 0-d tensor alpha is read as its number (an optimizer's tensor lr passes it on)
     "add_tensor_alpha": (
@@ -271,6 +297,23 @@ CASES = {
     ),
     "adafactor_bad_decay": (lambda T: _adafactor(T, beta2_decay=0.5), ("raises", "ValueError")),
     "adafactor_bad_d": (lambda T: _adafactor(T, d=0.5), ("raises", "ValueError")),
+    # -- older checkpoints: the missing options take the constructor's defaults
+    "adam_checkpoint_without_new_options": (
+        lambda T: _old_checkpoint(T, "Adam"),
+        (([0.8004, -1.8002], F32, None), False, False, (2.0, F32, None)),
+    ),
+    "rmsprop_checkpoint_without_new_options": (
+        lambda T: _old_checkpoint(T, "RMSprop"),
+        (([0.0, -0.551], F32, None), False, None, (2.0, F32, None)),
+    ),
+    "adam_checkpoint_number_step": (
+        lambda T: _old_checkpoint(T, "Adam", number_step=True),
+        (([0.8004, -1.8002], F32, None), False, False, (2.0, F32, None)),
+    ),
+    "radam_checkpoint_number_step": (
+        lambda T: _old_checkpoint(T, "RAdam", number_step=True),
+        (([0.6211, -1.2421], F32, None), False, None, (2.0, F32, None)),
+    ),
     # -- nn.utils
     "clip_grad_norm_deprecated": (
         lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
