@@ -185,6 +185,9 @@ class _LRScheduler(LRScheduler):
 class _PerGroupFunctions(LRScheduler):
     """A schedule given by one function of the epoch per group (or one for all)."""
 
+    # PyTorch's MultiplicativeLR refuses a non-callable up front; LambdaLR fails on calling it
+    _callables_checked = False
+
     def __init__(self, optimizer: Optimizer, lr_lambda: Any, last_epoch: int = -1) -> None:
         groups = len(optimizer.param_groups)
         if isinstance(lr_lambda, (list, tuple)):
@@ -193,6 +196,9 @@ class _PerGroupFunctions(LRScheduler):
             self.lr_lambdas: list[Callable[[int], float]] = list(lr_lambda)
         else:
             self.lr_lambdas = [lr_lambda] * groups
+        for fn in self.lr_lambdas if self._callables_checked else ():
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
         super().__init__(optimizer, last_epoch)
 
     def state_dict(self) -> dict[str, Any]:
@@ -236,6 +242,8 @@ class LambdaLR(_PerGroupFunctions):
 class MultiplicativeLR(_PerGroupFunctions):
     """``lr *= lr_lambda(epoch)`` at every step after construction (also at a ``step(0)``
     given explicitly, as in PyTorch)."""
+
+    _callables_checked = True
 
     def get_lr(self) -> list[float]:
         current = self._values()

@@ -314,6 +314,18 @@ CASES = {
         lambda T: _old_checkpoint(T, "RAdam", number_step=True),
         (([0.6211, -1.2421], F32, None), False, None, (2.0, F32, None)),
     ),
+    "multiplicative_not_callable": (
+        lambda T: T.optim.lr_scheduler.MultiplicativeLR(T.optim.SGD([_param(T)], lr=0.1), 5),
+        ("raises", "TypeError"),
+    ),
+    "sequential_not_a_schedule": (
+        lambda T: (
+            lambda opt: T.optim.lr_scheduler.SequentialLR(
+                opt, [T.optim.lr_scheduler.StepLR(opt, 1), 5], milestones=[1]
+            )
+        )(T.optim.SGD([_param(T)], lr=0.1)),
+        ("raises", "TypeError"),
+    ),
     # -- nn.utils
     "clip_grad_norm_deprecated": (
         lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
