@@ -322,5 +322,7 @@ def check_nonnegative(*named: tuple[str, float]) -> None:
     """Raise PyTorch's ``ValueError("Invalid <what>: <value>")`` for the first negative
     hyperparameter among ``(what, value)`` pairs."""
     for what, value in named:
+        if isinstance(value, Tensor) and value.numel() != 1 and what == "learning rate":
+            raise ValueError("Tensor lr must be 1-element")
         if not 0.0 <= value:
             raise ValueError(f"Invalid {what}: {value}")

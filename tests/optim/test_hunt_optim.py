@@ -326,6 +326,29 @@ CASES = {
         )(T.optim.SGD([_param(T)], lr=0.1)),
         ("raises", "TypeError"),
     ),
+    # -- hyperparameter checks at construction
+    "lr_two_element_tensor": (
+        lambda T: T.optim.RMSprop([_param(T)], lr=T.tensor([0.1, 0.2])),
+        ("raises", "ValueError"),
+    ),
+    "adam_int_beta": (
+        lambda T: T.optim.Adam([_param(T)], betas=(0, 0.9)),
+        ("raises", "ValueError"),
+    ),
+    "adamw_betas_list_becomes_tuple": (
+        lambda T: T.optim.AdamW([_param(T)], betas=[0.8, 0.9]).defaults["betas"],
+        (0.8, 0.9),
+    ),
+    "adam_betas_tensor_and_float": (
+        lambda T: T.optim.Adam([_param(T)], betas=(T.tensor(0.8), 0.9)),
+        ("raises", "ValueError"),
+    ),
+    "adam_one_element_betas": (
+        lambda T: T.optim.Adam([_param(T)], betas=(T.tensor([0.8]), T.tensor(0.9))).defaults[
+            "betas"
+        ],
+        ((0.8, F32, None), (0.9, F32, None)),
+    ),
     # -- nn.utils
     "clip_grad_norm_deprecated": (
         lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
