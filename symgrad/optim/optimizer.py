@@ -263,11 +263,11 @@ class Optimizer(OptimizerHooks):
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("
         for i, group in enumerate(self.param_groups):
-            text += "\n" + f"Parameter Group {i}"
+            text += "\n" + f"Parameter Group {i}\n"  # so a blank line parts the groups
             for key in sorted(group):
                 if key != "params":
-                    text += "\n" + f"    {key}: {group[key]}"
-        return text + "\n)"
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
 
 
 def _split_names(param_group: dict) -> None:

@@ -349,6 +349,17 @@ CASES = {
         ],
         ((0.8, F32, None), (0.9, F32, None)),
     ),
+    "repr_two_groups": (
+        lambda T: repr(
+            T.optim.Adagrad([{"params": [_param(T)]}, {"params": [_param(T)], "lr": 0.5}])
+        ).replace("torch", "symgrad"),
+        "Adagrad (\nParameter Group 0\n    differentiable: False\n    eps: 1e-10\n"
+        "    foreach: None\n    fused: None\n    initial_accumulator_value: 0\n    lr: 0.01\n"
+        "    lr_decay: 0\n    maximize: False\n    weight_decay: 0\n\nParameter Group 1\n"
+        "    differentiable: False\n    eps: 1e-10\n    foreach: None\n    fused: None\n"
+        "    initial_accumulator_value: 0\n    lr: 0.5\n    lr_decay: 0\n    maximize: False\n"
+        "    weight_decay: 0\n)",
+    ),
     # -- nn.utils
     "clip_grad_norm_deprecated": (
         lambda T: _clip_norm(T, lambda T, p: T.nn.utils.clip_grad_norm(p, 1.0)),
