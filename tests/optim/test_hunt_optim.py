@@ -153,6 +153,23 @@ def _old_checkpoint(T, name, number_step=False):
     return w.detach(), group["maximize"], group.get("amsgrad"), again.state[w]["step"]
 
 
+def _ema_of_integers(T):
+    averaged = [T.tensor([5, -7, 3])]
+    T.optim.swa_utils.get_ema_multi_avg_fn(0.3)(averaged, [T.tensor([10, 2, 4])], 1)
+    return averaged[0]
+
+
+def _ema_with_buffers(T):
+    model = T.nn.Sequential(T.nn.Identity(), T.nn.BatchNorm1d(2))
+    ema = T.optim.swa_utils.get_ema_multi_avg_fn(0.5)
+    averaged = T.optim.swa_utils.AveragedModel(model, multi_avg_fn=ema, use_buffers=True)
+    for batch in ([[1.0, 2.0], [3.0, 5.0]], [[0.0, 2.0], [3.0, 1.0]]):
+        model(T.tensor(batch))
+        averaged.update_parameters(model)
+    bn = averaged.module[1]
+    return bn.running_mean, bn.num_batches_tracked
+
+
 CASES = {
     # -- a 0-d tensor alpha is read as its number (an optimizer's tensor lr passes it on)
     "add_tensor_alpha": (
@@ -359,6 +376,12 @@ CASES = {
         "    differentiable: False\n    eps: 1e-10\n    foreach: None\n    fused: None\n"
         "    initial_accumulator_value: 0\n    lr: 0.5\n    lr_decay: 0\n    maximize: False\n"
         "    weight_decay: 0\n)",
+    ),
+    # -- swa_utils: an integer buffer (num_batches_tracked) takes the truncated average
+    "ema_integer_buffer": (_ema_of_integers, ([8, 0, 3], "int64", None)),
+    "ema_model_with_batch_norm_buffers": (
+        _ema_with_buffers,
+        (([0.265, 0.4075], F32, None), (1, "int64", None)),
     ),
     # -- nn.utils
     "clip_grad_norm_deprecated": (
