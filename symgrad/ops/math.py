@@ -20,12 +20,7 @@ from symgrad.ops import clamp_bounds as C
 from symgrad.ops import elementwise as E
 from symgrad.ops.division import rounded_div
 from symgrad.ops.index_keys import warn_at_user
-from symgrad.ops.operand_checks import (
-    bool_subtraction,
-    check_alpha,
-    is_bool,
-    number_alpha,
-)
+from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
 from symgrad.ops.operand_checks import subtract_operator as subtract_operator  # the `-` method
 from symgrad.ops.scaled import ADD_SCALED, SUB_SCALED
 from symgrad.prim.primitive import as_operand
@@ -98,9 +93,8 @@ def add(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
     """
     if deprecated:
         other, alpha = deprecated_alpha("add", other, deprecated, alpha)
-    alpha = number_alpha("add", alpha)
-    if alpha != 1 or type(alpha) is not int:
-        check_alpha(input, other, alpha)
+    if type(alpha) is not int or alpha != 1:
+        alpha = check_alpha(input, other, alpha, "add")
     if alpha == 1:
         return E.ADD(input, other)
     return ADD_SCALED(input, other, params=(alpha,))  # one node, alpha saved, as PyTorch
@@ -117,11 +111,10 @@ def sub(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
     """
     if deprecated:
         other, alpha = deprecated_alpha("sub", other, deprecated, alpha)
-    alpha = number_alpha("sub", alpha)
     if is_bool(input) or is_bool(other):
         raise bool_subtraction(input, other)
-    if alpha != 1 or type(alpha) is not int:
-        check_alpha(input, other, alpha)
+    if type(alpha) is not int or alpha != 1:
+        alpha = check_alpha(input, other, alpha, "sub")
     if alpha == 1 and not isinstance(input, Tensor) and isinstance(other, Tensor):
         return E.RSUB(other, input)
     if alpha == 1:
