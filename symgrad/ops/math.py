@@ -93,8 +93,8 @@ def add(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
     """
     if deprecated:
         other, alpha = deprecated_alpha("add", other, deprecated, alpha)
-    if alpha != 1 or type(alpha) is not int:
-        check_alpha(input, other, alpha)
+    if type(alpha) is not int or alpha != 1:
+        alpha = check_alpha(input, other, alpha, "add")
     if alpha == 1:
         return E.ADD(input, other)
     return ADD_SCALED(input, other, params=(alpha,))  # one node, alpha saved, as PyTorch
@@ -113,8 +113,8 @@ def sub(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
         other, alpha = deprecated_alpha("sub", other, deprecated, alpha)
     if is_bool(input) or is_bool(other):
         raise bool_subtraction(input, other)
-    if alpha != 1 or type(alpha) is not int:
-        check_alpha(input, other, alpha)
+    if type(alpha) is not int or alpha != 1:
+        alpha = check_alpha(input, other, alpha, "sub")
     if alpha == 1 and not isinstance(input, Tensor) and isinstance(other, Tensor):
         return E.RSUB(other, input)
     if alpha == 1:

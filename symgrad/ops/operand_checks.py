@@ -10,8 +10,14 @@ from symgrad.ops import elementwise as E
 from symgrad.tensor import Tensor
 
 
-def check_alpha(input: Any, other: Any, alpha: Any) -> None:
-    """PyTorch's errors for an ``alpha`` the result's dtype can't take."""
+def check_alpha(input: Any, other: Any, alpha: Any, op: str = "add") -> Any:
+    """``alpha`` as a number, with PyTorch's errors for one the result's dtype can't take. A
+    0-d tensor (an optimizer's tensor ``lr``) is read as the number it holds; any other
+    tensor is refused."""
+    if isinstance(alpha, Tensor):
+        if alpha.dim() != 0:
+            raise TypeError(f"{op}(): argument 'alpha' must be Number, not Tensor")
+        alpha = alpha.item()
     result = dtypes.result_type(input, other)
     if type(alpha) is bool and result is not dtypes.bool_:
         raise RuntimeError(
@@ -22,6 +28,7 @@ def check_alpha(input: Any, other: Any, alpha: Any) -> None:
             "For integral input tensors, argument alpha must not be a floating point number: "
             f"the result is {result!r}; convert the tensors first, e.g. other.float()"
         )
+    return alpha
 
 
 def is_bool(value: Any) -> bool:

@@ -4,6 +4,7 @@ schedules of :mod:`symgrad.optim.lr_scheduler`."""
 
 from symgrad.optim import lr_scheduler, schedules, schedules_adaptive, schedules_cyclic
 from symgrad.optim import swa_utils
+from symgrad.optim.adafactor import Adafactor
 from symgrad.optim.adagrad import Adagrad
 from symgrad.optim.adam import Adam, AdamW
 from symgrad.optim.optimizer import Optimizer
@@ -18,6 +19,7 @@ from symgrad.optim.sparse_adam import SparseAdam
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
 __all__ += [
     "Adadelta",
+    "Adafactor",
     "Adamax",
     "NAdam",
     "RAdam",

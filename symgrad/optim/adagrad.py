@@ -83,5 +83,5 @@ class Adagrad(Optimizer):
             grad = grad.add(p, alpha=group["weight_decay"])
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         addcmul_(state["sum"], grad, grad)
-        std = state["sum"].sqrt().add_(group["eps"])
+        std = state["sum"].sqrt().add(group["eps"])
         addcdiv_(p, grad, std, -clr)

@@ -25,6 +25,18 @@ def check_adam_like(lr: float, betas: tuple[float, float], eps: float, decay: fl
     check_nonnegative(("weight_decay value", decay))
 
 
+def _same_kind_betas(betas: Any) -> tuple:
+    """Adam's ``betas`` as a tuple; PyTorch's Adam and AdamW take two floats or two 1-element
+    tensors (a 1-d one read as 0-d), nothing else (not an int)."""
+    floats = all(isinstance(b, float) for b in betas)
+    if not (floats or all(isinstance(b, Tensor) for b in betas)):
+        raise ValueError("betas must be either both floats or both Tensors")
+    for i, b in enumerate(betas):
+        if isinstance(b, Tensor) and b.numel() != 1:
+            raise ValueError(f"Tensor betas[{i}] must be 1-element")
+    return tuple(b if floats or b.dim() == 0 else b.squeeze() for b in betas)
+
+
 class Adam(Optimizer):
     """Adam, step for step as ``torch.optim.Adam`` (single-tensor form):
 
@@ -62,6 +74,7 @@ class Adam(Optimizer):
         decoupled_weight_decay: bool = False,
     ) -> None:
         check_adam_like(lr, betas, eps, weight_decay)
+        betas = _same_kind_betas(betas)
         defaults = {
             "lr": lr,
             "betas": betas,

@@ -113,6 +113,8 @@ class NAdam(Optimizer):
     tensor([0.8944], requires_grad=True)
     """
 
+    _capturable_tensors = "params, mu_products and state_steps"
+
     def __init__(
         self,
         params: Any,
@@ -162,7 +164,7 @@ class NAdam(Optimizer):
         mu_product = state["mu_product"].item()
         lerp_(state["exp_avg"], grad, 1 - beta1)
         addcmul_(state["exp_avg_sq"].mul_(beta2), grad, grad, 1 - beta2)
-        denom = state["exp_avg_sq"].div(bias_correction2).sqrt().add_(group["eps"])
+        denom = state["exp_avg_sq"].div(bias_correction2).sqrt().add(group["eps"])
         addcdiv_(p, grad, denom, -lr * (1.0 - mu) / (1.0 - mu_product))
         addcdiv_(p, state["exp_avg"], denom, (-lr * mu_next) / (1.0 - mu_product * mu_next))
 
@@ -235,7 +237,7 @@ class RAdam(Optimizer):
             rect = (
                 (rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
             ) ** 0.5
-            adaptive = (bias_correction2**0.5) / state["exp_avg_sq"].sqrt().add_(group["eps"])
+            adaptive = (bias_correction2**0.5) / state["exp_avg_sq"].sqrt().add(group["eps"])
             p.add_(corrected * lr * adaptive * rect, alpha=-1.0)
         else:
             p.add_(corrected * lr, alpha=-1.0)

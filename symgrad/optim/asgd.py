@@ -10,9 +10,6 @@ from symgrad.tensor import Tensor
 
 __all__ = ["ASGD"]
 
-# PyTorch's fused/capturable kernels run only on these devices; on the CPU it refuses to step
-_CAPTURABLE_DEVICES = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
-
 
 def _scalar_dtype() -> Any:
     """The dtype PyTorch gives scalar state: float64 under a float64 default, else float32."""
@@ -46,6 +43,8 @@ class ASGD(Optimizer):
     >>> opt.state[w]["ax"]  # the average of the iterates since step t0
     tensor([0.6400])
     """
+
+    _capturable_tensors = "params, mus, etas, and state_steps"
 
     def __init__(
         self,
@@ -89,11 +88,6 @@ class ASGD(Optimizer):
     def _update(self, p: Tensor, group: dict) -> None:
         lr, lambd, alpha, t0 = (group[k] for k in ("lr", "lambd", "alpha", "t0"))
         state = self._state(p, lr)
-        if group["capturable"]:
-            raise AssertionError(
-                "If capturable=True, params, mus, etas, and state_steps must be on supported "
-                f"devices: {_CAPTURABLE_DEVICES}."
-            )
         grad = -p.grad if group["maximize"] else p.grad
         state["step"].add_(1)
         if group["weight_decay"] != 0:

@@ -164,8 +164,29 @@ class LRScheduler:
         self.__dict__.update(state_dict)
 
 
+class _LRScheduler(LRScheduler):
+    """The old name of :class:`LRScheduler`, still subclassed by older custom schedules.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> class Halving(symgrad.optim.lr_scheduler._LRScheduler):
+    ...     def get_lr(self):
+    ...         return [lr * 0.5**self.last_epoch for lr in self.base_lrs]
+    >>> opt = symgrad.optim.SGD([symgrad.zeros(1, requires_grad=True)], lr=1.0)
+    >>> schedule = Halving(opt)
+    >>> opt.step()
+    >>> schedule.step()
+    >>> schedule.get_last_lr()
+    [0.5]
+    """
+
+
 class _PerGroupFunctions(LRScheduler):
     """A schedule given by one function of the epoch per group (or one for all)."""
+
+    # PyTorch's MultiplicativeLR refuses a non-callable up front; LambdaLR fails on calling it
+    _callables_checked = False
 
     def __init__(self, optimizer: Optimizer, lr_lambda: Any, last_epoch: int = -1) -> None:
         groups = len(optimizer.param_groups)
@@ -175,6 +196,9 @@ class _PerGroupFunctions(LRScheduler):
             self.lr_lambdas: list[Callable[[int], float]] = list(lr_lambda)
         else:
             self.lr_lambdas = [lr_lambda] * groups
+        for fn in self.lr_lambdas if self._callables_checked else ():
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
         super().__init__(optimizer, last_epoch)
 
     def state_dict(self) -> dict[str, Any]:
@@ -216,11 +240,14 @@ class LambdaLR(_PerGroupFunctions):
 
 
 class MultiplicativeLR(_PerGroupFunctions):
-    """``lr *= lr_lambda(epoch)`` at every epoch after the first."""
+    """``lr *= lr_lambda(epoch)`` at every step after construction (also at a ``step(0)``
+    given explicitly, as in PyTorch)."""
+
+    _callables_checked = True
 
     def get_lr(self) -> list[float]:
         current = self._values()
-        if self.last_epoch > 0:
+        if not self._is_initial:
             return [lr * fn(self.last_epoch) for fn, lr in zip(self.lr_lambdas, current)]
         return current
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from itertools import chain
 from typing import Any
 
-from symgrad.autograd.grad_mode import enable_grad, no_grad
+from symgrad import creation, dtypes
+from symgrad.autograd.grad_mode import enable_grad, set_grad_enabled
 from symgrad.nn.modules._state import zero_grads
 from symgrad.nn.modules.module import _type_name
 from symgrad.optim._optimizer_hooks import (
@@ -77,6 +79,11 @@ class Optimizer(OptimizerHooks):
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+        if defaults.get("fused"):
+            if defaults.get("differentiable"):
+                raise RuntimeError("`fused` does not support `differentiable`")
+            if defaults.get("foreach"):
+                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
 
     def add_param_group(self, param_group: dict) -> None:
         """Add a group of parameters with its own hyperparameters (``defaults`` fill the
@@ -142,12 +149,25 @@ class Optimizer(OptimizerHooks):
         """Update every parameter that has a gradient (each optimizer's ``_update`` rule);
         returns ``closure()``'s loss."""
         loss = self._closure_loss(closure)
-        with no_grad():
+        # differentiable=True records the step, so a loss after it reaches the gradients
+        with set_grad_enabled(bool(self.defaults.get("differentiable"))):
             for group in self.param_groups:
                 for p in group["params"]:
                     if p.grad is not None:
+                        self._check_capturable(group)
                         self._update(p, group)
         return loss
+
+    # what PyTorch's refusal of capturable=True on the CPU names, and the devices it allows
+    _capturable_tensors = "params and state_steps"
+    _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
+
+    def _check_capturable(self, group: dict) -> None:
+        if group.get("capturable"):
+            raise AssertionError(
+                f"If capturable=True, {self._capturable_tensors} must be on supported "
+                f"devices: {self._capturable_devices}."
+            )
 
     step = hooked_step(step)
 
@@ -220,21 +240,34 @@ class Optimizer(OptimizerHooks):
                 state[param] = _cast(param, v)
             else:
                 state[k] = v
+        options = self._constructor_options()
         for group, saved in zip(groups, saved_groups):
             saved["params"] = group["params"]
+            for name, default in options.items():
+                saved.setdefault(name, default)
             if "param_names" in group and "param_names" not in saved:
                 saved["param_names"] = group["param_names"]
         self.state = state
         self.param_groups = saved_groups
 
+    def _constructor_options(self) -> dict:
+        """The constructor's default of each option: what PyTorch gives a loaded group saved
+        before the option existed (an older checkpoint), whatever this optimizer was given."""
+        signature = inspect.signature(type(self).__init__)
+        return {
+            name: option.default
+            for name, option in signature.parameters.items()
+            if name in self.defaults and option.default is not inspect.Parameter.empty
+        }
+
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("
         for i, group in enumerate(self.param_groups):
-            text += "\n" + f"Parameter Group {i}"
+            text += "\n" + f"Parameter Group {i}\n"  # so a blank line parts the groups
             for key in sorted(group):
                 if key != "params":
-                    text += "\n" + f"    {key}: {group[key]}"
-        return text + "\n)"
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
 
 
 def _split_names(param_group: dict) -> None:
@@ -257,6 +290,10 @@ def _cast(param: Tensor, value: Any, key: Any = None) -> Any:
         if key != "step" and param.is_floating_point() and value.is_floating_point():
             return value.to(param.dtype)
         return value
+    if key == "step" and isinstance(value, (int, float)):
+        # an old checkpoint's plain-number step becomes the scalar tensor PyTorch keeps
+        wide = dtypes.get_default_dtype() == dtypes.float64
+        return creation.tensor(float(value), dtype=dtypes.float64 if wide else dtypes.float32)
     if isinstance(value, dict):
         return {k: _cast(param, v, k) for k, v in value.items()}
     if isinstance(value, Iterable) and not isinstance(value, str):
@@ -285,5 +322,7 @@ def check_nonnegative(*named: tuple[str, float]) -> None:
     """Raise PyTorch's ``ValueError("Invalid <what>: <value>")`` for the first negative
     hyperparameter among ``(what, value)`` pairs."""
     for what, value in named:
+        if isinstance(value, Tensor) and value.numel() != 1 and what == "learning rate":
+            raise ValueError("Tensor lr must be 1-element")
         if not 0.0 <= value:
             raise ValueError(f"Invalid {what}: {value}")

@@ -90,7 +90,7 @@ class RMSprop(Optimizer):
             avg = (square_avg - grad_avg * grad_avg).sqrt()  # addcmul(value=-1)'s order
         else:
             avg = square_avg.sqrt()
-        avg = avg.add_(group["eps"])
+        avg = avg.add(group["eps"])
         if momentum > 0:
             buf = addcdiv_(state["momentum_buffer"].mul_(momentum), grad, avg)
             p.add_(buf, alpha=-group["lr"])

@@ -262,6 +262,10 @@ class SequentialLR(LRScheduler):
         if len(schedulers) < 1:
             raise ValueError("SequentialLR expects at least one scheduler, but got no scheduler.")
         for i, scheduler in enumerate(schedulers):
+            if not hasattr(scheduler, "optimizer"):
+                raise TypeError(
+                    f"SequentialLR at index {i} should have `optimizer` as its attribute."
+                )
             if type(scheduler).__name__ == "ReduceLROnPlateau":
                 raise ValueError(
                     "SequentialLR does not support `ReduceLROnPlateau` scheduler as it requires "

@@ -30,6 +30,8 @@ class Adadelta(Optimizer):
     tensor([0.9968], requires_grad=True)
     """
 
+    _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone"]
+
     def __init__(
         self,
         params: Any,
@@ -72,7 +74,7 @@ class Adadelta(Optimizer):
             grad = grad.add(p, alpha=group["weight_decay"])
         square_avg = addcmul_(state["square_avg"].mul_(rho), grad, grad, 1 - rho)
         std = square_avg.add(eps).sqrt_()
-        delta = state["acc_delta"].add(eps).sqrt_().div_(std).mul_(grad)
+        delta = state["acc_delta"].add(eps).sqrt_().div(std).mul(grad)
         addcmul_(state["acc_delta"].mul_(rho), delta, delta, 1 - rho)
         p.add_(delta, alpha=-group["lr"])
 

@@ -75,8 +75,8 @@ def get_ema_multi_avg_fn(decay: float = 0.999) -> Callable:
             for avg, now in zip(averaged, current):
                 if avg.is_floating_point() or avg.is_complex():
                     _lerp_(avg, now, 1 - decay)
-                else:
-                    avg.mul_(decay).add_(now, alpha=1 - decay)
+                else:  # an integer buffer takes the float average, truncated, as PyTorch
+                    avg.copy_(avg * decay + now * (1 - decay))
 
     return ema_update
 

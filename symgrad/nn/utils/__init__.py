@@ -7,6 +7,7 @@ forms)."""
 from symgrad.nn.utils import parametrizations, parametrize, prune, rnn
 from symgrad.nn.utils._naming import name_parameters
 from symgrad.nn.utils.clip_grad import (
+    clip_grad_norm,
     clip_grad_norm_,
     clip_grad_value_,
     clip_grads_with_norm_,
@@ -24,6 +25,7 @@ from symgrad.nn.utils.weight_norm_hook import remove_weight_norm, weight_norm
 
 __all__ = [
     "clip_grad_norm_",
+    "clip_grad_norm",
     "clip_grad_value_",
     "clip_grads_with_norm_",
     "get_total_norm",

@@ -3,13 +3,20 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.tensor import Tensor
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm"]
+__all__ = [
+    "clip_grad_norm_",
+    "clip_grad_norm",
+    "clip_grad_value_",
+    "clip_grads_with_norm_",
+    "get_total_norm",
+]
 
 
 def _tensors(values: Any) -> list:
@@ -19,6 +26,16 @@ def _tensors(values: Any) -> list:
 
 def _grads(parameters: Iterable) -> list:
     return [p.grad for p in parameters if p.grad is not None]
+
+
+def _vector_norm(t: Tensor, norm_type: float) -> Tensor:
+    """``linalg.vector_norm``; a float16 tensor's summed in float32 and rounded once to
+    float16, as PyTorch's CPU kernel does (mixed-precision training clips float16 grads)."""
+    from symgrad import float16, float32, linalg
+
+    if t.dtype is float16:
+        return linalg.vector_norm(t.to(float32), norm_type).to(float16)
+    return linalg.vector_norm(t, norm_type)
 
 
 @no_grad()
@@ -36,14 +53,14 @@ def get_total_norm(
     >>> get_total_norm([symgrad.tensor([3.0]), symgrad.tensor([4.0])])
     tensor(5.)
     """
-    from symgrad import linalg, stack, tensor
+    from symgrad import stack, tensor
 
     tensors = _tensors(tensors)
     norm_type = float(norm_type)
     if not tensors:
         return tensor(0.0)
-    norms = [linalg.vector_norm(t, norm_type) for t in tensors]
-    total = linalg.vector_norm(stack(norms), norm_type)
+    norms = [_vector_norm(t, norm_type) for t in tensors]
+    total = _vector_norm(stack(norms), norm_type)
     if error_if_nonfinite and not bool(total.isfinite()):
         raise RuntimeError(
             f"The total norm of order {norm_type} for gradients from `parameters` is "
@@ -105,6 +122,37 @@ def clip_grad_norm_(
     total = get_total_norm(_grads(parameters), norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total, foreach)
     return total
+
+
+def clip_grad_norm(
+    parameters: Any,
+    max_norm: float,
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: Any = None,
+) -> Tensor:
+    """The old name of :func:`clip_grad_norm_`, which it calls after a FutureWarning (as
+    PyTorch).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import symgrad
+    >>> from symgrad.nn.utils import clip_grad_norm
+    >>> w = symgrad.tensor([1.0, 1.0], requires_grad=True)
+    >>> w.grad = symgrad.tensor([3.0, 4.0])
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     clip_grad_norm([w], max_norm=1.0)
+    tensor(5.)
+    """
+    warnings.warn(
+        "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+        "`torch.nn.utils.clip_grad_norm_`.",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 
 @no_grad()

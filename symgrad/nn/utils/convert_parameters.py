@@ -43,10 +43,11 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
         raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
     parameters = list(parameters)
     total = sum(p.numel() for p in parameters)
-    if vec.ndim != 1 or vec.numel() != total:
+    # PyTorch copies the leading slices and leaves any extra entries unread
+    if vec.ndim != 1 or vec.numel() < total:
         raise RuntimeError(
             f"vector_to_parameters: the vector has shape {list(vec.shape)}, the parameters "
-            f"{total} entries in all: give a 1-D vector of that length"
+            f"{total} entries in all: give a 1-D vector of at least that length"
         )
     pointer = 0
     for p in parameters:
