@@ -270,20 +270,37 @@ def load(
         raise ValueError("symgrad.load reads with Python's pickle module only")
     safe = weights_only is None or bool(weights_only)
     with _opened(f, "rb") as file:
+        start = file.tell() if _seekable(file) else None
         head = file.read(len(_MAGIC))
+        if head.startswith(_ZIP_MAGIC):
+            return _load_pytorch_file(file, start, head, map_location, safe, pickle_load_args)
         if head != _MAGIC:
             raise _unknown_format(head)
         unpickler = (_SafeUnpickler if safe else pickle.Unpickler)(file, **pickle_load_args)
         return unpickler.load()
 
 
+def _seekable(file: Any) -> bool:
+    try:
+        return bool(file.seekable()) if hasattr(file, "seekable") else hasattr(file, "seek")
+    except (OSError, ValueError):
+        return False
+
+
+def _load_pytorch_file(
+    file: Any, start: int | None, head: bytes, map_location: Any, safe: bool, args: dict
+) -> Any:
+    from symgrad._torch_checkpoint import load_zip
+
+    if start is None:  # a stream: the zip reader needs to seek
+        file = io.BytesIO(head + file.read())
+    else:
+        file.seek(start)
+    user_safe = _USER_SAFE if safe else {}
+    return load_zip(file, map_location, safe, user_safe, args)
+
+
 def _unknown_format(head: bytes) -> Exception:
-    if head.startswith(_ZIP_MAGIC):
-        return RuntimeError(
-            "this looks like a file written by PyTorch's torch.save (a zip archive); symgrad "
-            "reads only files written by symgrad.save. Convert it where PyTorch is installed, "
-            "e.g. to NumPy arrays with t.numpy()"
-        )
     return pickle.UnpicklingError(
         f"not a file written by symgrad.save (it starts with {head[:8]!r})"
     )
