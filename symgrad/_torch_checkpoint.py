@@ -15,6 +15,7 @@ safe Python ones; nothing else is imported or called unless the caller passed
 from __future__ import annotations
 
 import _codecs
+import _compat_pickle
 import collections
 import io
 import pickle
@@ -87,8 +88,8 @@ def _unsupported_dtype(name: str) -> _UnsupportedDtype:
 class _Storage:
     """One storage of the archive: its elements as a flat, writable NumPy array."""
 
-    def __init__(self, array: np.ndarray, record: str, location: str) -> None:
-        self.array, self.record, self.location = array, record, location
+    def __init__(self, array: np.ndarray, record: str, big_endian: bool) -> None:
+        self.array, self.record, self.big_endian = array, record, big_endian
 
 
 class _TensorType:
@@ -124,6 +125,9 @@ def _view(storage: Any, offset: Any, size: Any, stride: Any, d: dtypes.dtype) ->
         if array.dtype != np.uint8 or array.size % d.numpy.itemsize:
             raise pickle.UnpicklingError(f"record '{storage.record}' doesn't hold {d} elements")
         array = array.view(d.numpy)
+        if storage.big_endian:  # swapped once, in place: later views share the swapped array
+            array.byteswap(inplace=True)
+            storage.array = array
     item = array.itemsize
     try:  # numpy checks that the view stays inside the storage
         view = np.ndarray(size, array.dtype, array, offset * item, tuple(s * item for s in stride))
@@ -279,6 +283,9 @@ class _Unpickler(pickle.Unpickler):
         self.archive, self.safe, self.user_safe = archive, safe, user_safe
 
     def find_class(self, module: str, name: str) -> Any:
+        # protocol 2 names Python 2's modules (__builtin__.set): their Python 3 names
+        module, name = _compat_pickle.NAME_MAPPING.get((module, name), (module, name))
+        module = _compat_pickle.IMPORT_MAPPING.get(module, module)
         found = _STAND_INS.get((module, name))
         if found is None:
             found = self.user_safe.get((module, name))
@@ -378,7 +385,7 @@ class _Archive:
             array = np.frombuffer(data, d.numpy.newbyteorder(self.byteorder))
             if not array.dtype.isnative:
                 array = array.astype(d.numpy)
-            found = self.storages[key] = _Storage(array[:numel], record, location)
+            found = self.storages[key] = _Storage(array[:numel], record, self.byteorder == ">")
         return found
 
 
