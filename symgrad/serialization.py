@@ -3,8 +3,11 @@ or a file-like object.
 
 The file is symgrad's own: a short header, then a pickle in which every tensor is its bytes,
 dtype, shape and strides over a storage shared by the tensors that shared memory when saved
-(so a tensor and its view still share after loading, as in PyTorch). PyTorch's zip files are
-recognized and refused with a clear error.
+(so a tensor and its view still share after loading, as in PyTorch). ``load`` also reads the
+zip checkpoints written by PyTorch's ``torch.save`` (``model.load_state_dict(torch.load(path))``
+in a program run with ``import symgrad as torch``), without PyTorch installed: see
+``symgrad._torch_checkpoint``. Tensors of dtypes symgrad lacks (bfloat16, complex, quantized)
+raise ``pickle.UnpicklingError`` naming the dtype and the record.
 
 Loading is safe by default, as PyTorch's ``weights_only=True``: a restricted unpickler
 rebuilds tensors, parameters, dtypes, sizes, devices, ``OrderedDict`` and the plain Python
@@ -254,8 +257,11 @@ def load(
     By default (``weights_only=True``, as PyTorch) only tensors, parameters, dtypes, sizes,
     devices, ``OrderedDict`` and plain Python containers and numbers are rebuilt; anything
     else raises ``pickle.UnpicklingError`` naming it. ``weights_only=False`` unpickles any
-    object, which can run arbitrary code: use it only for files you trust. Everything loads
-    on the CPU (``map_location`` is accepted and changes nothing).
+    object, which can run arbitrary code: use it only for files you trust. Files written by
+    PyTorch's ``torch.save`` (zip archives) are read the same way, with the globals PyTorch's
+    own weights-only loader allows. Everything loads on the CPU: ``map_location`` may be
+    ``"cpu"``, a CPU device, a dict of locations or a function ``(storage, location)``; a
+    PyTorch storage saved on another device needs one, as in PyTorch without that device.
 
     Examples
     --------
