@@ -162,7 +162,14 @@ class _Pickler(pickle.Pickler):
         return _rebuild_tensor, args
 
 
-def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = _PROTOCOL, **_: Any):
+def save(
+    obj: Any,
+    f: Any,
+    pickle_module: Any = None,
+    pickle_protocol: int = _PROTOCOL,
+    _use_new_zipfile_serialization: bool = True,
+    **_: Any,
+) -> None:
     """Save ``obj`` (a tensor, a state dict, nested lists, tuples and dicts of them, or any
     picklable object) to ``f``, a path or a binary file-like object.
 
@@ -180,7 +187,14 @@ def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = _PR
     """
     if pickle_module is not None and pickle_module is not pickle:
         raise ValueError("symgrad.save writes with Python's pickle module only")
+    from symgrad._torch_checkpoint_save import NeedsSymgradFormat, save_zip
+
     with _opened(f, "wb") as file:
+        if _use_new_zipfile_serialization:
+            try:
+                return save_zip(obj, file)
+            except NeedsSymgradFormat:  # meta tensors, lazy parameters: symgrad's own format
+                pass
         file.write(_MAGIC)
         _Pickler(file, pickle_protocol).dump(obj)
 
