@@ -127,6 +127,8 @@ class _Pickler(pickle.Pickler):
         start = root.__array_interface__["data"][0]
         offset = (array.__array_interface__["data"][0] - start) // item
         stride = tuple(s // item for s in array.strides)
+        if array.size == 0:  # NumPy's strides of an empty array are zeros; PyTorch's are not
+            stride = tuple(t.stride())
         common = (entry[0], offset, array.shape, stride, t._requires_grad, _empty_hooks())
         if str(array.dtype) in _LEGACY_STORAGES:
             return _rebuild_tensor_v2, common

@@ -289,7 +289,122 @@ def test_a_view_outside_its_storage_is_refused():
         symgrad.load(crafted)
 
 
+# -- symgrad.save writes PyTorch's format ---------------------------------------------------
+def _symgrad_objects(T):
+    """The tensors file's kinds of content, made with ``T`` (symgrad or torch)."""
+    grid = T.arange(12.0).reshape(3, 4)
+    return {
+        "grid": grid,
+        "transposed": grid.t(),
+        "corner": grid[1:, ::2],
+        "half": T.tensor([0.5, -2.0], dtype=T.float16, requires_grad=True),
+        "double": T.tensor(2.5, dtype=T.float64),
+        "flags": T.tensor([True, False]),
+        "bytes": T.tensor([1, 255], dtype=T.uint8),
+        "ints": T.tensor([-7, 9], dtype=T.int32),
+        "u16": T.tensor([3, 65535], dtype=T.uint16),
+        "empty": T.zeros(0, 2),
+        "parameter": T.nn.Parameter(T.tensor([1.0, 2.0])),
+        "frozen": T.nn.Parameter(T.tensor([3.0]), requires_grad=False),
+        "extras": [T.Size([2, 3]), T.device("cpu"), T.int16, b"raw", {1, 2}],
+    }
+
+
+def _globals(f):
+    import pickletools
+
+    archive = zipfile.ZipFile(f)
+    pickled = archive.read("archive/data.pkl")
+    return {arg for op, arg, _ in pickletools.genops(pickled) if op.name == "GLOBAL"}
+
+
+def test_save_writes_pytorch_zip_files_that_load_back():
+    buffer = io.BytesIO()
+    symgrad.save(_symgrad_objects(symgrad), buffer)
+    buffer.seek(0)
+    assert buffer.read(4) == b"PK\x03\x04"
+    assert _globals(buffer) == {
+        "torch._utils _rebuild_tensor_v2",
+        "torch._utils _rebuild_tensor_v3",
+        "torch._utils _rebuild_parameter",
+        "torch.storage UntypedStorage",
+        "collections OrderedDict",
+        "torch FloatStorage",
+        "torch HalfStorage",
+        "torch DoubleStorage",
+        "torch BoolStorage",
+        "torch ByteStorage",
+        "torch IntStorage",
+        "torch Size",
+        "torch device",
+        "torch int16",
+        "torch uint16",
+        "_codecs encode",
+        "__builtin__ set",
+    }
+    names = zipfile.ZipFile(buffer).namelist()
+    assert {"archive/data.pkl", "archive/byteorder", "archive/data/0"} <= set(names)
+    buffer.seek(0)
+    loaded = symgrad.load(buffer)
+    _check_tensors(loaded)
+    _check_shared(loaded)
+
+
+def test_save_never_rewrites_user_strings():
+    text = "csymgrad._torch_checkpoint_save\n_size\n and csymgrad.dtypes\nfloat32\n"
+    buffer = io.BytesIO()
+    symgrad.save({text: [text, symgrad.float32]}, buffer)
+    buffer.seek(0)
+    assert symgrad.load(buffer) == {text: [text, symgrad.float32]}
+
+
+def test_symgrad_format_is_kept_where_pytorch_has_none():
+    for obj, legacy in ((symgrad.ones(2, device="meta"), False), (symgrad.ones(2), True)):
+        buffer = io.BytesIO()
+        symgrad.save(obj, buffer, _use_new_zipfile_serialization=not legacy)
+        assert buffer.getvalue().startswith(serialization._MAGIC)
+        buffer.seek(0)
+        assert tuple(symgrad.load(buffer).shape) == (2,)
+
+
 # -- against PyTorch -----------------------------------------------------------------------
+def test_round_trips_through_torch(tmp_path):
+    torch = pytest.importorskip("torch")
+    symgrad.save(_symgrad_objects(symgrad), tmp_path / "mine.pt")
+    theirs = torch.load(tmp_path / "mine.pt")  # weights_only=True: PyTorch's safe loader
+    _compare(symgrad.load(tmp_path / "mine.pt"), theirs)
+    _compare(_symgrad_objects(symgrad), _symgrad_objects(torch))
+    _compare(symgrad.load(tmp_path / "mine.pt"), _symgrad_objects(torch))
+    theirs["grid"].add_(100.0)  # sharing survives symgrad -> torch
+    assert theirs["corner"].tolist() == [[104.0, 106.0], [108.0, 110.0]]
+    torch.save(theirs, tmp_path / "back.pt")
+    back = symgrad.load(tmp_path / "back.pt")
+    _compare(back, theirs)
+    back["grid"].add_(1.0)  # and torch -> symgrad
+    assert back["corner"].tolist() == [[105.0, 107.0], [109.0, 111.0]]
+
+
+def test_state_dicts_move_between_symgrad_and_torch(tmp_path):
+    torch = pytest.importorskip("torch")
+    mine = nn.Sequential(nn.Linear(3, 2), nn.BatchNorm1d(2))
+    mine[1](symgrad.ones(4, 2) * symgrad.arange(4.0).reshape(4, 1))
+    symgrad.save(mine.state_dict(), tmp_path / "state.pt")
+    theirs = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.BatchNorm1d(2))
+    theirs.load_state_dict(torch.load(tmp_path / "state.pt"))
+    x = [[1.0, -2.0, 0.5]]
+    theirs.eval(), mine.eval()
+    assert np.allclose(theirs(torch.tensor(x)).tolist(), mine(symgrad.tensor(x)).tolist())
+    assert theirs[1].num_batches_tracked.item() == 1
+    optimizer = symgrad.optim.SGD(mine.parameters(), lr=0.1, momentum=0.9)
+    mine(symgrad.tensor(x)).sum().backward()
+    optimizer.step()
+    symgrad.save(optimizer.state_dict(), tmp_path / "sgd.pt")
+    state = torch.load(tmp_path / "sgd.pt")
+    assert state["param_groups"][0]["momentum"] == 0.9
+    buffers = [state["state"][i]["momentum_buffer"].tolist() for i in range(2)]
+    assert buffers == [p.grad.tolist() for p in list(mine.parameters())[:2]]
+
+
 def test_files_written_by_torch_now_load_the_same(tmp_path):
     torch = pytest.importorskip("torch")
     _write_checkpoints(torch, tmp_path)
