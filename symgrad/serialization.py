@@ -1,10 +1,12 @@
 """``save`` and ``load``: tensors, parameters, state dicts and containers of them, in a file
 or a file-like object.
 
-The file is symgrad's own: a short header, then a pickle in which every tensor is its bytes,
+``save`` writes PyTorch's zip format (see ``symgrad._torch_checkpoint_save``), which
+``torch.load`` reads. Meta tensors and lazy parameters, which it can't hold, are saved in
+symgrad's own format: a short header, then a pickle in which every tensor is its bytes,
 dtype, shape and strides over a storage shared by the tensors that shared memory when saved
-(so a tensor and its view still share after loading, as in PyTorch). ``load`` also reads the
-zip checkpoints written by PyTorch's ``torch.save`` (``model.load_state_dict(torch.load(path))``
+(so a tensor and its view still share after loading, as in PyTorch). ``load`` reads both,
+and the zip checkpoints written by PyTorch's ``torch.save`` (``model.load_state_dict(torch.load(path))``
 in a program run with ``import symgrad as torch``), without PyTorch installed: see
 ``symgrad._torch_checkpoint``. Tensors of dtypes symgrad lacks (bfloat16, complex, quantized)
 raise ``pickle.UnpicklingError`` naming the dtype and the record.
@@ -174,7 +176,9 @@ def save(
     picklable object) to ``f``, a path or a binary file-like object.
 
     Tensors keep their dtype, shape and ``requires_grad`` (not their graph or ``.grad``), and
-    tensors sharing memory share it again after :func:`load`.
+    tensors sharing memory share it again after :func:`load`. The file is in PyTorch's zip
+    format, which ``torch.load`` reads; ``_use_new_zipfile_serialization=False`` (and meta
+    tensors or lazy parameters) write symgrad's own format instead.
 
     Examples
     --------
