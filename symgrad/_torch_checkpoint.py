@@ -57,6 +57,15 @@ _OTHER_DTYPES = (
     "int1 int2 int3 int4 int5 int6 int7"
 ).split()
 
+# the safe loaders' refusal, for symgrad's files and PyTorch's
+_UNSAFE = (
+    "Weights only load failed: {what} is not allowed by symgrad.load's safe unpickler, which "
+    "rebuilds only tensors, parameters, dtypes, sizes, devices, OrderedDict and plain Python "
+    "containers and numbers. If you trust the file's source, load it with "
+    "symgrad.load(f, weights_only=False), which can run arbitrary code; or allow the class "
+    "with symgrad.serialization.add_safe_globals([...])."
+)
+
 
 class _StorageType:
     """What ``torch.FloatStorage`` (or ``torch.storage.UntypedStorage``) unpickles to."""
@@ -298,8 +307,6 @@ class _Unpickler(pickle.Unpickler):
                 "numbers (save a module's state_dict() rather than the module)"
             )
         if self.safe:
-            from symgrad.serialization import _UNSAFE
-
             raise pickle.UnpicklingError(_UNSAFE.format(what=f"the global {module}.{name}"))
         try:  # weights_only=False: the caller trusts the file
             return super().find_class(module, name)

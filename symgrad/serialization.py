@@ -6,8 +6,9 @@ or a file-like object.
 symgrad's own format: a short header, then a pickle in which every tensor is its bytes,
 dtype, shape and strides over a storage shared by the tensors that shared memory when saved
 (so a tensor and its view still share after loading, as in PyTorch). ``load`` reads both,
-and the zip checkpoints written by PyTorch's ``torch.save`` (``model.load_state_dict(torch.load(path))``
-in a program run with ``import symgrad as torch``), without PyTorch installed: see
+and the zip checkpoints written by PyTorch's ``torch.save``
+(``model.load_state_dict(torch.load(path))`` in a program run with ``import symgrad as
+torch``), without PyTorch installed: see
 ``symgrad._torch_checkpoint``. Tensors of dtypes symgrad lacks (bfloat16, complex, quantized)
 raise ``pickle.UnpicklingError`` naming the dtype and the record.
 
@@ -41,6 +42,7 @@ from symgrad import dtypes
 from symgrad._data import Size
 from symgrad._device import device
 from symgrad._meta import MetaArray, meta_array
+from symgrad._torch_checkpoint import _UNSAFE, load_zip
 from symgrad.tensor import Tensor
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals"]
@@ -48,13 +50,6 @@ __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_g
 _MAGIC = b"SYMGRAD\x00\x01"
 _ZIP_MAGIC = b"PK\x03\x04"
 _PROTOCOL = 4
-_UNSAFE = (
-    "Weights only load failed: {what} is not allowed by symgrad.load's safe unpickler, which "
-    "rebuilds only tensors, parameters, dtypes, sizes, devices, OrderedDict and plain Python "
-    "containers and numbers. If you trust the file's source, load it with "
-    "symgrad.load(f, weights_only=False), which can run arbitrary code; or allow the class "
-    "with symgrad.serialization.add_safe_globals([...])."
-)
 
 
 # -- what a file holds ------------------------------------------------------------------------
@@ -314,8 +309,6 @@ def _seekable(file: Any) -> bool:
 def _load_pytorch_file(
     file: Any, start: int | None, head: bytes, map_location: Any, safe: bool, args: dict
 ) -> Any:
-    from symgrad._torch_checkpoint import load_zip
-
     if start is None:  # a stream: the zip reader needs to seek
         file = io.BytesIO(head + file.read())
     else:
