@@ -202,7 +202,13 @@ def _set_state(obj: Any, state: Any) -> Any:
     for name, value in state.items():
         if not isinstance(name, str) or name.startswith("__"):
             raise pickle.UnpicklingError(f"a tensor can't get the attribute {name!r}")
-        setattr(obj, name, value)
+        try:
+            setattr(obj, name, value)
+        except AttributeError:
+            raise pickle.UnpicklingError(
+                f"symgrad.load can't keep the attribute {name!r} saved with a "
+                f"{type(obj).__name__}: symgrad's tensors hold no attributes of their own"
+            ) from None
     return obj
 
 
