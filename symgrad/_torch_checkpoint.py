@@ -327,7 +327,8 @@ class _Unpickler(pickle.Unpickler):
         _, kind, key, location, numel = pid
         if not isinstance(kind, (_StorageType, _UnsupportedDtype)):
             raise pickle.UnpicklingError(f"not a storage type: {kind!r}")
-        if not isinstance(key, str) or not isinstance(location, str) or type(numel) is not int:
+        well_formed = isinstance(key, str) and isinstance(location, str) and type(numel) is int
+        if not well_formed or numel < 0 or "/" in key or key.startswith("."):
             raise pickle.UnpicklingError(f"malformed storage id {pid!r}")
         return self.archive.storage(kind, key, location, numel)
 

@@ -280,6 +280,14 @@ def test_storages_on_other_devices_need_a_map_location():
         symgrad.load(DATA / "tensors.pt", map_location="cuda")
 
 
+def test_a_malformed_storage_id_is_refused():
+    # storage 0's key made to name a record outside the storages' folder
+    outside = (b"X\x01\x00\x00\x000", b"X\x03\x00\x00\x00../")
+    crafted = _rewrite(DATA / "tensors.pt", replace=outside)
+    with pytest.raises(pickle.UnpicklingError, match="malformed storage id"):
+        symgrad.load(crafted)
+
+
 def test_a_view_outside_its_storage_is_refused():
     # the corner view of the grid, moved to start past the storage's end
     pickled = zipfile.ZipFile(DATA / "tensors.pt").read("tensors/data.pkl")
