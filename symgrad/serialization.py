@@ -1,10 +1,16 @@
 """``save`` and ``load``: tensors, parameters, state dicts and containers of them, in a file
 or a file-like object.
 
-The file is symgrad's own: a short header, then a pickle in which every tensor is its bytes,
+``save`` writes PyTorch's zip format (see ``symgrad._torch_checkpoint_save``), which
+``torch.load`` reads. Meta tensors and lazy parameters, which it can't hold, are saved in
+symgrad's own format: a short header, then a pickle in which every tensor is its bytes,
 dtype, shape and strides over a storage shared by the tensors that shared memory when saved
-(so a tensor and its view still share after loading, as in PyTorch). PyTorch's zip files are
-recognized and refused with a clear error.
+(so a tensor and its view still share after loading, as in PyTorch). ``load`` reads both,
+and the zip checkpoints written by PyTorch's ``torch.save``
+(``model.load_state_dict(torch.load(path))`` in a program run with ``import symgrad as
+torch``), without PyTorch installed: see
+``symgrad._torch_checkpoint``. Tensors of dtypes symgrad lacks (bfloat16, complex, quantized)
+raise ``pickle.UnpicklingError`` naming the dtype and the record.
 
 Loading is safe by default, as PyTorch's ``weights_only=True``: a restricted unpickler
 rebuilds tensors, parameters, dtypes, sizes, devices, ``OrderedDict`` and the plain Python
@@ -36,6 +42,7 @@ from symgrad import dtypes
 from symgrad._data import Size
 from symgrad._device import device
 from symgrad._meta import MetaArray, meta_array
+from symgrad._torch_checkpoint import _UNSAFE, load_zip
 from symgrad.tensor import Tensor
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals"]
@@ -43,13 +50,6 @@ __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_g
 _MAGIC = b"SYMGRAD\x00\x01"
 _ZIP_MAGIC = b"PK\x03\x04"
 _PROTOCOL = 4
-_UNSAFE = (
-    "Weights only load failed: {what} is not allowed by symgrad.load's safe unpickler, which "
-    "rebuilds only tensors, parameters, dtypes, sizes, devices, OrderedDict and plain Python "
-    "containers and numbers. If you trust the file's source, load it with "
-    "symgrad.load(f, weights_only=False), which can run arbitrary code; or allow the class "
-    "with symgrad.serialization.add_safe_globals([...])."
-)
 
 
 # -- what a file holds ------------------------------------------------------------------------
@@ -159,12 +159,21 @@ class _Pickler(pickle.Pickler):
         return _rebuild_tensor, args
 
 
-def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = _PROTOCOL, **_: Any):
+def save(
+    obj: Any,
+    f: Any,
+    pickle_module: Any = None,
+    pickle_protocol: int = _PROTOCOL,
+    _use_new_zipfile_serialization: bool = True,
+    **_: Any,
+) -> None:
     """Save ``obj`` (a tensor, a state dict, nested lists, tuples and dicts of them, or any
     picklable object) to ``f``, a path or a binary file-like object.
 
     Tensors keep their dtype, shape and ``requires_grad`` (not their graph or ``.grad``), and
-    tensors sharing memory share it again after :func:`load`.
+    tensors sharing memory share it again after :func:`load`. The file is in PyTorch's zip
+    format, which ``torch.load`` reads; ``_use_new_zipfile_serialization=False`` (and meta
+    tensors or lazy parameters) write symgrad's own format instead.
 
     Examples
     --------
@@ -177,7 +186,14 @@ def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = _PR
     """
     if pickle_module is not None and pickle_module is not pickle:
         raise ValueError("symgrad.save writes with Python's pickle module only")
+    from symgrad._torch_checkpoint_save import NeedsSymgradFormat, save_zip
+
     with _opened(f, "wb") as file:
+        if _use_new_zipfile_serialization:
+            try:
+                return save_zip(obj, file)
+            except NeedsSymgradFormat:  # meta tensors, lazy parameters: symgrad's own format
+                pass
         file.write(_MAGIC)
         _Pickler(file, pickle_protocol).dump(obj)
 
@@ -254,8 +270,11 @@ def load(
     By default (``weights_only=True``, as PyTorch) only tensors, parameters, dtypes, sizes,
     devices, ``OrderedDict`` and plain Python containers and numbers are rebuilt; anything
     else raises ``pickle.UnpicklingError`` naming it. ``weights_only=False`` unpickles any
-    object, which can run arbitrary code: use it only for files you trust. Everything loads
-    on the CPU (``map_location`` is accepted and changes nothing).
+    object, which can run arbitrary code: use it only for files you trust. Files written by
+    PyTorch's ``torch.save`` (zip archives) are read the same way, with the globals PyTorch's
+    own weights-only loader allows. Everything loads on the CPU: ``map_location`` may be
+    ``"cpu"``, a CPU device, a dict of locations or a function ``(storage, location)``; a
+    PyTorch storage saved on another device needs one, as in PyTorch without that device.
 
     Examples
     --------
@@ -270,20 +289,35 @@ def load(
         raise ValueError("symgrad.load reads with Python's pickle module only")
     safe = weights_only is None or bool(weights_only)
     with _opened(f, "rb") as file:
+        start = file.tell() if _seekable(file) else None
         head = file.read(len(_MAGIC))
+        if head.startswith(_ZIP_MAGIC):
+            return _load_pytorch_file(file, start, head, map_location, safe, pickle_load_args)
         if head != _MAGIC:
             raise _unknown_format(head)
         unpickler = (_SafeUnpickler if safe else pickle.Unpickler)(file, **pickle_load_args)
         return unpickler.load()
 
 
+def _seekable(file: Any) -> bool:
+    try:
+        return bool(file.seekable()) if hasattr(file, "seekable") else hasattr(file, "seek")
+    except (OSError, ValueError):
+        return False
+
+
+def _load_pytorch_file(
+    file: Any, start: int | None, head: bytes, map_location: Any, safe: bool, args: dict
+) -> Any:
+    if start is None:  # a stream: the zip reader needs to seek
+        file = io.BytesIO(head + file.read())
+    else:
+        file.seek(start)
+    user_safe = _USER_SAFE if safe else {}
+    return load_zip(file, map_location, safe, user_safe, args)
+
+
 def _unknown_format(head: bytes) -> Exception:
-    if head.startswith(_ZIP_MAGIC):
-        return RuntimeError(
-            "this looks like a file written by PyTorch's torch.save (a zip archive); symgrad "
-            "reads only files written by symgrad.save. Convert it where PyTorch is installed, "
-            "e.g. to NumPy arrays with t.numpy()"
-        )
     return pickle.UnpicklingError(
         f"not a file written by symgrad.save (it starts with {head[:8]!r})"
     )

@@ -107,7 +107,7 @@ def test_add_safe_globals():
 def test_bad_files():
     with pytest.raises(pickle.UnpicklingError, match="not a file written by symgrad.save"):
         symgrad.load(io.BytesIO(pickle.dumps([1, 2])))
-    with pytest.raises(RuntimeError, match="PyTorch's torch.save"):
+    with pytest.raises(RuntimeError, match="failed reading zip archive"):
         symgrad.load(io.BytesIO(b"PK\x03\x04rest of a zip"))
     # a storage too small for the shape it claims: numpy's bounds check, no stray read
     forged = io.BytesIO()
