@@ -1,0 +1,64 @@
+"""Autograd semantics as small programs show them: gradient accumulation into a ``.grad`` that
+has a history, custom ``Function`` nodes and their non-tensor arguments and outputs, hooks on
+views changed in place, and ``torch.autograd.functional``'s strict mode.
+
+Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, grad_fn name, gradients, or the exception's type): the table holds the
+expected data, checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from _torch_table import run
+
+F32 = "float32"
+
+
+def _x(T, values=(1.0, 2.0, 3.0)):
+    return T.tensor(list(values), requires_grad=True)
+
+
+def _functional(T):
+    return T.autograd.functional
+
+
+# -- .grad accumulation ------------------------------------------------------------------------
+def _accumulate_into_recorded_grad(T):
+    """A second backward without create_graph adds into the recorded .grad in place: the same
+    tensor, its node kept, its version bumped."""
+    x = _x(T)
+    y = x.exp().sum()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the reference-cycle warning of create_graph
+        y.backward(create_graph=True)
+    first = x.grad
+    version = first._version
+    y.backward()
+    return x.grad, first is x.grad, x.grad.requires_grad, x.grad._version - version
+
+
+CASES = {
+    "accumulate_into_recorded_grad": (
+        _accumulate_into_recorded_grad,
+        (([5.4366, 14.7781, 40.1711], F32, "CopyBackwards"), True, True, 1),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_symgrad(name):
+    import symgrad
+
+    fn, expected = CASES[name]
+    assert run(symgrad, fn) == expected
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", list(CASES))
+def test_table_is_pytorchs(name):
+    torch = pytest.importorskip("torch")
+    fn, expected = CASES[name]
+    assert run(torch, fn) == expected
