@@ -40,10 +40,40 @@ def _accumulate_into_recorded_grad(T):
     return x.grad, first is x.grad, x.grad.requires_grad, x.grad._version - version
 
 
+# -- custom Function -----------------------------------------------------------------------------
+def _grads_backward_gets(T, extra):
+    """What ``backward`` receives for the outputs after the first (which alone is used), and
+    the input's gradient."""
+    seen = []
+
+    class Outputs(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return (a * 2, *extra(a))
+
+        @staticmethod
+        def backward(ctx, g, *rest):
+            seen.extend(None if r is None else (r.tolist(), r.dtype == a.dtype) for r in rest)
+            return g * 2
+
+    a = _x(T)
+    Outputs.apply(a)[0].sum().backward()
+    return tuple(seen), a.grad
+
+
 CASES = {
     "accumulate_into_recorded_grad": (
         _accumulate_into_recorded_grad,
         (([5.4366, 14.7781, 40.1711], F32, "CopyBackwards"), True, True, 1),
+    ),
+    # an output that is not a tensor gets None, the others materialized zeros
+    "function_number_output_grad": (
+        lambda T: _grads_backward_gets(T, lambda a: (3.0, None)),
+        ((None, None), ([2.0, 2.0, 2.0], F32, None)),
+    ),
+    "function_tensor_output_grad": (
+        lambda T: _grads_backward_gets(T, lambda a: (a * 3, "label")),
+        ((((0.0, 0.0, 0.0), True), None), ([2.0, 2.0, 2.0], F32, None)),
     ),
 }
 
