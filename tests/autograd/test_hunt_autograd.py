@@ -75,6 +75,65 @@ CASES = {
         lambda T: _grads_backward_gets(T, lambda a: (a * 3, "label")),
         ((((0.0, 0.0, 0.0), True), None), ([2.0, 2.0, 2.0], F32, None)),
     ),
+    # -- torch.autograd.functional
+    # strict with create_graph: a derivative that does not depend on the input is refused
+    "vjp_strict_linear_create_graph": (
+        lambda T: _functional(T).vjp(
+            lambda x: x * 2, _x(T), T.ones(3), create_graph=True, strict=True
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    "jvp_strict_linear_create_graph": (
+        lambda T: _functional(T).jvp(
+            lambda x: x * 2, _x(T), T.ones(3), create_graph=True, strict=True
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    "jacobian_strict_linear_create_graph": (
+        lambda T: _functional(T).jacobian(lambda x: x * 2, _x(T), create_graph=True, strict=True),
+        ("raises", "RuntimeError"),
+    ),
+    "jacobian_strict_linear": (
+        lambda T: _functional(T).jacobian(lambda x: x * 2, _x(T), strict=True),
+        ([[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 2.0]], F32, None),
+    ),
+    "jacobian_strict_square_create_graph": (
+        lambda T: _functional(T).jacobian(lambda x: x * x, _x(T), create_graph=True, strict=True),
+        ([[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 6.0]], F32, "ViewBackward0"),
+    ),
+    "vjp_strict_square_create_graph": (
+        lambda T: _functional(T).vjp(
+            lambda x: x * x, _x(T), T.ones(3), create_graph=True, strict=True
+        )[1],
+        ([2.0, 4.0, 6.0], F32, "AddBackward0"),
+    ),
+    "jacobian_strict_vectorize": (
+        lambda T: _functional(T).jacobian(lambda x: x * x, _x(T), strict=True, vectorize=True),
+        ("raises", "RuntimeError"),
+    ),
+    "hessian_strict_vectorize": (
+        lambda T: _functional(T).hessian(
+            lambda x: (x**3).sum(), _x(T), strict=True, vectorize=True
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    # an empty output has no rows to stack
+    "jacobian_empty_output": (
+        lambda T: _functional(T).jacobian(lambda x: x[:0], _x(T)),
+        ("raises", "RuntimeError"),
+    ),
+    "jacobian_empty_output_vectorize": (
+        lambda T: _functional(T).jacobian(lambda x: x[:0], _x(T), vectorize=True),
+        ("raises", "IndexError"),
+    ),
+    "hessian_empty_input": (
+        lambda T: _functional(T).hessian(lambda x: x.sum(), T.ones(0)),
+        ("raises", "RuntimeError"),
+    ),
+    "jacobian_empty_input": (
+        lambda T: _functional(T).jacobian(lambda x: x.sum() * 2, T.ones(0)),
+        ([], F32, None),
+    ),
 }
 
 
