@@ -8,6 +8,7 @@ first. No recursion: a chain of 100,000 ops is no deeper for Python than a chain
 
 from __future__ import annotations
 
+import threading
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -31,9 +32,22 @@ from symgrad.autograd.roots import as_list, given_gradients, root_gradients
 from symgrad.prim.batching import BatchedTensor
 from symgrad.tensor import Tensor, bind_methods
 
-__all__ = ["backward", "grad"]
+__all__ = ["backward", "checkpoint_valid", "grad"]
 
 _anomaly_state = anomaly._state
+
+
+class _Current(threading.local):
+    partial = False  # the innermost pass on this thread computes only some inputs' gradients
+
+
+_current = _Current()
+
+
+def checkpoint_valid() -> bool:
+    """Whether the backward pass running on this thread (if any) reaches every leaf: False in
+    ``grad()`` and ``backward(inputs=...)``, where a reentrant checkpoint can't run."""
+    return not _current.partial
 
 
 class _Run:
@@ -63,9 +77,11 @@ class _Run:
         # one silenced error state for the whole pass: derivatives at domain edges (1/0 of
         # sqrt' at 0) are inf or nan silently, as in PyTorch; anomaly mode is the way to be told
         token = silence()
+        outer, _current.partial = _current.partial, self.targets is not None
         try:
             self._execute(roots, grads)
         finally:
+            _current.partial = outer
             restore(token)
 
     def _execute(self, roots: list[Tensor], grads: list) -> None:

@@ -61,6 +61,27 @@ def _grads_backward_gets(T, extra):
     return tuple(seen), a.grad
 
 
+# -- torch.utils.checkpoint ---------------------------------------------------------------------
+def _checkpointed(T, reentrant, take):
+    """``take(y, x)`` for ``y``, a checkpointed ``sin(x) * 2``, and ``x``'s gradient."""
+    checkpoint = T.utils.checkpoint.checkpoint
+    x = _x(T)
+    y = checkpoint(lambda a: a.sin() * 2, x, use_reentrant=reentrant)
+    return take(y, x), x.grad
+
+
+def _backward_twice_in_grad(T):
+    """A reentrant checkpoint inside a reentrant checkpoint's backward pass: valid there."""
+    checkpoint = T.utils.checkpoint.checkpoint
+    x = _x(T)
+
+    def inner(a):
+        return checkpoint(lambda b: b * b, a, use_reentrant=True) * 3
+
+    checkpoint(inner, x, use_reentrant=True).sum().backward()
+    return x.grad
+
+
 CASES = {
     "accumulate_into_recorded_grad": (
         _accumulate_into_recorded_grad,
@@ -134,6 +155,24 @@ CASES = {
         lambda T: _functional(T).jacobian(lambda x: x.sum() * 2, T.ones(0)),
         ([], F32, None),
     ),
+    # -- checkpoint: the reentrant variant needs a pass that reaches every leaf
+    "checkpoint_reentrant_grad": (
+        lambda T: _checkpointed(T, True, lambda y, x: T.autograd.grad(y.sum(), x)),
+        ("raises", "RuntimeError"),
+    ),
+    "checkpoint_reentrant_backward_inputs": (
+        lambda T: _checkpointed(T, True, lambda y, x: y.sum().backward(inputs=[x])),
+        ("raises", "RuntimeError"),
+    ),
+    "checkpoint_reentrant_backward": (
+        lambda T: _checkpointed(T, True, lambda y, x: y.sum().backward()),
+        (None, ([1.0806, -0.8323, -1.98], F32, None)),
+    ),
+    "checkpoint_grad": (
+        lambda T: _checkpointed(T, False, lambda y, x: T.autograd.grad(y.sum(), x)),
+        ((([1.0806, -0.8323, -1.98], F32, None),), None),
+    ),
+    "checkpoint_reentrant_nested": (_backward_twice_in_grad, ([6.0, 12.0, 18.0], F32, None)),
 }
 
 
