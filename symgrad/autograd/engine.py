@@ -46,7 +46,20 @@ _current = _Current()
 
 def checkpoint_valid() -> bool:
     """Whether the backward pass running on this thread (if any) reaches every leaf: False in
-    ``grad()`` and ``backward(inputs=...)``, where a reentrant checkpoint can't run."""
+    ``grad()`` and ``backward(inputs=...)``, where a reentrant checkpoint can't run.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.autograd.engine import checkpoint_valid
+    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> seen = []
+    >>> h = x.register_hook(lambda g: seen.append(checkpoint_valid()))
+    >>> (x * 2).sum().backward()
+    >>> _ = symgrad.autograd.grad((x * 2).sum(), x)
+    >>> seen
+    [True, False]
+    """
     return not _current.partial
 
 
