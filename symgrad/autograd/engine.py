@@ -8,7 +8,6 @@ first. No recursion: a chain of 100,000 ops is no deeper for Python than a chain
 
 from __future__ import annotations
 
-import threading
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +18,7 @@ from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.accumulate import first_grad, one_node, ones_of, store
 from symgrad.autograd.buffers import add_to, sum_into
+from symgrad.autograd.current_pass import CURRENT
 from symgrad.autograd.hooks import (
     grad_tensor,
     run_post_accumulate_hooks,
@@ -32,35 +32,9 @@ from symgrad.autograd.roots import as_list, given_gradients, root_gradients
 from symgrad.prim.batching import BatchedTensor
 from symgrad.tensor import Tensor, bind_methods
 
-__all__ = ["backward", "checkpoint_valid", "grad"]
+__all__ = ["backward", "grad"]
 
 _anomaly_state = anomaly._state
-
-
-class _Current(threading.local):
-    partial = False  # the innermost pass on this thread computes only some inputs' gradients
-
-
-_current = _Current()
-
-
-def checkpoint_valid() -> bool:
-    """Whether the backward pass running on this thread (if any) reaches every leaf: False in
-    ``grad()`` and ``backward(inputs=...)``, where a reentrant checkpoint can't run.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> from symgrad.autograd.engine import checkpoint_valid
-    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
-    >>> seen = []
-    >>> h = x.register_hook(lambda g: seen.append(checkpoint_valid()))
-    >>> (x * 2).sum().backward()
-    >>> _ = symgrad.autograd.grad((x * 2).sum(), x)
-    >>> seen
-    [True, False]
-    """
-    return not _current.partial
 
 
 class _Run:
@@ -90,11 +64,11 @@ class _Run:
         # one silenced error state for the whole pass: derivatives at domain edges (1/0 of
         # sqrt' at 0) are inf or nan silently, as in PyTorch; anomaly mode is the way to be told
         token = silence()
-        outer, _current.partial = _current.partial, self.targets is not None
+        outer, CURRENT.partial = CURRENT.partial, self.targets is not None
         try:
             self._execute(roots, grads)
         finally:
-            _current.partial = outer
+            CURRENT.partial = outer
             restore(token)
 
     def _execute(self, roots: list[Tensor], grads: list) -> None:

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from symgrad import random
-from symgrad.autograd.engine import backward, checkpoint_valid
+from symgrad.autograd.current_pass import checkpoint_valid
+from symgrad.autograd.engine import backward
 from symgrad.autograd.function import Function
 from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from symgrad.nn.modules.container import Sequential
