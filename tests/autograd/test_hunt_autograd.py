@@ -61,6 +61,36 @@ def _grads_backward_gets(T, extra):
     return tuple(seen), a.grad
 
 
+def _identity(T):
+    class Identity(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    return Identity
+
+
+def _returned_input(T, change):
+    """An input returned as it is by a custom Function: a view of the input, whose in-place
+    changes (``change(y, z)`` for the input ``y`` and the output ``z``) PyTorch refuses."""
+    x = _x(T)
+    y = x * 1
+    z = _identity(T).apply(y)
+    change(y, z)
+    z.sum().backward()
+    return z, x.grad
+
+
+def _returned_leaf(T):
+    x = _x(T)
+    z = _identity(T).apply(x)
+    return z._base is x, z.is_leaf, z._version
+
+
 # -- torch.utils.checkpoint ---------------------------------------------------------------------
 def _checkpointed(T, reentrant, take):
     """``take(y, x)`` for ``y``, a checkpointed ``sin(x) * 2``, and ``x``'s gradient."""
@@ -95,6 +125,22 @@ CASES = {
     "function_tensor_output_grad": (
         lambda T: _grads_backward_gets(T, lambda a: (a * 3, "label")),
         ((((0.0, 0.0, 0.0), True), None), ([2.0, 2.0, 2.0], F32, None)),
+    ),
+    "function_returns_input": (
+        lambda T: _returned_input(T, lambda y, z: None),
+        (([1.0, 2.0, 3.0], F32, "IdentityBackward"), ([3.0, 3.0, 3.0], F32, None)),
+    ),
+    "function_returned_input_is_a_view": (
+        _returned_leaf,
+        (True, False, 0),
+    ),
+    "function_output_changed_in_place": (
+        lambda T: _returned_input(T, lambda y, z: z.mul_(2)),
+        ("raises", "RuntimeError"),
+    ),
+    "function_input_changed_in_place": (
+        lambda T: _returned_input(T, lambda y, z: y.mul_(2)),
+        ("raises", "RuntimeError"),
     ),
     # -- torch.autograd.functional
     # strict with create_graph: a derivative that does not depend on the input is refused
@@ -190,3 +236,13 @@ def test_table_is_pytorchs(name):
     torch = pytest.importorskip("torch")
     fn, expected = CASES[name]
     assert run(torch, fn) == expected
+
+
+@pytest.mark.parametrize("target", ["output", "input"])
+def test_function_view_change_message(target):
+    import symgrad
+
+    what = "is being" if target == "output" else "its base or another view of its base has been"
+    change = (lambda y, z: z.mul_(2)) if target == "output" else (lambda y, z: y.mul_(2))
+    with pytest.raises(RuntimeError, match=f"Output 0 of Identity is a view and {what} modified"):
+        _returned_input(symgrad, change)
