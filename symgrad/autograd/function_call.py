@@ -104,7 +104,9 @@ def wrap_output(ctx: Any, i: int, out: Any, args: tuple) -> Any:
         out = Tensor._make(out._data)  # a new tensor object in the graph, sharing the values
     if non_differentiable or not out.dtype.is_floating_point:
         return out
-    if is_in(given, args):  # an input returned as it is: its view, as in PyTorch
+    shared = given._view_base
+    if is_in(given, args) or (shared is not None and shared[1] == "no_grad"):
+        # an input returned as it is, or a view made in forward: a view, as in PyTorch
         link_view(given, out, "function")
     out.grad_fn = ctx
     out._output_nr = i

@@ -91,6 +91,26 @@ def _returned_leaf(T):
     return z._base is x, z.is_leaf, z._version
 
 
+def _returned_slice(T, change):
+    """A custom Function returning a slice of its input (made under its no_grad forward)."""
+
+    class Head(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a[:2]
+
+        @staticmethod
+        def backward(ctx, g):
+            return T.cat([g, g.new_zeros(1)]) * 3
+
+    x = _x(T)
+    y = x * 1
+    z = Head.apply(y)
+    change(y)
+    z.sum().backward()
+    return z, x.grad, z._base is y
+
+
 # -- torch.utils.checkpoint ---------------------------------------------------------------------
 def _checkpointed(T, reentrant, take):
     """``take(y, x)`` for ``y``, a checkpointed ``sin(x) * 2``, and ``x``'s gradient."""
@@ -140,6 +160,14 @@ CASES = {
     ),
     "function_input_changed_in_place": (
         lambda T: _returned_input(T, lambda y, z: y.mul_(2)),
+        ("raises", "RuntimeError"),
+    ),
+    "function_returns_slice": (
+        lambda T: _returned_slice(T, lambda y: None),
+        (([1.0, 2.0], F32, "HeadBackward"), ([3.0, 3.0, 0.0], F32, None), True),
+    ),
+    "function_slice_base_changed": (
+        lambda T: _returned_slice(T, lambda y: y.mul_(2)),
         ("raises", "RuntimeError"),
     ),
     # -- torch.autograd.functional
