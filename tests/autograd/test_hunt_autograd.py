@@ -111,6 +111,14 @@ def _returned_slice(T, change):
     return z, x.grad, z._base is y
 
 
+# -- calling a node ------------------------------------------------------------------------------
+def _called_node(T, make, *grads, grad=True):
+    x = _x(T, (1.0, 2.0))
+    y = make(T, x)
+    with T.set_grad_enabled(grad):
+        return y.grad_fn(*(None if g is None else T.tensor(g) for g in grads))
+
+
 # -- torch.utils.checkpoint ---------------------------------------------------------------------
 def _checkpointed(T, reentrant, take):
     """``take(y, x)`` for ``y``, a checkpointed ``sin(x) * 2``, and ``x``'s gradient."""
@@ -169,6 +177,27 @@ CASES = {
     "function_slice_base_changed": (
         lambda T: _returned_slice(T, lambda y: y.mul_(2)),
         ("raises", "RuntimeError"),
+    ),
+    # -- grad_fn(*grad_outputs): the node's backward, recorded in grad mode
+    "node_call_one_input": (
+        lambda T: _called_node(T, lambda T, x: x.exp(), [1.0, 1.0]),
+        ([2.7183, 7.3891], F32, "MulBackward0"),
+    ),
+    "node_call_two_inputs": (
+        lambda T: _called_node(T, lambda T, x: x * T.tensor([3.0, 4.0]), [1.0, 1.0]),
+        (([3.0, 4.0], F32, None), None),
+    ),
+    "node_call_no_grad": (
+        lambda T: _called_node(T, lambda T, x: x * x, [1.0, 1.0], grad=False),
+        (([1.0, 2.0], F32, None), ([1.0, 2.0], F32, None)),
+    ),
+    "node_call_two_outputs": (
+        lambda T: _called_node(T, lambda T, x: x.unbind()[0], 1.0, None),
+        ([1.0, 0.0], F32, None),
+    ),
+    "node_call_too_few": (
+        lambda T: _called_node(T, lambda T, x: x.exp()),
+        ("raises", "TypeError"),
     ),
     # -- torch.autograd.functional
     # strict with create_graph: a derivative that does not depend on the input is refused
