@@ -339,11 +339,13 @@ class RemovableHandle:
     tensor([22.])
     """
 
-    __slots__ = ("_hooks", "_hook")
+    __slots__ = ("_hooks", "_hook", "id")
+    _ids = itertools.count()  # each handle's ``id``: one count for the process, as PyTorch's
 
     def __init__(self, hooks: list, hook: Any) -> None:
         self._hooks = hooks
         self._hook = hook
+        self.id = next(RemovableHandle._ids)
 
     def remove(self) -> None:
         """Unregister the hook."""

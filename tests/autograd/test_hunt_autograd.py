@@ -111,6 +111,13 @@ def _returned_slice(T, change):
     return z, x.grad, z._base is y
 
 
+def _handle_ids(T):
+    x = _x(T)
+    first = x.register_hook(lambda g: g)
+    second = (x * 2).grad_fn.register_prehook(lambda go: None)
+    return second.id - first.id, isinstance(first.id, int)
+
+
 # -- calling a node ------------------------------------------------------------------------------
 def _called_node(T, make, *grads, grad=True):
     x = _x(T, (1.0, 2.0))
@@ -178,6 +185,7 @@ CASES = {
         lambda T: _returned_slice(T, lambda y: y.mul_(2)),
         ("raises", "RuntimeError"),
     ),
+    "hook_handle_ids_count_up": (_handle_ids, (1, True)),
     # -- grad_fn(*grad_outputs): the node's backward, recorded in grad mode
     "node_call_one_input": (
         lambda T: _called_node(T, lambda T, x: x.exp(), [1.0, 1.0]),
