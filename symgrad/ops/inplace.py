@@ -153,6 +153,10 @@ def _through_aliases(
     if not one_value:
         views.check_writable(x)
     old = _snapshot(x)
+    if root is not None and root._requires_grad and x.grad_fn is not None:
+        # PyTorch sends the op's gradient for the view straight into root's history: the
+        # view's own node (and the hooks on it) is not on the way
+        old = views.read_of(_snapshot(root), x)
     old._data = x._data.copy()  # the op's node may read the old values; the memory changes
     result = compute(old)
     _check_castable(result, x, op)

@@ -180,6 +180,14 @@ def copy_slices(root: Tensor, view: Tensor, values: Tensor) -> Tensor:
     return _COPY_SLICES(root, values, index=positions(root._data, view._data))
 
 
+def read_of(root: Tensor, v: Tensor) -> Tensor:
+    """``v``'s values read from ``root``'s history (``AsStridedBackward0``)."""
+    index = positions(root._data, v._data)
+    # an expanded view reads an element more than once: its gradients are summed
+    params = {"index": index, "unique": reads_once(v._data, index)}
+    return recorded(_AS_STRIDED, (root,), params, v._data)
+
+
 def remake_view_histories(root: Tensor, aliases: list) -> None:
     """After ``root`` changed in place, each view of it that records gradients reads its values
     from the new history (``AsStridedBackward0``), as in PyTorch; a piece of ``split`` or
@@ -187,10 +195,7 @@ def remake_view_histories(root: Tensor, aliases: list) -> None:
     for v in aliases:
         kind = v._view_base[1] if v is not root else None
         if kind == "view":
-            index = positions(root._data, v._data)
-            # an expanded view reads an element more than once: its gradients are summed
-            params = {"index": index, "unique": reads_once(v._data, index)}
-            node = recorded(_AS_STRIDED, (root,), params, v._data).grad_fn
+            node = read_of(root, v).grad_fn
         elif kind in ("multi", "multi_plain", "function"):
             what = "its base or another view of its base has been"
             if kind == "multi":

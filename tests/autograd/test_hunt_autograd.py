@@ -40,6 +40,20 @@ def _accumulate_into_recorded_grad(T):
     return x.grad, first is x.grad, x.grad.requires_grad, x.grad._version - version
 
 
+# -- hooks -------------------------------------------------------------------------------------
+def _hooked_view_changed(T, loss):
+    """A hook on a view registered before the view is changed in place: the change's gradient
+    goes straight into the base's history, so the hook never runs."""
+    x = _x(T, (1.0, 2.0, 3.0, 4.0))
+    y = x * 1
+    v = y[1:3]
+    calls = []
+    v.register_hook(lambda g: calls.append(g.tolist()) or g * 10)
+    v.mul_(2)
+    loss(y, v).backward()
+    return x.grad, calls
+
+
 # -- custom Function -----------------------------------------------------------------------------
 def _grads_backward_gets(T, extra):
     """What ``backward`` receives for the outputs after the first (which alone is used), and
@@ -151,6 +165,14 @@ CASES = {
     "accumulate_into_recorded_grad": (
         _accumulate_into_recorded_grad,
         (([5.4366, 14.7781, 40.1711], F32, "CopyBackwards"), True, True, 1),
+    ),
+    "hook_on_view_changed_base_loss": (
+        lambda T: _hooked_view_changed(T, lambda y, v: y.sum()),
+        (([1.0, 2.0, 2.0, 1.0], F32, None), ()),
+    ),
+    "hook_on_view_changed_view_loss": (
+        lambda T: _hooked_view_changed(T, lambda y, v: v.sum() * 5),
+        (([0.0, 10.0, 10.0, 0.0], F32, None), ()),
     ),
     # an output that is not a tensor gets None, the others materialized zeros
     "function_number_output_grad": (
