@@ -36,7 +36,9 @@ def store(leaf: Tensor, g: np.ndarray, foreign: set) -> None:
             g = np.array(g, order="K")  # (its layout is the leaf's: kept)
         foreign.add(id(g))
         leaf._grad = Tensor._make(g)
-    elif grad._data.flags.writeable and grad.grad_fn is None:
+    elif grad._data.flags.writeable:
+        # in place even into a .grad with a history (create_graph before): PyTorch keeps that
+        # tensor and its node, and bumps its version
         if grad._counter is NO_VERSION:
             check_writable(grad)
         np.add(grad._data, g, out=grad._data)

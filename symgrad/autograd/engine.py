@@ -18,6 +18,7 @@ from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.accumulate import first_grad, one_node, ones_of, store
 from symgrad.autograd.buffers import add_to, sum_into
+from symgrad.autograd.current_pass import CURRENT
 from symgrad.autograd.hooks import (
     grad_tensor,
     run_post_accumulate_hooks,
@@ -63,9 +64,11 @@ class _Run:
         # one silenced error state for the whole pass: derivatives at domain edges (1/0 of
         # sqrt' at 0) are inf or nan silently, as in PyTorch; anomaly mode is the way to be told
         token = silence()
+        outer, CURRENT.partial = CURRENT.partial, self.targets is not None
         try:
             self._execute(roots, grads)
         finally:
+            CURRENT.partial = outer
             restore(token)
 
     def _execute(self, roots: list[Tensor], grads: list) -> None:

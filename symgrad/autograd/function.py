@@ -110,9 +110,10 @@ def _check_tensors(method: str, values: tuple) -> None:
             )
 
 
-def _grad_tensor(g: Any, shape: tuple, dtype: np.dtype, materialize: bool) -> Any:
+def _grad_tensor(g: Any, meta: tuple | None, materialize: bool) -> Any:
     if g is None:
-        return Tensor._make(np.zeros(shape, dtype)) if materialize else None
+        # an output that is not a tensor gets None even when gradients are materialized
+        return Tensor._make(np.zeros(*meta)) if materialize and meta is not None else None
     return grad_tensor(g)
 
 
@@ -143,8 +144,7 @@ class FunctionPrimitive(Primitive):
         """Run the class's ``backward`` with the node as ``ctx``, and check what it returns."""
         fn = self.function
         outs = [
-            _grad_tensor(g, shape, dtype, node.materialize_grads)
-            for g, (shape, dtype) in zip(grads, node._out_meta)
+            _grad_tensor(g, meta, node.materialize_grads) for g, meta in zip(grads, node._out_meta)
         ]
         with grad_mode.set_grad_enabled(create_graph):
             result = fn.backward(node, *outs)
@@ -401,8 +401,7 @@ class Function(metaclass=_FunctionMeta):
         ctx.next_functions, ctx._meta, ctx._consts, ctx._held = edges, meta, consts, held
         wrapped = tuple(wrap_output(ctx, i, o, args) for i, o in enumerate(outs))
         ctx._out_meta = tuple(
-            (o.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.dtype(np.float64))
-            for o in wrapped
+            (o.shape, o._data.dtype) if isinstance(o, Tensor) else None for o in wrapped
         )
         ctx.num_outputs = ctx.params = len(wrapped)
         if _hooks_active.count:  # saved_tensors_hooks: ctx keeps what pack_hook returns

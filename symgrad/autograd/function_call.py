@@ -12,7 +12,7 @@ import numpy as np
 
 from symgrad.autograd import dual
 from symgrad.autograd.hooks import move_retain_grad
-from symgrad.tensor import Tensor
+from symgrad.tensor import Tensor, link_view
 
 __all__ = ["as_positional", "check_dirty", "is_in", "wrap_output", "forward_tangents"]
 
@@ -99,10 +99,15 @@ def wrap_output(ctx: Any, i: int, out: Any, args: tuple) -> Any:
         out._counter.value += 1
         move_retain_grad(out, old_node)
         return out
+    given = out
     if is_in(out, args) or out.grad_fn is not None or out._requires_grad:
         out = Tensor._make(out._data)  # a new tensor object in the graph, sharing the values
     if non_differentiable or not out.dtype.is_floating_point:
         return out
+    shared = given._view_base
+    if is_in(given, args) or (shared is not None and shared[1] == "no_grad"):
+        # an input returned as it is, or a view made in forward: a view, as in PyTorch
+        link_view(given, out, "function")
     out.grad_fn = ctx
     out._output_nr = i
     out._requires_grad = True

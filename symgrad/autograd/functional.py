@@ -134,6 +134,11 @@ def _vjp_raw(outputs: tuple, inputs: tuple, v: tuple, create_graph: bool, strict
                     f"This is not allowed in strict mode ({fn})."
                 )
             g = _zeros_like(x)
+        elif strict and create_graph and not g.requires_grad:
+            raise RuntimeError(
+                f"The jacobian of the user-provided function is independent of input {i}. "
+                f"This is not allowed in strict mode when create_graph=True ({fn})."
+            )
         out.append(g)
     return tuple(out)
 
@@ -265,6 +270,16 @@ def jacobian(
         raw = func(*xs)
         is_out, outs = _as_tuple(raw, "outputs of the user-provided function", "jacobian")
         _check_outputs(outs, "jacobian")
+        if strict and vectorize:
+            raise RuntimeError(
+                "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
+                "not supported together. Please either set `strict=False` or `vectorize=False`."
+            )
+        if any(o.numel() == 0 for o in outs):
+            # PyTorch stacks the rows of each output's Jacobian: none for an empty output
+            if vectorize:
+                raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+            raise RuntimeError("stack expects a non-empty TensorList")
         blocks = [_jacobian_rows(o, xs, create_graph, strict) for o in outs]
     blocks = [_finish(tuple(row), create_graph) for row in blocks]
     if is_out:
@@ -289,7 +304,7 @@ def _jacobian_rows(out: Tensor, xs: tuple, create_graph: bool, strict: bool) -> 
 def _stack(rows: list, out_shape: tuple, in_shape: tuple, create_graph: bool) -> Tensor:
     shape = tuple(out_shape) + tuple(in_shape)
     if not create_graph or not any(r.requires_grad for r in rows):
-        data = np.stack([r._data for r in rows]) if rows else np.zeros((0,) + tuple(in_shape))
+        data = np.stack([r._data for r in rows])
         return Tensor._make(data.reshape(shape))
     block = _zeros_like(rows[0]).unsqueeze(0).expand(len(rows), *in_shape).clone()
     for k, r in enumerate(rows):

@@ -12,7 +12,7 @@ import itertools
 import weakref
 from typing import Any
 
-from symgrad.autograd import anomaly
+from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.saved import FREED as _FREED
 from symgrad.autograd.saved_names import (
     add_saved_properties,
@@ -20,6 +20,7 @@ from symgrad.autograd.saved_names import (
     static_names,
     used_inputs,
 )
+from symgrad.tensor import Tensor
 
 __all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class"]
 
@@ -216,6 +217,31 @@ class Node:
             self._hooks = NodeHooks()
         return self._hooks
 
+    def __call__(self, *grad_outputs: Any) -> Any:
+        """This node's backward run on ``grad_outputs`` (one per output; None for zeros): the
+        gradient for each entry of :attr:`next_functions`, one tensor for one entry, recorded
+        when grad mode is on. No hooks run.
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * symgrad.tensor([3.0, 4.0])
+        >>> y.grad_fn(symgrad.ones(2))
+        (tensor([3., 4.]), None)
+        """
+        if len(grad_outputs) != self.num_outputs:
+            raise TypeError(
+                f"expected {self.num_outputs} arguments, got {len(grad_outputs)} instead"
+            )
+        record = grad_mode.is_grad_enabled()
+        given = [g if record or g is None else g._data for g in grad_outputs]
+        grads = tuple(
+            g if g is None or isinstance(g, Tensor) else Tensor._make(g)
+            for g in self.apply(given, record)
+        )
+        return grads[0] if len(grads) == 1 else grads
+
     # what the primitive answers ----------------------------------------------------------
     def apply(self, grads: list, create_graph: bool) -> tuple:
         """Gradients for each entry of ``next_functions`` from the output gradients."""
@@ -313,11 +339,13 @@ class RemovableHandle:
     tensor([22.])
     """
 
-    __slots__ = ("_hooks", "_hook")
+    __slots__ = ("_hooks", "_hook", "id")
+    _ids = itertools.count()  # each handle's ``id``: one count for the process, as PyTorch's
 
     def __init__(self, hooks: list, hook: Any) -> None:
         self._hooks = hooks
         self._hook = hook
+        self.id = next(RemovableHandle._ids)
 
     def remove(self) -> None:
         """Unregister the hook."""

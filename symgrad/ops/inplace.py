@@ -50,11 +50,21 @@ def check_view_change(x: Tensor, op: str) -> None:
     if x._view_base is None or not x._requires_grad or not grad_mode.recording():
         return
     root, kind = x._view_base
-    if kind == "multi":
-        name, nr = views.op_name(x), x._output_nr
-        raise RuntimeError(views.MULTI_OUTPUT_VIEW.format(nr=nr, op=name, what="is being"))
+    _check_output_view(x, kind)
     if kind == "view" and root._requires_grad and root.grad_fn is None:
         raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
+
+
+def _check_output_view(x: Tensor, kind: str | None) -> None:
+    """Refuse a recorded in-place change of a view made by a multi-output view op or returned
+    by a custom Function (PyTorch's errors)."""
+    if kind == "multi":
+        template = views.MULTI_OUTPUT_VIEW
+    elif kind == "function":
+        template = views.FUNCTION_OUTPUT_VIEW
+    else:
+        return
+    raise RuntimeError(template.format(nr=x._output_nr, op=views.op_name(x), what="is being"))
 
 
 def inplace(
@@ -93,9 +103,7 @@ def inplace(
         dual_tangents.take_tangent(x, result)
         return x
     root, kind, aliases = live_aliases(x)
-    if kind == "multi":
-        name, nr = views.op_name(x), x._output_nr
-        raise RuntimeError(views.MULTI_OUTPUT_VIEW.format(nr=nr, op=name, what="is being"))
+    _check_output_view(x, kind)
     if kind == "multi_plain":
         raise RuntimeError(views.PLAIN_MULTI_OUTPUT_VIEW.format(what="is being"))
     if root is None and not aliases:  # its memory is its own: it takes the result's
@@ -145,6 +153,10 @@ def _through_aliases(
     if not one_value:
         views.check_writable(x)
     old = _snapshot(x)
+    if root is not None and root._requires_grad and x.grad_fn is not None:
+        # PyTorch sends the op's gradient for the view straight into root's history: the
+        # view's own node (and the hooks on it) is not on the way
+        old = views.read_of(_snapshot(root), x)
     old._data = x._data.copy()  # the op's node may read the old values; the memory changes
     result = compute(old)
     _check_castable(result, x, op)

@@ -180,6 +180,14 @@ def copy_slices(root: Tensor, view: Tensor, values: Tensor) -> Tensor:
     return _COPY_SLICES(root, values, index=positions(root._data, view._data))
 
 
+def read_of(root: Tensor, v: Tensor) -> Tensor:
+    """``v``'s values read from ``root``'s history (``AsStridedBackward0``)."""
+    index = positions(root._data, v._data)
+    # an expanded view reads an element more than once: its gradients are summed
+    params = {"index": index, "unique": reads_once(v._data, index)}
+    return recorded(_AS_STRIDED, (root,), params, v._data)
+
+
 def remake_view_histories(root: Tensor, aliases: list) -> None:
     """After ``root`` changed in place, each view of it that records gradients reads its values
     from the new history (``AsStridedBackward0``), as in PyTorch; a piece of ``split`` or
@@ -187,14 +195,13 @@ def remake_view_histories(root: Tensor, aliases: list) -> None:
     for v in aliases:
         kind = v._view_base[1] if v is not root else None
         if kind == "view":
-            index = positions(root._data, v._data)
-            # an expanded view reads an element more than once: its gradients are summed
-            params = {"index": index, "unique": reads_once(v._data, index)}
-            node = recorded(_AS_STRIDED, (root,), params, v._data).grad_fn
-        elif kind in ("multi", "multi_plain"):
+            node = read_of(root, v).grad_fn
+        elif kind in ("multi", "multi_plain", "function"):
             what = "its base or another view of its base has been"
             if kind == "multi":
                 message = MULTI_OUTPUT_VIEW.format(nr=v._output_nr, op=op_name(v), what=what)
+            elif kind == "function":
+                message = FUNCTION_OUTPUT_VIEW.format(nr=v._output_nr, op=op_name(v), what=what)
             else:
                 message = PLAIN_MULTI_OUTPUT_VIEW.format(what=what)
             node = recorded(_STALE, (root,), {"message": message}, v._data).grad_fn
@@ -216,10 +223,19 @@ MULTI_OUTPUT_VIEW = (
     "modified inplace. You should replace the inplace operation by an out-of-place one."
 )
 
+# an input a custom Function returned as it is: PyTorch makes the output a view of it
+FUNCTION_OUTPUT_VIEW = (
+    "Output {nr} of {op} is a view and {what} modified inplace. This view was created inside a "
+    "custom Function (or because an input was returned as-is) and the autograd logic to handle "
+    "view+inplace would override the custom backward associated with the custom Function, "
+    "leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning "
+    "the output of the custom Function."
+)
+
 
 def op_name(v: Tensor) -> str:
     name = type(v.grad_fn).__name__
-    return name.removesuffix("Backward0").removesuffix("WithSizes")
+    return name.removesuffix("Backward0").removesuffix("Backward").removesuffix("WithSizes")
 
 
 class _Stale(Primitive):

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from symgrad import random
+from symgrad.autograd.current_pass import checkpoint_valid
 from symgrad.autograd.engine import backward
 from symgrad.autograd.function import Function
 from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
@@ -69,6 +70,12 @@ class CheckpointFunction(Function):
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> tuple:
+        if not checkpoint_valid():
+            raise RuntimeError(
+                "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() "
+                "or passing an `inputs` parameter to .backward(): set use_reentrant=False, or "
+                "call .backward() without the `inputs` argument."
+            )
         inputs = list(ctx.inputs)
         for i, t in zip(ctx.tensor_indices, ctx.saved_tensors):
             inputs[i] = t.detach().requires_grad_(t.requires_grad)
