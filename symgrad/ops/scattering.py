@@ -135,6 +135,11 @@ def _scatter_index(input: Tensor, dim: int, index: Tensor, src: Any, op: str) ->
         raise RuntimeError(
             f"{op}(): index {bad} is out of bounds for dimension {d} with size {size}"
         )
+    if isinstance(src, Tensor) and src.dtype is not input.dtype:
+        raise RuntimeError(
+            f"scatter(): Expected self.dtype to be equal to src.dtype (self {input.dtype!r}, "
+            f"src {src.dtype!r}); convert src with .to(input.dtype)"
+        )
     if isinstance(src, Tensor) and src.ndim != input.ndim:
         raise RuntimeError(
             f"{op}(): Index tensor must have the same number of dimensions as src tensor: "
@@ -267,6 +272,20 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return _SCATTER_ADD(input, src_part, put=along.put, take=along.take, alpha=1)
 
 
+def _check_source_dtype(input: Tensor, source: Tensor, op: str) -> None:
+    if source.dtype is input.dtype:
+        return
+    mine, theirs = input.dtype.scalar_type, source.dtype.scalar_type
+    if op == "index_add":
+        raise RuntimeError(
+            f"index_add_(): self ({mine}) and source ({theirs}) must have the same scalar type"
+        )
+    raise RuntimeError(
+        f"{op}_(): self and source expected to have the same dtype, but got (self) {mine} and "
+        f"(source) {theirs}"
+    )
+
+
 def _rows(input: Tensor, dim: int, index: Tensor, op: str, source: Any = None) -> tuple:
     index = _index_tensor(index, op)
     _check_integer(index, op)
@@ -275,6 +294,7 @@ def _rows(input: Tensor, dim: int, index: Tensor, op: str, source: Any = None) -
     d = _wrap_dim(dim, max(input.ndim, 1))
     idx = index._data.astype(np.int64).reshape(-1)
     if source is not None:
+        _check_source_dtype(input, source, op)
         n = source.shape[d] if source.ndim else 1
         if idx.size != n:
             raise RuntimeError(

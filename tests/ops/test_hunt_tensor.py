@@ -1,0 +1,106 @@
+"""Edge semantics of tensor ops found by running the same programs under PyTorch and symgrad:
+dtype rules of the writing ops, indexing keys, and more.
+
+Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
+checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _torch_table import run
+
+F32 = "float32"
+RUNTIME = ("raises", "RuntimeError")
+
+
+def _ones(T):
+    return T.ones(2, 3)
+
+
+def _index(T):
+    return T.tensor([[2, 0]])
+
+
+CASES = {
+    # -- writing ops need the source in self's dtype: PyTorch raises rather than converting
+    "scatter_int_src": (lambda T: _ones(T).scatter(1, _index(T), T.tensor([[1, 2]])), RUNTIME),
+    "scatter_in_place_double_src": (
+        lambda T: _ones(T).scatter_(1, _index(T), T.tensor([[1.0, 2.0]], dtype=T.float64)),
+        RUNTIME,
+    ),
+    "scatter_add_int_src": (
+        lambda T: _ones(T).scatter_add(1, _index(T), T.tensor([[1, 2]])),
+        RUNTIME,
+    ),
+    "scatter_add_in_place_int_src": (
+        lambda T: _ones(T).scatter_add_(1, _index(T), T.tensor([[1, 2]])),
+        RUNTIME,
+    ),
+    "scatter_reduce_add_int_src": (
+        lambda T: _ones(T).scatter(1, _index(T), T.tensor([[1, 2]]), reduce="add"),
+        RUNTIME,
+    ),
+    "scatter_same_dtype": (
+        lambda T: _ones(T).scatter(1, _index(T), T.tensor([[5.0, 7.0]])),
+        ([[7.0, 1.0, 5.0], [1.0, 1.0, 1.0]], F32, None),
+    ),
+    "scatter_value_int": (
+        lambda T: _ones(T).scatter(1, _index(T), 4),
+        ([[4.0, 1.0, 4.0], [1.0, 1.0, 1.0]], F32, None),
+    ),
+    "index_add_int_source": (
+        lambda T: T.ones(3).index_add(0, T.tensor([0]), T.tensor([1])),
+        RUNTIME,
+    ),
+    "index_add_in_place_double_source": (
+        lambda T: T.ones(3).index_add_(0, T.tensor([0]), T.tensor([1.0], dtype=T.float64)),
+        RUNTIME,
+    ),
+    "index_copy_int_source": (
+        lambda T: T.ones(3, dtype=T.int32).index_copy(0, T.tensor([0]), T.tensor([5])),
+        RUNTIME,
+    ),
+    "index_copy_same_dtype": (
+        lambda T: T.ones(3, dtype=T.int32).index_copy(
+            0, T.tensor([2]), T.tensor([5], dtype=T.int32)
+        ),
+        ([1, 1, 5], "int32", None),
+    ),
+    "masked_scatter_int_source": (
+        lambda T: T.ones(3).masked_scatter(T.tensor([True, False, False]), T.tensor([4])),
+        RUNTIME,
+    ),
+    "masked_scatter_in_place_double_source": (
+        lambda T: T.ones(3).masked_scatter_(
+            T.tensor([True, False, True]), T.tensor([4.0, 5.0], dtype=T.float64)
+        ),
+        RUNTIME,
+    ),
+    "put_int_source": (lambda T: T.ones(3).put(T.tensor([0]), T.tensor([4])), RUNTIME),
+    "put_accumulate_double_source": (
+        lambda T: T.ones(3).put_(T.tensor([0]), T.tensor([4.0], dtype=T.float64), accumulate=True),
+        RUNTIME,
+    ),
+    "put_same_dtype": (
+        lambda T: T.ones(3).put_(T.tensor([0, 0]), T.tensor([4.0, 5.0]), accumulate=True),
+        ([10.0, 1.0, 1.0], F32, None),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_symgrad(name):
+    import symgrad
+
+    fn, expected = CASES[name]
+    assert run(symgrad, fn) == expected
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", list(CASES))
+def test_table_is_pytorchs(name):
+    torch = pytest.importorskip("torch")
+    fn, expected = CASES[name]
+    assert run(torch, fn) == expected
