@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -9,7 +10,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._assign import warn_copy_construct
-from symgrad._data import check_fits, check_number, int_argument, keyword_sizes, sizes, to_array
+from symgrad._data import check_number, int_argument, keyword_sizes, sizes, to_array
 from symgrad._device import as_device
 from symgrad._memory_format import checked, contiguous_format, copy_strided, format_strides
 from symgrad._meta import NO_DATA, is_meta, meta_array
@@ -257,6 +258,9 @@ def eye(
     """The ``n`` x ``m`` identity matrix."""
     d = _check_device(device)
     shape, np_dtype = (n, n if m is None else m), _float_dtype(dtype)
+    for name, size in zip("nm", shape):
+        if size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     return _finish(
         _meta_or(d, shape, np_dtype, lambda: np.eye(*shape, dtype=np_dtype)), requires_grad
     )
@@ -303,15 +307,32 @@ def arange(
     for v in (start, end, step):
         if isinstance(v, int):
             int_argument(v, "arange()")
-    if is_int and dtype.category == dtypes.int64.category:
-        for v in (start, end, step):
-            check_number(v, dtypes.int64, "arange")
-        # exact integer steps: float64 can't count past 2**53
-        values = np.arange(int(start), int(end), int(step), dtype=np.int64)
-        check_fits(values[[0, -1]] if values.size else values, dtype, "arange()")
+    if dtype.category == dtypes.int64.category:
+        # a narrower integer type wraps around, as PyTorch's does
+        values = _integer_arange(start, end, step, dtype, is_int)
+    elif dtype is dtypes.bool_:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
     else:
         values = np.arange(start, end, step, dtype=np.float64)
     return _finish(values.astype(dtype.numpy), requires_grad, None, d)
+
+
+def _integer_arange(start: Any, end: Any, step: Any, dtype: dtypes.dtype, exact: bool) -> Any:
+    """PyTorch's integer ``arange`` as int64 values. Float bounds are truncated toward zero:
+    all three for int64; for the narrower types only ``start`` and ``step``, the count coming
+    from the float bounds."""
+    if exact:
+        for v in (start, end, step):
+            check_number(v, dtypes.int64, "arange")
+        # exact integer steps: float64 can't count past 2**53
+        return np.arange(int(start), int(end), int(step), dtype=np.int64)
+    if dtype is dtypes.int64:
+        start, end, step = int(start), int(end), int(step)
+        if step == 0:
+            raise ValueError("step must be nonzero")
+        return np.arange(start, end, step, dtype=np.int64)
+    count = max(math.ceil((end - start) / step), 0)
+    return int(start) + np.arange(count, dtype=np.int64) * int(step)
 
 
 def linspace(

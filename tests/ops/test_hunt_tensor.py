@@ -87,6 +87,37 @@ CASES = {
         lambda T: T.ones(3).put_(T.tensor([0, 0]), T.tensor([4.0, 5.0]), accumulate=True),
         ([10.0, 1.0, 1.0], F32, None),
     ),
+    # -- arange with an integer dtype: narrower types wrap, float bounds are truncated
+    "arange_int8_wraps": (
+        lambda T: T.arange(0, 300, 100, dtype=T.int8),
+        ([0, 100, -56], "int8", None),
+    ),
+    "arange_uint8_from_negative": (
+        lambda T: T.arange(-2, 1, dtype=T.uint8),
+        ([254, 255, 0], "uint8", None),
+    ),
+    "arange_int64_float_bounds": (
+        lambda T: T.arange(-3.5, 2.2, 1.3, dtype=T.int64),
+        ([-3, -2, -1, 0, 1], "int64", None),
+    ),
+    "arange_int64_float_step_truncates_to_zero": (
+        lambda T: T.arange(0, 2, 0.5, dtype=T.int64),
+        ("raises", "ValueError"),
+    ),
+    "arange_int32_float_bounds": (
+        lambda T: T.arange(0.5, 5.5, 1.5, dtype=T.int32),
+        ([0, 1, 2, 3], "int32", None),
+    ),
+    "arange_int16_descending": (
+        lambda T: T.arange(3.5, 0.5, -1.2, dtype=T.int16),
+        ([3, 2, 1], "int16", None),
+    ),
+    "arange_bool": (
+        lambda T: T.arange(0, 2, dtype=T.bool),
+        ("raises", "NotImplementedError"),
+    ),
+    "eye_negative_n": (lambda T: T.eye(-1), RUNTIME),
+    "eye_negative_m": (lambda T: T.eye(2, -1), RUNTIME),
 }
 
 
