@@ -118,6 +118,32 @@ CASES = {
     ),
     "eye_negative_n": (lambda T: T.eye(-1), RUNTIME),
     "eye_negative_m": (lambda T: T.eye(2, -1), RUNTIME),
+    # -- all and any keep uint8; prod takes one int dim, not a tuple
+    "all_uint8": (
+        lambda T: T.tensor([[1, 0], [3, 2]], dtype=T.uint8).all(1),
+        ([0, 1], "uint8", None),
+    ),
+    "any_uint8_whole": (
+        lambda T: T.tensor([[1, 0], [3, 0]], dtype=T.uint8).any(),
+        (1, "uint8", None),
+    ),
+    "all_uint8_keepdim": (
+        lambda T: T.all(T.tensor([[1, 0], [3, 2]], dtype=T.uint8), 0, keepdim=True),
+        ([[1, 0]], "uint8", None),
+    ),
+    "all_int8": (
+        lambda T: T.tensor([[1, 0], [3, 2]], dtype=T.int8).all(1),
+        ([False, True], "bool", None),
+    ),
+    "prod_tuple_dim": (
+        lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0]]).prod((0, 1)),
+        ("raises", "TypeError"),
+    ),
+    "prod_list_dim": (lambda T: T.tensor([1.0, 2.0]).prod(dim=[0]), ("raises", "TypeError")),
+    "prod_int_dim": (
+        lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0]]).prod(-1),
+        ([2.0, 12.0], F32, None),
+    ),
 }
 
 
