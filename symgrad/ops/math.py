@@ -21,7 +21,7 @@ from symgrad.ops.division import rounded_div
 from symgrad.ops.index_keys import warn_at_user
 from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
 from symgrad.ops.operand_checks import subtract_operator as subtract_operator  # the `-` method
-from symgrad.ops.scaled import ADD_SCALED, SUB_SCALED
+from symgrad.ops.scaled import ADD_SCALED, SUB_SCALED, integer_scaled_sum
 from symgrad.prim.primitive import as_operand
 from symgrad.tensor import Tensor
 
@@ -96,6 +96,9 @@ def add(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
         check_alpha(input, other, alpha)
     if alpha == 1:
         return E.ADD(input, other)
+    integer = integer_scaled_sum(input, other, alpha)
+    if integer is not None:
+        return integer
     return ADD_SCALED(input, other, params=(alpha,))  # one node, alpha saved, as PyTorch
 
 
@@ -118,6 +121,9 @@ def sub(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
         return E.RSUB(other, input)
     if alpha == 1:
         return E.SUB(input, other)
+    integer = integer_scaled_sum(input, other, -alpha)
+    if integer is not None:
+        return integer
     return SUB_SCALED(input, other, params=(alpha,))
 
 

@@ -144,7 +144,77 @@ CASES = {
         lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0]]).prod(-1),
         ([2.0, 12.0], F32, None),
     ),
+    # -- alpha takes no part in the promotion; integer results wrap around
+    "add_alpha_bool_stays_bool": (
+        lambda T: T.tensor([True, False, True]).add(T.tensor([False, False, True]), alpha=2),
+        ([True, False, True], "bool", None),
+    ),
+    "add_alpha_bool_in_place": (
+        lambda T: T.tensor([True, False]).add_(T.tensor([True, True]), alpha=2),
+        ([True, True], "bool", None),
+    ),
+    "sub_alpha_uint8_wraps": (
+        lambda T: T.tensor([3, 0, 2], dtype=T.uint8).sub(
+            T.tensor([2, 1, 2], dtype=T.uint8), alpha=2
+        ),
+        ([255, 254, 254], "uint8", None),
+    ),
+    "sub_alpha_uint8_number": (
+        lambda T: T.sub(T.tensor([1, 2], dtype=T.uint8), 5, alpha=3),
+        ([242, 243], "uint8", None),
+    ),
+    "add_alpha_negative_uint8": (
+        lambda T: T.tensor([3, 0], dtype=T.uint8).add(1, alpha=-1),
+        ([2, 255], "uint8", None),
+    ),
+    "add_alpha_int8_wraps": (
+        lambda T: T.add(T.tensor([1, 2], dtype=T.int8), T.tensor([100, 2], dtype=T.int8), alpha=3),
+        ([45, 8], "int8", None),
+    ),
+    "add_alpha_int_with_float": (
+        lambda T: T.add(T.tensor([1, 2]), T.tensor([0.5, 2.0]), alpha=3),
+        ([2.5, 8.0], F32, None),
+    ),
+    "add_alpha_float_for_ints": (
+        lambda T: T.add(T.tensor([1, 2]), T.tensor([1, 2]), alpha=2.5),
+        RUNTIME,
+    ),
+    "add_alpha_shapes_mismatch": (
+        lambda T: T.add(T.tensor([1, 2]), T.tensor([1, 2, 3]), alpha=3),
+        RUNTIME,
+    ),
+    # -- Python protocols: **= in place, `in`, reversed()
+    "ipow_in_place": (lambda T: _ipow(T, T.tensor([1, 2]), 2), ([1, 4], "int64", None)),
+    "ipow_tensor_exponent": (
+        lambda T: _ipow(T, T.tensor([1.0, 2.0]), T.tensor([2.0, 3.0])),
+        ([1.0, 8.0], F32, None),
+    ),
+    "ipow_float_into_int": (lambda T: _ipow(T, T.tensor([1, 2]), 0.5), RUNTIME),
+    "ipow_records": (
+        lambda T: _ipow(T, T.tensor([1.0, 2.0], requires_grad=True) * 1, 2),
+        ([1.0, 4.0], F32, "PowBackward0"),
+    ),
+    "contains": (
+        lambda T: tuple(
+            v in T.tensor([[1, 2], [3, 4]])
+            for v in (T.tensor([1, 2]), T.tensor([1, 3]), 3, 5, 2.0, T.tensor([[1], [3]]))
+        ),
+        (True, True, True, False, True, True),
+    ),
+    "contains_zero_dim": (lambda T: 3 in T.tensor(3.0), True),
+    "contains_list": (lambda T: [1, 2] in T.tensor([[1, 2], [3, 4]]), RUNTIME),
+    "reversed": (
+        lambda T: reversed(T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)),
+        ([[3.0, 4.0], [1.0, 2.0]], F32, "FlipBackward0"),
+    ),
+    "reversed_zero_dim": (lambda T: reversed(T.tensor(3)), (3, "int64", None)),
 }
+
+
+def _ipow(T, x, exponent):
+    y = x
+    y **= exponent
+    return x
 
 
 @pytest.mark.parametrize("name", list(CASES))
