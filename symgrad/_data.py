@@ -263,10 +263,11 @@ def in_dtype(data: Any, dtype: np.dtype) -> Any:
     """An operand converted to the dtype an op computes in, as PyTorch converts it: integers
     for a floating result, a 0-d array of another dtype (float64 rounded to float32, int64
     wrapped into int8), an int the integer dtype can't hold wrapped (``int8 + 1000`` adds
-    -24, where NumPy raises)."""
+    -24, where NumPy raises); a lower-precision floating array is widened first, so a kernel
+    computing on it alone (the log of xlogy) does so in the result's precision."""
     kind = type(data)
     if kind is np.ndarray:
-        if data.dtype != dtype and (data.ndim == 0 or dtype.kind == "f" != data.dtype.kind):
+        if data.dtype != dtype and (data.ndim == 0 or dtype.kind == "f"):
             return data.astype(dtype)
     elif kind is int and dtype.kind in "iu":
         low, high = _RANGES[dtype]

@@ -208,6 +208,21 @@ CASES = {
         ([[3.0, 4.0], [1.0, 2.0]], F32, "FlipBackward0"),
     ),
     "reversed_zero_dim": (lambda T: reversed(T.tensor(3)), (3, "int64", None)),
+    # -- a float16 operand is widened before a kernel computes on it alone
+    "xlogy_float32_float16": (
+        lambda T: T.xlogy(T.tensor([3.0, 0.0, -2.0]), T.tensor([2.0, 1.0, 3.0], dtype=T.float16)),
+        ([2.0794, 0.0, -2.1972], F32, None),
+    ),
+    "xlogy_float64_float16": (
+        lambda T: T.special.xlogy(
+            T.tensor([3.0, 1.0], dtype=T.float64), T.tensor([2.0, 3.0], dtype=T.float16)
+        ),
+        ([2.0794, 1.0986], "float64", None),
+    ),
+    "xlog1py_float32_float16": (
+        lambda T: T.special.xlog1py(T.tensor([3.0]), T.tensor([2.0], dtype=T.float16)),
+        ([3.2958], F32, None),
+    ),
 }
 
 
