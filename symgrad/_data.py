@@ -236,15 +236,19 @@ def int_argument(value: int, op: str) -> int:
     return value
 
 
-def check_number(value: Any, target: dtypes.dtype, op: str) -> None:
+def check_number(value: Any, target: dtypes.dtype, op: str) -> Any:
     """PyTorch's errors for a number written into a tensor of dtype ``target`` (a fill
     value): OverflowError for an int beyond 64 bits, RuntimeError for a value an integer
-    ``target`` can't hold."""
+    ``target`` can't hold. Returns the number to write: a negative int wrapped into an
+    unsigned ``target`` (-1 is 255 in uint8), as PyTorch writes it."""
     if isinstance(value, (bool, np.bool_, HoldsArray)):
-        return
+        return value
     if isinstance(value, int):
         int_argument(value, f"{op}()")
     check_fits(value, target, f"{op}()")
+    if isinstance(value, (int, np.integer)) and value < 0 and target.numpy.kind == "u":
+        return int(value) + int(np.iinfo(target.numpy).max) + 1
+    return value
 
 
 def cannot_convert(op: str, value: Any, np_dtype: Any) -> RuntimeError:
@@ -291,7 +295,9 @@ def check_fits(values: Any, target: dtypes.dtype, op: str) -> None:
             # the bounds as exact floats: -2**63 and 2**63, not a rounded 2**63 - 1
             bad = ~((whole >= info.min) & (whole < info.max + 1))
     else:
-        bad = (array < info.min) | (array > info.max)
+        # PyTorch lets a negative int into an unsigned type when it wraps once (-1 is 255)
+        low = -int(info.max) if info.min == 0 and array.dtype.kind == "i" else info.min
+        bad = (array < low) | (array > info.max)
     if bad.any():
         raise cannot_convert(op, array[bad].flat[0].item(), target.numpy)
 

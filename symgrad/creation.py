@@ -242,7 +242,7 @@ def full(
         # a fill value is a scalar to PyTorch: NumPy float64 gives the default dtype here
         dtype = dtypes._scalar_dtype(fill_value)
     dtype = dtypes.as_dtype(dtype)
-    check_number(fill_value, dtype, "full")
+    fill_value = check_number(fill_value, dtype, "full")
     values = _meta_or(d, shape, dtype.numpy, lambda: np.full(shape, fill_value, dtype.numpy))
     return _finish(values, requires_grad)
 

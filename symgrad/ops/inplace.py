@@ -362,7 +362,7 @@ def fill_(x: Tensor, value: Any) -> Tensor:
                 "tensor of values"
             )
         return inplace(x, "fill_", lambda t: _FILL_TENSOR(t, value), value)
-    check_number(value, x.dtype, "fill_")
+    value = check_number(value, x.dtype, "fill_")
     if batching.any_batched(x):
         return inplace(x, "fill_", lambda t: _FILL(t, value=value))
     _check_leaf(x, "fill_")

@@ -223,7 +223,48 @@ CASES = {
         lambda T: T.special.xlog1py(T.tensor([3.0]), T.tensor([2.0], dtype=T.float16)),
         ([3.2958], F32, None),
     ),
+    # -- a negative int written into an unsigned tensor wraps once, as PyTorch
+    "fill_uint8_minus_one": (
+        lambda T: T.zeros(2, dtype=T.uint8).fill_(-1),
+        ([255, 255], "uint8", None),
+    ),
+    "full_uint8_negative": (lambda T: T.full((2,), -255, dtype=T.uint8), ([1, 1], "uint8", None)),
+    "full_uint8_too_negative": (lambda T: T.full((2,), -256, dtype=T.uint8), RUNTIME),
+    "setitem_uint8_negative": (lambda T: _set(T, 0, -1), ([255, 0], "uint8", None)),
+    "setitem_uint8_mask": (
+        lambda T: _set(T, T.tensor([False, True]), -2),
+        ([0, 254], "uint8", None),
+    ),
+    "setitem_uint8_slice_too_big": (lambda T: _set(T, slice(0, 1), 256), RUNTIME),
+    "masked_fill_uint8_negative": (
+        lambda T: T.zeros(2, dtype=T.uint8).masked_fill(T.tensor([True, False]), -1),
+        ([255, 0], "uint8", None),
+    ),
+    "index_fill_uint8_negative": (
+        lambda T: T.zeros(2, dtype=T.uint8).index_fill(0, T.tensor([0]), -1),
+        ([255, 0], "uint8", None),
+    ),
+    "index_fill_uint8_too_big": (
+        lambda T: T.zeros(2, dtype=T.uint8).index_fill(0, T.tensor([0]), 256),
+        RUNTIME,
+    ),
+    "scatter_value_uint8_negative": (
+        lambda T: T.zeros(2, dtype=T.uint8).scatter(0, T.tensor([1]), -3),
+        ([0, 253], "uint8", None),
+    ),
+    "full_like_uint8_negative": (
+        lambda T: T.full_like(T.zeros(2, dtype=T.uint8), -1),
+        ([255, 255], "uint8", None),
+    ),
+    "fill_int8_out_of_range": (lambda T: T.zeros(2, dtype=T.int8).fill_(-129), RUNTIME),
+    "fill_uint8_negative_float": (lambda T: T.zeros(2, dtype=T.uint8).fill_(-1.0), RUNTIME),
 }
+
+
+def _set(T, key, value):
+    x = T.zeros(2, dtype=T.uint8)
+    x[key] = value
+    return x
 
 
 def _ipow(T, x, exponent):
