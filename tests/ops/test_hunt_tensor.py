@@ -258,6 +258,57 @@ CASES = {
     ),
     "fill_int8_out_of_range": (lambda T: T.zeros(2, dtype=T.int8).fill_(-129), RUNTIME),
     "fill_uint8_negative_float": (lambda T: T.zeros(2, dtype=T.uint8).fill_(-1.0), RUNTIME),
+    # -- out= on scans, selections and comparisons
+    "cumsum_out_is_dtype": (
+        lambda T: T.cumsum(T.tensor([1.5, 2.5, 0.7]), 0, out=T.empty(0, dtype=T.int64)),
+        ([1, 3, 3], "int64", None),
+    ),
+    "cumprod_out_double": (
+        lambda T: T.cumprod(T.tensor([1.5, 2.0]), 0, out=T.empty(0, dtype=T.float64)),
+        ([1.5, 3.0], "float64", None),
+    ),
+    "cumsum_out_other_dtype": (
+        lambda T: T.cumsum(T.ones(2), 0, dtype=T.float64, out=T.empty(0)),
+        RUNTIME,
+    ),
+    "cumsum_out_requires_grad": (
+        lambda T: T.cumsum(T.ones(2, requires_grad=True), 0, out=T.empty(0)),
+        RUNTIME,
+    ),
+    "sum_out_int_truncates": (
+        lambda T: T.sum(T.tensor([[1.5, 2.5], [1.6, 0.7]]), 0, out=T.empty(0, dtype=T.int64)),
+        ([2, 2], "int64", None),
+    ),
+    "gather_out": (
+        lambda T: T.gather(T.tensor([1.0, 2.0]), 0, T.tensor([1, 1]), out=T.empty(0)),
+        ([2.0, 2.0], F32, None),
+    ),
+    "gather_out_other_dtype": (
+        lambda T: T.gather(T.ones(2), 0, T.tensor([0]), out=T.empty(0, dtype=T.float64)),
+        RUNTIME,
+    ),
+    "index_select_out": (
+        lambda T: T.index_select(
+            T.tensor([[1, 2], [3, 4]]), 1, T.tensor([1]), out=T.empty(0, dtype=T.int64)
+        ),
+        ([[2], [4]], "int64", None),
+    ),
+    "gt_out_float": (
+        lambda T: T.gt(T.tensor([1.0, 3.0]), 2, out=T.empty(0)),
+        ([0.0, 1.0], F32, None),
+    ),
+    "eq_out_requires_grad": (
+        lambda T: T.eq(T.ones(2, requires_grad=True), 1, out=T.empty(0, dtype=T.bool)),
+        ([True, True], "bool", None),
+    ),
+    "logical_not_out_int": (
+        lambda T: T.logical_not(T.tensor([0, 3]), out=T.empty(0, dtype=T.int64)),
+        ([1, 0], "int64", None),
+    ),
+    "logical_and_out": (
+        lambda T: T.logical_and(T.tensor([1, 0]), T.tensor([2, 2]), out=T.empty(0)),
+        ([1.0, 0.0], F32, None),
+    ),
 }
 
 
