@@ -132,6 +132,8 @@ def _levels(input: Tensor, q: Any, interpolation: str) -> tuple[np.ndarray, bool
         raise RuntimeError(
             f"quantile() input tensor must be either float or double dtype, got {input.dtype}"
         )
+    if input.numel() == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
     if isinstance(q, Tensor) and q.dtype is not input.dtype:
         raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
     scalar = isinstance(q, numbers.Real)

@@ -52,6 +52,11 @@ def isclose(
     tensor([ True, False])
     """
     a, b = _pair(input, other, "isclose")
+    if input.dtype is not other.dtype:
+        raise RuntimeError(
+            f"{input.dtype.scalar_type} did not match {other.dtype.scalar_type}: isclose "
+            "compares tensors of one dtype; convert one with .to(other.dtype)"
+        )
     check_broadcast("isclose", [a, b])  # PyTorch's RuntimeError, not NumPy's ValueError
     if a.dtype.kind == "b" and b.dtype.kind == "b":
         return Tensor._make(np.asanyarray(a == b))

@@ -309,6 +309,22 @@ CASES = {
         lambda T: T.logical_and(T.tensor([1, 0]), T.tensor([2, 2]), out=T.empty(0)),
         ([1.0, 0.0], F32, None),
     ),
+    # -- isclose needs one dtype; quantile a non-empty input
+    "allclose_int_float": (
+        lambda T: T.allclose(T.tensor([1, 2]), T.tensor([1.0, 2.0])),
+        RUNTIME,
+    ),
+    "isclose_float_double": (
+        lambda T: T.isclose(T.tensor([1.0]), T.tensor([1.0], dtype=T.float64)),
+        RUNTIME,
+    ),
+    "isclose_broadcast": (
+        lambda T: T.isclose(T.tensor([1.0, 2.0]), T.tensor(1.0)),
+        ([True, False], "bool", None),
+    ),
+    "quantile_empty": (lambda T: T.quantile(T.tensor([]), 0.3), RUNTIME),
+    "quantile_empty_dim": (lambda T: T.quantile(T.zeros(2, 0), 0.3, dim=1), RUNTIME),
+    "nanquantile_empty": (lambda T: T.nanquantile(T.tensor([]), 0.3), RUNTIME),
 }
 
 
