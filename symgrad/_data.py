@@ -46,6 +46,10 @@ def _nested_values(data: Any, found: set) -> Any:
     every element to ``found`` (PyTorch infers the dtype element by element)."""
     if isinstance(data, (list, tuple, range)):
         return [_nested_values(v, found) for v in data]
+    if isinstance(data, np.ndarray) and data.ndim and data.dtype.kind in "biuf":
+        # a sequence of NumPy numbers to PyTorch: its dtype joins the inference
+        found.add(dtypes.from_numpy_dtype(data.dtype))
+        return data
     found.add(_element_dtype(data))
     if isinstance(data, HoldsArray):
         if data._data.size != 1:

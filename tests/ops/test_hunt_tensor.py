@@ -8,6 +8,7 @@ checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from _torch_table import run
 
@@ -325,6 +326,31 @@ CASES = {
     "quantile_empty": (lambda T: T.quantile(T.tensor([]), 0.3), RUNTIME),
     "quantile_empty_dim": (lambda T: T.quantile(T.zeros(2, 0), 0.3, dim=1), RUNTIME),
     "nanquantile_empty": (lambda T: T.nanquantile(T.tensor([]), 0.3), RUNTIME),
+    # -- a list of NumPy arrays (observations stacked in a loop) is nested data
+    "tensor_of_arrays": (
+        lambda T: T.tensor([np.array([1.0, 2.0]), np.array([3.0, 4.0])]),
+        ([[1.0, 2.0], [3.0, 4.0]], "float64", None),
+    ),
+    "tensor_of_int32_arrays": (
+        lambda T: T.tensor([np.array([1, 2], dtype=np.int32)]),
+        ([[1, 2]], "int32", None),
+    ),
+    "tensor_of_array_and_list": (
+        lambda T: T.tensor([np.array([1.0, 2.0], dtype=np.float32), [3, 4]]),
+        ([[1.0, 2.0], [3.0, 4.0]], F32, None),
+    ),
+    "tensor_of_int_array_and_floats": (
+        lambda T: T.tensor([np.array([1, 2]), [3, 4.5]]),
+        ([[1.0, 2.0], [3.0, 4.5]], F32, None),
+    ),
+    "tensor_of_2d_arrays_dtype": (
+        lambda T: T.tensor([np.array([[1]]), np.array([[2]])], dtype=T.float32),
+        ([[[1.0]], [[2.0]]], F32, None),
+    ),
+    "as_tensor_of_bool_arrays": (
+        lambda T: T.as_tensor([np.array([True, False])]),
+        ([[True, False]], "bool", None),
+    ),
 }
 
 
