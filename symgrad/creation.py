@@ -139,6 +139,12 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"from_numpy expected a NumPy array, got {type(ndarray).__name__}")
     dtypes.from_numpy_dtype(ndarray.dtype)
+    if any(stride < 0 for stride in ndarray.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with "
+            "negative strides are not currently supported. (You can probably work around this "
+            "by making a copy of your array with array.copy().)"
+        )
     return Tensor._make(ndarray)
 
 

@@ -351,6 +351,14 @@ CASES = {
         lambda T: T.as_tensor([np.array([True, False])]),
         ([[True, False]], "bool", None),
     ),
+    "from_numpy_negative_strides": (
+        lambda T: T.from_numpy(np.arange(4.0)[::-1]),
+        ("raises", "ValueError"),
+    ),
+    "from_numpy_positive_step": (
+        lambda T: T.from_numpy(np.arange(4.0)[::2]),
+        ([0.0, 2.0], "float64", None),
+    ),
 }
 
 
