@@ -86,7 +86,9 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     if batching.any_batched(input):  # inside vmap: the whole batch at once
         count = lambda a, axis: np.count_nonzero(a, axis=axis)  # noqa: E731
         return batching.on_values(input, count, dim).to(dtypes.int64)
-    axis = None if dim is None else tuple(_wrap_dim(d, input.ndim) for d in np.atleast_1d(dim))
+    # no dims (None or an empty tuple) counts over all of them, as PyTorch
+    axis = tuple(_wrap_dim(d, input.ndim) for d in np.atleast_1d(() if dim is None else dim))
+    axis = axis if axis and input.ndim else None  # a 0-d tensor's dim 0 is all of it
     return Tensor._make(np.asanyarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
 
 
@@ -147,6 +149,11 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """The mean of the elements that are not nan (``nansum / count``, as PyTorch)."""
     if type(input) is not Tensor:
         require_tensor("nanmean", "input", 1, input)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            "nanmean(): expected input to have floating point or complex dtype but got "
+            f"{input.dtype.scalar_type}"
+        )
     count = Tensor._make(
         np.asarray(
             np.sum(~np.isnan(input._data), axis=_dims(input, dim), keepdims=keepdim),

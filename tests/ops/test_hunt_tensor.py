@@ -359,6 +359,26 @@ CASES = {
         lambda T: T.from_numpy(np.arange(4.0)[::2]),
         ([0.0, 2.0], "float64", None),
     ),
+    # -- float16 norms sum in float32; count_nonzero and nanmean edges
+    "norm_float16_no_overflow": (
+        lambda T: T.tensor([300.0, 300.0, -5.0], dtype=T.float16).norm(),
+        (424.25, "float16", None),
+    ),
+    "norm3_float16": (
+        lambda T: T.tensor([300.0, 300.0, -5.0], dtype=T.float16).norm(3),
+        (378.0, "float16", None),
+    ),
+    "vector_norm_float16": (
+        lambda T: T.linalg.vector_norm(T.tensor([[300.0, 300.0]], dtype=T.float16), dim=1),
+        ([424.25], "float16", None),
+    ),
+    "vector_norm_int": (lambda T: T.linalg.vector_norm(T.tensor([1, 2])), RUNTIME),
+    "count_nonzero_empty_dims": (
+        lambda T: T.tensor([[1, 2], [3, 0]]).count_nonzero(()),
+        (3, "int64", None),
+    ),
+    "count_nonzero_zero_dim": (lambda T: T.tensor(3).count_nonzero(0), (1, "int64", None)),
+    "nanmean_int": (lambda T: T.tensor([1, 2]).nanmean(), RUNTIME),
 }
 
 
