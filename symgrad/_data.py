@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._size import Size as Size  # where the package's modules import it from
 
 __all__ = [
     "HoldsArray",
@@ -312,45 +313,6 @@ def _inferred(found: set) -> dtypes.dtype:
     for d in found:
         result = d if result is None else dtypes.promote_types(result, d)
     return dtypes.get_default_dtype() if result is None else result
-
-
-class Size(tuple):
-    """A tensor's shape: a tuple of ints, printed as ``symgrad.Size([2, 3])`` (PyTorch's
-    ``torch.Size``).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> s = symgrad.zeros(2, 3).shape
-    >>> s, s == (2, 3), s.numel(), s[1:]
-    (symgrad.Size([2, 3]), True, 6, symgrad.Size([3]))
-    """
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"symgrad.Size({list(self)})"
-
-    __str__ = __repr__
-
-    def numel(self) -> int:
-        """The number of elements a tensor of this shape holds."""
-        n = 1
-        for k in self:
-            n *= k
-        return n
-
-    def __getitem__(self, key: Any) -> Any:
-        item = tuple.__getitem__(self, key)
-        return Size(item) if isinstance(key, slice) else item
-
-    def __add__(self, other: Any) -> Size:
-        return Size(tuple.__add__(self, tuple(other)))
-
-    def __mul__(self, n: Any) -> Size:
-        return Size(tuple.__mul__(self, n))
-
-    __rmul__ = __mul__
 
 
 def sizes(args: tuple, op: str) -> tuple[int, ...]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -12,8 +11,10 @@ from symgrad._arguments import require_tensor
 from symgrad._assign import warn_copy_construct
 from symgrad._data import check_number, int_argument, keyword_sizes, sizes, to_array
 from symgrad._device import as_device
+from symgrad._integer_steps import arange_values
 from symgrad._memory_format import checked, contiguous_format, copy_strided, format_strides
 from symgrad._meta import NO_DATA, is_meta, meta_array
+from symgrad._numpy_strides import refuse_negative_strides
 from symgrad.random import (
     Generator,
     check_randint,
@@ -139,12 +140,7 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"from_numpy expected a NumPy array, got {type(ndarray).__name__}")
     dtypes.from_numpy_dtype(ndarray.dtype)
-    if any(stride < 0 for stride in ndarray.strides):
-        raise ValueError(
-            "At least one stride in the given numpy array is negative, and tensors with "
-            "negative strides are not currently supported. (You can probably work around this "
-            "by making a copy of your array with array.copy().)"
-        )
+    refuse_negative_strides(ndarray)
     return Tensor._make(ndarray)
 
 
@@ -313,32 +309,8 @@ def arange(
     for v in (start, end, step):
         if isinstance(v, int):
             int_argument(v, "arange()")
-    if dtype.category == dtypes.int64.category:
-        # a narrower integer type wraps around, as PyTorch's does
-        values = _integer_arange(start, end, step, dtype, is_int)
-    elif dtype is dtypes.bool_:
-        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
-    else:
-        values = np.arange(start, end, step, dtype=np.float64)
+    values = arange_values(start, end, step, dtype, is_int)
     return _finish(values.astype(dtype.numpy), requires_grad, None, d)
-
-
-def _integer_arange(start: Any, end: Any, step: Any, dtype: dtypes.dtype, exact: bool) -> Any:
-    """PyTorch's integer ``arange`` as int64 values. Float bounds are truncated toward zero:
-    all three for int64; for the narrower types only ``start`` and ``step``, the count coming
-    from the float bounds."""
-    if exact:
-        for v in (start, end, step):
-            check_number(v, dtypes.int64, "arange")
-        # exact integer steps: float64 can't count past 2**53
-        return np.arange(int(start), int(end), int(step), dtype=np.int64)
-    if dtype is dtypes.int64:
-        start, end, step = int(start), int(end), int(step)
-        if step == 0:
-            raise ValueError("step must be nonzero")
-        return np.arange(start, end, step, dtype=np.int64)
-    count = max(math.ceil((end - start) / step), 0)
-    return int(start) + np.arange(count, dtype=np.int64) * int(step)
 
 
 def linspace(

@@ -7,7 +7,6 @@ operators, in-place versions, conversions).
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from typing import Any
 
@@ -36,6 +35,7 @@ from symgrad.ops import (
     ordering,
     products,
     putting,
+    python_protocols,
     reductions,
     rounding,
     sampling,
@@ -309,22 +309,6 @@ def _positive(self: Tensor) -> Tensor:
     return self
 
 
-def _contains(self: Tensor, element: Any) -> bool:
-    """``element in t``: whether ``element`` (a number, or a tensor broadcast against ``t``)
-    equals ``t`` somewhere, as PyTorch's ``(element == t).any()``."""
-    if not isinstance(element, (Tensor, numbers.Number)):
-        raise RuntimeError(
-            "Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
-            f"{type(element)}."
-        )
-    return bool((element == self).any())
-
-
-def _reversed(self: Tensor) -> Tensor:
-    """``reversed(t)``: ``t`` flipped along its first dimension (a 0-d tensor itself)."""
-    return self if self.ndim == 0 else self.flip(0)
-
-
 def _transposed(self: Tensor) -> Tensor:
     """The dimensions reversed (the transpose of a matrix)."""
     n = self.ndim
@@ -398,8 +382,8 @@ METHODS.update(
         "__imul__": mul_,
         "__itruediv__": div_,
         "__ipow__": pow_,
-        "__contains__": _contains,
-        "__reversed__": _reversed,
+        "__contains__": python_protocols.contains,
+        "__reversed__": python_protocols.reversed_,
         "clip": clamp,
         "swapaxes": transpose,
         "view": shape.view,
