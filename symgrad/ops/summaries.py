@@ -11,7 +11,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim, check_broadcast
-from symgrad.ops.reductions import _extremum_vjp
+from symgrad.ops.reductions import _dims, _extremum_vjp
 from symgrad.ops.variance import std_mean, var_mean
 from symgrad.prim import batching
 from symgrad.prim.factorization import Factorization
@@ -115,12 +115,6 @@ _NANSUM = Structural(
     kernel=lambda xp, a, dim, keepdim, present: np.nansum(a, axis=dim, keepdims=keepdim),
     jvp="linear",
 )
-
-
-def _dims(input: Tensor, dim: Any) -> Any:
-    if dim is None:
-        return None
-    return tuple(sorted(_wrap_dim(d, max(input.ndim, 1)) for d in np.atleast_1d(dim)))
 
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:

@@ -379,6 +379,30 @@ CASES = {
     ),
     "count_nonzero_zero_dim": (lambda T: T.tensor(3).count_nonzero(0), (1, "int64", None)),
     "nanmean_int": (lambda T: T.tensor([1, 2]).nanmean(), RUNTIME),
+    # -- 0-d tensors reduced over their one dim (0 or -1)
+    "nansum_zero_dim": (lambda T: T.tensor(5.0).nansum(0), (5.0, F32, None)),
+    "nansum_zero_dim_keepdim": (
+        lambda T: T.tensor(5.0).nansum(-1, keepdim=True),
+        (5.0, F32, None),
+    ),
+    "nansum_zero_dim_out_of_range": (lambda T: T.tensor(5.0).nansum(1), ("raises", "IndexError")),
+    "nansum_repeated_dim": (
+        lambda T: T.tensor([[1.0, 2.0], [3.0, 4.0]]).nansum((1, -1)),
+        RUNTIME,
+    ),
+    "quantile_zero_dim": (lambda T: T.tensor(5.0).quantile(0.5, dim=0), (5.0, F32, None)),
+    "quantile_zero_dim_levels": (
+        lambda T: T.tensor(5.0).quantile(T.tensor([0.2, 0.5]), dim=-1),
+        ([5.0, 5.0], F32, None),
+    ),
+    "nanquantile_zero_dim_keepdim": (
+        lambda T: T.tensor(5.0).nanquantile(0.5, dim=0, keepdim=True),
+        (5.0, F32, None),
+    ),
+    "quantile_zero_dim_out_of_range": (
+        lambda T: T.tensor(5.0).quantile(0.5, dim=1),
+        ("raises", "IndexError"),
+    ),
 }
 
 
