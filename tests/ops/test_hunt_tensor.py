@@ -403,7 +403,43 @@ CASES = {
         lambda T: T.tensor(5.0).quantile(0.5, dim=1),
         ("raises", "IndexError"),
     ),
+    # -- x[indices] = tensor: PyTorch's index_put_ takes no other dtype
+    "setitem_index_double_value": (
+        lambda T: _put(T, T.tensor([0, 1]), T.tensor([1.0, 2.0], dtype=T.float64)),
+        RUNTIME,
+    ),
+    "setitem_list_bool_value": (lambda T: _put(T, [0, 1], T.tensor([True, False])), RUNTIME),
+    "setitem_mask_int_values": (
+        lambda T: _put(T, T.tensor([True, False, True]), T.tensor([1, 2])),
+        RUNTIME,
+    ),
+    "setitem_index_zero_dim_double": (
+        lambda T: _put(T, T.tensor([0, 1]), T.tensor(1.5, dtype=T.float64)),
+        RUNTIME,
+    ),
+    "setitem_mask_zero_dim_double": (
+        lambda T: _put(T, T.tensor([True, False, True]), T.tensor(1.5, dtype=T.float64)),
+        ([1.5, 0.0, 1.5], F32, None),
+    ),
+    "setitem_zero_dim_key_double": (
+        lambda T: _put(T, T.tensor(1), T.tensor(1.5, dtype=T.float64)),
+        ([0.0, 1.5, 0.0], F32, None),
+    ),
+    "setitem_slice_int_values": (
+        lambda T: _put(T, slice(1, None), T.tensor([1, 2])),
+        ([0.0, 1.0, 2.0], F32, None),
+    ),
+    "setitem_index_same_dtype": (
+        lambda T: _put(T, T.tensor([2, 0]), T.tensor([1.0, 2.0])),
+        ([2.0, 0.0, 1.0], F32, None),
+    ),
 }
+
+
+def _put(T, key, value):
+    x = T.zeros(3)
+    x[key] = value
+    return x
 
 
 def _set(T, key, value):
