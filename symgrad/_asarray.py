@@ -47,12 +47,6 @@ def asarray(
     target = None if dtype is None else dtypes.as_dtype(dtype)
     place = None if device is None else as_device(device)
     if isinstance(obj, np.ndarray):
-        if any(s < 0 for s in obj.strides):
-            raise ValueError(
-                "At least one stride in the given numpy array is negative, and tensors with "
-                "negative strides are not currently supported. (You can probably work around "
-                "this by making a copy of your array  with array.copy().) "
-            )
         obj = creation.from_numpy(obj)
     if isinstance(obj, Tensor):
         out = _from_tensor(obj, target, place, copy)

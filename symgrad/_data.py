@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._size import Size as Size  # where the package's modules import it from
 
 __all__ = [
     "HoldsArray",
@@ -46,6 +47,10 @@ def _nested_values(data: Any, found: set) -> Any:
     every element to ``found`` (PyTorch infers the dtype element by element)."""
     if isinstance(data, (list, tuple, range)):
         return [_nested_values(v, found) for v in data]
+    if isinstance(data, np.ndarray) and data.ndim and data.dtype.kind in "biuf":
+        # a sequence of NumPy numbers to PyTorch: its dtype joins the inference
+        found.add(dtypes.from_numpy_dtype(data.dtype))
+        return data
     found.add(_element_dtype(data))
     if isinstance(data, HoldsArray):
         if data._data.size != 1:
@@ -236,15 +241,19 @@ def int_argument(value: int, op: str) -> int:
     return value
 
 
-def check_number(value: Any, target: dtypes.dtype, op: str) -> None:
+def check_number(value: Any, target: dtypes.dtype, op: str) -> Any:
     """PyTorch's errors for a number written into a tensor of dtype ``target`` (a fill
     value): OverflowError for an int beyond 64 bits, RuntimeError for a value an integer
-    ``target`` can't hold."""
+    ``target`` can't hold. Returns the number to write: a negative int wrapped into an
+    unsigned ``target`` (-1 is 255 in uint8), as PyTorch writes it."""
     if isinstance(value, (bool, np.bool_, HoldsArray)):
-        return
+        return value
     if isinstance(value, int):
         int_argument(value, f"{op}()")
     check_fits(value, target, f"{op}()")
+    if isinstance(value, (int, np.integer)) and value < 0 and target.numpy.kind == "u":
+        return int(value) + int(np.iinfo(target.numpy).max) + 1
+    return value
 
 
 def cannot_convert(op: str, value: Any, np_dtype: Any) -> RuntimeError:
@@ -263,10 +272,11 @@ def in_dtype(data: Any, dtype: np.dtype) -> Any:
     """An operand converted to the dtype an op computes in, as PyTorch converts it: integers
     for a floating result, a 0-d array of another dtype (float64 rounded to float32, int64
     wrapped into int8), an int the integer dtype can't hold wrapped (``int8 + 1000`` adds
-    -24, where NumPy raises)."""
+    -24, where NumPy raises); a lower-precision floating array is widened first, so a kernel
+    computing on it alone (the log of xlogy) does so in the result's precision."""
     kind = type(data)
     if kind is np.ndarray:
-        if data.dtype != dtype and (data.ndim == 0 or dtype.kind == "f" != data.dtype.kind):
+        if data.dtype != dtype and (data.ndim == 0 or dtype.kind == "f"):
             return data.astype(dtype)
     elif kind is int and dtype.kind in "iu":
         low, high = _RANGES[dtype]
@@ -290,7 +300,9 @@ def check_fits(values: Any, target: dtypes.dtype, op: str) -> None:
             # the bounds as exact floats: -2**63 and 2**63, not a rounded 2**63 - 1
             bad = ~((whole >= info.min) & (whole < info.max + 1))
     else:
-        bad = (array < info.min) | (array > info.max)
+        # PyTorch lets a negative int into an unsigned type when it wraps once (-1 is 255)
+        low = -int(info.max) if info.min == 0 and array.dtype.kind == "i" else info.min
+        bad = (array < low) | (array > info.max)
     if bad.any():
         raise cannot_convert(op, array[bad].flat[0].item(), target.numpy)
 
@@ -301,45 +313,6 @@ def _inferred(found: set) -> dtypes.dtype:
     for d in found:
         result = d if result is None else dtypes.promote_types(result, d)
     return dtypes.get_default_dtype() if result is None else result
-
-
-class Size(tuple):
-    """A tensor's shape: a tuple of ints, printed as ``symgrad.Size([2, 3])`` (PyTorch's
-    ``torch.Size``).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> s = symgrad.zeros(2, 3).shape
-    >>> s, s == (2, 3), s.numel(), s[1:]
-    (symgrad.Size([2, 3]), True, 6, symgrad.Size([3]))
-    """
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"symgrad.Size({list(self)})"
-
-    __str__ = __repr__
-
-    def numel(self) -> int:
-        """The number of elements a tensor of this shape holds."""
-        n = 1
-        for k in self:
-            n *= k
-        return n
-
-    def __getitem__(self, key: Any) -> Any:
-        item = tuple.__getitem__(self, key)
-        return Size(item) if isinstance(key, slice) else item
-
-    def __add__(self, other: Any) -> Size:
-        return Size(tuple.__add__(self, tuple(other)))
-
-    def __mul__(self, n: Any) -> Size:
-        return Size(tuple.__mul__(self, n))
-
-    __rmul__ = __mul__
 
 
 def sizes(args: tuple, op: str) -> tuple[int, ...]:

@@ -9,10 +9,12 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._assign import warn_copy_construct
-from symgrad._data import check_fits, check_number, int_argument, keyword_sizes, sizes, to_array
+from symgrad._data import check_number, int_argument, keyword_sizes, sizes, to_array
 from symgrad._device import as_device
+from symgrad._integer_steps import arange_values
 from symgrad._memory_format import checked, contiguous_format, copy_strided, format_strides
 from symgrad._meta import NO_DATA, is_meta, meta_array
+from symgrad._numpy_strides import refuse_negative_strides
 from symgrad.random import (
     Generator,
     check_randint,
@@ -138,6 +140,7 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"from_numpy expected a NumPy array, got {type(ndarray).__name__}")
     dtypes.from_numpy_dtype(ndarray.dtype)
+    refuse_negative_strides(ndarray)
     return Tensor._make(ndarray)
 
 
@@ -241,7 +244,7 @@ def full(
         # a fill value is a scalar to PyTorch: NumPy float64 gives the default dtype here
         dtype = dtypes._scalar_dtype(fill_value)
     dtype = dtypes.as_dtype(dtype)
-    check_number(fill_value, dtype, "full")
+    fill_value = check_number(fill_value, dtype, "full")
     values = _meta_or(d, shape, dtype.numpy, lambda: np.full(shape, fill_value, dtype.numpy))
     return _finish(values, requires_grad)
 
@@ -257,6 +260,9 @@ def eye(
     """The ``n`` x ``m`` identity matrix."""
     d = _check_device(device)
     shape, np_dtype = (n, n if m is None else m), _float_dtype(dtype)
+    for name, size in zip("nm", shape):
+        if size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     return _finish(
         _meta_or(d, shape, np_dtype, lambda: np.eye(*shape, dtype=np_dtype)), requires_grad
     )
@@ -303,14 +309,7 @@ def arange(
     for v in (start, end, step):
         if isinstance(v, int):
             int_argument(v, "arange()")
-    if is_int and dtype.category == dtypes.int64.category:
-        for v in (start, end, step):
-            check_number(v, dtypes.int64, "arange")
-        # exact integer steps: float64 can't count past 2**53
-        values = np.arange(int(start), int(end), int(step), dtype=np.int64)
-        check_fits(values[[0, -1]] if values.size else values, dtype, "arange()")
-    else:
-        values = np.arange(start, end, step, dtype=np.float64)
+    values = arange_values(start, end, step, dtype, is_int)
     return _finish(values.astype(dtype.numpy), requires_grad, None, d)
 
 

@@ -266,7 +266,9 @@ class GeneralizedPareto(Distribution):
 
     def _flat(self) -> Tensor:
         # where the concentration is (close to) 0: the exponential limit
-        return summaries.isclose(self.concentration, creation.tensor(0.0))
+        return summaries.isclose(
+            self.concentration, creation.tensor(0.0, dtype=self.concentration.dtype)
+        )
 
     def _standardized(self, value: Any) -> Tensor:
         return (self._checked(value) - self.loc) / self.scale

@@ -61,12 +61,15 @@ def _truth(name: str, reduce: Any, doc: str) -> Any:
     def op(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
         if type(input) is not Tensor:
             require_tensor(name, "input", 1, input)
+        # PyTorch keeps uint8 (as 0 and 1); every other dtype gives bool
+        kind = np.uint8 if input._data.dtype == np.uint8 else np.bool_
         if _batching.any_batched(input):  # inside vmap: the whole batch at once
             return _batching.on_values(
-                input, lambda a, axis: reduce(a, axis=axis, keepdims=keepdim), dim
+                input, lambda a, axis: reduce(a, axis=axis, keepdims=keepdim).astype(kind), dim
             )
         axis = None if dim is None else (_dims(input, dim) or ())  # dim=() reduces nothing
-        return Tensor._make(np.asanyarray(reduce(input._data, axis=axis, keepdims=keepdim)))
+        truth = np.asanyarray(reduce(input._data, axis=axis, keepdims=keepdim))
+        return Tensor._make(truth.astype(kind, copy=False))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc

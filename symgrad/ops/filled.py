@@ -52,5 +52,5 @@ def fill(input: Tensor, value: Any) -> Tensor:
                 f"{value.ndim} dimensions."
             )
         return _FILL_TENSOR(input, value)
-    check_number(value, input.dtype, "fill")
+    value = check_number(value, input.dtype, "fill")
     return _FILL(input, value=value)

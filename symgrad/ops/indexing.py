@@ -367,7 +367,7 @@ def _batched_masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor) and value.dtype is not input.dtype:
         value = value.to(input.dtype)
     elif not isinstance(value, Tensor):
-        check_number(value, input.dtype, "masked_fill")
+        value = check_number(value, input.dtype, "masked_fill")
         value = Tensor._make(np.asarray(value, dtype=input._data.dtype))
     return WHERE(mask, value, input)
 
@@ -406,7 +406,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
         raise TypeError(
             f"masked_fill(): value must be a number or a 0-d Tensor, got {type(value).__name__}"
         )
-    check_number(value, input.dtype, "masked_fill")
+    value = check_number(value, input.dtype, "masked_fill")
     if not input.dtype.is_floating_point:  # the value is cast to the input's dtype, as PyTorch
         fill = np.asarray(value).astype(input._data.dtype)
         result = Tensor._make(np.where(m, fill, input._data))

@@ -253,6 +253,12 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             value = value.to("meta")
     keys = key if isinstance(key, tuple) else (key,)
     tensors = [k for k in keys if isinstance(k, Tensor)]
+    if isinstance(value, Tensor) and value.dtype is not x.dtype and _puts_at_indices(keys, value):
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{x.dtype.scalar_type} for the destination and {value.dtype.scalar_type} for the "
+            "source."
+        )
     if not tensors and type(x._data) is np.ndarray and views.has_overlap(x._data):
         # memory that several elements share (an expanded tensor): PyTorch writes into the
         # view x[key], which may itself hold each place once (e[0] = v of an expand)
@@ -270,6 +276,19 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         except IndexError:
             pass  # (put names the bad key)
     inplace(x, op, lambda t: put(t, key, value), value, *tensors)
+
+
+def _puts_at_indices(keys: tuple, value: Tensor) -> bool:
+    """Whether PyTorch writes ``value`` with ``index_put_``, which takes no other dtype: for
+    index tensors or lists in the key, but not a 0-d value at one mask (a ``masked_fill``)."""
+    indices = [k for k in keys if isinstance(k, (list, np.ndarray)) or _index_tensor(k)]
+    masked = len(indices) == 1 and _index_tensor(indices[0]) and indices[0].dtype.category == 0
+    return bool(indices) and not (masked and value.ndim == 0)
+
+
+def _index_tensor(key: Any) -> bool:
+    # a 0-d integer tensor in a key is a plain int to PyTorch
+    return isinstance(key, Tensor) and (key.ndim > 0 or key._data.dtype == np.bool_)
 
 
 def _write_view(view: Tensor, value: Any) -> None:
@@ -374,7 +393,7 @@ def fill_(x: Tensor, value: Any) -> Tensor:
                 "tensor of values"
             )
         return inplace(x, "fill_", lambda t: _FILL_TENSOR(t, value), value)
-    check_number(value, x.dtype, "fill_")
+    value = check_number(value, x.dtype, "fill_")
     if batching.any_batched(x):
         return inplace(x, "fill_", lambda t: _FILL(t, value=value))
     _check_leaf(x, "fill_")

@@ -31,6 +31,8 @@ def vector_norm(
     floating_input("linalg.vector_norm", x, half=True)  # (PyTorch checks before dtype)
     if dtype is not None:
         x = x.to(dtype)
+    if x._data.dtype.kind not in "fc":  # (a dtype= of integers)
+        floating_input("linalg.vector_norm", x)
     if isinstance(ord, str):
         raise RuntimeError(f"linalg.vector_norm: ord must be a number, got '{ord}'")
     return norm(x, p=ord, dim=dim, keepdim=keepdim)

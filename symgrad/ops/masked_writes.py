@@ -64,6 +64,11 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
         raise RuntimeError(
             f"masked_scatter_ only supports boolean masks, but got mask with dtype {got}"
         )
+    if source.dtype is not input.dtype:
+        raise RuntimeError(
+            "masked_scatter: expected self and source to have same dtypes but got "
+            f"{input.dtype.scalar_type} and {source.dtype.scalar_type}"
+        )
     check_broadcast("masked_scatter", [input._data, mask._data])
     shape = np.broadcast_shapes(tuple(input.shape), tuple(mask.shape))
     x = input if tuple(input.shape) == shape else input.expand(shape)
@@ -71,7 +76,6 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     places = _Places(shape, np.nonzero(hit) if shape else hit, tuple(source.shape), True)
     if places.count > source.numel():
         raise RuntimeError("Number of elements of source < number of ones in mask")
-    source = source.to(input.dtype)
     return _MASKED_SCATTER(
         x, source, hit=np.array(hit), put=places.put, value=None, take=places.take
     )
@@ -91,6 +95,11 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
     if not isinstance(index, Tensor) or index.dtype is not dtypes.int64:
         got = index.dtype if isinstance(index, Tensor) else type(index).__name__
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got {got}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(
+            "put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{input.dtype.scalar_type} and source.dtype = {source.dtype.scalar_type}"
+        )
     if index.numel() != source.numel():
         raise IndexError(
             "put_(): Expected source and index to have the same number of elements, but got "
@@ -103,7 +112,6 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
     shape = tuple(input.shape)
     key = np.unravel_index(flat % max(n, 1), shape) if shape else bool(flat.size)
-    source = source.to(input.dtype)
     if accumulate:
         places = _Places(shape, key, tuple(source.shape), False)
         return _PUT_ADD(input, source, put=places.put, take=places.take, alpha=1)

@@ -22,7 +22,7 @@ from symgrad.ops.division import rounded_div
 from symgrad.ops.index_keys import warn_at_user
 from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
 from symgrad.ops.operand_checks import subtract_operator as subtract_operator  # the `-` method
-from symgrad.ops.scaled import ADD_SCALED, SUB_SCALED
+from symgrad.ops.scaled import ADD_SCALED, SUB_SCALED, scaled
 from symgrad.prim.primitive import as_operand
 from symgrad.tensor import Tensor
 
@@ -97,7 +97,7 @@ def add(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
         alpha = check_alpha(input, other, alpha, "add")
     if alpha == 1:
         return E.ADD(input, other)
-    return ADD_SCALED(input, other, params=(alpha,))  # one node, alpha saved, as PyTorch
+    return scaled(ADD_SCALED, input, other, alpha)  # one node, alpha saved, as PyTorch
 
 
 def sub(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
@@ -119,7 +119,7 @@ def sub(input: Any, other: Any, *deprecated: Any, alpha: Any = 1) -> Tensor:
         return E.RSUB(other, input)
     if alpha == 1:
         return E.SUB(input, other)
-    return SUB_SCALED(input, other, params=(alpha,))
+    return scaled(SUB_SCALED, input, other, alpha)
 
 
 def mul(input: Any, other: Any) -> Tensor:

@@ -85,7 +85,7 @@ def _in_place(name: str) -> tuple:
     set_up = _SET_UP.get(name, _X)
     same = "symgrad.allclose" if set_up in (_X, _MATRIX) else "symgrad.equal"
     nan = ", equal_nan=True" if same == "symgrad.allclose" else ""
-    set_up += f"; expected = x.{name[:-1]}({args})"
+    set_up += f"; expected = x.{name[:-1]}({args}).to(x.dtype)"  # in place: x's dtype
     return set_up, f"x.{name}({args}) is x, {same}(x, expected{nan})", "(True, True)"
 
 

@@ -112,8 +112,24 @@ def _check_identity(input: Tensor, order: float, dim: Any) -> None:
     )
 
 
+def _accumulated(a: Any) -> Any:
+    """``a`` in the type its norm sums in: float32 for float16, as PyTorch's CPU kernels
+    (squares of float16 overflow from 256 on)."""
+    a = np.asarray(a)
+    return a.astype(np.float32) if a.dtype == np.float16 else a
+
+
+def _norm2_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+    w = _accumulated(a)
+    return np.sqrt(np.sum(w * w, axis=dim, keepdims=keepdim)).astype(np.asarray(a).dtype)
+
+
 def _norm_p_kernel(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:
-    m = np.abs(np.asarray(a))
+    return _norm_p_wide(_accumulated(a), order, dim, keepdim).astype(np.asarray(a).dtype)
+
+
+def _norm_p_wide(a: np.ndarray, order: float, dim: Any, keepdim: bool) -> Any:
+    m = np.abs(a)
     if math.isinf(order):
         pick = np.max if order > 0 else np.min
         return np.asarray(pick(m, axis=dim, keepdims=keepdim))
@@ -198,7 +214,7 @@ _NORM2 = Structural(
     saves_out=True,
     jvp=_norm2_jvp,
     backward="LinalgVectorNormBackward0",
-    kernel=lambda xp, a, dim, keepdim: np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim)),
+    kernel=_norm2_kernel,
     batch="reduction",
 )
 

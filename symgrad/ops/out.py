@@ -21,7 +21,18 @@ from symgrad._tracing import TRACE, write
 from symgrad._version import check_writable
 from symgrad.autograd import dual
 from symgrad.autograd.grad_mode import is_grad_enabled
-from symgrad.ops import bitwise, fused_products, joining, linalg, math, reductions, sampling
+from symgrad.ops import (
+    bitwise,
+    comparisons,
+    fused_products,
+    gathering,
+    joining,
+    linalg,
+    math,
+    reductions,
+    sampling,
+    scans,
+)
 from symgrad.tensor import Tensor
 
 _RESIZED = (
@@ -85,9 +96,17 @@ def _write_results(name: str, result: Any, out: Any) -> Any:
     return type(result)(*out) if hasattr(result, "_fields") else tuple(out)
 
 
-def with_out(fn: Callable, check: Callable | None = None) -> Callable:
-    """``fn`` taking PyTorch's ``out=`` keyword as well (``check(args, kwargs)`` refusing the
-    calls PyTorch has no ``out=`` overload for)."""
+def with_out(
+    fn: Callable,
+    check: Callable | None = None,
+    *,
+    differentiable: bool = True,
+    dtype_of_out: bool = False,
+) -> Callable:
+    """``fn`` taking PyTorch's ``out=`` keyword as well (``check(args, kwargs, out)``
+    refusing the calls PyTorch has no ``out=`` overload for). A function that is not
+    ``differentiable`` (a comparison) takes arguments that require grad; with
+    ``dtype_of_out`` (sums, products, scans) ``out``'s dtype is the ``dtype=`` it computes in."""
     name = fn.__name__
     prim = getattr(fn, "_prim", None)  # a one-input op that only calls its primitive
 
@@ -99,9 +118,15 @@ def with_out(fn: Callable, check: Callable | None = None) -> Callable:
             return fn(*args, **kwargs)
         _check_out_type(name, out)
         if check is not None:
-            check(args, kwargs)
-        if is_grad_enabled() and (
-            _requires_grad(out) or _requires_grad(args) or _requires_grad(list(kwargs.values()))
+            check(args, kwargs, out)
+        if dtype_of_out:
+            _dtype_of_out(kwargs, out)
+        if (
+            differentiable
+            and is_grad_enabled()
+            and (
+                _requires_grad(out) or _requires_grad(args) or _requires_grad(list(kwargs.values()))
+            )
         ):
             raise RuntimeError(
                 f"{name}(): functions with out=... arguments don't support automatic "
@@ -126,7 +151,27 @@ def _has_tangent(values: list) -> bool:
     return False
 
 
-def _full_sum(args: tuple, kwargs: dict) -> None:
+def _dtype_of_out(kwargs: dict, out: Tensor) -> None:
+    wanted = kwargs.get("dtype")
+    if wanted is not None and dtypes.as_dtype(wanted) is not out.dtype:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {dtypes.as_dtype(wanted).name}, but got "
+            f"{out.dtype.name} instead"
+        )
+    kwargs["dtype"] = out.dtype
+
+
+def _same_dtype(args: tuple, kwargs: dict, out: Tensor) -> None:
+    """PyTorch's gather and index_select write only into ``out`` of the input's dtype."""
+    input = args[0] if args else kwargs.get("input")
+    if isinstance(input, Tensor) and input.dtype is not out.dtype:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {input.dtype.name}, but got {out.dtype.name} "
+            "instead"
+        )
+
+
+def _full_sum(args: tuple, kwargs: dict, out: Tensor) -> None:
     if len(args) < 2 and "dim" not in kwargs:  # PyTorch's full sum has no out= overload
         raise TypeError(
             "sum() received an invalid combination of arguments - got (Tensor, out=Tensor): "
@@ -134,7 +179,7 @@ def _full_sum(args: tuple, kwargs: dict) -> None:
         )
 
 
-sum = with_out(reductions.sum, _full_sum)  # noqa: A001 - PyTorch's name
+sum = with_out(reductions.sum, _full_sum, dtype_of_out=True)  # noqa: A001 - PyTorch's name
 add = with_out(math.add)
 sub = with_out(math.sub)
 mul = with_out(math.mul)
@@ -150,7 +195,20 @@ abs = with_out(math.abs)  # noqa: A001
 tanh = with_out(math.tanh)
 sigmoid = with_out(math.sigmoid)
 mean = with_out(reductions.mean)
-prod = with_out(reductions.prod)
+prod = with_out(reductions.prod, dtype_of_out=True)
+cumsum = with_out(scans.cumsum, dtype_of_out=True)
+cumprod = with_out(scans.cumprod, dtype_of_out=True)
+gather = with_out(gathering.gather, _same_dtype)
+index_select = with_out(gathering.index_select, _same_dtype)
+eq = with_out(comparisons.eq, differentiable=False)
+ne = with_out(comparisons.ne, differentiable=False)
+lt = with_out(comparisons.lt, differentiable=False)
+le = with_out(comparisons.le, differentiable=False)
+gt = with_out(comparisons.gt, differentiable=False)
+ge = with_out(comparisons.ge, differentiable=False)
+logical_and = with_out(comparisons.logical_and, differentiable=False)
+logical_or = with_out(comparisons.logical_or, differentiable=False)
+logical_not = with_out(comparisons.logical_not, differentiable=False)
 matmul = with_out(linalg.matmul)
 mm = with_out(linalg.mm)
 bmm = with_out(linalg.bmm)
@@ -222,5 +280,6 @@ __all__ = [
     "tanh", "sigmoid", "sum", "mean", "prod", "matmul", "mm", "bmm", "cat", "stack",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
     "bitwise_not", "rand", "randn", "randint", "randperm", "normal", "bernoulli", "addmm",
-    "addmv", "addr", "baddbmm", "addbmm",
+    "addmv", "addr", "baddbmm", "addbmm", "cumsum", "cumprod", "gather", "index_select", "eq",
+    "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_not",
 ]  # fmt: skip

@@ -42,7 +42,7 @@ def _number(value: Any, t: Tensor, op: str) -> Any:
     """A callable's result as the element to write, with PyTorch's errors."""
     if not isinstance(value, (numbers.Real, np.bool_)):
         raise TypeError(f"must be real number, not {type(value).__name__}")
-    check_number(value, t.dtype, op)
+    value = check_number(value, t.dtype, op)
     return value
 
 

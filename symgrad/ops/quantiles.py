@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import creation
 from symgrad._arguments import require_tensor, require_tensors
+from symgrad._data import _wrap_dim
 from symgrad.autograd import grad_mode
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.ops import elementwise_special as ES
@@ -45,6 +46,9 @@ def quantile(
     """
     if type(input) is not Tensor:
         require_tensor("quantile", "input", 1, input)
+    if input.ndim == 0 and dim is not None:  # its one dim (0 or -1) is the one element
+        _wrap_dim(dim, 0)
+        return quantile(input.reshape(1), q, 0, interpolation=interpolation)
     qs, scalar = _levels(input, q, interpolation)
     x = input.reshape(-1) if dim is None else input.movedim(dim, -1)
     ordered = x.sort(dim=-1).values
@@ -109,6 +113,9 @@ def nanquantile(
     """
     if type(input) is not Tensor:
         require_tensor("nanquantile", "input", 1, input)
+    if input.ndim == 0 and dim is not None:  # its one dim (0 or -1) is the one element
+        _wrap_dim(dim, 0)
+        return nanquantile(input.reshape(1), q, 0, interpolation=interpolation)
     qs, scalar = _levels(input, q, interpolation)
     x = input.reshape(-1) if dim is None else input.movedim(dim, -1)
     ordered = x.sort(dim=-1).values  # NaNs last
@@ -132,6 +139,8 @@ def _levels(input: Tensor, q: Any, interpolation: str) -> tuple[np.ndarray, bool
         raise RuntimeError(
             f"quantile() input tensor must be either float or double dtype, got {input.dtype}"
         )
+    if input.numel() == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
     if isinstance(q, Tensor) and q.dtype is not input.dtype:
         raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
     scalar = isinstance(q, numbers.Real)

@@ -184,7 +184,8 @@ _PROD = Structural(
 
 def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The product of all elements, or along ``dim`` (exact gradients with zeros too)."""
-    if dim is None:  # PyTorch takes no dim, or an int, not None
+    # PyTorch takes no dim, or one int: neither None nor a tuple
+    if dim is None or (dim is not OMITTED and not hasattr(type(dim), "__index__")):
         raise no_overload("prod", input, dim, none_given=True)
     if type(input) is not Tensor:
         require_tensor("prod", "input", 1, input)

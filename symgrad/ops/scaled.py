@@ -10,9 +10,12 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
+from symgrad._meta import is_meta
 from symgrad.ops.elementwise import _subtract, declare
 from symgrad.prim.domains import Domain
 from symgrad.prim.fused import fused_multiply_add
+from symgrad.tensor import Tensor
 
 __all__ = [
     "ADD_SCALED",
@@ -22,7 +25,10 @@ __all__ = [
     "RSUB_NUMBER",
     "scaled_sum",
     "scaled_difference",
+    "integer_scaled_sum",
+    "scaled",
 ]
+_INT64 = np.iinfo(np.int64)
 
 
 def scaled_sum(a: Any, b: Any, alpha: Any) -> Any:
@@ -38,6 +44,39 @@ def scaled_sum(a: Any, b: Any, alpha: Any) -> Any:
 def scaled_difference(a: Any, b: Any, alpha: Any) -> Any:
     """``b - alpha * a`` (PyTorch's ``rsub``)."""
     return _subtract(b, a) if alpha == 1 else scaled_sum(b, a, -alpha)
+
+
+def integer_scaled_sum(input: Any, other: Any, alpha: Any) -> Tensor | None:
+    """``input + alpha * other`` for an integer or bool result, or None for any other case.
+    PyTorch leaves ``alpha`` out of the type promotion (``alpha=2`` keeps bool tensors bool)
+    and the sum wraps around in the result's type (uint8 ``1 - 2 * 1`` is 255); integer
+    tensors record no gradient."""
+    result = dtypes.result_type(input, other)
+    if result.numpy.kind not in "iub" or result in dtypes.LIMITED:
+        return None
+    values = []
+    for v in (input, other):
+        if isinstance(v, Tensor) and not is_meta(v._data):
+            values.append(v._data.astype(np.int64))
+        elif type(v) in (int, bool) and _INT64.min <= v <= _INT64.max:
+            values.append(np.int64(v))
+        else:
+            return None  # the primitive gives the errors
+    try:
+        np.broadcast_shapes(*(np.shape(v) for v in values))
+    except ValueError:
+        return None
+    with np.errstate(over="ignore"):
+        out = np.asarray(values[0] + np.int64(alpha) * values[1])
+    return Tensor._make(out.astype(result.numpy))
+
+
+def scaled(prim: Any, input: Any, other: Any, alpha: Any) -> Tensor:
+    """``prim`` (ADD_SCALED or SUB_SCALED) of ``input`` and ``other``: its node, or for an
+    integer or bool result the wrapped-around values (see :func:`integer_scaled_sum`)."""
+    sign = -1 if prim is SUB_SCALED else 1
+    integer = integer_scaled_sum(input, other, sign * alpha)
+    return integer if integer is not None else prim(input, other, params=(alpha,))
 
 
 def _difference(a: Any, b: Any, alpha: Any) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._data import _wrap_dim
+from symgrad._data import _wrap_dim, check_number
 from symgrad.ops.elementwise import WHERE
 from symgrad.ops.gathering import _check_integer, _index_tensor, _spread
 from symgrad.ops.index_keys import warn_at_user
@@ -135,6 +135,11 @@ def _scatter_index(input: Tensor, dim: int, index: Tensor, src: Any, op: str) ->
         raise RuntimeError(
             f"{op}(): index {bad} is out of bounds for dimension {d} with size {size}"
         )
+    if isinstance(src, Tensor) and src.dtype is not input.dtype:
+        raise RuntimeError(
+            f"scatter(): Expected self.dtype to be equal to src.dtype (self {input.dtype!r}, "
+            f"src {src.dtype!r}); convert src with .to(input.dtype)"
+        )
     if isinstance(src, Tensor) and src.ndim != input.ndim:
         raise RuntimeError(
             f"{op}(): Index tensor must have the same number of dimensions as src tensor: "
@@ -235,6 +240,8 @@ def scatter(
         raise TypeError("scatter() missing the source: give src (a tensor) or value")
     if src is not None and not isinstance(src, Tensor):
         src, value = None, src
+    if src is None and not isinstance(value, Tensor):
+        value = check_number(value, input.dtype, "scatter")
     if _batching.any_batched(input, index, src) and input.ndim:  # inside vmap: once
         d = _wrap_dim(dim, input.ndim) + 1
         if src is None:
@@ -267,6 +274,20 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return _SCATTER_ADD(input, src_part, put=along.put, take=along.take, alpha=1)
 
 
+def _check_source_dtype(input: Tensor, source: Tensor, op: str) -> None:
+    if source.dtype is input.dtype:
+        return
+    mine, theirs = input.dtype.scalar_type, source.dtype.scalar_type
+    if op == "index_add":
+        raise RuntimeError(
+            f"index_add_(): self ({mine}) and source ({theirs}) must have the same scalar type"
+        )
+    raise RuntimeError(
+        f"{op}_(): self and source expected to have the same dtype, but got (self) {mine} and "
+        f"(source) {theirs}"
+    )
+
+
 def _rows(input: Tensor, dim: int, index: Tensor, op: str, source: Any = None) -> tuple:
     index = _index_tensor(index, op)
     _check_integer(index, op)
@@ -275,6 +296,7 @@ def _rows(input: Tensor, dim: int, index: Tensor, op: str, source: Any = None) -
     d = _wrap_dim(dim, max(input.ndim, 1))
     idx = index._data.astype(np.int64).reshape(-1)
     if source is not None:
+        _check_source_dtype(input, source, op)
         n = source.shape[d] if source.ndim else 1
         if idx.size != n:
             raise RuntimeError(
@@ -330,6 +352,8 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
             "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
             f"{value.ndim} dimension(s)."
         )
+    if not isinstance(value, Tensor):
+        value = check_number(value, input.dtype, "index_fill")
     if _batching.any_batched(input, index, value) and input.ndim:
         d = _wrap_dim(dim, input.ndim)
         picks = _spread(index.reshape(-1), tuple(input.shape), d)

@@ -11,7 +11,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim, check_broadcast
-from symgrad.ops.reductions import _extremum_vjp
+from symgrad.ops.reductions import _dims, _extremum_vjp
 from symgrad.ops.variance import std_mean, var_mean
 from symgrad.prim import batching
 from symgrad.prim.factorization import Factorization
@@ -52,6 +52,11 @@ def isclose(
     tensor([ True, False])
     """
     a, b = _pair(input, other, "isclose")
+    if input.dtype is not other.dtype:
+        raise RuntimeError(
+            f"{input.dtype.scalar_type} did not match {other.dtype.scalar_type}: isclose "
+            "compares tensors of one dtype; convert one with .to(other.dtype)"
+        )
     check_broadcast("isclose", [a, b])  # PyTorch's RuntimeError, not NumPy's ValueError
     if a.dtype.kind == "b" and b.dtype.kind == "b":
         return Tensor._make(np.asanyarray(a == b))
@@ -81,7 +86,9 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     if batching.any_batched(input):  # inside vmap: the whole batch at once
         count = lambda a, axis: np.count_nonzero(a, axis=axis)  # noqa: E731
         return batching.on_values(input, count, dim).to(dtypes.int64)
-    axis = None if dim is None else tuple(_wrap_dim(d, input.ndim) for d in np.atleast_1d(dim))
+    # no dims (None or an empty tuple) counts over all of them, as PyTorch
+    axis = tuple(_wrap_dim(d, input.ndim) for d in np.atleast_1d(() if dim is None else dim))
+    axis = axis if axis and input.ndim else None  # a 0-d tensor's dim 0 is all of it
     return Tensor._make(np.asanyarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
 
 
@@ -110,12 +117,6 @@ _NANSUM = Structural(
 )
 
 
-def _dims(input: Tensor, dim: Any) -> Any:
-    if dim is None:
-        return None
-    return tuple(sorted(_wrap_dim(d, max(input.ndim, 1)) for d in np.atleast_1d(dim)))
-
-
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The sum with nan counted as 0 (no gradient to the nan elements).
 
@@ -142,6 +143,11 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """The mean of the elements that are not nan (``nansum / count``, as PyTorch)."""
     if type(input) is not Tensor:
         require_tensor("nanmean", "input", 1, input)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            "nanmean(): expected input to have floating point or complex dtype but got "
+            f"{input.dtype.scalar_type}"
+        )
     count = Tensor._make(
         np.asarray(
             np.sum(~np.isnan(input._data), axis=_dims(input, dim), keepdims=keepdim),

@@ -20,7 +20,8 @@ def test_masked_scatter_values_and_gradients():
     assert x.grad.tolist() == [[0.0, 2.0, 0.0], [4.0, 0.0, 6.0]]
     assert s.grad.tolist() == [1.0, 3.0, 5.0, 0.0, 0.0, 0.0]
     # the mask broadcasts; the source is read in row-major order whatever its shape
-    z = symgrad.zeros(2, 3).masked_scatter(symgrad.tensor([True, False, True]), s.reshape(2, 3))
+    row = symgrad.tensor([True, False, True])
+    z = symgrad.zeros(2, 3, dtype=symgrad.float64).masked_scatter(row, s.reshape(2, 3))
     assert z.tolist() == [[1.0, 0.0, 2.0], [3.0, 0.0, 4.0]]
 
 
