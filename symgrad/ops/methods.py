@@ -60,8 +60,9 @@ from symgrad.ops import (
 from symgrad.ops import elementwise as E
 from symgrad.ops.comparisons import operator_form
 from symgrad.ops.indexing import getitem
-from symgrad.ops.inplace import copy_, fill_, inplace, setitem, zero_
+from symgrad.ops.inplace import copy_, fill_, inplace, zero_
 from symgrad.ops.method_names import _IN_PLACE_OPS, _SAME_NAME
+from symgrad.ops.setitem import setitem
 from symgrad.ops.shape import permute, reshape, transpose
 from symgrad.tensor import Tensor, bind_methods
 

@@ -1,0 +1,97 @@
+"""``x[key] = value``: an in-place op, recorded as ``CopySlices``, written with ``fill_`` or
+``copy_`` where PyTorch writes into a view, with ``index_put_`` at index tensors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad._meta import NO_DATA, MetaArray
+from symgrad.ops import views
+from symgrad.ops.inplace import copy_, fill_, inplace
+from symgrad.prim import batching
+from symgrad.prim.primitive import as_operand
+from symgrad.tensor import Tensor
+
+__all__ = ["setitem"]
+
+
+def setitem(x: Tensor, key: Any, value: Any) -> None:
+    """``x[key] = value`` as an in-place op (recorded as ``CopySlices``)."""
+    from symgrad.ops.index_keys import check_uint8_fill, pytorch_key
+    from symgrad.ops.indexing import put
+
+    key = pytorch_key(key)
+    check_uint8_fill(key, value)
+    if type(value) is int and not -(2**63) <= value < 2**63:
+        raise ValueError(
+            f"Overflow when unpacking long long: can't write {value!r:.30} into a tensor, it "
+            "is outside int64's range [-2**63, 2**63 - 1]; write float(n) instead"
+        )
+    if isinstance(value, Tensor) and type(value._data) is not type(x._data):
+        if type(value._data) is MetaArray:  # between devices: into meta, never out of it
+            raise NotImplementedError(NO_DATA)
+        if type(x._data) is MetaArray:
+            value = value.to("meta")
+    keys = key if isinstance(key, tuple) else (key,)
+    tensors = [k for k in keys if isinstance(k, Tensor)]
+    if isinstance(value, Tensor) and value.dtype is not x.dtype and _puts_at_indices(keys, value):
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{x.dtype.scalar_type} for the destination and {value.dtype.scalar_type} for the "
+            "source."
+        )
+    if not tensors and type(x._data) is np.ndarray and views.has_overlap(x._data):
+        # memory that several elements share (an expanded tensor): PyTorch writes into the
+        # view x[key], which may itself hold each place once (e[0] = v of an expand)
+        _write_view(x[key], value)
+        return
+    batched_key = batching.any_batched(*tensors)  # inside vmap, each element's own places
+    if not batched_key and _covers_all(key, x.shape):  # PyTorch writes into x: fill_ or copy_
+        _write_view(x, value)
+        return
+    # inside vmap PyTorch names a write at index tensors index_put_
+    op = "index_put_" if tensors and batching.any_batched(x, value, *tensors) else "setitem"
+    if not tensors and isinstance(value, Tensor) and type(x._data) is np.ndarray:
+        try:  # a basic key: PyTorch copies the value into the view x[key]
+            views.check_no_partial_overlap(x._data[key], (value._data,))
+        except IndexError:
+            pass  # (put names the bad key)
+    inplace(x, op, lambda t: put(t, key, value), value, *tensors)
+
+
+def _puts_at_indices(keys: tuple, value: Tensor) -> bool:
+    """Whether PyTorch writes ``value`` with ``index_put_``, which takes no other dtype: for
+    index tensors or lists in the key, but not a 0-d value at one mask (a ``masked_fill``)."""
+    indices = [k for k in keys if isinstance(k, (list, np.ndarray)) or _index_tensor(k)]
+    masked = len(indices) == 1 and _index_tensor(indices[0]) and indices[0].dtype.category == 0
+    return bool(indices) and not (masked and value.ndim == 0)
+
+
+def _index_tensor(key: Any) -> bool:
+    # a 0-d integer tensor in a key is a plain int to PyTorch
+    return isinstance(key, Tensor) and (key.ndim > 0 or key._data.dtype == np.bool_)
+
+
+def _write_view(view: Tensor, value: Any) -> None:
+    """``view[...] = value``: copy_ of a tensor with dimensions, else fill_ (a number or a
+    0-d tensor), as PyTorch writes ``x[key] = value`` for a key without index tensors."""
+    if isinstance(value, Tensor) and value.ndim:
+        copy_(view, value)
+        return
+    if not isinstance(value, Tensor):
+        from symgrad.creation import full
+
+        value = full((), as_operand(value, "setitem"), dtype=view.dtype)
+    fill_(view, value)
+
+
+def _covers_all(key: Any, shape: tuple) -> bool:
+    """Whether ``key`` is slices and ``...`` only, covering every element in order."""
+    from symgrad.ops.indexing import normalize_key
+
+    items = normalize_key(key, shape)
+    if not all(k is Ellipsis or isinstance(k, slice) for k in items):
+        return False
+    return np.empty(shape, dtype=np.bool_)[items].shape == tuple(shape)
