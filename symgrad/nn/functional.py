@@ -119,8 +119,8 @@ def _logits_pair(input: Any, target: Any) -> tuple[Tensor, Tensor]:
     """PyTorch computes binary_cross_entropy_with_logits in the target's floating dtype."""
     if type(input) is not Tensor or type(target) is not Tensor:
         _check_tensors("binary_cross_entropy_with_logits", input=input, target=target)
-    elif input.dtype is target.dtype and input.dtype.is_floating_point:
-        return input, target  # a loss of every step: the common case
+    elif input._data.dtype is target._data.dtype and input._data.dtype.kind == "f":
+        return input, target  # a loss of every step: the common case (read from the arrays)
     require_floating(input, "log_sigmoid_cpu")
     if not target.dtype.is_floating_point:
         result = dtypes.promote_types(input.dtype, target.dtype)
@@ -178,7 +178,8 @@ def binary_cross_entropy_with_logits(
     tensor(0.)
     """
     input, target = _logits_pair(input, target)
-    _no_grad_for("binary_cross_entropy_with_logits", "weight", weight)
+    if weight is not None:
+        _no_grad_for("binary_cross_entropy_with_logits", "weight", weight)
     if target._data.shape != input._data.shape:
         raise ValueError(
             f"Target size ({list(target.shape)}) must be the same as input size "
