@@ -258,16 +258,22 @@ def _encode(text: Any, encoding: Any = "utf-8") -> bytes:
     return _codecs.encode(text, encoding)
 
 
+# the plain containers both loaders (this one and symgrad's own) rebuild
+PLAIN_GLOBALS: dict[tuple[str, str], Any] = {
+    ("collections", "OrderedDict"): collections.OrderedDict,
+    ("builtins", "set"): set,
+    ("builtins", "frozenset"): frozenset,
+    ("builtins", "complex"): complex,
+    ("builtins", "bytearray"): bytearray,
+    ("builtins", "slice"): slice,
+    ("builtins", "range"): range,
+}
+
+
 def _stand_ins() -> dict[tuple[str, str], Any]:
     table: dict[tuple[str, str], Any] = {
-        ("collections", "OrderedDict"): collections.OrderedDict,
+        **PLAIN_GLOBALS,
         ("collections", "Counter"): collections.Counter,
-        ("builtins", "set"): set,
-        ("builtins", "frozenset"): frozenset,
-        ("builtins", "complex"): complex,
-        ("builtins", "bytearray"): bytearray,
-        ("builtins", "slice"): slice,
-        ("builtins", "range"): range,
         ("_codecs", "encode"): _encode,
         ("torch", "Size"): _size,
         ("torch", "device"): _device,

@@ -30,7 +30,6 @@ Examples
 
 from __future__ import annotations
 
-import collections
 import io
 import os
 import pickle
@@ -42,7 +41,7 @@ from symgrad import dtypes
 from symgrad._data import Size
 from symgrad._device import device
 from symgrad._meta import MetaArray, meta_array
-from symgrad._torch_checkpoint import _UNSAFE, load_zip
+from symgrad._torch_checkpoint import _UNSAFE, PLAIN_GLOBALS, load_zip
 from symgrad.tensor import Tensor
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals"]
@@ -200,13 +199,7 @@ def save(
 
 # -- loading ----------------------------------------------------------------------------------
 _SAFE = {
-    ("collections", "OrderedDict"): collections.OrderedDict,
-    ("builtins", "set"): set,
-    ("builtins", "frozenset"): frozenset,
-    ("builtins", "complex"): complex,
-    ("builtins", "bytearray"): bytearray,
-    ("builtins", "slice"): slice,
-    ("builtins", "range"): range,
+    **PLAIN_GLOBALS,
     (__name__, "_rebuild_storage"): _rebuild_storage,
     (__name__, "_rebuild_tensor"): _rebuild_tensor,
     (__name__, "_rebuild_parameter"): _rebuild_parameter,

@@ -57,3 +57,28 @@ def outcome(T: Any, fn: Callable[[Any], Any]) -> Any:
 def run(T: Any, fn: Callable[[Any], Any], number: Callable[[float], Any] = rounded) -> Any:
     """The outcome of ``fn(T)`` as plain data."""
     return outcome(T, lambda T: plain(fn(T), number))
+
+
+def table_tests(cases: dict) -> tuple:
+    """The two tests of a table ``{name: (fn, expected)}``: symgrad's outcomes always,
+    PyTorch's where it is installed. A test module binds them to its own names::
+
+        test_symgrad, test_table_is_pytorchs = table_tests(CASES)
+    """
+    import pytest
+
+    @pytest.mark.parametrize("name", list(cases))
+    def test_symgrad(name: str) -> None:
+        import symgrad
+
+        fn, expected = cases[name]
+        assert run(symgrad, fn) == expected
+
+    @pytest.mark.torch
+    @pytest.mark.parametrize("name", list(cases))
+    def test_table_is_pytorchs(name: str) -> None:
+        torch = pytest.importorskip("torch")
+        fn, expected = cases[name]
+        assert run(torch, fn) == expected
+
+    return test_symgrad, test_table_is_pytorchs

@@ -37,25 +37,7 @@ def _write_checkpoints(torch, folder: Path) -> None:
     model[0](torch.ones(3)).sum().backward()
     optimizer.step()
     torch.save(optimizer.state_dict(), folder / "adam.pt")
-    grid = torch.arange(12.0).reshape(3, 4)
-    torch.save(
-        {
-            "grid": grid,
-            "transposed": grid.t(),
-            "corner": grid[1:, ::2],
-            "half": torch.tensor([0.5, -2.0], dtype=torch.float16, requires_grad=True),
-            "double": torch.tensor(2.5, dtype=torch.float64),
-            "flags": torch.tensor([True, False]),
-            "bytes": torch.tensor([1, 255], dtype=torch.uint8),
-            "ints": torch.tensor([-7, 9], dtype=torch.int32),
-            "u16": torch.tensor([3, 65535], dtype=torch.uint16),
-            "empty": torch.zeros(0, 2),
-            "parameter": torch.nn.Parameter(torch.tensor([1.0, 2.0])),
-            "frozen": torch.nn.Parameter(torch.tensor([3.0]), requires_grad=False),
-            "extras": [torch.Size([2, 3]), torch.device("cpu"), torch.int16, b"raw", {1, 2}],
-        },
-        folder / "tensors.pt",
-    )
+    torch.save(_symgrad_objects(torch), folder / "tensors.pt")
     torch.save({"x": torch.ones(2, dtype=torch.bfloat16)}, folder / "bfloat16.pt")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from _torch_table import run
+from _torch_table import table_tests
 
 F32 = "float32"
 
@@ -309,20 +309,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_symgrad(name):
-    import symgrad
-
-    fn, expected = CASES[name]
-    assert run(symgrad, fn) == expected
-
-
-@pytest.mark.torch
-@pytest.mark.parametrize("name", list(CASES))
-def test_table_is_pytorchs(name):
-    torch = pytest.importorskip("torch")
-    fn, expected = CASES[name]
-    assert run(torch, fn) == expected
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
 
 @pytest.mark.parametrize("target", ["output", "input"])

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import math
 
-import pytest
-from _torch_table import run
-
-import symgrad
+from _torch_table import table_tests
 
 F32 = "float32"
 
@@ -798,15 +795,4 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_symgrad(name):
-    fn, expected = CASES[name]
-    assert run(symgrad, fn) == expected
-
-
-@pytest.mark.torch
-@pytest.mark.parametrize("name", list(CASES))
-def test_table_is_pytorchs(name):
-    torch = pytest.importorskip("torch")
-    fn, expected = CASES[name]
-    assert run(torch, fn) == expected
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)

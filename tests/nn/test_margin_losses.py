@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pytest
-from _torch_table import run
+from _torch_table import table_tests
 
 import symgrad
 
@@ -489,18 +489,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_table(name):
-    fn, expected = CASES[name]
-    assert run(symgrad, fn) == expected
-
-
-@pytest.mark.torch
-@pytest.mark.parametrize("name", list(CASES))
-def test_table_is_pytorchs(name):
-    torch = pytest.importorskip("torch")
-    fn, expected = CASES[name]
-    assert run(torch, fn) == expected
+test_table, test_table_is_pytorchs = table_tests(CASES)
 
 
 # -- gradients against central finite differences, in float64 ----------------------------------

@@ -9,8 +9,7 @@ checked for symgrad always and for PyTorch when it is installed.
 from __future__ import annotations
 
 import numpy as np
-import pytest
-from _torch_table import run
+from _torch_table import table_tests
 
 F32 = "float32"
 RUNTIME = ("raises", "RuntimeError")
@@ -454,17 +453,4 @@ def _ipow(T, x, exponent):
     return x
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_symgrad(name):
-    import symgrad
-
-    fn, expected = CASES[name]
-    assert run(symgrad, fn) == expected
-
-
-@pytest.mark.torch
-@pytest.mark.parametrize("name", list(CASES))
-def test_table_is_pytorchs(name):
-    torch = pytest.importorskip("torch")
-    fn, expected = CASES[name]
-    assert run(torch, fn) == expected
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)

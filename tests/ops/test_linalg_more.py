@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 import pytest
-from _torch_table import NAN, run
+from _torch_table import NAN, table_tests
 
 import symgrad
 from symgrad.autograd import gradcheck, gradgradcheck
@@ -887,18 +887,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_symgrad(name):
-    fn, expected = CASES[name]
-    assert run(symgrad, fn) == expected
-
-
-@pytest.mark.torch
-@pytest.mark.parametrize("name", list(CASES))
-def test_table_is_pytorchs(name):
-    torch = pytest.importorskip("torch")
-    fn, expected = CASES[name]
-    assert run(torch, fn) == expected
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
 
 # -- gradients against finite differences (float64), first and second order ----------------------

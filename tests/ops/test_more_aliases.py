@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 import pytest
-from _torch_table import NAN, run
+from _torch_table import NAN, table_tests
 
 import symgrad
 
@@ -419,18 +419,7 @@ CASES.update(
 )
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_symgrad(name):
-    fn, expected = CASES[name]
-    assert run(symgrad, fn) == expected
-
-
-@pytest.mark.torch
-@pytest.mark.parametrize("name", list(CASES))
-def test_table_is_pytorchs(name):
-    torch = pytest.importorskip("torch")
-    fn, expected = CASES[name]
-    assert run(torch, fn) == expected
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
 
 def test_methods_and_functions_exist():

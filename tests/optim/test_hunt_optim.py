@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _torch_table import run
+from _torch_table import table_tests
 
 import symgrad
 
@@ -409,18 +409,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_symgrad(name):
-    fn, expected = CASES[name]
-    assert run(symgrad, fn) == expected
-
-
-@pytest.mark.torch
-@pytest.mark.parametrize("name", list(CASES))
-def test_table_is_pytorchs(name):
-    torch = pytest.importorskip("torch")
-    fn, expected = CASES[name]
-    assert run(torch, fn) == expected
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
 
 def test_clip_grad_norm_warns_that_it_is_deprecated():
