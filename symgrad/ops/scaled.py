@@ -51,6 +51,8 @@ def integer_scaled_sum(input: Any, other: Any, alpha: Any) -> Tensor | None:
     PyTorch leaves ``alpha`` out of the type promotion (``alpha=2`` keeps bool tensors bool)
     and the sum wraps around in the result's type (uint8 ``1 - 2 * 1`` is 255); integer
     tensors record no gradient."""
+    if isinstance(input, Tensor) and input._data.dtype.kind == "f":
+        return None  # a floating result (the common case: an optimizer's step), read cheaply
     result = dtypes.result_type(input, other)
     if result.numpy.kind not in "iub" or result in dtypes.LIMITED:
         return None

@@ -230,7 +230,8 @@ def _as_input_tensor(g: Any, need: bool, meta: Any) -> Any:
 
 def int_overflow(op: str, operands: Any, np_dtype: Any) -> RuntimeError:
     """PyTorch's error for a Python int among ``operands`` that ``np_dtype`` (an integer
-    dtype) can't hold, where PyTorch would wrap it silently."""
+    dtype) can't hold, given to a parameter PyTorch converts with a range check (``clamp``'s
+    bounds, ``pow``'s exponent; operands wrap around instead, see ``_data.in_dtype``)."""
     info = np.iinfo(np_dtype)
     big = [v for v in operands if type(v) is int and not info.min <= v <= info.max]
     return cannot_convert(f"{op}()", big[0] if big else "a number", np_dtype)
