@@ -153,6 +153,11 @@ from symgrad.ops.method_examples import add_examples as _add_examples  # noqa: E
 
 _add_examples(Tensor)
 
+# out= on the functions PyTorch gives it to
+from symgrad.ops.out import add_out as _add_out  # noqa: E402
+
+_add_out(globals())
+
 # NumPy's keyword names (axis, keepdims) for dim and keepdim, as PyTorch's parser takes them
 from symgrad._numpy_keywords import install as _install_numpy_keywords  # noqa: E402
 from symgrad._numpy_keywords import share as _share_numpy_keywords  # noqa: E402

@@ -193,6 +193,24 @@ def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
     return found
 
 
+# the C++ type of each dtype, as PyTorch names dtypes in some messages
+_CPP_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+}
+
+
+def cpp_name(d: dtype) -> str:
+    """The C++ type PyTorch's messages name ``d`` by (``long int`` for int64)."""
+    return _CPP_NAMES.get(d.name, d.name)
+
+
 def promote_types(a: dtype, b: dtype) -> dtype:
     """The smallest dtype both ``a`` and ``b`` convert to (PyTorch's ``promote_types``).
 

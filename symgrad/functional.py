@@ -69,7 +69,9 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'symgrad.functional' has no attribute {name!r}")
 
 
-# NumPy's keyword names for dim and keepdim, the same functions as symgrad's
+# out= and NumPy's keyword names for dim and keepdim: the same functions as symgrad's
 from symgrad._numpy_keywords import install as _install_numpy_keywords  # noqa: E402
+from symgrad.ops.out import add_out as _add_out  # noqa: E402
 
+_add_out(globals(), ["norm"], exact=True)
 _install_numpy_keywords(None, globals())

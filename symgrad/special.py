@@ -19,6 +19,7 @@ import symgrad
 from symgrad._arguments import require_tensor as _require_tensor
 from symgrad.ops import elementwise_special as _elementwise_special
 from symgrad.ops import special_functions, special_values
+from symgrad.ops.out import add_out as _add_out
 from symgrad.ops.special_values import *  # noqa: F403
 from symgrad.tensor import Tensor
 
@@ -224,3 +225,15 @@ def log_softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     tensor([-0.6931, -0.6931])
     """
     return symgrad.log_softmax(input, dim, dtype=dtype)
+
+
+# out= on the functions PyTorch gives it to
+_add_out(
+    globals(),
+    "airy_ai bessel_j0 bessel_j1 bessel_y0 bessel_y1 digamma entr erf erfc erfcx erfinv exp2 "
+    "expit expm1 gammainc gammaincc gammaln i0 i0e i1 i1e log1p log_ndtr logit "
+    "modified_bessel_i0 modified_bessel_i1 modified_bessel_k0 modified_bessel_k1 "
+    "multigammaln ndtr ndtri polygamma psi scaled_modified_bessel_k0 scaled_modified_bessel_k1 "
+    "sinc spherical_bessel_j0 xlog1py xlogy zeta logsumexp".split(),
+)
+_add_out(globals(), ["round"], exact=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import creation
+from symgrad import creation, dtypes
 from symgrad._data import HoldsArray, Size, sizes
 from symgrad.tensor import Tensor, bind_methods
 
@@ -21,9 +21,7 @@ __all__: list[str] = []
 
 
 def _options(t: Tensor) -> str:
-    names = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int"}
-    name = names.get(t.dtype.name, t.dtype.name)
-    return f"TensorOptions(dtype={name}, device=cpu, layout=Strided)"
+    return f"TensorOptions(dtype={dtypes.cpp_name(t.dtype)}, device=cpu, layout=Strided)"
 
 
 def _is_size(value: Any) -> bool:

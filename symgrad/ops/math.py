@@ -222,7 +222,6 @@ def square(input: Any) -> Tensor:
     return _square_float(input)
 
 
-square._prim = E.SQUARE  # type: ignore[attr-defined]
 exp = _unary(E.EXP, "The exponential, element-wise.")
 expm1 = _unary(E.EXPM1, "``exp(input) - 1``, accurate near 0.")
 log = _unary(E.LOG, "The natural logarithm, element-wise.")

@@ -187,13 +187,11 @@ _LERP_SIGNATURES = (
     "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
     "Tensor input, Tensor end, Number weight, *, Tensor out = None",
 )
-# PyTorch names the dtypes as C++ does in lerp's messages
-_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int"}
 
 
 def _same_dtype_as_input(input: Tensor, other: Tensor, name: str) -> None:
     if other.dtype != input.dtype:
-        want, got = (_CPP_NAMES.get(t.dtype.name, t.dtype.name) for t in (input, other))
+        want, got = (dtypes.cpp_name(t.dtype) for t in (input, other))
         raise RuntimeError(
             f"expected dtype {want} for `{name}` but got dtype {got}: lerp does not promote, "
             f"convert `{name}` with .to({input.dtype.name})"

@@ -53,12 +53,16 @@ def _requires_grad(value: Any) -> bool:
     return False
 
 
-def _write(name: str, result: Tensor, out: Tensor) -> None:
+def _write(name: str, result: Tensor, out: Tensor, joining: bool = False) -> None:
     if TRACE.log is not None:
         write(out, f"{name}(out=...)")
     source, target = result._data.dtype, out._data.dtype
     if _KIND_RANK[source.kind] > _KIND_RANK[target.kind]:
         names = [dtypes.from_numpy_dtype(d).scalar_type for d in (source, target)]
+        if joining:  # PyTorch's cat refuses with a TypeError
+            raise TypeError(
+                f"torch.cat(): input types can't be cast to the desired output type {names[1]}"
+            )
         raise RuntimeError(
             f"result type {names[0]} can't be cast to the desired output type {names[1]}"
         )
@@ -79,21 +83,56 @@ def _check_out_type(name: str, out: Any) -> None:
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
 
 
-def _write_results(name: str, result: Any, out: Any) -> Any:
-    """``result`` written into ``out``: one tensor, or each of several into its own."""
+def _write_results(
+    name: str, result: Any, out: Any, exact: bool | str = False, joining: bool = False
+) -> Any:
+    """``result`` written into ``out``: one tensor, or each of several into its own (of the
+    result's own dtype where ``exact``, else cast to out's)."""
     if not isinstance(result, tuple):
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-        _write(name, result, out)
+        if exact is True:
+            _same_dtype_as(name, result, out)
+        _write(name, result, out, joining)
         return out
     if not isinstance(out, (tuple, list)) or len(out) != len(result):
         raise TypeError(
             f"{name}(): argument 'out' must be tuple of {len(result)} Tensors, not "
             f"{type(out).__name__}"
         )
+    if exact:
+        for r, o in zip(result, out):
+            _same_dtype_as(name, r, o)
     for r, o in zip(result, out):
         _write(name, r, o)
-    return type(result)(*out) if hasattr(result, "_fields") else tuple(out)
+    return _out_type(type(result))(*out) if hasattr(result, "_fields") else tuple(out)
+
+
+def _same_dtype_as(name: str, result: Tensor, out: Tensor) -> None:
+    """PyTorch's refusal of ``out`` of a dtype other than the result's (the functions whose
+    kernels write their own dtype only: reductions to values and indices, rounding, ...);
+    ``all`` and ``any`` also write into uint8."""
+    found, expected = out._data.dtype, result._data.dtype
+    if found == expected or (name in ("all", "any") and found == np.uint8):
+        return
+    names = [dtypes.cpp_name(dtypes.from_numpy_dtype(d)) for d in (expected, found)]
+    raise RuntimeError(
+        f"{name}(): expected out tensor to have dtype {names[0]}, but got {names[1]} instead "
+        f"(pass out= of dtype {dtypes.from_numpy_dtype(expected)})"
+    )
+
+
+@functools.cache
+def _out_type(kind: type) -> type:
+    """The named tuple a function returns with ``out=`` (PyTorch's ``sort_out`` for
+    ``sort``): the same fields, printed under the ``_out`` name."""
+    op = f"{getattr(kind, 'op', kind.__name__)}_out"
+
+    def __repr__(self: Any) -> str:
+        inner = ",\n".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
+        return f"symgrad.return_types.{op}(\n{inner})"
+
+    return type(op, (kind,), {"__slots__": (), "op": op, "__repr__": __repr__})
 
 
 def with_out(
@@ -102,11 +141,16 @@ def with_out(
     *,
     differentiable: bool = True,
     dtype_of_out: bool = False,
+    exact: bool | str = False,
+    joining: bool = False,
 ) -> Callable:
     """``fn`` taking PyTorch's ``out=`` keyword as well (``check(args, kwargs, out)``
     refusing the calls PyTorch has no ``out=`` overload for). A function that is not
     ``differentiable`` (a comparison) takes arguments that require grad; with
-    ``dtype_of_out`` (sums, products, scans) ``out``'s dtype is the ``dtype=`` it computes in."""
+    ``dtype_of_out`` (sums, products, scans) ``out``'s dtype is the ``dtype=`` it computes in;
+    an ``exact`` one writes only into ``out`` of its result's dtype (``"tuple"``: where it
+    returns several tensors, as ``max(x, dim)``, not ``max(x)``); a ``joining`` one (cat)
+    refuses a cast with PyTorch's TypeError."""
     name = fn.__name__
     prim = getattr(fn, "_prim", None)  # a one-input op that only calls its primitive
 
@@ -137,8 +181,9 @@ def with_out(
                 f"Trying to use forward AD with {name}_out that does not support it because it "
                 "is an out= function"
             )
-        return _write_results(name, fn(*args, **kwargs), out)
+        return _write_results(name, fn(*args, **kwargs), out, exact, joining)
 
+    call._takes_out = True  # type: ignore[attr-defined]
     return call
 
 
@@ -171,6 +216,15 @@ def _same_dtype(args: tuple, kwargs: dict, out: Tensor) -> None:
         )
 
 
+def _floating_out(args: tuple, kwargs: dict, out: Tensor) -> None:
+    """PyTorch's nansum and nanmean have no kernel writing integers."""
+    if out.dtype.is_floating_point is False:
+        raise NotImplementedError(
+            f"\"nansum_cpu\" not implemented for '{out.dtype.scalar_type}': give out= of a "
+            "floating dtype"
+        )
+
+
 def _full_sum(args: tuple, kwargs: dict, out: Tensor) -> None:
     if len(args) < 2 and "dim" not in kwargs:  # PyTorch's full sum has no out= overload
         raise TypeError(
@@ -185,13 +239,13 @@ sub = with_out(math.sub)
 mul = with_out(math.mul)
 div = with_out(math.div)
 pow = with_out(math.pow)  # noqa: A001
-neg = with_out(math.neg)
+neg = with_out(math.neg, exact=True)
 clamp = with_out(math.clamp)
 where = with_out(math.where)
 exp = with_out(math.exp)
 log = with_out(math.log)
 sqrt = with_out(math.sqrt)
-abs = with_out(math.abs)  # noqa: A001
+abs = with_out(math.abs, exact=True)  # noqa: A001
 tanh = with_out(math.tanh)
 sigmoid = with_out(math.sigmoid)
 mean = with_out(reductions.mean)
@@ -212,7 +266,7 @@ logical_not = with_out(comparisons.logical_not, differentiable=False)
 matmul = with_out(linalg.matmul)
 mm = with_out(linalg.mm)
 bmm = with_out(linalg.bmm)
-cat = with_out(joining.cat)
+cat = with_out(joining.cat, joining=True)
 stack = with_out(joining.stack)
 bitwise_and = with_out(bitwise.bitwise_and)
 bitwise_or = with_out(bitwise.bitwise_or)
@@ -228,9 +282,9 @@ addbmm = with_out(fused_products.addbmm)
 
 
 def random_out(fn: Callable, dtype_of_out: bool = True) -> Callable:
-    """A random factory taking ``out=``: the samples are drawn in ``out``'s dtype (refused if
-    ``dtype=`` says otherwise) and written into ``out``, resized silently as PyTorch's
-    factories do; ``requires_grad=True`` sets it on ``out``."""
+    """A factory (``zeros``, ``arange``, a random one) taking ``out=``: the values are made in
+    ``out``'s dtype (refused if ``dtype=`` says otherwise) and written into ``out``, resized
+    silently as PyTorch's factories do; ``requires_grad=True`` sets it on ``out``."""
     name = fn.__name__
     prim = getattr(fn, "_prim", None)  # a one-input op that only calls its primitive
 
@@ -274,6 +328,63 @@ randint = random_out(creation.randint)
 randperm = random_out(creation.randperm)
 normal = random_out(sampling.normal, dtype_of_out=False)
 bernoulli = random_out(sampling.bernoulli, dtype_of_out=False)
+
+# PyTorch's functions that take out= beyond those above, wrapped where their namespace is
+# assembled (add_out): the result cast into out's dtype, as element-wise kernels write
+CAST_OUT = (
+    "acos acosh addcdiv addcmul angle arccos arccosh arcsin arcsinh arctan arctan2 arctanh asin "
+    "asinh atan atan2 atanh cholesky cholesky_inverse cholesky_solve copysign cos cosh deg2rad "
+    "diff digamma divide erf erfc erfinv exp2 expm1 floor_divide fmax fmin fmod "
+    "gcd geqrf ger greater greater_equal hypot i0 igamma igammac kron lcm ldexp lerp less "
+    "less_equal lgamma log10 log1p log2 logaddexp logaddexp2 logical_xor logit logsumexp "
+    "maximum minimum multiply mvlgamma nextafter not_equal outer polygamma "
+    "rad2deg reciprocal remainder rsqrt sin sinc sinh square std subtract "
+    "tan true_divide var xlogy"
+).split()
+# those that write their result's own dtype only (reductions to values and indices, rounding,
+# the matrix products and solves...)
+EXACT_OUT = (
+    "absolute all amax amin aminmax any argmax argmin bucketize ceil clamp_max clamp_min clip "
+    "conj_physical cross cummax cummin diag dot fix float_power floor frac frexp heaviside histc "
+    "index_add inner inverse isneginf isposinf kthvalue logcumsumexp masked_select "
+    "matrix_power median mode msort mv nan_to_num nanmedian nanquantile narrow_copy negative "
+    "nonzero norm quantile renorm round searchsorted sgn sign signbit sort svd take "
+    "take_along_dim topk triangular_solve tril triu trunc vdot"
+).split()
+JOINING_OUT = "column_stack concat concatenate dstack hstack row_stack vstack".split()
+FACTORIES_OUT = "arange empty eye full linspace logspace ones range zeros".split()
+
+
+_WRAPPED: dict = {}  # each function's one wrapper
+
+
+def add_out(namespace: dict, names: Any = None, **options: Any) -> None:
+    """Give the functions of ``namespace`` (a module's globals) named in the tables above, or
+    those in ``names`` (with ``with_out``'s ``options``), PyTorch's ``out=`` keyword."""
+    tables = (
+        [(names, options)]
+        if names is not None
+        else [
+            (CAST_OUT, {}),
+            (EXACT_OUT, {"exact": True}),
+            (JOINING_OUT, {"joining": True}),
+            (("max", "min"), {"exact": "tuple"}),  # max(x, dim)'s values and indices
+            (("nansum", "nanmean"), {"check": _floating_out}),
+        ]
+    )
+    for table, options in tables:
+        for name in table:
+            fn = namespace.get(name)
+            if fn is not None and not hasattr(fn, "_takes_out"):
+                # (modules that share a function share its wrapper: symgrad.functional.norm)
+                wrapper = _WRAPPED.get(fn)
+                if wrapper is None:
+                    wrapper = _WRAPPED[fn] = with_out(fn, **options)
+                namespace[name] = wrapper
+    if names is None:
+        for name in FACTORIES_OUT:
+            namespace[name] = random_out(namespace[name])
+
 
 __all__ = [
     "add", "sub", "mul", "div", "pow", "neg", "clamp", "where", "exp", "log", "sqrt", "abs",
