@@ -105,7 +105,7 @@ def _write_results(
             _same_dtype_as(name, r, o)
     for r, o in zip(result, out):
         _write(name, r, o)
-    return _out_type(type(result))(*out) if hasattr(result, "_fields") else tuple(out)
+    return _out_type(type(result), name)(*out) if hasattr(result, "_fields") else tuple(out)
 
 
 def _same_dtype_as(name: str, result: Tensor, out: Tensor) -> None:
@@ -123,10 +123,10 @@ def _same_dtype_as(name: str, result: Tensor, out: Tensor) -> None:
 
 
 @functools.cache
-def _out_type(kind: type) -> type:
-    """The named tuple a function returns with ``out=`` (PyTorch's ``sort_out`` for
+def _out_type(kind: type, name: str) -> type:
+    """The named tuple function ``name`` returns with ``out=`` (PyTorch's ``sort_out`` for
     ``sort``): the same fields, printed under the ``_out`` name."""
-    op = f"{getattr(kind, 'op', kind.__name__)}_out"
+    op = f"{name}_out"
 
     def __repr__(self: Any) -> str:
         inner = ",\n".join(f"{f}={getattr(self, f)!r}" for f in self._fields)

@@ -9,6 +9,7 @@ for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import pytest
 from _torch_table import table_tests
 
 A = [[0.5, -1.5, 2.0], [1.0, 0.25, -0.75]]
@@ -1293,3 +1294,29 @@ test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
 def test_every_case_has_an_expectation():
     assert set(EXPECTED) == set(_CALLS)
+
+
+def _named_out_results(T):
+    x = T.tensor([[3.0, 1.0, 2.0]])
+    sort = T.sort(x, 1, out=(T.empty(0), T.empty(0, dtype=T.long)))
+    most = T.max(x, 1, out=(T.empty(0), T.empty(0, dtype=T.long)))
+    both = T.aminmax(x, out=(T.empty(0), T.empty(0)))
+    return [type(r).__name__ for r in (sort, most, both)], [
+        repr(r).split("(")[0] for r in (sort, most, both)
+    ]
+
+
+def test_named_results_are_pytorchs_out_types():
+    import symgrad
+
+    names, printed = _named_out_results(symgrad)
+    assert names == ["sort_out", "max_out", "aminmax_out"]
+    assert printed == [f"symgrad.return_types.{n}" for n in names]
+
+
+@pytest.mark.torch
+def test_pytorchs_named_results_are_out_types():
+    torch = pytest.importorskip("torch")
+    names, printed = _named_out_results(torch)
+    assert names == ["sort_out", "max_out", "aminmax_out"]
+    assert printed == [f"torch.return_types.{n}" for n in names]
