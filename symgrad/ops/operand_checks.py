@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad import dtypes
+from symgrad._data import cannot_convert
 from symgrad.ops import elementwise as E
 from symgrad.tensor import Tensor
 
@@ -28,6 +31,13 @@ def check_alpha(input: Any, other: Any, alpha: Any, op: str = "add") -> Any:
             "For integral input tensors, argument alpha must not be a floating point number: "
             f"the result is {result!r}; convert the tensors first, e.g. other.float()"
         )
+    kind = result.numpy.kind
+    if kind in "iu" and type(alpha) is not bool and isinstance(alpha, (int, np.integer)):
+        # PyTorch converts alpha to the result's type with a range check (an unsigned type
+        # takes down to minus its largest value)
+        info = np.iinfo(result.numpy)
+        if not (-info.max if kind == "u" else info.min) <= alpha <= info.max:
+            raise cannot_convert(f"{op}()", alpha, result.numpy)
     return alpha
 
 

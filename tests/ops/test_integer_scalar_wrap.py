@@ -66,6 +66,19 @@ OTHERS = {
         1,
     ),
     "isin": (lambda T: T.isin(T.tensor(X, dtype=T.int8), 1000), [False, False, True]),
+    # alpha within the result's dtype (for an unsigned one, down to minus its largest value)
+    "int8_add_alpha_127": (
+        lambda T: T.add(T.tensor([1, 2], dtype=T.int8), 1, alpha=127),
+        [-128, -127],
+    ),
+    "uint8_add_alpha_minus_255": (
+        lambda T: T.add(T.tensor([1, 2], dtype=T.uint8), 1, alpha=-255),
+        [2, 3],
+    ),
+    "int8_int64_add_alpha_1000": (
+        lambda T: T.add(T.tensor([1, 2], dtype=T.int8), T.tensor([1, 2]), alpha=1000),
+        [1001, 2002],
+    ),
     "int16_floor_divide_0d": (
         lambda T: T.tensor([1, 2], dtype=T.int16) // T.tensor(70000),
         [0, 0],
@@ -80,6 +93,11 @@ RAISING = {
     "full_like": lambda T, x: T.full_like(x, 1000),
     "masked_fill": lambda T, x: x.masked_fill(x > 0, 1000),
     "where": lambda T, x: T.where(x > 0, x, 1000),
+    # alpha is converted to the result's dtype with PyTorch's check
+    "add_alpha": lambda T, x: T.add(x, x, alpha=128),
+    "add_number_alpha": lambda T, x: T.add(x, 1, alpha=-129),
+    "sub_alpha": lambda T, x: T.sub(x, 1, alpha=1000),
+    "rsub_alpha": lambda T, x: T.rsub(x, 1, alpha=1000),
 }
 
 
