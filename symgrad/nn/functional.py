@@ -38,6 +38,7 @@ from symgrad.nn.instance_norm import instance_norm
 from symgrad.nn.linear_cross_entropy import linear_cross_entropy
 from symgrad.nn.lp_pooling import lp_pool1d, lp_pool2d, lp_pool3d
 from symgrad.nn.margin_losses import *  # noqa: F403
+from symgrad.nn.multi_head_attention import multi_head_attention_forward
 from symgrad.nn.normalization import *  # noqa: F403
 from symgrad.nn.pooling import *  # noqa: F403
 from symgrad.nn.rearranging import fold, pixel_shuffle, pixel_unshuffle, unfold
@@ -384,6 +385,7 @@ __all__ += [
     "conv3d",
     "conv_tbc",
     "scaled_dot_product_attention",
+    "multi_head_attention_forward",
     *_normalization.__all__,
     *_pooling.__all__,
     *_adaptive_pooling.__all__,
