@@ -54,3 +54,21 @@ def _no_grad_for(op: str, name: str, value: Any) -> None:
             f"The function '{op}' is not differentiable with respect to argument '{name}'. "
             "This input cannot have requires_grad True."
         )
+
+
+def check_norm_dtypes(input: Tensor, *params: Any) -> None:
+    """PyTorch's CPU normalization kernels take parameters and running statistics of the
+    input's dtype, or float32 ones for a float16 input (its mixed precision): else its
+    RuntimeError, rather than a result promoted to the wider dtype."""
+    given = [p for p in params if p is not None]
+    dtype = input.dtype
+    if all(p.dtype is dtype for p in given):
+        return
+    if dtype is dtypes.float16 and all(p.dtype is dtypes.float32 for p in given):
+        return
+    found = ", ".join(sorted({p.dtype.name for p in given if p.dtype is not dtype}))
+    raise RuntimeError(
+        f"mixed dtype (CPU): all inputs must share same datatype: the input is {dtype.name} "
+        f"and a parameter or running statistic {found}; convert the module (module.to("
+        f"symgrad.{dtype.name})) or the input"
+    )

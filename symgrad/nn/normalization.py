@@ -13,6 +13,7 @@ from symgrad import dtypes
 from symgrad._arguments import require_tensor_arguments
 from symgrad._tracing import TRACE, write
 from symgrad.autograd import grad_mode
+from symgrad.nn._arguments import check_norm_dtypes
 from symgrad.ops.derivatives import _shifted
 from symgrad.ops.normalization import native_norm
 from symgrad.ops.norms import at_norm
@@ -95,6 +96,7 @@ def layer_norm(
     shape = check_layer_norm("layer_norm", input, normalized_shape, weight, bias)
     k = len(shape)
     _floating(input, "LayerNormKernelImpl")
+    check_norm_dtypes(input, weight, bias)
     axes = tuple(range(input.ndim - k, input.ndim))
     return native_norm("layer", input, weight, bias, axes=axes, eps=eps, view=tuple(shape))
 
@@ -139,6 +141,7 @@ def group_norm(
                 f"{list(input.shape)}"
             )
     _floating(input, "GroupNormKernelImpl")
+    check_norm_dtypes(input, weight, bias)
     group = (n, num_groups, -1) if input.numel() else (n, num_groups, 0)
     return native_norm(
         "group", input, weight, bias, axes=(2,), eps=eps, view=_channel_view(input), group=group
@@ -226,6 +229,7 @@ def batch_norm(
         )
         if found is not None:
             return found
+    check_norm_dtypes(input, weight, bias, running_mean, running_var)
     if not training:
         stats = (running_mean._data.reshape(view), running_var._data.reshape(view))
         return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view, stats=stats)
