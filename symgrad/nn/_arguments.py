@@ -72,3 +72,18 @@ def check_norm_dtypes(input: Tensor, *params: Any) -> None:
         f"and a parameter or running statistic {found}; convert the module (module.to("
         f"symgrad.{dtype.name})) or the input"
     )
+
+
+def check_rnn_input(input: Tensor, weight: Tensor, input_size: int) -> None:
+    """PyTorch's errors for an RNN's input of another dtype than its weights (ValueError) or
+    of another feature size (RuntimeError)."""
+    if input.dtype is not weight.dtype:
+        raise ValueError(
+            f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight.dtype}). "
+            f"Convert input: input.to({weight.dtype}), or convert model: model.to({input.dtype})"
+        )
+    if input.shape[-1] != input_size:
+        raise RuntimeError(
+            f"input.size(-1) must be equal to input_size. Expected {input_size}, "
+            f"got {input.shape[-1]}"
+        )

@@ -12,7 +12,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad import ops as _ops
-from symgrad._arguments import require_floating
+from symgrad._arguments import require_floating, require_same_dtype
 from symgrad._meta import check_devices, is_meta, meta_array
 from symgrad._tracing import TRACE, data_params
 from symgrad.nn._arguments import _check_tensors, _reduction
@@ -114,11 +114,8 @@ def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
             f"nll_loss: weight tensor should be defined either for all {n_classes} classes or "
             f"no classes but got weight tensor of shape: {list(weight.shape)}"
         )
-    if weight is not None and weight.dtype is not input.dtype and input.dtype.is_floating_point:
-        raise RuntimeError(
-            f"expected scalar type {input.dtype.scalar_type} but found "
-            f"{weight.dtype.scalar_type}: give the weight the input's dtype"
-        )
+    if input.dtype.is_floating_point:
+        require_same_dtype(input, weight, "the weight")
     if not input.dtype.is_floating_point:
         kernel = "nll_loss2d_forward_out_frame" if len(shape) == 4 else "nll_loss_out_frame"
         require_floating(input, kernel)

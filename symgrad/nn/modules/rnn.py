@@ -16,6 +16,7 @@ from typing import Any
 from symgrad import creation, ops
 from symgrad.nn import functional as F
 from symgrad.nn import init
+from symgrad.nn._arguments import check_rnn_input
 from symgrad.nn.modules.module import Module
 from symgrad.nn.modules.rnn_nodes import batch_major, fused_lstm_layer, packed_type, uses_fused_lstm
 from symgrad.nn.parameter import Parameter
@@ -211,11 +212,7 @@ class RNNBase(Module):
         return (batch_major(output, self.mode) if self.batch_first else output), h_n
 
     def _check_input_size(self, input: Tensor) -> None:
-        if input.shape[-1] != self.input_size:
-            raise RuntimeError(
-                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
-                f"got {input.shape[-1]}"
-            )
+        check_rnn_input(input, self.weight_ih_l0, self.input_size)
 
     def _forward_packed(self, input: Any, hx: Any, packed: type) -> tuple:
         data, sorted_indices = input.data, input.sorted_indices
