@@ -64,7 +64,6 @@ gammaln = symgrad.lgamma
 digamma = psi = symgrad.digamma
 xlogy = symgrad.xlogy
 expm1, exp2, log1p, sinc = symgrad.expm1, symgrad.exp2, symgrad.log1p, symgrad.sinc
-round = symgrad.round  # noqa: A001 - PyTorch's name
 logsumexp = symgrad.logsumexp
 logit = symgrad.logit
 i0, polygamma, zeta = symgrad.i0, symgrad.polygamma, special_functions.zeta
@@ -150,6 +149,19 @@ def xlog1py(input: Any, other: Any) -> Tensor:
     x = input if isinstance(input, Tensor) else symgrad.tensor(input)
     y = other if isinstance(other, Tensor) else symgrad.tensor(other)
     return _elementwise_special.XLOG1PY(x, y)
+
+
+def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001 - PyTorch's name
+    """``symgrad.round`` with ``decimals`` (PyTorch's overload with decimals even for 0, so
+    its node is ``RoundBackward1``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.round(symgrad.tensor([1.26, 2.5], requires_grad=True), decimals=1)
+    tensor([1.3000, 2.5000], grad_fn=<RoundBackward1>)
+    """
+    return symgrad.round(input, decimals=decimals)
 
 
 def softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:

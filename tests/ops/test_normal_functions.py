@@ -1,9 +1,9 @@
-"""The standard normal distribution's functions of ``torch.special``: ``log_ndtr`` finite far
-into the lower tail (it underflowed to ``-INF`` below -38), ``ndtri`` accurate for the
-smallest probabilities (it gave ``-INF`` below about 1e-17) and near one half, each one node
-as PyTorch records it (``SpecialLogNdtrBackward0``, ``SpecialNdtriBackward0``,
-``SpecialEntrBackward0``), ``ndtr`` composed as PyTorch composes it, and ``lgamma`` of
-subnormal numbers.
+"""The standard normal distribution's functions of ``torch.special`` (and its ``round``):
+``log_ndtr`` finite far into the lower tail (it underflowed to ``-inf`` below -38), ``ndtri``
+accurate for the smallest probabilities (it gave ``-inf`` below about 1e-17) and near one
+half, each one node as PyTorch records it (``SpecialLogNdtrBackward0``,
+``SpecialNdtriBackward0``, ``SpecialEntrBackward0``), ``ndtr`` composed as PyTorch composes
+it, and ``lgamma`` of subnormal numbers.
 
 Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values to 10 significant digits here); the table holds the expected data, checked for
@@ -189,4 +189,17 @@ CASES = {
         ((736.8272409, 736.8272409, 713.8013788, 690.7755279), "float64", None),
     ),
 }
+# torch.special.round is the overload with decimals, even for 0
+CASES["special_round"] = (
+    lambda T: T.special.round(T.tensor([1.26, 2.5, -0.5], requires_grad=True)),
+    ([1.0, 2.0, 0.0], "float32", "RoundBackward1"),
+)
+CASES["special_round_decimals"] = (
+    lambda T: T.special.round(T.tensor([1.26, 2.5]), decimals=1),
+    ([1.3, 2.5], "float32", None),
+)
+CASES["special_round_int"] = (
+    lambda T: T.special.round(T.tensor([1, 2])),
+    ("raises", "NotImplementedError"),
+)
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
