@@ -148,6 +148,34 @@ class RNNBase(Module):
         for p in self.parameters():
             init.uniform_(p, -bound, bound)
 
+    @property
+    def _flat_weights(self) -> list:
+        return [getattr(self, name) for name in self._flat_weights_names]
+
+    @property
+    def all_weights(self) -> list:
+        """The parameters of each layer and direction, one list each, in declaration order.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> [[tuple(w.shape) for w in ws] for ws in nn.GRU(2, 3, bias=False).all_weights]
+        [[(9, 2), (9, 3)]]
+        """
+        weights = self._flat_weights
+        size = len(weights) // (self.num_layers * (2 if self.bidirectional else 1))
+        return [weights[i : i + size] for i in range(0, len(weights), size)]
+
+    def flatten_parameters(self) -> None:
+        """Nothing to do: PyTorch packs the weights into one cuDNN buffer here, on a GPU.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> nn.LSTM(2, 3).flatten_parameters() is None
+        True
+        """
+
     def _weights(self, layer: int, suffix: str) -> list:
         get = lambda kind: getattr(self, f"{kind}_l{layer}{suffix}", None)  # noqa: E731
         return [
@@ -198,6 +226,13 @@ class RNNBase(Module):
                 "tensor instead"
             )
         self._check_input_size(input)
+        weight = self.weight_ih_l0
+        if input.dtype != weight.dtype:
+            raise ValueError(
+                f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight.dtype}). "
+                f"Convert input: input.to({weight.dtype}), or convert model: "
+                f"model.to({input.dtype})"
+            )
         batched = input.ndim == 3
         if batched and self.batch_first:
             input = input.transpose(0, 1)
