@@ -12,6 +12,7 @@ from __future__ import annotations
 from _torch_table import table_tests
 
 F32 = "float32"
+NOT_IMPLEMENTED = ("raises", "NotImplementedError")
 
 
 def _flatten_parameters(T):
@@ -59,6 +60,10 @@ def _sequential_pop(T):
     return type(popped).__name__, _names(a), type(a[1]).__name__
 
 
+def _init(T, name, dtype="float32", *args, **kwargs):
+    return getattr(T.nn.init, name)(T.zeros(3, 4, dtype=getattr(T, dtype)), *args, **kwargs)
+
+
 CASES = {
     # -- recurrent layers: the cuDNN hook is a no-op on the CPU, the weights by layer
     "rnn_flatten_parameters": (_flatten_parameters, (None, 16)),
@@ -91,6 +96,42 @@ CASES = {
         ("raises", "ValueError"),
     ),
     "sequential_pop": (_sequential_pop, ("ReLU", ("0", "1"), "Tanh")),
+    # -- nn.init: PyTorch's checks of the dtype and of the bounds
+    "init_uniform_int": (lambda T: _init(T, "uniform_", "int64"), NOT_IMPLEMENTED),
+    "init_uniform_bool": (lambda T: _init(T, "uniform_", "bool"), NOT_IMPLEMENTED),
+    "init_normal_int": (lambda T: _init(T, "normal_", "int32"), NOT_IMPLEMENTED),
+    "init_kaiming_uniform_int": (
+        lambda T: _init(T, "kaiming_uniform_", "int64"),
+        NOT_IMPLEMENTED,
+    ),
+    "init_kaiming_normal_int": (
+        lambda T: _init(T, "kaiming_normal_", "int64"),
+        NOT_IMPLEMENTED,
+    ),
+    "init_xavier_uniform_int": (
+        lambda T: _init(T, "xavier_uniform_", "int64"),
+        NOT_IMPLEMENTED,
+    ),
+    "init_xavier_normal_int": (
+        lambda T: _init(T, "xavier_normal_", "int64"),
+        NOT_IMPLEMENTED,
+    ),
+    "init_uniform_reversed": (
+        lambda T: _init(T, "uniform_", "float32", 2.0, 1.0),
+        ("raises", "RuntimeError"),
+    ),
+    "init_normal_negative_std": (
+        lambda T: _init(T, "normal_", "float32", 0.0, -1.0),
+        ("raises", "RuntimeError"),
+    ),
+    "init_uniform_equal_bounds": (
+        lambda T: _init(T, "uniform_", "float64", 2.0, 2.0).tolist(),
+        ((2.0,) * 4,) * 3,
+    ),
+    "init_normal_zero_std": (
+        lambda T: _init(T, "normal_", "float16", 1.0, 0.0),
+        ([[1.0] * 4] * 3, "float16", None),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
