@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from symgrad import dtypes
 from symgrad._arguments import require_floating, require_tensor
 from symgrad.nn.channel_ops import feature_dropout_impl
 from symgrad.ops.activations import PRELU
@@ -74,13 +75,17 @@ def rms_norm(
             f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}"
         )
     require_floating(input, "rms_norm")
+    # as PyTorch's composite: float16 computed in float32, the result cast to input's dtype
+    x = input.float() if input.dtype is dtypes.float16 else input
     if eps is None:
         from symgrad.type_info import finfo
 
-        eps = finfo(input.dtype).eps
+        eps = finfo(x.dtype).eps
     dims = tuple(range(-len(shape), 0))
-    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
-    return out * weight if weight is not None else out
+    out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    if weight is not None:
+        out = out * weight
+    return out.to(input.dtype)
 
 
 _EXPECTED = {1: "2D or 3D", 2: "3D or 4D", 3: "4D or 5D"}

@@ -6,6 +6,7 @@ sample, and the running statistics averaged back over the samples."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -20,9 +21,10 @@ def _repeated(t: Tensor | None, times: int) -> Tensor | None:
     return None if t is None else t.repeat(times)
 
 
-def _repeated_stat(t: Tensor | None, times: int) -> Tensor | None:
-    """A writable copy of a running statistic, repeated (batch_norm updates it in place)."""
-    return None if t is None else Tensor._make(np.tile(t._data, times))
+def _repeated_stat(t: Tensor | None, times: int, dtype: Any) -> Tensor | None:
+    """A writable copy of a running statistic, repeated (batch_norm updates it in place), in
+    the input's dtype (PyTorch takes running statistics of any floating dtype here)."""
+    return None if t is None else Tensor._make(np.tile(t._data, times).astype(dtype.numpy))
 
 
 def instance_norm(
@@ -71,7 +73,8 @@ def instance_norm(
         raise ValueError(f"instance_norm expects an input (N, C, ...), got input size {size}")
     b, c = size[:2]
     shaped = input.contiguous().view(1, b * c, *size[2:])
-    mean, var = _repeated_stat(running_mean, b), _repeated_stat(running_var, b)
+    mean = _repeated_stat(running_mean, b, input.dtype)
+    var = _repeated_stat(running_var, b, input.dtype)
     out = batch_norm(
         shaped,
         mean,

@@ -64,6 +64,39 @@ def _init(T, name, dtype="float32", *args, **kwargs):
     return getattr(T.nn.init, name)(T.zeros(3, 4, dtype=getattr(T, dtype)), *args, **kwargs)
 
 
+def _norm(T, name, input_dtype, args, *param_dtypes, **kwargs):
+    """``F.<name>(x, *args, *params)`` of a (2, 2) input, the parameters of the given dtypes
+    (None: left out)."""
+    x = T.tensor([[1.0, 2.0], [3.0, 5.0]], dtype=getattr(T, input_dtype))
+    params = [None if d is None else T.ones(2, dtype=getattr(T, d)) for d in param_dtypes]
+    return getattr(T.nn.functional, name)(x, *args, *params, **kwargs)
+
+
+def _norm_module(T, make, dtype, train=True):
+    module = make(T).train(train)
+    return module(T.arange(12.0, dtype=getattr(T, dtype)).reshape(2, 2, 3))
+
+
+def _rms_norm(T, input_dtype, weight_dtype):
+    x = T.tensor([[1.0, -2.0, 2.0], [0.5, 0.25, 3.0]], dtype=getattr(T, input_dtype))
+    x.requires_grad_()
+    w = T.tensor([0.5, 1.0, 2.0], dtype=getattr(T, weight_dtype), requires_grad=True)
+    out = T.nn.functional.rms_norm(x, (3,), w)
+    out.backward(T.tensor([[1.0, 2.0, -1.0], [0.5, -3.0, 1.0]], dtype=out.dtype))
+    return out, x.grad, w.grad
+
+
+def _rms_norm_half(T):
+    x = T.tensor([[1.0, -2.0, 2.0], [0.5, 0.25, 3.0]], dtype=T.float16, requires_grad=True)
+    out = T.nn.functional.rms_norm(x, (3,))
+    out.backward(T.tensor([[1.0, 2.0, -1.0], [0.5, -3.0, 1.0]], dtype=out.dtype))
+    return out, x.grad
+
+
+RAISES_RUNTIME = ("raises", "RuntimeError")
+F16 = "float16"
+F64 = "float64"
+HALF_OUT = ([[-1.0, -1.0], [1.0, 1.0]], F16, None)
 CASES = {
     # -- recurrent layers: the cuDNN hook is a no-op on the CPU, the weights by layer
     "rnn_flatten_parameters": (_flatten_parameters, (None, 16)),
@@ -131,6 +164,103 @@ CASES = {
     "init_normal_zero_std": (
         lambda T: _init(T, "normal_", "float16", 1.0, 0.0),
         ([[1.0] * 4] * 3, "float16", None),
+    ),
+    # -- normalization: PyTorch's CPU rule for the parameters' dtype (the input's, or float32
+    # for a float16 input)
+    "layer_norm_float64_float32": (
+        lambda T: _norm(T, "layer_norm", F64, [(2,)], F32, F32),
+        RAISES_RUNTIME,
+    ),
+    "layer_norm_float32_float64": (
+        lambda T: _norm(T, "layer_norm", F32, [(2,)], F64),
+        RAISES_RUNTIME,
+    ),
+    "layer_norm_bias_only": (
+        lambda T: _norm(T, "layer_norm", F64, [(2,)], None, F32),
+        RAISES_RUNTIME,
+    ),
+    "layer_norm_float16_float32": (
+        lambda T: _norm(T, "layer_norm", F16, [(2,)], F32, F32),
+        ([[0.0, 2.0], [0.0, 2.0]], F16, None),
+    ),
+    "layer_norm_float16_mixed": (
+        lambda T: _norm(T, "layer_norm", F16, [(2,)], F32, F16),
+        RAISES_RUNTIME,
+    ),
+    "layer_norm_float16_weight_float32_bias": (
+        lambda T: _norm(T, "layer_norm", F16, [(2,)], F16, F32),
+        RAISES_RUNTIME,
+    ),
+    "group_norm_float64_float32": (
+        lambda T: _norm(T, "group_norm", F64, [1], F32, F32),
+        RAISES_RUNTIME,
+    ),
+    "batch_norm_float64_stats_float32": (
+        lambda T: _norm(T, "batch_norm", F64, [], F32, F32, training=True),
+        RAISES_RUNTIME,
+    ),
+    "batch_norm_eval_float32_float64": (
+        lambda T: _norm(T, "batch_norm", F32, [], F64, F64),
+        RAISES_RUNTIME,
+    ),
+    "batch_norm_float16_float32": (
+        lambda T: _norm(T, "batch_norm", F16, [], F32, F32, training=True),
+        HALF_OUT,
+    ),
+    "batch_norm_module_float64_input": (
+        lambda T: _norm_module(T, lambda T: T.nn.BatchNorm1d(2), F64),
+        RAISES_RUNTIME,
+    ),
+    "batch_norm_module_eval_float64_input": (
+        lambda T: _norm_module(T, lambda T: T.nn.BatchNorm1d(2), F64, train=False),
+        RAISES_RUNTIME,
+    ),
+    "group_norm_module_float64_input": (
+        lambda T: _norm_module(T, lambda T: T.nn.GroupNorm(1, 2), F64),
+        RAISES_RUNTIME,
+    ),
+    "layer_norm_module_float64_input": (
+        lambda T: _norm_module(T, lambda T: T.nn.LayerNorm(3), F64),
+        RAISES_RUNTIME,
+    ),
+    "instance_norm_affine_float64_input": (
+        lambda T: _norm_module(T, lambda T: T.nn.InstanceNorm1d(2, affine=True), F64),
+        RAISES_RUNTIME,
+    ),
+    "instance_norm_stats_float64_input": (
+        lambda T: _norm_module(
+            T, lambda T: T.nn.InstanceNorm1d(2, track_running_stats=True), F64, train=False
+        ),
+        ([[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], [[6.0, 7.0, 8.0], [9.0, 10.0, 10.9999]]], F64, None),
+    ),
+    # -- rms_norm: PyTorch's composite, computed in float32 for float16 and cast back to the
+    # input's dtype
+    "rms_norm_float32_float64": (
+        lambda T: _rms_norm(T, F32, F64),
+        (
+            ([[0.2887, -1.1547, 2.3094], [0.1419, 0.1419, 3.4055]], F32, "ToCopyBackward0"),
+            ([[0.7698, 0.1925, -0.1925], [-0.0219, -1.7846, 0.1524]], F32, None),
+            ([0.7192, -2.7351, 0.548], F64, None),
+        ),
+    ),
+    "rms_norm_float16_float32": (
+        lambda T: _rms_norm(T, F16, F32),
+        (
+            ([[0.2886, -1.1543, 2.3086], [0.1418, 0.1418, 3.4062]], F16, "ToCopyBackward0"),
+            ([[0.77, 0.1925, -0.1925], [-0.0219, -1.7842, 0.1523]], F16, None),
+            ([0.7192, -2.7351, 0.548], F32, None),
+        ),
+    ),
+    "rms_norm_float64_float32": (
+        lambda T: _rms_norm(T, F64, F32)[0],
+        ([[0.2887, -1.1547, 2.3094], [0.1419, 0.1419, 3.4055]], F64, "MulBackward0"),
+    ),
+    "rms_norm_float16": (
+        _rms_norm_half,
+        (
+            ([[0.5771, -1.1543, 1.1543], [0.2837, 0.1418, 1.7031]], F16, "ToCopyBackward0"),
+            ([[0.8979, 0.5132, 0.0641], [0.2076, -1.7412, 0.1105]], F16, None),
+        ),
     ),
 }
 
