@@ -93,6 +93,40 @@ def _rms_norm_half(T):
     return out, x.grad
 
 
+def _hooked(T, forward, inputs, loss):
+    """What a module's full backward pre-hook and hook see: ``forward`` called on ``inputs``
+    (a function of ``T``), then backward of ``loss(outputs)``."""
+
+    def grads(gs):
+        return [None if g is None else g.tolist() for g in gs]
+
+    seen = []
+    module = type("M", (T.nn.Module,), {"forward": lambda self, *a: forward(*a)})()
+    module.register_full_backward_pre_hook(lambda m, go: seen.append(("pre", grads(go))))
+    module.register_full_backward_hook(lambda m, gi, go: seen.append((grads(gi), grads(go))))
+    loss(module(*inputs(T))).backward()
+    return seen
+
+
+def _leaf(T, *values, requires_grad=True):
+    return T.tensor(list(values), requires_grad=requires_grad)
+
+
+def _pre_hook_wrong_count(T):
+    lin = T.nn.Linear(2, 1)
+    lin.register_full_backward_pre_hook(lambda m, go: (go[0], go[0]))
+    lin(T.ones(1, 2)).sum().backward()
+
+
+def _hooked_lstm(T):
+    seen = []
+    lstm = T.nn.LSTM(2, 3)
+    lstm.register_full_backward_hook(lambda m, gi, go: seen.append([g is None for g in go]))
+    output, (h, c) = lstm(T.ones(4, 1, 2, requires_grad=True))
+    output.sum().backward()
+    return seen
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 F16 = "float16"
 F64 = "float64"
@@ -262,6 +296,40 @@ CASES = {
             ([[0.8979, 0.5132, 0.0641], [0.2076, -1.7412, 0.1105]], F16, None),
         ),
     ),
+    # -- full backward hooks: one entry per positional argument and per output, None where it
+    # is not a tensor or (an output) got no gradient, zeros for an input that needs none
+    "backward_hook_non_tensors": (
+        lambda T: _hooked(
+            T,
+            lambda x, n, y: (x * n, n, (y, y), y * 2),
+            lambda T: (_leaf(T, 1.0, 2.0), 3, _leaf(T, 1.0)),
+            lambda out: out[0].sum() + out[3].sum(),
+        ),
+        (
+            ("pre", ((1.0, 1.0), None, None, (1.0,))),
+            (((3.0, 3.0), None, (2.0,)), ((1.0, 1.0), None, None, (1.0,))),
+        ),
+    ),
+    "backward_hook_unused_output": (
+        lambda T: _hooked(
+            T,
+            lambda x: (x * 2, x * 3),
+            lambda T: (_leaf(T, 1.0),),
+            lambda out: out[0].sum(),
+        ),
+        (("pre", ((1.0,), None)), (((2.0,),), ((1.0,), None))),
+    ),
+    "backward_hook_input_without_grad": (
+        lambda T: _hooked(
+            T,
+            lambda x, y, z: x * y,
+            lambda T: (_leaf(T, 1.0), _leaf(T, 2.0, requires_grad=False), _leaf(T, 3.0)),
+            lambda out: out.sum(),
+        ),
+        (("pre", ((1.0,),)), (((2.0,), (0.0,), (0.0,)), ((1.0,),))),
+    ),
+    "backward_hook_lstm": (_hooked_lstm, ((False, True),)),
+    "backward_pre_hook_wrong_count": (_pre_hook_wrong_count, RAISES_RUNTIME),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)

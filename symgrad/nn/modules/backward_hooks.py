@@ -24,11 +24,23 @@ __all__ = ["register_full_backward_hook", "register_full_backward_pre_hook"]
 class _Call:
     """One call of the module: what its backward hooks need to see."""
 
-    __slots__ = ("module", "n_inputs", "inputs_need_grad", "grad_output")
+    __slots__ = (
+        "module",
+        "n_inputs",
+        "input_places",
+        "inputs_need_grad",
+        "n_outputs",
+        "output_places",
+        "grad_output",
+    )
 
     def __init__(self, module: Any) -> None:
         self.module = module
-        self.n_inputs = 0
+        # the hooks see one entry per positional argument and per output, None where it is
+        # not a tensor; the nodes carry only the tensors, found at these places
+        self.n_inputs = self.n_outputs = 0
+        self.input_places: list = []
+        self.output_places: list = []
         self.inputs_need_grad = False
         self.grad_output: tuple = ()
 
@@ -40,6 +52,8 @@ class BackwardHookFunction(Function):
     @staticmethod
     def forward(ctx: Any, call: _Call, side: str, *tensors: Tensor) -> Any:
         ctx.call, ctx.side = call, side
+        # as PyTorch: an output no gradient reached shows as None, an input as zeros
+        ctx.set_materialize_grads(side == "inputs")
         outs = tuple(t.view_as(t) for t in tensors)
         ctx.mark_non_differentiable(*(o for o, t in zip(outs, tensors) if not t.requires_grad))
         return outs
@@ -48,20 +62,37 @@ class BackwardHookFunction(Function):
     def backward(ctx: Any, *grads: Any) -> Any:
         call = ctx.call
         if ctx.side == "outputs":
-            grads = _run_pre_hooks(call.module, grads)
-            call.grad_output = grads
+            grad_output = _padded(grads, call.output_places, call.n_outputs)
+            call.grad_output = grad_output = _run_pre_hooks(call.module, grad_output)
             if not call.inputs_need_grad:  # no inputs' node runs: the hooks run here
-                _run_hooks(call.module, (None,) * call.n_inputs, grads)
+                _run_hooks(call.module, (None,) * call.n_inputs, grad_output)
+            grads = tuple(grad_output[i] for i in call.output_places)
         else:
-            grads = _run_hooks(call.module, grads, call.grad_output)
+            grad_input = _padded(grads, call.input_places, call.n_inputs)
+            grad_input = _run_hooks(call.module, grad_input, call.grad_output)
+            grads = tuple(grad_input[i] for i in call.input_places)
         return (None, None, *grads)
+
+
+def _padded(grads: tuple, places: list, n: int) -> tuple:
+    """``grads`` (one per tensor) at their ``places`` among ``n`` entries, None elsewhere."""
+    full: list = [None] * n
+    for i, g in zip(places, grads):
+        full[i] = g
+    return tuple(full)
 
 
 def _run_pre_hooks(module: Any, grad_output: tuple) -> tuple:
     for hook in list(module.__dict__.get("_backward_pre_hooks", ())):
         result = hook(module, grad_output)
         if result is not None:
-            grad_output = result if isinstance(result, tuple) else (result,)
+            result = result if isinstance(result, tuple) else (result,)
+            if len(result) != len(grad_output):
+                raise RuntimeError(
+                    f"Backward pre hook returned an invalid number of grad_output, got "
+                    f"{len(result)}, but expected {len(grad_output)}"
+                )
+            grad_output = result
     return grad_output
 
 
@@ -79,9 +110,13 @@ def _run_hooks(module: Any, grad_input: tuple, grad_output: tuple) -> tuple:
     return grad_input
 
 
+def _tensor_places(values: tuple) -> list:
+    return [i for i, v in enumerate(values) if isinstance(v, Tensor)]
+
+
 def _wrap(call: _Call, side: str, values: tuple) -> tuple:
     """``values`` with their tensors passed through one hook node."""
-    places = [i for i, v in enumerate(values) if isinstance(v, Tensor)]
+    places = _tensor_places(values)
     if not places:
         return values
     wrapped = BackwardHookFunction.apply(call, side, *(values[i] for i in places))
@@ -96,9 +131,8 @@ def _before_forward(module: Any, args: tuple) -> tuple | None:
         return None
     call = _Call(module)
     module.__dict__.setdefault("_backward_calls", []).append(call)
-    tensors = [a for a in args if isinstance(a, Tensor)]
-    call.n_inputs = len(tensors)
-    call.inputs_need_grad = any(t.requires_grad for t in tensors)
+    call.n_inputs, call.input_places = len(args), _tensor_places(args)
+    call.inputs_need_grad = any(args[i].requires_grad for i in call.input_places)
     return _wrap(call, "inputs", args) if call.inputs_need_grad else None
 
 
@@ -107,11 +141,12 @@ def _after_forward(module: Any, args: tuple, output: Any) -> Any:
     if not calls:
         return None
     call = calls.pop()
-    if isinstance(output, Tensor):
-        return _wrap(call, "outputs", (output,))[0]
-    if isinstance(output, tuple):
-        return _wrap(call, "outputs", output)
-    return None
+    if not isinstance(output, (Tensor, tuple)):
+        return None
+    outputs = output if isinstance(output, tuple) else (output,)
+    call.n_outputs, call.output_places = len(outputs), _tensor_places(outputs)
+    wrapped = _wrap(call, "outputs", outputs)
+    return wrapped if isinstance(output, tuple) else wrapped[0]
 
 
 def _register(module: Any, table: str, hook: Callable, prepend: bool) -> RemovableHandle:
