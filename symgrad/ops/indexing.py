@@ -157,7 +157,17 @@ def _getitem_kernel(xp: Any, a: np.ndarray, key: tuple) -> np.ndarray:
     key = key if isinstance(key, tuple) else (key,)
     if not any(k is Ellipsis for k in key):
         key = key + (Ellipsis,)
-    return a[key]
+    out = a[key]
+    if a.flags.c_contiguous and not out.flags.c_contiguous and advanced(key):
+        # NumPy may lay out an indexed copy with the indexed dimension outermost; PyTorch's
+        # copy of a contiguous tensor is contiguous (so .view() works on it)
+        return np.ascontiguousarray(out)
+    return out
+
+
+def advanced(key: tuple) -> bool:
+    """Whether ``key`` indexes by arrays (its result is a copy)."""
+    return any(isinstance(k, np.ndarray) for k in key)
 
 
 _GETITEM = {

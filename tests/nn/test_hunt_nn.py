@@ -127,6 +127,26 @@ def _hooked_lstm(T):
     return seen
 
 
+def _padded_packed(T, batch_first, lengths, enforce_sorted):
+    x = T.arange(12.0).reshape(3, 2, 2).transpose(0, 1 if batch_first else 0)
+    x = x.contiguous().requires_grad_()
+    packed = T.nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first, enforce_sorted)
+    out, lengths = T.nn.utils.rnn.pad_packed_sequence(packed, batch_first)
+    before = out.grad_fn.next_functions[0][0]
+    return out, lengths, type(before).__name__, out.is_contiguous()
+
+
+def _pad_packed_view(T):
+    packed = T.nn.utils.rnn.pack_sequence([T.ones(1, 2), T.ones(3, 2) * 2], False)
+    out, _ = T.nn.utils.rnn.pad_packed_sequence(packed)
+    return out.view(-1, 4)
+
+
+def _viewed(T, index):
+    x = T.arange(12.0).reshape(2, 3, 2)
+    return index(T, x).view(-1)
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 F16 = "float16"
 F64 = "float64"
@@ -330,6 +350,63 @@ CASES = {
     ),
     "backward_hook_lstm": (_hooked_lstm, ((False, True),)),
     "backward_pre_hook_wrong_count": (_pre_hook_wrong_count, RAISES_RUNTIME),
+    # -- pad_packed_sequence: PyTorch's nodes (CopySlices, the transpose, then the index), and
+    # a contiguous result where PyTorch's is one
+    "pad_packed_sorted": (
+        lambda T: _padded_packed(T, False, [3, 2], True),
+        (
+            ([[[0.0, 1.0], [2.0, 3.0]], [[4.0, 5.0], [6.0, 7.0]], [[8.0, 9.0], [0.0, 0.0]]],)
+            + (F32, "CopySlices"),
+            ([3, 2], "int64", None),
+            "CopySlices",
+            True,
+        ),
+    ),
+    "pad_packed_unsorted": (
+        lambda T: _padded_packed(T, False, [2, 3], False),
+        (
+            ([[[0.0, 1.0], [2.0, 3.0]], [[4.0, 5.0], [6.0, 7.0]], [[0.0, 0.0], [10.0, 11.0]]],)
+            + (F32, "IndexSelectBackward0"),
+            ([2, 3], "int64", None),
+            "CopySlices",
+            True,
+        ),
+    ),
+    "pad_packed_batch_first_unsorted": (
+        lambda T: _padded_packed(T, True, [2, 3], False),
+        (
+            ([[[0.0, 1.0], [4.0, 5.0], [0.0, 0.0]], [[2.0, 3.0], [6.0, 7.0], [10.0, 11.0]]],)
+            + (F32, "IndexSelectBackward0"),
+            ([2, 3], "int64", None),
+            "TransposeBackward0",
+            True,
+        ),
+    ),
+    "pad_packed_view": (
+        _pad_packed_view,
+        ([[1.0, 1.0, 2.0, 2.0], [0.0, 0.0, 2.0, 2.0], [0.0, 0.0, 2.0, 2.0]], F32, None),
+    ),
+    # -- an index's copy of a contiguous tensor is contiguous: .view() works on it
+    "index_select_view": (
+        lambda T: _viewed(T, lambda T, x: x.index_select(1, T.tensor([2, 0]))),
+        ([4.0, 5.0, 0.0, 1.0, 10.0, 11.0, 6.0, 7.0], F32, None),
+    ),
+    "index_select_transposed_view": (
+        lambda T: _viewed(T, lambda T, x: x.transpose(0, 2).index_select(1, T.tensor([2]))),
+        ([4.0, 10.0, 5.0, 11.0], F32, None),
+    ),
+    "advanced_index_view": (
+        lambda T: _viewed(T, lambda T, x: x[:, [1, 0]]),
+        ([2.0, 3.0, 0.0, 1.0, 8.0, 9.0, 6.0, 7.0], F32, None),
+    ),
+    "advanced_last_index_view": (
+        lambda T: _viewed(T, lambda T, x: x[..., T.tensor([1])]),
+        ([1.0, 3.0, 5.0, 7.0, 9.0, 11.0], F32, None),
+    ),
+    "mask_index_view": (
+        lambda T: _viewed(T, lambda T, x: x[:, T.tensor([True, False, True])]),
+        ([0.0, 1.0, 4.0, 5.0, 6.0, 7.0, 10.0, 11.0], F32, None),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)

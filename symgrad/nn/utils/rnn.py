@@ -206,24 +206,19 @@ def pad_packed_sequence(
     else:
         total_length = steps
     batch, rest = batch_sizes[0], tuple(data.shape[1:])
-    rows, offset = [], 0
-    for b in batch_sizes:
-        row = data[offset : offset + b]
-        if b < batch:
-            fill = creation.full((batch - b, *rest), padding_value, dtype=data.dtype)
-            row = ops.cat([row, fill], 0)
-        rows.append(row)
+    # written step by step into a filled tensor, as PyTorch (its nodes: CopySlices)
+    padded = creation.full((total_length, batch, *rest), padding_value, dtype=data.dtype)
+    offset = 0
+    for t, b in enumerate(batch_sizes):
+        padded[t, :b] = data[offset : offset + b]
         offset += b
-    if total_length > steps:
-        rows += [creation.full((batch, *rest), padding_value, dtype=data.dtype)] * (
-            total_length - steps
-        )
-    padded = ops.stack(rows, 0)
     lengths = np.array([sum(1 for b in batch_sizes if b > i) for i in range(batch)])
+    if batch_first:
+        padded = padded.transpose(0, 1)
     if sequence.unsorted_indices is not None:
-        padded = padded.index_select(1, sequence.unsorted_indices)
+        padded = padded.index_select(0 if batch_first else 1, sequence.unsorted_indices)
         lengths = lengths[np.asarray(sequence.unsorted_indices.numpy())]
-    return (padded.transpose(0, 1) if batch_first else padded), _long(lengths)
+    return padded, _long(lengths)
 
 
 def pack_sequence(sequences: Any, enforce_sorted: bool = True) -> PackedSequence:
