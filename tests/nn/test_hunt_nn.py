@@ -147,7 +147,19 @@ def _viewed(T, index):
     return index(T, x).view(-1)
 
 
+def _attention(T, batched=True, key_shape=None, **masks):
+    """A 2-head attention of 4 queries and 5 keys (a batch of 2 when ``batched``), with
+    ``masks`` given as (shape, dtype name)."""
+    attn = T.nn.MultiheadAttention(8, 2)
+    lead = (2,) if batched else ()
+    q, k = T.ones(4, *lead, 8), T.ones(*(key_shape or (5, *lead, 8)))
+    made = {name: T.zeros(*shape, dtype=getattr(T, d)) for name, (shape, d) in masks.items()}
+    out, weights = attn(q, k, k, **made)
+    return out.shape, weights.shape
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
+RAISES_ASSERTION = ("raises", "AssertionError")
 F16 = "float16"
 F64 = "float64"
 HALF_OUT = ([[-1.0, -1.0], [1.0, 1.0]], F16, None)
@@ -406,6 +418,61 @@ CASES = {
     "mask_index_view": (
         lambda T: _viewed(T, lambda T, x: x[:, T.tensor([True, False, True])]),
         ([0.0, 1.0, 4.0, 5.0, 6.0, 7.0, 10.0, 11.0], F32, None),
+    ),
+    # -- MultiheadAttention: PyTorch's checks of the inputs' and masks' ranks, dtypes, shapes
+    "attention_masks_fit": (
+        lambda T: _attention(T, key_padding_mask=((2, 5), "bool"), attn_mask=((4, 4, 5), F32)),
+        ((4, 2, 8), (2, 4, 5)),
+    ),
+    "attention_unbatched_masks_fit": (
+        lambda T: _attention(
+            T, False, key_padding_mask=((5,), "bool"), attn_mask=((2, 4, 5), "bool")
+        ),
+        ((4, 8), (4, 5)),
+    ),
+    "attention_padding_mask_length": (
+        lambda T: _attention(T, key_padding_mask=((2, 4), "bool")),
+        RAISES_ASSERTION,
+    ),
+    "attention_padding_mask_batch": (
+        lambda T: _attention(T, key_padding_mask=((3, 5), "bool")),
+        RAISES_ASSERTION,
+    ),
+    "attention_padding_mask_rank": (
+        lambda T: _attention(T, key_padding_mask=((5,), "bool")),
+        RAISES_ASSERTION,
+    ),
+    "attention_unbatched_padding_mask_length": (
+        lambda T: _attention(T, False, key_padding_mask=((4,), "bool")),
+        RAISES_ASSERTION,
+    ),
+    "attention_padding_mask_int": (
+        lambda T: _attention(T, key_padding_mask=((2, 5), "int64")),
+        RAISES_ASSERTION,
+    ),
+    "attention_mask_uint8": (
+        lambda T: _attention(T, attn_mask=((4, 5), "uint8")),
+        RAISES_ASSERTION,
+    ),
+    "attention_mask_vector": (
+        lambda T: _attention(T, attn_mask=((5,), F32)),
+        RAISES_ASSERTION,
+    ),
+    "attention_mask_shape": (
+        lambda T: _attention(T, attn_mask=((4, 4), F32)),
+        RAISES_RUNTIME,
+    ),
+    "attention_mask_heads": (
+        lambda T: _attention(T, attn_mask=((2, 4, 5), "bool")),
+        RAISES_RUNTIME,
+    ),
+    "attention_unbatched_mask_heads": (
+        lambda T: _attention(T, False, attn_mask=((4, 4, 5), "bool")),
+        RAISES_ASSERTION,
+    ),
+    "attention_key_rank": (
+        lambda T: _attention(T, key_shape=(5, 8)),
+        RAISES_ASSERTION,
     ),
 }
 

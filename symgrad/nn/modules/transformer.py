@@ -20,6 +20,7 @@ from symgrad.autograd import grad_mode
 from symgrad.backends import mha
 from symgrad.nn import functional as F
 from symgrad.nn import init
+from symgrad.nn.modules._attention_masks import check_attention_arguments
 from symgrad.nn.modules.activation import ReLU
 from symgrad.nn.modules.container import ModuleList
 from symgrad.nn.modules.linear import Linear
@@ -139,6 +140,9 @@ class MultiheadAttention(Module):
         average_attn_weights: bool = True,
         is_causal: bool = False,
     ) -> tuple:
+        check_attention_arguments(
+            query, key, value, key_padding_mask, attn_mask, self.num_heads, self.batch_first
+        )
         batched = query.ndim == 3
         if not batched:
             query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
