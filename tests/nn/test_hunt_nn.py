@@ -158,6 +158,18 @@ def _attention(T, batched=True, key_shape=None, **masks):
     return out.shape, weights.shape
 
 
+def _conv_transpose_output_padding(T):
+    """A transposed convolution whose output padding is at least its stride (allowed when
+    below the dilation): the output has room for more windows than the input has positions."""
+    layer = T.nn.ConvTranspose1d(1, 1, 2, stride=1, dilation=2, output_padding=1, bias=False)
+    layer.weight.data = T.tensor([[[1.0, -2.0]]], dtype=T.float64)
+    layer.double()
+    x = T.tensor([[[1.0, 2.0, 3.0]]], dtype=T.float64, requires_grad=True)
+    out = layer(x)
+    out.backward(T.tensor([[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]], dtype=T.float64))
+    return out, x.grad, layer.weight.grad
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 RAISES_ASSERTION = ("raises", "AssertionError")
 F16 = "float16"
@@ -473,6 +485,14 @@ CASES = {
     "attention_key_rank": (
         lambda T: _attention(T, key_shape=(5, 8)),
         RAISES_ASSERTION,
+    ),
+    "conv_transpose_output_padding_over_stride": (
+        _conv_transpose_output_padding,
+        (
+            ([[[1.0, 2.0, 1.0, -4.0, -6.0, 0.0]]], F64, "ConvolutionBackward0"),
+            ([[[-5.0, -6.0, -7.0]]], F64, None),
+            ([[[14.0, 26.0]]], F64, None),
+        ),
     ),
 }
 
