@@ -170,6 +170,39 @@ def _conv_transpose_output_padding(T):
     return out, x.grad, layer.weight.grad
 
 
+def _node_hook_shapes(T, make, shape):
+    """The shapes ``register_backward_hook``'s hook sees: the gradients of the inputs of the
+    node that made the module's output, and of its output."""
+    seen = []
+
+    def shapes(gs):
+        return [None if g is None else tuple(g.shape) for g in gs]
+
+    module = make(T)
+    module.register_backward_hook(lambda m, gi, go: seen.append((shapes(gi), shapes(go))))
+    module(T.ones(*shape, requires_grad=True)).sum().backward()
+    return seen
+
+
+def _guided_relu(T):
+    relu = T.nn.ReLU()
+    relu.register_backward_hook(lambda m, gi, go: (gi[0].clamp(min=0),))
+    x = T.tensor([1.0, 2.0, -1.0], requires_grad=True)
+    (relu(x) * T.tensor([-1.0, 3.0, 2.0])).sum().backward()
+    return x.grad
+
+
+def _both_kinds_of_backward_hook(T, full_first):
+    relu = T.nn.ReLU()
+    first, second = (
+        (relu.register_full_backward_hook, relu.register_backward_hook)
+        if full_first
+        else (relu.register_backward_hook, relu.register_full_backward_hook)
+    )
+    first(lambda *a: None)
+    second(lambda *a: None)
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 RAISES_ASSERTION = ("raises", "AssertionError")
 F16 = "float16"
@@ -493,6 +526,30 @@ CASES = {
             ([[[-5.0, -6.0, -7.0]]], F64, None),
             ([[[14.0, 26.0]]], F64, None),
         ),
+    ),
+    # -- register_backward_hook (deprecated): a hook on the output's node
+    "node_backward_hook_linear": (
+        lambda T: _node_hook_shapes(T, lambda T: T.nn.Linear(3, 2), (4, 3)),
+        ((((2,), (4, 3), (3, 2)), ((4, 2),)),),
+    ),
+    "node_backward_hook_conv": (
+        lambda T: _node_hook_shapes(T, lambda T: T.nn.Conv2d(2, 3, 3), (1, 2, 4, 4)),
+        ((((1, 2, 4, 4), (3, 2, 3, 3), (3,)), ((1, 3, 2, 2),)),),
+    ),
+    "node_backward_hook_sequential": (
+        lambda T: _node_hook_shapes(
+            T, lambda T: T.nn.Sequential(T.nn.Linear(3, 2), T.nn.Tanh()), (4, 3)
+        ),
+        ((((4, 2),), ((4, 2),)),),
+    ),
+    "node_backward_hook_guided_relu": (_guided_relu, ([0.0, 3.0, 0.0], F32, None)),
+    "node_backward_hook_after_full": (
+        lambda T: _both_kinds_of_backward_hook(T, True),
+        RAISES_RUNTIME,
+    ),
+    "full_backward_hook_after_node": (
+        lambda T: _both_kinds_of_backward_hook(T, False),
+        RAISES_RUNTIME,
     ),
 }
 

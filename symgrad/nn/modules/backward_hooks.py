@@ -10,6 +10,7 @@ forward pre-hooks and after the forward hooks, as PyTorch's ``Module.__call__`` 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +19,11 @@ from symgrad.autograd.node import RemovableHandle
 from symgrad.nn.modules.module import Module
 from symgrad.tensor import Tensor
 
-__all__ = ["register_full_backward_hook", "register_full_backward_pre_hook"]
+__all__ = [
+    "register_full_backward_hook",
+    "register_full_backward_pre_hook",
+    "register_backward_hook",
+]
 
 
 class _Call:
@@ -137,6 +142,7 @@ def _before_forward(module: Any, args: tuple) -> tuple | None:
 
 
 def _after_forward(module: Any, args: tuple, output: Any) -> Any:
+    _attach_node_hooks(module, args, output)
     calls = module.__dict__.get("_backward_calls")
     if not calls:
         return None
@@ -149,7 +155,56 @@ def _after_forward(module: Any, args: tuple, output: Any) -> Any:
     return wrapped if isinstance(output, tuple) else wrapped[0]
 
 
+def _attach_node_hooks(module: Any, args: tuple, result: Any) -> None:
+    """The hooks of ``register_backward_hook`` on the node of the output (the first tensor
+    found in it, as PyTorch)."""
+    hooks = module.__dict__.get("_node_backward_hooks")
+    if not hooks:
+        return
+    output = result
+    while not isinstance(output, Tensor):
+        output = (
+            next(v for v in output.values() if isinstance(v, Tensor))
+            if isinstance(output, dict)
+            else output[0]
+        )
+    if output.grad_fn is not None:
+        for hook in hooks:
+            output.grad_fn.register_hook(lambda gi, go, hook=hook: hook(module, gi, go))
+        _warn_partial(args, result, output.grad_fn)
+
+
+def _warn_partial(args: tuple, result: Any, node: Any) -> None:
+    """PyTorch's FutureWarning when the hooked node does not see all the module's inputs and
+    outputs (its forward is more than one node, or they are not all tensors)."""
+    outputs = result if isinstance(result, tuple) else (result,)
+    if not all(isinstance(t, Tensor) for t in (*outputs, *args)):
+        missing = "grad_input or grad_output (inputs or outputs that are not tensors)"
+    elif {t.grad_fn for t in outputs if t.grad_fn is not None} != {node}:
+        missing = "grad_output (outputs made by other nodes)"
+    elif {t.grad_fn for t in args if t.grad_fn is not None} != {n for n, _ in node.next_functions}:
+        missing = "grad_input (the forward contains several autograd nodes)"
+    else:
+        return
+    warnings.warn(
+        f"A non-full backward hook (register_backward_hook, deprecated) will miss some "
+        f"{missing}; use register_full_backward_hook for the documented behavior.",
+        FutureWarning,
+        stacklevel=4,
+    )
+
+
+_MIXED = (
+    "Cannot use both regular backward hooks and full backward hooks on a single Module. Please "
+    "use only one of them."
+)
+
+
 def _register(module: Any, table: str, hook: Callable, prepend: bool) -> RemovableHandle:
+    node_hooks = table == "_node_backward_hooks"
+    other = ("_backward_hooks", "_backward_pre_hooks") if node_hooks else ("_node_backward_hooks",)
+    if any(module.__dict__.get(name) for name in other):
+        raise RuntimeError(_MIXED)
     hooks = module.__dict__.setdefault(table, [])
     # run by the call after every forward pre-hook and forward hook, as in PyTorch
     module.__dict__["_backward_hook_setup"] = (_before_forward, _after_forward)
@@ -197,6 +252,25 @@ def register_full_backward_pre_hook(
     return _register(self, "_backward_pre_hooks", hook, prepend)
 
 
+def register_backward_hook(self: Any, hook: Callable) -> RemovableHandle:
+    """``hook(module, grad_input, grad_output)`` when the node that made the module's output
+    has run its backward (deprecated in PyTorch for :meth:`register_full_backward_hook`):
+    ``grad_input`` holds the gradients of that node's inputs, which are the module's inputs
+    and parameters only when its forward is one op; a non-None result replaces them.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> relu = symgrad.nn.ReLU()
+    >>> h = relu.register_backward_hook(lambda m, gi, go: (gi[0].clamp(min=0),))
+    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> (relu(x) * symgrad.tensor([-1.0, 3.0])).sum().backward()
+    >>> x.grad
+    tensor([0., 3.])
+    """
+    return _register(self, "_node_backward_hooks", hook, False)
+
+
 def get_parameter(self: Any, target: str) -> Any:
     """The parameter at dotted path ``target`` (``"fc.bias"``); AttributeError if none."""
     return _member(self, target, "_parameters", "an nn.Parameter")
@@ -220,6 +294,7 @@ def _member(self: Any, target: str, table: str, what: str) -> Any:
 
 
 Module.register_full_backward_hook = register_full_backward_hook  # type: ignore[attr-defined]
+Module.register_backward_hook = register_backward_hook  # type: ignore[attr-defined]
 Module.register_full_backward_pre_hook = register_full_backward_pre_hook  # type: ignore[attr-defined]
 Module.get_parameter = get_parameter  # type: ignore[attr-defined]
 Module.get_buffer = get_buffer  # type: ignore[attr-defined]
