@@ -406,6 +406,18 @@ CASES = {
         (("pre", ((1.0,),)), (((2.0,), (0.0,), (0.0,)), ((1.0,),))),
     ),
     "backward_hook_lstm": (_hooked_lstm, ((False, True),)),
+    "backward_hook_dict_output": (
+        lambda T: _hooked(
+            T, lambda x: {"a": x * 2}, lambda T: (_leaf(T, 1.0),), lambda out: out["a"].sum()
+        ),
+        (),
+    ),
+    "backward_hook_list_output": (
+        lambda T: _hooked(
+            T, lambda x: [x * 2, x], lambda T: (_leaf(T, 1.0),), lambda out: out[0].sum()
+        ),
+        (),
+    ),
     "backward_pre_hook_wrong_count": (_pre_hook_wrong_count, RAISES_RUNTIME),
     # -- pad_packed_sequence: PyTorch's nodes (CopySlices, the transpose, then the index), and
     # a contiguous result where PyTorch's is one

@@ -47,7 +47,7 @@ class _Call:
         self.input_places: list = []
         self.output_places: list = []
         self.inputs_need_grad = False
-        self.grad_output: tuple = ()
+        self.grad_output: tuple | None = None
 
 
 class BackwardHookFunction(Function):
@@ -72,9 +72,14 @@ class BackwardHookFunction(Function):
             if not call.inputs_need_grad:  # no inputs' node runs: the hooks run here
                 _run_hooks(call.module, (None,) * call.n_inputs, grad_output)
             grads = tuple(grad_output[i] for i in call.output_places)
+        elif call.grad_output is None:
+            # no gradient came through the module's outputs (none were tensors, or a double
+            # backward reaches the inputs directly): PyTorch runs no hook
+            return (None, None, *grads)
         else:
             grad_input = _padded(grads, call.input_places, call.n_inputs)
             grad_input = _run_hooks(call.module, grad_input, call.grad_output)
+            call.grad_output = None
             grads = tuple(grad_input[i] for i in call.input_places)
         return (None, None, *grads)
 
