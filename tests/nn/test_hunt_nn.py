@@ -203,6 +203,22 @@ def _both_kinds_of_backward_hook(T, full_first):
     second(lambda *a: None)
 
 
+def _packed_nodes(T, batch_first):
+    x = T.arange(6.0).reshape(3, 2, 1)
+    x = (x.transpose(0, 1) if batch_first else x).contiguous().requires_grad_()
+    packed = T.nn.utils.rnn.pack_padded_sequence(x, [3, 1], batch_first)
+    (packed.data * T.arange(4.0).reshape(4, 1)).sum().backward()
+    return packed.data, x.grad.flatten()
+
+
+def _pad_sequence(T, **kwargs):
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor([3.0], requires_grad=True)
+    out = T.nn.utils.rnn.pad_sequence([a, b], **kwargs)
+    (out * T.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    return out, a.grad, b.grad
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 RAISES_ASSERTION = ("raises", "AssertionError")
 F16 = "float16"
@@ -562,6 +578,48 @@ CASES = {
     "full_backward_hook_after_node": (
         lambda T: _both_kinds_of_backward_hook(T, False),
         RAISES_RUNTIME,
+    ),
+    # -- pack_padded_sequence and pad_sequence: PyTorch's nodes
+    "pack_padded_node": (
+        lambda T: _packed_nodes(T, False),
+        (
+            ([[0.0], [1.0], [2.0], [4.0]], F32, "PackPaddedSequenceBackward0"),
+            ([0.0, 1.0, 2.0, 0.0, 3.0, 0.0], F32, None),
+        ),
+    ),
+    "pack_padded_node_batch_first": (
+        lambda T: _packed_nodes(T, True),
+        (
+            ([[0.0], [1.0], [2.0], [4.0]], F32, "PackPaddedSequenceBackward0"),
+            ([0.0, 2.0, 3.0, 1.0, 0.0, 0.0], F32, None),
+        ),
+    ),
+    "pad_sequence_node": (
+        lambda T: _pad_sequence(T),
+        (
+            ([[1.0, 3.0], [2.0, 0.0]], F32, "CopySlices"),
+            ([1.0, 3.0], F32, None),
+            ([2.0], F32, None),
+        ),
+    ),
+    "pad_sequence_left_batch_first": (
+        lambda T: _pad_sequence(T, batch_first=True, padding_side="left", padding_value=-1),
+        (
+            ([[1.0, 2.0], [-1.0, 3.0]], F32, "CopySlices"),
+            ([1.0, 2.0], F32, None),
+            ([4.0], F32, None),
+        ),
+    ),
+    "pad_sequence_first_dtype": (
+        lambda T: T.nn.utils.rnn.pad_sequence([T.tensor([1, 2]), T.tensor([3.5])]),
+        ([[1, 3], [2, 0]], "int64", None),
+    ),
+    "invert_permutation": (
+        lambda T: (
+            T.nn.utils.rnn.invert_permutation(T.tensor([2, 0, 3, 1])),
+            T.nn.utils.rnn.invert_permutation(None),
+        ),
+        (([1, 3, 0, 2], "int64", None), None),
     ),
 }
 
