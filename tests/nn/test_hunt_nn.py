@@ -219,6 +219,53 @@ def _pad_sequence(T, **kwargs):
     return out, a.grad, b.grad
 
 
+def _global_hooks(T):
+    """Every kind of global module hook, and the order it runs in with a module's own."""
+    module_hooks = T.nn.modules.module
+    seen = []
+
+    def grads(gs):
+        return [None if g is None else g.tolist() for g in gs]
+
+    def name(m):
+        return type(m).__name__
+
+    handles = [
+        module_hooks.register_module_forward_pre_hook(lambda m, a: seen.append(("pre", name(m)))),
+        module_hooks.register_module_forward_hook(lambda m, a, o: seen.append(("fwd", name(m)))),
+        module_hooks.register_module_forward_hook(
+            lambda m, a, k, o: seen.append(("kwargs", name(m), sorted(k))), with_kwargs=True
+        ),
+        module_hooks.register_module_full_backward_pre_hook(
+            lambda m, go: seen.append(("bpre", name(m), grads(go)))
+        ),
+        module_hooks.register_module_full_backward_hook(
+            lambda m, gi, go: seen.append(("b", name(m), grads(gi), grads(go)))
+        ),
+    ]
+    try:
+        seq = T.nn.Sequential(T.nn.Linear(2, 1), T.nn.ReLU())
+        seq[0].weight.data.fill_(1.0)
+        seq[0].bias.data.fill_(0.5)
+        seq[1].register_forward_pre_hook(lambda m, a: seen.append(("own pre",)))
+        seq[1].register_full_backward_hook(lambda m, gi, go: seen.append(("own b",)))
+        seq(T.ones(1, 2, requires_grad=True)).sum().backward()
+    finally:
+        for h in handles:
+            h.remove()
+    T.nn.ReLU()(T.ones(1))  # removed: nothing more seen
+    return seen
+
+
+def _global_hook_results(T):
+    module_hooks = T.nn.modules.module
+    with module_hooks.register_module_forward_hook(lambda m, a, o: o * 2):
+        doubled = T.nn.ReLU()(T.ones(1))
+    with module_hooks.register_module_forward_pre_hook(lambda m, a: (a[0] * 3,)):
+        tripled = T.nn.ReLU()(T.ones(1))
+    return doubled.tolist(), tripled.tolist(), T.nn.ReLU()(T.ones(1)).tolist()
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 RAISES_ASSERTION = ("raises", "AssertionError")
 F16 = "float16"
@@ -621,6 +668,30 @@ CASES = {
         ),
         (([1, 3, 0, 2], "int64", None), None),
     ),
+    # -- hooks for every module (torch.nn.modules.module.register_module_*_hook)
+    "global_hooks": (
+        _global_hooks,
+        (
+            ("pre", "Sequential"),
+            ("pre", "Linear"),
+            ("fwd", "Linear"),
+            ("kwargs", "Linear", ()),
+            ("pre", "ReLU"),
+            ("own pre",),
+            ("fwd", "ReLU"),
+            ("kwargs", "ReLU", ()),
+            ("fwd", "Sequential"),
+            ("kwargs", "Sequential", ()),
+            ("bpre", "Sequential", (((1.0,),),)),
+            ("bpre", "ReLU", (((1.0,),),)),
+            ("b", "ReLU", (((1.0,),),), (((1.0,),),)),
+            ("own b",),
+            ("bpre", "Linear", (((1.0,),),)),
+            ("b", "Linear", (((1.0, 1.0),),), (((1.0,),),)),
+            ("b", "Sequential", (((1.0, 1.0),),), (((1.0,),),)),
+        ),
+    ),
+    "global_hook_results": (_global_hook_results, ((2.0,), (3.0,), (1.0,))),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)

@@ -16,6 +16,7 @@ from typing import Any
 
 from symgrad.autograd.function import Function
 from symgrad.autograd.node import RemovableHandle
+from symgrad.nn.modules import _global_hooks
 from symgrad.nn.modules.module import Module
 from symgrad.tensor import Tensor
 
@@ -93,7 +94,7 @@ def _padded(grads: tuple, places: list, n: int) -> tuple:
 
 
 def _run_pre_hooks(module: Any, grad_output: tuple) -> tuple:
-    for hook in list(module.__dict__.get("_backward_pre_hooks", ())):
+    for hook in [*_global_hooks.BACKWARD_PRE, *module.__dict__.get("_backward_pre_hooks", ())]:
         result = hook(module, grad_output)
         if result is not None:
             result = result if isinstance(result, tuple) else (result,)
@@ -107,7 +108,7 @@ def _run_pre_hooks(module: Any, grad_output: tuple) -> tuple:
 
 
 def _run_hooks(module: Any, grad_input: tuple, grad_output: tuple) -> tuple:
-    for hook in list(module.__dict__.get("_backward_hooks", ())):
+    for hook in [*_global_hooks.BACKWARD, *module.__dict__.get("_backward_hooks", ())]:
         result = hook(module, grad_input, grad_output)
         if result is not None:
             result = result if isinstance(result, tuple) else (result,)
@@ -137,7 +138,12 @@ def _wrap(call: _Call, side: str, values: tuple) -> tuple:
 
 
 def _before_forward(module: Any, args: tuple) -> tuple | None:
-    if not (module.__dict__.get("_backward_hooks") or module.__dict__.get("_backward_pre_hooks")):
+    if not (
+        module.__dict__.get("_backward_hooks")
+        or module.__dict__.get("_backward_pre_hooks")
+        or _global_hooks.BACKWARD
+        or _global_hooks.BACKWARD_PRE
+    ):
         return None
     call = _Call(module)
     module.__dict__.setdefault("_backward_calls", []).append(call)
@@ -303,3 +309,4 @@ Module.register_backward_hook = register_backward_hook  # type: ignore[attr-defi
 Module.register_full_backward_pre_hook = register_full_backward_pre_hook  # type: ignore[attr-defined]
 Module.get_parameter = get_parameter  # type: ignore[attr-defined]
 Module.get_buffer = get_buffer  # type: ignore[attr-defined]
+_global_hooks.BACKWARD_SETUP.append((_before_forward, _after_forward))

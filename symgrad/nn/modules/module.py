@@ -10,12 +10,24 @@ from typing import Any
 
 from symgrad._leaf_paths import add_path_finder
 from symgrad.autograd.node import RemovableHandle
-from symgrad.nn.modules import _state
+from symgrad.nn.modules import _global_hooks, _state
+from symgrad.nn.modules._global_hooks import (
+    register_module_forward_hook,
+    register_module_forward_pre_hook,
+    register_module_full_backward_hook,
+    register_module_full_backward_pre_hook,
+)
 from symgrad.nn.modules._module_state import ModuleStateMethods
 from symgrad.nn.parameter import Buffer, Parameter
 from symgrad.tensor import Tensor
 
-__all__ = ["Module"]
+__all__ = [
+    "Module",
+    "register_module_forward_pre_hook",
+    "register_module_forward_hook",
+    "register_module_full_backward_pre_hook",
+    "register_module_full_backward_hook",
+]
 
 
 # every live module, oldest first: the roots among them name their parameters' symbols
@@ -386,6 +398,7 @@ class Module(ModuleStateMethods):
             not self._forward_hooks
             and not self._forward_pre_hooks
             and "_backward_hook_setup" not in self.__dict__
+            and not _global_hooks.any_hooks()
         ):
             return self.forward(*args, **kwargs)
         return _state.call_with_hooks(self, args, kwargs)
