@@ -266,8 +266,35 @@ def _global_hook_results(T):
     return doubled.tolist(), tripled.tolist(), T.nn.ReLU()(T.ones(1)).tolist()
 
 
+def _synced(T, train):
+    model = T.nn.Sequential(
+        T.nn.Conv2d(1, 2, 1, bias=False),
+        T.nn.Sequential(T.nn.BatchNorm2d(2, momentum=None)),
+        T.nn.InstanceNorm2d(2),
+    )
+    model[0].weight.data = T.tensor([[[[1.0]]], [[[-2.0]]]])
+    model = T.nn.SyncBatchNorm.convert_sync_batchnorm(model).train(train)
+    x = T.tensor([[[[1.0, 2.0], [3.0, 5.0]]], [[[0.0, 1.0], [1.0, 3.0]]]])
+    out = model[1](model[0](x))
+    bn = model[1][0]
+    kinds = [type(m).__name__ for m in model.modules()]
+    return out, bn.running_mean, bn.running_var, bn.num_batches_tracked, kinds
+
+
+def _synced_layer(T):
+    bn = T.nn.BatchNorm1d(3, affine=False).eval()
+    synced = T.nn.SyncBatchNorm.convert_sync_batchnorm(bn)
+    return (
+        type(synced).__name__,
+        synced.running_var is bn.running_var,
+        synced.training,
+        repr(synced),
+    )
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 RAISES_ASSERTION = ("raises", "AssertionError")
+RAISES_VALUE = ("raises", "ValueError")
 F16 = "float16"
 F64 = "float64"
 HALF_OUT = ([[-1.0, -1.0], [1.0, 1.0]], F16, None)
@@ -692,6 +719,48 @@ CASES = {
         ),
     ),
     "global_hook_results": (_global_hook_results, ((2.0,), (3.0,), (1.0,))),
+    # -- SyncBatchNorm: in one process, BatchNorm's arithmetic
+    "sync_batch_norm_train": (
+        lambda T: _synced(T, True),
+        (
+            (
+                [[[[-0.6667, 0.0], [0.6667, 2.0]], [[0.6667, 0.0], [-0.6667, -2.0]]]]
+                + [
+                    [[[-1.3333, -0.6667], [-0.6667, 0.6667]], [[1.3333, 0.6667], [0.6667, -0.6667]]]
+                ],
+                F32,
+                "NativeBatchNormBackward0",
+            ),
+            ([2.0, -4.0], F32, None),
+            ([2.5714, 10.2857], F32, None),  # 18/7 and 72/7: the unbiased variances
+            (1, "int64", None),
+            ("Sequential", "Conv2d", "Sequential", "SyncBatchNorm", "InstanceNorm2d"),
+        ),
+    ),
+    "sync_batch_norm_eval": (
+        lambda T: _synced(T, False)[0],
+        (
+            [[[[1.0, 2.0], [3.0, 5.0]], [[-2.0, -4.0], [-6.0, -10.0]]]]
+            + [[[[0.0, 1.0], [1.0, 3.0]], [[0.0, -2.0], [-2.0, -6.0]]]],
+            F32,
+            "NativeBatchNormBackward0",
+        ),
+    ),
+    "sync_batch_norm_layer": (
+        _synced_layer,
+        (
+            "SyncBatchNorm",
+            True,
+            False,
+            "SyncBatchNorm(3, eps=1e-05, momentum=0.1, affine=False, bias=False, "
+            "track_running_stats=True)",
+        ),
+    ),
+    "sync_batch_norm_vector": (lambda T: T.nn.SyncBatchNorm(3)(T.ones(3)), RAISES_VALUE),
+    "sync_batch_norm_no_channels": (
+        lambda T: T.nn.SyncBatchNorm(0)(T.ones(2, 0)),
+        RAISES_VALUE,
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
