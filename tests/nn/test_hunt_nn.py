@@ -292,6 +292,28 @@ def _synced_layer(T):
     )
 
 
+def _conv_grads(T):
+    """nn.grad's products for a strided, padded, grouped convolution, against autograd's."""
+    x = T.arange(24.0).reshape(1, 2, 3, 4).requires_grad_()
+    w = (T.arange(16.0).reshape(4, 1, 2, 2) - 8).requires_grad_()
+    args = (2, 1, 1, 2)  # stride, padding, dilation, groups
+    out = T.nn.functional.conv2d(x, w, None, *args)
+    go = T.arange(float(out.numel())).reshape(out.shape)
+    gx, gw = T.autograd.grad(out, (x, w), go)
+    with T.no_grad():
+        by_input = T.nn.grad.conv2d_input(x.shape, w, go, *args)
+        by_weight = T.nn.grad.conv2d_weight(x, w.shape, go, *args)
+    return T.equal(by_input, gx), T.equal(by_weight, gw), by_input.grad_fn, by_input[0, :, 0]
+
+
+def _conv1d_grads_recorded(T):
+    w = T.tensor([[[1.0, -1.0]]], requires_grad=True)
+    go = T.tensor([[[2.0, 3.0]]], requires_grad=True)
+    by_input = T.nn.grad.conv1d_input((1, 1, 3), w, go)
+    (by_input * T.tensor([1.0, 2.0, 4.0])).sum().backward()
+    return by_input.detach(), by_input.requires_grad, w.grad, go.grad
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 RAISES_ASSERTION = ("raises", "AssertionError")
 RAISES_VALUE = ("raises", "ValueError")
@@ -761,6 +783,26 @@ CASES = {
         lambda T: T.nn.SyncBatchNorm(0)(T.ones(2, 0)),
         RAISES_VALUE,
     ),
+    # -- nn.grad (functional.grad): a convolution's input and weight gradients
+    "nn_grad_conv2d": (
+        _conv_grads,
+        (
+            True,
+            True,
+            None,
+            ([[-6.0, -20.0, -12.0, -28.0], [162.0, 140.0, 172.0, 148.0]], F32, None),
+        ),
+    ),
+    "nn_grad_conv1d_recorded": (
+        _conv1d_grads_recorded,
+        (
+            ([[[2.0, 1.0, -3.0]]], F32, None),
+            True,
+            ([[[8.0, 16.0]]], F32, None),
+            ([[[-1.0, -2.0]]], F32, None),
+        ),
+    ),
+    "functional_grad_module": (lambda T: T.nn.functional.grad is T.nn.grad, True),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
