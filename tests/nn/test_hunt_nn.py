@@ -9,6 +9,8 @@ expected data, checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import warnings
+
 from _torch_table import table_tests
 
 F32 = "float32"
@@ -312,6 +314,23 @@ def _conv1d_grads_recorded(T):
     by_input = T.nn.grad.conv1d_input((1, 1, 3), w, go)
     (by_input * T.tensor([1.0, 2.0, 4.0])).sum().backward()
     return by_input.detach(), by_input.requires_grad, w.grad, go.grad
+
+
+def _skip_init(T):
+    layer = T.nn.utils.skip_init(T.nn.Linear, 5, 2, bias=False)
+    conv = T.nn.utils.skip_init(T.nn.Conv2d, in_channels=1, out_channels=2, kernel_size=3)
+    weight = layer.weight
+    return tuple(weight.shape), type(weight).__name__, weight.requires_grad, conv.weight.shape
+
+
+def _stateless_call(T):
+    layer = T.nn.Linear(2, 1, bias=False)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        out = T.nn.utils.stateless.functional_call(
+            layer, {"weight": T.ones(1, 2)}, T.ones(1, 2) * 3
+        )
+    return out, [w.category.__name__ for w in seen]
 
 
 RAISES_RUNTIME = ("raises", "RuntimeError")
@@ -803,6 +822,11 @@ CASES = {
         ),
     ),
     "functional_grad_module": (lambda T: T.nn.functional.grad is T.nn.grad, True),
+    # -- nn.utils.skip_init and the deprecated nn.utils.stateless.functional_call
+    "skip_init": (_skip_init, ((2, 5), "Parameter", True, (2, 1, 3, 3))),
+    "skip_init_not_a_module": (lambda T: T.nn.utils.skip_init(int, 3), RAISES_RUNTIME),
+    "skip_init_without_device": (lambda T: T.nn.utils.skip_init(T.nn.ReLU), RAISES_RUNTIME),
+    "stateless_functional_call": (_stateless_call, (([[6.0]], F32, None), ("FutureWarning",))),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
