@@ -822,6 +822,15 @@ CASES = {
         ),
     ),
     "functional_grad_module": (lambda T: T.nn.functional.grad is T.nn.grad, True),
+    # -- Module.cuda (no CUDA device here) and Module.bfloat16 (a dtype symgrad lacks): the
+    # tensors' errors, nothing to do without tensors
+    "module_cuda": (lambda T: T.nn.Linear(2, 2).cuda(), ("raises", "AssertionError")),
+    "module_cuda_index": (lambda T: T.nn.Linear(2, 2).cuda(0), RAISES_RUNTIME),
+    "module_cuda_without_tensors": (lambda T: type(T.nn.ReLU().cuda()).__name__, "ReLU"),
+    "module_bfloat16_without_tensors": (
+        lambda T: type(T.nn.Identity().bfloat16()).__name__,
+        "Identity",
+    ),
     # -- nn.utils.skip_init and the deprecated nn.utils.stateless.functional_call
     "skip_init": (_skip_init, ((2, 5), "Parameter", True, (2, 1, 3, 3))),
     "skip_init_not_a_module": (lambda T: T.nn.utils.skip_init(int, 3), RAISES_RUNTIME),
