@@ -371,6 +371,14 @@ CASES = {
         ("raises", "ValueError"),
     ),
     "sequential_pop": (_sequential_pop, ("ReLU", ("0", "1"), "Tanh")),
+    "container_dir": (
+        lambda T: [
+            "0" in dir(T.nn.ModuleList([T.nn.ReLU()])),
+            "0" in dir(T.nn.Sequential(T.nn.ReLU())),
+            "weight" in dir(T.nn.Linear(1, 1)),
+        ],
+        (False, False, True),
+    ),
     # -- nn.init: PyTorch's checks of the dtype and of the bounds
     "init_uniform_int": (lambda T: _init(T, "uniform_", "int64"), NOT_IMPLEMENTED),
     "init_uniform_bool": (lambda T: _init(T, "uniform_", "bool"), NOT_IMPLEMENTED),

@@ -265,7 +265,8 @@ class Module(ModuleStateMethods):
 
     def __dir__(self) -> list:
         keys = list(super().__dir__()) + list(self._parameters) + list(self._modules)
-        return sorted(set(keys + list(self._buffers)))
+        # names that are not Python identifiers (a container's "0", "1", ...) left out
+        return sorted(k for k in set(keys + list(self._buffers)) if not k[:1].isdigit())
 
     # -- iteration -------------------------------------------------------------------------
     def _named_members(self, members: Callable, prefix: str, recurse: bool, dedup: bool):
