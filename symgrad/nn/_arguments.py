@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from symgrad import dtypes
@@ -18,6 +19,12 @@ def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> 
         if reduce is False:
             return "none"
         return "sum" if size_average is False else "mean"
+    if reduction == "elementwise_mean":  # PyTorch's old name, still taken
+        warnings.warn(
+            "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+            stacklevel=3,
+        )
+        return "mean"
     if reduction not in _REDUCTIONS:
         raise ValueError(
             f"{reduction} is not a valid value for reduction; use one of {_REDUCTIONS}"

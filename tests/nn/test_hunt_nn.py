@@ -839,6 +839,34 @@ CASES = {
         lambda T: type(T.nn.Identity().bfloat16()).__name__,
         "Identity",
     ),
+    # -- constructor arguments PyTorch takes (or refuses) as it does
+    "unflatten_list_kept": (
+        lambda T: (repr(T.nn.Unflatten(1, [2, 3])), T.nn.Unflatten(1, [2, 3])(T.ones(1, 6)).shape),
+        ("Unflatten(dim=1, unflattened_size=[2, 3])", (1, 2, 3)),
+    ),
+    "unflatten_int_size": (lambda T: T.nn.Unflatten(1, 6), ("raises", "TypeError")),
+    "unflatten_float_size": (lambda T: T.nn.Unflatten(1, (2.0, 3)), ("raises", "TypeError")),
+    "bilinear_no_features": (lambda T: T.nn.Bilinear(0, 2, 3), RAISES_VALUE),
+    "lstm_cell_no_hidden": (lambda T: T.nn.LSTMCell(3, 0)(T.ones(2, 3))[0].shape, (2, 0)),
+    "gru_cell_no_hidden": (lambda T: T.nn.GRUCell(3, 0)(T.ones(3)).shape, (0,)),
+    "loss_reduction_checked_when_called": (
+        lambda T: T.nn.MSELoss(reduction="avg").reduction,
+        "avg",
+    ),
+    "loss_reduction_bad_call": (
+        lambda T: T.nn.MSELoss(reduction="avg")(T.ones(2), T.zeros(2)),
+        RAISES_VALUE,
+    ),
+    "loss_reduction_elementwise_mean": (
+        lambda T: (
+            T.nn.MSELoss(reduction="elementwise_mean")(T.ones(2), T.zeros(2) + 3),
+            T.nn.functional.l1_loss(T.ones(2), T.zeros(2), reduction="elementwise_mean"),
+            T.nn.functional.cross_entropy(
+                T.zeros(2, 4), T.tensor([0, 1]), reduction="elementwise_mean"
+            ),
+        ),
+        ((4.0, F32, None), (1.0, F32, None), (1.3863, F32, None)),
+    ),
     # -- nn.utils.skip_init and the deprecated nn.utils.stateless.functional_call
     "skip_init": (_skip_init, ((2, 5), "Parameter", True, (2, 1, 3, 3))),
     "skip_init_not_a_module": (lambda T: T.nn.utils.skip_init(int, 3), RAISES_RUNTIME),

@@ -41,10 +41,22 @@ class Unflatten(Module):
 
     def __init__(self, dim: int, unflattened_size: Any) -> None:
         super().__init__()
-        self.dim, self.unflattened_size = dim, tuple(unflattened_size)
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError(
+                "unflattened_size must be a tuple of ints, but found type "
+                f"{type(unflattened_size).__name__}"
+            )
+        for i, size in enumerate(unflattened_size):
+            if not isinstance(size, int):
+                raise TypeError(
+                    "unflattened_size must be tuple of ints, but found element of type "
+                    f"{type(size).__name__} at pos {i}"
+                )
+        # kept as given (a list prints as one, as in PyTorch)
+        self.dim, self.unflattened_size = dim, unflattened_size
 
     def forward(self, input: Tensor) -> Tensor:
-        return input.unflatten(self.dim, self.unflattened_size)
+        return input.unflatten(self.dim, tuple(self.unflattened_size))
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

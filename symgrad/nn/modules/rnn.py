@@ -331,7 +331,7 @@ class RNNCellBase(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
-        _check_size("hidden_size", hidden_size)
+        # PyTorch's cells take any size their weights can have (0 too)
         self.mode, self.input_size, self.hidden_size, self.bias = (
             mode,
             input_size,
@@ -347,7 +347,12 @@ class RNNCellBase(Module):
                 setattr(self, name, Parameter(creation.empty(gates, device=device, dtype=dtype)))
             else:
                 self.register_parameter(name, None)
-        bound = 1.0 / math.sqrt(hidden_size)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw every parameter uniformly from ``(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``
+        (zeros without hidden units)."""
+        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0.0
         for p in self.parameters():
             init.uniform_(p, -bound, bound)
 
