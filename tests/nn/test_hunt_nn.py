@@ -333,6 +333,16 @@ def _stateless_call(T):
     return out, [w.category.__name__ for w in seen]
 
 
+def _reset(T):
+    prelu, norm = T.nn.PReLU(2, init=0.1), T.nn.RMSNorm(2)
+    with T.no_grad():
+        prelu.weight.fill_(3.0)
+        norm.weight.fill_(3.0)
+    prelu.reset_parameters()
+    norm.reset_parameters()
+    return prelu.weight.detach(), norm.weight.detach()
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 RAISES_ASSERTION = ("raises", "AssertionError")
 RAISES_VALUE = ("raises", "ValueError")
@@ -866,6 +876,10 @@ CASES = {
             ),
         ),
         ((4.0, F32, None), (1.0, F32, None), (1.3863, F32, None)),
+    ),
+    "reset_parameters_prelu_rmsnorm": (
+        lambda T: _reset(T),
+        (([0.1, 0.1], F32, None), ([1.0, 1.0], F32, None)),
     ),
     # -- nn.utils.skip_init and the deprecated nn.utils.stateless.functional_call
     "skip_init": (_skip_init, ((2, 5), "Parameter", True, (2, 1, 3, 3))),

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad import creation
+from symgrad.autograd.grad_mode import no_grad
 from symgrad.nn import extras
 from symgrad.nn import functional as F
 from symgrad.nn.modules.module import Module
@@ -81,6 +82,11 @@ class PReLU(Module):
         self.init = init
         self.weight = Parameter(creation.full((num_parameters,), init, dtype=dtype))
 
+    def reset_parameters(self) -> None:
+        """Every slope back to ``init``."""
+        with no_grad():
+            self.weight.fill_(self.init)
+
     def forward(self, input: Tensor) -> Tensor:
         return extras.prelu(input, self.weight)
 
@@ -111,6 +117,12 @@ class RMSNorm(Module):
             self.weight = Parameter(creation.ones(self.normalized_shape, dtype=dtype))
         else:
             self.register_parameter("weight", None)
+
+    def reset_parameters(self) -> None:
+        """The scale back to ones."""
+        if self.weight is not None:
+            with no_grad():
+                self.weight.fill_(1.0)
 
     def forward(self, x: Tensor) -> Tensor:
         return extras.rms_norm(x, self.normalized_shape, self.weight, self.eps)
