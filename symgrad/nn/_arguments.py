@@ -16,9 +16,13 @@ _REDUCTIONS = ("mean", "sum", "none")
 def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> str:
     if size_average is not None or reduce is not None:
         # PyTorch's deprecated pair: reduce=False means 'none', size_average=False means 'sum'
-        if reduce is False:
-            return "none"
-        return "sum" if size_average is False else "mean"
+        legacy = "none" if reduce is False else "sum" if size_average is False else "mean"
+        warnings.warn(
+            "size_average and reduce args will be deprecated, please use "
+            f"reduction='{legacy}' instead.",
+            stacklevel=3,
+        )
+        return legacy
     if reduction == "elementwise_mean":  # PyTorch's old name, still taken
         warnings.warn(
             "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",

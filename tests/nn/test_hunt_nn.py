@@ -343,6 +343,14 @@ def _reset(T):
     return prelu.weight.detach(), norm.weight.detach()
 
 
+def _warned(T, make):
+    """The categories and first words of the warnings ``make(T)`` gives."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        make(T)
+    return [(w.category.__name__, " ".join(str(w.message).split()[:4])) for w in seen]
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 RAISES_ASSERTION = ("raises", "AssertionError")
 RAISES_VALUE = ("raises", "ValueError")
@@ -880,6 +888,27 @@ CASES = {
     "reset_parameters_prelu_rmsnorm": (
         lambda T: _reset(T),
         (([0.1, 0.1], F32, None), ([1.0, 1.0], F32, None)),
+    ),
+    # -- PyTorch's warnings: dropout of a one-layer RNN, the deprecated loss arguments
+    "rnn_dropout_one_layer_warns": (
+        lambda T: _warned(T, lambda T: T.nn.LSTM(2, 3, dropout=0.5)),
+        (("UserWarning", "dropout option adds dropout"),),
+    ),
+    "rnn_dropout_two_layers_quiet": (
+        lambda T: _warned(T, lambda T: T.nn.GRU(2, 3, num_layers=2, dropout=0.5)),
+        (),
+    ),
+    "loss_size_average_warns": (
+        lambda T: (
+            _warned(T, lambda T: T.nn.MSELoss(size_average=False)),
+            T.nn.MSELoss(reduce=False).reduction,
+            _warned(T, lambda T: T.nn.functional.l1_loss(T.ones(1), T.ones(1), size_average=True)),
+        ),
+        (
+            (("UserWarning", "size_average and reduce args"),),
+            "none",
+            (("UserWarning", "size_average and reduce args"),),
+        ),
     ),
     # -- nn.utils.skip_init and the deprecated nn.utils.stateless.functional_call
     "skip_init": (_skip_init, ((2, 5), "Parameter", True, (2, 1, 3, 3))),

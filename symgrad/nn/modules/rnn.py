@@ -11,6 +11,7 @@ an unbatched sequence's results squeezed from a batch of one (``SqueezeBackward1
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 from symgrad import creation, ops
@@ -60,6 +61,13 @@ class RNNBase(Module):
             raise ValueError(
                 "dropout should be a number in range [0, 1] representing the probability of "
                 "an element being zeroed"
+            )
+        if dropout > 0 and num_layers == 1:
+            warnings.warn(
+                "dropout option adds dropout after all but last recurrent layer, so non-zero "
+                "dropout expects num_layers greater than 1, but got "
+                f"dropout={dropout} and num_layers={num_layers}",
+                stacklevel=3,
             )
         if proj_size < 0:
             raise ValueError(
