@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 
-from _torch_table import table_tests
+from _torch_table import NAN, table_tests
 
 F32 = "float32"
 NOT_IMPLEMENTED = ("raises", "NotImplementedError")
@@ -349,6 +349,23 @@ def _warned(T, make):
         warnings.simplefilter("always")
         make(T)
     return [(w.category.__name__, " ".join(str(w.message).split()[:4])) for w in seen]
+
+
+def _left_padded_causal(T, need_weights):
+    """Attention where the first query of the first sequence sees only padding (a causal
+    mask over a left-padded batch)."""
+    T.manual_seed(0)
+    attn = T.nn.MultiheadAttention(2, 1, batch_first=True)
+    attn.in_proj_weight.data = T.eye(2).repeat(3, 1)
+    attn.in_proj_bias.data.zero_()
+    attn.out_proj.weight.data = T.eye(2)
+    attn.out_proj.bias.data = T.tensor([0.5, -0.5])
+    x = T.tensor([[[1.0, 0.0], [0.0, 1.0]], [[1.0, 1.0], [2.0, 0.0]]], requires_grad=True)
+    causal = T.tensor([[False, True], [False, False]])
+    padding = T.tensor([[True, False], [False, False]])
+    out, _ = attn(x, x, x, key_padding_mask=padding, attn_mask=causal, need_weights=need_weights)
+    out[1].sum().backward()
+    return out[0].detach(), x.grad[1]
 
 
 RAISES_RUNTIME = ("raises", "RuntimeError")
@@ -915,6 +932,16 @@ CASES = {
     "skip_init_not_a_module": (lambda T: T.nn.utils.skip_init(int, 3), RAISES_RUNTIME),
     "skip_init_without_device": (lambda T: T.nn.utils.skip_init(T.nn.ReLU), RAISES_RUNTIME),
     "stateless_functional_call": (_stateless_call, (([[6.0]], F32, None), ("FutureWarning",))),
+    # -- attention without the weights (PyTorch's scaled_dot_product_attention path): a query
+    # that sees no key gets zeros, not NaN; with the weights, NaN as PyTorch's softmax
+    "attention_no_visible_key": (
+        lambda T: _left_padded_causal(T, False),
+        (([[0.5, -0.5], [0.5, 0.5]], F32, None), ([[1.1956, 1.1956], [0.8044, 0.8044]], F32, None)),
+    ),
+    "attention_no_visible_key_weights": (
+        lambda T: _left_padded_causal(T, True)[0],
+        ([[NAN, NAN], [0.5, 0.5]], F32, None),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)

@@ -29,6 +29,7 @@ from symgrad.nn.modules.normalization import LayerNorm
 from symgrad.nn.modules.pointwise import GELU
 from symgrad.nn.modules.sparse import Dropout
 from symgrad.nn.parameter import Parameter
+from symgrad.ops.softmax_family import safe_softmax
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -228,7 +229,9 @@ class MultiheadAttention(Module):
         scores = (q * math.sqrt(1.0 / hd)) @ k.transpose(-2, -1)
         if mask is not None:
             scores = scores + mask
-        weights = F.softmax(scores, dim=-1)
+        # without the weights PyTorch attends by scaled_dot_product_attention, whose safe
+        # softmax gives a query that sees no key zeros rather than NaN
+        weights = F.softmax(scores, dim=-1) if need_weights else safe_softmax(scores, -1)
         if self.dropout > 0.0 and self.training:
             weights = F.dropout(weights, p=self.dropout)
         out = (weights @ v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
