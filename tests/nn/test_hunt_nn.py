@@ -382,6 +382,12 @@ CASES = {
     "rnn_input_float64": (lambda T: _rnn_input(T, "RNN", "float64"), ("raises", "ValueError")),
     "lstm_input_int64": (lambda T: _rnn_input(T, "LSTM", "int64"), ("raises", "ValueError")),
     "gru_input_float16": (lambda T: _rnn_input(T, "GRU", "float16"), ("raises", "ValueError")),
+    "rnn_empty_sequence": (lambda T: T.nn.GRU(2, 3)(T.ones(0, 1, 2)), RAISES_RUNTIME),
+    "rnn_empty_sequence_batch_first": (
+        lambda T: T.nn.LSTM(2, 3, batch_first=True)(T.ones(1, 0, 2)),
+        RAISES_RUNTIME,
+    ),
+    "rnn_empty_unbatched_sequence": (lambda T: T.nn.RNN(2, 3)(T.ones(0, 2)), RAISES_RUNTIME),
     # -- Sequential's operators
     "sequential_add": (
         _sequential_sum,

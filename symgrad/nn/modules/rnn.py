@@ -196,6 +196,8 @@ class RNNBase(Module):
             input = input.transpose(0, 1)
         batch = input.shape[1] if batched else None
         state = self._initial_state(input, hx, batch)
+        if input.shape[0] == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         if not batched:  # run as a batch of one, as PyTorch (results from SqueezeBackward1)
             input, state = input.unsqueeze(1), _mapped(state, lambda s: s.unsqueeze(1))
         output, h_n = self._run(input, state, [None] * input.shape[0])
