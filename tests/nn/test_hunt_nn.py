@@ -711,6 +711,18 @@ CASES = {
         lambda T: _attention(T, key_shape=(5, 8)),
         RAISES_ASSERTION,
     ),
+    "conv_transpose_empty_positions": (
+        lambda T: T.nn.ConvTranspose2d(2, 3, 3)(T.ones(1, 2, 0, 5)),
+        RAISES_RUNTIME,
+    ),
+    "conv_transpose1d_empty_positions": (
+        lambda T: T.nn.functional.conv_transpose1d(T.ones(2, 0), T.ones(2, 3, 3)),
+        RAISES_RUNTIME,
+    ),
+    "conv_transpose_empty_batch": (
+        lambda T: T.nn.ConvTranspose2d(2, 3, 3)(T.ones(0, 2, 4, 4)).shape,
+        (0, 3, 6, 6),
+    ),
     "conv_transpose_output_padding_over_stride": (
         _conv_transpose_output_padding,
         (
