@@ -268,6 +268,8 @@ def _avg_pool(
 ):
     op = f"avg_pool{d}d"
     if isinstance(input, Tensor) and input.ndim < d + 1:  # PyTorch reads input.size(-d - 1)
+        if d == 3:  # its 3-d kernel checks the rank first
+            raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
         if input.ndim == 0:
             raise IndexError(f"Dimension specified as {-d - 1} but tensor has no dimensions")
         raise IndexError(

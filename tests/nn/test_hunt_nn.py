@@ -711,6 +711,8 @@ CASES = {
         lambda T: _attention(T, key_shape=(5, 8)),
         RAISES_ASSERTION,
     ),
+    "avg_pool3d_rank": (lambda T: T.nn.AvgPool3d(2)(T.ones(2, 2, 2)), RAISES_RUNTIME),
+    "avg_pool2d_rank": (lambda T: T.nn.AvgPool2d(2)(T.ones(2, 2)), ("raises", "IndexError")),
     "conv_transpose_empty_positions": (
         lambda T: T.nn.ConvTranspose2d(2, 3, 3)(T.ones(1, 2, 0, 5)),
         RAISES_RUNTIME,
