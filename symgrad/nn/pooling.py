@@ -425,6 +425,9 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
             f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor: "
             f"'{mode}' padding of {dims} dimension(s) takes a {dims + 1}D or {dims + 2}D input"
         )
+    if mode != "circular" and input.dtype.scalar_type == "Bool":  # no bool kernels
+        kind = "reflection" if mode == "reflect" else "replication"
+        raise NotImplementedError(f"\"{kind}_pad{dims}d\" not implemented for 'Bool'")
     key: list = []
     lead = input.ndim - dims
     if mode == "replicate" and 0 in input.shape[lead:]:

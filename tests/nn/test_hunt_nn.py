@@ -711,6 +711,23 @@ CASES = {
         lambda T: _attention(T, key_shape=(5, 8)),
         RAISES_ASSERTION,
     ),
+    "reflection_pad_bool": (
+        lambda T: T.nn.ReflectionPad1d(1)(T.ones(1, 3, dtype=T.bool)),
+        NOT_IMPLEMENTED,
+    ),
+    "replication_pad_bool": (
+        lambda T: T.nn.ReplicationPad2d(1)(T.ones(1, 2, 2, dtype=T.bool)),
+        NOT_IMPLEMENTED,
+    ),
+    "circular_pad_bool": (
+        lambda T: T.nn.CircularPad1d(1)(T.tensor([[True, False]])),
+        ([[False, True, False, True]], "bool", None),
+    ),
+    "prelu_integer_input": (lambda T: T.nn.PReLU()(T.tensor([1, -2])), RAISES_RUNTIME),
+    "prelu_integer_weight": (
+        lambda T: T.nn.functional.prelu(T.tensor([1, -2]), T.tensor([1])),
+        NOT_IMPLEMENTED,
+    ),
     "avg_pool3d_rank": (lambda T: T.nn.AvgPool3d(2)(T.ones(2, 2, 2)), RAISES_RUNTIME),
     "avg_pool2d_rank": (lambda T: T.nn.AvgPool2d(2)(T.ones(2, 2)), ("raises", "IndexError")),
     "conv_transpose_empty_positions": (
