@@ -368,6 +368,13 @@ def _left_padded_causal(T, need_weights):
     return out[0].detach(), x.grad[1]
 
 
+def _byte_targets(T, make_loss, input_shape=(2, 3), target=(2, 0)):
+    x = T.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, -1.0]]).reshape(input_shape).requires_grad_()
+    loss = make_loss(T)(x, T.tensor(target, dtype=T.uint8))
+    loss.backward()
+    return loss, x.grad.flatten()
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 RAISES_ASSERTION = ("raises", "AssertionError")
 RAISES_VALUE = ("raises", "ValueError")
@@ -978,6 +985,26 @@ CASES = {
     "attention_no_visible_key_weights": (
         lambda T: _left_padded_causal(T, True)[0],
         ([[NAN, NAN], [0.5, 0.5]], F32, None),
+    ),
+    # -- class-index losses read uint8 targets for an input of at most 2 dimensions
+    "cross_entropy_byte_targets": (
+        lambda T: _byte_targets(T, lambda T: T.nn.CrossEntropyLoss()),
+        (
+            (0.3245, F32, "NllLossBackward0"),
+            ([0.0876, 0.0196, -0.1072, -0.1674, 0.1224, 0.045], F32, None),
+        ),
+    ),
+    "nll_loss_byte_targets": (
+        lambda T: _byte_targets(T, lambda T: T.nn.NLLLoss(reduction="sum")),
+        ((-3.0, F32, "NllLossBackward0"), ([0.0, 0.0, -1.0, -1.0, 0.0, 0.0], F32, None)),
+    ),
+    "nll_loss_byte_spatial_targets": (
+        lambda T: _byte_targets(T, lambda T: T.nn.NLLLoss(), (1, 3, 2), ((2, 0),)),
+        RAISES_RUNTIME,
+    ),
+    "nll_loss_int32_targets": (
+        lambda T: T.nn.NLLLoss()(T.zeros(2, 3), T.tensor([0, 1], dtype=T.int32)),
+        RAISES_RUNTIME,
     ),
 }
 
