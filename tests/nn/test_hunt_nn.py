@@ -419,6 +419,13 @@ CASES = {
         ("raises", "ValueError"),
     ),
     "sequential_pop": (_sequential_pop, ("ReLU", ("0", "1"), "Tanh")),
+    "modules_remove_duplicate": (
+        lambda T: [
+            len(list(T.nn.Sequential(*[T.nn.Tanh()] * 2).modules())),
+            len(list(T.nn.Sequential(*[T.nn.Tanh()] * 2).modules(remove_duplicate=False))),
+        ],
+        (2, 3),
+    ),
     "container_dir": (
         lambda T: [
             "0" in dir(T.nn.ModuleList([T.nn.ReLU()])),

@@ -338,9 +338,10 @@ class Module(ModuleStateMethods):
             sub = prefix + ("." if prefix else "") + name
             yield from module.named_modules(memo, sub, remove_duplicate)
 
-    def modules(self) -> Iterator[Module]:
-        """This module and every module below it."""
-        for _, module in self.named_modules():
+    def modules(self, remove_duplicate: bool = True) -> Iterator[Module]:
+        """This module and every module below it (a shared one once, unless
+        ``remove_duplicate=False``)."""
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
     # -- modes and gradients -----------------------------------------------------------------
