@@ -375,6 +375,31 @@ def _byte_targets(T, make_loss, input_shape=(2, 3), target=(2, 0)):
     return loss, x.grad.flatten()
 
 
+def _transferred(T, split):
+    parametrize = T.nn.utils.parametrize
+
+    class Half(T.nn.Module):  # two originals, each half the weight
+        def forward(self, a, b):
+            return a + b
+
+        def right_inverse(self, w):
+            return w * 0.5, w * 0.5
+
+    class Twice(T.nn.Module):
+        def forward(self, w):
+            return w * 2
+
+    source, target = T.nn.Linear(2, 1), T.nn.Linear(2, 1)
+    source.weight.data = T.tensor([[1.0, 2.0]])
+    parametrize.register_parametrization(source, "weight", Half() if split else Twice())
+    out = parametrize.transfer_parametrizations_and_params(source, target, "weight")
+    shared = [
+        getattr(out.parametrizations.weight, name) is getattr(source.parametrizations.weight, name)
+        for name in (("original0", "original1") if split else ("original",))
+    ]
+    return out is target, type(out).__name__, out.weight.detach(), shared, list(out.state_dict())
+
+
 RAISES_RUNTIME = ("raises", "RuntimeError")
 RAISES_ASSERTION = ("raises", "AssertionError")
 RAISES_VALUE = ("raises", "ValueError")
@@ -1012,6 +1037,27 @@ CASES = {
     "nll_loss_int32_targets": (
         lambda T: T.nn.NLLLoss()(T.zeros(2, 3), T.tensor([0, 1], dtype=T.int32)),
         RAISES_RUNTIME,
+    ),
+    # -- parametrize.transfer_parametrizations_and_params
+    "transfer_parametrizations": (
+        lambda T: _transferred(T, False),
+        (
+            True,
+            "ParametrizedLinear",
+            ([[2.0, 4.0]], F32, None),
+            (True,),
+            ("bias", "parametrizations.weight.original"),
+        ),
+    ),
+    "transfer_parametrizations_two_originals": (
+        lambda T: _transferred(T, True),
+        (
+            True,
+            "ParametrizedLinear",
+            ([[1.0, 2.0]], F32, None),
+            (True, True),
+            ("bias", "parametrizations.weight.original0", "parametrizations.weight.original1"),
+        ),
     ),
 }
 
