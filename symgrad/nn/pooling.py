@@ -296,8 +296,7 @@ _INTEGERS = ("Byte", "Char", "Short", "Int", "Long")
 
 
 def _pooled_dtype(input: Tensor, kernel: str, integers: tuple) -> None:
-    """PyTorch's error for a pooling kernel given a dtype it has no version for: of the
-    non-floating dtypes it takes only ``integers`` (scalar type names)."""
+    """PyTorch's error for a kernel without a version for the dtype: ``integers`` it has."""
     if input.dtype.is_floating_point or input.dtype.scalar_type in integers:
         return
     raise NotImplementedError(
