@@ -1,6 +1,9 @@
 """Differences from PyTorch found in torch.nn modules by running small models both ways: the
-recurrent layers' module API, the containers' operators, the normalisation and attention
-layers' checks.
+recurrent layers (module API, dtype and size checks, packing and padding nodes), the
+containers' operators, nn.init's checks, the normalisation layers' parameter dtypes and
+rms_norm's precision, attention masks (their checks, a query that sees no key), module hooks
+(full, deprecated and global backward hooks, global forward hooks), transposed convolution
+edge cases, SyncBatchNorm, nn.grad, skip_init, loss arguments and PyTorch's warnings.
 
 Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, gradients, or the exception's type): the table holds the
