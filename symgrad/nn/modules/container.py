@@ -112,7 +112,15 @@ class Sequential(Module):
         return self.extend(list(self) * (_factor(self, times) - 1))
 
     def pop(self, key: int | slice) -> Module:
-        """Remove and return the module at ``key``."""
+        """Remove and return the module at ``key``.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> model = nn.Sequential(nn.ReLU(), nn.Tanh())
+        >>> model.pop(0), len(model)
+        (ReLU(), 1)
+        """
         module = self[key]
         del self[key]
         return module

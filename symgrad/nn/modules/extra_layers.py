@@ -83,7 +83,17 @@ class PReLU(Module):
         self.weight = Parameter(creation.full((num_parameters,), init, dtype=dtype))
 
     def reset_parameters(self) -> None:
-        """Every slope back to ``init``."""
+        """Every slope back to ``init``.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> prelu = nn.PReLU(2, init=0.1)
+        >>> _ = prelu.weight.data.fill_(3.0)
+        >>> prelu.reset_parameters()
+        >>> prelu.weight.tolist()
+        [0.10000000149011612, 0.10000000149011612]
+        """
         with no_grad():
             self.weight.fill_(self.init)
 
@@ -119,7 +129,17 @@ class RMSNorm(Module):
             self.register_parameter("weight", None)
 
     def reset_parameters(self) -> None:
-        """The scale back to ones."""
+        """The scale back to ones.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> norm = nn.RMSNorm(2)
+        >>> _ = norm.weight.data.fill_(3.0)
+        >>> norm.reset_parameters()
+        >>> norm.weight.tolist()
+        [1.0, 1.0]
+        """
         if self.weight is not None:
             with no_grad():
                 self.weight.fill_(1.0)

@@ -64,7 +64,16 @@ class SyncBatchNorm(_BatchNorm):
     def convert_sync_batchnorm(cls, module: Module, process_group: Any = None) -> Module:
         """``module`` with each batch normalization layer in it (``BatchNorm1d``/``2d``/``3d``)
         replaced by a ``SyncBatchNorm`` holding the same parameters and running statistics; a
-        new layer when ``module`` is one itself."""
+        new layer when ``module`` is one itself.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> bn = nn.BatchNorm1d(3)
+        >>> synced = nn.SyncBatchNorm.convert_sync_batchnorm(bn)
+        >>> type(synced).__name__, synced.weight is bn.weight
+        ('SyncBatchNorm', True)
+        """
         converted = module
         if isinstance(module, _BatchNorm) and not isinstance(module, _InstanceNorm):
             converted = cls(
