@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from symgrad import dtypes
@@ -15,9 +16,19 @@ _REDUCTIONS = ("mean", "sum", "none")
 def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> str:
     if size_average is not None or reduce is not None:
         # PyTorch's deprecated pair: reduce=False means 'none', size_average=False means 'sum'
-        if reduce is False:
-            return "none"
-        return "sum" if size_average is False else "mean"
+        legacy = "none" if reduce is False else "sum" if size_average is False else "mean"
+        warnings.warn(
+            "size_average and reduce args will be deprecated, please use "
+            f"reduction='{legacy}' instead.",
+            stacklevel=3,
+        )
+        return legacy
+    if reduction == "elementwise_mean":  # PyTorch's old name, still taken
+        warnings.warn(
+            "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+            stacklevel=3,
+        )
+        return "mean"
     if reduction not in _REDUCTIONS:
         raise ValueError(
             f"{reduction} is not a valid value for reduction; use one of {_REDUCTIONS}"
@@ -54,24 +65,6 @@ def _no_grad_for(op: str, name: str, value: Any) -> None:
             f"The function '{op}' is not differentiable with respect to argument '{name}'. "
             "This input cannot have requires_grad True."
         )
-
-
-def check_norm_dtypes(input: Tensor, *params: Any) -> None:
-    """PyTorch's CPU normalization kernels take parameters and running statistics of the
-    input's dtype, or float32 ones for a float16 input (its mixed precision): else its
-    RuntimeError, rather than a result promoted to the wider dtype."""
-    given = [p for p in params if p is not None]
-    dtype = input.dtype
-    if all(p.dtype is dtype for p in given):
-        return
-    if dtype is dtypes.float16 and all(p.dtype is dtypes.float32 for p in given):
-        return
-    found = ", ".join(sorted({p.dtype.name for p in given if p.dtype is not dtype}))
-    raise RuntimeError(
-        f"mixed dtype (CPU): all inputs must share same datatype: the input is {dtype.name} "
-        f"and a parameter or running statistic {found}; convert the module (module.to("
-        f"symgrad.{dtype.name})) or the input"
-    )
 
 
 def check_rnn_input(input: Tensor, weight: Tensor, input_size: int) -> None:

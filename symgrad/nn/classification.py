@@ -93,7 +93,9 @@ def _check_nll_shapes(input: Tensor, target: Tensor) -> None:
 def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
     """Then the target's dtype, a 1-D input's single target, and the weight (PyTorch's
     nll_loss)."""
-    if target.dtype is not dtypes.int64:
+    # PyTorch's kernel for an input of at most 2 dimensions reads uint8 class indices too
+    byte = target.dtype is dtypes.uint8 and input.ndim <= 2
+    if target.dtype is not dtypes.int64 and not byte:
         hint = (
             f"; class probabilities must have the input's shape {list(input.shape)}"
             if target.dtype.is_floating_point
@@ -125,6 +127,8 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: 
     """``nll_loss`` once its arguments are checked (``r`` the reduction's name)."""
     _check_nll_shapes(input, target)
     _check_nll_target(input, target, weight)
+    if target.dtype is dtypes.uint8:  # read as the int64 class indices they are
+        target = target.long()
     check_devices((target, input))
     if _batching.STATE.depth and (
         type(input) is _batching.BatchedTensor or type(target) is _batching.BatchedTensor

@@ -44,6 +44,11 @@ def _conv_transpose(
     batched = input.ndim == d + 2
     x = input if batched else input.unsqueeze(0)
     _check_shapes(x, weight, bias, groups)
+    if x.numel() == 0 and x.shape[0] and x.shape[1]:
+        shape = list(x.shape) if d > 1 else [*x.shape[:2], 1, x.shape[2]]  # 1-d runs as 2-d
+        raise RuntimeError(
+            f"Only zero batch or zero channel inputs are supported, but got input shape: {shape}"
+        )
     geo = transposed_geometry(
         tuple(x.shape),
         tuple(weight.shape[2:]),

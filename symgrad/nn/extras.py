@@ -28,12 +28,12 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     if type(input) is not Tensor or type(weight) is not Tensor:
         require_tensor("prelu", "input", 1, input)
         require_tensor("prelu", "weight", 2, weight)
-    require_floating(input, "prelu_cpu")
-    if weight.dtype is not input.dtype:
+    if weight.dtype is not input.dtype:  # checked before the dtype's kernel, as PyTorch
         raise RuntimeError(
             f"prelu: Type promoting not supported. Got {input.dtype.scalar_type} and "
             f"{weight.dtype.scalar_type}"
         )
+    require_floating(input, "prelu_cpu")
     if weight.ndim > 1:
         raise RuntimeError(
             f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}"

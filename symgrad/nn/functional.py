@@ -14,6 +14,7 @@ from symgrad.nn import activations as _activations
 from symgrad.nn import adaptive_pooling as _adaptive_pooling
 from symgrad.nn import channel_ops as _channel_ops
 from symgrad.nn import fractional_pooling as _fractional_pooling
+from symgrad.nn import grad  # noqa: F401  (torch.nn.functional.grad is torch.nn.grad)
 from symgrad.nn import margin_losses as _margin_losses
 from symgrad.nn import normalization as _normalization
 from symgrad.nn import pooling as _pooling

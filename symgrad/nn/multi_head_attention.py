@@ -14,10 +14,11 @@ import math
 import warnings
 
 from symgrad import creation, dtypes, ops
+from symgrad.nn.attention_masks import check_attention_arguments
 from symgrad.nn.pooling import pad
 from symgrad.nn.sparse import dropout
 from symgrad.ops.affine import linear
-from symgrad.ops.softmax_family import softmax
+from symgrad.ops.softmax_family import safe_softmax, softmax
 from symgrad.tensor import Tensor
 
 __all__ = ["multi_head_attention_forward"]
@@ -68,13 +69,9 @@ def multi_head_attention_forward(
     >>> out.shape, weights.shape
     (symgrad.Size([3, 2, 4]), symgrad.Size([2, 3, 3]))
     """
+    check_attention_arguments(query, key, value, key_padding_mask, attn_mask, num_heads, False)
     batched = query.ndim == 3
     if not batched:
-        if key.ndim != 2 or value.ndim != 2:
-            raise AssertionError(
-                "For unbatched (2-D) `query`, expected `key` and `value` to be 2-D but found "
-                f"{key.ndim}-D and {value.ndim}-D tensors respectively"
-            )
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
         if key_padding_mask is not None:
             key_padding_mask = key_padding_mask.unsqueeze(0)
@@ -143,7 +140,9 @@ def multi_head_attention_forward(
     scores = (q * math.sqrt(1.0 / head_dim)) @ k.transpose(-2, -1)
     if mask is not None:
         scores = scores + mask
-    weights = softmax(scores, -1)
+    # without the weights PyTorch attends by scaled_dot_product_attention, whose safe softmax
+    # gives a query that sees no key zeros rather than nan
+    weights = softmax(scores, -1) if need_weights else safe_softmax(scores, -1)
     if dropout_p > 0.0 and training:
         weights = dropout(weights, p=dropout_p)
     out = (weights @ v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)

@@ -13,7 +13,6 @@ from symgrad import dtypes
 from symgrad._arguments import require_tensor_arguments
 from symgrad._tracing import TRACE, write
 from symgrad.autograd import grad_mode
-from symgrad.nn._arguments import check_norm_dtypes
 from symgrad.ops.derivatives import _shifted
 from symgrad.ops.normalization import native_norm
 from symgrad.ops.norms import at_norm
@@ -36,6 +35,25 @@ def _floating(input: Tensor, kernel: str) -> None:
         raise NotImplementedError(
             f'"{kernel}" not implemented for {input.dtype!r}: normalize a floating tensor'
         )
+
+
+def _check_parameter_dtypes(input: Tensor, *params: Tensor | None) -> None:
+    """PyTorch's CPU rule for a norm's parameters: all of the input's dtype, or all float32
+    with a float16 input (then computed in float32)."""
+    defined = [p for p in params if p is not None]
+    if not defined:
+        return
+    if defined[0].dtype != input.dtype:
+        if any(p.dtype != dtypes.float32 for p in defined):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if input.dtype != dtypes.float16:
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    for p in defined[1:]:
+        if p.dtype != defined[0].dtype:
+            raise RuntimeError(
+                f"expected scalar type {defined[0].dtype.scalar_type} but found "
+                f"{p.dtype.scalar_type}"
+            )
 
 
 def _verify_batch_size(size: list) -> None:
@@ -95,8 +113,8 @@ def layer_norm(
     """
     shape = check_layer_norm("layer_norm", input, normalized_shape, weight, bias)
     k = len(shape)
+    _check_parameter_dtypes(input, weight, bias)
     _floating(input, "LayerNormKernelImpl")
-    check_norm_dtypes(input, weight, bias)
     axes = tuple(range(input.ndim - k, input.ndim))
     return native_norm("layer", input, weight, bias, axes=axes, eps=eps, view=tuple(shape))
 
@@ -140,8 +158,8 @@ def group_norm(
                 f"input, but got {name} of shape {list(t.shape)} and input of shape "
                 f"{list(input.shape)}"
             )
+    _check_parameter_dtypes(input, weight, bias)
     _floating(input, "GroupNormKernelImpl")
-    check_norm_dtypes(input, weight, bias)
     group = (n, num_groups, -1) if input.numel() else (n, num_groups, 0)
     return native_norm(
         "group", input, weight, bias, axes=(2,), eps=eps, view=_channel_view(input), group=group
@@ -229,7 +247,7 @@ def batch_norm(
         )
         if found is not None:
             return found
-    check_norm_dtypes(input, weight, bias, running_mean, running_var)
+    _check_parameter_dtypes(input, weight, bias, running_mean, running_var)
     if not training:
         stats = (running_mean._data.reshape(view), running_var._data.reshape(view))
         return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view, stats=stats)

@@ -69,6 +69,11 @@ def _reads(k: Any) -> int:
     return 1
 
 
+def advanced(key: tuple) -> bool:
+    """Whether ``key`` indexes by arrays (its result is a copy)."""
+    return any(isinstance(k, np.ndarray) for k in key)
+
+
 def several_ellipses(items: Any) -> bool:
     """Whether a key has more than one ``...`` (which NumPy refuses and PyTorch reads)."""
     return sum(k is Ellipsis for k in items) > 1

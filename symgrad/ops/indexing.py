@@ -13,7 +13,7 @@ from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.elementwise import WHERE
 from symgrad.ops.index_keys import index_array, is_sequence, list_index, pytorch_key
-from symgrad.ops.index_steps import index_steps, several_ellipses, spread_ellipses
+from symgrad.ops.index_steps import advanced, index_steps, several_ellipses, spread_ellipses
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
@@ -173,7 +173,12 @@ def _getitem_kernel(xp: Any, a: np.ndarray, key: tuple) -> np.ndarray:
     key = key if isinstance(key, tuple) else (key,)
     if not any(k is Ellipsis for k in key):
         key = key + (Ellipsis,)
-    return a[key]
+    out = a[key]
+    if a.flags.c_contiguous and not out.flags.c_contiguous and advanced(key):
+        # NumPy may lay out an indexed copy with the indexed dimension outermost; PyTorch's
+        # copy of a contiguous tensor is contiguous (so .view() works on it)
+        return np.ascontiguousarray(out)
+    return out
 
 
 _GETITEM = {

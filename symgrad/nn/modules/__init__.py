@@ -57,6 +57,7 @@ from symgrad.nn.modules import padding as _padding
 from symgrad.nn.modules import pooling as _pooling
 from symgrad.nn.modules.padding import *  # noqa: F403
 from symgrad.nn.modules.pooling import *  # noqa: F403
+from symgrad.nn.modules.sync_batchnorm import SyncBatchNorm
 
 __all__ = [
     "Module",
@@ -103,4 +104,5 @@ __all__ = [
     *_channel_layers.__all__,
     *_pooling.__all__,
     *_padding.__all__,
+    "SyncBatchNorm",
 ]

@@ -17,7 +17,7 @@ from symgrad.nn.modules.module import Module
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
 
-__all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
 
 def _affine(module: Module, shape: tuple, affine: bool, bias: bool, kwargs: dict) -> None:
@@ -275,69 +275,3 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:
         if input.ndim != 5:
             raise ValueError(f"expected 5D input (got {input.ndim}D input)")
-
-
-class SyncBatchNorm(_BatchNorm):
-    """Batch normalization of inputs of 2 dims or more per channel (see ``BatchNorm1d``),
-    whose statistics PyTorch shares among the processes of ``process_group``: in one process,
-    as every symgrad program runs, it normalizes as ``BatchNorm1d``/``2d``/``3d`` do, as
-    PyTorch's does without a distributed group.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> from symgrad import nn
-    >>> model = nn.Sequential(nn.Conv2d(1, 2, 1), nn.BatchNorm2d(2))
-    >>> nn.SyncBatchNorm.convert_sync_batchnorm(model)[1]
-    SyncBatchNorm(2, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
-    """
-
-    def __init__(
-        self,
-        num_features: int,
-        eps: float = 1e-5,
-        momentum: float | None = 0.1,
-        affine: bool = True,
-        track_running_stats: bool = True,
-        process_group: Any = None,
-        device: Any = None,
-        dtype: Any = None,
-        *,
-        bias: bool = True,
-    ) -> None:
-        super().__init__(
-            num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias
-        )
-        self.process_group = process_group
-
-    def _check_input_dim(self, input: Tensor) -> None:
-        if input.ndim < 2:
-            raise ValueError(f"expected at least 2D input (got {input.ndim}D input)")
-        if input.shape[1] == 0:
-            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
-
-    @classmethod
-    def convert_sync_batchnorm(cls, module: Module, process_group: Any = None) -> Module:
-        """``module`` with every batch normalization in it (itself included) replaced by a
-        ``SyncBatchNorm`` holding the same parameters, running statistics and mode."""
-        converted = module
-        if isinstance(module, _BatchNorm):
-            converted = cls(
-                module.num_features,
-                module.eps,
-                module.momentum,
-                module.affine,
-                module.track_running_stats,
-                process_group,
-            )
-            if module.affine:  # the same parameters: an optimizer holding them still works
-                converted.weight, converted.bias = module.weight, module.bias
-            converted.running_mean = module.running_mean
-            converted.running_var = module.running_var
-            converted.num_batches_tracked = module.num_batches_tracked
-            converted.training = module.training
-            if hasattr(module, "qconfig"):
-                converted.qconfig = module.qconfig
-        for name, child in module.named_children():
-            converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
-        return converted
