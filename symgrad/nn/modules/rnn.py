@@ -185,13 +185,6 @@ class RNNBase(Module):
                 "tensor instead"
             )
         self._check_input_size(input)
-        weight = self.weight_ih_l0
-        if input.dtype != weight.dtype:
-            raise ValueError(
-                f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight.dtype}). "
-                f"Convert input: input.to({weight.dtype}), or convert model: "
-                f"model.to({input.dtype})"
-            )
         batched = input.ndim == 3
         if batched and self.batch_first:
             input = input.transpose(0, 1)
