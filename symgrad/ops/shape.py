@@ -54,9 +54,28 @@ def _convert(xp: Any, a: Any, dtype: dtypes.dtype, strides: tuple | None = None)
     return copy_strided(a, strides, dtype.numpy)
 
 
+def _stored(xp: Any, a: Any, dtype: dtypes.dtype, strides: tuple | None = None) -> Any:
+    """The values as ``dtype`` stores them: the same ones in a floating dtype; in an integer
+    dtype rounded toward zero and wrapped into its range; in bool 0 or 1 (only data reaches
+    here: a conversion of a tensor that requires grad to a non-floating dtype records no node).
+    """
+    if dtype.is_floating_point or dtype.is_complex:
+        return a
+    if dtype is dtypes.bool_:
+        return xp.sign(xp.abs(a))
+    from symgrad.ops.rounding import TRUNC  # (rounding declares element-wise primitives)
+
+    whole = xp.elementwise(TRUNC, (a,))
+    bits = np.iinfo(dtype.numpy).bits
+    if bits == 64:
+        return whole
+    low = int(np.iinfo(dtype.numpy).min)
+    return (whole - low) % 2**bits + low
+
+
 _TO = Structural(
     "to_dtype",
-    lambda xp, a, dtype, strides=None: a,  # the same values: the dtype is how they are stored
+    _stored,
     lambda xp, g, c: (g,),
     backward="ToCopyBackward0",
     kernel=_convert,

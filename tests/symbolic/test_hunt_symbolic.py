@@ -1,0 +1,89 @@
+"""Closed forms that must hold as PyTorch computes: conversions, rounding divisions and masks
+of named data, and piecewise points of the derivative rules.
+
+A case is a program ``f(T, y)`` of the data ``y``. With symgrad, ``y`` is a named tensor holding
+``TRACED``: the closed form ``expression(f(symgrad, y))`` is evaluated at ``TRACED`` and at
+``OTHER`` (a formula, not the traced numbers), and the gradient of ``(w * f(symgrad, y)).sum()``
+by ``w`` must be the same values. The expected values are plain numbers; with PyTorch installed,
+``f(torch, y)`` must give them too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import symgrad
+from symgrad.symbolic import expression, gradient, symbols
+
+TRACED = [-2.7, -0.5, 0.0, 0.5, 1.5, 2.5, 3.7, 130.4]
+OTHER = [2.2, 0.5, -1.0, -0.5, 2.5, -3.5, 0.7, -200.6]
+
+# name: (program, its values at TRACED, at OTHER)
+CASES = {
+    "long": (
+        lambda T, y: y.long(),
+        [-2, 0, 0, 0, 1, 2, 3, 130],
+        [2, 0, -1, 0, 2, -3, 0, -200],
+    ),
+    "int_then_double": (
+        lambda T, y: y.int().double() / 2,
+        [-1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 1.5, 65.0],
+        [1.0, 0.0, -0.5, 0.0, 1.0, -1.5, 0.0, -100.0],
+    ),
+    "int8_wraps": (
+        lambda T, y: y.to(T.int8),
+        [-2, 0, 0, 0, 1, 2, 3, -126],
+        [2, 0, -1, 0, 2, -3, 0, 56],
+    ),
+    "uint8_wraps": (
+        lambda T, y: y.long().to(T.uint8),
+        [254, 0, 0, 0, 1, 2, 3, 130],
+        [2, 0, 255, 0, 2, 253, 0, 56],
+    ),
+    "bool": (
+        lambda T, y: y.bool(),
+        [1, 1, 0, 1, 1, 1, 1, 1],
+        [1, 1, 1, 1, 1, 1, 1, 1],
+    ),
+    "squared_long": (
+        lambda T, y: y.long() ** 2,
+        [4, 0, 0, 0, 1, 4, 9, 16900],
+        [4, 0, 1, 0, 4, 9, 0, 40000],
+    ),
+}
+
+
+def _closed_form_values(program, at):
+    y = symgrad.tensor(TRACED, dtype=symgrad.float64, name="y")
+    w = symgrad.tensor([1.0] * len(TRACED), dtype=symgrad.float64, requires_grad=True, name="w")
+    result = program(symgrad, y)
+    formula = np.array(expression(result), dtype=object).ravel()
+    weighted = w * (result.double() if result.dtype is not symgrad.bool else result)
+    grad = np.array(gradient(weighted.sum(), w), dtype=object).ravel()
+    values = dict(zip(np.array(symbols(y), dtype=object).ravel(), at))
+    return (
+        [float(sp.sympify(e).subs(values)) for e in formula],
+        [float(sp.sympify(e).subs(values)) for e in grad],
+        result.tolist(),
+    )
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_closed_form_of_data_is_pytorchs_value(name):
+    program, at_traced, at_other = CASES[name]
+    formula, grad, eager = _closed_form_values(program, TRACED)
+    assert eager == at_traced
+    assert formula == at_traced and grad == at_traced
+    formula, grad, _ = _closed_form_values(program, OTHER)
+    assert formula == at_other and grad == at_other
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", list(CASES))
+def test_table_is_pytorchs(name):
+    torch = pytest.importorskip("torch")
+    program, at_traced, at_other = CASES[name]
+    for data, expected in ((TRACED, at_traced), (OTHER, at_other)):
+        assert program(torch, torch.tensor(data, dtype=torch.float64)).tolist() == expected
