@@ -14,6 +14,7 @@ from symgrad._data import keyword_sizes, sizes
 from symgrad._memory_format import copy_strided
 from symgrad.ops._strides import view_strides
 from symgrad.ops.copies import _CLONE
+from symgrad.ops.rounding import TRUNC
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
@@ -63,8 +64,6 @@ def _stored(xp: Any, a: Any, dtype: dtypes.dtype, strides: tuple | None = None) 
         return a
     if dtype is dtypes.bool_:
         return xp.sign(xp.abs(a))
-    from symgrad.ops.rounding import TRUNC  # (rounding declares element-wise primitives)
-
     whole = xp.elementwise(TRUNC, (a,))
     bits = np.iinfo(dtype.numpy).bits
     if bits == 64:

@@ -87,3 +87,23 @@ def test_table_is_pytorchs(name):
     program, at_traced, at_other = CASES[name]
     for data, expected in ((TRACED, at_traced), (OTHER, at_other)):
         assert program(torch, torch.tensor(data, dtype=torch.float64)).tolist() == expected
+
+
+def test_rounding_division_closed_forms_hold_exact_numbers():
+    y = symgrad.tensor([-1.5, 0.5], dtype=symgrad.float64, name="y")
+    x = symgrad.tensor([-1.5, 0.5], dtype=symgrad.float64, requires_grad=True, name="x")
+    cases = [
+        (symgrad.remainder(y, 0.8), ["y[0] + 8/5", "y[1]"]),
+        (symgrad.fmod(x * 3, 2.5), ["3*x[0] + 5/2", "3*x[1]"]),
+        (symgrad.remainder(2.0, x), ["2*x[0] + 2", "2 - 4*x[1]"]),
+    ]
+    for result, expected in cases:
+        formula = expression(result)
+        assert [str(e) for e in formula] == expected
+        assert not any(e.atoms(sp.Float) for e in formula)
+        evaluated = [float(e.subs({**_at(x), **_at(y)})) for e in formula]
+        assert evaluated == pytest.approx(result.tolist(), rel=1e-15)
+
+
+def _at(t):
+    return dict(zip(np.array(symbols(t), dtype=object).ravel(), t.tolist()))
