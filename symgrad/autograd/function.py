@@ -182,6 +182,12 @@ class FunctionPrimitive(Primitive):
                 f"arguments (e.g. sympy.exp(x)), got {type(outs).__name__}; strings are not "
                 "parsed"
             ) from None
+        if len(outs) != n_outputs:
+            raise ValueError(
+                f"{cls.__name__}.symbolic() returned {len(outs)} formula(s) but forward() "
+                f"returned {n_outputs} output(s): return one formula per output, as a tuple "
+                "when there are several"
+            )
         return xs, outs
 
     def outputs(self, xp: Any, inputs: tuple, params: int) -> tuple:

@@ -107,3 +107,48 @@ def test_rounding_division_closed_forms_hold_exact_numbers():
 
 def _at(t):
     return dict(zip(np.array(symbols(t), dtype=object).ravel(), t.tolist()))
+
+
+class _Doubled(symgrad.autograd.Function):
+    """forward returns one output; symbolic gives two formulas (a mistake to report)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+
+    @staticmethod
+    def symbolic(x):
+        return x, x * 2
+
+
+class _TwoOutputs(symgrad.autograd.Function):
+    """forward returns two outputs; symbolic gives one formula (a mistake to report)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2, x * 3
+
+    @staticmethod
+    def backward(ctx, g, h):
+        return g * 2 + h * 3
+
+    @staticmethod
+    def symbolic(x):
+        return x * 2
+
+
+@pytest.mark.parametrize(
+    "make", [lambda x: _Doubled.apply(x), lambda x: _TwoOutputs.apply(x)[1]], ids=["2for1", "1for2"]
+)
+def test_custom_function_formulas_must_match_its_outputs(make):
+    x = symgrad.tensor([1.0, -2.0], dtype=symgrad.float64, requires_grad=True, name="x")
+    y = make(x).sum()
+    y.backward()
+    assert x.grad.tolist() in ([2.0, 2.0], [3.0, 3.0])
+    for closed_form in (expression, lambda y: gradient(y, x)):
+        with pytest.raises(ValueError, match=r"symbolic\(\) returned \d formula\(s\) but forward"):
+            closed_form(y)
