@@ -15,6 +15,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad._symbol_names import name_symbol
+from symgrad.autograd.function import check_formula_shapes
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, topological_order
 from symgrad.prim.elementwise import Elementwise
@@ -142,7 +143,9 @@ class Replay:
         return self.values[(node, t._output_nr)]
 
     def _apply(self, node: Node, args: list) -> tuple:
-        return tuple(_objects(v) for v in node.prim.outputs(self.sx, tuple(args), node.params))
+        outs = tuple(_objects(v) for v in node.prim.outputs(self.sx, tuple(args), node.params))
+        check_formula_shapes(node, outs)
+        return outs
 
     def _assign(self, arr: np.ndarray, prefix: str, name: str | None = None) -> np.ndarray:
         """In assignment form, give every non-trivial element a symbol with its definition:

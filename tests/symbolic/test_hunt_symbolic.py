@@ -152,3 +152,30 @@ def test_custom_function_formulas_must_match_its_outputs(make):
     for closed_form in (expression, lambda y: gradient(y, x)):
         with pytest.raises(ValueError, match=r"symbolic\(\) returned \d formula\(s\) but forward"):
             closed_form(y)
+
+
+class _ColumnSums(symgrad.autograd.Function):
+    """Not element-wise: ``symbolic`` (applied element by element) can't describe it."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.sum(0)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.expand(2, 2)
+
+    @staticmethod
+    def symbolic(x):
+        return x
+
+
+def test_custom_function_that_is_not_element_wise_has_no_closed_form():
+    x = symgrad.tensor([[1.0, -2.0], [3.0, 4.0]], dtype=symgrad.float64, requires_grad=True)
+    x.name = "x"
+    y = _ColumnSums.apply(x)[0] * 3
+    y.backward()
+    assert x.grad.tolist() == [[3.0, 0.0], [3.0, 0.0]]
+    for closed_form in (expression, lambda y: gradient(y, x)):
+        with pytest.raises(ValueError, match=r"shape \[2, 2\].*forward\(\) returned shape \[2\]"):
+            closed_form(y)
