@@ -14,7 +14,7 @@ from symgrad._data import keyword_sizes, sizes
 from symgrad._memory_format import copy_strided
 from symgrad.ops._strides import view_strides
 from symgrad.ops.copies import _CLONE
-from symgrad.ops.rounding import TRUNC
+from symgrad.ops.rounding import stored_values
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
@@ -55,26 +55,9 @@ def _convert(xp: Any, a: Any, dtype: dtypes.dtype, strides: tuple | None = None)
     return copy_strided(a, strides, dtype.numpy)
 
 
-def _stored(xp: Any, a: Any, dtype: dtypes.dtype, strides: tuple | None = None) -> Any:
-    """The values as ``dtype`` stores them: the same ones in a floating dtype; in an integer
-    dtype rounded toward zero and wrapped into its range; in bool 0 or 1 (only data reaches
-    here: a conversion of a tensor that requires grad to a non-floating dtype records no node).
-    """
-    if dtype.is_floating_point or dtype.is_complex:
-        return a
-    if dtype is dtypes.bool_:
-        return xp.sign(xp.abs(a))
-    whole = xp.elementwise(TRUNC, (a,))
-    bits = np.iinfo(dtype.numpy).bits
-    if bits == 64:
-        return whole
-    low = int(np.iinfo(dtype.numpy).min)
-    return (whole - low) % 2**bits + low
-
-
 _TO = Structural(
     "to_dtype",
-    _stored,
+    lambda xp, a, dtype, strides=None: stored_values(xp, a, dtype),
     lambda xp, g, c: (g,),
     backward="ToCopyBackward0",
     kernel=_convert,
