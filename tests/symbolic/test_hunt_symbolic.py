@@ -15,7 +15,7 @@ import pytest
 import sympy as sp
 
 import symgrad
-from symgrad.symbolic import expression, gradient, symbols
+from symgrad.symbolic import compile_gradient, expression, gradient, lambdify, symbols
 
 TRACED = [-2.7, -0.5, 0.0, 0.5, 1.5, 2.5, 3.7, 130.4]
 OTHER = [2.2, 0.5, -1.0, -0.5, 2.5, -3.5, 0.7, -200.6]
@@ -266,3 +266,14 @@ def test_custom_function_that_is_not_element_wise_has_no_closed_form():
     for closed_form in (expression, lambda y: gradient(y, x)):
         with pytest.raises(ValueError, match=r"shape \[2, 2\].*forward\(\) returned shape \[2\]"):
             closed_form(y)
+
+
+def test_compiled_closed_form_with_an_undefined_constant_is_nan_not_a_printer_error():
+    # the base 0 is a constant: d/dx 0**x = 0**x * log(0), SymPy's complex infinity
+    x = symgrad.tensor([-1.0, 0.0, 1.0], dtype=symgrad.float64, requires_grad=True, name="x")
+    y = (symgrad.zeros(3, dtype=symgrad.float64) ** x).sum()
+    assert any(e.has(sp.zoo) for e in gradient(y, x))
+    compiled = compile_gradient(y, x)
+    assert np.isnan(compiled(np.array([-1.0, 0.0, 1.0]))).all()
+    assert np.isnan(lambdify(gradient(y, x), [x])(np.array([-1.0, 0.0, 1.0]))).all()
+    assert "NAN" in compiled.c_source("g")
