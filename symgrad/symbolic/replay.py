@@ -18,6 +18,7 @@ from symgrad._symbol_names import name_symbol
 from symgrad.autograd.function import check_formula_shapes
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, topological_order
+from symgrad.ops.rounding import stored_values
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.sympy_build import real_symbol, total
@@ -140,7 +141,12 @@ class Replay:
             for nr, out in enumerate(outs):
                 name = self.names.get((node, nr)) or output_name(node, nr)
                 self.values[(node, nr)] = self._assign(out, "v", name)
-        return self.values[(node, t._output_nr)]
+        value = self.values[(node, t._output_nr)]
+        if not (t.dtype.is_floating_point or t.dtype.is_complex) and t.dtype.itemsize < 8:
+            # integer data: wrapped into its dtype's range as it is stored (int8 127 + 1 is
+            # -128, bool True + True is True)
+            value = _objects(stored_values(self.sx, value, t.dtype))
+        return value
 
     def _apply(self, node: Node, args: list) -> tuple:
         outs = tuple(_objects(v) for v in node.prim.outputs(self.sx, tuple(args), node.params))

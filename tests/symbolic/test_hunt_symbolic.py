@@ -52,6 +52,27 @@ CASES = {
         [4, 0, 0, 0, 1, 4, 9, 16900],
         [4, 0, 1, 0, 4, 9, 0, 40000],
     ),
+    # arithmetic in a narrow integer dtype wraps around, bool addition is an "or"
+    "int8_product_wraps": (
+        lambda T, y: y.to(T.int8) * 2 + 1,
+        [-3, 1, 1, 1, 3, 5, 7, 5],
+        [5, 1, -1, 1, 5, -5, 1, 113],
+    ),
+    "int16_product_wraps": (
+        lambda T, y: y.to(T.int16) * 300,
+        [-600, 0, 0, 0, 300, 600, 900, -26536],
+        [600, 0, -300, 0, 600, -900, 0, 5536],
+    ),
+    "uint8_difference_wraps": (
+        lambda T, y: y.abs().to(T.uint8) - 3,
+        [255, 253, 253, 253, 254, 255, 0, 127],
+        [255, 253, 254, 253, 255, 0, 253, 197],
+    ),
+    "bool_sum_is_or": (
+        lambda T, y: (y.bool() + y.bool()).long() * 5,
+        [5, 5, 0, 5, 5, 5, 5, 5],
+        [5, 5, 5, 5, 5, 5, 5, 5],
+    ),
 }
 
 
