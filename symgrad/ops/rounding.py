@@ -255,5 +255,6 @@ def stored_values(xp: Any, a: Any, dtype: dtypes.dtype) -> Any:
     bits = np.iinfo(dtype.numpy).bits
     if bits == 64:
         return whole
-    low = int(np.iinfo(dtype.numpy).min)
-    return (whole - low) % 2**bits + low
+    low, span = int(np.iinfo(dtype.numpy).min), 2**bits
+    # (whole - low) mod span + low, with floor: C has no % of floating values
+    return whole - span * xp.elementwise(FLOOR, ((whole - low) / span,))

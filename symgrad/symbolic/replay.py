@@ -142,7 +142,7 @@ class Replay:
                 name = self.names.get((node, nr)) or output_name(node, nr)
                 self.values[(node, nr)] = self._assign(out, "v", name)
         value = self.values[(node, t._output_nr)]
-        if not (t.dtype.is_floating_point or t.dtype.is_complex) and t.dtype.itemsize < 8:
+        if _wraps(node, t.dtype):
             # integer data: wrapped into its dtype's range as it is stored (int8 127 + 1 is
             # -128, bool True + True is True)
             value = _objects(stored_values(self.sx, value, t.dtype))
@@ -366,6 +366,14 @@ def _total(arrays: list | None) -> np.ndarray | None:
     for index in np.ndindex(*out.shape):
         out[index] = total([a[index] for a in arrays])
     return out
+
+
+def _wraps(node: Node, dtype: Any) -> bool:
+    """Whether ``node`` computes in the narrow integer (or bool) ``dtype`` of its output, an
+    arithmetic that wraps around (a conversion into it wraps by its own rule)."""
+    if dtype.is_floating_point or dtype.is_complex or dtype.itemsize == 8:
+        return False
+    return any(m is not None and m[1] == dtype.numpy for m in node._meta)
 
 
 def _negated_atom(e: sp.Basic) -> bool:
