@@ -298,3 +298,15 @@ def test_compiled_closed_form_with_an_undefined_constant_is_nan_not_a_printer_er
     assert np.isnan(compiled(np.array([-1.0, 0.0, 1.0]))).all()
     assert np.isnan(lambdify(gradient(y, x), [x])(np.array([-1.0, 0.0, 1.0]))).all()
     assert "NAN" in compiled.c_source("g")
+
+
+def test_compiled_gradient_through_a_narrow_integer_conversion():
+    y = symgrad.tensor([-2.7, 130.4], dtype=symgrad.float64, name="y")
+    w = symgrad.tensor([1.0, 2.0], dtype=symgrad.float64, requires_grad=True, name="w")
+    loss = (w * y.to(symgrad.int8)).sum() + (w * w).sum()
+    loss.backward()
+    assert w.grad.tolist() == [0.0, -122.0]
+    compiled = compile_gradient(loss, w)
+    assert compiled(w.detach(), y.detach()).tolist() == [0.0, -122.0]
+    assert compiled(w.detach(), np.array([200.0, -129.9])).tolist() == [-54.0, 131.0]
+    assert "%" not in compiled.c_source("g")  # C has no % of doubles
