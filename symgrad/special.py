@@ -161,10 +161,7 @@ def entr(input: Tensor) -> Tensor:
     >>> symgrad.special.entr(symgrad.tensor([0.0, 0.5, -1.0]))
     tensor([0.0000, 0.3466,   -inf])
     """
-    safe = symgrad.where(input > 0, input, symgrad.ones_like(input))
-    value = -input * safe.log()
-    value = symgrad.where(input == 0, symgrad.zeros_like(value), value)
-    return symgrad.where(input < 0, symgrad.full_like(value, -math.inf), value)
+    return _elementwise_special.ENTR(input)
 
 
 def ndtr(input: Tensor) -> Tensor:

@@ -360,3 +360,25 @@ LERP_TENSOR = declare(
     kernel=lerp_values,
     backward="LerpBackward1",
 )
+
+
+def _entr(x: Any) -> Any:
+    """``-x log x`` above 0, 0 at 0, -inf below (nan stays nan)."""
+    positive = x > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inside = -x * np.log(np.where(positive, x, 1))
+    return np.where(positive, inside, np.where(x == 0, 0.0, np.where(x < 0, -np.inf, x)))
+
+
+# PyTorch's derivative is -(1 + log x) everywhere: inf at 0, nan below
+ENTR = declare(
+    "special_entr",
+    "x",
+    lambda x: sp.Piecewise((-x * sp.log(x), x > 0), (0, sp.Eq(x, 0)), (-sp.oo, True)),
+    partials=lambda x: (-(1 + sp.log(x)),),
+    kernel=_entr,
+    exact=False,
+    promote="float",
+    backward="SpecialEntrBackward0",
+    domain={"x": "positive"},
+)

@@ -77,6 +77,7 @@ SPECIAL = (
             arg(2, 3),
             arg(3, kind="pos"),
         ),
+        _op("special_entr", lambda T, x: T.special.entr(x), arg(2, 3, kind="pos")),
         _op("logaddexp", lambda T, x, y: T.logaddexp(x, y), arg(2, 3), arg(3)),
         _op("logaddexp2", lambda T, x, y: T.logaddexp2(x, y), arg(2, 3), arg(3)),
         _op("logaddexp2_method", lambda T, x, y: x.logaddexp2(y), arg(3, 1), arg(1, 2)),

@@ -111,6 +111,7 @@ REGISTRY_OPS = {
     "fmin": "fmin",
     "logit_eps": "logit_eps",
     "special_xlog1py": "special_xlog1py",
+    "special_entr": "special_entr",
     "where": "where",
     "sigmoid": "sigmoid",
     "softplus": "softplus_beta_threshold",

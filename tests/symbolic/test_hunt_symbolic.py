@@ -10,6 +10,8 @@ by ``w`` must be the same values. The expected values are plain numbers; with Py
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -310,3 +312,41 @@ def test_compiled_gradient_through_a_narrow_integer_conversion():
     assert compiled(w.detach(), y.detach()).tolist() == [0.0, -122.0]
     assert compiled(w.detach(), np.array([200.0, -129.9])).tolist() == [-54.0, 131.0]
     assert "%" not in compiled.c_source("g")  # C has no % of doubles
+
+
+def _entr_run(T):
+    x = T.tensor([0.0, 1.0, -1.0, 0.5], dtype=T.float64, requires_grad=True)
+    y = T.special.entr(x)
+    y.sum().backward()
+    return y.tolist(), type(y.grad_fn).__name__, x.grad.tolist()
+
+
+ENTR_EXPECTED = (
+    [0.0, -0.0, -math.inf, 0.5 * math.log(2.0)],
+    "SpecialEntrBackward0",
+    [math.inf, -1.0, "nan", math.log(2.0) - 1.0],
+)
+
+
+def _nan_as_text(values):
+    return [("nan" if v != v else pytest.approx(v, rel=1e-15)) for v in values]
+
+
+@pytest.mark.parametrize("T", ["symgrad", "torch"])
+def test_entr_is_one_node_with_pytorchs_gradient_at_zero_and_below(T):
+    module = pytest.importorskip(T)
+    values, node, grad = _entr_run(module)
+    assert values == _nan_as_text(ENTR_EXPECTED[0][:3]) + [pytest.approx(ENTR_EXPECTED[0][3])]
+    assert node == ENTR_EXPECTED[1]
+    assert _nan_as_text(grad) == [math.inf, -1.0, "nan", pytest.approx(ENTR_EXPECTED[2][3])]
+
+
+def test_entr_closed_form_gradient_is_the_engines():
+    x = symgrad.tensor([0.0, 1.0, 0.5], dtype=symgrad.float64, requires_grad=True, name="x")
+    y = symgrad.special.entr(x).sum()
+    y.backward()
+    g = gradient(y, x)
+    assert [str(e) for e in g] == ["-log(x[0]) - 1", "-log(x[1]) - 1", "-log(x[2]) - 1"]
+    at = _at(x)
+    assert [float(e.subs(at)) for e in g[1:]] == pytest.approx(x.grad.tolist()[1:], rel=1e-15)
+    assert sp.limit(g[0], symbols(x)[0], 0, "+") == sp.oo and x.grad[0].item() == math.inf
