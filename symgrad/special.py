@@ -197,7 +197,7 @@ def log_ndtr(input: Tensor) -> Tensor:
     >>> symgrad.special.log_ndtr(symgrad.tensor([0.0]))
     tensor([-0.6931])
     """
-    return (0.5 * (-input / math.sqrt(2)).erfc()).log()
+    return _elementwise_special.LOG_NDTR(input)
 
 
 def softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:

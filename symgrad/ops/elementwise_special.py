@@ -12,6 +12,7 @@ import numpy as np
 
 from symgrad._lazy import sympy as sp
 from symgrad.ops.elementwise import _sign, declare
+from symgrad.prim import gamma_functions as G
 from symgrad.prim.domains import Domain
 from symgrad.prim.fused import fused_multiply_add
 
@@ -381,4 +382,27 @@ ENTR = declare(
     promote="float",
     backward="SpecialEntrBackward0",
     domain={"x": "positive"},
+)
+
+
+def _log_ndtr(x: Any) -> Any:
+    """``log(ndtr(x))`` without underflow: through ``erfcx``, ``log(erfcx(-x/sqrt 2) / 2) -
+    x^2/2`` below -1 (ndtr is then tiny) and ``log1p(-ndtr(-x))`` above."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        low = np.log(G.erfcx(-x / np.sqrt(2)) / 2) - x * x / 2
+        high = np.log1p(-G.erfcx(x / np.sqrt(2)) * np.exp(-x * x / 2) / 2)
+    return np.where(x < -1, low, high)
+
+
+# the gradient through the output, pdf / cdf = exp(-x^2/2 - out) / sqrt(2 pi), as PyTorch's:
+# finite where the cdf underflows
+LOG_NDTR = declare(
+    "special_log_ndtr",
+    "x",
+    lambda x: sp.log(sp.erfc(-x / sp.sqrt(2)) / 2),
+    partials=lambda x, out: (sp.exp(-(x**2) / 2 - out) / sp.sqrt(2 * sp.pi),),
+    kernel=_log_ndtr,
+    promote="float",
+    backward="SpecialLogNdtrBackward0",
 )

@@ -112,6 +112,7 @@ REGISTRY_OPS = {
     "logit_eps": "logit_eps",
     "special_xlog1py": "special_xlog1py",
     "special_entr": "special_entr",
+    "special_log_ndtr": "special_log_ndtr",
     "where": "where",
     "sigmoid": "sigmoid",
     "softplus": "softplus_beta_threshold",

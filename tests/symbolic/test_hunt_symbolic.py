@@ -350,3 +350,26 @@ def test_entr_closed_form_gradient_is_the_engines():
     at = _at(x)
     assert [float(e.subs(at)) for e in g[1:]] == pytest.approx(x.grad.tolist()[1:], rel=1e-15)
     assert sp.limit(g[0], symbols(x)[0], 0, "+") == sp.oo and x.grad[0].item() == math.inf
+
+
+@pytest.mark.parametrize("T", ["symgrad", "torch"])
+def test_log_ndtr_far_in_the_lower_tail(T):
+    module = pytest.importorskip(T)
+    x = module.tensor([-40.0, 0.0, 1.0], dtype=module.float64, requires_grad=True)
+    y = module.special.log_ndtr(x)
+    y.sum().backward()
+    assert type(y.grad_fn).__name__ == "SpecialLogNdtrBackward0"
+    assert y.tolist() == pytest.approx([-804.6084420137538, -math.log(2.0), -0.1727537790234499])
+    assert x.grad.tolist() == pytest.approx(
+        [40.02496884721, 0.7978845608028654, 0.2875999709391784]
+    )
+
+
+def test_log_ndtr_closed_form_gradient_is_the_engines():
+    x = symgrad.tensor([-3.0, 0.5], dtype=symgrad.float64, requires_grad=True, name="x")
+    y = symgrad.special.log_ndtr(x).sum()
+    y.backward()
+    g, at = gradient(y, x), _at(x)
+    assert [float(e.subs(at)) for e in g] == pytest.approx(x.grad.tolist(), rel=1e-12)
+    s = symbols(x)[0]
+    assert sp.simplify(g[0] - sp.diff(sp.log(sp.erfc(-s / sp.sqrt(2)) / 2), s)) == 0
