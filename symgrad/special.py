@@ -185,7 +185,7 @@ def ndtri(input: Tensor) -> Tensor:
     >>> symgrad.special.ndtri(symgrad.tensor([0.5, 0.975]))
     tensor([0.0000, 1.9600])
     """
-    return math.sqrt(2) * (2 * input - 1).erfinv()
+    return _elementwise_special.NDTRI(input)
 
 
 def log_ndtr(input: Tensor) -> Tensor:

@@ -406,3 +406,36 @@ LOG_NDTR = declare(
     promote="float",
     backward="SpecialLogNdtrBackward0",
 )
+
+
+def _ndtri(p: Any) -> Any:
+    """The normal quantile to float64 precision in both tails (``sqrt(2) erfinv(2p - 1)``
+    rounds ``2p - 1`` to -1 below about 1e-17): Abramowitz and Stegun's 26.2.23 for the tail
+    probability, refined by Newton steps on ``log_ndtr``."""
+    p = np.asarray(p, dtype=np.float64)
+    q = np.minimum(p, 1 - p)  # exact for p >= 1/2
+    with np.errstate(all="ignore"):
+        log_q = np.log(q)
+        t = np.sqrt(-2 * log_q)
+        x = (2.515517 + t * (0.802853 + t * 0.010328)) / (
+            1 + t * (1.432788 + t * (0.189269 + t * 0.001308))
+        ) - t
+        for _ in range(4):
+            log_cdf = _log_ndtr(x)
+            step = (log_cdf - log_q) * np.sqrt(2 * np.pi) * np.exp(x * x / 2 + log_cdf)
+            x = np.where(np.isfinite(step), x - step, x)
+        x = np.where(q == 0, -np.inf, x)
+    out = np.where(p < 0.5, x, -x)
+    return np.where((p < 0) | (p > 1), np.nan, np.where(p == 0.5, 0.0, out))
+
+
+NDTRI = declare(
+    "special_ndtri",
+    "x",
+    lambda x: sp.sqrt(2) * sp.erfinv(2 * x - 1),
+    partials=lambda out: (sp.sqrt(2 * sp.pi) * sp.exp(out**2 / 2),),
+    kernel=_ndtri,
+    promote="float",
+    backward="SpecialNdtriBackward0",
+    domain={"x": "unit"},
+)

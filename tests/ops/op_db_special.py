@@ -79,6 +79,7 @@ SPECIAL = (
         ),
         _op("special_entr", lambda T, x: T.special.entr(x), arg(2, 3, kind="pos")),
         _op("special_log_ndtr", lambda T, x: T.special.log_ndtr(x * 4), arg(2, 3)),
+        _op("special_ndtri", lambda T, x: T.special.ndtri(x), arg(2, 3, kind="prob")),
         _op("logaddexp", lambda T, x, y: T.logaddexp(x, y), arg(2, 3), arg(3)),
         _op("logaddexp2", lambda T, x, y: T.logaddexp2(x, y), arg(2, 3), arg(3)),
         _op("logaddexp2_method", lambda T, x, y: x.logaddexp2(y), arg(3, 1), arg(1, 2)),

@@ -113,6 +113,7 @@ REGISTRY_OPS = {
     "special_xlog1py": "special_xlog1py",
     "special_entr": "special_entr",
     "special_log_ndtr": "special_log_ndtr",
+    "special_ndtri": "special_ndtri",
     "where": "where",
     "sigmoid": "sigmoid",
     "softplus": "softplus_beta_threshold",

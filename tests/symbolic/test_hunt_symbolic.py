@@ -373,3 +373,24 @@ def test_log_ndtr_closed_form_gradient_is_the_engines():
     assert [float(e.subs(at)) for e in g] == pytest.approx(x.grad.tolist(), rel=1e-12)
     s = symbols(x)[0]
     assert sp.simplify(g[0] - sp.diff(sp.log(sp.erfc(-s / sp.sqrt(2)) / 2), s)) == 0
+
+
+@pytest.mark.parametrize("T", ["symgrad", "torch"])
+def test_ndtri_in_both_tails(T):
+    module = pytest.importorskip(T)
+    p = module.tensor([1e-300, 1e-5, 0.5, 1 - 1e-10], dtype=module.float64, requires_grad=True)
+    x = module.special.ndtri(p)
+    x.sum().backward()
+    assert type(x.grad_fn).__name__ == "SpecialNdtriBackward0"
+    expected = [-37.0470962993612, -4.264890793922825, 0.0, 6.361340889697422]
+    assert x.tolist() == pytest.approx(expected, rel=1e-14)
+    grads = [2.6973044650428873e298, 22327.743230198652, math.sqrt(2 * math.pi), 1535723574.061949]
+    assert p.grad.tolist() == pytest.approx(grads, rel=1e-13)
+
+
+def test_ndtri_closed_form_gradient_is_the_engines():
+    p = symgrad.tensor([0.01, 0.7], dtype=symgrad.float64, requires_grad=True, name="p")
+    y = symgrad.special.ndtri(p).sum()
+    y.backward()
+    g = gradient(y, p)
+    assert [float(e.subs(_at(p))) for e in g] == pytest.approx(p.grad.tolist(), rel=1e-12)
