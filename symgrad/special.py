@@ -12,13 +12,14 @@ tensor([0.5000])
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import symgrad
 from symgrad._arguments import require_tensor as _require_tensor
 from symgrad.ops import elementwise_special as _elementwise_special
 from symgrad.ops import special_functions, special_values
-from symgrad.ops.normal_functions import entr, log_ndtr, ndtr, ndtri
+from symgrad.ops.derivatives import _scaled, _shifted
 from symgrad.ops.out import add_out as _add_out
 from symgrad.ops.special_values import *  # noqa: F403
 from symgrad.tensor import Tensor
@@ -162,6 +163,61 @@ def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001 - PyTorc
     tensor([1.3000, 2.5000], grad_fn=<RoundBackward1>)
     """
     return symgrad.round(input, decimals=decimals)
+
+
+def entr(input: Tensor) -> Tensor:
+    """``-x log x`` for ``x > 0``, 0 at 0, ``-inf`` below 0 (one ``SpecialEntrBackward0``
+    node, PyTorch's derivative ``-(1 + log x)``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.entr(symgrad.tensor([0.0, 0.5, -1.0]))
+    tensor([0.0000, 0.3466,   -inf])
+    """
+    return _elementwise_special.ENTR(input)
+
+
+def ndtr(input: Tensor) -> Tensor:
+    """The standard normal CDF, ``(1 + erf(x / sqrt 2)) * 0.5`` as PyTorch composes it (its
+    Scalar overloads: ``MulBackward1``, ``AddBackward1``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.ndtr(symgrad.tensor([0.0, 1.0]))
+    tensor([0.5000, 0.8413])
+    """
+    x: Any = input
+    if isinstance(x, Tensor) and not x.dtype.is_floating_point:  # (PyTorch's promotion)
+        x = x.to(symgrad.get_default_dtype())
+    return _scaled(_shifted(symgrad.erf(_scaled(x, math.sqrt(0.5))), 1.0), 0.5)
+
+
+def ndtri(input: Tensor) -> Tensor:
+    """The inverse of the standard normal CDF (``-inf`` at 0, ``inf`` at 1, nan outside),
+    accurate for the smallest probabilities and near one half.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.ndtri(symgrad.tensor([0.5, 0.975, 1e-30]))
+    tensor([  0.0000,   1.9600, -11.4640])
+    """
+    return _elementwise_special.NDTRI(input)
+
+
+def log_ndtr(input: Tensor) -> Tensor:
+    """``log(ndtr(input))``, finite where the CDF underflows (one ``SpecialLogNdtrBackward0``
+    node, its gradient the normal density over the CDF).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.special.log_ndtr(symgrad.tensor([0.0, -40.0]))
+    tensor([-6.9315e-01, -8.0461e+02])
+    """
+    return _elementwise_special.LOG_NDTR(input)
 
 
 def softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:

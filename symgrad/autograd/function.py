@@ -182,6 +182,12 @@ class FunctionPrimitive(Primitive):
                 f"arguments (e.g. sympy.exp(x)), got {type(outs).__name__}; strings are not "
                 "parsed"
             ) from None
+        if len(outs) != n_outputs:
+            raise ValueError(
+                f"{cls.__name__}.symbolic() returned {len(outs)} formula(s) but forward() "
+                f"returned {n_outputs} output(s): return one formula per output, as a tuple "
+                "when there are several"
+            )
         return xs, outs
 
     def outputs(self, xp: Any, inputs: tuple, params: int) -> tuple:
@@ -249,6 +255,20 @@ class FunctionPrimitive(Primitive):
         cls = self.function
         formula = self.formula(len(names), node.params) if hasattr(cls, "symbolic") else None
         return function_text(cls.__name__, formula, outputs, outs, names, symbols)
+
+
+def check_formula_shapes(node: Any, outs: tuple) -> None:
+    """A custom Function's ``symbolic`` formulas apply element by element, so its outputs must
+    have the inputs' broadcast shape: anything else (a sum, a reshape) has no such formula,
+    and replaying it would give a wrong closed form."""
+    for k, (out, meta) in enumerate(zip(outs, getattr(node, "_out_meta", ()))):
+        if meta is not None and np.shape(out) != tuple(meta[0]):
+            raise ValueError(
+                f"{node.prim.name}.symbolic() gives output {k} element by element, of shape "
+                f"{list(np.shape(out))} (the inputs' broadcast shape), but forward() returned "
+                f"shape {list(meta[0])}: only a Function whose outputs are element-wise in its "
+                "inputs has a closed form through symbolic()"
+            )
 
 
 def _checked(node: Any, i: int, g: Any, create_graph: bool) -> Any:

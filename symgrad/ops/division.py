@@ -79,6 +79,11 @@ def _no_derivative(name: str) -> Any:
     return vjp
 
 
+def _number(xp: Any, value: Any) -> Any:
+    """A number operand as the interpreter holds constants (exact in closed forms)."""
+    return xp.constant(np.asarray(value))
+
+
 def _prims(name: str, rule: Any, mode: str) -> dict:
     node = "".join(part.capitalize() for part in name.split("_"))
     return {
@@ -93,7 +98,7 @@ def _prims(name: str, rule: Any, mode: str) -> dict:
         ),
         "number": Structural(
             name,
-            lambda xp, a, other, quotient: a - other * xp.constant(quotient),
+            lambda xp, a, other, quotient: a - _number(xp, other) * xp.constant(quotient),
             lambda xp, g, c: (g,),
             backward=f"{node}Backward0",
             kernel=lambda xp, a, other, quotient: rule(a, other).astype(quotient.dtype),
@@ -101,7 +106,7 @@ def _prims(name: str, rule: Any, mode: str) -> dict:
         ),
         "number_tensor": Structural(
             name,
-            lambda xp, b, number, quotient: number - b * xp.constant(quotient),
+            lambda xp, b, number, quotient: _number(xp, number) - b * xp.constant(quotient),
             _no_derivative(name),
             backward="NotImplemented",
             kernel=lambda xp, b, number, quotient: rule(number, b).astype(quotient.dtype),

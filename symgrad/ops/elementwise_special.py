@@ -12,6 +12,7 @@ import numpy as np
 
 from symgrad._lazy import sympy as sp
 from symgrad.ops.elementwise import _sign, declare
+from symgrad.prim import normal_functions as N
 from symgrad.prim.domains import Domain
 from symgrad.prim.fused import fused_multiply_add
 
@@ -359,4 +360,44 @@ LERP_TENSOR = declare(
     lambda x, y, w: x + w * (y - x),
     kernel=lerp_values,
     backward="LerpBackward1",
+)
+
+
+# PyTorch's derivative is -(1 + log x) everywhere: inf at 0, nan below
+# PyTorch's derivative is -(1 + log x) everywhere: inf at 0, nan below
+ENTR = declare(
+    "special_entr",
+    "x",
+    lambda x: sp.Piecewise((-x * sp.log(x), x > 0), (0, sp.Eq(x, 0)), (-sp.oo, True)),
+    partials=lambda x: (-(1 + sp.log(x)),),
+    kernel=N.entr,
+    exact=False,
+    promote="float",
+    backward="SpecialEntrBackward0",
+    domain={"x": "positive"},
+)
+
+
+# the gradient through the output, pdf / cdf = exp(-x^2/2 - out) / sqrt(2 pi), as PyTorch's:
+# finite where the cdf underflows
+LOG_NDTR = declare(
+    "special_log_ndtr",
+    "x",
+    lambda x: sp.log(sp.erfc(-x / sp.sqrt(2)) / 2),
+    partials=lambda x, out: (sp.exp(-(x**2) / 2 - out) / sp.sqrt(2 * sp.pi),),
+    kernel=N.log_ndtr,
+    promote="float",
+    backward="SpecialLogNdtrBackward0",
+)
+
+
+NDTRI = declare(
+    "special_ndtri",
+    "x",
+    lambda x: sp.sqrt(2) * sp.erfinv(2 * x - 1),
+    partials=lambda out: (sp.sqrt(2 * sp.pi) * sp.exp(out**2 / 2),),
+    kernel=N.ndtri,
+    promote="float",
+    backward="SpecialNdtriBackward0",
+    domain={"x": "unit"},
 )

@@ -23,6 +23,7 @@ from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.hooks import move_retain_grad
 from symgrad.ops import dual_tangents, views
 from symgrad.ops.batched_inplace import batched_inplace
+from symgrad.ops.inplace_origins import before_change, follow_change, involves_names
 from symgrad.prim import batching
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
@@ -96,9 +97,12 @@ def inplace(
         # nothing that requires grad is involved; in forward mode grad mode stays as it is, so
         # that a tangent computed from tensors requiring grad keeps its graph
         keep = dual.active() and x.dtype.is_floating_point
+        before = before_change(x, others)  # (named data: closed forms follow the change)
         with grad_mode.set_grad_enabled(grad_mode.is_grad_enabled() and keep):
-            result = compute(x)
+            result = compute(x if before is None else before)
         _write(x, result._data, op, one_value)
+        if before is not None:
+            follow_change(x, result)
         dual_tangents.take_tangent(x, result)
         return x
     root, kind, aliases = live_aliases(x)
@@ -295,7 +299,7 @@ def zero_(x: Tensor) -> Tensor:
     _check_leaf(x, "zero_")
     if dual.active():
         dual_tangents.check_inplace(x, (), "zero_")
-    if x.grad_fn is not None and grad_mode.recording():
+    if (x.grad_fn is not None and grad_mode.recording()) or involves_names(x, ()):
         return inplace(x, "zero_", _ZERO, one_value=True)
     _write(x, np.zeros(x.shape, x._data.dtype), "zero_", one_value=True)
     dual_tangents.overwritten(x, None)
@@ -318,7 +322,7 @@ def fill_(x: Tensor, value: Any) -> Tensor:
     _check_leaf(x, "fill_")
     if dual.active():
         dual_tangents.check_inplace(x, (), "fill_")
-    if x.grad_fn is not None and grad_mode.recording():
+    if (x.grad_fn is not None and grad_mode.recording()) or involves_names(x, ()):
         return inplace(x, "fill_", lambda t: _FILL(t, value=value), one_value=True)
     _write(x, np.full(x.shape, value, dtype=x._data.dtype), "fill_", one_value=True)  # cast
     dual_tangents.overwritten(x, None)
@@ -354,7 +358,7 @@ def copy_(x: Tensor, src: Any) -> Tensor:
         if type(x._data) is MetaArray:
             src = src.to("meta")
     recording = grad_mode.recording() and (x._requires_grad or src._requires_grad)
-    if not recording or not x.dtype.is_floating_point:
+    if (not recording or not x.dtype.is_floating_point) and not involves_names(x, (src,)):
         if dual.active():
             dual_tangents.check_inplace(x, (src,), "copy_")
         _write(x, np.broadcast_to(src._data, x.shape).astype(x._data.dtype), "copy_")
@@ -369,6 +373,8 @@ def write_values(x: Tensor, op: str, compute: Callable[[Tensor], Tensor], *other
     if batching.any_batched(x, *others):
         return inplace(x, op, compute, *others)
     check_writable(x)
+    if involves_names(x, others):
+        return inplace(x, op, compute, *others)
     with grad_mode.no_grad():
         values = compute(x)
     _write(x, values._data, op)

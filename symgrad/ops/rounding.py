@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad.ops.elementwise import declare
 from symgrad.ops.inplace import inplace
@@ -239,3 +240,21 @@ IN_PLACE = {
     "fix_": trunc_,
     "frac_": frac_,
 }
+
+
+def stored_values(xp: Any, a: Any, dtype: dtypes.dtype) -> Any:
+    """The meaning of a conversion to ``dtype`` (``to_dtype``'s forward rule): the same values
+    in a floating dtype; in an integer dtype rounded toward zero and wrapped into its range; in
+    bool 0 or 1. Only data reaches the last two: converting a tensor that requires grad to a
+    dtype that is not floating records no node."""
+    if dtype.is_floating_point or dtype.is_complex:
+        return a
+    if dtype is dtypes.bool_:
+        return xp.sign(xp.abs(a))
+    whole = xp.elementwise(TRUNC, (a,))
+    bits = np.iinfo(dtype.numpy).bits
+    if bits == 64:
+        return whole
+    low, span = int(np.iinfo(dtype.numpy).min), 2**bits
+    # (whole - low) mod span + low, with floor: C has no % of floating values
+    return whole - span * xp.elementwise(FLOOR, ((whole - low) / span,))

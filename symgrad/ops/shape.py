@@ -14,6 +14,7 @@ from symgrad._data import keyword_sizes, sizes
 from symgrad._memory_format import copy_strided
 from symgrad.ops._strides import view_strides
 from symgrad.ops.copies import _CLONE
+from symgrad.ops.rounding import stored_values
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
@@ -56,7 +57,7 @@ def _convert(xp: Any, a: Any, dtype: dtypes.dtype, strides: tuple | None = None)
 
 _TO = Structural(
     "to_dtype",
-    lambda xp, a, dtype, strides=None: a,  # the same values: the dtype is how they are stored
+    lambda xp, a, dtype, strides=None: stored_values(xp, a, dtype),
     lambda xp, g, c: (g,),
     backward="ToCopyBackward0",
     kernel=_convert,

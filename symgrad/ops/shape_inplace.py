@@ -76,10 +76,14 @@ def _in_place(x: Tensor, op: str, prim: Structural, **params: Any) -> Tensor:
     """Give ``x`` the shape ``prim`` makes, in place, over the same memory."""
     check_leaf(x, op)
     check_view_change(x, op)
-    result = prim(snapshot(x), **params)
+    before = snapshot(x)
+    before._origin = x._origin  # data made from named tensors keeps its provenance
+    result = prim(before, **params)
     x._data = result._data  # a NumPy view: the same memory, new shape and strides
     if result.grad_fn is not None:
         x.grad_fn, x._output_nr = result.grad_fn, result._output_nr
+    elif x._name is None:
+        x._origin = result._origin
     x._counter.value += 1
     if result.grad_fn is not None and x._view_base is None and x._views:
         # its views read it through its new history (a piece of split/unbind can't), as

@@ -245,6 +245,14 @@ def camel(name: str) -> str:
 _NO_EDGE = (None, 0)
 
 
+def _as_made(a: Tensor) -> Tensor:
+    """Data made from named tensors, as a node reads it: its provenance now, which a later
+    in-place change of ``a`` (rebasing ``a``'s own) leaves as it was for this node."""
+    made = Tensor._make(a._data)
+    made._origin, made._output_nr = a._origin, a._output_nr
+    return made
+
+
 def _record(a: Any, k: Any) -> tuple:
     """One input's part of :func:`input_records`: its edge, saved value, version, (shape,
     dtype), constant, and itself if it is a leaf the node holds (else None)."""
@@ -252,6 +260,8 @@ def _record(a: Any, k: Any) -> tuple:
         data = a._data
         saved, version = (a, a._counter.value) if k else (None, None)
         if not a._requires_grad:
+            if a._origin is not None and TRACE.log is None:
+                a = _as_made(a)
             return _NO_EDGE, saved, version, (data.shape, data.dtype), a, None
         fn = a.grad_fn
         if fn is None:

@@ -206,6 +206,10 @@ def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> Co
         leaves = [leaves]
     leaf_info = [_leaf_symbols(leaf) for leaf in leaves]
     flat, shapes, single = _outputs(exprs)
+    # SymPy's complex infinity (a constant folded into log(0) or 1/0) has no NumPy spelling:
+    # it is undefined, nan as a real number
+    replacements = [(s, _defined(e)) for s, e in replacements]
+    flat = [_defined(e) for e in flat]
     if backend == "symengine":
         from symgrad.symbolic.symengine_compile import NoSymEngineKernel, symengine_lambdify
 
@@ -233,6 +237,10 @@ def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> Co
         arg_syms, results, cse=lambda _: (assignments, results), where=False, modules=modules
     )
     return cls(fn, leaf_info, arg_names, (assignments, results), shapes, single)
+
+
+def _defined(e: Any) -> Any:
+    return e.xreplace({sp.zoo: sp.nan}) if isinstance(e, sp.Basic) and e.has(sp.zoo) else e
 
 
 def compile_gradient(

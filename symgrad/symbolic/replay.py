@@ -15,8 +15,10 @@ import numpy as np
 import sympy as sp
 
 from symgrad._symbol_names import name_symbol
+from symgrad.autograd.function import check_formula_shapes
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, topological_order
+from symgrad.ops.rounding import stored_values
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.sympy_build import real_symbol, total
@@ -139,10 +141,17 @@ class Replay:
             for nr, out in enumerate(outs):
                 name = self.names.get((node, nr)) or output_name(node, nr)
                 self.values[(node, nr)] = self._assign(out, "v", name)
-        return self.values[(node, t._output_nr)]
+        value = self.values[(node, t._output_nr)]
+        if _wraps(node, t.dtype):
+            # integer data: wrapped into its dtype's range as it is stored (int8 127 + 1 is
+            # -128, bool True + True is True)
+            value = _objects(stored_values(self.sx, value, t.dtype))
+        return value
 
     def _apply(self, node: Node, args: list) -> tuple:
-        return tuple(_objects(v) for v in node.prim.outputs(self.sx, tuple(args), node.params))
+        outs = tuple(_objects(v) for v in node.prim.outputs(self.sx, tuple(args), node.params))
+        check_formula_shapes(node, outs)
+        return outs
 
     def _assign(self, arr: np.ndarray, prefix: str, name: str | None = None) -> np.ndarray:
         """In assignment form, give every non-trivial element a symbol with its definition:
@@ -357,6 +366,14 @@ def _total(arrays: list | None) -> np.ndarray | None:
     for index in np.ndindex(*out.shape):
         out[index] = total([a[index] for a in arrays])
     return out
+
+
+def _wraps(node: Node, dtype: Any) -> bool:
+    """Whether ``node`` computes in the narrow integer (or bool) ``dtype`` of its output, an
+    arithmetic that wraps around (a conversion into it wraps by its own rule)."""
+    if dtype.is_floating_point or dtype.is_complex or dtype.itemsize == 8:
+        return False
+    return any(m is not None and m[1] == dtype.numpy for m in node._meta)
 
 
 def _negated_atom(e: sp.Basic) -> bool:

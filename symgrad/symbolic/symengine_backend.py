@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from symgrad.autograd.function import check_formula_shapes
 from symgrad.symbolic.names import is_symbolic
 from symgrad.symbolic.replay import _DEPTH_MESSAGE, MAX_INLINE_DEPTH, Replay, SymbolicDepthError
 from symgrad.symbolic.symengine_convert import Bridge, require_symengine
@@ -102,6 +103,7 @@ class SymEngineReplay(Replay):
 
     def _apply(self, node: Any, args: list) -> tuple:
         outs = node.prim.outputs(self.sx, tuple(args), node.params)
+        check_formula_shapes(node, outs)
         return tuple(self.bridge.array(v) for v in outs)
 
     def _total(self, arrays: list | None) -> np.ndarray | None:
