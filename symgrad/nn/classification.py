@@ -93,17 +93,24 @@ def _check_nll_shapes(input: Tensor, target: Tensor) -> None:
 def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
     """Then the target's dtype, a 1-D input's single target, and the weight (PyTorch's
     nll_loss)."""
-    if target.dtype is not dtypes.int64:
+    shape, t_shape = _shape(input), _shape(target)
+    # PyTorch takes uint8 class indices (labels read from image files), but not in the spatial
+    # kernel that an input of more than 2 dims goes through
+    if target.dtype is dtypes.uint8 and len(shape) > 2:
+        raise RuntimeError(
+            "expected scalar type Long but found Byte: a spatial target (one class per position) "
+            "must be int64; convert it with .long()"
+        )
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
         hint = (
             f"; class probabilities must have the input's shape {list(input.shape)}"
             if target.dtype.is_floating_point
             else "; convert the targets with .long()"
         )
         raise RuntimeError(
-            f"nll_loss: expected target dtype to be Long (int64 class indices), but got "
+            f"nll_loss: expected target dtype to be Long or Byte (class indices), but got "
             f"{target.dtype!r}{hint}"
         )
-    shape, t_shape = _shape(input), _shape(target)
     if len(shape) == 1 and len(t_shape) == 1 and t_shape[0] != 1:
         raise ValueError(
             f"nll_loss: For 1D input, 1D target must have size 1, but got target size: {t_shape[0]}"
@@ -129,6 +136,8 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: 
     _check_nll_shapes(input, target)
     _check_nll_target(input, target, weight)
     check_devices((target, input))
+    if target.dtype is dtypes.uint8:
+        target = target.long()
     if _batching.STATE.depth and (
         type(input) is _batching.BatchedTensor or type(target) is _batching.BatchedTensor
     ):
@@ -282,7 +291,9 @@ def cross_entropy(
     logp = log_softmax(input, dim)
     loss = _nll_loss(logp, target, weight, ignore_index, r)
     if smoothing:
-        smooth = _smoothing_term(logp, target, weight, ignore_index, dim, r)
+        if weight is not None and target.dtype is dtypes.uint8:  # PyTorch's gather refuses it
+            raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+        smooth = _smoothing_term(logp, target.long(), weight, ignore_index, dim, r)
         loss = loss * (1 - smoothing) + smooth * (smoothing / input.shape[dim])
     return loss
 

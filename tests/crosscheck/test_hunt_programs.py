@@ -1,5 +1,5 @@
 """Small whole programs as PyTorch users write them, and the pieces of them where symgrad once
-differed from PyTorch: formatting tensors in f-strings, ...
+differed from PyTorch: formatting tensors in f-strings, uint8 class labels, ...
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -43,6 +43,35 @@ def _formats(T):
     )
 
 
+def _uint8_labels(T):
+    """A classifier trained on labels read as uint8, which PyTorch takes as class indices."""
+    F = T.nn.functional
+    model = _init(T, T.nn.Linear(2, 3).double())
+    x = T.tensor([[0.5, -1.0], [1.5, 0.25], [-0.5, 2.0], [1.0, 1.0]], dtype=T.float64)
+    labels = T.from_numpy(np.array([0, 2, 1, 2], dtype=np.uint8))
+    opt = T.optim.SGD(model.parameters(), lr=0.5)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), labels, label_smoothing=0.1)
+        loss.backward()
+        opt.step()
+        losses.append(round(loss.item(), 4))
+    nll = F.nll_loss(model(x).log_softmax(1), labels, reduction="none")
+    accuracy = (model(x).argmax(1) == labels).float().mean()
+    return losses, nll, T.nn.CrossEntropyLoss(ignore_index=1)(model(x), labels), accuracy
+
+
+def _uint8_spatial(T):
+    return T.nn.functional.cross_entropy(T.zeros(1, 3, 2, 2), T.zeros(1, 2, 2, dtype=T.uint8))
+
+
+def _uint8_smoothing_weight(T):
+    weight = T.tensor([1.0, 2.0, 1.0])
+    labels = T.tensor([0, 1], dtype=T.uint8)
+    return T.nn.functional.cross_entropy(T.zeros(2, 3), labels, weight, label_smoothing=0.1)
+
+
 CASES = {
     "format": (
         _formats,
@@ -55,6 +84,23 @@ CASES = {
             "Parameter containing:\ntensor(1.5000, requires_grad=True)",
             ("raises", "TypeError", "unsupported format string passed to Parameter.__format__"),
         ),
+    ),
+    # uint8 labels: class indices for an input of at most 2 dims, refused by the spatial
+    # kernel and by label smoothing with class weights; other integer types refused
+    "uint8_labels": (
+        _uint8_labels,
+        (
+            (1.5091, 1.1122, 0.8533),
+            ([0.5129, 0.7274, 0.585, 0.7277], "float64", "NllLossBackward0"),
+            (0.656, "float64", "NllLossBackward0"),
+            (1.0, "float32", None),
+        ),
+    ),
+    "uint8_spatial": (_uint8_spatial, ("raises", "RuntimeError")),
+    "uint8_smoothing_weight": (_uint8_smoothing_weight, ("raises", "RuntimeError")),
+    "int32_labels": (
+        lambda T: T.nn.functional.nll_loss(T.zeros(2, 3), T.tensor([0, 1], dtype=T.int32)),
+        ("raises", "RuntimeError"),
     ),
 }
 
