@@ -1,5 +1,6 @@
 """Small whole programs as PyTorch users write them, and the pieces of them where symgrad once
-differed from PyTorch: formatting tensors in f-strings, uint8 class labels, ...
+differed from PyTorch: formatting tensors in f-strings, uint8 class labels, loading a
+DataParallel checkpoint with ``torch.nn.modules.utils``, ...
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -72,6 +73,23 @@ def _uint8_smoothing_weight(T):
     return T.nn.functional.cross_entropy(T.zeros(2, 3), labels, weight, label_smoothing=0.1)
 
 
+def _data_parallel_checkpoint(T):
+    """A checkpoint of a ``DataParallel`` model (keys ``module.<name>``) loaded into the bare
+    model once ``consume_prefix_in_state_dict_if_present`` strips the prefix."""
+    from importlib import import_module
+
+    utils = import_module(T.__name__ + ".nn.modules.utils")
+    wrapped = T.nn.DataParallel(_init(T, T.nn.Sequential(T.nn.Linear(2, 2))))
+    state = wrapped.state_dict()
+    keys = list(state)
+    utils.consume_prefix_in_state_dict_if_present(state, "module.")
+    bare = T.nn.Sequential(T.nn.Linear(2, 2))
+    result = bare.load_state_dict(state)
+    out = bare(T.tensor([[1.0, -1.0]]))
+    pairs = utils._pair(3), utils._pair((1, 2)), utils._triple(2), utils._single([4])
+    return keys, list(state), sorted(state._metadata), str(result), out, pairs
+
+
 CASES = {
     "format": (
         _formats,
@@ -101,6 +119,17 @@ CASES = {
     "int32_labels": (
         lambda T: T.nn.functional.nll_loss(T.zeros(2, 3), T.tensor([0, 1], dtype=T.int32)),
         ("raises", "RuntimeError"),
+    ),
+    "data_parallel_checkpoint": (
+        _data_parallel_checkpoint,
+        (
+            ("module.0.weight", "module.0.bias"),
+            ("0.weight", "0.bias"),
+            ("", "0"),
+            "<All keys matched successfully>",
+            ([[-0.1389, 0.4486]], "float32", "AddmmBackward0"),
+            ((3, 3), (1, 2), (2, 2, 2), (4,)),
+        ),
     ),
 }
 
