@@ -1,6 +1,7 @@
 """Small whole programs as PyTorch users write them, and the pieces of them where symgrad once
 differed from PyTorch: formatting tensors in f-strings, uint8 class labels, loading a
-DataParallel checkpoint with ``torch.nn.modules.utils``, ...
+DataParallel checkpoint with ``torch.nn.modules.utils``, picking Q-values with
+``take_along_dim``, ...
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -90,6 +91,16 @@ def _data_parallel_checkpoint(T):
     return keys, list(state), sorted(state._metadata), str(result), out, pairs
 
 
+def _q_values(T, n_actions):
+    """A DQN's Q-values of the actions taken, picked with ``take_along_dim``; the actions of
+    the wrong batch size don't broadcast (PyTorch's RuntimeError, not NumPy's ValueError)."""
+    q = T.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+    actions = T.tensor([1, 0, 1][:n_actions]).unsqueeze(1)
+    picked = q.take_along_dim(actions, 1).squeeze(1)
+    picked.sum().backward()
+    return picked, q.grad
+
+
 CASES = {
     "format": (
         _formats,
@@ -131,6 +142,14 @@ CASES = {
             ((3, 3), (1, 2), (2, 2, 2), (4,)),
         ),
     ),
+    "q_values": (
+        lambda T: _q_values(T, 3),
+        (
+            ([2.0, 3.0, 6.0], "float32", "SqueezeBackward1"),
+            ([[0.0, 1.0], [1.0, 0.0], [0.0, 1.0]], "float32", None),
+        ),
+    ),
+    "q_values_batch_mismatch": (lambda T: _q_values(T, 2), ("raises", "RuntimeError")),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
