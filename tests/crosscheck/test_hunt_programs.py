@@ -1,7 +1,7 @@
 """Small whole programs as PyTorch users write them, and the pieces of them where symgrad once
 differed from PyTorch: formatting tensors in f-strings, uint8 class labels, loading a
 DataParallel checkpoint with ``torch.nn.modules.utils``, picking Q-values with
-``take_along_dim``, ...
+``take_along_dim``, the KL term of a full-covariance VAE, ...
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -101,6 +101,20 @@ def _q_values(T, n_actions):
     return picked, q.grad
 
 
+def _vae_full_covariance_kl(T):
+    """The KL term of a VAE whose posterior has a full covariance (a Cholesky factor), against
+    the standard normal prior: PyTorch's value and its last node, AddBackward0."""
+    D = T.distributions
+    loc = T.tensor([0.5, -1.0], dtype=T.float64, requires_grad=True)
+    raw = T.tensor([[0.2, 0.0], [0.3, -0.4]], dtype=T.float64, requires_grad=True)
+    tril = T.tril(raw, -1) + T.diag_embed(T.exp(raw.diagonal()))
+    posterior = D.MultivariateNormal(loc, scale_tril=tril)
+    prior = D.MultivariateNormal(T.zeros(2, dtype=T.float64), T.eye(2, dtype=T.float64))
+    kl = D.kl_divergence(posterior, prior)
+    kl.backward()
+    return kl, loc.grad, raw.grad
+
+
 CASES = {
     "format": (
         _formats,
@@ -150,6 +164,14 @@ CASES = {
         ),
     ),
     "q_values_batch_mismatch": (lambda T: _q_values(T, 2), ("raises", "RuntimeError")),
+    "vae_full_covariance_kl": (
+        _vae_full_covariance_kl,
+        (
+            (0.8406, "float64", "AddBackward0"),
+            ([0.5, -1.0], "float64", None),
+            ([[0.4918, 0.0], [0.3, -0.5507]], "float64", None),
+        ),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
