@@ -1,7 +1,8 @@
 """Small whole programs as PyTorch users write them, and the pieces of them where symgrad once
 differed from PyTorch: formatting tensors in f-strings, uint8 class labels, loading a
 DataParallel checkpoint with ``torch.nn.modules.utils``, picking Q-values with
-``take_along_dim``, the KL term of a full-covariance VAE, ...
+``take_along_dim``, the KL term of a full-covariance VAE, unsorted padded sequences
+through a batch-first GRU, ...
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -115,6 +116,20 @@ def _vae_full_covariance_kl(T):
     return kl, loc.grad, raw.grad
 
 
+def _unsorted_batch_first_gru(T):
+    """Sequences of unsorted lengths packed, run through a batch-first GRU and padded back:
+    the output's node is PyTorch's IndexSelectBackward0 (the original order restored last)."""
+    rnn = T.nn.utils.rnn
+    gru = _init(T, T.nn.GRU(2, 3, batch_first=True).double())
+    x = T.tensor(np.linspace(-1.0, 1.0, 3 * 4 * 2).reshape(3, 4, 2), requires_grad=True)
+    packed = rnn.pack_padded_sequence(
+        x, T.tensor([2, 4, 1]), batch_first=True, enforce_sorted=False
+    )
+    out, lengths = rnn.pad_packed_sequence(gru(packed)[0], batch_first=True)
+    out.sum().backward()
+    return type(out.grad_fn).__name__, out[:, :, 0].detach(), lengths, x.grad.abs().sum(dim=(1, 2))
+
+
 CASES = {
     "format": (
         _formats,
@@ -170,6 +185,23 @@ CASES = {
             (0.8406, "float64", "AddBackward0"),
             ([0.5, -1.0], "float64", None),
             ([[0.4918, 0.0], [0.3, -0.5507]], "float64", None),
+        ),
+    ),
+    "unsorted_batch_first_gru": (
+        _unsorted_batch_first_gru,
+        (
+            "IndexSelectBackward0",
+            (
+                [
+                    [0.2435, 0.2988, 0.0, 0.0],
+                    [-0.0798, -0.1576, -0.2332, -0.3016],
+                    [-0.1245, 0.0, 0.0, 0.0],
+                ],
+                "float64",
+                None,
+            ),
+            ([2, 4, 1], "int64", None),
+            ([1.7323, 4.9686, 0.5129], "float64", None),
         ),
     ),
 }

@@ -219,11 +219,13 @@ def pad_packed_sequence(
             total_length - steps
         )
     padded = ops.stack(rows, 0)
+    if batch_first:
+        padded = padded.transpose(0, 1)
     lengths = np.array([sum(1 for b in batch_sizes if b > i) for i in range(batch)])
-    if sequence.unsorted_indices is not None:
-        padded = padded.index_select(1, sequence.unsorted_indices)
+    if sequence.unsorted_indices is not None:  # last, as PyTorch: its IndexSelectBackward0
+        padded = padded.index_select(0 if batch_first else 1, sequence.unsorted_indices)
         lengths = lengths[np.asarray(sequence.unsorted_indices.numpy())]
-    return (padded.transpose(0, 1) if batch_first else padded), _long(lengths)
+    return padded, _long(lengths)
 
 
 def pack_sequence(sequences: Any, enforce_sorted: bool = True) -> PackedSequence:
