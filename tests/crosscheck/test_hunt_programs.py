@@ -2,7 +2,7 @@
 differed from PyTorch: formatting tensors in f-strings, uint8 class labels, loading a
 DataParallel checkpoint with ``torch.nn.modules.utils``, picking Q-values with
 ``take_along_dim``, the KL term of a full-covariance VAE, unsorted padded sequences
-through a batch-first GRU, ...
+through a batch-first GRU, ``argmax(keepdim=True)`` over all elements, ...
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -203,6 +203,15 @@ CASES = {
             ([2, 4, 1], "int64", None),
             ([1.7323, 4.9686, 0.5129], "float64", None),
         ),
+    ),
+    # the index over all elements with keepdim: a 1 for every dimension (a 0-d input stays 0-d)
+    "argmax_all_keepdim": (
+        lambda T: (
+            T.tensor([[1.0, 3.0], [4.0, 2.0]]).argmax(keepdim=True),
+            T.argmin(T.ones(2, 1, 3), keepdim=True),
+            T.tensor(5.0).argmax(keepdim=True),
+        ),
+        (([[2]], "int64", None), ([[[0]]], "int64", None), (0, "int64", None)),
     ),
 }
 
