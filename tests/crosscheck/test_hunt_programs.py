@@ -2,7 +2,8 @@
 differed from PyTorch: formatting tensors in f-strings, uint8 class labels, loading a
 DataParallel checkpoint with ``torch.nn.modules.utils``, picking Q-values with
 ``take_along_dim``, the KL term of a full-covariance VAE, unsorted padded sequences
-through a batch-first GRU, ``argmax(keepdim=True)`` over all elements, ...
+through a batch-first GRU, ``argmax(keepdim=True)`` over all elements, shapes built
+with tuples in front of a ``Size``, ...
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -130,6 +131,20 @@ def _unsorted_batch_first_gru(T):
     return type(out.grad_fn).__name__, out[:, :, 0].detach(), lengths, x.grad.abs().sum(dim=(1, 2))
 
 
+def _size_arithmetic(T):
+    """Shapes as programs build them: a tuple in front of a Size gives a Size, NumPy sizes
+    print as ints, a list can't be added."""
+    x = T.ones(2, 3)
+    batch = (4,) + x.shape
+    shown = repr(T.Size([np.int64(2), 3])).replace("symgrad", "torch")
+    try:
+        x.shape + [5]
+        added = "no error"
+    except TypeError as error:
+        added = type(error).__name__
+    return type(batch).__name__, tuple(batch), T.zeros(batch).shape[0], shown, added
+
+
 CASES = {
     "format": (
         _formats,
@@ -212,6 +227,10 @@ CASES = {
             T.tensor(5.0).argmax(keepdim=True),
         ),
         (([[2]], "int64", None), ([[[0]]], "int64", None), (0, "int64", None)),
+    ),
+    "size_arithmetic": (
+        _size_arithmetic,
+        ("Size", (4, 2, 3), 4, "torch.Size([2, 3])", "TypeError"),
     ),
 }
 
