@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor
+from symgrad._arguments import OMITTED, require_tensor
 from symgrad._assign import warn_copy_construct
 from symgrad._data import check_number, int_argument, keyword_sizes, sizes, to_array
 from symgrad._device import as_device
@@ -276,9 +276,9 @@ def _bound(v: Any) -> Any:
 
 
 def arange(
-    start: Any,
+    start: Any = OMITTED,
     end: Any = None,
-    step: Any = 1,
+    step: Any = OMITTED,
     *,
     dtype: Any = None,
     device: Any = None,
@@ -293,6 +293,15 @@ def arange(
     tensor([0, 1, 2, 3])
     """
     d = _check_device(device)
+    if start is OMITTED:  # PyTorch's overloads: (end), (start, end) and (start, end, step)
+        if end is None or step is not OMITTED:
+            raise TypeError(
+                "arange() received an invalid combination of arguments: give end, start and "
+                "end, or start, end and step"
+            )
+        start, end = end, None
+    if step is OMITTED:
+        step = 1
     if end is None:
         start, end = 0, start
     # a one-element (0-d) tensor bound is its number, as PyTorch reads it: an int stays an int

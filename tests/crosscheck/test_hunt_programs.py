@@ -3,7 +3,7 @@ differed from PyTorch: formatting tensors in f-strings, uint8 class labels, load
 DataParallel checkpoint with ``torch.nn.modules.utils``, picking Q-values with
 ``take_along_dim``, the KL term of a full-covariance VAE, unsorted padded sequences
 through a batch-first GRU, ``argmax(keepdim=True)`` over all elements, shapes built
-with tuples in front of a ``Size``, ...
+with tuples in front of a ``Size``, ``arange(end=n)``, ...
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -232,6 +232,22 @@ CASES = {
         _size_arithmetic,
         ("Size", (4, 2, 3), 4, "torch.Size([2, 3])", "TypeError"),
     ),
+    # arange's overloads (end), (start, end), (start, end, step), also by keyword
+    "arange_keywords": (
+        lambda T: (
+            T.arange(end=3),
+            T.arange(start=1, end=3),
+            T.arange(1, end=2.5, step=0.5),
+            T.arange(end=2, dtype=T.float64),
+        ),
+        (
+            ([0, 1, 2], "int64", None),
+            ([1, 2], "int64", None),
+            ([1.0, 1.5, 2.0], "float32", None),
+            ([0.0, 1.0], "float64", None),
+        ),
+    ),
+    "arange_end_and_step": (lambda T: T.arange(end=4, step=2), ("raises", "TypeError")),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
