@@ -3,7 +3,8 @@ differed from PyTorch: formatting tensors in f-strings, uint8 class labels, load
 DataParallel checkpoint with ``torch.nn.modules.utils``, picking Q-values with
 ``take_along_dim``, the KL term of a full-covariance VAE, unsorted padded sequences
 through a batch-first GRU, ``argmax(keepdim=True)`` over all elements, shapes built
-with tuples in front of a ``Size``, ``arange(end=n)``, ...
+with tuples in front of a ``Size``, ``arange(end=n)``, float16
+arithmetic with numbers, ...
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -145,6 +146,14 @@ def _size_arithmetic(T):
     return type(batch).__name__, tuple(batch), T.zeros(batch).shape[0], shown, added
 
 
+def _half_with_numbers(T):
+    """A float16 model's arithmetic with Python numbers: PyTorch rounds the number to float16
+    first (1.1 is 1.0996) for sums, differences and powers, not for products. (Its alpha too,
+    but its kernels for a few elements round ``alpha * other`` on its own: not compared.)"""
+    x = T.tensor([0.1257, -1.5, 2.3], dtype=T.float16)
+    return (x - 1.1, 1.1 + x, x.abs() ** 1.1, 1.1**x, x * 1.1, x - T.tensor(1.1))
+
+
 CASES = {
     "format": (
         _formats,
@@ -248,6 +257,17 @@ CASES = {
         ),
     ),
     "arange_end_and_step": (lambda T: T.arange(end=4, step=2), ("raises", "TypeError")),
+    "half_with_numbers": (
+        lambda T: tuple(tuple(round(v, 6) for v in t.tolist()) for t in _half_with_numbers(T)),
+        (
+            (-0.973633, -2.599609, 1.201172),
+            (1.225586, -0.400391, 3.400391),
+            (0.102295, 1.561523, 2.5),
+            (1.011719, 0.867188, 1.244141),
+            (0.138306, -1.650391, 2.53125),
+            (-0.973633, -2.599609, 1.201172),
+        ),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
