@@ -4,7 +4,7 @@ DataParallel checkpoint with ``torch.nn.modules.utils``, picking Q-values with
 ``take_along_dim``, the KL term of a full-covariance VAE, unsorted padded sequences
 through a batch-first GRU, ``argmax(keepdim=True)`` over all elements, shapes built
 with tuples in front of a ``Size``, ``arange(end=n)``, float16
-arithmetic with numbers, ...
+arithmetic with numbers, a float16 batch norm's running statistics, ...
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -154,6 +154,14 @@ def _half_with_numbers(T):
     return (x - 1.1, 1.1 + x, x.abs() ** 1.1, 1.1**x, x * 1.1, x - T.tensor(1.1))
 
 
+def _half_batch_norm_statistics(T):
+    """A float16 batch norm's running statistics after a step: PyTorch computes the update in
+    float32 and rounds once (0.1 * 0.75 gives 0.07501, not float16 arithmetic's 0.07495)."""
+    bn = T.nn.BatchNorm1d(3).half()
+    bn(T.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]]).half())
+    return bn.running_mean, bn.running_var
+
+
 CASES = {
     "format": (
         _formats,
@@ -267,6 +275,12 @@ CASES = {
             (0.138306, -1.650391, 2.53125),
             (-0.973633, -2.599609, 1.201172),
         ),
+    ),
+    "half_batch_norm_statistics": (
+        lambda T: tuple(
+            tuple(round(v, 8) for v in t.tolist()) for t in _half_batch_norm_statistics(T)
+        ),
+        ((0.07501221, 0.04998779, 0.25), (0.91259766, 1.34960938, 0.95019531)),
     ),
 }
 
