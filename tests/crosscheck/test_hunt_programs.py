@@ -162,7 +162,90 @@ def _half_batch_norm_statistics(T):
     return bn.running_mean, bn.running_var
 
 
+_X = np.array([[0.5, -1.0], [1.5, 0.25], [-0.5, 2.0], [1.0, 1.0], [-1.5, -0.5], [0.25, -2.0]])
+_Y = np.array([0, 1, 1, 1, 0, 0])
+
+
+def _logistic_regression_by_hand(T):
+    """Weights updated by hand under no_grad, the gradients zeroed in place."""
+    x, y = T.tensor(_X, dtype=T.float32), T.tensor(_Y, dtype=T.float32)
+    w = T.zeros(2, requires_grad=True)
+    b = T.zeros(1, requires_grad=True)
+    losses = []
+    for _ in range(5):
+        p = T.sigmoid(x @ w + b)
+        loss = -(y * T.log(p) + (1 - y) * T.log(1 - p)).mean()
+        loss.backward()
+        with T.no_grad():
+            w -= 0.5 * w.grad
+            b -= 0.5 * b.grad
+            w.grad.zero_()
+            b.grad.zero_()
+        losses.append(round(loss.item(), 4))
+    accuracy = ((p > 0.5).float() == y).float().mean().item()
+    return losses, w, b, accuracy
+
+
+def _train(T, model, opt, sched, steps):
+    x, y = T.tensor(_X, dtype=T.float32), T.tensor(_Y)
+    losses = []
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = T.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        sched.step()
+        losses.append(round(loss.item(), 4))
+    return losses
+
+
+def _checkpoint_resume(T):
+    """An MLP trained with AdamW and OneCycleLR, saved mid-training with its optimizer and
+    scheduler, then resumed in a fresh model: the resumed curve is the uninterrupted one."""
+    import io
+
+    def fresh():
+        model = _init(T, T.nn.Sequential(T.nn.Linear(2, 4), T.nn.Tanh(), T.nn.Linear(4, 2)))
+        opt = T.optim.AdamW(model.parameters(), lr=0.05, amsgrad=True)
+        sched = T.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=8)
+        return model, opt, sched
+
+    model, opt, sched = fresh()
+    first = _train(T, model, opt, sched, 4)
+    buffer = io.BytesIO()
+    state = {"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict()}
+    T.save(state, buffer)
+    rest = _train(T, model, opt, sched, 4)
+    buffer.seek(0)
+    saved = T.load(buffer)
+    model2, opt2, sched2 = fresh()
+    model2.load_state_dict(saved["model"])
+    opt2.load_state_dict(saved["opt"])
+    sched2.load_state_dict(saved["sched"])
+    resumed = _train(T, model2, opt2, sched2, 4)
+    return first, rest, resumed == rest, [round(v, 8) for v in sched2.get_last_lr()]
+
+
 CASES = {
+    # whole programs: their curves, weights and bookkeeping
+    "logistic_regression_by_hand": (
+        _logistic_regression_by_hand,
+        (
+            (0.6931, 0.5273, 0.4203, 0.348, 0.2966),
+            ([0.4438, 0.9554], "float32", None),
+            ([-0.0118], "float32", None),
+            1.0,
+        ),
+    ),
+    "checkpoint_resume": (
+        _checkpoint_resume,
+        (
+            (0.4602, 0.452, 0.3531, 0.2569),
+            (0.1727, 0.118, 0.0916, 0.0841),
+            True,
+            (0.00766416,),
+        ),
+    ),
     "format": (
         _formats,
         (
