@@ -1,10 +1,11 @@
-"""Small whole programs as PyTorch users write them, and the pieces of them where symgrad once
-differed from PyTorch: formatting tensors in f-strings, uint8 class labels, loading a
-DataParallel checkpoint with ``torch.nn.modules.utils``, picking Q-values with
-``take_along_dim``, the KL term of a full-covariance VAE, unsorted padded sequences
-through a batch-first GRU, ``argmax(keepdim=True)`` over all elements, shapes built
-with tuples in front of a ``Size``, ``arange(end=n)``, float16
-arithmetic with numbers, a float16 batch norm's running statistics, ...
+"""Small whole programs as PyTorch users write them (a logistic regression by hand, a model
+resumed from a checkpoint), and the pieces of programs where symgrad once differed from
+PyTorch: formatting tensors in f-strings, uint8 class labels, loading a DataParallel
+checkpoint with ``torch.nn.modules.utils``, picking Q-values with ``take_along_dim``, the KL
+term of a full-covariance VAE, unsorted padded sequences through a batch-first GRU,
+``argmax(keepdim=True)`` over all elements, shapes built with tuples in front of a ``Size``,
+``arange(end=n)``, float16 arithmetic with numbers and a float16 batch norm's running
+statistics.
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
