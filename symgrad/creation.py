@@ -293,17 +293,11 @@ def arange(
     tensor([0, 1, 2, 3])
     """
     d = _check_device(device)
-    if start is OMITTED:  # PyTorch's overloads: (end), (start, end) and (start, end, step)
-        if end is None or step is not OMITTED:
-            raise TypeError(
-                "arange() received an invalid combination of arguments: give end, start and "
-                "end, or start, end and step"
-            )
-        start, end = end, None
-    if step is OMITTED:
-        step = 1
-    if end is None:
-        start, end = 0, start
+    # PyTorch's overloads: (end), (start, end) and (start, end, step), also by keyword
+    if start is OMITTED and (end is None or step is not OMITTED):
+        raise TypeError("arange() takes (end), (start, end) or (start, end, step)")
+    start, end = (0, start) if end is None else (0, end) if start is OMITTED else (start, end)
+    step = 1 if step is OMITTED else step
     # a one-element (0-d) tensor bound is its number, as PyTorch reads it: an int stays an int
     start, end, step = (_bound(v) for v in (start, end, step))
     if step == 0:
