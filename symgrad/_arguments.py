@@ -252,3 +252,13 @@ def require_floating(input: Any, kernel: str) -> None:
             f'"{kernel}" not implemented for {name.get(t, t.capitalize())!r}: convert the input '
             "with .float() or .double()"
         )
+
+
+def require_same_dtype(input: Any, other: Any, what: str = "the other tensor") -> None:
+    """PyTorch's error for ``other`` (a weight, a second operand) of another dtype than
+    ``input``, where its kernel takes one dtype only (no promotion)."""
+    if other is not None and other.dtype is not input.dtype:
+        raise RuntimeError(
+            f"expected scalar type {input.dtype.scalar_type} but found "
+            f"{other.dtype.scalar_type}: give {what} the input's dtype"
+        )

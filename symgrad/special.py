@@ -12,13 +12,13 @@ tensor([0.5000])
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import symgrad
 from symgrad._arguments import require_tensor as _require_tensor
 from symgrad.ops import elementwise_special as _elementwise_special
 from symgrad.ops import special_functions, special_values
+from symgrad.ops.normal_functions import entr, log_ndtr, ndtr, ndtri
 from symgrad.ops.out import add_out as _add_out
 from symgrad.ops.special_values import *  # noqa: F403
 from symgrad.tensor import Tensor
@@ -64,7 +64,6 @@ gammaln = symgrad.lgamma
 digamma = psi = symgrad.digamma
 xlogy = symgrad.xlogy
 expm1, exp2, log1p, sinc = symgrad.expm1, symgrad.exp2, symgrad.log1p, symgrad.sinc
-round = symgrad.round  # noqa: A001 - PyTorch's name
 logsumexp = symgrad.logsumexp
 logit = symgrad.logit
 i0, polygamma, zeta = symgrad.i0, symgrad.polygamma, special_functions.zeta
@@ -152,55 +151,17 @@ def xlog1py(input: Any, other: Any) -> Tensor:
     return _elementwise_special.XLOG1PY(x, y)
 
 
-def entr(input: Tensor) -> Tensor:
-    """``-x log x`` for ``x > 0``, 0 at 0, ``-inf`` below 0.
+def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001 - PyTorch's name
+    """``symgrad.round`` with ``decimals`` (PyTorch's overload with decimals even for 0, so
+    its node is ``RoundBackward1``).
 
     Examples
     --------
     >>> import symgrad
-    >>> symgrad.special.entr(symgrad.tensor([0.0, 0.5, -1.0]))
-    tensor([0.0000, 0.3466,   -inf])
+    >>> symgrad.special.round(symgrad.tensor([1.26, 2.5], requires_grad=True), decimals=1)
+    tensor([1.3000, 2.5000], grad_fn=<RoundBackward1>)
     """
-    safe = symgrad.where(input > 0, input, symgrad.ones_like(input))
-    value = -input * safe.log()
-    value = symgrad.where(input == 0, symgrad.zeros_like(value), value)
-    return symgrad.where(input < 0, symgrad.full_like(value, -math.inf), value)
-
-
-def ndtr(input: Tensor) -> Tensor:
-    """The standard normal CDF.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.special.ndtr(symgrad.tensor([0.0, 1.0]))
-    tensor([0.5000, 0.8413])
-    """
-    return 0.5 * (1 + (input / math.sqrt(2)).erf())
-
-
-def ndtri(input: Tensor) -> Tensor:
-    """The inverse of the standard normal CDF.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.special.ndtri(symgrad.tensor([0.5, 0.975]))
-    tensor([0.0000, 1.9600])
-    """
-    return math.sqrt(2) * (2 * input - 1).erfinv()
-
-
-def log_ndtr(input: Tensor) -> Tensor:
-    """``log(ndtr(input))``.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.special.log_ndtr(symgrad.tensor([0.0]))
-    tensor([-0.6931])
-    """
-    return (0.5 * (-input / math.sqrt(2)).erfc()).log()
+    return symgrad.round(input, decimals=decimals)
 
 
 def softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:

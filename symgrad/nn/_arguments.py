@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from symgrad import dtypes
@@ -15,9 +16,19 @@ _REDUCTIONS = ("mean", "sum", "none")
 def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> str:
     if size_average is not None or reduce is not None:
         # PyTorch's deprecated pair: reduce=False means 'none', size_average=False means 'sum'
-        if reduce is False:
-            return "none"
-        return "sum" if size_average is False else "mean"
+        legacy = "none" if reduce is False else "sum" if size_average is False else "mean"
+        warnings.warn(
+            "size_average and reduce args will be deprecated, please use "
+            f"reduction='{legacy}' instead.",
+            stacklevel=3,
+        )
+        return legacy
+    if reduction == "elementwise_mean":  # PyTorch's old name, still taken
+        warnings.warn(
+            "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+            stacklevel=3,
+        )
+        return "mean"
     if reduction not in _REDUCTIONS:
         raise ValueError(
             f"{reduction} is not a valid value for reduction; use one of {_REDUCTIONS}"
@@ -53,4 +64,19 @@ def _no_grad_for(op: str, name: str, value: Any) -> None:
         raise RuntimeError(
             f"The function '{op}' is not differentiable with respect to argument '{name}'. "
             "This input cannot have requires_grad True."
+        )
+
+
+def check_rnn_input(input: Tensor, weight: Tensor, input_size: int) -> None:
+    """PyTorch's errors for an RNN's input of another dtype than its weights (ValueError) or
+    of another feature size (RuntimeError)."""
+    if input.dtype is not weight.dtype:
+        raise ValueError(
+            f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight.dtype}). "
+            f"Convert input: input.to({weight.dtype}), or convert model: model.to({input.dtype})"
+        )
+    if input.shape[-1] != input_size:
+        raise RuntimeError(
+            f"input.size(-1) must be equal to input_size. Expected {input_size}, "
+            f"got {input.shape[-1]}"
         )

@@ -12,7 +12,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad import ops as _ops
-from symgrad._arguments import require_floating
+from symgrad._arguments import require_floating, require_same_dtype
 from symgrad._meta import check_devices, is_meta, meta_array
 from symgrad._tracing import TRACE, data_params
 from symgrad.nn._arguments import _check_tensors, _reduction
@@ -93,15 +93,9 @@ def _check_nll_shapes(input: Tensor, target: Tensor) -> None:
 def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
     """Then the target's dtype, a 1-D input's single target, and the weight (PyTorch's
     nll_loss)."""
-    shape, t_shape = _shape(input), _shape(target)
-    # PyTorch takes uint8 class indices (labels read from image files), but not in the spatial
-    # kernel that an input of more than 2 dims goes through
-    if target.dtype is dtypes.uint8 and len(shape) > 2:
-        raise RuntimeError(
-            "expected scalar type Long but found Byte: a spatial target (one class per position) "
-            "must be int64; convert it with .long()"
-        )
-    if target.dtype not in (dtypes.int64, dtypes.uint8):
+    # PyTorch's kernel for an input of at most 2 dimensions reads uint8 class indices too
+    byte = target.dtype is dtypes.uint8 and input.ndim <= 2
+    if target.dtype is not dtypes.int64 and not byte:
         hint = (
             f"; class probabilities must have the input's shape {list(input.shape)}"
             if target.dtype.is_floating_point
@@ -111,6 +105,7 @@ def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
             f"nll_loss: expected target dtype to be Long or Byte (class indices), but got "
             f"{target.dtype!r}{hint}"
         )
+    shape, t_shape = _shape(input), _shape(target)
     if len(shape) == 1 and len(t_shape) == 1 and t_shape[0] != 1:
         raise ValueError(
             f"nll_loss: For 1D input, 1D target must have size 1, but got target size: {t_shape[0]}"
@@ -121,11 +116,8 @@ def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
             f"nll_loss: weight tensor should be defined either for all {n_classes} classes or "
             f"no classes but got weight tensor of shape: {list(weight.shape)}"
         )
-    if weight is not None and weight.dtype is not input.dtype and input.dtype.is_floating_point:
-        raise RuntimeError(
-            f"expected scalar type {input.dtype.scalar_type} but found "
-            f"{weight.dtype.scalar_type}: give the weight the input's dtype"
-        )
+    if input.dtype.is_floating_point:
+        require_same_dtype(input, weight, "the weight")
     if not input.dtype.is_floating_point:
         kernel = "nll_loss2d_forward_out_frame" if len(shape) == 4 else "nll_loss_out_frame"
         require_floating(input, kernel)
@@ -135,9 +127,9 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: 
     """``nll_loss`` once its arguments are checked (``r`` the reduction's name)."""
     _check_nll_shapes(input, target)
     _check_nll_target(input, target, weight)
-    check_devices((target, input))
-    if target.dtype is dtypes.uint8:
+    if target.dtype is dtypes.uint8:  # read as the int64 class indices they are
         target = target.long()
+    check_devices((target, input))
     if _batching.STATE.depth and (
         type(input) is _batching.BatchedTensor or type(target) is _batching.BatchedTensor
     ):

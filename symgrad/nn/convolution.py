@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad._arguments import require_same_dtype
 from symgrad.ops.convolution import Geometry, convolution
 from symgrad.ops.index_keys import warn_at_user
 from symgrad.tensor import Tensor
@@ -97,12 +98,8 @@ def _conv(
 ) -> Tensor:
     op = f"conv{d}d"
     check_operands(op, d, input, weight, "out_channels, in_channels / groups")
-    if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
-        other = weight.dtype if input.dtype != weight.dtype else bias.dtype  # type: ignore[union-attr]
-        raise RuntimeError(
-            f"expected scalar type {input.dtype.scalar_type} but found {other.scalar_type}: "
-            "convert the weight and bias to the input's dtype"
-        )
+    require_same_dtype(input, weight, "the weight")
+    require_same_dtype(input, bias, "the bias")
     if input.dtype.scalar_type == "Bool":
         kernel = "compute_columns3d" if d == 3 else "slow_conv2d_cpu"
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")

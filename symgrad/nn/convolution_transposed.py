@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad._arguments import require_same_dtype
 from symgrad.nn.convolution import check_operands, expand_param
 from symgrad.ops.convolution_transposed import convolution_transposed, transposed_geometry
 from symgrad.tensor import Tensor
@@ -28,11 +29,7 @@ def _conv_transpose(
 ) -> Tensor:
     op = f"conv_transpose{d}d"
     check_operands(op, d, input, weight, "in_channels, out_channels / groups")
-    if input.dtype != weight.dtype:
-        raise RuntimeError(
-            f"expected scalar type {input.dtype.scalar_type} but found "
-            f"{weight.dtype.scalar_type}: convert the weight to the input's dtype"
-        )
+    require_same_dtype(input, weight, "the weight")
     if not input.dtype.is_floating_point and input.dtype.scalar_type != "Long":
         # PyTorch's transposed kernels: floating dtypes and int64 only
         kernel = f"slow_conv_transpose{max(d, 2)}d_out_cpu"
@@ -47,6 +44,11 @@ def _conv_transpose(
     batched = input.ndim == d + 2
     x = input if batched else input.unsqueeze(0)
     _check_shapes(x, weight, bias, groups)
+    if x.numel() == 0 and x.shape[0] and x.shape[1]:
+        shape = list(x.shape) if d > 1 else [*x.shape[:2], 1, x.shape[2]]  # 1-d runs as 2-d
+        raise RuntimeError(
+            f"Only zero batch or zero channel inputs are supported, but got input shape: {shape}"
+        )
     geo = transposed_geometry(
         tuple(x.shape),
         tuple(weight.shape[2:]),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from symgrad import dtypes
 from symgrad._arguments import require_floating, require_tensor
 from symgrad.nn.channel_ops import feature_dropout_impl
 from symgrad.ops.activations import PRELU
@@ -27,12 +28,12 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     if type(input) is not Tensor or type(weight) is not Tensor:
         require_tensor("prelu", "input", 1, input)
         require_tensor("prelu", "weight", 2, weight)
-    require_floating(input, "prelu_cpu")
-    if weight.dtype is not input.dtype:
+    if weight.dtype is not input.dtype:  # checked before the dtype's kernel, as PyTorch
         raise RuntimeError(
             f"prelu: Type promoting not supported. Got {input.dtype.scalar_type} and "
             f"{weight.dtype.scalar_type}"
         )
+    require_floating(input, "prelu_cpu")
     if weight.ndim > 1:
         raise RuntimeError(
             f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}"
@@ -57,7 +58,9 @@ def rms_norm(
     input: Tensor, normalized_shape: Any, weight: Tensor | None = None, eps: float | None = None
 ) -> Tensor:
     """``input / sqrt(mean(input**2) + eps) * weight`` over the last ``normalized_shape``
-    dimensions (``eps`` by default the dtype's machine epsilon, as PyTorch).
+    dimensions, as PyTorch's composite: a float16 input computed in float32 (``eps`` by default
+    the machine epsilon of the dtype computed in), the result in the input's dtype; a weight
+    of another dtype than the input's is PyTorch's ``UserWarning``.
 
     Examples
     --------
@@ -74,13 +77,26 @@ def rms_norm(
             f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}"
         )
     require_floating(input, "rms_norm")
+    dtype = input.dtype
+    computed = dtypes.float32 if dtype is dtypes.float16 else dtype  # PyTorch's opmath type
     if eps is None:
         from symgrad.type_info import finfo
 
-        eps = finfo(input.dtype).eps
+        eps = finfo(computed).eps
+    if weight is not None and weight.dtype is not dtype:
+        warnings.warn(
+            f"Mismatch dtype between input and weight: input dtype = {dtypes.cpp_name(dtype)}, "
+            f"weight dtype = {dtypes.cpp_name(weight.dtype)}, Cannot dispatch to fused "
+            "implementation.",
+            UserWarning,
+            stacklevel=2,
+        )
+    x = input if computed is dtype else input.to(computed)
     dims = tuple(range(-len(shape), 0))
-    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
-    return out * weight if weight is not None else out
+    out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    if weight is not None:
+        out = out * weight
+    return out if out.dtype is dtype else out.to(dtype)
 
 
 _EXPECTED = {1: "2D or 3D", 2: "3D or 4D", 3: "4D or 5D"}

@@ -14,6 +14,7 @@ from symgrad.nn import activations as _activations
 from symgrad.nn import adaptive_pooling as _adaptive_pooling
 from symgrad.nn import channel_ops as _channel_ops
 from symgrad.nn import fractional_pooling as _fractional_pooling
+from symgrad.nn import grad  # noqa: F401  (torch.nn.functional.grad is torch.nn.grad)
 from symgrad.nn import margin_losses as _margin_losses
 from symgrad.nn import normalization as _normalization
 from symgrad.nn import pooling as _pooling
@@ -38,6 +39,7 @@ from symgrad.nn.instance_norm import instance_norm
 from symgrad.nn.linear_cross_entropy import linear_cross_entropy
 from symgrad.nn.lp_pooling import lp_pool1d, lp_pool2d, lp_pool3d
 from symgrad.nn.margin_losses import *  # noqa: F403
+from symgrad.nn.multi_head_attention import multi_head_attention_forward
 from symgrad.nn.normalization import *  # noqa: F403
 from symgrad.nn.pooling import *  # noqa: F403
 from symgrad.nn.rearranging import fold, pixel_shuffle, pixel_unshuffle, unfold
@@ -384,6 +386,7 @@ __all__ += [
     "conv3d",
     "conv_tbc",
     "scaled_dot_product_attention",
+    "multi_head_attention_forward",
     *_normalization.__all__,
     *_pooling.__all__,
     *_adaptive_pooling.__all__,

@@ -17,6 +17,7 @@ from symgrad.nn.init_structured import (
     sparse_,
     trunc_normal_,
 )
+from symgrad.ops.sampling import _check_range, _check_std, _floating
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -111,11 +112,15 @@ def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = No
     >>> bool((w.abs() <= 0.1).all())
     True
     """
+    _floating(tensor, "check_uniform_bounds")
+    _check_range(a, b)
     return _fill(tensor, _draw("uniform", tensor, generator) * (b - a) + a)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     """Fill ``tensor`` with values drawn from the normal distribution N(``mean``, ``std``²)."""
+    _floating(tensor, "normal_kernel_cpu")
+    _check_std(std)
     return _fill(tensor, _draw("normal", tensor, generator) * std + mean)
 
 

@@ -20,9 +20,10 @@ def _repeated(t: Tensor | None, times: int) -> Tensor | None:
     return None if t is None else t.repeat(times)
 
 
-def _repeated_stat(t: Tensor | None, times: int) -> Tensor | None:
-    """A writable copy of a running statistic, repeated (batch_norm updates it in place)."""
-    return None if t is None else Tensor._make(np.tile(t._data, times))
+def _repeated_stat(t: Tensor | None, times: int, dtype: np.dtype) -> Tensor | None:
+    """A writable copy of a running statistic, repeated, in the input's ``dtype`` (batch_norm
+    updates it in place; PyTorch's instance norm takes statistics of any floating dtype)."""
+    return None if t is None else Tensor._make(np.tile(t._data, times).astype(dtype))
 
 
 def instance_norm(
@@ -71,7 +72,8 @@ def instance_norm(
         raise ValueError(f"instance_norm expects an input (N, C, ...), got input size {size}")
     b, c = size[:2]
     shaped = input.contiguous().view(1, b * c, *size[2:])
-    mean, var = _repeated_stat(running_mean, b), _repeated_stat(running_var, b)
+    dtype = input._data.dtype
+    mean, var = _repeated_stat(running_mean, b, dtype), _repeated_stat(running_var, b, dtype)
     out = batch_norm(
         shaped,
         mean,

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import _like
-from symgrad._arguments import require_tensor, require_tensor_arguments
+from symgrad._arguments import require_same_dtype, require_tensor, require_tensor_arguments
 from symgrad.nn._arguments import _no_grad_for, _reduction
 from symgrad.nn.activations import logsigmoid
 from symgrad.nn.normalization import pairwise_distance
@@ -97,11 +97,7 @@ def multi_margin_loss(
     dtype = input._data.dtype
     scale = np.ones((n, c), dtype=dtype)
     if weight is not None:
-        if weight.dtype is not input.dtype:
-            raise RuntimeError(
-                f"expected scalar type {input.dtype.scalar_type} but found "
-                f"{weight.dtype.scalar_type}"
-            )
+        require_same_dtype(input, weight, "the weight")
         if weight.numel() != c:
             raise RuntimeError(
                 f"inconsistent weight size, expected {c} but got {list(weight.shape)}"

@@ -37,6 +37,25 @@ def _floating(input: Tensor, kernel: str) -> None:
         )
 
 
+def _check_parameter_dtypes(input: Tensor, *params: Tensor | None) -> None:
+    """PyTorch's CPU rule for a norm's parameters: all of the input's dtype, or all float32
+    with a float16 input (then computed in float32)."""
+    defined = [p for p in params if p is not None]
+    if not defined:
+        return
+    if defined[0].dtype != input.dtype:
+        if any(p.dtype != dtypes.float32 for p in defined):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if input.dtype != dtypes.float16:
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    for p in defined[1:]:
+        if p.dtype != defined[0].dtype:
+            raise RuntimeError(
+                f"expected scalar type {defined[0].dtype.scalar_type} but found "
+                f"{p.dtype.scalar_type}"
+            )
+
+
 def _verify_batch_size(size: list) -> None:
     if math.prod(size[:1] + size[2:]) == 1:
         raise ValueError(
@@ -94,6 +113,7 @@ def layer_norm(
     """
     shape = check_layer_norm("layer_norm", input, normalized_shape, weight, bias)
     k = len(shape)
+    _check_parameter_dtypes(input, weight, bias)
     _floating(input, "LayerNormKernelImpl")
     axes = tuple(range(input.ndim - k, input.ndim))
     return native_norm("layer", input, weight, bias, axes=axes, eps=eps, view=tuple(shape))
@@ -138,6 +158,7 @@ def group_norm(
                 f"input, but got {name} of shape {list(t.shape)} and input of shape "
                 f"{list(input.shape)}"
             )
+    _check_parameter_dtypes(input, weight, bias)
     _floating(input, "GroupNormKernelImpl")
     group = (n, num_groups, -1) if input.numel() else (n, num_groups, 0)
     return native_norm(
@@ -226,6 +247,7 @@ def batch_norm(
         )
         if found is not None:
             return found
+    _check_parameter_dtypes(input, weight, bias, running_mean, running_var)
     if not training:
         stats = (running_mean._data.reshape(view), running_var._data.reshape(view))
         return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view, stats=stats)

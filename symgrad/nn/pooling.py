@@ -268,6 +268,8 @@ def _avg_pool(
 ):
     op = f"avg_pool{d}d"
     if isinstance(input, Tensor) and input.ndim < d + 1:  # PyTorch reads input.size(-d - 1)
+        if d == 3:  # its 3-d kernel checks the rank first
+            raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
         if input.ndim == 0:
             raise IndexError(f"Dimension specified as {-d - 1} but tensor has no dimensions")
         raise IndexError(
@@ -294,8 +296,7 @@ _INTEGERS = ("Byte", "Char", "Short", "Int", "Long")
 
 
 def _pooled_dtype(input: Tensor, kernel: str, integers: tuple) -> None:
-    """PyTorch's error for a pooling kernel given a dtype it has no version for: of the
-    non-floating dtypes it takes only ``integers`` (scalar type names)."""
+    """PyTorch's error for a kernel without a version for the dtype: ``integers`` it has."""
     if input.dtype.is_floating_point or input.dtype.scalar_type in integers:
         return
     raise NotImplementedError(
@@ -423,6 +424,9 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
             f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor: "
             f"'{mode}' padding of {dims} dimension(s) takes a {dims + 1}D or {dims + 2}D input"
         )
+    if mode != "circular" and input.dtype.scalar_type == "Bool":  # no bool kernels
+        kind = "reflection" if mode == "reflect" else "replication"
+        raise NotImplementedError(f"\"{kind}_pad{dims}d\" not implemented for 'Bool'")
     key: list = []
     lead = input.ndim - dims
     if mode == "replicate" and 0 in input.shape[lead:]:

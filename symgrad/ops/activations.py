@@ -207,6 +207,7 @@ MISH = declare(
     kernel=_mish,
     partial_kernels={0: _mish_partial},
     promote="float",
+    half_backward="float32",
 )
 HARDTANH = declare(
     "hardtanh",
@@ -247,6 +248,17 @@ HARDSIGMOID = declare(
     exact=False,
     promote="float",
 )
+
+
+def _logsigmoid_half_backward(x: Any, out: Any, g: Any) -> Any:
+    """PyTorch's log_sigmoid_backward on float16: its forward's buffer ``exp(-|x|)`` rounded
+    to float16, then ``(max_deriv - sign * b / (1 + b)) * g`` in float32."""
+    v = x.astype(np.float32)
+    b = np.exp(-np.abs(v)).astype(np.float16).astype(np.float32)
+    negative = v < 0
+    return (negative - np.where(negative, 1.0, -1.0) * (b / (1 + b))) * g.astype(np.float32)
+
+
 LOGSIGMOID = declare(
     "logsigmoid",
     "x",
@@ -257,6 +269,7 @@ LOGSIGMOID = declare(
     partial_kernels={0: lambda v, out: _sigmoid(-v)},
     promote="float",
     backward="LogSigmoidBackward0",
+    half_backward=_logsigmoid_half_backward,
     vjp_backward="LogSigmoidBackwardBackward0",
 )
 

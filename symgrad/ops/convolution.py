@@ -109,7 +109,12 @@ def window_view(x: np.ndarray, geo: Geometry) -> np.ndarray:
     padded[geo.inner()] = x
     span = tuple(dil * (k - 1) + 1 for k, dil in zip(geo.kernel, geo.dilation))
     view = np.lib.stride_tricks.sliding_window_view(padded, span, axis=tuple(range(2, 2 + d)))
-    view = view[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in geo.stride)]
+    # the first ``out`` windows: a transposed convolution's output padding can leave room
+    # for more than its input's positions
+    view = view[
+        (slice(None), slice(None))
+        + tuple(slice(None, s * (o - 1) + 1, s) for s, o in zip(geo.stride, geo.out))
+    ]
     return view[(Ellipsis,) + tuple(slice(None, None, dil) for dil in geo.dilation)]
 
 

@@ -385,6 +385,8 @@ SIGMOID = declare(
     partials=lambda out: (out * (1 - out),),
     kernel=_sigmoid,
     promote="float",
+    # PyTorch's sigmoid_backward on float16: (g * (1 - y)) * y, each product rounded
+    half_backward=lambda x, out, g: g * (1 - out) * out,
 )
 SOFTPLUS = declare(
     "softplus",
@@ -421,6 +423,7 @@ SILU = declare(
     kernel=lambda v: v * _sigmoid(v),
     partial_kernels={0: _silu_partial},
     promote="float",
+    half_backward="float32",
 )
 GELU = declare(
     "gelu",
@@ -428,6 +431,7 @@ GELU = declare(
     lambda x: x / 2 * (1 + sp.erf(x / sp.sqrt(2))),
     kernel=_gelu_kernel,
     promote="float",
+    half_backward="float32",
 )
 GELU_TANH = declare(
     "gelu_tanh",
@@ -435,4 +439,5 @@ GELU_TANH = declare(
     lambda x: x / 2 * (1 + sp.tanh(sp.sqrt(2 / sp.pi) * (x + sp.Rational(44715, 1000000) * x**3))),
     backward="GeluBackward0",
     promote="float",
+    half_backward="float32",
 )

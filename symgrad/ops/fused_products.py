@@ -188,6 +188,12 @@ def _fused(prim: Structural, input: Tensor, m1: Tensor, m2: Tensor, beta: Any, a
         product = product.sum(0) if prim is _ADDBMM else product
         return combine(input, product, beta, alpha)
     _check_dtypes(m1, m2)
+    if prim is not _ADDR and isinstance(input, Tensor) and input.dtype is not m1.dtype:
+        # (addr promotes; PyTorch's other kernels take one dtype only)
+        raise RuntimeError(
+            f"{prim.name}: self and mat2 must have the same dtype, but got {input.dtype!r} and "
+            f"{m2.dtype!r} (convert input with .to({m2.dtype!r}))"
+        )
     return prim(input, m1, m2, **_params(beta, alpha))
 
 

@@ -123,11 +123,18 @@ def xp_scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Tensor) -> Te
 
 
 # -- index_select ---------------------------------------------------------------------------------
+def _index_select_kernel(xp: Any, a: np.ndarray, key: Any) -> np.ndarray:
+    # a new contiguous tensor, as PyTorch's, whatever the input's layout
+    out = np.asarray(a[key])
+    return out if out.flags.c_contiguous else np.ascontiguousarray(out)
+
+
 _INDEX_SELECT = Structural(
     "index_select",
     _getitem_forward,
     _getitem_vjp,
     backward="IndexSelectBackward0",
+    kernel=_index_select_kernel,
     jvp="linear",
     batch="getitem",
 )

@@ -67,3 +67,30 @@ def _reads(k: Any) -> int:
     if isinstance(k, np.ndarray) and k.dtype == np.bool_:
         return k.ndim
     return 1
+
+
+def advanced(key: tuple) -> bool:
+    """Whether ``key`` indexes by arrays (its result is a copy)."""
+    return any(isinstance(k, np.ndarray) for k in key)
+
+
+def several_ellipses(items: Any) -> bool:
+    """Whether a key has more than one ``...`` (which NumPy refuses and PyTorch reads)."""
+    return sum(k is Ellipsis for k in items) > 1
+
+
+def spread_ellipses(items: Any, normalized: Any, ndim: int) -> list:
+    """A key's entries ``items`` (``normalized`` as NumPy reads them) with each ``...`` made
+    whole slices, as PyTorch reads a key with several: each passes over as many dimensions as
+    the key leaves unindexed (``x[..., 0, ...]`` is ``x[:, :, 0]`` of a 3-d ``x``), those after
+    the last entry dropping out."""
+    spread = max(ndim - sum(map(_reads, normalized)), 0)
+    out: list = []
+    for k in items:
+        out += [_PASSED] * spread if k is Ellipsis else [k]
+    while out and out[-1] is _PASSED:
+        out.pop()
+    return [slice(None) if k is _PASSED else k for k in out]
+
+
+_PASSED = object()  # a dimension an ellipsis passes over

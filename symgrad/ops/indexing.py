@@ -13,7 +13,7 @@ from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.elementwise import WHERE
 from symgrad.ops.index_keys import index_array, is_sequence, list_index, pytorch_key
-from symgrad.ops.index_steps import index_steps
+from symgrad.ops.index_steps import advanced, index_steps, several_ellipses, spread_ellipses
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
@@ -33,12 +33,28 @@ def check_key_device(input: Tensor, key: Any) -> None:
 
 
 def normalize_key(key: Any, shape: tuple) -> Any:
-    """A NumPy index from a PyTorch one: tensors become integer or boolean arrays."""
+    """A NumPy index from a PyTorch one: tensors become integer or boolean arrays, several
+    ellipses the dimensions they pass over (:func:`spread_ellipses`)."""
     items = key if isinstance(key, tuple) else (key,)
     if any(isinstance(k, str) for k in items):  # PyTorch counts the indices first
         used = [k for k in items if not (k is None or k is Ellipsis or isinstance(k, bool))]
         if len(used) > len(shape):
             raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    out = _normalized(items)
+    if several_ellipses(out):
+        out = spread_ellipses(out, out, len(shape))
+    return _probe(tuple(out), shape)
+
+
+def one_ellipsis(key: Any, shape: tuple) -> Any:
+    """``key`` as given, with several ellipses spread over the dimensions they pass over."""
+    if type(key) is not tuple or not several_ellipses(key):
+        return key
+    return tuple(spread_ellipses(key, _normalized(key), len(shape)))
+
+
+def _normalized(items: tuple) -> list:
+    """Each entry of a key as NumPy reads it."""
     out = []
     for k in items:
         kind = type(k)
@@ -71,7 +87,7 @@ def normalize_key(key: Any, shape: tuple) -> Any:
                 f"are valid indices, got {type(k).__name__}"
             )
         out.append(k)
-    return _probe(tuple(out), shape)
+    return out
 
 
 def _int_slice(k: slice) -> slice:
@@ -157,7 +173,12 @@ def _getitem_kernel(xp: Any, a: np.ndarray, key: tuple) -> np.ndarray:
     key = key if isinstance(key, tuple) else (key,)
     if not any(k is Ellipsis for k in key):
         key = key + (Ellipsis,)
-    return a[key]
+    out = a[key]
+    if a.flags.c_contiguous and not out.flags.c_contiguous and advanced(key):
+        # NumPy may lay out an indexed copy with the indexed dimension outermost; PyTorch's
+        # copy of a contiguous tensor is contiguous (so .view() works on it)
+        return np.ascontiguousarray(out)
+    return out
 
 
 _GETITEM = {
@@ -187,6 +208,7 @@ def getitem(input: Tensor, key: Any) -> Tensor:
     if batching.STATE.depth and batched_key(key):  # inside vmap: each element its own tensors
         return batched_getitem(input, key)
     check_key_device(input, key)
+    key = one_ellipsis(key, input.shape)
     given, key = key, normalize_key(key, input.shape)
     if type(given) is not tuple and type(given) is not bool:
         # one entry, one node; a slice alone is a slice node even when whole (PyTorch's)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._arguments import require_tensors
+from symgrad._arguments import require_same_dtype, require_tensors
 from symgrad.ops.atleast import broadcast_shapes
 from symgrad.ops.determinants import array_dtype, square_matrices
 from symgrad.ops.linalg import matmul
@@ -289,6 +289,7 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
     for t in (input, other):
         if t.dtype.scalar_type == "Bool":
             raise NotImplementedError("\"cross\" not implemented for 'Bool'")
+    require_same_dtype(input, other, "other")
     return _CROSS(input, other, dim=dim - ndim if dim >= 0 else dim)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_same_dtype, require_tensor
 from symgrad.ops import elementwise as E
 from symgrad.ops.norms import _norm_p
 from symgrad.prim.structural import Structural
@@ -177,6 +177,7 @@ def cdist(
         require_tensor("cdist", "x2", 2, x2)
     p = float(p)
     _check(x1, x2, p)
+    require_same_dtype(x1, x2, "x2")
     d = dtypes.promote_types(x1.dtype, x2.dtype)
     if _uses_matrix_product(x1, x2, p, compute_mode):
         out = _EUCLIDEAN_DIST(x1.to(d), x2.to(d), p=p)

@@ -206,6 +206,13 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any
     return inplace(self, "normal_", compute)
 
 
+def _check_range(a: float, b: float) -> None:
+    if a > b:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
+        )
+
+
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None, **bounds):
     """Fill ``self`` with samples uniform in [``a``, ``b``) (PyTorch's ``from``/``to``;
     ``UniformBackward0``)."""
@@ -213,10 +220,7 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
     if bounds:
         raise TypeError(f"uniform_() got unexpected keyword arguments {sorted(bounds)}")
     _floating(self, "check_uniform_bounds")
-    if a > b:
-        raise RuntimeError(
-            f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
-        )
+    _check_range(a, b)
 
     def compute(x: Tensor) -> Tensor:
         u = numpy_generator(generator, x).random(x.shape)

@@ -85,8 +85,13 @@ class Elementwise(Application, Primitive):
         masked: bool = False,
         vjp_backward: str | None = None,
         reads_result: bool = False,
+        half_backward: Any = None,
     ) -> None:
         self.name = name
+        # how PyTorch's own backward kernel (sigmoid_backward, silu_backward, ...) computes a
+        # float16 gradient: "float32" (the VJP in float32, rounded once) or a function of the
+        # float16 input, result and gradient; None: its formula's ops one by one
+        self.half_backward = half_backward
         # PyTorch's backward reads the result (the in-place activations): the node saves it
         # and an in-place change of it breaks the backward
         self.reads_result = reads_result
@@ -286,7 +291,7 @@ class Elementwise(Application, Primitive):
         out = node._out if node._packed is None else node._packed.output(node)
         params, meta, kernels = node.params, node._meta, self._vjp_kernels
         if type(g) is np.ndarray and g.dtype is _HALF:
-            return self._half_vjp(node, g)
+            return self._half_vjp(node, g, saved, out)
         if type(g) is MetaArray:  # a meta tensor's gradients: the inputs' shapes and dtypes
             return [
                 None if fn is None else meta_array(*meta[i])
@@ -329,10 +334,20 @@ class Elementwise(Application, Primitive):
             result.append(r)
         return result
 
-    def _half_vjp(self, node: Any, g: np.ndarray) -> list:
-        """The VJP of float16 arrays as PyTorch computes it: its derivative formula's ops one
-        by one, each computed in float32 and rounded to float16 (the rule spoken to the
-        tensor interpreter, recording nothing)."""
+    def _half_vjp(self, node: Any, g: np.ndarray, saved: tuple, out: Any) -> list:
+        """The VJP of float16 arrays as PyTorch computes it: its fused backward kernel's
+        formula in float32, rounded once; else its derivative formula's ops one by one, each
+        computed in float32 and rounded to float16 (the rule spoken to the tensor
+        interpreter, recording nothing)."""
+        if self.half_backward is not None:  # (one input: the activations)
+            x = saved[0]._data if isinstance(saved[0], Tensor) else saved[0]
+            if self.half_backward == "float32":
+                kernel = self._vjp_kernels.get(0) or self.vjp_kernel(0)
+                x, wide = (None if a is None else a.astype(np.float32) for a in (x, out))
+                r = kernel(x, wide, g.astype(np.float32), *node.params)
+            else:
+                r = self.half_backward(x, out, g, *node.params)
+            return [reduce_to(np.asarray(r).astype(_HALF), *node._meta[0])]
         with grad_mode.no_grad():
             result = Primitive.apply(self, node, [Tensor._make(g)], True)
         return [None if r is None else r._data for r in result]

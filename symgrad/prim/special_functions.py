@@ -42,8 +42,12 @@ def lgamma(x: Any) -> np.ndarray:
     x = np.asarray(x, dtype=np.result_type(x, np.float32))
     fn = _scipy("gammaln")
     if fn is not None:
-        # SciPy gives -inf at -inf; PyTorch (and C's lgamma) +inf
-        return np.where(np.isneginf(x), np.inf, fn(x)).astype(x.dtype, copy=False)
+        # SciPy gives -inf at -inf and inf at float64's subnormal numbers; PyTorch (and C's
+        # lgamma) +inf and -log|x| (lgamma's value to double precision below 1e-17)
+        with np.errstate(all="ignore"):
+            tiny = (x != 0) & (np.abs(x) < 1e-300)
+            out = np.where(tiny, -np.log(np.abs(np.where(tiny, x, 1))), fn(x))
+        return np.where(np.isneginf(x), np.inf, out).astype(x.dtype, copy=False)
 
     def one(v: float) -> float:
         if math.isnan(v):

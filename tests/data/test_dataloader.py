@@ -99,6 +99,35 @@ def test_default_collate_as_pytorch():
         default_collate([[1, 2], [3]])
 
 
+def _strings_and_tuples(T):
+    """Strings inside samples come back as a tuple; a loader without batching turns a tuple
+    sample into a list (PyTorch's default_convert)."""
+    data = T.utils.data
+    labelled = data.default_collate([("x", 1.5), ("y", 2.5)])
+    unbatched = next(iter(data.DataLoader(data.TensorDataset(T.arange(3.0)), batch_size=None)))
+    converted = data.default_convert((1, (2, np.float32(3.0))))
+    return (
+        type(labelled).__name__,
+        labelled[0],
+        type(unbatched).__name__,
+        type(converted).__name__,
+        type(converted[1]).__name__,
+        type(converted[1][1]).__name__,
+    )
+
+
+def test_strings_and_tuples_as_pytorch():
+    assert _strings_and_tuples(symgrad) == ("list", ("x", "y"), "list", "list", "list", "Tensor")
+
+
+@pytest.mark.torch
+@pytest.mark.skipif(not HAS_TORCH, reason="PyTorch is not installed")
+def test_strings_and_tuples_are_pytorchs():
+    import torch
+
+    assert _strings_and_tuples(torch) == ("list", ("x", "y"), "list", "list", "list", "Tensor")
+
+
 @pytest.mark.torch
 @pytest.mark.skipif(not HAS_TORCH, reason="PyTorch is not installed")
 def test_default_collate_matches_torch_types():

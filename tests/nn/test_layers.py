@@ -143,9 +143,12 @@ def test_losses():
     )
     loss = nn.CrossEntropyLoss(weight=w)
     assert [n for n, _ in loss.named_buffers()] == ["weight"] and list(loss.parameters()) == []
-    assert nn.MSELoss(size_average=False).reduction == "sum"
+    with pytest.warns(UserWarning, match="size_average and reduce args will be deprecated"):
+        assert nn.MSELoss(size_average=False).reduction == "sum"
+    loss = nn.L1Loss(reduction="avg")  # checked when called, as PyTorch
+    assert loss.reduction == "avg"
     with pytest.raises(ValueError, match="not a valid value for reduction"):
-        nn.L1Loss(reduction="avg")
+        loss(symgrad.ones(1), symgrad.ones(1))
 
 
 # -- containers --------------------------------------------------------------------------------

@@ -92,8 +92,12 @@ BINARY = {
 # compared bit for bit), these gradients in up to a third
 VALUES_CLOSE = {"gelu"}
 GRADIENTS_DIFFER = {
-    "sigmoid", "gelu", "silu", "elu", "atan", "mish", "hardswish", "logsigmoid", "softplus"
+    "gelu", "elu", "atan", "hardswish", "softplus"
 }  # fmt: skip
+# PyTorch's fused float16 backward kernels, computed in float32 and rounded once as there:
+# the float32 steps' order differs from its kernel's in a few elements per thousand at most
+# (sigmoid's and logsigmoid's are bit for bit)
+GRADIENTS_NEARLY = {"silu", "mish"}
 
 
 def _run(T, name):
@@ -113,7 +117,9 @@ def test_float16_bit_for_bit_against_torch(name):
         assert (ours[0] != theirs[0]).sum() <= 12
     else:
         np.testing.assert_array_equal(ours[0], theirs[0])
-    if name not in GRADIENTS_DIFFER:
+    if name in GRADIENTS_NEARLY:
+        assert (ours[1] != theirs[1]).sum() <= 4
+    elif name not in GRADIENTS_DIFFER:
         for a, b in zip(ours[1:], theirs[1:]):
             if b is not None:
                 np.testing.assert_array_equal(a, b)

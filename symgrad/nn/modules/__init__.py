@@ -58,6 +58,7 @@ from symgrad.nn.modules import pooling as _pooling
 from symgrad.nn.modules.padding import *  # noqa: F403
 from symgrad.nn.modules.pooling import *  # noqa: F403
 from symgrad.nn.modules import utils  # noqa: F401  (torch.nn.modules.utils)
+from symgrad.nn.modules.sync_batchnorm import SyncBatchNorm
 
 __all__ = [
     "Module",
@@ -104,4 +105,5 @@ __all__ = [
     *_channel_layers.__all__,
     *_pooling.__all__,
     *_padding.__all__,
+    "SyncBatchNorm",
 ]

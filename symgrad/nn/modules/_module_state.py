@@ -59,6 +59,36 @@ class ModuleStateMethods:
         _state.check_leaves_meta(self, ("cpu",), {})
         return self
 
+    def cuda(self, device: Any = None) -> Any:
+        """Move the parameters and buffers to a CUDA device: symgrad has none, so the first
+        tensor raises ``Tensor.cuda``'s error (PyTorch's without CUDA); a module without
+        tensors is returned as it is.
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> symgrad.nn.ReLU().cuda()
+        ReLU()
+        """
+        for t in (*self.parameters(), *self.buffers()):
+            t.cuda(device)
+        return self
+
+    def bfloat16(self) -> Any:
+        """Floating parameters and buffers to bfloat16, a dtype symgrad lacks: the first one
+        raises ``Tensor.bfloat16``'s ``TypeError``; a module without any is returned as it is.
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> symgrad.nn.Identity().bfloat16()
+        Identity()
+        """
+        for t in (*self.parameters(), *self.buffers()):
+            if t.is_floating_point():
+                t.bfloat16()
+        return self
+
     def double(self) -> Any:
         """Floating parameters and buffers to float64."""
         return _state.convert(self, "float64")

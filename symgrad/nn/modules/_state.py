@@ -15,6 +15,7 @@ from symgrad._device import device
 from symgrad._memory_format import memory_format
 from symgrad._meta import NO_DATA
 from symgrad.autograd.grad_mode import no_grad
+from symgrad.nn.modules import _global_hooks
 from symgrad.nn.parameter import Buffer
 from symgrad.tensor import Tensor
 
@@ -125,7 +126,7 @@ def assign_buffer(module: Any, name: str, value: Any) -> None:
 # -- calling ---------------------------------------------------------------------------------
 def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
     """``forward`` between the forward pre-hooks and the forward hooks."""
-    for hook, with_kwargs, _ in list(module._forward_pre_hooks):
+    for hook, with_kwargs, _ in [*_global_hooks.FORWARD_PRE, *module._forward_pre_hooks]:
         if with_kwargs:
             result = hook(module, args, kwargs)
             if result is not None:
@@ -139,13 +140,13 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
             result = hook(module, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
-    backward_setup = module.__dict__.get("_backward_hook_setup")
+    backward_setup = module.__dict__.get("_backward_hook_setup") or _global_hooks.backward_setup()
     if backward_setup is not None:
         args = backward_setup[0](module, args) or args
     try:
         output = module.forward(*args, **kwargs)
     except Exception:
-        for hook, with_kwargs, always in list(module._forward_hooks):
+        for hook, with_kwargs, always in [*_global_hooks.FORWARD, *module._forward_hooks]:
             if not always:
                 continue
             try:
@@ -157,7 +158,7 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
                     stacklevel=3,
                 )
         raise
-    for hook, with_kwargs, _ in list(module._forward_hooks):
+    for hook, with_kwargs, _ in [*_global_hooks.FORWARD, *module._forward_hooks]:
         result = hook(module, args, kwargs, output) if with_kwargs else hook(module, args, output)
         if result is not None:
             output = result

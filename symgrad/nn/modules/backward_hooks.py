@@ -10,27 +10,45 @@ forward pre-hooks and after the forward hooks, as PyTorch's ``Module.__call__`` 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 from symgrad.autograd.function import Function
 from symgrad.autograd.node import RemovableHandle
+from symgrad.nn.modules import _global_hooks
 from symgrad.nn.modules.module import Module
 from symgrad.tensor import Tensor
 
-__all__ = ["register_full_backward_hook", "register_full_backward_pre_hook"]
+__all__ = [
+    "register_full_backward_hook",
+    "register_full_backward_pre_hook",
+    "register_backward_hook",
+]
 
 
 class _Call:
     """One call of the module: what its backward hooks need to see."""
 
-    __slots__ = ("module", "n_inputs", "inputs_need_grad", "grad_output")
+    __slots__ = (
+        "module",
+        "n_inputs",
+        "input_places",
+        "inputs_need_grad",
+        "n_outputs",
+        "output_places",
+        "grad_output",
+    )
 
     def __init__(self, module: Any) -> None:
         self.module = module
-        self.n_inputs = 0
+        # the hooks see one entry per positional argument and per output, None where it is
+        # not a tensor; the nodes carry only the tensors, found at these places
+        self.n_inputs = self.n_outputs = 0
+        self.input_places: list = []
+        self.output_places: list = []
         self.inputs_need_grad = False
-        self.grad_output: tuple = ()
+        self.grad_output: tuple | None = None
 
 
 class BackwardHookFunction(Function):
@@ -40,6 +58,8 @@ class BackwardHookFunction(Function):
     @staticmethod
     def forward(ctx: Any, call: _Call, side: str, *tensors: Tensor) -> Any:
         ctx.call, ctx.side = call, side
+        # as PyTorch: an output no gradient reached shows as None, an input as zeros
+        ctx.set_materialize_grads(side == "inputs")
         outs = tuple(t.view_as(t) for t in tensors)
         ctx.mark_non_differentiable(*(o for o, t in zip(outs, tensors) if not t.requires_grad))
         return outs
@@ -48,25 +68,47 @@ class BackwardHookFunction(Function):
     def backward(ctx: Any, *grads: Any) -> Any:
         call = ctx.call
         if ctx.side == "outputs":
-            grads = _run_pre_hooks(call.module, grads)
-            call.grad_output = grads
+            grad_output = _padded(grads, call.output_places, call.n_outputs)
+            call.grad_output = grad_output = _run_pre_hooks(call.module, grad_output)
             if not call.inputs_need_grad:  # no inputs' node runs: the hooks run here
-                _run_hooks(call.module, (None,) * call.n_inputs, grads)
+                _run_hooks(call.module, (None,) * call.n_inputs, grad_output)
+            grads = tuple(grad_output[i] for i in call.output_places)
+        elif call.grad_output is None:
+            # no gradient came through the module's outputs (none were tensors, or a double
+            # backward reaches the inputs directly): PyTorch runs no hook
+            return (None, None, *grads)
         else:
-            grads = _run_hooks(call.module, grads, call.grad_output)
+            grad_input = _padded(grads, call.input_places, call.n_inputs)
+            grad_input = _run_hooks(call.module, grad_input, call.grad_output)
+            call.grad_output = None
+            grads = tuple(grad_input[i] for i in call.input_places)
         return (None, None, *grads)
 
 
+def _padded(grads: tuple, places: list, n: int) -> tuple:
+    """``grads`` (one per tensor) at their ``places`` among ``n`` entries, None elsewhere."""
+    full: list = [None] * n
+    for i, g in zip(places, grads):
+        full[i] = g
+    return tuple(full)
+
+
 def _run_pre_hooks(module: Any, grad_output: tuple) -> tuple:
-    for hook in list(module.__dict__.get("_backward_pre_hooks", ())):
+    for hook in [*_global_hooks.BACKWARD_PRE, *module.__dict__.get("_backward_pre_hooks", ())]:
         result = hook(module, grad_output)
         if result is not None:
-            grad_output = result if isinstance(result, tuple) else (result,)
+            result = result if isinstance(result, tuple) else (result,)
+            if len(result) != len(grad_output):
+                raise RuntimeError(
+                    f"Backward pre hook returned an invalid number of grad_output, got "
+                    f"{len(result)}, but expected {len(grad_output)}"
+                )
+            grad_output = result
     return grad_output
 
 
 def _run_hooks(module: Any, grad_input: tuple, grad_output: tuple) -> tuple:
-    for hook in list(module.__dict__.get("_backward_hooks", ())):
+    for hook in [*_global_hooks.BACKWARD, *module.__dict__.get("_backward_hooks", ())]:
         result = hook(module, grad_input, grad_output)
         if result is not None:
             result = result if isinstance(result, tuple) else (result,)
@@ -79,9 +121,13 @@ def _run_hooks(module: Any, grad_input: tuple, grad_output: tuple) -> tuple:
     return grad_input
 
 
+def _tensor_places(values: tuple) -> list:
+    return [i for i, v in enumerate(values) if isinstance(v, Tensor)]
+
+
 def _wrap(call: _Call, side: str, values: tuple) -> tuple:
     """``values`` with their tensors passed through one hook node."""
-    places = [i for i, v in enumerate(values) if isinstance(v, Tensor)]
+    places = _tensor_places(values)
     if not places:
         return values
     wrapped = BackwardHookFunction.apply(call, side, *(values[i] for i in places))
@@ -92,29 +138,84 @@ def _wrap(call: _Call, side: str, values: tuple) -> tuple:
 
 
 def _before_forward(module: Any, args: tuple) -> tuple | None:
-    if not (module.__dict__.get("_backward_hooks") or module.__dict__.get("_backward_pre_hooks")):
+    if not (
+        module.__dict__.get("_backward_hooks")
+        or module.__dict__.get("_backward_pre_hooks")
+        or _global_hooks.BACKWARD
+        or _global_hooks.BACKWARD_PRE
+    ):
         return None
     call = _Call(module)
     module.__dict__.setdefault("_backward_calls", []).append(call)
-    tensors = [a for a in args if isinstance(a, Tensor)]
-    call.n_inputs = len(tensors)
-    call.inputs_need_grad = any(t.requires_grad for t in tensors)
+    call.n_inputs, call.input_places = len(args), _tensor_places(args)
+    call.inputs_need_grad = any(args[i].requires_grad for i in call.input_places)
     return _wrap(call, "inputs", args) if call.inputs_need_grad else None
 
 
 def _after_forward(module: Any, args: tuple, output: Any) -> Any:
+    _attach_node_hooks(module, args, output)
     calls = module.__dict__.get("_backward_calls")
     if not calls:
         return None
     call = calls.pop()
-    if isinstance(output, Tensor):
-        return _wrap(call, "outputs", (output,))[0]
-    if isinstance(output, tuple):
-        return _wrap(call, "outputs", output)
-    return None
+    if not isinstance(output, (Tensor, tuple)):
+        return None
+    outputs = output if isinstance(output, tuple) else (output,)
+    call.n_outputs, call.output_places = len(outputs), _tensor_places(outputs)
+    wrapped = _wrap(call, "outputs", outputs)
+    return wrapped if isinstance(output, tuple) else wrapped[0]
+
+
+def _attach_node_hooks(module: Any, args: tuple, result: Any) -> None:
+    """The hooks of ``register_backward_hook`` on the node of the output (the first tensor
+    found in it, as PyTorch)."""
+    hooks = module.__dict__.get("_node_backward_hooks")
+    if not hooks:
+        return
+    output = result
+    while not isinstance(output, Tensor):
+        output = (
+            next(v for v in output.values() if isinstance(v, Tensor))
+            if isinstance(output, dict)
+            else output[0]
+        )
+    if output.grad_fn is not None:
+        for hook in hooks:
+            output.grad_fn.register_hook(lambda gi, go, hook=hook: hook(module, gi, go))
+        _warn_partial(args, result, output.grad_fn)
+
+
+def _warn_partial(args: tuple, result: Any, node: Any) -> None:
+    """PyTorch's FutureWarning when the hooked node does not see all the module's inputs and
+    outputs (its forward is more than one node, or they are not all tensors)."""
+    outputs = result if isinstance(result, tuple) else (result,)
+    if not all(isinstance(t, Tensor) for t in (*outputs, *args)):
+        missing = "grad_input or grad_output (inputs or outputs that are not tensors)"
+    elif {t.grad_fn for t in outputs if t.grad_fn is not None} != {node}:
+        missing = "grad_output (outputs made by other nodes)"
+    elif {t.grad_fn for t in args if t.grad_fn is not None} != {n for n, _ in node.next_functions}:
+        missing = "grad_input (the forward contains several autograd nodes)"
+    else:
+        return
+    warnings.warn(
+        f"A non-full backward hook (register_backward_hook, deprecated) will miss some "
+        f"{missing}; use register_full_backward_hook for the documented behavior.",
+        FutureWarning,
+        stacklevel=4,
+    )
+
+
+_MIXED = (
+    "Cannot use both regular backward hooks and full backward hooks on a single Module. Please "
+    "use only one of them."
+)
 
 
 def _register(module: Any, table: str, hook: Callable, prepend: bool) -> RemovableHandle:
+    node_hooks = table == "_node_backward_hooks"
+    other = ("_backward_hooks", "_backward_pre_hooks") if node_hooks else ("_node_backward_hooks",)
+    if any(module.__dict__.get(name) for name in other):
+        raise RuntimeError(_MIXED)
     hooks = module.__dict__.setdefault(table, [])
     # run by the call after every forward pre-hook and forward hook, as in PyTorch
     module.__dict__["_backward_hook_setup"] = (_before_forward, _after_forward)
@@ -162,6 +263,25 @@ def register_full_backward_pre_hook(
     return _register(self, "_backward_pre_hooks", hook, prepend)
 
 
+def register_backward_hook(self: Any, hook: Callable) -> RemovableHandle:
+    """``hook(module, grad_input, grad_output)`` when the node that made the module's output
+    has run its backward (deprecated in PyTorch for :meth:`register_full_backward_hook`):
+    ``grad_input`` holds the gradients of that node's inputs, which are the module's inputs
+    and parameters only when its forward is one op; a non-None result replaces them.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> relu = symgrad.nn.ReLU()
+    >>> h = relu.register_backward_hook(lambda m, gi, go: (gi[0].clamp(min=0),))
+    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> (relu(x) * symgrad.tensor([-1.0, 3.0])).sum().backward()
+    >>> x.grad
+    tensor([0., 3.])
+    """
+    return _register(self, "_node_backward_hooks", hook, False)
+
+
 def get_parameter(self: Any, target: str) -> Any:
     """The parameter at dotted path ``target`` (``"fc.bias"``); AttributeError if none."""
     return _member(self, target, "_parameters", "an nn.Parameter")
@@ -185,6 +305,8 @@ def _member(self: Any, target: str, table: str, what: str) -> Any:
 
 
 Module.register_full_backward_hook = register_full_backward_hook  # type: ignore[attr-defined]
+Module.register_backward_hook = register_backward_hook  # type: ignore[attr-defined]
 Module.register_full_backward_pre_hook = register_full_backward_pre_hook  # type: ignore[attr-defined]
 Module.get_parameter = get_parameter  # type: ignore[attr-defined]
 Module.get_buffer = get_buffer  # type: ignore[attr-defined]
+_global_hooks.BACKWARD_SETUP.append((_before_forward, _after_forward))

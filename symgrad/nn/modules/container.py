@@ -28,6 +28,22 @@ def _renumber(module: Module) -> None:
     )
 
 
+def _check_sequential(other: Any) -> None:
+    if not isinstance(other, Sequential):
+        raise ValueError(
+            f"add operator supports only objects of Sequential class, but {type(other)} is given."
+        )
+
+
+def _factor(module: Module, times: Any) -> int:
+    """How many copies of ``module`` a product asks for: a positive int."""
+    if not isinstance(times, int):
+        raise TypeError(f"unsupported operand type(s) for *: {type(module)} and {type(times)}")
+    if times <= 0:
+        raise ValueError(f"Non-positive multiplication factor {times} for {type(module)}")
+    return times
+
+
 class Sequential(Module):
     """Modules applied one after the other: ``forward(x)`` passes ``x`` through each in turn.
 
@@ -46,6 +62,8 @@ class Sequential(Module):
     )
     >>> len(model), type(model[0]).__name__, model(symgrad.ones(2, 4)).shape
     (2, 'Linear', symgrad.Size([2, 3]))
+    >>> len(model + nn.Sequential(nn.Tanh())), len(model * 3), type(model.pop(1)).__name__
+    (3, 6, 'ReLU')
     """
 
     def __init__(self, *args: Any) -> None:
@@ -76,6 +94,36 @@ class Sequential(Module):
 
     def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())
+
+    def __add__(self, other: Sequential) -> Sequential:
+        _check_sequential(other)
+        return Sequential().extend(self).extend(other)
+
+    def __iadd__(self, other: Sequential) -> Sequential:
+        _check_sequential(other)
+        return self.extend(other)
+
+    def __mul__(self, times: int) -> Sequential:
+        return Sequential().extend(list(self) * _factor(self, times))
+
+    __rmul__ = __mul__
+
+    def __imul__(self, times: int) -> Sequential:
+        return self.extend(list(self) * (_factor(self, times) - 1))
+
+    def pop(self, key: int | slice) -> Module:
+        """Remove and return the module at ``key``.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> model = nn.Sequential(nn.ReLU(), nn.Tanh())
+        >>> model.pop(0), len(model)
+        (ReLU(), 1)
+        """
+        module = self[key]
+        del self[key]
+        return module
 
     def append(self, module: Module) -> Sequential:
         """Add ``module`` at the end; returns ``self``."""

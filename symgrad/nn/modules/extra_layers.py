@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad import creation
+from symgrad.autograd.grad_mode import no_grad
 from symgrad.nn import extras
 from symgrad.nn import functional as F
 from symgrad.nn.modules.module import Module
@@ -41,10 +42,22 @@ class Unflatten(Module):
 
     def __init__(self, dim: int, unflattened_size: Any) -> None:
         super().__init__()
-        self.dim, self.unflattened_size = dim, tuple(unflattened_size)
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError(
+                "unflattened_size must be a tuple of ints, but found type "
+                f"{type(unflattened_size).__name__}"
+            )
+        for i, size in enumerate(unflattened_size):
+            if not isinstance(size, int):
+                raise TypeError(
+                    "unflattened_size must be tuple of ints, but found element of type "
+                    f"{type(size).__name__} at pos {i}"
+                )
+        # kept as given (a list prints as one, as in PyTorch)
+        self.dim, self.unflattened_size = dim, unflattened_size
 
     def forward(self, input: Tensor) -> Tensor:
-        return input.unflatten(self.dim, self.unflattened_size)
+        return input.unflatten(self.dim, tuple(self.unflattened_size))
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
@@ -68,6 +81,21 @@ class PReLU(Module):
         self.num_parameters = num_parameters
         self.init = init
         self.weight = Parameter(creation.full((num_parameters,), init, dtype=dtype))
+
+    def reset_parameters(self) -> None:
+        """Every slope back to ``init``.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> prelu = nn.PReLU(2, init=0.1)
+        >>> _ = prelu.weight.data.fill_(3.0)
+        >>> prelu.reset_parameters()
+        >>> prelu.weight.tolist()
+        [0.10000000149011612, 0.10000000149011612]
+        """
+        with no_grad():
+            self.weight.fill_(self.init)
 
     def forward(self, input: Tensor) -> Tensor:
         return extras.prelu(input, self.weight)
@@ -99,6 +127,22 @@ class RMSNorm(Module):
             self.weight = Parameter(creation.ones(self.normalized_shape, dtype=dtype))
         else:
             self.register_parameter("weight", None)
+
+    def reset_parameters(self) -> None:
+        """The scale back to ones.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> norm = nn.RMSNorm(2)
+        >>> _ = norm.weight.data.fill_(3.0)
+        >>> norm.reset_parameters()
+        >>> norm.weight.tolist()
+        [1.0, 1.0]
+        """
+        if self.weight is not None:
+            with no_grad():
+                self.weight.fill_(1.0)
 
     def forward(self, x: Tensor) -> Tensor:
         return extras.rms_norm(x, self.normalized_shape, self.weight, self.eps)

@@ -139,6 +139,8 @@ class Bilinear(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        if in1_features <= 0:  # its initialisation divides by it
+            raise ValueError(f"in1_features must be > 0, but got (in1_features={in1_features})")
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features

@@ -16,7 +16,10 @@ __all__ = ["MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLos
 class _Loss(Module):
     def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean"):
         super().__init__()
-        self.reduction = _reduction(reduction, size_average, reduce)
+        if size_average is not None or reduce is not None:
+            reduction = _reduction(reduction, size_average, reduce)
+        # kept as given and checked when called, as PyTorch
+        self.reduction = reduction
 
 
 class _WeightedLoss(_Loss):

@@ -10,12 +10,24 @@ from typing import Any
 
 from symgrad._leaf_paths import add_path_finder
 from symgrad.autograd.node import RemovableHandle
-from symgrad.nn.modules import _state
+from symgrad.nn.modules import _global_hooks, _state
+from symgrad.nn.modules._global_hooks import (
+    register_module_forward_hook,
+    register_module_forward_pre_hook,
+    register_module_full_backward_hook,
+    register_module_full_backward_pre_hook,
+)
 from symgrad.nn.modules._module_state import ModuleStateMethods
 from symgrad.nn.parameter import Buffer, Parameter
 from symgrad.tensor import Tensor
 
-__all__ = ["Module"]
+__all__ = [
+    "Module",
+    "register_module_forward_pre_hook",
+    "register_module_forward_hook",
+    "register_module_full_backward_pre_hook",
+    "register_module_full_backward_hook",
+]
 
 
 # every live module, oldest first: the roots among them name their parameters' symbols
@@ -253,7 +265,8 @@ class Module(ModuleStateMethods):
 
     def __dir__(self) -> list:
         keys = list(super().__dir__()) + list(self._parameters) + list(self._modules)
-        return sorted(set(keys + list(self._buffers)))
+        # names that are not Python identifiers (a container's "0", "1", ...) left out
+        return sorted(k for k in set(keys + list(self._buffers)) if not k[:1].isdigit())
 
     # -- iteration -------------------------------------------------------------------------
     def _named_members(self, members: Callable, prefix: str, recurse: bool, dedup: bool):
@@ -325,9 +338,10 @@ class Module(ModuleStateMethods):
             sub = prefix + ("." if prefix else "") + name
             yield from module.named_modules(memo, sub, remove_duplicate)
 
-    def modules(self) -> Iterator[Module]:
-        """This module and every module below it."""
-        for _, module in self.named_modules():
+    def modules(self, remove_duplicate: bool = True) -> Iterator[Module]:
+        """This module and every module below it (a shared one once, unless
+        ``remove_duplicate=False``)."""
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
     # -- modes and gradients -----------------------------------------------------------------
@@ -386,6 +400,7 @@ class Module(ModuleStateMethods):
             not self._forward_hooks
             and not self._forward_pre_hooks
             and "_backward_hook_setup" not in self.__dict__
+            and not _global_hooks.any_hooks()
         ):
             return self.forward(*args, **kwargs)
         return _state.call_with_hooks(self, args, kwargs)

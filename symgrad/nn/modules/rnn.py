@@ -11,76 +11,28 @@ an unbatched sequence's results squeezed from a batch of one (``SqueezeBackward1
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 from symgrad import creation, ops
 from symgrad.nn import functional as F
 from symgrad.nn import init
+from symgrad.nn._arguments import check_rnn_input
 from symgrad.nn.modules.module import Module
 from symgrad.nn.modules.rnn_nodes import batch_major, fused_lstm_layer, packed_type, uses_fused_lstm
+from symgrad.nn.modules.rnn_steps import (
+    _GATES,
+    _check_size,
+    _mapped,
+    _masked_step,
+    _permute,
+    _rnn_step,
+    _steps,
+)
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
-
-_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
-
-
-def _rnn_step(mode: str, x: Tensor, h: Any, w_ih, w_hh, b_ih, b_hh, w_hr=None) -> Any:
-    """One time step of ``mode`` (PyTorch's cell arithmetic): the new hidden state (and,
-    for an LSTM, ``(h, c)``)."""
-    if mode == "LSTM":
-        hx, cx = h
-        gates = F.linear(x, w_ih, b_ih) + F.linear(hx, w_hh, b_hh)
-        i, f, g, o = gates.chunk(4, -1)
-        cy = f.sigmoid() * cx + i.sigmoid() * g.tanh()
-        hy = o.sigmoid() * cy.tanh()
-        return (hy if w_hr is None else F.linear(hy, w_hr)), cy
-    if mode == "GRU":
-        ir, iz, in_ = F.linear(x, w_ih, b_ih).chunk(3, -1)
-        hr, hz, hn = F.linear(h, w_hh, b_hh).chunk(3, -1)
-        reset, update = (ir + hr).sigmoid(), (iz + hz).sigmoid()
-        new = (in_ + hn * reset).tanh()
-        return (h - new) * update + new
-    pre = F.linear(h, w_hh, b_hh) + F.linear(x, w_ih, b_ih)
-    return pre.tanh() if mode == "RNN_TANH" else pre.relu()
-
-
-def _mapped(hx: Any, f: Any) -> Any:
-    return tuple(f(h) for h in hx) if isinstance(hx, tuple) else f(hx)
-
-
-def _permute(hx: Any, indices: Tensor) -> Any:
-    return _mapped(hx, lambda h: h.index_select(1, indices))
-
-
-def _steps(input: Tensor, batch_sizes: list) -> list:
-    if batch_sizes[0] is None:
-        return [input[t] for t in range(input.shape[0])]
-    xs, offset = [], 0
-    for b in batch_sizes:
-        xs.append(input[offset : offset + b])
-        offset += b
-    return xs
-
-
-def _masked_step(mode: str, x: Tensor, h: Any, active: int | None, weights: list) -> Any:
-    """One step for the first ``active`` rows of the state (all when None or when every row is
-    active); the other rows keep their state."""
-    rows = (h[0] if mode == "LSTM" else h).shape[0] if active is not None else None
-    if active is None or active == rows:
-        return _rnn_step(mode, x, h, *weights)
-    if mode == "LSTM":
-        hy, cy = _rnn_step(mode, x, (h[0][:active], h[1][:active]), *weights)
-        return ops.cat([hy, h[0][active:]], 0), ops.cat([cy, h[1][active:]], 0)
-    return ops.cat([_rnn_step(mode, x, h[:active], *weights), h[active:]], 0)
-
-
-def _check_size(name: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} should be of type int, got: {type(value).__name__}")
-    if value <= 0:
-        raise ValueError(f"{name} must be greater than zero")
 
 
 class RNNBase(Module):
@@ -110,6 +62,13 @@ class RNNBase(Module):
             raise ValueError(
                 "dropout should be a number in range [0, 1] representing the probability of "
                 "an element being zeroed"
+            )
+        if dropout > 0 and num_layers == 1:
+            warnings.warn(
+                "dropout option adds dropout after all but last recurrent layer, so non-zero "
+                "dropout expects num_layers greater than 1, but got "
+                f"dropout={dropout} and num_layers={num_layers}",
+                stacklevel=3,
             )
         if proj_size < 0:
             raise ValueError(
@@ -147,6 +106,34 @@ class RNNBase(Module):
         bound = 1.0 / math.sqrt(self.hidden_size)
         for p in self.parameters():
             init.uniform_(p, -bound, bound)
+
+    @property
+    def _flat_weights(self) -> list:
+        return [getattr(self, name) for name in self._flat_weights_names]
+
+    @property
+    def all_weights(self) -> list:
+        """The parameters of each layer and direction, one list each, in declaration order.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> [[tuple(w.shape) for w in ws] for ws in nn.GRU(2, 3, bias=False).all_weights]
+        [[(9, 2), (9, 3)]]
+        """
+        weights = self._flat_weights
+        size = len(weights) // (self.num_layers * (2 if self.bidirectional else 1))
+        return [weights[i : i + size] for i in range(0, len(weights), size)]
+
+    def flatten_parameters(self) -> None:
+        """Nothing to do: PyTorch packs the weights into one cuDNN buffer here, on a GPU.
+
+        Examples
+        --------
+        >>> from symgrad import nn
+        >>> nn.LSTM(2, 3).flatten_parameters() is None
+        True
+        """
 
     def _weights(self, layer: int, suffix: str) -> list:
         get = lambda kind: getattr(self, f"{kind}_l{layer}{suffix}", None)  # noqa: E731
@@ -203,6 +190,8 @@ class RNNBase(Module):
             input = input.transpose(0, 1)
         batch = input.shape[1] if batched else None
         state = self._initial_state(input, hx, batch)
+        if input.shape[0] == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         if not batched:  # run as a batch of one, as PyTorch (results from SqueezeBackward1)
             input, state = input.unsqueeze(1), _mapped(state, lambda s: s.unsqueeze(1))
         output, h_n = self._run(input, state, [None] * input.shape[0])
@@ -211,11 +200,7 @@ class RNNBase(Module):
         return (batch_major(output, self.mode) if self.batch_first else output), h_n
 
     def _check_input_size(self, input: Tensor) -> None:
-        if input.shape[-1] != self.input_size:
-            raise RuntimeError(
-                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
-                f"got {input.shape[-1]}"
-            )
+        check_rnn_input(input, self.weight_ih_l0, self.input_size)
 
     def _forward_packed(self, input: Any, hx: Any, packed: type) -> tuple:
         data, sorted_indices = input.data, input.sorted_indices
@@ -346,7 +331,7 @@ class RNNCellBase(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
-        _check_size("hidden_size", hidden_size)
+        # PyTorch's cells take any size their weights can have (0 too)
         self.mode, self.input_size, self.hidden_size, self.bias = (
             mode,
             input_size,
@@ -362,7 +347,12 @@ class RNNCellBase(Module):
                 setattr(self, name, Parameter(creation.empty(gates, device=device, dtype=dtype)))
             else:
                 self.register_parameter(name, None)
-        bound = 1.0 / math.sqrt(hidden_size)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw every parameter uniformly from ``(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``
+        (zeros without hidden units)."""
+        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0.0
         for p in self.parameters():
             init.uniform_(p, -bound, bound)
 

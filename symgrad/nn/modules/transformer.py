@@ -2,20 +2,17 @@
 layers, parameter names and initialisation, composed of recorded ops (so gradients and
 closed forms come from the ops), and ``Transformer.generate_square_subsequent_mask``.
 
-The attention follows PyTorch's ``multi_head_attention_forward``: one packed input projection
-``in_proj_weight`` (queries, keys, values), heads split from the embedding, scores scaled by
-``1/sqrt(head_dim)``, boolean masks read as "not attended where True" (``attn_mask``,
-``key_padding_mask``) and float masks added to the scores.
+The attention is ``nn.functional.multi_head_attention_forward`` of the layer's weights
+(:mod:`symgrad.nn.multi_head_attention`).
 """
 
 from __future__ import annotations
 
 import copy
-import math
 import warnings
 from typing import Any
 
-from symgrad import creation, dtypes, ops
+from symgrad import creation, dtypes
 from symgrad.autograd import grad_mode
 from symgrad.backends import mha
 from symgrad.nn import functional as F
@@ -40,14 +37,6 @@ __all__ = [
 class NonDynamicallyQuantizableLinear(Linear):
     """The output projection of :class:`MultiheadAttention` (PyTorch's class name, shown in
     the module's repr)."""
-
-
-def _as_bias(mask: Tensor | None, like: Tensor) -> Tensor | None:
-    """A boolean mask (True: not attended) as an additive float mask of ``like``'s dtype."""
-    if mask is None or mask.dtype.is_floating_point:
-        return mask
-    zeros = creation.zeros(mask.shape, dtype=like.dtype)
-    return zeros.masked_fill(mask, -math.inf)
 
 
 class MultiheadAttention(Module):
@@ -139,105 +128,35 @@ class MultiheadAttention(Module):
         average_attn_weights: bool = True,
         is_causal: bool = False,
     ) -> tuple:
-        batched = query.ndim == 3
-        if not batched:
-            query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
-            if key_padding_mask is not None:
-                key_padding_mask = key_padding_mask.unsqueeze(0)
-        elif self.batch_first:
+        batch_first = self.batch_first and query.ndim == 3
+        if batch_first:
             query, key, value = (t.transpose(1, 0) for t in (query, key, value))
-        out, weights = self._attend(
+        out, weights = F.multi_head_attention_forward(
             query,
             key,
             value,
-            key_padding_mask,
-            need_weights,
-            attn_mask,
-            average_attn_weights,
-            is_causal,
+            self.embed_dim,
+            self.num_heads,
+            self.in_proj_weight,
+            self.in_proj_bias,
+            self.bias_k,
+            self.bias_v,
+            self.add_zero_attn,
+            self.dropout,
+            self.out_proj.weight,
+            self.out_proj.bias,
+            training=self.training,
+            key_padding_mask=key_padding_mask,
+            need_weights=need_weights,
+            attn_mask=attn_mask,
+            use_separate_proj_weight=not self._qkv_same_embed_dim,
+            q_proj_weight=self.q_proj_weight,
+            k_proj_weight=self.k_proj_weight,
+            v_proj_weight=self.v_proj_weight,
+            average_attn_weights=average_attn_weights,
+            is_causal=is_causal,
         )
-        if not batched:
-            out = out.squeeze(1)
-            weights = weights.squeeze(0) if weights is not None else None
-        elif self.batch_first:
-            out = out.transpose(1, 0)
-        return out, weights
-
-    def _project(self, query: Tensor, key: Tensor, value: Tensor) -> tuple:
-        if self._qkv_same_embed_dim:
-            w_q, w_k, w_v = self.in_proj_weight.chunk(3)
-        else:
-            w_q, w_k, w_v = self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
-        b_q, b_k, b_v = self.in_proj_bias.chunk(3) if self.in_proj_bias is not None else (None,) * 3
-        return F.linear(query, w_q, b_q), F.linear(key, w_k, b_k), F.linear(value, w_v, b_v)
-
-    def _attend(
-        self, query, key, value, key_padding_mask, need_weights, attn_mask, average, is_causal
-    ):  # noqa: ANN001, ANN202
-        tgt_len, bsz, embed_dim = query.shape
-        heads, hd = self.num_heads, self.head_dim
-        if embed_dim != self.embed_dim:
-            raise AssertionError(
-                f"was expecting embedding dimension of {self.embed_dim}, but got {embed_dim}"
-            )
-        if tuple(key.shape[:2]) != tuple(value.shape[:2]):
-            raise AssertionError(
-                f"key's sequence and batch dims {tuple(key.shape[:2])} do not match value's "
-                f"{tuple(value.shape[:2])}"
-            )
-        q, k, v = self._project(query, key, value)
-        if is_causal and attn_mask is None:
-            raise RuntimeError(
-                "Need attn_mask if specifying the is_causal hint. You may use the Transformer "
-                "module method `generate_square_subsequent_mask` to create this mask."
-            )
-        if (
-            attn_mask is not None
-            and key_padding_mask is not None
-            and attn_mask.dtype.is_floating_point != key_padding_mask.dtype.is_floating_point
-        ):
-            warnings.warn(
-                "Support for mismatched key_padding_mask and attn_mask is deprecated. Use same "
-                "type for both instead.",
-                UserWarning,
-                stacklevel=4,
-            )
-        mask, padding = _as_bias(attn_mask, q), _as_bias(key_padding_mask, q)
-        if mask is not None and mask.ndim == 2:
-            mask = mask.unsqueeze(0)
-        if self.bias_k is not None:
-            k = ops.cat([k, self.bias_k.repeat(1, bsz, 1)])
-            v = ops.cat([v, self.bias_v.repeat(1, bsz, 1)])
-            mask, padding = _pad_column(mask), _pad_column(padding)
-        q = q.reshape(tgt_len, bsz * heads, hd).transpose(0, 1)
-        k = k.reshape(k.shape[0], bsz * heads, hd).transpose(0, 1)
-        v = v.reshape(v.shape[0], bsz * heads, hd).transpose(0, 1)
-        if self.add_zero_attn:
-            zeros = creation.zeros(bsz * heads, 1, hd, dtype=q.dtype)
-            k, v = ops.cat([k, zeros], dim=1), ops.cat([v, zeros], dim=1)
-            mask, padding = _pad_column(mask), _pad_column(padding)
-        src_len = k.shape[1]
-        if padding is not None:
-            padding = padding.view(bsz, 1, 1, src_len)
-            padding = padding.expand(-1, heads, -1, -1).reshape(bsz * heads, 1, src_len)
-            mask = padding if mask is None else mask + padding
-        scores = (q * math.sqrt(1.0 / hd)) @ k.transpose(-2, -1)
-        if mask is not None:
-            scores = scores + mask
-        weights = F.softmax(scores, dim=-1)
-        if self.dropout > 0.0 and self.training:
-            weights = F.dropout(weights, p=self.dropout)
-        out = (weights @ v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
-        out = F.linear(out, self.out_proj.weight, self.out_proj.bias).view(tgt_len, bsz, embed_dim)
-        if not need_weights:
-            return out, None
-        weights = weights.view(bsz, heads, tgt_len, src_len)
-        return out, weights.mean(dim=1) if average else weights
-
-
-def _pad_column(mask: Tensor | None) -> Tensor | None:
-    """An additive mask with one more key, attended (PyTorch pads with a zero column)."""
-    return None if mask is None else F.pad(mask, (0, 1))
+        return (out.transpose(1, 0) if batch_first else out), weights
 
 
 def _activation(activation: Any) -> Any:

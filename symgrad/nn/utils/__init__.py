@@ -4,7 +4,7 @@ parametrizations
 beyond PyTorch, :func:`name_parameters` (each parameter named after its path, for closed
 forms)."""
 
-from symgrad.nn.utils import parametrizations, parametrize, prune, rnn
+from symgrad.nn.utils import parametrizations, parametrize, prune, rnn, stateless
 from symgrad.nn.utils._naming import name_parameters
 from symgrad.nn.utils.clip_grad import (
     clip_grad_norm,
@@ -14,6 +14,7 @@ from symgrad.nn.utils.clip_grad import (
     get_total_norm,
 )
 from symgrad.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
+from symgrad.nn.utils.init import skip_init
 from symgrad.nn.utils.fusion import (
     fuse_conv_bn_eval,
     fuse_conv_bn_weights,
@@ -39,6 +40,8 @@ __all__ = [
     "parametrizations",
     "prune",
     "rnn",
+    "stateless",
+    "skip_init",
     "name_parameters",
     "weight_norm",
     "remove_weight_norm",

@@ -29,6 +29,7 @@ __all__ = [
     "is_parametrized",
     "cached",
     "type_before_parametrizations",
+    "transfer_parametrizations_and_params",
     "ParametrizationList",
 ]
 
@@ -400,3 +401,43 @@ def type_before_parametrizations(module: Module) -> type:
     if is_parametrized(module):
         return type(module).__bases__[0]
     return type(module)
+
+
+def transfer_parametrizations_and_params(
+    from_module: Module, to_module: Module, tensor_name: str | None = None
+) -> Module:
+    """Register on ``to_module`` the parametrizations of ``from_module`` (of ``tensor_name``
+    only, when given), sharing their original tensors; a tensor ``to_module`` lacks is made
+    from ``from_module``'s. Returns ``to_module``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad import nn
+    >>> from symgrad.nn.utils import parametrize
+    >>> class Twice(nn.Module):
+    ...     def forward(self, x):
+    ...         return 2 * x
+    >>> a, b = nn.Linear(2, 2), nn.Linear(2, 2)
+    >>> _ = parametrize.register_parametrization(a, "weight", Twice())
+    >>> b = parametrize.transfer_parametrizations_and_params(a, b)
+    >>> bool(symgrad.equal(b.weight, a.weight)), type(b).__name__
+    (True, 'ParametrizedLinear')
+    """
+    if not is_parametrized(from_module):
+        return to_module
+    names = list(from_module.parametrizations) if tensor_name is None else [tensor_name]
+    for name in names:
+        if not hasattr(to_module, name):
+            setattr(to_module, name, Parameter(getattr(from_module, name)))
+        source = from_module.parametrizations[name]
+        for parametrization in source:
+            register_parametrization(to_module, name, parametrization)
+        target = to_module.parametrizations[name]
+        originals = ["original"] if hasattr(source, "original") else []
+        if not originals:
+            while hasattr(source, f"original{len(originals)}"):
+                originals.append(f"original{len(originals)}")
+        for original in originals:
+            setattr(target, original, getattr(source, original))
+    return to_module

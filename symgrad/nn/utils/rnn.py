@@ -13,11 +13,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from symgrad import creation, ops
+from symgrad import creation
+from symgrad.ops.indexing import _getitem_forward, _getitem_vjp
+from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
 __all__ = [
     "PackedSequence",
+    "invert_permutation",
     "pad_sequence",
     "pack_padded_sequence",
     "pad_packed_sequence",
@@ -74,6 +77,17 @@ class PackedSequence(NamedTuple):
         return self._replace(data=self.data.float())
 
 
+# the rows of every time step, in one node as PyTorch's
+_PACK = Structural(
+    "pack_padded_sequence",
+    _getitem_forward,
+    _getitem_vjp,
+    backward="PackPaddedSequenceBackward0",
+    jvp="linear",
+    batch="getitem",
+)
+
+
 def _int_list(lengths: Any) -> list[int]:
     if isinstance(lengths, Tensor):
         return [int(v) for v in np.asarray(lengths.detach().numpy()).reshape(-1)]
@@ -88,6 +102,22 @@ def _invert(permutation: np.ndarray) -> np.ndarray:
     inverse = np.empty_like(permutation)
     inverse[permutation] = np.arange(len(permutation))
     return inverse
+
+
+def invert_permutation(permutation: Tensor | None) -> Tensor | None:
+    """The inverse of ``permutation`` (a vector of the indices ``0 .. n-1`` in some order),
+    in its dtype; None for None.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.nn.utils.rnn import invert_permutation
+    >>> invert_permutation(symgrad.tensor([2, 0, 1]))
+    tensor([1, 2, 0])
+    """
+    if permutation is None:
+        return None
+    return creation.tensor(_invert(np.asarray(permutation.detach().numpy())))
 
 
 def pad_sequence(
@@ -115,14 +145,16 @@ def pad_sequence(
     if not sequences:
         raise RuntimeError("received an empty list of sequences")
     longest = max(s.shape[0] for s in sequences)
-    padded = []
-    for s in sequences:
-        missing = longest - s.shape[0]
-        if missing:
-            fill = creation.full((missing, *s.shape[1:]), padding_value, dtype=s.dtype)
-            s = ops.cat([s, fill] if padding_side == "right" else [fill, s], 0)
-        padded.append(s)
-    return ops.stack(padded, 0 if batch_first else 1)
+    first = sequences[0]
+    lead = (len(sequences), longest) if batch_first else (longest, len(sequences))
+    # each sequence copied into a filled tensor of the first one's dtype, as PyTorch (its
+    # nodes: CopySlices)
+    out = creation.full(lead + tuple(first.shape[1:]), padding_value, dtype=first.dtype)
+    for i, s in enumerate(sequences):
+        n = s.shape[0]
+        steps = slice(0, n) if padding_side == "right" else slice(longest - n, longest)
+        out[(i, steps) if batch_first else (steps, i)] = s
+    return out
 
 
 def pack_padded_sequence(
@@ -164,15 +196,16 @@ def pack_padded_sequence(
             "Length of all samples has to be greater than 0, but found an element in "
             "'lengths' that is <= 0"
         )
-    if batch_first:
-        input = input.transpose(0, 1)
-    if sizes[0] > input.shape[0]:
+    time = input.shape[1 if batch_first else 0]
+    if sizes[0] > time:
         raise RuntimeError(
             f"Expected sequence length to be larger than or equal to {sizes[0]}, but got "
-            f"{input.shape[0]}: a length exceeds the padded input's time dimension"
+            f"{time}: a length exceeds the padded input's time dimension"
         )
     batch_sizes = [sum(1 for n in sizes if n > t) for t in range(sizes[0])]
-    data = ops.cat([input[t, :b] for t, b in enumerate(batch_sizes)], 0)
+    steps = np.repeat(np.arange(len(batch_sizes)), batch_sizes)
+    rows = np.concatenate([np.arange(b) for b in batch_sizes])
+    data = _PACK(input, key=(rows, steps) if batch_first else (steps, rows))
     return PackedSequence(data, _long(batch_sizes), sorted_indices, unsorted_indices)
 
 
@@ -206,23 +239,16 @@ def pad_packed_sequence(
     else:
         total_length = steps
     batch, rest = batch_sizes[0], tuple(data.shape[1:])
-    rows, offset = [], 0
-    for b in batch_sizes:
-        row = data[offset : offset + b]
-        if b < batch:
-            fill = creation.full((batch - b, *rest), padding_value, dtype=data.dtype)
-            row = ops.cat([row, fill], 0)
-        rows.append(row)
+    # written step by step into a filled tensor, as PyTorch (its nodes: CopySlices)
+    padded = creation.full((total_length, batch, *rest), padding_value, dtype=data.dtype)
+    offset = 0
+    for t, b in enumerate(batch_sizes):
+        padded[t, :b] = data[offset : offset + b]
         offset += b
-    if total_length > steps:
-        rows += [creation.full((batch, *rest), padding_value, dtype=data.dtype)] * (
-            total_length - steps
-        )
-    padded = ops.stack(rows, 0)
+    lengths = np.array([sum(1 for b in batch_sizes if b > i) for i in range(batch)])
     if batch_first:
         padded = padded.transpose(0, 1)
-    lengths = np.array([sum(1 for b in batch_sizes if b > i) for i in range(batch)])
-    if sequence.unsorted_indices is not None:  # last, as PyTorch: its IndexSelectBackward0
+    if sequence.unsorted_indices is not None:
         padded = padded.index_select(0 if batch_first else 1, sequence.unsorted_indices)
         lengths = lengths[np.asarray(sequence.unsorted_indices.numpy())]
     return padded, _long(lengths)

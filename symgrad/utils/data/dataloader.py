@@ -30,15 +30,15 @@ def default_convert(data: Any) -> Any:
         return type(data)({k: default_convert(v) for k, v in data.items()})  # type: ignore[call-arg]
     if isinstance(data, tuple) and hasattr(data, "_fields"):
         return type(data)(*(default_convert(d) for d in data))
-    if isinstance(data, (list, tuple)):
-        return type(data)(default_convert(d) for d in data)
+    if isinstance(data, (list, tuple)):  # a tuple comes back as a list, as in PyTorch
+        return [default_convert(d) for d in data]
     return data
 
 
 def default_collate(batch: list) -> Any:
     """Put a list of samples together as PyTorch does: tensors (and NumPy arrays) stacked
     along a new first dimension, Python ints to a tensor of the dtype all of them need
-    (``int64`` for ints only) and floats to a ``float64`` one, strings left as a list, and
+    (``int64`` for ints only) and floats to a ``float64`` one, strings left as they came, and
     dicts, named tuples, tuples and lists collated field by field (tuples come back as lists,
     as in PyTorch).
 
@@ -63,12 +63,13 @@ def default_collate(batch: list) -> Any:
         return batch
     if isinstance(elem, abc.Mapping):
         return type(elem)({k: default_collate([d[k] for d in batch]) for k in elem})  # type: ignore[call-arg]
+    # (a field's samples are a tuple: strings come back as one, as in PyTorch)
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
-        return type(elem)(*(default_collate(list(s)) for s in zip(*batch)))
+        return type(elem)(*(default_collate(s) for s in zip(*batch)))
     if isinstance(elem, abc.Sequence):
         if any(len(b) != len(elem) for b in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        return [default_collate(list(samples)) for samples in zip(*batch)]
+        return [default_collate(samples) for samples in zip(*batch)]
     raise TypeError(
         "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
         f"found {type(elem).__name__}"

@@ -1,0 +1,70 @@
+"""The arithmetic of the recurrent layers: one time step of each mode (PyTorch's gate order
+and formulas), and the steps of a padded or packed sequence; private helpers of
+:mod:`symgrad.nn.modules.rnn` (kept apart for the size of that file)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad import ops
+from symgrad.nn import functional as F
+from symgrad.tensor import Tensor
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+def _rnn_step(mode: str, x: Tensor, h: Any, w_ih, w_hh, b_ih, b_hh, w_hr=None) -> Any:
+    """One time step of ``mode`` (PyTorch's cell arithmetic): the new hidden state (and,
+    for an LSTM, ``(h, c)``)."""
+    if mode == "LSTM":
+        hx, cx = h
+        gates = F.linear(x, w_ih, b_ih) + F.linear(hx, w_hh, b_hh)
+        i, f, g, o = gates.chunk(4, -1)
+        cy = f.sigmoid() * cx + i.sigmoid() * g.tanh()
+        hy = o.sigmoid() * cy.tanh()
+        return (hy if w_hr is None else F.linear(hy, w_hr)), cy
+    if mode == "GRU":
+        ir, iz, in_ = F.linear(x, w_ih, b_ih).chunk(3, -1)
+        hr, hz, hn = F.linear(h, w_hh, b_hh).chunk(3, -1)
+        reset, update = (ir + hr).sigmoid(), (iz + hz).sigmoid()
+        new = (in_ + hn * reset).tanh()
+        return (h - new) * update + new
+    pre = F.linear(h, w_hh, b_hh) + F.linear(x, w_ih, b_ih)
+    return pre.tanh() if mode == "RNN_TANH" else pre.relu()
+
+
+def _mapped(hx: Any, f: Any) -> Any:
+    return tuple(f(h) for h in hx) if isinstance(hx, tuple) else f(hx)
+
+
+def _permute(hx: Any, indices: Tensor) -> Any:
+    return _mapped(hx, lambda h: h.index_select(1, indices))
+
+
+def _steps(input: Tensor, batch_sizes: list) -> list:
+    if batch_sizes[0] is None:
+        return [input[t] for t in range(input.shape[0])]
+    xs, offset = [], 0
+    for b in batch_sizes:
+        xs.append(input[offset : offset + b])
+        offset += b
+    return xs
+
+
+def _masked_step(mode: str, x: Tensor, h: Any, active: int | None, weights: list) -> Any:
+    """One step for the first ``active`` rows of the state (all when None or when every row is
+    active); the other rows keep their state."""
+    rows = (h[0] if mode == "LSTM" else h).shape[0] if active is not None else None
+    if active is None or active == rows:
+        return _rnn_step(mode, x, h, *weights)
+    if mode == "LSTM":
+        hy, cy = _rnn_step(mode, x, (h[0][:active], h[1][:active]), *weights)
+        return ops.cat([hy, h[0][active:]], 0), ops.cat([cy, h[1][active:]], 0)
+    return ops.cat([_rnn_step(mode, x, h[:active], *weights), h[active:]], 0)
+
+
+def _check_size(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} should be of type int, got: {type(value).__name__}")
+    if value <= 0:
+        raise ValueError(f"{name} must be greater than zero")
