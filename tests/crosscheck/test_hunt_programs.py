@@ -3,9 +3,9 @@ resumed from a checkpoint), and the pieces of programs where symgrad once differ
 PyTorch: formatting tensors in f-strings, uint8 class labels, loading a DataParallel
 checkpoint with ``torch.nn.modules.utils``, picking Q-values with ``take_along_dim``, the KL
 term of a full-covariance VAE, unsorted padded sequences through a batch-first GRU,
-``argmax(keepdim=True)`` over all elements, shapes built with tuples in front of a ``Size``,
-``arange(end=n)``, float16 arithmetic with numbers and a float16 batch norm's running
-statistics.
+``argmax(keepdim=True)`` over all elements, ``sum(keepdim=True)`` without a dim, shapes
+built with tuples in front of a ``Size``, ``arange(end=n)``, float16 arithmetic with
+numbers and a float16 batch norm's running statistics.
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -365,6 +365,16 @@ CASES = {
             tuple(round(v, 8) for v in t.tolist()) for t in _half_batch_norm_statistics(T)
         ),
         ((0.07501221, 0.04998779, 0.25), (0.91259766, 1.34960938, 0.95019531)),
+    ),
+    # sum, mean and prod: keepdim goes with a dim (None keeps every dimension)
+    "sum_keepdim_without_dim": (lambda T: T.ones(2, 3).sum(keepdim=True), ("raises", "TypeError")),
+    "mean_keepdim_without_dim": (
+        lambda T: T.ones(2, 3).mean(keepdim=True),
+        ("raises", "TypeError"),
+    ),
+    "sum_keepdim_dim_none": (
+        lambda T: T.ones(2, 3).sum(None, True),
+        ([[6.0]], "float32", None),
     ),
 }
 
