@@ -20,7 +20,8 @@ class Size(tuple):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return f"symgrad.Size({list(self)})"
+        # the sizes as ints, whatever integer type they were given as (NumPy's prints its type)
+        return f"symgrad.Size({[int(k) for k in self]})"
 
     __str__ = __repr__
 
@@ -36,7 +37,17 @@ class Size(tuple):
         return Size(item) if isinstance(key, slice) else item
 
     def __add__(self, other: Any) -> Size:
-        return Size(tuple.__add__(self, tuple(other)))
+        if not isinstance(other, tuple):
+            raise TypeError(
+                f"can only concatenate tuple (not {type(other).__name__}) to symgrad.Size"
+            )
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other: Any) -> Size:
+        # a plain tuple in front: Python asks the Size first, and PyTorch gives a Size
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple.__add__(other, self))
 
     def __mul__(self, n: Any) -> Size:
         return Size(tuple.__mul__(self, n))

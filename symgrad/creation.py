@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor
+from symgrad._arguments import OMITTED, require_tensor
 from symgrad._assign import warn_copy_construct
 from symgrad._data import check_number, int_argument, keyword_sizes, sizes, to_array
 from symgrad._device import as_device
@@ -276,9 +276,9 @@ def _bound(v: Any) -> Any:
 
 
 def arange(
-    start: Any,
+    start: Any = OMITTED,
     end: Any = None,
-    step: Any = 1,
+    step: Any = OMITTED,
     *,
     dtype: Any = None,
     device: Any = None,
@@ -293,8 +293,11 @@ def arange(
     tensor([0, 1, 2, 3])
     """
     d = _check_device(device)
-    if end is None:
-        start, end = 0, start
+    # PyTorch's overloads: (end), (start, end) and (start, end, step), also by keyword
+    if start is OMITTED and (end is None or step is not OMITTED):
+        raise TypeError("arange() takes (end), (start, end) or (start, end, step)")
+    start, end = (0, start) if end is None else (0, end) if start is OMITTED else (start, end)
+    step = 1 if step is OMITTED else step
     # a one-element (0-d) tensor bound is its number, as PyTorch reads it: an int stays an int
     start, end, step = (_bound(v) for v in (start, end, step))
     if step == 0:

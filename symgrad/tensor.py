@@ -291,12 +291,13 @@ class Tensor(HoldsArray):
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if spec and type(self._data) is MetaArray:  # no value to format
-            raise TypeError("unsupported format string passed to Tensor.__format__")
-        # PyTorch formats a 0-d tensor as its number, spec or not: f"{loss}" gives 0.5
-        if self._data.ndim == 0 and type(self._data) is not MetaArray:
+        # PyTorch formats a plain 0-d tensor as its number, spec or not: f"{loss:.4f}"; any
+        # other tensor (more elements, a Parameter, meta) only as its repr, without a spec
+        if self._data.ndim == 0 and type(self._data) is not MetaArray and type(self) is Tensor:
             return format(self._data.item(), spec)
-        return repr(self)
+        if spec:
+            raise TypeError(f"unsupported format string passed to {type(self).__name__}.__format__")
+        return str(self)
 
     def __bool__(self) -> bool:
         if TRACE.log is not None:

@@ -358,11 +358,11 @@ def _kl_mvn_mvn(p: MultivariateNormal, q: MultivariateNormal) -> Tensor:
     _same_events(p, q, "Multivariate Normals")
     p_tril, q_tril = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
     n = p.event_shape[0]
-    log_dets = 2 * (
-        q_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-        - p_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-    )
+    # half the log-determinants added last, as PyTorch (its values and its AddBackward0)
+    half_log_dets = q_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1) - p_tril.diagonal(
+        dim1=-2, dim2=-1
+    ).log().sum(-1)
     batch = tuple(broadcast_shapes(tuple(q_tril.shape[:-2]), tuple(p_tril.shape[:-2])))
     ratio = solve_triangular(q_tril.expand(*batch, n, n), p_tril.expand(*batch, n, n), upper=False)
     term3 = _mahalanobis(q_tril, q.loc - p.loc)
-    return 0.5 * (log_dets + _trace_xxt(ratio) + term3 - n)
+    return half_log_dets + 0.5 * (_trace_xxt(ratio) + term3 - n)

@@ -102,7 +102,7 @@ def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
             else "; convert the targets with .long()"
         )
         raise RuntimeError(
-            f"nll_loss: expected target dtype to be Long (int64 class indices), but got "
+            f"nll_loss: expected target dtype to be Long or Byte (class indices), but got "
             f"{target.dtype!r}{hint}"
         )
     shape, t_shape = _shape(input), _shape(target)
@@ -283,7 +283,9 @@ def cross_entropy(
     logp = log_softmax(input, dim)
     loss = _nll_loss(logp, target, weight, ignore_index, r)
     if smoothing:
-        smooth = _smoothing_term(logp, target, weight, ignore_index, dim, r)
+        if weight is not None and target.dtype is dtypes.uint8:  # PyTorch's gather refuses it
+            raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+        smooth = _smoothing_term(logp, target.long(), weight, ignore_index, dim, r)
         loss = loss * (1 - smoothing) + smooth * (smoothing / input.shape[dim])
     return loss
 

@@ -318,6 +318,8 @@ def _update_running(
 ) -> None:
     """PyTorch's update of the running statistics, in place."""
     n = math.prod(data.shape[a] for a in axes)
+    if data.dtype == np.float16:  # PyTorch's kernel computes in float32, rounding once
+        data = data.astype(np.float32)
     with np.errstate(divide="ignore", invalid="ignore"):
         batch_mean = data.mean(axis=axes)
         batch_var = (
@@ -327,7 +329,9 @@ def _update_running(
         write(mean, "updating the running statistics (a module in training mode)")
     # written in place without a version bump, as PyTorch's kernel does
     for running, batch in ((mean, batch_mean), (var, batch_var)):
-        new = (1 - momentum) * running._data + momentum * batch.astype(running._data.dtype)
+        stored = running._data
+        work = stored.astype(np.float32) if stored.dtype == np.float16 else stored
+        new = (1 - momentum) * work + momentum * batch.astype(work.dtype)
         np.copyto(running._data, new, casting="unsafe")
 
 

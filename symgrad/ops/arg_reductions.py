@@ -23,14 +23,15 @@ def _arg(input: Tensor, dim: Any, keepdim: bool, arg: Any) -> Tensor:
     _check_nonempty(input, name, dim, IndexError)
     d = None if dim is None else _wrap_dim(dim, input.ndim)
     if _batching.any_batched(input):  # inside vmap: the whole batch's indices at once
-        if d is None and not keepdim:
-            return _arg(input.reshape(-1), 0, False, arg)
+        if d is None:
+            found = _arg(input.reshape(-1), 0, False, arg)
+            return found.reshape((1,) * input.ndim) if keepdim else found
         if d is not None and input.ndim:
             return _batching.per_batch(lambda p: _arg(p, d + 1, keepdim, arg), input)
 
     def find(a: np.ndarray) -> np.ndarray:
-        if d is None:
-            return np.asanyarray(arg(a), dtype=np.int64)
+        if d is None:  # keepdim: a 1 for every dimension, as PyTorch
+            return np.asanyarray(arg(a, keepdims=keepdim), dtype=np.int64)
         return arg(a, axis=d, keepdims=keepdim).astype(np.int64)
 
     out = Tensor._make(find(input._data))

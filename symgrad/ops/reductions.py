@@ -98,11 +98,27 @@ def sum(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any 
     """
     if type(input) is not Tensor:
         require_tensor("sum", "input", 1, input)
+    _check_keepdim("sum", dim, keepdim)
+    return total(input, dim, keepdim, dtype)
+
+
+def total(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    """:func:`sum` without its argument checks, also the whole sum with ``keepdim`` (the rules'
+    ``xp.sum``, recorded as PyTorch's backward formulas record it: ``SumBackward0``)."""
     if dtype is not None:
         input = input.to(dtype)
     elif input.dtype.category < 2:  # PyTorch sums bool and integer tensors as int64
         input = input.to(dtypes.int64)
     return _in_dtype(_SUM(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim)), input)
+
+
+def _check_keepdim(op: str, dim: Any, keepdim: Any) -> None:
+    """PyTorch's TypeError for ``keepdim`` without ``dim``: its overload without dim has none."""
+    if dim is OMITTED and keepdim:
+        raise TypeError(
+            f"{op}() received an invalid combination of arguments - got (keepdim=bool, ): "
+            "keepdim needs dim (dim=None keeps every dimension as 1)"
+        )
 
 
 def _in_dtype(out: Tensor, input: Tensor) -> Tensor:
@@ -146,6 +162,7 @@ def mean(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
     """The mean of all elements, or over ``dim``."""
     if type(input) is not Tensor:
         require_tensor("mean", "input", 1, input)
+    _check_keepdim("mean", dim, keepdim)
     if dtype is not None:
         input = input.to(dtype)
     if not input.dtype.is_floating_point:
@@ -189,6 +206,7 @@ def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
         raise no_overload("prod", input, dim, none_given=True)
     if type(input) is not Tensor:
         require_tensor("prod", "input", 1, input)
+    _check_keepdim("prod", dim, keepdim)
     if dtype is not None:
         input = input.to(dtype)
     elif input.dtype.category < 2:  # as sum: bool and integer products are int64

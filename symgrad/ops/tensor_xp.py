@@ -34,7 +34,7 @@ def xp_sum(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     from symgrad.ops import reductions
 
     if dim is None:
-        return reductions.sum(a, keepdim=keepdim)
+        return reductions.total(a, keepdim=keepdim)
     return reductions.sum(a, dim, keepdim)
 
 

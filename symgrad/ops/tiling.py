@@ -19,7 +19,13 @@ from symgrad._arguments import (
     require_tensor_input,
     require_tensor_sequence,
 )
-from symgrad._data import _wrap_dim, keyword_sizes, sizes, wrap_dim_of_dims
+from symgrad._data import (
+    _wrap_dim,
+    broadcast_mismatch,
+    keyword_sizes,
+    sizes,
+    wrap_dim_of_dims,
+)
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.gathering import gather, index_select
 from symgrad.ops.pooling import pick
@@ -300,7 +306,14 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
     d = wrap_dim_of_dims(dim, input.ndim)
     in_shape, idx_shape = list(input.shape), list(indices.shape)
     in_shape[d], idx_shape[d] = 1, 1
-    common = np.broadcast_shapes(tuple(in_shape), tuple(idx_shape))
+    try:
+        common = np.broadcast_shapes(tuple(in_shape), tuple(idx_shape))
+    except ValueError:
+        raise RuntimeError(
+            f"take_along_dim: input of shape {list(input.shape)} and indices of shape "
+            f"{list(indices.shape)} don't broadcast outside dim {d}"
+            f"{broadcast_mismatch([in_shape, idx_shape])}"
+        ) from None
     target_in = list(common)
     target_in[d] = input.shape[d]
     target_idx = list(common)

@@ -176,14 +176,17 @@ class Application:
 
     def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
         dtype = self._result_dtype(args + params if params else args)
+        numbers = params
         if dtype is _HALF and self.half_in_float32:  # rounded once, as PyTorch's kernels
-            datas = [_single(d) for d in datas]
+            datas = [_single(_half_number(d, k, self.name)) for k, d in enumerate(datas)]
+            if params and self.name in _HALF_PARAMS:  # (the node keeps the exact ones)
+                numbers = tuple(_half_param(p) for p in params)
         else:
             datas = [in_dtype(d, dtype) for d in datas]
         if _has_meta(datas) and check_devices(args):
             return self._finish_meta(args, datas, params, requires, dtype)
         try:
-            out = self.numeric(*datas, *params)
+            out = self.numeric(*datas, *numbers)
         except ValueError:
             check_broadcast(self.name, datas)
             raise
@@ -241,6 +244,51 @@ class Application:
         if d in dtypes.LIMITED:
             dtypes.check_limited(d, self.name)
         return d.numpy
+
+
+def _half_number(data: Any, position: int, name: str) -> Any:
+    """A number (or another dtype's 0-d array) operand of a float16 op, rounded to float16
+    first as PyTorch casts it, except the second factor of a product or quotient, which its
+    kernels take at full precision."""
+    if position == 1 and name in ("mul", "div"):
+        return data
+    kind = type(data)
+    if kind is float or kind is int or (kind is np.ndarray and data.ndim == 0):
+        return _to_half(data)
+    return data
+
+
+def _to_half(value: Any) -> Any:
+    """``value`` rounded to float16 (beyond its range: inf, as PyTorch's cast)."""
+    try:
+        with np.errstate(over="ignore"):
+            return np.float16(value)
+    except OverflowError:  # an int beyond even float64's range: the kernel's own error
+        return value
+
+
+def _half_param(value: Any) -> Any:
+    """A number parameter as a float16 kernel of PyTorch reads it (ints it holds exactly stay
+    ints)."""
+    if type(value) is bool or (type(value) is int and -2048 <= value <= 2048):
+        return value
+    half = _to_half(value)
+    return float(half) if type(half) is np.float16 else half
+
+
+# the number parameters PyTorch's float16 kernels take as float16 numbers: the exponent and
+# base of pow, the alpha of add and sub (other parameters, lerp's weight, stay exact)
+_HALF_PARAMS = frozenset(
+    (
+        "pow",
+        "pow_scalar_base",
+        "add_scaled",
+        "sub_scaled",
+        "sub_number",
+        "rsub_tensor",
+        "rsub_number",
+    )
+)
 
 
 def _single(data: Any) -> Any:

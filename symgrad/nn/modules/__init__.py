@@ -57,6 +57,7 @@ from symgrad.nn.modules import padding as _padding
 from symgrad.nn.modules import pooling as _pooling
 from symgrad.nn.modules.padding import *  # noqa: F403
 from symgrad.nn.modules.pooling import *  # noqa: F403
+from symgrad.nn.modules import utils  # noqa: F401  (torch.nn.modules.utils)
 from symgrad.nn.modules.sync_batchnorm import SyncBatchNorm
 
 __all__ = [
