@@ -112,15 +112,7 @@ def _in_dtype(out: Tensor, input: Tensor) -> Tensor:
 
 
 def _mean_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (_divided(_keep(g, c, xp), _count(c.shapes[0], c.params["dim"])),)
-
-
-def _divided(a: Any, n: int) -> Any:
-    """``a / n``; a float16 array is divided in float32, as PyTorch's kernels divide it (NumPy
-    would round ``n`` to float16 first: 2049 to 2048)."""
-    if type(a) is np.ndarray and a.dtype is HALF:
-        return (a / np.float32(n)).astype(HALF)
-    return a / n
+    return (xp.div_scalar(_keep(g, c, xp), _count(c.shapes[0], c.params["dim"])),)
 
 
 def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:

@@ -21,6 +21,10 @@ __all__ = [
     "xp_prod_others",
     "xp_elementwise_vjp",
     "xp_elementwise",
+    "xp_masked_fill",
+    "xp_mul_scalar",
+    "xp_div_scalar",
+    "xp_sgn",
 ]
 
 
@@ -36,6 +40,29 @@ def xp_sum(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     if dim is None:
         return reductions.sum(a, keepdim=keepdim)
     return reductions.sum(a, dim, keepdim)
+
+
+def xp_masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """PyTorch's ``masked_fill``: ``MaskedFillBackward0`` for a number, ``...Backward1`` for a
+    0-d tensor ``value``."""
+    from symgrad.ops.indexing import masked_fill
+
+    return masked_fill(a, mask, value)
+
+
+def xp_mul_scalar(a: Tensor, c: float) -> Tensor:
+    """``a * c`` as PyTorch's C++ formulas write it: mul.Scalar (``MulBackward1``)."""
+    return derivatives._scaled(a, c)
+
+
+def xp_div_scalar(a: Tensor, c: float) -> Tensor:
+    """``a / c`` as PyTorch's C++ formulas write it: div.Scalar (``DivBackward1``)."""
+    return derivatives._divided(a, c)
+
+
+def xp_sgn(a: Tensor) -> Tensor:
+    """The sign as PyTorch's C++ formulas take it: ``sgn`` (``SgnBackward0``)."""
+    return derivatives._SGN(a)
 
 
 def xp_count(mask: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:

@@ -213,6 +213,14 @@ class MX:
             return MV(_scale(split_scale(e)[0], Ones(rows, 1)), (rows, 1) if keepdim else (rows,))
         return MV(e * Ones(cols, 1), (rows, 1) if keepdim else (rows,))
 
+    @staticmethod
+    def mul_scalar(a: MV, c: float) -> MV:
+        return a * c
+
+    @staticmethod
+    def div_scalar(a: MV, c: float) -> MV:
+        return a / c
+
     # -- picking each row's class (nll_loss): products with the one-hot matrix ---------------------
     @staticmethod
     def getitem(a: MV, key: Any) -> MV:
@@ -338,6 +346,7 @@ class MX:
     sqrt = staticmethod(lambda a: _function(sp.sqrt, a))
     abs = staticmethod(lambda a: _function(sp.Abs, a))
     sign = staticmethod(lambda a: _function(sp.sign, a))
+    sgn = sign
 
 
 def _function(fn: Any, a: MV) -> MV:
@@ -379,6 +388,7 @@ for _word in (
     "gather",
     "scatter_zeros",
     "where",
+    "masked_fill",
     "eq",
     "count",
     "extremum",

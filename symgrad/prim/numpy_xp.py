@@ -211,6 +211,11 @@ class NP:
         return np.where(s == s, s, 0) if s.dtype.kind == "f" else s
 
     @staticmethod
+    def sgn(a: Any) -> Any:
+        """The sign as PyTorch's ``sgn`` (``SgnBackward0`` under create_graph)."""
+        return NP.sign(a)
+
+    @staticmethod
     def flip(a: Any, dims: tuple) -> np.ndarray:
         return np.flip(a, axis=dims)
 
@@ -264,6 +269,26 @@ class NP:
         """The maximum (``pick`` is ``np.argmax``) or minimum over ``dim``."""
         reduce = np.max if pick is np.argmax else np.min
         return np.asarray(reduce(a, axis=dim, keepdims=keepdim))
+
+    @staticmethod
+    def masked_fill(a: Any, mask: Any, value: Any) -> np.ndarray:
+        """``value`` where ``mask``, ``a`` elsewhere (``where`` recorded as PyTorch's
+        masked_fill under create_graph)."""
+        return np.where(mask, value, a)
+
+    @staticmethod
+    def mul_scalar(a: Any, c: float) -> Any:
+        """``a`` times the number ``c`` (PyTorch's mul.Scalar under create_graph)."""
+        return a * c
+
+    @staticmethod
+    def div_scalar(a: Any, c: float) -> Any:
+        """``a`` over the number ``c`` (PyTorch's div.Scalar under create_graph); float16 is
+        divided in float32, as PyTorch's kernels divide it (NumPy would round ``c`` to float16
+        first: 2049 to 2048)."""
+        if type(a) is np.ndarray and a.dtype is HALF:
+            return (a / np.float32(c)).astype(HALF)
+        return a / c
 
     @staticmethod
     def eq(a: Any, b: Any) -> np.ndarray:

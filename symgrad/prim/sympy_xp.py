@@ -175,6 +175,18 @@ class SX:
         return np.where(np.asarray(cond, dtype=bool), _objects(a), _objects(b))
 
     @staticmethod
+    def masked_fill(a: Any, mask: Any, value: Any) -> np.ndarray:
+        return SX.where(mask, value, a)
+
+    @staticmethod
+    def mul_scalar(a: Any, c: float) -> Any:
+        return a * c
+
+    @staticmethod
+    def div_scalar(a: Any, c: float) -> Any:
+        return a / c
+
+    @staticmethod
     def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> np.ndarray:
         out = _objects(np.zeros(shape, dtype=np.int64))
         g = _objects(g)
@@ -198,6 +210,7 @@ class SX:
     sqrt = staticmethod(_vectorize(sp.sqrt))
     abs = staticmethod(_vectorize(sp.Abs))
     sign = staticmethod(_vectorize(sp.sign))
+    sgn = sign
 
     @staticmethod
     def elementwise(prim: Any, args: tuple, params: tuple = ()) -> np.ndarray:

@@ -33,6 +33,9 @@ VOCABULARY = (
     # algebra and selection
     "matmul",
     "where",
+    "masked_fill",
+    "mul_scalar",
+    "div_scalar",
     "eq",
     "count",
     "constant",
@@ -50,6 +53,7 @@ VOCABULARY = (
     "sqrt",
     "abs",
     "sign",
+    "sgn",
     "elementwise",
     "elementwise_vjp",
 )

@@ -1,0 +1,255 @@
+"""Under ``create_graph=True`` the gradients of reductions, norms, activations and losses are
+recorded with the ops of PyTorch's own backward formulas: the graph of the first gradient has
+PyTorch's nodes (plain expected trees, checked against PyTorch when it is importable), and
+the second and third derivatives agree with finite differences and with PyTorch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+LIBS = [symgrad] + ([torch] if torch is not None else [])
+
+_RNG = np.random.default_rng(7)
+X = _RNG.standard_normal((3, 4))
+X_ZERO_ROW = np.vstack([np.zeros((1, 4)), X[1:]])
+Y = _RNG.standard_normal((3, 4))
+
+
+def _vector_norm(order, **kw):
+    return lambda T, x: T.linalg.vector_norm(x, order, **kw) * x.sum(1)
+
+
+# program, inputs (the gradient is taken for the first), the first gradient's graph: each
+# node's name indented under the node that uses it (None: an input without a graph), 4 deep
+CASES = {
+    "mean": (
+        lambda T, x: x.mean() * x,
+        [X],
+        """
+        AddBackward0
+          MulBackward0
+            None
+            MeanBackward0
+              AccumulateGrad
+          DivBackward1
+            ExpandBackward0
+              SumBackward0
+        """,
+    ),
+    "mean_dim": (
+        lambda T, x: x.mean(1, keepdim=True) * x,
+        [X],
+        """
+        AddBackward0
+          MulBackward0
+            None
+            MeanBackward1
+              AccumulateGrad
+          DivBackward1
+            ExpandBackward0
+              SumBackward1
+        """,
+    ),
+    "norm": (
+        lambda T, x: x.norm(),
+        [X_ZERO_ROW],
+        """
+        MulBackward0
+          None
+          MaskedFillBackward0
+            DivBackward0
+              AccumulateGrad
+              LinalgVectorNormBackward0
+        """,
+    ),
+    "vector_norm_2_dim": (
+        _vector_norm(2, dim=1),
+        [X_ZERO_ROW],
+        """
+        AddBackward0
+          ExpandBackward0
+            UnsqueezeBackward0
+              MulBackward0
+          MulBackward0
+            UnsqueezeBackward0
+              MulBackward0
+            MaskedFillBackward0
+              DivBackward0
+        """,
+    ),
+    "vector_norm_1": (
+        _vector_norm(1, dim=1),
+        [X],
+        """
+        AddBackward0
+          ExpandBackward0
+            UnsqueezeBackward0
+              MulBackward0
+          MulBackward0
+            SgnBackward0
+              AccumulateGrad
+            UnsqueezeBackward0
+              MulBackward0
+        """,
+    ),
+    "vector_norm_inf": (
+        _vector_norm(float("inf"), dim=1),
+        [X],
+        """
+        AddBackward0
+          ExpandBackward0
+            UnsqueezeBackward0
+              MulBackward0
+          MulBackward0
+            SgnBackward0
+              AccumulateGrad
+            MulBackward0
+              DivBackward0
+              None
+        """,
+    ),
+    "vector_norm_3": (
+        _vector_norm(3, dim=1),
+        [X_ZERO_ROW],
+        """
+        AddBackward0
+          ExpandBackward0
+            UnsqueezeBackward0
+              MulBackward0
+          MulBackward0
+            MulBackward0
+              AccumulateGrad
+              PowBackward0
+            MaskedFillBackward0
+              DivBackward0
+        """,
+    ),
+    "vector_norm_1_5": (
+        _vector_norm(1.5, dim=1),
+        [X_ZERO_ROW],
+        """
+        AddBackward0
+          ExpandBackward0
+            UnsqueezeBackward0
+              MulBackward0
+          MulBackward0
+            MulBackward0
+              SgnBackward0
+              PowBackward0
+            MaskedFillBackward0
+              DivBackward0
+        """,
+    ),
+    "vector_norm_0_5": (
+        _vector_norm(0.5, dim=1),
+        [X],
+        """
+        AddBackward0
+          ExpandBackward0
+            UnsqueezeBackward0
+              MulBackward0
+          MulBackward0
+            MulBackward0
+              MulBackward0
+              UnsqueezeBackward0
+            PowBackward0
+              UnsqueezeBackward0
+        """,
+    ),
+    "dist": (
+        lambda T, x, y: T.dist(x, y),
+        [X, Y],
+        """
+        MulBackward0
+          None
+          MaskedFillBackward0
+            DivBackward0
+              SubBackward0
+              DistBackward0
+        """,
+    ),
+}
+
+
+def _tree(node, depth=4, indent=0):
+    if node is None:
+        return ["  " * indent + "None"]
+    lines = ["  " * indent + type(node).__name__]
+    if depth > 1:
+        for child, _ in node.next_functions:
+            lines += _tree(child, depth - 1, indent + 1)
+    return lines
+
+
+def _inputs(lib, arrays, dtype="float64"):
+    return [lib.tensor(a, dtype=getattr(lib, dtype), requires_grad=True) for a in arrays]
+
+
+def _first(lib, name, dtype="float64"):
+    fn, arrays, _ = CASES[name]
+    xs = _inputs(lib, arrays, dtype)
+    (g,) = lib.autograd.grad(fn(lib, *xs).sum(), xs[0], create_graph=True)
+    return xs, g
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_first_gradient_graph_is_pytorchs(lib, name):
+    _, g = _first(lib, name)
+    expected = [line.strip() for line in CASES[name][2].strip().splitlines()]
+    assert [line.strip() for line in _tree(g.grad_fn)] == expected
+
+
+def _derivatives(lib, name, dtype):
+    """The first gradient, the second (of the sum of the first, for every input), and the
+    third (of the sum of the second, for the first input), as arrays."""
+    xs, g = _first(lib, name, dtype)
+    seconds = lib.autograd.grad(g.sum(), xs, create_graph=True, allow_unused=True)
+    h = seconds[0]
+    third = None
+    if h is not None and h.requires_grad:
+        (third,) = lib.autograd.grad(h.sum(), xs[0], allow_unused=True)
+    arrays = [g] + list(seconds) + [third]
+    # (PyTorch's zero gradients are ZeroTensors, which convert only with force=True)
+    return [None if a is None else a.detach().numpy(force=True).copy() for a in arrays]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_second_derivative_agrees_with_finite_differences(name):
+    fn, arrays, _ = CASES[name]
+    step = 1e-6
+
+    def first_sum(shifted):
+        xs = _inputs(symgrad, [shifted] + arrays[1:])
+        (g,) = symgrad.autograd.grad(fn(symgrad, *xs).sum(), xs[0], create_graph=True)
+        return float(g.detach().sum())
+
+    h = _derivatives(symgrad, name, "float64")[1]
+    base = arrays[0]
+    for index in [(1, 0), (2, 3)]:
+        up, down = base.copy(), base.copy()
+        up[index] += step
+        down[index] -= step
+        estimate = (first_sum(up) - first_sum(down)) / (2 * step)
+        np.testing.assert_allclose(h[index], estimate, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.skipif(torch is None, reason="PyTorch is not installed")
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_derivatives_of_every_order_agree_with_pytorch(name, dtype):
+    ours, theirs = _derivatives(symgrad, name, dtype), _derivatives(torch, name, dtype)
+    tol = 1e-10 if dtype == "float64" else 1e-5
+    for a, b in zip(ours, theirs):
+        assert (a is None) == (b is None)
+        if a is not None:
+            assert a.dtype == b.dtype
+            np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
