@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad.ops import elementwise as E
 from symgrad.ops.decompositions import svdvals
-from symgrad.ops.reductions import _dims, _empty_dim, _keep
+from symgrad.ops.reductions import _dims, _empty_dim, _keep, _unsqueezed
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, _wrap_dim
 
@@ -173,16 +173,6 @@ def _norm_p_vjp(xp: Any, g: Any, c: Any) -> tuple:
     if order < 2:
         return (xp.sgn(x) * _power(xp, m, order - 1) * scale,)
     return (x * _power(xp, m, order - 2) * scale,)
-
-
-def _unsqueezed(a: Any, c: Any, xp: Any) -> Any:
-    """``a`` with the reduced dimensions put back as size 1 (broadcast by the products that
-    use it, as PyTorch's formula does)."""
-    dim = c.params["dim"]
-    if dim is not None and not c.params["keepdim"]:
-        for d in sorted(dim):
-            a = xp.unsqueeze(a, d)
-    return a
 
 
 def _power(xp: Any, a: Any, exponent: float) -> Any:

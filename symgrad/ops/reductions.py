@@ -71,6 +71,16 @@ def _keep(g: Any, c: Any, xp: Any) -> Any:
     return xp.expand(g, shape)
 
 
+def _unsqueezed(a: Any, c: Any, xp: Any) -> Any:
+    """``a`` with the reduced dimensions put back as size 1, not expanded: the products that
+    use it broadcast it, as PyTorch's formulas do (``unsqueeze_multiple``)."""
+    dim = c.params["dim"]
+    if dim is not None and not c.params["keepdim"]:
+        for d in sorted(dim):
+            a = xp.unsqueeze(a, d)
+    return a
+
+
 def _count(shape: tuple, dim: Any) -> int:
     return math.prod(shape if dim is None else [shape[i] for i in dim])
 

@@ -25,6 +25,7 @@ __all__ = [
     "xp_mul_scalar",
     "xp_div_scalar",
     "xp_sgn",
+    "xp_mean",
 ]
 
 
@@ -63,6 +64,15 @@ def xp_div_scalar(a: Tensor, c: float) -> Tensor:
 def xp_sgn(a: Tensor) -> Tensor:
     """The sign as PyTorch's C++ formulas take it: ``sgn`` (``SgnBackward0``)."""
     return derivatives._SGN(a)
+
+
+def xp_mean(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """The rules' ``mean``, where None is every axis (``MeanBackward0``, as ``sum``)."""
+    from symgrad.ops import reductions
+
+    if dim is None:
+        return reductions.mean(a, keepdim=keepdim)
+    return reductions.mean(a, dim, keepdim)
 
 
 def xp_count(mask: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:

@@ -214,6 +214,11 @@ class MX:
         return MV(e * Ones(cols, 1), (rows, 1) if keepdim else (rows,))
 
     @staticmethod
+    def mean(a: MV, dim: Any = None, keepdim: bool = False) -> MV:
+        count = int(np.prod(a.shape if dim is None else [a.shape[d] for d in dim]))
+        return MX.sum(a, dim, keepdim) / count
+
+    @staticmethod
     def mul_scalar(a: MV, c: float) -> MV:
         return a * c
 

@@ -157,6 +157,12 @@ class NP:
             return np.asarray(a.sum(axis=dim, keepdims=keepdim))
         return np.asarray(np.sum(a, axis=dim, keepdims=keepdim))
 
+    @staticmethod
+    def mean(a: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
+        """The mean over ``dim`` (every axis for None)."""
+        count = a.size if dim is None else int(np.prod([a.shape[d] for d in dim]))
+        return NP.sum(a, dim, keepdim) / count
+
     sum_to_size = staticmethod(sum_to_numpy)
 
     # the ndarray methods below skip the NumPy functions' Python-level dispatch, which costs

@@ -103,6 +103,11 @@ class SX:
             out = out.reshape(tuple(1 if i in axes else n for i, n in enumerate(a.shape)))
         return out
 
+    def mean(self, a: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
+        a = np.asarray(a)
+        count = a.size if dim is None else int(np.prod([a.shape[d] for d in dim]))
+        return self.sum(a, dim, keepdim) / count
+
     def sum_to_size(self, a: Any, shape: tuple) -> np.ndarray:
         a = _objects(a)
         if a.shape == tuple(shape):

@@ -15,6 +15,7 @@ __all__ = ["VOCABULARY", "INTERPRETERS", "missing_words"]
 VOCABULARY = (
     # reductions and shapes
     "sum",
+    "mean",
     "sum_to_size",
     "reshape",
     "permute",

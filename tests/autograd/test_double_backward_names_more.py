@@ -176,6 +176,65 @@ CASES = {
               DistBackward0
         """,
     ),
+    "var": (lambda T, x: x.var(), [X], """
+        MulBackward0
+          None
+          SubBackward0
+            AccumulateGrad
+            MeanBackward0
+              AccumulateGrad
+        """),
+    "var_dim_correction_0": (lambda T, x: x.var(1, correction=0), [X], """
+        MulBackward0
+          None
+          SubBackward0
+            AccumulateGrad
+            MeanBackward1
+              AccumulateGrad
+        """),
+    "var_1d_dim": (lambda T, x: x[0].var(0) * x, [X], """
+        AddBackward0
+          MulBackward0
+            None
+            VarBackward0
+              SelectBackward0
+          SelectBackwardBackward0
+            MulBackward0
+              MulBackward1
+              SubBackward0
+        """),
+    "std": (lambda T, x: x.std(), [X], """
+        MulBackward0
+          MulBackward1
+            MaskedFillBackward0
+              DivBackward0
+          SubBackward0
+            AccumulateGrad
+            MeanBackward0
+              AccumulateGrad
+        """),
+    "std_dim": (lambda T, x: x.std(0), [X], """
+        MulBackward0
+          MulBackward1
+            UnsqueezeBackward0
+              MaskedFillBackward0
+          SubBackward0
+            AccumulateGrad
+            MeanBackward1
+              AccumulateGrad
+        """),
+    "std_mean": (lambda T, x: T.std_mean(x, 1)[0] * T.std_mean(x, 1)[1], [X], """
+        AddBackward0
+          DivBackward1
+            ExpandBackward0
+              UnsqueezeBackward0
+          MulBackward0
+            MulBackward1
+              UnsqueezeBackward0
+            SubBackward0
+              AccumulateGrad
+              MeanBackward1
+        """),
 }
 
 
