@@ -118,7 +118,14 @@ def xp_gather(a: Tensor, dim: int, index: np.ndarray) -> Tensor:
     return _GATHER(a, dim=dim, index=index)
 
 
-def xp_scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Tensor) -> Tensor:
+def xp_scatter_zeros(
+    shape: tuple, dim: int, index: np.ndarray, g: Tensor, unique: bool = False
+) -> Tensor:
+    """Zeros with ``g`` added at ``index``; ``unique`` (no position twice): written as PyTorch's
+    formulas write it, ``zeros.scatter(dim, index, g)`` (``ScatterBackward0``)."""
+    if unique:
+        zeros = Tensor._make(np.zeros(shape, dtype=g._data.dtype))
+        return zeros.scatter(dim, Tensor._make(index), g)
     return _SCATTER_ZEROS(g, shape=shape, dim=dim, index=index)
 
 

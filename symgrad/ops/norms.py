@@ -165,7 +165,8 @@ def _norm_p_vjp(xp: Any, g: Any, c: Any) -> tuple:
     m = xp.abs(x)
     if math.isinf(order):  # amax's rule on |x| (ties share the gradient), the nans included
         mask = xp.eq(m, out) | ~xp.eq(m, m)
-        return (xp.sgn(x) * ((g / xp.count(mask, c.params["dim"], True)) * mask),)
+        scaled = g / xp.count(mask, c.params["dim"], True)
+        return (xp.sgn(x) * (scaled * (mask * 1)),)  # (the mask as numbers for SymPy)
     if order < 1:
         scaled = xp.sgn(x) * xp.masked_fill(_power(xp, m, order - 1), xp.eq(x, 0), 0.0)
         return (scaled * g * _power(xp, out, 1 - order),)

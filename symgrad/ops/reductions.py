@@ -200,21 +200,24 @@ def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
 
 # -- extrema ---------------------------------------------------------------------------------------
 def _extremum_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    """amax's and amin's rule, PyTorch's ``scale_grad_by_count``: the gradient over the
-    count of extrema times the mask, so ties share it evenly, and elsewhere ``g * 0`` (``-0``
-    for a negative gradient, nan for an infinite one; nan everywhere when the extremum is nan,
-    which no element equals)."""
+    """amax's and amin's rule, PyTorch's ``scale_grad_by_count``: the gradient (viewed with
+    the reduced dimensions as size 1) over the count of extrema, times the mask, so ties
+    share it evenly, and elsewhere ``g * 0`` (``-0`` for a negative gradient, nan for an
+    infinite one; nan everywhere when the extremum is nan, which no element equals)."""
     mask, count = _extremum_mask(xp, c, False)
-    scaled = _keep(g, c, xp) / count
-    return (xp.where(mask, scaled, scaled * 0),)
+    if not c.params["keepdim"]:
+        g = xp.reshape(g, tuple(count.shape))
+    return ((g / count) * (mask * 1),)  # (the mask as numbers: SymPy multiplies no bools)
 
 
 def _distributed_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    """Full max's and min's rule, PyTorch's ``evenly_distribute_backward``: the gradient
-    shared evenly by the elements equal to the result, or by the nans when it is nan; ``+0``
-    elsewhere."""
-    mask, count = _extremum_mask(xp, c, True)
-    return (xp.where(mask, _keep(g, c, xp) / count, 0.0),)
+    """Full max's and min's rule, PyTorch's ``evenly_distribute_backward``: zeros with the
+    gradient over the count filled in where the elements equal the result, or at the nans
+    when it is nan; ``+0`` elsewhere."""
+    mask = _extremum_mask(xp, c, True)[0]
+    dtype = g._data.dtype if isinstance(g, Tensor) else None  # (the tensor's own dtype)
+    zeros = xp.constant(np.zeros(c.shapes[0], dtype=dtype))
+    return (xp.masked_fill(zeros, mask, g / xp.count(mask)),)
 
 
 def _extremum_mask(xp: Any, c: Any, nans: bool) -> tuple:
@@ -334,7 +337,7 @@ def _pick_forward(xp: Any, a: Any, dim: int, index: np.ndarray, keepdim: bool) -
 def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
     dim = c.params["dim"]
     g = g if c.params["keepdim"] else xp.unsqueeze(g, dim)
-    return (xp.scatter_zeros(c.shapes[0], dim, c.params["index"], g),)
+    return (xp.scatter_zeros(c.shapes[0], dim, c.params["index"], g, unique=True),)
 
 
 # max(x, dim) and min(x, dim): the gradient goes to the one element picked (not shared by ties)

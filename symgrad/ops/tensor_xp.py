@@ -76,7 +76,9 @@ def xp_mean(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 
 def xp_count(mask: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    return Tensor._make(np.asanyarray(np.sum(mask._data, axis=dim, keepdims=keepdim), np.float64))
+    """The number of True elements, an int64 tensor as PyTorch's ``mask.sum()`` (a float
+    gradient divided by it keeps its dtype)."""
+    return Tensor._make(np.asanyarray(np.sum(mask._data, axis=dim, keepdims=keepdim), np.int64))
 
 
 def xp_prod_others(a: Tensor, dim: Any) -> Tensor:

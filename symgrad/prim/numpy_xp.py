@@ -266,8 +266,11 @@ class NP:
         return np.take_along_axis(a, index, axis=dim)
 
     @staticmethod
-    def scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
-        """Zeros of ``shape`` with ``g`` added along ``dim`` at ``index`` (gather's VJP)."""
+    def scatter_zeros(
+        shape: tuple, dim: int, index: np.ndarray, g: Any, unique: bool = False
+    ) -> np.ndarray:
+        """Zeros of ``shape`` with ``g`` added along ``dim`` at ``index`` (gather's VJP;
+        ``unique`` promises no position twice: PyTorch's scatter under create_graph)."""
         return scatter_add(np.zeros(shape, dtype=np.asarray(g).dtype), dim, index, g)
 
     @staticmethod

@@ -179,9 +179,8 @@ class SX:
     def where(cond: Any, a: Any, b: Any) -> np.ndarray:
         return np.where(np.asarray(cond, dtype=bool), _objects(a), _objects(b))
 
-    @staticmethod
-    def masked_fill(a: Any, mask: Any, value: Any) -> np.ndarray:
-        return SX.where(mask, value, a)
+    def masked_fill(self, a: Any, mask: Any, value: Any) -> np.ndarray:
+        return self.where(mask, value, a)
 
     @staticmethod
     def mul_scalar(a: Any, c: float) -> Any:
@@ -202,7 +201,9 @@ class SX:
         return out
 
     @staticmethod
-    def scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
+    def scatter_zeros(
+        shape: tuple, dim: int, index: np.ndarray, g: Any, unique: bool = False
+    ) -> np.ndarray:
         return scatter_add(_objects(np.zeros(shape, dtype=np.int64)), dim, index, _objects(g))
 
     @staticmethod
@@ -215,7 +216,9 @@ class SX:
     sqrt = staticmethod(_vectorize(sp.sqrt))
     abs = staticmethod(_vectorize(sp.Abs))
     sign = staticmethod(_vectorize(sp.sign))
-    sgn = sign
+
+    def sgn(self, a: Any) -> np.ndarray:
+        return self.sign(a)
 
     @staticmethod
     def elementwise(prim: Any, args: tuple, params: tuple = ()) -> np.ndarray:

@@ -117,7 +117,9 @@ class SE(SX):
             np.add.at(out, key, g)
         return out
 
-    def scatter_zeros(self, shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
+    def scatter_zeros(
+        self, shape: tuple, dim: int, index: np.ndarray, g: Any, unique: bool = False
+    ) -> np.ndarray:
         return scatter_add(self._zeros(shape), dim, index, self._in(g))
 
     def where(self, cond: Any, a: Any, b: Any) -> np.ndarray:
