@@ -167,6 +167,15 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("polygamma", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("polygamma_", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("i0", 0): lambda a: a.g * SF.I1(a.x),
+    ("atan2", 0): lambda a: a.g * a.y * _atan2_recip(a),
+    ("atan2", 1): lambda a: a.g * -a.x * _atan2_recip(a),
+    ("hypot", 0): lambda a: a.g * a.x / a.out,
+    ("hypot", 1): lambda a: a.g * a.y / a.out,
+    ("lerp", 0): lambda a: _scaled(a.g, 1.0 - a.p),
+    ("lerp", 1): lambda a: _scaled(a.g, a.p),
+    ("lerp_tensor", 0): lambda a: a.g * (1 - a.xs[2]),
+    ("lerp_tensor", 1): lambda a: a.g * a.xs[2],
+    ("lerp_tensor", 2): lambda a: a.g * (a.y - a.x),
 }
 
 
@@ -174,6 +183,14 @@ def _one(x: Tensor) -> Tensor:
     """1 as a 0-d tensor of ``x``'s dtype (PyTorch's ``1 - t`` in C++ is a sub of two
     tensors)."""
     return Tensor._make(np.ones((), x._data.dtype))
+
+
+def _atan2_recip(a: _Args) -> Any:
+    """PyTorch's ``1 / (x^2 + y^2)`` of atan2_backward, 0 where it is inf (at the origin)."""
+    from symgrad.ops.indexing import masked_fill
+
+    recip = (a.x * a.x + a.y * a.y).reciprocal()
+    return masked_fill(recip, recip.isinf(), 0.0)
 
 
 def _sinc(a: _Args) -> Any:

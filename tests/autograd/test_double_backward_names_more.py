@@ -22,6 +22,8 @@ X = _RNG.standard_normal((3, 4))
 X_ZERO_ROW = np.vstack([np.zeros((1, 4)), X[1:]])
 Y = _RNG.standard_normal((3, 4))
 PROBABILITIES = _RNG.random((3, 4)) * 0.8 + 0.1
+X_ORIGIN, Y_ORIGIN = X.copy(), Y.copy()
+X_ORIGIN[0, 0] = Y_ORIGIN[0, 0] = 0.0
 TIES = np.array([[1.0, 3.0, 3.0, -2.0], [0.5, 0.5, -1.0, -1.0], [2.0, -4.0, 1.5, 3.0]])
 
 
@@ -338,6 +340,64 @@ CASES = {
         [PROBABILITIES, PROBABILITIES[::-1].copy()],
         "BinaryCrossEntropyBackwardBackward0",
     ),
+    "atan2": (lambda T, x, y: T.atan2(x, y), [X_ORIGIN, Y_ORIGIN], """
+        MulBackward0
+          MulBackward0
+            None
+            AccumulateGrad
+          MaskedFillBackward0
+            ReciprocalBackward0
+              AddBackward0
+        """),
+    "atan2_other": (lambda T, y, x: T.atan2(x, y), [Y_ORIGIN, X_ORIGIN], """
+        MulBackward0
+          MulBackward0
+            None
+            NegBackward0
+              AccumulateGrad
+          MaskedFillBackward0
+            ReciprocalBackward0
+              AddBackward0
+        """),
+    "hypot": (lambda T, x, y: T.hypot(x, y), [X, Y], """
+        DivBackward0
+          MulBackward0
+            None
+            AccumulateGrad
+          HypotBackward0
+            AccumulateGrad
+            AccumulateGrad
+        """),
+    "lerp": (lambda T, x, y: T.lerp(x, y, 0.3).pow(2), [X, Y], """
+        MulBackward1
+          MulBackward0
+            None
+            MulBackward1
+              PowBackward0
+        """),
+    "lerp_end": (lambda T, y, x: T.lerp(x, y, 0.3).pow(2), [Y, X], """
+        MulBackward1
+          MulBackward0
+            None
+            MulBackward1
+              PowBackward0
+        """),
+    "lerp_tensor": (lambda T, x, y: T.lerp(x, y, y.detach()).pow(2), [X, Y], """
+        MulBackward0
+          MulBackward0
+            None
+            MulBackward1
+              PowBackward0
+          None
+        """),
+    "lerp_weight": (lambda T, w, x: T.lerp(x.detach(), x.detach() * 2, w).pow(2), [X, Y], """
+        MulBackward0
+          MulBackward0
+            None
+            MulBackward1
+              PowBackward0
+          None
+        """),
 }
 
 
