@@ -171,6 +171,14 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("atan2", 1): lambda a: a.g * -a.x * _atan2_recip(a),
     ("hypot", 0): lambda a: a.g * a.x / a.out,
     ("hypot", 1): lambda a: a.g * a.y / a.out,
+    ("maximum", 0): lambda a: _extremum_share(a, a.x < a.y),
+    ("maximum", 1): lambda a: _extremum_share(a, a.x > a.y),
+    ("minimum", 0): lambda a: _extremum_share(a, a.x > a.y),
+    ("minimum", 1): lambda a: _extremum_share(a, a.x < a.y),
+    ("fmax", 0): lambda a: _masked_zero(a.g, ~((a.x >= a.y) | a.y.isnan())),
+    ("fmax", 1): lambda a: _masked_zero(a.g, (a.x >= a.y) | a.y.isnan()),
+    ("fmin", 0): lambda a: _masked_zero(a.g, ~((a.x <= a.y) | a.y.isnan())),
+    ("fmin", 1): lambda a: _masked_zero(a.g, (a.x <= a.y) | a.y.isnan()),
     ("lerp", 0): lambda a: _scaled(a.g, 1.0 - a.p),
     ("lerp", 1): lambda a: _scaled(a.g, a.p),
     ("lerp_tensor", 0): lambda a: a.g * (1 - a.xs[2]),
@@ -191,6 +199,20 @@ def _atan2_recip(a: _Args) -> Any:
 
     recip = (a.x * a.x + a.y * a.y).reciprocal()
     return masked_fill(recip, recip.isinf(), 0.0)
+
+
+def _masked_zero(t: Tensor, mask: Tensor) -> Tensor:
+    from symgrad.ops.indexing import masked_fill
+
+    return masked_fill(t, mask, 0.0)
+
+
+def _extremum_share(a: _Args, lost: Tensor) -> Any:
+    """PyTorch's maximum and minimum backward: half the gradient at ties, all of it where the
+    input is chosen (or either is nan), 0 where it ``lost``."""
+    from symgrad.ops.math import where
+
+    return _masked_zero(where(a.x == a.y, _divided(a.g, 2), a.g), lost)
 
 
 def _sinc(a: _Args) -> Any:
