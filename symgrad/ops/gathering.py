@@ -13,7 +13,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._data import _wrap_dim
 from symgrad._tracing import TRACE, data_params
-from symgrad.ops.indexing import _getitem_forward, _getitem_vjp, normalize_key
+from symgrad.ops.indexing import _getitem_forward, normalize_key
 from symgrad.ops.shape import expand_to
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -130,10 +130,15 @@ def xp_scatter_zeros(
 
 
 # -- index_select ---------------------------------------------------------------------------------
+def _index_select_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    # (PyTorch's gradient is zeros.index_add(dim, index, g): IndexAddBackward0 under create_graph)
+    return (xp.index_put_zeros(c.shapes[0], c.params["key"], g, node="IndexAddBackward0"),)
+
+
 _INDEX_SELECT = Structural(
     "index_select",
     _getitem_forward,
-    _getitem_vjp,
+    _index_select_vjp,
     backward="IndexSelectBackward0",
     jvp="linear",
     batch="getitem",

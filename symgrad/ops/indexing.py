@@ -246,9 +246,11 @@ def _key_from_values(result: Tensor, key: Any, shape: tuple, check: Any = None) 
 
 _INDEX_PUT_ZEROS = Structural(
     "index_put_zeros",
-    lambda xp, g, shape, key, unique: xp.index_put_zeros(shape, key, g, unique),
+    lambda xp, g, shape, key, unique, node: xp.index_put_zeros(shape, key, g, unique),
     lambda xp, g, c: (xp.getitem(g, c.params["key"]),),
-    backward=lambda params, meta: _GRAD_NAMES[_kind(_as_tuple(params["key"]))],
+    backward=lambda params, meta: (
+        params.get("node") or _GRAD_NAMES[_kind(_as_tuple(params["key"]))]
+    ),
     batch="index_put_zeros",
 )
 # PyTorch's names for the node of an indexing op's gradient (under create_graph)
@@ -265,9 +267,12 @@ def _as_tuple(key: Any) -> tuple:
     return key if isinstance(key, tuple) else (key,)
 
 
-def xp_index_put_zeros(shape: tuple, key: Any, g: Tensor, unique: bool = False) -> Tensor:
-    """Zeros of ``shape`` with ``g`` added at ``key`` (differentiable in ``g``)."""
-    return _INDEX_PUT_ZEROS(g, shape=shape, key=key, unique=unique)
+def xp_index_put_zeros(
+    shape: tuple, key: Any, g: Tensor, unique: bool = False, node: Any = None
+) -> Tensor:
+    """Zeros of ``shape`` with ``g`` added at ``key`` (differentiable in ``g``); ``node``:
+    the node's name, PyTorch's backward op where the indexing op has its own."""
+    return _INDEX_PUT_ZEROS(g, shape=shape, key=key, unique=unique, node=node)
 
 
 def xp_getitem(a: Tensor, key: Any) -> Tensor:

@@ -235,7 +235,9 @@ class MX:
         return MV(picked * Ones(a.shape[1], 1), (a.shape[0],))
 
     @staticmethod
-    def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> MV:
+    def index_put_zeros(
+        shape: tuple, key: Any, g: Any, unique: bool = False, node: Any = None
+    ) -> MV:
         if not isinstance(key, ClassKey) or len(shape) != 2:
             raise MatrixFormError("index_put_zeros")
         g = matrix_of(g)

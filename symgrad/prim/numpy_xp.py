@@ -240,9 +240,12 @@ class NP:
         return np.asarray(a[key])
 
     @staticmethod
-    def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> np.ndarray:
+    def index_put_zeros(
+        shape: tuple, key: Any, g: Any, unique: bool = False, node: Any = None
+    ) -> np.ndarray:
         """Zeros of ``shape`` with ``g`` added at ``key`` (repeated indices accumulate;
-        ``unique`` promises there are none, so a plain assignment does)."""
+        ``unique`` promises there are none, so a plain assignment does; ``node`` names the
+        node the tensor interpreter records, PyTorch's backward op of the indexing op)."""
         out = np.zeros(shape, dtype=np.asarray(g).dtype)
         if unique:
             out[key] = g

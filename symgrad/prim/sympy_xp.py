@@ -191,7 +191,9 @@ class SX:
         return a / c
 
     @staticmethod
-    def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> np.ndarray:
+    def index_put_zeros(
+        shape: tuple, key: Any, g: Any, unique: bool = False, node: Any = None
+    ) -> np.ndarray:
         out = _objects(np.zeros(shape, dtype=np.int64))
         g = _objects(g)
         if unique or _basic_key(key):  # no index twice: 0 + g is g

@@ -522,6 +522,22 @@ CASES = {
               TBackward0
         """,
     ),
+    "embedding": (
+        lambda T, w: T.nn.functional.embedding(T.tensor([[1, 2, 1], [0, 4, 2]]), w).pow(2),
+        [WEIGHT],
+        """
+        EmbeddingDenseBackwardBackward0
+          MulBackward0
+            None
+            MulBackward1
+              PowBackward0
+        """,
+    ),
+    "index_select": (
+        lambda T, x: x.index_select(1, T.tensor([0, 2, 2])).pow(2),
+        [X],
+        "IndexAddBackward0",
+    ),
     "lerp": (
         lambda T, x, y: T.lerp(x, y, 0.3).pow(2),
         [X, Y],
