@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad.ops import elementwise as E
 from symgrad.ops.decompositions import svdvals
-from symgrad.ops.reductions import _dims, _empty_dim, _keep, _unsqueezed
+from symgrad.ops.reductions import _dims, _empty_dim, _unsqueezed
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, _wrap_dim
 
