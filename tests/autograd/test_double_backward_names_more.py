@@ -522,7 +522,10 @@ CASES = {
               TBackward0
         """,
     ),
-    "matrix_vector": (lambda T, a, v: (a @ v[:4]).pow(2), [X, BIAS], """
+    "matrix_vector": (
+        lambda T, a, v: (a @ v[:4]).pow(2),
+        [X, BIAS],
+        """
         MulBackward0
           ViewBackward0
             MulBackward0
@@ -530,8 +533,12 @@ CASES = {
               MulBackward1
           SliceBackward0
             AccumulateGrad
-        """),
-    "matrix_vector_vector": (lambda T, v, a: T.mv(a, v[:4]).pow(2), [BIAS, X], """
+        """,
+    ),
+    "matrix_vector_vector": (
+        lambda T, v, a: T.mv(a, v[:4]).pow(2),
+        [BIAS, X],
+        """
         SliceBackwardBackward0
           MvBackward0
             TBackward0
@@ -539,15 +546,20 @@ CASES = {
             MulBackward0
               None
               MulBackward1
-        """),
-    "dot": (lambda T, u, v: (u @ v).pow(3), [BIAS, BIAS[::-1].copy()], """
+        """,
+    ),
+    "dot": (
+        lambda T, u, v: (u @ v).pow(3),
+        [BIAS, BIAS[::-1].copy()],
+        """
         MulBackward0
           MulBackward0
             None
             MulBackward1
               PowBackward0
           AccumulateGrad
-        """),
+        """,
+    ),
     "embedding": (
         lambda T, w: T.nn.functional.embedding(T.tensor([[1, 2, 1], [0, 4, 2]]), w).pow(2),
         [WEIGHT],
