@@ -233,14 +233,14 @@ def _logit(a: _Args, low: float, high: float, outside: float) -> Any:
 
 
 def _mish(a: _Args) -> Any:
-    """PyTorch's mish_backward: ``g (t + x sigmoid(x) (1 - t^2))``, ``t = tanh(softplus(x))``."""
-    s, t = a.x.sigmoid(), E.SOFTPLUS(a.x, params=(1.0, 20.0)).tanh()
-    return a.g * (t + a.x * s * (1 - t * t))
+    """PyTorch's mish_backward: ``g (t + x sigmoid(x) (1 - t^2))``, ``t = tanh(log1p(exp(x)))``."""
+    s, t = a.x.sigmoid(), a.x.exp().log1p().tanh()
+    return a.g * (t + a.x * s * (_one(t) - t * t))
 
 
 def _silu(a: _Args) -> Any:
     s = a.x.sigmoid()
-    return a.g * s * _shifted(a.x * (1.0 - s), 1.0)
+    return a.g * s * _shifted(a.x * (_one(s) - s), 1.0)
 
 
 def formula(prim: Any, i: int) -> Callable[[_Args], Any] | None:

@@ -24,6 +24,8 @@ Y = _RNG.standard_normal((3, 4))
 PROBABILITIES = _RNG.random((3, 4)) * 0.8 + 0.1
 WEIGHT = _RNG.standard_normal((5, 4))
 BIAS = _RNG.standard_normal(5)
+X_WIDE = X.copy()
+X_WIDE[0, :] = [30.0, -30.0, 100.0, 0.0]
 X_ORIGIN, Y_ORIGIN = X.copy(), Y.copy()
 X_ORIGIN[0, 0] = Y_ORIGIN[0, 0] = 0.0
 X_TIED, Y_TIED = X.copy(), Y.copy()
@@ -390,6 +392,35 @@ CASES = {
               ViewBackward0
               None
             None
+        """,
+    ),
+    "silu": (
+        lambda T, x: T.nn.functional.silu(x),
+        [X_WIDE],
+        """
+        MulBackward0
+          MulBackward0
+            None
+            SigmoidBackward0
+              AccumulateGrad
+          AddBackward1
+            MulBackward0
+              AccumulateGrad
+              SubBackward0
+        """,
+    ),
+    "mish": (
+        lambda T, x: T.nn.functional.mish(x),
+        [X_WIDE],
+        """
+        MulBackward0
+          None
+          AddBackward0
+            TanhBackward0
+              Log1PBackward0
+            MulBackward0
+              MulBackward0
+              SubBackward0
         """,
     ),
     "gelu_tanh": (
