@@ -167,6 +167,11 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("polygamma", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("polygamma_", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("i0", 0): lambda a: a.g * SF.I1(a.x),
+    # the backward ops' own formulas (inputs: x, the op's output, the gradient it received)
+    ("tanh_backward", 1): lambda a: a.g * (_scaled(a.xs[1], -2.0) * a.xs[2]),
+    ("tanh_backward", 2): lambda a: E.TANH.vjp_primitive(0)(0, a.xs[1], a.g),
+    ("sigmoid_backward", 1): lambda a: a.g * a.xs[2] * _shifted(_scaled(a.xs[1], -2.0), 1.0),
+    ("sigmoid_backward", 2): lambda a: E.SIGMOID.vjp_primitive(0)(0, a.xs[1], a.g),
     ("atan2", 0): lambda a: a.g * a.y * _atan2_recip(a),
     ("atan2", 1): lambda a: a.g * -a.x * _atan2_recip(a),
     ("hypot", 0): lambda a: a.g * a.x / a.out,

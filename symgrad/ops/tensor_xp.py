@@ -108,7 +108,7 @@ def xp_elementwise_vjp(
     if prim.partials[i] == 0:
         return Tensor._make(np.zeros(tuple(g.shape), dtype=g.dtype.numpy))  # g may be batched
     rule = derivatives.formula(prim, i)
-    if rule is not None and prim.level == 0:
+    if rule is not None:
         return derivatives.apply_formula(rule, prim, args, out, g, params)
     uses = prim.vjp_uses(i)
     args = [a if (a is not None and used) else 0 for a, used in zip(args, uses)]
