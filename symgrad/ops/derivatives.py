@@ -172,6 +172,10 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("tanh_backward", 2): lambda a: E.TANH.vjp_primitive(0)(0, a.xs[1], a.g),
     ("sigmoid_backward", 1): lambda a: a.g * a.xs[2] * _shifted(_scaled(a.xs[1], -2.0), 1.0),
     ("sigmoid_backward", 2): lambda a: E.SIGMOID.vjp_primitive(0)(0, a.xs[1], a.g),
+    ("softplus_backward", 0): lambda a: _softplus_double_backward(a),
+    ("softplus_backward", 2): lambda a: E.SOFTPLUS.vjp_primitive(0)(
+        a.xs[0], a.xs[1], a.g, params=a._params
+    ),
     ("atan2", 0): lambda a: a.g * a.y * _atan2_recip(a),
     ("atan2", 1): lambda a: a.g * -a.x * _atan2_recip(a),
     ("hypot", 0): lambda a: a.g * a.x / a.out,
@@ -218,6 +222,15 @@ def _extremum_share(a: _Args, lost: Tensor) -> Any:
     from symgrad.ops.math import where
 
     return _masked_zero(where(a.x == a.y, _divided(a.g, 2), a.g), lost)
+
+
+def _softplus_double_backward(a: _Args) -> Any:
+    """PyTorch's softplus_double_backward: ``sigmoid_backward(grad * grad_output,
+    sigmoid(beta x)) * (beta x < threshold) * beta``."""
+    beta, threshold = a._params
+    scaled = _scaled(a.x, beta)
+    slope = E.SIGMOID.vjp_primitive(0)(0, scaled.sigmoid(), a.g * a.xs[2])
+    return _scaled(slope * (scaled < threshold), beta)
 
 
 def _sinc(a: _Args) -> Any:

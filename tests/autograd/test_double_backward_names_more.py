@@ -749,12 +749,17 @@ def test_binary_cross_entropy_target_gradient_is_minus_logit_unclamped(lib):
     np.testing.assert_allclose(y.grad.numpy(), [np.inf, -np.inf, np.log(3.0)], rtol=1e-12)
 
 
-# the second derivative's graph: PyTorch differentiates tanh's and sigmoid's backward ops by
-# their own formulas (the order of the inputs of those dedicated nodes is not compared)
+# the second derivative's graph: PyTorch differentiates tanh's, sigmoid's and softplus's
+# backward ops by their own formulas (the order of those dedicated nodes' inputs is not
+# compared)
 SECOND = {
-    "tanh": (lambda x: x.tanh(), ["TanhBackwardBackward0", "MulBackward0", "TanhBackward0"]),
+    "softplus": (
+        lambda T, x: T.nn.functional.softplus(x, beta=2.0, threshold=3.0),
+        ["MulBackward1", "MulBackward0"],
+    ),
+    "tanh": (lambda T, x: x.tanh(), ["TanhBackwardBackward0", "MulBackward0", "TanhBackward0"]),
     "sigmoid": (
-        lambda x: x.sigmoid(),
+        lambda T, x: x.sigmoid(),
         ["SigmoidBackwardBackward0", "MulBackward0", "SigmoidBackward0"],
     ),
 }
@@ -765,15 +770,15 @@ SECOND = {
 def test_second_derivative_graph_is_pytorchs(lib, name):
     fn, expected = SECOND[name]
     x = lib.tensor(X, requires_grad=True)
-    (g,) = lib.autograd.grad(fn(x).sum(), x, create_graph=True)
+    (g,) = lib.autograd.grad(fn(lib, x).sum(), x, create_graph=True)
     (h,) = lib.autograd.grad(g.sum(), x, create_graph=True)
     top = h.grad_fn
     inputs = sorted(type(n).__name__ for n, _ in top.next_functions if n is not None)
     assert [type(top).__name__] + inputs == expected[:1] + sorted(expected[1:])
     (third,) = lib.autograd.grad(h.sum(), x)
     step = 1e-6
-    up = lib.autograd.grad(fn(x + step).sum(), x, create_graph=True)[0]
-    down = lib.autograd.grad(fn(x - step).sum(), x, create_graph=True)[0]
+    up = lib.autograd.grad(fn(lib, x + step).sum(), x, create_graph=True)[0]
+    down = lib.autograd.grad(fn(lib, x - step).sum(), x, create_graph=True)[0]
     up = lib.autograd.grad(up.sum(), x)[0]
     down = lib.autograd.grad(down.sum(), x)[0]
     np.testing.assert_allclose(third.numpy(), ((up - down) / (2 * step)).numpy(), rtol=1e-5)
