@@ -148,7 +148,7 @@ def _embedding_vjp(xp: Any, g: Any, c: Any) -> tuple:
     idx, coef = p["indices"], p["coef"]
     if coef is not None:  # padding rows get nothing; scale_grad_by_freq divides by counts
         g = g * xp.constant(coef.reshape(coef.shape + (1,)).astype(p["dtype"]))
-    return (xp.index_put_zeros(c.shapes[0], (idx,), g),)
+    return (xp.index_put_zeros(c.shapes[0], (idx,), g, node="EmbeddingDenseBackwardBackward0"),)
 
 
 _EMBEDDING = Structural(

@@ -63,11 +63,9 @@ def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
     needs, bias_shape, params = c.needs, c.shapes[0], c.params
     gb = g1 = g2 = None
     if needs[0]:
-        gi = g if not params else _scaled(g, params.get("beta", 1))
-        if len(bias_shape) == 1 and bias_shape[0] == c.shapes[2][1]:
-            gb = xp.sum(gi, (0,), False)
-        else:
-            gb = xp.sum_to_size(gi, bias_shape)
+        beta = params.get("beta", 1) if params else 1
+        gi = g if beta == 1 else xp.mul_scalar(g, beta)  # (PyTorch's mul.Scalar)
+        gb = xp.sum_to_size(gi, bias_shape)  # (PyTorch's sum_to: a kept-dims sum, a view)
     if needs[1]:
         g1 = xp.matmul(g, _mT(xp, mat2))
     if needs[2]:
@@ -76,7 +74,7 @@ def _addmm_vjp(xp: Any, g: Any, c: Any) -> tuple:
         else:
             g2 = xp.matmul(_mT(xp, mat1), g)
     if params and params.get("alpha", 1) != 1:
-        g1, g2 = (None if v is None else v * params["alpha"] for v in (g1, g2))
+        g1, g2 = (None if v is None else xp.mul_scalar(v, params["alpha"]) for v in (g1, g2))
     return gb, g1, g2
 
 

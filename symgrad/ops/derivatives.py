@@ -167,6 +167,32 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("polygamma", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("polygamma_", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("i0", 0): lambda a: a.g * SF.I1(a.x),
+    # the backward ops' own formulas (inputs: x, the op's output, the gradient it received)
+    ("tanh_backward", 1): lambda a: a.g * (_scaled(a.xs[1], -2.0) * a.xs[2]),
+    ("tanh_backward", 2): lambda a: E.TANH.vjp_primitive(0)(0, a.xs[1], a.g),
+    ("sigmoid_backward", 1): lambda a: a.g * a.xs[2] * _shifted(_scaled(a.xs[1], -2.0), 1.0),
+    ("sigmoid_backward", 2): lambda a: E.SIGMOID.vjp_primitive(0)(0, a.xs[1], a.g),
+    ("softplus_backward", 0): lambda a: _softplus_double_backward(a),
+    ("softplus_backward", 2): lambda a: E.SOFTPLUS.vjp_primitive(0)(
+        a.xs[0], a.xs[1], a.g, params=a._params
+    ),
+    ("atan2", 0): lambda a: a.g * a.y * _atan2_recip(a),
+    ("atan2", 1): lambda a: a.g * -a.x * _atan2_recip(a),
+    ("hypot", 0): lambda a: a.g * a.x / a.out,
+    ("hypot", 1): lambda a: a.g * a.y / a.out,
+    ("maximum", 0): lambda a: _extremum_share(a, a.x < a.y),
+    ("maximum", 1): lambda a: _extremum_share(a, a.x > a.y),
+    ("minimum", 0): lambda a: _extremum_share(a, a.x > a.y),
+    ("minimum", 1): lambda a: _extremum_share(a, a.x < a.y),
+    ("fmax", 0): lambda a: _masked_zero(a.g, ~((a.x >= a.y) | a.y.isnan())),
+    ("fmax", 1): lambda a: _masked_zero(a.g, (a.x >= a.y) | a.y.isnan()),
+    ("fmin", 0): lambda a: _masked_zero(a.g, ~((a.x <= a.y) | a.y.isnan())),
+    ("fmin", 1): lambda a: _masked_zero(a.g, (a.x <= a.y) | a.y.isnan()),
+    ("lerp", 0): lambda a: _scaled(a.g, 1.0 - a.p),
+    ("lerp", 1): lambda a: _scaled(a.g, a.p),
+    ("lerp_tensor", 0): lambda a: a.g * (1 - a.xs[2]),
+    ("lerp_tensor", 1): lambda a: a.g * a.xs[2],
+    ("lerp_tensor", 2): lambda a: a.g * (a.y - a.x),
 }
 
 
@@ -174,6 +200,37 @@ def _one(x: Tensor) -> Tensor:
     """1 as a 0-d tensor of ``x``'s dtype (PyTorch's ``1 - t`` in C++ is a sub of two
     tensors)."""
     return Tensor._make(np.ones((), x._data.dtype))
+
+
+def _atan2_recip(a: _Args) -> Any:
+    """PyTorch's ``1 / (x^2 + y^2)`` of atan2_backward, 0 where it is inf (at the origin)."""
+    from symgrad.ops.indexing import masked_fill
+
+    recip = (a.x * a.x + a.y * a.y).reciprocal()
+    return masked_fill(recip, recip.isinf(), 0.0)
+
+
+def _masked_zero(t: Tensor, mask: Tensor) -> Tensor:
+    from symgrad.ops.indexing import masked_fill
+
+    return masked_fill(t, mask, 0.0)
+
+
+def _extremum_share(a: _Args, lost: Tensor) -> Any:
+    """PyTorch's maximum and minimum backward: half the gradient at ties, all of it where the
+    input is chosen (or either is nan), 0 where it ``lost``."""
+    from symgrad.ops.math import where
+
+    return _masked_zero(where(a.x == a.y, _divided(a.g, 2), a.g), lost)
+
+
+def _softplus_double_backward(a: _Args) -> Any:
+    """PyTorch's softplus_double_backward: ``sigmoid_backward(grad * grad_output,
+    sigmoid(beta x)) * (beta x < threshold) * beta``."""
+    beta, threshold = a._params
+    scaled = _scaled(a.x, beta)
+    slope = E.SIGMOID.vjp_primitive(0)(0, scaled.sigmoid(), a.g * a.xs[2])
+    return _scaled(slope * (scaled < threshold), beta)
 
 
 def _sinc(a: _Args) -> Any:
@@ -194,14 +251,14 @@ def _logit(a: _Args, low: float, high: float, outside: float) -> Any:
 
 
 def _mish(a: _Args) -> Any:
-    """PyTorch's mish_backward: ``g (t + x sigmoid(x) (1 - t^2))``, ``t = tanh(softplus(x))``."""
-    s, t = a.x.sigmoid(), E.SOFTPLUS(a.x, params=(1.0, 20.0)).tanh()
-    return a.g * (t + a.x * s * (1 - t * t))
+    """PyTorch's mish_backward: ``g (t + x sigmoid(x) (1 - t^2))``, ``t = tanh(log1p(exp(x)))``."""
+    s, t = a.x.sigmoid(), a.x.exp().log1p().tanh()
+    return a.g * (t + a.x * s * (_one(t) - t * t))
 
 
 def _silu(a: _Args) -> Any:
     s = a.x.sigmoid()
-    return a.g * s * _shifted(a.x * (1.0 - s), 1.0)
+    return a.g * s * _shifted(a.x * (_one(s) - s), 1.0)
 
 
 def formula(prim: Any, i: int) -> Callable[[_Args], Any] | None:

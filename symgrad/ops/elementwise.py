@@ -438,6 +438,7 @@ GELU_TANH = declare(
     "x",
     lambda x: x / 2 * (1 + sp.tanh(sp.sqrt(2 / sp.pi) * (x + sp.Rational(44715, 1000000) * x**3))),
     backward="GeluBackward0",
+    vjp_backward="GeluBackwardBackward0",
     promote="float",
     half_backward="float32",
 )

@@ -37,6 +37,11 @@ def combine(input: Any, product: Any, beta: Any, alpha: Any) -> Any:
     return out if beta == 0 else out + scaled(input, beta)
 
 
+def _scaled_gradient(xp: Any, g: Any, k: Any) -> Any:
+    """``g * k`` as PyTorch's formulas scale it (mul.Scalar), or ``g`` itself for 1."""
+    return g if k == 1 else xp.mul_scalar(g, k)
+
+
 def family_vjp(product_vjp: Callable) -> Callable:
     """The VJP of ``beta * input + alpha * product(m1, m2)`` from the product's own VJP."""
 
@@ -44,12 +49,12 @@ def family_vjp(product_vjp: Callable) -> Callable:
         beta, alpha = c.params.get("beta", 1), c.params.get("alpha", 1)
         gi = g1 = g2 = None
         if c.needs[0]:
-            gi = xp.sum_to_size(scaled(g, beta), c.shapes[0])
+            gi = xp.sum_to_size(_scaled_gradient(xp, g, beta), c.shapes[0])
         if c.needs[1] or c.needs[2]:
             inner = Ctx(c.inputs[1:], None, c.shapes[1:], c.needs[1:], {})
             g1, g2 = product_vjp(xp, g, inner)
-            g1 = None if g1 is None else scaled(g1, alpha)
-            g2 = None if g2 is None else scaled(g2, alpha)
+            g1 = None if g1 is None else _scaled_gradient(xp, g1, alpha)
+            g2 = None if g2 is None else _scaled_gradient(xp, g2, alpha)
         return gi, g1, g2
 
     return vjp

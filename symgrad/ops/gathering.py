@@ -13,7 +13,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._data import _wrap_dim
 from symgrad._tracing import TRACE, data_params
-from symgrad.ops.indexing import _getitem_forward, _getitem_vjp, normalize_key
+from symgrad.ops.indexing import _getitem_forward, normalize_key
 from symgrad.ops.shape import expand_to
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -118,7 +118,14 @@ def xp_gather(a: Tensor, dim: int, index: np.ndarray) -> Tensor:
     return _GATHER(a, dim=dim, index=index)
 
 
-def xp_scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Tensor) -> Tensor:
+def xp_scatter_zeros(
+    shape: tuple, dim: int, index: np.ndarray, g: Tensor, unique: bool = False
+) -> Tensor:
+    """Zeros with ``g`` added at ``index``; ``unique`` (no position twice): written as PyTorch's
+    formulas write it, ``zeros.scatter(dim, index, g)`` (``ScatterBackward0``)."""
+    if unique:
+        zeros = Tensor._make(np.zeros(shape, dtype=g._data.dtype))
+        return zeros.scatter(dim, Tensor._make(index), g)
     return _SCATTER_ZEROS(g, shape=shape, dim=dim, index=index)
 
 
@@ -129,10 +136,15 @@ def _index_select_kernel(xp: Any, a: np.ndarray, key: Any) -> np.ndarray:
     return out if out.flags.c_contiguous else np.ascontiguousarray(out)
 
 
+def _index_select_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    # (PyTorch's gradient is zeros.index_add(dim, index, g): IndexAddBackward0 under create_graph)
+    return (xp.index_put_zeros(c.shapes[0], c.params["key"], g, node="IndexAddBackward0"),)
+
+
 _INDEX_SELECT = Structural(
     "index_select",
     _getitem_forward,
-    _getitem_vjp,
+    _index_select_vjp,
     backward="IndexSelectBackward0",
     kernel=_index_select_kernel,
     jvp="linear",

@@ -23,6 +23,7 @@ __all__ = [
     "is_sequence",
     "check_uint8_fill",
     "warn_at_user",
+    "int_slice",
 ]
 
 _SEQUENCE_KEY = (
@@ -189,3 +190,31 @@ def check_uint8_fill(key: Any, value: Any) -> None:
             "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char "
             "(index with a bool mask: mask.bool())"
         )
+
+
+def int_slice(k: slice) -> slice:
+    """``k`` with int bounds: a 0-d integer tensor (or any object with ``__index__``) is read
+    as its value, so the node's key holds plain numbers."""
+    start, stop, step = k.start, k.stop, k.step
+    if (
+        (start is None or type(start) is int)
+        and (stop is None or type(stop) is int)
+        and (step is None or (type(step) is int and step > 0))
+    ):
+        return k  # plain bounds already
+    bounds = []
+    for bound in (start, stop, step):
+        if bound is None or isinstance(bound, Tensor):  # a tensor raises its own TypeError
+            bounds.append(bound if bound is None else operator.index(bound))
+            continue
+        try:
+            bounds.append(operator.index(bound))
+        except TypeError:
+            raise TypeError(
+                "slice indices must be integers or None or have an __index__ method"
+            ) from None
+    if bounds[2] == 0:
+        raise ValueError("slice step cannot be zero")
+    if bounds[2] is not None and bounds[2] < 0:
+        raise ValueError("step must be greater than zero")
+    return slice(*bounds)

@@ -3,7 +3,6 @@ and index_select: :mod:`symgrad.ops.gathering`; ``index_put``: :mod:`symgrad.ops
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
@@ -12,7 +11,7 @@ from symgrad._data import check_number
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.elementwise import WHERE
-from symgrad.ops.index_keys import index_array, is_sequence, list_index, pytorch_key
+from symgrad.ops.index_keys import index_array, int_slice, is_sequence, list_index, pytorch_key
 from symgrad.ops.index_steps import advanced, index_steps, several_ellipses, spread_ellipses
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
@@ -62,7 +61,7 @@ def _normalized(items: tuple) -> list:
             out.append(k)
             continue
         if kind is slice:
-            out.append(_int_slice(k))
+            out.append(int_slice(k))
             continue
         if (
             isinstance(k, Tensor)
@@ -76,7 +75,7 @@ def _normalized(items: tuple) -> list:
         elif is_sequence(k):  # a list, tuple or range is an index tensor, as in PyTorch
             k = list_index(k)
         elif isinstance(k, slice):
-            k = _int_slice(k)
+            k = int_slice(k)
         elif isinstance(k, (str, bytes)):
             k = list_index([k])
         elif isinstance(k, (np.integer, np.bool_)):
@@ -88,34 +87,6 @@ def _normalized(items: tuple) -> list:
             )
         out.append(k)
     return out
-
-
-def _int_slice(k: slice) -> slice:
-    """``k`` with int bounds: a 0-d integer tensor (or any object with ``__index__``) is read
-    as its value, so the node's key holds plain numbers."""
-    start, stop, step = k.start, k.stop, k.step
-    if (
-        (start is None or type(start) is int)
-        and (stop is None or type(stop) is int)
-        and (step is None or (type(step) is int and step > 0))
-    ):
-        return k  # plain bounds already
-    bounds = []
-    for bound in (start, stop, step):
-        if bound is None or isinstance(bound, Tensor):  # a tensor raises its own TypeError
-            bounds.append(bound if bound is None else operator.index(bound))
-            continue
-        try:
-            bounds.append(operator.index(bound))
-        except TypeError:
-            raise TypeError(
-                "slice indices must be integers or None or have an __index__ method"
-            ) from None
-    if bounds[2] == 0:
-        raise ValueError("slice step cannot be zero")
-    if bounds[2] is not None and bounds[2] < 0:
-        raise ValueError("step must be greater than zero")
-    return slice(*bounds)
 
 
 def _probe(key: tuple, shape: tuple) -> tuple:
@@ -251,9 +222,11 @@ def _key_from_values(result: Tensor, key: Any, shape: tuple, check: Any = None) 
 
 _INDEX_PUT_ZEROS = Structural(
     "index_put_zeros",
-    lambda xp, g, shape, key, unique: xp.index_put_zeros(shape, key, g, unique),
+    lambda xp, g, shape, key, unique, node: xp.index_put_zeros(shape, key, g, unique),
     lambda xp, g, c: (xp.getitem(g, c.params["key"]),),
-    backward=lambda params, meta: _GRAD_NAMES[_kind(_as_tuple(params["key"]))],
+    backward=lambda params, meta: (
+        params.get("node") or _GRAD_NAMES[_kind(_as_tuple(params["key"]))]
+    ),
     batch="index_put_zeros",
 )
 # PyTorch's names for the node of an indexing op's gradient (under create_graph)
@@ -270,9 +243,12 @@ def _as_tuple(key: Any) -> tuple:
     return key if isinstance(key, tuple) else (key,)
 
 
-def xp_index_put_zeros(shape: tuple, key: Any, g: Tensor, unique: bool = False) -> Tensor:
-    """Zeros of ``shape`` with ``g`` added at ``key`` (differentiable in ``g``)."""
-    return _INDEX_PUT_ZEROS(g, shape=shape, key=key, unique=unique)
+def xp_index_put_zeros(
+    shape: tuple, key: Any, g: Tensor, unique: bool = False, node: Any = None
+) -> Tensor:
+    """Zeros of ``shape`` with ``g`` added at ``key`` (differentiable in ``g``); ``node``:
+    the node's name, PyTorch's backward op where the indexing op has its own."""
+    return _INDEX_PUT_ZEROS(g, shape=shape, key=key, unique=unique, node=node)
 
 
 def xp_getitem(a: Tensor, key: Any) -> Tensor:

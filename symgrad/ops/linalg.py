@@ -35,6 +35,8 @@ def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
     """VJP of ``a @ b`` for every pairing of 1-D and N-D operands (broadcast batches summed)."""
     a, b = c.inputs
     a_vec, b_vec = len(c.shapes[0]) == 1, len(c.shapes[1]) == 1
+    if b_vec and len(c.shapes[0]) < 3 and xp is INTERPRETERS.tensor:
+        return _vector_product_vjp(xp, g, c)  # (the graph PyTorch's rules for dot and mv record)
     # lift vectors to matrices so one matrix rule serves all cases
     a2 = xp.unsqueeze(a, 0) if a_vec else a
     b2 = xp.unsqueeze(b, -1) if b_vec else b
@@ -59,6 +61,16 @@ def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
             if tuple(gb.shape) != tuple(c.shapes[1]):
                 gb = xp.reshape(gb, c.shapes[1])
     return ga, gb
+
+
+def _vector_product_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """dot's ``g * b`` and ``g * a``; mv's outer product ``g.ger(b)`` (a column of ``g``
+    times ``b``) and ``a.t().mv(g)``."""
+    a, b = c.inputs
+    if len(c.shapes[0]) == 1:
+        return (g * b if c.needs[0] else None, g * a if c.needs[1] else None)
+    ga = xp.reshape(g, (c.shapes[0][0], 1)) * b if c.needs[0] else None
+    return ga, xp.matmul(_mT(xp, a), g) if c.needs[1] else None
 
 
 def _matmul_numeric_vjp(

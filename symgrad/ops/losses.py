@@ -81,19 +81,21 @@ BCE = declare(
     "bce",
     "x y",
     lambda x, y: -(y * _clamped(x) + (1 - y) * _clamped(1 - x)),
+    # the target's partial is PyTorch's -logit(x), unclamped: -inf and inf at 1 and 0
     partials=lambda x, y: (
         (x - y) / sp.Max(x * (1 - x), sp.Float(_EPS)),
-        _clamped(1 - x) - _clamped(x),
+        sp.log(1 - x) - sp.log(x),
     ),
     exact=False,
     kernel=lambda v, t: -(t * _clamped_log(v) + (1 - t) * _clamped_log(1 - v)),
     partial_kernels={
         # PyTorch's clamp of the denominator is the float32 constant 1e-12
         0: lambda v, t, out: (v - t) / np.maximum(v * (1 - v), np.float32(1e-12)),
-        1: lambda v, t, out: _clamped_log(1 - v) - _clamped_log(v),
+        1: lambda v, t, out: -np.log(v / (1 - v)),
     },
     promote="float",
     domain={"x": "unit", "y": "unit"},
+    vjp_backward=("BinaryCrossEntropyBackwardBackward0", None),
 )
 SQUARED_ERROR = declare(
     "squared_error",

@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad.ops import elementwise as E
 from symgrad.ops.decompositions import svdvals
-from symgrad.ops.reductions import _dims, _empty_dim, _keep
+from symgrad.ops.reductions import _dims, _empty_dim, _unsqueezed
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, _wrap_dim
 
@@ -153,27 +153,31 @@ def _norm_p(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:
 
 
 def _norm_p_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    # PyTorch's rules (linalg_vector_norm_backward), with its 0 where the norm is 0
-    x, order, dim = c.inputs[0], c.params["order"], c.params["dim"]
+    # PyTorch's rules (linalg_vector_norm_backward, written with its ops for create_graph),
+    # with its 0 where the norm is 0
+    x, order = c.inputs[0], c.params["order"]
     if order == 0:  # piecewise constant: PyTorch sends no gradient at all (x.grad stays None)
         return (None,)
-    g = _keep(g, c, xp)
+    g = _unsqueezed(g, c, xp)
     if order == 1:
-        return (g * xp.sign(x),)
-    out = _keep(c.out, c, xp)
+        return (xp.sgn(x) * g,)
+    out = _unsqueezed(c.out, c, xp)
     m = xp.abs(x)
     if math.isinf(order):  # amax's rule on |x| (ties share the gradient), the nans included
         mask = xp.eq(m, out) | ~xp.eq(m, m)
-        scaled = g / xp.count(mask, dim, True)
-        return (xp.where(mask, scaled, scaled * 0) * xp.sign(x),)
+        scaled = g / xp.count(mask, c.params["dim"], True)
+        return (xp.sgn(x) * (scaled * (mask * 1)),)  # (the mask as numbers for SymPy)
     if order < 1:
-        scaled = xp.sign(x) * xp.elementwise(E.POW, (m,), (order - 1,))
-        scaled = xp.where(xp.eq(x, 0), 0.0, scaled)
-        return (scaled * g * xp.elementwise(E.POW, (out,), (1 - order,)),)
-    scale = xp.where(xp.eq(out, 0), 0.0, g / xp.elementwise(E.POW, (out,), (order - 1,)))
+        scaled = xp.sgn(x) * xp.masked_fill(_power(xp, m, order - 1), xp.eq(x, 0), 0.0)
+        return (scaled * g * _power(xp, out, 1 - order),)
+    scale = xp.masked_fill(g / _power(xp, out, order - 1), xp.eq(out, 0), 0.0)
     if order < 2:
-        return (xp.sign(x) * xp.elementwise(E.POW, (m,), (order - 1,)) * scale,)
-    return (x * xp.elementwise(E.POW, (m,), (order - 2,)) * scale,)
+        return (xp.sgn(x) * _power(xp, m, order - 1) * scale,)
+    return (x * _power(xp, m, order - 2) * scale,)
+
+
+def _power(xp: Any, a: Any, exponent: float) -> Any:
+    return xp.elementwise(E.POW, (a,), (exponent,))
 
 
 _NORM_P = Structural(
@@ -191,9 +195,8 @@ _NORM_P = Structural(
 def _norm2_vjp(xp: Any, g: Any, c: Any) -> tuple:
     # PyTorch's rule: 0 where the norm is 0 (the zero vector, or a norm that underflowed);
     # the masked g / 0 makes the second derivative there nan, as in PyTorch
-    out = _keep(c.out, c, xp)
-    scale = xp.where(xp.eq(out, 0), 0.0, _keep(g, c, xp) / out)
-    return (c.inputs[0] * scale,)
+    out = _unsqueezed(c.out, c, xp)
+    return (_unsqueezed(g, c, xp) * xp.masked_fill(c.inputs[0] / out, xp.eq(out, 0), 0.0),)
 
 
 def _norm2_jvp(xp: Any, tangents: tuple, c: Any) -> Any:

@@ -71,6 +71,16 @@ def _keep(g: Any, c: Any, xp: Any) -> Any:
     return xp.expand(g, shape)
 
 
+def _unsqueezed(a: Any, c: Any, xp: Any) -> Any:
+    """``a`` with the reduced dimensions put back as size 1, not expanded: the products that
+    use it broadcast it, as PyTorch's formulas do (``unsqueeze_multiple``)."""
+    dim = c.params["dim"]
+    if dim is not None and not c.params["keepdim"]:
+        for d in sorted(dim):
+            a = xp.unsqueeze(a, d)
+    return a
+
+
 def _count(shape: tuple, dim: Any) -> int:
     return math.prod(shape if dim is None else [shape[i] for i in dim])
 
@@ -128,15 +138,7 @@ def _in_dtype(out: Tensor, input: Tensor) -> Tensor:
 
 
 def _mean_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (_divided(_keep(g, c, xp), _count(c.shapes[0], c.params["dim"])),)
-
-
-def _divided(a: Any, n: int) -> Any:
-    """``a / n``; a float16 array is divided in float32, as PyTorch's kernels divide it (NumPy
-    would round ``n`` to float16 first: 2049 to 2048)."""
-    if type(a) is np.ndarray and a.dtype is HALF:
-        return (a / np.float32(n)).astype(HALF)
-    return a / n
+    return (xp.div_scalar(_keep(g, c, xp), _count(c.shapes[0], c.params["dim"])),)
 
 
 def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
@@ -216,21 +218,24 @@ def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
 
 # -- extrema ---------------------------------------------------------------------------------------
 def _extremum_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    """amax's and amin's rule, PyTorch's ``scale_grad_by_count``: the gradient over the
-    count of extrema times the mask, so ties share it evenly, and elsewhere ``g * 0`` (``-0``
-    for a negative gradient, nan for an infinite one; nan everywhere when the extremum is nan,
-    which no element equals)."""
+    """amax's and amin's rule, PyTorch's ``scale_grad_by_count``: the gradient (viewed with
+    the reduced dimensions as size 1) over the count of extrema, times the mask, so ties
+    share it evenly, and elsewhere ``g * 0`` (``-0`` for a negative gradient, nan for an
+    infinite one; nan everywhere when the extremum is nan, which no element equals)."""
     mask, count = _extremum_mask(xp, c, False)
-    scaled = _keep(g, c, xp) / count
-    return (xp.where(mask, scaled, scaled * 0),)
+    if not c.params["keepdim"]:
+        g = xp.reshape(g, tuple(count.shape))
+    return ((g / count) * (mask * 1),)  # (the mask as numbers: SymPy multiplies no bools)
 
 
 def _distributed_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    """Full max's and min's rule, PyTorch's ``evenly_distribute_backward``: the gradient
-    shared evenly by the elements equal to the result, or by the nans when it is nan; ``+0``
-    elsewhere."""
-    mask, count = _extremum_mask(xp, c, True)
-    return (xp.where(mask, _keep(g, c, xp) / count, 0.0),)
+    """Full max's and min's rule, PyTorch's ``evenly_distribute_backward``: zeros with the
+    gradient over the count filled in where the elements equal the result, or at the nans
+    when it is nan; ``+0`` elsewhere."""
+    mask = _extremum_mask(xp, c, True)[0]
+    dtype = g._data.dtype if isinstance(g, Tensor) else None  # (the tensor's own dtype)
+    zeros = xp.constant(np.zeros(c.shapes[0], dtype=dtype))
+    return (xp.masked_fill(zeros, mask, g / xp.count(mask)),)
 
 
 def _extremum_mask(xp: Any, c: Any, nans: bool) -> tuple:
@@ -350,7 +355,7 @@ def _pick_forward(xp: Any, a: Any, dim: int, index: np.ndarray, keepdim: bool) -
 def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
     dim = c.params["dim"]
     g = g if c.params["keepdim"] else xp.unsqueeze(g, dim)
-    return (xp.scatter_zeros(c.shapes[0], dim, c.params["index"], g),)
+    return (xp.scatter_zeros(c.shapes[0], dim, c.params["index"], g, unique=True),)
 
 
 # max(x, dim) and min(x, dim): the gradient goes to the one element picked (not shared by ties)

@@ -21,6 +21,11 @@ __all__ = [
     "xp_prod_others",
     "xp_elementwise_vjp",
     "xp_elementwise",
+    "xp_masked_fill",
+    "xp_mul_scalar",
+    "xp_div_scalar",
+    "xp_sgn",
+    "xp_mean",
 ]
 
 
@@ -38,8 +43,42 @@ def xp_sum(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return reductions.sum(a, dim, keepdim)
 
 
+def xp_masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """PyTorch's ``masked_fill``: ``MaskedFillBackward0`` for a number, ``...Backward1`` for a
+    0-d tensor ``value``."""
+    from symgrad.ops.indexing import masked_fill
+
+    return masked_fill(a, mask, value)
+
+
+def xp_mul_scalar(a: Tensor, c: float) -> Tensor:
+    """``a * c`` as PyTorch's C++ formulas write it: mul.Scalar (``MulBackward1``)."""
+    return derivatives._scaled(a, c)
+
+
+def xp_div_scalar(a: Tensor, c: float) -> Tensor:
+    """``a / c`` as PyTorch's C++ formulas write it: div.Scalar (``DivBackward1``)."""
+    return derivatives._divided(a, c)
+
+
+def xp_sgn(a: Tensor) -> Tensor:
+    """The sign as PyTorch's C++ formulas take it: ``sgn`` (``SgnBackward0``)."""
+    return derivatives._SGN(a)
+
+
+def xp_mean(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """The rules' ``mean``, where None is every axis (``MeanBackward0``, as ``sum``)."""
+    from symgrad.ops import reductions
+
+    if dim is None:
+        return reductions.mean(a, keepdim=keepdim)
+    return reductions.mean(a, dim, keepdim)
+
+
 def xp_count(mask: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    return Tensor._make(np.asanyarray(np.sum(mask._data, axis=dim, keepdims=keepdim), np.float64))
+    """The number of True elements, an int64 tensor as PyTorch's ``mask.sum()`` (a float
+    gradient divided by it keeps its dtype)."""
+    return Tensor._make(np.asanyarray(np.sum(mask._data, axis=dim, keepdims=keepdim), np.int64))
 
 
 def xp_prod_others(a: Tensor, dim: Any) -> Tensor:
@@ -69,7 +108,7 @@ def xp_elementwise_vjp(
     if prim.partials[i] == 0:
         return Tensor._make(np.zeros(tuple(g.shape), dtype=g.dtype.numpy))  # g may be batched
     rule = derivatives.formula(prim, i)
-    if rule is not None and prim.level == 0:
+    if rule is not None:
         return derivatives.apply_formula(rule, prim, args, out, g, params)
     uses = prim.vjp_uses(i)
     args = [a if (a is not None and used) else 0 for a, used in zip(args, uses)]

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_tensor
-from symgrad.ops.reductions import _count, _dims, _keep
+from symgrad.ops.reductions import _count, _dims, _keep, _unsqueezed
 from symgrad.prim.factorization import Factorization
 from symgrad.prim.numpy_xp import NP, half_in_float32, half_rule_in_float32
 from symgrad.prim.structural import Structural
@@ -24,18 +24,21 @@ def _centered(xp: Any, x: Any, dim: Any) -> Any:
 
 
 def _var_grad(xp: Any, g: Any, c: Any) -> Any:
-    """PyTorch's var_backward for ``g`` expanded to the input's shape."""
-    dim = c.params["dim"]
+    """PyTorch's var_backward: ``g`` with the reduced dimensions put back as size 1 (a 1-d
+    input's 0-d ``g`` broadcasts as it is)."""
+    x, dim = c.inputs[0], c.params["dim"]
+    if x.ndim > 1:
+        g = _unsqueezed(g, c, xp)
     n = _count(c.shapes[0], dim) - c.params["correction"]
-    centered = _centered(xp, c.inputs[0], dim)
     if dim is None and n <= 0:
         # no degrees of freedom left: 2 / n is taken as inf, and inf * 0 is nan
-        return g * xp.where(xp.eq(centered, 0), math.nan, math.inf)
-    return g * centered * (2.0 / n if n else math.inf)
+        return g * xp.where(xp.eq(x, xp.mean(x)), math.nan, math.inf)
+    centered = x - (xp.mean(x) if dim is None else xp.mean(x, dim, True))
+    return xp.mul_scalar(g, 2.0 / n if n else math.inf) * centered
 
 
 def _var_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (_var_grad(xp, _keep(g, c, xp), c),)
+    return (_var_grad(xp, g, c),)
 
 
 def _var_forward(xp: Any, a: Any, dim: Any, keepdim: bool, correction: float) -> Any:
@@ -47,9 +50,9 @@ def _var_forward(xp: Any, a: Any, dim: Any, keepdim: bool, correction: float) ->
 
 def _std_vjp(xp: Any, g: Any, c: Any, out: Any = None) -> tuple:
     # var's rule for g / (2 std), taken as 0 where std is 0 (as PyTorch's std_backward)
-    out = _keep(c.out if out is None else out, c, xp)
-    zero = xp.eq(out, 0)
-    g = xp.where(zero, 0.0, _keep(g, c, xp) / (2 * xp.where(zero, 1.0, out)))
+    out = c.out if out is None else out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = xp.masked_fill(g / xp.mul_scalar(out, 2.0), xp.eq(out, 0), 0.0)
     return (_var_grad(xp, g, c),)
 
 
@@ -97,7 +100,7 @@ def _pair_vjp(root: bool) -> Any:
             rule = _std_vjp(xp, g_spread, c, c.out[0]) if root else _var_vjp(xp, g_spread, c)
             total = rule[0]
         if g_mean is not None:
-            share = _keep(g_mean, c, xp) / _count(c.shapes[0], c.params["dim"])
+            share = xp.div_scalar(_keep(g_mean, c, xp), _count(c.shapes[0], c.params["dim"]))
             total = share if total is None else total + share
         return (total,)
 

@@ -166,7 +166,7 @@ def _index_put_zeros(prim: Any, args: tuple, params: dict, level: int, kind: str
     g = args[0]._physical
     g = g.movedim(0, at) if at else g
     shape = (g.shape[at],) + tuple(params["shape"])
-    return prim(g, shape=shape, key=key, unique=params["unique"])
+    return prim(g, shape=shape, key=key, unique=params["unique"], node=params.get("node"))
 
 
 def _along_index(prim: Any, args: tuple, params: dict, level: int, kind: str) -> Any:

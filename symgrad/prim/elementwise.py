@@ -83,7 +83,7 @@ class Elementwise(Application, Primitive):
         level: int = 0,
         domain: Any = None,
         masked: bool = False,
-        vjp_backward: str | None = None,
+        vjp_backward: str | tuple | None = None,
         reads_result: bool = False,
         half_backward: Any = None,
     ) -> None:
@@ -260,11 +260,19 @@ class Elementwise(Application, Primitive):
                 self.vjp_expression(i),
                 params=self.params,
                 kernel=self.vjp_kernel(i),
-                backward=self.vjp_backward or f"{camel(self.name)}BackwardBackward{i}",
+                backward=self._vjp_name(i),
                 level=self.level + 1,
             )
             self._vjp_prims[i] = prim
         return prim
+
+    def _vjp_name(self, i: int) -> str:
+        """The node name of input ``i``'s VJP: PyTorch's backward op where declared (one name,
+        or one per input, None for the default), else named after the derivative."""
+        name = self.vjp_backward
+        if isinstance(name, tuple):
+            name = name[i]
+        return name or f"{camel(self.name)}BackwardBackward{i}"
 
     # -- the protocol ------------------------------------------------------------------------
     def saves(self, n: int) -> tuple[tuple, bool]:

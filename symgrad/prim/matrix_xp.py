@@ -213,6 +213,19 @@ class MX:
             return MV(_scale(split_scale(e)[0], Ones(rows, 1)), (rows, 1) if keepdim else (rows,))
         return MV(e * Ones(cols, 1), (rows, 1) if keepdim else (rows,))
 
+    @staticmethod
+    def mean(a: MV, dim: Any = None, keepdim: bool = False) -> MV:
+        count = int(np.prod(a.shape if dim is None else [a.shape[d] for d in dim]))
+        return MX.sum(a, dim, keepdim) / count
+
+    @staticmethod
+    def mul_scalar(a: MV, c: float) -> MV:
+        return a * c
+
+    @staticmethod
+    def div_scalar(a: MV, c: float) -> MV:
+        return a / c
+
     # -- picking each row's class (nll_loss): products with the one-hot matrix ---------------------
     @staticmethod
     def getitem(a: MV, key: Any) -> MV:
@@ -222,7 +235,9 @@ class MX:
         return MV(picked * Ones(a.shape[1], 1), (a.shape[0],))
 
     @staticmethod
-    def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> MV:
+    def index_put_zeros(
+        shape: tuple, key: Any, g: Any, unique: bool = False, node: Any = None
+    ) -> MV:
         if not isinstance(key, ClassKey) or len(shape) != 2:
             raise MatrixFormError("index_put_zeros")
         g = matrix_of(g)
@@ -338,6 +353,7 @@ class MX:
     sqrt = staticmethod(lambda a: _function(sp.sqrt, a))
     abs = staticmethod(lambda a: _function(sp.Abs, a))
     sign = staticmethod(lambda a: _function(sp.sign, a))
+    sgn = sign
 
 
 def _function(fn: Any, a: MV) -> MV:
@@ -379,6 +395,7 @@ for _word in (
     "gather",
     "scatter_zeros",
     "where",
+    "masked_fill",
     "eq",
     "count",
     "extremum",

@@ -157,6 +157,12 @@ class NP:
             return np.asarray(a.sum(axis=dim, keepdims=keepdim))
         return np.asarray(np.sum(a, axis=dim, keepdims=keepdim))
 
+    @staticmethod
+    def mean(a: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
+        """The mean over ``dim`` (every axis for None)."""
+        count = a.size if dim is None else int(np.prod([a.shape[d] for d in dim]))
+        return NP.sum(a, dim, keepdim) / count
+
     sum_to_size = staticmethod(sum_to_numpy)
 
     # the ndarray methods below skip the NumPy functions' Python-level dispatch, which costs
@@ -211,6 +217,11 @@ class NP:
         return np.where(s == s, s, 0) if s.dtype.kind == "f" else s
 
     @staticmethod
+    def sgn(a: Any) -> Any:
+        """The sign as PyTorch's ``sgn`` (``SgnBackward0`` under create_graph)."""
+        return NP.sign(a)
+
+    @staticmethod
     def flip(a: Any, dims: tuple) -> np.ndarray:
         return np.flip(a, axis=dims)
 
@@ -229,9 +240,12 @@ class NP:
         return np.asarray(a[key])
 
     @staticmethod
-    def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> np.ndarray:
+    def index_put_zeros(
+        shape: tuple, key: Any, g: Any, unique: bool = False, node: Any = None
+    ) -> np.ndarray:
         """Zeros of ``shape`` with ``g`` added at ``key`` (repeated indices accumulate;
-        ``unique`` promises there are none, so a plain assignment does)."""
+        ``unique`` promises there are none, so a plain assignment does; ``node`` names the
+        node the tensor interpreter records, PyTorch's backward op of the indexing op)."""
         out = np.zeros(shape, dtype=np.asarray(g).dtype)
         if unique:
             out[key] = g
@@ -255,8 +269,11 @@ class NP:
         return np.take_along_axis(a, index, axis=dim)
 
     @staticmethod
-    def scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
-        """Zeros of ``shape`` with ``g`` added along ``dim`` at ``index`` (gather's VJP)."""
+    def scatter_zeros(
+        shape: tuple, dim: int, index: np.ndarray, g: Any, unique: bool = False
+    ) -> np.ndarray:
+        """Zeros of ``shape`` with ``g`` added along ``dim`` at ``index`` (gather's VJP;
+        ``unique`` promises no position twice: PyTorch's scatter under create_graph)."""
         return scatter_add(np.zeros(shape, dtype=np.asarray(g).dtype), dim, index, g)
 
     @staticmethod
@@ -264,6 +281,26 @@ class NP:
         """The maximum (``pick`` is ``np.argmax``) or minimum over ``dim``."""
         reduce = np.max if pick is np.argmax else np.min
         return np.asarray(reduce(a, axis=dim, keepdims=keepdim))
+
+    @staticmethod
+    def masked_fill(a: Any, mask: Any, value: Any) -> np.ndarray:
+        """``value`` where ``mask``, ``a`` elsewhere (``where`` recorded as PyTorch's
+        masked_fill under create_graph)."""
+        return np.where(mask, value, a)
+
+    @staticmethod
+    def mul_scalar(a: Any, c: float) -> Any:
+        """``a`` times the number ``c`` (PyTorch's mul.Scalar under create_graph)."""
+        return a * c
+
+    @staticmethod
+    def div_scalar(a: Any, c: float) -> Any:
+        """``a`` over the number ``c`` (PyTorch's div.Scalar under create_graph); float16 is
+        divided in float32, as PyTorch's kernels divide it (NumPy would round ``c`` to float16
+        first: 2049 to 2048)."""
+        if type(a) is np.ndarray and a.dtype is HALF:
+            return (a / np.float32(c)).astype(HALF)
+        return a / c
 
     @staticmethod
     def eq(a: Any, b: Any) -> np.ndarray:

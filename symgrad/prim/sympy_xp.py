@@ -103,6 +103,11 @@ class SX:
             out = out.reshape(tuple(1 if i in axes else n for i, n in enumerate(a.shape)))
         return out
 
+    def mean(self, a: Any, dim: Any = None, keepdim: bool = False) -> np.ndarray:
+        a = np.asarray(a)
+        count = a.size if dim is None else int(np.prod([a.shape[d] for d in dim]))
+        return self.sum(a, dim, keepdim) / count
+
     def sum_to_size(self, a: Any, shape: tuple) -> np.ndarray:
         a = _objects(a)
         if a.shape == tuple(shape):
@@ -174,8 +179,21 @@ class SX:
     def where(cond: Any, a: Any, b: Any) -> np.ndarray:
         return np.where(np.asarray(cond, dtype=bool), _objects(a), _objects(b))
 
+    def masked_fill(self, a: Any, mask: Any, value: Any) -> np.ndarray:
+        return self.where(mask, value, a)
+
     @staticmethod
-    def index_put_zeros(shape: tuple, key: Any, g: Any, unique: bool = False) -> np.ndarray:
+    def mul_scalar(a: Any, c: float) -> Any:
+        return a * c
+
+    @staticmethod
+    def div_scalar(a: Any, c: float) -> Any:
+        return a / c
+
+    @staticmethod
+    def index_put_zeros(
+        shape: tuple, key: Any, g: Any, unique: bool = False, node: Any = None
+    ) -> np.ndarray:
         out = _objects(np.zeros(shape, dtype=np.int64))
         g = _objects(g)
         if unique or _basic_key(key):  # no index twice: 0 + g is g
@@ -185,7 +203,9 @@ class SX:
         return out
 
     @staticmethod
-    def scatter_zeros(shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
+    def scatter_zeros(
+        shape: tuple, dim: int, index: np.ndarray, g: Any, unique: bool = False
+    ) -> np.ndarray:
         return scatter_add(_objects(np.zeros(shape, dtype=np.int64)), dim, index, _objects(g))
 
     @staticmethod
@@ -198,6 +218,9 @@ class SX:
     sqrt = staticmethod(_vectorize(sp.sqrt))
     abs = staticmethod(_vectorize(sp.Abs))
     sign = staticmethod(_vectorize(sp.sign))
+
+    def sgn(self, a: Any) -> np.ndarray:
+        return self.sign(a)
 
     @staticmethod
     def elementwise(prim: Any, args: tuple, params: tuple = ()) -> np.ndarray:

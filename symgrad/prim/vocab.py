@@ -15,6 +15,7 @@ __all__ = ["VOCABULARY", "INTERPRETERS", "missing_words"]
 VOCABULARY = (
     # reductions and shapes
     "sum",
+    "mean",
     "sum_to_size",
     "reshape",
     "permute",
@@ -33,6 +34,9 @@ VOCABULARY = (
     # algebra and selection
     "matmul",
     "where",
+    "masked_fill",
+    "mul_scalar",
+    "div_scalar",
     "eq",
     "count",
     "constant",
@@ -50,6 +54,7 @@ VOCABULARY = (
     "sqrt",
     "abs",
     "sign",
+    "sgn",
     "elementwise",
     "elementwise_vjp",
 )

@@ -109,7 +109,9 @@ class SE(SX):
     def _zeros(self, shape: tuple) -> np.ndarray:
         return np.full(shape, self.se.Integer(0), dtype=object)
 
-    def index_put_zeros(self, shape: tuple, key: Any, g: Any, unique: bool = False) -> np.ndarray:
+    def index_put_zeros(
+        self, shape: tuple, key: Any, g: Any, unique: bool = False, node: Any = None
+    ) -> np.ndarray:
         out, g = self._zeros(shape), self._in(g)
         if unique or _basic_key(key):  # no index twice: 0 + g is g
             out[key] = g[()] if g.ndim == 0 else g
@@ -117,7 +119,9 @@ class SE(SX):
             np.add.at(out, key, g)
         return out
 
-    def scatter_zeros(self, shape: tuple, dim: int, index: np.ndarray, g: Any) -> np.ndarray:
+    def scatter_zeros(
+        self, shape: tuple, dim: int, index: np.ndarray, g: Any, unique: bool = False
+    ) -> np.ndarray:
         return scatter_add(self._zeros(shape), dim, index, self._in(g))
 
     def where(self, cond: Any, a: Any, b: Any) -> np.ndarray:
