@@ -17,7 +17,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
-from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
+from symgrad.ops.reductions import _pick_forward, picked
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import half_in_float32, half_rule_in_float32
 from symgrad.prim.structural import Structural
@@ -242,12 +242,20 @@ class _Cummin(_CumExtremum):
     op = "cummin"
 
 
+def _running_pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """The gradients at the running extremum's places, summed where one is picked again and
+    again (PyTorch's ``scatter_add``), unlike a reduction's one place per output."""
+    dim = c.params["dim"]
+    g = g if c.params["keepdim"] else xp.unsqueeze(g, dim)
+    return (xp.scatter_zeros(c.shapes[0], dim, c.params["index"], g),)
+
+
 _PICKS = {
     "cummax": Structural(
-        "cummax", _pick_forward, _pick_vjp, backward="CummaxBackward0", jvp="linear"
+        "cummax", _pick_forward, _running_pick_vjp, backward="CummaxBackward0", jvp="linear"
     ),
     "cummin": Structural(
-        "cummin", _pick_forward, _pick_vjp, backward="CumminBackward0", jvp="linear"
+        "cummin", _pick_forward, _running_pick_vjp, backward="CumminBackward0", jvp="linear"
     ),
 }
 
