@@ -10,7 +10,6 @@ With grad mode on, ``out=`` is refused when any argument or ``out`` requires gra
 from __future__ import annotations
 
 import functools
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +32,7 @@ from symgrad.ops import (
     sampling,
     scans,
 )
+from symgrad.ops.index_keys import warn_at_user
 from symgrad.tensor import Tensor
 
 _RESIZED = (
@@ -69,8 +69,7 @@ def _write(name: str, result: Tensor, out: Tensor, joining: bool = False) -> Non
     check_writable(out)
     if out._data.shape != result._data.shape:
         if out._data.size:
-            message = _RESIZED.format(old=list(out.shape), new=list(result.shape))
-            warnings.warn(message, UserWarning, stacklevel=3)
+            warn_at_user(_RESIZED.format(old=list(out.shape), new=list(result.shape)))
         out._data = np.empty(result._data.shape, target)
     out._data[...] = result._data
     out._counter.value += 1

@@ -1320,3 +1320,13 @@ def test_pytorchs_named_results_are_out_types():
     names, printed = _named_out_results(torch)
     assert names == ["sort_out", "max_out", "aminmax_out"]
     assert printed == [f"torch.return_types.{n}" for n in names]
+
+
+def test_the_resize_warning_points_at_the_caller():
+    import symgrad
+
+    x = symgrad.ones(2, 2)
+    with pytest.warns(UserWarning, match="was resized") as caught:
+        symgrad.atan2(x, x, out=symgrad.empty(3))
+        symgrad.max(x, axis=1, out=(symgrad.empty(0), symgrad.empty(3, dtype=symgrad.long)))
+    assert [w.filename for w in caught] == [__file__, __file__]
