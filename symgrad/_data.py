@@ -362,6 +362,15 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim % n
 
 
+def distinct_dims(wrapped: Any) -> None:
+    """PyTorch's error for a list of (wrapped) dimensions naming one twice."""
+    seen: set = set()
+    for d in wrapped:
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.add(d)
+
+
 def wrap_dim_of_dims(dim: Any, ndim: int, error: type = IndexError) -> int:
     """``dim`` wrapped for an op that needs a real dimension: a 0-d tensor has none (PyTorch's
     message, as ``error``), where most ops treat it as one of size 1."""

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation
-from symgrad._arguments import require_tensor, require_tensors
+from symgrad._arguments import require_int, require_tensor, require_tensors
 from symgrad._data import _wrap_dim
 from symgrad.autograd import grad_mode
 from symgrad.autograd.grad_mode import no_grad
@@ -46,6 +46,8 @@ def quantile(
     """
     if type(input) is not Tensor:
         require_tensor("quantile", "input", 1, input)
+    if dim is not None:
+        require_int("quantile", "dim", dim)
     if input.ndim == 0 and dim is not None:  # its one dim (0 or -1) is the one element
         _wrap_dim(dim, 0)
         return quantile(input.reshape(1), q, 0, interpolation=interpolation)

@@ -108,7 +108,7 @@ def sum(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any 
     """
     if type(input) is not Tensor:
         require_tensor("sum", "input", 1, input)
-    _check_keepdim("sum", dim, keepdim)
+    check_keepdim("sum", dim, keepdim)
     return total(input, dim, keepdim, dtype)
 
 
@@ -122,7 +122,7 @@ def total(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, dtype: Any =
     return _in_dtype(_SUM(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim)), input)
 
 
-def _check_keepdim(op: str, dim: Any, keepdim: Any) -> None:
+def check_keepdim(op: str, dim: Any, keepdim: Any) -> None:
     """PyTorch's TypeError for ``keepdim`` without ``dim``: its overload without dim has none."""
     if dim is OMITTED and keepdim:
         raise TypeError(
@@ -164,7 +164,7 @@ def mean(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
     """The mean of all elements, or over ``dim``."""
     if type(input) is not Tensor:
         require_tensor("mean", "input", 1, input)
-    _check_keepdim("mean", dim, keepdim)
+    check_keepdim("mean", dim, keepdim)
     if dtype is not None:
         input = input.to(dtype)
     if not input.dtype.is_floating_point:
@@ -208,7 +208,7 @@ def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
         raise no_overload("prod", input, dim, none_given=True)
     if type(input) is not Tensor:
         require_tensor("prod", "input", 1, input)
-    _check_keepdim("prod", dim, keepdim)
+    check_keepdim("prod", dim, keepdim)
     if dtype is not None:
         input = input.to(dtype)
     elif input.dtype.category < 2:  # as sum: bool and integer products are int64
@@ -403,6 +403,7 @@ def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
 def max(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
     """The maximum element, ``(values, indices)`` along ``dim``, or ``maximum(input, other)``
     when ``dim`` is a tensor."""
+    check_keepdim("max", dim, keepdim)
     if dim is OMITTED:
         dim = None
     elif dim is None:
@@ -422,6 +423,7 @@ def max(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
 
 def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
     """The minimum element, ``(values, indices)`` along ``dim``, or ``minimum(input, other)``."""
+    check_keepdim("min", dim, keepdim)
     if dim is OMITTED:
         dim = None
     elif dim is None:

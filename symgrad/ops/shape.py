@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import OMITTED, no_overload, require_tensor
-from symgrad._data import keyword_sizes, sizes
+from symgrad._data import distinct_dims, keyword_sizes, sizes
 from symgrad._memory_format import copy_strided
 from symgrad.ops._strides import view_strides
 from symgrad.ops.copies import _CLONE
@@ -411,6 +411,7 @@ def squeeze(input: Tensor, dim: Any = OMITTED) -> Tensor:
     else:
         dims = dim if isinstance(dim, (tuple, list)) else (dim,)
         wrapped = [_wrap_dim(d, n) for d in dims]
+        distinct_dims(wrapped)
         # a 0-d tensor accepts dim 0 and -1 and has nothing to remove
         dims = tuple(i for i in wrapped if n and input.shape[i] == 1)
     prim = (

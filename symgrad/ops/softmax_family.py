@@ -52,6 +52,11 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
         require_tensor("logsumexp", "input", 1, input)
     if dim is None:
         raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
+    if isinstance(dim, (tuple, list)) and not dim and input.ndim:  # (PyTorch's kernel fails)
+        raise RuntimeError(
+            f"logsumexp(): dim=() reduces nothing, and PyTorch's kernel refuses it (output with "
+            f"shape [] doesn't match the broadcast shape {[1] * input.ndim}): give the dims"
+        )
     if input.dtype.category < 2:  # bool and integers: in the default float dtype, as PyTorch
         input = input.to(dtypes.get_default_dtype())
     return _LOGSUMEXP(input, dim=_dims(input, dim), keepdim=bool(keepdim))

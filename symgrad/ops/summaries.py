@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
-from symgrad._data import _wrap_dim, check_broadcast
+from symgrad._data import _wrap_dim, check_broadcast, distinct_dims
 from symgrad.ops.reductions import _dims, _extremum_vjp
 from symgrad.ops.variance import std_mean, var_mean
 from symgrad.prim import batching
@@ -88,6 +88,7 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
         return batching.on_values(input, count, dim).to(dtypes.int64)
     # no dims (None or an empty tuple) counts over all of them, as PyTorch
     axis = tuple(_wrap_dim(d, input.ndim) for d in np.atleast_1d(() if dim is None else dim))
+    distinct_dims(axis)
     axis = axis if axis and input.ndim else None  # a 0-d tensor's dim 0 is all of it
     return Tensor._make(np.asanyarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
 
@@ -223,5 +224,7 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> 
                 f"aminmax: Expected reduction dim {d} to have non-zero size (the input's shape "
                 f"is {list(input.shape)})"
             )
+    if dim is not None and input.ndim == 0:
+        _wrap_dim(dim, 0)  # (a 0-d tensor's one dim is 0 or -1: PyTorch's IndexError else)
     axes = None if dim is None or input.ndim == 0 else (_wrap_dim(dim, input.ndim),)
     return _Aminmax(*_AMINMAX(input, dim=axes, keepdim=bool(keepdim)))
