@@ -116,8 +116,8 @@ def _same_dtype_as(name: str, result: Tensor, out: Tensor) -> None:
         return
     names = [dtypes.cpp_name(dtypes.from_numpy_dtype(d)) for d in (expected, found)]
     raise RuntimeError(
-        f"{name}(): expected out tensor to have dtype {names[0]}, but got {names[1]} instead "
-        f"(pass out= of dtype {dtypes.from_numpy_dtype(expected)})"
+        f"Expected out tensor to have dtype {names[0]}, but got {names[1]} instead ({name}() "
+        f"writes its result's dtype only: pass out= of dtype {dtypes.from_numpy_dtype(expected)})"
     )
 
 
@@ -205,16 +205,6 @@ def _dtype_of_out(kwargs: dict, out: Tensor) -> None:
     kwargs["dtype"] = out.dtype
 
 
-def _same_dtype(args: tuple, kwargs: dict, out: Tensor) -> None:
-    """PyTorch's gather and index_select write only into ``out`` of the input's dtype."""
-    input = args[0] if args else kwargs.get("input")
-    if isinstance(input, Tensor) and input.dtype is not out.dtype:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {input.dtype.name}, but got {out.dtype.name} "
-            "instead"
-        )
-
-
 def _floating_out(args: tuple, kwargs: dict, out: Tensor) -> None:
     """PyTorch's nansum and nanmean have no kernel writing integers."""
     if out.dtype.is_floating_point is False:
@@ -251,8 +241,8 @@ mean = with_out(reductions.mean)
 prod = with_out(reductions.prod, dtype_of_out=True)
 cumsum = with_out(scans.cumsum, dtype_of_out=True)
 cumprod = with_out(scans.cumprod, dtype_of_out=True)
-gather = with_out(gathering.gather, _same_dtype)
-index_select = with_out(gathering.index_select, _same_dtype)
+gather = with_out(gathering.gather, exact=True)
+index_select = with_out(gathering.index_select, exact=True)
 eq = with_out(comparisons.eq, differentiable=False)
 ne = with_out(comparisons.ne, differentiable=False)
 lt = with_out(comparisons.lt, differentiable=False)
