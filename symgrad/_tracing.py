@@ -150,13 +150,13 @@ class Computed:
     """The origin of a tensor whose values a function of other tensors' values gives, outside
     any primitive (indices found by sorting): a step of a compiled program with no gradient."""
 
-    __slots__ = ("prim", "params", "next_functions", "_consts", "_meta", "sized")
+    __slots__ = ("prim", "params", "_edges", "_consts", "_meta", "sized")
 
     def __init__(self, make: Any, tensors: tuple, sized: bool) -> None:
         self.sized = sized
         self.prim = _Make(make)
         self.params: dict = {}
-        self.next_functions = ((None, 0),) * len(tensors)
+        self._edges = ((None, 0),) * len(tensors)
         self._consts = tensors
         self._meta = tuple((t._data.shape, t._data.dtype) for t in tensors)
 

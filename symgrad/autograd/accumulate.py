@@ -80,7 +80,7 @@ def one_node(root: Tensor, retain_graph: bool) -> bool:
     ):
         return False
     leaves = []
-    for nxt, _ in node.next_functions:
+    for nxt, _ in node._edges:
         if nxt is not None:
             if type(nxt) is not AccumulateGrad or nxt._hooks is not None or nxt in leaves:
                 return False
@@ -96,7 +96,7 @@ def one_node(root: Tensor, retain_graph: bool) -> bool:
         in_grads = node.prim.apply(node, grads, False)
         if not retain_graph:
             node._release()
-        for (nxt, _), g in zip(node.next_functions, in_grads):
+        for (nxt, _), g in zip(node._edges, in_grads):
             leaf = None if nxt is None else nxt._leaf
             if g is not None and leaf is not None and leaf._requires_grad:  # (see the engine)
                 store(leaf, g._data if isinstance(g, Tensor) else g, foreign)

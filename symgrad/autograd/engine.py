@@ -96,7 +96,7 @@ class _Run:
         for node in nodes:
             grads_in = buffers.pop(node, None)
             if grads_in is None:
-                in_grads: Any = (None,) * len(node.next_functions)
+                in_grads: Any = (None,) * len(node._edges)
             else:
                 if special:
                     in_grads = self._apply_special(node, grads_in, useful)
@@ -108,7 +108,7 @@ class _Run:
                         node._release()
                 if node.runs_user_code:
                     self.foreign.update(id(r) for r in in_grads if r is not None)
-            for (nxt, nr), g in zip(node.next_functions, in_grads):
+            for (nxt, nr), g in zip(node._edges, in_grads):
                 if nxt is None:
                     continue
                 count = pending.get(nxt)
@@ -138,13 +138,13 @@ class _Run:
         if hooks.pre:
             grads = run_prehooks(hooks, grads, self.foreign)
         if _all_none(grads):  # a pre-hook took every gradient away
-            result: Any = (None,) * len(node.next_functions)
+            result: Any = (None,) * len(node._edges)
         else:
             result = node.prim.apply(node, grads, False)
         if release:
             node._release()
         if hooks.post:
-            result = run_posthooks(hooks, result, grads, self.foreign)
+            result = run_posthooks(hooks, result, grads, self.foreign, node)
         return result
 
     def _apply_special(self, node: Node, grads: list, useful: set | None) -> Any:
@@ -156,23 +156,23 @@ class _Run:
             (node, nr) in targets for nr in range(node.num_outputs)
         )
         if useful is not None and not captured and node not in useful:
-            return (None,) * len(node.next_functions)  # not needed for inputs=: not run
+            return (None,) * len(node._edges)  # not needed for inputs=: not run
         if hooks is not None:
             run_tensor_hooks(hooks, grads, self.foreign)
         if captured:
             self._capture(node, grads)
             if node not in useful:  # type: ignore[operator]
-                return (None,) * len(node.next_functions)
+                return (None,) * len(node._edges)
         if hooks is not None and hooks.pre:
             grads = run_prehooks(hooks, grads, self.foreign)
         if _all_none(grads):
-            result: Any = (None,) * len(node.next_functions)
+            result: Any = (None,) * len(node._edges)
         else:
             result = self._apply_watched(node, grads)
         if not self.retain_graph:
             node._release()
         if hooks is not None and hooks.post:
-            result = run_posthooks(hooks, result, grads, self.foreign)
+            result = run_posthooks(hooks, result, grads, self.foreign, node)
         return result
 
     def _apply_watched(self, node: Node, grads: list) -> Any:

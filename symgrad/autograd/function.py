@@ -135,6 +135,11 @@ class FunctionPrimitive(Primitive):
     ('Double', 'DoubleBackward')
     """
 
+    @staticmethod
+    def edges(node: Any) -> tuple:
+        """PyTorch's edges: one per tensor argument of ``forward`` (none for the others)."""
+        return tuple(i for i, m in enumerate(node._meta) if m is not None)
+
     def __init__(self, function: type) -> None:
         self.function = function
         self.name = function.__name__
@@ -149,7 +154,7 @@ class FunctionPrimitive(Primitive):
         with grad_mode.set_grad_enabled(create_graph):
             result = fn.backward(node, *outs)
         result = result if isinstance(result, tuple) else (result,)
-        n = len(node.next_functions)
+        n = len(node._edges)
         if len(result) < n or any(r is not None for r in result[n:]):
             raise RuntimeError(
                 f"function {node.name()} returned an incorrect number of gradients (expected "
@@ -286,7 +291,7 @@ def _checked(node: Any, i: int, g: Any, create_graph: bool) -> Any:
             f"expected Variable or None (got {type(g).__name__}): function {node.name()} "
             f"returned it as gradient {i}; backward must return tensors (or None)"
         )
-    if node.next_functions[i][0] is None:
+    if node._edges[i][0] is None:
         return None
     shape, dtype = node._meta[i]
     if g.shape != shape:
@@ -418,7 +423,7 @@ class Function(metaclass=_FunctionMeta):
             raise RuntimeError(SAVED)
         # the same records as every other node (ctx keeps what save_for_backward gave it)
         edges, _, _, meta, consts, held = input_records(args, (False,) * len(args))
-        ctx.next_functions, ctx._meta, ctx._consts, ctx._held = edges, meta, consts, held
+        ctx._edges, ctx._meta, ctx._consts, ctx._held = edges, meta, consts, held
         wrapped = tuple(wrap_output(ctx, i, o, args) for i, o in enumerate(outs))
         ctx._out_meta = tuple(
             (o.shape, o._data.dtype) if isinstance(o, Tensor) else None for o in wrapped

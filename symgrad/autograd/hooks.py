@@ -15,7 +15,13 @@ import numpy as np
 
 from symgrad._meta import is_meta
 from symgrad.autograd.grad_mode import enable_grad
-from symgrad.autograd.node import NodeHooks, RemovableHandle, accumulator_of
+from symgrad.autograd.node import (
+    NodeHooks,
+    RemovableHandle,
+    accumulator_of,
+    as_public,
+    from_public,
+)
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = [
@@ -192,14 +198,21 @@ def run_prehooks(hooks: NodeHooks, grads: list, foreign: set) -> list:
     return grads
 
 
-def run_posthooks(hooks: NodeHooks, grads_in: Any, grads: list, foreign: set) -> Any:
-    """``grads_in``, the gradients for the node's inputs, after its :meth:`Node.register_hook`
-    hooks (``grads`` being its output gradients)."""
+def run_posthooks(
+    hooks: NodeHooks, grads_in: Any, grads: list, foreign: set, node: Any = None
+) -> Any:
+    """``grads_in``, the gradients for the inputs of ``node``'s primitive, after its
+    :meth:`Node.register_hook` hooks (``grads`` being its output gradients), which see and
+    return one gradient per entry of its ``next_functions``."""
+    public = grads_in if node is None else as_public(node, grads_in)
+    changed = False
     for hook in list(hooks.post):
-        new = hook(_as_tensors(grads_in), _as_tensors(grads))
+        new = hook(_as_tensors(public), _as_tensors(grads))
         if new is not None:
-            grads_in = _replaced(hook, grads_in, new, foreign)
-    return grads_in
+            public, changed = _replaced(hook, public, new, foreign), True
+    if not changed or node is None:
+        return public if changed else grads_in
+    return from_public(node, public, grads_in)
 
 
 def run_post_accumulate_hooks(hooks: NodeHooks, leaf: Tensor) -> None:

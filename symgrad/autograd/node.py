@@ -22,10 +22,20 @@ from symgrad.autograd.saved_names import (
 )
 from symgrad.tensor import Tensor
 
-__all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class"]
+__all__ = [
+    "Node",
+    "AccumulateGrad",
+    "NodeHooks",
+    "RemovableHandle",
+    "node_class",
+    "public_positions",
+    "as_public",
+    "from_public",
+]
 
 _sequence = itertools.count()
 _anomaly_state = anomaly._state
+_NO_EDGE = (None, 0)
 
 
 class Node:
@@ -42,7 +52,7 @@ class Node:
     __slots__ = (
         "prim",
         "params",
-        "next_functions",
+        "_edges",
         "_saved",
         "_versions",
         "_out",
@@ -65,7 +75,7 @@ class Node:
         self,
         prim: Any,
         params: Any,
-        next_functions: tuple,
+        edges: tuple,
         saved: tuple = (),
         out: Any = None,
         versions: Any = None,
@@ -75,7 +85,7 @@ class Node:
     ) -> None:
         self.prim = prim
         self.params = params
-        self.next_functions = next_functions
+        self._edges = edges  # one (node, output_nr) per input of the primitive, in its order
         self._saved = saved
         if versions is None:
             versions = tuple(getattr(t, "_counter", None) and t._counter.value for t in saved)
@@ -92,6 +102,27 @@ class Node:
         self._packed = None  # what saved-tensor hooks packed (symgrad.autograd.saved)
         if _anomaly_state.enabled and self.has_forward:
             anomaly.record(self)
+
+    @property
+    def next_functions(self) -> tuple:
+        """The edges to the nodes of the inputs, as PyTorch has them: ``(node, output_nr)``
+        for each tensor argument PyTorch differentiates, in its order, ``(None, 0)`` for one
+        needing no gradient or an optional tensor left out (a convolution's bias); none for
+        an argument it never differentiates (``where``'s condition, a number). The primitive
+        says where these differ from its own inputs (:attr:`Primitive.edges`).
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> x = symgrad.tensor([1.0, -2.0], requires_grad=True)
+        >>> symgrad.where(x > 0, x, 0.0).grad_fn.next_functions
+        ((<AccumulateGrad object at 0x...>, 0), (None, 0))
+        """
+        positions = public_positions(self)
+        if positions is None:
+            return self._edges
+        edges = self._edges
+        return tuple(_NO_EDGE if i is None else edges[i] for i in positions)
 
     @property
     def metadata(self) -> dict:
@@ -238,7 +269,7 @@ class Node:
         given = [g if record or g is None else g._data for g in grad_outputs]
         grads = tuple(
             g if g is None or isinstance(g, Tensor) else Tensor._make(g)
-            for g in self.apply(given, record)
+            for g in as_public(self, self.apply(given, record))
         )
         return grads[0] if len(grads) == 1 else grads
 
@@ -359,6 +390,38 @@ class RemovableHandle:
 
     def __exit__(self, *exc: object) -> None:
         self.remove()
+
+
+# -- PyTorch's edges, where a primitive's inputs are not its arguments one for one -------------
+def public_positions(node: Any) -> tuple | None:
+    """For each of PyTorch's edges of ``node``, the position of the primitive's input it
+    leads from (None for an optional tensor left out); None when they are the inputs one for
+    one (the primitive declares no ``edges``)."""
+    rule = getattr(node.prim, "edges", None)
+    if rule is None:
+        return None
+    return rule(node) if callable(rule) else rule
+
+
+def as_public(node: Any, grads: Any) -> tuple:
+    """``grads``, one per input of the primitive, as one per entry of ``next_functions``."""
+    positions = public_positions(node)
+    if positions is None:
+        return tuple(grads)
+    return tuple(None if i is None else grads[i] for i in positions)
+
+
+def from_public(node: Any, public: Any, grads: Any) -> list:
+    """``grads`` (one per input of the primitive) with the gradients of ``public`` (one per
+    entry of ``next_functions``) in their places."""
+    positions = public_positions(node)
+    if positions is None:
+        return list(public)
+    result = list(grads)
+    for i, g in zip(positions, public):
+        if i is not None:
+            result[i] = g
+    return result
 
 
 def _added(hooks: list, hook: Any) -> RemovableHandle:

@@ -27,7 +27,7 @@ def collect(roots: list[Node]) -> tuple[dict, list]:
     while stack:
         node = stack.pop()
         order.append(node)
-        for nxt, _ in node.next_functions:
+        for nxt, _ in node._edges:
             if nxt is None:
                 continue
             deps[nxt] = deps.get(nxt, 0) + 1
@@ -57,7 +57,7 @@ def walk(roots: list[Node]) -> tuple[list[Node], dict]:
     while stack:
         node = stack.pop()
         nodes.append(node)
-        for nxt, _ in node.next_functions:
+        for nxt, _ in node._edges:
             if nxt is None:
                 continue
             if type(nxt) is AccumulateGrad:
@@ -78,7 +78,7 @@ def topological_order(roots: list[Node], deps: dict) -> list[Node]:
     while ready:
         node = ready.pop()
         topo.append(node)
-        for nxt, _ in node.next_functions:
+        for nxt, _ in node._edges:
             if nxt is not None:
                 remaining[nxt] -= 1
                 if remaining[nxt] == 0:
@@ -91,6 +91,6 @@ def leading_to(order: list[Node], deps: dict, targets: set) -> set:
     topo = topological_order(order, deps)
     useful: set = set()
     for node in reversed(topo):
-        if any(n is not None and (n in targets or n in useful) for n, _ in node.next_functions):
+        if any(n is not None and (n in targets or n in useful) for n, _ in node._edges):
             useful.add(node)
     return useful

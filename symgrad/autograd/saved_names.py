@@ -145,7 +145,7 @@ def used_inputs(node: Any) -> tuple | None:
     gradient (PyTorch saves only those), or None for a custom Function (all it saved)."""
     if node.runs_user_code:
         return None
-    needs = tuple(fn is not None for fn, _ in node.next_functions)
+    needs = tuple(fn is not None for fn, _ in node._edges)
     return node.prim.used_saves(needs)
 
 

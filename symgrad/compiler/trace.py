@@ -228,7 +228,7 @@ def _plan(log: list, aliases: dict, made: dict, proxies: list, result: Any) -> P
         if getattr(node, "runs_user_code", False) or getattr(node.prim, "check", None):
             raise GraphBreak(f"{node.name()} can't be compiled yet")
         inputs, detached = [], []
-        for i, (fn, nr) in enumerate(node.next_functions):
+        for i, (fn, nr) in enumerate(node._edges):
             if fn is None:
                 const = node._consts[i] if i < len(node._consts) else None
                 if isinstance(const, Tensor):

@@ -85,5 +85,5 @@ def _reaches_outside(outputs: list, fresh: set, start: Any) -> bool:
             continue
         if node._seq < start:
             return True
-        stack.extend(fn for fn, _ in node.next_functions)
+        stack.extend(fn for fn, _ in node._edges)
     return False

@@ -78,6 +78,8 @@ _EMBEDDING_BAG = Structural(
     saves=(0, 1),
     backward="EmbeddingBagBackward0",
     jvp="bilinear",
+    # PyTorch's edges (weight, per_sample_weights): the second None when there are none
+    edges=lambda node: (0, None) if len(node._meta) == 1 else None,
 )
 
 

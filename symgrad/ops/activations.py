@@ -153,6 +153,7 @@ def _renamed(
         backward=backward,
         vjp_backward=vjp_backward or prim.vjp_backward,
         reads_result=reads_result,
+        edges=prim.edges,
     )
 
 
@@ -398,6 +399,7 @@ RRELU_WITH_NOISE = declare(
     domain={"x": "nonzero", "noise": "unit"},
     backward="RreluWithNoiseBackward0",
     vjp_backward="RreluWithNoiseBackwardBackward0",
+    edges=(0,),  # the drawn slopes are no edge
 )
 RRELU_WITH_NOISE_ = _in_place_form(RRELU_WITH_NOISE, "RreluWithNoiseBackward1")
 PRELU = declare(

@@ -99,6 +99,7 @@ CLAMP_TENSOR_MIN = _register(
     lambda x, min, tx, tmin: sp.Piecewise((tx, x > min), (tmin, True)),
     kernel=lambda v, low: np.maximum(low, v),
     backward="ClampBackward0",
+    edges=(0, 1, None),  # PyTorch's clamp(self, min, max): no max given
 )
 CLAMP_TENSOR_MAX = _register(
     "clamp_tensor_max",
@@ -108,6 +109,7 @@ CLAMP_TENSOR_MAX = _register(
     lambda x, max, tx, tmax: sp.Piecewise((tx, x < max), (tmax, True)),
     kernel=lambda v, high: np.minimum(high, v),
     backward="ClampBackward0",
+    edges=(0, None, 1),  # PyTorch's clamp(self, min, max): no min given
 )
 CLAMP_MIN_TENSOR = _register(
     "clamp_min_tensor",

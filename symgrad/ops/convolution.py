@@ -284,6 +284,11 @@ def batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> A
     return out.transpose(0, 1)
 
 
+def bias_edges(node: Any) -> tuple | None:
+    """PyTorch's edges (input, weight, bias): the bias's None when there is none."""
+    return (0, 1, None) if len(node._meta) == 2 else None
+
+
 _CONVOLUTION = Structural(
     "convolution",
     _forward,
@@ -293,6 +298,7 @@ _CONVOLUTION = Structural(
     kernel=_kernel,
     jvp=bilinear_jvp(_forward, lambda x, w, geo: (x.shape[0], w.shape[0]) + geo.out),
     batch=batch_rule,
+    edges=bias_edges,
 )
 
 

@@ -94,6 +94,7 @@ _CONVOLUTION_TRANSPOSED = Structural(
     kernel=_kernel,
     jvp=conv.bilinear_jvp(_forward, _out_shape),
     batch=conv.batch_rule,
+    edges=conv.bias_edges,
 )
 
 

@@ -146,6 +146,7 @@ RSUB = declare(
     lambda x, y: y - x,
     kernel=lambda a, b: _subtract(b, a),
     backward="RsubBackward1",
+    edges=(0,),  # the number is no edge
 )
 MUL = declare("mul", "x y", lambda x, y: x * y, kernel=np.multiply)
 DIV = declare(
@@ -375,6 +376,7 @@ WHERE = declare(
     kernel=_where,
     domain={"c": "condition"},
     vjp_backward="WhereBackward0",  # PyTorch's gradient is a where of it and a zero
+    edges=(1, 2),  # the condition is no edge
 )
 
 # -- activations --------------------------------------------------------------------------------

@@ -273,7 +273,14 @@ def _node(backward: str) -> Structural:
         backward=backward,
         jvp=_jvp,
         batch=_batch_rule,
+        edges=_affine_edges,
     )
+
+
+def _affine_edges(node: Any) -> tuple:
+    """PyTorch's edges (input, weight, bias): None for a weight or bias left out."""
+    has_w, has_b = node.params["has_w"], node.params["has_b"]
+    return (0, 1 if has_w else None, (1 + has_w) if has_b else None)
 
 
 _NODES = {

@@ -99,6 +99,8 @@ def _scaled(name: str, expr: Any, kernel: Any, backward: str) -> Any:
         kernel=kernel,
         backward=backward,
         domain=Domain(params=((1,), (2.5,), (-0.5,))),
+        # a number operand (PyTorch's Scalar overloads, ``...Backward1``) is no edge
+        edges=(0,) if backward.endswith("1") else None,
     )
 
 

@@ -74,7 +74,7 @@ class _Transposition(Structural):
 
     def apply(self, node: Any, grads: list, create_graph: bool) -> tuple:
         g = grads[0]
-        if create_graph or type(g) is not np.ndarray or node.next_functions[0][0] is None:
+        if create_graph or type(g) is not np.ndarray or node._edges[0][0] is None:
             return Structural.apply(self, node, grads, create_graph)
         return (_whole_array(g.T, _SOLE),)
 

@@ -62,6 +62,8 @@ class Elementwise(Application, Primitive):
         give (sign's zero derivative instead of a Dirac delta, elu's 0 second derivative at 0).
     domain : where the tests sample each input and which parameter values they try: a
         :class:`~symgrad.prim.domains.Domain`, or ``{input name: kind}`` (see its kinds).
+    edges : PyTorch's edges where they are not one per input (``where``'s condition has
+        none): the input position of each (see :attr:`Primitive.edges`).
     """
 
     batch = "elementwise"  # a batch is one more broadcast dimension
@@ -86,8 +88,10 @@ class Elementwise(Application, Primitive):
         vjp_backward: str | tuple | None = None,
         reads_result: bool = False,
         half_backward: Any = None,
+        edges: Any = None,
     ) -> None:
         self.name = name
+        self.edges = edges  # PyTorch's edges, where not one per input (Primitive.edges)
         # how PyTorch's own backward kernel (sigmoid_backward, silu_backward, ...) computes a
         # float16 gradient: "float32" (the VJP in float32, rounded once) or a function of the
         # float16 input, result and gradient; None: its formula's ops one by one
@@ -303,9 +307,9 @@ class Elementwise(Application, Primitive):
         if type(g) is MetaArray:  # a meta tensor's gradients: the inputs' shapes and dtypes
             return [
                 None if fn is None else meta_array(*meta[i])
-                for i, (fn, _) in enumerate(node.next_functions)
+                for i, (fn, _) in enumerate(node._edges)
             ]
-        if len(saved) == 1 and node.next_functions[0][0] is not None:
+        if len(saved) == 1 and node._edges[0][0] is not None:
             # one input (most element-wise ops): no loops
             s = saved[0]
             x = s._data if type(s) is Tensor or isinstance(s, Tensor) else s
@@ -327,7 +331,7 @@ class Elementwise(Application, Primitive):
             xs.append(s._data if isinstance(s, Tensor) else s)
         result = []
         big = type(g) is np.ndarray and g.size >= _EAGER_MIN
-        for i, (fn, _) in enumerate(node.next_functions):
+        for i, (fn, _) in enumerate(node._edges):
             if fn is None:
                 result.append(None)
                 continue

@@ -147,7 +147,7 @@ class Factorization(Primitive):
         inputs = tuple(node._unpack())
         arrays = node._output()
         shapes = [m[0] for m in node._meta]
-        needs = [fn is not None for fn, _ in node.next_functions]
+        needs = [fn is not None for fn, _ in node._edges]
         if create_graph:
             outs = []
             for i, arr in enumerate(arrays):

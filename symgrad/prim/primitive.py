@@ -107,6 +107,11 @@ class Primitive:
     batch: Any = None  # vmap's batching rule (symgrad.prim.batching), None where there is none
     backward_name: Any = None
     _node_cls: Any = None  # the node class, when the name does not depend on the call
+    # PyTorch's edges (``next_functions``) where they are not the inputs one for one: for
+    # each, the position of the input it leads from, or None for an optional tensor left out
+    # (a convolution's bias); a tuple, or a function of the node giving one. None: one edge
+    # per input, in order.
+    edges: Any = None
     _needs: Any = None  # what saves() answers whatever the call, once known (element-wise)
 
     # -- names ----------------------------------------------------------------------------------
@@ -137,7 +142,7 @@ class Primitive:
         out_array = node._out if node._packed is None else node._packed.output(node)
         meta = node._meta
         needs = []
-        for fn, _ in node.next_functions:
+        for fn, _ in node._edges:
             needs.append(fn is not None)
         if create_graph:
             out = Tensor._make(out_array, node, True) if out_array is not None else None
@@ -203,10 +208,7 @@ def meta_gradients(node: Any, grads: Any) -> list | None:
     None otherwise."""
     if not _any_meta(grads):
         return None
-    return [
-        None if fn is None else meta_array(*m)
-        for (fn, _), m in zip(node.next_functions, node._meta)
-    ]
+    return [None if fn is None else meta_array(*m) for (fn, _), m in zip(node._edges, node._meta)]
 
 
 def _any_meta(grads: list) -> bool:

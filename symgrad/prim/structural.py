@@ -47,6 +47,8 @@ class Structural(Primitive):
     ``vjp`` gives on NumPy, bit for bit, for a node of the engine's numeric pass (or None for
     a call it leaves to ``vjp``).
     An output that shares the first input's memory is that input's view (tensor.link_view).
+    ``edges`` gives PyTorch's edges where they are not one per input (a convolution without
+    bias still has an edge for it): see :attr:`Primitive.edges`.
     """
 
     def __init__(
@@ -66,8 +68,10 @@ class Structural(Primitive):
         batch: Any = None,
         devices: Any = None,
         numeric_vjp: Callable | None = None,
+        edges: Any = None,
     ) -> None:
         self.name = name
+        self.edges = edges  # PyTorch's edges, where not one per input (Primitive.edges)
         self.numeric_vjp = numeric_vjp
         if numeric_vjp is not None:  # (the others keep the protocol's apply: no call between)
             self.apply = self._apply_numeric  # type: ignore[method-assign]
@@ -127,7 +131,7 @@ class Structural(Primitive):
         for s in node._unpack():  # a loop, not a comprehension: no frame of its own
             arrays.append(s._data if isinstance(s, Tensor) else s)
         needs = []
-        for fn, _ in node.next_functions:
+        for fn, _ in node._edges:
             needs.append(fn is not None)
         out = node._out if node._packed is None else node._packed.output(node)
         result = fast(grads[0], arrays, out, needs, node.params, node._meta)

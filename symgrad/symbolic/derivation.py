@@ -52,7 +52,7 @@ class _Builder:
         self.deps, _ = collect([root])
         self.consumers: dict[tuple, list] = {}
         for node in self.order:
-            for i, (fn, nr) in enumerate(node.next_functions):
+            for i, (fn, nr) in enumerate(node._edges):
                 if fn is not None:
                     self.consumers.setdefault((fn, nr), []).append((node, i))
         self.labels = self._labels()
@@ -131,7 +131,7 @@ class _Builder:
             return math.nan
         xs = [
             self.replay._numeric(np.asarray(self.replay.input(consumer, j), dtype=object))
-            for j in range(len(consumer.next_functions))
+            for j in range(len(consumer._edges))
         ]
         params = tuple(consumer.params)
         out = prim.numeric(*xs, *params)
@@ -215,7 +215,7 @@ class _Builder:
                     return None
                 continue
             node = key[0]
-            for i, (fn, nr) in enumerate(node.next_functions):
+            for i, (fn, nr) in enumerate(node._edges):
                 if fn is not None and (fn is target[0] or fn in self._reaching(target)):
                     stack.append(((fn, nr), edges + [(node, i, (fn, nr))]))
         if not paths:
@@ -241,7 +241,7 @@ class _Builder:
 
     def _slot(self, node: Node, i: int) -> int:
         """``i + 1`` when ``node`` uses its input ``i``'s tensor in another slot too, else 0."""
-        edges = node.next_functions
+        edges = node._edges
         return i + 1 if edges[i][0] is not None and edges.count(edges[i]) > 1 else 0
 
     def _reaching(self, target: tuple) -> set:
@@ -257,7 +257,7 @@ class _Builder:
 def _local_derivative(node: Node, i: int, input_value: Any) -> Any:
     """The partial derivative of ``node``'s output by its input ``i``, at the inputs' symbolic
     values (``input_value(j)``), when its primitive has a scalar formula; else None."""
-    args = [input_value(j) for j in range(len(node.next_functions))]
+    args = [input_value(j) for j in range(len(node._edges))]
     return node.prim.scalar_partial(i, tuple(args), node.params)
 
 

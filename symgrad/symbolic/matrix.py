@@ -56,7 +56,7 @@ class MatrixReplay:
         for node in order:
             if isinstance(node, AccumulateGrad) or (node, 0) in self.values:
                 continue
-            args = tuple(self.input(node, i) for i in range(len(node.next_functions)))
+            args = tuple(self.input(node, i) for i in range(len(node._edges)))
             try:
                 if node.prim.name in ("softmax", "log_softmax") and isinstance(args[0], MV):
                     (dim,) = node.params["dim"]
@@ -69,7 +69,7 @@ class MatrixReplay:
                 self.values[(node, nr)] = out if isinstance(out, MV) else matrix_of(out)
 
     def input(self, node: Node, i: int) -> Any:
-        fn, nr = node.next_functions[i]
+        fn, nr = node._edges[i]
         if isinstance(fn, AccumulateGrad):
             return self._leaf(fn._leaf)
         if fn is not None:
@@ -148,8 +148,8 @@ class MatrixReplay:
         return result
 
     def _backward(self, node: Node, nr: int, g: MV, adjoint: dict) -> None:
-        args = [self.input(node, i) for i in range(len(node.next_functions))]
-        needs = [fn is not None for fn, _ in node.next_functions]
+        args = [self.input(node, i) for i in range(len(node._edges))]
+        needs = [fn is not None for fn, _ in node._edges]
         shapes = [m[0] if m is not None else None for m in node._meta]
         out = self.values.get((node, nr))
         ctx = Ctx(args, out, shapes, needs, node.params, nr)
@@ -163,7 +163,7 @@ class MatrixReplay:
                 f"the gradient through {node.name()} has no matrix form here ({exc}); use "
                 "form='elements'"
             ) from None
-        for (fn, fnr), gi, shape in zip(node.next_functions, grads, shapes):
+        for (fn, fnr), gi, shape in zip(node._edges, grads, shapes):
             if fn is None or gi is None:
                 continue
             gi = gi if isinstance(gi, MV) else matrix_of(gi)

@@ -232,7 +232,7 @@ def with_origins(nodes: list) -> list:
 def _tensor_inputs(node: Node) -> list[Tensor]:
     """The leaves and constant tensors ``node`` takes, in the order of its inputs."""
     tensors = []
-    for i, (fn, _) in enumerate(node.next_functions):
+    for i, (fn, _) in enumerate(node._edges):
         if isinstance(fn, AccumulateGrad):
             tensors.append(fn._leaf)
         elif fn is None:

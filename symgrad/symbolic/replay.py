@@ -88,7 +88,7 @@ class Replay:
         for node in reversed(backward_order([root])):
             if isinstance(node, AccumulateGrad) or (node, 0) in self.values:
                 continue
-            args = [self.input(node, i) for i in range(len(node.next_functions))]
+            args = [self.input(node, i) for i in range(len(node._edges))]
             outs = self._guard(
                 lambda node=node, args=args: self._apply(node, args), node, args, _FORWARD
             )
@@ -98,7 +98,7 @@ class Replay:
 
     def input(self, node: Node, i: int) -> np.ndarray:
         """The symbolic value of input ``i`` of ``node``."""
-        fn, nr = node.next_functions[i]
+        fn, nr = node._edges[i]
         if fn is None:
             const = node._consts[i] if i < len(node._consts) else None
             if isinstance(const, Tensor):
@@ -136,7 +136,7 @@ class Replay:
         """The value of ``t``, made without a grad_fn by ``t._origin`` from named tensors."""
         node = t._origin
         if (node, 0) not in self.values:
-            args = [self.input(node, i) for i in range(len(node.next_functions))]
+            args = [self.input(node, i) for i in range(len(node._edges))]
             outs = self._guard(lambda: self._apply(node, args), node, args, _FORWARD)
             for nr, out in enumerate(outs):
                 name = self.names.get((node, nr)) or output_name(node, nr)
@@ -190,9 +190,7 @@ class Replay:
         deps, _ = collect([root.grad_fn])
         # named constants have no edge: the nodes that use them are targets themselves
         users = {
-            n
-            for n in order
-            if any(_constant_spot(n, i) in spots for i in range(len(n.next_functions)))
+            n for n in order if any(_constant_spot(n, i) in spots for i in range(len(n._edges)))
         }
         useful = leading_to(order, deps, {n for n, _ in spots} | users) | users
         # the gradients reaching each output, summed once all have arrived
@@ -208,19 +206,19 @@ class Replay:
                 g = self._assign(g, "g")
                 wanted = tuple(
                     fn is not None or _constant_spot(node, i) in spots
-                    for i, (fn, _) in enumerate(node.next_functions)
+                    for i, (fn, _) in enumerate(node._edges)
                 )
                 grads = self._guard(
                     lambda n=node, g=g, nr=nr, w=wanted: self._vjp(n, g, nr, w),
                     node,
                     lambda n=node, g=g, nr=nr: [
-                        *(self.input(n, i) for i in range(len(n.next_functions))),
+                        *(self.input(n, i) for i in range(len(n._edges))),
                         self.values.get((n, nr)),
                         g,
                     ],
                     _BACKWARD,
                 )
-                for i, ((fn, fnr), gi) in enumerate(zip(node.next_functions, grads)):
+                for i, ((fn, fnr), gi) in enumerate(zip(node._edges, grads)):
                     if fn is None and gi is not None:
                         for k in spots.get(_constant_spot(node, i), []):
                             result[k] = (
@@ -235,9 +233,9 @@ class Replay:
         return result
 
     def _vjp(self, node: Node, g: np.ndarray, nr: int, needs: tuple | None = None) -> tuple:
-        args = [self.input(node, i) for i in range(len(node.next_functions))]
+        args = [self.input(node, i) for i in range(len(node._edges))]
         if needs is None:
-            needs = tuple(fn is not None for fn, _ in node.next_functions)
+            needs = tuple(fn is not None for fn, _ in node._edges)
         shapes = tuple(np.shape(a) for a in args)
         out = self.values[(node, 0)]
         if hasattr(node.prim, "n_outputs"):  # a factorization: its rule takes every output

@@ -92,7 +92,7 @@ class SymEngineReplay(Replay):
         return arr
 
     def input(self, node: Any, i: int) -> np.ndarray:
-        fn, _ = node.next_functions[i]
+        fn, _ = node._edges[i]
         const = node._consts[i] if fn is None and i < len(node._consts) else None
         if const is None or isinstance(const, Tensor):
             return self.bridge.array(super().input(node, i))

@@ -70,13 +70,13 @@ class Graph:
             self._leaf_box(root)
             return
         order = list(reversed(backward_order([root.grad_fn])))
-        used = {self.root_key} | {e for n in order for e in n.next_functions if e[0] is not None}
+        used = {self.root_key} | {e for n in order for e in n._edges if e[0] is not None}
         for node in order:
             if not isinstance(node, AccumulateGrad):
                 self._add_operation(node, used)
 
     def _add_operation(self, node: Node, used: set) -> None:
-        inputs = [self._input(node, i) for i in range(len(node.next_functions))]
+        inputs = [self._input(node, i) for i in range(len(node._edges))]
         outputs = []
         for nr in range(node.num_outputs):
             key = (node, nr)

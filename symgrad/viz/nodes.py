@@ -20,7 +20,7 @@ def node_input(node: Node, i: int) -> tuple[str, Any]:
     """What feeds input ``i`` of ``node``: ``("node", (fn, output_nr))``, ``("tensor", t)``
     for a leaf or a constant tensor, ``("value", v)`` for a number or an array, or
     ``("missing", None)`` for an input the op did not keep."""
-    fn, nr = node.next_functions[i]
+    fn, nr = node._edges[i]
     if isinstance(fn, AccumulateGrad):
         return "tensor", fn._leaf
     if fn is not None:
@@ -54,8 +54,7 @@ def operation_text(
     derivatives = (list(derivatives) + [None] * len(names))[: len(names)]
     # no gradient flows into an input that needs none, so its edge has no derivative
     return forward, [
-        d if fn is not None else None
-        for d, (fn, _) in zip(derivatives, node.next_functions, strict=True)
+        d if fn is not None else None for d, (fn, _) in zip(derivatives, node._edges, strict=True)
     ]
 
 

@@ -84,7 +84,7 @@ def _node_and_ctx(fn, arrays):
     node = out.grad_fn
     assert node is not None
     # the node's inputs are the tensors given here, in order (each case records one node)
-    leaves = [fn_.variable for fn_, _ in node.next_functions]
+    leaves = [fn_.variable for fn_, _ in node._edges]  # (the primitive's inputs)
     assert len(leaves) == len(xs) and all(a is b for a, b in zip(leaves, xs))
     shapes = [a.shape for a in arrays]
     ctx = Ctx(list(arrays), out.detach().numpy(), shapes, [True] * len(arrays), node.params)

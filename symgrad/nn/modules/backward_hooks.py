@@ -193,7 +193,7 @@ def _warn_partial(args: tuple, result: Any, node: Any) -> None:
         missing = "grad_input or grad_output (inputs or outputs that are not tensors)"
     elif {t.grad_fn for t in outputs if t.grad_fn is not None} != {node}:
         missing = "grad_output (outputs made by other nodes)"
-    elif {t.grad_fn for t in args if t.grad_fn is not None} != {n for n, _ in node.next_functions}:
+    elif {t.grad_fn for t in args if t.grad_fn is not None} != {n for n, _ in node._edges}:
         missing = "grad_input (the forward contains several autograd nodes)"
     else:
         return
