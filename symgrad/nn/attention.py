@@ -9,6 +9,7 @@ import numpy as np
 
 from symgrad import creation, dtypes, ops
 from symgrad.nn.sparse import dropout
+from symgrad.ops.derivatives import _scaled
 from symgrad.ops.softmax_family import safe_softmax
 from symgrad.tensor import Tensor
 
@@ -68,11 +69,12 @@ def scaled_dot_product_attention(
     length, source = query.shape[-2], key.shape[-2]
     if scale is None:  # 1 / sqrt(E), infinite for E = 0 (whose output is empty)
         scale = 1 / math.sqrt(query.shape[-1]) if query.shape[-1] else math.inf
+    # each factor scaled by sqrt(scale) (Scalar products, MulBackward1, as PyTorch's)
     factor = math.sqrt(scale)
-    weights = ops.matmul(query * factor, key.transpose(-2, -1) * factor)
+    weights = ops.matmul(_scaled(query, factor), _scaled(key.transpose(-2, -1), factor))
     if is_causal:
         hidden = np.triu(np.ones((length, source), dtype=bool), 1)
-        weights = weights.masked_fill(creation.tensor(hidden, device=query.device), -math.inf)
+        weights = weights + _bias(creation.tensor(hidden, device=query.device), query)
     elif attn_mask is not None:
         if attn_mask.dtype not in (dtypes.bool_, dtypes.float32, query.dtype):
             raise RuntimeError(
@@ -80,13 +82,19 @@ def scaled_dot_product_attention(
                 f"attn_mask.dtype: {attn_mask.dtype} and query.dtype: {query.dtype} instead."
             )
         if attn_mask.dtype == dtypes.bool_:
-            weights = weights.masked_fill(attn_mask.logical_not(), -math.inf)
+            weights = weights + _bias(attn_mask.logical_not(), query)
         else:
             weights = weights + attn_mask.to(query.dtype)
     weights = safe_softmax(weights, -1)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
     return ops.matmul(weights, value)
+
+
+def _bias(hidden: Tensor, query: Tensor) -> Tensor:
+    """The additive mask PyTorch turns a boolean one into: -inf where ``hidden``, else 0."""
+    zeros = creation.zeros(tuple(hidden.shape), dtype=query.dtype, device=query.device)
+    return zeros.masked_fill(hidden, -math.inf)
 
 
 def _repeat_heads(t: Tensor, groups: int) -> Tensor:

@@ -17,7 +17,7 @@ from symgrad._meta import check_devices, is_meta, meta_array
 from symgrad._tracing import TRACE, data_params
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.ops import losses as _losses
-from symgrad.ops.derivatives import _divided
+from symgrad.ops.derivatives import _divided, _scaled, _shifted
 from symgrad.ops.softmax_family import log_softmax
 from symgrad.prim import batching as _batching
 from symgrad.prim.keys import ClassKey
@@ -135,6 +135,8 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: 
     ):
         return _batched_nll_loss(input, target, weight, ignore_index, r)
     shape = _shape(input)
+    if len(shape) == 3 or len(shape) > 4:  # PyTorch's nll_loss_nd: a 4-D loss over views
+        return _nll_loss_4d(input, target, weight, ignore_index, r)
     batched = len(shape) >= 2
     n_classes = shape[1] if batched else shape[0]
 
@@ -147,6 +149,17 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: 
     if TRACE.log is not None:
         data_params(result, params, target)
     return result
+
+
+def _nll_loss_4d(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: str) -> Tensor:
+    """The loss of an input of 3 or more than 4 dimensions as PyTorch computes it: its
+    contiguous copy viewed as ``(N, C, 1, rest)`` (the target as ``(N, 1, rest)``), the
+    unreduced losses viewed back to the target's shape."""
+    shape = _shape(input)
+    rest = math.prod(shape[2:])
+    flat = input.contiguous().view(shape[0], shape[1], 1, rest)
+    loss = _nll_loss(flat, target.contiguous().view(shape[0], 1, rest), weight, ignore_index, r)
+    return loss.view(shape[0], *shape[2:]) if r == "none" else loss
 
 
 def _nll_params(
@@ -286,7 +299,8 @@ def cross_entropy(
         if weight is not None and target.dtype is dtypes.uint8:  # PyTorch's gather refuses it
             raise RuntimeError("gather(): Expected dtype int32/int64 for index")
         smooth = _smoothing_term(logp, target.long(), weight, ignore_index, dim, r)
-        loss = loss * (1 - smoothing) + smooth * (smoothing / input.shape[dim])
+        # Scalar products (MulBackward1), as PyTorch's composite writes them
+        loss = _scaled(loss, 1 - smoothing) + _scaled(smooth, smoothing / input.shape[dim])
     return loss
 
 
@@ -302,11 +316,13 @@ def _probabilities_loss(
     logp: Tensor, target: Tensor, weight: Any, dim: int, smoothing: float, r: str
 ) -> Tensor:
     n = logp.shape[dim]
-    # no classes: PyTorch's 0 / 0 of the smoothing share and of the mean is nan
-    share = smoothing / n if n else (math.nan if smoothing else 0.0)
-    probs = target * (1 - smoothing) + share
-    w = 1 if weight is None else weight.reshape((n,) + (1,) * (logp.ndim - dim - 1))
-    terms = logp * probs * w
+    probs = target
+    if smoothing:  # Scalar ops (MulBackward1, AddBackward1), as PyTorch's composite
+        # no classes: PyTorch's 0 / 0 of the smoothing share is nan
+        probs = _shifted(_scaled(target, 1 - smoothing), smoothing / n if n else math.nan)
+    terms = logp * probs
+    if weight is not None:
+        terms = terms * weight.reshape((n,) + (1,) * (logp.ndim - dim - 1))
     if r == "none":
         return -terms.sum(dim)
     total = -terms.sum()  # PyTorch's graph: DivBackward1 <- NegBackward0 <- SumBackward0
@@ -346,15 +362,16 @@ def _smoothing_term(
     smooth = -(logp if w is None else logp * w).sum(dim)
     if _batching.any_batched(target):
         return _batched_smoothing(smooth, target, weight, ignore_index, reduction)
-    keep = (target._data != ignore_index).reshape(smooth.shape)
-    if not keep.all():
-        smooth = _ops.where(Tensor._make(np.asanyarray(keep)), smooth, 0.0)
+    # the ignored targets' terms masked out (always: PyTorch's MaskedFillBackward0); with all
+    # ignored, the mean is 0 / 0 (nan) and the mask gives every gradient 0, as PyTorch's
+    ignored = (target == ignore_index).reshape(smooth.shape)
+    smooth = smooth.masked_fill(ignored, 0.0)
     if reduction == "none":
         return smooth
+    total = smooth.sum()
     if reduction == "sum":
-        return smooth.sum()
-    kept = target._data[keep]
-    denom = float(weight._data[kept].sum()) if weight is not None else float(kept.size)
-    if not denom:  # every target ignored: the mean is nan and its gradient 0, as PyTorch's
-        return (smooth.sum() * 0.0).detach() + float("nan")
-    return smooth.sum() / denom
+        return total
+    kept = ignored.logical_not()
+    if weight is None:  # the number of kept targets
+        return total / kept.sum()
+    return total / weight.gather(0, target.reshape(smooth.shape)[kept].flatten()).sum()

@@ -10,6 +10,7 @@ from typing import Any
 from symgrad._arguments import require_same_dtype
 from symgrad.ops.convolution import Geometry, convolution
 from symgrad.ops.index_keys import warn_at_user
+from symgrad.ops.pooling import constant_pad
 from symgrad.tensor import Tensor
 
 __all__ = ["conv1d", "conv2d", "conv3d", "expand_param"]
@@ -115,6 +116,11 @@ def _conv(
     pads = _pads(padding, d, kernel, stride, dilation)
     batched = input.ndim == d + 2
     x = input if batched else input.unsqueeze(0)
+    if any(lo != hi for lo, hi in pads):
+        # an uneven 'same' padding: PyTorch pads a copy of the input by the difference
+        # (ConstantPadNdBackward0), then convolves with the even part
+        x = constant_pad(x, [(0, hi - lo) for lo, hi in pads], 0.0)
+        pads = tuple((lo, lo) for lo, _ in pads)
     _check_shapes(x, weight, bias, groups, pads, kernel, dilation)
     geo = Geometry(x.shape, kernel, stride, pads, dilation, groups)
     out = convolution(x, weight, bias, geo)

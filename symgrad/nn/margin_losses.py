@@ -16,8 +16,10 @@ from symgrad.nn._arguments import _no_grad_for, _reduction
 from symgrad.nn.activations import logsigmoid
 from symgrad.nn.normalization import pairwise_distance
 from symgrad.ops import losses as _losses
+from symgrad.ops.derivatives import number_minus, plus_number
 from symgrad.ops.margin_losses import MULTI_MARGIN_LOSS, MULTILABEL_MARGIN_LOSS
 from symgrad.ops.math import minimum, where
+from symgrad.ops.reflected_sub import subtract
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -279,12 +281,13 @@ def cosine_embedding_loss(
             f"sizes {list(input1.shape)} and {list(input2.shape)}."
         )
     prod_sum = (input1 * input2).sum(dim)
-    mag_square1 = (input1 * input1).sum(dim) + _EPSILON
-    mag_square2 = (input2 * input2).sum(dim) + _EPSILON
+    mag_square1 = plus_number((input1 * input1).sum(dim), _EPSILON)
+    mag_square2 = plus_number((input2 * input2).sum(dim), _EPSILON)
     cos = prod_sum / (mag_square1 * mag_square2).sqrt()
     zeros = _like.zeros_like(cos)
-    pos = where(target == 1, 1 - cos, zeros)
-    neg = where(target == -1, (cos - margin).clamp_min(0), zeros)
+    # ATen's ``1 - cos`` and ``cos - margin``: a 0-d tensor minus, and sub.Scalar
+    pos = where(target == 1, number_minus(1.0, cos), zeros)
+    neg = where(target == -1, subtract(cos, margin, 1).clamp_min(0), zeros)
     return _reduce(pos + neg, r)
 
 

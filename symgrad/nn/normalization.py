@@ -16,7 +16,6 @@ from symgrad.autograd import grad_mode
 from symgrad.ops.derivatives import _shifted
 from symgrad.ops.normalization import native_norm
 from symgrad.ops.norms import at_norm
-from symgrad.ops.shape import expand_to
 from symgrad.prim import batching as _batching
 from symgrad.tensor import Tensor
 
@@ -379,7 +378,8 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         )
     x1, x2 = _as_float(x1, common), _as_float(x2, common)
     shape = _broadcast(x1, x2)
-    x1, x2 = expand_to(x1, shape), expand_to(x2, shape)
+    if tuple(x1.shape) != tuple(x2.shape):  # PyTorch's expand_outplace: both, once they differ
+        x1, x2 = x1.expand(shape), x2.expand(shape)
     norms = []
     for x in (x1, x2):
         n = x.norm(2, dim, keepdim=True).clone()

@@ -18,6 +18,7 @@ from symgrad.autograd import grad_mode
 from symgrad.nn._arguments import _check_tensors, _promoted, _reduction
 from symgrad.nn.normalization import pairwise_distance
 from symgrad.ops import losses as _losses
+from symgrad.ops.derivatives import number_minus, plus_number
 from symgrad.ops.shape import expand_to
 from symgrad.tensor import Tensor
 
@@ -215,7 +216,7 @@ def poisson_nll_loss(
     if log_input:
         loss = input.exp() - target * input
     else:
-        loss = input - target * (input + eps).log()
+        loss = input - target * plus_number(input, eps).log()
     if full:
         stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
         loss = loss + stirling.masked_fill(target <= 1, 0)
@@ -303,7 +304,7 @@ def margin_ranking_loss(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
         )
-    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), r)
+    return _reduce(plus_number(-target * (input1 - input2), margin).clamp_min(0), r)
 
 
 def hinge_embedding_loss(
@@ -328,7 +329,7 @@ def hinge_embedding_loss(
     zeros = _like.zeros_like(input)
     if not input.dtype.is_floating_point:  # PyTorch's margin in the input's dtype
         margin = int(margin)
-    margin_clamp = (margin - input).clamp_min(0)
+    margin_clamp = number_minus(margin, input).clamp_min(0)
     output_margin = _ops.where(target != 1, margin_clamp, zeros)
     output_self = _ops.where(target != -1, input, zeros)
     return _reduce(output_margin + output_self, r)
@@ -379,4 +380,4 @@ def triplet_margin_loss(
     dist_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         dist_neg = _ops.minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
-    return _reduce((margin + dist_pos - dist_neg).clamp_min(0), r)
+    return _reduce((plus_number(dist_pos, margin) - dist_neg).clamp_min(0), r)

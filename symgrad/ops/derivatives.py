@@ -88,6 +88,21 @@ def _shifted(t: Tensor, c: float) -> Tensor:
     return _ADD_SCALAR(t, params=(c,))
 
 
+def number_minus(c: float, t: Tensor) -> Tensor:
+    """``c - t`` as ATen's C++ formulas write it: the number a 0-d tensor of ``t``'s dtype
+    (``SubBackward0``, its edge None), not PyTorch's Python ``rsub`` (``RsubBackward1``)."""
+    from symgrad.creation import tensor
+    from symgrad.ops.math import sub
+
+    return sub(tensor(c, dtype=t.dtype), t)
+
+
+def plus_number(t: Tensor, c: float) -> Tensor:
+    """``t + c`` as ATen's C++ formulas write it: add.Scalar (``AddBackward1``) for a
+    floating ``t``."""
+    return _shifted(t, c) if t.dtype.is_floating_point else t + c
+
+
 def _pow(a: _Args) -> Any:
     if a.p == 0:  # PyTorch: zeros, no graph
         return None

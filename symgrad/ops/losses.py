@@ -147,8 +147,9 @@ def _to_input(xp: Any, g: Any, shape: tuple, input_shape: tuple) -> Any:
     return xp.sum_to_size(g, input_shape)
 
 
-def fused_loss(prim: Any, backward: str) -> Structural:
-    """A node that applies an element-wise loss ``prim``, weights it and reduces it."""
+def fused_loss(prim: Any, backward: str, edges: tuple | None = None) -> Structural:
+    """A node that applies an element-wise loss ``prim``, weights it and reduces it (with
+    PyTorch's ``edges`` where they are not one per input of ``prim``)."""
 
     def forward(
         xp: Any, *arrays: Any, reduction: str, weight: Any, shape: tuple, params: tuple = ()
@@ -209,10 +210,14 @@ def fused_loss(prim: Any, backward: str) -> Structural:
         formula=prim,
         batch="loss",
         numeric_vjp=numeric_vjp,
+        edges=edges,
     )
 
 
-BCE_WITH_LOGITS_LOSS = fused_loss(BCE_WITH_LOGITS, "BinaryCrossEntropyWithLogitsBackward0")
+# PyTorch differentiates the input and target only, not pos_weight
+BCE_WITH_LOGITS_LOSS = fused_loss(
+    BCE_WITH_LOGITS, "BinaryCrossEntropyWithLogitsBackward0", edges=(0, 1)
+)
 BCE_WITH_LOGITS_PLAIN_LOSS = fused_loss(
     BCE_WITH_LOGITS_PLAIN, "BinaryCrossEntropyWithLogitsBackward0"
 )
@@ -220,7 +225,7 @@ BCE_LOSS = fused_loss(BCE, "BinaryCrossEntropyBackward0")
 MSE_LOSS = fused_loss(SQUARED_ERROR, "MseLossBackward0")
 SMOOTH_L1_LOSS = fused_loss(_activations.SMOOTH_L1, "SmoothL1LossBackward0")
 HUBER_LOSS = fused_loss(_activations.HUBER, "HuberLossBackward0")
-SOFT_MARGIN_LOSS = fused_loss(SOFT_MARGIN, "SoftMarginLossBackward0")
+SOFT_MARGIN_LOSS = fused_loss(SOFT_MARGIN, "SoftMarginLossBackward0", edges=(0,))  # not target
 
 
 def _nll_forward(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reduction: str) -> Any:
@@ -238,7 +243,7 @@ def _nll_kernel(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reductio
     NumPy's scalar arithmetic (a 0-d array's costs ten times more); the rule otherwise."""
     if weight is not None or reduction == "none" or type(a) is not np.ndarray:
         return _nll_forward(xp, a, key, weight, denom, reduction)
-    total = -a[key].sum()
+    total = 0.0 - a[key].sum()  # (0, not -0, when nothing or only zeros are picked: PyTorch's)
     return np.asarray(total / denom if reduction == "mean" else total)
 
 

@@ -205,9 +205,17 @@ def _shared_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
     return xp.sum(xp.where(ties, tangents[0] / c.params["count"], 0.0), None, False)
 
 
+def shared_pick_forward(
+    xp: Any, a: Any, dim: int, index: Any, keepdim: bool, ties: Any, count: int
+) -> Any:
+    """The element of all of ``a`` at ``index`` in its flattened order (the median of all
+    elements: one node on the input itself, as PyTorch's)."""
+    return _pick_forward(xp, xp.reshape(a, (-1,)), dim, index, keepdim)
+
+
 _MEDIAN_ALL = Structural(
     "median_all",
-    lambda xp, a, dim, index, keepdim, ties, count: _pick_forward(xp, a, dim, index, keepdim),
+    shared_pick_forward,
     _shared_vjp,
     backward="MedianBackward0",
     jvp=_shared_jvp,
@@ -215,13 +223,15 @@ _MEDIAN_ALL = Structural(
 _RETURNS["median"] = _return_type("median")
 
 
-def _median_all_params(a: np.ndarray) -> dict:
-    """The parameters of the median of all elements of the 1-d ``a`` (not empty)."""
+def _median_all_params(data: np.ndarray) -> dict:
+    """The parameters of the median of all elements of ``data`` (not empty): the index in
+    its flattened order, the elements equal to the median (in its shape) and their count."""
+    a = data.reshape(-1)
     index = _order(a, 0, False)[[(a.shape[0] - 1) // 2]].astype(np.int64)
     if a.dtype.kind == "f" and np.isnan(a).any():  # PyTorch returns the first nan
         index = np.flatnonzero(np.isnan(a))[:1].astype(np.int64)
     value = a[index[0]]
-    ties = a == value if value == value else np.isnan(a)
+    ties = (a == value if value == value else np.isnan(a)).reshape(data.shape)
     return {"dim": 0, "index": index, "keepdim": False, "ties": ties, "count": int(ties.sum())}
 
 
@@ -247,9 +257,9 @@ def median(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
         n = flat.shape[0]
         if n == 0:  # nan, still connected to the (empty) input
             return flat.sum() * float("nan")
-        out = _MEDIAN_ALL(flat, **_median_all_params(stand_in(flat._data)))
+        out = _MEDIAN_ALL(input, **_median_all_params(stand_in(input._data)))
         if TRACE.log is not None:
-            data_params(out, _median_all_params, flat)
+            data_params(out, _median_all_params, input)
         return out
     x, d = _along(input, dim)
     n = x.shape[d]

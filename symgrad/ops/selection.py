@@ -20,7 +20,14 @@ from symgrad._data import _wrap_dim
 from symgrad._meta import stand_in
 from symgrad._std_sort import nth_element, std_sort
 from symgrad._tracing import TRACE, data_params
-from symgrad.ops.ordering import _RETURNS, _order, _return_type, _shared_jvp, _shared_vjp
+from symgrad.ops.ordering import (
+    _RETURNS,
+    _order,
+    _return_type,
+    _shared_jvp,
+    _shared_vjp,
+    shared_pick_forward,
+)
 from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -36,7 +43,7 @@ _NANMEDIAN = Structural(
 )
 _NANMEDIAN_ALL = Structural(
     "nanmedian_all",
-    lambda xp, a, dim, index, keepdim, ties, count: _pick_forward(xp, a, dim, index, keepdim),
+    shared_pick_forward,
     _shared_vjp,
     backward="NanmedianBackward0",
     jvp=_shared_jvp,
@@ -187,14 +194,16 @@ def _nanmedian_all(input: Tensor) -> Tensor:
         if data.dtype.kind != "f":
             return Tensor._make(np.array(np.iinfo(data.dtype).min, dtype=data.dtype))
         return flat.sum() * float("nan")
-    out = _NANMEDIAN_ALL(flat, **_nanmedian_all_params(stand_in(data)))
+    out = _NANMEDIAN_ALL(input, **_nanmedian_all_params(stand_in(input._data)))
     if TRACE.log is not None:
-        data_params(out, _nanmedian_all_params, flat)
+        data_params(out, _nanmedian_all_params, input)
     return out
 
 
-def _nanmedian_all_params(data: np.ndarray) -> dict:
-    """The parameters of the nanmedian of all elements of the 1-d ``data`` (not empty)."""
+def _nanmedian_all_params(given: np.ndarray) -> dict:
+    """The parameters of the nanmedian of all elements of ``given`` (not empty), as those of
+    the median of all elements (:func:`symgrad.ops.ordering._median_all_params`)."""
+    data = given.reshape(-1)
     nans = np.isnan(data) if data.dtype.kind == "f" else np.zeros(data.shape, bool)
     if nans.all():
         index = np.array([0], np.int64)
@@ -203,4 +212,5 @@ def _nanmedian_all_params(data: np.ndarray) -> dict:
         order = _order(data, 0, False)
         index = order[[(data.size - int(nans.sum()) - 1) // 2]].astype(np.int64)
         ties = data == data[index[0]]
+    ties = ties.reshape(given.shape)
     return {"dim": 0, "index": index, "keepdim": False, "ties": ties, "count": int(ties.sum())}

@@ -87,7 +87,9 @@ def _rows_kernel(values: Any) -> Any:
     array, at once otherwise (the same NumPy calls)."""
 
     def kernel(xp: Any, a: Any, dim: Any) -> Any:
-        a = np.asarray(a)  # ndarray methods: np.max/np.sum add dispatch costing more than work
+        # ndarray methods: np.max/np.sum add dispatch costing more than work; the result is
+        # laid out row by row whatever the input's layout, as PyTorch's (its view works)
+        a = np.asarray(a, order="C")
         if a.size >= blocks.EAGER_MIN and _along_last(a, dim):  # (small: at once)
             out = blocks.rows(lambda rows: values(rows, -1), (a,))
             if out is not None:
@@ -145,7 +147,7 @@ def _log_softmax_kernel(rows_kernel: Any) -> Any:
     def kernel(xp: Any, a: Any, dim: Any) -> Any:
         if type(a) is not np.ndarray or a.dtype is not HALF:
             return rows_kernel(xp, a, dim)
-        shifted = a.astype(np.float32)
+        shifted = a.astype(np.float32, order="C")
         if not (a.size and _along_last(a, dim)):
             return rows_kernel(xp, shifted, dim).astype(HALF)
         shifted -= shifted.max(axis=-1, keepdims=True)
@@ -231,7 +233,7 @@ _SAFE_SOFTMAX = Structural(
     _softmax_vjp,
     saves_out=True,
     backward="SafeSoftmaxBackward0",
-    kernel=lambda xp, a, dim: _safe_softmax_values(np.asarray(a), dim),
+    kernel=lambda xp, a, dim: _safe_softmax_values(np.asarray(a, order="C"), dim),
     text="∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}, 0 for rows of only -inf",
 )
 

@@ -318,7 +318,7 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
     target_in[d] = input.shape[d]
     target_idx = list(common)
     target_idx[d] = indices.shape[d]
-    x = input if tuple(input.shape) == tuple(target_in) else expand(input, tuple(target_in))
+    x = expand(input, tuple(target_in))  # (even to its own shape: PyTorch's ExpandBackward0)
     if _batching.any_batched(indices):  # inside vmap: each element's own indices
         idx = indices if tuple(indices.shape) == tuple(target_idx) else indices.expand(target_idx)
     else:
