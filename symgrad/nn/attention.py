@@ -4,13 +4,19 @@ as PyTorch's reference ("math") implementation: ``softmax(q k^T * scale + bias) 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from symgrad import creation, dtypes, ops
+from symgrad.autograd import grad_mode
 from symgrad.nn.sparse import dropout
 from symgrad.ops.derivatives import _scaled
-from symgrad.ops.softmax_family import safe_softmax
+from symgrad.ops.softmax_family import _safe_softmax, safe_softmax
+from symgrad.prim.numpy_xp import NP
+from symgrad.prim.primitive import Ctx
+from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["scaled_dot_product_attention"]
@@ -63,12 +69,14 @@ def scaled_dot_product_attention(
             f"scaled_dot_product_attention: query and key must have the same embedding size, "
             f"got {query.shape[-1]} and {key.shape[-1]}"
         )
-    if enable_gqa and query.ndim >= 3 and key.shape[-3] != query.shape[-3]:
-        groups = query.shape[-3] // key.shape[-3]
-        key, value = _repeat_heads(key, groups), _repeat_heads(value, groups)
     length, source = query.shape[-2], key.shape[-2]
     if scale is None:  # 1 / sqrt(E), infinite for E = 0 (whose output is empty)
         scale = 1 / math.sqrt(query.shape[-1]) if query.shape[-1] else math.inf
+    if _fused(query, key, value, attn_mask, dropout_p):
+        return _fused_attention(query, key, value, attn_mask, is_causal, scale)
+    if enable_gqa and query.ndim >= 3 and key.shape[-3] != query.shape[-3]:
+        groups = query.shape[-3] // key.shape[-3]
+        key, value = _repeat_heads(key, groups), _repeat_heads(value, groups)
     # each factor scaled by sqrt(scale) (Scalar products, MulBackward1, as PyTorch's)
     factor = math.sqrt(scale)
     weights = ops.matmul(_scaled(query, factor), _scaled(key.transpose(-2, -1), factor))
@@ -102,3 +110,133 @@ def _repeat_heads(t: Tensor, groups: int) -> Tensor:
     shape = tuple(t.shape)
     expanded = t.unsqueeze(-3).expand(*shape[:-3], shape[-3], groups, *shape[-2:])
     return expanded.reshape(*shape[:-3], shape[-3] * groups, *shape[-2:])
+
+
+# -- PyTorch's fused CPU kernel -----------------------------------------------------------------
+# Where PyTorch's CPU dispatcher picks its fused ("flash") kernel, one node
+# (ScaledDotProductFlashAttentionForCpuBackward0) with edges to the query, key and value: 4-d
+# inputs of one batch size and head size, each laid out with its last dimension contiguous, no
+# dropout, a mask needing no gradient, no empty sequence. Its gradient has no derivative in
+# PyTorch (a second one raises).
+
+
+def _fused(query: Tensor, key: Tensor, value: Tensor, mask: Any, dropout_p: float) -> bool:
+    """Whether PyTorch computes this call by its fused CPU kernel."""
+    if not grad_mode.is_grad_enabled() or dropout_p > 0.0:
+        return False
+    if not (query._requires_grad or key._requires_grad or value._requires_grad):
+        return False
+    if type(query) is not Tensor or type(key) is not Tensor or type(value) is not Tensor:
+        return False  # (batched inside vmap: the composite's rules)
+    if query.ndim != 4 or key.ndim != 4 or value.ndim != 4:
+        return False
+    if not query.shape[-1] == key.shape[-1] == value.shape[-1] > 0:
+        return False
+    if not query.shape[0] == key.shape[0] == value.shape[0] or key.shape[1] != value.shape[1]:
+        return False
+    if 0 in (query.shape[-2], key.shape[-2]) or query.shape[1] % key.shape[1]:
+        return False
+    if any(t._data.strides[-1] != t._data.itemsize for t in (query, key, value)):
+        return False
+    if any(type(t._data) is not np.ndarray for t in (query, key, value)):
+        return False  # (meta tensors)
+    return mask is None or not mask._requires_grad
+
+
+def _fused_attention(
+    query: Tensor, key: Tensor, value: Tensor, mask: Any, is_causal: bool, scale: float
+) -> Tensor:
+    length, source = query.shape[-2], key.shape[-2]
+    bias = None
+    if is_causal:
+        bias = np.where(np.triu(np.ones((length, source), dtype=bool), 1), -np.inf, 0.0)
+    elif mask is not None:
+        m = mask._data
+        bias = np.where(m, 0.0, -np.inf) if m.dtype == np.bool_ else m.astype(np.float64)
+    if bias is not None:
+        bias = bias.astype(query.dtype.numpy)
+    groups = query.shape[1] // key.shape[1]
+    return _FLASH(query, key, value, bias=bias, scale=float(scale), groups=groups)
+
+
+def _flash_kernel(xp: Any, q: Any, k: Any, v: Any, **params: Any) -> np.ndarray:
+    """The forward on NumPy, its result laid out in memory as the query is (PyTorch's fused
+    kernel writes it so: a permuted view of the heads of an attention layer is then a view
+    again)."""
+    out = np.empty_like(q)
+    out[...] = _flash_forward(NP, q, k, v, **params)
+    return out
+
+
+def _heads_repeated(xp: Any, t: Any, groups: int) -> Any:
+    """The key or value heads each repeated ``groups`` times in place (grouped queries)."""
+    if groups == 1:
+        return t
+    b, h, s, e = t.shape
+    spread = xp.expand(xp.unsqueeze(t, 2), (b, h, groups, s, e))
+    return xp.reshape(spread, (b, h * groups, s, e))
+
+
+def _attention_weights(xp: Any, q: Any, k: Any, bias: Any, scale: float) -> Any:
+    scores = xp.mul_scalar(xp.matmul(q, xp.transpose(k, -2, -1)), scale)
+    if bias is not None:
+        scores = scores + xp.constant(bias)
+    return _safe_softmax(xp, scores, -1)
+
+
+def _flash_forward(xp: Any, q: Any, k: Any, v: Any, *, bias: Any, scale: float, groups: int):
+    k, v = _heads_repeated(xp, k, groups), _heads_repeated(xp, v, groups)
+    return xp.matmul(_attention_weights(xp, q, k, bias, scale), v)
+
+
+def _flash_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    if xp is INTERPRETERS.tensor:  # create_graph: gradients without a derivative of their own
+        return _not_differentiable_twice(g, c)
+    q, k, v = c.inputs
+    p = c.params
+    groups, scale = p["groups"], p["scale"]
+    kk, vv = _heads_repeated(xp, k, groups), _heads_repeated(xp, v, groups)
+    w = _attention_weights(xp, q, kk, p["bias"], scale)
+    dw = xp.matmul(g, xp.transpose(vv, -2, -1))
+    ds = w * (dw - xp.sum(dw * w, -1, True))
+    dq = xp.mul_scalar(xp.matmul(ds, kk), scale) if c.needs[0] else None
+    dk = xp.mul_scalar(xp.matmul(xp.transpose(ds, -2, -1), q), scale) if c.needs[1] else None
+    dv = xp.matmul(xp.transpose(w, -2, -1), g) if c.needs[2] else None
+    if groups > 1:  # each key or value head's gradient summed over the queries sharing it
+        b, h, s, e = k.shape
+        dk = None if dk is None else xp.sum(xp.reshape(dk, (b, h, groups, s, e)), 2)
+        dv = None if dv is None else xp.sum(xp.reshape(dv, (b, h, groups, s, e)), 2)
+    return dq, dk, dv
+
+
+def _not_differentiable_twice(g: Tensor, c: Any) -> tuple:
+    """The gradients computed on NumPy, each the output of a node whose backward raises
+    PyTorch's error (its backward kernel has no derivative)."""
+    arrays = [t._data for t in c.inputs]
+    found = _flash_vjp(NP, g._data, Ctx(arrays, None, c.shapes, c.needs, c.params))
+    return tuple(
+        None if r is None else _FLASH_BACKWARD(g, *c.inputs, values=np.asarray(r)) for r in found
+    )
+
+
+def _no_second_derivative(xp: Any, g: Any, c: Any) -> tuple:
+    raise RuntimeError(
+        "derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not "
+        "implemented"
+    )
+
+
+_FLASH = Structural(
+    "scaled_dot_product_flash_attention_for_cpu",
+    _flash_forward,
+    _flash_vjp,
+    saves=(0, 1, 2),
+    backward="ScaledDotProductFlashAttentionForCpuBackward0",
+    kernel=_flash_kernel,
+)
+_FLASH_BACKWARD = Structural(
+    "scaled_dot_product_flash_attention_for_cpu_backward",
+    lambda xp, *inputs, values: xp.constant(values),
+    _no_second_derivative,
+    backward="NotImplemented",
+)

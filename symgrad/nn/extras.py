@@ -11,6 +11,7 @@ from symgrad import dtypes
 from symgrad._arguments import require_floating, require_tensor
 from symgrad.nn.channel_ops import feature_dropout_impl
 from symgrad.ops.activations import PRELU
+from symgrad.ops.derivatives import plus_number
 from symgrad.tensor import Tensor
 
 __all__ = ["prelu", "rms_norm", "dropout1d", "dropout2d", "dropout3d"]
@@ -48,7 +49,10 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
                 f"Mismatch of parameter numbers and input channel size. Found parameter numbers "
                 f"= {weight.numel()} and channel size = {channels}."
             )
-        if input.ndim >= 2:
+    if weight.ndim != input.ndim:  # viewed to broadcast along the channels, as ATen
+        if weight.numel() == 1:
+            weight = weight.reshape((1,) * input.ndim)
+        else:
             weight = weight.reshape(1, -1, *([1] * (input.ndim - 2)))
     # at 0 the gradient is weight's, as PyTorch's x > 0 ? x : weight * x
     return PRELU(input, weight)
@@ -93,7 +97,7 @@ def rms_norm(
         )
     x = input if computed is dtype else input.to(computed)
     dims = tuple(range(-len(shape), 0))
-    out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    out = x * plus_number(x.pow(2).mean(dims, keepdim=True), eps).rsqrt()  # (AddBackward1)
     if weight is not None:
         out = out * weight
     return out if out.dtype is dtype else out.to(dtype)

@@ -14,11 +14,12 @@ import math
 import warnings
 
 from symgrad import creation, dtypes, ops
+from symgrad.nn.attention import scaled_dot_product_attention
 from symgrad.nn.attention_masks import check_attention_arguments
 from symgrad.nn.pooling import pad
 from symgrad.nn.sparse import dropout
 from symgrad.ops.affine import linear
-from symgrad.ops.softmax_family import safe_softmax, softmax
+from symgrad.ops.softmax_family import softmax
 from symgrad.tensor import Tensor
 
 __all__ = ["multi_head_attention_forward"]
@@ -137,15 +138,35 @@ def multi_head_attention_forward(
         padding = padding.view(bsz, 1, 1, src_len)
         padding = padding.expand(-1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len)
         mask = padding if mask is None else mask + padding
-    scores = (q * math.sqrt(1.0 / head_dim)) @ k.transpose(-2, -1)
-    if mask is not None:
-        scores = scores + mask
-    # without the weights PyTorch attends by scaled_dot_product_attention, whose safe softmax
-    # gives a query that sees no key zeros rather than nan
-    weights = softmax(scores, -1) if need_weights else safe_softmax(scores, -1)
-    if dropout_p > 0.0 and training:
-        weights = dropout(weights, p=dropout_p)
-    out = (weights @ v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+    if need_weights:  # PyTorch's graph: the scaled queries' baddbmm (or bmm), softmax, bmm
+        q_scaled = q * math.sqrt(1.0 / head_dim)
+        if mask is not None:
+            scores = ops.baddbmm(mask, q_scaled, k.transpose(-2, -1))
+        else:
+            scores = ops.bmm(q_scaled, k.transpose(-2, -1))
+        weights = softmax(scores, -1)
+        if dropout_p > 0.0 and training:
+            weights = dropout(weights, p=dropout_p)
+        out = ops.bmm(weights, v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+    else:  # by scaled_dot_product_attention on the heads' 4-d views, as PyTorch
+        causal = is_causal and padding is None
+        if causal:
+            mask = None  # (the hint alone: the mask given is the causal one)
+        elif mask is not None:
+            if mask.shape[0] == 1 and mask.ndim == 3:
+                mask = mask.unsqueeze(0)
+            else:
+                mask = mask.view(bsz, num_heads, -1, src_len)
+        out = scaled_dot_product_attention(
+            q.view(bsz, num_heads, tgt_len, head_dim),
+            k.view(bsz, num_heads, src_len, head_dim),
+            v.view(bsz, num_heads, src_len, head_dim),
+            mask,
+            dropout_p if training else 0.0,
+            causal,
+        )
+        out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
+        weights = None
     out = linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, embed_dim)
     if need_weights:
         weights = weights.view(bsz, num_heads, tgt_len, src_len)
@@ -179,9 +200,24 @@ def _project(
     else:
         if packed is None:
             raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        embed = query.shape[-1]
+        if key is value and query is key:  # self-attention: one product, as PyTorch's
+            return _unpacked(linear(query, packed, bias), 3, embed)
+        if key is value:  # encoder-decoder attention: the queries', then keys' and values'
+            w_q, w_kv = packed.split([embed, 2 * embed])
+            b_q, b_kv = bias.split([embed, 2 * embed]) if bias is not None else (None, None)
+            return (linear(query, w_q, b_q), *_unpacked(linear(key, w_kv, b_kv), 2, embed))
         w_q, w_k, w_v = packed.chunk(3)
     b_q, b_k, b_v = bias.chunk(3) if bias is not None else (None,) * 3
     return linear(query, w_q, b_q), linear(key, w_k, b_k), linear(value, w_v, b_v)
+
+
+def _unpacked(proj: Tensor, parts: int, embed: int) -> tuple:
+    """The ``parts`` projections packed along the last dimension of ``proj``, each made
+    contiguous as PyTorch's ``_in_projection_packed`` lays them out."""
+    proj = proj.unflatten(-1, (parts, embed)).unsqueeze(0).transpose(0, -2).squeeze(-2)
+    proj = proj.contiguous()
+    return tuple(proj[i] for i in range(parts))
 
 
 def _heads(t: Tensor, static: Tensor | None, name: str, rows: int, head_dim: int) -> Tensor:

@@ -224,6 +224,7 @@ class RNNBase(Module):
         finals_h, finals_c = [], []
         fused = uses_fused_lstm(self.mode, input, self.proj_size, batch_sizes[0] is not None)
         layer_input = input
+        whole = batch_sizes[0] is None
         for layer in range(self.num_layers):
             xs = _steps(layer_input, batch_sizes)
             outputs = []
@@ -231,10 +232,12 @@ class RNNBase(Module):
                 k = layer * directions + d
                 h = (state[0][k], state[1][k]) if lstm else state[k]
                 weights = self._weights(layer, suffix)
+                if whole:  # the input's products for every step at once, as ATen's layers
+                    xs = F.linear(layer_input, weights[0], weights[2]).unbind(0)
                 order = range(len(xs))
                 seq: list = [None] * len(xs)
                 for t in reversed(order) if suffix else order:
-                    h = _masked_step(self.mode, xs[t], h, batch_sizes[t], weights)
+                    h = _masked_step(self.mode, xs[t], h, batch_sizes[t], weights, whole)
                     out = h[0] if lstm else h
                     seq[t] = out if batch_sizes[t] is None else out[: batch_sizes[t]]
                 outputs.append(ops.stack(seq) if batch_sizes[0] is None else ops.cat(seq, 0))

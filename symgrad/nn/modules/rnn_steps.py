@@ -13,23 +13,28 @@ from symgrad.tensor import Tensor
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 
-def _rnn_step(mode: str, x: Tensor, h: Any, w_ih, w_hh, b_ih, b_hh, w_hr=None) -> Any:
+def _rnn_step(
+    mode: str, x: Tensor, h: Any, w_ih, w_hh, b_ih, b_hh, w_hr=None, projected: bool = False
+) -> Any:
     """One time step of ``mode`` (PyTorch's cell arithmetic): the new hidden state (and,
-    for an LSTM, ``(h, c)``)."""
+    for an LSTM, ``(h, c)``). ``projected``: ``x`` is already the input's product with
+    ``w_ih`` plus ``b_ih`` (a layer computes it for the whole sequence at once, as ATen's)."""
+    igates = x if projected else F.linear(x, w_ih, b_ih)
     if mode == "LSTM":
         hx, cx = h
-        gates = F.linear(x, w_ih, b_ih) + F.linear(hx, w_hh, b_hh)
-        i, f, g, o = gates.chunk(4, -1)
+        # ATen's order: the hidden state's product plus the input's, cut by unsafe_chunk
+        gates = F.linear(hx, w_hh, b_hh) + igates
+        i, f, g, o = gates.unsafe_chunk(4, -1)
         cy = f.sigmoid() * cx + i.sigmoid() * g.tanh()
         hy = o.sigmoid() * cy.tanh()
         return (hy if w_hr is None else F.linear(hy, w_hr)), cy
     if mode == "GRU":
-        ir, iz, in_ = F.linear(x, w_ih, b_ih).chunk(3, -1)
-        hr, hz, hn = F.linear(h, w_hh, b_hh).chunk(3, -1)
-        reset, update = (ir + hr).sigmoid(), (iz + hz).sigmoid()
+        ir, iz, in_ = igates.unsafe_chunk(3, -1)
+        hr, hz, hn = F.linear(h, w_hh, b_hh).unsafe_chunk(3, -1)
+        reset, update = (hr + ir).sigmoid(), (hz + iz).sigmoid()
         new = (in_ + hn * reset).tanh()
         return (h - new) * update + new
-    pre = F.linear(h, w_hh, b_hh) + F.linear(x, w_ih, b_ih)
+    pre = F.linear(h, w_hh, b_hh) + igates
     return pre.tanh() if mode == "RNN_TANH" else pre.relu()
 
 
@@ -51,12 +56,14 @@ def _steps(input: Tensor, batch_sizes: list) -> list:
     return xs
 
 
-def _masked_step(mode: str, x: Tensor, h: Any, active: int | None, weights: list) -> Any:
+def _masked_step(
+    mode: str, x: Tensor, h: Any, active: int | None, weights: list, projected: bool = False
+) -> Any:
     """One step for the first ``active`` rows of the state (all when None or when every row is
-    active); the other rows keep their state."""
+    active); the other rows keep their state. ``projected`` as :func:`_rnn_step`'s."""
     rows = (h[0] if mode == "LSTM" else h).shape[0] if active is not None else None
     if active is None or active == rows:
-        return _rnn_step(mode, x, h, *weights)
+        return _rnn_step(mode, x, h, *weights, projected=projected)
     if mode == "LSTM":
         hy, cy = _rnn_step(mode, x, (h[0][:active], h[1][:active]), *weights)
         return ops.cat([hy, h[0][active:]], 0), ops.cat([cy, h[1][active:]], 0)

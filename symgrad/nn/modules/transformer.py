@@ -129,8 +129,15 @@ class MultiheadAttention(Module):
         is_causal: bool = False,
     ) -> tuple:
         batch_first = self.batch_first and query.ndim == 3
-        if batch_first:
-            query, key, value = (t.transpose(1, 0) for t in (query, key, value))
+        if batch_first:  # (one transpose for one tensor: self-attention stays self-attention)
+            if key is value:
+                if query is key:
+                    query = key = value = query.transpose(1, 0)
+                else:
+                    query, key = query.transpose(1, 0), key.transpose(1, 0)
+                    value = key
+            else:
+                query, key, value = (t.transpose(1, 0) for t in (query, key, value))
         out, weights = F.multi_head_attention_forward(
             query,
             key,
