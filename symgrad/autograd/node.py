@@ -122,7 +122,10 @@ class Node:
         if positions is None:
             return self._edges
         edges = self._edges
-        return tuple(_NO_EDGE if i is None else edges[i] for i in positions)
+        # (an edge itself stands for an edge of a node this one shows as its own part)
+        return tuple(
+            _NO_EDGE if i is None else edges[i] if type(i) is int else i for i in positions
+        )
 
     @property
     def metadata(self) -> dict:
@@ -395,8 +398,9 @@ class RemovableHandle:
 # -- PyTorch's edges, where a primitive's inputs are not its arguments one for one -------------
 def public_positions(node: Any) -> tuple | None:
     """For each of PyTorch's edges of ``node``, the position of the primitive's input it
-    leads from (None for an optional tensor left out); None when they are the inputs one for
-    one (the primitive declares no ``edges``)."""
+    leads from (None for an optional tensor left out; an edge itself for one of a node it
+    shows as part of it, whose gradient hooks do not see); None when they are the inputs one
+    for one (the primitive declares no ``edges``)."""
     rule = getattr(node.prim, "edges", None)
     if rule is None:
         return None
@@ -408,7 +412,7 @@ def as_public(node: Any, grads: Any) -> tuple:
     positions = public_positions(node)
     if positions is None:
         return tuple(grads)
-    return tuple(None if i is None else grads[i] for i in positions)
+    return tuple(grads[i] if type(i) is int else None for i in positions)
 
 
 def from_public(node: Any, public: Any, grads: Any) -> list:
@@ -419,7 +423,7 @@ def from_public(node: Any, public: Any, grads: Any) -> list:
         return list(public)
     result = list(grads)
     for i, g in zip(positions, public):
-        if i is not None:
+        if type(i) is int:
             result[i] = g
     return result
 

@@ -11,6 +11,7 @@ so every kind of view is handled alike.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -148,8 +149,39 @@ def _copy_slices_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return gr, gv
 
 
+# an in-place op on a view whose node PyTorch's CopySlices holds inside: {CopySlices node:
+# (the op's node, the position of its edge to the view's values)}
+_INSIDE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _copy_slices_edges(node: Any) -> tuple | None:
+    """PyTorch's edges of a CopySlices node: the base's history, then the edges of the
+    in-place op it holds but the one to the view's values (none held: its own inputs)."""
+    inside = _INSIDE.get(node)
+    if inside is None:
+        return None
+    fn, at = inside
+    return (0, *[e for i, e in enumerate(fn._edges) if i != at])
+
+
+def hold_inside(copy: Tensor, op_result: Tensor, view_values: Tensor) -> None:
+    """Show the node of ``op_result`` (an in-place op on a view, which read ``view_values``)
+    as part of ``copy``'s CopySlices node, as PyTorch does."""
+    fn, read = op_result.grad_fn, view_values.grad_fn
+    if fn is None or read is None or copy.grad_fn is None:
+        return
+    at = [i for i, (n, _) in enumerate(fn._edges) if n is read]
+    if len(at) == 1:
+        _INSIDE[copy.grad_fn] = (fn, at[0])
+
+
 _COPY_SLICES = Structural(
-    "copy_slices", _copy_slices_forward, _copy_slices_vjp, backward="CopySlices", text=COPIES
+    "copy_slices",
+    _copy_slices_forward,
+    _copy_slices_vjp,
+    backward="CopySlices",
+    text=COPIES,
+    edges=_copy_slices_edges,
 )
 
 

@@ -915,6 +915,40 @@ CASES = {
             ("AccumulateGrad", ()),
         ),
     ),
+    "inplace_on_view_scalar": (
+        lambda T: (lambda y: (y[0].mul_(2), y)[1])(leaf(T, 2, 3) * 1),
+        (("CopySlices", ((1, 0), None)), ("MulBackward0", ((2, 0), None)), ("AccumulateGrad", ())),
+    ),
+    "inplace_on_view_tensor": (
+        lambda T: (lambda y, w: (y[:, 0].add_(w), y)[1])(leaf(T, 2, 3) * 1, leaf(T, 2, seed=1)),
+        (
+            ("CopySlices", ((1, 0), (2, 0))),
+            ("MulBackward0", ((3, 0), None)),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+        ),
+    ),
+    "inplace_on_view_unary": (
+        lambda T: (lambda y: (y[0].sigmoid_(), y)[1])(leaf(T, 2, 3) * 1),
+        (("CopySlices", ((1, 0),)), ("MulBackward0", ((2, 0), None)), ("AccumulateGrad", ())),
+    ),
+    "inplace_on_view_of_view": (
+        lambda T: (lambda y: (y.view(-1)[2].mul_(3), y)[1])(leaf(T, 2, 3) * 1),
+        (("CopySlices", ((1, 0), None)), ("MulBackward0", ((2, 0), None)), ("AccumulateGrad", ())),
+    ),
+    "inplace_on_view_addcmul": (
+        lambda T: (lambda y, w: (y[0].addcmul_(w[0], w[1]), y)[1])(
+            leaf(T, 2, 3) * 1, leaf(T, 2, 3, seed=1)
+        ),
+        (
+            ("CopySlices", ((1, 0), (2, 0), (3, 0))),
+            ("MulBackward0", ((4, 0), None)),
+            ("SelectBackward0", ((5, 0),)),
+            ("SelectBackward0", ((5, 0),)),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+        ),
+    ),
 }
 
 
