@@ -46,6 +46,10 @@ def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
     if a_vec:
         g2 = xp.unsqueeze(g2, -2)
     ga = gb = None
+    if xp is INTERPRETERS.tensor and a.ndim == 3 == b.ndim and a.shape[0] == b.shape[0]:
+        # (create_graph: bmm's formulas are bmm products, as PyTorch records them)
+        ga = bmm(g, _mT(xp, b)) if c.needs[0] else None
+        return ga, bmm(_mT(xp, a), g) if c.needs[1] else None
     if c.needs[0]:
         ga = xp.sum_to_size(xp.matmul(g2, _mT(xp, b2)), a2.shape)
         if tuple(ga.shape) != tuple(c.shapes[0]):

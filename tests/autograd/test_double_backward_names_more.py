@@ -31,6 +31,8 @@ X_ORIGIN[0, 0] = Y_ORIGIN[0, 0] = 0.0
 X_TIED, Y_TIED = X.copy(), Y.copy()
 X_TIED[0, 0] = Y_TIED[0, 0]
 X_TIED[1, 1] = Y_TIED[2, 2] = np.nan
+BATCH_A = _RNG.standard_normal((2, 3, 4))
+BATCH_B = _RNG.standard_normal((2, 4, 2))
 TIES = np.array([[1.0, 3.0, 3.0, -2.0], [0.5, 0.5, -1.0, -1.0], [2.0, -4.0, 1.5, 3.0]])
 
 
@@ -651,6 +653,23 @@ CASES = {
             MulBackward1
               PowBackward0
           None
+        """,
+    ),
+    # bmm's gradient is bmm products (BmmBackward0), not matmul's batched reshapes
+    "bmm": (
+        lambda T, a, b: T.bmm(a, b) * a.sum(2, keepdim=True),
+        [BATCH_A, BATCH_B],
+        """
+        AddBackward0
+          ExpandBackward0
+            SumBackward1
+              MulBackward0
+          BmmBackward0
+            MulBackward0
+              None
+              SumBackward1
+            TransposeBackward0
+              AccumulateGrad
         """,
     ),
 }
