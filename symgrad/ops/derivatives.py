@@ -163,7 +163,7 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("asin", 0): lambda a: a.g * _shifted(-a.x * a.x, 1).rsqrt(),
     ("acos", 0): lambda a: a.g * -_shifted(-a.x * a.x, 1).rsqrt(),
     ("asinh", 0): lambda a: a.g * _shifted(a.x.pow(2), 1).rsqrt(),
-    ("acosh", 0): lambda a: a.g * (a.x * a.x - 1).rsqrt(),
+    ("acosh", 0): lambda a: a.g * _minus(a.x * a.x, 1.0).rsqrt(),
     ("atan", 0): lambda a: a.g / _shifted(a.x * a.x, 1),
     ("atanh", 0): lambda a: _scaled(a.g, 1) / (_one(a.x) - a.x.pow(2)),
     ("sinh", 0): lambda a: a.g * a.x.cosh(),
@@ -205,10 +205,17 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("fmin", 1): lambda a: _masked_zero(a.g, (a.x <= a.y) | a.y.isnan()),
     ("lerp", 0): lambda a: _scaled(a.g, 1.0 - a.p),
     ("lerp", 1): lambda a: _scaled(a.g, a.p),
-    ("lerp_tensor", 0): lambda a: a.g * (1 - a.xs[2]),
+    ("lerp_tensor", 0): lambda a: a.g * (_one(a.xs[2]) - a.xs[2]),
     ("lerp_tensor", 1): lambda a: a.g * a.xs[2],
     ("lerp_tensor", 2): lambda a: a.g * (a.y - a.x),
 }
+
+
+def _minus(t: Tensor, c: float) -> Tensor:
+    """``t - c`` as PyTorch's C++ formulas write it: sub.Scalar (``SubBackward1``)."""
+    from symgrad.ops.scaled import SUB_NUMBER
+
+    return SUB_NUMBER(t, c, params=(1,))
 
 
 def _one(x: Tensor) -> Tensor:
@@ -262,7 +269,7 @@ def _logit(a: _Args, low: float, high: float, outside: float) -> Any:
     """PyTorch's logit backward under grad mode: ``g / (x (1 - x))`` inside [low, high]."""
     from symgrad.ops.math import where
 
-    return where((a.x >= low) & (a.x <= high), a.g / (a.x * (1 - a.x)), outside)
+    return where((a.x >= low) & (a.x <= high), a.g / (a.x * (_one(a.x) - a.x)), outside)
 
 
 def _mish(a: _Args) -> Any:

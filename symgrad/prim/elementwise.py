@@ -266,9 +266,21 @@ class Elementwise(Application, Primitive):
                 kernel=self.vjp_kernel(i),
                 backward=self._vjp_name(i),
                 level=self.level + 1,
+                edges=self._vjp_edges(),
             )
             self._vjp_prims[i] = prim
         return prim
+
+    def _vjp_edges(self) -> tuple | None:
+        """PyTorch's edges of the backward op of a one-input primitive, where its VJP is one
+        (``sigmoid_backward(grad_output, output)``, ``threshold_backward(grad_output,
+        self)``): the gradient, then the result or the input the formula reads; None (one
+        edge per input of the VJP primitive) for several inputs."""
+        if isinstance(self.vjp_backward, tuple) or len(self.inputs) != 1:
+            return None
+        free = self.vjp_expression(0).free_symbols
+        reads_out = self.reads_result or (self.out_symbol in free and self.inputs[0] not in free)
+        return (2, 1) if reads_out else (2, 0)
 
     def _vjp_name(self, i: int) -> str:
         """The node name of input ``i``'s VJP: PyTorch's backward op where declared (one name,

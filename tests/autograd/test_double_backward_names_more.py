@@ -655,6 +655,58 @@ CASES = {
           None
         """,
     ),
+    # ATen's Scalar subtraction and wrapped-number ``1 - t`` in their formulas
+    "acosh": (
+        lambda T, x: (x * x + 1.5).acosh(),
+        [X],
+        """
+        AddBackward0
+          MulBackward0
+            MulBackward0
+              None
+              RsqrtBackward0
+            AccumulateGrad
+          MulBackward0
+            MulBackward0
+              None
+              RsqrtBackward0
+            AccumulateGrad
+        """,
+    ),
+    "logit": (
+        lambda T, x: (x.sigmoid() * 0.9).logit(),
+        [X],
+        """
+        SigmoidBackwardBackward0
+          MulBackward0
+            WhereBackward0
+              DivBackward0
+              None
+            None
+          SigmoidBackward0
+            AccumulateGrad
+        """,
+    ),
+    "lerp_tensor_weight": (
+        lambda T, x, y, w: T.lerp(x, y, w) * x,
+        [X, Y, PROBABILITIES],
+        """
+        AddBackward0
+          MulBackward0
+            None
+            LerpBackward1
+              AccumulateGrad
+              AccumulateGrad
+              AccumulateGrad
+          MulBackward0
+            MulBackward0
+              None
+              AccumulateGrad
+            SubBackward0
+              None
+              AccumulateGrad
+        """,
+    ),
     # bmm's gradient is bmm products (BmmBackward0), not matmul's batched reshapes
     "bmm": (
         lambda T, a, b: T.bmm(a, b) * a.sum(2, keepdim=True),
