@@ -949,6 +949,41 @@ CASES = {
             ("AccumulateGrad", ()),
         ),
     ),
+    "lstm_float32_fused_node": (
+        lambda T: T.nn.LSTM(3, 2)(leaf(T, 2, 1, 3).float())[0],
+        (
+            ("MkldnnRnnLayerBackward0", ((1, 0), (2, 0), (3, 0), (4, 0), (5, 0), None, None)),
+            ("ToCopyBackward0", ((6, 0),)),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+        ),
+    ),
+    "lstm_float32_two_layers_given_state": (
+        lambda T: (
+            lambda h: T.nn.LSTM(3, 2, num_layers=2)(leaf(T, 2, 1, 3).float(), (h, h.detach()))[0]
+        )(leaf(T, 2, 1, 2, seed=1).float()),
+        (
+            ("MkldnnRnnLayerBackward0", ((1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), None)),
+            ("MkldnnRnnLayerBackward0", ((7, 0), (8, 0), (9, 0), (10, 0), (11, 0), (12, 0), None)),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("SelectBackward0", ((13, 0),)),
+            ("ToCopyBackward0", ((14, 0),)),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("SelectBackward0", ((13, 0),)),
+            ("ToCopyBackward0", ((15, 0),)),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+        ),
+    ),
 }
 
 

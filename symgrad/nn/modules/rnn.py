@@ -242,7 +242,8 @@ class RNNBase(Module):
                     seq[t] = out if batch_sizes[t] is None else out[: batch_sizes[t]]
                 outputs.append(ops.stack(seq) if batch_sizes[0] is None else ops.cat(seq, 0))
                 if fused:
-                    outputs[-1], h = fused_lstm_layer(outputs[-1], h)
+                    given = (layer_input, *weights[:4], state[0][k], state[1][k])
+                    outputs[-1], h = fused_lstm_layer(outputs[-1], h, given)
                 finals_h.append(h[0] if lstm else h)
                 if lstm:
                     finals_c.append(h[1])

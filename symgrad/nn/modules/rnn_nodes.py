@@ -6,13 +6,19 @@ and GRU and RNN turn a ``batch_first`` output around in place (``TransposeBackwa
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from symgrad import dtypes
+from symgrad.autograd.node import accumulator_of
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
 __all__ = ["fused_lstm_layer", "uses_fused_lstm", "batch_major", "packed_type"]
+
+# {identity node: PyTorch's edges of its fused node}: the layer's input, w_ih, w_hh, b_ih, b_hh,
+# h_0, c_0 (shown as its next_functions; the engine walks the recorded steps)
+_SHOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 _FUSED_LAYER = Structural(
     "mkldnn_rnn_layer",
@@ -21,7 +27,15 @@ _FUSED_LAYER = Structural(
     kernel=lambda xp, a: a.copy(),  # its own memory, as a fused node's outputs
     backward="MkldnnRnnLayerBackward0",
     jvp="linear",
+    edges=lambda node: _SHOWN.get(node),
 )
+
+
+def _edge(t: Any) -> tuple:
+    """The edge PyTorch's fused node has to ``t`` (None for a tensor needing no gradient)."""
+    if not isinstance(t, Tensor) or not t._requires_grad:
+        return (None, 0)
+    return (t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator_of(t), 0)
 
 
 def uses_fused_lstm(mode: str, input: Tensor, proj_size: int, packed: bool) -> bool:
@@ -39,9 +53,10 @@ def uses_fused_lstm(mode: str, input: Tensor, proj_size: int, packed: bool) -> b
     return mode == "LSTM" and input.dtype is dtypes.float32 and not proj_size and not packed
 
 
-def fused_lstm_layer(output: Tensor, state: tuple) -> tuple:
+def fused_lstm_layer(output: Tensor, state: tuple, given: tuple = ()) -> tuple:
     """``output`` and the final ``(h, c)`` of one layer and direction, each through an
-    ``MkldnnRnnLayerBackward0`` node.
+    ``MkldnnRnnLayerBackward0`` node, whose ``next_functions`` are PyTorch's fused node's:
+    the tensors ``given`` (the layer's input, its four weights and biases, ``h_0``, ``c_0``).
 
     Examples
     --------
@@ -52,7 +67,13 @@ def fused_lstm_layer(output: Tensor, state: tuple) -> tuple:
     >>> out.grad_fn.name(), out.tolist()
     ('MkldnnRnnLayerBackward0', [1.0, 1.0])
     """
-    return _FUSED_LAYER(output), tuple(_FUSED_LAYER(s) for s in state)
+    results = (_FUSED_LAYER(output), *(_FUSED_LAYER(s) for s in state))
+    if given:
+        shown = tuple(_edge(t) for t in given)
+        for r in results:
+            if r.grad_fn is not None:
+                _SHOWN[r.grad_fn] = shown
+    return results[0], results[1:]
 
 
 def batch_major(output: Tensor, mode: str) -> Tensor:
