@@ -203,6 +203,8 @@ def embedding_bag(
     if scale_grad_by_freq and mode == "max":
         raise ValueError("max mode does not support scaling the gradient by the frequency")
     _bags_of(input, offsets)
+    if per_sample_weights is not None and input.ndim == 2:  # flattened with the bags, as PyTorch
+        per_sample_weights = per_sample_weights.reshape(-1)
     inputs = (weight,) if per_sample_weights is None else (weight, per_sample_weights)
     read = [input, weight] if offsets is None else [input, offsets, weight]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -264,8 +263,8 @@ def mse_loss(
     >>> F.mse_loss(symgrad.tensor([1.0, 3.0]), symgrad.zeros(2), weight=symgrad.tensor([3.0, 1.0]))
     tensor(3.)
     """
-    input, target = _promoted(input, target, "mse_loss", "mse_cpu")
-    shape = _broadcast(input, target, "mse_loss")
+    input, target = _regression.broadcast_pair(*_promoted(input, target, "mse_loss", "mse_cpu"))
+    shape = tuple(input.shape)
     r = _reduction(reduction, size_average, reduce)
     if weight is not None:
         return _weighted(_ops.pow(input - target, 2), weight, input, r)
@@ -298,7 +297,7 @@ def l1_loss(
     """
     if type(input) is not Tensor or type(target) is not Tensor:
         _check_tensors("l1_loss", input=input, target=target)
-    _broadcast(input, target, "l1_loss")
+    input, target = _regression.broadcast_pair(input, target)
     loss = _ops.abs(input - target)
     r = _reduction(reduction, size_average, reduce)
     if weight is not None:
@@ -315,24 +314,6 @@ def _weighted(errors: Tensor, weight: Tensor, input: Tensor, reduction: str) -> 
     if reduction == "none":
         return loss
     return loss.sum() if reduction == "sum" else loss.sum() / weight.sum()
-
-
-def _broadcast(input: Tensor, target: Tensor, op: str) -> tuple:
-    if target.shape != input.shape:
-        warnings.warn(
-            f"{op}: using a target size ({list(target.shape)}) that is different to the input "
-            f"size ({list(input.shape)}). This will likely lead to incorrect results due to "
-            "broadcasting. Please ensure they have the same size.",
-            UserWarning,
-            stacklevel=3,
-        )
-    try:
-        return np.broadcast_shapes(input.shape, target.shape)
-    except ValueError:
-        raise RuntimeError(
-            f"{op}: the input of shape {list(input.shape)} and the target of shape "
-            f"{list(target.shape)} don't broadcast"
-        ) from None
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:

@@ -19,7 +19,6 @@ from symgrad.nn._arguments import _check_tensors, _promoted, _reduction
 from symgrad.nn.normalization import pairwise_distance
 from symgrad.ops import losses as _losses
 from symgrad.ops.derivatives import number_minus, plus_number
-from symgrad.ops.shape import expand_to
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -53,14 +52,14 @@ def _huber_pair(input: Any, target: Any) -> tuple[Tensor, Tensor]:
     return input, target.to(input.dtype)
 
 
-def _warn_size(input: Tensor, target: Tensor) -> tuple:
+def _warn_size(input: Tensor, target: Tensor, stacklevel: int = 3) -> tuple:
     if target.shape != input.shape:
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
             "Please ensure they have the same size.",
             UserWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
     try:
         return np.broadcast_shapes(tuple(input.shape), tuple(target.shape))
@@ -70,6 +69,16 @@ def _warn_size(input: Tensor, target: Tensor) -> tuple:
             f"size of tensor b ({target.shape[-1] if target.ndim else 1}): input of shape "
             f"{list(input.shape)}, target of shape {list(target.shape)}"
         ) from None
+
+
+def broadcast_pair(input: Tensor, target: Tensor) -> tuple:
+    """``input`` and ``target`` of PyTorch's element-wise losses (``mse_loss``, ``l1_loss``,
+    ``smooth_l1_loss``, ``huber_loss``): its warning when their sizes differ, then both
+    broadcast by ``broadcast_tensors`` (an ``ExpandBackward0`` for each that grows)."""
+    _warn_size(input, target, stacklevel=4)
+    if tuple(input.shape) == tuple(target.shape):
+        return input, target
+    return tuple(_ops.broadcast_tensors(input, target))
 
 
 def kl_div(
@@ -140,15 +149,14 @@ def smooth_l1_loss(
     tensor([0.1250, 2.5000])
     """
     input, target = _promoted(input, target, "smooth_l1_loss", "smooth_l1_cpu")
-    shape = _warn_size(input, target)
+    input, target = broadcast_pair(input, target)
     r = _reduction(reduction, size_average, reduce)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    if beta == 0.0:
-        # PyTorch's l1_loss of the broadcast pair
-        return _reduce(_ops.abs(expand_to(input, shape) - expand_to(target, shape)), r)
+    if beta == 0.0:  # PyTorch's l1_loss of the broadcast pair
+        return _reduce(_ops.abs(input - target), r)
     return _losses.SMOOTH_L1_LOSS(
-        input, target, reduction=r, weight=None, shape=shape, params=(float(beta),)
+        input, target, reduction=r, weight=None, shape=tuple(input.shape), params=(float(beta),)
     )
 
 
@@ -169,8 +177,8 @@ def huber_loss(
     >>> F.huber_loss(symgrad.tensor([0.5, 3.0]), symgrad.zeros(2), reduction="none")
     tensor([0.1250, 2.5000])
     """
-    input, target = _huber_pair(input, target)
-    shape = _warn_size(input, target)
+    input, target = broadcast_pair(*_huber_pair(input, target))
+    shape = tuple(input.shape)
     if weight is not None and weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
     r = _reduction(reduction)

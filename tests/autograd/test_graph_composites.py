@@ -984,6 +984,63 @@ CASES = {
             ("AccumulateGrad", ()),
         ),
     ),
+    "mse_loss_broadcast_target": (
+        lambda T: F(T).mse_loss(leaf(T, 2, 3), leaf(T, 3, seed=1)),
+        (
+            ("MseLossBackward0", ((1, 0), (2, 0))),
+            ("AccumulateGrad", ()),
+            ("ExpandBackward0", ((3, 0),)),
+            ("AccumulateGrad", ()),
+        ),
+    ),
+    "l1_loss_broadcast_target": (
+        lambda T: F(T).l1_loss(leaf(T, 2, 3), leaf(T, 3, seed=1)),
+        (
+            ("MeanBackward0", ((1, 0),)),
+            ("AbsBackward0", ((2, 0),)),
+            ("SubBackward0", ((3, 0), (4, 0))),
+            ("AccumulateGrad", ()),
+            ("ExpandBackward0", ((5, 0),)),
+            ("AccumulateGrad", ()),
+        ),
+    ),
+    "huber_loss_broadcast_input": (
+        lambda T: F(T).huber_loss(leaf(T, 3), leaf(T, 2, 3, seed=1)),
+        (
+            ("HuberLossBackward0", ((1, 0), (2, 0))),
+            ("ExpandBackward0", ((3, 0),)),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+        ),
+    ),
+    "embedding_bag_2d_weighted": (
+        lambda T: F(T).embedding_bag(
+            T.tensor([[0, 2], [1, 3]]),
+            leaf(T, 4, 3),
+            mode="sum",
+            per_sample_weights=leaf(T, 2, 2, seed=1),
+        ),
+        (
+            ("EmbeddingBagBackward0", ((1, 0), (2, 0))),
+            ("AccumulateGrad", ()),
+            ("ViewBackward0", ((3, 0),)),
+            ("AccumulateGrad", ()),
+        ),
+    ),
+    "embedding_bag_1d_weighted": (
+        lambda T: F(T).embedding_bag(
+            T.tensor([0, 2, 1, 3]),
+            leaf(T, 4, 3),
+            T.tensor([0, 2]),
+            mode="sum",
+            per_sample_weights=leaf(T, 4, seed=1),
+        ),
+        (
+            ("EmbeddingBagBackward0", ((1, 0), (2, 0))),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+        ),
+    ),
 }
 
 
