@@ -1,0 +1,100 @@
+"""torch.distributions as programs use it: PyTorch's module paths, the nodes of the results
+PyTorch writes by masked assignment, and the errors and edge cases found by running the same
+programs with PyTorch and with symgrad.
+
+Each case of ``CASES`` calls the same code with ``T`` either symgrad or torch and is reduced to
+plain data (values, dtype, grad_fn name, gradients, or the exception's type): the table holds
+the expected data, checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+
+import pytest
+from _torch_table import NAN, table_tests
+
+import symgrad
+
+# torch.distributions.<module>: the public names PyTorch defines there
+MODULE_PATHS = {
+    "bernoulli": ["Bernoulli"],
+    "beta": ["Beta"],
+    "binomial": ["Binomial"],
+    "categorical": ["Categorical"],
+    "cauchy": ["Cauchy"],
+    "chi2": ["Chi2"],
+    "dirichlet": ["Dirichlet"],
+    "exponential": ["Exponential"],
+    "fishersnedecor": ["FisherSnedecor"],
+    "gamma": ["Gamma"],
+    "generalized_pareto": ["GeneralizedPareto"],
+    "geometric": ["Geometric"],
+    "gumbel": ["Gumbel"],
+    "half_cauchy": ["HalfCauchy"],
+    "half_normal": ["HalfNormal"],
+    "independent": ["Independent"],
+    "inverse_gamma": ["InverseGamma"],
+    "kumaraswamy": ["Kumaraswamy"],
+    "laplace": ["Laplace"],
+    "log_normal": ["LogNormal"],
+    "logistic_normal": ["LogisticNormal"],
+    "lowrank_multivariate_normal": ["LowRankMultivariateNormal"],
+    "mixture_same_family": ["MixtureSameFamily"],
+    "multinomial": ["Multinomial"],
+    "negative_binomial": ["NegativeBinomial"],
+    "normal": ["Normal"],
+    "one_hot_categorical": ["OneHotCategorical", "OneHotCategoricalStraightThrough"],
+    "pareto": ["Pareto"],
+    "poisson": ["Poisson"],
+    "relaxed_bernoulli": ["LogitRelaxedBernoulli", "RelaxedBernoulli"],
+    "relaxed_categorical": ["ExpRelaxedCategorical", "RelaxedOneHotCategorical"],
+    "studentT": ["StudentT"],
+    "uniform": ["Uniform"],
+    "weibull": ["Weibull"],
+}
+
+
+def _module_names(T, module):
+    """The names ``from <T>.distributions.<module> import ...`` finds, and whether the module is
+    also an attribute of the package."""
+    imported = importlib.import_module(f"{T.__name__}.distributions.{module}")
+    attribute = getattr(T.distributions, module) is imported
+    return sorted(n for n in MODULE_PATHS[module] if hasattr(imported, n)), attribute
+
+
+@pytest.mark.parametrize("module", list(MODULE_PATHS))
+def test_module_path(module):
+    assert _module_names(symgrad, module) == (MODULE_PATHS[module], True)
+    imported = importlib.import_module(f"symgrad.distributions.{module}")
+    for name in MODULE_PATHS[module]:
+        # the one class, whichever path a program takes to it
+        assert getattr(imported, name) is getattr(
+            symgrad.distributions, name, imported.__dict__[name]
+        )
+        assert issubclass(getattr(imported, name), symgrad.distributions.Distribution)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("module", list(MODULE_PATHS))
+def test_module_path_is_pytorchs(module):
+    torch = pytest.importorskip("torch")
+    assert _module_names(torch, module) == (MODULE_PATHS[module], True)
+
+
+def test_program_importing_module_paths():
+    from symgrad.distributions.categorical import Categorical
+    from symgrad.distributions.normal import Normal
+
+    logits = symgrad.tensor([[0.5, -1.0, 2.0]], requires_grad=True)
+    loss = -Categorical(logits=logits).log_prob(symgrad.tensor([2])).sum()
+    loss = loss - Normal(0.0, 1.0).log_prob(symgrad.tensor(0.0))
+    loss.backward()
+    assert math.isclose(loss.item(), 0.2413 + 0.9189, abs_tol=1e-4)
+
+
+F32, F64 = "float32", "float64"
+CASES: dict = {}
+
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
