@@ -95,6 +95,35 @@ def test_program_importing_module_paths():
 
 
 F32, F64 = "float32", "float64"
-CASES: dict = {}
+
+
+def _empty_batch_categorical(T):
+    d = T.distributions.Categorical(logits=T.zeros(0, 3), validate_args=False)
+    return d.sample((2,)), d.entropy(), d.log_prob(T.zeros(0, dtype=T.int64))
+
+
+CASES: dict = {
+    # -- draws from a batch of no distributions: empty, not a NumPy error
+    "multinomial_no_rows": (
+        lambda T: (T.multinomial(T.zeros(0, 3), 2, True), T.multinomial(T.zeros(0, 3), 2)),
+        (([], "int64", None), ([], "int64", None)),
+    ),
+    "multinomial_no_rows_shape": (
+        lambda T: tuple(T.multinomial(T.zeros(0, 3), 2, True).shape),
+        (0, 2),
+    ),
+    "multinomial_no_categories": (
+        lambda T: T.multinomial(T.zeros(2, 0), 1, True),
+        ("raises", "RuntimeError"),
+    ),
+    "categorical_empty_batch": (
+        _empty_batch_categorical,
+        (([[], []], "int64", None), ([], F32, None), ([], F32, None)),
+    ),
+    "categorical_empty_batch_shape": (
+        lambda T: tuple(_empty_batch_categorical(T)[0].shape),
+        (2, 0),
+    ),
+}
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
