@@ -102,7 +102,108 @@ def _empty_batch_categorical(T):
     return d.sample((2,)), d.entropy(), d.log_prob(T.zeros(0, dtype=T.int64))
 
 
+def _leaf(T, values):
+    return T.tensor(values, dtype=T.float64, requires_grad=True)
+
+
+def _with_grads(T, make, *params):
+    """``make(*leaves)`` and the gradients of its sum (0 where a leaf has none)."""
+    leaves = [_leaf(T, p) for p in params]
+    out = make(T.distributions, *leaves)
+    grads = T.autograd.grad(out.sum(), leaves, allow_unused=True)
+    return (out, *(T.zeros_like(x) if g is None else g for x, g in zip(leaves, grads)))
+
+
+def _studentt(attr):
+    return lambda T: _with_grads(
+        T,
+        lambda D, df, scale: getattr(D.StudentT(df, 0.5 * scale, scale), attr),
+        [0.5, 1.5, 4.0],
+        [2.0, 1.0, 3.0],
+    )
+
+
+def _kl(T, p, q, *params):
+    return _with_grads(T, lambda D, *x: D.kl_divergence(p(D, *x), q(D, *x)), *params)
+
+
+G = "IndexPutBackward0"
+
 CASES: dict = {
+    # -- special cases written by masked assignment (PyTorch's node), no gradient through them
+    "studentt_mean": (
+        _studentt("mean"),
+        (([NAN, 0.5, 1.5], F64, G), ([0.0, 0.0, 0.0], F64, None), ([0.0, 0.5, 0.5], F64, None)),
+    ),
+    "studentt_variance": (
+        _studentt("variance"),
+        (
+            ([NAN, math.inf, 18.0], F64, G),
+            ([0.0, 0.0, -4.5], F64, None),
+            ([0.0, 0.0, 12.0], F64, None),
+        ),
+    ),
+    "fisher_mode": (
+        lambda T: _with_grads(
+            T, lambda D, a, b: D.FisherSnedecor(a, b).mode, [1.0, 4.0], [3.0, 6.0]
+        ),
+        (([NAN, 0.375], F64, G), ([0.0, 0.0938], F64, None), ([0.0, 0.0156], F64, None)),
+    ),
+    "dirichlet_mode": (
+        lambda T: _with_grads(
+            T,
+            lambda D, c: D.Dirichlet(c).mode * T.tensor([1.0, 2.0, 3.0], dtype=T.float64),
+            [[2.0, 3.0, 0.5], [0.5, 0.2, 0.9]],
+        ),
+        (
+            ([[0.3333, 1.3333, 0.0], [1.0, 0.0, 0.0]], F64, "MulBackward0"),
+            ([[-0.2222, 0.1111, 0.0], [0.0, 0.0, 0.0]], F64, None),
+        ),
+    ),
+    "dirichlet_mode_node": (
+        lambda T: type(T.distributions.Dirichlet(_leaf(T, [[2.0, 3.0]])).mode.grad_fn).__name__,
+        G,
+    ),
+    "kl_uniform_uniform": (
+        lambda T: _kl(
+            T,
+            lambda D, lo, hi: D.Uniform(lo, hi),
+            lambda D, lo, hi: D.Uniform(lo - 1, hi + 1),
+            [0.0, 1.0],
+            [1.0, 3.0],
+        ),
+        (([1.0986, 0.6931], F64, G), ([0.6667, 0.25], F64, None), ([-0.6667, -0.25], F64, None)),
+    ),
+    "kl_uniform_uniform_outside": (
+        lambda T: _kl(
+            T,
+            lambda D, lo, hi: D.Uniform(lo, hi),
+            lambda D, lo, hi: D.Uniform(lo + 0.5, hi + 1),
+            [0.0],
+            [1.0],
+        ),
+        (([math.inf], F64, G), ([0.0], F64, None), ([0.0], F64, None)),
+    ),
+    "kl_pareto_exponential": (
+        lambda T: _kl(
+            T,
+            lambda D, a, r: D.Pareto(T.ones_like(a), a),
+            lambda D, a, r: D.Exponential(r),
+            [0.5, 3.0],
+            [1.0, 2.0],
+        ),
+        (([math.inf, 2.0721], F64, G), ([0.0, -0.0556], F64, None), ([0.0, 1.0], F64, None)),
+    ),
+    "kl_binomial_binomial": (
+        lambda T: _kl(
+            T,
+            lambda D, p, q: D.Binomial(5, p),
+            lambda D, p, q: D.Binomial(5, q),
+            [0.2, 0.5],
+            [0.4, 0.5],
+        ),
+        (([0.4576, 0.0], F64, G), ([-4.9041, 0.0], F64, None), ([4.1667, 0.0], F64, None)),
+    ),
     # -- draws from a batch of no distributions: empty, not a NumPy error
     "multinomial_no_rows": (
         lambda T: (T.multinomial(T.zeros(0, 3), 2, True), T.multinomial(T.zeros(0, 3), 2)),
