@@ -204,6 +204,68 @@ CASES: dict = {
         ),
         (([0.4576, 0.0], F64, G), ([-4.9041, 0.0], F64, None), ([4.1667, 0.0], F64, None)),
     ),
+    # -- matrix constraints and transforms given a vector: tril's RuntimeError, as in PyTorch
+    "lower_cholesky_check_vector": (
+        lambda T: T.distributions.constraints.lower_cholesky.check(T.ones(3)),
+        ("raises", "RuntimeError"),
+    ),
+    "corr_cholesky_check_vector": (
+        lambda T: T.distributions.constraints.corr_cholesky.check(T.ones(3)),
+        ("raises", "RuntimeError"),
+    ),
+    "transform_to_lower_cholesky_vector": (
+        lambda T: T.distributions.transform_to(T.distributions.constraints.lower_cholesky)(
+            T.ones(3)
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    "transform_to_positive_definite_vector": (
+        lambda T: T.distributions.transform_to(T.distributions.constraints.positive_definite)(
+            T.ones(3)
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    "lower_cholesky_transform": (
+        lambda T: _with_grads(
+            T,
+            lambda D, x: D.transforms.LowerCholeskyTransform()(x) * T.arange(4.0).reshape(2, 2),
+            [[0.0, 5.0], [2.0, 1.0]],
+        ),
+        (
+            ([[0.0, 0.0], [4.0, 8.1548]], F64, "MulBackward0"),
+            ([[0.0, 0.0], [2.0, 8.1548]], F64, None),
+        ),
+    ),
+    # -- transforms computed in PyTorch's steps: the same node
+    "softmax_transform": (
+        lambda T: _with_grads(
+            T,
+            lambda D, x: D.transforms.SoftmaxTransform()(x),
+            [[0.5, -1.0, 2.0], [0.0, 0.0, 0.0]],
+        ),
+        (
+            ([[0.1753, 0.0391, 0.7856], [0.3333, 0.3333, 0.3333]], F64, "DivBackward0"),
+            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], F64, None),
+        ),
+    ),
+    "softmax_transform_weighted": (
+        lambda T: _with_grads(
+            T,
+            lambda D, x: D.transforms.SoftmaxTransform()(x) * T.tensor([1.0, 2.0, 3.0]),
+            [0.5, -1.0, 2.0],
+        ),
+        (([0.1753, 0.0782, 2.3568], F64, "MulBackward0"), ([-0.2823, -0.0239, 0.3061], F64, None)),
+    ),
+    "corr_cholesky_inverse": (
+        lambda T: _with_grads(
+            T,
+            lambda D, x: D.transforms.CorrCholeskyTransform().inv(
+                D.transforms.CorrCholeskyTransform()(x)
+            ),
+            [0.3, -1.2, 2.0],
+        ),
+        (([0.3, -1.2, 2.0], F64, "DivBackward0"), ([1.0, 1.0, 1.0], F64, None)),
+    ),
     # -- draws from a batch of no distributions: empty, not a NumPy error
     "multinomial_no_rows": (
         lambda T: (T.multinomial(T.zeros(0, 3), 2, True), T.multinomial(T.zeros(0, 3), 2)),
