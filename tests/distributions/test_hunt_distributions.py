@@ -266,6 +266,21 @@ CASES: dict = {
         ),
         (([0.3, -1.2, 2.0], F64, "DivBackward0"), ([1.0, 1.0, 1.0], F64, None)),
     ),
+    # -- shapes that don't broadcast: PyTorch's RuntimeError, not NumPy's ValueError
+    "broadcast_tensors_mismatch": (
+        lambda T: T.broadcast_tensors(T.zeros(3, 1), T.zeros(2, 3)),
+        ("raises", "RuntimeError"),
+    ),
+    "categorical_value_mismatch": (
+        lambda T: T.distributions.Categorical(logits=T.zeros(2, 3), validate_args=False).log_prob(
+            T.tensor([0, 1, 2])
+        ),
+        ("raises", "RuntimeError"),
+    ),
+    "normal_broadcast_all_mismatch": (
+        lambda T: T.distributions.Normal(T.zeros(3), T.ones(2)),
+        ("raises", "RuntimeError"),
+    ),
     # -- draws from a batch of no distributions: empty, not a NumPy error
     "multinomial_no_rows": (
         lambda T: (T.multinomial(T.zeros(0, 3), 2, True), T.multinomial(T.zeros(0, 3), 2)),
