@@ -129,6 +129,21 @@ def _kl(T, p, q, *params):
 
 G = "IndexPutBackward0"
 
+
+def _edge_counts(T, d, draws=None):
+    """How many draws are exactly 0 and exactly 1, and whether all lie within the dtype's
+    smallest normal number and the largest number below 1."""
+    x = d.sample((20000,)) if draws is None else draws
+    tiny = T.finfo(x.dtype).tiny
+    below_one = 1 - T.finfo(x.dtype).eps / 2
+    return (
+        int((x == 0).sum()),
+        int((x == 1).sum()),
+        bool(x.min() >= tiny),
+        bool(x.max() <= below_one),
+    )
+
+
 CASES: dict = {
     # -- special cases written by masked assignment (PyTorch's node), no gradient through them
     "studentt_mean": (
@@ -280,6 +295,25 @@ CASES: dict = {
     "normal_broadcast_all_mismatch": (
         lambda T: T.distributions.Normal(T.zeros(3), T.ones(2)),
         ("raises", "RuntimeError"),
+    ),
+    # -- Beta and Dirichlet draws of small concentrations stay strictly inside (0, 1)
+    "beta_draws_inside": (
+        lambda T: _edge_counts(T, T.distributions.Beta(T.tensor([0.1]), T.tensor([0.1]))),
+        (0, 0, True, True),
+    ),
+    "beta_draws_inside_float64": (
+        lambda T: _edge_counts(
+            T, T.distributions.Beta(T.tensor([0.01], dtype=T.float64), T.tensor([0.01]).double())
+        ),
+        (0, 0, True, True),
+    ),
+    "dirichlet_draws_inside": (
+        lambda T: _edge_counts(T, T.distributions.Dirichlet(T.tensor([1e-3, 1e-3, 0.5]))),
+        (0, 0, True, True),
+    ),
+    "sample_dirichlet_inside": (
+        lambda T: _edge_counts(T, None, T._sample_dirichlet(T.full((5000, 2), 1e-3))),
+        (0, 0, True, True),
     ),
     # -- draws from a batch of no distributions: empty, not a NumPy error
     "multinomial_no_rows": (
