@@ -339,3 +339,56 @@ CASES: dict = {
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
+
+
+# VonMises in float64: PyTorch's log I0 and log I1 are Abramowitz and Stegun's polynomials, whose
+# values (about 1e-7 from the exact Bessel functions) are the reference, to the last digits
+VON_MISES_KAPPA = [1e-3, 0.5, 3.7499, 3.75, 10.0, 500.0]
+VON_MISES_LOG_PROB = [
+    -1.8369219799200547,
+    -1.4217585158819206,
+    -0.46572965436395286,
+    -0.46571945873948595,
+    -0.2274842711773628,
+    -20.143639976488487,
+]
+VON_MISES_VARIANCE = [
+    0.9995000000625,
+    0.7575003832967004,
+    0.14683399299002797,
+    0.14682956159041904,
+    0.051400180300091525,
+    0.0010000832779124558,
+]
+VON_MISES_GRAD = [
+    0.4548366769865616,
+    0.25664220641954083,
+    0.05757984909016578,
+    0.05757745152341154,
+    0.001438251853473238,
+    -0.043665011504316564,
+]
+
+
+def _von_mises_float64(T):
+    kappa = T.tensor(VON_MISES_KAPPA, dtype=T.float64, requires_grad=True)
+    d = T.distributions.VonMises(T.zeros(6, dtype=T.float64), kappa)
+    log_prob = d.log_prob(T.full((6,), 0.3, dtype=T.float64))
+    (grad,) = T.autograd.grad(log_prob.sum() + d.variance.sum(), kappa)
+    return log_prob.tolist(), d.variance.tolist(), grad.tolist()
+
+
+def _assert_von_mises(T):
+    log_prob, variance, grad = _von_mises_float64(T)
+    assert log_prob == pytest.approx(VON_MISES_LOG_PROB, rel=1e-13)
+    assert variance == pytest.approx(VON_MISES_VARIANCE, rel=1e-13)
+    assert grad == pytest.approx(VON_MISES_GRAD, rel=1e-12)
+
+
+def test_von_mises_float64():
+    _assert_von_mises(symgrad)
+
+
+@pytest.mark.torch
+def test_von_mises_float64_is_pytorchs():
+    _assert_von_mises(pytest.importorskip("torch"))
