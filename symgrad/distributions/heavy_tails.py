@@ -14,7 +14,7 @@ from symgrad.distributions import constraints
 from symgrad.distributions.distribution import Distribution
 from symgrad.distributions.gamma_family import Chi2, Gamma
 from symgrad.distributions.utils import _assign_where, broadcast_all
-from symgrad.ops.math import where
+from symgrad.ops.math import log, log1p, where
 from symgrad.tensor import Tensor
 
 __all__ = ["StudentT", "FisherSnedecor"]
@@ -164,6 +164,6 @@ class FisherSnedecor(Distribution):
         half1, half2 = self.df1 * 0.5, self.df2 * 0.5
         ratio = self.df1 / self.df2
         t1 = (half1 + half2).lgamma() - half1.lgamma() - half2.lgamma()
-        t2 = half1 * ratio.log() + (half1 - 1) * value.log()
-        t3 = (half1 + half2) * (ratio * value).log1p()
+        t2 = half1 * ratio.log() + (half1 - 1) * log(value)
+        t3 = (half1 + half2) * log1p(ratio * value)
         return t1 + t2 - t3

@@ -281,6 +281,35 @@ CASES: dict = {
         ),
         (([0.3, -1.2, 2.0], F64, "DivBackward0"), ([1.0, 1.0, 1.0], F64, None)),
     ),
+    # -- a number where a tensor belongs, validation off: PyTorch's TypeError from the function
+    "normal_icdf_number": (
+        lambda T: T.distributions.Normal(0.0, 1.0, validate_args=False).icdf(0.5),
+        ("raises", "TypeError"),
+    ),
+    "exponential_icdf_number": (
+        lambda T: T.distributions.Exponential(1.0, validate_args=False).icdf(0.5),
+        ("raises", "TypeError"),
+    ),
+    "cauchy_icdf_number": (
+        lambda T: T.distributions.Cauchy(0.0, 1.0, validate_args=False).icdf(0.5),
+        ("raises", "TypeError"),
+    ),
+    "binomial_log_prob_number": (
+        lambda T: T.distributions.Binomial(3, 0.3, validate_args=False).log_prob(1.0),
+        ("raises", "TypeError"),
+    ),
+    "negative_binomial_log_prob_number": (
+        lambda T: T.distributions.NegativeBinomial(3.0, 0.3, validate_args=False).log_prob(1),
+        ("raises", "TypeError"),
+    ),
+    "fisher_log_prob_number": (
+        lambda T: T.distributions.FisherSnedecor(2.0, 3.0, validate_args=False).log_prob(1.0),
+        ("raises", "TypeError"),
+    ),
+    "normal_icdf_tensor": (
+        lambda T: T.distributions.Normal(1.0, 2.0).icdf(T.tensor([0.5, 0.8413447])),
+        ([1.0, 3.0], F32, None),
+    ),
     # -- shapes that don't broadcast: PyTorch's RuntimeError, not NumPy's ValueError
     "broadcast_tensors_mismatch": (
         lambda T: T.broadcast_tensors(T.zeros(3, 1), T.zeros(2, 3)),
