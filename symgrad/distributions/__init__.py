@@ -74,6 +74,45 @@ from symgrad.distributions.transforms import (
     identity_transform,
 )
 
+# PyTorch's per-family module paths (torch.distributions.normal, ...): programs import from
+# them and read them as attributes
+from symgrad.distributions import (
+    bernoulli,
+    beta,
+    binomial,
+    categorical,
+    cauchy,
+    chi2,
+    dirichlet,
+    exponential,
+    fishersnedecor,
+    gamma,
+    generalized_pareto,
+    geometric,
+    gumbel,
+    half_cauchy,
+    half_normal,
+    independent,
+    inverse_gamma,
+    kumaraswamy,
+    laplace,
+    log_normal,
+    logistic_normal,
+    lowrank_multivariate_normal,
+    mixture_same_family,
+    multinomial,
+    negative_binomial,
+    normal,
+    one_hot_categorical,
+    pareto,
+    poisson,
+    relaxed_bernoulli,
+    relaxed_categorical,
+    studentT,
+    uniform,
+    weibull,
+)
+
 __all__ = [
     "constraints",
     "utils",

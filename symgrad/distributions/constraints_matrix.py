@@ -123,8 +123,9 @@ class _LowerCholesky(Constraint):
     event_dim = 2
 
     def check(self, value: Tensor) -> Tensor:
-        positive_diagonal = (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
-        return _is_lower_triangular(value) & positive_diagonal
+        # the triangle first: a tensor of fewer than 2 dims fails there (tril's RuntimeError)
+        lower = _is_lower_triangular(value)
+        return lower & (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
 
 
 class _CorrCholesky(Constraint):

@@ -16,6 +16,7 @@ from symgrad.distributions import constraints
 from symgrad.distributions.distribution import Distribution
 from symgrad.distributions.exp_family import ExponentialFamily
 from symgrad.distributions.utils import broadcast_all
+from symgrad.ops.math import log1p, tan
 from symgrad.tensor import Tensor
 
 __all__ = ["Exponential", "Laplace", "Cauchy"]
@@ -82,7 +83,7 @@ class Exponential(ExponentialFamily):
         return 1 - (-self.rate * value).exp()
 
     def icdf(self, value: Any) -> Tensor:
-        return -(-value).log1p() / self.rate
+        return -log1p(-value) / self.rate
 
     def entropy(self) -> Tensor:
         return 1.0 - self.rate.log()
@@ -188,7 +189,7 @@ class Cauchy(_LocScale):
         return ((value - self.loc) / self.scale).atan() / math.pi + 0.5
 
     def icdf(self, value: Any) -> Tensor:
-        return (math.pi * (value - 0.5)).tan() * self.scale + self.loc
+        return tan(math.pi * (value - 0.5)) * self.scale + self.loc
 
     def entropy(self) -> Tensor:
         return math.log(4 * math.pi) + self.scale.log()

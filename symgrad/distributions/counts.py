@@ -16,6 +16,7 @@ from symgrad.distributions.bernoulli_categorical import (
 from symgrad.distributions.distribution import Distribution
 from symgrad.distributions.utils import broadcast_all
 from symgrad.ops import distribution_fills
+from symgrad.ops.math_special import lgamma
 from symgrad.tensor import Tensor
 
 __all__ = ["Poisson", "Binomial"]
@@ -137,7 +138,7 @@ class Binomial(_BinaryParams, Distribution):
         # so that its derivative at 0 is 1/2, keeping the gradient at probs = 1/2 exact
         positive = (logits.clamp(min=0) + logits - logits.clamp(max=0)) / 2
         log_norm = n * positive + n * (-logits.abs()).exp().log1p() - (n + 1).lgamma()
-        return value * logits - (value + 1).lgamma() - (n - value + 1).lgamma() - log_norm
+        return value * logits - lgamma(value + 1) - (n - value + 1).lgamma() - log_norm
 
     def entropy(self) -> Tensor:
         _uniform_batch(self.total_count, "entropy")

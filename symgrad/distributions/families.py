@@ -18,6 +18,7 @@ from symgrad.distributions.exp_family import ExponentialFamily
 from symgrad.distributions.multivariate_normal import MultivariateNormal
 from symgrad.distributions.utils import _sum_rightmost, broadcast_all
 from symgrad.ops import sampling
+from symgrad.ops.math_special import erfinv
 from symgrad.tensor import Tensor
 
 __all__ = ["Normal", "Uniform", "Bernoulli", "Categorical", "Independent", "MultivariateNormal"]
@@ -91,7 +92,7 @@ class Normal(ExponentialFamily):
         return 0.5 * (1 + ((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)).erf())
 
     def icdf(self, value: Any) -> Tensor:
-        return self.loc + self.scale * (2 * value - 1).erfinv() * math.sqrt(2)
+        return self.loc + self.scale * erfinv(2 * value - 1) * math.sqrt(2)
 
     def entropy(self) -> Tensor:
         return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()

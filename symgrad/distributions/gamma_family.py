@@ -177,10 +177,9 @@ class Dirichlet(ExponentialFamily):
         above = (self.concentration - 1).clamp(min=0.0)
         mode = above / above.sum(-1, True)
         # all concentrations below 1: the density is largest at the corner of the largest
+        # (written even where no batch entry has it, as PyTorch does: the node is IndexPutBackward0)
         corner = (self.concentration < 1).all(dim=-1)
-        if bool(corner.any()):
-            hot = F.one_hot(mode[corner].argmax(dim=-1), above.shape[-1]).to(mode)
-            mode[corner] = hot
+        mode[corner] = F.one_hot(mode[corner].argmax(dim=-1), above.shape[-1]).to(mode)
         return mode
 
     @property

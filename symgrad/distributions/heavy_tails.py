@@ -13,8 +13,8 @@ from symgrad._data import Size
 from symgrad.distributions import constraints
 from symgrad.distributions.distribution import Distribution
 from symgrad.distributions.gamma_family import Chi2, Gamma
-from symgrad.distributions.utils import broadcast_all
-from symgrad.ops.math import where
+from symgrad.distributions.utils import _assign_where, broadcast_all
+from symgrad.ops.math import log, log1p, where
 from symgrad.tensor import Tensor
 
 __all__ = ["StudentT", "FisherSnedecor"]
@@ -63,7 +63,7 @@ class StudentT(Distribution):
 
     @property
     def mean(self) -> Tensor:
-        return where(self.df <= 1, math.nan, self.loc)
+        return _assign_where(self.loc.clone(), self.df <= 1, math.nan)
 
     @property
     def variance(self) -> Tensor:
@@ -71,7 +71,8 @@ class StudentT(Distribution):
         # the formula on a harmless df where it is not taken, so its gradient stays 0 there
         df = where(finite, self.df, 3.0)
         value = self.scale.pow(2) * df / (df - 2)
-        return where(finite, value, where(self.df > 1, math.inf, math.nan))
+        value = _assign_where(value, ~finite & (self.df > 1), math.inf)
+        return _assign_where(value, self.df <= 1, math.nan)
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = tuple(self._extended_shape(sample_shape))
@@ -142,7 +143,7 @@ class FisherSnedecor(Distribution):
     @property
     def mode(self) -> Tensor:
         mode = (self.df1 - 2) / self.df1 * self.df2 / (self.df2 + 2)
-        return where(self.df1 <= 2, math.nan, mode)
+        return _assign_where(mode, self.df1 <= 2, math.nan)
 
     @property
     def variance(self) -> Tensor:
@@ -163,6 +164,6 @@ class FisherSnedecor(Distribution):
         half1, half2 = self.df1 * 0.5, self.df2 * 0.5
         ratio = self.df1 / self.df2
         t1 = (half1 + half2).lgamma() - half1.lgamma() - half2.lgamma()
-        t2 = half1 * ratio.log() + (half1 - 1) * value.log()
-        t3 = (half1 + half2) * (ratio * value).log1p()
+        t2 = half1 * ratio.log() + (half1 - 1) * log(value)
+        t3 = (half1 + half2) * log1p(ratio * value)
         return t1 + t2 - t3

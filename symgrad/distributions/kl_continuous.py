@@ -20,6 +20,7 @@ from symgrad.distributions.lowrank_normal import (
     _mahalanobis,
 )
 from symgrad.distributions.multivariate_normal import MultivariateNormal
+from symgrad.distributions.utils import _assign_where
 from symgrad.linalg import solve_triangular
 from symgrad.ops import broadcast_shapes, diag_embed
 from symgrad.ops.math import where
@@ -142,7 +143,7 @@ def _kl_beta_normal(p: Beta, q: Normal) -> Tensor:
 @register_kl(Beta, Uniform)
 def _kl_beta_uniform(p: Beta, q: Uniform) -> Tensor:
     result = -p.entropy() + (q.high - q.low).log()
-    return where((q.low > 0.0) | (q.high < 1.0), math.inf, result)
+    return _assign_where(result, (q.low > 0.0) | (q.high < 1.0), math.inf)
 
 
 @register_kl(Exponential, Gamma)
@@ -213,13 +214,13 @@ def _kl_uniform_beta(p: Uniform, q: Beta) -> Tensor:
         + q.concentration0.lgamma()
         - (q.concentration1 + q.concentration0).lgamma()
     )
-    return where((p.high > 1.0) | (p.low < 0.0), math.inf, t3 + t4 - t1 - t2)
+    return _assign_where(t3 + t4 - t1 - t2, (p.high > 1.0) | (p.low < 0.0), math.inf)
 
 
 @register_kl(Uniform, Exponential)
 def _kl_uniform_exponential(p: Uniform, q: Exponential) -> Tensor:
     result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
-    return where(p.low < 0.0, math.inf, result)
+    return _assign_where(result, p.low < 0.0, math.inf)
 
 
 @register_kl(Uniform, Gamma)
@@ -229,13 +230,13 @@ def _kl_uniform_gamma(p: Uniform, q: Gamma) -> Tensor:
     t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
     t3 = (1 - q.concentration) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
     t4 = q.rate * (p.high + p.low) / 2
-    return where(p.low < 0.0, math.inf, -t1 + t2 + t3 + t4)
+    return _assign_where(-t1 + t2 + t3 + t4, p.low < 0.0, math.inf)
 
 
 @register_kl(Uniform, Uniform)
 def _kl_uniform_uniform(p: Uniform, q: Uniform) -> Tensor:
     result = ((q.high - q.low) / (p.high - p.low)).log()
-    return where((q.low > p.low) | (q.high < p.high), math.inf, result)
+    return _assign_where(result, (q.low > p.low) | (q.high < p.high), math.inf)
 
 
 @register_kl(Uniform, Normal)

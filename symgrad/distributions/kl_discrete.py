@@ -20,7 +20,7 @@ from symgrad.distributions.counts import Binomial, Poisson
 from symgrad.distributions.kl import kl_divergence, register_kl
 from symgrad.distributions.one_hot import OneHotCategorical
 from symgrad.distributions.trials import Geometric
-from symgrad.ops import math as ops_math
+from symgrad.distributions.utils import _assign_where
 from symgrad.tensor import Tensor
 
 __all__: list = []
@@ -35,7 +35,7 @@ def _kl_binomial_binomial(p: Binomial, q: Binomial) -> Tensor:
     per_trial = p.probs * (p.logits - q.logits) + (-p.probs).log1p() - (-q.probs).log1p()
     kl = p.total_count * per_trial
     # p reaches counts q cannot
-    return ops_math.where(p.total_count > q.total_count, math.inf, kl)
+    return _assign_where(kl, p.total_count > q.total_count, math.inf)
 
 
 @register_kl(Geometric, Geometric)

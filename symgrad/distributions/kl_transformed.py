@@ -23,7 +23,7 @@ from symgrad.distributions.kl import kl_divergence, register_kl
 from symgrad.distributions.transformed_distribution import TransformedDistribution
 from symgrad.distributions.transformed_families import Gumbel, HalfNormal
 from symgrad.distributions.transformed_tails import Pareto
-from symgrad.ops import math as ops_math
+from symgrad.distributions.utils import _assign_where
 from symgrad.ops import math_special
 from symgrad.tensor import Tensor
 
@@ -67,7 +67,7 @@ def _kl_pareto_pareto(p: Pareto, q: Pareto) -> Tensor:
     alpha_ratio = q.alpha / p.alpha
     result = q.alpha * (p.scale / q.scale).log() - alpha_ratio.log() + alpha_ratio - 1
     # p puts mass below q's lower bound
-    return ops_math.where(p.support.lower_bound < q.support.lower_bound, math.inf, result)
+    return _assign_where(result, p.support.lower_bound < q.support.lower_bound, math.inf)
 
 
 def _kl_gumbel_infinity(p: Gumbel, q: object) -> Tensor:
@@ -137,7 +137,7 @@ def _kl_uniform_gumbel(p: Uniform, q: Gumbel) -> Tensor:
 def _kl_pareto_exponential(p: Pareto, q: Exponential) -> Tensor:
     prod = p.scale * q.rate
     result = (p.alpha / prod).log() - p.alpha.reciprocal() + p.alpha * prod / (p.alpha - 1) - 1
-    return ops_math.where(p.alpha <= 1, math.inf, result)  # p has no finite mean
+    return _assign_where(result, p.alpha <= 1, math.inf)  # p has no finite mean
 
 
 @register_kl(Pareto, Gamma)
@@ -147,7 +147,7 @@ def _kl_pareto_gamma(p: Pareto, q: Gamma) -> Tensor:
     t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
     t3 = (1 - q.concentration) * common
     t4 = q.rate * p.alpha * p.scale / (p.alpha - 1)
-    return ops_math.where(p.alpha <= 1, math.inf, t1 + t2 + t3 + t4 - 1)
+    return _assign_where(t1 + t2 + t3 + t4 - 1, p.alpha <= 1, math.inf)
 
 
 @register_kl(Pareto, Normal)
@@ -158,7 +158,7 @@ def _kl_pareto_normal(p: Pareto, q: Normal) -> Tensor:
     t3 = p.alpha * common.pow(2) / (p.alpha - 2)
     t4 = (p.alpha * common - q.loc).pow(2)
     result = t1 - p.alpha.reciprocal() + (t3 + t4) / two_var - 1
-    return ops_math.where(p.alpha <= 2, math.inf, result)  # p has no finite variance
+    return _assign_where(result, p.alpha <= 2, math.inf)  # p has no finite variance
 
 
 @register_kl(Uniform, Pareto)
@@ -167,4 +167,4 @@ def _kl_uniform_pareto(p: Uniform, q: Pareto) -> Tensor:
     t1 = (q.alpha * q.scale.pow(q.alpha) * width).log()
     t2 = (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
     result = t2 * (q.alpha + 1) - t1
-    return ops_math.where(p.low < q.support.lower_bound, math.inf, result)
+    return _assign_where(result, p.low < q.support.lower_bound, math.inf)

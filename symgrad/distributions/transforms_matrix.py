@@ -65,7 +65,10 @@ class SoftmaxTransform(_Stateless):
     codomain = constraints.simplex
 
     def _call(self, x: Tensor) -> Tensor:
-        return F.softmax(x, dim=-1)
+        # PyTorch's steps (shift by the row's largest entry, exponentiate, normalize), so the
+        # result's node is its DivBackward0
+        weights = (x - x.max(-1, True)[0]).exp()
+        return weights / weights.sum(-1, True)
 
     def _inverse(self, y: Tensor) -> Tensor:
         return y.log()
@@ -129,8 +132,9 @@ class StickBreakingTransform(_Bijective):
 
 def _on_diagonal(m: Tensor, f: Any) -> Tensor:
     # the strict lower triangle of m as it is, f applied to its diagonal, zeros above
-    diagonal = f(m.diagonal(dim1=-2, dim2=-1))
-    return diagonal.diag_embed() + m.tril(-1)
+    # the triangle first: a tensor of fewer than 2 dims fails there (tril's RuntimeError)
+    below = m.tril(-1)
+    return f(m.diagonal(dim1=-2, dim2=-1)).diag_embed() + below
 
 
 class LowerCholeskyTransform(_Stateless):
@@ -216,9 +220,11 @@ class CorrCholeskyTransform(_Bijective):
         return (partial + diagonal) * scale
 
     def _inverse(self, y: Tensor) -> Tensor:
-        scale = _shift_right(_unit_norm_left(y)).sqrt()
-        partial = _tril_to_vec(y, diag=-1) / _tril_to_vec(scale, diag=-1)
-        return 0.5 * (partial.log1p() - (-partial).log1p())  # atanh
+        # the root of the strict lower triangle only: the zeros above it would give the
+        # gradient 0 * inf = nan
+        left = _tril_to_vec(_shift_right(_unit_norm_left(y)), diag=-1)
+        partial = _tril_to_vec(y, diag=-1) / left.sqrt()
+        return (partial.log1p() - (-partial).log1p()) / 2  # atanh
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor, intermediates: Any = None) -> Tensor:
         from_rows = _tril_to_vec(_unit_norm_left(y), diag=-2).log().sum(-1) / 2

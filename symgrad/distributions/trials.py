@@ -22,6 +22,7 @@ from symgrad.distributions.utils import broadcast_all
 from symgrad.nn import functional as F
 from symgrad.ops import distribution_fills
 from symgrad.ops.gamma_sampling import _standard_gamma
+from symgrad.ops.math_special import lgamma
 from symgrad.tensor import Tensor
 
 __all__ = ["Geometric", "NegativeBinomial"]
@@ -137,7 +138,7 @@ class NegativeBinomial(_BinaryParams, Distribution):
             self._validate_sample(value)
         n = self.total_count
         log_unnormalized = n * F.logsigmoid(-self.logits) + value * F.logsigmoid(self.logits)
-        log_normalization = (n + value).lgamma().neg() + (1.0 + value).lgamma() + n.lgamma()
+        log_normalization = (n + value).lgamma().neg() + lgamma(1.0 + value) + n.lgamma()
         # zero failures to wait for and zero successes: probability 1
         log_normalization = log_normalization.masked_fill(n + value == 0.0, 0.0)
         return log_unnormalized - log_normalization

@@ -68,6 +68,16 @@ def _sum_rightmost(value: Tensor, dim: int) -> Tensor:
     return value.reshape(*value.shape[: value.ndim - dim], -1).sum(-1)
 
 
+def _assign_where(result: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """``result`` with ``value`` written where ``mask`` holds, in place (``result[mask] =
+    value``), as PyTorch writes its special cases: the node is ``IndexPutBackward0`` and no
+    gradient reaches the replaced entries."""
+    if mask.shape != result.shape:
+        mask = mask.expand(result.shape)
+    result[mask] = value
+    return result
+
+
 def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
     """Probabilities from logits: ``sigmoid`` of log-odds when ``is_binary``, else the
     ``softmax`` over the last dimension.

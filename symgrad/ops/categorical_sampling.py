@@ -41,7 +41,10 @@ def _probabilities(input: Tensor, num_samples: int, replacement: bool) -> np.nda
             f"cannot sample n_sample > prob_dist.size(-1) samples without replacement "
             f"({num_samples} > {categories}): pass replacement=True or draw fewer"
         )
-    weights = np.asarray(input.detach().numpy(), dtype=np.float64).reshape(-1, categories)
+    rows = 1 if input.ndim == 1 else input.shape[0]
+    if categories == 0 and rows > 0:
+        raise RuntimeError("multinomial(): cannot sample from a distribution with no categories")
+    weights = np.asarray(input.detach().numpy(), dtype=np.float64).reshape(rows, categories)
     if not np.isfinite(weights).all() or (weights < 0).any():
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (weights.sum(axis=1) <= 0).any():
@@ -74,7 +77,10 @@ def multinomial(
         cumulative = np.cumsum(weights, axis=1)
         cumulative /= cumulative[:, -1:]
         u = rng.random((weights.shape[0], num_samples))
-        drawn = np.stack([np.searchsorted(c, r, side="right") for c, r in zip(cumulative, u)])
+        # row by row, so a batch of no distributions draws an empty (0, num_samples) block
+        drawn = np.empty(u.shape, dtype=np.int64)
+        for row, (c, r) in enumerate(zip(cumulative, u)):
+            drawn[row] = np.searchsorted(c, r, side="right")
         drawn = np.minimum(drawn, weights.shape[1] - 1)
     else:
         # exponential races: the smallest E/w win, each category at most once; a zero weight

@@ -176,7 +176,11 @@ def _sample_dirichlet(input: Tensor, generator: Any = None) -> Tensor:
     _floating(input, "dirichlet")
     draws = _smallest_normal(_gamma_draws(input, generator), input.dtype).astype(np.float64)
     total = draws.sum(-1, keepdims=True)
-    values = (draws / np.maximum(total, np.finfo(input.dtype.numpy).tiny)).astype(input.dtype.numpy)
+    kind = input.dtype.numpy
+    values = (draws / np.maximum(total, np.finfo(kind).tiny)).astype(kind)
+    # kept strictly inside (0, 1) as PyTorch's are: a share that rounds to 1 (tiny
+    # concentrations) would put Beta samples on the edge of the support
+    values = np.clip(values, np.finfo(kind).tiny, np.nextafter(kind.type(1), kind.type(0)))
     if not input._requires_grad:
         return Tensor._make(values)
     return _SAMPLE_DIRICHLET(input, values=values)

@@ -22,6 +22,7 @@ from symgrad._arguments import (
 from symgrad._data import (
     _wrap_dim,
     broadcast_mismatch,
+    check_broadcast,
     keyword_sizes,
     sizes,
     wrap_dim_of_dims,
@@ -247,7 +248,13 @@ def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
 def broadcast_tensors(*tensors: Tensor) -> tuple:
     """The tensors broadcast to their common shape (each unchanged if already of it)."""
     require_tensor_sequence(tensors)
-    shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
+    shapes = [tuple(t.shape) for t in tensors]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        # PyTorch's RuntimeError naming the dimension, not NumPy's message
+        check_broadcast("broadcast_tensors", [np.broadcast_to(0, s) for s in shapes])
+        raise
     return tuple(t if tuple(t.shape) == shape else expand(t, shape) for t in tensors)
 
 
