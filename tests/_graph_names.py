@@ -32,3 +32,22 @@ def graph(t: symgrad.Tensor) -> tuple:
         (type(n).__name__, tuple(None if f is None else (order[f], k) for f, k in n.next_functions))
         for n in order
     )
+
+
+def leaf(T, *shape, seed=0):
+    """A float64 leaf of ``shape`` requiring grad, the same values for symgrad and PyTorch."""
+    import numpy as np
+
+    return T.tensor(np.random.default_rng(seed).standard_normal(shape), requires_grad=True)
+
+
+def graph_table_tests(cases: dict) -> tuple:
+    """The two tests of a table ``{name: (fn of T, expected graph)}``: symgrad's graphs
+    always, PyTorch's where it is installed (see ``_torch_table.table_tests``)."""
+    from _torch_table import table_tests
+
+    return table_tests({name: (_graph_of(fn), expected) for name, (fn, expected) in cases.items()})
+
+
+def _graph_of(fn):
+    return lambda T: graph(fn(T))

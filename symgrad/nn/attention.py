@@ -15,7 +15,7 @@ from symgrad.ops.derivatives import _scaled
 from symgrad.ops.softmax_family import _safe_softmax, safe_softmax
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx
-from symgrad.prim.structural import Structural
+from symgrad.prim.structural import Structural, without_derivative
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
@@ -219,13 +219,6 @@ def _not_differentiable_twice(g: Tensor, c: Any) -> tuple:
     )
 
 
-def _no_second_derivative(xp: Any, g: Any, c: Any) -> tuple:
-    raise RuntimeError(
-        "derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not "
-        "implemented"
-    )
-
-
 _FLASH = Structural(
     "scaled_dot_product_flash_attention_for_cpu",
     _flash_forward,
@@ -234,9 +227,4 @@ _FLASH = Structural(
     backward="ScaledDotProductFlashAttentionForCpuBackward0",
     kernel=_flash_kernel,
 )
-_FLASH_BACKWARD = Structural(
-    "scaled_dot_product_flash_attention_for_cpu_backward",
-    lambda xp, *inputs, values: xp.constant(values),
-    _no_second_derivative,
-    backward="NotImplemented",
-)
+_FLASH_BACKWARD = without_derivative("_scaled_dot_product_flash_attention_for_cpu_backward")

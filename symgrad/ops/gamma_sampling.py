@@ -22,7 +22,7 @@ from symgrad._arguments import require_tensor
 from symgrad._lazy import sympy as sp
 from symgrad.ops import gamma_gradients as GG
 from symgrad.prim.elementwise import Elementwise
-from symgrad.prim.structural import Structural
+from symgrad.prim.structural import Structural, without_derivative
 from symgrad.random import numpy_generator
 from symgrad.tensor import Tensor
 
@@ -80,16 +80,7 @@ _STANDARD_GAMMA = Structural(
 )
 
 
-def _no_derivative(xp: Any, g: Any, ctx: Any) -> tuple:
-    raise RuntimeError("derivative for aten::_sample_dirichlet is not implemented")
-
-
-_SAMPLE_DIRICHLET = Structural(
-    "_sample_dirichlet",
-    lambda xp, alpha, values: xp.constant(values),
-    _no_derivative,
-    backward="NotImplemented",
-)
+_SAMPLE_DIRICHLET = without_derivative("_sample_dirichlet")
 
 
 def _floating(t: Tensor, kernel: str) -> None:
@@ -212,13 +203,4 @@ def _dirichlet_grad(x: Tensor, alpha: Tensor, total: Tensor) -> Tensor:
     return _DIRICHLET_GRAD(x, alpha, total, values=values)
 
 
-def _no_dirichlet_grad_derivative(xp: Any, g: Any, ctx: Any) -> tuple:
-    raise RuntimeError("derivative for aten::_dirichlet_grad is not implemented")
-
-
-_DIRICHLET_GRAD = Structural(
-    "_dirichlet_grad",
-    lambda xp, x, alpha, total, values: xp.constant(values),
-    _no_dirichlet_grad_derivative,
-    backward="NotImplemented",
-)
+_DIRICHLET_GRAD = without_derivative("_dirichlet_grad")

@@ -25,7 +25,7 @@ from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx, Primitive, gradients_in, recorded, with_origin
 from symgrad.tensor import NAMES, Tensor, link_view
 
-__all__ = ["Ctx", "Structural", "reshaped_back"]
+__all__ = ["Ctx", "Structural", "reshaped_back", "without_derivative"]
 
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
@@ -333,3 +333,31 @@ def _evaluator(env: dict) -> Callable:
         return np.vectorize(value, otypes=[float])(a)
 
     return numeric
+
+
+def without_derivative(name: str) -> Structural:
+    """A node (``NotImplemented``, as PyTorch names it) holding values its caller computed
+    (``values=``) from its inputs, for an ATen op ``name`` that has no derivative: a
+    backward pass through it raises PyTorch's error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import symgrad
+    >>> prim = without_derivative("_example_backward")
+    >>> x = symgrad.ones(2, requires_grad=True)
+    >>> y = prim(x, values=np.array([2.0, 3.0]))
+    >>> y.grad_fn.name()
+    'torch::autograd::NotImplemented'
+    >>> y.sum().backward()
+    Traceback (most recent call last):
+    ...
+    RuntimeError: derivative for aten::_example_backward is not implemented
+    """
+
+    def refuse(xp: Any, g: Any, ctx: Ctx) -> tuple:
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+    return Structural(
+        name, lambda xp, *inputs, values: xp.constant(values), refuse, backward="NotImplemented"
+    )

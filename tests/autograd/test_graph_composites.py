@@ -8,15 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _graph_names import graph
-from _torch_table import outcome
+from _graph_names import graph_table_tests, leaf
 
 import symgrad
-
-
-def leaf(T, *shape, seed=0):
-    rng = np.random.default_rng(seed)
-    return T.tensor(rng.standard_normal(shape), requires_grad=True)
 
 
 def labels(T, high, *shape, seed=3):
@@ -1027,35 +1021,10 @@ CASES = {
             ("AccumulateGrad", ()),
         ),
     ),
-    "embedding_bag_1d_weighted": (
-        lambda T: F(T).embedding_bag(
-            T.tensor([0, 2, 1, 3]),
-            leaf(T, 4, 3),
-            T.tensor([0, 2]),
-            mode="sum",
-            per_sample_weights=leaf(T, 4, seed=1),
-        ),
-        (
-            ("EmbeddingBagBackward0", ((1, 0), (2, 0))),
-            ("AccumulateGrad", ()),
-            ("AccumulateGrad", ()),
-        ),
-    ),
 }
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_symgrad(name):
-    fn, expected = CASES[name]
-    assert outcome(symgrad, lambda T: graph(fn(T))) == expected
-
-
-@pytest.mark.torch
-@pytest.mark.parametrize("name", list(CASES))
-def test_table_is_pytorchs(name):
-    torch = pytest.importorskip("torch")
-    fn, expected = CASES[name]
-    assert outcome(torch, lambda T: graph(fn(T))) == expected
+test_symgrad, test_table_is_pytorchs = graph_table_tests(CASES)
 
 
 # the values and gradients of the rewritten composites, against PyTorch's (rounded to 9 places)

@@ -6,18 +6,10 @@ not differentiate (``where``'s condition, a number, a loss's target or weights).
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from _graph_names import graph
-from _torch_table import outcome
+from _graph_names import graph_table_tests, leaf
 
 import symgrad
-
-
-def leaf(T, *shape, seed=0):
-    rng = np.random.default_rng(seed)
-    return T.tensor(rng.standard_normal(shape), requires_grad=True)
-
 
 CASES = {
     "where": (
@@ -226,18 +218,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_symgrad(name):
-    fn, expected = CASES[name]
-    assert outcome(symgrad, lambda T: graph(fn(T))) == expected
-
-
-@pytest.mark.torch
-@pytest.mark.parametrize("name", list(CASES))
-def test_table_is_pytorchs(name):
-    torch = pytest.importorskip("torch")
-    fn, expected = CASES[name]
-    assert outcome(torch, lambda T: graph(fn(T))) == expected
+test_symgrad, test_table_is_pytorchs = graph_table_tests(CASES)
 
 
 def _hooked(T):
