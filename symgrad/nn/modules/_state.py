@@ -126,7 +126,7 @@ def assign_buffer(module: Any, name: str, value: Any) -> None:
 # -- calling ---------------------------------------------------------------------------------
 def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
     """``forward`` between the forward pre-hooks and the forward hooks."""
-    for hook, with_kwargs, _ in [*_global_hooks.FORWARD_PRE, *module._forward_pre_hooks]:
+    for hook, with_kwargs, _ in [*_global_hooks.FORWARD_PRE, *_pre_hooks(module)]:
         if with_kwargs:
             result = hook(module, args, kwargs)
             if result is not None:
@@ -146,7 +146,7 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
     try:
         output = module.forward(*args, **kwargs)
     except Exception:
-        for hook, with_kwargs, always in [*_global_hooks.FORWARD, *module._forward_hooks]:
+        for hook, with_kwargs, always in [*_global_hooks.FORWARD, *_hooks(module)]:
             if not always:
                 continue
             try:
@@ -158,7 +158,7 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
                     stacklevel=3,
                 )
         raise
-    for hook, with_kwargs, _ in [*_global_hooks.FORWARD, *module._forward_hooks]:
+    for hook, with_kwargs, _ in [*_global_hooks.FORWARD, *_hooks(module)]:
         result = hook(module, args, kwargs, output) if with_kwargs else hook(module, args, output)
         if result is not None:
             output = result
@@ -166,6 +166,19 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
         wrapped = backward_setup[1](module, args, output)
         output = output if wrapped is None else wrapped
     return output
+
+
+def _pre_hooks(module: Any) -> list:
+    """``module``'s forward pre-hooks as ``(hook, with_kwargs, False)``."""
+    with_kwargs = module._forward_pre_hooks_with_kwargs
+    return [(hook, key in with_kwargs, False) for key, hook in module._forward_pre_hooks.items()]
+
+
+def _hooks(module: Any) -> list:
+    """``module``'s forward hooks as ``(hook, with_kwargs, always_call)``."""
+    with_kwargs, always = module._forward_hooks_with_kwargs, module._forward_hooks_always_called
+    hooks = module._forward_hooks.items()
+    return [(hook, key in with_kwargs, key in always) for key, hook in hooks]
 
 
 def wants_meta(args: tuple, kwargs: dict) -> bool:

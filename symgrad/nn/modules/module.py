@@ -95,8 +95,10 @@ class Module(ModuleStateMethods):
         set_(self, "_buffers", OrderedDict())
         set_(self, "_non_persistent_buffers_set", set())
         set_(self, "_modules", OrderedDict())
-        set_(self, "_forward_hooks", [])
-        set_(self, "_forward_pre_hooks", [])
+        for hooks in ("_forward_hooks", "_forward_hooks_with_kwargs",
+                      "_forward_hooks_always_called", "_forward_pre_hooks",
+                      "_forward_pre_hooks_with_kwargs"):  # fmt: skip
+            set_(self, hooks, OrderedDict())
         for hooks in ("_state_dict_pre_hooks", "_state_dict_hooks", "_load_state_dict_pre_hooks",
                       "_load_state_dict_post_hooks"):  # fmt: skip
             set_(self, hooks, [])
@@ -381,7 +383,8 @@ class Module(ModuleStateMethods):
     ) -> RemovableHandle:
         """``hook(module, args)`` before ``forward``; a non-None result replaces ``args``
         (with ``with_kwargs``: ``hook(module, args, kwargs)`` returning ``(args, kwargs)``)."""
-        return _add_hook(self._forward_pre_hooks, (hook, with_kwargs, False), prepend)
+        flags = (self._forward_pre_hooks_with_kwargs,)
+        return _add_hook(self._forward_pre_hooks, hook, prepend, flags, (with_kwargs,))
 
     def register_forward_hook(
         self,
@@ -393,7 +396,8 @@ class Module(ModuleStateMethods):
     ) -> RemovableHandle:
         """``hook(module, args, output)`` after ``forward``; a non-None result replaces the
         output (with ``with_kwargs``: ``hook(module, args, kwargs, output)``)."""
-        return _add_hook(self._forward_hooks, (hook, with_kwargs, always_call), prepend)
+        flags = (self._forward_hooks_with_kwargs, self._forward_hooks_always_called)
+        return _add_hook(self._forward_hooks, hook, prepend, flags, (with_kwargs, always_call))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if (
@@ -435,6 +439,16 @@ def _type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def _add_hook(hooks: list, entry: tuple, prepend: bool) -> RemovableHandle:
-    hooks.insert(0, entry) if prepend else hooks.append(entry)
-    return RemovableHandle(hooks, entry)
+def _add_hook(
+    hooks: OrderedDict, hook: Callable, prepend: bool, flags: tuple, on: tuple
+) -> RemovableHandle:
+    """``hook`` keyed by its handle's id, as PyTorch's ``OrderedDict`` of hooks, with its
+    flags (``with_kwargs``, ``always_call``) in the dicts beside it."""
+    handle = RemovableHandle(hooks, extra=flags)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    for table, flag in zip(flags, on):
+        if flag:
+            table[handle.id] = True
+    return handle

@@ -1,0 +1,86 @@
+"""Pieces of PyTorch's tutorials where symgrad once differed from PyTorch: the pruning
+tutorial's walk over ``module._forward_pre_hooks.values()`` (PyTorch keeps a module's forward
+hooks in ``OrderedDict``s keyed by the handles' ids, their flags in dicts beside them).
+
+Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
+checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+import numpy as np
+from _torch_table import table_tests
+
+
+def _init(T, module, seed=0, scale=0.5):
+    """``module`` with its parameters drawn from NumPy, the same for symgrad and PyTorch."""
+    rng = np.random.default_rng(seed)
+    with T.no_grad():
+        for p in module.parameters():
+            p.copy_(T.tensor(rng.normal(size=tuple(p.shape)) * scale))
+    return module
+
+
+def _pruning_history(T):
+    """The pruning tutorial finds the weight's hook among the forward pre-hooks and lists the
+    methods its container holds."""
+    prune = import_module(T.__name__ + ".nn.utils.prune")
+    conv = _init(T, T.nn.Conv2d(1, 3, 2))
+    prune.l1_unstructured(conv, "weight", amount=0.3)
+    prune.ln_structured(conv, "weight", amount=1, n=2, dim=0)
+    for hook in conv._forward_pre_hooks.values():
+        if hook._tensor_name == "weight":
+            break
+    names = [type(method).__name__ for method in hook]
+    prune.remove(conv, "weight")
+    return type(hook).__name__, names, len(conv._forward_pre_hooks), conv.weight.eq(0).sum()
+
+
+def _hook_tables(T):
+    """Forward hooks keyed by their handles' ids, in call order (``prepend`` first), the
+    ``with_kwargs`` and ``always_call`` flags in their own dicts; removing or clearing works
+    on the dicts."""
+    layer = _init(T, T.nn.Linear(2, 1))
+    seen = []
+    post = layer.register_forward_hook(lambda m, args, out: seen.append("post"))
+    pre = layer.register_forward_pre_hook(lambda m, args: seen.append("pre"), prepend=True)
+    keyword = layer.register_forward_hook(
+        lambda m, args, kwargs, out: seen.append("kwargs"), with_kwargs=True, always_call=True
+    )
+    layer(T.ones(1, 2))
+    tables = (
+        layer._forward_pre_hooks,
+        layer._forward_hooks,
+        layer._forward_hooks_with_kwargs,
+        layer._forward_hooks_always_called,
+    )
+    counts = [len(t) for t in tables]
+    keys = list(layer._forward_hooks) == [post.id, keyword.id], list(tables[0]) == [pre.id]
+    keyword.remove()
+    after_remove = [len(t) for t in tables]
+    layer._forward_hooks.clear()
+    layer(T.ones(1, 2))
+    return type(tables[1]).__name__, seen, counts, keys, after_remove
+
+
+CASES = {
+    "pruning_history": (
+        _pruning_history,
+        ("PruningContainer", ("L1Unstructured", "LnStructured"), 0, (5, "int64", None)),
+    ),
+    "forward_hook_tables": (
+        _hook_tables,
+        (
+            "OrderedDict",
+            ("pre", "post", "kwargs", "pre"),
+            (1, 2, 1, 1),
+            (True, True),
+            (1, 1, 0, 0),
+        ),
+    ),
+}
+
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
