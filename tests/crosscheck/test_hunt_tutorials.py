@@ -1,6 +1,7 @@
 """Pieces of PyTorch's tutorials where symgrad once differed from PyTorch: the pruning
 tutorial's walk over ``module._forward_pre_hooks.values()`` (PyTorch keeps a module's forward
-hooks in ``OrderedDict``s keyed by the handles' ids, their flags in dicts beside them).
+hooks in ``OrderedDict``s keyed by the handles' ids, their flags in dicts beside them), and
+the extending tutorial's ``LinearFunction`` whose ``setup_context`` unpacks a defaulted input.
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -66,6 +67,44 @@ def _hook_tables(T):
     return type(tables[1]).__name__, seen, counts, keys, after_remove
 
 
+def _linear_function(T):
+    """The extending tutorial's ``LinearFunction``: ``forward(input, weight, bias=None)`` with
+    ``setup_context``, which receives the inputs with the defaults filled in (so ``bias`` is
+    an input too, and backward returns three gradients)."""
+
+    class LinearFunction(T.autograd.Function):
+        @staticmethod
+        def forward(input, weight, bias=None):
+            output = input.mm(weight.t())
+            if bias is not None:
+                output += bias.unsqueeze(0).expand_as(output)
+            return output
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            input, weight, bias = inputs
+            ctx.save_for_backward(input, weight, bias)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            input, weight, bias = ctx.saved_tensors
+            grad_input = grad_weight = grad_bias = None
+            if ctx.needs_input_grad[0]:
+                grad_input = grad_output.mm(weight)
+            if ctx.needs_input_grad[1]:
+                grad_weight = grad_output.t().mm(input)
+            if bias is not None and ctx.needs_input_grad[2]:
+                grad_bias = grad_output.sum(0)
+            return grad_input, grad_weight, grad_bias
+
+    x = T.tensor([[1.0, -2.0], [0.5, 3.0]], dtype=T.float64, requires_grad=True)
+    w = T.tensor([[0.5, 1.0], [-1.0, 2.0], [0.25, 0.0]], dtype=T.float64, requires_grad=True)
+    out = LinearFunction.apply(x, w)
+    out.sum().backward()
+    checked = T.autograd.gradcheck(LinearFunction.apply, (x, w))
+    return out, x.grad, w.grad, type(out.grad_fn).__name__, checked
+
+
 CASES = {
     "pruning_history": (
         _pruning_history,
@@ -79,6 +118,16 @@ CASES = {
             (1, 2, 1, 1),
             (True, True),
             (1, 1, 0, 0),
+        ),
+    ),
+    "function_defaults_to_setup_context": (
+        _linear_function,
+        (
+            ([[-1.5, -5.0, 0.25], [3.25, 5.5, 0.125]], "float64", "LinearFunctionBackward"),
+            ([[-0.25, 3.0], [-0.25, 3.0]], "float64", None),
+            ([[1.5, 1.0], [1.5, 1.0], [1.5, 1.0]], "float64", None),
+            "LinearFunctionBackward",
+            True,
         ),
     ),
 }
