@@ -1,7 +1,8 @@
 """Pieces of PyTorch's tutorials where symgrad once differed from PyTorch: the pruning
 tutorial's walk over ``module._forward_pre_hooks.values()`` (PyTorch keeps a module's forward
-hooks in ``OrderedDict``s keyed by the handles' ids, their flags in dicts beside them), and
-the extending tutorial's ``LinearFunction`` whose ``setup_context`` unpacks a defaulted input.
+hooks in ``OrderedDict``s keyed by the handles' ids, their flags in dicts beside them), ,
+the extending tutorial's ``LinearFunction`` whose ``setup_context`` unpacks a defaulted input,
+and WGAN-GP's gradient penalty, which flattens a convolution's input gradient with ``view``.
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -105,6 +106,28 @@ def _linear_function(T):
     return out, x.grad, w.grad, type(out.grad_fn).__name__, checked
 
 
+def _gradient_penalty(T):
+    """WGAN-GP's penalty: the critic's gradient at the interpolates, taken with
+    ``create_graph=True`` through a padded convolution, flattened with ``view`` (a fresh
+    tensor, as PyTorch's, not a slice of a padded one), then trained through."""
+    nn = T.nn
+    critic = nn.Sequential(
+        nn.Conv2d(1, 2, 3, padding=1), nn.LeakyReLU(0.2), nn.Flatten(), nn.Linear(2 * 9, 1)
+    )
+    _init(T, critic.double(), scale=1.0)
+    rng = np.random.default_rng(1)
+    real, fake = T.tensor(rng.random((2, 1, 3, 3))), T.tensor(rng.random((2, 1, 3, 3)))
+    alpha = T.tensor([[[[0.25]]], [[[0.75]]]], dtype=T.float64)
+    interpolates = (alpha * real + (1 - alpha) * fake).requires_grad_(True)
+    out = critic(interpolates)
+    gradients = T.autograd.grad(out, interpolates, T.ones_like(out), create_graph=True)[0]
+    flat = gradients.view(gradients.size(0), -1)
+    penalty = ((flat.norm(2, dim=1) - 1) ** 2).mean()
+    penalty.backward()
+    conv = critic[0]
+    return gradients.is_contiguous(), penalty, conv.weight.grad[0, 0], conv.bias.grad
+
+
 CASES = {
     "pruning_history": (
         _pruning_history,
@@ -128,6 +151,19 @@ CASES = {
             ([[1.5, 1.0], [1.5, 1.0], [1.5, 1.0]], "float64", None),
             "LinearFunctionBackward",
             True,
+        ),
+    ),
+    "gradient_penalty": (
+        _gradient_penalty,
+        (
+            True,
+            (7.6918, "float64", "MeanBackward0"),
+            (
+                [[-1.1654, -0.7561, 4.4201], [0.7713, -5.889, 0.9207], [5.6961, 3.2046, -4.138]],
+                "float64",
+                None,
+            ),
+            ([0.0, 0.0], "float64", None),
         ),
     ),
 }
