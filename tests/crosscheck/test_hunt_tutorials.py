@@ -2,7 +2,8 @@
 tutorial's walk over ``module._forward_pre_hooks.values()`` (PyTorch keeps a module's forward
 hooks in ``OrderedDict``s keyed by the handles' ids, their flags in dicts beside them), ,
 the extending tutorial's ``LinearFunction`` whose ``setup_context`` unpacks a defaulted input,
-and WGAN-GP's gradient penalty, which flattens a convolution's input gradient with ``view``.
+WGAN-GP's gradient penalty, which flattens a convolution's input gradient with ``view``, and
+the layouts of matrix products' gradients.
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -128,6 +129,23 @@ def _gradient_penalty(T):
     return gradients.is_contiguous(), penalty, conv.weight.grad[0, 0], conv.bias.grad
 
 
+def _product_gradient_layouts(T):
+    """Gradients of the transposed operands of matrix products (linear's ``weight.t()``, a
+    ``x.t() @ b``) are row-major, also under ``create_graph`` (PyTorch's mm backward keeps a
+    column-major operand's layout), so ``view(-1)`` works on them."""
+    x = T.arange(6.0).view(2, 3).requires_grad_()
+    weight = T.arange(12.0).view(4, 3).requires_grad_()
+    a = T.arange(6.0).view(3, 2).requires_grad_()
+    layouts = []
+    for create_graph in (False, True):
+        y = T.nn.functional.linear(x, weight)
+        (gw,) = T.autograd.grad((y**2).sum(), weight, create_graph=create_graph)
+        z = a.t() @ T.arange(6.0).view(3, 2)
+        (ga,) = T.autograd.grad((z**2).sum(), a, create_graph=create_graph)
+        layouts.append((gw.is_contiguous(), ga.is_contiguous()))
+    return layouts, gw.view(-1)[:4], ga.view(-1)
+
+
 CASES = {
     "pruning_history": (
         _pruning_history,
@@ -164,6 +182,14 @@ CASES = {
                 None,
             ),
             ([0.0, 0.0], "float64", None),
+        ),
+    ),
+    "product_gradient_layouts": (
+        _product_gradient_layouts,
+        (
+            ((True, True), (True, True)),
+            ([84.0, 122.0, 160.0, 300.0], "float32", "SliceBackward0"),
+            ([52.0, 70.0, 236.0, 314.0, 420.0, 558.0], "float32", "ViewBackward0"),
         ),
     ),
 }
