@@ -2,8 +2,8 @@
 tutorial's walk over ``module._forward_pre_hooks.values()`` (PyTorch keeps a module's forward
 hooks in ``OrderedDict``s keyed by the handles' ids, their flags in dicts beside them), ,
 the extending tutorial's ``LinearFunction`` whose ``setup_context`` unpacks a defaulted input,
-WGAN-GP's gradient penalty, which flattens a convolution's input gradient with ``view``, and
-the layouts of matrix products' gradients.
+WGAN-GP's gradient penalty, which flattens a convolution's input gradient with ``view``,
+the layouts of matrix products' gradients, and the lengths ``pack_padded_sequence`` takes.
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -146,6 +146,14 @@ def _product_gradient_layouts(T):
     return layouts, gw.view(-1)[:4], ga.view(-1)
 
 
+def _pack_lengths(T, lengths):
+    """``pack_padded_sequence`` reads the lengths as an int64 tensor: any 1-D sequence of
+    numbers; PyTorch's RuntimeError for another number of dimensions."""
+    rnn_utils = import_module(T.__name__ + ".nn.utils.rnn")
+    packed = rnn_utils.pack_padded_sequence(T.arange(6.0).view(3, 2), lengths)
+    return packed.data, packed.batch_sizes
+
+
 CASES = {
     "pruning_history": (
         _pruning_history,
@@ -192,6 +200,17 @@ CASES = {
             ([52.0, 70.0, 236.0, 314.0, 420.0, 558.0], "float32", "ViewBackward0"),
         ),
     ),
+    "pack_lengths_floats": (
+        lambda T: _pack_lengths(T, [3.5, 2]),
+        (([0.0, 1.0, 2.0, 3.0, 4.0], "float32", None), ([2, 2, 1], "int64", None)),
+    ),
+    "pack_lengths_nested": (lambda T: _pack_lengths(T, [[3, 2]]), ("raises", "RuntimeError")),
+    "pack_lengths_number": (lambda T: _pack_lengths(T, 3), ("raises", "RuntimeError")),
+    "pack_lengths_2d": (
+        lambda T: _pack_lengths(T, T.tensor([[3, 2]])),
+        ("raises", "RuntimeError"),
+    ),
+    "pack_lengths_text": (lambda T: _pack_lengths(T, "ab"), ("raises", "TypeError")),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
