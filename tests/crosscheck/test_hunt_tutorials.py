@@ -3,7 +3,8 @@ tutorial's walk over ``module._forward_pre_hooks.values()`` (PyTorch keeps a mod
 hooks in ``OrderedDict``s keyed by the handles' ids, their flags in dicts beside them), ,
 the extending tutorial's ``LinearFunction`` whose ``setup_context`` unpacks a defaulted input,
 WGAN-GP's gradient penalty, which flattens a convolution's input gradient with ``view``,
-the layouts of matrix products' gradients, and the lengths ``pack_padded_sequence`` takes.
+the layouts of matrix products' gradients, the lengths ``pack_padded_sequence`` takes, and
+binary cross-entropy's second derivatives.
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -154,6 +155,19 @@ def _pack_lengths(T, lengths):
     return packed.data, packed.batch_sizes
 
 
+def _bce_second_derivatives(T):
+    """Second derivatives of binary cross-entropy (a gradient penalty or meta-learning over a
+    saturated sigmoid) by PyTorch's double-backward formulas: eps added in the input's, so a
+    right prediction of exactly 0 or 1 gives 0 and a wrong one 1 / eps^2."""
+    p = T.tensor([0.0, 1.0, 0.0, 1.0, 1e-8, 0.5], dtype=T.float64, requires_grad=True)
+    t = T.tensor([1.0, 0.0, 0.0, 1.0, 1.0, 0.3], dtype=T.float64, requires_grad=True)
+    w = T.tensor(2.0, dtype=T.float64, requires_grad=True)
+    loss = T.nn.functional.binary_cross_entropy(p, t, reduction="none") * w
+    (g,) = T.autograd.grad(loss.sum(), p, create_graph=True)
+    gp, gt, gw = T.autograd.grad(g.sum(), (p, t, w))
+    return gp[:2] / 1e24, gp[2:], gt[4:], round(gw.item() / 1e6, 4)
+
+
 CASES = {
     "pruning_history": (
         _pruning_history,
@@ -211,6 +225,15 @@ CASES = {
         ("raises", "RuntimeError"),
     ),
     "pack_lengths_text": (lambda T: _pack_lengths(T, "ab"), ("raises", "TypeError")),
+    "bce_second_derivatives": (
+        _bce_second_derivatives,
+        (
+            ([2.0, 2.0], "float64", None),
+            ([0.0, 0.0, 1.999600059988002e16, 8.0], "float64", None),
+            ([-200000002.0, -8.0], "float64", None),
+            -99.99,
+        ),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
