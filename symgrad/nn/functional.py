@@ -215,8 +215,8 @@ def binary_cross_entropy(
     _no_grad_for("binary_cross_entropy", "weight", weight)
     if target.shape != input.shape:
         raise ValueError(
-            f"Using a target size ({list(target.shape)}) that is different to the input size "
-            f"({list(input.shape)}) is deprecated. Please ensure they have the same size."
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
     _check_probabilities(input, target)
     return _losses.BCE_LOSS(
@@ -320,9 +320,9 @@ def _weighted(errors: Tensor, weight: Tensor, input: Tensor, reduction: str) -> 
 def _broadcast(input: Tensor, target: Tensor, op: str) -> tuple:
     if target.shape != input.shape:
         warnings.warn(
-            f"{op}: using a target size ({list(target.shape)}) that is different to the input "
-            f"size ({list(input.shape)}). This will likely lead to incorrect results due to "
-            "broadcasting. Please ensure they have the same size.",
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
             UserWarning,
             stacklevel=3,
         )

@@ -3,8 +3,8 @@ tutorial's walk over ``module._forward_pre_hooks.values()`` (PyTorch keeps a mod
 hooks in ``OrderedDict``s keyed by the handles' ids, their flags in dicts beside them), ,
 the extending tutorial's ``LinearFunction`` whose ``setup_context`` unpacks a defaulted input,
 WGAN-GP's gradient penalty, which flattens a convolution's input gradient with ``view``,
-the layouts of matrix products' gradients, the lengths ``pack_padded_sequence`` takes, and
-binary cross-entropy's second derivatives.
+the layouts of matrix products' gradients, the lengths ``pack_padded_sequence`` takes,
+binary cross-entropy's second derivatives, and the regression losses' size warnings.
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -13,6 +13,7 @@ checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import warnings
 from importlib import import_module
 
 import numpy as np
@@ -168,6 +169,29 @@ def _bce_second_derivatives(T):
     return gp[:2] / 1e24, gp[2:], gt[4:], round(gw.item() / 1e6, 4)
 
 
+def _target_size_messages(T):
+    """An actor-critic's value of shape (1, 1) against a return of shape (1,): PyTorch's
+    broadcasting warning, the same words for every regression loss (binary cross-entropy
+    refuses, with its ValueError)."""
+    F = T.nn.functional
+    messages = []
+    for loss in (F.mse_loss, F.l1_loss, F.smooth_l1_loss, F.binary_cross_entropy):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                loss(T.full((1, 1), 0.5), T.tensor([0.25]))
+            except ValueError as error:
+                messages.append(str(error).replace(T.__name__, "T"))
+        messages += [str(w.message).replace(T.__name__, "T") for w in caught]
+    return messages
+
+
+_BROADCAST = (
+    "Using a target size (T.Size([1])) that is different to the input size (T.Size([1, 1])). "
+    "This will likely lead to incorrect results due to broadcasting. Please ensure they have "
+    "the same size."
+)
+
 CASES = {
     "pruning_history": (
         _pruning_history,
@@ -232,6 +256,14 @@ CASES = {
             ([0.0, 0.0, 1.999600059988002e16, 8.0], "float64", None),
             ([-200000002.0, -8.0], "float64", None),
             -99.99,
+        ),
+    ),
+    "target_size_messages": (
+        _target_size_messages,
+        (_BROADCAST,) * 3
+        + (
+            "Using a target size (T.Size([1])) that is different to the input size "
+            "(T.Size([1, 1])) is deprecated. Please ensure they have the same size.",
         ),
     ),
 }
