@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,7 @@ from symgrad._device import device
 from symgrad._memory_format import memory_format
 from symgrad._meta import NO_DATA
 from symgrad.autograd.grad_mode import no_grad
+from symgrad.autograd.node import RemovableHandle
 from symgrad.nn.modules import _global_hooks
 from symgrad.nn.parameter import Buffer
 from symgrad.tensor import Tensor
@@ -166,6 +168,21 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
         wrapped = backward_setup[1](module, args, output)
         output = output if wrapped is None else wrapped
     return output
+
+
+def add_hook(
+    hooks: OrderedDict, hook: Callable, prepend: bool, flags: tuple, on: tuple
+) -> RemovableHandle:
+    """``hook`` keyed by its handle's id, as PyTorch's ``OrderedDict`` of hooks, with its
+    flags (``with_kwargs``, ``always_call``) in the dicts beside it."""
+    handle = RemovableHandle(hooks, extra=flags)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    for table, flag in zip(flags, on):
+        if flag:
+            table[handle.id] = True
+    return handle
 
 
 def _pre_hooks(module: Any) -> list:

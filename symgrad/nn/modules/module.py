@@ -384,7 +384,7 @@ class Module(ModuleStateMethods):
         """``hook(module, args)`` before ``forward``; a non-None result replaces ``args``
         (with ``with_kwargs``: ``hook(module, args, kwargs)`` returning ``(args, kwargs)``)."""
         flags = (self._forward_pre_hooks_with_kwargs,)
-        return _add_hook(self._forward_pre_hooks, hook, prepend, flags, (with_kwargs,))
+        return _state.add_hook(self._forward_pre_hooks, hook, prepend, flags, (with_kwargs,))
 
     def register_forward_hook(
         self,
@@ -397,7 +397,8 @@ class Module(ModuleStateMethods):
         """``hook(module, args, output)`` after ``forward``; a non-None result replaces the
         output (with ``with_kwargs``: ``hook(module, args, kwargs, output)``)."""
         flags = (self._forward_hooks_with_kwargs, self._forward_hooks_always_called)
-        return _add_hook(self._forward_hooks, hook, prepend, flags, (with_kwargs, always_call))
+        on = (with_kwargs, always_call)
+        return _state.add_hook(self._forward_hooks, hook, prepend, flags, on)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if (
@@ -437,18 +438,3 @@ def _type_name(value: Any) -> str:
     if isinstance(value, Tensor):
         return f"torch.{value.dtype.scalar_type}Tensor"
     return type(value).__name__
-
-
-def _add_hook(
-    hooks: OrderedDict, hook: Callable, prepend: bool, flags: tuple, on: tuple
-) -> RemovableHandle:
-    """``hook`` keyed by its handle's id, as PyTorch's ``OrderedDict`` of hooks, with its
-    flags (``with_kwargs``, ``always_call``) in the dicts beside it."""
-    handle = RemovableHandle(hooks, extra=flags)
-    hooks[handle.id] = hook
-    if prepend:
-        hooks.move_to_end(handle.id, last=False)
-    for table, flag in zip(flags, on):
-        if flag:
-            table[handle.id] = True
-    return handle
