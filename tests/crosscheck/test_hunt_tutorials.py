@@ -4,7 +4,8 @@ hooks in ``OrderedDict``s keyed by the handles' ids, their flags in dicts beside
 the extending tutorial's ``LinearFunction`` whose ``setup_context`` unpacks a defaulted input,
 WGAN-GP's gradient penalty, which flattens a convolution's input gradient with ``view``,
 the layouts of matrix products' gradients, the lengths ``pack_padded_sequence`` takes,
-binary cross-entropy's second derivatives, and the regression losses' size warnings.
+binary cross-entropy's second derivatives, the regression losses' size warnings, and
+``Module.compile()``.
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
@@ -192,6 +193,26 @@ _BROADCAST = (
     "the same size."
 )
 
+
+def _compile_in_place(T):
+    """``model.compile()`` compiles the model's calls in place: the same module and type, the
+    same state-dict keys, the eager values and gradients, hooks run at every call, and a
+    mode change (``eval()``) is seen."""
+    nn = T.nn
+    model = _init(T, nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)))
+    x = T.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, -0.5]], requires_grad=True)
+    eager = model(x).detach()
+    calls = []
+    model.register_forward_hook(lambda module, args, out: calls.append(tuple(out.shape)))
+    done = model.compile()
+    first = model(x)
+    first.sum().backward()
+    model.eval()
+    second = model(x).detach()
+    keys = list(model.state_dict())
+    return done, type(model).__name__, keys, bool((first == eager).all()), second, x.grad, calls
+
+
 CASES = {
     "pruning_history": (
         _pruning_history,
@@ -264,6 +285,18 @@ CASES = {
         + (
             "Using a target size (T.Size([1])) that is different to the input size "
             "(T.Size([1, 1])) is deprecated. Please ensure they have the same size.",
+        ),
+    ),
+    "compile_in_place": (
+        _compile_in_place,
+        (
+            None,
+            "Sequential",
+            ("0.weight", "0.bias", "2.weight", "2.bias"),
+            True,
+            ([[0.131, 0.6564], [0.3491, -0.2]], "float32", None),
+            ([[-0.4091, -0.2937, 0.0024], [-0.2408, -0.279, 0.1119]], "float32", None),
+            ((2, 2), (2, 2)),
         ),
     ),
 }

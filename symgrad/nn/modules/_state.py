@@ -146,7 +146,7 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
     if backward_setup is not None:
         args = backward_setup[0](module, args) or args
     try:
-        output = module.forward(*args, **kwargs)
+        output = _forward_of(module)(*args, **kwargs)
     except Exception:
         for hook, with_kwargs, always in [*_global_hooks.FORWARD, *_hooks(module)]:
             if not always:
@@ -183,6 +183,38 @@ def add_hook(
         if flag:
             table[handle.id] = True
     return handle
+
+
+def compile_module(self: Any, *args: Any, **kwargs: Any) -> None:
+    """Compile this module's ``forward`` in place (PyTorch's ``Module.compile``): later calls
+    run it ``symgrad.compile``'d (the same arguments), its hooks around it as before; the
+    module, its type and its state-dict keys stay as they are.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> layer = symgrad.nn.Linear(2, 1)
+    >>> layer.compile()
+    >>> layer(symgrad.ones(3, 2)).grad_fn.name(), list(layer.state_dict())
+    ('CompiledFunctionBackward', ['weight', 'bias'])
+    """
+    from symgrad import compiler
+
+    compiled = compiler.compile_call(self, *args, fresh=True, **kwargs)
+    if compiled is None:
+        self.__dict__.pop("_compile_options", None)
+    else:
+        self.__dict__["_compile_options"] = kwargs  # (a copy of the module compiles anew)
+
+
+def _forward_of(module: Any) -> Any:
+    """The ``forward`` a call runs: the compiled one after ``module.compile()``."""
+    options = module.__dict__.get("_compile_options")
+    if options is None:
+        return module.forward
+    from symgrad import compiler
+
+    return compiler.compile_call(module, **options)
 
 
 def _pre_hooks(module: Any) -> list:

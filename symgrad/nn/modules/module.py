@@ -405,10 +405,13 @@ class Module(ModuleStateMethods):
             not self._forward_hooks
             and not self._forward_pre_hooks
             and "_backward_hook_setup" not in self.__dict__
+            and "_compile_options" not in self.__dict__
             and not _global_hooks.any_hooks()
         ):
             return self.forward(*args, **kwargs)
         return _state.call_with_hooks(self, args, kwargs)
+
+    compile = _state.compile_module
 
     # -- printing -------------------------------------------------------------------------------
     def _get_name(self) -> str:
