@@ -302,3 +302,25 @@ CASES = {
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
+
+
+def _shout(module, args):
+    return (args[0] * 10,)
+
+
+def test_module_pickled_with_hook_lists_loads():
+    """A module pickled when symgrad kept its forward hooks in lists of ``(hook,
+    with_kwargs, always_call)`` loads with them in PyTorch's dicts, and its hooks run."""
+    import pickle
+
+    import symgrad
+
+    layer = symgrad.nn.Identity()
+    layer.__dict__["_forward_pre_hooks"] = [(_shout, False, False)]
+    layer.__dict__["_forward_hooks"] = []
+    for name in ("_forward_hooks_with_kwargs", "_forward_hooks_always_called"):
+        del layer.__dict__[name]
+    loaded = pickle.loads(pickle.dumps(layer))
+    assert list(loaded._forward_pre_hooks.values()) == [_shout]
+    assert not loaded._forward_pre_hooks_with_kwargs and not loaded._forward_hooks_always_called
+    assert loaded(symgrad.tensor([1.0])).tolist() == [10.0]

@@ -217,6 +217,45 @@ def _forward_of(module: Any) -> Any:
     return compiler.compile_call(module, **options)
 
 
+_HOOK_TABLES = (
+    "_forward_hooks",
+    "_forward_hooks_with_kwargs",
+    "_forward_hooks_always_called",
+    "_forward_pre_hooks",
+    "_forward_pre_hooks_with_kwargs",
+)
+
+
+def set_state(module: Any, state: dict) -> None:
+    """A pickled module's attributes, its forward hooks as PyTorch keeps them: a module saved
+    when they were lists of ``(hook, with_kwargs, always_call)`` gets them keyed by fresh
+    handle ids."""
+    module.__dict__.update(state)
+    for name in _HOOK_TABLES:
+        if not isinstance(state.get(name), dict):
+            module.__dict__[name] = OrderedDict()
+    d = module.__dict__
+    for hook, with_kwargs, always in _listed(state, "_forward_hooks"):
+        key = next(RemovableHandle._ids)
+        d["_forward_hooks"][key] = hook
+        _flag(d["_forward_hooks_with_kwargs"], key, with_kwargs)
+        _flag(d["_forward_hooks_always_called"], key, always)
+    for hook, with_kwargs, _ in _listed(state, "_forward_pre_hooks"):
+        key = next(RemovableHandle._ids)
+        d["_forward_pre_hooks"][key] = hook
+        _flag(d["_forward_pre_hooks_with_kwargs"], key, with_kwargs)
+
+
+def _listed(state: dict, name: str) -> list:
+    table = state.get(name)
+    return table if isinstance(table, list) else []
+
+
+def _flag(table: dict, key: int, on: bool) -> None:
+    if on:
+        table[key] = True
+
+
 def _pre_hooks(module: Any) -> list:
     """``module``'s forward pre-hooks as ``(hook, with_kwargs, False)``."""
     with_kwargs = module._forward_pre_hooks_with_kwargs

@@ -249,6 +249,8 @@ class Module(ModuleStateMethods):
                 where.pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
+    __setstate__ = _state.set_state
+
     def __getattr__(self, name: str) -> Any:
         # called only when normal lookup fails: the registered members
         d = self.__dict__
