@@ -21,6 +21,7 @@ from symgrad.autograd.function_call import (
     as_positional,
     check_dirty,
     forward_tangents,
+    with_defaults,
     wrap_output,
 )
 from symgrad.autograd.hooks import grad_tensor
@@ -393,6 +394,8 @@ class Function(metaclass=_FunctionMeta):
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         separate = not getattr(cls.setup_context, "_undefined", False)
         args = as_positional(cls.forward, args, kwargs, has_ctx=not separate)
+        if separate:
+            args = with_defaults(cls.forward, args)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         with grad_mode.no_grad(), dual.disabled():

@@ -48,6 +48,16 @@ def as_positional(forward: Any, args: tuple, kwargs: dict, has_ctx: bool = True)
     return tuple(args)
 
 
+def with_defaults(forward: Any, args: tuple) -> tuple:
+    """``args`` followed by the defaults of ``forward``'s positional parameters not given: the
+    inputs PyTorch hands ``setup_context`` (and counts as inputs of the node)."""
+    params = [p for p in inspect.signature(forward).parameters.values() if p.kind in _POSITIONAL]
+    missing = params[len(args) :]
+    if any(p.default is inspect.Parameter.empty for p in missing):
+        return args  # forward's own call reports the missing argument
+    return args + tuple(p.default for p in missing)
+
+
 def check_dirty(ctx: Any, args: tuple, outs: tuple, record: bool) -> None:
     """PyTorch's checks of the tensors given to ``mark_dirty``."""
     for t in ctx._dirty:

@@ -373,16 +373,22 @@ class RemovableHandle:
     tensor([22.])
     """
 
-    __slots__ = ("_hooks", "_hook", "id")
+    __slots__ = ("_hooks", "_hook", "id", "_extra")
     _ids = itertools.count()  # each handle's ``id``: one count for the process, as PyTorch's
 
-    def __init__(self, hooks: list, hook: Any) -> None:
+    def __init__(self, hooks: list | dict, hook: Any = None, extra: tuple = ()) -> None:
         self._hooks = hooks
         self._hook = hook
+        self._extra = extra
         self.id = next(RemovableHandle._ids)
 
     def remove(self) -> None:
-        """Unregister the hook."""
+        """Unregister the hook (from a dict of hooks: the entry keyed by ``id``, also in
+        the ``extra`` dicts)."""
+        if isinstance(self._hooks, dict):
+            for table in (self._hooks, *self._extra):
+                table.pop(self.id, None)
+            return
         for i, h in enumerate(self._hooks):
             if h is self._hook:
                 del self._hooks[i]

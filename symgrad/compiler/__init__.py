@@ -101,17 +101,30 @@ def compile(  # noqa: A001 - PyTorch's name
         )
     if disable:
         return model
-    kind = backend if backend in ("numpy", "scalar") else "auto"
-    if backend == "numexpr":
-        from symgrad.compiler.numexpr_backend import require_numexpr
-
-        require_numexpr()
-        kind = "numexpr"
+    kind = backend_kind(backend)
     from symgrad.nn.modules.module import Module
 
     if isinstance(model, Module):
         return OptimizedModule(model, fullgraph, kind)
     return CompiledFunction(model, fullgraph, backend=kind)
+
+
+def backend_kind(backend: Any) -> str:
+    """The program ``backend`` asks for: "numpy", "scalar", "numexpr" (checked to be
+    installed) or, for any other name, "auto"."""
+    if backend == "numexpr":
+        from symgrad.compiler.numexpr_backend import require_numexpr
+
+        require_numexpr()
+        return "numexpr"
+    return backend if backend in ("numpy", "scalar") else "auto"
+
+
+def compile_call(module: Any, *args: Any, **kwargs: Any) -> Any:
+    """``module``'s call compiled in place of it (``Module.compile``)."""
+    from symgrad.compiler.module import compile_call as compiled_call
+
+    return compiled_call(module, *args, **kwargs)
 
 
 def reset() -> None:

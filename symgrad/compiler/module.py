@@ -3,12 +3,59 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from symgrad.compiler.function import CompiledFunction
 from symgrad.nn.modules.module import Module
 
-__all__ = ["OptimizedModule"]
+__all__ = ["OptimizedModule", "compile_call"]
+
+
+# each module's compiled forward after ``Module.compile()`` (a weak table: the module keeps
+# only its options, so that it copies and pickles as before)
+_COMPILED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _guard_values(mod: Module) -> tuple:
+    """What a trace of ``mod`` assumed: every submodule's ``training`` flag and the identity
+    of each parameter and buffer."""
+    return (
+        tuple(m.training for m in mod.modules()),
+        tuple(id(p) for p in mod.parameters()),
+        tuple(id(b) for b in mod.buffers()),
+    )
+
+
+def compile_call(
+    mod: Module,
+    *,
+    fullgraph: bool = False,
+    dynamic: Any = None,
+    backend: Any = "inductor",
+    mode: Any = None,
+    options: Any = None,
+    disable: bool = False,
+    fresh: bool = False,
+) -> CompiledFunction | None:
+    """``mod``'s ``forward`` compiled, for ``Module.compile`` (None with ``disable``): the
+    arguments of ``symgrad.compile``, the same guards as :class:`OptimizedModule`'s; made
+    once per module (``fresh``: made again)."""
+    from symgrad.compiler import backend_kind
+
+    if disable:
+        return None
+    compiled = None if fresh else _COMPILED.get(mod)
+    if compiled is None:
+        kind = backend_kind(backend)
+        ref = weakref.ref(mod)  # (the table's value must not keep its key alive)
+
+        def forward(*args: Any, **kwargs: Any) -> Any:
+            return ref().forward(*args, **kwargs)  # type: ignore[union-attr]
+
+        guard = lambda: _guard_values(ref())  # noqa: E731
+        compiled = _COMPILED[mod] = CompiledFunction(forward, fullgraph, guard, kind)
+    return compiled
 
 
 class OptimizedModule(Module):
@@ -40,12 +87,7 @@ class OptimizedModule(Module):
         )
 
     def _guard_values(self) -> tuple:
-        mod = self._orig_mod
-        return (
-            tuple(m.training for m in mod.modules()),
-            tuple(id(p) for p in mod.parameters()),
-            tuple(id(b) for b in mod.buffers()),
-        )
+        return _guard_values(self._orig_mod)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         return self.__dict__["_compiled"](*args, **kwargs)

@@ -214,8 +214,8 @@ def binary_cross_entropy(
     _no_grad_for("binary_cross_entropy", "weight", weight)
     if target.shape != input.shape:
         raise ValueError(
-            f"Using a target size ({list(target.shape)}) that is different to the input size "
-            f"({list(input.shape)}) is deprecated. Please ensure they have the same size."
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
     _check_probabilities(input, target)
     return _losses.BCE_LOSS(

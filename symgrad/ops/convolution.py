@@ -153,7 +153,7 @@ def numpy_weight_grad(g: np.ndarray, x: np.ndarray, geo: Geometry, w_shape: tupl
     transpose, ``cols @ g^T``: BLAS runs the long inner dimension (N * P) many times faster
     with the wide factor on the left."""
     gw_t = np.matmul(_im2col(x, geo), _numpy_groups(g, geo).swapaxes(1, 2))  # (G, C/G*K, O/G)
-    return gw_t.swapaxes(1, 2).reshape(w_shape)
+    return np.ascontiguousarray(gw_t.swapaxes(1, 2).reshape(w_shape))
 
 
 def numpy_input_grad(g: np.ndarray, w: np.ndarray, geo: Geometry, channels: int) -> np.ndarray:
@@ -169,7 +169,7 @@ def numpy_input_grad(g: np.ndarray, w: np.ndarray, geo: Geometry, channels: int)
             for k, dil, s, m in zip(pos, geo.dilation, geo.stride, geo.out)
         )
         gpad[(slice(None), slice(None)) + key] += gcols[(slice(None),) + pos].swapaxes(0, 1)
-    return gpad[geo.inner()]
+    return np.ascontiguousarray(gpad[geo.inner()])
 
 
 def _numpy_vjp(g: np.ndarray, c: Any) -> tuple:
@@ -202,7 +202,7 @@ def input_grad(xp: Any, g: Any, w: Any, geo: Geometry, channels: int) -> Any:
     g2 = xp.reshape(g, (n, geo.groups, o // geo.groups, math.prod(geo.out)))
     wr = xp.reshape(w, (geo.groups, o // geo.groups, -1))
     gcols = xp.reshape(xp.matmul(xp.transpose(wr, 1, 2), g2), (n, channels) + geo.kernel + geo.out)
-    return xp.getitem(col2im(xp, gcols, (n, channels), geo), geo.inner())
+    return col2im(xp, gcols, (n, channels), geo)
 
 
 def _vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -221,17 +221,26 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 def col2im(xp: Any, gcols: Any, lead: tuple, geo: Geometry) -> Any:
-    """The padded input's gradient from the windows' ``(N, C, *kernel, *out)``: each kernel
-    position's share placed at its strided slice and summed. Strided slices, not one index
-    that repeats positions, so that the placing is a plain write (also per sample in vmap)."""
+    """The (unpadded) input's gradient from the windows' ``(N, C, *kernel, *out)``: each
+    kernel position's share, less what falls on the padding, placed at its strided slice
+    and summed. Strided slices, not one index that repeats positions, so that the placing is
+    a plain write (also per sample in vmap); no slice of a padded gradient, so the result is
+    a fresh tensor, as PyTorch's (``.view`` works on it)."""
     total = None
     for pos in np.ndindex(*geo.kernel):
-        key = tuple(
-            slice(k * dil, k * dil + s * (m - 1) + 1, s)
-            for k, dil, s, m in zip(pos, geo.dilation, geo.stride, geo.out)
-        )
-        share = xp.getitem(gcols, (slice(None), slice(None)) + pos)
-        part = xp.index_put_zeros(lead + geo.padded, (slice(None), slice(None)) + key, share, True)
+        shares, places = [], []
+        for k, dil, s, m, n, (lo, _) in zip(
+            pos, geo.dilation, geo.stride, geo.out, geo.spatial, geo.pads
+        ):
+            first = max(0, -((k * dil - lo) // s))  # the first window inside the input
+            last = min(m - 1, (lo + n - 1 - k * dil) // s)
+            count = max(0, last - first + 1)
+            start = k * dil + s * first - lo if count else 0
+            shares.append(slice(first, first + count))
+            places.append(slice(start, start + s * (count - 1) + 1 if count else 0, s))
+        share = xp.getitem(gcols, (slice(None), slice(None)) + pos + tuple(shares))
+        key = (slice(None), slice(None)) + tuple(places)
+        part = xp.index_put_zeros(lead + geo.spatial, key, share, True)
         total = part if total is None else total + part
     return total
 

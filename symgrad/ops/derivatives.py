@@ -187,6 +187,10 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("tanh_backward", 2): lambda a: E.TANH.vjp_primitive(0)(0, a.xs[1], a.g),
     ("sigmoid_backward", 1): lambda a: a.g * a.xs[2] * _shifted(_scaled(a.xs[1], -2.0), 1.0),
     ("sigmoid_backward", 2): lambda a: E.SIGMOID.vjp_primitive(0)(0, a.xs[1], a.g),
+    # binary_cross_entropy's backward (inputs: x, target, output, the gradient it received)
+    ("bce_backward0", 0): lambda a: _bce_double_backward(a),
+    ("bce_backward0", 1): lambda a: -(a.g * a.xs[3]) / (a.x * (_one(a.x) - a.x)).clamp_min(1e-12),
+    ("bce_backward0", 3): lambda a: a.g * ((a.x - a.y) / (_bce_plus_eps(a) * _bce_minus_eps(a))),
     ("softplus_backward", 0): lambda a: _softplus_double_backward(a),
     ("softplus_backward", 2): lambda a: E.SOFTPLUS.vjp_primitive(0)(
         a.xs[0], a.xs[1], a.g, params=a._params
@@ -244,6 +248,26 @@ def _extremum_share(a: _Args, lost: Tensor) -> Any:
     from symgrad.ops.math import where
 
     return _masked_zero(where(a.x == a.y, _divided(a.g, 2), a.g), lost)
+
+
+def _bce_plus_eps(a: _Args) -> Any:
+    return _shifted(a.x, _BCE_EPS)
+
+
+def _bce_minus_eps(a: _Args) -> Any:
+    return _shifted(_one(a.x) - a.x, _BCE_EPS)
+
+
+def _bce_double_backward(a: _Args) -> Any:
+    """PyTorch's binary_cross_entropy_double_backward: ``g g_out (x^2 - 2 x y + y) /
+    ((x + eps)^2 (1 - x + eps)^2)``, with eps added, not clamped: 0 for a right prediction
+    of exactly 0 or 1, ``1 / eps^2`` for a wrong one."""
+    x, y = a.x, a.y
+    top = x * x - _scaled(x * y, 2.0) + y
+    return a.g * a.xs[3] * (top / (_bce_plus_eps(a).pow(2) * _bce_minus_eps(a).pow(2)))
+
+
+_BCE_EPS = 1e-12
 
 
 def _softplus_double_backward(a: _Args) -> Any:

@@ -43,7 +43,7 @@ def _fold(xp: Any, cols: Any, geo: Geometry) -> Any:
         cols = xp.reshape(cols, (1,) + tuple(cols.shape))
     n, c = cols.shape[0], cols.shape[1] // math.prod(geo.kernel)
     blocks = xp.reshape(cols, (n, c) + geo.kernel + geo.out)
-    out = xp.getitem(col2im(xp, blocks, (n, c), geo), geo.inner())
+    out = col2im(xp, blocks, (n, c), geo)
     return out if batched else xp.reshape(out, tuple(out.shape[1:]))
 
 

@@ -51,9 +51,14 @@ def _matmul_vjp(xp: Any, g: Any, c: Any) -> tuple:
         ga = bmm(g, _mT(xp, b)) if c.needs[0] else None
         return ga, bmm(_mT(xp, a), g) if c.needs[1] else None
     if c.needs[0]:
-        ga = xp.sum_to_size(xp.matmul(g2, _mT(xp, b2)), a2.shape)
-        if tuple(ga.shape) != tuple(c.shapes[0]):
-            ga = xp.reshape(ga, c.shapes[0])
+        if len(c.shapes[1]) == 2 and _column_major(a):
+            # PyTorch's mm_mat1_backward: a column-major matrix (x.t()) gets a column-major
+            # gradient, (b gᵀ)ᵀ, row-major again once it reaches x through t()
+            ga = _mT(xp, xp.matmul(b, _mT(xp, g)))
+        else:
+            ga = xp.sum_to_size(xp.matmul(g2, _mT(xp, b2)), a2.shape)
+            if tuple(ga.shape) != tuple(c.shapes[0]):
+                ga = xp.reshape(ga, c.shapes[0])
     if c.needs[1]:
         if len(c.shapes[0]) == 2 and _column_major(b):
             # PyTorch's mm_mat2_backward: a column-major matrix (a transposed one: linear's
@@ -85,8 +90,12 @@ def _matmul_numeric_vjp(
     a, b = arrays
     if a.ndim != 2 or b.ndim != 2 or type(a) is not np.ndarray or type(b) is not np.ndarray:
         return None
-    ga = np.matmul(g, b.swapaxes(-1, -2)) if needs[0] else None
-    gb = None
+    ga = gb = None
+    if needs[0]:
+        if _column_major(a):
+            ga = np.matmul(b, g.swapaxes(-1, -2)).swapaxes(-1, -2)
+        else:
+            ga = np.matmul(g, b.swapaxes(-1, -2))
     if needs[1]:
         if _column_major(b):
             gb = np.matmul(g.swapaxes(-1, -2), a).swapaxes(-1, -2)
@@ -98,8 +107,12 @@ def _matmul_numeric_vjp(
 def _column_major(m: Any) -> bool:
     """Whether ``m`` is an array laid out column by column (PyTorch's test: strides
     ``(1, rows)``), a matrix whose transpose is row-major."""
-    if getattr(m, "ndim", None) != 2 or not hasattr(m, "strides"):
-        return False  # (a Tensor of the tensor interpreter, a SymPy matrix: no layout)
+    if getattr(m, "ndim", None) != 2:
+        return False
+    if isinstance(m, Tensor):  # (the tensor interpreter's operands, under create_graph)
+        return m.stride() == (1, m.shape[0])
+    if not hasattr(m, "strides"):
+        return False  # (a SymPy matrix: no layout)
     s = m.strides
     return s[0] == m.itemsize and s[1] == m.shape[0] * m.itemsize
 

@@ -77,6 +77,16 @@ def _clamped(e: Any) -> Any:
     return sp.Max(sp.log(e), -100)
 
 
+# PyTorch's binary_cross_entropy_double_backward (and its _grad_output and _target halves),
+# the partials of g * (x - y) / max(x (1 - x), eps): eps added, not clamped, in the input's
+# and the gradient's, so that a right prediction of exactly 0 or 1 has a second derivative 0
+_BCE_DOUBLE_BACKWARD = {
+    0: lambda v, t, out, g, out2: (
+        g * (v * v - 2 * v * t + t) / ((v + 1e-12) ** 2 * (1 - v + 1e-12) ** 2)
+    ),
+    1: lambda v, t, out, g, out2: -g / np.maximum(v * (1 - v), 1e-12),
+    3: lambda v, t, out, g, out2: (v - t) / ((v + 1e-12) * (1 - v + 1e-12)),
+}
 BCE = declare(
     "bce",
     "x y",
@@ -96,6 +106,7 @@ BCE = declare(
     promote="float",
     domain={"x": "unit", "y": "unit"},
     vjp_backward=("BinaryCrossEntropyBackwardBackward0", None),
+    vjp_partial_kernels={0: _BCE_DOUBLE_BACKWARD},
 )
 SQUARED_ERROR = declare(
     "squared_error",

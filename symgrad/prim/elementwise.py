@@ -79,6 +79,7 @@ class Elementwise(Application, Primitive):
         kernel: Callable | None = None,
         partial_kernels: dict | None = None,
         vjp_kernels: dict | None = None,
+        vjp_partial_kernels: dict | None = None,
         promote: str = "same",
         backward: str | None = None,
         exact: bool = True,
@@ -118,6 +119,9 @@ class Elementwise(Application, Primitive):
         self.kernel = kernel
         self.partial_kernels = dict(partial_kernels or {})
         self._vjp_kernels: dict[int, Callable] = dict(vjp_kernels or {})
+        # {i: partial_kernels of input i's backward primitive}: PyTorch's double-backward
+        # formulas where they differ from the derivative of the (clamped) first one
+        self.vjp_partial_kernels = dict(vjp_partial_kernels or {})
         self.promote = promote
         self.exact = exact
         self.level = level
@@ -264,6 +268,7 @@ class Elementwise(Application, Primitive):
                 self.vjp_expression(i),
                 params=self.params,
                 kernel=self.vjp_kernel(i),
+                partial_kernels=self.vjp_partial_kernels.get(i),
                 backward=self._vjp_name(i),
                 level=self.level + 1,
                 edges=self._vjp_edges(),

@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,7 @@ from symgrad._device import device
 from symgrad._memory_format import memory_format
 from symgrad._meta import NO_DATA
 from symgrad.autograd.grad_mode import no_grad
+from symgrad.autograd.node import RemovableHandle
 from symgrad.nn.modules import _global_hooks
 from symgrad.nn.parameter import Buffer
 from symgrad.tensor import Tensor
@@ -126,7 +128,7 @@ def assign_buffer(module: Any, name: str, value: Any) -> None:
 # -- calling ---------------------------------------------------------------------------------
 def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
     """``forward`` between the forward pre-hooks and the forward hooks."""
-    for hook, with_kwargs, _ in [*_global_hooks.FORWARD_PRE, *module._forward_pre_hooks]:
+    for hook, with_kwargs, _ in [*_global_hooks.FORWARD_PRE, *_pre_hooks(module)]:
         if with_kwargs:
             result = hook(module, args, kwargs)
             if result is not None:
@@ -144,9 +146,9 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
     if backward_setup is not None:
         args = backward_setup[0](module, args) or args
     try:
-        output = module.forward(*args, **kwargs)
+        output = _forward_of(module)(*args, **kwargs)
     except Exception:
-        for hook, with_kwargs, always in [*_global_hooks.FORWARD, *module._forward_hooks]:
+        for hook, with_kwargs, always in [*_global_hooks.FORWARD, *_hooks(module)]:
             if not always:
                 continue
             try:
@@ -158,7 +160,7 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
                     stacklevel=3,
                 )
         raise
-    for hook, with_kwargs, _ in [*_global_hooks.FORWARD, *module._forward_hooks]:
+    for hook, with_kwargs, _ in [*_global_hooks.FORWARD, *_hooks(module)]:
         result = hook(module, args, kwargs, output) if with_kwargs else hook(module, args, output)
         if result is not None:
             output = result
@@ -166,6 +168,105 @@ def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
         wrapped = backward_setup[1](module, args, output)
         output = output if wrapped is None else wrapped
     return output
+
+
+def add_hook(
+    hooks: OrderedDict, hook: Callable, prepend: bool, flags: tuple, on: tuple
+) -> RemovableHandle:
+    """``hook`` keyed by its handle's id, as PyTorch's ``OrderedDict`` of hooks, with its
+    flags (``with_kwargs``, ``always_call``) in the dicts beside it."""
+    handle = RemovableHandle(hooks, extra=flags)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    for table, flag in zip(flags, on):
+        if flag:
+            table[handle.id] = True
+    return handle
+
+
+def compile_module(self: Any, *args: Any, **kwargs: Any) -> None:
+    """Compile this module's ``forward`` in place (PyTorch's ``Module.compile``): later calls
+    run it ``symgrad.compile``'d (the same arguments), its hooks around it as before; the
+    module, its type and its state-dict keys stay as they are.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> layer = symgrad.nn.Linear(2, 1)
+    >>> layer.compile()
+    >>> layer(symgrad.ones(3, 2)).grad_fn.name(), list(layer.state_dict())
+    ('CompiledFunctionBackward', ['weight', 'bias'])
+    """
+    from symgrad import compiler
+
+    compiled = compiler.compile_call(self, *args, fresh=True, **kwargs)
+    if compiled is None:
+        self.__dict__.pop("_compile_options", None)
+    else:
+        self.__dict__["_compile_options"] = kwargs  # (a copy of the module compiles anew)
+
+
+def _forward_of(module: Any) -> Any:
+    """The ``forward`` a call runs: the compiled one after ``module.compile()``."""
+    options = module.__dict__.get("_compile_options")
+    if options is None:
+        return module.forward
+    from symgrad import compiler
+
+    return compiler.compile_call(module, **options)
+
+
+_HOOK_TABLES = (
+    "_forward_hooks",
+    "_forward_hooks_with_kwargs",
+    "_forward_hooks_always_called",
+    "_forward_pre_hooks",
+    "_forward_pre_hooks_with_kwargs",
+)
+
+
+def set_state(module: Any, state: dict) -> None:
+    """A pickled module's attributes, its forward hooks as PyTorch keeps them: a module saved
+    when they were lists of ``(hook, with_kwargs, always_call)`` gets them keyed by fresh
+    handle ids."""
+    module.__dict__.update(state)
+    for name in _HOOK_TABLES:
+        if not isinstance(state.get(name), dict):
+            module.__dict__[name] = OrderedDict()
+    d = module.__dict__
+    for hook, with_kwargs, always in _listed(state, "_forward_hooks"):
+        key = next(RemovableHandle._ids)
+        d["_forward_hooks"][key] = hook
+        _flag(d["_forward_hooks_with_kwargs"], key, with_kwargs)
+        _flag(d["_forward_hooks_always_called"], key, always)
+    for hook, with_kwargs, _ in _listed(state, "_forward_pre_hooks"):
+        key = next(RemovableHandle._ids)
+        d["_forward_pre_hooks"][key] = hook
+        _flag(d["_forward_pre_hooks_with_kwargs"], key, with_kwargs)
+
+
+def _listed(state: dict, name: str) -> list:
+    table = state.get(name)
+    return table if isinstance(table, list) else []
+
+
+def _flag(table: dict, key: int, on: bool) -> None:
+    if on:
+        table[key] = True
+
+
+def _pre_hooks(module: Any) -> list:
+    """``module``'s forward pre-hooks as ``(hook, with_kwargs, False)``."""
+    with_kwargs = module._forward_pre_hooks_with_kwargs
+    return [(hook, key in with_kwargs, False) for key, hook in module._forward_pre_hooks.items()]
+
+
+def _hooks(module: Any) -> list:
+    """``module``'s forward hooks as ``(hook, with_kwargs, always_call)``."""
+    with_kwargs, always = module._forward_hooks_with_kwargs, module._forward_hooks_always_called
+    hooks = module._forward_hooks.items()
+    return [(hook, key in with_kwargs, key in always) for key, hook in hooks]
 
 
 def wants_meta(args: tuple, kwargs: dict) -> bool:

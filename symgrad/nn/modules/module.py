@@ -95,8 +95,10 @@ class Module(ModuleStateMethods):
         set_(self, "_buffers", OrderedDict())
         set_(self, "_non_persistent_buffers_set", set())
         set_(self, "_modules", OrderedDict())
-        set_(self, "_forward_hooks", [])
-        set_(self, "_forward_pre_hooks", [])
+        for hooks in ("_forward_hooks", "_forward_hooks_with_kwargs",
+                      "_forward_hooks_always_called", "_forward_pre_hooks",
+                      "_forward_pre_hooks_with_kwargs"):  # fmt: skip
+            set_(self, hooks, OrderedDict())
         for hooks in ("_state_dict_pre_hooks", "_state_dict_hooks", "_load_state_dict_pre_hooks",
                       "_load_state_dict_post_hooks"):  # fmt: skip
             set_(self, hooks, [])
@@ -247,6 +249,8 @@ class Module(ModuleStateMethods):
                 where.pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
+    __setstate__ = _state.set_state
+
     def __getattr__(self, name: str) -> Any:
         # called only when normal lookup fails: the registered members
         d = self.__dict__
@@ -381,7 +385,8 @@ class Module(ModuleStateMethods):
     ) -> RemovableHandle:
         """``hook(module, args)`` before ``forward``; a non-None result replaces ``args``
         (with ``with_kwargs``: ``hook(module, args, kwargs)`` returning ``(args, kwargs)``)."""
-        return _add_hook(self._forward_pre_hooks, (hook, with_kwargs, False), prepend)
+        flags = (self._forward_pre_hooks_with_kwargs,)
+        return _state.add_hook(self._forward_pre_hooks, hook, prepend, flags, (with_kwargs,))
 
     def register_forward_hook(
         self,
@@ -393,17 +398,22 @@ class Module(ModuleStateMethods):
     ) -> RemovableHandle:
         """``hook(module, args, output)`` after ``forward``; a non-None result replaces the
         output (with ``with_kwargs``: ``hook(module, args, kwargs, output)``)."""
-        return _add_hook(self._forward_hooks, (hook, with_kwargs, always_call), prepend)
+        flags = (self._forward_hooks_with_kwargs, self._forward_hooks_always_called)
+        on = (with_kwargs, always_call)
+        return _state.add_hook(self._forward_hooks, hook, prepend, flags, on)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if (
             not self._forward_hooks
             and not self._forward_pre_hooks
             and "_backward_hook_setup" not in self.__dict__
+            and "_compile_options" not in self.__dict__
             and not _global_hooks.any_hooks()
         ):
             return self.forward(*args, **kwargs)
         return _state.call_with_hooks(self, args, kwargs)
+
+    compile = _state.compile_module
 
     # -- printing -------------------------------------------------------------------------------
     def _get_name(self) -> str:
@@ -433,8 +443,3 @@ def _type_name(value: Any) -> str:
     if isinstance(value, Tensor):
         return f"torch.{value.dtype.scalar_type}Tensor"
     return type(value).__name__
-
-
-def _add_hook(hooks: list, entry: tuple, prepend: bool) -> RemovableHandle:
-    hooks.insert(0, entry) if prepend else hooks.append(entry)
-    return RemovableHandle(hooks, entry)

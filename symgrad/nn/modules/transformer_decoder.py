@@ -75,7 +75,7 @@ class TransformerDecoderLayer(Module):
         # activation is a module computes with relu; the module stays listed in its repr.
         if "activation" not in state:
             state["activation"] = F.relu
-        self.__dict__.update(state)
+        super().__setstate__(state)
 
     def forward(
         self,

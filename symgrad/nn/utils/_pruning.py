@@ -24,8 +24,9 @@ __all__ = [
 
 
 def pruning_hooks(module: Module) -> list:
-    """The pruning methods among ``module``'s forward pre-hooks, with their entries."""
-    return [e for e in module._forward_pre_hooks if isinstance(e[0], BasePruningMethod)]
+    """The pruning methods among ``module``'s forward pre-hooks, as ``(key, method)``."""
+    hooks = module._forward_pre_hooks.items()
+    return [(key, hook) for key, hook in hooks if isinstance(hook, BasePruningMethod)]
 
 
 class BasePruningMethod(ABC):
@@ -121,18 +122,18 @@ class BasePruningMethod(ABC):
 def _combined_method(cls: type, module: Module, name: str, args: tuple, kwargs: dict):
     """The new method, or the earlier method(s) on ``name`` with it added (their pre-hook
     replaced by the combined one)."""
-    old = [e for e in pruning_hooks(module) if e[0]._tensor_name == name]
+    old = [(key, hook) for key, hook in pruning_hooks(module) if hook._tensor_name == name]
     if len(old) > 1:
         raise RuntimeError(
             f"Avoid adding multiple pruning hooks to the same tensor {name} of module "
             f"{module}. Use a PruningContainer."
         )
-    for entry in old:
-        module._forward_pre_hooks.remove(entry)
+    for key, _ in old:
+        del module._forward_pre_hooks[key]
     method = cls(*args, **kwargs)
     method._tensor_name = name
     if old:
-        container = old[0][0]
+        container = old[0][1]
         if not isinstance(container, PruningContainer):
             container = PruningContainer(container)
         container.add_pruning_method(method)

@@ -236,10 +236,10 @@ def remove(module: Module, name: str) -> Module:
     >>> [n for n, _ in layer.named_parameters()], layer.bias[1] == 0, prune.is_pruned(layer)
     (['weight', 'bias'], tensor(True), False)
     """
-    for entry in pruning_hooks(module):
-        if entry[0]._tensor_name == name:
-            entry[0].remove(module)
-            module._forward_pre_hooks.remove(entry)
+    for key, hook in pruning_hooks(module):
+        if hook._tensor_name == name:
+            hook.remove(module)
+            del module._forward_pre_hooks[key]
             return module
     raise ValueError(
         f"Parameter '{name}' of module {module} has to be pruned before pruning can be removed"

@@ -94,6 +94,19 @@ def _int_list(lengths: Any) -> list[int]:
     return [int(v) for v in lengths]
 
 
+def _lengths(lengths: Any) -> list[int]:
+    """The sequence lengths as PyTorch reads them (as an int64 tensor): one dimension."""
+    array = lengths.detach().numpy() if isinstance(lengths, Tensor) else np.asarray(lengths)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"new(): invalid data type '{type(lengths).__name__}'")
+    if array.ndim != 1:
+        raise RuntimeError(
+            "'lengths' argument should be a 1D CPU int64 tensor, but got "
+            f"{array.ndim}D cpu Long tensor"
+        )
+    return [int(v) for v in array]
+
+
 def _long(values: Any) -> Tensor:
     return creation.tensor(np.asarray(values, dtype=np.int64))
 
@@ -173,9 +186,7 @@ def pack_padded_sequence(
     >>> packed.data, packed.batch_sizes
     (tensor([1., 3., 2.]), tensor([2, 1]))
     """
-    sizes = _int_list(lengths)
-    if isinstance(lengths, Tensor) and lengths.ndim != 1:
-        raise RuntimeError(f"'lengths' argument should be a 1D tensor, got {lengths.ndim}D")
+    sizes = _lengths(lengths)
     batch_dim = 0 if batch_first else 1
     if len(sizes) != input.shape[batch_dim]:
         raise RuntimeError(

@@ -31,21 +31,20 @@ def warn_deprecated(message: str) -> None:
 
 
 def find_hook(module: Module, kind: type, name: str) -> Any:
-    """The entry of ``module``'s forward pre-hooks holding a ``kind`` hook for ``name``."""
-    for entry in module._forward_pre_hooks:
-        if isinstance(entry[0], kind) and entry[0].name == name:
-            return entry
+    """The key of ``module``'s forward pre-hook that is a ``kind`` hook for ``name``."""
+    for key, hook in module._forward_pre_hooks.items():
+        if isinstance(hook, kind) and hook.name == name:
+            return key
     return None
 
 
 def remove_hook(module: Module, kind: type, name: str, what: str) -> Module:
     """Take ``module``'s ``kind`` hook for ``name`` off, its parameter made plain again
     (PyTorch's ValueError, naming ``what`` the hook came from, if there is none)."""
-    entry = find_hook(module, kind, name)
-    if entry is None:
+    key = find_hook(module, kind, name)
+    if key is None:
         raise ValueError(f"{what} of '{name}' not found in {module}")
-    entry[0].remove(module)
-    module._forward_pre_hooks.remove(entry)
+    module._forward_pre_hooks.pop(key).remove(module)
     return module
 
 
