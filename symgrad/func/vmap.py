@@ -86,11 +86,11 @@ def vmap(
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         leaves, spec, dims, size = _mapped_inputs(args, in_dims, fname)
-        step = chunk_size or size
+        step = chunk_size or max(size, 1)
         rng = random.default_generator._rng
         same = rng.bit_generator.state if randomness == "same" else None
         parts = []
-        for start in range(0, size, step):
+        for start in range(0, max(size, 1), step):  # an empty batch still runs once
             stop = min(size, start + step)
             if same is not None:  # every chunk's elements draw the same numbers
                 rng.bit_generator.state = same
@@ -201,7 +201,10 @@ def _run(
             results.append(func(*tree_unflatten(picked, spec), **kwargs))
     finally:
         random.default_generator._rng = saved
-    return _stack(results, out_dims, fname)
+    try:
+        return _stack(results, out_dims, fname)
+    except _OutputError as exc:
+        raise ValueError(str(exc)) from None
 
 
 _LOOP = object()  # the batched run could not be done: loop instead
@@ -240,7 +243,13 @@ class _OutputError(ValueError):
 def _batch(t: Tensor, dim: Any, level: int) -> Tensor:
     if dim is None:
         return t
-    return batching.BatchedTensor(_ops.movedim(t, dim, 0), level)
+    return batching.BatchedTensor(_moved(t, dim, 0), level)
+
+
+def _moved(t: Tensor, source: int, destination: int) -> Tensor:
+    """``t`` with dimension ``source`` moved to ``destination``: ``t`` itself where that
+    changes nothing, so no node is recorded (PyTorch's results keep their own ``grad_fn``)."""
+    return t if source == destination else _ops.movedim(t, source, destination)
 
 
 def _out_dims(out: Any, out_dims: Any, fname: str) -> tuple:
@@ -280,8 +289,8 @@ def _unbatch(out: Any, out_dims: Any, level: int, size: int, fname: str) -> Any:
         if batching.is_batched(leaf, level):
             p = leaf._physical
         else:  # the same for every element (or batched by an outer vmap only): repeated
-            p = leaf.unsqueeze(0).expand((size,) + tuple(leaf.shape)).clone()
-        moved.append(_ops.movedim(p, 0, d % p.ndim) if p.ndim else p)
+            p = leaf.unsqueeze(0).expand((size,) + tuple(leaf.shape))
+        moved.append(_moved(p, 0, d % p.ndim))
     return tree_unflatten(moved, spec)
 
 
