@@ -257,7 +257,7 @@ def jacobian(
         check_forward_strategy(create_graph, strict, vectorize, "jacobian")
         is_in, xs = _as_tuple(inputs, "inputs", "jacobian")
         with grad_mode.enable_grad():
-            xs = _prepare(xs, False, True)
+            xs = _prepare(xs, False, False)
             is_out, _, blocks = forward_jacobian(func, xs, _checker("jacobian"))
         # PyTorch's forward mode gives lists where the inputs are a tuple
         rows = [list(row) if is_in else row[0] for row in blocks]

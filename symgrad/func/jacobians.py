@@ -15,7 +15,13 @@ from symgrad import _like, creation
 from symgrad.func import batched
 from symgrad.func._checks import check_chunk_size, check_randomness
 from symgrad.func._pytree import tree_flatten, tree_leaves, tree_unflatten
-from symgrad.func.transforms import _argnums, _check_differentiable, jvp, vjp
+from symgrad.func.transforms import (
+    _argnums,
+    _check_differentiable,
+    check_floating_primals,
+    jvp,
+    vjp,
+)
 from symgrad.tensor import Tensor
 
 __all__ = ["jacrev", "jacfwd", "hessian"]
@@ -37,6 +43,8 @@ def _jacobian(func: Callable, argnums: Any, has_aux: bool, name: str, chunk_size
             return func(*full, **kwargs)
 
         primals = [args[i] for i in nums]
+        if name == "jacfwd":
+            check_floating_primals(primals)
         _check_differentiable(primals, what)
         lowering = batched.Lowering.of(list(args))
         if lowering is not None:  # inside vmap: every element's Jacobian at its own inputs

@@ -40,6 +40,14 @@ def _check_differentiable(tree: Any, what: str) -> None:
             )
 
 
+def check_floating_primals(tree: Any) -> None:
+    """PyTorch's error for a primal of forward mode (``jvp``, ``jacfwd``, ``linearize``) that
+    is not floating point, raised before the function runs."""
+    for x in tree_leaves(tree):
+        if isinstance(x, Tensor) and not x.dtype.is_floating_point:
+            raise ValueError(f"Expected primal to be floating point or complex, but got: {x.dtype}")
+
+
 def _fresh_tree(tree: Any, what: str) -> tuple:
     """``(tree of fresh tensors, their list)`` for a differentiated argument (a pytree)."""
     leaves, spec = tree_flatten(tree)
@@ -255,6 +263,7 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         inputs, xs = _fresh_tree(primals, what)
         out, aux = _split_aux(func(*inputs), has_aux, what)
         outs, out_spec = _tensor_outputs(out, what)
+        _check_floating_outputs(outs)
         run.note(outs, xs)
         closure = batched.Lowering.of(out)
     if closure is not None:  # a closure over a batched tensor: each element's own vjp
@@ -269,6 +278,15 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
 
     result = (run.finish(out), vjp_fn)
     return result + (run.finish(aux),) if has_aux else result
+
+
+def _check_floating_outputs(outs: list) -> None:
+    for o in outs:
+        if not o.dtype.is_floating_point:
+            raise RuntimeError(
+                "vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
+                f"Tensor with dtype {o.dtype}"
+            )
 
 
 def _cotangent_leaves(cotangents: Any, outs: list, out_spec: Any) -> list:
@@ -334,6 +352,7 @@ def jvp(
     """
     what = "jvp(f, primals, tangents)"
     ts = _check_tangents(primals, tangents, what)
+    check_floating_primals(primals)
     lowering = batched.Lowering.of(list(primals))
     if lowering is not None:
         return _lowered_jvp(func, lowering, primals, tangents, has_aux, strict)

@@ -77,4 +77,72 @@ CASES = {
     ),
 }
 
+
+def _ints(T):
+    return T.tensor([1, 2])
+
+
+def _linearize_integer_output(T):
+    out, jvp_fn = T.func.linearize(lambda x: (x.argmax(), x * 2), T.tensor([1.0, 2.0]))
+    return out, jvp_fn(T.tensor([1.0, 1.0]))
+
+
+CASES.update(
+    {
+        # -- forward mode refuses an integer primal with ValueError before running the function
+        "jvp_integer_primal": (
+            lambda T: T.func.jvp(lambda x: x * 2.0, (_ints(T),), (T.ones(2),)),
+            ("raises", "ValueError"),
+        ),
+        "jacfwd_integer_primal": (
+            lambda T: T.func.jacfwd(lambda x: x * 2.0)(_ints(T)),
+            ("raises", "ValueError"),
+        ),
+        "hessian_integer_primal": (
+            lambda T: T.func.hessian(lambda x: (x * 2.0).sum())(_ints(T)),
+            ("raises", "ValueError"),
+        ),
+        "linearize_integer_primal": (
+            lambda T: T.func.linearize(lambda x: x * 2.0, _ints(T)),
+            ("raises", "ValueError"),
+        ),
+        "functional_forward_jacobian_integer_input": (
+            lambda T: T.autograd.functional.jacobian(
+                lambda x: x * 2.0, _ints(T), vectorize=True, strategy="forward-mode"
+            ),
+            ("raises", "ValueError"),
+        ),
+        # ... reverse mode keeps its RuntimeError
+        "grad_integer_input": (
+            lambda T: T.func.grad(lambda x: (x * 2.0).sum())(_ints(T)),
+            ("raises", "RuntimeError"),
+        ),
+        # -- vjp and jacrev refuse an integer or boolean output
+        "vjp_integer_output": (
+            lambda T: T.func.vjp(lambda x: x.argmax(), T.tensor([1.0, 2.0])),
+            ("raises", "RuntimeError"),
+        ),
+        "jacrev_boolean_output": (
+            lambda T: T.func.jacrev(lambda x: x > 1)(T.tensor([1.0, 2.0])),
+            ("raises", "RuntimeError"),
+        ),
+        "jacrev_one_integer_output": (
+            lambda T: T.func.jacrev(lambda x: (x * 2, x.argmax()))(T.tensor([1.0, 2.0])),
+            ("raises", "RuntimeError"),
+        ),
+        # ... while jvp, jacfwd and linearize give an integer output a zero tangent
+        "jacfwd_integer_output": (
+            lambda T: T.func.jacfwd(lambda x: x.argmax())(T.tensor([1.0, 2.0])),
+            ([0, 0], "int64", None),
+        ),
+        "linearize_integer_output": (
+            _linearize_integer_output,
+            (
+                ((1, "int64", None), ([2.0, 4.0], F32, None)),
+                ((0, "int64", None), ([2.0, 2.0], F32, None)),
+            ),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
