@@ -145,4 +145,33 @@ CASES.update(
     }
 )
 
+
+def _jacfwd_random(T, randomness):
+    """jacfwd of a product with random numbers: each column draws its own (``"different"``)
+    or all draw the same (``"same"``); the Jacobian's shape, whether it is diagonal, and
+    the (deterministic) aux."""
+    jac, aux = T.func.jacfwd(
+        lambda x: (x * T.rand(3), x.sum()), has_aux=True, randomness=randomness
+    )(T.tensor([1.0, 2.0, 3.0]))
+    return tuple(jac.shape), bool((jac == T.diag(T.diagonal(jac))).all()), aux
+
+
+CASES.update(
+    {
+        # -- jacfwd passes its randomness to the vmap over the basis
+        "jacfwd_randomness_same": (
+            lambda T: _jacfwd_random(T, "same"),
+            ((3, 3), True, (6.0, F32, None)),
+        ),
+        "jacfwd_randomness_different": (
+            lambda T: _jacfwd_random(T, "different"),
+            ((3, 3), True, (6.0, F32, None)),
+        ),
+        "jacfwd_randomness_error": (
+            lambda T: _jacfwd_random(T, "error"),
+            ("raises", "RuntimeError"),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
