@@ -82,6 +82,13 @@ def _check_level(level: int | None, op: str) -> None:
         raise RuntimeError(f"Invalid level given to {op}")
 
 
+def _check_floating(t: Tensor, what: str = "primal") -> None:
+    """PyTorch's ValueError for a primal or tangent of forward mode that is not floating
+    point (forward-mode transforms raise it before running the function)."""
+    if not t.dtype.is_floating_point:
+        raise ValueError(f"Expected {what} to be floating point or complex, but got: {t.dtype}")
+
+
 def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> Tensor:
     """A tensor with ``tensor``'s values (a view of it) and ``tangent`` as its tangent.
 
@@ -103,9 +110,8 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
             "make_dual(): expected Tensors for the primal and the tangent, got "
             f"{type(tensor).__name__} and {type(tangent).__name__}"
         )
-    for what, t in (("primal", tensor), ("tangent", tangent)):
-        if not t.dtype.is_floating_point:
-            raise ValueError(f"Expected {what} to be floating point or complex, but got: {t.dtype}")
+    _check_floating(tensor, "primal")
+    _check_floating(tangent, "tangent")
     if tangent.shape != tensor.shape:
         raise RuntimeError(
             "Trying to set a forward gradient that has a different size than that of the "
@@ -116,6 +122,11 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
         raise RuntimeError(
             "Making a dual Tensor based on a Tensor that already has a forward gradient at the "
             "same level 0 is not supported."
+        )
+    if dual.tangent_of(tangent) is not None:
+        raise RuntimeError(
+            "Setting a forward grad that itself has a forward gradient at the same level 0 is "
+            "not supported."
         )
     with dual.disabled():
         result = tensor.view(tensor.shape)

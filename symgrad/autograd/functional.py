@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.autograd import dual, grad_mode
+from symgrad.autograd import dual, forward_ad, grad_mode
 from symgrad.autograd.engine import grad as _grad
 from symgrad.autograd.functional_forward import (
     check_forward_strategy,
@@ -257,7 +257,9 @@ def jacobian(
         check_forward_strategy(create_graph, strict, vectorize, "jacobian")
         is_in, xs = _as_tuple(inputs, "inputs", "jacobian")
         with grad_mode.enable_grad():
-            xs = _prepare(xs, False, False)
+            for x in xs:
+                forward_ad._check_floating(x)
+            xs = _prepare(xs, False, True)
             is_out, _, blocks = forward_jacobian(func, xs, _checker("jacobian"))
         # PyTorch's forward mode gives lists where the inputs are a tuple
         rows = [list(row) if is_in else row[0] for row in blocks]

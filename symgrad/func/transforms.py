@@ -44,8 +44,8 @@ def check_floating_primals(tree: Any) -> None:
     """PyTorch's error for a primal of forward mode (``jvp``, ``jacfwd``, ``linearize``) that
     is not floating point, raised before the function runs."""
     for x in tree_leaves(tree):
-        if isinstance(x, Tensor) and not x.dtype.is_floating_point:
-            raise ValueError(f"Expected primal to be floating point or complex, but got: {x.dtype}")
+        if isinstance(x, Tensor):
+            forward_ad._check_floating(x)
 
 
 def _fresh_tree(tree: Any, what: str) -> tuple:

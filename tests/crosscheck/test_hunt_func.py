@@ -174,4 +174,36 @@ CASES.update(
     }
 )
 
+
+def _dual_tangent(T):
+    fw = T.autograd.forward_ad
+    with fw.dual_level():
+        tangent = fw.make_dual(T.ones(2), T.ones(2))
+        return fw.make_dual(T.zeros(2), tangent)
+
+
+def _functional_jvp_create_graph(T):
+    x = _x(T)
+    out, jv = T.autograd.functional.jvp(
+        lambda x: x.sin() * x, x, _x(T, (1.0, 0.0, 2.0), False), create_graph=True
+    )
+    return out, jv, T.autograd.grad(out.sum() + jv.sum(), x)
+
+
+CASES.update(
+    {
+        # -- a tangent may not itself carry a tangent
+        "make_dual_tangent_is_dual": (_dual_tangent, ("raises", "RuntimeError")),
+        # -- autograd.functional.jvp(create_graph=True) returns the function's own outputs
+        "functional_jvp_create_graph": (
+            _functional_jvp_create_graph,
+            (
+                ([0.2397, 0.8415, 1.8186], F64, "MulBackward0"),
+                ([0.9182, 0.0, 0.154], F64, "AddBackward0"),
+                (([2.4337, -1.3818, -5.2248], F64, None),),
+            ),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
