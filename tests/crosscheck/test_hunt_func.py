@@ -206,4 +206,31 @@ CASES.update(
     }
 )
 
+
+def _dual_floor_divide(T, make):
+    fw = T.autograd.forward_ad
+    with fw.dual_level():
+        d = fw.make_dual(T.tensor([3.0, 4.0]), T.tensor([1.0, 1.0]))
+        return fw.unpack_dual(make(d))
+
+
+CASES.update(
+    {
+        # -- floor_divide has no forward rule in PyTorch: NotImplementedError (a backward
+        # through it raises RuntimeError); a floor-rounded div has tangent 0
+        "forward_floor_divide": (
+            lambda T: _dual_floor_divide(T, lambda d: d // 2),
+            ("raises", "NotImplementedError"),
+        ),
+        "forward_rfloordiv": (
+            lambda T: _dual_floor_divide(T, lambda d: 7.0 // d),
+            ("raises", "NotImplementedError"),
+        ),
+        "forward_div_floor": (
+            lambda T: _dual_floor_divide(T, lambda d: d.div(2, rounding_mode="floor")),
+            (([1.0, 2.0], F32, None), ([0.0, 0.0], F32, None)),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
