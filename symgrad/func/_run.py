@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled
+from symgrad.autograd.grad_mode import inference_mode, is_grad_enabled
 from symgrad.autograd.node import AccumulateGrad
 from symgrad.autograd.node import _sequence as _node_sequence
 from symgrad.func._pytree import tree_leaves, tree_map
@@ -39,7 +39,9 @@ class _Transform:
             self.outer_grad = is_grad_enabled()
         _depth[0] += 1
         self.nested = _depth[0] > 1
-        self.mode = enable_grad()
+        # grad mode on and inference mode off inside, as PyTorch's transforms run (under
+        # inference_mode they still differentiate)
+        self.mode = inference_mode(False)
         self.mode.__enter__()
         return self
 

@@ -23,7 +23,13 @@ def _fresh(x: Any, what: str) -> Tensor:
     """A tensor standing for the input ``x`` that requires grad, still connected to ``x``'s
     graph when ``x`` requires grad (an outer transform, or the caller's autograd)."""
     _check_differentiable(x, what)
-    return x.clone() if x.requires_grad else x.detach().requires_grad_(True)
+    return x.clone() if x.requires_grad else _recordable(x).detach().requires_grad_(True)
+
+
+def _recordable(t: Any) -> Any:
+    """``t``, or a normal copy of an inference tensor (one made under inference_mode), which
+    the transform's recorded ops could not save."""
+    return t.clone() if type(t) is Tensor and t.is_inference() else t
 
 
 def _check_differentiable(tree: Any, what: str) -> None:
@@ -363,6 +369,7 @@ def jvp(
         forward = dual.STATE.level is None
         if forward:
             with forward_ad.dual_level():
+                ts = [_recordable(t) for t in ts]
                 duals = [forward_ad.make_dual(x, t) for x, t in zip(xs, ts)]
                 out = func(*tree_unflatten(duals, tree_flatten(primals)[1]))
                 out, aux = _split_aux(out, has_aux, what)

@@ -233,4 +233,55 @@ CASES.update(
     }
 )
 
+
+def _in_inference_mode(T, transform):
+    with T.inference_mode():
+        return transform(T, _x(T, requires_grad=False))
+
+
+CASES.update(
+    {
+        # -- the transforms differentiate under inference_mode, as PyTorch's (they run with
+        # inference mode off); autograd.functional's results stay zeros there, as PyTorch's
+        "inference_mode_grad": (
+            lambda T: _in_inference_mode(T, lambda T, x: T.func.grad(lambda x: (x**3).sum())(x)),
+            ([0.75, 3.0, 12.0], F64, None),
+        ),
+        "inference_mode_vjp": (
+            lambda T: _in_inference_mode(
+                T, lambda T, x: T.func.vjp(lambda x: x**2, x)[1](T.ones(3, dtype=T.float64))
+            ),
+            (([1.0, -2.0, 4.0], F64, None),),
+        ),
+        "inference_mode_jacrev": (
+            lambda T: _in_inference_mode(T, lambda T, x: T.func.jacrev(lambda x: x**2)(x[:2])),
+            ([[1.0, 0.0], [0.0, -2.0]], F64, None),
+        ),
+        "inference_mode_jacfwd": (
+            lambda T: _in_inference_mode(T, lambda T, x: T.func.jacfwd(lambda x: x**2)(x[:2])),
+            ([[1.0, 0.0], [0.0, -2.0]], F64, None),
+        ),
+        "inference_mode_jvp": (
+            lambda T: _in_inference_mode(T, lambda T, x: T.func.jvp(lambda x: x**2, (x,), (x,))),
+            (([0.25, 1.0, 4.0], F64, None), ([0.5, 2.0, 8.0], F64, None)),
+        ),
+        "inference_mode_hessian": (
+            lambda T: _in_inference_mode(
+                T, lambda T, x: T.func.hessian(lambda x: (x**3).sum())(x[:2])
+            ),
+            ([[3.0, 0.0], [0.0, -6.0]], F64, None),
+        ),
+        "inference_mode_vmap_grad": (
+            lambda T: _in_inference_mode(T, lambda T, x: T.func.vmap(T.func.grad(T.sin))(x)),
+            ([0.8776, 0.5403, -0.4161], F64, None),
+        ),
+        "inference_mode_functional_jacobian": (
+            lambda T: _in_inference_mode(
+                T, lambda T, x: T.autograd.functional.jacobian(lambda x: x**2, x[:2])
+            ),
+            ([[0.0, 0.0], [0.0, 0.0]], F64, None),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
