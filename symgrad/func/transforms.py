@@ -311,7 +311,15 @@ def _cotangent_leaves(cotangents: Any, outs: list, out_spec: Any) -> list:
                 f"Mismatch in shape: grad_output[{i}] has a shape of {v.shape} and output[{i}] "
                 f"has a shape of {o.shape}."
             )
-    return vs
+    # a None cotangent of an output that requires grad is implied, as backward()'s: ones for
+    # a one-element output, else an error
+    return [_implied(o) if v is None and o.requires_grad else v for v, o in zip(vs, outs)]
+
+
+def _implied(out: Tensor) -> Tensor:
+    if out.numel() != 1:
+        raise RuntimeError("grad can be implicitly created only for scalar outputs")
+    return _like.ones_like(out)
 
 
 def _lowered_vjp(

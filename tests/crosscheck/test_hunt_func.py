@@ -284,4 +284,30 @@ CASES.update(
     }
 )
 
+
+def _vjp_none(T, func, cotangents):
+    return T.func.vjp(func, _x(T, requires_grad=False))[1](cotangents)
+
+
+CASES.update(
+    {
+        # -- vjp_fn: a None cotangent of a one-element output is ones (as backward's implied
+        # gradient), of a larger output an error
+        "vjp_none_cotangent_scalar": (
+            lambda T: _vjp_none(T, lambda x: (x**2).sum(), None),
+            (([1.0, -2.0, 4.0], F64, None),),
+        ),
+        "vjp_none_cotangent_in_tuple": (
+            lambda T: _vjp_none(
+                T, lambda x: (x * 3, (x**2).sum()), (T.ones(3, dtype=T.float64), None)
+            ),
+            (([4.0, 1.0, 7.0], F64, None),),
+        ),
+        "vjp_none_cotangent_vector": (
+            lambda T: _vjp_none(T, lambda x: x * 3, None),
+            ("raises", "RuntimeError"),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
