@@ -4,6 +4,7 @@ inputs that require grad, or for tensors the function closes over)."""
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from symgrad.autograd.grad_mode import inference_mode, is_grad_enabled
@@ -12,9 +13,24 @@ from symgrad.autograd.node import _sequence as _node_sequence
 from symgrad.func._pytree import tree_leaves, tree_map
 from symgrad.tensor import Tensor
 
-__all__ = ["_Transform"]
+__all__ = ["_Transform", "stand_in"]
 
 _depth = [0]  # transforms running now: inner ones keep the derivative's graph for outer ones
+# the leaves transforms made to stand for their inputs (by id, while they live): never a tensor
+# from outside, even for an outer transform whose function runs an inner one
+_stand_ins: dict = {}
+
+
+def stand_in(t: Tensor) -> Tensor:
+    """``t``, registered as a leaf a transform made for one of its inputs."""
+    key = id(t)
+    _stand_ins[key] = weakref.ref(t, lambda _, key=key: _stand_ins.pop(key, None))
+    return t
+
+
+def _is_stand_in(t: Any) -> bool:
+    found = _stand_ins.get(id(t))
+    return found is not None and found() is t
 
 
 def _outer(results: Any, keep: bool) -> Any:
@@ -71,7 +87,7 @@ def _reaches_outside(outputs: list, fresh: set, start: Any) -> bool:
     for t in outputs:
         if isinstance(t, Tensor) and t.requires_grad:
             if t.grad_fn is None:
-                if id(t) not in fresh:
+                if id(t) not in fresh and not _is_stand_in(t):
                     return True
             else:
                 stack.append(t.grad_fn)
@@ -82,7 +98,7 @@ def _reaches_outside(outputs: list, fresh: set, start: Any) -> bool:
             continue
         seen.add(id(node))
         if type(node) is AccumulateGrad:
-            if id(node._leaf) not in fresh:
+            if id(node._leaf) not in fresh and not _is_stand_in(node._leaf):
                 return True
             continue
         if node._seq < start:

@@ -12,7 +12,7 @@ from symgrad.autograd import dual, forward_ad
 from symgrad.autograd.engine import grad as _engine_grad
 from symgrad.func import batched
 from symgrad.func._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
-from symgrad.func._run import _Transform
+from symgrad.func._run import _Transform, stand_in
 from symgrad.tensor import Tensor
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp"]
@@ -23,7 +23,9 @@ def _fresh(x: Any, what: str) -> Tensor:
     """A tensor standing for the input ``x`` that requires grad, still connected to ``x``'s
     graph when ``x`` requires grad (an outer transform, or the caller's autograd)."""
     _check_differentiable(x, what)
-    return x.clone() if x.requires_grad else _recordable(x).detach().requires_grad_(True)
+    if x.requires_grad:
+        return x.clone()
+    return stand_in(_recordable(x).detach().requires_grad_(True))
 
 
 def _recordable(t: Any) -> Any:

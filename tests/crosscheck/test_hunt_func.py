@@ -310,4 +310,43 @@ CASES.update(
     }
 )
 
+
+def _mixed(x, y):
+    return (x * y.exp()).sum()
+
+
+def _nested_flags(T, make):
+    """Whether a nested transform's result keeps a graph, for inputs that don't require grad."""
+    x, y = _x(T, requires_grad=False), _x(T, (1.0, 0.0, -1.0), requires_grad=False)
+    out = make(T, x, y)
+    return out.requires_grad, out.grad_fn is None
+
+
+CASES.update(
+    {
+        # -- an inner transform over another argument leaves no graph on the outer result
+        "jacfwd_of_jacrev_other_argnums": (
+            lambda T: _nested_flags(
+                T, lambda T, x, y: T.func.jacfwd(T.func.jacrev(_mixed, argnums=1))(x, y)
+            ),
+            (False, True),
+        ),
+        "jvp_of_grad_other_argument": (
+            lambda T: _nested_flags(
+                T,
+                lambda T, x, y: T.func.jvp(
+                    lambda x: T.func.grad(_mixed, argnums=1)(x, y), (x,), (y,)
+                )[1],
+            ),
+            (False, True),
+        ),
+        "jacrev_of_jacrev_values": (
+            lambda T: T.func.jacrev(T.func.jacrev(_mixed, argnums=1))(
+                _x(T, requires_grad=False), T.zeros(3, dtype=T.float64)
+            ),
+            ([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], F64, None),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
