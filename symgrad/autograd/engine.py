@@ -285,6 +285,11 @@ def _warn_cycle() -> None:
         )
 
 
+# the transforms of symgrad.func running now (vmap, grad, vjp, jvp, ...): backward() inside
+# one is refused, as in PyTorch
+TRANSFORMS = [0]
+
+
 def backward(
     tensors: Any,
     grad_tensors: Any = None,
@@ -303,6 +308,12 @@ def backward(
     >>> x.grad
     tensor([2., 4.])
     """
+    if TRANSFORMS[0]:
+        raise RuntimeError(
+            "backward() called inside a functorch transform. This is not supported, please use "
+            "functorch.grad or functorch.vjp instead or call backward() outside of functorch "
+            "transforms."
+        )
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:

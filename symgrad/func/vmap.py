@@ -9,6 +9,7 @@ from typing import Any
 
 from symgrad import ops as _ops
 from symgrad import random
+from symgrad.autograd import engine
 from symgrad.func._checks import check_chunk_size as _check_chunk_size
 from symgrad.func._checks import check_randomness as _check_randomness
 from symgrad.func._pytree import broadcast_prefix, tree_flatten, tree_unflatten
@@ -90,15 +91,19 @@ def vmap(
         rng = random.default_generator._rng
         same = rng.bit_generator.state if randomness == "same" else None
         parts = []
-        for start in range(0, max(size, 1), step):  # an empty batch still runs once
-            stop = min(size, start + step)
-            if same is not None:  # every chunk's elements draw the same numbers
-                rng.bit_generator.state = same
-            chunk = leaves
-            if stop - start < size:
-                chunk = [_narrow(t, d, start, stop - start) for t, d in zip(leaves, dims)]
-            inputs = (chunk, spec, dims, stop - start)
-            parts.append(_run(func, inputs, kwargs, out_dims, randomness, fname))
+        engine.TRANSFORMS[0] += 1
+        try:
+            for start in range(0, max(size, 1), step):  # an empty batch still runs once
+                stop = min(size, start + step)
+                if same is not None:  # every chunk's elements draw the same numbers
+                    rng.bit_generator.state = same
+                chunk = leaves
+                if stop - start < size:
+                    chunk = [_narrow(t, d, start, stop - start) for t, d in zip(leaves, dims)]
+                inputs = (chunk, spec, dims, stop - start)
+                parts.append(_run(func, inputs, kwargs, out_dims, randomness, fname))
+        finally:
+            engine.TRANSFORMS[0] -= 1
         return parts[0] if len(parts) == 1 else join_chunks(parts, out_dims)
 
     return wrapper

@@ -349,4 +349,45 @@ CASES.update(
     }
 )
 
+
+def _backward_after_vmap(T):
+    x = _rows(T)
+    T.func.vmap(lambda r: r * 2)(x).sum().backward()
+    return x.grad
+
+
+def _backward_inside(T, transform):
+    """``.backward()`` called inside a transform (on a graph of an outside parameter)."""
+    w = T.ones(3, requires_grad=True)
+
+    def step(r):
+        (w * r).sum().backward()
+        return (w * r).sum()
+
+    return transform(T, step), w.grad
+
+
+CASES.update(
+    {
+        # -- backward() inside a transform of symgrad.func is refused, as PyTorch's
+        "backward_inside_grad": (
+            lambda T: _backward_inside(T, lambda T, f: T.func.grad(f)(T.ones(3))),
+            ("raises", "RuntimeError"),
+        ),
+        "backward_inside_vmap": (
+            lambda T: _backward_inside(T, lambda T, f: T.func.vmap(f)(T.ones(2, 3))),
+            ("raises", "RuntimeError"),
+        ),
+        "backward_inside_vjp": (
+            lambda T: _backward_inside(T, lambda T, f: T.func.vjp(f, T.ones(3))),
+            ("raises", "RuntimeError"),
+        ),
+        "backward_inside_jvp": (
+            lambda T: _backward_inside(T, lambda T, f: T.func.jvp(f, (T.ones(3),), (T.ones(3),))),
+            ("raises", "RuntimeError"),
+        ),
+        "backward_after_vmap": (_backward_after_vmap, ([[2.0, 2.0], [2.0, 2.0]], F64, None)),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
