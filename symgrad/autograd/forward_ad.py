@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from symgrad import _layout, _memory_format
 from symgrad.autograd import dual
 from symgrad.autograd.dual import STATE, Level
 from symgrad.tensor import Tensor
@@ -89,6 +90,18 @@ def _check_floating(t: Tensor, what: str = "primal") -> None:
         raise ValueError(f"Expected {what} to be floating point or complex, but got: {t.dtype}")
 
 
+def _laid_out_as(tangent: Tensor, primal: Tensor) -> Tensor:
+    """``tangent``, or a copy of it with ``primal``'s strides where those differ (a dense
+    primal), as PyTorch stores a tangent (recorded, for a tangent that requires grad)."""
+    strides = primal.stride()
+    if tangent.stride() == strides or not _layout.is_dense(tuple(primal.shape), strides):
+        return tangent
+    if not tangent.requires_grad:
+        return Tensor._make(_memory_format.copy_strided(tangent._data, strides))
+    empty = _memory_format.empty_strided(tuple(primal.shape), tangent._data.dtype, strides)
+    return Tensor._make(empty).copy_(tangent)
+
+
 def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> Tensor:
     """A tensor with ``tensor``'s values (a view of it) and ``tangent`` as its tangent.
 
@@ -130,6 +143,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
         )
     with dual.disabled():
         result = tensor.view(tensor.shape)
+        tangent = _laid_out_as(tangent, tensor)
     dual.set_tangent(result, tangent)
     dual.mark_dual(result)  # its tangent is its own, not shared with its base's views
     return result

@@ -390,4 +390,43 @@ CASES.update(
     }
 )
 
+
+def _dual(T, make):
+    fw = T.autograd.forward_ad
+    with fw.dual_level():
+        return make(T, fw)
+
+
+def _detached_in_place(T, fw):
+    d = fw.make_dual(T.ones(2), T.ones(2)) * 2
+    d.detach_()
+    return fw.unpack_dual(d).tangent is None, d
+
+
+def _tangent_strides(T, fw):
+    across = T.arange(6.0).reshape(3, 2).t()
+    d = fw.make_dual(T.ones(2, 3), across)
+    tangent = fw.unpack_dual(d).tangent
+    return tangent.stride(), tangent, fw.unpack_dual(d.view(-1)).tangent
+
+
+CASES.update(
+    {
+        # -- detach_() drops the tangent too
+        "dual_detach_in_place": (
+            lambda T: _dual(T, _detached_in_place),
+            (True, ([2.0, 2.0], F32, None)),
+        ),
+        # -- make_dual lays the tangent out as the primal
+        "dual_tangent_strides": (
+            lambda T: _dual(T, _tangent_strides),
+            (
+                (3, 1),
+                ([[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]], F32, None),
+                ([0.0, 2.0, 4.0, 1.0, 3.0, 5.0], F32, None),
+            ),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
