@@ -429,4 +429,31 @@ CASES.update(
     }
 )
 
+
+def _second_order(T, name, func):
+    args = (func, T.tensor([1.0, 2.0]))
+    if name != "hessian":
+        args += (T.ones(2),)
+    return getattr(T.autograd.functional, name)(*args)
+
+
+for _name in ("hessian", "hvp", "vhp"):
+    CASES.update(
+        {
+            # -- hessian, hvp and vhp take one tensor with one element, not a tuple of it
+            f"{_name}_of_a_tuple": (
+                lambda T, n=_name: _second_order(T, n, lambda x: ((x**3).sum(),)),
+                ("raises", "RuntimeError"),
+            ),
+            f"{_name}_of_a_vector": (
+                lambda T, n=_name: _second_order(T, n, lambda x: x**3),
+                ("raises", "RuntimeError"),
+            ),
+        }
+    )
+CASES["hessian_of_one_element"] = (
+    lambda T: _second_order(T, "hessian", lambda x: (x**3).sum().reshape(1)),
+    ([[6.0, 0.0], [0.0, 12.0]], F32, None),
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
