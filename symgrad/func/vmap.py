@@ -209,7 +209,7 @@ def _run(
     try:
         return _stack(results, out_dims, fname)
     except _OutputError as exc:
-        raise ValueError(str(exc)) from None
+        raise exc.kind(str(exc)) from None
 
 
 _LOOP = object()  # the batched run could not be done: loop instead
@@ -229,7 +229,7 @@ def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fna
         out = func(*tree_unflatten(mapped, spec), **kwargs)
         return _unbatch(out, out_dims, level, size, fname)
     except _OutputError as exc:
-        raise ValueError(str(exc)) from None
+        raise exc.kind(str(exc)) from None
     except batching.Refused as exc:  # PyTorch's refusal, not a reason to loop
         nested = batching.STATE.depth > 1  # an enclosing vmap must not loop either
         raise (batching.Refused if nested else RuntimeError)(str(exc)) from None
@@ -241,8 +241,13 @@ def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fna
         batching.STATE.depth -= 1
 
 
-class _OutputError(ValueError):
-    """An output that ``out_dims`` can't place: the user's error, whichever way ``vmap`` runs."""
+class _OutputError(Exception):
+    """An output that ``out_dims`` can't place: the user's error, whichever way ``vmap`` runs,
+    raised as ``kind`` (PyTorch's type: ValueError, IndexError for a dimension out of range)."""
+
+    def __init__(self, message: str, kind: type = ValueError) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def _batch(t: Tensor, dim: Any, level: int) -> Tensor:
@@ -260,6 +265,8 @@ def _moved(t: Tensor, source: int, destination: int) -> Tensor:
 def _out_dims(out: Any, out_dims: Any, fname: str) -> tuple:
     """``(leaves, spec, dims)`` of the outputs, one out_dim per leaf."""
     leaves, spec = tree_flatten(out)
+    if isinstance(out, Tensor) and isinstance(out_dims, tuple) and len(out_dims) == 1:
+        out_dims = out_dims[0]  # PyTorch takes (d,) for a single tensor too
     dims = broadcast_prefix(out_dims, spec)
     if dims is None:
         raise _OutputError(
@@ -276,6 +283,12 @@ def _out_dims(out: Any, out_dims: Any, fname: str) -> tuple:
         if d is not None and (not isinstance(d, int) or isinstance(d, bool)):
             raise _OutputError(
                 f"vmap({fname}, ...): out_dims must be an int or None for each output, got {d!r}"
+            )
+        if d is not None and not -leaf.ndim - 1 <= d <= leaf.ndim:
+            raise _OutputError(
+                f"Dimension out of range (expected to be in range of [{-leaf.ndim - 1}, "
+                f"{leaf.ndim}], but got {d})",
+                IndexError,
             )
     return leaves, spec, dims
 

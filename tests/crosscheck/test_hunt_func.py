@@ -456,4 +456,36 @@ CASES["hessian_of_one_element"] = (
     ([[6.0, 0.0], [0.0, 12.0]], F32, None),
 )
 
+
+def _vmap_out(T, func, out_dims):
+    return T.func.vmap(func, out_dims=out_dims)(_rows(T, False))
+
+
+CASES.update(
+    {
+        # -- out_dims: a dimension out of range is an IndexError (it used to wrap around)
+        "vmap_out_dims_out_of_range": (
+            lambda T: _vmap_out(T, lambda r: r * 2, 2),
+            ("raises", "IndexError"),
+        ),
+        "vmap_out_dims_of_scalar_out_of_range": (
+            lambda T: _vmap_out(T, lambda r: r.sum(), 1),
+            ("raises", "IndexError"),
+        ),
+        "vmap_out_dims_negative": (
+            lambda T: _vmap_out(T, lambda r: r * 2, -1),
+            ([[2.0, 6.0], [4.0, -2.0]], F64, None),
+        ),
+        # ... and a one-element tuple is taken for a single tensor
+        "vmap_out_dims_one_tuple": (
+            lambda T: _vmap_out(T, lambda r: r * 2, (1,)),
+            ([[2.0, 6.0], [4.0, -2.0]], F64, None),
+        ),
+        "vmap_out_dims_tuple_too_long": (
+            lambda T: _vmap_out(T, lambda r: r * 2, (1, 0)),
+            ("raises", "ValueError"),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
