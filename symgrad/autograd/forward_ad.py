@@ -93,6 +93,8 @@ def _check_floating(t: Tensor, what: str = "primal") -> None:
 def _laid_out_as(tangent: Tensor, primal: Tensor) -> Tensor:
     """``tangent``, or a copy of it with ``primal``'s strides where those differ (a dense
     primal), as PyTorch stores a tangent (recorded, for a tangent that requires grad)."""
+    if type(tangent) is not Tensor or type(primal) is not Tensor:  # (batched: no layout)
+        return tangent
     strides = primal.stride()
     if tangent.stride() == strides or not _layout.is_dense(tuple(primal.shape), strides):
         return tangent
