@@ -77,8 +77,11 @@ def _block(rows: Any, o: Tensor, x: Tensor, forward: bool) -> Tensor:
     """One Jacobian block from the rows a basis gave (``None``: an empty output or input)."""
     if rows is None:
         return creation.zeros(*o.shape, *x.shape, dtype=x.dtype)
-    if forward:  # the rows run over the input's elements
-        rows = rows.reshape(x.numel(), o.numel()).t()
+    if forward:  # the rows run over the input's elements: they go last, then unflattened
+        rows = rows.movedim(0, -1)
+        return rows.unflatten(-1, tuple(x.shape)) if x.ndim else rows.squeeze(-1)
+    if type(rows) is Tensor:  # PyTorch's rows are stacked: its Jacobian is their view
+        return rows.contiguous().view(*o.shape, *x.shape)
     return rows.reshape(*o.shape, *x.shape)
 
 

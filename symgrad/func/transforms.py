@@ -400,11 +400,21 @@ def jvp(
                 us = [_like.zeros_like(o).requires_grad_(True) for o in outs]
                 pulled = _products(outs, xs, us, True)
                 jv = _products(pulled, us, ts, run.create_graph)
+            if not run.nested and not run.closes and not _requires_grad(primals):
+                out = _outer_detached(out)  # only the tangents require grad: the output doesn't
             result = (out, tree_unflatten(jv, out_spec))
             result = result + (aux,) if has_aux else result
             return run.finish(result)
     # a closure over a batched tensor: each element's own jvp
     return _lowered_jvp(func, closure, primals, tangents, has_aux, strict)
+
+
+def _requires_grad(tree: Any) -> bool:
+    return any(isinstance(t, Tensor) and t.requires_grad for t in tree_leaves(tree))
+
+
+def _outer_detached(tree: Any) -> Any:
+    return tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, tree)
 
 
 def _check_dependent(outs: list, xs: list) -> None:

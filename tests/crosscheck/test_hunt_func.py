@@ -488,4 +488,41 @@ CASES.update(
     }
 )
 
+
+def _jvp_tangent_requires_grad(T):
+    out, jv = T.func.jvp(lambda x: x.exp(), (_x(T, requires_grad=False),), (_x(T),))
+    return out.requires_grad, jv.requires_grad
+
+
+def _cubes(x):
+    return (x**3).sum()
+
+
+CASES.update(
+    {
+        # -- jvp: when only the tangents require grad, the output does not
+        "jvp_only_tangent_requires_grad": (_jvp_tangent_requires_grad, (False, True)),
+        # -- Jacobians of inputs that require grad are views of the stacked rows, as PyTorch's
+        "jacfwd_requires_grad_grad_fn": (
+            lambda T: T.func.jacfwd(lambda x: x**2)(_x(T)),
+            ([[1.0, 0.0, 0.0], [0.0, -2.0, 0.0], [0.0, 0.0, 4.0]], F64, "ViewBackward0"),
+        ),
+        "hessian_requires_grad_grad_fn": (
+            lambda T: T.func.hessian(_cubes)(_x(T)),
+            ([[3.0, 0.0, 0.0], [0.0, -6.0, 0.0], [0.0, 0.0, 12.0]], F64, "ViewBackward0"),
+        ),
+        "jacrev_of_a_matrix_grad_fn": (
+            lambda T: T.func.jacrev(lambda w: (_rows(T, False) @ w.t()).tanh())(_rows(T)),
+            (
+                [
+                    [[[0.0002, 0.0004], [0.0, 0.0]], [[0.0, 0.0], [0.42, 0.8399]]],
+                    [[[1.2599, -0.42], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]]],
+                ],
+                F64,
+                "ViewBackward0",
+            ),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
