@@ -82,6 +82,19 @@ class _Transform:
     def finish(self, results: Any) -> Any:
         return _outer(results, self.keep or self.nested or self.closes)
 
+    def finish_aux(self, aux: Any) -> Any:
+        """The auxiliary outputs: where the results keep their graph only for the tensors the
+        function closes over, each keeps it only if it reaches one of them, as PyTorch's."""
+        if self.keep or self.nested or not self.closes:
+            return self.finish(aux)
+
+        def one(t: Any) -> Any:
+            if isinstance(t, Tensor) and not _reaches_outside([t], set(), self.start):
+                return t.detach()
+            return t
+
+        return tree_map(one, aux)
+
 
 def _reaches_outside(outputs: list, fresh: set, start: Any) -> bool:
     """Whether the graph of ``outputs`` reaches a leaf other than the ``fresh`` ones (by id)

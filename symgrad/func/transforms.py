@@ -177,7 +177,7 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
                 flat = iter(_derivatives(out, xs, None, run.create_graph))
                 grads = [tree_map(lambda _: next(flat), inputs[i]) for i in nums]
                 g = tuple(grads) if isinstance(argnums, tuple) else grads[0]
-                value = (out, aux) if has_aux else out
+                value = (out, run.finish_aux(aux)) if has_aux else out
                 return run.finish((g, value))
         # a closure over a batched tensor: every element's gradient at the same inputs
         return _lowered_grad(func, closure, args, kwargs, argnums, nums, has_aux, what)
@@ -285,7 +285,7 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         return run.finish(tree_unflatten(found, tree_flatten(primals)[1]))
 
     result = (run.finish(out), vjp_fn)
-    return result + (run.finish(aux),) if has_aux else result
+    return result + (run.finish_aux(aux),) if has_aux else result
 
 
 def _check_floating_outputs(outs: list) -> None:
@@ -402,11 +402,16 @@ def jvp(
                 jv = _products(pulled, us, ts, run.create_graph)
             if not run.nested and not run.closes and not _requires_grad(primals):
                 out = _outer_detached(out)  # only the tangents require grad: the output doesn't
-            result = (out, tree_unflatten(jv, out_spec))
-            result = result + (aux,) if has_aux else result
-            return run.finish(result)
+            aux = (run.finish_aux(aux),) if has_aux else ()
+            result = run.finish((out, tree_unflatten(jv, out_spec)) + aux)
+            # the output comes back as an alias of the function's (AliasBackward0), as PyTorch's
+            return (tree_map(_alias, result[0]),) + result[1:]
     # a closure over a batched tensor: each element's own jvp
     return _lowered_jvp(func, closure, primals, tangents, has_aux, strict)
+
+
+def _alias(t: Any) -> Any:
+    return t[...] if isinstance(t, Tensor) and t.requires_grad else t
 
 
 def _requires_grad(tree: Any) -> bool:

@@ -525,4 +525,56 @@ CASES.update(
     }
 )
 
+
+def _jvp_with_parameter(T):
+    w = _x(T, (2.0, 1.0, 0.5))
+    x = _x(T, requires_grad=False)
+    out, jv, aux = T.func.jvp(
+        lambda x: (x * w, (x * 3, x * w)), (x,), (T.ones(3, dtype=T.float64),), has_aux=True
+    )
+    return out, jv.requires_grad, aux
+
+
+def _aux_flags(T, transform):
+    """Which auxiliary outputs keep a graph when the function closes over a parameter: only
+    those computed from it."""
+    w = _x(T, (2.0, 1.0, 0.5))
+    aux = transform(T, lambda x: (x * w, (x * 3, x * w)), _x(T, requires_grad=False))
+    return tuple(a.requires_grad for a in aux)
+
+
+CASES.update(
+    {
+        # -- jvp's output that requires grad is an alias of the function's, as PyTorch's
+        "jvp_output_alias": (
+            _jvp_with_parameter,
+            (
+                ([1.0, -1.0, 1.0], F64, "AliasBackward0"),
+                True,
+                (([1.5, -3.0, 6.0], F64, None), ([1.0, -1.0, 1.0], F64, "MulBackward0")),
+            ),
+        ),
+        # -- an aux output keeps a graph only where it reaches a closed-over parameter
+        "grad_aux_flags": (
+            lambda T: _aux_flags(
+                T,
+                lambda T, f, x: T.func.grad(lambda x: (f(x)[0].sum(), f(x)[1]), has_aux=True)(x)[1],
+            ),
+            (False, True),
+        ),
+        "vjp_aux_flags": (
+            lambda T: _aux_flags(T, lambda T, f, x: T.func.vjp(f, x, has_aux=True)[2]),
+            (False, True),
+        ),
+        "jacrev_aux_flags": (
+            lambda T: _aux_flags(T, lambda T, f, x: T.func.jacrev(f, has_aux=True)(x)[1]),
+            (False, True),
+        ),
+        "jacfwd_aux_flags": (
+            lambda T: _aux_flags(T, lambda T, f, x: T.func.jacfwd(f, has_aux=True)(x)[1]),
+            (False, True),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
