@@ -577,4 +577,35 @@ CASES.update(
     }
 )
 
+
+def _std_tangent(T, make):
+    x = T.tensor([[1.0, 1.0, 1.0], [1.0, 2.0, 4.0]], dtype=T.float64)
+    v = T.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]], dtype=T.float64)
+    fw = T.autograd.forward_ad
+    with fw.dual_level():
+        return fw.unpack_dual(make(fw.make_dual(x, v))).tangent
+
+
+CASES.update(
+    {
+        # -- std's tangent is 0 where std is 0 (a constant row), as its gradient is
+        "std_tangent_constant_row": (
+            lambda T: _std_tangent(T, lambda d: d.std(1)),
+            ([0.0, 0.982], F64, None),
+        ),
+        "std_tangent_constant_keepdim": (
+            lambda T: _std_tangent(T, lambda d: d[:1].std(1, keepdim=True, correction=0)),
+            ([[0.0]], F64, None),
+        ),
+        "std_tangent_all": (
+            lambda T: _std_tangent(T, lambda d: (d * d).std()),
+            (5.1, F64, None),
+        ),
+        "std_tangent_no_degrees_of_freedom": (
+            lambda T: _std_tangent(T, lambda d: d.std(1, correction=3)),
+            (["nan", "nan"], F64, None),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
