@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._silent import restore, silence
-from symgrad.autograd import anomaly, dual, grad_mode
+from symgrad.autograd import anomaly, dual, grad_mode, transforms_running
 from symgrad.autograd.accumulate import first_grad, one_node, ones_of, store
 from symgrad.autograd.buffers import add_to, sum_into
 from symgrad.autograd.current_pass import CURRENT
@@ -285,11 +285,6 @@ def _warn_cycle() -> None:
         )
 
 
-# the transforms of symgrad.func running now (vmap, grad, vjp, jvp, ...): backward() inside
-# one is refused, as in PyTorch
-TRANSFORMS = [0]
-
-
 def backward(
     tensors: Any,
     grad_tensors: Any = None,
@@ -308,12 +303,7 @@ def backward(
     >>> x.grad
     tensor([2., 4.])
     """
-    if TRANSFORMS[0]:
-        raise RuntimeError(
-            "backward() called inside a functorch transform. This is not supported, please use "
-            "functorch.grad or functorch.vjp instead or call backward() outside of functorch "
-            "transforms."
-        )
+    transforms_running.check_backward()
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:

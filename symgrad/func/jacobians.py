@@ -15,13 +15,8 @@ from symgrad import _like, creation
 from symgrad.func import batched
 from symgrad.func._checks import check_chunk_size, check_randomness
 from symgrad.func._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
-from symgrad.func.transforms import (
-    _argnums,
-    _check_differentiable,
-    check_floating_primals,
-    jvp,
-    vjp,
-)
+from symgrad.func.forward_mode import jvp
+from symgrad.func.transforms import _argnums, _check_differentiable, check_floating_primals, vjp
 from symgrad.tensor import Tensor
 
 __all__ = ["jacrev", "jacfwd", "hessian"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from symgrad import ops as _ops
 from symgrad import random
-from symgrad.autograd import engine
+from symgrad.autograd import transforms_running
 from symgrad.func._checks import check_chunk_size as _check_chunk_size
 from symgrad.func._checks import check_randomness as _check_randomness
 from symgrad.func._pytree import broadcast_prefix, tree_flatten, tree_unflatten
@@ -91,7 +91,7 @@ def vmap(
         rng = random.default_generator._rng
         same = rng.bit_generator.state if randomness == "same" else None
         parts = []
-        engine.TRANSFORMS[0] += 1
+        transforms_running.RUNNING[0] += 1
         try:
             for start in range(0, max(size, 1), step):  # an empty batch still runs once
                 stop = min(size, start + step)
@@ -103,7 +103,7 @@ def vmap(
                 inputs = (chunk, spec, dims, stop - start)
                 parts.append(_run(func, inputs, kwargs, out_dims, randomness, fname))
         finally:
-            engine.TRANSFORMS[0] -= 1
+            transforms_running.RUNNING[0] -= 1
         return parts[0] if len(parts) == 1 else join_chunks(parts, out_dims)
 
     return wrapper
