@@ -17,6 +17,8 @@ tensor([2., 0.])
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from symgrad import _layout, _memory_format
@@ -170,6 +172,11 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> UnpackedDualTensor:
     UnpackedDualTensor(primal=tensor([1.]), tangent=None)
     """
     if not isinstance(tensor, Tensor):
+        if dual.STATE.level is not None:  # (outside a level PyTorch passes it through)
+            raise TypeError(
+                "_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
+                f"{type(tensor).__name__}"
+            )
         return UnpackedDualTensor(tensor, None)
     tangent = dual.tangent_of(tensor) if not dual.STATE.off else None
     if tangent is None:  # PyTorch checks the level only of a dual tensor
@@ -182,7 +189,8 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> UnpackedDualTensor:
 
 
 class dual_level:
-    """A context manager for one dual level: tangents live inside it and are dropped on exit.
+    """A context manager for one dual level: tangents live inside it and are dropped on exit;
+    as a decorator, the function runs inside one.
 
     Examples
     --------
@@ -197,3 +205,11 @@ class dual_level:
 
     def __exit__(self, *exc: object) -> None:
         exit_dual_level()
+
+    def __call__(self, func: Callable) -> Callable:
+        @functools.wraps(func)
+        def inside(*args: Any, **kwargs: Any) -> Any:
+            with dual_level():
+                return func(*args, **kwargs)
+
+        return inside

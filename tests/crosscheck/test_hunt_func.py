@@ -608,4 +608,34 @@ CASES.update(
     }
 )
 
+
+def _dual_level_decorator(T):
+    fw = T.autograd.forward_ad
+
+    @fw.dual_level()
+    def tripled():
+        return fw.unpack_dual(fw.make_dual(T.ones(2), T.ones(2)) * 3)
+
+    return tripled()
+
+
+CASES.update(
+    {
+        # -- dual_level decorates a function, as PyTorch's
+        "dual_level_decorator": (
+            _dual_level_decorator,
+            (([3.0, 3.0], F32, None), ([3.0, 3.0], F32, None)),
+        ),
+        # -- unpack_dual of a non-tensor inside a level is a TypeError (outside, passed through)
+        "unpack_dual_non_tensor": (
+            lambda T: _dual(T, lambda T, fw: fw.unpack_dual(3.0)),
+            ("raises", "TypeError"),
+        ),
+        "unpack_dual_non_tensor_outside": (
+            lambda T: tuple(T.autograd.forward_ad.unpack_dual(3.0)),
+            (3.0, None),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
