@@ -262,6 +262,7 @@ class Tensor(HoldsArray):
             )
         self.grad_fn = None
         self._requires_grad = False
+        self._fw = None  # its tangent goes too
         return self
 
     # -- printing --------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._silent import restore, silence
-from symgrad.autograd import anomaly, dual, grad_mode
+from symgrad.autograd import anomaly, dual, grad_mode, transforms_running
 from symgrad.autograd.accumulate import first_grad, one_node, ones_of, store
 from symgrad.autograd.buffers import add_to, sum_into
 from symgrad.autograd.current_pass import CURRENT
@@ -303,6 +303,7 @@ def backward(
     >>> x.grad
     tensor([2., 4.])
     """
+    transforms_running.check_backward()
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:

@@ -17,8 +17,11 @@ tensor([2., 0.])
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from symgrad import _layout, _memory_format
 from symgrad.autograd import dual
 from symgrad.autograd.dual import STATE, Level
 from symgrad.tensor import Tensor
@@ -82,6 +85,27 @@ def _check_level(level: int | None, op: str) -> None:
         raise RuntimeError(f"Invalid level given to {op}")
 
 
+def _check_floating(t: Tensor, what: str = "primal") -> None:
+    """PyTorch's ValueError for a primal or tangent of forward mode that is not floating
+    point (forward-mode transforms raise it before running the function)."""
+    if not t.dtype.is_floating_point:
+        raise ValueError(f"Expected {what} to be floating point or complex, but got: {t.dtype}")
+
+
+def _laid_out_as(tangent: Tensor, primal: Tensor) -> Tensor:
+    """``tangent``, or a copy of it with ``primal``'s strides where those differ (a dense
+    primal), as PyTorch stores a tangent (recorded, for a tangent that requires grad)."""
+    if type(tangent) is not Tensor or type(primal) is not Tensor:  # (batched: no layout)
+        return tangent
+    strides = primal.stride()
+    if tangent.stride() == strides or not _layout.is_dense(tuple(primal.shape), strides):
+        return tangent
+    if not tangent.requires_grad:
+        return Tensor._make(_memory_format.copy_strided(tangent._data, strides))
+    empty = _memory_format.empty_strided(tuple(primal.shape), tangent._data.dtype, strides)
+    return Tensor._make(empty).copy_(tangent)
+
+
 def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> Tensor:
     """A tensor with ``tensor``'s values (a view of it) and ``tangent`` as its tangent.
 
@@ -103,9 +127,8 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
             "make_dual(): expected Tensors for the primal and the tangent, got "
             f"{type(tensor).__name__} and {type(tangent).__name__}"
         )
-    for what, t in (("primal", tensor), ("tangent", tangent)):
-        if not t.dtype.is_floating_point:
-            raise ValueError(f"Expected {what} to be floating point or complex, but got: {t.dtype}")
+    _check_floating(tensor, "primal")
+    _check_floating(tangent, "tangent")
     if tangent.shape != tensor.shape:
         raise RuntimeError(
             "Trying to set a forward gradient that has a different size than that of the "
@@ -117,8 +140,14 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
             "Making a dual Tensor based on a Tensor that already has a forward gradient at the "
             "same level 0 is not supported."
         )
+    if dual.tangent_of(tangent) is not None:
+        raise RuntimeError(
+            "Setting a forward grad that itself has a forward gradient at the same level 0 is "
+            "not supported."
+        )
     with dual.disabled():
         result = tensor.view(tensor.shape)
+        tangent = _laid_out_as(tangent, tensor)
     dual.set_tangent(result, tangent)
     dual.mark_dual(result)  # its tangent is its own, not shared with its base's views
     return result
@@ -143,6 +172,11 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> UnpackedDualTensor:
     UnpackedDualTensor(primal=tensor([1.]), tangent=None)
     """
     if not isinstance(tensor, Tensor):
+        if dual.STATE.level is not None:  # (outside a level PyTorch passes it through)
+            raise TypeError(
+                "_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
+                f"{type(tensor).__name__}"
+            )
         return UnpackedDualTensor(tensor, None)
     tangent = dual.tangent_of(tensor) if not dual.STATE.off else None
     if tangent is None:  # PyTorch checks the level only of a dual tensor
@@ -155,7 +189,8 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> UnpackedDualTensor:
 
 
 class dual_level:
-    """A context manager for one dual level: tangents live inside it and are dropped on exit.
+    """A context manager for one dual level: tangents live inside it and are dropped on exit;
+    as a decorator, the function runs inside one.
 
     Examples
     --------
@@ -170,3 +205,11 @@ class dual_level:
 
     def __exit__(self, *exc: object) -> None:
         exit_dual_level()
+
+    def __call__(self, func: Callable) -> Callable:
+        @functools.wraps(func)
+        def inside(*args: Any, **kwargs: Any) -> Any:
+            with dual_level():
+                return func(*args, **kwargs)
+
+        return inside

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.autograd import dual, grad_mode
+from symgrad.autograd import dual, forward_ad, grad_mode
 from symgrad.autograd.engine import grad as _grad
 from symgrad.autograd.functional_forward import (
     check_forward_strategy,
@@ -83,6 +83,20 @@ def _check_outputs(outputs: tuple, fn: str) -> None:
                 f"Tensor or a tuple of Tensors but the value at index {i} has type "
                 f"{type(o).__name__}."
             )
+
+
+def _one_scalar(raw: Any, fn: str) -> tuple:
+    """``(output,)``: what the function given to ``hessian``, ``vhp`` or ``hvp`` returned,
+    which must be one tensor (not a tuple, even of one) with one element."""
+    is_out, outs = _as_tuple(raw, "outputs of the user-provided function", fn)
+    _check_outputs(outs, fn)
+    if is_out:
+        raise RuntimeError(f"The function given to {fn} should return a single Tensor")
+    if outs[0].numel() != 1:
+        raise RuntimeError(
+            f"The Tensor returned by the function given to {fn} should contain a single element"
+        )
+    return outs
 
 
 def _check_v(v: tuple, against: tuple, what: str, fn: str) -> None:
@@ -257,6 +271,8 @@ def jacobian(
         check_forward_strategy(create_graph, strict, vectorize, "jacobian")
         is_in, xs = _as_tuple(inputs, "inputs", "jacobian")
         with grad_mode.enable_grad():
+            for x in xs:
+                forward_ad._check_floating(x)
             xs = _prepare(xs, False, True)
             is_out, _, blocks = forward_jacobian(func, xs, _checker("jacobian"))
         # PyTorch's forward mode gives lists where the inputs are a tuple
@@ -330,14 +346,7 @@ def hessian(
     is_in, xs = _as_tuple(inputs, "inputs", "hessian")
 
     def gradient(*args: Tensor) -> Any:
-        out = func(*args)
-        _, outs = _as_tuple(out, "outputs of the user-provided function", "hessian")
-        _check_outputs(outs, "hessian")
-        if len(outs) != 1 or outs[0].numel() != 1:
-            raise RuntimeError(
-                "The function given to hessian should return a single Tensor containing a "
-                "single element."
-            )
+        outs = _one_scalar(func(*args), "hessian")
         grads = _vjp_raw(
             outs,
             args,
@@ -391,14 +400,7 @@ def _hessian_product(
         is_in, xs = _as_tuple(inputs, "inputs", fn)
         xs = _prepare(xs, create_graph, True)
         vs = _input_v(v, xs, fn)
-        raw = func(*xs)
-        _, outs = _as_tuple(raw, "outputs of the user-provided function", fn)
-        _check_outputs(outs, fn)
-        if len(outs) != 1 or outs[0].numel() != 1:
-            raise RuntimeError(
-                f"The function given to {fn} should return a single Tensor containing a single "
-                "element."
-            )
+        outs = _one_scalar(func(*xs), fn)
         ones = (Tensor._make(np.ones(outs[0].shape, dtype=outs[0]._data.dtype)),)
         grads = _vjp_raw(outs, xs, ones, True, strict, fn)
         result = _vjp_raw(grads, xs, vs, create_graph, strict, fn)

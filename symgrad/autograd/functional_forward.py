@@ -85,6 +85,5 @@ def forward_jvp(func: Callable, xs: tuple, vs: tuple, check: Callable) -> tuple[
         raw = func(*args)
         check(raw)
         tangents = _tangents(raw)
-        outs = raw if isinstance(raw, tuple) else (raw,)
-        primal = tuple(forward_ad.unpack_dual(o).primal for o in outs)
-    return raw, primal, tangents
+    # the outputs themselves (their tangents end with the level), with their own grad_fn
+    return raw, raw if isinstance(raw, tuple) else (raw,), tangents

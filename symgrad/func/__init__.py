@@ -31,7 +31,8 @@ from symgrad.func.functionalize import debug_unwrap, functionalize
 from symgrad.func.jacobians import hessian, jacfwd, jacrev
 from symgrad.func.linearize import linearize
 from symgrad.func.module_state import replace_all_batch_norm_modules_, stack_module_state
-from symgrad.func.transforms import grad, grad_and_value, jvp, vjp
+from symgrad.func.forward_mode import jvp
+from symgrad.func.transforms import grad, grad_and_value, vjp
 from symgrad.func.vmap import vmap
 
 __all__ = [

@@ -4,17 +4,34 @@ inputs that require grad, or for tensors the function closes over)."""
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
-from symgrad.autograd.grad_mode import enable_grad, is_grad_enabled
+from symgrad.autograd import transforms_running
+from symgrad.autograd.grad_mode import inference_mode, is_grad_enabled
 from symgrad.autograd.node import AccumulateGrad
 from symgrad.autograd.node import _sequence as _node_sequence
 from symgrad.func._pytree import tree_leaves, tree_map
 from symgrad.tensor import Tensor
 
-__all__ = ["_Transform"]
+__all__ = ["_Transform", "stand_in"]
 
 _depth = [0]  # transforms running now: inner ones keep the derivative's graph for outer ones
+# the leaves transforms made to stand for their inputs (by id, while they live): never a tensor
+# from outside, even for an outer transform whose function runs an inner one
+_stand_ins: dict = {}
+
+
+def stand_in(t: Tensor) -> Tensor:
+    """``t``, registered as a leaf a transform made for one of its inputs."""
+    key = id(t)
+    _stand_ins[key] = weakref.ref(t, lambda _, key=key: _stand_ins.pop(key, None))
+    return t
+
+
+def _is_stand_in(t: Any) -> bool:
+    found = _stand_ins.get(id(t))
+    return found is not None and found() is t
 
 
 def _outer(results: Any, keep: bool) -> Any:
@@ -38,14 +55,18 @@ class _Transform:
             self.start = next(_node_sequence)  # nodes made from now on are the transform's
             self.outer_grad = is_grad_enabled()
         _depth[0] += 1
+        transforms_running.RUNNING[0] += 1
         self.nested = _depth[0] > 1
-        self.mode = enable_grad()
+        # grad mode on and inference mode off inside, as PyTorch's transforms run (under
+        # inference_mode they still differentiate)
+        self.mode = inference_mode(False)
         self.mode.__enter__()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.mode.__exit__(*exc)
         _depth[0] -= 1
+        transforms_running.RUNNING[0] -= 1
 
     def note(self, outputs: list, fresh: list) -> None:
         """Look at the function's ``outputs``: when their graph reaches a tensor made outside
@@ -61,6 +82,19 @@ class _Transform:
     def finish(self, results: Any) -> Any:
         return _outer(results, self.keep or self.nested or self.closes)
 
+    def finish_aux(self, aux: Any) -> Any:
+        """The auxiliary outputs: where the results keep their graph only for the tensors the
+        function closes over, each keeps it only if it reaches one of them, as PyTorch's."""
+        if self.keep or self.nested or not self.closes:
+            return self.finish(aux)
+
+        def one(t: Any) -> Any:
+            if isinstance(t, Tensor) and not _reaches_outside([t], set(), self.start):
+                return t.detach()
+            return t
+
+        return tree_map(one, aux)
+
 
 def _reaches_outside(outputs: list, fresh: set, start: Any) -> bool:
     """Whether the graph of ``outputs`` reaches a leaf other than the ``fresh`` ones (by id)
@@ -69,7 +103,7 @@ def _reaches_outside(outputs: list, fresh: set, start: Any) -> bool:
     for t in outputs:
         if isinstance(t, Tensor) and t.requires_grad:
             if t.grad_fn is None:
-                if id(t) not in fresh:
+                if id(t) not in fresh and not _is_stand_in(t):
                     return True
             else:
                 stack.append(t.grad_fn)
@@ -80,7 +114,7 @@ def _reaches_outside(outputs: list, fresh: set, start: Any) -> bool:
             continue
         seen.add(id(node))
         if type(node) is AccumulateGrad:
-            if id(node._leaf) not in fresh:
+            if id(node._leaf) not in fresh and not _is_stand_in(node._leaf):
                 return True
             continue
         if node._seq < start:

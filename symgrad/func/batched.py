@@ -80,12 +80,17 @@ class Lowering:
 
 
 def over_basis(
-    fn: Callable, shape: tuple, dtype: Any, out_dims: Any = 0, chunk_size: Any = None
+    fn: Callable,
+    shape: tuple,
+    dtype: Any,
+    out_dims: Any = 0,
+    chunk_size: Any = None,
+    randomness: str = "error",
 ) -> Any:
     """``fn`` mapped over the rows of the identity of ``shape``'s elements, each row shaped
     as ``shape``: results with a leading dimension of ``numel`` (the pytree ``fn`` returns,
     ``out_dims`` a prefix of it as ``vmap`` takes it); None for an empty ``shape``. At most
-    ``chunk_size`` rows go to one ``vmap`` call."""
+    ``chunk_size`` rows go to one ``vmap`` call, with ``vmap``'s ``randomness``."""
     n = int(np.prod(shape, dtype=np.int64))
     if n == 0:
         return None
@@ -96,7 +101,7 @@ def over_basis(
         rows = np.zeros((stop - start, n), dtype=dtype.numpy)
         rows[np.arange(stop - start), np.arange(start, stop)] = 1
         basis = Tensor._make(rows.reshape((stop - start,) + tuple(shape)))
-        parts.append(vmap(fn, out_dims=out_dims)(basis))
+        parts.append(vmap(fn, out_dims=out_dims, randomness=randomness)(basis))
     if len(parts) == 1:
         return parts[0]
     return join_chunks(parts, out_dims)

@@ -14,14 +14,22 @@ from typing import Any
 from symgrad import _like, creation
 from symgrad.func import batched
 from symgrad.func._checks import check_chunk_size, check_randomness
-from symgrad.func._pytree import tree_flatten, tree_leaves, tree_unflatten
-from symgrad.func.transforms import _argnums, _check_differentiable, jvp, vjp
+from symgrad.func._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
+from symgrad.func.forward_mode import jvp
+from symgrad.func.transforms import _argnums, _check_differentiable, check_floating_primals, vjp
 from symgrad.tensor import Tensor
 
 __all__ = ["jacrev", "jacfwd", "hessian"]
 
 
-def _jacobian(func: Callable, argnums: Any, has_aux: bool, name: str, chunk_size: Any) -> Callable:
+def _jacobian(
+    func: Callable,
+    argnums: Any,
+    has_aux: bool,
+    name: str,
+    chunk_size: Any,
+    randomness: str = "error",
+) -> Callable:
     """``jacrev`` (``vjp`` mapped over the output's basis) or ``jacfwd`` (``jvp`` mapped over
     each input's basis), one batched pass per chunk of the basis, as PyTorch builds them."""
 
@@ -37,6 +45,8 @@ def _jacobian(func: Callable, argnums: Any, has_aux: bool, name: str, chunk_size
             return func(*full, **kwargs)
 
         primals = [args[i] for i in nums]
+        if name == "jacfwd":
+            check_floating_primals(primals)
         _check_differentiable(primals, what)
         lowering = batched.Lowering.of(list(args))
         if lowering is not None:  # inside vmap: every element's Jacobian at its own inputs
@@ -44,7 +54,7 @@ def _jacobian(func: Callable, argnums: Any, has_aux: bool, name: str, chunk_size
         if name == "jacrev":
             out, aux, blocks = _reverse_jacobians(of_inputs, primals, has_aux, chunk_size)
         else:
-            out, aux, blocks = _forward_jacobians(of_inputs, primals, has_aux)
+            out, aux, blocks = _forward_jacobians(of_inputs, primals, has_aux, randomness)
         specs = [tree_flatten(p)[1] for p in primals]
 
         def by_input(row: list) -> Any:
@@ -62,8 +72,11 @@ def _block(rows: Any, o: Tensor, x: Tensor, forward: bool) -> Tensor:
     """One Jacobian block from the rows a basis gave (``None``: an empty output or input)."""
     if rows is None:
         return creation.zeros(*o.shape, *x.shape, dtype=x.dtype)
-    if forward:  # the rows run over the input's elements
-        rows = rows.reshape(x.numel(), o.numel()).t()
+    if forward:  # the rows run over the input's elements: they go last, then unflattened
+        rows = rows.movedim(0, -1)
+        return rows.unflatten(-1, tuple(x.shape)) if x.ndim else rows.squeeze(-1)
+    if type(rows) is Tensor:  # PyTorch's rows are stacked: its Jacobian is their view
+        return rows.contiguous().view(*o.shape, *x.shape)
     return rows.reshape(*o.shape, *x.shape)
 
 
@@ -86,7 +99,7 @@ def _reverse_jacobians(func: Callable, primals: list, has_aux: bool, chunk_size:
     return out, (aux[0] if has_aux else None), blocks
 
 
-def _forward_jacobians(func: Callable, primals: list, has_aux: bool) -> tuple:
+def _forward_jacobians(func: Callable, primals: list, has_aux: bool, randomness: str) -> tuple:
     """As :func:`_reverse_jacobians`, one ``jvp`` per element of each input tensor."""
     xs, in_spec = tree_flatten(tuple(primals))
     zeros = [_like.zeros_like(x) for x in xs]
@@ -98,8 +111,14 @@ def _forward_jacobians(func: Callable, primals: list, has_aux: bool) -> tuple:
             tangents = tree_unflatten([t if j == k else z for j, z in enumerate(zeros)], in_spec)
             return jvp(func, tuple(primals), tangents, has_aux=has_aux)
 
-        dims = (None, 0, None) if has_aux else (None, 0)
-        cols = batched.over_basis(column, tuple(x.shape), x.dtype, dims)
+        # with fresh random numbers per column the output (and aux) differ per column too:
+        # the first column's are kept, as PyTorch's
+        mapped = 0 if randomness == "different" else None
+        dims = (mapped, 0, mapped) if has_aux else (mapped, 0)
+        cols = batched.over_basis(column, tuple(x.shape), x.dtype, dims, randomness=randomness)
+        if cols is not None and mapped is not None:
+            first = tree_map(lambda t: t[0], (cols[0],) + tuple(cols[2:]))
+            cols = (first[0], cols[1]) + tuple(first[1:])
         if cols is not None:
             found = found or cols
         columns.append(None if cols is None else tree_leaves(cols[1]))
@@ -153,7 +172,7 @@ def jacfwd(
             [0., 3.]]), tensor([1., 2.]))
     """
     check_randomness(randomness)
-    return _jacobian(func, argnums, has_aux, "jacfwd", None)
+    return _jacobian(func, argnums, has_aux, "jacfwd", None, randomness)
 
 
 def hessian(func: Callable, argnums: Any = 0) -> Callable:

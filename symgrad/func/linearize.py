@@ -8,7 +8,13 @@ from typing import Any
 
 from symgrad import _like
 from symgrad.func._pytree import tree_flatten, tree_unflatten
-from symgrad.func.transforms import _fresh_tree, _products, _tensor_outputs, _Transform
+from symgrad.func.transforms import (
+    _fresh_tree,
+    _products,
+    _tensor_outputs,
+    _Transform,
+    check_floating_primals,
+)
 from symgrad.tensor import Tensor
 
 __all__ = ["linearize"]
@@ -34,13 +40,14 @@ def linearize(func: Callable, *primals: Any) -> tuple:
     tensor([3., 6.])
     """
     what = "linearize(func, *primals)"
+    check_floating_primals(primals)
     run = _Transform(primals)
     with run:
         inputs, xs = _fresh_tree(primals, what)
         out = func(*inputs)
         outs, out_spec = _tensor_outputs(out, what)
-        us = [_like.zeros_like(o).requires_grad_(True) for o in outs]
-        pulled = _products(outs, xs, us, True)
+        us = [_like.zeros_like(o).requires_grad_(True) for o in outs if _has_tangent(o)]
+        pulled = _products([o for o in outs if _has_tangent(o)], xs, us, True)
     primal_spec = tree_flatten(primals)[1]
 
     def jvp_fn(*tangents: Any) -> Any:
@@ -59,7 +66,13 @@ def linearize(func: Callable, *primals: Any) -> tuple:
                     f"shape {x.shape} of the corresponding primal."
                 )
         with run:
-            found = _products(pulled, us, ts, run.create_graph)
-        return run.finish(tree_unflatten(found, out_spec))
+            found = iter(_products(pulled, us, ts, run.create_graph))
+        # an integer output has no tangent: its jvp is zeros, as PyTorch's
+        jv = [next(found) if _has_tangent(o) else _like.zeros_like(o) for o in outs]
+        return run.finish(tree_unflatten(jv, out_spec))
 
     return run.finish(out), jvp_fn
+
+
+def _has_tangent(out: Tensor) -> bool:
+    return out.dtype.is_floating_point

@@ -1,5 +1,6 @@
-"""The differentiating transforms of :mod:`symgrad.func`: ``grad``, ``grad_and_value``,
-``vjp`` and ``jvp`` (``jacrev``, ``jacfwd`` and ``hessian`` are in :mod:`.jacobians`)."""
+"""The differentiating transforms of :mod:`symgrad.func`: ``grad``, ``grad_and_value`` and
+``vjp`` (``jvp`` is in :mod:`.forward_mode`, ``jacrev``, ``jacfwd`` and ``hessian`` in
+:mod:`.jacobians`), and the pieces they share."""
 
 from __future__ import annotations
 
@@ -8,14 +9,14 @@ from collections.abc import Callable
 from typing import Any
 
 from symgrad import _like
-from symgrad.autograd import dual, forward_ad
+from symgrad.autograd import forward_ad
 from symgrad.autograd.engine import grad as _engine_grad
 from symgrad.func import batched
 from symgrad.func._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
-from symgrad.func._run import _Transform
+from symgrad.func._run import _Transform, stand_in
 from symgrad.tensor import Tensor
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp"]
+__all__ = ["grad", "grad_and_value", "vjp"]
 
 
 # -- pieces shared by the transforms ---------------------------------------------------------------
@@ -23,7 +24,15 @@ def _fresh(x: Any, what: str) -> Tensor:
     """A tensor standing for the input ``x`` that requires grad, still connected to ``x``'s
     graph when ``x`` requires grad (an outer transform, or the caller's autograd)."""
     _check_differentiable(x, what)
-    return x.clone() if x.requires_grad else x.detach().requires_grad_(True)
+    if x.requires_grad:
+        return x.clone()
+    return stand_in(_recordable(x).detach().requires_grad_(True))
+
+
+def _recordable(t: Any) -> Any:
+    """``t``, or a normal copy of an inference tensor (one made under inference_mode), which
+    the transform's recorded ops could not save."""
+    return t.clone() if type(t) is Tensor and t.is_inference() else t
 
 
 def _check_differentiable(tree: Any, what: str) -> None:
@@ -38,6 +47,14 @@ def _check_differentiable(tree: Any, what: str) -> None:
             raise RuntimeError(
                 f"{what}: only floating point inputs can be differentiated, got {x.dtype}"
             )
+
+
+def check_floating_primals(tree: Any) -> None:
+    """PyTorch's error for a primal of forward mode (``jvp``, ``jacfwd``, ``linearize``) that
+    is not floating point, raised before the function runs."""
+    for x in tree_leaves(tree):
+        if isinstance(x, Tensor):
+            forward_ad._check_floating(x)
 
 
 def _fresh_tree(tree: Any, what: str) -> tuple:
@@ -161,7 +178,7 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
                 flat = iter(_derivatives(out, xs, None, run.create_graph))
                 grads = [tree_map(lambda _: next(flat), inputs[i]) for i in nums]
                 g = tuple(grads) if isinstance(argnums, tuple) else grads[0]
-                value = (out, aux) if has_aux else out
+                value = (out, run.finish_aux(aux)) if has_aux else out
                 return run.finish((g, value))
         # a closure over a batched tensor: every element's gradient at the same inputs
         return _lowered_grad(func, closure, args, kwargs, argnums, nums, has_aux, what)
@@ -255,6 +272,7 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         inputs, xs = _fresh_tree(primals, what)
         out, aux = _split_aux(func(*inputs), has_aux, what)
         outs, out_spec = _tensor_outputs(out, what)
+        _check_floating_outputs(outs)
         run.note(outs, xs)
         closure = batched.Lowering.of(out)
     if closure is not None:  # a closure over a batched tensor: each element's own vjp
@@ -268,7 +286,16 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         return run.finish(tree_unflatten(found, tree_flatten(primals)[1]))
 
     result = (run.finish(out), vjp_fn)
-    return result + (run.finish(aux),) if has_aux else result
+    return result + (run.finish_aux(aux),) if has_aux else result
+
+
+def _check_floating_outputs(outs: list) -> None:
+    for o in outs:
+        if not o.dtype.is_floating_point:
+            raise RuntimeError(
+                "vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
+                f"Tensor with dtype {o.dtype}"
+            )
 
 
 def _cotangent_leaves(cotangents: Any, outs: list, out_spec: Any) -> list:
@@ -287,7 +314,15 @@ def _cotangent_leaves(cotangents: Any, outs: list, out_spec: Any) -> list:
                 f"Mismatch in shape: grad_output[{i}] has a shape of {v.shape} and output[{i}] "
                 f"has a shape of {o.shape}."
             )
-    return vs
+    # a None cotangent of an output that requires grad is implied, as backward()'s: ones for
+    # a one-element output, else an error
+    return [_implied(o) if v is None and o.requires_grad else v for v, o in zip(vs, outs)]
+
+
+def _implied(out: Tensor) -> Tensor:
+    if out.numel() != 1:
+        raise RuntimeError("grad can be implicitly created only for scalar outputs")
+    return _like.ones_like(out)
 
 
 def _lowered_vjp(
@@ -307,126 +342,3 @@ def _lowered_vjp(
         return lowering.wrap(found)
 
     return (lowering.wrap(out), vjp_fn, *lowering.wrap(aux))
-
-
-# -- jvp -----------------------------------------------------------------------------------------
-def jvp(
-    func: Callable, primals: Any, tangents: Any, *, strict: bool = False, has_aux: bool = False
-) -> tuple:
-    """``(output, jvp_out)``: ``func`` at ``primals`` and its Jacobian applied to ``tangents``;
-    ``aux`` third with ``has_aux=True``.
-
-    With ``strict=True`` an output that does not depend on the primals raises RuntimeError
-    (by default its ``jvp_out`` is zeros), as in PyTorch.
-
-    ``primals`` and ``tangents`` are tuples of pytrees of tensors (one entry per argument of
-    ``func``) with the same structure and shapes; ``jvp_out`` has the output's structure.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> from symgrad.func import jvp
-    >>> x = symgrad.tensor([1.0, 2.0])
-    >>> jvp(lambda x: x ** 2, (x,), (symgrad.ones(2),))
-    (tensor([1., 4.]), tensor([2., 4.]))
-    >>> jvp(lambda p: {"y": p["a"] * p["b"]}, ({"a": x, "b": x},), ({"a": x, "b": x},))
-    ({'y': tensor([1., 4.])}, {'y': tensor([2., 8.])})
-    """
-    what = "jvp(f, primals, tangents)"
-    ts = _check_tangents(primals, tangents, what)
-    lowering = batched.Lowering.of(list(primals))
-    if lowering is not None:
-        return _lowered_jvp(func, lowering, primals, tangents, has_aux, strict)
-    with _Transform((primals, tangents)) as run:
-        inputs, xs = _fresh_tree(primals, what)
-        # forward mode, as PyTorch's jvp, unless a dual level is already in use (a jvp inside
-        # forward_ad or inside another jvp): then the tangents come from two reverse passes
-        forward = dual.STATE.level is None
-        if forward:
-            with forward_ad.dual_level():
-                duals = [forward_ad.make_dual(x, t) for x, t in zip(xs, ts)]
-                out = func(*tree_unflatten(duals, tree_flatten(primals)[1]))
-                out, aux = _split_aux(out, has_aux, what)
-                outs, out_spec = _tensor_outputs(out, what)
-                found = [forward_ad.unpack_dual(o).tangent for o in outs]
-        else:
-            out, aux = _split_aux(func(*inputs), has_aux, what)
-            outs, out_spec = _tensor_outputs(out, what)
-        if strict:
-            _check_dependent(outs, xs)
-        run.note(outs, xs)
-        closure = batched.Lowering.of(out)
-        if closure is None:
-            if forward:
-                jv = [_like.zeros_like(o) if t is None else t for o, t in zip(outs, found)]
-            else:
-                # J v as the derivative of u -> <J^T u, v> by u, at any u: two reverse passes
-                us = [_like.zeros_like(o).requires_grad_(True) for o in outs]
-                pulled = _products(outs, xs, us, True)
-                jv = _products(pulled, us, ts, run.create_graph)
-            result = (out, tree_unflatten(jv, out_spec))
-            result = result + (aux,) if has_aux else result
-            return run.finish(result)
-    # a closure over a batched tensor: each element's own jvp
-    return _lowered_jvp(func, closure, primals, tangents, has_aux, strict)
-
-
-def _check_dependent(outs: list, xs: list) -> None:
-    """``jvp(..., strict=True)``: every output must depend on some primal."""
-    for o in outs:
-        grads = [None]
-        if o.requires_grad:
-            zero = _like.zeros_like(o)
-            grads = _engine_grad([o], xs, [zero], retain_graph=True, allow_unused=True)
-        if all(g is None for g in grads):
-            raise RuntimeError(
-                "jvp(f, primals, tangents, strict=True): The output of f is independent of "
-                "the inputs. This is not allowed with strict=True."
-            )
-
-
-def _lowered_jvp(
-    func: Callable, lowering: batched.Lowering, primals: tuple, tangents: tuple, *flags: bool
-) -> tuple:
-    """Inside ``vmap``: the ``jvp`` of the function on the physical tensors."""
-    phys = [lowering.down(p, True) for p in primals]
-
-    def physical_func(*xs: Any) -> Any:
-        inputs = [lowering.up_flagged(x, flags) for x, (_, flags) in zip(xs, phys)]
-        return lowering.unwrap(func(*inputs))
-
-    ps, lowered_ts = tuple(x for x, _ in phys), tuple(lowering.unwrap(list(tangents)))
-    has_aux, strict = flags
-    return lowering.wrap(jvp(physical_func, ps, lowered_ts, strict=strict, has_aux=has_aux))
-
-
-def _check_tangents(primals: Any, tangents: Any, what: str) -> list:
-    """The tangents' tensors, checked against the primals (PyTorch's errors)."""
-    for name, value in (("primals", primals), ("tangents", tangents)):
-        if not isinstance(value, tuple):
-            raise RuntimeError(
-                f"{what}: Expected {name} to be a tuple. "
-                f"E.g. it should be valid to call f(*{name})."
-            )
-    ps, p_spec = tree_flatten(primals)
-    ts, t_spec = tree_flatten(tangents)
-    if p_spec != t_spec:
-        raise RuntimeError(
-            f"{what}: Expected primals and tangents to have the same python structure. For "
-            "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
-            f"with structure {p_spec} and tangents with structure {t_spec}"
-        )
-    for name, leaves in (("primals", ps), ("tangents", ts)):
-        for leaf in leaves:
-            if not isinstance(leaf, Tensor):
-                raise RuntimeError(
-                    f"{what}: Expected {name} to only contain Tensors, got {type(leaf)}"
-                )
-    for i, (p, t) in enumerate(zip(ps, ts)):
-        if tuple(p.shape) != tuple(t.shape):
-            raise RuntimeError(
-                f"{what}: Expected primals and tangents to have the same shape, got "
-                f"{list(p.shape)} and {list(t.shape)} for the tensor at position {i} of the "
-                f"flattened structure {p_spec}"
-            )
-    return ts

@@ -9,6 +9,7 @@ from typing import Any
 
 from symgrad import ops as _ops
 from symgrad import random
+from symgrad.autograd import transforms_running
 from symgrad.func._checks import check_chunk_size as _check_chunk_size
 from symgrad.func._checks import check_randomness as _check_randomness
 from symgrad.func._pytree import broadcast_prefix, tree_flatten, tree_unflatten
@@ -86,19 +87,23 @@ def vmap(
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         leaves, spec, dims, size = _mapped_inputs(args, in_dims, fname)
-        step = chunk_size or size
+        step = chunk_size or max(size, 1)
         rng = random.default_generator._rng
         same = rng.bit_generator.state if randomness == "same" else None
         parts = []
-        for start in range(0, size, step):
-            stop = min(size, start + step)
-            if same is not None:  # every chunk's elements draw the same numbers
-                rng.bit_generator.state = same
-            chunk = leaves
-            if stop - start < size:
-                chunk = [_narrow(t, d, start, stop - start) for t, d in zip(leaves, dims)]
-            inputs = (chunk, spec, dims, stop - start)
-            parts.append(_run(func, inputs, kwargs, out_dims, randomness, fname))
+        transforms_running.RUNNING[0] += 1
+        try:
+            for start in range(0, max(size, 1), step):  # an empty batch still runs once
+                stop = min(size, start + step)
+                if same is not None:  # every chunk's elements draw the same numbers
+                    rng.bit_generator.state = same
+                chunk = leaves
+                if stop - start < size:
+                    chunk = [_narrow(t, d, start, stop - start) for t, d in zip(leaves, dims)]
+                inputs = (chunk, spec, dims, stop - start)
+                parts.append(_run(func, inputs, kwargs, out_dims, randomness, fname))
+        finally:
+            transforms_running.RUNNING[0] -= 1
         return parts[0] if len(parts) == 1 else join_chunks(parts, out_dims)
 
     return wrapper
@@ -201,7 +206,10 @@ def _run(
             results.append(func(*tree_unflatten(picked, spec), **kwargs))
     finally:
         random.default_generator._rng = saved
-    return _stack(results, out_dims, fname)
+    try:
+        return _stack(results, out_dims, fname)
+    except _OutputError as exc:
+        raise exc.kind(str(exc)) from None
 
 
 _LOOP = object()  # the batched run could not be done: loop instead
@@ -221,7 +229,7 @@ def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fna
         out = func(*tree_unflatten(mapped, spec), **kwargs)
         return _unbatch(out, out_dims, level, size, fname)
     except _OutputError as exc:
-        raise ValueError(str(exc)) from None
+        raise exc.kind(str(exc)) from None
     except batching.Refused as exc:  # PyTorch's refusal, not a reason to loop
         nested = batching.STATE.depth > 1  # an enclosing vmap must not loop either
         raise (batching.Refused if nested else RuntimeError)(str(exc)) from None
@@ -233,19 +241,32 @@ def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fna
         batching.STATE.depth -= 1
 
 
-class _OutputError(ValueError):
-    """An output that ``out_dims`` can't place: the user's error, whichever way ``vmap`` runs."""
+class _OutputError(Exception):
+    """An output that ``out_dims`` can't place: the user's error, whichever way ``vmap`` runs,
+    raised as ``kind`` (PyTorch's type: ValueError, IndexError for a dimension out of range)."""
+
+    def __init__(self, message: str, kind: type = ValueError) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def _batch(t: Tensor, dim: Any, level: int) -> Tensor:
     if dim is None:
         return t
-    return batching.BatchedTensor(_ops.movedim(t, dim, 0), level)
+    return batching.BatchedTensor(_moved(t, dim, 0), level)
+
+
+def _moved(t: Tensor, source: int, destination: int) -> Tensor:
+    """``t`` with dimension ``source`` moved to ``destination``: ``t`` itself where that
+    changes nothing, so no node is recorded (PyTorch's results keep their own ``grad_fn``)."""
+    return t if source == destination else _ops.movedim(t, source, destination)
 
 
 def _out_dims(out: Any, out_dims: Any, fname: str) -> tuple:
     """``(leaves, spec, dims)`` of the outputs, one out_dim per leaf."""
     leaves, spec = tree_flatten(out)
+    if isinstance(out, Tensor) and isinstance(out_dims, tuple) and len(out_dims) == 1:
+        out_dims = out_dims[0]  # PyTorch takes (d,) for a single tensor too
     dims = broadcast_prefix(out_dims, spec)
     if dims is None:
         raise _OutputError(
@@ -262,6 +283,12 @@ def _out_dims(out: Any, out_dims: Any, fname: str) -> tuple:
         if d is not None and (not isinstance(d, int) or isinstance(d, bool)):
             raise _OutputError(
                 f"vmap({fname}, ...): out_dims must be an int or None for each output, got {d!r}"
+            )
+        if d is not None and not -leaf.ndim - 1 <= d <= leaf.ndim:
+            raise _OutputError(
+                f"Dimension out of range (expected to be in range of [{-leaf.ndim - 1}, "
+                f"{leaf.ndim}], but got {d})",
+                IndexError,
             )
     return leaves, spec, dims
 
@@ -280,8 +307,8 @@ def _unbatch(out: Any, out_dims: Any, level: int, size: int, fname: str) -> Any:
         if batching.is_batched(leaf, level):
             p = leaf._physical
         else:  # the same for every element (or batched by an outer vmap only): repeated
-            p = leaf.unsqueeze(0).expand((size,) + tuple(leaf.shape)).clone()
-        moved.append(_ops.movedim(p, 0, d % p.ndim) if p.ndim else p)
+            p = leaf.unsqueeze(0).expand((size,) + tuple(leaf.shape))
+        moved.append(_moved(p, 0, d % p.ndim))
     return tree_unflatten(moved, spec)
 
 

@@ -214,12 +214,21 @@ def _floor_divide_vjp(xp: Any, g: Any, c: Any) -> tuple:
     )
 
 
+def _floor_divide_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    raise NotImplementedError(
+        "Trying to use forward AD with aten::floor_divide that does not support it (as in "
+        "PyTorch); div(x, y, rounding_mode='floor') has tangent 0"
+    )
+
+
 def _quotient(xp: Any, *tensors: Any, quotient: Any) -> Any:
     return xp.constant(quotient)
 
 
 _ROUNDED_DIV = Structural("div", _quotient, _zero_vjp, backward="DivBackward2")
-_FLOOR_DIVIDE = Structural("floor_divide", _quotient, _floor_divide_vjp, backward="NotImplemented")
+_FLOOR_DIVIDE = Structural(
+    "floor_divide", _quotient, _floor_divide_vjp, backward="NotImplemented", jvp=_floor_divide_jvp
+)
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:

@@ -56,6 +56,19 @@ def _std_vjp(xp: Any, g: Any, c: Any, out: Any = None) -> tuple:
     return (_var_grad(xp, g, c),)
 
 
+def _std_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """var's tangent over ``2 std``, taken as 0 where std is 0 (as PyTorch's): the tangent
+    from the reverse rule would be 0 / 0 there."""
+    (t,) = tangents
+    x, dim, keepdim = c.inputs[0], c.params["dim"], c.params["keepdim"]
+    n = _count(c.shapes[0], dim) - c.params["correction"]
+    spread = xp.sum(_centered(xp, x, dim) * t, dim, keepdim)
+    zero = xp.eq(c.out, 0)
+    denominator = xp.mul_scalar(xp.masked_fill(c.out, zero, 1.0), float(n))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return xp.masked_fill(spread / denominator, zero, 0.0)
+
+
 def _std_forward(xp: Any, a: Any, **params: Any) -> Any:
     return xp.sqrt(_var_forward(xp, a, **params))
 
@@ -77,6 +90,7 @@ _STD = Structural(
     saves_out=True,
     kernel=half_in_float32(_std_forward),
     batch="reduction",
+    jvp=_std_jvp,
 )
 
 
