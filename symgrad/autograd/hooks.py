@@ -14,14 +14,9 @@ from typing import Any
 import numpy as np
 
 from symgrad._meta import is_meta
+from symgrad.autograd.edges import as_public, from_public
 from symgrad.autograd.grad_mode import enable_grad
-from symgrad.autograd.node import (
-    NodeHooks,
-    RemovableHandle,
-    accumulator_of,
-    as_public,
-    from_public,
-)
+from symgrad.autograd.node import NodeHooks, RemovableHandle, accumulator_of
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = [

@@ -13,6 +13,7 @@ import weakref
 from typing import Any
 
 from symgrad.autograd import anomaly, grad_mode
+from symgrad.autograd.edges import NO_EDGE, as_public, public_positions
 from symgrad.autograd.saved import FREED as _FREED
 from symgrad.autograd.saved_names import (
     add_saved_properties,
@@ -28,14 +29,10 @@ __all__ = [
     "NodeHooks",
     "RemovableHandle",
     "node_class",
-    "public_positions",
-    "as_public",
-    "from_public",
 ]
 
 _sequence = itertools.count()
 _anomaly_state = anomaly._state
-_NO_EDGE = (None, 0)
 
 
 class Node:
@@ -123,9 +120,7 @@ class Node:
             return self._edges
         edges = self._edges
         # (an edge itself stands for an edge of a node this one shows as its own part)
-        return tuple(
-            _NO_EDGE if i is None else edges[i] if type(i) is int else i for i in positions
-        )
+        return tuple(NO_EDGE if i is None else edges[i] if type(i) is int else i for i in positions)
 
     @property
     def metadata(self) -> dict:
@@ -399,39 +394,6 @@ class RemovableHandle:
 
     def __exit__(self, *exc: object) -> None:
         self.remove()
-
-
-# -- PyTorch's edges, where a primitive's inputs are not its arguments one for one -------------
-def public_positions(node: Any) -> tuple | None:
-    """For each of PyTorch's edges of ``node``, the position of the primitive's input it
-    leads from (None for an optional tensor left out; an edge itself for one of a node it
-    shows as part of it, whose gradient hooks do not see); None when they are the inputs one
-    for one (the primitive declares no ``edges``)."""
-    rule = getattr(node.prim, "edges", None)
-    if rule is None:
-        return None
-    return rule(node) if callable(rule) else rule
-
-
-def as_public(node: Any, grads: Any) -> tuple:
-    """``grads``, one per input of the primitive, as one per entry of ``next_functions``."""
-    positions = public_positions(node)
-    if positions is None:
-        return tuple(grads)
-    return tuple(grads[i] if type(i) is int else None for i in positions)
-
-
-def from_public(node: Any, public: Any, grads: Any) -> list:
-    """``grads`` (one per input of the primitive) with the gradients of ``public`` (one per
-    entry of ``next_functions``) in their places."""
-    positions = public_positions(node)
-    if positions is None:
-        return list(public)
-    result = list(grads)
-    for i, g in zip(positions, public):
-        if type(i) is int:
-            result[i] = g
-    return result
 
 
 def _added(hooks: list, hook: Any) -> RemovableHandle:
