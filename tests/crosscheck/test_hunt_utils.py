@@ -1,0 +1,99 @@
+"""The utilities around models, where symgrad once differed from PyTorch: collating samples
+held in containers of the program's own types (``defaultdict``, ``list`` subclasses, a
+``collate_fn_map`` extended for a new type), a loader's options frozen once it is built,
+``parameters_to_vector`` of parameters that can't be viewed flat, ``unpad_sequence``'s
+nodes, ``pad_sequence``'s error for an unknown side, ``convert_conv2d_weight_memory_format``,
+``symgrad.return_types``, ``symgrad.version`` and ``symgrad.__config__``, and the storage
+of a tensor as programs read it to check memory sharing.
+
+Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
+checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+from _torch_table import table_tests
+
+
+class _Row(list):
+    """A sample held in a list subclass of the program's own."""
+
+
+def _collate_containers(T):
+    collate = T.utils.data.default_collate
+    counts = collate([collections.defaultdict(int, a=1), collections.defaultdict(int, a=2)])
+    rows = collate([_Row([1, 2.0]), _Row([3, 4.0])])
+    converted = T.utils.data.default_convert(_Row([np.array([1.0])]))
+    return (
+        type(counts).__name__,
+        counts["a"],
+        counts["missing"],
+        type(rows).__name__,
+        rows,
+        type(converted).__name__,
+        converted,
+    )
+
+
+def _collate_fn_map(T):
+    """A program's own type collated through an extended copy of the default table."""
+    from importlib import import_module
+
+    module = import_module(f"{T.__name__}.utils.data._utils.collate")
+
+    def keep(batch, *, collate_fn_map=None):
+        return list(batch)
+
+    table = {**module.default_collate_fn_map, complex: keep}
+    batch = [{"z": 1j, "n": 1, "x": 0.5}, {"z": 2j, "n": 2, "x": 1.5}]
+    out = module.collate(batch, collate_fn_map=table)
+    return out["z"], out["n"], out["x"], module.collate_str_fn(["a"])
+
+
+def _loader_frozen(T):
+    loader = T.utils.data.DataLoader([1, 2, 3], batch_size=2)
+    loader.num_workers = 0  # not frozen
+    try:
+        loader.batch_size = 3
+    except ValueError as error:
+        return str(error), loader.batch_size
+    return None
+
+
+CASES = {
+    "collate_containers": (
+        _collate_containers,
+        (
+            "defaultdict",
+            ([1, 2], "int64", None),
+            0,
+            "_Row",
+            (([1, 3], "int64", None), ([2.0, 4.0], "float64", None)),
+            "_Row",
+            (([1.0], "float64", None),),
+        ),
+    ),
+    "collate_fn_map": (
+        _collate_fn_map,
+        (
+            (1j, 2j),
+            ([1, 2], "int64", None),
+            ([0.5, 1.5], "float64", None),
+            ("a",),
+        ),
+    ),
+    "collate_none": (
+        lambda T: T.utils.data.default_collate([None, None]),
+        ("raises", "TypeError"),
+    ),
+    "loader_frozen": (
+        _loader_frozen,
+        ("batch_size attribute should not be set after DataLoader is initialized", 2),
+    ),
+}
+
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
