@@ -64,6 +64,55 @@ def _loader_frozen(T):
     return None
 
 
+def _return_types(T):
+    x = T.tensor([[1.0, 3.0], [2.0, 0.0]])
+    results = {
+        "max": T.max(x, 1),
+        "min": x.min(dim=0),
+        "sort": T.sort(x),
+        "topk": x.topk(1),
+        "kthvalue": T.kthvalue(x, 1),
+        "median": x.median(1),
+        "mode": x.mode(),
+        "cummax": x.cummax(0),
+        "aminmax": T.aminmax(x),
+        "frexp": T.frexp(x),
+        "linalg_qr": T.linalg.qr(x),
+        "linalg_slogdet": T.linalg.slogdet(x),
+        "linalg_eigh": T.linalg.eigh(x @ x.T),
+    }
+    names = [
+        (name, isinstance(result, getattr(T.return_types, name)), type(result).__name__)
+        for name, result in results.items()
+    ]
+    return names, results["max"].values, isinstance(results["max"], tuple)
+
+
+def _pickled_result(T):
+    import pickle
+
+    result = pickle.loads(pickle.dumps(T.linalg.qr(T.eye(2))))
+    return type(result).__name__, type(result).__module__.split(".", 1)[1], result.R
+
+
+def _version(T):
+    v = T.__version__
+    return (
+        T.version.cuda,
+        T.version.hip,
+        T.version.debug,
+        isinstance(T.version.git_version, str),
+        v == T.version.__version__,
+        v >= "0.1",
+        v > (0, 0, 9),
+        v < (1000,),
+        isinstance(v, str),
+        type(v).__name__,
+        isinstance(T.__config__.show(), str),
+        isinstance(T.__config__.parallel_info(), str),
+    )
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -93,6 +142,39 @@ CASES = {
     "loader_frozen": (
         _loader_frozen,
         ("batch_size attribute should not be set after DataLoader is initialized", 2),
+    ),
+    "return_types": (
+        _return_types,
+        (
+            tuple(
+                (name, True, name)
+                for name in (
+                    "max",
+                    "min",
+                    "sort",
+                    "topk",
+                    "kthvalue",
+                    "median",
+                    "mode",
+                    "cummax",
+                    "aminmax",
+                    "frexp",
+                    "linalg_qr",
+                    "linalg_slogdet",
+                    "linalg_eigh",
+                )
+            ),
+            ([3.0, 2.0], "float32", None),
+            True,
+        ),
+    ),
+    "return_type_pickled": (
+        _pickled_result,
+        ("linalg_qr", "return_types", ([[1.0, 0.0], [0.0, 1.0]], "float32", None)),
+    ),
+    "version": (
+        _version,
+        (None, None, False, True, True, True, True, True, True, "TorchVersion", True, True),
     ),
 }
 

@@ -88,15 +88,30 @@ default_collate_fn_map: dict[type | tuple, Callable] = {
 }
 
 
-def _copy_with(elem: Any, fill: Callable[[Any], None], fallback: Any) -> Any:
-    """A shallow copy of the container ``elem`` filled by ``fill``, or ``fallback`` where the
-    copy can't be filled."""
+def _as_mapping(elem: Any, values: dict) -> Any:
+    """``values`` in a mapping of ``elem``'s type where one can be made (a copy of ``elem``
+    updated, or the type built from a dict), else a plain dict."""
     try:
-        clone = copy.copy(elem)
-        fill(clone)
-        return clone
+        if isinstance(elem, abc.MutableMapping):
+            clone = copy.copy(elem)
+            clone.update(values)
+            return clone
+        return type(elem)(values)
     except TypeError:
-        return fallback
+        return values
+
+
+def _as_sequence(elem: Any, items: list) -> Any:
+    """``items`` in a sequence of ``elem``'s type where one can be made (a copy of ``elem``
+    refilled, or the type built from a list), else a list."""
+    try:
+        if isinstance(elem, abc.MutableSequence):
+            clone = copy.copy(elem)
+            clone[:] = items
+            return clone
+        return type(elem)(items)
+    except TypeError:
+        return items
 
 
 def collate(batch: Any, *, collate_fn_map: dict | None = None) -> Any:
@@ -125,27 +140,16 @@ def collate(batch: Any, *, collate_fn_map: dict | None = None) -> Any:
         return [collate(samples, collate_fn_map=collate_fn_map) for samples in items]
 
     if isinstance(elem, abc.Mapping):
-        values = {k: collate([d[k] for d in batch], collate_fn_map=collate_fn_map) for k in elem}
-        if isinstance(elem, abc.MutableMapping):
-            return _copy_with(elem, lambda clone: clone.update(values), values)
-        try:
-            return elem_type(values)
-        except TypeError:
-            return values
+        return _as_mapping(
+            elem, {k: collate([d[k] for d in batch], collate_fn_map=collate_fn_map) for k in elem}
+        )
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
         return elem_type(*fields(zip(*batch)))
     if isinstance(elem, abc.Sequence):
         if any(len(b) != len(elem) for b in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
         collated = fields(zip(*batch))
-        if isinstance(elem, tuple):
-            return collated
-        if isinstance(elem, abc.MutableSequence):
-            return _copy_with(elem, lambda clone: clone.__setitem__(slice(None), collated), collated)
-        try:
-            return elem_type(collated)
-        except TypeError:
-            return collated
+        return collated if isinstance(elem, tuple) else _as_sequence(elem, collated)
     raise TypeError(_REFUSED.format(elem_type))
 
 
@@ -183,23 +187,11 @@ def default_convert(data: Any) -> Any:
     if isinstance(data, (np.bool_, np.number)):
         return creation.as_tensor(data)
     if isinstance(data, abc.Mapping):
-        values = {k: default_convert(v) for k, v in data.items()}
-        if isinstance(data, abc.MutableMapping):
-            return _copy_with(data, lambda clone: clone.update(values), values)
-        try:
-            return type(data)(values)
-        except TypeError:
-            return values
+        return _as_mapping(data, {k: default_convert(v) for k, v in data.items()})
     if isinstance(data, tuple) and hasattr(data, "_fields"):
         return type(data)(*(default_convert(d) for d in data))
     if isinstance(data, tuple):
         return [default_convert(d) for d in data]
     if isinstance(data, abc.Sequence) and not isinstance(data, (str, bytes)):
-        converted = [default_convert(d) for d in data]
-        if isinstance(data, abc.MutableSequence):
-            return _copy_with(data, lambda c: c.__setitem__(slice(None), converted), converted)
-        try:
-            return type(data)(converted)
-        except TypeError:
-            return converted
+        return _as_sequence(data, [default_convert(d) for d in data])
     return data
