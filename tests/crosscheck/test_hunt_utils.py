@@ -113,6 +113,24 @@ def _version(T):
     )
 
 
+def _unpadded(T):
+    """Sequences padded and split back: each picked through a mask of its steps."""
+    rnn = T.nn.utils.rnn
+    seqs = [
+        T.tensor([[1.0], [2.0], [3.0]], requires_grad=True),
+        T.tensor([[4.0]], requires_grad=True),
+    ]
+    parts = rnn.unpad_sequence(rnn.pad_sequence(seqs), T.tensor([3, 1]))
+    (parts[0].sum() * 2 + parts[1].sum()).backward()
+    return parts[0], parts[1], seqs[0].grad, seqs[1].grad
+
+
+def _flat_parameters(T):
+    rnn_weight = T.nn.Parameter(T.arange(6.0).reshape(2, 3))
+    vector = T.nn.utils.parameters_to_vector([rnn_weight, T.nn.Parameter(T.ones(2))])
+    return vector, T.nn.utils.parameters_to_vector([rnn_weight.t()])
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -175,6 +193,30 @@ CASES = {
     "version": (
         _version,
         (None, None, False, True, True, True, True, True, True, "TorchVersion", True, True),
+    ),
+    "unpad_sequence": (
+        _unpadded,
+        (
+            ([[1.0], [2.0], [3.0]], "float32", "IndexBackward0"),
+            ([[4.0]], "float32", "IndexBackward0"),
+            ([[2.0], [2.0], [2.0]], "float32", None),
+            ([[1.0]], "float32", None),
+        ),
+    ),
+    "pad_sequence_side": (
+        lambda T: T.nn.utils.rnn.pad_sequence([T.ones(2)], padding_side="middle"),
+        ("raises", "RuntimeError"),
+    ),
+    "pad_sequence_0d": (
+        lambda T: T.nn.utils.rnn.pad_sequence([T.tensor(1.0), T.tensor(2.0)]),
+        ("raises", "RuntimeError"),
+    ),
+    "parameters_to_vector_views": (_flat_parameters, ("raises", "RuntimeError")),
+    "parameters_to_vector": (
+        lambda T: T.nn.utils.parameters_to_vector(
+            [T.nn.Parameter(T.arange(6.0).reshape(2, 3)), T.nn.Parameter(T.ones(2))]
+        ),
+        ([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 1.0, 1.0], "float32", "CatBackward0"),
     ),
 }
 
