@@ -131,6 +131,28 @@ def _flat_parameters(T):
     return vector, T.nn.utils.parameters_to_vector([rnn_weight.t()])
 
 
+def _channels_last_weights(T):
+    net = T.nn.Sequential(T.nn.Conv2d(2, 3, 3), T.nn.ReLU(), T.nn.ConvTranspose2d(3, 2, 2))
+    with T.no_grad():
+        for p in net.parameters():
+            p.copy_(T.linspace(-1.0, 1.0, p.numel()).reshape(p.shape))
+    x = T.linspace(-2.0, 2.0, 50).reshape(1, 2, 5, 5)
+    before = net(x)
+    net(x).sum().backward()
+    weight = net[0].weight
+    same = T.nn.utils.convert_conv2d_weight_memory_format(net, T.channels_last)
+    return (
+        same is net,
+        net[0].weight is weight,
+        weight.grad is not None,
+        weight.is_contiguous(memory_format=T.channels_last),
+        weight.is_contiguous(),
+        weight.stride(),
+        net[2].weight.is_contiguous(memory_format=T.channels_last),
+        bool(T.allclose(net(x), before)),
+    )
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -217,6 +239,10 @@ CASES = {
             [T.nn.Parameter(T.arange(6.0).reshape(2, 3)), T.nn.Parameter(T.ones(2))]
         ),
         ([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 1.0, 1.0], "float32", "CatBackward0"),
+    ),
+    "convert_conv2d_weight_memory_format": (
+        _channels_last_weights,
+        (True, True, True, True, False, (18, 1, 6, 2), True, True),
     ),
 }
 
