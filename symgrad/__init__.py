@@ -44,6 +44,7 @@ from symgrad.creation import *  # noqa: F403
 from symgrad._like import *  # noqa: F403
 from symgrad.ops import *  # noqa: F403
 from symgrad.ops.out import *  # noqa: F403  (the same functions, also taking out=)
+from symgrad.ops.storages import TypedStorage, UntypedStorage
 from symgrad._inplace_functions import *  # noqa: F403  (torch.relu_(x) and the like)
 from symgrad._aten_functions import *  # noqa: F403  (torch.embedding(weight, indices) and the like)
 from symgrad._aten_losses import *  # noqa: F403  (torch.kl_div(input, target, 1) and the like)

@@ -153,6 +153,78 @@ def _channels_last_weights(T):
     )
 
 
+def _shares(a, b):
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+def _storages(T):
+    """The checks programs make of shared memory, and how much memory a view keeps."""
+    x = T.arange(12.0).reshape(3, 4)
+    row = x[1]
+    return (
+        _shares(x, row),
+        _shares(x, x.t()),
+        _shares(x, x.detach()),
+        _shares(x, x.view(-1)[2:]),
+        _shares(x, x.clone()),
+        _shares(x, x.contiguous()),
+        _shares(x, x.t().contiguous()),
+        row.untyped_storage().nbytes(),
+        row.untyped_storage().size(),
+        len(row.untyped_storage()),
+        row.untyped_storage().element_size(),
+        row.storage_offset(),
+        T.tensor([1.0]).untyped_storage().tolist(),
+        T.ones(4).expand(3, 4).untyped_storage().nbytes(),
+        T.tensor(True).untyped_storage().nbytes(),
+        T.is_storage(x.untyped_storage()),
+        T.is_storage(x),
+        isinstance(x.untyped_storage(), T.UntypedStorage),
+        x.untyped_storage() == row.untyped_storage(),
+    )
+
+
+def _typed_storage(T):
+    x = T.arange(6, dtype=T.int32)[2:]
+    storage = x.storage()
+    return (
+        isinstance(storage, T.TypedStorage),
+        storage.size(),
+        len(storage),
+        storage.dtype == T.int32,
+        storage.element_size(),
+        storage.nbytes(),
+        storage.tolist(),
+        storage[3],
+        storage.type(),
+        storage.data_ptr() == x.untyped_storage().data_ptr(),
+        storage.untyped().nbytes(),
+    )
+
+
+def _storage_warns(T):
+    """``storage()`` warns that it is deprecated, once per process, as PyTorch."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        T.ones(2).storage()
+        T.ones(2).storage()
+    return len(caught) <= 1, all("TypedStorage is deprecated" in str(w.message) for w in caught)
+
+
+def _saved_views_share(T):
+    import io
+
+    x = T.arange(12.0).reshape(3, 4)
+    buffer = io.BytesIO()
+    T.save({"a": x, "b": x[1:, ::2]}, buffer)
+    buffer.seek(0)
+    loaded = T.load(buffer)
+    a, b = loaded["a"], loaded["b"]
+    return _shares(a, b), b.storage_offset(), b.stride(), b.untyped_storage().nbytes()
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -244,6 +316,17 @@ CASES = {
         _channels_last_weights,
         (True, True, True, True, False, (18, 1, 6, 2), True, True),
     ),
+    "storages": (
+        _storages,
+        (True, True, True, True, False, True, False, 48, 48, 48, 1, 4)
+        + ((0, 0, 128, 63), 16, 1, True, False, True, True),
+    ),
+    "typed_storage": (
+        _typed_storage,
+        (True, 6, 6, True, 4, 24, (0, 1, 2, 3, 4, 5), 3, "torch.IntStorage", True, 24),
+    ),
+    "storage_warns": (_storage_warns, (True, True)),
+    "saved_views_share": (_saved_views_share, (True, 4, (4, 2), 48)),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
