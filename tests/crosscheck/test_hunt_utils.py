@@ -225,6 +225,34 @@ def _saved_views_share(T):
     return _shares(a, b), b.storage_offset(), b.stride(), b.untyped_storage().nbytes()
 
 
+def _assert_close(T, actual, expected, **options):
+    """assert_close's verdict: 'ok', or the exception's type and message lines."""
+    try:
+        T.testing.assert_close(actual(T), expected(T), **options)
+    except AssertionError as error:
+        return type(error).__name__, str(error).split("\n")
+    return "ok"
+
+
+def _close(actual, expected, **options):
+    return lambda T: _assert_close(T, actual, expected, **options)
+
+
+def _mismatch(kind, bad, absolute, relative, tolerances=None):
+    """assert_close's message for tensor-likes, PyTorch's lines."""
+    at, rt = ("", "") if tolerances is None else (f" (up to {t} allowed)" for t in tolerances)
+    return (
+        "AssertionError",
+        (
+            f"Tensor-likes are not {kind}!",
+            "",
+            bad,
+            f"Greatest absolute difference: {absolute} at index (1,){at}",
+            f"Greatest relative difference: {relative} at index (1,){rt}",
+        ),
+    )
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -327,6 +355,79 @@ CASES = {
     ),
     "storage_warns": (_storage_warns, (True, True)),
     "saved_views_share": (_saved_views_share, (True, 4, (4, 2), 48)),
+    "assert_close_none": (_close(lambda T: None, lambda T: None), "ok"),
+    "assert_close_none_mismatch": (
+        _close(lambda T: None, lambda T: 1),
+        ("AssertionError", ("None mismatch: None is not 1",)),
+    ),
+    "assert_close_int_float": (
+        _close(lambda T: 1, lambda T: 1.0),
+        ("AssertionError", ("The (d)types do not match: <class 'int'> != <class 'float'>.",)),
+    ),
+    "assert_close_numpy": (
+        _close(lambda T: np.array([1, 2]), lambda T: np.array([1, 3])),
+        _mismatch("equal", "Mismatched elements: 1 / 2 (50.0%)", 1, 0.3333333432674408),
+    ),
+    "assert_close_numpy_ok": (
+        _close(lambda T: np.array([1.0, 2.0]), lambda T: np.array([1.0, 2.0 + 1e-9])),
+        "ok",
+    ),
+    "assert_close_stride": (
+        _close(lambda T: T.ones(2, 2).t(), lambda T: T.ones(2, 2), check_stride=True),
+        (
+            "AssertionError",
+            ("The values for attribute 'stride()' do not match: (1, 2) != (2, 1).",),
+        ),
+    ),
+    "assert_close_subclass": (
+        _close(lambda T: T.nn.Parameter(T.ones(1)), lambda T: T.ones(1), allow_subclasses=False),
+        ("raises", "TypeError"),
+    ),
+    "assert_close_large_ints": (
+        _close(lambda T: T.tensor([0, 2**40]), lambda T: T.tensor([0, 2**40 + 3])),
+        _mismatch("equal", "Mismatched elements: 1 / 2 (50.0%)", 3, 2.7284841053187847e-12),
+    ),
+    "assert_close_int_tolerance": (
+        _close(lambda T: T.tensor([1, 2]), lambda T: T.tensor([1, 3]), rtol=0.1, atol=0.1),
+        _mismatch("close", "Mismatched elements: 1 / 2 (50.0%)", 1, 0.3333333432674408, (0.1, 0.1)),
+    ),
+    "assert_close_0d_float32": (
+        _close(lambda T: T.tensor(1.1), lambda T: T.tensor(1.3)),
+        (
+            "AssertionError",
+            (
+                "Scalars are not close!",
+                "",
+                "Expected 1.2999999523162842 but got 1.100000023841858.",
+                "Absolute difference: 0.19999992847442627 (up to 1e-05 allowed)",
+                "Relative difference: 0.15384610446952324 (up to 1.3e-06 allowed)",
+            ),
+        ),
+    ),
+    "assert_close_0d_int": (
+        _close(lambda T: T.tensor(5), lambda T: T.tensor(2)),
+        (
+            "AssertionError",
+            (
+                "Scalars are not equal!",
+                "",
+                "Expected 2 but got 5.",
+                "Absolute difference: 3",
+                "Relative difference: 1.5",
+            ),
+        ),
+    ),
+    "assert_close_keys": (
+        _close(lambda T: {"a": 1}, lambda T: {"b": 1}),
+        (
+            "AssertionError",
+            (
+                "The keys of the mappings do not match:",
+                "Missing keys in the actual mapping: ['b']",
+                "Additional keys in the actual mapping: ['a']",
+            ),
+        ),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
