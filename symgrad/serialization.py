@@ -286,6 +286,8 @@ def load(
         head = file.read(len(_MAGIC))
         if head.startswith(_ZIP_MAGIC):
             return _load_pytorch_file(file, start, head, map_location, safe, pickle_load_args)
+        if not head:  # an empty file: the unpickler's EOFError, as PyTorch
+            raise EOFError("Ran out of input")
         if head != _MAGIC:
             raise _unknown_format(head)
         unpickler = (_SafeUnpickler if safe else pickle.Unpickler)(file, **pickle_load_args)

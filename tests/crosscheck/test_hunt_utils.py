@@ -428,6 +428,10 @@ CASES = {
             ),
         ),
     ),
+    "load_empty_file": (
+        lambda T: T.load(__import__("io").BytesIO(b"")),
+        ("raises", "EOFError"),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
