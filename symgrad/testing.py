@@ -24,7 +24,7 @@ import numpy as np
 
 from symgrad.tensor import Tensor
 
-__all__ = ["assert_close"]
+__all__ = ["assert_close", "make_tensor"]
 
 # (rtol, atol) by dtype, as PyTorch's defaults; exact for integers and bools
 _TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
@@ -237,3 +237,90 @@ def assert_close(
         if msg is not None:
             text = msg(text) if callable(msg) else str(msg)
         raise AssertionError(text) from None
+
+
+def _shape_of(shape: tuple) -> tuple:
+    """``make_tensor``'s sizes: given one by one, or as one sequence."""
+    if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+        return tuple(shape[0])
+    return tuple(shape)
+
+
+def _low_high(dtype: Any, low: Any, high: Any) -> tuple:
+    """PyTorch's range of values: ``[-9, 9)`` for floats, ``[-9, 10)`` for integers (from 0
+    for unsigned ones), clamped to what the dtype holds."""
+    import math
+
+    from symgrad import finfo, iinfo
+
+    floating = dtype.is_floating_point
+    info = finfo(dtype) if floating else iinfo(dtype)
+    top = info.max if floating else info.max + 1
+    low = max(info.min, -9 if low is None else low)
+    high = min(top, (9 if floating else 10) if high is None else high)
+    if math.isnan(low) or math.isnan(high):
+        raise ValueError(f"`low` and `high` cannot be NaN, but got low={low} and high={high}")
+    if floating and low == high:
+        return low, high
+    if low >= high:
+        raise ValueError(f"`low` must be less than `high`, but got {low} >= {high}")
+    return low, high
+
+
+def make_tensor(
+    *shape: Any,
+    dtype: Any,
+    device: Any,
+    low: float | None = None,
+    high: float | None = None,
+    requires_grad: bool = False,
+    noncontiguous: bool = False,
+    exclude_zero: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
+    """A tensor of random values for tests, as PyTorch's: floats uniform in ``[low, high)``
+    (``[-9, 9)`` by default), integers in ``[low, high)`` (``[-9, 10)``), bools either way;
+    ``noncontiguous`` gives a view that skips every other element, ``exclude_zero`` replaces
+    zeros (by 1, or the dtype's smallest normal number), ``memory_format`` lays it out.
+    The values come from symgrad's generator, so they differ from PyTorch's.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.testing import make_tensor
+    >>> x = make_tensor(2, 3, dtype=symgrad.int64, device="cpu", low=0, high=5)
+    >>> x.shape, bool(((x >= 0) & (x < 5)).all())
+    (symgrad.Size([2, 3]), True)
+    """
+    import symgrad
+
+    size = _shape_of(shape)
+    if requires_grad and not dtype.is_floating_point:
+        raise ValueError(
+            "`requires_grad=True` is not supported for boolean and integral dtypes, but got "
+            f"dtype={dtype}"
+        )
+    wide = (
+        (*size[:-1], size[-1] * 2)
+        if noncontiguous and size and symgrad.Size(size).numel() > 1
+        else size
+    )
+    if dtype == symgrad.bool:
+        values = symgrad.randint(0, 2, wide, device=device).bool()
+    elif dtype.is_floating_point:
+        low, high = _low_high(dtype, low, high)
+        values = (symgrad.rand(wide, dtype=symgrad.float64) * (high - low) + low).to(dtype)
+        if low < high:  # rounding to a narrow dtype may reach `high`, which stays out
+            below = np.nextafter(np.array(high, dtype.numpy), np.array(low, dtype.numpy))
+            values = values.clamp(max=float(below))
+    else:
+        low, high = _low_high(dtype, low, high)
+        values = symgrad.randint(int(low), int(high), wide, dtype=dtype)
+    if exclude_zero and dtype != symgrad.bool:
+        fill = symgrad.finfo(dtype).tiny if dtype.is_floating_point else 1
+        values = values.masked_fill(values == 0, fill)
+    if wide != size:
+        values = values[..., ::2]
+    elif memory_format is not None:
+        values = values.contiguous(memory_format=memory_format)
+    return values.requires_grad_(requires_grad)

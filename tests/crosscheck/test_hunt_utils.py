@@ -253,6 +253,32 @@ def _mismatch(kind, bad, absolute, relative, tolerances=None):
     )
 
 
+def _made(T):
+    """make_tensor's shapes, dtypes, ranges and layouts (the values are random)."""
+    make = T.testing.make_tensor
+    floats = make((4000,), dtype=T.float16, device="cpu")
+    ints = make(4000, dtype=T.int8, device="cpu", low=-2, high=2)
+    return (
+        make(2, 3, dtype=T.float32, device="cpu").shape,
+        make([2, 3], dtype=T.float64, device="cpu", requires_grad=True).requires_grad,
+        bool(((floats >= -9) & (floats < 9)).all()),
+        sorted(set(ints.tolist())),
+        sorted(set(make(400, dtype=T.bool, device="cpu").tolist())),
+        make(3, 4, dtype=T.float32, device="cpu", noncontiguous=True).stride(),
+        make(2, 3, 4, 5, dtype=T.float32, device="cpu", memory_format=T.channels_last).stride(),
+        int((make(4000, dtype=T.int64, device="cpu", low=0, high=2, exclude_zero=True) == 0).sum()),
+        int(make(4000, dtype=T.uint8, device="cpu", low=-5, high=300).max()) > 250,
+    )
+
+
+def _make_tensor_refuses(T, **options):
+    try:
+        T.testing.make_tensor(2, device="cpu", **options)
+    except ValueError as error:
+        return str(error).replace("torch.", "").replace("symgrad.", "")
+    return None
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -431,6 +457,19 @@ CASES = {
     "load_empty_file": (
         lambda T: T.load(__import__("io").BytesIO(b"")),
         ("raises", "EOFError"),
+    ),
+    "make_tensor": (
+        _made,
+        ((2, 3), True, True, (-2, -1, 0, 1), (False, True), (8, 2), (60, 1, 15, 3), 0, True),
+    ),
+    "make_tensor_empty_range": (
+        lambda T: _make_tensor_refuses(T, dtype=T.int64, low=3, high=3),
+        "`low` must be less than `high`, but got 3 >= 3",
+    ),
+    "make_tensor_int_grad": (
+        lambda T: _make_tensor_refuses(T, dtype=T.int64, requires_grad=True),
+        "`requires_grad=True` is not supported for boolean and integral dtypes, but got "
+        "dtype=int64",
     ),
 }
 
