@@ -24,7 +24,7 @@ import numpy as np
 
 from symgrad.tensor import Tensor
 
-__all__ = ["assert_close", "make_tensor"]
+__all__ = ["assert_close", "assert_allclose", "make_tensor"]
 
 # (rtol, atol) by dtype, as PyTorch's defaults; exact for integers and bools
 _TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
@@ -237,6 +237,60 @@ def assert_close(
         if msg is not None:
             text = msg(text) if callable(msg) else str(msg)
         raise AssertionError(text) from None
+
+
+# the deprecated assert_allclose's looser defaults (rtol, atol)
+_ALLCLOSE_TOLERANCES = {"float16": (1e-3, 1e-3), "float32": (1e-4, 1e-5), "float64": (1e-5, 1e-8)}
+
+
+def assert_allclose(
+    actual: Any,
+    expected: Any,
+    rtol: float | None = None,
+    atol: float | None = None,
+    equal_nan: bool = True,
+    msg: str = "",
+) -> None:
+    """PyTorch's deprecated form of :func:`assert_close` (it warns): numbers and sequences
+    become tensors (``expected`` in ``actual``'s dtype), dtypes may differ, nan equals nan,
+    and the default tolerances are looser (the larger of the two dtypes': float32
+    ``rtol=1e-4, atol=1e-5``, float64 ``1e-5, 1e-8``, float16 ``1e-3, 1e-3``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import symgrad
+    >>> actual = symgrad.tensor([1.0, float("nan")])
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     symgrad.testing.assert_allclose(actual, [1.00001, float("nan")])
+    """
+    import warnings
+
+    from symgrad.creation import tensor
+
+    warnings.warn(
+        "`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed in a "
+        "future release. Please use `torch.testing.assert_close()` instead.",
+        FutureWarning,
+        stacklevel=2,
+    )
+    if not isinstance(actual, Tensor):
+        actual = tensor(actual)
+    if not isinstance(expected, Tensor):
+        expected = tensor(expected, dtype=actual.dtype)
+    if rtol is None and atol is None:
+        pairs = [_ALLCLOSE_TOLERANCES.get(t.dtype.name, (0.0, 0.0)) for t in (actual, expected)]
+        rtol, atol = max(p[0] for p in pairs), max(p[1] for p in pairs)
+    assert_close(
+        actual,
+        expected,
+        rtol=rtol,
+        atol=atol,
+        equal_nan=equal_nan,
+        check_dtype=False,
+        msg=msg or None,
+    )
 
 
 def _shape_of(shape: tuple) -> tuple:

@@ -18,6 +18,8 @@ import collections
 import numpy as np
 from _torch_table import table_tests
 
+NAN = float("nan")
+
 
 class _Row(list):
     """A sample held in a list subclass of the program's own."""
@@ -279,6 +281,20 @@ def _make_tensor_refuses(T, **options):
     return None
 
 
+def _allclose(T, actual, expected):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            T.testing.assert_allclose(actual(T), expected(T))
+        except AssertionError as error:
+            outcome = str(error).split("\n")[-2:]
+        else:
+            outcome = "ok"
+    return outcome, [type(w.message).__name__ for w in caught]
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -470,6 +486,24 @@ CASES = {
         lambda T: _make_tensor_refuses(T, dtype=T.int64, requires_grad=True),
         "`requires_grad=True` is not supported for boolean and integral dtypes, but got "
         "dtype=int64",
+    ),
+    "assert_allclose_nan_list": (
+        lambda T: _allclose(T, lambda T: T.tensor([1.0, float("nan")]), lambda T: [1.00001, NAN]),
+        ("ok", ("FutureWarning",)),
+    ),
+    "assert_allclose_dtypes": (
+        lambda T: _allclose(
+            T, lambda T: T.tensor([1.0]), lambda T: T.tensor([1.1], dtype=T.float64)
+        ),
+        (
+            (
+                "Greatest absolute difference: 0.10000000000000009 at index (0,) "
+                "(up to 1e-05 allowed)",
+                "Greatest relative difference: 0.09090909090909098 at index (0,) "
+                "(up to 0.0001 allowed)",
+            ),
+            ("FutureWarning",),
+        ),
     ),
 }
 
