@@ -295,6 +295,25 @@ def _allclose(T, actual, expected):
     return outcome, [type(w.message).__name__ for w in caught]
 
 
+def _one_cycle_state(T):
+    """OneCycleLR's phases in its state dict as PyTorch writes them (dicts), and a state
+    dict written that way loaded into a fresh scheduler, which then steps on."""
+    opt = T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1, momentum=0.9)
+    sched = T.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=6)
+    for _ in range(2):
+        opt.step()
+        sched.step()
+    state = sched.state_dict()
+    phases = [sorted(phase.items()) for phase in state["_schedule_phases"]]
+    opt2 = T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1, momentum=0.9)
+    opt2.load_state_dict(opt.state_dict())
+    resumed = T.optim.lr_scheduler.OneCycleLR(opt2, max_lr=1.0, total_steps=6)
+    resumed.load_state_dict(state)
+    opt2.step()
+    resumed.step()
+    return phases, [round(lr, 6) for lr in resumed.get_last_lr()]
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -503,6 +522,28 @@ CASES = {
                 "(up to 0.0001 allowed)",
             ),
             ("FutureWarning",),
+        ),
+    ),
+    "one_cycle_state": (
+        _one_cycle_state,
+        (
+            (
+                (
+                    ("end_lr", "max_lr"),
+                    ("end_momentum", "base_momentum"),
+                    ("end_step", 0.7999999999999998),
+                    ("start_lr", "initial_lr"),
+                    ("start_momentum", "max_momentum"),
+                ),
+                (
+                    ("end_lr", "min_lr"),
+                    ("end_momentum", "max_momentum"),
+                    ("end_step", 5),
+                    ("start_lr", "max_lr"),
+                    ("start_momentum", "base_momentum"),
+                ),
+            ),
+            (0.462637,),
         ),
     ),
 }
