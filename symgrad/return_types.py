@@ -15,6 +15,8 @@ tensor([1, 0])
 
 from __future__ import annotations
 
+from typing import Any
+
 from symgrad.ops import ordering, reductions, scans, selection, summaries
 from symgrad.ops.determinants import return_type
 from symgrad.ops.out import _out_type
@@ -61,8 +63,22 @@ _FIELDS = {
 _NO_OUT = ("histogramdd",)
 
 
+def _from_sequence(make: Any) -> Any:
+    """A constructor that also takes the fields as one sequence, as PyTorch's classes do
+    (``return_types.max((values, indices))``)."""
+
+    def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and not kwargs and isinstance(args[0], (tuple, list)):
+            args = tuple(args[0])
+        return make(cls, *args, **kwargs)
+
+    return staticmethod(__new__)
+
+
 def _publish(name: str, cls: type) -> None:
-    """``cls`` as ``symgrad.return_types.<name>``: its name, and where pickle finds it."""
+    """``cls`` as ``symgrad.return_types.<name>``: its name, where pickle finds it, and
+    PyTorch's constructor from one sequence."""
+    cls.__new__ = _from_sequence(cls.__new__)
     cls.__name__ = cls.__qualname__ = name
     cls.__module__ = __name__
     globals()[name] = cls

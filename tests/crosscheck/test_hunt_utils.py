@@ -87,7 +87,8 @@ def _return_types(T):
         (name, isinstance(result, getattr(T.return_types, name)), type(result).__name__)
         for name, result in results.items()
     ]
-    return names, results["max"].values, isinstance(results["max"], tuple)
+    built = T.return_types.max((x[0], T.tensor([0, 1])))
+    return names, results["max"].values, isinstance(results["max"], tuple), built.indices
 
 
 def _pickled_result(T):
@@ -367,6 +368,7 @@ CASES = {
             ),
             ([3.0, 2.0], "float32", None),
             True,
+            ([0, 1], "int64", None),
         ),
     ),
     "return_type_pickled": (
