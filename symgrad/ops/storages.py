@@ -34,9 +34,18 @@ def memory_of(t: Tensor) -> np.ndarray:
     return data
 
 
+def _bounds(data: np.ndarray) -> tuple[int, int]:
+    """The lowest address ``data`` reads and one past the highest (NumPy's ``byte_bounds``,
+    which moved between NumPy 1 and 2)."""
+    start = data.__array_interface__["data"][0]
+    reach = [stride * (n - 1) for n, stride in zip(data.shape, data.strides)]
+    low = start + sum(r for r in reach if r < 0)
+    return low, start + sum(r for r in reach if r > 0) + data.itemsize
+
+
 def _start(data: np.ndarray) -> int:
     """The lowest address ``data`` reads (where its memory starts)."""
-    return int(np.lib.array_utils.byte_bounds(data)[0])
+    return _bounds(data)[0]
 
 
 def offset_in_memory(t: Tensor) -> int:
@@ -87,7 +96,7 @@ class UntypedStorage:
         data = self._memory
         if type(data) is MetaArray or data.size == 0:
             return data.size * data.itemsize
-        low, high = np.lib.array_utils.byte_bounds(data)
+        low, high = _bounds(data)
         return high - low
 
     def size(self) -> int:
