@@ -30,6 +30,7 @@ def _collate_containers(T):
     counts = collate([collections.defaultdict(int, a=1), collections.defaultdict(int, a=2)])
     rows = collate([_Row([1, 2.0]), _Row([3, 4.0])])
     converted = T.utils.data.default_convert(_Row([np.array([1.0])]))
+    queue = collate([collections.deque([1, 2]), collections.deque([3, 4])])
     return (
         type(counts).__name__,
         counts["a"],
@@ -38,6 +39,8 @@ def _collate_containers(T):
         rows,
         type(converted).__name__,
         converted,
+        type(queue).__name__,
+        list(queue),
     )
 
 
@@ -326,6 +329,8 @@ CASES = {
             (([1, 3], "int64", None), ([2.0, 4.0], "float64", None)),
             "_Row",
             (([1.0], "float64", None),),
+            "deque",
+            (([1, 3], "int64", None), ([2, 4], "int64", None)),
         ),
     ),
     "collate_fn_map": (

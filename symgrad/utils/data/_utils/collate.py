@@ -107,7 +107,8 @@ def _as_sequence(elem: Any, items: list) -> Any:
     try:
         if isinstance(elem, abc.MutableSequence):
             clone = copy.copy(elem)
-            clone[:] = items
+            for i, item in enumerate(items):  # one by one: a deque takes no slices
+                clone[i] = item
             return clone
         return type(elem)(items)
     except TypeError:
