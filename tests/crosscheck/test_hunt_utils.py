@@ -318,6 +318,16 @@ def _one_cycle_state(T):
     return phases, [round(lr, 6) for lr in resumed.get_last_lr()]
 
 
+def _warm_restarts_state(T):
+    opt = T.optim.SGD([T.nn.Parameter(T.ones(1))], lr=0.1)
+    sched = T.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, 2)
+    for _ in range(3):
+        opt.step()
+        sched.step()
+    state = sched.state_dict()
+    return state["_step_count"], state["T_cur"], state["last_epoch"], round(state["_last_lr"][0], 6)
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -553,6 +563,7 @@ CASES = {
             (0.462637,),
         ),
     ),
+    "warm_restarts_state": (_warm_restarts_state, (0, 1, 3, 0.05)),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
