@@ -328,6 +328,40 @@ def _warm_restarts_state(T):
     return state["_step_count"], state["T_cur"], state["last_epoch"], round(state["_last_lr"][0], 6)
 
 
+def _typed_data(T):
+    """A dataset, a stream and a sampler declared with their sample types, as typed
+    programs declare them."""
+    data = T.utils.data
+
+    class Pairs(data.Dataset[tuple[int, int]]):
+        def __len__(self):
+            return 3
+
+        def __getitem__(self, i):
+            return i, 2 * i
+
+    class Stream(data.IterableDataset[int]):
+        def __iter__(self):
+            return iter([1, 2, 3])
+
+    class Backwards(data.Sampler[int]):
+        def __iter__(self):
+            return iter([2, 1, 0])
+
+        def __len__(self):
+            return 3
+
+    loader: data.DataLoader[tuple[int, int]] = data.DataLoader(
+        Pairs(), batch_size=2, sampler=Backwards()
+    )
+    return (
+        list(loader),
+        list(data.DataLoader(Stream(), batch_size=2)),
+        data.Subset[int] is not None,
+        data.ConcatDataset[int] is not None,
+    )
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -564,6 +598,18 @@ CASES = {
         ),
     ),
     "warm_restarts_state": (_warm_restarts_state, (0, 1, 3, 0.05)),
+    "typed_datasets": (
+        _typed_data,
+        (
+            (
+                (([2, 1], "int64", None), ([4, 2], "int64", None)),
+                (([0], "int64", None), ([0], "int64", None)),
+            ),
+            (([1, 2], "int64", None), ([3], "int64", None)),
+            True,
+            True,
+        ),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)

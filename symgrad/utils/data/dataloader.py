@@ -4,7 +4,7 @@ gives them (the same batches from the same sampler order, collated the same way)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from symgrad.random import Generator
 from symgrad.utils.data._utils.collate import default_collate, default_convert
@@ -17,8 +17,10 @@ _FROZEN = frozenset(
     ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
 )
 
+_T_co = TypeVar("_T_co", covariant=True)
 
-class DataLoader:
+
+class DataLoader(Generic[_T_co]):
     """Batches of ``batch_size`` samples of ``dataset``, in order or (``shuffle=True``) in
     a new random order each pass, put together by ``collate_fn`` (:func:`default_collate`).
 
