@@ -610,6 +610,10 @@ CASES = {
             True,
         ),
     ),
+    "optimizer_without_step": (
+        lambda T: T.optim.Optimizer([T.nn.Parameter(T.ones(1))], {"lr": 0.1}).step(),
+        ("raises", "NotImplementedError"),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
