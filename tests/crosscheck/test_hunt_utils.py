@@ -362,6 +362,14 @@ def _typed_data(T):
     )
 
 
+def _packed_conversions(T):
+    packed = T.nn.utils.rnn.pack_sequence([T.tensor([1.5, 2.5]), T.tensor([3.5])])
+    return tuple(
+        (getattr(packed, name)().data, getattr(packed, name)().batch_sizes)
+        for name in ("half", "long", "int", "short", "char", "byte")
+    )
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -613,6 +621,21 @@ CASES = {
     "optimizer_without_step": (
         lambda T: T.optim.Optimizer([T.nn.Parameter(T.ones(1))], {"lr": 0.1}).step(),
         ("raises", "NotImplementedError"),
+    ),
+    "packed_conversions": (
+        _packed_conversions,
+        (
+            (([1.5, 3.5, 2.5], "float16", None), ([2, 1], "int64", None)),
+            (([1, 3, 2], "int64", None), ([2, 1], "int64", None)),
+            (([1, 3, 2], "int32", None), ([2, 1], "int64", None)),
+            (([1, 3, 2], "int16", None), ([2, 1], "int64", None)),
+            (([1, 3, 2], "int8", None), ([2, 1], "int64", None)),
+            (([1, 3, 2], "uint8", None), ([2, 1], "int64", None)),
+        ),
+    ),
+    "packed_cuda": (
+        lambda T: T.nn.utils.rnn.pack_sequence([T.tensor([1.0])]).cuda(),
+        ("raises", "AssertionError"),
     ),
 }
 

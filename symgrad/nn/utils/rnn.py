@@ -70,11 +70,37 @@ class PackedSequence(NamedTuple):
         """This sequence: it is on the CPU already."""
         return self
 
+    def cuda(self, *args: Any, **kwargs: Any) -> PackedSequence:
+        """Raises, as ``Tensor.cuda``: there is no CUDA device."""
+        return self._replace(data=self.data.cuda(*args, **kwargs))
+
+    def pin_memory(self) -> PackedSequence:
+        """Raises, as ``Tensor.pin_memory``: there is no accelerator."""
+        return self._replace(data=self.data.pin_memory())
+
     def double(self) -> PackedSequence:
         return self._replace(data=self.data.double())
 
     def float(self) -> PackedSequence:
         return self._replace(data=self.data.float())
+
+    def half(self) -> PackedSequence:
+        return self._replace(data=self.data.half())
+
+    def long(self) -> PackedSequence:
+        return self._replace(data=self.data.long())
+
+    def int(self) -> PackedSequence:
+        return self._replace(data=self.data.int())
+
+    def short(self) -> PackedSequence:
+        return self._replace(data=self.data.short())
+
+    def char(self) -> PackedSequence:
+        return self._replace(data=self.data.char())
+
+    def byte(self) -> PackedSequence:
+        return self._replace(data=self.data.byte())
 
 
 # the rows of every time step, in one node as PyTorch's
