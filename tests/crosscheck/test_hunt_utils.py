@@ -370,6 +370,31 @@ def _packed_conversions(T):
     )
 
 
+_Point = collections.namedtuple("_Point", "x y")
+
+
+def _safe_globals_block(T):
+    """A class of the program's own, refused by the safe loader but inside the block."""
+    import io
+    import pickle
+
+    buffer = io.BytesIO()
+    T.save({"p": _Point(1, 2)}, buffer)
+    outcomes = []
+    for allowed in (False, True, False):
+        buffer.seek(0)
+        try:
+            if allowed:
+                with T.serialization.safe_globals([_Point]):
+                    outcomes.append(tuple(T.load(buffer)["p"]))
+            else:
+                T.load(buffer)
+                outcomes.append("loaded")
+        except pickle.UnpicklingError:
+            outcomes.append("refused")
+    return outcomes
+
+
 CASES = {
     "collate_containers": (
         _collate_containers,
@@ -637,6 +662,7 @@ CASES = {
         lambda T: T.nn.utils.rnn.pack_sequence([T.tensor([1.0])]).cuda(),
         ("raises", "AssertionError"),
     ),
+    "safe_globals_block": (_safe_globals_block, ("refused", (1, 2), "refused")),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
