@@ -44,6 +44,7 @@ from symgrad.creation import *  # noqa: F403
 from symgrad._like import *  # noqa: F403
 from symgrad.ops import *  # noqa: F403
 from symgrad.ops.out import *  # noqa: F403  (the same functions, also taking out=)
+from symgrad.ops.storages import TypedStorage, UntypedStorage
 from symgrad._inplace_functions import *  # noqa: F403  (torch.relu_(x) and the like)
 from symgrad._aten_functions import *  # noqa: F403  (torch.embedding(weight, indices) and the like)
 from symgrad._aten_losses import *  # noqa: F403  (torch.kl_div(input, target, 1) and the like)
@@ -94,7 +95,7 @@ int = int32  # noqa: A001
 short = int16
 from symgrad.ordered_factories import range_ as range  # noqa: A001,E402 - torch.range
 
-__version__ = "0.1.0"
+from symgrad.version import __version__  # noqa: E402 - a version string comparing by its numbers
 
 # submodules and names that need SymPy or are seldom used load on first use, so that
 # ``import symgrad`` stays fast: ``symgrad.viz`` works after a plain ``import symgrad``
@@ -114,6 +115,7 @@ _SUBMODULES = (
     "functional",
     "distributions",
     "special",
+    "__config__",
 )
 _LAZY_NAMES = {
     "compile": "symgrad.compiler",
@@ -157,6 +159,9 @@ _add_examples(Tensor)
 from symgrad.ops.out import add_out as _add_out  # noqa: E402
 
 _add_out(globals())
+
+# the classes of the named tuples results, under PyTorch's names (torch.return_types)
+from symgrad import return_types  # noqa: E402
 
 # NumPy's keyword names (axis, keepdims) for dim and keepdim, as PyTorch's parser takes them
 from symgrad._numpy_keywords import install as _install_numpy_keywords  # noqa: E402

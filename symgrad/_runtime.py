@@ -277,17 +277,19 @@ def typename(obj: Any) -> str:
 
 
 def is_storage(obj: Any) -> bool:
-    """Whether ``obj`` is a storage object. symgrad tensors keep their values in NumPy
-    arrays and have no storage objects, so this is False for everything (tensors included,
-    as in PyTorch).
+    """Whether ``obj`` is a storage object (``Tensor.untyped_storage()``, ``storage()``); a
+    tensor is not one, as in PyTorch.
 
     Examples
     --------
     >>> import symgrad
-    >>> symgrad.is_storage(symgrad.ones(2))
-    False
+    >>> x = symgrad.ones(2)
+    >>> symgrad.is_storage(x), symgrad.is_storage(x.untyped_storage())
+    (False, True)
     """
-    return False
+    from symgrad.ops.storages import TypedStorage, UntypedStorage
+
+    return isinstance(obj, (UntypedStorage, TypedStorage))
 
 
 def get_device(input: Tensor) -> int:

@@ -44,7 +44,14 @@ from symgrad._meta import MetaArray, meta_array
 from symgrad._torch_checkpoint import _UNSAFE, PLAIN_GLOBALS, load_zip
 from symgrad.tensor import Tensor
 
-__all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals"]
+__all__ = [
+    "save",
+    "load",
+    "add_safe_globals",
+    "get_safe_globals",
+    "clear_safe_globals",
+    "safe_globals",
+]
 
 _MAGIC = b"SYMGRAD\x00\x01"
 _ZIP_MAGIC = b"PK\x03\x04"
@@ -224,8 +231,43 @@ def add_safe_globals(safe_globals: list) -> None:
     True
     >>> serialization.clear_safe_globals()
     """
-    for obj in safe_globals:
-        _USER_SAFE[(obj.__module__, obj.__qualname__)] = obj
+    for entry in safe_globals:
+        if isinstance(entry, tuple):  # (obj, "module.name"): the name the file uses
+            obj, name = entry
+            module, _, qualname = name.rpartition(".")
+            _USER_SAFE[(module, qualname)] = obj
+        else:
+            _USER_SAFE[(entry.__module__, entry.__qualname__)] = entry
+
+
+class safe_globals:  # noqa: N801 - PyTorch's name for a context manager
+    """Allow the classes or functions in ``safe_globals`` (as :func:`add_safe_globals`) only
+    inside a ``with`` block (PyTorch's ``torch.serialization.safe_globals``).
+
+    Examples
+    --------
+    >>> import collections, io
+    >>> import symgrad
+    >>> buffer = io.BytesIO()
+    >>> symgrad.save(collections.Counter(a=1), buffer)
+    >>> with symgrad.serialization.safe_globals([collections.Counter]):
+    ...     _ = buffer.seek(0)
+    ...     symgrad.load(buffer)
+    Counter({'a': 1})
+    >>> collections.Counter in symgrad.serialization.get_safe_globals()
+    False
+    """
+
+    def __init__(self, safe_globals: list) -> None:
+        self.safe_globals = safe_globals
+
+    def __enter__(self) -> None:
+        self._before = dict(_USER_SAFE)
+        add_safe_globals(self.safe_globals)
+
+    def __exit__(self, *exc: Any) -> None:
+        _USER_SAFE.clear()
+        _USER_SAFE.update(self._before)
 
 
 def get_safe_globals() -> list:
@@ -286,6 +328,8 @@ def load(
         head = file.read(len(_MAGIC))
         if head.startswith(_ZIP_MAGIC):
             return _load_pytorch_file(file, start, head, map_location, safe, pickle_load_args)
+        if not head:  # an empty file: the unpickler's EOFError, as PyTorch
+            raise EOFError("Ran out of input")
         if head != _MAGIC:
             raise _unknown_format(head)
         unpickler = (_SafeUnpickler if safe else pickle.Unpickler)(file, **pickle_load_args)

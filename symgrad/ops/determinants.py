@@ -31,7 +31,8 @@ def return_type(op: str, fields: tuple) -> type:
         return f"symgrad.return_types.{op}(\n{inner})"
 
     base = NamedTuple(op, [(f, Tensor) for f in fields])  # type: ignore[misc]
-    return type(op, (base,), {"__slots__": (), "__repr__": __repr__})
+    namespace = {"__slots__": (), "__repr__": __repr__, "__module__": "symgrad.return_types"}
+    return type(op, (base,), namespace)
 
 
 def array_dtype(a: Any) -> np.dtype:

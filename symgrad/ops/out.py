@@ -131,7 +131,8 @@ def _out_type(kind: type, name: str) -> type:
         inner = ",\n".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
         return f"symgrad.return_types.{op}(\n{inner})"
 
-    return type(op, (kind,), {"__slots__": (), "op": op, "__repr__": __repr__})
+    namespace = {"__slots__": (), "op": op, "__repr__": __repr__, "__module__": kind.__module__}
+    return type(op, (kind,), namespace)
 
 
 def with_out(

@@ -24,10 +24,11 @@ from symgrad._memory_format import (
     is_contiguous_as,
     preserve_format,
 )
+from symgrad.ops.storages import offset_in_memory
 from symgrad.prim.primitive import Primitive, recorded
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
-from symgrad.tensor import Tensor, live_aliases
+from symgrad.tensor import Tensor
 
 __all__ = ["positions", "has_overlap", "copy_slices", "remake_view_histories"]
 
@@ -338,11 +339,7 @@ def storage_offset(self: Tensor) -> int:
     >>> x[1].storage_offset(), x[:, 2].storage_offset()
     (3, 2)
     """
-    root, kind, _ = live_aliases(self)
-    if root is None or self._data.size == 0:
-        return 0
-    start = self._data.__array_interface__["data"][0] - root._data.__array_interface__["data"][0]
-    return start // self._data.itemsize
+    return offset_in_memory(self)
 
 
 def _output_nr(self: Tensor) -> int:

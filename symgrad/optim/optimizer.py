@@ -148,6 +148,8 @@ class Optimizer(OptimizerHooks):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient (each optimizer's ``_update`` rule);
         returns ``closure()``'s loss."""
+        if type(self)._update is Optimizer._update:  # a subclass that defines no step
+            raise NotImplementedError(f"{type(self).__name__} does not define step()")
         loss = self._closure_loss(closure)
         # differentiable=True records the step, so a loss after it reaches the gradients
         with set_grad_enabled(bool(self.defaults.get("differentiable"))):

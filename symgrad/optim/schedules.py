@@ -228,8 +228,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                     self.T_i = self.T_0 * self.T_mult**n
             else:
                 self.T_i, self.T_cur = self.T_0, epoch
+        # (its own step, which PyTorch's doesn't count in _step_count: that stays 0)
         self.last_epoch = math.floor(epoch)
-        self._step_count = getattr(self, "_step_count", 0) + 1
         self._get_lr_called_within_step = True
         try:
             values = self.get_lr()

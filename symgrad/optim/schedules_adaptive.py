@@ -50,19 +50,25 @@ def _total_steps(total_steps: Any, epochs: Any, steps_per_epoch: Any) -> int:
     raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
 
 
+_PHASE_KEYS = ("end_step", "start_lr", "end_lr", "start_momentum", "end_momentum")
+
+
 def _phases(pct_start: float, total: int, three_phase: bool) -> list:
-    """(end_step, start_lr, end_lr, start_momentum, end_momentum) of each phase."""
+    """Each phase as a dict of its end step and the group keys its rates and momenta run
+    between, under PyTorch's keys (so state dicts load both ways)."""
     up = float(pct_start * total) - 1
     if three_phase:
-        return [
+        rows = [
             (up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
             (2 * up, "max_lr", "initial_lr", "base_momentum", "max_momentum"),
             (total - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum"),
         ]
-    return [
-        (up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
-        (total - 1, "max_lr", "min_lr", "base_momentum", "max_momentum"),
-    ]
+    else:
+        rows = [
+            (up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+            (total - 1, "max_lr", "min_lr", "base_momentum", "max_momentum"),
+        ]
+    return [dict(zip(_PHASE_KEYS, row)) for row in rows]
 
 
 class OneCycleLR(LRScheduler):
@@ -146,7 +152,8 @@ class OneCycleLR(LRScheduler):
         rates = []
         for group in self.optimizer.param_groups:
             start = 0.0
-            for i, (end, lr0, lr1, m0, m1) in enumerate(self._schedule_phases):
+            for i, phase in enumerate(self._schedule_phases):
+                end, lr0, lr1, m0, m1 = (phase[k] for k in _PHASE_KEYS)
                 if step <= end or i == len(self._schedule_phases) - 1:
                     pct = (step - start) / (end - start)
                     rates.append(self._anneal(group[lr0], group[lr1], pct))

@@ -224,7 +224,7 @@ def test_samplers():
         (lambda: BatchSampler(range(3), 0, False), ValueError, "batch_size should be a positive"),
         (lambda: RandomSampler(range(0)), ValueError, "num_samples should be a positive"),
         (lambda: RandomSampler(range(3), replacement=1), TypeError, "replacement should be"),
-        (lambda: default_collate([object()]), TypeError, "found object"),
+        (lambda: default_collate([object()]), TypeError, "found <class 'object'>"),
     ],
 )
 def test_errors_are_pytorchs(make, error, message):

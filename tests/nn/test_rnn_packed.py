@@ -23,7 +23,7 @@ def test_pad_sequence_values_and_sides():
     left = R.pad_sequence([a, b, c], padding_side="left")
     assert left.shape == (3, 3, 1)
     assert left[:, 0, 0].tolist() == [0, 1, 2]
-    with pytest.raises(ValueError):
+    with pytest.raises(RuntimeError):
         R.pad_sequence([a], padding_side="middle")
 
 

@@ -15,6 +15,10 @@ from symgrad.nn.utils.clip_grad import (
 )
 from symgrad.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
 from symgrad.nn.utils.init import skip_init
+from symgrad.nn.utils.memory_format import (
+    convert_conv2d_weight_memory_format,
+    convert_conv3d_weight_memory_format,
+)
 from symgrad.nn.utils.fusion import (
     fuse_conv_bn_eval,
     fuse_conv_bn_weights,
@@ -42,6 +46,8 @@ __all__ = [
     "rnn",
     "stateless",
     "skip_init",
+    "convert_conv2d_weight_memory_format",
+    "convert_conv3d_weight_memory_format",
     "name_parameters",
     "weight_norm",
     "remove_weight_norm",

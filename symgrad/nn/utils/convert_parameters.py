@@ -23,7 +23,8 @@ def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     """
     from symgrad import cat
 
-    return cat([p.reshape(-1) for p in parameters])
+    # a view, as PyTorch: a parameter whose memory can't be read flat raises
+    return cat([p.view(-1) for p in parameters])
 
 
 def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:

@@ -70,11 +70,37 @@ class PackedSequence(NamedTuple):
         """This sequence: it is on the CPU already."""
         return self
 
+    def cuda(self, *args: Any, **kwargs: Any) -> PackedSequence:
+        """Raises, as ``Tensor.cuda``: there is no CUDA device."""
+        return self._replace(data=self.data.cuda(*args, **kwargs))
+
+    def pin_memory(self) -> PackedSequence:
+        """Raises, as ``Tensor.pin_memory``: there is no accelerator."""
+        return self._replace(data=self.data.pin_memory())
+
     def double(self) -> PackedSequence:
         return self._replace(data=self.data.double())
 
     def float(self) -> PackedSequence:
         return self._replace(data=self.data.float())
+
+    def half(self) -> PackedSequence:
+        return self._replace(data=self.data.half())
+
+    def long(self) -> PackedSequence:
+        return self._replace(data=self.data.long())
+
+    def int(self) -> PackedSequence:
+        return self._replace(data=self.data.int())
+
+    def short(self) -> PackedSequence:
+        return self._replace(data=self.data.short())
+
+    def char(self) -> PackedSequence:
+        return self._replace(data=self.data.char())
+
+    def byte(self) -> PackedSequence:
+        return self._replace(data=self.data.byte())
 
 
 # the rows of every time step, in one node as PyTorch's
@@ -151,12 +177,14 @@ def pad_sequence(
             [3., 0.]])
     """
     if padding_side not in ("left", "right"):
-        raise ValueError(
+        raise RuntimeError(
             f"Expected padding_side to be one of left or right, but got {padding_side}."
         )
     sequences = list(sequences)
     if not sequences:
         raise RuntimeError("received an empty list of sequences")
+    if any(s.ndim == 0 for s in sequences):
+        raise RuntimeError("pad_sequence: every sequence needs a first (time) dimension")
     longest = max(s.shape[0] for s in sequences)
     first = sequences[0]
     lead = (len(sequences), longest) if batch_first else (longest, len(sequences))
@@ -306,4 +334,6 @@ def unpad_sequence(padded_sequences: Tensor, lengths: Any, batch_first: bool = F
     """
     if not batch_first:
         padded_sequences = padded_sequences.transpose(0, 1)
-    return [padded_sequences[i, :n] for i, n in enumerate(_int_list(lengths))]
+    # each row picked through a mask of its steps, as PyTorch (the nodes: IndexBackward0)
+    steps = creation.arange(padded_sequences.shape[1])
+    return [row[steps < n] for row, n in zip(padded_sequences, _int_list(lengths))]

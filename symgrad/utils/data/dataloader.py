@@ -3,80 +3,24 @@ gives them (the same batches from the same sampler order, collated the same way)
 
 from __future__ import annotations
 
-import collections.abc as abc
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-import numpy as np
-
-from symgrad import creation, dtypes
-from symgrad.ops import stack
 from symgrad.random import Generator
-from symgrad.tensor import Tensor
+from symgrad.utils.data._utils.collate import default_collate, default_convert
 from symgrad.utils.data.dataset import IterableDataset
 from symgrad.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = ["DataLoader", "default_collate", "default_convert"]
 
+_FROZEN = frozenset(
+    ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
+)
 
-def default_convert(data: Any) -> Any:
-    """NumPy arrays (and numbers held in NumPy scalars) to tensors, inside lists, tuples and
-    dicts; everything else as it is. What a loader without batching applies."""
-    if isinstance(data, np.ndarray) and data.dtype.kind in "biuf":
-        return creation.as_tensor(data)
-    if isinstance(data, np.generic) and data.dtype.kind in "biuf":
-        return creation.as_tensor(data)
-    if isinstance(data, abc.Mapping):
-        return type(data)({k: default_convert(v) for k, v in data.items()})  # type: ignore[call-arg]
-    if isinstance(data, tuple) and hasattr(data, "_fields"):
-        return type(data)(*(default_convert(d) for d in data))
-    if isinstance(data, (list, tuple)):  # a tuple comes back as a list, as in PyTorch
-        return [default_convert(d) for d in data]
-    return data
+_T_co = TypeVar("_T_co", covariant=True)
 
 
-def default_collate(batch: list) -> Any:
-    """Put a list of samples together as PyTorch does: tensors (and NumPy arrays) stacked
-    along a new first dimension, Python ints to a tensor of the dtype all of them need
-    (``int64`` for ints only) and floats to a ``float64`` one, strings left as they came, and
-    dicts, named tuples, tuples and lists collated field by field (tuples come back as lists,
-    as in PyTorch).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> from symgrad.utils.data import default_collate
-    >>> default_collate([(symgrad.tensor([1.0, 2.0]), 0), (symgrad.tensor([3.0, 4.0]), 1)])
-    [tensor([[1., 2.],
-            [3., 4.]]), tensor([0, 1])]
-    """
-    elem = batch[0]
-    if isinstance(elem, Tensor):
-        return stack(batch)
-    if isinstance(elem, (np.ndarray, np.generic)) and elem.dtype.kind in "biuf":
-        return stack([creation.as_tensor(b) for b in batch])
-    if isinstance(elem, float):
-        return creation.tensor(batch, dtype=dtypes.float64)
-    if isinstance(elem, int):  # (bools too) the dtype read from all of them: [1, 2.5] is float
-        return creation.tensor(batch)
-    if isinstance(elem, (str, bytes)):
-        return batch
-    if isinstance(elem, abc.Mapping):
-        return type(elem)({k: default_collate([d[k] for d in batch]) for k in elem})  # type: ignore[call-arg]
-    # (a field's samples are a tuple: strings come back as one, as in PyTorch)
-    if isinstance(elem, tuple) and hasattr(elem, "_fields"):
-        return type(elem)(*(default_collate(s) for s in zip(*batch)))
-    if isinstance(elem, abc.Sequence):
-        if any(len(b) != len(elem) for b in batch):
-            raise RuntimeError("each element in list of batch should be of equal size")
-        return [default_collate(samples) for samples in zip(*batch)]
-    raise TypeError(
-        "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
-        f"found {type(elem).__name__}"
-    )
-
-
-class DataLoader:
+class DataLoader(Generic[_T_co]):
     """Batches of ``batch_size`` samples of ``dataset``, in order or (``shuffle=True``) in
     a new random order each pass, put together by ``collate_fn`` (:func:`default_collate`).
 
@@ -186,6 +130,15 @@ class DataLoader:
         if collate_fn is None:
             collate_fn = default_collate if self._auto_batch else default_convert
         self.collate_fn = collate_fn
+        self._initialized = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # PyTorch freezes the options that decide the batches once the loader is built
+        if name in _FROZEN and getattr(self, "_initialized", False):
+            raise ValueError(
+                f"{name} attribute should not be set after {type(self).__name__} is initialized"
+            )
+        super().__setattr__(name, value)
 
     def __iter__(self) -> Iterator:
         return _SingleProcessDataLoaderIter(self)

@@ -7,7 +7,7 @@ import math
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from symgrad.random import Generator, numpy_generator
 from symgrad.tensor import Tensor
@@ -23,8 +23,12 @@ __all__ = [
     "random_split",
 ]
 
+# the sample types, so that programs may write `class Pairs(Dataset[tuple[Tensor, int]])`
+_T_co = TypeVar("_T_co", covariant=True)
+_T_stack = TypeVar("_T_stack", tuple, dict)
 
-class Dataset:
+
+class Dataset(Generic[_T_co]):
     """A map-style dataset: subclasses define ``__getitem__`` (and usually ``__len__``);
     ``a + b`` concatenates two datasets."""
 
@@ -35,7 +39,7 @@ class Dataset:
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset):
+class IterableDataset(Dataset[_T_co]):
     """A dataset read as a stream: subclasses define ``__iter__``; ``a + b`` chains two
     streams (:class:`ChainDataset`)."""
 
@@ -46,7 +50,7 @@ class IterableDataset(Dataset):
         return ChainDataset([self, other])
 
 
-class TensorDataset(Dataset):
+class TensorDataset(Dataset[tuple]):
     """Samples are the rows of the given tensors: ``dataset[i] == (t[i] for t in tensors)``.
 
     Examples
@@ -74,7 +78,7 @@ class TensorDataset(Dataset):
         return self.tensors[0].size(0)
 
 
-class Subset(Dataset):
+class Subset(Dataset[_T_co]):
     """The samples of ``dataset`` at ``indices``, in that order."""
 
     def __init__(self, dataset: Dataset, indices: Sequence[int]) -> None:
@@ -96,7 +100,7 @@ class Subset(Dataset):
         return len(self.indices)
 
 
-class ConcatDataset(Dataset):
+class ConcatDataset(Dataset[_T_co]):
     """The samples of several datasets, one after another."""
 
     def __init__(self, datasets: Any) -> None:
@@ -162,7 +166,7 @@ def _require_stream(dataset: Any) -> None:
         raise AssertionError("ChainDataset only supports IterableDataset")
 
 
-class StackDataset(Dataset):
+class StackDataset(Dataset[_T_stack]):
     """Datasets of the same length read side by side: given as positional arguments, sample
     ``i`` is the tuple of their samples ``i``; given as keywords, the dict of them by name.
     Datasets that read a batch at once (``__getitems__``) are asked for whole batches.

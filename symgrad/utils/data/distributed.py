@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sized
+from typing import TypeVar
 
 from symgrad.creation import randperm
 from symgrad.random import Generator
@@ -12,8 +13,10 @@ from symgrad.utils.data.sampler import Sampler
 
 __all__ = ["DistributedSampler"]
 
+_T_co = TypeVar("_T_co", covariant=True)
 
-class DistributedSampler(Sampler):
+
+class DistributedSampler(Sampler[_T_co]):
     """The indices of ``dataset`` that replica ``rank`` of ``num_replicas`` reads: every
     ``num_replicas``-th index of the (shuffled) order, starting at ``rank``.
 

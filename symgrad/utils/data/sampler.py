@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sized
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from symgrad import creation, dtypes
 from symgrad.ops.categorical_sampling import multinomial
@@ -19,8 +19,10 @@ __all__ = [
     "WeightedRandomSampler",
 ]
 
+_T_co = TypeVar("_T_co", covariant=True)
 
-class Sampler:
+
+class Sampler(Generic[_T_co]):
     """Base class: subclasses define ``__iter__`` (and ``__len__`` where known)."""
 
     def __init__(self, data_source: Any = None) -> None:
@@ -30,7 +32,7 @@ class Sampler:
         raise NotImplementedError
 
 
-class SequentialSampler(Sampler):
+class SequentialSampler(Sampler[int]):
     """``0, 1, ..., len(data_source) - 1``."""
 
     def __init__(self, data_source: Sized) -> None:
@@ -43,7 +45,7 @@ class SequentialSampler(Sampler):
         return len(self.data_source)
 
 
-class RandomSampler(Sampler):
+class RandomSampler(Sampler[int]):
     """The indices in a random order (a new one each pass), or ``num_samples`` drawn with
     ``replacement``; from ``generator`` if given, else the default generator."""
 
@@ -84,7 +86,7 @@ class RandomSampler(Sampler):
         return self.num_samples
 
 
-class SubsetRandomSampler(Sampler):
+class SubsetRandomSampler(Sampler[int]):
     """The given indices in a random order."""
 
     def __init__(self, indices: Any, generator: Generator | None = None) -> None:
@@ -99,7 +101,7 @@ class SubsetRandomSampler(Sampler):
         return len(self.indices)
 
 
-class BatchSampler(Sampler):
+class BatchSampler(Sampler[list]):
     """Lists of ``batch_size`` indices from ``sampler`` (the last one shorter unless
     ``drop_last``)."""
 
@@ -129,7 +131,7 @@ class BatchSampler(Sampler):
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
 
 
-class WeightedRandomSampler(Sampler):
+class WeightedRandomSampler(Sampler[int]):
     """``num_samples`` indices drawn with probabilities proportional to ``weights`` (with
     ``replacement``, an index may come again; without, each at most once), the way to
     oversample rare classes. Drawn by :func:`symgrad.multinomial`, so a seeded ``generator``

@@ -1,5 +1,5 @@
-"""``torch.utils.data._utils``: the module path older programs import the collate functions
-from (``from torch.utils.data._utils.collate import default_collate``)."""
+"""``torch.utils.data._utils``: the module path programs import the collate functions from
+(``from torch.utils.data._utils.collate import collate, default_collate_fn_map``)."""
 
 from symgrad.utils.data._utils import collate
 
