@@ -42,8 +42,8 @@ def _vector_norm(order, **kw):
 
 # program, inputs (the gradient is taken for the first), the first gradient's graph: each
 # node's name indented under the node that uses it (None: an input without a graph), 4 deep
-# (only the top node where PyTorch's dedicated backward node orders its inputs otherwise, and
-# not below a where, whose condition symgrad's node keeps as an input)
+# (only the top node where PyTorch's dedicated backward node of two inputs orders them
+# otherwise)
 CASES = {
     "mean": (
         lambda T, x: x.mean() * x,
