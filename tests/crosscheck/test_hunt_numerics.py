@@ -1,0 +1,100 @@
+"""Values and gradients at the numerical edges (zeros, infinities, nan, overflow, underflow,
+tiny and huge arguments) of element-wise ops and reductions, as PyTorch computes them.
+
+Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values to 7 significant digits with the sign of zero kept, dtype, grad_fn name, gradients,
+or the exception's type): the table holds the expected data, checked for symgrad always and
+for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from _torch_table import run
+
+INF, NAN = math.inf, "nan"
+F32, F64 = "float32", "float64"
+
+
+def _number(v: float) -> object:
+    """``v`` to 7 significant digits; nan as ``'nan'``, ``-0.0`` as ``'-0'``."""
+    if math.isnan(v):
+        return NAN
+    if v == 0:
+        return "-0" if math.copysign(1.0, v) < 0 else 0.0
+    return float(f"{v:.7g}")
+
+
+def _grad(T, f, values, dtype="float32"):
+    """``f(x)`` and the gradient of its sum with respect to ``x``."""
+    x = T.tensor(values, dtype=getattr(T, dtype), requires_grad=True)
+    out = f(T, x)
+    (g,) = T.autograd.grad(out.sum(), x)
+    return out, g
+
+
+def _grad2(T, f, values, dtype="float32"):
+    """``f(x)``'s gradient (recorded) and the gradient of that gradient's sum."""
+    x = T.tensor(values, dtype=getattr(T, dtype), requires_grad=True)
+    (g,) = T.autograd.grad(f(T, x).sum(), x, create_graph=True)
+    (gg,) = T.autograd.grad(g.sum(), x)
+    return g.detach(), gg
+
+
+CASES = {
+    # -- prod: PyTorch's gradient is result / input without zeros (nan at an infinite
+    # element, 0 where the product underflowed); two zeros in a whole product give zeros
+    "prod_infinite_element": (
+        lambda T: _grad(T, lambda T, x: x.prod(), [1.0, INF, 2.0]),
+        ((INF, F32, "ProdBackward0"), ([INF, NAN, INF], F32, None)),
+    ),
+    "prod_dim_infinite_element": (
+        lambda T: _grad(T, lambda T, x: x.prod(1), [[1.0, INF, 2.0]]),
+        (([INF], F32, "ProdBackward1"), ([[INF, NAN, INF]], F32, None)),
+    ),
+    "prod_underflow": (
+        lambda T: _grad(T, lambda T, x: x.prod(), [1e-30, 1e-30, 1e30]),
+        ((0.0, F32, "ProdBackward0"), ([0.0, 0.0, 0.0], F32, None)),
+    ),
+    "prod_two_zeros_and_inf": (
+        lambda T: _grad(T, lambda T, x: x.prod(), [0.0, 0.0, INF]),
+        ((NAN, F32, "ProdBackward0"), ([0.0, 0.0, 0.0], F32, None)),
+    ),
+    "prod_dim_two_zeros_and_inf": (
+        lambda T: _grad(T, lambda T, x: x.prod(0), [0.0, 0.0, INF]),
+        ((NAN, F32, "ProdBackward1"), ([NAN, NAN, 0.0], F32, None)),
+    ),
+    "prod_two_zeros_create_graph": (
+        lambda T: _grad2(T, lambda T, x: x.prod(), [0.0, 0.0, INF])[0],
+        ([NAN, NAN, 0.0], F32, None),
+    ),
+    "prod_one_zero": (
+        lambda T: _grad(T, lambda T, x: x.prod(), [0.0, 3.0, 2.0]),
+        ((0.0, F32, "ProdBackward0"), ([6.0, 0.0, 0.0], F32, None)),
+    ),
+    "prod_second_derivative": (
+        lambda T: _grad2(T, lambda T, x: x.prod(1), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]),
+        (
+            ([[6.0, 3.0, 2.0], [30.0, 24.0, 20.0]], F32, None),
+            ([[5.0, 4.0, 3.0], [11.0, 10.0, 9.000001]], F32, None),
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_symgrad(name):
+    import symgrad
+
+    fn, expected = CASES[name]
+    assert run(symgrad, fn, _number) == expected
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", list(CASES))
+def test_table_is_pytorchs(name):
+    torch = pytest.importorskip("torch")
+    fn, expected = CASES[name]
+    assert run(torch, fn, _number) == expected
