@@ -153,6 +153,8 @@ DIV = declare(
     "x y",
     lambda x, y: x / y,
     kernel=np.true_divide,
+    # PyTorch's -g * ((x / y) / y): no y * y to overflow or underflow on the way
+    vjp_kernels={1: lambda x, y, out, g: -g * ((x / y) / y)},
     promote="float",
     domain={"y": "nonzero"},
 )

@@ -81,6 +81,19 @@ CASES = {
             ([[5.0, 4.0, 3.0], [11.0, 10.0, 9.000001]], F32, None),
         ),
     ),
+    # -- div: the denominator's gradient is -g * ((x / y) / y), with no y * y to overflow
+    "div_denominator_huge": (
+        lambda T: _grad(T, lambda T, y: T.tensor([1e30, 3e38]) / y, [1e30, 3e38]),
+        (([1.0, 1.0], F32, "DivBackward0"), ([-1e-30, -3.333333e-39], F32, None)),
+    ),
+    "div_denominator_tiny": (
+        lambda T: _grad(T, lambda T, y: T.tensor([1e-30, 1e-20]) / y, [1e-30, 1e-20]),
+        (([1.0, 1.0], F32, "DivBackward0"), ([-1e30, -1e20], F32, None)),
+    ),
+    "softsign_huge": (
+        lambda T: _grad(T, lambda T, x: T.nn.functional.softsign(x), [1e30, -1e30]),
+        (([1.0, -1.0], F32, "DivBackward0"), ([0.0, 0.0], F32, None)),
+    ),
 }
 
 
