@@ -167,6 +167,10 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("polygamma", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("polygamma_", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("i0", 0): lambda a: a.g * SF.I1(a.x),
+    ("i1", 0): lambda a: _i1(a, lambda safe: SF.I0(safe) - a.out * safe.reciprocal()),
+    ("i1e", 0): lambda a: _i1(
+        a, lambda safe: SF.I0E(safe) - a.out * (_SGN(safe) + safe.reciprocal())
+    ),
     # the backward ops' own formulas (inputs: x, the op's output, the gradient it received)
     ("tanh_backward", 1): lambda a: a.g * (_scaled(a.xs[1], -2.0) * a.xs[2]),
     ("tanh_backward", 2): lambda a: E.TANH.vjp_primitive(0)(0, a.xs[1], a.g),
@@ -241,6 +245,16 @@ def _sinc(a: _Args) -> Any:
     x2_pi = _scaled(a.x * a.x, math.pi)
     out = a.g * ((x_pi * x_pi.cos() - x_pi.sin()) / x2_pi)
     return where(x2_pi == 0.0, 0.0, out)
+
+
+def _i1(a: _Args, derivative: Callable) -> Any:
+    """PyTorch's i1_backward and i1e_backward: 1/2 where ``|x|`` is not above epsilon (and
+    at nan), elsewhere ``derivative`` of x read as epsilon there."""
+    from symgrad.ops.math import where
+
+    eps = float(np.finfo(a.x.dtype.numpy).eps)
+    not_tiny = a.x.abs() > eps
+    return a.g * where(not_tiny, derivative(where(not_tiny, a.x, eps)), 0.5)
 
 
 def _logit(a: _Args, low: float, high: float, outside: float) -> Any:
