@@ -175,7 +175,7 @@ def _zeta_sum(s: np.ndarray, q: np.ndarray) -> np.ndarray:
     total = np.zeros_like(s)
     # a negative q is first summed up to positive terms (its s is then an integer)
     lowest = float(np.nanmin(q, initial=0.0)) if q.size else 0.0
-    count = _DIRECT + min(int(math.ceil(max(-lowest, 0.0))), 100_000)
+    count = _DIRECT + int(np.ceil(np.clip(-lowest, 0.0, 100_000)))  # (q = -inf is a pole)
     for k in range(count):
         total = total + (q + k) ** -s
     w = q + count

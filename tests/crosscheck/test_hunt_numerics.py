@@ -111,6 +111,11 @@ CASES = {
         lambda T: _grad2(T, lambda T, x: T.special.i1e(x), [1e-310, 2.0], F64),
         (([0.5, -0.0143956], F64, None), ([0.0, -0.0178283], F64, None)),
     ),
+    # -- zeta: q = -inf is a pole (inf), not an error
+    "zeta_q_minus_inf": (
+        lambda T: T.special.zeta(T.tensor([2.0, 0.5, 1.0]), T.tensor([-INF, -INF, -1e30])),
+        ([INF, NAN, INF], F32, None),
+    ),
 }
 
 
