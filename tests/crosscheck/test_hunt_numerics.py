@@ -116,6 +116,14 @@ CASES = {
         lambda T: T.special.zeta(T.tensor([2.0, 0.5, 1.0]), T.tensor([-INF, -INF, -1e30])),
         ([INF, NAN, INF], F32, None),
     ),
+    # -- igammac for a small a: PyTorch's direct series, not 1 - P (rounding noise, even < 0)
+    "igammac_small_a": (
+        lambda T: T.igammac(
+            T.tensor([1e-300, 1.2e-20, 1e-16, 1e-10], dtype=T.float64),
+            T.tensor([0.3, 0.901, 0.6, 1.05], dtype=T.float64),
+        ),
+        ([1.48289e-300, 1.00434e-20, 1.03160e-16, 2.01873e-11], F64, None),
+    ),
 }
 
 
