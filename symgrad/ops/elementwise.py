@@ -62,6 +62,11 @@ def _pow_dx(v: Any, e: Any, out: Any) -> Any:
     return np.where(np.equal(e, 0), 0, d)
 
 
+def _pow_dx_vjp(v: Any, e: Any, out: Any, g: Any) -> Any:
+    # PyTorch masks the product: 0 where the exponent is 0 whatever g is (inf, nan)
+    return np.where(np.equal(e, 0), 0, g * _pow_dx(v, e, out))
+
+
 def _pow_dy(v: Any, e: Any, out: Any) -> Any:
     # PyTorch: 0 where v == 0 and e >= 0 (the limit of out * log(v) from the right)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -168,6 +173,7 @@ POW = declare(
     params="exponent",
     partials=lambda x, exponent: (exponent * x ** (exponent - 1),),
     partial_kernels={0: lambda v, out, e: _pow_dx(v, e, out)},
+    vjp_kernels={0: lambda v, out, g, e: _pow_dx_vjp(v, e, out, g)},
     domain=Domain({"x": "positive"}, params=((2.5,), (2,), (0.5,), (-1.5,), (3.0,))),
 )
 POW_SCALAR_BASE = declare(
@@ -189,6 +195,7 @@ POW_TENSOR = declare(
     partials=lambda x, y, out: (y * x ** (y - 1), out * sp.log(x)),
     kernel=_int_power,
     partial_kernels={0: _pow_dx, 1: _pow_dy},
+    vjp_kernels={0: _pow_dx_vjp},
     backward="PowBackward1",
     domain={"x": "positive"},
 )

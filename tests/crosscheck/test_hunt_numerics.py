@@ -124,7 +124,33 @@ CASES = {
         ),
         ([1.48289e-300, 1.00434e-20, 1.03160e-16, 2.01873e-11], F64, None),
     ),
+    # -- pow: the base's gradient is 0 where the exponent is 0, whatever the incoming gradient
+    "pow_zero_exponent_nan_gradient": (
+        lambda T: _pow_masked(T),
+        (([0.0, 0.0, 0.0], F32, None), ([0.0, 0.0, 0.0], F32, None), ([NAN, NAN, NAN], F32, None)),
+    ),
+    "pow_second_derivative_negative_base": (
+        lambda T: _pow_exponent_gradient_by_base(T),
+        ([-2.0, -0.5, -0.25], F32, None),
+    ),
 }
+
+
+def _pow_masked(T):
+    x = T.tensor([2.0, -1.0, 0.0], requires_grad=True)
+    y = T.tensor([0.0, 0.0, 0.0], requires_grad=True)
+    g = T.tensor([math.nan, math.inf, -math.inf])
+    gx, gy = T.autograd.grad(T.pow(x, y), (x, y), g)
+    return gx, T.autograd.grad(x**0, x, g)[0], gy
+
+
+def _pow_exponent_gradient_by_base(T):
+    """d/dx of d(x ** y)/dy = d/dx (x ** y log x): 1 / x at y = 0 for a negative x (the
+    nan of log x reaches x ** y's own gradient only where that is masked to 0)."""
+    x = T.tensor([-0.5, -2.0, -4.0], requires_grad=True)
+    y = T.zeros(3, requires_grad=True)
+    (gy,) = T.autograd.grad(T.pow(x, y).sum(), y, create_graph=True)
+    return T.autograd.grad(gy.sum(), x)[0]
 
 
 @pytest.mark.parametrize("name", list(CASES))
