@@ -21,6 +21,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad.ops import elementwise as E
 from symgrad.ops import special_functions as SF
+from symgrad.ops.activations import LOGSIGMOID
 from symgrad.prim.elementwise import Elementwise
 from symgrad.tensor import Tensor
 
@@ -167,6 +168,11 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("polygamma", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("polygamma_", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("i0", 0): lambda a: a.g * SF.I1(a.x),
+    # binary_cross_entropy_with_logits_backward and its target's, under grad mode
+    ("bce_with_logits_plain", 0): lambda a: (a.x.sigmoid() - a.y) * a.g,
+    ("bce_with_logits_plain", 1): lambda a: -a.x * a.g,
+    ("bce_with_logits", 0): lambda a: _bce_logits_input(a),
+    ("bce_with_logits", 1): lambda a: (LOGSIGMOID(-a.x) - LOGSIGMOID(a.x) * a.xs[2]) * a.g,
     ("i1", 0): lambda a: _i1(a, lambda safe: SF.I0(safe) - a.out * safe.reciprocal()),
     ("i1e", 0): lambda a: _i1(
         a, lambda safe: SF.I0E(safe) - a.out * (_SGN(safe) + safe.reciprocal())
@@ -245,6 +251,12 @@ def _sinc(a: _Args) -> Any:
     x2_pi = _scaled(a.x * a.x, math.pi)
     out = a.g * ((x_pi * x_pi.cos() - x_pi.sin()) / x2_pi)
     return where(x2_pi == 0.0, 0.0, out)
+
+
+def _bce_logits_input(a: _Args) -> Any:
+    """``((pos_weight y + 1 - y) sigmoid(x) - pos_weight y) g``, in PyTorch's order."""
+    t = a.xs[2] * a.y
+    return ((_shifted(t, 1.0) - a.y) * a.x.sigmoid() - t) * a.g
 
 
 def _i1(a: _Args, derivative: Callable) -> Any:

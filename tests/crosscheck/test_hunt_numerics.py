@@ -133,7 +133,33 @@ CASES = {
         lambda T: _pow_exponent_gradient_by_base(T),
         ([-2.0, -0.5, -0.25], F32, None),
     ),
+    # -- binary_cross_entropy_with_logits under create_graph: PyTorch's (sigmoid(x) - y) g,
+    # whose derivative is sigmoid's (not 0 - 1 / 1 = nan or a rounding error at large -x)
+    "bce_logits_second_derivative": (
+        lambda T: _bce_logits_second(T, None),
+        (
+            ([-0.5, -0.5, -0.5, 0.5], F64, "MulBackward0"),
+            ([0.0, 1.3839e-87, 1.92875e-22, 0.0], F64, None),
+        ),
+    ),
+    "bce_logits_pos_weight_second_derivative": (
+        lambda T: _bce_logits_second(T, T.tensor([2.0, 0.5, 1.0, 3.0], dtype=T.float64)),
+        (
+            ([-1.0, -0.25, -0.5, 0.5], F64, "MulBackward0"),
+            ([0.0, 1.03792e-87, 1.92875e-22, 0.0], F64, None),
+        ),
+    ),
 }
+
+
+def _bce_logits_second(T, pos_weight):
+    x = T.tensor([-1e30, -200.0, -50.0, 1e30], dtype=T.float64, requires_grad=True)
+    y = T.full((4,), 0.5, dtype=T.float64)
+    loss = T.nn.functional.binary_cross_entropy_with_logits(
+        x, y, reduction="sum", pos_weight=pos_weight
+    )
+    (g,) = T.autograd.grad(loss, x, create_graph=True)
+    return g, T.autograd.grad(g.sum(), x)[0]
 
 
 def _pow_masked(T):
