@@ -20,6 +20,7 @@ import numpy as np
 
 from symgrad._lazy import sympy as sp
 from symgrad.ops import elementwise as E
+from symgrad.ops import elementwise_special as ES
 from symgrad.ops import special_functions as SF
 from symgrad.ops.activations import LOGSIGMOID
 from symgrad.prim.elementwise import Elementwise
@@ -168,6 +169,11 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("polygamma", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("polygamma_", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("i0", 0): lambda a: a.g * SF.I1(a.x),
+    ("xlogy", 0): lambda a: _masked_zero(ES.XLOGY(a.g, a.y), (a.x == 0) & (a.y <= 0)),
+    ("xlogy", 1): lambda a: a.g * a.x / a.y,
+    ("xlogy_number_self", 0): lambda a: _scaled(a.g, a.p) / a.x,
+    ("special_xlog1py", 0): lambda a: _masked_zero(ES.XLOG1PY(a.g, a.y), (a.x == 0) & (a.y <= -1)),
+    ("special_xlog1py", 1): lambda a: a.g * a.x / _shifted(a.y, 1.0),
     # binary_cross_entropy_with_logits_backward and its target's, under grad mode
     ("bce_with_logits_plain", 0): lambda a: (a.x.sigmoid() - a.y) * a.g,
     ("bce_with_logits_plain", 1): lambda a: -a.x * a.g,

@@ -149,7 +149,31 @@ CASES = {
             ([0.0, 1.03792e-87, 1.92875e-22, 0.0], F64, None),
         ),
     ),
+    # -- xlogy, xlog1py: the mixed second derivative is 1 / y also where x is 0 (PyTorch's
+    # formulas: xlogy(g, y) masked, and g x / y), and a zero gradient passes through log1p(-1)
+    "xlogy_mixed_second_derivative": (
+        lambda T: _mixed_second(T, T.xlogy, [0.0, 2.0, 0.0], [1e-300, 3.0, -1.0]),
+        ([1e300, 0.333333, "-0"], F64, None),
+    ),
+    "xlog1py_mixed_second_derivative": (
+        lambda T: _mixed_second(T, T.special.xlog1py, [0.0, 2.0, 0.0], [1e-300, 3.0, -2.0]),
+        ([1.0, 0.25, "-0"], F64, None),
+    ),
+    "xlog1py_zero_gradient": (
+        lambda T: (
+            lambda x: T.autograd.grad(T.special.xlog1py(x, T.tensor([-1.0])), x, T.zeros(1))
+        )(T.tensor([1.0], requires_grad=True)),
+        (([0.0], F32, None),),
+    ),
 }
+
+
+def _mixed_second(T, f, xs, ys):
+    """d/dy of f's gradient for x (summed)."""
+    x = T.tensor(xs, dtype=T.float64, requires_grad=True)
+    y = T.tensor(ys, dtype=T.float64, requires_grad=True)
+    (gx,) = T.autograd.grad(f(x, y).sum(), x, create_graph=True)
+    return T.autograd.grad(gx.sum(), y)[0]
 
 
 def _bce_logits_second(T, pos_weight):
