@@ -4,6 +4,7 @@ the counts without gradients ``bincount``, ``histc``, ``bucketize`` and ``search
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -170,6 +171,8 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
         lo, hi = lo - 1, hi + 1
     if lo > hi:
         raise RuntimeError(f"torch.histc: max must be larger than min, got min={lo} max={hi}")
+    if not (math.isfinite(lo) and math.isfinite(hi)):  # (a nan or an infinity in the data)
+        raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")
     counts, _ = np.histogram(data, bins=bins, range=(lo, hi))
     return Tensor._make(counts.astype(input._data.dtype))
 

@@ -167,7 +167,25 @@ CASES = {
         )[1],
         ([0.0, 0.693147], F32, None),
     ),
+    # -- histc of data holding nan or inf: PyTorch's RuntimeError (not NumPy's ValueError)
+    "histc_nan": (lambda T: T.histc(T.tensor([1.0, math.nan, 2.0])), ("raises", "RuntimeError")),
+    "histc_inf": (lambda T: T.histc(T.tensor([1.0, INF])), ("raises", "RuntimeError")),
+    "histc_nan_bound": (
+        lambda T: T.histc(T.tensor([1.0]), min=math.nan, max=1.0),
+        ("raises", "RuntimeError"),
+    ),
+    "histc_nan_inside_range": (
+        lambda T: T.histc(T.tensor([1.0, math.nan, INF]), bins=3, min=0, max=3),
+        ([0.0, 1.0, 0.0], F32, None),
+    ),
 }
+
+
+def test_histc_message():
+    import symgrad
+
+    with pytest.raises(RuntimeError, match=r"torch.histc: range of \[1, inf\] is not finite"):
+        symgrad.histc(symgrad.tensor([1.0, INF]))
 
 
 def _mixed_second(T, f, xs, ys):
