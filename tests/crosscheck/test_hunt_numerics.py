@@ -178,6 +178,37 @@ CASES = {
         lambda T: T.histc(T.tensor([1.0, math.nan, INF]), bins=3, min=0, max=3),
         ([0.0, 1.0, 0.0], F32, None),
     ),
+    # -- quantile: PyTorch's nodes (sort, view, gather, lerp, squeeze_), a row with a NaN
+    # reads (and passes its gradient to) its last sorted element; float and double only
+    "quantile_nan_row": (
+        lambda T: _grad(
+            T, lambda T, x: T.quantile(x, 0.5, dim=1), [[1.0, 5.0, 3.0], [4.0, math.nan, 0.0]]
+        ),
+        (([3.0, NAN], F32, "SqueezeBackward4"), ([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]], F32, None)),
+    ),
+    "quantile_levels_keepdim": (
+        lambda T: _grad(
+            T,
+            lambda T, x: T.quantile(x, T.tensor([0.25, 1.0]), dim=0, keepdim=True),
+            [[1.0, 4.0], [3.0, 2.0], [0.0, 8.0]],
+        ),
+        (
+            ([[[0.5, 3.0]], [[3.0, 8.0]]], F32, "SqueezeBackward4"),
+            ([[0.5, 0.5], [1.0, 0.5], [0.5, 1.0]], F32, None),
+        ),
+    ),
+    "nanquantile_midpoint": (
+        lambda T: _grad(
+            T,
+            lambda T, x: T.nanquantile(x, 0.25, interpolation="midpoint"),
+            [1.0, math.nan, 4.0, 2.0],
+        ),
+        ((1.5, F32, "SqueezeBackward4"), ([0.5, 0.0, 0.0, 0.5], F32, None)),
+    ),
+    "quantile_float16": (
+        lambda T: T.quantile(T.tensor([1.0, 2.0], dtype=T.float16), 0.5),
+        ("raises", "RuntimeError"),
+    ),
 }
 
 
