@@ -209,6 +209,33 @@ CASES = {
         lambda T: T.quantile(T.tensor([1.0, 2.0], dtype=T.float16), 0.5),
         ("raises", "RuntimeError"),
     ),
+    # -- running sums, products and log-sum-exps of float32 accumulate in float64 (PyTorch)
+    "cumsum_float32_accumulates_in_float64": (
+        lambda T: T.full((1000,), 0.1).cumsum(0)[-1:],
+        ([100.0], F32, None),
+    ),
+    "cumsum_back_from_overflow": (
+        lambda T: T.tensor([3e38, 3e38, -3e38]).cumsum(0),
+        ([3e38, INF, 3e38], F32, None),
+    ),
+    "cumprod_back_from_underflow": (
+        lambda T: _grad(
+            T, lambda T, x: x.cumprod(0) * T.tensor([1.0, 2.0, 3.0, 4.0]), [1e-30, 1e-30, 1e30, 2.0]
+        ),
+        (([1e-30, 0.0, 3e-30, 8e-30], F32, "MulBackward0"), ([12.0, 11.0, 0.0, 4e-30], F32, None)),
+    ),
+    "cumprod_infinite_element": (
+        lambda T: _grad(T, lambda T, x: x.cumprod(0), [2.0, INF, 3.0])[1],
+        ([INF, NAN, INF], F32, None),
+    ),
+    "cumprod_nan_element": (
+        lambda T: _grad(T, lambda T, x: x.cumprod(0), [1.0, math.nan, 2.0])[1],
+        ([NAN, NAN, NAN], F32, None),
+    ),
+    "logcumsumexp_float32_accumulates_in_float64": (
+        lambda T: T.linspace(-3.0, 3.0, 100000).logcumsumexp(0)[-1:],
+        ([12.7187], F32, None),
+    ),
 }
 
 
