@@ -236,6 +236,15 @@ CASES = {
         lambda T: T.linspace(-3.0, 3.0, 100000).logcumsumexp(0)[-1:],
         ([12.7187], F32, None),
     ),
+    # -- var and std of float32 accumulate in float64: a std whose variance overflows float32
+    "std_float32_variance_beyond_range": (
+        lambda T: T.tensor([[6e4, 6e4, 1.0], [3e38, 3e38, 1.0]]).std(1),
+        ([34640.4, 1.73205e38], F32, None),
+    ),
+    "std_mean_float32_variance_beyond_range": (
+        lambda T: T.std_mean(T.tensor([[6e4, 6e4, 1.0], [3e38, 3e38, 1.0]]), 1)[0],
+        ([34640.4, 1.73205e38], F32, None),
+    ),
 }
 
 
