@@ -245,6 +245,11 @@ CASES = {
         lambda T: T.std_mean(T.tensor([[6e4, 6e4, 1.0], [3e38, 3e38, 1.0]]), 1)[0],
         ([34640.4, 1.73205e38], F32, None),
     ),
+    # -- hardswish: PyTorch's x * min(max(x + 3, 0), 6) / 6 overflows for huge float32
+    "hardswish_huge": (
+        lambda T: T.nn.functional.hardswish(T.tensor([3e38, 5.8e37, 5.6e37, -3e38, -INF, 3.1])),
+        ([INF, INF, 5.6e37, "-0", NAN, 3.1], F32, None),
+    ),
 }
 
 
