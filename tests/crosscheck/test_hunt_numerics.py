@@ -250,6 +250,11 @@ CASES = {
         lambda T: T.nn.functional.hardswish(T.tensor([3e38, 5.8e37, 5.6e37, -3e38, -INF, 3.1])),
         ([INF, INF, 5.6e37, "-0", NAN, 3.1], F32, None),
     ),
+    # -- gelu's float64 gradient far left is x * pdf (PyTorch sums the cdf, 0 there, first)
+    "gelu_gradient_tail_float64": (
+        lambda T: _grad(T, lambda T, x: T.nn.functional.gelu(x), [-10.0, -20.0, -38.0], F64)[1],
+        ([-7.6946e-22, -1.10419e-86, -4.16944e-313], F64, None),
+    ),
 }
 
 
