@@ -288,8 +288,15 @@ TANH = declare(
 )
 ERF = declare("erf", "x", lambda x: sp.erf(x), promote="float")
 
+
 # -- piecewise: PyTorch's choices at the kinks are part of the formula ---------------------------
-ABS = declare("abs", "x", lambda x: sp.Abs(x), kernel=np.abs, domain={"x": "nonzero"})
+def _abs(v: Any) -> Any:
+    if getattr(v, "dtype", None) == np.bool_:  # PyTorch has no abs of bools
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+    return np.abs(v)
+
+
+ABS = declare("abs", "x", lambda x: sp.Abs(x), kernel=_abs, domain={"x": "nonzero"})
 SIGN = declare(
     "sign",
     "x",

@@ -321,6 +321,14 @@ def _refuse_limited(input: Tensor, kernel: str) -> None:
         )
 
 
+def refuse_bool(input: Tensor, kernel: str) -> None:
+    """PyTorch has no bool kernel for ``kernel`` (median, kthvalue, abs, bincount, ...)."""
+    if input.dtype.category == 0:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for 'Bool'; convert the tensor with .long() or .float()"
+        )
+
+
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """The maximum over ``dim`` (all dims by default); ties share the gradient."""
     if type(input) is not Tensor:

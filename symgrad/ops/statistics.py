@@ -127,7 +127,7 @@ def bincount(input: Tensor, weights: Any = None, minlength: int = 0) -> Tensor:
     """
     if type(input) is not Tensor:
         require_tensor("bincount", "input", 1, input)
-    if input.dtype.is_floating_point:
+    if input.dtype.is_floating_point or input.dtype.category == 0:
         raise NotImplementedError(
             f"\"bincount_cpu\" not implemented for '{input.dtype.scalar_type}'; bincount "
             "counts integers"

@@ -255,6 +255,24 @@ CASES = {
         lambda T: _grad(T, lambda T, x: T.nn.functional.gelu(x), [-10.0, -20.0, -38.0], F64)[1],
         ([-7.6946e-22, -1.10419e-86, -4.16944e-313], F64, None),
     ),
+    # -- bool tensors where PyTorch has no kernel: its exception types
+    **{
+        f"bool_{name}": (lambda T, f=f: f(T, T.tensor([True, False, True])), ("raises", kind))
+        for name, f, kind in (
+            ("abs", lambda T, x: x.abs(), "NotImplementedError"),
+            ("abs_", lambda T, x: x.abs_(), "NotImplementedError"),
+            ("argmax", lambda T, x: x.argmax(), "RuntimeError"),
+            ("argmin", lambda T, x: T.argmin(x, 0), "RuntimeError"),
+            ("median", lambda T, x: x.median(), "NotImplementedError"),
+            ("median_dim", lambda T, x: x.median(0), "NotImplementedError"),
+            ("kthvalue", lambda T, x: x.kthvalue(1), "NotImplementedError"),
+            ("topk", lambda T, x: x.topk(1), "RuntimeError"),
+            ("bincount", lambda T, x: T.bincount(x), "NotImplementedError"),
+            ("trapezoid", lambda T, x: T.trapezoid(x), "RuntimeError"),
+            ("trapezoid_x", lambda T, x: T.trapezoid(x.float(), x), "RuntimeError"),
+            ("cumulative_trapezoid", lambda T, x: T.cumulative_trapezoid(x), "RuntimeError"),
+        )
+    },
 }
 
 
