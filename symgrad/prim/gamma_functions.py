@@ -52,11 +52,25 @@ def _erfcx_fraction(x: np.ndarray) -> np.ndarray:
     return 1 / (math.sqrt(math.pi) * (x + tail))
 
 
+_ISPI = 0.56418958354775628694807945156  # 1 / sqrt(pi)
+
+
+def _erfcx_far(x: np.ndarray) -> np.ndarray:
+    """PyTorch's (Faddeeva's) closed forms from x = 50 on: the continued fraction cut after
+    four levels, and 1 / (sqrt(pi) x) above 5e7 (so its gradient 2 x erfcx(x) - 2 / sqrt(pi)
+    cancels to the same small numbers, 0 far out)."""
+    x2 = x * x
+    fraction = _ISPI * (x2 * (x2 + 4.5) + 2) / (x * (x2 * (x2 + 5) + 3.75))
+    return np.where(x > 5e7, _ISPI / x, fraction)
+
+
 def _erfcx_positive(x: np.ndarray) -> np.ndarray:
     out = np.empty_like(x)
-    near = x < 2
+    near, far = x < 2, x >= 50
+    middle = ~near & ~far
     out[near] = np.exp(x[near] * x[near]) * erfc(x[near])
-    out[~near] = _erfcx_fraction(x[~near])
+    out[middle] = _erfcx_fraction(x[middle])
+    out[far] = _erfcx_far(x[far])
     return out
 
 

@@ -255,6 +255,14 @@ CASES = {
         lambda T: _grad(T, lambda T, x: T.nn.functional.gelu(x), [-10.0, -20.0, -38.0], F64)[1],
         ([-7.6946e-22, -1.10419e-86, -4.16944e-313], F64, None),
     ),
+    # -- erfcx far right: PyTorch's closed forms, so 2 x erfcx(x) - 2 / sqrt(pi) cancels alike
+    "erfcx_far_right": (
+        lambda T: _grad2(T, lambda T, x: T.special.erfcx(x), [1e30, 1e5, 100.0], F64),
+        (
+            ([0.0, -5.64189e-11, -5.64105e-05], F64, None),
+            ([1.12838e-30, 1.77552e-11, 1.12804e-06], F64, None),
+        ),
+    ),
     # -- bool tensors where PyTorch has no kernel: its exception types
     **{
         f"bool_{name}": (lambda T, f=f: f(T, T.tensor([True, False, True])), ("raises", kind))
