@@ -267,6 +267,8 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         return reshape(input, (1,))
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:  # nothing to merge: PyTorch returns the input itself (no view, no node)
+        return input
     shape = input.shape
     return reshape(input, shape[:s] + (math.prod(shape[s : e + 1]),) + shape[e + 1 :])
 

@@ -263,6 +263,17 @@ CASES = {
             ([1.12838e-30, 1.77552e-11, 1.12804e-06], F64, None),
         ),
     ),
+    # -- flatten with nothing to merge returns the input itself (a leaf stays a leaf)
+    "flatten_nothing_to_merge": (
+        lambda T: (
+            lambda x: (x.flatten() is x, T.flatten(x, 0, 0) is x, x.flatten().grad_fn is None)
+        )(T.ones(3, requires_grad=True)),
+        (True, True, True),
+    ),
+    "flatten_one_dim_of_many": (
+        lambda T: (lambda y: (y.flatten(1) is y, y.flatten(0, 1).shape))(T.ones(2, 3) * 1),
+        (True, (6,)),
+    ),
     # -- bool tensors where PyTorch has no kernel: its exception types
     **{
         f"bool_{name}": (lambda T, f=f: f(T, T.tensor([True, False, True])), ("raises", kind))
