@@ -24,6 +24,7 @@ from symgrad.ops import elementwise_special as ES
 from symgrad.ops import special_functions as SF
 from symgrad.ops.activations import LOGSIGMOID
 from symgrad.prim.elementwise import Elementwise
+from symgrad.prim.kernels import _scalar_base_power
 from symgrad.tensor import Tensor
 
 __all__ = ["FORMULAS", "formula", "apply_formula"]
@@ -169,6 +170,7 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("polygamma", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("polygamma_", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("i0", 0): lambda a: a.g * SF.I1(a.x),
+    ("ldexp", 0): lambda a: a.g * _two_to_the(a.y),
     ("xlogy", 0): lambda a: _masked_zero(ES.XLOGY(a.g, a.y), (a.x == 0) & (a.y <= 0)),
     ("xlogy", 1): lambda a: a.g * a.x / a.y,
     ("xlogy_number_self", 0): lambda a: _scaled(a.g, a.p) / a.x,
@@ -257,6 +259,14 @@ def _sinc(a: _Args) -> Any:
     x2_pi = _scaled(a.x * a.x, math.pi)
     out = a.g * ((x_pi * x_pi.cos() - x_pi.sin()) / x2_pi)
     return where(x2_pi == 0.0, 0.0, out)
+
+
+def _two_to_the(y: Tensor) -> Tensor:
+    """PyTorch's ``pow(2, other)`` in ldexp's gradient: recorded for a floating ``other``, an
+    integer power in its dtype otherwise (0 for a negative exponent)."""
+    if y.dtype.is_floating_point:
+        return E.POW_SCALAR_BASE(y, params=(2.0,))
+    return Tensor._make(np.asarray(_scalar_base_power(y._data, 2)))
 
 
 def _bce_logits_input(a: _Args) -> Any:

@@ -274,6 +274,22 @@ CASES = {
         lambda T: (lambda y: (y.flatten(1) is y, y.flatten(0, 1).shape))(T.ones(2, 3) * 1),
         (True, (6,)),
     ),
+    # -- ldexp's gradient is g * 2 ** other in other's dtype (PyTorch's): an integer power,
+    # 0 for a negative exponent, wrapped past int64 (not NumPy's ValueError)
+    "ldexp_integer_exponents": (
+        lambda T: _grad(T, lambda T, x: T.ldexp(x, T.tensor([1, -1, 2, 63, -1100])), [1.0] * 5)[1],
+        ([2.0, 0.0, 4.0, -9.22337e18, 0.0], F32, None),
+    ),
+    "ldexp_second_derivative": (
+        lambda T: _grad2(T, lambda T, x: T.ldexp(x, T.tensor([1, -1, 2])) ** 2, [1.0] * 3)[1],
+        ([8.0, 0.0, 32.0], F32, None),
+    ),
+    "ldexp_float_exponents": (
+        lambda T: _grad(
+            T, lambda T, x: T.ldexp(x, T.tensor([-1.0, 1000.0], dtype=T.float64)), [1.0, 1.0], F64
+        )[1],
+        ([0.5, 1.07151e301], F64, None),
+    ),
     # -- bool tensors where PyTorch has no kernel: its exception types
     **{
         f"bool_{name}": (lambda T, f=f: f(T, T.tensor([True, False, True])), ("raises", kind))
