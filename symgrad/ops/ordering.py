@@ -15,7 +15,8 @@ from symgrad._arguments import OMITTED, require_int, require_tensor
 from symgrad._data import _wrap_dim
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_params, data_value
-from symgrad.ops.reductions import _pick_forward, _pick_vjp, check_keepdim, picked, refuse_bool
+from symgrad.ops.operand_checks import refuse_bool
+from symgrad.ops.reductions import _pick_forward, _pick_vjp, check_keepdim, picked
 from symgrad.ops.tie_order import kth_order, sort_order, topk_order
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural

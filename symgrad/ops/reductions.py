@@ -12,6 +12,7 @@ from symgrad import dtypes
 from symgrad._arguments import OMITTED, no_overload, require_tensor, require_tensor_input
 from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
+from symgrad.ops.operand_checks import zero_count
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import HALF
 from symgrad.prim.structural import Structural
@@ -180,7 +181,7 @@ def mean(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
 # -- product ---------------------------------------------------------------------------------------
 def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     x, shape, dim = c.inputs[0], c.shapes[0], c.params["dim"]
-    zeros = _zeros_in(x)
+    zeros = zero_count(x)
     # PyTorch's gradient of a product of single elements is g itself, with no graph back to
     # x, for a 0-d x and for an x holding a zero (the product of the others is 1 either way)
     if not shape or (_count(shape, dim) == 1 and zeros):
@@ -193,15 +194,6 @@ def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     if zeros is not None and zeros > 1 and dim is None and xp is INTERPRETERS.numpy:
         return (np.zeros(shape, dtype=x.dtype),)
     return (_keep(g, c, xp) * xp.prod_others(x, dim),)
-
-
-def _zeros_in(x: Any) -> int | None:
-    """How many elements of ``x`` are 0; None when ``x`` holds no numbers (the symbolic and
-    code interpreters, whose rule must hold for every value)."""
-    values = x._data if isinstance(x, Tensor) else x
-    if not isinstance(values, np.ndarray) or values.dtype.kind not in "biuf":
-        return None
-    return int(np.count_nonzero(values == 0))
 
 
 _PROD = Structural(
@@ -318,14 +310,6 @@ def _refuse_limited(input: Tensor, kernel: str) -> None:
         raise NotImplementedError(
             f"\"{kernel}\" not implemented for '{input.dtype.scalar_type}'; convert the tensor "
             "with .long() first"
-        )
-
-
-def refuse_bool(input: Tensor, kernel: str) -> None:
-    """PyTorch has no bool kernel for ``kernel`` (median, kthvalue, abs, bincount, ...)."""
-    if input.dtype.category == 0:
-        raise NotImplementedError(
-            f"\"{kernel}\" not implemented for 'Bool'; convert the tensor with .long() or .float()"
         )
 
 

@@ -17,7 +17,8 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
-from symgrad.ops.reductions import _pick_forward, _zeros_in, picked
+from symgrad.ops.operand_checks import zero_count
+from symgrad.ops.reductions import _pick_forward, picked
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import half_rule_in_float32
 from symgrad.prim.structural import Structural
@@ -112,7 +113,7 @@ def _cumprod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     if 0 in tuple(x.shape):  # PyTorch passes an empty input's gradient through as it is
         return (g,)
 
-    if n > 1 and _zeros_in(x) == 0:  # PyTorch's rule without zeros: nan at an infinity
+    if n > 1 and zero_count(x) == 0:  # PyTorch's rule without zeros: nan at an infinity
         return (xp.flip(xp.cumsum(xp.flip(out * g, (dim,)), dim), (dim,)) / x,)
 
     def at(a: Any, i: int) -> Any:
