@@ -234,7 +234,8 @@ HARDSWISH = declare(
     partials=lambda x: (
         sp.Piecewise((0, x <= -3), (1, x >= 3), (x / 3 + sp.Rational(1, 2), True)),
     ),
-    kernel=lambda v: np.where(v < -3, 0.0 * v, np.where(v <= 3, v * (v + 3) / 6, v)),
+    # PyTorch's x * min(max(x + 3, 0), 6) / 6 everywhere: x * 6 overflows for huge float32
+    kernel=lambda v: v * np.minimum(np.maximum(v + 3, 0), 6) / 6,
     exact=False,
     promote="float",
     vjp_backward="HardswishBackwardBackward0",

@@ -45,6 +45,8 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     if type(input) is not Tensor:
         require_tensor("argmax", "input", 1, input)
     _refuse_limited(input, "argmax_cpu")
+    if input.dtype.category == 0:
+        raise RuntimeError("argmax(): does not support bool input")
     return _arg(input, dim, keepdim, np.argmax)
 
 
@@ -53,6 +55,8 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     if type(input) is not Tensor:
         require_tensor("argmin", "input", 1, input)
     _refuse_limited(input, "argmin_cpu")
+    if input.dtype.category == 0:
+        raise RuntimeError("argmin(): does not support bool input")
     return _arg(input, dim, keepdim, np.argmin)
 
 

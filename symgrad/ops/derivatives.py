@@ -20,8 +20,11 @@ import numpy as np
 
 from symgrad._lazy import sympy as sp
 from symgrad.ops import elementwise as E
+from symgrad.ops import elementwise_special as ES
 from symgrad.ops import special_functions as SF
+from symgrad.ops.activations import LOGSIGMOID
 from symgrad.prim.elementwise import Elementwise
+from symgrad.prim.kernels import _scalar_base_power
 from symgrad.tensor import Tensor
 
 __all__ = ["FORMULAS", "formula", "apply_formula"]
@@ -182,6 +185,21 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("polygamma", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("polygamma_", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("i0", 0): lambda a: a.g * SF.I1(a.x),
+    ("ldexp", 0): lambda a: a.g * _two_to_the(a.y),
+    ("xlogy", 0): lambda a: _masked_zero(ES.XLOGY(a.g, a.y), (a.x == 0) & (a.y <= 0)),
+    ("xlogy", 1): lambda a: a.g * a.x / a.y,
+    ("xlogy_number_self", 0): lambda a: _scaled(a.g, a.p) / a.x,
+    ("special_xlog1py", 0): lambda a: _masked_zero(ES.XLOG1PY(a.g, a.y), (a.x == 0) & (a.y <= -1)),
+    ("special_xlog1py", 1): lambda a: a.g * a.x / _shifted(a.y, 1.0),
+    # binary_cross_entropy_with_logits_backward and its target's, under grad mode
+    ("bce_with_logits_plain", 0): lambda a: (a.x.sigmoid() - a.y) * a.g,
+    ("bce_with_logits_plain", 1): lambda a: -a.x * a.g,
+    ("bce_with_logits", 0): lambda a: _bce_logits_input(a),
+    ("bce_with_logits", 1): lambda a: (LOGSIGMOID(-a.x) - LOGSIGMOID(a.x) * a.xs[2]) * a.g,
+    ("i1", 0): lambda a: _i1(a, lambda safe: SF.I0(safe) - a.out * safe.reciprocal()),
+    ("i1e", 0): lambda a: _i1(
+        a, lambda safe: SF.I0E(safe) - a.out * (_SGN(safe) + safe.reciprocal())
+    ),
     # the backward ops' own formulas (inputs: x, the op's output, the gradient it received)
     ("tanh_backward", 1): lambda a: a.g * (_scaled(a.xs[1], -2.0) * a.xs[2]),
     ("tanh_backward", 2): lambda a: E.TANH.vjp_primitive(0)(0, a.xs[1], a.g),
@@ -287,6 +305,30 @@ def _sinc(a: _Args) -> Any:
     x2_pi = _scaled(a.x * a.x, math.pi)
     out = a.g * ((x_pi * x_pi.cos() - x_pi.sin()) / x2_pi)
     return where(x2_pi == 0.0, 0.0, out)
+
+
+def _two_to_the(y: Tensor) -> Tensor:
+    """PyTorch's ``pow(2, other)`` in ldexp's gradient: recorded for a floating ``other``, an
+    integer power in its dtype otherwise (0 for a negative exponent)."""
+    if y.dtype.is_floating_point:
+        return E.POW_SCALAR_BASE(y, params=(2.0,))
+    return Tensor._make(np.asarray(_scalar_base_power(y._data, 2)))
+
+
+def _bce_logits_input(a: _Args) -> Any:
+    """``((pos_weight y + 1 - y) sigmoid(x) - pos_weight y) g``, in PyTorch's order."""
+    t = a.xs[2] * a.y
+    return ((_shifted(t, 1.0) - a.y) * a.x.sigmoid() - t) * a.g
+
+
+def _i1(a: _Args, derivative: Callable) -> Any:
+    """PyTorch's i1_backward and i1e_backward: 1/2 where ``|x|`` is not above epsilon (and
+    at nan), elsewhere ``derivative`` of x read as epsilon there."""
+    from symgrad.ops.math import where
+
+    eps = float(np.finfo(a.x.dtype.numpy).eps)
+    not_tiny = a.x.abs() > eps
+    return a.g * where(not_tiny, derivative(where(not_tiny, a.x, eps)), 0.5)
 
 
 def _logit(a: _Args, low: float, high: float, outside: float) -> Any:

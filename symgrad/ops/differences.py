@@ -140,6 +140,17 @@ def _along(y: Tensor, x: Tensor, d: int) -> Tensor:
     return x
 
 
+def _refuse_bools(op: str, y: Tensor, x: Any) -> None:
+    """PyTorch integrates no bool samples or points."""
+    if isinstance(x, Tensor):
+        if y.dtype.category == 0 or x.dtype.category == 0:
+            raise RuntimeError(
+                f"{op}: received a bool input for `x` or `y`, but bool is not supported"
+            )
+    elif y.dtype.category == 0:
+        raise RuntimeError(f"{op}: received a bool input for `y`, but bool is not supported")
+
+
 def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:
     """The integral of samples ``y`` along ``dim`` by the trapezoidal rule, at points ``x`` or
     spaced ``dx`` apart (1 by default).
@@ -156,6 +167,7 @@ def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Ten
         require_tensor("trapezoid", "y", 1, y)
     if isinstance(x, Tensor) and dx is not None:
         raise RuntimeError("trapezoid: received both x and dx; give one of them")
+    _refuse_bools("trapezoid", y, x)
     d = _wrap_dim(dim, max(y.ndim, 1))
     if isinstance(x, Tensor):
         if y.shape[d] == 0:
@@ -211,6 +223,7 @@ def cumulative_trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int =
         require_tensor("cumulative_trapezoid", "y", 1, y)
     if isinstance(x, Tensor) and dx is not None:
         raise RuntimeError("cumulative_trapezoid: received both x and dx; give one of them")
+    _refuse_bools("cumulative_trapezoid", y, x)
     d = _wrap_dim(dim, max(y.ndim, 1))
     m = y.shape[d]
     sums = _slice(y, d, 1) + _slice(y, d, 0, m - 1)

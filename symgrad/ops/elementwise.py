@@ -17,7 +17,16 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad.prim.domains import Domain
 from symgrad.prim.elementwise import Elementwise
-from symgrad.prim.kernels import _erf, _int_power, _power, _scalar_base_power, _sigmoid
+from symgrad.prim.kernels import (
+    _gelu_kernel,
+    _gelu_partial,
+    _int_power,
+    _pow_dx,
+    _pow_dx_vjp,
+    _pow_dy,
+    _scalar_base_power,
+    _sigmoid,
+)
 
 REGISTRY: dict[str, Elementwise] = {}
 
@@ -53,20 +62,6 @@ def _softplus(v: Any, b: Any, t: Any) -> Any:
 
 def _softplus_partial(v: Any, out: Any, b: Any, t: Any) -> Any:
     return np.where(b * v > t, 1, _sigmoid(b * v))
-
-
-def _pow_dx(v: Any, e: Any, out: Any) -> Any:
-    # PyTorch: the derivative is 0 where the exponent is 0, even at v == 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = e * _power(v, e - 1)
-    return np.where(np.equal(e, 0), 0, d)
-
-
-def _pow_dy(v: Any, e: Any, out: Any) -> Any:
-    # PyTorch: 0 where v == 0 and e >= 0 (the limit of out * log(v) from the right)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = out * np.log(v)
-    return np.where(np.equal(v, 0) & np.greater_equal(e, 0), 0, d)
 
 
 # the integer type of each float's width, to mask a gradient by clearing all its bits
@@ -116,10 +111,6 @@ def _sign(v: Any) -> Any:
     return np.nan_to_num(s, copy=type(s) is not np.ndarray, nan=0)
 
 
-def _gelu_kernel(v: Any) -> Any:
-    return 0.5 * v * (1 + _erf(v * 0.7071067811865476))
-
-
 # -- arithmetic ---------------------------------------------------------------------------------
 ADD = declare("add", "x y", lambda x, y: x + y, kernel=np.add)
 BOOL_SUB = (
@@ -154,6 +145,8 @@ DIV = declare(
     "x y",
     lambda x, y: x / y,
     kernel=np.true_divide,
+    # PyTorch's -g * ((x / y) / y): no y * y to overflow or underflow on the way
+    vjp_kernels={1: lambda x, y, out, g: -g * ((x / y) / y)},
     promote="float",
     domain={"y": "nonzero"},
 )
@@ -167,6 +160,7 @@ POW = declare(
     params="exponent",
     partials=lambda x, exponent: (exponent * x ** (exponent - 1),),
     partial_kernels={0: lambda v, out, e: _pow_dx(v, e, out)},
+    vjp_kernels={0: lambda v, out, g, e: _pow_dx_vjp(v, e, out, g)},
     domain=Domain({"x": "positive"}, params=((2.5,), (2,), (0.5,), (-1.5,), (3.0,))),
 )
 POW_SCALAR_BASE = declare(
@@ -188,6 +182,7 @@ POW_TENSOR = declare(
     partials=lambda x, y, out: (y * x ** (y - 1), out * sp.log(x)),
     kernel=_int_power,
     partial_kernels={0: _pow_dx, 1: _pow_dy},
+    vjp_kernels={0: _pow_dx_vjp},
     backward="PowBackward1",
     domain={"x": "positive"},
 )
@@ -265,8 +260,15 @@ TANH = declare(
 )
 ERF = declare("erf", "x", lambda x: sp.erf(x), promote="float")
 
+
 # -- piecewise: PyTorch's choices at the kinks are part of the formula ---------------------------
-ABS = declare("abs", "x", lambda x: sp.Abs(x), kernel=np.abs, domain={"x": "nonzero"})
+def _abs(v: Any) -> Any:
+    if getattr(v, "dtype", None) == np.bool_:  # PyTorch has no abs of bools
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+    return np.abs(v)
+
+
+ABS = declare("abs", "x", lambda x: sp.Abs(x), kernel=_abs, domain={"x": "nonzero"})
 SIGN = declare(
     "sign",
     "x",
@@ -432,6 +434,7 @@ GELU = declare(
     "x",
     lambda x: x / 2 * (1 + sp.erf(x / sp.sqrt(2))),
     kernel=_gelu_kernel,
+    partial_kernels={0: _gelu_partial},
     promote="float",
     half_backward="float32",
 )

@@ -279,9 +279,8 @@ def _xlog1py(a: Any, b: Any) -> Any:
 
 
 def _xlog1py_dx(a: Any, b: Any, out: Any, g: Any) -> Any:
-    # PyTorch: log1p(y), but 0 where x == 0 and log1p(y) is not finite (y <= -1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where((a == 0) & (b <= -1), 0.0, g * np.log1p(b))
+    # PyTorch: xlog1py(grad, y) masked to 0 where x == 0 and y <= -1
+    return np.where((a == 0) & (b <= -1), 0.0, _xlog1py(g, b))
 
 
 # x * log1p(y), 0 where x == 0 (unless y is nan): special.xlog1py, one node as in PyTorch

@@ -12,6 +12,7 @@ from symgrad._lazy import sympy as sp
 from symgrad.dtypes import result_type
 from symgrad.ops.elementwise import declare
 from symgrad.ops.inplace import inplace
+from symgrad.prim.kernels import _scalar_base_power
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["ldexp", "nextafter"]
@@ -24,6 +25,9 @@ LDEXP = declare(
     lambda x, y: x * 2**y,
     partials=lambda x, y, out: (2**y, out * sp.log(2)),
     kernel=lambda x, y: x * np.exp2(y),
+    # PyTorch's grad * pow(2, other) in other's dtype: an integer power (0 for a negative
+    # exponent, wrapped around past the integer's range), not NumPy's error
+    partial_kernels={0: lambda x, y, out: _scalar_base_power(y, 2)},
     promote="float",
 )
 # the value differs from input by one step at most: PyTorch passes the gradient to input

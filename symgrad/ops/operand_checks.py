@@ -1,5 +1,6 @@
-"""PyTorch's refusals of operand combinations in the arithmetic operators: a bool operand
-of subtraction, an ``alpha`` the result's dtype can't take."""
+"""PyTorch's refusals of operand combinations in the arithmetic operators (a bool operand
+of subtraction, an ``alpha`` the result's dtype can't take) and of bool tensors where it has
+no kernel; how many zeros an operand holds, which some of its gradient rules branch on."""
 
 from __future__ import annotations
 
@@ -62,3 +63,20 @@ def bool_subtraction(a: Any, b: Any) -> RuntimeError:
             "`^` or `logical_xor()` operator instead."
         )
     return RuntimeError(E.BOOL_SUB)
+
+
+def refuse_bool(input: Tensor, kernel: str) -> None:
+    """PyTorch has no bool kernel for ``kernel`` (median, kthvalue)."""
+    if input.dtype.category == 0:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for 'Bool'; convert the tensor with .long() or .float()"
+        )
+
+
+def zero_count(x: Any) -> int | None:
+    """How many elements of ``x`` are 0; None when ``x`` holds no numbers (the symbolic and
+    code interpreters, whose rule must hold for every value)."""
+    values = x._data if isinstance(x, Tensor) else x
+    if not isinstance(values, np.ndarray) or values.dtype.kind not in "biuf":
+        return None
+    return int(np.count_nonzero(values == 0))

@@ -15,6 +15,7 @@ from symgrad._arguments import OMITTED, require_int, require_tensor
 from symgrad._data import _wrap_dim
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_params, data_value
+from symgrad.ops.operand_checks import refuse_bool
 from symgrad.ops.reductions import _pick_forward, _pick_vjp, check_keepdim, picked
 from symgrad.ops.tie_order import kth_order, sort_order, topk_order
 from symgrad.prim import batching as _batching
@@ -148,6 +149,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
         require_tensor("topk", "input", 1, input)
     if type(k) is not int:
         require_int("topk", "k", k)
+    if input.dtype.category == 0:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     x, d = _along(input, dim)
     n = x.shape[d]
     if not 0 <= k <= n:
@@ -168,6 +171,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
         require_tensor("kthvalue", "input", 1, input)
     if type(k) is not int:
         require_int("kthvalue", "k", k)
+    refuse_bool(input, "kthvalue_cpu")
     x, d = _along(input, dim)
     n = x.shape[d]
     if n == 0:
@@ -252,6 +256,7 @@ def median(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
         dim = None
     elif type(dim) is not int:
         require_int("median", "dim", dim)
+    refuse_bool(input, "median_cpu" if dim is None else "median_out")
     if dim is None:
         flat = input.reshape(-1)
         n = flat.shape[0]

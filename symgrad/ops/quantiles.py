@@ -51,47 +51,70 @@ def quantile(
     if input.ndim == 0 and dim is not None:  # its one dim (0 or -1) is the one element
         _wrap_dim(dim, 0)
         return quantile(input.reshape(1), q, 0, interpolation=interpolation)
+    return _quantiles(input, q, dim, keepdim, interpolation, ignore_nan=False)
+
+
+def _quantiles(
+    input: Tensor, q: Any, dim: Any, keepdim: bool, interpolation: str, ignore_nan: bool
+) -> Tensor:
+    """PyTorch's quantile steps, node for node: sort (the dim moved last), view as the
+    output's shape with the sorted values last, gather below and above each rank, lerp,
+    and squeeze the quantiles' dimension (moved first when ``q`` is a tensor). A row with
+    a NaN reads its last sorted element (a NaN) for ``quantile``; ``nanquantile`` ranks
+    among the elements that are not NaN."""
     qs, scalar = _levels(input, q, interpolation)
-    x = input.reshape(-1) if dim is None else input.movedim(dim, -1)
-    ordered = x.sort(dim=-1).values
-    n = ordered.shape[-1]
-    pos = qs * (n - 1)
-    lo, hi, weight = _neighbours(pos, interpolation, input.dtype)
-    low = ordered.index_select(-1, creation.tensor(lo))
-    high = ordered.index_select(-1, creation.tensor(hi))
-    out = low + (high - low) * weight
-    out = math.where(x.isnan().any(-1, keepdim=True), float("nan"), out)
-    return _arranged(out, input, dim, keepdim, scalar)
-
-
-def _neighbours(pos: np.ndarray, interpolation: str, dtype: Any) -> tuple:
-    """The sorted positions below and above each fractional position ``pos``, as
-    ``interpolation`` picks them, and the weight of the upper one."""
-    lo = np.floor(pos).astype(np.int64)
-    hi = np.ceil(pos).astype(np.int64)
-    if interpolation == "lower":
-        hi = lo
-    elif interpolation == "higher":
-        lo = hi
-    elif interpolation == "nearest":
-        lo = hi = np.round(pos).astype(np.int64)
-    if interpolation == "midpoint":
-        weight = creation.tensor(np.where(hi > lo, 0.5, 0.0), dtype=dtype)
+    if dim is None:
+        ordered = input.flatten().sort().values
     else:
-        weight = creation.tensor(pos - lo, dtype=dtype)
-    return lo, hi, weight
-
-
-def _arranged(out: Tensor, input: Tensor, dim: Any, keepdim: bool, scalar: bool) -> Tensor:
-    """The quantiles (along the last dimension of ``out``) first, as PyTorch."""
-    out = out.movedim(-1, 0)
-    if keepdim:
-        out = (
-            out.reshape(out.shape[0], *([1] * input.ndim))
-            if dim is None
-            else out.unsqueeze(dim % input.ndim + 1)
+        d = _wrap_dim(dim, input.ndim)
+        moved = input if d == input.ndim - 1 else input.unsqueeze(-1).transpose(d, -1)
+        ordered = moved.sort().values
+    n = ordered.shape[-1]
+    ordered = ordered.view(*_kept_shape(input, dim, keepdim), n)
+    ranks = _ranks(ordered._data, qs.astype(ordered._data.dtype), ignore_nan)
+    if interpolation == "lower":
+        ranks = np.floor(ranks)
+    elif interpolation == "higher":
+        ranks = np.ceil(ranks)
+    elif interpolation == "nearest":
+        ranks = np.round(ranks)
+    below = ranks.astype(np.int64)
+    out = ordered.gather(-1, creation.tensor(below))
+    if interpolation in ("linear", "midpoint"):
+        weights = (
+            np.full_like(ranks, 0.5)
+            if interpolation == "midpoint"
+            else ranks - below.astype(ranks.dtype)
         )
-    return out[0] if scalar else out
+        above = ordered.gather(-1, creation.tensor(np.ceil(ranks).astype(np.int64)))
+        out = out.lerp(above, creation.tensor(weights))
+    if scalar:
+        return out.squeeze_(-1)
+    return out.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
+
+
+def _kept_shape(input: Tensor, dim: Any, keepdim: bool) -> tuple:
+    """The output's shape without the quantiles' dimension."""
+    if dim is None:
+        return (1,) * input.ndim if keepdim else ()
+    d = _wrap_dim(dim, input.ndim)
+    shape = list(input.shape)
+    if keepdim:
+        shape[d] = 1
+    else:
+        del shape[d]
+    return tuple(shape)
+
+
+def _ranks(ordered: np.ndarray, qs: np.ndarray, ignore_nan: bool) -> np.ndarray:
+    """The fractional sorted positions of the levels ``qs`` in each row, in its dtype."""
+    nan = np.isnan(ordered)
+    if ignore_nan:
+        counts = np.sum(~nan, axis=-1, keepdims=True) - 1
+        return np.maximum(qs * counts.astype(qs.dtype), 0)
+    last = ordered.shape[-1] - 1
+    ranks = np.broadcast_to(qs * qs.dtype.type(last), nan.shape[:-1] + qs.shape)
+    return np.where(nan.any(-1, keepdims=True), qs.dtype.type(last), ranks)
 
 
 def nanquantile(
@@ -118,16 +141,7 @@ def nanquantile(
     if input.ndim == 0 and dim is not None:  # its one dim (0 or -1) is the one element
         _wrap_dim(dim, 0)
         return nanquantile(input.reshape(1), q, 0, interpolation=interpolation)
-    qs, scalar = _levels(input, q, interpolation)
-    x = input.reshape(-1) if dim is None else input.movedim(dim, -1)
-    ordered = x.sort(dim=-1).values  # NaNs last
-    counts = np.sum(~np.isnan(x._data), axis=-1, keepdims=True)
-    # a row of NaNs reads its first element (a NaN), as PyTorch
-    pos = qs * (np.maximum(counts, 1) - 1)
-    lo, hi, weight = _neighbours(pos, interpolation, input.dtype)
-    low = ordered.gather(-1, creation.tensor(lo))
-    high = ordered.gather(-1, creation.tensor(hi))
-    return _arranged(low + (high - low) * weight, input, dim, keepdim, scalar)
+    return _quantiles(input, q, dim, keepdim, interpolation, ignore_nan=True)
 
 
 def _levels(input: Tensor, q: Any, interpolation: str) -> tuple[np.ndarray, bool]:
@@ -137,7 +151,7 @@ def _levels(input: Tensor, q: Any, interpolation: str) -> tuple[np.ndarray, bool
             "quantile() interpolation must be one of linear, lower, higher, midpoint or "
             f"nearest, but got {interpolation}"
         )
-    if not input.dtype.is_floating_point:
+    if input.dtype.name not in ("float32", "float64"):
         raise RuntimeError(
             f"quantile() input tensor must be either float or double dtype, got {input.dtype}"
         )

@@ -12,10 +12,12 @@ from symgrad import dtypes
 from symgrad._arguments import OMITTED, no_overload, require_tensor, require_tensor_input
 from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
+from symgrad.ops.operand_checks import zero_count
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import HALF
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import reduction_text
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor, _wrap_dim
 
 __all__ = [
@@ -179,16 +181,19 @@ def mean(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
 # -- product ---------------------------------------------------------------------------------------
 def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     x, shape, dim = c.inputs[0], c.shapes[0], c.params["dim"]
+    zeros = zero_count(x)
     # PyTorch's gradient of a product of single elements is g itself, with no graph back to
     # x, for a 0-d x and for an x holding a zero (the product of the others is 1 either way)
-    if not shape or (_count(shape, dim) == 1 and _holds_zero(x)):
+    if not shape or (_count(shape, dim) == 1 and zeros):
         return (_keep(g, c, xp),)
+    # PyTorch's rule: without zeros the product over each element (nan for an infinite
+    # element, 0 where the product underflowed); with two or more zeros in a whole product,
+    # zeros unless a graph is recorded; otherwise the exact product of the others
+    if zeros == 0:
+        return (_keep(g, c, xp) * (_unsqueezed(c.out, c, xp) / x),)
+    if zeros is not None and zeros > 1 and dim is None and xp is INTERPRETERS.numpy:
+        return (np.zeros(shape, dtype=x.dtype),)
     return (_keep(g, c, xp) * xp.prod_others(x, dim),)
-
-
-def _holds_zero(x: Any) -> bool:
-    values = x._data if isinstance(x, Tensor) else np.asarray(x)
-    return values.dtype != object and bool((values == 0).any())
 
 
 _PROD = Structural(
@@ -196,6 +201,7 @@ _PROD = Structural(
     lambda xp, a, dim, keepdim: np.prod(a, axis=dim, keepdims=keepdim),
     _prod_vjp,
     saves=(0,),
+    saves_out=True,
     backward=_overload("Prod"),
     batch="reduction",
 )

@@ -17,9 +17,10 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
+from symgrad.ops.operand_checks import zero_count
 from symgrad.ops.reductions import _pick_forward, picked
 from symgrad.prim import batching as _batching
-from symgrad.prim.numpy_xp import half_in_float32, half_rule_in_float32
+from symgrad.prim.numpy_xp import half_rule_in_float32
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -94,11 +95,26 @@ def _cumprod_forward(xp: Any, a: Any, dim: int) -> Any:
     return xp.cat(pieces, dim) if pieces else a
 
 
+# PyTorch's running products and log-sum-exps accumulate float16 in float32 and float32 in
+# float64, each output rounded once (so a product that leaves float32's range comes back)
+_WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
+
+
+def _running_products(a: np.ndarray, dim: int) -> np.ndarray:
+    wider = _WIDER.get(a.dtype)
+    if wider is None:
+        return np.cumprod(a, axis=dim)
+    return np.cumprod(a, axis=dim, dtype=wider).astype(a.dtype)
+
+
 def _cumprod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     x, out, dim = c.inputs[0], c.out, c.params["dim"]
     n = x.shape[dim]
     if 0 in tuple(x.shape):  # PyTorch passes an empty input's gradient through as it is
         return (g,)
+
+    if n > 1 and zero_count(x) == 0:  # PyTorch's rule without zeros: nan at an infinity
+        return (xp.flip(xp.cumsum(xp.flip(out * g, (dim,)), dim), (dim,)) / x,)
 
     def at(a: Any, i: int) -> Any:
         return xp.getitem(a, (slice(None),) * dim + (slice(i, i + 1),))
@@ -123,7 +139,7 @@ _CUMPROD = Structural(
     saves=(0,),
     saves_out=True,
     backward="CumprodBackward0",
-    kernel=half_in_float32(lambda xp, a, dim: np.cumprod(a, axis=dim)),
+    kernel=lambda xp, a, dim: _running_products(a, dim),
     batch="reduction",
 )
 
@@ -155,6 +171,16 @@ def _decay(xp: Any, out: Any, dim: int, i: int) -> Any:
     the one at ``i + 1`` (1 where both are the same infinity)."""
     before, after = _at(xp, out, dim, i), _at(xp, out, dim, i + 1)
     return xp.where(xp.eq(before, after), 1.0, xp.exp(before - after))
+
+
+def _running_logaddexp(a: np.ndarray, dim: int) -> np.ndarray:
+    """One log-add-exp after another (PyTorch's order of operations)."""
+    if not a.ndim:
+        return a.copy()
+    wider = _WIDER.get(a.dtype)
+    if wider is None:
+        return np.logaddexp.accumulate(a, axis=dim)
+    return np.logaddexp.accumulate(a.astype(wider), axis=dim).astype(a.dtype)
 
 
 def _logcumsumexp_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -191,9 +217,7 @@ _LOGCUMSUMEXP = Structural(
     saves_out=True,
     backward="LogcumsumexpBackward0",
     # one log-add-exp after another, PyTorch's order of operations (float16 in float32)
-    kernel=half_in_float32(
-        lambda xp, a, dim: np.logaddexp.accumulate(a, axis=dim) if a.ndim else a.copy()
-    ),
+    kernel=lambda xp, a, dim: _running_logaddexp(a, dim),
     jvp=_logcumsumexp_jvp,
     batch="reduction",
 )

@@ -259,16 +259,16 @@ def _viewable(t: Tensor, shape: tuple) -> bool:
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-    """Merge dimensions ``start_dim`` to ``end_dim`` into one."""
+    """Merge dimensions ``start_dim`` to ``end_dim`` into one (one dim: ``input`` itself)."""
     if type(input) is not Tensor:
         require_tensor("flatten", "input", 1, input)
-    s, e = _wrap_dim(start_dim, input.ndim), _wrap_dim(end_dim, input.ndim)
+    s, e, shape = _wrap_dim(start_dim, input.ndim), _wrap_dim(end_dim, input.ndim), input.shape
     if input.ndim == 0:
         return reshape(input, (1,))
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    shape = input.shape
-    return reshape(input, shape[:s] + (math.prod(shape[s : e + 1]),) + shape[e + 1 :])
+    merged = shape[:s] + (math.prod(shape[s : e + 1]),) + shape[e + 1 :]
+    return input if s == e else reshape(input, merged)  # (PyTorch records no node for s == e)
 
 
 def _transpose_forward(xp: Any, a: Any, dim0: int, dim1: int) -> Any:

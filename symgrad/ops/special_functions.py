@@ -73,17 +73,22 @@ I0E = Elementwise(
 )
 
 
+def _tiny_safe(v: Any) -> tuple:
+    """PyTorch's guard for i1's and i1e's gradients: where ``|x|`` is not above the dtype's
+    epsilon (and at nan) the gradient is 1/2, the limit at 0, and x is read as epsilon."""
+    eps = np.finfo(v.dtype).eps
+    tiny = ~(np.abs(v) > eps)
+    return tiny, np.where(tiny, eps, v)
+
+
 def _i1_vjp(v: Any, out: Any, g: Any) -> Any:
-    # PyTorch: 1/2 at 0, where i0(x) - i1(x) / x is 0 / 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = B.modified_bessel_i0(v) - out / v
-    return g * np.where(v == 0, 0.5, d)
+    tiny, safe = _tiny_safe(v)
+    return g * np.where(tiny, 0.5, B.modified_bessel_i0(safe) - out / safe)
 
 
 def _i1e_vjp(v: Any, out: Any, g: Any) -> Any:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = B.i0e(v) - out * (_sign(v) + 1 / v)
-    return g * np.where(v == 0, 0.5, d)
+    tiny, safe = _tiny_safe(v)
+    return g * np.where(tiny, 0.5, B.i0e(safe) - out * (_sign(safe) + 1 / safe))
 
 
 I1 = Elementwise(

@@ -4,6 +4,7 @@ the counts without gradients ``bincount``, ``histc``, ``bucketize`` and ``search
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -126,7 +127,7 @@ def bincount(input: Tensor, weights: Any = None, minlength: int = 0) -> Tensor:
     """
     if type(input) is not Tensor:
         require_tensor("bincount", "input", 1, input)
-    if input.dtype.is_floating_point:
+    if input.dtype.is_floating_point or input.dtype.category == 0:
         raise NotImplementedError(
             f"\"bincount_cpu\" not implemented for '{input.dtype.scalar_type}'; bincount "
             "counts integers"
@@ -170,6 +171,8 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
         lo, hi = lo - 1, hi + 1
     if lo > hi:
         raise RuntimeError(f"torch.histc: max must be larger than min, got min={lo} max={hi}")
+    if not (math.isfinite(lo) and math.isfinite(hi)):  # (a nan or an infinity in the data)
+        raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")
     counts, _ = np.histogram(data, bins=bins, range=(lo, hi))
     return Tensor._make(counts.astype(input._data.dtype))
 

@@ -73,13 +73,30 @@ def _std_forward(xp: Any, a: Any, **params: Any) -> Any:
     return xp.sqrt(_var_forward(xp, a, **params))
 
 
+def _accumulated(forward: Any) -> Any:
+    """``forward`` as PyTorch's kernels accumulate: float16 in float32, float32 in float64
+    (so a float32 standard deviation whose variance overflows float32 is still finite), each
+    result rounded once."""
+    half = half_in_float32(forward)
+
+    def run(xp: Any, a: Any, **params: Any) -> Any:
+        if type(a) is not np.ndarray or a.dtype != np.float32:
+            return half(xp, a, **params)
+        out = forward(xp, a.astype(np.float64), **params)
+        if isinstance(out, tuple):
+            return tuple(np.asarray(o).astype(np.float32) for o in out)
+        return np.asarray(out).astype(np.float32)
+
+    return run
+
+
 # float16 is computed in float32 and rounded once, forward and backward, as PyTorch's kernels
 _VAR = Structural(
     "var",
     _var_forward,
     half_rule_in_float32(_var_vjp),
     saves=(0,),
-    kernel=half_in_float32(_var_forward),
+    kernel=_accumulated(_var_forward),
     batch="reduction",
 )
 _STD = Structural(
@@ -88,7 +105,7 @@ _STD = Structural(
     half_rule_in_float32(_std_vjp),
     saves=(0,),
     saves_out=True,
-    kernel=half_in_float32(_std_forward),
+    kernel=_accumulated(_std_forward),
     batch="reduction",
     jvp=_std_jvp,
 )
@@ -123,7 +140,7 @@ def _pair_vjp(root: bool) -> Any:
 
 def _pair(name: str, root: bool) -> Factorization:
     forward = _pair_forward(root)
-    kernel = half_in_float32(forward)
+    kernel = _accumulated(forward)
     return Factorization(
         name,
         lambda a, **p: kernel(NP, a, **p),

@@ -52,11 +52,25 @@ def _erfcx_fraction(x: np.ndarray) -> np.ndarray:
     return 1 / (math.sqrt(math.pi) * (x + tail))
 
 
+_ISPI = 0.56418958354775628694807945156  # 1 / sqrt(pi)
+
+
+def _erfcx_far(x: np.ndarray) -> np.ndarray:
+    """PyTorch's (Faddeeva's) closed forms from x = 50 on: the continued fraction cut after
+    four levels, and 1 / (sqrt(pi) x) above 5e7 (so its gradient 2 x erfcx(x) - 2 / sqrt(pi)
+    cancels to the same small numbers, 0 far out)."""
+    x2 = x * x
+    fraction = _ISPI * (x2 * (x2 + 4.5) + 2) / (x * (x2 * (x2 + 5) + 3.75))
+    return np.where(x > 5e7, _ISPI / x, fraction)
+
+
 def _erfcx_positive(x: np.ndarray) -> np.ndarray:
     out = np.empty_like(x)
-    near = x < 2
+    near, far = x < 2, x >= 50
+    middle = ~near & ~far
     out[near] = np.exp(x[near] * x[near]) * erfc(x[near])
-    out[~near] = _erfcx_fraction(x[~near])
+    out[middle] = _erfcx_fraction(x[middle])
+    out[far] = _erfcx_far(x[far])
     return out
 
 
@@ -111,6 +125,35 @@ def _upper_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return _prefactor(a, x) * h
 
 
+def _upper_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``Q(a, x)`` for a small ``a`` and ``x <= 1.1`` without ``1 - P`` (which cancels to
+    rounding noise, even below 0, as ``a`` goes to 0), by Cephes' series as PyTorch sums it:
+    ``-expm1(a log x - lgamma(1 + a)) - x^a / Gamma(a) sum_n (-x)^n / (n! (a + n))``."""
+    factor = np.ones_like(x)
+    total = np.zeros_like(x)
+    for n in range(1, 2000):
+        factor = factor * -x / n
+        term = factor / (a + n)
+        total = total + term
+        if np.all(np.abs(term) <= 1.1102230246251565e-16 * np.abs(total)):
+            break
+    log_x = np.log(x)
+    return -np.expm1(a * log_x - _lgamma_near_1(1 + a)) - np.exp(a * log_x - lgamma(a)) * total
+
+
+def _lgamma_near_1(v: np.ndarray) -> np.ndarray:
+    """``lgamma(v)`` to relative precision (as C's) for ``v`` near 1, where the general
+    kernel keeps only absolute precision: ``-gamma z + sum_k zeta(k) (-z)^k / k``, z = v - 1."""
+    small = np.abs(v - 1) <= 0.5
+    z = np.where(small, v - 1, 0.0)
+    total = -_EULER_GAMMA * z
+    power = -z
+    for k, zeta_k in enumerate(_ZETA_2_TO_60, start=2):
+        power = power * -z
+        total = total + zeta_k * power / k
+    return np.where(small, total, lgamma(v))
+
+
 def _incomplete(a: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(P, Q)`` where both are finite-domain values; the edges are set by the callers."""
     p, q = np.full(a.shape, np.nan), np.full(a.shape, np.nan)
@@ -123,6 +166,11 @@ def _incomplete(a: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if fraction.any():
         q[fraction] = _upper_fraction(a[fraction], x[fraction])
         p[fraction] = 1 - q[fraction]
+    # PyTorch's choice of the direct series for Q near x = 1 (where it would give 1 - P)
+    with np.errstate(divide="ignore"):
+        small = inside & (x <= 1.1) & np.where(x <= 0.5, -0.4 / np.log(x) >= a, x * 1.1 >= a)
+    if small.any():
+        q[small] = _upper_series(a[small], x[small])
     return p, q
 
 
@@ -175,7 +223,7 @@ def _zeta_sum(s: np.ndarray, q: np.ndarray) -> np.ndarray:
     total = np.zeros_like(s)
     # a negative q is first summed up to positive terms (its s is then an integer)
     lowest = float(np.nanmin(q, initial=0.0)) if q.size else 0.0
-    count = _DIRECT + min(int(math.ceil(max(-lowest, 0.0))), 100_000)
+    count = _DIRECT + int(np.ceil(np.clip(-lowest, 0.0, 100_000)))  # (q = -inf is a pole)
     for k in range(count):
         total = total + (q + k) ** -s
     w = q + count
@@ -207,6 +255,11 @@ def zeta(s: Any, q: Any) -> np.ndarray:
         ]
         out = np.select([c for c, _ in choices], [v for _, v in choices], out)
         return out.astype(dtype)
+
+
+_EULER_GAMMA = 0.5772156649015329
+# zeta(k) for k = 2 .. 60, the Taylor coefficients of lgamma(1 + z)
+_ZETA_2_TO_60 = tuple(float(v) for v in zeta(np.arange(2.0, 61.0), np.ones(59)))
 
 
 # -- the multivariate log-gamma -----------------------------------------------------------------

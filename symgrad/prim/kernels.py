@@ -66,6 +66,25 @@ def _power(x: Any, e: Any) -> Any:
     return np.power(x, e)
 
 
+def _pow_dx(v: Any, e: Any, out: Any) -> Any:
+    # PyTorch: the derivative is 0 where the exponent is 0, even at v == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = e * _power(v, e - 1)
+    return np.where(np.equal(e, 0), 0, d)
+
+
+def _pow_dx_vjp(v: Any, e: Any, out: Any, g: Any) -> Any:
+    # PyTorch masks the product: 0 where the exponent is 0 whatever g is (inf, nan)
+    return np.where(np.equal(e, 0), 0, g * _pow_dx(v, e, out))
+
+
+def _pow_dy(v: Any, e: Any, out: Any) -> Any:
+    # PyTorch: 0 where v == 0 and e >= 0 (the limit of out * log(v) from the right)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = out * np.log(v)
+    return np.where(np.equal(v, 0) & np.greater_equal(e, 0), 0, d)
+
+
 def _int_power(x: Any, e: Any) -> Any:
     """``x ** e`` with PyTorch's rule for integer tensors and negative integer exponents
     (NumPy refuses them): 1 for x == 1, +-1 for x == -1, else 0 (0 ** -1 too)."""
@@ -99,6 +118,25 @@ def _special_power(x: Any, e: Any, sqrt: Any, power: Any) -> Any:
     if e == -2:
         return 1 / (x * x)
     return power(x, e)
+
+
+def _gelu_kernel(v: Any) -> Any:
+    return 0.5 * v * (1 + _erf(v * 0.7071067811865476))
+
+
+# PyTorch's kBeta (sqrt(2) * 2 / sqrt(pi) * 0.5) halved: 1 / sqrt(2 pi) to its last bit
+_HALF_K_BETA = 1.4142135623730951 * 1.1283791670955126 * 0.5 * 0.5
+
+
+def _gelu_partial(v: Any, out: Any) -> Any:
+    x_pdf = v * (_HALF_K_BETA * np.exp(v * v * -0.5))
+    erf = _erf(v * 0.7071067811865476)
+    if v.dtype == np.float64:
+        # PyTorch's double order, cdf + x * pdf: the cdf (0 far left) first, so the x * pdf
+        # term, alone the derivative there, survives (-7.7e-22 at -10, not 0)
+        return 0.5 * (1 + erf) + x_pdf
+    # float32 as PyTorch's vectorized kernel rounds it: the tail's x * pdf is absorbed
+    return x_pdf + erf * 0.5 + 0.5
 
 
 def _any(*conditions: Any) -> Any:

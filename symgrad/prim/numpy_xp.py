@@ -231,8 +231,11 @@ class NP:
 
     @staticmethod
     def cumsum(a: Any, dim: int) -> np.ndarray:
-        if type(a) is np.ndarray and a.dtype is HALF:  # running sums in float32, as PyTorch's
+        # PyTorch's running sums accumulate float16 in float32, float32 in float64
+        if type(a) is np.ndarray and a.dtype is HALF:
             return np.cumsum(a, axis=dim, dtype=_FLOAT32).astype(HALF)
+        if type(a) is np.ndarray and a.dtype == _FLOAT32:
+            return np.cumsum(a, axis=dim, dtype=np.float64).astype(_FLOAT32)
         return np.cumsum(a, axis=dim)
 
     @staticmethod
