@@ -17,7 +17,7 @@ from symgrad.ops.determinants import _DET, _INV, array_dtype, return_type, squar
 from symgrad.ops.linalg import matmul
 from symgrad.ops.tensor_xp import xp_prod_others
 from symgrad.prim.factorization import Factorization
-from symgrad.prim.linalg_kernels import LinAlgError
+from symgrad.prim.linalg_kernels import LinAlgError, cholesky_lower, potf2
 from symgrad.tensor import Tensor
 
 __all__ = ["cholesky", "qr", "svd"]
@@ -36,34 +36,29 @@ def _lower(xp: Any, a: Any, n: int, dtype: Any, k: int = 0) -> Any:
 
 
 # -- cholesky -------------------------------------------------------------------------------------
-def _cholesky_kernel(a: np.ndarray, upper: bool) -> tuple:
-    try:
-        low = np.linalg.cholesky(a)
-    except np.linalg.LinAlgError:
-        raise _not_positive_definite(a) from None
-    return (np.swapaxes(low, -1, -2) if upper else low,)
+def _cholesky_kernel(op: str) -> Any:
+    def kernel(a: np.ndarray, upper: bool) -> tuple:
+        try:
+            low = cholesky_lower(a, upper)
+        except np.linalg.LinAlgError:
+            raise _not_positive_definite(op, np.swapaxes(a, -1, -2) if upper else a) from None
+        return (np.swapaxes(low, -1, -2) if upper else low,)
+
+    return kernel
 
 
-def _not_positive_definite(a: np.ndarray) -> LinAlgError:
+def _not_positive_definite(op: str, a: np.ndarray) -> LinAlgError:
     batch = a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:])
     for i, m in enumerate(batch):
-        order = next((k for k in range(1, m.shape[0] + 1) if not _positive_definite(m[:k, :k])), 0)
+        order = potf2(m)[1]
         if order:
             where = f"(Batch element {i}): " if a.ndim > 2 else ""
             return LinAlgError(
-                f"linalg.cholesky: {where}The factorization could not be completed because the "
+                f"{op}: {where}The factorization could not be completed because the "
                 f"input is not positive-definite (the leading minor of order {order} is not "
                 "positive-definite)."
             )
-    return LinAlgError("linalg.cholesky: the input is not positive-definite")
-
-
-def _positive_definite(m: np.ndarray) -> bool:
-    try:
-        np.linalg.cholesky(m)
-    except np.linalg.LinAlgError:
-        return False
-    return True
+    return LinAlgError(f"{op}: the input is not positive-definite")
 
 
 def _cholesky_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
@@ -81,7 +76,10 @@ def _cholesky_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
 
 
 _CHOLESKY = Factorization(
-    "cholesky", _cholesky_kernel, _cholesky_vjp, backward="LinalgCholeskyExBackward0"
+    "cholesky",
+    _cholesky_kernel("linalg.cholesky"),
+    _cholesky_vjp,
+    backward="LinalgCholeskyExBackward0",
 )
 
 
@@ -101,7 +99,7 @@ def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
 
 
 _CHOLESKY_OLD = Factorization(
-    "cholesky", _cholesky_kernel, _cholesky_vjp, backward="CholeskyBackward0"
+    "cholesky", _cholesky_kernel("cholesky"), _cholesky_vjp, backward="CholeskyBackward0"
 )
 
 

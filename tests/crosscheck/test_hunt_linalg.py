@@ -1,0 +1,111 @@
+"""Linear algebra as programs use it, at its edges, where symgrad once differed from PyTorch:
+Cholesky factors of matrices that are not exactly symmetric (``upper=True`` reads the upper
+triangle) or hold nan, ...
+
+Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, grad_fn name, gradients, or the exception's type): the table holds the expected
+data, checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from _torch_table import NAN, table_tests
+
+F64 = "float64"
+
+
+def _t(T, values, requires_grad=False):
+    return T.tensor(np.asarray(values, dtype=float), dtype=T.float64, requires_grad=requires_grad)
+
+
+def _error(fn):
+    """The exception's type name and message."""
+    try:
+        fn()
+    except Exception as error:  # the type and message are the expected answer
+        return type(error).__name__.lstrip("_"), str(error)
+    return None
+
+
+# -- cholesky reads one triangle; nan is not positive-definite ------------------------------------
+_LOPSIDED = [[4.0, 2.0], [1.0, 5.0]]  # lower triangle [[4, 1], [1, 5]], upper [[4, 2], [2, 5]]
+
+
+def _cholesky_grad(T, upper, name="linalg.cholesky"):
+    a = _t(T, _LOPSIDED, requires_grad=True)
+    f = T.linalg.cholesky if name == "linalg.cholesky" else T.cholesky
+    out = f(a, upper=upper)
+    (out * _t(T, [[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    return out, a.grad
+
+
+def _not_pd(op):
+    return (
+        "LinAlgError",
+        f"{op}: The factorization could not be completed because the input is not "
+        "positive-definite (the leading minor of order 2 is not positive-definite).",
+    )
+
+
+CASES = {
+    "cholesky_upper_reads_upper": (
+        lambda T: _cholesky_grad(T, True),
+        (
+            ([[2.0, 1.0], [0.0, 2.0]], F64, "LinalgCholeskyExBackward0"),
+            ([[0.25, 0.0], [0.0, 1.0]], F64, None),
+        ),
+    ),
+    "cholesky_lower_reads_lower": (
+        lambda T: _cholesky_grad(T, False),
+        (
+            ([[2.0, 0.0], [0.5, 2.1794]], F64, "LinalgCholeskyExBackward0"),
+            ([[0.1199, 0.5206], [0.5206, 0.9177]], F64, None),
+        ),
+    ),
+    "cholesky_old_upper": (
+        lambda T: _cholesky_grad(T, True, "cholesky")[0],
+        ([[2.0, 1.0], [0.0, 2.0]], F64, "CholeskyBackward0"),
+    ),
+    "cholesky_ex_upper": (
+        lambda T: T.linalg.cholesky_ex(_t(T, _LOPSIDED), upper=True),
+        (([[2.0, 1.0], [0.0, 2.0]], F64, None), (0, "int32", None)),
+    ),
+    "cholesky_ex_upper_nan": (
+        lambda T: T.linalg.cholesky_ex(_t(T, [[1.0, NAN], [0.5, 1.0]]), upper=True),
+        (([[1.0, NAN], [0.0, NAN]], F64, None), (2, "int32", None)),
+    ),
+    "cholesky_ex_nan_in_unread_triangle": (
+        lambda T: T.linalg.cholesky_ex(_t(T, [[1.0, 0.5], [NAN, 1.0]]), upper=True),
+        (([[1.0, 0.5], [0.0, 0.866]], F64, None), (0, "int32", None)),
+    ),
+    "cholesky_nan_off_diagonal": (
+        lambda T: _error(lambda: T.linalg.cholesky(_t(T, [[1.0, NAN], [NAN, 1.0]]))),
+        _not_pd("linalg.cholesky"),
+    ),
+    "cholesky_nan_diagonal": (
+        lambda T: _error(lambda: T.linalg.cholesky(_t(T, [[4.0, 2.0], [2.0, NAN]]), upper=True)),
+        _not_pd("linalg.cholesky"),
+    ),
+    "cholesky_nan_first": (
+        lambda T: T.linalg.cholesky(_t(T, [[NAN, 0.0], [0.0, 1.0]])),
+        ("raises", "LinAlgError"),
+    ),
+    "cholesky_nan_batch": (
+        lambda T: _error(
+            lambda: T.linalg.cholesky(_t(T, [[[1.0, 0.0], [0.0, 1.0]], [[1.0, NAN], [NAN, 1.0]]]))
+        ),
+        (
+            "LinAlgError",
+            "linalg.cholesky: (Batch element 1): The factorization could not be completed "
+            "because the input is not positive-definite (the leading minor of order 2 is not "
+            "positive-definite).",
+        ),
+    ),
+    "cholesky_old_names_itself": (
+        lambda T: _error(lambda: T.cholesky(_t(T, [[1.0, 2.0], [2.0, 1.0]]))),
+        _not_pd("cholesky"),
+    ),
+}
+
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
