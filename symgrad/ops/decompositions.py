@@ -364,7 +364,7 @@ def svdvals(A: Tensor, *, driver: Any = None) -> Tensor:
 
 def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
     """PyTorch's older ``torch.svd``: ``U``, ``S`` and ``V`` (not ``Vh``); without
-    ``compute_uv`` the vectors are zeros.
+    ``compute_uv`` the vectors are square matrices of zeros.
 
     Examples
     --------
@@ -379,9 +379,10 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
         require_bool("svd", "compute_uv", compute_uv)
     square_matrices("svd", input, square=False)
     u, s, vh = _SVD(input, full_matrices=not some)
-    if not compute_uv:
-        u = Tensor._make(np.zeros(u.shape, u._data.dtype))
-        vh = Tensor._make(np.zeros(vh.shape, vh._data.dtype))
+    if not compute_uv:  # full-size zeros, whatever ``some`` says, as PyTorch's
+        batch, (m, n) = tuple(input.shape[:-2]), tuple(input.shape[-2:])
+        u = Tensor._make(np.zeros(batch + (m, m), u._data.dtype))
+        vh = Tensor._make(np.zeros(batch + (n, n), vh._data.dtype))
     return return_type("svd", ("U", "S", "V"))(u, s, vh.mT)
 
 

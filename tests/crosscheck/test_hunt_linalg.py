@@ -108,4 +108,36 @@ CASES = {
     ),
 }
 
+
+# -- torch.svd without vectors: square zeros -------------------------------------------------------
+def _svd_values_only(T, shape, some=True):
+    a = T.arange(float(np.prod(shape)), dtype=T.float64).reshape(shape).requires_grad_()
+    u, s, v = T.svd(a.sin(), some=some, compute_uv=False)
+    s.sum().backward()
+    return tuple(u.shape), tuple(v.shape), u.abs().sum().item(), s.grad_fn is not None, a.grad
+
+
+CASES.update(
+    {
+        "svd_values_only_tall": (
+            lambda T: _svd_values_only(T, (3, 2)),
+            (
+                (3, 3),
+                (2, 2),
+                0.0,
+                True,
+                ([[-0.2428, 0.4078], [-0.3542, 0.1344], [0.3043, -0.182]], F64, None),
+            ),
+        ),
+        "svd_values_only_wide_full": (
+            lambda T: _svd_values_only(T, (2, 3), some=False)[:3],
+            ((2, 2), (3, 3), 0.0),
+        ),
+        "svd_values_only_batch_empty": (
+            lambda T: _svd_values_only(T, (2, 0, 3))[:2],
+            ((2, 0, 0), (2, 3, 3)),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
