@@ -140,4 +140,87 @@ CASES.update(
     }
 )
 
+
+# -- a norm's dtype= may widen, never narrow -------------------------------------------------------
+def _norm_in(T, f, src, dst):
+    return _error(lambda: f(T)(T.ones(2, 2, dtype=getattr(T, src)), dtype=getattr(T, dst)))
+
+
+def _narrowing(op, src, dst):
+    return (
+        "RuntimeError",
+        f"{op}: the dtype of the input ({src}) should be convertible without narrowing to the "
+        f"specified dtype ({dst})",
+    )
+
+
+CASES.update(
+    {
+        "vector_norm_narrowing": (
+            lambda T: _norm_in(T, lambda T: T.linalg.vector_norm, "float64", "float32"),
+            _narrowing("linalg.vector_norm", "Double", "Float"),
+        ),
+        "vector_norm_to_half": (
+            lambda T: _norm_in(T, lambda T: T.linalg.vector_norm, "float32", "float16"),
+            _narrowing("linalg.vector_norm", "Float", "Half"),
+        ),
+        "matrix_norm_narrowing": (
+            lambda T: _norm_in(T, lambda T: T.linalg.matrix_norm, "float64", "float32"),
+            _narrowing("linalg.matrix_norm", "Double", "Float"),
+        ),
+        "matrix_norm_nuc_narrowing": (
+            lambda T: _norm_in(
+                T,
+                lambda T: lambda x, dtype: T.linalg.matrix_norm(x, "nuc", dtype=dtype),
+                "float64",
+                "float32",
+            ),
+            _narrowing("linalg.matrix_norm", "Double", "Float"),
+        ),
+        "linalg_norm_narrowing": (
+            lambda T: _norm_in(T, lambda T: T.linalg.norm, "float64", "float32"),
+            _narrowing("linalg.vector_norm", "Double", "Float"),
+        ),
+        "torch_norm_narrowing": (
+            lambda T: _norm_in(
+                T,
+                lambda T: lambda x, dtype: T.norm(x, p=1, dim=1, dtype=dtype),
+                "float64",
+                "float32",
+            ),
+            _narrowing("linalg.vector_norm", "Double", "Float"),
+        ),
+        "torch_norm_nuc_narrowing": (
+            lambda T: _norm_in(
+                T, lambda T: lambda x, dtype: x.norm("nuc", dtype=dtype), "float64", "float32"
+            ),
+            _narrowing("linalg.matrix_norm", "Double", "Float"),
+        ),
+        "norm_integer_dtype": (
+            lambda T: _norm_in(T, lambda T: T.linalg.vector_norm, "float64", "int64"),
+            (
+                "RuntimeError",
+                "linalg.vector_norm: dtype should be floating point or complex, but got Long",
+            ),
+        ),
+        "nuc_of_half_in_float32": (
+            lambda T: _norm_in(
+                T,
+                lambda T: lambda x, dtype: T.linalg.matrix_norm(x, 2, dtype=dtype),
+                "float16",
+                "float32",
+            ),
+            ("RuntimeError", "linalg.matrix_norm: Low precision dtypes not supported. Got Half"),
+        ),
+        "norm_widening": (
+            lambda T: (
+                T.linalg.vector_norm(T.tensor([3.0, 4.0]), 3, dtype=T.float64),
+                T.linalg.matrix_norm(T.tensor([[3.0, 4.0]], dtype=T.float16), dtype=T.float32),
+                T.norm(T.tensor([[3.0, 4.0]]), "nuc", dtype=T.float64),
+            ),
+            ((4.4979, F64, None), (5.0, "float32", None), (5.0, F64, None)),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
