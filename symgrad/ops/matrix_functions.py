@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_same_dtype, require_tensors
+from symgrad._data import broadcast_mismatch
 from symgrad.ops.atleast import broadcast_shapes
 from symgrad.ops.determinants import array_dtype, square_matrices
 from symgrad.ops.linalg import matmul
@@ -286,11 +287,18 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
             f"linalg.cross: inputs dimension {dim} must have length 3. Got "
             f"{input.shape[dim]} and {other.shape[dim]}"
         )
+    _broadcastable(input, other)
     for t in (input, other):
         if t.dtype.scalar_type == "Bool":
             raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     require_same_dtype(input, other, "other")
     return _CROSS(input, other, dim=dim - ndim if dim >= 0 else dim)
+
+
+def _broadcastable(input: Tensor, other: Tensor) -> None:
+    mismatch = broadcast_mismatch([list(input.shape), list(other.shape)])
+    if mismatch:  # " (the size of tensor a ...)" as PyTorch's sentence
+        raise RuntimeError(mismatch[2].upper() + mismatch[3:-1])
 
 
 def cross(input: Tensor, other: Tensor, dim: Any = None) -> Tensor:
@@ -314,6 +322,7 @@ def cross(input: Tensor, other: Tensor, dim: Any = None) -> Tensor:
             UserWarning,
             stacklevel=2,
         )
+        _broadcastable(input, other)
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
         dim = next((d for d, n in enumerate(shape) if n == 3), -1)
     return linalg_cross(input, other, dim=dim)

@@ -223,4 +223,31 @@ CASES.update(
     }
 )
 
+
+# -- cross of shapes that don't broadcast ---------------------------------------------------------
+_CROSS_MISMATCH = (
+    "RuntimeError",
+    "The size of tensor a (2) must match the size of tensor b (4) at non-singleton dimension 0",
+)
+CASES.update(
+    {
+        "cross_not_broadcasting": (
+            lambda T: _error(lambda: T.linalg.cross(T.ones(2, 3), T.ones(4, 3))),
+            _CROSS_MISMATCH,
+        ),
+        "cross_dim_not_broadcasting": (
+            lambda T: _error(lambda: T.linalg.cross(T.ones(2, 3, 1), T.ones(4, 3, 1), dim=1)),
+            _CROSS_MISMATCH,
+        ),
+        "torch_cross_not_broadcasting": (
+            lambda T: _error(lambda: T.cross(T.ones(2, 3), T.ones(4, 3))),
+            _CROSS_MISMATCH,
+        ),
+        "cross_broadcasting": (
+            lambda T: T.linalg.cross(T.tensor([[1.0, 0.0, 0.0]]), T.tensor([[0.0, 1.0, 0.0]] * 2)),
+            ([[0.0, 0.0, 1.0], [0.0, 0.0, 1.0]], "float32", None),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
