@@ -326,14 +326,17 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     >>> symgrad.linalg.solve(symgrad.tensor([[2.0, 0.0], [0.0, 4.0]]), symgrad.tensor([1.0, 1.0]))
     tensor([0.5000, 0.2500])
     """
-    square_matrices("linalg.solve", A)
+    square_matrices("linalg.solve", A, floating=False)
     if not isinstance(B, Tensor):
         raise TypeError(f"linalg.solve(): argument 'B' must be Tensor, not {type(B).__name__}")
-    if A.dtype != B.dtype:
+    if A._data.dtype.kind not in "fc":
+        floating_input("linalg.solve", A)
+    if A.dtype != B.dtype:  # (PyTorch checks before refusing float16)
         raise RuntimeError(
             "linalg.solve: Expected A and B to have the same dtype, but found A of type "
             f"{A.dtype.scalar_type} and B of type {B.dtype.scalar_type} instead"
         )
+    floating_input("linalg.solve", A)
     n = A.shape[-1]
     # only A X = B takes a batch of vectors; for X A = B, B is always a batch of matrices
     vector = left and (

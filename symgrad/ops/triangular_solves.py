@@ -123,16 +123,6 @@ _SOLVE_TRIANGULAR = Structural(
 )
 
 
-def _common_dtype(a: Tensor, b: Tensor) -> tuple:
-    """Both operands in their promoted dtype (PyTorch's solve_triangular promotes)."""
-    if a.dtype is b.dtype:
-        return a, b
-    from symgrad.dtypes import promote_types
-
-    common = promote_types(a.dtype, b.dtype)
-    return a.to(common), b.to(common)
-
-
 def solve_triangular(
     A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False
 ) -> Tensor:
@@ -164,8 +154,9 @@ def solve_triangular(
             f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})"
         )
     _batch(A, B)
-    A, B = _common_dtype(A, B)
     _floating("triangular_solve_cpu", A)
+    if B.dtype is not A.dtype:  # PyTorch solves in A's dtype, whatever B's
+        B = B.to(A.dtype)
     flags = {"upper": bool(upper), "left": bool(left), "unit": bool(unitriangular)}
     return _SOLVE_TRIANGULAR(A, B, **flags)
 

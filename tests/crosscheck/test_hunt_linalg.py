@@ -250,4 +250,58 @@ CASES.update(
     }
 )
 
+
+# -- solve_triangular solves in A's dtype; linalg.solve's checks in PyTorch's order ---------------
+def _triangular_in(T, a_dtype, b_dtype):
+    a = (T.eye(2, dtype=getattr(T, a_dtype)) * 2).requires_grad_()
+    b = T.ones(2, 1, dtype=getattr(T, b_dtype), requires_grad=True)
+    x = T.linalg.solve_triangular(a, b, upper=True)
+    x.sum().backward()
+    return x, a.grad, b.grad
+
+
+CASES.update(
+    {
+        "solve_triangular_float32_a": (
+            lambda T: _triangular_in(T, "float32", "float64"),
+            (
+                ([[0.5], [0.5]], "float32", "LinalgSolveTriangularBackward0"),
+                ([[-0.25, -0.25], [0.0, -0.25]], "float32", None),
+                ([[0.5], [0.5]], F64, None),
+            ),
+        ),
+        "solve_triangular_float64_a": (
+            lambda T: _triangular_in(T, "float64", "float32")[0],
+            ([[0.5], [0.5]], F64, "LinalgSolveTriangularBackward0"),
+        ),
+        "solve_triangular_integer_b": (
+            lambda T: T.linalg.solve_triangular(T.eye(2) * 2, T.tensor([[1], [3]]), upper=False),
+            ([[0.5], [1.5]], "float32", None),
+        ),
+        "solve_triangular_integer_a": (
+            lambda T: T.linalg.solve_triangular(T.eye(2, dtype=T.int64), T.ones(2, 1), upper=True),
+            ("raises", "NotImplementedError"),
+        ),
+        "solve_triangular_half_a": (
+            lambda T: T.linalg.solve_triangular(T.eye(2).half(), T.ones(2, 1), upper=True),
+            ("raises", "NotImplementedError"),
+        ),
+        "solve_half_and_float": (
+            lambda T: _error(lambda: T.linalg.solve(T.eye(2).half(), T.ones(2, 1))),
+            (
+                "RuntimeError",
+                "linalg.solve: Expected A and B to have the same dtype, but found A of type Half "
+                "and B of type Float instead",
+            ),
+        ),
+        "solve_integer_and_float": (
+            lambda T: _error(lambda: T.linalg.solve(T.eye(2, dtype=T.int64), T.ones(2, 1))),
+            (
+                "RuntimeError",
+                "linalg.solve: Expected a floating point or complex tensor as input. Got Long",
+            ),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
