@@ -383,6 +383,8 @@ def vdot(input: Tensor, other: Tensor) -> Tensor:
         )
     if input.shape != other.shape:
         dot(input, other)  # PyTorch's message for vectors of different lengths
+    if input.dtype.scalar_type == "Bool":
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     return _VDOT(input, other)
 
 

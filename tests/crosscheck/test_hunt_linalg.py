@@ -304,4 +304,79 @@ CASES.update(
     }
 )
 
+
+# -- beta and alpha of integer and boolean products -----------------------------------------------
+def _ints(T, *shape):
+    return T.full(shape, 3, dtype=T.int64)
+
+
+def _fused_ints(T, beta, alpha):
+    return (
+        T.addmm(_ints(T, 1, 1), _ints(T, 1, 1), _ints(T, 1, 1), beta=beta, alpha=alpha),
+        T.addmv(_ints(T, 1), _ints(T, 1, 1), _ints(T, 1), beta=beta, alpha=alpha),
+        T.baddbmm(_ints(T, 1, 1, 1), _ints(T, 1, 1, 1), _ints(T, 1, 1, 1), beta=beta, alpha=alpha),
+        T.addbmm(_ints(T, 1, 1), _ints(T, 2, 1, 1), _ints(T, 2, 1, 1), beta=beta, alpha=alpha),
+        _ints(T, 1, 1).addmm_(_ints(T, 1, 1), _ints(T, 1, 1), beta=beta, alpha=alpha),
+    )
+
+
+def _bools(T, *shape):
+    return T.ones(shape, dtype=T.bool)
+
+
+CASES.update(
+    {
+        "integer_products_cut_float_scalars": (
+            lambda T: _fused_ints(T, 0.5, 2.7),
+            (
+                ([[18]], "int64", None),
+                ([18], "int64", None),
+                ([[[18]]], "int64", None),
+                ([[36]], "int64", None),
+                ([[18]], "int64", None),
+            ),
+        ),
+        "integer_products_negative_scalars": (
+            lambda T: _fused_ints(T, -1.9, 1)[:2],
+            (([[6]], "int64", None), ([6], "int64", None)),
+        ),
+        "integer_addr_float_beta": (
+            lambda T: _error(
+                lambda: T.addr(_ints(T, 1, 1), _ints(T, 1), _ints(T, 1), beta=0.5, alpha=2)
+            ),
+            (
+                "RuntimeError",
+                "For integral input tensors, argument beta must not be a floating point number.",
+            ),
+        ),
+        "integer_addr_bool_alpha": (
+            lambda T: _error(lambda: T.addr(_ints(T, 1, 1), _ints(T, 1), _ints(T, 1), alpha=True)),
+            ("RuntimeError", "Boolean alpha only supported for Boolean results."),
+        ),
+        "boolean_addr_is_logical": (
+            lambda T: (
+                T.addr(_bools(T, 1, 2), _bools(T, 1), T.tensor([True, False]), alpha=2),
+                T.addr(_bools(T, 1, 2), _bools(T, 1), T.tensor([True, False]), beta=0),
+            ),
+            (([[True, True]], "bool", None), ([[True, False]], "bool", None)),
+        ),
+        "boolean_addmm": (
+            lambda T: T.addmm(_bools(T, 1, 1), _bools(T, 1, 1), _bools(T, 1, 1)),
+            ("raises", "NotImplementedError"),
+        ),
+        "boolean_baddbmm": (
+            lambda T: T.baddbmm(_bools(T, 1, 1, 1), _bools(T, 1, 1, 1), _bools(T, 1, 1, 1)),
+            ("raises", "NotImplementedError"),
+        ),
+        "boolean_trace": (
+            lambda T: _error(lambda: T.trace(_bools(T, 2))),
+            ("NotImplementedError", "\"trace\" not implemented for 'Bool'"),
+        ),
+        "boolean_vdot": (
+            lambda T: _error(lambda: T.vdot(_bools(T, 2), _bools(T, 2))),
+            ("NotImplementedError", "\"dot\" not implemented for 'Bool'"),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
