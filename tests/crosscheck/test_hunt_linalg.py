@@ -379,4 +379,45 @@ CASES.update(
     }
 )
 
+
+# -- tensordot's dims: a tensor, or two lists ------------------------------------------------------
+def _tensordot_shape(T, dims):
+    a = T.arange(6.0).reshape(2, 3).requires_grad_()
+    out = T.tensordot(a, T.ones(3, 4), dims=dims)
+    out.sum().backward()
+    return tuple(out.shape), out[0, 0].item(), a.grad
+
+
+CASES.update(
+    {
+        "tensordot_dims_0d_tensor": (
+            lambda T: _tensordot_shape(T, T.tensor(1)),
+            ((2, 4), 3.0, ([[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]], "float32", None)),
+        ),
+        "tensordot_dims_one_element": (
+            lambda T: _tensordot_shape(T, T.tensor([1]))[:2],
+            ((2, 4), 3.0),
+        ),
+        "tensordot_dims_tensor_rows": (
+            lambda T: _tensordot_shape(T, T.tensor([[1], [0]]))[:2],
+            ((2, 4), 3.0),
+        ),
+        "tensordot_dims_pair_of_ints": (
+            lambda T: _error(lambda: T.tensordot(T.ones(2, 3), T.ones(3, 4), dims=(1, 0))),
+            (
+                "TypeError",
+                "tensordot(): argument 'dims_self' (position 3) must be tuple of ints, not int",
+            ),
+        ),
+        "tensordot_dims_float": (
+            lambda T: T.tensordot(T.ones(2, 3), T.ones(3, 4), dims=1.0),
+            ("raises", "RuntimeError"),
+        ),
+        "tensordot_dims_float_element": (
+            lambda T: T.tensordot(T.ones(2, 3), T.ones(3, 4), dims=([1.0], [0])),
+            ("raises", "TypeError"),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
