@@ -20,7 +20,6 @@ from symgrad._tracing import TRACE, data_value
 from symgrad.ops.determinants import array_dtype, floating_input, return_type
 from symgrad.prim import lu_kernels
 from symgrad.prim.factorization import Factorization
-from symgrad.prim.linalg_kernels import LinAlgError
 from symgrad.tensor import Tensor
 
 __all__ = ["lu"]
@@ -175,11 +174,12 @@ def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False) -
     return return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))(lu, pivots, info)
 
 
-def _zero_pivot(op: str, info: np.ndarray) -> LinAlgError:
+def _zero_pivot(op: str, info: np.ndarray) -> RuntimeError:
+    """PyTorch's error for a zero pivot: a plain ``RuntimeError``, not ``LinAlgError``."""
     flat = info.reshape(-1)
     i = int(np.flatnonzero(flat)[0])
     where = f"(Batch element {i}): " if info.ndim else ""
-    return LinAlgError(
+    return RuntimeError(
         f"torch.{op}: {where}U[{flat[i]},{flat[i]}] is zero and using it on lu_solve would "
         "result in a division by zero. If you still want to perform the factorization, "
         "consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)"
@@ -190,7 +190,7 @@ def lu_factor(A: Tensor, *, pivot: bool = True) -> Any:
     """``(LU, pivots)``, the LU factorization with partial pivoting packed as LAPACK packs it:
     ``L`` (unit diagonal) below the diagonal of ``LU``, ``U`` on and above it, and the rows
     exchanged at each step in ``pivots`` (1-based, ``int32``). A zero on the diagonal of
-    ``U`` raises :class:`~symgrad.linalg.LinAlgError` (``lu_factor_ex`` reports it instead).
+    ``U`` raises ``RuntimeError`` (``lu_factor_ex`` reports it instead).
 
     Examples
     --------

@@ -420,4 +420,9 @@ CASES.update(
     }
 )
 
+CASES["lu_factor_zero_pivot_is_a_plain_runtime_error"] = (
+    lambda T: T.linalg.lu_factor(_t(T, [[1.0, 2.0], [2.0, 4.0]])),
+    ("raises", "RuntimeError"),
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
