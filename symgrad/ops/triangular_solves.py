@@ -17,13 +17,29 @@ import numpy as np
 from symgrad._arguments import require_bool
 from symgrad.ops.determinants import array_dtype, return_type
 from symgrad.ops.index_keys import warn_at_user
-from symgrad.ops.lu_factorization import _band, _mT, _right_solve
 from symgrad.prim import lu_kernels
 from symgrad.prim.factorization import Factorization
+from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["triangular_solve"]
+
+
+def _mT(xp: Any, a: Any) -> Any:
+    return xp.transpose(a, -1, -2)
+
+
+def _band(xp: Any, a: Any, shape: tuple, dtype: Any, k: int, lower: bool) -> Any:
+    """``tril(a, k)`` (``triu`` when not ``lower``) of a batch of ``shape[-2:]`` matrices."""
+    ones = np.ones(shape[-2:], dtype)
+    return a * xp.constant(np.tril(ones, k) if lower else np.triu(ones, k))
+
+
+def _right_solve(xp: Any, b: Any, m: Any) -> Any:
+    """``B M^-1``."""
+    return _mT(xp, xp.solve(_mT(xp, m), _mT(xp, b)))
 
 
 def _swap(a: np.ndarray) -> np.ndarray:
@@ -81,7 +97,7 @@ def _solve_kernel(xp: Any, a: Any, b: Any, upper: bool, left: bool, unit: bool) 
 def _solve_vjp(xp: Any, g: Any, c: Any) -> tuple:
     a, x, (upper, left, unit) = c.inputs[0], c.out, _flags(c.params)
     t_t = _mT(xp, _triangle(xp, a, upper, unit))
-    gb = xp.solve(t_t, g) if left else _right_solve(xp, g, t_t)
+    gb = substitute(xp, t_t, g, upper=not upper, left=left)
     ga = None
     if c.needs[0]:
         ga = -xp.matmul(gb, _mT(xp, x)) if left else -xp.matmul(_mT(xp, x), gb)
@@ -121,6 +137,17 @@ _SOLVE_TRIANGULAR = Structural(
     kernel=_solve_kernel,
     jvp=_solve_jvp,
 )
+
+
+def substitute(xp: Any, t: Any, b: Any, *, upper: bool, left: bool = True) -> Any:
+    """``T^-1 B`` (``B T^-1`` when not ``left``) for triangular ``T``, as PyTorch's backward
+    formulas solve: by substitution on NumPy and with ``solve_triangular`` on tensors, so a
+    singular ``T`` gives inf and nan, never an error (``xp.solve`` for closed forms)."""
+    if xp is NP:
+        return _substitute(t, b, upper, left, False)
+    if xp is INTERPRETERS.tensor:
+        return _SOLVE_TRIANGULAR(t, b, upper=upper, left=left, unit=False)
+    return xp.solve(t, b) if left else _right_solve(xp, b, t)
 
 
 def solve_triangular(
@@ -195,7 +222,8 @@ def _ts_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     gb = ga = None
     if gx is not None:
         t = _triangle(xp, a, upper, unit)
-        gb = xp.solve(t if transpose else _mT(xp, t), gx)
+        t_op, t_upper = (t, upper) if transpose else (_mT(xp, t), not upper)
+        gb = substitute(xp, t_op, gx, upper=t_upper)
         if c.needs[1]:
             ga = -xp.matmul(x, _mT(xp, gb)) if transpose else -xp.matmul(gb, _mT(xp, x))
             ga = _triangle_of(xp, ga, upper, unit)

@@ -425,4 +425,85 @@ CASES["lu_factor_zero_pivot_is_a_plain_runtime_error"] = (
     ("raises", "RuntimeError"),
 )
 
+
+# -- backward through singular triangular factors: inf and nan, no error ---------------------------
+_RANK_TWO = [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]]
+_ZERO_PIVOT = [[2.0, 1.0, 0.5], [0.0, 0.0, 1.0], [0.0, 0.0, 3.0]]  # U[1, 1] = 0
+
+
+def _finite_pattern(t):
+    """Which entries of ``t`` are finite (the inf/nan pattern of a singular backward)."""
+    return t.isfinite().tolist()
+
+
+def _lu_of_singular(T, pick):
+    a = _t(T, _RANK_TWO, requires_grad=True)
+    p, low, up = T.linalg.lu(a)
+    pick(low, up).sum().backward()
+    return up[2, 2].item(), a.grad.isfinite().any().item()
+
+
+def _triangular_of_singular(T):
+    a = _t(T, _ZERO_PIVOT, requires_grad=True)
+    b = _t(T, [[1.0], [2.0], [3.0]], requires_grad=True)
+    T.linalg.solve_triangular(a, b, upper=True).sum().backward()
+    return _finite_pattern(b.grad), a.grad[0, 0].item()
+
+
+def _lu_solve_of_singular(T):
+    a = _t(T, _RANK_TWO, requires_grad=True)
+    lu, pivots, info = T.linalg.lu_factor_ex(a)
+    b = _t(T, [[1.0], [2.0], [3.0]], requires_grad=True)
+    T.linalg.lu_solve(lu, pivots, b).sum().backward()
+    return info.item(), b.grad.isfinite().any().item(), a.grad.isfinite().any().item()
+
+
+CASES.update(
+    {
+        "lu_backward_of_singular_matrix": (
+            lambda T: _lu_of_singular(T, lambda low, up: low * 2 + up),
+            (0.0, False),
+        ),
+        "lu_backward_of_singular_matrix_u_only": (
+            lambda T: _lu_of_singular(T, lambda low, up: up),
+            (0.0, False),
+        ),
+        "lu_factor_ex_backward_of_singular_matrix": (
+            lambda T: (
+                lambda a: (
+                    T.linalg.lu_factor_ex(a).LU.sum().backward(),
+                    a.grad.isnan().all().item(),
+                )[1]
+            )(_t(T, _RANK_TWO, requires_grad=True)),
+            True,
+        ),
+        "solve_triangular_backward_zero_pivot": (
+            lambda T: _triangular_of_singular(T),
+            (((True,), (False,), (False,)), float("inf")),
+        ),
+        "triangular_solve_backward_zero_pivot": (
+            lambda T: (
+                lambda a, b: (
+                    T.triangular_solve(b, a).solution.sum().backward(),
+                    _finite_pattern(b.grad),
+                )[1]
+            )(_t(T, _ZERO_PIVOT, requires_grad=True), _t(T, [[1.0], [2.0], [3.0]], True)),
+            ((True,), (False,), (False,)),
+        ),
+        "lu_solve_backward_zero_pivot": (
+            lambda T: _lu_solve_of_singular(T),
+            (3, False, False),
+        ),
+        "cholesky_solve_backward_zero_pivot": (
+            lambda T: (
+                lambda b, f: (
+                    T.cholesky_solve(b, f).sum().backward(),
+                    b.grad.isfinite().all().item(),
+                )[1]
+            )(_t(T, [[1.0], [2.0]], True), _t(T, [[1.0, 0.0], [1.0, 0.0]], True)),
+            False,
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
