@@ -506,4 +506,123 @@ CASES.update(
     }
 )
 
+
+# -- out= of the matrix functions: the result's dtype only, as PyTorch's kernels -----------------
+def _into(T, fn, *shape, dtype="float32"):
+    """``fn(out)`` with ``out`` of ``dtype``: the error's type, or out's values and dtype."""
+    out = T.empty(shape, dtype=getattr(T, dtype))
+    try:
+        result = fn(T, out)
+    except RuntimeError as error:
+        return type(error).__name__
+    return result is out, out
+
+
+_A = [[2.0, 1.0], [1.0, 3.0]]
+
+
+def _a(T):
+    return T.tensor(_A, dtype=T.float64)
+
+
+CASES.update(
+    {
+        "out_inv_float32_for_float64": (
+            lambda T: _into(T, lambda T, o: T.linalg.inv(_a(T), out=o), 2, 2),
+            "RuntimeError",
+        ),
+        "out_solve_float64_for_float32": (
+            lambda T: _into(
+                T,
+                lambda T, o: T.linalg.solve(_a(T).float(), T.ones(2, 1), out=o),
+                2,
+                1,
+                dtype="float64",
+            ),
+            "RuntimeError",
+        ),
+        "out_cholesky_float32": (
+            lambda T: _into(T, lambda T, o: T.linalg.cholesky(_a(T), out=o), 2, 2),
+            "RuntimeError",
+        ),
+        "out_eigh_float32": (
+            lambda T: _into(T, lambda T, o: T.linalg.eigvalsh(_a(T), out=o), 2),
+            "RuntimeError",
+        ),
+        "out_det_float32": (
+            lambda T: _into(T, lambda T, o: T.linalg.det(_a(T), out=o)),
+            "RuntimeError",
+        ),
+        "out_vector_norm_float32": (
+            lambda T: _into(T, lambda T, o: T.linalg.vector_norm(_a(T), out=o)),
+            "RuntimeError",
+        ),
+        "out_mm_float32": (
+            lambda T: _into(T, lambda T, o: T.mm(_a(T), _a(T), out=o), 2, 2),
+            "RuntimeError",
+        ),
+        "out_matmul_int64": (
+            lambda T: _into(T, lambda T, o: T.matmul(_a(T), _a(T), out=o), 2, 2, dtype="int64"),
+            "RuntimeError",
+        ),
+        "out_addmm_float32": (
+            lambda T: _into(T, lambda T, o: T.addmm(_a(T), _a(T), _a(T), out=o), 2, 2),
+            "RuntimeError",
+        ),
+        "out_lu_factor_int64_pivots": (
+            lambda T: _into(
+                T,
+                lambda T, o: T.linalg.lu_factor(_a(T), out=(T.empty(2, 2, dtype=T.float64), o)),
+                2,
+                dtype="int64",
+            ),
+            "RuntimeError",
+        ),
+        "out_pinv_casts": (
+            lambda T: _into(T, lambda T, o: T.linalg.pinv(_a(T), out=o), 2, 2),
+            (True, ([[0.6, -0.2], [-0.2, 0.4]], "float32", None)),
+        ),
+        "out_matrix_rank_casts": (
+            lambda T: _into(T, lambda T, o: T.linalg.matrix_rank(_a(T), out=o)),
+            (True, (2.0, "float32", None)),
+        ),
+        "out_mm_same_dtype": (
+            lambda T: _into(T, lambda T, o: T.mm(_a(T), _a(T), out=o), 2, 2, dtype="float64"),
+            (True, ([[5.0, 5.0], [5.0, 10.0]], F64, None)),
+        ),
+        "out_torch_qr": (
+            lambda T: (lambda q, r: (T.qr(_a(T), out=(q, r)).R is r, r.dtype == T.float64))(
+                T.empty(0, dtype=T.float64), T.empty(0, dtype=T.float64)
+            ),
+            (True, True),
+        ),
+        "out_tensordot": (
+            lambda T: _into(
+                T, lambda T, o: T.tensordot(_a(T), _a(T), dims=1, out=o), 2, 2, dtype="float64"
+            ),
+            (True, ([[5.0, 5.0], [5.0, 10.0]], F64, None)),
+        ),
+        "out_slogdet_and_chain_matmul": (
+            lambda T: (
+                T.slogdet(_a(T), out=(T.empty(()).double(), T.empty(()).double())).logabsdet,
+                T.chain_matmul(_a(T), _a(T), out=T.empty(0, dtype=T.float64)),
+                T.lu_solve(
+                    T.ones(2, 1).double(), *T.linalg.lu_factor(_a(T)), out=T.empty(0).double()
+                ),
+            ),
+            (
+                (1.6094, F64, None),
+                ([[5.0, 5.0], [5.0, 10.0]], F64, None),
+                ([[0.4], [0.2]], F64, None),
+            ),
+        ),
+        "out_linalg_type_name": (
+            lambda T: (
+                type(T.linalg.eigh(_a(T), out=(T.empty(0).double(), T.empty(0).double()))).__name__
+            ),
+            "linalg_eigh_out",
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
