@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._arguments import require_bool
 from symgrad.ops.determinants import _DET, _INV, array_dtype, return_type, square_matrices
 from symgrad.ops.linalg import matmul
 from symgrad.ops.tensor_xp import xp_prod_others
@@ -20,7 +19,7 @@ from symgrad.prim.factorization import Factorization
 from symgrad.prim.linalg_kernels import LinAlgError, cholesky_lower, potf2
 from symgrad.tensor import Tensor
 
-__all__ = ["cholesky", "qr", "svd"]
+__all__: list = []  # public as symgrad.linalg.cholesky, qr, eigh, svd, ...
 
 
 def _mT(xp: Any, a: Any) -> Any:
@@ -96,27 +95,6 @@ def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     """
     square_matrices("linalg.cholesky", A)
     return _CHOLESKY(A, upper=bool(upper))[0]
-
-
-_CHOLESKY_OLD = Factorization(
-    "cholesky", _cholesky_kernel("cholesky"), _cholesky_vjp, backward="CholeskyBackward0"
-)
-
-
-def cholesky(input: Tensor, upper: bool = False) -> Tensor:
-    """PyTorch's older ``torch.cholesky`` (``CholeskyBackward0``); prefer
-    :func:`symgrad.linalg.cholesky`.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.cholesky(symgrad.tensor([[9.0]]))
-    tensor([[3.]])
-    """
-    if type(upper) is not bool:
-        require_bool("cholesky", "upper", upper)
-    square_matrices("cholesky", input)
-    return _CHOLESKY_OLD(input, upper=bool(upper))[0]
 
 
 # -- qr -------------------------------------------------------------------------------------------
@@ -202,23 +180,6 @@ def linalg_qr(A: Tensor, mode: str = "reduced") -> Any:
         )
     square_matrices("linalg.qr", A, square=False)
     return return_type("linalg_qr", ("Q", "R"))(*_QR(A, mode=mode))
-
-
-def qr(input: Tensor, some: bool = True) -> Any:
-    """PyTorch's older ``torch.qr``: ``linalg.qr`` with mode 'reduced' (``some``) or
-    'complete'.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.qr(symgrad.tensor([[3.0], [4.0]])).R
-    tensor([[-5.]])
-    """
-    if type(some) is not bool:
-        require_bool("qr", "some", some)
-    square_matrices("qr", input, square=False)
-    q, r = _QR(input, mode="reduced" if some else "complete")
-    return return_type("qr", ("Q", "R"))(q, r)
 
 
 # -- eigh -----------------------------------------------------------------------------------------
@@ -360,30 +321,6 @@ def svdvals(A: Tensor, *, driver: Any = None) -> Tensor:
     """
     square_matrices("linalg.svdvals", A, square=False)
     return _SVD(A, full_matrices=False)[1]
-
-
-def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
-    """PyTorch's older ``torch.svd``: ``U``, ``S`` and ``V`` (not ``Vh``); without
-    ``compute_uv`` the vectors are square matrices of zeros.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.svd(symgrad.tensor([[2.0, 0.0], [0.0, 1.0]])).V
-    tensor([[1., 0.],
-            [0., 1.]])
-    """
-    if type(some) is not bool:
-        require_bool("svd", "some", some)
-    if type(compute_uv) is not bool:
-        require_bool("svd", "compute_uv", compute_uv)
-    square_matrices("svd", input, square=False)
-    u, s, vh = _SVD(input, full_matrices=not some)
-    if not compute_uv:  # full-size zeros, whatever ``some`` says, as PyTorch's
-        batch, (m, n) = tuple(input.shape[:-2]), tuple(input.shape[-2:])
-        u = Tensor._make(np.zeros(batch + (m, m), u._data.dtype))
-        vh = Tensor._make(np.zeros(batch + (n, n), vh._data.dtype))
-    return return_type("svd", ("U", "S", "V"))(u, s, vh.mT)
 
 
 def xp_adjugate(a: Tensor) -> Tensor:

@@ -9,7 +9,10 @@ data, checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+import pytest
 from _torch_table import NAN, table_tests
 
 F64 = "float64"
@@ -626,3 +629,21 @@ CASES.update(
 )
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
+
+
+@pytest.mark.parametrize("name", ["qr", "cholesky"])
+def test_older_decompositions_warn_once(name, monkeypatch):
+    """torch.qr and torch.cholesky warn that they are deprecated, once per process (PyTorch's
+    TORCH_WARN_ONCE, so there is no second PyTorch run to compare with)."""
+    import symgrad
+    from symgrad.ops import older_decompositions
+
+    monkeypatch.setattr(older_decompositions, "_WARNED", set())
+    a = symgrad.tensor([[4.0, 2.0], [2.0, 5.0]])
+    with pytest.warns(UserWarning, match=f"torch.{name} is deprecated") as caught:
+        getattr(symgrad, name)(a)
+    assert caught[0].filename == __file__  # the caller's line
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        getattr(a, name)()  # the method too, but only once in all
+        symgrad.nn.init.orthogonal_(symgrad.empty(3, 3))  # linalg.qr: no warning
