@@ -99,7 +99,7 @@ _DET = Structural(
 )
 
 
-def det(A: Tensor) -> Tensor:
+def det(input: Tensor) -> Tensor:
     """The determinant of each square matrix of ``A`` (``linalg.det``); its gradient is the
     cofactor matrix ``adj(A)^T``, also where ``A`` is singular.
 
@@ -112,8 +112,8 @@ def det(A: Tensor) -> Tensor:
     >>> d.item(), a.grad.tolist()
     (5.0, [[3.0, -1.0], [-1.0, 2.0]])
     """
-    square_matrices("linalg.det", A)
-    return _DET(A)
+    square_matrices("linalg.det", input)
+    return _DET(input)
 
 
 # -- slogdet and logdet -------------------------------------------------------------------------
@@ -150,7 +150,7 @@ _SLOGDET = Factorization(
 )
 
 
-def slogdet(A: Tensor) -> Any:
+def slogdet(input: Tensor) -> Any:
     """The sign and the log of the absolute value of the determinant (``linalg.slogdet``),
     which stays finite where the determinant itself would overflow.
 
@@ -162,8 +162,8 @@ def slogdet(A: Tensor) -> Any:
     sign=tensor(-1.),
     logabsdet=tensor(0.6931))
     """
-    square_matrices("linalg.slogdet", A)
-    return SignLogAbsDet(*_SLOGDET(A))
+    square_matrices("linalg.slogdet", input)
+    return SignLogAbsDet(*_SLOGDET(input))
 
 
 def logdet(input: Tensor) -> Tensor:
@@ -368,7 +368,7 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
 
 
 # -- matrix_power -------------------------------------------------------------------------------
-def matrix_power(A: Tensor, n: int) -> Tensor:
+def matrix_power(input: Tensor, n: int) -> Tensor:
     """``A`` multiplied by itself ``n`` times (``n`` < 0: its inverse's power), with
     PyTorch's order of products.
 
@@ -379,6 +379,7 @@ def matrix_power(A: Tensor, n: int) -> Tensor:
     tensor([[1., 3.],
             [0., 1.]])
     """
+    A = input
     square_matrices("linalg.matrix_power", A, floating=False)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"linalg.matrix_power(): argument 'n' must be int, not {type(n).__name__}")

@@ -332,8 +332,9 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     return matmul(input, vec)
 
 
-def dot(input: Tensor, other: Tensor) -> Tensor:
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """The dot product of two 1-D tensors."""
+    other = tensor
     if type(input) is not Tensor or type(other) is not Tensor:
         require_tensors("dot", input, "tensor", other)
     if input.ndim != 1 or other.ndim != 1:

@@ -244,7 +244,11 @@ _WARNED = {"triangular_solve": False}
 
 
 def triangular_solve(
-    b: Tensor, A: Tensor, upper: bool = True, transpose: bool = False, unitriangular: bool = False
+    input: Tensor,
+    A: Tensor,
+    upper: bool = True,
+    transpose: bool = False,
+    unitriangular: bool = False,
 ) -> Any:
     """PyTorch's older ``torch.triangular_solve``: ``(solution, cloned_coefficient)``, the
     solution ``X`` of ``A X = b`` (``A^T X = b`` when ``transpose``) for triangular ``A``
@@ -260,6 +264,7 @@ def triangular_solve(
     tensor([[1.],
             [1.]])
     """
+    b = input
     op = "triangular_solve"
     for name, position, value in (("input", 1, b), ("A", 2, A)):
         if not isinstance(value, Tensor):

@@ -628,6 +628,62 @@ CASES.update(
     }
 )
 
+
+# -- PyTorch's keyword names -----------------------------------------------------------------------
+def _m(T):
+    return T.tensor([[2.0, 1.0], [0.0, 3.0]], dtype=T.float64)
+
+
+_V = [1.0, 2.0]
+CASES.update(
+    {
+        "method_keywords": (
+            lambda T: (
+                _m(T).mm(mat2=_m(T)),
+                _m(T)[None].bmm(mat2=_m(T)[None])[0],
+                _m(T).mv(vec=T.tensor(_V).double()),
+                T.tensor(_V).outer(vec2=T.tensor(_V)),
+                T.tensor(_V).dot(tensor=T.tensor(_V)),
+                _m(T).matmul(other=_m(T)),
+            ),
+            (
+                ([[4.0, 5.0], [0.0, 9.0]], F64, None),
+                ([[4.0, 5.0], [0.0, 9.0]], F64, None),
+                ([4.0, 6.0], F64, None),
+                ([[1.0, 2.0], [2.0, 4.0]], "float32", None),
+                (5.0, "float32", None),
+                ([[4.0, 5.0], [0.0, 9.0]], F64, None),
+            ),
+        ),
+        "method_missing_argument": (
+            lambda T: _error(lambda: _m(T).mm()),
+            ("TypeError", 'mm() missing 1 required positional arguments: "mat2"'),
+        ),
+        "function_keywords": (
+            lambda T: (
+                T.det(input=_m(T)),
+                T.slogdet(input=_m(T)).logabsdet,
+                T.matrix_power(input=_m(T), n=2),
+                T.linalg.matrix_power(input=_m(T), n=-1),
+                T.linalg.det(A=_m(T)),
+                T.dot(T.tensor(_V), tensor=T.tensor(_V)),
+                T.triangular_solve(input=T.ones(2, 1).double(), A=_m(T)).solution,
+                T.orgqr(_m(T), input2=T.tensor([0.5]).double()),
+            ),
+            (
+                (6.0, F64, None),
+                (1.7918, F64, None),
+                ([[4.0, 5.0], [0.0, 9.0]], F64, None),
+                ([[0.5, -0.1667], [0.0, 0.3333]], F64, None),
+                (6.0, F64, None),
+                (5.0, "float32", None),
+                ([[0.3333], [0.3333]], F64, None),
+                ([[0.5, 0.0], [0.0, 1.0]], F64, None),
+            ),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
 
