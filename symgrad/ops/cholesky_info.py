@@ -44,6 +44,7 @@ def _vjp(xp: Any, grads: tuple, c: Any) -> tuple:
 _CHOLESKY_EX = Factorization(
     "cholesky_ex", _kernel, _vjp, backward="LinalgCholeskyExBackward0", n_outputs=2,
     differentiable=(0,),
+    reads_inputs=False,
 )  # fmt: skip
 
 

@@ -79,6 +79,7 @@ _CHOLESKY = Factorization(
     _cholesky_kernel("linalg.cholesky"),
     _cholesky_vjp,
     backward="LinalgCholeskyExBackward0",
+    reads_inputs=False,
 )
 
 
@@ -146,7 +147,7 @@ def _qr_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
         (Ellipsis, slice(None), slice(0, rows)),
         (Ellipsis, slice(None), slice(rows, None)),
     )
-    u, y = xp.getitem(r, left), xp.getitem(c.inputs[0], right)
+    u, y = xp.getitem(r, left), xp.matmul(q, xp.getitem(r, right))  # Y = Q V: A not saved
     gu = None if gr is None else xp.getitem(gr, left)
     gv = None if gr is None else xp.getitem(gr, right)
     if gv is not None:
@@ -158,7 +159,13 @@ def _qr_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
 
 
 _QR = Factorization(
-    "qr", _qr_kernel, _qr_vjp, backward="LinalgQrBackward0", n_outputs=2, check=_qr_check
+    "qr",
+    _qr_kernel,
+    _qr_vjp,
+    backward="LinalgQrBackward0",
+    n_outputs=2,
+    check=_qr_check,
+    reads_inputs=False,
 )
 
 
@@ -207,7 +214,9 @@ def _eigh_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     return (xp.matmul(xp.matmul(vectors, inner), _mT(xp, vectors)),)
 
 
-_EIGH = Factorization("eigh", _eigh_kernel, _eigh_vjp, backward="LinalgEighBackward0", n_outputs=2)
+_EIGH = Factorization(
+    "eigh", _eigh_kernel, _eigh_vjp, backward="LinalgEighBackward0", n_outputs=2, reads_inputs=False
+)
 
 
 def _check_uplo(UPLO: Any) -> str:
@@ -292,7 +301,9 @@ def _svd_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     return (ga,)
 
 
-_SVD = Factorization("svd", _svd_kernel, _svd_vjp, backward="LinalgSvdBackward0", n_outputs=3)
+_SVD = Factorization(
+    "svd", _svd_kernel, _svd_vjp, backward="LinalgSvdBackward0", n_outputs=3, reads_inputs=False
+)
 
 
 def linalg_svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None) -> Any:

@@ -10,6 +10,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor_arguments, require_tensors
 from symgrad._tracing import TRACE
+from symgrad._version import NO_VERSION, Version
 from symgrad.autograd import grad_mode
 from symgrad.ops.copies import contiguous
 from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, reshape, squeeze, transpose
@@ -294,7 +295,11 @@ def _batched(a: Tensor, b: Tensor) -> Tensor:
 
 def _unsafe_view(x: Tensor, shape: tuple) -> Tensor:
     out = _UNSAFE_VIEW(x, shape=shape)
-    out._view_base = None  # PyTorch's _unsafe_view: not a view of the product (_base None)
+    # PyTorch's _unsafe_view: not a view of the product (_base None), with a version counter
+    # of its own (changing one in place leaves the other's version as it was)
+    out._view_base = None
+    if out._counter is not NO_VERSION:  # (an inference tensor has none)
+        out._counter = Version()
     return out
 
 

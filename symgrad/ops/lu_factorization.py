@@ -113,6 +113,7 @@ _LU_FACTOR = Factorization(
     backward="LinalgLuFactorExBackward0",
     n_outputs=3,
     differentiable=(0,),
+    reads_inputs=False,
 )
 
 
@@ -245,7 +246,13 @@ def _lu_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
 
 
 _LU = Factorization(
-    "lu", _lu_kernel, _lu_vjp, backward="LinalgLuBackward0", n_outputs=3, differentiable=(1, 2)
+    "lu",
+    _lu_kernel,
+    _lu_vjp,
+    backward="LinalgLuBackward0",
+    n_outputs=3,
+    differentiable=(1, 2),
+    reads_inputs=False,
 )
 
 

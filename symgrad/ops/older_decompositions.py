@@ -29,7 +29,11 @@ def _deprecated(name: str, message: str) -> None:
 
 
 _CHOLESKY_OLD = Factorization(
-    "cholesky", _cholesky_kernel("cholesky"), _cholesky_vjp, backward="CholeskyBackward0"
+    "cholesky",
+    _cholesky_kernel("cholesky"),
+    _cholesky_vjp,
+    backward="CholeskyBackward0",
+    reads_inputs=False,
 )
 
 

@@ -684,6 +684,60 @@ CASES.update(
     }
 )
 
+
+# -- a decomposition saves its factors, not its input: the input may change afterwards ----------
+_SPD = [[4.0, 2.0], [2.0, 5.0]]
+
+
+def _input_changed_after(T, fn, values=_SPD):
+    a = _t(T, values, requires_grad=True)
+    x = a * 1
+    out = fn(T, x)
+    outs = out if isinstance(out, tuple) else (out,)
+    x.add_(1.0)  # after the decomposition, before backward
+    sum(o.sum() for o in outs if o.grad_fn is not None).backward()
+    return a.grad
+
+
+CASES.update(
+    {
+        "cholesky_then_input_changed": (
+            lambda T: _input_changed_after(T, lambda T, x: T.linalg.cholesky(x)),
+            ([[0.1875, 0.125], [0.125, 0.25]], F64, None),
+        ),
+        "cholesky_ex_then_input_changed": (
+            lambda T: _input_changed_after(T, lambda T, x: T.linalg.cholesky_ex(x).L),
+            ([[0.1875, 0.125], [0.125, 0.25]], F64, None),
+        ),
+        "eigvalsh_then_input_changed": (
+            lambda T: _input_changed_after(T, lambda T, x: T.linalg.eigvalsh(x)),
+            ([[1.0, 0.0], [0.0, 1.0]], F64, None),
+        ),
+        "qr_wide_then_input_changed": (
+            lambda T: _input_changed_after(
+                T, lambda T, x: tuple(T.linalg.qr(x)), [[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]]
+            ),
+            ([[2.4396, -1.2127, -1.2127], [-1.6407, -0.7276, -0.7276]], F64, None),
+        ),
+        "svdvals_then_input_changed": (
+            lambda T: _input_changed_after(T, lambda T, x: T.linalg.svdvals(x)),
+            ([[1.0, 0.0], [0.0, 1.0]], F64, None),
+        ),
+        "lu_then_input_changed": (
+            lambda T: _input_changed_after(T, lambda T, x: tuple(T.linalg.lu(x))[1:]),
+            ([[1.125, 0.5], [-0.25, 1.0]], F64, None),
+        ),
+        "det_then_input_changed": (  # det saves its input: PyTorch's error
+            lambda T: _input_changed_after(T, lambda T, x: T.linalg.det(x)),
+            ("raises", "RuntimeError"),
+        ),
+        "kron_then_input_changed": (  # kron's _unsafe_views keep versions of their own
+            lambda T: _input_changed_after(T, lambda T, x: T.kron(x, x)),
+            ([[34.0, 34.0], [34.0, 34.0]], F64, None),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
 
