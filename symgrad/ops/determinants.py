@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from symgrad._data import broadcast_mismatch
 from symgrad.ops.linalg import matmul
 from symgrad.prim import lu_kernels
 from symgrad.prim.factorization import Factorization
@@ -32,6 +33,13 @@ def return_type(op: str, fields: tuple) -> type:
 
     base = NamedTuple(op, [(f, Tensor) for f in fields])  # type: ignore[misc]
     return type(op, (base,), {"__slots__": (), "__repr__": __repr__})
+
+
+def require_broadcast(*shapes: Any) -> None:
+    """PyTorch's RuntimeError for shapes (of batches) that don't broadcast together."""
+    mismatch = broadcast_mismatch([list(shape) for shape in shapes])
+    if mismatch:  # " (the size of tensor a ...)" as PyTorch's sentence
+        raise RuntimeError(mismatch[2].upper() + mismatch[3:-1])
 
 
 def array_dtype(a: Any) -> np.dtype:
@@ -349,6 +357,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
             f"linalg.solve: Incompatible shapes of A and B for the equation "
             f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {shape_b})"
         )
+    require_broadcast(B.shape[: -1 if vector else -2], A.shape[:-2])
     return _SOLVE(A, B, left=bool(left), vector=vector)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from symgrad._meta import MetaArray
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.creation import empty
-from symgrad.ops.determinants import array_dtype, return_type
+from symgrad.ops.determinants import array_dtype, require_broadcast, return_type
 from symgrad.ops.lu_factorization import _factors, lu
 from symgrad.ops.triangular_solves import _band, _mT, _right_solve
 from symgrad.prim import lu_kernels
@@ -276,6 +276,7 @@ def linalg_lu_solve(
             f"linalg.lu_solve: Incompatible shapes of A and B for the equation {eq} "
             f"({n}x{n} and {B.shape[-2]}x{B.shape[-1]})"
         )
+    require_broadcast(B.shape[:-2], LU.shape[:-2])
     flags = {"left": bool(left), "adjoint": bool(adjoint)}
     out = _LU_SOLVE(LU, B, pivots=piv, **flags)
     if TRACE.log is not None:  # a compiled program reads the pivots afresh

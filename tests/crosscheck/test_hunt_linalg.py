@@ -738,6 +738,51 @@ CASES.update(
     }
 )
 
+
+# -- batches of matrices and right-hand sides that don't broadcast --------------------------------
+def _batch_error(dim=0):
+    return (
+        "RuntimeError",
+        "The size of tensor a (4) must match the size of tensor b (2) at non-singleton dimension "
+        f"{dim}",
+    )
+
+
+def _eyes(T, *batch):
+    return T.eye(3).expand(*batch, 3, 3)
+
+
+CASES.update(
+    {
+        "solve_batches_not_broadcasting": (
+            lambda T: _error(lambda: T.linalg.solve(_eyes(T, 2), T.ones(4, 3, 2))),
+            _batch_error(),
+        ),
+        "solve_left_false_batches": (
+            lambda T: _error(lambda: T.linalg.solve(_eyes(T, 2), T.ones(4, 2, 3), left=False)),
+            _batch_error(),
+        ),
+        "solve_batches_inner_dim": (
+            lambda T: _error(lambda: T.linalg.solve(_eyes(T, 5, 2), T.ones(4, 3, 2))),
+            _batch_error(1),
+        ),
+        "solve_ex_batches_not_broadcasting": (
+            lambda T: _error(lambda: T.linalg.solve_ex(_eyes(T, 2), T.ones(4, 3, 2))),
+            _batch_error(),
+        ),
+        "lu_solve_batches_not_broadcasting": (
+            lambda T: _error(
+                lambda: T.linalg.lu_solve(*T.linalg.lu_factor(_eyes(T, 2)), T.ones(4, 3, 2))
+            ),
+            _batch_error(),
+        ),
+        "solve_batches_broadcasting": (
+            lambda T: T.linalg.solve(_eyes(T, 1) * 2, T.ones(4, 3, 1)).sum(),
+            (6.0, "float32", None),
+        ),
+    }
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
 
