@@ -783,6 +783,11 @@ CASES.update(
     }
 )
 
+CASES["einsum_operand_not_a_tensor"] = (
+    lambda T: _error(lambda: T.einsum("ij,jk", T.ones(2, 2), 3)),
+    ("TypeError", "expected Tensor as element 1 in argument 1, but got int"),
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
 
