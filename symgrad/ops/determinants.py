@@ -158,7 +158,7 @@ _SLOGDET = Factorization(
 )
 
 
-def slogdet(input: Tensor) -> Any:
+def linalg_slogdet(input: Tensor) -> Any:
     """The sign and the log of the absolute value of the determinant (``linalg.slogdet``),
     which stays finite where the determinant itself would overflow.
 
@@ -172,6 +172,21 @@ def slogdet(input: Tensor) -> Any:
     """
     square_matrices("linalg.slogdet", input)
     return SignLogAbsDet(*_SLOGDET(input))
+
+
+_SLOGDET_TYPE = return_type("slogdet", ("sign", "logabsdet"))
+
+
+def slogdet(input: Tensor) -> Any:
+    """``torch.slogdet`` (and the method): :func:`symgrad.linalg.slogdet`, named ``slogdet``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.slogdet(symgrad.tensor([[0.0, 2.0], [1.0, 0.0]])).sign
+    tensor(-1.)
+    """
+    return _SLOGDET_TYPE(*linalg_slogdet(input))
 
 
 def logdet(input: Tensor) -> Tensor:

@@ -788,6 +788,19 @@ CASES["einsum_operand_not_a_tensor"] = (
     ("TypeError", "expected Tensor as element 1 in argument 1, but got int"),
 )
 
+CASES["slogdet_type_names"] = (
+    lambda T: tuple(
+        type(r).__name__
+        for r in (
+            T.slogdet(_m(T)),
+            _m(T).slogdet(),
+            T.linalg.slogdet(_m(T)),
+            T.slogdet(_m(T), out=(T.empty(()).double(), T.empty(()).double())),
+        )
+    ),
+    ("slogdet", "slogdet", "linalg_slogdet", "slogdet_out"),
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
 
