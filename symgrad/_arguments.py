@@ -40,7 +40,13 @@ def tensor_method(
     method's argument from 1, the function's from 2 (``doc``: its docstring, else the
     function's)."""
 
-    def method(self: Tensor, other: Any, *args: Any, **kwargs: Any) -> Tensor:
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if args:
+            other, args = args[0], args[1:]
+        elif other_name in kwargs:  # by PyTorch's name: x.mm(mat2=y)
+            other = kwargs.pop(other_name)
+        else:
+            raise TypeError(f'{op}() missing 1 required positional arguments: "{other_name}"')
         if type(other) is not Tensor:
             require_tensor(op, other_name, 1, other)
         return function(self, other, *args, **kwargs)

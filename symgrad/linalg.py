@@ -15,7 +15,8 @@ from symgrad.ops.decompositions import eigh, eigvalsh, svdvals
 from symgrad.ops.decompositions import linalg_cholesky as cholesky
 from symgrad.ops.decompositions import linalg_qr as qr
 from symgrad.ops.decompositions import linalg_svd as svd
-from symgrad.ops.determinants import det, inv, inv_ex, matrix_power, slogdet, solve, solve_ex
+from symgrad.ops.determinants import det, inv, inv_ex, matrix_power, solve, solve_ex
+from symgrad.ops.determinants import linalg_slogdet as slogdet
 from symgrad.ops.householder import householder_product
 from symgrad.ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from symgrad.ops.least_squares import lstsq
@@ -77,15 +78,16 @@ __all__ = [
     "vector_norm",
 ]
 
-# PyTorch's keyword names ("input" and NumPy's "x" where the docs write A) and out=
+# PyTorch's keyword names ("input" and NumPy's "x" where the docs write A) and out= (of the
+# result's dtype only but for the composite functions, which cast as PyTorch's do)
 _INPUT = {"input": "A", "x": "A"}
 cholesky = entry(cholesky, **_INPUT)
 cholesky_ex = entry(cholesky_ex, **_INPUT)
-cond = entry(cond, **_INPUT)
-det = entry(det)
+cond = entry(cond, **_INPUT, exact=False)
+det = entry(det, A="input")
 eigh = entry(eigh, **_INPUT)
 eigvalsh = entry(eigvalsh, **_INPUT)
-householder_product = entry(householder_product, **_INPUT)
+householder_product = entry(householder_product, **_INPUT, exact=False)
 inv = entry(inv)
 inv_ex = entry(inv_ex)
 ldl_factor = entry(ldl_factor, **_INPUT)
@@ -95,23 +97,23 @@ lu = entry(lu)
 lu_factor = entry(lu_factor)
 lu_factor_ex = entry(lu_factor_ex)
 lu_solve = entry(lu_solve)
-lstsq = entry(lstsq, b="B", **_INPUT)
+lstsq = entry(lstsq, b="B", **_INPUT, exact=False)
 matrix_exp = entry(matrix_exp, out=False, **_INPUT)
 matrix_norm = entry(matrix_norm, **_INPUT)
-matrix_power = entry(matrix_power, **_INPUT)
-matrix_rank = entry(matrix_rank, **_INPUT)
+matrix_power = entry(matrix_power)
+matrix_rank = entry(matrix_rank, **_INPUT, exact=False)
 multi_dot = entry(multi_dot)
 norm = entry(norm, **_INPUT)
-pinv = entry(pinv, **_INPUT)
+pinv = entry(pinv, **_INPUT, exact=False)
 qr = entry(qr)
-slogdet = entry(slogdet)
+slogdet = entry(slogdet, A="input")
 solve = entry(solve)
 solve_ex = entry(solve_ex)
 solve_triangular = entry(solve_triangular, **_INPUT)
 svd = entry(svd)
 svdvals = entry(svdvals)
-tensorinv = entry(tensorinv, **_INPUT)
-tensorsolve = entry(tensorsolve, other="B", **_INPUT)
+tensorinv = entry(tensorinv, **_INPUT, exact=False)
+tensorsolve = entry(tensorsolve, other="B", **_INPUT, exact=False)
 vecdot = entry(vecdot)
 vector_norm = entry(vector_norm, input="x")
 cross = entry(cross)

@@ -10,7 +10,7 @@ from typing import Any
 
 from symgrad import creation
 from symgrad.autograd.grad_mode import no_grad
-from symgrad.ops.decompositions import qr
+from symgrad.ops.decompositions import linalg_qr
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -46,7 +46,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
         flat = creation.randn(rows, cols, dtype=tensor.dtype, generator=generator)
         if rows < cols:
             flat = flat.t()
-        q, r = qr(flat)
+        q, r = linalg_qr(flat)
         q = q * r.diagonal().sign()
         if rows < cols:
             q = q.t()

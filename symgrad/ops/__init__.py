@@ -3,6 +3,7 @@
 from symgrad.ops import (
     activations,
     decompositions,
+    older_decompositions,
     determinants,
     matrix_functions,
     division,
@@ -37,6 +38,7 @@ from symgrad.ops.tensor_xp import *  # noqa: F403
 from symgrad.ops.determinants import *  # noqa: F403
 from symgrad.ops.determinants import xp_det, xp_inv, xp_solve
 from symgrad.ops.decompositions import *  # noqa: F403
+from symgrad.ops.older_decompositions import *  # noqa: F403
 from symgrad.ops.decompositions import xp_adjugate
 from symgrad.ops.matrix_functions import *  # noqa: F403
 from symgrad.ops.matrix_functions import xp_matrix_exp
@@ -141,6 +143,7 @@ from symgrad.ops import layouts, legacy_new, storages, tensor_queries  # noqa: E
 
 __all__ = [
     *decompositions.__all__,
+    *older_decompositions.__all__,
     *determinants.__all__,
     *matrix_functions.__all__,
     *division.__all__,

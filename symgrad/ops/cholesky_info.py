@@ -17,36 +17,20 @@ from symgrad._arguments import require_bool
 from symgrad.ops.decompositions import _cholesky_vjp
 from symgrad.ops.determinants import return_type, square_matrices
 from symgrad.prim.factorization import Factorization
-from symgrad.prim.linalg_kernels import LinAlgError
+from symgrad.prim.linalg_kernels import LinAlgError, cholesky_lower, potf2
 from symgrad.prim.primitive import Ctx
 from symgrad.tensor import Tensor
 
 __all__: list = []
 
 
-def _partial(m: np.ndarray) -> tuple:
-    """``potf2`` on one matrix: the lower factor as far as it goes and its ``info``."""
-    low = np.tril(m)
-    with np.errstate(all="ignore"):
-        for j in range(m.shape[-1]):
-            pivot = low[j, j] - low[j, :j] @ low[j, :j]
-            if not pivot > 0:  # also nan
-                low[j, j] = pivot
-                return low, j + 1
-            low[j, j] = np.sqrt(pivot)
-            low[j + 1 :, j] = (low[j + 1 :, j] - low[j + 1 :, :j] @ low[j, :j]) / low[j, j]
-    return low, 0
-
-
 def _kernel(a: np.ndarray, upper: bool) -> tuple:
     info = np.zeros(a.shape[:-2], np.int32)
     try:
-        low = np.linalg.cholesky(a)
-        if np.isnan(np.diagonal(low, axis1=-2, axis2=-1)).any():  # NumPy lets nan through
-            raise np.linalg.LinAlgError
+        low = cholesky_lower(a, upper)
     except np.linalg.LinAlgError:
-        flat = a.reshape((-1,) + a.shape[-2:])
-        parts = [_partial(m) for m in flat]
+        flat = (np.swapaxes(a, -1, -2) if upper else a).reshape((-1,) + a.shape[-2:])
+        parts = [potf2(m) for m in flat]
         low = np.stack([p for p, _ in parts]).reshape(a.shape) if parts else a.copy()
         info = np.array([i for _, i in parts], np.int32).reshape(a.shape[:-2])
     return (np.swapaxes(low, -1, -2) if upper else low), info
@@ -60,6 +44,7 @@ def _vjp(xp: Any, grads: tuple, c: Any) -> tuple:
 _CHOLESKY_EX = Factorization(
     "cholesky_ex", _kernel, _vjp, backward="LinalgCholeskyExBackward0", n_outputs=2,
     differentiable=(0,),
+    reads_inputs=False,
 )  # fmt: skip
 
 

@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_bool
-from symgrad.ops.lu_factorization import _mT
 from symgrad.ops.triangular_solves import (
     _batch,
     _floating,
     _matching_rows,
+    _mT,
     _same_dtype,
     _square_coefficient,
     _swap,
@@ -57,6 +57,8 @@ def _cholesky_solve_vjp(xp: Any, g: Any, c: Any) -> tuple:
     f, x, upper = c.inputs[1], c.out, c.params["upper"]
     if isinstance(g, Tensor):  # through the op itself, so second derivatives are PyTorch's
         gb = _CHOLESKY_SOLVE(g, f, upper=upper)
+    elif isinstance(g, np.ndarray):  # by substitution: a zero on the diagonal gives inf, nan
+        gb = _cholesky_solve_kernel(xp, g, f, upper)
     else:
         gb = xp.solve(_gram(xp, f, upper), g)
     gf = None

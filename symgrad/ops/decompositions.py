@@ -12,15 +12,14 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._arguments import require_bool
 from symgrad.ops.determinants import _DET, _INV, array_dtype, return_type, square_matrices
 from symgrad.ops.linalg import matmul
 from symgrad.ops.tensor_xp import xp_prod_others
 from symgrad.prim.factorization import Factorization
-from symgrad.prim.linalg_kernels import LinAlgError
+from symgrad.prim.linalg_kernels import LinAlgError, cholesky_lower, potf2
 from symgrad.tensor import Tensor
 
-__all__ = ["cholesky", "qr", "svd"]
+__all__: list = []  # public as symgrad.linalg.cholesky, qr, eigh, svd, ...
 
 
 def _mT(xp: Any, a: Any) -> Any:
@@ -36,34 +35,29 @@ def _lower(xp: Any, a: Any, n: int, dtype: Any, k: int = 0) -> Any:
 
 
 # -- cholesky -------------------------------------------------------------------------------------
-def _cholesky_kernel(a: np.ndarray, upper: bool) -> tuple:
-    try:
-        low = np.linalg.cholesky(a)
-    except np.linalg.LinAlgError:
-        raise _not_positive_definite(a) from None
-    return (np.swapaxes(low, -1, -2) if upper else low,)
+def _cholesky_kernel(op: str) -> Any:
+    def kernel(a: np.ndarray, upper: bool) -> tuple:
+        try:
+            low = cholesky_lower(a, upper)
+        except np.linalg.LinAlgError:
+            raise _not_positive_definite(op, np.swapaxes(a, -1, -2) if upper else a) from None
+        return (np.swapaxes(low, -1, -2) if upper else low,)
+
+    return kernel
 
 
-def _not_positive_definite(a: np.ndarray) -> LinAlgError:
+def _not_positive_definite(op: str, a: np.ndarray) -> LinAlgError:
     batch = a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:])
     for i, m in enumerate(batch):
-        order = next((k for k in range(1, m.shape[0] + 1) if not _positive_definite(m[:k, :k])), 0)
+        order = potf2(m)[1]
         if order:
             where = f"(Batch element {i}): " if a.ndim > 2 else ""
             return LinAlgError(
-                f"linalg.cholesky: {where}The factorization could not be completed because the "
+                f"{op}: {where}The factorization could not be completed because the "
                 f"input is not positive-definite (the leading minor of order {order} is not "
                 "positive-definite)."
             )
-    return LinAlgError("linalg.cholesky: the input is not positive-definite")
-
-
-def _positive_definite(m: np.ndarray) -> bool:
-    try:
-        np.linalg.cholesky(m)
-    except np.linalg.LinAlgError:
-        return False
-    return True
+    return LinAlgError(f"{op}: the input is not positive-definite")
 
 
 def _cholesky_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
@@ -81,7 +75,11 @@ def _cholesky_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
 
 
 _CHOLESKY = Factorization(
-    "cholesky", _cholesky_kernel, _cholesky_vjp, backward="LinalgCholeskyExBackward0"
+    "cholesky",
+    _cholesky_kernel("linalg.cholesky"),
+    _cholesky_vjp,
+    backward="LinalgCholeskyExBackward0",
+    reads_inputs=False,
 )
 
 
@@ -98,27 +96,6 @@ def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     """
     square_matrices("linalg.cholesky", A)
     return _CHOLESKY(A, upper=bool(upper))[0]
-
-
-_CHOLESKY_OLD = Factorization(
-    "cholesky", _cholesky_kernel, _cholesky_vjp, backward="CholeskyBackward0"
-)
-
-
-def cholesky(input: Tensor, upper: bool = False) -> Tensor:
-    """PyTorch's older ``torch.cholesky`` (``CholeskyBackward0``); prefer
-    :func:`symgrad.linalg.cholesky`.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.cholesky(symgrad.tensor([[9.0]]))
-    tensor([[3.]])
-    """
-    if type(upper) is not bool:
-        require_bool("cholesky", "upper", upper)
-    square_matrices("cholesky", input)
-    return _CHOLESKY_OLD(input, upper=bool(upper))[0]
 
 
 # -- qr -------------------------------------------------------------------------------------------
@@ -170,7 +147,7 @@ def _qr_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
         (Ellipsis, slice(None), slice(0, rows)),
         (Ellipsis, slice(None), slice(rows, None)),
     )
-    u, y = xp.getitem(r, left), xp.getitem(c.inputs[0], right)
+    u, y = xp.getitem(r, left), xp.matmul(q, xp.getitem(r, right))  # Y = Q V: A not saved
     gu = None if gr is None else xp.getitem(gr, left)
     gv = None if gr is None else xp.getitem(gr, right)
     if gv is not None:
@@ -182,7 +159,13 @@ def _qr_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
 
 
 _QR = Factorization(
-    "qr", _qr_kernel, _qr_vjp, backward="LinalgQrBackward0", n_outputs=2, check=_qr_check
+    "qr",
+    _qr_kernel,
+    _qr_vjp,
+    backward="LinalgQrBackward0",
+    n_outputs=2,
+    check=_qr_check,
+    reads_inputs=False,
 )
 
 
@@ -204,23 +187,6 @@ def linalg_qr(A: Tensor, mode: str = "reduced") -> Any:
         )
     square_matrices("linalg.qr", A, square=False)
     return return_type("linalg_qr", ("Q", "R"))(*_QR(A, mode=mode))
-
-
-def qr(input: Tensor, some: bool = True) -> Any:
-    """PyTorch's older ``torch.qr``: ``linalg.qr`` with mode 'reduced' (``some``) or
-    'complete'.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.qr(symgrad.tensor([[3.0], [4.0]])).R
-    tensor([[-5.]])
-    """
-    if type(some) is not bool:
-        require_bool("qr", "some", some)
-    square_matrices("qr", input, square=False)
-    q, r = _QR(input, mode="reduced" if some else "complete")
-    return return_type("qr", ("Q", "R"))(q, r)
 
 
 # -- eigh -----------------------------------------------------------------------------------------
@@ -248,7 +214,9 @@ def _eigh_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     return (xp.matmul(xp.matmul(vectors, inner), _mT(xp, vectors)),)
 
 
-_EIGH = Factorization("eigh", _eigh_kernel, _eigh_vjp, backward="LinalgEighBackward0", n_outputs=2)
+_EIGH = Factorization(
+    "eigh", _eigh_kernel, _eigh_vjp, backward="LinalgEighBackward0", n_outputs=2, reads_inputs=False
+)
 
 
 def _check_uplo(UPLO: Any) -> str:
@@ -333,7 +301,9 @@ def _svd_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     return (ga,)
 
 
-_SVD = Factorization("svd", _svd_kernel, _svd_vjp, backward="LinalgSvdBackward0", n_outputs=3)
+_SVD = Factorization(
+    "svd", _svd_kernel, _svd_vjp, backward="LinalgSvdBackward0", n_outputs=3, reads_inputs=False
+)
 
 
 def linalg_svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None) -> Any:
@@ -362,29 +332,6 @@ def svdvals(A: Tensor, *, driver: Any = None) -> Tensor:
     """
     square_matrices("linalg.svdvals", A, square=False)
     return _SVD(A, full_matrices=False)[1]
-
-
-def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
-    """PyTorch's older ``torch.svd``: ``U``, ``S`` and ``V`` (not ``Vh``); without
-    ``compute_uv`` the vectors are zeros.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.svd(symgrad.tensor([[2.0, 0.0], [0.0, 1.0]])).V
-    tensor([[1., 0.],
-            [0., 1.]])
-    """
-    if type(some) is not bool:
-        require_bool("svd", "some", some)
-    if type(compute_uv) is not bool:
-        require_bool("svd", "compute_uv", compute_uv)
-    square_matrices("svd", input, square=False)
-    u, s, vh = _SVD(input, full_matrices=not some)
-    if not compute_uv:
-        u = Tensor._make(np.zeros(u.shape, u._data.dtype))
-        vh = Tensor._make(np.zeros(vh.shape, vh._data.dtype))
-    return return_type("svd", ("U", "S", "V"))(u, s, vh.mT)
 
 
 def xp_adjugate(a: Tensor) -> Tensor:

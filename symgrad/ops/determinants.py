@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from symgrad._data import broadcast_mismatch
 from symgrad.ops.linalg import matmul
 from symgrad.prim import lu_kernels
 from symgrad.prim.factorization import Factorization
@@ -33,6 +34,13 @@ def return_type(op: str, fields: tuple) -> type:
     base = NamedTuple(op, [(f, Tensor) for f in fields])  # type: ignore[misc]
     namespace = {"__slots__": (), "__repr__": __repr__, "__module__": "symgrad.return_types"}
     return type(op, (base,), namespace)
+
+
+def require_broadcast(*shapes: Any) -> None:
+    """PyTorch's RuntimeError for shapes (of batches) that don't broadcast together."""
+    mismatch = broadcast_mismatch([list(shape) for shape in shapes])
+    if mismatch:  # " (the size of tensor a ...)" as PyTorch's sentence
+        raise RuntimeError(mismatch[2].upper() + mismatch[3:-1])
 
 
 def array_dtype(a: Any) -> np.dtype:
@@ -100,7 +108,7 @@ _DET = Structural(
 )
 
 
-def det(A: Tensor) -> Tensor:
+def det(input: Tensor) -> Tensor:
     """The determinant of each square matrix of ``A`` (``linalg.det``); its gradient is the
     cofactor matrix ``adj(A)^T``, also where ``A`` is singular.
 
@@ -113,8 +121,8 @@ def det(A: Tensor) -> Tensor:
     >>> d.item(), a.grad.tolist()
     (5.0, [[3.0, -1.0], [-1.0, 2.0]])
     """
-    square_matrices("linalg.det", A)
-    return _DET(A)
+    square_matrices("linalg.det", input)
+    return _DET(input)
 
 
 # -- slogdet and logdet -------------------------------------------------------------------------
@@ -151,7 +159,7 @@ _SLOGDET = Factorization(
 )
 
 
-def slogdet(A: Tensor) -> Any:
+def linalg_slogdet(input: Tensor) -> Any:
     """The sign and the log of the absolute value of the determinant (``linalg.slogdet``),
     which stays finite where the determinant itself would overflow.
 
@@ -163,8 +171,23 @@ def slogdet(A: Tensor) -> Any:
     sign=tensor(-1.),
     logabsdet=tensor(0.6931))
     """
-    square_matrices("linalg.slogdet", A)
-    return SignLogAbsDet(*_SLOGDET(A))
+    square_matrices("linalg.slogdet", input)
+    return SignLogAbsDet(*_SLOGDET(input))
+
+
+_SLOGDET_TYPE = return_type("slogdet", ("sign", "logabsdet"))
+
+
+def slogdet(input: Tensor) -> Any:
+    """``torch.slogdet`` (and the method): :func:`symgrad.linalg.slogdet`, named ``slogdet``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.slogdet(symgrad.tensor([[0.0, 2.0], [1.0, 0.0]])).sign
+    tensor(-1.)
+    """
+    return _SLOGDET_TYPE(*linalg_slogdet(input))
 
 
 def logdet(input: Tensor) -> Tensor:
@@ -327,14 +350,17 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     >>> symgrad.linalg.solve(symgrad.tensor([[2.0, 0.0], [0.0, 4.0]]), symgrad.tensor([1.0, 1.0]))
     tensor([0.5000, 0.2500])
     """
-    square_matrices("linalg.solve", A)
+    square_matrices("linalg.solve", A, floating=False)
     if not isinstance(B, Tensor):
         raise TypeError(f"linalg.solve(): argument 'B' must be Tensor, not {type(B).__name__}")
-    if A.dtype != B.dtype:
+    if A._data.dtype.kind not in "fc":
+        floating_input("linalg.solve", A)
+    if A.dtype != B.dtype:  # (PyTorch checks before refusing float16)
         raise RuntimeError(
             "linalg.solve: Expected A and B to have the same dtype, but found A of type "
             f"{A.dtype.scalar_type} and B of type {B.dtype.scalar_type} instead"
         )
+    floating_input("linalg.solve", A)
     n = A.shape[-1]
     # only A X = B takes a batch of vectors; for X A = B, B is always a batch of matrices
     vector = left and (
@@ -347,6 +373,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
             f"linalg.solve: Incompatible shapes of A and B for the equation "
             f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {shape_b})"
         )
+    require_broadcast(B.shape[: -1 if vector else -2], A.shape[:-2])
     return _SOLVE(A, B, left=bool(left), vector=vector)
 
 
@@ -366,7 +393,7 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
 
 
 # -- matrix_power -------------------------------------------------------------------------------
-def matrix_power(A: Tensor, n: int) -> Tensor:
+def matrix_power(input: Tensor, n: int) -> Tensor:
     """``A`` multiplied by itself ``n`` times (``n`` < 0: its inverse's power), with
     PyTorch's order of products.
 
@@ -377,6 +404,7 @@ def matrix_power(A: Tensor, n: int) -> Tensor:
     tensor([[1., 3.],
             [0., 1.]])
     """
+    A = input
     square_matrices("linalg.matrix_power", A, floating=False)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"linalg.matrix_power(): argument 'n' must be int, not {type(n).__name__}")

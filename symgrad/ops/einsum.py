@@ -249,6 +249,12 @@ def einsum(equation: str, *operands: Any) -> Tensor:
         )
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    for i, operand in enumerate(operands):
+        if not isinstance(operand, Tensor):  # PyTorch's words, counting a list's elements
+            inner = operand[0] if isinstance(operand, (list, tuple)) and operand else operand
+            raise TypeError(
+                f"expected Tensor as element {i} in argument 1, but got {type(inner).__name__}"
+            )
     subs, out, ell = _parse(equation, operands)
     for c in out:
         if out.count(c) > 1:

@@ -199,7 +199,33 @@ def _fused(prim: Structural, input: Tensor, m1: Tensor, m2: Tensor, beta: Any, a
             f"{prim.name}: self and mat2 must have the same dtype, but got {input.dtype!r} and "
             f"{m2.dtype!r} (convert input with .to({m2.dtype!r}))"
         )
+    if m1._data.dtype.kind in "biu":
+        beta, alpha = _integer_scalars(prim, m1, beta, alpha)
     return prim(input, m1, m2, **_params(beta, alpha))
+
+
+# PyTorch's CPU kernels, named in its error for boolean operands (addr takes them)
+_KERNELS = {"addmm": "addmm_impl_cpu_", "addmv": "addmv_impl_cpu", "addbmm": "addmm_impl_cpu_"}
+
+
+def _integer_scalars(prim: Structural, m1: Tensor, beta: Any, alpha: Any) -> tuple:
+    """``beta`` and ``alpha`` as PyTorch reads them for integer or boolean operands: addr
+    refuses a float (and a bool one unless the operands are boolean) and takes a boolean
+    product as logical; the others refuse boolean operands and cut floats toward zero."""
+    boolean = m1._data.dtype.kind == "b"
+    if prim is not _ADDR:
+        if boolean:
+            kernel = _KERNELS.get(prim.name, prim.name)
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+        return int(beta), int(alpha)
+    for name, k in (("beta", beta), ("alpha", alpha)):
+        if isinstance(k, bool) and not boolean:
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+        if isinstance(k, float) or (isinstance(k, Tensor) and k.dtype.is_floating_point):
+            raise RuntimeError(
+                f"For integral input tensors, argument {name} must not be a floating point number."
+            )
+    return (bool(beta), bool(alpha)) if boolean else (beta, alpha)
 
 
 class _TENSOR_OPS:

@@ -186,7 +186,7 @@ def householder_product(A: Tensor, tau: Tensor) -> Tensor:
     return _HOUSEHOLDER_PRODUCT(A, tau)
 
 
-def orgqr(input: Tensor, tau: Tensor) -> Tensor:
+def orgqr(input: Tensor, input2: Tensor) -> Tensor:
     """PyTorch's LAPACK-named ``orgqr``: :func:`symgrad.linalg.householder_product`.
 
     Examples
@@ -196,8 +196,8 @@ def orgqr(input: Tensor, tau: Tensor) -> Tensor:
     tensor([[ 0.],
             [-1.]])
     """
-    _tensors("orgqr", ("input", input), ("input2", tau))
-    return householder_product(input, tau)
+    _tensors("orgqr", ("input", input), ("input2", input2))
+    return householder_product(input, input2)
 
 
 # -- ormqr ----------------------------------------------------------------------------------------

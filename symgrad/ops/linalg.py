@@ -10,6 +10,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor_arguments, require_tensors
 from symgrad._tracing import TRACE
+from symgrad._version import NO_VERSION, Version
 from symgrad.autograd import grad_mode
 from symgrad.ops.copies import contiguous
 from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, reshape, squeeze, transpose
@@ -311,7 +312,11 @@ def _batched(a: Tensor, b: Tensor) -> Tensor:
 
 def _unsafe_view(x: Tensor, shape: tuple) -> Tensor:
     out = _UNSAFE_VIEW(x, shape=shape)
-    out._view_base = None  # PyTorch's _unsafe_view: not a view of the product (_base None)
+    # PyTorch's _unsafe_view: not a view of the product (_base None), with a version counter
+    # of its own (changing one in place leaves the other's version as it was)
+    out._view_base = None
+    if out._counter is not NO_VERSION:  # (an inference tensor has none)
+        out._counter = Version()
     return out
 
 
@@ -349,8 +354,9 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     return matmul(input, vec)
 
 
-def dot(input: Tensor, other: Tensor) -> Tensor:
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """The dot product of two 1-D tensors."""
+    other = tensor
     if type(input) is not Tensor or type(other) is not Tensor:
         require_tensors("dot", input, "tensor", other)
     if input.ndim != 1 or other.ndim != 1:
@@ -400,6 +406,8 @@ def vdot(input: Tensor, other: Tensor) -> Tensor:
         )
     if input.shape != other.shape:
         dot(input, other)  # PyTorch's message for vectors of different lengths
+    if input.dtype.scalar_type == "Bool":
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     return _VDOT(input, other)
 
 

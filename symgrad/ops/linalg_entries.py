@@ -13,9 +13,10 @@ from symgrad.ops.out import with_out
 __all__ = ["entry"]
 
 
-def entry(fn: Callable, out: bool = True, **aliases: str) -> Callable:
+def entry(fn: Callable, out: bool = True, exact: bool = True, **aliases: str) -> Callable:
     """``fn`` also taking its arguments under PyTorch's keyword names ``aliases`` (PyTorch's
-    name to ``fn``'s), and ``out=`` unless ``out`` is False."""
+    name to ``fn``'s), and ``out=`` unless ``out`` is False: as PyTorch's kernels, only
+    ``out`` of the result's own dtype unless not ``exact`` (then cast into ``out``'s)."""
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -24,4 +25,4 @@ def entry(fn: Callable, out: bool = True, **aliases: str) -> Callable:
                 kwargs[name] = kwargs.pop(alias)
         return fn(*args, **kwargs)
 
-    return with_out(call) if out else call
+    return with_out(call, exact=exact) if out else call

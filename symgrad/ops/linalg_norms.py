@@ -10,8 +10,7 @@ import numpy as np
 
 from symgrad._data import _wrap_dim
 from symgrad.ops.decompositions import svdvals
-from symgrad.ops.determinants import floating_input
-from symgrad.ops.norms import norm
+from symgrad.ops.norms import in_dtype, norm
 from symgrad.tensor import Tensor
 
 __all__: list = []  # public as symgrad.linalg.vector_norm, matrix_norm, norm
@@ -28,11 +27,7 @@ def vector_norm(
     >>> symgrad.linalg.vector_norm(symgrad.tensor([3.0, -4.0]), ord=1)
     tensor(7.)
     """
-    floating_input("linalg.vector_norm", x, half=True)  # (PyTorch checks before dtype)
-    if dtype is not None:
-        x = x.to(dtype)
-    if x._data.dtype.kind not in "fc":  # (a dtype= of integers)
-        floating_input("linalg.vector_norm", x)
+    x = in_dtype("linalg.vector_norm", x, dtype)
     if isinstance(ord, str):
         raise RuntimeError(f"linalg.vector_norm: ord must be a number, got '{ord}'")
     return norm(x, p=ord, dim=dim, keepdim=keepdim)
@@ -55,9 +50,8 @@ def matrix_norm(
     >>> symgrad.linalg.matrix_norm(symgrad.tensor([[1.0, -2.0], [3.0, 4.0]]), ord=1)
     tensor(6.)
     """
-    floating_input("linalg.matrix_norm", A, half=True)  # (PyTorch checks before dtype)
-    if dtype is not None:
-        A = A.to(dtype)
+    half = A.dtype.itemsize < 4 if A.dtype.is_floating_point else False
+    A = in_dtype("linalg.matrix_norm", A, dtype)
     if A.ndim < 2:
         raise RuntimeError(
             "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
@@ -68,7 +62,7 @@ def matrix_norm(
     if ord == "fro":
         return norm(A, p=2, dim=(d0, d1), keepdim=keepdim)
     if ord == "nuc" or ord in (2, -2):
-        if A._data.dtype == np.float16:
+        if half:  # (PyTorch checks before dtype)
             raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
         # PyTorch's steps (and node names): the matrices moved last, then reduced
         order = [d for d in range(A.ndim) if d not in (d0, d1)] + [d0, d1]

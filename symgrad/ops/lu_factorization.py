@@ -18,31 +18,16 @@ import numpy as np
 from symgrad._meta import MetaArray
 from symgrad._tracing import TRACE, data_value
 from symgrad.ops.determinants import array_dtype, floating_input, return_type
+from symgrad.ops.triangular_solves import _band, _mT, substitute
 from symgrad.prim import lu_kernels
 from symgrad.prim.factorization import Factorization
-from symgrad.prim.linalg_kernels import LinAlgError
 from symgrad.tensor import Tensor
 
 __all__ = ["lu"]
 
 
-def _mT(xp: Any, a: Any) -> Any:
-    return xp.transpose(a, -1, -2)
-
-
-def _band(xp: Any, a: Any, shape: tuple, dtype: Any, k: int, lower: bool) -> Any:
-    """``tril(a, k)`` (``triu`` when not ``lower``) of a batch of ``shape[-2:]`` matrices."""
-    ones = np.ones(shape[-2:], dtype)
-    return a * xp.constant(np.tril(ones, k) if lower else np.triu(ones, k))
-
-
 def _numpy(a: Any) -> np.ndarray:
     return a._data if isinstance(a, Tensor) else np.asarray(a)
-
-
-def _right_solve(xp: Any, b: Any, m: Any) -> Any:
-    """``B M^-1``."""
-    return _mT(xp, xp.solve(_mT(xp, m), _mT(xp, b)))
 
 
 def _cols(start: int, stop: Any = None) -> tuple:
@@ -71,18 +56,20 @@ def _lu_backward(xp: Any, gl: Any, gu: Any, p: Any, low: Any, up: Any, m: int, n
             inner = _band(xp, xp.matmul(_mT(xp, low), gl), (m, m), dtype, -1, True)
         if gu is not None:
             inner = inner + _band(xp, xp.matmul(gu, _mT(xp, up)), (m, m), dtype, 0, False)
-        ga = xp.solve(_mT(xp, low), _right_solve(xp, inner, _mT(xp, up)))
+        inner = substitute(xp, _mT(xp, up), inner, upper=False, left=False)
+        ga = substitute(xp, _mT(xp, low), inner, upper=True)
     elif m < n:  # wide: U = [U1 | U2] with U1 square
         u1, zeros = xp.getitem(up, _cols(0, k)), np.zeros(p.shape[:-2] + (m, n - k), dtype)
         gu = None if gu is None else _band(xp, gu, (k, n), dtype, 0, False)
         inner = 0 if gl is None else xp.matmul(_mT(xp, low), gl)
         if gu is not None:
             inner = inner - xp.matmul(gu, _mT(xp, up))
-        inner = _right_solve(xp, _band(xp, inner, (m, m), dtype, -1, True), _mT(xp, u1))
+        inner = _band(xp, inner, (m, m), dtype, -1, True)
+        inner = substitute(xp, _mT(xp, u1), inner, upper=False, left=False)
         if gu is not None:
             gu1, gu2 = xp.getitem(gu, _cols(0, k)), xp.getitem(gu, _cols(k))
             inner = xp.cat([inner + gu1, gu2], -1)
-        ga = xp.solve(_mT(xp, low), inner)
+        ga = substitute(xp, _mT(xp, low), inner, upper=True)
         if gu is None:
             ga = xp.cat([ga, xp.constant(zeros)], -1)
     else:  # tall: L = [L1; L2] with L1 square
@@ -91,11 +78,11 @@ def _lu_backward(xp: Any, gl: Any, gu: Any, p: Any, low: Any, up: Any, m: int, n
         inner = 0 if gu is None else xp.matmul(gu, _mT(xp, up))
         if gl is not None:
             inner = inner - xp.matmul(_mT(xp, low), gl)
-        inner = xp.solve(_mT(xp, l1), _band(xp, inner, (k, k), dtype, 0, False))
+        inner = substitute(xp, _mT(xp, l1), _band(xp, inner, (k, k), dtype, 0, False), upper=True)
         if gl is not None:
             gl1, gl2 = xp.getitem(gl, _rows(0, k)), xp.getitem(gl, _rows(k))
             inner = xp.cat([inner + gl1, gl2], -2)
-        ga = _right_solve(xp, inner, _mT(xp, up))
+        ga = substitute(xp, _mT(xp, up), inner, upper=False, left=False)
         if gl is None:
             ga = xp.cat([ga, xp.constant(zeros)], -2)
     return xp.matmul(xp.constant(p), ga)
@@ -126,6 +113,7 @@ _LU_FACTOR = Factorization(
     backward="LinalgLuFactorExBackward0",
     n_outputs=3,
     differentiable=(0,),
+    reads_inputs=False,
 )
 
 
@@ -175,11 +163,12 @@ def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False) -
     return return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))(lu, pivots, info)
 
 
-def _zero_pivot(op: str, info: np.ndarray) -> LinAlgError:
+def _zero_pivot(op: str, info: np.ndarray) -> RuntimeError:
+    """PyTorch's error for a zero pivot: a plain ``RuntimeError``, not ``LinAlgError``."""
     flat = info.reshape(-1)
     i = int(np.flatnonzero(flat)[0])
     where = f"(Batch element {i}): " if info.ndim else ""
-    return LinAlgError(
+    return RuntimeError(
         f"torch.{op}: {where}U[{flat[i]},{flat[i]}] is zero and using it on lu_solve would "
         "result in a division by zero. If you still want to perform the factorization, "
         "consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)"
@@ -190,7 +179,7 @@ def lu_factor(A: Tensor, *, pivot: bool = True) -> Any:
     """``(LU, pivots)``, the LU factorization with partial pivoting packed as LAPACK packs it:
     ``L`` (unit diagonal) below the diagonal of ``LU``, ``U`` on and above it, and the rows
     exchanged at each step in ``pivots`` (1-based, ``int32``). A zero on the diagonal of
-    ``U`` raises :class:`~symgrad.linalg.LinAlgError` (``lu_factor_ex`` reports it instead).
+    ``U`` raises ``RuntimeError`` (``lu_factor_ex`` reports it instead).
 
     Examples
     --------
@@ -257,7 +246,13 @@ def _lu_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
 
 
 _LU = Factorization(
-    "lu", _lu_kernel, _lu_vjp, backward="LinalgLuBackward0", n_outputs=3, differentiable=(1, 2)
+    "lu",
+    _lu_kernel,
+    _lu_vjp,
+    backward="LinalgLuBackward0",
+    n_outputs=3,
+    differentiable=(1, 2),
+    reads_inputs=False,
 )
 
 

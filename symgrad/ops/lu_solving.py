@@ -15,11 +15,14 @@ import numpy as np
 from symgrad._meta import MetaArray
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.creation import empty
-from symgrad.ops.determinants import array_dtype, return_type
-from symgrad.ops.lu_factorization import _band, _factors, _mT, _right_solve, lu
+from symgrad.ops.determinants import array_dtype, require_broadcast, return_type
+from symgrad.ops.lu_factorization import _factors, lu
+from symgrad.ops.triangular_solves import _band, _mT, _right_solve
 from symgrad.prim import lu_kernels
 from symgrad.prim.factorization import Factorization
+from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["lu_unpack", "lu_solve"]
@@ -183,17 +186,27 @@ def _lu_gradient(xp: Any, ga: Any, lu: Any, pivots: Any) -> Any:
 def _lu_solve_vjp(xp: Any, g: Any, c: Any) -> tuple:
     (lu, _), x, params = c.inputs, c.out, c.params
     left, adjoint = params["left"], params["adjoint"]
-    a = _op_a(xp, _matrix(xp, lu, params["pivots"]), adjoint)
+    gb = _adjoint_solve(xp, lu, g, params)
     if left:  # op(A) X = B
-        gb = xp.solve(_mT(xp, a), g)
         g_op = -xp.matmul(gb, _mT(xp, x))
     else:  # X op(A) = B
-        gb = _right_solve(xp, g, _mT(xp, a))
         g_op = -xp.matmul(_mT(xp, x), gb)
     glu = None
     if c.needs[0]:
         glu = _lu_gradient(xp, _op_a(xp, g_op, adjoint), lu, params["pivots"])
     return glu, gb if c.needs[1] else None
+
+
+def _adjoint_solve(xp: Any, lu: Any, g: Any, params: dict) -> Any:
+    """The solve with ``op(A)^T`` the gradient needs, as PyTorch's formula: by substitution
+    with the factors (``lu_solve`` itself on tensors), so a zero pivot gives inf and nan."""
+    flipped = dict(params, adjoint=not params["adjoint"])
+    if xp is NP:
+        return _lu_solve_kernel(xp, lu, g, **flipped)
+    if xp is INTERPRETERS.tensor:
+        return _LU_SOLVE(lu, g, **flipped)
+    a = _mT(xp, _op_a(xp, _matrix(xp, lu, params["pivots"]), params["adjoint"]))
+    return xp.solve(a, g) if params["left"] else _right_solve(xp, g, a)
 
 
 def _lu_solve_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
@@ -263,6 +276,7 @@ def linalg_lu_solve(
             f"linalg.lu_solve: Incompatible shapes of A and B for the equation {eq} "
             f"({n}x{n} and {B.shape[-2]}x{B.shape[-1]})"
         )
+    require_broadcast(B.shape[:-2], LU.shape[:-2])
     flags = {"left": bool(left), "adjoint": bool(adjoint)}
     out = _LU_SOLVE(LU, B, pivots=piv, **flags)
     if TRACE.log is not None:  # a compiled program reads the pivots afresh

@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad._arguments import require_same_dtype, require_tensors
 from symgrad.ops.atleast import broadcast_shapes
-from symgrad.ops.determinants import array_dtype, square_matrices
+from symgrad.ops.determinants import array_dtype, require_broadcast, square_matrices
 from symgrad.ops.linalg import matmul
 from symgrad.ops.shape import expand_to
 from symgrad.prim.structural import Structural
@@ -286,6 +286,7 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
             f"linalg.cross: inputs dimension {dim} must have length 3. Got "
             f"{input.shape[dim]} and {other.shape[dim]}"
         )
+    require_broadcast(input.shape, other.shape)
     for t in (input, other):
         if t.dtype.scalar_type == "Bool":
             raise NotImplementedError("\"cross\" not implemented for 'Bool'")
@@ -314,6 +315,7 @@ def cross(input: Tensor, other: Tensor, dim: Any = None) -> Tensor:
             UserWarning,
             stacklevel=2,
         )
+        require_broadcast(input.shape, other.shape)
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
         dim = next((d for d, n in enumerate(shape) if n == 3), -1)
     return linalg_cross(input, other, dim=dim)

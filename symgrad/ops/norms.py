@@ -32,9 +32,7 @@ def norm(
     """
     if isinstance(p, str) and not (p == "fro" and _at_most_two(dim)):
         return _matrix_norm(input, p, dim, keepdim, dtype)
-    _floating("linalg.vector_norm", input, dtype)
-    if dtype is not None:
-        input = input.to(dtype)
+    input = in_dtype("linalg.vector_norm", input, dtype)
     if p in ("fro", 2, 2.0, None):
         return _norm2(input, dim, keepdim)
     order = int(p) if isinstance(p, bool) else p  # PyTorch reads a bool p as the number it is
@@ -62,6 +60,22 @@ def _floating(op: str, input: Tensor, dtype: Any) -> None:
         )
 
 
+def in_dtype(op: str, input: Tensor, dtype: Any) -> Tensor:
+    """``input`` converted to a norm's ``dtype=``, with PyTorch's errors: an integer input or
+    dtype, or a dtype the input's would narrow to (float64 to float32)."""
+    _floating(op, input, dtype)
+    if dtype is None or dtype is input.dtype:
+        return input
+    from symgrad.dtypes import promote_types
+
+    if promote_types(input.dtype, dtype) is not dtype:
+        raise RuntimeError(
+            f"{op}: the dtype of the input ({input.dtype.scalar_type}) should be convertible "
+            f"without narrowing to the specified dtype ({dtype.scalar_type})"
+        )
+    return input.to(dtype)
+
+
 def _matrix_norm(input: Tensor, p: str, dim: Any, keepdim: bool, dtype: Any) -> Tensor:
     """``norm`` with a string ``p``: the Frobenius or nuclear norm of the matrices over the
     two dims ``dim`` (by default every dim, so only a 2-D input has a default)."""
@@ -77,12 +91,11 @@ def _matrix_norm(input: Tensor, p: str, dim: Any, keepdim: bool, dtype: Any) -> 
     if d0 == d1:
         raise RuntimeError(f"{op}: dims must be different. Got ({d0}, {d1})")
     _floating(op, input, dtype)
-    if dtype is not None:
-        input = input.to(dtype)
-    if input.dtype.itemsize < 4:
+    if p == "nuc" and input.dtype.itemsize < 4:  # (PyTorch checks before dtype)
         raise RuntimeError(
             f"{op}: Low precision dtypes not supported. Got {input.dtype.scalar_type}"
         )
+    input = in_dtype(op, input, dtype)
     if p == "fro":
         return _norm2(input, (d0, d1), keepdim)
     # the sum of the singular values, with the two dims moved last

@@ -104,7 +104,10 @@ def _write_results(
             _same_dtype_as(name, r, o)
     for r, o in zip(result, out):
         _write(name, r, o)
-    return _out_type(type(result), name)(*out) if hasattr(result, "_fields") else tuple(out)
+    if not hasattr(result, "_fields"):
+        return tuple(out)
+    kind = type(result)  # (torch.linalg's are named for it: linalg_eigh_out)
+    return _out_type(kind, kind.__name__ if kind.__name__.startswith("linalg_") else name)(*out)
 
 
 def _same_dtype_as(name: str, result: Tensor, out: Tensor) -> None:
@@ -253,9 +256,9 @@ ge = with_out(comparisons.ge, differentiable=False)
 logical_and = with_out(comparisons.logical_and, differentiable=False)
 logical_or = with_out(comparisons.logical_or, differentiable=False)
 logical_not = with_out(comparisons.logical_not, differentiable=False)
-matmul = with_out(linalg.matmul)
-mm = with_out(linalg.mm)
-bmm = with_out(linalg.bmm)
+matmul = with_out(linalg.matmul, exact=True)
+mm = with_out(linalg.mm, exact=True)
+bmm = with_out(linalg.bmm, exact=True)
 cat = with_out(joining.cat, joining=True)
 stack = with_out(joining.stack)
 bitwise_and = with_out(bitwise.bitwise_and)
@@ -264,11 +267,11 @@ bitwise_xor = with_out(bitwise.bitwise_xor)
 bitwise_left_shift = with_out(bitwise.bitwise_left_shift)
 bitwise_right_shift = with_out(bitwise.bitwise_right_shift)
 bitwise_not = with_out(bitwise.bitwise_not)
-addmm = with_out(fused_products.addmm)
-addmv = with_out(fused_products.addmv)
+addmm = with_out(fused_products.addmm, exact=True)
+addmv = with_out(fused_products.addmv, exact=True)
 addr = with_out(fused_products.addr)
-baddbmm = with_out(fused_products.baddbmm)
-addbmm = with_out(fused_products.addbmm)
+baddbmm = with_out(fused_products.baddbmm, exact=True)
+addbmm = with_out(fused_products.addbmm, exact=True)
 
 
 def random_out(fn: Callable, dtype_of_out: bool = True) -> Callable:
@@ -328,7 +331,7 @@ CAST_OUT = (
     "gcd geqrf ger greater greater_equal hypot i0 igamma igammac kron lcm ldexp lerp less "
     "less_equal lgamma log10 log1p log2 logaddexp logaddexp2 logical_xor logit logsumexp "
     "maximum minimum multiply mvlgamma nextafter not_equal outer polygamma "
-    "rad2deg reciprocal remainder rsqrt sin sinc sinh square std subtract "
+    "orgqr rad2deg reciprocal remainder rsqrt sin sinc sinh square std subtract "
     "tan true_divide var xlogy"
 ).split()
 # those that write their result's own dtype only (reductions to values and indices, rounding,
@@ -340,6 +343,7 @@ EXACT_OUT = (
     "matrix_power median mode msort mv nan_to_num nanmedian nanquantile narrow_copy negative "
     "nonzero norm quantile renorm round searchsorted sgn sign signbit sort svd take "
     "take_along_dim topk triangular_solve tril triu trunc vdot"
+    " chain_matmul lu_solve lu_unpack ormqr qr slogdet tensordot"
 ).split()
 JOINING_OUT = "column_stack concat concatenate dstack hstack row_stack vstack".split()
 FACTORIES_OUT = "arange empty eye full linspace logspace ones range zeros".split()

@@ -41,6 +41,7 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
 def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     """The sum of products over the last ``dims`` dimensions of ``a`` and the first of ``b``,
     or over the paired dimensions ``dims = (dims_a, dims_b)``."""
+    dims = _dims_of(dims)
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
@@ -51,7 +52,7 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
             )
         da, db = list(range(a.ndim - dims, a.ndim)), list(range(dims))
     else:
-        da, db = (list(d) if isinstance(d, (list, tuple)) else [d] for d in dims)
+        da, db = dims
         da, db = [_wrap_dim(d, a.ndim) for d in da], [_wrap_dim(d, b.ndim) for d in db]
     if len(da) != len(db):
         raise RuntimeError("both dimension lists should have same length")
@@ -72,6 +73,40 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     a2 = reshape(permute(a, tuple(ra + da)), (math.prod(a.shape[i] for i in ra), k))
     b2 = reshape(permute(b, tuple(db + rb)), (k, math.prod(b.shape[j] for j in rb)))
     return reshape(matmul(a2, b2), tuple(a.shape[i] for i in ra) + tuple(b.shape[j] for j in rb))
+
+
+def _dims_of(dims: Any) -> Any:
+    """``tensordot``'s ``dims`` as PyTorch reads it: a count (an int, or a one-element
+    tensor), or two lists of dimensions (a pair of int sequences, or a tensor of two rows)."""
+    if isinstance(dims, Tensor):
+        if dims.numel() == 1:
+            return int(dims.item())
+        if dims.shape[0] != 2:
+            raise AssertionError(
+                f"dims tensor must have size 2 in first dimension, got {dims.shape[0]}"
+            )
+        return dims[0].tolist(), dims[1].tolist()
+    if isinstance(dims, int):
+        return int(dims)
+    if not isinstance(dims, (tuple, list)):
+        raise RuntimeError(
+            "tensordot expects dims to be int or tuple[list[int], list[int]] or "
+            f"list[list[int]] containing two lists, but got dims={dims}"
+        )
+    da, db = dims
+    for name, position, d in (("dims_self", 3, da), ("dims_other", 4, db)):
+        if not isinstance(d, (tuple, list)):
+            raise TypeError(
+                f"tensordot(): argument '{name}' (position {position}) must be tuple of ints, "
+                f"not {type(d).__name__}"
+            )
+        for i, k in enumerate(d):
+            if isinstance(k, (bool, float)) or not hasattr(type(k), "__index__"):
+                raise TypeError(
+                    f"tensordot(): argument '{name}' (position {position}) must be tuple of "
+                    f"ints, but found element of type {type(k).__name__} at pos {i}"
+                )
+    return [k.__index__() for k in da], [k.__index__() for k in db]
 
 
 def inner(input: Tensor, other: Tensor) -> Tensor:

@@ -227,6 +227,8 @@ def trace(input: Tensor) -> Tensor:
     """
     if type(input) is not Tensor:
         require_tensor("trace", "input", 1, input)
+    if input.dtype.scalar_type == "Bool":
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     out = _TRACE(input, key=_diagonal_key(tuple(input.shape), 0, 0, 1))

@@ -17,13 +17,29 @@ import numpy as np
 from symgrad._arguments import require_bool
 from symgrad.ops.determinants import array_dtype, return_type
 from symgrad.ops.index_keys import warn_at_user
-from symgrad.ops.lu_factorization import _band, _mT, _right_solve
 from symgrad.prim import lu_kernels
 from symgrad.prim.factorization import Factorization
+from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["triangular_solve"]
+
+
+def _mT(xp: Any, a: Any) -> Any:
+    return xp.transpose(a, -1, -2)
+
+
+def _band(xp: Any, a: Any, shape: tuple, dtype: Any, k: int, lower: bool) -> Any:
+    """``tril(a, k)`` (``triu`` when not ``lower``) of a batch of ``shape[-2:]`` matrices."""
+    ones = np.ones(shape[-2:], dtype)
+    return a * xp.constant(np.tril(ones, k) if lower else np.triu(ones, k))
+
+
+def _right_solve(xp: Any, b: Any, m: Any) -> Any:
+    """``B M^-1``."""
+    return _mT(xp, xp.solve(_mT(xp, m), _mT(xp, b)))
 
 
 def _swap(a: np.ndarray) -> np.ndarray:
@@ -81,7 +97,7 @@ def _solve_kernel(xp: Any, a: Any, b: Any, upper: bool, left: bool, unit: bool) 
 def _solve_vjp(xp: Any, g: Any, c: Any) -> tuple:
     a, x, (upper, left, unit) = c.inputs[0], c.out, _flags(c.params)
     t_t = _mT(xp, _triangle(xp, a, upper, unit))
-    gb = xp.solve(t_t, g) if left else _right_solve(xp, g, t_t)
+    gb = substitute(xp, t_t, g, upper=not upper, left=left)
     ga = None
     if c.needs[0]:
         ga = -xp.matmul(gb, _mT(xp, x)) if left else -xp.matmul(_mT(xp, x), gb)
@@ -123,14 +139,15 @@ _SOLVE_TRIANGULAR = Structural(
 )
 
 
-def _common_dtype(a: Tensor, b: Tensor) -> tuple:
-    """Both operands in their promoted dtype (PyTorch's solve_triangular promotes)."""
-    if a.dtype is b.dtype:
-        return a, b
-    from symgrad.dtypes import promote_types
-
-    common = promote_types(a.dtype, b.dtype)
-    return a.to(common), b.to(common)
+def substitute(xp: Any, t: Any, b: Any, *, upper: bool, left: bool = True) -> Any:
+    """``T^-1 B`` (``B T^-1`` when not ``left``) for triangular ``T``, as PyTorch's backward
+    formulas solve: by substitution on NumPy and with ``solve_triangular`` on tensors, so a
+    singular ``T`` gives inf and nan, never an error (``xp.solve`` for closed forms)."""
+    if xp is NP:
+        return _substitute(t, b, upper, left, False)
+    if xp is INTERPRETERS.tensor:
+        return _SOLVE_TRIANGULAR(t, b, upper=upper, left=left, unit=False)
+    return xp.solve(t, b) if left else _right_solve(xp, b, t)
 
 
 def solve_triangular(
@@ -164,8 +181,9 @@ def solve_triangular(
             f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})"
         )
     _batch(A, B)
-    A, B = _common_dtype(A, B)
     _floating("triangular_solve_cpu", A)
+    if B.dtype is not A.dtype:  # PyTorch solves in A's dtype, whatever B's
+        B = B.to(A.dtype)
     flags = {"upper": bool(upper), "left": bool(left), "unit": bool(unitriangular)}
     return _SOLVE_TRIANGULAR(A, B, **flags)
 
@@ -204,7 +222,8 @@ def _ts_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     gb = ga = None
     if gx is not None:
         t = _triangle(xp, a, upper, unit)
-        gb = xp.solve(t if transpose else _mT(xp, t), gx)
+        t_op, t_upper = (t, upper) if transpose else (_mT(xp, t), not upper)
+        gb = substitute(xp, t_op, gx, upper=t_upper)
         if c.needs[1]:
             ga = -xp.matmul(x, _mT(xp, gb)) if transpose else -xp.matmul(gb, _mT(xp, x))
             ga = _triangle_of(xp, ga, upper, unit)
@@ -225,7 +244,11 @@ _WARNED = {"triangular_solve": False}
 
 
 def triangular_solve(
-    b: Tensor, A: Tensor, upper: bool = True, transpose: bool = False, unitriangular: bool = False
+    input: Tensor,
+    A: Tensor,
+    upper: bool = True,
+    transpose: bool = False,
+    unitriangular: bool = False,
 ) -> Any:
     """PyTorch's older ``torch.triangular_solve``: ``(solution, cloned_coefficient)``, the
     solution ``X`` of ``A X = b`` (``A^T X = b`` when ``transpose``) for triangular ``A``
@@ -241,6 +264,7 @@ def triangular_solve(
     tensor([[1.],
             [1.]])
     """
+    b = input
     op = "triangular_solve"
     for name, position, value in (("input", 1, b), ("A", 2, A)):
         if not isinstance(value, Tensor):

@@ -226,7 +226,8 @@ def remake_view_histories(root: Tensor, aliases: list) -> None:
     from the new history (``AsStridedBackward0``), as in PyTorch; a piece of ``split`` or
     ``unbind`` can't, and a backward through it raises PyTorch's error."""
     for v in aliases:
-        kind = v._view_base[1] if v is not root else None
+        # (an alias that is no view, as _unsafe_view's, has no base)
+        kind = v._view_base[1] if v is not root and v._view_base is not None else None
         if kind == "view":
             node = read_of(root, v).grad_fn
         elif kind in ("multi", "multi_plain", "function"):

@@ -40,7 +40,7 @@ class Factorization(Primitive):
     ``grads``; ``forward(xp, *inputs, **params)``, when given, is the outputs' closed form;
     ``check(node, grads)`` may refuse a backward PyTorch refuses (Q of ``mode='r'``);
     ``differentiable`` names the outputs the node records, when not all (an integer output
-    never is).
+    never is); without ``reads_inputs`` the rule reads only the inputs' dtypes.
 
     Examples
     --------
@@ -62,6 +62,7 @@ class Factorization(Primitive):
         forward: Callable | None = None,
         check: Callable | None = None,
         differentiable: tuple | None = None,
+        reads_inputs: bool = True,
     ) -> None:
         self.name = name
         self.backward_name = backward
@@ -73,9 +74,16 @@ class Factorization(Primitive):
         # the outputs the node records (None: all); the others are plain tensors, as LU's
         # pivots and permutation matrix are in PyTorch
         self.differentiable = differentiable
+        # whether the rule reads the inputs' values, not only their dtypes: a decomposition's
+        # gradient comes from its factors, so changing the input in place afterwards breaks
+        # nothing (PyTorch saves the factors only)
+        self.reads_inputs = reads_inputs
 
     def __repr__(self) -> str:
         return f"<factorization primitive {self.name}>"
+
+    def used_saves(self, needs: tuple) -> tuple:
+        return (self.reads_inputs,) * len(needs)
 
     def node_class(self, count: int) -> type:
         """PyTorch's node class, with ``count`` outputs."""

@@ -142,3 +142,29 @@ def matrix_exp(a: Any) -> np.ndarray:
     flat = a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:]).astype(np.float64)
     out = np.stack([_expm(m) for m in flat]) if len(flat) else flat
     return out.reshape(a.shape).astype(a.dtype, copy=False)
+
+
+def potf2(m: np.ndarray) -> tuple:
+    """LAPACK's unblocked ``potf2`` on one matrix, reading its lower triangle: the lower factor
+    as far as it goes and its ``info`` (0, or the order of the first leading minor that is not
+    positive-definite, also where a pivot is nan)."""
+    low = np.tril(m)
+    with np.errstate(all="ignore"):
+        for j in range(m.shape[-1]):
+            pivot = low[j, j] - low[j, :j] @ low[j, :j]
+            if not pivot > 0:  # also nan
+                low[j, j] = pivot
+                return low, j + 1
+            low[j, j] = np.sqrt(pivot)
+            low[j + 1 :, j] = (low[j + 1 :, j] - low[j + 1 :, :j] @ low[j, :j]) / low[j, j]
+    return low, 0
+
+
+def cholesky_lower(a: np.ndarray, upper: bool) -> np.ndarray:
+    """NumPy's lower Cholesky factor of the triangle PyTorch reads: the upper one (as the
+    lower one of ``A^T``) when ``upper``. Raises ``np.linalg.LinAlgError`` where a pivot is
+    not positive, nan included (NumPy lets nan through)."""
+    low = np.linalg.cholesky(np.swapaxes(a, -1, -2) if upper else a)
+    if np.isnan(np.diagonal(low, axis1=-2, axis2=-1)).any():
+        raise np.linalg.LinAlgError
+    return low

@@ -416,7 +416,7 @@ def test_factorization_outputs_are_packed_and_unpacked():
     (q.sum() + r.sum()).backward()
     q2, r2 = symgrad.linalg.qr(plain)
     (q2.sum() + r2.sum()).backward()
-    assert [e[0] for e in log].count("pack") == 3  # the input, Q and R
+    assert [e[0] for e in log].count("pack") == 2  # Q and R: PyTorch saves no input
     assert symgrad.allclose(m.grad, plain.grad)
     assert sorted(n for n in dir(q.grad_fn) if n.startswith("_saved_") and n[7].isupper()) == [
         "_saved_Q",
