@@ -13,6 +13,7 @@ from symgrad._tracing import TRACE
 from symgrad._version import NO_VERSION, Version
 from symgrad.autograd import grad_mode
 from symgrad.ops.copies import contiguous
+from symgrad.ops.product_kernels import _column_major, _matmul_numeric_vjp
 from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, reshape, squeeze, transpose
 from symgrad.ops.shape_inplace import squeeze_own_
 from symgrad.ops.transposes import t
@@ -81,41 +82,6 @@ def _vector_product_vjp(xp: Any, g: Any, c: Any) -> tuple:
         return (g * b if c.needs[0] else None, g * a if c.needs[1] else None)
     ga = xp.reshape(g, (c.shapes[0][0], 1)) * b if c.needs[0] else None
     return ga, xp.matmul(_mT(xp, a), g) if c.needs[1] else None
-
-
-def _matmul_numeric_vjp(
-    g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple
-) -> Any:
-    """``_matmul_vjp``'s steps for two matrices on NumPy (``mm``, the hot case), with no
-    interpreter between; None for the other pairings."""
-    a, b = arrays
-    if a.ndim != 2 or b.ndim != 2 or type(a) is not np.ndarray or type(b) is not np.ndarray:
-        return None
-    ga = gb = None
-    if needs[0]:
-        if _column_major(a):
-            ga = np.matmul(b, g.swapaxes(-1, -2)).swapaxes(-1, -2)
-        else:
-            ga = np.matmul(g, b.swapaxes(-1, -2))
-    if needs[1]:
-        if _column_major(b):
-            gb = np.matmul(g.swapaxes(-1, -2), a).swapaxes(-1, -2)
-        else:
-            gb = np.matmul(a.swapaxes(-1, -2), g)
-    return ga, gb
-
-
-def _column_major(m: Any) -> bool:
-    """Whether ``m`` is an array laid out column by column (PyTorch's test: strides
-    ``(1, rows)``), a matrix whose transpose is row-major."""
-    if getattr(m, "ndim", None) != 2:
-        return False
-    if isinstance(m, Tensor):  # (the tensor interpreter's operands, under create_graph)
-        return m.stride() == (1, m.shape[0])
-    if not hasattr(m, "strides"):
-        return False  # (a SymPy matrix: no layout)
-    s = m.strides
-    return s[0] == m.itemsize and s[1] == m.shape[0] * m.itemsize
 
 
 _PRODUCT_NAMES = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0"}
