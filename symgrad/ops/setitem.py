@@ -55,7 +55,9 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     op = "index_put_" if tensors and batching.any_batched(x, value, *tensors) else "setitem"
     if not tensors and isinstance(value, Tensor) and type(x._data) is np.ndarray:
         try:  # a basic key: PyTorch copies the value into the view x[key]
-            views.check_no_partial_overlap(x._data[key], (value._data,))
+            target = x._data[key]
+            views.check_no_partial_overlap(target, (value._data,))
+            value = _broadcast_source(value, target.shape)
         except IndexError:
             pass  # (put names the bad key)
     inplace(x, op, lambda t: put(t, key, value), value, *tensors)
@@ -78,13 +80,32 @@ def _write_view(view: Tensor, value: Any) -> None:
     """``view[...] = value``: copy_ of a tensor with dimensions, else fill_ (a number or a
     0-d tensor), as PyTorch writes ``x[key] = value`` for a key without index tensors."""
     if isinstance(value, Tensor) and value.ndim:
-        copy_(view, value)
+        copy_(view, _broadcast_source(value, tuple(view.shape)))
         return
     if not isinstance(value, Tensor):
         from symgrad.creation import full
 
         value = full((), as_operand(value, "setitem"), dtype=view.dtype)
     fill_(view, value)
+
+
+def _broadcast_source(value: Tensor, shape: tuple) -> Tensor:
+    """A value of dimensions copied into a place of another ``shape`` as PyTorch's
+    ``copy_to`` makes it: viewed without its leading ones (``ViewBackward0``), then expanded
+    (``ExpandBackward0``); as it is where the shapes match or don't broadcast (the copy's
+    error)."""
+    if not value.ndim or tuple(value.shape) == tuple(shape):
+        return value
+    try:
+        if np.broadcast_shapes(tuple(value.shape), tuple(shape)) != tuple(shape):
+            return value
+    except ValueError:
+        return value
+    dims = list(value.shape)
+    while dims and dims[0] == 1:
+        dims.pop(0)
+    value = value.view(dims)
+    return value if tuple(value.shape) == tuple(shape) else value.expand(shape)
 
 
 def _covers_all(key: Any, shape: tuple) -> bool:

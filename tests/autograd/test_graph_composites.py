@@ -1021,6 +1021,45 @@ CASES = {
             ("AccumulateGrad", ()),
         ),
     ),
+    "setitem_broadcast_rows": (
+        lambda T: (lambda y: (y.__setitem__(slice(0, 2), leaf(T, 3, seed=1)), y)[1])(
+            leaf(T, 3, 3) * 1
+        ),
+        (
+            ("CopySlices", ((1, 0), (2, 0))),
+            ("MulBackward0", ((3, 0), None)),
+            ("ExpandBackward0", ((4, 0),)),
+            ("AccumulateGrad", ()),
+            ("ViewBackward0", ((5, 0),)),
+            ("AccumulateGrad", ()),
+        ),
+    ),
+    "setitem_leading_one": (
+        lambda T: (lambda y: (y.__setitem__(slice(0, 2), leaf(T, 1, 3, seed=1)), y)[1])(
+            leaf(T, 3, 3) * 1
+        ),
+        (
+            ("CopySlices", ((1, 0), (2, 0))),
+            ("MulBackward0", ((3, 0), None)),
+            ("ExpandBackward0", ((4, 0),)),
+            ("AccumulateGrad", ()),
+            ("ViewBackward0", ((5, 0),)),
+            ("AccumulateGrad", ()),
+        ),
+    ),
+    "setitem_broadcast_column": (
+        lambda T: (
+            lambda y: (y.__setitem__((slice(None), slice(0, 2)), leaf(T, 3, 1, seed=1)), y)[1]
+        )(leaf(T, 3, 3) * 1),
+        (
+            ("CopySlices", ((1, 0), (2, 0))),
+            ("MulBackward0", ((3, 0), None)),
+            ("ExpandBackward0", ((4, 0),)),
+            ("AccumulateGrad", ()),
+            ("ViewBackward0", ((5, 0),)),
+            ("AccumulateGrad", ()),
+        ),
+    ),
 }
 
 
