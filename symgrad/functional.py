@@ -73,5 +73,5 @@ def __getattr__(name: str):
 from symgrad._numpy_keywords import install as _install_numpy_keywords  # noqa: E402
 from symgrad.ops.out import add_out as _add_out  # noqa: E402
 
-_add_out(globals(), ["norm"], exact=True)
+_add_out(globals(), ["chain_matmul", "norm", "tensordot"], exact=True)
 _install_numpy_keywords(None, globals())
