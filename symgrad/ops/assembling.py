@@ -13,6 +13,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensor, require_tensor_sequence
+from symgrad.ops.inplace import copy_
 from symgrad.ops.joining import stack
 from symgrad.ops.matrix_functions import multi_dot
 from symgrad.ops.scans import cumprod
@@ -231,7 +232,7 @@ def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
     else:
         out = x.new_ones((x.shape[0], n))
         if n > 1:  # PyTorch's steps and graph: the column written, then its running product
-            out[:, 1:] = x.unsqueeze(1)
+            copy_(out[:, 1:], x.unsqueeze(1))  # (ATen's copy_, broadcasting inside)
             out[:, 1:] = cumprod(_copy_of(out[:, 1:]), 1)
     return out if increasing or n == 0 else flip(out, (1,))
 

@@ -166,7 +166,7 @@ def _through_aliases(
     result = result.to(x.dtype)
     owner = x if root is None else root
     new = result if root is None else views.copy_slices(_snapshot(root), x, result)
-    if root is not None and old.grad_fn is not None:
+    if root is not None:
         views.hold_inside(new, result, old)
     np.copyto(owner._data, new._data)
     dual_tangents.take_tangent(x, result)

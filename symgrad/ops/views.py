@@ -24,6 +24,7 @@ from symgrad._memory_format import (
     is_contiguous_as,
     preserve_format,
 )
+from symgrad.autograd.edges import public_positions
 from symgrad.ops.storages import offset_in_memory
 from symgrad.prim.primitive import Primitive, recorded
 from symgrad.prim.structural import Structural
@@ -162,14 +163,21 @@ def _copy_slices_edges(node: Any) -> tuple | None:
     if inside is None:
         return None
     fn, at = inside
-    return (0, *[e for i, e in enumerate(fn._edges) if i != at])
+    shown = public_positions(fn)  # (the op's own edges as PyTorch has them)
+    if shown is not None:
+        at = shown.index(at) if at in shown else -1
+    return (0, *[e for i, e in enumerate(fn.next_functions) if i != at])
 
 
 def hold_inside(copy: Tensor, op_result: Tensor, view_values: Tensor) -> None:
     """Show the node of ``op_result`` (an in-place op on a view, which read ``view_values``)
     as part of ``copy``'s CopySlices node, as PyTorch does."""
     fn, read = op_result.grad_fn, view_values.grad_fn
-    if fn is None or read is None or copy.grad_fn is None:
+    if fn is None or copy.grad_fn is None or not fn._edges:
+        return
+    if read is None:  # values needing no gradient: the op's first input (its self) read them
+        if fn._edges[0][0] is None:
+            _INSIDE[copy.grad_fn] = (fn, 0)
         return
     at = [i for i, (n, _) in enumerate(fn._edges) if n is read]
     if len(at) == 1:

@@ -1060,6 +1060,16 @@ CASES = {
             ("AccumulateGrad", ()),
         ),
     ),
+    "inplace_on_view_of_plain_base": (
+        lambda T: (lambda z, w: (z[0].add_(w), z)[1])(T.zeros(2, 3, dtype=T.float64), leaf(T, 3)),
+        (("CopySlices", (None, (1, 0))), ("AccumulateGrad", ())),
+    ),
+    "inplace_clamp_on_view_of_plain_base": (
+        lambda T: (lambda z, w: (z[0].clamp_(min=w), z)[1])(
+            T.zeros(2, 3, dtype=T.float64), leaf(T, 3)
+        ),
+        (("CopySlices", (None, (1, 0), None)), ("AccumulateGrad", ())),
+    ),
 }
 
 
