@@ -35,6 +35,7 @@ from symgrad.tensor import Tensor, bind_methods
 __all__ = ["backward", "grad"]
 
 _anomaly_state = anomaly._state
+_transforms = transforms_running.RUNNING
 
 
 class _Run:
@@ -303,7 +304,8 @@ def backward(
     >>> x.grad
     tensor([2., 4.])
     """
-    transforms_running.check_backward()
+    if _transforms[0]:  # (backward() inside a transform: PyTorch's error)
+        transforms_running.check_backward()
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:
