@@ -18,7 +18,7 @@ import symgrad  # noqa: E402
 project = "symgrad"
 author = "the symgrad authors"
 copyright = "the symgrad authors"  # noqa: A001 - Sphinx's setting name
-release = symgrad.__version__
+release = str(symgrad.__version__)  # (a plain string: the version object compares by numbers)
 version = release
 
 extensions = [
