@@ -128,12 +128,7 @@ class UntypedStorage:
         return self._bytes().tolist()
 
     def __getitem__(self, index: int) -> int:
-        if not isinstance(index, int):
-            raise RuntimeError("slices are only supported with step 1 in UntypedStorage")
-        n = self.nbytes()
-        if not -n <= index < n:
-            raise IndexError(f"index {index} out of range for storage of size {n}")
-        return int(self._bytes()[index])
+        return _element(self._bytes(), index, "with step 1 in UntypedStorage")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, UntypedStorage):
@@ -149,6 +144,17 @@ class UntypedStorage:
         values = "\n".join(f" {v}" for v in self.tolist())
         head = f"[{__name__}.UntypedStorage(device=cpu) of size {self.nbytes()}]"
         return f"{values}\n{head}" if values else head
+
+
+def _element(values: np.ndarray, index: Any, slices: str) -> Any:
+    """A storage's element ``index`` as a Python number, with PyTorch's errors for a slice
+    (``slices`` says where they are supported) and an index out of range."""
+    if not isinstance(index, int):
+        raise RuntimeError(f"slices are only supported {slices}")
+    n = values.size
+    if not -n <= index < n:
+        raise IndexError(f"index {index} out of range for storage of size {n}")
+    return values[index].item()
 
 
 class TypedStorage:
@@ -210,12 +216,7 @@ class TypedStorage:
         return self._values().tolist()
 
     def __getitem__(self, index: int) -> Any:
-        if not isinstance(index, int):
-            raise RuntimeError("slices are only supported in UntypedStorage.__getitem__")
-        n = self.size()
-        if not -n <= index < n:
-            raise IndexError(f"index {index} out of range for storage of size {n}")
-        return self._values()[index].item()
+        return _element(self._values(), index, "in UntypedStorage.__getitem__")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TypedStorage):
