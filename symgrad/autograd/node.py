@@ -148,12 +148,18 @@ class Node:
             if version is not None and t._counter.value != version and self._reads(i):
                 self._raise_modified(t, version, t._counter.value)
         if self._out_version is not None:
-            counter, version = self._out_version
-            if counter.value != version:
-                self._raise_modified(None, version, counter.value)
+            self._check_outputs()
         if self._packed is not None:
             return self._packed.saved(self)
         return saved
+
+    def _check_outputs(self) -> None:
+        """Raise if a saved output changed in place: ``_out_version`` is its (counter,
+        version), or one such pair per output of a node with several."""
+        found = self._out_version
+        for counter, version in found if type(found[0]) is tuple else (found,):
+            if counter.value != version:
+                self._raise_modified(None, version, counter.value)
 
     def _output(self) -> Any:
         """The saved output's array (a tuple of arrays for several outputs), unpacked."""

@@ -262,9 +262,7 @@ def _unpacked(node: Any, kind: str, which: int) -> Any:
         if p is not None:
             return p.tensor(node)
         if node._out_version is not None:
-            counter, version = node._out_version
-            if counter.value != version:
-                node._raise_modified(None, version, counter.value)
+            node._check_outputs()
         out = node._out if hooked is None else hooked.plain_out
         t = Tensor._make(out if node.num_outputs == 1 else out[which], node, True)
         t._output_nr = which

@@ -156,6 +156,7 @@ _SLOGDET = Factorization(
     backward="LinalgSlogdetBackward0",
     n_outputs=2,
     forward=_slogdet_forward,
+    saves_outputs=(0,),  # PyTorch saves the sign, not the log
 )
 
 

@@ -299,7 +299,9 @@ def _geqrf_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
 
 
-_GEQRF = Factorization("geqrf", _geqrf_kernel, _geqrf_vjp, backward="GeqrfBackward0", n_outputs=2)
+_GEQRF = Factorization(
+    "geqrf", _geqrf_kernel, _geqrf_vjp, backward="GeqrfBackward0", n_outputs=2, saves_outputs=()
+)
 
 
 def geqrf(input: Tensor) -> Any:

@@ -30,7 +30,7 @@ def _no_factor_derivative(xp: Any, grads: tuple, c: Any) -> tuple:
 
 _LDL_FACTOR = Factorization(
     "ldl_factor", _factor_kernel, _no_factor_derivative, backward="NotImplemented", n_outputs=3,
-    differentiable=(0,),
+    differentiable=(0,), saves_outputs=(),
 )  # fmt: skip
 
 

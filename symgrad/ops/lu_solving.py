@@ -106,6 +106,7 @@ _UNPACK = Factorization(
     backward="LuUnpackBackward0",
     n_outputs=3,
     differentiable=(1, 2),
+    saves_outputs=(),
 )
 
 

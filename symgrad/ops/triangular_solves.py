@@ -239,6 +239,7 @@ _TRIANGULAR_SOLVE = Factorization(
     backward="TriangularSolveBackward0",
     n_outputs=2,
     forward=_ts_forward,
+    saves_outputs=(0,),  # the solution, not the coefficient's copy
 )
 _WARNED = {"triangular_solve": False}
 

@@ -148,6 +148,7 @@ def _pair(name: str, root: bool) -> Factorization:
         backward=f"{name.title().replace('_', '')}Backward0",
         n_outputs=2,
         forward=forward,
+        saves_outputs=(0,) if root else (),  # (std_mean's rule reads the deviation)
     )
 
 

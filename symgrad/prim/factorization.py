@@ -40,7 +40,9 @@ class Factorization(Primitive):
     ``grads``; ``forward(xp, *inputs, **params)``, when given, is the outputs' closed form;
     ``check(node, grads)`` may refuse a backward PyTorch refuses (Q of ``mode='r'``);
     ``differentiable`` names the outputs the node records, when not all (an integer output
-    never is); without ``reads_inputs`` the rule reads only the inputs' dtypes.
+    never is); without ``reads_inputs`` the rule reads only the inputs' dtypes;
+    ``saves_outputs`` names the outputs PyTorch's node saves, when not all (an in-place change
+    of one of them breaks the backward).
 
     Examples
     --------
@@ -63,6 +65,7 @@ class Factorization(Primitive):
         check: Callable | None = None,
         differentiable: tuple | None = None,
         reads_inputs: bool = True,
+        saves_outputs: tuple | None = None,
     ) -> None:
         self.name = name
         self.backward_name = backward
@@ -78,6 +81,9 @@ class Factorization(Primitive):
         # gradient comes from its factors, so changing the input in place afterwards breaks
         # nothing (PyTorch saves the factors only)
         self.reads_inputs = reads_inputs
+        # the outputs PyTorch's node saves (None: all), whose in-place change breaks the
+        # backward; the rule reads no other
+        self.saves_outputs = saves_outputs
 
     def __repr__(self) -> str:
         return f"<factorization primitive {self.name}>"
@@ -108,6 +114,10 @@ class Factorization(Primitive):
             for i, t in enumerate(outs):
                 if t.grad_fn is node:
                     t._output_nr = i
+            # an in-place change of an output the backward reads breaks it, as in PyTorch
+            kept = self.saves_outputs
+            watched = [t for i, t in enumerate(outs) if kept is None or i in kept]
+            node._out_version = tuple((t._counter, 0) for t in watched) or None
             if hooks_active.count:  # saved_tensors_hooks: the node keeps what pack_hook returns
                 pack_node(node, outs)
             if TRACE.log is not None:
