@@ -13,6 +13,7 @@ from symgrad.autograd import grad_mode
 from symgrad.nn.sparse import dropout
 from symgrad.ops.derivatives import _scaled
 from symgrad.ops.softmax_family import _safe_softmax, safe_softmax
+from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural, without_derivative
@@ -72,6 +73,15 @@ def scaled_dot_product_attention(
     length, source = query.shape[-2], key.shape[-2]
     if scale is None:  # 1 / sqrt(E), infinite for E = 0 (whose output is empty)
         scale = 1 / math.sqrt(query.shape[-1]) if query.shape[-1] else math.inf
+    if (
+        attn_mask is not None
+        and not is_causal
+        and attn_mask.dtype not in (dtypes.bool_, dtypes.float32, query.dtype)
+    ):
+        raise RuntimeError(
+            "Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+            f"attn_mask.dtype: {attn_mask.dtype} and query.dtype: {query.dtype} instead."
+        )
     if _fused(query, key, value, attn_mask, dropout_p):
         return _fused_attention(query, key, value, attn_mask, is_causal, scale)
     if enable_gqa and query.ndim >= 3 and key.shape[-3] != query.shape[-3]:
@@ -84,11 +94,6 @@ def scaled_dot_product_attention(
         hidden = np.triu(np.ones((length, source), dtype=bool), 1)
         weights = weights + _bias(creation.tensor(hidden, device=query.device), query)
     elif attn_mask is not None:
-        if attn_mask.dtype not in (dtypes.bool_, dtypes.float32, query.dtype):
-            raise RuntimeError(
-                "Expected attn_mask dtype to be bool or float or to match query dtype, but got "
-                f"attn_mask.dtype: {attn_mask.dtype} and query.dtype: {query.dtype} instead."
-            )
         if attn_mask.dtype == dtypes.bool_:
             weights = weights + _bias(attn_mask.logical_not(), query)
         else:
@@ -126,8 +131,8 @@ def _fused(query: Tensor, key: Tensor, value: Tensor, mask: Any, dropout_p: floa
         return False
     if not (query._requires_grad or key._requires_grad or value._requires_grad):
         return False
-    if type(query) is not Tensor or type(key) is not Tensor or type(value) is not Tensor:
-        return False  # (batched inside vmap: the composite's rules)
+    if _batching.any_batched(query, key, value):
+        return False  # (inside vmap: the composite's rules)
     if query.ndim != 4 or key.ndim != 4 or value.ndim != 4:
         return False
     if not query.shape[-1] == key.shape[-1] == value.shape[-1] > 0:
