@@ -242,7 +242,9 @@ class RNNBase(Module):
                     seq[t] = out if batch_sizes[t] is None else out[: batch_sizes[t]]
                 outputs.append(ops.stack(seq) if batch_sizes[0] is None else ops.cat(seq, 0))
                 if fused:
-                    given = (layer_input, *weights[:4], state[0][k], state[1][k])
+                    # (oneDNN takes a contiguous input: PyTorch's node reads a clone of a
+                    # batch-first input's transpose)
+                    given = (layer_input.contiguous(), *weights[:4], state[0][k], state[1][k])
                     outputs[-1], h = fused_lstm_layer(outputs[-1], h, given)
                 finals_h.append(h[0] if lstm else h)
                 if lstm:
