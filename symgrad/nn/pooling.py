@@ -4,7 +4,6 @@ unsqueezed input, ending in ``SqueezeBackward1``, as in PyTorch)."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -14,7 +13,6 @@ from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_value
 from symgrad.nn.convolution import expand_param
 from symgrad.ops.pooling import (
-    constant_pad,
     integer_average,
     max_positions,
     pick,
@@ -366,85 +364,4 @@ def avg_pool1d(
     return out.squeeze(-2)
 
 
-# -- padding --------------------------------------------------------------------------------------
-_NON_CONSTANT = {
-    "reflect": "ReflectionPad{}DBackward0",
-    "replicate": "ReplicationPad{}DBackward0",
-    "circular": "CopySlices",
-}
-
-
-def _kept(lo: int, hi: int, n: int) -> tuple[int, int]:
-    """The start and length of what negative pads leave of a dimension of size ``n``."""
-    start = max(-lo, 0)
-    return start, n - start - max(-hi, 0)
-
-
-def _source(lo: int, hi: int, n: int, mode: str) -> np.ndarray:
-    if mode == "circular":  # negative pads crop first, the wrapped parts come from what is left
-        start, kept = _kept(lo, hi, n)
-        return start + np.arange(-max(lo, 0), kept + max(hi, 0)) % max(kept, 1)
-    j = np.arange(-lo, n + hi)
-    if mode == "replicate":
-        return np.clip(j, 0, n - 1)
-    j = np.abs(j)
-    return np.where(j > n - 1, 2 * (n - 1) - j, j)
-
-
-def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
-    """Pad the last ``len(pad) // 2`` dimensions: ``pad = (left, right)`` of the last one,
-    then of the one before, ...; ``mode`` ``"constant"`` (with ``value``, negative pads
-    crop), ``"reflect"``, ``"replicate"`` or ``"circular"``.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> import symgrad.nn.functional as F
-    >>> F.pad(symgrad.tensor([[1.0, 2.0, 3.0]]), (2, 1), mode="reflect")
-    tensor([[3., 2., 1., 2., 3., 2.]])
-    """
-    pad = tuple(pad)
-    if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
-    dims = len(pad) // 2
-    if dims > input.ndim:
-        raise RuntimeError(
-            "Padding length should be less than or equal to two times the input dimension but "
-            f"got padding length {len(pad)} and input of dimension {input.ndim}"
-        )
-    pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(dims)][::-1]  # first padded dim first
-    if mode == "constant":
-        return constant_pad(input, pairs, 0.0 if value is None else value)
-    if mode not in _NON_CONSTANT:
-        raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if value not in (None, 0):
-        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
-    if input.ndim not in (dims + 1, dims + 2) or dims > 3:
-        raise NotImplementedError(
-            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor: "
-            f"'{mode}' padding of {dims} dimension(s) takes a {dims + 1}D or {dims + 2}D input"
-        )
-    if mode != "circular" and input.dtype.scalar_type == "Bool":  # no bool kernels
-        kind = "reflection" if mode == "reflect" else "replication"
-        raise NotImplementedError(f"\"{kind}_pad{dims}d\" not implemented for 'Bool'")
-    key: list = []
-    lead = input.ndim - dims
-    if mode == "replicate" and 0 in input.shape[lead:]:
-        raise RuntimeError(
-            f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly 0 batch size "
-            f"and other non-zero dimensions for input, but got: {list(input.shape)}"
-        )
-    for axis, ((lo, hi), n) in enumerate(zip(pairs, input.shape[lead:])):
-        limit = _kept(lo, hi, n)[1] if mode == "circular" else math.inf
-        if max(lo, hi) > limit or (mode == "reflect" and max(lo, hi) >= n):
-            raise RuntimeError(
-                f"Argument #{4 + 2 * (dims - 1 - axis)}: Padding size should be less than the "
-                "corresponding input "
-                f"dimension, but got: padding ({lo}, {hi}) at dimension {lead + axis} of input "
-                f"{list(input.shape)}"
-            )
-        src = _source(lo, hi, n, mode)
-        shape = [1] * dims
-        shape[axis] = src.size
-        key.append(src.reshape(shape))
-    return pick(input, (Ellipsis, *key), _NON_CONSTANT[mode].format(dims))
+from symgrad.nn.padding import pad  # noqa: E402 - (functional's names from here too)

@@ -192,6 +192,22 @@ def getitem(input: Tensor, key: Any) -> Tensor:
     return input
 
 
+def slice_along(input: Tensor, dim: int, start: int, stop: int) -> Tensor:
+    """``input``'s elements ``start:stop`` along ``dim`` as PyTorch's ``slice`` (and
+    ``narrow``) records them: ``SliceBackward0``, even for the whole dimension (where
+    Python's ``x[:, 0:n]`` records ``AliasBackward0``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.ones(2, 3, requires_grad=True)
+    >>> slice_along(x, 1, 0, 3).grad_fn.name()
+    'SliceBackward0'
+    """
+    key = (slice(None),) * dim + (slice(start, stop),)
+    return _one_node(input, "slice", normalize_key(key, input.shape), key)
+
+
 def _one_node(input: Tensor, kind: str, key: Any, given: Any) -> Tensor:
     result = _GETITEM[kind](input, key=key)
     if TRACE.log is not None:

@@ -12,6 +12,7 @@ from symgrad._arguments import OMITTED, require_int, require_ints, require_tenso
 from symgrad._tracing import TRACE, traced_outputs
 from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import node_class
+from symgrad.ops.indexing import slice_along
 from symgrad.ops.shape import _tensor, to_dtype
 from symgrad.prim import tangents
 from symgrad.prim.batching import BatchedTensor
@@ -146,7 +147,7 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     start = start % size if start < 0 else start
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return input[(slice(None),) * d + (slice(start, start + length),)]
+    return slice_along(input, d, start, start + length)  # (SliceBackward0, as PyTorch)
 
 
 def _at_least_1d(input: Tensor, op: str) -> None:
