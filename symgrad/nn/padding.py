@@ -1,6 +1,5 @@
-"""``pad`` of :mod:`symgrad.nn.functional`: constant padding (negative pads crop), reflection
-and replication (one node each, PyTorch's names), and circular padding as PyTorch's composite
-writes it (a ``CopySlices`` per copy)."""
+"""``pad`` of :mod:`symgrad.nn.functional`: constant padding (negative pads crop), reflection,
+replication and circular padding (one node each)."""
 
 from __future__ import annotations
 
@@ -95,36 +94,4 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         shape = [1] * dims
         shape[axis] = src.size
         key.append(src.reshape(shape))
-    if mode == "circular":
-        return _circular(input, pairs)
     return pick(input, (Ellipsis, *key), _NON_CONSTANT[mode].format(dims))
-
-
-def _circular(input: Tensor, pairs: list) -> Tensor:
-    """Circular padding as PyTorch's composite writes it (one ``CopySlices`` per copy): the
-    input (cropped by negative pads) copied into a new tensor, then each padded dimension's
-    left and right margins copied from the other end, last dimension first."""
-    from symgrad.ops.indexing import slice_along
-    from symgrad.ops.inplace import copy_
-
-    lead = input.ndim - len(pairs)
-    sizes = list(input.shape)
-    out_shape = sizes[:lead] + [n + lo + hi for (lo, hi), n in zip(pairs, sizes[lead:])]
-    out = input.new_empty(out_shape)
-    inside, source = out, input
-    for axis in reversed(range(len(pairs))):
-        lo, hi = pairs[axis]
-        dim = lead + axis
-        inside = slice_along(inside, dim, max(lo, 0), out_shape[dim] - max(hi, 0))
-        source = slice_along(source, dim, max(-lo, 0), sizes[dim] - max(-hi, 0))
-    copy_(inside, source)
-    for axis in reversed(range(len(pairs))):
-        lo, hi = pairs[axis]
-        dim, n = lead + axis, out_shape[lead + axis]
-        if lo > 0:
-            end = n - max(hi, 0)
-            copy_(slice_along(out, dim, 0, lo), slice_along(out, dim, end - lo, end))
-        if hi > 0:
-            start = max(lo, 0)
-            copy_(slice_along(out, dim, n - hi, n), slice_along(out, dim, start, start + hi))
-    return out

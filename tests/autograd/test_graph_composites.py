@@ -1188,53 +1188,6 @@ CASES = {
             ("AccumulateGrad", ()),
         ),
     ),
-    "pad_circular_2d": (
-        lambda T: F(T).pad(leaf(T, 1, 1, 3, 4), (1, 1, 2, 0), mode="circular"),
-        (
-            ("CopySlices", ((1, 0), (2, 0))),
-            ("CopySlices", ((3, 0), (4, 0))),
-            ("SliceBackward0", ((1, 0),)),
-            ("CopySlices", ((5, 0), (6, 0))),
-            ("SliceBackward0", ((3, 0),)),
-            ("CopySlices", (None, (7, 0))),
-            ("SliceBackward0", ((5, 0),)),
-            ("SliceBackward0", ((8, 0),)),
-            ("SliceBackward0", ((9, 0),)),
-            ("AccumulateGrad", ()),
-        ),
-    ),
-    "pad_circular_cropping": (
-        lambda T: F(T).pad(leaf(T, 1, 2, 5), (-1, 2), mode="circular"),
-        (
-            ("CopySlices", ((1, 0), (2, 0))),
-            ("CopySlices", (None, (3, 0))),
-            ("SliceBackward0", ((1, 0),)),
-            ("SliceBackward0", ((4, 0),)),
-            ("AccumulateGrad", ()),
-        ),
-    ),
-    "conv_circular_padding": (
-        lambda T: T.nn.Conv2d(1, 2, 3, padding=1, padding_mode="circular").double()(
-            leaf(T, 1, 1, 4, 4)
-        ),
-        (
-            ("ConvolutionBackward0", ((1, 0), (2, 0), (3, 0))),
-            ("CopySlices", ((4, 0), (5, 0))),
-            ("AccumulateGrad", ()),
-            ("AccumulateGrad", ()),
-            ("CopySlices", ((6, 0), (7, 0))),
-            ("SliceBackward0", ((4, 0),)),
-            ("CopySlices", ((8, 0), (9, 0))),
-            ("SliceBackward0", ((6, 0),)),
-            ("CopySlices", ((10, 0), (11, 0))),
-            ("SliceBackward0", ((8, 0),)),
-            ("CopySlices", (None, (12, 0))),
-            ("SliceBackward0", ((10, 0),)),
-            ("SliceBackward0", ((13, 0),)),
-            ("SliceBackward0", ((14, 0),)),
-            ("AccumulateGrad", ()),
-        ),
-    ),
     "narrow_whole_dimension": (
         lambda T: leaf(T, 2, 3).narrow(1, 0, 3),
         (("SliceBackward0", ((1, 0),)), ("AccumulateGrad", ())),
