@@ -205,9 +205,9 @@ def run_posthooks(
         new = hook(_as_tensors(public), _as_tensors(grads))
         if new is not None:
             public, changed = _replaced(hook, public, new, foreign), True
-    if not changed or node is None:
-        return public if changed else grads_in
-    return from_public(node, public, grads_in)
+    if not changed:
+        return grads_in
+    return public if node is None else from_public(node, public, grads_in)
 
 
 def run_post_accumulate_hooks(hooks: NodeHooks, leaf: Tensor) -> None:

@@ -23,13 +23,7 @@ from symgrad.autograd.saved_names import (
 )
 from symgrad.tensor import Tensor
 
-__all__ = [
-    "Node",
-    "AccumulateGrad",
-    "NodeHooks",
-    "RemovableHandle",
-    "node_class",
-]
+__all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class"]
 
 _sequence = itertools.count()
 _anomaly_state = anomaly._state

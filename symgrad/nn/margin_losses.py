@@ -16,10 +16,9 @@ from symgrad.nn._arguments import _no_grad_for, _reduction
 from symgrad.nn.activations import logsigmoid
 from symgrad.nn.normalization import pairwise_distance
 from symgrad.ops import losses as _losses
-from symgrad.ops.derivatives import number_minus, plus_number
+from symgrad.ops.derivatives import minus_number, number_minus, plus_number
 from symgrad.ops.margin_losses import MULTI_MARGIN_LOSS, MULTILABEL_MARGIN_LOSS
 from symgrad.ops.math import minimum, where
-from symgrad.ops.reflected_sub import subtract
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -287,7 +286,7 @@ def cosine_embedding_loss(
     zeros = _like.zeros_like(cos)
     # ATen's ``1 - cos`` and ``cos - margin``: a 0-d tensor minus, and sub.Scalar
     pos = where(target == 1, number_minus(1.0, cos), zeros)
-    neg = where(target == -1, subtract(cos, margin, 1).clamp_min(0), zeros)
+    neg = where(target == -1, minus_number(cos, margin).clamp_min(0), zeros)
     return _reduce(pos + neg, r)
 
 

@@ -100,6 +100,13 @@ def number_minus(c: float, t: Tensor) -> Tensor:
     return sub(tensor(c, dtype=t.dtype), t)
 
 
+def minus_number(t: Tensor, c: float) -> Tensor:
+    """``t - c`` as PyTorch's C++ formulas write it: sub.Scalar (``SubBackward1``)."""
+    from symgrad.ops.scaled import SUB_NUMBER
+
+    return SUB_NUMBER(t, c, params=(1,))
+
+
 def plus_number(t: Tensor, c: float) -> Tensor:
     """``t + c`` as ATen's C++ formulas write it: add.Scalar (``AddBackward1``) for a
     floating ``t``."""
@@ -166,7 +173,7 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("asin", 0): lambda a: a.g * _shifted(-a.x * a.x, 1).rsqrt(),
     ("acos", 0): lambda a: a.g * -_shifted(-a.x * a.x, 1).rsqrt(),
     ("asinh", 0): lambda a: a.g * _shifted(a.x.pow(2), 1).rsqrt(),
-    ("acosh", 0): lambda a: a.g * _minus(a.x * a.x, 1.0).rsqrt(),
+    ("acosh", 0): lambda a: a.g * minus_number(a.x * a.x, 1.0).rsqrt(),
     ("atan", 0): lambda a: a.g / _shifted(a.x * a.x, 1),
     ("atanh", 0): lambda a: _scaled(a.g, 1) / (_one(a.x) - a.x.pow(2)),
     ("sinh", 0): lambda a: a.g * a.x.cosh(),
@@ -231,13 +238,6 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("lerp_tensor", 1): lambda a: a.g * a.xs[2],
     ("lerp_tensor", 2): lambda a: a.g * (a.y - a.x),
 }
-
-
-def _minus(t: Tensor, c: float) -> Tensor:
-    """``t - c`` as PyTorch's C++ formulas write it: sub.Scalar (``SubBackward1``)."""
-    from symgrad.ops.scaled import SUB_NUMBER
-
-    return SUB_NUMBER(t, c, params=(1,))
 
 
 def _one(x: Tensor) -> Tensor:
