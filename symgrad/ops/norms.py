@@ -133,12 +133,32 @@ def _accumulated(a: Any) -> Any:
 
 
 def _norm2_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+    if _one_each(a, dim):
+        return _absolute(a, dim, keepdim)
     w = _accumulated(a)
     return np.sqrt(np.sum(w * w, axis=dim, keepdims=keepdim)).astype(np.asarray(a).dtype)
 
 
 def _norm_p_kernel(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:
+    if order != 0 and _one_each(a, dim):
+        return _absolute(a, dim, keepdim)
     return _norm_p_wide(_accumulated(a), order, dim, keepdim).astype(np.asarray(a).dtype)
+
+
+def _one_each(a: Any, dim: Any) -> bool:
+    """Whether each norm is over one element (then PyTorch's is its absolute value: no power
+    that could overflow, underflow or round)."""
+    a = np.asarray(a)
+    if not a.size:
+        return False
+    return a.size == 1 if dim is None else all(a.shape[d] == 1 for d in dim)
+
+
+def _absolute(a: Any, dim: Any, keepdim: bool) -> np.ndarray:
+    m = np.abs(np.asarray(a))
+    if keepdim:
+        return m
+    return m.reshape(()) if dim is None else m.squeeze(axis=dim)
 
 
 def _norm_p_wide(a: np.ndarray, order: float, dim: Any, keepdim: bool) -> Any:
@@ -248,6 +268,8 @@ def _as_node(prim: Structural, backward: str) -> Structural:
         saves_out=prim.saves_out,
         jvp=prim.jvp_rule,
         backward=backward,
+        kernel=prim.kernel,
+        batch=prim.batch,
     )
 
 
