@@ -6,6 +6,7 @@ It sits below :mod:`symgrad.tensor`, so it knows tensors only by their base clas
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
@@ -253,6 +254,24 @@ def check_number(value: Any, target: dtypes.dtype, op: str) -> Any:
     check_fits(value, target, f"{op}()")
     if isinstance(value, (int, np.integer)) and value < 0 and target.numpy.kind == "u":
         return int(value) + int(np.iinfo(target.numpy).max) + 1
+    return value
+
+
+def check_fill(value: Any, target: dtypes.dtype, op: str, *, one: bool = False) -> Any:
+    """``check_number`` for a fill value, which PyTorch converts to ``target`` with a range
+    check: also its RuntimeError for a finite number beyond a float16 or float32 ``target``'s
+    range (a number in arithmetic is not checked: it overflows to inf). ``one``: the tensor
+    written has one element, where PyTorch's float16 fill takes no check."""
+    value = check_number(value, target, op)
+    kind = target.numpy
+    if kind.kind == "f" and kind.itemsize < 8 and not (one and kind.itemsize == 2):
+        if isinstance(value, (numbers.Real, np.floating)) and not isinstance(value, bool):
+            info = np.finfo(kind)
+            if math.isfinite(value) and abs(value) > float(info.max):
+                raise RuntimeError(
+                    f"{op}(): value cannot be converted to type {kind.name} without overflow: "
+                    f"{value!r} is not in [{-float(info.max)!r}, {float(info.max)!r}]"
+                )
     return value
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["quiet", "silence", "restore", "silencer"]
+__all__ = ["quiet", "silence", "restore", "silencer", "cast"]
 
 try:
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
@@ -77,3 +77,13 @@ def silencer() -> tuple:
     if _extobj_contextvar is None:  # pragma: no cover - older NumPy
         return None, None, None
     return _extobj_contextvar.set, _extobj_contextvar.reset, _SILENT
+
+
+def cast(a: np.ndarray, dtype: Any) -> np.ndarray:
+    """``a.astype(dtype)`` without NumPy's warning where values overflow the narrower dtype
+    (float32 to float16 gives inf there, silently, as PyTorch's casts do)."""
+    token = silence()
+    try:
+        return a.astype(dtype)
+    finally:
+        restore(token)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -9,12 +10,14 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import OMITTED, require_tensor
 from symgrad._assign import warn_copy_construct
-from symgrad._data import check_number, int_argument, keyword_sizes, sizes, to_array
+from symgrad._data import check_fill, int_argument, keyword_sizes, to_array
 from symgrad._device import as_device
+from symgrad._factory import _check_device, _finish, _float_dtype, _meta_or, _shape
 from symgrad._integer_steps import arange_values
 from symgrad._memory_format import checked, contiguous_format, copy_strided, format_strides
 from symgrad._meta import NO_DATA, is_meta, meta_array
 from symgrad._numpy_strides import refuse_negative_strides
+from symgrad._silent import cast, quiet
 from symgrad.random import (
     Generator,
     check_randint,
@@ -51,34 +54,6 @@ __all__ = [
     "is_tensor",
     "numel",
 ]
-
-
-def _check_device(device: Any) -> Any:
-    """The device a factory makes its tensor on (CPU or meta; other devices raise)."""
-    return as_device(device)
-
-
-def _finish(
-    array: np.ndarray, requires_grad: bool, name: str | None = None, device: Any = None
-) -> Tensor:
-    if device is not None and device.type == "meta":
-        array = meta_array(array.shape, array.dtype)
-    t = Tensor._make(array)
-    if type(requires_grad) is not bool:
-        raise TypeError(
-            f"argument 'requires_grad' must be bool, not {type(requires_grad).__name__}"
-        )
-    if requires_grad:
-        t.requires_grad = True
-    if name is not None:
-        t.name = name
-    return t
-
-
-def _meta_or(d: Any, shape: tuple, dtype: Any, draw: Any) -> np.ndarray:
-    """``draw()`` on the CPU; on the meta device an array of ``shape`` and ``dtype`` with no
-    values, drawing nothing from the generator (as PyTorch)."""
-    return meta_array(shape, dtype) if d.type == "meta" else draw()
 
 
 def tensor(
@@ -154,17 +129,6 @@ def numel(input: Tensor) -> int:
     if type(input) is not Tensor:
         require_tensor("numel", "input", 1, input)
     return input.numel()
-
-
-def _shape(size: tuple, op: str) -> tuple[int, ...]:
-    shape = sizes(size, op)
-    if any(n < 0 for n in shape):
-        raise RuntimeError(f"Trying to create tensor with negative dimension: {list(shape)}")
-    return shape
-
-
-def _float_dtype(dtype: Any) -> np.dtype:
-    return (dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)).numpy
 
 
 def zeros(
@@ -244,8 +208,9 @@ def full(
         # a fill value is a scalar to PyTorch: NumPy float64 gives the default dtype here
         dtype = dtypes._scalar_dtype(fill_value)
     dtype = dtypes.as_dtype(dtype)
-    fill_value = check_number(fill_value, dtype, "full")
-    values = _meta_or(d, shape, dtype.numpy, lambda: np.full(shape, fill_value, dtype.numpy))
+    fill_value = check_fill(fill_value, dtype, "full", one=math.prod(shape) == 1)
+    # (a one-element float16 tensor takes a number beyond its range as inf, silently)
+    values = _meta_or(d, shape, dtype.numpy, lambda: quiet(np.full)(shape, fill_value, dtype.numpy))
     return _finish(values, requires_grad)
 
 
@@ -313,7 +278,7 @@ def arange(
         if isinstance(v, int):
             int_argument(v, "arange()")
     values = arange_values(start, end, step, dtype, is_int)
-    return _finish(values.astype(dtype.numpy), requires_grad, None, d)
+    return _finish(cast(values, dtype.numpy), requires_grad, None, d)
 
 
 def linspace(
@@ -329,7 +294,11 @@ def linspace(
     d = _check_device(device)
     if steps < 0:
         raise RuntimeError("linspace: number of steps must be non-negative")
-    values = np.linspace(start, end, steps).astype(_float_dtype(dtype))
+    np_dtype = _float_dtype(dtype)
+    if np_dtype.kind == "f":  # the bounds converted with PyTorch's range check
+        for bound in (start, end):
+            check_fill(_bound(bound), dtypes.as_dtype(np_dtype), "linspace")
+    values = cast(np.linspace(start, end, steps), np_dtype)
     return _finish(values, requires_grad, None, d)
 
 

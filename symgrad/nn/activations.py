@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_floating as _floating
+from symgrad._data import check_fill
 from symgrad.ops import activations as A
 from symgrad.ops import elementwise as E
 from symgrad.ops import math as _math
@@ -112,6 +113,9 @@ def hardtanh(
 
 def _hardtanh(input: Tensor, min_val: float, max_val: float, inplace: bool) -> Tensor:
     bounds = (float(min_val), float(max_val))
+    if isinstance(input, Tensor) and input.dtype.is_floating_point:
+        for number in bounds:
+            check_fill(number, input.dtype, "hardtanh")
     if isinstance(input, Tensor) and not input.dtype.is_floating_point:
         if input.dtype.scalar_type == "Bool":
             raise RuntimeError("Bool inputs not supported for hardtanh")

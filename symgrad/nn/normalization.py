@@ -11,6 +11,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensor_arguments
+from symgrad._silent import cast
 from symgrad._tracing import TRACE, write
 from symgrad.autograd import grad_mode
 from symgrad.ops.derivatives import _shifted
@@ -319,7 +320,7 @@ def _update_running(
     n = math.prod(data.shape[a] for a in axes)
     if data.dtype == np.float16:  # PyTorch's kernel computes in float32, rounding once
         data = data.astype(np.float32)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(all="ignore"):  # (inf and nan are PyTorch's statistics too)
         batch_mean = data.mean(axis=axes)
         batch_var = (
             data.var(axis=axes) * (n / (n - 1)) if n > 1 else np.full_like(batch_mean, np.nan)
@@ -330,8 +331,9 @@ def _update_running(
     for running, batch in ((mean, batch_mean), (var, batch_var)):
         stored = running._data
         work = stored.astype(np.float32) if stored.dtype == np.float16 else stored
-        new = (1 - momentum) * work + momentum * batch.astype(work.dtype)
-        np.copyto(running._data, new, casting="unsafe")
+        with np.errstate(all="ignore"):
+            new = (1 - momentum) * work + momentum * batch.astype(work.dtype)
+        np.copyto(running._data, cast(new, stored.dtype))
 
 
 def normalize(

@@ -15,6 +15,7 @@ import numpy as np
 
 from symgrad import random
 from symgrad._arguments import require_floating
+from symgrad._data import check_fill
 from symgrad.ops import activations as A
 from symgrad.ops.inplace import inplace as _in_place
 from symgrad.tensor import Tensor
@@ -42,6 +43,9 @@ def _thresholded(input: Tensor, threshold: float, value: float, inplace: bool) -
             "\"threshold_cpu\" not implemented for 'Bool': convert the input with .float()"
         )
     params = (float(threshold), float(value))
+    if isinstance(input, Tensor) and input.dtype.is_floating_point:
+        for number in params:
+            check_fill(number, input.dtype, "threshold")
     if isinstance(input, Tensor) and not input.dtype.is_floating_point:
         # an integer tensor stays integer (value cast to it), as in PyTorch
         compute = lambda x: _int_threshold(x, *params)  # noqa: E731

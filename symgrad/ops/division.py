@@ -14,6 +14,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import check_number, in_dtype, int_argument
+from symgrad._silent import cast
 from symgrad._tracing import TRACE, data_params
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
@@ -140,6 +141,7 @@ def _arrays(input: Any, other: Any, op: str, kernel: str = "") -> tuple:
             v = in_dtype(int_argument(v, f"{op}()"), dtype.numpy)
         else:
             check_number(v, dtype, op)
+            v = cast(np.asarray(v), dtype.numpy)  # (beyond a float16's range: inf, silently)
         arrays.append(np.asarray(v, dtype.numpy))
     _check_divisor(arrays[1], dtype, op)
     return input, other, arrays, dtype

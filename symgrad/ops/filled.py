@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import invalid_combination
-from symgrad._data import check_number
+from symgrad._data import check_fill
 from symgrad.ops.inplace import _broadcast_into, _full, _overwritten_vjp
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
@@ -52,5 +52,5 @@ def fill(input: Tensor, value: Any) -> Tensor:
                 f"{value.ndim} dimensions."
             )
         return _FILL_TENSOR(input, value)
-    value = check_number(value, input.dtype, "fill")
+    value = check_fill(value, input.dtype, "fill", one=input.numel() == 1)
     return _FILL(input, value=value)

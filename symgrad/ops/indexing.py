@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._data import check_number
+from symgrad._data import check_fill
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.elementwise import WHERE
@@ -381,7 +381,7 @@ def _batched_masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor) and value.dtype is not input.dtype:
         value = value.to(input.dtype)
     elif not isinstance(value, Tensor):
-        value = check_number(value, input.dtype, "masked_fill")
+        value = check_fill(value, input.dtype, "masked_fill")
         value = Tensor._make(np.asarray(value, dtype=input._data.dtype))
     return WHERE(mask, value, input)
 
@@ -420,7 +420,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
         raise TypeError(
             f"masked_fill(): value must be a number or a 0-d Tensor, got {type(value).__name__}"
         )
-    value = check_number(value, input.dtype, "masked_fill")
+    value = check_fill(value, input.dtype, "masked_fill")
     if not input.dtype.is_floating_point:  # the value is cast to the input's dtype, as PyTorch
         fill = np.asarray(value).astype(input._data.dtype)
         result = Tensor._make(np.where(m, fill, input._data))

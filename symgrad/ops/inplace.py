@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_tensor
-from symgrad._data import check_number
+from symgrad._data import check_fill
 from symgrad._meta import NO_DATA, MetaArray
 from symgrad._tracing import TRACE, write
 from symgrad._version import check_writable
@@ -318,7 +318,7 @@ def fill_(x: Tensor, value: Any) -> Tensor:
                 "tensor of values"
             )
         return inplace(x, "fill_", lambda t: _FILL_TENSOR(t, value), value)
-    value = check_number(value, x.dtype, "fill_")
+    value = check_fill(value, x.dtype, "fill_", one=x.numel() == 1)
     if batching.any_batched(x):
         return inplace(x, "fill_", lambda t: _FILL(t, value=value))
     _check_leaf(x, "fill_")

@@ -15,7 +15,7 @@ from symgrad._arguments import (
     require_tensor_input,
     require_tensors,
 )
-from symgrad._data import check_number
+from symgrad._data import check_fill, check_number
 from symgrad.ops import clamp_bounds as C
 from symgrad.ops import elementwise as E
 from symgrad.ops.division import rounded_div
@@ -332,8 +332,10 @@ def _promoted(input: Any, *bounds: Any) -> Any:
     for b in bounds:
         if b is not None:
             b = as_operand(b, "clamp")
-            if isinstance(input, Tensor) and isinstance(b, int):
-                check_number(b, input.dtype, "clamp")
+            if isinstance(input, Tensor) and (
+                isinstance(b, int) or isinstance(b, float) and input.dtype.is_floating_point
+            ):
+                check_fill(b, input.dtype, "clamp")
     if (
         isinstance(input, Tensor)
         and not input.dtype.is_floating_point

@@ -311,5 +311,6 @@ def nan_to_num(
     x = input._data
     if x.dtype.kind not in "fc":
         return input.clone()
-    filled = np.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+    with np.errstate(over="ignore"):  # a replacement beyond the dtype's range is inf
+        filled = np.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
     return _NAN_TO_NUM(input, finite=np.isfinite(x), filled=filled)

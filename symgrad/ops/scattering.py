@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._data import _wrap_dim, check_number
+from symgrad._data import _wrap_dim, check_fill
 from symgrad.ops.elementwise import WHERE
 from symgrad.ops.gathering import _check_integer, _index_tensor, _spread
 from symgrad.ops.index_keys import warn_at_user
@@ -241,7 +241,7 @@ def scatter(
     if src is not None and not isinstance(src, Tensor):
         src, value = None, src
     if src is None and not isinstance(value, Tensor):
-        value = check_number(value, input.dtype, "scatter")
+        value = check_fill(value, input.dtype, "scatter")
     if _batching.any_batched(input, index, src) and input.ndim:  # inside vmap: once
         d = _wrap_dim(dim, input.ndim) + 1
         if src is None:
@@ -353,7 +353,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
             f"{value.ndim} dimension(s)."
         )
     if not isinstance(value, Tensor):
-        value = check_number(value, input.dtype, "index_fill")
+        value = check_fill(value, input.dtype, "index_fill")
     if _batching.any_batched(input, index, value) and input.ndim:
         d = _wrap_dim(dim, input.ndim)
         picks = _spread(index.reshape(-1), tuple(input.shape), d)

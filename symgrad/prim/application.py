@@ -17,7 +17,7 @@ from symgrad import dtypes
 from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast, in_dtype
 from symgrad._layout import output_strides
 from symgrad._meta import MetaArray, check_devices, meta_array
-from symgrad._silent import silencer
+from symgrad._silent import cast, silencer
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.prim import blocks, tangents
 from symgrad.prim.batch_rules import batched_call
@@ -118,7 +118,7 @@ class Application:
             else:
                 return self._general(args, params)
         if out.dtype is not dtype and out.dtype != dtype:
-            out = out.astype(dtype)
+            out = cast(out, dtype)
         if requires and _grad_state.enabled:
             return recorded(self, args, params, out)
         if NAMES.used:
@@ -197,7 +197,7 @@ class Application:
             shape = np.broadcast_shapes(*(np.shape(d) for d in datas))
             out = np.full(shape, out, dtype=dtype)
         elif out.dtype != dtype:
-            out = out.astype(dtype)
+            out = cast(out, dtype)
         if _anomaly_state.enabled:
             anomaly.check_forward(self, out, datas, params)
         if requires and _grad_state.enabled:
