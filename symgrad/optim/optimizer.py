@@ -11,6 +11,7 @@ from itertools import chain
 from typing import Any
 
 from symgrad import creation, dtypes
+from symgrad._silent import restore, silence
 from symgrad.autograd.grad_mode import enable_grad, set_grad_enabled
 from symgrad.nn.modules._state import zero_grads
 from symgrad.nn.modules.module import _type_name
@@ -152,12 +153,17 @@ class Optimizer(OptimizerHooks):
             raise NotImplementedError(f"{type(self).__name__} does not define step()")
         loss = self._closure_loss(closure)
         # differentiable=True records the step, so a loss after it reaches the gradients
-        with set_grad_enabled(bool(self.defaults.get("differentiable"))):
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._check_capturable(group)
-                        self._update(p, group)
+        # inf and nan come out of the arithmetic silently, as in PyTorch (a float16 square)
+        token = silence()
+        try:
+            with set_grad_enabled(bool(self.defaults.get("differentiable"))):
+                for group in self.param_groups:
+                    for p in group["params"]:
+                        if p.grad is not None:
+                            self._check_capturable(group)
+                            self._update(p, group)
+        finally:
+            restore(token)
         return loss
 
     # what PyTorch's refusal of capturable=True on the CPU names, and the devices it allows

@@ -118,3 +118,25 @@ def test_fill_value_range(lib, name):
             out = fn(lib)
             if out is not None:
                 assert out.tolist() == expected
+
+
+# PyTorch's values after two steps on a float16 parameter whose gradient's square overflows
+ADAM_STEPS = {
+    "Adam": [60000.0, 0.7998046875, -2.19921875],
+    "AdamW": [59872.0, 0.7978515625, -2.1953125],
+    "Adamax": [60000.0, 0.7998046875, -2.19921875],
+    "Adagrad": [60000.0, 0.8291015625, -2.0],
+}
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("name", sorted(ADAM_STEPS))
+def test_half_optimizer_step_overflows_silently(lib, name):
+    p = lib.nn.Parameter(lib.tensor([60000.0, 1.0, -2.0], dtype=lib.float16))
+    opt = getattr(lib.optim, name)([p], lr=0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(2):
+            p.grad = lib.tensor([60000.0, 0.5, 300.0], dtype=lib.float16)
+            opt.step()
+    assert p.tolist() == ADAM_STEPS[name]
