@@ -195,15 +195,10 @@ def check_uint8_fill(key: Any, value: Any) -> None:
 def int_slice(k: slice) -> slice:
     """``k`` with int bounds: a 0-d integer tensor (or any object with ``__index__``) is read
     as its value, so the node's key holds plain numbers."""
-    start, stop, step = k.start, k.stop, k.step
-    if (
-        (start is None or type(start) is int)
-        and (stop is None or type(stop) is int)
-        and (step is None or (type(step) is int and step > 0))
-    ):
+    if plain_slice(k):
         return k  # plain bounds already
     bounds = []
-    for bound in (start, stop, step):
+    for bound in (k.start, k.stop, k.step):
         if bound is None or isinstance(bound, Tensor):  # a tensor raises its own TypeError
             bounds.append(bound if bound is None else operator.index(bound))
             continue
@@ -218,3 +213,44 @@ def int_slice(k: slice) -> slice:
     if bounds[2] is not None and bounds[2] < 0:
         raise ValueError("step must be greater than zero")
     return slice(*bounds)
+
+
+def plain_slice(k: slice) -> bool:
+    """Whether ``k`` has int (or no) bounds and a positive step, as NumPy reads it."""
+    step = k.step
+    return (
+        (k.start is None or type(k.start) is int)
+        and (k.stop is None or type(k.stop) is int)
+        and (step is None or type(step) is int and step > 0)
+    )
+
+
+def plain_key(key: Any, shape: tuple) -> tuple | None:
+    """``(normalized key, node kind)`` for the commonest keys, which make one node: an int
+    in range or a slice of plain bounds alone, or a tuple of those with one entry that
+    does something (the others whole slices, which PyTorch skips); None for any other."""
+    if not shape:
+        return None
+    kind = type(key)
+    if kind is int:
+        return ((key,), "select") if -shape[0] <= key < shape[0] else None
+    if kind is slice:  # alone, a slice node even when whole (PyTorch's)
+        return ((key,), "slice") if plain_slice(key) else None
+    if kind is not tuple or len(key) > len(shape):
+        return None
+    node = "alias"
+    for k, n in zip(key, shape):
+        if type(k) is int:
+            if not -n <= k < n:
+                return None
+            step = "select"
+        elif type(k) is slice and plain_slice(k):
+            if k.indices(n) == (0, n, 1):
+                continue
+            step = "slice"
+        else:
+            return None
+        if node != "alias":  # a second step: a second node
+            return None
+        node = step
+    return key, node

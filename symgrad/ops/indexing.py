@@ -9,6 +9,7 @@ import numpy as np
 
 from symgrad._data import check_fill
 from symgrad._tracing import TRACE, data_params, data_value
+from symgrad.ops import index_keys as keys
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.elementwise import WHERE
 from symgrad.ops.index_keys import index_array, int_slice, is_sequence, list_index, pytorch_key
@@ -175,6 +176,9 @@ _GETITEM = {
 
 def getitem(input: Tensor, key: Any) -> Tensor:
     """``input[key]`` with ints, slices, None, ``...``, integer tensors and boolean masks."""
+    plain = None if batching.STATE.depth else keys.plain_key(key, input._data.shape)
+    if plain is not None:  # ints and slices in range (x[i], x[:, j], x[a:b]): no probing
+        return _one_node(input, plain[1], plain[0], key)
     key = pytorch_key(key)
     if batching.STATE.depth and batched_key(key):  # inside vmap: each element its own tensors
         return batched_getitem(input, key)

@@ -109,19 +109,33 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     tensors = _listed(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0]
+    shape, dtype = first._data.shape, first._data.dtype
+    same = True
     for i, x in enumerate(tensors):
-        if x.shape != tensors[0].shape:
+        data = x._data
+        if data.shape != shape:
             raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} "
+                f"stack expects each tensor to be equal size, but got {list(shape)} "
                 f"at entry 0 and {list(x.shape)} at entry {i}"
             )
-    d = _wrap_dim(dim, tensors[0].ndim + 1)
-    common = dtypes.result_type(*tensors)
-    return _STACK(*(to_dtype(x, common) for x in tensors), dim=d)
+        same = same and data.dtype is dtype
+    d = _wrap_dim(dim, first.ndim + 1)
+    if not same:
+        common = dtypes.result_type(*tensors)
+        tensors = [to_dtype(x, common) for x in tensors]
+    return _STACK(*tensors, dim=d)
 
 
 def _stack_forward(xp: Any, *arrays: Any, dim: int) -> Any:
     return xp.cat([xp.unsqueeze(a, dim) for a in arrays], dim)
+
+
+def _stack_kernel(xp: Any, *arrays: Any, dim: int) -> Any:
+    for a in arrays:
+        if type(a) is not np.ndarray:  # (a meta array, a number)
+            return _stack_forward(xp, *arrays, dim=dim)
+    return np.stack(arrays, axis=dim)
 
 
 def _stack_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -129,7 +143,9 @@ def _stack_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(xp.getitem(g, lead + (i,)) if need else None for i, need in enumerate(c.needs))
 
 
-_STACK = Structural("stack", _stack_forward, _stack_vjp, jvp="linear", batch="join")
+_STACK = Structural(
+    "stack", _stack_forward, _stack_vjp, jvp="linear", batch="join", kernel=_stack_kernel
+)
 
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:

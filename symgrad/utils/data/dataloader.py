@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
+import numpy as np
+
 from symgrad.random import Generator
+from symgrad.tensor import NAMES, Tensor
 from symgrad.utils.data._utils.collate import default_collate, default_convert
-from symgrad.utils.data.dataset import IterableDataset
+from symgrad.utils.data.dataset import IterableDataset, Subset, TensorDataset
 from symgrad.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = ["DataLoader", "default_collate", "default_convert"]
@@ -150,7 +153,12 @@ class DataLoader(Generic[_T_co]):
             # a dataset that reads a whole batch at once is asked for it, as PyTorch asks
             read_batch = getattr(self.dataset, "__getitems__", None)
             for indices in self.batch_sampler:
-                if read_batch:
+                rows = None
+                if self.collate_fn is default_collate:
+                    rows = _tensor_rows(self.dataset, indices)
+                if rows is not None:
+                    yield rows
+                elif read_batch:
                     yield self.collate_fn(read_batch(indices))
                 else:
                     yield self.collate_fn([self.dataset[i] for i in indices])
@@ -199,3 +207,31 @@ class _SingleProcessDataLoaderIter:
 
     def __len__(self) -> int:
         return len(self._loader)
+
+
+def _tensor_rows(dataset: Any, indices: list) -> list | None:
+    """The batch ``default_collate`` makes of the samples at ``indices`` of a
+    ``TensorDataset`` (or a ``Subset`` of one, as ``random_split`` gives), read at once: each
+    tensor's rows, as the samples stacked would be (a list, as default_collate gives for
+    tuples). None where that is not certain to be the same: a tensor that requires grad (its
+    stack has a node of its own), a subclass, indices out of range."""
+    while type(dataset) is Subset:
+        chosen = dataset.indices
+        indices = [chosen[i] for i in indices]
+        dataset = dataset.dataset
+    if type(dataset) is not TensorDataset or NAMES.used or not indices:
+        return None
+    tensors = dataset.tensors
+    for t in tensors:
+        if type(t) is not Tensor or t._requires_grad or type(t._data) is not np.ndarray:
+            return None
+        if not t._data.ndim:
+            return None
+    try:
+        rows = np.asarray(indices)
+    except (TypeError, ValueError):
+        return None
+    n = len(dataset)
+    if rows.dtype.kind not in "iu" or rows.ndim != 1 or rows.min() < 0 or rows.max() >= n:
+        return None
+    return [Tensor._make(np.ascontiguousarray(t._data[rows])) for t in tensors]
