@@ -16,7 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from _training import adam_numpy_step, adam_torchlike_step
+from _training import (
+    adam_numpy_step,
+    adam_torchlike_step,
+    epoch_numpy_step,
+    epoch_torchlike_step,
+)
 
 __all__ = ["Case", "CASES"]
 
@@ -177,6 +182,13 @@ def _mlp_functional(xp, p: dict, c: dict):
     shifted = z - xp.max(z, axis=1, keepdims=True)
     logp = shifted - xp.log(xp.sum(xp.exp(shifted), axis=1, keepdims=True))
     return -xp.mean(logp[np.arange(len(c["labels"])), c["labels"]])
+
+
+def _epoch_inputs(rng: np.random.Generator) -> tuple[dict, dict]:
+    params, consts = _mlp_inputs(rng)
+    consts["x"] = rng.standard_normal((1024, 784)).astype(np.float32)
+    consts["labels"] = rng.integers(0, 10, 1024).astype(np.int64)
+    return params, consts
 
 
 # -- 4. an element-wise formula on 10^6 values ----------------------------------------------------
@@ -370,5 +382,18 @@ CASES = [
         functional_loss=None,
         rtol=1e-4,
         atol=1e-6,
+    ),
+    Case(
+        key="epoch",
+        label="DataLoader epoch + Adam",
+        title="the MLP trained for one epoch of 1024 samples: DataLoader over a TensorDataset, "
+        "batch 64, optim.Adam (f32)",
+        inputs=_epoch_inputs,
+        numpy_step=lambda p, c: epoch_numpy_step(_mlp_numpy, p, c),
+        torchlike_step=epoch_torchlike_step,
+        torchlike_loss=None,
+        functional_loss=None,
+        rtol=1e-3,
+        atol=1e-5,
     ),
 ]

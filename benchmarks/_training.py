@@ -1,6 +1,8 @@
-"""The training case: the MLP of case 3 as an ``nn.Module`` trained by ``optim.Adam``.
+"""The training cases: the MLP of case 3 as an ``nn.Module`` trained by ``optim.Adam``.
 
-One call is one training step: ``zero_grad``, forward, ``backward``, ``Adam.step``. symgrad and
+One call is one training step: ``zero_grad``, forward, ``backward``, ``Adam.step``; for the
+epoch case, one pass of such steps over the batches a ``DataLoader`` reads from a
+``TensorDataset`` (the NumPy reference gathers the same rows with an index array). symgrad and
 PyTorch run the same program; the NumPy reference is the hand-written forward and backward of
 case 3 and Adam's update written out. The gradients compared are those of the first step, from
 the same starting weights. HIPS autograd and JAX have no ``nn.Module``/``optim``: they sit this
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["adam_numpy_step", "adam_torchlike_step"]
+__all__ = ["adam_numpy_step", "adam_torchlike_step", "epoch_numpy_step", "epoch_torchlike_step"]
 
 LR, BETAS, EPS = 1e-3, (0.9, 0.999), 1e-8
 _STATE: dict = {}  # per implementation and inputs: the model, optimizer or NumPy copies
@@ -36,6 +38,31 @@ def adam_numpy_step(mlp_numpy, p: dict, c: dict) -> dict:
         denom = np.sqrt(v) / np.sqrt(1 - beta2 ** step[0]) + EPS
         w -= (LR / (1 - beta1 ** step[0])) * m / denom
     return grads
+
+
+BATCH = 64
+
+
+def epoch_numpy_step(mlp_numpy, p: dict, c: dict) -> dict:
+    """One epoch of ``adam_numpy_step`` over batches of ``BATCH`` rows, in order (each batch
+    gathered with an index array, as a loader copies its rows); the last batch's gradients."""
+    x, labels = c["x"], c["labels"]
+    order = np.arange(len(labels))
+    for start in range(0, len(labels), BATCH):
+        rows = order[start : start + BATCH]
+        grads = adam_numpy_step(mlp_numpy, p, {"x": x[rows], "labels": labels[rows]})
+    return grads
+
+
+def epoch_torchlike_step(T, F, p: dict, c: dict) -> None:
+    """One epoch of ``adam_torchlike_step`` over a ``DataLoader`` of ``BATCH`` samples of a
+    ``TensorDataset`` of the inputs (in order: the gradients compared are the last batch's)."""
+    key = (T.__name__, "loader", id(c))
+    if key not in _STATE:
+        dataset = T.utils.data.TensorDataset(c["x"], c["labels"])
+        _STATE[key] = T.utils.data.DataLoader(dataset, batch_size=BATCH)
+    for x, labels in _STATE[key]:
+        adam_torchlike_step(T, F, p, {"x": x, "labels": labels})
 
 
 def adam_torchlike_step(T, F, p: dict, c: dict) -> None:
