@@ -147,6 +147,16 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     >>> t.to(0.5)  # a float stands for a float64 tensor, as in PyTorch
     tensor([1., 1.], dtype=symgrad.float64)
     """
+    if len(args) == 1 and not kwargs and type(self._data) is np.ndarray:
+        # the commonest calls change nothing: x.to(device), x.to("cpu"), x.float() of a float
+        first = args[0]
+        kind = type(first)
+        if (
+            (kind is dtypes.dtype and first is dtypes.from_numpy_dtype(self._data.dtype))
+            or (kind is device and first._type == "cpu")
+            or (kind is str and first == "cpu")
+        ):
+            return self
     target_device, target_dtype, copy, fmt = _to_arguments(args, kwargs)
     target_dtype = self.dtype if target_dtype is None else target_dtype
     strides = _layout(self, fmt)

@@ -241,6 +241,14 @@ def view(input: Tensor, *shape: Any, **keyword: Any) -> Tensor:
 
 def _new_shape(input: Tensor, shape: tuple, op: str) -> tuple:
     target = sizes(shape, op)
+    numel = math.prod(input._data.shape)
+    known = math.prod(n for n in target if n != -1)
+    if min(target, default=0) >= -1 and known > 0:  # (what NumPy's reshape would find)
+        missing = target.count(-1)
+        if missing == 0 and known == numel:
+            return target
+        if missing == 1 and numel % known == 0:
+            return tuple(numel // known if n == -1 else n for n in target)
     try:
         return np.empty(input.shape, dtype=np.bool_).reshape(target).shape
     except ValueError:
