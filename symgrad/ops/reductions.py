@@ -96,6 +96,7 @@ _SUM = Structural(
     jvp="linear",
     text=reduction_text("sum"),
     batch="reduction",
+    rows=True,
 )
 
 
@@ -159,6 +160,7 @@ _MEAN = Structural(
     jvp="linear",
     text=reduction_text("mean"),
     batch="reduction",
+    rows=True,
 )
 
 
@@ -204,6 +206,7 @@ _PROD = Structural(
     saves_out=True,
     backward=_overload("Prod"),
     batch="reduction",
+    rows=True,
 )
 
 
@@ -267,6 +270,7 @@ def _extremum(name: str, reduce: Any, pick: Any, backward: str, vjp: Any) -> Str
         backward=backward,
         kernel=lambda xp, a, dim, keepdim: np.asarray(reduce(a, axis=dim, keepdims=keepdim)),
         batch="reduction",
+        rows=True,
     )
 
 

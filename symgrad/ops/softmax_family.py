@@ -43,6 +43,7 @@ _LOGSUMEXP = Structural(
     kernel=_logsumexp_kernel,
     text="∂{o}/∂{x}[j] = exp({x}[j] − {o}) along dim {dim}",
     batch="reduction",
+    rows=True,
 )
 
 
