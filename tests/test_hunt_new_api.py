@@ -1,0 +1,184 @@
+"""PyTorch 2.13 names programs use that symgrad lacked: ``optim.Muon``,
+``nn.LinearCrossEntropyLoss``, ``signal.windows``, ``cond``/``while_loop`` and autograd's
+small switches.
+
+Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, grad_fn name, gradients, or the exception's type): the table holds the
+expected data, checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _torch_table import table_tests
+
+import symgrad
+
+F32, F64 = "float32", "float64"
+
+
+# -- optim.Muon ---------------------------------------------------------------------------
+def _mlp_weights(T, dtype="float32", steps=10, **options):
+    """The two weight matrices of a tanh MLP after ``steps`` Muon steps on a fixed batch."""
+    rng = np.random.default_rng(0)
+    first = T.nn.Linear(4, 8, bias=False)
+    second = T.nn.Linear(8, 3, bias=False)
+    with T.no_grad():
+        first.weight.copy_(T.tensor(rng.standard_normal((8, 4))))
+        second.weight.copy_(T.tensor(rng.standard_normal((3, 8))))
+    first.to(getattr(T, dtype))
+    second.to(getattr(T, dtype))
+    x = T.tensor(rng.standard_normal((16, 4)).astype(dtype))
+    y = T.tensor(rng.integers(0, 3, 16))
+    opt = T.optim.Muon([first.weight, second.weight], **options)
+    for _ in range(steps):
+        opt.zero_grad()
+        T.nn.functional.cross_entropy(second(T.tanh(first(x))), y).backward()
+        opt.step()
+    return first.weight.detach().numpy(), second.weight.detach().numpy()
+
+
+MUON_OPTIONS = {
+    "defaults": {},
+    "lr": {"lr": 0.05},
+    "no_nesterov": {"lr": 0.05, "nesterov": False},
+    "no_decay": {"lr": 0.05, "weight_decay": 0.0},
+    "match_rms_adamw": {"lr": 0.05, "adjust_lr_fn": "match_rms_adamw"},
+    "no_momentum": {"lr": 0.05, "momentum": 0.0, "adjust_lr_fn": "original"},
+    "own_iteration": {"lr": 0.03, "ns_steps": 3, "ns_coefficients": (2.0, -1.5, 0.5), "eps": 1e-3},
+}
+
+# the first row of the second weight matrix after ten steps (float32)
+MUON_SECOND_ROW = {
+    "defaults": [-0.1608, 0.5439, 0.2149, 0.3583, -0.6506, -0.127, 0.7793, 1.4946],
+    "lr": [-0.2321, 0.6401, 0.2355, 0.5146, -0.4584, 0.0233, 0.5619, 1.5231],
+    "no_nesterov": [-0.2409, 0.6879, 0.2312, 0.4884, -0.464, 0.0139, 0.6029, 1.5564],
+    "no_decay": [-0.252, 0.699, 0.2565, 0.4988, -0.463, 0.0027, 0.6437, 1.6418],
+    "match_rms_adamw": [-0.2, 0.6137, 0.2264, 0.4114, -0.5483, -0.0418, 0.646, 1.4997],
+    "no_momentum": [-0.2364, 0.6561, 0.2306, 0.5129, -0.418, -0.0068, 0.6172, 1.5335],
+    "own_iteration": [-0.193, 0.6343, 0.2175, 0.4171, -0.503, -0.0465, 0.6499, 1.5107],
+}
+
+
+@pytest.mark.parametrize("name", list(MUON_OPTIONS))
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_muon_trains_an_mlp_as_pytorch(name, dtype):
+    first, second = _mlp_weights(symgrad, dtype, **MUON_OPTIONS[name])
+    if dtype == F32:
+        assert np.round(second[0], 4).tolist() == pytest.approx(MUON_SECOND_ROW[name], abs=1e-4)
+    torch = pytest.importorskip("torch")
+    want_first, want_second = _mlp_weights(torch, dtype, **MUON_OPTIONS[name])
+    # the same roundings, op for op: the weights agree to the last bit
+    np.testing.assert_array_equal(first, want_first)
+    np.testing.assert_array_equal(second, want_second)
+
+
+def _muon_step(T, values, grad, dtype="float32", **options):
+    w = T.nn.Parameter(T.tensor(values, dtype=getattr(T, dtype)))
+    w.grad = T.tensor(grad, dtype=getattr(T, dtype))
+    opt = T.optim.Muon([w], **options)
+    opt.step()
+    return w, opt.state[w]["momentum_buffer"]
+
+
+def _muon_state_round_trip(T):
+    w = T.nn.Parameter(T.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    w.grad = T.tensor([[1.0, 0.0], [0.0, 2.0]])
+    opt = T.optim.Muon([w], lr=0.1)
+    opt.step()
+    state = opt.state_dict()
+    other = T.optim.Muon([w])
+    other.load_state_dict(state)
+    group = other.state_dict()["param_groups"][0]
+    other.step()
+    return (
+        sorted(group.items()),
+        sorted(state["state"][0]),
+        other.state[w]["momentum_buffer"],
+        w,
+    )
+
+
+def _muon(T, param, **options):
+    return T.optim.Muon([T.nn.Parameter(param(T))], **options)
+
+
+def _muon_step_error(T, **options):
+    w = T.nn.Parameter(T.ones(2, 3))
+    w.grad = T.ones(2, 3)
+    T.optim.Muon([w], **options).step()
+
+
+RAISES = ("raises", "ValueError")
+MUON_CASES = {
+    "tall_matrix": (
+        lambda T: _muon_step(T, [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [[1, 2], [3, 4], [5, 6]]),
+        (
+            ([[1.0005, -0.0007], [-0.0001, 0.9994], [0.9992, 0.9996]], F32, None),
+            ([[0.05, 0.1], [0.15, 0.2], [0.25, 0.3]], F32, None),
+        ),
+    ),
+    "wide_float64": (
+        lambda T: _muon_step(T, [[1.0, 2.0, 3.0]], [[1.0, 1.0, -1.0]], F64, lr=0.5),
+        (([[0.7527, 1.7027, 3.0473]], F64, None), ([[0.05, 0.05, -0.05]], F64, None)),
+    ),
+    "float16": (
+        lambda T: _muon_step(
+            T, [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]], [[1, 2, 3], [3, 1, 2]], "float16", lr=0.1
+        ),
+        (
+            ([[1.0244, 0.9346, 0.9189], [0.8955, 1.0, 0.9849]], "float16", None),
+            ([[0.05, 0.1, 0.15], [0.15, 0.05, 0.1]], "float16", None),
+        ),
+    ),
+    "zero_gradient_only_decays": (
+        lambda T: _muon_step(T, [[1.0, 1.0], [1.0, 1.0]], [[0.0, 0.0], [0.0, 0.0]], lr=1.0),
+        (([[0.9, 0.9], [0.9, 0.9]], F32, None), ([[0.0, 0.0], [0.0, 0.0]], F32, None)),
+    ),
+    "tensor_lr": (
+        lambda T: _muon_step(T, [[1.0, 1.0]], [[1.0, 1.0]], lr=T.tensor([0.5]), weight_decay=0.0),
+        (([[0.7578, 0.7578]], F32, None), ([[0.05, 0.05]], F32, None)),
+    ),
+    "state_dict_round_trip": (
+        _muon_state_round_trip,
+        (
+            (
+                ("adjust_lr_fn", None),
+                ("eps", 1e-07),
+                ("lr", 0.1),
+                ("momentum", 0.95),
+                ("nesterov", True),
+                ("ns_coefficients", (3.4445, -4.775, 2.0315)),
+                ("ns_steps", 5),
+                ("params", (0,)),
+                ("weight_decay", 0.1),
+            ),
+            ("momentum_buffer",),
+            ([[0.0975, 0.0], [0.0, 0.195]], F32, None),
+            ([[0.7578, 1.9602], [2.9403, 3.7828]], F32, None),
+        ),
+    ),
+    "vector_parameter": (lambda T: _muon(T, lambda T: T.ones(3)), RAISES),
+    "3d_parameter": (lambda T: _muon(T, lambda T: T.ones(2, 2, 2)), RAISES),
+    "negative_lr": (lambda T: _muon(T, lambda T: T.ones(2, 2), lr=-1.0), RAISES),
+    "negative_momentum": (lambda T: _muon(T, lambda T: T.ones(2, 2), momentum=-0.1), RAISES),
+    "negative_decay": (lambda T: _muon(T, lambda T: T.ones(2, 2), weight_decay=-0.1), RAISES),
+    "unknown_adjust_lr_fn": (lambda T: _muon(T, lambda T: T.ones(2, 2), adjust_lr_fn="x"), RAISES),
+    "two_element_lr": (lambda T: _muon(T, lambda T: T.ones(2, 2), lr=T.ones(2)), RAISES),
+    "100_ns_steps": (lambda T: _muon_step_error(T, ns_steps=100), RAISES),
+    "two_coefficients": (lambda T: _muon_step_error(T, ns_coefficients=(1.0, 2.0)), RAISES),
+}
+
+
+def test_muon_error_messages():
+    with pytest.raises(
+        ValueError,
+        match=r"only supports 2D parameters whereas we found a parameter with size: \S+\(\[3\]\)",
+    ):
+        _muon(symgrad, lambda T: T.ones(3))
+    with pytest.raises(ValueError, match="Adjust learning rate function x is not supported"):
+        _muon(symgrad, lambda T: T.ones(2, 2), adjust_lr_fn="x")
+
+
+test_muon, test_muon_is_pytorchs = table_tests(MUON_CASES)
