@@ -182,3 +182,153 @@ def test_muon_error_messages():
 
 
 test_muon, test_muon_is_pytorchs = table_tests(MUON_CASES)
+
+
+# -- nn.LinearCrossEntropyLoss --------------------------------------------------------------
+def _lce(T, target, out_features=(), bias=False, **options):
+    """The loss of a LinearCrossEntropyLoss(3 -> 2 classes) with fixed weights, and the
+    gradients of its input and linear weight (and bias)."""
+    loss = T.nn.LinearCrossEntropyLoss(3, 2, out_features=out_features, bias=bias, **options)
+    rows = loss.linear.weight.shape[0]
+    with T.no_grad():
+        loss.linear.weight.copy_(T.arange(rows * 3.0).reshape(rows, 3).sin())
+        if bias:
+            loss.linear.bias.copy_(T.arange(rows * 1.0).cos())
+    x = T.tensor([[0.5, -1.0, 2.0], [1.5, 0.0, -0.5]], requires_grad=True)
+    out = loss(x, target(T))
+    out.sum().backward()
+    grads = [x.grad, loss.linear.weight.grad]
+    return (out, *grads, *([loss.linear.bias.grad] if bias else []))
+
+
+def _lce_module_facts(T):
+    loss = T.nn.LinearCrossEntropyLoss(4, 3, out_features=(2,), bias=True, weight=T.ones(3))
+    return (
+        tuple(loss.state_dict()),
+        tuple(loss.linear.weight.shape),
+        repr(loss).splitlines()[1].strip(),
+    )
+
+
+LCE_CASES = {
+    "indices": (
+        lambda T: _lce(T, lambda T: T.tensor([1, 0])),
+        (
+            (1.8043, F32, "NllLossBackward0"),
+            ([[-0.0626, 0.7094, 0.8292], [0.0535, -0.6063, -0.7087]], F32, None),
+            ([[-0.3471, -0.4439, 1.0774], [0.3471, 0.4439, -1.0774]], F32, None),
+        ),
+    ),
+    "sum_with_bias_and_class_weight": (
+        lambda T: _lce(
+            T, lambda T: T.tensor([1, 0]), bias=True, reduction="sum", weight=T.tensor([2.0, 1.0])
+        ),
+        (
+            (4.792, F32, "NllLossBackward0"),
+            ([[-0.1307, 1.4801, 1.73], [0.1877, -2.126, -2.4851]], F32, None),
+            ([[-1.5323, -0.926, 2.5172], [1.5323, 0.926, -2.5172]], F32, None),
+            ([-0.4042, 0.4042], F32, None),
+        ),
+    ),
+    "k_dimensional_none": (
+        lambda T: _lce(
+            T, lambda T: T.tensor([[1, 0], [0, 0]]), out_features=(2,), reduction="none"
+        ),
+        (
+            ([[0.5959, 0.6166], [0.4897, 0.9293]], F32, "ViewBackward0"),
+            ([[0.2502, 0.1808, -0.0548], [0.0558, 0.0573, 0.0061]], F32, None),
+            (
+                [
+                    [-0.3563, -0.449, 1.0915],
+                    [-1.1379, 0.4602, -0.6179],
+                    [0.3563, 0.449, -1.0915],
+                    [1.1379, -0.4602, 0.6179],
+                ],
+                F32,
+                None,
+            ),
+        ),
+    ),
+    "probabilities_smoothed": (
+        lambda T: _lce(T, lambda T: T.tensor([[0.25, 0.75], [1.0, 0.0]]), label_smoothing=0.2),
+        (
+            (1.4369, F32, "DivBackward1"),
+            ([[-0.0415, 0.4697, 0.549], [0.0465, -0.5264, -0.6153]], F32, None),
+            ([[-0.3471, -0.2939, 0.7524], [0.3471, 0.2939, -0.7524]], F32, None),
+        ),
+    ),
+    "ignore_index": (
+        lambda T: _lce(T, lambda T: T.tensor([1, 0]), ignore_index=0),
+        (
+            (2.1867, F32, "NllLossBackward0"),
+            ([[-0.1253, 1.4188, 1.6584], [0.0, 0.0, 0.0]], F32, None),
+            ([[0.4439, -0.8877, 1.7754], [-0.4439, 0.8877, -1.7754]], F32, None),
+        ),
+    ),
+    "options_give_the_reference_values": (
+        lambda T: _lce(
+            T,
+            lambda T: T.tensor([1, 0]),
+            options=T.nn.LinearCrossEntropyOptions(batch_chunk_size=1),
+        )[0].detach(),
+        (1.8043, F32, None),
+    ),
+    "module_facts": (
+        _lce_module_facts,
+        (
+            ("weight", "linear.weight", "linear.bias"),
+            (6, 4),
+            "in_features=4, num_classes=3, out_features=(2,), bias=True, reduction=mean, "
+            "ignore_index=None, label_smoothing=0.0, options=None",
+        ),
+    ),
+    "weight_of_wrong_shape": (
+        lambda T: T.nn.LinearCrossEntropyLoss(4, 3, weight=T.ones(2)),
+        ("raises", "RuntimeError"),
+    ),
+    "label_smoothing_above_1": (
+        lambda T: T.nn.LinearCrossEntropyLoss(4, 3, label_smoothing=1.5),
+        ("raises", "RuntimeError"),
+    ),
+    "probabilities_with_ignore_index": (
+        lambda T: _lce(T, lambda T: T.tensor([[0.5, 0.5], [1.0, 0.0]]), ignore_index=1),
+        ("raises", "RuntimeError"),
+    ),
+    "three_dimensional_input": (
+        lambda T: T.nn.LinearCrossEntropyLoss(3, 2)(T.ones(1, 2, 3), T.tensor([[0, 1]])),
+        ("raises", "RuntimeError"),
+    ),
+    "options_unknown_policy": (
+        lambda T: T.nn.LinearCrossEntropyOptions(acc_policy="fast"),
+        ("raises", "ValueError"),
+    ),
+    "options_bad_chunking_method": (
+        lambda T: T.nn.LinearCrossEntropyOptions(chunking_method="aspect_ratio:0"),
+        ("raises", "ValueError"),
+    ),
+    "options_zero_chunk": (
+        lambda T: T.nn.LinearCrossEntropyOptions(batch_chunk_size=0),
+        ("raises", "ValueError"),
+    ),
+    "options_integer_acc_dtype": (
+        lambda T: T.nn.LinearCrossEntropyOptions(acc_dtype=T.int32),
+        ("raises", "ValueError"),
+    ),
+    "options_are_frozen": (
+        lambda T: setattr(T.nn.LinearCrossEntropyOptions(), "acc_policy", "compact"),
+        ("raises", "FrozenInstanceError"),
+    ),
+}
+
+
+def test_linear_cross_entropy_loss_extra_repr():
+    loss = symgrad.nn.LinearCrossEntropyLoss(4, 3, options=symgrad.nn.LinearCrossEntropyOptions())
+    assert loss.extra_repr() == (
+        "in_features=4, num_classes=3, out_features=(), bias=False, reduction=mean, "
+        "ignore_index=None, label_smoothing=0.0, options=LinearCrossEntropyOptions("
+        "allow_retain_graph=False, batch_chunk_size=None, chunking_method='auto', "
+        "acc_policy='auto', acc_dtype=None)"
+    )
+
+
+test_linear_cross_entropy, test_linear_cross_entropy_is_pytorchs = table_tests(LCE_CASES)
