@@ -115,6 +115,7 @@ _SUBMODULES = (
     "functional",
     "distributions",
     "special",
+    "signal",
     "__config__",
 )
 _LAZY_NAMES = {

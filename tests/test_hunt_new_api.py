@@ -332,3 +332,119 @@ def test_linear_cross_entropy_loss_extra_repr():
 
 
 test_linear_cross_entropy, test_linear_cross_entropy_is_pytorchs = table_tests(LCE_CASES)
+
+
+# -- signal.windows -------------------------------------------------------------------------
+def _window(name, M, dtype=None, **options):
+    """The window ``name`` of length ``M``; ``dtype`` by name."""
+
+    def make(T):
+        kind = None if dtype is None else getattr(T, dtype)
+        return getattr(T.signal.windows, name)(M, dtype=kind, **options)
+
+    return make
+
+
+def _window_graph(T, name, M, **options):
+    """A window made with requires_grad: its node and whether it is a leaf."""
+    w = getattr(T.signal.windows, name)(M, requires_grad=True, **options)
+    return w.requires_grad, w.is_leaf, None if w.grad_fn is None else type(w.grad_fn).__name__
+
+
+WINDOW_CASES = {
+    "bartlett": (_window("bartlett", 5), ([0.0, 0.5, 1.0, 0.5, 0.0], F32, None)),
+    "bartlett_periodic": (
+        _window("bartlett", 4, sym=False),
+        ([0.0, 0.5, 1.0, 0.5], F32, None),
+    ),
+    "blackman_float64": (
+        _window("blackman", 5, dtype=F64),
+        ([0.0, 0.34, 1.0, 0.34, 0.0], F64, None),
+    ),
+    "cosine": (_window("cosine", 4), ([0.3827, 0.9239, 0.9239, 0.3827], F32, None)),
+    "cosine_periodic": (
+        _window("cosine", 4, sym=False),
+        ([0.309, 0.809, 1.0, 0.809], F32, None),
+    ),
+    "exponential": (
+        _window("exponential", 4, tau=2.0),
+        ([0.4724, 0.7788, 0.7788, 0.4724], F32, None),
+    ),
+    "exponential_centred": (
+        _window("exponential", 3, center=0.0, sym=False),
+        ([1.0, 0.3679, 0.1353], F32, None),
+    ),
+    "gaussian": (_window("gaussian", 3, std=2.0), ([0.8825, 1.0, 0.8825], F32, None)),
+    "gaussian_periodic": (
+        _window("gaussian", 4, std=1.0, sym=False),
+        ([0.1353, 0.6065, 1.0, 0.6065], F32, None),
+    ),
+    "general_cosine": (
+        _window("general_cosine", 5, a=[0.5, 0.5]),
+        ([0.0, 0.5, 1.0, 0.5, 0.0], F32, None),
+    ),
+    "general_hamming": (
+        _window("general_hamming", 3, alpha=0.6),
+        ([0.2, 1.0, 0.2], F32, None),
+    ),
+    "hamming": (_window("hamming", 3), ([0.08, 1.0, 0.08], F32, None)),
+    "hann_periodic": (_window("hann", 4, sym=False), ([0.0, 0.5, 1.0, 0.5], F32, None)),
+    "kaiser": (_window("kaiser", 3, beta=1.0), ([0.7898, 1.0, 0.7898], F32, None)),
+    "kaiser_beta_0": (_window("kaiser", 3, beta=0.0), ([1.0, 1.0, 1.0], F32, None)),
+    "kaiser_periodic": (
+        _window("kaiser", 4, sym=False, beta=2.0),
+        ([0.4387, 0.8348, 1.0, 0.8348], F32, None),
+    ),
+    "nuttall": (_window("nuttall", 3), ([0.0004, 1.0, 0.0004], F32, None)),
+    "length_0": (_window("hann", 0), ([], F32, None)),
+    "length_1": (_window("kaiser", 1, sym=False), ([1.0], F32, None)),
+    "cosine_length_1": (_window("cosine", 1), ([1.0], F32, None)),
+    "graph_of_hann": (lambda T: _window_graph(T, "hann", 4), (True, False, "SumBackward1")),
+    "graph_of_exponential": (
+        lambda T: _window_graph(T, "exponential", 4),
+        (True, False, "ExpBackward0"),
+    ),
+    "graph_of_bartlett": (
+        lambda T: _window_graph(T, "bartlett", 4),
+        (True, False, "RsubBackward1"),
+    ),
+    "graph_of_kaiser": (lambda T: _window_graph(T, "kaiser", 4), (True, False, "DivBackward0")),
+    "graph_of_cosine_1": (lambda T: _window_graph(T, "cosine", 1), (True, False, "SinBackward0")),
+    "graph_of_hann_1": (lambda T: _window_graph(T, "hann", 1), (True, True, None)),
+    "negative_length": (_window("hann", -1), ("raises", "ValueError")),
+    "float16": (_window("hann", 4, dtype="float16"), ("raises", "ValueError")),
+    "int64": (_window("bartlett", 4, dtype="int64"), ("raises", "ValueError")),
+    "tau_0": (_window("exponential", 4, tau=0.0), ("raises", "ValueError")),
+    "symmetric_with_center": (
+        _window("exponential", 4, center=1.0),
+        ("raises", "ValueError"),
+    ),
+    "std_0": (_window("gaussian", 4, std=0.0), ("raises", "ValueError")),
+    "negative_beta": (_window("kaiser", 4, beta=-1.0), ("raises", "ValueError")),
+    "no_coefficients": (_window("general_cosine", 4, a=[]), ("raises", "ValueError")),
+    "number_as_coefficients": (_window("general_cosine", 4, a=3), ("raises", "TypeError")),
+    "sym_by_position": (lambda T: T.signal.windows.hann(4, True), ("raises", "TypeError")),
+}
+
+
+def test_window_error_messages():
+    windows = symgrad.signal.windows
+    # hann is a general_cosine, and PyTorch names that
+    with pytest.raises(ValueError, match="^general_cosine expects float32 or float64 dtypes, got: "):
+        windows.hann(4, dtype=symgrad.float16)
+    with pytest.raises(ValueError, match="^kaiser requires non-negative window length, got M=-2"):
+        windows.kaiser(-2)
+    with pytest.raises(ValueError, match=r"^Tau must be positive, got: 0.0 instead\.$"):
+        windows.exponential(4, tau=0.0)
+
+
+def test_window_follows_the_default_dtype():
+    previous = symgrad.get_default_dtype()
+    symgrad.set_default_dtype(symgrad.float64)
+    try:
+        assert symgrad.signal.windows.nuttall(4).dtype == symgrad.float64
+    finally:
+        symgrad.set_default_dtype(previous)
+
+
+test_windows, test_windows_are_pytorchs = table_tests(WINDOW_CASES)
