@@ -125,6 +125,8 @@ _LAZY_NAMES = {
     "GradientReport": "symgrad.check",
     "vmap": "symgrad.func",  # torch.vmap
     "GradScaler": "symgrad.amp",  # torch.GradScaler
+    "cond": "symgrad.control_flow",
+    "while_loop": "symgrad.control_flow",
 }
 
 

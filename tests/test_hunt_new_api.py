@@ -430,7 +430,9 @@ WINDOW_CASES = {
 def test_window_error_messages():
     windows = symgrad.signal.windows
     # hann is a general_cosine, and PyTorch names that
-    with pytest.raises(ValueError, match="^general_cosine expects float32 or float64 dtypes, got: "):
+    with pytest.raises(
+        ValueError, match="^general_cosine expects float32 or float64 dtypes, got: "
+    ):
         windows.hann(4, dtype=symgrad.float16)
     with pytest.raises(ValueError, match="^kaiser requires non-negative window length, got M=-2"):
         windows.kaiser(-2)
@@ -448,3 +450,211 @@ def test_window_follows_the_default_dtype():
 
 
 test_windows, test_windows_are_pytorchs = table_tests(WINDOW_CASES)
+
+
+# -- cond and while_loop ----------------------------------------------------------------------
+def _control_flow(T, run):
+    """``run(T, x, w)`` and the gradients of ``x`` and ``w`` after backward of the sum of
+    its floating results. PyTorch compiles each call: its compiler's caches start afresh,
+    as they would in a new program."""
+    if hasattr(T, "_dynamo"):
+        T._dynamo.reset()
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    w = T.tensor(3.0, requires_grad=True)
+    out = run(T, x, w)
+    results = out if isinstance(out, (tuple, list)) else [out]
+    floating = [t for t in results if hasattr(t, "requires_grad") and t.requires_grad]
+    if floating:
+        sum(t.sum() for t in floating).backward()
+    return out, x.grad, w.grad
+
+
+UNCAPTURED = ("raises", "UncapturedHigherOrderOpError")
+COND = "CondAutogradOpBackward"
+LOOP = "WhileLoopAutogradOpBackward"
+CONTROL_FLOW_CASES = {
+    "cond_true": (
+        lambda T: _control_flow(
+            T, lambda T, x, w: T.cond(x.sum() > 0, lambda x: x * x, lambda x: x.exp(), (x,))
+        ),
+        (([1.0, 4.0], F32, COND), ([2.0, 4.0], F32, None), None),
+    ),
+    "cond_false_with_captured_tensor": (
+        lambda T: _control_flow(
+            T,
+            lambda T, x, w: T.cond(T.tensor(False), lambda x: x * w, lambda x: x + w, (x,)),
+        ),
+        (([4.0, 5.0], F32, COND), ([1.0, 1.0], F32, None), (2.0, F32, None)),
+    ),
+    "cond_python_bool_calls_the_branch": (
+        lambda T: _control_flow(
+            T, lambda T, x, w: T.cond(True, lambda x: x * 2, lambda x: x, (x,))
+        ),
+        (([2.0, 4.0], F32, "MulBackward0"), ([2.0, 2.0], F32, None), None),
+    ),
+    "cond_float_predicate": (
+        lambda T: _control_flow(
+            T, lambda T, x, w: T.cond(T.tensor(0.0), lambda x: x * 2, lambda x: x * 3, (x,))
+        ),
+        (([3.0, 6.0], F32, COND), ([3.0, 3.0], F32, None), None),
+    ),
+    "cond_two_operands_in_a_list": (
+        lambda T: _control_flow(
+            T,
+            lambda T, x, w: T.cond(
+                T.tensor(True), lambda a, b: [a * b], lambda a, b: [a * 1], [x, w]
+            ),
+        ),
+        ((([3.0, 6.0], F32, COND),), ([3.0, 3.0], F32, None), (3.0, F32, None)),
+    ),
+    "cond_result_not_from_the_operand": (
+        lambda T: _control_flow(
+            T, lambda T, x, w: T.cond(T.tensor(True), lambda x: T.ones(2), lambda x: x * 2, (x,))
+        ),
+        (([1.0, 1.0], F32, COND), ([0.0, 0.0], F32, None), None),
+    ),
+    "cond_int_result": (
+        lambda T: _control_flow(
+            T, lambda T, x, w: T.cond(T.tensor(True), lambda x: 1, lambda x: 1, (x,))
+        ),
+        (1, None, None),
+    ),
+    "cond_without_grad": (
+        lambda T: _control_flow(
+            T,
+            lambda T, x, w: T.cond(T.tensor(True), lambda x: x * 2, lambda x: x * 1, (x.detach(),)),
+        ),
+        (([2.0, 4.0], F32, None), None, None),
+    ),
+    "cond_returns_its_operand": (
+        lambda T: _control_flow(
+            T, lambda T, x, w: T.cond(T.tensor(True), lambda x: x, lambda x: x * 2, (x,))
+        ),
+        UNCAPTURED,
+    ),
+    "cond_returns_a_view_of_its_operand": (
+        lambda T: _control_flow(
+            T, lambda T, x, w: T.cond(T.tensor(True), lambda x: x[:1], lambda x: x[:1] * 2, (x,))
+        ),
+        UNCAPTURED,
+    ),
+    "cond_returns_none": (
+        lambda T: _control_flow(
+            T, lambda T, x, w: T.cond(T.tensor(True), lambda x: None, lambda x: None, (x,))
+        ),
+        UNCAPTURED,
+    ),
+    "cond_two_element_predicate": (
+        lambda T: T.cond(T.tensor([True, False]), lambda: T.ones(1), lambda: T.zeros(1)),
+        ("raises", "RuntimeError"),
+    ),
+    "cond_string_predicate": (
+        lambda T: T.cond("yes", lambda: T.ones(1), lambda: T.zeros(1)),
+        ("raises", "RuntimeError"),
+    ),
+    "cond_tensor_as_operands": (
+        lambda T: T.cond(T.tensor(True), lambda x: x * 2, lambda x: x * 3, T.ones(2)),
+        ("raises", "RuntimeError"),
+    ),
+    "cond_number_operand": (
+        lambda T: T.cond(T.tensor(True), lambda x, n: x * n, lambda x, n: x, (T.ones(2), 2)),
+        ("raises", "RuntimeError"),
+    ),
+    "cond_branch_not_callable": (
+        lambda T: T.cond(T.tensor(True), 1, lambda: T.ones(1)),
+        ("raises", "RuntimeError"),
+    ),
+    "while_loop_counts": (
+        lambda T: _control_flow(
+            T,
+            lambda T, x, w: T.while_loop(
+                lambda i, y: i < 3, lambda i, y: (i + 1, y * y), (T.tensor(0), x)
+            ),
+        ),
+        (((3, "int64", None), ([1.0, 256.0], F32, LOOP)), ([8.0, 1024.0], F32, None), None),
+    ),
+    "while_loop_int_counter": (
+        lambda T: T.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * 2), (0, T.ones(2))),
+        (3, ([8.0, 8.0], F32, None)),
+    ),
+    "while_loop_list_with_captured_tensor": (
+        lambda T: _control_flow(
+            T,
+            lambda T, x, w: T.while_loop(
+                lambda i, y: i < 2, lambda i, y: [i + 1, y * w], [T.tensor(0), x]
+            ),
+        ),
+        (
+            ((2, "int64", None), ([9.0, 18.0], F32, LOOP)),
+            ([9.0, 9.0], F32, None),
+            (18.0, F32, None),
+        ),
+    ),
+    # no backward here: PyTorch 2.13 doubles the gradient of an unchanged carried value
+    "while_loop_no_iteration": (
+        lambda T: T.while_loop(
+            lambda y: y.sum() < 0, lambda y: (y * 2,), [T.ones(2, requires_grad=True)]
+        ),
+        (([1.0, 1.0], F32, LOOP),),
+    ),
+    "while_loop_python_false": (
+        lambda T: _control_flow(
+            T, lambda T, x, w: T.while_loop(lambda y: False, lambda y: (y * 2,), (x,))
+        ),
+        ((([1.0, 2.0], F32, None),), ([1.0, 1.0], F32, None), None),
+    ),
+    "while_loop_body_returns_a_tensor": (
+        lambda T: T.while_loop(lambda y: y.sum() < 10, lambda y: y * 2, (T.ones(2),)),
+        ([8.0, 8.0], F32, None),
+    ),
+    "while_loop_dict": (
+        lambda T: T.while_loop(
+            lambda d: d["i"] < 2, lambda d: {"i": d["i"] + 1}, ({"i": T.tensor(0)},)
+        )["i"],
+        (2, "int64", None),
+    ),
+    "while_loop_shape_changes": (
+        lambda T: T.while_loop(lambda y: y.sum() < 10, lambda y: (y.sum(),), (T.ones(2),)),
+        UNCAPTURED,
+    ),
+    "while_loop_dtype_changes": (
+        lambda T: T.while_loop(lambda y: y.sum() < 10, lambda y: (y.double(),), (T.ones(2),)),
+        UNCAPTURED,
+    ),
+    "while_loop_fewer_results": (
+        lambda T: T.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1,), (T.tensor(0), T.ones(2))),
+        UNCAPTURED,
+    ),
+    "while_loop_returns_its_input": (
+        lambda T: T.while_loop(
+            lambda i, y: i < 3, lambda i, y: (i + 1, y), (T.tensor(0), T.ones(2))
+        ),
+        UNCAPTURED,
+    ),
+    "while_loop_vector_condition": (
+        lambda T: T.while_loop(lambda y: y < 10, lambda y: (y * 2,), (T.ones(2),)),
+        UNCAPTURED,
+    ),
+    "while_loop_integer_condition": (
+        lambda T: T.while_loop(lambda i: 3 - i, lambda i: (i + 1,), (T.tensor(0),)),
+        UNCAPTURED,
+    ),
+    "while_loop_float_carried": (
+        lambda T: T.while_loop(
+            lambda y, f: y.sum() < 10, lambda y, f: (y * 2, f), (T.ones(2), 1.5)
+        ),
+        ("raises", "AssertionError"),
+    ),
+    "while_loop_not_callable": (
+        lambda T: T.while_loop(1, lambda y: (y,), (T.ones(2),)),
+        ("raises", "RuntimeError"),
+    ),
+}
+
+
+def test_uncaptured_error_is_a_runtime_error():
+    with pytest.raises(RuntimeError, match="aliasing"):
+        symgrad.cond(symgrad.tensor(True), lambda x: x, lambda x: x, (symgrad.ones(1),))
+
+
+test_control_flow, test_control_flow_is_pytorchs = table_tests(CONTROL_FLOW_CASES)
