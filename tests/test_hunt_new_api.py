@@ -9,11 +9,14 @@ expected data, checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from _torch_table import table_tests
 
 import symgrad
+from symgrad.func.rearrange import DimensionBindError
 
 F32, F64 = "float32", "float64"
 
@@ -658,3 +661,142 @@ def test_uncaptured_error_is_a_runtime_error():
 
 
 test_control_flow, test_control_flow_is_pytorchs = table_tests(CONTROL_FLOW_CASES)
+
+
+# -- func.rearrange ---------------------------------------------------------------------------
+def _rearranged(pattern, shape=(2, 3, 4), **lengths):
+    """The rearranged ``arange`` of ``shape`` (requiring grad), its node and the node below,
+    and the input's gradient for the output gradient ``0, 1, 2, ...``."""
+
+    def run(T):
+        x = T.arange(math.prod(shape) * 1.0).reshape(shape).requires_grad_()
+        out = T.func.rearrange(x, pattern, **lengths)
+        below = [type(n).__name__ for n, _ in out.grad_fn.next_functions if n is not None]
+        out.backward(T.arange(out.numel() * 1.0).reshape(out.shape))
+        return out, below, x.grad
+
+    return run
+
+
+def _rearrange_error(pattern, **lengths):
+    return lambda T: T.func.rearrange(T.zeros(2, 3, 4), pattern, **lengths)
+
+
+REARRANGE_CASES = {
+    "permute": (
+        _rearranged("a b c -> c a b", (1, 2, 3)),
+        (
+            ([[[0.0, 3.0]], [[1.0, 4.0]], [[2.0, 5.0]]], F32, "ReshapeAliasBackward0"),
+            ("AsStridedBackward0",),
+            ([[[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]]], F32, None),
+        ),
+    ),
+    "flatten_groups": (
+        _rearranged("a b c -> a (b c)", (2, 1, 2)),
+        (
+            ([[0.0, 1.0], [2.0, 3.0]], F32, "ViewBackward0"),
+            ("AsStridedBackward0",),
+            ([[[0.0, 1.0]], [[2.0, 3.0]]], F32, None),
+        ),
+    ),
+    "join_needs_a_copy": (
+        _rearranged("a b c -> (c a) b", (2, 1, 2)),
+        (
+            ([[0.0], [2.0], [1.0], [3.0]], F32, "UnsafeViewBackward0"),
+            ("CloneBackward0",),
+            ([[[0.0, 2.0]], [[1.0, 3.0]]], F32, None),
+        ),
+    ),
+    "split_with_a_length": (
+        _rearranged("a (b1 b2) -> b2 a b1", (1, 4), b1=2),
+        (
+            ([[[0.0, 2.0]], [[1.0, 3.0]]], F32, "ReshapeAliasBackward0"),
+            ("AsStridedBackward0",),
+            ([[0.0, 2.0, 1.0, 3.0]], F32, None),
+        ),
+    ),
+    "space_to_depth": (
+        lambda T: tuple(
+            T.func.rearrange(
+                T.zeros(2, 4, 6, 3), "b (h h1) (w w1) c -> b h w (c h1 w1)", h1=2, w1=3
+            ).shape
+        ),
+        (2, 2, 2, 18),
+    ),
+    "ellipsis": (
+        _rearranged("a ... -> ... a", (2, 1, 2)),
+        (
+            ([[[0.0, 2.0], [1.0, 3.0]]], F32, "ReshapeAliasBackward0"),
+            ("AsStridedBackward0",),
+            ([[[0.0, 2.0]], [[1.0, 3.0]]], F32, None),
+        ),
+    ),
+    "ellipsis_in_a_group": (
+        lambda T: tuple(T.func.rearrange(T.zeros(2, 3, 4), "a ... -> (... a)").shape),
+        (24,),
+    ),
+    "unit_axes_added": (
+        lambda T: tuple(T.func.rearrange(T.zeros(2, 3), "a b -> 1 a () b 1").shape),
+        (1, 2, 1, 3, 1),
+    ),
+    "unit_axis_dropped": (
+        _rearranged("a 1 c -> c a", (2, 1, 2)),
+        (
+            ([[0.0, 2.0], [1.0, 3.0]], F32, "SumBackward1"),
+            ("ReshapeAliasBackward0",),
+            ([[[0.0, 2.0]], [[1.0, 3.0]]], F32, None),
+        ),
+    ),
+    "stacks_a_list": (
+        lambda T: T.func.rearrange([T.ones(2), T.zeros(2)], "n d -> d n"),
+        ([[1.0, 0.0], [1.0, 0.0]], F32, None),
+    ),
+    "transposed_input": (
+        lambda T: T.func.rearrange(T.arange(6.0).reshape(2, 3).t(), "b a -> a b"),
+        ([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], F32, None),
+    ),
+    "identity_is_the_input": (
+        lambda T: (lambda x: T.func.rearrange(x, "... -> ...") is x)(T.ones(2)),
+        True,
+    ),
+    "no_arrow": (_rearrange_error("a b c"), ("raises", "ValueError")),
+    "two_arrows": (_rearrange_error("a b c -> a b c -> a"), ("raises", "ValueError")),
+    "wrong_rank": (_rearrange_error("a b -> b a"), ("raises", "ValueError")),
+    "name_on_one_side": (_rearrange_error("a b c -> a b"), ("raises", "ValueError")),
+    "unused_length": (_rearrange_error("a b c -> a b c", d=2), ("raises", "ValueError")),
+    "duplicate_name": (_rearrange_error("a a c -> a c"), ("raises", "ValueError")),
+    "unbalanced": (_rearrange_error("a b c -> a (b c"), ("raises", "ValueError")),
+    "nested_groups": (_rearrange_error("((a b)) c -> a b c"), ("raises", "ValueError")),
+    "numbered_axis": (_rearrange_error("a b c -> a b 2 c"), ("raises", "ValueError")),
+    "bad_character": (_rearrange_error("a b c -> a b+c"), ("raises", "ValueError")),
+    "underscore_name": (_rearrange_error("a b _c -> a b _c"), ("raises", "ValueError")),
+    "ellipsis_only_on_the_right": (
+        _rearrange_error("a b c -> ... a b c"),
+        ("raises", "ValueError"),
+    ),
+    "ellipsis_grouped_on_the_left": (_rearrange_error("(a ...) -> a"), ("raises", "ValueError")),
+    "two_unknown_sizes": (
+        _rearrange_error("a (b1 b2) c -> a b1 b2 c"),
+        ("raises", "DimensionBindError"),
+    ),
+    "size_does_not_divide": (
+        _rearrange_error("a (b1 b2) c -> a b1 b2 c", b1=2),
+        ("raises", "DimensionBindError"),
+    ),
+    "sizes_do_not_match": (
+        _rearrange_error("a b c -> a b c", a=3),
+        ("raises", "DimensionBindError"),
+    ),
+}
+
+
+def test_rearrange_messages():
+    with pytest.raises(ValueError, match="^Pattern must contain a single '->' separator$"):
+        symgrad.func.rearrange(symgrad.zeros(2), "a")
+    with pytest.raises(TypeError, match="rearrange axis lengths must be integers"):
+        symgrad.func.rearrange(symgrad.zeros(2), "a -> a", a=2.0)
+    with pytest.raises(DimensionBindError, match="d1 and d2"):
+        symgrad.func.rearrange(symgrad.zeros(2, 3, 4), "a (b1 b2) c -> a b1 b2 c")
+
+
+test_rearrange, test_rearrange_is_pytorchs = table_tests(REARRANGE_CASES)
