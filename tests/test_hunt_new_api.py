@@ -800,3 +800,164 @@ def test_rearrange_messages():
 
 
 test_rearrange, test_rearrange_is_pytorchs = table_tests(REARRANGE_CASES)
+
+
+# -- autograd.graph edges, multi-grad hooks, versions; autograd's switches --------------------
+def _edge_grads(T, *picks, **options):
+    """``autograd.grad`` of ``sum(sin(2x))`` by gradient edges of ``x`` and of ``y = 2x``."""
+    graph = T.autograd.graph
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    z = y.sin().sum()
+    chosen = {"x": x, "y": y, "edge_x": graph.get_gradient_edge(x)}
+    chosen["edge_y"] = graph.get_gradient_edge(y)
+    chosen["unused"] = graph.get_gradient_edge(T.ones(1, requires_grad=True))
+    return T.autograd.grad(z, [chosen[p] for p in picks], **options)
+
+
+def _edge_facts(T):
+    graph = T.autograd.graph
+    x = T.tensor([1.0], requires_grad=True)
+    y = x.exp()
+    edge, leaf_edge = graph.get_gradient_edge(y), graph.get_gradient_edge(x)
+    return (
+        edge.node is y.grad_fn,
+        edge.output_nr,
+        type(leaf_edge.node).__name__,
+        isinstance(edge, tuple),
+    )
+
+
+def _multi_hook(T, mode="all"):
+    """What a multi-grad hook over ``a`` and ``b`` sees over three backward passes."""
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    b = T.tensor(3.0, requires_grad=True)
+    seen = []
+    handle = T.autograd.graph.register_multi_grad_hook((a, b), seen.append, mode=mode)
+    (a * b).sum().backward()
+    (a * 2).sum().backward()
+    handle.remove()
+    (a * b).sum().backward()
+    return seen
+
+
+def _multi_hook_partial(T):
+    """Hooks on two non-leaves, through backward and through grad() of one of them."""
+    x = T.ones(2, requires_grad=True)
+    y, z = x * 2, x * 3
+    seen = []
+    T.autograd.graph.register_multi_grad_hook([y, z], seen.append)
+    (y * z).sum().backward(retain_graph=True)
+    T.autograd.grad((y * z).sum(), [y])
+    return seen
+
+
+def _multi_hook_on_leaves_in_grad(T):
+    a = T.ones(2, requires_grad=True)
+    T.autograd.graph.register_multi_grad_hook([a], print)
+    return T.autograd.grad((a * 2).sum(), [a])
+
+
+def _bumped(T):
+    x = T.ones(2, requires_grad=True)
+    y = x * 1
+    z = y * y  # saves y
+    T.autograd.graph.increment_version([y])
+    z.sum().backward()
+
+
+def _hook_keeps_its_gradient(T):
+    a = T.tensor([1.0, 2.0], requires_grad=True)
+    seen = []
+    a.register_hook(seen.append)
+    (a * 3).sum().backward()
+    (a * 2).sum().backward()
+    return seen, a.grad
+
+
+def _multithreading(T):
+    autograd = T.autograd
+    before = autograd.is_multithreading_enabled()
+    with autograd.set_multithreading_enabled(False):
+        inside = autograd.is_multithreading_enabled()
+    after = autograd.is_multithreading_enabled()
+    autograd.set_multithreading_enabled(False)
+    called = autograd.is_multithreading_enabled()
+    autograd.set_multithreading_enabled(True)
+    return before, inside, after, called, autograd.is_view_replay_enabled()
+
+
+GRAPH_CASES = {
+    "grad_by_edges": (
+        lambda T: _edge_grads(T, "edge_y", "edge_x"),
+        (([-0.4161, -0.6536], F32, None), ([-0.8323, -1.3073], F32, None)),
+    ),
+    "edges_and_tensors": (
+        lambda T: _edge_grads(T, "y", "edge_x"),
+        (([-0.4161, -0.6536], F32, None), ([-0.8323, -1.3073], F32, None)),
+    ),
+    "one_edge_alone": (lambda T: _edge_grads(T, "edge_y"), (([-0.4161, -0.6536], F32, None),)),
+    "unused_edge_allowed": (lambda T: _edge_grads(T, "unused", allow_unused=True), (None,)),
+    "unused_edge": (lambda T: _edge_grads(T, "unused"), ("raises", "RuntimeError")),
+    "edge_facts": (_edge_facts, (True, 0, "AccumulateGrad", True)),
+    "edge_of_a_constant": (
+        lambda T: T.autograd.graph.get_gradient_edge(T.ones(1)),
+        ("raises", "RuntimeError"),
+    ),
+    "multi_grad_hook_all": (
+        _multi_hook,
+        (
+            (([3.0, 3.0], F32, None), (3.0, F32, None)),
+            (([2.0, 2.0], F32, None), None),
+        ),
+    ),
+    "multi_grad_hook_any": (
+        lambda T: _multi_hook(T, "any"),
+        (([3.0, 3.0], F32, None), ([2.0, 2.0], F32, None)),
+    ),
+    "multi_grad_hook_partial_pass": (
+        _multi_hook_partial,
+        (
+            (([3.0, 3.0], F32, None), ([2.0, 2.0], F32, None)),
+            (([3.0, 3.0], F32, None), None),
+        ),
+    ),
+    "multi_grad_hook_leaves_in_grad": (
+        _multi_hook_on_leaves_in_grad,
+        ("raises", "RuntimeError"),
+    ),
+    "multi_grad_hook_bad_mode": (
+        lambda T: T.autograd.graph.register_multi_grad_hook([T.ones(1)], print, mode="some"),
+        ("raises", "ValueError"),
+    ),
+    "multi_grad_hook_all_needs_grad": (
+        lambda T: T.autograd.graph.register_multi_grad_hook([T.ones(1)], print),
+        ("raises", "AssertionError"),
+    ),
+    "increment_version_breaks_saved": (_bumped, ("raises", "RuntimeError")),
+    "increment_version_counts": (
+        lambda T: (lambda t: (T.autograd.graph.increment_version(t), t._version)[1])(T.ones(1)),
+        1,
+    ),
+    "hook_keeps_its_gradient": (
+        _hook_keeps_its_gradient,
+        ((([3.0, 3.0], F32, None), ([2.0, 2.0], F32, None)), ([5.0, 5.0], F32, None)),
+    ),
+    "multithreading_switch": (_multithreading, (True, False, True, False, False)),
+    "anomaly_mode_module": (
+        lambda T: T.autograd.anomaly_mode.detect_anomaly is T.autograd.detect_anomaly,
+        True,
+    ),
+}
+
+
+def test_gradient_edge_in_backward_inputs_changes_no_grad():
+    x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    y.sin().sum().backward(inputs=[symgrad.autograd.graph.get_gradient_edge(y)])
+    assert x.grad is None
+    assert y.grad.tolist() == pytest.approx([-0.4161468, -0.6536436])  # retain_grad's
+
+
+test_graph_names, test_graph_names_are_pytorchs = table_tests(GRAPH_CASES)

@@ -22,6 +22,13 @@ from symgrad.autograd.node import Node
 from symgrad.autograd import functional  # torch.autograd.functional: jacobian, hessian, ...
 from symgrad.autograd.variable import Variable
 from symgrad.autograd import graph  # torch.autograd.graph: saved-tensor hooks
+from symgrad.autograd import anomaly as anomaly_mode  # (PyTorch's module name)
+from symgrad.autograd.engine_switches import (
+    is_multithreading_enabled,
+    is_view_replay_enabled,
+    set_multithreading_enabled,
+)
+from symgrad.autograd.saved_names import SavedTensor
 
 __all__ = [
     "backward",
@@ -46,6 +53,11 @@ __all__ = [
     "is_anomaly_check_nan_enabled",
     "AnomalyWarning",
     "graph",
+    "anomaly_mode",
+    "is_multithreading_enabled",
+    "set_multithreading_enabled",
+    "is_view_replay_enabled",
+    "SavedTensor",
 ]
 
 

@@ -19,6 +19,7 @@ from symgrad.autograd import anomaly, dual, grad_mode, transforms_running
 from symgrad.autograd.accumulate import first_grad, one_node, ones_of, store
 from symgrad.autograd.buffers import add_to, sum_into
 from symgrad.autograd.current_pass import CURRENT
+from symgrad.autograd.edges import GradientEdge
 from symgrad.autograd.hooks import (
     grad_tensor,
     run_post_accumulate_hooks,
@@ -57,6 +58,11 @@ class _Run:
         self.targets = targets  # {(node, output_nr): positions} when only some inputs matter
         self.accumulate = accumulate
         self.captured: dict[int, Any] = {}
+        # the pass's nodes, leaves and (with targets) nodes leading to them: set by _execute
+        self.nodes: list = []
+        self.pending: dict = {}
+        self.useful: set | None = None
+        self.reached: set | None = None  # made when a multi-grad hook first asks
         # ids of gradients a leaf must copy rather than keep as its .grad: the caller's, those
         # made by user code (hooks, custom Functions) and those already handed out in this pass
         self.foreign: set[int] = set()
@@ -66,11 +72,27 @@ class _Run:
         # sqrt' at 0) are inf or nan silently, as in PyTorch; anomaly mode is the way to be told
         token = silence()
         outer, CURRENT.partial = CURRENT.partial, self.targets is not None
+        outer_run, CURRENT.run = CURRENT.run, self
         try:
             self._execute(roots, grads)
         finally:
-            CURRENT.partial = outer
+            CURRENT.partial, CURRENT.run = outer, outer_run
             restore(token)
+
+    def will_run(self, node: Node) -> bool:
+        """Whether this pass runs ``node`` (PyTorch's ``_will_engine_execute_node``), for
+        hooks that wait for several gradients of one pass."""
+        if self.targets is not None:
+            if isinstance(node, AccumulateGrad):
+                raise RuntimeError(
+                    "A leaf node was passed to _will_engine_execute_node but we are currently "
+                    "running autograd.grad(). This is currently not supported."
+                )
+            outputs = range(node.num_outputs)
+            return node in self.useful or any((node, nr) in self.targets for nr in outputs)
+        if self.reached is None:
+            self.reached = {*self.nodes, *self.pending}
+        return node in self.reached
 
     def _execute(self, roots: list[Tensor], grads: list) -> None:
         root_nodes = [_node_of(t) for t in roots]
@@ -79,6 +101,7 @@ class _Run:
         if self.targets is not None:
             deps, order = collect([n for n, _ in root_nodes])
             useful = leading_to(order, deps, {n for n, _ in self.targets})
+        self.nodes, self.pending, self.useful, self.reached = nodes, pending, useful, None
         buffers: dict[Node, list] = {}
         for (node, nr), g in zip(root_nodes, grads):
             self.foreign.add(id(g))
@@ -255,7 +278,9 @@ def _unrecorded(g: Any) -> Any:
     return g
 
 
-def _node_of(t: Tensor) -> tuple[Node, int]:
+def _node_of(t: Any) -> tuple[Node, int]:
+    if type(t) is GradientEdge:
+        return (t.node, t.output_nr)
     return (t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator_of(t), 0)
 
 
@@ -338,7 +363,7 @@ def backward(
     if inputs is not None:
         first = {id(t): i for i, t in reversed(list(enumerate(inputs)))}
         for i, t in enumerate(inputs):
-            if first[id(t)] != i:  # listed twice: its .grad gets the gradient once
+            if first[id(t)] != i or isinstance(t, GradientEdge):  # (an edge has no .grad)
                 continue
             # non-leaf inputs get .grad too, unless their retain_grad hook already gave it
             if t.grad_fn is not None and i in run.captured and not t._retains_grad:
@@ -357,7 +382,9 @@ def _targets(inputs: Sequence) -> dict:
     return targets
 
 
-def _check_input(t: Any, i: int) -> Tensor:
+def _check_input(t: Any, i: int) -> Any:
+    if isinstance(t, GradientEdge):
+        return t
     if not isinstance(t, Tensor):
         raise RuntimeError(
             f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__} "
@@ -412,6 +439,14 @@ def grad(
     result = []
     for i, t in enumerate(input_list):
         g = run.captured.get(i)
+        if g is None and isinstance(t, GradientEdge):
+            if not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
+                )
+            result.append(None)  # (an edge has no shape to make zeros of)
+            continue
         if g is None:
             if not allow_unused:
                 raise RuntimeError(

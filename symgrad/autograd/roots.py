@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.autograd.edges import GradientEdge
 from symgrad.tensor import Tensor
 
 __all__ = ["as_list", "given_gradients", "root_gradients"]
@@ -15,7 +16,7 @@ __all__ = ["as_list", "given_gradients", "root_gradients"]
 def as_list(value: Any) -> list:
     if value is None:
         return []
-    if isinstance(value, Tensor):
+    if isinstance(value, (Tensor, GradientEdge)):  # (an edge is a tuple, but one input)
         return [value]
     return list(value)
 
