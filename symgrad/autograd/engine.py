@@ -8,7 +8,6 @@ first. No recursion: a chain of 100,000 ops is no deeper for Python than a chain
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +28,7 @@ from symgrad.autograd.hooks import (
 )
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to, walk
-from symgrad.autograd.roots import as_list, given_gradients, root_gradients
+from symgrad.autograd.roots import as_list, given_gradients, root_gradients, warn_cycle
 from symgrad.prim.batching import BatchedTensor
 from symgrad.tensor import Tensor, bind_methods
 
@@ -78,21 +77,6 @@ class _Run:
         finally:
             CURRENT.partial, CURRENT.run = outer, outer_run
             restore(token)
-
-    def will_run(self, node: Node) -> bool:
-        """Whether this pass runs ``node`` (PyTorch's ``_will_engine_execute_node``), for
-        hooks that wait for several gradients of one pass."""
-        if self.targets is not None:
-            if isinstance(node, AccumulateGrad):
-                raise RuntimeError(
-                    "A leaf node was passed to _will_engine_execute_node but we are currently "
-                    "running autograd.grad(). This is currently not supported."
-                )
-            outputs = range(node.num_outputs)
-            return node in self.useful or any((node, nr) in self.targets for nr in outputs)
-        if self.reached is None:
-            self.reached = {*self.nodes, *self.pending}
-        return node in self.reached
 
     def _execute(self, roots: list[Tensor], grads: list) -> None:
         root_nodes = [_node_of(t) for t in roots]
@@ -291,26 +275,6 @@ def _all_none(grads: list) -> bool:
     return True
 
 
-_warned_cycle = False
-
-
-def _warn_cycle() -> None:
-    """PyTorch's warning (once per process) that a ``.grad`` recorded by ``backward`` refers
-    to its parameter through its own graph."""
-    global _warned_cycle
-    if not _warned_cycle:
-        _warned_cycle = True
-        warnings.warn(
-            "Using backward() with create_graph=True will create a reference cycle between the "
-            "parameter and its gradient which can cause a memory leak. We recommend using "
-            "autograd.grad when creating the graph to avoid this. If you have to use this "
-            "function, make sure to reset the .grad fields of your parameters to None after "
-            "use to break the cycle and avoid the leak.",
-            UserWarning,
-            stacklevel=4,
-        )
-
-
 def backward(
     tensors: Any,
     grad_tensors: Any = None,
@@ -334,7 +298,7 @@ def backward(
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:
-        _warn_cycle()
+        warn_cycle()
     if (
         type(tensors) is Tensor
         and grad_tensors is None

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from symgrad.autograd.current_pass import CURRENT
-from symgrad.autograd.node import accumulator_of
+from symgrad.autograd.node import AccumulateGrad, accumulator_of
 from symgrad.tensor import Tensor
 
 __all__ = ["register_multi_grad_hook"]
@@ -34,6 +34,22 @@ def _node_of(t: Tensor) -> Any:
     if not t.requires_grad:
         raise AssertionError("Expected gradient function to be set")
     return t.grad_fn if t.grad_fn is not None else accumulator_of(t)
+
+
+def _will_run(run: Any, node: Any) -> bool:
+    """Whether the backward pass ``run`` runs ``node`` (PyTorch's
+    ``_will_engine_execute_node``)."""
+    if run.targets is not None:
+        if isinstance(node, AccumulateGrad):
+            raise RuntimeError(
+                "A leaf node was passed to _will_engine_execute_node but we are currently "
+                "running autograd.grad(). This is currently not supported."
+            )
+        outputs = range(node.num_outputs)
+        return node in run.useful or any((node, nr) in run.targets for nr in outputs)
+    if run.reached is None:  # made once per pass, when a hook first asks
+        run.reached = {*run.nodes, *run.pending}
+    return node in run.reached
 
 
 def _current_pass() -> Any:
@@ -81,7 +97,7 @@ def register_multi_grad_hook(
             run = _current_pass()
             entry = waiting.get(id(run))
             if entry is None:
-                expected = sum(run.will_run(node) for node in nodes)
+                expected = sum(_will_run(run, node) for node in nodes)
                 entry = waiting[id(run)] = [[None] * len(nodes), expected]
             entry[0][index] = grad
             entry[1] -= 1
