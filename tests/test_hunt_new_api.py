@@ -961,3 +961,77 @@ def test_gradient_edge_in_backward_inputs_changes_no_grad():
 
 
 test_graph_names, test_graph_names_are_pytorchs = table_tests(GRAPH_CASES)
+
+
+# -- Tensor.grad_dtype ------------------------------------------------------------------------
+def _grad_dtype_run(T, dtype_name, make_loss=lambda x: (x * 2).sum(), passes=1):
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    x.grad_dtype = None if dtype_name is None else getattr(T, dtype_name)
+    seen = []
+    x.register_hook(lambda g: seen.append(str(g.dtype).rsplit(".", 1)[-1]))
+    for _ in range(passes):
+        make_loss(x).backward()
+    return x.grad, seen, str(x.grad_dtype).rsplit(".", 1)[-1]
+
+
+def _assign_grad(T, grad_dtype, value_dtype):
+    w = T.tensor([1.0, 2.0], requires_grad=True)
+    w.grad_dtype = getattr(T, grad_dtype)
+    w.grad = T.ones(2, dtype=getattr(T, value_dtype))
+    return w.grad
+
+
+GRAD_DTYPE_CASES = {
+    "default_is_the_dtype": (
+        lambda T: str(T.ones(2, requires_grad=True).grad_dtype).rsplit(".", 1)[-1],
+        F32,
+    ),
+    "float64_gradients": (
+        lambda T: _grad_dtype_run(T, F64, passes=2),
+        (([4.0, 4.0], F64, None), ("float64", "float64"), F64),
+    ),
+    "none_keeps_the_incoming_dtype": (
+        lambda T: _grad_dtype_run(T, None),
+        (([2.0, 2.0], F32, None), ("float32",), "None"),
+    ),
+    "grad_returns_it": (
+        lambda T: (lambda v: (setattr(v, "grad_dtype", T.float64), T.autograd.grad(v * 2, v))[1])(
+            T.tensor(1.0, requires_grad=True)
+        ),
+        ((2.0, F64, None),),
+    ),
+    "assign_grad_of_the_grad_dtype": (
+        lambda T: _assign_grad(T, "float16", "float16"),
+        ([1.0, 1.0], "float16", None),
+    ),
+    "assign_grad_of_the_tensor_dtype": (
+        lambda T: _assign_grad(T, "float16", F32),
+        ("raises", "RuntimeError"),
+    ),
+    "non_leaf_get": (
+        lambda T: (T.ones(1, requires_grad=True) * 2).grad_dtype,
+        ("raises", "RuntimeError"),
+    ),
+    "non_leaf_set": (
+        lambda T: setattr(T.ones(1, requires_grad=True) * 2, "grad_dtype", T.float64),
+        ("raises", "RuntimeError"),
+    ),
+    "not_a_dtype": (
+        lambda T: setattr(T.ones(1, requires_grad=True), "grad_dtype", "float"),
+        ("raises", "RuntimeError"),
+    ),
+}
+
+
+def test_grad_dtype_change_with_a_gradient_refused():
+    w = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    w.grad_dtype = symgrad.float16
+    w.grad = symgrad.ones(2, dtype=symgrad.float16)
+    with pytest.raises(RuntimeError, match="already a gradient"):
+        w.grad_dtype = symgrad.float64
+    w.grad = None
+    w.grad_dtype = symgrad.float64
+    assert w.grad_dtype == symgrad.float64
+
+
+test_grad_dtype, test_grad_dtype_is_pytorchs = table_tests(GRAD_DTYPE_CASES)

@@ -16,6 +16,7 @@ from symgrad.autograd.grad_mode import (
 )
 from symgrad.autograd import hooks  # binds Tensor.register_hook and Tensor.retain_grad
 from symgrad.autograd import conversions  # binds Tensor.numpy and float(Tensor)
+from symgrad.autograd import grad_dtype  # binds Tensor.grad_dtype
 from symgrad.autograd.engine import backward  # binds Tensor.backward
 from symgrad.autograd.grad_api import grad
 from symgrad.autograd.node import Node

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._grad_dtype import CUSTOM
 from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, dual, grad_mode, transforms_running
-from symgrad.autograd.accumulate import first_grad, one_node, ones_of, store
+from symgrad.autograd.accumulate import first_grad, in_grad_dtype, one_node, ones_of, store
 from symgrad.autograd.buffers import add_to, sum_into
 from symgrad.autograd.current_pass import CURRENT
 from symgrad.autograd.edges import GradientEdge
@@ -216,6 +217,8 @@ class _Run:
         targets = self.targets
         if targets is not None and (node, 0) not in targets:
             return
+        if CUSTOM:  # some leaf was given a grad_dtype
+            grads = in_grad_dtype(node._leaf, grads)
         hooks = node._hooks
         if hooks is not None:
             run_tensor_hooks(hooks, grads, self.foreign)
