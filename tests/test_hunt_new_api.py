@@ -414,6 +414,18 @@ WINDOW_CASES = {
     "graph_of_kaiser": (lambda T: _window_graph(T, "kaiser", 4), (True, False, "DivBackward0")),
     "graph_of_cosine_1": (lambda T: _window_graph(T, "cosine", 1), (True, False, "SinBackward0")),
     "graph_of_hann_1": (lambda T: _window_graph(T, "hann", 1), (True, True, None)),
+    "meta_kaiser": (
+        lambda T: (lambda w: (tuple(w.shape), str(w.device)))(
+            T.signal.windows.kaiser(5, device="meta")
+        ),
+        ((5,), "meta"),
+    ),
+    "meta_hann": (
+        lambda T: (lambda w: (tuple(w.shape), str(w.device)))(
+            T.signal.windows.hann(3, device="meta")
+        ),
+        ((3,), "meta"),
+    ),
     "negative_length": (_window("hann", -1), ("raises", "ValueError")),
     "float16": (_window("hann", 4, dtype="float16"), ("raises", "ValueError")),
     "int64": (_window("bartlett", 4, dtype="int64"), ("raises", "ValueError")),

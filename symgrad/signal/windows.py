@@ -176,10 +176,13 @@ def kaiser(
     if M <= 1:
         return _constant(M, dtype, device, requires_grad, 1)
     # beta in the window's dtype, as PyTorch, so the square root never sees a negative
+    value = creation.tensor(beta, dtype=dtype)
+    step = 2.0 * value / (M if not sym else M - 1)
+    end = (-value + (M - 1) * step).minimum(value)
+    k = creation.linspace(
+        -value.item(), end.item(), M, dtype=dtype, device=device, requires_grad=requires_grad
+    )
     beta = creation.tensor(beta, dtype=dtype, device=device)
-    step = 2.0 * beta / (M if not sym else M - 1)
-    end = (-beta + (M - 1) * step).minimum(beta)
-    k = creation.linspace(-beta, end, M, dtype=dtype, device=device, requires_grad=requires_grad)
     return symgrad.i0(symgrad.sqrt(beta * beta - k.pow(2))) / symgrad.i0(beta)
 
 
@@ -217,7 +220,7 @@ def general_cosine(
         device=device,
         requires_grad=requires_grad,
     )
-    i = creation.arange(weights.shape[0], dtype=dtype, requires_grad=requires_grad)
+    i = creation.arange(weights.shape[0], dtype=dtype, device=device, requires_grad=requires_grad)
     return (weights.unsqueeze(-1) * symgrad.cos(i.unsqueeze(-1) * k)).sum(0)
 
 
