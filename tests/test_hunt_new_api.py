@@ -301,6 +301,34 @@ LCE_CASES = {
         lambda T: T.nn.LinearCrossEntropyLoss(3, 2)(T.ones(1, 2, 3), T.tensor([[0, 1]])),
         ("raises", "RuntimeError"),
     ),
+    "options_sizes_disagree_at_the_call": (
+        lambda T: T.nn.functional.linear_cross_entropy(
+            T.ones(8, 4),
+            T.ones(16, 4),
+            T.zeros(8, dtype=T.int64),
+            options=T.nn.LinearCrossEntropyOptions(
+                batch_chunk_size=1, chunking_method="aspect_ratio"
+            ),
+        ),
+        ("raises", "ValueError"),
+    ),
+    "options_sizes_agree_at_the_call": (
+        lambda T: T.nn.functional.linear_cross_entropy(
+            T.ones(8, 4),
+            T.ones(16, 4),
+            T.zeros(8, dtype=T.int64),
+            options=T.nn.LinearCrossEntropyOptions(
+                batch_chunk_size=2, chunking_method="aspect_ratio"
+            ),
+        ),
+        (2.7726, F32, None),
+    ),
+    "options_not_options": (
+        lambda T: T.nn.functional.linear_cross_entropy(
+            T.ones(2, 4), T.ones(3, 4), T.zeros(2, dtype=T.int64), options=5
+        ),
+        ("raises", "AttributeError"),
+    ),
     "options_unknown_policy": (
         lambda T: T.nn.LinearCrossEntropyOptions(acc_policy="fast"),
         ("raises", "ValueError"),
@@ -322,6 +350,18 @@ LCE_CASES = {
         ("raises", "FrozenInstanceError"),
     ),
 }
+
+
+def test_options_ignored_where_the_chunked_kernel_cannot_run():
+    options = symgrad.nn.LinearCrossEntropyOptions(
+        batch_chunk_size=1, chunking_method="aspect_ratio"
+    )
+    with pytest.warns(UserWarning, match=r"``options`` ignored; .* label_smoothing=0.1,"):
+        loss = symgrad.nn.functional.linear_cross_entropy(
+            symgrad.ones(8, 4), symgrad.ones(16, 4), symgrad.zeros(8, dtype=symgrad.int64),
+            options=options, label_smoothing=0.1,
+        )  # fmt: skip
+    assert loss.item() == pytest.approx(2.7725887)
 
 
 def test_linear_cross_entropy_loss_extra_repr():

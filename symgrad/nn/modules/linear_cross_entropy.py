@@ -64,6 +64,23 @@ class LinearCrossEntropyOptions:
                 f"{self.acc_dtype!r}. Pass acc_dtype=None to let the op pick automatically."
             )
 
+    def _adjust(self, num_batches: int, in_features: int, num_classes: int, *_: Any, **__: Any):
+        """These options for a call, as PyTorch's chunked kernel checks them: an explicit
+        ``batch_chunk_size`` must be the size ``chunking_method`` picks (``ValueError``)."""
+        method = self.chunking_method
+        if method in (None, "auto"):  # "auto" yields to an explicit size
+            return self
+        factor = int(method.split(":", 1)[1]) if ":" in method else 1
+        target = -(-num_batches // -(-num_classes // in_features))
+        size = min((1 << (target - 1).bit_length()) // factor, num_batches)
+        if self.batch_chunk_size is not None and self.batch_chunk_size != size:
+            raise ValueError(
+                f"batch_chunk_size (={self.batch_chunk_size}) and chunking_method "
+                f"('{method}') give different chunk sizes ({self.batch_chunk_size} vs {size}); "
+                "pass only one."
+            )
+        return self
+
 
 class LinearCrossEntropyLoss(_WeightedLoss):
     """The cross entropy of ``linear(input)``: a bias-free (by default) ``Linear`` layer
