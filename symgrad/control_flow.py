@@ -16,6 +16,8 @@ from typing import Any
 
 from symgrad import dtypes
 from symgrad.autograd.function import Function
+from symgrad.autograd.node import accumulator_of
+from symgrad.autograd.order import walk
 from symgrad.func._pytree import tree_flatten, tree_unflatten
 from symgrad.tensor import Tensor
 
@@ -38,8 +40,7 @@ class _Passing(Function):
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> Any:
-        # the operands' share is zero (their gradients flow through the code that ran), but
-        # PyTorch's node gives it, so an operand the result does not depend on gets zeros
+        # the operands taken are those the results don't depend on: their gradient is zero
         zeros = [grads[0].new_zeros(shape, dtype=dtype) for shape, dtype in ctx.operands]
         return (None, *grads, *zeros)
 
@@ -75,19 +76,32 @@ def _check_outputs(op: str, outputs: list, inputs: list) -> None:
 
 
 def _through(node: type, outputs: list, operands: list) -> list:
-    """``outputs`` with the floating tensors passed through one ``node``."""
+    """``outputs`` with the floating tensors passed through one ``node``, which also takes
+    the operands the results do not depend on: PyTorch's results require grad when an operand
+    does, and give such an operand a zero gradient."""
     floating = [i for i, t in enumerate(outputs) if isinstance(t, Tensor) and t.is_floating_point()]
-    tensors = [t for t in operands if isinstance(t, Tensor)]
-    if not floating or not any(
-        t.requires_grad for t in (*tensors, *outputs) if isinstance(t, Tensor)
-    ):
+    reached = _reached([outputs[i] for i in floating])
+    tensors = [t for t in operands if isinstance(t, Tensor) and t.requires_grad]
+    unused = [t for t in tensors if _node_of(t) not in reached]
+    if not floating or not (unused or any(outputs[i].requires_grad for i in floating)):
         return outputs
-    passed = node.apply(len(floating), *(outputs[i] for i in floating), *tensors)
+    passed = node.apply(len(floating), *(outputs[i] for i in floating), *unused)
     passed = passed if isinstance(passed, tuple) else (passed,)
     outputs = list(outputs)
     for i, t in zip(floating, passed):
         outputs[i] = t
     return outputs
+
+
+def _node_of(t: Tensor) -> Any:
+    return t.grad_fn if t.grad_fn is not None else accumulator_of(t)
+
+
+def _reached(results: list) -> set:
+    """The nodes (leaves' included) the gradients of ``results`` flow through."""
+    roots = [_node_of(t) for t in results if t.requires_grad]
+    nodes, leaves = walk(roots)
+    return {*nodes, *leaves}
 
 
 def cond(

@@ -707,6 +707,14 @@ CONTROL_FLOW_CASES = {
 }
 
 
+def test_cond_adds_no_zero_to_the_operands_gradient():
+    # the derivative of cos at 0 is -0.0, as PyTorch's; a zero added for the operand would
+    # make it +0.0
+    x = symgrad.tensor([0.0, 1.0], requires_grad=True)
+    symgrad.cond(x.sum() > 0, lambda x: x.cos(), lambda x: x.sin(), (x,)).sum().backward()
+    assert math.copysign(1.0, x.grad[0].item()) == -1.0
+
+
 def test_uncaptured_error_is_a_runtime_error():
     with pytest.raises(RuntimeError, match="aliasing"):
         symgrad.cond(symgrad.tensor(True), lambda x: x, lambda x: x, (symgrad.ones(1),))
