@@ -1095,3 +1095,34 @@ def test_grad_dtype_change_with_a_gradient_refused():
 
 
 test_grad_dtype, test_grad_dtype_is_pytorchs = table_tests(GRAD_DTYPE_CASES)
+
+
+# -- nn.factory_kwargs and nn.Container -------------------------------------------------------
+def _factory(kwargs):
+    return lambda T: sorted(
+        (k, str(v).rsplit(".", 1)[-1]) for k, v in T.nn.factory_kwargs(kwargs(T)).items()
+    )
+
+
+def _container(T):
+    with pytest.warns(FutureWarning, match="`nn.Container` is deprecated"):
+        box = T.nn.Container(act=T.nn.ReLU(), fc=T.nn.Linear(1, 1))
+    return [name for name, _ in box.named_parameters()], type(box.act).__name__
+
+
+NN_HELPER_CASES = {
+    "none": (_factory(lambda T: None), []),
+    "dtype": (_factory(lambda T: {"dtype": T.float64}), [("dtype", F64)]),
+    "merged": (
+        _factory(lambda T: {"device": "cpu", "factory_kwargs": {"dtype": T.float16}}),
+        [("device", "cpu"), ("dtype", "float16")],
+    ),
+    "twice": (
+        _factory(lambda T: {"dtype": T.float16, "factory_kwargs": {"dtype": T.float64}}),
+        ("raises", "TypeError"),
+    ),
+    "unexpected": (_factory(lambda T: {"bias": True}), ("raises", "TypeError")),
+    "container": (_container, (("fc.weight", "fc.bias"), "ReLU")),
+}
+
+test_nn_helpers, test_nn_helpers_are_pytorchs = table_tests(NN_HELPER_CASES)

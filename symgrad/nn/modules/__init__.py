@@ -61,6 +61,7 @@ from symgrad.nn.modules import utils  # noqa: F401  (torch.nn.modules.utils)
 from symgrad.nn.modules.sync_batchnorm import SyncBatchNorm
 from symgrad.nn.modules import linear_cross_entropy as _linear_cross_entropy
 from symgrad.nn.modules.linear_cross_entropy import *  # noqa: F403
+from symgrad.nn.modules.factory import Container, factory_kwargs
 
 __all__ = [
     "Module",
@@ -109,4 +110,6 @@ __all__ = [
     *_padding.__all__,
     "SyncBatchNorm",
     *_linear_cross_entropy.__all__,
+    "Container",
+    "factory_kwargs",
 ]
