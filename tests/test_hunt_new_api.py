@@ -1111,11 +1111,11 @@ def _container(T):
 
 
 NN_HELPER_CASES = {
-    "none": (_factory(lambda T: None), []),
-    "dtype": (_factory(lambda T: {"dtype": T.float64}), [("dtype", F64)]),
+    "none": (_factory(lambda T: None), ()),
+    "dtype": (_factory(lambda T: {"dtype": T.float64}), (("dtype", F64),)),
     "merged": (
         _factory(lambda T: {"device": "cpu", "factory_kwargs": {"dtype": T.float16}}),
-        [("device", "cpu"), ("dtype", "float16")],
+        (("device", "cpu"), ("dtype", "float16")),
     ),
     "twice": (
         _factory(lambda T: {"dtype": T.float16, "factory_kwargs": {"dtype": T.float64}}),
