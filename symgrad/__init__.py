@@ -115,6 +115,7 @@ _SUBMODULES = (
     "functional",
     "distributions",
     "special",
+    "signal",
     "__config__",
 )
 _LAZY_NAMES = {
@@ -124,6 +125,8 @@ _LAZY_NAMES = {
     "GradientReport": "symgrad.check",
     "vmap": "symgrad.func",  # torch.vmap
     "GradScaler": "symgrad.amp",  # torch.GradScaler
+    "cond": "symgrad.control_flow",
+    "while_loop": "symgrad.control_flow",
 }
 
 
