@@ -180,7 +180,6 @@ def mean(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
     return out if out._data.dtype == input._data.dtype else out.to(input.dtype)
 
 
-# -- product ---------------------------------------------------------------------------------------
 def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     x, shape, dim = c.inputs[0], c.shapes[0], c.params["dim"]
     zeros = zero_count(x)
