@@ -101,7 +101,9 @@ def _max_pick(d, input, k, s, p, dil, out, return_indices):
         return max_positions(d, x, k, s, p, dil, out)
 
     key, positions = find(input._data)
-    result = pick(input, key, f"MaxPool{d}DWithIndicesBackward0", lambda a: find(a)[0])
+    apart = all(ss >= dd * (kk - 1) + 1 for kk, ss, dd in zip(k, s, dil))  # windows apart
+    name = f"MaxPool{d}DWithIndicesBackward0"
+    result = pick(input, key, name, lambda a: find(a)[0], unique=apart)
     if not return_indices:
         return result
 

@@ -15,6 +15,7 @@ constant matrix, so its rule is a few vocabulary words on every interpreter.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -37,27 +38,30 @@ __all__ = [
 
 
 # -- picking by a fixed key ---------------------------------------------------------------------
-def _pick_forward(xp: Any, x: Any, key: tuple) -> Any:
+def _pick_forward(xp: Any, x: Any, key: tuple, unique: bool = False) -> Any:
     return xp.getitem(x, key)
 
 
 def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (xp.index_put_zeros(c.shapes[0], c.params["key"], g, False),)
+    # windows that don't overlap pick each element once at most: written, not accumulated
+    unique = c.params.get("unique", False)
+    return (xp.index_put_zeros(c.shapes[0], c.params["key"], g, unique),)
 
 
 _PICKS: dict[str, Structural] = {}
 
 
-def pick(x: Any, key: tuple, name: str, find: Any = None) -> Any:
+def pick(x: Any, key: tuple, name: str, find: Any = None, unique: bool = False) -> Any:
     """``x[key]`` recorded as PyTorch's node ``name`` (max pooling, reflection, rolling,
-    ...); its gradient is added back at ``key``. ``find(x's values)`` gives ``key`` when the
-    values choose it (max pooling): a compiled program finds it afresh at every call."""
+    ...); its gradient is added back at ``key`` (``unique``: ``key`` names no element twice).
+    ``find(x's values)`` gives ``key`` when the values choose it (max pooling): a compiled
+    program finds it afresh at every call."""
     prim = _PICKS.get(name)
     if prim is None:
         prim = _PICKS[name] = Structural(
             "pick", _pick_forward, _pick_vjp, backward=name, jvp="linear", batch="getitem"
         )
-    result = prim(x, key=key)
+    result = prim(x, key=key, unique=True) if unique else prim(x, key=key)
     if find is not None and TRACE.log is not None:
         data_params(result, lambda a: {"key": find(a)}, x)
     return result
@@ -65,7 +69,11 @@ def pick(x: Any, key: tuple, name: str, find: Any = None) -> Any:
 
 def max_positions(d: int, x: np.ndarray, k, s, p, dil, out) -> tuple:
     """The key of each window's first maximum in ``x`` and its positions along the last
-    ``d`` dimensions."""
+    ``d`` dimensions (the key's leading entries broadcast against its positions)."""
+    if tuple(s) == tuple(k) and not any(p) and all(dd == 1 for dd in dil):
+        found = _tiled_maximum(d, x, k, out)
+        if found is not None:
+            return found
     lead = x.shape[:-d]
     spatial = x.shape[-d:]
     # windows over the input padded with -inf, far enough for every window
@@ -84,9 +92,39 @@ def max_positions(d: int, x: np.ndarray, k, s, p, dil, out) -> tuple:
     flat = view.reshape(view.shape[: len(lead) + d] + (math.prod(k),))
     best = first_maximum(flat)
     offsets = np.unravel_index(best, k)
-    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
+    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij", sparse=True)
     positions = [grids[len(lead) + i] * s[i] - p[i] + offsets[i] * dil[i] for i in range(d)]
     return tuple(grids[: len(lead)]) + tuple(positions), positions
+
+
+def _tiled_maximum(d: int, x: np.ndarray, k: tuple, out: tuple) -> tuple | None:
+    """``max_positions`` for windows that tile ``x`` (stride the kernel size, no padding or
+    dilation: the common ``max_pool2d(x, 2)``): the window's elements compared in PyTorch's
+    scan order, each a strided view of ``x``, a strictly greater one replacing the maximum
+    (so the first maximum wins); None where ``x`` holds a NaN (PyTorch picks a window's last
+    NaN: the general path's)."""
+    lead = x.shape[:-d]
+    n = len(lead)
+    if type(x) is not np.ndarray or x.size == 0:  # (a meta array has no values to compare)
+        return None
+    if x.dtype.kind == "f" and np.isnan(np.max(x)):
+        return None
+    crop = x[(Ellipsis,) + tuple(slice(0, o * kk) for o, kk in zip(out, k))]
+    tiles = crop.reshape(lead + tuple(v for o, kk in zip(out, k) for v in (o, kk)))
+    best = np.zeros(lead + out, np.intp)
+    top: Any = None
+    for at, offset in enumerate(itertools.product(*[range(kk) for kk in k])):
+        element = tiles[(Ellipsis,) + tuple(v for o in offset for v in (slice(None), o))]
+        if top is None:
+            top = element.copy()
+            continue
+        greater = np.greater(element, top)
+        np.copyto(top, element, where=greater)
+        np.copyto(best, at, where=greater)
+    offsets = np.unravel_index(best, k)
+    grids = np.meshgrid(*[np.arange(m) for m in lead + out], indexing="ij", sparse=True)
+    positions = [grids[n + i] * k[i] + offsets[i] for i in range(d)]
+    return tuple(grids[:n]) + tuple(positions), positions
 
 
 def first_maximum(flat: np.ndarray) -> np.ndarray:
