@@ -22,16 +22,28 @@ _X = [[[[1.0, 5.0, 2.0], [4.0, 3.0, 0.5], [0.0, 6.0, 2.5]]]]
 _S = [[[0.3, 0.7]]]  # fractional pooling's samples
 
 
-def _second(T, f, x=_X, dtype="float64"):
-    """``f``'s first gradient at ``x`` (values, dtype, node), whether it requires grad,
-    and then its derivative along ``v = 1, 2, 3, ...`` (zeros where ``f`` is linear)."""
+def _second(T, f, x=_X, dtype="float64", named=True):
+    """``f``'s first gradient at ``x`` (values, dtype, node unless not ``named``), whether it
+    requires grad, and then its derivative along ``v = 1, 2, 3, ...`` (zeros where ``f`` is
+    linear)."""
     x = T.tensor(x, dtype=getattr(T, dtype), requires_grad=True)
     (g,) = T.autograd.grad(f(T, T.nn.functional, x).sum(), x, create_graph=True)
     if not g.requires_grad:
         return g, False
     v = T.arange(1, g.numel() + 1, dtype=g.dtype).reshape(g.shape)
     (h,) = T.autograd.grad((g * v).sum(), x, allow_unused=True)
-    return g, True, h
+    return g if named else g.detach(), True, h
+
+
+_GRID = [[[[-0.9, 0.3], [0.2, 0.8]], [[0.6, -0.1], [1.2, -0.7]]]]
+
+
+def _constant(T, values, like):
+    return T.tensor(values, dtype=like.dtype)
+
+
+def _sample(T, F, x, grid, mode="bilinear", padding="zeros"):
+    return F.grid_sample(x, grid, mode=mode, padding_mode=padding, align_corners=False)
 
 
 def _frac(T, F, x):
@@ -69,6 +81,24 @@ _CASES = {
     "avg_pool2d_squared": lambda T, F, x: F.avg_pool2d(x, 2, 1) ** 2,
     "reflection_pad_cubed": lambda T, F, x: F.pad(x, (1, 1, 1, 1), mode="reflect") ** 3,
     "adaptive_avg_pool2d_tanh": lambda T, F, x: T.tanh(F.adaptive_avg_pool2d(x, 2)),
+    # grid sampling: the gradients are outputs of one node reading (g, input, grid)
+    "grid_sample_nearest": lambda T, F, x: _sample(T, F, x, _constant(T, _GRID, x), "nearest"),
+    "grid_sample_constant_grid": lambda T, F, x: _sample(T, F, x, _constant(T, _GRID, x)),
+    "grid_sample_nearest_squared": lambda T, F, x: (
+        _sample(T, F, x, _constant(T, _GRID, x), "nearest", "border") ** 2
+    ),
+}
+# the same with the grid as the variable (the input a constant)
+_GRID_CASES = {
+    "grid_sample_nearest_by_grid": lambda T, F, grid: _sample(
+        T, F, _constant(T, _X, grid), grid, "nearest"
+    ),
+    "grid_sample_nearest_by_grid_squared": lambda T, F, grid: (
+        _sample(T, F, _constant(T, _X, grid), grid, "nearest") ** 2
+    ),
+    "grid_sample_bilinear_by_grid": lambda T, F, grid: (
+        _sample(T, F, _constant(T, _X, grid), grid, padding="reflection") ** 2
+    ),
 }
 
 _EXPECTED = {
@@ -276,9 +306,66 @@ _EXPECTED = {
             None,
         ),
     ),
+    "grid_sample_nearest": (
+        (
+            [[[[0.0, 0.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]]],
+            "float64",
+            "GridSampler2DBackwardBackward0",
+        ),
+        True,
+        None,
+    ),
+    "grid_sample_constant_grid": (
+        (
+            [[[[0.0, 0.015, 0.325], [0.3575, 0.085, 0.765], [0.2925, 0.56, 0.24]]]],
+            "float64",
+            "GridSampler2DBackwardBackward0",
+        ),
+        True,
+        None,
+    ),
+    "grid_sample_nearest_squared": (
+        ([[[[0.0, 0.0, 4.0], [8.0, 0.0, 1.0], [0.0, 12.0, 0.0]]]], "float64", None),
+        True,
+        ([[[[0.0, 0.0, 6.0], [8.0, 0.0, 12.0], [0.0, 16.0, 0.0]]]], "float64", None),
+    ),
+    "grid_sample_nearest_by_grid": (
+        (
+            [[[[0.0, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]]]],
+            "float64",
+            "GridSampler2DBackwardBackward0",
+        ),
+        True,
+        None,
+    ),
+    "grid_sample_nearest_by_grid_squared": (
+        (
+            [[[[0.0, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]]]],
+            "float64",
+            "GridSampler2DBackwardBackward0",
+        ),
+        True,
+        None,
+    ),
+    "grid_sample_bilinear_by_grid": (
+        ([[[[0.0, -26.4], [-51.975, 0.0]], [[-7.5898, -4.5686], [0.0, 0.0]]]], "float64", None),
+        True,
+        ([[[[0.0, 144.0], [165.375, 0.0]], [[270.2166, 165.7237], [0.0, 0.0]]]], "float64", None),
+    ),
 }
 
 CASES = {name: (lambda T, f=f: _second(T, f), _EXPECTED[name]) for name, f in _CASES.items()}
+CASES.update(
+    {
+        name: (lambda T, f=f: _second(T, f, _GRID), _EXPECTED[name])
+        for name, f in _GRID_CASES.items()
+    }
+)
+# where the incoming gradient requires grad symgrad's nodes are those of its rule
+for name in ("grid_sample_nearest_squared", "grid_sample_bilinear_by_grid"):
+    x = _GRID if name in _GRID_CASES else _X
+    f = _GRID_CASES.get(name) or _CASES[name]
+    CASES[name] = (lambda T, f=f, x=x: _second(T, f, x, named=False), _EXPECTED[name])
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 

@@ -83,9 +83,4 @@ KNOWN_FAILURES: dict[str, list[str]] = {
     "embedding_bag and ctc_loss have second derivatives": _each(
         ["embedding_bag_sum_weighted", "ctc_loss"], ("noncontig", "view"), ("gradgrad",)
     ),
-    # PyTorch's grid sampler backward takes the forward input (see the convolution entry): under
-    # nearest interpolation its input gradient requires grad though it does not depend on it
-    "nearest grid sampling gradients do not read the input": _each(
-        ["grid_sample_nearest"], ("size1", "noncontig", "view"), ("gradgrad",)
-    ),
 }
