@@ -35,6 +35,7 @@ def _second(T, f, x=_X, dtype="float64", named=True):
     return g if named else g.detach(), True, h
 
 
+_W = [[[[1.0, -2.0], [0.5, 3.0]]]]
 _GRID = [[[[-0.9, 0.3], [0.2, 0.8]], [[0.6, -0.1], [1.2, -0.7]]]]
 
 
@@ -86,6 +87,17 @@ _CASES = {
     "grid_sample_constant_grid": lambda T, F, x: _sample(T, F, x, _constant(T, _GRID, x)),
     "grid_sample_nearest_squared": lambda T, F, x: (
         _sample(T, F, x, _constant(T, _GRID, x), "nearest", "border") ** 2
+    ),
+    # a convolution by a constant (frozen) kernel: PyTorch's gradient is still a node
+    "conv2d_frozen": lambda T, F, x: F.conv2d(x, _constant(T, _W, x), padding=1, stride=2),
+    "conv_transpose2d_frozen": lambda T, F, x: F.conv_transpose2d(
+        x, _constant(T, _W, x), stride=2, output_padding=1
+    ),
+    "conv1d_frozen_bias": lambda T, F, x: F.conv1d(
+        x.reshape(1, 1, 9),
+        _constant(T, [[[1.0, -2.0, 0.5]]], x),
+        _constant(T, [0.5], x),
+        dilation=2,
     ),
 }
 # the same with the grid as the variable (the input a constant)
@@ -328,6 +340,29 @@ _EXPECTED = {
         ([[[[0.0, 0.0, 4.0], [8.0, 0.0, 1.0], [0.0, 12.0, 0.0]]]], "float64", None),
         True,
         ([[[[0.0, 0.0, 6.0], [8.0, 0.0, 12.0], [0.0, 16.0, 0.0]]]], "float64", None),
+    ),
+    "conv2d_frozen": (
+        (
+            [[[[3.0, 0.5, 3.0], [-2.0, 1.0, -2.0], [3.0, 0.5, 3.0]]]],
+            "float64",
+            "ConvolutionBackwardBackward0",
+        ),
+        True,
+        None,
+    ),
+    "conv_transpose2d_frozen": (
+        (
+            [[[[2.5, 2.5, 2.5], [2.5, 2.5, 2.5], [2.5, 2.5, 2.5]]]],
+            "float64",
+            "ConvolutionBackwardBackward0",
+        ),
+        True,
+        None,
+    ),
+    "conv1d_frozen_bias": (
+        ([[[[1.0, 1.0, -1.0], [-1.0, -0.5, -1.5], [-1.5, 0.5, 0.5]]]], "float64", "ViewBackward0"),
+        True,
+        None,
     ),
     "grid_sample_nearest_by_grid": (
         (

@@ -15,23 +15,6 @@ KNOWN_FAILURES: dict[str, list[str]] = {
     # aten::hardsigmoid_backward is not implemented"); symgrad gives the second derivative
     # (zero), as it does for every element-wise primitive
     "hardsigmoid has a second derivative": _each(["hardsigmoid"], checks=("gradgrad",)),
-    # PyTorch's backward kernels of convolution take the forward input as
-    # an argument, so their first gradients require grad even where they do not depend on it
-    # (the second derivative through the input is zero); symgrad's rules read only what the
-    # gradient depends on: the same values, and requires_grad False where nothing they read
-    # requires grad (pooling and padding follow PyTorch: symgrad.ops.pooling)
-    "convolution gradients do not read the input": _each(
-        ["conv1d_bias_stride_pad"], ("noncontig", "size1", "view"), ("gradgrad",)
-    )
-    + _each(
-        [
-            "conv2d_groups_dilation",
-            "conv_transpose1d",
-            "conv_transpose2d_groups_dilation",
-        ],
-        ("noncontig", "view"),
-        ("gradgrad",),
-    ),
     # attention over empty embeddings: PyTorch's first gradients are undefined-but-zero
     # tensors that do not require grad; symgrad's are zeros computed through the graph
     "attention over empty embeddings": _each(["sdpa", "sdpa_causal"], ("empty2d",), ("gradgrad",)),
@@ -45,7 +28,9 @@ KNOWN_FAILURES: dict[str, list[str]] = {
     # PyTorch takes dim 1 of an empty vector for cummax (an empty result); symgrad raises
     # IndexError, as for any dimension out of range
     "cummax accepts dim 1 of an empty vector in PyTorch": _each(["cummax"], ("empty",)),
-    # PyTorch's cummax/cummin backward takes the forward input (see the convolution entry)
+    # PyTorch's cummax/cummin backward takes the forward input, so over an empty input their
+    # first gradients require grad though they do not depend on it; symgrad's rules read
+    # only what the gradient depends on
     "running extrema gradients do not read the input": _each(
         ["cummax", "cummin"], ("empty2d",), ("gradgrad",)
     )
