@@ -4,7 +4,9 @@ through nn layers: ``g = grad(f(x).sum(), x, create_graph=True)`` then ``grad`` 
 Where PyTorch's backward of an op reads its input (max and average pooling, adaptive and
 fractional pooling, reflection and replication padding), the first gradient requires grad
 whenever the input does, even when the op is the whole path from ``x`` (its derivative by
-``x`` is then zero, not an error).
+``x`` is then zero, not an error). Grid sampling and convolution record their gradients as
+one node reading (g, input, grid or weight): a gradient that is a constant (nearest sampling,
+a frozen kernel) still requires grad, with no derivative (None).
 
 Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data;
 the table holds the expected data, checked for symgrad always and for PyTorch when it is
@@ -52,8 +54,6 @@ def _frac(T, F, x):
     return F.fractional_max_pool2d(x, 2, output_size=2, _random_samples=s)
 
 
-F64 = "float64"
-Z = [[[[0.0] * 3] * 3]]
 _CASES = {
     # the op alone: the first gradient is a constant, still a node with an edge to x
     "max_pool2d": lambda T, F, x: F.max_pool2d(x, 2, 1),
@@ -397,10 +397,10 @@ CASES.update(
     }
 )
 # where the incoming gradient requires grad symgrad's nodes are those of its rule
-for name in ("grid_sample_nearest_squared", "grid_sample_bilinear_by_grid"):
-    x = _GRID if name in _GRID_CASES else _X
-    f = _GRID_CASES.get(name) or _CASES[name]
-    CASES[name] = (lambda T, f=f, x=x: _second(T, f, x, named=False), _EXPECTED[name])
+for _name in ("grid_sample_nearest_squared", "grid_sample_bilinear_by_grid"):
+    _at = _GRID if _name in _GRID_CASES else _X
+    _f = _GRID_CASES.get(_name) or _CASES[_name]
+    CASES[_name] = (lambda T, f=_f, x=_at: _second(T, f, x, named=False), _EXPECTED[_name])
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
