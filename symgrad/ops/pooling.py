@@ -11,6 +11,12 @@ constant matrix, so its rule is a few vocabulary words on every interpreter.
   fill value.
 - ``unpool``: max unpooling, the input written into zeros at given positions (the last
   write wins where a position repeats); its VJP reads the gradient back at every position.
+
+Max and average pooling and reflection or replication padding take ``reads_input=True``:
+PyTorch's backward of these reads the input, so under ``create_graph`` their gradient is a
+node of its own (``MaxPool2DWithIndicesBackwardBackward0``) with an edge to the input too,
+whose derivative there is zero; the gradient then requires grad whenever the input does, even
+where the incoming gradient is a constant (``max_pool2d(x, 2).sum()``).
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ from typing import Any
 import numpy as np
 
 from symgrad._tracing import TRACE, data_params
+from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 
 __all__ = [
     "pick",
@@ -42,24 +50,42 @@ def _pick_forward(xp: Any, x: Any, key: tuple, unique: bool = False) -> Any:
     return xp.getitem(x, key)
 
 
-def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
+def _pick_grad(xp: Any, g: Any, shape: tuple, key: tuple, unique: bool = False) -> Any:
     # windows that don't overlap pick each element once at most: written, not accumulated
-    unique = c.params.get("unique", False)
-    return (xp.index_put_zeros(c.shapes[0], c.params["key"], g, unique),)
+    return xp.index_put_zeros(shape, key, g, unique)
+
+
+def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (_pick_grad(xp, g, c.shapes[0], c.params["key"], c.params.get("unique", False)),)
 
 
 _PICKS: dict[str, Structural] = {}
 
 
-def pick(x: Any, key: tuple, name: str, find: Any = None, unique: bool = False) -> Any:
+def pick(
+    x: Any,
+    key: tuple,
+    name: str,
+    find: Any = None,
+    reads_input: bool = False,
+    unique: bool = False,
+) -> Any:
     """``x[key]`` recorded as PyTorch's node ``name`` (max pooling, reflection, rolling,
     ...); its gradient is added back at ``key`` (``unique``: ``key`` names no element twice).
     ``find(x's values)`` gives ``key`` when the values choose it (max pooling): a compiled
-    program finds it afresh at every call."""
+    program finds it afresh at every call. ``reads_input``: PyTorch's backward reads ``x``
+    (see the module's notes)."""
     prim = _PICKS.get(name)
     if prim is None:
+        vjp = _reading_input(name, _pick_forward, _pick_grad) if reads_input else _pick_vjp
         prim = _PICKS[name] = Structural(
-            "pick", _pick_forward, _pick_vjp, backward=name, jvp="linear", batch="getitem"
+            "pick",
+            _pick_forward,
+            vjp,
+            saves=(0,) if reads_input else (),
+            backward=name,
+            jvp="linear",
+            batch="getitem",
         )
     result = prim(x, key=key, unique=True) if unique else prim(x, key=key)
     if find is not None and TRACE.log is not None:
@@ -218,34 +244,78 @@ def integer_average(x: np.ndarray, matrices: tuple) -> np.ndarray:
     return np.trunc(sums / np.rint(divisor)).astype(x.dtype)
 
 
-def _pool_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    matrices = c.params["matrices"]
-    first = len(c.shapes[0]) - len(matrices)
+def _pool_grad(xp: Any, g: Any, shape: tuple, matrices: tuple) -> Any:
+    first = len(shape) - len(matrices)
     if xp is NP:
-        return (_pool_kernel(xp, g, tuple(m.T for m in matrices)),)
+        return _pool_kernel(xp, g, tuple(m.T for m in matrices))
     for i, m in enumerate(matrices):
         g = _along(xp, g, first + i, np.ascontiguousarray(m.T))
-    return (g,)
+    return g
+
+
+def _pool_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (_pool_grad(xp, g, c.shapes[0], c.params["matrices"]),)
 
 
 _POOLS: dict[str, Structural] = {}
 
 
-def pool_matrices(x: Any, matrices: tuple, name: str) -> Any:
+def pool_matrices(x: Any, matrices: tuple, name: str, reads_input: bool = False) -> Any:
     """The last ``len(matrices)`` dimensions of ``x`` each multiplied by its ``(out, in)``
-    matrix, recorded as PyTorch's node ``name``."""
+    matrix, recorded as PyTorch's node ``name``; ``reads_input``: PyTorch's backward reads
+    ``x`` (see the module's notes)."""
     prim = _POOLS.get(name)
     if prim is None:
+        vjp = _reading_input(name, _pool_forward, _pool_grad) if reads_input else _pool_vjp
         prim = _POOLS[name] = Structural(
             "pool",
             _pool_forward,
-            _pool_vjp,
+            vjp,
+            saves=(0,) if reads_input else (),
             backward=name,
             kernel=_pool_kernel,
             jvp="linear",
             batch="trailing",
         )
     return prim(x, matrices=tuple(np.asarray(m, dtype=x.dtype.numpy) for m in matrices))
+
+
+# -- the gradient as a node reading the input ---------------------------------------------------
+def _as_node(xp: Any, g: Any, c: Any) -> bool:
+    """Whether the gradient is recorded as a node of its own: under ``create_graph``, out of
+    ``vmap`` (there the plain rule runs on the batch)."""
+    if xp is not INTERPRETERS.tensor or type(g) is BatchedTensor:
+        return False
+    return type(c.inputs[0]) is not BatchedTensor
+
+
+def _reading_input(name: str, forward: Any, grad: Any) -> Any:
+    """The VJP rule of an op (``forward``, whose gradient ``grad(xp, g, shape, *params)``
+    reads only the input's shape) whose PyTorch backward reads the input: under
+    ``create_graph`` the gradient is the node ``(g, x) -> grad`` named after ``name``."""
+
+    def node_vjp(xp: Any, gg: Any, c: Any) -> tuple:
+        # linear in the incoming gradient; zero for the input, which gives only its shape
+        params = {k: v for k, v in c.params.items() if k != "dtype"}
+        gg_g = forward(xp, gg, **params) if c.needs[0] else None
+        zeros = np.zeros(c.shapes[1], dtype=c.params["dtype"])
+        return (gg_g, xp.constant(zeros) if c.needs[1] else None)
+
+    node = Structural(
+        f"{name}_backward",
+        lambda xp, g, x, dtype, **params: grad(xp, g, tuple(x.shape), *params.values()),
+        node_vjp,
+        backward=name.replace("Backward0", "BackwardBackward0"),
+        jvp="linear",  # in the incoming gradient; the input gives its shape only
+    )
+
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        if not _as_node(xp, g, c):
+            return (grad(xp, g, c.shapes[0], *c.params.values()),)
+        x = c.inputs[0]
+        return (node(g, x, dtype=x._data.dtype, **c.params),)
+
+    return vjp
 
 
 # -- constant padding ---------------------------------------------------------------------------
