@@ -251,9 +251,11 @@ def batch_norm(
     if not training:
         stats = (running_mean._data.reshape(view), running_var._data.reshape(view))
         return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view, stats=stats)
+    running: tuple = ()
     if running_mean is not None:
         _update_running(input._data, running_mean, running_var, axes, momentum)
-    return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view)
+        running = (running_mean, running_var)
+    return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view, running=running)
 
 
 _NOT_BATCHED = (

@@ -1,0 +1,78 @@
+"""Whole programs as popular model repositories and courses write them (a minGPT block, a
+ResNet block, a U-Net, message passing, word2vec, RealNVP, DDPM, SimCLR, MAML, PPO, ...), and
+the pieces of such programs where symgrad once differed from PyTorch: a float16 batch norm in
+training normalizing by its float16 statistics, ``torch.legacy_contiguous_format`` (in copies
+of ``F.gumbel_softmax``), the classes of ``torch.return_types`` built from any iterable.
+
+Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
+checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+from _torch_table import table_tests
+
+
+def _half_batch_norm(T):
+    """A float16 batch norm in training: PyTorch normalizes by the mean and ``1 / std`` it
+    saves in float16 (the middle row's 0.7 is its channel's float16 mean, so exactly 0), and
+    so does an instance norm, which runs the batch norm."""
+    x = T.tensor([[0.1, 1.0], [0.7, -2.0], [1.3, 0.5]], dtype=T.float16)
+    bn = T.nn.BatchNorm1d(2).half()
+    return bn(x), T.nn.functional.instance_norm(x.t().unsqueeze(0)), bn.running_mean
+
+
+def _half_batch_norm_grads(T):
+    """The gradients of that batch norm, with weight and bias (PyTorch's float16 backward)."""
+    x = T.tensor([[0.1, 1.0], [0.7, -2.0], [1.3, 0.5]], dtype=T.float16, requires_grad=True)
+    bn = T.nn.BatchNorm1d(2).half()
+    with T.no_grad():
+        bn.weight.copy_(T.tensor([1.5, -0.5]))
+        bn.bias.copy_(T.tensor([0.25, 1.0]))
+    out = bn(x)
+    (out * T.tensor([[1.0, 2.0], [-1.0, 0.5], [3.0, 1.0]], dtype=T.float16)).sum().backward()
+    return out, x.grad, bn.weight.grad, bn.bias.grad
+
+
+def _mixed_batch_norm(T):
+    """float16 data through a float32 batch norm (mixed precision): PyTorch saves float32
+    statistics, so neither the output nor the input's gradient is rounded by them."""
+    x = T.tensor([[0.1, 1.0], [0.7, -2.0], [1.3, 0.5]], dtype=T.float16, requires_grad=True)
+    bn = T.nn.BatchNorm1d(2)
+    out = bn(x)
+    (out * T.tensor([[1.0, 2.0], [-1.0, 0.5], [3.0, 1.0]], dtype=T.float16)).sum().backward()
+    return out, x.grad, bn.weight.grad
+
+
+H = "float16"
+BN = "NativeBatchNormBackward0"
+CASES = {
+    "half_batch_norm": (
+        _half_batch_norm,
+        (
+            ([[-1.2246, 0.8892], [0.0, -1.3975], [1.2236, 0.5083]], H, BN),
+            ([[[-1.2246, 0.0, 1.2236], [0.8892, -1.3975, 0.5083]]], H, None),
+            ([0.07, -0.0167], H, None),
+        ),
+    ),
+    "half_batch_norm_grads": (
+        _half_batch_norm_grads,
+        (
+            ([[-1.5879, 0.5552], [0.25, 1.6982], [2.0859, 0.7461]], H, BN),
+            ([[3.0586, -0.1382], [-6.125, -0.0278], [3.0684, 0.166]], H, None),
+            ([2.4473, 1.5879], H, None),
+            ([3.0, 3.5], H, None),
+        ),
+    ),
+    "mixed_batch_norm": (
+        _mixed_batch_norm,
+        (
+            ([[-1.2246, 0.8892], [0.0004, -1.3975], [1.2246, 0.5078]], H, BN),
+            ([[2.041, 0.2766], [-4.082, 0.0553], [2.043, -0.3318]], H, None),
+            ([2.4482, 1.5875], "float32", None),
+        ),
+    ),
+}
+
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
