@@ -45,6 +45,38 @@ def _mixed_batch_norm(T):
     return out, x.grad, bn.weight.grad
 
 
+def _gumbel_hard(T):
+    """``F.gumbel_softmax(hard=True)`` as repositories copy it, with given noise: the one-hot
+    sample built in ``torch.legacy_contiguous_format`` (PyTorch's other name of
+    ``contiguous_format``), the straight-through gradient of the soft sample."""
+    logits = T.tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], dtype=T.float64, requires_grad=True)
+    noise = T.tensor([[0.3, -0.2, 1.5], [2.0, 0.1, -0.5]], dtype=T.float64)
+    y_soft = ((logits + noise) / 0.7).softmax(-1)
+    index = y_soft.max(-1, keepdim=True)[1]
+    like = T.zeros_like(logits, memory_format=T.legacy_contiguous_format)
+    y_hard = like.scatter_(-1, index, 1.0)
+    sample = y_hard - y_soft.detach() + y_soft
+    (sample * T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=T.float64)).sum().backward()
+    layout = T.ones(1, 2, 2, 3).permute(0, 3, 1, 2).clone(memory_format=T.legacy_contiguous_format)
+    same = T.legacy_contiguous_format is T.contiguous_format
+    return sample, logits.grad, layout.stride(), same, repr(T.legacy_contiguous_format)[-17:]
+
+
+def _return_type_from_iterable(T):
+    """A result of ``topk`` rebuilt field by field from a generator, as code mapping over
+    tuples does (``type(out)(f(v) for v in out)``); PyTorch's classes take any iterable of
+    their length."""
+    out = T.tensor([3.0, 1.0, 2.0]).topk(2)
+    doubled = type(out)(v * 2 for v in out)
+    wrong = []
+    for fields in ([1.0], [1.0, 2.0, 3.0]):
+        try:
+            type(out)(iter(fields))
+        except TypeError as error:
+            wrong.append(type(error).__name__)
+    return type(doubled).__name__, doubled.values, doubled.indices, wrong
+
+
 H = "float16"
 BN = "NativeBatchNormBackward0"
 CASES = {
@@ -72,6 +104,20 @@ CASES = {
             ([[2.041, 0.2766], [-4.082, 0.0553], [2.043, -0.3318]], H, None),
             ([2.4482, 1.5875], "float32", None),
         ),
+    ),
+    "gumbel_hard_legacy_contiguous_format": (
+        _gumbel_hard,
+        (
+            ([[0.0, 0.0, 1.0], [0.0, 0.0, 1.0]], "float64", "AddBackward0"),
+            ([[-0.3219, -0.1511, 0.473], [-0.655, -0.002, 0.657]], "float64", None),
+            (12, 4, 2, 1),
+            True,
+            "contiguous_format",
+        ),
+    ),
+    "return_type_from_iterable": (
+        _return_type_from_iterable,
+        ("topk", ([6.0, 4.0], "float32", None), ([0, 4], "int64", None), ("TypeError",) * 2),
     ),
 }
 
