@@ -77,6 +77,22 @@ def _return_type_from_iterable(T):
     return type(doubled).__name__, doubled.values, doubled.indices, wrong
 
 
+def _one_per_channel(T):
+    """A batch of one through batch norm in training (a last incomplete batch): PyTorch's
+    ValueError shows the input's size as a Size, group norm's as a list."""
+    messages = []
+    for make, x in (
+        (lambda: T.nn.BatchNorm1d(3), T.ones(1, 3)),
+        (lambda: T.nn.BatchNorm2d(3), T.ones(1, 3, 1, 1)),
+        (lambda: T.nn.GroupNorm(3, 3), T.ones(1, 3)),
+    ):
+        try:
+            make()(x)
+        except ValueError as error:
+            messages.append(str(error).replace(T.__name__, "torch").rsplit("size ", 1)[-1])
+    return messages
+
+
 H = "float16"
 BN = "NativeBatchNormBackward0"
 CASES = {
@@ -118,6 +134,10 @@ CASES = {
     "return_type_from_iterable": (
         _return_type_from_iterable,
         ("topk", ([6.0, 4.0], "float32", None), ([0, 4], "int64", None), ("TypeError",) * 2),
+    ),
+    "one_value_per_channel": (
+        _one_per_channel,
+        ("torch.Size([1, 3])", "torch.Size([1, 3, 1, 1])", "[1, 3]"),
     ),
 }
 
