@@ -310,9 +310,24 @@ def _positive(self: Tensor) -> Tensor:
     return self
 
 
+_T_DEPRECATED = {
+    0: "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+    1: "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+    "deprecated and it will throw an error in a future release. Consider `x.mT` to transpose "
+    "batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
+    "dimensions of a tensor.",
+}
+_T_WARNED: set = set()
+
+
 def _transposed(self: Tensor) -> Tensor:
-    """The dimensions reversed (the transpose of a matrix)."""
+    """The dimensions reversed (the transpose of a matrix); PyTorch's deprecation warnings, once
+    per process, for a 0-d tensor and for other numbers of dimensions than two."""
     n = self.ndim
+    kind = None if n == 2 else min(n, 1)
+    if kind is not None and kind not in _T_WARNED:
+        _T_WARNED.add(kind)
+        warnings.warn(_T_DEPRECATED[kind], UserWarning, stacklevel=2)
     return self if n < 2 else permute(self, tuple(range(n - 1, -1, -1)))
 
 

@@ -11,6 +11,10 @@ checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import warnings
+
+import numpy as np
+import pytest
 from _torch_table import table_tests
 
 
@@ -142,3 +146,67 @@ CASES = {
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
+
+
+def _caught(fn) -> list:
+    """The warnings ``fn()`` gives: their category, the start of their message, and whether
+    they point at this file (the caller's line)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn()
+    return [(w.category.__name__, str(w.message)[:26], w.filename == __file__) for w in caught]
+
+
+def test_transpose_property_warns_once(monkeypatch):
+    """``x.T`` of anything but a matrix (a vector, a batch of attention scores, a 0-d tensor)
+    is deprecated in PyTorch: a UserWarning at the caller, once per process for 0-d tensors
+    and once for the others (PyTorch's TORCH_WARN_ONCE, so there is no second PyTorch run to
+    compare with); none for matrices."""
+    import symgrad
+    from symgrad.ops import methods
+
+    monkeypatch.setattr(methods, "_T_WARNED", set())
+    assert _caught(lambda: symgrad.ones(2, 3).T) == []
+    scores = symgrad.arange(8.0, requires_grad=True).reshape(2, 2, 2)
+    batch = _caught(lambda: scores.T)
+    assert batch == [("UserWarning", "The use of `x.T` on tensor", True)]
+    assert _caught(lambda: (scores.T, symgrad.ones(3).T)) == []
+    assert scores.T.shape == (2, 2, 2) and type(scores.T.grad_fn).__name__ == "PermuteBackward0"
+    assert scores.T[1, 0, 0].item() == 1.0
+    zero_d = _caught(lambda: symgrad.tensor(2.0).T)
+    assert zero_d == [("UserWarning", "Tensor.T is deprecated on ", True)]
+    monkeypatch.setattr(methods, "_T_WARNED", set())
+    assert _caught(lambda: symgrad.ones(3).T) == batch
+
+
+def test_read_only_array_warns_once(monkeypatch):
+    """``from_numpy``/``as_tensor``/``asarray`` of a read-only array (such as
+    ``np.broadcast_to``'s) share its memory with a UserWarning, once per process as PyTorch's;
+    a copy (``tensor``) and writable arrays don't warn."""
+    import symgrad
+    from symgrad import creation
+
+    monkeypatch.setitem(creation._WARNED, "read_only", False)
+    read_only = np.arange(3.0)
+    read_only.flags.writeable = False
+    assert _caught(lambda: symgrad.from_numpy(np.arange(3.0))) == []
+    assert _caught(lambda: symgrad.tensor(read_only)) == []
+    shared = []
+    first = _caught(lambda: shared.append(symgrad.from_numpy(read_only)))
+    assert first == [("UserWarning", "The given NumPy array is n", True)]
+    assert _caught(lambda: symgrad.as_tensor(read_only)) == []
+    assert _caught(lambda: symgrad.asarray(read_only)) == []
+    assert shared[0].tolist() == [0.0, 1.0, 2.0]
+
+
+@pytest.mark.torch
+def test_pytorch_warns_as_these_tests_say():
+    """PyTorch's own warnings: none for a matrix's ``T`` or a copy of a read-only array."""
+    torch = pytest.importorskip("torch")
+    read_only = np.arange(3.0)
+    read_only.flags.writeable = False
+    assert _caught(lambda: torch.ones(2, 3).T) == []
+    assert _caught(lambda: torch.tensor(read_only)) == []
+    for make in (lambda: torch.ones(3).T, lambda: torch.tensor(2.0).T):
+        assert all(c[0] == "UserWarning" for c in _caught(make))
+    assert all(c[0] == "UserWarning" for c in _caught(lambda: torch.from_numpy(read_only)))
