@@ -63,7 +63,8 @@ from symgrad.ops.indexing import getitem
 from symgrad.ops.inplace import copy_, fill_, inplace, zero_
 from symgrad.ops.method_names import _IN_PLACE_OPS, _SAME_NAME
 from symgrad.ops.setitem import setitem
-from symgrad.ops.shape import permute, reshape, transpose
+from symgrad.ops.shape import reshape, transpose
+from symgrad.ops.transposed_properties import matrix_transposed, transposed
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["METHODS"]
@@ -310,43 +311,6 @@ def _positive(self: Tensor) -> Tensor:
     return self
 
 
-_T_DEPRECATED = {
-    0: "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
-    1: "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-    "deprecated and it will throw an error in a future release. Consider `x.mT` to transpose "
-    "batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
-    "dimensions of a tensor.",
-}
-_T_WARNED: set = set()
-
-
-def _transposed(self: Tensor) -> Tensor:
-    """The dimensions reversed (the transpose of a matrix); PyTorch's deprecation warnings, once
-    per process, for a 0-d tensor and for other numbers of dimensions than two."""
-    n = self.ndim
-    kind = None if n == 2 else min(n, 1)
-    if kind is not None and kind not in _T_WARNED:
-        _T_WARNED.add(kind)
-        warnings.warn(_T_DEPRECATED[kind], UserWarning, stacklevel=2)
-    return self if n < 2 else permute(self, tuple(range(n - 1, -1, -1)))
-
-
-def _matrix_transposed(self: Tensor) -> Tensor:
-    """The last two dimensions swapped."""
-    if self.ndim == 0:  # PyTorch: the identity, deprecated
-        warnings.warn(
-            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
-            UserWarning,
-            stacklevel=2,
-        )
-        return self
-    if self.ndim == 1:
-        raise RuntimeError(
-            "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
-        )
-    return transpose(self, -2, -1)
-
-
 # -- conversions ------------------------------------------------------------------------------
 def _type(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
     """PyTorch's type name (``'torch.FloatTensor'``), or a conversion to ``dtype`` (a dtype, a
@@ -409,8 +373,8 @@ METHODS.update(
         "where": _where,
         "softmax": _softmax,
         "log_softmax": _log_softmax,
-        "T": property(_transposed),
-        "mT": property(_matrix_transposed),
+        "T": property(transposed),
+        "mT": property(matrix_transposed),
         "add_": add_,
         "sub_": sub_,
         "mul_": mul_,
