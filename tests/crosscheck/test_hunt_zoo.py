@@ -97,7 +97,43 @@ def _one_per_channel(T):
     return messages
 
 
+def _frozen_batch_norms(T):
+    """Fine-tuning with frozen batch norms, as detection and segmentation repositories write it:
+    ``isinstance(m, nn.modules.batchnorm._BatchNorm)`` picks the batch norms (not the instance
+    norms, which derive from ``_NormBase`` only), put in evaluation; MC dropout picks the
+    dropouts by ``nn.modules.dropout._DropoutNd``."""
+    from importlib import import_module
+
+    nn = T.nn
+    batchnorm = import_module(T.__name__ + ".nn.modules.batchnorm")
+    dropout = import_module(T.__name__ + ".nn.modules.dropout")
+    model = nn.Sequential(
+        nn.Conv2d(1, 2, 1),
+        nn.BatchNorm2d(2),
+        nn.InstanceNorm2d(2, track_running_stats=True),
+        nn.SyncBatchNorm(2),
+        nn.LazyBatchNorm2d(),
+        nn.LazyInstanceNorm2d(),
+        nn.Dropout(0.5),
+        nn.Dropout2d(0.1),
+        nn.AlphaDropout(0.2),
+    )
+    for m in model.modules():
+        if isinstance(m, batchnorm._BatchNorm):
+            m.eval()
+    picked = [type(m).__name__ for m in model if isinstance(m, batchnorm._BatchNorm)]
+    norms = [type(m).__name__ for m in model if isinstance(m, batchnorm._NormBase)]
+    dropouts = [type(m).__name__ for m in model if isinstance(m, dropout._DropoutNd)]
+    same = [issubclass(nn.LazyBatchNorm1d, batchnorm._LazyNormBase)]
+    same += [getattr(nn, n) is getattr(batchnorm, n) for n in ("BatchNorm1d", "SyncBatchNorm")]
+    same += [getattr(nn, n) is getattr(dropout, n) for n in ("Dropout", "Dropout3d")]
+    x = T.arange(8.0).reshape(1, 2, 2, 2)
+    out = model[1:3](x)
+    return picked, norms, dropouts, [m.training for m in model], same, out, model[2].running_mean
+
+
 H = "float16"
+F32 = "float32"
 BN = "NativeBatchNormBackward0"
 CASES = {
     "half_batch_norm": (
@@ -143,6 +179,24 @@ CASES = {
         _one_per_channel,
         ("torch.Size([1, 3])", "torch.Size([1, 3, 1, 1])", "[1, 3]"),
     ),
+    "frozen_batch_norms": (
+        _frozen_batch_norms,
+        (
+            ("BatchNorm2d", "SyncBatchNorm", "LazyBatchNorm2d"),
+            (
+                "BatchNorm2d",
+                "InstanceNorm2d",
+                "SyncBatchNorm",
+                "LazyBatchNorm2d",
+                "LazyInstanceNorm2d",
+            ),
+            ("Dropout", "Dropout2d", "AlphaDropout"),
+            (True, False, True, False, False, True, True, True, True),
+            (True, True, True, True, True),
+            ([[[[-1.3416, -0.4472], [0.4472, 1.3416]]] * 2], F32, "ViewBackward0"),
+            ([0.15, 0.55], F32, None),
+        ),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
@@ -163,9 +217,9 @@ def test_transpose_property_warns_once(monkeypatch):
     and once for the others (PyTorch's TORCH_WARN_ONCE, so there is no second PyTorch run to
     compare with); none for matrices."""
     import symgrad
-    from symgrad.ops import methods
+    from symgrad.ops import transposed_properties
 
-    monkeypatch.setattr(methods, "_T_WARNED", set())
+    monkeypatch.setattr(transposed_properties, "_T_WARNED", set())
     assert _caught(lambda: symgrad.ones(2, 3).T) == []
     scores = symgrad.arange(8.0, requires_grad=True).reshape(2, 2, 2)
     batch = _caught(lambda: scores.T)
@@ -175,7 +229,7 @@ def test_transpose_property_warns_once(monkeypatch):
     assert scores.T[1, 0, 0].item() == 1.0
     zero_d = _caught(lambda: symgrad.tensor(2.0).T)
     assert zero_d == [("UserWarning", "Tensor.T is deprecated on ", True)]
-    monkeypatch.setattr(methods, "_T_WARNED", set())
+    monkeypatch.setattr(transposed_properties, "_T_WARNED", set())
     assert _caught(lambda: symgrad.ones(3).T) == batch
 
 
