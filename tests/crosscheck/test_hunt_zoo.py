@@ -18,6 +18,88 @@ import pytest
 from _torch_table import table_tests
 
 
+def _init(T, module, seed=0, scale=0.5):
+    """``module`` with its parameters drawn from NumPy, the same for symgrad and PyTorch."""
+    rng = np.random.default_rng(seed)
+    with T.no_grad():
+        for p in module.parameters():
+            p.copy_(T.tensor(rng.normal(size=tuple(p.shape)) * scale))
+    return module
+
+
+def _causal_attention(T, x, qkv, sdpa):
+    """minGPT's causal self-attention (two heads): masked_fill(-inf) and softmax written out,
+    or ``scaled_dot_product_attention(is_causal=True)``."""
+    B, L, C = x.shape
+    q, k, v = (t.view(B, L, 2, C // 2).transpose(1, 2) for t in qkv(x).split(C, dim=2))
+    if sdpa:
+        y = T.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+    else:
+        mask = T.tril(T.ones(L, L)).view(1, 1, L, L)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / (k.size(-1) ** 0.5))
+        y = att.masked_fill(mask == 0, float("-inf")).softmax(dim=-1) @ v
+    return y.transpose(1, 2).contiguous().view(B, L, C)
+
+
+def _gpt_steps(T, sdpa):
+    """Three AdamW steps of a one-block GPT with tied embedding and head, decay and no-decay
+    groups, warmup by LambdaLR and clip_grad_norm_; then greedy top-k generation."""
+    nn, F = T.nn, T.nn.functional
+    wte, ln, qkv = nn.Embedding(7, 4), nn.LayerNorm(4), nn.Linear(4, 12)
+    mlp = nn.Sequential(nn.Linear(4, 8), nn.GELU(approximate="tanh"), nn.Linear(8, 4))
+    head = nn.Linear(4, 7, bias=False)
+    model = _init(T, nn.ModuleList([wte, ln, qkv, mlp, head]), seed=1)
+    head.weight = wte.weight
+
+    def forward(idx):
+        x = wte(idx)
+        x = x + _causal_attention(T, ln(x), qkv, sdpa)
+        return head(x + mlp(ln(x)))
+
+    params = list(model.parameters())
+    groups = [
+        {"params": [p for p in params if p.dim() >= 2], "weight_decay": 0.1},
+        {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0},
+    ]
+    opt = T.optim.AdamW(groups, lr=0.05, betas=(0.9, 0.95))
+    sched = T.optim.lr_scheduler.LambdaLR(opt, lambda it: min(1.0, (it + 1) / 2))
+    idx = T.tensor([[1, 4, 2, 6, 3], [0, 5, 5, 2, 1]])
+    losses, norms = [], []
+    for _ in range(3):
+        logits = forward(idx[:, :-1])
+        loss = F.cross_entropy(logits.reshape(-1, 7), idx[:, 1:].reshape(-1))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        norms.append(round(T.nn.utils.clip_grad_norm_(params, 1.0).item(), 4))
+        opt.step()
+        sched.step()
+        losses.append(round(loss.item(), 4))
+    with T.no_grad():
+        out = idx[:1, :2]
+        for _ in range(3):
+            logits = forward(out)[:, -1, :] / 0.8
+            v, _ = T.topk(logits, 3)
+            logits[logits < v[:, [-1]]] = -float("inf")
+            out = T.cat((out, logits.softmax(-1).argmax(-1, keepdim=True)), dim=1)
+    return losses, norms, out, wte.weight.grad.sum(0)
+
+
+def _message_passing(T):
+    """A GNN layer: degree normalisation by scatter_add_, messages summed by index_add_ and
+    averaged by scatter_reduce("mean", include_self=False) over the incoming edges."""
+    x = T.tensor([[1.0, 0.5], [-1.0, 2.0], [0.0, 1.0], [3.0, -2.0]], requires_grad=True)
+    src, dst = T.tensor([[0, 1, 1, 2, 3, 0], [1, 0, 2, 1, 1, 3]])
+    deg = T.zeros(4).scatter_add_(0, dst, T.ones(6))
+    norm = deg.pow(-0.5)
+    norm[norm == float("inf")] = 0
+    msg = (norm[src] * norm[dst]).view(-1, 1) * x[src]
+    summed = T.zeros_like(x).index_add_(0, dst, msg)
+    index = dst.unsqueeze(-1).expand(-1, 2)
+    mean = T.zeros(4, 2).scatter_reduce(0, index, x[src], reduce="mean", include_self=False)
+    (summed * T.tensor([1.0, 2.0]) + mean.tanh()).sum().backward()
+    return deg, summed, mean, x.grad
+
+
 def _half_batch_norm(T):
     """A float16 batch norm in training: PyTorch normalizes by the mean and ``1 / std`` it
     saves in float16 (the middle row's 0.7 is its channel's float16 mean, so exactly 0), and
@@ -135,7 +217,32 @@ def _frozen_batch_norms(T):
 H = "float16"
 F32 = "float32"
 BN = "NativeBatchNormBackward0"
+GPT = (
+    (2.6595, 2.3856, 2.0146),
+    (1.6849, 1.3602, 1.0738),
+    ([[1, 4, 3, 6, 6]], "int64", None),
+    ([0.0753, -0.0933, 0.2329, -0.3953], F32, None),
+)
 CASES = {
+    "gpt_attention_written_out": (lambda T: _gpt_steps(T, sdpa=False), GPT),
+    "gpt_scaled_dot_product_attention": (lambda T: _gpt_steps(T, sdpa=True), GPT),
+    "message_passing": (
+        _message_passing,
+        (
+            ([1.0, 3.0, 1.0, 1.0], F32, None),
+            (
+                [[-0.5774, 1.1547], [2.3094, -0.2887], [-0.5774, 1.1547], [1.0, 0.5]],
+                F32,
+                "IndexAddBackward0",
+            ),
+            (
+                [[-1.0, 2.0], [1.3333, -0.1667], [-1.0, 2.0], [1.0, 0.5]],
+                F32,
+                "ScatterReduceBackward0",
+            ),
+            ([[2.0783, 4.2654], [1.9946, 2.4507], [0.6583, 1.4789], [0.6583, 1.4789]], F32, None),
+        ),
+    ),
     "half_batch_norm": (
         _half_batch_norm,
         (
