@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._tracing import TRACE, data_params
-from symgrad.prim.numpy_xp import NP
+from symgrad.prim.numpy_xp import HALF, NP
 from symgrad.prim.structural import Structural
 
 __all__ = [
@@ -126,7 +126,10 @@ def window_maximum(x: np.ndarray, index: list) -> tuple:
 
 # -- separable weighted sums (average pooling) --------------------------------------------------
 def _along(xp: Any, x: Any, axis: int, matrix: np.ndarray) -> Any:
-    """``matrix`` applied along ``axis`` of ``x``."""
+    """``matrix`` applied along ``axis`` of ``x`` (a float16 tensor's float32 average weights
+    in float16, as matmul takes operands of one dtype)."""
+    if getattr(getattr(x, "dtype", None), "numpy", None) is HALF:
+        matrix = matrix.astype(HALF)
     moved = xp.transpose(x, axis, -1)
     return xp.transpose(xp.matmul(moved, xp.constant(matrix.T)), axis, -1)
 
@@ -173,11 +176,52 @@ def integer_average(x: np.ndarray, matrices: tuple) -> np.ndarray:
     """Average pooling of an int64 array as PyTorch's kernel: each window's sum divided by
     its divisor (``1 / weight`` of the window's row in each matrix), truncated toward 0."""
     sums = _pool_kernel(NP, x.astype(np.float64), tuple((m != 0).astype(float) for m in matrices))
+    return np.trunc(sums / _divisors(matrices)).astype(x.dtype)
+
+
+def _divisors(matrices: tuple) -> np.ndarray:
+    """Each window's divisor: the product of ``1 / weight`` of its row in each matrix."""
     divisor = np.ones(())
     for m in matrices:
         weight = m.max(axis=1)  # a row of zeros (no input in its window) sums to 0 anyway
         divisor = np.multiply.outer(divisor, 1 / np.where(weight > 0, weight, 1.0))
-    return np.trunc(sums / np.rint(divisor)).astype(x.dtype)
+    return np.rint(divisor)
+
+
+def _ones(matrices: tuple) -> tuple:
+    return tuple((m != 0).astype(np.float32) for m in matrices)
+
+
+def _average_kernel(xp: Any, x: np.ndarray, matrices: tuple) -> np.ndarray:
+    """Average pooling; float16 as PyTorch's kernels: each window summed in float32, divided
+    by its divisor, rounded once."""
+    if x.dtype is not HALF:
+        return _pool_kernel(xp, x, matrices)
+    sums = _pool_kernel(xp, x.astype(np.float32), _ones(matrices))
+    return (sums / _divisors(matrices).astype(np.float32)).astype(HALF)
+
+
+def _average_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """``_pool_vjp``; for a float16 gradient as PyTorch's kernel: each window's share (the
+    gradient over its divisor, rounded to float16) added to the window's inputs in float16,
+    window after window in row-major order."""
+    if xp is not NP or g.dtype is not HALF:
+        return _pool_vjp(xp, g, c)
+    matrices = c.params["matrices"]
+    shares = (g.astype(np.float32) / _divisors(matrices).astype(np.float32)).astype(HALF)
+    if all((m != 0).sum(axis=0).max(initial=0) <= 1 for m in matrices):  # no window overlaps
+        return (_pool_kernel(xp, shares, tuple(m.T for m in _ones(matrices))).astype(HALF),)
+    d = len(matrices)
+    out = np.zeros(c.shapes[0], np.float32)
+    lead = (slice(None),) * (out.ndim - d)
+    spans = [[np.flatnonzero(row) for row in m] for m in matrices]
+    for position in np.ndindex(*shares.shape[-d:]):
+        cols = [span[i] for span, i in zip(spans, position)]
+        if all(len(col) for col in cols):
+            window = lead + tuple(slice(col[0], col[-1] + 1) for col in cols)
+            share = shares[lead + position].reshape(shares.shape[:-d] + (1,) * d)
+            out[window] = (out[window] + share).astype(HALF)
+    return (out.astype(HALF),)
 
 
 def _pool_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -197,17 +241,20 @@ def pool_matrices(x: Any, matrices: tuple, name: str) -> Any:
     """The last ``len(matrices)`` dimensions of ``x`` each multiplied by its ``(out, in)``
     matrix, recorded as PyTorch's node ``name``."""
     prim = _POOLS.get(name)
+    averages = "AvgPool" in name
     if prim is None:
         prim = _POOLS[name] = Structural(
             "pool",
             _pool_forward,
-            _pool_vjp,
+            _average_vjp if averages else _pool_vjp,
             backward=name,
-            kernel=_pool_kernel,
+            kernel=_average_kernel if averages else _pool_kernel,
             jvp="linear",
             batch="trailing",
         )
-    return prim(x, matrices=tuple(np.asarray(m, dtype=x.dtype.numpy) for m in matrices))
+    # a float16 average keeps its weights (1/3, ...) in float32 for its float32 window sums
+    dtype = np.float32 if averages and x.dtype.numpy is HALF else x.dtype.numpy
+    return prim(x, matrices=tuple(np.asarray(m, dtype=dtype) for m in matrices))
 
 
 # -- constant padding ---------------------------------------------------------------------------

@@ -214,6 +214,19 @@ def _frozen_batch_norms(T):
     return picked, norms, dropouts, [m.training for m in model], same, out, model[2].running_mean
 
 
+def _half_average_pool(T):
+    """float16 average pooling (a model run in half precision): PyTorch sums each window in
+    float32 and divides once (the weights 1/9 rounded to float16 gave other values); the
+    gradient's shares, rounded to float16, are added window after window in float16."""
+    rows = [[0.1, 0.2, 0.7, 1.3, -0.4], [2.1, -1.3, 0.6, 0.45, 0.33], [0.9, 1.7, -2.2, 0.01, 0.5]]
+    x = T.tensor([[rows]], dtype=T.float16, requires_grad=True)
+    out = T.nn.functional.avg_pool2d(x, 3, stride=1, padding=1)
+    g = [[0.3, -1.1, 0.77, 2.3, 0.1], [1.9, 0.2, -0.6, 0.05, 1.4], [0.8, -0.3, 1.1, 0.9, -2.0]]
+    out.backward(T.tensor([[g]], dtype=T.float16))
+    exact = [round(v, 6) for v in out.flatten().tolist()[:2]]
+    return exact, out, x.grad, T.nn.functional.adaptive_avg_pool2d(x.detach(), 1)
+
+
 H = "float16"
 F32 = "float32"
 BN = "NativeBatchNormBackward0"
@@ -302,6 +315,39 @@ CASES = {
             (True, True, True, True, True),
             ([[[[-1.3416, -0.4472], [0.4472, 1.3416]]] * 2], F32, "ViewBackward0"),
             ([0.15, 0.55], F32, None),
+        ),
+    ),
+    "half_average_pool": (
+        _half_average_pool,
+        (
+            (0.122192, 0.266602),
+            (
+                [
+                    [
+                        [
+                            [0.1222, 0.2666, 0.2167, 0.3311, 0.1866],
+                            [0.4111, 0.3113, 0.1624, 0.1434, 0.2433],
+                            [0.3777, 0.2001, -0.0821, -0.0343, 0.1433],
+                        ]
+                    ]
+                ],
+                H,
+                "AvgPool2DBackward0",
+            ),
+            (
+                [
+                    [
+                        [
+                            [0.1445, 0.1635, 0.1802, 0.4473, 0.4277],
+                            [0.2001, 0.3413, 0.3691, 0.4473, 0.3057],
+                            [0.2891, 0.3445, 0.1499, 0.0947, 0.0391],
+                        ]
+                    ]
+                ],
+                H,
+                None,
+            ),
+            ([[[[0.3328]]]], H, None),
         ),
     ),
 }
