@@ -227,6 +227,18 @@ def _half_average_pool(T):
     return exact, out, x.grad, T.nn.functional.adaptive_avg_pool2d(x.detach(), 1)
 
 
+def _half_softmax_over_rows(T):
+    """float16 softmax along another dim than the last (attention weights over keys laid out
+    in dim 0): PyTorch's kernel rounds each exponential to float16 before dividing it by
+    their float32 sum (0.124146, not 0.124084; 0.011253, not 0.011261)."""
+    rows = [[0.1, 2.0, -1.3], [1.7, 0.4, 0.9], [-0.6, 1.1, 2.2], [0.3, -2.0, 0.8]]
+    x = T.tensor(rows, dtype=T.float16, requires_grad=True)
+    out = x.softmax(0)
+    g = [[1.0, -0.5, 0.25], [2.0, 0.1, -1.0], [0.3, 0.7, 1.5], [-1.2, 0.4, 0.6]]
+    out.backward(T.tensor(g, dtype=T.float16))
+    return [round(v, 6) for v in out.flatten().tolist()], x.grad
+
+
 H = "float16"
 F32 = "float32"
 BN = "NativeBatchNormBackward0"
@@ -348,6 +360,23 @@ CASES = {
                 None,
             ),
             ([[[[0.3328]]]], H, None),
+        ),
+    ),
+    "half_softmax_over_rows": (
+        _half_softmax_over_rows,
+        (
+            (0.130371, 0.614746, 0.019501, 0.645508, 0.124146, 0.176025)
+            + (0.064697, 0.249878, 0.645508, 0.15918, 0.011253, 0.15918),
+            (
+                [
+                    [-0.0326, -0.2363, -0.0125],
+                    [0.4844, 0.0267, -0.3333],
+                    [-0.0614, 0.2039, 0.3921],
+                    [-0.3899, 0.0058, -0.0466],
+                ],
+                H,
+                None,
+            ),
         ),
     ),
 }
