@@ -166,6 +166,9 @@ def _nonfinite_rows(rows: np.ndarray, matrix: np.ndarray, out: np.ndarray, bad: 
 
 
 def _pool_kernel(xp: Any, x: np.ndarray, matrices: tuple) -> np.ndarray:
+    if x.dtype is HALF and matrices and matrices[0].dtype == np.float32:
+        # float32 weights of a float16 input: PyTorch's float32 arithmetic, rounded once
+        return _pool_kernel(xp, x.astype(np.float32), matrices).astype(HALF)
     first = x.ndim - len(matrices)
     for i, m in enumerate(matrices):
         x = _numpy_along(x, first + i, m)
@@ -252,8 +255,10 @@ def pool_matrices(x: Any, matrices: tuple, name: str) -> Any:
             jvp="linear",
             batch="trailing",
         )
-    # a float16 average keeps its weights (1/3, ...) in float32 for its float32 window sums
-    dtype = np.float32 if averages and x.dtype.numpy is HALF else x.dtype.numpy
+    # a float16 average keeps its weights (1/3, ...) in float32 for its float32 window sums,
+    # and so does an interpolation whose caller built them in float32
+    wide = averages or all(np.asarray(m).dtype == np.float32 for m in matrices)
+    dtype = np.float32 if wide and x.dtype.numpy is HALF else x.dtype.numpy
     return prim(x, matrices=tuple(np.asarray(m, dtype=dtype) for m in matrices))
 
 

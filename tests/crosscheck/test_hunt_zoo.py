@@ -239,6 +239,16 @@ def _half_softmax_over_rows(T):
     return [round(v, 6) for v in out.flatten().tolist()], x.grad
 
 
+def _half_bilinear(T):
+    """A float16 U-Net's bilinear upsampling: PyTorch's kernel computes in float32 (weights
+    included) and rounds once (0.0467, not 0.0465; 1.0127, not 1.0117)."""
+    x = T.tensor([[[[0.1, 1.3, -0.7], [2.2, 0.45, 0.9]]]], dtype=T.float16, requires_grad=True)
+    out = T.nn.functional.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False)
+    out2 = T.nn.functional.interpolate(x, size=(3, 5), mode="bilinear", align_corners=True)
+    (out.sum() + (out2 * out2).sum()).backward()
+    return out, out2, x.grad
+
+
 H = "float16"
 F32 = "float32"
 BN = "NativeBatchNormBackward0"
@@ -377,6 +387,39 @@ CASES = {
                 H,
                 None,
             ),
+        ),
+    ),
+    "half_bilinear": (
+        _half_bilinear,
+        (
+            (
+                [
+                    [
+                        [
+                            [0.1, 0.3999, 1.0, 0.7998, -0.2002, -0.7002],
+                            [0.625, 0.7402, 0.9717, 0.7402, 0.0467, -0.3003],
+                            [1.6748, 1.4219, 0.9155, 0.6216, 0.5405, 0.5],
+                            [2.1992, 1.7617, 0.8872, 0.5625, 0.7876, 0.8999],
+                        ]
+                    ]
+                ],
+                H,
+                "UpsampleBilinear2DBackward0",
+            ),
+            (
+                [
+                    [
+                        [
+                            [0.1, 0.6997, 1.2998, 0.2998, -0.7002],
+                            [1.1494, 1.0127, 0.875, 0.4873, 0.0999],
+                            [2.1992, 1.3242, 0.45, 0.6748, 0.8999],
+                        ]
+                    ]
+                ],
+                H,
+                "UpsampleBilinear2DBackward0",
+            ),
+            ([[[[6.5547, 9.2188, 3.2422], [11.375, 8.5234, 6.8203]]]], H, None),
         ),
     ),
 }
