@@ -27,6 +27,7 @@ from symgrad._memory_format import (
     channels_last,
     channels_last_3d,
     contiguous_format,
+    legacy_contiguous_format,
     memory_format,
     preserve_format,
 )
