@@ -1,16 +1,5 @@
-"""``Tensor.grad_dtype``: the dtype a leaf's gradients are cast to (PyTorch 2.13).
-
-Examples
---------
->>> import symgrad
->>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
->>> x.grad_dtype
-symgrad.float32
->>> x.grad_dtype = symgrad.float64
->>> (x * 2).sum().backward()
->>> x.grad
-tensor([2., 2.], dtype=symgrad.float64)
-"""
+"""``Tensor.grad_dtype``: the dtype a leaf's gradients are cast to (PyTorch 2.13); see the
+property's own documentation for an example."""
 
 from __future__ import annotations
 
