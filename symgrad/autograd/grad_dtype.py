@@ -1,5 +1,16 @@
-"""``Tensor.grad_dtype``: the dtype a leaf's gradients are cast to (PyTorch 2.13); see the
-property's own documentation for an example."""
+"""``Tensor.grad_dtype``: the dtype a leaf's gradients are cast to (PyTorch 2.13).
+
+Examples
+--------
+>>> import symgrad
+>>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+>>> x.grad_dtype
+symgrad.float32
+>>> x.grad_dtype = symgrad.float64
+>>> (x * 2).sum().backward()
+>>> x.grad
+tensor([2., 2.], dtype=symgrad.float64)
+"""
 
 from __future__ import annotations
 
@@ -40,19 +51,8 @@ grad_dtype = property(
     _set,
     doc="""The dtype the engine casts this leaf's gradients to: the tensor's own by default;
     set it to another floating dtype (or None, to keep whatever dtype arrives) with care, as
-    code after the backward may expect ``.grad`` in the tensor's dtype. Only leaves have it.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
-    >>> x.grad_dtype
-    symgrad.float32
-    >>> x.grad_dtype = symgrad.float64
-    >>> (x * 2).sum().backward()
-    >>> x.grad
-    tensor([2., 2.], dtype=symgrad.float64)
-    """,
+    code after the backward may expect ``.grad`` in the tensor's dtype. Only leaves have it
+    (the module's documentation has an example).""",
 )
 
 bind_methods({"grad_dtype": grad_dtype})
