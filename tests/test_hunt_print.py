@@ -8,7 +8,15 @@ expected text, checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+import warnings
+
+import pytest
 from _torch_table import table_tests
+
+import symgrad
 
 
 def _text(T, value) -> str:
@@ -18,6 +26,30 @@ def _text(T, value) -> str:
 def _spectral_norm_linear(T):
     linear = T.nn.utils.parametrizations.spectral_norm(T.nn.Linear(2, 3))
     return _text(T, linear)
+
+
+def _warnings(T, fn) -> list:
+    """The (category, text) of each warning ``fn(T)`` gives."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(T)
+    return [(w.category.__name__, str(w.message)) for w in caught]
+
+
+def _error(T, fn) -> tuple:
+    """The type and text of the exception ``fn(T)`` raises."""
+    try:
+        fn(T)
+    except Exception as error:
+        return type(error).__name__, _text(T, error)
+    return ()
+
+
+_COPY_ADVICE = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+    "sourceTensor.detach().clone().requires_grad_(True), rather than "
+)
+_PER_CHANNEL = "Expected more than 1 value per channel when training, got input size "
 
 
 CASES = {
@@ -33,6 +65,67 @@ CASES = {
         "  )\n"
         ")",
     ),
+    # -- warnings and messages as PyTorch words them
+    "copy_construct_warning": (
+        lambda T: _warnings(T, lambda T: T.tensor(T.ones(2))),
+        (("UserWarning", _COPY_ADVICE + "torch.tensor(sourceTensor)."),),
+    ),
+    "new_tensor_warning": (
+        lambda T: _warnings(T, lambda T: T.ones(2).new_tensor(T.ones(2))),
+        (("UserWarning", _COPY_ADVICE + "tensor.new_tensor(sourceTensor)."),),
+    ),
+    "bce_with_logits_sizes": (
+        lambda T: _error(
+            T, lambda T: T.nn.functional.binary_cross_entropy_with_logits(T.ones(2, 1), T.ones(2))
+        ),
+        ("ValueError", "Target size (T.Size([2])) must be the same as input size (T.Size([2, 1]))"),
+    ),
+    "batch_norm_one_value": (
+        lambda T: _error(T, lambda T: T.nn.BatchNorm2d(3)(T.ones(1, 3, 1, 1))),
+        ("ValueError", _PER_CHANNEL + "T.Size([1, 3, 1, 1])"),
+    ),
+    "group_norm_one_value": (
+        lambda T: _error(T, lambda T: T.nn.functional.group_norm(T.ones(1, 2), 2)),
+        ("ValueError", _PER_CHANNEL + "[1, 2]"),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
+
+
+_T_DEPRECATED = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+    "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+    "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+    "tensor."
+)
+
+# x.T of a 3-d tensor warns once per process; PyTorch's in a process of its own
+_T_PROGRAM = """
+import warnings
+import {T} as torch
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    torch.ones(2).T, torch.ones(2, 2).T
+    x = torch.ones(2, 3, 4)
+    shape = tuple(x.T.shape)
+    x.T
+print(repr((shape, [str(w.message).split(" (Triggered")[0] for w in caught])))
+"""
+
+
+def _t_of_3d(T: str) -> tuple:
+    done = subprocess.run(
+        [sys.executable, "-c", _T_PROGRAM.format(T=T)], capture_output=True, text=True, check=True
+    )
+    return ast.literal_eval(done.stdout)
+
+
+def test_t_of_3d_warns_once():
+    assert _t_of_3d("symgrad") == ((4, 3, 2), [_T_DEPRECATED])
+
+
+@pytest.mark.torch
+def test_t_of_3d_warns_once_in_pytorch():
+    pytest.importorskip("torch")
+    assert _t_of_3d("torch") == ((4, 3, 2), [_T_DEPRECATED])
