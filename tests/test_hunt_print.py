@@ -52,6 +52,15 @@ _COPY_ADVICE = (
 _PER_CHANNEL = "Expected more than 1 value per channel when training, got input size "
 
 
+def _after_options(T, **options) -> str:
+    """A tensor's text after ``set_printoptions(**options)`` (the defaults restored after)."""
+    try:
+        T.set_printoptions(**options)
+        return _text(T, T.tensor([1.123456789, 2e-3, 1000.0]))
+    finally:
+        T.set_printoptions(profile="default")
+
+
 CASES = {
     # the parametrization's class is PyTorch's _SpectralNorm
     "spectral_norm_parametrization": (
@@ -64,6 +73,11 @@ CASES = {
         "    )\n"
         "  )\n"
         ")",
+    ),
+    # -- print options: a profile PyTorch doesn't know changes nothing
+    "unknown_profile": (
+        lambda T: _after_options(T, profile="bogus", precision=2),
+        "tensor([1.12e+00, 2.00e-03, 1.00e+03])",
     ),
     # -- warnings and messages as PyTorch words them
     "copy_construct_warning": (
