@@ -61,6 +61,33 @@ def _after_options(T, **options) -> str:
         T.set_printoptions(profile="default")
 
 
+class _Scale:
+    """A scale_fn object with state of its own."""
+
+    def __init__(self, k: float) -> None:
+        self.k = k
+
+    def __call__(self, x: float) -> float:
+        return self.k
+
+
+def _cyclic(T, scale_fn=None):
+    param = T.nn.Parameter(T.ones(1))
+    optimizer = T.optim.SGD([param], lr=0.1, momentum=0.9)
+    return T.optim.lr_scheduler.CyclicLR(optimizer, 0.01, 0.1, step_size_up=2, scale_fn=scale_fn)
+
+
+def _cyclic_state(T) -> tuple:
+    """The keys of CyclicLR's state dict, and what it keeps of a scale_fn object and gives
+    back to another."""
+    state = _cyclic(T, _Scale(0.5)).state_dict()
+    saved = state["_scale_fn_custom"]
+    other = _cyclic(T, _Scale(1.0))
+    other.load_state_dict({**state, "_scale_fn_custom": {"k": 0.25}})
+    plain = _cyclic(T, lambda x: 1.0).state_dict()["_scale_fn_custom"]
+    return list(_cyclic(T).state_dict())[-3:], repr(saved), other._scale_fn_custom.k, plain
+
+
 CASES = {
     # the parametrization's class is PyTorch's _SpectralNorm
     "spectral_norm_parametrization": (
@@ -78,6 +105,11 @@ CASES = {
     "unknown_profile": (
         lambda T: _after_options(T, profile="bogus", precision=2),
         "tensor([1.12e+00, 2.00e-03, 1.00e+03])",
+    ),
+    # -- schedulers' state: a scale_fn object's attributes, saved last
+    "cyclic_lr_state": (
+        _cyclic_state,
+        (("_get_lr_called_within_step", "_last_lr", "_scale_fn_custom"), "{'k': 0.5}", 0.25, None),
     ),
     # -- warnings and messages as PyTorch words them
     "copy_construct_warning": (
