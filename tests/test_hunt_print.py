@@ -16,8 +16,6 @@ import warnings
 import pytest
 from _torch_table import table_tests
 
-import symgrad
-
 
 def _text(T, value) -> str:
     return str(value).replace(f"{T.__name__}.", "T.")
