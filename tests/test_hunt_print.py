@@ -2,7 +2,7 @@
 with their parametrizations, of optimizers and schedulers, of tensors.
 
 Each case builds the same object with ``T`` either symgrad or torch and returns its text (a
-dtype's module prefix, ``symgrad.`` or ``torch.``, is written ``T.``): the table holds the
+Size's or dtype's module prefix ``symgrad.`` is written ``torch.``): the table holds the
 expected text, checked for symgrad always and for PyTorch when it is installed.
 """
 
@@ -13,12 +13,13 @@ import subprocess
 import sys
 import warnings
 
+import numpy as np
 import pytest
 from _torch_table import table_tests
 
 
 def _text(T, value) -> str:
-    return str(value).replace(f"{T.__name__}.", "T.")
+    return str(value).replace("symgrad.", "torch.")
 
 
 def _spectral_norm_linear(T):
@@ -109,6 +110,24 @@ CASES = {
         _cyclic_state,
         (("_get_lr_called_within_step", "_last_lr", "_scale_fn_custom"), "{'k': 0.5}", 0.25, None),
     ),
+    # -- Size reads ints, as PyTorch: other items are TypeErrors, not cut to ints
+    "size_of_ints": (
+        lambda T: T.Size([True, np.int32(2), T.tensor(3), T.tensor([4]), np.array(5)]),
+        (1, 2, 3, 4, 5),
+    ),
+    "size_item_types": (
+        lambda T: [
+            _error(T, lambda T, v=v: T.Size([1, v])) for v in (2.5, "2", None, np.float64(2))
+        ],
+        tuple(
+            ("TypeError", f"torch.Size() takes an iterable of 'int' (item 1 is '{name}')")
+            for name in ("float", "str", "NoneType", "numpy.float64")
+        ),
+    ),
+    "size_of_float_tensor": (
+        lambda T: _error(T, lambda T: T.Size([T.tensor(2.5)])),
+        ("TypeError", "torch.Size() takes an iterable of 'int' (item 0 is 'Tensor')"),
+    ),
     # -- warnings and messages as PyTorch words them
     "copy_construct_warning": (
         lambda T: _warnings(T, lambda T: T.tensor(T.ones(2))),
@@ -122,11 +141,14 @@ CASES = {
         lambda T: _error(
             T, lambda T: T.nn.functional.binary_cross_entropy_with_logits(T.ones(2, 1), T.ones(2))
         ),
-        ("ValueError", "Target size (T.Size([2])) must be the same as input size (T.Size([2, 1]))"),
+        (
+            "ValueError",
+            "Target size (torch.Size([2])) must be the same as input size (torch.Size([2, 1]))",
+        ),
     ),
     "batch_norm_one_value": (
         lambda T: _error(T, lambda T: T.nn.BatchNorm2d(3)(T.ones(1, 3, 1, 1))),
-        ("ValueError", _PER_CHANNEL + "T.Size([1, 3, 1, 1])"),
+        ("ValueError", _PER_CHANNEL + "torch.Size([1, 3, 1, 1])"),
     ),
     "group_norm_one_value": (
         lambda T: _error(T, lambda T: T.nn.functional.group_norm(T.ones(1, 2), 2)),
