@@ -8,13 +8,9 @@ expected text, checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
-import ast
-import subprocess
-import sys
 import warnings
 
 import numpy as np
-import pytest
 from _torch_table import table_tests
 
 
@@ -146,10 +142,6 @@ CASES = {
             "Target size (torch.Size([2])) must be the same as input size (torch.Size([2, 1]))",
         ),
     ),
-    "batch_norm_one_value": (
-        lambda T: _error(T, lambda T: T.nn.BatchNorm2d(3)(T.ones(1, 3, 1, 1))),
-        ("ValueError", _PER_CHANNEL + "torch.Size([1, 3, 1, 1])"),
-    ),
     "group_norm_one_value": (
         lambda T: _error(T, lambda T: T.nn.functional.group_norm(T.ones(1, 2), 2)),
         ("ValueError", _PER_CHANNEL + "[1, 2]"),
@@ -157,41 +149,3 @@ CASES = {
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
-
-
-_T_DEPRECATED = (
-    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
-    "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
-    "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
-    "tensor."
-)
-
-# x.T of a 3-d tensor warns once per process; PyTorch's in a process of its own
-_T_PROGRAM = """
-import warnings
-import {T} as torch
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    torch.ones(2).T, torch.ones(2, 2).T
-    x = torch.ones(2, 3, 4)
-    shape = tuple(x.T.shape)
-    x.T
-print(repr((shape, [str(w.message).split(" (Triggered")[0] for w in caught])))
-"""
-
-
-def _t_of_3d(T: str) -> tuple:
-    done = subprocess.run(
-        [sys.executable, "-c", _T_PROGRAM.format(T=T)], capture_output=True, text=True, check=True
-    )
-    return ast.literal_eval(done.stdout)
-
-
-def test_t_of_3d_warns_once():
-    assert _t_of_3d("symgrad") == ((4, 3, 2), [_T_DEPRECATED])
-
-
-@pytest.mark.torch
-def test_t_of_3d_warns_once_in_pytorch():
-    pytest.importorskip("torch")
-    assert _t_of_3d("torch") == ((4, 3, 2), [_T_DEPRECATED])

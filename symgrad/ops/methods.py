@@ -59,7 +59,6 @@ from symgrad.ops import (
 )
 from symgrad.ops import elementwise as E
 from symgrad.ops.comparisons import operator_form
-from symgrad.ops.index_keys import warn_at_user
 from symgrad.ops.indexing import getitem
 from symgrad.ops.inplace import copy_, fill_, inplace, zero_
 from symgrad.ops.method_names import _IN_PLACE_OPS, _SAME_NAME
@@ -311,20 +310,9 @@ def _positive(self: Tensor) -> Tensor:
     return self
 
 
-_T_WARNED: list = []
-
-
 def _transposed(self: Tensor) -> Tensor:
     """The dimensions reversed (the transpose of a matrix)."""
     n = self.ndim
-    if n > 2 and not _T_WARNED:  # deprecated beyond matrices; PyTorch warns once per process
-        _T_WARNED.append(True)
-        warn_at_user(
-            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-            "reverse the dimensions of a tensor."
-        )
     return self if n < 2 else permute(self, tuple(range(n - 1, -1, -1)))
 
 
