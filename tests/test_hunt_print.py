@@ -160,6 +160,19 @@ CASES = {
         lambda T: _error(T, lambda T: T.Size([T.tensor(2.5)])),
         ("TypeError", "torch.Size() takes an iterable of 'int' (item 0 is 'Tensor')"),
     ),
+    # -- storages print under the module of their classes, torch.storage
+    "untyped_storage": (
+        lambda T: _text(T, T.tensor([True, False]).untyped_storage()),
+        " 1\n 0\n[torch.storage.UntypedStorage(device=cpu) of size 2]",
+    ),
+    "typed_storage": (
+        lambda T: _text(T, T.tensor([1.5, 2.0]).storage()),
+        " 1.5\n 2.0\n[torch.storage.TypedStorage(dtype=torch.float32, device=cpu) of size 2]",
+    ),
+    "storage_module": (
+        lambda T: [T.storage.UntypedStorage is T.UntypedStorage, T.storage.TypedStorage.__name__],
+        (True, "TypedStorage"),
+    ),
     # -- warnings and messages as PyTorch words them
     "backward_hook_warnings": (
         _backward_hook_warnings,
