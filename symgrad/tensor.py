@@ -274,10 +274,10 @@ class Tensor(HoldsArray):
 
         suffixes = []
         d = self.dtype
-        # PyTorch names every non-default dtype of an empty tensor, int64 and bool included
+        # PyTorch names every non-default dtype of an empty or meta tensor, int64 and bool too
         implied = (
             (dtypes.get_default_dtype(),)
-            if self._data.size == 0
+            if self._data.size == 0 or isinstance(self._data, MetaArray)
             else (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_)
         )
         if d not in implied:

@@ -160,6 +160,23 @@ CASES = {
         lambda T: _error(T, lambda T: T.Size([T.tensor(2.5)])),
         ("TypeError", "torch.Size() takes an iterable of 'int' (item 0 is 'Tensor')"),
     ),
+    # -- a meta tensor names every dtype but the default float type, int64 and bool too
+    "meta_dtypes": (
+        lambda T: [
+            _text(T, T.empty(2, dtype=d, device="meta"))
+            for d in (T.int64, T.bool, T.int32, T.float64, T.float32)
+        ],
+        tuple(
+            f"tensor(..., device='meta', size=(2,){dtype})"
+            for dtype in (
+                ", dtype=torch.int64",
+                ", dtype=torch.bool",
+                ", dtype=torch.int32",
+                ", dtype=torch.float64",
+                "",
+            )
+        ),
+    ),
     # -- storages print under the module of their classes, torch.storage
     "untyped_storage": (
         lambda T: _text(T, T.tensor([True, False]).untyped_storage()),
