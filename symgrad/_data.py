@@ -54,6 +54,10 @@ def _nested_values(data: Any, found: set) -> Any:
         return data
     found.add(_element_dtype(data))
     if isinstance(data, HoldsArray):
+        if getattr(data, "_requires_grad", False):  # its value leaves the graph: PyTorch warns
+            from symgrad.autograd.conversions import warn_scalar_of_grad
+
+            warn_scalar_of_grad(data)
         if data._data.size != 1:
             raise ValueError(
                 f"only one element tensors can be converted to Python scalars: can't build a "

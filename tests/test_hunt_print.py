@@ -8,9 +8,13 @@ expected text, checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
 import warnings
 
 import numpy as np
+import pytest
 from _torch_table import table_tests
 
 
@@ -270,3 +274,46 @@ CASES = {
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
+
+
+# float(t) and a tensor built from a list holding t, of a t that requires grad, warn once per
+# process (never under no_grad); each library in a process of its own
+_SCALAR_PROGRAM = """
+import ast
+import subprocess
+import sys
+import warnings
+import {T} as torch
+t = torch.tensor(1.5, requires_grad=True) * 2
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    with torch.no_grad():
+        torch.tensor([t]), float(t)
+    values = [torch.tensor([t, 1.0]).tolist(), float(t), torch.tensor([[t]]).tolist()]
+print(repr((values, [str(w.message).split(" (Triggered")[0] for w in caught])))
+"""
+
+_SCALAR_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
+
+
+def _scalar_of_grad(T: str) -> tuple:
+    done = subprocess.run(
+        [sys.executable, "-c", _SCALAR_PROGRAM.format(T=T)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return ast.literal_eval(done.stdout)
+
+
+def test_scalar_of_grad_warns_once():
+    assert _scalar_of_grad("symgrad") == ([[3.0, 1.0], 3.0, [[3.0]]], [_SCALAR_WARNING])
+
+
+@pytest.mark.torch
+def test_scalar_of_grad_warns_once_in_pytorch():
+    pytest.importorskip("torch")
+    assert _scalar_of_grad("torch") == ([[3.0, 1.0], 3.0, [[3.0]]], [_SCALAR_WARNING])
