@@ -34,6 +34,9 @@ INT_ARG_MIN, INT_ARG_END = INT64_MIN, 2**64
 
 # the dtype recorded for a Python int beyond int64: such data can only become floating
 _WIDE_INT = "an int beyond int64"
+# recorded for NumPy arrays with values inside nested lists, which PyTorch warns are slow
+_ARRAYS_IN_LIST = "NumPy arrays in a list"
+_ARRAYS_WARNED: list = []
 
 
 class HoldsArray:
@@ -51,6 +54,8 @@ def _nested_values(data: Any, found: set) -> Any:
     if isinstance(data, np.ndarray) and data.ndim and data.dtype.kind in "biuf":
         # a sequence of NumPy numbers to PyTorch: its dtype joins the inference
         found.add(dtypes.from_numpy_dtype(data.dtype))
+        if data.size:
+            found.add(_ARRAYS_IN_LIST)
         return data
     found.add(_element_dtype(data))
     if isinstance(data, HoldsArray):
@@ -106,6 +111,8 @@ def _number_array(data: Any, target: Any) -> tuple[np.ndarray, Any]:
     given); a value the dtype can't hold is an error, never a wrapped number."""
     found: set = set()
     values = _nested_values(data, found)
+    arrays = _ARRAYS_IN_LIST in found
+    found.discard(_ARRAYS_IN_LIST)
     wide = _WIDE_INT in found
     if wide:
         found.discard(_WIDE_INT)
@@ -124,6 +131,15 @@ def _number_array(data: Any, target: Any) -> tuple[np.ndarray, Any]:
         raise _data_error(data, True)
     if array.dtype != target.numpy:
         check_fits(array, target, "tensor()")
+    if arrays and not _ARRAYS_WARNED:  # once per process, as PyTorch
+        _ARRAYS_WARNED.append(True)
+        from symgrad.ops.index_keys import warn_at_user
+
+        warn_at_user(
+            "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+            "converting the list to a single numpy.ndarray with numpy.array() before "
+            "converting to a tensor."
+        )
     return array, target
 
 

@@ -317,3 +317,44 @@ def test_scalar_of_grad_warns_once():
 def test_scalar_of_grad_warns_once_in_pytorch():
     pytest.importorskip("torch")
     assert _scalar_of_grad("torch") == ([[3.0, 1.0], 3.0, [[3.0]]], [_SCALAR_WARNING])
+
+
+# a list holding NumPy arrays with values: PyTorch's warning that this is slow, once per process
+_ARRAYS_PROGRAM = """
+import warnings
+import numpy as np
+import {T} as torch
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    empty = torch.tensor([np.zeros(0)]).shape
+    pair = torch.tensor([np.array([1, 2]), [3, 4]])
+    values = [pair.tolist(), torch.tensor([np.ones(1)]).tolist()]
+print(repr(((tuple(empty), values), [str(w.message).split(" (Triggered")[0] for w in caught])))
+"""
+
+_ARRAYS_WARNING = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+    "converting the list to a single numpy.ndarray with numpy.array() before converting to a "
+    "tensor."
+)
+_ARRAYS_OUTCOME = (((1, 0), [[[1, 2], [3, 4]], [[1.0]]]), [_ARRAYS_WARNING])
+
+
+def _arrays_in_list(T: str) -> tuple:
+    done = subprocess.run(
+        [sys.executable, "-c", _ARRAYS_PROGRAM.format(T=T)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return ast.literal_eval(done.stdout)
+
+
+def test_arrays_in_list_warn_once():
+    assert _arrays_in_list("symgrad") == _ARRAYS_OUTCOME
+
+
+@pytest.mark.torch
+def test_arrays_in_list_warn_once_in_pytorch():
+    pytest.importorskip("torch")
+    assert _arrays_in_list("torch") == _ARRAYS_OUTCOME
