@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
+from symgrad import _user_warnings, dtypes
 from symgrad._size import Size as Size  # where the package's modules import it from
 
 __all__ = [
@@ -34,9 +34,6 @@ INT_ARG_MIN, INT_ARG_END = INT64_MIN, 2**64
 
 # the dtype recorded for a Python int beyond int64: such data can only become floating
 _WIDE_INT = "an int beyond int64"
-# recorded for NumPy arrays with values inside nested lists, which PyTorch warns are slow
-_ARRAYS_IN_LIST = "NumPy arrays in a list"
-_ARRAYS_WARNED: list = []
 
 
 class HoldsArray:
@@ -49,20 +46,15 @@ class HoldsArray:
 def _nested_values(data: Any, found: set) -> Any:
     """Replace one-element tensors inside nested lists by their values, adding the dtype of
     every element to ``found`` (PyTorch infers the dtype element by element)."""
+    _user_warnings.note_list_value(data, found)
     if isinstance(data, (list, tuple, range)):
         return [_nested_values(v, found) for v in data]
     if isinstance(data, np.ndarray) and data.ndim and data.dtype.kind in "biuf":
         # a sequence of NumPy numbers to PyTorch: its dtype joins the inference
         found.add(dtypes.from_numpy_dtype(data.dtype))
-        if data.size:
-            found.add(_ARRAYS_IN_LIST)
         return data
     found.add(_element_dtype(data))
     if isinstance(data, HoldsArray):
-        if getattr(data, "_requires_grad", False):  # its value leaves the graph: PyTorch warns
-            from symgrad.autograd.conversions import warn_scalar_of_grad
-
-            warn_scalar_of_grad(data)
         if data._data.size != 1:
             raise ValueError(
                 f"only one element tensors can be converted to Python scalars: can't build a "
@@ -111,8 +103,7 @@ def _number_array(data: Any, target: Any) -> tuple[np.ndarray, Any]:
     given); a value the dtype can't hold is an error, never a wrapped number."""
     found: set = set()
     values = _nested_values(data, found)
-    arrays = _ARRAYS_IN_LIST in found
-    found.discard(_ARRAYS_IN_LIST)
+    _user_warnings.warn_arrays_in_list(found)
     wide = _WIDE_INT in found
     if wide:
         found.discard(_WIDE_INT)
@@ -131,15 +122,6 @@ def _number_array(data: Any, target: Any) -> tuple[np.ndarray, Any]:
         raise _data_error(data, True)
     if array.dtype != target.numpy:
         check_fits(array, target, "tensor()")
-    if arrays and not _ARRAYS_WARNED:  # once per process, as PyTorch
-        _ARRAYS_WARNED.append(True)
-        from symgrad.ops.index_keys import warn_at_user
-
-        warn_at_user(
-            "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
-            "converting the list to a single numpy.ndarray with numpy.array() before "
-            "converting to a tensor."
-        )
     return array, target
 
 
@@ -358,6 +340,8 @@ def sizes(args: tuple, op: str) -> tuple[int, ...]:
     """Sizes given PyTorch's two ways: ``f(2, 3)`` or ``f((2, 3))``."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
+    if all(type(n) is int for n in args):  # (the common case: as they are)
+        return args
     for i, n in enumerate(args):
         # PyTorch tells an int list by its first element; a later bool counts as 0 or 1
         if (

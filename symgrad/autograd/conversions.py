@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from symgrad import _user_warnings
 from symgrad._tracing import TRACE, escape
 from symgrad.autograd.grad_mode import _state
-from symgrad.ops.index_keys import warn_at_user
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["numpy"]
@@ -53,7 +53,7 @@ def warn_scalar_of_grad(t: Tensor) -> None:
     number while grad mode is on: ``float(t)``, or a tensor built from a list holding ``t``."""
     if t._requires_grad and _state.enabled and not _SCALAR_WARNED:
         _SCALAR_WARNED.append(True)
-        warn_at_user(
+        _user_warnings.warn_at_user(
             "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
             "behavior.\nConsider using tensor.detach() first."
         )
@@ -67,3 +67,4 @@ def _float(self: Tensor) -> float:
 
 _float.__name__ = "__float__"
 bind_methods({"numpy": numpy, "__float__": _float})
+_user_warnings.on_value_of_grad.append(warn_scalar_of_grad)  # a tensor built from a list
