@@ -133,8 +133,8 @@ def numpy_generator(generator: Generator | None, like: Any = None) -> np.random.
 
 def manual_seed(seed: Any) -> Generator:
     """Seed the default generator (``rand``, ``randn``, dropout, shuffling) for reproducible
-    runs; returns it. Like PyTorch's, it takes whatever ``int()`` takes (``"3"``, ``2.5``)."""
-    return default_generator.manual_seed(int(seed))
+    runs; returns it."""
+    return default_generator.manual_seed(seed)
 
 
 def seed() -> int:

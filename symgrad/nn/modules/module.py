@@ -119,9 +119,8 @@ class Module(ModuleStateMethods):
             raise AttributeError(f"cannot assign {what} before Module.__init__() call")
         if not isinstance(name, str):
             raise TypeError(f"{what} name should be a string. Got {type(name).__name__}")
-        if "." in name:  # PyTorch names the module, not a parameter or buffer
-            shown = f", got: {name}" if what == "module" else ""
-            raise KeyError(f'{what} name can\'t contain "."{shown}')
+        if "." in name:
+            raise KeyError(f'{what} name can\'t contain "."')
         if name == "":
             raise KeyError(f'{what} name can\'t be empty string ""')
         if hasattr(self, name) and name not in getattr(self, where):
