@@ -64,7 +64,7 @@ from symgrad._autocast import *  # noqa: F403  (autocast: always off)
 from symgrad import accelerator, autograd, backends, cuda, func, nn, optim
 from symgrad._printing import set_printoptions
 from symgrad.type_info import finfo, iinfo
-from symgrad import serialization
+from symgrad import serialization, storage
 from symgrad.serialization import load, save
 from symgrad.spaced import logspace
 from symgrad.signal_windows import *  # noqa: F403

@@ -86,7 +86,7 @@ def warn_copy_construct(data: Any) -> None:
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use "
             "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), "
-            "rather than tensor(sourceTensor).",
+            "rather than torch.tensor(sourceTensor).",
             UserWarning,
             stacklevel=3,
         )

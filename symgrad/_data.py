@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
+from symgrad import _user_warnings, dtypes
 from symgrad._size import Size as Size  # where the package's modules import it from
 
 __all__ = [
@@ -46,6 +46,7 @@ class HoldsArray:
 def _nested_values(data: Any, found: set) -> Any:
     """Replace one-element tensors inside nested lists by their values, adding the dtype of
     every element to ``found`` (PyTorch infers the dtype element by element)."""
+    _user_warnings.note_list_value(data, found)
     if isinstance(data, (list, tuple, range)):
         return [_nested_values(v, found) for v in data]
     if isinstance(data, np.ndarray) and data.ndim and data.dtype.kind in "biuf":
@@ -102,6 +103,7 @@ def _number_array(data: Any, target: Any) -> tuple[np.ndarray, Any]:
     given); a value the dtype can't hold is an error, never a wrapped number."""
     found: set = set()
     values = _nested_values(data, found)
+    _user_warnings.warn_arrays_in_list(found)
     wide = _WIDE_INT in found
     if wide:
         found.discard(_WIDE_INT)

@@ -64,7 +64,7 @@ def set_printoptions(
         Characters per line used for wrapping rows and suffixes (default 80).
     profile : str, optional
         ``"default"``, ``"short"`` or ``"full"``: PyTorch's presets, applied before the other
-        options.
+        options (another name changes nothing, as in PyTorch).
     sci_mode : bool, optional
         Force (``True``) or forbid (``False``) scientific notation; ``None`` (default) lets the
         values decide.
@@ -83,9 +83,7 @@ def set_printoptions(
     >>> format_tensor(np.array([1.12345], dtype=np.float32))
     'tensor([1.1235])'
     """
-    if profile is not None:
-        if profile not in _PROFILES:
-            raise ValueError(f"profile must be one of {sorted(_PROFILES)}, got {profile!r}")
+    if profile in _PROFILES:  # any other profile is ignored, as PyTorch ignores it
         (
             _OPTIONS.precision,
             _OPTIONS.threshold,

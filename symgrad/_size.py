@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -18,6 +20,13 @@ class Size(tuple):
     """
 
     __slots__ = ()
+
+    def __new__(cls, sizes: Iterable[Any] = ()) -> Size:
+        shape = tuple.__new__(cls, sizes)
+        for k in shape:
+            if type(k) is not int:
+                return tuple.__new__(cls, [_one_size(k, i) for i, k in enumerate(shape)])
+        return shape
 
     def __repr__(self) -> str:
         # the sizes as ints, whatever integer type they were given as (NumPy's prints its type)
@@ -53,3 +62,19 @@ class Size(tuple):
         return Size(tuple.__mul__(self, n))
 
     __rmul__ = __mul__
+
+
+def _one_size(k: Any, i: int) -> int:
+    """Item ``i`` of a Size as PyTorch reads it: anything with ``__index__`` (a bool, a NumPy
+    integer, an integer tensor of one element), as an int of 64 bits."""
+    try:
+        n = operator.index(k)
+    except TypeError:
+        kind = type(k)
+        name = kind.__name__  # a tensor is 'Tensor', a NumPy scalar 'numpy.float64', as PyTorch
+        if kind.__module__ != "builtins" and not hasattr(k, "grad_fn"):
+            name = f"{kind.__module__.split('.')[0]}.{kind.__qualname__}"
+        raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is '{name}')") from None
+    if not -(2**63) <= n < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    return int(n)

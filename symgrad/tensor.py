@@ -28,6 +28,9 @@ _NON_LEAF_GRAD = (
     "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor."
 )
 
+# a shape is ints already: a Size made without Size()'s check of its items
+_new_size = tuple.__new__
+
 
 class _Names:
     """Whether any tensor has been named: only then do unrecorded ops keep their provenance."""
@@ -187,12 +190,12 @@ class Tensor(HoldsArray):
     @property
     def shape(self) -> Size:
         """The size of each dimension (a :class:`symgrad.Size`, a tuple)."""
-        return Size(self._data.shape)
+        return _new_size(Size, self._data.shape)
 
     def size(self, dim: int | None = None) -> Any:
         """The shape, or the size of dimension ``dim``."""
         if dim is None:
-            return Size(self._data.shape)
+            return _new_size(Size, self._data.shape)
         return self._data.shape[_wrap_dim(dim, self.ndim)]
 
     @property
@@ -271,10 +274,10 @@ class Tensor(HoldsArray):
 
         suffixes = []
         d = self.dtype
-        # PyTorch names every non-default dtype of an empty tensor, int64 and bool included
+        # PyTorch names every non-default dtype of an empty or meta tensor, int64 and bool too
         implied = (
             (dtypes.get_default_dtype(),)
-            if self._data.size == 0
+            if self._data.size == 0 or isinstance(self._data, MetaArray)
             else (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_)
         )
         if d not in implied:

@@ -161,6 +161,7 @@ def test_conversions_are_differentiable():
     assert x.grad.dtype is symgrad.float32 and x.grad.tolist() == [2.0, 4.0]
 
 
+@pytest.mark.filterwarnings("ignore:The use of `x.T` on tensors")  # deprecated beyond 2-d
 def test_transpose_attribute():
     m = symgrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     assert m.T.tolist() == [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]

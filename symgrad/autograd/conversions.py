@@ -5,10 +5,9 @@ the graph."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from symgrad import _user_warnings
 from symgrad._tracing import TRACE, escape
 from symgrad.autograd.grad_mode import _state
 from symgrad.tensor import Tensor, bind_methods
@@ -46,17 +45,26 @@ def numpy(self: Tensor, *, force: bool = False) -> np.ndarray:
     return self._data
 
 
-def _float(self: Tensor) -> float:
-    """``float(t)``; it warns when ``t`` requires grad while grad mode is on."""
-    if self._requires_grad and _state.enabled:
-        warnings.warn(
+_SCALAR_WARNED: list = []
+
+
+def warn_scalar_of_grad(t: Tensor) -> None:
+    """PyTorch's warning, once per process, when a tensor that requires grad becomes a Python
+    number while grad mode is on: ``float(t)``, or a tensor built from a list holding ``t``."""
+    if t._requires_grad and _state.enabled and not _SCALAR_WARNED:
+        _SCALAR_WARNED.append(True)
+        _user_warnings.warn_at_user(
             "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
-            "behavior.\nConsider using tensor.detach() first.",
-            UserWarning,
-            stacklevel=2,
+            "behavior.\nConsider using tensor.detach() first."
         )
+
+
+def _float(self: Tensor) -> float:
+    """``float(t)``; the first time ``t`` requires grad while grad mode is on, it warns."""
+    warn_scalar_of_grad(self)
     return float(self._scalar())
 
 
 _float.__name__ = "__float__"
 bind_methods({"numpy": numpy, "__float__": _float})
+_user_warnings.on_value_of_grad.append(warn_scalar_of_grad)  # a tensor built from a list

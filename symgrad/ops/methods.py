@@ -260,8 +260,8 @@ def _new_tensor(
 
     if isinstance(data, Tensor):
         warnings.warn(
-            "To copy construct from a tensor, it is recommended to use sourceTensor.clone()."
-            "detach() or sourceTensor.clone().detach().requires_grad_(True), rather than "
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+            "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "tensor.new_tensor(sourceTensor).",
             UserWarning,
             stacklevel=2,

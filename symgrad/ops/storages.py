@@ -142,7 +142,7 @@ class UntypedStorage:
 
     def __repr__(self) -> str:
         values = "\n".join(f" {v}" for v in self.tolist())
-        head = f"[{__name__}.UntypedStorage(device=cpu) of size {self.nbytes()}]"
+        head = f"[symgrad.storage.UntypedStorage(device=cpu) of size {self.nbytes()}]"
         return f"{values}\n{head}" if values else head
 
 
@@ -228,7 +228,9 @@ class TypedStorage:
 
     def __repr__(self) -> str:
         values = "\n".join(f" {v}" for v in self.tolist())
-        head = f"[{__name__}.TypedStorage(dtype={self.dtype}, device=cpu) of size {self.size()}]"
+        head = (
+            f"[symgrad.storage.TypedStorage(dtype={self.dtype}, device=cpu) of size {self.size()}]"
+        )
         return f"{values}\n{head}" if values else head
 
 

@@ -5,6 +5,7 @@ as :mod:`symgrad.optim.lr_scheduler` names."""
 from __future__ import annotations
 
 import math
+import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -123,17 +124,23 @@ class CyclicLR(LRScheduler):
         return rates
 
     def state_dict(self) -> dict[str, Any]:
-        """The state, without a custom ``scale_fn`` (a function is not saved, as in
-        PyTorch)."""
+        """The state; of a custom ``scale_fn`` only a callable object's attributes (a function
+        is not saved), last, as in PyTorch."""
         state = super().state_dict()
-        state["_scale_fn_custom"] = None
+        custom = state.pop("_scale_fn_custom")
+        plain = custom is None or isinstance(custom, types.FunctionType)
+        state["_scale_fn_custom"] = None if plain else dict(vars(custom))
         return state
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        """Take the state of :meth:`state_dict`, keeping this schedule's ``scale_fn``."""
+        """Take the state of :meth:`state_dict`, keeping this schedule's ``scale_fn`` (a
+        callable object takes the saved attributes)."""
         custom = self._scale_fn_custom
-        super().load_state_dict(state_dict)
+        saved = state_dict.get("_scale_fn_custom")
+        super().load_state_dict({k: v for k, v in state_dict.items() if k != "_scale_fn_custom"})
         self._scale_fn_custom = custom
+        if saved is not None:
+            vars(custom).update(saved)
 
 
 class ChainedScheduler(LRScheduler):

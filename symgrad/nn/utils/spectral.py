@@ -18,7 +18,7 @@ from symgrad.nn.modules.module import Module
 from symgrad.nn.normalization import normalize
 from symgrad.tensor import Tensor
 
-__all__ = ["SpectralNormParametrization", "as_matrix", "default_dim", "random_unit"]
+__all__ = ["as_matrix", "default_dim", "random_unit"]
 
 
 def as_matrix(weight: Tensor, dim: int) -> Tensor:
@@ -48,7 +48,7 @@ def check_iterations(n_power_iterations: int) -> None:
         )
 
 
-class SpectralNormParametrization(Module):
+class _SpectralNorm(Module):
     """``weight / sigma``, ``sigma`` the power method's estimate of the largest singular
     value (a 1-d weight is normalized instead); buffers ``_u`` and ``_v``, set up with 15
     steps of the power method."""
@@ -123,6 +123,6 @@ def spectral_norm(
     if not isinstance(weight, Tensor):
         raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
     dim = default_dim(module) if dim is None else dim
-    parametrization = SpectralNormParametrization(weight, n_power_iterations, dim, eps)
+    parametrization = _SpectralNorm(weight, n_power_iterations, dim, eps)
     parametrize.register_parametrization(module, name, parametrization)
     return module
