@@ -7,13 +7,12 @@ tensors are not indices; one value written through a uint8 mask is refused, as
 from __future__ import annotations
 
 import operator
-import sys
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from symgrad._user_warnings import warn_at_user
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -37,14 +36,6 @@ _UINT8_MASK = (
 )
 # the index dtypes PyTorch takes: long, int, byte (a mask) and bool
 _INDEX_KINDS = (np.int64, np.int32, np.uint8, np.bool_)
-
-
-def warn_at_user(message: str) -> None:
-    """A UserWarning pointing at the first caller outside symgrad."""
-    frame, level = sys._getframe(1), 2
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("symgrad"):
-        frame, level = frame.f_back, level + 1
-    warnings.warn(message, UserWarning, stacklevel=level)
 
 
 def _multidimensional(item: Any) -> bool:
