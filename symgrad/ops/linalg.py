@@ -117,18 +117,50 @@ _MATMUL = Structural(
 )
 
 
-def _check(sa: tuple, sb: tuple, op: str) -> None:
-    """PyTorch's errors for operands of shapes ``sa`` and ``sb`` that can't be multiplied."""
-    if not sa or not sb:
+def _check(sa: tuple, sb: tuple) -> None:
+    """PyTorch's errors for operands of shapes ``sa`` and ``sb`` that can't be multiplied,
+    worded after the kernel PyTorch runs for their ranks."""
+    na, nb = len(sa), len(sb)
+    if not na or not nb:
         raise RuntimeError(
-            f"{op}: both arguments need at least 1 dimension, got shapes {list(sa)} and {list(sb)}"
+            f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D"
         )
-    inner_a = sa[-1]
-    inner_b = sb[0] if len(sb) == 1 else sb[-2]
-    if inner_a != inner_b:
+    if na > 2 or nb > 2:
+        _check_batches(sa[:-2], sb[:-2] if nb > 1 else ())
+    k = sa[-1]
+    n = sb[0] if nb == 1 else sb[-2]
+    if k == n:
+        return
+    rows = math.prod(sa[:-1])
+    if na == 1 and nb == 1:
         raise RuntimeError(
-            f"{op}: shapes {list(sa)} and {list(sb)} cannot be multiplied ({inner_a} != {inner_b})"
+            f"inconsistent tensor size, expected tensor [{k}] and src [{n}] to have the same "
+            f"number of elements, but got {k} and {n} elements respectively"
         )
+    if nb == 1:
+        raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({n})")
+    if nb == 2:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({max(rows, 1)}x{k} and {n}x{sb[-1]})"
+        )
+    batch = math.prod(np.broadcast_shapes(sa[:-2], sb[:-2]))
+    raise RuntimeError(
+        f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, {k}] but "
+        f"got: [{batch}, {n}]."
+    )
+
+
+def _check_batches(sa: tuple, sb: tuple) -> None:
+    """PyTorch's broadcasting error for batch shapes that don't broadcast."""
+    width = max(len(sa), len(sb))
+    for i in range(1, width + 1):
+        x = sa[-i] if i <= len(sa) else 1
+        y = sb[-i] if i <= len(sb) else 1
+        if x != y and 1 not in (x, y):
+            raise RuntimeError(
+                f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
+                f"non-singleton dimension {width - i}"
+            )
 
 
 def matmul(input: Any, other: Any) -> Tensor:
@@ -147,7 +179,9 @@ def matmul(input: Any, other: Any) -> Tensor:
     # the arrays' own shapes and dtypes: this runs for every product of a training step
     da, db = a._data, b._data
     sa, sb = da.shape, db.shape
-    _check(sa, sb, "matmul")
+    if da.dtype is not db.dtype and da.dtype != db.dtype and len(sa) == len(sb) == 1:
+        _check_dtypes(a, b)
+    _check(sa, sb)
     if da.dtype is not db.dtype and da.dtype != db.dtype:
         _check_dtypes(a, b)
     na, nb = len(sa), len(sb)
@@ -156,12 +190,6 @@ def matmul(input: Any, other: Any) -> Tensor:
     if na == 2 and nb == 2:  # the hot path: one mm
         return _MATMUL(a, b)
     if na > 2 or nb > 2:
-        try:
-            np.broadcast_shapes(sa[:-2], sb[:-2] if nb > 1 else ())
-        except ValueError:
-            raise RuntimeError(
-                f"matmul: batch dimensions of {list(sa)} and {list(sb)} don't broadcast"
-            ) from None
         if not (_batching.STATE.depth and _any_batched(a, b)):
             return _lowered(a, b)
     elif na == 1 and nb == 2 and not (_batching.STATE.depth and _any_batched(a, b)):
@@ -188,12 +216,20 @@ def _row(a: Tensor) -> Tensor:
 
 
 def _check_dtypes(a: Tensor, b: Tensor) -> None:
-    if a.dtype is not b.dtype:
-        common = dtypes.promote_types(a.dtype, b.dtype)
-        raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {a.dtype!r} != {b.dtype!r} "
-            f"(convert one, e.g. with .to({common!r}))"
-        )
+    """PyTorch's error for a product of two dtypes, worded after the kernel it would run."""
+    if a.dtype is b.dtype:
+        return
+    na, nb = a.ndim, b.ndim
+    if na == 1 and nb == 1:
+        message = "dot : expected both vectors to have same dtype, but found {} and {}"
+    elif nb == 1:
+        message = "addmv input tensors must have the same dtype, but got {1}, {0}, and {1}"
+    elif nb > 2:
+        message = "expected scalar type {} but found {}"
+    else:
+        message = "expected m1 and m2 to have the same dtype, but got: {2} != {3}"
+    names = (a.dtype.scalar_type, b.dtype.scalar_type)
+    raise RuntimeError(message.format(*names, *map(dtypes.cpp_name, (a.dtype, b.dtype))))
 
 
 def _refuse_bool(na: int, nb: int) -> None:
@@ -291,9 +327,7 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
     if type(input) is not Tensor or type(mat2) is not Tensor:
         require_tensors("mm", input, "mat2", mat2)
     if input.ndim != 2 or mat2.ndim != 2:
-        raise RuntimeError(
-            f"mm: expected 2-D tensors, got shapes {list(input.shape)} and {list(mat2.shape)}"
-        )
+        raise RuntimeError(f"{'self' if input.ndim != 2 else 'mat2'} must be a matrix")
     return matmul(input, mat2)
 
 
@@ -314,9 +348,7 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
             f"shape {list(vec.shape)}"
         )
     if input.ndim != 2 or vec.ndim != 1:
-        raise RuntimeError(
-            f"mv: expected a 2-D and a 1-D tensor, got {list(input.shape)} and {list(vec.shape)}"
-        )
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
     return matmul(input, vec)
 
 
@@ -382,9 +414,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     if type(input) is not Tensor or type(mat2) is not Tensor:
         require_tensors("bmm", input, "mat2", mat2)
     if input.ndim != 3 or mat2.ndim != 3:
-        raise RuntimeError(
-            f"bmm: expected 3-D tensors, got shapes {list(input.shape)} and {list(mat2.shape)}"
-        )
+        raise RuntimeError(f"batch{1 if input.ndim != 3 else 2} must be a 3D tensor")
     if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
