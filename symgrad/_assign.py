@@ -51,9 +51,12 @@ def check_data(t: Any, value: Any) -> None:
         )
 
 
-def check_requires_grad(t: Any, value: Any) -> None:
+def check_requires_grad(
+    t: Any, value: Any, kinds: str = "only Tensors of floating point and complex dtype"
+) -> None:
     """Refuse ``value`` for ``t.requires_grad``: not a bool, False on a non-leaf, True on an
-    inference tensor or a tensor that is not floating."""
+    inference tensor or a tensor that is not floating. ``kinds`` begins the message for a
+    tensor that is not floating, worded as PyTorch words it where the flag is set."""
     if type(value) is not bool:
         raise RuntimeError(f"requires_grad must be a bool, got {type(value).__name__}")
     if t.grad_fn is not None and not value:
@@ -66,8 +69,8 @@ def check_requires_grad(t: Any, value: Any) -> None:
         _version.check_may_require_grad(t)
         if not t.dtype.is_floating_point:
             raise RuntimeError(
-                "only Tensors of floating point dtype can require gradients; this tensor has "
-                f"dtype {t.dtype!r} (convert it first, e.g. t.float() or t.double())"
+                f"{kinds} can require gradients\n(this tensor has dtype {t.dtype!r}: convert "
+                "it first, e.g. t.float() or t.double())"
             )
 
 

@@ -249,6 +249,16 @@ def _new_shape(input: Tensor, shape: tuple, op: str) -> tuple:
             return target
         if missing == 1 and numel % known == 0:
             return tuple(numel // known if n == -1 else n for n in target)
+    for i, n in enumerate(target):
+        if n < -1:
+            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {list(target)}")
+    if target.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in target and numel == 0 and known == 0:
+        raise RuntimeError(
+            f"cannot reshape tensor of 0 elements into shape {list(target)} because the "
+            "unspecified dimension size -1 can be any value and is ambiguous"
+        )
     try:
         return np.empty(input.shape, dtype=np.bool_).reshape(target).shape
     except ValueError:

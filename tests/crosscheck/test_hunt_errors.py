@@ -26,9 +26,65 @@ def _errors(*fns):
     return lambda T: tuple(_raised(T, fn) for fn in fns)
 
 
+def _phrases(*fns):
+    """The errors' messages up to PyTorch's key phrase (symgrad names the op after it)."""
+
+    def run(T):
+        return tuple((kind, text.split(" (")[0].rstrip(".")) for kind, text in _errors(*fns)(T))
+
+    return run
+
+
 def _linear(T, features, x):
     T.manual_seed(0)
     return T.nn.Linear(*features)(x)
+
+
+def _saved_output_changed(T):
+    x = T.ones(3, requires_grad=True)
+    y = x.exp()
+    y.add_(1)
+    y.sum().backward()
+
+
+def _saved_input_changed(T):
+    x = T.ones(2, 3, requires_grad=True, dtype=T.float64)
+    h = x * 2
+    z = (h.exp() * h).sum()
+    h.add_(1)
+    z.backward()
+
+
+def _saved_constant_changed(T):
+    x = T.ones(3, requires_grad=True)
+    w = T.ones(3)
+    y = x * w
+    w.mul_(2)
+    y.sum().backward()
+
+
+def _saved_written_by_key(T):
+    x = T.ones(3, requires_grad=True)
+    h = x * 2
+    z = (h.exp() * h).sum()
+    h[0] = 5
+    z.backward()
+
+
+def _hint(message):
+    """PyTorch's message with the package named as the test reads it."""
+    return message + (
+        " Hint: enable anomaly detection to find the operation that failed to compute its "
+        "gradient, with torch.autograd.set_detect_anomaly(True"
+    )
+
+
+def _anomaly_call(T, fn):
+    error = _raised(T, fn)
+    return error[0], error[1].split(")")[0].replace("True, check_nan=False", "True")
+
+
+_MODIFIED = "one of the variables needed for gradient computation has been modified by an "
 
 
 CASES = {
@@ -130,6 +186,142 @@ CASES = {
             ),
             ("RuntimeError", "expected scalar type Float but found Double"),
             ("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"),
+        ),
+    ),
+    "reshape_sizes": (
+        _errors(
+            lambda T: T.ones(12).view(-2, 6),
+            lambda T: T.ones(12).reshape(3, -2, 2),
+            lambda T: T.ones(12).reshape(-1, -1),
+            lambda T: T.ones(12).view(3, 5),
+            lambda T: T.ones(0).reshape(0, -1),
+        ),
+        (
+            ("RuntimeError", "invalid shape dimension -2 at index 0 of shape [-2, 6]"),
+            ("RuntimeError", "invalid shape dimension -2 at index 1 of shape [3, -2, 2]"),
+            ("RuntimeError", "only one dimension can be inferred"),
+            ("RuntimeError", "shape '[3, 5]' is invalid for input of size 12"),
+            (
+                "RuntimeError",
+                "cannot reshape tensor of 0 elements into shape [0, -1] because the "
+                "unspecified dimension size -1 can be any value and is ambiguous",
+            ),
+        ),
+    ),
+    "integer_requires_grad": (
+        _errors(
+            lambda T: T.ones(3, dtype=T.long, requires_grad=True),
+            lambda T: T.tensor([1, 2], requires_grad=True),
+            lambda T: T.tensor([1, 2]).requires_grad_(),
+            lambda T: setattr(T.tensor([True]), "requires_grad", True),
+            lambda T: T.nn.Parameter(T.tensor([1, 2])),
+        ),
+        (
+            (
+                "RuntimeError",
+                "Only Tensors of floating point and complex dtype can require gradients",
+            ),
+            (
+                "RuntimeError",
+                "Only Tensors of floating point and complex dtype can require gradients",
+            ),
+            ("RuntimeError", "only Tensors of floating point dtype can require gradients"),
+            (
+                "RuntimeError",
+                "only Tensors of floating point and complex dtype can require gradients",
+            ),
+            (
+                "RuntimeError",
+                "Only Tensors of floating point and complex dtype can require gradients",
+            ),
+        ),
+    ),
+    "python_scalars": (
+        _errors(
+            lambda T: T.ones(3).item(),
+            lambda T: float(T.ones(3)),
+            lambda T: int(T.ones(0)),
+            lambda T: bool(T.ones(3)),
+            lambda T: bool(T.ones(0)),
+        ),
+        (
+            ("RuntimeError", "a Tensor with 3 elements cannot be converted to Scalar"),
+            ("ValueError", "only one element tensors can be converted to Python scalars"),
+            ("ValueError", "only one element tensors can be converted to Python scalars"),
+            ("RuntimeError", "Boolean value of Tensor with more than one value is ambiguous"),
+            ("RuntimeError", "Boolean value of Tensor with no values is ambiguous"),
+        ),
+    ),
+    "index_out_of_bounds": (
+        _errors(
+            lambda T: T.ones(3)[5],
+            lambda T: T.ones(3)[-4],
+            lambda T: T.ones(2, 3)[1, 4],
+            lambda T: T.ones(2, 3)[:, 3],
+            lambda T: T.ones(3)[T.tensor([0, 5])],
+            lambda T: T.ones(3)[[0, 5]],
+            lambda T: T.ones(3)[0, 0],
+            lambda T: T.ones(3)[T.tensor([True, False])],
+            lambda T: T.ones(2, 3, 4)[T.ones(2, 4, dtype=T.bool)],
+            lambda T: T.ones(3).__setitem__(5, 1.0),
+        ),
+        (
+            ("IndexError", "index 5 is out of bounds for dimension 0 with size 3"),
+            ("IndexError", "index -4 is out of bounds for dimension 0 with size 3"),
+            ("IndexError", "index 4 is out of bounds for dimension 1 with size 3"),
+            ("IndexError", "index 3 is out of bounds for dimension 1 with size 3"),
+            ("IndexError", "index 5 is out of bounds for dimension 0 with size 3"),
+            ("IndexError", "index 5 is out of bounds for dimension 0 with size 3"),
+            ("IndexError", "too many indices for tensor of dimension 1"),
+            (
+                "IndexError",
+                "The shape of the mask [2] at index 0 does not match the shape of the indexed "
+                "tensor [3] at index 0",
+            ),
+            (
+                "IndexError",
+                "The shape of the mask [2, 4] at index 1 does not match the shape of the "
+                "indexed tensor [2, 3, 4] at index 1",
+            ),
+            ("IndexError", "index 5 is out of bounds for dimension 0 with size 3"),
+        ),
+    ),
+    "leaf_written_by_key": (
+        _phrases(
+            lambda T: T.ones(3, requires_grad=True).__setitem__(0, 2.0),
+            lambda T: T.ones(3, requires_grad=True).__setitem__(slice(0, 2), 0.0),
+            lambda T: T.ones(3, requires_grad=True).__setitem__([0], 1.0),
+            lambda T: T.ones(3, requires_grad=True).add_(1),
+        ),
+        tuple(
+            (
+                "RuntimeError",
+                f"{start}leaf Variable that requires grad is being used in an in-place operation",
+            )
+            for start in ("a view of a ", "a view of a ", "a ", "a ")
+        ),
+    ),
+    "saved_tensor_changed": (
+        lambda T: tuple(
+            _anomaly_call(T, fn)
+            for fn in (
+                _saved_output_changed,
+                _saved_input_changed,
+                _saved_constant_changed,
+                _saved_written_by_key,
+            )
+        ),
+        tuple(
+            ("RuntimeError", _hint(_MODIFIED + "inplace operation: " + text))
+            for text in (
+                "[torch.FloatTensor [3]], which is output 0 of Exp, is at version 1; "
+                "expected version 0 instead.",
+                "[torch.DoubleTensor [2, 3]], which is output 0 of Add, is at version 1; "
+                "expected version 0 instead.",
+                "[torch.FloatTensor [3]] is at version 1; expected version 0 instead.",
+                "[torch.FloatTensor [3]], which is output 0 of torch::autograd::CopySlices, is at "
+                "version 1; expected version 0 instead.",
+            )
         ),
     ),
 }
