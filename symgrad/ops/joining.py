@@ -79,19 +79,29 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         d = _wrap_dim(dim, tensors[first].ndim)
     ref = tensors[first]
     for i, x in enumerate(tensors):
-        if not skip[i] and (
-            x.ndim != ref.ndim
-            or x.shape[:d] + x.shape[d + 1 :] != ref.shape[:d] + ref.shape[d + 1 :]
-        ):
+        if skip[i]:
+            continue
+        if x.ndim != ref.ndim:
             raise RuntimeError(
-                f"cat(): sizes of tensors must match except in dimension {d}: tensor {first} "
-                f"has shape {list(ref.shape)} but tensor {i} has shape {list(x.shape)}"
+                f"Tensors must have same number of dimensions: got {ref.ndim} and {x.ndim}\n"
+                f"({_shapes(first, ref, i, x)})"
             )
+        for j, (n, m) in enumerate(zip(ref.shape, x.shape)):
+            if j != d and n != m:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size {n} "
+                    f"but got size {m} for tensor number {i} in the list.\n"
+                    f"({_shapes(first, ref, i, x)})"
+                )
     common = dtypes.result_type(*tensors)
     return _CAT(*(to_dtype(x, common) for x in tensors), dim=d, skip=skip)
 
 
 concat = concatenate = cat
+
+
+def _shapes(first: int, ref: Tensor, i: int, x: Tensor) -> str:
+    return f"tensor {first} has shape {list(ref.shape)} but tensor {i} has shape {list(x.shape)}"
 
 
 def _listed(tensors: Any, op: str) -> list[Tensor]:

@@ -121,12 +121,14 @@ def _check(sa: tuple, sb: tuple) -> None:
     """PyTorch's errors for operands of shapes ``sa`` and ``sb`` that can't be multiplied,
     worded after the kernel PyTorch runs for their ranks."""
     na, nb = len(sa), len(sb)
+    shapes = f"the shapes are {list(sa)} and {list(sb)}"
     if not na or not nb:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D"
+            f"\n(both need at least 1 dimension; {shapes})"
         )
     if na > 2 or nb > 2:
-        _check_batches(sa[:-2], sb[:-2] if nb > 1 else ())
+        _check_batches(sa[:-2], sb[:-2] if nb > 1 else (), shapes)
     k = sa[-1]
     n = sb[0] if nb == 1 else sb[-2]
     if k == n:
@@ -135,22 +137,25 @@ def _check(sa: tuple, sb: tuple) -> None:
     if na == 1 and nb == 1:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{k}] and src [{n}] to have the same "
-            f"number of elements, but got {k} and {n} elements respectively"
+            f"number of elements, but got {k} and {n} elements respectively\n({shapes})"
         )
     if nb == 1:
-        raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({n})")
+        raise RuntimeError(
+            f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({n})\n({shapes})"
+        )
     if nb == 2:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({max(rows, 1)}x{k} and {n}x{sb[-1]})"
+            f"\n({shapes})"
         )
     batch = math.prod(np.broadcast_shapes(sa[:-2], sb[:-2]))
     raise RuntimeError(
         f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, {k}] but "
-        f"got: [{batch}, {n}]."
+        f"got: [{batch}, {n}].\n({shapes})"
     )
 
 
-def _check_batches(sa: tuple, sb: tuple) -> None:
+def _check_batches(sa: tuple, sb: tuple, shapes: str) -> None:
     """PyTorch's broadcasting error for batch shapes that don't broadcast."""
     width = max(len(sa), len(sb))
     for i in range(1, width + 1):
@@ -159,7 +164,8 @@ def _check_batches(sa: tuple, sb: tuple) -> None:
         if x != y and 1 not in (x, y):
             raise RuntimeError(
                 f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
-                f"non-singleton dimension {width - i}"
+                f"non-singleton dimension {width - i}\n(the batch dimensions don't broadcast: "
+                f"{shapes})"
             )
 
 
@@ -327,7 +333,10 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
     if type(input) is not Tensor or type(mat2) is not Tensor:
         require_tensors("mm", input, "mat2", mat2)
     if input.ndim != 2 or mat2.ndim != 2:
-        raise RuntimeError(f"{'self' if input.ndim != 2 else 'mat2'} must be a matrix")
+        raise RuntimeError(
+            f"{'self' if input.ndim != 2 else 'mat2'} must be a matrix\n(mm takes 2-D tensors, "
+            f"the shapes are {list(input.shape)} and {list(mat2.shape)})"
+        )
     return matmul(input, mat2)
 
 
@@ -348,7 +357,10 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
             f"shape {list(vec.shape)}"
         )
     if input.ndim != 2 or vec.ndim != 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
+        raise RuntimeError(
+            f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}\n(mv takes a "
+            f"2-D and a 1-D tensor, the shapes are {list(input.shape)} and {list(vec.shape)})"
+        )
     return matmul(input, vec)
 
 
@@ -414,7 +426,10 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     if type(input) is not Tensor or type(mat2) is not Tensor:
         require_tensors("bmm", input, "mat2", mat2)
     if input.ndim != 3 or mat2.ndim != 3:
-        raise RuntimeError(f"batch{1 if input.ndim != 3 else 2} must be a 3D tensor")
+        raise RuntimeError(
+            f"batch{1 if input.ndim != 3 else 2} must be a 3D tensor\n(bmm takes 3-D tensors, "
+            f"the shapes are {list(input.shape)} and {list(mat2.shape)})"
+        )
     if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "

@@ -141,22 +141,27 @@ def _expanded_shape(input: Tensor, shape: tuple) -> tuple:
     lead = len(shape) - input.ndim
     if lead < 0:
         raise RuntimeError(
-            f"expand: the number of sizes provided ({len(shape)}) must be greater or equal to "
-            f"the number of dimensions in the tensor ({input.ndim})"
+            f"expand(torch.{input.dtype.scalar_type}Tensor{{{list(input.shape)}}}, "
+            f"size={list(shape)}): the number of sizes provided ({len(shape)}) must be greater "
+            f"or equal to the number of dimensions in the tensor ({input.ndim})"
         )
     for i, n in enumerate(shape[:lead]):
         if n < 0:  # -1 keeps a size, and a new leading dimension has none to keep
             raise RuntimeError(
-                f"expand: the size {n} isn't allowed in a leading, new dimension {i} (expanding "
-                f"a tensor of shape {list(input.shape)} to {list(shape)}); give its size"
+                f"The expanded size of the tensor ({n}) isn't allowed in a leading, "
+                f"non-existing dimension {i}\n(expanding a tensor of shape {list(input.shape)} "
+                f"to {list(shape)}: give the size of each new dimension)"
             )
     shape = tuple(input.shape[i - lead] if n == -1 else n for i, n in enumerate(shape))
-    grows = all(n >= 0 and m in (n, 1) for n, m in zip(shape[lead:], input.shape))
-    if not grows:  # (NumPy would also broadcast the target: (2,) to (1,) gives (2,))
-        raise RuntimeError(
-            f"expand: the shape {list(input.shape)} can't be expanded to {list(shape)}: "
-            "only dimensions of size 1 can grow"
-        )
+    for i in reversed(range(input.ndim)):  # PyTorch checks from the last dimension
+        n, m = shape[lead + i], input.shape[i]
+        if n < 0 or m not in (n, 1):  # (NumPy would also broadcast the target)
+            raise RuntimeError(
+                f"The expanded size of the tensor ({n}) must match the existing size ({m}) at "
+                f"non-singleton dimension {lead + i}.  Target sizes: {list(shape)}.  Tensor "
+                f"sizes: {list(input.shape)}\n(the shape {list(input.shape)} can't be expanded "
+                f"to {list(shape)}: only dimensions of size 1 can grow)"
+            )
     return shape
 
 

@@ -324,6 +324,68 @@ CASES = {
             )
         ),
     ),
+    "join_shapes": (
+        _errors(
+            lambda T: T.cat([T.ones(2, 3), T.ones(2, 4)]),
+            lambda T: T.cat([T.ones(2, 3), T.ones(3, 4)], dim=1),
+            lambda T: T.cat([T.ones(2, 3), T.ones(3)]),
+            lambda T: T.stack([T.ones(2, 3), T.ones(2, 4)]),
+        ),
+        (
+            (
+                "RuntimeError",
+                "Sizes of tensors must match except in dimension 0. Expected size 3 but got "
+                "size 4 for tensor number 1 in the list.",
+            ),
+            (
+                "RuntimeError",
+                "Sizes of tensors must match except in dimension 1. Expected size 2 but got "
+                "size 3 for tensor number 1 in the list.",
+            ),
+            ("RuntimeError", "Tensors must have same number of dimensions: got 2 and 1"),
+            (
+                "RuntimeError",
+                "stack expects each tensor to be equal size, but got [2, 3] at entry 0 and "
+                "[2, 4] at entry 1",
+            ),
+        ),
+    ),
+    "expand_sizes": (
+        _errors(
+            lambda T: T.ones(3, 2).expand(3, 4),
+            lambda T: T.ones(3, 2).expand_as(T.ones(4, 4)),
+            lambda T: T.broadcast_to(T.ones(3, 2), (3, 4)),
+            lambda T: T.ones(3, 2).expand(2),
+            lambda T: T.ones(3).expand(3, -1, 3),
+        ),
+        (
+            (
+                "RuntimeError",
+                "The expanded size of the tensor (4) must match the existing size (2) at "
+                "non-singleton dimension 1.  Target sizes: [3, 4].  Tensor sizes: [3, 2]",
+            ),
+            (
+                "RuntimeError",
+                "The expanded size of the tensor (4) must match the existing size (2) at "
+                "non-singleton dimension 1.  Target sizes: [4, 4].  Tensor sizes: [3, 2]",
+            ),
+            (
+                "RuntimeError",
+                "The expanded size of the tensor (4) must match the existing size (2) at "
+                "non-singleton dimension 1.  Target sizes: [3, 4].  Tensor sizes: [3, 2]",
+            ),
+            (
+                "RuntimeError",
+                "expand(torch.FloatTensor{[3, 2]}, size=[2]): the number of sizes provided (1) "
+                "must be greater or equal to the number of dimensions in the tensor (2)",
+            ),
+            (
+                "RuntimeError",
+                "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                "dimension 1",
+            ),
+        ),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
