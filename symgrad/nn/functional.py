@@ -139,8 +139,8 @@ def _probabilities_pair(input: Any, target: Any) -> tuple[Tensor, Tensor]:
         _check_tensors("binary_cross_entropy", input=input, target=target)
     if input.dtype is not target.dtype:
         raise RuntimeError(
-            f"Found dtype {target.dtype.scalar_type} but expected {input.dtype.scalar_type}: "
-            "binary_cross_entropy takes an input and a target of the same dtype"
+            f"Found dtype {target.dtype.scalar_type} but expected {input.dtype.scalar_type}\n"
+            "(binary_cross_entropy takes an input and a target of the same dtype)"
         )
     require_floating(input, "binary_cross_entropy")
     return input, target
@@ -240,7 +240,7 @@ def _check_probabilities(input: Tensor, target: Tensor) -> None:
         else:
             name, hint = "target", "a target is a probability too"
         raise RuntimeError(
-            f"all elements of {name} should be between 0 and 1 (binary_cross_entropy takes "
+            f"all elements of {name} should be between 0 and 1\n(binary_cross_entropy takes "
             f"probabilities; {hint})"
         )
 

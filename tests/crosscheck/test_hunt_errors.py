@@ -386,6 +386,73 @@ CASES = {
             ),
         ),
     ),
+    "class_targets": (
+        _errors(
+            lambda T: T.nn.functional.cross_entropy(T.ones(4, 3), T.ones(4)),
+            lambda T: T.nn.functional.cross_entropy(T.ones(4, 3), T.ones(4, 2)),
+            lambda T: T.nn.functional.cross_entropy(T.ones(4, 3), T.tensor([0, 1, 2, 3])),
+            lambda T: T.nn.functional.nll_loss(T.ones(4, 3), T.tensor([0, 1, 2, -1])),
+            lambda T: T.nn.functional.cross_entropy(
+                T.ones(4, 3), T.tensor([0, 1, 2, 1], dtype=T.int32)
+            ),
+            lambda T: T.nn.functional.cross_entropy(T.ones(4, 3), T.tensor([0, 1, 2])),
+            lambda T: T.nn.functional.nll_loss(T.ones(()), T.tensor(1)),
+            lambda T: T.nn.functional.nll_loss(T.ones(2, 3, 4, 4), T.ones(2, 4, dtype=T.long)),
+        ),
+        (
+            ("RuntimeError", "expected target dtype to be Long or Byte, but got Float"),
+            ("RuntimeError", "0D or 1D target tensor expected, multi-target not supported"),
+            ("IndexError", "Target 3 is out of bounds."),
+            ("IndexError", "Target -1 is out of bounds."),
+            ("RuntimeError", "expected target dtype to be Long or Byte, but got Int"),
+            ("ValueError", "Expected input batch_size (4) to match target batch_size (3)."),
+            ("ValueError", "Expected 1 or more dimensions (got 0)"),
+            (
+                "RuntimeError",
+                "only batches of spatial targets supported (3D tensors) but got targets of "
+                "dimension: 2",
+            ),
+        ),
+    ),
+    "binary_targets": (
+        _errors(
+            lambda T: T.nn.functional.binary_cross_entropy(
+                T.full((3,), 0.5), T.tensor([0.0, 1.0, 2.0])
+            ),
+            lambda T: T.nn.functional.binary_cross_entropy(
+                T.tensor([0.5, 1.5]), T.tensor([0.0, 1.0])
+            ),
+            lambda T: T.nn.functional.binary_cross_entropy(T.full((3,), 0.5), T.tensor([0, 1, 1])),
+        ),
+        (
+            ("RuntimeError", "all elements of target should be between 0 and 1"),
+            ("RuntimeError", "all elements of input should be between 0 and 1"),
+            ("RuntimeError", "Found dtype Long but expected Float"),
+        ),
+    ),
+    "recurrent_inputs": (
+        _errors(
+            lambda T: T.nn.LSTM(4, 5)(T.ones(4)),
+            lambda T: T.nn.LSTM(4, 5)(T.ones(3, 2, 1, 4)),
+            lambda T: T.nn.LSTM(4, 5)(T.ones(3, 2, 4), (T.zeros(1, 3, 5), T.zeros(1, 3, 5))),
+            lambda T: T.nn.LSTM(4, 5)(T.ones(3, 2, 4), (T.zeros(1, 2, 5), T.zeros(1, 3, 5))),
+            lambda T: T.nn.GRU(4, 5)(T.ones(3, 2, 4), T.zeros(2, 2, 5)),
+            lambda T: T.nn.LSTM(4, 5)(T.ones(3, 4), (T.zeros(1, 3, 5), T.zeros(1, 3, 5))),
+            lambda T: T.nn.GRU(4, 5)(T.ones(3, 2, 4), T.zeros(1, 5)),
+        ),
+        (
+            ("ValueError", "LSTM: Expected input to be 2D or 3D, got 1D instead"),
+            ("ValueError", "LSTM: Expected input to be 2D or 3D, got 4D instead"),
+            ("RuntimeError", "Expected hidden[0] size (1, 2, 5), got [1, 3, 5]"),
+            ("RuntimeError", "Expected hidden[1] size (1, 2, 5), got [1, 3, 5]"),
+            ("RuntimeError", "Expected hidden size (1, 2, 5), got [2, 2, 5]"),
+            (
+                "RuntimeError",
+                "For unbatched 2-D input, hx and cx should also be 2-D but got (3-D, 3-D) tensors",
+            ),
+            ("RuntimeError", "For batched 3-D input, hx should also be 3-D but got 2-D tensor"),
+        ),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)

@@ -161,12 +161,22 @@ class RNNBase(Module):
                 else zeros(out_size)
             )
         states = hx if self.mode == "LSTM" else (hx,)
-        for state, size in zip(states, (out_size, self.hidden_size)):
+        rank = 2 if batch is None else 3
+        if any(isinstance(t, Tensor) and t.ndim != rank for t in states):
+            kind = "unbatched 2-D" if batch is None else "batched 3-D"
+            found = ", ".join(f"{t.ndim}-D" for t in states)
+            raise RuntimeError(
+                f"For {kind} input, hx and cx should also be {rank}-D but got ({found}) tensors"
+                if self.mode == "LSTM"
+                else f"For {kind} input, hx should also be {rank}-D but got {found} tensor"
+            )
+        for i, (state, size) in enumerate(zip(states, (out_size, self.hidden_size))):
             expected = lead + (size,)
             if tuple(state.shape) != expected:
+                which = f"hidden[{i}]" if self.mode == "LSTM" else "hidden"
                 raise RuntimeError(
-                    f"Expected hidden size {expected}, got {list(state.shape)}: the state holds "
-                    "one row per layer and direction"
+                    f"Expected {which} size {expected}, got {list(state.shape)}\n(the state "
+                    "holds one row per layer and direction)"
                 )
         return hx
 
@@ -181,8 +191,7 @@ class RNNBase(Module):
             )
         if input.ndim not in (2, 3):
             raise ValueError(
-                f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D "
-                "tensor instead"
+                f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D instead"
             )
         self._check_input_size(input)
         batched = input.ndim == 3
