@@ -102,7 +102,8 @@ def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
         )
         raise RuntimeError(
             "expected target dtype to be Long or Byte, but got "
-            f"{target.dtype.scalar_type}\n(nll_loss takes class indices: {hint})"
+            f"{target.dtype.scalar_type}\n(nll_loss takes class indices, not {target.dtype!r}: "
+            f"{hint})"
         )
     shape, t_shape = _shape(input), _shape(target)
     if len(shape) == 1 and len(t_shape) == 1 and t_shape[0] != 1:

@@ -127,8 +127,8 @@ def _logits_pair(input: Any, target: Any) -> tuple[Tensor, Tensor]:
         result = dtypes.promote_types(input.dtype, target.dtype)
         raise RuntimeError(
             f"result type {result.scalar_type} can't be cast to the desired output type "
-            f"{target.dtype.scalar_type}: the target of binary_cross_entropy_with_logits must "
-            "be floating (convert it with .float())"
+            f"{target.dtype.scalar_type}\n(the target of binary_cross_entropy_with_logits must "
+            "be floating: convert it with .float())"
         )
     return input.to(target.dtype), target
 

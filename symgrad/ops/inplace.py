@@ -183,9 +183,9 @@ def _through_aliases(
 def _check_castable(result: Tensor, x: Tensor, op: str) -> None:
     if result.dtype.category > x.dtype.category:
         raise RuntimeError(
-            f"{op}: result type {result.dtype.name} can't be cast to the desired output type "
-            f"{x.dtype.name} of the tensor being modified (shape {list(x.shape)}); convert the "
-            "tensor first or use the out-of-place op"
+            f"result type {result.dtype.scalar_type} can't be cast to the desired output type "
+            f"{x.dtype.scalar_type}\n({op} writes into the tensor being modified, of dtype "
+            f"{x.dtype!r} and shape {list(x.shape)}: convert it first or use the out-of-place op)"
         )
     if result.shape != x.shape:
         raise RuntimeError(

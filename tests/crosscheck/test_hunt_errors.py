@@ -453,6 +453,44 @@ CASES = {
             ("RuntimeError", "For batched 3-D input, hx should also be 3-D but got 2-D tensor"),
         ),
     ),
+    "convolution_dtypes": (
+        _errors(
+            lambda T: T.nn.functional.conv2d(
+                T.ones(1, 3, 5, 5, dtype=T.float64), T.ones(2, 3, 3, 3)
+            ),
+            lambda T: T.nn.functional.conv2d(
+                T.ones(1, 3, 5, 5, dtype=T.float64), T.ones(2, 3, 3, 3), T.ones(2)
+            ),
+            lambda T: T.nn.functional.conv1d(
+                T.ones(1, 3, 5, dtype=T.long), T.ones(2, 3, 3), T.ones(2)
+            ),
+            lambda T: T.nn.functional.conv2d(
+                T.ones(1, 3, 5, 5), T.ones(2, 3, 3, 3, dtype=T.float64), T.ones(2)
+            ),
+        ),
+        (
+            ("RuntimeError", "expected scalar type Double but found Float"),
+            ("RuntimeError", "Input type (double) and bias type (float) should be the same"),
+            ("RuntimeError", "Input type (long int) and bias type (float) should be the same"),
+            ("RuntimeError", "expected scalar type Float but found Double"),
+        ),
+    ),
+    "in_place_casts": (
+        _errors(
+            lambda T: T.ones(3, dtype=T.long).add_(T.ones(3)),
+            lambda T: T.ones(3, dtype=T.long).mul_(1.5),
+            lambda T: T.ones(3, dtype=T.long).div_(2),
+            lambda T: T.nn.functional.binary_cross_entropy_with_logits(
+                T.full((3,), 0.5), T.tensor([0, 1, 1])
+            ),
+        ),
+        (
+            ("RuntimeError", "result type Float can't be cast to the desired output type Long"),
+            ("RuntimeError", "result type Float can't be cast to the desired output type Long"),
+            ("RuntimeError", "result type Float can't be cast to the desired output type Long"),
+            ("RuntimeError", "result type Float can't be cast to the desired output type Long"),
+        ),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
