@@ -189,7 +189,8 @@ class Node:
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: {what}{origin} is at version {found}; expected version "
             f"{expected} instead. Hint: enable anomaly detection to find the operation that "
-            "failed to compute its gradient, with symgrad.autograd.set_detect_anomaly(True).\n"
+            "failed to compute its gradient, with symgrad.autograd.set_detect_anomaly(True, "
+            "check_nan=False).\n"
             f"(The tensor is saved by {self.name()} for its gradient: use .clone() before the "
             "in-place op, or do the op out of place.)"
         )

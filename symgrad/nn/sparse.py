@@ -206,7 +206,7 @@ def embedding(
         if not weight.shape[1]:
             bad = idx[(idx < 0) | (idx >= n)].flat[0]
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
-        raise IndexError(f"index out of range in self (indices must be in [0, {n}))")
+        raise IndexError(f"index out of range in self\n(indices must be in [0, {n}))")
     if max_norm is not None:
         _renorm(weight, idx, max_norm, norm_type)
     coef = None

@@ -167,8 +167,8 @@ def index_array(k: Tensor) -> np.ndarray:
         return np.not_equal(data, 0, out=np.empty(data.shape, np.bool_))
     if data.dtype.type not in _INDEX_KINDS:
         raise IndexError(
-            "tensors used as indices must be long, int, byte or bool tensors, got a tensor of "
-            f"dtype {k.dtype!r} (convert it with .long())"
+            "tensors used as indices must be long, int, byte or bool tensors\n(got a tensor of "
+            f"dtype {k.dtype!r}: convert it with .long())"
         )
     return data
 

@@ -84,8 +84,8 @@ def _normalized(items: tuple) -> list:
             k = k.item()
         elif not (k is None or k is Ellipsis or isinstance(k, (int, np.ndarray))):
             raise IndexError(
-                f"only integers, slices (`:`), ellipsis (`...`), None and long or bool tensors "
-                f"are valid indices, got {type(k).__name__}"
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                f"are valid indices (got {type(k).__name__})"
             )
         out.append(k)
     return out

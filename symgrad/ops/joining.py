@@ -68,8 +68,8 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     for i, x in enumerate(tensors):
         if x.ndim == 0:
             raise RuntimeError(
-                f"zero-dimensional tensor (at position {i}) cannot be concatenated; "
-                "unsqueeze it to shape [1] or use stack"
+                f"zero-dimensional tensor (at position {i}) cannot be concatenated\n("
+                "unsqueeze it to shape [1] or use stack)"
             )
     skip = tuple(_legacy_empty(x) for x in tensors)
     if all(skip):  # nothing but (0,)-shaped tensors: PyTorch takes dim as it is
@@ -109,7 +109,7 @@ def _listed(tensors: Any, op: str) -> list[Tensor]:
     if not isinstance(tensors, (list, tuple)):
         raise TypeError(
             f"{op}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
-            f"{type(tensors).__name__}; pass a list or tuple of tensors"
+            f"{type(tensors).__name__}\n(pass a list or tuple of tensors)"
         )
     return [_tensor(x, op) for x in tensors]
 

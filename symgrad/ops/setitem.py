@@ -62,7 +62,13 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         except IndexError:
             pass  # (put names the bad key)
     basic = not any(isinstance(k, (Tensor, list, np.ndarray)) for k in keys)
-    if basic and x._requires_grad and x.grad_fn is None and grad_mode.recording():
+    if (
+        basic
+        and type(x) is Tensor
+        and x._requires_grad
+        and x.grad_fn is None
+        and grad_mode.recording()
+    ):
         # PyTorch writes a basic key into the view x[key]: a view of the leaf
         raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
     inplace(x, op, lambda t: put(t, key, value), value, *tensors)

@@ -238,8 +238,8 @@ def view(input: Tensor, *shape: Any, **keyword: Any) -> Tensor:
     if not _viewable(input, new):
         raise RuntimeError(
             f"view size is not compatible with input tensor's size and stride (at least one "
-            f"dimension spans across two contiguous subspaces): shape {list(input.shape)}, "
-            f"stride {list(input.stride())}, asked for {list(new)}. Use .reshape(...) instead."
+            f"dimension spans across two contiguous subspaces). Use .reshape(...) instead.\n"
+            f"(shape {list(input.shape)}, stride {list(input.stride())}, asked for {list(new)})"
         )
     return _VIEW(input, shape=new)
 

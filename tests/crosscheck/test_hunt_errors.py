@@ -75,13 +75,8 @@ def _hint(message):
     """PyTorch's message with the package named as the test reads it."""
     return message + (
         " Hint: enable anomaly detection to find the operation that failed to compute its "
-        "gradient, with torch.autograd.set_detect_anomaly(True"
+        "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
     )
-
-
-def _anomaly_call(T, fn):
-    error = _raised(T, fn)
-    return error[0], error[1].split(")")[0].replace("True, check_nan=False", "True")
 
 
 _MODIFIED = "one of the variables needed for gradient computation has been modified by an "
@@ -303,7 +298,7 @@ CASES = {
     ),
     "saved_tensor_changed": (
         lambda T: tuple(
-            _anomaly_call(T, fn)
+            _raised(T, fn)
             for fn in (
                 _saved_output_changed,
                 _saved_input_changed,
@@ -489,6 +484,132 @@ CASES = {
             ("RuntimeError", "result type Float can't be cast to the desired output type Long"),
             ("RuntimeError", "result type Float can't be cast to the desired output type Long"),
             ("RuntimeError", "result type Float can't be cast to the desired output type Long"),
+        ),
+    ),
+    "autograd_misuse": (
+        _errors(
+            lambda T: (T.ones(3, requires_grad=True) * 2).backward(),
+            lambda T: (T.ones(3) * 2).sum().backward(),
+            lambda T: T.ones(3, requires_grad=True).numpy(),
+            lambda T: (T.ones(3, requires_grad=True) * 2).backward(T.ones(4)),
+            lambda T: T.autograd.grad(
+                (T.ones(3, requires_grad=True) * 2).sum(),
+                [T.ones(3, requires_grad=True), T.ones(3, requires_grad=True)],
+            ),
+        ),
+        (
+            ("RuntimeError", "grad can be implicitly created only for scalar outputs"),
+            (
+                "RuntimeError",
+                "element 0 of tensors does not require grad and does not have a grad_fn",
+            ),
+            (
+                "RuntimeError",
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead.",
+            ),
+            (
+                "RuntimeError",
+                "Mismatch in shape: grad_output[0] has a shape of torch.Size([4]) and "
+                "output[0] has a shape of torch.Size([3]).",
+            ),
+            (
+                "RuntimeError",
+                "The differentiated Tensor at index 0 appears to not have been used in the "
+                "graph. Set allow_unused=True if this is the desired behavior.",
+            ),
+        ),
+    ),
+    "in_place_on_leaves": (
+        _errors(
+            lambda T: T.ones(3, requires_grad=True).add_(1),
+            lambda T: T.ones(3, requires_grad=True)[:2].mul_(2),
+            lambda T: T.ones(3, 1).add_(T.ones(3, 4)),
+        ),
+        (
+            (
+                "RuntimeError",
+                "a leaf Variable that requires grad is being used in an in-place operation.",
+            ),
+            (
+                "RuntimeError",
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation.",
+            ),
+            ("RuntimeError", "output with shape [3, 1] doesn't match the broadcast shape [3, 4]"),
+        ),
+    ),
+    "layouts_and_broadcasting": (
+        _errors(
+            lambda T: T.ones(3, 4).t().view(12),
+            lambda T: T.ones(3) + T.ones(4),
+            lambda T: T.ones(2, 3) * T.ones(3, 2),
+            lambda T: T.nn.functional.mse_loss(T.ones(3, 2), T.ones(4)),
+        ),
+        (
+            (
+                "RuntimeError",
+                "view size is not compatible with input tensor's size and stride (at least one "
+                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
+            ),
+            (
+                "RuntimeError",
+                "The size of tensor a (3) must match the size of tensor b (4) at non-singleton "
+                "dimension 0",
+            ),
+            (
+                "RuntimeError",
+                "The size of tensor a (3) must match the size of tensor b (2) at non-singleton "
+                "dimension 1",
+            ),
+            (
+                "RuntimeError",
+                "The size of tensor a (2) must match the size of tensor b (4) at non-singleton "
+                "dimension 1",
+            ),
+        ),
+    ),
+    "building_tensors": (
+        _errors(
+            lambda T: T.tensor([[1, 2], [3]]),
+            lambda T: T.tensor([[1.0, 2.0], 3.0]),
+            lambda T: T.tensor(["a"]),
+            lambda T: T.tensor([T.ones(2), T.ones(2)]),
+            lambda T: T.utils.data.TensorDataset(T.ones(3), T.ones(4)),
+            lambda T: T.cat(T.ones(2, 3)),
+            lambda T: T.cat([T.ones(()), T.ones(())]),
+        ),
+        (
+            ("ValueError", "expected sequence of length 2 at dim 1 (got 1)"),
+            ("TypeError", "not a sequence"),
+            ("ValueError", "too many dimensions 'str'"),
+            ("ValueError", "only one element tensors can be converted to Python scalars"),
+            ("AssertionError", "Size mismatch between tensors"),
+            (
+                "TypeError",
+                "cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor",
+            ),
+            ("RuntimeError", "zero-dimensional tensor (at position 0) cannot be concatenated"),
+        ),
+    ),
+    "index_kinds": (
+        _errors(
+            lambda T: T.ones(3)[T.tensor([0.0])],
+            lambda T: T.ones(3)[1.0],
+            lambda T: T.gather(T.ones(3), 0, T.tensor([5])),
+            lambda T: T.index_select(T.ones(3), 0, T.tensor([5])),
+            lambda T: T.nn.Embedding(10, 3)(T.tensor([1, 10])),
+        ),
+        (
+            ("IndexError", "tensors used as indices must be long, int, byte or bool tensors"),
+            (
+                "IndexError",
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                "are valid indices (got float)",
+            ),
+            ("RuntimeError", "index 5 is out of bounds for dimension 0 with size 3"),
+            ("IndexError", "index out of range in self"),
+            ("IndexError", "index out of range in self"),
         ),
     ),
 }
