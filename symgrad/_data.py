@@ -438,15 +438,13 @@ def broadcast_mismatch(shapes: list) -> str:
 
 
 def check_broadcast(op: str, datas: list) -> None:
-    """PyTorch's RuntimeError when the shapes of ``datas`` (arrays or numbers) don't
-    broadcast together; nothing when they do."""
+    """PyTorch's RuntimeError when the shapes of ``datas`` (arrays, numbers) don't broadcast."""
     shapes = [list(np.shape(d)) for d in datas]
     try:
         np.broadcast_shapes(*(np.shape(d) for d in datas))
     except ValueError:
         words = broadcast_mismatch(shapes)[2:-1]
+        shown = " and ".join(map(str, shapes))
         raise RuntimeError(
-            f"{words[:1].upper()}{words[1:]}\n({op}: the shapes {' and '.join(map(str, shapes))} "
-            "don't broadcast: each dimension must match, be 1, or be missing, counting from the "
-            "last)"
+            f"{words[0].upper()}{words[1:]}\n({op}: {shown} don't broadcast)"
         ) from None

@@ -3,7 +3,6 @@ and index_select: :mod:`symgrad.ops.gathering`; ``index_put``: :mod:`symgrad.ops
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
@@ -102,7 +101,7 @@ def _probe(key: tuple, shape: tuple) -> tuple:
         np.empty(shape, dtype=np.bool_)[key]
         return key
     except IndexError as exc:
-        error = IndexError(_torch_words(str(exc), key, shape))
+        error = IndexError(keys.torch_words(str(exc), key, shape))
     zeroed = tuple(
         np.zeros(k.shape, np.intp) if isinstance(k, np.ndarray) and k.dtype.kind in "iu" else k
         for k in key
@@ -114,31 +113,6 @@ def _probe(key: tuple, shape: tuple) -> tuple:
     if all(z is k for z, k in zip(zeroed, key)) or not empty:
         raise error from None
     return zeroed
-
-
-def _torch_words(message: str, key: tuple, shape: tuple) -> str:
-    """NumPy's message for a key out of range, in PyTorch's words."""
-    found = re.fullmatch(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", message)
-    if found:
-        return "index {} is out of bounds for dimension {} with size {}".format(*found.groups())
-    found = re.match(r"too many indices for array: array is (\d+)-dimensional", message)
-    if found:
-        return f"too many indices for tensor of dimension {found.group(1)}"
-    found = re.match(r"boolean index did not match indexed array along axis (\d+)", message)
-    if found:
-        start = 0  # the first dimension the mask covers
-        for k in key:
-            if isinstance(k, np.ndarray) and k.dtype.kind == "b":
-                break
-            if k is Ellipsis:
-                return message
-            start += k is not None
-        axis = int(found.group(1))
-        return (
-            f"The shape of the mask {list(k.shape)} at index {axis - start} does not match the "
-            f"shape of the indexed tensor {list(shape)} at index {axis}"
-        )
-    return message
 
 
 def _kind(key: tuple) -> str:

@@ -15,6 +15,7 @@ from symgrad._memory_format import copy_strided
 from symgrad.ops._strides import view_strides
 from symgrad.ops.copies import _CLONE
 from symgrad.ops.rounding import stored_values
+from symgrad.ops.shape_checks import _expanded_shape, check_sizes
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
@@ -136,35 +137,6 @@ def expand_to(input: Tensor, shape: tuple) -> Tensor:
     return input if shape == input.shape else _EXPAND(input, shape=shape)
 
 
-def _expanded_shape(input: Tensor, shape: tuple) -> tuple:
-    """``shape`` with its -1s filled from ``input``'s, after PyTorch's checks."""
-    lead = len(shape) - input.ndim
-    if lead < 0:
-        raise RuntimeError(
-            f"expand(torch.{input.dtype.scalar_type}Tensor{{{list(input.shape)}}}, "
-            f"size={list(shape)}): the number of sizes provided ({len(shape)}) must be greater "
-            f"or equal to the number of dimensions in the tensor ({input.ndim})"
-        )
-    for i, n in enumerate(shape[:lead]):
-        if n < 0:  # -1 keeps a size, and a new leading dimension has none to keep
-            raise RuntimeError(
-                f"The expanded size of the tensor ({n}) isn't allowed in a leading, "
-                f"non-existing dimension {i}\n(expanding a tensor of shape {list(input.shape)} "
-                f"to {list(shape)}: give the size of each new dimension)"
-            )
-    shape = tuple(input.shape[i - lead] if n == -1 else n for i, n in enumerate(shape))
-    for i in reversed(range(input.ndim)):  # PyTorch checks from the last dimension
-        n, m = shape[lead + i], input.shape[i]
-        if n < 0 or m not in (n, 1):  # (NumPy would also broadcast the target)
-            raise RuntimeError(
-                f"The expanded size of the tensor ({n}) must match the existing size ({m}) at "
-                f"non-singleton dimension {lead + i}.  Target sizes: {list(shape)}.  Tensor "
-                f"sizes: {list(input.shape)}\n(the shape {list(input.shape)} can't be expanded "
-                f"to {list(shape)}: only dimensions of size 1 can grow)"
-            )
-    return shape
-
-
 def broadcast_to(input: Tensor, size: Sequence[int]) -> Tensor:
     """Broadcast ``input`` to ``size`` (like :func:`expand`)."""
     return expand(input, tuple(size))
@@ -254,16 +226,7 @@ def _new_shape(input: Tensor, shape: tuple, op: str) -> tuple:
             return target
         if missing == 1 and numel % known == 0:
             return tuple(numel // known if n == -1 else n for n in target)
-    for i, n in enumerate(target):
-        if n < -1:
-            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {list(target)}")
-    if target.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    if -1 in target and numel == 0 and known == 0:
-        raise RuntimeError(
-            f"cannot reshape tensor of 0 elements into shape {list(target)} because the "
-            "unspecified dimension size -1 can be any value and is ambiguous"
-        )
+    check_sizes(target, numel, known)
     try:
         return np.empty(input.shape, dtype=np.bool_).reshape(target).shape
     except ValueError:

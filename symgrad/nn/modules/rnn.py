@@ -17,7 +17,7 @@ from typing import Any
 from symgrad import creation, ops
 from symgrad.nn import functional as F
 from symgrad.nn import init
-from symgrad.nn._arguments import check_rnn_input
+from symgrad.nn._arguments import check_rnn_input, check_rnn_state_ranks
 from symgrad.nn.modules.module import Module
 from symgrad.nn.modules.rnn_nodes import batch_major, fused_lstm_layer, packed_type, uses_fused_lstm
 from symgrad.nn.modules.rnn_steps import (
@@ -161,15 +161,7 @@ class RNNBase(Module):
                 else zeros(out_size)
             )
         states = hx if self.mode == "LSTM" else (hx,)
-        rank = 2 if batch is None else 3
-        if any(isinstance(t, Tensor) and t.ndim != rank for t in states):
-            kind = "unbatched 2-D" if batch is None else "batched 3-D"
-            found = ", ".join(f"{t.ndim}-D" for t in states)
-            raise RuntimeError(
-                f"For {kind} input, hx and cx should also be {rank}-D but got ({found}) tensors"
-                if self.mode == "LSTM"
-                else f"For {kind} input, hx should also be {rank}-D but got {found} tensor"
-            )
+        check_rnn_state_ranks(states, batch is None, self.mode == "LSTM")
         for i, (state, size) in enumerate(zip(states, (out_size, self.hidden_size))):
             expected = lead + (size,)
             if tuple(state.shape) != expected:
