@@ -183,8 +183,7 @@ def binary_cross_entropy_with_logits(
         _no_grad_for("binary_cross_entropy_with_logits", "weight", weight)
     if target._data.shape != input._data.shape:
         raise ValueError(
-            f"Target size ({list(target.shape)}) must be the same as input size "
-            f"({list(input.shape)})"
+            f"Target size ({target.shape!r}) must be the same as input size ({input.shape!r})"
         )
     shape = input.shape
     options = {

@@ -56,7 +56,7 @@ def _check_parameter_dtypes(input: Tensor, *params: Tensor | None) -> None:
             )
 
 
-def _verify_batch_size(size: list) -> None:
+def _verify_batch_size(size: list | tuple) -> None:
     if math.prod(size[:1] + size[2:]) == 1:
         raise ValueError(
             f"Expected more than 1 value per channel when training, got input size {size}"
@@ -202,7 +202,7 @@ def batch_norm(
     if training and not _aten:
         if input.ndim == 0:
             raise IndexError("tuple index out of range (batch_norm needs an input (N, C, ...))")
-        _verify_batch_size(list(input.shape))
+        _verify_batch_size(input.shape)
     if training and eps <= 0.0 and not _aten:
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:

@@ -194,7 +194,7 @@ def embedding(
     if input.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got {input.dtype!r} instead (while checking arguments for "
+            f"types: Long, Int; but got {input.type()} instead (while checking arguments for "
             "embedding)"
         )
     if _batching.any_batched(input, weight) and max_norm is None and not scale_grad_by_freq:

@@ -612,6 +612,43 @@ CASES = {
             ("IndexError", "index out of range in self"),
         ),
     ),
+    "layer_inputs": (
+        _errors(
+            lambda T: T.nn.BatchNorm1d(4)(T.ones(1, 4)),
+            lambda T: T.nn.GroupNorm(2, 4)(T.ones(1, 2, 1)),
+            lambda T: T.nn.functional.binary_cross_entropy_with_logits(T.ones(3), T.ones(3, 1)),
+            lambda T: T.nn.Embedding(10, 3)(T.tensor([1.0])),
+            lambda T: T.nn.Module().add_module("a.b", T.nn.Linear(1, 1)),
+            lambda T: T.ones(3, 2).repeat(2),
+        ),
+        (
+            (
+                "ValueError",
+                "Expected more than 1 value per channel when training, got input size "
+                "torch.Size([1, 4])",
+            ),
+            (
+                "ValueError",
+                "Expected more than 1 value per channel when training, got input size [1, 2, 1]",
+            ),
+            (
+                "ValueError",
+                "Target size (torch.Size([3, 1])) must be the same as input size (torch.Size([3]))",
+            ),
+            (
+                "RuntimeError",
+                "Expected tensor for argument #1 'indices' to have one of the following scalar "
+                "types: Long, Int; but got torch.FloatTensor instead (while checking arguments "
+                "for embedding)",
+            ),
+            ("KeyError", "'module name can\\'t contain \".\", got: a.b'"),
+            (
+                "RuntimeError",
+                "Number of dimensions of repeat dims can not be smaller than number of "
+                "dimensions of tensor",
+            ),
+        ),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
