@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from symgrad import _version
+from symgrad import _version, dtypes
 from symgrad._data import HoldsArray
 
 __all__ = ["check_grad", "check_data", "check_requires_grad", "warn_copy_construct"]
@@ -29,13 +29,15 @@ def check_grad(t: Any, value: Any) -> None:
         raise RuntimeError("can't assign Variable as its own grad: assign a copy (t.clone())")
     if value.shape != t.shape:
         raise RuntimeError(
-            f"assigned grad has data of a different size: shape {list(value.shape)} but the "
-            f"tensor has shape {list(t.shape)}; a gradient must have the shape of its tensor"
+            f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+            f"'{list(t.shape)}'. Please ensure that the gradient and the tensor are the same size"
         )
     if value.dtype is not t.dtype:
         raise RuntimeError(
-            f"assigned grad has data of a different type: dtype {value.dtype!r} but the tensor "
-            f"has dtype {t.dtype!r}; convert it first, e.g. grad.to({t.dtype!r})"
+            f"attempting to assign a gradient with dtype '{dtypes.cpp_name(value.dtype)}' to a "
+            f"tensor with grad_dtype '{t.dtype.scalar_type}'. The gradient must match the "
+            "tensor's grad_dtype (defaults to the tensor's dtype).\n(convert it first, e.g. "
+            f"grad.to({t.dtype!r}))"
         )
 
 

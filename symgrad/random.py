@@ -45,9 +45,7 @@ _SEED_RANGE = 2**64
 
 def _seed_value(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        if isinstance(seed, Tensor) and seed.ndim == 0 and not seed.is_floating_point():
-            return int(seed.item()) % _SEED_RANGE
-        raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+        seed = int(seed)  # as PyTorch: a float, a bool, a string of digits, a 0-d tensor
     if not -(2**63) <= int(seed) < _SEED_RANGE:
         raise RuntimeError(
             f"Overflow when unpacking long: seed {seed} is outside [-2**63, 2**64); "

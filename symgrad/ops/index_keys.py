@@ -263,6 +263,13 @@ def torch_words(message: str, key: tuple, shape: tuple) -> str:
     if found:
         return "index {} is out of bounds for dimension {} with size {}".format(*found.groups())
     found = re.match(r"too many indices for array: array is (\d+)-dimensional", message)
+    if found and len(key) == 1 and isinstance(key[0], slice):
+        return "slice() cannot be applied to a 0-dim tensor."
+    if found and len(key) == 1 and isinstance(key[0], int):
+        return (
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
     if found:
         return f"too many indices for tensor of dimension {found.group(1)}"
     found = re.match(r"boolean index did not match indexed array along axis (\d+)", message)

@@ -40,7 +40,9 @@ def _dims(input: Tensor, dim: Any) -> tuple[int, ...] | None:
         return None
     axes = tuple(sorted({_wrap_dim(d, input.ndim) for d in items}))
     if len(axes) != len(items):
-        raise RuntimeError(f"dim {list(items)} appears multiple times in the list of dims")
+        seen = [_wrap_dim(d, input.ndim) for d in items]
+        twice = next(d for i, d in enumerate(seen) if d in seen[:i])
+        raise RuntimeError(f"dim {twice} appears multiple times in the list of dims")
     return axes if input.ndim else None
 
 

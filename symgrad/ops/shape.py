@@ -311,7 +311,8 @@ def permute(input: Tensor, *dims: Any, **keyword: Any) -> Tensor:
     wrapped = tuple(_wrap_dim(d, n) for d in order)
     if sorted(wrapped) != list(range(n)):
         raise RuntimeError(
-            f"permute(): dims {list(order)} must be a permutation of the {n} dimensions"
+            f"permute(): duplicate dims are not allowed.\n(dims {list(order)} must be a "
+            f"permutation of the {n} dimensions)"
         )
     return _PERMUTE(input, dims=wrapped)
 

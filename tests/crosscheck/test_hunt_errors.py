@@ -649,6 +649,48 @@ CASES = {
             ),
         ),
     ),
+    "more_misuse": (
+        _errors(
+            lambda T: T.tensor(1.0)[0],
+            lambda T: T.tensor(1.0)[:],
+            lambda T: T.ones(2, 3).sum(dim=(0, -2)),
+            lambda T: T.where(T.ones(3), T.ones(3), T.zeros(3)),
+            lambda T: T.clamp(T.ones(2)),
+            lambda T: T.ones(2, 3).permute(0, 0),
+            lambda T: setattr(T.ones(2, requires_grad=True), "grad", T.ones(3)),
+            lambda T: T.manual_seed(None),
+        ),
+        (
+            (
+                "IndexError",
+                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
+            ),
+            ("IndexError", "slice() cannot be applied to a 0-dim tensor."),
+            ("RuntimeError", "dim 0 appears multiple times in the list of dims"),
+            (
+                "RuntimeError",
+                "where expected condition to be a boolean tensor, but got a tensor with dtype "
+                "Float",
+            ),
+            ("RuntimeError", "torch.clamp: At least one of 'min' or 'max' must not be None"),
+            ("RuntimeError", "permute(): duplicate dims are not allowed."),
+            (
+                "RuntimeError",
+                "attempting to assign a gradient of size '[3]' to a tensor of size '[2]'. "
+                "Please ensure that the gradient and the tensor are the same size",
+            ),
+            (
+                "TypeError",
+                "int() argument must be a string, a bytes-like object or a real number, not "
+                "'NoneType'",
+            ),
+        ),
+    ),
+    "seeds_as_pytorch_reads_them": (
+        lambda T: tuple(T.manual_seed(seed).initial_seed() for seed in (1.5, "12", True)),
+        (1, 12, 1),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
