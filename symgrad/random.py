@@ -45,7 +45,9 @@ _SEED_RANGE = 2**64
 
 def _seed_value(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        seed = int(seed)  # as PyTorch: a float, a bool, a string of digits, a 0-d tensor
+        if isinstance(seed, Tensor) and seed.ndim == 0 and not seed.is_floating_point():
+            return int(seed.item()) % _SEED_RANGE
+        raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
     if not -(2**63) <= int(seed) < _SEED_RANGE:
         raise RuntimeError(
             f"Overflow when unpacking long: seed {seed} is outside [-2**63, 2**64); "
@@ -137,7 +139,9 @@ def numpy_generator(generator: Generator | None, like: Any = None) -> np.random.
 def manual_seed(seed: Any) -> Generator:
     """Seed the default generator (``rand``, ``randn``, dropout, shuffling) for reproducible
     runs; returns it."""
-    return default_generator.manual_seed(seed)
+    # PyTorch's function reads the seed with int() (1.5, "12" and True are seeds); a
+    # Generator's own manual_seed takes ints only
+    return default_generator.manual_seed(int(seed))
 
 
 def seed() -> int:
