@@ -31,13 +31,15 @@ def check_grad(t: Any, value: Any) -> None:
         raise RuntimeError(
             f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
             f"'{list(t.shape)}'. Please ensure that the gradient and the tensor are the same size"
+            f"\n(the gradient has shape {list(value.shape)} but the tensor has shape "
+            f"{list(t.shape)})"
         )
     if value.dtype is not t.dtype:
         raise RuntimeError(
             f"attempting to assign a gradient with dtype '{dtypes.cpp_name(value.dtype)}' to a "
             f"tensor with grad_dtype '{t.dtype.scalar_type}'. The gradient must match the "
-            "tensor's grad_dtype (defaults to the tensor's dtype).\n(convert it first, e.g. "
-            f"grad.to({t.dtype!r}))"
+            f"tensor's grad_dtype (defaults to the tensor's dtype).\n(the gradient has dtype "
+            f"{value.dtype!r}, the tensor dtype {t.dtype!r}: convert the gradient first)"
         )
 
 

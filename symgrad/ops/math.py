@@ -409,10 +409,12 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Tensor:
         )
         condition = condition != 0
     if not isinstance(condition, Tensor) or condition.dtype.name != "bool":
-        got = condition.dtype.scalar_type if isinstance(condition, Tensor) else "?"
+        tensor = isinstance(condition, Tensor)
+        got = condition.dtype.scalar_type if tensor else type(condition).__name__
+        shown = repr(condition.dtype) if tensor else got
         raise RuntimeError(
             f"where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
-            "\n(compare to get one, e.g. x > 0)"
+            f"\n(the condition is {shown}: compare to get one, e.g. x > 0)"
         )
     _check_scalar_fits(input, other)
     _check_scalar_fits(other, input)
