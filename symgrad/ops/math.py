@@ -409,12 +409,10 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Tensor:
         )
         condition = condition != 0
     if not isinstance(condition, Tensor) or condition.dtype.name != "bool":
-        tensor = isinstance(condition, Tensor)
-        got = condition.dtype.scalar_type if tensor else type(condition).__name__
-        shown = repr(condition.dtype) if tensor else got
+        got = condition.dtype if isinstance(condition, Tensor) else type(condition).__name__
         raise RuntimeError(
-            f"where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
-            f"\n(the condition is {shown}: compare to get one, e.g. x > 0)"
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{getattr(got, 'scalar_type', got)}\n(the condition is {got!r}: compare, e.g. x > 0)"
         )
     _check_scalar_fits(input, other)
     _check_scalar_fits(other, input)
