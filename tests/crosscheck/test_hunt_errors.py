@@ -1,10 +1,15 @@
 """The errors of common mistakes, where symgrad once differed from PyTorch: the exception's
-type and the first line of its message (the text programmers search the web for), for
-products of mismatched shapes or dtypes, ...
+type and the first line of its message (the text programmers search the web for; symgrad
+keeps its own hint on the lines after), for products, convolutions and losses given
+mismatched shapes or dtypes, recurrent layers given states of the wrong size, reshapes and
+expands of impossible sizes, joins of mismatched tensors, indices out of range, integer
+tensors that require grad, in-place changes of leaves and of saved tensors, backward misuse,
+and ``view(-2, 6)``, which once viewed silently.
 
 Each case runs the same code with ``T`` either symgrad or torch and is reduced to plain data
-(the exception's type and message, with the package's name read as ``torch``): the table holds
-the expected data, checked for symgrad always and for PyTorch when it is installed.
+(the exception's type and the first line of its message, with the package's name read as
+``torch``): the table holds the expected data, checked for symgrad always and for PyTorch
+when it is installed.
 """
 
 from __future__ import annotations
