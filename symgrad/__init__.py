@@ -27,6 +27,7 @@ from symgrad._memory_format import (
     channels_last,
     channels_last_3d,
     contiguous_format,
+    legacy_contiguous_format,
     memory_format,
     preserve_format,
 )
@@ -115,6 +116,7 @@ _SUBMODULES = (
     "functional",
     "distributions",
     "special",
+    "signal",
     "__config__",
 )
 _LAZY_NAMES = {
@@ -124,6 +126,8 @@ _LAZY_NAMES = {
     "GradientReport": "symgrad.check",
     "vmap": "symgrad.func",  # torch.vmap
     "GradScaler": "symgrad.amp",  # torch.GradScaler
+    "cond": "symgrad.control_flow",
+    "while_loop": "symgrad.control_flow",
 }
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from symgrad import _version, dtypes
 from symgrad._data import HoldsArray
+from symgrad._grad_dtype import grad_dtype_of
 
 __all__ = ["check_grad", "check_data", "check_requires_grad", "warn_copy_construct"]
 
@@ -34,7 +35,15 @@ def check_grad(t: Any, value: Any) -> None:
             f"\n(the gradient has shape {list(value.shape)} but the tensor has shape "
             f"{list(t.shape)})"
         )
-    if value.dtype is not t.dtype:
+    allowed = grad_dtype_of(t)
+    if allowed is not t.dtype and allowed is not None and value.dtype is not allowed:
+        raise RuntimeError(
+            f"attempting to assign a gradient with dtype {value.dtype!r} to a tensor with "
+            f"grad_dtype {allowed!r}. The gradient must match the tensor's grad_dtype "
+            "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute "
+            "with a specific dtype, or None to allow any dtype."
+        )
+    if allowed is t.dtype and value.dtype is not t.dtype:
         raise RuntimeError(
             f"attempting to assign a gradient with dtype '{dtypes.cpp_name(value.dtype)}' to a "
             f"tensor with grad_dtype '{t.dtype.scalar_type}'. The gradient must match the "

@@ -338,10 +338,7 @@ def sizes(args: tuple, op: str) -> tuple[int, ...]:
     """Sizes given PyTorch's two ways: ``f(2, 3)`` or ``f((2, 3))``."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
-    for n in args:  # (ints: the common case, as they are)
-        if type(n) is not int:
-            break
-    else:
+    if all(type(n) is int for n in args):  # (the common case: as they are)
         return args
     for i, n in enumerate(args):
         # PyTorch tells an int list by its first element; a later bool counts as 0 or 1

@@ -22,6 +22,7 @@ __all__ = [
     "preserve_format",
     "channels_last",
     "channels_last_3d",
+    "legacy_contiguous_format",
     "checked",
     "format_strides",
     "is_contiguous_as",
@@ -72,6 +73,7 @@ contiguous_format = memory_format._named("contiguous_format")
 preserve_format = memory_format._named("preserve_format")
 channels_last = memory_format._named("channels_last")
 channels_last_3d = memory_format._named("channels_last_3d")
+legacy_contiguous_format = contiguous_format  # PyTorch's other name of it (the same object)
 
 # PyTorch's words for the formats in its messages
 _CPP_NAMES = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -116,7 +117,27 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
         raise TypeError(f"from_numpy expected a NumPy array, got {type(ndarray).__name__}")
     dtypes.from_numpy_dtype(ndarray.dtype)
     refuse_negative_strides(ndarray)
+    if not ndarray.flags.writeable:
+        _warn_read_only()
     return Tensor._make(ndarray)
+
+
+_WARNED = {"read_only": False}
+
+
+def _warn_read_only() -> None:
+    """PyTorch's warning for a tensor sharing a read-only array, once per process as its."""
+    if not _WARNED["read_only"]:
+        _WARNED["read_only"] = True
+        warnings.warn(
+            "The given NumPy array is not writable: the tensor shares its memory, and an "
+            "in-place change gives the tensor a copy of its own (undefined behavior in PyTorch). "
+            "You may want to copy the array to protect its data or make it writable before "
+            "converting it to a tensor. This type of warning will be suppressed for the rest of "
+            "this program.",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def is_tensor(obj: Any) -> bool:

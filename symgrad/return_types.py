@@ -64,12 +64,21 @@ _NO_OUT = ("histogramdd",)
 
 
 def _from_sequence(make: Any) -> Any:
-    """A constructor that also takes the fields as one sequence, as PyTorch's classes do
-    (``return_types.max((values, indices))``)."""
+    """A constructor that also takes the fields as one iterable, as PyTorch's classes do
+    (``return_types.max((values, indices))``, ``type(out)(f(v) for v in out)``); one of
+    another length is PyTorch's TypeError."""
 
     def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
-        if len(args) == 1 and not kwargs and isinstance(args[0], (tuple, list)):
-            args = tuple(args[0])
+        if len(args) == 1 and not kwargs:
+            try:
+                args = tuple(args[0])
+            except TypeError:
+                raise TypeError(f"{cls.__name__}() takes a sequence of fields") from None
+            if len(args) != len(cls._fields):
+                raise TypeError(
+                    f"symgrad.return_types.{cls.__name__}() takes a {len(cls._fields)}-sequence "
+                    f"({len(args)}-sequence given)"
+                )
         return make(cls, *args, **kwargs)
 
     return staticmethod(__new__)

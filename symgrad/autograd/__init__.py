@@ -16,12 +16,20 @@ from symgrad.autograd.grad_mode import (
 )
 from symgrad.autograd import hooks  # binds Tensor.register_hook and Tensor.retain_grad
 from symgrad.autograd import conversions  # binds Tensor.numpy and float(Tensor)
+from symgrad.autograd import grad_dtype  # binds Tensor.grad_dtype
 from symgrad.autograd.engine import backward  # binds Tensor.backward
 from symgrad.autograd.grad_api import grad
 from symgrad.autograd.node import Node
 from symgrad.autograd import functional  # torch.autograd.functional: jacobian, hessian, ...
 from symgrad.autograd.variable import Variable
 from symgrad.autograd import graph  # torch.autograd.graph: saved-tensor hooks
+from symgrad.autograd import anomaly as anomaly_mode  # (PyTorch's module name)
+from symgrad.autograd.engine_switches import (
+    is_multithreading_enabled,
+    is_view_replay_enabled,
+    set_multithreading_enabled,
+)
+from symgrad.autograd.saved_names import SavedTensor
 
 __all__ = [
     "backward",
@@ -46,6 +54,11 @@ __all__ = [
     "is_anomaly_check_nan_enabled",
     "AnomalyWarning",
     "graph",
+    "anomaly_mode",
+    "is_multithreading_enabled",
+    "set_multithreading_enabled",
+    "is_view_replay_enabled",
+    "SavedTensor",
 ]
 
 

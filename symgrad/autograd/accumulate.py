@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from symgrad._grad_dtype import CUSTOM, grad_dtype_of
 from symgrad._memory_format import empty_strided, grad_strides, laid_out_for
 from symgrad._silent import restore, silence
 from symgrad._version import NO_VERSION, check_writable
@@ -15,7 +16,7 @@ from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import AccumulateGrad
 from symgrad.tensor import Tensor
 
-__all__ = ["first_grad", "one_node", "store"]
+__all__ = ["first_grad", "one_node", "store", "in_grad_dtype"]
 
 _anomaly_state = anomaly._state
 
@@ -23,7 +24,7 @@ _anomaly_state = anomaly._state
 def store(leaf: Tensor, g: np.ndarray, foreign: set) -> None:
     """Accumulate the array ``g`` into ``leaf.grad`` (no graph recorded): the array itself
     when no one else holds it, else a copy; in place where the .grad is the engine's own."""
-    dtype = leaf._data.dtype
+    dtype = leaf._data.dtype if not CUSTOM else _numpy_grad_dtype(leaf, g)
     if g.dtype is not dtype and g.dtype != dtype:  # (the same object: the common case)
         g = g.astype(dtype)
     grad = leaf._grad
@@ -117,3 +118,18 @@ def ones_of(data: np.ndarray) -> np.ndarray:
         ones = _ONES[key] = np.ones_like(data)
         ones.flags.writeable = False
     return ones
+
+
+def _numpy_grad_dtype(leaf: Tensor, g: np.ndarray) -> np.dtype:
+    """The NumPy dtype of ``leaf``'s gradients: its ``grad_dtype`` (None keeps ``g``'s)."""
+    kind = grad_dtype_of(leaf)
+    return g.dtype if kind is None else kind.numpy
+
+
+def in_grad_dtype(leaf: Tensor, grads: list) -> list:
+    """A leaf's incoming gradient cast to its ``grad_dtype`` (before its hooks see it)."""
+    kind = grad_dtype_of(leaf)
+    g = grads[0]
+    if kind is None or g is None or g.dtype == (kind if isinstance(g, Tensor) else kind.numpy):
+        return grads
+    return [g.to(kind) if isinstance(g, Tensor) else g.astype(kind.numpy)]

@@ -10,6 +10,7 @@ __all__ = ["CURRENT", "checkpoint_valid"]
 
 class _Current(threading.local):
     partial = False  # the innermost pass on this thread computes only some inputs' gradients
+    run = None  # the innermost pass running on this thread (the engine's _Run), if any
 
 
 CURRENT = _Current()

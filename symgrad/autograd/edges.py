@@ -5,9 +5,35 @@ hooks see and return. The engine and every other consumer walk the node's own ed
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["NO_EDGE", "public_positions", "as_public", "from_public"]
+__all__ = ["NO_EDGE", "GradientEdge", "public_positions", "as_public", "from_public"]
+
+
+class GradientEdge(NamedTuple):
+    """An input of the graph named by its node and the output of that node (PyTorch's
+    ``torch.autograd.graph.GradientEdge``): ``autograd.grad`` and ``backward(inputs=...)`` take
+    one where they take a tensor, and compute the gradient that reaches that output of the
+    node, even once the tensor itself is gone. Make one with
+    :func:`symgrad.autograd.graph.get_gradient_edge`.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.autograd.graph import get_gradient_edge
+    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> y = x * 2
+    >>> edge = get_gradient_edge(y)
+    >>> edge.node, edge.output_nr
+    (<MulBackward0 object at 0x...>, 0)
+    >>> symgrad.autograd.grad((y * y).sum(), edge)
+    (tensor([4., 8.]),)
+    """
+
+    node: Any
+    output_nr: int
+    ownership_token: Any = None
+
 
 NO_EDGE = (None, 0)
 

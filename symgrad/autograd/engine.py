@@ -8,17 +8,18 @@ first. No recursion: a chain of 100,000 ops is no deeper for Python than a chain
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from symgrad._grad_dtype import CUSTOM
 from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, dual, grad_mode, transforms_running
-from symgrad.autograd.accumulate import first_grad, one_node, ones_of, store
+from symgrad.autograd.accumulate import first_grad, in_grad_dtype, one_node, ones_of, store
 from symgrad.autograd.buffers import add_to, sum_into
 from symgrad.autograd.current_pass import CURRENT
+from symgrad.autograd.edges import GradientEdge
 from symgrad.autograd.hooks import (
     grad_tensor,
     run_post_accumulate_hooks,
@@ -28,7 +29,7 @@ from symgrad.autograd.hooks import (
 )
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to, walk
-from symgrad.autograd.roots import as_list, given_gradients, root_gradients
+from symgrad.autograd.roots import as_list, given_gradients, root_gradients, warn_cycle
 from symgrad.prim.batching import BatchedTensor
 from symgrad.tensor import Tensor, bind_methods
 
@@ -57,6 +58,11 @@ class _Run:
         self.targets = targets  # {(node, output_nr): positions} when only some inputs matter
         self.accumulate = accumulate
         self.captured: dict[int, Any] = {}
+        # the pass's nodes, leaves and (with targets) nodes leading to them: set by _execute
+        self.nodes: list = []
+        self.pending: dict = {}
+        self.useful: set | None = None
+        self.reached: set | None = None  # made when a multi-grad hook first asks
         # ids of gradients a leaf must copy rather than keep as its .grad: the caller's, those
         # made by user code (hooks, custom Functions) and those already handed out in this pass
         self.foreign: set[int] = set()
@@ -66,10 +72,11 @@ class _Run:
         # sqrt' at 0) are inf or nan silently, as in PyTorch; anomaly mode is the way to be told
         token = silence()
         outer, CURRENT.partial = CURRENT.partial, self.targets is not None
+        outer_run, CURRENT.run = CURRENT.run, self
         try:
             self._execute(roots, grads)
         finally:
-            CURRENT.partial = outer
+            CURRENT.partial, CURRENT.run = outer, outer_run
             restore(token)
 
     def _execute(self, roots: list[Tensor], grads: list) -> None:
@@ -79,6 +86,7 @@ class _Run:
         if self.targets is not None:
             deps, order = collect([n for n, _ in root_nodes])
             useful = leading_to(order, deps, {n for n, _ in self.targets})
+        self.nodes, self.pending, self.useful, self.reached = nodes, pending, useful, None
         buffers: dict[Node, list] = {}
         for (node, nr), g in zip(root_nodes, grads):
             self.foreign.add(id(g))
@@ -209,6 +217,8 @@ class _Run:
         targets = self.targets
         if targets is not None and (node, 0) not in targets:
             return
+        if CUSTOM:  # some leaf was given a grad_dtype
+            grads = in_grad_dtype(node._leaf, grads)
         hooks = node._hooks
         if hooks is not None:
             run_tensor_hooks(hooks, grads, self.foreign)
@@ -255,7 +265,9 @@ def _unrecorded(g: Any) -> Any:
     return g
 
 
-def _node_of(t: Tensor) -> tuple[Node, int]:
+def _node_of(t: Any) -> tuple[Node, int]:
+    if type(t) is GradientEdge:
+        return (t.node, t.output_nr)
     return (t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator_of(t), 0)
 
 
@@ -264,26 +276,6 @@ def _all_none(grads: list) -> bool:
         if g is not None:
             return False
     return True
-
-
-_warned_cycle = False
-
-
-def _warn_cycle() -> None:
-    """PyTorch's warning (once per process) that a ``.grad`` recorded by ``backward`` refers
-    to its parameter through its own graph."""
-    global _warned_cycle
-    if not _warned_cycle:
-        _warned_cycle = True
-        warnings.warn(
-            "Using backward() with create_graph=True will create a reference cycle between the "
-            "parameter and its gradient which can cause a memory leak. We recommend using "
-            "autograd.grad when creating the graph to avoid this. If you have to use this "
-            "function, make sure to reset the .grad fields of your parameters to None after "
-            "use to break the cycle and avoid the leak.",
-            UserWarning,
-            stacklevel=4,
-        )
 
 
 def backward(
@@ -309,7 +301,7 @@ def backward(
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:
-        _warn_cycle()
+        warn_cycle()
     if (
         type(tensors) is Tensor
         and grad_tensors is None
@@ -338,7 +330,7 @@ def backward(
     if inputs is not None:
         first = {id(t): i for i, t in reversed(list(enumerate(inputs)))}
         for i, t in enumerate(inputs):
-            if first[id(t)] != i:  # listed twice: its .grad gets the gradient once
+            if first[id(t)] != i or isinstance(t, GradientEdge):  # (an edge has no .grad)
                 continue
             # non-leaf inputs get .grad too, unless their retain_grad hook already gave it
             if t.grad_fn is not None and i in run.captured and not t._retains_grad:
@@ -357,7 +349,9 @@ def _targets(inputs: Sequence) -> dict:
     return targets
 
 
-def _check_input(t: Any, i: int) -> Tensor:
+def _check_input(t: Any, i: int) -> Any:
+    if isinstance(t, GradientEdge):
+        return t
     if not isinstance(t, Tensor):
         raise RuntimeError(
             f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__} "
@@ -412,6 +406,14 @@ def grad(
     result = []
     for i, t in enumerate(input_list):
         g = run.captured.get(i)
+        if g is None and isinstance(t, GradientEdge):
+            if not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
+                )
+            result.append(None)  # (an edge has no shape to make zeros of)
+            continue
         if g is None:
             if not allow_unused:
                 raise RuntimeError(

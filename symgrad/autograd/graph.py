@@ -15,9 +15,13 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from symgrad._version import is_inference
 from symgrad.autograd import saved
-from symgrad.autograd.node import Node
+from symgrad.autograd.edges import GradientEdge
+from symgrad.autograd.multi_grad_hooks import register_multi_grad_hook
+from symgrad.autograd.node import Node, accumulator_of
 from symgrad.autograd.saved_names import SavedTensor
+from symgrad.tensor import Tensor
 
 __all__ = [
     "Node",
@@ -25,6 +29,10 @@ __all__ = [
     "saved_tensors_hooks",
     "save_on_cpu",
     "disable_saved_tensors_hooks",
+    "GradientEdge",
+    "get_gradient_edge",
+    "increment_version",
+    "register_multi_grad_hook",
 ]
 
 
@@ -116,3 +124,45 @@ def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
         yield
     finally:
         saved.STATE.disabled = previous
+
+
+def get_gradient_edge(tensor: Tensor) -> GradientEdge:
+    """The edge of the graph ``tensor``'s gradient flows along: its node and output (the
+    ``AccumulateGrad`` node of a leaf), to give ``autograd.grad`` instead of the tensor.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.autograd.graph import get_gradient_edge
+    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> get_gradient_edge(x).node
+    <AccumulateGrad object at 0x...>
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError(
+            "It is not possible to get the gradient edge for a Tensor that does not require "
+            "gradients"
+        )
+    if tensor.grad_fn is None:
+        return GradientEdge(accumulator_of(tensor), 0)
+    return GradientEdge(tensor.grad_fn, tensor._output_nr)
+
+
+def increment_version(tensor: Any) -> None:
+    """Count one more in-place change of ``tensor`` (or of each tensor of an iterable), as an
+    in-place op would: a node that saved it then refuses to run its backward. For changes
+    made behind symgrad's back (through ``tensor.numpy()``, say). An inference tensor has no
+    version to count.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.autograd.graph import increment_version
+    >>> x = symgrad.tensor([1.0, 2.0])
+    >>> increment_version(x)
+    >>> x._version
+    1
+    """
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        if not is_inference(t):
+            t._counter.value += 1

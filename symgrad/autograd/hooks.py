@@ -182,6 +182,10 @@ def run_tensor_hooks(hooks: NodeHooks, grads: list, foreign: set) -> None:
     for hook in hooks.tensor + hooks.retain:  # a copy: a hook may remove itself
         hook(grads)
     foreign.update(id(g) for g, old in zip(grads, before) if id(g) != old)
+    if hooks.tensor:
+        # a hook may keep the gradient it saw: it is never summed into in place afterwards
+        # (PyTorch's AccumulateGrad takes over only a gradient no one else holds)
+        foreign.update(id(g._data if isinstance(g, Tensor) else g) for g in grads if g is not None)
 
 
 def run_prehooks(hooks: NodeHooks, grads: list, foreign: set) -> list:

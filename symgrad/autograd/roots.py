@@ -3,19 +3,21 @@ as PyTorch checks them (a non-scalar output needs ``gradient``, shapes must matc
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
+from symgrad.autograd.edges import GradientEdge
 from symgrad.tensor import Tensor
 
-__all__ = ["as_list", "given_gradients", "root_gradients"]
+__all__ = ["as_list", "given_gradients", "root_gradients", "warn_cycle"]
 
 
 def as_list(value: Any) -> list:
     if value is None:
         return []
-    if isinstance(value, Tensor):
+    if isinstance(value, (Tensor, GradientEdge)):  # (an edge is a tuple, but one input)
         return [value]
     return list(value)
 
@@ -79,3 +81,23 @@ def root_gradients(roots: list, grads: list, create_graph: bool) -> list:
             g = g.to(root.dtype)
         result.append(g if create_graph else g._data)
     return result
+
+
+_warned_cycle = False
+
+
+def warn_cycle() -> None:
+    """PyTorch's warning (once per process) that a ``.grad`` recorded by ``backward`` refers
+    to its parameter through its own graph."""
+    global _warned_cycle
+    if not _warned_cycle:
+        _warned_cycle = True
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the "
+            "parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after "
+            "use to break the cycle and avoid the leak.",
+            UserWarning,
+            stacklevel=4,
+        )

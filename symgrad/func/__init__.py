@@ -34,6 +34,7 @@ from symgrad.func.module_state import replace_all_batch_norm_modules_, stack_mod
 from symgrad.func.forward_mode import jvp
 from symgrad.func.transforms import grad, grad_and_value, vjp
 from symgrad.func.vmap import vmap
+from symgrad.func.rearrange import rearrange
 
 __all__ = [
     "grad",
@@ -50,4 +51,5 @@ __all__ = [
     "replace_all_batch_norm_modules_",
     "functionalize",
     "debug_unwrap",
+    "rearrange",
 ]

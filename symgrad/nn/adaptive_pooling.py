@@ -123,7 +123,8 @@ def _adaptive_avg(d: int, input: Any, output_size: Any) -> Tensor:
             lo, hi = row[0], row[-1] + 1
             m[i, lo:hi] = 1.0 / (hi - lo)
         matrices.append(m)
-    return pool_matrices(input, tuple(matrices), f"AdaptiveAvgPool{d}DBackward0")
+    name = f"AdaptiveAvgPool{d}DBackward0"
+    return pool_matrices(input, tuple(matrices), name, reads_input=True)
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:

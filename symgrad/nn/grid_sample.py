@@ -24,7 +24,10 @@ import numpy as np
 from symgrad import _tracing
 from symgrad.nn.grid_sampling import _ALIGN_WARNING
 from symgrad.nn.upsampling_filters import cubic_coefficients, cubic_slopes
+from symgrad.prim.batching import BatchedTensor
+from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["grid_sample"]
@@ -77,7 +80,7 @@ def _forward(
     return out
 
 
-def _vjp(xp: Any, g: Any, c: Any) -> tuple:
+def _rule(xp: Any, g: Any, c: Any) -> tuple:
     input, grid = c.inputs
     p = c.params
     axes, key = p["axes"], p["key"]
@@ -111,11 +114,62 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(grads)
 
 
+def _vjp(xp: Any, g: Any, c: Any) -> tuple:
+    grads = _rule(xp, g, c)
+    if xp is not INTERPRETERS.tensor or any(type(a) is BatchedTensor for a in (g, *c.inputs)):
+        return grads
+    # PyTorch's gradients are outputs of one node reading (g, input, grid): they require grad
+    # whenever an input does, also where the rule's value is a constant (nearest sampling,
+    # a constant incoming gradient and grid)
+    return tuple(
+        _GRADIENT(g, *c.inputs, which=i, **c.params)
+        if grad is not None and not grad.requires_grad
+        else grad
+        for i, grad in enumerate(grads)
+    )
+
+
 def _name(params: dict, shapes: Any) -> str:
     return f"GridSampler{len(params['axes'])}DBackward0"
 
 
 _GRID_SAMPLE = Structural("grid_sample", _forward, _vjp, saves=(0, 1), backward=_name, jvp=None)
+
+
+def _gradient_forward(xp: Any, g: Any, input: Any, grid: Any, which: int, **params: Any) -> Any:
+    """grid_sample's gradient for its input (``which`` 0) or grid (1)."""
+    needs = (which == 0, which == 1)
+    shapes = (tuple(input.shape), tuple(grid.shape))
+    return _rule(xp, g, Ctx((input, grid), None, shapes, needs, params))[which]
+
+
+def _gradient_vjp(xp: Any, gg: Any, c: Any) -> tuple:
+    """Where the gradient node is used its value moves with ``g`` alone (the input's
+    gradient: linear in ``g``, sampled back by the forward) or with nothing (nearest
+    sampling's grid gradient, zeros); the input's and grid's are then PyTorch's: none, and
+    zeros for the grid under nearest sampling."""
+    p = dict(c.params)
+    which = p.pop("which")
+    grid = c.inputs[2]
+    by_g = _forward(xp, gg, grid, **p) if which == 0 and c.needs[0] else None
+    by_grid = None
+    if which == 0 and c.needs[2] and p["mode"] == "nearest":
+        by_grid = xp.constant(np.zeros(c.shapes[2], dtype=p["dtype"]))
+    return (by_g, None, by_grid)
+
+
+def _gradient_name(params: dict, shapes: Any) -> str:
+    return f"GridSampler{len(params['axes'])}DBackwardBackward0"
+
+
+_GRADIENT = Structural(
+    "grid_sample_backward",
+    _gradient_forward,
+    _gradient_vjp,
+    saves=(2,),
+    backward=_gradient_name,
+    jvp=None,
+)
 
 
 def _reflect(x: np.ndarray, twice_low: int, twice_high: int) -> tuple:

@@ -4,8 +4,10 @@ of ``linear(input, linear_weight, linear_bias)``, composed as PyTorch's referenc
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
+from symgrad import dtypes
 from symgrad.nn.classification import cross_entropy
 from symgrad.ops.affine import linear
 from symgrad.tensor import Tensor
@@ -40,6 +42,30 @@ def _check(input: Tensor, linear_weight: Tensor, linear_bias: Any) -> tuple:
     return tuple(input.shape[:-1]), classes, out_features
 
 
+def _check_options(options: Any, input: Tensor, target: Tensor, classes: int, **call: Any) -> None:
+    """What PyTorch does with ``options`` before its chunked kernel (symgrad computes the
+    reference either way): the warning that they are ignored where the kernel can't run,
+    else their checks against the call's sizes."""
+    out_features, reduction, smooth = call["out_features"], call["reduction"], call["smooth"]
+    if (
+        out_features
+        or reduction not in ("mean", "sum", "none")
+        or smooth != 0.0
+        or (target.dtype != dtypes.int64)
+    ):
+        warnings.warn(
+            "linear_cross_entropy: ``options`` ignored; chunked path needs reduction in "
+            "{'mean','sum','none'}, label_smoothing == 0, target.dtype == int64, out_features "
+            f"== (). Got reduction={reduction!r}, label_smoothing={smooth}, "
+            f"target.dtype={target.dtype}, out_features={tuple(out_features)}, tracing=False, "
+            f"linear_bias.shape={call['bias_shape']}.",
+            stacklevel=3,
+        )
+        return
+    batches = input.shape[0] if input.ndim == 2 else 1
+    options._adjust(batches, input.shape[-1], classes, input.dtype)
+
+
 def linear_cross_entropy(
     input: Tensor,
     linear_weight: Tensor,
@@ -68,6 +94,10 @@ def linear_cross_entropy(
     logits_shape = (*batch, classes, *out_features)
     if tuple(target.shape) == logits_shape and ignore_index is not None:
         raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    if options is not None:
+        call = {"out_features": out_features, "reduction": reduction, "smooth": label_smoothing}
+        call["bias_shape"] = None if linear_bias is None else tuple(linear_bias.shape)
+        _check_options(options, input, target, classes, **call)
     if out_features:
         rows = math.prod(out_features, start=classes)
         linear_weight = linear_weight.reshape(rows, input.shape[-1])

@@ -56,7 +56,7 @@ def _check_parameter_dtypes(input: Tensor, *params: Tensor | None) -> None:
             )
 
 
-def _verify_batch_size(size: list | tuple) -> None:
+def _verify_batch_size(size: Any) -> None:
     if math.prod(size[:1] + size[2:]) == 1:
         raise ValueError(
             f"Expected more than 1 value per channel when training, got input size {size}"
@@ -202,7 +202,7 @@ def batch_norm(
     if training and not _aten:
         if input.ndim == 0:
             raise IndexError("tuple index out of range (batch_norm needs an input (N, C, ...))")
-        _verify_batch_size(input.shape)
+        _verify_batch_size(input.shape)  # PyTorch's message shows a Size (a list for group norm)
     if training and eps <= 0.0 and not _aten:
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
@@ -251,9 +251,11 @@ def batch_norm(
     if not training:
         stats = (running_mean._data.reshape(view), running_var._data.reshape(view))
         return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view, stats=stats)
+    running: tuple = ()
     if running_mean is not None:
         _update_running(input._data, running_mean, running_var, axes, momentum)
-    return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view)
+        running = (running_mean, running_var)
+    return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view, running=running)
 
 
 _NOT_BATCHED = (

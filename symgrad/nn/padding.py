@@ -94,4 +94,5 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         shape = [1] * dims
         shape[axis] = src.size
         key.append(src.reshape(shape))
-    return pick(input, (Ellipsis, *key), _NON_CONSTANT[mode].format(dims))
+    name = _NON_CONSTANT[mode].format(dims)
+    return pick(input, (Ellipsis, *key), name, reads_input=mode != "circular")

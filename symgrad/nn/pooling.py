@@ -101,7 +101,9 @@ def _max_pick(d, input, k, s, p, dil, out, return_indices):
         return max_positions(d, x, k, s, p, dil, out)
 
     key, positions = find(input._data)
-    result = pick(input, key, f"MaxPool{d}DWithIndicesBackward0", lambda a: find(a)[0])
+    apart = all(ss >= dd * (kk - 1) + 1 for kk, ss, dd in zip(k, s, dil))  # windows apart
+    name = f"MaxPool{d}DWithIndicesBackward0"
+    result = pick(input, key, name, lambda a: find(a)[0], reads_input=True, unique=apart)
     if not return_indices:
         return result
 
@@ -134,7 +136,7 @@ def _window_maxima(input: Tensor, index: list, name: str) -> tuple:
         return np.asarray(at, dtype=np.int64)
 
     key = window_maximum(input._data, index)[0]
-    result = pick(input, key, name, lambda a: window_maximum(a, index)[0])
+    result = pick(input, key, name, lambda a: window_maximum(a, index)[0], reads_input=True)
     return result, _found(flat, input)
 
 
@@ -287,7 +289,7 @@ def _avg_pool(
         _pooled_dtype(input, "avg_pool3d_out_frame" if d == 3 else "avg_pool2d", ("Long",))
         data = integer_average(input._data, tuple(matrices))
         return creation.tensor(data, device=input.device)
-    return pool_matrices(input, tuple(matrices), f"AvgPool{d}DBackward0")
+    return pool_matrices(input, tuple(matrices), f"AvgPool{d}DBackward0", reads_input=True)
 
 
 _INTEGERS = ("Byte", "Char", "Short", "Int", "Long")

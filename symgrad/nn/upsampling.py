@@ -8,7 +8,8 @@ PyTorch's name (``UpsampleNearest2DBackward0``, ``UpsampleBicubic2DBackward0``, 
 :func:`symgrad.ops.pooling.pool_matrices`; its VJP multiplies by the transposes, so closed
 forms, forward mode and every order of derivative come with it. The source positions and
 weights follow PyTorch's CPU kernels, in their precision (``float`` for the nearest modes;
-the input's own for the others), so the values match PyTorch's to rounding.
+the input's own for the others, but float32 for a float16 bilinear one, rounded once), so
+the values match PyTorch's to rounding.
 """
 
 from __future__ import annotations
@@ -241,6 +242,8 @@ def _matrices(input: Tensor, mode: str, sizes: tuple, scales: tuple, align: Any,
     """One ``(out, in)`` matrix per spatial dimension."""
     dims = zip(input.shape[2:], sizes, scales)
     dtype = input.dtype.numpy
+    if dtype == np.float16 and not aa and mode == "bilinear":
+        dtype = np.float32  # PyTorch's float16 bilinear kernel computes in float32
     if mode in ("nearest", "nearest-exact"):
         return tuple(_nearest_matrix(n, o, s, mode == "nearest-exact") for n, o, s in dims)
     if aa:

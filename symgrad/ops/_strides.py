@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["view_strides"]
+import numpy as np
+
+from symgrad._data import sizes
+
+__all__ = ["new_shape", "view_strides"]
 
 
 def view_strides(shape: tuple, strides: tuple, new_shape: tuple) -> tuple | None:
@@ -49,3 +53,37 @@ def _contiguous(shape: tuple, item: int) -> tuple:
         out.append(step)
         step *= max(n, 1)
     return tuple(reversed(out))
+
+
+def check_sizes(target: tuple, numel: int, known: int) -> None:
+    """PyTorch's errors for ``target`` sizes of a view or reshape of ``numel`` elements that
+    no NumPy reshape should guess at (``known``: the product of the sizes other than -1)."""
+    for i, n in enumerate(target):
+        if n < -1:
+            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {list(target)}")
+    if target.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in target and numel == 0 and known == 0:
+        raise RuntimeError(
+            f"cannot reshape tensor of 0 elements into shape {list(target)} because the "
+            "unspecified dimension size -1 can be any value and is ambiguous"
+        )
+
+
+def new_shape(old: tuple, shape: tuple, op: str) -> tuple:
+    """The sizes ``shape`` (PyTorch's two ways of giving them, one of them -1 at most) for
+    ``numel(old)`` elements, with PyTorch's errors."""
+    target = sizes(shape, op)
+    numel = math.prod(old)
+    known = math.prod(n for n in target if n != -1)
+    if min(target, default=0) >= -1 and known > 0:  # (what NumPy's reshape would find)
+        missing = target.count(-1)
+        if missing == 0 and known == numel:
+            return target
+        if missing == 1 and numel % known == 0:
+            return tuple(numel // known if n == -1 else n for n in target)
+    check_sizes(target, numel, known)
+    try:
+        return np.empty(old, dtype=np.bool_).reshape(target).shape
+    except ValueError:
+        raise RuntimeError(f"shape '{list(target)}' is invalid for input of size {numel}") from None

@@ -74,7 +74,7 @@ def _truth(name: str, reduce: Any, doc: str) -> Any:
             )
         axis = None if dim is None else (_dims(input, dim) or ())  # dim=() reduces nothing
         truth = np.asanyarray(reduce(input._data, axis=axis, keepdims=keepdim))
-        return Tensor._make(truth.astype(kind, copy=False))
+        return Tensor._make(truth.astype(kind, order="C", copy=False))  # (row by row, as PyTorch)
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc

@@ -24,7 +24,9 @@ import numpy as np
 
 from symgrad.prim import batching
 from symgrad.prim.numpy_xp import NP
+from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 
 __all__ = ["convolution", "Geometry"]
 
@@ -293,6 +295,44 @@ def batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> A
     return out.transpose(0, 1)
 
 
+def tied_gradients(rule: Any) -> Any:
+    """The VJP rule ``rule`` of a convolution as PyTorch records it under ``create_graph``:
+    its gradients are outputs of one ``ConvolutionBackwardBackward0`` node reading (g, input,
+    weight), so each requires grad whenever one of those does. A gradient the rule gives
+    as a constant (a constant incoming gradient and weight: the input's gradient of
+    ``conv2d(x, w).sum()`` for a frozen ``w``) becomes that node's output, with no
+    derivative for anything (PyTorch's None)."""
+
+    def forward(xp: Any, g: Any, x: Any, w: Any, which: int, bias: bool, geo: Any) -> Any:
+        needs = tuple(i == which for i in range(3 if bias else 2))
+        shapes = (tuple(x.shape), tuple(w.shape), None)
+        return rule(xp, g, Ctx((x, w, None), None, shapes, needs, {"geo": geo}))[which]
+
+    node = Structural(
+        "convolution_backward",
+        forward,
+        lambda xp, gg, c: (None, None, None),
+        saves=(0, 1, 2),
+        backward="ConvolutionBackwardBackward0",
+    )
+
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        grads = rule(xp, g, c)
+        x, w = c.inputs[0], c.inputs[1]
+        batched = any(isinstance(t, batching.BatchedTensor) for t in (g, x, w))
+        if xp is not INTERPRETERS.tensor or batched:
+            return grads
+        bias = len(c.needs) > 2
+        return tuple(
+            node(g, x, w, which=i, bias=bias, **c.params)
+            if grad is not None and not grad.requires_grad
+            else grad
+            for i, grad in enumerate(grads)
+        )
+
+    return vjp
+
+
 def bias_edges(node: Any) -> tuple | None:
     """PyTorch's edges (input, weight, bias): the bias's None when there is none."""
     return (0, 1, None) if len(node._meta) == 2 else None
@@ -301,7 +341,7 @@ def bias_edges(node: Any) -> tuple | None:
 _CONVOLUTION = Structural(
     "convolution",
     _forward,
-    _vjp,
+    tied_gradients(_vjp),
     saves=(0, 1),
     backward="ConvolutionBackward0",
     kernel=_kernel,

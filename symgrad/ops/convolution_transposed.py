@@ -88,7 +88,7 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
 _CONVOLUTION_TRANSPOSED = Structural(
     "convolution_transposed",
     _forward,
-    _vjp,
+    conv.tied_gradients(_vjp),
     saves=(0, 1),
     backward="ConvolutionBackward0",
     kernel=_kernel,

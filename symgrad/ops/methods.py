@@ -63,7 +63,8 @@ from symgrad.ops.indexing import getitem
 from symgrad.ops.inplace import copy_, fill_, inplace, zero_
 from symgrad.ops.method_names import _IN_PLACE_OPS, _SAME_NAME
 from symgrad.ops.setitem import setitem
-from symgrad.ops.shape import permute, reshape, transpose
+from symgrad.ops.shape import reshape, transpose
+from symgrad.ops.transposed_properties import matrix_transposed, transposed
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["METHODS"]
@@ -310,28 +311,6 @@ def _positive(self: Tensor) -> Tensor:
     return self
 
 
-def _transposed(self: Tensor) -> Tensor:
-    """The dimensions reversed (the transpose of a matrix)."""
-    n = self.ndim
-    return self if n < 2 else permute(self, tuple(range(n - 1, -1, -1)))
-
-
-def _matrix_transposed(self: Tensor) -> Tensor:
-    """The last two dimensions swapped."""
-    if self.ndim == 0:  # PyTorch: the identity, deprecated
-        warnings.warn(
-            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
-            UserWarning,
-            stacklevel=2,
-        )
-        return self
-    if self.ndim == 1:
-        raise RuntimeError(
-            "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
-        )
-    return transpose(self, -2, -1)
-
-
 # -- conversions ------------------------------------------------------------------------------
 def _type(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
     """PyTorch's type name (``'torch.FloatTensor'``), or a conversion to ``dtype`` (a dtype, a
@@ -394,8 +373,8 @@ METHODS.update(
         "where": _where,
         "softmax": _softmax,
         "log_softmax": _log_softmax,
-        "T": property(_transposed),
-        "mT": property(_matrix_transposed),
+        "T": property(transposed),
+        "mT": property(matrix_transposed),
         "add_": add_,
         "sub_": sub_,
         "mul_": mul_,

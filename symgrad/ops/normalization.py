@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad.ops import elementwise as E
 from symgrad.prim import batching, blocks
 from symgrad.prim.numpy_xp import (
@@ -54,9 +55,11 @@ def _as_saved(a: np.ndarray) -> np.ndarray:
     return a.astype(HALF).astype(np.float32)
 
 
-def _forward(xp: Any, x: Any, *affine: Any, axes, eps, group, view, stats, has_w, has_b) -> Any:
+def _forward(
+    xp: Any, x: Any, *affine: Any, axes, eps, group, view, stats, has_w, has_b, saved=False
+) -> Any:
     xr = x if group is None else xp.reshape(x, group)
-    centred, rstd = _stats(xp, xr, axes, eps, stats)
+    centred, rstd = _stats(xp, xr, axes, eps, stats, saved)
     out = centred * rstd
     if group is not None:
         out = xp.reshape(out, x.shape)
@@ -67,13 +70,16 @@ def _forward(xp: Any, x: Any, *affine: Any, axes, eps, group, view, stats, has_w
     return out
 
 
-def _kernel(x: Any, *affine: Any, axes, eps, group, view, stats, has_w, has_b, tie_bias) -> Any:
+def _kernel(
+    x: Any, *affine: Any, axes, eps, group, view, stats, has_w, has_b, tie_bias, saved=False
+) -> Any:
     """The forward on NumPy: a layer norm over the last axis of a large array in blocks of
     whole rows on every core (``blocks.rows``: the same operations on each row, so the same
-    values), as PyTorch shares the rows among its threads; ``_forward`` otherwise."""
-    params = dict(axes=axes, eps=eps, group=group, view=view, stats=stats)
+    values), as PyTorch shares the rows among its threads; ``_forward`` otherwise. ``saved``:
+    normalized by the statistics rounded to float16 (see ``_as_saved``)."""
+    params = dict(axes=axes, eps=eps, group=group, view=view, stats=stats, saved=saved)
     big = getattr(x, "size", 0) >= blocks.EAGER_MIN
-    if big and group is None and stats is None and _trailing(x, axes):
+    if big and group is None and stats is None and not saved and _trailing(x, axes):
         flat = [np.ascontiguousarray(a).reshape(-1) for a in affine]
         w = flat[0] if has_w else None
         b = flat[-1] if has_b else None
@@ -178,7 +184,8 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     p = c.params
     x, axes, group, view = c.inputs[0], p["axes"], p["group"], p["view"]
     xr = x if group is None else xp.reshape(x, group)
-    centred, rstd = _stats(xp, xr, axes, p["eps"], p["stats"], p.get("saved", False))
+    saved = p.get("saved", False) and p.get("half_stats", True)
+    centred, rstd = _stats(xp, xr, axes, p["eps"], p["stats"], saved)
     xhat = centred * rstd
     shape = tuple(x.shape)
     grads = []
@@ -261,13 +268,20 @@ def _batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> 
     return prim(p, *affine, **new)
 
 
-def _node(backward: str) -> Structural:
-    # float16 is computed in float32 and rounded once, forward and backward, as PyTorch's kernels
+def _node(backward: str, saved_forward: bool = False) -> Structural:
+    """float16 is computed in float32 and rounded once, forward and backward, as PyTorch's
+    kernels; where they save the statistics in float16 (``half_stats``: no float32 parameter
+    along), the backward reads them rounded, and the batch norm (``saved_forward``) also
+    normalizes by them."""
+
+    def kernel(xp: Any, *args: Any, half_stats: bool, saved: bool = False, **params: Any) -> Any:
+        return _kernel(*args, saved=saved and half_stats and saved_forward, **params)
+
     return Structural(
         "native_norm",
-        lambda xp, *args, tie_bias, **params: _forward(xp, *args, **params),
+        lambda xp, *args, tie_bias, half_stats, **params: _forward(xp, *args, **params),
         half_rule_in_float32(_vjp, saved=True),
-        kernel=half_in_float32(lambda xp, *args, **params: _kernel(*args, **params)),
+        kernel=half_in_float32(kernel, saved=True),
         numeric_vjp=_numeric_vjp,
         saves=(0, 1),
         backward=backward,
@@ -286,7 +300,7 @@ def _affine_edges(node: Any) -> tuple:
 _NODES = {
     "layer": _node("NativeLayerNormBackward0"),
     "group": _node("NativeGroupNormBackward0"),
-    "batch": _node("NativeBatchNormBackward0"),
+    "batch": _node("NativeBatchNormBackward0", saved_forward=True),
 }
 
 
@@ -301,10 +315,14 @@ def native_norm(
     view: tuple,
     group: tuple | None = None,
     stats: tuple | None = None,
+    running: tuple = (),
 ) -> Tensor:
     """Normalize ``input`` over ``axes`` (of its ``group`` shape) and apply weight and bias;
-    ``stats`` = (mean, var) arrays to use instead of the input's own (no gradient)."""
+    ``stats`` = (mean, var) arrays to use instead of the input's own (no gradient);
+    ``running``: the running statistics a batch norm in training updates."""
     affine = tuple(t for t in (weight, bias) if t is not None)
+    # PyTorch saves the statistics in the parameters' dtype: float32 in mixed precision
+    half_stats = all(t.dtype is not dtypes.float32 for t in affine + tuple(running))
     dtype = input.dtype.numpy
     if stats is not None:
         stats = tuple(np.asarray(s, dtype=dtype) for s in stats)
@@ -319,4 +337,5 @@ def native_norm(
         has_w=weight is not None,
         has_b=bias is not None,
         tie_bias=kind != "group",  # PyTorch's group norm backward leaves the bias's alone
+        half_stats=half_stats,
     )

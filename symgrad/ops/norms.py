@@ -222,6 +222,7 @@ _NORM_P = Structural(
     backward="LinalgVectorNormBackward0",
     kernel=_norm_p_kernel,
     batch="reduction",
+    rows=True,
 )
 
 
@@ -252,6 +253,7 @@ _NORM2 = Structural(
     backward="LinalgVectorNormBackward0",
     kernel=_norm2_kernel,
     batch="reduction",
+    rows=True,
 )
 
 
@@ -270,6 +272,7 @@ def _as_node(prim: Structural, backward: str) -> Structural:
         backward=backward,
         kernel=prim.kernel,
         batch=prim.batch,
+        rows=prim.rows,
     )
 
 

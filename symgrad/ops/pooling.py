@@ -11,18 +11,26 @@ constant matrix, so its rule is a few vocabulary words on every interpreter.
   fill value.
 - ``unpool``: max unpooling, the input written into zeros at given positions (the last
   write wins where a position repeats); its VJP reads the gradient back at every position.
+
+Max and average pooling and reflection or replication padding take ``reads_input=True``:
+PyTorch's backward of these reads the input, so under ``create_graph`` their gradient is a
+node of its own (``MaxPool2DWithIndicesBackwardBackward0``) with an edge to the input too,
+whose derivative there is zero; the gradient then requires grad whenever the input does, even
+where the incoming gradient is a constant (``max_pool2d(x, 2).sum()``).
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from symgrad._tracing import TRACE, data_params
-from symgrad.prim.numpy_xp import NP
+from symgrad.ops.max_positions import first_maximum, max_positions, window_maximum
+from symgrad.prim.batching import BatchedTensor
+from symgrad.prim.numpy_xp import HALF, NP
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 
 __all__ = [
     "pick",
@@ -37,96 +45,59 @@ __all__ = [
 
 
 # -- picking by a fixed key ---------------------------------------------------------------------
-def _pick_forward(xp: Any, x: Any, key: tuple) -> Any:
+def _pick_forward(xp: Any, x: Any, key: tuple, unique: bool = False) -> Any:
     return xp.getitem(x, key)
 
 
+def _pick_grad(xp: Any, g: Any, shape: tuple, key: tuple, unique: bool = False) -> Any:
+    # windows that don't overlap pick each element once at most: written, not accumulated
+    return xp.index_put_zeros(shape, key, g, unique)
+
+
 def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (xp.index_put_zeros(c.shapes[0], c.params["key"], g, False),)
+    return (_pick_grad(xp, g, c.shapes[0], c.params["key"], c.params.get("unique", False)),)
 
 
 _PICKS: dict[str, Structural] = {}
 
 
-def pick(x: Any, key: tuple, name: str, find: Any = None) -> Any:
+def pick(
+    x: Any,
+    key: tuple,
+    name: str,
+    find: Any = None,
+    reads_input: bool = False,
+    unique: bool = False,
+) -> Any:
     """``x[key]`` recorded as PyTorch's node ``name`` (max pooling, reflection, rolling,
-    ...); its gradient is added back at ``key``. ``find(x's values)`` gives ``key`` when the
-    values choose it (max pooling): a compiled program finds it afresh at every call."""
+    ...); its gradient is added back at ``key`` (``unique``: ``key`` names no element twice).
+    ``find(x's values)`` gives ``key`` when the values choose it (max pooling): a compiled
+    program finds it afresh at every call. ``reads_input``: PyTorch's backward reads ``x``
+    (see the module's notes)."""
     prim = _PICKS.get(name)
     if prim is None:
+        vjp = _reading_input(name, _pick_forward, _pick_grad) if reads_input else _pick_vjp
         prim = _PICKS[name] = Structural(
-            "pick", _pick_forward, _pick_vjp, backward=name, jvp="linear", batch="getitem"
+            "pick",
+            _pick_forward,
+            vjp,
+            saves=(0,) if reads_input else (),
+            backward=name,
+            jvp="linear",
+            batch="getitem",
         )
-    result = prim(x, key=key)
+    result = prim(x, key=key, unique=True) if unique else prim(x, key=key)
     if find is not None and TRACE.log is not None:
         data_params(result, lambda a: {"key": find(a)}, x)
     return result
 
 
-def max_positions(d: int, x: np.ndarray, k, s, p, dil, out) -> tuple:
-    """The key of each window's first maximum in ``x`` and its positions along the last
-    ``d`` dimensions."""
-    lead = x.shape[:-d]
-    spatial = x.shape[-d:]
-    # windows over the input padded with -inf, far enough for every window
-    pads = [
-        (pp, max(0, (o - 1) * ss + dd * (kk - 1) + 1 - n - pp))
-        for n, kk, pp, ss, dd, o in zip(spatial, k, p, s, dil, out)
-    ]
-    low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min  # integers: their least
-    padded = np.pad(x, [(0, 0)] * len(lead) + pads, constant_values=low)
-    span = tuple(dd * (kk - 1) + 1 for kk, dd in zip(k, dil))
-    axes = tuple(range(len(lead), len(lead) + d))
-    view = np.lib.stride_tricks.sliding_window_view(padded, span, axis=axes)
-    view = view[(Ellipsis,) + tuple(slice(None, None, ss) for ss in s) + (slice(None),) * d]
-    view = view[(Ellipsis,) + tuple(slice(None, None, dd) for dd in dil)]
-    view = view[(Ellipsis,) + tuple(slice(0, o) for o in out) + (slice(None),) * d]
-    flat = view.reshape(view.shape[: len(lead) + d] + (math.prod(k),))
-    best = first_maximum(flat)
-    offsets = np.unravel_index(best, k)
-    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
-    positions = [grids[len(lead) + i] * s[i] - p[i] + offsets[i] * dil[i] for i in range(d)]
-    return tuple(grids[: len(lead)]) + tuple(positions), positions
-
-
-def first_maximum(flat: np.ndarray) -> np.ndarray:
-    """The position of the first maximum along the last axis of ``flat``; a NaN wins, the
-    last one (PyTorch's scan ``if (val > max || isnan(val))``)."""
-    if flat.shape[-1] == 0 or flat.size == 0:
-        return np.zeros(flat.shape[:-1], dtype=np.int64)
-    nan = np.isnan(flat)
-    last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1)
-    return np.where(nan.any(-1), last_nan, np.argmax(flat, -1))
-
-
-def window_maximum(x: np.ndarray, index: list) -> tuple:
-    """The key of each window's first maximum in ``x`` and its positions, for windows over
-    the last ``len(index)`` dimensions given per dimension: window ``i`` along dimension
-    ``j`` covers the positions ``index[j][..., i, :]`` (a short window repeats its last one;
-    leading dimensions of ``index[j]``, if any, give each plane its own windows)."""
-    d = len(index)
-    lead = x.shape[:-d]
-    index = [np.broadcast_to(idx, lead + idx.shape[-2:]) for idx in index]
-    out = tuple(idx.shape[-2] for idx in index)
-    spans = tuple(idx.shape[-1] for idx in index)
-    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij")
-    lead_grids = [g[(Ellipsis,) + (slice(0, 1),) * d][(Ellipsis,) + (None,) * d] for g in grids]
-    keys = lead_grids[: len(lead)]
-    for j, idx in enumerate(index):
-        shape = [1] * (2 * d)
-        shape[j], shape[d + j] = idx.shape[-2:]
-        keys.append(idx.reshape(lead + tuple(shape)))
-    windows = x[tuple(keys)]
-    best = first_maximum(windows.reshape(lead + out + (math.prod(spans),)))
-    offsets = np.unravel_index(best, spans)
-    plane = tuple(grids[: len(lead)])
-    positions = [index[j][plane + (grids[len(lead) + j], offsets[j])] for j in range(d)]
-    return plane + tuple(positions), positions
-
-
 # -- separable weighted sums (average pooling) --------------------------------------------------
 def _along(xp: Any, x: Any, axis: int, matrix: np.ndarray) -> Any:
-    """``matrix`` applied along ``axis`` of ``x``."""
+    """``matrix`` applied along ``axis`` of ``x`` (a float16 tensor's float32 average weights
+    in float16, as matmul takes operands of one dtype)."""
+    if getattr(getattr(x, "dtype", None), "numpy", None) is HALF:
+        matrix = matrix.astype(HALF)
     moved = xp.transpose(x, axis, -1)
     return xp.transpose(xp.matmul(moved, xp.constant(matrix.T)), axis, -1)
 
@@ -163,6 +134,9 @@ def _nonfinite_rows(rows: np.ndarray, matrix: np.ndarray, out: np.ndarray, bad: 
 
 
 def _pool_kernel(xp: Any, x: np.ndarray, matrices: tuple) -> np.ndarray:
+    if x.dtype is HALF and matrices and matrices[0].dtype == np.float32:
+        # float32 weights of a float16 input: PyTorch's float32 arithmetic, rounded once
+        return _pool_kernel(xp, x.astype(np.float32), matrices).astype(HALF)
     first = x.ndim - len(matrices)
     for i, m in enumerate(matrices):
         x = _numpy_along(x, first + i, m)
@@ -173,41 +147,137 @@ def integer_average(x: np.ndarray, matrices: tuple) -> np.ndarray:
     """Average pooling of an int64 array as PyTorch's kernel: each window's sum divided by
     its divisor (``1 / weight`` of the window's row in each matrix), truncated toward 0."""
     sums = _pool_kernel(NP, x.astype(np.float64), tuple((m != 0).astype(float) for m in matrices))
+    return np.trunc(sums / _divisors(matrices)).astype(x.dtype)
+
+
+def _divisors(matrices: tuple) -> np.ndarray:
+    """Each window's divisor: the product of ``1 / weight`` of its row in each matrix."""
     divisor = np.ones(())
     for m in matrices:
         weight = m.max(axis=1)  # a row of zeros (no input in its window) sums to 0 anyway
         divisor = np.multiply.outer(divisor, 1 / np.where(weight > 0, weight, 1.0))
-    return np.trunc(sums / np.rint(divisor)).astype(x.dtype)
+    return np.rint(divisor)
+
+
+def _ones(matrices: tuple) -> tuple:
+    return tuple((m != 0).astype(np.float32) for m in matrices)
+
+
+def _average_kernel(xp: Any, x: np.ndarray, matrices: tuple) -> np.ndarray:
+    """Average pooling; float16 as PyTorch's kernels: each window summed in float32, divided
+    by its divisor, rounded once."""
+    if x.dtype is not HALF:
+        return _pool_kernel(xp, x, matrices)
+    sums = _pool_kernel(xp, x.astype(np.float32), _ones(matrices))
+    return (sums / _divisors(matrices).astype(np.float32)).astype(HALF)
+
+
+def _average_grad(xp: Any, g: Any, shape: tuple, matrices: tuple) -> Any:
+    """``_pool_grad``; for a float16 gradient as PyTorch's kernel: each window's share (the
+    gradient over its divisor, rounded to float16) added to the window's inputs in float16,
+    window after window in row-major order."""
+    if xp is not NP or g.dtype is not HALF:
+        return _pool_grad(xp, g, shape, matrices)
+    shares = (g.astype(np.float32) / _divisors(matrices).astype(np.float32)).astype(HALF)
+    if all((m != 0).sum(axis=0).max(initial=0) <= 1 for m in matrices):  # no window overlaps
+        return _pool_kernel(xp, shares, tuple(m.T for m in _ones(matrices))).astype(HALF)
+    d = len(matrices)
+    out = np.zeros(shape, np.float32)
+    lead = (slice(None),) * (out.ndim - d)
+    spans = [[np.flatnonzero(row) for row in m] for m in matrices]
+    for position in np.ndindex(*shares.shape[-d:]):
+        cols = [span[i] for span, i in zip(spans, position)]
+        if all(len(col) for col in cols):
+            window = lead + tuple(slice(col[0], col[-1] + 1) for col in cols)
+            share = shares[lead + position].reshape(shares.shape[:-d] + (1,) * d)
+            out[window] = (out[window] + share).astype(HALF)
+    return out.astype(HALF)
+
+
+def _average_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    return (_average_grad(xp, g, c.shapes[0], c.params["matrices"]),)
+
+
+def _pool_grad(xp: Any, g: Any, shape: tuple, matrices: tuple) -> Any:
+    first = len(shape) - len(matrices)
+    if xp is NP:
+        return _pool_kernel(xp, g, tuple(m.T for m in matrices))
+    for i, m in enumerate(matrices):
+        g = _along(xp, g, first + i, np.ascontiguousarray(m.T))
+    return g
 
 
 def _pool_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    matrices = c.params["matrices"]
-    first = len(c.shapes[0]) - len(matrices)
-    if xp is NP:
-        return (_pool_kernel(xp, g, tuple(m.T for m in matrices)),)
-    for i, m in enumerate(matrices):
-        g = _along(xp, g, first + i, np.ascontiguousarray(m.T))
-    return (g,)
+    return (_pool_grad(xp, g, c.shapes[0], c.params["matrices"]),)
 
 
 _POOLS: dict[str, Structural] = {}
 
 
-def pool_matrices(x: Any, matrices: tuple, name: str) -> Any:
+def pool_matrices(x: Any, matrices: tuple, name: str, reads_input: bool = False) -> Any:
     """The last ``len(matrices)`` dimensions of ``x`` each multiplied by its ``(out, in)``
-    matrix, recorded as PyTorch's node ``name``."""
+    matrix, recorded as PyTorch's node ``name``; ``reads_input``: PyTorch's backward reads
+    ``x`` (see the module's notes)."""
     prim = _POOLS.get(name)
+    averages = "AvgPool" in name
     if prim is None:
+        if reads_input:
+            vjp = _reading_input(name, _pool_forward, _average_grad if averages else _pool_grad)
+        else:
+            vjp = _average_vjp if averages else _pool_vjp
         prim = _POOLS[name] = Structural(
             "pool",
             _pool_forward,
-            _pool_vjp,
+            vjp,
+            saves=(0,) if reads_input else (),
             backward=name,
-            kernel=_pool_kernel,
+            kernel=_average_kernel if averages else _pool_kernel,
             jvp="linear",
             batch="trailing",
         )
-    return prim(x, matrices=tuple(np.asarray(m, dtype=x.dtype.numpy) for m in matrices))
+    # a float16 average keeps its weights (1/3, ...) in float32 for its float32 window sums,
+    # and so does an interpolation whose caller built them in float32
+    wide = averages or all(np.asarray(m).dtype == np.float32 for m in matrices)
+    dtype = np.float32 if wide and x.dtype.numpy is HALF else x.dtype.numpy
+    return prim(x, matrices=tuple(np.asarray(m, dtype=dtype) for m in matrices))
+
+
+# -- the gradient as a node reading the input ---------------------------------------------------
+def _as_node(xp: Any, g: Any, c: Any) -> bool:
+    """Whether the gradient is recorded as a node of its own: under ``create_graph``, out of
+    ``vmap`` (there the plain rule runs on the batch)."""
+    if xp is not INTERPRETERS.tensor or type(g) is BatchedTensor:
+        return False
+    return type(c.inputs[0]) is not BatchedTensor
+
+
+def _reading_input(name: str, forward: Any, grad: Any) -> Any:
+    """The VJP rule of an op (``forward``, whose gradient ``grad(xp, g, shape, *params)``
+    reads only the input's shape) whose PyTorch backward reads the input: under
+    ``create_graph`` the gradient is the node ``(g, x) -> grad`` named after ``name``."""
+
+    def node_vjp(xp: Any, gg: Any, c: Any) -> tuple:
+        # linear in the incoming gradient; zero for the input, which gives only its shape
+        params = {k: v for k, v in c.params.items() if k != "dtype"}
+        gg_g = forward(xp, gg, **params) if c.needs[0] else None
+        zeros = np.zeros(c.shapes[1], dtype=c.params["dtype"])
+        return (gg_g, xp.constant(zeros) if c.needs[1] else None)
+
+    node = Structural(
+        f"{name}_backward",
+        lambda xp, g, x, dtype, **params: grad(xp, g, tuple(x.shape), *params.values()),
+        node_vjp,
+        backward=name.replace("Backward0", "BackwardBackward0"),
+        jvp="linear",  # in the incoming gradient; the input gives its shape only
+    )
+
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        if not _as_node(xp, g, c):
+            return (grad(xp, g, c.shapes[0], *c.params.values()),)
+        x = c.inputs[0]
+        return (node(g, x, dtype=x._data.dtype, **c.params),)
+
+    return vjp
 
 
 # -- constant padding ---------------------------------------------------------------------------

@@ -98,6 +98,7 @@ _SUM = Structural(
     jvp="linear",
     text=reduction_text("sum"),
     batch="reduction",
+    rows=True,
 )
 
 
@@ -161,6 +162,7 @@ _MEAN = Structural(
     jvp="linear",
     text=reduction_text("mean"),
     batch="reduction",
+    rows=True,
 )
 
 
@@ -180,7 +182,6 @@ def mean(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
     return out if out._data.dtype == input._data.dtype else out.to(input.dtype)
 
 
-# -- product ---------------------------------------------------------------------------------------
 def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     x, shape, dim = c.inputs[0], c.shapes[0], c.params["dim"]
     zeros = zero_count(x)
@@ -206,6 +207,7 @@ _PROD = Structural(
     saves_out=True,
     backward=_overload("Prod"),
     batch="reduction",
+    rows=True,
 )
 
 
@@ -269,6 +271,7 @@ def _extremum(name: str, reduce: Any, pick: Any, backward: str, vjp: Any) -> Str
         backward=backward,
         kernel=lambda xp, a, dim, keepdim: np.asarray(reduce(a, axis=dim, keepdims=keepdim)),
         batch="reduction",
+        rows=True,
     )
 
 

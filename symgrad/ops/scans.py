@@ -39,6 +39,7 @@ _CUMSUM = Structural(
     backward="CumsumBackward0",
     jvp="linear",
     batch="reduction",
+    rows=True,
 )
 
 
@@ -141,6 +142,7 @@ _CUMPROD = Structural(
     backward="CumprodBackward0",
     kernel=lambda xp, a, dim: _running_products(a, dim),
     batch="reduction",
+    rows=True,
 )
 
 
@@ -220,6 +222,7 @@ _LOGCUMSUMEXP = Structural(
     kernel=lambda xp, a, dim: _running_logaddexp(a, dim),
     jvp=_logcumsumexp_jvp,
     batch="reduction",
+    rows=True,
 )
 
 

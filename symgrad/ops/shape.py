@@ -12,10 +12,10 @@ from symgrad import dtypes
 from symgrad._arguments import OMITTED, no_overload, require_tensor
 from symgrad._data import distinct_dims, keyword_sizes, sizes
 from symgrad._memory_format import copy_strided
-from symgrad.ops._strides import view_strides
+from symgrad.ops._strides import new_shape, view_strides
 from symgrad.ops.copies import _CLONE
 from symgrad.ops.rounding import stored_values
-from symgrad.ops.shape_checks import _expanded_shape, check_sizes
+from symgrad.ops.shape_checks import _expanded_shape
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
@@ -182,7 +182,7 @@ def reshape(input: Tensor, *shape: Any, **keyword: Any) -> Tensor:
     input = _tensor(input, "reshape")
     if keyword:
         shape = keyword_sizes("reshape", shape, keyword, "shape")
-    new = _new_shape(input, shape, "reshape")
+    new = new_shape(input.shape, shape, "reshape")
     if _viewable(input, new):
         # PyTorch: a view of a contiguous tensor, an alias of the same memory otherwise
         contiguous = isinstance(input, _batching.BatchedTensor) or input._data.flags.c_contiguous
@@ -206,7 +206,7 @@ def view(input: Tensor, *shape: Any, **keyword: Any) -> Tensor:
     """
     if keyword:
         shape = keyword_sizes("view", shape, keyword, "size")
-    new = _new_shape(input, shape, "view")
+    new = new_shape(input.shape, shape, "view")
     if not _viewable(input, new):
         raise RuntimeError(
             f"view size is not compatible with input tensor's size and stride (at least one "
@@ -214,25 +214,6 @@ def view(input: Tensor, *shape: Any, **keyword: Any) -> Tensor:
             f"(shape {list(input.shape)}, stride {list(input.stride())}, asked for {list(new)})"
         )
     return _VIEW(input, shape=new)
-
-
-def _new_shape(input: Tensor, shape: tuple, op: str) -> tuple:
-    target = sizes(shape, op)
-    numel = math.prod(input._data.shape)
-    known = math.prod(n for n in target if n != -1)
-    if min(target, default=0) >= -1 and known > 0:  # (what NumPy's reshape would find)
-        missing = target.count(-1)
-        if missing == 0 and known == numel:
-            return target
-        if missing == 1 and numel % known == 0:
-            return tuple(numel // known if n == -1 else n for n in target)
-    check_sizes(target, numel, known)
-    try:
-        return np.empty(input.shape, dtype=np.bool_).reshape(target).shape
-    except ValueError:
-        raise RuntimeError(
-            f"shape '{list(target)}' is invalid for input of size {input.numel()}"
-        ) from None
 
 
 def _viewable(t: Tensor, shape: tuple) -> bool:

@@ -1,23 +1,8 @@
-"""PyTorch's errors for the sizes given to ``view``/``reshape`` and to ``expand``."""
+"""PyTorch's errors for the sizes given to ``expand``."""
 
 from __future__ import annotations
 
 from symgrad.tensor import Tensor
-
-
-def check_sizes(target: tuple, numel: int, known: int) -> None:
-    """PyTorch's errors for ``target`` sizes of a view or reshape of ``numel`` elements that
-    no NumPy reshape should guess at (``known``: the product of the sizes other than -1)."""
-    for i, n in enumerate(target):
-        if n < -1:
-            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {list(target)}")
-    if target.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    if -1 in target and numel == 0 and known == 0:
-        raise RuntimeError(
-            f"cannot reshape tensor of 0 elements into shape {list(target)} because the "
-            "unspecified dimension size -1 can be any value and is ambiguous"
-        )
 
 
 def _expanded_shape(input: Tensor, shape: tuple) -> tuple:

@@ -12,7 +12,7 @@ from symgrad._arguments import require_tensor
 from symgrad.ops.reductions import _dims, _keep
 from symgrad.ops.softmax_backward import LOG_SOFTMAX_BACKWARD, SOFTMAX_BACKWARD
 from symgrad.prim import blocks
-from symgrad.prim.numpy_xp import HALF, half_in_float32, half_rule_in_float32, widen
+from symgrad.prim.numpy_xp import HALF, half_rule_in_float32, widen
 from symgrad.prim.structural import Structural
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor, _wrap_dim
@@ -43,6 +43,7 @@ _LOGSUMEXP = Structural(
     kernel=_logsumexp_kernel,
     text="∂{o}/∂{x}[j] = exp({x}[j] − {o}) along dim {dim}",
     batch="reduction",
+    rows=True,
 )
 
 
@@ -102,6 +103,24 @@ def _rows_kernel(values: Any) -> Any:
 def _softmax_values(a: np.ndarray, dim: Any) -> np.ndarray:
     e = np.exp(a - _max(a, dim))
     return e / e.sum(axis=dim, keepdims=True)
+
+
+def _softmax_kernel(rows_kernel: Any) -> Any:
+    """The NumPy kernel of softmax: ``rows_kernel``, in float32 for float16, rounded once;
+    along another dim than the last, PyTorch's kernel rounds each exponential to float16
+    before dividing it by their float32 sum."""
+
+    def kernel(xp: Any, a: Any, dim: Any) -> Any:
+        if type(a) is not np.ndarray or a.dtype is not HALF:
+            return rows_kernel(xp, a, dim)
+        wide = a.astype(np.float32, order="C")
+        axis = dim[0] if type(dim) is tuple and len(dim) == 1 else dim
+        if not a.size or type(axis) is not int or axis % a.ndim == a.ndim - 1:
+            return rows_kernel(xp, wide, dim).astype(HALF)
+        e = np.exp(wide - wide.max(axis=axis, keepdims=True))
+        return (e.astype(HALF).astype(np.float32) / e.sum(axis=axis, keepdims=True)).astype(HALF)
+
+    return kernel
 
 
 def _softmax_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -195,7 +214,7 @@ _SOFTMAX = Structural(
     _softmax,
     half_rule_in_float32(_softmax_vjp),
     saves_out=True,
-    kernel=half_in_float32(_rows_kernel(_softmax_values)),
+    kernel=_softmax_kernel(_rows_kernel(_softmax_values)),
     text="∂{o}[i]/∂{x}[j] = {o}[i]·(δij − {o}[j]) along dim {dim}",
     batch="reduction",
     numeric_vjp=_by_rows(_softmax_grad),

@@ -90,7 +90,8 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     axis = tuple(_wrap_dim(d, input.ndim) for d in np.atleast_1d(() if dim is None else dim))
     distinct_dims(axis)
     axis = axis if axis and input.ndim else None  # a 0-d tensor's dim 0 is all of it
-    return Tensor._make(np.asanyarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
+    counts = np.count_nonzero(input._data, axis=axis)
+    return Tensor._make(np.asanyarray(counts, dtype=np.int64, order="C"))
 
 
 def _nansum_forward(xp: Any, a: Any, dim: Any, keepdim: bool, present: np.ndarray) -> Any:
@@ -115,6 +116,7 @@ _NANSUM = Structural(
     backward="NansumBackward0",
     kernel=lambda xp, a, dim, keepdim, present: np.nansum(a, axis=dim, keepdims=keepdim),
     jvp="linear",
+    rows=True,
 )
 
 

@@ -98,6 +98,7 @@ _VAR = Structural(
     saves=(0,),
     kernel=_accumulated(_var_forward),
     batch="reduction",
+    rows=True,
 )
 _STD = Structural(
     "std",
@@ -108,6 +109,7 @@ _STD = Structural(
     kernel=_accumulated(_std_forward),
     batch="reduction",
     jvp=_std_jvp,
+    rows=True,
 )
 
 

@@ -13,6 +13,7 @@ from symgrad.optim.sgd import SGD
 from symgrad.optim.adam_variants import Adamax, NAdam, RAdam
 from symgrad.optim.asgd import ASGD
 from symgrad.optim.lbfgs import LBFGS
+from symgrad.optim.muon import Muon
 from symgrad.optim.sign_steps import Adadelta, Rprop
 from symgrad.optim.sparse_adam import SparseAdam
 
@@ -25,6 +26,7 @@ __all__ += [
     "RAdam",
     "Rprop",
     "LBFGS",
+    "Muon",
     "ASGD",
     "SparseAdam",
     "swa_utils",

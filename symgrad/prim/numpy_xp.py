@@ -71,16 +71,17 @@ def _narrow(a: Any) -> Any:
     return a.astype(HALF) if a.dtype is _FLOAT32 else a
 
 
-def half_in_float32(kernel: Callable) -> Callable:
+def half_in_float32(kernel: Callable, **marks: Any) -> Callable:
     """``kernel(xp, *arrays, **params)``, run in float32 when its first array is float16 (its
-    other float16 arrays, and those among the parameters, widened too), its result rounded to
-    float16 once."""
+    other float16 arrays, and those among the parameters, widened too, and the ``marks`` added
+    to the parameters), its result rounded to float16 once."""
 
     @functools.wraps(kernel)
     def run(xp: Any, a: Any, *rest: Any, **params: Any) -> Any:
         if type(a) is not np.ndarray or a.dtype is not HALF:
             return kernel(xp, a, *rest, **params)
-        return _narrow(kernel(xp, a.astype(_FLOAT32), *widen(rest), **_widen_values(params)))
+        wide = {**_widen_values(params), **marks}
+        return _narrow(kernel(xp, a.astype(_FLOAT32), *widen(rest), **wide))
 
     return run
 

@@ -48,7 +48,9 @@ class Structural(Primitive):
     a call it leaves to ``vjp``).
     An output that shares the first input's memory is that input's view (tensor.link_view).
     ``edges`` gives PyTorch's edges where they are not one per input (a convolution without
-    bias still has an edge for it): see :attr:`Primitive.edges`.
+    bias still has an edge for it): see :attr:`Primitive.edges`. ``rows``: the result is laid
+    out row by row whatever the input's layout, as PyTorch allocates a reduction's or a
+    scan's (NumPy's follows a transposed input's), so that ``.view`` works on it as there.
     """
 
     def __init__(
@@ -69,6 +71,7 @@ class Structural(Primitive):
         devices: Any = None,
         numeric_vjp: Callable | None = None,
         edges: Any = None,
+        rows: bool = False,
     ) -> None:
         self.name = name
         self.edges = edges  # PyTorch's edges, where not one per input (Primitive.edges)
@@ -90,7 +93,8 @@ class Structural(Primitive):
         # the numeric path: a faster or stabler NumPy version of forward, tested against it
         self.kernel = kernel or forward
         self.vjp = vjp  # type: ignore[method-assign]
-        self.numeric_forward = quiet(self.kernel)
+        self.rows = rows
+        self.numeric_forward = quiet(_row_major(self.kernel) if rows else self.kernel)
         self.saved_inputs = saves
         self.reads = reads  # None: every gradient may read every saved input
         self._saves_flags: dict[int, tuple] = {}
@@ -234,6 +238,18 @@ class Structural(Primitive):
         if _dual_state.level is not None and dual.active():
             return tangents.propagate(self, tensors, params, result)
         return result
+
+
+def _row_major(kernel: Callable) -> Callable:
+    """``kernel`` giving its array laid out row by row (a copy where NumPy's is not)."""
+
+    def row_major(*args: Any, **kwargs: Any) -> Any:
+        out = kernel(*args, **kwargs)
+        if type(out) is np.ndarray and not out.flags.c_contiguous:
+            return out.copy(order="C")
+        return out
+
+    return row_major
 
 
 def reshaped_back(g: Any, arrays: list, out: Any, needs: list, params: Any, meta: tuple) -> tuple:

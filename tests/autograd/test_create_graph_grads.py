@@ -56,7 +56,7 @@ def test_the_reference_cycle_warning():
     z = symgrad.ones(2, requires_grad=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        symgrad.autograd.engine._warned_cycle = False
+        symgrad.autograd.roots._warned_cycle = False
         (z**2).sum().backward(create_graph=True)
         (z**2).sum().backward(create_graph=True)
         symgrad.autograd.grad((z**2).sum(), z, create_graph=True)

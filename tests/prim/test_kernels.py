@@ -138,6 +138,12 @@ SAMPLES = {
         ((X, np.full_like(X, -1.5)), {"dim": (0,)}),
     ],
     "norms._NORM2": [((X,), {"dim": (1,), "keepdim": False})],
+    "norms._NORM2_AT": [
+        ((X,), {"dim": (1,), "keepdim": True}),
+        ((X[:, :1],), {"dim": (1,), "keepdim": False}),
+    ],
+    "norms._NORM_P_AT": [((X,), {"order": 3.0, "dim": (0,), "keepdim": False})],
+    "joining._STACK": [((X, X * 2), {"dim": 0}), ((X, np.asfortranarray(X)), {"dim": 2})],
     "norms._NORM_P": [
         ((X,), {"order": 3.0, "dim": None, "keepdim": False}),
         ((X,), {"order": float("inf"), "dim": (0,), "keepdim": True}),

@@ -15,43 +15,6 @@ KNOWN_FAILURES: dict[str, list[str]] = {
     # aten::hardsigmoid_backward is not implemented"); symgrad gives the second derivative
     # (zero), as it does for every element-wise primitive
     "hardsigmoid has a second derivative": _each(["hardsigmoid"], checks=("gradgrad",)),
-    # PyTorch's backward kernels of pooling, convolution and reflection/replication padding
-    # take the forward input as an argument, so their first gradients require grad even
-    # where they do not depend on it (the second derivative through the input is zero);
-    # symgrad's rules read only what the gradient depends on: the same values, and
-    # requires_grad False where nothing they read requires grad
-    "pooling and padding gradients do not read the input": _each(
-        [
-            "adaptive_avg_pool2d",
-            "adaptive_max_pool2d",
-            "avg_pool1d",
-            "avg_pool2d",
-            "max_pool2d_pad_ceil",
-            "pad_replicate",
-            "conv1d_bias_stride_pad",
-            "adaptive_avg_pool3d",
-            "adaptive_max_pool3d",
-        ],
-        ("noncontig", "size1", "view"),
-        ("gradgrad",),
-    )
-    + _each(
-        [
-            "avg_pool2d_ceil",
-            "conv2d_groups_dilation",
-            "conv_transpose1d",
-            "conv_transpose2d_groups_dilation",
-            "max_pool1d",
-            "max_pool2d",
-            "pad_reflect",
-            "max_pool3d_with_indices",
-            "max_unpool2d",
-            "fractional_max_pool2d",
-            "pad_reflect_3d",
-        ],
-        ("noncontig", "view"),
-        ("gradgrad",),
-    ),
     # attention over empty embeddings: PyTorch's first gradients are undefined-but-zero
     # tensors that do not require grad; symgrad's are zeros computed through the graph
     "attention over empty embeddings": _each(["sdpa", "sdpa_causal"], ("empty2d",), ("gradgrad",)),
@@ -65,7 +28,9 @@ KNOWN_FAILURES: dict[str, list[str]] = {
     # PyTorch takes dim 1 of an empty vector for cummax (an empty result); symgrad raises
     # IndexError, as for any dimension out of range
     "cummax accepts dim 1 of an empty vector in PyTorch": _each(["cummax"], ("empty",)),
-    # PyTorch's cummax/cummin backward takes the forward input (see the pooling entry)
+    # PyTorch's cummax/cummin backward takes the forward input, so over an empty input their
+    # first gradients require grad though they do not depend on it; symgrad's rules read
+    # only what the gradient depends on
     "running extrema gradients do not read the input": _each(
         ["cummax", "cummin"], ("empty2d",), ("gradgrad",)
     )
@@ -102,10 +67,5 @@ KNOWN_FAILURES: dict[str, list[str]] = {
     # the interpreter vocabulary, so they have every order
     "embedding_bag and ctc_loss have second derivatives": _each(
         ["embedding_bag_sum_weighted", "ctc_loss"], ("noncontig", "view"), ("gradgrad",)
-    ),
-    # PyTorch's grid sampler backward takes the forward input (see the pooling entry): under
-    # nearest interpolation its input gradient requires grad though it does not depend on it
-    "nearest grid sampling gradients do not read the input": _each(
-        ["grid_sample_nearest"], ("size1", "noncontig", "view"), ("gradgrad",)
     ),
 }

@@ -59,6 +59,9 @@ from symgrad.nn.modules.padding import *  # noqa: F403
 from symgrad.nn.modules.pooling import *  # noqa: F403
 from symgrad.nn.modules import utils  # noqa: F401  (torch.nn.modules.utils)
 from symgrad.nn.modules.sync_batchnorm import SyncBatchNorm
+from symgrad.nn.modules import linear_cross_entropy as _linear_cross_entropy
+from symgrad.nn.modules.linear_cross_entropy import *  # noqa: F403
+from symgrad.nn.modules.factory import Container, factory_kwargs
 
 __all__ = [
     "Module",
@@ -106,4 +109,7 @@ __all__ = [
     *_pooling.__all__,
     *_padding.__all__,
     "SyncBatchNorm",
+    *_linear_cross_entropy.__all__,
+    "Container",
+    "factory_kwargs",
 ]

@@ -13,6 +13,7 @@ from symgrad.nn import extras
 from symgrad.nn import functional as F
 from symgrad.nn.modules.module import Module
 from symgrad.nn.modules.parameter_containers import ParameterDict, ParameterList
+from symgrad.nn.modules.sparse import _DropoutNd
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
 
@@ -190,21 +191,11 @@ class PairwiseDistance(Module):
 
 
 def _channel_dropout_module(name: str, fn: Any) -> type:
-    def __init__(self: Any, p: float = 0.5, inplace: bool = False) -> None:
-        Module.__init__(self)
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p, self.inplace = p, inplace
-
     def forward(self: Any, input: Tensor) -> Tensor:
         return fn(input, self.p, self.training)
 
-    def extra_repr(self: Any) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
-
     doc = f"Module form of ``F.{fn.__name__}``: whole channels zeroed while training."
-    return type(name, (Module,), {"__init__": __init__, "forward": forward,
-                                  "extra_repr": extra_repr, "__doc__": doc})  # fmt: skip
+    return type(name, (_DropoutNd,), {"forward": forward, "__doc__": doc})
 
 
 Dropout1d = _channel_dropout_module("Dropout1d", extras.dropout1d)

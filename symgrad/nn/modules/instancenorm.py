@@ -8,13 +8,13 @@ import warnings
 from typing import Any
 
 from symgrad.nn.instance_norm import instance_norm
-from symgrad.nn.modules.normalization import _BatchNorm
+from symgrad.nn.modules.normalization import _NormBase
 from symgrad.tensor import Tensor
 
 __all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 
 
-class _InstanceNorm(_BatchNorm):
+class _InstanceNorm(_NormBase):
     _spatial = 1
 
     def __init__(

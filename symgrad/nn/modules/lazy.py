@@ -15,9 +15,20 @@ from typing import Any
 
 from symgrad import creation
 from symgrad.autograd.grad_mode import no_grad
-from symgrad.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from symgrad.nn.modules.instancenorm import (
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    _InstanceNorm,
+)
 from symgrad.nn.modules.linear import Linear
-from symgrad.nn.modules.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, _BatchNorm
+from symgrad.nn.modules.normalization import (
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
+    _BatchNorm,
+    _NormBase,
+)
 from symgrad.nn.parameter import UninitializedBuffer, UninitializedParameter, is_lazy
 from symgrad.tensor import Tensor
 
@@ -136,7 +147,7 @@ class LazyLinear(LazyModuleMixin, Linear):
                 self.reset_parameters()
 
 
-class _LazyNormBase(LazyModuleMixin, _BatchNorm):
+class _LazyNormBase(LazyModuleMixin, _NormBase):
     def __init__(
         self,
         eps: float = 1e-5,
@@ -194,9 +205,11 @@ def _lazy_norm(name: str, target: type, dims: str) -> type:
         "cls_to_become": target,
         "_check_input_dim": target._check_input_dim,
     }
+    base = _BatchNorm
     if hasattr(target, "_spatial"):  # the instance norms
-        body.update(_spatial=target._spatial, forward=target.forward, _apply=target._apply)
-    return type(name, (_LazyNormBase,), body)
+        body.update(_spatial=target._spatial)
+        base = _InstanceNorm
+    return type(name, (_LazyNormBase, base), body)
 
 
 LazyBatchNorm1d = _lazy_norm("LazyBatchNorm1d", BatchNorm1d, "(N, C) or (N, C, L)")

@@ -132,7 +132,10 @@ class GroupNorm(Module):
         )
 
 
-class _BatchNorm(Module):
+class _NormBase(Module):
+    """What the batch and instance norms share: the affine parameters and running statistics
+    (``torch.nn.modules.batchnorm._NormBase``)."""
+
     def __init__(
         self,
         num_features: int,
@@ -190,6 +193,17 @@ class _BatchNorm(Module):
     def _check_input_dim(self, input: Tensor) -> None:
         raise NotImplementedError
 
+    def extra_repr(self) -> str:
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine="
+            f"{self.affine}, bias={self.bias is not None}, track_running_stats="
+            f"{self.track_running_stats}"
+        )
+
+
+class _BatchNorm(_NormBase):
+    """The batch norms (not the instance norms, as in PyTorch's class tree)."""
+
     def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
@@ -209,13 +223,6 @@ class _BatchNorm(Module):
             use_batch,
             factor,
             self.eps,
-        )
-
-    def extra_repr(self) -> str:
-        return (
-            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine="
-            f"{self.affine}, bias={self.bias is not None}, track_running_stats="
-            f"{self.track_running_stats}"
         )
 
 

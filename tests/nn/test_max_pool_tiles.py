@@ -1,0 +1,80 @@
+"""Max pooling whose windows tile the input (stride the kernel size: ``max_pool2d(x, 2)``)
+takes a shortcut; these are its edges, against plain expected values and PyTorch: ties (the
+first maximum in the window's row-major order wins), a NaN (its window's last NaN), -inf,
+integers, a cropped remainder, indices, and gradients (each picked element once)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import symgrad
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+LIBS = [symgrad] + ([torch] if torch is not None else [])
+NAN, INF = math.nan, math.inf
+
+ROWS = [
+    [1.0, 1.0, 0.0, 5.0, 9.0],
+    [1.0, 1.0, 5.0, 2.0, 9.0],
+    [NAN, 3.0, -INF, -INF, 9.0],
+    [2.0, NAN, -INF, -INF, 9.0],
+    [9.0, 9.0, 9.0, 9.0, 9.0],
+]
+# 2x2 windows over the top-left 4x4 (the last row and column cropped)
+VALUES = [[1.0, 5.0], [NAN, -INF]]
+INDICES = [[0, 3], [16, 12]]  # the first of four ties; the last NaN; the first -inf
+GRAD = [[1.0, 0, 0, 1, 0], [0] * 5, [0, 0, 1, 0, 0], [0, 1, 0, 0, 0], [0] * 5]
+
+
+def _same(a, b):
+    return all(x == y or (math.isnan(x) and math.isnan(y)) for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
+def test_tiles_with_ties_nan_and_infinities(lib):
+    x = lib.tensor([[ROWS]], requires_grad=True)
+    y, i = lib.nn.functional.max_pool2d(x, 2, return_indices=True)
+    assert _same(y.flatten().tolist(), sum(VALUES, []))
+    assert i.flatten().tolist() == sum(INDICES, [])
+    assert type(y.grad_fn).__name__ == "MaxPool2DWithIndicesBackward0"
+    y.sum().backward()
+    assert x.grad[0, 0].tolist() == GRAD
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
+def test_tiles_without_nan_first_maximum(lib):
+    data = np.array([[3, 7, 7, 1], [7, 2, 0, 7], [4, 4, 4, 4], [4, 4, 4, 5]], np.float32)
+    x = lib.tensor(data[None, None], requires_grad=True)
+    y, i = lib.nn.functional.max_pool2d(x, 2, return_indices=True)
+    assert y.flatten().tolist() == [7.0, 7.0, 4.0, 5.0]
+    assert i.flatten().tolist() == [1, 2, 8, 15]
+    (y * lib.tensor([[[[1.0, 2.0], [3.0, 4.0]]]])).sum().backward()
+    assert x.grad[0, 0].tolist() == [[0, 1, 2, 0], [0] * 4, [3, 0, 0, 0], [0, 0, 0, 4]]
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
+def test_tiles_of_integers_and_other_dims(lib):
+    x = lib.tensor(np.arange(24).reshape(1, 2, 3, 4) % 7)
+    assert lib.nn.functional.max_pool2d(x, 2).tolist() == [[[[5, 6]], [[6, 5]]]]
+    v = lib.tensor([[[0.5, -1.0, 2.0, 2.0, 8.0, 1.0, 3.0]]], requires_grad=True)
+    y, i = lib.nn.functional.max_pool1d(v, 3, return_indices=True)
+    assert y.tolist() == [[[2.0, 8.0]]] and i.tolist() == [[[2, 4]]]
+    c = lib.tensor(np.arange(16.0).reshape(1, 1, 2, 2, 4))
+    assert lib.nn.functional.max_pool3d(c, 2).flatten().tolist() == [13.0, 15.0]
+
+
+def test_tiles_agree_with_the_general_windows():
+    """The same windows as overlapping-window pooling finds (stride = kernel, given two ways)."""
+    x = symgrad.tensor(np.random.default_rng(0).standard_normal((2, 3, 9, 7)).round(1))
+    tiled = symgrad.nn.functional.max_pool2d(x, (3, 2), return_indices=True)
+    padded = symgrad.nn.functional.max_pool2d(x, (3, 2), (3, 2), (1, 1), return_indices=True)
+    general = symgrad.nn.functional.max_pool2d(x[..., :, :6], (3, 2), (3, 2), return_indices=True)
+    assert tiled[0].tolist() == general[0].tolist()
+    assert padded[0].shape == (2, 3, 3, 4)
