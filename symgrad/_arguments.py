@@ -266,5 +266,5 @@ def require_same_dtype(input: Any, other: Any, what: str = "the other tensor") -
     if other is not None and other.dtype is not input.dtype:
         raise RuntimeError(
             f"expected scalar type {input.dtype.scalar_type} but found "
-            f"{other.dtype.scalar_type}: give {what} the input's dtype"
+            f"{other.dtype.scalar_type}\n(give {what} the input's dtype)"
         )

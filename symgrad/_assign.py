@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from symgrad import _version
+from symgrad import _version, dtypes
 from symgrad._data import HoldsArray
 from symgrad._grad_dtype import grad_dtype_of
 
@@ -30,8 +30,10 @@ def check_grad(t: Any, value: Any) -> None:
         raise RuntimeError("can't assign Variable as its own grad: assign a copy (t.clone())")
     if value.shape != t.shape:
         raise RuntimeError(
-            f"assigned grad has data of a different size: shape {list(value.shape)} but the "
-            f"tensor has shape {list(t.shape)}; a gradient must have the shape of its tensor"
+            f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+            f"'{list(t.shape)}'. Please ensure that the gradient and the tensor are the same size"
+            f"\n(the gradient has shape {list(value.shape)} but the tensor has shape "
+            f"{list(t.shape)})"
         )
     allowed = grad_dtype_of(t)
     if allowed is not t.dtype and allowed is not None and value.dtype is not allowed:
@@ -43,8 +45,10 @@ def check_grad(t: Any, value: Any) -> None:
         )
     if allowed is t.dtype and value.dtype is not t.dtype:
         raise RuntimeError(
-            f"assigned grad has data of a different type: dtype {value.dtype!r} but the tensor "
-            f"has dtype {t.dtype!r}; convert it first, e.g. grad.to({t.dtype!r})"
+            f"attempting to assign a gradient with dtype '{dtypes.cpp_name(value.dtype)}' to a "
+            f"tensor with grad_dtype '{t.dtype.scalar_type}'. The gradient must match the "
+            f"tensor's grad_dtype (defaults to the tensor's dtype).\n(the gradient has dtype "
+            f"{value.dtype!r}, the tensor dtype {t.dtype!r}: convert the gradient first)"
         )
 
 
@@ -60,9 +64,12 @@ def check_data(t: Any, value: Any) -> None:
         )
 
 
-def check_requires_grad(t: Any, value: Any) -> None:
+def check_requires_grad(
+    t: Any, value: Any, kinds: str = "only Tensors of floating point and complex dtype"
+) -> None:
     """Refuse ``value`` for ``t.requires_grad``: not a bool, False on a non-leaf, True on an
-    inference tensor or a tensor that is not floating."""
+    inference tensor or a tensor that is not floating. ``kinds`` begins the message for a
+    tensor that is not floating, worded as PyTorch words it where the flag is set."""
     if type(value) is not bool:
         raise RuntimeError(f"requires_grad must be a bool, got {type(value).__name__}")
     if t.grad_fn is not None and not value:
@@ -75,8 +82,8 @@ def check_requires_grad(t: Any, value: Any) -> None:
         _version.check_may_require_grad(t)
         if not t.dtype.is_floating_point:
             raise RuntimeError(
-                "only Tensors of floating point dtype can require gradients; this tensor has "
-                f"dtype {t.dtype!r} (convert it first, e.g. t.float() or t.double())"
+                f"{kinds} can require gradients\n(this tensor has dtype {t.dtype!r}: convert "
+                "it first, e.g. t.float() or t.double())"
             )
 
 

@@ -57,9 +57,9 @@ def _nested_values(data: Any, found: set) -> Any:
     if isinstance(data, HoldsArray):
         if data._data.size != 1:
             raise ValueError(
-                f"only one element tensors can be converted to Python scalars: can't build a "
-                f"tensor from a list holding a tensor of shape {list(data._data.shape)}; "
-                "use symgrad.stack(tensors) to join tensors"
+                "only one element tensors can be converted to Python scalars\n(can't build a "
+                f"tensor from a list holding a tensor of shape {list(data._data.shape)}: "
+                "use symgrad.stack(tensors) to join tensors)"
             )
         return data._data.reshape(())
     return data
@@ -134,7 +134,7 @@ def _data_error(data: Any, typed: bool) -> Exception:
     while isinstance(item, (list, tuple, range, str)):
         if isinstance(item, str):  # a string is a sequence to PyTorch: of strings, endlessly
             return ValueError(
-                f"too many dimensions 'str': can't build a tensor from strings ({item!r:.20})"
+                f"too many dimensions 'str'\n(can't build a tensor from strings: {item!r:.20})"
             )
         if not item:
             break
@@ -193,13 +193,13 @@ def _store_error(item: Any, shape: list, index: tuple) -> Exception | None:
         return None
     if not isinstance(item, (list, tuple, range)):
         return TypeError(
-            f"not a sequence: can't build a tensor from ragged nested sequences, found "
-            f"{item!r:.20} at index {list(index)} where a sequence of length {shape[dim]} belongs"
+            f"not a sequence\n(can't build a tensor from ragged nested sequences: found "
+            f"{item!r:.20} at index {list(index)} where a sequence of length {shape[dim]} belongs)"
         )
     if len(item) != shape[dim]:
         return ValueError(
-            f"expected sequence of length {shape[dim]} at dim {dim} (got {len(item)}): can't "
-            f"build a tensor from ragged nested sequences (the one at index {list(index)})"
+            f"expected sequence of length {shape[dim]} at dim {dim} (got {len(item)})\n(can't "
+            f"build a tensor from ragged nested sequences: the one at index {list(index)})"
         )
     for i, v in enumerate(item):
         error = _store_error(v, shape, (*index, i))
@@ -437,14 +437,13 @@ def broadcast_mismatch(shapes: list) -> str:
 
 
 def check_broadcast(op: str, datas: list) -> None:
-    """PyTorch's RuntimeError when the shapes of ``datas`` (arrays or numbers) don't
-    broadcast together; nothing when they do."""
+    """PyTorch's RuntimeError when the shapes of ``datas`` (arrays, numbers) don't broadcast."""
     shapes = [list(np.shape(d)) for d in datas]
     try:
         np.broadcast_shapes(*(np.shape(d) for d in datas))
     except ValueError:
+        words = broadcast_mismatch(shapes)[2:-1]
+        shown = " and ".join(map(str, shapes))
         raise RuntimeError(
-            f"{op}: the shapes {' and '.join(map(str, shapes))} don't broadcast"
-            f"{broadcast_mismatch(shapes)}: each dimension must match, be 1, or be missing "
-            "(counting from the last)"
+            f"{words[0].upper()}{words[1:]}\n({op}: {shown} don't broadcast)"
         ) from None

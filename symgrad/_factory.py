@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._assign import check_requires_grad
 from symgrad._data import sizes
 from symgrad._device import as_device
 from symgrad._meta import meta_array
@@ -32,7 +33,8 @@ def _finish(
             f"argument 'requires_grad' must be bool, not {type(requires_grad).__name__}"
         )
     if requires_grad:
-        t.requires_grad = True
+        check_requires_grad(t, True, "Only Tensors of floating point and complex dtype")
+        t._requires_grad = True
     if name is not None:
         t.name = name
     return t

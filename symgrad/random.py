@@ -134,7 +134,9 @@ def numpy_generator(generator: Generator | None, like: Any = None) -> np.random.
 def manual_seed(seed: Any) -> Generator:
     """Seed the default generator (``rand``, ``randn``, dropout, shuffling) for reproducible
     runs; returns it."""
-    return default_generator.manual_seed(seed)
+    # PyTorch's function reads the seed with int() (1.5, "12" and True are seeds); a
+    # Generator's own manual_seed takes ints only
+    return default_generator.manual_seed(int(seed))
 
 
 def seed() -> int:

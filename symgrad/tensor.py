@@ -119,7 +119,8 @@ class Tensor(HoldsArray):
                 "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
                 f"{type(requires_grad).__name__}"
             )
-        self.requires_grad = requires_grad
+        check_requires_grad(self, requires_grad, "only Tensors of floating point dtype")
+        self._requires_grad = requires_grad
         return self
 
     @property
@@ -308,7 +309,9 @@ class Tensor(HoldsArray):
             escape(self, "bool()")
         if self._data.size != 1:
             raise RuntimeError(
-                f"Boolean value of Tensor with {self._data.size} values is ambiguous"
+                "Boolean value of Tensor with more than one value is ambiguous"
+                if self._data.size
+                else "Boolean value of Tensor with no values is ambiguous"
             )
         return bool(self._data)
 
@@ -319,8 +322,7 @@ class Tensor(HoldsArray):
         if TRACE.log is not None:
             escape(self, "float() or int()")
         if self._data.size != 1:
-            shape = list(self.shape)
-            raise ValueError(f"only one element tensors can be converted, not shape {shape}")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return self._data.reshape(()).item()
 
     def __index__(self) -> int:

@@ -34,8 +34,8 @@ def numpy(self: Tensor, *, force: bool = False) -> np.ndarray:
     if self._requires_grad and not force and _state.enabled:
         raise RuntimeError(
             "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-            f"instead (or call it under symgrad.no_grad()); this tensor has shape "
-            f"{list(self.shape)}."
+            f"instead.\n(or call it under symgrad.no_grad(); this tensor has shape "
+            f"{list(self.shape)})"
         )
     if type(self._data).__name__ == "MetaArray":
         raise TypeError(

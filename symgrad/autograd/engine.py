@@ -417,9 +417,9 @@ def grad(
         if g is None:
             if not allow_unused:
                 raise RuntimeError(
-                    f"One of the differentiated Tensors (input {i}, shape {list(t.shape)}) appears "
-                    "to not have been used in the graph. Set allow_unused=True if this is the "
-                    "desired behavior."
+                    f"The differentiated Tensor at index {i} appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior.\n(the input "
+                    f"has shape {list(t.shape)})"
                 )
             zeros = Tensor._make(np.zeros(t.shape, t._data.dtype))
             result.append(zeros if materialize_grads else None)

@@ -9,8 +9,11 @@ only carry PyTorch's names (``MulBackward0``), so ``grad_fn`` prints the same as
 from __future__ import annotations
 
 import itertools
+import re
 import weakref
 from typing import Any
+
+import numpy as np
 
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.edges import NO_EDGE, as_public, public_positions
@@ -21,6 +24,7 @@ from symgrad.autograd.saved_names import (
     static_names,
     used_inputs,
 )
+from symgrad.dtypes import from_numpy_dtype
 from symgrad.tensor import Tensor
 
 __all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class"]
@@ -151,9 +155,10 @@ class Node:
         """Raise if a saved output changed in place: ``_out_version`` is its (counter,
         version), or one such pair per output of a node with several."""
         found = self._out_version
-        for counter, version in found if type(found[0]) is tuple else (found,):
+        pairs = found if type(found[0]) is tuple else (found,)
+        for i, (counter, version) in enumerate(pairs):
             if counter.value != version:
-                self._raise_modified(None, version, counter.value)
+                self._raise_modified(None, version, counter.value, i)
 
     def _output(self) -> Any:
         """The saved output's array (a tuple of arrays for several outputs), unpacked."""
@@ -165,13 +170,29 @@ class Node:
         used = used_inputs(self)
         return used is None or used[i]
 
-    def _raise_modified(self, tensor: Any, expected: int, found: int) -> None:
-        what = "its output" if tensor is None else f"a tensor of shape {list(tensor.shape)}"
+    def _raise_modified(self, tensor: Any, expected: int, found: int, output: int = 0) -> None:
+        """PyTorch's error for a saved tensor changed in place: ``tensor`` a saved input, or
+        None for the node's own output number ``output``; a second line names this node."""
+        if tensor is None:
+            array = self._output()
+            array = array[output] if type(array) is tuple else array
+            what = "a tensor" if array is None else _type_text(array.shape, array.dtype)
+            origin = f", which is output {output} of {_op_name(self.name())},"
+        else:
+            what, node = _type_text(tensor.shape, tensor.dtype.numpy), tensor.grad_fn
+            origin = (
+                ""
+                if node is None
+                else f", which is output {tensor._output_nr} of {_op_name(node.name())},"
+            )
         raise RuntimeError(
             "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: {what} saved by {self.name()} is at version {found}; "
-            f"expected version {expected} instead. Use .clone() before the in-place op, or "
-            "do the op out of place."
+            f"inplace operation: {what}{origin} is at version {found}; expected version "
+            f"{expected} instead. Hint: enable anomaly detection to find the operation that "
+            "failed to compute its gradient, with symgrad.autograd.set_detect_anomaly(True, "
+            "check_nan=False).\n"
+            f"(The tensor is saved by {self.name()} for its gradient: use .clone() before the "
+            "in-place op, or do the op out of place.)"
         )
 
     def _release(self) -> None:
@@ -414,3 +435,13 @@ def node_class(name: str, base: type = Node, outputs: int = 1) -> type:
             attrs["num_outputs"] = outputs
         cls = _NODE_CLASSES[(base, name, outputs)] = type(name, (base,), attrs)
     return cls
+
+
+def _op_name(node_name: str) -> str:
+    """The op of a node as PyTorch's messages name it: ``Exp`` for ``ExpBackward0``."""
+    return re.sub(r"Backward\d*$", "", node_name)
+
+
+def _type_text(shape: tuple, np_dtype: Any) -> str:
+    """A tensor as PyTorch's messages show one: ``[torch.FloatTensor [2, 3]]``."""
+    return f"[torch.{from_numpy_dtype(np.dtype(np_dtype)).scalar_type}Tensor {list(shape)}]"

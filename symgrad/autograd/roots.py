@@ -56,15 +56,15 @@ def root_gradients(roots: list, grads: list, create_graph: bool) -> list:
             raise TypeError(f"expected the output {i} to be a Tensor, got {type(root).__name__}")
         if not root._requires_grad:
             raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn: "
-                "none of the tensors it was computed from has requires_grad=True (or it was "
+                f"element {i} of tensors does not require grad and does not have a grad_fn\n"
+                "(none of the tensors it was computed from has requires_grad=True, or it was "
                 "computed under no_grad)"
             )
         if g is None:
             if root.numel() != 1:
                 raise RuntimeError(
-                    "grad can be implicitly created only for scalar outputs: the output has shape "
-                    f"{list(root.shape)}; pass gradient= (the v of v^T J) with that shape"
+                    "grad can be implicitly created only for scalar outputs\n(the output has shape "
+                    f"{list(root.shape)}: pass gradient= (the v of v^T J) with that shape)"
                 )
             g = Tensor._make(np.ones_like(root._data))  # (a meta array for a meta root)
         elif g.is_meta != root.is_meta:
@@ -74,8 +74,8 @@ def root_gradients(roots: list, grads: list, create_graph: bool) -> list:
             )
         elif g.shape != root.shape:
             raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {list(g.shape)} and "
-                f"output[{i}] has a shape of {list(root.shape)}."
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and "
+                f"output[{i}] has a shape of {root.shape!r}."
             )
         if g.dtype is not root.dtype:
             g = g.to(root.dtype)

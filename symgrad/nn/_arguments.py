@@ -80,3 +80,17 @@ def check_rnn_input(input: Tensor, weight: Tensor, input_size: int) -> None:
             f"input.size(-1) must be equal to input_size. Expected {input_size}, "
             f"got {input.shape[-1]}"
         )
+
+
+def check_rnn_state_ranks(states: tuple, unbatched: bool, lstm: bool) -> None:
+    """PyTorch's error for an initial state of another rank than the input's: 2-D for an
+    unbatched input, 3-D for a batch."""
+    rank = 2 if unbatched else 3
+    if any(isinstance(t, Tensor) and t.ndim != rank for t in states):
+        kind = "unbatched 2-D" if unbatched else "batched 3-D"
+        found = ", ".join(f"{t.ndim}-D" for t in states)
+        raise RuntimeError(
+            f"For {kind} input, hx and cx should also be {rank}-D but got ({found}) tensors"
+            if lstm
+            else f"For {kind} input, hx should also be {rank}-D but got {found} tensor"
+        )

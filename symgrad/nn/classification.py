@@ -63,31 +63,30 @@ def _check_nll_shapes(input: Tensor, target: Tensor) -> None:
     ndim, t_ndim = len(shape), len(t_shape)
     if ndim < 1:
         raise ValueError(
-            "nll_loss: Expected 1 or more dimensions (got 0): the input holds log-probabilities "
-            "of shape (C,) or (N, C, ...)"
+            "Expected 1 or more dimensions (got 0)\n(nll_loss's input holds log-probabilities "
+            "of shape (C,) or (N, C, ...))"
         )
     batch = t_shape[0] if t_ndim else 0
     if ndim != 1 and shape[0] != batch:
         raise ValueError(
-            f"nll_loss: Expected input batch_size ({shape[0]}) to match target "
-            f"batch_size ({batch}): input of shape {list(shape)}, target of shape "
-            f"{list(t_shape)}"
+            f"Expected input batch_size ({shape[0]}) to match target batch_size ({batch}).\n"
+            f"(nll_loss: input of shape {list(shape)}, target of shape {list(t_shape)})"
         )
     if ndim <= 2:
         if t_ndim > 1:
             raise RuntimeError(
-                "nll_loss: 0D or 1D target tensor expected, multi-target not supported: target "
-                f"of shape {list(t_shape)} for input of shape {list(shape)}"
+                "0D or 1D target tensor expected, multi-target not supported\n(nll_loss: target "
+                f"of shape {list(t_shape)} for input of shape {list(shape)})"
             )
         return
     expected = [shape[0], *shape[2:]]
     if ndim == 4 and t_ndim != 3:
         raise RuntimeError(
-            "nll_loss: only batches of spatial targets supported (3D tensors) but got targets "
-            f"of dimension: {t_ndim}; expected a target of shape {expected}"
+            "only batches of spatial targets supported (3D tensors) but got targets of "
+            f"dimension: {t_ndim}\n(nll_loss expected a target of shape {expected})"
         )
     if list(t_shape) != expected:
-        raise RuntimeError(f"nll_loss: Expected target size {expected}, got {list(t_shape)}")
+        raise RuntimeError(f"Expected target size {expected}, got {list(t_shape)}")
 
 
 def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
@@ -97,23 +96,24 @@ def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
     byte = target.dtype is dtypes.uint8 and input.ndim <= 2
     if target.dtype is not dtypes.int64 and not byte:
         hint = (
-            f"; class probabilities must have the input's shape {list(input.shape)}"
+            f"class probabilities must have the input's shape {list(input.shape)}"
             if target.dtype.is_floating_point
-            else "; convert the targets with .long()"
+            else "convert the targets with .long()"
         )
         raise RuntimeError(
-            f"nll_loss: expected target dtype to be Long or Byte (class indices), but got "
-            f"{target.dtype!r}{hint}"
+            "expected target dtype to be Long or Byte, but got "
+            f"{target.dtype.scalar_type}\n(nll_loss takes class indices, not {target.dtype!r}: "
+            f"{hint})"
         )
     shape, t_shape = _shape(input), _shape(target)
     if len(shape) == 1 and len(t_shape) == 1 and t_shape[0] != 1:
         raise ValueError(
-            f"nll_loss: For 1D input, 1D target must have size 1, but got target size: {t_shape[0]}"
+            f"For 1D input, 1D target must have size 1, but got target size: {t_shape[0]}"
         )
     n_classes = shape[1] if len(shape) > 1 else shape[0]
     if weight is not None and tuple(weight.shape) != (n_classes,):
         raise RuntimeError(
-            f"nll_loss: weight tensor should be defined either for all {n_classes} classes or "
+            f"weight tensor should be defined either for all {n_classes} classes or "
             f"no classes but got weight tensor of shape: {list(weight.shape)}"
         )
     if input.dtype.is_floating_point:
@@ -244,7 +244,7 @@ def _nll_targets(
         outside = (t != ignore_index) & ((t < 0) | (t >= n_classes))
         if outside.any():
             raise IndexError(
-                f"Target {t[outside].flat[0]} is out of bounds (there are {n_classes} classes)"
+                f"Target {t[outside].flat[0]} is out of bounds.\n(there are {n_classes} classes)"
             )
     elif weight is None and not 0 <= ignore_index < n_classes:
         return t, None  # every target is a class: none can be the ignored index

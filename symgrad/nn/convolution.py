@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad import dtypes
 from symgrad._arguments import require_same_dtype
 from symgrad.ops.convolution import Geometry, convolution
 from symgrad.ops.index_keys import warn_at_user
@@ -99,8 +100,13 @@ def _conv(
 ) -> Tensor:
     op = f"conv{d}d"
     check_operands(op, d, input, weight, "out_channels, in_channels / groups")
+    if bias is not None and bias.dtype is not input.dtype:  # PyTorch checks the bias first
+        raise RuntimeError(
+            f"Input type ({dtypes.cpp_name(input.dtype)}) and bias type "
+            f"({dtypes.cpp_name(bias.dtype)}) should be the same\n(give the bias and the "
+            "weight the input's dtype)"
+        )
     require_same_dtype(input, weight, "the weight")
-    require_same_dtype(input, bias, "the bias")
     if input.dtype.scalar_type == "Bool":
         kernel = "compute_columns3d" if d == 3 else "slow_conv2d_cpu"
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")

@@ -191,7 +191,7 @@ def embedding_bag(
     if input.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got {input.dtype!r} instead (while checking arguments for "
+            f"types: Long, Int; but got {input.type()} instead (while checking arguments for "
             "embedding_bag)"
         )
     if not weight.dtype.is_floating_point:

@@ -127,8 +127,8 @@ def _logits_pair(input: Any, target: Any) -> tuple[Tensor, Tensor]:
         result = dtypes.promote_types(input.dtype, target.dtype)
         raise RuntimeError(
             f"result type {result.scalar_type} can't be cast to the desired output type "
-            f"{target.dtype.scalar_type}: the target of binary_cross_entropy_with_logits must "
-            "be floating (convert it with .float())"
+            f"{target.dtype.scalar_type}\n(the target of binary_cross_entropy_with_logits must "
+            "be floating: convert it with .float())"
         )
     return input.to(target.dtype), target
 
@@ -139,8 +139,8 @@ def _probabilities_pair(input: Any, target: Any) -> tuple[Tensor, Tensor]:
         _check_tensors("binary_cross_entropy", input=input, target=target)
     if input.dtype is not target.dtype:
         raise RuntimeError(
-            f"Found dtype {target.dtype.scalar_type} but expected {input.dtype.scalar_type}: "
-            "binary_cross_entropy takes an input and a target of the same dtype"
+            f"Found dtype {target.dtype.scalar_type} but expected {input.dtype.scalar_type}\n"
+            "(binary_cross_entropy takes an input and a target of the same dtype)"
         )
     require_floating(input, "binary_cross_entropy")
     return input, target
@@ -183,8 +183,7 @@ def binary_cross_entropy_with_logits(
         _no_grad_for("binary_cross_entropy_with_logits", "weight", weight)
     if target._data.shape != input._data.shape:
         raise ValueError(
-            f"Target size ({list(target.shape)}) must be the same as input size "
-            f"({list(input.shape)})"
+            f"Target size ({target.shape!r}) must be the same as input size ({input.shape!r})"
         )
     shape = input.shape
     options = {
@@ -240,7 +239,7 @@ def _check_probabilities(input: Tensor, target: Tensor) -> None:
         else:
             name, hint = "target", "a target is a probability too"
         raise RuntimeError(
-            f"all elements of {name} should be between 0 and 1 (binary_cross_entropy takes "
+            f"all elements of {name} should be between 0 and 1\n(binary_cross_entropy takes "
             f"probabilities; {hint})"
         )
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._assign import check_requires_grad
 from symgrad.tensor import Tensor, _init, link_view
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy"]
@@ -47,7 +48,8 @@ class Parameter(Tensor):
         _init(p, data._data, None)
         p._requires_grad = False
         link_view(data, p, "alias")  # shares data's memory and version counter, as detach()
-        p.requires_grad = requires_grad
+        check_requires_grad(p, requires_grad, "Only Tensors of floating point and complex dtype")
+        p._requires_grad = requires_grad
         return p
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:

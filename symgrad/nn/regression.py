@@ -14,6 +14,7 @@ import numpy as np
 from symgrad import _like
 from symgrad import ops as _ops
 from symgrad._arguments import require_tensor_arguments
+from symgrad._data import broadcast_mismatch
 from symgrad.autograd import grad_mode
 from symgrad.nn._arguments import _check_tensors, _promoted, _reduction
 from symgrad.nn.normalization import pairwise_distance
@@ -64,10 +65,10 @@ def _warn_size(input: Tensor, target: Tensor, stacklevel: int = 3) -> tuple:
     try:
         return np.broadcast_shapes(tuple(input.shape), tuple(target.shape))
     except ValueError:
+        words = broadcast_mismatch([list(input.shape), list(target.shape)])[2:-1]
         raise RuntimeError(
-            f"The size of tensor a ({input.shape[-1] if input.ndim else 1}) must match the "
-            f"size of tensor b ({target.shape[-1] if target.ndim else 1}): input of shape "
-            f"{list(input.shape)}, target of shape {list(target.shape)}"
+            f"{words[:1].upper()}{words[1:]}\n(input of shape {list(input.shape)}, target of "
+            f"shape {list(target.shape)})"
         ) from None
 
 

@@ -194,7 +194,7 @@ def embedding(
     if input.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got {input.dtype!r} instead (while checking arguments for "
+            f"types: Long, Int; but got {input.type()} instead (while checking arguments for "
             "embedding)"
         )
     if _batching.any_batched(input, weight) and max_norm is None and not scale_grad_by_freq:
@@ -206,7 +206,7 @@ def embedding(
         if not weight.shape[1]:
             bad = idx[(idx < 0) | (idx >= n)].flat[0]
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
-        raise IndexError(f"index out of range in self (indices must be in [0, {n}))")
+        raise IndexError(f"index out of range in self\n(indices must be in [0, {n}))")
     if max_norm is not None:
         _renorm(weight, idx, max_norm, norm_type)
     coef = None

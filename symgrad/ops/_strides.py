@@ -55,6 +55,21 @@ def _contiguous(shape: tuple, item: int) -> tuple:
     return tuple(reversed(out))
 
 
+def check_sizes(target: tuple, numel: int, known: int) -> None:
+    """PyTorch's errors for ``target`` sizes of a view or reshape of ``numel`` elements that
+    no NumPy reshape should guess at (``known``: the product of the sizes other than -1)."""
+    for i, n in enumerate(target):
+        if n < -1:
+            raise RuntimeError(f"invalid shape dimension {n} at index {i} of shape {list(target)}")
+    if target.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in target and numel == 0 and known == 0:
+        raise RuntimeError(
+            f"cannot reshape tensor of 0 elements into shape {list(target)} because the "
+            "unspecified dimension size -1 can be any value and is ambiguous"
+        )
+
+
 def new_shape(old: tuple, shape: tuple, op: str) -> tuple:
     """The sizes ``shape`` (PyTorch's two ways of giving them, one of them -1 at most) for
     ``numel(old)`` elements, with PyTorch's errors."""
@@ -67,6 +82,7 @@ def new_shape(old: tuple, shape: tuple, op: str) -> tuple:
             return target
         if missing == 1 and numel % known == 0:
             return tuple(numel // known if n == -1 else n for n in target)
+    check_sizes(target, numel, known)
     try:
         return np.empty(old, dtype=np.bool_).reshape(target).shape
     except ValueError:

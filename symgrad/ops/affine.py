@@ -152,8 +152,8 @@ def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     ):
         first, other = ("mat1", mat1) if b.dtype != c.dtype else ("self", bias)
         raise RuntimeError(
-            f"{first} and mat2 must have the same dtype, but got {other.dtype} and {mat2.dtype} "
-            "(convert one with .to(dtype))"
+            f"{first} and mat2 must have the same dtype, but got {other.dtype.scalar_type} and "
+            f"{mat2.dtype.scalar_type}"
         )
     if b.shape[1] != c.shape[0]:
         raise RuntimeError(_cannot_multiply(b.shape[0], b.shape[1], c.shape))
@@ -180,8 +180,7 @@ def _check_bias(shape: tuple, out_shape: tuple) -> None:
 def _cannot_multiply(rows: int, k: int, mat2_shape: tuple) -> str:
     return (
         f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and "
-        f"{mat2_shape[0]}x{mat2_shape[1]}): the input's last size must equal the weight's "
-        "second (in_features)"
+        f"{mat2_shape[0]}x{mat2_shape[1]})"
     )
 
 
@@ -248,7 +247,6 @@ def _folded_matmul(input: Tensor, weight_t: Tensor) -> Tensor:
         raise RuntimeError(_cannot_multiply(rows, k, weight_t.shape))
     if weight_t.ndim == 1 and k != weight_t.shape[0]:
         raise RuntimeError(
-            f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({weight_t.shape[0]}): "
-            "the input's last size must equal the weight's"
+            f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({weight_t.shape[0]})"
         )
     return matmul(input, weight_t)  # PyTorch's matmul, folding or batching as it does

@@ -17,7 +17,7 @@ import numpy as np
 
 from symgrad._arguments import require_tensor_arguments
 from symgrad.ops.affine import _ADDMM, _cannot_multiply
-from symgrad.ops.linalg import _check_dtypes, _matmul_vjp, matmul
+from symgrad.ops.linalg import _matmul_vjp, matmul
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural
@@ -192,7 +192,14 @@ def _fused(prim: Structural, input: Tensor, m1: Tensor, m2: Tensor, beta: Any, a
         product = _outer(_TENSOR_OPS, m1, m2) if prim is _ADDR else matmul(m1, m2)
         product = product.sum(0) if prim is _ADDBMM else product
         return combine(input, product, beta, alpha)
-    _check_dtypes(m1, m2)
+    if m1.dtype is not m2.dtype:
+        names = (m1.dtype.scalar_type, m2.dtype.scalar_type)
+        message = (
+            "expected scalar type {} but found {}"
+            if m1.ndim == 3
+            else "self and mat2 must have the same dtype, but got {} and {}"
+        )
+        raise RuntimeError(message.format(*names))
     if prim is not _ADDR and isinstance(input, Tensor) and input.dtype is not m1.dtype:
         # (addr promotes; PyTorch's other kernels take one dtype only)
         raise RuntimeError(

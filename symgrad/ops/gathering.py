@@ -103,8 +103,7 @@ def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
         outside = (i < 0) | (i >= size)
         if outside.any():
             raise RuntimeError(
-                f"gather(): index {i[outside].flat[0]} is out of bounds for dimension {d} "
-                f"with size {size}"
+                f"index {i[outside].flat[0]} is out of bounds for dimension {d} with size {size}"
             )
         return {"dim": d, "index": i.astype(np.int64)}
 
@@ -176,8 +175,8 @@ def _check_select_range(input: Tensor, d: int, index: np.ndarray) -> None:
     error = RuntimeError if input.ndim > 1 and (input.numel() == 0 or d == 1) else IndexError
     valid = f"valid indices run from 0 to {size - 1}" if size else "the dimension is empty"
     raise error(
-        f"index_select(): index {index[outside].flat[0]} is out of range for dimension {d} "
-        f"of size {size} (input of shape {list(input.shape)}); {valid}"
+        f"index out of range in self\n(index_select(): index {index[outside].flat[0]} is out of "
+        f"range for dimension {d} of size {size} (input of shape {list(input.shape)}); {valid})"
     )
 
 

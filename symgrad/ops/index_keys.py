@@ -7,6 +7,7 @@ tensors are not indices; one value written through a uint8 mask is refused, as
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -158,8 +159,8 @@ def index_array(k: Tensor) -> np.ndarray:
         return np.not_equal(data, 0, out=np.empty(data.shape, np.bool_))
     if data.dtype.type not in _INDEX_KINDS:
         raise IndexError(
-            "tensors used as indices must be long, int, byte or bool tensors, got a tensor of "
-            f"dtype {k.dtype!r} (convert it with .long())"
+            "tensors used as indices must be long, int, byte or bool tensors\n(got a tensor of "
+            f"dtype {k.dtype!r}: convert it with .long())"
         )
     return data
 
@@ -245,3 +246,35 @@ def plain_key(key: Any, shape: tuple) -> tuple | None:
             return None
         node = step
     return key, node
+
+
+def torch_words(message: str, key: tuple, shape: tuple) -> str:
+    """NumPy's message for a key out of range, in PyTorch's words."""
+    found = re.fullmatch(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", message)
+    if found:
+        return "index {} is out of bounds for dimension {} with size {}".format(*found.groups())
+    found = re.match(r"too many indices for array: array is (\d+)-dimensional", message)
+    if found and len(key) == 1 and isinstance(key[0], slice):
+        return "slice() cannot be applied to a 0-dim tensor."
+    if found and len(key) == 1 and isinstance(key[0], int):
+        return (
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
+    if found:
+        return f"too many indices for tensor of dimension {found.group(1)}"
+    found = re.match(r"boolean index did not match indexed array along axis (\d+)", message)
+    if found:
+        start = 0  # the first dimension the mask covers
+        for k in key:
+            if isinstance(k, np.ndarray) and k.dtype.kind == "b":
+                break
+            if k is Ellipsis:
+                return message
+            start += k is not None
+        axis = int(found.group(1))
+        return (
+            f"The shape of the mask {list(k.shape)} at index {axis - start} does not match the "
+            f"shape of the indexed tensor {list(shape)} at index {axis}"
+        )
+    return message

@@ -83,8 +83,8 @@ def _normalized(items: tuple) -> list:
             k = k.item()
         elif not (k is None or k is Ellipsis or isinstance(k, (int, np.ndarray))):
             raise IndexError(
-                f"only integers, slices (`:`), ellipsis (`...`), None and long or bool tensors "
-                f"are valid indices, got {type(k).__name__}"
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                f"are valid indices (got {type(k).__name__})"
             )
         out.append(k)
     return out
@@ -101,7 +101,7 @@ def _probe(key: tuple, shape: tuple) -> tuple:
         np.empty(shape, dtype=np.bool_)[key]
         return key
     except IndexError as exc:
-        error = IndexError(f"{exc} (indexing a tensor of shape {list(shape)})")
+        error = IndexError(keys.torch_words(str(exc), key, shape))
     zeroed = tuple(
         np.zeros(k.shape, np.intp) if isinstance(k, np.ndarray) and k.dtype.kind in "iu" else k
         for k in key

@@ -37,9 +37,9 @@ def _check_leaf(x: Tensor, op: str) -> None:
     the graph records, an inference tensor outside inference mode."""
     if x._requires_grad and x.grad_fn is None and grad_mode.recording():
         raise RuntimeError(
-            f"a leaf Variable that requires grad is being used in an in-place operation "
-            f"({op}). Wrap it in `with symgrad.no_grad():` (e.g. for a parameter update) or "
-            "use the out-of-place op."
+            "a leaf Variable that requires grad is being used in an in-place operation.\n"
+            f"({op}: wrap it in `with symgrad.no_grad():` (e.g. for a parameter update) or "
+            "use the out-of-place op)"
         )
     check_writable(x)
 
@@ -127,9 +127,9 @@ _NO_GRAD_VIEW = (
     "recorded) or both outside it (if it should)."
 )
 _VIEW_OF_LEAF = (
-    "a view of a leaf Variable that requires grad is being used in an in-place operation "
-    "({op}). Change a clone (y = x.clone(); y[...] ...), or wrap the change in "
-    "`with symgrad.no_grad():` if it should not be recorded."
+    "a view of a leaf Variable that requires grad is being used in an in-place operation.\n"
+    "({op}: change a clone (y = x.clone(); y[...] ...), or wrap the change in "
+    "`with symgrad.no_grad():` if it should not be recorded)"
 )
 
 
@@ -183,14 +183,14 @@ def _through_aliases(
 def _check_castable(result: Tensor, x: Tensor, op: str) -> None:
     if result.dtype.category > x.dtype.category:
         raise RuntimeError(
-            f"{op}: result type {result.dtype.name} can't be cast to the desired output type "
-            f"{x.dtype.name} of the tensor being modified (shape {list(x.shape)}); convert the "
-            "tensor first or use the out-of-place op"
+            f"result type {result.dtype.scalar_type} can't be cast to the desired output type "
+            f"{x.dtype.scalar_type}\n({op} writes into the tensor being modified, of dtype "
+            f"{x.dtype!r} and shape {list(x.shape)}: convert it first or use the out-of-place op)"
         )
     if result.shape != x.shape:
         raise RuntimeError(
-            f"{op}: output with shape {list(x.shape)} doesn't match the broadcast shape "
-            f"{list(result.shape)}"
+            f"output with shape {list(x.shape)} doesn't match the broadcast shape "
+            f"{list(result.shape)}\n(in {op})"
         )
 
 

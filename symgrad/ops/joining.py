@@ -68,8 +68,8 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     for i, x in enumerate(tensors):
         if x.ndim == 0:
             raise RuntimeError(
-                f"zero-dimensional tensor (at position {i}) cannot be concatenated; "
-                "unsqueeze it to shape [1] or use stack"
+                f"zero-dimensional tensor (at position {i}) cannot be concatenated\n("
+                "unsqueeze it to shape [1] or use stack)"
             )
     skip = tuple(_legacy_empty(x) for x in tensors)
     if all(skip):  # nothing but (0,)-shaped tensors: PyTorch takes dim as it is
@@ -79,14 +79,20 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         d = _wrap_dim(dim, tensors[first].ndim)
     ref = tensors[first]
     for i, x in enumerate(tensors):
-        if not skip[i] and (
-            x.ndim != ref.ndim
-            or x.shape[:d] + x.shape[d + 1 :] != ref.shape[:d] + ref.shape[d + 1 :]
-        ):
+        if skip[i]:
+            continue
+        if x.ndim != ref.ndim:
             raise RuntimeError(
-                f"cat(): sizes of tensors must match except in dimension {d}: tensor {first} "
-                f"has shape {list(ref.shape)} but tensor {i} has shape {list(x.shape)}"
+                f"Tensors must have same number of dimensions: got {ref.ndim} and {x.ndim}\n"
+                f"({_shapes(first, ref, i, x)})"
             )
+        for j, (n, m) in enumerate(zip(ref.shape, x.shape)):
+            if j != d and n != m:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size {n} "
+                    f"but got size {m} for tensor number {i} in the list.\n"
+                    f"({_shapes(first, ref, i, x)})"
+                )
     common = dtypes.result_type(*tensors)
     return _CAT(*(to_dtype(x, common) for x in tensors), dim=d, skip=skip)
 
@@ -94,12 +100,16 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 concat = concatenate = cat
 
 
+def _shapes(first: int, ref: Tensor, i: int, x: Tensor) -> str:
+    return f"tensor {first} has shape {list(ref.shape)} but tensor {i} has shape {list(x.shape)}"
+
+
 def _listed(tensors: Any, op: str) -> list[Tensor]:
     """``tensors``, a list or tuple of tensors, as a list (PyTorch's TypeError otherwise)."""
     if not isinstance(tensors, (list, tuple)):
         raise TypeError(
             f"{op}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
-            f"{type(tensors).__name__}; pass a list or tuple of tensors"
+            f"{type(tensors).__name__}\n(pass a list or tuple of tensors)"
         )
     return [_tensor(x, op) for x in tensors]
 

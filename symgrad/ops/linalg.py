@@ -7,12 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes
 from symgrad._arguments import require_tensor_arguments, require_tensors
 from symgrad._tracing import TRACE
 from symgrad._version import NO_VERSION, Version
 from symgrad.autograd import grad_mode
 from symgrad.ops.copies import contiguous
+from symgrad.ops.product_checks import _check, _check_dtypes
 from symgrad.ops.product_kernels import _column_major, _matmul_numeric_vjp
 from symgrad.ops.shape import _EXPAND, _UNSAFE_VIEW, reshape, squeeze, transpose
 from symgrad.ops.shape_inplace import squeeze_own_
@@ -117,20 +117,6 @@ _MATMUL = Structural(
 )
 
 
-def _check(sa: tuple, sb: tuple, op: str) -> None:
-    """PyTorch's errors for operands of shapes ``sa`` and ``sb`` that can't be multiplied."""
-    if not sa or not sb:
-        raise RuntimeError(
-            f"{op}: both arguments need at least 1 dimension, got shapes {list(sa)} and {list(sb)}"
-        )
-    inner_a = sa[-1]
-    inner_b = sb[0] if len(sb) == 1 else sb[-2]
-    if inner_a != inner_b:
-        raise RuntimeError(
-            f"{op}: shapes {list(sa)} and {list(sb)} cannot be multiplied ({inner_a} != {inner_b})"
-        )
-
-
 def matmul(input: Any, other: Any) -> Tensor:
     """The matrix product with NumPy/PyTorch broadcasting of batch dimensions.
 
@@ -147,7 +133,9 @@ def matmul(input: Any, other: Any) -> Tensor:
     # the arrays' own shapes and dtypes: this runs for every product of a training step
     da, db = a._data, b._data
     sa, sb = da.shape, db.shape
-    _check(sa, sb, "matmul")
+    if da.dtype is not db.dtype and da.dtype != db.dtype and len(sa) == len(sb) == 1:
+        _check_dtypes(a, b)
+    _check(sa, sb)
     if da.dtype is not db.dtype and da.dtype != db.dtype:
         _check_dtypes(a, b)
     na, nb = len(sa), len(sb)
@@ -156,12 +144,6 @@ def matmul(input: Any, other: Any) -> Tensor:
     if na == 2 and nb == 2:  # the hot path: one mm
         return _MATMUL(a, b)
     if na > 2 or nb > 2:
-        try:
-            np.broadcast_shapes(sa[:-2], sb[:-2] if nb > 1 else ())
-        except ValueError:
-            raise RuntimeError(
-                f"matmul: batch dimensions of {list(sa)} and {list(sb)} don't broadcast"
-            ) from None
         if not (_batching.STATE.depth and _any_batched(a, b)):
             return _lowered(a, b)
     elif na == 1 and nb == 2 and not (_batching.STATE.depth and _any_batched(a, b)):
@@ -185,15 +167,6 @@ def _row(a: Tensor) -> Tensor:
     row = Tensor._make(data.reshape((1,) + data.shape))
     link_view(a, row, "view" if grad_mode.is_grad_enabled() else "no_grad")
     return row
-
-
-def _check_dtypes(a: Tensor, b: Tensor) -> None:
-    if a.dtype is not b.dtype:
-        common = dtypes.promote_types(a.dtype, b.dtype)
-        raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {a.dtype!r} != {b.dtype!r} "
-            f"(convert one, e.g. with .to({common!r}))"
-        )
 
 
 def _refuse_bool(na: int, nb: int) -> None:
@@ -292,7 +265,8 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
         require_tensors("mm", input, "mat2", mat2)
     if input.ndim != 2 or mat2.ndim != 2:
         raise RuntimeError(
-            f"mm: expected 2-D tensors, got shapes {list(input.shape)} and {list(mat2.shape)}"
+            f"{'self' if input.ndim != 2 else 'mat2'} must be a matrix\n(mm takes 2-D tensors, "
+            f"the shapes are {list(input.shape)} and {list(mat2.shape)})"
         )
     return matmul(input, mat2)
 
@@ -315,7 +289,8 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
         )
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(
-            f"mv: expected a 2-D and a 1-D tensor, got {list(input.shape)} and {list(vec.shape)}"
+            f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}\n(mv takes a "
+            f"2-D and a 1-D tensor, the shapes are {list(input.shape)} and {list(vec.shape)})"
         )
     return matmul(input, vec)
 
@@ -383,7 +358,8 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
         require_tensors("bmm", input, "mat2", mat2)
     if input.ndim != 3 or mat2.ndim != 3:
         raise RuntimeError(
-            f"bmm: expected 3-D tensors, got shapes {list(input.shape)} and {list(mat2.shape)}"
+            f"batch{1 if input.ndim != 3 else 2} must be a 3D tensor\n(bmm takes 3-D tensors, "
+            f"the shapes are {list(input.shape)} and {list(mat2.shape)})"
         )
     if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
         raise RuntimeError(

@@ -301,7 +301,7 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensor(input, min, max)
     if min is None and max is None:
-        raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     input = _promoted(input, min, max)
     integer = isinstance(input, Tensor) and not input.dtype.is_floating_point
     if (min is None or max is None) and integer:
@@ -411,8 +411,8 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Tensor:
     if not isinstance(condition, Tensor) or condition.dtype.name != "bool":
         got = condition.dtype if isinstance(condition, Tensor) else type(condition).__name__
         raise RuntimeError(
-            f"where expected condition to be a boolean tensor, but got {got} (compare to get "
-            "one, e.g. x > 0)"
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{getattr(got, 'scalar_type', got)}\n(the condition is {got!r}: compare, e.g. x > 0)"
         )
     _check_scalar_fits(input, other)
     _check_scalar_fits(other, input)

@@ -84,8 +84,8 @@ def _key(input: Tensor, indices: Any) -> tuple:
             )
         if index.dtype.is_floating_point:
             raise IndexError(
-                "tensors used as indices must be long, int, byte or bool tensors, got "
-                f"{index.dtype!r} at position {k}"
+                "tensors used as indices must be long, int, byte or bool tensors\n(got "
+                f"{index.dtype!r} at position {k})"
             )
         key.append(index._data)
     if len(key) > input.ndim:

@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import OMITTED, no_overload, require_tensor, require_tensor_input
+from symgrad._data import distinct_dims
 from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.operand_checks import zero_count
@@ -33,14 +34,12 @@ __all__ = [
 
 def _dims(input: Tensor, dim: Any) -> tuple[int, ...] | None:
     """``dim`` (None, an int or a tuple, negatives allowed) as sorted non-negative axes."""
-    if dim is None:
-        return None
-    items = dim if isinstance(dim, (tuple, list)) else (dim,)
+    items = () if dim is None else dim if isinstance(dim, (tuple, list)) else (dim,)
     if not items:
         return None
     axes = tuple(sorted({_wrap_dim(d, input.ndim) for d in items}))
     if len(axes) != len(items):
-        raise RuntimeError(f"dim {list(items)} appears multiple times in the list of dims")
+        distinct_dims([_wrap_dim(d, input.ndim) for d in items])
     return axes if input.ndim else None
 
 

@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 
 from symgrad._meta import NO_DATA, MetaArray
+from symgrad.autograd import grad_mode
 from symgrad.ops import views
-from symgrad.ops.inplace import copy_, fill_, inplace
+from symgrad.ops.inplace import _VIEW_OF_LEAF, copy_, fill_, inplace
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.tensor import Tensor
@@ -60,6 +61,16 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             value = _broadcast_source(value, target.shape)
         except IndexError:
             pass  # (put names the bad key)
+    basic = not any(isinstance(k, (Tensor, list, np.ndarray)) for k in keys)
+    if (
+        basic
+        and type(x) is Tensor
+        and x._requires_grad
+        and x.grad_fn is None
+        and grad_mode.recording()
+    ):
+        # PyTorch writes a basic key into the view x[key]: a view of the leaf
+        raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
     inplace(x, op, lambda t: put(t, key, value), value, *tensors)
 
 

@@ -15,6 +15,7 @@ from symgrad._memory_format import copy_strided
 from symgrad.ops._strides import new_shape, view_strides
 from symgrad.ops.copies import _CLONE
 from symgrad.ops.rounding import stored_values
+from symgrad.ops.shape_checks import _expanded_shape
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
@@ -136,30 +137,6 @@ def expand_to(input: Tensor, shape: tuple) -> Tensor:
     return input if shape == input.shape else _EXPAND(input, shape=shape)
 
 
-def _expanded_shape(input: Tensor, shape: tuple) -> tuple:
-    """``shape`` with its -1s filled from ``input``'s, after PyTorch's checks."""
-    lead = len(shape) - input.ndim
-    if lead < 0:
-        raise RuntimeError(
-            f"expand: the number of sizes provided ({len(shape)}) must be greater or equal to "
-            f"the number of dimensions in the tensor ({input.ndim})"
-        )
-    for i, n in enumerate(shape[:lead]):
-        if n < 0:  # -1 keeps a size, and a new leading dimension has none to keep
-            raise RuntimeError(
-                f"expand: the size {n} isn't allowed in a leading, new dimension {i} (expanding "
-                f"a tensor of shape {list(input.shape)} to {list(shape)}); give its size"
-            )
-    shape = tuple(input.shape[i - lead] if n == -1 else n for i, n in enumerate(shape))
-    grows = all(n >= 0 and m in (n, 1) for n, m in zip(shape[lead:], input.shape))
-    if not grows:  # (NumPy would also broadcast the target: (2,) to (1,) gives (2,))
-        raise RuntimeError(
-            f"expand: the shape {list(input.shape)} can't be expanded to {list(shape)}: "
-            "only dimensions of size 1 can grow"
-        )
-    return shape
-
-
 def broadcast_to(input: Tensor, size: Sequence[int]) -> Tensor:
     """Broadcast ``input`` to ``size`` (like :func:`expand`)."""
     return expand(input, tuple(size))
@@ -233,8 +210,8 @@ def view(input: Tensor, *shape: Any, **keyword: Any) -> Tensor:
     if not _viewable(input, new):
         raise RuntimeError(
             f"view size is not compatible with input tensor's size and stride (at least one "
-            f"dimension spans across two contiguous subspaces): shape {list(input.shape)}, "
-            f"stride {list(input.stride())}, asked for {list(new)}. Use .reshape(...) instead."
+            f"dimension spans across two contiguous subspaces). Use .reshape(...) instead.\n"
+            f"(shape {list(input.shape)}, stride {list(input.stride())}, asked for {list(new)})"
         )
     return _VIEW(input, shape=new)
 
@@ -315,7 +292,8 @@ def permute(input: Tensor, *dims: Any, **keyword: Any) -> Tensor:
     wrapped = tuple(_wrap_dim(d, n) for d in order)
     if sorted(wrapped) != list(range(n)):
         raise RuntimeError(
-            f"permute(): dims {list(order)} must be a permutation of the {n} dimensions"
+            f"permute(): duplicate dims are not allowed.\n(dims {list(order)} must be a "
+            f"permutation of the {n} dimensions)"
         )
     return _PERMUTE(input, dims=wrapped)
 

@@ -89,7 +89,7 @@ def repeat(input: Tensor, *repeats: Any, **keyword: Any) -> Tensor:
     if len(reps) < input.ndim:
         raise RuntimeError(
             "Number of dimensions of repeat dims can not be smaller than number of dimensions "
-            f"of tensor: repeat dims {list(reps)} for a tensor of shape {list(input.shape)}"
+            f"of tensor\n(repeat dims {list(reps)} for a tensor of shape {list(input.shape)})"
         )
     if any(r < 0 for r in reps):
         raise RuntimeError(f"Trying to create tensor with negative dimension: repeats {list(reps)}")

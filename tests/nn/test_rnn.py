@@ -175,7 +175,7 @@ def test_states_shapes_and_given_initial_state():
         (
             lambda: nn.RNN(3, 4)(symgrad.randn(3)),
             ValueError,
-            "Expected input to be 2D or 3D, got 1D tensor instead",
+            "Expected input to be 2D or 3D, got 1D instead",
         ),
         (
             lambda: nn.GRU(3, 4)(symgrad.randn(5, 2, 3), symgrad.zeros(1, 3, 4)),

@@ -120,7 +120,8 @@ class Module(ModuleStateMethods):
         if not isinstance(name, str):
             raise TypeError(f"{what} name should be a string. Got {type(name).__name__}")
         if "." in name:
-            raise KeyError(f'{what} name can\'t contain "."')
+            got = f", got: {name}" if what == "module" else ""
+            raise KeyError(f'{what} name can\'t contain "."{got}')
         if name == "":
             raise KeyError(f'{what} name can\'t be empty string ""')
         if hasattr(self, name) and name not in getattr(self, where):

@@ -17,7 +17,7 @@ from typing import Any
 from symgrad import creation, ops
 from symgrad.nn import functional as F
 from symgrad.nn import init
-from symgrad.nn._arguments import check_rnn_input
+from symgrad.nn._arguments import check_rnn_input, check_rnn_state_ranks
 from symgrad.nn.modules.module import Module
 from symgrad.nn.modules.rnn_nodes import batch_major, fused_lstm_layer, packed_type, uses_fused_lstm
 from symgrad.nn.modules.rnn_steps import (
@@ -161,12 +161,14 @@ class RNNBase(Module):
                 else zeros(out_size)
             )
         states = hx if self.mode == "LSTM" else (hx,)
-        for state, size in zip(states, (out_size, self.hidden_size)):
+        check_rnn_state_ranks(states, batch is None, self.mode == "LSTM")
+        for i, (state, size) in enumerate(zip(states, (out_size, self.hidden_size))):
             expected = lead + (size,)
             if tuple(state.shape) != expected:
+                which = f"hidden[{i}]" if self.mode == "LSTM" else "hidden"
                 raise RuntimeError(
-                    f"Expected hidden size {expected}, got {list(state.shape)}: the state holds "
-                    "one row per layer and direction"
+                    f"Expected {which} size {expected}, got {list(state.shape)}\n(the state "
+                    "holds one row per layer and direction)"
                 )
         return hx
 
@@ -181,8 +183,7 @@ class RNNBase(Module):
             )
         if input.ndim not in (2, 3):
             raise ValueError(
-                f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D "
-                "tensor instead"
+                f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D instead"
             )
         self._check_input_size(input)
         batched = input.ndim == 3

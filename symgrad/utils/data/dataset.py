@@ -66,8 +66,8 @@ class TensorDataset(Dataset[tuple]):
         sizes = [t.size(0) for t in tensors]
         if any(size != sizes[0] for size in sizes):
             raise AssertionError(
-                f"Size mismatch between tensors: their first dimensions are {sizes}; every "
-                "tensor of a TensorDataset needs one row per sample"
+                f"Size mismatch between tensors\n(their first dimensions are {sizes}: every "
+                "tensor of a TensorDataset needs one row per sample)"
             )
         self.tensors = tensors
 
