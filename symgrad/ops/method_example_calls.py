@@ -21,6 +21,11 @@ CALLS = {
         "tensor([1.5000, 0.0000], dtype=symgrad.float64)",
     ),
     "float": ("x = symgrad.tensor([1.5, 0.0])", "x.float()", "tensor([1.5000, 0.0000])"),
+    "grad_dtype": (
+        "x = symgrad.tensor([1.5, 0.0], requires_grad=True)",
+        "x.grad_dtype",
+        "symgrad.float32",
+    ),
     "half": (
         "x = symgrad.tensor([1.5, 0.0])",
         "x.half()",
