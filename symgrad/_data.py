@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import _user_warnings, dtypes
+from symgrad._silent import cast
 from symgrad._size import Size as Size  # where the package's modules import it from
 
 __all__ = [
@@ -93,8 +94,7 @@ def to_array(data: Any, dtype: Any = None) -> np.ndarray:
     else:
         raise _not_a_number(data, target is not None, ())
     if target is not None and array.dtype != target.numpy:
-        with np.errstate(over="ignore"):  # a float too big for float32 is inf, as in PyTorch
-            array = array.astype(target.numpy)
+        array = cast(array, target.numpy)  # (too big for float32: inf, as in PyTorch)
     return array
 
 

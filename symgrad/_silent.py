@@ -15,6 +15,8 @@ import numpy as np
 
 __all__ = ["quiet", "silence", "restore", "silencer", "cast"]
 
+_DOUBLE, _HALF = np.dtype(np.float64), np.dtype(np.float16)
+
 try:
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
 
@@ -80,10 +82,13 @@ def silencer() -> tuple:
 
 
 def cast(a: np.ndarray, dtype: Any) -> np.ndarray:
-    """``a.astype(dtype)`` without NumPy's warning where values overflow the narrower dtype
-    (float32 to float16 gives inf there, silently, as PyTorch's casts do)."""
+    """``a.astype(dtype)`` as PyTorch converts: a double becomes a half through a float (two
+    roundings, which differ from one now and then: -957.7499999 is -958, not -957.5), and
+    values that overflow the narrower dtype are inf without NumPy's warning."""
     token = silence()
     try:
+        if a.dtype == _DOUBLE and np.dtype(dtype) == _HALF:
+            a = a.astype(np.float32)
         return a.astype(dtype)
     finally:
         restore(token)

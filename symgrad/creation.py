@@ -230,6 +230,8 @@ def full(
         dtype = dtypes._scalar_dtype(fill_value)
     dtype = dtypes.as_dtype(dtype)
     fill_value = check_fill(fill_value, dtype, "full", one=math.prod(shape) == 1)
+    if dtype is dtypes.float16 and type(fill_value) is float and abs(fill_value) < 3e38:
+        fill_value = np.float32(fill_value)  # (a double to half through float, as PyTorch)
     # (a one-element float16 tensor takes a number beyond its range as inf, silently)
     values = _meta_or(d, shape, dtype.numpy, lambda: quiet(np.full)(shape, fill_value, dtype.numpy))
     return _finish(values, requires_grad)

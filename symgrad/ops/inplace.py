@@ -17,6 +17,7 @@ import numpy as np
 from symgrad._arguments import require_tensor
 from symgrad._data import check_fill
 from symgrad._meta import NO_DATA, MetaArray
+from symgrad._silent import cast
 from symgrad._tracing import TRACE, write
 from symgrad._version import check_writable
 from symgrad.autograd import dual, grad_mode
@@ -206,6 +207,8 @@ def _write(x: Tensor, values: np.ndarray, op: str, one_value: bool = False) -> N
             raise NotImplementedError(NO_DATA)
         x._counter.value += 1  # a meta tensor: no values to write
         return
+    if x._data.dtype == np.float16 and getattr(values, "dtype", None) == np.float64:
+        values = values.astype(np.float32)  # (PyTorch's double to half goes through float)
     if not x._data.flags.writeable:
         root, kind, _ = live_aliases(x)
         if root is not None and kind != "alias" and root._data.flags.writeable:
@@ -363,7 +366,7 @@ def copy_(x: Tensor, src: Any) -> Tensor:
     if (not recording or not x.dtype.is_floating_point) and not involves_names(x, (src,)):
         if dual.active():
             dual_tangents.check_inplace(x, (src,), "copy_")
-        _write(x, np.broadcast_to(src._data, x.shape).astype(x._data.dtype), "copy_")
+        _write(x, cast(np.broadcast_to(src._data, x.shape), x._data.dtype), "copy_")
         dual_tangents.overwritten(x, src)
         return x
     return inplace(x, "copy_", lambda t: _COPY(t, src), src)

@@ -12,6 +12,7 @@ from symgrad import dtypes
 from symgrad._arguments import OMITTED, no_overload, require_tensor
 from symgrad._data import distinct_dims, keyword_sizes, sizes
 from symgrad._memory_format import copy_strided
+from symgrad._silent import cast
 from symgrad.ops._strides import new_shape, view_strides
 from symgrad.ops.copies import _CLONE
 from symgrad.ops.rounding import stored_values
@@ -52,7 +53,9 @@ def _tensor(value: Any, op: str) -> Tensor:
 # -- dtype conversion -----------------------------------------------------------------------------
 def _convert(xp: Any, a: Any, dtype: dtypes.dtype, strides: tuple | None = None) -> Any:
     if strides is None:
-        return a.astype(dtype.numpy)
+        return cast(a, dtype.numpy)  # (a double to half through float, as PyTorch)
+    if dtype.numpy == np.float16 and a.dtype == np.float64:
+        a = a.astype(np.float32)
     return copy_strided(a, strides, dtype.numpy)
 
 

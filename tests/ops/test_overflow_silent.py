@@ -140,3 +140,25 @@ def test_half_optimizer_step_overflows_silently(lib, name):
             p.grad = lib.tensor([60000.0, 0.5, 300.0], dtype=lib.float16)
             opt.step()
     assert p.tolist() == ADAM_STEPS[name]
+
+
+# A double becomes a half through a float, as PyTorch converts it: two roundings, which now and
+# then differ from one (-957.7499999999 is -958, not -957.5; 2049.0000001 is 2048, not 2050)
+DOUBLES = [-957.7499999999, 2049.0000001, 0.1, 1e-6]
+HALVES = [-958.0, 2048.0, 0.0999755859375, 1.0132789611816406e-06]
+CONVERSIONS = {
+    "half": lambda T, x: x.half(),
+    "to": lambda T, x: x.to(T.float16),
+    "tensor": lambda T, x: T.tensor(DOUBLES, dtype=T.float16),
+    "copy_": lambda T, x: T.zeros(4, dtype=T.float16).copy_(x),
+    "setitem": lambda T, x: T.zeros(4, dtype=T.float16).index_copy(0, T.arange(4), x.half()),
+    "add_": lambda T, x: T.zeros(4, dtype=T.float16).add_(x),
+    "full": lambda T, x: T.cat([T.full((1,), v, dtype=T.float16) for v in DOUBLES]),
+}
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("name", sorted(CONVERSIONS))
+def test_double_to_half_through_float(lib, name):
+    x = lib.tensor(DOUBLES, dtype=lib.float64)
+    assert CONVERSIONS[name](lib, x).tolist() == HALVES
