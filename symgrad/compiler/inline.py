@@ -37,7 +37,8 @@ def _own_numpy_path(rule: Any) -> bool:
     """Whether a rule takes a path of its own on the NumPy interpreter (``if xp is NP``: a
     convolution's col2im by strided slices, pooling's windows), faster there than the
     vocabulary's words it says to every other interpreter: such a rule is called."""
-    code = getattr(rule, "__code__", None)
+    # (a rule wrapped for create_graph, PyTorch's nodes of a gradient: the rule it wraps)
+    code = getattr(getattr(rule, "__wrapped__", rule), "__code__", None)
     return code is None or "NP" in code.co_names
 
 

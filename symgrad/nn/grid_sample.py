@@ -136,6 +136,9 @@ def _name(params: dict, shapes: Any) -> str:
 _GRID_SAMPLE = Structural("grid_sample", _forward, _vjp, saves=(0, 1), backward=_name, jvp=None)
 
 
+_vjp.__wrapped__ = _rule  # type: ignore[attr-defined]  # (what symgrad.compile calls)
+
+
 def _gradient_forward(xp: Any, g: Any, input: Any, grid: Any, which: int, **params: Any) -> Any:
     """grid_sample's gradient for its input (``which`` 0) or grid (1)."""
     needs = (which == 0, which == 1)

@@ -330,6 +330,7 @@ def tied_gradients(rule: Any) -> Any:
             for i, grad in enumerate(grads)
         )
 
+    vjp.__wrapped__ = rule  # type: ignore[attr-defined]  # (what symgrad.compile calls)
     return vjp
 
 

@@ -277,6 +277,7 @@ def _reading_input(name: str, forward: Any, grad: Any) -> Any:
         x = c.inputs[0]
         return (node(g, x, dtype=x._data.dtype, **c.params),)
 
+    vjp.__wrapped__ = grad  # type: ignore[attr-defined]  # (what symgrad.compile calls)
     return vjp
 
 
