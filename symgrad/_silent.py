@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["quiet", "silence", "restore", "silencer", "cast"]
+__all__ = ["quiet", "silence", "restore", "silencer", "cast", "through_float"]
 
 _DOUBLE, _HALF = np.dtype(np.float64), np.dtype(np.float16)
 
@@ -87,8 +87,14 @@ def cast(a: np.ndarray, dtype: Any) -> np.ndarray:
     values that overflow the narrower dtype are inf without NumPy's warning."""
     token = silence()
     try:
-        if a.dtype == _DOUBLE and np.dtype(dtype) == _HALF:
-            a = a.astype(np.float32)
-        return a.astype(dtype)
+        return through_float(a, dtype).astype(dtype)
     finally:
         restore(token)
+
+
+def through_float(a: Any, dtype: Any) -> Any:
+    """``a`` rounded to float32 first where it is a double array to be stored as a half, as
+    PyTorch converts one (else ``a`` itself)."""
+    if getattr(a, "dtype", None) == _DOUBLE and np.dtype(dtype) == _HALF:
+        return a.astype(np.float32)
+    return a

@@ -17,7 +17,7 @@ import numpy as np
 from symgrad._arguments import require_tensor
 from symgrad._data import check_fill
 from symgrad._meta import NO_DATA, MetaArray
-from symgrad._silent import cast
+from symgrad._silent import cast, through_float
 from symgrad._tracing import TRACE, write
 from symgrad._version import check_writable
 from symgrad.autograd import dual, grad_mode
@@ -207,8 +207,7 @@ def _write(x: Tensor, values: np.ndarray, op: str, one_value: bool = False) -> N
             raise NotImplementedError(NO_DATA)
         x._counter.value += 1  # a meta tensor: no values to write
         return
-    if x._data.dtype == np.float16 and getattr(values, "dtype", None) == np.float64:
-        values = values.astype(np.float32)  # (PyTorch's double to half goes through float)
+    values = through_float(values, x._data.dtype)  # (PyTorch's double to half: via float)
     if not x._data.flags.writeable:
         root, kind, _ = live_aliases(x)
         if root is not None and kind != "alias" and root._data.flags.writeable:

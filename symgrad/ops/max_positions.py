@@ -37,10 +37,17 @@ def max_positions(d: int, x: np.ndarray, k, s, p, dil, out) -> tuple:
     view = view[(Ellipsis,) + tuple(slice(0, o) for o in out) + (slice(None),) * d]
     flat = view.reshape(view.shape[: len(lead) + d] + (math.prod(k),))
     best = first_maximum(flat)
-    offsets = np.unravel_index(best, k)
-    grids = np.meshgrid(*[np.arange(n) for n in lead + out], indexing="ij", sparse=True)
-    positions = [grids[len(lead) + i] * s[i] - p[i] + offsets[i] * dil[i] for i in range(d)]
-    return tuple(grids[: len(lead)]) + tuple(positions), positions
+    return _key(lead, out, np.unravel_index(best, k), s, p, dil)
+
+
+def _key(lead: tuple, out: tuple, offsets: tuple, s, p, dil) -> tuple:
+    """The key of the picked elements (leading entries that broadcast, then each pooled
+    dimension's positions) and those positions: window ``i``'s start ``i * s - p`` plus the
+    maximum's ``offset * dil``."""
+    n = len(lead)
+    grids = np.meshgrid(*[np.arange(m) for m in lead + out], indexing="ij", sparse=True)
+    positions = [grids[n + i] * s[i] - p[i] + offsets[i] * dil[i] for i in range(len(out))]
+    return tuple(grids[:n]) + tuple(positions), positions
 
 
 def _tiled_maximum(d: int, x: np.ndarray, k: tuple, out: tuple) -> tuple | None:
@@ -50,7 +57,6 @@ def _tiled_maximum(d: int, x: np.ndarray, k: tuple, out: tuple) -> tuple | None:
     (so the first maximum wins); None where ``x`` holds a NaN (PyTorch picks a window's last
     NaN: the general path's)."""
     lead = x.shape[:-d]
-    n = len(lead)
     if type(x) is not np.ndarray or x.size == 0:  # (a meta array has no values to compare)
         return None
     if x.dtype.kind == "f" and np.isnan(np.max(x)):
@@ -67,10 +73,7 @@ def _tiled_maximum(d: int, x: np.ndarray, k: tuple, out: tuple) -> tuple | None:
         greater = np.greater(element, top)
         np.copyto(top, element, where=greater)
         np.copyto(best, at, where=greater)
-    offsets = np.unravel_index(best, k)
-    grids = np.meshgrid(*[np.arange(m) for m in lead + out], indexing="ij", sparse=True)
-    positions = [grids[n + i] * k[i] + offsets[i] for i in range(d)]
-    return tuple(grids[:n]) + tuple(positions), positions
+    return _key(lead, out, np.unravel_index(best, k), k, (0,) * d, (1,) * d)
 
 
 def first_maximum(flat: np.ndarray) -> np.ndarray:

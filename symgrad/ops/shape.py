@@ -12,7 +12,7 @@ from symgrad import dtypes
 from symgrad._arguments import OMITTED, no_overload, require_tensor
 from symgrad._data import distinct_dims, keyword_sizes, sizes
 from symgrad._memory_format import copy_strided
-from symgrad._silent import cast
+from symgrad._silent import cast, through_float
 from symgrad.ops._strides import new_shape, view_strides
 from symgrad.ops.copies import _CLONE
 from symgrad.ops.rounding import stored_values
@@ -54,9 +54,7 @@ def _tensor(value: Any, op: str) -> Tensor:
 def _convert(xp: Any, a: Any, dtype: dtypes.dtype, strides: tuple | None = None) -> Any:
     if strides is None:
         return cast(a, dtype.numpy)  # (a double to half through float, as PyTorch)
-    if dtype.numpy == np.float16 and a.dtype == np.float64:
-        a = a.astype(np.float32)
-    return copy_strided(a, strides, dtype.numpy)
+    return copy_strided(through_float(a, dtype.numpy), strides, dtype.numpy)
 
 
 _TO = Structural(
