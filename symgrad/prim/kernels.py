@@ -8,7 +8,9 @@ symbols the package made itself, never text from a user.
 from __future__ import annotations
 
 import functools
+import linecache
 import math
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -229,7 +231,31 @@ def lambdify(
         else:
             expr = _as_kernel_calls(expr)
     modules = MODULES if modules is None else modules
-    return sp.lambdify(args, expr, modules=modules, cse=cse, docstring_limit=0)
+    return _generated(sp.lambdify, args, expr, modules=modules, cse=cse, docstring_limit=0)
+
+
+# Names of collected functions' source in ``linecache``, removed when the next one is made
+_COLLECTED: list[str] = []
+
+
+def _generated(make: Callable, *args: Any, **kwargs: Any) -> Callable:
+    """``make(*args, **kwargs)`` (SymPy's lambdify), its source kept in ``linecache`` (for
+    tracebacks) until the function is collected and the next one is made.
+
+    SymPy removes the source from the garbage collector's finalizer, which can run while
+    ``linecache.checkcache()`` (run by every doctest) walks the names it listed: the walk then
+    raises KeyError. The removal moves out of the collector, to this function."""
+    while _COLLECTED:
+        linecache.cache.pop(_COLLECTED.pop(), None)
+    fn = make(*args, **kwargs)
+    registry = getattr(weakref.finalize, "_registry", None)
+    if registry:
+        newest = next(reversed(registry))  # SymPy's finalizer for fn, registered last
+        info = registry.get(newest)
+        if info is not None and info.weakref() is fn:
+            newest.detach()
+            weakref.finalize(fn, _COLLECTED.append, fn.__code__.co_filename)
+    return fn
 
 
 def blockwise(kernel: Callable, expr: Any) -> Callable:
@@ -269,4 +295,6 @@ def scalar_lambdify(args: Sequence[Any], expr: Any) -> Callable:
     by zero, an overflow, a domain error) raises instead (ArithmeticError, ValueError)."""
     modules = [{"power": _scalar_power}, "math"]
     printer = _math_printer()
-    return sp.lambdify(args, expr, modules=modules, cse=True, printer=printer, docstring_limit=0)
+    return _generated(
+        sp.lambdify, args, expr, modules=modules, cse=True, printer=printer, docstring_limit=0
+    )
