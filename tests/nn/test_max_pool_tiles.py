@@ -78,3 +78,29 @@ def test_tiles_agree_with_the_general_windows():
     general = symgrad.nn.functional.max_pool2d(x[..., :, :6], (3, 2), (3, 2), return_indices=True)
     assert tiled[0].tolist() == general[0].tolist()
     assert padded[0].shape == (2, 3, 3, 4)
+
+
+@pytest.mark.parametrize(
+    "shape, k, dtype",
+    [
+        ((2, 3, 9, 7), (3, 2), np.float64),
+        ((4, 2, 8, 8), (2, 2), np.float32),
+        ((2, 2, 4, 6, 6), (2, 3, 2), np.float32),
+        ((3, 10, 10), (5, 5), np.int64),
+    ],
+)
+def test_tiles_find_the_positions_the_general_windows_find(shape, k, dtype, monkeypatch):
+    """The shortcut's positions are those the sliding windows' scan finds (values with many
+    ties: the first maximum in row-major order), in 2-d and 3-d, floats and integers."""
+    from symgrad.ops import max_positions as mp
+
+    x = (np.random.default_rng(1).integers(0, 4, shape)).astype(dtype)
+    d = len(k)
+    out = tuple(n // kk for n, kk in zip(shape[-d:], k))
+    args = (d, x, k, k, (0,) * d, (1,) * d, out)
+    key, positions = mp.max_positions(*args)
+    monkeypatch.setattr(mp, "_tiled_maximum", lambda *a: None)
+    general_key, general_positions = mp.max_positions(*args)
+    for a, b in zip(positions, general_positions):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(x[key], x[general_key])
