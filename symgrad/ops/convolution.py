@@ -132,12 +132,33 @@ def _im2col(x: np.ndarray, geo: Geometry) -> np.ndarray:
     return cols.reshape((g, c // g * math.prod(geo.kernel), n * math.prod(geo.out)))
 
 
+# Bytes of windows (im2col) copied at once on NumPy: a batch goes through the matrix
+# products a few samples at a time, so each copy is still in the cache when BLAS reads it
+# (a third faster on a 64x32x26x26 batch than the whole batch's 42 MB at once), and a large
+# batch never holds all its windows
+CHUNK_BYTES = 6 << 20
+
+
+def batch_parts(x: np.ndarray, channels: int, geo: Geometry) -> list[slice]:
+    """The samples of ``x``'s batch taken together: whole for float16 (whose products
+    round their sums; one product keeps its order) and for an empty batch."""
+    n = x.shape[0]
+    per_sample = channels * math.prod(geo.kernel) * math.prod(geo.out) * x.itemsize
+    step = n if x.itemsize < 4 else max(1, CHUNK_BYTES // max(per_sample, 1))
+    return [slice(s, min(s + step, n)) for s in range(0, n, step)] or [slice(0, 0)]
+
+
 def _kernel(xp: Any, x: np.ndarray, w: np.ndarray, *bias: np.ndarray, geo: Geometry) -> Any:
-    """The same on NumPy: the windows copied once (im2col), one matrix product per group."""
+    """The same on NumPy: the windows copied (im2col) a few samples at a time, one matrix
+    product per group."""
     n, d, g, o = x.shape[0], len(geo.kernel), geo.groups, w.shape[0]
     wg = w.reshape((g, o // g, math.prod(w.shape[1:])))
-    out = np.matmul(wg, _im2col(x, geo))  # (G, O/G, N * P)
-    out = out.reshape((o, n) + geo.out).swapaxes(0, 1)
+    out = None
+    for part in batch_parts(x, x.shape[1], geo):
+        r = np.matmul(wg, _im2col(x[part], geo))  # (G, O/G, m * P)
+        if out is None:
+            out = np.empty((n, o) + geo.out, dtype=r.dtype)
+        out[part] = r.reshape((o, part.stop - part.start) + geo.out).swapaxes(0, 1)
     if bias:
         out = out + bias[0].reshape((o,) + (1,) * d)
     return np.ascontiguousarray(out, dtype=x.dtype)
@@ -151,26 +172,43 @@ def _numpy_groups(g: np.ndarray, geo: Geometry) -> np.ndarray:
 
 
 def numpy_weight_grad(g: np.ndarray, x: np.ndarray, geo: Geometry, w_shape: tuple) -> np.ndarray:
-    """The kernel's gradient on NumPy, from the im2col matrix of ``x``. Computed as its
-    transpose, ``cols @ g^T``: BLAS runs the long inner dimension (N * P) many times faster
-    with the wide factor on the left."""
-    gw_t = np.matmul(_im2col(x, geo), _numpy_groups(g, geo).swapaxes(1, 2))  # (G, C/G*K, O/G)
-    return np.ascontiguousarray(gw_t.swapaxes(1, 2).reshape(w_shape))
+    """The kernel's gradient on NumPy, from the im2col matrix of ``x``, summed over parts of
+    the batch. Computed as its transpose, ``cols @ g^T``: BLAS runs the long inner dimension
+    (N * P) many times faster with the wide factor on the left."""
+    total = None
+    for part in batch_parts(x, x.shape[1], geo):
+        gw_t = np.matmul(_im2col(x[part], geo), _numpy_groups(g[part], geo).swapaxes(1, 2))
+        if total is None:
+            total = gw_t  # (G, C/G*K, O/G)
+        else:
+            total += gw_t
+    return np.ascontiguousarray(total.swapaxes(1, 2).reshape(w_shape))
 
 
 def numpy_input_grad(g: np.ndarray, w: np.ndarray, geo: Geometry, channels: int) -> np.ndarray:
-    """The input's gradient on NumPy: each kernel position's share of the windows' gradient
-    added into a strided slice (col2im)."""
+    """The input's gradient on NumPy, a few samples at a time: each kernel position's share
+    of the windows' gradient added into a strided slice (col2im)."""
     n, o, gr = g.shape[0], w.shape[0], geo.groups
     wt = w.reshape((gr, o // gr, math.prod(w.shape[1:]))).swapaxes(1, 2)
-    gcols = np.matmul(wt, _numpy_groups(g, geo)).reshape((channels,) + geo.kernel + (n,) + geo.out)
     gpad = np.zeros((n, channels) + geo.padded, dtype=np.result_type(g, w))
-    for pos in np.ndindex(*geo.kernel):
-        key = tuple(
-            slice(k * dil, k * dil + s * (m - 1) + 1, s)
-            for k, dil, s, m in zip(pos, geo.dilation, geo.stride, geo.out)
+    places = [
+        (
+            pos,
+            (slice(None), slice(None))
+            + tuple(
+                slice(k * dil, k * dil + s * (m - 1) + 1, s)
+                for k, dil, s, m in zip(pos, geo.dilation, geo.stride, geo.out)
+            ),
         )
-        gpad[(slice(None), slice(None)) + key] += gcols[(slice(None),) + pos].swapaxes(0, 1)
+        for pos in np.ndindex(*geo.kernel)
+    ]
+    for part in batch_parts(gpad, channels, geo):
+        m = part.stop - part.start
+        gcols = np.matmul(wt, _numpy_groups(g[part], geo))
+        gcols = gcols.reshape((channels,) + geo.kernel + (m,) + geo.out)
+        target = gpad[part]
+        for pos, key in places:
+            target[key] += gcols[(slice(None),) + pos].swapaxes(0, 1)
     return np.ascontiguousarray(gpad[geo.inner()])
 
 
