@@ -39,6 +39,7 @@ __all__ = [
     "rows",
     "run_blocked",
     "set_threads",
+    "shared",
     "threads",
 ]
 
@@ -207,7 +208,7 @@ def elementwise(kernel: Callable, operands: tuple) -> np.ndarray | None:
         finally:
             restore(token)
 
-    errors = _shared(span, size, EAGER_BLOCK)
+    errors = shared(span, size, EAGER_BLOCK)
     if errors:
         if any(type(e) is _Uneven for e in errors):
             return None
@@ -215,7 +216,7 @@ def elementwise(kernel: Callable, operands: tuple) -> np.ndarray | None:
     return result
 
 
-def _shared(span: Callable, total: int, unit: int) -> list:
+def shared(span: Callable, total: int, unit: int) -> list:
     """``span(lo, hi)`` over ``range(total)`` in one share of whole ``unit``s per thread
     (this thread takes the first); the errors raised, once every share has stopped."""
     n = threads()
@@ -266,7 +267,7 @@ def rows(kernel: Callable, operands: tuple) -> np.ndarray | None:
         finally:
             restore(token)
 
-    errors = _shared(span, count, per)
+    errors = shared(span, count, per)
     if errors:
         raise errors[0]
     return result

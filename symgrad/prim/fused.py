@@ -10,7 +10,8 @@ significant bits, Knuth's two-sum) and added back.
 
 Large operands are taken chunk by chunk through scratch arrays kept by each thread: every
 operation then runs in the cache, on one dtype, and allocates nothing (a fresh float64 array
-of a million elements costs the allocator more than the arithmetic).
+of a million elements costs the allocator more than the arithmetic). The chunks of a large
+call are shared among :func:`symgrad.prim.blocks.threads` threads.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ import threading
 from typing import Any
 
 import numpy as np
+
+from symgrad._silent import restore, silence
+from symgrad.prim import blocks
 
 __all__ = ["fused_multiply_add"]
 
@@ -51,9 +55,22 @@ def fused_multiply_add(x: Any, y: Any, z: Any) -> Any:
     out = np.empty(shape, np.float32 if narrow else np.float64)
     flat = out.reshape(-1)
     chunk, step = (_narrow_chunk, NARROW_CHUNK) if narrow else (_wide_chunk, CHUNK)
-    for i in range(0, flat.size, step):
-        j = min(i + step, flat.size)
-        chunk(*[v if np.ndim(v) == 0 else v[i:j] for v in ops], flat[i:j])
+
+    def span(lo: int, hi: int) -> None:
+        token = silence()  # (a thread's own error state)
+        try:
+            for i in range(lo, hi, step):
+                j = min(i + step, hi)
+                chunk(*[v if np.ndim(v) == 0 else v[i:j] for v in ops], flat[i:j])
+        finally:
+            restore(token)
+
+    if flat.size < blocks.EAGER_MIN:
+        span(0, flat.size)
+    else:  # shared among the threads, as PyTorch's kernel
+        errors = blocks.shared(span, flat.size, step)
+        if errors:
+            raise errors[0]
     return out.astype(dtype, copy=False) if narrow else out
 
 

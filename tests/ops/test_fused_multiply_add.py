@@ -153,3 +153,25 @@ def test_optimizer_steps_bit_for_bit_against_torch(name, options):
             opt.step()
         results.append(p.detach().numpy())
     np.testing.assert_array_equal(results[1], results[0])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_large_calls_shared_among_threads_give_the_one_thread_values(dtype):
+    """A call on more elements than one thread takes is cut among the threads; the values
+    are those of one thread's pass, each exactly rounded (float32: against the product and
+    sum in float64, exact for float32 operands, rounded once)."""
+    from symgrad.prim import blocks
+
+    rng = np.random.default_rng(5)
+    n = 3 * blocks.EAGER_MIN + 17
+    x, y, z = (rng.standard_normal(n).astype(dtype) for _ in range(3))
+    shared = fused_multiply_add(x, y, z)
+    blocks.set_threads(1)
+    try:
+        alone = fused_multiply_add(x, y, z)
+    finally:
+        blocks._SET.clear()
+    np.testing.assert_array_equal(shared, alone)
+    if dtype == np.float32:
+        exact = (x.astype(np.float64) * y + z).astype(np.float32)
+        np.testing.assert_array_equal(shared, exact)
