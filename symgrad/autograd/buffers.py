@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.autograd.placed import Placed, placed_sum
+
 __all__ = ["add_to", "sum_into"]
 
 
@@ -31,7 +33,18 @@ _ONLY_THE_BUFFER = 3
 def sum_into(a: Any, g: Any, foreign: Any) -> Any:
     """``a + g`` for gradients arriving at one buffer: written into ``a`` when ``a`` is a large
     array only the buffer holds (a rule's fresh result, not a view, not the caller's, not one
-    also sent elsewhere), as PyTorch sums into a buffer it alone uses; a new array otherwise."""
+    also sent elsewhere), as PyTorch sums into a buffer it alone uses; a new array otherwise.
+    A :class:`~symgrad.autograd.placed.Placed` gradient's block is added into the other's
+    array."""
+    if type(g) is Placed or type(a) is Placed:
+        owned = (
+            type(a) is np.ndarray
+            and a.base is None
+            and a.flags.writeable
+            and getrefcount(a) <= _ONLY_THE_BUFFER
+            and id(a) not in foreign
+        )
+        return placed_sum(a, g, owned)
     if (
         type(a) is np.ndarray
         and type(g) is np.ndarray

@@ -29,6 +29,7 @@ from symgrad.autograd.hooks import (
 )
 from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
 from symgrad.autograd.order import collect, leading_to, walk
+from symgrad.autograd.placed import materialized
 from symgrad.autograd.roots import as_list, given_gradients, root_gradients, warn_cycle
 from symgrad.prim.batching import BatchedTensor
 from symgrad.tensor import Tensor, bind_methods
@@ -63,6 +64,10 @@ class _Run:
         self.pending: dict = {}
         self.useful: set | None = None
         self.reached: set | None = None  # made when a multi-grad hook first asks
+        # whether index gradients may wait in the buffers as blocks (symgrad.autograd.placed),
+        # set for the walk of a plain pass, and whether one did
+        self.placed_ok = False
+        self.made_placed = False
         # ids of gradients a leaf must copy rather than keep as its .grad: the caller's, those
         # made by user code (hooks, custom Functions) and those already handed out in this pass
         self.foreign: set[int] = set()
@@ -102,11 +107,14 @@ class _Run:
             self.targets is not None or self.create_graph or self.tangents or _anomaly_state.enabled
         )
         release = not self.retain_graph and not special
+        self.placed_ok = not special
         for node in nodes:
             grads_in = buffers.pop(node, None)
             if grads_in is None:
                 in_grads: Any = (None,) * len(node._edges)
             else:
+                if self.made_placed:
+                    materialized(grads_in)
                 if special:
                     in_grads = self._apply_special(node, grads_in, useful)
                 elif node._hooks is not None:
@@ -153,6 +161,8 @@ class _Run:
         if release:
             node._release()
         if hooks.post:
+            if self.made_placed:
+                result = materialized(list(result))
             result = run_posthooks(hooks, result, grads, self.foreign, node)
         return result
 
@@ -217,6 +227,8 @@ class _Run:
         targets = self.targets
         if targets is not None and (node, 0) not in targets:
             return
+        if self.made_placed:
+            materialized(grads)
         if CUSTOM:  # some leaf was given a grad_dtype
             grads = in_grad_dtype(node._leaf, grads)
         hooks = node._hooks

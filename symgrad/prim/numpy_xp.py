@@ -251,10 +251,8 @@ class NP:
         ``unique`` promises there are none, so a plain assignment does; ``node`` names the
         node the tensor interpreter records, PyTorch's backward op of the indexing op)."""
         out = np.zeros(shape, dtype=np.asarray(g).dtype)
-        if unique:
-            out[key] = g
-        elif _basic_key(key):
-            out[key] += g
+        if unique or _basic_key(key):  # (a basic key names each element once at most)
+            out[key] = g  # copied in, as PyTorch's: a -0.0 keeps its sign
         else:
             np.add.at(out, key, g)
         return out

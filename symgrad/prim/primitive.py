@@ -20,6 +20,7 @@ from symgrad._data import cannot_convert, int_argument
 from symgrad._meta import MetaArray, meta_array
 from symgrad._tracing import TRACE, traced
 from symgrad.autograd.node import accumulator_of, node_class
+from symgrad.autograd.placed import Placed
 from symgrad.autograd.saved import ACTIVE as _hooks_active
 from symgrad.autograd.saved_names import pack_node
 from symgrad.prim.numpy_xp import NP, reduce_to, sum_to_numpy
@@ -197,7 +198,8 @@ def gradients_in(result: Any, needs: list, meta: tuple) -> list:
         if r is None or not n:
             r = None
         elif type(r) is not np.ndarray or r.shape != m[0] or r.dtype != m[1]:
-            r = reduce_to(r, m[0], m[1])
+            if type(r) is not Placed or r.dtype != m[1]:  # (a Placed has its input's shape)
+                r = reduce_to(r.array() if type(r) is Placed else r, m[0], m[1])
         grads.append(r)
     return grads
 
