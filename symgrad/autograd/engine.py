@@ -27,10 +27,17 @@ from symgrad.autograd.hooks import (
     run_prehooks,
     run_tensor_hooks,
 )
-from symgrad.autograd.node import AccumulateGrad, Node, accumulator_of
+from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, walk
 from symgrad.autograd.placed import materialized
-from symgrad.autograd.roots import as_list, given_gradients, root_gradients, warn_cycle
+from symgrad.autograd.roots import (
+    as_list,
+    given_gradients,
+    node_of,
+    root_gradients,
+    targets_of,
+    warn_cycle,
+)
 from symgrad.prim.batching import BatchedTensor
 from symgrad.tensor import Tensor, bind_methods
 
@@ -85,7 +92,7 @@ class _Run:
             restore(token)
 
     def _execute(self, roots: list[Tensor], grads: list) -> None:
-        root_nodes = [_node_of(t) for t in roots]
+        root_nodes = [node_of(t) for t in roots]
         nodes, pending = walk([n for n, _ in root_nodes])
         useful = None
         if self.targets is not None:
@@ -277,12 +284,6 @@ def _unrecorded(g: Any) -> Any:
     return g
 
 
-def _node_of(t: Any) -> tuple[Node, int]:
-    if type(t) is GradientEdge:
-        return (t.node, t.output_nr)
-    return (t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator_of(t), 0)
-
-
 def _all_none(grads: list) -> bool:
     for g in grads:
         if g is not None:
@@ -336,7 +337,7 @@ def backward(
         inputs = as_list(inputs)
         if not inputs:
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-        targets = _targets(inputs)
+        targets = targets_of(inputs)
     run = _Run(create_graph, retain_graph, targets, accumulate=True)
     run.execute(roots, start)
     if inputs is not None:
@@ -349,29 +350,6 @@ def backward(
                 g = run.captured[i]
                 g = grad_tensor(g, copy=True)
                 t._grad = g if t._grad is None else t._grad + g
-
-
-def _targets(inputs: Sequence) -> dict:
-    """{(node, output_nr): positions of the inputs it stands for} (a tensor may be listed
-    twice, and then gets its gradient in both places, as in PyTorch)."""
-    targets: dict = {}
-    for i, t in enumerate(inputs):
-        key = _node_of(_check_input(t, i))
-        targets[key] = targets.get(key, ()) + (i,)
-    return targets
-
-
-def _check_input(t: Any, i: int) -> Any:
-    if isinstance(t, GradientEdge):
-        return t
-    if not isinstance(t, Tensor):
-        raise RuntimeError(
-            f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__} "
-            f"(input {i})"
-        )
-    if not t._requires_grad:
-        raise RuntimeError(f"One of the differentiated Tensors (input {i}) does not require grad")
-    return t
 
 
 def grad(
@@ -412,7 +390,7 @@ def grad(
         )
     batched = any(type(g) is BatchedTensor for g in grads)
     start = root_gradients(roots, grads, create_graph or dual.active() or batched)
-    targets = _targets(input_list)
+    targets = targets_of(input_list)
     run = _Run(create_graph, retain_graph, targets, accumulate=False, batched=batched)
     run.execute(roots, start)
     result = []

@@ -23,7 +23,7 @@ import numpy as np
 
 from symgrad.autograd.current_pass import CURRENT
 
-__all__ = ["Placed", "placed_gradient", "materialized", "placed_sum"]
+__all__ = ["Placed", "index_gradient", "materialized", "placed_gradient", "placed_sum"]
 
 
 class Placed:
@@ -49,6 +49,13 @@ def placed_gradient(shape: tuple, key: Any, g: Any) -> Placed | None:
         return None
     run.made_placed = True
     return Placed(shape, g.dtype, key, g)
+
+
+def index_gradient(g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple) -> Any:
+    """The ``numeric_vjp`` of a basic index (``params["key"]``): its gradient as a block in
+    place where the pass holds them; None (the rule's array) otherwise."""
+    placed = placed_gradient(meta[0][0], params["key"], g)
+    return None if placed is None else (placed,)
 
 
 def materialized(grads: list) -> list:

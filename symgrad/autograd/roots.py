@@ -4,14 +4,16 @@ as PyTorch checks them (a non-scalar output needs ``gradient``, shapes must matc
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from symgrad.autograd.edges import GradientEdge
+from symgrad.autograd.node import Node, accumulator_of
 from symgrad.tensor import Tensor
 
-__all__ = ["as_list", "given_gradients", "root_gradients", "warn_cycle"]
+__all__ = ["as_list", "given_gradients", "node_of", "root_gradients", "targets_of", "warn_cycle"]
 
 
 def as_list(value: Any) -> list:
@@ -101,3 +103,33 @@ def warn_cycle() -> None:
             UserWarning,
             stacklevel=4,
         )
+
+
+def node_of(t: Any) -> tuple[Node, int]:
+    """The node and output number a root or an input stands for."""
+    if type(t) is GradientEdge:
+        return (t.node, t.output_nr)
+    return (t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator_of(t), 0)
+
+
+def targets_of(inputs: Sequence) -> dict:
+    """{(node, output_nr): positions of the inputs it stands for} (a tensor may be listed
+    twice, and then gets its gradient in both places, as in PyTorch)."""
+    targets: dict = {}
+    for i, t in enumerate(inputs):
+        key = node_of(_check_input(t, i))
+        targets[key] = targets.get(key, ()) + (i,)
+    return targets
+
+
+def _check_input(t: Any, i: int) -> Any:
+    if isinstance(t, GradientEdge):
+        return t
+    if not isinstance(t, Tensor):
+        raise RuntimeError(
+            f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__} "
+            f"(input {i})"
+        )
+    if not t._requires_grad:
+        raise RuntimeError(f"One of the differentiated Tensors (input {i}) does not require grad")
+    return t

@@ -9,7 +9,7 @@ import numpy as np
 
 from symgrad._data import check_fill
 from symgrad._tracing import TRACE, data_params, data_value
-from symgrad.autograd.placed import placed_gradient
+from symgrad.autograd.placed import index_gradient
 from symgrad.ops import index_keys as keys
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.elementwise import WHERE
@@ -136,13 +136,6 @@ def _getitem_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.index_put_zeros(c.shapes[0], c.params["key"], g),)
 
 
-def _placed_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple) -> Any:
-    """The rule's gradient of a basic index, kept as a block in place while it waits in the
-    backward pass's buffers (:mod:`symgrad.autograd.placed`); None (the rule) elsewhere."""
-    placed = placed_gradient(meta[0][0], params["key"], g)
-    return None if placed is None else (placed,)
-
-
 def _getitem_forward(xp: Any, a: Any, key: Any) -> Any:
     return xp.getitem(a, key)
 
@@ -171,7 +164,7 @@ _GETITEM = {
         jvp="linear",
         text=getitem_text,
         batch="getitem",
-        numeric_vjp=None if kind == "advanced" else _placed_vjp,
+        numeric_vjp=None if kind == "advanced" else index_gradient,
     )
     for kind, name in (
         ("select", "SelectBackward0"),
