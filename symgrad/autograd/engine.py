@@ -114,7 +114,7 @@ class _Run:
             self.targets is not None or self.create_graph or self.tangents or _anomaly_state.enabled
         )
         release = not self.retain_graph and not special
-        self.placed_ok = not special
+        self.placed_ok = not (self.create_graph or self.tangents or _anomaly_state.enabled)
         for node in nodes:
             grads_in = buffers.pop(node, None)
             if grads_in is None:
@@ -198,6 +198,8 @@ class _Run:
         if not self.retain_graph:
             node._release()
         if hooks is not None and hooks.post:
+            if self.made_placed:
+                result = materialized(list(result))
             result = run_posthooks(hooks, result, grads, self.foreign, node)
         return result
 

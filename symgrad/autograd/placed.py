@@ -11,8 +11,9 @@ array its rule would have given when the next node reads it. The values are the 
 blocks are added into zeros in the order the gradients arrive, as the sums of whole arrays
 add them (every other element adds zeros).
 
-Only the engine's plain passes (no hooks on the node, no ``create_graph``, ``inputs=``,
-anomaly mode or forward-mode tangents) hold them; everything else sees arrays.
+Only the engine's buffers hold them, in passes without ``create_graph``, anomaly mode or
+forward-mode tangents; hooks, ``autograd.grad``'s results, ``.grad`` and every rule see
+arrays.
 """
 
 from __future__ import annotations

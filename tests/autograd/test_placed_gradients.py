@@ -70,17 +70,21 @@ def test_summed_blocks_give_the_gradient(lib, name):
     np.testing.assert_allclose(x.grad.numpy(), _expected(CASES[name]), rtol=1e-6, atol=1e-8)
 
 
+@pytest.mark.filterwarnings("ignore:Anomaly Detection has been enabled")
 @pytest.mark.parametrize("name", CASES)
 def test_blocks_give_the_rules_values_bit_for_bit(name):
-    """The same pass with and without blocks: the same bits (``autograd.grad`` with
-    ``inputs=`` runs the rules' arrays)."""
+    """The same pass with and without blocks (anomaly mode runs the rules' arrays): the
+    same bits, through ``backward`` and through ``autograd.grad``."""
     rng = np.random.default_rng(7)
     data = rng.standard_normal(X.shape).astype(np.float32)
     x = symgrad.tensor(data, requires_grad=True)
     CASES[name](symgrad, x).backward()
-    (plain,) = symgrad.autograd.grad(CASES[name](symgrad, x), x)
-    assert x.grad.dtype == plain.dtype == symgrad.float32
+    (taken,) = symgrad.autograd.grad(CASES[name](symgrad, x), x)
+    with symgrad.autograd.detect_anomaly():
+        (plain,) = symgrad.autograd.grad(CASES[name](symgrad, x), x)
+    assert x.grad.dtype == taken.dtype == plain.dtype == symgrad.float32
     np.testing.assert_array_equal(x.grad.numpy(), plain.numpy())
+    np.testing.assert_array_equal(taken.numpy(), plain.numpy())
 
 
 def test_blocks_are_summed_into_one_array(monkeypatch):
@@ -138,3 +142,28 @@ def test_second_derivatives_run_the_rule():
     (g,) = symgrad.autograd.grad((x[0] ** 3).sum() + (x[0:2] ** 2).sum(), x, create_graph=True)
     g.sum().backward()
     assert x.grad.tolist() == [(6 * X[0] + 2).tolist(), [2.0] * 4, [0.0] * 4]
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
+def test_grad_of_inputs_and_node_hooks_see_arrays(lib):
+    """``autograd.grad`` of a leaf and of an index's result; a node hook on the index's node
+    gets its gradient as a tensor (of the input's shape)."""
+    x = lib.tensor(X, requires_grad=True)
+    y = x * 2.0
+    s = y[0]
+    seen = []
+    s.grad_fn.register_hook(lambda gin, gout: seen.append((type(gin[0]), tuple(gin[0].shape))))
+    loss = (s * 3.0).sum() + y[1:].sum()
+    gx, gs = lib.autograd.grad(loss, [x, s])
+    assert seen == [(lib.Tensor, (3, 4))]
+    assert gs.tolist() == [3.0] * 4
+    assert gx.tolist() == [[6.0] * 4, [2.0] * 4, [2.0] * 4]
+
+
+def test_grad_makes_one_array_of_zeros(monkeypatch):
+    made = []
+    real = placed.Placed.array
+    monkeypatch.setattr(placed.Placed, "array", lambda self: made.append(1) or real(self))
+    x = symgrad.tensor(X, requires_grad=True)
+    symgrad.autograd.grad(_heads(symgrad, x), x)
+    assert len(made) == 1
