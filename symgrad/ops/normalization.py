@@ -113,6 +113,8 @@ def _numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta
     None (the rule) for anything else."""
     x = arrays[0]
     has_w, has_b, eps, view = params["has_w"], params["has_b"], params["eps"], params["view"]
+    if _per_channel(g, x, params):
+        return _channel_vjp(g, x, arrays[1] if has_w else None, needs, params, meta)
     if (
         getattr(x, "size", 0) < blocks.EAGER_MIN
         or params["group"] is not None
@@ -145,6 +147,49 @@ def _numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta
             grads.append(None)
     if has_b:
         grads.append(sum_to_numpy(g, view).reshape(meta[-1][0]) if needs[-1] else None)
+    return grads
+
+
+def _per_channel(g: Any, x: Any, params: dict) -> bool:
+    """Whether the norm is a batch norm in training on float32 or float64 arrays: each
+    channel (dimension 1) normalized over every other dimension by its own statistics."""
+    return (
+        type(x) is np.ndarray
+        and type(g) is np.ndarray
+        and x.dtype in _CHANNEL_DTYPES
+        and g.dtype == x.dtype
+        and g.shape == x.shape
+        and x.ndim >= 2
+        and params["group"] is None
+        and params["stats"] is None
+        and tuple(params["axes"]) == (0,) + tuple(range(2, x.ndim))
+    )
+
+
+_CHANNEL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _channel_vjp(g: np.ndarray, x: np.ndarray, w: Any, needs: list, params: dict, meta) -> list:
+    """A batch norm's gradients as PyTorch's kernel computes them, in fewer passes than the
+    rule: per channel the sums ``sum(g)`` (the bias's gradient) and
+    ``dot = sum((x - mean) * g)`` (times ``1 / std`` the weight's), then
+    ``(g - sum(g) / n - (x - mean) * dot / (n * var_eps)) / std * w``."""
+    axes = tuple(params["axes"])
+    n = x.size // x.shape[1] if x.size else 0
+    centred, rstd = _stats(NP, x, axes, params["eps"], None)
+    total = g.sum(axis=axes, keepdims=True)
+    dot = np.multiply(centred, g).sum(axis=axes, keepdims=True)
+    grads: list = [None]
+    if needs[0]:
+        k = dot * rstd * rstd / max(n, 1)
+        gx = np.multiply(centred, k, out=centred)  # (x - mean) * k, in the centred array
+        np.subtract(g - total / max(n, 1), gx, out=gx)
+        scale = rstd if w is None else rstd * w.reshape(params["view"])
+        grads[0] = np.multiply(gx, scale, out=gx)
+    if params["has_w"]:
+        grads.append((dot * rstd).reshape(meta[1][0]) if needs[1] else None)
+    if params["has_b"]:
+        grads.append(total.reshape(meta[-1][0]) if needs[-1] else None)
     return grads
 
 
