@@ -78,6 +78,8 @@ def _kernel(
     values), as PyTorch shares the rows among its threads; ``_forward`` otherwise. ``saved``:
     normalized by the statistics rounded to float16 (see ``_as_saved``)."""
     params = dict(axes=axes, eps=eps, group=group, view=view, stats=stats, saved=saved)
+    if not saved and _per_channel(x, x, params):
+        return _channel_forward(x, affine, has_w, has_b, axes, eps, view)
     big = getattr(x, "size", 0) >= blocks.EAGER_MIN
     if big and group is None and stats is None and not saved and _trailing(x, axes):
         flat = [np.ascontiguousarray(a).reshape(-1) for a in affine]
@@ -167,6 +169,24 @@ def _per_channel(g: Any, x: Any, params: dict) -> bool:
 
 
 _CHANNEL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _channel_forward(x: np.ndarray, affine: tuple, has_w, has_b, axes, eps, view) -> Any:
+    """A batch norm in training as PyTorch's kernel: the statistics as the rule's, then
+    ``x * a + c`` with, per channel, ``a = w / std`` and ``c = b - mean * a`` (two passes
+    instead of the rule's three, into one new array)."""
+    n = x.size // x.shape[1] if x.size else 0
+    mean = x.sum(axis=axes, keepdims=True) / max(n, 1)
+    centred = x - mean
+    var = np.multiply(centred, centred, out=centred).sum(axis=axes, keepdims=True) / max(n, 1)
+    a = E.RSQRT.numeric(var + eps)
+    if has_w:
+        a = a * affine[0].reshape(view)
+    c = -mean * a
+    if has_b:
+        c = affine[-1].reshape(view) + c
+    out = np.multiply(x, a, out=centred)
+    return np.add(out, c, out=out)
 
 
 def _channel_vjp(g: np.ndarray, x: np.ndarray, w: Any, needs: list, params: dict, meta) -> list:

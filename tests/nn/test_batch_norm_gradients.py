@@ -127,3 +127,22 @@ def test_gradient_broadcast_from_a_mean(lib):
     assert np.abs(tx.grad.numpy()).max() < 1e-15
     assert np.abs(bn.weight.grad.numpy()).max() < 1e-15
     np.testing.assert_allclose(bn.bias.grad.numpy(), [0.5, 0.5], rtol=1e-15)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_forward_values(shape, dtype):
+    """The output, computed as PyTorch's kernel does (``x * a + c`` per channel)."""
+    x, w, b, _ = _data(shape, dtype)
+    y = symgrad.nn.functional.batch_norm(
+        symgrad.tensor(x), None, None, symgrad.tensor(w), symgrad.tensor(b), training=True
+    )
+    assert y.dtype == symgrad.tensor(x).dtype and y.shape == x.shape
+    exact = _numpy_norm(x.astype(float), w.astype(float), b.astype(float))
+    tol = 1e-12 if dtype == np.float64 else 2e-6
+    np.testing.assert_allclose(y.numpy(), exact, rtol=tol, atol=tol)
+    if torch is not None:
+        t = torch.nn.functional.batch_norm(
+            torch.tensor(x), None, None, torch.tensor(w), torch.tensor(b), training=True
+        )
+        np.testing.assert_allclose(y.numpy(), t.numpy(), rtol=tol, atol=tol)
