@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from symgrad.autograd import dual
+from symgrad.ops.inplace import _write as write
+from symgrad.ops.scaled import scaled_sum
 from symgrad.optim.optimizer import Optimizer, check_nonnegative
+from symgrad.tensor import Tensor
 
 __all__ = ["SGD"]
 
@@ -64,6 +70,9 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def _update(self, p: Any, group: dict) -> None:
+        if _on_arrays(p, group):
+            self._update_arrays(p, group)
+            return
         grad = -p.grad if group["maximize"] else p.grad
         if group["weight_decay"] != 0:
             grad = grad.add(p, alpha=group["weight_decay"])
@@ -78,3 +87,46 @@ class SGD(Optimizer):
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
         p.add_(grad, alpha=-group["lr"])
+
+    def _update_arrays(self, p: Tensor, group: dict) -> None:
+        """The same step on the NumPy arrays, in the same order of operations (so the same
+        numbers), each tensor written once through ``write`` (its version counter moves, as
+        an in-place op's does): no tensor op's bookkeeping for each of a step's ops."""
+        grad = p.grad._data
+        if group["maximize"]:
+            grad = -grad
+        if group["weight_decay"] != 0:
+            grad = scaled_sum(grad, p._data, group["weight_decay"])
+        momentum = group["momentum"]
+        if momentum != 0:
+            state = self.state[p]
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = Tensor._make(grad.copy(order="K"))
+            else:
+                kept = scaled_sum(buf._data * momentum, grad, 1 - group["dampening"])
+                write(buf, kept, "add_")
+            grad = scaled_sum(grad, buf._data, momentum) if group["nesterov"] else buf._data
+        write(p, scaled_sum(p._data, grad, -group["lr"]), "add_")
+
+
+_NUMBERS = (int, float)
+
+
+def _on_arrays(p: Tensor, group: dict) -> bool:
+    """Whether the step can run on the arrays: float32 or float64 weights and gradients of
+    plain arrays, number hyperparameters, not ``differentiable`` nor in forward mode."""
+    grad = p.grad
+    return (
+        not group["differentiable"]
+        and type(grad) is Tensor
+        and type(grad._data) is np.ndarray
+        and type(p._data) is np.ndarray
+        and p._data.dtype in _FLOATS
+        and grad._data.dtype == p._data.dtype
+        and all(type(group[k]) in _NUMBERS for k in ("lr", "momentum", "dampening", "weight_decay"))
+        and not dual.active()
+    )
+
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))

@@ -16,6 +16,7 @@ call are shared among :func:`symgrad.prim.blocks.threads` threads.
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import Any
 
@@ -28,6 +29,9 @@ __all__ = ["fused_multiply_add"]
 
 CHUNK = 1 << 14  # elements per chunk of float64 operands: 128 KiB per scratch array, 8 arrays
 NARROW_CHUNK = 1 << 16  # of float32 operands: two scratch arrays of 512 KiB
+# elements of float32 operands computed in one float64 pass: their temporaries (64 KiB) come
+# from the allocator's reused blocks, not fresh pages
+SMALL = 1 << 13
 _SPLIT = 134217729.0  # 2**27 + 1
 _SCRATCH = threading.local()
 
@@ -51,6 +55,13 @@ def fused_multiply_add(x: Any, y: Any, z: Any) -> Any:
     if narrow:  # PyTorch's number operands of float32 (and float16) ops are float32
         x, y, z = (np.float32(v) if isinstance(v, (int, float)) else v for v in (x, y, z))
     shape = np.broadcast_shapes(np.shape(x), np.shape(y), np.shape(z))
+    if narrow and math.prod(shape) <= SMALL:  # one float64 pass of each kind, no chunks
+        token = silence()
+        try:
+            total = np.add(np.multiply(x, y, dtype=np.float64), z, dtype=np.float64)
+            return np.asarray(total).astype(np.float32, order="C").astype(dtype, copy=False)
+        finally:
+            restore(token)
     ops = [v if np.ndim(v) == 0 else _flat(v, shape) for v in (x, y, z)]
     out = np.empty(shape, np.float32 if narrow else np.float64)
     flat = out.reshape(-1)

@@ -175,3 +175,30 @@ def test_large_calls_shared_among_threads_give_the_one_thread_values(dtype):
     if dtype == np.float32:
         exact = (x.astype(np.float64) * y + z).astype(np.float32)
         np.testing.assert_array_equal(shared, exact)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_small_calls_in_one_pass_give_the_chunks_values(dtype, monkeypatch):
+    """Up to ``SMALL`` float32 (or float16) elements are computed in one float64 pass: the
+    same values as the chunks', laid out row by row, for arrays, broadcast operands, a
+    transposed one, numbers and 0-d results."""
+    from symgrad.prim import fused
+
+    rng = np.random.default_rng(9)
+    a = rng.standard_normal((40, 50)).astype(dtype)
+    b = rng.standard_normal((50, 40)).astype(dtype).T  # a transposed operand
+    row = rng.standard_normal(50).astype(dtype)
+    cases = [
+        (a, b, row),
+        (-0.1, b, a),
+        (row, 3.0, a),
+        (np.float32(0.3), a, 1e-3),
+        (2.0, 3.0, a[0, 0]),
+    ]
+    small = [fused_multiply_add(*c) for c in cases]
+    monkeypatch.setattr(fused, "SMALL", -1)
+    chunked = [fused_multiply_add(*c) for c in cases]
+    for s, c in zip(small, chunked):
+        assert s.dtype == c.dtype and s.shape == c.shape
+        assert s.flags.c_contiguous
+        np.testing.assert_array_equal(s, c)
