@@ -10,8 +10,11 @@ from collections.abc import Callable, Iterable
 from itertools import chain
 from typing import Any
 
+import numpy as np
+
 from symgrad import creation, dtypes
 from symgrad._silent import restore, silence
+from symgrad.autograd import dual
 from symgrad.autograd.grad_mode import enable_grad, set_grad_enabled
 from symgrad.nn.modules._state import zero_grads
 from symgrad.nn.modules.module import _type_name
@@ -334,3 +337,23 @@ def check_nonnegative(*named: tuple[str, float]) -> None:
             raise ValueError("Tensor lr must be 1-element")
         if not 0.0 <= value:
             raise ValueError(f"Invalid {what}: {value}")
+
+
+def on_arrays(p: Tensor, group: dict, numbers: tuple) -> bool:
+    """Whether a step can run on the arrays (the tensor ops' numbers without a tensor op for
+    each update): float32 or float64 weights and gradients of plain arrays, the ``numbers``
+    hyperparameters plain numbers, not ``differentiable`` nor in forward mode."""
+    grad = p.grad
+    return (
+        not group["differentiable"]
+        and type(grad) is Tensor
+        and type(grad._data) is np.ndarray
+        and type(p._data) is np.ndarray
+        and p._data.dtype in _FLOATS
+        and grad._data.dtype == p._data.dtype
+        and all(type(group[k]) in (int, float) for k in numbers)
+        and not dual.active()
+    )
+
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from symgrad.autograd import dual
 from symgrad.ops.inplace import _write as write
 from symgrad.ops.scaled import scaled_sum
-from symgrad.optim.optimizer import Optimizer, check_nonnegative
+from symgrad.optim.optimizer import Optimizer, check_nonnegative, on_arrays
 from symgrad.tensor import Tensor
 
 __all__ = ["SGD"]
@@ -70,7 +67,7 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def _update(self, p: Any, group: dict) -> None:
-        if _on_arrays(p, group):
+        if on_arrays(p, group, ("lr", "momentum", "dampening", "weight_decay")):
             self._update_arrays(p, group)
             return
         grad = -p.grad if group["maximize"] else p.grad
@@ -108,25 +105,3 @@ class SGD(Optimizer):
                 write(buf, kept, "add_")
             grad = scaled_sum(grad, buf._data, momentum) if group["nesterov"] else buf._data
         write(p, scaled_sum(p._data, grad, -group["lr"]), "add_")
-
-
-_NUMBERS = (int, float)
-
-
-def _on_arrays(p: Tensor, group: dict) -> bool:
-    """Whether the step can run on the arrays: float32 or float64 weights and gradients of
-    plain arrays, number hyperparameters, not ``differentiable`` nor in forward mode."""
-    grad = p.grad
-    return (
-        not group["differentiable"]
-        and type(grad) is Tensor
-        and type(grad._data) is np.ndarray
-        and type(p._data) is np.ndarray
-        and p._data.dtype in _FLOATS
-        and grad._data.dtype == p._data.dtype
-        and all(type(group[k]) in _NUMBERS for k in ("lr", "momentum", "dampening", "weight_decay"))
-        and not dual.active()
-    )
-
-
-_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))

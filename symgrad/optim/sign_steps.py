@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad import _like, creation, dtypes
-from symgrad.optim.optimizer import Optimizer, addcmul_, check_nonnegative
+from symgrad.ops.addc import addcmul_values
+from symgrad.ops.inplace import _write as write
+from symgrad.ops.scaled import scaled_sum
+from symgrad.optim.optimizer import Optimizer, addcmul_, check_nonnegative, on_arrays
 from symgrad.tensor import Tensor
 
 __all__ = ["Adadelta", "Rprop"]
@@ -61,13 +66,20 @@ class Adadelta(Optimizer):
         }
         super().__init__(params, defaults)
 
-    def _update(self, p: Tensor, group: dict) -> None:
-        rho, eps = group["rho"], group["eps"]
+    def _state(self, p: Tensor) -> dict:
         state = self.state[p]
         if not state:
             state["step"] = creation.tensor(0.0, dtype=dtypes.float32)
             state["square_avg"] = _like.zeros_like(p)
             state["acc_delta"] = _like.zeros_like(p)
+        return state
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        if on_arrays(p, group, ("lr", "rho", "eps", "weight_decay")):
+            self._update_arrays(p, group)
+            return
+        rho, eps = group["rho"], group["eps"]
+        state = self._state(p)
         state["step"].add_(1)
         grad = -p.grad if group["maximize"] else p.grad
         if group["weight_decay"] != 0:
@@ -77,6 +89,22 @@ class Adadelta(Optimizer):
         delta = state["acc_delta"].add(eps).sqrt_().div(std).mul(grad)
         addcmul_(state["acc_delta"].mul_(rho), delta, delta, 1 - rho)
         p.add_(delta, alpha=-group["lr"])
+
+    def _update_arrays(self, p: Tensor, group: dict) -> None:
+        """The same step on the NumPy arrays, in the same order of operations (so the same
+        numbers), each tensor written once through ``write``."""
+        rho, eps = group["rho"], group["eps"]
+        state = self._state(p)
+        write(state["step"], state["step"]._data + 1, "add_")
+        grad = -p.grad._data if group["maximize"] else p.grad._data
+        if group["weight_decay"] != 0:
+            grad = scaled_sum(grad, p._data, group["weight_decay"])
+        square_avg = addcmul_values(state["square_avg"]._data * rho, grad, grad, 1 - rho)
+        write(state["square_avg"], square_avg, "addcmul_")
+        delta = np.sqrt(state["acc_delta"]._data + eps) / np.sqrt(square_avg + eps) * grad
+        acc_delta = addcmul_values(state["acc_delta"]._data * rho, delta, delta, 1 - rho)
+        write(state["acc_delta"], acc_delta, "addcmul_")
+        write(p, scaled_sum(p._data, delta, -group["lr"]), "add_")
 
 
 class Rprop(Optimizer):
