@@ -6,9 +6,10 @@ and on SymPy arrays (closed forms): the input is zero-padded (``index_put_zeros`
 windows gathered by one advanced index (``getitem``, "im2col"), and each group's windows
 multiplied by that group's flattened kernels (``matmul``). The VJP runs the same steps
 backwards; the input's gradient scatters the windows' gradients back, adding where windows
-overlap. On NumPy, forward and backward read the windows as a strided view copied once into
-one matrix per group (im2col), multiply with BLAS, and add the input's gradient back one
-kernel position at a time into strided slices (col2im), never through an indexed scatter.
+overlap. On NumPy (:mod:`symgrad.ops.conv_columns`), forward and backward copy the windows
+of a few samples at a time into one matrix per group (im2col), multiply with BLAS, and add
+the input's gradient back one kernel position at a time into slices (col2im), never through
+an indexed scatter.
 
 The pieces are public for the ops declared from them: a transposed convolution
 (:mod:`symgrad.ops.convolution_transposed`) is the input's gradient of a convolution, and
@@ -22,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.ops.conv_columns import batch_parts, layout
 from symgrad.prim import batching
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx
@@ -104,112 +106,51 @@ def _forward(xp: Any, x: Any, w: Any, *bias: Any, geo: Geometry) -> Any:
     return out
 
 
-def window_view(x: np.ndarray, geo: Geometry) -> np.ndarray:
-    """The windows of the zero-padded ``x`` as a strided view ``(N, C, *out, *kernel)``."""
-    n, c, d = x.shape[0], x.shape[1], len(geo.kernel)
-    padded = np.zeros((n, c) + geo.padded, dtype=x.dtype)
-    padded[geo.inner()] = x
-    span = tuple(dil * (k - 1) + 1 for k, dil in zip(geo.kernel, geo.dilation))
-    view = np.lib.stride_tricks.sliding_window_view(padded, span, axis=tuple(range(2, 2 + d)))
-    # the first ``out`` windows: a transposed convolution's output padding can leave room
-    # for more than its input's positions
-    view = view[
-        (slice(None), slice(None))
-        + tuple(slice(None, s * (o - 1) + 1, s) for s, o in zip(geo.stride, geo.out))
-    ]
-    return view[(Ellipsis,) + tuple(slice(None, None, dil) for dil in geo.dilation)]
-
-
-def _im2col(x: np.ndarray, geo: Geometry) -> np.ndarray:
-    """The windows copied once into ``(G, C/G * prod(kernel), N * prod(out))``, the right
-    factor of one batched matrix product per group (output positions last, so the copy reads
-    rows of the input)."""
-    n, c, d, g = x.shape[0], x.shape[1], len(geo.kernel), geo.groups
-    view = window_view(x, geo).reshape((n, g, c // g) + geo.out + geo.kernel)
-    # (N, G, C/G, *out, *kernel) -> (G, C/G, *kernel, N, *out)
-    axes = (1, 2) + tuple(range(3 + d, 3 + 2 * d)) + (0,) + tuple(range(3, 3 + d))
-    cols = view.transpose(axes)
-    return cols.reshape((g, c // g * math.prod(geo.kernel), n * math.prod(geo.out)))
-
-
-# Bytes of windows (im2col) copied at once on NumPy: a batch goes through the matrix
-# products a few samples at a time, so each copy is still in the cache when BLAS reads it
-# (a third faster on a 64x32x26x26 batch than the whole batch's 42 MB at once), and a large
-# batch never holds all its windows
-CHUNK_BYTES = 6 << 20
-
-
-def batch_parts(x: np.ndarray, channels: int, geo: Geometry) -> list[slice]:
-    """The samples of ``x``'s batch taken together: whole for float16 (whose products
-    round their sums; one product keeps its order) and for an empty batch."""
-    n = x.shape[0]
-    per_sample = channels * math.prod(geo.kernel) * math.prod(geo.out) * x.itemsize
-    step = n if x.itemsize < 4 else max(1, CHUNK_BYTES // max(per_sample, 1))
-    return [slice(s, min(s + step, n)) for s in range(0, n, step)] or [slice(0, 0)]
-
-
 def _kernel(xp: Any, x: np.ndarray, w: np.ndarray, *bias: np.ndarray, geo: Geometry) -> Any:
-    """The same on NumPy: the windows copied (im2col) a few samples at a time, one matrix
-    product per group."""
+    """The same on NumPy: the windows copied into columns a few samples at a time
+    (:mod:`symgrad.ops.conv_columns`), one matrix product per group."""
     n, d, g, o = x.shape[0], len(geo.kernel), geo.groups, w.shape[0]
     wg = w.reshape((g, o // g, math.prod(w.shape[1:])))
+    cols = layout(geo)
     out = None
-    for part in batch_parts(x, x.shape[1], geo):
-        r = np.matmul(wg, _im2col(x[part], geo))  # (G, O/G, m * P)
+    for part in batch_parts(x, x.shape[1], cols):
+        r = np.matmul(wg, cols.columns(x[part]))  # (G, O/G, m * Q)
         if out is None:
             out = np.empty((n, o) + geo.out, dtype=r.dtype)
-        out[part] = r.reshape((o, part.stop - part.start) + geo.out).swapaxes(0, 1)
+        out[part] = cols.output(r, o, part.stop - part.start)
     if bias:
         out = out + bias[0].reshape((o,) + (1,) * d)
     return np.ascontiguousarray(out, dtype=x.dtype)
 
 
-def _numpy_groups(g: np.ndarray, geo: Geometry) -> np.ndarray:
-    """``(N, O, *out)`` as ``(G, O/G, N * P)``."""
-    n, o = g.shape[0], g.shape[1]
-    size = math.prod(geo.out)
-    return g.reshape((n, o, size)).swapaxes(0, 1).reshape((geo.groups, o // geo.groups, n * size))
-
-
 def numpy_weight_grad(g: np.ndarray, x: np.ndarray, geo: Geometry, w_shape: tuple) -> np.ndarray:
-    """The kernel's gradient on NumPy, from the im2col matrix of ``x``, summed over parts of
-    the batch. Computed as its transpose, ``cols @ g^T``: BLAS runs the long inner dimension
-    (N * P) many times faster with the wide factor on the left."""
+    """The kernel's gradient on NumPy, from the columns of ``x``, summed over parts of the
+    batch. Computed as its transpose, ``cols @ g^T``: BLAS runs the long inner dimension
+    (N * Q) many times faster with the wide factor on the left."""
+    cols = layout(geo)
     total = None
-    for part in batch_parts(x, x.shape[1], geo):
-        gw_t = np.matmul(_im2col(x[part], geo), _numpy_groups(g[part], geo).swapaxes(1, 2))
+    for part in batch_parts(x, x.shape[1], cols):
+        windows = cols.columns(x[part], clean=True)
+        gw_t = np.matmul(windows, cols.gradient(g[part]).swapaxes(1, 2))  # (G, C/G*K, O/G)
         if total is None:
-            total = gw_t  # (G, C/G*K, O/G)
+            total = gw_t
         else:
             total += gw_t
     return np.ascontiguousarray(total.swapaxes(1, 2).reshape(w_shape))
 
 
 def numpy_input_grad(g: np.ndarray, w: np.ndarray, geo: Geometry, channels: int) -> np.ndarray:
-    """The input's gradient on NumPy, a few samples at a time: each kernel position's share
-    of the windows' gradient added into a strided slice (col2im)."""
+    """The input's gradient on NumPy, a few samples at a time: the kernels' transposes times
+    the output's gradient, each kernel position's share added back into place (col2im)."""
     n, o, gr = g.shape[0], w.shape[0], geo.groups
     wt = w.reshape((gr, o // gr, math.prod(w.shape[1:]))).swapaxes(1, 2)
-    gpad = np.zeros((n, channels) + geo.padded, dtype=np.result_type(g, w))
-    places = [
-        (
-            pos,
-            (slice(None), slice(None))
-            + tuple(
-                slice(k * dil, k * dil + s * (m - 1) + 1, s)
-                for k, dil, s, m in zip(pos, geo.dilation, geo.stride, geo.out)
-            ),
-        )
-        for pos in np.ndindex(*geo.kernel)
-    ]
-    for part in batch_parts(gpad, channels, geo):
+    out = np.empty((n, channels) + geo.spatial, dtype=np.result_type(g, w))
+    cols = layout(geo)
+    for part in batch_parts(out, channels, cols):
         m = part.stop - part.start
-        gcols = np.matmul(wt, _numpy_groups(g[part], geo))
-        gcols = gcols.reshape((channels,) + geo.kernel + (m,) + geo.out)
-        target = gpad[part]
-        for pos, key in places:
-            target[key] += gcols[(slice(None),) + pos].swapaxes(0, 1)
-    return np.ascontiguousarray(gpad[geo.inner()])
+        gcols = np.matmul(wt, cols.gradient(g[part]))  # (G, C/G*K, m * Q)
+        out[part] = cols.padded_gradient(gcols, m, channels)[geo.inner()]
+    return out
 
 
 def _numpy_vjp(g: np.ndarray, c: Any) -> tuple:

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops.convolution import Geometry, col2im, columns, window_view
+from symgrad.ops.conv_columns import window_view
+from symgrad.ops.convolution import Geometry, col2im, columns
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
 

@@ -1,7 +1,8 @@
-"""Convolutions on NumPy go through their matrix products a few samples at a time; the
-parts must give the whole batch's values and gradients (stride, padding, dilation, groups,
-a batch that does not split evenly), checked against a direct loop over the windows and
-against PyTorch."""
+"""Convolutions on NumPy go through their matrix products a few samples at a time, in the
+wide columns for stride 1; the parts must give the whole batch's values and gradients
+(stride, padding, dilation, groups, 1-d to 3-d, a batch that does not split evenly), checked
+against a direct loop over the windows and against PyTorch, and an infinite weight or input
+must add no NaN through the wide columns' extra positions."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 import symgrad
-from symgrad.ops import convolution
+from symgrad.ops import conv_columns
 
 try:
     import torch
@@ -23,6 +24,10 @@ CASES = [
     ((5, 4, 7, 6), (6, 4, 3, 3), 1, 0, 1, 1),
     ((3, 4, 9, 8), (6, 2, 3, 2), (2, 1), (1, 2), (1, 2), 2),
     ((7, 3, 11), (4, 3, 4), 3, 2, 1, 1),
+    # stride 1: the wide columns (padding, dilation, groups; 1-d, 2-d, 3-d)
+    ((3, 4, 6, 7), (6, 2, 3, 2), 1, (1, 2), (2, 1), 2),
+    ((4, 2, 9), (3, 2, 3), 1, 2, 2, 1),
+    ((2, 3, 4, 5, 4), (2, 3, 2, 3, 2), 1, 1, 1, 1),
 ]
 
 
@@ -48,7 +53,9 @@ def _direct(x, w, b, stride, padding, dilation, groups):
 
 
 def _run(lib, x, w, b, g, stride, padding, dilation, groups):
-    conv = lib.nn.functional.conv2d if w.ndim == 4 else lib.nn.functional.conv1d
+    conv = {3: lib.nn.functional.conv1d, 4: lib.nn.functional.conv2d}.get(
+        w.ndim, lib.nn.functional.conv3d
+    )
     tx, tw, tb = (lib.tensor(a, requires_grad=True) for a in (x, w, b))
     y = conv(tx, tw, tb, stride, padding, dilation, groups)
     (y * lib.tensor(g)).sum().backward()
@@ -56,7 +63,7 @@ def _run(lib, x, w, b, g, stride, padding, dilation, groups):
 
 
 @pytest.mark.parametrize("case", CASES, ids=range(len(CASES)))
-@pytest.mark.parametrize("part_bytes", [1, 200, convolution.CHUNK_BYTES])
+@pytest.mark.parametrize("part_bytes", [1, 200, conv_columns.CHUNK_BYTES])
 def test_parts_of_the_batch_give_the_whole_batch(case, part_bytes, monkeypatch):
     xs, ws, stride, padding, dilation, groups = case
     rng = np.random.default_rng(3)
@@ -64,7 +71,7 @@ def test_parts_of_the_batch_give_the_whole_batch(case, part_bytes, monkeypatch):
     b = rng.standard_normal(ws[0])
     y = _direct(x, w, b, stride, padding, dilation, groups)
     g = rng.standard_normal(y.shape)
-    monkeypatch.setattr(convolution, "CHUNK_BYTES", part_bytes)
+    monkeypatch.setattr(conv_columns, "CHUNK_BYTES", part_bytes)
     got = _run(symgrad, x, w, b, g, stride, padding, dilation, groups)
     np.testing.assert_allclose(got[0], y, rtol=1e-12, atol=1e-12)
     # gradients: the direct convolution is linear in x and in w, so central differences of
@@ -91,7 +98,7 @@ def test_float32_parts_match_pytorch(monkeypatch):
     x = rng.standard_normal((6, 3, 10, 10)).astype(np.float32)
     w = rng.standard_normal((5, 3, 3, 3)).astype(np.float32)
     b = rng.standard_normal(5).astype(np.float32)
-    monkeypatch.setattr(convolution, "CHUNK_BYTES", 1)
+    monkeypatch.setattr(conv_columns, "CHUNK_BYTES", 1)
     y = _direct(x.astype(float), w.astype(float), b.astype(float), 1, 1, 1, 1)
     g = np.ones(y.shape, np.float32)
     got = _run(symgrad, x, w, b, g, 1, 1, 1, 1)
@@ -100,3 +107,21 @@ def test_float32_parts_match_pytorch(monkeypatch):
     if torch is not None:
         for a, e in zip(got, _run(torch, x, w, b, g, 1, 1, 1, 1)):
             np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("lib", [symgrad] + ([torch] if torch is not None else []))
+def test_infinite_weight_or_input_adds_no_nan(lib):
+    """An infinite weight (or input) times the zeros of the wide columns' extra positions
+    would be NaN; the gradients are PyTorch's: inf where the infinity is a factor, finite
+    elsewhere."""
+    x = lib.tensor([[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]], requires_grad=True)
+    w = lib.tensor([[[[float("inf"), 1.0]]]], requires_grad=True)
+    lib.nn.functional.conv2d(x, w).sum().backward()
+    inf = float("inf")
+    assert x.grad.tolist() == [[[[inf, inf, 1.0], [inf, inf, 1.0]]]]
+    assert w.grad.tolist() == [[[[12.0, 16.0]]]]
+    x2 = lib.tensor([[[[inf, 2.0, 3.0], [4.0, 5.0, 6.0]]]], requires_grad=True)
+    w2 = lib.tensor([[[[1.0, 1.0]]]], requires_grad=True)
+    lib.nn.functional.conv2d(x2, w2).sum().backward()
+    assert w2.grad.tolist() == [[[[inf, 16.0]]]]
+    assert x2.grad.tolist() == [[[[1.0, 2.0, 1.0], [1.0, 2.0, 1.0]]]]
