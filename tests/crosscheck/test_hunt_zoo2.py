@@ -42,6 +42,47 @@ def _batch_norm_sizes(T):
     return found
 
 
+def _views_of_views(T):
+    """In-place changes to a view of a piece of ``split``/``unbind`` or of a custom Function's
+    output (a module with a full backward hook, as Grad-CAM registers, returns one): PyTorch's
+    views inherit how their base was made, so these raise its RuntimeError at once, naming the
+    view's own op."""
+
+    class Same(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.view_as(x)
+
+        @staticmethod
+        def backward(ctx, g):
+            return 2 * g
+
+    layer = T.nn.Linear(3, 3)
+    layer.register_full_backward_hook(lambda module, grad_input, grad_output: None)
+    found = []
+    for make, change in (
+        (lambda x: x.split(2)[0], lambda piece: piece[1:].mul_(2)),
+        (lambda x: x.unbind(0)[1], lambda piece: piece.view(3, 1).add_(1)),
+        (lambda x: x.chunk(2)[1], lambda piece: piece.t().add_(1)),
+        (lambda x: Same.apply(x), lambda out: out[0].mul_(2)),
+        (lambda x: layer(x), lambda out: out.view(-1).relu_()),
+    ):
+        x = T.ones(4, 3, requires_grad=True) * 1
+        found.append(_error(lambda: change(make(x))))
+    plain = T.ones(4, 3).unbind(0)[1]
+    found.append(_error(lambda: plain[1:].mul_(T.ones(2, requires_grad=True)))[1][:48])
+    kept = T.ones(4, 3, requires_grad=True) * 1
+    kept.split(2)[0].detach()[0].add_(1)  # a detached alias is a tensor of its own
+    return [(kind, message.split(" is ")[0], message[-33:]) for kind, message in found[:-1]] + [
+        found[-1],
+        kept.sum(),
+    ]
+
+
+_MULTI = "replace the inplace operation by an out-of-place one."
+_CUSTOM = "by cloning the output of the custom Function."
+
+
 def _channels(name: str) -> tuple:
     return ("RuntimeError", f"{name} should contain 4 elements not 3")
 
@@ -53,6 +94,18 @@ def _undefined(name: str) -> tuple:
 _BOTH = ("ValueError", "running_mean and running_var must either both be None or neither be None")
 
 CASES = {
+    "views_of_views_inherit": (
+        _views_of_views,
+        (
+            ("RuntimeError", "Output 0 of Slice", _MULTI[-33:]),
+            ("RuntimeError", "Output 0 of View", _MULTI[-33:]),
+            ("RuntimeError", "Output 0 of T", _MULTI[-33:]),
+            ("RuntimeError", "Output 0 of Select", _CUSTOM[-33:]),
+            ("RuntimeError", "Output 0 of View", _CUSTOM[-33:]),
+            "A view was created in no_grad mode and is being ",
+            (15.0, "float32", "SumBackward0"),
+        ),
+    ),
     "batch_norm_size_checks": (
         _batch_norm_sizes,
         (
