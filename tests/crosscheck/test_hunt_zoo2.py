@@ -12,10 +12,10 @@ from __future__ import annotations
 from _torch_table import table_tests
 
 
-def _error(fn) -> tuple | None:
-    """The type and message of what ``fn()`` raises (None when it returns)."""
+def _error(fn, *args, **kwargs) -> tuple | None:
+    """The type and message of what ``fn(*args, **kwargs)`` raises (None when it returns)."""
     try:
-        fn()
+        fn(*args, **kwargs)
     except Exception as error:  # the type and message are the expected answer
         return type(error).__name__, str(error)
     return None
@@ -37,7 +37,7 @@ def _batch_norm_sizes(T):
         ((four, None), (four, four)),
     ):
         for training in (True, False):
-            found.append(_error(lambda: F.batch_norm(x, *stats, *affine, training=training)))
+            found.append(_error(F.batch_norm, x, *stats, *affine, training=training))
     found.append(_error(lambda: T.batch_norm(x, three, three, four, three, True, 0.1, 1e-5, False)))
     return found
 
@@ -68,7 +68,7 @@ def _views_of_views(T):
         (lambda x: layer(x), lambda out: out.view(-1).relu_()),
     ):
         x = T.ones(4, 3, requires_grad=True) * 1
-        found.append(_error(lambda: change(make(x))))
+        found.append(_error(lambda c, m, x: c(m(x)), change, make, x))
     plain = T.ones(4, 3).unbind(0)[1]
     found.append(_error(lambda: plain[1:].mul_(T.ones(2, requires_grad=True)))[1][:48])
     kept = T.ones(4, 3, requires_grad=True) * 1
