@@ -402,7 +402,7 @@ def count_inference_thread(entering: bool) -> None:
 
 
 # the kinds of view a plain view of one inherits
-_INHERITED_KINDS = frozenset(("multi", "multi_plain", "function"))
+_INHERITED_KINDS = frozenset(("multi", "multi_plain", "function", "no_grad"))
 
 
 def link_view(base: Tensor, view: Tensor, kind: str = "view") -> None:
@@ -410,13 +410,17 @@ def link_view(base: Tensor, view: Tensor, kind: str = "view") -> None:
     PyTorch (so a view of an inference tensor is one too). ``kind`` is "view", "no_grad" (a
     view made under no_grad), "multi" (a piece of split/unbind), "multi_plain" (one of a
     tensor that required no grad) or "alias" (shares the memory
-    without being a view: ``detach()``). A plain view of a piece of split/unbind or of a
-    custom Function's output is one too, as PyTorch's views inherit how their base was made
-    (so changing it in place raises the same error)."""
+    without being a view: ``detach()``). A plain view of a piece of split/unbind, of a
+    custom Function's output or of a view made under no_grad is one too, as PyTorch's views
+    inherit how their base was made (so changing it in place raises the same error). A view
+    made under no_grad of a tensor that requires grad requires grad too, as in PyTorch, with
+    no history and no ``.grad`` of its own (see :func:`no_accumulator`)."""
     shared = base._view_base
     root = shared[0] if shared is not None and shared[1] != "alias" else base
     if kind == "view" and shared is not None and shared[1] in _INHERITED_KINDS:
         kind = shared[1]
+    if kind == "no_grad" and base._requires_grad:
+        view._requires_grad = True
     view._counter = root._counter
     view._view_base = (root, kind)
     views = root._views
@@ -426,6 +430,14 @@ def link_view(base: Tensor, view: Tensor, kind: str = "view") -> None:
     views.append(weakref.ref(view))
     if len(views) >= 16 and not len(views) & (len(views) - 1):
         views[:] = [r for r in views if r() is not None]  # at powers of two: amortized O(1)
+
+
+def no_accumulator(t: Tensor) -> bool:
+    """Whether ``t``, a tensor without history that requires grad, is a view made under
+    no_grad: gradients reaching it go nowhere (PyTorch's edge ``(None, 0)``), as it is no leaf
+    a user made."""
+    shared = t._view_base
+    return shared is not None and shared[1] == "no_grad"
 
 
 def live_aliases(t: Tensor) -> tuple[Tensor | None, str | None, list]:

@@ -20,7 +20,7 @@ from symgrad.autograd.node import accumulator_of, node_class
 from symgrad.prim.structural import Structural, reshaped_back
 from symgrad.prim.text import COPIES
 from symgrad.prim.vocab import INTERPRETERS
-from symgrad.tensor import Tensor, link_view
+from symgrad.tensor import Tensor, link_view, no_accumulator
 
 __all__ = ["t"]
 
@@ -138,7 +138,9 @@ def t_of_weight(weight: Tensor) -> Tensor:
     ):
         return _T.record((weight,), {"dim0": 0, "dim1": 1}, out)
     fn = weight.grad_fn
-    if fn is None:
+    if fn is None and no_accumulator(weight):
+        edge, held = (None, 0), None
+    elif fn is None:
         edge, held = (accumulator_of(weight), 0), [weight]
     else:
         edge, held = (fn, weight._output_nr), None

@@ -79,6 +79,33 @@ def _views_of_views(T):
     ]
 
 
+def _no_grad_views(T):
+    """Views of parameters taken under no_grad (printing a row of a weight in an evaluation
+    loop, a frozen copy of part of a layer): in PyTorch they require grad, without history;
+    gradients reaching them go nowhere (no ``.grad``, no error from ``backward``); a view
+    of one taken while recording records its op, and changing either in place while
+    recording raises; ``numpy()`` asks for ``detach()``."""
+    layer = T.nn.Linear(3, 2)
+    with T.no_grad():
+        layer.weight.copy_(T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+        row, pieces, columns = layer.weight[0], layer.weight.split(1), layer.weight.t()
+        strided = layer.weight.as_strided((2,), (3,))
+    found = [t.requires_grad for t in (row, pieces[1], columns, strided)]
+    found += [row.is_leaf, row.grad_fn is None, "requires_grad=True" in repr(row)]
+    loss = (row * T.tensor([1.0, -1.0, 2.0])).sum()
+    loss.backward()
+    found += [type(loss.grad_fn).__name__, row.grad, layer.weight.grad]
+    found.append(_error(row.numpy)[0])
+    later = row[1:]
+    found += [type(later.grad_fn).__name__, later.requires_grad]
+    for changed in (row, later):
+        kind, message = _error(changed.mul_, 2)
+        found.append((kind, message.split(" no_grad mode")[0]))
+    with T.no_grad():
+        row.mul_(2)
+    return found + [layer.weight, (layer.weight * 1).sum()]
+
+
 _MULTI = "replace the inplace operation by an out-of-place one."
 _CUSTOM = "by cloning the output of the custom Function."
 
@@ -94,6 +121,28 @@ def _undefined(name: str) -> tuple:
 _BOTH = ("ValueError", "running_mean and running_var must either both be None or neither be None")
 
 CASES = {
+    "views_made_under_no_grad": (
+        _no_grad_views,
+        (
+            True,
+            True,
+            True,
+            True,
+            True,
+            True,
+            True,
+            "SumBackward0",
+            None,
+            None,
+            "RuntimeError",
+            "SliceBackward0",
+            True,
+            ("RuntimeError", "A view was created in"),
+            ("RuntimeError", "Output 0 of Slice is a view of a view which was created in"),
+            ([[2.0, 4.0, 6.0], [4.0, 5.0, 6.0]], "float32", None),
+            (27.0, "float32", "SumBackward0"),
+        ),
+    ),
     "views_of_views_inherit": (
         _views_of_views,
         (
