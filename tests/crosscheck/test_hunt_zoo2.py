@@ -9,6 +9,7 @@ checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import numpy as np
 from _torch_table import table_tests
 
 
@@ -106,6 +107,55 @@ def _no_grad_views(T):
     return found + [layer.weight, (layer.weight * 1).sum()]
 
 
+def _init(T, module, seed: int, scale: float = 0.3):
+    """``module`` with its parameters drawn from NumPy, the same for symgrad and PyTorch."""
+    rng = np.random.default_rng(seed)
+    with T.no_grad():
+        for p in module.parameters():
+            p.copy_(T.tensor(rng.normal(size=tuple(p.shape)) * scale))
+    return module
+
+
+def _names(fn) -> list:
+    return [None if n is None else type(n).__name__ for n, _ in fn.next_functions]
+
+
+def _conv_gradient_penalty(T):
+    """WGAN-GP with a convolutional critic (and a transposed convolution, as a DCGAN
+    generator's): the gradient of the critic at the interpolates, taken with
+    ``create_graph=True``, is the output of PyTorch's ``ConvolutionBackwardBackward0`` node
+    (edges: the output's gradient, input, weight), and the penalty's backward goes through it."""
+    nn = T.nn
+    critic = nn.Sequential(
+        nn.Conv2d(1, 2, 3, 2, 1), nn.LeakyReLU(0.2), nn.Flatten(), nn.Linear(2 * 2 * 2, 1)
+    )
+    _init(T, critic, 5)
+    rng = np.random.default_rng(1)
+    real, fake = (T.tensor(rng.normal(size=(2, 1, 4, 4)), dtype=T.float32) for _ in range(2))
+    alpha = T.tensor([0.3, 0.8]).view(2, 1, 1, 1)
+    interp = (alpha * real + (1 - alpha) * fake).requires_grad_(True)
+    d = critic(interp)
+    (g,) = T.autograd.grad(d, interp, T.ones_like(d), create_graph=True)
+    penalty = ((g.reshape(2, -1).norm(2, dim=1) - 1) ** 2).mean()
+    penalty.backward()
+    up = _init(T, nn.ConvTranspose2d(2, 1, 4, 2, 1), 2)
+    z = T.tensor(rng.normal(size=(1, 2, 2, 2)), dtype=T.float32, requires_grad=True)
+    (gz,) = T.autograd.grad(up(z).pow(2).sum(), z, create_graph=True)
+    gz.sum().backward()
+    return (
+        type(g.grad_fn).__name__,
+        _names(g.grad_fn),
+        penalty,
+        critic[0].weight.grad.sum((1, 2, 3)),
+        critic[0].bias.grad,
+        critic[3].weight.grad,
+        type(gz.grad_fn).__name__,
+        _names(gz.grad_fn),
+        up.weight.grad.sum((0, 2, 3)),
+        z.grad.sum((0, 2, 3)),
+    )
+
+
 _MULTI = "replace the inplace operation by an out-of-place one."
 _CUSTOM = "by cloning the output of the custom Function."
 
@@ -120,7 +170,28 @@ def _undefined(name: str) -> tuple:
 
 _BOTH = ("ValueError", "running_mean and running_var must either both be None or neither be None")
 
+_TWICE = "ConvolutionBackwardBackward0"
+
 CASES = {
+    "conv_gradient_penalty": (
+        _conv_gradient_penalty,
+        (
+            _TWICE,
+            ("LeakyReluBackwardBackward0", "AccumulateGrad", "AccumulateGrad"),
+            (0.6315, "float32", "MeanBackward0"),
+            ([-0.0044, 0.0824], "float32", None),
+            ([0.0, 0.0], "float32", None),
+            (
+                [[0.0162, -0.2562, -0.0106, -0.0102, -0.4921, -0.609, 0.0134, 0.7636]],
+                "float32",
+                None,
+            ),
+            _TWICE,
+            ("MulBackward0", "AccumulateGrad", "AccumulateGrad"),
+            ([33.5874], "float32", None),
+            ([8.9317, 7.8175], "float32", None),
+        ),
+    ),
     "views_made_under_no_grad": (
         _no_grad_views,
         (
