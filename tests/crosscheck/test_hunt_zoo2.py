@@ -156,6 +156,339 @@ def _conv_gradient_penalty(T):
     )
 
 
+def _sums(module) -> list:
+    """Each parameter's gradient summed (a compact fingerprint of every ``.grad``)."""
+    return [round(p.grad.sum().item(), 4) for p in module.parameters()]
+
+
+def _dcgan(T):
+    """Two steps of a DCGAN: transposed convolutions, batch norms, LeakyReLU, BCELoss, Adam
+    with betas (0.5, 0.999) for each network, the fake batch detached for the critic."""
+    nn = T.nn
+    G = nn.Sequential(
+        nn.ConvTranspose2d(3, 4, 4, 1, 0, bias=False),
+        nn.BatchNorm2d(4),
+        nn.ReLU(True),
+        nn.ConvTranspose2d(4, 1, 4, 2, 1, bias=False),
+        nn.Tanh(),
+    )
+    D = nn.Sequential(
+        nn.Conv2d(1, 4, 4, 2, 1, bias=False),
+        nn.LeakyReLU(0.2, inplace=True),
+        nn.Conv2d(4, 1, 4, 1, 0, bias=False),
+        nn.Sigmoid(),
+    )
+    _init(T, G, 1, 0.2), _init(T, D, 2, 0.2)
+    criterion = nn.BCELoss()
+    opt_d = T.optim.Adam(D.parameters(), lr=2e-3, betas=(0.5, 0.999))
+    opt_g = T.optim.Adam(G.parameters(), lr=2e-3, betas=(0.5, 0.999))
+    rng = np.random.default_rng(3)
+    real = T.tensor(rng.normal(size=(2, 1, 8, 8)), dtype=T.float32).tanh()
+    noise = T.tensor(rng.normal(size=(2, 3, 1, 1)), dtype=T.float32)
+    losses = []
+    for _ in range(2):
+        D.zero_grad()
+        label = T.full((2,), 1.0)
+        err_real = criterion(D(real).view(-1), label)
+        err_real.backward()
+        fake = G(noise)
+        label.fill_(0.0)
+        err_fake = criterion(D(fake.detach()).view(-1), label)
+        err_fake.backward()
+        opt_d.step()
+        G.zero_grad()
+        label.fill_(1.0)
+        err_g = criterion(D(fake).view(-1), label)
+        err_g.backward()
+        opt_g.step()
+        losses.append((round((err_real + err_fake).item(), 4), round(err_g.item(), 4)))
+    return losses, _sums(G), _sums(D), G[1].running_var, type(err_g.grad_fn).__name__
+
+
+def _vae(T):
+    """A VAE's steps: reparameterisation with given noise, binary cross-entropy summed, the
+    KL term; a conditional decoder fed ``cat`` of the code and a ``one_hot`` label."""
+    nn, F = T.nn, T.nn.functional
+    enc, mu, logvar = nn.Linear(6 + 3, 5), nn.Linear(5, 2), nn.Linear(5, 2)
+    dec = nn.Sequential(nn.Linear(2 + 3, 5), nn.ReLU(), nn.Linear(5, 6))
+    model = _init(T, nn.ModuleList([enc, mu, logvar, dec]), 3)
+    opt = T.optim.Adam(model.parameters(), lr=1e-2)
+    rng = np.random.default_rng(4)
+    x = T.tensor(rng.uniform(size=(4, 6)), dtype=T.float32)
+    label = F.one_hot(T.tensor([0, 2, 1, 2]), 3).float()
+    losses = []
+    for _ in range(3):
+        eps = T.tensor(rng.normal(size=(4, 2)), dtype=T.float32)
+        h = F.relu(enc(T.cat([x, label], dim=1)))
+        m, lv = mu(h), logvar(h)
+        z = m + eps * T.exp(0.5 * lv)
+        recon = T.sigmoid(dec(T.cat((z, label), 1)))
+        bce = F.binary_cross_entropy(recon, x, reduction="sum")
+        kld = -0.5 * T.sum(1 + lv - m.pow(2) - lv.exp())
+        opt.zero_grad()
+        (bce + kld).backward()
+        opt.step()
+        losses.append((round(bce.item(), 4), round(kld.item(), 4)))
+    return losses, _sums(model), type(kld.grad_fn).__name__
+
+
+def _policy_gradients(T):
+    """REINFORCE (Categorical log_prob, returns normalised by their std) and PPO's clipped
+    objective over minibatches in a fixed order (ratio of exp(logp - old_logp), clamp, min,
+    an entropy bonus, a smooth-L1 value loss, clip_grad_norm_)."""
+    from importlib import import_module
+
+    nn, F = T.nn, T.nn.functional
+    Categorical = import_module(T.__name__ + ".distributions").Categorical
+    body, pi, v = nn.Linear(4, 8), nn.Linear(8, 3), nn.Linear(8, 1)
+    model = _init(T, nn.ModuleList([body, pi, v]), 6)
+    opt = T.optim.Adam(model.parameters(), lr=3e-3)
+    obs = T.tensor(np.random.default_rng(1).normal(size=(8, 4)), dtype=T.float32)
+
+    def heads(x):
+        h = T.tanh(body(x))
+        return Categorical(logits=pi(h)), v(h).squeeze(-1)
+
+    dist, _ = heads(obs)
+    actions = dist.probs.argmax(-1)
+    rewards = T.tensor([1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0])
+    returns, running = [], 0.0
+    for r in reversed(rewards.tolist()):
+        running = r + 0.9 * running
+        returns.insert(0, running)
+    returns = T.tensor(returns)
+    returns = (returns - returns.mean()) / (returns.std() + 1e-8)
+    reinforce = (-dist.log_prob(actions) * returns).sum()
+    opt.zero_grad()
+    reinforce.backward()
+    opt.step()
+    with T.no_grad():
+        dist, value = heads(obs)
+        old_logp = dist.log_prob(actions)
+    adv = rewards - value
+    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    order, losses = T.tensor([3, 6, 0, 7, 1, 4, 2, 5]), []
+    for _ in range(2):
+        for start in (0, 4):
+            idx = order[start : start + 4]
+            dist, value = heads(obs[idx])
+            ratio = T.exp(dist.log_prob(actions[idx]) - old_logp[idx])
+            clipped = T.clamp(ratio, 0.8, 1.2) * adv[idx]
+            loss = -T.min(ratio * adv[idx], clipped).mean()
+            loss = loss + 0.5 * F.smooth_l1_loss(value, rewards[idx]) - 0.01 * dist.entropy().mean()
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+            opt.step()
+            losses.append(round(loss.item(), 4))
+    return round(reinforce.item(), 4), losses, _sums(model), ratio
+
+
+def _dqn(T):
+    """DQN steps: Q gathered at the actions, the target network's max(1)[0] under no_grad
+    for the non-final states, Huber loss, soft updates by mul_/add_ and by lerp_."""
+    nn, F = T.nn, T.nn.functional
+    policy = _init(T, nn.Sequential(nn.Linear(3, 6), nn.ReLU(), nn.Linear(6, 2)), 7)
+    target = _init(T, nn.Sequential(nn.Linear(3, 6), nn.ReLU(), nn.Linear(6, 2)), 8)
+    opt = T.optim.AdamW(policy.parameters(), lr=1e-2, amsgrad=True)
+    rng = np.random.default_rng(2)
+    s, s2 = (T.tensor(rng.normal(size=(5, 3)), dtype=T.float32) for _ in range(2))
+    a, r = T.tensor([0, 1, 1, 0, 1]), T.tensor([1.0, 0.0, 1.0, 1.0, 0.0])
+    done = T.tensor([False, False, True, False, True])
+    losses = []
+    for step in range(3):
+        q = policy(s).gather(1, a.unsqueeze(1))
+        following = T.zeros(5)
+        with T.no_grad():
+            following[~done] = target(s2[~done]).max(1)[0]
+        loss = F.smooth_l1_loss(q, (following * 0.99 + r).unsqueeze(1))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        with T.no_grad():
+            for tp, pp in zip(target.parameters(), policy.parameters()):
+                if step % 2:
+                    tp.lerp_(pp, 0.3)
+                else:
+                    tp.mul_(0.9).add_(pp, alpha=0.1)
+        losses.append(round(loss.item(), 4))
+    return losses, _sums(policy), target[2].bias, type(q.grad_fn).__name__
+
+
+def _seq2seq(T):
+    """A GRU encoder-decoder with Bahdanau attention (bmm, softmax), teacher forcing and
+    NLLLoss, then greedy decoding by topk."""
+    nn, F = T.nn, T.nn.functional
+    H, V = 4, 6
+    emb_e, gru_e = nn.Embedding(V, H), nn.GRU(H, H, batch_first=True)
+    emb_d, gru_d, out = nn.Embedding(V, H), nn.GRU(2 * H, H, batch_first=True), nn.Linear(H, V)
+    wa, ua, va = nn.Linear(H, H), nn.Linear(H, H), nn.Linear(H, 1)
+    model = _init(T, nn.ModuleList([emb_e, gru_e, emb_d, gru_d, out, wa, ua, va]), 2, 0.4)
+    opt = T.optim.Adam(model.parameters(), lr=1e-2)
+    src, tgt = T.tensor([[1, 2, 3, 4], [5, 4, 3, 0]]), T.tensor([[2, 3, 1], [5, 5, 1]])
+
+    def decode(keys, h, target=None):
+        inp, outs, weights = T.zeros(2, 1, dtype=T.long), [], []
+        for i in range(3):
+            scores = va(T.tanh(wa(h.permute(1, 0, 2)) + ua(keys))).squeeze(2).unsqueeze(1)
+            w = F.softmax(scores, dim=-1)
+            o, h = gru_d(T.cat((emb_d(inp), T.bmm(w, keys)), dim=2), h)
+            outs.append(out(o))
+            weights.append(w)
+            inp = target[:, i].unsqueeze(1) if target is not None else o.topk(1)[1].squeeze(-1)
+        return F.log_softmax(T.cat(outs, 1), -1), T.cat(weights, 1)
+
+    losses = []
+    for _ in range(2):
+        keys, h = gru_e(emb_e(src))
+        logp, attention = decode(keys, h, tgt)
+        loss = F.nll_loss(logp.view(-1, V), tgt.view(-1))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(round(loss.item(), 4))
+    with T.no_grad():
+        keys, h = gru_e(emb_e(src))
+        greedy = decode(keys, h)[0].argmax(-1)
+    return losses, attention[1], _sums(gru_d), greedy
+
+
+def _packed_lstm(T):
+    """Variable-length sequences through a bidirectional two-layer LSTM:
+    ``pack_padded_sequence(enforce_sorted=False)``, ``pad_packed_sequence``, the last hidden
+    states of both directions classified."""
+    nn, F = T.nn, T.nn.functional
+    rnn = nn.utils.rnn
+    emb = _init(T, nn.Embedding(9, 3, padding_idx=0), 1)
+    lstm = _init(T, nn.LSTM(3, 4, num_layers=2, batch_first=True, bidirectional=True), 2)
+    head = _init(T, nn.Linear(8, 2), 3)
+    seqs = [[3, 4, 1], [5, 6, 7, 8, 2], [1, 2]]
+    lengths = T.tensor([len(s) for s in seqs])
+    padded = rnn.pad_sequence([T.tensor(s) for s in seqs], batch_first=True)
+    packed = rnn.pack_padded_sequence(emb(padded), lengths, batch_first=True, enforce_sorted=False)
+    output, (h, c) = lstm(packed)
+    unpacked, lens = rnn.pad_packed_sequence(output, batch_first=True)
+    logits = head(T.cat([h[-2], h[-1]], dim=1))
+    loss = F.cross_entropy(logits, T.tensor([0, 1, 1])) + unpacked.pow(2).mean()
+    loss.backward()
+    return loss, lens, packed.batch_sizes, unpacked[2, :, 0], _sums(lstm), emb.weight.grad[:2]
+
+
+def _tcn(T):
+    """A time-series 1-D CNN: causal padding by F.pad, dilated Conv1d, MaxPool1d, MSE, SGD
+    with Nesterov momentum and StepLR."""
+    nn, F = T.nn, T.nn.functional
+    c1, c2, head = nn.Conv1d(2, 3, 3), nn.Conv1d(3, 3, 3, dilation=2), nn.Linear(3 * 4, 1)
+    model = _init(T, nn.ModuleList([c1, c2, head]), 3)
+    opt = T.optim.SGD(model.parameters(), lr=0.05, momentum=0.9, nesterov=True)
+    sched = T.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+    t = np.linspace(0, 6, 8)
+    x = T.tensor(np.stack([np.stack([np.sin(t + i), np.cos(2 * t - i)]) for i in range(3)]))
+    x, y = x.float(), T.tensor([[0.5], [-0.2], [0.1]])
+    losses = []
+    for _ in range(3):
+        h = F.relu(c1(F.pad(x, (2, 0))))
+        h = F.max_pool1d(F.relu(c2(F.pad(h, (4, 0)))), 2)
+        loss = F.mse_loss(head(h.flatten(1)), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        losses.append(round(loss.item(), 4))
+    return losses, _sums(model), sched.get_last_lr()
+
+
+def _transformer(T):
+    """A Transformer encoder (batch_first, pre- and post-norm layers) with a key padding
+    mask, mean-pooled over the real tokens; MultiheadAttention with need_weights and a
+    boolean attn_mask."""
+    nn = T.nn
+    found = []
+    for norm_first in (False, True):
+        layer = nn.TransformerEncoderLayer(
+            4, 2, 8, dropout=0.0, batch_first=True, norm_first=norm_first
+        )
+        encoder = _init(T, nn.TransformerEncoder(layer, 2, enable_nested_tensor=False), 2)
+        ids = T.tensor([[1, 2, 3, 0], [4, 5, 0, 0]])
+        emb = _init(T, nn.Embedding(6, 4), 3)
+        pad = ids == 0
+        h = encoder(emb(ids), src_key_padding_mask=pad)
+        keep = (~pad).unsqueeze(-1).float()
+        pooled = (h * keep).sum(1) / keep.sum(1)
+        pooled.pow(2).sum().backward()
+        found += [pooled, _sums(encoder)[:4]]
+    attention = _init(T, nn.MultiheadAttention(4, 2, batch_first=True), 4)
+    q = T.tensor(np.random.default_rng(5).normal(size=(1, 3, 4)), dtype=T.float32)
+    mask = T.triu(T.ones(3, 3, dtype=T.bool), diagonal=1)
+    out, weights = attention(q, q, q, attn_mask=mask, need_weights=True)
+    return found + [out.sum(), weights]
+
+
+def _adversarial(T):
+    """FGSM (x.grad.sign() of data made to require grad) and two PGD steps clamped to the
+    eps-ball and to [0, 1]; distillation by KLDivLoss(batchmean) with a temperature,
+    log_target False and True."""
+    nn, F = T.nn, T.nn.functional
+    model = _init(T, nn.Sequential(nn.Flatten(), nn.Linear(4, 3)), 3).eval()
+    data = T.tensor(np.random.default_rng(1).uniform(size=(2, 1, 2, 2)), dtype=T.float32)
+    target = T.tensor([0, 2])
+    data.requires_grad = True
+    F.nll_loss(F.log_softmax(model(data), 1), target).backward()
+    fgsm = T.clamp(data + 0.1 * data.grad.sign(), 0, 1)
+    x0, x = data.detach(), data.detach().clone()
+    for _ in range(2):
+        x.requires_grad_()
+        (g,) = T.autograd.grad(F.cross_entropy(model(x), target), [x])
+        x = T.min(T.max(x.detach() + 0.05 * g.sign(), x0 - 0.08), x0 + 0.08).clamp(0.0, 1.0)
+    student = _init(T, nn.Linear(4, 3), 4)
+    soft = []
+    for log_target in (False, True):
+        s, t = student(x0.flatten(1)) / 2.0, model(x0) / 2.0
+        kl = nn.KLDivLoss(reduction="batchmean", log_target=log_target)
+        want = F.log_softmax(t, -1) if log_target else F.softmax(t, -1)
+        loss = kl(F.log_softmax(s, -1), want.detach()) * 4.0
+        loss.backward()
+        soft.append(loss)
+    return fgsm, x, soft, student.weight.grad[0]
+
+
+def _function_hooks_checkpoint(T):
+    """A custom Function (save_for_backward, needs_input_grad, once_differentiable), a hook
+    scaling an activation's gradient, a full backward hook of a module, and a checkpointed
+    block."""
+    from importlib import import_module
+
+    nn = T.nn
+    once = import_module(T.__name__ + ".autograd.function").once_differentiable
+    checkpoint = import_module(T.__name__ + ".utils.checkpoint").checkpoint
+    needs = []
+
+    class Scale(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, w):
+            ctx.save_for_backward(x, w)
+            return x * w
+
+        @staticmethod
+        @once
+        def backward(ctx, g):
+            x, w = ctx.saved_tensors
+            needs.append(tuple(ctx.needs_input_grad))
+            return g * w if ctx.needs_input_grad[0] else None, (g * x).sum(0)
+
+    lin, block = nn.Linear(3, 3), nn.Sequential(nn.Linear(3, 3), nn.Tanh())
+    model = _init(T, nn.ModuleList([lin, block]), 5)
+    seen = []
+    lin.register_full_backward_hook(lambda m, gi, go: seen.append(round(go[0].sum().item(), 4)))
+    x = T.tensor(np.random.default_rng(2).normal(size=(2, 3)), dtype=T.float32)
+    w = T.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    h = lin(x)
+    h.register_hook(lambda g: g * 0.5)
+    out = checkpoint(block, Scale.apply(h, w), use_reentrant=False)
+    out.pow(2).sum().backward()
+    return type(out.grad_fn).__name__, needs, seen, w.grad, _sums(model)
+
+
 _MULTI = "replace the inplace operation by an out-of-place one."
 _CUSTOM = "by cloning the output of the custom Function."
 
@@ -173,6 +506,141 @@ _BOTH = ("ValueError", "running_mean and running_var must either both be None or
 _TWICE = "ConvolutionBackwardBackward0"
 
 CASES = {
+    "dcgan_step": (
+        _dcgan,
+        (
+            ((1.4878, 0.7065), (1.4685, 0.7012)),
+            (-0.23, -0.0349, -0.0147, -0.5745),
+            (-0.1129, -4.556),
+            ([0.8152, 0.842, 0.8258, 0.832], "float32", None),
+            "BinaryCrossEntropyBackward0",
+        ),
+    ),
+    "vae_and_conditional_vae": (
+        _vae,
+        (
+            ((16.0693, 1.9236), (15.55, 1.5866), (15.5148, 1.2968)),
+            (6.5176, 1.4016, -4.8236, -2.7502, -2.1575, -1.1582, 0.6348, -0.5905, -4.2847, -1.7744),
+            "MulBackward0",
+        ),
+    ),
+    "reinforce_and_ppo": (
+        _policy_gradients,
+        (
+            -0.1607,
+            (-0.3396, 0.4927, -0.3487, 0.4939),
+            (0.5116, -0.0135, 0.0, -0.0, -0.0729, -0.0322),
+            ([1.042, 1.008, 1.0322, 0.9919], "float32", "ExpBackward0"),
+        ),
+    ),
+    "dqn_soft_updates": (
+        _dqn,
+        (
+            (0.5515, 0.481, 0.3606),
+            (0.0487, 0.0527, -0.1383, -0.5648),
+            ([0.2696, -0.0229], "float32", None),
+            "GatherBackward0",
+        ),
+    ),
+    "seq2seq_bahdanau_attention": (
+        _seq2seq,
+        (
+            (1.8475, 1.8024),
+            (
+                [
+                    [0.2497, 0.2435, 0.2644, 0.2423],
+                    [0.2532, 0.2408, 0.2684, 0.2375],
+                    [0.253, 0.2413, 0.2677, 0.2381],
+                ],
+                "float32",
+                "SelectBackward0",
+            ),
+            (0.1009, -0.0839, 0.2921, 0.1475),
+            ([[5, 5, 5], [5, 5, 5]], "int64", None),
+        ),
+    ),
+    "packed_bidirectional_lstm": (
+        _packed_lstm,
+        (
+            (0.8469, "float32", "AddBackward0"),
+            ([3, 5, 2], "int64", None),
+            ([3, 3, 2, 1, 1], "int64", None),
+            ([0.0447, 0.0797, 0.0, 0.0, 0.0], "float32", "SelectBackward0"),
+            (
+                -0.0011,
+                0.0036,
+                0.0364,
+                0.0364,
+                -0.003,
+                -0.0026,
+                0.0164,
+                0.0164,
+                -0.0346,
+                0.0041,
+                0.1087,
+                0.1087,
+                0.0078,
+                -0.001,
+                -0.0151,
+                -0.0151,
+            ),
+            ([[0.0, 0.0, 0.0], [0.0003, 0.001, 0.0041]], "float32", None),
+        ),
+    ),
+    "causal_dilated_conv1d": (
+        _tcn,
+        ((0.0657, 0.0407, 0.0367), (-0.0121, -0.0567, -0.162, -0.1384, 0.3898, 0.0944), (0.025,)),
+    ),
+    "transformer_encoder_padding_mask": (
+        _transformer,
+        (
+            (
+                [[0.3936, -0.0607, -0.0872, -0.503], [0.4006, -0.0599, -0.0857, -0.5031]],
+                "float32",
+                "DivBackward0",
+            ),
+            (0.0021, 0.0409, 0.0, 0.0),
+            (
+                [[-0.11, 0.1831, 0.33, -0.9001], [0.0018, 0.4378, 0.7659, -0.8771]],
+                "float32",
+                "DivBackward0",
+            ),
+            (-0.8205, 0.6736, -0.38, -0.3372),
+            (-2.6205, "float32", "SumBackward0"),
+            (
+                [[[1.0, 0.0, 0.0], [0.4967, 0.5033, 0.0], [0.2446, 0.2717, 0.4837]]],
+                "float32",
+                "MeanBackward1",
+            ),
+        ),
+    ),
+    "fgsm_pgd_distillation": (
+        _adversarial,
+        (
+            (
+                [[[[0.4118, 1.0], [0.0442, 1.0]]], [[[0.4118, 0.3233], [0.7277, 0.3092]]]],
+                "float32",
+                "ClampBackward1",
+            ),
+            (
+                [[[[0.4318, 1.0], [0.0642, 1.0]]], [[[0.3918, 0.3433], [0.7477, 0.3292]]]],
+                "float32",
+                None,
+            ),
+            ((0.1537, "float32", "MulBackward0"), (0.1537, "float32", "MulBackward0")),
+            ([0.151, 0.2591, 0.1433, 0.2568], "float32", None),
+        ),
+    ),
+    "function_hooks_checkpoint": (
+        _function_hooks_checkpoint,
+        (
+            "TanhBackward0",
+            ((True, True),),
+            (0.549,),
+            ([0.3353, -0.1131, -0.1259], "float32", None),
+            (0.1151, 0.549, -0.0389, -1.9706),
+        ),
+    ),
     "conv_gradient_penalty": (
         _conv_gradient_penalty,
         (
