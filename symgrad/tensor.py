@@ -401,7 +401,6 @@ def count_inference_thread(entering: bool) -> None:
         _inference_threads += 1 if entering else -1
 
 
-# the kinds of view a plain view of one inherits
 _INHERITED_KINDS = frozenset(("multi", "multi_plain", "function", "no_grad"))
 
 
@@ -410,11 +409,9 @@ def link_view(base: Tensor, view: Tensor, kind: str = "view") -> None:
     PyTorch (so a view of an inference tensor is one too). ``kind`` is "view", "no_grad" (a
     view made under no_grad), "multi" (a piece of split/unbind), "multi_plain" (one of a
     tensor that required no grad) or "alias" (shares the memory
-    without being a view: ``detach()``). A plain view of a piece of split/unbind, of a
-    custom Function's output or of a view made under no_grad is one too, as PyTorch's views
-    inherit how their base was made (so changing it in place raises the same error). A view
-    made under no_grad of a tensor that requires grad requires grad too, as in PyTorch, with
-    no history and no ``.grad`` of its own (see :func:`no_accumulator`)."""
+    without being a view: ``detach()``). A plain view of one of the first three is one too,
+    as PyTorch's views inherit how their base was made; a "no_grad" view of a tensor that
+    requires grad requires grad, as PyTorch's, with no history and no ``.grad`` of its own."""
     shared = base._view_base
     root = shared[0] if shared is not None and shared[1] != "alias" else base
     if kind == "view" and shared is not None and shared[1] in _INHERITED_KINDS:
@@ -430,14 +427,6 @@ def link_view(base: Tensor, view: Tensor, kind: str = "view") -> None:
     views.append(weakref.ref(view))
     if len(views) >= 16 and not len(views) & (len(views) - 1):
         views[:] = [r for r in views if r() is not None]  # at powers of two: amortized O(1)
-
-
-def no_accumulator(t: Tensor) -> bool:
-    """Whether ``t``, a tensor without history that requires grad, is a view made under
-    no_grad: gradients reaching it go nowhere (PyTorch's edge ``(None, 0)``), as it is no leaf
-    a user made."""
-    shared = t._view_base
-    return shared is not None and shared[1] == "no_grad"
 
 
 def live_aliases(t: Tensor) -> tuple[Tensor | None, str | None, list]:

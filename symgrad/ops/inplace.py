@@ -28,7 +28,7 @@ from symgrad.ops.inplace_origins import before_change, follow_change, involves_n
 from symgrad.prim import batching
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
-from symgrad.tensor import Tensor, live_aliases, no_accumulator
+from symgrad.tensor import Tensor, live_aliases
 
 __all__ = ["inplace", "zero_", "fill_", "copy_", "check_view_change"]
 
@@ -37,7 +37,9 @@ def _check_leaf(x: Tensor, op: str) -> None:
     """Refuse to change ``x`` in place where PyTorch does: a leaf that requires grad while
     the graph records, an inference tensor outside inference mode."""
     # (a view made under no_grad is refused by the check of such views, with its message)
-    if x._requires_grad and x.grad_fn is None and grad_mode.recording() and not no_accumulator(x):
+    shared = x._view_base
+    made_under_no_grad = shared is not None and shared[1] == "no_grad"
+    if x._requires_grad and x.grad_fn is None and grad_mode.recording() and not made_under_no_grad:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.\n"
             f"({op}: wrap it in `with symgrad.no_grad():` (e.g. for a parameter update) or "

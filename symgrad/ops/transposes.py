@@ -20,7 +20,7 @@ from symgrad.autograd.node import accumulator_of, node_class
 from symgrad.prim.structural import Structural, reshaped_back
 from symgrad.prim.text import COPIES
 from symgrad.prim.vocab import INTERPRETERS
-from symgrad.tensor import Tensor, link_view, no_accumulator
+from symgrad.tensor import Tensor, link_view
 
 __all__ = ["t"]
 
@@ -138,8 +138,8 @@ def t_of_weight(weight: Tensor) -> Tensor:
     ):
         return _T.record((weight,), {"dim0": 0, "dim1": 1}, out)
     fn = weight.grad_fn
-    if fn is None and no_accumulator(weight):
-        edge, held = (None, 0), None
+    if fn is None and weight._view_base is not None and weight._view_base[1] == "no_grad":
+        edge, held = (None, 0), None  # a view made under no_grad: gradients go nowhere
     elif fn is None:
         edge, held = (accumulator_of(weight), 0), [weight]
     else:
