@@ -161,6 +161,24 @@ def _sums(module) -> list:
     return [round(p.grad.sum().item(), 4) for p in module.parameters()]
 
 
+def _upsampling_penalty(T):
+    """A gradient penalty through a U-Net-like decoder's upsampling: under
+    ``create_graph=True`` the input's gradient of an interpolation is the output of
+    PyTorch's ``Upsample...BackwardBackward0`` node, reading the incoming gradient only, and
+    differentiating it again goes through that node."""
+    F = T.nn.functional
+    rows = [[0.1, 1.3, -0.7], [2.2, 0.45, 0.9], [-1.0, 0.3, 0.6]]
+    x = T.tensor([[rows]], dtype=T.float64, requires_grad=True)
+    found = []
+    for mode, extra in (("bilinear", {"align_corners": False}), ("nearest", {})):
+        y = F.interpolate(x, scale_factor=2, mode=mode, **extra)
+        (g,) = T.autograd.grad(y.pow(3).sum(), x, create_graph=True)
+        (h,) = T.autograd.grad(g.pow(2).sum(), x, create_graph=True)
+        found += [type(g.grad_fn).__name__, _names(g.grad_fn), type(h.grad_fn).__name__]
+        found.append(T.autograd.grad(h.sum(), x)[0][0, 0, 1])
+    return found
+
+
 def _dcgan(T):
     """Two steps of a DCGAN: transposed convolutions, batch norms, LeakyReLU, BCELoss, Adam
     with betas (0.5, 0.999) for each network, the fake batch detached for the critic."""
@@ -506,6 +524,19 @@ _BOTH = ("ValueError", "running_mean and running_var must either both be None or
 _TWICE = "ConvolutionBackwardBackward0"
 
 CASES = {
+    "upsampling_gradient_penalty": (
+        _upsampling_penalty,
+        (
+            "UpsampleBilinear2DBackwardBackward0",
+            ("MulBackward0",),
+            "UpsampleBilinear2DBackwardBackward0",
+            ([1641.9136, 872.4372, 560.7533], "float64", None),
+            "UpsampleNearest2DBackwardBackward0",
+            ("MulBackward0",),
+            "UpsampleNearest2DBackwardBackward0",
+            ([8363.52, 349.92, 1399.68], "float64", None),
+        ),
+    ),
     "dcgan_step": (
         _dcgan,
         (
