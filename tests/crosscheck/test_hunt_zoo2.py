@@ -179,6 +179,28 @@ def _upsampling_penalty(T):
     return found
 
 
+def _training_boilerplate(T):
+    """The switches nanoGPT-style training scripts set before training: TF32 for matmuls and
+    cuDNN, cuDNN's benchmark, the attention kernels; they change no value on the CPU."""
+    backends = T.backends
+    old = T.get_float32_matmul_precision()
+    backends.cuda.matmul.allow_tf32 = True
+    backends.cudnn.allow_tf32 = True
+    backends.cudnn.benchmark = True
+    found = [backends.cuda.matmul.allow_tf32, T.get_float32_matmul_precision()]
+    backends.cuda.matmul.allow_tf32 = False
+    found += [T.get_float32_matmul_precision(), backends.cuda.is_built()]
+    found.append(backends.cuda.matmul.allow_fp16_reduced_precision_reduction)
+    found.append(_error(setattr, backends.cuda.matmul, "allow_tf33", True))
+    backends.cuda.enable_flash_sdp(False)
+    found.append(backends.cuda.flash_sdp_enabled())
+    backends.cuda.enable_flash_sdp(True)
+    found += [backends.cuda.flash_sdp_enabled(), backends.cuda.math_sdp_enabled()]
+    T.set_float32_matmul_precision(old)
+    backends.cudnn.benchmark = False
+    return found
+
+
 def _dcgan(T):
     """Two steps of a DCGAN: transposed convolutions, batch norms, LeakyReLU, BCELoss, Adam
     with betas (0.5, 0.999) for each network, the fake batch detached for the critic."""
@@ -524,6 +546,20 @@ _BOTH = ("ValueError", "running_mean and running_var must either both be None or
 _TWICE = "ConvolutionBackwardBackward0"
 
 CASES = {
+    "training_boilerplate": (
+        _training_boilerplate,
+        (
+            True,
+            "high",
+            "highest",
+            False,
+            True,
+            ("AttributeError", "Unknown attribute allow_tf33"),
+            False,
+            True,
+            True,
+        ),
+    ),
     "upsampling_gradient_penalty": (
         _upsampling_penalty,
         (
