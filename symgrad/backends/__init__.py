@@ -12,6 +12,6 @@ False
 >>> symgrad.backends.cudnn.deterministic = True
 """
 
-from symgrad.backends import cuda, cudnn, mha, mps
+from symgrad.backends import cpu, cuda, cudnn, mha, mkl, mkldnn, mps, openmp
 
-__all__ = ["cuda", "cudnn", "mha", "mps"]
+__all__ = ["cpu", "cuda", "cudnn", "mha", "mkl", "mkldnn", "mps", "openmp"]

@@ -198,6 +198,13 @@ def _training_boilerplate(T):
     found += [backends.cuda.flash_sdp_enabled(), backends.cuda.math_sdp_enabled()]
     T.set_float32_matmul_precision(old)
     backends.cudnn.benchmark = False
+    found.append(type(backends.cpu.get_cpu_capability()).__name__)
+    found += [lib.is_available() in (0, 1) for lib in (backends.mkldnn, backends.mkl)]
+    found += [backends.openmp.is_available() in (0, 1), T.cuda.max_memory_allocated() / 2**20]
+    found += [T.cuda.memory_reserved(), T.cuda.max_memory_reserved()]
+    distributed = T.distributed
+    found.append(distributed.is_available() and distributed.is_initialized())
+    found.append(_error(distributed.get_rank))
     return found
 
 
@@ -544,6 +551,7 @@ def _undefined(name: str) -> tuple:
 _BOTH = ("ValueError", "running_mean and running_var must either both be None or neither be None")
 
 _TWICE = "ConvolutionBackwardBackward0"
+_INIT = "please make sure to call init_process_group."
 
 CASES = {
     "training_boilerplate": (
@@ -558,6 +566,15 @@ CASES = {
             False,
             True,
             True,
+            "str",
+            True,
+            True,
+            True,
+            0.0,
+            0,
+            0,
+            False,
+            ("ValueError", "Default process group has not been initialized, " + _INIT),
         ),
     ),
     "upsampling_gradient_penalty": (
