@@ -17,8 +17,7 @@ from typing import Any
 __all__ = ["is_available", "is_initialized", "get_rank", "get_world_size"]
 
 _NO_GROUP = (
-    "Default process group has not been initialized, please make sure to call "
-    "init_process_group."
+    "Default process group has not been initialized, please make sure to call init_process_group."
 )
 
 
