@@ -205,6 +205,12 @@ def _training_boilerplate(T):
     distributed = T.distributed
     found.append(distributed.is_available() and distributed.is_initialized())
     found.append(_error(distributed.get_rank))
+    from importlib import import_module
+
+    parallel = import_module(T.__name__ + ".nn.parallel")
+    found.append(_error(parallel.DistributedDataParallel, T.nn.Linear(2, 2))[0])
+    found.append(parallel.DataParallel is T.nn.DataParallel)
+    found.append(_error(import_module(T.__name__ + ".distributed").destroy_process_group))
     return found
 
 
@@ -575,6 +581,9 @@ CASES = {
             0,
             False,
             ("ValueError", "Default process group has not been initialized, " + _INIT),
+            "ValueError",
+            True,
+            ("AssertionError", "Process group cannot be None"),
         ),
     ),
     "upsampling_gradient_penalty": (
