@@ -28,7 +28,7 @@ class DistributedDataParallel(Module):
     >>> try:
     ...     DDP(symgrad.nn.Linear(2, 2))
     ... except ValueError as error:
-    ...     print(str(error)[:45])
+    ...     print(str(error)[:46])
     Default process group has not been initialized
     """
 
