@@ -214,6 +214,33 @@ def _training_boilerplate(T):
     return found
 
 
+def _module_paths(T):
+    """Layer classes imported from PyTorch's files (``from torch.nn.modules.activation import
+    MultiheadAttention``, as custom transformer code does; ``...pooling import MaxPool2d``,
+    ``...loss import KLDivLoss``, ``...flatten import Flatten``): the classes of ``nn``."""
+    from importlib import import_module
+
+    found = []
+    for module, name in (
+        ("activation", "MultiheadAttention"),
+        ("activation", "GELU"),
+        ("pooling", "MaxPool2d"),
+        ("loss", "KLDivLoss"),
+        ("conv", "ConvTranspose2d"),
+        ("transformer", "TransformerDecoderLayer"),
+        ("normalization", "RMSNorm"),
+        ("flatten", "Unflatten"),
+        ("distance", "CosineSimilarity"),
+        ("pixelshuffle", "PixelShuffle"),
+        ("fold", "Unfold"),
+        ("container", "ParameterList"),
+    ):
+        found.append(getattr(import_module(f"{T.__name__}.nn.modules.{module}"), name))
+    found = [cls is getattr(T.nn, cls.__name__) for cls in found]
+    activation = import_module(f"{T.__name__}.nn.modules.activation")
+    return found + [_error(getattr, activation, "Conv2d")[0]]
+
+
 def _dcgan(T):
     """Two steps of a DCGAN: transposed convolutions, batch norms, LeakyReLU, BCELoss, Adam
     with betas (0.5, 0.999) for each network, the fake batch detached for the critic."""
@@ -560,6 +587,7 @@ _TWICE = "ConvolutionBackwardBackward0"
 _INIT = "please make sure to call init_process_group."
 
 CASES = {
+    "layers_from_pytorchs_module_paths": (_module_paths, (True,) * 12 + ("AttributeError",)),
     "training_boilerplate": (
         _training_boilerplate,
         (
