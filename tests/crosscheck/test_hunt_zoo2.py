@@ -238,7 +238,12 @@ def _module_paths(T):
         found.append(getattr(import_module(f"{T.__name__}.nn.modules.{module}"), name))
     found = [cls is getattr(T.nn, cls.__name__) for cls in found]
     activation = import_module(f"{T.__name__}.nn.modules.activation")
-    return found + [_error(getattr, activation, "Conv2d")[0]]
+    found.append(_error(getattr, activation, "Conv2d")[0])
+    handles = import_module(f"{T.__name__}.utils.hooks").RemovableHandle
+    handle = T.nn.Linear(2, 2).register_forward_hook(lambda module, args, out: None)
+    found.append(isinstance(handle, handles))
+    types = import_module(f"{T.__name__}.nn.common_types")
+    return found + [types._size_2_t == (int | tuple[int, int])]
 
 
 def _dcgan(T):
@@ -587,7 +592,10 @@ _TWICE = "ConvolutionBackwardBackward0"
 _INIT = "please make sure to call init_process_group."
 
 CASES = {
-    "layers_from_pytorchs_module_paths": (_module_paths, (True,) * 12 + ("AttributeError",)),
+    "layers_from_pytorchs_module_paths": (
+        _module_paths,
+        (True,) * 12 + ("AttributeError", True, True),
+    ),
     "training_boilerplate": (
         _training_boilerplate,
         (
