@@ -246,6 +246,33 @@ def _module_paths(T):
     return found + [types._size_2_t == (int | tuple[int, int])]
 
 
+def _attention_kernel_choice(T):
+    """``with sdpa_kernel(SDPBackend.MATH):`` around attention (as code pinning PyTorch's
+    reference kernel writes it): the same values, the kernels' switches set inside the block
+    and restored after; a decorator too; a string is refused with PyTorch's AssertionError."""
+    from importlib import import_module
+
+    attention = import_module(T.__name__ + ".nn.attention")
+    backend, choose = attention.SDPBackend, attention.sdpa_kernel
+    rng = np.random.default_rng(3)
+    q, k, v = (T.tensor(rng.normal(size=(1, 2, 3, 4)), dtype=T.float64) for _ in range(3))
+    cuda = T.backends.cuda
+    with choose(backend.MATH):
+        out = T.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+        inside = [cuda.flash_sdp_enabled(), cuda.math_sdp_enabled()]
+    with choose([backend.FLASH_ATTENTION, backend.EFFICIENT_ATTENTION]):
+        inside += [cuda.mem_efficient_sdp_enabled(), cuda.math_sdp_enabled()]
+
+    @choose(backend.MATH)
+    def flash_inside():
+        return cuda.flash_sdp_enabled()
+
+    after = [cuda.flash_sdp_enabled(), cuda.math_sdp_enabled(), flash_inside()]
+    refused = _error(lambda: choose("math").__enter__())
+    numbers = [int(b) for b in (backend.ERROR, backend.MATH, backend.CUDNN_ATTENTION)]
+    return out[0, 1, 2], inside, after, refused, numbers, repr(backend.MATH)
+
+
 def _dcgan(T):
     """Two steps of a DCGAN: transposed convolutions, batch norms, LeakyReLU, BCELoss, Adam
     with betas (0.5, 0.999) for each network, the fake batch detached for the critic."""
@@ -589,9 +616,21 @@ def _undefined(name: str) -> tuple:
 _BOTH = ("ValueError", "running_mean and running_var must either both be None or neither be None")
 
 _TWICE = "ConvolutionBackwardBackward0"
+_BACKEND = "Backend must be an instance of SDPBackend or a list of SDPBackend instances, "
 _INIT = "please make sure to call init_process_group."
 
 CASES = {
+    "attention_kernel_choice": (
+        _attention_kernel_choice,
+        (
+            ([-1.8855, -0.3989, -0.1062, 0.6172], "float64", None),
+            (False, True, True, False),
+            (True, True, False),
+            ("AssertionError", _BACKEND + "got str"),
+            (-1, 0, 3),
+            "<SDPBackend.MATH: 0>",
+        ),
+    ),
     "layers_from_pytorchs_module_paths": (
         _module_paths,
         (True,) * 12 + ("AttributeError", True, True),
