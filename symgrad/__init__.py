@@ -115,6 +115,7 @@ _SUBMODULES = (
     "compiler",
     "functional",
     "distributions",
+    "distributed",
     "special",
     "signal",
     "__config__",

@@ -30,6 +30,9 @@ __all__ = [
     "seed_all",
     "empty_cache",
     "memory_allocated",
+    "max_memory_allocated",
+    "memory_reserved",
+    "max_memory_reserved",
     "init",
     "current_device",
     "get_device_name",
@@ -80,6 +83,28 @@ def empty_cache() -> None:
 
 def memory_allocated(device: Any = None) -> int:
     """0 bytes: nothing lives on a GPU."""
+    return 0
+
+
+def max_memory_allocated(device: Any = None) -> int:
+    """0 bytes: nothing ever lived on a GPU (training scripts log it after each epoch).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.cuda.max_memory_allocated() / 2**20
+    0.0
+    """
+    return 0
+
+
+def memory_reserved(device: Any = None) -> int:
+    """0 bytes: no GPU memory is reserved."""
+    return 0
+
+
+def max_memory_reserved(device: Any = None) -> int:
+    """0 bytes: no GPU memory was ever reserved."""
     return 0
 
 

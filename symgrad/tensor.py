@@ -401,14 +401,23 @@ def count_inference_thread(entering: bool) -> None:
         _inference_threads += 1 if entering else -1
 
 
+_INHERITED_KINDS = frozenset(("multi", "multi_plain", "function", "no_grad"))
+
+
 def link_view(base: Tensor, view: Tensor, kind: str = "view") -> None:
     """Remember that ``view`` shares ``base``'s memory: one version counter for both, as in
     PyTorch (so a view of an inference tensor is one too). ``kind`` is "view", "no_grad" (a
     view made under no_grad), "multi" (a piece of split/unbind), "multi_plain" (one of a
     tensor that required no grad) or "alias" (shares the memory
-    without being a view: ``detach()``)."""
+    without being a view: ``detach()``). A plain view of one of the first three is one too,
+    as PyTorch's views inherit how their base was made; a "no_grad" view of a tensor that
+    requires grad requires grad, as PyTorch's, with no history and no ``.grad`` of its own."""
     shared = base._view_base
     root = shared[0] if shared is not None and shared[1] != "alias" else base
+    if kind == "view" and shared is not None and shared[1] in _INHERITED_KINDS:
+        kind = shared[1]
+    if kind == "no_grad" and base._requires_grad:
+        view._requires_grad = True
     view._counter = root._counter
     view._view_base = (root, kind)
     views = root._views

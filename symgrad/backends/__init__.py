@@ -1,8 +1,8 @@
 """``symgrad.backends``: the backend switches PyTorch scripts query or set.
 
-symgrad computes on the CPU with NumPy: ``backends.mps.is_available()`` and
-``backends.cudnn.is_available()`` are False, and cuDNN's flags can be set (they change
-nothing).
+symgrad computes on the CPU with NumPy: ``backends.mps.is_available()``,
+``backends.cudnn.is_available()`` and ``backends.cuda.is_built()`` are False, and cuDNN's
+and CUDA's flags can be set (they change nothing).
 
 Examples
 --------
@@ -12,6 +12,6 @@ False
 >>> symgrad.backends.cudnn.deterministic = True
 """
 
-from symgrad.backends import cudnn, mha, mps
+from symgrad.backends import cpu, cuda, cudnn, mha, mkl, mkldnn, mps, openmp
 
-__all__ = ["cudnn", "mha", "mps"]
+__all__ = ["cpu", "cuda", "cudnn", "mha", "mkl", "mkldnn", "mps", "openmp"]

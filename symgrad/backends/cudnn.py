@@ -1,14 +1,16 @@
 """``symgrad.backends.cudnn``: never available; its flags are kept so scripts can set them.
 
-``deterministic`` and ``benchmark`` start False and ``enabled`` True, as in PyTorch; symgrad's
-NumPy computations are deterministic whatever they hold.
+``deterministic`` and ``benchmark`` start False, ``enabled`` and ``allow_tf32`` True, as in
+PyTorch; symgrad's NumPy computations are deterministic and in full precision whatever they
+hold.
 """
 
-__all__ = ["is_available", "version", "deterministic", "benchmark", "enabled"]
+__all__ = ["is_available", "version", "deterministic", "benchmark", "enabled", "allow_tf32"]
 
 deterministic = False
 benchmark = False
 enabled = True
+allow_tf32 = True
 
 
 def is_available() -> bool:

@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import creation, dtypes, ops
 from symgrad.autograd import grad_mode
+from symgrad.nn.attention_backends import SDPBackend, sdpa_kernel
 from symgrad.nn.sparse import dropout
 from symgrad.ops.derivatives import _scaled
 from symgrad.ops.softmax_family import _safe_softmax, safe_softmax
@@ -20,7 +21,7 @@ from symgrad.prim.structural import Structural, without_derivative
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
-__all__ = ["scaled_dot_product_attention"]
+__all__ = ["scaled_dot_product_attention", "SDPBackend", "sdpa_kernel"]
 
 
 def scaled_dot_product_attention(

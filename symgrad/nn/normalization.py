@@ -228,16 +228,16 @@ def batch_norm(
             f"{max(input.ndim, 1) - 1}], but got 1)"
         )
     c = input.shape[1]
-    for name, t in (("weight", weight), ("bias", bias)):
-        _check_channels(name, t, c)
     if not training:
         for name, t in (("running_mean", running_mean), ("running_var", running_var)):
             if t is None:
                 raise RuntimeError(f"{name} must be defined in evaluation mode")
+    # PyTorch checks the running statistics' sizes before the affine parameters'
+    named = ("running_mean", running_mean), ("running_var", running_var)
+    for name, t in (*named, ("weight", weight), ("bias", bias)):
+        _check_channels(name, t, c)
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be None")
-    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
-        _check_channels(name, t, c)
     _floating(input, "batch_norm")
     view = _channel_view(input)
     axes = (0,) + tuple(range(2, input.ndim))

@@ -274,43 +274,90 @@ def batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> A
     return out.transpose(0, 1)
 
 
-def tied_gradients(rule: Any) -> Any:
-    """The VJP rule ``rule`` of a convolution as PyTorch records it under ``create_graph``:
-    its gradients are outputs of one ``ConvolutionBackwardBackward0`` node reading (g, input,
-    weight), so each requires grad whenever one of those does. A gradient the rule gives
-    as a constant (a constant incoming gradient and weight: the input's gradient of
-    ``conv2d(x, w).sum()`` for a frozen ``w``) becomes that node's output, with no
-    derivative for anything (PyTorch's None)."""
+def tied_gradients(rule: Any, forward: Any) -> Any:
+    """The VJP rule ``rule`` of a convolution (``forward``, its forward written against an
+    interpreter) as PyTorch records it under ``create_graph``: its gradients are outputs of
+    one ``ConvolutionBackwardBackward0`` node reading (g, input, weight), whatever each
+    depends on, so each requires grad whenever one of those does, and differentiating them
+    again goes through that node (see :func:`_double_vjp`)."""
 
-    def forward(xp: Any, g: Any, x: Any, w: Any, which: int, bias: bool, geo: Any) -> Any:
+    def gradient(xp: Any, g: Any, x: Any, w: Any, which: int, bias: bool, geo: Any) -> Any:
         needs = tuple(i == which for i in range(3 if bias else 2))
         shapes = (tuple(x.shape), tuple(w.shape), None)
         return rule(xp, g, Ctx((x, w, None), None, shapes, needs, {"geo": geo}))[which]
 
     node = Structural(
         "convolution_backward",
-        forward,
-        lambda xp, gg, c: (None, None, None),
+        gradient,
+        _double_vjp(gradient, forward),
         saves=(0, 1, 2),
         backward="ConvolutionBackwardBackward0",
+        jvp=_double_jvp(gradient),
     )
 
     def vjp(xp: Any, g: Any, c: Any) -> tuple:
-        grads = rule(xp, g, c)
         x, w = c.inputs[0], c.inputs[1]
         batched = any(isinstance(t, batching.BatchedTensor) for t in (g, x, w))
         if xp is not INTERPRETERS.tensor or batched:
-            return grads
+            return rule(xp, g, c)
         bias = len(c.needs) > 2
         return tuple(
-            node(g, x, w, which=i, bias=bias, **c.params)
-            if grad is not None and not grad.requires_grad
-            else grad
-            for i, grad in enumerate(grads)
+            node(g, x, w, which=i, bias=bias, **c.params) if need else None
+            for i, need in enumerate(c.needs)
         )
 
     vjp.__wrapped__ = rule  # type: ignore[attr-defined]  # (what symgrad.compile calls)
     return vjp
+
+
+# which inputs of (g, input, weight) each gradient (input's, weight's, bias's) depends on
+_READS = {0: (0, 2), 1: (0, 1), 2: (0,)}
+
+
+def _double_vjp(gradient: Any, forward: Any) -> Any:
+    """The VJP of one of a convolution's gradients: the input's is linear in g and in the
+    weight, the weight's in g and in the input, the bias's in g, so each derivative is the
+    convolution itself or one of its gradients with the incoming gradient ``gg`` in the
+    place of the input, the weight or the output's gradient."""
+
+    def vjp(xp: Any, gg: Any, c: Any) -> tuple:
+        g, x, w = c.inputs
+        which, geo = c.params["which"], c.params["geo"]
+        grads: list = [None, None, None]
+        if which == 0:
+            if c.needs[0]:
+                grads[0] = forward(xp, gg, w, geo=geo)
+            if c.needs[2]:
+                grads[2] = gradient(xp, g, gg, w, 1, False, geo)
+        elif which == 1:
+            if c.needs[0]:
+                grads[0] = forward(xp, x, gg, geo=geo)
+            if c.needs[1]:
+                grads[1] = gradient(xp, g, x, gg, 0, False, geo)
+        elif c.needs[0]:
+            lead = xp.reshape(gg, (gg.shape[0],) + (1,) * (len(g.shape) - 2))
+            grads[0] = xp.expand(lead, tuple(g.shape))
+        return tuple(grads)
+
+    return vjp
+
+
+def _double_jvp(gradient: Any) -> Any:
+    """The forward rule of one of a convolution's gradients: the product rule over the
+    inputs it reads (it is linear in each)."""
+
+    def jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+        primals = list(c.inputs)
+        which, bias, geo = c.params["which"], c.params["bias"], c.params["geo"]
+        total = None
+        for i in _READS[which]:
+            if tangents[i] is not None:
+                args = primals[:i] + [tangents[i]] + primals[i + 1 :]
+                term = gradient(xp, *args, which, bias, geo)
+                total = term if total is None else total + term
+        return total if total is not None else gradient(xp, *primals, which, bias, geo) * 0
+
+    return jvp
 
 
 def bias_edges(node: Any) -> tuple | None:
@@ -321,7 +368,7 @@ def bias_edges(node: Any) -> tuple | None:
 _CONVOLUTION = Structural(
     "convolution",
     _forward,
-    tied_gradients(_vjp),
+    tied_gradients(_vjp, _forward),
     saves=(0, 1),
     backward="ConvolutionBackward0",
     kernel=_kernel,

@@ -88,7 +88,7 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
 _CONVOLUTION_TRANSPOSED = Structural(
     "convolution_transposed",
     _forward,
-    conv.tied_gradients(_vjp),
+    conv.tied_gradients(_vjp, _forward),
     saves=(0, 1),
     backward="ConvolutionBackward0",
     kernel=_kernel,

@@ -36,7 +36,10 @@ __all__ = ["inplace", "zero_", "fill_", "copy_", "check_view_change"]
 def _check_leaf(x: Tensor, op: str) -> None:
     """Refuse to change ``x`` in place where PyTorch does: a leaf that requires grad while
     the graph records, an inference tensor outside inference mode."""
-    if x._requires_grad and x.grad_fn is None and grad_mode.recording():
+    # (a view made under no_grad is refused by the check of such views, with its message)
+    shared = x._view_base
+    made_under_no_grad = shared is not None and shared[1] == "no_grad"
+    if x._requires_grad and x.grad_fn is None and grad_mode.recording() and not made_under_no_grad:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.\n"
             f"({op}: wrap it in `with symgrad.no_grad():` (e.g. for a parameter update) or "
@@ -93,7 +96,7 @@ def inplace(
     shared = x._view_base
     if shared is not None and shared[1] == "no_grad" and grad_mode.recording():
         if recording or shared[0]._requires_grad:  # the change would be recorded
-            raise RuntimeError(_NO_GRAD_VIEW.format(op=op))
+            raise RuntimeError(_no_grad_view_message(x, op))
     if not recording:
         # nothing that requires grad is involved; in forward mode grad mode stays as it is, so
         # that a tangent computed from tensors requiring grad keeps its graph
@@ -127,6 +130,18 @@ _NO_GRAD_VIEW = (
     "both the view and the inplace op inside the no_grad block (if the change should not be "
     "recorded) or both outside it (if it should)."
 )
+
+
+def _no_grad_view_message(x: Tensor, op: str) -> str:
+    """PyTorch's error for a view made under no_grad changed in place while recording; one
+    with a history of its own is a view of such a view."""
+    message = _NO_GRAD_VIEW.format(op=op)
+    if x.grad_fn is None:
+        return message
+    prefix = f"Output {x._output_nr} of {views.op_name(x)} is a view of a view which was created"
+    return message.replace("A view was created", prefix, 1)
+
+
 _VIEW_OF_LEAF = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation.\n"
     "({op}: change a clone (y = x.clone(); y[...] ...), or wrap the change in "

@@ -223,8 +223,10 @@ def pool_matrices(x: Any, matrices: tuple, name: str, reads_input: bool = False)
     if prim is None:
         if reads_input:
             vjp = _reading_input(name, _pool_forward, _average_grad if averages else _pool_grad)
+        elif averages:
+            vjp = _average_vjp
         else:
-            vjp = _average_vjp if averages else _pool_vjp
+            vjp = _gradient_only(name)
         prim = _POOLS[name] = Structural(
             "pool",
             _pool_forward,
@@ -278,6 +280,27 @@ def _reading_input(name: str, forward: Any, grad: Any) -> Any:
         return (node(g, x, dtype=x._data.dtype, **c.params),)
 
     vjp.__wrapped__ = grad  # type: ignore[attr-defined]  # (what symgrad.compile calls)
+    return vjp
+
+
+def _gradient_only(name: str) -> Any:
+    """The VJP rule of a resize by matrices whose PyTorch backward reads the incoming
+    gradient only (interpolation): under ``create_graph`` the gradient is the node
+    ``g -> gradient`` named after ``name``, whose own VJP is the resize again."""
+    node = Structural(
+        f"{name}_backward",
+        lambda xp, g, shape, matrices: _pool_grad(xp, g, shape, matrices),
+        lambda xp, gg, c: (_pool_forward(xp, gg, c.params["matrices"]),),
+        backward=name.replace("Backward0", "BackwardBackward0"),
+        jvp="linear",
+    )
+
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        if not _as_node(xp, g, c):
+            return _pool_vjp(xp, g, c)
+        return (node(g, shape=tuple(c.shapes[0]), matrices=c.params["matrices"]),)
+
+    vjp.__wrapped__ = _pool_vjp  # type: ignore[attr-defined]  # (what symgrad.compile calls)
     return vjp
 
 

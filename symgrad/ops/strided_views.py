@@ -87,7 +87,7 @@ def _view(prim: Any, input: Tensor, size: Any, stride: Any, offset: int | None) 
         result = recorded(prim, (input,), params, data)
     else:
         result = Tensor._make(data)
-    link_view(input, result)
+    link_view(input, result, "view" if grad_mode.is_grad_enabled() else "no_grad")
     if params is not None and dual.active():  # forward mode: the tangent read the same way
         result = tangents.propagate(prim, (input,), params, result)
     return result

@@ -138,7 +138,9 @@ def t_of_weight(weight: Tensor) -> Tensor:
     ):
         return _T.record((weight,), {"dim0": 0, "dim1": 1}, out)
     fn = weight.grad_fn
-    if fn is None:
+    if fn is None and weight._view_base is not None and weight._view_base[1] == "no_grad":
+        edge, held = (None, 0), None  # a view made under no_grad: gradients go nowhere
+    elif fn is None:
         edge, held = (accumulator_of(weight), 0), [weight]
     else:
         edge, held = (fn, weight._output_nr), None

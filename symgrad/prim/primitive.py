@@ -269,6 +269,9 @@ def _record(a: Any, k: Any) -> tuple:
             return _NO_EDGE, saved, version, (data.shape, data.dtype), a, None
         fn = a.grad_fn
         if fn is None:
+            shared = a._view_base
+            if shared is not None and shared[1] == "no_grad":  # a view made under no_grad
+                return _NO_EDGE, saved, version, (data.shape, data.dtype), None, None
             return (accumulator_of(a), 0), saved, version, (data.shape, data.dtype), None, a
         return (fn, a._output_nr), saved, version, (data.shape, data.dtype), None, None
     return _NO_EDGE, a, None, None, a, None
