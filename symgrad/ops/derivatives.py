@@ -237,7 +237,39 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("lerp_tensor", 0): lambda a: a.g * (_one(a.xs[2]) - a.xs[2]),
     ("lerp_tensor", 1): lambda a: a.g * a.xs[2],
     ("lerp_tensor", 2): lambda a: a.g * (a.y - a.x),
+    ("frac", 0): lambda a: a.g,
+    ("deg2rad", 0): lambda a: _scaled(a.g, math.pi / 180),
+    ("rad2deg", 0): lambda a: _scaled(a.g, 180 / math.pi),
+    # number - tensor and the alpha-scaled sums and differences (maybe_multiply by alpha)
+    ("rsub", 0): lambda a: -a.g,
+    ("rsub_number", 0): lambda a: _times_alpha(-a.g, a.p),
+    ("rsub_tensor", 0): lambda a: _times_alpha(-a.g, a.p),
+    ("rsub_tensor", 1): lambda a: a.g,
+    ("add_scaled", 0): lambda a: a.g,
+    ("add_scaled", 1): lambda a: _times_alpha(a.g, a.p),
+    ("sub_scaled", 0): lambda a: a.g,
+    ("sub_scaled", 1): lambda a: _times_alpha(-a.g, a.p),
+    ("sub_number", 0): lambda a: a.g,
+    ("where", 1): lambda a: _where(a.xs[0], a.g, 0.0),
+    ("where", 2): lambda a: _where(a.xs[0], 0.0, a.g),
+    ("logaddexp", 0): lambda a: a.g / _shifted((a.y - a.x).exp(), 1),
+    ("logaddexp", 1): lambda a: a.g / _shifted((a.x - a.y).exp(), 1),
+    ("logaddexp2", 0): lambda a: a.g / _shifted(E.POW_SCALAR_BASE(a.y - a.x, params=(2.0,)), 1),
+    ("logaddexp2", 1): lambda a: a.g / _shifted(E.POW_SCALAR_BASE(a.x - a.y, params=(2.0,)), 1),
+    ("copysign", 0): lambda a: a.g * _masked_zero(a.out / a.x, a.x == 0),
+    ("copysign_scalar", 0): lambda a: a.g * _masked_zero(a.out / a.x, a.x == 0),
 }
+
+
+def _times_alpha(t: Tensor, alpha: Any) -> Tensor:
+    """PyTorch's maybe_multiply: ``t`` itself for an alpha of 1, else ``t * alpha``."""
+    return t if alpha == 1 else _scaled(t, alpha)
+
+
+def _where(condition: Any, x: Any, y: Any) -> Tensor:
+    from symgrad.ops.math import where
+
+    return where(condition, x, y)
 
 
 def _one(x: Tensor) -> Tensor:

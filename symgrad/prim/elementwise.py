@@ -281,8 +281,13 @@ class Elementwise(Application, Primitive):
         (``sigmoid_backward(grad_output, output)``, ``threshold_backward(grad_output,
         self)``): the gradient, then the result or the input the formula reads; None (one
         edge per input of the VJP primitive) for several inputs."""
-        if isinstance(self.vjp_backward, tuple) or len(self.inputs) != 1:
+        if isinstance(self.vjp_backward, tuple):
             return None
+        n = len(self.inputs)
+        if n != 1:
+            # where(mask, grad, 0) of clamp's tensor bounds: the gradient, then no edge
+            masked_where = self.masked and self.vjp_backward == "WhereBackward0"
+            return (n + 1, 0) if masked_where else None
         free = self.vjp_expression(0).free_symbols
         reads_out = self.reads_result or (self.out_symbol in free and self.inputs[0] not in free)
         return (2, 1) if reads_out else (2, 0)

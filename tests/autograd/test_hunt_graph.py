@@ -1,0 +1,348 @@
+"""The graphs that ``create_graph=True`` records, as programs inspect them: the node names of
+a first gradient and of its ``next_functions``, when the incoming gradient requires grad
+(PyTorch's backward formulas then record their own ops: ``MulBackward1`` for deg2rad,
+``NegBackward0`` for ``1 - x``, a two-edge ``WhereBackward0`` for where and clamp); and the
+module paths and import paths of the classes programs touch.
+
+Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, node names, or the exception's type): the table holds the expected data,
+checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from _torch_table import table_tests
+
+_X = (-1.0, 0.25, 1.3)
+
+
+def _names(node, depth=3):
+    """The node's name and its ``next_functions``' names, ``depth`` levels down."""
+    if node is None:
+        return None
+    name = type(node).__name__
+    if depth == 0:
+        return name
+    return (name, tuple(_names(n, depth - 1) for n, _ in node.next_functions))
+
+
+def _grad(T, f, x=_X, incoming_requires_grad=True):
+    """The first gradient of ``f`` at ``x`` (by an incoming gradient of ones that requires
+    grad), the names of its graph, and its derivative along ``v = (1, 2, 3)``."""
+    x = T.tensor(x, dtype=T.float64, requires_grad=True)
+    y = f(T, x)
+    ones = T.ones(tuple(y.shape), dtype=T.float64, requires_grad=incoming_requires_grad)
+    (g,) = T.autograd.grad(y, x, ones, create_graph=True)
+    v = T.arange(1.0, 4.0, dtype=T.float64)
+    (h,) = T.autograd.grad((g * v).sum(), x, allow_unused=True)
+    return g.detach(), _names(g.grad_fn), h
+
+
+def _zeros(T):
+    return T.zeros(3, dtype=T.float64)
+
+
+_GRAPH_CASES = {
+    "frac": lambda T, x: x.frac(),
+    "deg2rad": lambda T, x: x.deg2rad(),
+    "rad2deg": lambda T, x: T.rad2deg(x),
+    "number_minus": lambda T, x: 1 - x * x,
+    "rsub": lambda T, x: T.rsub(x, 2.0),
+    "rsub_alpha": lambda T, x: T.rsub(x, 2.0, alpha=3),
+    "rsub_tensor_alpha": lambda T, x: T.rsub(x, x * x, alpha=3),
+    "add_alpha": lambda T, x: T.add(x * x, x, alpha=3),
+    "sub_alpha": lambda T, x: T.sub(x * x, x, alpha=3),
+    "sub_alpha_first": lambda T, x: T.sub(x, x * x, alpha=3),
+    "subtract_number_alpha": lambda T, x: T.subtract(x * x, 2.0, 3),
+    "where_input": lambda T, x: T.where(x > 0, x * x, _zeros(T)),
+    "where_other": lambda T, x: T.where(x > 0, _zeros(T), x * x),
+    "where_broadcast": lambda T, x: T.where(T.tensor([[True], [False]]), x * x, 1.0),
+    "clamp_tensor_min": lambda T, x: T.clamp(x * x, min=_zeros(T) + 0.5),
+    "clamp_tensor_max": lambda T, x: T.clamp(x * x, max=_zeros(T) + 0.5),
+    "clamp_by_bound": lambda T, x: T.clamp(_zeros(T), min=x * x),
+    "clamp_tensor_both": lambda T, x: T.clamp(x, min=_zeros(T) - 0.5, max=_zeros(T) + 0.5),
+    "logaddexp": lambda T, x: T.logaddexp(x, x * 2),
+    "logaddexp2": lambda T, x: T.logaddexp2(x, x * 2),
+    "copysign_number": lambda T, x: T.copysign(x * x, -1.0),
+    "copysign_tensor": lambda T, x: T.copysign(x * x, x.flip(0)),
+}
+
+_GRAPH_EXPECTED = {
+    "frac": (([1.0, 1.0, 1.0], "float64", None), None, None),
+    "deg2rad": (
+        ([0.0175, 0.0175, 0.0175], "float64", None),
+        ("MulBackward1", (("AccumulateGrad", ()),)),
+        None,
+    ),
+    "rad2deg": (
+        ([57.2958, 57.2958, 57.2958], "float64", None),
+        ("MulBackward1", (("AccumulateGrad", ()),)),
+        None,
+    ),
+    "number_minus": (
+        ([2.0, -0.5, -2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                ("MulBackward0", (("NegBackward0", ("AccumulateGrad",)), ("AccumulateGrad", ()))),
+                ("MulBackward0", (("NegBackward0", ("AccumulateGrad",)), ("AccumulateGrad", ()))),
+            ),
+        ),
+        ([-2.0, -4.0, -6.0], "float64", None),
+    ),
+    "rsub": (
+        ([-1.0, -1.0, -1.0], "float64", None),
+        ("NegBackward0", (("AccumulateGrad", ()),)),
+        None,
+    ),
+    "rsub_alpha": (
+        ([-3.0, -3.0, -3.0], "float64", None),
+        ("MulBackward1", (("NegBackward0", (("AccumulateGrad", ()),)),)),
+        None,
+    ),
+    "rsub_tensor_alpha": (
+        ([-5.0, -2.5, -0.4], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "AddBackward0",
+                    (
+                        ("MulBackward1", ("NegBackward0",)),
+                        ("MulBackward0", ("AccumulateGrad", "AccumulateGrad")),
+                    ),
+                ),
+                ("MulBackward0", (("AccumulateGrad", ()), ("AccumulateGrad", ()))),
+            ),
+        ),
+        ([2.0, 4.0, 6.0], "float64", None),
+    ),
+    "add_alpha": (
+        ([1.0, 3.5, 5.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "AddBackward0",
+                    (
+                        ("MulBackward1", ("AccumulateGrad",)),
+                        ("MulBackward0", ("AccumulateGrad", "AccumulateGrad")),
+                    ),
+                ),
+                ("MulBackward0", (("AccumulateGrad", ()), ("AccumulateGrad", ()))),
+            ),
+        ),
+        ([2.0, 4.0, 6.0], "float64", None),
+    ),
+    "sub_alpha": (
+        ([-5.0, -2.5, -0.4], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "AddBackward0",
+                    (
+                        ("MulBackward1", ("NegBackward0",)),
+                        ("MulBackward0", ("AccumulateGrad", "AccumulateGrad")),
+                    ),
+                ),
+                ("MulBackward0", (("AccumulateGrad", ()), ("AccumulateGrad", ()))),
+            ),
+        ),
+        ([2.0, 4.0, 6.0], "float64", None),
+    ),
+    "sub_alpha_first": (
+        ([7.0, -0.5, -6.8], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "AddBackward0",
+                    (("AccumulateGrad", ()), ("MulBackward0", ("MulBackward1", "AccumulateGrad"))),
+                ),
+                ("MulBackward0", (("MulBackward1", ("NegBackward0",)), ("AccumulateGrad", ()))),
+            ),
+        ),
+        ([-6.0, -12.0, -18.0], "float64", None),
+    ),
+    "subtract_number_alpha": (
+        ([-2.0, 0.5, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                ("MulBackward0", (("AccumulateGrad", ()), ("AccumulateGrad", ()))),
+                ("MulBackward0", (("AccumulateGrad", ()), ("AccumulateGrad", ()))),
+            ),
+        ),
+        ([2.0, 4.0, 6.0], "float64", None),
+    ),
+    "where_input": (
+        ([0.0, 0.5, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("WhereBackward0", ("AccumulateGrad", None)), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("WhereBackward0", ("AccumulateGrad", None)), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([0.0, 4.0, 6.0], "float64", None),
+    ),
+    "where_other": (
+        ([-2.0, 0.0, 0.0], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("WhereBackward0", (None, "AccumulateGrad")), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("WhereBackward0", (None, "AccumulateGrad")), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([2.0, 0.0, 0.0], "float64", None),
+    ),
+    "where_broadcast": (
+        ([-2.0, 0.5, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                ("MulBackward0", (("ViewBackward0", ("SumBackward1",)), ("AccumulateGrad", ()))),
+                ("MulBackward0", (("ViewBackward0", ("SumBackward1",)), ("AccumulateGrad", ()))),
+            ),
+        ),
+        ([2.0, 4.0, 6.0], "float64", None),
+    ),
+    "clamp_tensor_min": (
+        ([-2.0, 0.0, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("WhereBackward0", ("AccumulateGrad", None)), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("WhereBackward0", ("AccumulateGrad", None)), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([2.0, 0.0, 6.0], "float64", None),
+    ),
+    "clamp_tensor_max": (
+        ([0.0, 0.5, 0.0], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("WhereBackward0", ("AccumulateGrad", None)), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("WhereBackward0", ("AccumulateGrad", None)), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([0.0, 4.0, 0.0], "float64", None),
+    ),
+    "clamp_by_bound": (
+        ([-2.0, 0.5, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("WhereBackward0", ("AccumulateGrad", None)), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("WhereBackward0", ("AccumulateGrad", None)), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([2.0, 4.0, 6.0], "float64", None),
+    ),
+    "clamp_tensor_both": (
+        ([0.0, 1.0, 0.0], "float64", None),
+        ("WhereBackward0", (("AccumulateGrad", ()), None)),
+        None,
+    ),
+    "logaddexp": (
+        ([1.2689, 1.5622, 1.7858], "float64", None),
+        (
+            "AddBackward0",
+            (
+                ("DivBackward0", (("AccumulateGrad", ()), ("AddBackward1", ("ExpBackward0",)))),
+                ("MulBackward0", (("DivBackward0", ("AccumulateGrad", "AddBackward1")), None)),
+            ),
+        ),
+        ([0.1966, 0.4923, 0.5049], "float64", None),
+    ),
+    "logaddexp2": (
+        ([1.3333, 1.5432, 1.7112], "float64", None),
+        (
+            "AddBackward0",
+            (
+                ("DivBackward0", (("AccumulateGrad", ()), ("AddBackward1", ("PowBackward2",)))),
+                ("MulBackward0", (("DivBackward0", ("AccumulateGrad", "AddBackward1")), None)),
+            ),
+        ),
+        ([0.154, 0.344, 0.4271], "float64", None),
+    ),
+    "copysign_number": (
+        ([2.0, -0.5, -2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (
+                        ("MulBackward0", ("AccumulateGrad", "MaskedFillBackward0")),
+                        ("AccumulateGrad", ()),
+                    ),
+                ),
+                (
+                    "MulBackward0",
+                    (
+                        ("MulBackward0", ("AccumulateGrad", "MaskedFillBackward0")),
+                        ("AccumulateGrad", ()),
+                    ),
+                ),
+            ),
+        ),
+        ([-2.0, -4.0, -6.0], "float64", None),
+    ),
+    "copysign_tensor": (
+        ([-2.0, 0.5, -2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                ("AddBackward0", (None, ("MulBackward0", ("MulBackward0", "AccumulateGrad")))),
+                (
+                    "MulBackward0",
+                    (
+                        ("MulBackward0", ("AccumulateGrad", "MaskedFillBackward0")),
+                        ("AccumulateGrad", ()),
+                    ),
+                ),
+            ),
+        ),
+        ([2.0, 4.0, -6.0], "float64", None),
+    ),
+}
+
+test_graph_names, test_graph_names_are_pytorchs = table_tests(
+    {k: (partial(_grad, f=f), _GRAPH_EXPECTED[k]) for k, f in _GRAPH_CASES.items()}
+)
