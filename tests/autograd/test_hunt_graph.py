@@ -346,3 +346,115 @@ _GRAPH_EXPECTED = {
 test_graph_names, test_graph_names_are_pytorchs = table_tests(
     {k: (partial(_grad, f=f), _GRAPH_EXPECTED[k]) for k, f in _GRAPH_CASES.items()}
 )
+
+
+# -- module paths: type(obj).__module__ past the package name, as programs print or pickle them
+def _home(T, make):
+    """``type(obj).__module__`` without the package's name, and the class is found there."""
+    import importlib
+
+    cls = make(T)
+    cls = cls if isinstance(cls, type) else type(cls)
+    found = getattr(importlib.import_module(cls.__module__), cls.__qualname__)
+    return cls.__module__.split(".", 1)[1], cls.__qualname__, found is cls
+
+
+def _sgd(T):
+    return T.optim.SGD([T.zeros(1, requires_grad=True)], lr=0.1)
+
+
+_HOME_CASES = {
+    "GELU": (lambda T: T.nn.GELU(), "nn.modules.activation"),
+    "LeakyReLU": (lambda T: T.nn.LeakyReLU(), "nn.modules.activation"),
+    "SiLU": (lambda T: T.nn.SiLU, "nn.modules.activation"),
+    "MultiheadAttention": (lambda T: T.nn.MultiheadAttention, "nn.modules.activation"),
+    "PReLU": (lambda T: T.nn.PReLU, "nn.modules.activation"),
+    "BatchNorm2d": (lambda T: T.nn.BatchNorm2d(3), "nn.modules.batchnorm"),
+    "SyncBatchNorm": (lambda T: T.nn.SyncBatchNorm, "nn.modules.batchnorm"),
+    "ConvTranspose2d": (lambda T: T.nn.ConvTranspose2d, "nn.modules.conv"),
+    "LazyConv2d": (lambda T: T.nn.LazyConv2d, "nn.modules.conv"),
+    "Dropout": (lambda T: T.nn.Dropout(), "nn.modules.dropout"),
+    "Dropout2d": (lambda T: T.nn.Dropout2d, "nn.modules.dropout"),
+    "MaxPool2d": (lambda T: T.nn.MaxPool2d(2), "nn.modules.pooling"),
+    "AdaptiveAvgPool2d": (lambda T: T.nn.AdaptiveAvgPool2d, "nn.modules.pooling"),
+    "ZeroPad2d": (lambda T: T.nn.ZeroPad2d, "nn.modules.padding"),
+    "Flatten": (lambda T: T.nn.Flatten(), "nn.modules.flatten"),
+    "Unflatten": (lambda T: T.nn.Unflatten, "nn.modules.flatten"),
+    "SmoothL1Loss": (lambda T: T.nn.SmoothL1Loss(), "nn.modules.loss"),
+    "KLDivLoss": (lambda T: T.nn.KLDivLoss, "nn.modules.loss"),
+    "CTCLoss": (lambda T: T.nn.CTCLoss, "nn.modules.loss"),
+    "RMSNorm": (lambda T: T.nn.RMSNorm, "nn.modules.normalization"),
+    "LocalResponseNorm": (lambda T: T.nn.LocalResponseNorm, "nn.modules.normalization"),
+    "EmbeddingBag": (lambda T: T.nn.EmbeddingBag, "nn.modules.sparse"),
+    "LazyLinear": (lambda T: T.nn.LazyLinear, "nn.modules.linear"),
+    "ParameterList": (lambda T: T.nn.ParameterList, "nn.modules.container"),
+    "Transformer": (lambda T: T.nn.Transformer, "nn.modules.transformer"),
+    "PixelShuffle": (lambda T: T.nn.PixelShuffle, "nn.modules.pixelshuffle"),
+    "CosineSimilarity": (lambda T: T.nn.CosineSimilarity, "nn.modules.distance"),
+    "Unfold": (lambda T: T.nn.Unfold, "nn.modules.fold"),
+    "ChannelShuffle": (lambda T: T.nn.ChannelShuffle, "nn.modules.channelshuffle"),
+    "AdamW": (lambda T: T.optim.AdamW, "optim.adamw"),
+    "Adadelta": (lambda T: T.optim.Adadelta, "optim.adadelta"),
+    "Adamax": (lambda T: T.optim.Adamax, "optim.adamax"),
+    "NAdam": (lambda T: T.optim.NAdam, "optim.nadam"),
+    "RAdam": (lambda T: T.optim.RAdam, "optim.radam"),
+    "Rprop": (lambda T: T.optim.Rprop, "optim.rprop"),
+    "ReduceLROnPlateau": (
+        lambda T: T.optim.lr_scheduler.ReduceLROnPlateau(_sgd(T)),
+        "optim.lr_scheduler",
+    ),
+    "OneCycleLR": (lambda T: T.optim.lr_scheduler.OneCycleLR, "optim.lr_scheduler"),
+    "CyclicLR": (lambda T: T.optim.lr_scheduler.CyclicLR, "optim.lr_scheduler"),
+    "LinearLR": (lambda T: T.optim.lr_scheduler.LinearLR, "optim.lr_scheduler"),
+    "SequentialLR": (lambda T: T.optim.lr_scheduler.SequentialLR, "optim.lr_scheduler"),
+}
+
+test_module_paths, test_module_paths_are_pytorchs = table_tests(
+    {
+        name: (partial(_home, make=make), (module, name, True))
+        for name, (make, module) in _HOME_CASES.items()
+    }
+)
+
+
+def _imported(T, path, name):
+    """``from <T>.<path> import <name>``: the object's kind, or the exception's type."""
+    import importlib
+
+    obj = getattr(importlib.import_module(f"{T.__name__}.{path}"), name)
+    return "class" if isinstance(obj, type) else "function"
+
+
+_IMPORT_CASES = {
+    ("nn.modules.flatten", "Flatten"): "class",
+    ("nn.modules.pixelshuffle", "PixelUnshuffle"): "class",
+    ("nn.modules.distance", "PairwiseDistance"): "class",
+    ("nn.modules.fold", "Fold"): "class",
+    ("nn.modules.channelshuffle", "ChannelShuffle"): "class",
+    ("nn.modules.activation", "GELU"): "class",
+    ("nn.modules.activation", "MultiheadAttention"): "class",
+    ("nn.modules.conv", "_ConvTransposeNd"): "class",
+    ("nn.modules.pooling", "_MaxPoolNd"): "class",
+    ("nn.modules.pooling", "_AvgPoolNd"): "class",
+    ("nn.modules.loss", "_Loss"): "class",
+    ("nn.modules.loss", "_WeightedLoss"): "class",
+    ("nn.modules.conv", "_ConvNd"): "class",
+    ("nn.modules.batchnorm", "_BatchNorm"): "class",
+    ("nn.modules.utils", "_pair"): "function",
+    ("nn.modules.normalization", "RMSNorm"): "class",
+    ("nn.modules.transformer", "Transformer"): "class",
+    ("nn.modules.linear", "LazyLinear"): "class",
+    ("optim.adamw", "AdamW"): "class",
+    ("optim.rprop", "Rprop"): "class",
+    ("optim.optimizer", "Optimizer"): "class",
+    ("optim.lr_scheduler", "_LRScheduler"): "class",
+    ("autograd.function", "FunctionCtx"): "class",
+    ("autograd.variable", "Variable"): "class",
+}
+
+test_import_paths, test_import_paths_are_pytorchs = table_tests(
+    {
+        f"{path}.{name}": (partial(_imported, path=path, name=name), kind)
+        for (path, name), kind in _IMPORT_CASES.items()
+    }
+)

@@ -62,6 +62,7 @@ from symgrad.nn.modules.sync_batchnorm import SyncBatchNorm
 from symgrad.nn.modules import linear_cross_entropy as _linear_cross_entropy
 from symgrad.nn.modules.linear_cross_entropy import *  # noqa: F403
 from symgrad.nn.modules.factory import Container, factory_kwargs
+from symgrad.nn.modules import _homes  # noqa: F401  (every layer under PyTorch's module path)
 
 __all__ = [
     "Module",
