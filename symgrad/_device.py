@@ -200,3 +200,7 @@ def get_default_device() -> device:
     device(type='cpu')
     """
     return as_device(None)
+
+
+# its public home, as PyTorch's is torch: <class 'symgrad.device'>
+device.__module__ = "symgrad"

@@ -78,3 +78,7 @@ def _one_size(k: Any, i: int) -> int:
     if not -(2**63) <= n < 2**63:
         raise ValueError("Overflow when unpacking long long")
     return int(n)
+
+
+# its public home, as PyTorch's is torch: <class 'symgrad.Size'>
+Size.__module__ = "symgrad"

@@ -98,3 +98,8 @@ class finfo:  # noqa: N801 - the PyTorch name
         fields = ("resolution", "min", "max", "eps", "smallest_normal", "tiny")
         shown = ", ".join(f"{f}={getattr(self, f):.6g}" for f in fields)
         return f"finfo({shown}, dtype={self.dtype})"
+
+
+# its public home, as PyTorch's is torch: <class 'symgrad.finfo'>
+finfo.__module__ = "symgrad"
+iinfo.__module__ = "symgrad"

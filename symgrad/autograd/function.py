@@ -320,7 +320,8 @@ class _FunctionMeta(type):
         cls._backward_cls = type(
             primitive.node_name(),
             (FunctionCtx,),
-            {"_function": cls, "_primitive": primitive, "__module__": cls.__module__},
+            # PyTorch's: <class 'torch.autograd.function.MyFunctionBackward'>
+            {"_function": cls, "_primitive": primitive, "__module__": __name__},
         )
 
 

@@ -356,6 +356,9 @@ def accumulator_of(leaf: Any) -> AccumulateGrad:
     return node
 
 
+AccumulateGrad.__module__ = "builtins"  # as PyTorch's: <class 'AccumulateGrad'>
+
+
 class NodeHooks:
     """The hooks registered on one node, in the groups the engine runs them in, in PyTorch's
     order: ``tensor`` (the output tensors' :meth:`~symgrad.Tensor.register_hook`; on a leaf's
@@ -430,7 +433,8 @@ def node_class(name: str, base: type = Node, outputs: int = 1) -> type:
     (``LinalgQrBackward0`` has two): one per name and count, made once."""
     cls = _NODE_CLASSES.get((base, name, outputs))
     if cls is None:
-        attrs = {"__slots__": (), "__module__": base.__module__}
+        # PyTorch's node classes are built-in: <class 'MulBackward0'>
+        attrs = {"__slots__": (), "__module__": "builtins"}
         if outputs != 1:
             attrs["num_outputs"] = outputs
         cls = _NODE_CLASSES[(base, name, outputs)] = type(name, (base,), attrs)

@@ -95,3 +95,6 @@ bind_methods(
         "nbytes": property(lambda self: self.dtype.itemsize * self.numel()),
     }
 )
+
+# its public home, as PyTorch's is torch: <class 'symgrad.layout'>
+layout.__module__ = "symgrad"

@@ -355,8 +355,22 @@ def _home(T, make):
 
     cls = make(T)
     cls = cls if isinstance(cls, type) else type(cls)
-    found = getattr(importlib.import_module(cls.__module__), cls.__qualname__)
-    return cls.__module__.split(".", 1)[1], cls.__qualname__, found is cls
+    found = getattr(importlib.import_module(cls.__module__), cls.__qualname__, None)
+    package, _, rest = cls.__module__.partition(".")
+    return rest if package == T.__name__ else cls.__module__, cls.__qualname__, found is cls
+
+
+def _custom_function_node(T):
+    class Double(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    return Double.apply(T.ones(2, requires_grad=True)).grad_fn
 
 
 def _sgd(T):
@@ -364,6 +378,18 @@ def _sgd(T):
 
 
 _HOME_CASES = {
+    "Size": (lambda T: T.Size([2]), ""),
+    "device": (lambda T: T.device("cpu"), ""),
+    "finfo": (lambda T: T.finfo(T.float32), ""),
+    "iinfo": (lambda T: T.iinfo, ""),
+    "layout": (lambda T: T.strided, ""),
+}
+_NODE_CASES = {
+    "MulBackward0": lambda T: (T.ones(2, requires_grad=True) * 2).grad_fn,
+    "SumBackward0": lambda T: T.ones(2, requires_grad=True).sum().grad_fn,
+    "AccumulateGrad": lambda T: (T.ones(2, requires_grad=True) * 2).grad_fn.next_functions[0][0],
+}
+_HOME_CASES |= {
     "GELU": (lambda T: T.nn.GELU(), "nn.modules.activation"),
     "LeakyReLU": (lambda T: T.nn.LeakyReLU(), "nn.modules.activation"),
     "SiLU": (lambda T: T.nn.SiLU, "nn.modules.activation"),
@@ -408,6 +434,19 @@ _HOME_CASES = {
     "LinearLR": (lambda T: T.optim.lr_scheduler.LinearLR, "optim.lr_scheduler"),
     "SequentialLR": (lambda T: T.optim.lr_scheduler.SequentialLR, "optim.lr_scheduler"),
 }
+
+test_node_classes, test_node_classes_are_pytorchs = table_tests(
+    {
+        name: (partial(_home, make=make), ("builtins", name, False))
+        for name, make in _NODE_CASES.items()
+    }
+    | {
+        "custom_function": (
+            partial(_home, make=_custom_function_node),
+            ("autograd.function", "DoubleBackward", False),
+        )
+    }
+)
 
 test_module_paths, test_module_paths_are_pytorchs = table_tests(
     {
