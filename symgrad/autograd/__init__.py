@@ -23,7 +23,7 @@ from symgrad.autograd.node import Node
 from symgrad.autograd import functional  # torch.autograd.functional: jacobian, hessian, ...
 from symgrad.autograd.variable import Variable
 from symgrad.autograd import graph  # torch.autograd.graph: saved-tensor hooks
-from symgrad.autograd import anomaly as anomaly_mode  # (PyTorch's module name)
+from symgrad.autograd import anomaly_mode  # (PyTorch's module name)
 from symgrad.autograd.engine_switches import (
     is_multithreading_enabled,
     is_view_replay_enabled,

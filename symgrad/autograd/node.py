@@ -328,6 +328,7 @@ class AccumulateGrad(Node):
     edges lead here hold the leaf itself (``_held``), so it lives as long as their graph.
     """
 
+    __module__ = "builtins"  # as PyTorch's: <class 'AccumulateGrad'>
     __slots__ = ("_leaf_ref",)
     has_forward = False
 
@@ -354,9 +355,6 @@ def accumulator_of(leaf: Any) -> AccumulateGrad:
     if node is None:
         node = leaf._accumulator = AccumulateGrad(leaf)
     return node
-
-
-AccumulateGrad.__module__ = "builtins"  # as PyTorch's: <class 'AccumulateGrad'>
 
 
 class NodeHooks:
@@ -392,6 +390,7 @@ class RemovableHandle:
     tensor([22.])
     """
 
+    __module__ = "symgrad.utils.hooks"  # PyTorch's home: torch.utils.hooks
     __slots__ = ("_hooks", "_hook", "id", "_extra")
     _ids = itertools.count()  # each handle's ``id``: one count for the process, as PyTorch's
 

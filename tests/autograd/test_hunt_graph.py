@@ -383,6 +383,8 @@ _HOME_CASES = {
     "finfo": (lambda T: T.finfo(T.float32), ""),
     "iinfo": (lambda T: T.iinfo, ""),
     "layout": (lambda T: T.strided, ""),
+    "RemovableHandle": (lambda T: T.ones(1, requires_grad=True).register_hook(abs), "utils.hooks"),
+    "detect_anomaly": (lambda T: T.autograd.detect_anomaly, "autograd.anomaly_mode"),
 }
 _NODE_CASES = {
     "MulBackward0": lambda T: (T.ones(2, requires_grad=True) * 2).grad_fn,
@@ -461,7 +463,9 @@ def _imported(T, path, name):
     import importlib
 
     obj = getattr(importlib.import_module(f"{T.__name__}.{path}"), name)
-    return "class" if isinstance(obj, type) else "function"
+    if isinstance(obj, type):
+        return "class"
+    return "function" if callable(obj) and hasattr(obj, "__code__") else "alias"
 
 
 _IMPORT_CASES = {
@@ -489,6 +493,15 @@ _IMPORT_CASES = {
     ("optim.lr_scheduler", "_LRScheduler"): "class",
     ("autograd.function", "FunctionCtx"): "class",
     ("autograd.variable", "Variable"): "class",
+    ("autograd.anomaly_mode", "detect_anomaly"): "class",
+    ("autograd.anomaly_mode", "set_detect_anomaly"): "class",
+    ("utils.hooks", "RemovableHandle"): "class",
+    ("types", "_size"): "alias",
+    ("types", "Number"): "alias",
+    ("types", "Device"): "alias",
+    ("nn.common_types", "_size_2_t"): "alias",
+    ("nn.common_types", "_size_any_t"): "alias",
+    ("nn.common_types", "_ratio_2_t"): "alias",
 }
 
 test_import_paths, test_import_paths_are_pytorchs = table_tests(
