@@ -186,3 +186,5 @@ __all__ = [
     "Wishart",
     "LKJCholesky",
 ]
+
+from symgrad.distributions import _homes  # noqa: E402, F401  (every class under PyTorch's module path)
