@@ -55,6 +55,7 @@ _SCATTER_ZEROS = Structural(
     lambda xp, g, c: (xp.gather(g, c.params["dim"], c.params["index"]),),
     backward="ScatterAddBackward0",
     batch="along_index",
+    edges=(None, 0),  # PyTorch's scatter_add of the gradient into zeros: no edge for the zeros
 )
 
 

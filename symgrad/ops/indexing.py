@@ -250,7 +250,10 @@ _INDEX_PUT_ZEROS = Structural(
         params.get("node") or _GRAD_NAMES[_kind(_as_tuple(params["key"]))]
     ),
     batch="index_put_zeros",
+    # PyTorch's index_put and index_add of the gradient into zeros have an edge for the zeros
+    edges=lambda node: (None, 0) if type(node).__name__ in _INTO_ZEROS else None,
 )
+_INTO_ZEROS = ("IndexPutImplBackward0", "IndexAddBackward0")
 # PyTorch's names for the node of an indexing op's gradient (under create_graph)
 _GRAD_NAMES = {
     "select": "SelectBackwardBackward0",
@@ -364,7 +367,7 @@ def _masked_fill_forward(xp: Any, a: Any, *value: Any, mask: np.ndarray, fill: A
 
 def _masked_fill_vjp(xp: Any, g: Any, c: Any) -> tuple:
     mask = xp.constant(c.params["mask"])
-    ga = xp.where(mask, 0.0, g) if c.needs[0] else None
+    ga = xp.masked_fill(g, mask, 0.0) if c.needs[0] else None
     if len(c.needs) == 1:
         return (ga,)
     return (ga, xp.sum(xp.where(mask, g, 0.0)) if c.needs[1] else None)

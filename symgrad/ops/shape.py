@@ -351,11 +351,18 @@ def unsqueeze(input: Tensor, dim: int) -> Tensor:
     return _UNSQUEEZE(input, dim=_wrap_dim(dim, input.ndim + 1))
 
 
+def _squeeze_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    # PyTorch's unsqueeze of each removed dim, in order (UnsqueezeBackward0 under create_graph)
+    for d in sorted(c.params["dim"]):
+        g = xp.unsqueeze(g, d)
+    return (g,)
+
+
 def _squeeze(backward: str) -> Structural:
     return Structural(
         "squeeze",
         lambda xp, a, dim: xp.squeeze(a, dim),
-        lambda xp, g, c: (xp.reshape(g, c.shapes[0]),),
+        _squeeze_vjp,
         backward=backward,
         jvp="linear",
         text=COPIES,

@@ -67,6 +67,16 @@ _GRAPH_CASES = {
     "logaddexp2": lambda T, x: T.logaddexp2(x, x * 2),
     "copysign_number": lambda T, x: T.copysign(x * x, -1.0),
     "copysign_tensor": lambda T, x: T.copysign(x * x, x.flip(0)),
+    # gradients of selections: masked_fill, index_put and scatter_add into zeros (no edge)
+    "masked_fill": lambda T, x: (x * x).masked_fill(x > 0, 0.0),
+    "index": lambda T, x: (x * x)[[0, 2]],
+    "gather": lambda T, x: (x * x).gather(0, T.tensor([2, 0])),
+    "index_select": lambda T, x: (x * x).index_select(0, T.tensor([0, 2])),
+    # squeeze's gradient unsqueezes each removed dim; nothing removed: the gradient itself
+    "squeeze_all": lambda T, x: (x * x).reshape(1, 3, 1).squeeze(),
+    "squeeze_dims": lambda T, x: (x * x).reshape(1, 3, 1).squeeze((-1, 0)),
+    "squeeze_dim": lambda T, x: (x * x).reshape(3, 1).squeeze(1),
+    "squeeze_nothing": lambda T, x: (x * x).squeeze(0),
 }
 
 _GRAPH_EXPECTED = {
@@ -340,6 +350,136 @@ _GRAPH_EXPECTED = {
             ),
         ),
         ([2.0, 4.0, -6.0], "float64", None),
+    ),
+    "masked_fill": (
+        ([-2.0, 0.0, 0.0], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("MaskedFillBackward0", ("AccumulateGrad",)), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("MaskedFillBackward0", ("AccumulateGrad",)), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([2.0, 0.0, 0.0], "float64", None),
+    ),
+    "index": (
+        ([-2.0, 0.0, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("IndexPutImplBackward0", (None, "AccumulateGrad")), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("IndexPutImplBackward0", (None, "AccumulateGrad")), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([2.0, 0.0, 6.0], "float64", None),
+    ),
+    "gather": (
+        ([-2.0, 0.0, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("ScatterAddBackward0", (None, "AccumulateGrad")), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("ScatterAddBackward0", (None, "AccumulateGrad")), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([2.0, 0.0, 6.0], "float64", None),
+    ),
+    "index_select": (
+        ([-2.0, 0.0, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("IndexAddBackward0", (None, "AccumulateGrad")), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("IndexAddBackward0", (None, "AccumulateGrad")), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([2.0, 0.0, 6.0], "float64", None),
+    ),
+    "squeeze_all": (
+        ([-2.0, 0.5, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("ViewBackward0", ("UnsqueezeBackward0",)), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("ViewBackward0", ("UnsqueezeBackward0",)), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([2.0, 4.0, 6.0], "float64", None),
+    ),
+    "squeeze_dims": (
+        ([-2.0, 0.5, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("ViewBackward0", ("UnsqueezeBackward0",)), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("ViewBackward0", ("UnsqueezeBackward0",)), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([2.0, 4.0, 6.0], "float64", None),
+    ),
+    "squeeze_dim": (
+        ([-2.0, 0.5, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("ViewBackward0", ("UnsqueezeBackward0",)), ("AccumulateGrad", ())),
+                ),
+                (
+                    "MulBackward0",
+                    (("ViewBackward0", ("UnsqueezeBackward0",)), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([2.0, 4.0, 6.0], "float64", None),
+    ),
+    "squeeze_nothing": (
+        ([-2.0, 0.5, 2.6], "float64", None),
+        (
+            "AddBackward0",
+            (
+                ("MulBackward0", (("AccumulateGrad", ()), ("AccumulateGrad", ()))),
+                ("MulBackward0", (("AccumulateGrad", ()), ("AccumulateGrad", ()))),
+            ),
+        ),
+        ([2.0, 4.0, 6.0], "float64", None),
     ),
 }
 
