@@ -123,7 +123,7 @@ def _pow_self(a: _Args) -> Any:
     """PyTorch's pow_backward_self: 0 where the exponent is 0, else g * y * x ** (y - 1)."""
     from symgrad.ops.math import where
 
-    return where(a.y == 0, 0.0, a.g * (a.y * a.x.pow(a.y - 1)))
+    return where(a.y == 0, 0.0, a.g * (a.y * a.x.pow(minus_number(a.y, 1.0))))
 
 
 def _pow_exponent(a: _Args, base: Any) -> Any:
@@ -237,6 +237,13 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("lerp_tensor", 0): lambda a: a.g * (_one(a.xs[2]) - a.xs[2]),
     ("lerp_tensor", 1): lambda a: a.g * a.xs[2],
     ("lerp_tensor", 2): lambda a: a.g * (a.y - a.x),
+    # addcmul and addcdiv (inputs: x, tensor1, tensor2; the parameter: value)
+    ("addcmul", 0): lambda a: a.g,
+    ("addcmul", 1): lambda a: a.g * _scaled(a.xs[2], a.p),
+    ("addcmul", 2): lambda a: a.g * _scaled(a.xs[1], a.p),
+    ("addcdiv", 0): lambda a: a.g,
+    ("addcdiv", 1): lambda a: a.g * (_number_tensor(a.p, a.xs[2]) / a.xs[2]),
+    ("addcdiv", 2): lambda a: -a.g * (_scaled(a.xs[1], a.p) / (a.xs[2] * a.xs[2])),
     ("frac", 0): lambda a: a.g,
     ("deg2rad", 0): lambda a: _scaled(a.g, math.pi / 180),
     ("rad2deg", 0): lambda a: _scaled(a.g, 180 / math.pi),
@@ -270,6 +277,11 @@ def _where(condition: Any, x: Any, y: Any) -> Tensor:
     from symgrad.ops.math import where
 
     return where(condition, x, y)
+
+
+def _number_tensor(c: float, x: Tensor) -> Tensor:
+    """The number ``c`` as a 0-d tensor of ``x``'s dtype (a wrapped number, no edge)."""
+    return Tensor._make(np.asarray(c, dtype=x._data.dtype))
 
 
 def _one(x: Tensor) -> Tensor:

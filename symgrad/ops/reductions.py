@@ -190,7 +190,7 @@ def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     # element, 0 where the product underflowed); with two or more zeros in a whole product,
     # zeros unless a graph is recorded; otherwise the exact product of the others
     if zeros == 0:
-        return (_keep(g, c, xp) * (_unsqueezed(c.out, c, xp) / x),)
+        return (_unsqueezed(g, c, xp) * (_unsqueezed(c.out, c, xp) / x),)
     if zeros is not None and zeros > 1 and dim is None and xp is INTERPRETERS.numpy:
         return (np.zeros(shape, dtype=x.dtype),)
     return (_keep(g, c, xp) * xp.prod_others(x, dim),)

@@ -9,7 +9,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
-from symgrad.ops.reductions import _dims, _keep
+from symgrad.ops.reductions import _dims, _unsqueezed
 from symgrad.ops.softmax_backward import LOG_SOFTMAX_BACKWARD, SOFTMAX_BACKWARD
 from symgrad.prim import blocks
 from symgrad.prim.numpy_xp import HALF, half_rule_in_float32, widen
@@ -31,7 +31,8 @@ def _logsumexp_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
 
 
 def _logsumexp_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (_keep(g, c, xp) * xp.exp(c.inputs[0] - _keep(c.out, c, xp)),)
+    # PyTorch's formula: the gradient and result unsqueezed, broadcast by the product
+    return (_unsqueezed(g, c, xp) * xp.exp(c.inputs[0] - _unsqueezed(c.out, c, xp)),)
 
 
 _LOGSUMEXP = Structural(

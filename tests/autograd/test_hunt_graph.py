@@ -77,6 +77,14 @@ _GRAPH_CASES = {
     "squeeze_dims": lambda T, x: (x * x).reshape(1, 3, 1).squeeze((-1, 0)),
     "squeeze_dim": lambda T, x: (x * x).reshape(3, 1).squeeze(1),
     "squeeze_nothing": lambda T, x: (x * x).squeeze(0),
+    # formulas that broadcast the unsqueezed gradient (no expand), exponent - 1 as sub.Scalar
+    "prod": lambda T, x: (x + 2).prod(),
+    "prod_dim": lambda T, x: (x + 2).reshape(1, 3).prod(1),
+    "logsumexp": lambda T, x: x.reshape(1, 3).logsumexp(1),
+    "pow_tensor": lambda T, x: T.pow(x.abs() + 1, x),
+    "addcmul": lambda T, x: T.addcmul(x, x, x * x, value=2),
+    "addcmul_value_1": lambda T, x: T.addcmul(x, x, x.flip(0)),
+    "addcdiv": lambda T, x: T.addcdiv(x, x, x * x + 1, value=2),
 }
 
 _GRAPH_EXPECTED = {
@@ -480,6 +488,129 @@ _GRAPH_EXPECTED = {
             ),
         ),
         ([2.0, 4.0, 6.0], "float64", None),
+    ),
+    "prod": (
+        ([7.425, 3.3, 2.25], "float64", None),
+        (
+            "MulBackward0",
+            (
+                ("AccumulateGrad", ()),
+                (
+                    "DivBackward0",
+                    (
+                        ("ProdBackward0", ("AddBackward0",)),
+                        ("AddBackward0", ("AccumulateGrad", None)),
+                    ),
+                ),
+            ),
+        ),
+        ([13.35, 6.3, 4.25], "float64", None),
+    ),
+    "prod_dim": (
+        ([7.425, 3.3, 2.25], "float64", None),
+        (
+            "ViewBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (
+                        ("UnsqueezeBackward0", ("AccumulateGrad",)),
+                        ("DivBackward0", ("UnsqueezeBackward0", "ViewBackward0")),
+                    ),
+                ),
+            ),
+        ),
+        ([13.35, 6.3, 4.25], "float64", None),
+    ),
+    "logsumexp": (
+        ([0.0691, 0.2413, 0.6896], "float64", None),
+        (
+            "ViewBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (
+                        ("UnsqueezeBackward0", ("AccumulateGrad",)),
+                        ("ExpBackward0", ("SubBackward0",)),
+                    ),
+                ),
+            ),
+        ),
+        ([-0.112, -0.1497, 0.2617], "float64", None),
+    ),
+    "pow_tensor": (
+        ([0.5966, 0.4474, 4.1285], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (("AccumulateGrad", ()), ("WhereBackward0", (None, "MulBackward0"))),
+                ),
+                (
+                    "MulBackward0",
+                    (
+                        ("WhereBackward0", (None, "MulBackward0")),
+                        ("SgnBackward0", ("AccumulateGrad",)),
+                    ),
+                ),
+            ),
+        ),
+        ([0.3368, 3.4239, 22.8427], "float64", None),
+    ),
+    "addcmul": (
+        ([7.0, 1.375, 11.14], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "AddBackward0",
+                    (
+                        ("AddBackward0", ("AccumulateGrad", "MulBackward0")),
+                        ("MulBackward0", ("MulBackward0", "AccumulateGrad")),
+                    ),
+                ),
+                (
+                    "MulBackward0",
+                    (("MulBackward0", ("AccumulateGrad", "MulBackward1")), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([-12.0, 6.0, 46.8], "float64", None),
+    ),
+    "addcmul_value_1": (
+        ([3.6, 1.5, -1.0], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "AddBackward0",
+                    (("AccumulateGrad", ()), ("MulBackward0", ("AccumulateGrad", "MulBackward1"))),
+                ),
+                ("FlipBackward0", (("MulBackward0", ("AccumulateGrad", "MulBackward1")),)),
+            ),
+        ),
+        ([6.0, 4.0, 2.0], "float64", None),
+    ),
+    "addcdiv": (
+        ([1.0, 2.6609, 0.8093], "float64", None),
+        (
+            "AddBackward0",
+            (
+                (
+                    "AddBackward0",
+                    (
+                        ("AddBackward0", ("AccumulateGrad", "MulBackward0")),
+                        ("MulBackward0", ("MulBackward0", "AccumulateGrad")),
+                    ),
+                ),
+                (
+                    "MulBackward0",
+                    (("MulBackward0", ("NegBackward0", "DivBackward0")), ("AccumulateGrad", ())),
+                ),
+            ),
+        ),
+        ([1.0, -4.898, -1.0499], "float64", None),
     ),
 }
 
