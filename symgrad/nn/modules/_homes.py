@@ -1,8 +1,8 @@
-"""PyTorch's module path for each layer class, whichever file of symgrad defines it:
+"""PyTorch's module path as each layer class's home, whichever file of symgrad defines it:
 ``type(nn.GELU()).__module__`` is ``symgrad.nn.modules.activation`` as PyTorch's is
-``torch.nn.modules.activation``, and ``from symgrad.nn.modules.loss import SmoothL1Loss``
-works as it does in PyTorch. Each class is also reachable under that path (so that pickles
-name a module that holds it); the files stay grouped by how the layers are computed.
+``torch.nn.modules.activation``, so reprs, ``typename`` and pickles name PyTorch's layout.
+Each of these modules holds its classes (:mod:`symgrad.nn.modules._paths` answers the public
+ones; the private bases, ``_MaxPoolNd`` or ``_ConvTransposeNd``, are added here).
 
 Examples
 --------
