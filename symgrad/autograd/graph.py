@@ -166,3 +166,6 @@ def increment_version(tensor: Any) -> None:
     for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
         if not is_inference(t):
             t._counter.value += 1
+
+
+Node.__module__ = __name__  # its public home, as torch.autograd.graph.Node

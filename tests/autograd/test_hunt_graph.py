@@ -656,6 +656,7 @@ _HOME_CASES = {
     "layout": (lambda T: T.strided, ""),
     "RemovableHandle": (lambda T: T.ones(1, requires_grad=True).register_hook(abs), "utils.hooks"),
     "detect_anomaly": (lambda T: T.autograd.detect_anomaly, "autograd.anomaly_mode"),
+    "Node": (lambda T: T.autograd.graph.Node, "autograd.graph"),
 }
 _NODE_CASES = {
     "MulBackward0": lambda T: (T.ones(2, requires_grad=True) * 2).grad_fn,
