@@ -47,6 +47,7 @@ class TorchVersion(str):
     (True, True)
     """
 
+    __module__ = "symgrad.torch_version"  # its home, as PyTorch's is torch.torch_version
     __slots__ = ()
 
     def __eq__(self, other: object) -> bool:

@@ -69,6 +69,7 @@ class UntypedStorage:
     (16, True)
     """
 
+    __module__ = "symgrad.storage"  # its home, as PyTorch's is torch.storage
     __slots__ = ("_memory",)
 
     def __init__(self, memory: np.ndarray) -> None:
@@ -172,6 +173,7 @@ class TypedStorage:
     (3, symgrad.float32, [0.0, 1.0, 2.0])
     """
 
+    __module__ = "symgrad.storage"  # its home, as PyTorch's is torch.storage
     __slots__ = ("_untyped_storage", "dtype")
 
     def __init__(self, untyped: UntypedStorage, dtype: dtypes.dtype) -> None:

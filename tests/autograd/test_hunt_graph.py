@@ -657,6 +657,9 @@ _HOME_CASES = {
     "RemovableHandle": (lambda T: T.ones(1, requires_grad=True).register_hook(abs), "utils.hooks"),
     "detect_anomaly": (lambda T: T.autograd.detect_anomaly, "autograd.anomaly_mode"),
     "Node": (lambda T: T.autograd.graph.Node, "autograd.graph"),
+    "UntypedStorage": (lambda T: T.ones(2).untyped_storage(), "storage"),
+    "TypedStorage": (lambda T: T.TypedStorage, "storage"),
+    "TorchVersion": (lambda T: T.__version__, "torch_version"),
 }
 _NODE_CASES = {
     "MulBackward0": lambda T: (T.ones(2, requires_grad=True) * 2).grad_fn,
