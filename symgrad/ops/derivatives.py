@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad._lazy import sympy as sp
 from symgrad.ops import elementwise as E
 from symgrad.ops import elementwise_special as ES
@@ -274,8 +275,12 @@ def _times_alpha(t: Tensor, alpha: Any) -> Tensor:
 
 
 def _where(condition: Any, x: Any, y: Any) -> Tensor:
+    """PyTorch's ``where`` of the gradient; the element-wise primitive also takes a number
+    condition (its elements true where not zero, as the formula reads them)."""
     from symgrad.ops.math import where
 
+    if condition.dtype is not dtypes.bool_:
+        condition = condition != 0
     return where(condition, x, y)
 
 
