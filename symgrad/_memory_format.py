@@ -204,6 +204,29 @@ def copy_strided(array: np.ndarray, strides: tuple, dtype: Any = None) -> np.nda
     return out
 
 
+def laid_out_as_inputs(out: np.ndarray, inputs: Any) -> np.ndarray:
+    """``out``, the result of an element-wise op of ``inputs`` (arrays and numbers), or a copy
+    of it laid out as PyTorch's ``TensorIterator`` lays it out: NumPy breaks ties between inputs
+    of different layouts (``x + x.t()``) by row-major order where PyTorch follows the first, and
+    a kernel of several NumPy steps (``lerp``, ``addcmul``) may lose the layout altogether.
+    Row-major inputs give a row-major result in both, so only other inputs cost a look.
+
+    Examples
+    --------
+    >>> x = np.zeros((2, 3)).T
+    >>> laid_out_as_inputs(x + np.ones((3, 2)), (x, 1.0)).strides  # x's layout, not NumPy's
+    (8, 24)
+    """
+    if type(out) is not np.ndarray or out.ndim < 2 or out.size == 0:
+        return out
+    if all(type(x) is not np.ndarray or x.flags.c_contiguous for x in inputs):
+        return out
+    strides = _layout.output_strides(inputs, out.shape)
+    if strides is None or strides == element_strides(out):
+        return out
+    return copy_strided(out, strides)
+
+
 def grad_strides(variable: np.ndarray) -> tuple:
     """The strides of a leaf's new ``.grad`` (PyTorch's AccumulateGrad layout contract): the
     leaf's own where its elements fill a block, else row-major."""

@@ -1,0 +1,172 @@
+"""Result memory layouts as PyTorch gives them: strides, contiguity and whether ``.view(-1)``
+works afterwards, for element-wise ops of operands laid out differently (PyTorch's
+``TensorIterator`` follows the first operand where NumPy falls back to row-major), for
+kernels of several NumPy steps (``lerp``, ``addcmul``, ``sub`` with ``alpha``), comparisons
+and unreduced losses.
+
+Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, grad_fn name, strides, contiguity, whether ``view(-1)`` works): the table holds
+the expected data, checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from _torch_table import table_tests
+
+F64 = "float64"
+_A = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]
+_B = [[0.5, -1.0, 2.0], [1.5, 0.25, -2.0], [3.0, 1.0, -0.5]]
+
+
+def _pair(T, requires_grad=False):
+    a = T.tensor(_A, dtype=T.float64, requires_grad=requires_grad)
+    b = T.tensor(_B, dtype=T.float64, requires_grad=requires_grad)
+    return a, b
+
+
+def _viewable(t):
+    try:
+        t.view(-1)
+    except RuntimeError:
+        return False
+    return True
+
+
+def _layout(t):
+    """A result as (values, dtype, grad_fn name), its strides, contiguity and whether it
+    flattens without a copy."""
+    return t, t.stride(), t.is_contiguous(), _viewable(t)
+
+
+def _cube(T, kind):
+    x = T.tensor(np.arange(24.0).reshape(2, 3, 4) / 8 - 1)
+    if kind == "permuted":
+        return x.permute(2, 1, 0)  # (4, 3, 2)
+    if kind == "last_two":
+        return x.permute(2, 0, 1)  # (4, 2, 3)
+    return x.contiguous().view(4, 3, 2)
+
+
+def _channels_last(T):
+    x = T.tensor(np.arange(24.0).reshape(1, 2, 3, 4) / 8 - 1)
+    return x.contiguous(memory_format=T.channels_last)
+
+
+_AT = [[1.0, 4.0, 7.0], [2.0, 5.0, 8.0], [3.0, 6.0, 9.0]]
+_SUM_T = [[1.5, 3.0, 9.0], [3.5, 5.25, 6.0], [6.0, 7.0, 8.5]]
+_T_STRIDES = (1, 3)
+CASES = {
+    # -- two operands of different layouts: the first one's
+    "add_transposed_first": (
+        lambda T: _layout(_pair(T)[0].t() + _pair(T)[1]),
+        ((_SUM_T, F64, None), _T_STRIDES, False, False),
+    ),
+    "add_contiguous_first": (
+        lambda T: _layout(_pair(T)[1] + _pair(T)[0].t()),
+        ((_SUM_T, F64, None), (3, 1), True, True),
+    ),
+    "mul_recorded": (
+        lambda T: _layout(_pair(T, True)[0].t() * 2 * _pair(T)[1]),
+        (
+            ([[1.0, -8.0, 28.0], [6.0, 2.5, -32.0], [18.0, 12.0, -9.0]], F64, "MulBackward0"),
+            _T_STRIDES,
+            False,
+            False,
+        ),
+    ),
+    "maximum": (
+        lambda T: _layout(T.maximum(_pair(T)[0].t(), _pair(T)[1])),
+        ((_AT, F64, None), _T_STRIDES, False, False),
+    ),
+    "gt": (
+        lambda T: _layout(_pair(T)[0].t() > _pair(T)[1] * 4),
+        (
+            ([[False, True, False], [False, True, True], [False, True, True]], "bool", None),
+            _T_STRIDES,
+            False,
+            False,
+        ),
+    ),
+    "where": (
+        lambda T: _layout(T.where(_pair(T)[0].t() > 4, _pair(T)[0].t(), _pair(T)[1])),
+        (
+            ([[0.5, -1.0, 7.0], [1.5, 5.0, 8.0], [3.0, 6.0, 9.0]], F64, None),
+            _T_STRIDES,
+            False,
+            False,
+        ),
+    ),
+    "permuted_then_other_permutation": (
+        lambda T: _layout(_cube(T, "permuted") + _cube(T, "plain"))[1:],
+        ((1, 4, 12), False, False),
+    ),
+    "channels_last_first": (
+        lambda T: (
+            (_channels_last(T) + _channels_last(T).contiguous()).stride(),
+            (_channels_last(T) + _channels_last(T).contiguous()).is_contiguous(
+                memory_format=T.channels_last
+            ),
+        ),
+        ((24, 1, 8, 2), True),
+    ),
+    "contiguous_first_channels_last_second": (
+        lambda T: (_channels_last(T).contiguous() + _channels_last(T)).stride(),
+        (24, 12, 4, 1),
+    ),
+    # -- kernels of several NumPy steps keep the layout of transposed operands
+    "sub_alpha": (
+        lambda T: _layout(T.sub(_pair(T)[0].t(), _pair(T)[1].t(), alpha=2)),
+        (
+            ([[0.0, 1.0, 1.0], [4.0, 4.5, 6.0], [-1.0, 10.0, 10.0]], F64, None),
+            _T_STRIDES,
+            False,
+            False,
+        ),
+    ),
+    "lerp": (
+        lambda T: _layout(T.lerp(_pair(T)[0].t(), _pair(T)[1].t(), 0.5)),
+        (
+            ([[0.75, 2.75, 5.0], [0.5, 2.625, 4.5], [2.5, 2.0, 4.25]], F64, None),
+            _T_STRIDES,
+            False,
+            False,
+        ),
+    ),
+    "addcmul": (
+        lambda T: _layout(T.addcmul(_pair(T)[0].t(), _pair(T)[1].t(), _pair(T)[1].t(), value=2)),
+        (
+            ([[1.5, 8.5, 25.0], [4.0, 5.125, 10.0], [11.0, 14.0, 9.5]], F64, None),
+            _T_STRIDES,
+            False,
+            False,
+        ),
+    ),
+    "clamp_tensor_bound": (
+        lambda T: _layout(T.clamp(_pair(T)[0].t(), max=_pair(T)[1].t())),
+        (
+            ([[0.5, 1.5, 3.0], [-1.0, 0.25, 1.0], [2.0, -2.0, -0.5]], F64, None),
+            _T_STRIDES,
+            False,
+            False,
+        ),
+    ),
+    # -- unreduced losses: the input's layout (binary_cross_entropy_with_logits: the target's)
+    "mse_loss_none": (
+        lambda T: _layout(T.nn.functional.mse_loss(_pair(T)[0].t(), _pair(T)[1], reduction="none")),
+        (
+            ([[0.25, 25.0, 25.0], [0.25, 22.5625, 100.0], [0.0, 25.0, 90.25]], F64, None),
+            _T_STRIDES,
+            False,
+            False,
+        ),
+    ),
+    "bce_with_logits_follows_target": (
+        lambda T: T.nn.functional.binary_cross_entropy_with_logits(
+            _pair(T)[1], _pair(T)[0].t() / 10, reduction="none"
+        ).stride(),
+        _T_STRIDES,
+    ),
+}
+
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
