@@ -227,6 +227,43 @@ def laid_out_as_inputs(out: np.ndarray, inputs: Any) -> np.ndarray:
     return copy_strided(out, strides)
 
 
+def row_major(array: Any) -> Any:
+    """``array``, or a copy of it laid out row by row where it is not (a reduction's result,
+    which PyTorch allocates row-major whatever its input's layout); anything else as it is.
+
+    Examples
+    --------
+    >>> row_major(np.zeros((2, 3)).T.sum(axis=(), keepdims=True)).strides
+    (16, 8)
+    """
+    if type(array) is np.ndarray and not array.flags.c_contiguous:
+        return array.copy(order="C")
+    return array
+
+
+def laid_out_like(out: Any, input: Any) -> Any:
+    """``out``, of ``input``'s shape, or a copy of it laid out as ``input`` is (as
+    ``empty_like(input)``, PyTorch's ``preserve_format``); anything else as it is.
+
+    Examples
+    --------
+    >>> x = np.zeros((2, 3)).T
+    >>> laid_out_like(np.sort(x, axis=0), x).strides
+    (8, 24)
+    """
+    if (
+        type(out) is not np.ndarray
+        or type(input) is not np.ndarray
+        or input.flags.c_contiguous
+        or out.shape != input.shape
+    ):
+        return out
+    strides = target_strides(input, None)
+    if strides is None or strides == element_strides(out):
+        return out
+    return copy_strided(out, strides)
+
+
 def grad_strides(variable: np.ndarray) -> tuple:
     """The strides of a leaf's new ``.grad`` (PyTorch's AccumulateGrad layout contract): the
     leaf's own where its elements fill a block, else row-major."""

@@ -167,6 +167,62 @@ CASES = {
         ).stride(),
         _T_STRIDES,
     ),
+    # -- reductions of several results and scans: row-major; a sort: the input's layout
+    "std_mean_permuted": (
+        lambda T: [_layout(t)[1:] for t in T.std_mean(_cube(T, "permuted"), 1)],
+        (((2, 1), True, True), ((2, 1), True, True)),
+    ),
+    "var_mean_permuted": (
+        lambda T: [t.stride() for t in T.var_mean(_cube(T, "permuted"), (0, 2), keepdim=True)],
+        ((3, 1, 1), (3, 1, 1)),
+    ),
+    "aminmax_permuted": (
+        lambda T: [_layout(t)[1:] for t in T.aminmax(_cube(T, "permuted"), dim=1)],
+        (((2, 1), True, True), ((2, 1), True, True)),
+    ),
+    "aminmax_values": (
+        lambda T: T.aminmax(_cube(T, "permuted"), dim=1),
+        (
+            ([[-1.0, 0.5], [-0.875, 0.625], [-0.75, 0.75], [-0.625, 0.875]], F64, None),
+            ([[0.0, 1.5], [0.125, 1.625], [0.25, 1.75], [0.375, 1.875]], F64, None),
+        ),
+    ),
+    "cummax_permuted": (
+        lambda T: [_layout(t)[1:] for t in T.cummax(_cube(T, "permuted"), 1)],
+        (((6, 2, 1), True, True), ((6, 2, 1), True, True)),
+    ),
+    "cummin_transposed": (
+        lambda T: [t.stride() for t in _cube(T, "last_two").cummin(0)],
+        ((6, 3, 1), (6, 3, 1)),
+    ),
+    "topk_permuted": (
+        lambda T: [_layout(t)[1:] for t in _cube(T, "permuted").topk(2, 1)],
+        (((4, 2, 1), True, True), ((4, 2, 1), True, True)),
+    ),
+    "sort_keeps_layout": (
+        lambda T: [_layout(t)[1:] for t in _cube(T, "permuted").sort(1)],
+        (((1, 4, 12), False, False), ((1, 4, 12), False, False)),
+    ),
+    "argsort_keeps_layout": (
+        lambda T: _layout(_pair(T)[1].t().argsort(0)),
+        (([[1, 2, 2], [0, 1, 1], [2, 0, 0]], "int64", None), _T_STRIDES, False, False),
+    ),
+    "sort_values_gradient": (
+        lambda T: _sorted_gradient(T),
+        (
+            ([[0.5, -1.0, -2.0], [1.5, 0.25, -0.5], [3.0, 1.0, 2.0]], F64, "TBackward0"),
+            _T_STRIDES,
+            ([[1.0, 1.0, 3.0], [2.0, 2.0, 1.0], [3.0, 3.0, 2.0]], F64, None),
+        ),
+    ),
 }
+
+
+def _sorted_gradient(T):
+    b = T.tensor(_B, dtype=T.float64, requires_grad=True)
+    values = b.t().sort(1).values.t()
+    (values * T.tensor([[1.0], [2.0], [3.0]], dtype=T.float64)).sum().backward()
+    return values, b.t().sort(1).values.stride(), b.grad
+
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
