@@ -264,6 +264,51 @@ def laid_out_like(out: Any, input: Any) -> Any:
     return copy_strided(out, strides)
 
 
+def in_suggested_format(out: Any, input: Any) -> Any:
+    """``out``, of ``input``'s shape, or a copy of it in the memory format ``input`` suggests
+    (channels-last where ``input`` is laid out so, else row-major: a batch norm's result).
+
+    Examples
+    --------
+    >>> x = np.zeros((1, 2, 3, 4)).transpose(0, 1, 3, 2)
+    >>> in_suggested_format(x + 1, x).strides  # row-major, not the input's order
+    (192, 96, 24, 8)
+    """
+    if type(out) is not np.ndarray or type(input) is not np.ndarray or input.flags.c_contiguous:
+        return out
+    if out.shape != input.shape:
+        return row_major(out)
+    strides = format_strides(suggest(input.shape, element_strides(input)), out.shape)
+    if strides == element_strides(out):
+        return out
+    return copy_strided(out, strides)
+
+
+def in_common_format(out: Any, inputs: Any, *, keep: bool = False) -> Any:
+    """``out``, joined from ``inputs`` (``cat``), or a copy of it in the memory format they
+    all suggest (channels-last where they all are so), row-major where they disagree or
+    suggest no other (PyTorch's ``cat``). ``keep``: ``out``'s own layout where they agree
+    (``stack``'s, whose result has a dimension more).
+
+    Examples
+    --------
+    >>> x = np.zeros((2, 3)).T
+    >>> in_common_format(np.concatenate([x, x]), [x, x]).strides  # (6, 2) row-major
+    (16, 8)
+    """
+    arrays = [a for a in inputs if type(a) is np.ndarray]
+    if type(out) is not np.ndarray or all(a.flags.c_contiguous for a in arrays):
+        return out
+    formats = {suggest(a.shape, element_strides(a)) for a in arrays}
+    fmt = formats.pop() if len(formats) == 1 else contiguous_format
+    if fmt is contiguous_format:
+        return row_major(out)
+    if keep:
+        return out
+    strides = format_strides(fmt, out.shape)
+    return out if strides == element_strides(out) else copy_strided(out, strides)
+
+
 def grad_strides(variable: np.ndarray) -> tuple:
     """The strides of a leaf's new ``.grad`` (PyTorch's AccumulateGrad layout contract): the
     leaf's own where its elements fill a block, else row-major."""

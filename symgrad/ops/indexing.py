@@ -371,9 +371,15 @@ def _masked_fill_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 # a number fills (MaskedFillBackward0); a 0-d tensor is an input of its own (...Backward1)
-_MASKED_FILL = Structural("masked_fill", _masked_fill_forward, _masked_fill_vjp, batch="trailing")
+_MASKED_FILL = Structural(
+    "masked_fill", _masked_fill_forward, _masked_fill_vjp, batch="trailing", rows=True
+)
 _MASKED_FILL_TENSOR = Structural(
-    "masked_fill", _masked_fill_forward, _masked_fill_vjp, backward="MaskedFillBackward1"
+    "masked_fill",
+    _masked_fill_forward,
+    _masked_fill_vjp,
+    backward="MaskedFillBackward1",
+    rows=True,
 )
 
 

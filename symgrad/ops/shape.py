@@ -397,10 +397,12 @@ _FLIP = Structural(
     "flip",
     lambda xp, a, dims: xp.flip(a, dims),
     lambda xp, g, c: (xp.flip(g, c.params["dims"]),),
-    kernel=lambda xp, a, dims: np.flip(a, dims).copy(),  # a copy, not a view, as in PyTorch
+    # a copy, not a view, as in PyTorch, laid out as the input
+    kernel=lambda xp, a, dims: np.flip(a, dims).copy(),
     jvp="linear",
     text=COPIES,
     batch="flip",
+    like_input=True,
 )
 
 

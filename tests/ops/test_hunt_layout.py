@@ -215,6 +215,70 @@ CASES = {
             ([[1.0, 1.0, 3.0], [2.0, 2.0, 1.0], [3.0, 3.0, 2.0]], F64, None),
         ),
     ),
+    # -- ops that fill a new row-major result (PyTorch), or keep the input's layout (flip)
+    "masked_fill_permuted": (
+        lambda T: _layout(_cube(T, "permuted").masked_fill(_cube(T, "permuted") > 0, 0.0))[1:],
+        ((6, 2, 1), True, True),
+    ),
+    "gather_channels_last": (
+        lambda T: _channels_last(T).gather(1, T.zeros(1, 2, 3, 4, dtype=T.int64)).stride(),
+        (24, 12, 4, 1),
+    ),
+    "repeat_transposed": (
+        lambda T: _layout(_pair(T)[0].t().repeat(1, 1))[1:],
+        ((3, 1), True, True),
+    ),
+    "renorm_transposed": (
+        lambda T: _layout(_pair(T)[0].t().renorm(2, 0, 5.0))[1:],
+        ((3, 1), True, True),
+    ),
+    "layer_norm_channels_last": (
+        lambda T: T.nn.functional.layer_norm(_channels_last(T), (4,)).stride(),
+        (24, 12, 4, 1),
+    ),
+    "batch_norm_permuted": (
+        lambda T: T.nn.functional.batch_norm(
+            _channels_last(T).permute(0, 1, 3, 2), None, None, training=True
+        ).stride(),
+        (24, 12, 3, 1),
+    ),
+    "group_norm_keeps_channels_last": (
+        lambda T: T.nn.functional.group_norm(_channels_last(T), 1).stride(),
+        (24, 1, 8, 2),
+    ),
+    "flip_keeps_layout": (
+        lambda T: _layout(_pair(T)[0].t().flip(0)),
+        (
+            ([[3.0, 6.0, 9.0], [2.0, 5.0, 8.0], [1.0, 4.0, 7.0]], F64, None),
+            _T_STRIDES,
+            False,
+            False,
+        ),
+    ),
+    "nonzero_column_major": (
+        lambda T: _layout(T.tensor([[0.0, 1.0], [2.0, 0.0], [3.0, 4.0]]).nonzero()),
+        (([[0, 1], [1, 0], [2, 0], [2, 1]], "int64", None), (1, 4), False, False),
+    ),
+    "argwhere_column_major": (
+        lambda T: T.argwhere(T.tensor([1.0, 0.0, 2.0])).stride(),
+        (1, 2),
+    ),
+    "cat_permuted": (
+        lambda T: _layout(T.cat([_cube(T, "permuted"), _cube(T, "permuted")], 1))[1:],
+        ((12, 2, 1), True, True),
+    ),
+    "cat_channels_last": (
+        lambda T: T.cat([_channels_last(T), _channels_last(T)], 1).stride(),
+        (48, 1, 16, 4),
+    ),
+    "cat_mixed_formats": (
+        lambda T: T.cat([_channels_last(T), _channels_last(T).contiguous()], 1).stride(),
+        (48, 12, 4, 1),
+    ),
+    "stack_transposed": (
+        lambda T: _layout(T.stack([_pair(T)[0].t(), _pair(T)[1].t()]))[1:],
+        ((9, 3, 1), True, True),
+    ),
 }
 
 
