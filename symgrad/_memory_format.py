@@ -264,24 +264,30 @@ def laid_out_like(out: Any, input: Any) -> Any:
     return copy_strided(out, strides)
 
 
-def in_suggested_format(out: Any, input: Any) -> Any:
-    """``out``, of ``input``'s shape, or a copy of it in the memory format ``input`` suggests
-    (channels-last where ``input`` is laid out so, else row-major: a batch norm's result).
+def in_suggested_format(out: Any, *inputs: Any, ranks: tuple = (4, 5)) -> Any:
+    """``out`` or a copy of it in the memory format its ``inputs`` suggest: channels-last
+    where one of them of ``out``'s rank is laid out so (a batch norm's or a pooling's input, a
+    convolution's input or weight), else row-major (PyTorch's ``suggest_memory_format``);
+    ``out`` of another rank than ``ranks`` is row-major.
 
     Examples
     --------
     >>> x = np.zeros((1, 2, 3, 4)).transpose(0, 1, 3, 2)
     >>> in_suggested_format(x + 1, x).strides  # row-major, not the input's order
     (192, 96, 24, 8)
+    >>> y = np.zeros((1, 3, 4, 2)).transpose(0, 3, 1, 2)  # channels-last
+    >>> in_suggested_format(np.zeros((1, 2, 2, 2)), y).strides
+    (64, 8, 32, 16)
     """
-    if type(out) is not np.ndarray or type(input) is not np.ndarray or input.flags.c_contiguous:
-        return out
-    if out.shape != input.shape:
+    if type(out) is not np.ndarray or out.ndim not in ranks:
         return row_major(out)
-    strides = format_strides(suggest(input.shape, element_strides(input)), out.shape)
-    if strides == element_strides(out):
-        return out
-    return copy_strided(out, strides)
+    for a in inputs:
+        if type(a) is np.ndarray and a.ndim == out.ndim and not a.flags.c_contiguous:
+            fmt = suggest(a.shape, element_strides(a))
+            if fmt is not contiguous_format:
+                strides = format_strides(fmt, out.shape)
+                return out if strides == element_strides(out) else copy_strided(out, strides)
+    return row_major(out)
 
 
 def in_common_format(out: Any, inputs: Any, *, keep: bool = False) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
-from symgrad._memory_format import laid_out_like
+from symgrad._memory_format import in_suggested_format, laid_out_like
 from symgrad._meta import MetaArray, check_devices, meta_result
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, dual, grad_mode
@@ -53,7 +53,10 @@ class Structural(Primitive):
     out row by row whatever the input's layout, as PyTorch allocates a reduction's or a
     scan's (NumPy's follows a transposed input's), so that ``.view`` works on it as there;
     ``like_input``: the result of the first input's shape is laid out as that input (PyTorch's
-    ``preserve_format``: a sort's values of a transposed input are transposed too).
+    ``preserve_format``: a sort's values of a transposed input are transposed too);
+    ``suggested``: a 4-D result is in the memory format the inputs suggest (channels-last
+    where one of them is so: a convolution's or a pooling's), else row-major (PyTorch's CPU
+    kernels of 5-D inputs differ from op to op).
     """
 
     def __init__(
@@ -76,6 +79,7 @@ class Structural(Primitive):
         edges: Any = None,
         rows: bool = False,
         like_input: bool = False,
+        suggested: bool = False,
     ) -> None:
         self.name = name
         self.edges = edges  # PyTorch's edges, where not one per input (Primitive.edges)
@@ -100,7 +104,9 @@ class Structural(Primitive):
         self.rows = rows
         self.like_input = like_input
         kernel = _row_major(self.kernel) if rows else self.kernel
-        self.numeric_forward = quiet(_like_input(kernel) if like_input else kernel)
+        if like_input:
+            kernel = _like_input(kernel)
+        self.numeric_forward = quiet(_suggested(kernel) if suggested else kernel)
         self.saved_inputs = saves
         self.reads = reads  # None: every gradient may read every saved input
         self._saves_flags: dict[int, tuple] = {}
@@ -266,6 +272,15 @@ def _like_input(kernel: Callable) -> Callable:
         return laid_out_like(out, a)
 
     return like_input
+
+
+def _suggested(kernel: Callable) -> Callable:
+    """``kernel`` giving its array in the memory format its array inputs suggest."""
+
+    def suggested(xp: Any, *arrays: Any, **kwargs: Any) -> Any:
+        return in_suggested_format(kernel(xp, *arrays, **kwargs), *arrays, ranks=(4,))
+
+    return suggested
 
 
 def reshaped_back(g: Any, arrays: list, out: Any, needs: list, params: Any, meta: tuple) -> tuple:

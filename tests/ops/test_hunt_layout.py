@@ -279,7 +279,70 @@ CASES = {
         lambda T: _layout(T.stack([_pair(T)[0].t(), _pair(T)[1].t()]))[1:],
         ((9, 3, 1), True, True),
     ),
+    # -- channels-last stays channels-last through convolutions, pooling and padding
+    "conv2d_channels_last": (
+        lambda T: _conv_program(T),
+        (
+            ((6, 1, 3, 1), True),
+            (3.5, F64, "DivBackward0"),
+            (24, 1, 8, 2),
+            ([[[[-3.75, -3.0], [-0.75, 0.0]], [[5.25, 6.0], [8.25, 9.0]]]], F64, None),
+        ),
+    ),
+    "conv2d_channels_last_weight": (
+        lambda T: T.nn.functional.conv2d(
+            _channels_last(T).contiguous(),
+            T.ones(2, 2, 2, 2, dtype=T.float64).contiguous(memory_format=T.channels_last),
+        ).stride(),
+        (12, 1, 6, 2),
+    ),
+    "conv_transpose2d_channels_last": (
+        lambda T: T.nn.functional.conv_transpose2d(
+            _channels_last(T), T.ones(2, 1, 2, 2, dtype=T.float64)
+        ).stride(),
+        (20, 1, 5, 1),
+    ),
+    "max_pool2d_with_indices": (
+        lambda T: [
+            t.stride()
+            for t in T.nn.functional.max_pool2d(_channels_last(T), 2, return_indices=True)
+        ],
+        ((4, 1, 4, 2), (4, 1, 4, 2)),
+    ),
+    "avg_pool2d_channels_last": (
+        lambda T: T.nn.functional.avg_pool2d(_channels_last(T), 2).stride(),
+        (4, 1, 4, 2),
+    ),
+    "interpolate_channels_last": (
+        lambda T: T.nn.functional.interpolate(_channels_last(T), scale_factor=2).stride(),
+        (96, 1, 16, 2),
+    ),
+    "pad_channels_last": (
+        lambda T: T.nn.functional.pad(_channels_last(T), (1, 1, 1, 1)).stride(),
+        (60, 1, 12, 2),
+    ),
+    "conv2d_permuted_input_row_major": (
+        lambda T: T.nn.functional.conv2d(
+            _channels_last(T).contiguous().permute(0, 1, 3, 2), T.ones(1, 2, 2, 2, dtype=T.float64)
+        ).stride(),
+        (6, 6, 2, 1),
+    ),
 }
+
+
+def _conv_program(T):
+    """A channels-last convolution: its result's layout, value and node, and the input's
+    gradient, laid out as the input (PyTorch's gradient layout contract)."""
+    x = _channels_last(T).requires_grad_()
+    w = T.ones(1, 2, 2, 2, dtype=T.float64, requires_grad=True)
+    y = T.nn.functional.conv2d(x, w)
+    y.sum().backward()
+    return (
+        (y.stride(), y.is_contiguous(memory_format=T.channels_last)),
+        y.sum() / 6,
+        x.grad.stride(),
+        w.grad,
+    )
 
 
 def _sorted_gradient(T):
