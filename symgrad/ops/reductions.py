@@ -11,7 +11,6 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import OMITTED, no_overload, require_tensor, require_tensor_input
 from symgrad._data import distinct_dims
-from symgrad._memory_format import laid_out_like, row_major
 from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.operand_checks import zero_count
@@ -377,11 +376,7 @@ def picked(prim: Structural, x: Tensor, dim: int, keepdim: bool, find: Any) -> t
     (int64, ``dim`` kept as size 1), and the indices tensor (``dim`` dropped unless
     ``keepdim``). While ``symgrad.compile`` traces, both are said to come from ``x``'s values,
     so that a compiled program finds the index afresh at every call."""
-    index = find(stand_in(x._data))
-    if prim.rows:  # the indices are laid out as the values
-        index = row_major(index)
-    elif prim.like_input:
-        index = laid_out_like(index, x._data)
+    index = prim.laid_out(find(stand_in(x._data)), x._data)  # as the values are
     indices = index if keepdim else np.squeeze(index, dim)
     indices = Tensor._make(meta_result(indices) if is_meta(x._data) else indices)
     if TRACE.log is None:

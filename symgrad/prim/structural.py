@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
-from symgrad._memory_format import in_suggested_format, laid_out_like
+from symgrad._memory_format import in_suggested_format, laid_out_like, row_major
 from symgrad._meta import MetaArray, check_devices, meta_result
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, dual, grad_mode
@@ -118,6 +118,13 @@ class Structural(Primitive):
 
     def __repr__(self) -> str:
         return f"<structural primitive {self.name}>"
+
+    def laid_out(self, array: Any, input: Any) -> Any:
+        """``array``, another result of the op of ``input`` (a sort's indices), laid out as
+        the op's own result is."""
+        if self.rows:
+            return row_major(array)
+        return laid_out_like(array, input) if self.like_input else array
 
     def saves_flags(self, n: int) -> tuple:
         """For each of ``n`` inputs, whether the rule reads it (``saves``), cached per count."""
