@@ -327,6 +327,19 @@ CASES = {
         ).stride(),
         (6, 6, 2, 1),
     ),
+    # -- a conversion of an expanded tensor: dense, row-major in the input's order
+    "to_float32_expanded": (
+        lambda T: _layout(_pair(T)[0][:1].expand(3, 3).to(T.float32)),
+        (([[1.0, 2.0, 3.0]] * 3, "float32", None), (3, 1), True, True),
+    ),
+    "long_then_add_expanded": (
+        lambda T: _layout(_pair(T)[0][:, :1].expand(3, 3).long() + 1),
+        (([[2, 2, 2], [5, 5, 5], [8, 8, 8]], "int64", None), (3, 1), True, True),
+    ),
+    "to_float32_recorded_expanded": (
+        lambda T: _layout(_pair(T, True)[0][:1].expand(3, 3).float())[::2],
+        ((([[1.0, 2.0, 3.0]] * 3, "float32", "ToCopyBackward0")), True),
+    ),
 }
 
 
