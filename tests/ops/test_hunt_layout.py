@@ -340,6 +340,24 @@ CASES = {
         lambda T: _layout(_pair(T, True)[0][:1].expand(3, 3).float())[::2],
         ((([[1.0, 2.0, 3.0]] * 3, "float32", "ToCopyBackward0")), True),
     ),
+    # -- an output resized by out= is laid out as the op's result
+    "add_out_resized": (
+        lambda T: _layout(T.add(_pair(T)[0].t(), 1, out=T.empty(0, dtype=T.float64))),
+        (
+            ([[2.0, 5.0, 8.0], [3.0, 6.0, 9.0], [4.0, 7.0, 10.0]], F64, None),
+            _T_STRIDES,
+            False,
+            False,
+        ),
+    ),
+    "exp_out_channels_last": (
+        lambda T: T.exp(_channels_last(T), out=T.empty(0, dtype=T.float64)).stride(),
+        (24, 1, 8, 2),
+    ),
+    "out_of_the_right_shape_keeps_its_layout": (
+        lambda T: T.add(_pair(T)[0].t(), 1, out=T.empty(3, 3, dtype=T.float64)).stride(),
+        (3, 1),
+    ),
 }
 
 
