@@ -327,6 +327,18 @@ CASES = {
         ).stride(),
         (6, 6, 2, 1),
     ),
+    "index_fill_keeps_layout": (
+        lambda T: _layout(_pair(T)[0].t().index_fill(0, T.tensor([0]), 0.0))[1:],
+        (_T_STRIDES, False, False),
+    ),
+    "index_fill_tensor_value_keeps_layout": (
+        lambda T: _pair(T)[0].t().index_fill(1, T.tensor([2]), T.tensor(0.0)).stride(),
+        _T_STRIDES,
+    ),
+    "index_copy_row_major": (
+        lambda T: _pair(T)[0].t().index_copy(0, T.tensor([0]), _pair(T)[1][:1]).stride(),
+        (3, 1),
+    ),
     # -- a conversion of an expanded tensor: dense, row-major in the input's order
     "to_float32_expanded": (
         lambda T: _layout(_pair(T)[0][:1].expand(3, 3).to(T.float32)),
