@@ -339,6 +339,10 @@ CASES = {
         lambda T: _pair(T)[0].t().index_copy(0, T.tensor([0]), _pair(T)[1][:1]).stride(),
         (3, 1),
     ),
+    "cdist_permuted": (
+        lambda T: _layout(T.cdist(_cube(T, "permuted"), _cube(T, "permuted")))[1:],
+        ((9, 3, 1), True, True),
+    ),
     # -- a conversion of an expanded tensor: dense, row-major in the input's order
     "to_float32_expanded": (
         lambda T: _layout(_pair(T)[0][:1].expand(3, 3).to(T.float32)),
