@@ -315,6 +315,26 @@ def in_common_format(out: Any, inputs: Any, *, keep: bool = False) -> Any:
     return out if strides == element_strides(out) else copy_strided(out, strides)
 
 
+def kept_layout(values: Any, array: Any) -> Any:
+    """``values``, an in-place op's new values of ``array``, laid out as ``array`` is (an
+    in-place op never changes a tensor's strides in PyTorch); anything else as it is.
+
+    Examples
+    --------
+    >>> x = np.zeros((2, 3))
+    >>> kept_layout(np.broadcast_to(np.ones(3), (2, 3)) * 1, x).strides
+    (24, 8)
+    """
+    if type(values) is not np.ndarray or type(array) is not np.ndarray:
+        return values
+    if values.strides == array.strides or values.shape != array.shape:
+        return values
+    strides = element_strides(array)
+    if not _layout.is_dense(array.shape, strides) or strides == element_strides(values):
+        return values
+    return copy_strided(values, strides)
+
+
 def grad_strides(variable: np.ndarray) -> tuple:
     """The strides of a leaf's new ``.grad`` (PyTorch's AccumulateGrad layout contract): the
     leaf's own where its elements fill a block, else row-major."""

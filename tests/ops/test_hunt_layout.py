@@ -343,6 +343,15 @@ CASES = {
         lambda T: _layout(T.cdist(_cube(T, "permuted"), _cube(T, "permuted")))[1:],
         ((9, 3, 1), True, True),
     ),
+    # -- an in-place op keeps its tensor's strides, even a recorded one
+    "copy_broadcast_recorded": (
+        lambda T: _in_place_copy(T),
+        (((3, 1), True, True), ([[3.0, 3.0, 3.0]], F64, None)),
+    ),
+    "add_transposed_in_place": (
+        lambda T: _layout((_pair(T, True)[0] * 1).add_(_pair(T)[1].t()))[1:],
+        ((3, 1), True, True),
+    ),
     # -- a conversion of an expanded tensor: dense, row-major in the input's order
     "to_float32_expanded": (
         lambda T: _layout(_pair(T)[0][:1].expand(3, 3).to(T.float32)),
@@ -375,6 +384,15 @@ CASES = {
         (3, 1),
     ),
 }
+
+
+def _in_place_copy(T):
+    """A plain tensor written in place from a broadcast row that needs a gradient."""
+    row = T.tensor([[1.0, 2.0, 3.0]], dtype=T.float64, requires_grad=True)
+    x = T.zeros(3, 3, dtype=T.float64)
+    x.copy_(row)
+    x.sum().backward()
+    return _layout(x)[1:], row.grad
 
 
 def _conv_program(T):
