@@ -267,7 +267,7 @@ LOGSIGMOID = declare(
     lambda x: -sp.log(1 + sp.exp(-x)),
     partials=lambda x: (_special().sigmoid(-x),),
     # PyTorch's form: min(x, 0) - log1p(exp(-|x|)), so +0.0 for a large x
-    kernel=lambda v: np.minimum(v, 0) - np.log1p(np.exp(-np.abs(v))),
+    kernel=E.rows_kernel(lambda v: np.minimum(v, 0) - np.log1p(np.exp(-np.abs(v)))),
     partial_kernels={0: lambda v, out: _sigmoid(-v)},
     promote="float",
     backward="LogSigmoidBackward0",

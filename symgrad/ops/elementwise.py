@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad._memory_format import row_major
 from symgrad.prim.domains import Domain
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.kernels import (
@@ -29,6 +30,16 @@ from symgrad.prim.kernels import (
 )
 
 REGISTRY: dict[str, Elementwise] = {}
+
+
+def rows_kernel(kernel: Any) -> Any:
+    """``kernel`` whose result is row-major whatever its input's layout, as PyTorch allocates
+    it for a few ops (``pow(2.0, x)``, ``logsigmoid``)."""
+
+    def rows(*args: Any) -> Any:
+        return row_major(kernel(*args))
+
+    return rows
 
 
 def declare(name: str, inputs: str, expr: Any, **options: Any) -> Elementwise:
@@ -168,7 +179,7 @@ POW_SCALAR_BASE = declare(
     "y",
     lambda y, base: base**y,
     params="base",
-    kernel=_scalar_base_power,
+    kernel=rows_kernel(_scalar_base_power),
     partial_kernels={0: lambda v, out, b: _pow_dy(b, v, np.power(b, v))},
     backward="PowBackward2",
     domain=Domain(params=((1.5,), (2.0,), (0.5,))),

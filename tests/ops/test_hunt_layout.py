@@ -343,6 +343,19 @@ CASES = {
         lambda T: _layout(T.cdist(_cube(T, "permuted"), _cube(T, "permuted")))[1:],
         ((9, 3, 1), True, True),
     ),
+    "pow_number_base_row_major": (
+        lambda T: _layout(2.0 ** _pair(T)[0].t()),
+        (
+            ([[2.0, 16.0, 128.0], [4.0, 32.0, 256.0], [8.0, 64.0, 512.0]], F64, None),
+            (3, 1),
+            True,
+            True,
+        ),
+    ),
+    "logsigmoid_row_major": (
+        lambda T: T.nn.functional.logsigmoid(_cube(T, "permuted")).stride(),
+        (6, 2, 1),
+    ),
     # -- an in-place op keeps its tensor's strides, even a recorded one
     "copy_broadcast_recorded": (
         lambda T: _in_place_copy(T),
