@@ -356,6 +356,15 @@ CASES = {
         lambda T: T.nn.functional.logsigmoid(_cube(T, "permuted")).stride(),
         (6, 2, 1),
     ),
+    # -- a view of a channels-last tensor's memory is a view, not a copy
+    "unfold_channels_last_is_a_view": (
+        lambda T: _unfold_write(T),
+        ((24, 1, 8, 2, 2), -5.0, (24, 1, 8, 2)),
+    ),
+    "as_strided_channels_last": (
+        lambda T: T.as_strided(_channels_last(T), (2, 2), (1, 2)).tolist(),
+        ((-1.0, -0.875), (0.5, 0.625)),
+    ),
     # -- an in-place op keeps its tensor's strides, even a recorded one
     "copy_broadcast_recorded": (
         lambda T: _in_place_copy(T),
@@ -397,6 +406,16 @@ CASES = {
         (3, 1),
     ),
 }
+
+
+def _unfold_write(T):
+    """Windows of a channels-last tensor written through, and the gradient's layout."""
+    x = _channels_last(T)
+    windows = x.unfold(3, 2, 1)
+    windows[0, 0, 0, 0, 0] = -5.0
+    y = _channels_last(T).requires_grad_()
+    (y.unfold(3, 2, 1) ** 2).sum().backward()
+    return windows.stride(), x[0, 0, 0, 0].item(), y.grad.stride()
 
 
 def _in_place_copy(T):
