@@ -241,6 +241,16 @@ def row_major(array: Any) -> Any:
     return array
 
 
+def rows_kernel(kernel: Any) -> Any:
+    """``kernel`` whose result is row-major whatever its input's layout, as PyTorch allocates
+    it for a few element-wise ops (``pow(2.0, x)``, ``logsigmoid``)."""
+
+    def rows(*args: Any) -> Any:
+        return row_major(kernel(*args))
+
+    return rows
+
+
 def laid_out_like(out: Any, input: Any) -> Any:
     """``out``, of ``input``'s shape, or a copy of it laid out as ``input`` is (as
     ``empty_like(input)``, PyTorch's ``preserve_format``); anything else as it is.

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
-from symgrad._memory_format import row_major
+from symgrad._memory_format import rows_kernel
 from symgrad.prim.domains import Domain
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.kernels import (
@@ -30,16 +30,6 @@ from symgrad.prim.kernels import (
 )
 
 REGISTRY: dict[str, Elementwise] = {}
-
-
-def rows_kernel(kernel: Any) -> Any:
-    """``kernel`` whose result is row-major whatever its input's layout, as PyTorch allocates
-    it for a few ops (``pow(2.0, x)``, ``logsigmoid``)."""
-
-    def rows(*args: Any) -> Any:
-        return row_major(kernel(*args))
-
-    return rows
 
 
 def declare(name: str, inputs: str, expr: Any, **options: Any) -> Elementwise:
