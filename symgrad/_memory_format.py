@@ -204,6 +204,147 @@ def copy_strided(array: np.ndarray, strides: tuple, dtype: Any = None) -> np.nda
     return out
 
 
+def laid_out_as_inputs(out: np.ndarray, inputs: Any) -> np.ndarray:
+    """``out``, the result of an element-wise op of ``inputs`` (arrays and numbers), or a copy
+    of it laid out as PyTorch's ``TensorIterator`` lays it out: NumPy breaks ties between inputs
+    of different layouts (``x + x.t()``) by row-major order where PyTorch follows the first, and
+    a kernel of several NumPy steps (``lerp``, ``addcmul``) may lose the layout altogether.
+    Row-major inputs give a row-major result in both, so only other inputs cost a look.
+
+    Examples
+    --------
+    >>> x = np.zeros((2, 3)).T
+    >>> laid_out_as_inputs(x + np.ones((3, 2)), (x, 1.0)).strides  # x's layout, not NumPy's
+    (8, 24)
+    """
+    if type(out) is not np.ndarray or out.ndim < 2 or out.size == 0:
+        return out
+    if all(type(x) is not np.ndarray or x.flags.c_contiguous for x in inputs):
+        return out
+    strides = _layout.output_strides(inputs, out.shape)
+    if strides is None or strides == element_strides(out):
+        return out
+    return copy_strided(out, strides)
+
+
+def row_major(array: Any) -> Any:
+    """``array``, or a copy of it laid out row by row where it is not (a reduction's result,
+    which PyTorch allocates row-major whatever its input's layout); anything else as it is.
+
+    Examples
+    --------
+    >>> row_major(np.zeros((2, 3)).T.sum(axis=(), keepdims=True)).strides
+    (16, 8)
+    """
+    if type(array) is np.ndarray and not array.flags.c_contiguous:
+        return array.copy(order="C")
+    return array
+
+
+def rows_kernel(kernel: Any) -> Any:
+    """``kernel`` whose result is row-major whatever its input's layout, as PyTorch allocates
+    it for a few element-wise ops (``pow(2.0, x)``, ``logsigmoid``)."""
+
+    def rows(*args: Any) -> Any:
+        return row_major(kernel(*args))
+
+    return rows
+
+
+def laid_out_like(out: Any, input: Any) -> Any:
+    """``out``, of ``input``'s shape, or a copy of it laid out as ``input`` is (as
+    ``empty_like(input)``, PyTorch's ``preserve_format``); anything else as it is.
+
+    Examples
+    --------
+    >>> x = np.zeros((2, 3)).T
+    >>> laid_out_like(np.sort(x, axis=0), x).strides
+    (8, 24)
+    """
+    if (
+        type(out) is not np.ndarray
+        or type(input) is not np.ndarray
+        or input.flags.c_contiguous
+        or out.shape != input.shape
+    ):
+        return out
+    strides = target_strides(input, None)
+    if strides is None or strides == element_strides(out):
+        return out
+    return copy_strided(out, strides)
+
+
+def in_suggested_format(out: Any, *inputs: Any, ranks: tuple = (4, 5)) -> Any:
+    """``out`` or a copy of it in the memory format its ``inputs`` suggest: channels-last
+    where one of them of ``out``'s rank is laid out so (a batch norm's or a pooling's input, a
+    convolution's input or weight), else row-major (PyTorch's ``suggest_memory_format``);
+    ``out`` of another rank than ``ranks`` is row-major.
+
+    Examples
+    --------
+    >>> x = np.zeros((1, 2, 3, 4)).transpose(0, 1, 3, 2)
+    >>> in_suggested_format(x + 1, x).strides  # row-major, not the input's order
+    (192, 96, 24, 8)
+    >>> y = np.zeros((1, 3, 4, 2)).transpose(0, 3, 1, 2)  # channels-last
+    >>> in_suggested_format(np.zeros((1, 2, 2, 2)), y).strides
+    (64, 8, 32, 16)
+    """
+    if type(out) is not np.ndarray or out.ndim not in ranks:
+        return row_major(out)
+    for a in inputs:
+        if type(a) is np.ndarray and a.ndim == out.ndim and not a.flags.c_contiguous:
+            fmt = suggest(a.shape, element_strides(a))
+            if fmt is not contiguous_format:
+                strides = format_strides(fmt, out.shape)
+                return out if strides == element_strides(out) else copy_strided(out, strides)
+    return row_major(out)
+
+
+def in_common_format(out: Any, inputs: Any, *, keep: bool = False) -> Any:
+    """``out``, joined from ``inputs`` (``cat``), or a copy of it in the memory format they
+    all suggest (channels-last where they all are so), row-major where they disagree or
+    suggest no other (PyTorch's ``cat``). ``keep``: ``out``'s own layout where they agree
+    (``stack``'s, whose result has a dimension more).
+
+    Examples
+    --------
+    >>> x = np.zeros((2, 3)).T
+    >>> in_common_format(np.concatenate([x, x]), [x, x]).strides  # (6, 2) row-major
+    (16, 8)
+    """
+    arrays = [a for a in inputs if type(a) is np.ndarray]
+    if type(out) is not np.ndarray or all(a.flags.c_contiguous for a in arrays):
+        return out
+    formats = {suggest(a.shape, element_strides(a)) for a in arrays}
+    fmt = formats.pop() if len(formats) == 1 else contiguous_format
+    if fmt is contiguous_format:
+        return row_major(out)
+    if keep:
+        return out
+    strides = format_strides(fmt, out.shape)
+    return out if strides == element_strides(out) else copy_strided(out, strides)
+
+
+def kept_layout(values: Any, array: Any) -> Any:
+    """``values``, an in-place op's new values of ``array``, laid out as ``array`` is (an
+    in-place op never changes a tensor's strides in PyTorch); anything else as it is.
+
+    Examples
+    --------
+    >>> x = np.zeros((2, 3))
+    >>> kept_layout(np.broadcast_to(np.ones(3), (2, 3)) * 1, x).strides
+    (24, 8)
+    """
+    if type(values) is not np.ndarray or type(array) is not np.ndarray:
+        return values
+    if values.strides == array.strides or values.shape != array.shape:
+        return values
+    strides = element_strides(array)
+    if not _layout.is_dense(array.shape, strides) or strides == element_strides(values):
+        return values
+    return copy_strided(values, strides)
+
+
 def grad_strides(variable: np.ndarray) -> tuple:
     """The strides of a leaf's new ``.grad`` (PyTorch's AccumulateGrad layout contract): the
     leaf's own where its elements fill a block, else row-major."""

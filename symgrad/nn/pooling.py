@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation
+from symgrad._memory_format import channels_last
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_value
 from symgrad.nn.convolution import expand_param
@@ -111,7 +112,10 @@ def _max_pick(d, input, k, s, p, dil, out, return_indices):
         at = find(a)[1]
         return np.asarray(np.ravel_multi_index(at, spatial) if at[0].size else at[0], np.int64)
 
-    return result, _found(flat_index, input)
+    indices = _found(flat_index, input)
+    if input.ndim == 4 and not result._data.flags.c_contiguous:  # (channels-last, as the values)
+        indices = indices.contiguous(memory_format=channels_last)
+    return result, indices
 
 
 def _found(find: Any, input: Tensor) -> Tensor:

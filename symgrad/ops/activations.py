@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad._memory_format import rows_kernel
 from symgrad.ops import elementwise as E
 from symgrad.ops.elementwise import declare
 from symgrad.prim.domains import Domain
@@ -267,7 +268,7 @@ LOGSIGMOID = declare(
     lambda x: -sp.log(1 + sp.exp(-x)),
     partials=lambda x: (_special().sigmoid(-x),),
     # PyTorch's form: min(x, 0) - log1p(exp(-|x|)), so +0.0 for a large x
-    kernel=lambda v: np.minimum(v, 0) - np.log1p(np.exp(-np.abs(v))),
+    kernel=rows_kernel(lambda v: np.minimum(v, 0) - np.log1p(np.exp(-np.abs(v)))),
     partial_kernels={0: lambda v, out: _sigmoid(-v)},
     promote="float",
     backward="LogSigmoidBackward0",

@@ -11,6 +11,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor, require_tensor_input, require_tensors
 from symgrad._data import check_broadcast, in_dtype
+from symgrad._memory_format import laid_out_as_inputs
 from symgrad._tracing import TRACE
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand, camel, with_origin
@@ -72,7 +73,7 @@ def _compare(ufunc: Any, name: str) -> Any:
         except ValueError:
             check_broadcast(name, [a, b])  # PyTorch's RuntimeError for shapes that don't
             raise
-        result = Tensor._make(np.asanyarray(values))
+        result = Tensor._make(laid_out_as_inputs(np.asanyarray(values), (a, b)))
         if TRACE.log is not None:  # symgrad.compile: a mask computed from traced values
             with_origin(prim, (input, other), {}, result)
         return result

@@ -375,6 +375,7 @@ _CONVOLUTION = Structural(
     jvp=bilinear_jvp(_forward, lambda x, w, geo: (x.shape[0], w.shape[0]) + geo.out),
     batch=batch_rule,
     edges=bias_edges,
+    suggested=True,
 )
 
 

@@ -95,6 +95,7 @@ _CONVOLUTION_TRANSPOSED = Structural(
     jvp=conv.bilinear_jvp(_forward, _out_shape),
     batch=conv.batch_rule,
     edges=conv.bias_edges,
+    suggested=True,
 )
 
 

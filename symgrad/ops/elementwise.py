@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad._memory_format import rows_kernel
 from symgrad.prim.domains import Domain
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.kernels import (
@@ -168,7 +169,7 @@ POW_SCALAR_BASE = declare(
     "y",
     lambda y, base: base**y,
     params="base",
-    kernel=_scalar_base_power,
+    kernel=rows_kernel(_scalar_base_power),
     partial_kernels={0: lambda v, out, b: _pow_dy(b, v, np.power(b, v))},
     backward="PowBackward2",
     domain=Domain(params=((1.5,), (2.0,), (0.5,))),

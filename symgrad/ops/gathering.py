@@ -48,6 +48,7 @@ _GATHER = Structural(
     jvp="linear",
     text=COPIES,
     batch="along_index",
+    rows=True,
 )
 _SCATTER_ZEROS = Structural(
     "scatter_zeros",

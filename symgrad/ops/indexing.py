@@ -374,10 +374,9 @@ def _masked_fill_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 # a number fills (MaskedFillBackward0); a 0-d tensor is an input of its own (...Backward1)
-_MASKED_FILL = Structural("masked_fill", _masked_fill_forward, _masked_fill_vjp, batch="trailing")
-_MASKED_FILL_TENSOR = Structural(
-    "masked_fill", _masked_fill_forward, _masked_fill_vjp, backward="MaskedFillBackward1"
-)
+_FILL = (_masked_fill_forward, _masked_fill_vjp)
+_MASKED_FILL = Structural("masked_fill", *_FILL, batch="trailing", rows=True)
+_MASKED_FILL_TENSOR = Structural("masked_fill", *_FILL, backward="MaskedFillBackward1", rows=True)
 
 
 def _batched_masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:

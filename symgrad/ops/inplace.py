@@ -16,6 +16,7 @@ import numpy as np
 
 from symgrad._arguments import require_tensor
 from symgrad._data import check_fill
+from symgrad._memory_format import kept_layout
 from symgrad._meta import NO_DATA, MetaArray
 from symgrad._silent import cast, through_float
 from symgrad._tracing import TRACE, write
@@ -240,7 +241,7 @@ def _rebase(x: Tensor, result: Tensor) -> None:
     if TRACE.log is not None:
         write(x, "an in-place op")
     old_node = x.grad_fn
-    x._data = result._data
+    x._data = kept_layout(result._data, x._data)
     x.grad_fn = result.grad_fn
     x._output_nr = result._output_nr
     x._requires_grad = True

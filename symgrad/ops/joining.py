@@ -9,6 +9,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import OMITTED, require_int, require_ints, require_tensor
+from symgrad._memory_format import in_common_format
 from symgrad._tracing import TRACE, traced_outputs
 from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import node_class
@@ -42,7 +43,14 @@ def _cat_forward(xp: Any, *arrays: Any, dim: int, skip: tuple) -> Any:
     return xp.cat([a for a, skipped in zip(arrays, skip) if not skipped], dim)
 
 
-_CAT = Structural("cat", _cat_forward, _cat_vjp, jvp="linear", text=COPIES, batch="join")
+def _cat_kernel(xp: Any, *arrays: Any, dim: int, skip: tuple) -> Any:
+    joined = [a for a, skipped in zip(arrays, skip) if not skipped]
+    return in_common_format(xp.cat(joined, dim), joined)
+
+
+_CAT = Structural(
+    "cat", _cat_forward, _cat_vjp, jvp="linear", text=COPIES, batch="join", kernel=_cat_kernel
+)
 
 
 def _legacy_empty(x: Tensor) -> bool:
@@ -145,7 +153,7 @@ def _stack_kernel(xp: Any, *arrays: Any, dim: int) -> Any:
     for a in arrays:
         if type(a) is not np.ndarray:  # (a meta array, a number)
             return _stack_forward(xp, *arrays, dim=dim)
-    return np.stack(arrays, axis=dim)
+    return in_common_format(np.stack(arrays, axis=dim), arrays, keep=True)
 
 
 def _stack_vjp(xp: Any, g: Any, c: Any) -> tuple:

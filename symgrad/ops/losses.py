@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad._memory_format import laid_out_as_inputs
 from symgrad.ops import activations as _activations
 from symgrad.ops.elementwise import _sigmoid, declare
 from symgrad.prim.batch_rules import physical_key
@@ -158,9 +159,13 @@ def _to_input(xp: Any, g: Any, shape: tuple, input_shape: tuple) -> Any:
     return xp.sum_to_size(g, input_shape)
 
 
-def fused_loss(prim: Any, backward: str, edges: tuple | None = None) -> Structural:
+def fused_loss(
+    prim: Any, backward: str, edges: tuple | None = None, target_first: bool = False
+) -> Structural:
     """A node that applies an element-wise loss ``prim``, weights it and reduces it (with
-    PyTorch's ``edges`` where they are not one per input of ``prim``)."""
+    PyTorch's ``edges`` where they are not one per input of ``prim``); an unreduced loss is
+    laid out as an element-wise op of the input and target (of the target and input where
+    ``target_first``, as PyTorch's formula starts from the target)."""
 
     def forward(
         xp: Any, *arrays: Any, reduction: str, weight: Any, shape: tuple, params: tuple = ()
@@ -175,6 +180,8 @@ def fused_loss(prim: Any, backward: str, edges: tuple | None = None) -> Structur
     ) -> Any:
         # forward on NumPy arrays: the formula's own kernel, with no interpreter in between
         loss = prim.numeric(*arrays, *params)
+        if reduction == "none":
+            loss = laid_out_as_inputs(loss, arrays[1::-1] if target_first else arrays)
         if loss.shape != shape:
             loss = np.broadcast_to(loss, shape)
         return np.asarray(_reduce(NP, loss if weight is None else loss * weight, reduction))
@@ -227,10 +234,10 @@ def fused_loss(prim: Any, backward: str, edges: tuple | None = None) -> Structur
 
 # PyTorch differentiates the input and target only, not pos_weight
 BCE_WITH_LOGITS_LOSS = fused_loss(
-    BCE_WITH_LOGITS, "BinaryCrossEntropyWithLogitsBackward0", edges=(0, 1)
+    BCE_WITH_LOGITS, "BinaryCrossEntropyWithLogitsBackward0", edges=(0, 1), target_first=True
 )
 BCE_WITH_LOGITS_PLAIN_LOSS = fused_loss(
-    BCE_WITH_LOGITS_PLAIN, "BinaryCrossEntropyWithLogitsBackward0"
+    BCE_WITH_LOGITS_PLAIN, "BinaryCrossEntropyWithLogitsBackward0", target_first=True
 )
 BCE_LOSS = fused_loss(BCE, "BinaryCrossEntropyBackward0")
 MSE_LOSS = fused_loss(SQUARED_ERROR, "MseLossBackward0")

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._memory_format import in_suggested_format, row_major
 from symgrad.ops import elementwise as E
 from symgrad.prim import batching, blocks
 from symgrad.prim.numpy_xp import (
@@ -333,14 +334,16 @@ def _batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> 
     return prim(p, *affine, **new)
 
 
-def _node(backward: str, saved_forward: bool = False) -> Structural:
+def _node(backward: str, saved_forward: bool = False, rows: bool = False) -> Structural:
     """float16 is computed in float32 and rounded once, forward and backward, as PyTorch's
     kernels; where they save the statistics in float16 (``half_stats``: no float32 parameter
     along), the backward reads them rounded, and the batch norm (``saved_forward``) also
-    normalizes by them."""
+    normalizes by them. The result is row-major (``rows``: a layer norm's) or in the format
+    the input suggests (channels-last stays so)."""
 
     def kernel(xp: Any, *args: Any, half_stats: bool, saved: bool = False, **params: Any) -> Any:
-        return _kernel(*args, saved=saved and half_stats and saved_forward, **params)
+        out = _kernel(*args, saved=saved and half_stats and saved_forward, **params)
+        return row_major(out) if rows else in_suggested_format(out, args[0])
 
     return Structural(
         "native_norm",
@@ -363,7 +366,7 @@ def _affine_edges(node: Any) -> tuple:
 
 
 _NODES = {
-    "layer": _node("NativeLayerNormBackward0"),
+    "layer": _node("NativeLayerNormBackward0", rows=True),
     "group": _node("NativeGroupNormBackward0"),
     "batch": _node("NativeBatchNormBackward0", saved_forward=True),
 }

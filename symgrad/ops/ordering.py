@@ -13,6 +13,7 @@ import numpy as np
 
 from symgrad._arguments import OMITTED, require_int, require_tensor
 from symgrad._data import _wrap_dim
+from symgrad._memory_format import laid_out_like
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.operand_checks import refuse_bool
@@ -41,13 +42,15 @@ def _return_type(op: str) -> type:
 
 
 _RETURNS = {op: _return_type(op) for op in ("sort", "topk", "kthvalue")}
+# PyTorch sorts a copy laid out as the input; topk and kthvalue fill new row-major results
 _PICKS = {
-    op: Structural(op, _pick_forward, _pick_vjp, backward=name, jvp="linear")
-    for op, name in (
-        ("sort", "SortBackward0"),
-        ("topk", "TopkBackward0"),
-        ("kthvalue", "KthvalueBackward0"),
-    )
+    "sort": Structural(
+        "sort", _pick_forward, _pick_vjp, backward="SortBackward0", jvp="linear", like_input=True
+    ),
+    **{
+        op: Structural(op, _pick_forward, _pick_vjp, backward=name, jvp="linear", rows=True)
+        for op, name in (("topk", "TopkBackward0"), ("kthvalue", "KthvalueBackward0"))
+    },
 }
 
 
@@ -121,7 +124,7 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
     def find(a: np.ndarray) -> np.ndarray:
         return sort_order(a, d, descending, stable, _order(a, d, descending)).astype(np.int64)
 
-    index = Tensor._make(find(x._data))
+    index = Tensor._make(laid_out_like(find(x._data), x._data))
     if TRACE.log is not None:
         data_value(index, find, x)
     return index.reshape(()) if input.ndim == 0 else index

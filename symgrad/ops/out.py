@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation, dtypes
+from symgrad._memory_format import empty_strided, target_strides
 from symgrad._tracing import TRACE, write
 from symgrad._version import check_writable
 from symgrad.autograd import dual
@@ -70,7 +71,12 @@ def _write(name: str, result: Tensor, out: Tensor, joining: bool = False) -> Non
     if out._data.shape != result._data.shape:
         if out._data.size:
             warn_at_user(_RESIZED.format(old=list(out.shape), new=list(result.shape)))
-        out._data = np.empty(result._data.shape, target)
+        # laid out as the result is, as PyTorch resizes an output to the op's own strides
+        strides = target_strides(result._data, None)
+        shape = result._data.shape
+        out._data = (
+            np.empty(shape, target) if strides is None else empty_strided(shape, target, strides)
+        )
     out._data[...] = result._data
     out._counter.value += 1
 

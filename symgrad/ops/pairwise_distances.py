@@ -90,6 +90,7 @@ _CDIST = Structural(
     saves_out=True,
     backward="CdistBackward0",
     kernel=_kernel,
+    rows=True,
 )
 
 # PyTorch's matrix-product path for p = 2: the same distances and gradients, its own node under a
@@ -102,6 +103,7 @@ _EUCLIDEAN_DIST = Structural(
     saves_out=True,
     backward="EuclideanDistBackward0",
     kernel=_kernel,
+    rows=True,
 )
 
 _COMPUTE_MODES = (

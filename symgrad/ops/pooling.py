@@ -85,6 +85,7 @@ def pick(
             backward=name,
             jvp="linear",
             batch="getitem",
+            suggested=True,
         )
     result = prim(x, key=key, unique=True) if unique else prim(x, key=key)
     if find is not None and TRACE.log is not None:
@@ -236,6 +237,7 @@ def pool_matrices(x: Any, matrices: tuple, name: str, reads_input: bool = False)
             kernel=_average_kernel if averages else _pool_kernel,
             jvp="linear",
             batch="trailing",
+            suggested=True,
         )
     # a float16 average keeps its weights (1/3, ...) in float32 for its float32 window sums,
     # and so does an interpolation whose caller built them in float32
@@ -341,6 +343,7 @@ _CONSTANT_PAD = Structural(
     backward="ConstantPadNdBackward0",
     jvp=_pad_jvp,
     batch=_pad_batch,
+    suggested=True,
 )
 
 

@@ -376,7 +376,7 @@ def picked(prim: Structural, x: Tensor, dim: int, keepdim: bool, find: Any) -> t
     (int64, ``dim`` kept as size 1), and the indices tensor (``dim`` dropped unless
     ``keepdim``). While ``symgrad.compile`` traces, both are said to come from ``x``'s values,
     so that a compiled program finds the index afresh at every call."""
-    index = find(stand_in(x._data))
+    index = prim.laid_out(find(stand_in(x._data)), x._data)  # as the values are
     indices = index if keepdim else np.squeeze(index, dim)
     indices = Tensor._make(meta_result(indices) if is_meta(x._data) else indices)
     if TRACE.log is None:

@@ -278,12 +278,8 @@ def _running_pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _PICKS = {
-    "cummax": Structural(
-        "cummax", _pick_forward, _running_pick_vjp, backward="CummaxBackward0", jvp="linear"
-    ),
-    "cummin": Structural(
-        "cummin", _pick_forward, _running_pick_vjp, backward="CumminBackward0", jvp="linear"
-    ),
+    op: Structural(op, _pick_forward, _running_pick_vjp, backward=name, jvp="linear", rows=True)
+    for op, name in (("cummax", "CummaxBackward0"), ("cummin", "CumminBackward0"))
 }
 
 

@@ -61,7 +61,9 @@ def _add_vjp(xp: Any, g: Any, c: Any) -> tuple:
 def _prims(name: str, backward: str, kind: str) -> Structural:
     if kind == "add":
         return Structural(name, _add_forward, _add_vjp, backward=backward, jvp="linear")
-    return Structural(name, _keep_forward, _keep_vjp, backward=backward)
+    # PyTorch fills a copy laid out as the input; the others write a row-major result
+    keep = name == "index_fill"
+    return Structural(name, _keep_forward, _keep_vjp, backward=backward, like_input=keep)
 
 
 _SCATTER = _prims("scatter", "ScatterBackward0", "keep")

@@ -11,7 +11,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import OMITTED, no_overload, require_tensor
 from symgrad._data import distinct_dims, keyword_sizes, sizes
-from symgrad._memory_format import copy_strided
+from symgrad._memory_format import copy_strided, laid_out_like
 from symgrad._silent import cast, through_float
 from symgrad.ops._strides import new_shape, view_strides
 from symgrad.ops.copies import _CLONE
@@ -52,8 +52,8 @@ def _tensor(value: Any, op: str) -> Tensor:
 
 # -- dtype conversion -----------------------------------------------------------------------------
 def _convert(xp: Any, a: Any, dtype: dtypes.dtype, strides: tuple | None = None) -> Any:
-    if strides is None:
-        return cast(a, dtype.numpy)  # (a double to half through float, as PyTorch)
+    if strides is None:  # (a double to half through float, as PyTorch; laid out as empty_like)
+        return laid_out_like(cast(a, dtype.numpy), a)
     return copy_strided(through_float(a, dtype.numpy), strides, dtype.numpy)
 
 
@@ -74,7 +74,7 @@ def to_dtype(input: Tensor, dtype: dtypes.dtype) -> Tensor:
     if input.dtype is dtype:
         return input
     if input._requires_grad and not dtype.is_floating_point:
-        return Tensor._make(input._data.astype(dtype.numpy))
+        return Tensor._make(laid_out_like(input._data.astype(dtype.numpy), input._data))
     return _TO(input, dtype=dtype)
 
 
@@ -404,10 +404,12 @@ _FLIP = Structural(
     "flip",
     lambda xp, a, dims: xp.flip(a, dims),
     lambda xp, g, c: (xp.flip(g, c.params["dims"]),),
-    kernel=lambda xp, a, dims: np.flip(a, dims).copy(),  # a copy, not a view, as in PyTorch
+    # a copy, not a view, as in PyTorch, laid out as the input
+    kernel=lambda xp, a, dims: np.flip(a, dims).copy(),
     jvp="linear",
     text=COPIES,
     batch="flip",
+    like_input=True,
 )
 
 

@@ -54,6 +54,7 @@ _RENORM = Structural(
     _vjp,
     saves=(0,),
     backward="RenormBackward0",
+    rows=True,
 )
 
 

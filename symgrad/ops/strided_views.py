@@ -47,14 +47,16 @@ def _storage(x: Tensor) -> tuple[np.ndarray, int]:
     root, _, _ = live_aliases(x)
     owner = x if root is None else root
     data = owner._data
-    if not (data.flags.c_contiguous or data.flags.f_contiguous):
+    # its dimensions from the outermost in memory: one block (row-major, channels-last, ...)
+    # reads as one row-major array
+    in_memory = data.transpose(sorted(range(data.ndim), key=lambda d: -data.strides[d]))
+    if not in_memory.flags.c_contiguous:
         raise NotImplementedError(
             f"as_strided of a tensor whose memory is not one contiguous block (shape "
             f"{list(data.shape)}, strides {[s // data.itemsize for s in data.strides]}): "
             "call it on a contiguous tensor (x.contiguous().as_strided(...))"
         )
-    flat = data.reshape(-1, order="C" if data.flags.c_contiguous else "F")
-    return flat, storage_offset(x)
+    return in_memory.reshape(-1), storage_offset(x)
 
 
 def as_strided(

@@ -11,6 +11,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim, check_broadcast, distinct_dims
+from symgrad._memory_format import row_major
 from symgrad.ops.reductions import _dims, _extremum_vjp
 from symgrad.ops.variance import std_mean, var_mean
 from symgrad.prim import batching
@@ -169,7 +170,7 @@ class _Aminmax(NamedTuple):
 
 
 def _aminmax_kernel(a: np.ndarray, dim: Any, keepdim: bool) -> tuple:
-    return tuple(np.asarray(f(a, axis=dim, keepdims=keepdim)) for f in (np.min, np.max))
+    return tuple(row_major(np.asarray(f(a, axis=dim, keepdims=keepdim))) for f in (np.min, np.max))
 
 
 def _aminmax_forward(xp: Any, a: Any, dim: Any, keepdim: bool) -> tuple:

@@ -68,7 +68,7 @@ def _repeat_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _REPEAT = Structural(
-    "repeat", _repeat_forward, _repeat_vjp, backward="RepeatBackward0", jvp="linear"
+    "repeat", _repeat_forward, _repeat_vjp, backward="RepeatBackward0", jvp="linear", rows=True
 )
 
 
@@ -383,7 +383,8 @@ def _nonzero(a: np.ndarray, as_tuple: bool) -> Any:
         return tuple(np.asarray(i, dtype=np.int64) for i in found)
     if not a.ndim:
         return np.zeros((int(bool(a)), 0), np.int64)
-    return np.stack(found, axis=1).astype(np.int64)
+    # one column per dimension, each column's indices together, as PyTorch lays them out
+    return np.stack(found).astype(np.int64).T
 
 
 def _found(find: Any, input: Tensor) -> Tensor:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_tensor
+from symgrad._memory_format import row_major
 from symgrad.ops.reductions import _count, _dims, _keep, _unsqueezed
 from symgrad.prim.factorization import Factorization
 from symgrad.prim.numpy_xp import NP, half_in_float32, half_rule_in_float32
@@ -145,7 +146,7 @@ def _pair(name: str, root: bool) -> Factorization:
     kernel = _accumulated(forward)
     return Factorization(
         name,
-        lambda a, **p: kernel(NP, a, **p),
+        lambda a, **p: tuple(row_major(out) for out in kernel(NP, a, **p)),
         half_rule_in_float32(_pair_vjp(root)),
         backward=f"{name.title().replace('_', '')}Backward0",
         n_outputs=2,

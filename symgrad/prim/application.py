@@ -16,6 +16,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast, in_dtype
 from symgrad._layout import output_strides
+from symgrad._memory_format import laid_out_as_inputs
 from symgrad._meta import MetaArray, check_devices, meta_array
 from symgrad._silent import cast, silencer
 from symgrad.autograd import anomaly, dual, grad_mode
@@ -83,6 +84,9 @@ class Application:
                                     out = _quiet(raw, operands)
                                 else:
                                     out = _big(raw, operands)
+                                # (a one-input kernel keeps its input's layout in NumPy)
+                                if not (d.flags.c_contiguous and e.flags.c_contiguous):
+                                    out = laid_out_as_inputs(out, operands)
                                 requires = a._requires_grad or b._requires_grad
                                 return self._result(out, dtype, requires, args, params)
                         elif tb is float or (tb is int and INT_ARG_MIN <= b < INT_ARG_END):
@@ -149,7 +153,7 @@ class Application:
                 return None
         if dtype is None or dtype.char not in _WIDE:
             return None
-        out = _quiet(raw, (*datas, *params))
+        out = laid_out_as_inputs(_quiet(raw, (*datas, *params)), datas)
         return self._result(out, dtype, requires, args, params)
 
     def _general(self, args: tuple, params: tuple) -> Tensor:
@@ -198,6 +202,8 @@ class Application:
             out = np.full(shape, out, dtype=dtype)
         elif out.dtype != dtype:
             out = cast(out, dtype)
+        if len(datas) > 1:  # (a one-input kernel keeps its input's layout, as on the fast path)
+            out = laid_out_as_inputs(out, datas)
         if _anomaly_state.enabled:
             anomaly.check_forward(self, out, datas, params)
         if requires and _grad_state.enabled:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._lazy import sympy as sp
+from symgrad._memory_format import in_suggested_format, laid_out_like, row_major
 from symgrad._meta import MetaArray, check_devices, meta_result
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, dual, grad_mode
@@ -50,7 +51,12 @@ class Structural(Primitive):
     ``edges`` gives PyTorch's edges where they are not one per input (a convolution without
     bias still has an edge for it): see :attr:`Primitive.edges`. ``rows``: the result is laid
     out row by row whatever the input's layout, as PyTorch allocates a reduction's or a
-    scan's (NumPy's follows a transposed input's), so that ``.view`` works on it as there.
+    scan's (NumPy's follows a transposed input's), so that ``.view`` works on it as there;
+    ``like_input``: the result of the first input's shape is laid out as that input (PyTorch's
+    ``preserve_format``: a sort's values of a transposed input are transposed too);
+    ``suggested``: a 4-D result is in the memory format the inputs suggest (channels-last
+    where one of them is so: a convolution's or a pooling's), else row-major (PyTorch's CPU
+    kernels of 5-D inputs differ from op to op).
     """
 
     def __init__(
@@ -72,6 +78,8 @@ class Structural(Primitive):
         numeric_vjp: Callable | None = None,
         edges: Any = None,
         rows: bool = False,
+        like_input: bool = False,
+        suggested: bool = False,
     ) -> None:
         self.name = name
         self.edges = edges  # PyTorch's edges, where not one per input (Primitive.edges)
@@ -94,7 +102,11 @@ class Structural(Primitive):
         self.kernel = kernel or forward
         self.vjp = vjp  # type: ignore[method-assign]
         self.rows = rows
-        self.numeric_forward = quiet(_row_major(self.kernel) if rows else self.kernel)
+        self.like_input = like_input
+        kernel = _row_major(self.kernel) if rows else self.kernel
+        if like_input:
+            kernel = _like_input(kernel)
+        self.numeric_forward = quiet(_suggested(kernel) if suggested else kernel)
         self.saved_inputs = saves
         self.reads = reads  # None: every gradient may read every saved input
         self._saves_flags: dict[int, tuple] = {}
@@ -106,6 +118,13 @@ class Structural(Primitive):
 
     def __repr__(self) -> str:
         return f"<structural primitive {self.name}>"
+
+    def laid_out(self, array: Any, input: Any) -> Any:
+        """``array``, another result of the op of ``input`` (a sort's indices), laid out as
+        the op's own result is."""
+        if self.rows:
+            return row_major(array)
+        return laid_out_like(array, input) if self.like_input else array
 
     def saves_flags(self, n: int) -> tuple:
         """For each of ``n`` inputs, whether the rule reads it (``saves``), cached per count."""
@@ -250,6 +269,25 @@ def _row_major(kernel: Callable) -> Callable:
         return out
 
     return row_major
+
+
+def _like_input(kernel: Callable) -> Callable:
+    """``kernel`` giving its array laid out as its first array input (a copy where not)."""
+
+    def like_input(xp: Any, a: Any, *args: Any, **kwargs: Any) -> Any:
+        out = kernel(xp, a, *args, **kwargs)
+        return laid_out_like(out, a)
+
+    return like_input
+
+
+def _suggested(kernel: Callable) -> Callable:
+    """``kernel`` giving its array in the memory format its array inputs suggest."""
+
+    def suggested(xp: Any, *arrays: Any, **kwargs: Any) -> Any:
+        return in_suggested_format(kernel(xp, *arrays, **kwargs), *arrays, ranks=(4,))
+
+    return suggested
 
 
 def reshaped_back(g: Any, arrays: list, out: Any, needs: list, params: Any, meta: tuple) -> tuple:

@@ -144,6 +144,10 @@ SAMPLES = {
     ],
     "norms._NORM_P_AT": [((X,), {"order": 3.0, "dim": (0,), "keepdim": False})],
     "joining._STACK": [((X, X * 2), {"dim": 0}), ((X, np.asfortranarray(X)), {"dim": 2})],
+    "joining._CAT": [
+        ((X, X * 2), {"dim": 0, "skip": (False, False)}),
+        ((X.T, np.asfortranarray(X).T), {"dim": 1, "skip": (False, False)}),
+    ],
     "norms._NORM_P": [
         ((X,), {"order": 3.0, "dim": None, "keepdim": False}),
         ((X,), {"order": float("inf"), "dim": (0,), "keepdim": True}),
