@@ -17,28 +17,62 @@ the batch at a time, in one of two layouts.
 
 A layout gives the columns ``(G, C/G * prod(kernel), m * Q)`` of ``m`` samples, the
 output's gradient in the same columns ``(G, O/G, m * Q)``, the output from the product's
-columns, and the input's gradient from the columns' gradient. The parts of the batch hold
-about :data:`CHUNK_BYTES` of columns, so each copy is still in the cache when BLAS reads it.
+columns, and the input's gradient from the columns' gradient, each in this thread's scratch
+memory (:func:`scratch`): read at once, then written again by the next part. The parts of
+the batch hold about :data:`CHUNK_BYTES` of columns, so each copy is still in the cache when
+BLAS reads it.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any
 
 import numpy as np
 
-__all__ = ["CHUNK_BYTES", "batch_parts", "layout", "window_view"]
+__all__ = ["CHUNK_BYTES", "PRODUCT", "batch_parts", "layout", "scratch", "window_view"]
 
 # Bytes of columns copied at once: the whole batch's (42 MB for a 64x32x26x26 float32 batch
 # and 3x3 kernels) leaves the cache before BLAS reads it, a third slower
 CHUNK_BYTES = 6 << 20
 
 
-def window_view(x: np.ndarray, geo: Any) -> np.ndarray:
-    """The windows of the zero-padded ``x`` as a strided view ``(N, C, *out, *kernel)``."""
+# This thread's scratch memory, one block per use: the columns, the products, the padded
+# input, the output's gradient grown, the padded input's gradient. A part's arrays are used
+# before the next part's are made, and made again for every part of every call: fresh
+# memory each time costs the operating system's new pages (on a virtual machine, several
+# times the copies themselves), so they live in blocks kept from call to call.
+COLUMNS, PRODUCT, PADDED, GROWN, SUMS = range(5)
+_SCRATCH = threading.local()
+
+
+def scratch(slot: int, shape: tuple, dtype: Any, zero: bool = False) -> np.ndarray:
+    """An array of ``shape`` and ``dtype`` in this thread's scratch block ``slot`` (zeros
+    with ``zero``), which the next call for the same slot reuses: for an array used and
+    done with before then. A fresh array past twice :data:`CHUNK_BYTES` (a single sample's
+    columns can be larger: not kept)."""
+    size = math.prod(shape) * np.dtype(dtype).itemsize
+    if size > 2 * CHUNK_BYTES:
+        return np.zeros(shape, dtype) if zero else np.empty(shape, dtype)
+    held = getattr(_SCRATCH, "blocks", None)
+    if held is None:
+        held = _SCRATCH.blocks = [None] * 5
+    block = held[slot]
+    if block is None or block.size < size:
+        block = held[slot] = np.empty(size, np.uint8)
+    out = block[:size].view(dtype).reshape(shape)
+    if zero:
+        out.fill(0)
+    return out
+
+
+def window_view(x: np.ndarray, geo: Any, kept: bool = False) -> np.ndarray:
+    """The windows of the zero-padded ``x`` as a strided view ``(N, C, *out, *kernel)``
+    (``kept``: of the padded input in scratch memory, for a view used at once)."""
     n, c, d = x.shape[0], x.shape[1], len(geo.kernel)
-    padded = np.zeros((n, c) + geo.padded, dtype=x.dtype)
+    shape = (n, c) + geo.padded
+    padded = scratch(PADDED, shape, x.dtype, True) if kept else np.zeros(shape, dtype=x.dtype)
     padded[geo.inner()] = x
     span = tuple(dil * (k - 1) + 1 for k, dil in zip(geo.kernel, geo.dilation))
     view = np.lib.stride_tricks.sliding_window_view(padded, span, axis=tuple(range(2, 2 + d)))
@@ -81,11 +115,13 @@ class _Windows:
         """The columns of ``x`` (every one a window: ``clean`` changes nothing)."""
         geo = self.geo
         n, c, d, g = x.shape[0], x.shape[1], len(geo.kernel), geo.groups
-        view = window_view(x, geo).reshape((n, g, c // g) + geo.out + geo.kernel)
+        view = window_view(x, geo, True).reshape((n, g, c // g) + geo.out + geo.kernel)
         # (N, G, C/G, *out, *kernel) -> (G, C/G, *kernel, N, *out): output positions last,
         # so the copy reads rows of the input
         axes = (1, 2) + tuple(range(3 + d, 3 + 2 * d)) + (0,) + tuple(range(3, 3 + d))
-        cols = view.transpose(axes)
+        windows = view.transpose(axes)
+        cols = scratch(COLUMNS, windows.shape, x.dtype)
+        np.copyto(cols, windows)
         return cols.reshape((g, c // g * math.prod(geo.kernel), n * self.width))
 
     def gradient(self, g: np.ndarray) -> np.ndarray:
@@ -103,7 +139,7 @@ class _Windows:
         kernel position's share added into a strided slice."""
         geo = self.geo
         gcols = gcols.reshape((channels,) + geo.kernel + (m,) + geo.out)
-        out = np.zeros((m, channels) + geo.padded, dtype=gcols.dtype)
+        out = scratch(SUMS, (m, channels) + geo.padded, gcols.dtype, True)
         for pos in np.ndindex(*geo.kernel):
             key = tuple(
                 slice(k * dil, k * dil + s * (n - 1) + 1, s)
@@ -136,7 +172,7 @@ class _Wide:
     def _flat(self, x: np.ndarray) -> np.ndarray:
         """``x`` zero-padded, each channel's plane flat, with room past the last plane."""
         m, c = x.shape[0], x.shape[1]
-        flat = np.zeros((m, c, self.plane + self.slack), dtype=x.dtype)
+        flat = scratch(PADDED, (m, c, self.plane + self.slack), x.dtype, True)
         plane = flat[:, :, : self.plane].reshape((m, c) + self.geo.padded)
         plane[self.geo.inner()] = x
         return flat
@@ -146,7 +182,7 @@ class _Wide:
         geo = self.geo
         m, c, g = x.shape[0], x.shape[1], geo.groups
         flat = self._flat(x)
-        cols = np.empty((c, len(self.offsets), m, self.width), dtype=x.dtype)
+        cols = scratch(COLUMNS, (c, len(self.offsets), m, self.width), x.dtype)
         for i, off in enumerate(self.offsets):
             cols[:, i] = flat[:, :, off : off + self.width].swapaxes(0, 1)
         if clean:
@@ -164,7 +200,7 @@ class _Wide:
         """``(m, O, *out)`` zero-padded to the grown output, as ``(G, O/G, m * Q)``."""
         m, o = g.shape[0], g.shape[1]
         groups = self.geo.groups
-        wide = np.zeros((o, m) + self.wide, dtype=g.dtype)
+        wide = scratch(GROWN, (o, m) + self.wide, g.dtype, True)
         wide[self.cut] = g.swapaxes(0, 1)
         return wide.reshape((groups, o // groups, m * self.width))
 
@@ -176,7 +212,7 @@ class _Wide:
         added into one slice of the flat planes."""
         gcols = gcols.reshape((channels, len(self.offsets), m, self.width))
         self._zero_extra(gcols)
-        flat = np.zeros((m, channels, self.plane + self.slack), dtype=gcols.dtype)
+        flat = scratch(SUMS, (m, channels, self.plane + self.slack), gcols.dtype, True)
         for i, off in enumerate(self.offsets):
             flat[:, :, off : off + self.width] += gcols[:, i].swapaxes(0, 1)
         return flat[:, :, : self.plane].reshape((m, channels) + self.geo.padded)

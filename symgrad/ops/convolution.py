@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops.conv_columns import batch_parts, layout
+from symgrad.ops.conv_columns import PRODUCT, batch_parts, layout, scratch
 from symgrad.prim import batching
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx
@@ -114,7 +114,9 @@ def _kernel(xp: Any, x: np.ndarray, w: np.ndarray, *bias: np.ndarray, geo: Geome
     cols = layout(geo)
     out = None
     for part in batch_parts(x, x.shape[1], cols):
-        r = np.matmul(wg, cols.columns(x[part]))  # (G, O/G, m * Q)
+        windows = cols.columns(x[part])
+        shape = (g, o // g, windows.shape[-1])
+        r = np.matmul(wg, windows, out=scratch(PRODUCT, shape, np.result_type(wg, windows)))
         if out is None:
             out = np.empty((n, o) + geo.out, dtype=r.dtype)
         out[part] = cols.output(r, o, part.stop - part.start)
@@ -148,7 +150,9 @@ def numpy_input_grad(g: np.ndarray, w: np.ndarray, geo: Geometry, channels: int)
     cols = layout(geo)
     for part in batch_parts(out, channels, cols):
         m = part.stop - part.start
-        gcols = np.matmul(wt, cols.gradient(g[part]))  # (G, C/G*K, m * Q)
+        grads = cols.gradient(g[part])
+        shape = (gr, wt.shape[1], grads.shape[-1])  # (G, C/G*K, m * Q)
+        gcols = np.matmul(wt, grads, out=scratch(PRODUCT, shape, np.result_type(wt, grads)))
         out[part] = cols.padded_gradient(gcols, m, channels)[geo.inner()]
     return out
 

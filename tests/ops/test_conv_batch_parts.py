@@ -125,3 +125,23 @@ def test_infinite_weight_or_input_adds_no_nan(lib):
     lib.nn.functional.conv2d(x2, w2).sum().backward()
     assert w2.grad.tolist() == [[[[inf, 16.0]]]]
     assert x2.grad.tolist() == [[[[1.0, 2.0, 1.0], [1.0, 2.0, 1.0]]]]
+
+
+def test_results_do_not_share_the_scratch_memory():
+    """Columns and products live in scratch memory that the next call rewrites: results,
+    gradients and unfolded windows are arrays of their own."""
+    rng = np.random.default_rng(5)
+    x1, x2 = (symgrad.tensor(rng.standard_normal((3, 2, 6, 6)), requires_grad=True) for _ in "ab")
+    w = symgrad.tensor(rng.standard_normal((4, 2, 3, 3)), requires_grad=True)
+    y1 = symgrad.nn.functional.conv2d(x1, w, padding=1)
+    kept = y1.detach().numpy().copy()
+    y1.sum().backward()
+    g1 = (x1.grad.numpy().copy(), w.grad.numpy().copy())
+    y2 = symgrad.nn.functional.conv2d(x2 * 3.0, w, padding=1, stride=(1, 2))
+    y2.sum().backward()
+    assert np.array_equal(y1.detach().numpy(), kept)
+    assert np.array_equal(x1.grad.numpy(), g1[0])
+    assert not np.shares_memory(y1.detach().numpy(), y2.detach().numpy())
+    assert not np.shares_memory(x1.grad.numpy(), x2.grad.numpy())
+    expected = _direct(x1.detach().numpy(), w.detach().numpy(), np.zeros(4), 1, 1, 1, 1)
+    np.testing.assert_allclose(kept, expected, rtol=1e-12, atol=1e-12)
