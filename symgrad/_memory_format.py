@@ -221,10 +221,25 @@ def laid_out_as_inputs(out: np.ndarray, inputs: Any) -> np.ndarray:
         return out
     if all(type(x) is not np.ndarray or x.flags.c_contiguous for x in inputs):
         return out
+    if out.flags.c_contiguous and all(type(x) is not np.ndarray or _row_ordered(x) for x in inputs):
+        return out  # (every input's dimensions in row-major order: a slice x[:, t], a row)
     strides = _layout.output_strides(inputs, out.shape)
     if strides is None or strides == element_strides(out):
         return out
     return copy_strided(out, strides)
+
+
+def _row_ordered(x: np.ndarray) -> bool:
+    """Whether ``x``'s dimensions are in row-major order, gaps allowed (``x[:, t]`` of a
+    row-major array): PyTorch then lays a result out row-major, as NumPy does. Dimensions of
+    one element and broadcast ones (stride 0) order nothing."""
+    last = None
+    for n, s in zip(x.shape, x.strides):
+        if n > 1 and s != 0:
+            if s < 0 or (last is not None and s > last):
+                return False
+            last = s
+    return True
 
 
 def row_major(array: Any) -> Any:

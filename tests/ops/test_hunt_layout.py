@@ -12,7 +12,10 @@ the expected data, checked for symgrad always and for PyTorch when it is install
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from _torch_table import table_tests
+
+import symgrad
 
 F64 = "float64"
 _A = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]
@@ -450,3 +453,16 @@ def _sorted_gradient(T):
 
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
+
+
+def test_inputs_in_row_major_order_give_a_row_major_result_without_a_look(monkeypatch):
+    """``x[:, t] * h`` (a slice of a batch-first sequence, the step of a recurrent net): the
+    inputs' dimensions are in row-major order, so the result is row-major, as PyTorch's,
+    and the general layout rule is not asked."""
+    from symgrad import _layout
+
+    x = symgrad.arange(24.0).reshape(2, 3, 4)
+    h = symgrad.ones(2, 4)
+    monkeypatch.setattr(_layout, "output_strides", lambda *a: pytest.fail("asked"))
+    y = x[:, 1] * h
+    assert y.stride() == (4, 1) and y.tolist() == [[4.0, 5.0, 6.0, 7.0], [16.0, 17.0, 18.0, 19.0]]
