@@ -1,8 +1,10 @@
 """PyTorch's module path as each layer class's home, whichever file of symgrad defines it:
 ``type(nn.GELU()).__module__`` is ``symgrad.nn.modules.activation`` as PyTorch's is
 ``torch.nn.modules.activation``, so reprs, ``typename`` and pickles name PyTorch's layout.
-Each of these modules holds its classes (:mod:`symgrad.nn.modules._paths` answers the public
-ones; the private bases, ``_MaxPoolNd`` or ``_ConvTransposeNd``, are added here).
+Each of these modules holds its classes, the private bases (``_MaxPoolNd``,
+``_ConvTransposeNd``) too, so ``from symgrad.nn.modules.activation import
+MultiheadAttention`` works as PyTorch's; a module that only holds classes kept elsewhere
+(``flatten``, ``fold``, ...) lists their public names in its ``__all__``.
 
 Examples
 --------
@@ -193,6 +195,8 @@ def _settle() -> None:
             if getattr(module, cls.__name__, None) is not cls:
                 setattr(module, cls.__name__, cls)
             cls.__module__ = module.__name__
+        if not hasattr(module, "__all__"):
+            module.__all__ = [c.__name__ for c in classes if not c.__name__.startswith("_")]
 
 
 _settle()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.nn import functional as F
-from symgrad.nn.modules._paths import forward_names
 from symgrad.nn.modules.module import Module
 from symgrad.ops.inplace import inplace
 from symgrad.tensor import Tensor
@@ -158,6 +157,3 @@ class RReLU(Module):
     def extra_repr(self) -> str:
         extra = ", inplace=True" if self.inplace else ""
         return f"lower={self.lower}, upper={self.upper}{extra}"
-
-
-__getattr__ = forward_names(__name__)  # PyTorch's names kept in other files

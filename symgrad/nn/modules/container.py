@@ -8,7 +8,6 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from symgrad.nn.modules._paths import forward_names
 from symgrad.nn.modules.module import Module, _addindent
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict", "DataParallel"]
@@ -350,6 +349,3 @@ class DataParallel(Module):
 
     def forward(self, *inputs: Any, **kwargs: Any) -> Any:
         return self.module(*inputs, **kwargs)
-
-
-__getattr__ = forward_names(__name__)  # PyTorch's names kept in other files

@@ -10,7 +10,6 @@ from symgrad import creation
 from symgrad.nn import functional as F
 from symgrad.nn import init
 from symgrad.nn.convolution import expand_param
-from symgrad.nn.modules._paths import forward_names
 from symgrad.nn.modules.module import Module
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
@@ -432,6 +431,3 @@ class ReplicationPad2d(_PadNd):
     """Pad the last two dimensions by repeating the edges."""
 
     _dims, _mode = 2, "replicate"
-
-
-__getattr__ = forward_names(__name__)  # PyTorch's names kept in other files

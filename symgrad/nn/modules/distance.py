@@ -1,7 +1,2 @@
 """``symgrad.nn.modules.distance``: PyTorch's module path of PairwiseDistance, CosineSimilarity
-(kept in ``symgrad.nn``)."""
-
-from symgrad.nn.modules._paths import forward_names, names_elsewhere
-
-__all__ = list(names_elsewhere(__name__))
-__getattr__ = forward_names(__name__)
+(kept in ``symgrad.nn``; :mod:`symgrad.nn.modules._homes` places them here)."""

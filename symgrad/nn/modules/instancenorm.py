@@ -8,7 +8,6 @@ import warnings
 from typing import Any
 
 from symgrad.nn.instance_norm import instance_norm
-from symgrad.nn.modules._paths import forward_names
 from symgrad.nn.modules.normalization import _NormBase
 from symgrad.tensor import Tensor
 
@@ -113,6 +112,3 @@ class InstanceNorm3d(_InstanceNorm):
     """
 
     _spatial = 3
-
-
-__getattr__ = forward_names(__name__)  # PyTorch's names kept in other files

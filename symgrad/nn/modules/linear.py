@@ -8,7 +8,6 @@ from typing import Any
 from symgrad import creation
 from symgrad.nn import functional as F
 from symgrad.nn import init
-from symgrad.nn.modules._paths import forward_names
 from symgrad.nn.modules.module import Module
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
@@ -168,6 +167,3 @@ class Bilinear(Module):
             f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
             f"out_features={self.out_features}, bias={self.bias is not None}"
         )
-
-
-__getattr__ = forward_names(__name__)  # PyTorch's names kept in other files

@@ -7,7 +7,6 @@ from typing import Any
 
 from symgrad.nn import functional as F
 from symgrad.nn._arguments import _reduction
-from symgrad.nn.modules._paths import forward_names
 from symgrad.nn.modules.module import Module
 from symgrad.tensor import Tensor
 
@@ -174,6 +173,3 @@ class BCELoss(_WeightedLoss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
-
-
-__getattr__ = forward_names(__name__)  # PyTorch's names kept in other files

@@ -13,7 +13,6 @@ from symgrad import creation
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.nn import functional as F
 from symgrad.nn import init
-from symgrad.nn.modules._paths import forward_names
 from symgrad.nn.modules.module import Module
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
@@ -283,6 +282,3 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:
         if input.ndim != 5:
             raise ValueError(f"expected 5D input (got {input.ndim}D input)")
-
-
-__getattr__ = forward_names(__name__)  # PyTorch's names kept in other files

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.nn import functional as F
-from symgrad.nn.modules._paths import forward_names
 from symgrad.nn.modules.conv import _Adaptive
 from symgrad.nn.modules.module import Module
 from symgrad.tensor import Tensor
@@ -255,6 +254,3 @@ class FractionalMaxPool3d(_FractionalMaxPoolNd):
     """
 
     _dims = 3
-
-
-__getattr__ = forward_names(__name__)  # PyTorch's names kept in other files

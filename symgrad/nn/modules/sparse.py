@@ -8,7 +8,6 @@ from symgrad import creation
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.nn import functional as F
 from symgrad.nn import init
-from symgrad.nn.modules._paths import forward_names
 from symgrad.nn.modules.module import Module
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
@@ -187,6 +186,3 @@ class Embedding(Module):
             scale_grad_by_freq=scale_grad_by_freq,
             sparse=sparse,
         )
-
-
-__getattr__ = forward_names(__name__)  # PyTorch's names kept in other files

@@ -17,7 +17,6 @@ from symgrad.autograd import grad_mode
 from symgrad.backends import mha
 from symgrad.nn import functional as F
 from symgrad.nn import init
-from symgrad.nn.modules._paths import forward_names
 from symgrad.nn.modules.activation import ReLU
 from symgrad.nn.modules.container import ModuleList
 from symgrad.nn.modules.linear import Linear
@@ -348,6 +347,3 @@ def _why_no_fast_path(layer: Any) -> str:
         (attn.num_heads % 2 == 1, f"{name}.self_attn.num_heads is odd"),
     )
     return next((why for failed, why in reasons if failed), "")
-
-
-__getattr__ = forward_names(__name__)  # PyTorch's names kept in other files
