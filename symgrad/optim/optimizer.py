@@ -18,6 +18,7 @@ from symgrad.autograd import dual
 from symgrad.autograd.grad_mode import enable_grad, set_grad_enabled
 from symgrad.nn.modules._state import zero_grads
 from symgrad.nn.modules.module import _type_name
+from symgrad.ops.scaled import scaled_sum
 from symgrad.optim._optimizer_hooks import (
     OptimizerHooks,
     hooked_step,
@@ -357,3 +358,12 @@ def on_arrays(p: Tensor, group: dict, numbers: tuple) -> bool:
 
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def decayed_gradient(p: Tensor, group: dict) -> np.ndarray:
+    """A step's gradient on the arrays: ``p.grad`` (negated with ``maximize``) plus
+    ``weight_decay * p``, the product rounded with the sum as PyTorch's ``add``."""
+    grad = -p.grad._data if group["maximize"] else p.grad._data
+    if group["weight_decay"] != 0:
+        grad = scaled_sum(grad, p._data, group["weight_decay"])
+    return grad

@@ -6,7 +6,7 @@ from typing import Any
 
 from symgrad.ops.inplace import _write as write
 from symgrad.ops.scaled import scaled_sum
-from symgrad.optim.optimizer import Optimizer, check_nonnegative, on_arrays
+from symgrad.optim.optimizer import Optimizer, check_nonnegative, decayed_gradient, on_arrays
 from symgrad.tensor import Tensor
 
 __all__ = ["SGD"]
@@ -89,11 +89,7 @@ class SGD(Optimizer):
         """The same step on the NumPy arrays, in the same order of operations (so the same
         numbers), each tensor written once through ``write`` (its version counter moves, as
         an in-place op's does): no tensor op's bookkeeping for each of a step's ops."""
-        grad = p.grad._data
-        if group["maximize"]:
-            grad = -grad
-        if group["weight_decay"] != 0:
-            grad = scaled_sum(grad, p._data, group["weight_decay"])
+        grad = decayed_gradient(p, group)
         momentum = group["momentum"]
         if momentum != 0:
             state = self.state[p]

@@ -11,7 +11,13 @@ from symgrad import _like, creation, dtypes
 from symgrad.ops.addc import addcmul_values
 from symgrad.ops.inplace import _write as write
 from symgrad.ops.scaled import scaled_sum
-from symgrad.optim.optimizer import Optimizer, addcmul_, check_nonnegative, on_arrays
+from symgrad.optim.optimizer import (
+    Optimizer,
+    addcmul_,
+    check_nonnegative,
+    decayed_gradient,
+    on_arrays,
+)
 from symgrad.tensor import Tensor
 
 __all__ = ["Adadelta", "Rprop"]
@@ -96,9 +102,7 @@ class Adadelta(Optimizer):
         rho, eps = group["rho"], group["eps"]
         state = self._state(p)
         write(state["step"], state["step"]._data + 1, "add_")
-        grad = -p.grad._data if group["maximize"] else p.grad._data
-        if group["weight_decay"] != 0:
-            grad = scaled_sum(grad, p._data, group["weight_decay"])
+        grad = decayed_gradient(p, group)
         square_avg = addcmul_values(state["square_avg"]._data * rho, grad, grad, 1 - rho)
         write(state["square_avg"], square_avg, "addcmul_")
         delta = np.sqrt(state["acc_delta"]._data + eps) / np.sqrt(square_avg + eps) * grad
