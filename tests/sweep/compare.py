@@ -29,7 +29,7 @@ TOLERANCES = {
 }
 
 
-def _tensor_difference(actual: dict, expected: dict, where: str) -> str | None:
+def _tensor_difference(actual: dict, expected: dict, where: str, tol: dict | None) -> str | None:
     for key in ("dtype", "shape"):
         if actual[key] != expected[key]:
             return f"{where}: {key} {actual[key]} != expected {expected[key]}"
@@ -37,7 +37,7 @@ def _tensor_difference(actual: dict, expected: dict, where: str) -> str | None:
     a = decode_values(actual["values"], dtype)
     e = decode_values(expected["values"], dtype)
     if a.dtype.kind == "f":
-        tol = TOLERANCES.get(dtype, TOLERANCES["float32"])
+        tol = tol or TOLERANCES.get(dtype, TOLERANCES["float32"])
         close = np.isclose(a, e, equal_nan=True, **tol)
     else:
         close = a == e
@@ -48,8 +48,11 @@ def _tensor_difference(actual: dict, expected: dict, where: str) -> str | None:
     return f"{where}: {len(bad)} of {a.size} values differ: {shown}"
 
 
-def difference(actual: Any, expected: Any, where: str = "result") -> str | None:
-    """What differs between two encoded results (nested lists and dicts of tensors)."""
+def difference(
+    actual: Any, expected: Any, where: str = "result", tol: dict | None = None
+) -> str | None:
+    """What differs between two encoded results (nested lists and dicts of tensors); ``tol``
+    (``rtol`` and ``atol``) in place of the dtype's tolerances."""
     if isinstance(expected, dict) and "error" in expected:
         if actual == expected:
             return None
@@ -59,12 +62,12 @@ def difference(actual: Any, expected: Any, where: str = "result") -> str | None:
     if isinstance(expected, dict) and "values" in expected:
         if not isinstance(actual, dict) or "values" not in actual:
             return f"{where}: got {actual!r}, expected a tensor"
-        return _tensor_difference(actual, expected, where)
+        return _tensor_difference(actual, expected, where, tol)
     if isinstance(expected, dict):
         if not isinstance(actual, dict) or actual.keys() != expected.keys():
             return f"{where}: got {actual!r}, expected {expected!r}"
         for key in expected:
-            found = difference(actual[key], expected[key], f"{where}.{key}")
+            found = difference(actual[key], expected[key], f"{where}.{key}", tol)
             if found:
                 return found
         return None
@@ -72,7 +75,7 @@ def difference(actual: Any, expected: Any, where: str = "result") -> str | None:
         if not isinstance(actual, list) or len(actual) != len(expected):
             return f"{where}: got {actual!r}, expected {expected!r}"
         for k, (a, e) in enumerate(zip(actual, expected)):
-            found = difference(a, e, f"{where}[{k}]")
+            found = difference(a, e, f"{where}[{k}]", tol)
             if found:
                 return found
         return None

@@ -69,3 +69,14 @@ KNOWN_FAILURES: dict[str, list[str]] = {
         ["embedding_bag_sum_weighted", "ctc_loss"], ("noncontig", "view"), ("gradgrad",)
     ),
 }
+
+
+# Cases whose recorded PyTorch answer is rounding noise that changes with the machine PyTorch
+# runs on (its vectorised kernels): ``{pattern: tolerances}`` for checking that PyTorch still
+# gives the recorded answer. logcumsumexp's second derivative over a wide spread is noise at a
+# relative 6e-6 (1e-9 where it is 0), as above; on one machine it is 1.88075319e-05, on
+# another 1.88075092e-05.
+PYTORCH_NOISE: dict[str, dict[str, float]] = {
+    pattern: {"rtol": 1e-5, "atol": 1e-8}
+    for pattern in _each(["logcumsumexp_large"], ("size1", "noncontig", "view"), ("gradgrad",))
+}
