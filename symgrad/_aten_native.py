@@ -295,8 +295,11 @@ def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple:
         keep = np.ones(tuple(input.shape), dtype=bool)
         factor = np.ones((), dtype)
     else:
-        keep = random.numpy_generator(None, input).random(tuple(input.shape)) >= p
-        scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
+        # PyTorch's native_dropout: a mask of probability 1 - p (rounded to float32), the
+        # kept values scaled by 1 / (1 - p)
+        p1m = float(np.float32(1.0 - p))
+        keep = random.numpy_generator(None, input).bernoulli_draws(tuple(input.shape), p1m)
+        scale = 0.0 if p1m == 0 else 1.0 / p1m
         factor = (keep * np.asarray(scale, dtype)).astype(dtype, copy=False)
     return _DROPOUT(input, factor=factor), Tensor._make(keep)
 

@@ -333,6 +333,20 @@ class _MetaDraws:
     def permutation(self, n: int) -> MetaArray:
         return meta_array((n,), np.int64)
 
+    randperm = permutation
+
+    # PyTorch's samplers (symgrad._cpu_generator.CpuStream)
+    def uniform_fill(self, shape: Any, dtype: Any, *bounds: Any) -> MetaArray:
+        return meta_array(np.broadcast_shapes(shape), dtype)
+
+    normal_fill = uniform_fill
+
+    def random_from_to(self, shape: Any, low: Any, high: Any, wide: bool = True) -> MetaArray:
+        return meta_array(np.broadcast_shapes(shape), np.int64)
+
+    def bernoulli_draws(self, shape: Any, p: Any) -> MetaArray:
+        return meta_array(np.broadcast_shapes(shape), np.bool_)
+
 
 META_DRAWS = _MetaDraws()
 

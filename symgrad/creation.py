@@ -11,6 +11,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import OMITTED, require_tensor
 from symgrad._assign import warn_copy_construct
+from symgrad._cpu_generator import wide_draws
 from symgrad._data import check_fill, int_argument, keyword_sizes, to_array
 from symgrad._device import as_device
 from symgrad._factory import _check_device, _finish, _float_dtype, _meta_or, _shape
@@ -358,7 +359,7 @@ def rand(
         size = keyword_sizes("rand", size, keyword, "size")
     on = _check_device(device)
     d, shape = _random_dtype(dtype, "rand"), _shape(size, "rand")
-    values = _meta_or(on, shape, d, lambda: numpy_generator(generator).random(shape).astype(d))
+    values = _meta_or(on, shape, d, lambda: numpy_generator(generator).uniform_fill(shape, d))
     return _finish(values, requires_grad)
 
 
@@ -375,9 +376,7 @@ def randn(
         size = keyword_sizes("randn", size, keyword, "size")
     on = _check_device(device)
     d, shape = _random_dtype(dtype, "randn"), _shape(size, "randn")
-    values = _meta_or(
-        on, shape, d, lambda: numpy_generator(generator).standard_normal(shape).astype(d)
-    )
+    values = _meta_or(on, shape, d, lambda: numpy_generator(generator).normal_fill(shape, d))
     return _finish(values, requires_grad)
 
 
@@ -405,10 +404,14 @@ def randint(
     check_randint(low, high, size)
     shape = _shape(tuple(size), "randint")
     d = (dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy
-    values = _meta_or(
-        on, shape, d, lambda: numpy_generator(generator).integers(low, high, shape).astype(d)
-    )
+    values = _meta_or(on, shape, d, lambda: _random_from_to(generator, shape, low, high, d))
     return _finish(values, requires_grad)
+
+
+def _random_from_to(generator: Any, shape: tuple, low: int, high: int, d: Any) -> np.ndarray:
+    """PyTorch's integers in ``[low, high)`` of NumPy dtype ``d``."""
+    stream = numpy_generator(generator)
+    return stream.random_from_to(shape, low, high, wide=wide_draws(d)).astype(d)
 
 
 def randperm(
@@ -435,6 +438,6 @@ def randperm(
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     d = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
     values = _meta_or(
-        on, (n,), d.numpy, lambda: numpy_generator(generator).permutation(n).astype(d.numpy)
+        on, (n,), d.numpy, lambda: numpy_generator(generator).randperm(n).astype(d.numpy)
     )
     return _finish(values, requires_grad)

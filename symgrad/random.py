@@ -2,12 +2,18 @@
 and state, and the default generator that ``rand``, ``randn``, ``randint``, ``randperm``,
 dropout and shuffling draw from unless given another.
 
-Each generator wraps a NumPy ``Generator`` (PCG64), so seeded runs are reproducible; the
-numbers differ from PyTorch's, whose generator is a different algorithm.
+Each generator is PyTorch's CPU generator (its Mersenne Twister, seeded as PyTorch seeds it,
+and its sampling kernels: ``symgrad._cpu_generator``), so a seeded program draws PyTorch's
+numbers: ``rand``, ``randn``, ``randint``, ``randperm``, ``uniform_``, ``normal_``,
+``bernoulli`` and dropout masks, and with them the layers' initial weights. The states are
+PyTorch's 5056 bytes, so a state saved by one library loads into the other.
 
 Examples
 --------
 >>> import symgrad
+>>> _ = symgrad.manual_seed(0)
+>>> symgrad.rand(3)
+tensor([0.4963, 0.7682, 0.0885])
 >>> g = symgrad.Generator().manual_seed(0)
 >>> a = symgrad.rand(3, generator=g)
 >>> _ = g.manual_seed(0)
@@ -18,12 +24,12 @@ True
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
+from symgrad._cpu_generator import STATE_BYTES, CpuStream, from_state, to_state
 from symgrad._device import as_device
 from symgrad._meta import META_DRAWS, MetaArray
 from symgrad._tracing import TRACE, draw
@@ -41,6 +47,7 @@ __all__ = [
 ]
 
 _SEED_RANGE = 2**64
+_DEFAULT_SEED = 67280421310721  # a new Generator's seed in PyTorch
 
 
 def _seed_value(seed: Any) -> int:
@@ -57,17 +64,21 @@ class Generator:
     ``manual_seed(s)`` restarts it from ``s`` (and returns it, so
     ``Generator().manual_seed(0)`` reads as in PyTorch); ``seed()`` reseeds it from the
     operating system; ``get_state()``/``set_state()`` save and restore it as a tensor of
-    byte values.
+    byte values. A new generator starts from PyTorch's fixed seed, 67280421310721.
     """
 
     def __init__(self, device: Any = "cpu") -> None:
         self.device = as_device(device)
-        self.seed()
+        self.manual_seed(_DEFAULT_SEED)
 
     def manual_seed(self, seed: Any) -> Generator:
         """Restart from ``seed``; returns the generator."""
         self._initial_seed = _seed_value(seed)
-        self._rng = np.random.default_rng(self._initial_seed)
+        rng = getattr(self, "_rng", None)
+        if type(rng) is CpuStream:
+            rng.reseed(self._initial_seed)
+        else:
+            self._rng = CpuStream(self._initial_seed)
         return self
 
     def seed(self) -> int:
@@ -81,45 +92,51 @@ class Generator:
         return self._initial_seed
 
     def get_state(self) -> Tensor:
-        """The generator's state for :meth:`set_state`: a ``uint8`` tensor of bytes, as in
-        PyTorch (their meaning is symgrad's own)."""
-        raw = json.dumps([self._initial_seed, self._rng.bit_generator.state]).encode()
-        return Tensor._make(np.frombuffer(raw, dtype=np.uint8).copy())
+        """The generator's state for :meth:`set_state`: PyTorch's 5056 bytes (a ``uint8``
+        tensor), so ``torch.get_rng_state()`` loads here and this state in PyTorch."""
+        return Tensor._make(to_state(self._stream(), self._initial_seed))
 
     def set_state(self, new_state: Tensor) -> Generator:
-        """Restore a state from :meth:`get_state`; returns the generator."""
-        if not isinstance(new_state, Tensor) or new_state.dtype.numpy.kind not in "iu":
+        """Restore a state from :meth:`get_state` (or PyTorch's); returns the generator."""
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a symgrad.ByteTensor, but got {type(new_state).__name__}")
+        if new_state.dtype.numpy != np.uint8:
             raise TypeError(
-                "RNG state must be the integer tensor Generator.get_state() returns, not "
-                + (
-                    f"a {new_state.dtype} tensor"
-                    if isinstance(new_state, Tensor)
-                    else type(new_state).__name__
-                )
+                f"RNG state must be a symgrad.ByteTensor (uint8), not a {new_state.dtype} "
+                "tensor: pass what get_state() returned"
             )
-        try:  # JSON (numbers and strings only): a seed and the PCG64 state
-            seed, state = json.loads(new_state.numpy().astype(np.uint8).tobytes().decode())
-            seed = _seed_value(seed)
-            rng = np.random.default_rng()
-            rng.bit_generator.state = state
-        except Exception as error:
+        if new_state.numel() != STATE_BYTES:
             raise RuntimeError(
-                "set_state: the tensor is not a state saved by Generator.get_state() "
-                f"({new_state.numel()} bytes)"
-            ) from error
-        self._initial_seed, self._rng = seed, rng
+                f"Expected a CPUGeneratorImplState of size {STATE_BYTES} but found the input "
+                f"RNG state size to be {new_state.numel()}"
+            )
+        stream = self._stream()
+        saved = stream.state
+        try:
+            self._initial_seed = from_state(stream, np.asarray(new_state.numpy()).reshape(-1))
+        except ValueError:
+            stream.state = saved
+            raise RuntimeError("Invalid mt19937 state") from None
         return self
+
+    def _stream(self) -> CpuStream:
+        rng = self._rng
+        if type(rng) is not CpuStream:  # inside vmap or a trace: the draw's own error
+            rng.uniform_fill  # noqa: B018 - (raises)
+        return rng
 
     def __repr__(self) -> str:
         return f"<symgrad.Generator object at {id(self):#x}>"
 
 
 default_generator = Generator()
+default_generator.seed()  # the default one from the operating system's entropy, as PyTorch's
 
 
-def numpy_generator(generator: Generator | None, like: Any = None) -> np.random.Generator:
-    """The NumPy generator behind ``generator`` (the default one for None); for draws shaped
-    like the meta tensor ``like``, one that draws no values (see ``symgrad._meta``)."""
+def numpy_generator(generator: Generator | None, like: Any = None) -> CpuStream:
+    """The stream behind ``generator`` (the default one for None): PyTorch's samplers, and
+    NumPy's for the others; for draws shaped like the meta tensor ``like``, one that draws no
+    values (see ``symgrad._meta``)."""
     if like is not None and type(like._data) is MetaArray:
         return META_DRAWS  # type: ignore[return-value]
     if TRACE.log is not None:

@@ -7,7 +7,6 @@ import math
 import warnings
 from typing import Any
 
-from symgrad import creation, dtypes
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.nn.init_structured import (
     deprecated,
@@ -94,13 +93,6 @@ def _fill(tensor: Tensor, values: Tensor) -> Tensor:
         return tensor.copy_(values)
 
 
-def _draw(kind: str, tensor: Tensor, generator: Any = None) -> Tensor:
-    """Random values of ``tensor``'s shape from ``generator`` (symgrad's default one for
-    None; float64 draws)."""
-    draw = creation.rand if kind == "uniform" else creation.randn
-    return draw(tuple(tensor.shape), dtype=dtypes.float64, generator=generator)
-
-
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
     """Fill ``tensor`` with values drawn uniformly from ``[a, b)``.
 
@@ -114,14 +106,16 @@ def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = No
     """
     _floating(tensor, "check_uniform_bounds")
     _check_range(a, b)
-    return _fill(tensor, _draw("uniform", tensor, generator) * (b - a) + a)
+    with no_grad():  # the tensor's own fill, as PyTorch: its numbers
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     """Fill ``tensor`` with values drawn from the normal distribution N(``mean``, ``std``²)."""
     _floating(tensor, "normal_kernel_cpu")
     _check_std(std)
-    return _fill(tensor, _draw("normal", tensor, generator) * std + mean)
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:

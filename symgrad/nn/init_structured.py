@@ -9,8 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 from symgrad import creation
+from symgrad._like import empty_like
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.ops.decompositions import linalg_qr
+from symgrad.ops.math import where
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -62,8 +64,10 @@ def trunc_normal_(
     b: float = 2.0,
     generator: Any = None,
 ) -> Tensor:
-    """Fill ``tensor`` with samples of N(``mean``, ``std``²) truncated to [``a``, ``b``]
-    (inverse-CDF sampling, as PyTorch).
+    """Fill ``tensor`` with samples of N(``mean``, ``std``²) truncated to [``a``, ``b``],
+    by PyTorch's rejection sampling (its draws, in its order): normal samples redrawn where
+    they fall outside when the interval holds more than 0.3 of the mass, else uniform
+    candidates in [``a``, ``b``] accepted with the normal density's ratio to its peak.
 
     Examples
     --------
@@ -83,14 +87,55 @@ def trunc_normal_(
     def cdf(x: float) -> float:
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
-    low, high = cdf((a - mean) / std), cdf((b - mean) / std)
+    if tensor.is_meta:
+        return tensor
     with no_grad():
-        tensor.uniform_(2 * low - 1, 2 * high - 1, generator=generator)
-        tensor.erfinv_()
-        tensor.mul_(std * math.sqrt(2.0))
-        tensor.add_(mean)
-        tensor.clamp_(min=a, max=b)
+        if cdf((b - mean) / std) - cdf((a - mean) / std) > 0.3:
+            _normal_within(tensor, mean, std, a, b, generator)
+        else:
+            _uniform_accepted(tensor, mean, std, a, b, generator)
     return tensor
+
+
+def _normal_within(tensor: Tensor, mean: float, std: float, a: float, b: float, generator: Any):
+    """Normal samples, those outside [a, b] (in the tensor's dtype) drawn again until none is."""
+    lo = creation.tensor(a, dtype=tensor.dtype).item()
+    hi = creation.tensor(b, dtype=tensor.dtype).item()
+    result = tensor.normal_(mean, std, generator=generator)
+    while True:
+        outside = (result < lo) | (result > hi)
+        if not outside.any():
+            break
+        redrawn = empty_like(result).normal_(mean, std, generator=generator)
+        result = where(outside, redrawn, result)
+    if result is not tensor:
+        tensor.copy_(result)
+
+
+def _uniform_accepted(tensor: Tensor, mean: float, std: float, a: float, b: float, generator):
+    """Uniform candidates in [a, b], each kept with probability exp(log density - log peak)."""
+    mode = max(a, min(mean, b))
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+    candidates = empty_like(tensor)
+    accept = empty_like(tensor)
+
+    def rejected(c: Tensor) -> Tensor:
+        c.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+        return accept.uniform_(generator=generator).log_().gt(c)
+
+    tensor.uniform_(a, b, generator=generator)
+    candidates.copy_(tensor)
+    pending = rejected(candidates)
+    if not pending.any():
+        return
+    result = tensor
+    while True:
+        candidates.uniform_(a, b, generator=generator)
+        result = where(pending, candidates, result)
+        pending = where(pending, rejected(candidates), pending)
+        if not pending.any():
+            break
+    tensor.copy_(result)
 
 
 def eye_(tensor: Tensor) -> Tensor:

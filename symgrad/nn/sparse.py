@@ -28,7 +28,7 @@ def _check_p(p: float) -> None:
 def _keep_mask(input: Tensor, p: float) -> np.ndarray:
     """True with probability ``1 - p`` in ``input``'s shape, drawn from symgrad's generator
     (``manual_seed``; nothing is drawn for a meta tensor)."""
-    return random.numpy_generator(None, input).random(tuple(input.shape)) >= p
+    return random.numpy_generator(None, input).bernoulli_draws(tuple(input.shape), 1.0 - p)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._cpu_generator import wide_draws
 from symgrad.ops.inplace import inplace
 from symgrad.random import numpy_generator
 from symgrad.tensor import Tensor, bind_methods
@@ -127,7 +128,8 @@ def _random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Any 
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
         )
-    values = numpy_generator(generator, self).integers(from_, to, tuple(self.shape))
+    wide = wide_draws(self.dtype.numpy)
+    values = numpy_generator(generator, self).random_from_to(tuple(self.shape), from_, to, wide)
     fill = Tensor._make(values.astype(self.dtype.numpy))
     return inplace(self, "random_", lambda x: fill.detach(), fill)
 

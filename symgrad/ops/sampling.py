@@ -104,8 +104,15 @@ def normal(
     m = mean._data if mean_tensor else float(mean)
     s = std._data if std_tensor else float(std)
     shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-    z = numpy_generator(generator, tensors[0]).standard_normal(shape)
-    values = np.asanyarray(m + s * z).astype(d.numpy)
+    # PyTorch's order: normal_(0, std) then + mean for a number std, else normal_(0, 1),
+    # * std, + mean, each rounded in the result's dtype
+    stream = numpy_generator(generator, tensors[0])
+    kind = d.numpy
+    if std_tensor:
+        z = stream.normal_fill(shape, kind) * np.asarray(s, kind)
+    else:
+        z = stream.normal_fill(shape, kind, 0.0, s)
+    values = np.asanyarray(z + np.asarray(m, kind)).astype(kind)
     node = (
         "NormalBackward3"
         if mean_tensor and std_tensor
@@ -139,7 +146,7 @@ def _check_p(p: float) -> float:
 
 
 def _draw(x: Tensor, p: Any, generator: Any, d: dtypes.dtype) -> np.ndarray:
-    return (numpy_generator(generator, x).random(tuple(x.shape)) < p).astype(d.numpy)
+    return numpy_generator(generator, x).bernoulli_draws(tuple(x.shape), p).astype(d.numpy)
 
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
@@ -200,8 +207,8 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any
     _check_std(std)
 
     def compute(x: Tensor) -> Tensor:
-        z = numpy_generator(generator, x).standard_normal(x.shape)
-        return _sample((x,), (mean + std * z).astype(x._data.dtype), "NormalBackward0")
+        values = numpy_generator(generator, x).normal_fill(tuple(x.shape), x._data.dtype, mean, std)
+        return _sample((x,), values, "NormalBackward0")
 
     return inplace(self, "normal_", compute)
 
@@ -223,8 +230,8 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
     _check_range(a, b)
 
     def compute(x: Tensor) -> Tensor:
-        u = numpy_generator(generator, x).random(x.shape)
-        return _sample((x,), (a + (b - a) * u).astype(x._data.dtype), "UniformBackward0")
+        values = numpy_generator(generator, x).uniform_fill(tuple(x.shape), x._data.dtype, a, b)
+        return _sample((x,), values, "UniformBackward0")
 
     return inplace(self, "uniform_", compute)
 

@@ -74,7 +74,8 @@ def test_bernoulli():
     assert draws.dtype is symgrad.float64 and abs(draws.mean().item() - 0.3) < 0.02
     assert _same_draws(lambda: symgrad.bernoulli(symgrad.full((10,), 0.5)))
     g = symgrad.Generator().manual_seed(1)
-    a = symgrad.bernoulli(symgrad.full((10,), 0.5), generator=g)
+    # float64 probabilities draw as a number p does (float64 uniforms), as in PyTorch
+    a = symgrad.bernoulli(symgrad.full((10,), 0.5, dtype=symgrad.float64), generator=g)
     g.manual_seed(1)
     assert (a == symgrad.ones(10).bernoulli(0.5, generator=g)).all()
     with pytest.raises(RuntimeError, match=r"Expected p_in >= 0 && p_in <= 1"):

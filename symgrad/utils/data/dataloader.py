@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from symgrad.random import Generator
+from symgrad.random import Generator, numpy_generator
 from symgrad.tensor import NAMES, Tensor
 from symgrad.utils.data._utils.collate import default_collate, default_convert
 from symgrad.utils.data.dataset import IterableDataset, Subset, TensorDataset
@@ -197,6 +197,9 @@ class _SingleProcessDataLoaderIter:
 
     def __init__(self, loader: DataLoader) -> None:
         self._loader = loader
+        # PyTorch's iterator draws its workers' base seed first (an int64 from the loader's
+        # generator), so that the draws after it are PyTorch's
+        self._base_seed = int(numpy_generator(loader.generator).random_from_to((), 0, 2**63))
         self._batches = loader._batches()
 
     def __iter__(self) -> _SingleProcessDataLoaderIter:

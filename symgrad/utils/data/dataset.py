@@ -265,6 +265,6 @@ def random_split(
             f"Sum of input lengths ({sum(lengths)}) does not equal the length of the input "
             f"dataset ({n})"
         )
-    order = numpy_generator(generator).permutation(n).tolist()
+    order = numpy_generator(generator).randperm(n).tolist()
     ends = list(accumulate(int(k) for k in lengths))
     return [Subset(dataset, order[end - k : end]) for k, end in zip(lengths, ends)]

@@ -75,12 +75,16 @@ class RandomSampler(Sampler[int]):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self) -> Iterator[int]:
-        rng, n = numpy_generator(self.generator), len(self.data_source)
+        n = len(self.data_source)
+        rng = numpy_generator(self.generator)
+        if self.generator is None:  # as PyTorch: a generator of its own, seeded from the default
+            seed = int(rng.random_from_to((), 0, 2**63))
+            rng = numpy_generator(Generator().manual_seed(seed))
         if self.replacement:
-            return iter(rng.integers(0, n, self.num_samples).tolist())
+            return iter(rng.random_from_to((self.num_samples,), 0, n).tolist())
         full, rest = divmod(self.num_samples, n)
-        order = [i for _ in range(full) for i in rng.permutation(n).tolist()]
-        return iter(order + rng.permutation(n).tolist()[:rest])
+        order = [i for _ in range(full) for i in rng.randperm(n).tolist()]
+        return iter(order + rng.randperm(n).tolist()[:rest])
 
     def __len__(self) -> int:
         return self.num_samples
@@ -94,7 +98,7 @@ class SubsetRandomSampler(Sampler[int]):
         self.generator = generator
 
     def __iter__(self) -> Iterator:
-        order = numpy_generator(self.generator).permutation(len(self.indices)).tolist()
+        order = numpy_generator(self.generator).randperm(len(self.indices)).tolist()
         return iter([self.indices[i] for i in order])
 
     def __len__(self) -> int:

@@ -1,0 +1,280 @@
+"""PyTorch's CPU random generator: its 32-bit Mersenne Twister and the kernels that turn the
+twister's numbers into samples, so that a seeded program draws PyTorch's numbers.
+
+The twister is NumPy's ``MT19937`` (the same algorithm, seeded as PyTorch seeds it); each
+kernel consumes its numbers in PyTorch's order and applies PyTorch's transformation:
+
+- floating uniforms (``rand``, ``uniform_``) take 24 bits of one number for float32 (11 for
+  float16, 8 for bfloat16) and 53 bits of two numbers for float64, scaled into ``[from, to)``
+  with one rounding;
+- normals (``randn``, ``normal_``) of 16 values or more are Box-Muller pairs over blocks of 16
+  uniforms (the last block redrawn when the size is not a multiple of 16); fewer are drawn one
+  by one in float64 with a cached second value, as PyTorch's scalar kernel;
+- integers in ``[low, high)`` are one number (two for ranges of 2**32 or more) modulo the
+  range; permutations are PyTorch's Fisher-Yates swaps; Bernoulli draws compare a float64
+  uniform (a float32 one for float32 probabilities) with ``p``.
+
+Other samplers (Poisson, gamma, ...) are NumPy's, drawing from the same twister: reproducible
+under ``manual_seed``, though not PyTorch's numbers. Float32 normals may differ from PyTorch's
+in the last bit, where its vectorised logarithm and sine round otherwise.
+
+Examples
+--------
+>>> import numpy as np
+>>> s = CpuStream(0)
+>>> s.uniform_fill((3,), np.float32)
+array([0.4962566 , 0.7682218 , 0.08847743], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+__all__ = ["CpuStream", "STATE_BYTES", "wide_draws"]
+
+_N = 624  # the twister's words
+_MASK32 = 0xFFFFFFFF
+_BITS = {np.dtype(np.float64): 53, np.dtype(np.float32): 24, np.dtype(np.float16): 11}
+_TWO_PI = 2.0 * math.pi
+
+
+def wide_draws(dtype: Any) -> bool:
+    """Whether PyTorch draws integers of ``dtype`` from 64-bit numbers when the range needs
+    them (int64, float64, float32)."""
+    return np.dtype(dtype) in (np.dtype(np.int64), np.dtype(np.float64), np.dtype(np.float32))
+
+
+def _seeded_words(seed: int) -> np.ndarray:
+    """The twister's state after PyTorch's ``mt19937(seed)``: the standard initialisation from
+    the seed's low 32 bits."""
+    words = [seed & _MASK32]
+    for j in range(1, _N):
+        prev = words[-1]
+        words.append((1812433253 * (prev ^ (prev >> 30)) + j) & _MASK32)
+    return np.array(words, dtype=np.uint32)
+
+
+def _fma(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
+    """``a * b + c`` in float64 rounded once (PyTorch's compiled kernels contract it into a
+    fused multiply-add): the product split exactly (Dekker), then summed with its error."""
+    a = np.asarray(a, np.float64)
+    b = np.float64(b)
+    p = a * b
+    split = 134217729.0  # 2**27 + 1
+    ah = a * split
+    ah = ah - (ah - a)
+    al = a - ah
+    bh = b * split
+    bh = bh - (bh - b)
+    bl = b - bh
+    err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bb = s - p
+    se = (p - (s - bb)) + (c - bb)
+    with np.errstate(invalid="ignore"):
+        out = s + (err + se)
+    # products that overflow or are not finite: the plain expression
+    bad = ~np.isfinite(out) | ~np.isfinite(p)
+    if bad.any():
+        out = np.where(bad, p + c, out)
+    return out
+
+
+class CpuStream:
+    """One generator's twister and PyTorch's samplers over it (see the module's text)."""
+
+    def __init__(self, seed: int) -> None:
+        self.bits = np.random.MT19937(0)
+        self.numpy = np.random.Generator(self.bits)
+        self.reseed(seed)
+
+    def reseed(self, seed: int) -> None:
+        """Restart from ``seed`` (the cached normal value is dropped, as in PyTorch)."""
+        self.seeded = _seeded_words(seed)  # (a state still at its seed shows next = 0)
+        self.bits.state = {"bit_generator": "MT19937", "state": {"key": self.seeded, "pos": _N}}
+        self.normal_cache: float | None = None
+
+    # vmap(randomness="same") saves and restores ``rng.bit_generator.state``
+    @property
+    def bit_generator(self) -> CpuStream:
+        return self
+
+    @property
+    def state(self) -> tuple:
+        return (self.bits.state, self.normal_cache)
+
+    @state.setter
+    def state(self, value: tuple) -> None:
+        self.bits.state, self.normal_cache = value
+
+    def __getattr__(self, name: str) -> Any:
+        # the samplers PyTorch's kernels are not written for: NumPy's, on the same twister
+        return getattr(self.numpy, name)
+
+    # -- the twister's numbers ---------------------------------------------------------------
+    def words(self, n: int) -> np.ndarray:
+        """``n`` 32-bit numbers (as uint64), PyTorch's ``random()``."""
+        return self.bits.random_raw(n)
+
+    def words64(self, n: int) -> np.ndarray:
+        """``n`` 64-bit numbers, each from two 32-bit ones (the first the high half), PyTorch's
+        ``random64()``."""
+        w = self.bits.random_raw(2 * n)
+        return (w[0::2] << np.uint64(32)) | w[1::2]
+
+    def _unit(self, n: int, dtype: np.dtype) -> np.ndarray:
+        """``n`` uniforms in [0, 1) with ``dtype``'s precision: float64 values."""
+        bits = _BITS.get(dtype, 8)  # (bfloat16: 8)
+        raw = self.words64(n) if bits == 53 else self.words(n)
+        return (raw & np.uint64((1 << bits) - 1)).astype(np.float64) * (2.0**-bits)
+
+    # -- PyTorch's kernels -------------------------------------------------------------------
+    def uniform_fill(
+        self, shape: tuple, dtype: Any, low: float = 0.0, high: float = 1.0
+    ) -> np.ndarray:
+        """``uniform_(low, high)`` of a ``dtype`` array (float64 ``dtype`` draws two numbers
+        per value, the others one)."""
+        dtype = np.dtype(dtype)
+        n = math.prod(shape)
+        u = self._unit(n, dtype)
+        lo, hi = dtype.type(low), dtype.type(high)
+        if dtype == np.float64:
+            out = u if (lo == 0 and hi == 1) else _fma(u, hi - lo, lo)
+        else:  # float32 arithmetic with one rounding: exact in float64, then rounded
+            out = u * np.float64(np.float32(hi) - np.float32(lo)) + np.float64(lo)
+        return out.astype(dtype).reshape(shape)
+
+    def normal_fill(
+        self, shape: tuple, dtype: Any, mean: float = 0.0, std: float = 1.0
+    ) -> np.ndarray:
+        """``normal_(mean, std)`` of a contiguous ``dtype`` array."""
+        dtype = np.dtype(dtype)
+        n = math.prod(shape)
+        if n < 16:
+            return self.normals(n, mean, std).astype(dtype).reshape(shape)
+        work = np.float32 if dtype != np.float64 else np.float64
+        data = self._unit(n, dtype).astype(work)
+        whole = n - n % 16
+        if whole:
+            blocks = data[:whole].reshape(-1, 2, 8)
+            _box_muller(blocks, mean, std)
+            data[:whole] = blocks.reshape(-1)
+        if n % 16:  # the last 16 values drawn again
+            tail = self._unit(16, dtype).astype(work).reshape(1, 2, 8)
+            _box_muller(tail, mean, std)
+            data[n - 16 :] = tail.reshape(-1)
+        return data.astype(dtype).reshape(shape)
+
+    def normals(self, n: int, mean: float = 0.0, std: float = 1.0) -> np.ndarray:
+        """``n`` float64 normals from PyTorch's scalar kernel (a pair per two uniforms, the
+        second kept for the next draw)."""
+        out = np.empty(n)
+        for k in range(n):
+            if self.normal_cache is not None:
+                z, self.normal_cache = self.normal_cache, None
+            else:
+                u1, u2 = self._unit(2, np.dtype(np.float64))
+                r = math.sqrt(-2.0 * math.log1p(-u2))
+                theta = _TWO_PI * u1
+                self.normal_cache = r * math.sin(theta)
+                z = r * math.cos(theta)
+            out[k] = z * std + mean
+        return out
+
+    def random_from_to(self, shape: tuple, low: int, high: int, wide: bool = True) -> np.ndarray:
+        """``random_(low, high)``: int64 values (two numbers each for a range of 2**32 or
+        more, where the dtype is ``wide``: 64-bit integers and float32/float64)."""
+        n = math.prod(shape)
+        span = high - low
+        raw = self.words64(n) if (wide and span >= 2**32) else self.words(n)
+        return ((raw % np.uint64(span)).astype(np.int64) + low).reshape(shape)
+
+    def randperm(self, n: int) -> np.ndarray:
+        """``randperm(n)``: PyTorch's swaps of ``i`` with ``i + random() % (n - i)``."""
+        if n < 2:
+            return np.arange(n, dtype=np.int64)
+        steps = np.arange(n - 1, dtype=np.int64)
+        targets = (self.words(n - 1) % (n - steps).astype(np.uint64)).astype(np.int64) + steps
+        order = list(range(n))
+        for i, j in enumerate(targets.tolist()):
+            order[i], order[j] = order[j], order[i]
+        return np.array(order, dtype=np.int64)
+
+    def bernoulli_draws(self, shape: tuple, p: Any) -> np.ndarray:
+        """Booleans of probability ``p``: a number, or an array (broadcast to ``shape``) whose
+        float64 values compare with float64 uniforms and others with float32 ones."""
+        n = math.prod(shape)
+        if isinstance(p, np.ndarray) and p.dtype != np.float64:
+            u = self._unit(n, np.dtype(np.float32)).astype(np.float32).reshape(shape)
+            return u < np.broadcast_to(p.astype(np.float32, copy=False), shape)
+        return self._unit(n, np.dtype(np.float64)).reshape(shape) < p
+
+
+def _box_muller(blocks: np.ndarray, mean: float, std: float) -> None:
+    """PyTorch's ``normal_fill_16`` over blocks of 16 uniforms (``blocks[:, 0]`` the first 8,
+    ``blocks[:, 1]`` the last 8), in place: the first 8 become ``r cos``, the others
+    ``r sin``, scaled and shifted."""
+    kind = blocks.dtype.type
+    u1 = kind(1) - blocks[:, 0]  # [0, 1) -> (0, 1] for the logarithm
+    u2 = blocks[:, 1]
+    with np.errstate(divide="ignore"):
+        radius = np.sqrt(kind(-2) * np.log(u1))
+    theta = kind(_TWO_PI) * u2
+    for half, wave in ((0, np.cos(theta)), (1, np.sin(theta))):
+        z = radius * wave
+        if std == 1 and mean == 0:
+            blocks[:, half] = z
+        elif kind is np.float64:
+            blocks[:, half] = _fma(z, std, mean)
+        else:
+            blocks[:, half] = z.astype(np.float64) * np.float64(np.float32(std)) + np.float32(mean)
+
+
+STATE_BYTES = 5056  # PyTorch's CPU generator state: a legacy record, then the float cache
+
+
+def to_state(stream: CpuStream, seed: int) -> np.ndarray:
+    """The generator's state in PyTorch's layout (``torch.get_rng_state()``'s 5056 bytes): the
+    seed, the twister's position and 624 words, the cached float64 normal."""
+    st = stream.bits.state["state"]
+    pos = int(st["pos"])
+    # PyTorch keeps (left, next): the next word is state[next] unless left is 1 (a twist first)
+    left, nxt = (1, _N) if pos >= _N else (_N + 1 - pos, pos)
+    if pos >= _N and np.array_equal(st["key"], stream.seeded):
+        nxt = 0  # not yet drawn from
+    out = np.zeros(STATE_BYTES, dtype=np.uint8)
+    out[0:8] = np.frombuffer(np.uint64(seed).tobytes(), np.uint8)
+    out[8:12] = np.frombuffer(np.int32(left).tobytes(), np.uint8)
+    out[12:16] = np.frombuffer(np.int32(1).tobytes(), np.uint8)  # seeded
+    out[16:24] = np.frombuffer(np.uint64(nxt).tobytes(), np.uint8)
+    out[24:5016] = np.frombuffer(st["key"].astype(np.uint64).tobytes(), np.uint8)
+    if stream.normal_cache is not None:
+        out[5024:5032] = np.frombuffer(np.float64(stream.normal_cache).tobytes(), np.uint8)
+        out[5040:5044] = np.frombuffer(np.int32(1).tobytes(), np.uint8)
+    return out
+
+
+def from_state(stream: CpuStream, raw: np.ndarray) -> int:
+    """Load PyTorch's layout (see :func:`to_state`) into ``stream``; returns the seed. A
+    ValueError for bytes that are not such a state."""
+    if raw.size != STATE_BYTES:
+        raise ValueError(f"a generator state has {STATE_BYTES} bytes, not {raw.size}")
+    buf = raw.astype(np.uint8).tobytes()
+    seed = int(np.frombuffer(buf, np.uint64, 1, 0)[0])
+    left = int(np.frombuffer(buf, np.int32, 1, 8)[0])
+    nxt = int(np.frombuffer(buf, np.uint64, 1, 16)[0])
+    words = np.frombuffer(buf, np.uint64, _N, 24)
+    if not 1 <= left <= _N or nxt > _N or (words > _MASK32).any():
+        raise ValueError("the bytes are not a generator state (its position or words are off)")
+    pos = _N if left == 1 else nxt
+    stream.seeded = words.astype(np.uint32) if nxt == 0 else np.zeros(0, np.uint32)
+    stream.bits.state = {
+        "bit_generator": "MT19937",
+        "state": {"key": words.astype(np.uint32), "pos": pos},
+    }
+    valid = int(np.frombuffer(buf, np.int32, 1, 5040)[0])
+    stream.normal_cache = float(np.frombuffer(buf, np.float64, 1, 5024)[0]) if valid else None
+    return seed

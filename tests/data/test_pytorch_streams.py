@@ -1,0 +1,170 @@
+"""Seeded draws are PyTorch's: the CPU generator's twister, its sampling kernels and its state
+bytes (plain expected values from PyTorch 2.13, then cross-checks against it)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad
+
+
+def test_seeded_factories_draw_pytorchs_numbers():
+    symgrad.manual_seed(0)
+    np.testing.assert_array_equal(
+        symgrad.rand(3).numpy(), np.array([0.4962566, 0.7682218, 0.08847743], np.float32)
+    )
+    symgrad.manual_seed(0)
+    assert symgrad.randn(3, dtype=symgrad.float64).tolist() == [
+        1.5409961082440433,
+        -0.2934289057609464,
+        -2.1787893820745574,
+    ]
+    symgrad.manual_seed(0)
+    assert symgrad.randint(0, 10, (6,)).tolist() == [4, 9, 3, 0, 3, 9]
+    assert symgrad.randperm(7).tolist() == [6, 2, 4, 0, 3, 5, 1]
+    symgrad.manual_seed(0)  # 16 values or more: Box-Muller over blocks of 16, the tail redrawn
+    drawn = symgrad.randn(20, dtype=symgrad.float64)
+    assert drawn[[0, 7, 8, 19]].tolist() == [
+        -2.310411800234176,
+        -0.830510051008449,
+        0.23871805816817063,
+        -0.7498915228391941,
+    ]
+
+
+def test_layers_start_from_pytorchs_weights_and_dropout_keeps_its_elements():
+    symgrad.manual_seed(0)
+    np.testing.assert_array_equal(
+        symgrad.nn.Linear(2, 2).weight.detach().numpy(),
+        np.array(
+            [[-0.005293981172144413, 0.37932288646698], [-0.5819807648658752, -0.5203874707221985]],
+            np.float32,
+        ),
+    )
+    symgrad.manual_seed(0)
+    out = symgrad.nn.functional.dropout(symgrad.ones(8), 0.5)
+    assert out.tolist() == [0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0, 2.0]
+
+
+def test_shuffled_loader_draws_pytorchs_order():
+    symgrad.manual_seed(0)
+    data = symgrad.utils.data.TensorDataset(symgrad.arange(6))
+    loader = symgrad.utils.data.DataLoader(data, batch_size=3, shuffle=True)
+    assert [b[0].tolist() for b in loader] == [[0, 4, 3], [5, 2, 1]]
+
+
+def test_states_are_pytorchs_bytes():
+    symgrad.manual_seed(0)
+    state = symgrad.get_rng_state()
+    assert state.dtype is symgrad.uint8 and state.shape == (5056,)
+    assert state[:24].tolist() == [0] * 8 + [1, 0, 0, 0, 1, 0, 0, 0] + [0] * 8
+    assert symgrad.Generator().initial_seed() == 67280421310721  # a new generator's seed
+    g = symgrad.Generator().manual_seed(3)
+    symgrad.randn(5, dtype=symgrad.float64, generator=g)  # leaves a cached normal behind
+    saved = g.get_state()
+    a = symgrad.randn(7, dtype=symgrad.float64, generator=g)
+    assert symgrad.randn(7, dtype=symgrad.float64, generator=g.set_state(saved)).tolist() == (
+        a.tolist()
+    )
+
+
+@pytest.mark.parametrize(
+    "state, error, message",
+    [
+        (symgrad.zeros(5056, dtype=symgrad.int64), TypeError, "RNG state must be"),
+        (symgrad.zeros(10, dtype=symgrad.uint8), RuntimeError, "size 5056"),
+        (symgrad.zeros(5056, dtype=symgrad.uint8), RuntimeError, "Invalid mt19937 state"),
+        ([1, 2], TypeError, "expected a symgrad.ByteTensor"),
+    ],
+)
+def test_bad_states_are_refused_as_pytorch_refuses_them(state, error, message):
+    g = symgrad.Generator().manual_seed(1)
+    before = g.get_state()
+    with pytest.raises(error, match=message):
+        g.set_state(state)
+    assert g.get_state().tolist() == before.tolist()  # nothing of it was kept
+
+
+# -- against PyTorch ----------------------------------------------------------------------------
+def _programs():
+    """(name, program of (library, nn), exact): the draws PyTorch programs make. Float32
+    normals of 16 values or more may differ in the last bit (PyTorch's vectorised
+    logarithm and sine)."""
+    return [
+        ("rand", lambda T, nn: T.rand(4, 5), True),
+        ("rand float64", lambda T, nn: T.rand(33, dtype=T.float64), True),
+        ("randn small", lambda T, nn: [T.randn(3), T.randn(5, dtype=T.float64)], True),
+        ("randn float64", lambda T, nn: T.randn(37, dtype=T.float64), True),
+        ("randn float32", lambda T, nn: T.randn(6, 7), False),
+        ("randint", lambda T, nn: [T.randint(3, 17, (50,)), T.randint(-5, 2**40, (9,))], True),
+        ("randperm", lambda T, nn: T.randperm(1000), True),
+        ("uniform_", lambda T, nn: T.empty(40).uniform_(-0.37, 0.81), True),
+        ("uniform_ float64", lambda T, nn: T.empty(40, dtype=T.float64).uniform_(-2, 5), True),
+        ("normal_ float64", lambda T, nn: T.empty(50, dtype=T.float64).normal_(2.5, 0.3), True),
+        (
+            "bernoulli",
+            lambda T, nn: [T.bernoulli(T.full((30,), 0.4)), T.empty(9).bernoulli_(0.3)],
+            True,
+        ),
+        (
+            "random_",
+            lambda T, nn: [T.empty(8, dtype=T.int64).random_(), T.empty(8).random_(0, 9)],
+            True,
+        ),
+        ("linear", lambda T, nn: list(nn.Linear(5, 3).parameters()), True),
+        ("conv", lambda T, nn: list(nn.Conv2d(3, 4, 3).parameters()), True),
+        ("lstm", lambda T, nn: list(nn.LSTM(3, 4).parameters()), True),
+        ("attention", lambda T, nn: list(nn.MultiheadAttention(8, 2).parameters()), True),
+        ("embedding", lambda T, nn: nn.Embedding(10, 4).weight, False),
+        ("xavier", lambda T, nn: nn.init.xavier_uniform_(T.empty(3, 4)), True),
+        (
+            "trunc_normal narrow",
+            lambda T, nn: nn.init.trunc_normal_(T.empty(9, 9), a=-0.1, b=0.1),
+            True,
+        ),
+        ("trunc_normal", lambda T, nn: nn.init.trunc_normal_(T.empty(9, 9), std=0.02), False),
+        (
+            "dropout",
+            lambda T, nn: [nn.Dropout(0.3)(T.ones(6, 5)), nn.Dropout2d()(T.ones(2, 6, 1, 1))],
+            True,
+        ),
+        (
+            "random_split",
+            lambda T, nn: [list(s.indices) for s in T.utils.data.random_split(range(9), [4, 5])],
+            True,
+        ),
+    ]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name, program, exact", _programs(), ids=[p[0] for p in _programs()])
+def test_seeded_programs_draw_what_pytorch_draws(name, program, exact):
+    torch = pytest.importorskip("torch")
+
+    def run(library, seed=7):
+        library.manual_seed(seed)
+        out = program(library, library.nn)
+        out = out if isinstance(out, list) else [out]
+        return [np.asarray(o.detach().numpy() if hasattr(o, "detach") else o) for o in out]
+
+    for ours, theirs in zip(run(symgrad), run(torch), strict=True):
+        assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+        if exact:
+            np.testing.assert_array_equal(ours, theirs)
+        else:
+            np.testing.assert_allclose(ours, theirs, rtol=5e-7, atol=1e-7)
+
+
+@pytest.mark.torch
+def test_states_move_between_the_libraries():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(77)
+    torch.rand(1000)
+    torch.randn(3, dtype=torch.float64)  # a cached normal in the state
+    symgrad.set_rng_state(symgrad.tensor(torch.get_rng_state().numpy()))
+    assert (
+        symgrad.randn(5, dtype=symgrad.float64).tolist()
+        == torch.randn(5, dtype=torch.float64).tolist()
+    )
+    assert torch.equal(torch.tensor(symgrad.get_rng_state().numpy()), torch.get_rng_state())
