@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CpuStream", "STATE_BYTES", "wide_draws"]
+__all__ = ["CpuStream", "STATE_BYTES", "fma", "wide_draws"]
 
 _N = 624  # the twister's words
 _MASK32 = 0xFFFFFFFF
@@ -57,7 +57,7 @@ def _seeded_words(seed: int) -> np.ndarray:
     return np.array(words, dtype=np.uint32)
 
 
-def _fma(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
+def fma(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
     """``a * b + c`` in float64 rounded once (PyTorch's compiled kernels contract it into a
     fused multiply-add): the product split exactly (Dekker), then summed with its error."""
     a = np.asarray(a, np.float64)
@@ -142,7 +142,7 @@ class CpuStream:
         u = self._unit(n, dtype)
         lo, hi = dtype.type(low), dtype.type(high)
         if dtype == np.float64:
-            out = u if (lo == 0 and hi == 1) else _fma(u, hi - lo, lo)
+            out = u if (lo == 0 and hi == 1) else fma(u, hi - lo, lo)
         else:  # float32 arithmetic with one rounding: exact in float64, then rounded
             out = u * np.float64(np.float32(hi) - np.float32(lo)) + np.float64(lo)
         return out.astype(dtype).reshape(shape)
@@ -170,7 +170,7 @@ class CpuStream:
 
     def normals(self, n: int, mean: float = 0.0, std: float = 1.0) -> np.ndarray:
         """``n`` float64 normals from PyTorch's scalar kernel (a pair per two uniforms, the
-        second kept for the next draw)."""
+        second kept for the next draw), ``z * std + mean`` rounded once."""
         out = np.empty(n)
         for k in range(n):
             if self.normal_cache is not None:
@@ -181,8 +181,36 @@ class CpuStream:
                 theta = _TWO_PI * u1
                 self.normal_cache = r * math.sin(theta)
                 z = r * math.cos(theta)
-            out[k] = z * std + mean
-        return out
+            out[k] = z
+        return out if (std == 1 and mean == 0) else fma(out, std, mean)
+
+    # the scalar float64 kernels of the other distributions (C's log, exp, tan: the system
+    # library's, as PyTorch's, where NumPy's vectorised ones round otherwise)
+    def exponential_fill(self, shape: tuple, lambd: float) -> np.ndarray:
+        """``exponential_(lambd)``: ``-1 / lambd * log1p(-u)``, float64."""
+        u = self._unit(math.prod(shape), np.dtype(np.float64)).tolist()
+        scale = -1.0 / lambd
+        return np.array([scale * math.log1p(-x) for x in u], np.float64).reshape(shape)
+
+    def cauchy_fill(self, shape: tuple, median: float, sigma: float) -> np.ndarray:
+        """``cauchy_(median, sigma)``: ``median + sigma tan(pi (u - 1/2))``, float64."""
+        u = self._unit(math.prod(shape), np.dtype(np.float64)).tolist()
+        return np.array(
+            [median + sigma * math.tan(math.pi * (x - 0.5)) for x in u], np.float64
+        ).reshape(shape)
+
+    def log_normal_fill(self, shape: tuple, mean: float, std: float) -> np.ndarray:
+        """``log_normal_(mean, std)``: ``exp`` of the scalar kernel's normals, float64."""
+        z = self.normals(math.prod(shape), mean, std).tolist()
+        return np.array([math.exp(v) for v in z], np.float64).reshape(shape)
+
+    def geometric_fill(self, shape: tuple, p: float) -> np.ndarray:
+        """``geometric_(p)``: ``ceil(log(u) / log(1 - p))``, float64 (u = 0 gives inf)."""
+        u = self._unit(math.prod(shape), np.dtype(np.float64)).tolist()
+        q = math.log(1.0 - p)
+        return np.array(
+            [math.ceil(math.log(x) / q) if x > 0 else math.inf for x in u], np.float64
+        ).reshape(shape)
 
     def random_from_to(self, shape: tuple, low: int, high: int, wide: bool = True) -> np.ndarray:
         """``random_(low, high)``: int64 values (two numbers each for a range of 2**32 or
@@ -228,7 +256,7 @@ def _box_muller(blocks: np.ndarray, mean: float, std: float) -> None:
         if std == 1 and mean == 0:
             blocks[:, half] = z
         elif kind is np.float64:
-            blocks[:, half] = _fma(z, std, mean)
+            blocks[:, half] = fma(z, std, mean)
         else:
             blocks[:, half] = z.astype(np.float64) * np.float64(np.float32(std)) + np.float32(mean)
 

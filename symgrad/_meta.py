@@ -347,6 +347,11 @@ class _MetaDraws:
     def bernoulli_draws(self, shape: Any, p: Any) -> MetaArray:
         return meta_array(np.broadcast_shapes(shape), np.bool_)
 
+    def exponential_fill(self, shape: Any, *params: Any) -> MetaArray:
+        return meta_array(np.broadcast_shapes(shape), np.float64)
+
+    cauchy_fill = log_normal_fill = geometric_fill = exponential_fill
+
 
 META_DRAWS = _MetaDraws()
 

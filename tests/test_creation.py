@@ -360,3 +360,29 @@ def test_div_in_place_with_rounding_mode():
     b.div_(2, rounding_mode="trunc")
     assert b.tolist() == [3.0, -3.0]
     assert b.grad_fn.name() == "DivBackward2"
+
+
+def test_linspace_rounds_as_pytorch():
+    # the first half from start, the rest from end, each a fused multiply-add
+    assert symgrad.linspace(-1, 1, 11, dtype=symgrad.float64).tolist() == [
+        -1.0, -0.8, -0.6, -0.39999999999999997, -0.19999999999999996, -5.551115123125783e-17,
+        0.19999999999999996, 0.39999999999999997, 0.6, 0.8, 1.0,
+    ]  # fmt: skip
+    assert symgrad.linspace(0, 1, 7).tolist() == [
+        0.0, 0.1666666716337204, 0.3333333432674408, 0.5, 0.6666666269302368,
+        0.8333333134651184, 1.0,
+    ]  # fmt: skip
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64", "int32"])
+@pytest.mark.parametrize(
+    "start, end, steps",
+    [(-1, 1, 11), (0, 1, 37), (-3.3, 7.1, 1000), (2, -5, 33), (0, 1, 1), (0, 1, 2), (-7, 20, 13)],
+)
+def test_linspace_matches_pytorch(start, end, steps, dtype):
+    torch = pytest.importorskip("torch")
+    ours = symgrad.linspace(start, end, steps, dtype=getattr(symgrad, dtype)).numpy()
+    theirs = torch.linspace(start, end, steps, dtype=getattr(torch, dtype)).numpy()
+    assert ours.dtype == theirs.dtype
+    np.testing.assert_array_equal(ours, theirs)

@@ -110,15 +110,26 @@ def rrelu(
             return _in_place(input, "rrelu_", lambda x: A.RRELU_(x, params=slope))
         return A.RRELU(input, params=slope)
     require_floating(input, "rrelu_with_noise_out_cpu")
-    # (the slopes of positive elements are drawn too but unused: the formula passes them by)
     dtype, shape = input._data.dtype, tuple(input.shape)
     if (
         upper == lower and not input.is_meta
     ):  # one slope for all: nothing to draw, so a compiled program holds it
         noise = Tensor._make(np.full(shape, lower, dtype=dtype))
     else:
-        uniform = random.numpy_generator(_generator, input).random(shape)
-        noise = Tensor._make((lower + (upper - lower) * uniform).astype(dtype, copy=False))
+        # PyTorch's kernel: a float64 slope drawn for each element at or below zero, in
+        # order; the others' noise is 1
+        stream = random.numpy_generator(_generator, input)
+        if input.is_meta:
+            slopes = stream.uniform_fill(shape, dtype, lower, upper)
+        else:
+            low = input._data <= 0
+            slopes = np.ones(shape, dtype)
+            # (the bounds in the input's dtype, then float64 with two roundings: ATen's
+            # activation file is built without fused multiply-adds)
+            a, b = (float(np.asarray(v, dtype)) for v in (lower, upper))
+            unit = stream.uniform_fill((int(low.sum()),), np.float64)
+            slopes[low] = (unit * (b - a) + a).astype(dtype)
+        noise = Tensor._make(slopes)
     if inplace:
         return _in_place(input, "rrelu_", lambda x: A.RRELU_WITH_NOISE_(x, noise))
     return A.RRELU_WITH_NOISE(input, noise)

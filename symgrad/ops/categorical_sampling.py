@@ -106,7 +106,7 @@ def _exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) ->
         )
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
-    values = numpy_generator(generator, self).exponential(1.0 / lambd, tuple(self.shape))
+    values = numpy_generator(generator, self).exponential_fill(tuple(self.shape), lambd)
     fill = Tensor._make(values.astype(self.dtype.numpy))
     return inplace(self, "exponential_", lambda x: fill.detach(), fill)
 

@@ -122,7 +122,7 @@ def _geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
     """The number of Bernoulli(``p``) trials up to the first success, in place."""
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
-    values = numpy_generator(generator, self).geometric(p, tuple(self.shape))
+    values = numpy_generator(generator, self).geometric_fill(tuple(self.shape), p)
     return _fill(self, "geometric_", values)
 
 
@@ -133,7 +133,7 @@ def _cauchy_(
     _continuous(self, "Cauchy")
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
-    values = median + sigma * numpy_generator(generator, self).standard_cauchy(tuple(self.shape))
+    values = numpy_generator(generator, self).cauchy_fill(tuple(self.shape), median, sigma)
     return _fill(self, "cauchy_", values)
 
 
@@ -144,7 +144,7 @@ def _log_normal_(
     _floating(self, "log_normal_cpu")
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
-    values = numpy_generator(generator, self).lognormal(mean, std, tuple(self.shape))
+    values = numpy_generator(generator, self).log_normal_fill(tuple(self.shape), mean, std)
     return _fill(self, "log_normal_", values)
 
 

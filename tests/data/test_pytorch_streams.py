@@ -168,3 +168,59 @@ def test_states_move_between_the_libraries():
         == torch.randn(5, dtype=torch.float64).tolist()
     )
     assert torch.equal(torch.tensor(symgrad.get_rng_state().numpy()), torch.get_rng_state())
+
+
+def test_other_fills_and_rrelu_draw_pytorchs_numbers():
+    symgrad.manual_seed(0)
+    exp = symgrad.empty(3, dtype=symgrad.float64).exponential_(1.7)
+    assert exp.tolist() == [2.063721286298613, 0.723755743635104, 0.3617906434670656]
+    assert symgrad.empty(3, dtype=symgrad.float64).geometric_(0.3).tolist() == [1.0, 2.0, 1.0]
+    symgrad.manual_seed(0)  # a slope is drawn for each element at or below zero only
+    x = symgrad.tensor([-1.0, 2.0, -2.0], dtype=symgrad.float64)
+    assert symgrad.nn.functional.rrelu(x, training=True).tolist() == [
+        -0.3270943753763652,
+        2.0,
+        -0.5449249434999116,
+    ]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize(
+    "name, program",
+    [
+        (
+            "exponential",
+            lambda T: [T.empty(30, dtype=T.float64).exponential_(1.7), T.empty(9).exponential_()],
+        ),
+        (
+            "cauchy",
+            lambda T: [T.empty(30, dtype=T.float64).cauchy_(1.5, 2.0), T.empty(9).cauchy_()],
+        ),
+        (
+            "log_normal",
+            lambda T: [
+                T.empty(30, dtype=T.float64).log_normal_(0.5, 0.7),
+                T.empty(7).log_normal_(),
+            ],
+        ),
+        (
+            "geometric",
+            lambda T: [T.empty(30).geometric_(0.3), T.empty(9, dtype=T.int64).geometric_(0.6)],
+        ),
+        ("normal_ small", lambda T: T.empty(10, dtype=T.float64).normal_(0.5, 0.7)),
+        (
+            "rrelu",
+            lambda T: T.nn.functional.rrelu(T.linspace(-1, 1, 11, dtype=T.float64), training=True),
+        ),
+    ],
+)
+def test_fills_match_pytorch(name, program):
+    torch = pytest.importorskip("torch")
+    symgrad.manual_seed(5)
+    ours = program(symgrad)
+    torch.manual_seed(5)
+    theirs = program(torch)
+    for a, b in zip(
+        ours if isinstance(ours, list) else [ours], theirs if isinstance(theirs, list) else [theirs]
+    ):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
