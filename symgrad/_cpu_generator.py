@@ -15,8 +15,9 @@ kernel consumes its numbers in PyTorch's order and applies PyTorch's transformat
   uniform (a float32 one for float32 probabilities) with ``p``.
 
 Other samplers (Poisson, gamma, ...) are NumPy's, drawing from the same twister: reproducible
-under ``manual_seed``, though not PyTorch's numbers. Float32 normals may differ from PyTorch's
-in the last bit, where its vectorised logarithm and sine round otherwise.
+under ``manual_seed``, though not PyTorch's numbers. Float32 normals of 16 values or more are
+those of PyTorch's vectorised sampler (Cephes' single-precision logarithm, sine and cosine, as
+built for processors with AVX2, where PyTorch runs it).
 
 Examples
 --------
@@ -244,14 +245,20 @@ class CpuStream:
 def _box_muller(blocks: np.ndarray, mean: float, std: float) -> None:
     """PyTorch's ``normal_fill_16`` over blocks of 16 uniforms (``blocks[:, 0]`` the first 8,
     ``blocks[:, 1]`` the last 8), in place: the first 8 become ``r cos``, the others
-    ``r sin``, scaled and shifted."""
+    ``r sin``, scaled and shifted. Float32 takes PyTorch's vectorised path: Cephes' single
+    precision logarithm, sine and cosine (:func:`_log32`, :func:`_sincos32`)."""
     kind = blocks.dtype.type
     u1 = kind(1) - blocks[:, 0]  # [0, 1) -> (0, 1] for the logarithm
     u2 = blocks[:, 1]
-    with np.errstate(divide="ignore"):
-        radius = np.sqrt(kind(-2) * np.log(u1))
     theta = kind(_TWO_PI) * u2
-    for half, wave in ((0, np.cos(theta)), (1, np.sin(theta))):
+    if kind is np.float32:
+        radius = np.sqrt(np.float32(-2) * _log32(u1))
+        waves = _sincos32(theta)[::-1]  # (cos, sin)
+    else:
+        with np.errstate(divide="ignore"):
+            radius = np.sqrt(kind(-2) * np.log(u1))
+        waves = (np.cos(theta), np.sin(theta))
+    for half, wave in enumerate(waves):
         z = radius * wave
         if std == 1 and mean == 0:
             blocks[:, half] = z
@@ -259,6 +266,65 @@ def _box_muller(blocks: np.ndarray, mean: float, std: float) -> None:
             blocks[:, half] = fma(z, std, mean)
         else:
             blocks[:, half] = z.astype(np.float64) * np.float64(np.float32(std)) + np.float32(mean)
+
+
+def _fma32(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
+    """Float32 ``a * b + c`` rounded once (exact in float64 first: 24-bit factors)."""
+    return (a.astype(np.float64) * np.float64(b) + np.asarray(c, np.float64)).astype(np.float32)
+
+
+_F = np.float32
+# Cephes' single-precision polynomials (the logarithm's, then the sine's and cosine's on
+# [-pi/4, pi/4]) and the three parts of pi/4 for the argument's reduction
+_LOG_POLY = [_F(c) for c in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
+                              -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,
+                              2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)]  # fmt: skip
+_SIN_POLY = [_F(c) for c in (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)]
+_COS_POLY = [_F(c) for c in (2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)]
+_PI4_PARTS = [_F(c) for c in (-0.78515625, -2.4187564849853515625e-4, -3.77489497744594108e-8)]
+
+
+def _log32(x: np.ndarray) -> np.ndarray:
+    """Natural logarithm of positive float32 values as Cephes' ``logf`` computes it, with the
+    fused multiply-adds of PyTorch's build: ``x = m 2**e``, ``m`` in [sqrt(1/2), sqrt(2)),
+    a polynomial in ``m - 1``, ``e log 2`` added in two parts."""
+    x = np.maximum(x, _F(1.17549435e-38))
+    bits = x.view(np.int32)
+    e = ((bits >> 23) - 0x7F).astype(_F) + _F(1)
+    m = ((bits & ~0x7F800000) | 0x3F000000).view(_F)  # the mantissa in [0.5, 1)
+    low = m < _F(0.707106781186547524)
+    e = e - low.astype(_F)
+    m = (m - _F(1)) + np.where(low, m, _F(0))
+    z = m * m
+    y = np.full_like(m, _LOG_POLY[0])
+    for c in _LOG_POLY[1:]:
+        y = _fma32(y, m, c)
+    y = _fma32(y * m, z, e * _F(-2.12194440e-4))
+    y = _fma32(z, _F(-0.5), y)
+    return _fma32(e, _F(0.693359375), m + y)
+
+
+def _sincos32(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sine and cosine of float32 values as Cephes' ``sincosf`` computes them (PyTorch's
+    vectorised normal sampler): the argument reduced by multiples of pi/4 in three parts,
+    then the sine's or the cosine's polynomial by octant."""
+    negative = np.signbit(x)
+    x = np.abs(x)
+    j = ((x * _F(1.27323954473516)).astype(np.int32) + 1) & ~1  # the even octant
+    y = j.astype(_F)
+    for part in _PI4_PARTS:
+        x = _fma32(y, part, x)
+    z = x * x
+    near = (j & 2) == 0  # the sine's polynomial gives the sine here, the cosine's elsewhere
+    c = _fma32(np.full_like(z, _COS_POLY[0]), z, _COS_POLY[1])
+    c = _fma32(c, z, _COS_POLY[2]) * z
+    c = _fma32(c, z, -(z * _F(0.5))) + _F(1)
+    s = _fma32(np.full_like(z, _SIN_POLY[0]), z, _SIN_POLY[1])
+    s = _fma32(_fma32(s, z, _SIN_POLY[2]) * z, x, x)
+    sine, cosine = np.where(near, s, c), np.where(near, c, s)
+    sine = np.where(negative ^ ((j & 4) != 0), -sine, sine)
+    cosine = np.where(((j - 2) & 4) == 0, -cosine, cosine)
+    return sine, cosine
 
 
 STATE_BYTES = 5056  # PyTorch's CPU generator state: a legacy record, then the float cache

@@ -88,15 +88,13 @@ def test_bad_states_are_refused_as_pytorch_refuses_them(state, error, message):
 
 # -- against PyTorch ----------------------------------------------------------------------------
 def _programs():
-    """(name, program of (library, nn), exact): the draws PyTorch programs make. Float32
-    normals of 16 values or more may differ in the last bit (PyTorch's vectorised
-    logarithm and sine)."""
+    """(name, program of (library, nn), exact): the draws PyTorch programs make."""
     return [
         ("rand", lambda T, nn: T.rand(4, 5), True),
         ("rand float64", lambda T, nn: T.rand(33, dtype=T.float64), True),
         ("randn small", lambda T, nn: [T.randn(3), T.randn(5, dtype=T.float64)], True),
         ("randn float64", lambda T, nn: T.randn(37, dtype=T.float64), True),
-        ("randn float32", lambda T, nn: T.randn(6, 7), False),
+        ("randn float32", lambda T, nn: T.randn(6, 7), True),
         ("randint", lambda T, nn: [T.randint(3, 17, (50,)), T.randint(-5, 2**40, (9,))], True),
         ("randperm", lambda T, nn: T.randperm(1000), True),
         ("uniform_", lambda T, nn: T.empty(40).uniform_(-0.37, 0.81), True),
@@ -116,14 +114,14 @@ def _programs():
         ("conv", lambda T, nn: list(nn.Conv2d(3, 4, 3).parameters()), True),
         ("lstm", lambda T, nn: list(nn.LSTM(3, 4).parameters()), True),
         ("attention", lambda T, nn: list(nn.MultiheadAttention(8, 2).parameters()), True),
-        ("embedding", lambda T, nn: nn.Embedding(10, 4).weight, False),
+        ("embedding", lambda T, nn: nn.Embedding(10, 4).weight, True),
         ("xavier", lambda T, nn: nn.init.xavier_uniform_(T.empty(3, 4)), True),
         (
             "trunc_normal narrow",
             lambda T, nn: nn.init.trunc_normal_(T.empty(9, 9), a=-0.1, b=0.1),
             True,
         ),
-        ("trunc_normal", lambda T, nn: nn.init.trunc_normal_(T.empty(9, 9), std=0.02), False),
+        ("trunc_normal", lambda T, nn: nn.init.trunc_normal_(T.empty(9, 9), std=0.02), True),
         (
             "dropout",
             lambda T, nn: [nn.Dropout(0.3)(T.ones(6, 5)), nn.Dropout2d()(T.ones(2, 6, 1, 1))],
