@@ -29,6 +29,7 @@ array([0.4962566 , 0.7682218 , 0.08847743], dtype=float32)
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -48,14 +49,17 @@ def wide_draws(dtype: Any) -> bool:
     return np.dtype(dtype) in (np.dtype(np.int64), np.dtype(np.float64), np.dtype(np.float32))
 
 
+@functools.lru_cache(maxsize=64)  # programs and tests seed with a few numbers, often
 def _seeded_words(seed: int) -> np.ndarray:
     """The twister's state after PyTorch's ``mt19937(seed)``: the standard initialisation from
-    the seed's low 32 bits."""
+    the seed's low 32 bits (read-only)."""
     words = [seed & _MASK32]
     for j in range(1, _N):
         prev = words[-1]
         words.append((1812433253 * (prev ^ (prev >> 30)) + j) & _MASK32)
-    return np.array(words, dtype=np.uint32)
+    out = np.array(words, dtype=np.uint32)
+    out.flags.writeable = False
+    return out
 
 
 def fma(a: np.ndarray, b: Any, c: Any) -> np.ndarray:

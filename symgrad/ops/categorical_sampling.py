@@ -74,21 +74,26 @@ def multinomial(
     """
     weights = _probabilities(input, int(num_samples), replacement)
     rng = numpy_generator(generator)
-    if replacement:
-        cumulative = np.cumsum(weights, axis=1)
-        cumulative /= cumulative[:, -1:]
-        u = rng.random((weights.shape[0], num_samples))
-        # row by row, so a batch of no distributions draws an empty (0, num_samples) block
-        drawn = np.empty(u.shape, dtype=np.int64)
-        for row, (c, r) in enumerate(zip(cumulative, u)):
-            drawn[row] = np.searchsorted(c, r, side="right")
+    kind = input._data.dtype if input._data.dtype.kind == "f" else np.dtype(np.float64)
+    weights = weights.astype(kind)
+    if replacement and num_samples > 1:
+        # PyTorch's kernel, row by row: the normalised running sums in the weights' dtype,
+        # then for each float64 uniform the first category whose sum reaches it
+        drawn = np.empty((weights.shape[0], num_samples), dtype=np.int64)
+        for row, w in enumerate(weights):
+            cumulative = np.cumsum(w, dtype=kind)
+            cumulative = (cumulative / cumulative[-1]).astype(np.float64)
+            u = rng.uniform_fill((num_samples,), np.float64)
+            drawn[row] = np.searchsorted(cumulative, u, side="left")
         drawn = np.minimum(drawn, weights.shape[1] - 1)
     else:
-        # exponential races: the smallest E/w win, each category at most once; a zero weight
-        # never wins while a positive one is left
-        with np.errstate(divide="ignore"):
-            keys = rng.exponential(size=weights.shape) / weights
-        drawn = np.argsort(keys, axis=1, kind="stable")[:, :num_samples]
+        # PyTorch's exponential races: the largest w / E win (E ~ Exp(1) drawn in the weights'
+        # shape), each category at most once; a zero weight never wins while a positive one
+        # is left
+        races = rng.exponential_fill(weights.shape, 1.0).astype(kind)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            keys = (weights / races).astype(kind)
+        drawn = np.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
     drawn = drawn.astype(np.int64)
     return Tensor._make(drawn.reshape(num_samples) if input.ndim == 1 else drawn)
 

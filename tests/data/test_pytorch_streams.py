@@ -210,6 +210,15 @@ def test_other_fills_and_rrelu_draw_pytorchs_numbers():
             "rrelu",
             lambda T: T.nn.functional.rrelu(T.linspace(-1, 1, 11, dtype=T.float64), training=True),
         ),
+        ("rrelu float32", lambda T: T.nn.functional.rrelu(-T.ones(4, 5), 0.1, 0.7, training=True)),
+        (
+            "multinomial",
+            lambda T: [
+                T.multinomial(T.tensor([[0.0, 1.0, 2.0], [3.0, 0.0, 1.0]]), 20, True),
+                T.multinomial(T.tensor([0.1, 0.5, 0.4], dtype=T.float64), 3),
+                T.multinomial(T.tensor([0.2, 0.8]), 1, True),
+            ],
+        ),
     ],
 )
 def test_fills_match_pytorch(name, program):
