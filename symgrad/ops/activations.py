@@ -404,12 +404,31 @@ RRELU_WITH_NOISE = declare(
     edges=(0,),  # the drawn slopes are no edge
 )
 RRELU_WITH_NOISE_ = _in_place_form(RRELU_WITH_NOISE, "RreluWithNoiseBackward1")
+# PyTorch's _prelu_kernel_backward takes x > 0 as positive, its derivatives x >= 0: at 0 the
+# second derivatives are those of the positive side (the partials of the gradients by
+# (x, weight, output, incoming gradient), for the numeric pass; derivatives.py has the same
+# for graphs)
+_PRELU_DOUBLE_BACKWARD = {
+    0: {
+        1: lambda v, w, out, g, out2: np.where(v >= 0, 0.0, g),
+        3: lambda v, w, out, g, out2: np.where(v >= 0, 1.0, w),
+    },
+    1: {
+        0: lambda v, w, out, g, out2: np.where(v >= 0, 0.0, g),
+        3: lambda v, w, out, g, out2: np.where(v >= 0, 0.0, v),
+    },
+}
 PRELU = declare(
     "prelu",
     "x weight",
     lambda x, weight: sp.Piecewise((x, x > 0), (weight * x, True)),
     kernel=lambda v, weight: np.where(v > 0, v, weight * v),
+    # the weight's partial as a kernel: its gradient's node then reads the weight too, an
+    # edge of PyTorch's PreluKernelBackwardBackward0
+    partial_kernels={1: lambda v, weight, out: np.where(v > 0, 0.0, v)},
     domain={"x": "nonzero"},
     backward="PreluKernelBackward0",
     vjp_backward="PreluKernelBackwardBackward0",
+    vjp_edges=(3, 0, 1),  # _prelu_kernel_backward(grad_output, self, weight)
+    vjp_partial_kernels=_PRELU_DOUBLE_BACKWARD,
 )

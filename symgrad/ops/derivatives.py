@@ -221,6 +221,12 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("softplus_backward", 2): lambda a: E.SOFTPLUS.vjp_primitive(0)(
         a.xs[0], a.xs[1], a.g, params=a._params
     ),
+    # _prelu_kernel_backward's (inputs: x, weight, output, the gradient it received): its
+    # kernel takes x > 0 as positive, these formulas x >= 0 (so at 0 they differ, as PyTorch)
+    ("prelu_backward0", 1): lambda a: _where(a.x >= 0, 0.0, a.xs[3] * a.g),
+    ("prelu_backward0", 3): lambda a: _where(a.x >= 0, a.g, a.g * a.y),
+    ("prelu_backward1", 0): lambda a: _where(a.x >= 0, 0.0, a.xs[3] * a.g),
+    ("prelu_backward1", 3): lambda a: _where(a.x >= 0, 0.0, a.g * a.x),
     ("atan2", 0): lambda a: a.g * a.y * _atan2_recip(a),
     ("atan2", 1): lambda a: a.g * -a.x * _atan2_recip(a),
     ("hypot", 0): lambda a: a.g * a.x / a.out,

@@ -1,0 +1,120 @@
+"""Second derivatives of ``nn.functional`` ops as programs take them (a gradient penalty, a
+Hessian-vector product): ``g = grad(f(x).sum(), x, create_graph=True)``, then the gradient
+of ``(g * v).sum()``. Each case gives the first gradients' graphs (PyTorch's nodes and
+edges) and the second derivatives, checked for symgrad always and for PyTorch when it is
+installed."""
+
+from __future__ import annotations
+
+from _graph_names import graph
+from _torch_table import table_tests
+
+_X = [[-1.0, 0.0, 2.0], [0.0, -3.0, 0.5]]
+
+
+def _second(T, f, *inputs, graphs=None):
+    """The graphs of the first gradients (of those ``graphs`` picks, all by default) and the
+    derivatives of ``sum(g_k * v_k)``, ``v_k = 1, 2, 3, ...``, by each input."""
+    xs = [T.tensor(a, dtype=T.float64, requires_grad=True) for a in inputs]
+    gs = T.autograd.grad(f(T, T.nn.functional, *xs).sum(), xs, create_graph=True)
+    total = 0
+    for g in gs:
+        total = total + (g * T.arange(1, g.numel() + 1, dtype=g.dtype).reshape(g.shape)).sum()
+    hs = T.autograd.grad(total, xs, allow_unused=True)
+    picked = range(len(gs)) if graphs is None else graphs
+    return tuple(graph(gs[k]) for k in picked), hs
+
+
+_CASES = {
+    # PyTorch's double backward of prelu takes x >= 0 as positive (its kernel x > 0): at 0
+    # the derivatives of the gradients by the weight and by x are 0, and by the incoming
+    # gradient 1 (the weight's output of its node is output 1, symgrad's a node of its own)
+    "prelu_at_zero": lambda T: _second(
+        T, lambda T, F, x, w: F.prelu(x, w), _X, [0.25], graphs=(0,)
+    ),
+    "prelu_times_input": lambda T: _second(
+        T, lambda T, F, x, w: F.prelu(x, w) * x, _X, [0.25], graphs=(0,)
+    ),
+    "prelu_channels_squared": lambda T: _second(
+        T, lambda T, F, x, w: F.prelu(x, w) ** 2, _X, [0.5, -1.0, 2.0], graphs=(0,)
+    ),
+    # constant padding's gradient is constant_pad_nd of the gradient, cropping
+    "constant_pad": lambda T: _second(T, lambda T, F, x: F.pad(x, (1, 2), value=2.0) ** 3, _X),
+    "constant_pad_crop": lambda T: _second(T, lambda T, F, x: F.pad(x, (-1, 2, 1, 0)) ** 3, _X),
+}
+
+_EXPECTED: dict = {
+    "prelu_at_zero": (
+        (
+            (
+                ("PreluKernelBackwardBackward0", (None, (1, 0), (2, 0))),
+                ("AccumulateGrad", ()),
+                ("ViewBackward0", ((3, 0),)),
+                ("AccumulateGrad", ()),
+            ),
+        ),
+        (([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], "float64", None), ([6.0], "float64", None)),
+    ),
+    "prelu_times_input": (
+        (
+            (
+                ("AddBackward0", ((1, 0), (2, 0))),
+                ("MulBackward0", (None, (3, 0))),
+                ("PreluKernelBackwardBackward0", ((4, 0), (5, 0), (6, 0))),
+                ("PreluKernelBackward0", ((5, 0), (6, 0))),
+                ("MulBackward0", (None, (5, 0))),
+                ("AccumulateGrad", ()),
+                ("ViewBackward0", ((7, 0),)),
+                ("AccumulateGrad", ()),
+            ),
+        ),
+        (([[-1.5, 2.5, 6.0], [5.0, -3.5, 12.0]], "float64", None), ([-32.0], "float64", None)),
+    ),
+    "prelu_channels_squared": (
+        (
+            (
+                ("PreluKernelBackwardBackward0", ((1, 0), (2, 0), (3, 0))),
+                ("MulBackward0", (None, (4, 0))),
+                ("AccumulateGrad", ()),
+                ("ViewBackward0", ((5, 0),)),
+                ("MulBackward1", ((6, 0),)),
+                ("AccumulateGrad", ()),
+                ("PowBackward0", ((7, 0),)),
+                ("PreluKernelBackward0", ((2, 0), (3, 0))),
+            ),
+        ),
+        (
+            ([[-1.5, -4.0, 6.0], [4.0, 34.0, 12.0]], "float64", None),
+            ([0.0, 96.0, 0.0], "float64", None),
+        ),
+    ),
+    "constant_pad": (
+        (
+            (
+                ("ConstantPadNdBackward0", ((1, 0),)),
+                ("MulBackward0", (None, (2, 0))),
+                ("MulBackward1", ((3, 0),)),
+                ("PowBackward0", ((4, 0),)),
+                ("ConstantPadNdBackward0", ((5, 0),)),
+                ("AccumulateGrad", ()),
+            ),
+        ),
+        (([[-6.0, 0.0, 36.0], [0.0, -90.0, 18.0]], "float64", None),),
+    ),
+    "constant_pad_crop": (
+        (
+            (
+                ("ConstantPadNdBackward0", ((1, 0),)),
+                ("MulBackward0", (None, (2, 0))),
+                ("MulBackward1", ((3, 0),)),
+                ("PowBackward0", ((4, 0),)),
+                ("ConstantPadNdBackward0", ((5, 0),)),
+                ("AccumulateGrad", ()),
+            ),
+        ),
+        (([[0.0, 0.0, 36.0], [0.0, -90.0, 18.0]], "float64", None),),
+    ),
+}
+
+CASES = {name: (fn, _EXPECTED.get(name)) for name, fn in _CASES.items()}
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
