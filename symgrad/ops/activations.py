@@ -250,6 +250,8 @@ HARDSIGMOID = declare(
     kernel=lambda v: np.minimum(np.maximum(v + 3, 0), 6) / 6,
     exact=False,
     promote="float",
+    vjp_backward="NotImplemented",  # PyTorch's hardsigmoid_backward has no derivative
+    half_backward="float32",
 )
 
 

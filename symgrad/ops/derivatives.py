@@ -26,6 +26,7 @@ from symgrad.ops import special_functions as SF
 from symgrad.ops.activations import LOGSIGMOID
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.kernels import _scalar_base_power
+from symgrad.prim.structural import without_derivative
 from symgrad.tensor import Tensor
 
 __all__ = ["FORMULAS", "formula", "apply_formula"]
@@ -301,6 +302,24 @@ def _one(x: Tensor) -> Tensor:
     return Tensor._make(np.ones((), x._data.dtype))
 
 
+_UNDIFFERENTIABLE: dict[str, Any] = {}
+
+
+def _not_differentiable(a: _Args) -> Tensor:
+    """The gradient of a one-input op whose PyTorch backward op has no derivative
+    (``vjp_backward="NotImplemented"``) as that op's ``NotImplemented`` node: edges to the
+    incoming gradient and the input where they require grad, an error when a pass reaches
+    it."""
+    name = f"{a._prim.name}_backward"
+    node = _UNDIFFERENTIABLE.get(name) or _UNDIFFERENTIABLE.setdefault(
+        name, without_derivative(name)
+    )
+    arrays = [x._data if isinstance(x, Tensor) else x for x in a.xs]
+    values = a._prim.vjp_kernel(0)(*arrays, None, a.g._data, *a._params)
+    reads = [t for t in (a.g, a.x) if isinstance(t, Tensor) and t.requires_grad]
+    return node(*reads, values=values) if reads else Tensor._make(values)
+
+
 def _atan2_recip(a: _Args) -> Any:
     """PyTorch's ``1 / (x^2 + y^2)`` of atan2_backward, 0 where it is inf (at the origin)."""
     from symgrad.ops.indexing import masked_fill
@@ -406,6 +425,8 @@ def _silu(a: _Args) -> Any:
 
 def formula(prim: Any, i: int) -> Callable[[_Args], Any] | None:
     """PyTorch's formula for the gradient of input ``i`` of ``prim``, if written here."""
+    if prim.vjp_backward == "NotImplemented":
+        return _not_differentiable
     return FORMULAS.get((prim.name, i))
 
 

@@ -25,6 +25,12 @@ def _second(T, f, *inputs, graphs=None):
     return tuple(graph(gs[k]) for k in picked), hs
 
 
+def _first_graph(T, f, x):
+    x = T.tensor(x, dtype=T.float64, requires_grad=True)
+    (g,) = T.autograd.grad(f(T, T.nn.functional, x).sum(), x, create_graph=True)
+    return graph(g), g.grad_fn.name()
+
+
 _CASES = {
     # PyTorch's double backward of prelu takes x >= 0 as positive (its kernel x > 0): at 0
     # the derivatives of the gradients by the weight and by x are 0, and by the incoming
@@ -41,6 +47,16 @@ _CASES = {
     # constant padding's gradient is constant_pad_nd of the gradient, cropping
     "constant_pad": lambda T: _second(T, lambda T, F, x: F.pad(x, (1, 2), value=2.0) ** 3, _X),
     "constant_pad_crop": lambda T: _second(T, lambda T, F, x: F.pad(x, (-1, 2, 1, 0)) ** 3, _X),
+    # hardsigmoid_backward has no derivative: its gradient is a NotImplemented node with
+    # edges to what requires grad (the incoming gradient, the input), an error when reached
+    "hardsigmoid": lambda T: _second(T, lambda T, F, x: F.hardsigmoid(x * 3) * x, _X),
+    "hardsigmoid_graph": lambda T: _first_graph(T, lambda T, F, x: F.hardsigmoid(x * 3), _X),
+    "hardsigmoid_graph_squared": lambda T: _first_graph(
+        T, lambda T, F, x: F.hardsigmoid(x) ** 2, _X
+    ),
+    "hardsigmoid_func_hessian": lambda T: T.func.hessian(
+        lambda x: T.nn.functional.hardsigmoid(x).sum()
+    )(T.tensor(_X[0])),
 }
 
 _EXPECTED: dict = {
@@ -114,6 +130,28 @@ _EXPECTED: dict = {
         ),
         (([[0.0, 0.0, 36.0], [0.0, -90.0, 18.0]], "float64", None),),
     ),
+    "hardsigmoid": ("raises", "RuntimeError"),
+    "hardsigmoid_graph": (
+        (
+            ("MulBackward0", ((1, 0), None)),
+            ("NotImplemented", ((2, 0),)),
+            ("MulBackward0", ((3, 0), None)),
+            ("AccumulateGrad", ()),
+        ),
+        "MulBackward0",
+    ),
+    "hardsigmoid_graph_squared": (
+        (
+            ("NotImplemented", ((1, 0), (2, 0))),
+            ("MulBackward0", (None, (3, 0))),
+            ("AccumulateGrad", ()),
+            ("MulBackward1", ((4, 0),)),
+            ("PowBackward0", ((5, 0),)),
+            ("HardsigmoidBackward0", ((2, 0),)),
+        ),
+        "torch::autograd::NotImplemented",
+    ),
+    "hardsigmoid_func_hessian": ("raises", "NotImplementedError"),
 }
 
 CASES = {name: (fn, _EXPECTED.get(name)) for name, fn in _CASES.items()}

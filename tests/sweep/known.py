@@ -11,10 +11,6 @@ def _each(ops, kinds=("*",), checks=("*",)) -> list[str]:
 
 
 KNOWN_FAILURES: dict[str, list[str]] = {
-    # PyTorch has no derivative for hardsigmoid's backward ("derivative for
-    # aten::hardsigmoid_backward is not implemented"); symgrad gives the second derivative
-    # (zero), as it does for every element-wise primitive
-    "hardsigmoid has a second derivative": _each(["hardsigmoid"], checks=("gradgrad",)),
     # attention over empty embeddings: PyTorch's first gradients are undefined-but-zero
     # tensors that do not require grad; symgrad's are zeros computed through the graph
     "attention over empty embeddings": _each(["sdpa", "sdpa_causal"], ("empty2d",), ("gradgrad",)),
