@@ -350,6 +350,7 @@ SMOOTH_L1 = declare(
     promote="float",
     domain=Domain({"x": "distinct", "y": "distinct"}, params=((1.0,), (0.5,))),
     vjp_backward="SmoothL1LossBackwardBackward0",
+    vjp_edges=(3, 0, 1),  # smooth_l1_loss_backward(grad_output, self, target)
 )
 HUBER = declare(
     "huber",
@@ -367,6 +368,7 @@ HUBER = declare(
     promote="float",
     domain=Domain({"x": "distinct", "y": "distinct"}, params=((1.0,), (0.5,))),
     vjp_backward="HuberLossBackwardBackward0",
+    vjp_edges=(3, 0, 1),  # huber_loss_backward(grad_output, self, target)
 )
 
 

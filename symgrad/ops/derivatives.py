@@ -218,6 +218,8 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("bce_backward0", 0): lambda a: _bce_double_backward(a),
     ("bce_backward0", 1): lambda a: -(a.g * a.xs[3]) / (a.x * (_one(a.x) - a.x)).clamp_min(1e-12),
     ("bce_backward0", 3): lambda a: a.g * ((a.x - a.y) / (_bce_plus_eps(a) * _bce_minus_eps(a))),
+    # binary_cross_entropy_target_backward: -logit(x) * g
+    ("bce", 1): lambda a: -a.x.logit() * a.g,
     ("softplus_backward", 0): lambda a: _softplus_double_backward(a),
     ("softplus_backward", 2): lambda a: E.SOFTPLUS.vjp_primitive(0)(
         a.xs[0], a.xs[1], a.g, params=a._params

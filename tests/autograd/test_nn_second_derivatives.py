@@ -10,6 +10,13 @@ from _graph_names import graph
 from _torch_table import table_tests
 
 _X = [[-1.0, 0.0, 2.0], [0.0, -3.0, 0.5]]
+_Y = [[0.5, 0.0, 1.0], [-2.0, 1.0, 3.0]]
+_P = [[0.2, 0.5, 0.9], [0.7, 0.1, 0.4]]
+_Q = [[0.0, 0.3, 1.0], [0.6, 0.2, 0.5]]
+
+
+def _leaf(T, values):
+    return T.tensor(values, dtype=T.float64, requires_grad=True)
 
 
 def _second(T, f, *inputs, graphs=None):
@@ -57,6 +64,45 @@ _CASES = {
     "hardsigmoid_func_hessian": lambda T: T.func.hessian(
         lambda x: T.nn.functional.hardsigmoid(x).sum()
     )(T.tensor(_X[0])),
+    # the losses' backward ops read (grad_output, self, target), in that order
+    "mse_loss": lambda T: _second(T, lambda T, F, x, y: F.mse_loss(x, y), _X, _Y),
+    "smooth_l1_loss": lambda T: _second(
+        T, lambda T, F, x, y: F.smooth_l1_loss(x, y, reduction="sum", beta=0.5), _X, _Y
+    ),
+    "huber_loss": lambda T: _second(
+        T, lambda T, F, x, y: F.huber_loss(x, y, reduction="none", delta=2.0), _X, _Y
+    ),
+    "binary_cross_entropy": lambda T: _second(
+        T, lambda T, F, p, q: F.binary_cross_entropy(p, q, reduction="sum"), _P, _Q
+    ),
+    "binary_cross_entropy_weight": lambda T: _second(
+        T,
+        lambda T, F, p: F.binary_cross_entropy(p, T.tensor(_Q, dtype=p.dtype), weight=p[0]),
+        _P,
+    ),
+    "soft_margin_loss": lambda T: _second(
+        T, lambda T, F, x: F.soft_margin_loss(x, T.tensor([[1.0, -1.0, 1.0]] * 2)), _X
+    ),
+    # kl_div's target term is xlogy(target, target)
+    "kl_div": lambda T: _second(
+        T, lambda T, F, x, q: F.kl_div(x, q, reduction="none"), _X, _Q, graphs=()
+    ),
+    "kl_div_graph": lambda T: graph(
+        T.nn.functional.kl_div(_leaf(T, _X), _leaf(T, _Q), reduction="none")
+    ),
+    # no double backward: NotImplemented nodes
+    "multi_margin_loss": lambda T: _first_graph(
+        T, lambda T, F, x: F.multi_margin_loss(x, T.tensor([2, 0]), p=2), _X
+    ),
+    "multi_margin_loss_second": lambda T: _second(
+        T, lambda T, F, x: F.multi_margin_loss(x, T.tensor([2, 0])), _X
+    ),
+    "multilabel_margin_loss": lambda T: _first_graph(
+        T, lambda T, F, x: F.multilabel_margin_loss(x * x, T.tensor([[1, -1, 0], [0, 2, -1]])), _X
+    ),
+    "multilabel_margin_loss_second": lambda T: _second(
+        T, lambda T, F, x: F.multilabel_margin_loss(x, T.tensor([[1, -1, 0], [0, 2, -1]])), _X
+    ),
 }
 
 _EXPECTED: dict = {
@@ -152,6 +198,115 @@ _EXPECTED: dict = {
         "torch::autograd::NotImplemented",
     ),
     "hardsigmoid_func_hessian": ("raises", "NotImplementedError"),
+    "mse_loss": (
+        (
+            (
+                ("MseLossBackwardBackward0", (None, (1, 0), (2, 0))),
+                ("AccumulateGrad", ()),
+                ("AccumulateGrad", ()),
+            ),
+            (
+                ("MseLossBackwardBackward0", (None, (1, 0), (2, 0))),
+                ("AccumulateGrad", ()),
+                ("AccumulateGrad", ()),
+            ),
+        ),
+        (
+            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
+            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
+        ),
+    ),
+    "smooth_l1_loss": (
+        (
+            (
+                ("SmoothL1LossBackwardBackward0", (None, (1, 0), (2, 0))),
+                ("AccumulateGrad", ()),
+                ("AccumulateGrad", ()),
+            ),
+            (
+                ("SmoothL1LossBackwardBackward0", (None, (1, 0), (2, 0))),
+                ("AccumulateGrad", ()),
+                ("AccumulateGrad", ()),
+            ),
+        ),
+        (
+            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
+            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
+        ),
+    ),
+    "huber_loss": (
+        (
+            (
+                ("HuberLossBackwardBackward0", (None, (1, 0), (2, 0))),
+                ("AccumulateGrad", ()),
+                ("AccumulateGrad", ()),
+            ),
+            (
+                ("HuberLossBackwardBackward0", (None, (1, 0), (2, 0))),
+                ("AccumulateGrad", ()),
+                ("AccumulateGrad", ()),
+            ),
+        ),
+        (
+            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
+            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
+        ),
+    ),
+    "binary_cross_entropy": (
+        (
+            (
+                ("BinaryCrossEntropyBackwardBackward0", (None, (1, 0), (2, 0))),
+                ("AccumulateGrad", ()),
+                ("AccumulateGrad", ()),
+            ),
+            (
+                ("MulBackward0", ((1, 0), None)),
+                ("NegBackward0", ((2, 0),)),
+                ("LogitBackward0", ((3, 0),)),
+                ("AccumulateGrad", ()),
+            ),
+        ),
+        (
+            ([[-4.6875, 0.0, -29.6296], [3.6281, 49.3827, 2.0833]], "float64", None),
+            ([[-6.25, -8.0, -33.3333], [-19.0476, -55.5556, -25.0]], "float64", None),
+        ),
+    ),
+    "binary_cross_entropy_weight": ("raises", "RuntimeError"),
+    "soft_margin_loss": (
+        ((("SoftMarginLossBackwardBackward0", (None, (1, 0))), ("AccumulateGrad", ())),),
+        (([[0.0328, 0.0833, 0.0525], [0.1667, 0.0376, 0.235]], "float64", None),),
+    ),
+    "kl_div": (
+        (),
+        (
+            ([[-1.0, -2.0, -3.0], [-4.0, -5.0, -6.0]], "float64", None),
+            ([["nan", 4.6667, 0.0], [2.6667, 20.0, 6.0]], "float64", None),
+        ),
+    ),
+    "kl_div_graph": (
+        ("SubBackward0", ((1, 0), (2, 0))),
+        ("XlogyBackward0", ((3, 0), (3, 0))),
+        ("MulBackward0", ((3, 0), (4, 0))),
+        ("AccumulateGrad", ()),
+        ("AccumulateGrad", ()),
+    ),
+    "multi_margin_loss": (
+        (("NotImplemented", ((1, 0),)), ("AccumulateGrad", ())),
+        "torch::autograd::NotImplemented",
+    ),
+    "multi_margin_loss_second": ("raises", "RuntimeError"),
+    "multilabel_margin_loss": (
+        (
+            ("AddBackward0", ((1, 0), (2, 0))),
+            ("MulBackward0", ((3, 0), (4, 0))),
+            ("MulBackward0", ((3, 0), (4, 0))),
+            ("NotImplemented", ((5, 0),)),
+            ("AccumulateGrad", ()),
+            ("MulBackward0", ((4, 0), (4, 0))),
+        ),
+        "AddBackward0",
+    ),
+    "multilabel_margin_loss_second": ("raises", "RuntimeError"),
 }
 
 CASES = {name: (fn, _EXPECTED.get(name)) for name, fn in _CASES.items()}
