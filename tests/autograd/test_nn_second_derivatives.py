@@ -38,6 +38,13 @@ def _first_graph(T, f, x):
     return graph(g), g.grad_fn.name()
 
 
+def _graphs(T, f, *inputs, wrt=None):
+    xs = [_leaf(T, a) for a in inputs]
+    picked = [xs[k] for k in (range(len(xs)) if wrt is None else wrt)]
+    gs = T.autograd.grad(f(T, T.nn.functional, *xs).sum(), picked, create_graph=True)
+    return tuple(graph(g) for g in gs)
+
+
 _CASES = {
     # PyTorch's double backward of prelu takes x >= 0 as positive (its kernel x > 0): at 0
     # the derivatives of the gradients by the weight and by x are 0, and by the incoming
@@ -103,6 +110,16 @@ _CASES = {
     "multilabel_margin_loss_second": lambda T: _second(
         T, lambda T, F, x: F.multilabel_margin_loss(x, T.tensor([[1, -1, 0], [0, 2, -1]])), _X
     ),
+    # pdist's and cdist's backward ops have no derivative (PyTorch's not_implemented)
+    "pdist": lambda T: _first_graph(T, lambda T, F, x: F.pdist(x, p=3) ** 2, _X),
+    "pdist_second": lambda T: _second(T, lambda T, F, x: F.pdist(x), _X),
+    "cdist_graphs": lambda T: _graphs(
+        T, lambda T, F, x, y: T.cdist(x, y) ** 2, _X, [[1.0, 2.0, 0.0], [0.5, 0.5, 0.5]]
+    ),
+    "cdist_batched": lambda T: _graphs(
+        T, lambda T, F, x, y: T.cdist(x[None], y[None], p=1), _X, _Y, wrt=(1,)
+    ),
+    "cdist_second": lambda T: _second(T, lambda T, F, x, y: T.cdist(x, y, p=1.5), _X, _Y),
 }
 
 _EXPECTED: dict = {
@@ -307,6 +324,56 @@ _EXPECTED: dict = {
         "AddBackward0",
     ),
     "multilabel_margin_loss_second": ("raises", "RuntimeError"),
+    "pdist": (
+        (
+            ("PdistBackwardBackward0", ((1, 0), (2, 0), (3, 0))),
+            ("MulBackward0", (None, (4, 0))),
+            ("AccumulateGrad", ()),
+            ("PdistBackward0", ((2, 0),)),
+            ("MulBackward1", ((5, 0),)),
+            ("PowBackward0", ((3, 0),)),
+        ),
+        "PdistBackwardBackward0",
+    ),
+    "pdist_second": ("raises", "NotImplementedError"),
+    "cdist_graphs": (
+        (
+            ("CdistBackwardBackward0", ((1, 0), (2, 0), (3, 0), (4, 0))),
+            ("MulBackward0", (None, (5, 0))),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("CdistBackward0", ((2, 0), (3, 0))),
+            ("MulBackward1", ((6, 0),)),
+            ("PowBackward0", ((4, 0),)),
+        ),
+        (
+            ("CdistBackwardBackward0", ((1, 0), (2, 0), (3, 0), (4, 0))),
+            ("CloneBackward0", ((5, 0),)),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("CloneBackward0", ((6, 0),)),
+            ("TransposeBackward0", ((7, 0),)),
+            ("TransposeBackward0", ((8, 0),)),
+            ("MulBackward0", (None, (9, 0))),
+            ("CdistBackward0", ((3, 0), (2, 0))),
+            ("MulBackward1", ((10, 0),)),
+            ("PowBackward0", ((8, 0),)),
+        ),
+    ),
+    "cdist_batched": (
+        (
+            ("SqueezeBackward1", ((1, 0),)),
+            ("CdistBackwardBackward0", (None, (2, 0), (3, 0), (4, 0))),
+            ("UnsqueezeBackward0", ((5, 0),)),
+            ("UnsqueezeBackward0", ((6, 0),)),
+            ("CloneBackward0", ((7, 0),)),
+            ("AccumulateGrad", ()),
+            ("AccumulateGrad", ()),
+            ("TransposeBackward0", ((8, 0),)),
+            ("CdistBackward0", ((3, 0), (2, 0))),
+        ),
+    ),
+    "cdist_second": ("raises", "NotImplementedError"),
 }
 
 CASES = {name: (fn, _EXPECTED.get(name)) for name, fn in _CASES.items()}
