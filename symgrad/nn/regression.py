@@ -121,10 +121,8 @@ def kl_div(
     if log_target:
         loss = target.exp() * (target - input)
     else:
-        # xlogy(target, target): 0 where the target is 0 (its gradient there is nan, as
-        # PyTorch's xlogy gives)
-        xlogy = _ops.where(target == 0, 0.0, target * target.log())
-        loss = xlogy - target * input
+        # PyTorch's xlogy(target, target): 0 where the target is 0 (its gradient there nan)
+        loss = _ops.xlogy(target, target) - target * input
     out = _reduce(loss, r)
     if reduction == "batchmean" and input.ndim != 0:
         out = out / input.shape[0]

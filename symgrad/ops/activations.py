@@ -250,6 +250,8 @@ HARDSIGMOID = declare(
     kernel=lambda v: np.minimum(np.maximum(v + 3, 0), 6) / 6,
     exact=False,
     promote="float",
+    vjp_backward="NotImplemented",  # PyTorch's hardsigmoid_backward has no derivative
+    half_backward="float32",
 )
 
 
@@ -348,6 +350,7 @@ SMOOTH_L1 = declare(
     promote="float",
     domain=Domain({"x": "distinct", "y": "distinct"}, params=((1.0,), (0.5,))),
     vjp_backward="SmoothL1LossBackwardBackward0",
+    vjp_edges=(3, 0, 1),  # smooth_l1_loss_backward(grad_output, self, target)
 )
 HUBER = declare(
     "huber",
@@ -365,6 +368,7 @@ HUBER = declare(
     promote="float",
     domain=Domain({"x": "distinct", "y": "distinct"}, params=((1.0,), (0.5,))),
     vjp_backward="HuberLossBackwardBackward0",
+    vjp_edges=(3, 0, 1),  # huber_loss_backward(grad_output, self, target)
 )
 
 
@@ -404,12 +408,31 @@ RRELU_WITH_NOISE = declare(
     edges=(0,),  # the drawn slopes are no edge
 )
 RRELU_WITH_NOISE_ = _in_place_form(RRELU_WITH_NOISE, "RreluWithNoiseBackward1")
+# PyTorch's _prelu_kernel_backward takes x > 0 as positive, its derivatives x >= 0: at 0 the
+# second derivatives are those of the positive side (the partials of the gradients by
+# (x, weight, output, incoming gradient), for the numeric pass; derivatives.py has the same
+# for graphs)
+_PRELU_DOUBLE_BACKWARD = {
+    0: {
+        1: lambda v, w, out, g, out2: np.where(v >= 0, 0.0, g),
+        3: lambda v, w, out, g, out2: np.where(v >= 0, 1.0, w),
+    },
+    1: {
+        0: lambda v, w, out, g, out2: np.where(v >= 0, 0.0, g),
+        3: lambda v, w, out, g, out2: np.where(v >= 0, 0.0, v),
+    },
+}
 PRELU = declare(
     "prelu",
     "x weight",
     lambda x, weight: sp.Piecewise((x, x > 0), (weight * x, True)),
     kernel=lambda v, weight: np.where(v > 0, v, weight * v),
+    # the weight's partial as a kernel: its gradient's node then reads the weight too, an
+    # edge of PyTorch's PreluKernelBackwardBackward0
+    partial_kernels={1: lambda v, weight, out: np.where(v > 0, 0.0, v)},
     domain={"x": "nonzero"},
     backward="PreluKernelBackward0",
     vjp_backward="PreluKernelBackwardBackward0",
+    vjp_edges=(3, 0, 1),  # _prelu_kernel_backward(grad_output, self, weight)
+    vjp_partial_kernels=_PRELU_DOUBLE_BACKWARD,
 )

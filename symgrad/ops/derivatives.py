@@ -26,6 +26,7 @@ from symgrad.ops import special_functions as SF
 from symgrad.ops.activations import LOGSIGMOID
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.kernels import _scalar_base_power
+from symgrad.prim.structural import without_derivative
 from symgrad.tensor import Tensor
 
 __all__ = ["FORMULAS", "formula", "apply_formula"]
@@ -217,10 +218,18 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("bce_backward0", 0): lambda a: _bce_double_backward(a),
     ("bce_backward0", 1): lambda a: -(a.g * a.xs[3]) / (a.x * (_one(a.x) - a.x)).clamp_min(1e-12),
     ("bce_backward0", 3): lambda a: a.g * ((a.x - a.y) / (_bce_plus_eps(a) * _bce_minus_eps(a))),
+    # binary_cross_entropy_target_backward: -logit(x) * g
+    ("bce", 1): lambda a: -a.x.logit() * a.g,
     ("softplus_backward", 0): lambda a: _softplus_double_backward(a),
     ("softplus_backward", 2): lambda a: E.SOFTPLUS.vjp_primitive(0)(
         a.xs[0], a.xs[1], a.g, params=a._params
     ),
+    # _prelu_kernel_backward's (inputs: x, weight, output, the gradient it received): its
+    # kernel takes x > 0 as positive, these formulas x >= 0 (so at 0 they differ, as PyTorch)
+    ("prelu_backward0", 1): lambda a: _where(a.x >= 0, 0.0, a.xs[3] * a.g),
+    ("prelu_backward0", 3): lambda a: _where(a.x >= 0, a.g, a.g * a.y),
+    ("prelu_backward1", 0): lambda a: _where(a.x >= 0, 0.0, a.xs[3] * a.g),
+    ("prelu_backward1", 3): lambda a: _where(a.x >= 0, 0.0, a.g * a.x),
     ("atan2", 0): lambda a: a.g * a.y * _atan2_recip(a),
     ("atan2", 1): lambda a: a.g * -a.x * _atan2_recip(a),
     ("hypot", 0): lambda a: a.g * a.x / a.out,
@@ -293,6 +302,24 @@ def _one(x: Tensor) -> Tensor:
     """1 as a 0-d tensor of ``x``'s dtype (PyTorch's ``1 - t`` in C++ is a sub of two
     tensors)."""
     return Tensor._make(np.ones((), x._data.dtype))
+
+
+_UNDIFFERENTIABLE: dict[str, Any] = {}
+
+
+def _not_differentiable(a: _Args) -> Tensor:
+    """The gradient of a one-input op whose PyTorch backward op has no derivative
+    (``vjp_backward="NotImplemented"``) as that op's ``NotImplemented`` node: edges to the
+    incoming gradient and the input where they require grad, an error when a pass reaches
+    it."""
+    name = f"{a._prim.name}_backward"
+    node = _UNDIFFERENTIABLE.get(name) or _UNDIFFERENTIABLE.setdefault(
+        name, without_derivative(name)
+    )
+    arrays = [x._data if isinstance(x, Tensor) else x for x in a.xs]
+    values = a._prim.vjp_kernel(0)(*arrays, None, a.g._data, *a._params)
+    reads = [t for t in (a.g, a.x) if isinstance(t, Tensor) and t.requires_grad]
+    return node(*reads, values=values) if reads else Tensor._make(values)
 
 
 def _atan2_recip(a: _Args) -> Any:
@@ -400,6 +427,8 @@ def _silu(a: _Args) -> Any:
 
 def formula(prim: Any, i: int) -> Callable[[_Args], Any] | None:
     """PyTorch's formula for the gradient of input ``i`` of ``prim``, if written here."""
+    if prim.vjp_backward == "NotImplemented":
+        return _not_differentiable
     return FORMULAS.get((prim.name, i))
 
 

@@ -107,6 +107,7 @@ BCE = declare(
     promote="float",
     domain={"x": "unit", "y": "unit"},
     vjp_backward=("BinaryCrossEntropyBackwardBackward0", None),
+    vjp_edges=(3, 0, 1),  # binary_cross_entropy_backward(grad_output, self, target)
     vjp_partial_kernels={0: _BCE_DOUBLE_BACKWARD},
 )
 SQUARED_ERROR = declare(
@@ -115,6 +116,7 @@ SQUARED_ERROR = declare(
     lambda x, y: (x - y) ** 2,
     promote="float",
     vjp_backward="MseLossBackwardBackward0",
+    vjp_edges=(3, 0, 1),  # mse_loss_backward(grad_output, self, target)
 )
 
 
@@ -132,6 +134,7 @@ SOFT_MARGIN = declare(
     partial_kernels={0: _soft_margin_grad},
     promote="float",
     vjp_backward="SoftMarginLossBackwardBackward0",
+    vjp_edges=(3, 0),  # soft_margin_loss_backward(grad_output, self), the target no edge
 )
 
 

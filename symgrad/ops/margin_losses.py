@@ -5,8 +5,9 @@
 Both compare scores within a row of an ``(N, C)`` input: with ``d = margin - x[n, y] + x[n, i]``
 each pair adds ``relu(d)`` (or its square), scaled by a constant that holds the class weight,
 the ``1 / C`` and a zero where the pair does not count. The targets are data, so they enter as
-parameters; the rules are written in the interpreter vocabulary, so closed forms and higher
-derivatives come from the same lines (PyTorch has no second derivative for either).
+parameters; the rules are written in the interpreter vocabulary, so closed forms come from
+the same lines. PyTorch has no second derivative for either: under ``create_graph`` the
+gradient is its backward op's ``NotImplemented`` node, which raises when reached.
 """
 
 from __future__ import annotations
@@ -16,7 +17,11 @@ from typing import Any
 import numpy as np
 
 from symgrad.ops.elementwise import RELU
-from symgrad.prim.structural import Structural
+from symgrad.prim.batching import BatchedTensor
+from symgrad.prim.numpy_xp import NP
+from symgrad.prim.primitive import Ctx
+from symgrad.prim.structural import Structural, without_derivative
+from symgrad.prim.vocab import INTERPRETERS
 
 __all__ = ["MULTI_MARGIN_LOSS", "MULTILABEL_MARGIN_LOSS"]
 
@@ -35,6 +40,24 @@ def _reduced(xp: Any, loss: Any, n: int, reduction: str, out_shape: tuple) -> An
     total = xp.sum(loss)
     # an empty batch's mean is 0 here, as PyTorch's kernels give it
     return total / n if reduction == "mean" and n else total
+
+
+def _without_second(rule: Any, name: str) -> Any:
+    """The VJP rule ``rule``, whose gradient under ``create_graph`` is a node of PyTorch's
+    backward op ``name``, which has no derivative (``NotImplemented``): edges to the incoming
+    gradient and the input where they require grad."""
+    node = without_derivative(name)
+
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        x = c.inputs[0]
+        if xp is not INTERPRETERS.tensor or any(type(t) is BatchedTensor for t in (g, x)):
+            return rule(xp, g, c)
+        arrays = Ctx((x._data,), None, c.shapes, c.needs, c.params)
+        values = rule(NP, g._data, arrays)[0]
+        return (node(*(t for t in (g, x) if t.requires_grad), values=values),)
+
+    vjp.__wrapped__ = rule  # type: ignore[attr-defined]  # (what symgrad.compile calls)
+    return vjp
 
 
 # -- multi_margin_loss: the target class's score against each other class's ------------------
@@ -74,7 +97,7 @@ def _mm_vjp(xp: Any, g: Any, c: Any) -> tuple:
 MULTI_MARGIN_LOSS = Structural(
     "multi_margin_loss",
     _mm_forward,
-    _mm_vjp,
+    _without_second(_mm_vjp, "multi_margin_loss_backward"),
     saves=(0,),
     backward="MultiMarginLossBackward0",
 )
@@ -113,7 +136,7 @@ def _ml_vjp(xp: Any, g: Any, c: Any) -> tuple:
 MULTILABEL_MARGIN_LOSS = Structural(
     "multilabel_margin_loss",
     _ml_forward,
-    _ml_vjp,
+    _without_second(_ml_vjp, "multilabel_margin_loss_backward"),
     saves=(0,),
     backward="MultilabelMarginLossBackward0",
 )

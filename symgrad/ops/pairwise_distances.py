@@ -6,6 +6,7 @@ missing) gradient for ``p = 0``."""
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,13 @@ from symgrad import dtypes
 from symgrad._arguments import require_same_dtype, require_tensor
 from symgrad.ops import elementwise as E
 from symgrad.ops.norms import _norm_p
+from symgrad.prim.batching import BatchedTensor
+from symgrad.prim.no_derivative import backward_without_derivative
+from symgrad.prim.numpy_xp import NP
+from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural
+from symgrad.prim.tangents import transposed_vjp
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["cdist"]
@@ -82,10 +89,41 @@ def _difference_gradient(xp: Any, d: Any, g: Any, out: Any, p: float) -> Any:
     return gd
 
 
+_CDIST_BACKWARD = backward_without_derivative("_cdist_backward", "CdistBackwardBackward0")
+
+
+def _recorded_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """Under ``create_graph``, PyTorch's gradients: ``_cdist_backward(g, x1, x2, result)``
+    and ``_cdist_backward(g.mT, x2, x1, result.mT)`` (contiguous copies), nodes without a
+    derivative of their own."""
+    x1, x2 = c.inputs
+    out = c.out
+    if xp is not INTERPRETERS.tensor or any(type(t) is BatchedTensor for t in (g, x1, x2, out)):
+        return _vjp(xp, g, c)
+    arrays = Ctx((x1._data, x2._data), out._data, c.shapes, c.needs, c.params)
+    values = _vjp(NP, g._data, arrays)
+    first = second = None
+    if c.needs[0]:
+        first = _CDIST_BACKWARD(g.contiguous(), x1, x2, out, values=values[0])
+    if c.needs[1]:
+        swapped = (g.mT.contiguous(), x2, x1, out.mT.contiguous())
+        second = _CDIST_BACKWARD(*swapped, values=values[1])
+    return first, second
+
+
+_recorded_vjp.__wrapped__ = _vjp  # type: ignore[attr-defined]  # (what symgrad.compile calls)
+
+
+def _jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """Forward mode by the plain rule, transposed (the recorded gradients have no derivative)."""
+    return transposed_vjp(SimpleNamespace(vjp=_vjp), tangents, c)
+
+
 _CDIST = Structural(
     "cdist",
     _forward,
-    _vjp,
+    _recorded_vjp,
+    jvp=_jvp,
     saves=(0, 1),
     saves_out=True,
     backward="CdistBackward0",

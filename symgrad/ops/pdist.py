@@ -1,9 +1,12 @@
 """``pdist``: the ``p``-norm distance between every pair of rows ``i < j`` of a matrix, in the
 order of the upper triangle read row by row; one ``PdistBackward0`` node, with the gradient
-rules of :func:`symgrad.cdist` (0 where a distance is 0)."""
+rules of :func:`symgrad.cdist` (0 where a distance is 0). As PyTorch's, its gradient under
+``create_graph`` is a ``PdistBackwardBackward0`` node reading (g, x, result) without a
+derivative of its own."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -11,7 +14,13 @@ import numpy as np
 from symgrad._arguments import require_tensor
 from symgrad.ops.norms import _norm_p
 from symgrad.ops.pairwise_distances import _difference_gradient, _kernel
+from symgrad.prim.batching import BatchedTensor
+from symgrad.prim.no_derivative import backward_without_derivative
+from symgrad.prim.numpy_xp import NP
+from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural
+from symgrad.prim.tangents import transposed_vjp
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["pdist"]
@@ -48,10 +57,30 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.index_put_zeros(shape, first, gd) - xp.index_put_zeros(shape, second, gd),)
 
 
+_PDIST_BACKWARD = backward_without_derivative("_pdist_backward", "PdistBackwardBackward0")
+
+
+def _recorded_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    (x,) = c.inputs
+    if xp is not INTERPRETERS.tensor or any(type(t) is BatchedTensor for t in (g, x, c.out)):
+        return _vjp(xp, g, c)
+    arrays = Ctx((x._data,), c.out._data, c.shapes, c.needs, c.params)
+    return (_PDIST_BACKWARD(g, x, c.out, values=_vjp(NP, g._data, arrays)[0]),)
+
+
+_recorded_vjp.__wrapped__ = _vjp  # type: ignore[attr-defined]  # (what symgrad.compile calls)
+
+
+def _jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """Forward mode by the plain rule, transposed (the recorded gradients have no derivative)."""
+    return transposed_vjp(SimpleNamespace(vjp=_vjp), tangents, c)
+
+
 _PDIST = Structural(
     "pdist",
     _forward,
-    _vjp,
+    _recorded_vjp,
+    jvp=_jvp,
     saves=(0,),
     saves_out=True,
     backward="PdistBackward0",

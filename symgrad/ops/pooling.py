@@ -318,6 +318,10 @@ def _pad_forward(
 
 def _pad_vjp(xp: Any, g: Any, c: Any) -> tuple:
     p = c.params
+    if _as_node(xp, g, c):
+        # PyTorch's gradient is constant_pad_nd(g, -pads): one ConstantPadNdBackward0 node
+        back = {"crop": p["place"], "place": p["crop"], "shape": tuple(c.shapes[0])}
+        return (_CONSTANT_PAD(g, **back, mask=None, value=0),)
     return (xp.index_put_zeros(c.shapes[0], p["crop"], xp.getitem(g, p["place"]), True),)
 
 

@@ -64,6 +64,9 @@ class Elementwise(Application, Primitive):
         :class:`~symgrad.prim.domains.Domain`, or ``{input name: kind}`` (see its kinds).
     edges : PyTorch's edges where they are not one per input (``where``'s condition has
         none): the input position of each (see :attr:`Primitive.edges`).
+    vjp_edges : the same for the backward op of each input (whose inputs are the op's, its
+        output, then the gradient), where PyTorch's backward op of several inputs orders
+        them otherwise (``_prelu_kernel_backward(grad_output, self, weight)``).
     """
 
     batch = "elementwise"  # a batch is one more broadcast dimension
@@ -90,9 +93,11 @@ class Elementwise(Application, Primitive):
         reads_result: bool = False,
         half_backward: Any = None,
         edges: Any = None,
+        vjp_edges: tuple | None = None,
     ) -> None:
         self.name = name
         self.edges = edges  # PyTorch's edges, where not one per input (Primitive.edges)
+        self.vjp_edges = vjp_edges
         # how PyTorch's own backward kernel (sigmoid_backward, silu_backward, ...) computes a
         # float16 gradient: "float32" (the VJP in float32, rounded once) or a function of the
         # float16 input, result and gradient; None: its formula's ops one by one
@@ -281,6 +286,8 @@ class Elementwise(Application, Primitive):
         (``sigmoid_backward(grad_output, output)``, ``threshold_backward(grad_output,
         self)``): the gradient, then the result or the input the formula reads; None (one
         edge per input of the VJP primitive) for several inputs."""
+        if self.vjp_edges is not None:
+            return self.vjp_edges
         if isinstance(self.vjp_backward, tuple):
             return None
         n = len(self.inputs)

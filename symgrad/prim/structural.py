@@ -412,6 +412,15 @@ def without_derivative(name: str) -> Structural:
     def refuse(xp: Any, g: Any, ctx: Ctx) -> tuple:
         raise RuntimeError(f"derivative for aten::{name} is not implemented")
 
+    def no_tangent(xp: Any, tangents: tuple, ctx: Ctx) -> Any:
+        raise NotImplementedError(
+            f"Trying to use forward AD with aten::{name} that does not support it."
+        )
+
     return Structural(
-        name, lambda xp, *inputs, values: xp.constant(values), refuse, backward="NotImplemented"
+        name,
+        lambda xp, *inputs, values: xp.constant(values),
+        refuse,
+        backward="NotImplemented",
+        jvp=no_tangent,
     )

@@ -65,6 +65,10 @@ class OpInfo:
         return [DOMAINS[kind](rng, shape, i) for i, (shape, kind) in enumerate(self.inputs)]
 
 
+# PyTorch's backward op of the op has no derivative: a second backward pass raises
+NO_DOUBLE_BACKWARD = "no_double_backward"
+
+
 def _op(name, fn, *inputs, **options):
     return OpInfo(name, fn, tuple(inputs), **options)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import warnings
 
-from .op_db import _op, arg
+from .op_db import NO_DOUBLE_BACKWARD, _op, arg
 
 
 def _chain(T, a, b, c):
@@ -15,8 +15,9 @@ def _chain(T, a, b, c):
         return T.chain_matmul(a, b, c)
 
 
-# PyTorch has no forward mode for cdist; symgrad's tangents are checked against differences
-_NO_FW = ("no_torch_forward_ad",)
+# PyTorch has no forward mode for cdist; symgrad's tangents are checked against differences.
+# Nor a derivative of _cdist_backward and _pdist_backward: second derivatives raise
+_NO_FW = ("no_torch_forward_ad", NO_DOUBLE_BACKWARD)
 
 EXTRAS = [
     _op("cdist", lambda T, a, b: T.cdist(a, b), arg(4, 3), arg(5, 3), tags=_NO_FW),

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .op_db import _loss, _op, arg, f64
+from .op_db import NO_DOUBLE_BACKWARD, _loss, _op, arg, f64
 
 
 def _fn(name, **kwargs):
@@ -45,7 +45,13 @@ ACTIVATIONS = [
     _op("relu6", _spread("relu6", 2.0, 3.9), arg(2, 3, kind="away")),
     _op("hardswish", _spread("hardswish"), arg(2, 4)),
     # PyTorch's slope is float32's 1/6 even in float64 (test_activations covers the difference)
-    _op("hardsigmoid", _spread("hardsigmoid"), arg(2, 4), torch=False),
+    _op(
+        "hardsigmoid",
+        _spread("hardsigmoid"),
+        arg(2, 4),
+        torch=False,
+        tags=(NO_DOUBLE_BACKWARD,),
+    ),
     _op("logsigmoid", _fn("logsigmoid"), arg(2, 3)),
     _op("softsign", _fn("softsign"), arg(2, 3, kind="away")),
     _op("tanhshrink", _fn("tanhshrink"), arg(2, 3)),

@@ -150,6 +150,10 @@ def test_gradients_carry_tangents(op):
     rng = _rng(op, "u")
     outs = _evaluate(op, arrays)
     us = {k: rng.standard_normal(np.shape(o)) for k, o in enumerate(outs) if o.dtype.kind == "f"}
+    if "no_double_backward" in op.tags:  # PyTorch's error: its backward op has no tangent
+        with pytest.raises(NotImplementedError, match="Trying to use forward AD"):
+            _vjp_values(op, arrays, us, tangents)
+        return
     found = _vjp_values(op, arrays, us, tangents)
     assert found is not None, f"{op.name}: no output requires grad"
     up = _vjp_values(op, [x + H * t for x, t in zip(arrays, tangents)], us)[0]

@@ -112,6 +112,10 @@ def test_double_backward_matches_finite_differences(op):
     ws = [rng.standard_normal(x.shape) for x in arrays]
 
     xs, gs = _vjp(op, arrays, vs, create_graph=True)
+    if "no_double_backward" in op.tags:  # PyTorch's error
+        with pytest.raises((RuntimeError, NotImplementedError), match="is not implemented"):
+            grad(sum(g.sum() for g in gs), xs)
+        return
     terms = [
         (g * symgrad.tensor(w, dtype=symgrad.float64)).sum()
         for g, w in zip(gs, ws)

@@ -11,10 +11,6 @@ def _each(ops, kinds=("*",), checks=("*",)) -> list[str]:
 
 
 KNOWN_FAILURES: dict[str, list[str]] = {
-    # PyTorch has no derivative for hardsigmoid's backward ("derivative for
-    # aten::hardsigmoid_backward is not implemented"); symgrad gives the second derivative
-    # (zero), as it does for every element-wise primitive
-    "hardsigmoid has a second derivative": _each(["hardsigmoid"], checks=("gradgrad",)),
     # attention over empty embeddings: PyTorch's first gradients are undefined-but-zero
     # tensors that do not require grad; symgrad's are zeros computed through the graph
     "attention over empty embeddings": _each(["sdpa", "sdpa_causal"], ("empty2d",), ("gradgrad",)),
@@ -45,20 +41,6 @@ KNOWN_FAILURES: dict[str, list[str]] = {
     # take_along_dim of a size-1 input with indices past its end: PyTorch reads out of bounds
     # without an error; symgrad raises
     "take_along_dim checks its indices": _each(["take_along_dim"], ("size1",)),
-    # PyTorch has no derivative for _cdist_backward ("derivative for aten::_cdist_backward is
-    # not implemented"); symgrad's rule is written in the interpreter vocabulary, so it has
-    # every order
-    "cdist has a second derivative": _each(
-        ["cdist", "cdist_p1", "cdist_p3_batched", "cdist_p_half", "cdist_inf"],
-        ("empty2d", "size1", "noncontig", "view"),
-        ("gradgrad",),
-    ),
-    # the same for _pdist_backward: symgrad's pdist shares cdist's rule
-    "pdist has a second derivative": _each(
-        ["pdist", "pdist_p1", "pdist_p3"],
-        ("empty2d", "size1", "noncontig", "view"),
-        ("gradgrad",),
-    ),
     # PyTorch's block_diag backward counts no rows for an empty vector, which its forward
     # places as one empty row, so the blocks after it get the gradient of the wrong rows
     "block_diag's backward after an empty vector": ["block_diag-empty-grad"],
