@@ -35,7 +35,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CpuStream", "STATE_BYTES", "fma", "wide_draws"]
+from symgrad._rounding import fma
+
+__all__ = ["CpuStream", "STATE_BYTES", "wide_draws"]
 
 _N = 624  # the twister's words
 _MASK32 = 0xFFFFFFFF
@@ -59,32 +61,6 @@ def _seeded_words(seed: int) -> np.ndarray:
         words.append((1812433253 * (prev ^ (prev >> 30)) + j) & _MASK32)
     out = np.array(words, dtype=np.uint32)
     out.flags.writeable = False
-    return out
-
-
-def fma(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
-    """``a * b + c`` in float64 rounded once (PyTorch's compiled kernels contract it into a
-    fused multiply-add): the product split exactly (Dekker), then summed with its error."""
-    a = np.asarray(a, np.float64)
-    b = np.float64(b)
-    p = a * b
-    split = 134217729.0  # 2**27 + 1
-    ah = a * split
-    ah = ah - (ah - a)
-    al = a - ah
-    bh = b * split
-    bh = bh - (bh - b)
-    bl = b - bh
-    err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    bb = s - p
-    se = (p - (s - bb)) + (c - bb)
-    with np.errstate(invalid="ignore"):
-        out = s + (err + se)
-    # products that overflow or are not finite: the plain expression
-    bad = ~np.isfinite(out) | ~np.isfinite(p)
-    if bad.any():
-        out = np.where(bad, p + c, out)
     return out
 
 

@@ -335,22 +335,19 @@ class _MetaDraws:
 
     randperm = permutation
 
-    # PyTorch's samplers (symgrad._cpu_generator.CpuStream)
-    def uniform_fill(self, shape: Any, dtype: Any, *bounds: Any) -> MetaArray:
-        return meta_array(np.broadcast_shapes(shape), dtype)
+    # PyTorch's samplers (symgrad._cpu_generator.CpuStream): (shape, dtype or parameters...)
+    def uniform_fill(self, shape: Any, dtype: Any = np.float64, *params: Any) -> MetaArray:
+        kind = dtype if isinstance(dtype, (type, np.dtype)) else np.float64
+        return meta_array(np.broadcast_shapes(shape), kind)
 
-    normal_fill = uniform_fill
+    normal_fill = exponential_fill = cauchy_fill = log_normal_fill = uniform_fill
+    geometric_fill = uniform_fill
 
     def random_from_to(self, shape: Any, low: Any, high: Any, wide: bool = True) -> MetaArray:
         return meta_array(np.broadcast_shapes(shape), np.int64)
 
     def bernoulli_draws(self, shape: Any, p: Any) -> MetaArray:
         return meta_array(np.broadcast_shapes(shape), np.bool_)
-
-    def exponential_fill(self, shape: Any, *params: Any) -> MetaArray:
-        return meta_array(np.broadcast_shapes(shape), np.float64)
-
-    cauchy_fill = log_normal_fill = geometric_fill = exponential_fill
 
 
 META_DRAWS = _MetaDraws()

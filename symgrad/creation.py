@@ -11,7 +11,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import OMITTED, require_tensor
 from symgrad._assign import warn_copy_construct
-from symgrad._cpu_generator import fma, wide_draws
+from symgrad._cpu_generator import wide_draws
 from symgrad._data import check_fill, int_argument, keyword_sizes, to_array
 from symgrad._device import as_device
 from symgrad._factory import _check_device, _finish, _float_dtype, _meta_or, _shape
@@ -19,6 +19,7 @@ from symgrad._integer_steps import arange_values
 from symgrad._memory_format import checked, contiguous_format, copy_strided, format_strides
 from symgrad._meta import NO_DATA, is_meta, meta_array
 from symgrad._numpy_strides import refuse_negative_strides
+from symgrad._rounding import linspace_values
 from symgrad._silent import cast, quiet
 from symgrad.random import (
     Generator,
@@ -322,38 +323,8 @@ def linspace(
     if np_dtype.kind == "f":  # the bounds converted with PyTorch's range check
         for bound in (start, end):
             check_fill(_bound(bound), dtypes.as_dtype(np_dtype), "linspace")
-    values = _linspace_values(start, end, steps, np_dtype)
+    values = linspace_values(start, end, steps, np_dtype)
     return _finish(values, requires_grad, None, d)
-
-
-def _linspace_values(start: Any, end: Any, steps: int, np_dtype: np.dtype) -> np.ndarray:
-    """ATen's linspace: the first half ``start + step * i``, the rest ``end - step * (steps -
-    1 - i)``, each a fused multiply-add (float32 and float64 in their own precision, integers
-    through float64, truncated)."""
-    if np_dtype == np.float16 and steps >= 2:  # half arithmetic, each step rounded
-        h = np.float16
-        first, last = h(start), h(end)
-        step = np.float32((last - first) / h(steps - 1))
-        i = np.arange(steps)
-        up = first + (step * i.astype(np.float32)).astype(h)
-        down = last - (step * (steps - 1 - i).astype(np.float32)).astype(h)
-        return np.where(i < steps // 2, up, down)
-    real = np_dtype.kind in "fiub" and np_dtype.itemsize >= 4 or np_dtype.kind in "iub"
-    if not real or steps < 2 or isinstance(start, complex) or isinstance(end, complex):
-        return cast(np.linspace(start, end, steps), np_dtype)
-    work = np.float32 if np_dtype == np.float32 else np.float64
-    first = np.array(start).astype(np_dtype).astype(work)
-    last = np.array(end).astype(np_dtype).astype(work)
-    step = (last - first) / work(steps - 1)  # rounded in the working precision
-    i = np.arange(steps, dtype=np.float64)
-    below = i < steps // 2
-    if work is np.float64:
-        values = np.where(below, fma(i, step, first), fma(i - (steps - 1), step, last))
-    else:  # float32: the products exact in float64, one rounding to float32
-        s = np.float64(step)
-        values = np.where(below, i * s + np.float64(first), np.float64(last) - (steps - 1 - i) * s)
-    with np.errstate(invalid="ignore", over="ignore"):
-        return cast(values.astype(work), np_dtype)
 
 
 def _random_dtype(dtype: Any, op: str) -> np.dtype:

@@ -45,6 +45,15 @@ def _graphs(T, f, *inputs, wrt=None):
     return tuple(graph(g) for g in gs)
 
 
+def _pointwise_loss(node: str) -> tuple:
+    """The expected record of a point-wise loss's first gradients (by the input and the
+    target): PyTorch's double-backward node with edges (grad_output, self, target), and zero
+    values at the test's points."""
+    edges = ((node, (None, (1, 0), (2, 0))), ("AccumulateGrad", ()), ("AccumulateGrad", ()))
+    zeros = ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None)
+    return ((edges, edges), (zeros, zeros))
+
+
 _CASES = {
     # PyTorch's double backward of prelu takes x >= 0 as positive (its kernel x > 0): at 0
     # the derivatives of the gradients by the weight and by x are 0, and by the incoming
@@ -215,60 +224,9 @@ _EXPECTED: dict = {
         "torch::autograd::NotImplemented",
     ),
     "hardsigmoid_func_hessian": ("raises", "NotImplementedError"),
-    "mse_loss": (
-        (
-            (
-                ("MseLossBackwardBackward0", (None, (1, 0), (2, 0))),
-                ("AccumulateGrad", ()),
-                ("AccumulateGrad", ()),
-            ),
-            (
-                ("MseLossBackwardBackward0", (None, (1, 0), (2, 0))),
-                ("AccumulateGrad", ()),
-                ("AccumulateGrad", ()),
-            ),
-        ),
-        (
-            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
-            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
-        ),
-    ),
-    "smooth_l1_loss": (
-        (
-            (
-                ("SmoothL1LossBackwardBackward0", (None, (1, 0), (2, 0))),
-                ("AccumulateGrad", ()),
-                ("AccumulateGrad", ()),
-            ),
-            (
-                ("SmoothL1LossBackwardBackward0", (None, (1, 0), (2, 0))),
-                ("AccumulateGrad", ()),
-                ("AccumulateGrad", ()),
-            ),
-        ),
-        (
-            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
-            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
-        ),
-    ),
-    "huber_loss": (
-        (
-            (
-                ("HuberLossBackwardBackward0", (None, (1, 0), (2, 0))),
-                ("AccumulateGrad", ()),
-                ("AccumulateGrad", ()),
-            ),
-            (
-                ("HuberLossBackwardBackward0", (None, (1, 0), (2, 0))),
-                ("AccumulateGrad", ()),
-                ("AccumulateGrad", ()),
-            ),
-        ),
-        (
-            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
-            ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
-        ),
-    ),
+    "mse_loss": _pointwise_loss("MseLossBackwardBackward0"),
+    "smooth_l1_loss": _pointwise_loss("SmoothL1LossBackwardBackward0"),
+    "huber_loss": _pointwise_loss("HuberLossBackwardBackward0"),
     "binary_cross_entropy": (
         (
             (
