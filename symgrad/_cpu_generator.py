@@ -4,9 +4,9 @@ twister's numbers into samples, so that a seeded program draws PyTorch's numbers
 The twister is NumPy's ``MT19937`` (the same algorithm, seeded as PyTorch seeds it); each
 kernel consumes its numbers in PyTorch's order and applies PyTorch's transformation:
 
-- floating uniforms (``rand``, ``uniform_``) take 24 bits of one number for float32 (11 for
-  float16, 8 for bfloat16) and 53 bits of two numbers for float64, scaled into ``[from, to)``
-  with one rounding;
+- floating uniforms (``rand``, ``uniform_``) take 24 bits of one number for float32 and
+  float16 (a float32 uniform, rounded) and 53 bits of two numbers for float64, scaled into
+  ``[from, to)`` with one rounding;
 - normals (``randn``, ``normal_``) of 16 values or more are Box-Muller pairs over blocks of 16
   uniforms (the last block redrawn when the size is not a multiple of 16); fewer are drawn one
   by one in float64 with a cached second value, as PyTorch's scalar kernel;
@@ -17,7 +17,8 @@ kernel consumes its numbers in PyTorch's order and applies PyTorch's transformat
 Other samplers (Poisson, gamma, ...) are NumPy's, drawing from the same twister: reproducible
 under ``manual_seed``, though not PyTorch's numbers. Float32 normals of 16 values or more are
 those of PyTorch's vectorised sampler (Cephes' single-precision logarithm, sine and cosine, as
-built for processors with AVX2, where PyTorch runs it).
+built for processors with AVX2, where PyTorch runs it). Float16 normals of a size that is not a
+multiple of 16 are not PyTorch's in their last 16 values.
 
 Examples
 --------
@@ -41,7 +42,7 @@ __all__ = ["CpuStream", "STATE_BYTES", "wide_draws"]
 
 _N = 624  # the twister's words
 _MASK32 = 0xFFFFFFFF
-_BITS = {np.dtype(np.float64): 53, np.dtype(np.float32): 24, np.dtype(np.float16): 11}
+_BITS = {np.dtype(np.float64): 53}  # every other dtype: 24 bits (a float32 uniform, rounded)
 _TWO_PI = 2.0 * math.pi
 
 
@@ -108,7 +109,7 @@ class CpuStream:
 
     def _unit(self, n: int, dtype: np.dtype) -> np.ndarray:
         """``n`` uniforms in [0, 1) with ``dtype``'s precision: float64 values."""
-        bits = _BITS.get(dtype, 8)  # (bfloat16: 8)
+        bits = _BITS.get(dtype, 24)
         raw = self.words64(n) if bits == 53 else self.words(n)
         return (raw & np.uint64((1 << bits) - 1)).astype(np.float64) * (2.0**-bits)
 
@@ -136,7 +137,7 @@ class CpuStream:
         n = math.prod(shape)
         if n < 16:
             return self.normals(n, mean, std).astype(dtype).reshape(shape)
-        work = np.float32 if dtype != np.float64 else np.float64
+        work = np.float64 if dtype == np.float64 else np.float32
         data = self._unit(n, dtype).astype(work)
         whole = n - n % 16
         if whole:

@@ -92,6 +92,12 @@ def _programs():
     return [
         ("rand", lambda T, nn: T.rand(4, 5), True),
         ("rand float64", lambda T, nn: T.rand(33, dtype=T.float64), True),
+        ("rand float16", lambda T, nn: T.empty(33, dtype=T.float16).uniform_(-2, 3), True),
+        (
+            "randn float16",
+            lambda T, nn: [T.randn(5, dtype=T.float16), T.randn(48, dtype=T.float16)],
+            True,
+        ),
         ("randn small", lambda T, nn: [T.randn(3), T.randn(5, dtype=T.float64)], True),
         ("randn float64", lambda T, nn: T.randn(37, dtype=T.float64), True),
         ("randn float32", lambda T, nn: T.randn(6, 7), True),
