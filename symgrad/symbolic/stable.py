@@ -44,6 +44,11 @@ def stable_form(expr: Any) -> Any:
     >>> stable_form(sp.exp(z) / (sp.exp(z) + sp.exp(y)))
     exp(z - logsumexp(y, z))
     """
+    if isinstance(expr, str):  # text is never parsed: build the formula from symbols
+        raise TypeError(
+            "stable_form takes a SymPy expression, not a string: build it from sympy.Symbol "
+            "objects (or take a closed form symgrad made)"
+        )
     expr = sp.sympify(expr, strict=True)
     done: dict = {}
     symbolic: dict = {}  # whether a node has symbols in it

@@ -124,3 +124,8 @@ def test_rewrites(expr, expected):
 )
 def test_nothing_to_protect_is_left_alone(expr):
     assert stable_form(expr) == expr
+
+
+def test_a_string_is_refused_not_parsed():
+    with pytest.raises(TypeError, match="not a string"):
+        stable_form('__import__("os").getcwd()')
