@@ -25,16 +25,24 @@ def check_adam_like(lr: float, betas: tuple[float, float], eps: float, decay: fl
     check_nonnegative(("weight_decay value", decay))
 
 
-def _same_kind_betas(betas: Any) -> tuple:
+def _same_kind_betas(betas: Any, foreach_only: bool) -> tuple:
     """Adam's ``betas`` as a tuple; PyTorch's Adam and AdamW take two floats or two 1-element
-    tensors (a 1-d one read as 0-d), nothing else (not an int)."""
+    tensors (a 1-d one read as 0-d), nothing else (not an int), and no tensors for a
+    ``foreach_only`` step (foreach=True without capturable)."""
     floats = all(isinstance(b, float) for b in betas)
     if not (floats or all(isinstance(b, Tensor) for b in betas)):
         raise ValueError("betas must be either both floats or both Tensors")
     for i, b in enumerate(betas):
+        if isinstance(b, Tensor) and foreach_only:
+            raise ValueError(
+                f"betas[{i}] as a Tensor is not supported for capturable=False and foreach=True"
+            )
         if isinstance(b, Tensor) and b.numel() != 1:
             raise ValueError(f"Tensor betas[{i}] must be 1-element")
     return tuple(b if floats or b.dim() == 0 else b.squeeze() for b in betas)
+
+
+_TENSOR_LR_FOREACH = "lr as a Tensor is not supported for capturable=False and foreach=True"
 
 
 class Adam(Optimizer):
@@ -73,8 +81,11 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
+        foreach_only = bool(foreach) and not capturable
+        if isinstance(lr, Tensor) and foreach_only:
+            raise ValueError(_TENSOR_LR_FOREACH)
         check_adam_like(lr, betas, eps, weight_decay)
-        betas = _same_kind_betas(betas)
+        betas = _same_kind_betas(betas, foreach_only)
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -101,6 +112,8 @@ class Adam(Optimizer):
         return state
 
     def _update(self, p: Tensor, group: dict) -> None:
+        if group["foreach"] and isinstance(group["lr"], Tensor) and not group["capturable"]:
+            raise RuntimeError(_TENSOR_LR_FOREACH)  # a tensor lr given to the group later
         if not group["differentiable"] and not dual.active():
             self._update_arrays(p, group)
             return

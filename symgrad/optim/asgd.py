@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad import _like, creation, dtypes
 from symgrad.optim.optimizer import Optimizer, check_nonnegative
 from symgrad.tensor import Tensor
@@ -86,6 +88,9 @@ class ASGD(Optimizer):
         return state
 
     def _update(self, p: Tensor, group: dict) -> None:
+        if group["foreach"]:
+            self._update_foreach(p, group)
+            return
         lr, lambd, alpha, t0 = (group[k] for k in ("lr", "lambd", "alpha", "t0"))
         state = self._state(p, lr)
         grad = -p.grad if group["maximize"] else p.grad
@@ -103,6 +108,36 @@ class ASGD(Optimizer):
         step = state["step"].item()
         state["eta"].copy_(_scalar(lr / ((1 + lambd * lr * step) ** alpha), mu.dtype))
         mu.copy_(_scalar(1 / max(1, step - t0), mu.dtype))
+
+    def _update_foreach(self, p: Tensor, group: dict) -> None:
+        """PyTorch's ``foreach=True`` arithmetic, which rounds apart from the single-tensor
+        form: ``p -= eta * (g + (weight_decay + lambd) * p)`` (two scaled sums), the average
+        always ``ax += mu * (p - ax)``, and the next ``eta`` in the step's float32 tensor
+        arithmetic (``(1 + lambd * lr * step) ** alpha``, then its reciprocal times ``lr``)."""
+        lr, lambd, alpha, t0 = (group[k] for k in ("lr", "lambd", "alpha", "t0"))
+        state = self._state(p, lr)
+        grad = -p.grad if group["maximize"] else p.grad
+        state["step"].add_(1)
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        grad = grad.add(p, alpha=lambd)
+        p.addcmul_(grad, state["eta"], value=-1)
+        ax = state["ax"]
+        ax.addcmul_(p.sub(ax), state["mu"])
+        lr = lr.item() if isinstance(lr, Tensor) else lr
+        state["eta"].copy_(_foreach_eta(state["step"], lr, lambd, alpha))
+        state["mu"].copy_(_scalar(1 / max(1, state["step"].item() - t0), state["mu"].dtype))
+
+
+def _foreach_eta(step: Tensor, lr: float, lambd: float, alpha: float) -> Tensor:
+    """``lr / (1 + lambd * lr * step) ** alpha`` as PyTorch's foreach form computes it on the
+    step's tensor (float32 unless the default dtype is float64): each operation rounded to
+    its dtype (a float32 power as the C library's ``powf``, correctly rounded where NumPy's
+    float32 power is not), the division a reciprocal times ``lr``."""
+    kind = np.float64 if step.dtype == dtypes.float64 else np.float32
+    base = kind(kind(step.item()) * kind(lambd * lr)) + kind(1)
+    power = kind(np.float64(base) ** alpha)
+    return creation.tensor(float(kind(kind(1) / power) * kind(lr)), dtype=step.dtype)
 
 
 def _scalar(value: Any, dtype: Any) -> Tensor:

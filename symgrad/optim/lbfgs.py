@@ -119,15 +119,18 @@ class LBFGS(Optimizer):
         d, t, prev_flat_grad, prev_loss = (
             state.get(k) for k in ("d", "t", "prev_flat_grad", "prev_loss")
         )
+        # the curvature pairs join the state at the step's end, after d and t (PyTorch's
+        # order of the state's keys)
+        history = {k: state.get(k) for k in ("old_dirs", "old_stps", "ro", "H_diag")}
         n_iter = 0
         while n_iter < max_iter:
             n_iter += 1
             state["n_iter"] += 1
             if state["n_iter"] == 1:
                 d = flat_grad.neg()
-                state.update(old_dirs=[], old_stps=[], ro=[], H_diag=1)
+                history.update(old_dirs=[], old_stps=[], ro=[], H_diag=1)
             else:
-                d = self._direction(state, flat_grad, prev_flat_grad, d, t, group)
+                d = self._direction(state, history, flat_grad, prev_flat_grad, d, t, group)
             if prev_flat_grad is None:
                 prev_flat_grad = flat_grad.clone()
             else:
@@ -167,15 +170,23 @@ class LBFGS(Optimizer):
                 break
             if abs(loss - prev_loss) < tolerance_change:
                 break
-        state.update(d=d, t=t, prev_flat_grad=prev_flat_grad, prev_loss=prev_loss)
+        state.update(d=d, t=t, **history, prev_flat_grad=prev_flat_grad, prev_loss=prev_loss)
         return orig_loss
 
     def _direction(
-        self, state: dict, flat_grad: Tensor, prev_flat_grad: Tensor, d: Tensor, t: Any, group: dict
+        self,
+        state: dict,
+        history: dict,
+        flat_grad: Tensor,
+        prev_flat_grad: Tensor,
+        d: Tensor,
+        t: Any,
+        group: dict,
     ) -> Tensor:
         """The two-loop recursion: ``-H g`` with ``H`` the inverse-Hessian estimate from the
-        stored curvature pairs (a pair joins when it has positive curvature ``y.s``)."""
-        old_dirs, old_stps, ro = state["old_dirs"], state["old_stps"], state["ro"]
+        curvature pairs of ``history`` (a pair joins when it has positive curvature ``y.s``);
+        ``state`` keeps the recursion's ``al``."""
+        old_dirs, old_stps, ro = history["old_dirs"], history["old_stps"], history["ro"]
         y = flat_grad.sub(prev_flat_grad)
         s = d.mul(t)
         ys = y.dot(s)
@@ -187,7 +198,7 @@ class LBFGS(Optimizer):
             old_dirs.append(y)
             old_stps.append(s)
             ro.append(1.0 / ys)
-            state["H_diag"] = ys / y.dot(y)
+            history["H_diag"] = ys / y.dot(y)
         if "al" not in state:
             state["al"] = [None] * group["history_size"]
         al = state["al"]
@@ -195,7 +206,7 @@ class LBFGS(Optimizer):
         for i in range(len(old_dirs) - 1, -1, -1):
             al[i] = old_stps[i].dot(q) * ro[i]
             q.add_(old_dirs[i], alpha=float(-al[i]))
-        r = q.mul(state["H_diag"])
+        r = q.mul(history["H_diag"])
         for i in range(len(old_dirs)):
             be_i = old_dirs[i].dot(r) * ro[i]
             r.add_(old_stps[i], alpha=float(al[i] - be_i))

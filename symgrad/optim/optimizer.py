@@ -165,6 +165,7 @@ class Optimizer(OptimizerHooks):
                     for p in group["params"]:
                         if p.grad is not None:
                             self._check_capturable(group)
+                            self._check_foreach(group)
                             self._update(p, group)
         finally:
             restore(token)
@@ -180,6 +181,13 @@ class Optimizer(OptimizerHooks):
                 f"If capturable=True, {self._capturable_tensors} must be on supported "
                 f"devices: {self._capturable_devices}."
             )
+
+    # whether PyTorch's foreach form of the step refuses differentiable=True (SGD's records)
+    _foreach_refuses_autograd = True
+
+    def _check_foreach(self, group: dict) -> None:
+        if self._foreach_refuses_autograd and group.get("foreach") and group.get("differentiable"):
+            raise AssertionError("_foreach ops don't support autograd")
 
     step = hooked_step(step)
 

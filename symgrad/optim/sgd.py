@@ -32,6 +32,8 @@ class SGD(Optimizer):
     tensor([0.4600], requires_grad=True)
     """
 
+    _foreach_refuses_autograd = False  # PyTorch's foreach SGD records its step
+
     def __init__(
         self,
         params: Any,
