@@ -146,6 +146,27 @@ class _Omitted:
 OMITTED: Any = _Omitted()
 
 
+def check_keepdim(op: str, dim: Any, keepdim: Any) -> None:
+    """PyTorch's TypeError for ``keepdim`` without ``dim``: its overload without dim has none."""
+    if dim is OMITTED and keepdim:
+        raise TypeError(
+            f"{op}() received an invalid combination of arguments - got (keepdim=bool, ): "
+            "keepdim needs dim (dim=None keeps every dimension as 1)"
+        )
+
+
+def other_overload(op: str, dim: Any, keepdim: Any, other: Any) -> Any:
+    """``other`` of PyTorch's overload ``op(input, other=tensor)`` of a reduction ``op`` (``max``,
+    ``min``) that also takes ``dim`` there; its TypeError beside a dim or keepdim, or for a
+    non-tensor ``other``."""
+    if dim is not OMITTED or keepdim is not False or not isinstance(other, Tensor):
+        raise TypeError(
+            f"{op}() received an invalid combination of arguments: other= takes a tensor and "
+            f"no dim or keepdim ({op}(input, other=tensor))"
+        )
+    return other
+
+
 def require_tensor_input(op: str, input: Any, *rest: Any) -> None:
     """PyTorch's TypeError for a non-tensor first argument of ``op``, a function with several
     overloads, none of which takes a number there; ``rest`` the other arguments as given

@@ -11,13 +11,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from symgrad._arguments import OMITTED, require_int, require_tensor
+from symgrad._arguments import OMITTED, check_keepdim, require_int, require_tensor
 from symgrad._data import _wrap_dim
 from symgrad._memory_format import laid_out_like
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.operand_checks import refuse_bool
-from symgrad.ops.reductions import _pick_forward, _pick_vjp, check_keepdim, picked
+from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
 from symgrad.ops.tie_order import kth_order, sort_order, topk_order
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
