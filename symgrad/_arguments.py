@@ -34,13 +34,22 @@ def require_tensors(op: str, input: Any, other_name: str, other: Any) -> None:
 
 
 def tensor_method(
-    function: Callable, op: str, other_name: str = "other", doc: str | None = None
+    function: Callable,
+    op: str,
+    other_name: str = "other",
+    doc: str | None = None,
+    only: bool = False,
 ) -> Callable:
     """The method ``self.op(other)`` of the two-tensor ``function``: PyTorch counts the
     method's argument from 1, the function's from 2 (``doc``: its docstring, else the
-    function's)."""
+    function's); ``only``: ``other`` is all the method takes (``function`` a primitive, which
+    would take more arguments as inputs)."""
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if only and len(args) + len(kwargs) != 1:
+            raise TypeError(
+                f"{op}() takes 1 argument ({other_name}) but {len(args) + len(kwargs)} were given"
+            )
         if args:
             other, args = args[0], args[1:]
         elif other_name in kwargs:  # by PyTorch's name: x.mm(mat2=y)
@@ -137,6 +146,27 @@ class _Omitted:
 OMITTED: Any = _Omitted()
 
 
+def check_keepdim(op: str, dim: Any, keepdim: Any) -> None:
+    """PyTorch's TypeError for ``keepdim`` without ``dim``: its overload without dim has none."""
+    if dim is OMITTED and keepdim:
+        raise TypeError(
+            f"{op}() received an invalid combination of arguments - got (keepdim=bool, ): "
+            "keepdim needs dim (dim=None keeps every dimension as 1)"
+        )
+
+
+def other_overload(op: str, dim: Any, keepdim: Any, other: Any) -> Any:
+    """``other`` of PyTorch's overload ``op(input, other=tensor)`` of a reduction ``op`` (``max``,
+    ``min``) that also takes ``dim`` there; its TypeError beside a dim or keepdim, or for a
+    non-tensor ``other``."""
+    if dim is not OMITTED or keepdim is not False or not isinstance(other, Tensor):
+        raise TypeError(
+            f"{op}() received an invalid combination of arguments: other= takes a tensor and "
+            f"no dim or keepdim ({op}(input, other=tensor))"
+        )
+    return other
+
+
 def require_tensor_input(op: str, input: Any, *rest: Any) -> None:
     """PyTorch's TypeError for a non-tensor first argument of ``op``, a function with several
     overloads, none of which takes a number there; ``rest`` the other arguments as given
@@ -155,10 +185,15 @@ def no_overload(op: str, *given: Any, none_given: bool = False) -> TypeError:
 
 
 def require_int(op: str, name: str, value: Any) -> None:
-    """PyTorch's TypeError for an argument that must be an int (a float or a bool is not);
-    PyTorch names the position only for a positional argument, this names none."""
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{op}(): argument '{name}' must be int, not {type(value).__name__}")
+    """PyTorch's TypeError for an argument that must be an int (a float or a bool is not, nor
+    a tensor but a one-element integer one); PyTorch names the position only for a positional
+    argument, this names none."""
+    if isinstance(value, Tensor):
+        if value.numel() == 1 and value.dtype.category == 1:
+            return
+    elif not isinstance(value, bool) and hasattr(type(value), "__index__"):
+        return
+    raise TypeError(f"{op}(): argument '{name}' must be int, not {type(value).__name__}")
 
 
 def require_tensor_sequence(values: tuple) -> None:

@@ -234,8 +234,7 @@ def _short(n: int) -> str:
 
 
 def int_argument(value: int, op: str) -> int:
-    """``value``, a Python int given as a number argument, if 64 bits hold it; else
-    PyTorch's OverflowError."""
+    """``value``, an int given as a number argument, if 64 bits hold it; else an OverflowError."""
     if not INT_ARG_MIN <= value < INT_ARG_END:
         raise OverflowError(
             f"{op}: int too big to convert: {_short(value)} needs more than 64 bits; pass "
@@ -262,8 +261,10 @@ def check_number(value: Any, target: dtypes.dtype, op: str) -> Any:
 def check_fill(value: Any, target: dtypes.dtype, op: str, *, one: bool = False) -> Any:
     """``check_number`` for a fill value, which PyTorch converts to ``target`` with a range
     check: also its RuntimeError for a finite number beyond a float16 or float32 ``target``'s
-    range (a number in arithmetic is not checked: it overflows to inf). ``one``: the tensor
-    written has one element, where PyTorch's float16 fill takes no check."""
+    range (a number in arithmetic is not checked: it overflows to inf); a TypeError for None.
+    ``one``: the tensor written has one element, where PyTorch's float16 fill takes no check."""
+    if not isinstance(value, (numbers.Number, np.number, np.bool_, HoldsArray)):
+        raise TypeError(f"{op}(): a fill value must be a Number, not {type(value).__name__}")
     value = check_number(value, target, op)
     kind = target.numpy
     if kind.kind == "f" and kind.itemsize < 8 and not (one and kind.itemsize == 2):

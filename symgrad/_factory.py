@@ -46,6 +46,34 @@ def _meta_or(d: Any, shape: tuple, dtype: Any, draw: Any) -> np.ndarray:
     return meta_array(shape, dtype) if d.type == "meta" else draw()
 
 
+def require_size(op: str, size: tuple, keyword: dict) -> None:
+    """PyTorch's TypeError for a factory given no size at all (``zeros(())`` is 0-d)."""
+    if not size and not keyword:
+        raise TypeError(
+            f'{op}() missing 1 required positional arguments: "size" (give {op}(()) for a '
+            "0-d tensor)"
+        )
+
+
+def int_steps(op: str, steps: Any) -> int:
+    """``steps``, an int or a one-element integer tensor, as an int (PyTorch's TypeError for
+    a float or a bool)."""
+    if isinstance(steps, Tensor) and steps.numel() == 1 and steps.dtype.category == 1:
+        return int(steps.item())
+    if isinstance(steps, (bool, np.bool_)) or not hasattr(type(steps), "__index__"):
+        raise TypeError(
+            f"{op}(): argument 'steps' (position 3) must be int, not {type(steps).__name__}"
+        )
+    return steps.__index__()
+
+
+def _bound(v: Any) -> Any:
+    """An ``arange`` bound: a 0-d tensor's number, anything else as it is."""
+    if isinstance(v, Tensor) and v.ndim:
+        raise TypeError(f"arange(): bounds must be numbers or 0-d tensors, not shape {v.shape}")
+    return v.item() if isinstance(v, Tensor) else v
+
+
 def _shape(size: tuple, op: str) -> tuple[int, ...]:
     shape = sizes(size, op)
     if any(n < 0 for n in shape):

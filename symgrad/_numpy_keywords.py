@@ -1,9 +1,11 @@
 """NumPy's keyword names for PyTorch's: ``x.sum(axis=1, keepdims=True)`` is
-``x.sum(dim=1, keepdim=True)``, as PyTorch's argument parser takes either.
+``x.sum(dim=1, keepdim=True)``, as PyTorch's argument parser takes either; and its flags
+taken as bools only: ``x.sum(0, 1)`` (dims 0 and 1 meant, keepdim given) is PyTorch's
+TypeError, not a sum over dim 0 kept as 1.
 
 Every Tensor method and ``symgrad`` function that has a ``dim`` or ``keepdim`` parameter is
-wrapped once, at import, by a function that renames those two keywords when they are given;
-a call without them goes straight through.
+wrapped once, at import, by a function that renames those two keywords when they are given
+and checks the flags that are given; a call with neither goes straight through.
 """
 
 from __future__ import annotations
@@ -15,6 +17,11 @@ from typing import Any
 __all__ = ["install"]
 
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
+
+# parameters PyTorch's parser takes as a Python bool only (not 0/1, None or numpy.bool_)
+_FLAGS = frozenset(
+    "keepdim unbiased descending largest sorted return_inverse return_counts include_self".split()
+)
 
 
 def _takes_dim(fn: Any) -> bool:
@@ -43,6 +50,46 @@ def _renamed(name: str, kwargs: dict) -> dict:
     return renamed
 
 
+def _not_a_bool(name: str, flag: str, value: Any) -> TypeError:
+    kind = type(value)
+    kind_name = (
+        kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    )
+    return TypeError(
+        f"{name}(): argument '{flag}' must be bool, not {kind_name} (give True or False)"
+    )
+
+
+def _flags(fn: Any) -> tuple[tuple, frozenset]:
+    """The positions (from 0, the input) and names of ``fn``'s bool flags."""
+    positional, named = [], set()
+    for k, p in enumerate(inspect.signature(fn).parameters.values()):
+        if p.name in _FLAGS:
+            named.add(p.name)
+            if p.kind is p.POSITIONAL_OR_KEYWORD:
+                positional.append((k, p.name))
+    return tuple(positional), frozenset(named)
+
+
+def _check_flags(name: str, args: tuple, kwargs: dict, positional: tuple, named: frozenset):
+    for k, flag in positional:
+        if k < len(args) and type(args[k]) is not bool:
+            raise _not_a_bool(name, flag, args[k])
+    for flag in named:
+        if flag in kwargs and type(kwargs[flag]) is not bool:
+            raise _not_a_bool(name, flag, kwargs[flag])
+
+
+def _check_keyword_overload(name: str, args: tuple, kwargs: dict, keyword: str | None) -> None:
+    """PyTorch's TypeError for positional arguments next to ``keyword``, which selects an
+    overload that takes all of them by keyword (``x.sort(1, stable=True)``)."""
+    if keyword is not None and keyword in kwargs and len(args) > 1:
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments: with {keyword}= the "
+            f"other arguments are keywords too ({name}(dim=..., {keyword}=...))"
+        )
+
+
 _WRAPPERS: dict = {}  # each function's one wrapper: modules that share a function share it
 
 
@@ -51,13 +98,21 @@ def _accepting_numpy_names(fn: Any) -> Any:
     if wrapper is not None:
         return wrapper
     name = fn.__name__
+    positional, named = _flags(fn)
+    first = positional[0][0] if positional else float("inf")
+    keyword = getattr(fn, "keyword_overload", None)
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
+        if len(args) > first:
+            _check_flags(name, args, {}, positional, named)
         if not kwargs:  # (the common call: straight through)
             return fn(*args)
         if "axis" in kwargs or "keepdims" in kwargs:
             kwargs = _renamed(name, kwargs)
+        if named:
+            _check_flags(name, (), kwargs, (), named)
+        _check_keyword_overload(name, args, kwargs, keyword)
         return fn(*args, **kwargs)
 
     call._numpy_keywords = True  # type: ignore[attr-defined]

@@ -14,12 +14,19 @@ from symgrad._assign import warn_copy_construct
 from symgrad._cpu_generator import wide_draws
 from symgrad._data import check_fill, int_argument, keyword_sizes, to_array
 from symgrad._device import as_device
-from symgrad._factory import _check_device, _finish, _float_dtype, _meta_or, _shape
+from symgrad._factory import (
+    _bound,
+    _check_device,
+    _finish,
+    _float_dtype,
+    _meta_or,
+    _shape,
+    require_size,
+)
 from symgrad._integer_steps import arange_values
 from symgrad._memory_format import checked, contiguous_format, copy_strided, format_strides
 from symgrad._meta import NO_DATA, is_meta, meta_array
 from symgrad._numpy_strides import refuse_negative_strides
-from symgrad._rounding import linspace_values
 from symgrad._silent import cast, quiet
 from symgrad.random import (
     Generator,
@@ -31,6 +38,7 @@ from symgrad.random import (
     seed,
     set_rng_state,
 )
+from symgrad.spaced import linspace
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -61,6 +69,7 @@ __all__ = [
 
 def tensor(
     data: Any,
+    *,
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
@@ -89,11 +98,11 @@ def tensor(
     return _finish(to_array(data, dtype), requires_grad, name, d)
 
 
-def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+def as_tensor(data: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
     """``data`` as a tensor, sharing memory with a NumPy array or tensor where possible."""
     d = _check_device(device)
     if d.type == "meta":
-        return (data if isinstance(data, Tensor) else tensor(data, dtype)).to(d, dtype)
+        return (data if isinstance(data, Tensor) else tensor(data, dtype=dtype)).to(d, dtype)
     if isinstance(data, Tensor) and (dtype is None or dtypes.as_dtype(dtype) is data.dtype):
         return data
     if isinstance(data, np.ndarray) and (
@@ -165,6 +174,7 @@ def zeros(
     >>> symgrad.zeros(2, 3).shape
     symgrad.Size([2, 3])
     """
+    require_size("zeros", size, keyword)
     if keyword:
         size = keyword_sizes("zeros", size, keyword, "size")
     if as_device(device).type == "meta":
@@ -176,6 +186,7 @@ def ones(
     *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, **keyword: Any
 ) -> Tensor:
     """A tensor of ones of the given size."""
+    require_size("ones", size, keyword)
     if keyword:
         size = keyword_sizes("ones", size, keyword, "size")
     if as_device(device).type == "meta":
@@ -200,10 +211,11 @@ def empty(
     >>> symgrad.empty(2, 3, 4, 5, memory_format=symgrad.channels_last).stride()
     (60, 1, 15, 3)
     """
+    require_size("empty", size, keyword)
     if keyword:
         size = keyword_sizes("empty", size, keyword, "size")
     fmt = checked(memory_format, "empty")
-    t = zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    t = zeros(_shape(size, "empty"), dtype=dtype, device=device, requires_grad=requires_grad)
     if fmt is None or fmt is contiguous_format:
         return t
     return _finish(copy_strided(t._data, format_strides(fmt, t.shape)), requires_grad)
@@ -219,7 +231,12 @@ def full(
 ) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value`` (its dtype inferred from the value)."""
     d = _check_device(device)
-    shape = _shape((size,) if isinstance(size, int) else tuple(size), "full")
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(
+            f"full(): argument 'size' (position 1) must be tuple of ints, not "
+            f"{type(size).__name__} (give full(({size!r:.20},), value))"
+        )
+    shape = _shape(tuple(size), "full")
     if isinstance(fill_value, Tensor):  # a 0-d tensor is its number, as PyTorch reads it
         if fill_value.ndim:
             raise TypeError(
@@ -258,16 +275,9 @@ def eye(
     )
 
 
-def _bound(v: Any) -> Any:
-    """An ``arange`` bound: a 0-d tensor's number, anything else as it is."""
-    if isinstance(v, Tensor) and v.ndim:
-        raise TypeError(f"arange(): bounds must be numbers or 0-d tensors, not shape {v.shape}")
-    return v.item() if isinstance(v, Tensor) else v
-
-
 def arange(
     start: Any = OMITTED,
-    end: Any = None,
+    end: Any = OMITTED,
     step: Any = OMITTED,
     *,
     dtype: Any = None,
@@ -284,9 +294,14 @@ def arange(
     """
     d = _check_device(device)
     # PyTorch's overloads: (end), (start, end) and (start, end, step), also by keyword
-    if start is OMITTED and (end is None or step is not OMITTED):
+    if start is OMITTED and (end is OMITTED or step is not OMITTED):
         raise TypeError("arange() takes (end), (start, end) or (start, end, step)")
-    start, end = (0, start) if end is None else (0, end) if start is OMITTED else (start, end)
+    if start is None or end is None or step is None:
+        raise TypeError(
+            "arange(): start, end and step must be numbers, not None (arange(end), "
+            "arange(start, end) or arange(start, end, step))"
+        )
+    start, end = (0, start) if end is OMITTED else (0, end) if start is OMITTED else (start, end)
     step = 1 if step is OMITTED else step
     # a one-element (0-d) tensor bound is its number, as PyTorch reads it: an int stays an int
     start, end, step = (_bound(v) for v in (start, end, step))
@@ -304,27 +319,6 @@ def arange(
             int_argument(v, "arange()")
     values = arange_values(start, end, step, dtype, is_int)
     return _finish(cast(values, dtype.numpy), requires_grad, None, d)
-
-
-def linspace(
-    start: float,
-    end: float,
-    steps: int,
-    *,
-    dtype: Any = None,
-    device: Any = None,
-    requires_grad: bool = False,
-) -> Tensor:
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    d = _check_device(device)
-    if steps < 0:
-        raise RuntimeError("linspace: number of steps must be non-negative")
-    np_dtype = _float_dtype(dtype)
-    if np_dtype.kind == "f":  # the bounds converted with PyTorch's range check
-        for bound in (start, end):
-            check_fill(_bound(bound), dtypes.as_dtype(np_dtype), "linspace")
-    values = linspace_values(start, end, steps, np_dtype)
-    return _finish(values, requires_grad, None, d)
 
 
 def _random_dtype(dtype: Any, op: str) -> np.dtype:
@@ -356,6 +350,7 @@ def rand(
     >>> bool((a == symgrad.rand((2, 3))).all())
     True
     """
+    require_size("rand", size, keyword)
     if keyword:
         size = keyword_sizes("rand", size, keyword, "size")
     on = _check_device(device)
@@ -373,6 +368,7 @@ def randn(
     **keyword: Any,
 ) -> Tensor:
     """Standard normal random values."""
+    require_size("randn", size, keyword)
     if keyword:
         size = keyword_sizes("randn", size, keyword, "size")
     on = _check_device(device)

@@ -118,3 +118,8 @@ vecdot = entry(vecdot)
 vector_norm = entry(vector_norm, input="x")
 cross = entry(cross)
 matmul = entry(matmul)
+
+# NumPy's keyword names for dim and keepdim, and keepdim as a bool only, as PyTorch's parser
+from symgrad._numpy_keywords import install as _install_numpy_keywords  # noqa: E402
+
+_install_numpy_keywords(None, globals())

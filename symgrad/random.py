@@ -184,6 +184,12 @@ def check_randint(low: Any, high: Any, size: Any) -> None:
             f"randint(): argument 'size' must be tuple of ints, not {type(size).__name__}: "
             f"write randint(low, high, ({size},))"
         )
+    for name, bound in (("low", low), ("high", high)):
+        if isinstance(bound, (float, np.floating)):
+            raise TypeError(
+                f"randint(): argument '{name}' must be int, not {type(bound).__name__} "
+                f"({bound!r}): give an int"
+            )
     if not low < high:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"

@@ -1,5 +1,6 @@
-"""``logspace``: values evenly spaced on a log scale, computed as PyTorch computes them (the
-ends cast to the result's type, the second half counted back from the end)."""
+"""``linspace`` and ``logspace``: values evenly spaced on a linear or a log scale, computed as
+PyTorch computes them (the ends cast to the result's type, the second half counted back from
+the end)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,34 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad.creation import _check_device, _finish
+from symgrad._data import check_fill
+from symgrad._factory import _bound, _check_device, _finish, _float_dtype, int_steps
+from symgrad._rounding import linspace_values
 from symgrad.tensor import Tensor
 
-__all__ = ["logspace"]
+__all__ = ["linspace", "logspace"]
+
+
+def linspace(
+    start: float,
+    end: float,
+    steps: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    d = _check_device(device)
+    steps = int_steps("linspace", steps)
+    if steps < 0:
+        raise RuntimeError("linspace: number of steps must be non-negative")
+    np_dtype = _float_dtype(dtype)
+    if np_dtype.kind == "f":  # the bounds converted with PyTorch's range check
+        for bound in (start, end):
+            check_fill(_bound(bound), dtypes.as_dtype(np_dtype), "linspace")
+    values = linspace_values(start, end, steps, np_dtype)
+    return _finish(values, requires_grad, None, d)
 
 
 def logspace(
@@ -36,6 +61,7 @@ def logspace(
     tensor([1., 2., 4., 8.])
     """
     on = _check_device(device)
+    steps = int_steps("logspace", steps)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     target = (dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)).numpy

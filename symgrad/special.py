@@ -254,3 +254,8 @@ _add_out(
     "sinc spherical_bessel_j0 xlog1py xlogy zeta logsumexp".split(),
 )
 _add_out(globals(), ["round"], exact=True)
+
+# NumPy's keyword names for dim and keepdim, and keepdim as a bool only, as PyTorch's parser
+from symgrad._numpy_keywords import install as _install_numpy_keywords  # noqa: E402
+
+_install_numpy_keywords(None, globals())

@@ -35,7 +35,7 @@ def test_importable_with_pytorchs_names():
     ],
 )
 def test_atleast_shapes_and_nodes(fn, shape, node):
-    x = symgrad.ones(*shape, requires_grad=True)
+    x = symgrad.ones(shape, requires_grad=True)
     out = fn(x)
     assert out.ndim == max(len(shape), int(fn.__name__[-2]))
     assert type(out.grad_fn).__name__ == node
@@ -82,6 +82,6 @@ def test_against_pytorch():
     for shape in [(), (3,), (2, 3), (2, 3, 4)]:
         for name in ("atleast_1d", "atleast_2d", "atleast_3d"):
             w = getattr(torch, name)(torch.ones(shape, requires_grad=True))
-            g = getattr(symgrad, name)(symgrad.ones(*shape, requires_grad=True))
+            g = getattr(symgrad, name)(symgrad.ones(shape, requires_grad=True))
             assert tuple(g.shape) == tuple(w.shape)
             assert type(g.grad_fn).__name__ == type(w.grad_fn).__name__

@@ -71,7 +71,7 @@ def _jacobian(
 def _block(rows: Any, o: Tensor, x: Tensor, forward: bool) -> Tensor:
     """One Jacobian block from the rows a basis gave (``None``: an empty output or input)."""
     if rows is None:
-        return creation.zeros(*o.shape, *x.shape, dtype=x.dtype)
+        return creation.zeros((*o.shape, *x.shape), dtype=x.dtype)
     if forward:  # the rows run over the input's elements: they go last, then unflattened
         rows = rows.movedim(0, -1)
         return rows.unflatten(-1, tuple(x.shape)) if x.ndim else rows.squeeze(-1)

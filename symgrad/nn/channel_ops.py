@@ -42,7 +42,7 @@ def feature_dropout_impl(
         if input.ndim < 2:
             raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
         shape = (*input.shape[:2], *([1] * (input.ndim - 2)))
-        keep = _sparse._keep_mask(creation.empty(*shape, dtype=input.dtype), p)
+        keep = _sparse._keep_mask(creation.empty(shape, dtype=input.dtype), p)
         keep = keep.astype(input._data.dtype)
         if alpha:
             a = 1.0 / np.sqrt((_sparse._ALPHA**2 * p + 1) * (1 - p))

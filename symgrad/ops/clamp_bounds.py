@@ -21,6 +21,7 @@ from symgrad._lazy import sympy as sp
 from symgrad.ops.elementwise import REGISTRY
 from symgrad.prim.domains import Domain
 from symgrad.prim.elementwise import Elementwise
+from symgrad.tensor import Tensor
 
 __all__: list[str] = []
 
@@ -131,3 +132,29 @@ CLAMP_MAX_TENSOR = _register(
     kernel=lambda v, high: np.minimum(high, v),
     backward="ClampMaxBackward1",
 )
+
+
+def number_bounds(min: Any, max: Any) -> tuple:
+    """``clamp``'s bounds, where a 0-d tensor beside a number is that number, as PyTorch's
+    overload of Number bounds reads it (not one that needs a gradient: that stays a tensor,
+    and mixed bounds are refused)."""
+    if min is None or max is None or isinstance(min, Tensor) and isinstance(max, Tensor):
+        return min, max
+    return tuple(
+        b.item() if isinstance(b, Tensor) and b.ndim == 0 and not b.requires_grad else b
+        for b in (min, max)
+    )
+
+
+def clamp_tensor(input: Any, min: Any, max: Any) -> Tensor:
+    """PyTorch's ``clamp.Tensor`` overload: both bounds tensors (or None)."""
+    for name, b in (("min", min), ("max", max)):
+        if b is not None and not isinstance(b, Tensor):
+            raise TypeError(
+                f"clamp(): got a Tensor bound and a {type(b).__name__} {name}={b!r}; the bounds "
+                "must both be Tensors (or None) or both be numbers (a 0-d tensor beside a number "
+                f"counts as one): pass {name}=torch.tensor({b!r})"
+            )
+    if min is None:
+        return CLAMP_TENSOR_MAX(input, max)
+    return CLAMP_TENSOR_MIN(input, min) if max is None else CLAMP_TENSOR(input, min, max)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad._arguments import require_python_bool
 from symgrad.tensor import Tensor
 
 __all__ = ["fill_diagonal_"]
@@ -42,6 +43,8 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
             [1., 0.],
             [0., 1.]])
     """
+    if type(wrap) is not bool:
+        require_python_bool("fill_diagonal_", "wrap", wrap, position=2)
     if self.ndim < 2:
         raise RuntimeError("dimensions must larger than 1")
     if self.ndim > 2 and len(set(self.shape)) != 1:

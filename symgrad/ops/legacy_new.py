@@ -52,7 +52,7 @@ def new(self: Tensor, *args: Any, size: Any = None, device: Any = None) -> Tenso
             raise TypeError(
                 f"new() received an invalid combination of arguments - got ({', '.join(given)})"
             )
-        return creation.zeros(*sizes(tuple(size), "new"), dtype=self.dtype)
+        return creation.zeros(sizes(tuple(size), "new"), dtype=self.dtype)
     if not args:
         return creation.zeros(0, dtype=self.dtype)
     first = args[0]

@@ -299,7 +299,9 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
     if type(input) is not Tensor:
         require_tensor_input("clamp", input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        return _clamp_tensor(input, min, max)
+        min, max = C.number_bounds(min, max)
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            return C.clamp_tensor(input, min, max)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     input = _promoted(input, min, max)
@@ -310,20 +312,6 @@ def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:
     low = -float("inf") if min is None else min
     high = float("inf") if max is None else max
     return E.CLAMP(input, params=(low, high))
-
-
-def _clamp_tensor(input: Any, min: Any, max: Any) -> Tensor:
-    """PyTorch's ``clamp.Tensor`` overload: both bounds tensors (or None)."""
-    for name, b in (("min", min), ("max", max)):
-        if b is not None and not isinstance(b, Tensor):
-            raise TypeError(
-                f"clamp(): got a Tensor bound and a {type(b).__name__} {name}={b!r}; the bounds "
-                "must both be Tensors (or None) or both be numbers: pass "
-                f"{name}=torch.tensor({b!r})"
-            )
-    if min is None:
-        return C.CLAMP_TENSOR_MAX(input, max)
-    return C.CLAMP_TENSOR_MIN(input, min) if max is None else C.CLAMP_TENSOR(input, min, max)
 
 
 def _promoted(input: Any, *bounds: Any) -> Any:

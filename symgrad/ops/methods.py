@@ -13,6 +13,7 @@ from typing import Any
 from symgrad import dtypes, legacy_types
 from symgrad._arguments import deprecated_alpha, items_one_by_one, tensor_method
 from symgrad._data import keyword_sizes
+from symgrad._factory import require_size
 from symgrad.ops import (
     arg_reductions,
     assembling,
@@ -228,6 +229,7 @@ def _new(name: str, make: Any) -> Any:
         requires_grad: bool = False,
         **keyword: Any,
     ) -> Tensor:
+        require_size(name, size, keyword)
         if keyword:
             size = keyword_sizes(name, size, keyword, "size")
         d = dtype if dtype is not None else self.dtype

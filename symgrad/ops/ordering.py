@@ -11,13 +11,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from symgrad._arguments import OMITTED, require_int, require_tensor
+from symgrad._arguments import OMITTED, check_keepdim, require_int, require_tensor
 from symgrad._data import _wrap_dim
 from symgrad._memory_format import laid_out_like
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.operand_checks import refuse_bool
-from symgrad.ops.reductions import _pick_forward, _pick_vjp, check_keepdim, picked
+from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
 from symgrad.ops.tie_order import kth_order, sort_order, topk_order
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -89,7 +89,9 @@ def _scalar_back(result: Any, input: Tensor) -> Any:
     return type(result)(result.values.reshape(()), result.indices.reshape(()))
 
 
-def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
+def sort(
+    input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = False
+) -> Any:
     """``(values, indices)`` sorted along ``dim`` (nan sorts as the largest; equal elements
     in PyTorch's order: stable up to 16 elements or with ``stable``, not past that).
 
@@ -101,9 +103,11 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     """
     if type(input) is not Tensor:
         require_tensor("sort", "input", 1, input)
+    if stable is not None and type(stable) is not bool:
+        raise _stable_not_a_bool("sort", stable)
     x, d = _along(input, dim)
     if _batching.any_batched(x):  # inside vmap: the whole batch sorted at once
-        found = _batching.per_batch(lambda p: sort(p, d + 1, descending, stable), x)
+        found = _batching.per_batch(lambda p: sort(p, d + 1, descending, stable=stable), x)
         return _scalar_back(found, input)
 
     def find(a: np.ndarray) -> np.ndarray:
@@ -112,13 +116,17 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     return _scalar_back(_pick("sort", x, d, find), input)
 
 
-def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+def argsort(
+    input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False
+) -> Tensor:
     """The indices that sort ``input`` along ``dim``."""
     if type(input) is not Tensor:
         require_tensor("argsort", "input", 1, input)
+    if type(stable) is not bool:
+        raise _stable_not_a_bool("argsort", stable)
     x, d = _along(input, dim)
     if _batching.any_batched(x):
-        index = _batching.per_batch(lambda p: argsort(p, d + 1, descending, stable), x)
+        index = _batching.per_batch(lambda p: argsort(p, d + 1, descending, stable=stable), x)
         return index.reshape(()) if input.ndim == 0 else index
 
     def find(a: np.ndarray) -> np.ndarray:
@@ -128,6 +136,14 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
     if TRACE.log is not None:
         data_value(index, find, x)
     return index.reshape(()) if input.ndim == 0 else index
+
+
+def _stable_not_a_bool(op: str, stable: Any) -> TypeError:
+    return TypeError(f"{op}(): argument 'stable' must be bool, not {type(stable).__name__}")
+
+
+# PyTorch's overloads with stable= take the other arguments by keyword only
+sort.keyword_overload = argsort.keyword_overload = "stable"  # type: ignore[attr-defined]
 
 
 def msort(input: Tensor) -> Tensor:

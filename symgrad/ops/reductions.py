@@ -9,7 +9,14 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import OMITTED, no_overload, require_tensor, require_tensor_input
+from symgrad._arguments import (
+    OMITTED,
+    check_keepdim,
+    no_overload,
+    other_overload,
+    require_tensor,
+    require_tensor_input,
+)
 from symgrad._data import distinct_dims
 from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
@@ -122,15 +129,6 @@ def total(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, dtype: Any =
     elif input.dtype.category < 2:  # PyTorch sums bool and integer tensors as int64
         input = input.to(dtypes.int64)
     return _in_dtype(_SUM(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim)), input)
-
-
-def check_keepdim(op: str, dim: Any, keepdim: Any) -> None:
-    """PyTorch's TypeError for ``keepdim`` without ``dim``: its overload without dim has none."""
-    if dim is OMITTED and keepdim:
-        raise TypeError(
-            f"{op}() received an invalid combination of arguments - got (keepdim=bool, ): "
-            "keepdim needs dim (dim=None keeps every dimension as 1)"
-        )
 
 
 def _in_dtype(out: Tensor, input: Tensor) -> Tensor:
@@ -408,9 +406,10 @@ def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
     return result(*picked(prim, input, dim, bool(keepdim), find))
 
 
-def max(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
+def max(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any = OMITTED) -> Any:
     """The maximum element, ``(values, indices)`` along ``dim``, or ``maximum(input, other)``
     when ``dim`` is a tensor."""
+    dim = dim if other is OMITTED else other_overload("max", dim, keepdim, other)
     check_keepdim("max", dim, keepdim)
     if dim is OMITTED:
         dim = None
@@ -429,8 +428,9 @@ def max(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
     return _select_along(input, _wrap_dim(dim, input.ndim), keepdim, np.argmax)
 
 
-def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
+def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any = OMITTED) -> Any:
     """The minimum element, ``(values, indices)`` along ``dim``, or ``minimum(input, other)``."""
+    dim = dim if other is OMITTED else other_overload("min", dim, keepdim, other)
     check_keepdim("min", dim, keepdim)
     if dim is OMITTED:
         dim = None

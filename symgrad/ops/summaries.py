@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_float, require_python_bool, require_tensor
 from symgrad._data import _wrap_dim, check_broadcast, distinct_dims
 from symgrad._memory_format import row_major
 from symgrad.ops.reductions import _dims, _extremum_vjp
@@ -53,6 +53,9 @@ def isclose(
     tensor([ True, False])
     """
     a, b = _pair(input, other, "isclose")
+    rtol, atol = (_tolerance(name, t) for name, t in (("rtol", rtol), ("atol", atol)))
+    if type(equal_nan) is not bool:
+        require_python_bool("isclose", "equal_nan", equal_nan, position=None)
     if input.dtype is not other.dtype:
         raise RuntimeError(
             f"{input.dtype.scalar_type} did not match {other.dtype.scalar_type}: isclose "
@@ -65,6 +68,15 @@ def isclose(
         return Tensor._make(
             np.asanyarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
         )
+
+
+def _tolerance(name: str, value: Any) -> Any:
+    """A tolerance of ``isclose``: a number, or a one-element tensor's (PyTorch's TypeError
+    for anything else: ``x.isclose(y, z)`` gives no tensor of tolerances)."""
+    if type(value) is float:
+        return value
+    require_float("isclose", name, value)
+    return value.item() if isinstance(value, Tensor) else value
 
 
 def allclose(

@@ -16,6 +16,7 @@ _ARGUMENT = {
     "logical_or": "other",
     "logical_xor": "other",
     "heaviside": "values",
+    "heaviside_": "values",
     "dot": "tensor",
     "mm": "mat2",
     "bmm": "mat2",
@@ -34,7 +35,11 @@ _PRIMITIVE = {"maximum": E.MAXIMUM, "minimum": E.MINIMUM}
 bind_methods(
     {
         name: tensor_method(
-            _PRIMITIVE.get(name) or getattr(Tensor, name), name, arg, getattr(Tensor, name).__doc__
+            _PRIMITIVE.get(name) or getattr(Tensor, name),
+            name,
+            arg,
+            getattr(Tensor, name).__doc__,
+            only=name in _PRIMITIVE,
         )
         for name, arg in _ARGUMENT.items()
     }

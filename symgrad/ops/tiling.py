@@ -364,6 +364,10 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
     index tensor per dimension with ``as_tuple``."""
     if type(input) is not Tensor:
         require_tensor("nonzero", "input", 1, input)
+    if type(as_tuple) is not bool:
+        raise TypeError(
+            f"nonzero(): argument 'as_tuple' must be bool, not {type(as_tuple).__name__}"
+        )
     if _batching.any_batched(input):  # as many indices as each element has non-zeros
         if as_tuple:
             raise _batching.Refused(

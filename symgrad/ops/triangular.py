@@ -5,6 +5,7 @@ every interpreter."""
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -56,6 +57,7 @@ def tril(input: Tensor, diagonal: int = 0) -> Tensor:
         require_tensor("tril", "input", 1, input)
     if type(diagonal) is not int:
         require_int("tril", "diagonal", diagonal)
+        diagonal = operator.index(diagonal)
     return _triangle(input, diagonal, True)
 
 
@@ -65,6 +67,7 @@ def triu(input: Tensor, diagonal: int = 0) -> Tensor:
         require_tensor("triu", "input", 1, input)
     if type(diagonal) is not int:
         require_int("triu", "diagonal", diagonal)
+        diagonal = operator.index(diagonal)
     return _triangle(input, diagonal, False)
 
 

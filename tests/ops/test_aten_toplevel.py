@@ -248,7 +248,7 @@ def test_pdist_plain():
 def test_prelu_channels_as_aten(shape, weights, message):
     # ATen counts one channel for a 1-d input
     with pytest.raises(RuntimeError, match=message):
-        symgrad.prelu(symgrad.ones(*shape), symgrad.ones(weights))
+        symgrad.prelu(symgrad.ones(shape), symgrad.ones(weights))
 
 
 def test_prelu_empty_channels():

@@ -105,9 +105,10 @@ def test_nan_sends_no_gradient_anywhere():
 
 
 def test_a_number_and_a_tensor_bound_together_is_a_type_error():
+    # (a 0-d tensor beside a number is that number, as PyTorch's overload of Number bounds)
     x = symgrad.tensor([1.0, 2.0])
     with pytest.raises(TypeError, match="both be Tensors"):
-        symgrad.clamp(x, min=symgrad.tensor(1.5), max=2.5)
+        symgrad.clamp(x, min=symgrad.tensor([1.5, 1.5]), max=2.5)
 
 
 def _second(T):

@@ -334,7 +334,7 @@ def test_gradient_reaching_a_float32_input_from_float64_math_is_float32():
 
 # -- errors ----------------------------------------------------------------------------------------
 def _t(*shape):
-    return symgrad.ones(*shape)
+    return symgrad.ones(shape)
 
 
 # (name, call, exception type, fragments the message must contain)
