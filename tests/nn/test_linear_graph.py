@@ -285,7 +285,7 @@ def test_a_user_transposed_weight_in_mm_gets_a_row_major_gradient():
 
 @pytest.mark.parametrize("shape", [(), (3,)])
 def test_t_of_a_vector_or_number_is_a_view_with_a_node(shape):
-    x = symgrad.ones(*shape, requires_grad=True)
+    x = symgrad.ones(shape, requires_grad=True)
     y = x.t()
     assert y.grad_fn.name() == "TBackward0" and y._base is x and y.shape == x.shape
     (y * 2).sum().backward()
