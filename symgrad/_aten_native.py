@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import random
+from symgrad._memory_format import target_strides
 from symgrad.nn import normalization as _functional
 from symgrad.ops import normalization as _rules
 from symgrad.ops.norms import at_norm
@@ -298,7 +299,10 @@ def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple:
         # PyTorch's native_dropout: a mask of probability 1 - p (rounded to float32), the
         # kept values scaled by 1 / (1 - p)
         p1m = float(np.float32(1.0 - p))
-        keep = random.numpy_generator(None, input).bernoulli_draws(tuple(input.shape), p1m)
+        stream = random.numpy_generator(None, input)
+        draw = lambda s: stream.bernoulli_draws(s, p1m)  # noqa: E731
+        strides = target_strides(input._data, None)  # (empty_like's mask: its memory order)
+        keep = random.in_memory_order(draw, tuple(input.shape), strides)
         scale = 0.0 if p1m == 0 else 1.0 / p1m
         factor = (keep * np.asarray(scale, dtype)).astype(dtype, copy=False)
     return _DROPOUT(input, factor=factor), Tensor._make(keep)

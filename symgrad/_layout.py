@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["output_strides", "dense_strides", "is_dense"]
+__all__ = ["output_strides", "dense_strides", "is_dense", "fill_order", "is_contiguous"]
 
 
 def output_strides(inputs: Any, shape: tuple) -> tuple | None:
@@ -94,4 +94,27 @@ def is_dense(shape: tuple, strides: tuple) -> bool:
         if strides[d] != step:
             return False
         step *= shape[d]
+    return True
+
+
+def fill_order(shape: tuple, strides: tuple) -> tuple | None:
+    """The dimensions of a tensor of ``shape`` and ``strides`` (in elements) from the outermost
+    in memory to the innermost: the order in which PyTorch's kernels visit the elements of a
+    tensor they fill (random draws land in memory order, not row-major order, on a transposed
+    tensor). None where that is row-major order."""
+    order = _order([list(strides)], shape)[::-1]
+    kept = [d for d in order if shape[d] != 1]
+    if kept == sorted(kept):
+        return None
+    return tuple(order)
+
+
+def is_contiguous(shape: tuple, strides: tuple) -> bool:
+    """PyTorch's ``is_contiguous``: row-major strides (those of dimensions of size 1 aside)."""
+    step = 1
+    for n, s in zip(reversed(shape), reversed(strides)):
+        if n != 1:
+            if s != step:
+                return False
+            step *= n
     return True

@@ -4,13 +4,21 @@ a block, else dense strides in the same order)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from symgrad import _memory_format as formats
 from symgrad._arguments import require_tensor
 from symgrad._device import as_device
+from symgrad._factory import _finish as finish
+from symgrad._layout import fill_order, is_contiguous
 from symgrad._memory_format import preserve_format
+from symgrad._meta import META_DRAWS
+from symgrad.creation import _random_dtype as random_dtype
 from symgrad.creation import full, ones, rand, randint, randn, zeros
+from symgrad.random import normal_values, numpy_generator
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -43,6 +51,17 @@ def _laid_out(t: Tensor, strides: tuple | None) -> Tensor:
     if strides is None or strides == formats.element_strides(t._data):
         return t
     return Tensor._make(formats.copy_strided(t._data, strides), requires_grad=t.requires_grad)
+
+
+def _drawn(make: Callable, shape: tuple, strides: tuple | None) -> Tensor:
+    """``make(shape)``, a tensor of random values, laid out with ``strides``: where these hold
+    the elements in another order than row-major (a transposed input's), the values are drawn
+    in that memory order, as PyTorch's kernels fill the new tensor."""
+    order = None if strides is None else fill_order(tuple(shape), strides)
+    if order is None:
+        return _laid_out(make(tuple(shape)), strides)
+    t = make(tuple(shape[d] for d in order))
+    return Tensor._make(t._data.transpose(np.argsort(order)), requires_grad=t.requires_grad)
 
 
 def zeros_like(
@@ -124,7 +143,8 @@ def rand_like(
     """Uniform random values with the shape, dtype and memory layout of ``input``."""
     shape, d, device = _like(input, dtype, device, "rand_like")
     strides = _strides(input, memory_format, "rand_like")
-    return _laid_out(rand(shape, dtype=d, device=device, requires_grad=requires_grad), strides)
+    made = lambda s: rand(s, dtype=d, device=device, requires_grad=requires_grad)  # noqa: E731
+    return _drawn(made, shape, strides)
 
 
 def randn_like(
@@ -138,7 +158,13 @@ def randn_like(
     """Standard normal values with the shape, dtype and memory layout of ``input``."""
     shape, d, device = _like(input, dtype, device, "randn_like")
     strides = _strides(input, memory_format, "randn_like")
-    return _laid_out(randn(shape, dtype=d, device=device, requires_grad=requires_grad), strides)
+    if strides is None or is_contiguous(tuple(shape), strides):
+        return randn(shape, dtype=d, device=device, requires_grad=requires_grad)
+    # PyTorch's scalar kernel fills a tensor that is not contiguous, in its memory order
+    kind = random_dtype(d, "randn")
+    stream = META_DRAWS if device.type == "meta" else numpy_generator(None)
+    values = normal_values(stream, tuple(shape), kind, 0.0, 1.0, strides)
+    return finish(values, requires_grad, device=device)
 
 
 def randint_like(
@@ -164,4 +190,4 @@ def randint_like(
     low, high = (0, low) if high is None else (low, high)
     kwargs.setdefault("dtype", input.dtype)
     strides = _strides(input, memory_format, "randint_like")
-    return _laid_out(randint(low, high, tuple(input.shape), **kwargs), strides)
+    return _drawn(lambda s: randint(low, high, s, **kwargs), tuple(input.shape), strides)

@@ -30,6 +30,7 @@ from symgrad._numpy_strides import refuse_negative_strides
 from symgrad._silent import cast, quiet
 from symgrad.random import (
     Generator,
+    check_from_to,
     check_randint,
     get_rng_state,
     initial_seed,
@@ -401,6 +402,7 @@ def randint(
     check_randint(low, high, size)
     shape = _shape(tuple(size), "randint")
     d = (dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy
+    check_from_to(low, high, d)
     values = _meta_or(on, shape, d, lambda: _random_from_to(generator, shape, low, high, d))
     return _finish(values, requires_grad)
 

@@ -24,13 +24,16 @@ True
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import math
+import warnings
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
 from symgrad._cpu_generator import STATE_BYTES, CpuStream, from_state, to_state
 from symgrad._device import as_device
+from symgrad._layout import fill_order, is_contiguous
 from symgrad._meta import META_DRAWS, MetaArray
 from symgrad._tracing import TRACE, draw
 from symgrad.tensor import Tensor
@@ -38,6 +41,10 @@ from symgrad.tensor import Tensor
 __all__ = [
     "Generator",
     "default_generator",
+    "in_memory_order",
+    "layout_of",
+    "normal_values",
+    "check_from_to",
     "manual_seed",
     "seed",
     "initial_seed",
@@ -148,6 +155,47 @@ def numpy_generator(generator: Generator | None, like: Any = None) -> CpuStream:
     return generator._rng
 
 
+def layout_of(t: Tensor) -> tuple | None:
+    """The strides (in elements) of the tensor ``t`` that a fill writes into; None where its
+    values have no layout (meta, batched)."""
+    data = t._data
+    if type(data) is not np.ndarray:
+        return None
+    return tuple(s // data.itemsize for s in data.strides)
+
+
+def in_memory_order(
+    draw: Callable, shape: tuple, strides: tuple | None, *arrays: np.ndarray
+) -> np.ndarray:
+    """``draw(shape, *arrays)``'s values for a tensor of ``shape`` laid out with ``strides``
+    (elements; None: row-major), drawn in the order the tensor's memory holds its elements, as
+    PyTorch's kernels fill it (a transposed tensor gets its numbers column by column); the
+    result has ``shape``. ``arrays`` (parameters broadcast to ``shape``) follow the same
+    order."""
+    order = None if strides is None else fill_order(shape, strides)
+    if order is None:
+        return draw(shape, *arrays)
+    along = [np.broadcast_to(a, shape).transpose(order) for a in arrays]
+    values = draw(tuple(shape[d] for d in order), *along)
+    return values.transpose(np.argsort(order))
+
+
+def normal_values(
+    stream: CpuStream, shape: tuple, dtype: Any, mean: float, std: float, strides: Any = None
+) -> np.ndarray:
+    """``normal_(mean, std)`` of a tensor of ``shape``, ``dtype`` and ``strides``: PyTorch's
+    vectorised sampler for a contiguous one, its scalar kernel (one float64 value at a time,
+    in memory order) for any other."""
+    if strides is None or is_contiguous(shape, strides) or type(stream) is not CpuStream:
+        return stream.normal_fill(shape, dtype, mean, std)
+    wide = np.float32 if np.dtype(dtype) == np.float16 else dtype  # (double to half via float)
+
+    def scalar(s: tuple) -> np.ndarray:
+        return stream.normals(math.prod(s), mean, std).astype(wide).astype(dtype).reshape(s)
+
+    return in_memory_order(scalar, shape, strides)
+
+
 def manual_seed(seed: Any) -> Generator:
     """Seed the default generator (``rand``, ``randn``, dropout, shuffling) for reproducible
     runs; returns it."""
@@ -194,6 +242,53 @@ def check_randint(low: Any, high: Any, size: Any) -> None:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
+
+
+# the C++ names PyTorch's messages give each dtype
+_CPP_NAMES = {
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "int16": "short",
+    "uint16": "unsigned short",
+    "int32": "int",
+    "uint32": "unsigned int",
+    "int64": "long",
+    "uint64": "unsigned long",
+    "bool": "bool",
+    "float16": "c10::Half",
+    "float32": "float",
+    "float64": "double",
+}
+
+
+def check_from_to(low: int, high: int, np_dtype: Any) -> None:
+    """PyTorch's checks of integers drawn in ``[low, high)`` into ``np_dtype``: a RuntimeError
+    where ``low`` or ``high - 1`` is not a value of the dtype (NumPy would wrap it round), a
+    UserWarning where a floating dtype can't hold every integer of the range."""
+    kind = np.dtype(np_dtype)
+    name = _CPP_NAMES.get(kind.name, kind.name)
+    if kind.kind == "f":
+        info = np.finfo(kind)
+        least, most, digits = float(info.min), float(info.max), info.nmant + 1
+    elif kind.kind == "b":
+        least, most, digits = 0, 1, None
+    else:
+        least, most, digits = int(np.iinfo(kind).min), int(np.iinfo(kind).max), None
+    for what, bound in (("from", low), ("to - 1", high - 1)):
+        if not least <= bound <= most:
+            raise RuntimeError(
+                f"{what} is out of bounds for {name} (the range [{low}, {high}) must fit in "
+                f"{kind.name})"
+            )
+        if digits is not None and not -(2**digits) <= bound <= 2**digits:
+            warnings.warn(
+                f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                f"limitations {name} can support discrete uniform distribution only within this "
+                "range. This warning will become an error in version 1.7 release, please fix "
+                "the code in advance",
+                UserWarning,
+                stacklevel=4,
+            )
 
 
 @contextlib.contextmanager

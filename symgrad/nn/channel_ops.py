@@ -12,6 +12,7 @@ import numpy as np
 
 from symgrad import _like, creation
 from symgrad._arguments import require_tensor
+from symgrad._memory_format import contiguous_format
 from symgrad.nn import sparse as _sparse
 from symgrad.nn.pooling import avg_pool2d, avg_pool3d, pad
 from symgrad.ops.inplace import inplace as _inplace
@@ -178,7 +179,8 @@ def gumbel_softmax(
     """
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
-    gumbels = -_like.empty_like(logits).exponential_().log()
+    # (a row-major tensor of noise, as PyTorch's legacy_contiguous_format, whatever the layout)
+    gumbels = -_like.empty_like(logits, memory_format=contiguous_format).exponential_().log()
     y_soft = ((logits + gumbels) / tau).softmax(dim)
     if not hard:
         return y_soft

@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import dtypes, random
 from symgrad._arguments import require_tensor_arguments
+from symgrad._memory_format import target_strides
 from symgrad._meta import ITEM, check_devices, is_meta, meta_array, stand_in
 from symgrad.ops.inplace import _write, inplace
 from symgrad.ops.trilinear import trilinear
@@ -28,7 +29,12 @@ def _check_p(p: float) -> None:
 def _keep_mask(input: Tensor, p: float) -> np.ndarray:
     """True with probability ``1 - p`` in ``input``'s shape, drawn from symgrad's generator
     (``manual_seed``; nothing is drawn for a meta tensor)."""
-    return random.numpy_generator(None, input).bernoulli_draws(tuple(input.shape), 1.0 - p)
+    stream = random.numpy_generator(None, input)
+    # drawn in the memory order of the mask PyTorch makes with empty_like (a transposed
+    # input's: column by column)
+    strides = target_strides(input._data, None)
+    draw = lambda s: stream.bernoulli_draws(s, 1.0 - p)  # noqa: E731
+    return random.in_memory_order(draw, tuple(input.shape), strides)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

@@ -16,7 +16,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._cpu_generator import wide_draws
 from symgrad.ops.inplace import inplace
-from symgrad.random import numpy_generator
+from symgrad.random import check_from_to, in_memory_order, layout_of, numpy_generator
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["multinomial"]
@@ -111,7 +111,9 @@ def _exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) ->
         )
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
-    values = numpy_generator(generator, self).exponential_fill(tuple(self.shape), lambd)
+    stream = numpy_generator(generator, self)
+    draw = lambda s: stream.exponential_fill(s, lambd)  # noqa: E731
+    values = in_memory_order(draw, tuple(self.shape), layout_of(self))
     fill = Tensor._make(values.astype(self.dtype.numpy))
     return inplace(self, "exponential_", lambda x: fill.detach(), fill)
 
@@ -133,8 +135,11 @@ def _random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Any 
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
         )
+    check_from_to(from_, to, self.dtype.numpy)
     wide = wide_draws(self.dtype.numpy)
-    values = numpy_generator(generator, self).random_from_to(tuple(self.shape), from_, to, wide)
+    stream = numpy_generator(generator, self)
+    draw = lambda s: stream.random_from_to(s, from_, to, wide)  # noqa: E731
+    values = in_memory_order(draw, tuple(self.shape), layout_of(self))
     fill = Tensor._make(values.astype(self.dtype.numpy))
     return inplace(self, "random_", lambda x: fill.detach(), fill)
 

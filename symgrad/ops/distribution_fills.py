@@ -17,7 +17,7 @@ from symgrad import dtypes
 from symgrad.ops.inplace import inplace
 from symgrad.ops.sampling import _floating, _sample
 from symgrad.prim.structural import Structural
-from symgrad.random import numpy_generator
+from symgrad.random import in_memory_order, layout_of, numpy_generator
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["poisson", "binomial"]
@@ -105,6 +105,11 @@ def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
     return _BINOMIAL(count, prob, out=out)
 
 
+def _in_order(self: Tensor, draw: Any) -> np.ndarray:
+    """``draw(shape)`` for ``self``'s elements in its memory order (PyTorch's fill order)."""
+    return in_memory_order(draw, tuple(self.shape), layout_of(self))
+
+
 def _fill(self: Tensor, name: str, values: np.ndarray) -> Tensor:
     fill = Tensor._make(np.asarray(values).astype(self.dtype.numpy))
     return inplace(self, name, lambda x: fill.detach(), fill)
@@ -122,7 +127,8 @@ def _geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
     """The number of Bernoulli(``p``) trials up to the first success, in place."""
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
-    values = numpy_generator(generator, self).geometric_fill(tuple(self.shape), p)
+    stream = numpy_generator(generator, self)
+    values = _in_order(self, lambda s: stream.geometric_fill(s, p))
     return _fill(self, "geometric_", values)
 
 
@@ -133,7 +139,8 @@ def _cauchy_(
     _continuous(self, "Cauchy")
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
-    values = numpy_generator(generator, self).cauchy_fill(tuple(self.shape), median, sigma)
+    stream = numpy_generator(generator, self)
+    values = _in_order(self, lambda s: stream.cauchy_fill(s, median, sigma))
     return _fill(self, "cauchy_", values)
 
 
@@ -144,7 +151,8 @@ def _log_normal_(
     _floating(self, "log_normal_cpu")
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
-    values = numpy_generator(generator, self).log_normal_fill(tuple(self.shape), mean, std)
+    stream = numpy_generator(generator, self)
+    values = _in_order(self, lambda s: stream.log_normal_fill(s, mean, std))
     return _fill(self, "log_normal_", values)
 
 

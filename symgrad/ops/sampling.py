@@ -18,7 +18,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad.ops.inplace import inplace
 from symgrad.prim.structural import Structural
-from symgrad.random import numpy_generator
+from symgrad.random import in_memory_order, layout_of, normal_values, numpy_generator
 from symgrad.tensor import Tensor
 
 __all__ = ["normal", "bernoulli"]
@@ -145,8 +145,17 @@ def _check_p(p: float) -> float:
     return float(p)
 
 
-def _draw(x: Tensor, p: Any, generator: Any, d: dtypes.dtype) -> np.ndarray:
-    return numpy_generator(generator, x).bernoulli_draws(tuple(x.shape), p).astype(d.numpy)
+def _draw(
+    x: Tensor, p: Any, generator: Any, d: dtypes.dtype, strides: tuple | None = None
+) -> np.ndarray:
+    """Bernoulli draws of probability ``p`` (a number or an array of ``x``'s shape) in ``x``'s
+    shape, in the memory order of ``strides`` (an in-place fill's; None: row-major)."""
+    stream = numpy_generator(generator, x)
+    if isinstance(p, np.ndarray):
+        values = in_memory_order(stream.bernoulli_draws, tuple(x.shape), strides, p)
+    else:
+        values = in_memory_order(lambda s: stream.bernoulli_draws(s, p), tuple(x.shape), strides)
+    return values.astype(d.numpy)
 
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
@@ -185,18 +194,20 @@ def _bernoulli_method(self: Tensor, p: Any = None, *, generator: Any = None) -> 
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     """Fill ``self`` with 1 with probability ``p`` (a number or a tensor of probabilities that
     broadcasts to ``self``), else 0; any dtype."""
+    strides = layout_of(self)  # (drawn in its memory order, as PyTorch fills it)
     if isinstance(p, Tensor):
         probs = np.broadcast_to(p._data, self.shape)
 
         def compute(x: Tensor) -> Tensor:
-            return _sample((x, p), _draw(x, probs, generator, x.dtype), "BernoulliBackward1")
+            values = _draw(x, probs, generator, x.dtype, strides)
+            return _sample((x, p), values, "BernoulliBackward1")
 
         return inplace(self, "bernoulli_", compute, p)
     p = _check_p(p)
     return inplace(
         self,
         "bernoulli_",
-        lambda x: _sample((x,), _draw(x, p, generator, x.dtype), "BernoulliBackward2"),
+        lambda x: _sample((x,), _draw(x, p, generator, x.dtype, strides), "BernoulliBackward2"),
     )
 
 
@@ -206,8 +217,11 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any
     _floating(self, "normal_kernel_cpu")
     _check_std(std)
 
+    strides = layout_of(self)  # (not contiguous: PyTorch's scalar kernel, in memory order)
+
     def compute(x: Tensor) -> Tensor:
-        values = numpy_generator(generator, x).normal_fill(tuple(x.shape), x._data.dtype, mean, std)
+        stream = numpy_generator(generator, x)
+        values = normal_values(stream, tuple(x.shape), x._data.dtype, mean, std, strides)
         return _sample((x,), values, "NormalBackward0")
 
     return inplace(self, "normal_", compute)
@@ -229,8 +243,12 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
     _floating(self, "check_uniform_bounds")
     _check_range(a, b)
 
+    strides = layout_of(self)  # (drawn in its memory order, as PyTorch fills it)
+
     def compute(x: Tensor) -> Tensor:
-        values = numpy_generator(generator, x).uniform_fill(tuple(x.shape), x._data.dtype, a, b)
+        stream = numpy_generator(generator, x)
+        dtype = x._data.dtype
+        values = in_memory_order(lambda s: stream.uniform_fill(s, dtype, a, b), x.shape, strides)
         return _sample((x,), values, "UniformBackward0")
 
     return inplace(self, "uniform_", compute)
