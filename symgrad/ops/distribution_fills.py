@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._cpu_generator import CpuStream
+from symgrad._cpu_rejection import poisson_draws
 from symgrad.ops.inplace import inplace
 from symgrad.ops.sampling import _floating, _sample
 from symgrad.prim.structural import Structural
@@ -44,10 +46,13 @@ def poisson(input: Tensor, generator: Any = None) -> Tensor:
             "invalid Poisson rate, expected rate to be non-negative: every rate must be >= 0 "
             "(nan is not a rate)"
         )
-    with np.errstate(invalid="ignore"):
-        counts = numpy_generator(generator, input).poisson(np.nan_to_num(rates, posinf=0.0))
-    # PyTorch's count for an infinite rate: the int64 minimum, as a float
-    counts = np.where(np.isinf(rates), float(np.iinfo(np.int64).min), counts)
+    rng = numpy_generator(generator, input)
+    if type(rng) is CpuStream:  # PyTorch's counts, element by element in row-major order
+        # (an infinite rate gives the int64 minimum, as PyTorch's conversion of its count)
+        drawn = poisson_draws(rng, np.asarray(rates, dtype=np.float64).ravel().tolist())
+        counts = np.asarray(drawn, dtype=np.float64).reshape(np.shape(rates))
+    else:  # a meta tensor: nothing drawn
+        counts = np.zeros(np.shape(rates))
     return _sample((input,), counts.astype(input.dtype.numpy), "PoissonBackward0")
 
 

@@ -19,6 +19,8 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
+from symgrad._cpu_generator import CpuStream
+from symgrad._cpu_rejection import gamma_draws
 from symgrad._lazy import sympy as sp
 from symgrad.ops import gamma_gradients as GG
 from symgrad.prim.elementwise import Elementwise
@@ -88,25 +90,23 @@ def _floating(t: Tensor, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.scalar_type}'")
 
 
-def _gamma_draws(alpha: Tensor, generator: Any) -> np.ndarray:
-    """Gamma(alpha, 1) draws in float64; PyTorch's edges: inf at inf, the dtype's smallest
-    normal number for alpha <= 0 or nan and wherever a draw underflows."""
-    a = np.asarray(alpha._data, dtype=np.float64)
-    fine = (a > 0) & np.isfinite(a)
+def _gamma_draws(alpha: Tensor, generator: Any, single: bool) -> np.ndarray:
+    """Gamma(alpha, 1) draws in float64, PyTorch's (``symgrad._cpu_rejection``), element by
+    element in row-major order; ``single``: PyTorch's float32 steps for float32
+    concentrations. Inf at an infinite concentration, 0 at 0 and below or nan (then
+    clamped to the smallest normal number, as PyTorch's)."""
     rng = numpy_generator(generator, alpha)
-    shape = np.where(fine, a, 1.0)
-    # Marsaglia and Tsang's method needs a shape >= 1: below it, Gamma(a) is drawn as
-    # Gamma(a + 1) U^(1/a) (the boost PyTorch uses too)
-    small = shape < 1
-    draws = rng.standard_gamma(np.where(small, shape + 1, shape))
-    boost = np.power(1.0 - rng.random(np.shape(shape)), 1.0 / shape)
-    draws = np.where(small, draws * boost, draws)
-    return np.where(np.isposinf(a), np.inf, np.where(fine, draws, 0.0))
+    a = alpha._data
+    if type(rng) is not CpuStream:  # a meta tensor: nothing drawn
+        return np.zeros(np.shape(a))
+    alphas = np.asarray(a, dtype=np.float64).ravel().tolist()
+    draws = gamma_draws(rng, alphas, single)
+    return np.asarray(draws, dtype=np.float64).reshape(np.shape(a))
 
 
 def _smallest_normal(values: np.ndarray, dtype: dtypes.dtype) -> np.ndarray:
     tiny = np.finfo(dtype.numpy).tiny
-    return np.maximum(values.astype(dtype.numpy), tiny)
+    return np.fmax(values.astype(dtype.numpy), tiny)  # (nan too: PyTorch's max(tiny, nan))
 
 
 def _standard_gamma(input: Tensor, generator: Any = None) -> Tensor:
@@ -126,7 +126,8 @@ def _standard_gamma(input: Tensor, generator: Any = None) -> Tensor:
     """
     require_tensor("_standard_gamma", "input", 1, input)
     _floating(input, "gamma_cpu")
-    values = _smallest_normal(_gamma_draws(input, generator), input.dtype)
+    single = input.dtype is dtypes.float32
+    values = _smallest_normal(_gamma_draws(input, generator, single), input.dtype)
     return _STANDARD_GAMMA(input, values=values)
 
 
@@ -165,13 +166,16 @@ def _sample_dirichlet(input: Tensor, generator: Any = None) -> Tensor:
     """
     require_tensor("_sample_dirichlet", "input", 1, input)
     _floating(input, "dirichlet")
-    draws = _smallest_normal(_gamma_draws(input, generator), input.dtype).astype(np.float64)
-    total = draws.sum(-1, keepdims=True)
+    # PyTorch's kernel: float64 draws (kept at or above float64's smallest normal number),
+    # each divided by its row's sum, then rounded and kept strictly inside (0, 1)
+    draws = np.maximum(_gamma_draws(input, generator, False), np.finfo(np.float64).tiny)
     kind = input.dtype.numpy
-    values = (draws / np.maximum(total, np.finfo(kind).tiny)).astype(kind)
-    # kept strictly inside (0, 1) as PyTorch's are: a share that rounds to 1 (tiny
-    # concentrations) would put Beta samples on the edge of the support
-    values = np.clip(values, np.finfo(kind).tiny, np.nextafter(kind.type(1), kind.type(0)))
+    with np.errstate(invalid="ignore"):
+        values = (draws / draws.sum(-1, keepdims=True)).astype(kind)
+    tiny = np.finfo(kind).tiny  # (nan too: PyTorch's max(tiny, nan) is tiny)
+    values = np.clip(
+        np.where(np.isnan(values), tiny, values), tiny, np.nextafter(kind.type(1), kind.type(0))
+    )
     if not input._requires_grad:
         return Tensor._make(values)
     return _SAMPLE_DIRICHLET(input, values=values)
