@@ -1,6 +1,7 @@
 """PyTorch's rejection samplers on its CPU generator: gamma draws (Marsaglia and Tsang's method,
 ``_standard_gamma``, ``_sample_dirichlet`` and the distributions built on them) and Poisson
-counts (Hörmann's transformed rejection for rates of 10 or more, products of uniforms below).
+counts (Hörmann's transformed rejection for rates of 10 or more, products of uniforms below)
+and binomial counts (BTRS for a mean of 10 or more, sums of geometric draws below).
 
 Each element takes as many numbers from the twister as its rejections need, one element after
 the other, so the draws run one at a time in Python. The twister's numbers are read in bulk and
@@ -23,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["gamma_draws", "poisson_draws"]
+__all__ = ["gamma_draws", "poisson_draws", "binomial_draws"]
 
 _F = np.float32
 _THIRD = float(_F(1) / _F(3))  # 1.0f / 3.0f
@@ -161,6 +162,109 @@ def _poisson(reader: _Reader, lam: float) -> int:
             count += 1
         else:
             return count
+
+
+def binomial_draws(stream: Any, counts: Any, probs: Any, single: bool) -> list:
+    """Binomial counts for each pair of ``counts`` and ``probs`` (floats), PyTorch's
+    ``sample_binomial``; ``single``: float32 tensors, whose count and probability arithmetic
+    PyTorch rounds to float32 at each step."""
+    reader = _Reader(stream)
+    rounded = _round32 if single else float
+    try:
+        return [_binomial(reader, n, p, rounded) for n, p in zip(counts, probs)]
+    finally:
+        reader.close()
+
+
+def _round32(x: float) -> float:
+    return float(_F(x))
+
+
+def _binomial(reader: _Reader, count: float, prob: float, f: Any) -> float:
+    if count != count:  # (PyTorch's loop never ends for a nan count: nan, nothing drawn)
+        return math.nan
+    if count <= 0 or prob <= 0:
+        return 0.0
+    if prob >= 1:
+        return count
+    if prob <= 0.5:
+        if f(count * prob) >= 10:
+            return _btrs(reader, count, prob, f)
+        return _inversion(reader, count, prob, f)
+    if prob > 0.5:
+        q = f(1.0 - prob)
+        if f(count * q) >= 10:
+            return f(count - _btrs(reader, count, q, f))
+        return f(count - _inversion(reader, count, q, f))
+    return math.nan
+
+
+def _inversion(reader: _Reader, count: float, prob: float, f: Any) -> float:
+    """Geometric waiting times summed until they pass ``count``."""
+    # (float32: the single-precision log1p of the float32 probability)
+    logprob = float(np.log1p(_F(-prob))) if f is _round32 else math.log1p(-prob)
+    total, drawn = 0.0, 0.0
+    while True:
+        total += _ceil(_div(_log(reader.uniform()), logprob))
+        if total > count:
+            return drawn
+        drawn = f(drawn + 1)
+
+
+def _btrs(reader: _Reader, count: float, prob: float, f: Any) -> float:
+    """Hörmann's transformed rejection with squeeze, in TensorFlow's and PyTorch's form."""
+    stddev = f(math.sqrt(f(f(count * prob) * f(1 - prob))))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * prob
+    c = f(count * prob) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = f(prob / f(1 - prob))
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = _floor(f(f(count + 1) * prob))
+    while True:
+        u = reader.uniform() - 0.5
+        v = reader.uniform()
+        us = 0.5 - abs(u)
+        drawn = (_div(2 * a, us) + b) * u + c
+        k = f(_floor(drawn))
+        if k < 0 or k > count:
+            continue
+        if us >= 0.07 and v <= v_r:
+            return k
+        v = _log(v * alpha / (_div(a, us * us) + b))
+        left = f(f(count - k) + 1)
+        bound = (
+            (m + 0.5) * _log(_div(m + 1, r * (count - m + 1)))
+            + f(count + 1) * _log(_div(count - m + 1, left))
+            + (k + 0.5) * _log(_div(r * left, f(k + 1)))
+            + _tail(m)
+            + _tail(count - m)
+            - _tail(k)
+            - _tail(f(count - k))
+        )
+        if v <= bound:
+            return k
+
+
+# log(k!) minus Stirling's approximation of it, for k = 0..9
+_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+         0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+         0.00925546218271273, 0.00833056343336287)  # fmt: skip
+
+
+def _tail(k: float) -> float:
+    if k <= 9:
+        return _TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _ceil(x: float) -> float:
+    return float(math.ceil(x)) if math.isfinite(x) else x
+
+
+def _floor(x: float) -> float:
+    return float(math.floor(x)) if math.isfinite(x) else x
 
 
 def _div(a: float, b: float) -> float:

@@ -15,7 +15,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._cpu_generator import CpuStream
-from symgrad._cpu_rejection import poisson_draws
+from symgrad._cpu_rejection import binomial_draws, poisson_draws
 from symgrad.ops.inplace import inplace
 from symgrad.ops.sampling import _floating, _sample
 from symgrad.prim.structural import Structural
@@ -71,8 +71,10 @@ _BINOMIAL = Structural(
 
 def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
     """The number of successes in ``count`` trials of success probability ``prob`` (element
-    by element, broadcast), in ``count``'s floating dtype; a count below 0 gives 0, a
-    probability outside [0, 1] is clipped to it. No derivative, as in PyTorch.
+    by element, broadcast), in ``count``'s floating dtype, PyTorch's draws: a count or
+    probability at or below 0 gives 0, a probability at or above 1 the count itself (nan
+    for a nan probability or count, where PyTorch's sampler never returns). No derivative,
+    as in PyTorch.
 
     Examples
     --------
@@ -100,11 +102,14 @@ def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
             f"Found dtype {prob.dtype.scalar_type} but expected {count.dtype.scalar_type}"
         )
     n, p = np.broadcast_arrays(count._data, prob._data)
-    bad = np.isnan(n) | np.isnan(p)
-    trials = np.floor(np.clip(np.where(bad, 0, n), 0, np.iinfo(np.int64).max // 2))
-    chance = np.clip(np.where(bad, 0, p), 0.0, 1.0)
-    draws = numpy_generator(generator, count).binomial(trials.astype(np.int64), chance)
-    out = np.where(bad, np.nan, draws).astype(count.dtype.numpy)
+    rng = numpy_generator(generator, count)
+    if type(rng) is CpuStream:  # PyTorch's counts, element by element in row-major order
+        single = count.dtype is dtypes.float32
+        flat = [np.asarray(a, dtype=np.float64).ravel().tolist() for a in (n, p)]
+        draws = np.asarray(binomial_draws(rng, *flat, single), np.float64).reshape(n.shape)
+    else:  # a meta tensor: nothing drawn
+        draws = np.zeros(n.shape)
+    out = draws.astype(count.dtype.numpy)
     if not (count._requires_grad or prob._requires_grad):
         return Tensor._make(out)
     return _BINOMIAL(count, prob, out=out)

@@ -35,6 +35,14 @@ def test_poisson_draws_pytorchs_counts_below_and_above_ten():
     assert counts.tolist() == [2.0, 5.0, 26.0, 967.0]
 
 
+def test_binomial_draws_pytorchs_counts_by_inversion_and_by_btrs():
+    symgrad.manual_seed(0)
+    counts = symgrad.tensor([10.0, 100.0, 5.5, -2.0, 7.0, 1000.0], dtype=symgrad.float64)
+    probs = symgrad.tensor([0.3, 0.8, 1.0, 0.5, 1.5, 0.02], dtype=symgrad.float64)
+    # (a probability of 1 or more gives the count itself, unrounded: PyTorch's)
+    assert symgrad.binomial(counts, probs).tolist() == BINOMIAL
+
+
 def test_distributions_built_on_gamma_draw_pytorchs_samples():
     symgrad.manual_seed(0)
     share = D.Dirichlet(symgrad.tensor([0.5, 1.0, 2.0], dtype=symgrad.float64)).sample()
@@ -78,6 +86,8 @@ def test_edges_of_the_concentration_and_the_rate():
         lambda T, f: T.distributions.StudentT(f([3.0, 10.0])).sample((3,)),
         lambda T, f: T.distributions.Poisson(f([0.5, 40.0])).sample((3,)),
         lambda T, f: T.distributions.NegativeBinomial(f([3.0]), probs=f([0.4])).sample((4,)),
+        lambda T, f: T.binomial(f(np.arange(0.0, 400.0, 13.0)), f(np.linspace(0.01, 0.99, 31))),
+        lambda T, f: T.distributions.Binomial(f([20.0, 3.0]), probs=f([0.7, 0.1])).sample((3,)),
     ],
 )
 def test_draws_and_what_follows_are_pytorchs(draw, dtype):
@@ -90,3 +100,6 @@ def test_draws_and_what_follows_are_pytorchs(draw, dtype):
         results.append((np.asarray(made.tolist()), after.tolist()))
     np.testing.assert_array_equal(results[0][0], results[1][0])
     assert results[0][1] == results[1][1]
+
+
+BINOMIAL = [6.0, 82.0, 5.5, 0.0, 7.0, 17.0]
