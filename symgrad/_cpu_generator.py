@@ -16,10 +16,10 @@ kernel consumes its numbers in PyTorch's order and applies PyTorch's transformat
 
 Gamma, Poisson and binomial draws are PyTorch's rejection samplers
 (``symgrad._cpu_rejection``); any other sampler is NumPy's, drawing from the same twister:
-reproducible under ``manual_seed``, though not PyTorch's numbers. Float32 normals of 16 values or more are
-those of PyTorch's vectorised sampler (Cephes' single-precision logarithm, sine and cosine, as
-built for processors with AVX2, where PyTorch runs it). Float16 normals of a size that is not a
-multiple of 16 are not PyTorch's in their last 16 values.
+reproducible under ``manual_seed``, though not PyTorch's numbers. Float32 normals of 16 values
+or more are those of PyTorch's vectorised sampler (Cephes' single-precision logarithm, sine and
+cosine, as built for processors with AVX2, where PyTorch runs it). Float16 normals of a size
+that is not a multiple of 16 are not PyTorch's in their last 16 values.
 
 Examples
 --------

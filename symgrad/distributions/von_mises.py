@@ -37,6 +37,14 @@ _LARGE = (
 )
 
 
+def _proposal_r(kappa: np.ndarray) -> np.ndarray:
+    """The rejection loop's proposal parameter (a second-order expansion for tiny kappa)."""
+    with np.errstate(all="ignore"):
+        tau = 1 + np.sqrt(1 + 4 * kappa**2)
+        rho = (tau - np.sqrt(2 * tau)) / (2 * kappa)
+        return np.where(kappa < 1e-5, 1 / kappa + kappa, (1 + rho**2) / (2 * rho))
+
+
 def _horner(y: Tensor, coefficients: tuple) -> Tensor:
     result = coefficients[-1]
     for c in reversed(coefficients[:-1]):
@@ -95,11 +103,24 @@ class VonMises(Distribution):
         return k * (value - self.loc).cos() - math.log(2 * math.pi) - _log_bessel(k, 0)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        """Samples in ``[-pi, pi)``, drawn in float64 (Best and Fisher's rejection method,
-        NumPy's), without gradient."""
+        """Samples in ``[-pi, pi)``, drawn in float64 by PyTorch's rejection loop (Best and
+        Fisher's method: three uniforms per element and round, until every element is
+        accepted), so a seeded program draws PyTorch's samples; no gradient."""
         shape = tuple(self._extended_shape(sample_shape))
         loc = np.broadcast_to(self.loc.detach().double().numpy(), shape)
         kappa = np.broadcast_to(self.concentration.detach().double().numpy(), shape)
-        drawn = numpy_generator(None, self.loc).vonmises(loc, kappa, shape)
-        wrapped = np.mod(drawn + math.pi, 2 * math.pi) - math.pi
+        r = _proposal_r(kappa)
+        stream = numpy_generator(None, self.loc)
+        x = np.zeros(shape)
+        done = np.zeros(shape, dtype=bool)
+        with np.errstate(all="ignore"):
+            while not done.all():
+                u1, u2, u3 = stream.uniform_fill((3, *shape), np.float64)
+                z = np.cos(math.pi * u1)
+                f = (1 + r * z) / (r + z)
+                c = kappa * (r - f)
+                accept = ((c * (2 - c) - u2) > 0) | (np.log(c / u2) + 1 - c >= 0)
+                x = np.where(accept, np.sign(u3 - 0.5) * np.arccos(f), x)
+                done |= accept
+            wrapped = np.mod(x + math.pi + loc, 2 * math.pi) - math.pi
         return creation.tensor(wrapped, dtype=self.loc.dtype)

@@ -43,6 +43,13 @@ def test_binomial_draws_pytorchs_counts_by_inversion_and_by_btrs():
     assert symgrad.binomial(counts, probs).tolist() == BINOMIAL
 
 
+def test_von_mises_samples_by_pytorchs_rejection_loop():
+    symgrad.manual_seed(0)
+    loc = symgrad.tensor([0.0, 1.0], dtype=symgrad.float64)
+    d = D.VonMises(loc, symgrad.tensor([0.5, 4.0], dtype=symgrad.float64))
+    assert d.sample().tolist() == [-0.3667420967463304, 0.6953761460301537]
+
+
 def test_distributions_built_on_gamma_draw_pytorchs_samples():
     symgrad.manual_seed(0)
     share = D.Dirichlet(symgrad.tensor([0.5, 1.0, 2.0], dtype=symgrad.float64)).sample()
@@ -88,6 +95,9 @@ def test_edges_of_the_concentration_and_the_rate():
         lambda T, f: T.distributions.NegativeBinomial(f([3.0]), probs=f([0.4])).sample((4,)),
         lambda T, f: T.binomial(f(np.arange(0.0, 400.0, 13.0)), f(np.linspace(0.01, 0.99, 31))),
         lambda T, f: T.distributions.Binomial(f([20.0, 3.0]), probs=f([0.7, 0.1])).sample((3,)),
+        lambda T, f: T.distributions.VonMises(f([0.0, 1.0, -2.0]), f([0.5, 4.0, 1e-6])).sample(
+            (9,)
+        ),
     ],
 )
 def test_draws_and_what_follows_are_pytorchs(draw, dtype):
