@@ -87,16 +87,23 @@ class ASGD(Optimizer):
             state["ax"] = _like.zeros_like(p)
         return state
 
-    def _update(self, p: Tensor, group: dict) -> None:
-        if group["foreach"]:
-            self._update_foreach(p, group)
-            return
+    def _begin(self, p: Tensor, group: dict) -> tuple:
+        """A step's start, in either form: the group's ``lr, lambd, alpha, t0``, the
+        parameter's state (its step counted) and its gradient (negated to maximize, with
+        weight decay)."""
         lr, lambd, alpha, t0 = (group[k] for k in ("lr", "lambd", "alpha", "t0"))
         state = self._state(p, lr)
         grad = -p.grad if group["maximize"] else p.grad
         state["step"].add_(1)
         if group["weight_decay"] != 0:
             grad = grad.add(p, alpha=group["weight_decay"])
+        return lr, lambd, alpha, t0, state, grad
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        if group["foreach"]:
+            self._update_foreach(p, group)
+            return
+        lr, lambd, alpha, t0, state, grad = self._begin(p, group)
         eta = state["eta"].item()
         p.mul_(1 - lambd * eta)
         p.add_(grad, alpha=-eta)
@@ -114,12 +121,7 @@ class ASGD(Optimizer):
         form: ``p -= eta * (g + (weight_decay + lambd) * p)`` (two scaled sums), the average
         always ``ax += mu * (p - ax)``, and the next ``eta`` in the step's float32 tensor
         arithmetic (``(1 + lambd * lr * step) ** alpha``, then its reciprocal times ``lr``)."""
-        lr, lambd, alpha, t0 = (group[k] for k in ("lr", "lambd", "alpha", "t0"))
-        state = self._state(p, lr)
-        grad = -p.grad if group["maximize"] else p.grad
-        state["step"].add_(1)
-        if group["weight_decay"] != 0:
-            grad = grad.add(p, alpha=group["weight_decay"])
+        lr, lambd, alpha, t0, state, grad = self._begin(p, group)
         grad = grad.add(p, alpha=lambd)
         p.addcmul_(grad, state["eta"], value=-1)
         ax = state["ax"]
