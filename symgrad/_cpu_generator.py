@@ -18,8 +18,8 @@ Gamma, Poisson and binomial draws are PyTorch's rejection samplers
 (``symgrad._cpu_rejection``); any other sampler is NumPy's, drawing from the same twister:
 reproducible under ``manual_seed``, though not PyTorch's numbers. Float32 normals of 16 values
 or more are those of PyTorch's vectorised sampler (Cephes' single-precision logarithm, sine and
-cosine, as built for processors with AVX2, where PyTorch runs it). Float16 normals of a size
-that is not a multiple of 16 are not PyTorch's in their last 16 values.
+cosine, as built for processors with AVX2, where PyTorch runs it); float16's kernel draws
+uniforms for the whole blocks of 16 only, then the last 16 values anew.
 
 Examples
 --------
@@ -139,8 +139,12 @@ class CpuStream:
         if n < 16:
             return self.normals(n, mean, std).astype(dtype).reshape(shape)
         work = np.float64 if dtype == np.float64 else np.float32
-        data = self._unit(n, dtype).astype(work)
         whole = n - n % 16
+        # (float16's kernel draws uniforms for the whole blocks only, the others for every value)
+        data = np.zeros(n, work)
+        data[: whole if dtype == np.float16 else n] = self._unit(
+            whole if dtype == np.float16 else n, dtype
+        )
         if whole:
             blocks = data[:whole].reshape(-1, 2, 8)
             _box_muller(blocks, mean, std)

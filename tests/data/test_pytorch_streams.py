@@ -33,6 +33,20 @@ def test_seeded_factories_draw_pytorchs_numbers():
     ]
 
 
+def test_float16_normals_redraw_the_last_sixteen_after_the_whole_blocks():
+    # float16's kernel draws uniforms for the whole blocks of 16 only (16 here, not 20), then
+    # 16 more for the last 16 values: what follows starts at the 32nd uniform
+    symgrad.manual_seed(0)
+    drawn = symgrad.randn(20, dtype=symgrad.float16)
+    np.testing.assert_array_equal(
+        drawn.numpy()[3:7],
+        np.array([-0.433837890625, -1.3525390625, -1.6962890625, 0.56689453125], np.float16),
+    )
+    after = symgrad.rand(1)
+    symgrad.manual_seed(0)
+    assert after.tolist() == symgrad.rand(33)[32:].tolist()
+
+
 def test_layers_start_from_pytorchs_weights_and_dropout_keeps_its_elements():
     symgrad.manual_seed(0)
     np.testing.assert_array_equal(
@@ -96,6 +110,11 @@ def _programs():
         (
             "randn float16",
             lambda T, nn: [T.randn(5, dtype=T.float16), T.randn(48, dtype=T.float16)],
+            True,
+        ),
+        (  # sizes that are not a multiple of 16: float16's kernel redraws the last 16
+            "randn float16 tail",
+            lambda T, nn: [T.randn(n, dtype=T.float16) for n in (17, 20, 33, 47, 100)],
             True,
         ),
         ("randn small", lambda T, nn: [T.randn(3), T.randn(5, dtype=T.float64)], True),
