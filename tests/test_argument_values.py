@@ -11,7 +11,10 @@ installed.
 
 from __future__ import annotations
 
+import pytest
 from _torch_table import table_tests
+
+import symgrad
 
 TYPE = ("raises", "TypeError")
 
@@ -64,3 +67,34 @@ CASES = {
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
+
+
+SPLIT_SIZES = [
+    (lambda T: T.arange(6).split(T.tensor(2)), [[0, 1], [2, 3], [4, 5]]),
+    (lambda T: T.arange(6).split(T.tensor(2.0)), [[0, 1], [2, 3], [4, 5]]),
+    (lambda T: T.split(T.arange(6), T.tensor(4)), [[0, 1, 2, 3], [4, 5]]),
+    (lambda T: T.arange(6).chunk(T.tensor(2)), [[0, 1, 2], [3, 4, 5]]),
+    (lambda T: T.arange(6).split(T.tensor([2, 4])), TypeError),
+    (lambda T: T.arange(6).chunk(T.tensor(2.0)), TypeError),
+]
+
+
+def _check_split(T, call, expected):
+    if expected is TypeError:
+        with pytest.raises(TypeError):
+            call(T)
+    else:
+        assert [piece.tolist() for piece in call(T)] == expected
+
+
+@pytest.mark.parametrize("call, expected", SPLIT_SIZES)
+def test_a_one_element_tensor_is_a_split_size_or_chunk_count(call, expected):
+    # split reads a one-element tensor with int(), chunk a 0-d integer one as its int (both
+    # raised "iteration over a 0-d tensor"); split refuses sizes given as a tensor
+    _check_split(symgrad, call, expected)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("call, expected", SPLIT_SIZES)
+def test_split_sizes_as_tensors_are_pytorchs(call, expected):
+    _check_split(pytest.importorskip("torch"), call, expected)

@@ -308,6 +308,13 @@ def split(
         )
     if split_size_or_sections is OMITTED:
         split_size_or_sections = split_size
+    if isinstance(split_size_or_sections, Tensor):  # (PyTorch's split reads one as its int)
+        if split_size_or_sections.numel() != 1:
+            raise TypeError(
+                "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, "
+                "not Tensor: give the sizes as a list (sizes.tolist())"
+            )
+        split_size_or_sections = int(split_size_or_sections)
     d, keys, by_size = split_keys(tensor, split_size_or_sections, dim)
     return (_SPLIT if by_size else _SPLIT_WITH_SIZES)(tensor, d, keys)
 
@@ -345,6 +352,7 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """Split into ``chunks`` pieces of equal size (the last may be smaller)."""
     if type(chunks) is not int:
         require_int("chunk", "chunks", chunks)
+        chunks = int(chunks)  # (a one-element integer tensor counts as its int)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     _at_least_1d(input, "chunk")
