@@ -11,7 +11,7 @@ import math
 from bisect import bisect_right
 from typing import Any
 
-from symgrad.optim.lr_scheduler import LRScheduler
+from symgrad.optim.lr_scheduler import LRScheduler, _group_values, _set_group_value
 from symgrad.optim.optimizer import Optimizer
 
 __all__ = [
@@ -23,14 +23,10 @@ __all__ = [
 ]
 
 
-def _rates(scheduler: LRScheduler) -> list[float]:
-    return [group["lr"] for group in scheduler.optimizer.param_groups]
-
-
 def _set_rates(scheduler: Any, values: list) -> None:
-    for group, lr in zip(scheduler.optimizer.param_groups, values):
-        group["lr"] = lr
-    scheduler._last_lr = _rates(scheduler)
+    for group, lr in zip(scheduler.optimizer.param_groups, values, strict=True):
+        _set_group_value(group, "lr", lr)
+    scheduler._last_lr = _group_values(scheduler.optimizer, "lr")
 
 
 def _update_lr(scheduler: LRScheduler, epoch: int) -> None:
@@ -287,7 +283,7 @@ class SequentialLR(LRScheduler):
         self.last_epoch = last_epoch + 1
         self.optimizer = optimizer
         for group in optimizer.param_groups:
-            group["lr"] = group["initial_lr"]
+            _set_group_value(group, "lr", group["initial_lr"])
         for scheduler in self._schedulers:  # undo the step each made when it was built
             scheduler.last_epoch -= 1
         first = self._schedulers[bisect_right(self._milestones, 0)]
