@@ -46,7 +46,7 @@ def _per_group(name: str, optimizer: Optimizer, value: Any) -> list:
 
 def _total_steps(total_steps: Any, epochs: Any, steps_per_epoch: Any) -> int:
     if total_steps is not None:
-        if not isinstance(total_steps, int) or total_steps <= 0:
+        if total_steps <= 0 or not isinstance(total_steps, int):
             raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
         return total_steps
     if epochs is not None and steps_per_epoch is not None:
@@ -249,8 +249,11 @@ class ReduceLROnPlateau(LRScheduler):
         if len(self.optimizer.param_groups) != len(self.min_lrs):
             if self.default_min_lr is None:
                 raise RuntimeError(
-                    "The number of param groups in the `optimizer` differs from when "
-                    "`ReduceLROnPlateau` was initialized: set `min_lrs` to match them."
+                    f"The number of param groups in the `optimizer` "
+                    f"({len(self.optimizer.param_groups)}) differs from when "
+                    f"`ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due "
+                    "to a new param group being added to the optimizer: set `min_lrs` to one "
+                    "value per param group."
                 )
             self.min_lrs = [self.default_min_lr] * len(self.optimizer.param_groups)
         for i, group in enumerate(self.optimizer.param_groups):
