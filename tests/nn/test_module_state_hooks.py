@@ -216,3 +216,27 @@ def test_private_state_dict_hooks():
 def test_private_state_dict_hooks_against_torch():
     torch = pytest.importorskip("torch")
     assert _private_hooks(symgrad) == _private_hooks(torch)
+
+
+@pytest.mark.parametrize(
+    "args, kwargs",
+    [
+        ((symgrad.float64,), {"copy": False}),
+        ((symgrad.float64, False, True), {}),
+        (("cpu", symgrad.float64, False, False), {}),
+    ],
+)
+def test_module_to_refuses_copy(args, kwargs):
+    layer = nn.Linear(2, 1)
+    with pytest.raises(RuntimeError, match="\\.to\\(\\) does not accept copy argument"):
+        layer.to(*args, **kwargs)
+    assert layer.weight.dtype == symgrad.float32
+    assert layer.to(symgrad.float64, True).weight.dtype == symgrad.float64  # non_blocking
+
+
+@pytest.mark.torch
+def test_module_to_refuses_copy_as_torch():
+    torch = pytest.importorskip("torch")
+    for lib in (symgrad, torch):
+        with pytest.raises(RuntimeError, match="does not accept copy argument"):
+            lib.nn.Linear(2, 1).to(lib.float64, False, True)
