@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from symgrad.optim.optimizer import Optimizer
+from symgrad.tensor import Tensor
 
 __all__ = [
     "LRScheduler",
@@ -30,6 +31,26 @@ EPOCH_DEPRECATION_WARNING = (
     "deprecation, if epoch is different from None, the closed form is used instead of the "
     "new chainable form, where available."
 )
+
+
+def _group_values(optimizer: Optimizer, key: str) -> list:
+    """Each group's ``group[key]``; a tensor is copied, so the list never aliases the
+    optimizer's own tensor."""
+    return [
+        group[key].clone() if isinstance(group[key], Tensor) else group[key]
+        for group in optimizer.param_groups
+    ]
+
+
+def _set_group_value(group: dict, key: str, value: Any) -> None:
+    """Set ``group[key]``; a tensor there is filled in place, as PyTorch does, so a tensor
+    rate stays the one object the optimizer (and any reference to it) holds."""
+    if isinstance(group[key], Tensor):
+        if isinstance(value, Tensor) and value.dim() != 0:
+            value = value.squeeze()
+        group[key].fill_(value)
+    else:
+        group[key] = value
 
 
 def _mark_steps(optimizer: Optimizer) -> None:
@@ -78,7 +99,8 @@ class LRScheduler:
         self.optimizer = optimizer
         for i, group in enumerate(optimizer.param_groups):
             if last_epoch == -1:
-                group.setdefault("initial_lr", group["lr"])
+                lr = group["lr"]
+                group.setdefault("initial_lr", lr.clone() if isinstance(lr, Tensor) else lr)
             elif "initial_lr" not in group:
                 raise KeyError(
                     f"param 'initial_lr' is not specified in param_groups[{i}] when resuming "
@@ -86,7 +108,7 @@ class LRScheduler:
                     "holds it) before creating the scheduler, or leave last_epoch at -1 for "
                     "a fresh run"
                 )
-        self.base_lrs: list[float] = [group["initial_lr"] for group in optimizer.param_groups]
+        self.base_lrs: list[Any] = _group_values(optimizer, "initial_lr")
         self.last_epoch = last_epoch
         _mark_steps(optimizer)
         self._step_count = 0
@@ -113,7 +135,7 @@ class LRScheduler:
                 UserWarning,
                 stacklevel=3,
             )
-        return [group["lr"] for group in self.optimizer.param_groups]
+        return _group_values(self.optimizer, "lr")
 
     def step(self, epoch: int | None = None) -> None:
         """Move to the next epoch and set its rates; call it after ``optimizer.step()``.
@@ -151,9 +173,9 @@ class LRScheduler:
                 values = closed_form() if closed_form is not None else self.get_lr()
         finally:
             self._get_lr_called_within_step = False
-        for group, lr in zip(self.optimizer.param_groups, values):
-            group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+        for group, lr in zip(self.optimizer.param_groups, values, strict=True):
+            _set_group_value(group, "lr", lr)
+        self._last_lr = _group_values(self.optimizer, "lr")
 
     def state_dict(self) -> dict[str, Any]:
         """Everything the schedule holds except the optimizer."""

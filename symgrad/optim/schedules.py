@@ -11,7 +11,7 @@ import math
 from bisect import bisect_right
 from typing import Any
 
-from symgrad.optim.lr_scheduler import LRScheduler
+from symgrad.optim.lr_scheduler import LRScheduler, _group_values, _set_group_value
 from symgrad.optim.optimizer import Optimizer
 
 __all__ = [
@@ -23,14 +23,10 @@ __all__ = [
 ]
 
 
-def _rates(scheduler: LRScheduler) -> list[float]:
-    return [group["lr"] for group in scheduler.optimizer.param_groups]
-
-
 def _set_rates(scheduler: Any, values: list) -> None:
-    for group, lr in zip(scheduler.optimizer.param_groups, values):
-        group["lr"] = lr
-    scheduler._last_lr = _rates(scheduler)
+    for group, lr in zip(scheduler.optimizer.param_groups, values, strict=True):
+        _set_group_value(group, "lr", lr)
+    scheduler._last_lr = _group_values(scheduler.optimizer, "lr")
 
 
 def _update_lr(scheduler: LRScheduler, epoch: int) -> None:
@@ -198,6 +194,10 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             raise ValueError(f"Expected positive integer T_0, but got {T_0}")
         if T_mult < 1 or not isinstance(T_mult, int):
             raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(
+                f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}"
+            )
         self.T_0 = self.T_i = T_0
         self.T_mult, self.eta_min, self.T_cur = T_mult, eta_min, last_epoch
         super().__init__(optimizer, last_epoch)
@@ -287,9 +287,8 @@ class SequentialLR(LRScheduler):
         self.last_epoch = last_epoch + 1
         self.optimizer = optimizer
         for group in optimizer.param_groups:
-            group["lr"] = group["initial_lr"]
-        for scheduler in self._schedulers:  # undo the step each made when it was built
-            scheduler.last_epoch -= 1
+            _set_group_value(group, "lr", group["initial_lr"])
+        self.recursive_undo()
         first = self._schedulers[bisect_right(self._milestones, 0)]
         first._step_count = 0
         first._is_initial = True
@@ -298,6 +297,17 @@ class SequentialLR(LRScheduler):
         finally:
             first._is_initial = False
         self._last_lr = first.get_last_lr()
+
+    def recursive_undo(self, sched: Any = None) -> None:
+        """Undo the step each schedule made when it was built: the schedules inside a nested
+        ``SequentialLR`` or ``ChainedScheduler`` go back one epoch, the nesting one keeps its
+        count (PyTorch's order, which nested sequences rely on)."""
+        scheds = self if sched is None else sched
+        if hasattr(scheds, "_schedulers"):
+            for inner in scheds._schedulers:
+                self.recursive_undo(inner)
+        elif hasattr(scheds, "last_epoch"):
+            scheds.last_epoch -= 1
 
     def step(self) -> None:  # type: ignore[override]
         self.last_epoch += 1

@@ -8,8 +8,14 @@ import math
 import warnings
 from typing import Any
 
-from symgrad.optim.lr_scheduler import EPOCH_DEPRECATION_WARNING, LRScheduler
+from symgrad.optim.lr_scheduler import (
+    EPOCH_DEPRECATION_WARNING,
+    LRScheduler,
+    _group_values,
+    _set_group_value,
+)
 from symgrad.optim.optimizer import Optimizer
+from symgrad.tensor import Tensor
 
 __all__ = ["OneCycleLR", "ReduceLROnPlateau"]
 
@@ -25,18 +31,22 @@ def _uses_beta1(optimizer: Optimizer) -> bool:
 
 
 def _per_group(name: str, optimizer: Optimizer, value: Any) -> list:
+    """One value per group (tensors copied, as PyTorch's ``_format_param``)."""
+    groups = len(optimizer.param_groups)
     if isinstance(value, (list, tuple)):
-        if len(value) != len(optimizer.param_groups):
+        if len(value) != groups:
             raise ValueError(
-                f"expected {len(optimizer.param_groups)} values for {name}, got {len(value)}"
+                f"{name} must have the same length as optimizer.param_groups. "
+                f"{name} has {len(value)} values, param_groups has {groups}."
             )
-        return list(value)
-    return [value] * len(optimizer.param_groups)
+    else:
+        value = [value] * groups
+    return [v.clone() if isinstance(v, Tensor) else v for v in value]
 
 
 def _total_steps(total_steps: Any, epochs: Any, steps_per_epoch: Any) -> int:
     if total_steps is not None:
-        if not isinstance(total_steps, int) or total_steps <= 0:
+        if total_steps <= 0 or not isinstance(total_steps, int):
             raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
         return total_steps
     if epochs is not None and steps_per_epoch is not None:
@@ -197,10 +207,12 @@ class ReduceLROnPlateau(LRScheduler):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.factor, self.optimizer = factor, optimizer
         self.default_min_lr = None if isinstance(min_lr, (list, tuple)) else min_lr
+        if isinstance(min_lr, (list, tuple)) and len(min_lr) != len(optimizer.param_groups):
+            raise ValueError(f"expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}")
         self.min_lrs = _per_group("min_lr", optimizer, min_lr)
         self.patience, self.cooldown, self.eps = patience, cooldown, eps
         self.last_epoch = 0
-        self._last_lr = [group["lr"] for group in optimizer.param_groups]
+        self._last_lr = _group_values(optimizer, "lr")
         self._init_is_better(mode, threshold, threshold_mode)
         self._reset()
 
@@ -231,21 +243,24 @@ class ReduceLROnPlateau(LRScheduler):
             self._reduce_lr()
             self.cooldown_counter = self.cooldown
             self.num_bad_epochs = 0
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+        self._last_lr = _group_values(self.optimizer, "lr")
 
     def _reduce_lr(self) -> None:
         if len(self.optimizer.param_groups) != len(self.min_lrs):
             if self.default_min_lr is None:
                 raise RuntimeError(
-                    "The number of param groups in the `optimizer` differs from when "
-                    "`ReduceLROnPlateau` was initialized: set `min_lrs` to match them."
+                    f"The number of param groups in the `optimizer` "
+                    f"({len(self.optimizer.param_groups)}) differs from when "
+                    f"`ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due "
+                    "to a new param group being added to the optimizer: set `min_lrs` to one "
+                    "value per param group."
                 )
             self.min_lrs = [self.default_min_lr] * len(self.optimizer.param_groups)
         for i, group in enumerate(self.optimizer.param_groups):
             old = float(group["lr"])
             new = max(old * self.factor, self.min_lrs[i])
             if old - new > self.eps:
-                group["lr"] = new
+                _set_group_value(group, "lr", new)
 
     def _is_better(self, a: float, best: float) -> bool:
         if self.mode == "min":

@@ -9,7 +9,7 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad.optim.lr_scheduler import LRScheduler
+from symgrad.optim.lr_scheduler import LRScheduler, _group_values, _set_group_value
 from symgrad.optim.optimizer import Optimizer
 from symgrad.optim.schedules_adaptive import _per_group, _uses_beta1
 
@@ -60,7 +60,7 @@ class CyclicLR(LRScheduler):
         base_lrs = _per_group("base_lr", optimizer, base_lr)
         if last_epoch == -1:
             for lr, group in zip(base_lrs, optimizer.param_groups):
-                group["lr"] = lr
+                _set_group_value(group, "lr", lr)
         self.max_lrs = _per_group("max_lr", optimizer, max_lr)
         up = float(step_size_up)
         down = float(step_size_down) if step_size_down is not None else up
@@ -186,13 +186,13 @@ class ChainedScheduler(LRScheduler):
                 )
         self._schedulers = schedulers
         self.optimizer = optimizer
-        self._last_lr = [group["lr"] for group in schedulers[-1].optimizer.param_groups]
+        self._last_lr = _group_values(schedulers[-1].optimizer, "lr")
 
     def step(self) -> None:  # type: ignore[override]
         """Step every schedule, in order."""
         for scheduler in self._schedulers:
             scheduler.step()
-        self._last_lr = [group["lr"] for group in self._schedulers[-1].optimizer.param_groups]
+        self._last_lr = _group_values(self._schedulers[-1].optimizer, "lr")
 
     def state_dict(self) -> dict[str, Any]:
         """This schedule's state with each chained schedule's state dict."""

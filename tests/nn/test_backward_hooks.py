@@ -54,11 +54,32 @@ def test_hook_without_input_grad_and_remove():
     lin = nn.Linear(2, 1)
     got = []
     h = lin.register_full_backward_hook(lambda m, gi, go: got.append((gi, go[0].shape)))
-    lin(symgrad.ones(4, 2)).sum().backward()
+    with pytest.warns(UserWarning, match="Full backward hook is firing when gradients are"):
+        lin(symgrad.ones(4, 2)).sum().backward()
     assert got == [((None,), (4, 1))]
     h.remove()
     lin(symgrad.ones(4, 2)).sum().backward()
     assert len(got) == 1
+
+
+def test_hook_without_input_grad_must_return_nones():
+    lin = nn.Linear(2, 1)
+    lin.register_full_backward_hook(lambda m, gi, go: (None,))
+    with pytest.warns(UserWarning, match="since no inputs require gradients"):
+        lin(symgrad.ones(4, 2)).sum().backward()  # all None: accepted
+    lin.register_full_backward_hook(lambda m, gi, go: (symgrad.ones(4, 2),))
+    with pytest.warns(UserWarning), pytest.raises(RuntimeError, match="should always return None"):
+        lin(symgrad.ones(4, 2)).sum().backward()
+
+
+@pytest.mark.torch
+def test_hook_without_input_grad_against_torch():
+    torch = pytest.importorskip("torch")
+    for lib in (symgrad, torch):
+        lin = lib.nn.Linear(2, 1)
+        lin.register_full_backward_hook(lambda m, gi, go: go[0])
+        with pytest.warns(UserWarning), pytest.raises(RuntimeError, match="always return None"):
+            lin(lib.ones(4, 2)).sum().backward()
 
 
 def test_get_parameter_and_buffer():

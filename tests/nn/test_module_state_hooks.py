@@ -175,3 +175,68 @@ def test_against_torch():
             ]  # fmt: skip
     assert results[0] == results[1]
     assert np.array_equal(results[0][0][0], (8, 1, 4, 2))
+
+
+def _private_hooks(lib):
+    """The older private hook forms: a state-dict hook may return a replacement (kept for the
+    root module only), a load pre-hook registered without the module is called without it."""
+    inner = lib.nn.Linear(1, 1)
+    outer = lib.nn.Sequential(inner)
+    inner._register_state_dict_hook(lambda m, sd, prefix, meta: {"ignored": 1})
+    outer._register_state_dict_hook(lambda m, sd, prefix, meta: {"n": len(sd)})
+    saved = outer.state_dict()
+    seen = []
+    h = inner._register_load_state_dict_pre_hook(lambda sd, prefix, *rest: seen.append(prefix))
+    inner._register_load_state_dict_pre_hook(
+        lambda m, sd, prefix, *rest: seen.append(type(m).__name__), with_module=True
+    )
+    keys = outer.load_state_dict({"0.weight": lib.ones(1, 1), "0.bias": lib.zeros(1)})
+    h.remove()
+    inner.load_state_dict({"weight": lib.ones(1, 1), "bias": lib.zeros(1)})
+    public = lib.nn.Linear(1, 1)
+
+    def hook(m, sd, prefix, meta):
+        return None
+
+    public.register_state_dict_post_hook(hook)
+    with pytest.raises(RuntimeError, match="previously registered via register_state_dict"):
+        public._register_state_dict_hook(hook)
+    return saved, seen, repr(keys)
+
+
+def test_private_state_dict_hooks():
+    assert _private_hooks(symgrad) == (
+        {"n": 2},
+        ["0.", "Linear", "Linear"],
+        "<All keys matched successfully>",
+    )
+
+
+@pytest.mark.torch
+def test_private_state_dict_hooks_against_torch():
+    torch = pytest.importorskip("torch")
+    assert _private_hooks(symgrad) == _private_hooks(torch)
+
+
+@pytest.mark.parametrize(
+    "args, kwargs",
+    [
+        ((symgrad.float64,), {"copy": False}),
+        ((symgrad.float64, False, True), {}),
+        (("cpu", symgrad.float64, False, False), {}),
+    ],
+)
+def test_module_to_refuses_copy(args, kwargs):
+    layer = nn.Linear(2, 1)
+    with pytest.raises(RuntimeError, match="\\.to\\(\\) does not accept copy argument"):
+        layer.to(*args, **kwargs)
+    assert layer.weight.dtype == symgrad.float32
+    assert layer.to(symgrad.float64, True).weight.dtype == symgrad.float64  # non_blocking
+
+
+@pytest.mark.torch
+def test_module_to_refuses_copy_as_torch():
+    torch = pytest.importorskip("torch")
+    for lib in (symgrad, torch):
+        with pytest.raises(RuntimeError, match="does not accept copy argument"):
+            lib.nn.Linear(2, 1).to(lib.float64, False, True)

@@ -194,6 +194,24 @@ class ModuleStateMethods:
         hook._from_public_api = True  # type: ignore[attr-defined]
         return _add(self, "_state_dict_hooks", hook)
 
+    def _register_state_dict_hook(self, hook: Callable) -> RemovableHandle:
+        """The older form of :meth:`register_state_dict_post_hook`, still used by libraries:
+        a state dict the hook returns replaces the one :meth:`state_dict` returns (only the
+        root module's, as in PyTorch)."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError(
+                "Cannot register the same function as the state dict post hook that was "
+                "previously registered via register_state_dict_post_hook"
+            )
+        return _add(self, "_state_dict_hooks", hook)
+
+    def _register_load_state_dict_pre_hook(
+        self, hook: Callable, with_module: bool = False
+    ) -> RemovableHandle:
+        """The older form of :meth:`register_load_state_dict_pre_hook`, still used by
+        libraries: without ``with_module`` the hook is called without the module."""
+        return _add(self, "_load_state_dict_pre_hooks", hook if with_module else _Unbound(hook))
+
     def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
         unexpected_keys, error_msgs)`` before ``load_state_dict`` loads this module; it
@@ -226,6 +244,18 @@ class ModuleStateMethods:
         <All keys matched successfully>
         """
         return _add(self, "_load_state_dict_post_hooks", hook)
+
+
+class _Unbound:
+    """A load pre-hook called without the module (``with_module=False``)."""
+
+    __slots__ = ("hook",)
+
+    def __init__(self, hook: Callable) -> None:
+        self.hook = hook
+
+    def __call__(self, module: Any, *args: Any) -> Any:
+        return self.hook(*args)
 
 
 def _add(module: Any, name: str, hook: Callable) -> RemovableHandle:

@@ -45,6 +45,9 @@ def target_dtype(args: tuple, kwargs: dict) -> dtypes.dtype | None:
     """The dtype ``Module.to(*args, **kwargs)`` converts to (None: only a device)."""
     # the devices and arguments that tensors accept
     Tensor._make(np.zeros((0,), np.float32)).to(*args, **kwargs)
+    flags = [a for a in args if isinstance(a, bool)]  # non_blocking, then copy
+    if "copy" in kwargs or len(flags) > 1:
+        raise RuntimeError(".to() does not accept copy argument")
     dtype = kwargs.get("dtype")
     for a in args:
         if isinstance(a, dtypes.dtype):

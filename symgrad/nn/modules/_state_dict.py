@@ -114,8 +114,13 @@ def state_dict(module: Any, args: tuple, destination: Any, prefix: str, keep_var
                 destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
             )
     for hook in _hooks(module, "_state_dict_hooks"):
-        if hook(module, destination, prefix, local_metadata) is not None:
+        result = hook(module, destination, prefix, local_metadata)
+        if result is None:
+            continue
+        if getattr(hook, "_from_public_api", False):
             raise RuntimeError("state_dict post-hook must return None")
+        # the older private hooks may return a replacement (kept by the root call only)
+        destination = result
     return destination
 
 

@@ -71,7 +71,7 @@ class BackwardHookFunction(Function):
             grad_output = _padded(grads, call.output_places, call.n_outputs)
             call.grad_output = grad_output = _run_pre_hooks(call.module, grad_output)
             if not call.inputs_need_grad:  # no inputs' node runs: the hooks run here
-                _run_hooks(call.module, (None,) * call.n_inputs, grad_output)
+                _run_hooks_without_inputs(call.module, call.n_inputs, grad_output)
             grads = tuple(grad_output[i] for i in call.output_places)
         elif call.grad_output is None:
             # no gradient came through the module's outputs (none were tensors, or a double
@@ -119,6 +119,26 @@ def _run_hooks(module: Any, grad_input: tuple, grad_output: tuple) -> tuple:
                 )
             grad_input = result
     return grad_input
+
+
+def _run_hooks_without_inputs(module: Any, n_inputs: int, grad_output: tuple) -> None:
+    warnings.warn(
+        "Full backward hook is firing when gradients are computed with respect to module "
+        "outputs since no inputs require gradients. See "
+        "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
+        "#torch.nn.Module.register_full_backward_hook for more details.",
+        UserWarning,
+        stacklevel=2,
+    )
+    for hook in [*_global_hooks.BACKWARD, *module.__dict__.get("_backward_hooks", ())]:
+        result = hook(module, (None,) * n_inputs, grad_output)
+        if result is not None and not (
+            isinstance(result, tuple) and all(g is None for g in result)
+        ):
+            raise RuntimeError(
+                "Backward hook for Modules where no input requires gradient should always "
+                "return None or None for all gradients."
+            )
 
 
 def _tensor_places(values: tuple) -> list:
