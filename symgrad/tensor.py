@@ -270,28 +270,14 @@ class Tensor(HoldsArray):
         return self
 
     # -- printing --------------------------------------------------------------------------
-    def __repr__(self) -> str:
-        from symgrad._printing import format_tensor
+    def __repr__(self, *, tensor_contents: str | None = None) -> str:
+        from symgrad._tensor_text import tensor_text
 
-        suffixes = []
-        d = self.dtype
-        # PyTorch names every non-default dtype of an empty or meta tensor, int64 and bool too
-        implied = (
-            (dtypes.get_default_dtype(),)
-            if self._data.size == 0 or isinstance(self._data, MetaArray)
-            else (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_)
-        )
-        if d not in implied:
-            suffixes.append(f"dtype={d!r}")
-        if self.grad_fn is not None:
-            suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
-        elif self._requires_grad:
-            suffixes.append("requires_grad=True")
-        if self._fw is not None and self._fw[0].alive:  # a tangent of the present dual level
-            tangent = self._fw[1]  # PyTorch prints a 0-d tangent as a number
-            shown = tangent.item() if tangent.ndim == 0 else repr(tangent)
-            suffixes.append(f"tangent={shown}")
-        return format_tensor(self._data, suffixes)
+        return tensor_text(self, self._repr_prefix(), tensor_contents)
+
+    def _repr_prefix(self) -> str:
+        # PyTorch opens a subclass's text with its class name: MyTensor([1., 2.])
+        return "tensor(" if type(self) is Tensor else f"{type(self).__name__}("
 
     __str__ = __repr__
 

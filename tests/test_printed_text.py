@@ -1,0 +1,55 @@
+"""What programs print, character for character as PyTorch 2.13 prints it: tensor subclasses,
+tensors inside vmap, gradcheck's Jacobians.
+
+Each case builds the same object with ``T`` either symgrad or torch and returns its text (a
+module prefix ``symgrad.`` is written ``torch.``): the table holds the expected text, checked
+for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+from _torch_table import table_tests
+
+
+def _text(T, value) -> str:
+    return str(value).replace("symgrad.", "torch.")
+
+
+def _subclass(T, base=None):
+    class Scaled(base or T.Tensor):
+        pass
+
+    return Scaled
+
+
+def _subclass_text(T) -> str:
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True).as_subclass(_subclass(T))
+    return _text(T, x)
+
+
+def _parameter_subclass_text(T) -> str:
+    return _text(T, _subclass(T, T.nn.Parameter)(T.ones(2)))
+
+
+CASES = {
+    # a subclass opens with its class name, rows aligned under it
+    "tensor_subclass": (
+        _subclass_text,
+        "Scaled([[1., 2.],\n        [3., 4.]], grad_fn=<AliasBackward0>)",
+    ),
+    "tensor_subclass_0d": (
+        lambda T: _text(T, T.tensor(1.5).as_subclass(_subclass(T))),
+        "Scaled(1.5000)",
+    ),
+    "parameter_subclass": (
+        _parameter_subclass_text,
+        "Parameter containing:\nParameter(Scaled([1., 1.], requires_grad=True))",
+    ),
+    "buffer_is_plain": (lambda T: _text(T, T.nn.Buffer(T.ones(2))), "tensor([1., 1.])"),
+    "tensor_contents": (
+        lambda T: _text(T, T.ones(2, dtype=T.float64).__repr__(tensor_contents="[...]")),
+        "tensor([...], dtype=torch.float64)",
+    ),
+}
+
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
