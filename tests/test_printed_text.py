@@ -31,6 +31,20 @@ def _parameter_subclass_text(T) -> str:
     return _text(T, _subclass(T, T.nn.Parameter)(T.ones(2)))
 
 
+def _printed_in_vmap(T, fn, x, levels: int = 1) -> str:
+    """What ``print(x)`` shows inside ``levels`` nested vmaps of ``fn``."""
+    seen = []
+
+    def body(x):
+        seen.append(_text(T, fn(x)))
+        return x
+
+    for _ in range(levels):
+        body = T.func.vmap(body)
+    body(x)
+    return seen[0]
+
+
 CASES = {
     # a subclass opens with its class name, rows aligned under it
     "tensor_subclass": (
@@ -49,6 +63,27 @@ CASES = {
     "tensor_contents": (
         lambda T: _text(T, T.ones(2, dtype=T.float64).__repr__(tensor_contents="[...]")),
         "tensor([...], dtype=torch.float64)",
+    ),
+    # inside vmap: the level, the batch dimension and the whole batch, indented
+    "vmap_batched": (
+        lambda T: _printed_in_vmap(T, lambda x: x, T.tensor([[1.0, 2.0], [3.0, 4.0]])),
+        "BatchedTensor(lvl=1, bdim=0, value=\n    tensor([[1., 2.],\n            [3., 4.]])\n)",
+    ),
+    "vmap_batched_grad_fn": (
+        lambda T: _printed_in_vmap(T, lambda x: x * 2, T.ones(2, 1, requires_grad=True)),
+        "BatchedTensor(lvl=1, bdim=0, value=\n"
+        "    tensor([[2.],\n"
+        "            [2.]], grad_fn=<MulBackward0>)\n"
+        ")",
+    ),
+    "vmap_nested": (
+        lambda T: _printed_in_vmap(T, lambda x: x, T.zeros(2, 3, dtype=T.int64), levels=2),
+        "BatchedTensor(lvl=2, bdim=0, value=\n"
+        "    BatchedTensor(lvl=1, bdim=0, value=\n"
+        "        tensor([[0, 0, 0],\n"
+        "                [0, 0, 0]])\n"
+        "    )\n"
+        ")",
     ),
 }
 
