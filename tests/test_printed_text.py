@@ -8,6 +8,8 @@ for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import re
+
 from _torch_table import table_tests
 
 
@@ -43,6 +45,16 @@ def _printed_in_vmap(T, fn, x, levels: int = 1) -> str:
         body = T.func.vmap(body)
     body(x)
     return seen[0]
+
+
+def _module_tables(T) -> str:
+    """How a module's tables and iterators print."""
+    model = T.nn.Sequential(T.nn.Linear(1, 1))
+    named = re.sub(r" at 0x[0-9a-f]+", "", repr(model.named_parameters()))
+    heads = T.nn.ModuleDict({"a": T.nn.ReLU()})
+    return "\n".join(
+        [named, repr(model._modules), repr(model[0]._parameters.keys()), repr(heads.keys())]
+    )
 
 
 CASES = {
@@ -84,6 +96,14 @@ CASES = {
         "                [0, 0, 0]])\n"
         "    )\n"
         ")",
+    ),
+    # a module keeps its members in plain dicts; named_parameters is a generator of its own
+    "module_tables": (
+        _module_tables,
+        "<generator object Module.named_parameters>\n"
+        "{'0': Linear(in_features=1, out_features=1, bias=True)}\n"
+        "dict_keys(['weight', 'bias'])\n"
+        "dict_keys(['a'])",
     ),
 }
 
