@@ -78,6 +78,8 @@ class Tensor(HoldsArray):
     __array_priority__ = 1000  # so numpy_array * tensor defers to Tensor.__rmul__
 
     def __init__(self, *args: Any, requires_grad: bool = False) -> None:
+        if hasattr(self, "_data"):  # a subclass's __new__ built it (Tensor._make_subclass)
+            return
         default = dtypes.get_default_dtype()
         # PyTorch's legacy constructor: Tensor(2, 3) is a size, Tensor(data) is data, and
         # both always give the default floating dtype
@@ -278,8 +280,6 @@ class Tensor(HoldsArray):
     def _repr_prefix(self) -> str:
         # PyTorch opens a subclass's text with its class name: MyTensor([1., 2.])
         return "tensor(" if type(self) is Tensor else f"{type(self).__name__}("
-
-    __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
         # PyTorch formats a plain 0-d tensor as its number, spec or not: f"{loss:.4f}"; any

@@ -57,6 +57,43 @@ def _module_tables(T) -> str:
     )
 
 
+def _made_subclass_text(T) -> str:
+    class Weight(T.Tensor):
+        def __new__(cls, data):
+            return T.Tensor._make_subclass(cls, data, True)
+
+    w = Weight(T.ones(2) * 2)
+    return f"{_text(T, w)} {w.is_leaf} {w.requires_grad}"
+
+
+def _own_repr_text(T) -> str:
+    class Pretty(T.Tensor):
+        def __repr__(self):
+            return "Pretty:" + super().__repr__()
+
+    x = T.tensor([1.0, 2.0]).as_subclass(Pretty)
+    return f"{x} | {[x]}"
+
+
+def _make_subclass_errors(T) -> list:
+    class Weight(T.Tensor):
+        pass
+
+    calls = [
+        lambda: T.Tensor._make_subclass(int, T.ones(1), True),
+        lambda: T.Tensor._make_subclass(Weight, [1.0], True),
+        lambda: T.Tensor._make_subclass(Weight, T.ones(1), 1),
+        lambda: T.Tensor._make_subclass(Weight, T.ones(1, dtype=T.int64), True),
+    ]
+    errors = []
+    for call in calls:
+        try:
+            call()
+        except Exception as error:
+            errors.append((type(error).__name__, str(error).split("\n")[0]))
+    return errors
+
+
 CASES = {
     # a subclass opens with its class name, rows aligned under it
     "tensor_subclass": (
@@ -97,6 +134,32 @@ CASES = {
         "    )\n"
         ")",
     ),
+    # Tensor._make_subclass: a leaf of the class sharing the data, without its history
+    "make_subclass": (_made_subclass_text, "Weight([2., 2.], requires_grad=True) True True"),
+    "make_subclass_errors": (
+        _make_subclass_errors,
+        (
+            (
+                "TypeError",
+                "Creating a Tensor subclass from a class that does not inherit from Tensor is "
+                "not possible. Make sure your class inherits from Tensor.",
+            ),
+            (
+                "TypeError",
+                "_make_subclass(): argument 'data' (position 2) must be Tensor, not list",
+            ),
+            (
+                "TypeError",
+                "_make_subclass(): argument 'require_grad' (position 3) must be bool, not int",
+            ),
+            (
+                "RuntimeError",
+                "Only Tensors of floating point and complex dtype can require gradients",
+            ),
+        ),
+    ),
+    # str() and print() use a subclass's own __repr__
+    "own_repr": (_own_repr_text, "Pretty:Pretty([1., 2.]) | [Pretty:Pretty([1., 2.])]"),
     # a module keeps its members in plain dicts; named_parameters is a generator of its own
     "module_tables": (
         _module_tables,

@@ -64,8 +64,6 @@ class Parameter(Tensor):
     def _repr_prefix(self) -> str:
         return "tensor(" if type(self) is Parameter else f"{type(self).__name__}("
 
-    __str__ = __repr__
-
     def __deepcopy__(self, memo: dict) -> Parameter:
         # PyTorch copies the values and the flag, not the gradient
         p = Parameter(Tensor._make(self._data.copy()), self._requires_grad)
@@ -198,8 +196,6 @@ class UninitializedTensorMixin:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
-
-    __str__ = __repr__
 
     def __reduce_ex__(self, protocol: int) -> tuple:
         with _inside:

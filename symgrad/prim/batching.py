@@ -217,8 +217,6 @@ class BatchedTensor(Tensor):
         value = textwrap.indent(repr(self._physical), " " * 4)
         return f"BatchedTensor(lvl={self._level}, bdim=0, value=\n{value}\n)"
 
-    __str__ = __repr__
-
 
 def physical(t: Any, level: int) -> Any:
     """The physical tensor of a batched tensor of ``level`` (anything else as it is)."""
