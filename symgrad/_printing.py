@@ -226,7 +226,12 @@ def _add_suffixes(text: str, suffixes: Sequence[str], indent: int) -> str:
     return "".join(parts)
 
 
-def format_tensor(data: np.ndarray, suffixes: Sequence[str] = ()) -> str:
+def format_tensor(
+    data: np.ndarray,
+    suffixes: Sequence[str] = (),
+    prefix: str = _PREFIX,
+    contents: str | None = None,
+) -> str:
     """Return the text PyTorch's ``repr`` prints for a tensor holding `data`.
 
     Parameters
@@ -240,6 +245,11 @@ def format_tensor(data: np.ndarray, suffixes: Sequence[str] = ()) -> str:
         tensors of any dtype other than the default float type). A ``size=`` item is
         added here in front of them when PyTorch would show one (empty tensors that are not
         1-D, and every non-empty tensor while ``edgeitems`` is 0).
+    prefix : str, optional
+        What opens the text: ``"tensor("``, or for a subclass of Tensor its class name and a
+        parenthesis, as PyTorch prints one (``"MyTensor("``); nested rows align under it.
+    contents : str, optional
+        Text shown in place of the values (PyTorch's ``tensor_contents``).
 
     Returns
     -------
@@ -259,10 +269,10 @@ def format_tensor(data: np.ndarray, suffixes: Sequence[str] = ()) -> str:
     'tensor([], size=(0, 3), requires_grad=True)'
     """
     if type(data).__name__ == "MetaArray":  # no values to show
-        items = ["...", "device='meta'", f"size={tuple(data.shape)}", *suffixes]
-        return f"tensor({', '.join(items)})"
+        items = [contents or "...", "device='meta'", f"size={tuple(data.shape)}", *suffixes]
+        return f"{prefix}{', '.join(items)})"
     data = np.asarray(data)
-    indent = len(_PREFIX)
+    indent = len(prefix)
     size = [f"size={tuple(data.shape)}"]
     if data.size == 0:
         body = "[]"
@@ -270,8 +280,10 @@ def format_tensor(data: np.ndarray, suffixes: Sequence[str] = ()) -> str:
         lead = size if data.ndim != 1 else []
     else:
         summarize = data.size > _OPTIONS.threshold
-        fmt = _Formatter(_summary_sample(data) if summarize else data)
-        body = _nested_str(data, indent, summarize, fmt)
+        if contents is None:
+            fmt = _Formatter(_summary_sample(data) if summarize else data)
+            body = _nested_str(data, indent, summarize, fmt)
         # With no edge items nothing of the shape survives summarisation, so print it.
         lead = size if not _OPTIONS.edgeitems else []
-    return _add_suffixes(_PREFIX + body, [*lead, *suffixes], indent)
+    body = body if contents is None else contents
+    return _add_suffixes(prefix + body, [*lead, *suffixes], indent)

@@ -78,6 +78,8 @@ class Tensor(HoldsArray):
     __array_priority__ = 1000  # so numpy_array * tensor defers to Tensor.__rmul__
 
     def __init__(self, *args: Any, requires_grad: bool = False) -> None:
+        if hasattr(self, "_data"):  # a subclass's __new__ built it (Tensor._make_subclass)
+            return
         default = dtypes.get_default_dtype()
         # PyTorch's legacy constructor: Tensor(2, 3) is a size, Tensor(data) is data, and
         # both always give the default floating dtype
@@ -270,30 +272,14 @@ class Tensor(HoldsArray):
         return self
 
     # -- printing --------------------------------------------------------------------------
-    def __repr__(self) -> str:
-        from symgrad._printing import format_tensor
+    def __repr__(self, *, tensor_contents: str | None = None) -> str:
+        from symgrad._tensor_text import tensor_text
 
-        suffixes = []
-        d = self.dtype
-        # PyTorch names every non-default dtype of an empty or meta tensor, int64 and bool too
-        implied = (
-            (dtypes.get_default_dtype(),)
-            if self._data.size == 0 or isinstance(self._data, MetaArray)
-            else (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_)
-        )
-        if d not in implied:
-            suffixes.append(f"dtype={d!r}")
-        if self.grad_fn is not None:
-            suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
-        elif self._requires_grad:
-            suffixes.append("requires_grad=True")
-        if self._fw is not None and self._fw[0].alive:  # a tangent of the present dual level
-            tangent = self._fw[1]  # PyTorch prints a 0-d tangent as a number
-            shown = tangent.item() if tangent.ndim == 0 else repr(tangent)
-            suffixes.append(f"tangent={shown}")
-        return format_tensor(self._data, suffixes)
+        return tensor_text(self, self._repr_prefix(), tensor_contents)
 
-    __str__ = __repr__
+    def _repr_prefix(self) -> str:
+        # PyTorch opens a subclass's text with its class name: MyTensor([1., 2.])
+        return "tensor(" if type(self) is Tensor else f"{type(self).__name__}("
 
     def __format__(self, spec: str) -> str:
         # PyTorch formats a plain 0-d tensor as its number, spec or not: f"{loss:.4f}"; any

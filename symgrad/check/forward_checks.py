@@ -14,6 +14,7 @@ from symgrad.autograd import forward_ad
 from symgrad.check.jacobians import (
     GradcheckError,
     close,
+    jacobian_text,
     numerical_jacobians,
     outputs_of,
     vjp,
@@ -70,8 +71,8 @@ def check_forward(
                 worst = worst_element(n, a, rtol, atol, inputs[i], outputs[k], k, i)
                 raise GradcheckError(
                     f"Jacobian computed with forward mode mismatch for output {k} with respect "
-                    f"to input {i},\nThe {worst}\nnumerical:{Tensor._make(n)!r}\n"
-                    f"analytical:{Tensor._make(a)!r}\n"
+                    f"to input {i},\nThe {worst}\nnumerical:{jacobian_text(n, inputs[i])}\n"
+                    f"analytical:{jacobian_text(a, inputs[i])}\n"
                 )
 
 

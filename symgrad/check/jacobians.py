@@ -170,10 +170,15 @@ def worst_element(
     )
 
 
-def _mismatch(o: int, i: int, n: np.ndarray, a: np.ndarray, worst: str) -> str:
+def jacobian_text(m: np.ndarray, x: Tensor) -> str:
+    """A Jacobian as PyTorch prints it: a tensor of the input's dtype, as it allocates one."""
+    return repr(Tensor._make(m.astype(x._data.dtype)))
+
+
+def _mismatch(o: int, i: int, n: np.ndarray, a: np.ndarray, worst: str, x: Tensor) -> str:
     return (
         f"Jacobian mismatch for output {o} with respect to input {i},\nThe {worst}\n"
-        f"numerical:{Tensor._make(n)!r}\nanalytical:{Tensor._make(a)!r}\n"
+        f"numerical:{jacobian_text(n, x)}\nanalytical:{jacobian_text(a, x)}\n"
     )
 
 
@@ -197,4 +202,4 @@ def check_full(
             a = analytical[k][i]
             if not close(a, n, rtol, atol):
                 worst = worst_element(n, a, rtol, atol, inputs[i], outputs[k], k, i)
-                raise GradcheckError(_mismatch(k, i, n, a, worst))
+                raise GradcheckError(_mismatch(k, i, n, a, worst, inputs[i]))

@@ -56,9 +56,13 @@ class Parameter(Tensor):
         pass  # everything is done in __new__
 
     def __repr__(self) -> str:
-        return "Parameter containing:\n" + super().__repr__()
+        text = super().__repr__()
+        if type(self) is not Parameter:  # a subclass: Parameter(MyParameter([1., 2.], ...))
+            text = f"Parameter({text})"
+        return "Parameter containing:\n" + text
 
-    __str__ = __repr__
+    def _repr_prefix(self) -> str:
+        return "tensor(" if type(self) is Parameter else f"{type(self).__name__}("
 
     def __deepcopy__(self, memo: dict) -> Parameter:
         # PyTorch copies the values and the flag, not the gradient
@@ -103,6 +107,9 @@ class Buffer(Tensor):
 
     def __init__(self, data: Tensor | None = None, *, persistent: bool = True) -> None:
         pass  # everything is done in __new__
+
+    def _repr_prefix(self) -> str:
+        return "tensor("  # PyTorch's buffers are plain tensors
 
 
 _UNINITIALIZED = (
@@ -189,8 +196,6 @@ class UninitializedTensorMixin:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
-
-    __str__ = __repr__
 
     def __reduce_ex__(self, protocol: int) -> tuple:
         with _inside:

@@ -18,7 +18,8 @@ import weakref
 from typing import Any
 
 from symgrad import dtypes
-from symgrad.tensor import Tensor, bind_methods, live_aliases
+from symgrad._assign import check_requires_grad
+from symgrad.tensor import Tensor, _init, bind_methods, link_view, live_aliases
 
 __all__: list[str] = []
 
@@ -160,6 +161,46 @@ def as_subclass(self: Tensor, cls: type) -> Tensor:
         root._views.append(weakref.ref(result))
     return result
 
+
+def make_subclass(cls: type, data: Tensor, require_grad: bool = False, *args: Any) -> Tensor:
+    """A new ``cls`` instance sharing ``data``'s memory without its history: a leaf that
+    requires grad if ``require_grad`` (PyTorch's ``Tensor._make_subclass``, how a class such
+    as Parameter is built). Later arguments (PyTorch's dispatch flags) change nothing here.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> class Weight(symgrad.Tensor):
+    ...     def __new__(cls, data):
+    ...         return symgrad.Tensor._make_subclass(cls, data, True)
+    >>> Weight(symgrad.ones(2))
+    Weight([1., 1.], requires_grad=True)
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError(
+            "Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+            "possible. Make sure your class inherits from Tensor."
+        )
+    if not isinstance(data, Tensor):
+        raise TypeError(
+            f"_make_subclass(): argument 'data' (position 2) must be Tensor, not "
+            f"{type(data).__name__}"
+        )
+    if type(require_grad) is not bool:
+        raise TypeError(
+            "_make_subclass(): argument 'require_grad' (position 3) must be bool, not "
+            f"{type(require_grad).__name__}"
+        )
+    result = object.__new__(cls)
+    _init(result, data._data, None)
+    result._requires_grad = False
+    link_view(data, result, "alias")  # shares data's memory and version counter, as detach()
+    check_requires_grad(result, require_grad, "Only Tensors of floating point and complex dtype")
+    result._requires_grad = require_grad
+    return result
+
+
+Tensor._make_subclass = staticmethod(make_subclass)
 
 bind_methods(
     {

@@ -20,6 +20,7 @@ use them to run on the physical tensors, where a batch of gradients is one gradi
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -212,7 +213,9 @@ class BatchedTensor(Tensor):
         return BatchedTensor(self._physical.detach(), self._level)
 
     def __repr__(self) -> str:
-        return f"BatchedTensor(level={self._level}, logical shape={list(self.shape)})"
+        # PyTorch's text; the batch is always dim 0 of the physical tensor here
+        value = textwrap.indent(repr(self._physical), " " * 4)
+        return f"BatchedTensor(lvl={self._level}, bdim=0, value=\n{value}\n)"
 
 
 def physical(t: Any, level: int) -> Any:

@@ -147,6 +147,52 @@ def test_gradgradcheck_warns_once_for_single_precision():
     assert len([w for w in record if "double precision" in str(w.message)]) == 1
 
 
+def _jacobians_printed(T, forward_ad: bool) -> list:
+    """The Jacobian lines of gradcheck's message for a float32 input whose backward (or, with
+    ``forward_ad``, jvp) gives 3 where the derivative is 2."""
+    wrong = type(
+        "Wrong",
+        (T.autograd.Function,),
+        {
+            "forward": staticmethod(lambda ctx, x: x * 2),
+            "backward": staticmethod(lambda ctx, g: g * (2 if forward_ad else 3)),
+            "jvp": staticmethod(lambda ctx, t: t * 3),
+        },
+    )
+    x = T.tensor([0.5, 1.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # not double precision
+        with pytest.raises(RuntimeError, match="Jacobian") as info:  # GradcheckError
+            T.autograd.gradcheck(
+                wrong.apply, x, check_forward_ad=forward_ad, check_backward_ad=not forward_ad
+            )
+    lines = str(info.value).splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("numerical:"))
+    return lines[start : start + 4]
+
+
+# the finite differences of x * 2 at 0.5 and 1.0 in float32, with eps 1e-6
+_FLOAT32_JACOBIANS = [
+    "numerical:tensor([[2.0266, 0.0000],",
+    "        [0.0000, 1.9670]])",
+    "analytical:tensor([[3., 0.],",
+    "        [0., 3.]])",
+]
+
+
+@pytest.mark.parametrize("forward_ad", [False, True])
+def test_jacobians_print_in_the_inputs_dtype(forward_ad):
+    # they were float64 tensors (", dtype=symgrad.float64" after each)
+    assert _jacobians_printed(symgrad, forward_ad) == _FLOAT32_JACOBIANS
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("forward_ad", [False, True])
+def test_jacobians_print_in_the_inputs_dtype_as_pytorch(forward_ad):
+    torch = pytest.importorskip("torch")
+    assert _jacobians_printed(torch, forward_ad) == _FLOAT32_JACOBIANS
+
+
 def test_no_input_requiring_grad_is_a_clear_error():
     with pytest.raises(ValueError, match="at least one input tensor to require gradient"):
         gradcheck(lambda t: t * 2, f64(3, requires_grad=False))

@@ -34,6 +34,22 @@ def test_plain_values():
         F.prelu(symgrad.ones(2, dtype=symgrad.float64), symgrad.ones(1))
 
 
+def _prelu_with_int_init(lib) -> tuple:
+    prelu = lib.nn.PReLU(2, init=0)
+    return str(prelu.weight.dtype).split(".")[-1], prelu.weight.tolist()
+
+
+def test_an_int_init_gives_float_slopes():
+    # nn.PReLU(init=0) raised: a Parameter of int64 can't require grad
+    assert _prelu_with_int_init(symgrad) == ("float32", [0.0, 0.0])
+
+
+@pytest.mark.torch
+def test_an_int_init_gives_float_slopes_as_pytorch():
+    torch = pytest.importorskip("torch")
+    assert _prelu_with_int_init(torch) == ("float32", [0.0, 0.0])
+
+
 def test_parameter_containers():
     ps = nn.ParameterList([nn.Parameter(symgrad.ones(2)), symgrad.zeros(3)])
     assert len(ps) == 2 and isinstance(ps[1], nn.Parameter) and ps[-1].shape == (3,)

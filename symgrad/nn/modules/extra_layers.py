@@ -81,7 +81,9 @@ class PReLU(Module):
         super().__init__()
         self.num_parameters = num_parameters
         self.init = init
-        self.weight = Parameter(creation.full((num_parameters,), init, dtype=dtype))
+        # filled afterwards, as PyTorch's: an int init (PReLU(init=0)) gives float slopes
+        self.weight = Parameter(creation.empty((num_parameters,), dtype=dtype))
+        self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Every slope back to ``init``.

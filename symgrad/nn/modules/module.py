@@ -91,10 +91,11 @@ class Module(ModuleStateMethods):
             )
         set_ = object.__setattr__
         set_(self, "training", True)
-        set_(self, "_parameters", OrderedDict())
-        set_(self, "_buffers", OrderedDict())
+        # plain dicts, as PyTorch's (its hook tables stay OrderedDicts)
+        set_(self, "_parameters", {})
+        set_(self, "_buffers", {})
         set_(self, "_non_persistent_buffers_set", set())
-        set_(self, "_modules", OrderedDict())
+        set_(self, "_modules", {})
         for hooks in ("_forward_hooks", "_forward_hooks_with_kwargs",
                       "_forward_hooks_always_called", "_forward_pre_hooks",
                       "_forward_pre_hooks_with_kwargs"):  # fmt: skip
@@ -293,7 +294,7 @@ class Module(ModuleStateMethods):
         self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Parameter]]:
         """``(dotted name, parameter)`` pairs, this module's first, each shared one once."""
-        return self._named_members(
+        yield from self._named_members(
             lambda m: m._parameters.items(), prefix, recurse, remove_duplicate
         )
 
@@ -306,7 +307,9 @@ class Module(ModuleStateMethods):
         self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Tensor]]:
         """``(dotted name, buffer)`` pairs."""
-        return self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
+        yield from self._named_members(
+            lambda m: m._buffers.items(), prefix, recurse, remove_duplicate
+        )
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         """The buffers of this module and (``recurse``) its submodules."""

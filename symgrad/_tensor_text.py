@@ -1,0 +1,41 @@
+"""The text ``repr`` gives of a tensor: the trailing items PyTorch adds after the values
+(dtype, grad_fn or requires_grad, a forward-mode tangent), laid out by ``_printing``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symgrad import dtypes
+from symgrad._meta import MetaArray
+from symgrad._printing import format_tensor
+
+
+def tensor_text(t: Any, prefix: str, contents: str | None = None) -> str:
+    """``repr(t)``: ``prefix`` opens it (``"tensor("``, or a subclass's name) and
+    ``contents`` stands in for the values when given (PyTorch's ``tensor_contents``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> tensor_text(symgrad.ones(2, dtype=symgrad.float64), "tensor(")
+    'tensor([1., 1.], dtype=symgrad.float64)'
+    """
+    suffixes = []
+    d = t.dtype
+    # PyTorch names every non-default dtype of an empty or meta tensor, int64 and bool too
+    implied = (
+        (dtypes.get_default_dtype(),)
+        if t._data.size == 0 or isinstance(t._data, MetaArray)
+        else (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_)
+    )
+    if d not in implied:
+        suffixes.append(f"dtype={d!r}")
+    if t.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
+    elif t._requires_grad:
+        suffixes.append("requires_grad=True")
+    if t._fw is not None and t._fw[0].alive:  # a tangent of the present dual level
+        tangent = t._fw[1]  # PyTorch prints a 0-d tangent as a number
+        shown = tangent.item() if tangent.ndim == 0 else repr(tangent)
+        suffixes.append(f"tangent={shown}")
+    return format_tensor(t._data, suffixes, prefix, contents)
