@@ -2,6 +2,7 @@
 
 from symgrad.ops import (
     activations,
+    celu,
     decompositions,
     older_decompositions,
     determinants,

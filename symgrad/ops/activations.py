@@ -30,11 +30,6 @@ def _selu(v: Any) -> Any:
         return SELU_SCALE * np.where(v > 0, v, SELU_ALPHA * np.expm1(np.minimum(0, v)))
 
 
-def _celu(v: Any, alpha: Any) -> Any:
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        return np.where(v > 0, v, alpha * np.expm1(np.minimum(0, v) / alpha))
-
-
 def _hardtanh(v: Any, low: Any, high: Any) -> Any:
     # min(max(v, low), high) as ATen's clamp: high everywhere when the bounds cross
     return np.where((v > high) | (low > high), high, np.where(v < low, low, v))
@@ -90,20 +85,6 @@ SELU = declare(
     promote="float",
     backward="EluBackward0",
     domain={"x": "nonzero"},
-    vjp_backward="EluBackwardBackward0",
-)
-CELU = declare(
-    "celu",
-    "x",
-    lambda x, alpha: sp.Piecewise((x, x > 0), (alpha * (sp.exp(x / alpha) - 1), True)),
-    params="alpha",
-    partials=lambda x, alpha: (
-        sp.Piecewise((1, x > 0), (sp.exp(x / alpha), x < 0), (1, sp.Eq(x, 0)), (sp.nan, True)),
-    ),
-    kernel=_celu,
-    exact=False,
-    promote="float",
-    domain=Domain({"x": "nonzero"}, params=((1.0,), (0.5,), (2.0,))),
     vjp_backward="EluBackwardBackward0",
 )
 
@@ -198,7 +179,6 @@ SCALED_ELU = declare(
 )
 SELU_ = _in_place_form(SELU, "EluBackward1")
 SCALED_ELU_ = _in_place_form(SCALED_ELU, "EluBackward1", "elu")
-CELU_ = _in_place_form(CELU, "CeluBackward1", "elu")
 ELU_ = _in_place_form(E.ELU, "EluBackward1", "elu")
 LEAKY_RELU_ = _in_place_form(E.LEAKY_RELU, "LeakyReluBackward1", "leakyReLu")
 MISH = declare(
