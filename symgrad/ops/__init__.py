@@ -3,6 +3,7 @@
 from symgrad.ops import (
     activations,
     celu,
+    gelu,
     decompositions,
     older_decompositions,
     determinants,

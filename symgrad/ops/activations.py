@@ -244,6 +244,13 @@ def _logsigmoid_half_backward(x: Any, out: Any, g: Any) -> Any:
     return (negative - np.where(negative, 1.0, -1.0) * (b / (1 + b))) * g.astype(np.float32)
 
 
+def _logsigmoid_partial(v: Any, out: Any) -> Any:
+    # PyTorch's log_sigmoid_backward: max_deriv - sign * z / (1 + z) for z = exp(-|x|)
+    z = np.exp(-np.abs(v))
+    q = z / (1 + z)
+    return np.where(v < 0, 1 - q, q)
+
+
 LOGSIGMOID = declare(
     "logsigmoid",
     "x",
@@ -251,11 +258,19 @@ LOGSIGMOID = declare(
     partials=lambda x: (_special().sigmoid(-x),),
     # PyTorch's form: min(x, 0) - log1p(exp(-|x|)), so +0.0 for a large x
     kernel=rows_kernel(lambda v: np.minimum(v, 0) - np.log1p(np.exp(-np.abs(v)))),
-    partial_kernels={0: lambda v, out: _sigmoid(-v)},
+    partial_kernels={0: _logsigmoid_partial},
     promote="float",
     backward="LogSigmoidBackward0",
     half_backward=_logsigmoid_half_backward,
     vjp_backward="LogSigmoidBackwardBackward0",
+    # PyTorch's log_sigmoid_double_backward: g * (z - 1) * z for z = sigmoid(x), so 0 where z
+    # rounds to 1 (x = 40), not the exact -sigmoid(x) * sigmoid(-x)
+    vjp_partial_kernels={
+        0: {
+            0: lambda v, out, g, out2: g * (_sigmoid(v) - 1) * _sigmoid(v),
+            2: lambda v, out, g, out2: _logsigmoid_partial(v, out),
+        }
+    },
 )
 
 

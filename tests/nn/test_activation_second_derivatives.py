@@ -1,5 +1,7 @@
-"""First and second derivatives of activations where PyTorch's derivative formula rounds a
-coefficient or picks a value at nan: ``celu``'s ``1 / float32(alpha)``, in place or not.
+"""First and second derivatives of activations where PyTorch's derivative formulas round
+otherwise than the exact derivative: ``celu``'s ``1 / float32(alpha)`` (in place or not, and
+its value at nan), ``logsigmoid``'s ``(z - 1) * z`` (0 at 40) and tanh-``gelu``'s sum of
+products (a denormal at 20, not 0).
 
 The expected numbers are PyTorch's (2.13), written out so the tests run without it; with
 PyTorch importable, ``test_matches_pytorch`` recomputes them there.
@@ -38,6 +40,20 @@ CASES = {
         [0.23965104052300862, 1.0000000170298988, 1.0],
         [0.34235863514891657, 0.0, 0.0],
         "MulBackward0",
+    ),
+    "logsigmoid": (
+        lambda F, x: F.logsigmoid(x),
+        [-20.0, 20.0, 30.0, 40.0],
+        [0.9999999979388464, 2.0611536181902033e-09, 9.3576229688393e-14, 4.248354255291589e-18],
+        [-2.0611536139418496e-09, -2.0611536879193953e-09, -9.348077867342945e-14, 0.0],
+        "LogSigmoidBackwardBackward0",
+    ),
+    "gelu_tanh": (
+        lambda F, x: F.gelu(x, approximate="tanh"),
+        [-1.0, 6.0, 20.0],
+        [-0.08296408384578252, 1.0000000007709977, 1.0],
+        [0.24214819798377296, -6.824247144948227e-09, -2.5679075796379862e-257],
+        "GeluBackwardBackward0",
     ),
 }
 
