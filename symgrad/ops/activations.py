@@ -115,9 +115,10 @@ def _renamed(
     vjp_backward: Any = None,
     vjp_kernels: dict | None = None,
     reads_result: bool = False,
+    vjp_edges: tuple | None = None,
 ) -> Any:
     """``prim``'s formula, partials, kernels and domain under another name and node name
-    (with other VJP kernels, or reading its result, where given)."""
+    (with other VJP kernels or edges, or reading its result, where given)."""
     inputs, expr, params, partials = prim._declared
     return declare(
         name,
@@ -136,15 +137,26 @@ def _renamed(
         vjp_backward=vjp_backward or prim.vjp_backward,
         reads_result=reads_result,
         edges=prim.edges,
+        vjp_edges=vjp_edges or prim.vjp_edges,
     )
 
 
-def _in_place_form(prim: Elementwise, backward: str, op: str | None = None) -> Elementwise:
+def _in_place_form(
+    prim: Elementwise, backward: str, op: str | None = None, vjp_edges: tuple | None = None
+) -> Elementwise:
     """``prim`` again under the name of PyTorch's in-place node, whose backward reads the
     result (saved, so changing it afterwards breaks the backward): the same formula, partials,
-    kernels and domain; ``op`` names it in the error for a negative slope."""
+    kernels and domain; ``op`` names it in the error for a negative slope, ``vjp_edges`` gives
+    its backward op's edges where they differ from ``prim``'s."""
     vjp_kernels = None if op is None else _positive_only(prim, op)
-    return _renamed(prim, prim.name + "_", backward, vjp_kernels=vjp_kernels, reads_result=True)
+    return _renamed(
+        prim,
+        prim.name + "_",
+        backward,
+        vjp_kernels=vjp_kernels,
+        reads_result=True,
+        vjp_edges=vjp_edges,
+    )
 
 
 def _scaled_elu(v: Any, scale: Any, input_scale: Any, alpha: Any) -> Any:
@@ -401,8 +413,10 @@ RRELU_WITH_NOISE = declare(
     backward="RreluWithNoiseBackward0",
     vjp_backward="RreluWithNoiseBackwardBackward0",
     edges=(0,),  # the drawn slopes are no edge
+    vjp_edges=(3, 0),  # rrelu_with_noise_backward(grad_output, self, noise): no edge to noise
 )
-RRELU_WITH_NOISE_ = _in_place_form(RRELU_WITH_NOISE, "RreluWithNoiseBackward1")
+# in place, rrelu_with_noise_backward reads the result, not self
+RRELU_WITH_NOISE_ = _in_place_form(RRELU_WITH_NOISE, "RreluWithNoiseBackward1", vjp_edges=(3, 2))
 # PyTorch's _prelu_kernel_backward takes x > 0 as positive, its derivatives x >= 0: at 0 the
 # second derivatives are those of the positive side (the partials of the gradients by
 # (x, weight, output, incoming gradient), for the numeric pass; derivatives.py has the same

@@ -724,6 +724,43 @@ CASES = {
               AccumulateGrad
         """,
     ),
+    # rrelu in training: its backward op's edges are the gradient and the input (the result
+    # in place), none to the drawn slopes
+    "rrelu_training": (
+        lambda T, x: (T.manual_seed(0), T.nn.functional.rrelu(x * x.sum(), training=True))[1],
+        [X],
+        """
+        AddBackward0
+          MulBackward0
+            RreluWithNoiseBackwardBackward0
+              None
+              MulBackward0
+            SumBackward0
+              AccumulateGrad
+          ExpandBackward0
+            SumBackward0
+              MulBackward0
+        """,
+    ),
+    "rrelu_training_in_place": (
+        lambda T, x: (
+            T.manual_seed(0),
+            T.nn.functional.rrelu(x * x.sum(), training=True, inplace=True),
+        )[1],
+        [X],
+        """
+        AddBackward0
+          MulBackward0
+            RreluWithNoiseBackwardBackward0
+              None
+              RreluWithNoiseBackward1
+            SumBackward0
+              AccumulateGrad
+          ExpandBackward0
+            SumBackward0
+              MulBackward0
+        """,
+    ),
 }
 
 
