@@ -761,6 +761,27 @@ CASES = {
               MulBackward0
         """,
     ),
+    # a gradient of the singular values alone: PyTorch's svd_backward shortcut, U scaled by
+    # them (columns for a wide matrix, Vh's rows for a tall one) times Vh
+    "nuclear_norm": (
+        lambda T, x: T.linalg.matrix_norm(x, "nuc") * x,
+        [X],
+        """
+        AddBackward0
+          MulBackward0
+            None
+            SumBackward1
+              LinalgSvdBackward0
+                PermuteBackward0
+          PermuteBackward0
+            MmBackward0
+              MulBackward0
+                LinalgSvdBackward0
+                UnsqueezeBackward0
+              LinalgSvdBackward0
+                PermuteBackward0
+        """,
+    ),
 }
 
 
@@ -890,3 +911,18 @@ def test_second_derivative_graph_is_pytorchs(lib, name):
     up = lib.autograd.grad(up.sum(), x)[0]
     down = lib.autograd.grad(down.sum(), x)[0]
     np.testing.assert_allclose(third.numpy(), ((up - down) / (2 * step)).numpy(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
+def test_singular_values_gradient_of_a_tall_matrix_is_pytorchs(lib):
+    # svd_backward's shortcut for a tall matrix scales Vh's rows: U @ (gS[:, None] * Vh)
+    x = lib.tensor(X.T, requires_grad=True)
+    (g,) = lib.autograd.grad(lib.linalg.svdvals(x).sum(), x, create_graph=True)
+    assert [line.strip() for line in _tree(g.grad_fn, 3)] == [
+        "MmBackward0",
+        "LinalgSvdBackward0",
+        "AccumulateGrad",
+        "MulBackward0",
+        "None",
+        "LinalgSvdBackward0",
+    ]
