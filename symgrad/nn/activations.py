@@ -11,6 +11,7 @@ import numpy as np
 from symgrad._arguments import require_floating as _floating
 from symgrad._data import check_fill
 from symgrad.ops import activations as A
+from symgrad.ops import celu as _celu
 from symgrad.ops import elementwise as E
 from symgrad.ops import math as _math
 from symgrad.ops.inplace import inplace
@@ -76,8 +77,8 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     if inplace:
-        return _in_place(input, "celu_", lambda x: A.CELU_(x, params=(float(alpha),)))
-    return A.CELU(input, params=(float(alpha),))
+        return _in_place(input, "celu_", lambda x: _celu.CELU_(x, params=(float(alpha),)))
+    return _celu.CELU(input, params=(float(alpha),))
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:

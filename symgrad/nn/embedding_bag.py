@@ -16,7 +16,11 @@ import numpy as np
 
 from symgrad import _tracing, dtypes
 from symgrad.nn.sparse import _renorm, frequencies
-from symgrad.prim.structural import Structural
+from symgrad.prim.batching import BatchedTensor
+from symgrad.prim.numpy_xp import NP
+from symgrad.prim.primitive import Ctx
+from symgrad.prim.structural import Structural, without_derivative
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["embedding_bag"]
@@ -71,10 +75,38 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(grads)
 
 
+# PyTorch's gradients under create_graph: _embedding_bag_backward's node, whose derivative
+# formula is not_implemented (edges: the incoming gradient, the per-sample weights), and
+# _embedding_bag_per_sample_weights_backward's, which has none (the gradient, the weight)
+_WEIGHT_GRAD = without_derivative(
+    "_embedding_bag_backward",
+    "EmbeddingBagBackwardBackward0",
+    NotImplementedError("the derivative for '_embedding_bag_backward' is not implemented."),
+    edges=lambda node: (0, None) if len(node._meta) == 1 else None,
+)
+_WEIGHTS_GRAD = without_derivative("_embedding_bag_per_sample_weights_backward")
+
+
+def _recorded_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """The gradients as PyTorch records them under create_graph: values of :func:`_vjp`, on
+    nodes that refuse a second derivative."""
+    if xp is not INTERPRETERS.tensor or any(type(t) is BatchedTensor for t in (g, *c.inputs)):
+        return _vjp(xp, g, c)
+    arrays = Ctx(tuple(t._data for t in c.inputs), None, c.shapes, c.needs, c.params)
+    values = _vjp(NP, g._data, arrays)
+    grads: list = [None] * len(values)
+    if values[0] is not None:
+        grads[0] = _WEIGHT_GRAD(g, *c.inputs[1:], values=values[0])
+    if len(values) > 1 and values[1] is not None:
+        grads[1] = _WEIGHTS_GRAD(g, c.inputs[0], values=values[1])
+    return tuple(grads)
+
+
+_recorded_vjp.__wrapped__ = _vjp  # type: ignore[attr-defined]  # (what symgrad.compile calls)
 _EMBEDDING_BAG = Structural(
     "embedding_bag",
     _forward,
-    _vjp,
+    _recorded_vjp,
     saves=(0, 1),
     backward="EmbeddingBagBackward0",
     jvp="bilinear",

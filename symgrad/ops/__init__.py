@@ -2,6 +2,8 @@
 
 from symgrad.ops import (
     activations,
+    celu,
+    gelu,
     decompositions,
     older_decompositions,
     determinants,

@@ -30,11 +30,6 @@ def _selu(v: Any) -> Any:
         return SELU_SCALE * np.where(v > 0, v, SELU_ALPHA * np.expm1(np.minimum(0, v)))
 
 
-def _celu(v: Any, alpha: Any) -> Any:
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        return np.where(v > 0, v, alpha * np.expm1(np.minimum(0, v) / alpha))
-
-
 def _hardtanh(v: Any, low: Any, high: Any) -> Any:
     # min(max(v, low), high) as ATen's clamp: high everywhere when the bounds cross
     return np.where((v > high) | (low > high), high, np.where(v < low, low, v))
@@ -92,20 +87,6 @@ SELU = declare(
     domain={"x": "nonzero"},
     vjp_backward="EluBackwardBackward0",
 )
-CELU = declare(
-    "celu",
-    "x",
-    lambda x, alpha: sp.Piecewise((x, x > 0), (alpha * (sp.exp(x / alpha) - 1), True)),
-    params="alpha",
-    partials=lambda x, alpha: (
-        sp.Piecewise((1, x > 0), (sp.exp(x / alpha), x < 0), (1, sp.Eq(x, 0)), (sp.nan, True)),
-    ),
-    kernel=_celu,
-    exact=False,
-    promote="float",
-    domain=Domain({"x": "nonzero"}, params=((1.0,), (0.5,), (2.0,))),
-    vjp_backward="EluBackwardBackward0",
-)
 
 
 _NEGATIVE_IN_PLACE = (
@@ -134,9 +115,10 @@ def _renamed(
     vjp_backward: Any = None,
     vjp_kernels: dict | None = None,
     reads_result: bool = False,
+    vjp_edges: tuple | None = None,
 ) -> Any:
     """``prim``'s formula, partials, kernels and domain under another name and node name
-    (with other VJP kernels, or reading its result, where given)."""
+    (with other VJP kernels or edges, or reading its result, where given)."""
     inputs, expr, params, partials = prim._declared
     return declare(
         name,
@@ -155,15 +137,26 @@ def _renamed(
         vjp_backward=vjp_backward or prim.vjp_backward,
         reads_result=reads_result,
         edges=prim.edges,
+        vjp_edges=vjp_edges or prim.vjp_edges,
     )
 
 
-def _in_place_form(prim: Elementwise, backward: str, op: str | None = None) -> Elementwise:
+def _in_place_form(
+    prim: Elementwise, backward: str, op: str | None = None, vjp_edges: tuple | None = None
+) -> Elementwise:
     """``prim`` again under the name of PyTorch's in-place node, whose backward reads the
     result (saved, so changing it afterwards breaks the backward): the same formula, partials,
-    kernels and domain; ``op`` names it in the error for a negative slope."""
+    kernels and domain; ``op`` names it in the error for a negative slope, ``vjp_edges`` gives
+    its backward op's edges where they differ from ``prim``'s."""
     vjp_kernels = None if op is None else _positive_only(prim, op)
-    return _renamed(prim, prim.name + "_", backward, vjp_kernels=vjp_kernels, reads_result=True)
+    return _renamed(
+        prim,
+        prim.name + "_",
+        backward,
+        vjp_kernels=vjp_kernels,
+        reads_result=True,
+        vjp_edges=vjp_edges,
+    )
 
 
 def _scaled_elu(v: Any, scale: Any, input_scale: Any, alpha: Any) -> Any:
@@ -198,7 +191,6 @@ SCALED_ELU = declare(
 )
 SELU_ = _in_place_form(SELU, "EluBackward1")
 SCALED_ELU_ = _in_place_form(SCALED_ELU, "EluBackward1", "elu")
-CELU_ = _in_place_form(CELU, "CeluBackward1", "elu")
 ELU_ = _in_place_form(E.ELU, "EluBackward1", "elu")
 LEAKY_RELU_ = _in_place_form(E.LEAKY_RELU, "LeakyReluBackward1", "leakyReLu")
 MISH = declare(
@@ -264,6 +256,13 @@ def _logsigmoid_half_backward(x: Any, out: Any, g: Any) -> Any:
     return (negative - np.where(negative, 1.0, -1.0) * (b / (1 + b))) * g.astype(np.float32)
 
 
+def _logsigmoid_partial(v: Any, out: Any) -> Any:
+    # PyTorch's log_sigmoid_backward: max_deriv - sign * z / (1 + z) for z = exp(-|x|)
+    z = np.exp(-np.abs(v))
+    q = z / (1 + z)
+    return np.where(v < 0, 1 - q, q)
+
+
 LOGSIGMOID = declare(
     "logsigmoid",
     "x",
@@ -271,11 +270,19 @@ LOGSIGMOID = declare(
     partials=lambda x: (_special().sigmoid(-x),),
     # PyTorch's form: min(x, 0) - log1p(exp(-|x|)), so +0.0 for a large x
     kernel=rows_kernel(lambda v: np.minimum(v, 0) - np.log1p(np.exp(-np.abs(v)))),
-    partial_kernels={0: lambda v, out: _sigmoid(-v)},
+    partial_kernels={0: _logsigmoid_partial},
     promote="float",
     backward="LogSigmoidBackward0",
     half_backward=_logsigmoid_half_backward,
     vjp_backward="LogSigmoidBackwardBackward0",
+    # PyTorch's log_sigmoid_double_backward: g * (z - 1) * z for z = sigmoid(x), so 0 where z
+    # rounds to 1 (x = 40), not the exact -sigmoid(x) * sigmoid(-x)
+    vjp_partial_kernels={
+        0: {
+            0: lambda v, out, g, out2: g * (_sigmoid(v) - 1) * _sigmoid(v),
+            2: lambda v, out, g, out2: _logsigmoid_partial(v, out),
+        }
+    },
 )
 
 
@@ -406,8 +413,10 @@ RRELU_WITH_NOISE = declare(
     backward="RreluWithNoiseBackward0",
     vjp_backward="RreluWithNoiseBackwardBackward0",
     edges=(0,),  # the drawn slopes are no edge
+    vjp_edges=(3, 0),  # rrelu_with_noise_backward(grad_output, self, noise): no edge to noise
 )
-RRELU_WITH_NOISE_ = _in_place_form(RRELU_WITH_NOISE, "RreluWithNoiseBackward1")
+# in place, rrelu_with_noise_backward reads the result, not self
+RRELU_WITH_NOISE_ = _in_place_form(RRELU_WITH_NOISE, "RreluWithNoiseBackward1", vjp_edges=(3, 2))
 # PyTorch's _prelu_kernel_backward takes x > 0 as positive, its derivatives x >= 0: at 0 the
 # second derivatives are those of the positive side (the partials of the gradients by
 # (x, weight, output, incoming gradient), for the numeric pass; derivatives.py has the same

@@ -277,6 +277,10 @@ def _svd_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
         u, vh = xp.getitem(u, cols), xp.getitem(vh, rows)
         gu = None if gu is None else xp.getitem(gu, cols)
         gvh = None if gvh is None else xp.getitem(gvh, rows)
+    if gu is None and gvh is None:  # PyTorch's shortcut for svdvals: U diag(gS) Vh
+        if m >= n:
+            return (xp.matmul(u, xp.unsqueeze(gs, -1) * vh),)
+        return (xp.matmul(u * xp.unsqueeze(gs, -2), vh),)
     v = _mT(xp, vh)
     inner = 0
     if gu is not None or gvh is not None:

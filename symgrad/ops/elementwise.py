@@ -19,8 +19,6 @@ from symgrad._memory_format import rows_kernel
 from symgrad.prim.domains import Domain
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.kernels import (
-    _gelu_kernel,
-    _gelu_partial,
     _int_power,
     _pow_dx,
     _pow_dx_vjp,
@@ -427,24 +425,6 @@ SILU = declare(
     partials=lambda x: (_special().sigmoid(x) * (1 + x * (1 - _special().sigmoid(x))),),
     kernel=lambda v: v * _sigmoid(v),
     partial_kernels={0: _silu_partial},
-    promote="float",
-    half_backward="float32",
-)
-GELU = declare(
-    "gelu",
-    "x",
-    lambda x: x / 2 * (1 + sp.erf(x / sp.sqrt(2))),
-    kernel=_gelu_kernel,
-    partial_kernels={0: _gelu_partial},
-    promote="float",
-    half_backward="float32",
-)
-GELU_TANH = declare(
-    "gelu_tanh",
-    "x",
-    lambda x: x / 2 * (1 + sp.tanh(sp.sqrt(2 / sp.pi) * (x + sp.Rational(44715, 1000000) * x**3))),
-    backward="GeluBackward0",
-    vjp_backward="GeluBackwardBackward0",
     promote="float",
     half_backward="float32",
 )

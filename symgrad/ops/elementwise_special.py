@@ -211,11 +211,19 @@ ANGLE = _unary(
 )
 
 
+def _half_numbers(a: Any, b: Any) -> tuple:
+    """Number operands of a float16 op as float16 numbers (PyTorch's wrapped scalars)."""
+    half = np.result_type(a, b) == np.float16
+    return tuple(np.float16(v) if half and isinstance(v, (int, float)) else v for v in (a, b))
+
+
 def _xlogy(a: Any, b: Any) -> Any:
-    """``a * log(b)``, 0 where ``a`` is 0 unless ``b`` is nan (PyTorch's xlogy)."""
+    """``a * log(b)``, 0 where ``a`` is 0 unless ``b`` is nan (PyTorch's xlogy). On float16
+    each step is rounded to float16, as PyTorch's kernel computes in float16 arithmetic."""
+    a, b = _half_numbers(a, b)
     zero = (a == 0) & ~np.isnan(b)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(zero, 0.0, a * np.log(np.where(zero, 1, b)))
+        return np.where(zero, 0.0, a * np.log(np.where(zero, 1, b).astype(np.result_type(b))))
 
 
 def _xlogy_dx(a: Any, b: Any, out: Any, g: Any) -> Any:
@@ -263,12 +271,14 @@ XLOGY_NUMBER_SELF = declare(
     "y",
     lambda y, x: x * sp.log(y),
     params="x",
-    kernel=lambda b, a: np.where((a == 0) & ~np.isnan(b), 0.0, a * np.log(b)),
+    kernel=lambda b, a: _xlogy(a, b),
     exact=False,
     promote="float",
     backward="XlogyBackward1",
     domain=Domain({"y": "positive"}, params=((2.0,), (-0.5,), (1.5,))),
 )
+for _prim in (XLOGY, XLOGY_NUMBER_OTHER, XLOGY_NUMBER_SELF):
+    _prim.half_in_float32 = False  # float16 as it is: PyTorch's kernel rounds log(y) first
 
 
 def _xlog1py(a: Any, b: Any) -> Any:

@@ -18,6 +18,7 @@ from symgrad._arguments import (
 from symgrad._data import check_fill, check_number
 from symgrad.ops import clamp_bounds as C
 from symgrad.ops import elementwise as E
+from symgrad.ops import gelu as _gelu
 from symgrad.ops.division import rounded_div
 from symgrad.ops.index_keys import warn_at_user
 from symgrad.ops.operand_checks import bool_subtraction, check_alpha, is_bool
@@ -279,9 +280,9 @@ def gelu(input: Any, approximate: str = "none") -> Tensor:
     """The Gaussian error linear unit; ``approximate='tanh'`` for the tanh formula."""
     require_floating(input, "GeluKernelImpl")
     if approximate == "none":
-        return E.GELU(input)
+        return _gelu.GELU(input)
     if approximate == "tanh":
-        return E.GELU_TANH(input)
+        return _gelu.GELU_TANH(input)
     raise RuntimeError(
         f"approximate argument must be either none or tanh. (gelu got approximate={approximate!r})"
     )

@@ -2,10 +2,13 @@
 ``add(input, other, alpha=a)`` (``AddBackward0``) and ``sub(input, other, alpha=a)``
 (``SubBackward0``), ``subtract(input, number, alpha)`` (``SubBackward1``) and ``rsub``'s
 (``RsubBackward0``/``1``), all saving ``alpha``. As PyTorch's kernels, ``alpha * other + input``
-is rounded once (a fused multiply-add), and float16 takes ``alpha`` as a float16 number."""
+is rounded once (a fused multiply-add), and float16 takes ``alpha`` as a float16 number; the
+float16 elements PyTorch's scalar loop computes (the tail of each contiguous run past its
+vectors of 32) round the product to float16 first."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -31,14 +34,66 @@ __all__ = [
 _INT64 = np.iinfo(np.int64)
 
 
+# PyTorch's CPU loop over float16 tensors computes 32 elements at a time in float32 vectors;
+# the last n % 32 of each contiguous run go through its scalar loop, in float16 arithmetic
+_HALF_BLOCK = 32
+
+
+def _half_scalar_part(shape: tuple, *operands: Any) -> Any:
+    """Where PyTorch's float16 loop leaves elements to its scalar loop: the tail of each
+    contiguous run (the whole result, or the block a broadcast operand spans), as a mask of
+    ``shape``; None where there is no tail or the layout is one it walks otherwise."""
+    size = math.prod(shape)
+    run = size
+    arrays = [v for v in operands if np.size(v) > 1]  # (a number or a single value: the
+    for v in arrays:  # loop's scalar operand)
+        if not v.flags.c_contiguous:
+            if all(w.strides == v.strides and w.shape == v.shape for w in arrays):
+                return _memory_tail(v)  # one layout: walked in memory order
+            if v.strides[-1] != v.itemsize:  # no contiguous rows: all in the scalar loop
+                return np.ones(shape, dtype=bool)
+            run = min(run, shape[-1])
+            continue
+        dims = v.shape[next((i for i, d in enumerate(v.shape) if d != 1), v.ndim) :]
+        if dims[-1:] == (1,) and shape[-1] > 1:  # a column broadcast along the rows
+            run = min(run, shape[-1])
+        elif dims == tuple(shape[len(shape) - len(dims) :]):
+            run = min(run, math.prod(dims))
+        else:
+            return None
+    if run % _HALF_BLOCK == 0:
+        return None
+    return (np.arange(size) % run >= run - run % _HALF_BLOCK).reshape(shape)
+
+
+def _memory_tail(v: np.ndarray) -> Any:
+    """The last ``size % 32`` elements of ``v`` in memory order, for a dense layout."""
+    place = sum(
+        np.arange(n).reshape((-1,) + (1,) * (v.ndim - 1 - d)) * (step // v.itemsize)
+        for d, (n, step) in enumerate(zip(v.shape, v.strides))
+    )
+    place = place - place.min()
+    if place.max() != v.size - 1 or v.size % _HALF_BLOCK == 0:
+        return None
+    return place >= v.size - v.size % _HALF_BLOCK
+
+
 def scaled_sum(a: Any, b: Any, alpha: Any) -> Any:
-    """``a + alpha * b``, the product not rounded on its own (PyTorch's fused kernel)."""
+    """``a + alpha * b``, the product not rounded on its own (PyTorch's fused kernel); on
+    float16, the tail its scalar loop computes rounds the product to float16 first."""
     if alpha == 1:
         return np.add(a, b)
-    if np.result_type(a, b) == np.float16:  # numbers as float16 numbers
-        alpha = float(np.float16(alpha))
-        b = float(np.float16(b)) if isinstance(b, (int, float)) else b
-    return fused_multiply_add(alpha, b, a)
+    if np.result_type(a, b) != np.float16:
+        return fused_multiply_add(alpha, b, a)
+    # numbers as float16 numbers
+    alpha, a, b = (np.float16(v) if isinstance(v, (int, float)) else v for v in (alpha, a, b))
+    out = fused_multiply_add(*(float(v) if np.ndim(v) == 0 else v for v in (alpha, b, a)))
+    tail = _half_scalar_part(np.shape(out), a, b)
+    if tail is None:
+        return out
+    product = np.multiply(alpha, b, dtype=np.float16)
+    scalar = (np.add(a, product, dtype=np.float32)).astype(np.float16)
+    return np.where(tail, scalar, out)
 
 
 def scaled_difference(a: Any, b: Any, alpha: Any) -> Any:
@@ -91,7 +146,7 @@ scaled_sum.blockwise = scaled_difference.blockwise = _difference.blockwise = Fal
 
 
 def _scaled(name: str, expr: Any, kernel: Any, backward: str) -> Any:
-    return declare(
+    prim = declare(
         name,
         "x y",
         expr,
@@ -102,6 +157,8 @@ def _scaled(name: str, expr: Any, kernel: Any, backward: str) -> Any:
         # a number operand (PyTorch's Scalar overloads, ``...Backward1``) is no edge
         edges=(0,) if backward.endswith("1") else None,
     )
+    prim.half_in_float32 = False  # float16 operands as they are: scaled_sum rounds as PyTorch
+    return prim
 
 
 ADD_SCALED = _scaled("add_scaled", lambda x, y, alpha: x + alpha * y, scaled_sum, "AddBackward0")

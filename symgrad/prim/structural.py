@@ -389,10 +389,14 @@ def _evaluator(env: dict) -> Callable:
     return numeric
 
 
-def without_derivative(name: str) -> Structural:
+def without_derivative(
+    name: str, backward: str = "NotImplemented", refusal: Exception | None = None, edges: Any = None
+) -> Structural:
     """A node (``NotImplemented``, as PyTorch names it) holding values its caller computed
     (``values=``) from its inputs, for an ATen op ``name`` that has no derivative: a
-    backward pass through it raises PyTorch's error.
+    backward pass through it raises PyTorch's error. A backward op whose derivative formula
+    is ``not_implemented(...)`` has a node of its own name (``backward``) that raises
+    ``refusal`` instead, with ``edges`` as :attr:`Primitive.edges`.
 
     Examples
     --------
@@ -410,6 +414,8 @@ def without_derivative(name: str) -> Structural:
     """
 
     def refuse(xp: Any, g: Any, ctx: Ctx) -> tuple:
+        if refusal is not None:
+            raise type(refusal)(*refusal.args)  # a fresh one each time
         raise RuntimeError(f"derivative for aten::{name} is not implemented")
 
     def no_tangent(xp: Any, tangents: tuple, ctx: Ctx) -> Any:
@@ -421,6 +427,7 @@ def without_derivative(name: str) -> Structural:
         name,
         lambda xp, *inputs, values: xp.constant(values),
         refuse,
-        backward="NotImplemented",
+        backward=backward,
         jvp=no_tangent,
+        edges=edges,
     )

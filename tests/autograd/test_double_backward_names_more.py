@@ -724,6 +724,64 @@ CASES = {
               AccumulateGrad
         """,
     ),
+    # rrelu in training: its backward op's edges are the gradient and the input (the result
+    # in place), none to the drawn slopes
+    "rrelu_training": (
+        lambda T, x: (T.manual_seed(0), T.nn.functional.rrelu(x * x.sum(), training=True))[1],
+        [X],
+        """
+        AddBackward0
+          MulBackward0
+            RreluWithNoiseBackwardBackward0
+              None
+              MulBackward0
+            SumBackward0
+              AccumulateGrad
+          ExpandBackward0
+            SumBackward0
+              MulBackward0
+        """,
+    ),
+    "rrelu_training_in_place": (
+        lambda T, x: (
+            T.manual_seed(0),
+            T.nn.functional.rrelu(x * x.sum(), training=True, inplace=True),
+        )[1],
+        [X],
+        """
+        AddBackward0
+          MulBackward0
+            RreluWithNoiseBackwardBackward0
+              None
+              RreluWithNoiseBackward1
+            SumBackward0
+              AccumulateGrad
+          ExpandBackward0
+            SumBackward0
+              MulBackward0
+        """,
+    ),
+    # a gradient of the singular values alone: PyTorch's svd_backward shortcut, U scaled by
+    # them (columns for a wide matrix, Vh's rows for a tall one) times Vh
+    "nuclear_norm": (
+        lambda T, x: T.linalg.matrix_norm(x, "nuc") * x,
+        [X],
+        """
+        AddBackward0
+          MulBackward0
+            None
+            SumBackward1
+              LinalgSvdBackward0
+                PermuteBackward0
+          PermuteBackward0
+            MmBackward0
+              MulBackward0
+                LinalgSvdBackward0
+                UnsqueezeBackward0
+              LinalgSvdBackward0
+                PermuteBackward0
+        """,
+    ),
 }
 
 
@@ -853,3 +911,18 @@ def test_second_derivative_graph_is_pytorchs(lib, name):
     up = lib.autograd.grad(up.sum(), x)[0]
     down = lib.autograd.grad(down.sum(), x)[0]
     np.testing.assert_allclose(third.numpy(), ((up - down) / (2 * step)).numpy(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
+def test_singular_values_gradient_of_a_tall_matrix_is_pytorchs(lib):
+    # svd_backward's shortcut for a tall matrix scales Vh's rows: U @ (gS[:, None] * Vh)
+    x = lib.tensor(X.T, requires_grad=True)
+    (g,) = lib.autograd.grad(lib.linalg.svdvals(x).sum(), x, create_graph=True)
+    assert [line.strip() for line in _tree(g.grad_fn, 3)] == [
+        "MmBackward0",
+        "LinalgSvdBackward0",
+        "AccumulateGrad",
+        "MulBackward0",
+        "None",
+        "LinalgSvdBackward0",
+    ]

@@ -59,9 +59,11 @@ def test_gradcheck_and_closed_forms():
     def weighted(w, p):
         return F.embedding_bag(x, w, off, mode="sum", per_sample_weights=p, padding_idx=0)
 
-    assert gradcheck(weighted, (w, psw)) and gradgradcheck(
-        lambda w, p: weighted(w, p) ** 2, (w, psw)
-    )
+    assert gradcheck(weighted, (w, psw))
+    # PyTorch's embedding_bag has no second derivative (_embedding_bag_backward's is
+    # not_implemented)
+    with pytest.raises(NotImplementedError, match="'_embedding_bag_backward' is not implemented"):
+        gradgradcheck(lambda w, p: weighted(w, p) ** 2, (w, psw))
     for mode in ("mean", "max"):
         assert gradcheck(lambda w, m=mode: F.embedding_bag(x, w, off, mode=m, padding_idx=2), (w,))
     table = symgrad.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True, name="w")
@@ -202,3 +204,54 @@ def test_scale_grad_by_freq_against_torch(indices, offsets, mode):
         results.append((y.detach().numpy(), w.grad.numpy()))
     for ours, theirs in zip(*results):
         assert np.allclose(ours, theirs)
+
+
+def _second(lib, weighted):
+    """The gradients' nodes and edges under create_graph, then the error of a second
+    derivative (its type and message)."""
+    w = lib.tensor(TABLE, dtype=lib.float64, requires_grad=True)
+    x, off = lib.tensor(INDICES), lib.tensor(OFFSETS)
+    p = lib.tensor([0.5, 1.5, 2.0, 1.0, 0.3, 0.2], dtype=lib.float64, requires_grad=True)
+    leaves = [w, p] if weighted else [w]
+    kw = {"per_sample_weights": p} if weighted else {}
+    y = lib.nn.functional.embedding_bag(x, w, off, mode="sum", **kw)
+    grads = lib.autograd.grad((y**2).sum(), leaves, create_graph=True)
+    nodes = [
+        (g.grad_fn.name(), [None if f is None else f.name() for f, _ in g.grad_fn.next_functions])
+        for g in grads
+    ]
+    with pytest.raises(Exception) as error:
+        lib.autograd.grad(grads[-1].sum(), w)
+    return nodes, type(error.value).__name__, str(error.value)
+
+
+SECOND = {
+    False: (
+        [("EmbeddingBagBackwardBackward0", ["MulBackward0", None])],
+        "NotImplementedError",
+        "the derivative for '_embedding_bag_backward' is not implemented.",
+    ),
+    True: (
+        [
+            ("EmbeddingBagBackwardBackward0", ["MulBackward0", "torch::autograd::AccumulateGrad"]),
+            (
+                "torch::autograd::NotImplemented",
+                ["MulBackward0", "torch::autograd::AccumulateGrad"],
+            ),
+        ],
+        "RuntimeError",
+        "derivative for aten::_embedding_bag_per_sample_weights_backward is not implemented",
+    ),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_no_second_derivative_as_pytorch(weighted):
+    assert _second(symgrad, weighted) == SECOND[weighted]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("weighted", [False, True])
+def test_no_second_derivative_against_torch(weighted):
+    torch = pytest.importorskip("torch")
+    assert _second(torch, weighted) == SECOND[weighted]
