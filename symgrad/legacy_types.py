@@ -149,4 +149,10 @@ def as_tensor_type(value: Any) -> dtypes.dtype:
         raise ValueError(f"invalid type: '{value}'")
     if value is Tensor:
         return dtypes.get_default_dtype()
+    if isinstance(value, type):  # a class, but no tensor type (float, numpy.float32)
+        module = "" if value.__module__ == "builtins" else f"{value.__module__}."
+        raise ValueError(
+            f"invalid type: '{module}{value.__name__}' (give a dtype such as symgrad.float64, "
+            "or a tensor type such as symgrad.DoubleTensor)"
+        )
     raise TypeError("dtype must be a type, str, or dtype object")

@@ -50,12 +50,8 @@ def can_cast(from_: dtypes.dtype, to: dtypes.dtype) -> bool:
     >>> symgrad.can_cast(symgrad.float32, symgrad.int32)
     False
     """
-    for position, name, value in ((1, "from_", from_), (2, "to", to)):
-        if not isinstance(value, dtypes.dtype):
-            raise TypeError(
-                f"can_cast(): argument '{name}' (position {position}) must be torch.dtype, "
-                f"not {type(value).__name__}"
-            )
+    from_ = dtypes.as_dtype(from_, "can_cast", "from_", 1)
+    to = dtypes.as_dtype(to, "can_cast", "to", 2)
     return from_.category <= to.category
 
 
