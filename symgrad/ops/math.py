@@ -139,9 +139,15 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     """
     if rounding_mode is None:
         return E.DIV(input, other)
+    if not isinstance(rounding_mode, str):
+        raise TypeError(
+            f"div(): argument 'rounding_mode' must be str or None, not "
+            f"{type(rounding_mode).__name__}"
+        )
     if rounding_mode not in ("floor", "trunc"):
-        raise ValueError(
-            f"div expected rounding_mode None, 'floor' or 'trunc', got {rounding_mode!r}"
+        raise RuntimeError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"{rounding_mode!r}"
         )
     return rounded_div(input, other, rounding_mode)
 
