@@ -230,6 +230,20 @@ def require_float(op: str, name: str, value: Any) -> None:
     raise TypeError(f"{op}(): argument '{name}' must be float, not {type(value).__name__}")
 
 
+def require_numbers(op: str, **values: Any) -> None:
+    """PyTorch's TypeError for a scalar argument (``beta``, ``alpha``) that is not a Number:
+    a Python or NumPy number, or a 0-d tensor; a list or a 1-element vector is not one."""
+    for name, value in values.items():
+        if type(value) in (int, float) or isinstance(value, (numbers.Number, np.bool_)):
+            continue
+        if isinstance(value, Tensor) and value.ndim == 0:
+            continue
+        raise TypeError(
+            f"{op}(): argument '{name}' must be Number, not {type(value).__name__} (give an "
+            "int or a float)"
+        )
+
+
 def items_one_by_one(name: str, function: Any) -> Any:
     """The method ``name`` of ``function(input, items)``, which also takes the items one by
     one (``x.squeeze(0, 1)``, ``x.tile(2, 1)``, ``x.flip(0, 1)``), as PyTorch's methods do."""

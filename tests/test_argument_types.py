@@ -1,0 +1,77 @@
+"""Arguments of the wrong type get PyTorch's exception type, raised before any work: a
+number or a list where a tensor is wanted (``x.addmm_(0, 1)``), a string or a list where a
+scalar is (``beta="a"``, ``alpha=[2]``), a bad ``rounding_mode``.
+
+Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
+(values, dtype, grad_fn name, or the exception's type): the table holds the expected data,
+checked for symgrad always and for PyTorch when it is installed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _torch_table import table_tests
+
+import symgrad
+
+TE, RE = ("raises", "TypeError"), ("raises", "RuntimeError")
+
+
+def _m(T, *shape):
+    return T.ones(*shape)
+
+
+CASES = {
+    # in-place fused products: the factors are tensors
+    "addmm_numbers": (lambda T: _m(T, 2, 2).addmm_(0, 1), TE),
+    "addmm_second_number": (lambda T: _m(T, 2, 2).addmm_(_m(T, 2, 2), 1), TE),
+    "addmv_number": (lambda T: _m(T, 2).addmv_(_m(T, 2, 2), 1), TE),
+    "addr_list": (lambda T: _m(T, 2, 2).addr_(_m(T, 2), [1.0, 1.0]), TE),
+    "baddbmm_numbers": (lambda T: _m(T, 2, 2, 2).baddbmm_(0, 1), TE),
+    "addbmm_number": (lambda T: _m(T, 2, 2).addbmm_(_m(T, 1, 2, 2), 1), TE),
+    "addmm_": (
+        lambda T: _m(T, 2, 2).addmm_(_m(T, 2, 2), _m(T, 2, 2)),
+        ([[3.0, 3.0]] * 2, "float32", None),
+    ),
+    # their scalars are Numbers: a 0-d tensor is one, a list or a vector is not
+    "addmm_beta_str": (lambda T: _m(T, 2, 2).addmm(_m(T, 2, 2), _m(T, 2, 2), beta="a"), TE),
+    "addmm_beta_list": (lambda T: _m(T, 2, 2).addmm(_m(T, 2, 2), _m(T, 2, 2), beta=[2]), TE),
+    "addmm_beta_vector": (
+        lambda T: _m(T, 2, 2).addmm(_m(T, 2, 2), _m(T, 2, 2), beta=T.tensor([2.0])),
+        TE,
+    ),
+    "addmm_beta_0d": (
+        lambda T: _m(T, 2, 2).addmm(_m(T, 2, 2), _m(T, 2, 2), beta=T.tensor(2.0)),
+        ([[4.0, 4.0]] * 2, "float32", None),
+    ),
+    "addmm_alpha_bool": (
+        lambda T: _m(T, 2, 2).addmm(_m(T, 2, 2), _m(T, 2, 2), alpha=True),
+        ([[3.0, 3.0]] * 2, "float32", None),
+    ),
+    "addmm__alpha_str": (lambda T: _m(T, 2, 2).addmm_(_m(T, 2, 2), _m(T, 2, 2), alpha="2"), TE),
+    "addmv_beta_str": (lambda T: _m(T, 2).addmv(_m(T, 2, 2), _m(T, 2), beta="a"), TE),
+    "addr_beta_str": (lambda T: _m(T, 2, 2).addr(_m(T, 2), _m(T, 2), beta="a"), TE),
+    "baddbmm_alpha_str": (
+        lambda T: _m(T, 2, 2, 2).baddbmm(_m(T, 2, 2, 2), _m(T, 2, 2, 2), alpha="a"),
+        TE,
+    ),
+    "addbmm_alpha_str": (
+        lambda T: _m(T, 2, 2).addbmm(_m(T, 2, 2, 2), _m(T, 2, 2, 2), alpha="a"),
+        TE,
+    ),
+    # lists where tensors are wanted
+    "multi_dot_list": (lambda T: T.linalg.multi_dot([_m(T, 2, 2), [[1.0, 1.0], [1.0, 1.0]]]), TE),
+    "masked_fill_list_mask": (lambda T: _m(T, 2).masked_fill([True, False], 1), TE),
+    "masked_fill_int_mask": (lambda T: _m(T, 2).masked_fill(T.tensor([1, 0]), 1), RE),
+}
+
+test_symgrad, test_table_is_pytorchs = table_tests(CASES)
+
+
+def test_messages_name_the_argument():
+    with pytest.raises(
+        TypeError, match=r"addmm_\(\): argument 'mat1' \(position 1\) must be Tensor"
+    ):
+        symgrad.ones(2, 2).addmm_(0, 1)
+    with pytest.raises(TypeError, match=r"addr\(\): argument 'beta' must be Number, not list"):
+        symgrad.ones(2, 2).addr(symgrad.ones(2), symgrad.ones(2), beta=[1])
