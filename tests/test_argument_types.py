@@ -9,6 +9,7 @@ checked for symgrad always and for PyTorch when it is installed.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from _torch_table import table_tests
 
@@ -58,6 +59,23 @@ CASES = {
     "addbmm_alpha_str": (
         lambda T: _m(T, 2, 2).addbmm(_m(T, 2, 2, 2), _m(T, 2, 2, 2), alpha="a"),
         TE,
+    ),
+    # a NumPy scalar is a Python number: it does not promote the result to float64
+    "addmm_numpy_alpha": (
+        lambda T: _m(T, 2, 2).addmm(_m(T, 2, 2), _m(T, 2, 2), alpha=np.float64(2)),
+        ([[5.0, 5.0]] * 2, "float32", None),
+    ),
+    "addmm_numpy_int_beta": (
+        lambda T: _m(T, 2, 2).addmm(_m(T, 2, 2), _m(T, 2, 2), beta=np.int64(2)),
+        ([[4.0, 4.0]] * 2, "float32", None),
+    ),
+    "addr_numpy_beta": (
+        lambda T: _m(T, 2, 2).addr(_m(T, 2), _m(T, 2), beta=np.float64(0.5)),
+        ([[1.5, 1.5]] * 2, "float32", None),
+    ),
+    "baddbmm_numpy_alpha": (
+        lambda T: _m(T, 1, 1, 1).baddbmm(_m(T, 1, 1, 2), _m(T, 1, 2, 1), alpha=np.float64(2)),
+        ([[[5.0]]], "float32", None),
     ),
     # lists where tensors are wanted
     "multi_dot_list": (lambda T: T.linalg.multi_dot([_m(T, 2, 2), [[1.0, 1.0], [1.0, 1.0]]]), TE),

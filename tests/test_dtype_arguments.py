@@ -112,8 +112,18 @@ CASES = [
     ("type_numpy", lambda T: T.ones(2).type(np.float32), ValueError),
     ("type_keyword_float", lambda T: T.ones(2).type(dtype=float), ValueError),
     ("type_not_a_type", lambda T: T.ones(2).type(3), TypeError),
+    ("module_to_float", lambda T: _name(T.nn.Linear(2, 2).to(float).weight), "float64"),
+    ("module_to_dtype_float", lambda T: _name(T.nn.Linear(2, 2).to(dtype=float).bias), "float64"),
+    ("module_to_cpu_float", lambda T: _name(T.nn.Linear(2, 2).to("cpu", float).weight), "float64"),
+    ("module_to_a_float", lambda T: _name(T.nn.Linear(2, 2).to(2.5).weight), "float64"),
+    ("module_to_int", lambda T: T.nn.Linear(2, 2).to(int), TypeError),
+    ("module_to_numpy", lambda T: T.nn.Linear(2, 2).to(np.float64), TypeError),
     ("type_legacy_name", lambda T: T.ones(2).type("torch.DoubleTensor").dtype.itemsize, 8),
 ]
+
+
+def _name(t):
+    return str(t.dtype).split(".")[1]
 
 
 def _outcome(T, call):

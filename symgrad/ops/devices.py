@@ -79,7 +79,7 @@ def _bad_to(args: tuple, kwargs: dict) -> TypeError:
     )
 
 
-def _to_arguments(args: tuple, kwargs: dict) -> tuple[Any, Any, bool, Any]:
+def to_arguments(args: tuple, kwargs: dict) -> tuple[Any, Any, bool, Any]:
     """PyTorch's three signatures of ``to``, as (device, dtype, copy, memory format)."""
     if any(k not in _TO_KEYWORDS for k in kwargs):
         raise _bad_to(args, kwargs)
@@ -157,7 +157,7 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             or (kind is str and first == "cpu")
         ):
             return self
-    target_device, target_dtype, copy, fmt = _to_arguments(args, kwargs)
+    target_device, target_dtype, copy, fmt = to_arguments(args, kwargs)
     target_dtype = self.dtype if target_dtype is None else target_dtype
     strides = _layout(self, fmt)
     to_meta = target_device is not None and as_device(target_device) is _META

@@ -160,6 +160,8 @@ _ADDBMM = _declare("addbmm", "AddbmmBackward0", _batch_sum, _batch_sum_vjp, _bat
 
 
 def _params(beta: Any, alpha: Any) -> dict:
+    # a NumPy scalar is a Python number to PyTorch: it must not promote the result
+    beta, alpha = (k.item() if isinstance(k, np.generic) else k for k in (beta, alpha))
     params = {}
     if beta != 1:
         params["beta"] = beta
