@@ -9,6 +9,7 @@ test per argument on the common path) and calls these, which let a subclass (a
 from __future__ import annotations
 
 import numbers
+import operator
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -194,6 +195,24 @@ def require_int(op: str, name: str, value: Any) -> None:
     elif not isinstance(value, bool) and hasattr(type(value), "__index__"):
         return
     raise TypeError(f"{op}(): argument '{name}' must be int, not {type(value).__name__}")
+
+
+def int_value(
+    op: str, name: str, value: Any, position: int | None = None, sized: bool = False
+) -> int:
+    """An argument PyTorch reads as an int, as a Python int: an int, a NumPy integer or a 0-d
+    integer tensor (a one-element one too if ``sized``: PyTorch's SymInt arguments); PyTorch's
+    TypeError for anything else (a bool, a float, a list)."""
+    if type(value) is int:
+        return value
+    if isinstance(value, Tensor):
+        ok = value.dtype.category == 1 and (value.ndim == 0 or (sized and value.numel() == 1))
+    else:
+        ok = not isinstance(value, (bool, np.bool_)) and hasattr(type(value), "__index__")
+    if not ok:
+        where = "" if position is None else f" (position {position})"
+        raise TypeError(f"{op}(): argument '{name}'{where} must be int, not {type(value).__name__}")
+    return operator.index(value)
 
 
 def require_tensor_sequence(values: tuple) -> None:

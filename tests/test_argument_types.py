@@ -81,6 +81,55 @@ CASES = {
     "multi_dot_list": (lambda T: T.linalg.multi_dot([_m(T, 2, 2), [[1.0, 1.0], [1.0, 1.0]]]), TE),
     "masked_fill_list_mask": (lambda T: _m(T, 2).masked_fill([True, False], 1), TE),
     "masked_fill_int_mask": (lambda T: _m(T, 2).masked_fill(T.tensor([1, 0]), 1), RE),
+    # a 0-d integer tensor or a NumPy integer is an int (PyTorch reads ints through __index__)
+    "chunk_0d": (
+        lambda T: T.arange(6).chunk(T.tensor(2)),
+        (([0, 1, 2], "int64", None), ([3, 4, 5], "int64", None)),
+    ),
+    "chunk_numpy": (
+        lambda T: T.arange(4).chunk(np.int32(2)),
+        (([0, 1], "int64", None), ([2, 3], "int64", None)),
+    ),
+    "chunk_function_0d": (
+        lambda T: T.chunk(T.arange(2), T.tensor(2)),
+        (([0], "int64", None), ([1], "int64", None)),
+    ),
+    "chunk_vector": (lambda T: T.arange(6).chunk(T.tensor([2])), TE),
+    "chunk_bool_tensor": (lambda T: T.arange(6).chunk(T.tensor(True)), TE),
+    "unsafe_chunk_0d": (
+        lambda T: T.arange(2).unsafe_chunk(T.tensor(2)),
+        (([0], "int64", None), ([1], "int64", None)),
+    ),
+    "split_0d": (
+        lambda T: T.arange(4).split(T.tensor(2)),
+        (([0, 1], "int64", None), ([2, 3], "int64", None)),
+    ),
+    "split_keyword_0d": (
+        lambda T: T.arange(4).split(split_size=T.tensor(2)),
+        (([0, 1], "int64", None), ([2, 3], "int64", None)),
+    ),
+    "split_one_element": (
+        lambda T: T.arange(4).split(T.tensor([2])),
+        (([0, 1], "int64", None), ([2, 3], "int64", None)),
+    ),
+    "split_float_0d": (
+        lambda T: T.arange(4).split(T.tensor(2.5)),
+        (([0, 1], "int64", None), ([2, 3], "int64", None)),
+    ),
+    "split_function_0d": (
+        lambda T: T.split(T.arange(4), T.tensor(2)),
+        (([0, 1], "int64", None), ([2, 3], "int64", None)),
+    ),
+    "split_sizes_tensor": (lambda T: T.arange(6).split(T.tensor([2, 4])), TE),
+    "unsafe_split_0d": (
+        lambda T: T.arange(4).unsafe_split(T.tensor(2)),
+        (([0, 1], "int64", None), ([2, 3], "int64", None)),
+    ),
+    "select_one_element": (lambda T: T.arange(6).select(0, T.tensor([1])), (1, "int64", None)),
+    "select_numpy": (lambda T: T.arange(6).select(0, np.int64(-1)), (5, "int64", None)),
+    "randperm_0d": (lambda T: tuple(T.randperm(T.tensor(3)).shape), (3,)),
+    "randperm_one_element": (lambda T: tuple(T.randperm(T.tensor([3])).shape), (3,)),
+    "randperm_float": (lambda T: T.randperm(3.0), TE),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
