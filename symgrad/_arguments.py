@@ -316,6 +316,23 @@ def require_ints(op: str, name: str, values: Any) -> None:
             )
 
 
+def int_tuple(op: str, name: str, values: Any, position: int) -> tuple:
+    """A tuple-of-ints argument (``normalized_shape``) as a tuple of Python ints; PyTorch's
+    TypeError for anything but a tuple or list of ints (a lone int, a float among them)."""
+    if not isinstance(values, (tuple, list)):
+        raise TypeError(
+            f"{op}(): argument '{name}' (position {position}) must be tuple of ints, not "
+            f"{type(values).__name__}"
+        )
+    for pos, value in enumerate(values):
+        if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+            raise TypeError(
+                f"{op}(): argument '{name}' (position {position}) must be tuple of ints, but "
+                f"found element of type {type(value).__name__} at pos {pos}"
+            )
+    return tuple(operator.index(v) for v in values)
+
+
 def require_floating(input: Any, kernel: str) -> None:
     """PyTorch's NotImplementedError for a floating-only kernel (``elu_cpu``, ``GeluKernelImpl``)
     given an integer or bool tensor."""

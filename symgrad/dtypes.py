@@ -190,7 +190,7 @@ def as_dtype(
         raise TypeError(f"unsupported dtype complex; symgrad supports {known}")
     where = "" if position is None else f" (position {position})"
     raise TypeError(
-        f"{f'{op}(): ' if op else ''}argument '{name}'{where} must be symgrad.dtype, not "
+        f"{f'{op}(): ' if op else ''}argument '{name}'{where} must be torch.dtype, not "
         f"{type(value).__name__}{_hint(value)}"
     )
 

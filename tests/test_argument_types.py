@@ -130,6 +130,74 @@ CASES = {
     "randperm_0d": (lambda T: tuple(T.randperm(T.tensor(3)).shape), (3,)),
     "randperm_one_element": (lambda T: tuple(T.randperm(T.tensor([3])).shape), (3,)),
     "randperm_float": (lambda T: T.randperm(3.0), TE),
+    # narrow's start is an int or a 0-d integer tensor, its length an int
+    "narrow_bool_start": (lambda T: T.arange(6).narrow(0, True, 2), TE),
+    "narrow_bool_length": (lambda T: T.arange(6).narrow(0, 1, True), TE),
+    "narrow_vector_start": (lambda T: T.arange(6).narrow(0, T.tensor([1]), 2), RE),
+    "narrow_float_start": (lambda T: T.arange(6).narrow(0, T.tensor(1.0), 2), RE),
+    "narrow_0d": (
+        lambda T: T.arange(6).narrow(0, T.tensor(1), T.tensor(2)),
+        ([1, 2], "int64", None),
+    ),
+    # a list where a tensor is wanted
+    "scatter_add_list": (lambda T: T.zeros(3).scatter_add(0, T.tensor([0]), [1.0]), TE),
+    "scatter_add__list": (lambda T: T.zeros(3).scatter_add_(0, T.tensor([0]), [1.0]), TE),
+    "index_add_list": (lambda T: T.zeros(3).index_add(0, T.tensor([0]), [1.0]), TE),
+    "index_add__list": (lambda T: T.zeros(3).index_add_(0, T.tensor([0]), [1.0]), TE),
+    "index_copy_list": (lambda T: T.zeros(3).index_copy(0, T.tensor([0]), [1.0]), TE),
+    "masked_scatter_list": (
+        lambda T: T.zeros(2).masked_scatter(T.tensor([True, False]), [1.0]),
+        TE,
+    ),
+    "masked_scatter__list_mask": (
+        lambda T: T.zeros(2).masked_scatter_([True, False], T.ones(2)),
+        TE,
+    ),
+    "put__list": (lambda T: T.zeros(3).put_(T.tensor([0]), [1.0]), TE),
+    "take_list": (lambda T: T.zeros(3).take([0]), TE),
+    "one_hot_list": (lambda T: T.nn.functional.one_hot([0, 1], 3), TE),
+    "embedding_list_indices": (lambda T: T.nn.functional.embedding([0], T.ones(2, 2)), TE),
+    "embedding_list_weight": (lambda T: T.nn.functional.embedding(T.tensor([0]), [[1.0, 2.0]]), TE),
+    # repeat_interleave(None) is no call of the counts form
+    "repeat_interleave_none": (lambda T: T.tensor([1.0]).repeat_interleave(None), TE),
+    "repeat_interleave_counts": (
+        lambda T: T.repeat_interleave(T.tensor([1, 2])),
+        ([0, 1, 1], "int64", None),
+    ),
+    "repeat_interleave_method_no_repeats": (lambda T: T.tensor([1, 2]).repeat_interleave(), TE),
+    "repeat_interleave_function_none": (lambda T: T.repeat_interleave(T.tensor([1, 2]), None), TE),
+    # strings and shapes
+    "gelu_approximate_none": (lambda T: T.nn.functional.gelu(T.ones(2), approximate=None), TE),
+    "layer_norm_float_shape": (lambda T: T.nn.functional.layer_norm(T.ones(2, 2), [2.0]), TE),
+    "layer_norm_bool_shape": (lambda T: T.nn.functional.layer_norm(T.ones(2, 2), (True,)), TE),
+    "rms_norm_float_shape": (lambda T: T.nn.functional.rms_norm(T.ones(2, 2), [2.0]), TE),
+    "rms_norm_int_shape": (lambda T: T.nn.functional.rms_norm(T.ones(2, 2), 2), TE),
+    "interpolate_str_scale": (
+        lambda T: T.nn.functional.interpolate(T.ones(1, 1, 2), scale_factor="2"),
+        TE,
+    ),
+    "interpolate_tensor_scale": (
+        lambda T: T.nn.functional.interpolate(T.ones(1, 1, 2), scale_factor=T.tensor(2.0)),
+        TE,
+    ),
+    "interpolate_str_scales": (
+        lambda T: T.nn.functional.interpolate(
+            T.ones(1, 1, 2, 2), scale_factor=["2", 2], mode="bilinear"
+        ),
+        TE,
+    ),
+    "interpolate_bool_size": (
+        lambda T: T.nn.functional.interpolate(T.ones(1, 1, 2), size=True),
+        TE,
+    ),
+    "interpolate_0d_size": (
+        lambda T: T.nn.functional.interpolate(T.ones(1, 1, 2), size=T.tensor(4)),
+        ([[[1.0] * 4]], "float32", None),
+    ),
+    "interpolate_numpy_scale": (
+        lambda T: T.nn.functional.interpolate(T.ones(1, 1, 1), scale_factor=np.float32(2)),
+        ([[[1.0, 1.0]]], "float32", None),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)

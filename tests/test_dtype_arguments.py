@@ -64,7 +64,7 @@ def _given(name, integer):
 @pytest.mark.parametrize("key,name", REFUSED)
 def test_a_name_or_numpy_dtype_is_a_type_error(key, name):
     given = _given(name, key in INTEGER)
-    message = "argument 'dtype'.* must be symgrad.dtype, not .*give|to.. received an invalid"
+    message = "argument 'dtype'.* must be torch.dtype, not .*give|to.. received an invalid"
     with pytest.raises(TypeError, match=message):
         CALLS[key](symgrad, given)
 

@@ -65,9 +65,9 @@ def test_as_dtype(value, dtype):
 )
 def test_names_and_numpy_dtypes_are_not_dtypes(value, hint):
     # PyTorch takes a torch.dtype or Python's float, int, bool: never a name or a NumPy dtype
-    with pytest.raises(TypeError, match=f"argument 'dtype' must be symgrad.dtype.*{hint}"):
+    with pytest.raises(TypeError, match=f"argument 'dtype' must be torch.dtype.*{hint}"):
         as_dtype(value)
-    with pytest.raises(TypeError, match="argument 'dtype' must be symgrad.dtype"):
+    with pytest.raises(TypeError, match="argument 'dtype' must be torch.dtype"):
         symgrad.zeros(2, dtype=value)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor_arguments
+from symgrad._arguments import int_tuple, require_tensor_arguments
 from symgrad._silent import cast
 from symgrad._tracing import TRACE, write
 from symgrad.autograd import grad_mode
@@ -68,12 +68,7 @@ def check_layer_norm(
 ) -> list:
     """PyTorch's checks of a layer norm's arguments (``op`` names the function in the
     TypeError); the normalized shape as a list."""
-    if not isinstance(normalized_shape, (tuple, list)):
-        raise TypeError(
-            f"{op}(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
-            f"{type(normalized_shape).__name__}"
-        )
-    shape = [int(n) for n in normalized_shape]
+    shape = list(int_tuple(op, "normalized_shape", normalized_shape, 2))
     k = len(shape)
     if not k:
         raise RuntimeError(

@@ -115,6 +115,7 @@ def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
     tensor([[1, 0, 0],
             [0, 0, 1]])
     """
+    require_tensor_arguments("one_hot", "input", input)
     if input.dtype is not dtypes.int64:
         if _batching.any_batched(input):  # PyTorch's words inside vmap
             raise _batching.Refused("one_hot is only applicable to index tensor.")
@@ -186,6 +187,7 @@ def embedding(
     tensor([[3.],
             [1.]])
     """
+    require_tensor_arguments("embedding", "weight indices", weight, input)
     if weight.ndim == 0 and weight.requires_grad:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if weight.ndim != 2:

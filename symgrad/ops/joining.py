@@ -168,6 +168,12 @@ _STACK = Structural(
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The slice ``start:start+length`` of dimension ``dim``."""
+    if type(start) is not int:
+        if isinstance(start, Tensor) and (start.ndim or start.dtype.category != 1):
+            raise RuntimeError(f"start must be an 0-dim integral Tensor, got {start!r}.")
+        start = int_value("narrow", "start", start, 2)
+    if type(length) is not int:
+        length = int_value("narrow", "length", length, 3, sized=True)
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:

@@ -284,6 +284,11 @@ def softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
 def gelu(input: Any, approximate: str = "none") -> Tensor:
     """The Gaussian error linear unit; ``approximate='tanh'`` for the tanh formula."""
     require_floating(input, "GeluKernelImpl")
+    if not isinstance(approximate, str):
+        raise TypeError(
+            f"gelu(): argument 'approximate' must be str, not {type(approximate).__name__} "
+            "(give 'none' or 'tanh')"
+        )
     if approximate == "none":
         return E.GELU(input)
     if approximate == "tanh":
