@@ -198,6 +198,90 @@ CASES = {
         lambda T: T.nn.functional.interpolate(T.ones(1, 1, 1), scale_factor=np.float32(2)),
         ([[[1.0, 1.0]]], "float32", None),
     ),
+    # losses, dropout, convolution and friends
+    "dropout_training_int": (lambda T: T.nn.functional.dropout(T.ones(2), 0.5, training=1), TE),
+    "dropout_training_str": (lambda T: T.nn.functional.dropout(T.ones(2), 0.5, "yes"), TE),
+    "dropout_training_numpy": (lambda T: T.nn.functional.dropout(T.ones(2), 0.5, np.True_), TE),
+    "dropout_not_training": (
+        lambda T: T.nn.functional.dropout(T.ones(2), 0.5, False),
+        ([1.0, 1.0], "float32", None),
+    ),
+    "alpha_dropout_training_none": (
+        lambda T: T.nn.functional.alpha_dropout(T.ones(2), 0.5, None),
+        TE,
+    ),
+    "feature_alpha_dropout_training_int": (
+        lambda T: T.nn.functional.feature_alpha_dropout(T.ones(1, 2), 0.5, 1),
+        TE,
+    ),
+    "bce_logits_list_pos_weight": (
+        lambda T: T.nn.functional.binary_cross_entropy_with_logits(
+            T.ones(2), T.ones(2), pos_weight=[1.0, 1.0]
+        ),
+        TE,
+    ),
+    "bce_logits_list_weight": (
+        lambda T: T.nn.functional.binary_cross_entropy_with_logits(
+            T.ones(2), T.ones(2), weight=[1.0, 1.0]
+        ),
+        TE,
+    ),
+    "cross_entropy_list_weight": (
+        lambda T: T.nn.functional.cross_entropy(
+            T.ones(2, 3), T.tensor([0, 1]), weight=[1.0, 1.0, 1.0]
+        ),
+        TE,
+    ),
+    "cross_entropy_float_ignore_index": (
+        lambda T: T.nn.functional.cross_entropy(T.ones(2, 3), T.tensor([0, 1]), ignore_index=1.0),
+        TE,
+    ),
+    "cross_entropy_bool_ignore_index": (
+        lambda T: T.nn.functional.cross_entropy(T.ones(2, 3), T.tensor([0, 1]), ignore_index=True),
+        TE,
+    ),
+    "nll_loss_numpy_ignore_index": (
+        lambda T: T.nn.functional.nll_loss(
+            -T.ones(2, 3), T.tensor([0, 1]), ignore_index=np.int64(1)
+        ),
+        (1.0, "float32", None),
+    ),
+    "nll_loss_list_weight": (
+        lambda T: T.nn.functional.nll_loss(T.ones(2, 3), T.tensor([0, 1]), weight=[1.0, 1.0, 1.0]),
+        TE,
+    ),
+    "threshold_str": (lambda T: T.nn.functional.threshold(T.ones(2), "1", 0.0), TE),
+    "threshold_none_value": (lambda T: T.nn.functional.threshold(T.ones(2), 0.5, None), TE),
+    "threshold_0d": (
+        lambda T: T.nn.functional.threshold(T.ones(2), T.tensor(1.0), 0.0),
+        ([0.0, 0.0], "float32", None),
+    ),
+    "pairwise_distance_str_p": (
+        lambda T: T.nn.functional.pairwise_distance(T.ones(2), T.ones(2), p="fro"),
+        TE,
+    ),
+    "conv2d_float_groups": (
+        lambda T: T.nn.functional.conv2d(T.ones(1, 1, 4, 4), T.ones(1, 1, 2, 2), groups=1.0),
+        TE,
+    ),
+    "conv2d_bool_groups": (
+        lambda T: T.nn.functional.conv2d(T.ones(1, 1, 4, 4), T.ones(1, 1, 2, 2), groups=True),
+        TE,
+    ),
+    "conv2d_zero_groups": (
+        lambda T: T.nn.functional.conv2d(T.ones(1, 1, 4, 4), T.ones(1, 1, 2, 2), groups=0),
+        RE,
+    ),
+    "embedding_float_padding_idx": (
+        lambda T: T.nn.functional.embedding(T.tensor([0]), T.ones(2, 2), padding_idx=0.5),
+        TE,
+    ),
+    "embedding_str_max_norm": (
+        lambda T: T.nn.functional.embedding(T.tensor([0]), T.ones(2, 2), max_norm="a"),
+        TE,
+    ),
+    "transpose_list": (lambda T: T.transpose([[1.0]], 0, 1), TE),
+    "is_floating_point_list": (lambda T: T.is_floating_point([1.0]), TE),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor
 from symgrad._meta import MetaArray
 from symgrad.tensor import Tensor, bind_methods
 
@@ -62,6 +63,8 @@ def is_floating_point(input: Tensor) -> bool:
     >>> symgrad.is_floating_point(symgrad.tensor([1.0])), symgrad.tensor(1).is_floating_point()
     (True, False)
     """
+    if type(input) is not Tensor:
+        require_tensor("is_floating_point", "input", 1, input)
     return input.dtype.is_floating_point
 
 
