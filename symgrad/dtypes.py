@@ -274,8 +274,10 @@ def promote_types(a: dtype, b: dtype) -> dtype:
 
 
 def _scalar_dtype(value: object) -> dtype:
-    if isinstance(value, (builtins.bool, np.bool_)):
+    if isinstance(value, builtins.bool):
         return bool_
+    if isinstance(value, np.bool_):  # no Python bool: PyTorch reads it as a float (its __float__)
+        return get_default_dtype()
     if isinstance(value, numbers.Integral):
         return int64
     if isinstance(value, numbers.Real):

@@ -282,6 +282,16 @@ CASES = {
     ),
     "transpose_list": (lambda T: T.transpose([[1.0]], 0, 1), TE),
     "is_floating_point_list": (lambda T: T.is_floating_point([1.0]), TE),
+    # NumPy's bool is no Python bool: PyTorch reads it as a float (its __float__)
+    "full_numpy_bool": (lambda T: T.full((2,), np.True_), ([1.0, 1.0], "float32", None)),
+    "int_plus_numpy_bool": (lambda T: T.tensor([1, 2]) + np.True_, ([2.0, 3.0], "float32", None)),
+    "bool_plus_numpy_bool": (lambda T: T.tensor([True]) + np.True_, ([2.0], "float32", None)),
+    "int_add_numpy_bool_alpha": (lambda T: T.tensor([1, 2]).add(1, alpha=np.True_), RE),
+    "float_add_numpy_bool_alpha": (
+        lambda T: T.tensor([1.0, 2.0]).add(1, alpha=np.True_),
+        ([2.0, 3.0], "float32", None),
+    ),
+    "tensor_of_numpy_bool": (lambda T: T.tensor(np.True_), (True, "bool", None)),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
