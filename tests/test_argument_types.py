@@ -292,6 +292,30 @@ CASES = {
         ([2.0, 3.0], "float32", None),
     ),
     "tensor_of_numpy_bool": (lambda T: T.tensor(np.True_), (True, "bool", None)),
+    # autograd and conversion flags
+    "grad_of_a_float": (
+        lambda T: T.autograd.grad([1.0], [T.ones(2, requires_grad=True)]),
+        ("raises", "AssertionError"),
+    ),
+    "backward_of_a_float": (lambda T: T.autograd.backward([1.0]), ("raises", "AssertionError")),
+    "set_detect_anomaly_str": (lambda T: T.autograd.set_detect_anomaly("yes"), TE),
+    "set_detect_anomaly_check_nan_int": (
+        lambda T: T.autograd.set_detect_anomaly(False, check_nan=1),
+        TE,
+    ),
+    "numpy_force_str": (lambda T: T.ones(2).numpy(force="a"), TE),
+    "to_copy_int": (lambda T: T.ones(2).to("cpu", copy=1), TE),
+    "to_non_blocking_int": (lambda T: T.ones(2).to(T.float64, non_blocking=1), TE),
+    "to_copy": (lambda T: T.ones(2).to("cpu", copy=True), ([1.0, 1.0], "float32", None)),
+    "cpu_memory_format_str": (lambda T: T.ones(2).cpu(memory_format="a"), TE),
+    "clip_grad_norm_none": (
+        lambda T: T.nn.utils.clip_grad_norm_([T.ones(2, requires_grad=True)], None),
+        TE,
+    ),
+    "clip_grad_norm_str": (
+        lambda T: T.nn.utils.clip_grad_norm_([T.ones(2, requires_grad=True)], "a"),
+        ("raises", "ValueError"),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
