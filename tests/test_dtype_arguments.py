@@ -118,6 +118,14 @@ CASES = [
     ("module_to_a_float", lambda T: _name(T.nn.Linear(2, 2).to(2.5).weight), "float64"),
     ("module_to_int", lambda T: T.nn.Linear(2, 2).to(int), TypeError),
     ("module_to_numpy", lambda T: T.nn.Linear(2, 2).to(np.float64), TypeError),
+    ("view_float", lambda T: _name(T.ones(2).view(float)), "float64"),
+    (
+        "view_int_values",
+        lambda T: T.ones(2, dtype=T.float64).view(int).tolist(),
+        [4607182418800017408] * 2,
+    ),
+    ("view_dtype_keyword_bool", lambda T: T.ones(1).view(dtype=bool).shape[0], 4),
+    ("view_numpy", lambda T: T.ones(2).view(np.float32), TypeError),
     ("type_legacy_name", lambda T: T.ones(2).type("torch.DoubleTensor").dtype.itemsize, 8),
 ]
 
