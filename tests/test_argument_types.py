@@ -316,6 +316,19 @@ CASES = {
         lambda T: T.nn.utils.clip_grad_norm_([T.ones(2, requires_grad=True)], "a"),
         ("raises", "ValueError"),
     ),
+    # a correction is a Number, quantile levels a number or a tensor
+    "std_correction_str": (lambda T: T.ones(2, 3).std(correction="a"), TE),
+    "var_mean_correction_list": (lambda T: T.var_mean(T.ones(2, 3), correction=[1]), TE),
+    "var_correction_0d": (
+        lambda T: T.tensor([1.0, 3.0]).var(correction=T.tensor(1)),
+        (2.0, "float32", None),
+    ),
+    "quantile_list": (lambda T: T.tensor([1.0, 3.0]).quantile([0.5]), TE),
+    "nanquantile_tuple": (lambda T: T.nanquantile(T.tensor([1.0, 3.0]), (0.5,)), TE),
+    "quantile_numpy": (
+        lambda T: T.tensor([1.0, 3.0]).quantile(np.float64(0.5)),
+        (2.0, "float32", None),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
