@@ -78,6 +78,8 @@ def _make(cls: tensortype, args: tuple) -> Tensor:
     if len(args) == 1:
         if isinstance(args[0], str):
             raise TypeError(f"new(): invalid data type '{type(args[0]).__name__}'")
+        if args[0] is None or isinstance(args[0], (float, bool, complex, np.generic)):
+            raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
         return Tensor._make(to_array(args[0], d))
     raise TypeError(
         f"new() received an invalid combination of arguments - got "

@@ -329,6 +329,16 @@ CASES = {
         lambda T: T.tensor([1.0, 3.0]).quantile(np.float64(0.5)),
         (2.0, "float32", None),
     ),
+    # the legacy constructor: sizes (a Size, NumPy integers) or one sequence of data
+    "Tensor_of_a_size": (lambda T: tuple(T.Tensor(T.Size([2, 3])).shape), (2, 3)),
+    "Tensor_of_an_empty_size": (lambda T: tuple(T.Tensor(T.Size([])).shape), ()),
+    "Tensor_of_numpy_ints": (lambda T: tuple(T.Tensor(np.int64(2), 3).shape), (2, 3)),
+    "Tensor_of_a_float": (lambda T: T.Tensor(2.5), TE),
+    "Tensor_of_a_bool": (lambda T: T.Tensor(True), TE),
+    "Tensor_of_a_numpy_float": (lambda T: T.Tensor(np.float64(2.0)), TE),
+    "Tensor_negative_size": (lambda T: T.Tensor(2, -1), RE),
+    "DoubleTensor_of_a_float": (lambda T: T.DoubleTensor(2.5), TE),
+    "Tensor_of_a_tuple": (lambda T: T.Tensor((2, 3)), ([2.0, 3.0], "float32", None)),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
