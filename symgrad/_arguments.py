@@ -9,6 +9,7 @@ test per argument on the common path) and calls these, which let a subclass (a
 from __future__ import annotations
 
 import numbers
+import operator
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -196,6 +197,24 @@ def require_int(op: str, name: str, value: Any) -> None:
     raise TypeError(f"{op}(): argument '{name}' must be int, not {type(value).__name__}")
 
 
+def int_value(
+    op: str, name: str, value: Any, position: int | None = None, sized: bool = False
+) -> int:
+    """An argument PyTorch reads as an int, as a Python int: an int, a NumPy integer or a 0-d
+    integer tensor (a one-element one too if ``sized``: PyTorch's SymInt arguments); PyTorch's
+    TypeError for anything else (a bool, a float, a list)."""
+    if type(value) is int:
+        return value
+    if isinstance(value, Tensor):
+        ok = value.dtype.category == 1 and (value.ndim == 0 or (sized and value.numel() == 1))
+    else:
+        ok = not isinstance(value, (bool, np.bool_)) and hasattr(type(value), "__index__")
+    if not ok:
+        where = "" if position is None else f" (position {position})"
+        raise TypeError(f"{op}(): argument '{name}'{where} must be int, not {type(value).__name__}")
+    return operator.index(value)
+
+
 def require_tensor_sequence(values: tuple) -> None:
     """PyTorch's TypeError for a non-tensor among the tensors of ``op(*tensors)``."""
     for k, value in enumerate(values):
@@ -228,6 +247,20 @@ def require_float(op: str, name: str, value: Any) -> None:
     elif isinstance(value, (numbers.Real, np.bool_)):
         return
     raise TypeError(f"{op}(): argument '{name}' must be float, not {type(value).__name__}")
+
+
+def require_numbers(op: str, **values: Any) -> None:
+    """PyTorch's TypeError for a scalar argument (``beta``, ``alpha``) that is not a Number:
+    a Python or NumPy number, or a 0-d tensor; a list or a 1-element vector is not one."""
+    for name, value in values.items():
+        if type(value) in (int, float) or isinstance(value, (numbers.Number, np.bool_)):
+            continue
+        if isinstance(value, Tensor) and value.ndim == 0:
+            continue
+        raise TypeError(
+            f"{op}(): argument '{name}' must be Number, not {type(value).__name__} (give an "
+            "int or a float)"
+        )
 
 
 def items_one_by_one(name: str, function: Any) -> Any:
@@ -281,6 +314,23 @@ def require_ints(op: str, name: str, values: Any) -> None:
             raise TypeError(
                 f"{op}(): argument '{name}' must be tuple of ints, not {type(values).__name__}"
             )
+
+
+def int_tuple(op: str, name: str, values: Any, position: int) -> tuple:
+    """A tuple-of-ints argument (``normalized_shape``) as a tuple of Python ints; PyTorch's
+    TypeError for anything but a tuple or list of ints (a lone int, a float among them)."""
+    if not isinstance(values, (tuple, list)):
+        raise TypeError(
+            f"{op}(): argument '{name}' (position {position}) must be tuple of ints, not "
+            f"{type(values).__name__}"
+        )
+    for pos, value in enumerate(values):
+        if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+            raise TypeError(
+                f"{op}(): argument '{name}' (position {position}) must be tuple of ints, but "
+                f"found element of type {type(value).__name__} at pos {pos}"
+            )
+    return tuple(operator.index(v) for v in values)
 
 
 def require_floating(input: Any, kernel: str) -> None:

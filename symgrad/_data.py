@@ -72,7 +72,7 @@ def _element_dtype(value: Any) -> Any:
     if isinstance(value, (bool, np.bool_)):
         return dtypes.bool_
     if isinstance(value, np.generic):
-        return dtypes.as_dtype(value.dtype) if value.dtype.kind in "biuf" else None
+        return dtypes.from_numpy_dtype(value.dtype) if value.dtype.kind in "biuf" else None
     if isinstance(value, numbers.Integral):
         return dtypes.int64 if INT64_MIN <= value <= INT64_MAX else _WIDE_INT
     if isinstance(value, numbers.Real):

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import OMITTED, require_tensor
+from symgrad._arguments import OMITTED, int_value, require_tensor
 from symgrad._assign import warn_copy_construct
 from symgrad._cpu_generator import wide_draws
 from symgrad._data import check_fill, int_argument, keyword_sizes, to_array
@@ -430,9 +430,7 @@ def randperm(
     [0, 1, 2, 3]
     """
     on = _check_device(device)
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"randperm(): argument 'n' must be int, not {type(n).__name__}")
-    n = int_argument(int(n), "randperm")
+    n = int_argument(int_value("randperm", "n", n, 1, sized=True), "randperm")
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     d = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)

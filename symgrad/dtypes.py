@@ -154,14 +154,29 @@ def set_default_dtype(d: dtype) -> None:
     symgrad.float64
     >>> symgrad.set_default_dtype(symgrad.float32)
     """
-    d = as_dtype(d)
-    if not d.is_floating_point:
-        raise TypeError(f"set_default_dtype only supports floating point dtypes, got {d!r}")
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError(
+            f"{'' if isinstance(d, dtype) else 'invalid dtype object: '}only floating-point "
+            f"types are supported as the default type (got {d!r}; give symgrad.float32 or "
+            "symgrad.float64)"
+        )
     _default[0] = d
 
 
-def as_dtype(value: object) -> dtype:
-    """Turn a symgrad dtype, a NumPy dtype or a dtype name into a :class:`dtype`."""
+def as_dtype(
+    value: object, op: str | None = None, name: str = "dtype", position: int | None = None
+) -> dtype:
+    """Argument ``name`` of ``op`` (at ``position``, if positional) as a :class:`dtype`: a
+    symgrad dtype, or Python's ``float``, ``int`` or ``bool`` (float64, int64, bool), the types
+    PyTorch takes; anything else, a dtype's name or a NumPy dtype included, is PyTorch's
+    TypeError.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.zeros(1, dtype=float).dtype
+    symgrad.float64
+    """
     if isinstance(value, dtype):
         return value
     if value is builtins.float:
@@ -170,15 +185,34 @@ def as_dtype(value: object) -> dtype:
         return int64
     if value is builtins.bool:
         return bool_
-    if isinstance(value, str) and value in _BY_NAME:
-        return _BY_NAME[value]
-    try:
-        found = _BY_NUMPY.get(np.dtype(value))
-    except TypeError:
-        found = None
+    if value is builtins.complex:
+        known = ", ".join(d.name for d in _ALL)
+        raise TypeError(f"unsupported dtype complex; symgrad supports {known}")
+    where = "" if position is None else f" (position {position})"
+    raise TypeError(
+        f"{f'{op}(): ' if op else ''}argument '{name}'{where} must be torch.dtype, not "
+        f"{type(value).__name__}{_hint(value)}"
+    )
+
+
+def _hint(value: object) -> str:
+    """The symgrad dtype a name or NumPy dtype stands for, as a suggestion."""
+    if isinstance(value, str):
+        found = _BY_NAME.get(value)
+    else:
+        try:
+            found = _BY_NUMPY.get(np.dtype(value))  # type: ignore[call-overload]
+        except TypeError:
+            found = None
+    return "" if found is None else f" (give symgrad.{found.name} for {value!r})"
+
+
+def named(name: str) -> dtype:
+    """The dtype called ``name`` (``"float32"``), or a clear TypeError."""
+    found = _BY_NAME.get(name)
     if found is None:
         known = ", ".join(d.name for d in _ALL)
-        raise TypeError(f"unsupported dtype {value!r}; symgrad supports {known}")
+        raise TypeError(f"unsupported dtype {name!r}; symgrad supports {known}")
     return found
 
 
@@ -220,6 +254,9 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     >>> symgrad.promote_types(symgrad.float32, symgrad.int64)
     symgrad.float32
     """
+    if type(a) is not dtype or type(b) is not dtype:
+        a = as_dtype(a, "promote_types", "type1", 1)
+        b = as_dtype(b, "promote_types", "type2", 2)
     if a is b:
         return a
     if (a in LIMITED or b in LIMITED) and _FLOAT not in (a.category, b.category):
@@ -237,8 +274,10 @@ def promote_types(a: dtype, b: dtype) -> dtype:
 
 
 def _scalar_dtype(value: object) -> dtype:
-    if isinstance(value, (builtins.bool, np.bool_)):
+    if isinstance(value, builtins.bool):
         return bool_
+    if isinstance(value, np.bool_):  # no Python bool: PyTorch reads it as a float (its __float__)
+        return get_default_dtype()
     if isinstance(value, numbers.Integral):
         return int64
     if isinstance(value, numbers.Real):

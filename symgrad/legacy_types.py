@@ -78,6 +78,8 @@ def _make(cls: tensortype, args: tuple) -> Tensor:
     if len(args) == 1:
         if isinstance(args[0], str):
             raise TypeError(f"new(): invalid data type '{type(args[0]).__name__}'")
+        if args[0] is None or isinstance(args[0], (float, bool, complex, np.generic)):
+            raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
         return Tensor._make(to_array(args[0], d))
     raise TypeError(
         f"new() received an invalid combination of arguments - got "
@@ -149,4 +151,10 @@ def as_tensor_type(value: Any) -> dtypes.dtype:
         raise ValueError(f"invalid type: '{value}'")
     if value is Tensor:
         return dtypes.get_default_dtype()
+    if isinstance(value, type):  # a class, but no tensor type (float, numpy.float32)
+        module = "" if value.__module__ == "builtins" else f"{value.__module__}."
+        raise ValueError(
+            f"invalid type: '{module}{value.__name__}' (give a dtype such as symgrad.float64, "
+            "or a tensor type such as symgrad.DoubleTensor)"
+        )
     raise TypeError("dtype must be a type, str, or dtype object")

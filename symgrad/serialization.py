@@ -118,7 +118,7 @@ def _rebuild_device(name: str) -> device:
 
 
 def _dtype(name: str) -> dtypes.dtype:
-    return dtypes.as_dtype(name)
+    return dtypes.named(name)
 
 
 class _Pickler(pickle.Pickler):

@@ -34,7 +34,7 @@ def linspace(
     np_dtype = _float_dtype(dtype)
     if np_dtype.kind == "f":  # the bounds converted with PyTorch's range check
         for bound in (start, end):
-            check_fill(_bound(bound), dtypes.as_dtype(np_dtype), "linspace")
+            check_fill(_bound(bound), dtypes.from_numpy_dtype(np_dtype), "linspace")
     values = linspace_values(start, end, steps, np_dtype)
     return _finish(values, requires_grad, None, d)
 

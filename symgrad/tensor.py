@@ -15,7 +15,8 @@ import numpy as np
 
 from symgrad import _version, dtypes
 from symgrad._assign import check_data, check_grad, check_requires_grad
-from symgrad._data import HoldsArray, Size, _wrap_dim, to_array
+from symgrad._data import HoldsArray, Size, _wrap_dim
+from symgrad._legacy_constructor import legacy_array
 from symgrad._meta import MetaArray
 from symgrad._tracing import TRACE, escape
 from symgrad._version import NO_VERSION, Version
@@ -80,19 +81,7 @@ class Tensor(HoldsArray):
     def __init__(self, *args: Any, requires_grad: bool = False) -> None:
         if hasattr(self, "_data"):  # a subclass's __new__ built it (Tensor._make_subclass)
             return
-        default = dtypes.get_default_dtype()
-        # PyTorch's legacy constructor: Tensor(2, 3) is a size, Tensor(data) is data, and
-        # both always give the default floating dtype
-        if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            data = np.zeros(args if args else (0,), default.numpy)
-        elif len(args) == 1:
-            data = to_array(args[0], default)
-        else:
-            raise TypeError(
-                "Tensor() takes either sizes (Tensor(2, 3)) or one data argument "
-                f"(Tensor([1, 2])), got {args!r:.80}; prefer symgrad.tensor(data)"
-            )
-        _init(self, data, None)
+        _init(self, legacy_array(args), None)
         self.requires_grad = requires_grad
 
     @staticmethod

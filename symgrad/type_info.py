@@ -12,12 +12,7 @@ __all__ = ["iinfo", "finfo"]
 
 
 def _dtype_argument(kind: str, value: Any) -> dtypes.dtype:
-    if not isinstance(value, dtypes.dtype):
-        raise TypeError(
-            f"{kind}(): argument 'type' (position 1) must be symgrad.dtype, not "
-            f"{type(value).__name__}"
-        )
-    return value
+    return dtypes.as_dtype(value, kind, "type", 1)
 
 
 class iinfo:  # noqa: N801 - the PyTorch name

@@ -19,6 +19,9 @@ CASES = [
     ("min_of_empty", lambda T: T.zeros(0).min(), RuntimeError),
     ("amax_of_empty", lambda T: T.zeros(0).amax(), RuntimeError),
     ("item_of_many", lambda T: T.tensor([1.0, 2.0]).item(), RuntimeError),
+    ("div_unknown_rounding", lambda T: T.ones(2).div(2, rounding_mode="round"), RuntimeError),
+    ("div_rounding_not_str", lambda T: T.ones(2).div(2, rounding_mode=1), TypeError),
+    ("div_unknown_rounding_", lambda T: T.ones(2).div_(2, rounding_mode="Floor"), RuntimeError),
 ]
 
 

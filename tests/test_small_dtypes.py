@@ -95,7 +95,7 @@ def test_iinfo_and_finfo():
         symgrad.finfo(symgrad.int32)
     with pytest.raises(TypeError, match="not supported"):
         symgrad.iinfo(symgrad.bool)
-    with pytest.raises(TypeError, match="must be symgrad.dtype"):
+    with pytest.raises(TypeError, match="must be torch.dtype"):
         symgrad.iinfo("int8")
 
 

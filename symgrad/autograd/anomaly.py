@@ -85,8 +85,14 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 
 def _set(mode: bool, check_nan: bool) -> None:
-    _state.enabled = bool(mode)
-    _state.check_nan = bool(check_nan)
+    for position, name, flag in ((1, "enabled", mode), (2, "check_nan", check_nan)):
+        if not isinstance(flag, bool):  # (1 or "yes" is PyTorch's TypeError)
+            raise TypeError(
+                f"set_anomaly_enabled(): argument '{name}' (position {position}) must be bool, "
+                f"not {type(flag).__name__}"
+            )
+    _state.enabled = mode
+    _state.check_nan = check_nan
 
 
 class _Switch:
@@ -94,7 +100,7 @@ class _Switch:
     decorator, around every call of the function."""
 
     def __init__(self, mode: bool, check_nan: bool) -> None:
-        self._mode = (bool(mode), bool(check_nan))
+        self._mode = (mode, check_nan)
         self._saved: list[tuple[bool, bool]] = []
 
     def __enter__(self) -> None:

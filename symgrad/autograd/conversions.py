@@ -29,6 +29,8 @@ def numpy(self: Tensor, *, force: bool = False) -> np.ndarray:
     ...     x.numpy()
     array([1., 2.], dtype=float32)
     """
+    if type(force) is not bool:
+        raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
     if TRACE.log is not None:
         escape(self, "numpy()")
     if self._requires_grad and not force and _state.enabled:

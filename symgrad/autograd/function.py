@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad._lazy import sympy as sp
 from symgrad._version import SAVED, is_inference
 from symgrad.autograd import dual, grad_mode
@@ -307,7 +308,7 @@ def _checked(node: Any, i: int, g: Any, create_graph: bool) -> Any:
             )
         g = g.sum_to_size(shape)
     if g._data.dtype != dtype:
-        g = g.to(dtype.type)
+        g = g.to(dtypes.from_numpy_dtype(dtype))
     return g if create_graph else g._data
 
 

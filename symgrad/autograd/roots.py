@@ -55,7 +55,10 @@ def root_gradients(roots: list, grads: list, create_graph: bool) -> list:
     result = []
     for i, (root, g) in enumerate(zip(roots, grads)):
         if not isinstance(root, Tensor):
-            raise TypeError(f"expected the output {i} to be a Tensor, got {type(root).__name__}")
+            # (PyTorch asserts it)
+            raise AssertionError(
+                f"Expected output to be a torch.Tensor: output {i} is a {type(root).__name__}"
+            )
         if not root._requires_grad:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn\n"

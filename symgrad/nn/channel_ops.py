@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from symgrad import _like, creation
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_python_bool, require_tensor
 from symgrad._memory_format import contiguous_format
 from symgrad.nn import sparse as _sparse
 from symgrad.nn.pooling import avg_pool2d, avg_pool3d, pad
@@ -74,6 +74,8 @@ def feature_alpha_dropout(
     """
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if type(training) is not bool:
+        require_python_bool("feature_alpha_dropout", "train", training, 3)
     name = "feature_alpha_dropout_" if inplace else None
     return feature_dropout_impl(input, p, training, True, name)
 

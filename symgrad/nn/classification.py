@@ -12,7 +12,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad import ops as _ops
-from symgrad._arguments import require_floating, require_same_dtype
+from symgrad._arguments import int_value, require_floating, require_same_dtype, require_tensor
 from symgrad._meta import check_devices, is_meta, meta_array
 from symgrad._tracing import TRACE, data_params
 from symgrad.nn._arguments import _check_tensors, _reduction
@@ -48,6 +48,7 @@ def nll_loss(
     """
     r = _reduction(reduction, size_average, reduce)
     _check_tensors("nll_loss", input=input, target=target)
+    ignore_index = _class_options("nll_loss_nd", weight, ignore_index)
     return _nll_loss(input, target, weight, ignore_index, r)
 
 
@@ -121,6 +122,18 @@ def _check_nll_target(input: Tensor, target: Tensor, weight: Any) -> None:
     if not input.dtype.is_floating_point:
         kernel = "nll_loss2d_forward_out_frame" if len(shape) == 4 else "nll_loss_out_frame"
         require_floating(input, kernel)
+
+
+def _class_options(op: str, weight: Any, ignore_index: Any) -> int:
+    """PyTorch's TypeErrors for a class weight that is not a tensor (a list) and an
+    ``ignore_index`` that is not an int (a float, a bool); the index as an int."""
+    if weight is not None and not isinstance(weight, Tensor):
+        require_tensor(op, "weight", 3, weight)
+    return (
+        ignore_index
+        if type(ignore_index) is int
+        else int_value(op, "ignore_index", ignore_index, 5)
+    )
 
 
 def _nll_loss(input: Tensor, target: Tensor, weight: Any, ignore_index: int, r: str) -> Tensor:
@@ -278,6 +291,7 @@ def cross_entropy(
     """
     r = _reduction(reduction, size_average, reduce)
     _check_tensors("cross_entropy", input=input, target=target)
+    ignore_index = _class_options("cross_entropy_loss", weight, ignore_index)
     # the classes run along dim 1, or dim 0 of a 1-D input (a 0-d input has no dim 1: IndexError)
     dim = 0 if input._data.ndim == 1 else 1
     smoothing = _smoothing(label_smoothing)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad import dtypes
-from symgrad._arguments import require_same_dtype
+from symgrad._arguments import int_value, require_same_dtype
 from symgrad.ops.convolution import Geometry, convolution
 from symgrad.ops.index_keys import warn_at_user
 from symgrad.ops.pooling import constant_pad
@@ -116,7 +116,9 @@ def _conv(
         raise RuntimeError("non-positive stride is not supported")
     if any(v <= 0 for v in dilation):
         raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
-    if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
+    if type(groups) is not int:
+        groups = int_value(op, "groups", groups)
+    if groups <= 0:
         raise RuntimeError(f"non-positive groups is not supported (got groups={groups})")
     kernel = tuple(weight.shape[2:])
     pads = _pads(padding, d, kernel, stride, dilation)

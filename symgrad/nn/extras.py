@@ -8,7 +8,7 @@ import warnings
 from typing import Any
 
 from symgrad import dtypes
-from symgrad._arguments import require_floating, require_tensor
+from symgrad._arguments import int_tuple, require_floating, require_tensor
 from symgrad.nn.channel_ops import feature_dropout_impl
 from symgrad.ops.activations import PRELU
 from symgrad.ops.derivatives import plus_number
@@ -74,7 +74,7 @@ def rms_norm(
     """
     if type(input) is not Tensor:
         require_tensor("rms_norm", "input", 1, input)
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    shape = int_tuple("rms_norm", "normalized_shape", normalized_shape, 2)
     if tuple(input.shape[input.ndim - len(shape) :]) != shape:
         raise RuntimeError(
             f"Given normalized_shape={list(shape)}, expected input with shape [*, "

@@ -8,7 +8,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad import ops as _ops
-from symgrad._arguments import require_floating
+from symgrad._arguments import require_floating, require_tensor
 from symgrad.nn import activations as _activations
 from symgrad.nn import adaptive_pooling as _adaptive_pooling
 from symgrad.nn import channel_ops as _channel_ops
@@ -180,6 +180,8 @@ def binary_cross_entropy_with_logits(
     """
     input, target = _logits_pair(input, target)
     if weight is not None:
+        if not isinstance(weight, Tensor):
+            require_tensor("binary_cross_entropy_with_logits", "weight", 3, weight)
         _no_grad_for("binary_cross_entropy_with_logits", "weight", weight)
     if target._data.shape != input._data.shape:
         raise ValueError(
@@ -194,7 +196,7 @@ def binary_cross_entropy_with_logits(
     if pos_weight is None:
         return _losses.BCE_WITH_LOGITS_PLAIN_LOSS(input, target, **options)
     if not isinstance(pos_weight, Tensor):
-        pos_weight = _ops.as_tensor(np.asarray(pos_weight, input._data.dtype))
+        require_tensor("binary_cross_entropy_with_logits", "pos_weight", 4, pos_weight)
     _weight_array(pos_weight, input, shape, "binary_cross_entropy_with_logits")
     return _losses.BCE_WITH_LOGITS_LOSS(input, target, pos_weight.to(input.dtype), **options)
 

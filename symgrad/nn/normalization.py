@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import require_tensor_arguments
+from symgrad._arguments import int_tuple, require_float, require_tensor_arguments
 from symgrad._silent import cast
 from symgrad._tracing import TRACE, write
 from symgrad.autograd import grad_mode
@@ -68,12 +68,7 @@ def check_layer_norm(
 ) -> list:
     """PyTorch's checks of a layer norm's arguments (``op`` names the function in the
     TypeError); the normalized shape as a list."""
-    if not isinstance(normalized_shape, (tuple, list)):
-        raise TypeError(
-            f"{op}(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
-            f"{type(normalized_shape).__name__}"
-        )
-    shape = [int(n) for n in normalized_shape]
+    shape = list(int_tuple(op, "normalized_shape", normalized_shape, 2))
     k = len(shape)
     if not k:
         raise RuntimeError(
@@ -427,6 +422,8 @@ def pairwise_distance(
     """
     if not isinstance(x1, Tensor) or not isinstance(x2, Tensor):
         require_tensor_arguments("pairwise_distance", "x1 x2", x1, x2)
+    if type(p) is not float:
+        require_float("pairwise_distance", "p", p)
     last = max(x1.ndim, x2.ndim) - 1
     d = x1 - x2
     # ATen adds eps as a Scalar (AddBackward1)

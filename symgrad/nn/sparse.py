@@ -9,7 +9,12 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes, random
-from symgrad._arguments import require_tensor_arguments
+from symgrad._arguments import (
+    int_value,
+    require_float,
+    require_python_bool,
+    require_tensor_arguments,
+)
 from symgrad._memory_format import target_strides
 from symgrad._meta import ITEM, check_devices, is_meta, meta_array, stand_in
 from symgrad.ops.inplace import _write, inplace
@@ -21,9 +26,11 @@ from symgrad.tensor import Tensor
 __all__ = ["dropout", "alpha_dropout", "one_hot", "embedding", "bilinear"]
 
 
-def _check_p(p: float) -> None:
+def _check_p(p: float, training: Any, op: str) -> None:
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if type(training) is not bool:  # (1 or "yes" for True is PyTorch's TypeError)
+        require_python_bool(op, "train", training, 3)
 
 
 def _keep_mask(input: Tensor, p: float) -> np.ndarray:
@@ -52,7 +59,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     >>> F.dropout(symgrad.ones(3), training=False)
     tensor([1., 1., 1.])
     """
-    _check_p(p)
+    _check_p(p, training, "dropout")
     if not training or p == 0 or input.numel() == 0:
         return input
     scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
@@ -84,7 +91,7 @@ def alpha_dropout(
     >>> F.alpha_dropout(symgrad.ones(2), 0.5)
     tensor([1., 1.])
     """
-    _check_p(p)
+    _check_p(p, training, "alpha_dropout")
     if not training or p == 0 or input.numel() == 0:
         return input
     if p == 1:
@@ -115,6 +122,7 @@ def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
     tensor([[1, 0, 0],
             [0, 0, 1]])
     """
+    require_tensor_arguments("one_hot", "input", input)
     if input.dtype is not dtypes.int64:
         if _batching.any_batched(input):  # PyTorch's words inside vmap
             raise _batching.Refused("one_hot is only applicable to index tensor.")
@@ -186,6 +194,11 @@ def embedding(
     tensor([[3.],
             [1.]])
     """
+    require_tensor_arguments("embedding", "weight indices", weight, input)
+    if padding_idx is not None and type(padding_idx) is not int:
+        padding_idx = int_value("embedding", "padding_idx", padding_idx, 3)
+    if max_norm is not None and type(max_norm) is not float:
+        require_float("embedding_renorm_", "max_norm", max_norm)
     if weight.ndim == 0 and weight.requires_grad:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if weight.ndim != 2:

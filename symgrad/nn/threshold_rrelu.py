@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import random
-from symgrad._arguments import require_floating
+from symgrad._arguments import require_floating, require_numbers
 from symgrad._data import check_fill
 from symgrad.ops import activations as A
 from symgrad.ops.inplace import inplace as _in_place
@@ -38,6 +38,8 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 
 
 def _thresholded(input: Tensor, threshold: float, value: float, inplace: bool) -> Tensor:
+    if type(threshold) is not float or type(value) is not float:  # ("1" is no number)
+        require_numbers("threshold", threshold=threshold, value=value)
     if isinstance(input, Tensor) and str(input.dtype) == "symgrad.bool":
         raise NotImplementedError(
             "\"threshold_cpu\" not implemented for 'Bool': convert the input with .float()"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 import warnings
 from typing import Any
 
@@ -82,6 +83,25 @@ def _linear_matrix(n: int, o: int, scale: float | None, align: bool, dtype: Any)
     return m
 
 
+def _is_int(value: Any) -> bool:
+    """Whether PyTorch takes ``value`` as an output size: an int, a NumPy integer or an
+    integer tensor of one element, not a bool."""
+    if isinstance(value, Tensor):
+        return value.numel() == 1 and value.dtype.category == 1
+    return not isinstance(value, (bool, np.bool_)) and hasattr(type(value), "__index__")
+
+
+def _scale(value: Any) -> float:
+    """A scale factor as a float: PyTorch's TypeError for one that is not a real number (a
+    string, a tensor)."""
+    if not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"interpolate(): scale_factor must be a float or a tuple of floats, got "
+            f"{type(value).__name__} {value!r}"
+        )
+    return float(value)
+
+
 def _sizes(input: Tensor, d: int, size: Any, scale_factor: Any, recompute: Any) -> tuple:
     """The output sizes and the scales handed to the kernel (None: from the sizes)."""
     spatial = list(input.shape[2:])
@@ -98,15 +118,15 @@ def _sizes(input: Tensor, d: int, size: Any, scale_factor: Any, recompute: Any) 
                     "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
                     "output size in (o1, o2, ...,oK) format."
                 )
-            if not all(isinstance(v, numbers.Integral) for v in size):
+            if not all(_is_int(v) for v in size):
                 raise TypeError(
                     "expected size to be one of int or Tuple[int] or Tuple[int, int] or "
                     f"Tuple[int, int, int], but got size with types {[type(v) for v in size]}"
                 )
-            return tuple(int(v) for v in size), (None,) * d
-        if not isinstance(size, numbers.Integral):
+            return tuple(operator.index(v) for v in size), (None,) * d
+        if not _is_int(size):
             raise TypeError(f"expected size to be an int or a tuple of ints, but got {size!r}")
-        return (int(size),) * d, (None,) * d
+        return (operator.index(size),) * d, (None,) * d
     if scale_factor is None:
         raise ValueError("either size or scale_factor should be defined")
     if isinstance(scale_factor, (list, tuple)):
@@ -117,9 +137,9 @@ def _sizes(input: Tensor, d: int, size: Any, scale_factor: Any, recompute: Any) 
                 f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
                 "and scale_factor in (s1, s2, ...,sK) format."
             )
-        factors = tuple(float(f) for f in scale_factor)
+        factors = tuple(_scale(f) for f in scale_factor)
     else:
-        factors = (float(scale_factor),) * d
+        factors = (_scale(scale_factor),) * d
     sizes = tuple(math.trunc(n * f) for n, f in zip(spatial, factors))
     return sizes, (None,) * d if recompute else factors
 

@@ -208,9 +208,9 @@ def take(input: Tensor, index: Tensor) -> Tensor:
     >>> symgrad.take(symgrad.tensor([[4, 3], [5, 7]]), symgrad.tensor([0, 3]))
     tensor([4, 7])
     """
-    if not isinstance(index, Tensor) or index.dtype is not dtypes.int64:
-        got = index.dtype if isinstance(index, Tensor) else type(index).__name__
-        raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")
+    require_tensor("take", "index", 1, index)
+    if index.dtype is not dtypes.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {index.dtype}")
     n = input.numel()
     if type(input) is not Tensor or type(index._data) is not np.ndarray:
         if type(index._data) is np.ndarray:  # (a meta index has no values to check)

@@ -79,7 +79,7 @@ def _bad_to(args: tuple, kwargs: dict) -> TypeError:
     )
 
 
-def _to_arguments(args: tuple, kwargs: dict) -> tuple[Any, Any, bool, Any]:
+def to_arguments(args: tuple, kwargs: dict) -> tuple[Any, Any, bool, Any]:
     """PyTorch's three signatures of ``to``, as (device, dtype, copy, memory format)."""
     if any(k not in _TO_KEYWORDS for k in kwargs):
         raise _bad_to(args, kwargs)
@@ -104,7 +104,8 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[Any, Any, bool, Any]:
     elif first is not None:
         target_dtype = first
     flags = dict(zip(("non_blocking", "copy"), rest))
-    if len(rest) > 2 or not all(isinstance(v, bool) for v in flags.values()):
+    given = [kwargs[k] for k in ("non_blocking", "copy") if k in kwargs]
+    if len(rest) > 2 or not all(isinstance(v, bool) for v in (*flags.values(), *given)):
         raise _bad_to(args, kwargs)
     dtype = None if target_dtype is None else _as_dtype(target_dtype)
     if set(flags) & set(kwargs) or (target_dtype is not None and dtype is None):
@@ -157,7 +158,7 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             or (kind is str and first == "cpu")
         ):
             return self
-    target_device, target_dtype, copy, fmt = _to_arguments(args, kwargs)
+    target_device, target_dtype, copy, fmt = to_arguments(args, kwargs)
     target_dtype = self.dtype if target_dtype is None else target_dtype
     strides = _layout(self, fmt)
     to_meta = target_device is not None and as_device(target_device) is _META
@@ -188,6 +189,11 @@ def _cpu(self: Tensor, memory_format: Any = None) -> Tensor:
     >>> t.cpu() is t
     True
     """
+    if memory_format is not None and not isinstance(memory_format, formats.memory_format):
+        raise TypeError(
+            "cpu(): argument 'memory_format' must be torch.memory_format, not "
+            f"{type(memory_format).__name__}"
+        )
     if isinstance(self._data, MetaArray):
         raise NotImplementedError(NO_DATA)
     return self

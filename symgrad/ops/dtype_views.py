@@ -31,7 +31,9 @@ def _view(self: Tensor, *shape: Any, dtype: Any = None, **keyword: Any) -> Tenso
     >>> symgrad.tensor([1.0, 2.0]).view(symgrad.int32)
     tensor([1065353216, 1073741824], dtype=symgrad.int32)
     """
-    if dtype is None and len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
+    first = shape[0] if len(shape) == 1 and isinstance(shape[0], (dtypes.dtype, type)) else None
+    # (PyTorch reads Python's float, int and bool as dtypes here too)
+    if dtype is None and (isinstance(first, dtypes.dtype) or first in (float, int, bool)):
         dtype, shape = shape[0], ()
     if dtype is not None and (shape or keyword):
         raise TypeError("view(): give either sizes or a dtype, not both")

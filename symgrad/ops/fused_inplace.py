@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad._arguments import require_numbers, require_tensor_arguments
 from symgrad.autograd import grad_mode
 from symgrad.ops import dual_tangents, fused_products
 from symgrad.ops.inplace import check_leaf, inplace, rebase, snapshot
@@ -77,10 +78,25 @@ def _resized(self: Tensor, op: str, compute: Any, others: tuple) -> Tensor:
     return self
 
 
+# the names PyTorch gives the two factors of each method
+_FACTORS = {
+    "addmm": "mat1 mat2",
+    "addmv": "mat vec",
+    "addr": "vec1 vec2",
+    "baddbmm": "batch1 batch2",
+    "addbmm": "batch1 batch2",
+}
+
+
 def _method(name: str) -> Any:
     op = getattr(fused_products, name)
 
     def method(self: Tensor, m1: Tensor, m2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        if not isinstance(m1, Tensor) or not isinstance(m2, Tensor):
+            require_tensor_arguments(f"{name}_", _FACTORS[name], m1, m2)
+        if type(beta) is not int or type(alpha) is not int:
+            require_numbers(f"{name}_", beta=beta, alpha=alpha)
+
         def compute(x: Tensor) -> Tensor:
             return op(x, m1, m2, beta=beta, alpha=alpha)
 

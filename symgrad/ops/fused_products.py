@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._arguments import require_tensor_arguments
+from symgrad._arguments import require_numbers, require_tensor_arguments
 from symgrad.ops.affine import _ADDMM, _cannot_multiply
 from symgrad.ops.linalg import _matmul_vjp, matmul
 from symgrad.prim import batching as _batching
@@ -160,6 +160,8 @@ _ADDBMM = _declare("addbmm", "AddbmmBackward0", _batch_sum, _batch_sum_vjp, _bat
 
 
 def _params(beta: Any, alpha: Any) -> dict:
+    # a NumPy scalar is a Python number to PyTorch: it must not promote the result
+    beta, alpha = (k.item() if isinstance(k, np.generic) else k for k in (beta, alpha))
     params = {}
     if beta != 1:
         params["beta"] = beta
@@ -262,6 +264,8 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: An
         or not isinstance(mat2, Tensor)
     ):
         require_tensor_arguments("addmm", "input mat1 mat2", input, mat1, mat2)
+    if type(beta) is not int or type(alpha) is not int:
+        require_numbers("addmm", beta=beta, alpha=alpha)
     for name, m in (("mat1", mat1), ("mat2", mat2)):
         if m.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
@@ -282,6 +286,8 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any 
     """
     if not isinstance(input, Tensor) or not isinstance(mat, Tensor) or not isinstance(vec, Tensor):
         require_tensor_arguments("addmv", "input mat vec", input, mat, vec)
+    if type(beta) is not int or type(alpha) is not int:
+        require_numbers("addmv", beta=beta, alpha=alpha)
     if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
         raise RuntimeError(
             f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}"
@@ -312,6 +318,8 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any
         or not isinstance(vec2, Tensor)
     ):
         require_tensor_arguments("addr", "input vec1 vec2", input, vec1, vec2)
+    if type(beta) is not int or type(alpha) is not int:
+        require_numbers("addr", beta=beta, alpha=alpha)
     for name, v in (("vec1", vec1), ("vec2", vec2)):
         if v.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
@@ -351,6 +359,8 @@ def baddbmm(
         or not isinstance(batch2, Tensor)
     ):
         require_tensor_arguments("baddbmm", "input batch1 batch2", input, batch1, batch2)
+    if type(beta) is not int or type(alpha) is not int:
+        require_numbers("baddbmm", beta=beta, alpha=alpha)
     _check_batches(batch1, batch2)
     if batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
         raise RuntimeError(
@@ -380,6 +390,8 @@ def addbmm(
         or not isinstance(batch2, Tensor)
     ):
         require_tensor_arguments("addbmm", "input batch1 batch2", input, batch1, batch2)
+    if type(beta) is not int or type(alpha) is not int:
+        require_numbers("addbmm", beta=beta, alpha=alpha)
     _check_batches(batch1, batch2)
     if batch1.shape[0] != batch2.shape[0]:
         raise RuntimeError(

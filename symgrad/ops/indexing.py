@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor
 from symgrad._data import check_fill
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.autograd.placed import index_gradient
@@ -396,10 +397,10 @@ def _batched_masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
 
 def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` (boolean, broadcastable) is True, ``input`` elsewhere."""
-    if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
-        what = mask.dtype if isinstance(mask, Tensor) else type(mask).__name__
+    require_tensor("masked_fill", "mask", 1, mask)
+    if mask._data.dtype != np.bool_:
         raise RuntimeError(
-            f"masked_fill only supports boolean masks, but got mask with dtype {what}; "
+            f"masked_fill only supports boolean masks, but got mask with dtype {mask.dtype}; "
             "compare to make one (x > 0)"
         )
     check_key_device(input, mask)

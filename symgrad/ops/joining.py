@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._arguments import OMITTED, require_int, require_ints, require_tensor
+from symgrad._arguments import OMITTED, int_value, require_ints, require_tensor
 from symgrad._memory_format import in_common_format
 from symgrad._tracing import TRACE, traced_outputs
 from symgrad.autograd import dual, grad_mode
@@ -168,6 +168,12 @@ _STACK = Structural(
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The slice ``start:start+length`` of dimension ``dim``."""
+    if type(start) is not int:
+        if isinstance(start, Tensor) and (start.ndim or start.dtype.category != 1):
+            raise RuntimeError(f"start must be an 0-dim integral Tensor, got {start!r}.")
+        start = int_value("narrow", "start", start, 2)
+    if type(length) is not int:
+        length = int_value("narrow", "length", length, 3, sized=True)
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
@@ -308,15 +314,21 @@ def split(
         )
     if split_size_or_sections is OMITTED:
         split_size_or_sections = split_size
-    if isinstance(split_size_or_sections, Tensor):  # (PyTorch's split reads one as its int)
-        if split_size_or_sections.numel() != 1:
-            raise TypeError(
-                "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, "
-                "not Tensor: give the sizes as a list (sizes.tolist())"
-            )
-        split_size_or_sections = int(split_size_or_sections)
+    if isinstance(split_size_or_sections, Tensor):
+        split_size_or_sections = _size_of_tensor(split_size_or_sections)
     d, keys, by_size = split_keys(tensor, split_size_or_sections, dim)
     return (_SPLIT if by_size else _SPLIT_WITH_SIZES)(tensor, d, keys)
+
+
+def _size_of_tensor(size: Tensor) -> Any:
+    """A one-element tensor as its int, as PyTorch's ``split`` reads it (``int(size)``, so a
+    float's is truncated); a tensor of sizes is PyTorch's TypeError."""
+    if size.numel() != 1:
+        raise TypeError(
+            "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not "
+            "Tensor (give a list: sizes.tolist())"
+        )
+    return int(size)
 
 
 def split_keys(tensor: Tensor, split_size_or_sections: Any, dim: int) -> tuple:
@@ -351,8 +363,7 @@ def split_keys(tensor: Tensor, split_size_or_sections: Any, dim: int) -> tuple:
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """Split into ``chunks`` pieces of equal size (the last may be smaller)."""
     if type(chunks) is not int:
-        require_int("chunk", "chunks", chunks)
-        chunks = int(chunks)  # (a one-element integer tensor counts as its int)
+        chunks = int_value("chunk", "chunks", chunks, 1)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     _at_least_1d(input, "chunk")

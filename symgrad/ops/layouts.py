@@ -34,11 +34,8 @@ def to_dense(self: Tensor, dtype: Any = None, *, masked_grad: Any = None) -> Ten
     >>> x.to_dense() is x, x.to_dense(symgrad.float64).dtype
     (True, symgrad.float64)
     """
-    if dtype is not None and not isinstance(dtype, dtypes.dtype):
-        raise TypeError(
-            "to_dense(): argument 'dtype' (position 1) must be symgrad.dtype, not "
-            f"{type(dtype).__name__}"
-        )
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype, "to_dense", position=1)
     if dtype is None or dtype is self.dtype:
         return self
     return self.to(dtype)

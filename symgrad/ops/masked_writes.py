@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor_arguments
 from symgrad._data import check_broadcast
 from symgrad.ops.inplace import inplace
 from symgrad.ops.scattering import _prims
@@ -59,10 +60,10 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     tensor([[1., 0., 2.],
             [0., 3., 0.]])
     """
-    if not isinstance(mask, Tensor) or mask.dtype is not dtypes.bool_:
-        got = mask.dtype if isinstance(mask, Tensor) else type(mask).__name__
+    require_tensor_arguments("masked_scatter", "mask source", mask, source)
+    if mask.dtype is not dtypes.bool_:
         raise RuntimeError(
-            f"masked_scatter_ only supports boolean masks, but got mask with dtype {got}"
+            f"masked_scatter_ only supports boolean masks, but got mask with dtype {mask.dtype}"
         )
     if source.dtype is not input.dtype:
         raise RuntimeError(
@@ -92,9 +93,9 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
     tensor([[9., 0., 0.],
             [0., 8., 7.]])
     """
-    if not isinstance(index, Tensor) or index.dtype is not dtypes.int64:
-        got = index.dtype if isinstance(index, Tensor) else type(index).__name__
-        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {got}")
+    require_tensor_arguments("put", "index source", index, source)
+    if index.dtype is not dtypes.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {index.dtype}")
     if source.dtype is not input.dtype:
         raise RuntimeError(
             "put_(): self and source expected to have the same dtype, but got self.dtype = "
@@ -132,6 +133,7 @@ def masked_scatter_(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     >>> z.masked_scatter_(z == 0, symgrad.tensor([7.0, 8.0]))
     tensor([7., 5., 8.])
     """
+    require_tensor_arguments("masked_scatter_", "mask source", mask, source)
     if np.broadcast_shapes(tuple(input.shape), tuple(mask.shape)) != tuple(input.shape):
         raise RuntimeError(
             f"masked_scatter_: the mask of shape {list(mask.shape)} does not broadcast to the "
@@ -151,4 +153,5 @@ def put_(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False)
     >>> symgrad.zeros(3).put_(symgrad.tensor([1]), symgrad.tensor([5.0]))
     tensor([0., 5., 0.])
     """
+    require_tensor_arguments("put_", "index source", index, source)
     return inplace(input, "put_", lambda t: put(t, index, source, accumulate), index, source)

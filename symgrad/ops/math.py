@@ -140,9 +140,15 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     """
     if rounding_mode is None:
         return E.DIV(input, other)
+    if not isinstance(rounding_mode, str):
+        raise TypeError(
+            f"div(): argument 'rounding_mode' must be str or None, not "
+            f"{type(rounding_mode).__name__}"
+        )
     if rounding_mode not in ("floor", "trunc"):
-        raise ValueError(
-            f"div expected rounding_mode None, 'floor' or 'trunc', got {rounding_mode!r}"
+        raise RuntimeError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"{rounding_mode!r}"
         )
     return rounded_div(input, other, rounding_mode)
 
@@ -279,6 +285,11 @@ def softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
 def gelu(input: Any, approximate: str = "none") -> Tensor:
     """The Gaussian error linear unit; ``approximate='tanh'`` for the tanh formula."""
     require_floating(input, "GeluKernelImpl")
+    if not isinstance(approximate, str):
+        raise TypeError(
+            f"gelu(): argument 'approximate' must be str, not {type(approximate).__name__} "
+            "(give 'none' or 'tanh')"
+        )
     if approximate == "none":
         return _gelu.GELU(input)
     if approximate == "tanh":

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._arguments import require_same_dtype, require_tensors
+from symgrad._arguments import require_same_dtype, require_tensor_sequence, require_tensors
 from symgrad.ops.atleast import broadcast_shapes
 from symgrad.ops.determinants import array_dtype, require_broadcast, square_matrices
 from symgrad.ops.linalg import matmul
@@ -366,6 +366,7 @@ def multi_dot(tensors: Any) -> Tensor:
             [6., 6., 6.]])
     """
     tensors = list(tensors)
+    require_tensor_sequence(tensors)
     if len(tensors) < 2:
         raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
     first, last = tensors[0], tensors[-1]

@@ -84,7 +84,6 @@ _SAME_NAME = (
     "index_put",
     "index_put_",
     "tile",
-    "repeat_interleave",
     "roll",
     "rot90",
     "unflatten",

@@ -394,6 +394,7 @@ METHODS.update(
         "sign_": sign_,
         **rounding.IN_PLACE,
         "repeat": tiling.repeat,
+        "repeat_interleave": tiling.repeat_interleave_method,
         "new_zeros": _factory("zeros"),
         "new_ones": _factory("ones"),
         "new_empty": _factory("empty"),

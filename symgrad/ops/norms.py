@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad.ops import elementwise as E
 from symgrad.ops.decompositions import svdvals
 from symgrad.ops.reductions import _dims, _empty_dim, _unsqueezed
@@ -30,6 +31,8 @@ def norm(
     >>> m.norm(), m.norm("nuc"), m.norm(1, dim=0)
     (tensor(5.), tensor(7.), tensor([3., 4.]))
     """
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype, "norm")
     if isinstance(p, str) and not (p == "fro" and _at_most_two(dim)):
         return _matrix_norm(input, p, dim, keepdim, dtype)
     input = in_dtype("linalg.vector_norm", input, dtype)
@@ -63,12 +66,11 @@ def _floating(op: str, input: Tensor, dtype: Any) -> None:
 def in_dtype(op: str, input: Tensor, dtype: Any) -> Tensor:
     """``input`` converted to a norm's ``dtype=``, with PyTorch's errors: an integer input or
     dtype, or a dtype the input's would narrow to (float64 to float32)."""
+    dtype = None if dtype is None else dtypes.as_dtype(dtype, op)
     _floating(op, input, dtype)
     if dtype is None or dtype is input.dtype:
         return input
-    from symgrad.dtypes import promote_types
-
-    if promote_types(input.dtype, dtype) is not dtype:
+    if dtypes.promote_types(input.dtype, dtype) is not dtype:
         raise RuntimeError(
             f"{op}: the dtype of the input ({input.dtype.scalar_type}) should be convertible "
             f"without narrowing to the specified dtype ({dtype.scalar_type})"

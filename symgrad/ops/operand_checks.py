@@ -27,7 +27,7 @@ def check_alpha(input: Any, other: Any, alpha: Any, op: str = "add") -> Any:
         raise RuntimeError(
             "Boolean alpha only supported for Boolean results: give alpha as a number"
         )
-    if isinstance(alpha, float) and not result.is_floating_point:
+    if isinstance(alpha, (float, np.bool_)) and not result.is_floating_point:
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number: "
             f"the result is {result!r}; convert the tensors first, e.g. other.float()"

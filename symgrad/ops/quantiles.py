@@ -160,6 +160,11 @@ def _levels(input: Tensor, q: Any, interpolation: str) -> tuple[np.ndarray, bool
     if isinstance(q, Tensor) and q.dtype is not input.dtype:
         raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
     scalar = isinstance(q, numbers.Real)
+    if not scalar and not isinstance(q, Tensor):
+        raise TypeError(
+            f"quantile(): q must be a number or a tensor, not {type(q).__name__} (give "
+            "symgrad.tensor(q) for several levels)"
+        )
     qs = np.atleast_1d(np.asarray(q.detach().numpy() if isinstance(q, Tensor) else q, float))
     if qs.ndim > 1:
         raise RuntimeError("quantile() q must be a scalar or 1D tensor")

@@ -118,7 +118,7 @@ def sum(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any 
     if type(input) is not Tensor:
         require_tensor("sum", "input", 1, input)
     check_keepdim("sum", dim, keepdim)
-    return total(input, dim, keepdim, dtype)
+    return total(input, dim, keepdim, None if dtype is None else dtypes.as_dtype(dtype, "sum"))
 
 
 def total(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, dtype: Any = None) -> Tensor:
@@ -167,7 +167,7 @@ def mean(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
         require_tensor("mean", "input", 1, input)
     check_keepdim("mean", dim, keepdim)
     if dtype is not None:
-        input = input.to(dtype)
+        input = input.to(dtypes.as_dtype(dtype, "mean"))
     if not input.dtype.is_floating_point:
         raise RuntimeError(
             f"mean(): could not infer output dtype. Input dtype must be either a floating "
@@ -215,7 +215,7 @@ def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
         require_tensor("prod", "input", 1, input)
     check_keepdim("prod", dim, keepdim)
     if dtype is not None:
-        input = input.to(dtype)
+        input = input.to(dtypes.as_dtype(dtype, "prod"))
     elif input.dtype.category < 2:  # as sum: bool and integer products are int64
         input = input.to(dtypes.int64)
     return _in_dtype(_PROD(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim)), input)

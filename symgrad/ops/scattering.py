@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim, check_fill
 from symgrad.ops.elementwise import WHERE
 from symgrad.ops.gathering import _check_integer, _index_tensor, _spread
@@ -267,6 +268,7 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     >>> symgrad.zeros(3).scatter_add(0, symgrad.tensor([2, 2]), symgrad.tensor([5.0, 7.0]))
     tensor([ 0.,  0., 12.])
     """
+    require_tensor("scatter_add", "src", 3, src)
     if _batching.any_batched(input, index, src) and input.ndim:  # inside vmap: once
         d = _wrap_dim(dim, input.ndim) + 1
         return _batching.per_batch(lambda a, i, s: scatter_add(a, d, i, s), input, index, src)
@@ -326,6 +328,7 @@ def _rows(input: Tensor, dim: int, index: Tensor, op: str, source: Any = None) -
 
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
     """``input`` plus ``alpha * source`` added at the entries ``index`` along ``dim``."""
+    require_tensor("index_add", "source", 3, source)
     if _batching.any_batched(input, index, source) and input.ndim:
         d = _wrap_dim(dim, input.ndim)
         picks = _spread(index.reshape(-1), tuple(source.shape), d)
@@ -337,6 +340,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     """``input`` with the entries ``index`` along ``dim`` replaced by ``source``'s."""
+    require_tensor("index_copy", "source", 3, source)
     if _batching.any_batched(input, index, source) and input.ndim:
         d = _wrap_dim(dim, input.ndim)
         return scatter(input, d, _spread(index.reshape(-1), tuple(source.shape), d), source)

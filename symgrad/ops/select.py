@@ -3,7 +3,7 @@ view, ``SelectBackward0``), as ``input[..., index, ...]``."""
 
 from __future__ import annotations
 
-from symgrad._arguments import require_int
+from symgrad._arguments import int_value
 from symgrad._data import _wrap_dim
 from symgrad.tensor import Tensor, bind_methods
 
@@ -21,7 +21,7 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
     (tensor([2., 5.]), tensor([3., 4., 5.]))
     """
     if type(index) is not int:
-        require_int("select", "index", index)
+        index = int_value("select", "index", index, 2, sized=True)
     if input.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, input.ndim)

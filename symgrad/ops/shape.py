@@ -254,6 +254,8 @@ _TRANSPOSE = Structural(
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap dimensions ``dim0`` and ``dim1``."""
+    if type(input) is not Tensor:
+        require_tensor("transpose", "input", 1, input)
     n = input.ndim
     return _TRANSPOSE(input, dim0=_wrap_dim(dim0, n), dim1=_wrap_dim(dim1, n))
 

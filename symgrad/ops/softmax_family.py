@@ -291,11 +291,7 @@ def _softmax_dim(input: Tensor, dim: Any, dtype: Any, op: str) -> tuple[Tensor, 
     if dim is None:
         raise TypeError(f"{op}() missing 1 required positional argument: 'dim' (e.g. dim=-1)")
     if dtype is not None:
-        if isinstance(dtype, (bool, float, Tensor)):  # to() would read these as a tensor
-            raise TypeError(
-                f"{op}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}"
-            )
-        input = input.to(dtype)
+        input = input.to(dtypes.as_dtype(dtype, op))
     if input._data.dtype.kind != "f":
         raise NotImplementedError(
             f"softmax and log_softmax are not implemented for {input.dtype!r} tensors; pass "

@@ -145,7 +145,7 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
     if type(input) is not Tensor:
         require_tensor("nansum", "input", 1, input)
     if dtype is not None:
-        input = input.to(dtype)
+        input = input.to(dtypes.as_dtype(dtype, "nansum"))
     if not input.dtype.is_floating_point:
         from symgrad.ops.reductions import sum as _sum
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from symgrad import dtypes
+from symgrad._arguments import require_tensor
 from symgrad._meta import MetaArray
 from symgrad.tensor import Tensor, bind_methods
 
@@ -50,12 +51,8 @@ def can_cast(from_: dtypes.dtype, to: dtypes.dtype) -> bool:
     >>> symgrad.can_cast(symgrad.float32, symgrad.int32)
     False
     """
-    for position, name, value in ((1, "from_", from_), (2, "to", to)):
-        if not isinstance(value, dtypes.dtype):
-            raise TypeError(
-                f"can_cast(): argument '{name}' (position {position}) must be torch.dtype, "
-                f"not {type(value).__name__}"
-            )
+    from_ = dtypes.as_dtype(from_, "can_cast", "from_", 1)
+    to = dtypes.as_dtype(to, "can_cast", "to", 2)
     return from_.category <= to.category
 
 
@@ -66,6 +63,8 @@ def is_floating_point(input: Tensor) -> bool:
     >>> symgrad.is_floating_point(symgrad.tensor([1.0])), symgrad.tensor(1).is_floating_point()
     (True, False)
     """
+    if type(input) is not Tensor:
+        require_tensor("is_floating_point", "input", 1, input)
     return input.dtype.is_floating_point
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._arguments import (
+    OMITTED,
     require_int,
     require_ints,
     require_tensor,
@@ -108,7 +109,7 @@ def tile(input: Tensor, dims: Any) -> Tensor:
 
 
 def repeat_interleave(
-    input: Tensor, repeats: Any = None, dim: int | None = None, *, output_size: int | None = None
+    input: Tensor, repeats: Any = OMITTED, dim: int | None = None, *, output_size: int | None = None
 ) -> Tensor:
     """Each element repeated ``repeats`` times (a number, or one count per element along
     ``dim``); over the flattened input when ``dim`` is None.
@@ -120,16 +121,16 @@ def repeat_interleave(
     tensor([1., 1., 2., 2.])
     """
     if type(input) is not Tensor:
-        if repeats is None and dim is None:
+        if repeats is OMITTED and dim is None:
             require_tensor("repeat_interleave", "repeats", 1, input)
         require_tensor_input("repeat_interleave", input, repeats, dim)
-    if isinstance(repeats, bool):
+    if isinstance(repeats, bool) or repeats is None:
         raise TypeError(
             "repeat_interleave() received an invalid combination of arguments - got (Tensor, "
-            "bool), but expected (Tensor input, Tensor repeats, int dim = None) or (Tensor "
-            "input, int repeats, int dim = None)"
+            f"{type(repeats).__name__}), but expected (Tensor input, Tensor repeats, int dim = "
+            "None) or (Tensor input, int repeats, int dim = None)"
         )
-    if repeats is None:  # repeat_interleave(counts): indices repeated by their counts
+    if repeats is OMITTED:  # repeat_interleave(counts): indices repeated by their counts
         return _found(lambda c: np.repeat(np.arange(c.size), c.astype(np.int64)), input)
     x = input.reshape(-1) if dim is None else input
     d = 0 if dim is None else _wrap_dim(dim, x.ndim)
@@ -163,6 +164,25 @@ def repeat_interleave(
     out_shape = list(x.shape)
     out_shape[d] = n * repeats
     return expand(moved, tuple(shape)).contiguous().view(*out_shape)
+
+
+def repeat_interleave_method(
+    self: Tensor, repeats: Any = OMITTED, dim: int | None = None, *, output_size: Any = None
+) -> Tensor:
+    """:func:`repeat_interleave` of ``self``; the method takes no counts-only form.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([1, 2]).repeat_interleave(symgrad.tensor([1, 2]))
+    tensor([1, 2, 2])
+    """
+    if repeats is OMITTED:
+        raise TypeError(
+            "repeat_interleave() received an invalid combination of arguments - got (), but "
+            "expected (Tensor repeats, int dim = None) or (int repeats, int dim = None)"
+        )
+    return repeat_interleave(self, repeats, dim, output_size=output_size)
 
 
 # -- roll, rot90 ----------------------------------------------------------------------------------

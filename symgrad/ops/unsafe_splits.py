@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad._arguments import require_tensor
+from symgrad._arguments import int_value, require_tensor
 from symgrad.ops import joining
-from symgrad.ops.view_copies import integral, sizes_list
+from symgrad.ops.view_copies import sizes_list
 from symgrad.tensor import Tensor, _wrap_dim, bind_methods
 
 __all__ = ["unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk"]
@@ -33,7 +33,7 @@ def unsafe_split(tensor: Tensor, split_size: int, dim: int = 0) -> tuple[Tensor,
     """
     if type(tensor) is not Tensor:
         require_tensor("unsafe_split", "input", 1, tensor)
-    integral(split_size, "unsafe_split", "split_size")
+    split_size = int_value("unsafe_split", "split_size", split_size, 2)
     if split_size < 0:
         raise RuntimeError(
             f"split expects split_size be non-negative, but got split_size={split_size}"
@@ -71,6 +71,7 @@ def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]
     """
     if type(input) is not Tensor:
         require_tensor("unsafe_chunk", "input", 1, input)
+    chunks = int_value("unsafe_chunk", "chunks", chunks, 2)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     if input.ndim == 0:

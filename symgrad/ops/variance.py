@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._arguments import require_tensor
+from symgrad._arguments import require_numbers, require_tensor
 from symgrad._memory_format import row_major
 from symgrad.ops.reductions import _count, _dims, _keep, _unsqueezed
 from symgrad.prim.factorization import Factorization
@@ -191,6 +191,8 @@ def _spread(
         )
     if isinstance(dim, bool) and unbiased is None and correction is None and not keepdim:
         dim, unbiased = None, dim  # PyTorch's overload std(input, unbiased)
+    if correction is not None and type(correction) is not int:
+        require_numbers(prim.name, correction=correction)
     axes, c = _dims(input, dim), _correction(unbiased, correction)
     if _count(input.shape, axes) - c <= 0:
         warnings.warn(

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from symgrad import dtypes
 from symgrad.autograd.node import RemovableHandle
 from symgrad.nn.modules import _state, _state_dict
 
@@ -91,15 +92,15 @@ class ModuleStateMethods:
 
     def double(self) -> Any:
         """Floating parameters and buffers to float64."""
-        return _state.convert(self, "float64")
+        return _state.convert(self, dtypes.float64)
 
     def float(self) -> Any:
         """Floating parameters and buffers to float32."""
-        return _state.convert(self, "float32")
+        return _state.convert(self, dtypes.float32)
 
     def half(self) -> Any:
         """Floating parameters and buffers to float16."""
-        return _state.convert(self, "float16")
+        return _state.convert(self, dtypes.float16)
 
     def type(self, dst_type: Any) -> Any:
         """Cast every parameter and buffer, integer ones too, to ``dst_type`` (a dtype or

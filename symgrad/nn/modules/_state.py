@@ -19,6 +19,7 @@ from symgrad.autograd.grad_mode import no_grad
 from symgrad.autograd.node import RemovableHandle
 from symgrad.nn.modules import _global_hooks
 from symgrad.nn.parameter import Buffer
+from symgrad.ops.devices import to_arguments
 from symgrad.tensor import Tensor
 
 __all__ = ["zero_grads", "target_dtype", "module_to", "convert", "apply_to_tensors"]
@@ -43,17 +44,13 @@ def zero_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
 # -- conversion ------------------------------------------------------------------------------
 def target_dtype(args: tuple, kwargs: dict) -> dtypes.dtype | None:
     """The dtype ``Module.to(*args, **kwargs)`` converts to (None: only a device)."""
-    # the devices and arguments that tensors accept
+    # the devices and arguments that tensors accept, read as tensors read them (to(2.5) is
+    # to a float64 tensor's dtype, to(float) to float64)
     Tensor._make(np.zeros((0,), np.float32)).to(*args, **kwargs)
     flags = [a for a in args if isinstance(a, bool)]  # non_blocking, then copy
     if "copy" in kwargs or len(flags) > 1:
         raise RuntimeError(".to() does not accept copy argument")
-    dtype = kwargs.get("dtype")
-    for a in args:
-        if isinstance(a, dtypes.dtype):
-            dtype = a
-        elif isinstance(a, Tensor):
-            dtype = a.dtype
+    _, dtype, _, _ = to_arguments(args, kwargs)
     if dtype is not None and not dtype.is_floating_point:
         raise TypeError(
             "nn.Module.to only accepts floating point or complex dtypes, but got desired "

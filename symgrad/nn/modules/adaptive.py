@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import creation
+from symgrad import creation, dtypes
 from symgrad.nn import functional as F
 from symgrad.nn.modules.container import ModuleList, Sequential
 from symgrad.nn.modules.linear import Linear
@@ -121,13 +121,13 @@ class AdaptiveLogSoftmaxWithLoss(Module):
             rows = np.flatnonzero(cluster == i)
             if rows.size == 0:
                 continue
-            rows_t = creation.tensor(rows, dtype="int64")
-            within = creation.tensor(labels[rows] - self.cutoffs[i - 1], dtype="int64")
+            rows_t = creation.tensor(rows, dtype=dtypes.int64)
+            within = creation.tensor(labels[rows] - self.cutoffs[i - 1], dtype=dtypes.int64)
             scores = self.tail[i - 1](x.index_select(0, rows_t))
             picked = F.log_softmax(scores, dim=1).gather(1, within.unsqueeze(1))
             output = output.index_copy(0, rows_t, picked.squeeze(1))
         head_logprob = F.log_softmax(self.head(x), dim=1)
-        column = creation.tensor(head_column, dtype="int64").unsqueeze(1)
+        column = creation.tensor(head_column, dtype=dtypes.int64).unsqueeze(1)
         output = output + head_logprob.gather(1, column).squeeze(1)
         loss = (-output).mean()
         return _ASMoutput(output if batched else output.squeeze(0), loss)
@@ -178,7 +178,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         in_cluster = np.flatnonzero(best.numpy() >= self.shortlist_size)
         if in_cluster.size == 0:
             return best
-        rows = creation.tensor(in_cluster, dtype="int64")
+        rows = creation.tensor(in_cluster, dtype=dtypes.int64)
         full = self._full_log_prob(input.index_select(0, rows), head_output.index_select(0, rows))
         best[rows] = full.argmax(dim=1)
         return best

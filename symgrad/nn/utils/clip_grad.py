@@ -89,10 +89,11 @@ def clip_grads_with_norm_(
     """
     from symgrad import clamp
 
+    max_norm = float(max_norm)  # (first, as PyTorch: a max_norm of None fails without grads too)
     grads = _grads(_tensors(parameters))
     if not grads:
         return
-    coef = clamp(float(max_norm) / (total_norm + 1e-6), max=1.0)
+    coef = clamp(max_norm / (total_norm + 1e-6), max=1.0)
     for g in grads:
         g.mul_(coef.to(g.dtype))
 
