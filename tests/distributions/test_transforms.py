@@ -294,7 +294,7 @@ def _reprs_and_errors(lib):
 def test_reprs_and_errors_match_torch():
     torch = pytest.importorskip("torch")
     # both libraries validating arguments (their default), whatever an earlier test in this
-    # process left PyTorch's switch at (after tests/test_hunt_new_api.py it is off)
+    # process left PyTorch's switch at (after tests/test_new_api_names.py it is off)
     base = torch.distributions.Distribution
     saved = base._validate_args
     base.set_default_validate_args(True)
