@@ -67,6 +67,9 @@ class OpInfo:
 
 # PyTorch's backward op of the op has no derivative: a second backward pass raises
 NO_DOUBLE_BACKWARD = "no_double_backward"
+# the gradient is linear in the inputs, but PyTorch's backward op has no derivative by the
+# incoming gradient: gradgradcheck, which differentiates by it, raises
+NO_GRADGRADCHECK = "no_gradgradcheck"
 
 
 def _op(name, fn, *inputs, **options):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .op_db import _op, arg, f64
+from .op_db import NO_DOUBLE_BACKWARD, NO_GRADGRADCHECK, _op, arg, f64
 
 NORMS = [
     _op(
@@ -26,7 +26,7 @@ NORMS = [
             T.tensor([1, 2, 4, 4, 0, 1]), w, T.tensor([0, 2, 2, 5]), padding_idx=4
         ),
         arg(5, 3),
-        tags=("no_torch_forward_ad",),
+        tags=("no_torch_forward_ad", NO_GRADGRADCHECK),
     ),
     _op(
         "embedding_bag_sum_weighted",
@@ -35,7 +35,7 @@ NORMS = [
         ),
         arg(5, 3),
         arg(2, 3),
-        tags=("no_torch_forward_ad",),
+        tags=("no_torch_forward_ad", NO_DOUBLE_BACKWARD),
     ),
     _op(
         "embedding_bag_max",
@@ -43,7 +43,7 @@ NORMS = [
             T.tensor([1, 2, 4, 3, 0, 1]), w, T.tensor([0, 2, 3]), mode="max"
         ),
         arg(5, 3, kind="distinct"),
-        tags=("no_torch_forward_ad",),
+        tags=("no_torch_forward_ad", NO_GRADGRADCHECK),
     ),
 ]
 
