@@ -54,7 +54,11 @@ def test_randperm():
     "call, error, message",
     [
         (lambda: symgrad.randperm(-1), RuntimeError, "negative dimension -1"),
-        (lambda: symgrad.randperm(2.5), TypeError, r"argument 'n' \(position 1\) must be int, not float"),
+        (
+            lambda: symgrad.randperm(2.5),
+            TypeError,
+            r"argument 'n' \(position 1\) must be int, not float",
+        ),
         (lambda: symgrad.Generator().manual_seed("a"), RuntimeError, "expected a long"),
         (lambda: symgrad.Generator().manual_seed(2**64), ValueError, "Overflow"),  # as PyTorch
         (lambda: symgrad.Generator().set_state(symgrad.zeros(3)), TypeError, "RNG state must"),
