@@ -39,12 +39,20 @@ import numpy as np
 
 from symgrad._rounding import fma
 
-__all__ = ["CpuStream", "STATE_BYTES", "wide_draws"]
+__all__ = ["CpuStream", "STATE_BYTES", "wide_draws", "box_muller"]
 
 _N = 624  # the twister's words
 _MASK32 = 0xFFFFFFFF
 _BITS = {np.dtype(np.float64): 53}  # every other dtype: 24 bits (a float32 uniform, rounded)
 _TWO_PI = 2.0 * math.pi
+
+
+def box_muller(u1: float, u2: float) -> tuple[float, float]:
+    """PyTorch's ``normal_distribution<double>`` from two uniforms: the value, and the second
+    of the pair, which the generator keeps for the next draw."""
+    r = math.sqrt(-2.0 * math.log1p(-u2))
+    theta = _TWO_PI * u1
+    return r * math.cos(theta), r * math.sin(theta)
 
 
 def wide_draws(dtype: Any) -> bool:
@@ -163,11 +171,7 @@ class CpuStream:
             if self.normal_cache is not None:
                 z, self.normal_cache = self.normal_cache, None
             else:
-                u1, u2 = self._unit(2, np.dtype(np.float64))
-                r = math.sqrt(-2.0 * math.log1p(-u2))
-                theta = _TWO_PI * u1
-                self.normal_cache = r * math.sin(theta)
-                z = r * math.cos(theta)
+                z, self.normal_cache = box_muller(*self._unit(2, np.dtype(np.float64)))
             out[k] = z
         return out if (std == 1 and mean == 0) else fma(out, std, mean)
 

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._cpu_generator import box_muller
+
 __all__ = ["gamma_draws", "poisson_draws", "binomial_draws"]
 
 _F = np.float32
@@ -62,11 +64,9 @@ class _Reader:
         if stream.normal_cache is not None:
             z, stream.normal_cache = stream.normal_cache, None
             return z
-        u1, u2 = self.uniform(), self.uniform()
-        r = math.sqrt(-2.0 * math.log1p(-u2))
-        theta = 2.0 * math.pi * u1
-        stream.normal_cache = r * math.sin(theta)
-        return r * math.cos(theta)
+        u1 = self.uniform()
+        z, stream.normal_cache = box_muller(u1, self.uniform())
+        return z
 
     def close(self) -> None:
         self.stream.bits.state = self.saved

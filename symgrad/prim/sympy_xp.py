@@ -194,7 +194,7 @@ class SX:
     def index_put_zeros(
         shape: tuple, key: Any, g: Any, unique: bool = False, node: Any = None
     ) -> np.ndarray:
-        out = _objects(np.zeros(shape, dtype=np.int64))
+        out = np.full(shape, sp.S.Zero, dtype=object)
         g = _objects(g)
         if unique or _basic_key(key):  # no index twice: 0 + g is g
             out[key] = g[()] if g.ndim == 0 else g  # a 0-d array would go in as an element

@@ -8,7 +8,7 @@ from symgrad.symbolic.derivation import Derivation, derivation
 from symgrad.symbolic.display import latex
 from symgrad.symbolic.forward import jvp
 from symgrad.symbolic.names import symbols
-from symgrad.symbolic.replay import SymbolicDepthError
+from symgrad.symbolic.nesting import SymbolicDepthError
 from symgrad.prim.matrix_xp import MatrixFormError
 
 __all__ = [

@@ -127,17 +127,22 @@ def _gradient_arrays(replay: Replay, y: Tensor, xs: list[Tensor], seed: np.ndarr
 
 
 def gradient_replay(
-    y: Tensor, xs: list[Tensor], cse: bool, as_float: bool = False, backend: str = "sympy"
+    y: Tensor,
+    xs: list[Tensor],
+    cse: bool,
+    as_float: bool = False,
+    backend: str = "sympy",
+    lazy: bool | None = None,
 ) -> tuple[Replay, list]:
     """The replay of ``y``'s graph and the gradient arrays of ``y`` for ``xs`` (in SymPy, on
-    either symbolic backend)."""
+    either symbolic backend); ``lazy``: see :class:`Replay`."""
     if y.numel() != 1:
         raise ValueError(
             f"gradient() needs a one-element output, got shape {list(y.shape)}; use "
             "jacobian(y, x) for the derivatives of every element"
         )
     _check_inputs(xs)
-    replay = new_replay(backend, cse, as_float)
+    replay = new_replay(backend, cse, as_float, lazy)
     grads = _gradient_arrays(replay, y, xs, seed_ones(y.shape))
     return replay, _in_sympy(replay, grads)
 

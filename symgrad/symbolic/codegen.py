@@ -48,7 +48,8 @@ def _outputs(exprs: Any) -> tuple[list, list, bool]:
             flat.extend(sp.sympify(v, strict=True) for v in e.flat)
         elif isinstance(e, (sp.MatrixBase, sp.NDimArray)):
             shapes.append(tuple(e.shape))
-            flat.extend(sp.sympify(v, strict=True) for v in e)
+            # a dense array's elements as its list holds them (indexing each one parses it)
+            flat.extend(sp.sympify(v, strict=True) for v in getattr(e, "_array", e))
         else:
             shapes.append(())
             flat.append(sp.sympify(e, strict=True))
@@ -206,26 +207,25 @@ def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> Co
         leaves = [leaves]
     leaf_info = [_leaf_symbols(leaf) for leaf in leaves]
     flat, shapes, single = _outputs(exprs)
-    # SymPy's complex infinity (a constant folded into log(0) or 1/0) has no NumPy spelling:
-    # it is undefined, nan as a real number
-    replacements = [(s, _defined(e)) for s, e in replacements]
-    flat = [_defined(e) for e in flat]
     if backend == "symengine":
         from symgrad.symbolic.symengine_compile import NoSymEngineKernel, symengine_lambdify
 
         try:
-            return symengine_lambdify(replacements, flat, shapes, single, leaf_info)
+            return symengine_lambdify(*_all_defined(replacements, flat), shapes, single, leaf_info)
         except NoSymEngineKernel:
             backend = "numpy"  # a function SymEngine can't evaluate: NumPy's way
     # our own names only: a0.. for inputs, t0.. for the replacements, c0.. for shared terms
     leaf_syms = [s for ss, _ in leaf_info for s in ss]
     arg_names = [f"a{i}" for i in range(len(leaf_syms))]
-    if backend == "numpy":
+    if backend == "numpy":  # (its printer writes SymPy's complex infinity as nan)
         fast = numpy_program(replacements, flat, dict(zip(leaf_syms, arg_names)), arg_names)
         if fast is not None:
             source, fn = fast
-            program = lambda: _program(replacements, flat, leaf_syms, arg_names)  # noqa: E731
+            program = lambda: _program(  # noqa: E731
+                *_all_defined(replacements, flat), leaf_syms, arg_names
+            )
             return CompiledFunction(fn, leaf_info, arg_names, program, shapes, single, source)
+    replacements, flat = _all_defined(replacements, flat)
     assignments, results = _program(replacements, flat, leaf_syms, arg_names)
     arg_syms = [sp.Symbol(n, real=True) for n in arg_names]
     cls, modules = CompiledFunction, None
@@ -237,6 +237,12 @@ def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> Co
         arg_syms, results, cse=lambda _: (assignments, results), where=False, modules=modules
     )
     return cls(fn, leaf_info, arg_names, (assignments, results), shapes, single)
+
+
+def _all_defined(replacements: list, flat: list) -> tuple[list, list]:
+    """SymPy's complex infinity (a constant folded into log(0) or 1/0) has no NumPy spelling:
+    it is undefined, nan as a real number."""
+    return [(s, _defined(e)) for s, e in replacements], [_defined(e) for e in flat]
 
 
 def _defined(e: Any) -> Any:
@@ -329,7 +335,8 @@ def compile_gradient(
         if batch is not None:
             _batched(compiled, xs_list, xs_list + others, batch, reduction)
         return compiled
-    replay, grads = gradient_replay(y, xs_list, cse=True)
+    # (the definitions' names stay inside the function: they may come in the order needed)
+    replay, grads = gradient_replay(y, xs_list, cse=True, lazy=True)
     # the gradients' object arrays as they are (the jax backend prints SymPy arrays)
     wrap = to_sympy if backend == "jax" else np.asarray
     values = [wrap(g) if g.ndim else sp.sympify(g[()], strict=True) for g in grads]

@@ -72,7 +72,16 @@ def _function_name(func: type, n: int) -> str | None:
     return match.group(1) if match.group(1) in _namespace() else None
 
 
-_CONSTANTS = {sp.pi: "pi", sp.E: "e", sp.nan: "nan", sp.oo: "inf", -sp.oo: "(-inf)"}
+# SymPy's complex infinity (a constant folded into log(0) or 1/0) is undefined: nan as a
+# real number
+_CONSTANTS = {
+    sp.pi: "pi",
+    sp.E: "e",
+    sp.nan: "nan",
+    sp.oo: "inf",
+    -sp.oo: "(-inf)",
+    sp.zoo: "nan",
+}
 
 
 def _number(e: Any) -> str:

@@ -8,7 +8,6 @@ graph, however deep it is. Inline form substitutes everything into one tree per 
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import numpy as np
@@ -19,7 +18,6 @@ from symgrad.autograd.function import check_formula_shapes
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, topological_order
 from symgrad.ops.rounding import stored_values
-from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.sympy_build import real_symbol, total
 from symgrad.prim.sympy_xp import SX, ElementSymbol, _objects, exact
@@ -30,17 +28,18 @@ from symgrad.symbolic.names import (
     output_name,
     symbol_array_of,
 )
+from symgrad.symbolic.nesting import (
+    BACKWARD,
+    DEPTH_MESSAGE,
+    FORWARD,
+    MAX_INLINE_DEPTH,
+    SymbolicDepthError,
+    depth_of,
+    growth,
+)
 from symgrad.tensor import Tensor
 
 __all__ = ["Replay", "SymbolicDepthError"]
-
-# deeper trees than this make SymPy's own recursive algorithms (printing, assumptions,
-# differentiation) fail or crawl; assignment form has no such limit
-MAX_INLINE_DEPTH = 200
-
-
-class SymbolicDepthError(ValueError):
-    """The closed form is too deeply nested to hold as one SymPy expression."""
 
 
 def backward_order(roots: list[Node]) -> list[Node]:
@@ -58,8 +57,12 @@ class Replay:
         as_float: bool = False,
         names: dict | None = None,
         every_step: bool = False,
+        lazy: bool | None = None,
     ) -> None:
         self.cse = cse
+        # gradients build only the values their rules read; in assignment form too if asked
+        # (its definitions then come in the order they are needed: automatic names differ)
+        self.lazy = not cse if lazy is None else lazy
         self.every_step = every_step  # in assignment form, name negations (-v1) too
         self.names = names or {}  # {(node, output_nr): name} beyond the tensors' own
         self.as_float = as_float
@@ -90,7 +93,7 @@ class Replay:
                 continue
             args = [self.input(node, i) for i in range(len(node._edges))]
             outs = self._guard(
-                lambda node=node, args=args: self._apply(node, args), node, args, _FORWARD
+                lambda node=node, args=args: self._apply(node, args), node, args, FORWARD
             )
             for nr, out in enumerate(outs):
                 name = self.names.get((node, nr)) or output_name(node, nr)
@@ -108,7 +111,35 @@ class Replay:
             return constant_array(const, self.as_float)
         if isinstance(fn, AccumulateGrad):
             return self._leaf(fn._leaf)
-        return self.values[(fn, nr)]
+        value = self.values.get((fn, nr))
+        if value is None:  # (inline gradients compute the values they read only)
+            self._compute(fn)
+            value = self.values[(fn, nr)]
+        return value
+
+    def _compute(self, root: Node) -> None:
+        """The symbolic outputs of ``root`` and of the nodes it depends on that are not known
+        yet (depth first: in assignment form, :meth:`forward` keeps the graph's order)."""
+        stack = [(root, False)]
+        while stack:
+            node, ready = stack.pop()
+            if (node, 0) in self.values:
+                continue
+            if not ready:
+                stack.append((node, True))
+                stack.extend(
+                    (fn, False)
+                    for fn, _ in node._edges
+                    if fn is not None and not isinstance(fn, AccumulateGrad)
+                )
+                continue
+            args = [self.input(node, i) for i in range(len(node._edges))]
+            outs = self._guard(
+                lambda node=node, args=args: self._apply(node, args), node, args, FORWARD
+            )
+            for nr, out in enumerate(outs):
+                name = self.names.get((node, nr)) or output_name(node, nr)
+                self.values[(node, nr)] = self._assign(out, "v", name)
 
     def _leaf(self, t: Tensor) -> np.ndarray:
         if not is_symbolic(t):
@@ -137,7 +168,7 @@ class Replay:
         node = t._origin
         if (node, 0) not in self.values:
             args = [self.input(node, i) for i in range(len(node._edges))]
-            outs = self._guard(lambda: self._apply(node, args), node, args, _FORWARD)
+            outs = self._guard(lambda: self._apply(node, args), node, args, FORWARD)
             for nr, out in enumerate(outs):
                 name = self.names.get((node, nr)) or output_name(node, nr)
                 self.values[(node, nr)] = self._assign(out, "v", name)
@@ -185,7 +216,8 @@ class Replay:
             for k in spots.get(_spot(root), []):
                 result[k] = seed
             return result
-        self.forward(root.grad_fn)
+        if not self.lazy:  # every value, the definitions in the graph's order
+            self.forward(root.grad_fn)
         order = backward_order([root.grad_fn])
         deps, _ = collect([root.grad_fn])
         # named constants have no edge: the nodes that use them are targets themselves
@@ -212,11 +244,11 @@ class Replay:
                     lambda n=node, g=g, nr=nr, w=wanted: self._vjp(n, g, nr, w),
                     node,
                     lambda n=node, g=g, nr=nr: [
-                        *(self.input(n, i) for i in range(len(n._edges))),
+                        *(self._known_input(n, i) for i in range(len(n._edges))),
                         self.values.get((n, nr)),
                         g,
                     ],
-                    _BACKWARD,
+                    BACKWARD,
                 )
                 for i, ((fn, fnr), gi) in enumerate(zip(node._edges, grads)):
                     if fn is None and gi is not None:
@@ -233,13 +265,22 @@ class Replay:
         return result
 
     def _vjp(self, node: Node, g: np.ndarray, nr: int, needs: tuple | None = None) -> tuple:
-        args = [self.input(node, i) for i in range(len(node._edges))]
         if needs is None:
             needs = tuple(fn is not None for fn, _ in node._edges)
+        reads = _reads(node.prim, needs) if self.lazy else None
+        if reads is None:
+            args = [self.input(node, i) for i in range(len(node._edges))]
+            out = self._output(node, 0)
+        else:  # the values the rule reads (zeros for the others: their shapes)
+            uses, uses_out = reads
+            args = [
+                self.input(node, i) if used or node._edges[i][0] is None else self._zeros(node, i)
+                for i, used in enumerate(uses)
+            ]
+            out = self._output(node, 0) if uses_out else None
         shapes = tuple(np.shape(a) for a in args)
-        out = self.values[(node, 0)]
         if hasattr(node.prim, "n_outputs"):  # a factorization: its rule takes every output
-            out = tuple(self.values[(node, k)] for k in range(node.prim.n_outputs))
+            out = tuple(self._output(node, k) for k in range(node.prim.n_outputs))
         ctx = Ctx(tuple(args), out, shapes, needs, node.params, nr)
         grads = node.prim.vjp(self.sx, g, ctx)
         # element-wise rules give gradients in the output's (broadcast) shape
@@ -247,6 +288,22 @@ class Replay:
             None if v is None else self.sx.sum_to_size(_objects(v), shape)
             for v, shape in zip(grads, shapes)
         )
+
+    def _output(self, node: Node, nr: int) -> np.ndarray:
+        if (node, nr) not in self.values:
+            self._compute(node)
+        return self.values[(node, nr)]
+
+    def _zeros(self, node: Node, i: int) -> np.ndarray:
+        """A stand-in for an input no rule reads: zeros of its shape."""
+        return np.full(node._meta[i][0], sp.S.Zero, dtype=object)
+
+    def _known_input(self, node: Node, i: int) -> np.ndarray | None:
+        """Input ``i`` of ``node`` if its value is known (or a leaf's or a constant's)."""
+        fn, nr = node._edges[i]
+        if fn is None or isinstance(fn, AccumulateGrad):
+            return self.input(node, i)
+        return self.values.get((fn, nr))
 
     # -- numbers, for rules that pick elements by value --------------------------------------------
     def _numeric(self, arr: np.ndarray) -> np.ndarray:
@@ -277,10 +334,10 @@ class Replay:
         try:
             result = compute()
         except RecursionError:
-            raise SymbolicDepthError(_DEPTH_MESSAGE) from None
+            raise SymbolicDepthError(DEPTH_MESSAGE) from None
         if self.cse:
             return result
-        grow = _growth(node.prim, way)
+        grow = growth(node.prim, way)
         bound = None
         if grow is not None:
             inputs = inputs() if callable(inputs) else inputs
@@ -292,13 +349,13 @@ class Replay:
             # is x/sqrt(x**2 + 1)): the bound is trusted with a wide margin only
             depth = bound if bound is not None and bound <= MAX_INLINE_DEPTH // 4 else None
             if depth is None:
-                depth = _depth(arr, self._depths)
+                depth = depth_of(arr, self._depths)
             else:  # the elements' bound, for measuring the trees that hold them later
                 known = self._depths
                 for e in arr.flat:
                     known.setdefault(e, depth)
             if depth > MAX_INLINE_DEPTH:
-                raise SymbolicDepthError(_DEPTH_MESSAGE)
+                raise SymbolicDepthError(DEPTH_MESSAGE)
             self._deep[id(arr)] = (arr, depth)
         return result
 
@@ -307,7 +364,7 @@ class Replay:
         known = self._deep.get(id(arr))
         if known is not None and known[0] is arr:
             return known[1]
-        depth = _depth(np.asarray(arr, dtype=object), self._depths)
+        depth = depth_of(np.asarray(arr, dtype=object), self._depths)
         self._deep[id(arr)] = (arr, depth)
         return depth
 
@@ -322,38 +379,6 @@ class Replay:
         return out
 
 
-_FORWARD, _BACKWARD = 0, 1
-# (primitive, way) -> how much deeper than its inputs an element-wise rule's results can nest
-_growths: dict = {}
-
-
-def _growth(prim: Any, way: int) -> int | None:
-    """How much deeper than its inputs the results of ``prim`` nest at most, for element-wise
-    primitives (their formula over the inputs, then a sum over broadcast dimensions); None for
-    others, whose results are measured."""
-    if not isinstance(prim, Elementwise):
-        return None
-    key = (prim, way)
-    found = _growths.get(key)
-    if found is None:
-        if way == _FORWARD:
-            forms = [prim.expr]
-        else:
-            forms = list(prim.local_derivatives) + list(prim.partials)
-        # the template's depth: each symbol (depth 1) replaced by an input; a product with
-        # the incoming gradient and a sum over broadcast dimensions on the way back
-        found = max(_depth(np.array(forms, dtype=object)), 1) - 1 + 2 * way
-        _growths[key] = found
-    return found
-
-
-_DEPTH_MESSAGE = (
-    "the closed form of this graph is nested too deeply to hold as one SymPy expression "
-    f"(more than {MAX_INLINE_DEPTH} levels); pass cse=True to get it in assignment form "
-    "(replacements, expressions), which stays linear in the size of the graph"
-)
-
-
 def _total(arrays: list | None) -> np.ndarray | None:
     """The element-wise sum of gradients of one shape: one ``Add`` per element (the same
     expression as adding them pairwise, built once)."""
@@ -364,6 +389,17 @@ def _total(arrays: list | None) -> np.ndarray | None:
     for index in np.ndindex(*out.shape):
         out[index] = total([a[index] for a in arrays])
     return out
+
+
+def _reads(prim: Any, needs: tuple) -> tuple | None:
+    """(which inputs, whether the output) the rule of ``prim`` reads when the inputs where
+    ``needs`` is True want a gradient: what the node saves for them (its primitive's
+    ``saves`` and ``used_saves``); None where that is not declared per input."""
+    keep, keep_out = prim.saves(len(needs))
+    if len(keep) != len(needs):
+        return None
+    used = prim.used_saves(needs)
+    return tuple(k and u for k, u in zip(keep, used)), keep_out
 
 
 def _wraps(node: Node, dtype: Any) -> bool:
@@ -391,29 +427,6 @@ def _spot(t: Tensor) -> tuple:
     from symgrad.autograd.node import accumulator_of
 
     return (accumulator_of(t), 0) if t._requires_grad else ("constant", id(t))
-
-
-def _depth(arr: np.ndarray, depth: dict | None = None) -> int:
-    """The deepest nesting among the elements (iterative, shared subtrees visited once; the
-    ``depth`` memo, kept by the caller, spares the trees already measured)."""
-    depth = {} if depth is None else depth
-    best = 0
-    for e in arr.flat:
-        e = sp.sympify(e, strict=True)
-        stack = [(e, False)]
-        while stack:
-            node, done = stack.pop()
-            if node in depth:
-                continue
-            if done or not node.args:
-                depth[node] = 1 + max((depth.get(a, 0) for a in node.args), default=0)
-                continue
-            stack.append((node, True))
-            stack.extend((a, False) for a in node.args if a not in depth)
-            if len(stack) > sys.getrecursionlimit() * 50:
-                return MAX_INLINE_DEPTH + 1
-        best = max(best, depth[e])
-    return best
 
 
 def seed_ones(shape: tuple) -> np.ndarray:

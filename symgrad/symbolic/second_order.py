@@ -24,13 +24,8 @@ from symgrad._symbol_names import name_symbol
 from symgrad.prim.sympy_build import product, substitute
 from symgrad.prim.sympy_build import total as add_terms
 from symgrad.symbolic.names import symbol_array_of
-from symgrad.symbolic.replay import (
-    _DEPTH_MESSAGE,
-    MAX_INLINE_DEPTH,
-    Replay,
-    SymbolicDepthError,
-    seed_ones,
-)
+from symgrad.symbolic.nesting import DEPTH_MESSAGE, MAX_INLINE_DEPTH, SymbolicDepthError
+from symgrad.symbolic.replay import Replay, seed_ones
 from symgrad.tensor import Tensor
 
 __all__ = ["hessian_sweep", "NoClosedSecondOrder"]
@@ -61,7 +56,7 @@ class _Sweep:
         if not self.cse:
             self.depth[s] = self._depth(d)
             if self.depth[s] > MAX_INLINE_DEPTH:
-                raise SymbolicDepthError(_DEPTH_MESSAGE)
+                raise SymbolicDepthError(DEPTH_MESSAGE)
             self.inline[s] = substitute(d, self.inline) if self.inline else d
         else:
             self.named.setdefault(d, s)

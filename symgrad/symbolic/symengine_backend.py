@@ -37,7 +37,8 @@ import sympy as sp
 
 from symgrad.autograd.function import check_formula_shapes
 from symgrad.symbolic.names import is_symbolic
-from symgrad.symbolic.replay import _DEPTH_MESSAGE, MAX_INLINE_DEPTH, Replay, SymbolicDepthError
+from symgrad.symbolic.nesting import DEPTH_MESSAGE, MAX_INLINE_DEPTH, SymbolicDepthError
+from symgrad.symbolic.replay import Replay
 from symgrad.symbolic.symengine_convert import Bridge, require_symengine
 from symgrad.symbolic.symengine_xp import SE
 from symgrad.tensor import Tensor
@@ -57,12 +58,12 @@ def check_backend(backend: str) -> None:
         require_symengine()
 
 
-def new_replay(backend: str, cse: bool, as_float: bool) -> Replay:
+def new_replay(backend: str, cse: bool, as_float: bool, lazy: bool | None = None) -> Replay:
     """A replay on the symbolic ``backend``: ``"sympy"`` or ``"symengine"``."""
     check_backend(backend)
     if backend == "sympy":
-        return Replay(cse=cse, as_float=as_float)
-    return SymEngineReplay(cse=cse, as_float=as_float)
+        return Replay(cse=cse, as_float=as_float, lazy=lazy)
+    return SymEngineReplay(cse=cse, as_float=as_float, lazy=lazy)
 
 
 class SymEngineReplay(Replay):
@@ -71,8 +72,8 @@ class SymEngineReplay(Replay):
     ``definitions`` (assignment form) hold SymEngine pairs until :meth:`to_sympy` converts
     them with the results."""
 
-    def __init__(self, cse: bool = False, as_float: bool = False) -> None:
-        super().__init__(cse=cse, as_float=as_float)
+    def __init__(self, cse: bool = False, as_float: bool = False, lazy: bool | None = None):
+        super().__init__(cse=cse, as_float=as_float, lazy=lazy)
         self.bridge = Bridge()
         self.sx = SE(self.bridge, self._numeric)
         self._converted: dict[int, tuple[Any, np.ndarray]] = {}  # id -> (kept alive, array)
@@ -100,6 +101,9 @@ class SymEngineReplay(Replay):
         if found is None or found[0] is not const:
             found = self._converted[id(const)] = (const, self.bridge.array(super().input(node, i)))
         return found[1]
+
+    def _zeros(self, node: Any, i: int) -> np.ndarray:
+        return np.full(node._meta[i][0], self.bridge.se.Integer(0), dtype=object)
 
     def _apply(self, node: Any, args: list) -> tuple:
         outs = node.prim.outputs(self.sx, tuple(args), node.params)
@@ -141,7 +145,7 @@ class SymEngineReplay(Replay):
         try:
             return compute()
         except RecursionError:
-            raise SymbolicDepthError(_DEPTH_MESSAGE) from None
+            raise SymbolicDepthError(DEPTH_MESSAGE) from None
 
     # -- numbers, for rules that pick elements by value ---------------------------------------
     def _numeric(self, arr: np.ndarray) -> np.ndarray:
@@ -173,7 +177,7 @@ class SymEngineReplay(Replay):
             for a in arrays:
                 for e in np.asarray(a, dtype=object).flat:
                     if self.bridge.depth(self.bridge.to_se(e)) > MAX_INLINE_DEPTH:
-                        raise SymbolicDepthError(_DEPTH_MESSAGE)
+                        raise SymbolicDepthError(DEPTH_MESSAGE)
         converted = [self.bridge.sympy_array(a)[0] for a in arrays]
         if self.definitions and not isinstance(self.definitions[0][0], sp.Basic):
             self.definitions = [

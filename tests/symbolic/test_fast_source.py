@@ -143,6 +143,15 @@ def test_what_the_fast_printer_does_not_know_is_left_to_sympy(expr):
     assert np.isclose(f(*point), sp.lambdify((a, b), expr)(*point))
 
 
+def test_complex_infinity_is_printed_as_nan():
+    # a constant folded into 1/0 or log(0): undefined, nan as a real number, on either route
+    for expr in (a * sp.zoo + sp.sin(b), sp.Piecewise((a * sp.zoo, b > 0), (a, True))):
+        f = lambdify(expr, [a, b])
+        assert np.isnan(f(0.7, 0.4)), expr
+    source, fn = numpy_program([], [a * sp.zoo + 1], {a: "a0"}, ["a0"])
+    assert "nan" in source and np.isnan(fn(2.0)[0])
+
+
 def test_complex_numbers_are_left_to_sympy():
     assert numpy_program([], [sp.I * a], {a: "a0"}, ["a0"]) is None
 
