@@ -43,6 +43,10 @@ def symbol_array(name: str, shape: tuple) -> np.ndarray:
     if out.size == 1 and not shape:
         out[()] = name_symbol(name, real=True)
         return out
+    if len(shape) == 1:  # (a vector's names without the general index's work)
+        for i in range(shape[0]):
+            out[i] = real_symbol(ElementSymbol, f"{name}[{i}]")
+        return out
     for index in np.ndindex(*shape):
         out[index] = real_symbol(ElementSymbol, f"{name}[{', '.join(map(str, index))}]")
     return out

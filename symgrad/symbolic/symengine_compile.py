@@ -18,6 +18,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad._silent import quiet
+from symgrad.symbolic.chunked import joined_batch
 from symgrad.symbolic.compiled import CompiledFunction
 from symgrad.symbolic.names import symbol_array_of
 from symgrad.symbolic.symengine_convert import Bridge
@@ -52,6 +53,7 @@ class SymEngineFunction(CompiledFunction):
             raise NoSymEngineKernel(str(exc)) from None
         self._count = len(outputs)
         self._fn = quiet(self._evaluate_flat)
+        self._run = quiet(self._lambdified)
         self._leaves = leaves
         self._shapes = shapes
         self._single = single
@@ -66,6 +68,28 @@ class SymEngineFunction(CompiledFunction):
         self.batch_arguments: list[int] = []
         self.reduction: str | None = None
         self._per_sample_outputs: list[bool] = []
+
+    def _evaluate(self, data: list) -> tuple[list, tuple]:
+        """As :meth:`CompiledFunction._evaluate`, with each argument's elements handed over
+        as one block (SymEngine's function takes them side by side in the last axis)."""
+        blocks, batch = [], ()
+        for k, (a, (_, shape)) in enumerate(zip(data, self._leaves)):
+            a = a.astype(np.float64, copy=False)
+            lead = self._leading(k, a, shape)
+            batch = joined_batch(batch, lead, k)
+            blocks.append(a.reshape(lead + (int(np.prod(shape)),)))  # (empty batches too)
+        if not blocks:
+            return super()._evaluate(data)
+        if 0 in batch:  # no sample (SymEngine's function refuses an empty block)
+            return [np.zeros(batch + shape) for shape in self._shapes], batch
+        stacked = np.concatenate([np.broadcast_to(b, batch + b.shape[-1:]) for b in blocks], -1)
+        values = np.asarray(self._run(stacked)).reshape(batch + (-1,))
+        results, start = [], 0
+        for shape in self._shapes:
+            n = int(np.prod(shape)) if shape else 1
+            results.append(values[..., start : start + n].reshape(batch + shape))
+            start += n
+        return results, batch
 
     def _evaluate_flat(self, *args: Any) -> list:
         if not args:

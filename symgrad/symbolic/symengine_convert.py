@@ -61,6 +61,8 @@ class Bridge:
         self._numbers: dict[Any, Any] = {}
         self._se_symbols: dict[str, Any] = {}
         self._depths: dict[Any, int] = {}
+        # arrays known to hold SymEngine elements only, by id (kept: the ids stay theirs)
+        self._se_arrays: dict[int, np.ndarray] = {}
 
     # -- SymPy -> SymEngine --------------------------------------------------------------------
     def symbol(self, s: sp.Symbol) -> Any:
@@ -91,14 +93,19 @@ class Bridge:
     def array(self, a: Any) -> np.ndarray:
         """An array of SymPy expressions or numbers as an object array of SymEngine ones."""
         if isinstance(a, np.ndarray) and a.dtype == object:
+            if self._se_arrays.get(id(a)) is a:
+                return a
             known = _SE_TYPES
             if all(type(v) in known for v in a.flat) or all(_is_se(v) for v in a.flat):
+                self._se_arrays[id(a)] = a
                 return a
         arr = np.asarray(a, dtype=object)
         out = np.empty(arr.size, dtype=object)
         for k, v in enumerate(arr.flat):
             out[k] = self.to_se(v)
-        return out.reshape(arr.shape)
+        out = out.reshape(arr.shape)
+        self._se_arrays[id(out)] = out
+        return out
 
     # -- SymEngine -> SymPy --------------------------------------------------------------------
     def to_sympy(self, e: Any) -> tuple[Any, int]:

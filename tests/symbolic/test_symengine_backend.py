@@ -133,6 +133,22 @@ def test_compile_gradient_with_a_batch():
         assert_close(ours, theirs)
 
 
+def test_compile_gradient_of_no_sample():
+    # an empty batch gives empty gradients, as on the NumPy backend (SymEngine's function
+    # refused the empty block with a bare ValueError)
+    w = symgrad.tensor([1.0, 2.0], requires_grad=True, name="w")
+    x = symgrad.tensor([1.0, 1.0], name="x")
+    t = symgrad.tensor(0.0, name="y")
+    loss = (x @ w - t) ** 2
+    for reduction, shape in (("none", (0, 2)), ("sum", (2,))):
+        kwargs = dict(batch=[x, t], reduction=reduction)
+        ours = compile_gradient(loss, w, backend="symengine", **kwargs)
+        theirs = compile_gradient(loss, w, **kwargs)
+        found = ours([1.0, 2.0], np.zeros((0, 2)), np.zeros(0))
+        assert found.shape == shape
+        assert_close(found, theirs([1.0, 2.0], np.zeros((0, 2)), np.zeros(0)))
+
+
 def test_compile_gradient_of_a_long_chain():
     x = symgrad.tensor(0.5, requires_grad=True, name="x0")
     y = x
