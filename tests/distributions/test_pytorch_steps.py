@@ -5,6 +5,8 @@ type), checked for symgrad always and for PyTorch when it is installed."""
 
 from __future__ import annotations
 
+import warnings
+
 from _torch_table import table_tests
 
 F32 = "float32"
@@ -30,6 +32,31 @@ def _gp(method, values):
         *GP,
     )
 
+
+def _wishart(T, df, **matrix):
+    return T.distributions.Wishart(T.tensor(df), **{k: T.tensor(m) for k, m in matrix.items()})
+
+
+def _wishart_warnings(T):
+    d = _wishart(T, 5.0, covariance_matrix=[[1.0, 0.0], [0.0, 1.0]])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        d.sample()
+    return [str(w.message) for w in caught]
+
+
+def _wishart_rsample(T):
+    """A sample's gradient by the scale's Cholesky factor: the sample drawn again carries it."""
+    tril = T.tensor([[1.0, 0.0], [0.5, 2.0]], requires_grad=True)
+    d = T.distributions.Wishart(T.tensor(5.0), scale_tril=tril)
+    T.manual_seed(3)
+    x = d.rsample()
+    # (PyTorch writes the sample drawn again through a view, a CopySlices node)
+    return x.detach(), T.autograd.grad(x.sum(), [tril])[0]
+
+
+COV = [[2.0, 0.3], [0.3, 1.0]]
+TRIL3 = [[2.0, 0.0, 0.0], [0.3, 1.0, 0.0], [0.1, 0.2, 1.0]]
 
 CASES: dict = {
     # -- GeneralizedPareto: at c = -1 the factor 1 / c + 1 is 0, yet passes c's gradient on
@@ -72,6 +99,41 @@ CASES: dict = {
             T.tensor([0.0], dtype=T.float64), 1.0, T.tensor([0.5], dtype=T.float64)
         ).icdf(T.tensor([0.3], dtype=T.float64)),
         ([0.3905], "float64", None),
+    ),
+    # -- Wishart: PyTorch's Bartlett draws (one normal per entry below the diagonal), and
+    # PyTorch 2.13 draws again each sample its support check accepts, warning
+    "wishart_sample": (
+        lambda T: (
+            T.manual_seed(7),
+            _wishart(T, 3.5, covariance_matrix=COV).sample((2,)),
+        )[1],
+        (
+            [[[7.3177, 6.4524], [6.4524, 7.6946]], [[14.8033, 5.8797], [5.8797, 13.478]]],
+            F32,
+            None,
+        ),
+    ),
+    "wishart_sample_batch": (
+        lambda T: (
+            T.manual_seed(1),
+            _wishart(T, [3.0, 4.5], scale_tril=[TRIL3]).sample(),
+        )[1],
+        (
+            [
+                [[5.3994, 1.0661, -4.928], [1.0661, 0.2117, -0.9514], [-4.928, -0.9514, 4.9216]],
+                [[10.6152, 1.1417, 3.1482], [1.1417, 4.0507, 0.6332], [3.1482, 0.6332, 1.4734]],
+            ],
+            F32,
+            None,
+        ),
+    ),
+    "wishart_warns": (_wishart_warnings, ("Singular sample detected.",)),
+    "wishart_rsample": (
+        _wishart_rsample,
+        (
+            ([[1.4245, 1.7002], [1.7002, 7.8741]], F32, None),
+            ([[6.2493, 8.0119], [6.2493, 8.0119]], F32, None),
+        ),
     ),
 }
 
