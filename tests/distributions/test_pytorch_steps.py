@@ -5,6 +5,7 @@ type), checked for symgrad always and for PyTorch when it is installed."""
 
 from __future__ import annotations
 
+import math
 import warnings
 
 from _torch_table import table_tests
@@ -55,6 +56,16 @@ def _wishart_rsample(T):
     return x.detach(), T.autograd.grad(x.sum(), [tril])[0]
 
 
+def _kl(T, family, p, q):
+    """``kl_divergence`` of two distributions of ``family`` with float32 parameters ``p`` and
+    ``q`` as leaves, with the KL's node and its edges, and the gradients."""
+    pl, ql = T.tensor(p, requires_grad=True), T.tensor(q, requires_grad=True)
+    D = T.distributions
+    kl = D.kl_divergence(getattr(D, family)(probs=pl), getattr(D, family)(probs=ql))
+    node = (type(kl.grad_fn).__name__, [type(n).__name__ for n, _ in kl.grad_fn.next_functions])
+    return (node, kl, *T.autograd.grad(kl.sum(), [pl, ql]))
+
+
 COV = [[2.0, 0.3], [0.3, 1.0]]
 TRIL3 = [[2.0, 0.0, 0.0], [0.3, 1.0, 0.0], [0.1, 0.2, 1.0]]
 
@@ -99,6 +110,39 @@ CASES: dict = {
             T.tensor([0.0], dtype=T.float64), 1.0, T.tensor([0.5], dtype=T.float64)
         ).icdf(T.tensor([0.3], dtype=T.float64)),
         ([0.3905], "float64", None),
+    ),
+    # -- KL of Bernoulli and Categorical pairs: PyTorch's masked assignments and their nodes
+    "kl_categorical": (
+        lambda T: _kl(T, "Categorical", [[0.0, 0.5, 0.5], [0.2, 0.8, 0.0]], [0.2, 0.0, 0.8]),
+        (
+            ("SumBackward1", ("IndexPutBackward0",)),
+            ([math.inf, math.inf], F32, "SumBackward1"),
+            ([[-0.265, -0.265, 0.265], [0.8, -0.2, -0.2]], F32, None),
+            ([-0.3, 0.7, 0.075], F32, None),
+        ),
+    ),
+    "kl_one_hot_categorical": (
+        lambda T: _kl(T, "OneHotCategorical", [[0.1, 0.9]], [0.5, 0.5])[:2],
+        (("SumBackward1", ("IndexPutBackward0",)), ([0.3681], F32, "SumBackward1")),
+    ),
+    "kl_bernoulli": (
+        lambda T: _kl(T, "Bernoulli", [0.0, 0.5, 1.0, 0.3], [0.2, 0.0, 1.0, 1.0]),
+        (
+            ("AddBackward0", ("IndexPutBackward0", "IndexPutBackward0")),
+            ([0.2231, math.inf, 0.0, math.inf], F32, "AddBackward0"),
+            ([-0.2231, -0.3069, 0.0, -0.204], F32, None),
+            ([1.25, 0.0, 0.0, 0.0], F32, None),
+        ),
+    ),
+    # a mask of q's batch shape indexes p's rows, as PyTorch's: a row is infinite, or the
+    # shapes do not fit (its IndexError)
+    "kl_bernoulli_batch_rows": (
+        lambda T: _kl(T, "Bernoulli", [[0.1, 0.5], [0.4, 0.3]], [0.0, 0.6])[1],
+        ([[math.inf, math.inf], [5.7039, 0.1838]], F32, "AddBackward0"),
+    ),
+    "kl_bernoulli_batch_mismatch": (
+        lambda T: _kl(T, "Bernoulli", [[0.1, 0.5, 0.3]], [0.0, 0.6, 0.1]),
+        ("raises", "IndexError"),
     ),
     # -- Wishart: PyTorch's Bartlett draws (one normal per entry below the diagonal), and
     # PyTorch 2.13 draws again each sample its support check accepts, warning
