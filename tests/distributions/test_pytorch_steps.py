@@ -66,6 +66,31 @@ def _kl(T, family, p, q):
     return (node, kl, *T.autograd.grad(kl.sum(), [pl, ql]))
 
 
+def _hashable(T):
+    """Which transforms ``hash`` takes: none, as they define ``__eq__`` (constraints and
+    distributions do not, and are hashed by identity)."""
+    D = T.distributions
+    made = {
+        "affine": D.AffineTransform(1.0, 2.0),
+        "exp": D.ExpTransform(),
+        "exp_inverse": D.ExpTransform().inv,
+        "compose": D.ComposeTransform([D.ExpTransform()]),
+        "power": D.PowerTransform(2.0),
+        "independent": D.IndependentTransform(D.ExpTransform(), 1),
+        "identity": D.transforms.identity_transform,
+        "positive": D.constraints.positive,
+        "normal": D.Normal(0.0, 1.0),
+    }
+    found = []
+    for name, made_object in made.items():
+        try:
+            hash(made_object)
+        except TypeError:
+            continue
+        found.append(name)
+    return found
+
+
 COV = [[2.0, 0.3], [0.3, 1.0]]
 TRIL3 = [[2.0, 0.0, 0.0], [0.3, 1.0, 0.0], [0.1, 0.2, 1.0]]
 
@@ -144,6 +169,7 @@ CASES: dict = {
         lambda T: _kl(T, "Bernoulli", [[0.1, 0.5, 0.3]], [0.0, 0.6, 0.1]),
         ("raises", "IndexError"),
     ),
+    "transforms_unhashable": (_hashable, ("positive", "normal")),
     # -- Wishart: PyTorch's Bartlett draws (one normal per entry below the diagonal), and
     # PyTorch 2.13 draws again each sample its support check accepts, warning
     "wishart_sample": (
