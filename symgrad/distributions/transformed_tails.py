@@ -23,7 +23,7 @@ from symgrad.distributions.families import Uniform
 from symgrad.distributions.gamma_family import Gamma
 from symgrad.distributions.transformed_distribution import TransformedDistribution
 from symgrad.distributions.transforms import AffineTransform, ExpTransform, PowerTransform
-from symgrad.distributions.utils import broadcast_all, euler_constant
+from symgrad.distributions.utils import _assign_where, broadcast_all, euler_constant
 from symgrad.ops import math as ops_math
 from symgrad.ops import summaries
 from symgrad.tensor import Tensor
@@ -75,11 +75,12 @@ class Weibull(TransformedDistribution):
 
     @property
     def variance(self) -> Tensor:
-        return self.scale.square() * (self._gamma_of(2) - self._gamma_of(1).square())
+        r = self.concentration_reciprocal
+        return self.scale.pow(2) * (self._gamma_of(2) - (2 * (1 + r).lgamma()).exp())
 
     def entropy(self) -> Tensor:
         r = self.concentration_reciprocal
-        return (self.scale * r).log() + euler_constant * (1 - r) + 1
+        return euler_constant * (1 - r) + (self.scale * r).log() + 1
 
 
 class Pareto(TransformedDistribution):
@@ -113,15 +114,15 @@ class Pareto(TransformedDistribution):
     @property
     def mean(self) -> Tensor:
         a = self.alpha.clamp(min=1)  # infinite (a / 0) for alpha <= 1
-        return self.scale * a / (a - 1)
+        return a * self.scale / (a - 1)
 
     @property
     def variance(self) -> Tensor:
         a = self.alpha.clamp(min=2)  # infinite (a / 0) for alpha <= 2
-        return self.scale.square() * a / ((a - 2) * (a - 1).square())
+        return self.scale.pow(2) * a / ((a - 1).pow(2) * (a - 2))
 
     def entropy(self) -> Tensor:
-        return 1 + self.alpha.reciprocal() + (self.scale / self.alpha).log()
+        return (self.scale / self.alpha).log() + (1 + self.alpha.reciprocal())
 
 
 def _root(degree: Tensor) -> PowerTransform:
@@ -171,8 +172,9 @@ class Kumaraswamy(TransformedDistribution):
     def mode(self) -> Tensor:
         a, b = self.concentration1, self.concentration0
         log_mode = b.reciprocal() * (-b).log1p() - (-b * a).log1p()
-        # no interior mode unless both concentrations are at least 1
-        return log_mode.masked_fill((b < 1) | (a < 1), math.nan).exp()
+        # no interior mode unless both concentrations are at least 1 (PyTorch's masked
+        # assignment)
+        return _assign_where(log_mode, (b < 1) | (a < 1), math.nan).exp()
 
     @property
     def variance(self) -> Tensor:
@@ -316,7 +318,7 @@ class GeneralizedPareto(Distribution):
     mode = property(lambda self: self.loc)
 
     def entropy(self) -> Tensor:
-        return (1 + self.concentration + self.scale.log()).broadcast_to(tuple(self._batch_shape))
+        return (self.scale.log() + self.concentration + 1).broadcast_to(tuple(self._batch_shape))
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self) -> Any:

@@ -109,7 +109,7 @@ class StickBreakingTransform(_Bijective):
         # each fraction breaks off a part of what is left of the stick; the rest is the last
         fraction = _clipped_sigmoid(self._shifted(x))
         left_before = F.pad((1 - fraction).cumprod(-1), [1, 0], value=1)
-        return left_before * F.pad(fraction, [0, 1], value=1)
+        return F.pad(fraction, [0, 1], value=1) * left_before
 
     def _inverse(self, y: Tensor) -> Tensor:
         pieces = y[..., :-1]

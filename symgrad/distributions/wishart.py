@@ -23,7 +23,6 @@ from symgrad.distributions.gamma_family import Chi2
 from symgrad.distributions.utils import lazy_property
 from symgrad.ops import broadcast_shapes, cholesky_solve, diag_embed, mvlgamma
 from symgrad.ops.assembling import tril_indices
-from symgrad.ops.math import where
 from symgrad.tensor import Tensor
 
 __all__ = ["Wishart"]
@@ -167,7 +166,7 @@ class Wishart(ExponentialFamily):
     @property
     def mode(self) -> Tensor:
         factor = self.df - self.covariance_matrix.shape[-1] - 1
-        factor = where(factor <= 0, math.nan, factor)
+        factor[factor <= 0] = math.nan  # PyTorch's masked assignment
         return self._per_batch(factor) * self.covariance_matrix
 
     @property

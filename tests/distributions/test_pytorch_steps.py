@@ -91,6 +91,29 @@ def _hashable(T):
     return found
 
 
+def _chain(t, depth=3):
+    """The node names of ``t``'s graph, level by level, to ``depth`` levels (None for an edge
+    to nothing)."""
+    levels, frontier = [], [t.grad_fn]
+    for _ in range(depth):
+        levels.append(tuple(None if n is None else type(n).__name__ for n in frontier))
+        frontier = [m for n in frontier if n is not None for m, _ in n.next_functions]
+        if not frontier:
+            break
+    return tuple(levels)
+
+
+def _nodes(make, *params):
+    """The node chain of ``make(distributions, *leaves)``, the leaves float32 tensors."""
+
+    def run(T):
+        T.manual_seed(0)
+        leaves = [T.tensor(p, requires_grad=True) for p in params]
+        return _chain(make(T.distributions, *leaves))
+
+    return run
+
+
 COV = [[2.0, 0.3], [0.3, 1.0]]
 TRIL3 = [[2.0, 0.0, 0.0], [0.3, 1.0, 0.0], [0.1, 0.2, 1.0]]
 
@@ -170,6 +193,99 @@ CASES: dict = {
         ("raises", "IndexError"),
     ),
     "transforms_unhashable": (_hashable, ("positive", "normal")),
+    # -- attributes computed in PyTorch's order: the same nodes and edges
+    "gumbel_log_prob_nodes": (
+        _nodes(lambda D, m, s: D.Gumbel(m, s).log_prob(m.detach() + 1), [0.5], [2.0]),
+        (
+            ("SubBackward0",),
+            ("SubBackward0", "LogBackward0"),
+            ("DivBackward0", "ExpBackward0", "AccumulateGrad"),
+        ),
+    ),
+    "log_normal_variance_nodes": (
+        _nodes(lambda D, m, s: D.LogNormal(m, s).variance, [0.5], [2.0]),
+        (("MulBackward0",), ("Expm1Backward0", "ExpBackward0"), ("PowBackward0", "AddBackward0")),
+    ),
+    "kumaraswamy_mode_nodes": (
+        _nodes(lambda D, a, b: D.Kumaraswamy(a, b).mode, [0.5, 2.0], [2.0, 3.0]),
+        (("ExpBackward0",), ("IndexPutBackward0",), ("SubBackward0", None)),
+    ),
+    "pareto_mean_nodes": (
+        _nodes(lambda D, s, a: D.Pareto(s, a).mean, [1.0], [3.0]),
+        (
+            ("DivBackward0",),
+            ("MulBackward0", "SubBackward0"),
+            ("ClampBackward1", "AccumulateGrad", "ClampBackward1", None),
+        ),
+    ),
+    "pareto_variance_nodes": (
+        _nodes(lambda D, s, a: D.Pareto(s, a).variance, [1.0], [3.0]),
+        (
+            ("DivBackward0",),
+            ("MulBackward0", "MulBackward0"),
+            ("PowBackward0", "ClampBackward1", "PowBackward0", "SubBackward0"),
+        ),
+    ),
+    "pareto_entropy_nodes": (
+        _nodes(lambda D, s, a: D.Pareto(s, a).entropy(), [1.0], [3.0]),
+        (
+            ("AddBackward0",),
+            ("LogBackward0", "AddBackward0"),
+            ("DivBackward0", "ReciprocalBackward0", None),
+        ),
+    ),
+    "weibull_variance_nodes": (
+        _nodes(lambda D, s, k: D.Weibull(s, k).variance, [1.0], [3.0]),
+        (
+            ("MulBackward0",),
+            ("PowBackward0", "SubBackward0"),
+            ("AccumulateGrad", "ExpBackward0", "ExpBackward0"),
+        ),
+    ),
+    "weibull_entropy_nodes": (
+        _nodes(lambda D, s, k: D.Weibull(s, k).entropy(), [1.0], [3.0]),
+        (("AddBackward0",), ("AddBackward0", None), ("MulBackward0", "LogBackward0")),
+    ),
+    "fisher_mean_nodes": (
+        _nodes(lambda D, a, b: D.FisherSnedecor(a, b).mean, [1.0, 2.0], [3.0, 1.5]),
+        (
+            ("DivBackward0",),
+            ("IndexPutBackward0", "SubBackward0"),
+            ("CloneBackward0", None, "IndexPutBackward0", None),
+        ),
+    ),
+    "fisher_variance_nodes": (
+        _nodes(lambda D, a, b: D.FisherSnedecor(a, b).variance, [1.0, 2.0], [5.0, 1.5]),
+        (
+            ("DivBackward0",),
+            ("MulBackward0", "MulBackward0"),
+            ("MulBackward0", "SubBackward0", "MulBackward0", "SubBackward0"),
+        ),
+    ),
+    "fisher_rsample_nodes": (
+        _nodes(lambda D, a, b: D.FisherSnedecor(a, b).rsample(), [1.0, 2.0], [5.0, 1.5]),
+        (("ClampBackward1",), ("DivBackward0",), ("ViewBackward0", "AsStridedBackward0")),
+    ),
+    "studentt_variance_nodes": (
+        _nodes(lambda D, df, s: D.StudentT(df, 0.0, s).variance, [0.5, 1.5, 4.0], [2.0, 1.0, 3.0]),
+        (("IndexPutBackward0",), ("IndexPutBackward0", None), ("IndexPutBackward0", None)),
+    ),
+    "generalized_pareto_entropy_nodes": (
+        _nodes(lambda D, s, c: D.GeneralizedPareto(0.0, s, c).entropy(), [1.0], [0.5]),
+        (("ExpandBackward0",), ("AddBackward0",), ("AddBackward0", None)),
+    ),
+    "logistic_normal_rsample_nodes": (
+        _nodes(lambda D, m, s: D.LogisticNormal(m, s).rsample(), [0.5, 1.0], [2.0, 1.0]),
+        (
+            ("MulBackward0",),
+            ("ConstantPadNdBackward0", "ConstantPadNdBackward0"),
+            ("ClampBackward1", "CumprodBackward0"),
+        ),
+    ),
+    "wishart_mode_nodes": (
+        _nodes(lambda D, df: D.Wishart(df, scale_tril=df.new_ones(2).diag()).mode, [1.5, 4.0]),
+        (("MulBackward0",), ("ViewBackward0", None), ("IndexPutBackward0",)),
+    ),
     # -- Wishart: PyTorch's Bartlett draws (one normal per entry below the diagonal), and
     # PyTorch 2.13 draws again each sample its support check accepts, warning
     "wishart_sample": (
