@@ -103,13 +103,13 @@ def _chain(t, depth=3):
     return tuple(levels)
 
 
-def _nodes(make, *params):
+def _nodes(make, *params, depth=3):
     """The node chain of ``make(distributions, *leaves)``, the leaves float32 tensors."""
 
     def run(T):
         T.manual_seed(0)
         leaves = [T.tensor(p, requires_grad=True) for p in params]
-        return _chain(make(T.distributions, *leaves))
+        return _chain(make(T.distributions, *leaves), depth)
 
     return run
 
@@ -285,6 +285,41 @@ CASES: dict = {
     "wishart_mode_nodes": (
         _nodes(lambda D, df: D.Wishart(df, scale_tril=df.new_ones(2).diag()).mode, [1.5, 4.0]),
         (("MulBackward0",), ("ViewBackward0", None), ("IndexPutBackward0",)),
+    ),
+    "categorical_entropy_nodes": (
+        _nodes(lambda D, x: D.Categorical(logits=x).entropy(), [[0.5, -1.0, 2.0]], depth=4),
+        (
+            ("NegBackward0",),
+            ("SumBackward1",),
+            ("MulBackward0",),
+            ("ClampBackward1", "SoftmaxBackward0"),
+        ),
+    ),
+    "geometric_log_prob_nodes": (
+        _nodes(lambda D, p: D.Geometric(p).log_prob(p.detach() * 0 + 2), [0.3, 1.0], depth=6),
+        (
+            ("AddBackward0",),
+            ("MulBackward0", "LogBackward0"),
+            (None, "Log1PBackward0", "AccumulateGrad"),
+            ("NegBackward0",),
+            ("IndexPutBackward0",),
+            ("CloneBackward0", None),
+        ),
+    ),
+    "relaxed_bernoulli_rsample_nodes": (
+        _nodes(
+            lambda D, p: D.RelaxedBernoulli(p.detach() * 0 + 0.5, probs=p).rsample(),
+            [0.3, 0.8],
+            depth=6,
+        ),
+        (
+            ("ClampBackward1",),
+            ("SigmoidBackward0",),
+            ("DivBackward0",),
+            ("SubBackward0", None),
+            ("AddBackward0", "Log1PBackward0"),
+            (None, "LogBackward0", "NegBackward0"),
+        ),
     ),
     # -- Wishart: PyTorch's Bartlett draws (one normal per entry below the diagonal), and
     # PyTorch 2.13 draws again each sample its support check accepts, warning
