@@ -64,7 +64,8 @@ class Weibull(TransformedDistribution):
 
     def _gamma_of(self, n: int) -> Tensor:
         # Gamma(1 + n / k): E[X^n] = scale^n * Gamma(1 + n / k)
-        return (1 + n * self.concentration_reciprocal).lgamma().exp()
+        shift = self.concentration_reciprocal if n == 1 else n * self.concentration_reciprocal
+        return (1 + shift).lgamma().exp()
 
     mean = property(lambda self: self.scale * self._gamma_of(1))
 

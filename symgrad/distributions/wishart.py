@@ -20,6 +20,7 @@ from symgrad.distributions import constraints
 from symgrad.distributions.distribution import Distribution
 from symgrad.distributions.exp_family import ExponentialFamily
 from symgrad.distributions.gamma_family import Chi2
+from symgrad.distributions.multivariate_normal import _precision_to_scale_tril
 from symgrad.distributions.utils import lazy_property
 from symgrad.ops import broadcast_shapes, cholesky_solve, diag_embed, mvlgamma
 from symgrad.ops.assembling import tril_indices
@@ -29,15 +30,6 @@ __all__ = ["Wishart"]
 
 _MATRICES = ("covariance_matrix", "precision_matrix", "scale_tril")
 _LOG_2 = math.log(2)
-
-
-def _precision_to_scale_tril(precision: Tensor) -> Tensor:
-    """The Cholesky factor of ``precision^-1`` without inverting it: from the Cholesky
-    factor of the flipped matrix (an upper factor of ``precision`` once flipped back)."""
-    flipped = linalg.cholesky(precision.flip((-2, -1)))
-    inverse_tril = flipped.flip((-2, -1)).mT
-    identity = creation.eye(precision.shape[-1], dtype=precision.dtype)
-    return linalg.solve_triangular(inverse_tril, identity, upper=False)
 
 
 def _mvdigamma(x: Tensor, p: int) -> Tensor:

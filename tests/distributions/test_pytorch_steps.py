@@ -321,6 +321,50 @@ CASES: dict = {
             (None, "LogBackward0", "NegBackward0"),
         ),
     ),
+    "mvn_log_prob_nodes": (
+        _nodes(
+            lambda D, m, L: D.MultivariateNormal(m, scale_tril=L).log_prob(
+                m.detach().expand(3, 2, 2) + 1
+            ),
+            [0.5, 1.0],
+            [[[1.0, 0.0], [0.3, 2.0]], [[2.0, 0.0], [0.1, 0.5]]],
+            depth=7,
+        ),
+        (
+            ("SubBackward0",),
+            ("MulBackward0", "SumBackward1"),
+            ("AddBackward0", None, "LogBackward0"),
+            ("ReshapeAliasBackward0", None, "DiagonalBackward0"),
+            ("PermuteBackward0", "AccumulateGrad"),
+            ("ReshapeAliasBackward0",),
+            ("TBackward0",),
+        ),
+    ),
+    "mvn_precision_scale_tril_nodes": (
+        _nodes(
+            lambda D, P: D.MultivariateNormal(P.detach()[0] * 0, precision_matrix=P).scale_tril,
+            [[2.0, 0.3], [0.3, 1.0]],
+            depth=6,
+        ),
+        (
+            ("ExpandBackward0",),
+            ("LinalgSolveTriangularBackward0",),
+            ("TransposeBackward0", None),
+            ("FlipBackward0",),
+            ("LinalgCholeskyExBackward0",),
+            ("FlipBackward0",),
+        ),
+    ),
+    "weibull_mean_nodes": (
+        _nodes(lambda D, s, k: D.Weibull(s, k).mean, [1.0], [3.0], depth=5),
+        (
+            ("MulBackward0",),
+            ("AccumulateGrad", "ExpBackward0"),
+            ("LgammaBackward0",),
+            ("AddBackward0",),
+            ("ReciprocalBackward0", None),
+        ),
+    ),
     # -- Wishart: PyTorch's Bartlett draws (one normal per entry below the diagonal), and
     # PyTorch 2.13 draws again each sample its support check accepts, warning
     "wishart_sample": (
