@@ -365,6 +365,77 @@ CASES: dict = {
             ("ReciprocalBackward0", None),
         ),
     ),
+    "kl_normal_gumbel_nodes": (
+        _nodes(
+            lambda D, m, s: D.kl_divergence(D.Normal(m, s), D.Gumbel(m * 0 + 1, s * 2)),
+            [0.5],
+            [2.0],
+            depth=4,
+        ),
+        (
+            ("SubBackward0",),
+            ("AddBackward0", None),
+            ("AddBackward0", "ExpBackward0"),
+            ("NegBackward0", "SubBackward0", "AddBackward0"),
+        ),
+    ),
+    "kl_pareto_pareto_nodes": (
+        _nodes(
+            lambda D, s, a: D.kl_divergence(D.Pareto(s, a), D.Pareto(s * 0.5, a * 2)),
+            [1.0],
+            [3.0],
+            depth=4,
+        ),
+        (
+            ("IndexPutBackward0",),
+            ("SubBackward0", None),
+            ("AddBackward0", None),
+            ("AddBackward0", "DivBackward0"),
+        ),
+    ),
+    "kl_mvn_mvn_nodes": (
+        _nodes(
+            lambda D, m, L: D.kl_divergence(
+                D.MultivariateNormal(m, scale_tril=L),
+                D.MultivariateNormal(m * 0, scale_tril=L.detach() * 2),
+            ),
+            [0.5, 1.0],
+            [[1.0, 0.0], [0.3, 2.0]],
+            depth=6,
+        ),
+        (
+            ("AddBackward0",),
+            ("SubBackward0", "MulBackward0"),
+            (None, "SumBackward1", "SubBackward0", None),
+            ("LogBackward0", "AddBackward0", None),
+            ("DiagonalBackward0", "ViewBackward0", "ViewBackward0"),
+            ("AccumulateGrad", "SumBackward1", "PermuteBackward0"),
+        ),
+    ),
+    "lowrank_log_prob_nodes": (
+        _nodes(
+            lambda D, m, W, d: D.LowRankMultivariateNormal(m, W, d).log_prob(m.detach() + 1),
+            [0.5, 1.0],
+            [[1.0], [0.3]],
+            [1.0, 2.0],
+            depth=6,
+        ),
+        (
+            ("MulBackward0",),
+            ("AddBackward0", None),
+            ("AddBackward0", "SubBackward0"),
+            ("AddBackward0", None, "SumBackward1", "ViewBackward0"),
+            ("MulBackward0", "SumBackward1", "DivBackward0", "PermuteBackward0"),
+            (
+                "SumBackward1",
+                None,
+                "LogBackward0",
+                "PowBackward0",
+                "AccumulateGrad",
+                "ViewBackward0",
+            ),
+        ),
+    ),
     # -- Wishart: PyTorch's Bartlett draws (one normal per entry below the diagonal), and
     # PyTorch 2.13 draws again each sample its support check accepts, warning
     "wishart_sample": (
