@@ -436,6 +436,29 @@ CASES: dict = {
             ),
         ),
     ),
+    "multinomial_log_prob_nodes": (
+        _nodes(
+            lambda D, p: D.Multinomial(3, probs=p).log_prob(p.detach().new_tensor([2.0, 1.0, 0.0])),
+            [0.2, 0.8, 0.0],
+            depth=6,
+        ),
+        (
+            ("AddBackward0",),
+            (None, "SumBackward1"),
+            ("MulBackward0",),
+            ("IndexPutBackward0", None),
+            ("CloneBackward0", None),
+            ("LogBackward0",),
+        ),
+    ),
+    "multinomial_log_prob_impossible": (
+        lambda T: _with_grads(
+            T,
+            lambda D, p: D.Multinomial(3, probs=p).log_prob(T.tensor([2.0, 1.0, 0.0])),
+            [0.2, 0.8, 0.0],
+        ),
+        ((-2.3434, F32, "AddBackward0"), ([7.0, -1.75, -3.0], F32, None)),
+    ),
     # -- Wishart: PyTorch's Bartlett draws (one normal per entry below the diagonal), and
     # PyTorch 2.13 draws again each sample its support check accepts, warning
     "wishart_sample": (
