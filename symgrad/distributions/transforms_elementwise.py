@@ -188,7 +188,7 @@ class SoftplusTransform(_Increasing):
 
     def _inverse(self, y: Tensor) -> Tensor:
         # log(exp(y) - 1) = y + log(1 - exp(-y)), which cannot overflow
-        return y + (-(-y).expm1()).log()
+        return (-y).expm1().neg().log() + y
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return -F.softplus(-x)
