@@ -221,7 +221,7 @@ class Categorical(Distribution):
     def entropy(self) -> Tensor:
         # -inf logits (categories of probability 0) made finite, so that 0 * logit is 0
         finite = self.logits.clamp(min=type_info.finfo(self.logits.dtype).min)
-        return -(self.probs * finite).sum(-1)
+        return -(finite * self.probs).sum(-1)
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
         categories = creation.arange(self._num_events, dtype=dtypes.int64)

@@ -14,7 +14,7 @@ from symgrad.distributions import constraints
 from symgrad.distributions.distribution import Distribution
 from symgrad.distributions.gamma_family import Chi2, Gamma
 from symgrad.distributions.utils import _assign_where, broadcast_all
-from symgrad.ops.math import log, log1p, where
+from symgrad.ops.math import log, log1p
 from symgrad.tensor import Tensor
 
 __all__ = ["StudentT", "FisherSnedecor"]
@@ -67,12 +67,14 @@ class StudentT(Distribution):
 
     @property
     def variance(self) -> Tensor:
-        finite = self.df > 2
-        # the formula on a harmless df where it is not taken, so its gradient stays 0 there
-        df = where(finite, self.df, 3.0)
-        value = self.scale.pow(2) * df / (df - 2)
-        value = _assign_where(value, ~finite & (self.df > 1), math.inf)
-        return _assign_where(value, self.df <= 1, math.nan)
+        # PyTorch's masked assignments into a copy of df: the formula on the finite entries
+        df = self.df
+        finite = df > 2
+        m = df.clone()
+        m[finite] = self.scale[finite].pow(2) * df[finite] / (df[finite] - 2)
+        m[(df <= 2) & (df > 1)] = math.inf
+        m[df <= 1] = math.nan
+        return m
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = tuple(self._extended_shape(sample_shape))
@@ -137,8 +139,8 @@ class FisherSnedecor(Distribution):
 
     @property
     def mean(self) -> Tensor:
-        df2 = where(self.df2 <= 2, math.nan, self.df2)
-        return df2 / (df2 - 2)
+        df2 = self.df2.clone()  # PyTorch's masked assignment into a copy
+        return _assign_where(df2, df2 <= 2, math.nan) / (df2 - 2)
 
     @property
     def mode(self) -> Tensor:
@@ -147,7 +149,8 @@ class FisherSnedecor(Distribution):
 
     @property
     def variance(self) -> Tensor:
-        df2 = where(self.df2 <= 4, math.nan, self.df2)
+        df2 = self.df2.clone()
+        df2 = _assign_where(df2, df2 <= 4, math.nan)
         top = 2 * df2.pow(2) * (self.df1 + df2 - 2)
         return top / (self.df1 * (df2 - 2).pow(2) * (df2 - 4))
 
@@ -156,7 +159,11 @@ class FisherSnedecor(Distribution):
         x1 = self._gamma1.rsample(sample_shape).view(shape)
         x2 = self._gamma2.rsample(sample_shape).view(shape)
         tiny = type_info.finfo(x2.dtype).tiny
-        return (x1 / x2.clamp(min=tiny)).clamp(min=tiny)
+        # in place, as PyTorch clamps them (the nodes of a write into a view)
+        x2.clamp_(min=tiny)
+        y = x1 / x2
+        y.clamp_(min=tiny)
+        return y
 
     def log_prob(self, value: Any) -> Tensor:
         if self._validate_args:

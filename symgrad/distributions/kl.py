@@ -12,7 +12,6 @@ from symgrad.distributions.distribution import Distribution, sum_rightmost
 from symgrad.distributions.exp_family import ExponentialFamily
 from symgrad.distributions.families import Bernoulli, Categorical, Independent, Normal
 from symgrad.nn import functional as F
-from symgrad.ops import math as ops_math
 from symgrad.tensor import Tensor
 
 __all__ = ["kl_divergence", "register_kl"]
@@ -76,20 +75,23 @@ def _kl_normal_normal(p: Normal, q: Normal) -> Tensor:
 
 @register_kl(Categorical, Categorical)
 def _kl_categorical_categorical(p: Categorical, q: Categorical) -> Tensor:
+    # PyTorch's masked assignments (IndexPutBackward0 nodes)
     t = p.probs * (p.logits - q.logits)
-    t = ops_math.where((q.probs == 0).expand_as(t), math.inf, t)
-    t = ops_math.where((p.probs == 0).expand_as(t), 0.0, t)
+    t[(q.probs == 0).expand_as(t)] = math.inf
+    t[(p.probs == 0).expand_as(t)] = 0.0
     return t.sum(-1)
 
 
 @register_kl(Bernoulli, Bernoulli)
 def _kl_bernoulli_bernoulli(p: Bernoulli, q: Bernoulli) -> Tensor:
+    # PyTorch's masked assignments (IndexPutBackward0 nodes), the masks not broadcast: batch
+    # shapes that differ raise its IndexError
     t1 = p.probs * (F.softplus(-q.logits) - F.softplus(-p.logits))
-    t1 = ops_math.where(q.probs == 0, math.inf, t1)
-    t1 = ops_math.where(p.probs == 0, 0.0, t1)
+    t1[q.probs == 0] = math.inf
+    t1[p.probs == 0] = 0.0
     t2 = (1 - p.probs) * (F.softplus(q.logits) - F.softplus(p.logits))
-    t2 = ops_math.where(q.probs == 1, math.inf, t2)
-    t2 = ops_math.where(p.probs == 1, 0.0, t2)
+    t2[q.probs == 1] = math.inf
+    t2[p.probs == 1] = 0.0
     return t1 + t2
 
 

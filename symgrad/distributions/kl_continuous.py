@@ -291,8 +291,10 @@ def _kl_cb_uniform(p: ContinuousBernoulli, q: Uniform) -> Tensor:
 
 # -- low-rank and full multivariate normals ------------------------------------------------------
 def _trace_xxt(x: Tensor) -> Tensor:
-    """``trace(X X^T)`` of a batch of matrices: the sum of their squared entries."""
-    return x.pow(2).sum((-2, -1))
+    """``trace(X X^T)`` of a batch of matrices: the sum of their squared entries (over the
+    matrices flattened, as PyTorch sums them)."""
+    m, n = x.shape[-2:]
+    return x.reshape(-1, m * n).pow(2).sum(-1).reshape(x.shape[:-2])
 
 
 def _same_events(p: object, q: object, which: str) -> None:

@@ -65,7 +65,9 @@ def _kl_gumbel_gumbel(p: Gumbel, q: Gumbel) -> Tensor:
 @register_kl(Pareto, Pareto)
 def _kl_pareto_pareto(p: Pareto, q: Pareto) -> Tensor:
     alpha_ratio = q.alpha / p.alpha
-    result = q.alpha * (p.scale / q.scale).log() - alpha_ratio.log() + alpha_ratio - 1
+    t1 = q.alpha * (p.scale / q.scale).log()
+    t2 = -alpha_ratio.log()
+    result = t1 + t2 + alpha_ratio - 1
     # p puts mass below q's lower bound
     return _assign_where(result, p.support.lower_bound < q.support.lower_bound, math.inf)
 
@@ -120,8 +122,10 @@ def _kl_normal_gumbel(p: Normal, q: Gumbel) -> Tensor:
     mean_ratio = p.loc / q.scale
     var_ratio = (p.scale / q.scale).pow(2)
     loc_ratio = q.loc / q.scale
+    t1 = var_ratio.log() * 0.5
+    t2 = mean_ratio - loc_ratio
     t3 = (-mean_ratio + 0.5 * var_ratio + loc_ratio).exp()
-    return -0.5 * var_ratio.log() + mean_ratio - loc_ratio + t3 - 0.5 * (1 + math.log(2 * math.pi))
+    return -t1 + t2 + t3 - (0.5 * (1 + math.log(2 * math.pi)))
 
 
 @register_kl(Uniform, Gumbel)

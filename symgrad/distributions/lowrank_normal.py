@@ -16,6 +16,7 @@ from symgrad import creation, linalg
 from symgrad._data import Size
 from symgrad.distributions import constraints
 from symgrad.distributions.distribution import Distribution
+from symgrad.distributions.multivariate_normal import _batch_mahalanobis
 from symgrad.distributions.utils import lazy_property
 from symgrad.ops import broadcast_tensors, diag_embed
 from symgrad.tensor import Tensor
@@ -38,7 +39,11 @@ def _lowrank_logdet(w: Tensor, d: Tensor, tril: Tensor) -> Tensor:
 
 
 def _mahalanobis(tril: Tensor, x: Tensor) -> Tensor:
-    """``|tril^-1 x|^2`` over the last dimension, batches broadcast."""
+    """``|tril^-1 x|^2`` over the last dimension, batches broadcast: in PyTorch's steps where
+    its steps take ``x`` (the batch dimensions of ``tril`` among ``x``'s last ones)."""
+    lead = x.ndim - tril.ndim + 1
+    if lead >= 0 and all(sx % st == 0 for st, sx in zip(tril.shape[:-2], x.shape[lead:-1]) if st):
+        return _batch_mahalanobis(tril, x)
     batch = Size(broadcast_tensors(tril[..., 0], x)[0].shape[:-1])
     solved = linalg.solve_triangular(
         tril.expand(*batch, *tril.shape[-2:]),

@@ -15,6 +15,41 @@ from symgrad.tensor import Tensor
 
 __all__ = ["MultivariateNormal"]
 
+
+def _precision_to_scale_tril(precision: Tensor) -> Tensor:
+    """The Cholesky factor of ``precision^-1`` without inverting it: from the Cholesky
+    factor of the flipped matrix (an upper factor of ``precision`` once flipped back)."""
+    flipped = linalg.cholesky(precision.flip((-2, -1)))
+    inverse_tril = flipped.flip((-2, -1)).mT
+    identity = creation.eye(precision.shape[-1], dtype=precision.dtype)
+    return linalg.solve_triangular(inverse_tril, identity, upper=False)
+
+
+def _batch_mahalanobis(tril: Tensor, x: Tensor) -> Tensor:
+    """``|tril^-1 x|^2`` over the last dimension, for ``x`` of more batch dimensions than
+    ``tril``, in PyTorch's steps: ``x``'s batch dimensions are reshaped so that those of
+    ``tril`` come last, and one triangular solve takes them all."""
+    n = x.shape[-1]
+    x_batch = tuple(x.shape[:-1])
+    tril_dims = tril.ndim - 2
+    outer = len(x_batch) - tril_dims
+    new_dims = outer + 2 * tril_dims
+    new_shape = x_batch[:outer]
+    for s_tril, s_x in zip(tril.shape[:-2], x.shape[outer:-1]):
+        new_shape += (s_x // s_tril, s_tril)
+    x = x.reshape(new_shape + (n,))
+    order = [*range(outer), *range(outer, new_dims, 2), *range(outer + 1, new_dims, 2), new_dims]
+    x = x.permute(order)
+    flat_tril = tril.reshape(-1, n, n)
+    flat_x = x.reshape(-1, flat_tril.shape[0], n).permute(1, 2, 0)
+    squares = linalg.solve_triangular(flat_tril, flat_x, upper=False).pow(2).sum(-2)
+    permuted = squares.t().reshape(x.shape[:-1])
+    inverse = list(range(outer))
+    for i in range(tril_dims):
+        inverse += [outer + i, outer + tril_dims + i]
+    return permuted.permute(inverse).reshape(x_batch)
+
+
 _MATRICES = ("covariance_matrix", "precision_matrix", "scale_tril")
 
 
@@ -75,7 +110,7 @@ class MultivariateNormal(Distribution):
         elif name == "covariance_matrix":
             self._unbroadcasted_scale_tril = linalg.cholesky(matrix)
         else:
-            self._unbroadcasted_scale_tril = linalg.cholesky(linalg.inv(matrix))
+            self._unbroadcasted_scale_tril = _precision_to_scale_tril(matrix)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> MultivariateNormal:
         new = self._get_checked_instance(MultivariateNormal, _instance)
@@ -126,12 +161,9 @@ class MultivariateNormal(Distribution):
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        diff = (value - self.loc).unsqueeze(-1)
-        tril = self._unbroadcasted_scale_tril
-        tril = tril.expand(*diff.shape[:-2], *tril.shape[-2:])
-        solved = linalg.solve_triangular(tril, diff, upper=False).squeeze(-1)
+        m = _batch_mahalanobis(self._unbroadcasted_scale_tril, value - self.loc)
         k = self._event_shape[0]
-        return -0.5 * (k * math.log(2 * math.pi) + solved.pow(2).sum(-1)) - self._half_log_det()
+        return -0.5 * (k * math.log(2 * math.pi) + m) - self._half_log_det()
 
     def entropy(self) -> Tensor:
         k = self._event_shape[0]

@@ -86,11 +86,13 @@ class Multinomial(Distribution):
     def log_prob(self, value: Any) -> Tensor:
         counts = self._checked(value)
         lg, counts = broadcast_all(self.logits, counts)
+        lg = lg.clone()
+        # log of n! / prod(x_i!) * prod(p_i^x_i), in PyTorch's steps
+        log_factorial_n = (counts.sum(-1) + 1).lgamma()
+        log_factorial_xs = (counts + 1).lgamma().sum(-1)
         # a category of probability 0 drawn 0 times contributes 0, not 0 * -inf
-        lg = lg.masked_fill((lg == -math.inf) & (counts == 0), 0.0)
-        # log of n! / prod(x_i!) * prod(p_i^x_i)
-        log_coefficient = (counts.sum(-1) + 1).lgamma() - (counts + 1).lgamma().sum(-1)
-        return log_coefficient + (counts * lg).sum(-1)
+        lg[(counts == 0) & (lg == -math.inf)] = 0.0
+        return log_factorial_n - log_factorial_xs + (lg * counts).sum(-1)
 
     def entropy(self) -> Tensor:
         # H = n H(categorical) - log n! + sum_i E[log x_i!], x_i ~ Binomial(n, p_i)

@@ -73,8 +73,9 @@ class LogitRelaxedBernoulli(_BinaryParams, Distribution):
         shape = tuple(self._extended_shape(sample_shape))
         p = clamp_probs(self.probs.expand(shape))
         u = _uniform(shape, p.dtype)
-        # logit(u) + logit(p), written with log1p for accuracy near 0
-        logit_sum = (u.log() - (-u).log1p()) + (p.log() - (-p).log1p())
+        # logit(u) + logit(p), written with log1p for accuracy near 0, summed left to right
+        # as PyTorch sums them
+        logit_sum = u.log() - (-u).log1p() + p.log() - (-p).log1p()
         return logit_sum / self.temperature
 
     def log_prob(self, value: Any) -> Tensor:

@@ -94,7 +94,7 @@ class Transform:
     def __eq__(self, other: object) -> bool:
         return self is other
 
-    __hash__ = object.__hash__
+    __hash__ = None  # type: ignore[assignment]
 
     def __call__(self, x: Tensor) -> Tensor:
         """``y = t(x)``."""
@@ -165,7 +165,7 @@ class _InverseTransform(Transform):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _InverseTransform) and self._inv == other._inv
 
-    __hash__ = object.__hash__
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._inv!r})"
@@ -226,7 +226,7 @@ class ComposeTransform(Transform):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ComposeTransform) and self.parts == other.parts
 
-    __hash__ = object.__hash__
+    __hash__ = None  # type: ignore[assignment]
 
     @constraints.dependent_property(is_discrete=False)
     def domain(self) -> Any:

@@ -63,7 +63,7 @@ class LogNormal(TransformedDistribution):
     @property
     def variance(self) -> Tensor:
         s2 = self.scale.pow(2)
-        return (2 * self.loc + s2).exp() * s2.expm1()
+        return s2.expm1() * (2 * self.loc + s2).exp()
 
     def entropy(self) -> Tensor:
         return self.base_dist.entropy() + self.loc
@@ -208,8 +208,8 @@ class Gumbel(TransformedDistribution):
         return self._expand_family(Gumbel, batch_shape, _instance, own=("loc", "scale"))
 
     def log_prob(self, value: Any) -> Tensor:
-        z = (self._checked(value) - self.loc) / self.scale
-        return -(z + (-z).exp()) - self.scale.log()
+        y = (self.loc - self._checked(value)) / self.scale
+        return (y - y.exp()) - self.scale.log()
 
     mean = property(lambda self: self.loc + self.scale * euler_constant)
     mode = property(lambda self: self.loc)

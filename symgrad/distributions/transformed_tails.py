@@ -23,7 +23,7 @@ from symgrad.distributions.families import Uniform
 from symgrad.distributions.gamma_family import Gamma
 from symgrad.distributions.transformed_distribution import TransformedDistribution
 from symgrad.distributions.transforms import AffineTransform, ExpTransform, PowerTransform
-from symgrad.distributions.utils import broadcast_all, euler_constant
+from symgrad.distributions.utils import _assign_where, broadcast_all, euler_constant
 from symgrad.ops import math as ops_math
 from symgrad.ops import summaries
 from symgrad.tensor import Tensor
@@ -64,7 +64,8 @@ class Weibull(TransformedDistribution):
 
     def _gamma_of(self, n: int) -> Tensor:
         # Gamma(1 + n / k): E[X^n] = scale^n * Gamma(1 + n / k)
-        return (1 + n * self.concentration_reciprocal).lgamma().exp()
+        shift = self.concentration_reciprocal if n == 1 else n * self.concentration_reciprocal
+        return (1 + shift).lgamma().exp()
 
     mean = property(lambda self: self.scale * self._gamma_of(1))
 
@@ -75,11 +76,12 @@ class Weibull(TransformedDistribution):
 
     @property
     def variance(self) -> Tensor:
-        return self.scale.square() * (self._gamma_of(2) - self._gamma_of(1).square())
+        r = self.concentration_reciprocal
+        return self.scale.pow(2) * (self._gamma_of(2) - (2 * (1 + r).lgamma()).exp())
 
     def entropy(self) -> Tensor:
         r = self.concentration_reciprocal
-        return (self.scale * r).log() + euler_constant * (1 - r) + 1
+        return euler_constant * (1 - r) + (self.scale * r).log() + 1
 
 
 class Pareto(TransformedDistribution):
@@ -113,15 +115,15 @@ class Pareto(TransformedDistribution):
     @property
     def mean(self) -> Tensor:
         a = self.alpha.clamp(min=1)  # infinite (a / 0) for alpha <= 1
-        return self.scale * a / (a - 1)
+        return a * self.scale / (a - 1)
 
     @property
     def variance(self) -> Tensor:
         a = self.alpha.clamp(min=2)  # infinite (a / 0) for alpha <= 2
-        return self.scale.square() * a / ((a - 2) * (a - 1).square())
+        return self.scale.pow(2) * a / ((a - 1).pow(2) * (a - 2))
 
     def entropy(self) -> Tensor:
-        return 1 + self.alpha.reciprocal() + (self.scale / self.alpha).log()
+        return (self.scale / self.alpha).log() + (1 + self.alpha.reciprocal())
 
 
 def _root(degree: Tensor) -> PowerTransform:
@@ -171,8 +173,9 @@ class Kumaraswamy(TransformedDistribution):
     def mode(self) -> Tensor:
         a, b = self.concentration1, self.concentration0
         log_mode = b.reciprocal() * (-b).log1p() - (-b * a).log1p()
-        # no interior mode unless both concentrations are at least 1
-        return log_mode.masked_fill((b < 1) | (a < 1), math.nan).exp()
+        # no interior mode unless both concentrations are at least 1 (PyTorch's masked
+        # assignment)
+        return _assign_where(log_mode, (b < 1) | (a < 1), math.nan).exp()
 
     @property
     def variance(self) -> Tensor:
@@ -257,18 +260,12 @@ class GeneralizedPareto(Distribution):
             GeneralizedPareto, batch_shape, _instance, grown=("loc", "scale", "concentration")
         )
 
-    def _bent(self, f: Any, t: Tensor) -> Tensor:
-        """``f(c t) / c`` for the concentration ``c``, or its limit ``t`` where ``c`` is 0
-        (``f`` is log1p or expm1, both with slope 1 at 0)."""
-        flat = self._flat()
-        c = ops_math.where(flat, _like.ones_like(self.concentration), self.concentration)
-        return ops_math.where(flat, t, f(c * t) / c)  # c is a stand-in where flat
-
-    def _flat(self) -> Tensor:
-        # where the concentration is (close to) 0: the exponential limit
-        return summaries.isclose(
-            self.concentration, creation.tensor(0.0, dtype=self.concentration.dtype)
-        )
+    def _safe_concentration(self, zero_like: Tensor) -> tuple:
+        """Where the concentration is (close to) ``zero_like``, the exponential limit, and the
+        concentration with 1 standing in there."""
+        c = self.concentration
+        flat = summaries.isclose(c, zero_like)
+        return flat, ops_math.where(flat, _like.ones_like(c), c)
 
     def _standardized(self, value: Any) -> Tensor:
         return (self._checked(value) - self.loc) / self.scale
@@ -277,16 +274,21 @@ class GeneralizedPareto(Distribution):
         u = creation.rand(tuple(self._extended_shape(sample_shape)), dtype=self.loc.dtype)
         return self.icdf(u)
 
+    # PyTorch's steps, for its values, gradients and nodes: a gradient reaches the
+    # concentration through 1 / c + 1 even where that factor is 0 (c = -1), and a float64
+    # concentration meets PyTorch's float32 0 in isclose (its RuntimeError)
     def log_prob(self, value: Any) -> Tensor:
         z = self._standardized(value)
-        # -log(scale) - (1 + c) log1p(c z) / c; at c = -1 the weight 0 wins over log(0)
-        weight = ops_math.where(self._flat(), 1.0, 1 + self.concentration)
-        tail = ops_math.where(weight == 0, 0.0, weight * self._bent(Tensor.log1p, z))
-        return -self.scale.log() - tail
+        flat, c = self._safe_concentration(creation.tensor(0.0))
+        y = 1 / c + _like.ones_like(z)
+        tail = ops_math.where(y == 0, y, y * (c * z).log1p())
+        return -self.scale.log() - ops_math.where(flat, z, tail)
 
     def log_survival_function(self, value: Any) -> Tensor:
         """``log(1 - cdf(value))``."""
-        return -self._bent(Tensor.log1p, self._standardized(value))
+        z = self._standardized(value)
+        flat, c = self._safe_concentration(creation.tensor(0.0))
+        return ops_math.where(flat, -z, -(c * z).log1p() / c)
 
     def log_cdf(self, value: Any) -> Tensor:
         """``log(cdf(value))``."""
@@ -296,8 +298,10 @@ class GeneralizedPareto(Distribution):
         return self.log_cdf(value).exp()
 
     def icdf(self, value: Any) -> Tensor:
-        # the inverse of the survival function's exponent, at -log(1 - u)
-        return self.loc + self.scale * self._bent(Tensor.expm1, -(-value).log1p())
+        flat, c = self._safe_concentration(_like.zeros_like(self.concentration))
+        log_u = (-value).log1p()
+        bent = self.loc + self.scale / c * (-c * log_u).expm1()
+        return ops_math.where(flat, self.loc - self.scale * log_u, bent)
 
     def _finite_below(self, limit: float, formula: Any) -> Tensor:
         # formula(c) where the moment exists (c < limit), else nan; formula is evaluated
@@ -315,7 +319,7 @@ class GeneralizedPareto(Distribution):
     mode = property(lambda self: self.loc)
 
     def entropy(self) -> Tensor:
-        return (1 + self.concentration + self.scale.log()).broadcast_to(tuple(self._batch_shape))
+        return (self.scale.log() + self.concentration + 1).broadcast_to(tuple(self._batch_shape))
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self) -> Any:

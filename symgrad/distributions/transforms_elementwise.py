@@ -44,7 +44,7 @@ class _Stateless(Transform):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, type(self))
 
-    __hash__ = Transform.__hash__
+    __hash__ = None  # type: ignore[assignment]
 
 
 class _Bijective(_Stateless):
@@ -115,7 +115,7 @@ class PowerTransform(Transform):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PowerTransform) and _same(self.exponent, other.exponent)
 
-    __hash__ = Transform.__hash__
+    __hash__ = None  # type: ignore[assignment]
 
     def _call(self, x: Tensor) -> Tensor:
         return x.pow(self.exponent)
@@ -188,7 +188,7 @@ class SoftplusTransform(_Increasing):
 
     def _inverse(self, y: Tensor) -> Tensor:
         # log(exp(y) - 1) = y + log(1 - exp(-y)), which cannot overflow
-        return y + (-(-y).expm1()).log()
+        return (-y).expm1().neg().log() + y
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return -F.softplus(-x)
@@ -281,7 +281,7 @@ class AffineTransform(Transform):
             return _same(self.loc, other.loc) and _same(self.scale, other.scale)
         return False
 
-    __hash__ = Transform.__hash__
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def sign(self) -> Any:  # type: ignore[override]

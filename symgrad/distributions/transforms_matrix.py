@@ -12,6 +12,7 @@ tensor([0.3333, 0.3333, 0.3333])
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +21,6 @@ from symgrad.distributions import constraints
 from symgrad.distributions.constraint_base import _require
 from symgrad.distributions.transform_base import Transform
 from symgrad.distributions.transforms_elementwise import (
-    TanhTransform,
     _Bijective,
     _clipped_sigmoid,
     _Stateless,
@@ -109,7 +109,7 @@ class StickBreakingTransform(_Bijective):
         # each fraction breaks off a part of what is left of the stick; the rest is the last
         fraction = _clipped_sigmoid(self._shifted(x))
         left_before = F.pad((1 - fraction).cumprod(-1), [1, 0], value=1)
-        return left_before * F.pad(fraction, [0, 1], value=1)
+        return F.pad(fraction, [0, 1], value=1) * left_before
 
     def _inverse(self, y: Tensor) -> Tensor:
         pieces = y[..., :-1]
@@ -119,7 +119,8 @@ class StickBreakingTransform(_Bijective):
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         s = self._shifted(x)
-        return (F.logsigmoid(s) - s + y[..., :-1].log()).sum(-1)
+        # 1 - sigmoid(s) = exp(-s) sigmoid(s), summed in PyTorch's order
+        return (-s + F.logsigmoid(s) + y[..., :-1].log()).sum(-1)
 
     def forward_shape(self, shape: Any) -> Any:
         *batch, n = _need_dims(shape, 1)
@@ -134,7 +135,7 @@ def _on_diagonal(m: Tensor, f: Any) -> Tensor:
     # the strict lower triangle of m as it is, f applied to its diagonal, zeros above
     # the triangle first: a tensor of fewer than 2 dims fails there (tril's RuntimeError)
     below = m.tril(-1)
-    return f(m.diagonal(dim1=-2, dim2=-1)).diag_embed() + below
+    return below + f(m.diagonal(dim1=-2, dim2=-1)).diag_embed()
 
 
 class LowerCholeskyTransform(_Stateless):
@@ -227,9 +228,10 @@ class CorrCholeskyTransform(_Bijective):
         return (partial.log1p() - (-partial).log1p()) / 2  # atanh
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor, intermediates: Any = None) -> Tensor:
-        from_rows = _tril_to_vec(_unit_norm_left(y), diag=-2).log().sum(-1) / 2
-        from_tanh = TanhTransform().log_abs_det_jacobian(x, x).sum(-1)
-        return from_tanh + from_rows
+        # PyTorch's steps: the stick-breaking part, then the tanh part written out
+        from_rows = 0.5 * _tril_to_vec(_unit_norm_left(y), diag=-2).log().sum(-1)
+        from_tanh = -2 * (x + F.softplus(-2 * x) - math.log(2.0)).sum(dim=-1)
+        return from_rows + from_tanh
 
     def forward_shape(self, shape: Any) -> Any:
         *batch, n = _need_dims(shape, 1)

@@ -78,8 +78,9 @@ class Geometric(_BinaryProbsLogits, Distribution):
         if self._validate_args:
             self._validate_sample(value)
         value, probs = broadcast_all(value, self.probs)
-        # a sure success has log P(0) = 0, not 0 * log(0)
-        probs = probs.masked_fill((probs == 1) & (value == 0), 0.0)
+        # a sure success has log P(0) = 0, not 0 * log(0) (PyTorch's masked assignment)
+        probs = probs.clone()
+        probs[(probs == 1) & (value == 0)] = 0.0
         return value * (-probs).log1p() + self.probs.log()
 
     def entropy(self) -> Tensor:

@@ -20,24 +20,16 @@ from symgrad.distributions import constraints
 from symgrad.distributions.distribution import Distribution
 from symgrad.distributions.exp_family import ExponentialFamily
 from symgrad.distributions.gamma_family import Chi2
+from symgrad.distributions.multivariate_normal import _precision_to_scale_tril
 from symgrad.distributions.utils import lazy_property
 from symgrad.ops import broadcast_shapes, cholesky_solve, diag_embed, mvlgamma
-from symgrad.ops.math import where
+from symgrad.ops.assembling import tril_indices
 from symgrad.tensor import Tensor
 
 __all__ = ["Wishart"]
 
 _MATRICES = ("covariance_matrix", "precision_matrix", "scale_tril")
 _LOG_2 = math.log(2)
-
-
-def _precision_to_scale_tril(precision: Tensor) -> Tensor:
-    """The Cholesky factor of ``precision^-1`` without inverting it: from the Cholesky
-    factor of the flipped matrix (an upper factor of ``precision`` once flipped back)."""
-    flipped = linalg.cholesky(precision.flip((-2, -1)))
-    inverse_tril = flipped.flip((-2, -1)).mT
-    identity = creation.eye(precision.shape[-1], dtype=precision.dtype)
-    return linalg.solve_triangular(inverse_tril, identity, upper=False)
 
 
 def _mvdigamma(x: Tensor, p: int) -> Tensor:
@@ -166,7 +158,7 @@ class Wishart(ExponentialFamily):
     @property
     def mode(self) -> Tensor:
         factor = self.df - self.covariance_matrix.shape[-1] - 1
-        factor = where(factor <= 0, math.nan, factor)
+        factor[factor <= 0] = math.nan  # PyTorch's masked assignment
         return self._per_batch(factor) * self.covariance_matrix
 
     @property
@@ -175,29 +167,41 @@ class Wishart(ExponentialFamily):
         diag = v.diagonal(dim1=-2, dim2=-1)
         return self._per_batch(self.df) * (v.pow(2) + diag.unsqueeze(-1) * diag.unsqueeze(-2))
 
-    def _bartlett_sampling(self, sample_shape: Size) -> Tensor:
+    def _bartlett_sampling(self, sample_shape: Any) -> Tensor:
         p = self._event_shape[-1]
         roots = self._dist_chi2.rsample(sample_shape).sqrt()
-        roots = roots.clamp(min=type_info.finfo(roots.dtype).eps)
-        shape = tuple(sample_shape) + tuple(self._batch_shape) + (p, p)
-        below = creation.randn(shape, dtype=roots.dtype).tril(-1)
-        chol = self._unbroadcasted_scale_tril @ (diag_embed(roots) + below)
+        noise = diag_embed(roots.clamp(min=type_info.finfo(roots.dtype).eps))
+        # one normal draw per entry below the diagonal, row by row, as PyTorch draws them
+        i, j = tril_indices(p, p, offset=-1)
+        shape = tuple(sample_shape) + tuple(self._batch_shape) + (p * (p - 1) // 2,)
+        noise[..., i, j] = creation.randn(shape, dtype=noise.dtype)
+        chol = self._unbroadcasted_scale_tril @ noise
         return chol @ chol.mT
 
+    def _any_in_batch(self, flags: Tensor) -> Tensor:
+        if self._batch_shape:
+            return flags.amax(tuple(range(-1, -len(self._batch_shape) - 1, -1)))
+        return flags
+
     def rsample(self, sample_shape: Any = (), max_try_correction: Any = None) -> Tensor:
-        """Samples by Bartlett's decomposition; one that is not positive definite (possible
-        for ``df < p``) is drawn again, up to ``max_try_correction`` (10) times."""
+        """Samples by Bartlett's decomposition, corrected as PyTorch 2.13 corrects them: each
+        sample its support check accepts is drawn again (warning "Singular sample
+        detected."), and the redrawn samples carry the gradients. (PyTorch's backward
+        through samples of a ``sample_shape`` raises a RuntimeError: it changes the index of
+        the correction in place.)"""
         tries = 10 if max_try_correction is None else max_try_correction
         sample_shape = Size(sample_shape)
         sample = self._bartlett_sampling(sample_shape)
-        singular = ~self.support.check(sample)
-        if bool(singular.any()):
+        # PyTorch 2.13 marks the samples its support check accepts (the check is not
+        # negated): those are drawn again, and the ones it rejects are kept
+        marked = self._any_in_batch(self.support.check(sample))
+        if bool(marked.any()):
             warnings.warn("Singular sample detected.", stacklevel=2)
             for _ in range(tries):
-                fresh = self._bartlett_sampling(sample_shape)
-                sample = where(singular[..., None, None], fresh, sample)
-                singular = ~self.support.check(sample)
-                if not bool(singular.any()):
+                fresh = self._bartlett_sampling(marked[marked].shape)
+                sample[marked.clone()] = fresh  # (kept from the change below)
+                marked[marked.clone()] = self._any_in_batch(~self.support.check(fresh))
+                if not bool(marked.any()):
                     break
         return sample
 
