@@ -27,7 +27,7 @@ from symgrad.autograd.saved_names import (
 from symgrad.dtypes import from_numpy_dtype
 from symgrad.tensor import Tensor
 
-__all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class"]
+__all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class", "watch_indices"]
 
 _sequence = itertools.count()
 _anomaly_state = anomaly._state
@@ -60,6 +60,7 @@ class Node:
         "_held",
         "_out_fw",
         "_packed",
+        "_watched",
         "__weakref__",
     )
     num_outputs = 1
@@ -95,6 +96,7 @@ class Node:
         self._held = held  # the leaves its edges lead to (see AccumulateGrad)
         self._out_fw = None  # the saved output's (dual level, tangent) in forward mode
         self._packed = None  # what saved-tensor hooks packed (symgrad.autograd.saved)
+        self._watched: Any = None  # (tensor, version) of index tensors the rule reads
         if _anomaly_state.enabled and self.has_forward:
             anomaly.record(self)
 
@@ -147,6 +149,10 @@ class Node:
                 self._raise_modified(t, version, t._counter.value)
         if self._out_version is not None:
             self._check_outputs()
+        if self._watched is not None:
+            for t, version in self._watched:
+                if t._counter.value != version:
+                    self._raise_modified(t, version, t._counter.value)
         if self._packed is not None:
             return self._packed.saved(self)
         return saved
@@ -201,11 +207,13 @@ class Node:
         if (
             self._out is not None
             or self._packed is not None
+            or self._watched is not None
             or self._versions.count(None) != len(self._versions)
         ):
             self._saved = None
             self._out = None
             self._packed = None
+            self._watched = None
 
     @property
     def saved_tensors_freed(self) -> bool:
@@ -446,5 +454,20 @@ def _op_name(node_name: str) -> str:
 
 
 def _type_text(shape: tuple, np_dtype: Any) -> str:
-    """A tensor as PyTorch's messages show one: ``[torch.FloatTensor [2, 3]]``."""
-    return f"[torch.{from_numpy_dtype(np.dtype(np_dtype)).scalar_type}Tensor {list(shape)}]"
+    """A tensor as PyTorch's messages show one: ``[torch.FloatTensor [2, 3]]`` (a bool one
+    ``[CPUBoolType [3]]``)."""
+    kind = from_numpy_dtype(np.dtype(np_dtype)).scalar_type
+    name = "CPUBoolType" if kind == "Bool" else f"torch.{kind}Tensor"
+    return f"[{name} {list(shape)}]"
+
+
+def watch_indices(result: Any, *tensors: Any) -> None:
+    """The node that made ``result`` reads the values of ``tensors`` (indices, masks, class
+    targets) in its backward rule, as PyTorch saves them: changing one in place before the
+    backward pass is PyTorch's error, not a gradient of other indices."""
+    node = getattr(result, "grad_fn", None)
+    if node is None:
+        return
+    pairs = tuple((t, t._counter.value) for t in tensors if getattr(t, "_counter", None))
+    if pairs:
+        node._watched = pairs if node._watched is None else node._watched + pairs

@@ -17,6 +17,7 @@ from symgrad._arguments import (
 )
 from symgrad._memory_format import target_strides
 from symgrad._meta import ITEM, check_devices, is_meta, meta_array, stand_in
+from symgrad.autograd.node import watch_indices
 from symgrad.ops.inplace import _write, inplace
 from symgrad.ops.trilinear import trilinear
 from symgrad.prim import batching as _batching
@@ -235,7 +236,9 @@ def embedding(
             coef = coef / frequencies(idx, n)
         if padding_idx is not None:
             coef = np.where(idx == padding_idx, 0.0, coef)
-    return _EMBEDDING(weight, indices=idx, coef=coef, dtype=weight._data.dtype)
+    result = _EMBEDDING(weight, indices=idx, coef=coef, dtype=weight._data.dtype)
+    watch_indices(result, input)  # (PyTorch saves the indices: an in-place change is its error)
+    return result
 
 
 def frequencies(idx: np.ndarray, n: int) -> np.ndarray:

@@ -13,6 +13,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._data import _wrap_dim
 from symgrad._tracing import TRACE, data_params
+from symgrad.autograd.node import watch_indices
 from symgrad.ops.indexing import _getitem_forward, normalize_key
 from symgrad.ops.shape import expand_to
 from symgrad.prim import batching as _batching
@@ -110,6 +111,7 @@ def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
         return {"dim": d, "index": i.astype(np.int64)}
 
     result = _GATHER(input, **params(index._data))
+    watch_indices(result, index)
     if TRACE.log is not None:  # symgrad.compile: indices computed from values, read afresh
         data_params(result, params, index)
     return result
@@ -222,6 +224,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
         return {"key": normalize_key((slice(None),) * d + (flat,), input.shape)}
 
     result = _INDEX_SELECT(input, **params(index._data))
+    watch_indices(result, index)
     if TRACE.log is not None:  # symgrad.compile: indices computed from values, read afresh
         data_params(result, params, index)
     return result

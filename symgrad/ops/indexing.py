@@ -10,6 +10,7 @@ import numpy as np
 from symgrad._arguments import require_tensor
 from symgrad._data import check_fill
 from symgrad._tracing import TRACE, data_params, data_value
+from symgrad.autograd.node import watch_indices
 from symgrad.autograd.placed import index_gradient
 from symgrad.ops import index_keys as keys
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
@@ -217,18 +218,23 @@ def slice_along(input: Tensor, dim: int, start: int, stop: int) -> Tensor:
 
 def _one_node(input: Tensor, kind: str, key: Any, given: Any) -> Tensor:
     result = _GETITEM[kind](input, key=key)
-    if TRACE.log is not None:
-        _key_from_values(result, given, input.shape)
+    if kind == "advanced" or TRACE.log is not None:
+        _reads_key(result, given, input.shape)
     return result
 
 
-def _key_from_values(result: Tensor, key: Any, shape: tuple, check: Any = None) -> None:
-    """While ``symgrad.compile`` traces: the index tensors of ``key`` (masks, indices) are
-    read afresh at every call and ``check(normalized key)`` run on them (a write, ``put``'s
-    value must fit; else ``result`` holds the elements selected, as many as a mask holds)."""
+def _reads_key(result: Tensor, key: Any, shape: tuple, check: Any = None) -> None:
+    """The node of ``result`` reads the index tensors of ``key`` (masks, indices) in its
+    backward pass: an in-place change of one before it is PyTorch's error. While
+    ``symgrad.compile`` traces, they are read afresh at every call and ``check(normalized
+    key)`` run on them (a write, ``put``'s value must fit; else ``result`` holds the elements
+    selected, as many as a mask holds)."""
     items = key if isinstance(key, tuple) else (key,)
     tensors = [k for k in items if isinstance(k, Tensor)]
     if not tensors:
+        return
+    watch_indices(result, *tensors)
+    if TRACE.log is None:
         return
 
     def params(*arrays: np.ndarray) -> dict:
@@ -336,13 +342,12 @@ def put(input: Tensor, key: Any, values: Any) -> Tensor:
     if values.dtype is not input.dtype:
         values = values.to(input.dtype)
     result = _INDEX_PUT(input, values, key=given)
-    if TRACE.log is not None:
+    shape = values.shape
 
-        def check(found: Any) -> None:
-            _check_broadcasts_to(shape, np.empty(input.shape, dtype=np.bool_)[found].shape)
+    def check(found: Any) -> None:
+        _check_broadcasts_to(shape, np.empty(input.shape, dtype=np.bool_)[found].shape)
 
-        shape = values.shape
-        _key_from_values(result, key, input.shape, check)
+    _reads_key(result, key, input.shape, check)
     return result
 
 
@@ -440,7 +445,9 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
 
 
 def _mask_from_values(result: Tensor, mask: Tensor, fill: Any) -> Tensor:
-    """While ``symgrad.compile`` traces: ``masked_fill``'s mask is read afresh at every call."""
+    """The mask read by ``masked_fill``'s backward (watched for in-place changes); while
+    ``symgrad.compile`` traces, read afresh at every call."""
+    watch_indices(result, mask)
     if TRACE.log is not None:
 
         def params(m: np.ndarray) -> dict:

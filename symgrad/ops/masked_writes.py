@@ -13,6 +13,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor_arguments
 from symgrad._data import check_broadcast
+from symgrad.autograd.node import watch_indices
 from symgrad.ops.inplace import inplace
 from symgrad.ops.scattering import _prims
 from symgrad.tensor import Tensor
@@ -77,9 +78,11 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     places = _Places(shape, np.nonzero(hit) if shape else hit, tuple(source.shape), True)
     if places.count > source.numel():
         raise RuntimeError("Number of elements of source < number of ones in mask")
-    return _MASKED_SCATTER(
+    result = _MASKED_SCATTER(
         x, source, hit=np.array(hit), put=places.put, value=None, take=places.take
     )
+    watch_indices(result, mask)
+    return result
 
 
 def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
@@ -115,12 +118,17 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
     key = np.unravel_index(flat % max(n, 1), shape) if shape else bool(flat.size)
     if accumulate:
         places = _Places(shape, key, tuple(source.shape), False)
-        return _PUT_ADD(input, source, put=places.put, take=places.take, alpha=1)
+        result = _PUT_ADD(input, source, put=places.put, take=places.take, alpha=1)
+        if source._requires_grad:  # (only the source's gradient reads the index)
+            watch_indices(result, index)
+        return result
     # where an index repeats, the last write wins (PyTorch leaves it undefined)
     places = _Places(shape, key, tuple(source.shape), True)
     hit = np.zeros(shape, dtype=bool)
     hit[key if shape else ()] = bool(places.count)
-    return _PUT(input, source, hit=hit, put=places.put, value=None, take=places.take)
+    result = _PUT(input, source, hit=hit, put=places.put, value=None, take=places.take)
+    watch_indices(result, index)
+    return result
 
 
 def masked_scatter_(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:

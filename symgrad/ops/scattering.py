@@ -12,6 +12,7 @@ import numpy as np
 
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim, check_fill
+from symgrad.autograd.node import watch_indices
 from symgrad.ops.elementwise import WHERE
 from symgrad.ops.gathering import _check_integer, _index_tensor, _spread
 from symgrad.ops.index_keys import warn_at_user
@@ -254,9 +255,11 @@ def scatter(
     hit, winner = _last_writer(tuple(input.shape), d, idx)
     along = _Along(tuple(input.shape), d, idx, winner.astype(input._data.dtype))
     if src is None:
-        return _SCATTER_VALUE(input, hit=hit, put=along.put, value=value, take=along.take)
+        result = _SCATTER_VALUE(input, hit=hit, put=along.put, value=value, take=along.take)
+        return _watched(result, index)
     src_part = src[tuple(slice(0, n) for n in idx.shape)] if src.shape != idx.shape else src
-    return _SCATTER(input, src_part, hit=hit, put=along.put, value=None, take=along.take)
+    result = _SCATTER(input, src_part, hit=hit, put=along.put, value=None, take=along.take)
+    return _watched(result, index)
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -275,7 +278,8 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     d, idx = _scatter_index(input, dim, index, src, "scatter_add")
     src_part = src[tuple(slice(0, n) for n in idx.shape)] if src.shape != idx.shape else src
     along = _Along(tuple(input.shape), d, idx)
-    return _SCATTER_ADD(input, src_part, put=along.put, take=along.take, alpha=1)
+    result = _SCATTER_ADD(input, src_part, put=along.put, take=along.take, alpha=1)
+    return _watched(result, index) if src._requires_grad else result  # (src's reads it)
 
 
 def _check_source_dtype(input: Tensor, source: Tensor, op: str) -> None:
@@ -335,7 +339,8 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
         return scatter_add(input, d, picks, source if alpha == 1 else source * alpha)
     d, idx = _rows(input, dim, index, "index_add", source)
     rows = _Rows(tuple(input.shape), d, idx)
-    return _INDEX_ADD(input, source, put=rows.put, take=rows.take, alpha=alpha)
+    result = _INDEX_ADD(input, source, put=rows.put, take=rows.take, alpha=alpha)
+    return _watched(result, index) if source._requires_grad else result  # (source's reads it)
 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
@@ -348,7 +353,8 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
     rows = _Rows(tuple(input.shape), d, idx)
     hit = np.zeros(input.shape, dtype=bool)
     hit[rows.key] = True
-    return _INDEX_COPY(input, source, hit=hit, put=rows.put, value=None, take=rows.take)
+    result = _INDEX_COPY(input, source, hit=hit, put=rows.put, value=None, take=rows.take)
+    return _watched(result, index)
 
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
@@ -373,7 +379,14 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):  # an input of its own, which gets a gradient
         filled = _Filled(hit)
         value = value.to(input.dtype)
-        return _INDEX_FILL_TENSOR(
-            input, value, hit=hit, put=filled.put, value=None, take=filled.take
+        return _watched(
+            _INDEX_FILL_TENSOR(input, value, hit=hit, put=filled.put, value=None, take=filled.take),
+            index,
         )
-    return _INDEX_FILL(input, hit=hit, put=None, value=value, take=None)
+    return _watched(_INDEX_FILL(input, hit=hit, put=None, value=value, take=None), index)
+
+
+def _watched(result: Tensor, index: Tensor) -> Tensor:
+    """``result``, its node reading ``index`` in the backward pass (see ``watch_indices``)."""
+    watch_indices(result, index)
+    return result

@@ -29,6 +29,7 @@ from symgrad._data import (
     wrap_dim_of_dims,
 )
 from symgrad._tracing import TRACE, data_params, data_value
+from symgrad.autograd.node import watch_indices
 from symgrad.ops.gathering import gather, index_select
 from symgrad.ops.pooling import pick
 from symgrad.ops.shape import expand
@@ -350,7 +351,7 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
         idx = indices if tuple(indices.shape) == tuple(target_idx) else indices.expand(target_idx)
     else:
         idx = Tensor._make(np.broadcast_to(indices._data, tuple(target_idx)).copy())
-    return gather(x, d, idx)
+    return gather(x, d, idx)  # (a copy of the indices: PyTorch's broadcast copy too)
 
 
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:
@@ -373,6 +374,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
         x, shape = x.reshape(1), (1,)
     key = np.nonzero(np.broadcast_to(mask._data, shape))
     result = pick(x, tuple(key), "MaskedSelectBackward0")
+    watch_indices(result, mask)
     if TRACE.log is not None:  # symgrad.compile: the mask is read afresh at every call
         key_of = lambda m: {"key": np.nonzero(np.broadcast_to(m, shape))}  # noqa: E731
         data_params(result, key_of, mask, sized=True)
