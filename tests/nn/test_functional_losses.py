@@ -392,3 +392,53 @@ def test_cross_entropy_with_probabilities_records_pytorchs_graph(reduction, name
     expected = -(p * logp).sum(1)
     total = {"mean": expected.mean(), "sum": expected.sum(), "none": expected}[reduction]
     assert symgrad.allclose(loss.detach(), total)
+
+
+# (call of T and its functional module, the loss's dtype name and values, or the exception)
+_INTEGER_CASES = {
+    # PyTorch's margin is a C++ double: integer inputs give a loss of the default float dtype
+    "margin_ranking_integers": (
+        lambda T, F: F.margin_ranking_loss(
+            T.tensor([1, 2, 5]), T.tensor([2, 1, 1]), T.tensor([1, -1, 1]), reduction="none"
+        ),
+        ("float32", [1.0, 1.0, 0.0]),
+    ),
+    "margin_ranking_integers_mean": (
+        lambda T, F: F.margin_ranking_loss(
+            T.tensor([1, 2, 5]), T.tensor([2, 1, 1]), T.tensor([1, -1, 1]), margin=1
+        ),
+        ("float32", 4 / 3),
+    ),
+    "margin_ranking_string_margin": (
+        lambda T, F: F.margin_ranking_loss(T.ones(2), T.ones(2), T.ones(2), margin="1"),
+        TypeError,
+    ),
+}
+
+
+def _integer_case(T, name):
+    call, expected = _INTEGER_CASES[name]
+    if isinstance(expected, type):
+        with pytest.raises(expected):
+            call(T, T.nn.functional)
+        return None
+    out = call(T, T.nn.functional)
+    return str(out.dtype).split(".")[-1], out.tolist()
+
+
+@pytest.mark.parametrize("name", sorted(_INTEGER_CASES))
+def test_integer_inputs(name):
+    expected = _INTEGER_CASES[name][1]
+    found = _integer_case(symgrad, name)
+    if found is not None:
+        assert found[0] == expected[0]
+        np.testing.assert_allclose(found[1], expected[1], rtol=1e-6)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(_INTEGER_CASES))
+def test_integer_inputs_match_pytorch(name):
+    torch = pytest.importorskip("torch")
+    found = _integer_case(torch, name)
+    if found is not None:
+        assert found == _integer_case(symgrad, name)
