@@ -442,3 +442,54 @@ def test_integer_inputs_match_pytorch(name):
     found = _integer_case(torch, name)
     if found is not None:
         assert found == _integer_case(symgrad, name)
+
+
+def _logits_gradient_nodes(T, reduction, weighted):
+    """The first nodes of binary_cross_entropy_with_logits' gradient under create_graph."""
+    x = T.tensor([[0.3, -0.2, 1.0]], dtype=T.float64, requires_grad=True)
+    y = T.tensor([[0.2, 0.5, 0.9]], dtype=T.float64, requires_grad=True)
+    w = T.tensor([1.0, 2.0, 0.5], dtype=T.float64) if weighted else None
+    loss = T.nn.functional.binary_cross_entropy_with_logits(x, y, w, reduction=reduction)
+    found = []
+    for g in T.autograd.grad(loss.sum(), (x, y), create_graph=True):
+        names, node = [], g.grad_fn
+        while node is not None and len(names) < 3:
+            names.append(type(node).__name__)
+            node = next((n for n, _ in node.next_functions if n is not None), None)
+        found.append("/".join(names))
+    return found
+
+
+# PyTorch's gradient is partial * g, times the weight, over the count for 'mean'
+_LOGITS_GRADIENT_NODES = {
+    ("mean", False): [
+        "DivBackward1/MulBackward0/SubBackward0",
+        "DivBackward1/MulBackward0/NegBackward0",
+    ],
+    ("mean", True): [
+        "DivBackward1/MulBackward0/MulBackward0",
+        "DivBackward1/MulBackward0/MulBackward0",
+    ],
+    ("sum", True): [
+        "MulBackward0/MulBackward0/SubBackward0",
+        "MulBackward0/MulBackward0/NegBackward0",
+    ],
+    ("none", False): [
+        "MulBackward0/SubBackward0/SigmoidBackward0",
+        "MulBackward0/NegBackward0/AccumulateGrad",
+    ],
+}
+
+
+@pytest.mark.parametrize("reduction, weighted", sorted(_LOGITS_GRADIENT_NODES))
+def test_logits_loss_gradient_records_pytorchs_graph(reduction, weighted):
+    found = _logits_gradient_nodes(symgrad, reduction, weighted)
+    assert found == _LOGITS_GRADIENT_NODES[reduction, weighted]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("reduction, weighted", sorted(_LOGITS_GRADIENT_NODES))
+def test_logits_loss_gradient_graph_matches_pytorch(reduction, weighted):
+    torch = pytest.importorskip("torch")
+    found = _logits_gradient_nodes(torch, reduction, weighted)
+    assert found == _LOGITS_GRADIENT_NODES[reduction, weighted]
