@@ -13,11 +13,13 @@ through the ``log_softmax`` that made ``log_probs``.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
-from symgrad import creation
+from symgrad import creation, dtypes
+from symgrad._arguments import invalid_combination
 from symgrad.nn._arguments import _reduction
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
@@ -36,7 +38,9 @@ class _Path:
         n = ext.size
         self.ext, self.steps = ext, steps
         self.skip = np.zeros(n, dtype=bool)
-        self.skip[2:] = (ext[2:] != blank) & (ext[2:] != ext[:-2])
+        # PyTorch's rule: skip the state two back when it holds another class; so a blank
+        # between labels is never skipped, but a label that is the blank itself may be
+        self.skip[2:] = ext[2:] != ext[:-2]
         moves = np.eye(n) + np.eye(n, k=1)
         moves[np.arange(n - 2), np.arange(2, n)] = self.skip[2:]
         self.moves = moves.astype(dtype)
@@ -177,28 +181,69 @@ _CTC = Structural(
 )
 
 
-def _lengths(values: Any, name: str, batch: int) -> np.ndarray:
-    array = np.asarray(values._data if isinstance(values, Tensor) else values, dtype=np.int64)
-    array = array.reshape(-1)
-    if array.size != batch:
-        raise RuntimeError(f"{name} must be of size batch_size")
-    return array
+_SIGNATURES = tuple(
+    f"Tensor log_probs, Tensor targets, {kind} input_lengths, {kind} target_lengths, "
+    "int blank = 0, int reduction = at::Reduction::Mean, bool zero_infinity = False"
+    for kind in ("tuple of ints", "Tensor")
+)
+_CHECKING = "(while checking arguments for ctc_loss_allocate_outputs)"
+
+
+def _ints(values: Any) -> list | None:
+    """The ints of a list or tuple of ints (or of one-element integer tensors), else None."""
+    if not isinstance(values, (list, tuple)):
+        return None
+    try:
+        return [None if isinstance(v, bool) else operator.index(v) for v in values]
+    except TypeError:
+        return None
+
+
+def _length_arrays(input_lengths: Any, target_lengths: Any, args: tuple) -> list:
+    """The lengths as int64 arrays: PyTorch takes two integer tensors or two sequences of
+    ints, nothing else (no floats, no NumPy arrays, no lone int)."""
+    pair = (input_lengths, target_lengths)
+    if all(isinstance(v, Tensor) for v in pair):
+        for name, v in zip(("input_lengths", "target_lengths"), pair):
+            if v.dtype.is_floating_point or v.dtype.is_complex or v.dtype is dtypes.bool_:
+                raise RuntimeError(f"{name} must be integral")
+        return [np.asarray(v._data, dtype=np.int64).reshape(-1) for v in pair]
+    ints = [_ints(v) for v in pair]
+    if any(v is None or None in v for v in ints):
+        raise invalid_combination("ctc_loss", args, _SIGNATURES)
+    return [np.asarray(v, dtype=np.int64) for v in ints]
+
+
+def _at_least_zero(name: str, lengths: np.ndarray) -> None:
+    if lengths.size and lengths.min() < 0:
+        raise RuntimeError(
+            f"Expected {name} to have value at least 0, but got value "
+            f"{lengths[lengths < 0][0]} {_CHECKING}"
+        )
 
 
 def _targets_of(targets: Tensor, lengths: np.ndarray, batch: int) -> list:
+    """Each sequence's labels: a 1-D ``targets`` holds them one after another, a 2-D one
+    a row per sequence, padded."""
     data = np.asarray(targets._data).astype(np.int64)
-    if data.ndim == 1 and batch > 1 or data.ndim == 1 and data.size == int(lengths.sum()):
-        if data.size != int(lengths.sum()):
-            raise RuntimeError(
-                f"Expected tensor to have size {int(lengths.sum())} at dimension 0, but got size "
-                f"{data.size} for argument #2 'targets' (while checking arguments for ctc_loss)"
-            )
+    if not 1 <= data.ndim <= 2:
+        raise RuntimeError(
+            f"Expected 1 to 2 dimensions, but got {data.ndim}-dimensional tensor for "
+            f"argument #2 'targets' {_CHECKING}"
+        )
+    _at_least_zero("target_lengths", lengths)
+    size, at = (int(lengths.sum()), 0) if data.ndim == 1 else (batch, 0)
+    if data.shape[0] != size:
+        raise RuntimeError(
+            f"Expected tensor to have size {size} at dimension {at}, but got size "
+            f"{data.shape[0]} for argument #2 'targets' {_CHECKING}"
+        )
+    if data.ndim == 1:
         return np.split(data, np.cumsum(lengths)[:-1])
-    data = data.reshape(batch, -1)
-    if lengths.size and lengths.max() > data.shape[1]:
+    if lengths.max() > data.shape[1]:
         raise RuntimeError(
             f"Expected tensor to have size at least {lengths.max()} at dimension 1, but got size "
-            f"{data.shape[1]} for argument #2 'targets' (while checking arguments for ctc_loss)"
+            f"{data.shape[1]} for argument #2 'targets' {_CHECKING}"
         )
     return [row[:n] for row, n in zip(data, lengths)]
 
@@ -229,6 +274,8 @@ def ctc_loss(
     tensor([0.2877])
     """
     reduction = _reduction(reduction)
+    args = (log_probs, targets, input_lengths, target_lengths, blank, 0, zero_infinity)
+    inputs, lengths = _length_arrays(input_lengths, target_lengths, args)
     if not log_probs.dtype.is_floating_point or log_probs.dtype.scalar_type == "Half":
         raise NotImplementedError(
             f"\"ctc_loss_cpu\" not implemented for '{log_probs.dtype.scalar_type}'"
@@ -241,16 +288,20 @@ def ctc_loss(
             f"ctc_loss expects log_probs of shape (T, N, C) or (T, C), got {list(log_probs.shape)}"
         )
     steps, batch, classes = log_probs.shape
+    if log_probs._data.size == 0:
+        raise RuntimeError("log_probs tensor must not be empty")
     if not 0 <= blank < classes:
         raise RuntimeError("blank must be in label range")
-    inputs = _lengths(input_lengths, "input_lengths", batch)
-    lengths = _lengths(target_lengths, "target_lengths", batch)
-    if inputs.size and inputs.max() > steps:
+    for name, v in (("input_lengths", inputs), ("target_lengths", lengths)):
+        if v.size != batch:
+            raise RuntimeError(f"{name} must be of size batch_size")
+    labels = _targets_of(targets, lengths, batch)
+    _at_least_zero("input_lengths", inputs)
+    if inputs.max() > steps:
         raise RuntimeError(
             f"Expected input_lengths to have value at most {steps}, but got value "
-            f"{inputs.max()} (while checking arguments for ctc_loss)"
+            f"{inputs[inputs > steps][0]} {_CHECKING}"
         )
-    labels = _targets_of(targets, lengths, batch)
     for row in labels:
         if row.size and (row.min() < 0 or row.max() >= classes):
             raise RuntimeError(f"ctc_loss: target labels must be in [0, {classes}), got {row}")

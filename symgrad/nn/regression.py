@@ -13,7 +13,7 @@ import numpy as np
 
 from symgrad import _like
 from symgrad import ops as _ops
-from symgrad._arguments import require_tensor_arguments
+from symgrad._arguments import require_float, require_tensor_arguments
 from symgrad._data import broadcast_mismatch
 from symgrad.autograd import grad_mode
 from symgrad.nn._arguments import _check_tensors, _promoted, _reduction
@@ -311,7 +311,9 @@ def margin_ranking_loss(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
         )
-    return _reduce(plus_number(-target * (input1 - input2), margin).clamp_min(0), r)
+    require_float("margin_ranking_loss", "margin", margin)
+    # PyTorch's margin is a C++ double: integer inputs give a loss of the default float dtype
+    return _reduce(plus_number(-target * (input1 - input2), float(margin)).clamp_min(0), r)
 
 
 def hinge_embedding_loss(

@@ -37,8 +37,9 @@ BCE_WITH_LOGITS = declare(
     lambda x, y, pos_weight: (1 - y) * x + (1 + (pos_weight - 1) * y) * sp.log(1 + sp.exp(-x)),
     kernel=_bce_logits,
     partial_kernels={
-        0: lambda v, t, w, out: (1 - t) + (1 + (w - 1) * t) * (_sigmoid(v) - 1),
-        1: lambda v, t, w, out: -v + (w - 1) * _softplus0(-v),
+        # in PyTorch's order of operations, so that they round alike
+        0: lambda v, t, w, out: (w * t + 1 - t) * _sigmoid(v) - w * t,
+        1: lambda v, t, w, out: _softplus0(-v) * w - _softplus0(v),
         2: lambda v, t, w, out: t * _softplus0(-v),
     },
     promote="float",
@@ -193,8 +194,10 @@ def fused_loss(
 
     def vjp(xp: Any, g: Any, c: Any) -> tuple:
         shape, weight = c.params["shape"], c.params["weight"]
-        gl = _unreduce(xp, g, shape, c.params["reduction"])
         scalars = c.params.get("params", ())
+        if prim.vjp_backward is None:
+            return _scaled_last(xp, g, c, scalars)
+        gl = _unreduce(xp, g, shape, c.params["reduction"])
         if weight is not None:
             gl = gl * xp.constant(np.broadcast_to(weight, shape))
         return tuple(
@@ -204,14 +207,36 @@ def fused_loss(
             for i, (need, s) in enumerate(zip(c.needs, c.shapes))
         )
 
+    def _scaled_last(xp: Any, g: Any, c: Any, scalars: tuple) -> tuple:
+        # a loss with no backward op of its own (binary_cross_entropy_with_logits) is
+        # PyTorch's chain partial * g, times the weight, divided by the count for 'mean':
+        # the gradients' nodes under create_graph are MulBackward0 and DivBackward1
+        shape, weight, reduction = c.params["shape"], c.params["weight"], c.params["reduction"]
+        out = []
+        for i, (need, s) in enumerate(zip(c.needs, c.shapes)):
+            if not need:
+                out.append(None)
+                continue
+            gi = xp.elementwise_vjp(prim, i, c.inputs, None, g, scalars)
+            if tuple(gi.shape) != tuple(shape):
+                gi = xp.expand(gi, shape)
+            if weight is not None:
+                gi = gi * xp.constant(np.broadcast_to(weight, shape))
+            if reduction == "mean":
+                gi = xp.div_scalar(gi, max(math.prod(shape), 1))
+            out.append(xp.sum_to_size(gi, s))
+        return tuple(out)
+
     def numeric_vjp(g: Any, arrays: list, out: Any, needs: list, params: dict, meta: tuple) -> list:
         # vjp's steps on NumPy arrays, without the interpreter: the backward of every
         # training step with this loss
         shape, weight = params["shape"], params["weight"]
+        scalars = params.get("params", ())
+        if prim.vjp_backward is None:
+            return _numeric_scaled_last(g, arrays, needs, params, scalars)
         gl = _unreduce(NP, g, shape, params["reduction"])
         if weight is not None:
             gl = gl * np.broadcast_to(weight, shape)
-        scalars = params.get("params", ())
         result = []
         for i, need in enumerate(needs):
             if need:
@@ -219,6 +244,24 @@ def fused_loss(
                 result.append(r if r.shape == shape else np.broadcast_to(r, shape))
             else:
                 result.append(None)
+        return result
+
+    def _numeric_scaled_last(g: Any, arrays: list, needs: list, params: dict, scalars: tuple):
+        # _scaled_last's steps on NumPy arrays, rounded in PyTorch's order
+        shape, weight = params["shape"], params["weight"]
+        result = []
+        for i, need in enumerate(needs):
+            if not need:
+                result.append(None)
+                continue
+            r = prim.vjp_kernel(i)(*arrays, None, g, *scalars)
+            if r.shape != shape:
+                r = np.broadcast_to(r, shape)
+            if weight is not None:
+                r = r * np.broadcast_to(weight, shape)
+            if params["reduction"] == "mean":
+                r = NP.div_scalar(r, max(math.prod(shape), 1))
+            result.append(r)
         return result
 
     return Structural(

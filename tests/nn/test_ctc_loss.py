@@ -58,7 +58,7 @@ def test_impossible_alignments_and_layouts():
     assert np.isclose(zeroed.item(), short[1].item())
     zeroed.backward()
     assert log_probs.grad[:, 0].abs().sum().item() == 0
-    unbatched = F.ctc_loss(log_probs[:, 1], symgrad.tensor([2, 3]), 3, 2, reduction="none")
+    unbatched = F.ctc_loss(log_probs[:, 1], symgrad.tensor([2, 3]), (3,), (2,), reduction="none")
     assert type(unbatched.grad_fn).__name__ == "SqueezeBackward1"
     assert np.isclose(unbatched.item(), loss[1].item())
 
@@ -130,3 +130,114 @@ def test_against_torch(reduction, zero_infinity, blank, flat):
         assert (
             ours == theirs if isinstance(ours, list) else np.allclose(ours, theirs, equal_nan=True)
         )
+
+
+_LOG_PROBS = np.log(np.full((6, 2, 4), 0.25))
+_PADDED = [[1, 2, 2], [3, 1, 0]]
+# (call of T, the exception's type, words of its message): the lengths are two integer
+# tensors or two sequences of ints, and PyTorch checks their values
+_ARGUMENT_ERRORS = {
+    "float_tensor": (
+        lambda T, x: T.nn.functional.ctc_loss(
+            x, T.tensor(_PADDED), T.tensor([6.0, 5.0]), T.tensor([3, 2])
+        ),
+        RuntimeError,
+        "input_lengths must be integral",
+    ),
+    "bool_tensor": (
+        lambda T, x: T.nn.functional.ctc_loss(
+            x, T.tensor(_PADDED), T.tensor([6, 5]), T.tensor([True, True])
+        ),
+        RuntimeError,
+        "target_lengths must be integral",
+    ),
+    "floats": (
+        lambda T, x: T.nn.functional.ctc_loss(x, T.tensor(_PADDED), [6.0, 5.0], [3, 2]),
+        TypeError,
+        "invalid combination of arguments",
+    ),
+    "tensor_and_tuple": (
+        lambda T, x: T.nn.functional.ctc_loss(x, T.tensor(_PADDED), T.tensor([6, 5]), (3, 2)),
+        TypeError,
+        "invalid combination of arguments",
+    ),
+    "numpy": (
+        lambda T, x: T.nn.functional.ctc_loss(
+            x, T.tensor(_PADDED), np.array([6, 5]), np.array([3, 2])
+        ),
+        TypeError,
+        "invalid combination of arguments",
+    ),
+    "negative_input_length": (
+        lambda T, x: T.nn.functional.ctc_loss(x, T.tensor(_PADDED), [6, -1], [3, 2]),
+        RuntimeError,
+        "input_lengths to have value at least 0, but got value -1",
+    ),
+    "negative_target_length": (
+        lambda T, x: T.nn.functional.ctc_loss(x, T.tensor([1, 2, 2, 3]), [6, 5], [5, -1]),
+        RuntimeError,
+        "target_lengths to have value at least 0, but got value -1",
+    ),
+    "targets_of_three_dims": (
+        lambda T, x: T.nn.functional.ctc_loss(x, T.tensor([_PADDED]), [6, 5], [3, 2]),
+        RuntimeError,
+        "Expected 1 to 2 dimensions, but got 3-dimensional tensor",
+    ),
+    "padded_rows_not_batch": (
+        lambda T, x: T.nn.functional.ctc_loss(x, T.tensor([[1, 2]] * 3), [6, 5], [2, 2]),
+        RuntimeError,
+        "Expected tensor to have size 2 at dimension 0, but got size 3",
+    ),
+    "unbatched_flat_target_too_long": (
+        lambda T, x: T.nn.functional.ctc_loss(x[:, 0], T.tensor([1, 2, 3]), (6,), (2,)),
+        RuntimeError,
+        "Expected tensor to have size 2 at dimension 0, but got size 3",
+    ),
+    "empty": (
+        lambda T, x: T.nn.functional.ctc_loss(x[:0], T.tensor(_PADDED), [0, 0], [3, 2]),
+        RuntimeError,
+        "log_probs tensor must not be empty",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", _ARGUMENT_ERRORS)
+def test_length_and_target_errors(case):
+    call, kind, words = _ARGUMENT_ERRORS[case]
+    with pytest.raises(kind, match=words):
+        call(symgrad, symgrad.tensor(_LOG_PROBS))
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", _ARGUMENT_ERRORS)
+def test_length_and_target_errors_against_torch(case):
+    torch = pytest.importorskip("torch")
+    call, kind, words = _ARGUMENT_ERRORS[case]
+    with pytest.raises(kind, match=words):
+        call(torch, torch.tensor(_LOG_PROBS))
+
+
+def _blank_in_target(T, x):
+    """The loss of a target holding the blank's class (0) as its second label."""
+    return T.nn.functional.ctc_loss(
+        x.log_softmax(2), T.tensor([[1, 0]]), T.tensor([4]), T.tensor([2]), reduction="sum"
+    )
+
+
+_FOUR_STEPS = LOGITS + [[[-0.3, 0.4, 0.2]]]
+
+
+def test_blank_in_target_is_a_label_that_may_be_skipped_to():
+    # PyTorch's recursion skips to any state whose class differs from the one two states
+    # back, the blank's class in a target too
+    x = symgrad.tensor(_FOUR_STEPS, dtype=symgrad.float64, requires_grad=True)
+    assert np.isclose(_blank_in_target(symgrad, x).item(), 2.1148877185346224, rtol=1e-12)
+    assert gradcheck(lambda x: _blank_in_target(symgrad, x), (x,))
+
+
+@pytest.mark.torch
+def test_blank_in_target_against_torch():
+    torch = pytest.importorskip("torch")
+    ours = _blank_in_target(symgrad, symgrad.tensor(_FOUR_STEPS, dtype=symgrad.float64))
+    theirs = _blank_in_target(torch, torch.tensor(_FOUR_STEPS, dtype=torch.float64))
+    assert np.isclose(ours.item(), theirs.item(), rtol=1e-12)

@@ -392,3 +392,104 @@ def test_cross_entropy_with_probabilities_records_pytorchs_graph(reduction, name
     expected = -(p * logp).sum(1)
     total = {"mean": expected.mean(), "sum": expected.sum(), "none": expected}[reduction]
     assert symgrad.allclose(loss.detach(), total)
+
+
+# (call of T and its functional module, the loss's dtype name and values, or the exception)
+_INTEGER_CASES = {
+    # PyTorch's margin is a C++ double: integer inputs give a loss of the default float dtype
+    "margin_ranking_integers": (
+        lambda T, F: F.margin_ranking_loss(
+            T.tensor([1, 2, 5]), T.tensor([2, 1, 1]), T.tensor([1, -1, 1]), reduction="none"
+        ),
+        ("float32", [1.0, 1.0, 0.0]),
+    ),
+    "margin_ranking_integers_mean": (
+        lambda T, F: F.margin_ranking_loss(
+            T.tensor([1, 2, 5]), T.tensor([2, 1, 1]), T.tensor([1, -1, 1]), margin=1
+        ),
+        ("float32", 4 / 3),
+    ),
+    "margin_ranking_string_margin": (
+        lambda T, F: F.margin_ranking_loss(T.ones(2), T.ones(2), T.ones(2), margin="1"),
+        TypeError,
+    ),
+}
+
+
+def _integer_case(T, name):
+    call, expected = _INTEGER_CASES[name]
+    if isinstance(expected, type):
+        with pytest.raises(expected):
+            call(T, T.nn.functional)
+        return None
+    out = call(T, T.nn.functional)
+    return str(out.dtype).split(".")[-1], out.tolist()
+
+
+@pytest.mark.parametrize("name", sorted(_INTEGER_CASES))
+def test_integer_inputs(name):
+    expected = _INTEGER_CASES[name][1]
+    found = _integer_case(symgrad, name)
+    if found is not None:
+        assert found[0] == expected[0]
+        np.testing.assert_allclose(found[1], expected[1], rtol=1e-6)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(_INTEGER_CASES))
+def test_integer_inputs_match_pytorch(name):
+    torch = pytest.importorskip("torch")
+    found = _integer_case(torch, name)
+    if found is not None:
+        assert found == _integer_case(symgrad, name)
+
+
+def _logits_gradient_nodes(T, reduction, weighted):
+    """The first nodes of binary_cross_entropy_with_logits' gradient under create_graph."""
+    x = T.tensor([[0.3, -0.2, 1.0]], dtype=T.float64, requires_grad=True)
+    y = T.tensor([[0.2, 0.5, 0.9]], dtype=T.float64, requires_grad=True)
+    w = T.tensor([1.0, 2.0, 0.5], dtype=T.float64) if weighted else None
+    loss = T.nn.functional.binary_cross_entropy_with_logits(x, y, w, reduction=reduction)
+    found = []
+    for g in T.autograd.grad(loss.sum(), (x, y), create_graph=True):
+        names, node = [], g.grad_fn
+        while node is not None and len(names) < 3:
+            names.append(type(node).__name__)
+            node = next((n for n, _ in node.next_functions if n is not None), None)
+        found.append("/".join(names))
+    return found
+
+
+# PyTorch's gradient is partial * g, times the weight, over the count for 'mean'
+_LOGITS_GRADIENT_NODES = {
+    ("mean", False): [
+        "DivBackward1/MulBackward0/SubBackward0",
+        "DivBackward1/MulBackward0/NegBackward0",
+    ],
+    ("mean", True): [
+        "DivBackward1/MulBackward0/MulBackward0",
+        "DivBackward1/MulBackward0/MulBackward0",
+    ],
+    ("sum", True): [
+        "MulBackward0/MulBackward0/SubBackward0",
+        "MulBackward0/MulBackward0/NegBackward0",
+    ],
+    ("none", False): [
+        "MulBackward0/SubBackward0/SigmoidBackward0",
+        "MulBackward0/NegBackward0/AccumulateGrad",
+    ],
+}
+
+
+@pytest.mark.parametrize("reduction, weighted", sorted(_LOGITS_GRADIENT_NODES))
+def test_logits_loss_gradient_records_pytorchs_graph(reduction, weighted):
+    found = _logits_gradient_nodes(symgrad, reduction, weighted)
+    assert found == _LOGITS_GRADIENT_NODES[reduction, weighted]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("reduction, weighted", sorted(_LOGITS_GRADIENT_NODES))
+def test_logits_loss_gradient_graph_matches_pytorch(reduction, weighted):
+    torch = pytest.importorskip("torch")
+    found = _logits_gradient_nodes(torch, reduction, weighted)
+    assert found == _LOGITS_GRADIENT_NODES[reduction, weighted]

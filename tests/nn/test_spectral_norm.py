@@ -177,3 +177,24 @@ def test_hook_based_against_torch(cls, args, x_shape, dim):
     torch.nn.utils.remove_spectral_norm(t)
     remove_spectral_norm(s)
     np.testing.assert_allclose(s.weight.detach().numpy(), t.weight.detach().numpy(), atol=1e-10)
+
+
+def _spectral_norm_metadata(T):
+    """The root's state dict metadata with the hook on, nested, and after its removal."""
+    lin = T.nn.utils.spectral_norm(T.nn.Linear(3, 2))
+    nested = T.nn.Sequential(lin).state_dict()._metadata["0"]
+    on = lin.state_dict()._metadata[""]
+    T.nn.utils.remove_spectral_norm(lin)
+    return on, nested, lin.state_dict()._metadata[""]
+
+
+def test_hook_based_spectral_norm_records_its_version_in_the_metadata():
+    on, nested, off = _spectral_norm_metadata(symgrad)
+    assert on == nested == {"version": 1, "spectral_norm": {"weight.version": 1}}
+    assert off == {"version": 1}
+
+
+@pytest.mark.torch
+def test_hook_based_spectral_norm_metadata_against_torch():
+    torch = pytest.importorskip("torch")
+    assert _spectral_norm_metadata(torch) == _spectral_norm_metadata(symgrad)

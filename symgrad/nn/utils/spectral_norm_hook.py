@@ -22,6 +22,8 @@ __all__ = ["SpectralNorm", "spectral_norm", "remove_spectral_norm"]
 class SpectralNorm:
     """The forward pre-hook of :func:`spectral_norm`."""
 
+    _version = 1  # the layout of the state dict, recorded in its metadata as PyTorch's
+
     def __init__(
         self, name: str = "weight", n_power_iterations: int = 1, dim: int = 0, eps: float = 1e-12
     ) -> None:
@@ -53,6 +55,21 @@ class SpectralNorm:
 
     def __call__(self, module: Module, inputs: Any) -> None:
         setattr(module, self.name, self.compute_weight(module, module.training))
+
+
+class _StateDictHook:
+    """Records ``<name>.version`` under ``spectral_norm`` in a state dict's metadata, as
+    PyTorch's ``SpectralNormStateDictHook`` does (its loader reads it)."""
+
+    def __init__(self, fn: SpectralNorm) -> None:
+        self.fn = fn
+
+    def __call__(self, module: Module, state_dict: Any, prefix: str, local_metadata: dict) -> None:
+        versions = local_metadata.setdefault("spectral_norm", {})
+        key = self.fn.name + ".version"
+        if key in versions:
+            raise RuntimeError(f"Unexpected key in metadata['spectral_norm']: {key}")
+        versions[key] = self.fn._version
 
 
 def spectral_norm(
@@ -90,6 +107,7 @@ def spectral_norm(
     module.register_buffer(name + "_u", u)
     module.register_buffer(name + "_v", v)
     module.register_forward_pre_hook(hook)
+    module._register_state_dict_hook(_StateDictHook(hook))
     return module
 
 
@@ -105,4 +123,7 @@ def remove_spectral_norm(module: Module, name: str = "weight") -> Module:
     >>> [n for n, _ in lin.named_parameters()], [n for n, _ in lin.named_buffers()]
     (['bias', 'weight'], [])
     """
-    return remove_hook(module, SpectralNorm, name, "spectral_norm")
+    module = remove_hook(module, SpectralNorm, name, "spectral_norm")
+    hooks = module.__dict__.get("_state_dict_hooks", [])
+    hooks[:] = [h for h in hooks if not (isinstance(h, _StateDictHook) and h.fn.name == name)]
+    return module
