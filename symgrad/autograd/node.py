@@ -9,14 +9,12 @@ only carry PyTorch's names (``MulBackward0``), so ``grad_fn`` prints the same as
 from __future__ import annotations
 
 import itertools
-import re
 import weakref
 from typing import Any
 
-import numpy as np
-
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.edges import NO_EDGE, as_public, public_positions
+from symgrad.autograd.modified import modified_error
 from symgrad.autograd.saved import FREED as _FREED
 from symgrad.autograd.saved_names import (
     add_saved_properties,
@@ -24,10 +22,9 @@ from symgrad.autograd.saved_names import (
     static_names,
     used_inputs,
 )
-from symgrad.dtypes import from_numpy_dtype
 from symgrad.tensor import Tensor
 
-__all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class", "watch_indices"]
+__all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class"]
 
 _sequence = itertools.count()
 _anomaly_state = anomaly._state
@@ -179,27 +176,7 @@ class Node:
     def _raise_modified(self, tensor: Any, expected: int, found: int, output: int = 0) -> None:
         """PyTorch's error for a saved tensor changed in place: ``tensor`` a saved input, or
         None for the node's own output number ``output``; a second line names this node."""
-        if tensor is None:
-            array = self._output()
-            array = array[output] if type(array) is tuple else array
-            what = "a tensor" if array is None else _type_text(array.shape, array.dtype)
-            origin = f", which is output {output} of {_op_name(self.name())},"
-        else:
-            what, node = _type_text(tensor.shape, tensor.dtype.numpy), tensor.grad_fn
-            origin = (
-                ""
-                if node is None
-                else f", which is output {tensor._output_nr} of {_op_name(node.name())},"
-            )
-        raise RuntimeError(
-            "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: {what}{origin} is at version {found}; expected version "
-            f"{expected} instead. Hint: enable anomaly detection to find the operation that "
-            "failed to compute its gradient, with symgrad.autograd.set_detect_anomaly(True, "
-            "check_nan=False).\n"
-            f"(The tensor is saved by {self.name()} for its gradient: use .clone() before the "
-            "in-place op, or do the op out of place.)"
-        )
+        raise modified_error(self, tensor, expected, found, output)
 
     def _release(self) -> None:
         """Free what was saved for backward; a node that saved no tensor stays runnable, as in
@@ -446,28 +423,3 @@ def node_class(name: str, base: type = Node, outputs: int = 1) -> type:
             attrs["num_outputs"] = outputs
         cls = _NODE_CLASSES[(base, name, outputs)] = type(name, (base,), attrs)
     return cls
-
-
-def _op_name(node_name: str) -> str:
-    """The op of a node as PyTorch's messages name it: ``Exp`` for ``ExpBackward0``."""
-    return re.sub(r"Backward\d*$", "", node_name)
-
-
-def _type_text(shape: tuple, np_dtype: Any) -> str:
-    """A tensor as PyTorch's messages show one: ``[torch.FloatTensor [2, 3]]`` (a bool one
-    ``[CPUBoolType [3]]``)."""
-    kind = from_numpy_dtype(np.dtype(np_dtype)).scalar_type
-    name = "CPUBoolType" if kind == "Bool" else f"torch.{kind}Tensor"
-    return f"[{name} {list(shape)}]"
-
-
-def watch_indices(result: Any, *tensors: Any) -> None:
-    """The node that made ``result`` reads the values of ``tensors`` (indices, masks, class
-    targets) in its backward rule, as PyTorch saves them: changing one in place before the
-    backward pass is PyTorch's error, not a gradient of other indices."""
-    node = getattr(result, "grad_fn", None)
-    if node is None:
-        return
-    pairs = tuple((t, t._counter.value) for t in tensors if getattr(t, "_counter", None))
-    if pairs:
-        node._watched = pairs if node._watched is None else node._watched + pairs

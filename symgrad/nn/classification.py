@@ -15,7 +15,7 @@ from symgrad import ops as _ops
 from symgrad._arguments import int_value, require_floating, require_same_dtype, require_tensor
 from symgrad._meta import check_devices, is_meta, meta_array
 from symgrad._tracing import TRACE, data_params
-from symgrad.autograd.node import watch_indices
+from symgrad.autograd.modified import watch_indices
 from symgrad.nn._arguments import _check_tensors, _reduction
 from symgrad.ops import losses as _losses
 from symgrad.ops.derivatives import _divided, _scaled, _shifted

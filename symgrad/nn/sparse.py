@@ -17,7 +17,7 @@ from symgrad._arguments import (
 )
 from symgrad._memory_format import target_strides
 from symgrad._meta import ITEM, check_devices, is_meta, meta_array, stand_in
-from symgrad.autograd.node import watch_indices
+from symgrad.autograd.modified import watch_indices
 from symgrad.ops.inplace import _write, inplace
 from symgrad.ops.trilinear import trilinear
 from symgrad.prim import batching as _batching

@@ -12,6 +12,7 @@ from symgrad.ops import (
     gathering,
     indexing,
     inplace,
+    mask_fill,
     joining,
     linalg,
     math,
@@ -56,6 +57,7 @@ from symgrad.ops.lu_factorization import lu
 from symgrad.ops.lu_solving import lu_solve, lu_unpack
 from symgrad.ops.indexing import *  # noqa: F403
 from symgrad.ops.indexing import xp_getitem, xp_index_put_zeros
+from symgrad.ops.mask_fill import *  # noqa: F403
 from symgrad.ops.inplace import *  # noqa: F403
 from symgrad.ops.joining import *  # noqa: F403
 from symgrad.ops.linalg import *  # noqa: F403
@@ -154,6 +156,7 @@ __all__ = [
     *masked_writes.__all__,
     *gathering.__all__,
     *indexing.__all__,
+    *mask_fill.__all__,
     *joining.__all__,
     *linalg.__all__,
     *math.__all__,

@@ -19,7 +19,7 @@ from symgrad import dtypes
 from symgrad._arguments import items_one_by_one, require_tensor, tensor_method
 from symgrad._data import in_dtype
 from symgrad._tracing import TRACE, data_params
-from symgrad.autograd.node import watch_indices
+from symgrad.autograd.modified import watch_indices
 from symgrad.ops import atleast, bitwise, joining, linalg, math, nan_ignoring, tiling
 from symgrad.ops.addc import ADDCDIV, ADDCMUL
 from symgrad.ops.comparisons import greater, greater_equal, less, less_equal, not_equal

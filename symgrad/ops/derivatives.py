@@ -324,14 +324,14 @@ def _not_differentiable(a: _Args) -> Tensor:
 
 def _atan2_recip(a: _Args) -> Any:
     """PyTorch's ``1 / (x^2 + y^2)`` of atan2_backward, 0 where it is inf (at the origin)."""
-    from symgrad.ops.indexing import masked_fill
+    from symgrad.ops.mask_fill import masked_fill
 
     recip = (a.x * a.x + a.y * a.y).reciprocal()
     return masked_fill(recip, recip.isinf(), 0.0)
 
 
 def _masked_zero(t: Tensor, mask: Tensor) -> Tensor:
-    from symgrad.ops.indexing import masked_fill
+    from symgrad.ops.mask_fill import masked_fill
 
     return masked_fill(t, mask, 0.0)
 

@@ -13,7 +13,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._data import _wrap_dim
 from symgrad._tracing import TRACE, data_params
-from symgrad.autograd.node import watch_indices
+from symgrad.autograd.modified import watch_indices
 from symgrad.ops.indexing import _getitem_forward, normalize_key
 from symgrad.ops.shape import expand_to
 from symgrad.prim import batching as _batching

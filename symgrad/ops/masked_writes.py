@@ -13,7 +13,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor_arguments
 from symgrad._data import check_broadcast
-from symgrad.autograd.node import watch_indices
+from symgrad.autograd.modified import watch_indices
 from symgrad.ops.inplace import inplace
 from symgrad.ops.scattering import _prims
 from symgrad.tensor import Tensor

@@ -12,7 +12,7 @@ import numpy as np
 
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim, check_fill
-from symgrad.autograd.node import watch_indices
+from symgrad.autograd.modified import watch_indices
 from symgrad.ops.elementwise import WHERE
 from symgrad.ops.gathering import _check_integer, _index_tensor, _spread
 from symgrad.ops.index_keys import warn_at_user

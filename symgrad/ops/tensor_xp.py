@@ -46,7 +46,7 @@ def xp_sum(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 def xp_masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
     """PyTorch's ``masked_fill``: ``MaskedFillBackward0`` for a number, ``...Backward1`` for a
     0-d tensor ``value``."""
-    from symgrad.ops.indexing import masked_fill
+    from symgrad.ops.mask_fill import masked_fill
 
     return masked_fill(a, mask, value)
 

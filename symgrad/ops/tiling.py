@@ -29,7 +29,7 @@ from symgrad._data import (
     wrap_dim_of_dims,
 )
 from symgrad._tracing import TRACE, data_params, data_value
-from symgrad.autograd.node import watch_indices
+from symgrad.autograd.modified import watch_indices
 from symgrad.ops.gathering import gather, index_select
 from symgrad.ops.pooling import pick
 from symgrad.ops.shape import expand
