@@ -15,7 +15,16 @@ __all__ = ["modified_error", "watch_indices"]
 
 def modified_error(node: Any, tensor: Any, expected: int, found: int, output: int) -> Exception:
     """The error for ``tensor`` (a saved input, or None for the node's own output number
-    ``output``) found at version ``found`` where ``node`` saved version ``expected``."""
+    ``output``) found at version ``found`` where ``node`` saved version ``expected``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> y = x.sin()
+    >>> str(modified_error(y.grad_fn, x, 0, 1, 0)).split(": ")[1][:40]
+    '[torch.FloatTensor [2]] is at version 1;'
+    """
     if tensor is None:
         array = node._output()
         array = array[output] if type(array) is tuple else array
@@ -42,7 +51,18 @@ def modified_error(node: Any, tensor: Any, expected: int, found: int, output: in
 def watch_indices(result: Any, *tensors: Any) -> None:
     """The node that made ``result`` reads the values of ``tensors`` (indices, masks, class
     targets) in its backward rule, as PyTorch saves them: changing one in place before the
-    backward pass is PyTorch's error, not a gradient of other indices."""
+    backward pass is PyTorch's error, not a gradient of other indices.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> a, i = symgrad.ones(3, requires_grad=True), symgrad.tensor([0, 2])
+    >>> y = a.index_select(0, i)  # (index_select watches i itself)
+    >>> _ = i.zero_()
+    >>> y.sum().backward()
+    Traceback (most recent call last):
+    RuntimeError: one of the variables needed for gradient computation ... version 1; ...
+    """
     node = getattr(result, "grad_fn", None)
     if node is None:
         return

@@ -39,7 +39,14 @@ _growths: dict = {}
 def growth(prim: Any, way: int) -> int | None:
     """How much deeper than its inputs the results of ``prim`` nest at most, for element-wise
     primitives (their formula over the inputs, then a sum over broadcast dimensions); None for
-    others, whose results are measured."""
+    others, whose results are measured.
+
+    Examples
+    --------
+    >>> from symgrad.ops.elementwise import REGISTRY
+    >>> growth(REGISTRY["sin"], FORWARD), growth(REGISTRY["sin"], BACKWARD)
+    (1, 3)
+    """
     if not isinstance(prim, Elementwise):
         return None
     key = (prim, way)
@@ -65,7 +72,15 @@ DEPTH_MESSAGE = (
 
 def depth_of(arr: np.ndarray, depth: dict | None = None) -> int:
     """The deepest nesting among the elements (iterative, shared subtrees visited once; the
-    ``depth`` memo, kept by the caller, spares the trees already measured)."""
+    ``depth`` memo, kept by the caller, spares the trees already measured).
+
+    Examples
+    --------
+    >>> import numpy as np, sympy as sp
+    >>> x = sp.Symbol("x")
+    >>> depth_of(np.array([x, sp.sin(x), sp.sin(sp.cos(x))], dtype=object))
+    3
+    """
     depth = {} if depth is None else depth
     best = 0
     for e in arr.flat:

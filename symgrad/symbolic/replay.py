@@ -91,13 +91,7 @@ class Replay:
         for node in reversed(backward_order([root])):
             if isinstance(node, AccumulateGrad) or (node, 0) in self.values:
                 continue
-            args = [self.input(node, i) for i in range(len(node._edges))]
-            outs = self._guard(
-                lambda node=node, args=args: self._apply(node, args), node, args, FORWARD
-            )
-            for nr, out in enumerate(outs):
-                name = self.names.get((node, nr)) or output_name(node, nr)
-                self.values[(node, nr)] = self._assign(out, "v", name)
+            self._evaluate_node(node)
 
     def input(self, node: Node, i: int) -> np.ndarray:
         """The symbolic value of input ``i`` of ``node``."""
@@ -133,13 +127,15 @@ class Replay:
                     if fn is not None and not isinstance(fn, AccumulateGrad)
                 )
                 continue
-            args = [self.input(node, i) for i in range(len(node._edges))]
-            outs = self._guard(
-                lambda node=node, args=args: self._apply(node, args), node, args, FORWARD
-            )
-            for nr, out in enumerate(outs):
-                name = self.names.get((node, nr)) or output_name(node, nr)
-                self.values[(node, nr)] = self._assign(out, "v", name)
+            self._evaluate_node(node)
+
+    def _evaluate_node(self, node: Node) -> None:
+        """The symbolic outputs of ``node``, its inputs' values known or computed."""
+        args = [self.input(node, i) for i in range(len(node._edges))]
+        outs = self._guard(lambda: self._apply(node, args), node, args, FORWARD)
+        for nr, out in enumerate(outs):
+            name = self.names.get((node, nr)) or output_name(node, nr)
+            self.values[(node, nr)] = self._assign(out, "v", name)
 
     def _leaf(self, t: Tensor) -> np.ndarray:
         if not is_symbolic(t):
@@ -167,11 +163,7 @@ class Replay:
         """The value of ``t``, made without a grad_fn by ``t._origin`` from named tensors."""
         node = t._origin
         if (node, 0) not in self.values:
-            args = [self.input(node, i) for i in range(len(node._edges))]
-            outs = self._guard(lambda: self._apply(node, args), node, args, FORWARD)
-            for nr, out in enumerate(outs):
-                name = self.names.get((node, nr)) or output_name(node, nr)
-                self.values[(node, nr)] = self._assign(out, "v", name)
+            self._evaluate_node(node)
         value = self.values[(node, t._output_nr)]
         if _wraps(node, t.dtype):
             # integer data: wrapped into its dtype's range as it is stored (int8 127 + 1 is
