@@ -194,7 +194,7 @@ def _rebuild_tensor_v3(
 
 
 def _set_state(obj: Any, state: Any) -> Any:
-    """Attributes PyTorch pickled with a tensor (``t.name = ...``), as plain attributes."""
+    """Attributes pickled with a tensor (``t.note = ...``), set on it again."""
     if isinstance(state, tuple) and len(state) == 2:  # (dict state, slots state)
         state = {**(state[0] or {}), **(state[1] or {})}
     if not isinstance(state, dict):
@@ -206,8 +206,8 @@ def _set_state(obj: Any, state: Any) -> Any:
             setattr(obj, name, value)
         except AttributeError:
             raise pickle.UnpicklingError(
-                f"symgrad.load can't keep the attribute {name!r} saved with a "
-                f"{type(obj).__name__}: symgrad's tensors hold no attributes of their own"
+                f"symgrad.load can't set the attribute {name!r} saved with a "
+                f"{type(obj).__name__}: it is a read-only property of symgrad's tensors"
             ) from None
     return obj
 

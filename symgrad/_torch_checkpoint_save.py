@@ -52,6 +52,16 @@ def _rebuild_tensor_v3(*args: Any) -> None: ...
 def _rebuild_parameter(*args: Any) -> None: ...
 
 
+def _rebuild_parameter_with_state(*args: Any) -> None: ...
+
+
+def _rebuild_from_type_v2(*args: Any) -> None: ...
+
+
+class Tensor_:  # noqa: N801 - pickled as torch.Tensor, the type of a tensor with attributes
+    """Pickled as ``torch.Tensor``: the type ``_rebuild_from_type_v2`` rebuilds."""
+
+
 def _size(*args: Any) -> None: ...
 
 
@@ -65,6 +75,9 @@ _RENAMES = {
     "_rebuild_tensor_v2": "torch._utils _rebuild_tensor_v2",
     "_rebuild_tensor_v3": "torch._utils _rebuild_tensor_v3",
     "_rebuild_parameter": "torch._utils _rebuild_parameter",
+    "_rebuild_parameter_with_state": "torch._utils _rebuild_parameter_with_state",
+    "_rebuild_from_type_v2": "torch._tensor _rebuild_from_type_v2",
+    "Tensor_": "torch Tensor",
     "_size": "torch Size",
     "_device": "torch device",
     "_untyped_storage": "torch.storage UntypedStorage",
@@ -101,10 +114,15 @@ class _Pickler(pickle.Pickler):
         if is_lazy(obj) or (isinstance(obj, Tensor) and isinstance(obj._data, MetaArray)):
             raise NeedsSymgradFormat
         if isinstance(obj, Parameter):
-            data = Tensor._make(obj._data)
-            return _rebuild_parameter, (data, obj._requires_grad, _empty_hooks())
+            args = (Tensor._make(obj._data), obj._requires_grad, _empty_hooks())
+            if obj.__dict__:  # the user's attributes, as PyTorch pickles them
+                return _rebuild_parameter_with_state, (*args, dict(obj.__dict__))
+            return _rebuild_parameter, args
         if isinstance(obj, Tensor):
-            return self._tensor(obj)
+            reduced = self._tensor(obj)
+            if obj.__dict__:
+                return _rebuild_from_type_v2, (reduced[0], Tensor_, reduced[1], dict(obj.__dict__))
+            return reduced
         if type(obj) is Size:
             return _size, (tuple(obj),)
         if type(obj) is device:

@@ -134,9 +134,10 @@ class _Pickler(pickle.Pickler):
         if is_lazy(obj):  # no values yet: rebuilt from its flags, as PyTorch pickles it
             return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
         if isinstance(obj, Parameter):
-            return _rebuild_parameter, (Tensor._make(obj._data), obj._requires_grad)
+            reduced = _rebuild_parameter, (Tensor._make(obj._data), obj._requires_grad)
+            return _with_attributes(reduced, obj)
         if isinstance(obj, Tensor):
-            return self._tensor(obj)
+            return _with_attributes(self._tensor(obj), obj)
         if isinstance(obj, _Storage):
             return _rebuild_storage, (obj.array.tobytes(),)
         if type(obj) is Size:
@@ -163,6 +164,12 @@ class _Pickler(pickle.Pickler):
         offset = array.__array_interface__["data"][0] - start
         args = (entry[0], offset, array.shape, array.strides, t.dtype.name, t._requires_grad)
         return _rebuild_tensor, args
+
+
+def _with_attributes(reduced: tuple, t: Tensor) -> tuple:
+    """A tensor's reduction with the attributes the user set on it (``t.note = ...``) as its
+    state, which loading sets again, as PyTorch keeps them."""
+    return (*reduced, dict(t.__dict__)) if t.__dict__ else reduced
 
 
 def save(

@@ -6,6 +6,7 @@ the gradient hooks by :mod:`symgrad.autograd`, so this module imports neither.
 
 from __future__ import annotations
 
+import copy
 import threading
 import warnings
 import weakref
@@ -74,6 +75,7 @@ class Tensor(HoldsArray):
         "_views",
         "_origin",
         "_fw",
+        "__dict__",  # the user's own attributes (``t.note = ...``), as PyTorch's tensors take
         "__weakref__",
     )
     __array_priority__ = 1000  # so numpy_array * tensor defers to Tensor.__rmul__
@@ -314,13 +316,12 @@ class Tensor(HoldsArray):
         return (self[i] for i in range(self._data.shape[0]))
 
     def __reduce_ex__(self, protocol: int) -> tuple:
-        # plain pickle (multiprocessing, a cache on disk): the values, dtype, shape and flag, as
-        # in PyTorch; not the graph, the .grad or the tensors sharing the memory
+        # plain pickle (multiprocessing, a cache on disk): the values, dtype, shape, flag and the
+        # user's attributes, as in PyTorch; not the graph, the .grad or the tensors sharing memory
         data = self._data
-        return (
-            _unpickled,
-            (type(self), np.array(data) if type(data) is np.ndarray else data, self._requires_grad),
-        )
+        values = np.array(data) if type(data) is np.ndarray else data
+        args = (type(self), values, self._requires_grad)
+        return (_unpickled, args, dict(self.__dict__)) if self.__dict__ else (_unpickled, args)
 
     def __deepcopy__(self, memo: dict) -> Tensor:
         if self.grad_fn is not None:
@@ -333,6 +334,8 @@ class Tensor(HoldsArray):
         if self._grad is not None:
             t._grad = Tensor._make(self._grad._data.copy())
         memo[id(self)] = t
+        if self.__dict__:  # the user's attributes, copied deeply as PyTorch does
+            t.__dict__.update(copy.deepcopy(self.__dict__, memo))
         return t
 
 

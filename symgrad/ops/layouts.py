@@ -126,7 +126,7 @@ def _unsupported_dtype(op: str, name: str) -> Any:
     return method
 
 
-_SLOTS = tuple(s for s in Tensor.__slots__ if s != "__weakref__")
+_SLOTS = tuple(s for s in Tensor.__slots__ if s not in ("__weakref__", "__dict__"))
 
 
 def as_subclass(self: Tensor, cls: type) -> Tensor:
