@@ -38,7 +38,7 @@ def transposed(self: Tensor) -> Tensor:
     if kind is not None and kind not in _T_WARNED:
         _T_WARNED.add(kind)
         warnings.warn(_T_DEPRECATED[kind], UserWarning, stacklevel=2)
-    return self if n < 2 else permute(self, tuple(range(n - 1, -1, -1)))
+    return permute(self, tuple(range(n - 1, -1, -1)))  # a view, PermuteBackward0, even of 0-1 dims
 
 
 def matrix_transposed(self: Tensor) -> Tensor:

@@ -90,12 +90,22 @@ def _shared(T):
     return x.is_shared(), view.is_shared(), x.detach().is_shared(), x.clone().is_shared()
 
 
+def _T_of_few_dims(T, shape):
+    """``x.T`` below two dimensions: a view of ``x`` through PermuteBackward0, not ``x``."""
+    x = T.ones(shape, requires_grad=True)
+    y = x.T
+    y.sum().backward()
+    return y is x, y._base is x, type(y.grad_fn).__name__, x.grad.tolist()
+
+
 def _order(T, shape, perm, **kw):
     return T.empty(shape).permute(perm).dim_order(**kw)
 
 
 F32, I64 = "float32", "int64"
 CASES = {
+    "T_of_0d": (lambda T: _T_of_few_dims(T, ()), (False, True, "PermuteBackward0", 1.0)),
+    "T_of_1d": (lambda T: _T_of_few_dims(T, (2,)), (False, True, "PermuteBackward0", (1.0, 1.0))),
     # -- index_reduce: values, node, gradients
     "prod_self": (
         lambda T: _reduce(T, "prod", True),
