@@ -99,17 +99,19 @@ def _one_scalar(raw: Any, fn: str) -> tuple:
     return outs
 
 
-def _check_v(v: tuple, against: tuple, what: str, fn: str) -> None:
+def _check_v(v: tuple, against: tuple, is_tuple: bool) -> None:
+    """PyTorch's checks of ``v`` against the tensors it multiplies (given as a tuple or not)."""
     if len(v) != len(against):
         raise RuntimeError(
-            f"The given v should contain a single Tensor for each {what}: got {len(v)} for "
-            f"{len(against)} {what}s in {fn}."
+            f"v is a tuple of invalid length: should be {len(against)} but got {len(v)}."
+            if is_tuple
+            else "The given v should contain a single Tensor."
         )
     for i, (a, b) in enumerate(zip(v, against)):
         if a.shape != b.shape:
+            prefix = f"Entry {i} in " if is_tuple else ""
             raise RuntimeError(
-                f"Entry {i} in v has invalid size: should be {list(b.shape)} but got "
-                f"{list(a.shape)}."
+                f"{prefix}v has invalid size: should be {b.shape} but got {a.shape}."
             )
 
 
@@ -176,14 +178,14 @@ def vjp(
         raw = func(*xs)
         is_out, outs = _as_tuple(raw, "outputs of the user-provided function", "vjp")
         _check_outputs(outs, "vjp")
-        vs = _default_v(v, outs, "vjp")
+        vs = _default_v(v, outs, is_out, "vjp")
         grads = _vjp_raw(outs, xs, vs, create_graph, strict, "vjp")
     return _unpack(_finish(outs, create_graph), is_out), _unpack(
         _finish(grads, create_graph), is_in
     )
 
 
-def _default_v(v: Any, outs: tuple, fn: str) -> tuple:
+def _default_v(v: Any, outs: tuple, is_tuple: bool, fn: str) -> tuple:
     if v is None:
         if len(outs) != 1 or outs[0].numel() != 1:
             raise RuntimeError(
@@ -192,11 +194,11 @@ def _default_v(v: Any, outs: tuple, fn: str) -> tuple:
             )
         return (Tensor._make(np.ones(outs[0].shape, dtype=outs[0]._data.dtype)),)
     _, vs = _as_tuple(v, "v", fn)
-    _check_v(vs, outs, "output", fn)
+    _check_v(vs, outs, is_tuple)
     return vs
 
 
-def _input_v(v: Any, xs: tuple, fn: str) -> tuple:
+def _input_v(v: Any, xs: tuple, is_tuple: bool, fn: str) -> tuple:
     """The vectors multiplying the inputs: ``v`` checked, or ones for one one-element input."""
     if v is None:
         if len(xs) != 1 or xs[0].numel() != 1:
@@ -206,7 +208,7 @@ def _input_v(v: Any, xs: tuple, fn: str) -> tuple:
             )
         return (Tensor._make(np.ones(xs[0].shape, dtype=xs[0]._data.dtype)),)
     _, vs = _as_tuple(v, "v", fn)
-    _check_v(vs, xs, "input", fn)
+    _check_v(vs, xs, is_tuple)
     return vs
 
 
@@ -227,7 +229,7 @@ def jvp(
     with grad_mode.enable_grad():
         is_in, xs = _as_tuple(inputs, "inputs", "jvp")
         xs = _prepare(xs, create_graph, True)
-        vs = _input_v(v, xs, "jvp")
+        vs = _input_v(v, xs, is_in, "jvp")
         if not strict and dual.STATE.level is None:
             raw, outs, result = forward_jvp(func, xs, vs, _checker("jvp"))
             is_out = isinstance(raw, tuple)
@@ -399,7 +401,7 @@ def _hessian_product(
     with grad_mode.enable_grad():
         is_in, xs = _as_tuple(inputs, "inputs", fn)
         xs = _prepare(xs, create_graph, True)
-        vs = _input_v(v, xs, fn)
+        vs = _input_v(v, xs, is_in, fn)
         outs = _one_scalar(func(*xs), fn)
         ones = (Tensor._make(np.ones(outs[0].shape, dtype=outs[0]._data.dtype)),)
         grads = _vjp_raw(outs, xs, ones, True, strict, fn)

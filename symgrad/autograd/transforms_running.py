@@ -1,11 +1,25 @@
 """How many transforms of :mod:`symgrad.func` are running (``vmap``, ``grad``, ``vjp``,
-``jvp``, ...): ``backward()`` inside one is refused, as in PyTorch."""
+``jvp``, ...): ``backward()`` inside one is refused, as in PyTorch. A transform's level is
+its place in :data:`KINDS` counted from 1, as PyTorch numbers its transforms' levels."""
 
 from __future__ import annotations
 
-__all__ = ["RUNNING", "check_backward"]
+__all__ = ["KINDS", "RUNNING", "check_backward", "enter", "leave"]
 
 RUNNING = [0]
+KINDS: list = []  # the running transforms, outermost first: "vmap" or "grad" (any other)
+
+
+def enter(kind: str) -> int:
+    """Count one more running transform of ``kind``; its level."""
+    RUNNING[0] += 1
+    KINDS.append(kind)
+    return RUNNING[0]
+
+
+def leave() -> None:
+    RUNNING[0] -= 1
+    KINDS.pop()
 
 
 def check_backward() -> None:

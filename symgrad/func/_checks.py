@@ -7,8 +7,10 @@ from typing import Any
 __all__ = ["check_chunk_size", "check_randomness"]
 
 
-def check_chunk_size(chunk_size: Any) -> None:
+def check_chunk_size(chunk_size: Any, what: str = "vmap") -> None:
     if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size <= 0):
+        if what == "jacrev":  # PyTorch's own words for jacrev
+            raise ValueError("jacrev: `chunk_size` should be greater than 0.")
         raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
 
 

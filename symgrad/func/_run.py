@@ -55,7 +55,7 @@ class _Transform:
             self.start = next(_node_sequence)  # nodes made from now on are the transform's
             self.outer_grad = is_grad_enabled()
         _depth[0] += 1
-        transforms_running.RUNNING[0] += 1
+        transforms_running.enter("grad")
         self.nested = _depth[0] > 1
         # grad mode on and inference mode off inside, as PyTorch's transforms run (under
         # inference_mode they still differentiate)
@@ -66,7 +66,7 @@ class _Transform:
     def __exit__(self, *exc: Any) -> None:
         self.mode.__exit__(*exc)
         _depth[0] -= 1
-        transforms_running.RUNNING[0] -= 1
+        transforms_running.leave()
 
     def note(self, outputs: list, fresh: list) -> None:
         """Look at the function's ``outputs``: when their graph reaches a tensor made outside

@@ -153,7 +153,7 @@ def jacrev(
     >>> jacrev(lambda p: {"y": p["w"] * p["b"]})(p)["y"]["b"]
     tensor([1., 2.])
     """
-    check_chunk_size(chunk_size)
+    check_chunk_size(chunk_size, "jacrev")
     return _jacobian(func, argnums, has_aux, "jacrev", chunk_size)
 
 

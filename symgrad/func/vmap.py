@@ -57,8 +57,9 @@ def vmap(
     losses, and the transforms of :mod:`symgrad.func`; the list is in docs/functional.md), or
     once per element where it has none yet (with a warning naming it). Where PyTorch refuses
     (a batch written in place into an unbatched tensor, a result whose shape depends on each
-    element's values such as ``x[mask]`` or ``nonzero``), symgrad raises PyTorch's error.
-    Where ``func`` reads a batched tensor's values, symgrad runs ``func`` once per batch
+    element's values such as ``x[mask]`` or ``nonzero``; a batched value read as a Python
+    object: ``.item()``, ``float()``, ``if`` on it, ``.tolist()``), symgrad raises PyTorch's
+    error. Where an operation reads a batched tensor's array, symgrad runs ``func`` once per batch
     element (a Python loop) and stacks the results, with the values and gradients of
     PyTorch's batching up to rounding (a batched product may add in another order); it says
     so once in a warning. ``out_dims=None`` returns an output that
@@ -91,7 +92,7 @@ def vmap(
         rng = random.default_generator._rng
         same = rng.bit_generator.state if randomness == "same" else None
         parts = []
-        transforms_running.RUNNING[0] += 1
+        transforms_running.enter("vmap")
         try:
             for start in range(0, max(size, 1), step):  # an empty batch still runs once
                 stop = min(size, start + step)
@@ -103,7 +104,7 @@ def vmap(
                 inputs = (chunk, spec, dims, stop - start)
                 parts.append(_run(func, inputs, kwargs, out_dims, randomness, fname))
         finally:
-            transforms_running.RUNNING[0] -= 1
+            transforms_running.leave()
         return parts[0] if len(parts) == 1 else join_chunks(parts, out_dims)
 
     return wrapper
@@ -222,6 +223,7 @@ def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fna
     leaves, spec, dims, size = inputs
     batching.STATE.depth += 1
     level = batching.STATE.depth
+    batching.STATE.levels.append(transforms_running.RUNNING[0])
     saved = random.default_generator._rng
     random.default_generator._rng = _NoRandomness()  # a random op: loop, as randomness says
     try:
@@ -239,6 +241,7 @@ def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fna
     finally:
         random.default_generator._rng = saved
         batching.STATE.depth -= 1
+        batching.STATE.levels.pop()
 
 
 class _OutputError(Exception):

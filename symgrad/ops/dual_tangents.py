@@ -5,7 +5,9 @@ in-place change through a view (or of a tensor that has views), the tangent of t
 viewed gets the new tangent in the view's places, and each of its views reads its own places
 from it. (Tangents are separate tensors here, so this is done at each in-place change, from the
 views' memory layout.) A tensor made by ``make_dual`` keeps its tangent to itself, as in
-PyTorch; ``detach()``'s aliases share values, not tangents.
+PyTorch; ``detach()``'s aliases share values, not tangents. A tensor that has a tangent keeps
+that tangent tensor and gets the new values written into it, as PyTorch's in-place formulas
+do, so the tangent given to ``make_dual`` (and every view of it) sees them.
 """
 
 from __future__ import annotations
@@ -52,12 +54,35 @@ def check_inplace(x: Tensor, others: tuple, op: str) -> None:
         raise RuntimeError(_DIFFERENTIABLE.format(op=op, shape=list(x.shape)))
 
 
+def _set(t: Tensor, tangent: Tensor | None) -> None:
+    """Give ``t`` the tangent ``tangent``: written into ``t``'s present tangent where it has
+    one that can take the values (PyTorch updates a tangent in place), else set."""
+    old = dual.tangent_of(t)
+    if old is not None and old is tangent:
+        old._counter.value += 1  # (PyTorch's formula changes it in place)
+        return
+    if (
+        tangent is not None
+        and old is not None
+        and not old._requires_grad
+        and not tangent._requires_grad
+        and old.shape == tangent.shape
+        and old.dtype == tangent.dtype
+        and old._data.flags.writeable
+        and 0 not in old._data.strides
+    ):
+        np.copyto(old._data, tangent._data)
+        old._counter.value += 1
+        return
+    dual.set_tangent(t, tangent)
+
+
 def _share(x: Tensor, tangent: Tensor | None) -> None:
     """Give ``x`` the tangent ``tangent`` (None: none), and the tensors sharing its memory
     through views theirs."""
     root, views = _family(x)
     if root is x and not views:
-        dual.set_tangent(x, tangent)
+        _set(x, tangent)
         return
     if tangent is None and all(dual.tangent_of(t) is None for t in (root, *views)):
         return
@@ -69,10 +94,10 @@ def _share(x: Tensor, tangent: Tensor | None) -> None:
     )
     new = np.zeros(x.shape) if tangent is None else tangent._data
     put_flat(values, positions(root._data, x._data), new)
-    dual.set_tangent(root, Tensor._make(values))
+    _set(root, Tensor._make(values))
     for v in views:
         picked = values.reshape(-1)[positions(root._data, v._data)]
-        dual.set_tangent(v, Tensor._make(np.array(picked, dtype=v._data.dtype)))
+        _set(v, Tensor._make(np.array(picked, dtype=v._data.dtype)))
 
 
 def take_tangent(x: Tensor, result: Tensor) -> None:

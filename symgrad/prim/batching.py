@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._data import Size
+from symgrad.autograd.transforms_running import KINDS
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -67,10 +68,11 @@ def refuse_dynamic_shape(op: str) -> None:
 
 
 class _State:
-    __slots__ = ("depth",)
+    __slots__ = ("depth", "levels")
 
     def __init__(self) -> None:
         self.depth = 0
+        self.levels: list = []  # each running vmap's level among all running transforms
 
 
 STATE = _State()
@@ -212,10 +214,60 @@ class BatchedTensor(Tensor):
         """The batch cut from the graph."""
         return BatchedTensor(self._physical.detach(), self._level)
 
+    # reading one element's value: PyTorch's refusals, never the per-element loop (a Python
+    # number or branch taken from one element can't stand for the others)
+    def item(self) -> Any:
+        raise Refused(self._read_message(_ITEM))
+
+    def __bool__(self) -> bool:
+        raise Refused(self._read_message(_CONTROL_FLOW))
+
+    def __float__(self) -> float:
+        raise Refused(self._read_message(_ITEM))
+
+    __int__ = __index__ = __complex__ = __float__  # type: ignore[assignment]
+
+    def __format__(self, spec: str) -> str:
+        if self.ndim == 0:  # PyTorch formats a 0-d tensor as its item()
+            raise Refused(self._read_message(_ITEM))
+        return super().__format__(spec)
+
+    def tolist(self) -> Any:
+        raise Refused(_NO_STORAGE)
+
+    def numpy(self, *, force: bool = False) -> Any:
+        raise Refused(_NO_STORAGE)
+
+    def _read_message(self, message: str) -> str:
+        """PyTorch's message: under a differentiating transform running inside this tensor's
+        ``vmap``, one naming every cause."""
+        start = STATE.levels[self._level - 1] if self._level <= len(STATE.levels) else 0
+        return _READ_UNDER_GRAD if "grad" in KINDS[start:] else message
+
     def __repr__(self) -> str:
         # PyTorch's text; the batch is always dim 0 of the physical tensor here
         value = textwrap.indent(repr(self._physical), " " * 4)
         return f"BatchedTensor(lvl={self._level}, bdim=0, value=\n{value}\n)"
+
+
+_ITEM = (
+    "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling "
+    ".item() on a Tensor, please try to rewrite what you're doing with other operations. If "
+    "error is occurring somewhere inside PyTorch internals, please file a bug report."
+)
+_CONTROL_FLOW = (
+    "vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow. "
+    "We don't support that yet, please file an issue at https://github.com/pytorch/pytorch/issues ."
+)
+_READ_UNDER_GRAD = (
+    "vmap: It looks like you're either (1) calling .item() on a Tensor or (2) attempting to use "
+    "a Tensor in some data-dependent control flow or (3) encountering this error in PyTorch "
+    "internals. For (1): we don't support vmap over calling .item() on a Tensor, please try to "
+    "rewrite what you're doing with other operations. For (2): we don't support data-dependent "
+    "control flow in vmap yet, please file an issue at "
+    "https://github.com/pytorch/pytorch/issues . For (3): please file an issue."
+)
+_NO_STORAGE = "Cannot access data pointer of Tensor that doesn't have storage"
 
 
 def physical(t: Any, level: int) -> Any:

@@ -169,6 +169,32 @@ def in_place_on_a_dual_clone(T, fw):
         return _values(y), _values(fw.unpack_dual(y).tangent)
 
 
+def in_place_writes_into_the_given_tangent(T, fw):
+    """An in-place op on a dual updates its tangent in place: the tensor given to make_dual
+    (and a view of it) sees the change, and stays the dual's tangent."""
+    t = _f64(T, [1.0, 0.0, -1.0])
+    view = t[1:]
+    with fw.dual_level():
+        d = fw.make_dual(_f64(T, [1.0, 2.0, 3.0]), t)
+        d.mul_(2)
+        d.sin_()
+        d[0] = 1.0
+        same = fw.unpack_dual(d).tangent is t
+        seen = _values(view)
+        t.zero_()
+        zeroed = _values(fw.unpack_dual(d).tangent)
+    return seen, same, zeroed
+
+
+def in_place_on_a_view_of_a_dual_clone(T, fw):
+    t = _f64(T, [1.0, 0.0, -1.0])
+    with fw.dual_level():
+        d = fw.make_dual(_f64(T, [1.0, 2.0, 3.0]), t).clone()
+        v = d[1:]
+        v.mul_(3)
+        return _values(t), _values(fw.unpack_dual(d).tangent), _values(fw.unpack_dual(v).tangent)
+
+
 def in_place_of_a_dual_into_a_plain(T, fw):
     with fw.dual_level():
         d = fw.make_dual(_f64(T, [1.0, 2.0]), _f64(T, [1.0, 0.5]))
@@ -267,6 +293,14 @@ EXPECTED = {
     integer_outputs_have_none: ("ok", (None, None, 1.0, None)),
     pieces_of_unbind: ("ok", [[1.0, 3.0], [2.0, 4.0]]),
     in_place_on_a_dual_clone: ("ok", ([5.0, 6.0, 9.0], [0.0, 1.5, 0.75])),
+    in_place_writes_into_the_given_tangent: (
+        "ok",
+        ([-0.0, -1.920340573300732], True, [0.0, 0.0, 0.0]),
+    ),
+    in_place_on_a_view_of_a_dual_clone: (
+        "ok",
+        ([1.0, 0.0, -1.0], [1.0, 0.0, -3.0], [0.0, -3.0]),
+    ),
     in_place_of_a_dual_into_a_plain: ("ok", ([1.0, 0.5], [2.0, 1.0])),
     zero_and_fill_overwrite_the_tangent: ("ok", ([0.0, 0.0], [0.0, 0.0])),
     out_argument_with_a_tangent: ("NotImplementedError", OUT),

@@ -118,6 +118,8 @@ def test_vmap_errors_as_pytorch():
         (lambda: func.vmap(lambda: 1)(), "got no inputs"),
         (lambda: func.vmap(lambda a: a, in_dims=(None,))(X), "at least one non-None value"),
         (lambda: func.vmap(lambda a: a, chunk_size=0), "chunk_size should be None or greater"),
+        (lambda: func.jacrev(lambda a: a, chunk_size=0), "^jacrev: `chunk_size` should be "
+         "greater than 0.$"),
     ]  # fmt: skip
     for call, message in cases:
         with pytest.raises(ValueError, match=message):
@@ -287,3 +289,13 @@ def test_functionalize_and_debug_unwrap():
     assert seen == [((3, 2, 4), (2, 4))]  # PyTorch's shapes
     t = symgrad.ones(2)
     assert func.debug_unwrap(t) is t
+
+
+@pytest.mark.torch
+def test_jacrev_chunk_size_error_is_pytorchs():
+    torch = pytest.importorskip("torch")
+    with pytest.raises(ValueError) as theirs:
+        torch.func.jacrev(lambda a: a, chunk_size=0)
+    with pytest.raises(ValueError) as ours:
+        func.jacrev(lambda a: a, chunk_size=0)
+    assert str(ours.value) == str(theirs.value)

@@ -123,3 +123,62 @@ def test_a_jacobian_with_create_graph_can_be_differentiated_again():
     jac = symgrad.autograd.functional.jacobian(lambda t: t**3, x, create_graph=True)
     jac.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [6.0, 12.0])  # d/dx of 3x^2 on the diagonal
+
+
+def _ones(T, n):
+    return T.ones(n, dtype=T.float64)
+
+
+# name -> (call of (T, F), PyTorch's message, with the library's name for its Size)
+V_ERRORS = {
+    "vjp v of a tensor output": (
+        lambda T, F: F.vjp(lambda x: x.sin(), _x(T), _ones(T, 2)),
+        "v has invalid size: should be {T}.Size([3]) but got {T}.Size([2]).",
+    ),
+    "vjp v of a tuple output": (
+        lambda T, F: F.vjp(lambda x: (x, x), _x(T), (_ones(T, 3), _ones(T, 2))),
+        "Entry 1 in v has invalid size: should be {T}.Size([3]) but got {T}.Size([2]).",
+    ),
+    "vjp v tuple too short": (
+        lambda T, F: F.vjp(lambda x: (x, x), _x(T), (_ones(T, 3),)),
+        "v is a tuple of invalid length: should be 2 but got 1.",
+    ),
+    "vjp two v for one output": (
+        lambda T, F: F.vjp(lambda x: x.sin(), _x(T), (_ones(T, 3), _ones(T, 3))),
+        "The given v should contain a single Tensor.",
+    ),
+    "jvp v of a tensor input": (
+        lambda T, F: F.jvp(lambda x: x.sin(), _x(T), _ones(T, 2)),
+        "v has invalid size: should be {T}.Size([3]) but got {T}.Size([2]).",
+    ),
+    "jvp v of a tuple input": (
+        lambda T, F: F.jvp(lambda x: x.sin(), (_x(T),), (_ones(T, 2),)),
+        "Entry 0 in v has invalid size: should be {T}.Size([3]) but got {T}.Size([2]).",
+    ),
+    "hvp v of a tensor input": (
+        lambda T, F: F.hvp(lambda x: (x**3).sum(), _x(T), _ones(T, 2)),
+        "v has invalid size: should be {T}.Size([3]) but got {T}.Size([2]).",
+    ),
+    "vhp v tuple too short": (
+        lambda T, F: F.vhp(lambda a, b: (a * b).sum(), (_x(T), _x(T)), (_ones(T, 3),)),
+        "v is a tuple of invalid length: should be 2 but got 1.",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(V_ERRORS))
+def test_v_that_does_not_fit_is_pytorchs_error(name):
+    call, message = V_ERRORS[name]
+    with pytest.raises(RuntimeError) as caught:
+        call(symgrad, symgrad.autograd.functional)
+    assert str(caught.value) == message.format(T="symgrad")
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(V_ERRORS))
+def test_v_that_does_not_fit_against_torch(name):
+    torch = pytest.importorskip("torch")
+    call, message = V_ERRORS[name]
+    with pytest.raises(RuntimeError) as caught:
+        call(torch, torch.autograd.functional)
+    assert str(caught.value) == message.format(T="torch")
