@@ -132,7 +132,8 @@ class Tensor(HoldsArray):
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
-        check_grad(self, value)
+        if value is not None:  # (None, every zero_grad's value, needs no check)
+            check_grad(self, value)
         self._grad = value
 
     @property
