@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.autograd.saved import FREED
 from symgrad.tensor import Tensor
 
 __all__ = ["SAVED", "VALUES", "HOLDS_INDICES", "size_value"]
@@ -140,8 +141,6 @@ def _dim(node: Any) -> int:
 def _indices(node: Any) -> Tensor:
     """The positions a max, min, median, sort or topk picked, as PyTorch saves them."""
     if node._saved is None:
-        from symgrad.autograd.saved import FREED
-
         raise RuntimeError(FREED)
     index = np.asarray(node.params["index"], dtype=np.int64)
     if not node.params.get("keepdim", True):
