@@ -22,6 +22,7 @@ from symgrad.autograd.saved_names import (
     static_names,
     used_inputs,
 )
+from symgrad.autograd.saved_table import HOLDS_INDICES
 from symgrad.tensor import Tensor
 
 __all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class"]
@@ -186,6 +187,7 @@ class Node:
             or self._packed is not None
             or self._watched is not None
             or self._versions.count(None) != len(self._versions)
+            or type(self).__name__ in HOLDS_INDICES
         ):
             self._saved = None
             self._out = None
@@ -202,7 +204,9 @@ class Node:
         fields = saved_fields(self)
         names = [n for n in super().__dir__() if not n.startswith(("_saved_", "_raw_saved_"))]
         names += [f"_saved_{n}" for n in fields]
-        names += [f"_raw_saved_{n}" for n, (kind, _) in fields.items() if kind != "value"]
+        names += [
+            f"_raw_saved_{n}" for n, (kind, _) in fields.items() if kind in ("input", "output")
+        ]
         return sorted(names)
 
     # hooks ------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.autograd.saved import FREED, STATE, Packed, packed, packed_number, packed_of
+from symgrad.autograd.saved_table import SAVED, VALUES, size_value
 from symgrad.tensor import Tensor
 
 __all__ = [
@@ -38,7 +39,14 @@ ARGUMENTS = {
     "BmmBackward0": ("self", "mat2"),
     "MvBackward0": ("self", "vec"),
     "DotBackward0": ("self", "tensor"),
-    "AddmmBackward0": ("mat1", None, None),  # PyTorch's mat2 is the transposed weight
+    "AddmmBackward0": ("self", "mat1", "mat2"),
+    "PowBackward1": ("self", "exponent"),
+    "PreluKernelBackward0": ("self", "weight"),
+    "BinaryCrossEntropyWithLogitsBackward0": ("self", "target"),
+    "ConvolutionBackward0": ("input", "weight", "bias"),
+    "NativeLayerNormBackward0": ("input", "weight", "bias"),
+    "NativeBatchNormBackward0": ("input", "weight", "bias"),
+    "NativeGroupNormBackward0": ("input", "weight", "bias"),
     "WhereBackward0": ("condition", "self", "other"),
     "PowBackward2": ("exponent",),
     "LerpBackward0": ("self", "end"),
@@ -75,9 +83,6 @@ STRUCTURAL_PARAMETERS = {
     "VarMeanBackward0": ("correction", "dim", "keepdim"),
     "StdMeanBackward0": ("correction", "dim", "keepdim"),
 }
-
-# nodes that do not show the sizes of their inputs
-NO_SIZES = {"VarMeanBackward0", "StdMeanBackward0"}
 
 # the names of several saved outputs
 OUTPUTS = {
@@ -129,6 +134,8 @@ def static_names() -> set:
         names.update(n for n in renames.values() if n is not None)
     for params in STRUCTURAL_PARAMETERS.values():
         names.update(params)
+    for listed in SAVED.values():
+        names.update(listed)
     return names
 
 
@@ -181,21 +188,41 @@ def _arguments(node: Any) -> tuple:
 
 def saved_fields(node: Any) -> dict:
     """``{name: (kind, which)}`` for each ``_saved_<name>`` of ``node``: kind ``"input"``
-    (``which`` its position), ``"output"`` (its index) or ``"value"`` (``which`` the value)."""
+    (``which`` its position), ``"output"`` (its index), ``"value"`` (``which`` the value) or
+    ``"computed"`` (``which`` a function of the node giving the value)."""
     prim = node.prim
     if prim is None or node.runs_user_code or not node.has_forward:
         return {}
-    name = type(node).__name__
-    meta = node._meta
-    keep, keep_out = prim._needs or prim.saves(len(meta))
+    found = _kept_fields(node)
+    listed = SAVED.get(type(node).__name__)
+    if listed is None:
+        return found
+    computed = VALUES.get(type(node).__name__, {})
+    params = node.params if isinstance(node.params, dict) else {}
+    arguments = _arguments(node)
     fields: dict = {}
-    for i, (arg, m) in enumerate(zip(_arguments(node), meta)):
-        if arg is None:
-            continue
-        if keep[i]:
+    for name in listed:
+        if name in computed:
+            fields[name] = ("computed", computed[name])
+        elif name in found:
+            fields[name] = found[name]
+        elif (sizes := size_value(node, name, arguments)) is not None:
+            fields[name] = sizes
+        elif name in params:
+            fields[name] = ("value", params[name])
+    return fields
+
+
+def _kept_fields(node: Any) -> dict:
+    """The fields of what ``node`` saved: its inputs and outputs under PyTorch's names, its
+    parameters (an element-wise primitive's, or those :data:`STRUCTURAL_PARAMETERS` lists)."""
+    prim = node.prim
+    name = type(node).__name__
+    keep, keep_out = prim._needs or prim.saves(len(node._meta))
+    fields: dict = {}
+    for i, arg in enumerate(_arguments(node)[: len(node._meta)]):
+        if arg is not None and keep[i]:
             fields[arg] = ("input", i)
-        if m is not None and name not in NO_SIZES:
-            fields[f"{arg}_sym_sizes"] = ("value", tuple(int(n) for n in m[0]))
     if keep_out:
         outputs = OUTPUTS.get(name) or (
             ("result",)
@@ -235,7 +262,7 @@ def saved_attribute(node: Any, attribute: str) -> Any:
     ``node._raw_saved_<name>``); AttributeError for a name the node does not save."""
     if attribute.startswith("_raw_saved_"):
         kind, which = _field(node, attribute, "_raw_saved_")
-        if kind == "value":
+        if kind in ("value", "computed"):
             raise AttributeError(
                 f"'{type(node).__name__}' object has no attribute '{attribute}' (the saved "
                 f"'{attribute[11:]}' is not a tensor: read it as _saved_{attribute[11:]})"
@@ -244,6 +271,8 @@ def saved_attribute(node: Any, attribute: str) -> Any:
     kind, which = _field(node, attribute, "_saved_")
     if kind == "value":
         return which
+    if kind == "computed":
+        return which(node)
     return _unpacked(node, kind, which)
 
 

@@ -1,0 +1,467 @@
+"""``grad_fn._saved_<name>``: for the common ops, exactly the names PyTorch's node shows (in
+``dir(grad_fn)``) with its values: ints, tuples of ints, bools, None, and tensors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad
+
+X = [[0.5, -1.0, 2.0], [1.5, 0.3, -0.7]]
+W = [[0.2, 0.1, -0.3], [0.5, -0.2, 0.4]]
+B = [0.1, -0.2]
+V = [0.3, -0.4, 0.9]
+
+
+class Saved:
+    """An expected saved tensor: its shape and dtype (``is_input``: the input tensor itself)."""
+
+    def __init__(self, shape, dtype="float32", is_input=None):
+        self.shape, self.dtype, self.is_input = tuple(shape), dtype, is_input
+
+    def __repr__(self):
+        return f"Saved({self.shape}, {self.dtype!r})"
+
+
+F32 = Saved((2, 3))
+F32_X = Saved((2, 3), is_input="x")
+IDX = "int64"
+
+
+def _inputs(T):
+    x = T.tensor(X, requires_grad=True)
+    w = T.tensor(W, requires_grad=True)
+    b = T.tensor(B, requires_grad=True)
+    v = T.tensor(V, requires_grad=True)
+    return {"x": x, "w": w, "b": b, "v": v}
+
+
+# (case, fn(T, F, inputs) -> output, node name, {name: expected value})
+CASES = [
+    ("add", lambda T, F, i: i["x"] + i["w"], "AddBackward0", {"alpha": 1}),
+    ("add_alpha", lambda T, F, i: T.add(i["x"], i["w"], alpha=2), "AddBackward0", {"alpha": 2}),
+    ("sub", lambda T, F, i: i["x"] - i["w"], "SubBackward0", {"alpha": 1}),
+    ("rsub", lambda T, F, i: 2 - i["x"], "RsubBackward1", {"alpha": 1}),
+    ("mul", lambda T, F, i: i["x"] * i["w"], "MulBackward0", {"self": F32_X, "other": F32}),
+    ("neg", lambda T, F, i: -i["x"], "NegBackward0", {}),
+    ("sin", lambda T, F, i: i["x"].sin(), "SinBackward0", {"self": F32_X}),
+    ("exp", lambda T, F, i: i["x"].exp(), "ExpBackward0", {"result": F32}),
+    ("pow", lambda T, F, i: i["x"] ** 3, "PowBackward0", {"exponent": 3, "self": F32_X}),
+    ("square", lambda T, F, i: i["x"].square(), "PowBackward0", {"exponent": 2, "self": F32_X}),
+    (
+        "pow_tensor",
+        lambda T, F, i: i["x"].abs() ** i["w"],
+        "PowBackward1",
+        {"self": F32, "exponent": F32, "result": F32},
+    ),
+    (
+        "clamp_min",
+        lambda T, F, i: i["x"].clamp(min=0.0),
+        "ClampBackward1",
+        {"min": 0.0, "max": None, "self": F32_X},
+    ),
+    (
+        "gelu_tanh",
+        lambda T, F, i: F.gelu(i["x"], approximate="tanh"),
+        "GeluBackward0",
+        {"approximate": "tanh", "self": F32_X},
+    ),
+    (
+        "elu",
+        lambda T, F, i: F.elu(i["x"]),
+        "EluBackward0",
+        {"alpha": 1.0, "scale": 1, "input_scale": 1, "self": F32_X},
+    ),
+    (
+        "softplus",
+        lambda T, F, i: F.softplus(i["x"]),
+        "SoftplusBackward0",
+        {"beta": 1, "threshold": 20, "self": F32_X},
+    ),
+    (
+        "where",
+        lambda T, F, i: T.where(i["x"] > 0, i["x"], i["w"]),
+        "WhereBackward0",
+        {"condition": Saved((2, 3), "bool")},
+    ),
+    ("sum", lambda T, F, i: i["x"].sum(), "SumBackward0", {"self_sym_sizes": (2, 3)}),
+    (
+        "sum_dim",
+        lambda T, F, i: i["x"].sum(1),
+        "SumBackward1",
+        {"dim": (1,), "keepdim": False, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "mean",
+        lambda T, F, i: i["x"].mean(),
+        "MeanBackward0",
+        {"self_sym_numel": 6, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "mean_dim",
+        lambda T, F, i: i["x"].mean(0, keepdim=True),
+        "MeanBackward1",
+        {"dim": (0,), "keepdim": True, "self_sym_numel": 6, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "prod_dim",
+        lambda T, F, i: i["x"].prod(1),
+        "ProdBackward1",
+        {"dim": 1, "keepdim": False, "result": Saved((2,)), "self": F32_X},
+    ),
+    (
+        "var_dim",
+        lambda T, F, i: i["x"].var(1),
+        "VarBackward0",
+        {"correction": 1, "dim": (1,), "keepdim": False, "self": F32_X},
+    ),
+    (
+        "std_all",
+        lambda T, F, i: i["x"].std(),
+        "StdBackward0",
+        {"correction": None, "dim": None, "keepdim": False, "result": Saved(()), "self": F32_X},
+    ),
+    (
+        "max_dim",
+        lambda T, F, i: i["x"].max(1)[0],
+        "MaxBackward0",
+        {"dim": 1, "indices": Saved((2,), IDX), "keepdim": False, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "min_dim_keepdim",
+        lambda T, F, i: i["x"].min(0, keepdim=True)[0],
+        "MinBackward0",
+        {"dim": 0, "indices": Saved((1, 3), IDX), "keepdim": True, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "amax",
+        lambda T, F, i: i["x"].amax(1),
+        "AmaxBackward0",
+        {"dim": (1,), "keepdim": False, "result": Saved((2,)), "self": F32_X},
+    ),
+    (
+        "logsumexp",
+        lambda T, F, i: i["x"].logsumexp(1),
+        "LogsumexpBackward0",
+        {"dim": (1,), "keepdim": False, "result": Saved((2,)), "self": F32_X},
+    ),
+    (
+        "norm",
+        lambda T, F, i: i["x"].norm(),
+        "LinalgVectorNormBackward0",
+        {"dim": None, "keepdim": False, "ord": 2, "result": Saved(()), "self": F32_X},
+    ),
+    (
+        "norm_p1_dim",
+        lambda T, F, i: i["x"].norm(p=1, dim=1),
+        "LinalgVectorNormBackward0",
+        {"dim": (1,), "keepdim": False, "ord": 1, "result": Saved((2,)), "self": F32_X},
+    ),
+    ("cumsum", lambda T, F, i: i["x"].cumsum(1), "CumsumBackward0", {"dim": 1}),
+    (
+        "sort",
+        lambda T, F, i: i["x"].sort(1)[0],
+        "SortBackward0",
+        {"dim": 1, "indices": Saved((2, 3), IDX), "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "topk",
+        lambda T, F, i: i["x"].topk(2, dim=1)[0],
+        "TopkBackward0",
+        {"dim": 1, "indices": Saved((2, 2), IDX), "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "mm",
+        lambda T, F, i: i["x"] @ i["w"].t(),
+        "MmBackward0",
+        {
+            "self": F32_X,
+            "self_sym_sizes": (2, 3),
+            "self_sym_strides": (3, 1),
+            "mat2": Saved((3, 2)),
+            "mat2_sym_sizes": (3, 2),
+            "mat2_sym_strides": (1, 3),
+        },
+    ),
+    (
+        "mv",
+        lambda T, F, i: i["x"] @ i["v"],
+        "MvBackward0",
+        {"self": F32_X, "vec": Saved((3,), is_input="v")},
+    ),
+    (
+        "linear",
+        lambda T, F, i: F.linear(i["x"], i["w"], i["b"]),
+        "AddmmBackward0",
+        {
+            "alpha": 1,
+            "beta": 1,
+            "mat1": F32_X,
+            "mat1_sym_sizes": (2, 3),
+            "mat1_sym_strides": (3, 1),
+            "mat2": Saved((3, 2)),
+            "mat2_sym_sizes": (3, 2),
+            "mat2_sym_strides": (1, 3),
+        },
+    ),
+    (
+        "addmm_scaled",
+        lambda T, F, i: T.addmm(i["b"].unsqueeze(1), i["x"], i["w"].t(), beta=0.5, alpha=2),
+        "AddmmBackward0",
+        {
+            "alpha": 2,
+            "beta": 0.5,
+            "mat1": F32_X,
+            "mat1_sym_sizes": (2, 3),
+            "mat1_sym_strides": (3, 1),
+            "mat2": Saved((3, 2)),
+            "mat2_sym_sizes": (3, 2),
+            "mat2_sym_strides": (1, 3),
+        },
+    ),
+    ("view", lambda T, F, i: i["x"].view(3, 2), "ViewBackward0", {"self_sym_sizes": (2, 3)}),
+    ("reshape", lambda T, F, i: i["x"].reshape(-1), "ViewBackward0", {"self_sym_sizes": (2, 3)}),
+    (
+        "transpose",
+        lambda T, F, i: i["x"].transpose(0, 1),
+        "TransposeBackward0",
+        {"dim0": 0, "dim1": 1},
+    ),
+    ("t", lambda T, F, i: i["x"].t(), "TBackward0", {}),
+    ("permute", lambda T, F, i: i["x"].permute(1, 0), "PermuteBackward0", {"dims": (1, 0)}),
+    (
+        "squeeze",
+        lambda T, F, i: i["x"].unsqueeze(1).squeeze(),
+        "SqueezeBackward0",
+        {"self_sym_sizes": (2, 1, 3)},
+    ),
+    (
+        "squeeze_dim",
+        lambda T, F, i: i["x"].unsqueeze(1).squeeze(1),
+        "SqueezeBackward1",
+        {"dim": 1, "self_sym_sizes": (2, 1, 3)},
+    ),
+    ("unsqueeze", lambda T, F, i: i["x"].unsqueeze(1), "UnsqueezeBackward0", {"dim": 1}),
+    (
+        "expand",
+        lambda T, F, i: i["b"].unsqueeze(1).expand(2, 3),
+        "ExpandBackward0",
+        {"self_sym_sizes": (2, 1)},
+    ),
+    (
+        "repeat",
+        lambda T, F, i: i["x"].repeat(2, 1),
+        "RepeatBackward0",
+        {"repeats": (2, 1), "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "select",
+        lambda T, F, i: i["x"][0],
+        "SelectBackward0",
+        {"dim": 0, "index": 0, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "select_negative",
+        lambda T, F, i: i["x"].select(1, -1),
+        "SelectBackward0",
+        {"dim": 1, "index": 2**64 - 1, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "slice_open",
+        lambda T, F, i: i["x"][:, 1:],
+        "SliceBackward0",
+        {"dim": 1, "start": 1, "end": 2**63 - 1, "step": 1, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "slice_step",
+        lambda T, F, i: i["x"][:, 0:3:2],
+        "SliceBackward0",
+        {"dim": 1, "start": 0, "end": 3, "step": 2, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "narrow",
+        lambda T, F, i: i["x"].narrow(1, 0, 2),
+        "SliceBackward0",
+        {"dim": 1, "start": 0, "end": 2, "step": 1, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "index_tensor",
+        lambda T, F, i: i["x"][T.tensor([1, 0])],
+        "IndexBackward0",
+        {"indices": (Saved((2,), IDX),), "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "index_select",
+        lambda T, F, i: i["x"].index_select(1, T.tensor([0, 2])),
+        "IndexSelectBackward0",
+        {"dim": 1, "index": Saved((2,), IDX), "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "masked_fill",
+        lambda T, F, i: i["x"].masked_fill(i["x"] > 0, 0.0),
+        "MaskedFillBackward0",
+        {"mask": Saved((2, 3), "bool")},
+    ),
+    ("flip", lambda T, F, i: i["x"].flip(0), "FlipBackward0", {"dims": (0,)}),
+    (
+        "chunk",
+        lambda T, F, i: i["x"].chunk(3, 1)[0],
+        "SplitBackward0",
+        {"dim": 1, "self_sym_sizes": (2, 3), "split_size": 1},
+    ),
+    (
+        "split_sizes",
+        lambda T, F, i: i["x"].split([1, 2], 1)[1],
+        "SplitWithSizesBackward0",
+        {"dim": 1, "self_sym_sizes": (2, 3), "split_sizes": (1, 2)},
+    ),
+    ("unbind", lambda T, F, i: i["x"].unbind(0)[0], "UnbindBackward0", {"dim": 0}),
+    ("clone", lambda T, F, i: i["x"].clone(), "CloneBackward0", {}),
+    ("cat", lambda T, F, i: T.cat([i["x"], i["w"]]), "CatBackward0", {"dim": 0}),
+    ("stack", lambda T, F, i: T.stack([i["x"], i["w"]], 1), "StackBackward0", {"dim": 1}),
+    (
+        "softmax",
+        lambda T, F, i: i["x"].softmax(1),
+        "SoftmaxBackward0",
+        {"dim": 1, "result": F32},
+    ),
+    (
+        "mse_loss",
+        lambda T, F, i: F.mse_loss(i["x"], i["w"], reduction="sum"),
+        "MseLossBackward0",
+        {"reduction": 2, "self": F32_X, "target": Saved((2, 3), is_input="w")},
+    ),
+    (
+        "huber_loss",
+        lambda T, F, i: F.huber_loss(i["x"], i["w"], delta=0.5),
+        "HuberLossBackward0",
+        {"delta": 0.5, "reduction": 1, "self": F32_X, "target": F32},
+    ),
+    (
+        "bce_logits",
+        lambda T, F, i: F.binary_cross_entropy_with_logits(i["x"], i["w"].sigmoid()),
+        "BinaryCrossEntropyWithLogitsBackward0",
+        {"pos_weight": None, "reduction": 1, "self": F32_X, "target": F32, "weight": None},
+    ),
+    (
+        "conv2d",
+        lambda T, F, i: F.conv2d(
+            T.arange(32.0).reshape(1, 2, 4, 4).requires_grad_(),
+            T.ones(3, 2, 2, 2, requires_grad=True),
+            T.zeros(3, requires_grad=True),
+            stride=2,
+            padding=1,
+        ),
+        "ConvolutionBackward0",
+        {
+            "bias_sym_sizes_opt": (3,),
+            "dilation": (1, 1),
+            "groups": 1,
+            "input": Saved((1, 2, 4, 4)),
+            "output_padding": (0, 0),
+            "padding": (1, 1),
+            "stride": (2, 2),
+            "transposed": False,
+            "weight": Saved((3, 2, 2, 2)),
+        },
+    ),
+    (
+        "embedding",
+        lambda T, F, i: F.embedding(T.tensor([0, 1]), i["w"]),
+        "EmbeddingBackward0",
+        {
+            "indices": Saved((2,), IDX),
+            "padding_idx": 2**64 - 1,
+            "scale_grad_by_freq": False,
+            "sparse": False,
+            "weight_sym_argsize_0": 2,
+        },
+    ),
+]
+IDS = [c[0] for c in CASES]
+
+
+def _saved(node):
+    """{name: value} of every ``_saved_<name>`` the node lists in ``dir``."""
+    names = [n for n in dir(node) if n.startswith("_saved_")]
+    return {n[len("_saved_") :]: getattr(node, n) for n in names}
+
+
+def _matches(found, expected, inputs):
+    if isinstance(expected, Saved):
+        if not hasattr(found, "shape"):
+            return False
+        same = tuple(found.shape) == expected.shape and str(found.dtype).endswith(expected.dtype)
+        return same and (expected.is_input is None or found is inputs[expected.is_input])
+    if isinstance(expected, tuple) and expected and isinstance(expected[0], Saved):
+        return len(found) == len(expected) and all(
+            _matches(f, e, inputs) for f, e in zip(found, expected)
+        )
+    return found == expected and type(found) is type(expected)
+
+
+@pytest.mark.parametrize("case, fn, node_name, expected", CASES, ids=IDS)
+def test_saved_names_and_values(case, fn, node_name, expected):
+    inputs = _inputs(symgrad)
+    node = fn(symgrad, symgrad.nn.functional, inputs).grad_fn
+    assert node.name() == node_name
+    found = _saved(node)
+    assert sorted(found) == sorted(expected)
+    wrong = {n: found[n] for n in expected if not _matches(found[n], expected[n], inputs)}
+    assert not wrong, f"{case}: {wrong} (expected {[expected[n] for n in wrong]})"
+
+
+def test_a_saved_tensor_read_after_backward_raises_and_a_number_does_not():
+    x = symgrad.tensor(X, requires_grad=True)
+    y = x.max(1)[0]
+    y.sum().backward()
+    node = y.grad_fn
+    with pytest.raises(RuntimeError, match="freed"):
+        _ = node._saved_indices
+    assert node._saved_dim == 1 and node._saved_self_sym_sizes == (2, 3)
+    z = x * x
+    z.sum().backward()
+    with pytest.raises(RuntimeError, match="freed"):
+        _ = z.grad_fn._saved_self
+
+
+@pytest.mark.parametrize("pick", ["max", "sort", "topk"])
+def test_a_second_backward_through_picked_positions_raises(pick):
+    x = symgrad.tensor(X, requires_grad=True)
+    y = {"max": lambda: x.max(1)[0], "sort": lambda: x.sort(1)[0], "topk": lambda: x.topk(2)[0]}
+    loss = y[pick]().sum()
+    loss.backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        loss.backward()
+
+
+def test_a_name_the_node_does_not_save_is_an_attribute_error():
+    x = symgrad.tensor(X, requires_grad=True)
+    node = (x * 2).grad_fn
+    assert "_saved_self_sym_sizes" not in dir(node)
+    with pytest.raises(AttributeError):
+        _ = node._saved_self_sym_sizes
+    with pytest.raises(AttributeError):
+        _ = x.sum(1).grad_fn._raw_saved_dim
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case, fn, node_name, expected", CASES, ids=IDS)
+def test_saved_names_and_values_agree_with_torch(case, fn, node_name, expected):
+    torch = pytest.importorskip("torch")
+    t_inputs, s_inputs = _inputs(torch), _inputs(symgrad)
+    t_node = fn(torch, torch.nn.functional, t_inputs).grad_fn
+    s_node = fn(symgrad, symgrad.nn.functional, s_inputs).grad_fn
+    assert s_node.name() == t_node.name() == node_name
+    t_saved, s_saved = _saved(t_node), _saved(s_node)
+    assert sorted(s_saved) == sorted(t_saved)
+    for name, t_value in t_saved.items():
+        s_value = s_saved[name]
+        if isinstance(t_value, torch.Tensor):
+            np.testing.assert_allclose(s_value.detach().numpy(), t_value.detach().numpy(), 1e-6)
+            assert str(s_value.dtype) == str(t_value.dtype).replace("torch", "symgrad")
+        elif isinstance(t_value, tuple) and t_value and isinstance(t_value[0], torch.Tensor):
+            assert [s.tolist() for s in s_value] == [t.tolist() for t in t_value]
+        else:
+            assert s_value == t_value and type(s_value) is type(t_value), name
