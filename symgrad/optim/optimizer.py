@@ -28,6 +28,7 @@ from symgrad.optim._optimizer_hooks import (
 from symgrad.tensor import Tensor
 
 __all__ = ["Optimizer", "required", "lerp_", "addcdiv_", "addcmul_", "check_nonnegative"]
+__all__ += ["scalar_state"]
 __all__ += ["register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
 
 
@@ -304,6 +305,14 @@ def _split_names(param_group: dict) -> None:
     param_group["param_names"] = [name for name, _ in pairs]
 
 
+def scalar_state(value: float = 0.0, fused: Any = None) -> Tensor:
+    """A scalar of optimizer state (a step count, NAdam's product of momenta) in PyTorch's
+    ``_get_scalar_dtype(is_fused)``: float64 under a float64 default dtype unless ``fused``,
+    else float32."""
+    wide = not fused and dtypes.get_default_dtype() == dtypes.float64
+    return creation.tensor(float(value), dtype=dtypes.float64 if wide else dtypes.float32)
+
+
 def _cast(param: Tensor, value: Any, key: Any = None) -> Any:
     """A loaded state value in the parameter's dtype (Adam's ``step`` stays as it is)."""
     if isinstance(value, Tensor):
@@ -312,8 +321,7 @@ def _cast(param: Tensor, value: Any, key: Any = None) -> Any:
         return value
     if key == "step" and isinstance(value, (int, float)):
         # an old checkpoint's plain-number step becomes the scalar tensor PyTorch keeps
-        wide = dtypes.get_default_dtype() == dtypes.float64
-        return creation.tensor(float(value), dtype=dtypes.float64 if wide else dtypes.float32)
+        return scalar_state(value)
     if isinstance(value, dict):
         return {k: _cast(param, v, k) for k, v in value.items()}
     if isinstance(value, Iterable) and not isinstance(value, str):
