@@ -36,6 +36,8 @@ class Adafactor(Optimizer):
     tensor([2.6464, 3.6464], requires_grad=True)
     """
 
+    _tensor_steps = True
+
     def __init__(
         self,
         params: Any,

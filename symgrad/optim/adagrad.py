@@ -37,6 +37,8 @@ class Adagrad(Optimizer):
     tensor([ 0.5000, -1.5000], requires_grad=True)
     """
 
+    _tensor_steps = True
+
     def __init__(
         self,
         params: Any,

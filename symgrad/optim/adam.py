@@ -65,6 +65,8 @@ class Adam(Optimizer):
     tensor([ 0.9000, -0.9000], requires_grad=True)
     """
 
+    _tensor_steps = True
+
     def __init__(
         self,
         params: Any,

@@ -51,6 +51,8 @@ class Adamax(Optimizer):
     tensor([ 0.9000, -0.9000], requires_grad=True)
     """
 
+    _tensor_steps = True
+
     def __init__(
         self,
         params: Any,
@@ -114,6 +116,8 @@ class NAdam(Optimizer):
     >>> w
     tensor([0.8944], requires_grad=True)
     """
+
+    _tensor_steps = True
 
     _capturable_tensors = "params, mu_products and state_steps"
 
@@ -190,6 +194,8 @@ class RAdam(Optimizer):
     >>> w
     tensor([ 0.8000, -0.8000], requires_grad=True)
     """
+
+    _tensor_steps = True
 
     def __init__(
         self,

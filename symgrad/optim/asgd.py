@@ -39,6 +39,8 @@ class ASGD(Optimizer):
     tensor([0.6400])
     """
 
+    _tensor_steps = True
+
     _capturable_tensors = "params, mus, etas, and state_steps"
 
     def __init__(

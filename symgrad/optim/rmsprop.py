@@ -38,6 +38,8 @@ class RMSprop(Optimizer):
     tensor([ 0.9000, -0.9000], requires_grad=True)
     """
 
+    _tensor_steps = True
+
     def __init__(
         self,
         params: Any,

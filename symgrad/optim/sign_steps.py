@@ -42,6 +42,8 @@ class Adadelta(Optimizer):
     tensor([0.9968], requires_grad=True)
     """
 
+    _tensor_steps = True
+
     _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone"]
 
     def __init__(
@@ -130,6 +132,8 @@ class Rprop(Optimizer):
     >>> w
     tensor([ 2.5000, -1.5000], requires_grad=True)
     """
+
+    _tensor_steps = True
 
     def __init__(
         self,

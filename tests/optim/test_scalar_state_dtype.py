@@ -68,3 +68,40 @@ def test_pytorch_scalar_state(name, default):
 def test_pytorch_nadam_under_a_float64_default():
     torch = pytest.importorskip("torch")
     assert _nadam(torch) == NADAM
+
+
+def _loaded_steps(T):
+    """The ``step`` a loaded state holds when it was saved as a plain number: an optimizer of
+    the user's own (a tutorial's ``MySGD``) keeps the number, PyTorch's Adam makes it its
+    scalar tensor (its ``__setstate__``)."""
+
+    class MySGD(T.optim.Optimizer):
+        def __init__(self, params, lr=0.1):
+            super().__init__(params, {"lr": lr})
+
+    found = []
+    for make in (lambda ps: MySGD(ps), lambda ps: T.optim.Adam(ps)):
+        p = T.nn.Parameter(T.ones(2))
+        opt = make([p])
+        opt.load_state_dict(
+            {
+                "state": {0: {"step": 6, "exp_avg": T.zeros(2), "exp_avg_sq": T.zeros(2)}},
+                "param_groups": [{**opt.param_groups[0], "params": [0]}],
+            }
+        )
+        step = opt.state[p]["step"]
+        found.append((type(step).__name__, float(step)))
+    return found
+
+
+LOADED_STEPS = [("int", 6.0), ("Tensor", 6.0)]
+
+
+def test_a_plain_step_stays_a_number_for_optimizers_of_ones_own():
+    assert _loaded_steps(symgrad) == LOADED_STEPS
+
+
+@pytest.mark.torch
+def test_pytorch_loaded_steps():
+    torch = pytest.importorskip("torch")
+    assert _loaded_steps(torch) == LOADED_STEPS
