@@ -104,6 +104,14 @@ def draw(what: str = "a random op") -> None:
     raise GraphBreak(f"{what} draws random numbers", user_line())
 
 
+def hooks_at_every_call(module: str) -> None:
+    """A module with hooks called in a trace: a graph break, as a program would run the hooks'
+    Python at trace time only, not at every call on that call's values."""
+    raise GraphBreak(
+        f"{module} has hooks, Python that must run at every call on its values", user_line()
+    )
+
+
 def data_params(result: Any, make: Any, *tensors: Any, sized: bool = False) -> None:
     """The op that made ``result`` took parameters computed from ``tensors``' values, as
     ``make(*arrays)`` computes them (``nll_loss``'s class indices, the indices ``max`` along a

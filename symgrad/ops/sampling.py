@@ -129,10 +129,16 @@ def _normal_numbers(mean, std, size, generator, dtype, device, requires_grad) ->
             "normal() received an invalid combination of arguments - got (float, float): "
             "with a number mean and std give the size, normal(mean, std, size)"
         )
+    if isinstance(size, numbers.Integral):
+        raise TypeError(
+            f"normal(): argument 'size' must be tuple of ints, not {type(size).__name__}: "
+            f"give a shape such as ({size},)"
+        )
     _check_std(std)
-    out = creation.randn(size, generator=generator, dtype=dtype, device=device)
-    out._data *= std
-    out._data += mean
+    # PyTorch's normal_(mean, std) of a new tensor: its scalar kernel (under 16 values)
+    # rounds z * std + mean once from float64
+    out = creation.empty(size, dtype=dtype, device=device)
+    normal_(out, float(mean), float(std), generator=generator)
     return out.requires_grad_(requires_grad)
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import _like, creation
-from symgrad.optim.asgd import _scalar_dtype
-from symgrad.optim.optimizer import Optimizer
+from symgrad import _like
+from symgrad.optim.optimizer import Optimizer, scalar_state
 from symgrad.tensor import Tensor
 from symgrad.type_info import finfo
 
@@ -36,6 +35,8 @@ class Adafactor(Optimizer):
     >>> w  # each entry moves by alpha = rms(w) * 0.1 = 0.3536 times sign(g)
     tensor([2.6464, 3.6464], requires_grad=True)
     """
+
+    _tensor_steps = True
 
     def __init__(
         self,
@@ -75,7 +76,7 @@ class Adafactor(Optimizer):
     def _state(self, p: Tensor) -> dict:
         state = self.state[p]
         if not state:
-            state["step"] = creation.tensor(0.0, dtype=_scalar_dtype())
+            state["step"] = scalar_state()
             if p.grad.dim() > 1:
                 state["row_var"] = p.grad.new_zeros((*p.grad.shape[:-1], 1))
                 state["col_var"] = p.grad.new_zeros((*p.grad.shape[:-2], 1, p.grad.shape[-1]))

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import _like, creation, dtypes
-from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative
+from symgrad import _like
+from symgrad.optim.optimizer import (
+    Optimizer,
+    addcdiv_,
+    addcmul_,
+    check_nonnegative,
+    scalar_state,
+)
 
 __all__ = ["Adagrad"]
 
@@ -30,6 +36,8 @@ class Adagrad(Optimizer):
     >>> w
     tensor([ 0.5000, -1.5000], requires_grad=True)
     """
+
+    _tensor_steps = True
 
     def __init__(
         self,
@@ -69,7 +77,7 @@ class Adagrad(Optimizer):
                 self._init_state(p)
 
     def _init_state(self, p: Any) -> None:
-        self.state[p]["step"] = creation.tensor(0.0, dtype=dtypes.float32)
+        self.state[p]["step"] = scalar_state(fused=self.defaults["fused"])
         self.state[p]["sum"] = _like.full_like(p, self.defaults["initial_accumulator_value"])
 
     def _update(self, p: Any, group: dict) -> None:

@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import _like, creation, dtypes
+from symgrad import _like
 from symgrad.autograd import dual
 from symgrad.ops.inplace import _write as write
 from symgrad.ops.scaled import scaled_sum
-from symgrad.optim.optimizer import Optimizer, addcdiv_, check_nonnegative
+from symgrad.optim.optimizer import Optimizer, addcdiv_, check_nonnegative, scalar_state
 from symgrad.tensor import Tensor
 
 __all__ = ["Adam", "AdamW"]
@@ -65,6 +65,8 @@ class Adam(Optimizer):
     tensor([ 0.9000, -0.9000], requires_grad=True)
     """
 
+    _tensor_steps = True
+
     def __init__(
         self,
         params: Any,
@@ -101,13 +103,13 @@ class Adam(Optimizer):
         }
         super().__init__(params, defaults)
 
-    def _state(self, p: Tensor, amsgrad: bool) -> dict:
+    def _state(self, p: Tensor, group: dict) -> dict:
         state = self.state[p]
-        if not state:  # PyTorch keeps the step count as a float32 scalar tensor
-            state["step"] = creation.tensor(0.0, dtype=dtypes.float32)
+        if not state:
+            state["step"] = scalar_state(fused=group["fused"])
             state["exp_avg"] = _like.zeros_like(p)
             state["exp_avg_sq"] = _like.zeros_like(p)
-            if amsgrad:
+            if group["amsgrad"]:
                 state["max_exp_avg_sq"] = _like.zeros_like(p)
         return state
 
@@ -118,7 +120,7 @@ class Adam(Optimizer):
             self._update_arrays(p, group)
             return
         lr, (beta1, beta2), eps, decay = (group[k] for k in ("lr", "betas", "eps", "weight_decay"))
-        state = self._state(p, group["amsgrad"])
+        state = self._state(p, group)
         grad = -p.grad if group["maximize"] else p.grad
         state["step"].add_(1)
         if decay != 0:
@@ -148,7 +150,7 @@ class Adam(Optimizer):
         numbers), each tensor written once through ``write`` (its version counter moves, as
         an in-place op's does)."""
         lr, (beta1, beta2), eps, decay = (group[k] for k in ("lr", "betas", "eps", "weight_decay"))
-        state = self._state(p, group["amsgrad"])
+        state = self._state(p, group)
         grad = -p.grad._data if group["maximize"] else p.grad._data
         write(state["step"], state["step"]._data + 1, "add_")
         if decay != 0:

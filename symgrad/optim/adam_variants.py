@@ -5,17 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import _like, creation, dtypes
+from symgrad import _like
 from symgrad.optim.adam import check_adam_like
-from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative, lerp_
+from symgrad.optim.optimizer import (
+    Optimizer,
+    addcdiv_,
+    addcmul_,
+    check_nonnegative,
+    lerp_,
+    scalar_state,
+)
 from symgrad.tensor import Tensor
 
 __all__ = ["Adamax", "NAdam", "RAdam"]
-
-
-def _step_count() -> Tensor:
-    # PyTorch keeps the step count (and NAdam's product of momenta) as float32 scalars
-    return creation.tensor(0.0, dtype=dtypes.float32)
 
 
 def _decayed_grad(p: Tensor, group: dict, decoupled: bool = False) -> Tensor:
@@ -49,6 +51,8 @@ class Adamax(Optimizer):
     tensor([ 0.9000, -0.9000], requires_grad=True)
     """
 
+    _tensor_steps = True
+
     def __init__(
         self,
         params: Any,
@@ -79,7 +83,7 @@ class Adamax(Optimizer):
         beta1, beta2 = group["betas"]
         state = self.state[p]
         if not state:
-            state["step"] = _step_count()
+            state["step"] = scalar_state()
             state["exp_avg"] = _like.zeros_like(p)
             state["exp_inf"] = _like.zeros_like(p)
         grad = -p.grad if group["maximize"] else p.grad
@@ -112,6 +116,8 @@ class NAdam(Optimizer):
     >>> w
     tensor([0.8944], requires_grad=True)
     """
+
+    _tensor_steps = True
 
     _capturable_tensors = "params, mu_products and state_steps"
 
@@ -150,8 +156,8 @@ class NAdam(Optimizer):
         lr, (beta1, beta2), decay_rate = group["lr"], group["betas"], group["momentum_decay"]
         state = self.state[p]
         if not state:
-            state["step"] = _step_count()
-            state["mu_product"] = creation.tensor(1.0, dtype=dtypes.float32)
+            state["step"] = scalar_state()
+            state["mu_product"] = scalar_state(1.0)
             state["exp_avg"] = _like.zeros_like(p)
             state["exp_avg_sq"] = _like.zeros_like(p)
         state["step"].add_(1)
@@ -189,6 +195,8 @@ class RAdam(Optimizer):
     tensor([ 0.8000, -0.8000], requires_grad=True)
     """
 
+    _tensor_steps = True
+
     def __init__(
         self,
         params: Any,
@@ -221,7 +229,7 @@ class RAdam(Optimizer):
         lr, (beta1, beta2) = group["lr"], group["betas"]
         state = self.state[p]
         if not state:
-            state["step"] = _step_count()
+            state["step"] = scalar_state()
             state["exp_avg"] = _like.zeros_like(p)
             state["exp_avg_sq"] = _like.zeros_like(p)
         state["step"].add_(1)

@@ -7,17 +7,10 @@ from typing import Any
 import numpy as np
 
 from symgrad import _like, creation, dtypes
-from symgrad.optim.optimizer import Optimizer, check_nonnegative
+from symgrad.optim.optimizer import Optimizer, check_nonnegative, scalar_state
 from symgrad.tensor import Tensor
 
 __all__ = ["ASGD"]
-
-
-def _scalar_dtype() -> Any:
-    """The dtype PyTorch gives scalar state: float64 under a float64 default, else float32."""
-    if dtypes.get_default_dtype() == dtypes.float64:
-        return dtypes.float64
-    return dtypes.float32
 
 
 class ASGD(Optimizer):
@@ -45,6 +38,8 @@ class ASGD(Optimizer):
     >>> opt.state[w]["ax"]  # the average of the iterates since step t0
     tensor([0.6400])
     """
+
+    _tensor_steps = True
 
     _capturable_tensors = "params, mus, etas, and state_steps"
 
@@ -80,7 +75,7 @@ class ASGD(Optimizer):
     def _state(self, p: Tensor, lr: Any) -> dict:
         state = self.state[p]
         if not state:
-            scalar = _scalar_dtype()
+            scalar = scalar_state().dtype
             state["step"] = creation.zeros((), dtype=scalar)
             state["eta"] = _scalar(lr, scalar)
             state["mu"] = creation.ones((), dtype=scalar)

@@ -28,6 +28,7 @@ from symgrad.optim._optimizer_hooks import (
 from symgrad.tensor import Tensor
 
 __all__ = ["Optimizer", "required", "lerp_", "addcdiv_", "addcmul_", "check_nonnegative"]
+__all__ += ["scalar_state"]
 __all__ += ["register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
 
 
@@ -173,6 +174,9 @@ class Optimizer(OptimizerHooks):
 
     # what PyTorch's refusal of capturable=True on the CPU names, and the devices it allows
     _capturable_tensors = "params and state_steps"
+    # PyTorch's optimizers with a step count turn a loaded plain-number step (an older
+    # checkpoint's) into their scalar tensor; the base class, and so a user's own, keeps it
+    _tensor_steps = False
     _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
 
     def _check_capturable(self, group: dict) -> None:
@@ -258,6 +262,8 @@ class Optimizer(OptimizerHooks):
             if k in id_map:
                 param = id_map[k]
                 state[param] = _cast(param, v)
+                if self._tensor_steps:
+                    _step_tensor(state[param])
             else:
                 state[k] = v
         options = self._constructor_options()
@@ -304,16 +310,27 @@ def _split_names(param_group: dict) -> None:
     param_group["param_names"] = [name for name, _ in pairs]
 
 
+def scalar_state(value: float = 0.0, fused: Any = None) -> Tensor:
+    """A scalar of optimizer state (a step count, NAdam's product of momenta) in PyTorch's
+    ``_get_scalar_dtype(is_fused)``: float64 under a float64 default dtype unless ``fused``,
+    else float32."""
+    wide = not fused and dtypes.get_default_dtype() == dtypes.float64
+    return creation.tensor(float(value), dtype=dtypes.float64 if wide else dtypes.float32)
+
+
+def _step_tensor(state: Any) -> None:
+    """A loaded plain-number ``step`` (an older checkpoint's) as the scalar tensor PyTorch's
+    optimizers keep."""
+    if isinstance(state, dict) and isinstance(state.get("step"), (int, float)):
+        state["step"] = scalar_state(state["step"])
+
+
 def _cast(param: Tensor, value: Any, key: Any = None) -> Any:
     """A loaded state value in the parameter's dtype (Adam's ``step`` stays as it is)."""
     if isinstance(value, Tensor):
         if key != "step" and param.is_floating_point() and value.is_floating_point():
             return value.to(param.dtype)
         return value
-    if key == "step" and isinstance(value, (int, float)):
-        # an old checkpoint's plain-number step becomes the scalar tensor PyTorch keeps
-        wide = dtypes.get_default_dtype() == dtypes.float64
-        return creation.tensor(float(value), dtype=dtypes.float64 if wide else dtypes.float32)
     if isinstance(value, dict):
         return {k: _cast(param, v, k) for k, v in value.items()}
     if isinstance(value, Iterable) and not isinstance(value, str):

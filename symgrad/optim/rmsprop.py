@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import _like, creation, dtypes
-from symgrad.optim.optimizer import Optimizer, addcdiv_, addcmul_, check_nonnegative, lerp_
+from symgrad import _like
+from symgrad.optim.optimizer import (
+    Optimizer,
+    addcdiv_,
+    addcmul_,
+    check_nonnegative,
+    lerp_,
+    scalar_state,
+)
 from symgrad.tensor import Tensor
 
 __all__ = ["RMSprop"]
@@ -30,6 +37,8 @@ class RMSprop(Optimizer):
     >>> w
     tensor([ 0.9000, -0.9000], requires_grad=True)
     """
+
+    _tensor_steps = True
 
     def __init__(
         self,
@@ -69,7 +78,7 @@ class RMSprop(Optimizer):
     def _state(self, p: Tensor, group: dict) -> dict:
         state = self.state[p]
         if not state:
-            state["step"] = creation.tensor(0.0, dtype=dtypes.float32)
+            state["step"] = scalar_state()
             state["square_avg"] = _like.zeros_like(p)
             if group["momentum"] > 0:
                 state["momentum_buffer"] = _like.zeros_like(p)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import _like, creation, dtypes
+from symgrad import _like
 from symgrad.ops.addc import addcmul_values
 from symgrad.ops.inplace import _write as write
 from symgrad.ops.scaled import scaled_sum
@@ -17,6 +17,7 @@ from symgrad.optim.optimizer import (
     check_nonnegative,
     decayed_gradient,
     on_arrays,
+    scalar_state,
 )
 from symgrad.tensor import Tensor
 
@@ -40,6 +41,8 @@ class Adadelta(Optimizer):
     >>> w
     tensor([0.9968], requires_grad=True)
     """
+
+    _tensor_steps = True
 
     _capturable_devices = ["cuda", "xpu", "hpu", "privateuseone"]
 
@@ -75,7 +78,7 @@ class Adadelta(Optimizer):
     def _state(self, p: Tensor) -> dict:
         state = self.state[p]
         if not state:
-            state["step"] = creation.tensor(0.0, dtype=dtypes.float32)
+            state["step"] = scalar_state()
             state["square_avg"] = _like.zeros_like(p)
             state["acc_delta"] = _like.zeros_like(p)
         return state
@@ -130,6 +133,8 @@ class Rprop(Optimizer):
     tensor([ 2.5000, -1.5000], requires_grad=True)
     """
 
+    _tensor_steps = True
+
     def __init__(
         self,
         params: Any,
@@ -160,7 +165,7 @@ class Rprop(Optimizer):
         (etaminus, etaplus), (size_min, size_max) = group["etas"], group["step_sizes"]
         state = self.state[p]
         if not state:
-            state["step"] = creation.tensor(0.0, dtype=dtypes.float32)
+            state["step"] = scalar_state()
             state["prev"] = _like.zeros_like(p)
             state["step_size"] = _like.full_like(p.grad, group["lr"])
         state["step"].add_(1)

@@ -230,3 +230,36 @@ def test_samplers():
 def test_errors_are_pytorchs(make, error, message):
     with pytest.raises(error, match=message):
         make()
+
+
+def _pinned_warnings(T):
+    """The warnings of two passes over a loader with ``pin_memory=True`` (and a
+    ``pin_memory_device``) on a machine without an accelerator: one of each per pass."""
+    import warnings
+
+    data = T.utils.data.TensorDataset(T.tensor(X), T.tensor(Y))
+    found = []
+    for kw in (dict(pin_memory=True), dict(pin_memory=True, pin_memory_device="cpu"), {}):
+        loader = T.utils.data.DataLoader(data, batch_size=4, **kw)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for _ in range(2):
+                list(loader)
+        found.append([(w.category.__name__, str(w.message)[:40]) for w in caught])
+    return found
+
+
+PIN = ("UserWarning", "'pin_memory' argument is set as true but")
+PIN_DEVICE = ("UserWarning", "pin_memory_device is deprecated, the cur")
+
+
+def test_pin_memory_without_an_accelerator_warns_at_each_pass():
+    assert _pinned_warnings(symgrad) == [[PIN, PIN], [PIN_DEVICE, PIN, PIN_DEVICE, PIN], []]
+
+
+@pytest.mark.torch
+@pytest.mark.skipif(not HAS_TORCH, reason="needs torch")
+def test_pin_memory_warnings_are_pytorchs():
+    import torch
+
+    assert _pinned_warnings(torch) == [[PIN, PIN], [PIN_DEVICE, PIN, PIN_DEVICE, PIN], []]

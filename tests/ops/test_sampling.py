@@ -140,3 +140,36 @@ def test_node_names_against_pytorch():
             want = names
     assert names == want
     assert np.all(symgrad.bernoulli(symgrad.ones(3)).numpy() == 1)
+
+
+def _normal_of_numbers(lib):
+    """``normal(mean, std, size)`` of two numbers is ``normal_(mean, std)`` of a new tensor:
+    PyTorch's scalar kernel rounds ``z * std + mean`` once from float64 (fewer than 16
+    values), its vectorised one computes in the tensor's dtype."""
+    lib.manual_seed(0)
+    few = lib.normal(-1.0, 0.3, size=(3,)).tolist()
+    lib.manual_seed(0)
+    many = lib.normal(2.0, 3.0, size=(17,))[-2:].tolist()
+    return few, many
+
+
+NORMAL_OF_NUMBERS = (
+    [-0.5377011895179749, -1.0880286693572998, -1.6536368131637573],
+    [-0.5310302376747131, 4.795479774475098],
+)
+
+
+def test_normal_of_numbers_rounds_as_normal_():
+    assert _normal_of_numbers(symgrad) == NORMAL_OF_NUMBERS
+    with pytest.raises(NotImplementedError, match="not implemented for 'Long'"):
+        symgrad.normal(2.0, 3.0, size=(2,), dtype=symgrad.int64)
+    with pytest.raises(TypeError, match="must be tuple of ints"):
+        symgrad.normal(2.0, 3.0, 2)
+
+
+@pytest.mark.torch
+def test_normal_of_numbers_against_pytorch():
+    torch = pytest.importorskip("torch")
+    assert _normal_of_numbers(torch) == NORMAL_OF_NUMBERS
+    with pytest.raises(TypeError):
+        torch.normal(2.0, 3.0, 2)

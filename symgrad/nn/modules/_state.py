@@ -15,6 +15,7 @@ from symgrad import dtypes
 from symgrad._device import device
 from symgrad._memory_format import memory_format
 from symgrad._meta import NO_DATA
+from symgrad._tracing import TRACE, hooks_at_every_call
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.autograd.node import RemovableHandle
 from symgrad.nn.modules import _global_hooks
@@ -128,6 +129,8 @@ def assign_buffer(module: Any, name: str, value: Any) -> None:
 # -- calling ---------------------------------------------------------------------------------
 def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
     """``forward`` between the forward pre-hooks and the forward hooks."""
+    if TRACE.log is not None and _hooked(module):
+        hooks_at_every_call(type(module).__name__)  # (a compiled program would run them once)
     for hook, with_kwargs, _ in [*_global_hooks.FORWARD_PRE, *_pre_hooks(module)]:
         if with_kwargs:
             result = hook(module, args, kwargs)
@@ -205,6 +208,16 @@ def compile_module(self: Any, *args: Any, **kwargs: Any) -> None:
         self.__dict__.pop("_compile_options", None)
     else:
         self.__dict__["_compile_options"] = kwargs  # (a copy of the module compiles anew)
+
+
+def _hooked(module: Any) -> bool:
+    """Whether calling ``module`` runs hooks: its own, or global ones."""
+    return bool(
+        module._forward_hooks
+        or module._forward_pre_hooks
+        or "_backward_hook_setup" in module.__dict__
+        or _global_hooks.any_hooks()
+    )
 
 
 def _forward_of(module: Any) -> Any:

@@ -3,6 +3,7 @@ gives them (the same batches from the same sampler order, collated the same way)
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
@@ -29,7 +30,8 @@ class DataLoader(Generic[_T_co]):
 
     ``len(loader)`` is the number of batches. ``num_workers`` is accepted, and the samples
     are read in this process (the same batches, without worker processes); ``pin_memory``
-    and the other worker options change nothing.
+    (with PyTorch's warning at each pass: there is no accelerator) and the other worker
+    options change nothing.
 
     Examples
     --------
@@ -86,6 +88,7 @@ class DataLoader(Generic[_T_co]):
         self.dataset = dataset
         self.num_workers = num_workers
         self.pin_memory = pin_memory
+        self.pin_memory_device = pin_memory_device
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
         self.generator = generator
@@ -197,6 +200,18 @@ class _SingleProcessDataLoaderIter:
 
     def __init__(self, loader: DataLoader) -> None:
         self._loader = loader
+        if loader.pin_memory and loader.pin_memory_device:
+            warnings.warn(
+                "pin_memory_device is deprecated, the current accelerator will be used as the "
+                f"device,ignore pin_memory_device='{loader.pin_memory_device}'.",
+                stacklevel=3,
+            )
+        if loader.pin_memory:  # (there is no accelerator: the CPU only)
+            warnings.warn(
+                "'pin_memory' argument is set as true but no accelerator is found, then device "
+                "pinned memory won't be used.",
+                stacklevel=3,
+            )
         # PyTorch's iterator draws its workers' base seed first (an int64 from the loader's
         # generator), so that the draws after it are PyTorch's
         self._base_seed = int(numpy_generator(loader.generator).random_from_to((), 0, 2**63))
