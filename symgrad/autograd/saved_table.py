@@ -121,11 +121,6 @@ def _param(node: Any, name: str, default: Any = None) -> Any:
     return params[names.index(name)] if name in names else default
 
 
-def _number(value: float) -> Any:
-    """A whole number as PyTorch shows a Scalar given as an int (the defaults are ints)."""
-    return int(value) if float(value).is_integer() else float(value)
-
-
 def _dims(node: Any) -> Any:
     dim = node.params["dim"]
     if dim is None:
@@ -207,14 +202,6 @@ def _reduction(node: Any) -> int:
     return _REDUCTIONS[node.params["reduction"]]
 
 
-def _correction(node: Any) -> Any:
-    # PyTorch keeps the correction given: none for var() and std() of everything
-    c = node.params["correction"]
-    if node.params["dim"] is None and c == 1:
-        return None
-    return _number(c)
-
-
 def _weight(node: Any) -> Any:
     w = node.params.get("weight")
     return None if w is None else Tensor._make(np.asarray(w))
@@ -250,10 +237,9 @@ def _constant(value: Any) -> Any:
     return lambda node: value
 
 
-def _param_or(name: str, default: Any, show: Any = None) -> Any:
+def _param_or(name: str, default: Any) -> Any:
     def read(node: Any) -> Any:
-        value = _param(node, name, default)
-        return value if show is None else show(value)
+        return _param(node, name, default)
 
     return read
 
@@ -286,14 +272,12 @@ VALUES: dict[str, dict[str, Any]] = {
         "input_scale": _constant(1),
     },
     "SoftplusBackward0": {
-        "beta": _param_or("beta", 1, _number),
-        "threshold": _param_or("threshold", 20, _number),
+        "beta": _param_or("beta", 1),
+        "threshold": _param_or("threshold", 20),
     },
     "SumBackward1": _DIM_TUPLE,
     "MeanBackward1": _DIM_TUPLE,
     "ProdBackward1": _DIM_INT,
-    "VarBackward0": {"dim": _dims, "correction": _correction},
-    "StdBackward0": {"dim": _dims, "correction": _correction},
     "MaxBackward0": _PICKED,
     "MinBackward0": _PICKED,
     "MedianBackward1": _PICKED,
@@ -303,12 +287,12 @@ VALUES: dict[str, dict[str, Any]] = {
     "AmaxBackward0": _DIM_TUPLE,
     "AminBackward0": _DIM_TUPLE,
     "LogsumexpBackward0": _DIM_TUPLE,
-    "LinalgVectorNormBackward0": {"dim": _dims, "ord": _param_or("order", 2, _number)},
+    "LinalgVectorNormBackward0": {"dim": _dims, "ord": _param_or("order", 2)},
     "CumsumBackward0": _DIM_INT,
     "CumprodBackward0": _DIM_INT,
     "AddmmBackward0": {
-        "alpha": _param_or("alpha", 1, _number),
-        "beta": _param_or("beta", 1, _number),
+        "alpha": _param_or("alpha", 1),
+        "beta": _param_or("beta", 1),
     },
     "SqueezeBackward1": _DIM_INT,
     "SqueezeBackward2": _DIM_TUPLE,

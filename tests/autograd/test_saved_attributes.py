@@ -80,6 +80,30 @@ CASES = [
         {"beta": 1, "threshold": 20, "self": F32_X},
     ),
     (
+        "softplus_float_beta",
+        lambda T, F, i: F.softplus(i["x"], beta=1.0, threshold=10),
+        "SoftplusBackward0",
+        {"beta": 1.0, "threshold": 10, "self": F32_X},
+    ),
+    (
+        "relu6",
+        lambda T, F, i: F.relu6(i["x"]),
+        "HardtanhBackward0",
+        {"min_val": 0, "max_val": 6, "self": F32_X},
+    ),
+    (
+        "relu6_module",
+        lambda T, F, i: T.nn.ReLU6()(i["x"]),
+        "HardtanhBackward0",
+        {"min_val": 0.0, "max_val": 6.0, "self": F32_X},
+    ),
+    (
+        "hardtanh_ints",
+        lambda T, F, i: F.hardtanh(i["x"], -2, 2),
+        "HardtanhBackward0",
+        {"min_val": -2, "max_val": 2, "self": F32_X},
+    ),
+    (
         "where",
         lambda T, F, i: T.where(i["x"] > 0, i["x"], i["w"]),
         "WhereBackward0",
@@ -123,6 +147,18 @@ CASES = [
         {"correction": None, "dim": None, "keepdim": False, "result": Saved(()), "self": F32_X},
     ),
     (
+        "var_correction_given",
+        lambda T, F, i: i["x"].var(correction=1),
+        "VarBackward0",
+        {"correction": 1, "dim": None, "keepdim": False, "self": F32_X},
+    ),
+    (
+        "std_correction_float",
+        lambda T, F, i: i["x"].std(1, correction=0.5),
+        "StdBackward0",
+        {"correction": 0.5, "dim": (1,), "keepdim": False, "result": Saved((2,)), "self": F32_X},
+    ),
+    (
         "max_dim",
         lambda T, F, i: i["x"].max(1)[0],
         "MaxBackward0",
@@ -157,6 +193,12 @@ CASES = [
         lambda T, F, i: i["x"].norm(p=1, dim=1),
         "LinalgVectorNormBackward0",
         {"dim": (1,), "keepdim": False, "ord": 1, "result": Saved((2,)), "self": F32_X},
+    ),
+    (
+        "norm_float_p",
+        lambda T, F, i: i["x"].norm(p=1.0),
+        "LinalgVectorNormBackward0",
+        {"dim": None, "keepdim": False, "ord": 1.0, "result": Saved(()), "self": F32_X},
     ),
     ("cumsum", lambda T, F, i: i["x"].cumsum(1), "CumsumBackward0", {"dim": 1}),
     (
@@ -212,6 +254,21 @@ CASES = [
         {
             "alpha": 2,
             "beta": 0.5,
+            "mat1": F32_X,
+            "mat1_sym_sizes": (2, 3),
+            "mat1_sym_strides": (3, 1),
+            "mat2": Saved((3, 2)),
+            "mat2_sym_sizes": (3, 2),
+            "mat2_sym_strides": (1, 3),
+        },
+    ),
+    (
+        "addmm_float_alpha",
+        lambda T, F, i: T.addmm(i["b"].unsqueeze(1), i["x"], i["w"].t(), alpha=2.0),
+        "AddmmBackward0",
+        {
+            "alpha": 2.0,
+            "beta": 1,
             "mat1": F32_X,
             "mat1_sym_sizes": (2, 3),
             "mat1_sym_strides": (3, 1),
