@@ -94,6 +94,8 @@ _TABLE = {
     "ConvolutionBackward0": (
         "bias_sym_sizes_opt dilation groups input output_padding padding stride transposed weight"
     ),
+    "NllLossBackward0": "ignore_index reduction self target total_weight weight",
+    "NllLoss2DBackward0": "ignore_index reduction self target total_weight weight",
     "EmbeddingBackward0": "indices padding_idx scale_grad_by_freq sparse weight_sym_argsize_0",
 }
 SAVED = {name: tuple(names.split()) for name, names in _TABLE.items()}
@@ -207,6 +209,13 @@ def _weight(node: Any) -> Any:
     return None if w is None else Tensor._make(np.asarray(w))
 
 
+def _total_weight(node: Any) -> Tensor:
+    """The sum of the weights of the targets not ignored (0 for an unreduced loss)."""
+    denom = node.params["denom"]
+    none = node.params["reduction"] == "none" or math.isnan(denom)
+    return Tensor._make(np.asarray(0.0 if none else denom, dtype=node._meta[0][1]))
+
+
 def _geometry(part: str) -> Any:
     def read(node: Any) -> Any:
         geo = node.params["geo"]
@@ -316,6 +325,8 @@ VALUES: dict[str, dict[str, Any]] = {
         "weight": _weight,
         "pos_weight": _constant(None),
     },
+    "NllLossBackward0": {"reduction": _reduction, "total_weight": _total_weight},
+    "NllLoss2DBackward0": {"reduction": _reduction, "total_weight": _total_weight},
     "ConvolutionBackward0": {
         "bias_sym_sizes_opt": _bias_sizes,
         "transposed": _constant(False),

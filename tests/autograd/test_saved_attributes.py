@@ -402,6 +402,47 @@ CASES = [
         {"pos_weight": None, "reduction": 1, "self": F32_X, "target": F32, "weight": None},
     ),
     (
+        "nll_loss",
+        lambda T, F, i: F.nll_loss(i["x"], T.tensor([0, 2])),
+        "NllLossBackward0",
+        {
+            "ignore_index": 2**64 - 100,
+            "reduction": 1,
+            "self": F32_X,
+            "target": Saved((2,), IDX),
+            "total_weight": Saved(()),
+            "weight": None,
+        },
+    ),
+    (
+        "nll_loss_weighted",
+        lambda T, F, i: F.nll_loss(
+            i["x"], T.tensor([0, 2]), T.tensor([1.0, 2.0, 3.0]), ignore_index=2, reduction="sum"
+        ),
+        "NllLossBackward0",
+        {
+            "ignore_index": 2,
+            "reduction": 2,
+            "self": F32_X,
+            "target": Saved((2,), IDX),
+            "total_weight": Saved(()),
+            "weight": Saved((3,)),
+        },
+    ),
+    (
+        "nll_loss_2d",
+        lambda T, F, i: F.nll_loss(i["x"].view(1, 2, 3, 1), T.tensor([[[0], [1], [1]]])),
+        "NllLoss2DBackward0",
+        {
+            "ignore_index": 2**64 - 100,
+            "reduction": 1,
+            "self": Saved((1, 2, 3, 1)),
+            "target": Saved((1, 3, 1), IDX),
+            "total_weight": Saved(()),
+            "weight": None,
+        },
+    ),
+    (
         "conv2d",
         lambda T, F, i: F.conv2d(
             T.arange(32.0).reshape(1, 2, 4, 4).requires_grad_(),
@@ -467,6 +508,15 @@ def test_saved_names_and_values(case, fn, node_name, expected):
     assert sorted(found) == sorted(expected)
     wrong = {n: found[n] for n in expected if not _matches(found[n], expected[n], inputs)}
     assert not wrong, f"{case}: {wrong} (expected {[expected[n] for n in wrong]})"
+
+
+def test_nll_loss_total_weight_is_the_weight_of_the_targets_not_ignored():
+    x = symgrad.tensor(X, requires_grad=True)
+    w = symgrad.tensor([1.0, 2.0, 3.0])
+    node = symgrad.nn.functional.nll_loss(x, symgrad.tensor([0, 2]), w).grad_fn
+    assert node._saved_total_weight.item() == 4.0 and node._saved_weight is w
+    node = symgrad.nn.functional.nll_loss(x, symgrad.tensor([0, 2]), reduction="none").grad_fn
+    assert node._saved_total_weight.item() == 0.0
 
 
 def test_a_saved_tensor_read_after_backward_raises_and_a_number_does_not():
