@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.autograd import saved_layers
 from symgrad.autograd.saved import FREED
 from symgrad.tensor import Tensor
 
@@ -98,6 +99,7 @@ _TABLE = {
     "NllLoss2DBackward0": "ignore_index reduction self target total_weight weight",
     "EmbeddingBackward0": "indices padding_idx scale_grad_by_freq sparse weight_sym_argsize_0",
 }
+_TABLE.update(saved_layers.SAVED)
 SAVED = {name: tuple(names.split()) for name, names in _TABLE.items()}
 
 # nodes whose backward reads the positions the forward picked, a tensor PyTorch saves: a
@@ -340,6 +342,8 @@ VALUES: dict[str, dict[str, Any]] = {
         "weight_sym_argsize_0": lambda n: int(n._meta[0][0][0]),
     },
 }
+
+VALUES.update(saved_layers.VALUES)
 
 
 def size_value(node: Any, name: str, arguments: tuple) -> tuple | None:

@@ -443,6 +443,78 @@ CASES = [
         },
     ),
     (
+        "layer_norm",
+        lambda T, F, i: F.layer_norm(i["x"], (3,), i["v"]),
+        "NativeLayerNormBackward0",
+        {
+            "bias": None,
+            "input": F32_X,
+            "normalized_shape": (3,),
+            "result1": Saved((2, 1)),
+            "result2": Saved((2, 1)),
+            "weight": Saved((3,), is_input="v"),
+        },
+    ),
+    (
+        "layer_norm_bias_only",
+        lambda T, F, i: F.layer_norm(i["x"], (2, 3), None, i["x"].detach()),
+        "NativeLayerNormBackward0",
+        {
+            "bias": Saved((2, 3)),
+            "input": F32_X,
+            "normalized_shape": (2, 3),
+            "result1": Saved((1, 1)),
+            "result2": Saved((1, 1)),
+            "weight": None,
+        },
+    ),
+    (
+        "batch_norm_training",
+        lambda T, F, i: F.batch_norm(i["x"], T.zeros(3), T.ones(3), i["v"], training=True),
+        "NativeBatchNormBackward0",
+        {
+            "eps": 1e-5,
+            "input": F32_X,
+            "result1": Saved((3,)),
+            "result2": Saved((3,)),
+            "running_mean": Saved((3,)),
+            "running_var": Saved((3,)),
+            "training": True,
+            "weight": Saved((3,), is_input="v"),
+        },
+    ),
+    (
+        "batch_norm_eval",
+        lambda T, F, i: F.batch_norm(i["x"], T.zeros(3), T.ones(3), eps=0.1),
+        "NativeBatchNormBackward0",
+        {
+            "eps": 0.1,
+            "input": F32_X,
+            "result1": Saved((0,)),
+            "result2": Saved((0,)),
+            "running_mean": Saved((3,)),
+            "running_var": Saved((3,)),
+            "training": False,
+            "weight": None,
+        },
+    ),
+    (
+        "group_norm",
+        lambda T, F, i: F.group_norm(i["x"].view(1, 2, 3), 2, i["b"]),
+        "NativeGroupNormBackward0",
+        {
+            "C": 2,
+            "HxW": 3,
+            "N": 1,
+            "eps": 1e-5,
+            "group": 2,
+            "input": Saved((1, 2, 3)),
+            "result1": Saved((1, 2)),
+            "result2": Saved((1, 2)),
+            "weight": Saved((2,), is_input="b"),
+        },
+    ),
+    (
         "conv2d",
         lambda T, F, i: F.conv2d(
             T.arange(32.0).reshape(1, 2, 4, 4).requires_grad_(),
@@ -517,6 +589,17 @@ def test_nll_loss_total_weight_is_the_weight_of_the_targets_not_ignored():
     assert node._saved_total_weight.item() == 4.0 and node._saved_weight is w
     node = symgrad.nn.functional.nll_loss(x, symgrad.tensor([0, 2]), reduction="none").grad_fn
     assert node._saved_total_weight.item() == 0.0
+
+
+def test_a_normalization_shows_its_statistics_and_the_running_ones_given():
+    x = symgrad.tensor(X, requires_grad=True)
+    node = symgrad.nn.functional.layer_norm(x, (3,)).grad_fn
+    np.testing.assert_allclose(node._saved_result1.numpy().ravel(), [0.5, 0.3667], atol=1e-4)
+    np.testing.assert_allclose(node._saved_result2.numpy().ravel(), [0.81649, 1.11187], atol=1e-5)
+    mean, var = symgrad.zeros(3), symgrad.ones(3)
+    node = symgrad.nn.functional.batch_norm(x, mean, var, training=True).grad_fn
+    assert node._saved_running_mean is mean and node._saved_running_var is var
+    np.testing.assert_allclose(node._saved_result1.numpy(), [1.0, -0.35, 0.65], atol=1e-6)
 
 
 def test_a_saved_tensor_read_after_backward_raises_and_a_number_does_not():
