@@ -34,6 +34,7 @@ _TABLE = {
     "PowBackward0": "exponent self",
     "ClampBackward1": "max min self",
     "GeluBackward0": "approximate self",
+    "LogSigmoidBackward0": "buffer self",
     "EluBackward0": "alpha input_scale scale self",
     "ThresholdBackward0": "self threshold",
     "SoftplusBackward0": "beta self threshold",
@@ -78,6 +79,11 @@ _TABLE = {
     "IndexBackward0": "indices self_sym_sizes",
     "IndexSelectBackward0": "dim index self_sym_sizes",
     "MaskedFillBackward0": "mask",
+    "GatherBackward0": "dim index sparse_grad",
+    "TakeBackward0": "index",
+    "ScatterBackward0": "dim index",
+    "ScatterBackward1": "dim index",
+    "ScatterAddBackward0": "dim index",
     "FlipBackward0": "dims",
     "SplitBackward0": "dim self_sym_sizes split_size",
     "SplitWithSizesBackward0": "dim self_sym_sizes split_sizes",
@@ -97,6 +103,10 @@ _TABLE = {
     ),
     "NllLossBackward0": "ignore_index reduction self target total_weight weight",
     "NllLoss2DBackward0": "ignore_index reduction self target total_weight weight",
+    "Im2ColBackward0": (
+        "dilation kernel_size padding self_sym_argsize_minus_1 self_sym_argsize_minus_2 stride"
+    ),
+    "Col2ImBackward0": "dilation kernel_size padding stride",
     "EmbeddingBackward0": "indices padding_idx scale_grad_by_freq sparse weight_sym_argsize_0",
 }
 _TABLE.update(saved_layers.SAVED)
@@ -194,6 +204,29 @@ def _index_select_part(part: str) -> Any:
     return read
 
 
+def _index_given(node: Any) -> Tensor:
+    """The index tensor a gather, take or scatter read (the one given, where it is watched
+    for changes in place)."""
+    if node._watched:
+        return node._watched[0][0]
+    own = node.params.get("put")
+    index = node.params["index"] if own is None else own.__self__.index
+    return Tensor._make(np.asarray(index, dtype=np.int64))
+
+
+def _scatter_dim(node: Any) -> int:
+    own = node.params.get("put")
+    return int(node.params["dim"] if own is None else own.__self__.dim)
+
+
+def _log_sigmoid_buffer(node: Any) -> Tensor:
+    """``exp(-|x|)``, which PyTorch's CPU kernel keeps for the backward."""
+    if node._saved is None:
+        raise RuntimeError(FREED)
+    x = node._saved[0]._data
+    return Tensor._make(np.exp(-np.abs(x)).astype(x.dtype))
+
+
 def _piece_sizes(node: Any) -> tuple:
     dim, size = node.params["dim"], node._meta[0][0][node.params["dim"]]
     return tuple(len(range(size)[key[dim]]) for key in node.params["keys"])
@@ -225,7 +258,7 @@ def _geometry(part: str) -> Any:
             return tuple(lo for lo, _ in geo.pads)
         if part == "output_padding":
             return (0,) * len(geo.kernel)
-        return getattr(geo, part)
+        return getattr(geo, "kernel" if part == "kernel_size" else part)
 
     return read
 
@@ -314,6 +347,18 @@ VALUES: dict[str, dict[str, Any]] = {
         "dim": _index_select_part("dim"),
         "index": _index_select_part("index"),
     },
+    "GatherBackward0": {"index": _index_given, "sparse_grad": _constant(False)},
+    "TakeBackward0": {"index": _index_given},
+    "ScatterBackward0": {"dim": _scatter_dim, "index": _index_given},
+    "ScatterBackward1": {"dim": _scatter_dim, "index": _index_given},
+    "ScatterAddBackward0": {"dim": _scatter_dim, "index": _index_given},
+    "LogSigmoidBackward0": {"buffer": _log_sigmoid_buffer},
+    "Im2ColBackward0": {
+        **{p: _geometry(p) for p in ("dilation", "kernel_size", "padding", "stride")},
+        "self_sym_argsize_minus_1": lambda n: int(n._meta[0][0][-1]),
+        "self_sym_argsize_minus_2": lambda n: int(n._meta[0][0][-2]),
+    },
+    "Col2ImBackward0": {p: _geometry(p) for p in ("dilation", "kernel_size", "padding", "stride")},
     "MaskedFillBackward0": {"mask": lambda n: Tensor._make(np.asarray(n.params["mask"]))},
     "SplitBackward0": {"split_size": lambda n: _piece_sizes(n)[0]},
     "SplitWithSizesBackward0": {"split_sizes": _piece_sizes},
