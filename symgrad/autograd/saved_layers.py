@@ -24,7 +24,17 @@ SAVED = {
         "eps input result1 result2 running_mean running_var training weight"
     ),
     "NativeGroupNormBackward0": "C HxW N eps group input result1 result2 weight",
+    "RollBackward0": "dims shifts",
+    "AdaptiveMaxPool2DBackward0": "result1 self",
+    "AdaptiveMaxPool3DBackward0": "result1 self",
 }
+for _d in (1, 2, 3):
+    SAVED[f"MaxPool{_d}DWithIndicesBackward0"] = (
+        "ceil_mode dilation kernel_size padding result1 self stride"
+    )
+    SAVED[f"AvgPool{_d}DBackward0"] = (
+        "ceil_mode count_include_pad divisor_override kernel_size padding self stride"
+    )
 
 
 # -- normalizations ---------------------------------------------------------------------------
@@ -74,6 +84,18 @@ def _group_size(part: str) -> Any:
 
 _STATISTICS = {"result1": _statistic(0), "result2": _statistic(1)}
 
+
+# -- pooling ----------------------------------------------------------------------------------
+def _max_positions(node: Any) -> Tensor:
+    """The flat position of each window's maximum in its input plane (``return_indices``)."""
+    if node._saved is None:
+        raise RuntimeError(FREED)
+    d = int(type(node).__name__.split("D", 1)[0][-1])  # (MaxPool2D..., AdaptiveMaxPool3D...)
+    spatial = tuple(int(n) for n in node._meta[0][0][-d:])
+    picked = np.broadcast_arrays(*node.params["key"])[-d:]
+    return Tensor._make(np.ravel_multi_index(picked, spatial).astype(np.int64))
+
+
 VALUES: dict[str, dict[str, Any]] = {
     "NativeLayerNormBackward0": {
         "normalized_shape": lambda n: tuple(int(d) for d in n.params["view"]),
@@ -87,4 +109,8 @@ VALUES: dict[str, dict[str, Any]] = {
         **{part: _group_size(part) for part in ("N", "C", "HxW", "group")},
         **_STATISTICS,
     },
+    "AdaptiveMaxPool2DBackward0": {"result1": _max_positions},
+    "AdaptiveMaxPool3DBackward0": {"result1": _max_positions},
 }
+for _d in (1, 2, 3):
+    VALUES[f"MaxPool{_d}DWithIndicesBackward0"] = {"result1": _max_positions}

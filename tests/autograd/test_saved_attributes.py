@@ -586,6 +586,63 @@ CASES = [
         {"dilation": (1, 1), "kernel_size": (2, 1), "padding": (0, 0), "stride": (1, 1)},
     ),
     (
+        "max_pool2d",
+        lambda T, F, i: F.max_pool2d(i["x"].view(1, 1, 2, 3), 2, padding=1),
+        "MaxPool2DWithIndicesBackward0",
+        {
+            "ceil_mode": False,
+            "dilation": (1, 1),
+            "kernel_size": (2, 2),
+            "padding": (1, 1),
+            "result1": Saved((1, 1, 2, 2), IDX),
+            "self": Saved((1, 1, 2, 3)),
+            "stride": (),
+        },
+    ),
+    (
+        "max_pool2d_module",
+        lambda T, F, i: T.nn.MaxPool2d((1, 2))(i["x"].view(1, 2, 3)),
+        "MaxPool2DWithIndicesBackward0",
+        {
+            "ceil_mode": False,
+            "dilation": (1, 1),
+            "kernel_size": (1, 2),
+            "padding": (0, 0),
+            "result1": Saved((1, 2, 1), IDX),
+            "self": Saved((1, 2, 3)),
+            "stride": (1, 2),
+        },
+    ),
+    (
+        "avg_pool2d",
+        lambda T, F, i: F.avg_pool2d(
+            i["x"].view(1, 1, 2, 3), (1, 2), 1, count_include_pad=False, divisor_override=3
+        ),
+        "AvgPool2DBackward0",
+        {
+            "ceil_mode": False,
+            "count_include_pad": False,
+            "divisor_override": 3,
+            "kernel_size": (1, 2),
+            "padding": (0, 0),
+            "self": Saved((1, 1, 2, 3)),
+            "stride": (1, 1),
+        },
+    ),
+    (
+        "adaptive_max_pool2d",
+        lambda T, F, i: F.adaptive_max_pool2d(i["x"].view(1, 1, 2, 3), (1, 2)),
+        "AdaptiveMaxPool2DBackward0",
+        {"result1": Saved((1, 1, 1, 2), IDX), "self": Saved((1, 1, 2, 3))},
+    ),
+    (
+        "roll",
+        lambda T, F, i: i["x"].roll((1, -1), (0, -1)),
+        "RollBackward0",
+        {"dims": (0, 2**64 - 1), "shifts": (1, 2**64 - 1)},
+    ),
+    ("roll_flat", lambda T, F, i: i["x"].roll(2), "RollBackward0", {"dims": (), "shifts": (2,)}),
+    (
         "embedding",
         lambda T, F, i: F.embedding(T.tensor([0, 1]), i["w"]),
         "EmbeddingBackward0",
@@ -652,6 +709,12 @@ def test_a_normalization_shows_its_statistics_and_the_running_ones_given():
     node = symgrad.nn.functional.batch_norm(x, mean, var, training=True).grad_fn
     assert node._saved_running_mean is mean and node._saved_running_var is var
     np.testing.assert_allclose(node._saved_result1.numpy(), [1.0, -0.35, 0.65], atol=1e-6)
+
+
+def test_max_pooling_shows_the_flat_positions_of_its_maxima():
+    x = symgrad.tensor(X, requires_grad=True).view(1, 1, 2, 3)
+    node = symgrad.nn.functional.max_pool2d(x, (2, 2), 1).grad_fn
+    assert node._saved_result1.tolist() == [[[[3, 2]]]]
 
 
 def test_a_saved_tensor_read_after_backward_raises_and_a_number_does_not():
