@@ -89,6 +89,10 @@ _TABLE = {
     "SplitWithSizesBackward0": "dim self_sym_sizes split_sizes",
     "UnbindBackward0": "dim",
     "TraceBackward0": "self_sym_sizes",
+    "TrilBackward0": "diagonal",
+    "TriuBackward0": "diagonal",
+    "DiagEmbedBackward0": "dim1 dim2 offset",
+    "ConstantPadNdBackward0": "pad",
     "CatBackward0": "dim",
     "StackBackward0": "dim",
     "GluBackward0": "dim self",
@@ -227,6 +231,18 @@ def _log_sigmoid_buffer(node: Any) -> Tensor:
     return Tensor._make(np.exp(-np.abs(x)).astype(x.dtype))
 
 
+def _pad(node: Any) -> tuple:
+    """constant_pad_nd's ``pad`` (last dimension first) from the slices that crop the input
+    and place it (the dimensions left alone hold ``slice(None)``)."""
+    shape, p = node._meta[0][0], node.params
+    pad: list = []
+    for n, crop, place, size in zip(shape, p["crop"], p["place"], p["shape"]):
+        if place != slice(None):
+            hi = (int(size) - place.stop) - (int(n) - crop.stop)
+            pad[:0] = [_int64(place.start - crop.start), _int64(hi)]
+    return tuple(pad)
+
+
 def _piece_sizes(node: Any) -> tuple:
     dim, size = node.params["dim"], node._meta[0][0][node.params["dim"]]
     return tuple(len(range(size)[key[dim]]) for key in node.params["keys"])
@@ -359,6 +375,7 @@ VALUES: dict[str, dict[str, Any]] = {
         "self_sym_argsize_minus_2": lambda n: int(n._meta[0][0][-2]),
     },
     "Col2ImBackward0": {p: _geometry(p) for p in ("dilation", "kernel_size", "padding", "stride")},
+    "ConstantPadNdBackward0": {"pad": _pad},
     "MaskedFillBackward0": {"mask": lambda n: Tensor._make(np.asarray(n.params["mask"]))},
     "SplitBackward0": {"split_size": lambda n: _piece_sizes(n)[0]},
     "SplitWithSizesBackward0": {"split_sizes": _piece_sizes},

@@ -390,6 +390,32 @@ CASES = [
         "ScatterAddBackward0",
         {"dim": 0, "index": Saved((1, 3), IDX)},
     ),
+    ("tril", lambda T, F, i: i["x"].tril(), "TrilBackward0", {"diagonal": 0}),
+    ("triu_negative", lambda T, F, i: i["x"].triu(-1), "TriuBackward0", {"diagonal": 2**64 - 1}),
+    (
+        "diag_embed",
+        lambda T, F, i: T.diag_embed(i["x"], 1, 0, 2),
+        "DiagEmbedBackward0",
+        {"dim1": 0, "dim2": 2, "offset": 1},
+    ),
+    (
+        "diag",
+        lambda T, F, i: T.diag(i["v"]),
+        "DiagEmbedBackward0",
+        {"dim1": 2**64 - 2, "dim2": 2**64 - 1, "offset": 0},
+    ),
+    (
+        "pad",
+        lambda T, F, i: F.pad(i["x"], (1, -1, 0, 2)),
+        "ConstantPadNdBackward0",
+        {"pad": (1, 2**64 - 1, 0, 2)},
+    ),
+    (
+        "pad_value",
+        lambda T, F, i: F.pad(i["x"], (0, 0, 1, 1), value=2.0),
+        "ConstantPadNdBackward0",
+        {"pad": (0, 0, 1, 1)},
+    ),
     ("flip", lambda T, F, i: i["x"].flip(0), "FlipBackward0", {"dims": (0,)}),
     (
         "chunk",
