@@ -28,6 +28,19 @@ SAVED = {
     "AdaptiveMaxPool2DBackward0": "result1 self",
     "AdaptiveMaxPool3DBackward0": "result1 self",
 }
+_SCALES = {1: "scales", 2: "scales_h scales_w", 3: "scales_d scales_h scales_w"}
+for _d, _scales in _SCALES.items():
+    for _name in (f"UpsampleNearest{_d}DBackward0", f"UpsampleNearestExact{_d}DBackward0"):
+        SAVED[_name] = f"output_size {_scales} self_sym_sizes"
+for _name, _d in (
+    ("UpsampleLinear1DBackward0", 1),
+    ("UpsampleBilinear2DBackward0", 2),
+    ("UpsampleTrilinear3DBackward0", 3),
+    ("UpsampleBicubic2DBackward0", 2),
+    ("UpsampleBilinear2DAaBackward0", 2),
+    ("UpsampleBicubic2DAaBackward0", 2),
+):
+    SAVED[_name] = f"align_corners output_size {_SCALES[_d]} self_sym_sizes"
 for _d in (1, 2, 3):
     SAVED[f"MaxPool{_d}DWithIndicesBackward0"] = (
         "ceil_mode dilation kernel_size padding result1 self stride"

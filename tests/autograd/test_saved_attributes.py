@@ -662,6 +662,24 @@ CASES = [
         {"result1": Saved((1, 1, 1, 2), IDX), "self": Saved((1, 1, 2, 3))},
     ),
     (
+        "upsample_bilinear",
+        lambda T, F, i: F.interpolate(i["x"].view(1, 1, 2, 3), scale_factor=2, mode="bilinear"),
+        "UpsampleBilinear2DBackward0",
+        {
+            "align_corners": False,
+            "output_size": (4, 6),
+            "scales_h": 2.0,
+            "scales_w": 2.0,
+            "self_sym_sizes": (1, 1, 2, 3),
+        },
+    ),
+    (
+        "upsample_nearest_size",
+        lambda T, F, i: F.interpolate(i["x"].view(1, 2, 3), size=5),
+        "UpsampleNearest1DBackward0",
+        {"output_size": (5,), "scales": None, "self_sym_sizes": (1, 2, 3)},
+    ),
+    (
         "roll",
         lambda T, F, i: i["x"].roll((1, -1), (0, -1)),
         "RollBackward0",
