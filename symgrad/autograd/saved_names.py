@@ -199,10 +199,13 @@ def saved_fields(node: Any) -> dict:
         return found
     computed = VALUES.get(type(node).__name__, {})
     params = node.params if isinstance(node.params, dict) else {}
+    shown = dict(params.get("saved_as", ()))  # arguments kept as given, where an op keeps them
     arguments = _arguments(node)
     fields: dict = {}
     for name in listed:
-        if name in computed:
+        if name in shown:
+            fields[name] = ("value", shown[name])
+        elif name in computed:
             fields[name] = ("computed", computed[name])
         elif name in found:
             fields[name] = found[name]

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.autograd import saved_layers
 from symgrad.autograd.saved import FREED
 from symgrad.tensor import Tensor
 
@@ -33,6 +34,7 @@ _TABLE = {
     "PowBackward0": "exponent self",
     "ClampBackward1": "max min self",
     "GeluBackward0": "approximate self",
+    "LogSigmoidBackward0": "buffer self",
     "EluBackward0": "alpha input_scale scale self",
     "ThresholdBackward0": "self threshold",
     "SoftplusBackward0": "beta self threshold",
@@ -77,11 +79,20 @@ _TABLE = {
     "IndexBackward0": "indices self_sym_sizes",
     "IndexSelectBackward0": "dim index self_sym_sizes",
     "MaskedFillBackward0": "mask",
+    "GatherBackward0": "dim index sparse_grad",
+    "TakeBackward0": "index",
+    "ScatterBackward0": "dim index",
+    "ScatterBackward1": "dim index",
+    "ScatterAddBackward0": "dim index",
     "FlipBackward0": "dims",
     "SplitBackward0": "dim self_sym_sizes split_size",
     "SplitWithSizesBackward0": "dim self_sym_sizes split_sizes",
     "UnbindBackward0": "dim",
     "TraceBackward0": "self_sym_sizes",
+    "TrilBackward0": "diagonal",
+    "TriuBackward0": "diagonal",
+    "DiagEmbedBackward0": "dim1 dim2 offset",
+    "ConstantPadNdBackward0": "pad",
     "CatBackward0": "dim",
     "StackBackward0": "dim",
     "GluBackward0": "dim self",
@@ -94,8 +105,15 @@ _TABLE = {
     "ConvolutionBackward0": (
         "bias_sym_sizes_opt dilation groups input output_padding padding stride transposed weight"
     ),
+    "NllLossBackward0": "ignore_index reduction self target total_weight weight",
+    "NllLoss2DBackward0": "ignore_index reduction self target total_weight weight",
+    "Im2ColBackward0": (
+        "dilation kernel_size padding self_sym_argsize_minus_1 self_sym_argsize_minus_2 stride"
+    ),
+    "Col2ImBackward0": "dilation kernel_size padding stride",
     "EmbeddingBackward0": "indices padding_idx scale_grad_by_freq sparse weight_sym_argsize_0",
 }
+_TABLE.update(saved_layers.SAVED)
 SAVED = {name: tuple(names.split()) for name, names in _TABLE.items()}
 
 # nodes whose backward reads the positions the forward picked, a tensor PyTorch saves: a
@@ -119,11 +137,6 @@ def _param(node: Any, name: str, default: Any = None) -> Any:
         return params.get(name, default)
     names = getattr(node.prim, "param_names", ())
     return params[names.index(name)] if name in names else default
-
-
-def _number(value: float) -> Any:
-    """A whole number as PyTorch shows a Scalar given as an int (the defaults are ints)."""
-    return int(value) if float(value).is_integer() else float(value)
 
 
 def _dims(node: Any) -> Any:
@@ -195,6 +208,41 @@ def _index_select_part(part: str) -> Any:
     return read
 
 
+def _index_given(node: Any) -> Tensor:
+    """The index tensor a gather, take or scatter read (the one given, where it is watched
+    for changes in place)."""
+    if node._watched:
+        return node._watched[0][0]
+    own = node.params.get("put")
+    index = node.params["index"] if own is None else own.__self__.index
+    return Tensor._make(np.asarray(index, dtype=np.int64))
+
+
+def _scatter_dim(node: Any) -> int:
+    own = node.params.get("put")
+    return int(node.params["dim"] if own is None else own.__self__.dim)
+
+
+def _log_sigmoid_buffer(node: Any) -> Tensor:
+    """``exp(-|x|)``, which PyTorch's CPU kernel keeps for the backward."""
+    if node._saved is None:
+        raise RuntimeError(FREED)
+    x = node._saved[0]._data
+    return Tensor._make(np.exp(-np.abs(x)).astype(x.dtype))
+
+
+def _pad(node: Any) -> tuple:
+    """constant_pad_nd's ``pad`` (last dimension first) from the slices that crop the input
+    and place it (the dimensions left alone hold ``slice(None)``)."""
+    shape, p = node._meta[0][0], node.params
+    pad: list = []
+    for n, crop, place, size in zip(shape, p["crop"], p["place"], p["shape"]):
+        if place != slice(None):
+            hi = (int(size) - place.stop) - (int(n) - crop.stop)
+            pad[:0] = [_int64(place.start - crop.start), _int64(hi)]
+    return tuple(pad)
+
+
 def _piece_sizes(node: Any) -> tuple:
     dim, size = node.params["dim"], node._meta[0][0][node.params["dim"]]
     return tuple(len(range(size)[key[dim]]) for key in node.params["keys"])
@@ -207,17 +255,16 @@ def _reduction(node: Any) -> int:
     return _REDUCTIONS[node.params["reduction"]]
 
 
-def _correction(node: Any) -> Any:
-    # PyTorch keeps the correction given: none for var() and std() of everything
-    c = node.params["correction"]
-    if node.params["dim"] is None and c == 1:
-        return None
-    return _number(c)
-
-
 def _weight(node: Any) -> Any:
     w = node.params.get("weight")
     return None if w is None else Tensor._make(np.asarray(w))
+
+
+def _total_weight(node: Any) -> Tensor:
+    """The sum of the weights of the targets not ignored (0 for an unreduced loss)."""
+    denom = node.params["denom"]
+    none = node.params["reduction"] == "none" or math.isnan(denom)
+    return Tensor._make(np.asarray(0.0 if none else denom, dtype=node._meta[0][1]))
 
 
 def _geometry(part: str) -> Any:
@@ -227,7 +274,7 @@ def _geometry(part: str) -> Any:
             return tuple(lo for lo, _ in geo.pads)
         if part == "output_padding":
             return (0,) * len(geo.kernel)
-        return getattr(geo, part)
+        return getattr(geo, "kernel" if part == "kernel_size" else part)
 
     return read
 
@@ -250,10 +297,9 @@ def _constant(value: Any) -> Any:
     return lambda node: value
 
 
-def _param_or(name: str, default: Any, show: Any = None) -> Any:
+def _param_or(name: str, default: Any) -> Any:
     def read(node: Any) -> Any:
-        value = _param(node, name, default)
-        return value if show is None else show(value)
+        return _param(node, name, default)
 
     return read
 
@@ -286,14 +332,12 @@ VALUES: dict[str, dict[str, Any]] = {
         "input_scale": _constant(1),
     },
     "SoftplusBackward0": {
-        "beta": _param_or("beta", 1, _number),
-        "threshold": _param_or("threshold", 20, _number),
+        "beta": _param_or("beta", 1),
+        "threshold": _param_or("threshold", 20),
     },
     "SumBackward1": _DIM_TUPLE,
     "MeanBackward1": _DIM_TUPLE,
     "ProdBackward1": _DIM_INT,
-    "VarBackward0": {"dim": _dims, "correction": _correction},
-    "StdBackward0": {"dim": _dims, "correction": _correction},
     "MaxBackward0": _PICKED,
     "MinBackward0": _PICKED,
     "MedianBackward1": _PICKED,
@@ -303,12 +347,12 @@ VALUES: dict[str, dict[str, Any]] = {
     "AmaxBackward0": _DIM_TUPLE,
     "AminBackward0": _DIM_TUPLE,
     "LogsumexpBackward0": _DIM_TUPLE,
-    "LinalgVectorNormBackward0": {"dim": _dims, "ord": _param_or("order", 2, _number)},
+    "LinalgVectorNormBackward0": {"dim": _dims, "ord": _param_or("order", 2)},
     "CumsumBackward0": _DIM_INT,
     "CumprodBackward0": _DIM_INT,
     "AddmmBackward0": {
-        "alpha": _param_or("alpha", 1, _number),
-        "beta": _param_or("beta", 1, _number),
+        "alpha": _param_or("alpha", 1),
+        "beta": _param_or("beta", 1),
     },
     "SqueezeBackward1": _DIM_INT,
     "SqueezeBackward2": _DIM_TUPLE,
@@ -319,6 +363,19 @@ VALUES: dict[str, dict[str, Any]] = {
         "dim": _index_select_part("dim"),
         "index": _index_select_part("index"),
     },
+    "GatherBackward0": {"index": _index_given, "sparse_grad": _constant(False)},
+    "TakeBackward0": {"index": _index_given},
+    "ScatterBackward0": {"dim": _scatter_dim, "index": _index_given},
+    "ScatterBackward1": {"dim": _scatter_dim, "index": _index_given},
+    "ScatterAddBackward0": {"dim": _scatter_dim, "index": _index_given},
+    "LogSigmoidBackward0": {"buffer": _log_sigmoid_buffer},
+    "Im2ColBackward0": {
+        **{p: _geometry(p) for p in ("dilation", "kernel_size", "padding", "stride")},
+        "self_sym_argsize_minus_1": lambda n: int(n._meta[0][0][-1]),
+        "self_sym_argsize_minus_2": lambda n: int(n._meta[0][0][-2]),
+    },
+    "Col2ImBackward0": {p: _geometry(p) for p in ("dilation", "kernel_size", "padding", "stride")},
+    "ConstantPadNdBackward0": {"pad": _pad},
     "MaskedFillBackward0": {"mask": lambda n: Tensor._make(np.asarray(n.params["mask"]))},
     "SplitBackward0": {"split_size": lambda n: _piece_sizes(n)[0]},
     "SplitWithSizesBackward0": {"split_sizes": _piece_sizes},
@@ -332,6 +389,8 @@ VALUES: dict[str, dict[str, Any]] = {
         "weight": _weight,
         "pos_weight": _constant(None),
     },
+    "NllLossBackward0": {"reduction": _reduction, "total_weight": _total_weight},
+    "NllLoss2DBackward0": {"reduction": _reduction, "total_weight": _total_weight},
     "ConvolutionBackward0": {
         "bias_sym_sizes_opt": _bias_sizes,
         "transposed": _constant(False),
@@ -345,6 +404,8 @@ VALUES: dict[str, dict[str, Any]] = {
         "weight_sym_argsize_0": lambda n: int(n._meta[0][0][0]),
     },
 }
+
+VALUES.update(saved_layers.VALUES)
 
 
 def size_value(node: Any, name: str, arguments: tuple) -> tuple | None:

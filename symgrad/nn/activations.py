@@ -124,7 +124,9 @@ def _hardtanh(input: Tensor, min_val: float, max_val: float, inplace: bool) -> T
             raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
         # an integer tensor stays integer, as in PyTorch (it can't require grad)
         return _maybe_inplace(input, inplace, "hardtanh", lambda x: _int_hardtanh(x, bounds))
-    return _maybe_inplace(input, inplace, "hardtanh", lambda x: A.HARDTANH(x, params=bounds))
+    # the node shows the bounds as given, ints as ints (as PyTorch's Scalars)
+    shown = tuple(b if type(b) in (int, float) else n for b, n in zip((min_val, max_val), bounds))
+    return _maybe_inplace(input, inplace, "hardtanh", lambda x: A.HARDTANH(x, params=shown))
 
 
 def _int_hardtanh(x: Tensor, bounds: tuple) -> Tensor:
@@ -259,7 +261,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     >>> F.relu6(symgrad.tensor([-1.0, 7.0]))
     tensor([0., 6.])
     """
-    return hardtanh(input, 0.0, 6.0, inplace)
+    return hardtanh(input, 0, 6, inplace)  # (its node shows the int bounds, as PyTorch's)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:

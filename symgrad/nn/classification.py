@@ -198,7 +198,15 @@ def _nll_params(
     else:
         key = (safe,)  # input[target]: a 0-d index array, so the loss is 0-d
     denom = float(t.size if elem_w is None or is_meta(t) else elem_w.sum())
-    return {"key": key, "weight": elem_w, "denom": denom if denom else float("nan"), "reduction": r}
+    # the arguments as the node shows them (PyTorch saves them for its backward)
+    shown = (("ignore_index", ignore_index % 2**64), ("target", target), ("weight", weight))
+    return {
+        "key": key,
+        "weight": elem_w,
+        "denom": denom if denom else float("nan"),
+        "reduction": r,
+        "saved_as": shown,
+    }
 
 
 def _rows(n: int) -> np.ndarray:

@@ -243,14 +243,19 @@ def batch_norm(
         if found is not None:
             return found
     _check_parameter_dtypes(input, weight, bias, running_mean, running_var)
+    shown = (("running_mean", running_mean), ("running_var", running_var))
     if not training:
         stats = (running_mean._data.reshape(view), running_var._data.reshape(view))
-        return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view, stats=stats)
+        return native_norm(
+            "batch", input, weight, bias, axes=axes, eps=eps, view=view, stats=stats, shown=shown
+        )
     running: tuple = ()
     if running_mean is not None:
         _update_running(input._data, running_mean, running_var, axes, momentum)
         running = (running_mean, running_var)
-    return native_norm("batch", input, weight, bias, axes=axes, eps=eps, view=view, running=running)
+    return native_norm(
+        "batch", input, weight, bias, axes=axes, eps=eps, view=view, running=running, shown=shown
+    )
 
 
 _NOT_BATCHED = (

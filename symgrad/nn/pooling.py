@@ -91,10 +91,19 @@ def _max_pool(d, input, kernel_size, stride, padding, dilation, ceil_mode, retur
         return _batching.on_storage(
             input, lambda x: _max_pick(d, x, k, s, p, dil, out, return_indices)
         )
-    return _max_pick(d, input, k, s, p, dil, out, return_indices)
+    shown = _shown(k, stride, s, p, ceil_mode) + (("dilation", dil),)
+    return _max_pick(d, input, k, s, p, dil, out, return_indices, shown)
 
 
-def _max_pick(d, input, k, s, p, dil, out, return_indices):
+def _shown(k: tuple, stride: Any, s: tuple, p: tuple, ceil_mode: bool) -> tuple:
+    """A pooling's arguments as its node shows them: the stride () when none was given."""
+    given = stride is not None and stride != [] and stride != ()
+    return (("kernel_size", k), ("stride", s if given else ()), ("padding", p)) + (
+        ("ceil_mode", bool(ceil_mode)),
+    )
+
+
+def _max_pick(d, input, k, s, p, dil, out, return_indices, shown=()):
     """Each window's first maximum over the last ``d`` dimensions of ``input``."""
     spatial = input.shape[-d:]
 
@@ -104,7 +113,9 @@ def _max_pick(d, input, k, s, p, dil, out, return_indices):
     key, positions = find(input._data)
     apart = all(ss >= dd * (kk - 1) + 1 for kk, ss, dd in zip(k, s, dil))  # windows apart
     name = f"MaxPool{d}DWithIndicesBackward0"
-    result = pick(input, key, name, lambda a: find(a)[0], reads_input=True, unique=apart)
+    result = pick(
+        input, key, name, lambda a: find(a)[0], reads_input=True, unique=apart, shown=shown
+    )
     if not return_indices:
         return result
 
@@ -293,7 +304,12 @@ def _avg_pool(
         _pooled_dtype(input, "avg_pool3d_out_frame" if d == 3 else "avg_pool2d", ("Long",))
         data = integer_average(input._data, tuple(matrices))
         return creation.tensor(data, device=input.device)
-    return pool_matrices(input, tuple(matrices), f"AvgPool{d}DBackward0", reads_input=True)
+    shown = _shown(k, stride, s, p, ceil_mode) + (
+        ("count_include_pad", bool(count_include_pad)),
+        ("divisor_override", divisor_override),
+    )
+    name = f"AvgPool{d}DBackward0"
+    return pool_matrices(input, tuple(matrices), name, reads_input=True, shown=shown)
 
 
 _INTEGERS = ("Byte", "Char", "Short", "Int", "Long")

@@ -251,11 +251,25 @@ def interpolate(
         return getattr(_adaptive_pooling, f"adaptive_avg_pool{d}d")(input, sizes)
     _check_sizes(input, sizes)
     _check_dtype(input, mode, d, antialias)
+    # the arguments as the node shows them: the output size, one scale per dimension (None
+    # where computed from the sizes) and, but for nearest, align_corners
+    shown = (("output_size", tuple(sizes)),)
+    shown += tuple(zip(_SCALE_NAMES[d], (None if s is None else float(s) for s in scales)))
+    if not mode.startswith("nearest"):
+        shown += (("align_corners", bool(align_corners)),)
     return pool_matrices(
         input,
         _matrices(input, mode, sizes, scales, align_corners, antialias),
         _AA_NAMES[mode] if antialias else _NAMES[mode].format(d=d),
+        shown=shown,
     )
+
+
+_SCALE_NAMES = {
+    1: ("scales",),
+    2: ("scales_h", "scales_w"),
+    3: ("scales_d", "scales_h", "scales_w"),
+}
 
 
 def _matrices(input: Tensor, mode: str, sizes: tuple, scales: tuple, align: Any, aa: bool) -> tuple:

@@ -292,7 +292,9 @@ HUBER_LOSS = fused_loss(_activations.HUBER, "HuberLossBackward0")
 SOFT_MARGIN_LOSS = fused_loss(SOFT_MARGIN, "SoftMarginLossBackward0", edges=(0,))  # not target
 
 
-def _nll_forward(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reduction: str) -> Any:
+def _nll_forward(
+    xp: Any, a: Any, key: tuple, weight: Any, denom: float, reduction: str, saved_as: tuple = ()
+) -> Any:
     # key picks input[n, target[n], ...]; weight is None for unit weights and no ignored target
     picked = xp.getitem(a, key)
     loss = -picked if weight is None else -picked * xp.constant(weight)
@@ -302,7 +304,9 @@ def _nll_forward(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reducti
     return total / xp.constant(float(denom)) if reduction == "mean" else total
 
 
-def _nll_kernel(xp: Any, a: Any, key: tuple, weight: Any, denom: float, reduction: str) -> Any:
+def _nll_kernel(
+    xp: Any, a: Any, key: tuple, weight: Any, denom: float, reduction: str, saved_as: tuple = ()
+) -> Any:
     """The forward on NumPy: for unit weights and a reduced loss, the picked entries' sum and
     NumPy's scalar arithmetic (a 0-d array's costs ten times more); the rule otherwise."""
     if weight is not None or reduction == "none" or type(a) is not np.ndarray:

@@ -276,7 +276,7 @@ def elu(input: Any, alpha: float = 1.0) -> Tensor:
     return E.ELU(input, params=(alpha,))
 
 
-def softplus(input: Any, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:
     """``log(1 + exp(beta * input)) / beta``, linear where ``beta * input > threshold``."""
     require_floating(input, "softplus_cpu")
     return E.SOFTPLUS(input, params=(beta, threshold))

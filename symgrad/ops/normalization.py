@@ -341,13 +341,17 @@ def _node(backward: str, saved_forward: bool = False, rows: bool = False) -> Str
     normalizes by them. The result is row-major (``rows``: a layer norm's) or in the format
     the input suggests (channels-last stays so)."""
 
-    def kernel(xp: Any, *args: Any, half_stats: bool, saved: bool = False, **params: Any) -> Any:
+    def kernel(
+        xp: Any, *args: Any, half_stats: bool, saved: bool = False, saved_as=(), **params: Any
+    ) -> Any:
         out = _kernel(*args, saved=saved and half_stats and saved_forward, **params)
         return row_major(out) if rows else in_suggested_format(out, args[0])
 
     return Structural(
         "native_norm",
-        lambda xp, *args, tie_bias, half_stats, **params: _forward(xp, *args, **params),
+        lambda xp, *args, tie_bias, half_stats, saved_as=(), **params: _forward(
+            xp, *args, **params
+        ),
         half_rule_in_float32(_vjp, saved=True),
         kernel=half_in_float32(kernel, saved=True),
         numeric_vjp=_numeric_vjp,
@@ -384,16 +388,22 @@ def native_norm(
     group: tuple | None = None,
     stats: tuple | None = None,
     running: tuple = (),
+    shown: tuple = (),
 ) -> Tensor:
     """Normalize ``input`` over ``axes`` (of its ``group`` shape) and apply weight and bias;
     ``stats`` = (mean, var) arrays to use instead of the input's own (no gradient);
-    ``running``: the running statistics a batch norm in training updates."""
+    ``running``: the running statistics a batch norm in training updates; ``shown``: the
+    arguments the node shows as PyTorch's saves them, as ``(name, value)`` pairs."""
     affine = tuple(t for t in (weight, bias) if t is not None)
     # PyTorch saves the statistics in the parameters' dtype: float32 in mixed precision
     half_stats = all(t.dtype is not dtypes.float32 for t in affine + tuple(running))
     dtype = input.dtype.numpy
     if stats is not None:
         stats = tuple(np.asarray(s, dtype=dtype) for s in stats)
+    if weight is None:  # (the saved input after the input is then the bias)
+        shown += (("weight", None),)
+    if kind == "layer":  # PyTorch's layer norm keeps the bias too
+        shown += (("bias", bias),)
     return _NODES[kind](
         input,
         *affine,
@@ -406,4 +416,5 @@ def native_norm(
         has_b=bias is not None,
         tie_bias=kind != "group",  # PyTorch's group norm backward leaves the bias's alone
         half_stats=half_stats,
+        **({"saved_as": shown} if shown else {}),
     )

@@ -43,7 +43,7 @@ def norm(
         raise ValueError(f"norm: p must be a number, inf, -inf, 'fro' or 'nuc', got {p!r}")
     if order < 0 or math.isinf(order):
         _check_identity(input, order, dim)
-    return _NORM_P(input, order=float(order), dim=_dims(input, dim), keepdim=bool(keepdim))
+    return _NORM_P(input, order=order, dim=_dims(input, dim), keepdim=bool(keepdim))
 
 
 def _at_most_two(dim: Any) -> bool:

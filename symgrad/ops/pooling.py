@@ -45,11 +45,13 @@ __all__ = [
 
 
 # -- picking by a fixed key ---------------------------------------------------------------------
-def _pick_forward(xp: Any, x: Any, key: tuple, unique: bool = False) -> Any:
+def _pick_forward(xp: Any, x: Any, key: tuple, unique: bool = False, saved_as: tuple = ()) -> Any:
     return xp.getitem(x, key)
 
 
-def _pick_grad(xp: Any, g: Any, shape: tuple, key: tuple, unique: bool = False) -> Any:
+def _pick_grad(
+    xp: Any, g: Any, shape: tuple, key: tuple, unique: bool = False, saved_as: tuple = ()
+) -> Any:
     # windows that don't overlap pick each element once at most: written, not accumulated
     return xp.index_put_zeros(shape, key, g, unique)
 
@@ -68,9 +70,11 @@ def pick(
     find: Any = None,
     reads_input: bool = False,
     unique: bool = False,
+    shown: tuple = (),
 ) -> Any:
     """``x[key]`` recorded as PyTorch's node ``name`` (max pooling, reflection, rolling,
-    ...); its gradient is added back at ``key`` (``unique``: ``key`` names no element twice).
+    ...); its gradient is added back at ``key`` (``unique``: ``key`` names no element twice;
+    ``shown``: the arguments the node shows, as ``(name, value)`` pairs).
     ``find(x's values)`` gives ``key`` when the values choose it (max pooling): a compiled
     program finds it afresh at every call. ``reads_input``: PyTorch's backward reads ``x``
     (see the module's notes)."""
@@ -87,7 +91,10 @@ def pick(
             batch="getitem",
             suggested=True,
         )
-    result = prim(x, key=key, unique=True) if unique else prim(x, key=key)
+    if shown:  # (unique before saved_as: the gradient takes the parameters in order)
+        result = prim(x, key=key, unique=unique, saved_as=shown)
+    else:
+        result = prim(x, key=key, unique=True) if unique else prim(x, key=key)
     if find is not None and TRACE.log is not None:
         data_params(result, lambda a: {"key": find(a)}, x)
     return result
@@ -103,7 +110,7 @@ def _along(xp: Any, x: Any, axis: int, matrix: np.ndarray) -> Any:
     return xp.transpose(xp.matmul(moved, xp.constant(matrix.T)), axis, -1)
 
 
-def _pool_forward(xp: Any, x: Any, matrices: tuple) -> Any:
+def _pool_forward(xp: Any, x: Any, matrices: tuple, saved_as: tuple = ()) -> Any:
     first = x.ndim - len(matrices)
     for i, m in enumerate(matrices):
         x = _along(xp, x, first + i, m)
@@ -134,7 +141,7 @@ def _nonfinite_rows(rows: np.ndarray, matrix: np.ndarray, out: np.ndarray, bad: 
     return out
 
 
-def _pool_kernel(xp: Any, x: np.ndarray, matrices: tuple) -> np.ndarray:
+def _pool_kernel(xp: Any, x: np.ndarray, matrices: tuple, saved_as: tuple = ()) -> np.ndarray:
     if x.dtype is HALF and matrices and matrices[0].dtype == np.float32:
         # float32 weights of a float16 input: PyTorch's float32 arithmetic, rounded once
         return _pool_kernel(xp, x.astype(np.float32), matrices).astype(HALF)
@@ -164,7 +171,7 @@ def _ones(matrices: tuple) -> tuple:
     return tuple((m != 0).astype(np.float32) for m in matrices)
 
 
-def _average_kernel(xp: Any, x: np.ndarray, matrices: tuple) -> np.ndarray:
+def _average_kernel(xp: Any, x: np.ndarray, matrices: tuple, saved_as: tuple = ()) -> np.ndarray:
     """Average pooling; float16 as PyTorch's kernels: each window summed in float32, divided
     by its divisor, rounded once."""
     if x.dtype is not HALF:
@@ -173,7 +180,7 @@ def _average_kernel(xp: Any, x: np.ndarray, matrices: tuple) -> np.ndarray:
     return (sums / _divisors(matrices).astype(np.float32)).astype(HALF)
 
 
-def _average_grad(xp: Any, g: Any, shape: tuple, matrices: tuple) -> Any:
+def _average_grad(xp: Any, g: Any, shape: tuple, matrices: tuple, saved_as: tuple = ()) -> Any:
     """``_pool_grad``; for a float16 gradient as PyTorch's kernel: each window's share (the
     gradient over its divisor, rounded to float16) added to the window's inputs in float16,
     window after window in row-major order."""
@@ -199,7 +206,7 @@ def _average_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (_average_grad(xp, g, c.shapes[0], c.params["matrices"]),)
 
 
-def _pool_grad(xp: Any, g: Any, shape: tuple, matrices: tuple) -> Any:
+def _pool_grad(xp: Any, g: Any, shape: tuple, matrices: tuple, saved_as: tuple = ()) -> Any:
     first = len(shape) - len(matrices)
     if xp is NP:
         return _pool_kernel(xp, g, tuple(m.T for m in matrices))
@@ -215,10 +222,13 @@ def _pool_vjp(xp: Any, g: Any, c: Any) -> tuple:
 _POOLS: dict[str, Structural] = {}
 
 
-def pool_matrices(x: Any, matrices: tuple, name: str, reads_input: bool = False) -> Any:
+def pool_matrices(
+    x: Any, matrices: tuple, name: str, reads_input: bool = False, shown: tuple = ()
+) -> Any:
     """The last ``len(matrices)`` dimensions of ``x`` each multiplied by its ``(out, in)``
     matrix, recorded as PyTorch's node ``name``; ``reads_input``: PyTorch's backward reads
-    ``x`` (see the module's notes)."""
+    ``x`` (see the module's notes); ``shown``: the arguments the node shows, as ``(name,
+    value)`` pairs."""
     prim = _POOLS.get(name)
     averages = "AvgPool" in name
     if prim is None:
@@ -243,7 +253,8 @@ def pool_matrices(x: Any, matrices: tuple, name: str, reads_input: bool = False)
     # and so does an interpolation whose caller built them in float32
     wide = averages or all(np.asarray(m).dtype == np.float32 for m in matrices)
     dtype = np.float32 if wide and x.dtype.numpy is HALF else x.dtype.numpy
-    return prim(x, matrices=tuple(np.asarray(m, dtype=dtype) for m in matrices))
+    matrices = tuple(np.asarray(m, dtype=dtype) for m in matrices)
+    return prim(x, matrices=matrices, saved_as=shown) if shown else prim(x, matrices=matrices)
 
 
 # -- the gradient as a node reading the input ---------------------------------------------------

@@ -211,7 +211,7 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims: 0")
         flat = np.roll(np.arange(input.numel()), shifts[0]).reshape(input.shape)
         key = np.unravel_index(flat, input.shape) if input.ndim else ()
-        return pick(input, tuple(key), "RollBackward0")
+        return pick(input, tuple(key), "RollBackward0", shown=_shown_roll(shifts, ()))
     dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
     if len(shifts) != len(dims):
         raise RuntimeError(
@@ -222,7 +222,16 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
         d = wrap_dim_of_dims(d, input.ndim)
         n = input.shape[d]
         grids[d] = (grids[d] - s) % n if n else grids[d]
-    return pick(input, tuple(grids), "RollBackward0")
+    return pick(input, tuple(grids), "RollBackward0", shown=_shown_roll(shifts, dims))
+
+
+def _shown_roll(shifts: tuple, dims: tuple) -> tuple:
+    """roll's arguments as its node shows them: negative ints as the unsigned 64-bit number
+    of the same bits, as PyTorch."""
+    return (
+        ("shifts", tuple(int(s) % 2**64 for s in shifts)),
+        ("dims", tuple(int(d) % 2**64 for d in dims)),
+    )
 
 
 def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:

@@ -19,7 +19,7 @@ __all__ = ["tril", "triu", "diagonal", "diag", "diag_embed", "trace"]
 
 
 # -- tril, triu -----------------------------------------------------------------------------------
-def _mask_forward(xp: Any, a: Any, keep: np.ndarray, dtype: np.dtype) -> Any:
+def _mask_forward(xp: Any, a: Any, keep: np.ndarray, dtype: np.dtype, saved_as: tuple = ()) -> Any:
     return xp.where(xp.constant(keep), a, xp.constant(np.zeros(keep.shape, dtype=dtype)))
 
 
@@ -39,7 +39,8 @@ def _triangle(input: Tensor, diagonal: int, lower: bool) -> Tensor:
     offset = np.arange(cols)[None, :] - np.arange(rows)[:, None]
     keep = offset <= diagonal if lower else offset >= diagonal
     keep = np.broadcast_to(keep, input.shape)
-    return (_TRIL if lower else _TRIU)(input, keep=keep, dtype=input._data.dtype)
+    shown = (("diagonal", diagonal % 2**64),)  # (a negative int as PyTorch shows it)
+    return (_TRIL if lower else _TRIU)(input, keep=keep, dtype=input._data.dtype, saved_as=shown)
 
 
 def tril(input: Tensor, diagonal: int = 0) -> Tensor:
@@ -166,13 +167,13 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     if type(diagonal) is not int:
         require_int("diag", "diagonal", diagonal)
     if input.ndim == 1:
-        return diag_embed(input, diagonal, 0, 1)
+        return diag_embed(input, diagonal)  # (its node shows dims -2 and -1, as PyTorch's)
     if input.ndim != 2:
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
     return _DIAG_COPY(input, key=_diagonal_key(tuple(input.shape), diagonal, 0, 1))
 
 
-def _embed_forward(xp: Any, a: Any, shape: tuple, key: tuple) -> Any:
+def _embed_forward(xp: Any, a: Any, shape: tuple, key: tuple, saved_as: tuple = ()) -> Any:
     return xp.index_put_zeros(shape, key, a, True)
 
 
@@ -204,7 +205,8 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
         shape[k] = m
     shape[d1] = shape[d2] = size
     key = _diagonal_key(tuple(shape), offset, d1, d2)
-    return _DIAG_EMBED(input, shape=tuple(shape), key=key)
+    shown = tuple((k, v % 2**64) for k, v in (("offset", offset), ("dim1", dim1), ("dim2", dim2)))
+    return _DIAG_EMBED(input, shape=tuple(shape), key=key, saved_as=shown)
 
 
 def _trace_forward(xp: Any, a: Any, key: tuple) -> Any:

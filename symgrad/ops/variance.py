@@ -42,7 +42,9 @@ def _var_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (_var_grad(xp, g, c),)
 
 
-def _var_forward(xp: Any, a: Any, dim: Any, keepdim: bool, correction: float) -> Any:
+def _var_forward(
+    xp: Any, a: Any, dim: Any, keepdim: bool, correction: float, saved_as: tuple = ()
+) -> Any:
     n = max(_count(a.shape, dim) - correction, 0)  # too few elements: inf, or nan for none
     d = _centered(xp, a, dim)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -201,11 +203,10 @@ def _spread(
             UserWarning,
             stacklevel=3,
         )
-    if isinstance(prim, Factorization):  # the node shows the arguments as PyTorch's does
-        saved_as = (("correction", _shown_correction(dim, unbiased, correction)),)
-        saved_as += (("dim", _shown_dim(dim)),)
-        return prim(input, dim=axes, keepdim=bool(keepdim), correction=c, saved_as=saved_as)
-    return prim(input, dim=axes, keepdim=bool(keepdim), correction=c)
+    # the node shows the arguments as PyTorch's does
+    saved_as = (("correction", _shown_correction(dim, unbiased, correction)),)
+    saved_as += (("dim", _shown_dim(dim)),)
+    return prim(input, dim=axes, keepdim=bool(keepdim), correction=c, saved_as=saved_as)
 
 
 def _shown_correction(dim: Any, unbiased: Any, correction: Any) -> Any:

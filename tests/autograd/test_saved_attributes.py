@@ -80,6 +80,36 @@ CASES = [
         {"beta": 1, "threshold": 20, "self": F32_X},
     ),
     (
+        "softplus_float_beta",
+        lambda T, F, i: F.softplus(i["x"], beta=1.0, threshold=10),
+        "SoftplusBackward0",
+        {"beta": 1.0, "threshold": 10, "self": F32_X},
+    ),
+    (
+        "relu6",
+        lambda T, F, i: F.relu6(i["x"]),
+        "HardtanhBackward0",
+        {"min_val": 0, "max_val": 6, "self": F32_X},
+    ),
+    (
+        "relu6_module",
+        lambda T, F, i: T.nn.ReLU6()(i["x"]),
+        "HardtanhBackward0",
+        {"min_val": 0.0, "max_val": 6.0, "self": F32_X},
+    ),
+    (
+        "hardtanh_ints",
+        lambda T, F, i: F.hardtanh(i["x"], -2, 2),
+        "HardtanhBackward0",
+        {"min_val": -2, "max_val": 2, "self": F32_X},
+    ),
+    (
+        "logsigmoid",
+        lambda T, F, i: F.logsigmoid(i["x"]),
+        "LogSigmoidBackward0",
+        {"buffer": F32, "self": F32_X},
+    ),
+    (
         "where",
         lambda T, F, i: T.where(i["x"] > 0, i["x"], i["w"]),
         "WhereBackward0",
@@ -123,6 +153,18 @@ CASES = [
         {"correction": None, "dim": None, "keepdim": False, "result": Saved(()), "self": F32_X},
     ),
     (
+        "var_correction_given",
+        lambda T, F, i: i["x"].var(correction=1),
+        "VarBackward0",
+        {"correction": 1, "dim": None, "keepdim": False, "self": F32_X},
+    ),
+    (
+        "std_correction_float",
+        lambda T, F, i: i["x"].std(1, correction=0.5),
+        "StdBackward0",
+        {"correction": 0.5, "dim": (1,), "keepdim": False, "result": Saved((2,)), "self": F32_X},
+    ),
+    (
         "max_dim",
         lambda T, F, i: i["x"].max(1)[0],
         "MaxBackward0",
@@ -157,6 +199,12 @@ CASES = [
         lambda T, F, i: i["x"].norm(p=1, dim=1),
         "LinalgVectorNormBackward0",
         {"dim": (1,), "keepdim": False, "ord": 1, "result": Saved((2,)), "self": F32_X},
+    ),
+    (
+        "norm_float_p",
+        lambda T, F, i: i["x"].norm(p=1.0),
+        "LinalgVectorNormBackward0",
+        {"dim": None, "keepdim": False, "ord": 1.0, "result": Saved(()), "self": F32_X},
     ),
     ("cumsum", lambda T, F, i: i["x"].cumsum(1), "CumsumBackward0", {"dim": 1}),
     (
@@ -212,6 +260,21 @@ CASES = [
         {
             "alpha": 2,
             "beta": 0.5,
+            "mat1": F32_X,
+            "mat1_sym_sizes": (2, 3),
+            "mat1_sym_strides": (3, 1),
+            "mat2": Saved((3, 2)),
+            "mat2_sym_sizes": (3, 2),
+            "mat2_sym_strides": (1, 3),
+        },
+    ),
+    (
+        "addmm_float_alpha",
+        lambda T, F, i: T.addmm(i["b"].unsqueeze(1), i["x"], i["w"].t(), alpha=2.0),
+        "AddmmBackward0",
+        {
+            "alpha": 2.0,
+            "beta": 1,
             "mat1": F32_X,
             "mat1_sym_sizes": (2, 3),
             "mat1_sym_strides": (3, 1),
@@ -303,6 +366,56 @@ CASES = [
         "MaskedFillBackward0",
         {"mask": Saved((2, 3), "bool")},
     ),
+    (
+        "gather",
+        lambda T, F, i: i["x"].gather(1, T.tensor([[0], [2]])),
+        "GatherBackward0",
+        {"dim": 1, "index": Saved((2, 1), IDX), "sparse_grad": False},
+    ),
+    (
+        "take",
+        lambda T, F, i: i["x"].take(T.tensor([0, -1])),
+        "TakeBackward0",
+        {"index": Saved((2,), IDX)},
+    ),
+    (
+        "scatter_value",
+        lambda T, F, i: i["x"].scatter(1, T.tensor([[0], [2]]), 0.5),
+        "ScatterBackward1",
+        {"dim": 1, "index": Saved((2, 1), IDX)},
+    ),
+    (
+        "scatter_add",
+        lambda T, F, i: i["x"].scatter_add(0, T.tensor([[1, 0, 1]]), i["v"].unsqueeze(0)),
+        "ScatterAddBackward0",
+        {"dim": 0, "index": Saved((1, 3), IDX)},
+    ),
+    ("tril", lambda T, F, i: i["x"].tril(), "TrilBackward0", {"diagonal": 0}),
+    ("triu_negative", lambda T, F, i: i["x"].triu(-1), "TriuBackward0", {"diagonal": 2**64 - 1}),
+    (
+        "diag_embed",
+        lambda T, F, i: T.diag_embed(i["x"], 1, 0, 2),
+        "DiagEmbedBackward0",
+        {"dim1": 0, "dim2": 2, "offset": 1},
+    ),
+    (
+        "diag",
+        lambda T, F, i: T.diag(i["v"]),
+        "DiagEmbedBackward0",
+        {"dim1": 2**64 - 2, "dim2": 2**64 - 1, "offset": 0},
+    ),
+    (
+        "pad",
+        lambda T, F, i: F.pad(i["x"], (1, -1, 0, 2)),
+        "ConstantPadNdBackward0",
+        {"pad": (1, 2**64 - 1, 0, 2)},
+    ),
+    (
+        "pad_value",
+        lambda T, F, i: F.pad(i["x"], (0, 0, 1, 1), value=2.0),
+        "ConstantPadNdBackward0",
+        {"pad": (0, 0, 1, 1)},
+    ),
     ("flip", lambda T, F, i: i["x"].flip(0), "FlipBackward0", {"dims": (0,)}),
     (
         "chunk",
@@ -345,6 +458,119 @@ CASES = [
         {"pos_weight": None, "reduction": 1, "self": F32_X, "target": F32, "weight": None},
     ),
     (
+        "nll_loss",
+        lambda T, F, i: F.nll_loss(i["x"], T.tensor([0, 2])),
+        "NllLossBackward0",
+        {
+            "ignore_index": 2**64 - 100,
+            "reduction": 1,
+            "self": F32_X,
+            "target": Saved((2,), IDX),
+            "total_weight": Saved(()),
+            "weight": None,
+        },
+    ),
+    (
+        "nll_loss_weighted",
+        lambda T, F, i: F.nll_loss(
+            i["x"], T.tensor([0, 2]), T.tensor([1.0, 2.0, 3.0]), ignore_index=2, reduction="sum"
+        ),
+        "NllLossBackward0",
+        {
+            "ignore_index": 2,
+            "reduction": 2,
+            "self": F32_X,
+            "target": Saved((2,), IDX),
+            "total_weight": Saved(()),
+            "weight": Saved((3,)),
+        },
+    ),
+    (
+        "nll_loss_2d",
+        lambda T, F, i: F.nll_loss(i["x"].view(1, 2, 3, 1), T.tensor([[[0], [1], [1]]])),
+        "NllLoss2DBackward0",
+        {
+            "ignore_index": 2**64 - 100,
+            "reduction": 1,
+            "self": Saved((1, 2, 3, 1)),
+            "target": Saved((1, 3, 1), IDX),
+            "total_weight": Saved(()),
+            "weight": None,
+        },
+    ),
+    (
+        "layer_norm",
+        lambda T, F, i: F.layer_norm(i["x"], (3,), i["v"]),
+        "NativeLayerNormBackward0",
+        {
+            "bias": None,
+            "input": F32_X,
+            "normalized_shape": (3,),
+            "result1": Saved((2, 1)),
+            "result2": Saved((2, 1)),
+            "weight": Saved((3,), is_input="v"),
+        },
+    ),
+    (
+        "layer_norm_bias_only",
+        lambda T, F, i: F.layer_norm(i["x"], (2, 3), None, i["x"].detach()),
+        "NativeLayerNormBackward0",
+        {
+            "bias": Saved((2, 3)),
+            "input": F32_X,
+            "normalized_shape": (2, 3),
+            "result1": Saved((1, 1)),
+            "result2": Saved((1, 1)),
+            "weight": None,
+        },
+    ),
+    (
+        "batch_norm_training",
+        lambda T, F, i: F.batch_norm(i["x"], T.zeros(3), T.ones(3), i["v"], training=True),
+        "NativeBatchNormBackward0",
+        {
+            "eps": 1e-5,
+            "input": F32_X,
+            "result1": Saved((3,)),
+            "result2": Saved((3,)),
+            "running_mean": Saved((3,)),
+            "running_var": Saved((3,)),
+            "training": True,
+            "weight": Saved((3,), is_input="v"),
+        },
+    ),
+    (
+        "batch_norm_eval",
+        lambda T, F, i: F.batch_norm(i["x"], T.zeros(3), T.ones(3), eps=0.1),
+        "NativeBatchNormBackward0",
+        {
+            "eps": 0.1,
+            "input": F32_X,
+            "result1": Saved((0,)),
+            "result2": Saved((0,)),
+            "running_mean": Saved((3,)),
+            "running_var": Saved((3,)),
+            "training": False,
+            "weight": None,
+        },
+    ),
+    (
+        "group_norm",
+        lambda T, F, i: F.group_norm(i["x"].view(1, 2, 3), 2, i["b"]),
+        "NativeGroupNormBackward0",
+        {
+            "C": 2,
+            "HxW": 3,
+            "N": 1,
+            "eps": 1e-5,
+            "group": 2,
+            "input": Saved((1, 2, 3)),
+            "result1": Saved((1, 2)),
+            "result2": Saved((1, 2)),
+            "weight": Saved((2,), is_input="b"),
+        },
+    ),
+    (
         "conv2d",
         lambda T, F, i: F.conv2d(
             T.arange(32.0).reshape(1, 2, 4, 4).requires_grad_(),
@@ -367,6 +593,100 @@ CASES = [
         },
     ),
     (
+        "unfold",
+        lambda T, F, i: F.unfold(i["x"].view(1, 1, 2, 3), (1, 2), padding=(0, 1), stride=2),
+        "Im2ColBackward0",
+        {
+            "dilation": (1, 1),
+            "kernel_size": (1, 2),
+            "padding": (0, 1),
+            "self_sym_argsize_minus_1": 3,
+            "self_sym_argsize_minus_2": 2,
+            "stride": (2, 2),
+        },
+    ),
+    (
+        "fold",
+        lambda T, F, i: F.fold(i["x"].view(1, 2, 3), (2, 3), (2, 1)),
+        "Col2ImBackward0",
+        {"dilation": (1, 1), "kernel_size": (2, 1), "padding": (0, 0), "stride": (1, 1)},
+    ),
+    (
+        "max_pool2d",
+        lambda T, F, i: F.max_pool2d(i["x"].view(1, 1, 2, 3), 2, padding=1),
+        "MaxPool2DWithIndicesBackward0",
+        {
+            "ceil_mode": False,
+            "dilation": (1, 1),
+            "kernel_size": (2, 2),
+            "padding": (1, 1),
+            "result1": Saved((1, 1, 2, 2), IDX),
+            "self": Saved((1, 1, 2, 3)),
+            "stride": (),
+        },
+    ),
+    (
+        "max_pool2d_module",
+        lambda T, F, i: T.nn.MaxPool2d((1, 2))(i["x"].view(1, 2, 3)),
+        "MaxPool2DWithIndicesBackward0",
+        {
+            "ceil_mode": False,
+            "dilation": (1, 1),
+            "kernel_size": (1, 2),
+            "padding": (0, 0),
+            "result1": Saved((1, 2, 1), IDX),
+            "self": Saved((1, 2, 3)),
+            "stride": (1, 2),
+        },
+    ),
+    (
+        "avg_pool2d",
+        lambda T, F, i: F.avg_pool2d(
+            i["x"].view(1, 1, 2, 3), (1, 2), 1, count_include_pad=False, divisor_override=3
+        ),
+        "AvgPool2DBackward0",
+        {
+            "ceil_mode": False,
+            "count_include_pad": False,
+            "divisor_override": 3,
+            "kernel_size": (1, 2),
+            "padding": (0, 0),
+            "self": Saved((1, 1, 2, 3)),
+            "stride": (1, 1),
+        },
+    ),
+    (
+        "adaptive_max_pool2d",
+        lambda T, F, i: F.adaptive_max_pool2d(i["x"].view(1, 1, 2, 3), (1, 2)),
+        "AdaptiveMaxPool2DBackward0",
+        {"result1": Saved((1, 1, 1, 2), IDX), "self": Saved((1, 1, 2, 3))},
+    ),
+    (
+        "upsample_bilinear",
+        lambda T, F, i: F.interpolate(i["x"].view(1, 1, 2, 3), scale_factor=2, mode="bilinear"),
+        "UpsampleBilinear2DBackward0",
+        {
+            "align_corners": False,
+            "output_size": (4, 6),
+            "scales_h": 2.0,
+            "scales_w": 2.0,
+            "self_sym_sizes": (1, 1, 2, 3),
+        },
+    ),
+    (
+        "upsample_nearest_size",
+        lambda T, F, i: F.interpolate(i["x"].view(1, 2, 3), size=5),
+        "UpsampleNearest1DBackward0",
+        {"output_size": (5,), "scales": None, "self_sym_sizes": (1, 2, 3)},
+    ),
+    (
+        "roll",
+        lambda T, F, i: i["x"].roll((1, -1), (0, -1)),
+        "RollBackward0",
+        {"dims": (0, 2**64 - 1), "shifts": (1, 2**64 - 1)},
+    ),
+    ("roll_flat", lambda T, F, i: i["x"].roll(2), "RollBackward0", {"dims": (), "shifts": (2,)}),
+    (
         "embedding",
         lambda T, F, i: F.embedding(T.tensor([0, 1]), i["w"]),
         "EmbeddingBackward0",
@@ -380,6 +700,9 @@ CASES = [
     ),
 ]
 IDS = [c[0] for c in CASES]
+
+# names PyTorch's node shows that symgrad's does not (it keeps no copy of the input there)
+ABSENT = {"gather": {"self"}, "take": {"self"}}
 
 
 def _saved(node):
@@ -410,6 +733,32 @@ def test_saved_names_and_values(case, fn, node_name, expected):
     assert sorted(found) == sorted(expected)
     wrong = {n: found[n] for n in expected if not _matches(found[n], expected[n], inputs)}
     assert not wrong, f"{case}: {wrong} (expected {[expected[n] for n in wrong]})"
+
+
+def test_nll_loss_total_weight_is_the_weight_of_the_targets_not_ignored():
+    x = symgrad.tensor(X, requires_grad=True)
+    w = symgrad.tensor([1.0, 2.0, 3.0])
+    node = symgrad.nn.functional.nll_loss(x, symgrad.tensor([0, 2]), w).grad_fn
+    assert node._saved_total_weight.item() == 4.0 and node._saved_weight is w
+    node = symgrad.nn.functional.nll_loss(x, symgrad.tensor([0, 2]), reduction="none").grad_fn
+    assert node._saved_total_weight.item() == 0.0
+
+
+def test_a_normalization_shows_its_statistics_and_the_running_ones_given():
+    x = symgrad.tensor(X, requires_grad=True)
+    node = symgrad.nn.functional.layer_norm(x, (3,)).grad_fn
+    np.testing.assert_allclose(node._saved_result1.numpy().ravel(), [0.5, 0.3667], atol=1e-4)
+    np.testing.assert_allclose(node._saved_result2.numpy().ravel(), [0.81649, 1.11187], atol=1e-5)
+    mean, var = symgrad.zeros(3), symgrad.ones(3)
+    node = symgrad.nn.functional.batch_norm(x, mean, var, training=True).grad_fn
+    assert node._saved_running_mean is mean and node._saved_running_var is var
+    np.testing.assert_allclose(node._saved_result1.numpy(), [1.0, -0.35, 0.65], atol=1e-6)
+
+
+def test_max_pooling_shows_the_flat_positions_of_its_maxima():
+    x = symgrad.tensor(X, requires_grad=True).view(1, 1, 2, 3)
+    node = symgrad.nn.functional.max_pool2d(x, (2, 2), 1).grad_fn
+    assert node._saved_result1.tolist() == [[[[3, 2]]]]
 
 
 def test_a_saved_tensor_read_after_backward_raises_and_a_number_does_not():
@@ -455,8 +804,11 @@ def test_saved_names_and_values_agree_with_torch(case, fn, node_name, expected):
     s_node = fn(symgrad, symgrad.nn.functional, s_inputs).grad_fn
     assert s_node.name() == t_node.name() == node_name
     t_saved, s_saved = _saved(t_node), _saved(s_node)
-    assert sorted(s_saved) == sorted(t_saved)
+    absent = ABSENT.get(case, set())
+    assert sorted(s_saved) == sorted(set(t_saved) - absent)
     for name, t_value in t_saved.items():
+        if name in absent:
+            continue
         s_value = s_saved[name]
         if isinstance(t_value, torch.Tensor):
             np.testing.assert_allclose(s_value.detach().numpy(), t_value.detach().numpy(), 1e-6)

@@ -230,9 +230,6 @@ class ReLU6(Hardtanh):
     def __init__(self, inplace: bool = False) -> None:
         super().__init__(0.0, 6.0, inplace)
 
-    def forward(self, input: Tensor) -> Tensor:
-        return F.relu6(input, self.inplace)
-
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
 
