@@ -61,6 +61,8 @@ def _tiled_maximum(d: int, x: np.ndarray, k: tuple, out: tuple) -> tuple | None:
         return None
     if x.dtype.kind == "f" and np.isnan(np.max(x)):
         return None
+    if any(o * kk > n for o, kk, n in zip(out, k, x.shape[-d:])):
+        return None  # ceil_mode's last window runs past the edge: the general path pads it
     crop = x[(Ellipsis,) + tuple(slice(0, o * kk) for o, kk in zip(out, k))]
     tiles = crop.reshape(lead + tuple(v for o, kk in zip(out, k) for v in (o, kk)))
     # the maximum's offset along each dimension, kept by arithmetic on small integers (masked

@@ -104,3 +104,27 @@ def test_tiles_find_the_positions_the_general_windows_find(shape, k, dtype, monk
     for a, b in zip(positions, general_positions):
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(x[key], x[general_key])
+
+
+# ceil_mode: a last window running past the edge (partial), which the shortcut can't tile
+CEIL_X = (np.arange(25.0).reshape(1, 1, 5, 5) % 7).tolist()
+CEIL_VALUES = [[6.0, 3.0, 4.0], [4.0, 6.0, 5.0], [6.0, 2.0, 3.0]]
+CEIL_INDICES = [[6, 3, 4], [11, 13, 19], [20, 23, 24]]
+CEIL_GRAD = [
+    [0.0, 0.0, 0.0, 1.0, 1.0],
+    [0.0, 1.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, 0.0, 0.0, 1.0],
+    [1.0, 0.0, 0.0, 1.0, 1.0],
+]
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=lambda m: m.__name__)
+def test_ceil_mode_partial_windows(lib):
+    x = lib.tensor(CEIL_X, requires_grad=True)
+    y, i = lib.nn.functional.max_pool2d(x, 2, ceil_mode=True, return_indices=True)
+    y.sum().backward()
+    assert y[0, 0].tolist() == CEIL_VALUES and i[0, 0].tolist() == CEIL_INDICES
+    assert x.grad[0, 0].tolist() == CEIL_GRAD
+    z = lib.tensor([[[3.0, 1.0, 4.0, 1.0, 5.0]]])
+    assert lib.nn.functional.max_pool1d(z, 2, ceil_mode=True).tolist() == [[[3.0, 4.0, 5.0]]]
