@@ -31,7 +31,10 @@ def tensor_text(t: Any, prefix: str, contents: str | None = None) -> str:
     if d not in implied:
         suffixes.append(f"dtype={d!r}")
     if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
+        name = type(t.grad_fn).__name__
+        if name == "CppFunction":  # (PyTorch's Identity node, say)
+            name = t.grad_fn.name().rsplit("::", 1)[-1]
+        suffixes.append(f"grad_fn=<{name}>")
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
     if t._fw is not None and t._fw[0].alive:  # a tangent of the present dual level
