@@ -10,6 +10,7 @@ from typing import Any
 from symgrad import ops as _ops
 from symgrad import random
 from symgrad.autograd import transforms_running
+from symgrad.func import printing  # noqa: F401  (tensors print as PyTorch's inside)
 from symgrad.func._checks import check_chunk_size as _check_chunk_size
 from symgrad.func._checks import check_randomness as _check_randomness
 from symgrad.func._pytree import broadcast_prefix, tree_flatten, tree_unflatten
