@@ -1,6 +1,7 @@
 """Forward mode's formulas where they are PyTorch's own: copysign's tangent (only the
 magnitude's, so a zero keeps its sign and a tangent of the sign alone gives none), frexp's
-mantissa (the tangent scaled by 2**-exponent), and the ops PyTorch declares no forward-mode
+mantissa (the tangent scaled by 2**-exponent), nansum's (the tangents of the values that are
+not nan), and the ops PyTorch declares no forward-mode
 rule for, whose NotImplementedError names the ATen op.
 
 Each scenario runs against a library ``T`` and gives an outcome: plain Python values, or the
@@ -53,6 +54,21 @@ def copysign_of_a_dual_sign_alone(T):
 
 def frexp_mantissa(T):
     return _tangent(T, lambda T, d: T.frexp(d).mantissa, [0.0384, 3.0, -0.75], [1.0, 1.0, 1.0])
+
+
+NAN = float("nan")
+
+
+def nansum_leaves_out_the_nan_values(T):
+    return _tangent(T, lambda T, d: T.nansum(d), [1.0, NAN, 3.0], [1.0, 1.0, 1.0])
+
+
+def nanmean_leaves_out_the_nan_values(T):
+    return _tangent(T, lambda T, d: T.nanmean(d), [1.0, NAN, 3.0], [1.0, 1.0, 1.0])
+
+
+def nansum_keeps_a_nan_tangent_of_a_value(T):
+    return math.isnan(_tangent(T, lambda T, d: T.nansum(d), [1.0, 2.0, 3.0], [1.0, NAN, 1.0]))
 
 
 def _refused(f, shape=(3, 3)):
@@ -157,6 +173,9 @@ EXPECTED = {
     ),
     copysign_of_a_dual_sign_alone: ("ok", None),
     frexp_mantissa: ("ok", [16.0, 0.25, 1.0]),
+    nansum_leaves_out_the_nan_values: ("ok", 2.0),
+    nanmean_leaves_out_the_nan_values: ("ok", 1.0),
+    nansum_keeps_a_nan_tangent_of_a_value: ("ok", True),
     _refused(cdist): _no_rule("_cdist_forward"),
     _refused(cdist_matrix_product_path): _no_rule("_euclidean_dist"),
     _refused(pdist): _no_rule("_pdist_forward"),
