@@ -155,6 +155,11 @@ def rrelu_in_place(T, d):
     return T.nn.functional.rrelu_(d - 0.5)
 
 
+def float32_lstm(T, d):
+    T.manual_seed(0)
+    return T.nn.LSTM(3, 2)(d.float().reshape(3, 1, 3))[0]
+
+
 def _no_rule(op):
     return (
         "NotImplementedError",
@@ -193,6 +198,7 @@ EXPECTED = {
     _refused(older_cholesky): _no_rule("cholesky"),
     _refused(ormqr): _no_rule("ormqr"),
     _refused(rrelu_in_place): _no_rule("rrelu_with_noise_"),
+    _refused(float32_lstm): _no_rule("mkldnn_rnn_layer"),
 }
 SCENARIOS = list(EXPECTED)
 
@@ -228,6 +234,15 @@ def _conv_tbc(T, x):
     return T.conv_tbc(
         x.reshape(3, 1, 2), T.ones(1, 2, 1, dtype=T.float64), T.ones(1, dtype=T.float64)
     )
+
+
+def test_a_float64_lstm_has_tangents():
+    """Only the fused float32 layer has no forward rule, as in PyTorch."""
+    fw = symgrad.autograd.forward_ad
+    with fw.dual_level():
+        x = fw.make_dual(symgrad.ones(4, 1, 3, dtype=symgrad.float64), symgrad.ones(4, 1, 3))
+        out = symgrad.nn.LSTM(3, 2).double()(x)[0]
+        assert fw.unpack_dual(out).tangent.shape == (4, 1, 2)
 
 
 def test_functional_jvp_computes_without_a_forward_rule():
