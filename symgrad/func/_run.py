@@ -44,6 +44,16 @@ def stood_for(t: Any) -> tuple | None:
 _passed: dict = {}
 
 
+# the arguments jacrev and jacfwd pass to the function as they are, for the transform they run
+_pending: list = []
+
+
+def pass_along(tensors: list) -> None:
+    """Give ``tensors`` to the next transform made as passed to its function as they are
+    (None: forget them)."""
+    _pending[:] = [] if tensors is None else [tensors]
+
+
 def passed_at(t: Any) -> list:
     """The levels of the running transforms ``t`` was passed to as it is (see ``_passed``)."""
     found = _passed.get(id(t))
@@ -53,6 +63,15 @@ def passed_at(t: Any) -> list:
 def _is_stand_in(t: Any) -> bool:
     found = stood_for(t)
     return found is not None and found[1] is None
+
+
+def _held(t: Any) -> list:
+    """``t`` (a tensor) and the tensors holding its values inside ``vmap``."""
+    found = []
+    while isinstance(t, Tensor):
+        found.append(t)
+        t = getattr(t, "_physical", None)
+    return found
 
 
 def _outer(results: Any, keep: bool) -> Any:
@@ -69,7 +88,8 @@ class _Transform:
     def __init__(self, inputs: Any, kind: str = "grad", passed: Any = ()) -> None:
         self.kind = kind  # (linearize's run traces the function: its tensors print plainly)
         # the tensors the function gets as they are: they print as this transform's
-        self.passed = [t for t in tree_leaves(passed) if isinstance(t, Tensor)]
+        passed = (passed, _pending.pop()) if _pending else passed
+        self.passed = [p for t in tree_leaves(passed) for p in _held(t)]
         self.keep = any(isinstance(x, Tensor) and x.requires_grad for x in tree_leaves(inputs))
         self.closes = False
         self.start: int | None = None

@@ -53,6 +53,10 @@ def _programs(T):
 
     def arguments_not_differentiated(seen):
         func.grad(lambda a, b: seen.append(repr(a)) or (a * b).sum(), argnums=1)(x, x)
+        func.jacrev(lambda a, b: seen.append(repr(a)) or a * b, argnums=1)(x, x)
+        func.jacfwd(lambda a, b: seen.append(repr(a)) or a * b, argnums=1)(x, x)
+        b = T.arange(4.0).reshape(2, 2)
+        func.vmap(func.grad(lambda a, c: seen.append(repr(a)) or (a * c).sum(), argnums=1))(b, b)
 
     def linearize_and_results(seen):
         first = []  # (PyTorch's linearize runs the function a second time, on duals)
@@ -112,7 +116,12 @@ EXPECTED = {
         _batched(2, _grad(1, B)),
     ],
     "grad_of_grad_and_hessian": [_grad(2, _grad(1, "tensor(2.)")), _grad(3, _grad(2, X))],
-    "arguments_not_differentiated": [_grad(1, X)],
+    "arguments_not_differentiated": [
+        _grad(1, X),
+        _grad(1, X),
+        _grad(2, X),
+        _grad(2, _batched(1, B)),
+    ],
     "linearize_and_results": [X, "tensor([2., 4.])"],
 }
 
