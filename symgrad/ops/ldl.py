@@ -28,9 +28,15 @@ def _no_factor_derivative(xp: Any, grads: tuple, c: Any) -> tuple:
     raise RuntimeError("derivative for aten::linalg_ldl_factor_ex is not implemented")
 
 
+def _no_tangent(xp: Any, tangents: tuple, c: Any) -> tuple:
+    raise NotImplementedError(
+        "Trying to use forward AD with aten::linalg_ldl_factor_ex that does not support it."
+    )
+
+
 _LDL_FACTOR = Factorization(
     "ldl_factor", _factor_kernel, _no_factor_derivative, backward="NotImplemented", n_outputs=3,
-    differentiable=(0,), saves_outputs=(),
+    differentiable=(0,), saves_outputs=(), jvp=_no_tangent,
 )  # fmt: skip
 
 

@@ -160,6 +160,25 @@ def float32_lstm(T, d):
     return T.nn.LSTM(3, 2)(d.float().reshape(3, 1, 3))[0]
 
 
+def heaviside(T, d):
+    return T.heaviside(d, T.tensor(0.5, dtype=T.float64))
+
+
+def heaviside_in_place(T, d):
+    return (d * 1).heaviside_(T.tensor(0.5, dtype=T.float64))
+
+
+def ldl_factor(T, d):
+    return T.linalg.ldl_factor(d @ d.mT + T.eye(3, dtype=T.float64)).LD
+
+
+def _no_derivative(op):
+    return (
+        "NotImplementedError",
+        f"Trying to use forward AD with aten::{op} that does not support it.",
+    )
+
+
 def _no_rule(op):
     return (
         "NotImplementedError",
@@ -199,6 +218,9 @@ EXPECTED = {
     _refused(ormqr): _no_rule("ormqr"),
     _refused(rrelu_in_place): _no_rule("rrelu_with_noise_"),
     _refused(float32_lstm): _no_rule("mkldnn_rnn_layer"),
+    _refused(heaviside): _no_derivative("heaviside"),
+    _refused(heaviside_in_place): _no_derivative("heaviside_"),
+    _refused(ldl_factor): _no_derivative("linalg_ldl_factor_ex"),
 }
 SCENARIOS = list(EXPECTED)
 
