@@ -19,7 +19,7 @@ from symgrad.prim.primitive import Ctx
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
-__all__ = ["propagate", "fitted", "transposed_vjp", "no_forward_rule"]
+__all__ = ["propagate", "fitted", "transposed_vjp", "no_forward_rule", "not_differentiable"]
 
 
 def propagate(prim: Any, inputs: tuple, params: Any, result: Tensor, output: int = 0) -> Tensor:
@@ -77,6 +77,18 @@ def no_forward_rule(op: str) -> Any:
 
     def refuse(xp: Any, tangents: tuple, ctx: Ctx) -> Any:
         raise NotImplementedError(_NOT_IN_PYTORCH.format(op=op(ctx) if callable(op) else op))
+
+    return refuse
+
+
+def not_differentiable(op: str) -> Any:
+    """The forward rule of an op PyTorch declares no derivative for at all (``op``: its ATen
+    name): PyTorch's ``NotImplementedError`` for a tangent reaching it."""
+
+    def refuse(xp: Any, tangents: tuple, ctx: Ctx) -> Any:
+        raise NotImplementedError(
+            f"Trying to use forward AD with aten::{op} that does not support it."
+        )
 
     return refuse
 

@@ -172,6 +172,17 @@ def ldl_factor(T, d):
     return T.linalg.ldl_factor(d @ d.mT + T.eye(3, dtype=T.float64)).LD
 
 
+def ldl_solve(T, d):
+    LD, pivots = T.linalg.ldl_factor(T.eye(3, dtype=T.float64) * 2)
+    return T.linalg.ldl_solve(LD, pivots, d)
+
+
+def scatter_with_reduce(T, d):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the deprecated reduce argument)
+        return d.scatter(0, T.tensor([[0, 1]]), T.ones(1, 2, dtype=T.float64), reduce="add")
+
+
 def _no_derivative(op):
     return (
         "NotImplementedError",
@@ -221,6 +232,8 @@ EXPECTED = {
     _refused(heaviside): _no_derivative("heaviside"),
     _refused(heaviside_in_place): _no_derivative("heaviside_"),
     _refused(ldl_factor): _no_derivative("linalg_ldl_factor_ex"),
+    _refused(ldl_solve): _no_derivative("linalg_ldl_solve"),
+    _refused(scatter_with_reduce): _no_derivative("scatter"),
 }
 SCENARIOS = list(EXPECTED)
 
