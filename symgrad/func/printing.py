@@ -34,7 +34,7 @@ __all__ = ["transform_text"]
 def transform_text(t: Tensor) -> str | None:
     """``repr(t)`` inside running transforms, as PyTorch's wrappers print; None when no
     transform wraps ``t``."""
-    if not RUNNING[0]:
+    if not RUNNING[0] or _OWN_TEXT[0]:
         return None
     wrappers = []
     while isinstance(t, batching.BatchedTensor):
@@ -87,8 +87,19 @@ def _caller_text(t: Tensor) -> str:
     starts = [s for s, kind in zip(STARTS, KINDS) if kind == "grad"]
     node = t.grad_fn
     if node is None or not starts or getattr(node, "_seq", -1) < min(starts):
-        return _tensor_text.plain_text(t, True)  # made outside the transforms
+        return _own_text(t)  # made outside the transforms
     return _tensor_text.plain_text(t, _reaches_outside([t], set(), min(starts)))
 
 
+def _own_text(t: Tensor) -> str:
+    """``repr(t)`` of a tensor made outside the transforms, as its class writes it (a
+    Parameter's ``Parameter containing:``), with no wrapper."""
+    _OWN_TEXT[0] = True
+    try:
+        return repr(t)
+    finally:
+        _OWN_TEXT[0] = False
+
+
+_OWN_TEXT = [False]  # (while a tensor made outside the transforms writes its own text)
 _tensor_text.TRANSFORM_TEXT[0] = transform_text

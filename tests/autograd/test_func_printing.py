@@ -58,6 +58,11 @@ def _programs(T):
         b = T.arange(4.0).reshape(2, 2)
         func.vmap(func.grad(lambda a, c: seen.append(repr(a)) or (a * c).sum(), argnums=1))(b, b)
 
+    def parameters(seen):
+        weight = T.nn.Parameter(T.ones(2))
+        func.grad(lambda w: seen.append(repr(w)) or w.sum())(weight)
+        func.vmap(lambda w: seen.append(repr(w)) or w)(weight)
+
     def linearize_and_results(seen):
         first = []  # (PyTorch's linearize runs the function a second time, on duals)
         func.linearize(lambda t: first.append(repr(t)) or t * 2, x)
@@ -73,6 +78,7 @@ def _programs(T):
             vmap_and_nested,
             grad_of_grad_and_hessian,
             arguments_not_differentiated,
+            parameters,
             linearize_and_results,
         )
     }
@@ -121,6 +127,10 @@ EXPECTED = {
         _grad(1, X),
         _grad(2, X),
         _grad(2, _batched(1, B)),
+    ],
+    "parameters": [
+        _grad(1, "Parameter containing:\ntensor([1., 1.], requires_grad=True)"),
+        _batched(1, "Parameter containing:\ntensor([1., 1.], requires_grad=True)"),
     ],
     "linearize_and_results": [X, "tensor([2., 4.])"],
 }
