@@ -178,14 +178,13 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> UnpackedDualTensor:
                 f"{type(tensor).__name__}"
             )
         return UnpackedDualTensor(tensor, None)
-    tangent = dual.tangent_of(tensor) if not dual.STATE.off else None
-    if tangent is None:  # PyTorch checks the level only of a dual tensor
+    if dual.STATE.level is None:  # (outside a level PyTorch gives the tensor itself)
         return UnpackedDualTensor(tensor, None)
-    if level is not None:
+    tangent = dual.tangent_of(tensor) if not dual.STATE.off else None
+    if tangent is not None and level is not None:  # PyTorch checks the level of a dual only
         _check_level(level, "_fw_primal")
-    with dual.disabled():
-        primal = tensor.view(tensor.shape)
-    return UnpackedDualTensor(primal, tangent)
+    # inside a level, a new view of the values, as PyTorch's, tangent or not
+    return UnpackedDualTensor(tensor._fw_primal(level), tangent)
 
 
 class dual_level:

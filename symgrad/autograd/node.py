@@ -131,6 +131,8 @@ class Node:
         """The node's name, e.g. ``'MulBackward0'``; PyTorch's nodes written in C++ carry
         their namespace (``'torch::autograd::AccumulateGrad'``), and so do these."""
         name = type(self).__name__
+        if name == "CppFunction":  # a C++ node with no class of its own: its primitive names it
+            return _NAMESPACE + self.prim.cpp_name
         return _NAMESPACE + name if name in _NAMESPACED else name
 
     def __repr__(self) -> str:

@@ -8,18 +8,23 @@ __all__ = ["KINDS", "RUNNING", "check_backward", "enter", "leave"]
 
 RUNNING = [0]
 KINDS: list = []  # the running transforms, outermost first: "vmap" or "grad" (any other)
+# where each running transform's nodes start (their sequence number; None for vmap's)
+STARTS: list = []
 
 
-def enter(kind: str) -> int:
-    """Count one more running transform of ``kind``; its level."""
+def enter(kind: str, start: int | None = None) -> int:
+    """Count one more running transform of ``kind`` whose nodes are those numbered from
+    ``start`` on; its level."""
     RUNNING[0] += 1
     KINDS.append(kind)
+    STARTS.append(start)
     return RUNNING[0]
 
 
 def leave() -> None:
     RUNNING[0] -= 1
     KINDS.pop()
+    STARTS.pop()
 
 
 def check_backward() -> None:

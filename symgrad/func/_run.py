@@ -17,21 +17,61 @@ from symgrad.tensor import Tensor
 __all__ = ["_Transform", "stand_in"]
 
 _depth = [0]  # transforms running now: inner ones keep the derivative's graph for outer ones
-# the leaves transforms made to stand for their inputs (by id, while they live): never a tensor
-# from outside, even for an outer transform whose function runs an inner one
+# the tensors transforms made to stand for their inputs (by id, while they live), with the
+# level of the transform and the input (a leaf that requires grad for an input that requires
+# none, else a copy of the input): never a tensor from outside, even for an outer transform
+# whose function runs an inner one
 _stand_ins: dict = {}
 
 
-def stand_in(t: Tensor) -> Tensor:
-    """``t``, registered as a leaf a transform made for one of its inputs."""
+def stand_in(t: Tensor, source: Tensor | None = None) -> Tensor:
+    """``t``, registered as made by the running transform for its input ``source`` (None:
+    ``t`` is a new leaf with the input's values)."""
     key = id(t)
-    _stand_ins[key] = weakref.ref(t, lambda _, key=key: _stand_ins.pop(key, None))
+    ref = weakref.ref(t, lambda _, key=key: _stand_ins.pop(key, None))
+    _stand_ins[key] = (ref, transforms_running.RUNNING[0], source)
     return t
 
 
-def _is_stand_in(t: Any) -> bool:
+def stood_for(t: Any) -> tuple | None:
+    """``(level, source)`` for a tensor a transform made for one of its inputs, else None."""
     found = _stand_ins.get(id(t))
-    return found is not None and found() is t
+    return found[1:] if found is not None and found[0]() is t else None
+
+
+# the tensors passed to a running transform's function as they are (grad's arguments not in
+# argnums), by id: the levels of the transforms they were passed to, the innermost last
+_passed: dict = {}
+
+
+# the arguments jacrev and jacfwd pass to the function as they are, for the transform they run
+_pending: list = []
+
+
+def pass_along(tensors: list) -> None:
+    """Give ``tensors`` to the next transform made as passed to its function as they are
+    (None: forget them)."""
+    _pending[:] = [] if tensors is None else [tensors]
+
+
+def passed_at(t: Any) -> list:
+    """The levels of the running transforms ``t`` was passed to as it is (see ``_passed``)."""
+    found = _passed.get(id(t))
+    return [level for level, kept in found if kept is t] if found else []
+
+
+def _is_stand_in(t: Any) -> bool:
+    found = stood_for(t)
+    return found is not None and found[1] is None
+
+
+def _held(t: Any) -> list:
+    """``t`` (a tensor) and the tensors holding its values inside ``vmap``."""
+    found = []
+    while isinstance(t, Tensor):
+        found.append(t)
+        t = getattr(t, "_physical", None)
+    return found
 
 
 def _outer(results: Any, keep: bool) -> Any:
@@ -45,7 +85,11 @@ class _Transform:
     """One transform's run: the depth count and whether results keep their graph (an outer
     transform's, the inputs', or that of tensors the function closes over)."""
 
-    def __init__(self, inputs: Any) -> None:
+    def __init__(self, inputs: Any, kind: str = "grad", passed: Any = ()) -> None:
+        self.kind = kind  # (linearize's run traces the function: its tensors print plainly)
+        # the tensors the function gets as they are: they print as this transform's
+        passed = (passed, _pending.pop()) if _pending else passed
+        self.passed = [p for t in tree_leaves(passed) for p in _held(t)]
         self.keep = any(isinstance(x, Tensor) and x.requires_grad for x in tree_leaves(inputs))
         self.closes = False
         self.start: int | None = None
@@ -55,7 +99,9 @@ class _Transform:
             self.start = next(_node_sequence)  # nodes made from now on are the transform's
             self.outer_grad = is_grad_enabled()
         _depth[0] += 1
-        transforms_running.enter("grad")
+        level = transforms_running.enter(self.kind, self.start)
+        for t in self.passed:
+            _passed.setdefault(id(t), []).append((level, t))
         self.nested = _depth[0] > 1
         # grad mode on and inference mode off inside, as PyTorch's transforms run (under
         # inference_mode they still differentiate)
@@ -67,6 +113,11 @@ class _Transform:
         self.mode.__exit__(*exc)
         _depth[0] -= 1
         transforms_running.leave()
+        for t in self.passed:
+            found = _passed[id(t)]
+            found.pop()
+            if not found:
+                del _passed[id(t)]
 
     def note(self, outputs: list, fresh: list) -> None:
         """Look at the function's ``outputs``: when their graph reaches a tensor made outside

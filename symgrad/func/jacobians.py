@@ -15,6 +15,7 @@ from symgrad import _like, creation
 from symgrad.func import batched
 from symgrad.func._checks import check_chunk_size, check_randomness
 from symgrad.func._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
+from symgrad.func._run import pass_along
 from symgrad.func.forward_mode import jvp
 from symgrad.func.transforms import _argnums, _check_differentiable, check_floating_primals, vjp
 from symgrad.tensor import Tensor
@@ -51,10 +52,14 @@ def _jacobian(
         lowering = batched.Lowering.of(list(args))
         if lowering is not None:  # inside vmap: every element's Jacobian at its own inputs
             primals = [lowering.up_flagged(*lowering.down(p, True)) for p in primals]
-        if name == "jacrev":
-            out, aux, blocks = _reverse_jacobians(of_inputs, primals, has_aux, chunk_size)
-        else:
-            out, aux, blocks = _forward_jacobians(of_inputs, primals, has_aux, randomness)
+        pass_along([a for i, a in enumerate(args) if i not in nums])  # (they print as PyTorch's)
+        try:
+            if name == "jacrev":
+                out, aux, blocks = _reverse_jacobians(of_inputs, primals, has_aux, chunk_size)
+            else:
+                out, aux, blocks = _forward_jacobians(of_inputs, primals, has_aux, randomness)
+        finally:
+            pass_along(None)
         specs = [tree_flatten(p)[1] for p in primals]
 
         def by_input(row: list) -> Any:

@@ -41,7 +41,7 @@ def linearize(func: Callable, *primals: Any) -> tuple:
     """
     what = "linearize(func, *primals)"
     check_floating_primals(primals)
-    run = _Transform(primals)
+    run = _Transform(primals, "linearize")
     with run:
         inputs, xs = _fresh_tree(primals, what)
         out = func(*inputs)

@@ -11,7 +11,10 @@ from typing import Any
 from symgrad import _like
 from symgrad.autograd import forward_ad
 from symgrad.autograd.engine import grad as _engine_grad
-from symgrad.func import batched
+from symgrad.func import (
+    batched,
+    printing,  # noqa: F401  (tensors print as PyTorch's inside)
+)
 from symgrad.func._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
 from symgrad.func._run import _Transform, stand_in
 from symgrad.tensor import Tensor
@@ -25,7 +28,7 @@ def _fresh(x: Any, what: str) -> Tensor:
     graph when ``x`` requires grad (an outer transform, or the caller's autograd)."""
     _check_differentiable(x, what)
     if x.requires_grad:
-        return x.clone()
+        return stand_in(x.clone(), x)
     return stand_in(_recordable(x).detach().requires_grad_(True))
 
 
@@ -163,7 +166,8 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> C
         lowering = batched.Lowering.of(list(args))
         if lowering is not None:
             return _lowered_grad(func, lowering, args, kwargs, argnums, nums, has_aux, what)
-        with _Transform(args) as run:
+        kept = [a for i, a in enumerate(args) if i not in nums]
+        with _Transform(args, passed=kept) as run:
             inputs = list(args)
             fresh = []
             for i in nums:

@@ -10,6 +10,7 @@ from typing import Any
 from symgrad import ops as _ops
 from symgrad import random
 from symgrad.autograd import transforms_running
+from symgrad.func import printing  # noqa: F401  (tensors print as PyTorch's inside)
 from symgrad.func._checks import check_chunk_size as _check_chunk_size
 from symgrad.func._checks import check_randomness as _check_randomness
 from symgrad.func._pytree import broadcast_prefix, tree_flatten, tree_unflatten
@@ -19,12 +20,17 @@ from symgrad.tensor import Tensor
 __all__ = ["vmap"]
 
 _warned_loop = [False]
+_MODES: list = []  # the randomness of each running vmap, outermost first
 
 
 class _NoRandomness:
-    """Stands for the random generator inside ``vmap(..., randomness="error")``."""
+    """Stands for the random generator inside ``vmap(..., randomness="error")``, and in the
+    batched attempt, which notes that a random operation was called (``called``)."""
+
+    called = False
 
     def __getattr__(self, name: str) -> Any:
+        self.called = True
         raise RuntimeError(
             "vmap: called random operation while in randomness error mode. Please either use the "
             "'same' or 'different' randomness flags on vmap or perform the randomness operation "
@@ -93,6 +99,7 @@ def vmap(
         same = rng.bit_generator.state if randomness == "same" else None
         parts = []
         transforms_running.enter("vmap")
+        _MODES.append(randomness)
         try:
             for start in range(0, max(size, 1), step):  # an empty batch still runs once
                 stop = min(size, start + step)
@@ -105,6 +112,7 @@ def vmap(
                 parts.append(_run(func, inputs, kwargs, out_dims, randomness, fname))
         finally:
             transforms_running.leave()
+            _MODES.pop()
         return parts[0] if len(parts) == 1 else join_chunks(parts, out_dims)
 
     return wrapper
@@ -219,13 +227,15 @@ _why = ["an operation has no batching rule"]
 
 def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fname: str) -> Any:
     """``func`` run once on the whole batch through the primitives' batching rules, or
-    ``_LOOP`` where one is missing (nothing of the attempt is kept, random state included)."""
+    ``_LOOP`` where one is missing (nothing of the attempt is kept, random state included);
+    a random operation under ``randomness="error"`` (of any running vmap) is PyTorch's error at
+    once."""
     leaves, spec, dims, size = inputs
     batching.STATE.depth += 1
     level = batching.STATE.depth
     batching.STATE.levels.append(transforms_running.RUNNING[0])
     saved = random.default_generator._rng
-    random.default_generator._rng = _NoRandomness()  # a random op: loop, as randomness says
+    guard = random.default_generator._rng = _NoRandomness()  # a random op: loop, as randomness says
     try:
         mapped = [_batch(t, d, level) for t, d in zip(leaves, dims)]
         out = func(*tree_unflatten(mapped, spec), **kwargs)
@@ -233,15 +243,25 @@ def _batched_run(func: Callable, inputs: tuple, kwargs: dict, out_dims: Any, fna
     except _OutputError as exc:
         raise exc.kind(str(exc)) from None
     except batching.Refused as exc:  # PyTorch's refusal, not a reason to loop
-        nested = batching.STATE.depth > 1  # an enclosing vmap must not loop either
-        raise (batching.Refused if nested else RuntimeError)(str(exc)) from None
+        raise _refusal(exc) from None
     except Exception as exc:  # noqa: BLE001 - any failure of the attempt: the loop decides
+        if guard.called and "error" in _MODES:  # (this vmap's or an enclosing one's)
+            raise _refusal(exc) from None
         _why[0] = str(exc) if isinstance(exc, batching.Unbatchable) else type(exc).__name__
+        if guard.called:  # each element draws its own numbers, or the same ones
+            _why[0] = "a random operation"
         return _LOOP
     finally:
         random.default_generator._rng = saved
         batching.STATE.depth -= 1
         batching.STATE.levels.pop()
+
+
+def _refusal(exc: Exception) -> RuntimeError:
+    """PyTorch's error, raised as it is: inside another ``vmap`` as :class:`Refused`, so that
+    the enclosing one does not loop either."""
+    nested = batching.STATE.depth > 1
+    return (batching.Refused if nested else RuntimeError)(str(exc))
 
 
 class _OutputError(Exception):

@@ -15,6 +15,7 @@ from typing import Any
 from symgrad.nn.convolution import _conv
 from symgrad.nn.convolution_transposed import _conv_transpose
 from symgrad.prim.structural import Structural
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.tensor import Tensor
 
 __all__ = ["conv_tbc", "convolution"]
@@ -72,7 +73,12 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _CONV_TBC = Structural(
-    "conv_tbc", _forward, _vjp, saves=(0, 1), backward="ConvTbcBackward0", jvp="bilinear"
+    "conv_tbc",
+    _forward,
+    _vjp,
+    saves=(0, 1),
+    backward="ConvTbcBackward0",
+    jvp=no_forward_rule("conv_tbc"),
 )
 
 

@@ -23,6 +23,7 @@ from symgrad._arguments import invalid_combination
 from symgrad.nn._arguments import _reduction
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.tensor import Tensor
 
 __all__ = ["ctc_loss"]
@@ -178,6 +179,7 @@ _CTC = Structural(
     saves=(0,),
     kernel=_kernel,
     backward="CtcLossBackward0",
+    jvp=no_forward_rule("_ctc_loss"),
 )
 
 

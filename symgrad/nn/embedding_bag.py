@@ -20,6 +20,7 @@ from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural, without_derivative
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
@@ -109,7 +110,7 @@ _EMBEDDING_BAG = Structural(
     _recorded_vjp,
     saves=(0, 1),
     backward="EmbeddingBagBackward0",
-    jvp="bilinear",
+    jvp=no_forward_rule("_embedding_bag"),
     # PyTorch's edges (weight, per_sample_weights): the second None when there are none
     edges=lambda node: (0, None) if len(node._meta) == 1 else None,
 )

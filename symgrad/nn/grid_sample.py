@@ -27,6 +27,7 @@ from symgrad.nn.upsampling_filters import cubic_coefficients, cubic_slopes
 from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
@@ -133,7 +134,14 @@ def _name(params: dict, shapes: Any) -> str:
     return f"GridSampler{len(params['axes'])}DBackward0"
 
 
-_GRID_SAMPLE = Structural("grid_sample", _forward, _vjp, saves=(0, 1), backward=_name, jvp=None)
+_GRID_SAMPLE = Structural(
+    "grid_sample",
+    _forward,
+    _vjp,
+    saves=(0, 1),
+    backward=_name,
+    jvp=no_forward_rule(lambda c: f"grid_sampler_{len(c.shapes[0]) - 2}d"),
+)
 
 
 _vjp.__wrapped__ = _rule  # type: ignore[attr-defined]  # (what symgrad.compile calls)

@@ -19,6 +19,7 @@ from symgrad.ops.elementwise import declare
 from symgrad.prim.domains import Domain
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.kernels import _sigmoid
+from symgrad.prim.tangents import no_forward_rule
 
 # PyTorch's SELU constants (Klambauer et al., 2017)
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -417,6 +418,8 @@ RRELU_WITH_NOISE = declare(
 )
 # in place, rrelu_with_noise_backward reads the result, not self
 RRELU_WITH_NOISE_ = _in_place_form(RRELU_WITH_NOISE, "RreluWithNoiseBackward1", vjp_edges=(3, 2))
+# in place, PyTorch's rrelu_with_noise_ has no forward-mode rule
+RRELU_.jvp = RRELU_WITH_NOISE_.jvp = no_forward_rule("rrelu_with_noise_")
 # PyTorch's _prelu_kernel_backward takes x > 0 as positive, its derivatives x >= 0: at 0 the
 # second derivatives are those of the positive side (the partials of the gradients by
 # (x, weight, output, incoming gradient), for the numeric pass; derivatives.py has the same

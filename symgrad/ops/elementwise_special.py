@@ -322,6 +322,9 @@ COPYSIGN = declare(
     promote="float",
     domain={"x": "nonzero", "y": "nonzero"},
 )
+# its forward formula reads only x's tangent: y's adds no zero (nor -0.0 + 0.0), and a tangent
+# of y alone gives none
+COPYSIGN.tangent_inputs = (0,)
 COPYSIGN_SCALAR = declare(
     "copysign_scalar",
     "x",

@@ -12,14 +12,15 @@ from symgrad.tensor import Tensor, bind_methods
 __all__ = ["frexp"]
 
 # the mantissa input / 2**exponent, the exponent held fixed (its derivative is 0 almost
-# everywhere); NumPy's frexp is the exact kernel, the scale 2**-exponent the rule
+# everywhere); NumPy's frexp is the exact kernel, the scale 2**-exponent the rule, in both modes
+# (the kernel is no linear map: the tangent is scaled, not split in parts of its own)
 _FREXP = Structural(
     "frexp",
     lambda xp, a, scale: a * xp.constant(scale),
     lambda xp, g, c: (g * xp.constant(c.params["scale"]),),
     backward="FrexpBackward0",
     kernel=lambda xp, a, scale: np.frexp(a)[0],
-    jvp="linear",
+    jvp=lambda xp, tangents, c: tangents[0] * xp.constant(c.params["scale"]),
 )
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from symgrad.ops.determinants import array_dtype, return_type
 from symgrad.prim.factorization import Factorization
 from symgrad.prim.structural import Structural
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["geqrf", "orgqr", "ormqr"]
@@ -225,6 +226,7 @@ _ORMQR = Structural(
     _ormqr_vjp,
     saves=(0, 1, 2),
     backward="OrmqrBackward0",
+    jvp=no_forward_rule("ormqr"),
 )
 
 

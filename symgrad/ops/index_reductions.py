@@ -16,12 +16,15 @@ from symgrad._arguments import require_bool, require_tensor
 from symgrad._data import _wrap_dim
 from symgrad.ops.inplace import inplace
 from symgrad.ops.scatter_reductions import reduce_into, reduce_prims
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["index_reduce"]
 
 _REDUCTIONS = ("prod", "mean", "amax", "amin")
 _PRIMS = reduce_prims("index_reduce", "IndexReduceBackward0")
+for _prim in _PRIMS.values():  # PyTorch declares no forward-mode rule for index_reduce
+    _prim.jvp_rule = no_forward_rule("index_reduce")
 
 
 def _check(input: Tensor, index: Tensor, source: Tensor, d: int) -> np.ndarray:

@@ -15,6 +15,7 @@ from symgrad.ops.determinants import return_type, square_matrices
 from symgrad.prim import ldl_kernels
 from symgrad.prim.factorization import Factorization
 from symgrad.prim.structural import Structural
+from symgrad.prim.tangents import not_differentiable
 from symgrad.tensor import Tensor
 
 __all__: list = []
@@ -30,7 +31,7 @@ def _no_factor_derivative(xp: Any, grads: tuple, c: Any) -> tuple:
 
 _LDL_FACTOR = Factorization(
     "ldl_factor", _factor_kernel, _no_factor_derivative, backward="NotImplemented", n_outputs=3,
-    differentiable=(0,), saves_outputs=(),
+    differentiable=(0,), saves_outputs=(), jvp=not_differentiable("linalg_ldl_factor_ex"),
 )  # fmt: skip
 
 
@@ -112,7 +113,7 @@ def _no_solve_derivative(xp: Any, g: Any, c: Any) -> tuple:
 
 _LDL_SOLVE = Structural(
     "ldl_solve", _no_closed_form, _no_solve_derivative, backward="NotImplemented",
-    kernel=_solve_kernel,
+    kernel=_solve_kernel, jvp=not_differentiable("linalg_ldl_solve"),
 )  # fmt: skip
 
 

@@ -21,6 +21,7 @@ from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural, without_derivative
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.prim.vocab import INTERPRETERS
 
 __all__ = ["MULTI_MARGIN_LOSS", "MULTILABEL_MARGIN_LOSS"]
@@ -100,6 +101,7 @@ MULTI_MARGIN_LOSS = Structural(
     _without_second(_mm_vjp, "multi_margin_loss_backward"),
     saves=(0,),
     backward="MultiMarginLossBackward0",
+    jvp=no_forward_rule("multi_margin_loss"),
 )
 
 
@@ -139,4 +141,5 @@ MULTILABEL_MARGIN_LOSS = Structural(
     _without_second(_ml_vjp, "multilabel_margin_loss_backward"),
     saves=(0,),
     backward="MultilabelMarginLossBackward0",
+    jvp=no_forward_rule("multilabel_margin_loss_forward"),
 )

@@ -14,6 +14,7 @@ from symgrad.ops.decompositions import _QR, _SVD, _cholesky_kernel, _cholesky_vj
 from symgrad.ops.determinants import return_type, square_matrices
 from symgrad.ops.index_keys import warn_at_user
 from symgrad.prim.factorization import Factorization
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.tensor import Tensor
 
 __all__ = ["cholesky", "qr", "svd"]
@@ -34,6 +35,7 @@ _CHOLESKY_OLD = Factorization(
     _cholesky_vjp,
     backward="CholeskyBackward0",
     reads_inputs=False,
+    jvp=no_forward_rule("cholesky"),  # (torch.linalg.cholesky has one)
 )
 
 

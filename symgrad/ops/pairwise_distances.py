@@ -6,7 +6,6 @@ missing) gradient for ``p = 0``."""
 from __future__ import annotations
 
 import math
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -20,7 +19,7 @@ from symgrad.prim.no_derivative import backward_without_derivative
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import Ctx
 from symgrad.prim.structural import Structural
-from symgrad.prim.tangents import transposed_vjp
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
@@ -114,16 +113,11 @@ def _recorded_vjp(xp: Any, g: Any, c: Any) -> tuple:
 _recorded_vjp.__wrapped__ = _vjp  # type: ignore[attr-defined]  # (what symgrad.compile calls)
 
 
-def _jvp(xp: Any, tangents: tuple, c: Any) -> Any:
-    """Forward mode by the plain rule, transposed (the recorded gradients have no derivative)."""
-    return transposed_vjp(SimpleNamespace(vjp=_vjp), tangents, c)
-
-
 _CDIST = Structural(
     "cdist",
     _forward,
     _recorded_vjp,
-    jvp=_jvp,
+    jvp=no_forward_rule("_cdist_forward"),
     saves=(0, 1),
     saves_out=True,
     backward="CdistBackward0",
@@ -140,6 +134,7 @@ _EUCLIDEAN_DIST = Structural(
     saves=(0, 1),
     saves_out=True,
     backward="EuclideanDistBackward0",
+    jvp=no_forward_rule("_euclidean_dist"),
     kernel=_kernel,
     rows=True,
 )

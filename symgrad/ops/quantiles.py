@@ -11,7 +11,7 @@ import numpy as np
 from symgrad import creation
 from symgrad._arguments import require_int, require_tensor, require_tensors
 from symgrad._data import _wrap_dim
-from symgrad.autograd import grad_mode
+from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.grad_mode import no_grad
 from symgrad.ops import elementwise_special as ES
 from symgrad.ops import math
@@ -227,6 +227,10 @@ def heaviside_values(input: Tensor, values: Any, op: str) -> Tensor:
         step = (input > 0).to(input.dtype)
         out = math.where(input == 0, values, step).to(input.dtype)
     tensors = [t for t in (input, values) if isinstance(t, Tensor)]
+    if dual.active() and any(dual.tangent_of(t) is not None for t in tensors):
+        raise NotImplementedError(
+            f"Trying to use forward AD with aten::{op} that does not support it."
+        )
     if grad_mode.recording() and any(t.requires_grad for t in tensors):
         return _HEAVISIDE(*tensors, out=out._data, op=op)
     return out

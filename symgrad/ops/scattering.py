@@ -18,6 +18,7 @@ from symgrad.ops.gathering import _check_integer, _index_tensor, _spread
 from symgrad.ops.index_keys import warn_at_user
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
+from symgrad.prim.tangents import not_differentiable
 from symgrad.tensor import Tensor
 
 __all__ = ["scatter", "scatter_add", "index_add", "index_copy", "index_fill"]
@@ -168,7 +169,11 @@ def _no_derivative(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _SCATTER_REDUCED = Structural(
-    "scatter", lambda xp, *tensors, out: xp.constant(out), _no_derivative, backward="NotImplemented"
+    "scatter",
+    lambda xp, *tensors, out: xp.constant(out),
+    _no_derivative,
+    backward="NotImplemented",
+    jvp=not_differentiable("scatter"),
 )
 _REDUCERS = {"add": np.add, "multiply": np.multiply}
 

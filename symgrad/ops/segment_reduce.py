@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.prim.structural import Structural
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.tensor import Tensor
 
 __all__ = ["segment_reduce"]
@@ -82,6 +83,7 @@ _SEGMENT_REDUCE = Structural(
     saves=(0,),
     saves_out=True,
     backward="SegmentReduceBackward0",
+    jvp=no_forward_rule("segment_reduce"),
 )
 
 

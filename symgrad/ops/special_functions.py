@@ -33,6 +33,7 @@ from symgrad.prim import bessel_functions as B
 from symgrad.prim import gamma_functions as G
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.special_functions import polygamma as _polygamma_kernel
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.tensor import Tensor
 
 __all__ = ["i0", "igamma", "igammac", "polygamma", "mvlgamma"]
@@ -224,6 +225,9 @@ def _zeta(name: str, backward: str, params: str = "") -> Elementwise:
 ZETA = _zeta("zeta", "SpecialZetaBackward0")
 ZETA_NUMBER_S = _zeta("zeta_number_s", "SpecialZetaBackward1", "s")
 ZETA_NUMBER_Q = _zeta("zeta_number_q", "SpecialZetaBackward2", "q")
+# PyTorch declares no forward-mode rule for these
+for _prim in (IGAMMA, IGAMMAC, ZETA, ZETA_NUMBER_S, ZETA_NUMBER_Q):
+    _prim.jvp = no_forward_rule("special_zeta" if "zeta" in _prim.name else _prim.name)
 
 
 @functools.cache

@@ -128,7 +128,9 @@ _NANSUM = Structural(
     _nansum_vjp,
     backward="NansumBackward0",
     kernel=lambda xp, a, dim, keepdim, present: np.nansum(a, axis=dim, keepdims=keepdim),
-    jvp="linear",
+    # the sum of the tangents where the values are not nan (PyTorch's; a nan tangent there
+    # stays nan): the kernel's own nansum of the tangents would read the tangents' nan instead
+    jvp=lambda xp, tangents, c: _nansum_forward(xp, tangents[0], **c.params),
     rows=True,
 )
 

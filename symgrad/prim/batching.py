@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import _tensor_text
 from symgrad._data import Size
 from symgrad.autograd.transforms_running import KINDS
 from symgrad.tensor import Tensor
@@ -245,7 +246,11 @@ class BatchedTensor(Tensor):
         return _READ_UNDER_GRAD if "grad" in KINDS[start:] else message
 
     def __repr__(self) -> str:
-        # PyTorch's text; the batch is always dim 0 of the physical tensor here
+        # PyTorch's text, with the levels of all running transforms (symgrad.func.printing)
+        text = _tensor_text.TRANSFORM_TEXT[0] and _tensor_text.TRANSFORM_TEXT[0](self)
+        if text:
+            return text
+        # the batch is always dim 0 of the physical tensor here
         value = textwrap.indent(repr(self._physical), " " * 4)
         return f"BatchedTensor(lvl={self._level}, bdim=0, value=\n{value}\n)"
 

@@ -2,8 +2,7 @@
 
 An :class:`Elementwise` primitive is a SymPy expression of scalar input symbols; its kernels
 (forward and one fused ``g * partial`` VJP per input) are lambdified from it once, lazily, and
-its differentiable VJP is itself an element-wise primitive, so every order of derivative comes
-from SymPy.
+its differentiable VJP is itself an element-wise primitive: every order of derivative from SymPy.
 """
 
 from __future__ import annotations
@@ -70,6 +69,7 @@ class Elementwise(Application, Primitive):
     """
 
     batch = "elementwise"  # a batch is one more broadcast dimension
+    tangent_inputs: Any = None  # the inputs PyTorch's forward formula reads, where not all
 
     def __init__(
         self,
@@ -406,7 +406,7 @@ class Elementwise(Application, Primitive):
         args = tuple(ctx.inputs)
         total = None
         for i, t in enumerate(tangents):
-            if t is not None:
+            if t is not None and (self.tangent_inputs is None or i in self.tangent_inputs):
                 term = xp.elementwise_vjp(self, i, args, ctx.out, t, ctx.params)
                 total = term if total is None else total + term
         return total

@@ -42,7 +42,8 @@ class Factorization(Primitive):
     ``differentiable`` names the outputs the node records, when not all (an integer output
     never is); without ``reads_inputs`` the rule reads only the inputs' dtypes;
     ``saves_outputs`` names the outputs PyTorch's node saves, when not all (an in-place change
-    of one of them breaks the backward).
+    of one of them breaks the backward); ``jvp``, where given, replaces the transposed VJP in
+    forward mode (:func:`~symgrad.prim.tangents.no_forward_rule` for an op PyTorch gives none).
 
     Examples
     --------
@@ -66,6 +67,7 @@ class Factorization(Primitive):
         differentiable: tuple | None = None,
         reads_inputs: bool = True,
         saves_outputs: tuple | None = None,
+        jvp: Callable | None = None,
     ) -> None:
         self.name = name
         self.backward_name = backward
@@ -84,6 +86,7 @@ class Factorization(Primitive):
         # the outputs PyTorch's node saves (None: all), whose in-place change breaks the
         # backward; the rule reads no other
         self.saves_outputs = saves_outputs
+        self.jvp_rule = jvp
 
     def __repr__(self) -> str:
         return f"<factorization primitive {self.name}>"
@@ -138,6 +141,11 @@ class Factorization(Primitive):
 
         ts = [dual.tangent_of(tensor) for tensor in tensors]
         needs = [t is not None for t in ts]
+        if self.jvp_rule is not None:
+            ctx = Ctx(tensors, outs, [t.shape for t in tensors], needs, params)
+            for k, tk in enumerate(self.jvp_rule(INTERPRETERS.tensor, ts, ctx)):
+                dual.set_tangent(outs[k], tk)
+            return
         with dual.disabled(), grad_mode.enable_grad():
             gs = tuple(Tensor._make(np.zeros(o.shape, o._data.dtype), None, True) for o in outs)
             plain = tuple(Tensor._make(o._data) for o in outs)

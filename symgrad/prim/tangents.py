@@ -19,7 +19,7 @@ from symgrad.prim.primitive import Ctx
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
-__all__ = ["propagate", "fitted", "transposed_vjp"]
+__all__ = ["propagate", "fitted", "transposed_vjp", "no_forward_rule", "not_differentiable"]
 
 
 def propagate(prim: Any, inputs: tuple, params: Any, result: Tensor, output: int = 0) -> Tensor:
@@ -55,6 +55,48 @@ _UNSUPPORTED = (
     "Trying to use forward AD with {op} that does not support it because it has not been "
     "implemented yet ({why}). Compute the tangent without forward mode (autograd.functional.jvp "
     "with strict=True uses reverse mode only), or declare the op's forward rule."
+)
+
+
+def no_forward_rule(op: str) -> Any:
+    """The forward rule of an op PyTorch declares none for (``op``: its ATen name, or a
+    function of the call's ``ctx`` giving it): a tangent reaching it raises PyTorch's
+    ``NotImplementedError``, as a tangent computed here anyway would be one PyTorch can't give.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.autograd.forward_ad as fwAD
+    >>> with fwAD.dual_level():
+    ...     x = fwAD.make_dual(symgrad.ones(2, 3), symgrad.ones(2, 3))
+    ...     symgrad.cdist(x, symgrad.ones(1, 3))
+    Traceback (most recent call last):
+    ...
+    NotImplementedError: Trying to use forward AD with _cdist_forward that does not support it ...
+    """
+
+    def refuse(xp: Any, tangents: tuple, ctx: Ctx) -> Any:
+        raise NotImplementedError(_NOT_IN_PYTORCH.format(op=op(ctx) if callable(op) else op))
+
+    return refuse
+
+
+def not_differentiable(op: str) -> Any:
+    """The forward rule of an op PyTorch declares no derivative for at all (``op``: its ATen
+    name): PyTorch's ``NotImplementedError`` for a tangent reaching it."""
+
+    def refuse(xp: Any, tangents: tuple, ctx: Ctx) -> Any:
+        raise NotImplementedError(
+            f"Trying to use forward AD with aten::{op} that does not support it."
+        )
+
+    return refuse
+
+
+_NOT_IN_PYTORCH = (
+    "Trying to use forward AD with {op} that does not support it because it has not been "
+    "implemented yet.\nPyTorch has no forward-mode rule for it: compute the derivative in "
+    "reverse mode instead (torch.func.jacrev or vjp, torch.autograd.functional.jvp)."
 )
 
 

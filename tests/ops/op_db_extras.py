@@ -15,8 +15,8 @@ def _chain(T, a, b, c):
         return T.chain_matmul(a, b, c)
 
 
-# PyTorch has no forward mode for cdist; symgrad's tangents are checked against differences.
-# Nor a derivative of _cdist_backward and _pdist_backward: second derivatives raise
+# PyTorch has no forward mode for cdist and pdist: a tangent raises its NotImplementedError, in
+# symgrad too. Nor a derivative of _cdist_backward and _pdist_backward: second derivatives raise
 _NO_FW = ("no_torch_forward_ad", NO_DOUBLE_BACKWARD)
 
 EXTRAS = [

@@ -14,7 +14,8 @@ import numpy as np
 
 from .op_db import _op, arg, f64
 
-# PyTorch's older torch.cholesky has no forward-mode rule (symgrad's has, as linalg.cholesky)
+# PyTorch's older torch.cholesky and ormqr have no forward-mode rule: a tangent raises its
+# NotImplementedError, in symgrad too (torch.linalg.cholesky has one)
 NO_TORCH_FW = "no_torch_forward_ad"
 # PyTorch's forward mode fails, or gives a tangent that is not the derivative (symgrad's is
 # checked against finite differences)

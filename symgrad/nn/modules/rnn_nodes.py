@@ -12,6 +12,7 @@ from typing import Any
 from symgrad import dtypes
 from symgrad.autograd.node import accumulator_of
 from symgrad.prim.structural import Structural
+from symgrad.prim.tangents import no_forward_rule
 from symgrad.tensor import Tensor
 
 __all__ = ["fused_lstm_layer", "uses_fused_lstm", "batch_major", "packed_type"]
@@ -26,7 +27,7 @@ _FUSED_LAYER = Structural(
     lambda xp, g, c: (g,),
     kernel=lambda xp, a: a.copy(),  # its own memory, as a fused node's outputs
     backward="MkldnnRnnLayerBackward0",
-    jvp="linear",
+    jvp=no_forward_rule("mkldnn_rnn_layer"),  # PyTorch's fused layer has no forward rule
     edges=lambda node: _SHOWN.get(node),
 )
 
