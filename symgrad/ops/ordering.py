@@ -67,11 +67,12 @@ def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
 
 
 def _lexsort_along(key: np.ndarray, rank: np.ndarray, dim: int) -> np.ndarray:
-    """Stable order by ``rank`` first, then ``key``, along ``dim``."""
+    """Stable order by ``rank`` first, then ``key``, along ``dim``, row-major as
+    ``np.argsort``'s (the moved axis would leave the sort's result strided)."""
     moved_key = np.moveaxis(key, dim, -1)
     moved_rank = np.moveaxis(rank, dim, -1)
     order = np.lexsort((moved_key, moved_rank), axis=-1)
-    return np.moveaxis(order, -1, dim)
+    return np.ascontiguousarray(np.moveaxis(order, -1, dim))
 
 
 def _pick(op: str, x: Tensor, dim: int, find: Any, keepdim: bool = True) -> Any:

@@ -210,6 +210,14 @@ CASES = {
         lambda T: _layout(_pair(T)[1].t().argsort(0)),
         (([[1, 2, 2], [0, 1, 1], [2, 0, 0]], "int64", None), _T_STRIDES, False, False),
     ),
+    "sort_descending_along_rows_is_row_major": (
+        lambda T: [_layout(t)[1:] for t in _pair(T)[1].sort(0, descending=True)],
+        (((3, 1), True, True), ((3, 1), True, True)),
+    ),
+    "argsort_descending_along_rows_is_row_major": (
+        lambda T: _layout(_pair(T)[1].argsort(0, descending=True)),
+        (([[2, 2, 0], [1, 1, 2], [0, 0, 1]], "int64", None), (3, 1), True, True),
+    ),
     "sort_values_gradient": (
         lambda T: _sorted_gradient(T),
         (
