@@ -38,6 +38,22 @@ def _source(lo: int, hi: int, n: int, mode: str) -> np.ndarray:
     return np.where(j > n - 1, 2 * (n - 1) - j, j)
 
 
+def _check_cropped(mode: str, dims: int, n: int, lo: int, hi: int, shape: Any, dim: int) -> None:
+    """PyTorch's errors for negative pads that crop a dimension away: reflect and replicate
+    of one dimension keep at least one element, the others no fewer than none."""
+    out = n + lo + hi
+    if mode == "circular" and out < 0:
+        raise RuntimeError(
+            "Negative padding value is resulting in an empty dimension: padding "
+            f"({lo}, {hi}) of dimension {dim} of size {n}"
+        )
+    if dims == 1 and mode != "circular" and out < 1:
+        raise RuntimeError(f"input (W: {n}) is too small. Calculated output W: {out}")
+    if out < 0:
+        sizes = [*shape[:dim], out, *shape[dim + 1 :]]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {out}: {sizes}")
+
+
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dimensions: ``pad = (left, right)`` of the last one,
     then of the one before, ...; ``mode`` ``"constant"`` (with ``value``, negative pads
@@ -82,6 +98,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
             f"and other non-zero dimensions for input, but got: {list(input.shape)}"
         )
     for axis, ((lo, hi), n) in enumerate(zip(pairs, input.shape[lead:])):
+        _check_cropped(mode, dims, n, lo, hi, input.shape, lead + axis)
         limit = _kept(lo, hi, n)[1] if mode == "circular" else math.inf
         if max(lo, hi) > limit or (mode == "reflect" and max(lo, hi) >= n):
             raise RuntimeError(

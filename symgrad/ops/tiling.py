@@ -216,9 +216,11 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     if type(shifts) is not int:
         require_ints("roll", "shifts", shifts)
     shifts = tuple(shifts) if isinstance(shifts, (list, tuple)) else (shifts,)
+    if not shifts:
+        raise RuntimeError("`shifts` required: roll takes one shift or more, got none")
     if input.numel() == 0:  # PyTorch returns a copy before looking at the dims
         return input.clone()
-    if dims is None:
+    if dims is None or (isinstance(dims, (list, tuple)) and not dims):  # empty: the flat roll
         if len(shifts) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims: 0")
         flat = np.roll(np.arange(input.numel()), shifts[0]).reshape(input.shape)

@@ -1,7 +1,7 @@
 """``repeat_interleave``'s counts as PyTorch 2.13 takes them: their dtype kept in the
 counts-only form, ``output_size`` checked against the counts, counts of other dtypes or
 shapes refused, and the graph of a number of repeats (a contiguous clone of an expand, zero
-repeats too).
+repeats too); ``roll``'s shifts and dims (none of either).
 
 Each case is reduced to plain data (values, dtype, grad_fn name, or the exception's type),
 checked for symgrad always and for PyTorch when it is installed."""
@@ -97,6 +97,22 @@ CASES = {
     "zero_repeats_graph": (
         _graph_of_zero_repeats,
         (([[], []], "float32", "ViewBackward0"), "CloneBackward0", "ExpandBackward0"),
+    ),
+    "roll_without_shifts": (
+        lambda T: T.roll(T.arange(6.0).reshape(2, 3), [], []),
+        ("raises", "RuntimeError"),
+    ),
+    "roll_without_shifts_of_an_empty_tensor": (
+        lambda T: T.roll(T.ones(0, 3), []),
+        ("raises", "RuntimeError"),
+    ),
+    "roll_with_empty_dims_rolls_the_flat_tensor": (
+        lambda T: T.roll(T.arange(6.0).reshape(2, 3), [1], []),
+        ([[5.0, 0.0, 1.0], [2.0, 3.0, 4.0]], "float32", None),
+    ),
+    "roll_two_shifts_with_empty_dims": (
+        lambda T: T.roll(T.arange(6.0).reshape(2, 3), [1, 2], ()),
+        ("raises", "RuntimeError"),
     ),
 }
 
