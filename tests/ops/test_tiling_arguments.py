@@ -1,7 +1,8 @@
 """``repeat_interleave``'s counts as PyTorch 2.13 takes them: their dtype kept in the
 counts-only form, ``output_size`` checked against the counts, counts of other dtypes or
 shapes refused, and the graph of a number of repeats (a contiguous clone of an expand, zero
-repeats too); ``roll``'s shifts and dims (none of either).
+repeats too); ``roll``'s shifts and dims (none of either); ``flip``'s dims (a list, or ints
+one by one in the method form).
 
 Each case is reduced to plain data (values, dtype, grad_fn name, or the exception's type),
 checked for symgrad always and for PyTorch when it is installed."""
@@ -113,6 +114,22 @@ CASES = {
     "roll_two_shifts_with_empty_dims": (
         lambda T: T.roll(T.arange(6.0).reshape(2, 3), [1, 2], ()),
         ("raises", "RuntimeError"),
+    ),
+    "flip_of_an_int_dim": (
+        lambda T: T.flip(T.arange(6.0).reshape(2, 3), 0),
+        ("raises", "TypeError"),
+    ),
+    "flip_method_of_an_int_dim": (
+        lambda T: T.arange(6.0).reshape(2, 3).flip(0),
+        ([[3.0, 4.0, 5.0], [0.0, 1.0, 2.0]], "float32", None),
+    ),
+    "flip_method_of_ints": (
+        lambda T: T.arange(6.0).reshape(2, 3).flip(0, 1),
+        ([[5.0, 4.0, 3.0], [2.0, 1.0, 0.0]], "float32", None),
+    ),
+    "flip_method_keyword_int": (
+        lambda T: T.arange(6.0).reshape(2, 3).flip(dims=0),
+        ("raises", "TypeError"),
     ),
 }
 
