@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import _user_warnings, dtypes
+from symgrad import _layout, _user_warnings, dtypes
 from symgrad._silent import cast
 from symgrad._size import Size as Size  # where the package's modules import it from
 
@@ -299,7 +299,7 @@ def in_dtype(data: Any, dtype: np.dtype) -> Any:
     kind = type(data)
     if kind is np.ndarray:
         if data.dtype != dtype and (data.ndim == 0 or dtype.kind == "f"):
-            return data.astype(dtype)
+            return _layout.cast_keeping_broadcast(data, dtype)
     elif kind is int and dtype.kind in "iu":
         low, high = _RANGES[dtype]
         if not low <= data <= high:  # two's complement

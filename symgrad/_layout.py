@@ -11,7 +11,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["output_strides", "dense_strides", "is_dense", "fill_order", "is_contiguous"]
+__all__ = [
+    "output_strides",
+    "dense_strides",
+    "is_dense",
+    "fill_order",
+    "is_contiguous",
+    "cast_keeping_broadcast",
+]
 
 
 def output_strides(inputs: Any, shape: tuple) -> tuple | None:
@@ -118,3 +125,19 @@ def is_contiguous(shape: tuple, strides: tuple) -> bool:
                 return False
             step *= n
     return True
+
+
+def cast_keeping_broadcast(data: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``data`` cast to ``dtype``, an expanded array (stride 0) still expanded: NumPy's
+    ``astype`` fills its broadcast dimensions in and orders them innermost, a layout an op's
+    result would then take where PyTorch's result of an expanded input is row-major.
+
+    Examples
+    --------
+    >>> cast_keeping_broadcast(np.broadcast_to(np.ones(3, bool), (2, 3)), np.dtype("f4")).strides
+    (0, 4)
+    """
+    if 0 not in data.strides or data.size < 2:
+        return data.astype(dtype)
+    one = data[tuple(slice(0, 1) if s == 0 else slice(None) for s in data.strides)]
+    return np.broadcast_to(one.astype(dtype), data.shape)

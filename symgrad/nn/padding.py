@@ -8,7 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.autograd import dual, grad_mode
 from symgrad.ops.pooling import constant_pad, pick
+from symgrad.prim import batching as _batching
 from symgrad.tensor import Tensor
 
 __all__ = ["pad"]
@@ -36,6 +38,22 @@ def _source(lo: int, hi: int, n: int, mode: str) -> np.ndarray:
         return np.clip(j, 0, n - 1)
     j = np.abs(j)
     return np.where(j > n - 1, 2 * (n - 1) - j, j)
+
+
+def _check_cropped(mode: str, dims: int, n: int, lo: int, hi: int, shape: Any, dim: int) -> None:
+    """PyTorch's errors for negative pads that crop a dimension away: reflect and replicate
+    of one dimension keep at least one element, the others no fewer than none."""
+    out = n + lo + hi
+    if mode == "circular" and out < 0:
+        raise RuntimeError(
+            "Negative padding value is resulting in an empty dimension: padding "
+            f"({lo}, {hi}) of dimension {dim} of size {n}"
+        )
+    if dims == 1 and mode != "circular" and out < 1:
+        raise RuntimeError(f"input (W: {n}) is too small. Calculated output W: {out}")
+    if out < 0:
+        sizes = [*shape[:dim], out, *shape[dim + 1 :]]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {out}: {sizes}")
 
 
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
@@ -82,6 +100,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
             f"and other non-zero dimensions for input, but got: {list(input.shape)}"
         )
     for axis, ((lo, hi), n) in enumerate(zip(pairs, input.shape[lead:])):
+        _check_cropped(mode, dims, n, lo, hi, input.shape, lead + axis)
         limit = _kept(lo, hi, n)[1] if mode == "circular" else math.inf
         if max(lo, hi) > limit or (mode == "reflect" and max(lo, hi) >= n):
             raise RuntimeError(
@@ -94,5 +113,44 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         shape = [1] * dims
         shape[axis] = src.size
         key.append(src.reshape(shape))
+    if mode == "circular" and _records(input):
+        return _circular(input, pairs)
+    if mode == "circular" and not input.requires_grad:  # PyTorch's result is row-major
+        input = input.contiguous()
     name = _NON_CONSTANT[mode].format(dims)
     return pick(input, (Ellipsis, *key), name, reads_input=mode != "circular")
+
+
+def _records(input: Tensor) -> bool:
+    """Whether the pad records a graph (and no forward-mode or vmap batch rides on it): then
+    its nodes are PyTorch's; otherwise one gather gives the same values."""
+    return (
+        input.requires_grad
+        and grad_mode.is_grad_enabled()
+        and not dual.active()
+        and not _batching.any_batched(input)
+    )
+
+
+def _circular(input: Tensor, pairs: list) -> Tensor:
+    """Circular padding as PyTorch's ``_pad_circular`` writes it, so the graph has its nodes
+    (``CopySlices`` reading ``SliceBackward0``): what negative pads leave copied into a new
+    tensor, then each padded dimension's wrapped parts copied from inside it, the last
+    dimension first."""
+    lead = input.ndim - len(pairs)
+    sizes = [n + lo + hi for (lo, hi), n in zip(pairs, input.shape[lead:])]
+    out = input.new_empty((*input.shape[:lead], *sizes))
+    into, source = out, input
+    dims = range(input.ndim - 1, lead - 1, -1)
+    for d in dims:
+        (lo, hi), n, size = pairs[d - lead], input.shape[d], sizes[d - lead]
+        into = into.narrow(d, max(lo, 0), size - max(lo, 0) - max(hi, 0))
+        source = source.narrow(d, max(-lo, 0), n - max(-lo, 0) - max(-hi, 0))
+    into.copy_(source)
+    for d in dims:
+        (lo, hi), size = pairs[d - lead], sizes[d - lead]
+        if lo > 0:
+            out.narrow(d, 0, lo).copy_(out.narrow(d, size - lo - max(hi, 0), lo))
+        if hi > 0:
+            out.narrow(d, size - hi, hi).copy_(out.narrow(d, max(lo, 0), hi))
+    return out

@@ -430,4 +430,20 @@ METHODS["dist"] = distances.dist
 METHODS["unique_consecutive"] = uniques.unique_consecutive_method
 for _name in ("squeeze", "squeeze_", "count_nonzero", "tile", "flip", "broadcast_to"):
     METHODS[_name] = items_one_by_one(_name, METHODS.get(_name) or _op(_name))
+
+
+_FLIP_ITEMS = METHODS["flip"]
+
+
+def _flip_method(self: Tensor, *dims: Any, **keyword: Any) -> Tensor:
+    """``x.flip(0)``: the method takes one dim as an int, where ``flip(x, 0)`` refuses it."""
+    if len(dims) == 1 and isinstance(dims[0], int):
+        dims = ((dims[0],),)
+    return _FLIP_ITEMS(self, *dims, **keyword)
+
+
+_flip_method.__name__ = _flip_method.__qualname__ = "flip"
+_flip_method.__doc__ = _FLIP_ITEMS.__doc__
+_flip_method.__wrapped__ = _FLIP_ITEMS.__wrapped__  # type: ignore[attr-defined]
+METHODS["flip"] = _flip_method
 bind_methods(METHODS)

@@ -17,7 +17,7 @@ from symgrad._memory_format import laid_out_like
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.operand_checks import refuse_bool
-from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked
+from symgrad.ops.reductions import _pick_forward, _pick_vjp, picked, picked_itself
 from symgrad.ops.tie_order import kth_order, sort_order, topk_order
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
@@ -67,15 +67,24 @@ def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
 
 
 def _lexsort_along(key: np.ndarray, rank: np.ndarray, dim: int) -> np.ndarray:
-    """Stable order by ``rank`` first, then ``key``, along ``dim``."""
+    """Stable order by ``rank`` first, then ``key``, along ``dim``, row-major as
+    ``np.argsort``'s (the moved axis would leave the sort's result strided)."""
     moved_key = np.moveaxis(key, dim, -1)
     moved_rank = np.moveaxis(rank, dim, -1)
     order = np.lexsort((moved_key, moved_rank), axis=-1)
-    return np.moveaxis(order, -1, dim)
+    return np.ascontiguousarray(np.moveaxis(order, -1, dim))
 
 
 def _pick(op: str, x: Tensor, dim: int, find: Any, keepdim: bool = True) -> Any:
     return _RETURNS[op](*picked(_PICKS[op], x, dim, keepdim, find))
+
+
+def _pick_of(op: str, input: Tensor, x: Tensor, dim: int, find: Any, keepdim: bool = True) -> Any:
+    """``_pick`` of ``x``, ``input`` made at least 1-d; of a 0-d ``input`` the element itself,
+    one node on ``input`` as PyTorch's (no reshape around it)."""
+    if input.ndim == 0:
+        return _RETURNS[op](*picked_itself(_PICKS[op], input))
+    return _pick(op, x, dim, find, keepdim)
 
 
 def _along(input: Tensor, dim: Any) -> tuple:
@@ -113,7 +122,7 @@ def sort(
     def find(a: np.ndarray) -> np.ndarray:
         return sort_order(a, d, descending, stable, _order(a, d, descending)).astype(np.int64)
 
-    return _scalar_back(_pick("sort", x, d, find), input)
+    return _pick_of("sort", input, x, d, find)
 
 
 def argsort(
@@ -181,7 +190,9 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     def find(a: np.ndarray) -> np.ndarray:
         return topk_order(a, d, k, largest, sorted, _order(a, d, largest)).astype(np.int64)
 
-    return _scalar_back(_pick("topk", x, d, find), input)
+    if k == 0 and input.ndim:
+        return _pick("topk", x, d, find)
+    return _pick_of("topk", input, x, d, find)  # (of a 0-d input k=0 picks it too)
 
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
@@ -206,7 +217,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     def find(a: np.ndarray) -> np.ndarray:
         return kth_order(a, d, k, _order(a, d, False)).astype(np.int64)
 
-    return _scalar_back(_pick("kthvalue", x, d, find, bool(keepdim)), input)
+    return _pick_of("kthvalue", input, x, d, find, bool(keepdim))
 
 
 _PICKS["median"] = Structural(
@@ -301,7 +312,7 @@ def median(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
             index = np.where(nan.any(axis=d, keepdims=True), first, index)
         return index.astype(np.int64)
 
-    return _scalar_back(_pick("median", x, d, find, bool(keepdim)), input)
+    return _pick_of("median", input, x, d, find, bool(keepdim))
 
 
 __all__ += ["median"]

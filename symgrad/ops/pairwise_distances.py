@@ -78,8 +78,8 @@ def _difference_gradient(xp: Any, d: Any, g: Any, out: Any, p: float) -> Any:
         gd = g * xp.sign(d)
     elif math.isinf(p):
         gd = xp.where(xp.eq(xp.abs(d), out), g * xp.sign(d), 0.0)
-    elif p == 2:
-        gd = xp.where(xp.eq(out, 0), 0.0, d * (g / out))
+    elif p == 2:  # the ratio masked before it meets d, so a second derivative has no 0 * inf
+        gd = d * xp.where(xp.eq(out, 0), 0.0, g / out)
     else:
         scale = xp.where(xp.eq(out, 0), 0.0, g / _pow(xp, out, p - 1))
         gd = xp.sign(d) * _pow(xp, xp.abs(d), p - 1) * scale

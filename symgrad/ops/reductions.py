@@ -18,9 +18,8 @@ from symgrad._arguments import (
     require_tensor_input,
 )
 from symgrad._data import distinct_dims
-from symgrad._meta import is_meta, meta_result, stand_in
-from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.ops.operand_checks import zero_count
+from symgrad.ops.picking import _pick_forward, _pick_vjp, picked, picked_itself
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import HALF
 from symgrad.prim.structural import Structural
@@ -353,48 +352,15 @@ class _Min(MaxMin):
     op = "min"
 
 
-def _pick_forward(xp: Any, a: Any, dim: int, index: np.ndarray, keepdim: bool) -> Any:
-    values = xp.gather(a, dim, index)
-    return values if keepdim else xp.squeeze(values, dim)
-
-
-def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    dim = c.params["dim"]
-    g = g if c.params["keepdim"] else xp.unsqueeze(g, dim)
-    return (xp.scatter_zeros(c.shapes[0], dim, c.params["index"], g, unique=True),)
-
-
 # max(x, dim) and min(x, dim): the gradient goes to the one element picked (not shared by ties)
 _MAX_DIM = Structural("max", _pick_forward, _pick_vjp, backward="MaxBackward0")
 _MIN_DIM = Structural("min", _pick_forward, _pick_vjp, backward="MinBackward0")
 
 
-def picked(prim: Structural, x: Tensor, dim: int, keepdim: bool, find: Any) -> tuple:
-    """``prim``'s values of ``x`` picked along ``dim`` at the index ``find(x's values)`` gives
-    (int64, ``dim`` kept as size 1), and the indices tensor (``dim`` dropped unless
-    ``keepdim``). While ``symgrad.compile`` traces, both are said to come from ``x``'s values,
-    so that a compiled program finds the index afresh at every call."""
-    index = prim.laid_out(find(stand_in(x._data)), x._data)  # as the values are
-    indices = index if keepdim else np.squeeze(index, dim)
-    indices = Tensor._make(meta_result(indices) if is_meta(x._data) else indices)
-    if TRACE.log is None:
-        return prim(x, dim=dim, index=index, keepdim=keepdim), indices
-
-    def found(a: np.ndarray) -> np.ndarray:
-        i = find(a)
-        return i if keepdim else np.squeeze(i, dim)
-
-    def params(i: np.ndarray) -> dict:
-        return {"dim": dim, "index": i if keepdim else np.expand_dims(i, dim), "keepdim": keepdim}
-
-    data_value(indices, found, x)
-    values = prim(x, dim=dim, index=index, keepdim=keepdim)
-    data_params(values, params, indices)
-    return values, indices
-
-
 def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
-    if input.ndim == 0:  # a 0-d tensor is its own maximum, along its one (implied) dimension
+    if input.ndim == 0 and not _batching.any_batched(input):  # its own maximum
+        return (_Max if arg is np.argmax else _Min)(*picked_itself(_select_prim(arg), input))
+    if input.ndim == 0:  # along its one (implied) dimension
         input, keepdim = input.reshape(1), False
     if _batching.any_batched(input):  # inside vmap: the whole batch's extrema at once
         return _batching.per_batch(lambda p: _select_along(p, dim + 1, keepdim, arg), input)
@@ -402,8 +368,12 @@ def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
     def find(a: np.ndarray) -> np.ndarray:
         return np.expand_dims(arg(a, axis=dim), dim).astype(np.int64)
 
-    prim, result = (_MAX_DIM, _Max) if arg is np.argmax else (_MIN_DIM, _Min)
-    return result(*picked(prim, input, dim, bool(keepdim), find))
+    result = _Max if arg is np.argmax else _Min
+    return result(*picked(_select_prim(arg), input, dim, bool(keepdim), find))
+
+
+def _select_prim(arg: Any) -> Structural:
+    return _MAX_DIM if arg is np.argmax else _MIN_DIM
 
 
 def max(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any = OMITTED) -> Any:

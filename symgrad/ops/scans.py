@@ -18,13 +18,34 @@ from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
 from symgrad.ops.operand_checks import zero_count
-from symgrad.ops.reductions import _pick_forward, picked
+from symgrad.ops.reductions import _pick_forward, picked, picked_itself
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import half_rule_in_float32
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
 __all__ = ["cumsum", "cumprod", "logcumsumexp", "cummax", "cummin"]
+
+
+def _scalar_as_row(scan: Any) -> Any:
+    """``scan(xp, a, dim)`` that takes a 0-d ``a`` as one row of one element, so a 0-d
+    tensor's scan is one node on it, as PyTorch's (no reshapes around it)."""
+
+    def scan_of(xp: Any, a: Any, dim: int) -> Any:
+        if len(a.shape):
+            return scan(xp, a, dim)
+        return xp.reshape(scan(xp, xp.reshape(a, (1,)), 0), ())
+
+    return scan_of
+
+
+def _scalar_passes(vjp: Any) -> Any:
+    """``vjp`` that passes the gradient of a scan of one element through (PyTorch's)."""
+
+    def vjp_of(xp: Any, g: Any, c: Any) -> tuple:
+        return (g,) if not len(c.shapes[0]) else vjp(xp, g, c)
+
+    return vjp_of
 
 
 def _cumsum_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -34,8 +55,8 @@ def _cumsum_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 _CUMSUM = Structural(
     "cumsum",
-    lambda xp, a, dim: xp.cumsum(a, dim),
-    _cumsum_vjp,
+    _scalar_as_row(lambda xp, a, dim: xp.cumsum(a, dim)),
+    _scalar_passes(_cumsum_vjp),
     backward="CumsumBackward0",
     jvp="linear",
     batch="reduction",
@@ -61,7 +82,7 @@ def _prepare(input: Tensor, dim: Any, dtype: Any, name: str) -> tuple:
             "have no bool result; leave dtype out for int64 counts"
         )
     x = input if target is None or target == input.dtype else input.to(target)
-    if x.ndim == 0:
+    if x.ndim == 0 and _batching.any_batched(x):  # the batch's dimension is not a scan's
         x = x.reshape(1)
     return x, d
 
@@ -81,7 +102,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     out = _CUMSUM(x, dim=d)
     if out.dtype != x.dtype:  # NumPy's running sums of small integers are int64
         out = out.to(x.dtype)
-    return out.reshape(()) if input.ndim == 0 else out
+    return out.reshape(()) if input.ndim == 0 and out.ndim else out
 
 
 def _cumprod_forward(xp: Any, a: Any, dim: int) -> Any:
@@ -134,13 +155,13 @@ def _cumprod_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 _CUMPROD = Structural(
     "cumprod",
-    _cumprod_forward,
+    _scalar_as_row(_cumprod_forward),
     # float16 in float32, as PyTorch's running products and the sums of its gradient
-    half_rule_in_float32(_cumprod_vjp),
+    _scalar_passes(half_rule_in_float32(_cumprod_vjp)),
     saves=(0,),
     saves_out=True,
     backward="CumprodBackward0",
-    kernel=lambda xp, a, dim: _running_products(a, dim),
+    kernel=_scalar_as_row(lambda xp, a, dim: _running_products(a, dim)),
     batch="reduction",
     rows=True,
 )
@@ -161,7 +182,7 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     out = _CUMPROD(x, dim=d)
     if out.dtype != x.dtype:  # NumPy's running products of small integers are int64
         out = out.to(x.dtype)
-    return out.reshape(()) if input.ndim == 0 else out
+    return out.reshape(()) if input.ndim == 0 and out.ndim else out
 
 
 def _at(xp: Any, a: Any, dim: int, i: int) -> Any:
@@ -274,6 +295,9 @@ def _running_pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
     again (PyTorch's ``scatter_add``), unlike a reduction's one place per output."""
     dim = c.params["dim"]
     g = g if c.params["keepdim"] else xp.unsqueeze(g, dim)
+    if not len(c.shapes[0]):  # a 0-d input's element, as from a row of one (vmap's scatter)
+        row = xp.scatter_zeros((1,), 0, c.params["index"].reshape(1), xp.reshape(g, (1,)))
+        return (xp.reshape(row, ()),)
     return (xp.scatter_zeros(c.shapes[0], dim, c.params["index"], g),)
 
 
@@ -285,6 +309,8 @@ _PICKS = {
 
 def _cum_extremum(input: Tensor, dim: int, op: str) -> Any:
     d = _wrap_dim(dim, max(input.ndim, 1))
+    if input.ndim == 0 and not _batching.any_batched(input):
+        return (_Cummax if op == "cummax" else _Cummin)(*picked_itself(_PICKS[op], input))
     x = input.reshape(1) if input.ndim == 0 else input
     if _batching.any_batched(x):  # inside vmap: the running extrema of the whole batch at once
         found = _batching.per_batch(lambda p: _cum_extremum(p, d + 1, op), x)

@@ -419,7 +419,11 @@ def flip(input: Tensor, dims: Any) -> Tensor:
     """Reverse the order of elements along ``dims``."""
     if type(input) is not Tensor:
         require_tensor("flip", "input", 1, input)
-    dims = dims if isinstance(dims, (tuple, list)) else (dims,)
+    if not isinstance(dims, (tuple, list)):  # (the method takes ints one by one)
+        raise TypeError(
+            "flip(): argument 'dims' (position 2) must be tuple of ints, not "
+            f"{type(dims).__name__}: give the dims as a list, flip(x, [{dims!r}])"
+        )
     wrapped = tuple(_wrap_dim(d, input.ndim) for d in dims)
     for d in set(wrapped):
         if wrapped.count(d) > 1:

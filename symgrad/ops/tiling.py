@@ -28,9 +28,11 @@ from symgrad._data import (
     sizes,
     wrap_dim_of_dims,
 )
+from symgrad._memory_format import contiguous_format
 from symgrad._tracing import TRACE, data_params, data_value
 from symgrad.autograd.modified import watch_indices
 from symgrad.ops.gathering import gather, index_select
+from symgrad.ops.interleave_counts import check_counts, repeated_indices
 from symgrad.ops.pooling import pick
 from symgrad.ops.shape import expand
 from symgrad.prim import batching as _batching
@@ -132,7 +134,8 @@ def repeat_interleave(
             "None) or (Tensor input, int repeats, int dim = None)"
         )
     if repeats is OMITTED:  # repeat_interleave(counts): indices repeated by their counts
-        return _found(lambda c: np.repeat(np.arange(c.size), c.astype(np.int64)), input)
+        check_counts(input)
+        return _found(lambda c: repeated_indices(c, output_size), input)
     x = input.reshape(-1) if dim is None else input
     d = 0 if dim is None else _wrap_dim(dim, x.ndim)
     if x.ndim == 0:  # PyTorch's unsqueeze(dim + 1) of a 0-d tensor: out of range
@@ -141,9 +144,15 @@ def repeat_interleave(
         )
     n = x.shape[d]
     if isinstance(repeats, Tensor):
+        if repeats.ndim > 1:
+            raise RuntimeError(
+                "repeats must be 0-dim or 1-dim tensor, got one of shape "
+                f"{list(repeats.shape)}: give one count per element along dim, or a single one"
+            )
+        check_counts(repeats.reshape(-1))
 
         def find(repeats: np.ndarray) -> np.ndarray:
-            counts = repeats.astype(np.int64).reshape(-1)
+            counts = repeats.reshape(-1)
             if counts.size == 1:
                 counts = np.full(n, counts[0])
             if counts.size != n:
@@ -151,20 +160,23 @@ def repeat_interleave(
                     "repeats must have the same size as input along dim, but got "
                     f"repeats.size(0) = {counts.size} and input.size({d}) = {n}"
                 )
-            if (counts < 0).any():
-                raise RuntimeError("repeats can not be negative")
-            return np.repeat(np.arange(n), counts)
+            return repeated_indices(counts, output_size)
 
         return index_select(x, d, _found(find, repeats))
     if repeats < 0:
-        raise RuntimeError("repeats can not be negative")
-    # PyTorch: unsqueeze, expand, then a view (ViewBackward0)
+        raise RuntimeError(f"Repeats must be non-negative, got {repeats}")
+    if output_size is not None and output_size != n * repeats:
+        raise RuntimeError(
+            f"repeat_interleave: Invalid output_size, expected {n * repeats} but got {output_size}"
+        )
+    # PyTorch: unsqueeze, expand, a contiguous clone, then a view (ViewBackward0)
     moved = x.unsqueeze(d + 1)
     shape = list(moved.shape)
     shape[d + 1] = repeats
     out_shape = list(x.shape)
     out_shape[d] = n * repeats
-    return expand(moved, tuple(shape)).contiguous().view(*out_shape)
+    cloned = expand(moved, tuple(shape)).clone(memory_format=contiguous_format)
+    return cloned.view(*out_shape)
 
 
 def repeat_interleave_method(
@@ -204,9 +216,11 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     if type(shifts) is not int:
         require_ints("roll", "shifts", shifts)
     shifts = tuple(shifts) if isinstance(shifts, (list, tuple)) else (shifts,)
+    if not shifts:
+        raise RuntimeError("`shifts` required: roll takes one shift or more, got none")
     if input.numel() == 0:  # PyTorch returns a copy before looking at the dims
         return input.clone()
-    if dims is None:
+    if dims is None or (isinstance(dims, (list, tuple)) and not dims):  # empty: the flat roll
         if len(shifts) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims: 0")
         flat = np.roll(np.arange(input.numel()), shifts[0]).reshape(input.shape)

@@ -181,6 +181,7 @@ class Application:
     def _finish(self, args: tuple, datas: list, params: tuple, requires: bool) -> Tensor:
         dtype = self._result_dtype(args + params if params else args)
         numbers = params
+        operands = datas  # the layout is the operands', before a cast fills in broadcast ones
         if dtype is _HALF and self.half_in_float32:  # rounded once, as PyTorch's kernels
             datas = [_single(_half_number(d, k, self.name)) for k, d in enumerate(datas)]
             if params and self.name in _HALF_PARAMS:  # (the node keeps the exact ones)
@@ -203,7 +204,7 @@ class Application:
         elif out.dtype != dtype:
             out = cast(out, dtype)
         if len(datas) > 1:  # (a one-input kernel keeps its input's layout, as on the fast path)
-            out = laid_out_as_inputs(out, datas)
+            out = laid_out_as_inputs(out, operands)
         if _anomaly_state.enabled:
             anomaly.check_forward(self, out, datas, params)
         if requires and _grad_state.enabled:

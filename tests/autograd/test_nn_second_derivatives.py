@@ -129,6 +129,14 @@ _CASES = {
         T, lambda T, F, x, y: T.cdist(x[None], y[None], p=1), _X, _Y, wrt=(1,)
     ),
     "cdist_second": lambda T: _second(T, lambda T, F, x, y: T.cdist(x, y, p=1.5), _X, _Y),
+    # the matrix-product path's gradient has a derivative: finite where a distance is 0
+    "cdist_matrix_product_second_at_zero": lambda T: _second(
+        T,
+        lambda T, F, x, y: T.cdist(x, y, compute_mode="use_mm_for_euclid_dist"),
+        _X,
+        [_X[1], [0.0, 0.0, 2.0]],
+        graphs=(),
+    ),
 }
 
 _EXPECTED: dict = {
@@ -332,6 +340,13 @@ _EXPECTED: dict = {
         ),
     ),
     "cdist_second": ("raises", "NotImplementedError"),
+    "cdist_matrix_product_second_at_zero": (
+        (),
+        (
+            ([[0.0, -3.0, -3.0], [0.0, 0.0, 0.0]], "float64", None),
+            ([[0.0, 0.0, 0.0], [0.0, 3.0, 3.0]], "float64", None),
+        ),
+    ),
 }
 
 CASES = {name: (fn, _EXPECTED.get(name)) for name, fn in _CASES.items()}

@@ -210,6 +210,33 @@ CASES = {
         lambda T: _layout(_pair(T)[1].t().argsort(0)),
         (([[1, 2, 2], [0, 1, 1], [2, 0, 0]], "int64", None), _T_STRIDES, False, False),
     ),
+    # -- an expanded operand of another dtype: row-major, as an expanded one of the result's
+    "expanded_bool_times_float": (
+        lambda T: _layout(T.ones(3, 4, dtype=T.bool).expand(2, 3, 4) * T.ones(2, 3, 4))[1:],
+        ((12, 4, 1), True, True),
+    ),
+    "exp_of_expanded_int": (
+        lambda T: _layout(T.ones(3, 4, dtype=T.int64).expand(2, 3, 4).exp())[1:],
+        ((12, 4, 1), True, True),
+    ),
+    "where_expanded_bool": (
+        lambda T: T.where(
+            T.ones(3, 4, dtype=T.bool).expand(2, 3, 4), T.ones(2, 3, 4), 0.0
+        ).stride(),
+        (12, 4, 1),
+    ),
+    "triu_gradient_under_create_graph": (
+        lambda T: _triu_gradient(T),
+        ((12, 4, 1), True),
+    ),
+    "sort_descending_along_rows_is_row_major": (
+        lambda T: [_layout(t)[1:] for t in _pair(T)[1].sort(0, descending=True)],
+        (((3, 1), True, True), ((3, 1), True, True)),
+    ),
+    "argsort_descending_along_rows_is_row_major": (
+        lambda T: _layout(_pair(T)[1].argsort(0, descending=True)),
+        (([[2, 2, 0], [1, 1, 2], [0, 0, 1]], "int64", None), (3, 1), True, True),
+    ),
     "sort_values_gradient": (
         lambda T: _sorted_gradient(T),
         (
@@ -443,6 +470,12 @@ def _conv_program(T):
         x.grad.stride(),
         w.grad,
     )
+
+
+def _triu_gradient(T):
+    x = T.arange(24.0, dtype=T.float64).reshape(2, 3, 4).requires_grad_()
+    (g,) = T.autograd.grad(T.triu(x, 1), x, T.ones(2, 3, 4, dtype=T.float64), create_graph=True)
+    return g.stride(), g.is_contiguous()
 
 
 def _sorted_gradient(T):
