@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._tracing import TRACE
 from symgrad.autograd import dual, grad_mode
 from symgrad.ops.pooling import constant_pad, pick
 from symgrad.prim import batching as _batching
@@ -122,11 +123,13 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
 
 
 def _records(input: Tensor) -> bool:
-    """Whether the pad records a graph (and no forward-mode or vmap batch rides on it): then
-    its nodes are PyTorch's; otherwise one gather gives the same values."""
+    """Whether the pad records a graph (and no forward-mode or vmap batch rides on it, and
+    ``symgrad.compile`` is not tracing, whose one node stands for the whole function): then its
+    nodes are PyTorch's; otherwise one gather gives the same values."""
     return (
         input.requires_grad
         and grad_mode.is_grad_enabled()
+        and TRACE.log is None
         and not dual.active()
         and not _batching.any_batched(input)
     )
