@@ -75,20 +75,22 @@ def no_forward_rule(op: str) -> Any:
     NotImplementedError: Trying to use forward AD with _cdist_forward that does not support it ...
     """
 
-    def refuse(xp: Any, tangents: tuple, ctx: Ctx) -> Any:
-        raise NotImplementedError(_NOT_IN_PYTORCH.format(op=op(ctx) if callable(op) else op))
-
-    return refuse
+    return _refusal(lambda ctx: _NOT_IN_PYTORCH.format(op=op(ctx) if callable(op) else op))
 
 
 def not_differentiable(op: str) -> Any:
     """The forward rule of an op PyTorch declares no derivative for at all (``op``: its ATen
     name): PyTorch's ``NotImplementedError`` for a tangent reaching it."""
+    return _refusal(
+        lambda ctx: f"Trying to use forward AD with aten::{op} that does not support it."
+    )
+
+
+def _refusal(message: Any) -> Any:
+    """A forward rule raising ``NotImplementedError(message(ctx))`` for any tangent."""
 
     def refuse(xp: Any, tangents: tuple, ctx: Ctx) -> Any:
-        raise NotImplementedError(
-            f"Trying to use forward AD with aten::{op} that does not support it."
-        )
+        raise NotImplementedError(message(ctx))
 
     return refuse
 
