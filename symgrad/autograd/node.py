@@ -64,7 +64,6 @@ class Node:
     num_outputs = 1
     runs_user_code = False  # True where backward is user code (custom Functions)
     has_forward = True  # False for a leaf's node: no forward call to trace back to
-    holds_indices = False  # True where the backward reads picked positions (set by node_class)
 
     def __init__(
         self,
@@ -190,7 +189,7 @@ class Node:
             or self._packed is not None
             or self._watched is not None
             or self._versions.count(None) != len(self._versions)
-            or self.holds_indices
+            or type(self).__name__ in HOLDS_INDICES
         ):
             self._saved = None
             self._out = None
@@ -428,7 +427,5 @@ def node_class(name: str, base: type = Node, outputs: int = 1) -> type:
         attrs = {"__slots__": (), "__module__": "builtins"}
         if outputs != 1:
             attrs["num_outputs"] = outputs
-        if name in HOLDS_INDICES:  # freed by a backward pass, as PyTorch's saved indices
-            attrs["holds_indices"] = True
         cls = _NODE_CLASSES[(base, name, outputs)] = type(name, (base,), attrs)
     return cls
