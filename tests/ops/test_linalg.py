@@ -59,6 +59,30 @@ def test_det_of_empty_and_one_by_one_matrices():
     assert g.tolist() == [[1.0]] and not g.requires_grad
 
 
+def test_det_is_exact_where_the_elimination_is():
+    # PyTorch's det is the product of the LU factors' diagonal, so a matrix whose
+    # elimination is exact has its exact determinant (printed tensor(-2.)); NumPy's det,
+    # exp(log|det|), gives -2.0000000000000004 for this one
+    assert L.det(_t([[1.0, 2.0], [3.0, 4.0]])).item() == -2.0
+    assert L.det(_t([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]])).item() == 18.0
+    batch = symgrad.tensor([[[1.0, 2.0], [3.0, 4.0]], [[0.0, 1.0], [1.0, 0.0]]])
+    assert L.det(batch).tolist() == [-2.0, -1.0] and L.det(batch).dtype == symgrad.float32
+    assert L.det(_t([[1.0, 2.0], [2.0, 4.0]])).item() == 0.0  # singular: a zero pivot
+    assert repr(L.det(_t([[1.0, 2.0], [3.0, 4.0]]))) == "tensor(-2., dtype=symgrad.float64)"
+
+
+@pytest.mark.torch
+def test_det_rounds_as_pytorch_on_small_matrices():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((40, 2, 2))
+    ours, theirs = L.det(_t(a)).numpy(), torch.linalg.det(torch.tensor(a)).numpy()
+    # LU of the transposed matrix, as PyTorch's (OpenBLAS may fuse a multiply-add, so a few
+    # last bits may still differ)
+    assert np.mean(ours == theirs) >= 0.7
+    np.testing.assert_allclose(ours, theirs, rtol=1e-14)
+
+
 def test_slogdet_and_logdet():
     a = _t([[0.0, 2.0], [1.0, 0.0]], True)
     sign, logabs = L.slogdet(a)
