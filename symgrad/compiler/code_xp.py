@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.prim.application import single_rounded
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.vocab import VOCABULARY
 
@@ -279,7 +278,7 @@ class CodeXP:
 
     def elementwise(self, prim: Any, args: tuple, params: tuple = ()) -> Any:
         numeric = getattr(prim, "_raw", None) or prim.numeric  # the program runs silenced
-        return self.em.call(single_rounded(prim, numeric), *args, *params)
+        return self.em.call(numeric, *args, *params)
 
     def elementwise_vjp(
         self, prim: Any, i: int, args: tuple, out: Any, g: Any, params: tuple = ()

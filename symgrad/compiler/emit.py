@@ -19,7 +19,6 @@ import numpy as np
 from symgrad._tracing import GraphBreak
 from symgrad.compiler import scalar as _scalar
 from symgrad.compiler.inline import inline_forward, inline_vjp, without_dead_lines
-from symgrad.prim.application import single_rounded
 from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.numpy_xp import NP, reduce_to
 from symgrad.prim.primitive import Ctx, gradients_in
@@ -314,7 +313,7 @@ def _kernel(step: Any) -> Any:
     if type(prim) is Elementwise or isinstance(prim, Elementwise):
         # the kernel without its own switch of NumPy's warnings: the program runs silenced
         numeric = prim.numeric
-        numeric = single_rounded(prim, getattr(prim, "_raw", None) or numeric)
+        numeric = getattr(prim, "_raw", None) or numeric
         if not params:
             return numeric
         return lambda *xs: numeric(*xs, *params)

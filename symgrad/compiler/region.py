@@ -47,13 +47,6 @@ _UFUNCS = {
     sp.exp: np.exp,
     sp.log: np.log,
 }
-# the functions whose float32 values eager calls round once from float64, as PyTorch's
-# (Application.single_in_double): so do the regions, to give the eager values
-_IN_DOUBLE = frozenset(
-    (np.sin, np.cos, np.tan, np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.tanh)
-    + (np.arctanh, np.exp, np.log)
-)
-_SINGLE, _DOUBLE = np.dtype(np.float32), np.dtype(np.float64)
 _G, _OUT = sp.Symbol("g", real=True), sp.Symbol("out", real=True)
 
 
@@ -173,12 +166,7 @@ class FusedRegion:
                 value = env[order[0]]
             else:
                 value = np.full(shape, constant, self._dtype)
-            if ufunc is None:
-                env[name] = value
-            elif ufunc in _IN_DOUBLE and value.dtype == _SINGLE:
-                env[name] = ufunc(value.astype(_DOUBLE)).astype(_SINGLE)
-            else:
-                env[name] = ufunc(value)
+            env[name] = value if ufunc is None else ufunc(value)
         return env["result"]
 
     def outputs(self, xp: Any, inputs: tuple, params: Any) -> tuple:

@@ -428,8 +428,3 @@ SILU = declare(
     promote="float",
     half_backward="float32",
 )
-
-# PyTorch's float32 functions give the correctly rounded value for nearly every input: these
-# compute float32 in float64 and round once (Application.single_in_double)
-for _prim in (EXP, EXPM1, LOG, SIN, COS, TAN, TANH):
-    _prim.single_in_double = True

@@ -47,8 +47,6 @@ ATANH = _unary("atanh", lambda x: sp.atanh(x), np.arctanh, domain={"x": "open_un
 EXP2 = _unary("exp2", lambda x: 2**x, np.exp2, partials=lambda out: (out * sp.log(2),))
 LOG2 = _unary("log2", lambda x: sp.log(x) / sp.log(2), np.log2, domain={"x": "positive"})
 LOG10 = _unary("log10", lambda x: sp.log(x) / sp.log(10), np.log10, domain={"x": "positive"})
-for _prim in (ASIN, ACOS, ATAN, SINH, COSH, ATANH, EXP2, LOG2, LOG10):
-    _prim.single_in_double = True  # rounded once from float64, as PyTorch's (see EXP's)
 
 # -- special functions --------------------------------------------------------------------------
 ERFC = _unary("erfc", lambda x: sp.erfc(x))

@@ -15,7 +15,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._data import INT_ARG_END, INT_ARG_MIN, check_broadcast, in_dtype
-from symgrad._layout import cast_keeping_broadcast, output_strides
+from symgrad._layout import output_strides
 from symgrad._memory_format import laid_out_as_inputs
 from symgrad._meta import MetaArray, check_devices, meta_array
 from symgrad._silent import cast, silencer
@@ -27,14 +27,14 @@ from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.primitive import as_operand, int_overflow, recorded, with_origin
 from symgrad.tensor import NAMES, Tensor
 
-__all__ = ["Application", "single_rounded"]
+__all__ = ["Application"]
 _grad_state = grad_mode._state
 _anomaly_state = anomaly._state
 _dual_state = dual.STATE
 _silent_set, _silent_reset, _SILENT = silencer()
 _EAGER_MIN = blocks.EAGER_MIN
 _WIDE = "fd"  # float32 and float64: the fast path's dtypes (float16 is computed in float32)
-_HALF, _SINGLE, _DOUBLE = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_HALF, _SINGLE = np.dtype(np.float16), np.dtype(np.float32)
 
 
 class Application:
@@ -44,10 +44,6 @@ class Application:
 
     _raw: Any = None  # the forward kernel itself, once built (None: not yet, or old NumPy)
     half_in_float32 = True  # float16 operands computed in float32 (False: in float16)
-    # float32 operands computed in float64 and rounded once: PyTorch's float32 functions (exp,
-    # log, tanh, ...) give the correctly rounded value for nearly every input, NumPy's own
-    # float32 ones differ from it in the last bit for a tenth to a half of them
-    single_in_double = False
     name: str
     promote: str
 
@@ -70,12 +66,9 @@ class Application:
                 if type(a) is Tensor:
                     d = a._data
                     if type(d) is np.ndarray and d.dtype.char in _WIDE:
-                        dtype = d.dtype
-                        if self.single_in_double and dtype is _SINGLE:
-                            d = _double(d)  # (rounded back by _result)
                         operands = (d, *params) if params else (d,)
                         out = _quiet(raw, operands) if d.size < _EAGER_MIN else _big(raw, operands)
-                        return self._result(out, dtype, a._requires_grad, args, params)
+                        return self._result(out, d.dtype, a._requires_grad, args, params)
             elif n == 2:
                 a, b = args
                 ta, tb = type(a), type(b)
@@ -195,8 +188,6 @@ class Application:
                 numbers = tuple(_half_param(p) for p in params)
         else:
             datas = [in_dtype(d, dtype) for d in datas]
-            if self.single_in_double and dtype is _SINGLE:
-                datas = [_double(d) for d in datas]
         if _has_meta(datas) and check_devices(args):
             return self._finish_meta(args, datas, params, requires, dtype)
         try:
@@ -310,31 +301,6 @@ _HALF_PARAMS = frozenset(
 def _single(data: Any) -> Any:
     """An operand of a float16 op in float32, the type PyTorch's kernels compute in."""
     return data.astype(_SINGLE) if type(data) is np.ndarray else in_dtype(data, _SINGLE)
-
-
-def single_rounded(prim: Any, kernel: Any) -> Any:
-    """``kernel`` of ``prim`` as its eager calls compute: float32 arrays in float64, rounded
-    once, where the primitive says so (:attr:`Application.single_in_double`); else itself.
-    For the code a compiled program runs, so that it gives the eager values."""
-    if not getattr(prim, "single_in_double", False):
-        return kernel
-
-    def rounded(x: Any, *rest: Any) -> Any:
-        if type(x) is np.ndarray and x.dtype == _SINGLE:
-            return kernel(x.astype(_DOUBLE), *rest).astype(_SINGLE)
-        return kernel(x, *rest)
-
-    return rounded
-
-
-def _double(data: Any) -> Any:
-    """A float32 array operand in float64, broadcast dimensions kept (so the result is laid
-    out as from the float32 one); a meta array, which holds no values, as it is."""
-    if type(data) is not np.ndarray:
-        return data
-    return (
-        data.astype(_DOUBLE) if data.flags.c_contiguous else cast_keeping_broadcast(data, _DOUBLE)
-    )
 
 
 def _plain(params: tuple) -> bool:

@@ -43,9 +43,6 @@ def _sigmoid(x: Any) -> Any:
     # and 1 / inf is the 0 PyTorch gives there (NumPy's overflow warning is switched off)
     token = _silent_set(_SILENT)
     try:
-        if type(x) is np.ndarray and x.dtype == np.float32:
-            # exp rounded once from float64, as PyTorch's float32 exp, then float32 steps
-            return 1 / (1 + np.exp(-x.astype(np.float64)).astype(np.float32))
         return 1 / (1 + np.exp(-x))
     finally:
         _silent_reset(token)
