@@ -110,6 +110,9 @@ class CpuStream:
 
     def __getattr__(self, name: str) -> Any:
         # the samplers PyTorch's kernels are not written for: NumPy's, on the same twister
+        # (not while copy or pickle rebuild a stream, which has no NumPy generator yet)
+        if name == "numpy" or name.startswith("__"):
+            raise AttributeError(name)
         return getattr(self.numpy, name)
 
     # -- the twister's numbers ---------------------------------------------------------------

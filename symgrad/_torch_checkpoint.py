@@ -258,22 +258,20 @@ def _encode(text: Any, encoding: Any = "utf-8") -> bytes:
     return _codecs.encode(text, encoding)
 
 
-# the plain containers both loaders (this one and symgrad's own) rebuild
+# the plain containers both loaders (this one and symgrad's own) rebuild: PyTorch's
+# weights-only ones (frozenset, slice and range need add_safe_globals there too)
 PLAIN_GLOBALS: dict[tuple[str, str], Any] = {
     ("collections", "OrderedDict"): collections.OrderedDict,
+    ("collections", "Counter"): collections.Counter,
     ("builtins", "set"): set,
-    ("builtins", "frozenset"): frozenset,
     ("builtins", "complex"): complex,
     ("builtins", "bytearray"): bytearray,
-    ("builtins", "slice"): slice,
-    ("builtins", "range"): range,
 }
 
 
 def _stand_ins() -> dict[tuple[str, str], Any]:
     table: dict[tuple[str, str], Any] = {
         **PLAIN_GLOBALS,
-        ("collections", "Counter"): collections.Counter,
         ("_codecs", "encode"): _encode,
         ("torch", "Size"): _size,
         ("torch", "device"): _device,

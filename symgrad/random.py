@@ -126,6 +126,20 @@ class Generator:
             raise RuntimeError("Invalid mt19937 state") from None
         return self
 
+    def clone_state(self) -> Generator:
+        """A new generator in this one's state (and with its initial seed)."""
+        clone = Generator(self.device)
+        clone.set_state(self.get_state())
+        return clone
+
+    def get_offset(self) -> int:
+        """PyTorch's ``RuntimeError``: offsets belong to counter-based (CUDA) generators."""
+        raise RuntimeError("CPU Generator does not use offset")
+
+    def set_offset(self, offset: int) -> Generator:
+        """PyTorch's ``RuntimeError``: offsets belong to counter-based (CUDA) generators."""
+        raise RuntimeError("CPU Generator does not use offset")
+
     def _stream(self) -> CpuStream:
         rng = self._rng
         if type(rng) is not CpuStream:  # inside vmap or a trace: the draw's own error

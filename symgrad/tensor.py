@@ -16,6 +16,7 @@ import numpy as np
 
 from symgrad import _version, dtypes
 from symgrad._assign import check_data, check_grad, check_requires_grad
+from symgrad._copied_memory import copied_memory
 from symgrad._data import HoldsArray, Size, _wrap_dim
 from symgrad._legacy_constructor import legacy_array
 from symgrad._meta import MetaArray
@@ -330,7 +331,7 @@ class Tensor(HoldsArray):
                 "Only Tensors created explicitly by the user (graph leaves) support the "
                 "deepcopy protocol at the moment"
             )
-        t = Tensor._make(self._data.copy(), requires_grad=self._requires_grad)
+        t = Tensor._make(copied_memory(self._data, memo), requires_grad=self._requires_grad)
         t._name = self._name
         if self._grad is not None:
             t._grad = Tensor._make(self._grad._data.copy())

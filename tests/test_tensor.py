@@ -270,6 +270,30 @@ def test_deepcopy_of_a_leaf():
     assert x.tolist() == [1.0, 2.0]
 
 
+def test_deepcopy_keeps_shared_memory_and_strides():
+    # PyTorch copies each storage once per deepcopy: tensors sharing memory share the copy's,
+    # each keeping its strides and offset (a transpose stays one, an expanded row stays one)
+    x = symgrad.arange(6.0).reshape(2, 3)
+    whole, row, cols, wide = copy.deepcopy([x, x[1], x.t(), symgrad.ones(3).expand(2, 3)])
+    assert row.storage_offset() == 3 and cols.stride() == (1, 3) and wide.stride() == (0, 1)
+    row[0] = 9.0
+    assert whole.tolist() == [[0.0, 1.0, 2.0], [9.0, 4.0, 5.0]] and cols[0, 1] == 9.0
+    assert x.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]  # the original is untouched
+    assert copy.deepcopy(x[1]).tolist() == [3.0, 4.0, 5.0]
+
+
+@pytest.mark.torch
+def test_deepcopy_keeps_shared_memory_as_pytorch():
+    torch = pytest.importorskip("torch")
+    seen = []
+    for lib in (torch, symgrad):
+        x = lib.arange(6.0).reshape(2, 3)
+        whole, cols = copy.deepcopy([x, x.t()])
+        cols[2, 0] = -1.0
+        seen.append([whole.tolist(), cols.stride(), cols.is_contiguous()])
+    assert seen[0] == seen[1]
+
+
 def test_deepcopy_of_a_non_leaf_raises():
     with pytest.raises(RuntimeError, match="graph leaves"):
         copy.deepcopy(leaf([1.0]) * 2)

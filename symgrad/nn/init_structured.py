@@ -203,7 +203,8 @@ def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator: Any =
     with no_grad():
         tensor.normal_(0, std, generator=generator)
         for col in range(cols):
-            picked = creation.randperm(rows, generator=generator)[:zeros]
+            # (PyTorch's permutations come from the default generator, even given `generator`)
+            picked = creation.randperm(rows)[:zeros]
             tensor[picked, col] = 0
     return tensor
 

@@ -63,9 +63,11 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     _check_p(p, training, "dropout")
     if not training or p == 0 or input.numel() == 0:
         return input
-    scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
-    factor = _keep_mask(input, p) * np.asarray(scale, dtype=input._data.dtype)
-    mask = Tensor._make(factor.astype(input._data.dtype, copy=False))
+    if p == 1:  # PyTorch multiplies by a 0-d zero, drawing no mask
+        mask = Tensor._make(np.zeros((), dtype=input._data.dtype))
+    else:
+        factor = _keep_mask(input, p) * np.asarray(1.0 / (1.0 - p), dtype=input._data.dtype)
+        mask = Tensor._make(factor.astype(input._data.dtype, copy=False))
     if inplace:
         return _inplace(input, "dropout_", lambda x: x * mask)
     return input * mask

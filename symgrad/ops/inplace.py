@@ -235,6 +235,27 @@ def _write(x: Tensor, values: np.ndarray, op: str, one_value: bool = False) -> N
     else:
         np.copyto(x._data, values, casting="unsafe")
     x._counter.value += 1
+    _reread_views(x)
+
+
+def _reread_views(x: Tensor) -> None:
+    """After a change recorded nowhere (under no_grad, an optimizer's step, a write through a
+    detached alias), the views of a tensor that requires grad read it again
+    (``AsStridedBackward0``), as PyTorch's views do when next used after their version moved."""
+    root, _, aliases = live_aliases(x)
+    if not aliases:
+        return
+    # the views hang off the tensor they were made of: x's root, or an alias of it (detach(),
+    # a Parameter made of a tensor)
+    for owner in (x if root is None else root, *(a for a in aliases if _is_alias(a))):
+        views_of = [v for v in (r() for r in owner._views or ()) if v is not None]
+        if views_of and owner._requires_grad:
+            with grad_mode.enable_grad():
+                views.remake_view_histories(owner, views_of)
+
+
+def _is_alias(t: Tensor) -> bool:
+    return t._view_base is not None and t._view_base[1] == "alias"
 
 
 def _rebase(x: Tensor, result: Tensor) -> None:

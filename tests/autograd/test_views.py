@@ -125,6 +125,50 @@ def base_changed_while_views_live(T):
     return [v.grad_fn, y.grad_fn, x.grad, v]
 
 
+@case(["AsStridedBackward0", "AsStridedBackward0", "AccumulateGrad", [[2.0, 2.0], [1.0, 1.0]]])
+def views_of_a_leaf_changed_under_no_grad_read_it_again(T):
+    # a parameter update (or a write through a detached alias) changes the version: the views
+    # made before it take a new history from the leaf when next used
+    w = T.ones(2, 2, requires_grad=True)
+    row, cols = w[0], w.t()
+    with T.no_grad():
+        w.mul_(2)
+    (row.sum() + cols.sum()).backward()
+    return [row.grad_fn, cols.grad_fn, row.grad_fn.next_functions[0][0], w.grad]
+
+
+@case(["AsStridedBackward0", "MulBackward0", "AsStridedBackward0", "AsStridedBackward0", None])
+def views_of_a_non_leaf_and_siblings_changed_under_no_grad(T):
+    y = T.ones(4, requires_grad=True) * 1
+    v = y[1:]
+    with T.no_grad():
+        y.mul_(2)
+    f = T.ones(4, requires_grad=True)
+    g, h = f[:2], f[2:]
+    with T.no_grad():
+        g.add_(1)
+    return [v.grad_fn, v.grad_fn.next_functions[0][0], g.grad_fn, h.grad_fn, f.grad_fn]
+
+
+@case(["AsStridedBackward0", "SelectBackward0", "AsStridedBackward0", "RuntimeError"])
+def views_after_a_detached_write_a_step_and_an_unbind(T):
+    k = T.ones(3, requires_grad=True)
+    first = k[0]
+    k.detach().add_(1)  # shares the version counter
+    k2 = T.ones(3, requires_grad=True)
+    first2 = k2[0]
+    k2.data.add_(1)  # .data does not
+    p = T.nn.Parameter(T.ones(2, 2))
+    pt = p.t()
+    p.grad = T.ones(2, 2)
+    T.optim.SGD([p], lr=0.1).step()
+    piece = T.ones(3, requires_grad=True)
+    part = piece.unbind()[0]
+    with T.no_grad():
+        piece.add_(1)
+    return [first.grad_fn, first2.grad_fn, pt.grad_fn, raised(lambda: (part * 2).backward())]
+
+
 @case([True, "CopySlices", "AsStridedBackward0", [2.0, 4.0], [1.0, 2.0, 0.0]])
 def writing_a_tensor_that_requires_grad_into_a_view_of_plain_data(T):
     x = T.tensor([1.0, 2.0], requires_grad=True)

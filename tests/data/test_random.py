@@ -43,6 +43,38 @@ def test_state_round_trip():
     assert g.seed() == g.initial_seed()
 
 
+def test_copies_pickles_and_clones_carry_the_state():
+    # a sampler or a loader holding a generator is deep-copied or pickled (worker processes),
+    # as PyTorch's generators are: the copy draws the original's next numbers
+    import copy
+    import pickle
+
+    g = symgrad.Generator().manual_seed(5)
+    symgrad.rand(3, generator=g)
+    expected = [0.8199270367622375, 0.9201034307479858]
+    for make in (copy.deepcopy, lambda x: pickle.loads(pickle.dumps(x)), lambda x: x.clone_state()):
+        other = make(g)
+        assert type(other) is symgrad.Generator and other is not g and other.initial_seed() == 5
+        assert symgrad.rand(2, generator=other).tolist() == expected
+    assert symgrad.rand(2, generator=g).tolist() == expected  # the copies' draws left g alone
+    with pytest.raises(RuntimeError, match="CPU Generator does not use offset"):
+        g.get_offset()
+
+
+@pytest.mark.torch
+def test_copies_of_generators_as_pytorch():
+    torch = pytest.importorskip("torch")
+    import copy
+
+    draws = []
+    for lib in (torch, symgrad):
+        g = lib.Generator().manual_seed(9)
+        lib.randn(5, generator=g)
+        c = copy.deepcopy(g)
+        draws.append([lib.rand(3, generator=c).tolist(), c.initial_seed()])
+    assert draws[0] == draws[1]
+
+
 def test_randperm():
     p = symgrad.randperm(6, generator=symgrad.Generator().manual_seed(1))
     assert p.dtype is symgrad.int64 and sorted(p.tolist()) == list(range(6))

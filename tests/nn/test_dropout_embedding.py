@@ -47,6 +47,32 @@ def test_dropout_outside_training_or_without_p_is_the_input():
     assert SF.dropout(x, p=1.0).tolist() == [0.0, 0.0, 0.0]
 
 
+@pytest.mark.parametrize("inplace", [False, True])
+def test_dropout_of_everything_draws_nothing(inplace):
+    # PyTorch multiplies by a zero (MulBackward0) without drawing a mask: the generator's next
+    # numbers stay those after the seed
+    symgrad.manual_seed(0)
+    x = symgrad.tensor([1.0, float("inf"), 2.0], requires_grad=True)
+    y = SF.dropout(x * 1 if inplace else x, p=1.0, inplace=inplace)
+    assert y.grad_fn.name() == "MulBackward0"
+    assert str(y.tolist()) == "[0.0, nan, 0.0]"
+    assert symgrad.rand(1).tolist() == [0.49625658988952637]
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.torch
+def test_dropout_of_everything_draws_as_pytorch():
+    torch = pytest.importorskip("torch")
+    draws = []
+    for lib in (torch, symgrad):
+        lib.manual_seed(5)
+        lib.nn.functional.dropout(lib.ones(4), 1.0)
+        lib.nn.Dropout(1.0)(lib.ones(4))
+        draws.append(lib.rand(3).tolist())
+    assert draws[0] == draws[1]
+
+
 def test_dropout_in_place_and_errors():
     symgrad.manual_seed(2)
     x = symgrad.ones(1000)

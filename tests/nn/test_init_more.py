@@ -45,6 +45,32 @@ def test_generators_make_fills_reproducible():
         assert (a == fill(symgrad.empty(3, 4), generator=g)).all(), fill.__name__
 
 
+def test_sparse_draws_its_zeros_from_the_default_generator():
+    # PyTorch's sparse_ draws the values from `generator` but each column's permutation from
+    # the default generator (torch.randperm(rows) without it)
+    symgrad.manual_seed(0)
+    g = symgrad.Generator().manual_seed(3)
+    w = init.sparse_(symgrad.empty(5, 2), 0.4, std=1.0, generator=g)
+    assert (w == 0).tolist() == [[True, False], [False, False], [False, False], [False, True],
+                                 [True, True]]  # fmt: skip
+    assert [round(v, 4) for v in w.flatten().tolist()][1:4] == [0.1748, 0.089, -0.6137]
+    assert symgrad.rand(2).tolist() == [0.455627977848053, 0.6323062777519226]
+    assert symgrad.rand(1, generator=g).tolist() == [0.6483104228973389]
+
+
+@pytest.mark.torch
+def test_sparse_draws_as_pytorch():
+    torch = pytest.importorskip("torch")
+    for lib in (torch, symgrad):
+        lib.manual_seed(1)
+        g = lib.Generator().manual_seed(7)
+        w = lib.nn.init.sparse_(lib.empty(6, 4), 0.5, generator=g)
+        draws = [w.tolist(), lib.rand(3).tolist(), lib.rand(3, generator=g).tolist()]
+        if lib is torch:
+            expected = draws
+    assert draws == expected
+
+
 def test_deprecated_names():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
