@@ -18,6 +18,7 @@ from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
 from symgrad.ops.operand_checks import zero_count
+from symgrad.ops.reduced_dtype import converted, grad_in_input_dtype, kernel_dtype
 from symgrad.ops.reductions import _pick_forward, picked, picked_itself
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import half_rule_in_float32
@@ -31,7 +32,8 @@ def _scalar_as_row(scan: Any) -> Any:
     """``scan(xp, a, dim)`` that takes a 0-d ``a`` as one row of one element, so a 0-d
     tensor's scan is one node on it, as PyTorch's (no reshapes around it)."""
 
-    def scan_of(xp: Any, a: Any, dim: int) -> Any:
+    def scan_of(xp: Any, a: Any, dim: int, dtype: Any = None) -> Any:
+        a = converted(xp, a, dtype)
         if len(a.shape):
             return scan(xp, a, dim)
         return xp.reshape(scan(xp, xp.reshape(a, (1,)), 0), ())
@@ -56,7 +58,7 @@ def _cumsum_vjp(xp: Any, g: Any, c: Any) -> tuple:
 _CUMSUM = Structural(
     "cumsum",
     _scalar_as_row(lambda xp, a, dim: xp.cumsum(a, dim)),
-    _scalar_passes(_cumsum_vjp),
+    grad_in_input_dtype(_scalar_passes(_cumsum_vjp)),
     backward="CumsumBackward0",
     jvp="linear",
     batch="reduction",
@@ -81,10 +83,14 @@ def _prepare(input: Tensor, dim: Any, dtype: Any, name: str) -> tuple:
             f"\"{name}_out_cpu\" not implemented for 'Bool': running {_KIND[name]} of bools "
             "have no bool result; leave dtype out for int64 counts"
         )
-    x = input if target is None or target == input.dtype else input.to(target)
+    converts = None if target is None else kernel_dtype(input, target)
+    if converts is not None or target is None or target == input.dtype:
+        x = input  # (converted by the node itself, as PyTorch's)
+    else:
+        x = input.to(target)
     if x.ndim == 0 and _batching.any_batched(x):  # the batch's dimension is not a scan's
         x = x.reshape(1)
-    return x, d
+    return x, d, converts
 
 
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
@@ -98,9 +104,10 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """
     if type(input) is not Tensor:
         require_tensor("cumsum", "input", 1, input)
-    x, d = _prepare(input, dim, dtype, "cumsum")
-    out = _CUMSUM(x, dim=d)
-    if out.dtype != x.dtype:  # NumPy's running sums of small integers are int64
+    x, d, converts = _prepare(input, dim, dtype, "cumsum")
+    out = _CUMSUM(x, dim=d) if converts is None else _CUMSUM(x, dim=d, dtype=converts)
+    # NumPy's running sums of small integers are int64
+    if converts is None and out.dtype != x.dtype:
         out = out.to(x.dtype)
     return out.reshape(()) if input.ndim == 0 and out.ndim else out
 
@@ -157,7 +164,7 @@ _CUMPROD = Structural(
     "cumprod",
     _scalar_as_row(_cumprod_forward),
     # float16 in float32, as PyTorch's running products and the sums of its gradient
-    _scalar_passes(half_rule_in_float32(_cumprod_vjp)),
+    grad_in_input_dtype(_scalar_passes(half_rule_in_float32(_cumprod_vjp))),
     saves=(0,),
     saves_out=True,
     backward="CumprodBackward0",
@@ -178,9 +185,10 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """
     if type(input) is not Tensor:
         require_tensor("cumprod", "input", 1, input)
-    x, d = _prepare(input, dim, dtype, "cumprod")
-    out = _CUMPROD(x, dim=d)
-    if out.dtype != x.dtype:  # NumPy's running products of small integers are int64
+    x, d, converts = _prepare(input, dim, dtype, "cumprod")
+    out = _CUMPROD(x, dim=d) if converts is None else _CUMPROD(x, dim=d, dtype=converts)
+    # NumPy's running products of small integers are int64
+    if converts is None and out.dtype != x.dtype:
         out = out.to(x.dtype)
     return out.reshape(()) if input.ndim == 0 and out.ndim else out
 
