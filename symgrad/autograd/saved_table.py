@@ -50,6 +50,8 @@ _TABLE = {
     "StdBackward0": "correction dim keepdim result self",
     "MaxBackward0": "dim indices keepdim self_sym_sizes",
     "MinBackward0": "dim indices keepdim self_sym_sizes",
+    "MedianBackward0": "result self",
+    "NanmedianBackward0": "result self",
     "MedianBackward1": "dim indices keepdim self_sym_sizes",
     "KthvalueBackward0": "dim indices keepdim self_sym_sizes",
     "AmaxBackward0": "dim keepdim result self",

@@ -413,10 +413,11 @@ def max(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any 
 
         return maximum(input, dim)
     _refuse_limited(input, "max_all" if dim is None else "max_cpu")
+    d = None if dim is None else _wrap_dim(dim, input.ndim)  # (a dim that is no int first)
     _check_nonempty(input, "max", dim)
-    if dim is None:
+    if d is None:
         return _MAX_ALL(input, dim=None, keepdim=False)
-    return _select_along(input, _wrap_dim(dim, input.ndim), keepdim, np.argmax)
+    return _select_along(input, d, keepdim, np.argmax)
 
 
 def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any = OMITTED) -> Any:
@@ -434,7 +435,8 @@ def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any 
 
         return minimum(input, dim)
     _refuse_limited(input, "min_all" if dim is None else "min_cpu")
+    d = None if dim is None else _wrap_dim(dim, input.ndim)  # (a dim that is no int first)
     _check_nonempty(input, "min", dim)
-    if dim is None:
+    if d is None:
         return _MIN_ALL(input, dim=None, keepdim=False)
-    return _select_along(input, _wrap_dim(dim, input.ndim), keepdim, np.argmin)
+    return _select_along(input, d, keepdim, np.argmin)
