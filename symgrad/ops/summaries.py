@@ -172,8 +172,9 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
     return out.to(input.dtype) if out.dtype != input.dtype else out
 
 
-def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    """The mean of the elements that are not nan (``nansum / count``, as PyTorch)."""
+def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """The mean of the elements that are not nan (``nansum / count``, as PyTorch; the sum in
+    ``dtype`` when given)."""
     if type(input) is not Tensor:
         require_tensor("nanmean", "input", 1, input)
     if not input.dtype.is_floating_point:
@@ -181,13 +182,20 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
             "nanmean(): expected input to have floating point or complex dtype but got "
             f"{input.dtype.scalar_type}"
         )
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype, "nanmean")
+        if not dtype.is_floating_point:
+            raise RuntimeError(
+                "nanmean(): could not infer output dtype. Optional dtype must be either a "
+                f"floating point or complex dtype. Got: {dtype.scalar_type}"
+            )
     count = Tensor._make(
         np.asarray(
             np.sum(~np.isnan(input._data), axis=_dims(input, dim), keepdims=keepdim),
             dtype=input._data.dtype,
         )
     )
-    return nansum(input, dim, keepdim) / count
+    return nansum(input, dim, keepdim, dtype=dtype) / count
 
 
 class _Aminmax(NamedTuple):

@@ -173,6 +173,28 @@ CASES["saved_vector_norm"] = (
     ([[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]], "float32", None),
 )
 
+CASES["nanmean"] = (
+    lambda T: _record(T, lambda T, x: T.nanmean(x, 1, True, dtype=T.float64))[1:],
+    (([[2.0], [5.1667]], _F64, "DivBackward0"), ([[0.3333] * 3] * 2, "float32", None)),
+)
+CASES["nanmean_integer_dtype"] = (
+    lambda T: _x(T).nanmean(dtype=T.int64),
+    ("raises", "RuntimeError"),
+)
+for _name, _call in (
+    ("mean", lambda T, o: T.mean(T.ones(3), 0, dtype=T.float64, out=o)),
+    ("nansum", lambda T, o: T.nansum(T.ones(3), dtype=T.float64, out=o)),
+    ("nanmean", lambda T, o: T.nanmean(T.ones(3), dtype=T.float64, out=o)),
+):
+    CASES[f"{_name}_dtype_other_than_out"] = (
+        lambda T, c=_call: c(T, T.empty(())),
+        ("raises", "RuntimeError"),
+    )
+CASES["nansum_in_out_dtype"] = (
+    lambda T: T.nansum(T.tensor([1e8, 1.0, -1e8]), out=T.empty((), dtype=T.float64)),
+    (1.0, _F64, None),
+)
+
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
 
 
