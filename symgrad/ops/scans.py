@@ -21,7 +21,7 @@ from symgrad.ops.operand_checks import zero_count
 from symgrad.ops.reduced_dtype import converted, grad_in_input_dtype, kernel_dtype
 from symgrad.ops.reductions import _pick_forward, picked, picked_itself
 from symgrad.prim import batching as _batching
-from symgrad.prim.numpy_xp import half_rule_in_float32
+from symgrad.prim.numpy_xp import NP, half_rule_in_float32
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -142,8 +142,11 @@ def _cumprod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     if 0 in tuple(x.shape):  # PyTorch passes an empty input's gradient through as it is
         return (g,)
 
-    if n > 1 and zero_count(x) == 0:  # PyTorch's rule without zeros: nan at an infinity
+    zeros = zero_count(x)
+    if n > 1 and zeros == 0:  # PyTorch's rule without zeros: nan at an infinity
         return (xp.flip(xp.cumsum(xp.flip(out * g, (dim,)), dim), (dim,)) / x,)
+    if n > 1 and xp is NP:  # (outside create_graph, PyTorch's own rule with zeros)
+        return (_gradient_with_zeros(g, x, out, dim),)
 
     def at(a: Any, i: int) -> Any:
         return xp.getitem(a, (slice(None),) * dim + (slice(i, i + 1),))
@@ -158,6 +161,33 @@ def _cumprod_vjp(xp: Any, g: Any, c: Any) -> tuple:
         [xp.constant(np.ones(tuple(at(x, 0).shape))), *[at(out, i) for i in range(n - 1)]], dim
     )
     return (before * after,)
+
+
+def _gradient_with_zeros(g: Any, x: Any, out: Any, dim: int) -> Any:
+    """PyTorch's cumprod_backward outside grad mode for an input holding zeros: along each
+    line, before its first zero the rule without zeros; at it the gradients after it carried
+    back through the products up to its second zero, times the product before it; 0 after.
+    (An infinity before a zero gives nan, as PyTorch's, where the exact products differ.)"""
+    w = out * g
+    zeros_so_far = np.cumsum(x == 0, axis=dim)
+    before = zeros_so_far == 0
+    carried = np.flip(np.cumsum(np.flip(np.where(before, w, 0), dim), axis=dim), dim)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        grad = np.where(before, carried / x, 0).astype(g.dtype)
+    between = zeros_so_far == 1
+    first = np.argmax(between, axis=dim).reshape(_kept_shape(x.shape, dim))
+    at_first = np.zeros(x.shape, bool)
+    np.put_along_axis(at_first, first, True, axis=dim)
+    at_first &= between
+    between &= ~at_first
+    after = np.cumprod(np.where(between, x, 1), axis=dim) * np.where(zeros_so_far != 1, 0, g)
+    prior = np.take_along_axis(out, np.maximum(first - 1, 0), axis=dim)
+    total = after.sum(axis=dim, keepdims=True) * np.where(first == 0, 1, prior)
+    return np.where(at_first, total, grad).astype(g.dtype)
+
+
+def _kept_shape(shape: tuple, dim: int) -> tuple:
+    return tuple(1 if i == dim else n for i, n in enumerate(shape))
 
 
 _CUMPROD = Structural(

@@ -2,7 +2,8 @@
 ``MedianBackward0`` node saving the input and result; an integer's is its minimum), a dim
 that is no int before an empty tensor's error, ``var(dim=())``'s gradient (PyTorch's
 backward counts the elements over the dims given: one), and ``logsumexp`` of an empty
-tensor over ``dim=()``.
+tensor over ``dim=()``, and ``cumprod``'s gradient where its input holds zeros and
+infinities (PyTorch's rule, not the exact products).
 
 Each case is reduced to plain data (values, dtype, grad_fn name, or the exception's type),
 checked for symgrad always and for PyTorch when it is installed."""
@@ -118,6 +119,26 @@ CASES = {
     "logsumexp_empty_dims": (
         lambda T: T.ones(3).logsumexp([]),
         ("raises", "RuntimeError"),
+    ),
+    "cumprod_infinity_before_zero": (
+        _backward(
+            lambda T, x: x.cumprod(0) * T.arange(1.0, 6.0),
+            lambda T: T.tensor([_INF, 2.0, 0.0, _INF, 3.0], requires_grad=True),
+        ),
+        (
+            ([_INF, _INF, NAN, NAN, NAN], "float32", "MulBackward0"),
+            ([NAN, _INF, _INF, 0.0, 0.0], "float32", None),
+        ),
+    ),
+    "cumprod_infinities_beside_zeros": (
+        _backward(
+            lambda T, x: x.cumprod(1),
+            lambda T: T.tensor([[-_INF, -_INF, -_INF], [0.0, 0.0, 0.0]], requires_grad=True),
+        ),
+        (
+            ([[-_INF, _INF, -_INF], [0.0, 0.0, 0.0]], "float32", "CumprodBackward0"),
+            ([[NAN, NAN, NAN], [1.0, 0.0, 0.0]], "float32", None),
+        ),
     ),
 }
 
