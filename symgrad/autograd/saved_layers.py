@@ -27,6 +27,8 @@ SAVED = {
     "RollBackward0": "dims shifts",
     "AdaptiveMaxPool2DBackward0": "result1 self",
     "AdaptiveMaxPool3DBackward0": "result1 self",
+    "PixelShuffleBackward0": "upscale_factor",
+    "PixelUnshuffleBackward0": "downscale_factor",
 }
 _SCALES = {1: "scales", 2: "scales_h scales_w", 3: "scales_d scales_h scales_w"}
 for _d, _scales in _SCALES.items():
@@ -42,6 +44,8 @@ for _name, _d in (
 ):
     SAVED[_name] = f"align_corners output_size {_SCALES[_d]} self_sym_sizes"
 for _d in (1, 2, 3):
+    SAVED[f"ReflectionPad{_d}DBackward0"] = "padding self"
+    SAVED[f"ReplicationPad{_d}DBackward0"] = "padding self"
     SAVED[f"MaxPool{_d}DWithIndicesBackward0"] = (
         "ceil_mode dilation kernel_size padding result1 self stride"
     )
@@ -124,6 +128,8 @@ VALUES: dict[str, dict[str, Any]] = {
     },
     "AdaptiveMaxPool2DBackward0": {"result1": _max_positions},
     "AdaptiveMaxPool3DBackward0": {"result1": _max_positions},
+    "PixelShuffleBackward0": {"upscale_factor": lambda n: n.params["r"]},
+    "PixelUnshuffleBackward0": {"downscale_factor": lambda n: n.params["r"]},
 }
 for _d in (1, 2, 3):
     VALUES[f"MaxPool{_d}DWithIndicesBackward0"] = {"result1": _max_positions}

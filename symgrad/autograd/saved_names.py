@@ -36,6 +36,9 @@ _DEFAULT_ARGUMENTS = {1: ("self",), 2: ("self", "other"), 3: ("self", "other", "
 # another form, not shown under a name)
 ARGUMENTS = {
     "MmBackward0": ("self", "mat2"),
+    "CdistBackward0": ("x1", "x2"),
+    "IndexAddBackward0": ("self", "source"),
+    "IndexCopyBackward0": ("self", "source"),
     "BmmBackward0": ("self", "mat2"),
     "MvBackward0": ("self", "vec"),
     "DotBackward0": ("self", "tensor"),

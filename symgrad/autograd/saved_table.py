@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.autograd import saved_layers
+from symgrad.autograd import saved_indexing, saved_layers
 from symgrad.autograd.saved import FREED
 from symgrad.tensor import Tensor
 
@@ -43,11 +43,15 @@ _TABLE = {
     "SumBackward1": "dim keepdim self_sym_sizes",
     "MeanBackward0": "self_sym_numel self_sym_sizes",
     "MeanBackward1": "dim keepdim self_sym_numel self_sym_sizes",
+    "ProdBackward0": "result self",
     "ProdBackward1": "dim keepdim result self",
+    "NansumBackward0": "dim keepdim self",
     "VarBackward0": "correction dim keepdim self",
     "StdBackward0": "correction dim keepdim result self",
     "MaxBackward0": "dim indices keepdim self_sym_sizes",
     "MinBackward0": "dim indices keepdim self_sym_sizes",
+    "MedianBackward0": "result self",
+    "NanmedianBackward0": "result self",
     "MedianBackward1": "dim indices keepdim self_sym_sizes",
     "KthvalueBackward0": "dim indices keepdim self_sym_sizes",
     "AmaxBackward0": "dim keepdim result self",
@@ -79,11 +83,6 @@ _TABLE = {
     "IndexBackward0": "indices self_sym_sizes",
     "IndexSelectBackward0": "dim index self_sym_sizes",
     "MaskedFillBackward0": "mask",
-    "GatherBackward0": "dim index sparse_grad",
-    "TakeBackward0": "index",
-    "ScatterBackward0": "dim index",
-    "ScatterBackward1": "dim index",
-    "ScatterAddBackward0": "dim index",
     "FlipBackward0": "dims",
     "SplitBackward0": "dim self_sym_sizes split_size",
     "SplitWithSizesBackward0": "dim self_sym_sizes split_sizes",
@@ -114,6 +113,7 @@ _TABLE = {
     "EmbeddingBackward0": "indices padding_idx scale_grad_by_freq sparse weight_sym_argsize_0",
 }
 _TABLE.update(saved_layers.SAVED)
+_TABLE.update(saved_indexing.SAVED)
 SAVED = {name: tuple(names.split()) for name, names in _TABLE.items()}
 
 # nodes whose backward reads the positions the forward picked, a tensor PyTorch saves: a
@@ -206,21 +206,6 @@ def _index_select_part(part: str) -> Any:
         return dim if part == "dim" else Tensor._make(np.asarray(key[dim], dtype=np.int64))
 
     return read
-
-
-def _index_given(node: Any) -> Tensor:
-    """The index tensor a gather, take or scatter read (the one given, where it is watched
-    for changes in place)."""
-    if node._watched:
-        return node._watched[0][0]
-    own = node.params.get("put")
-    index = node.params["index"] if own is None else own.__self__.index
-    return Tensor._make(np.asarray(index, dtype=np.int64))
-
-
-def _scatter_dim(node: Any) -> int:
-    own = node.params.get("put")
-    return int(node.params["dim"] if own is None else own.__self__.dim)
 
 
 def _log_sigmoid_buffer(node: Any) -> Tensor:
@@ -338,6 +323,7 @@ VALUES: dict[str, dict[str, Any]] = {
     "SumBackward1": _DIM_TUPLE,
     "MeanBackward1": _DIM_TUPLE,
     "ProdBackward1": _DIM_INT,
+    "NansumBackward0": _DIM_TUPLE,
     "MaxBackward0": _PICKED,
     "MinBackward0": _PICKED,
     "MedianBackward1": _PICKED,
@@ -363,11 +349,6 @@ VALUES: dict[str, dict[str, Any]] = {
         "dim": _index_select_part("dim"),
         "index": _index_select_part("index"),
     },
-    "GatherBackward0": {"index": _index_given, "sparse_grad": _constant(False)},
-    "TakeBackward0": {"index": _index_given},
-    "ScatterBackward0": {"dim": _scatter_dim, "index": _index_given},
-    "ScatterBackward1": {"dim": _scatter_dim, "index": _index_given},
-    "ScatterAddBackward0": {"dim": _scatter_dim, "index": _index_given},
     "LogSigmoidBackward0": {"buffer": _log_sigmoid_buffer},
     "Im2ColBackward0": {
         **{p: _geometry(p) for p in ("dilation", "kernel_size", "padding", "stride")},
@@ -406,6 +387,7 @@ VALUES: dict[str, dict[str, Any]] = {
 }
 
 VALUES.update(saved_layers.VALUES)
+VALUES.update(saved_indexing.VALUES)
 
 
 def size_value(node: Any, name: str, arguments: tuple) -> tuple | None:

@@ -119,7 +119,10 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     if mode == "circular" and not input.requires_grad:  # PyTorch's result is row-major
         input = input.contiguous()
     name = _NON_CONSTANT[mode].format(dims)
-    return pick(input, (Ellipsis, *key), name, reads_input=mode != "circular")
+    if mode == "circular":
+        return pick(input, (Ellipsis, *key), name)
+    shown = (("padding", tuple(p % 2**64 for p in pad)),)  # (negative pads as PyTorch shows them)
+    return pick(input, (Ellipsis, *key), name, reads_input=True, shown=shown)
 
 
 def _records(input: Tensor) -> bool:

@@ -20,8 +20,8 @@ def _arg(input: Tensor, dim: Any, keepdim: bool, arg: Any) -> Tensor:
     """The indices ``arg`` (``np.argmax`` or ``np.argmin``) finds, found afresh at every call
     of a compiled program."""
     name = arg.__name__
+    d = None if dim is None else _wrap_dim(dim, input.ndim)  # (a dim that is no int first)
     _check_nonempty(input, name, dim, IndexError)
-    d = None if dim is None else _wrap_dim(dim, input.ndim)
     if _batching.any_batched(input):  # inside vmap: the whole batch's indices at once
         if d is None:
             found = _arg(input.reshape(-1), 0, False, arg)

@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad._data import _wrap_dim
 from symgrad.ops.decompositions import svdvals
-from symgrad.ops.norms import in_dtype, norm
+from symgrad.ops.norms import in_dtype, kernel_dtype, vector
 from symgrad.tensor import Tensor
 
 __all__: list = []  # public as symgrad.linalg.vector_norm, matrix_norm, norm
@@ -27,10 +27,10 @@ def vector_norm(
     >>> symgrad.linalg.vector_norm(symgrad.tensor([3.0, -4.0]), ord=1)
     tensor(7.)
     """
-    x = in_dtype("linalg.vector_norm", x, dtype)
+    converts = kernel_dtype("linalg.vector_norm", x, dtype)
     if isinstance(ord, str):
         raise RuntimeError(f"linalg.vector_norm: ord must be a number, got '{ord}'")
-    return norm(x, p=ord, dim=dim, keepdim=keepdim)
+    return vector(x, ord, dim, keepdim, converts)
 
 
 def matrix_norm(
@@ -51,7 +51,7 @@ def matrix_norm(
     tensor(6.)
     """
     half = A.dtype.itemsize < 4 if A.dtype.is_floating_point else False
-    A = in_dtype("linalg.matrix_norm", A, dtype)
+    converts = kernel_dtype("linalg.matrix_norm", A, dtype)
     if A.ndim < 2:
         raise RuntimeError(
             "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
@@ -60,10 +60,11 @@ def matrix_norm(
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
     if ord == "fro":
-        return norm(A, p=2, dim=(d0, d1), keepdim=keepdim)
+        return vector(A, 2, (d0, d1), keepdim, converts)
     if ord == "nuc" or ord in (2, -2):
         if half:  # (PyTorch checks before dtype)
             raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
+        A = in_dtype("linalg.matrix_norm", A, dtype)  # (a recorded conversion, as PyTorch's)
         # PyTorch's steps (and node names): the matrices moved last, then reduced
         order = [d for d in range(A.ndim) if d not in (d0, d1)] + [d0, d1]
         s = svdvals(A.permute(order))
@@ -82,9 +83,9 @@ def matrix_norm(
             d0, d1 = d1, d0
         if not keepdim and d0 < d1:
             d1 -= 1
-        sums = norm(A, p=1, dim=d0, keepdim=keepdim)
+        sums = vector(A, 1, d0, keepdim, converts)
         if ord > 0 and sums.shape[d1] == 0:
-            return _empty_maximum(A, matrix_dims, keepdim)
+            return _empty_maximum(A, matrix_dims, keepdim, converts)
         return sums.amax(d1, keepdim=keepdim) if ord > 0 else sums.amin(d1, keepdim=keepdim)
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
@@ -119,10 +120,10 @@ def linalg_norm(
     )
 
 
-def _empty_maximum(A: Tensor, dims: tuple, keepdim: bool) -> Tensor:
+def _empty_maximum(A: Tensor, dims: tuple, keepdim: bool, dtype: Any = None) -> Tensor:
     """PyTorch's value for a largest column or row sum (or singular value) of matrices with
     none: 0, with no gradient."""
     shape = [1 if d in dims else n for d, n in enumerate(A.shape)]
     if not keepdim:
         shape = [n for d, n in enumerate(A.shape) if d not in dims]
-    return Tensor._make(np.zeros(shape, A._data.dtype))
+    return Tensor._make(np.zeros(shape, A._data.dtype if dtype is None else dtype))

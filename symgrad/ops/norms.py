@@ -11,6 +11,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad.ops import elementwise as E
 from symgrad.ops.decompositions import svdvals
+from symgrad.ops.reduced_dtype import converted
 from symgrad.ops.reductions import _dims, _empty_dim, _unsqueezed
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, _wrap_dim
@@ -35,15 +36,21 @@ def norm(
         dtype = dtypes.as_dtype(dtype, "norm")
     if isinstance(p, str) and not (p == "fro" and _at_most_two(dim)):
         return _matrix_norm(input, p, dim, keepdim, dtype)
-    input = in_dtype("linalg.vector_norm", input, dtype)
+    return vector(input, p, dim, keepdim, kernel_dtype("linalg.vector_norm", input, dtype))
+
+
+def vector(input: Tensor, p: Any, dim: Any, keepdim: bool, converts: Any = None) -> Tensor:
+    """The vector ``p``-norm, one ``LinalgVectorNormBackward0`` node that converts the input
+    to the NumPy dtype ``converts`` first (a ``dtype=``; None: none)."""
+    extra = {} if converts is None else {"dtype": converts}
     if p in ("fro", 2, 2.0, None):
-        return _norm2(input, dim, keepdim)
+        return _NORM2(input, dim=_dims(input, dim), keepdim=bool(keepdim), **extra)
     order = int(p) if isinstance(p, bool) else p  # PyTorch reads a bool p as the number it is
     if not isinstance(order, (int, float)) or math.isnan(order):
         raise ValueError(f"norm: p must be a number, inf, -inf, 'fro' or 'nuc', got {p!r}")
     if order < 0 or math.isinf(order):
         _check_identity(input, order, dim)
-    return _NORM_P(input, order=order, dim=_dims(input, dim), keepdim=bool(keepdim))
+    return _NORM_P(input, order=order, dim=_dims(input, dim), keepdim=bool(keepdim), **extra)
 
 
 def _at_most_two(dim: Any) -> bool:
@@ -63,19 +70,27 @@ def _floating(op: str, input: Tensor, dtype: Any) -> None:
         )
 
 
-def in_dtype(op: str, input: Tensor, dtype: Any) -> Tensor:
-    """``input`` converted to a norm's ``dtype=``, with PyTorch's errors: an integer input or
-    dtype, or a dtype the input's would narrow to (float64 to float32)."""
+def kernel_dtype(op: str, input: Tensor, dtype: Any) -> Any:
+    """The NumPy dtype a norm's node converts ``input`` to for its ``dtype=`` (None where it
+    is the input's), with PyTorch's errors: an integer input or dtype, or a dtype the
+    input's would narrow to (float64 to float32)."""
     dtype = None if dtype is None else dtypes.as_dtype(dtype, op)
     _floating(op, input, dtype)
     if dtype is None or dtype is input.dtype:
-        return input
+        return None
     if dtypes.promote_types(input.dtype, dtype) is not dtype:
         raise RuntimeError(
             f"{op}: the dtype of the input ({input.dtype.scalar_type}) should be convertible "
             f"without narrowing to the specified dtype ({dtype.scalar_type})"
         )
-    return input.to(dtype)
+    return np.dtype(dtype.numpy)
+
+
+def in_dtype(op: str, input: Tensor, dtype: Any) -> Tensor:
+    """``input`` converted to a norm's ``dtype=`` (a recorded conversion, as PyTorch's nuclear
+    and spectral norms make), with :func:`kernel_dtype`'s errors."""
+    converts = kernel_dtype(op, input, dtype)
+    return input if converts is None else input.to(dtypes.from_numpy_dtype(converts))
 
 
 def _matrix_norm(input: Tensor, p: str, dim: Any, keepdim: bool, dtype: Any) -> Tensor:
@@ -97,9 +112,9 @@ def _matrix_norm(input: Tensor, p: str, dim: Any, keepdim: bool, dtype: Any) -> 
         raise RuntimeError(
             f"{op}: Low precision dtypes not supported. Got {input.dtype.scalar_type}"
         )
-    input = in_dtype(op, input, dtype)
     if p == "fro":
-        return _norm2(input, (d0, d1), keepdim)
+        return vector(input, 2, (d0, d1), keepdim, kernel_dtype(op, input, dtype))
+    input = in_dtype(op, input, dtype)
     # the sum of the singular values, with the two dims moved last
     order = [d for d in range(input.ndim) if d not in (d0, d1)] + [d0, d1]
     out = svdvals(input.permute(order)).sum(-1, keepdim=keepdim)
@@ -134,14 +149,18 @@ def _accumulated(a: Any) -> Any:
     return a.astype(np.float32) if a.dtype == np.float16 else a
 
 
-def _norm2_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+def _norm2_kernel(xp: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
+    a = converted(xp, a, dtype)
     if _one_each(a, dim):
         return _absolute(a, dim, keepdim)
     w = _accumulated(a)
     return np.sqrt(np.sum(w * w, axis=dim, keepdims=keepdim)).astype(np.asarray(a).dtype)
 
 
-def _norm_p_kernel(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:
+def _norm_p_kernel(
+    xp: Any, a: Any, order: float, dim: Any, keepdim: bool, dtype: Any = None
+) -> Any:
+    a = converted(xp, a, dtype)
     if order != 0 and _one_each(a, dim):
         return _absolute(a, dim, keepdim)
     return _norm_p_wide(_accumulated(a), order, dim, keepdim).astype(np.asarray(a).dtype)
@@ -175,8 +194,8 @@ def _norm_p_wide(a: np.ndarray, order: float, dim: Any, keepdim: bool) -> Any:
     return np.asarray(np.sum(m**order, axis=dim, keepdims=keepdim) ** (1 / order))
 
 
-def _norm_p(xp: Any, a: Any, order: float, dim: Any, keepdim: bool) -> Any:
-    m = xp.abs(a)
+def _norm_p(xp: Any, a: Any, order: float, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
+    m = xp.abs(converted(xp, a, dtype))
     if math.isinf(order):
         return xp.extremum(m, dim, keepdim, np.argmax if order > 0 else np.argmin)
     if order == 0:
@@ -204,11 +223,21 @@ def _norm_p_vjp(xp: Any, g: Any, c: Any) -> tuple:
         return (xp.sgn(x) * (scaled * (mask * 1)),)  # (the mask as numbers for SymPy)
     if order < 1:
         scaled = xp.sgn(x) * xp.masked_fill(_power(xp, m, order - 1), xp.eq(x, 0), 0.0)
-        return (scaled * g * _power(xp, out, 1 - order),)
-    scale = xp.masked_fill(g / _power(xp, out, order - 1), xp.eq(out, 0), 0.0)
+        return (scaled * _as_x(g, x) * _as_x(_power(xp, out, 1 - order), x),)
+    scale = _as_x(xp.masked_fill(g / _power(xp, out, order - 1), xp.eq(out, 0), 0.0), x)
     if order < 2:
         return (xp.sgn(x) * _power(xp, m, order - 1) * scale,)
     return (x * _power(xp, m, order - 2) * scale,)
+
+
+def _as_x(a: Any, x: Any) -> Any:
+    """``a``, a NumPy array of no dimensions, in the dtype of the array ``x`` (of some), as
+    PyTorch's type promotion makes it meeting ``x``: a norm over every element asked for a
+    wider ``dtype=`` has its gradient computed in the input's dtype, by a factor rounded to
+    it. Any other value as it is."""
+    if type(a) is np.ndarray and type(x) is np.ndarray and a.ndim == 0 < x.ndim:
+        return a if a.dtype == x.dtype else a.astype(x.dtype)
+    return a
 
 
 def _power(xp: Any, a: Any, exponent: float) -> Any:
@@ -228,11 +257,17 @@ _NORM_P = Structural(
 )
 
 
+def _norm2_forward(xp: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
+    a = converted(xp, a, dtype)
+    return xp.sqrt(xp.sum(a * a, dim, keepdim))
+
+
 def _norm2_vjp(xp: Any, g: Any, c: Any) -> tuple:
     # PyTorch's rule: 0 where the norm is 0 (the zero vector, or a norm that underflowed);
     # the masked g / 0 makes the second derivative there nan, as in PyTorch
-    out = _unsqueezed(c.out, c, xp)
-    return (_unsqueezed(g, c, xp) * xp.masked_fill(c.inputs[0] / out, xp.eq(out, 0), 0.0),)
+    x, out = c.inputs[0], _unsqueezed(c.out, c, xp)
+    ratio = xp.masked_fill(x / _as_x(out, x), xp.eq(out, 0), 0.0)
+    return (_as_x(_unsqueezed(g, c, xp), x) * ratio,)
 
 
 def _norm2_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
@@ -247,7 +282,7 @@ def _norm2_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
 
 _NORM2 = Structural(
     "norm",
-    lambda xp, a, dim, keepdim: xp.sqrt(xp.sum(a * a, dim, keepdim)),
+    _norm2_forward,
     _norm2_vjp,
     saves=(0,),
     saves_out=True,
@@ -257,10 +292,6 @@ _NORM2 = Structural(
     batch="reduction",
     rows=True,
 )
-
-
-def _norm2(input: Tensor, dim: Any, keepdim: bool) -> Tensor:
-    return _NORM2(input, dim=_dims(input, dim), keepdim=bool(keepdim))
 
 
 def _as_node(prim: Structural, backward: str) -> Structural:

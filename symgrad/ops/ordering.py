@@ -243,7 +243,9 @@ def shared_pick_forward(
     xp: Any, a: Any, dim: int, index: Any, keepdim: bool, ties: Any, count: int
 ) -> Any:
     """The element of all of ``a`` at ``index`` in its flattened order (the median of all
-    elements: one node on the input itself, as PyTorch's)."""
+    elements: one node on the input itself, as PyTorch's); nan when ``a`` has none."""
+    if 0 in tuple(a.shape):
+        return xp.constant(np.full((), np.nan, a.dtype))
     return _pick_forward(xp, xp.reshape(a, (-1,)), dim, index, keepdim)
 
 
@@ -251,6 +253,8 @@ _MEDIAN_ALL = Structural(
     "median_all",
     shared_pick_forward,
     _shared_vjp,
+    saves=(0,),  # (unread: PyTorch's node saves both, so changing them in place is an error)
+    saves_out=True,
     backward="MedianBackward0",
     jvp=_shared_jvp,
 )
@@ -258,9 +262,13 @@ _RETURNS["median"] = _return_type("median")
 
 
 def _median_all_params(data: np.ndarray) -> dict:
-    """The parameters of the median of all elements of ``data`` (not empty): the index in
-    its flattened order, the elements equal to the median (in its shape) and their count."""
+    """The parameters of the median of all elements of ``data``: the index in its flattened
+    order, the elements equal to the median (in its shape) and their count (none of an
+    empty ``data``, whose median is nan)."""
     a = data.reshape(-1)
+    if not a.size:
+        index, ties = np.zeros(1, np.int64), np.zeros(data.shape, bool)
+        return {"dim": 0, "index": index, "keepdim": False, "ties": ties, "count": 1}
     index = _order(a, 0, False)[[(a.shape[0] - 1) // 2]].astype(np.int64)
     if a.dtype.kind == "f" and np.isnan(a).any():  # PyTorch returns the first nan
         index = np.flatnonzero(np.isnan(a))[:1].astype(np.int64)
@@ -288,10 +296,9 @@ def median(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
         require_int("median", "dim", dim)
     refuse_bool(input, "median_cpu" if dim is None else "median_out")
     if dim is None:
-        flat = input.reshape(-1)
-        n = flat.shape[0]
-        if n == 0:  # nan, still connected to the (empty) input
-            return flat.sum() * float("nan")
+        data = input._data
+        if data.size == 0 and data.dtype.kind != "f":  # an integer's nan is its minimum
+            return Tensor._make(np.array(np.iinfo(data.dtype).min, dtype=data.dtype))
         out = _MEDIAN_ALL(input, **_median_all_params(stand_in(input._data)))
         if TRACE.log is not None:
             data_params(out, _median_all_params, input)

@@ -208,19 +208,38 @@ def _has_tangent(values: list) -> bool:
 def _dtype_of_out(kwargs: dict, out: Tensor) -> None:
     wanted = kwargs.get("dtype")
     if wanted is not None and dtypes.as_dtype(wanted) is not out.dtype:
+        names = [dtypes.cpp_name(d) for d in (dtypes.as_dtype(wanted), out.dtype)]
         raise RuntimeError(
-            f"Expected out tensor to have dtype {dtypes.as_dtype(wanted).name}, but got "
-            f"{out.dtype.name} instead"
+            f"Expected out tensor to have dtype {names[0]}, but got {names[1]} instead"
         )
     kwargs["dtype"] = out.dtype
 
 
 def _floating_out(args: tuple, kwargs: dict, out: Tensor) -> None:
-    """PyTorch's nansum and nanmean have no kernel writing integers."""
+    """PyTorch's nansum and nanmean have no kernel writing integers; a ``dtype=`` must be
+    ``out``'s, and without one a floating input is summed in ``out``'s dtype."""
     if out.dtype.is_floating_point is False:
         raise NotImplementedError(
             f"\"nansum_cpu\" not implemented for '{out.dtype.scalar_type}': give out= of a "
             "floating dtype"
+        )
+    wanted = kwargs.get("dtype")
+    if wanted is not None and dtypes.as_dtype(wanted) is not out.dtype:
+        raise RuntimeError(
+            "nansum: provided dtype must match dtype of result. Got "
+            f"{out.dtype.scalar_type} and {dtypes.as_dtype(wanted).scalar_type}."
+        )
+    if args and isinstance(args[0], Tensor) and args[0].dtype.is_floating_point:
+        kwargs["dtype"] = out.dtype
+
+
+def _mean_dtype(args: tuple, kwargs: dict, out: Tensor) -> None:
+    """PyTorch's refusal of a mean's ``dtype=`` other than ``out``'s."""
+    wanted = kwargs.get("dtype")
+    if wanted is not None and dtypes.as_dtype(wanted) is not out.dtype:
+        names = [dtypes.cpp_name(d) for d in (dtypes.as_dtype(wanted), out.dtype)]
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {names[0]}, but got {names[1]} instead"
         )
 
 
@@ -247,7 +266,7 @@ sqrt = with_out(math.sqrt)
 abs = with_out(math.abs, exact=True)  # noqa: A001
 tanh = with_out(math.tanh)
 sigmoid = with_out(math.sigmoid)
-mean = with_out(reductions.mean)
+mean = with_out(reductions.mean, _mean_dtype)
 prod = with_out(reductions.prod, dtype_of_out=True)
 cumsum = with_out(scans.cumsum, dtype_of_out=True)
 cumprod = with_out(scans.cumprod, dtype_of_out=True)

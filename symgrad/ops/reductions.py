@@ -20,6 +20,7 @@ from symgrad._arguments import (
 from symgrad._data import distinct_dims
 from symgrad.ops.operand_checks import zero_count
 from symgrad.ops.picking import _pick_forward, _pick_vjp, picked, picked_itself
+from symgrad.ops.reduced_dtype import converted, kernel_dtype
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import HALF
 from symgrad.prim.structural import Structural
@@ -95,7 +96,7 @@ def _count(shape: tuple, dim: Any) -> int:
 # -- sum and mean ----------------------------------------------------------------------------------
 _SUM = Structural(
     "sum",
-    lambda xp, a, dim, keepdim: xp.sum(a, dim, keepdim),
+    lambda xp, a, dim, keepdim, dtype=None: xp.sum(converted(xp, a, dtype), dim, keepdim),
     lambda xp, g, c: (_keep(g, c, xp),),
     backward=_overload("Sum"),
     jvp="linear",
@@ -123,11 +124,15 @@ def sum(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any 
 def total(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, dtype: Any = None) -> Tensor:
     """:func:`sum` without its argument checks, also the whole sum with ``keepdim`` (the rules'
     ``xp.sum``, recorded as PyTorch's backward formulas record it: ``SumBackward0``)."""
+    dims, keepdim = _reduced_dims(input, dim), bool(keepdim)
+    converts = None if dtype is None else kernel_dtype(input, dtype)
+    if converts is not None:  # converted by the node itself
+        return _SUM(input, dim=dims, keepdim=keepdim, dtype=converts)
     if dtype is not None:
         input = input.to(dtype)
     elif input.dtype.category < 2:  # PyTorch sums bool and integer tensors as int64
         input = input.to(dtypes.int64)
-    return _in_dtype(_SUM(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim)), input)
+    return _in_dtype(_SUM(input, dim=dims, keepdim=keepdim), input)
 
 
 def _in_dtype(out: Tensor, input: Tensor) -> Tensor:
@@ -140,7 +145,8 @@ def _mean_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.div_scalar(_keep(g, c, xp), _count(c.shapes[0], c.params["dim"])),)
 
 
-def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
+def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
+    a = converted(xp, a, dtype)
     if type(a) is np.ndarray and a.dtype is HALF:  # the float32 sum divided before rounding
         total = np.sum(a, axis=dim, keepdims=keepdim, dtype=np.float32)
         return np.asarray(total / np.float32(_count(a.shape, dim))).astype(HALF)
@@ -149,7 +155,9 @@ def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool) -> Any:
 
 _MEAN = Structural(
     "mean",
-    lambda xp, a, dim, keepdim: xp.sum(a, dim, keepdim) / _count(a.shape, dim),
+    lambda xp, a, dim, keepdim, dtype=None: (
+        xp.sum(converted(xp, a, dtype), dim, keepdim) / _count(a.shape, dim)
+    ),
     _mean_vjp,
     kernel=_mean_kernel,
     backward=_overload("Mean"),
@@ -165,19 +173,25 @@ def mean(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
     if type(input) is not Tensor:
         require_tensor("mean", "input", 1, input)
     check_keepdim("mean", dim, keepdim)
-    if dtype is not None:
-        input = input.to(dtypes.as_dtype(dtype, "mean"))
-    if not input.dtype.is_floating_point:
+    target = input.dtype if dtype is None else dtypes.as_dtype(dtype, "mean")
+    if not target.is_floating_point:
+        which = "Input" if dtype is None else "Optional"
         raise RuntimeError(
-            f"mean(): could not infer output dtype. Input dtype must be either a floating "
-            f"point or complex dtype. Got: {input.dtype.scalar_type}"
+            f"mean(): could not infer output dtype. {which} dtype must be either a floating "
+            f"point or complex dtype. Got: {target.scalar_type}"
         )
-    out = _MEAN(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim))
-    return out if out._data.dtype == input._data.dtype else out.to(input.dtype)
+    dims, keepdim = _reduced_dims(input, dim), bool(keepdim)
+    if input.dtype.is_floating_point:  # a dtype= converted by the node itself
+        out = _MEAN(input, dim=dims, keepdim=keepdim, dtype=kernel_dtype(input, target))
+    else:
+        out = _MEAN(input.to(target), dim=dims, keepdim=keepdim)
+    return out if out._data.dtype == target.numpy else out.to(target)
 
 
 def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    x, shape, dim = c.inputs[0], c.shapes[0], c.params["dim"]
+    # (PyTorch's self.to(grad.scalar_type()): with dtype=, in the result's dtype)
+    x = converted(xp, c.inputs[0], c.params.get("dtype"))
+    shape, dim = c.shapes[0], c.params["dim"]
     zeros = zero_count(x)
     # PyTorch's gradient of a product of single elements is g itself, with no graph back to
     # x, for a 0-d x and for an x holding a zero (the product of the others is 1 either way)
@@ -195,7 +209,9 @@ def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 _PROD = Structural(
     "prod",
-    lambda xp, a, dim, keepdim: np.prod(a, axis=dim, keepdims=keepdim),
+    lambda xp, a, dim, keepdim, dtype=None: np.prod(
+        converted(xp, a, dtype), axis=dim, keepdims=keepdim
+    ),
     _prod_vjp,
     saves=(0,),
     saves_out=True,
@@ -213,11 +229,16 @@ def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
     if type(input) is not Tensor:
         require_tensor("prod", "input", 1, input)
     check_keepdim("prod", dim, keepdim)
+    dims, keepdim = _reduced_dims(input, dim), bool(keepdim)
     if dtype is not None:
-        input = input.to(dtypes.as_dtype(dtype, "prod"))
+        dtype = dtypes.as_dtype(dtype, "prod")
+        converts = kernel_dtype(input, dtype)
+        if converts is not None:  # converted by the node itself
+            return _PROD(input, dim=dims, keepdim=keepdim, dtype=converts)
+        input = input.to(dtype)
     elif input.dtype.category < 2:  # as sum: bool and integer products are int64
         input = input.to(dtypes.int64)
-    return _in_dtype(_PROD(input, dim=_reduced_dims(input, dim), keepdim=bool(keepdim)), input)
+    return _in_dtype(_PROD(input, dim=dims, keepdim=keepdim), input)
 
 
 # -- extrema ---------------------------------------------------------------------------------------
@@ -392,10 +413,11 @@ def max(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any 
 
         return maximum(input, dim)
     _refuse_limited(input, "max_all" if dim is None else "max_cpu")
+    d = None if dim is None else _wrap_dim(dim, input.ndim)  # (a dim that is no int first)
     _check_nonempty(input, "max", dim)
-    if dim is None:
+    if d is None:
         return _MAX_ALL(input, dim=None, keepdim=False)
-    return _select_along(input, _wrap_dim(dim, input.ndim), keepdim, np.argmax)
+    return _select_along(input, d, keepdim, np.argmax)
 
 
 def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any = OMITTED) -> Any:
@@ -413,7 +435,8 @@ def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any 
 
         return minimum(input, dim)
     _refuse_limited(input, "min_all" if dim is None else "min_cpu")
+    d = None if dim is None else _wrap_dim(dim, input.ndim)  # (a dim that is no int first)
     _check_nonempty(input, "min", dim)
-    if dim is None:
+    if d is None:
         return _MIN_ALL(input, dim=None, keepdim=False)
-    return _select_along(input, _wrap_dim(dim, input.ndim), keepdim, np.argmin)
+    return _select_along(input, d, keepdim, np.argmin)

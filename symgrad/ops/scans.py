@@ -18,9 +18,10 @@ from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
 from symgrad.ops.operand_checks import zero_count
+from symgrad.ops.reduced_dtype import converted, grad_in_input_dtype, kernel_dtype
 from symgrad.ops.reductions import _pick_forward, picked, picked_itself
 from symgrad.prim import batching as _batching
-from symgrad.prim.numpy_xp import half_rule_in_float32
+from symgrad.prim.numpy_xp import NP, half_rule_in_float32
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -31,7 +32,8 @@ def _scalar_as_row(scan: Any) -> Any:
     """``scan(xp, a, dim)`` that takes a 0-d ``a`` as one row of one element, so a 0-d
     tensor's scan is one node on it, as PyTorch's (no reshapes around it)."""
 
-    def scan_of(xp: Any, a: Any, dim: int) -> Any:
+    def scan_of(xp: Any, a: Any, dim: int, dtype: Any = None) -> Any:
+        a = converted(xp, a, dtype)
         if len(a.shape):
             return scan(xp, a, dim)
         return xp.reshape(scan(xp, xp.reshape(a, (1,)), 0), ())
@@ -56,7 +58,7 @@ def _cumsum_vjp(xp: Any, g: Any, c: Any) -> tuple:
 _CUMSUM = Structural(
     "cumsum",
     _scalar_as_row(lambda xp, a, dim: xp.cumsum(a, dim)),
-    _scalar_passes(_cumsum_vjp),
+    grad_in_input_dtype(_scalar_passes(_cumsum_vjp)),
     backward="CumsumBackward0",
     jvp="linear",
     batch="reduction",
@@ -81,10 +83,14 @@ def _prepare(input: Tensor, dim: Any, dtype: Any, name: str) -> tuple:
             f"\"{name}_out_cpu\" not implemented for 'Bool': running {_KIND[name]} of bools "
             "have no bool result; leave dtype out for int64 counts"
         )
-    x = input if target is None or target == input.dtype else input.to(target)
+    converts = None if target is None else kernel_dtype(input, target)
+    if converts is not None or target is None or target == input.dtype:
+        x = input  # (converted by the node itself, as PyTorch's)
+    else:
+        x = input.to(target)
     if x.ndim == 0 and _batching.any_batched(x):  # the batch's dimension is not a scan's
         x = x.reshape(1)
-    return x, d
+    return x, d, converts
 
 
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
@@ -98,9 +104,10 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """
     if type(input) is not Tensor:
         require_tensor("cumsum", "input", 1, input)
-    x, d = _prepare(input, dim, dtype, "cumsum")
-    out = _CUMSUM(x, dim=d)
-    if out.dtype != x.dtype:  # NumPy's running sums of small integers are int64
+    x, d, converts = _prepare(input, dim, dtype, "cumsum")
+    out = _CUMSUM(x, dim=d) if converts is None else _CUMSUM(x, dim=d, dtype=converts)
+    # NumPy's running sums of small integers are int64
+    if converts is None and out.dtype != x.dtype:
         out = out.to(x.dtype)
     return out.reshape(()) if input.ndim == 0 and out.ndim else out
 
@@ -135,8 +142,11 @@ def _cumprod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     if 0 in tuple(x.shape):  # PyTorch passes an empty input's gradient through as it is
         return (g,)
 
-    if n > 1 and zero_count(x) == 0:  # PyTorch's rule without zeros: nan at an infinity
+    zeros = zero_count(x)
+    if n > 1 and zeros == 0:  # PyTorch's rule without zeros: nan at an infinity
         return (xp.flip(xp.cumsum(xp.flip(out * g, (dim,)), dim), (dim,)) / x,)
+    if n > 1 and xp is NP:  # (outside create_graph, PyTorch's own rule with zeros)
+        return (_gradient_with_zeros(g, x, out, dim),)
 
     def at(a: Any, i: int) -> Any:
         return xp.getitem(a, (slice(None),) * dim + (slice(i, i + 1),))
@@ -153,11 +163,38 @@ def _cumprod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (before * after,)
 
 
+def _gradient_with_zeros(g: Any, x: Any, out: Any, dim: int) -> Any:
+    """PyTorch's cumprod_backward outside grad mode for an input holding zeros: along each
+    line, before its first zero the rule without zeros; at it the gradients after it carried
+    back through the products up to its second zero, times the product before it; 0 after.
+    (An infinity before a zero gives nan, as PyTorch's, where the exact products differ.)"""
+    w = out * g
+    zeros_so_far = np.cumsum(x == 0, axis=dim)
+    before = zeros_so_far == 0
+    carried = np.flip(np.cumsum(np.flip(np.where(before, w, 0), dim), axis=dim), dim)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        grad = np.where(before, carried / x, 0).astype(g.dtype)
+    between = zeros_so_far == 1
+    first = np.argmax(between, axis=dim).reshape(_kept_shape(x.shape, dim))
+    at_first = np.zeros(x.shape, bool)
+    np.put_along_axis(at_first, first, True, axis=dim)
+    at_first &= between
+    between &= ~at_first
+    after = np.cumprod(np.where(between, x, 1), axis=dim) * np.where(zeros_so_far != 1, 0, g)
+    prior = np.take_along_axis(out, np.maximum(first - 1, 0), axis=dim)
+    total = after.sum(axis=dim, keepdims=True) * np.where(first == 0, 1, prior)
+    return np.where(at_first, total, grad).astype(g.dtype)
+
+
+def _kept_shape(shape: tuple, dim: int) -> tuple:
+    return tuple(1 if i == dim else n for i, n in enumerate(shape))
+
+
 _CUMPROD = Structural(
     "cumprod",
     _scalar_as_row(_cumprod_forward),
     # float16 in float32, as PyTorch's running products and the sums of its gradient
-    _scalar_passes(half_rule_in_float32(_cumprod_vjp)),
+    grad_in_input_dtype(_scalar_passes(half_rule_in_float32(_cumprod_vjp))),
     saves=(0,),
     saves_out=True,
     backward="CumprodBackward0",
@@ -178,9 +215,10 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """
     if type(input) is not Tensor:
         require_tensor("cumprod", "input", 1, input)
-    x, d = _prepare(input, dim, dtype, "cumprod")
-    out = _CUMPROD(x, dim=d)
-    if out.dtype != x.dtype:  # NumPy's running products of small integers are int64
+    x, d, converts = _prepare(input, dim, dtype, "cumprod")
+    out = _CUMPROD(x, dim=d) if converts is None else _CUMPROD(x, dim=d, dtype=converts)
+    # NumPy's running products of small integers are int64
+    if converts is None and out.dtype != x.dtype:
         out = out.to(x.dtype)
     return out.reshape(()) if input.ndim == 0 and out.ndim else out
 

@@ -25,7 +25,14 @@ __all__ = ["scatter", "scatter_add", "index_add", "index_copy", "index_fill"]
 
 
 def _keep_forward(
-    xp: Any, a: Any, *src: Any, hit: np.ndarray, put: Any, value: Any, take: Any
+    xp: Any,
+    a: Any,
+    *src: Any,
+    hit: np.ndarray,
+    put: Any,
+    value: Any,
+    take: Any,
+    saved_as: tuple = (),
 ) -> Any:
     """``a`` where ``hit`` is False; elsewhere the scattered source (or ``value``)."""
     if src:
@@ -48,7 +55,9 @@ def _keep_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(grads)
 
 
-def _add_forward(xp: Any, a: Any, src: Any, *, put: Any, take: Any, alpha: Any) -> Any:
+def _add_forward(
+    xp: Any, a: Any, src: Any, *, put: Any, take: Any, alpha: Any, saved_as: tuple = ()
+) -> Any:
     placed = put(xp, src)
     return a + (placed if alpha == 1 else placed * alpha)
 
@@ -61,12 +70,18 @@ def _add_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (g if c.needs[0] else None, picked)
 
 
+_SHOWS_SOURCE = ("index_add", "index_copy")
+
+
 def _prims(name: str, backward: str, kind: str) -> Structural:
+    # PyTorch's index_add and index_copy save the source where it needs a gradient (only to
+    # show it: its gradient reads none of its values)
+    saves = {"saves": (1,), "reads": {0: (), 1: (1,)}} if name in _SHOWS_SOURCE else {}
     if kind == "add":
-        return Structural(name, _add_forward, _add_vjp, backward=backward, jvp="linear")
+        return Structural(name, _add_forward, _add_vjp, backward=backward, jvp="linear", **saves)
     # PyTorch fills a copy laid out as the input; the others write a row-major result
     keep = name == "index_fill"
-    return Structural(name, _keep_forward, _keep_vjp, backward=backward, like_input=keep)
+    return Structural(name, _keep_forward, _keep_vjp, backward=backward, like_input=keep, **saves)
 
 
 _SCATTER = _prims("scatter", "ScatterBackward0", "keep")
@@ -113,7 +128,7 @@ class _Rows:
     (index_add), and its adjoint (index_select)."""
 
     def __init__(self, shape: tuple, dim: int, index: np.ndarray) -> None:
-        self.shape, self.dim = shape, dim
+        self.shape, self.dim, self.index = shape, dim, index
         # a 0-d tensor's one entry, which the checked index (all 0) picks: itself
         self.key = (slice(None),) * dim + (index,) if shape else Ellipsis
 
@@ -303,6 +318,17 @@ def _check_source_dtype(input: Tensor, source: Tensor, op: str) -> None:
 
 def _rows(input: Tensor, dim: int, index: Tensor, op: str, source: Any = None) -> tuple:
     index = _index_tensor(index, op)
+    if op != "index_add" and index.dtype.scalar_type != "Long":  # (index_add takes int32 too)
+        kind = index.dtype.scalar_type
+        if op == "index_fill":
+            raise IndexError(
+                f"index_fill_(): Expected dtype int64 for index, got {kind}; convert the "
+                "indices with .long()"
+            )
+        raise RuntimeError(
+            f"{op}_(): Expected a long tensor for index, but got {kind}; convert the indices "
+            "with .long()"
+        )
     _check_integer(index, op)
     if index.ndim > 1:
         raise IndexError(f"{op}(): Index is supposed to be a vector, got {index.ndim}-D")
@@ -344,7 +370,8 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
         return scatter_add(input, d, picks, source if alpha == 1 else source * alpha)
     d, idx = _rows(input, dim, index, "index_add", source)
     rows = _Rows(tuple(input.shape), d, idx)
-    result = _INDEX_ADD(input, source, put=rows.put, take=rows.take, alpha=alpha)
+    shown = (("dim", dim % 2**64),)  # (as given: a negative one as PyTorch shows it)
+    result = _INDEX_ADD(input, source, put=rows.put, take=rows.take, alpha=alpha, saved_as=shown)
     return _watched(result, index) if source._requires_grad else result  # (source's reads it)
 
 
@@ -358,7 +385,10 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
     rows = _Rows(tuple(input.shape), d, idx)
     hit = np.zeros(input.shape, dtype=bool)
     hit[rows.key] = True
-    result = _INDEX_COPY(input, source, hit=hit, put=rows.put, value=None, take=rows.take)
+    shown = (("dim", dim % 2**64),)  # (as given: a negative one as PyTorch shows it)
+    result = _INDEX_COPY(
+        input, source, hit=hit, put=rows.put, value=None, take=rows.take, saved_as=shown
+    )
     return _watched(result, index)
 
 
@@ -381,14 +411,14 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     d, idx = _rows(input, dim, index, "index_fill")
     hit = np.zeros(input.shape, dtype=bool)
     hit[(slice(None),) * d + (idx,) if input.ndim else Ellipsis] = idx.size > 0
+    shown = (("dim", dim % 2**64),)  # (as given: a negative one as PyTorch shows it)
     if isinstance(value, Tensor):  # an input of its own, which gets a gradient
         filled = _Filled(hit)
         value = value.to(input.dtype)
-        return _watched(
-            _INDEX_FILL_TENSOR(input, value, hit=hit, put=filled.put, value=None, take=filled.take),
-            index,
-        )
-    return _watched(_INDEX_FILL(input, hit=hit, put=None, value=value, take=None), index)
+        fill = {"put": filled.put, "value": None, "take": filled.take, "saved_as": shown}
+        return _watched(_INDEX_FILL_TENSOR(input, value, hit=hit, **fill), index)
+    fill = {"put": None, "value": value, "take": None, "saved_as": shown}
+    return _watched(_INDEX_FILL(input, hit=hit, **fill), index)
 
 
 def _watched(result: Tensor, index: Tensor) -> Tensor:

@@ -22,6 +22,7 @@ from symgrad._std_sort import nth_element, std_sort
 from symgrad._tracing import TRACE, data_params
 from symgrad.ops.ordering import (
     _RETURNS,
+    _median_all_params,
     _order,
     _return_type,
     _shared_jvp,
@@ -45,6 +46,8 @@ _NANMEDIAN_ALL = Structural(
     "nanmedian_all",
     shared_pick_forward,
     _shared_vjp,
+    saves=(0,),  # (as the median's)
+    saves_out=True,
     backward="NanmedianBackward0",
     jvp=_shared_jvp,
 )
@@ -188,12 +191,9 @@ def nanmedian(input: Tensor, dim: Any = OMITTED, keepdim: Any = None) -> Any:
 
 
 def _nanmedian_all(input: Tensor) -> Tensor:
-    flat = input.reshape(-1)
-    data = flat._data
-    if data.size == 0:  # nan, still connected to the (empty) input; an integer's nan is its min
-        if data.dtype.kind != "f":
-            return Tensor._make(np.array(np.iinfo(data.dtype).min, dtype=data.dtype))
-        return flat.sum() * float("nan")
+    data = input._data
+    if data.size == 0 and data.dtype.kind != "f":  # an integer's nan is its minimum
+        return Tensor._make(np.array(np.iinfo(data.dtype).min, dtype=data.dtype))
     out = _NANMEDIAN_ALL(input, **_nanmedian_all_params(stand_in(input._data)))
     if TRACE.log is not None:
         data_params(out, _nanmedian_all_params, input)
@@ -205,6 +205,8 @@ def _nanmedian_all_params(given: np.ndarray) -> dict:
     the median of all elements (:func:`symgrad.ops.ordering._median_all_params`)."""
     data = given.reshape(-1)
     nans = np.isnan(data) if data.dtype.kind == "f" else np.zeros(data.shape, bool)
+    if not data.size:  # nan, as the median of nothing
+        return _median_all_params(given)
     if nans.all():
         index = np.array([0], np.int64)
         ties = nans

@@ -54,7 +54,8 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
         require_tensor("logsumexp", "input", 1, input)
     if dim is None:
         raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
-    if isinstance(dim, (tuple, list)) and not dim and input.ndim:  # (PyTorch's kernel fails)
+    # (PyTorch's kernel fails, but for an empty input: its -inf over every element)
+    if isinstance(dim, (tuple, list)) and not dim and input.ndim and input.numel():
         raise RuntimeError(
             f"logsumexp(): dim=() reduces nothing, and PyTorch's kernel refuses it (output with "
             f"shape [] doesn't match the broadcast shape {[1] * input.ndim}): give the dims"

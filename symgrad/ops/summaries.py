@@ -12,6 +12,7 @@ from symgrad import dtypes
 from symgrad._arguments import require_float, require_python_bool, require_tensor
 from symgrad._data import _wrap_dim, check_broadcast, distinct_dims
 from symgrad._memory_format import row_major
+from symgrad.ops.reduced_dtype import converted, grad_in_input_dtype, kernel_dtype
 from symgrad.ops.reductions import _dims, _extremum_vjp
 from symgrad.ops.variance import std_mean, var_mean
 from symgrad.prim import batching
@@ -107,9 +108,17 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     return Tensor._make(np.asanyarray(counts, dtype=np.int64, order="C"))
 
 
-def _nansum_forward(xp: Any, a: Any, dim: Any, keepdim: bool, present: np.ndarray) -> Any:
+def _nansum_forward(
+    xp: Any, a: Any, dim: Any, keepdim: bool, present: np.ndarray, dtype: Any = None
+) -> Any:
     zeros = xp.constant(np.zeros(present.shape))
-    return xp.sum(xp.where(xp.constant(present), a, zeros), dim, keepdim)
+    return xp.sum(xp.where(xp.constant(present), converted(xp, a, dtype), zeros), dim, keepdim)
+
+
+def _nansum_kernel(
+    xp: Any, a: Any, dim: Any, keepdim: bool, present: np.ndarray, dtype: Any = None
+) -> Any:
+    return np.nansum(converted(xp, a, dtype), axis=dim, keepdims=keepdim)
 
 
 def _nansum_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -125,9 +134,10 @@ def _nansum_vjp(xp: Any, g: Any, c: Any) -> tuple:
 _NANSUM = Structural(
     "nansum",
     _nansum_forward,
-    _nansum_vjp,
+    grad_in_input_dtype(_nansum_vjp),
+    saves=(0,),  # (unread: PyTorch's node saves it, so changing it in place is an error)
     backward="NansumBackward0",
-    kernel=lambda xp, a, dim, keepdim, present: np.nansum(a, axis=dim, keepdims=keepdim),
+    kernel=_nansum_kernel,
     # the sum of the tangents where the values are not nan (PyTorch's; a nan tangent there
     # stays nan): the kernel's own nansum of the tangents would read the tangents' nan instead
     jvp=lambda xp, tangents, c: _nansum_forward(xp, tangents[0], **c.params),
@@ -146,19 +156,25 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
     """
     if type(input) is not Tensor:
         require_tensor("nansum", "input", 1, input)
-    if dtype is not None:
-        input = input.to(dtypes.as_dtype(dtype, "nansum"))
+    dtype = None if dtype is None else dtypes.as_dtype(dtype, "nansum")
+    converts = None if dtype is None else kernel_dtype(input, dtype)
+    if converts is None and dtype is not None:
+        input = input.to(dtype)
     if not input.dtype.is_floating_point:
         from symgrad.ops.reductions import sum as _sum
 
         return _sum(input, dim, keepdim, dtype=dtype)
     present = ~np.isnan(input._data)
-    out = _NANSUM(input, dim=_dims(input, dim), keepdim=bool(keepdim), present=present)
+    dims, keepdim = _dims(input, dim), bool(keepdim)
+    if converts is not None:  # converted by the node itself, as PyTorch's
+        return _NANSUM(input, dim=dims, keepdim=keepdim, present=present, dtype=converts)
+    out = _NANSUM(input, dim=dims, keepdim=keepdim, present=present)
     return out.to(input.dtype) if out.dtype != input.dtype else out
 
 
-def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    """The mean of the elements that are not nan (``nansum / count``, as PyTorch)."""
+def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """The mean of the elements that are not nan (``nansum / count``, as PyTorch; the sum in
+    ``dtype`` when given)."""
     if type(input) is not Tensor:
         require_tensor("nanmean", "input", 1, input)
     if not input.dtype.is_floating_point:
@@ -166,13 +182,20 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
             "nanmean(): expected input to have floating point or complex dtype but got "
             f"{input.dtype.scalar_type}"
         )
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype, "nanmean")
+        if not dtype.is_floating_point:
+            raise RuntimeError(
+                "nanmean(): could not infer output dtype. Optional dtype must be either a "
+                f"floating point or complex dtype. Got: {dtype.scalar_type}"
+            )
     count = Tensor._make(
         np.asarray(
             np.sum(~np.isnan(input._data), axis=_dims(input, dim), keepdims=keepdim),
             dtype=input._data.dtype,
         )
     )
-    return nansum(input, dim, keepdim) / count
+    return nansum(input, dim, keepdim, dtype=dtype) / count
 
 
 class _Aminmax(NamedTuple):

@@ -73,7 +73,7 @@ def triu(input: Tensor, diagonal: int = 0) -> Tensor:
 
 
 # -- diagonals ------------------------------------------------------------------------------------
-def _take(xp: Any, a: Any, key: tuple) -> Any:
+def _take(xp: Any, a: Any, key: tuple, saved_as: tuple = ()) -> Any:
     return xp.getitem(a, key)
 
 
@@ -81,7 +81,9 @@ def _take_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.index_put_zeros(c.shapes[0], c.params["key"], g, True),)
 
 
-def _diagonal_kernel(xp: Any, a: np.ndarray, key: tuple, view: tuple) -> np.ndarray:
+def _diagonal_kernel(
+    xp: Any, a: np.ndarray, key: tuple, view: tuple, saved_as: tuple = ()
+) -> np.ndarray:
     """The diagonal as a writable strided view of ``a`` (so writes reach ``a``)."""
     shape, strides, start = view
     base = a[start] if start else a
@@ -90,7 +92,7 @@ def _diagonal_kernel(xp: Any, a: np.ndarray, key: tuple, view: tuple) -> np.ndar
     return np.lib.stride_tricks.as_strided(base, shape, strides, writeable=True)
 
 
-def _diagonal_forward(xp: Any, a: Any, key: tuple, view: tuple) -> Any:
+def _diagonal_forward(xp: Any, a: Any, key: tuple, view: tuple, saved_as: tuple = ()) -> Any:
     return xp.getitem(a, key)
 
 
@@ -149,7 +151,36 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
         first = [0] * n
         first[d1], first[d2] = -min(offset, 0), max(offset, 0)
         start = tuple(slice(f, None) for f in first)
-    return _DIAGONAL(input, key=key, view=(shape, strides, start))
+    view = (shape, strides, start)
+    return _DIAGONAL(input, key=key, view=view, saved_as=_shown(offset, dim1, dim2))
+
+
+def _shown(offset: int, dim1: int, dim2: int) -> tuple:
+    """A diagonal's arguments as its node shows them: as given, a negative one as PyTorch
+    shows it (the unsigned 64-bit number of the same bits)."""
+    return tuple((k, v % 2**64) for k, v in (("offset", offset), ("dim1", dim1), ("dim2", dim2)))
+
+
+def diagonal_copy(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """The values of ``input.diagonal(offset, dim1, dim2)`` in new memory
+    (``DiagonalBackward0_copy``).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.diagonal_copy(symgrad.arange(9.0).reshape(3, 3), 1)
+    tensor([1., 5.])
+    """
+    if type(input) is not Tensor:
+        require_tensor("diagonal_copy", "input", 1, input)
+    if type(offset) is not int:
+        require_int("diagonal_copy", "offset", offset)
+    n = input.ndim
+    d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    key = _diagonal_key(tuple(input.shape), offset, d1, d2)
+    return _DIAG_COPY(input, key=key, saved_as=_shown(offset, dim1, dim2))
 
 
 def diag(input: Tensor, diagonal: int = 0) -> Tensor:
@@ -170,7 +201,8 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
         return diag_embed(input, diagonal)  # (its node shows dims -2 and -1, as PyTorch's)
     if input.ndim != 2:
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
-    return _DIAG_COPY(input, key=_diagonal_key(tuple(input.shape), diagonal, 0, 1))
+    key = _diagonal_key(tuple(input.shape), diagonal, 0, 1)
+    return _DIAG_COPY(input, key=key, saved_as=_shown(diagonal, 0, 1))
 
 
 def _embed_forward(xp: Any, a: Any, shape: tuple, key: tuple, saved_as: tuple = ()) -> Any:

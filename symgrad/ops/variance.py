@@ -31,6 +31,11 @@ def _var_grad(xp: Any, g: Any, c: Any) -> Any:
     if x.ndim > 1:
         g = _unsqueezed(g, c, xp)
     n = _count(c.shapes[0], dim) - c.params["correction"]
+    if dict(c.params.get("saved_as", ())).get("dim") == ():
+        # dim=() reduces every element, yet PyTorch's var_backward counts the elements over
+        # the dims given: none, so one (its gradient is that of a mean over one element)
+        n = 1 - c.params["correction"]
+        return xp.mul_scalar(g, 2.0 / n if n else math.inf) * (x - xp.mean(x))
     if dim is None and n <= 0:
         # no degrees of freedom left: 2 / n is taken as inf, and inf * 0 is nan
         return g * xp.where(xp.eq(x, xp.mean(x)), math.nan, math.inf)

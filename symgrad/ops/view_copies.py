@@ -21,6 +21,7 @@ from symgrad.dtypes import dtype as _dtype
 from symgrad.ops import joining
 from symgrad.ops.joining import split_keys
 from symgrad.ops.strided_views import _check_arguments, _strided
+from symgrad.ops.triangular import diagonal_copy
 from symgrad.ops.views import _as_strided_forward, _as_strided_vjp
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
@@ -137,21 +138,6 @@ _DETACH_COPY = Structural(
     backward="NotImplemented",
     text=COPIES,
 )
-
-
-def diagonal_copy(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
-    """The values of ``input.diagonal(offset, dim1, dim2)`` in new memory
-    (``DiagonalBackward0_copy``).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.diagonal_copy(symgrad.arange(9.0).reshape(3, 3), 1)
-    tensor([1., 5.])
-    """
-    return _copy_of(
-        "diagonal_copy", input, lambda p: p.diagonal(offset, dim1, dim2), "DiagonalBackward0_copy"
-    )
 
 
 def expand_copy(input: Tensor, size: Any, *, implicit: bool = False) -> Tensor:
