@@ -22,6 +22,8 @@ from symgrad.nn.modules.module import Module
 from symgrad.nn.modules.rnn_nodes import batch_major, fused_lstm_layer, packed_type, uses_fused_lstm
 from symgrad.nn.modules.rnn_steps import (
     _GATES,
+    _check_cell_arguments,
+    _check_cell_hidden,
     _check_size,
     _mapped,
     _masked_step,
@@ -364,22 +366,16 @@ class RNNCellBase(Module):
             init.uniform_(p, -bound, bound)
 
     def _step(self, input: Tensor, hx: Any) -> Any:
-        if input.ndim not in (1, 2):
-            raise ValueError(
-                f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead"
-            )
-        if input.shape[-1] != self.input_size:
-            raise RuntimeError(
-                f"input has inconsistent input_size: got {input.shape[-1]} expected "
-                f"{self.input_size}"
-            )
+        lstm = self.mode == "LSTM"
+        _check_cell_arguments(type(self).__name__, input, hx, self.input_size, lstm)
         batched = input.ndim == 2
         x = input if batched else input.unsqueeze(0)
         zeros = creation.zeros(x.shape[0], self.hidden_size, dtype=x.dtype, device=x.device)
         if hx is None:
-            hx = (zeros, zeros) if self.mode == "LSTM" else zeros
+            hx = (zeros, zeros) if lstm else zeros
         elif not batched:
-            hx = tuple(h.unsqueeze(0) for h in hx) if self.mode == "LSTM" else hx.unsqueeze(0)
+            hx = tuple(h.unsqueeze(0) for h in hx) if lstm else hx.unsqueeze(0)
+        _check_cell_hidden(x, tuple(hx) if lstm else (hx,), self.hidden_size)
         w = (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         out = _rnn_step(self.mode, x, hx, *w)
         if batched:

@@ -70,6 +70,36 @@ def _masked_step(
     return ops.cat([_rnn_step(mode, x, h[:active], *weights), h[active:]], 0)
 
 
+def _check_cell_hidden(input: Tensor, hidden: tuple, size: int) -> None:
+    """ATen's checks of a cell's batched states against its 2-D input: each state's rows and
+    columns (a state that would broadcast is still an error, as PyTorch's)."""
+    for k, h in enumerate(hidden):
+        if h.shape[0] != input.shape[0]:
+            raise RuntimeError(
+                f"Input batch size {input.shape[0]} doesn't match hidden{k} batch size {h.shape[0]}"
+            )
+        if h.shape[1] != size:
+            raise RuntimeError(
+                f"hidden{k} has inconsistent hidden_size: got {h.shape[1]}, expected {size}"
+            )
+
+
+def _check_cell_arguments(cell: str, input: Tensor, hx: Any, input_size: int, lstm: bool) -> None:
+    """The cell modules' checks, in PyTorch's order: the input's rank, each given state's
+    rank, then the input's size."""
+    if input.ndim not in (1, 2):
+        raise ValueError(f"{cell}: Expected input to be 1D or 2D, got {input.ndim}D instead")
+    states = {} if hx is None else dict(enumerate(hx)) if lstm else {None: hx}
+    for k, h in states.items():
+        if h.dim() not in (1, 2):
+            which = "hidden" if k is None else f"hx[{k}]"
+            raise ValueError(f"{cell}: Expected {which} to be 1D or 2D, got {h.dim()}D instead")
+    if input.shape[-1] != input_size:
+        raise RuntimeError(
+            f"input has inconsistent input_size: got {input.shape[-1]} expected {input_size}"
+        )
+
+
 def _check_size(name: str, value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} should be of type int, got: {type(value).__name__}")
