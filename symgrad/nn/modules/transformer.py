@@ -24,6 +24,11 @@ from symgrad.nn.modules.module import Module
 from symgrad.nn.modules.normalization import LayerNorm
 from symgrad.nn.modules.pointwise import GELU
 from symgrad.nn.modules.sparse import Dropout
+from symgrad.nn.modules.transformer_fast_path import (
+    attention_takes_fast_path,
+    canonical_mask,
+    encoder_layer_takes_fast_path,
+)
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
 
@@ -128,6 +133,7 @@ class MultiheadAttention(Module):
         average_attn_weights: bool = True,
         is_causal: bool = False,
     ) -> tuple:
+        fast = attention_takes_fast_path(self, query, key, value, (attn_mask, key_padding_mask))
         batch_first = self.batch_first and query.ndim == 3
         if batch_first:  # (one transpose for one tensor: self-attention stays self-attention)
             if key is value:
@@ -154,15 +160,17 @@ class MultiheadAttention(Module):
             self.out_proj.bias,
             training=self.training,
             key_padding_mask=key_padding_mask,
-            need_weights=need_weights,
+            need_weights=need_weights or fast,
             attn_mask=attn_mask,
             use_separate_proj_weight=not self._qkv_same_embed_dim,
             q_proj_weight=self.q_proj_weight,
             k_proj_weight=self.k_proj_weight,
             v_proj_weight=self.v_proj_weight,
             average_attn_weights=average_attn_weights,
-            is_causal=is_causal,
+            is_causal=is_causal and not fast,
         )
+        if fast:
+            return out.transpose(1, 0).contiguous(), (weights if need_weights else None)
         return (out.transpose(1, 0) if batch_first else out), weights
 
 
@@ -224,17 +232,25 @@ class TransformerEncoderLayer(Module):
         src_key_padding_mask: Tensor | None = None,
         is_causal: bool = False,
     ) -> Tensor:
+        padding = canonical_mask(
+            src_key_padding_mask, "src_key_padding_mask", src.dtype, src_mask, "src_mask"
+        )
+        mask = canonical_mask(src_mask, "src_mask", src.dtype)
+        # PyTorch's fused layer: the attention of the mask given, fully masked rows NaN
+        fused = encoder_layer_takes_fast_path(self, src)
         x = src
         if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            x = x + self._sa_block(self.norm1(x), mask, padding, is_causal, fused)
             return x + self._ff_block(self.norm2(x))
-        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+        x = self.norm1(x + self._sa_block(x, mask, padding, is_causal, fused))
         return self.norm2(x + self._ff_block(x))
 
-    def _sa_block(self, x: Tensor, mask: Any, padding: Any, is_causal: bool) -> Tensor:
+    def _sa_block(
+        self, x: Tensor, mask: Any, padding: Any, is_causal: bool, fused: bool = False
+    ) -> Tensor:
         out = self.self_attn(
-            x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False,
-            is_causal=is_causal,
+            x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=fused,
+            is_causal=is_causal and not fused,
         )[0]  # fmt: skip
         return self.dropout1(out)
 
