@@ -63,6 +63,48 @@ def test_unpad_sequence():
     assert [s.tolist() for s in R.unpad_sequence(padded, [2, 1])] == [[1, 2], [3]]
 
 
+def _unpad_time_major(T):
+    """unpad_sequence of a time-major batch: PyTorch transposes the caller's tensor in place
+    (and so refuses a leaf that requires grad); a batch of other length than the lengths
+    raises zip's ValueError."""
+    padded = T.tensor([[1.0, 3.0], [2.0, 0.0]])
+    found = [[s.tolist() for s in T.nn.utils.rnn.unpad_sequence(padded, T.tensor([2, 1]))]]
+    found.append(tuple(padded.shape))
+    for call in (
+        lambda: T.nn.utils.rnn.unpad_sequence(T.ones(2, 2, requires_grad=True), T.tensor([2, 1])),
+        lambda: T.nn.utils.rnn.unpad_sequence(T.ones(3, 2), T.tensor([2, 1]), batch_first=True),
+    ):
+        with pytest.raises((RuntimeError, ValueError)) as error:
+            call()
+        found.append(error.type.__name__)
+    return found
+
+
+UNPADDED = [[[1.0, 2.0], [3.0]], (2, 2), "RuntimeError", "ValueError"]
+
+
+def test_unpad_sequence_transposes_the_time_major_batch_in_place():
+    assert _unpad_time_major(symgrad) == UNPADDED
+
+
+@pytest.mark.torch
+def test_unpad_sequence_in_place_is_torchs():
+    assert _unpad_time_major(pytest.importorskip("torch")) == UNPADDED
+
+
+def _packed_from_parts(T):
+    data, sizes = T.tensor([1.0, 2.0, 3.0]), T.tensor([2, 1])
+    made = T.nn.utils.rnn.PackedSequence(data, sizes, T.tensor([1, 0]))
+    pair = T.nn.utils.rnn.PackedSequence((data, sizes))
+    return made.unsorted_indices.tolist(), pair.batch_sizes.tolist(), pair.unsorted_indices
+
+
+@pytest.mark.parametrize("library", ["symgrad", pytest.param("torch", marks=pytest.mark.torch)])
+def test_packed_sequence_inverts_the_sorted_indices_it_is_given(library):
+    T = symgrad if library == "symgrad" else pytest.importorskip("torch")
+    assert _packed_from_parts(T) == ([1, 0], [2, 1], None)
+
+
 @pytest.mark.parametrize("cls", ["RNN", "LSTM", "GRU"])
 def test_packed_final_state_is_last_valid_step(cls):
     symgrad.manual_seed(0)
