@@ -74,7 +74,28 @@ def _causal_hint_ignored(T):
     return plain(T) == hinted(T)
 
 
+def _merged(attn_mask=None, padding=None):
+    def case(T):
+        attn = T.nn.MultiheadAttention(8, 2, batch_first=True)
+        kwargs = [None if m is None else m(T) for m in (attn_mask, padding)]
+        merged, kind = attn.merge_masks(*kwargs, _x(T))
+        if merged is None:
+            return None, kind
+        total = merged.sum().item()
+        return tuple(merged.shape), str(merged.dtype).rsplit(".")[-1], str(total), kind
+
+    return case
+
+
 CASES = {
+    "merge_no_masks": (_merged(), (None, None)),
+    "merge_padding": (_merged(padding=_padding), ((2, 3), "bool", "4", 1)),
+    "merge_mask": (_merged(attn_mask=_mask), ((2, 2, 3, 3), "bool", "24", 2)),
+    "merge_both": (_merged(attn_mask=_mask, padding=_padding), ((2, 2, 3, 3), "bool", "32", 2)),
+    "merge_float_3d": (
+        _merged(attn_mask=lambda T: T.ones(4, 3, 3), padding=_float_padding),
+        ((2, 2, 3, 3), "float32", "-inf", 2),
+    ),
     "fast_padding_no_weights": (
         _attention(key_padding_mask=_padding, need_weights=False),
         (True, ("nan", "nan", "nan", 0.1125, -0.1015, -0.1474), True),

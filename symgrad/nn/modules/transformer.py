@@ -173,6 +173,36 @@ class MultiheadAttention(Module):
             return out.transpose(1, 0).contiguous(), (weights if need_weights else None)
         return (out.transpose(1, 0) if batch_first else out), weights
 
+    def merge_masks(self, attn_mask: Any, key_padding_mask: Any, query: Tensor) -> tuple:
+        """PyTorch's masks of its fused kernel: ``(merged_mask, mask_type)``, the padding
+        mask alone (type 1), or the attention mask expanded to ``(N, num_heads, L, L)``
+        (type 2) plus the padding mask expanded alike when both are given; ``(None, None)``
+        for none.
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> attn = symgrad.nn.MultiheadAttention(4, 2, batch_first=True)
+        >>> mask, kind = attn.merge_masks(symgrad.zeros(3, 3), None, symgrad.ones(2, 3, 4))
+        >>> tuple(mask.shape), kind
+        ((2, 2, 3, 3), 2)
+        """
+        merged, kind = None, None
+        if key_padding_mask is not None:
+            merged, kind = key_padding_mask, 1
+        if attn_mask is not None:
+            batch, length, _ = query.shape
+            kind = 2
+            if attn_mask.dim() == 3:
+                merged = attn_mask.view(batch, -1, length, length)
+            else:
+                merged = attn_mask.view(1, 1, length, length)
+                merged = merged.expand(batch, self.num_heads, -1, -1)
+            if key_padding_mask is not None:
+                padding = key_padding_mask.view(batch, 1, 1, length)
+                merged = merged + padding.expand(-1, self.num_heads, -1, -1)
+        return merged, kind
+
 
 def _activation(activation: Any) -> Any:
     if activation in ("relu", F.relu):
