@@ -341,9 +341,10 @@ class TransformerEncoder(Module):
         is_causal: bool | None = None,
     ) -> Tensor:
         valid = self._fast_path_positions(src, mask, src_key_padding_mask)
+        padding = src_key_padding_mask if valid is None else ~valid
         out = src
         for layer in self.layers:
-            out = layer(out, src_mask=mask, src_key_padding_mask=src_key_padding_mask,
+            out = layer(out, src_mask=mask, src_key_padding_mask=padding,
                         is_causal=bool(is_causal))  # fmt: skip
         if valid is not None:  # the padded positions of the nested tensor: 0
             out = out.masked_fill(~valid.unsqueeze(-1), 0.0)
@@ -365,6 +366,8 @@ class TransformerEncoder(Module):
         valid = ~padding if padding.dtype == dtypes.bool_ else padding == 0
         if self.mask_check and not bool((valid[:, 1:] <= valid[:, :-1]).all()):
             return None  # not left-aligned: no nested tensor
+        if not self.mask_check:  # PyTorch's nested tensor: each row's first `count` positions
+            valid = creation.arange(valid.shape[1]) < valid.sum(1, keepdim=True)
         if grad_mode.is_grad_enabled() and (
             src.requires_grad or any(p.requires_grad for p in first.parameters())
         ):
