@@ -378,3 +378,28 @@ def test_outermost_node_names_agree_with_torch(layer, options, dtype, output, h_
     if h_n is not None:
         for state in h if isinstance(h, tuple) else (h,):
             assert _node_chain(state, 2) == h_n
+
+
+def _fused_lstm_edges(T):
+    T.manual_seed(0)
+    out, (h, c) = T.nn.LSTM(2, 3, bidirectional=True)(T.ones(4, 1, 2))
+    nodes = [fn for fn, _ in h.grad_fn.next_functions]
+    same = [a is b for a, b in zip(nodes, (fn for fn, _ in c.grad_fn.next_functions))]
+    return (
+        [(type(fn).__name__, k) for fn, k in h.grad_fn.next_functions],
+        [k for _, k in c.grad_fn.next_functions],
+        same,
+    )
+
+
+FUSED_EDGES = ([("MkldnnRnnLayerBackward0", 1)] * 2, [2, 2], [True, True])
+
+
+def test_float32_lstm_states_are_outputs_of_one_fused_node():
+    # one node per layer and direction: the output its output 0, h its 1, c its 2
+    assert _fused_lstm_edges(symgrad) == FUSED_EDGES
+
+
+@pytest.mark.torch
+def test_float32_lstm_fused_edges_are_torchs():
+    assert _fused_lstm_edges(pytest.importorskip("torch")) == FUSED_EDGES
