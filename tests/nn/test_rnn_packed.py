@@ -177,3 +177,51 @@ def test_pad_utilities_match_torch():
     sp = R.pack_sequence([symgrad.tensor(a) for a in arrays], enforce_sorted=False)
     np.testing.assert_array_equal(sp.data.numpy(), tp.data.numpy())
     assert sp.sorted_indices.tolist() == tp.sorted_indices.tolist()
+
+
+def _packed_graph(T):
+    """The node names (with their counts) behind a packed GRU's output data and h_n, given an
+    initial state: the input's product once for all steps, each step on its running rows,
+    the state split by one unbind."""
+    T.manual_seed(0)
+    gru = T.nn.GRU(2, 3, bidirectional=True).double()
+    x = T.tensor(np.arange(12.0).reshape(3, 2, 2) / 10, requires_grad=True)
+    h0 = T.zeros(2, 2, 3, dtype=T.float64, requires_grad=True)
+    out, h_n = gru(T.nn.utils.rnn.pack_padded_sequence(x, [3, 1]), h0)
+    counts: dict = {}
+    seen, todo = set(), [out.data.grad_fn, h_n.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        counts[type(node).__name__] = counts.get(type(node).__name__, 0) + 1
+        todo += [fn for fn, _ in node.next_functions]
+    return dict(sorted(counts.items()))
+
+
+PACKED_GRAPH = {
+    "AccumulateGrad": 10,
+    "AddBackward0": 24,
+    "AddmmBackward0": 8,
+    "CatBackward0": 5,
+    "MulBackward0": 12,
+    "PackPaddedSequenceBackward0": 1,
+    "SigmoidBackward0": 12,
+    "SliceBackward0": 10,
+    "StackBackward0": 1,
+    "SubBackward0": 6,
+    "TBackward0": 8,
+    "TanhBackward0": 6,
+    "UnbindBackward0": 1,
+    "UnsafeSplitBackward0": 12,
+}
+
+
+def test_packed_layers_record_aten_s_graph():
+    assert _packed_graph(symgrad) == PACKED_GRAPH
+
+
+@pytest.mark.torch
+def test_packed_graph_is_torchs():
+    assert _packed_graph(pytest.importorskip("torch")) == PACKED_GRAPH

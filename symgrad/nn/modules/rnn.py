@@ -27,6 +27,7 @@ from symgrad.nn.modules.rnn_steps import (
     _check_size,
     _mapped,
     _masked_step,
+    _packed_direction,
     _permute,
     _rnn_step,
     _steps,
@@ -226,6 +227,7 @@ class RNNBase(Module):
         lstm = self.mode == "LSTM"
         finals_h, finals_c = [], []
         fused = uses_fused_lstm(self.mode, input, self.proj_size, batch_sizes[0] is not None)
+        states = [s.unbind(0) for s in state] if lstm else [state.unbind(0)]  # (as ATen's)
         layer_input = input
         whole = batch_sizes[0] is None
         for layer in range(self.num_layers):
@@ -233,8 +235,14 @@ class RNNBase(Module):
             outputs = []
             for d, suffix in enumerate(("", "_reverse")[:directions]):
                 k = layer * directions + d
-                h = (state[0][k], state[1][k]) if lstm else state[k]
+                h = (states[0][k], states[1][k]) if lstm else states[0][k]
                 weights = self._weights(layer, suffix)
+                if not whole:  # packed: ATen's packed layers
+                    out, h = _packed_direction(self.mode, layer_input, h, batch_sizes, weights, d)
+                    outputs.append(out)
+                    finals_h.append(h[0] if lstm else h)
+                    finals_c += [h[1]] if lstm else []
+                    continue
                 if whole:  # the input's products for every step at once, as ATen's layers
                     xs = F.linear(layer_input, weights[0], weights[2]).unbind(0)
                 order = range(len(xs))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad import ops
 from symgrad.nn import functional as F
 from symgrad.tensor import Tensor
@@ -54,6 +56,48 @@ def _steps(input: Tensor, batch_sizes: list) -> list:
         xs.append(input[offset : offset + b])
         offset += b
     return xs
+
+
+def _packed_direction(
+    mode: str, data: Tensor, h0: Any, batch_sizes: list, weights: list, reverse: bool
+) -> tuple:
+    """One direction of a layer over packed ``data``, as ATen's ``PackedLayer`` (and
+    ``ReversedPackedLayer``): the input's products for every step at once, each step on the
+    rows still running (a state's finished rows sliced off, or, backwards, joined on), the
+    steps' outputs concatenated; returns ``(output, last state)``."""
+    x = F.linear(data, weights[0], weights[2])
+    starts = np.cumsum([0, *batch_sizes])
+    outputs: list = []
+    if reverse:
+        last = batch_sizes[-1]
+        hidden = _rows(h0, 0, last)
+        for t in reversed(range(len(batch_sizes))):
+            if batch_sizes[t] > last:
+                hidden = _joined([hidden, _rows(h0, last, batch_sizes[t])])
+            last = batch_sizes[t]
+            hidden = _rnn_step(mode, x[starts[t] : starts[t + 1]], hidden, *weights, True)
+            outputs.append(hidden[0] if mode == "LSTM" else hidden)
+        return ops.cat(outputs[::-1], 0), hidden
+    finished, hidden, last = [], h0, batch_sizes[0]
+    for t, size in enumerate(batch_sizes):
+        if size < last:
+            finished.append(_rows(hidden, size, last))
+            hidden = _rows(hidden, 0, size)
+        last = size
+        hidden = _rnn_step(mode, x[starts[t] : starts[t + 1]], hidden, *weights, True)
+        outputs.append(hidden[0] if mode == "LSTM" else hidden)
+    return ops.cat(outputs, 0), _joined([hidden, *finished[::-1]])
+
+
+def _rows(state: Any, start: int, stop: int) -> Any:
+    return _mapped(state, lambda s: s[start:stop])
+
+
+def _joined(states: list) -> Any:
+    """States of consecutive rows joined (each part of an LSTM's pair apart)."""
+    if isinstance(states[0], tuple):
+        return tuple(ops.cat(list(parts), 0) for parts in zip(*states))
+    return ops.cat(states, 0)
 
 
 def _masked_step(
