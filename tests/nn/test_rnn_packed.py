@@ -225,3 +225,31 @@ def test_packed_layers_record_aten_s_graph():
 @pytest.mark.torch
 def test_packed_graph_is_torchs():
     assert _packed_graph(pytest.importorskip("torch")) == PACKED_GRAPH
+
+
+def _padded_chain(T):
+    """The first nodes behind pad_packed_sequence of data packed from lengths [3, 1, 1], each
+    node's first edge followed: one copy per run of steps of equal batch size (the last run
+    first), each of a view of a slice of the data."""
+    data = T.arange(10.0, requires_grad=True).view(5, 2)
+    packed = T.nn.utils.rnn.PackedSequence(data * 1.0, T.tensor([3, 1, 1]))
+    node, names = T.nn.utils.rnn.pad_packed_sequence(packed)[0].grad_fn, []
+    while node is not None and len(names) < 6:
+        names.append(type(node).__name__)
+        edges = [fn for fn, _ in node.next_functions if fn is not None]
+        node = edges[0]
+    return names
+
+
+PADDED_CHAIN = [
+    "CopySlices", "CopySlices", "ViewBackward0", "SliceBackward0", "MulBackward0", "ViewBackward0",
+]  # fmt: skip
+
+
+def test_pad_packed_sequence_copies_runs_of_steps():
+    assert _padded_chain(symgrad) == PADDED_CHAIN
+
+
+@pytest.mark.torch
+def test_pad_packed_sequence_graph_is_torchs():
+    assert _padded_chain(pytest.importorskip("torch")) == PADDED_CHAIN

@@ -299,12 +299,16 @@ def pad_packed_sequence(
     else:
         total_length = steps
     batch, rest = batch_sizes[0], tuple(data.shape[1:])
-    # written step by step into a filled tensor, as PyTorch (its nodes: CopySlices)
+    # written into a filled tensor one run of steps of equal batch size at a time, as ATen's
+    # (its nodes: CopySlices reading ViewBackward0 of SliceBackward0)
     padded = creation.full((total_length, batch, *rest), padding_value, dtype=data.dtype)
-    offset = 0
-    for t, b in enumerate(batch_sizes):
-        padded[t, :b] = data[offset : offset + b]
-        offset += b
+    offset = start = 0
+    for t, b in enumerate([*batch_sizes, 0]):
+        if b != batch_sizes[start]:
+            size = batch_sizes[start] * (t - start)
+            run = data[offset : offset + size].view(t - start, batch_sizes[start], *rest)
+            padded[start:t, : batch_sizes[start]].copy_(run)
+            offset, start = offset + size, t
     lengths = np.array([sum(1 for b in batch_sizes if b > i) for i in range(batch)])
     if batch_first:
         padded = padded.transpose(0, 1)
