@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.nn.modules.rnn import _rnn_step
+from symgrad.nn.modules.rnn_steps import _check_cell_hidden
 from symgrad.tensor import Tensor
 
 __all__ = ["lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"]
@@ -39,15 +40,7 @@ def _check(op: str, input: Any, hidden: tuple, w_ih: Any, w_hh: Any, gates: int)
             f"input has inconsistent input_size: got {input.shape[1]} expected {w_ih.shape[1]}"
         )
     size = w_hh.shape[1]
-    for k, h in enumerate(hidden):
-        if h.shape[0] != input.shape[0]:
-            raise RuntimeError(
-                f"Input batch size {input.shape[0]} doesn't match hidden{k} batch size {h.shape[0]}"
-            )
-        if h.shape[1] != size:
-            raise RuntimeError(
-                f"hidden{k} has inconsistent hidden_size: got {h.shape[1]}, expected {size}"
-            )
+    _check_cell_hidden(input, hidden, size)
     for name, w in (("weight_ih", w_ih), ("weight_hh", w_hh)):
         if w.shape[0] != gates * size:
             raise RuntimeError(

@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import creation, dtypes, ops
 from symgrad.autograd import grad_mode
+from symgrad.backends import cuda
 from symgrad.nn.attention_backends import SDPBackend, sdpa_kernel
 from symgrad.nn.sparse import dropout
 from symgrad.ops.derivatives import _scaled
@@ -83,7 +84,8 @@ def scaled_dot_product_attention(
             "Expected attn_mask dtype to be bool or float or to match query dtype, but got "
             f"attn_mask.dtype: {attn_mask.dtype} and query.dtype: {query.dtype} instead."
         )
-    if _fused(query, key, value, attn_mask, dropout_p):
+    flash = _flash_chosen(query, key, value, attn_mask, dropout_p, enable_gqa)
+    if flash and _fused(query, key, value, attn_mask):
         return _fused_attention(query, key, value, attn_mask, is_causal, scale)
     if enable_gqa and query.ndim >= 3 and key.shape[-3] != query.shape[-3]:
         groups = query.shape[-3] // key.shape[-3]
@@ -91,6 +93,7 @@ def scaled_dot_product_attention(
     # each factor scaled by sqrt(scale) (Scalar products, MulBackward1, as PyTorch's)
     factor = math.sqrt(scale)
     weights = ops.matmul(_scaled(query, factor), _scaled(key.transpose(-2, -1), factor))
+    matmul_shape = tuple(weights.shape)
     if is_causal:
         hidden = np.triu(np.ones((length, source), dtype=bool), 1)
         weights = weights + _bias(creation.tensor(hidden, device=query.device), query)
@@ -99,6 +102,12 @@ def scaled_dot_product_attention(
             weights = weights + _bias(attn_mask.logical_not(), query)
         else:
             weights = weights + attn_mask.to(query.dtype)
+    if tuple(weights.shape) != tuple(matmul_shape):
+        # (PyTorch adds the mask in place: it may not enlarge the scores)
+        raise RuntimeError(
+            f"output with shape {list(matmul_shape)} doesn't match the broadcast shape "
+            f"{list(weights.shape)}"
+        )
     weights = safe_softmax(weights, -1)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
@@ -120,33 +129,69 @@ def _repeat_heads(t: Tensor, groups: int) -> Tensor:
 
 # -- PyTorch's fused CPU kernel -----------------------------------------------------------------
 # Where PyTorch's CPU dispatcher picks its fused ("flash") kernel, one node
-# (ScaledDotProductFlashAttentionForCpuBackward0) with edges to the query, key and value: 4-d
-# inputs of one batch size and head size, each laid out with its last dimension contiguous, no
-# dropout, a mask needing no gradient, no empty sequence. Its gradient has no derivative in
-# PyTorch (a second one raises).
+# (ScaledDotProductFlashAttentionForCpuBackward0) with edges to the query, key and value: the
+# kernel allowed (not ruled out by sdpa_kernel), 4-d inputs of one batch size and head size
+# (grouped heads with enable_gqa), each laid out with its last dimension contiguous, no
+# dropout, a 2-d or 4-d mask needing no gradient, no empty sequence. Its gradient has no
+# derivative in PyTorch (a second one raises; under sdpa_kernel(SDPBackend.MATH) it has one).
 
 
-def _fused(query: Tensor, key: Tensor, value: Tensor, mask: Any, dropout_p: float) -> bool:
-    """Whether PyTorch computes this call by its fused CPU kernel."""
-    if not grad_mode.is_grad_enabled() or dropout_p > 0.0:
+def _flash_chosen(
+    query: Tensor, key: Tensor, value: Tensor, mask: Any, dropout_p: float, gqa: bool
+) -> bool:
+    """Whether PyTorch's CPU dispatcher picks its fused kernel, by its checks in their order
+    (the mask's reads its last two sizes: PyTorch's IndexError for a mask of fewer)."""
+    if not cuda.flash_sdp_enabled() or dropout_p > 0.0:
+        return False
+    if query.ndim != 4 or key.ndim != 4 or value.ndim != 4:
+        return False
+    if not query.shape[0] == key.shape[0] == value.shape[0]:
+        return False
+    heads = (query.shape[1], key.shape[1], value.shape[1])
+    if not (heads[0] == heads[1] == heads[2] or _grouped(heads, gqa)):
+        return False
+    if mask is not None and not _flash_mask(mask, query, key):
+        return False
+    if not query.shape[-1] == key.shape[-1] == value.shape[-1] > 0:
+        return False
+    return 0 not in (query.shape[-2], key.shape[-2])
+
+
+def _grouped(heads: tuple, gqa: bool) -> bool:
+    return gqa and heads[1] == heads[2] and heads[0] % heads[1] == 0
+
+
+def _flash_mask(mask: Tensor, query: Tensor, key: Tensor) -> bool:
+    """PyTorch's check of the mask for its fused kernel: 2-d, or 4-d of the query's batch
+    and heads (or 1), its last two sizes the query's and key's lengths (or 1)."""
+    if mask._requires_grad:
+        return False
+    if mask.ndim < 2:
+        raise IndexError(
+            "Dimension specified as -2 but tensor has no dimensions"
+            if mask.ndim == 0
+            else "Dimension out of range (expected to be in range of [-1, 0], but got -2)"
+        )
+    if mask.shape[-2] not in (query.shape[-2], 1) or mask.shape[-1] not in (key.shape[-2], 1):
+        return False
+    if mask.ndim == 2:
+        return True
+    batch, heads = query.shape[0], query.shape[1]
+    return mask.ndim == 4 and mask.shape[0] in (1, batch) and mask.shape[1] in (1, heads)
+
+
+def _fused(query: Tensor, key: Tensor, value: Tensor, mask: Any) -> bool:
+    """Whether the fused kernel PyTorch picks records its node here (symgrad computes the
+    same values by the composite where nothing is recorded)."""
+    if not grad_mode.is_grad_enabled():
         return False
     if not (query._requires_grad or key._requires_grad or value._requires_grad):
         return False
     if _batching.any_batched(query, key, value):
         return False  # (inside vmap: the composite's rules)
-    if query.ndim != 4 or key.ndim != 4 or value.ndim != 4:
-        return False
-    if not query.shape[-1] == key.shape[-1] == value.shape[-1] > 0:
-        return False
-    if not query.shape[0] == key.shape[0] == value.shape[0] or key.shape[1] != value.shape[1]:
-        return False
-    if 0 in (query.shape[-2], key.shape[-2]) or query.shape[1] % key.shape[1]:
-        return False
-    if any(t._data.strides[-1] != t._data.itemsize for t in (query, key, value)):
-        return False
     if any(type(t._data) is not np.ndarray for t in (query, key, value)):
         return False  # (meta tensors)
-    return mask is None or not mask._requires_grad
+    return all(t._data.strides[-1] == t._data.itemsize for t in (query, key, value))
 
 
 def _fused_attention(

@@ -18,8 +18,10 @@ def check_attention_arguments(
     attn_mask: Tensor | None,
     num_heads: int,
     batch_first: bool,
+    check_mask_shape: bool = True,
 ) -> None:
-    """Raise PyTorch's error for inputs or masks that do not fit each other."""
+    """Raise PyTorch's error for inputs or masks that do not fit each other (the 2-D or
+    batched 3-D ``attn_mask``'s shape only with ``check_mask_shape``)."""
     batched = _check_ranks(query, key, value, key_padding_mask, attn_mask)
     for name, mask in (("key_padding_mask", key_padding_mask), ("attn_mask", attn_mask)):
         if mask is not None and not (mask.dtype.is_floating_point or mask.dtype is dtypes.bool_):
@@ -42,7 +44,7 @@ def check_attention_arguments(
                 raise AssertionError(
                     f"Expected `attn_mask` shape to be {expected} but got {attn_mask.shape}"
                 )
-        if tuple(attn_mask.shape) != expected:
+        if check_mask_shape and tuple(attn_mask.shape) != expected:
             raise RuntimeError(
                 f"The shape of the {attn_mask.ndim}D attn_mask is {attn_mask.shape}, but should "
                 f"be {expected}."

@@ -70,7 +70,12 @@ def multi_head_attention_forward(
     >>> out.shape, weights.shape
     (symgrad.Size([3, 2, 4]), symgrad.Size([2, 3, 3]))
     """
-    check_attention_arguments(query, key, value, key_padding_mask, attn_mask, num_heads, False)
+    # With the causal hint alone (no padding mask, no weights) PyTorch drops the mask given
+    # unchecked: scaled_dot_product_attention builds the causal one itself.
+    hint_only = is_causal and key_padding_mask is None and not need_weights
+    check_attention_arguments(
+        query, key, value, key_padding_mask, attn_mask, num_heads, False, not hint_only
+    )
     batched = query.ndim == 3
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -94,6 +99,8 @@ def multi_head_attention_forward(
             "Need attn_mask if specifying the is_causal hint. You may use the Transformer "
             "module method `generate_square_subsequent_mask` to create this mask."
         )
+    if hint_only:
+        attn_mask = None
     q, k, v = _project(
         query, key, value, in_proj_weight, in_proj_bias, use_separate_proj_weight,
         (q_proj_weight, k_proj_weight, v_proj_weight),
@@ -234,15 +241,11 @@ def _heads(t: Tensor, static: Tensor | None, name: str, rows: int, head_dim: int
 
 def _as_bias(mask: Tensor | None, like: Tensor, name: str) -> Tensor | None:
     """A boolean mask (True: not attended) as an additive float mask of ``like``'s dtype; a
-    float mask as it is, of that dtype only (PyTorch adds it in one fused product)."""
+    float mask as it is, of any float dtype (scaled_dot_product_attention takes it, and the
+    weights' fused product raises when it still differs from the query's after merging)."""
     if mask is None:
         return None
     if mask.dtype.is_floating_point:
-        if mask.dtype is not like.dtype:
-            raise RuntimeError(
-                f"Input dtypes must be the same, got: {name} {mask.dtype.scalar_type}, query "
-                f"{like.dtype.scalar_type}: give the float mask the query's dtype"
-            )
         return mask
     if mask.dtype is not dtypes.bool_:
         raise AssertionError(f"only bool and floating types of {name} are supported")

@@ -129,6 +129,33 @@ CASES = {
         _attention(key_padding_mask=lambda T: T.zeros(N, S, dtype=T.float32)),
         ("raises", "RuntimeError"),
     ),
+    # the weights' product needs the merged mask in the query's dtype; attention without
+    # weights takes a float mask of any float dtype
+    "float32_mask_no_weights": (
+        _attention(
+            attn_mask=lambda T: T.tensor([[0.0, -1.0], [0.5, 0.0], [0.0, 0.0]]),
+            need_weights=False,
+        ),
+        ((3, 2, 4), 1.3016, None, 13.1881, "ViewBackward0"),
+    ),
+    "float32_mask_float64_padding": (
+        _attention(
+            attn_mask=lambda T: T.tensor([[0.0, -1.0], [0.5, 0.0], [0.0, 0.0]]),
+            key_padding_mask=lambda T: T.tensor([[0.0, -2.0], [0.0, 0.0]], dtype=T.float64),
+        ),
+        ((3, 2, 4), 1.4482, ((2, 3, 2), 6.0), 22.6064, "ViewBackward0"),
+    ),
+    # the causal hint alone (no padding, no weights) stands for the mask, left unchecked
+    "causal_hint_drops_mask": (
+        _attention(
+            attn_mask=lambda T: T.zeros(2, 2, dtype=T.bool), is_causal=True, need_weights=False
+        ),
+        ((3, 2, 4), 1.6395, None, 13.641, "ViewBackward0"),
+    ),
+    "causal_hint_with_weights_checks_mask": (
+        _attention(attn_mask=lambda T: T.zeros(2, 2, dtype=T.bool), is_causal=True),
+        ("raises", "RuntimeError"),
+    ),
     "int_mask": (
         _attention(attn_mask=lambda T: T.zeros(L, S, dtype=T.int64)),
         ("raises", "AssertionError"),

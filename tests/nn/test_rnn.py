@@ -218,6 +218,80 @@ def test_errors(call, error, message):
         call()
 
 
+# a cell's state that would broadcast against the input is still an error
+CELL_STATE_ERRORS = [
+    (
+        "RNNCell",
+        (3, 4),
+        (1, 6),
+        RuntimeError,
+        "Input batch size 3 doesn't match hidden0 batch size 1",
+    ),
+    (
+        "GRUCell",
+        (3, 4),
+        (6,),
+        RuntimeError,
+        "Input batch size 3 doesn't match hidden0 batch size 6",
+    ),
+    (
+        "LSTMCell",
+        (4,),
+        (1, 6),
+        RuntimeError,
+        "hidden0 has inconsistent hidden_size: got 1, expected 6",
+    ),
+    (
+        "GRUCell",
+        (4,),
+        (3, 6),
+        RuntimeError,
+        "hidden0 has inconsistent hidden_size: got 3, expected 6",
+    ),
+    (
+        "RNNCell",
+        (3, 4),
+        (3, 5),
+        RuntimeError,
+        "hidden0 has inconsistent hidden_size: got 5, expected 6",
+    ),
+    ("GRUCell", (3, 4), (3, 6, 1), ValueError, "GRUCell: Expected hidden to be 1D or 2D, got 3D"),
+    (
+        "LSTMCell",
+        (3, 4),
+        (3, 6, 1),
+        ValueError,
+        r"LSTMCell: Expected hx\[0\] to be 1D or 2D, got 3D",
+    ),
+]
+
+
+def _cell_with_state(T, name, x_shape, h_shape):
+    cell = getattr(T.nn, name)(4, 6)
+    h = T.zeros(h_shape)
+    return cell(T.zeros(x_shape), (h, T.zeros(h_shape)) if name == "LSTMCell" else h)
+
+
+@pytest.mark.parametrize(("name", "x_shape", "h_shape", "error", "message"), CELL_STATE_ERRORS)
+def test_cell_states_that_do_not_fit_raise_pytorchs_errors(name, x_shape, h_shape, error, message):
+    with pytest.raises(error, match=message):
+        _cell_with_state(symgrad, name, x_shape, h_shape)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize(("name", "x_shape", "h_shape", "error", "message"), CELL_STATE_ERRORS)
+def test_cell_state_errors_are_torchs(name, x_shape, h_shape, error, message):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(error, match=message):
+        _cell_with_state(torch, name, x_shape, h_shape)
+
+
+def test_lstm_cell_checks_the_cell_state_too():
+    cell = nn.LSTMCell(4, 6)
+    with pytest.raises(RuntimeError, match="doesn't match hidden1 batch size 2"):
+        cell(symgrad.zeros(3, 4), (symgrad.zeros(3, 6), symgrad.zeros(2, 6)))
+
+
 @pytest.mark.parametrize("name", ["RNN", "LSTM", "GRU"])
 def test_unbatched_results_are_squeezed_from_a_batch_of_one(name):
     # PyTorch runs an unbatched sequence as a batch of one and squeezes dim 1 off every result
@@ -304,3 +378,28 @@ def test_outermost_node_names_agree_with_torch(layer, options, dtype, output, h_
     if h_n is not None:
         for state in h if isinstance(h, tuple) else (h,):
             assert _node_chain(state, 2) == h_n
+
+
+def _fused_lstm_edges(T):
+    T.manual_seed(0)
+    out, (h, c) = T.nn.LSTM(2, 3, bidirectional=True)(T.ones(4, 1, 2))
+    nodes = [fn for fn, _ in h.grad_fn.next_functions]
+    same = [a is b for a, b in zip(nodes, (fn for fn, _ in c.grad_fn.next_functions))]
+    return (
+        [(type(fn).__name__, k) for fn, k in h.grad_fn.next_functions],
+        [k for _, k in c.grad_fn.next_functions],
+        same,
+    )
+
+
+FUSED_EDGES = ([("MkldnnRnnLayerBackward0", 1)] * 2, [2, 2], [True, True])
+
+
+def test_float32_lstm_states_are_outputs_of_one_fused_node():
+    # one node per layer and direction: the output its output 0, h its 1, c its 2
+    assert _fused_lstm_edges(symgrad) == FUSED_EDGES
+
+
+@pytest.mark.torch
+def test_float32_lstm_fused_edges_are_torchs():
+    assert _fused_lstm_edges(pytest.importorskip("torch")) == FUSED_EDGES

@@ -63,6 +63,48 @@ def test_unpad_sequence():
     assert [s.tolist() for s in R.unpad_sequence(padded, [2, 1])] == [[1, 2], [3]]
 
 
+def _unpad_time_major(T):
+    """unpad_sequence of a time-major batch: PyTorch transposes the caller's tensor in place
+    (and so refuses a leaf that requires grad); a batch of other length than the lengths
+    raises zip's ValueError."""
+    padded = T.tensor([[1.0, 3.0], [2.0, 0.0]])
+    found = [[s.tolist() for s in T.nn.utils.rnn.unpad_sequence(padded, T.tensor([2, 1]))]]
+    found.append(tuple(padded.shape))
+    for call in (
+        lambda: T.nn.utils.rnn.unpad_sequence(T.ones(2, 2, requires_grad=True), T.tensor([2, 1])),
+        lambda: T.nn.utils.rnn.unpad_sequence(T.ones(3, 2), T.tensor([2, 1]), batch_first=True),
+    ):
+        with pytest.raises((RuntimeError, ValueError)) as error:
+            call()
+        found.append(error.type.__name__)
+    return found
+
+
+UNPADDED = [[[1.0, 2.0], [3.0]], (2, 2), "RuntimeError", "ValueError"]
+
+
+def test_unpad_sequence_transposes_the_time_major_batch_in_place():
+    assert _unpad_time_major(symgrad) == UNPADDED
+
+
+@pytest.mark.torch
+def test_unpad_sequence_in_place_is_torchs():
+    assert _unpad_time_major(pytest.importorskip("torch")) == UNPADDED
+
+
+def _packed_from_parts(T):
+    data, sizes = T.tensor([1.0, 2.0, 3.0]), T.tensor([2, 1])
+    made = T.nn.utils.rnn.PackedSequence(data, sizes, T.tensor([1, 0]))
+    pair = T.nn.utils.rnn.PackedSequence((data, sizes))
+    return made.unsorted_indices.tolist(), pair.batch_sizes.tolist(), pair.unsorted_indices
+
+
+@pytest.mark.parametrize("library", ["symgrad", pytest.param("torch", marks=pytest.mark.torch)])
+def test_packed_sequence_inverts_the_sorted_indices_it_is_given(library):
+    T = symgrad if library == "symgrad" else pytest.importorskip("torch")
+    assert _packed_from_parts(T) == ([1, 0], [2, 1], None)
+
+
 @pytest.mark.parametrize("cls", ["RNN", "LSTM", "GRU"])
 def test_packed_final_state_is_last_valid_step(cls):
     symgrad.manual_seed(0)
@@ -135,3 +177,79 @@ def test_pad_utilities_match_torch():
     sp = R.pack_sequence([symgrad.tensor(a) for a in arrays], enforce_sorted=False)
     np.testing.assert_array_equal(sp.data.numpy(), tp.data.numpy())
     assert sp.sorted_indices.tolist() == tp.sorted_indices.tolist()
+
+
+def _packed_graph(T):
+    """The node names (with their counts) behind a packed GRU's output data and h_n, given an
+    initial state: the input's product once for all steps, each step on its running rows,
+    the state split by one unbind."""
+    T.manual_seed(0)
+    gru = T.nn.GRU(2, 3, bidirectional=True).double()
+    x = T.tensor(np.arange(12.0).reshape(3, 2, 2) / 10, requires_grad=True)
+    h0 = T.zeros(2, 2, 3, dtype=T.float64, requires_grad=True)
+    out, h_n = gru(T.nn.utils.rnn.pack_padded_sequence(x, [3, 1]), h0)
+    counts: dict = {}
+    seen, todo = set(), [out.data.grad_fn, h_n.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        counts[type(node).__name__] = counts.get(type(node).__name__, 0) + 1
+        todo += [fn for fn, _ in node.next_functions]
+    return dict(sorted(counts.items()))
+
+
+PACKED_GRAPH = {
+    "AccumulateGrad": 10,
+    "AddBackward0": 24,
+    "AddmmBackward0": 8,
+    "CatBackward0": 5,
+    "MulBackward0": 12,
+    "PackPaddedSequenceBackward0": 1,
+    "SigmoidBackward0": 12,
+    "SliceBackward0": 10,
+    "StackBackward0": 1,
+    "SubBackward0": 6,
+    "TBackward0": 8,
+    "TanhBackward0": 6,
+    "UnbindBackward0": 1,
+    "UnsafeSplitBackward0": 12,
+}
+
+
+def test_packed_layers_record_aten_s_graph():
+    assert _packed_graph(symgrad) == PACKED_GRAPH
+
+
+@pytest.mark.torch
+def test_packed_graph_is_torchs():
+    assert _packed_graph(pytest.importorskip("torch")) == PACKED_GRAPH
+
+
+def _padded_chain(T):
+    """The first nodes behind pad_packed_sequence of data packed from lengths [3, 1, 1], each
+    node's first edge followed: one copy per run of steps of equal batch size (the last run
+    first), each of a view of a slice of the data."""
+    data = T.arange(10.0, requires_grad=True).view(5, 2)
+    packed = T.nn.utils.rnn.PackedSequence(data * 1.0, T.tensor([3, 1, 1]))
+    node, names = T.nn.utils.rnn.pad_packed_sequence(packed)[0].grad_fn, []
+    while node is not None and len(names) < 6:
+        names.append(type(node).__name__)
+        edges = [fn for fn, _ in node.next_functions if fn is not None]
+        node = edges[0]
+    return names
+
+
+PADDED_CHAIN = [
+    "CopySlices", "CopySlices", "ViewBackward0", "SliceBackward0", "MulBackward0", "ViewBackward0",
+]  # fmt: skip
+
+
+def test_pad_packed_sequence_copies_runs_of_steps():
+    assert _padded_chain(symgrad) == PADDED_CHAIN
+
+
+@pytest.mark.torch
+def test_pad_packed_sequence_graph_is_torchs():
+    assert _padded_chain(pytest.importorskip("torch")) == PADDED_CHAIN

@@ -111,3 +111,30 @@ def test_against_pytorch() -> None:
     with symgrad.no_grad():
         out = encoder(symgrad.tensor(src), src_key_padding_mask=symgrad.tensor(PADDING))
     np.testing.assert_allclose(out.numpy(), expected.numpy(), atol=1e-5)
+
+
+MISALIGNED = [[False, False, False, False], [True, True, False, False]]
+
+
+def test_unchecked_mask_keeps_each_row_s_first_positions() -> None:
+    # PyTorch's nested tensor takes each row's count of unpadded positions from its start
+    unchecked = _run(_encoder(mask_check=False).eval(), padding=MISALIGNED)
+    aligned = _run(_encoder().eval(), padding=PADDING)
+    np.testing.assert_array_equal(unchecked, aligned)
+
+
+@pytest.mark.torch
+def test_unchecked_mask_against_pytorch() -> None:
+    torch = pytest.importorskip("torch")
+    layer = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)
+    reference = torch.nn.TransformerEncoder(layer, 2, mask_check=False).eval()
+    encoder = _encoder(mask_check=False).eval()
+    encoder.load_state_dict(
+        {k: symgrad.tensor(v.numpy()) for k, v in reference.state_dict().items()}
+    )
+    with torch.no_grad():
+        expected = reference(
+            torch.tensor(_src().numpy()), src_key_padding_mask=torch.tensor(MISALIGNED)
+        )
+    out = _run(encoder, padding=MISALIGNED)
+    np.testing.assert_allclose(out, expected.numpy(), atol=1e-5)

@@ -22,9 +22,12 @@ from symgrad.nn.modules.module import Module
 from symgrad.nn.modules.rnn_nodes import batch_major, fused_lstm_layer, packed_type, uses_fused_lstm
 from symgrad.nn.modules.rnn_steps import (
     _GATES,
+    _check_cell_arguments,
+    _check_cell_hidden,
     _check_size,
     _mapped,
     _masked_step,
+    _packed_direction,
     _permute,
     _rnn_step,
     _steps,
@@ -224,6 +227,7 @@ class RNNBase(Module):
         lstm = self.mode == "LSTM"
         finals_h, finals_c = [], []
         fused = uses_fused_lstm(self.mode, input, self.proj_size, batch_sizes[0] is not None)
+        states = [s.unbind(0) for s in state] if lstm else [state.unbind(0)]  # (as ATen's)
         layer_input = input
         whole = batch_sizes[0] is None
         for layer in range(self.num_layers):
@@ -231,8 +235,14 @@ class RNNBase(Module):
             outputs = []
             for d, suffix in enumerate(("", "_reverse")[:directions]):
                 k = layer * directions + d
-                h = (state[0][k], state[1][k]) if lstm else state[k]
+                h = (states[0][k], states[1][k]) if lstm else states[0][k]
                 weights = self._weights(layer, suffix)
+                if not whole:  # packed: ATen's packed layers
+                    out, h = _packed_direction(self.mode, layer_input, h, batch_sizes, weights, d)
+                    outputs.append(out)
+                    finals_h.append(h[0] if lstm else h)
+                    finals_c += [h[1]] if lstm else []
+                    continue
                 if whole:  # the input's products for every step at once, as ATen's layers
                     xs = F.linear(layer_input, weights[0], weights[2]).unbind(0)
                 order = range(len(xs))
@@ -364,22 +374,16 @@ class RNNCellBase(Module):
             init.uniform_(p, -bound, bound)
 
     def _step(self, input: Tensor, hx: Any) -> Any:
-        if input.ndim not in (1, 2):
-            raise ValueError(
-                f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead"
-            )
-        if input.shape[-1] != self.input_size:
-            raise RuntimeError(
-                f"input has inconsistent input_size: got {input.shape[-1]} expected "
-                f"{self.input_size}"
-            )
+        lstm = self.mode == "LSTM"
+        _check_cell_arguments(type(self).__name__, input, hx, self.input_size, lstm)
         batched = input.ndim == 2
         x = input if batched else input.unsqueeze(0)
         zeros = creation.zeros(x.shape[0], self.hidden_size, dtype=x.dtype, device=x.device)
         if hx is None:
-            hx = (zeros, zeros) if self.mode == "LSTM" else zeros
+            hx = (zeros, zeros) if lstm else zeros
         elif not batched:
-            hx = tuple(h.unsqueeze(0) for h in hx) if self.mode == "LSTM" else hx.unsqueeze(0)
+            hx = tuple(h.unsqueeze(0) for h in hx) if lstm else hx.unsqueeze(0)
+        _check_cell_hidden(x, tuple(hx) if lstm else (hx,), self.hidden_size)
         w = (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         out = _rnn_step(self.mode, x, hx, *w)
         if batched:

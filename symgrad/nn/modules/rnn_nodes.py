@@ -1,7 +1,7 @@
 """What the recurrent layers record around their arithmetic so that the outermost nodes carry
 PyTorch's CPU names: a float32 LSTM layer's results pass through ``MkldnnRnnLayerBackward0``
-(PyTorch runs it with oneDNN as one fused node per layer and direction; here each result gets
-an identity node of that name over the recorded steps, so values and gradients are unchanged),
+(PyTorch runs it with oneDNN as one fused node per layer and direction; here the results get
+one identity node of that name over the recorded steps, so values and gradients are unchanged),
 and GRU and RNN turn a ``batch_first`` output around in place (``TransposeBackward1``)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from symgrad import dtypes
 from symgrad.autograd.node import accumulator_of
-from symgrad.prim.structural import Structural
+from symgrad.prim.factorization import Factorization
 from symgrad.prim.tangents import no_forward_rule
 from symgrad.tensor import Tensor
 
@@ -21,15 +21,19 @@ __all__ = ["fused_lstm_layer", "uses_fused_lstm", "batch_major", "packed_type"]
 # h_0, c_0 (shown as its next_functions; the engine walks the recorded steps)
 _SHOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-_FUSED_LAYER = Structural(
+# one node for the layer's output, last h and last c (its outputs 0, 1 and 2, as PyTorch's)
+_FUSED_LAYER = Factorization(
     "mkldnn_rnn_layer",
-    lambda xp, a: a,
-    lambda xp, g, c: (g,),
-    kernel=lambda xp, a: a.copy(),  # its own memory, as a fused node's outputs
+    lambda *arrays: tuple(a.copy() for a in arrays),  # their own memory, as a fused node's
+    lambda xp, grads, c: tuple(grads),
     backward="MkldnnRnnLayerBackward0",
+    n_outputs=3,
+    forward=lambda xp, *inputs: inputs,
+    reads_inputs=False,
+    saves_outputs=(),
     jvp=no_forward_rule("mkldnn_rnn_layer"),  # PyTorch's fused layer has no forward rule
-    edges=lambda node: _SHOWN.get(node),
 )
+_FUSED_LAYER.edges = lambda node: _SHOWN.get(node)
 
 
 def _edge(t: Any) -> tuple:
@@ -68,12 +72,9 @@ def fused_lstm_layer(output: Tensor, state: tuple, given: tuple = ()) -> tuple:
     >>> out.grad_fn.name(), out.tolist()
     ('MkldnnRnnLayerBackward0', [1.0, 1.0])
     """
-    results = (_FUSED_LAYER(output), *(_FUSED_LAYER(s) for s in state))
-    if given:
-        shown = tuple(_edge(t) for t in given)
-        for r in results:
-            if r.grad_fn is not None:
-                _SHOWN[r.grad_fn] = shown
+    results = _FUSED_LAYER(output, *state)
+    if given and results[0].grad_fn is not None:
+        _SHOWN[results[0].grad_fn] = tuple(_edge(t) for t in given)
     return results[0], results[1:]
 
 

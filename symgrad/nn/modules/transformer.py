@@ -24,6 +24,11 @@ from symgrad.nn.modules.module import Module
 from symgrad.nn.modules.normalization import LayerNorm
 from symgrad.nn.modules.pointwise import GELU
 from symgrad.nn.modules.sparse import Dropout
+from symgrad.nn.modules.transformer_fast_path import (
+    attention_takes_fast_path,
+    canonical_mask,
+    encoder_layer_takes_fast_path,
+)
 from symgrad.nn.parameter import Parameter
 from symgrad.tensor import Tensor
 
@@ -128,6 +133,7 @@ class MultiheadAttention(Module):
         average_attn_weights: bool = True,
         is_causal: bool = False,
     ) -> tuple:
+        fast = attention_takes_fast_path(self, query, key, value, (attn_mask, key_padding_mask))
         batch_first = self.batch_first and query.ndim == 3
         if batch_first:  # (one transpose for one tensor: self-attention stays self-attention)
             if key is value:
@@ -154,16 +160,48 @@ class MultiheadAttention(Module):
             self.out_proj.bias,
             training=self.training,
             key_padding_mask=key_padding_mask,
-            need_weights=need_weights,
+            need_weights=need_weights or fast,
             attn_mask=attn_mask,
             use_separate_proj_weight=not self._qkv_same_embed_dim,
             q_proj_weight=self.q_proj_weight,
             k_proj_weight=self.k_proj_weight,
             v_proj_weight=self.v_proj_weight,
             average_attn_weights=average_attn_weights,
-            is_causal=is_causal,
+            is_causal=is_causal and not fast,
         )
+        if fast:
+            return out.transpose(1, 0).contiguous(), (weights if need_weights else None)
         return (out.transpose(1, 0) if batch_first else out), weights
+
+    def merge_masks(self, attn_mask: Any, key_padding_mask: Any, query: Tensor) -> tuple:
+        """PyTorch's masks of its fused kernel: ``(merged_mask, mask_type)``, the padding
+        mask alone (type 1), or the attention mask expanded to ``(N, num_heads, L, L)``
+        (type 2) plus the padding mask expanded alike when both are given; ``(None, None)``
+        for none.
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> attn = symgrad.nn.MultiheadAttention(4, 2, batch_first=True)
+        >>> mask, kind = attn.merge_masks(symgrad.zeros(3, 3), None, symgrad.ones(2, 3, 4))
+        >>> tuple(mask.shape), kind
+        ((2, 2, 3, 3), 2)
+        """
+        merged, kind = None, None
+        if key_padding_mask is not None:
+            merged, kind = key_padding_mask, 1
+        if attn_mask is not None:
+            batch, length, _ = query.shape
+            kind = 2
+            if attn_mask.dim() == 3:
+                merged = attn_mask.view(batch, -1, length, length)
+            else:
+                merged = attn_mask.view(1, 1, length, length)
+                merged = merged.expand(batch, self.num_heads, -1, -1)
+            if key_padding_mask is not None:
+                padding = key_padding_mask.view(batch, 1, 1, length)
+                merged = merged + padding.expand(-1, self.num_heads, -1, -1)
+        return merged, kind
 
 
 def _activation(activation: Any) -> Any:
@@ -224,17 +262,25 @@ class TransformerEncoderLayer(Module):
         src_key_padding_mask: Tensor | None = None,
         is_causal: bool = False,
     ) -> Tensor:
+        padding = canonical_mask(
+            src_key_padding_mask, "src_key_padding_mask", src.dtype, src_mask, "src_mask"
+        )
+        mask = canonical_mask(src_mask, "src_mask", src.dtype)
+        # PyTorch's fused layer: the attention of the mask given, fully masked rows NaN
+        fused = encoder_layer_takes_fast_path(self, src)
         x = src
         if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            x = x + self._sa_block(self.norm1(x), mask, padding, is_causal, fused)
             return x + self._ff_block(self.norm2(x))
-        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+        x = self.norm1(x + self._sa_block(x, mask, padding, is_causal, fused))
         return self.norm2(x + self._ff_block(x))
 
-    def _sa_block(self, x: Tensor, mask: Any, padding: Any, is_causal: bool) -> Tensor:
+    def _sa_block(
+        self, x: Tensor, mask: Any, padding: Any, is_causal: bool, fused: bool = False
+    ) -> Tensor:
         out = self.self_attn(
-            x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False,
-            is_causal=is_causal,
+            x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=fused,
+            is_causal=is_causal and not fused,
         )[0]  # fmt: skip
         return self.dropout1(out)
 
@@ -295,9 +341,10 @@ class TransformerEncoder(Module):
         is_causal: bool | None = None,
     ) -> Tensor:
         valid = self._fast_path_positions(src, mask, src_key_padding_mask)
+        padding = src_key_padding_mask if valid is None else ~valid
         out = src
         for layer in self.layers:
-            out = layer(out, src_mask=mask, src_key_padding_mask=src_key_padding_mask,
+            out = layer(out, src_mask=mask, src_key_padding_mask=padding,
                         is_causal=bool(is_causal))  # fmt: skip
         if valid is not None:  # the padded positions of the nested tensor: 0
             out = out.masked_fill(~valid.unsqueeze(-1), 0.0)
@@ -319,6 +366,8 @@ class TransformerEncoder(Module):
         valid = ~padding if padding.dtype == dtypes.bool_ else padding == 0
         if self.mask_check and not bool((valid[:, 1:] <= valid[:, :-1]).all()):
             return None  # not left-aligned: no nested tensor
+        if not self.mask_check:  # PyTorch's nested tensor: each row's first `count` positions
+            valid = creation.arange(valid.shape[1]) < valid.sum(1, keepdim=True)
         if grad_mode.is_grad_enabled() and (
             src.requires_grad or any(p.requires_grad for p in first.parameters())
         ):

@@ -36,8 +36,17 @@ _UNSORTED = (
 )
 
 
-class PackedSequence(NamedTuple):
-    """A batch of sequences packed time step by time step (see the module docstring).
+class _PackedFields(NamedTuple):
+    data: Tensor
+    batch_sizes: Tensor
+    sorted_indices: Tensor | None = None
+    unsorted_indices: Tensor | None = None
+
+
+class PackedSequence(_PackedFields):
+    """A batch of sequences packed time step by time step (see the module docstring). Made
+    with ``sorted_indices`` alone, its ``unsorted_indices`` are their inverse, as PyTorch's;
+    ``PackedSequence((data, batch_sizes))`` is taken too.
 
     Examples
     --------
@@ -47,10 +56,22 @@ class PackedSequence(NamedTuple):
     tensor([2, 1])
     """
 
-    data: Tensor
-    batch_sizes: Tensor
-    sorted_indices: Tensor | None = None
-    unsorted_indices: Tensor | None = None
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        data: Any,
+        batch_sizes: Tensor | None = None,
+        sorted_indices: Tensor | None = None,
+        unsorted_indices: Tensor | None = None,
+    ) -> PackedSequence:
+        if unsorted_indices is None:
+            unsorted_indices = invert_permutation(sorted_indices)
+        if batch_sizes is None:
+            if not (isinstance(data, (list, tuple)) and len(data) == 2):
+                raise AssertionError("PackedSequence takes (data, batch_sizes) as one pair")
+            data, batch_sizes = data
+        return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
     @property
     def is_cuda(self) -> bool:
@@ -278,12 +299,16 @@ def pad_packed_sequence(
     else:
         total_length = steps
     batch, rest = batch_sizes[0], tuple(data.shape[1:])
-    # written step by step into a filled tensor, as PyTorch (its nodes: CopySlices)
+    # written into a filled tensor one run of steps of equal batch size at a time, as ATen's
+    # (its nodes: CopySlices reading ViewBackward0 of SliceBackward0)
     padded = creation.full((total_length, batch, *rest), padding_value, dtype=data.dtype)
-    offset = 0
-    for t, b in enumerate(batch_sizes):
-        padded[t, :b] = data[offset : offset + b]
-        offset += b
+    offset = start = 0
+    for t, b in enumerate([*batch_sizes, 0]):
+        if b != batch_sizes[start]:
+            size = batch_sizes[start] * (t - start)
+            run = data[offset : offset + size].view(t - start, batch_sizes[start], *rest)
+            padded[start:t, : batch_sizes[start]].copy_(run)
+            offset, start = offset + size, t
     lengths = np.array([sum(1 for b in batch_sizes if b > i) for i in range(batch)])
     if batch_first:
         padded = padded.transpose(0, 1)
@@ -332,8 +357,8 @@ def unpad_sequence(padded_sequences: Tensor, lengths: Any, batch_first: bool = F
     >>> unpad_sequence(symgrad.tensor([[1.0, 2.0], [3.0, 0.0]]), [2, 1], batch_first=True)
     [tensor([1., 2.]), tensor([3.])]
     """
-    if not batch_first:
-        padded_sequences = padded_sequences.transpose(0, 1)
+    if not batch_first:  # in place, as PyTorch's: the caller's tensor is left transposed
+        padded_sequences.transpose_(0, 1)
     # each row picked through a mask of its steps, as PyTorch (the nodes: IndexBackward0)
     steps = creation.arange(padded_sequences.shape[1])
-    return [row[steps < n] for row, n in zip(padded_sequences, _int_list(lengths))]
+    return [row[steps < n] for row, n in zip(padded_sequences, _int_list(lengths), strict=True)]
