@@ -132,15 +132,8 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
     >>> symgrad.arange(9.0).reshape(3, 3).diagonal(1)
     tensor([1., 5.])
     """
-    if type(input) is not Tensor:
-        require_tensor("diagonal", "input", 1, input)
-    if type(offset) is not int:
-        require_int("diagonal", "offset", offset)
+    d1, d2, key = _diagonal_args("diagonal", input, offset, dim1, dim2)
     n = input.ndim
-    d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
-    if d1 == d2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    key = _diagonal_key(tuple(input.shape), offset, d1, d2)
     a = input._data
     size = key[d1].shape[-1] if key[d1].ndim else 0
     rest = [k for k in range(n) if k not in (d1, d2)]
@@ -153,6 +146,20 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
         start = tuple(slice(f, None) for f in first)
     view = (shape, strides, start)
     return _DIAGONAL(input, key=key, view=view, saved_as=_shown(offset, dim1, dim2))
+
+
+def _diagonal_args(op: str, input: Any, offset: Any, dim1: Any, dim2: Any) -> tuple:
+    """PyTorch's checks of a diagonal's arguments; the two dims wrapped, and the index key
+    of the diagonal's elements."""
+    if type(input) is not Tensor:
+        require_tensor(op, "input", 1, input)
+    if type(offset) is not int:
+        require_int(op, "offset", offset)
+    n = input.ndim
+    d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return d1, d2, _diagonal_key(tuple(input.shape), offset, d1, d2)
 
 
 def _shown(offset: int, dim1: int, dim2: int) -> tuple:
@@ -171,15 +178,7 @@ def diagonal_copy(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) 
     >>> symgrad.diagonal_copy(symgrad.arange(9.0).reshape(3, 3), 1)
     tensor([1., 5.])
     """
-    if type(input) is not Tensor:
-        require_tensor("diagonal_copy", "input", 1, input)
-    if type(offset) is not int:
-        require_int("diagonal_copy", "offset", offset)
-    n = input.ndim
-    d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
-    if d1 == d2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    key = _diagonal_key(tuple(input.shape), offset, d1, d2)
+    _, _, key = _diagonal_args("diagonal_copy", input, offset, dim1, dim2)
     return _DIAG_COPY(input, key=key, saved_as=_shown(offset, dim1, dim2))
 
 
