@@ -10,7 +10,7 @@ import numpy as np
 
 from symgrad._data import _wrap_dim
 from symgrad.ops.decompositions import svdvals
-from symgrad.ops.norms import in_dtype, kernel_dtype, vector
+from symgrad.ops.norms import in_dtype, norm_dtype, vector
 from symgrad.tensor import Tensor
 
 __all__: list = []  # public as symgrad.linalg.vector_norm, matrix_norm, norm
@@ -27,7 +27,7 @@ def vector_norm(
     >>> symgrad.linalg.vector_norm(symgrad.tensor([3.0, -4.0]), ord=1)
     tensor(7.)
     """
-    converts = kernel_dtype("linalg.vector_norm", x, dtype)
+    converts = norm_dtype("linalg.vector_norm", x, dtype)
     if isinstance(ord, str):
         raise RuntimeError(f"linalg.vector_norm: ord must be a number, got '{ord}'")
     return vector(x, ord, dim, keepdim, converts)
@@ -51,7 +51,7 @@ def matrix_norm(
     tensor(6.)
     """
     half = A.dtype.itemsize < 4 if A.dtype.is_floating_point else False
-    converts = kernel_dtype("linalg.matrix_norm", A, dtype)
+    converts = norm_dtype("linalg.matrix_norm", A, dtype)
     if A.ndim < 2:
         raise RuntimeError(
             "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."

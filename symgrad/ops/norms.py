@@ -36,7 +36,7 @@ def norm(
         dtype = dtypes.as_dtype(dtype, "norm")
     if isinstance(p, str) and not (p == "fro" and _at_most_two(dim)):
         return _matrix_norm(input, p, dim, keepdim, dtype)
-    return vector(input, p, dim, keepdim, kernel_dtype("linalg.vector_norm", input, dtype))
+    return vector(input, p, dim, keepdim, norm_dtype("linalg.vector_norm", input, dtype))
 
 
 def vector(input: Tensor, p: Any, dim: Any, keepdim: bool, converts: Any = None) -> Tensor:
@@ -70,7 +70,7 @@ def _floating(op: str, input: Tensor, dtype: Any) -> None:
         )
 
 
-def kernel_dtype(op: str, input: Tensor, dtype: Any) -> Any:
+def norm_dtype(op: str, input: Tensor, dtype: Any) -> Any:
     """The NumPy dtype a norm's node converts ``input`` to for its ``dtype=`` (None where it
     is the input's), with PyTorch's errors: an integer input or dtype, or a dtype the
     input's would narrow to (float64 to float32)."""
@@ -88,8 +88,8 @@ def kernel_dtype(op: str, input: Tensor, dtype: Any) -> Any:
 
 def in_dtype(op: str, input: Tensor, dtype: Any) -> Tensor:
     """``input`` converted to a norm's ``dtype=`` (a recorded conversion, as PyTorch's nuclear
-    and spectral norms make), with :func:`kernel_dtype`'s errors."""
-    converts = kernel_dtype(op, input, dtype)
+    and spectral norms make), with :func:`norm_dtype`'s errors."""
+    converts = norm_dtype(op, input, dtype)
     return input if converts is None else input.to(dtypes.from_numpy_dtype(converts))
 
 
@@ -113,7 +113,7 @@ def _matrix_norm(input: Tensor, p: str, dim: Any, keepdim: bool, dtype: Any) -> 
             f"{op}: Low precision dtypes not supported. Got {input.dtype.scalar_type}"
         )
     if p == "fro":
-        return vector(input, 2, (d0, d1), keepdim, kernel_dtype(op, input, dtype))
+        return vector(input, 2, (d0, d1), keepdim, norm_dtype(op, input, dtype))
     input = in_dtype(op, input, dtype)
     # the sum of the singular values, with the two dims moved last
     order = [d for d in range(input.ndim) if d not in (d0, d1)] + [d0, d1]
