@@ -127,17 +127,42 @@ class Generator:
         return self
 
     def clone_state(self) -> Generator:
-        """A new generator in this one's state (and with its initial seed)."""
+        """A new generator in this one's state (and with its initial seed).
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> g = symgrad.Generator().manual_seed(0)
+        >>> c = g.clone_state()
+        >>> symgrad.equal(symgrad.rand(3, generator=g), symgrad.rand(3, generator=c))
+        True
+        """
         clone = Generator(self.device)
         clone.set_state(self.get_state())
         return clone
 
     def get_offset(self) -> int:
-        """PyTorch's ``RuntimeError``: offsets belong to counter-based (CUDA) generators."""
+        """PyTorch's ``RuntimeError``: offsets belong to counter-based (CUDA) generators.
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> symgrad.Generator().get_offset()
+        Traceback (most recent call last):
+        RuntimeError: CPU Generator does not use offset
+        """
         raise RuntimeError("CPU Generator does not use offset")
 
     def set_offset(self, offset: int) -> Generator:
-        """PyTorch's ``RuntimeError``: offsets belong to counter-based (CUDA) generators."""
+        """PyTorch's ``RuntimeError``: offsets belong to counter-based (CUDA) generators.
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> symgrad.Generator().set_offset(4)
+        Traceback (most recent call last):
+        RuntimeError: CPU Generator does not use offset
+        """
         raise RuntimeError("CPU Generator does not use offset")
 
     def _stream(self) -> CpuStream:

@@ -174,7 +174,14 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The mean of the elements that are not nan (``nansum / count``, as PyTorch; the sum in
-    ``dtype`` when given)."""
+    ``dtype`` when given).
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> symgrad.tensor([1.0, float("nan"), 3.0]).nanmean()
+    tensor(2.)
+    """
     if type(input) is not Tensor:
         require_tensor("nanmean", "input", 1, input)
     if not input.dtype.is_floating_point:
