@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -80,13 +81,23 @@ def leaf_name(t: Tensor) -> str | None:
     return t._name if t._name is not None else _automatic_name(t)
 
 
-def symbol_array_of(t: Tensor) -> np.ndarray:
-    """The object array of symbols standing for ``t``'s elements."""
+def symbol_array_of(t: Tensor, make: Callable[[str, bool], Any] | None = None) -> np.ndarray:
+    """The object array of symbols standing for ``t``'s elements: SymPy's real symbols, or
+    those ``make(label, element)`` builds (``element``: an indexed ``w[0, 1]``, else one
+    symbol standing for a one-element tensor)."""
     name = t._name if t._name is not None else _automatic_name(t)
+    if make is None:
+        if t.numel() == 1:
+            one = symbol_array(name, ())
+            return np.broadcast_to(one, t.shape).copy()
+        return symbol_array(name, t.shape)
+    out = np.empty(t.shape, dtype=object)
     if t.numel() == 1:
-        one = symbol_array(name, ())
-        return np.broadcast_to(one, t.shape).copy()
-    return symbol_array(name, t.shape)
+        out[...] = make(name, False)
+        return out
+    for index in np.ndindex(*t.shape):  # the labels symbol_array gives
+        out[index] = make(f"{name}[{', '.join(map(str, index))}]", True)
+    return out
 
 
 def constant_array(value: Any, as_float: bool = False) -> np.ndarray:

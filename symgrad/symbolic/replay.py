@@ -22,9 +22,9 @@ from symgrad.prim.primitive import Ctx
 from symgrad.prim.sympy_build import real_symbol, total
 from symgrad.prim.sympy_xp import SX, ElementSymbol, _objects, exact
 from symgrad.symbolic.names import (
-    base_name,
     constant_array,
     is_symbolic,
+    leaf_name,
     output_name,
     symbol_array_of,
 )
@@ -146,18 +146,26 @@ class Replay:
         arr = self._symbols.get(id(t))
         if arr is not None:
             return arr
-        arr = symbol_array_of(t)
-        name = base_name(arr.flat[0]) if arr.size else None
+        arr = self._new_symbols(t)
+        name = leaf_name(t) if arr.size else None
         owner = self._owners.setdefault(name, t)
         if owner is not t:
             raise ValueError(
                 f"two different tensors are both named {name!r} (shapes {list(owner.shape)} "
                 f"and {list(t.shape)}): their symbols would be confused; rename one"
             )
-        for s, v in zip(arr.flat, t._data.flat):
-            self._numeric_values[s] = float(v)
+        self._remember_values(arr, t)
         self._symbols[id(t)] = arr
         return arr
+
+    def _new_symbols(self, t: Tensor) -> np.ndarray:
+        """The symbols of the named (or requiring grad) leaf ``t``, first met."""
+        return symbol_array_of(t)
+
+    def _remember_values(self, symbols: np.ndarray, t: Tensor) -> None:
+        """Keep the values of ``t``'s elements, for rules that pick elements by value."""
+        for s, v in zip(symbols.flat, t._data.flat):
+            self._numeric_values[s] = float(v)
 
     def _derived(self, t: Tensor) -> np.ndarray:
         """The value of ``t``, made without a grad_fn by ``t._origin`` from named tensors."""

@@ -36,7 +36,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad.autograd.function import check_formula_shapes
-from symgrad.symbolic.names import is_symbolic
+from symgrad.symbolic.names import symbol_array_of
 from symgrad.symbolic.nesting import DEPTH_MESSAGE, MAX_INLINE_DEPTH, SymbolicDepthError
 from symgrad.symbolic.replay import Replay
 from symgrad.symbolic.symengine_convert import Bridge, require_symengine
@@ -86,11 +86,16 @@ class SymEngineReplay(Replay):
         if found is not None and found[0] is t:
             return found[1]
         arr = self.bridge.array(super()._leaf(t))
-        if is_symbolic(t):
-            for s, v in zip(arr.flat, np.asarray(t._data).flat):
-                self._se_values[s] = float(v)
         self._converted[id(t)] = (t, arr)
         return arr
+
+    def _new_symbols(self, t: Tensor) -> np.ndarray:
+        # SymEngine's symbols at once: SymPy's are made only if a result is converted back
+        return symbol_array_of(t, self.bridge.lazy_symbol)
+
+    def _remember_values(self, symbols: np.ndarray, t: Tensor) -> None:
+        for s, v in zip(symbols.flat, np.asarray(t._data).flat):
+            self._se_values[s] = float(v)
 
     def input(self, node: Any, i: int) -> np.ndarray:
         fn, _ = node._edges[i]

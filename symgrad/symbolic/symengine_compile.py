@@ -104,7 +104,12 @@ class SymEngineFunction(CompiledFunction):
     def _program(self) -> tuple:  # type: ignore[override]
         if self._converted is None:
             found, _ = self._bridge.sympy_array(np.array(self._se_outputs, dtype=object))
-            symbols = [s for ss, _ in self._leaves for s in ss]
+            bridge = self._bridge
+            symbols = [
+                s if isinstance(s, sp.Basic) else bridge.to_sympy(s)[0]
+                for ss, _ in self._leaves
+                for s in ss
+            ]
             rename = {s: sp.Symbol(f"a{i}", real=True) for i, s in enumerate(symbols)}
             self._converted = [e.xreplace(rename) for e in found]
         return [], self._converted

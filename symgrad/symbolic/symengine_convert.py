@@ -15,8 +15,11 @@ import numpy as np
 import sympy as sp
 from sympy.core.basic import _args_sortkey
 
+from symgrad._symbol_names import name_symbol
 from symgrad.prim.exact import exact
 from symgrad.prim.sympy_build import apply as apply_function
+from symgrad.prim.sympy_build import real_symbol
+from symgrad.prim.sympy_xp import ElementSymbol
 
 __all__ = ["require_symengine", "Bridge", "INSTALL_HINT"]
 
@@ -60,6 +63,9 @@ class Bridge:
         self._to_sympy: dict[Any, tuple[Any, int]] = {}  # SymEngine node -> (SymPy, depth)
         self._numbers: dict[Any, Any] = {}
         self._se_symbols: dict[str, Any] = {}
+        # name -> whether it is an element's (x[0]): symbols made on SymEngine, their SymPy
+        # symbols not made yet
+        self._pending: dict[str, bool] = {}
         self._depths: dict[Any, int] = {}
         # arrays known to hold SymEngine elements only, by id (kept: the ids stay theirs)
         self._se_arrays: dict[int, np.ndarray] = {}
@@ -71,6 +77,16 @@ class Bridge:
         if found is None:
             self.symbols.setdefault(s.name, s)
             found = self._se_symbols[s.name] = self.se.Symbol(s.name)
+        return found
+
+    def lazy_symbol(self, name: str, element: bool) -> Any:
+        """The SymEngine symbol called ``name``; its SymPy symbol (an element's ``x[0]``, else
+        the tensor's own name) is made only when a result holding it goes back to SymPy."""
+        found = self._se_symbols.get(name)
+        if found is None:
+            found = self._se_symbols[name] = self.se.Symbol(name)
+            if name not in self.symbols:
+                self._pending[name] = element
         return found
 
     def to_se(self, v: Any) -> Any:
@@ -154,7 +170,14 @@ class Bridge:
     def _sympy_symbol(self, name: str) -> sp.Symbol:
         s = self.symbols.get(name)
         if s is None:
-            s = self.symbols[name] = sp.Symbol(name, real=True)
+            element = self._pending.pop(name, None)
+            if element is None:
+                s = sp.Symbol(name, real=True)
+            elif element:
+                s = real_symbol(ElementSymbol, name)
+            else:
+                s = name_symbol(name, real=True)
+            self.symbols[name] = s
         return s
 
     def depth(self, e: Any) -> int:

@@ -169,6 +169,25 @@ def test_lambdify_symengine_matches_numpy_backend():
         lambdify(g, [x], backend="symengine")
 
 
+def test_compile_gradient_makes_sympy_symbols_only_when_asked():
+    """The leaves' symbols are SymEngine's; SymPy's (of the right class) come with c_source."""
+    x = symgrad.tensor([0.5, 1.0, 2.0], requires_grad=True, name="x")
+    a = symgrad.tensor(1.5, requires_grad=True, name="a")
+    y = (symgrad.sin(x[:-1] * x[1:]) * a).sum()
+    f = compile_gradient(y, [x, a], backend="symengine")
+    assert f._bridge.symbols == {}
+    source = f.c_source()
+    assert "out0[0] = a1*a3*cos(a0*a1);" in source  # x[0], x[1], x[2], a renamed in order
+    kinds = {n: type(s).__name__ for n, s in f._bridge.symbols.items()}
+    element = "ElementSymbol"
+    assert kinds == {"x[0]": element, "x[1]": element, "x[2]": element, "a": "Symbol"}
+    assert_close(f([0.0, 1.0, 0.0], 2.0)[0], [2.0, 0.0, 2.0])
+    g = gradient(y, [x, a], backend="symengine")
+    assert g == gradient(y, [x, a])
+    assert sorted(type(s).__name__ for s in g[1].free_symbols) == [element] * 3
+    assert sorted(type(s).__name__ for s in g[0][0].free_symbols) == [element] * 2 + ["Symbol"]
+
+
 def test_functions_only_sympy_knows():
     x = symgrad.tensor([0.2, 0.4], requires_grad=True, name="x")
     y = (symgrad.erfinv(x) + symgrad.sigmoid(x) + symgrad.sinc(x)).sum()
