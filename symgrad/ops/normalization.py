@@ -17,6 +17,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._memory_format import in_suggested_format, row_major
 from symgrad.ops import elementwise as E
+from symgrad.ops.norm_gradients import batch_edges, layer_edges, tied_gradients
 from symgrad.prim import batching, blocks
 from symgrad.prim.numpy_xp import (
     HALF,
@@ -334,12 +335,20 @@ def _batch_rule(prim: Any, args: tuple, params: dict, level: int, kind: str) -> 
     return prim(p, *affine, **new)
 
 
-def _node(backward: str, saved_forward: bool = False, rows: bool = False) -> Structural:
+def _node(
+    backward: str,
+    saved_forward: bool = False,
+    rows: bool = False,
+    saves: tuple = (0, 1),
+    tied: Any = None,
+) -> Structural:
     """float16 is computed in float32 and rounded once, forward and backward, as PyTorch's
     kernels; where they save the statistics in float16 (``half_stats``: no float32 parameter
     along), the backward reads them rounded, and the batch norm (``saved_forward``) also
     normalizes by them. The result is row-major (``rows``: a layer norm's) or in the format
-    the input suggests (channels-last stays so)."""
+    the input suggests (channels-last stays so). ``saves``: the inputs PyTorch's node saves
+    (an in-place change of one breaks the backward); ``tied``: the edges of the one node
+    PyTorch differentiates the backward as (see :func:`_tied`), if it does."""
 
     def kernel(
         xp: Any, *args: Any, half_stats: bool, saved: bool = False, saved_as=(), **params: Any
@@ -347,15 +356,18 @@ def _node(backward: str, saved_forward: bool = False, rows: bool = False) -> Str
         out = _kernel(*args, saved=saved and half_stats and saved_forward, **params)
         return row_major(out) if rows else in_suggested_format(out, args[0])
 
+    rule = half_rule_in_float32(_vjp, saved=True)
     return Structural(
         "native_norm",
         lambda xp, *args, tie_bias, half_stats, saved_as=(), **params: _forward(
             xp, *args, **params
         ),
-        half_rule_in_float32(_vjp, saved=True),
+        rule
+        if tied is None
+        else tied_gradients(rule, backward.replace("Backward0", "BackwardBackward0"), tied),
         kernel=half_in_float32(kernel, saved=True),
         numeric_vjp=_numeric_vjp,
-        saves=(0, 1),
+        saves=saves,
         backward=backward,
         jvp=_jvp,
         batch=_batch_rule,
@@ -370,9 +382,10 @@ def _affine_edges(node: Any) -> tuple:
 
 
 _NODES = {
-    "layer": _node("NativeLayerNormBackward0", rows=True),
+    # PyTorch's layer norm saves its bias too
+    "layer": _node("NativeLayerNormBackward0", rows=True, saves=(0, 1, 2), tied=layer_edges),
     "group": _node("NativeGroupNormBackward0"),
-    "batch": _node("NativeBatchNormBackward0", saved_forward=True),
+    "batch": _node("NativeBatchNormBackward0", saved_forward=True, tied=batch_edges),
 }
 
 

@@ -6,41 +6,18 @@ and GRU and RNN turn a ``batch_first`` output around in place (``TransposeBackwa
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from symgrad import dtypes
-from symgrad.autograd.node import accumulator_of
-from symgrad.prim.factorization import Factorization
+from symgrad.prim.shown_node import shown_node
 from symgrad.prim.tangents import no_forward_rule
 from symgrad.tensor import Tensor
 
 __all__ = ["fused_lstm_layer", "uses_fused_lstm", "batch_major", "packed_type"]
 
-# {identity node: PyTorch's edges of its fused node}: the layer's input, w_ih, w_hh, b_ih, b_hh,
-# h_0, c_0 (shown as its next_functions; the engine walks the recorded steps)
-_SHOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-# one node for the layer's output, last h and last c (its outputs 0, 1 and 2, as PyTorch's)
-_FUSED_LAYER = Factorization(
-    "mkldnn_rnn_layer",
-    lambda *arrays: tuple(a.copy() for a in arrays),  # their own memory, as a fused node's
-    lambda xp, grads, c: tuple(grads),
-    backward="MkldnnRnnLayerBackward0",
-    n_outputs=3,
-    forward=lambda xp, *inputs: inputs,
-    reads_inputs=False,
-    saves_outputs=(),
-    jvp=no_forward_rule("mkldnn_rnn_layer"),  # PyTorch's fused layer has no forward rule
-)
-_FUSED_LAYER.edges = lambda node: _SHOWN.get(node)
-
-
-def _edge(t: Any) -> tuple:
-    """The edge PyTorch's fused node has to ``t`` (None for a tensor needing no gradient)."""
-    if not isinstance(t, Tensor) or not t._requires_grad:
-        return (None, 0)
-    return (t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator_of(t), 0)
+# the fused node shows the layer's input, w_ih, w_hh, b_ih, b_hh, h_0, c_0 as its next_functions
+# (the engine walks the recorded steps), and has no forward-mode rule, as PyTorch's
+_NO_JVP = no_forward_rule("mkldnn_rnn_layer")
 
 
 def uses_fused_lstm(mode: str, input: Tensor, proj_size: int, packed: bool) -> bool:
@@ -72,9 +49,10 @@ def fused_lstm_layer(output: Tensor, state: tuple, given: tuple = ()) -> tuple:
     >>> out.grad_fn.name(), out.tolist()
     ('MkldnnRnnLayerBackward0', [1.0, 1.0])
     """
-    results = _FUSED_LAYER(output, *state)
-    if given and results[0].grad_fn is not None:
-        _SHOWN[results[0].grad_fn] = tuple(_edge(t) for t in given)
+    # one node for the layer's output, last h and last c (its outputs 0, 1 and 2, as PyTorch's)
+    results = shown_node(
+        "mkldnn_rnn_layer", "MkldnnRnnLayerBackward0", (output, *state), given, _NO_JVP
+    )
     return results[0], results[1:]
 
 
