@@ -81,16 +81,21 @@ def _prims(name: str, backward: str, kind: str) -> Structural:
         return Structural(name, _add_forward, _add_vjp, backward=backward, jvp="linear", **saves)
     # PyTorch fills a copy laid out as the input; the others write a row-major result
     keep = name == "index_fill"
-    return Structural(name, _keep_forward, _keep_vjp, backward=backward, like_input=keep, **saves)
+    # written from a tensor: the op on the tangents (where an entry repeats, the last one
+    # written wins, as in the forward; the transposed gradient would add them up)
+    jvp = "linear" if kind == "keep_tensor" else None
+    return Structural(
+        name, _keep_forward, _keep_vjp, backward=backward, like_input=keep, jvp=jvp, **saves
+    )
 
 
-_SCATTER = _prims("scatter", "ScatterBackward0", "keep")
+_SCATTER = _prims("scatter", "ScatterBackward0", "keep_tensor")
 _SCATTER_VALUE = _prims("scatter", "ScatterBackward1", "keep")
 _SCATTER_ADD = _prims("scatter_add", "ScatterAddBackward0", "add")
 _INDEX_ADD = _prims("index_add", "IndexAddBackward0", "add")
-_INDEX_COPY = _prims("index_copy", "IndexCopyBackward0", "keep")
+_INDEX_COPY = _prims("index_copy", "IndexCopyBackward0", "keep_tensor")
 _INDEX_FILL = _prims("index_fill", "IndexFillBackward0", "keep")
-_INDEX_FILL_TENSOR = _prims("index_fill", "IndexFillBackward1", "keep")
+_INDEX_FILL_TENSOR = _prims("index_fill", "IndexFillBackward1", "keep_tensor")
 
 
 class _Filled:
@@ -137,6 +142,24 @@ class _Rows:
 
     def take(self, xp: Any, g: Any) -> Any:
         return xp.getitem(g, self.key)
+
+
+class _LastRows(_Rows):
+    """``source`` copied into zeros along ``dim`` at the entries of ``index`` (index_copy):
+    where an entry repeats, the last row written to it wins, as on PyTorch's CPU."""
+
+    def __init__(self, shape: tuple, dim: int, index: np.ndarray) -> None:
+        super().__init__(shape, dim, index)
+        last = np.zeros(index.size, dtype=bool)
+        last[np.unique(index[::-1], return_index=True)[1]] = True
+        self.rows = None if last.all() else (slice(None),) * dim + (np.flatnonzero(last[::-1]),)
+        if self.rows is not None:
+            self.placed = (slice(None),) * dim + (index[self.rows[dim]],)
+
+    def put(self, xp: Any, src: Any) -> Any:
+        if self.rows is None:  # each entry written once: copied in (a -0.0 keeps its sign)
+            return xp.index_put_zeros(self.shape, self.key, src, True)
+        return xp.index_put_zeros(self.shape, self.placed, xp.getitem(src, self.rows), True)
 
 
 def _scatter_index(input: Tensor, dim: int, index: Tensor, src: Any, op: str) -> tuple:
@@ -382,7 +405,7 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
         d = _wrap_dim(dim, input.ndim)
         return scatter(input, d, _spread(index.reshape(-1), tuple(source.shape), d), source)
     d, idx = _rows(input, dim, index, "index_copy", source)
-    rows = _Rows(tuple(input.shape), d, idx)
+    rows = _LastRows(tuple(input.shape), d, idx)
     hit = np.zeros(input.shape, dtype=bool)
     hit[rows.key] = True
     shown = (("dim", dim % 2**64),)  # (as given: a negative one as PyTorch shows it)
