@@ -24,7 +24,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     from symgrad.ops.indexing import put
 
     key = pytorch_key(key)
-    check_uint8_fill(key, value)
+    check_uint8_fill(key, value, tuple(x.shape))
     if type(value) is int and not -(2**63) <= value < 2**63:
         raise ValueError(
             f"Overflow when unpacking long long: can't write {value!r:.30} into a tensor, it "
