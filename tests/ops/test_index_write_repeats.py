@@ -1,6 +1,7 @@
-"""Writes at repeated indices: ``index_copy`` and ``scatter`` keep the last row written to an
-entry, in the forward pass and in forward mode, as PyTorch's CPU kernels; the gradient of the
-source still reaches every row, overwritten or not (PyTorch's backward formulas)."""
+"""Writes at repeated indices: ``index_copy``, ``scatter`` and ``put`` keep the last value
+written to an entry, in the forward pass and in forward mode, as PyTorch's CPU kernels; the
+gradient of the source still reaches every row, overwritten or not (PyTorch's backward
+formulas)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,10 @@ def test_forward_mode_keeps_the_last_tangent_written():
     index = symgrad.tensor([[1, 1], [0, 0], [2, 2]])
     _, t = jvp(lambda s: x.scatter(1, index, s), (s,), (ts,))
     assert t.tolist() == [[0.0, 2.0, 0.0, 0.0], [2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0]]
+    flat = symgrad.arange(6.0, dtype=F64)
+    put = lambda x, s: x.put(symgrad.tensor([1, 1, 4]), s)  # noqa: E731
+    _, t = jvp(put, (flat, ts[0, :1].repeat(3)), (flat * 0 + 1, symgrad.tensor([1.0, 2.0, 3.0])))
+    assert t.tolist() == [1.0, 2.0, 1.0, 1.0, 3.0, 1.0]
 
 
 def _run(T):
@@ -54,8 +59,14 @@ def _run(T):
     index = T.tensor([[1, 1], [0, 0], [2, 2]])
     t1 = T.func.jvp(lambda s: _grid(T).index_copy(1, T.tensor([0, 0]), s), (s,), (ts,))[1]
     t2 = T.func.jvp(lambda s: _grid(T).scatter(1, index, s), (s,), (ts,))[1]
+    flat = T.arange(6.0, dtype=T.float64)
+    t3 = T.func.jvp(
+        lambda v: flat.put(T.tensor([5, 5, 0]), v),
+        (ts[0, :1].repeat(3),),
+        (ts[:, 1] * T.tensor([1.0, 2.0, 3.0], dtype=T.float64),),
+    )[1]
     return (
-        y.tolist(), x.grad.tolist(), s.grad.tolist(), t1.tolist(), t2.tolist(),
+        y.tolist(), x.grad.tolist(), s.grad.tolist(), t1.tolist(), t2.tolist(), t3.tolist(),
         type(y.grad_fn).__name__,
     )  # fmt: skip
 
