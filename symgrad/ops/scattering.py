@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim, check_fill
 from symgrad.autograd.modified import watch_indices
@@ -384,9 +385,21 @@ def _rows(input: Tensor, dim: int, index: Tensor, op: str, source: Any = None) -
     return d, idx
 
 
+def _alpha_as(input: Tensor, alpha: Any) -> Any:
+    """``alpha`` in ``input``'s dtype, as PyTorch's kernel reads it: an integer tensor's
+    truncated toward zero (1.5 adds the source once), a bool tensor's as a bool."""
+    if input.dtype.is_floating_point or isinstance(alpha, Tensor):
+        return alpha
+    try:
+        return bool(alpha) if input.dtype is dtypes.bool_ else int(alpha)
+    except TypeError:  # (a complex number: the add's own error)
+        return alpha
+
+
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
     """``input`` plus ``alpha * source`` added at the entries ``index`` along ``dim``."""
     require_tensor("index_add", "source", 3, source)
+    alpha = _alpha_as(input, alpha)
     if _batching.any_batched(input, index, source) and input.ndim:
         d = _wrap_dim(dim, input.ndim)
         picks = _spread(index.reshape(-1), tuple(source.shape), d)
