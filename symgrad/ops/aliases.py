@@ -10,7 +10,6 @@ closed forms come from the ops it calls.
 from __future__ import annotations
 
 import math as math_
-import numbers
 from typing import Any
 
 import numpy as np
@@ -25,6 +24,7 @@ from symgrad.ops.addc import ADDCDIV, ADDCMUL
 from symgrad.ops.comparisons import greater, greater_equal, less, less_equal, not_equal
 from symgrad.ops.inplace import inplace, write_values
 from symgrad.ops.reflected_sub import subtract
+from symgrad.ops.tensor_splits import dsplit, hsplit, tensor_split, vsplit
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor, bind_methods
 
@@ -116,73 +116,6 @@ def column_stack(tensors: Any) -> Tensor:
     listed = joining._listed(tensors, "column_stack")
     columns = [t.reshape(-1, 1) if t.ndim <= 1 else t for t in listed]
     return joining.cat(columns, 1)
-
-
-def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple:
-    """Split into ``n`` nearly equal parts (the first ``size % n`` one longer), or at the
-    given indices; every part is a view of ``input``.
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> [t.tolist() for t in symgrad.arange(5).tensor_split(3)]
-    [[0, 1], [2, 3], [4]]
-    >>> [t.tolist() for t in symgrad.arange(5).tensor_split([1, 4])]
-    [[0], [1, 2, 3], [4]]
-    """
-    if type(input) is not Tensor:
-        require_tensor("tensor_split", "input", 1, input)
-    dim = dim + input.ndim if dim < 0 else dim
-    size = input.shape[dim]
-    if isinstance(indices_or_sections, Tensor):
-        indices_or_sections = indices_or_sections.tolist()
-    if isinstance(indices_or_sections, numbers.Integral):
-        n = int(indices_or_sections)
-        if n <= 0:
-            raise RuntimeError(
-                f"number of sections must be larger than 0, got {n} (ask for at least one part)"
-            )
-        q, r = divmod(size, n)
-        ends = np.cumsum([q + 1 if i < r else q for i in range(n)])
-        bounds = [0, *[int(e) for e in ends]]
-    else:
-        bounds = [0, *[min(max(int(i), 0), size) for i in indices_or_sections], size]
-    return tuple(
-        joining.narrow(input, dim, a, max(b - a, 0)) if b >= a else joining.narrow(input, dim, a, 0)
-        for a, b in zip(bounds[:-1], bounds[1:])
-    )
-
-
-def _split_along(name: str, dim: int, least: int) -> Any:
-    def split(input: Tensor, indices_or_sections: Any) -> tuple:
-        if type(input) is not Tensor:
-            require_tensor(name, "input", 1, input)
-        if input.ndim < least:
-            raise RuntimeError(
-                f"torch.{name} requires a tensor with at least {least} dimension, but got a "
-                f"tensor with {input.ndim} dimensions!"
-            )
-        axis = 0 if (name == "hsplit" and input.ndim == 1) else dim
-        if isinstance(indices_or_sections, numbers.Integral):
-            if input.shape[axis] % indices_or_sections:
-                raise RuntimeError(
-                    f"torch.{name} attempted to split along dimension {axis}, but the size of "
-                    f"the dimension {input.shape[axis]} is not divisible by the split_size "
-                    f"{indices_or_sections}!"
-                )
-        return tensor_split(input, indices_or_sections, axis)
-
-    split.__name__ = name
-    split.__doc__ = (
-        f"``tensor_split`` along dimension {dim}, needing equal parts.\n\n>>> import symgrad\n"
-        f">>> len(symgrad.{name}(symgrad.ones(2, 2, 2), 2))\n2"
-    )
-    return split
-
-
-hsplit = _split_along("hsplit", 1, 1)
-vsplit = _split_along("vsplit", 0, 2)
-dsplit = _split_along("dsplit", 2, 3)
 
 
 def argwhere(input: Tensor) -> Tensor:

@@ -77,11 +77,12 @@ def _check_gather_shapes(input: Tensor, d: int, index: Tensor) -> None:
             )
 
 
-def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
+def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     """``out[i][j] = input[i][index[i][j]]`` along ``dim`` (``dim=1`` here).
 
     ``index`` has as many dimensions as ``input``, no size larger than ``input``'s apart from
-    along ``dim``, and gives the output its shape.
+    along ``dim``, and gives the output its shape. ``sparse_grad=True`` (a sparse gradient
+    for ``input``) is not supported: symgrad's tensors are dense.
 
     Examples
     --------
@@ -91,6 +92,11 @@ def gather(input: Tensor, dim: int, index: Tensor) -> Tensor:
     tensor([[3., 1.],
             [5., 5.]])
     """
+    if sparse_grad:
+        raise NotImplementedError(
+            "gather(sparse_grad=True): symgrad has no sparse tensors; pass sparse_grad=False "
+            "for the same gradient as a dense tensor"
+        )
     d = _wrap_dim(dim, input.ndim)
     index = _index_tensor(index, "gather")
     if _batching.any_batched(index) and input.ndim:  # inside vmap: each element's own index

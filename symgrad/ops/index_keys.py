@@ -165,23 +165,30 @@ def index_array(k: Tensor) -> np.ndarray:
     return data
 
 
-def check_uint8_fill(key: Any, value: Any) -> None:
+def check_uint8_fill(key: Any, value: Any, shape: tuple, zero_dim: bool = False) -> None:
     """PyTorch writes one value through a lone mask index with ``masked_fill_``, which
-    refuses a uint8 mask."""
+    refuses a uint8 mask (one that fits the tensor of ``shape``: a mask that does not fit gets
+    the indexing's own error; a 0-d mask counts only where ``zero_dim``, as in
+    ``index_put_``: ``x[mask] = v`` reads a 0-d one as a bool)."""
     keys = key if isinstance(key, tuple) else (key,)
     tensors = [k for k in keys if isinstance(k, (Tensor, list))]
     one_value = not isinstance(value, Tensor) or value.numel() == 1
-    if (
-        one_value
-        and len(tensors) == 1
-        and isinstance(tensors[0], Tensor)
-        and tensors[0].ndim
-        and tensors[0]._data.dtype == np.uint8
-    ):
-        raise RuntimeError(
-            "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char "
-            "(index with a bool mask: mask.bool())"
-        )
+    if not (one_value and len(tensors) == 1 and isinstance(tensors[0], Tensor)):
+        return
+    mask = tensors[0]
+    if mask._data.dtype != np.uint8 or not (mask.ndim or zero_dim):
+        return
+    probe = tuple(mask._data != 0 if k is mask else k for k in keys)
+    try:
+        np.empty(shape, dtype=np.bool_)[probe]
+    except IndexError:
+        return
+    except (TypeError, ValueError):  # a key NumPy can't read (slice bounds as tensors)
+        pass
+    raise RuntimeError(
+        "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char "
+        "(index with a bool mask: mask.bool())"
+    )
 
 
 def int_slice(k: slice) -> slice:

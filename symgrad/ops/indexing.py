@@ -333,9 +333,11 @@ def put(input: Tensor, key: Any, values: Any) -> Tensor:
         return batched_put(input, key, values, False, _check_broadcasts_to)
     given = normalize_key(key, input.shape)
     target = np.empty(input.shape, dtype=np.bool_)[given].shape
+    lead = next((i for i, n in enumerate(values.shape) if n != 1), values.ndim)
+    if lead and (advanced(given) or values.ndim > len(target)):
+        # PyTorch views the leading 1s away (ViewBackward0); index_put_ broadcasts the rest
+        values = values.view(values.shape[lead:])
     _check_broadcasts_to(values.shape, target)
-    if values.ndim > len(target):  # only leading 1s are extra: PyTorch views them away
-        values = values.reshape(values.shape[values.ndim - len(target) :])
     if values.dtype is not input.dtype:
         values = values.to(input.dtype)
     result = _INDEX_PUT(input, values, key=given)

@@ -41,6 +41,8 @@ def _check_leaf(x: Tensor, op: str) -> None:
     shared = x._view_base
     made_under_no_grad = shared is not None and shared[1] == "no_grad"
     if x._requires_grad and x.grad_fn is None and grad_mode.recording() and not made_under_no_grad:
+        if shared is not None and shared[1] == "view":  # (made a leaf by requires_grad_())
+            raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.\n"
             f"({op}: wrap it in `with symgrad.no_grad():` (e.g. for a parameter update) or "
@@ -56,7 +58,7 @@ def check_view_change(x: Tensor, op: str) -> None:
         return
     root, kind = x._view_base
     _check_output_view(x, kind)
-    if kind == "view" and root._requires_grad and root.grad_fn is None:
+    if kind == "view" and root.grad_fn is None:  # (root a leaf, requiring grad or not)
         raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
 
 
@@ -168,7 +170,9 @@ def _through_aliases(
     made again from ``root``'s."""
     if TRACE.log is not None:
         write(x, op)
-    if root is not None and root._requires_grad and root.grad_fn is None:
+    if root is not None and root.grad_fn is None and x._requires_grad:
+        # PyTorch's rule: a view that requires grad of a leaf, which may itself not require
+        # grad (a view made a leaf by requires_grad_(), and the views of that view)
         raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
     if not one_value:
         views.check_writable(x)

@@ -20,8 +20,8 @@ from symgrad.tensor import Tensor
 
 __all__ = ["masked_scatter", "masked_scatter_", "put", "put_"]
 
-_MASKED_SCATTER = _prims("masked_scatter", "MaskedScatterBackward0", "keep")
-_PUT = _prims("put", "PutBackward0", "keep")
+_MASKED_SCATTER = _prims("masked_scatter", "MaskedScatterBackward0", "keep_tensor")
+_PUT = _prims("put", "PutBackward0", "keep_tensor")
 _PUT_ADD = _prims("put", "PutBackward0", "add")
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.ops.batched_indexing import batched_put
+from symgrad.ops.index_keys import check_uint8_fill, index_array
 from symgrad.ops.indexing import _probe, check_key_device
 from symgrad.ops.inplace import inplace
 from symgrad.prim import batching
@@ -87,7 +88,7 @@ def _key(input: Tensor, indices: Any) -> tuple:
                 "tensors used as indices must be long, int, byte or bool tensors\n(got "
                 f"{index.dtype!r} at position {k})"
             )
-        key.append(index._data)
+        key.append(index_array(index))  # (a uint8 tensor is a mask, as a bool one)
     if len(key) > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {len(key)})")
     return _probe(tuple(key), tuple(input.shape))
@@ -150,6 +151,8 @@ def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = Fa
     if batching.any_batched(input, values, *tensors):  # inside vmap: one scatter
         return batched_put(input, tuple(indices), values, accumulate, _check_shape)
     key = _key(input, indices)
+    if not accumulate and values.numel() == 1:
+        check_uint8_fill(tuple(indices), values, tuple(input.shape), zero_dim=True)
     shape = tuple(input.shape)
     target = np.empty(shape, dtype=np.bool_)[key].shape
     _check_shape(tuple(values.shape), target)

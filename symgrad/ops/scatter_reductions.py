@@ -155,6 +155,24 @@ def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return g_self, xp.where(lone_zero, g_lone, g_rest)
 
 
+def _extremum_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """PyTorch's forward rule for amax and amin: the mean of the tangents of the entries equal
+    to the result (input's counted only where it takes part, unlike the gradient's split)."""
+    p = c.params
+    places = p["places"]
+    self_t, src_t = (
+        xp.constant(np.zeros(shape)) if t is None else t for t, shape in zip(tangents, c.shapes)
+    )
+    first = p["self_is"] if p["include_self"] else np.where(places.hit, 0, p["self_is"])
+    count = np.array(first, copy=True)
+    np.add.at(count, places.target, p["src_is"])
+    src_t = xp.constant(p["src_is"]) * src_t
+    total = _first(xp, xp.constant(p["self_is"]) * self_t, p, 0.0) + xp.scatter_zeros(
+        places.shape, places.dim, places.index, src_t
+    )
+    return total / xp.constant(count)
+
+
 def _prod_masks(a: np.ndarray, s: np.ndarray, places: _Places) -> dict:
     src_zero = s == 0
     zeros = np.zeros(places.shape, dtype=np.int64)
@@ -165,6 +183,9 @@ def _prod_masks(a: np.ndarray, s: np.ndarray, places: _Places) -> dict:
         "lone": src_zero & (zeros[places.target] == 1),
         "zeros_together": bool((zeros > 1).any()),
     }
+
+
+_JVPS = {"amax": _extremum_jvp, "amin": _extremum_jvp}
 
 
 def reduce_prims(name: str, backward: str) -> dict:
@@ -181,7 +202,7 @@ def _prim(reduce: str, name: str, backward: str) -> Structural:
         saves_out=reduce == "prod",
         backward=backward,
         kernel=_kernel,
-        jvp="linear" if reduce in ("sum", "mean") else None,
+        jvp="linear" if reduce in ("sum", "mean") else _JVPS.get(reduce),
     )
 
 

@@ -10,12 +10,14 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim, check_fill
 from symgrad.autograd.modified import watch_indices
 from symgrad.ops.elementwise import WHERE
 from symgrad.ops.gathering import _check_integer, _index_tensor, _spread
 from symgrad.ops.index_keys import warn_at_user
+from symgrad.ops.scatter_places import _Along, _Filled, _LastRows, _Rows
 from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.prim.tangents import not_differentiable
@@ -81,62 +83,21 @@ def _prims(name: str, backward: str, kind: str) -> Structural:
         return Structural(name, _add_forward, _add_vjp, backward=backward, jvp="linear", **saves)
     # PyTorch fills a copy laid out as the input; the others write a row-major result
     keep = name == "index_fill"
-    return Structural(name, _keep_forward, _keep_vjp, backward=backward, like_input=keep, **saves)
+    # written from a tensor: the op on the tangents (where an entry repeats, the last one
+    # written wins, as in the forward; the transposed gradient would add them up)
+    jvp = "linear" if kind == "keep_tensor" else None
+    return Structural(
+        name, _keep_forward, _keep_vjp, backward=backward, like_input=keep, jvp=jvp, **saves
+    )
 
 
-_SCATTER = _prims("scatter", "ScatterBackward0", "keep")
+_SCATTER = _prims("scatter", "ScatterBackward0", "keep_tensor")
 _SCATTER_VALUE = _prims("scatter", "ScatterBackward1", "keep")
 _SCATTER_ADD = _prims("scatter_add", "ScatterAddBackward0", "add")
 _INDEX_ADD = _prims("index_add", "IndexAddBackward0", "add")
-_INDEX_COPY = _prims("index_copy", "IndexCopyBackward0", "keep")
+_INDEX_COPY = _prims("index_copy", "IndexCopyBackward0", "keep_tensor")
 _INDEX_FILL = _prims("index_fill", "IndexFillBackward0", "keep")
-_INDEX_FILL_TENSOR = _prims("index_fill", "IndexFillBackward1", "keep")
-
-
-class _Filled:
-    """A 0-d value spread over the places ``hit`` (``index_fill`` by a tensor), and its
-    adjoint: the incoming gradient summed over those places."""
-
-    def __init__(self, hit: np.ndarray) -> None:
-        self.hit = hit
-
-    def put(self, xp: Any, value: Any) -> Any:
-        return xp.expand(value, self.hit.shape)
-
-    def take(self, xp: Any, g: Any) -> Any:
-        return xp.sum(xp.where(xp.constant(self.hit), g, 0.0))
-
-
-class _Along:
-    """Placing ``src`` into zeros of ``shape`` along ``dim`` at ``index`` (scatter), and its
-    adjoint (gather): callables kept as node parameters."""
-
-    def __init__(self, shape: tuple, dim: int, index: np.ndarray, weights: Any = None) -> None:
-        self.shape, self.dim, self.index, self.weights = shape, dim, index, weights
-
-    def put(self, xp: Any, src: Any) -> Any:
-        if self.weights is not None:
-            src = src * xp.constant(self.weights)
-        return xp.scatter_zeros(self.shape, self.dim, self.index, src)
-
-    def take(self, xp: Any, g: Any) -> Any:
-        return xp.gather(g, self.dim, self.index)
-
-
-class _Rows:
-    """Placing ``source`` into zeros along ``dim`` at the entries of a vector ``index``
-    (index_add), and its adjoint (index_select)."""
-
-    def __init__(self, shape: tuple, dim: int, index: np.ndarray) -> None:
-        self.shape, self.dim, self.index = shape, dim, index
-        # a 0-d tensor's one entry, which the checked index (all 0) picks: itself
-        self.key = (slice(None),) * dim + (index,) if shape else Ellipsis
-
-    def put(self, xp: Any, src: Any) -> Any:
-        return xp.index_put_zeros(self.shape, self.key, src, False)
-
-    def take(self, xp: Any, g: Any) -> Any:
-        return xp.getitem(g, self.key)
+_INDEX_FILL_TENSOR = _prims("index_fill", "IndexFillBackward1", "keep_tensor")
 
 
 def _scatter_index(input: Tensor, dim: int, index: Tensor, src: Any, op: str) -> tuple:
@@ -361,9 +322,21 @@ def _rows(input: Tensor, dim: int, index: Tensor, op: str, source: Any = None) -
     return d, idx
 
 
+def _alpha_as(input: Tensor, alpha: Any) -> Any:
+    """``alpha`` in ``input``'s dtype, as PyTorch's kernel reads it: an integer tensor's
+    truncated toward zero (1.5 adds the source once), a bool tensor's as a bool."""
+    if input.dtype.is_floating_point or isinstance(alpha, Tensor):
+        return alpha
+    try:
+        return bool(alpha) if input.dtype is dtypes.bool_ else int(alpha)
+    except TypeError:  # (a complex number: the add's own error)
+        return alpha
+
+
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
     """``input`` plus ``alpha * source`` added at the entries ``index`` along ``dim``."""
     require_tensor("index_add", "source", 3, source)
+    alpha = _alpha_as(input, alpha)
     if _batching.any_batched(input, index, source) and input.ndim:
         d = _wrap_dim(dim, input.ndim)
         picks = _spread(index.reshape(-1), tuple(source.shape), d)
@@ -382,7 +355,7 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
         d = _wrap_dim(dim, input.ndim)
         return scatter(input, d, _spread(index.reshape(-1), tuple(source.shape), d), source)
     d, idx = _rows(input, dim, index, "index_copy", source)
-    rows = _Rows(tuple(input.shape), d, idx)
+    rows = _LastRows(tuple(input.shape), d, idx)
     hit = np.zeros(input.shape, dtype=bool)
     hit[rows.key] = True
     shown = (("dim", dim % 2**64),)  # (as given: a negative one as PyTorch shows it)

@@ -24,7 +24,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     from symgrad.ops.indexing import put
 
     key = pytorch_key(key)
-    check_uint8_fill(key, value)
+    check_uint8_fill(key, value, tuple(x.shape))
     if type(value) is int and not -(2**63) <= value < 2**63:
         raise ValueError(
             f"Overflow when unpacking long long: can't write {value!r:.30} into a tensor, it "
@@ -54,14 +54,15 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         return
     # inside vmap PyTorch names a write at index tensors index_put_
     op = "index_put_" if tensors and batching.any_batched(x, value, *tensors) else "setitem"
-    if not tensors and isinstance(value, Tensor) and type(x._data) is np.ndarray:
+    # (a 0-d integer tensor is an int to PyTorch)
+    basic = not any(isinstance(k, (list, np.ndarray)) or _index_tensor(k) for k in keys)
+    if basic and isinstance(value, Tensor) and type(x._data) is np.ndarray:
         try:  # a basic key: PyTorch copies the value into the view x[key]
             target = x._data[key]
             views.check_no_partial_overlap(target, (value._data,))
             value = _broadcast_source(value, target.shape)
         except IndexError:
             pass  # (put names the bad key)
-    basic = not any(isinstance(k, (Tensor, list, np.ndarray)) for k in keys)
     if (
         basic
         and type(x) is Tensor

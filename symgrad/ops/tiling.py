@@ -354,6 +354,11 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
             f"dimensions, but got {input.ndim} dimensions for input, and {indices.ndim} "
             "dimensions for indices"
         )
+    if indices.dtype is not dtypes.int64:
+        raise RuntimeError(
+            "torch.take_along_dim(): dtype of indices should be Long but got "
+            f"{indices.dtype.scalar_type}; convert them with .long()"
+        )
     d = wrap_dim_of_dims(dim, input.ndim)
     in_shape, idx_shape = list(input.shape), list(indices.shape)
     in_shape[d], idx_shape[d] = 1, 1

@@ -1,8 +1,8 @@
 """Forward mode's formulas where they are PyTorch's own: copysign's tangent (only the
 magnitude's, so a zero keeps its sign and a tangent of the sign alone gives none), frexp's
 mantissa (the tangent scaled by 2**-exponent), nansum's (the tangents of the values that are
-not nan), and the ops PyTorch declares no forward-mode
-rule for, whose NotImplementedError names the ATen op.
+not nan), scatter_reduce's amax and amin (the mean of the tied tangents), and the ops PyTorch
+declares no forward-mode rule for, whose NotImplementedError names the ATen op.
 
 Each scenario runs against a library ``T`` and gives an outcome: plain Python values, or the
 exception's type and the start of its message; PyTorch's outcomes are compared when importable.
@@ -69,6 +69,19 @@ def nanmean_leaves_out_the_nan_values(T):
 
 def nansum_keeps_a_nan_tangent_of_a_value(T):
     return math.isnan(_tangent(T, lambda T, d: T.nansum(d), [1.0, 2.0, 3.0], [1.0, NAN, 1.0]))
+
+
+def scatter_amax_averages_the_tied_tangents(T):
+    x = T.tensor([1.0, 2.0, 3.0], dtype=T.float64)
+    index = T.tensor([1, 1, 2])
+    f = lambda T, d: x.scatter_reduce(0, index, d, "amax", include_self=False)  # noqa: E731
+    return _tangent(T, f, [2.0, 2.0, 3.0], [1.0, 3.0, 5.0])
+
+
+def scatter_amin_counts_the_input_where_included(T):
+    src = T.tensor([1.0, 5.0, 2.0], dtype=T.float64)
+    f = lambda T, d: d.scatter_reduce(0, T.tensor([0, 1, 2]), src, "amin")  # noqa: E731
+    return _tangent(T, f, [1.0, 2.0, 3.0], [10.0, 20.0, 30.0])
 
 
 def _refused(f, shape=(3, 3)):
@@ -211,6 +224,10 @@ EXPECTED = {
     nansum_leaves_out_the_nan_values: ("ok", 2.0),
     nanmean_leaves_out_the_nan_values: ("ok", 1.0),
     nansum_keeps_a_nan_tangent_of_a_value: ("ok", True),
+    # (the input's entry, equal to the result but left out, is not counted: the gradient's
+    # split counts it)
+    scatter_amax_averages_the_tied_tangents: ("ok", [0.0, 2.0, 5.0]),
+    scatter_amin_counts_the_input_where_included: ("ok", [5.0, 20.0, 0.0]),
     _refused(cdist): _no_rule("_cdist_forward"),
     _refused(cdist_matrix_product_path): _no_rule("_euclidean_dist"),
     _refused(pdist): _no_rule("_pdist_forward"),

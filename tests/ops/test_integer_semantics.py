@@ -185,3 +185,32 @@ def test_number_divided_by_integer_tensor_rounds_as_torch():
     torch = pytest.importorskip("torch")
     assert (2.5 / ints).tolist() == (2.5 / torch.tensor([3, 7, 100])).tolist()
     assert (1 / symgrad.tensor([0, 2])).tolist() == (1 / torch.tensor([0, 2])).tolist()
+
+
+def _index_add_alphas(T):
+    out = []
+    for dtype, alpha in (("int64", 1.5), ("int64", -1.5), ("int32", 2.9), ("uint8", 0.5)):
+        x = T.zeros(2, 3, dtype=getattr(T, dtype))
+        s = T.full((1, 3), 3, dtype=getattr(T, dtype))
+        y = x.index_add(0, T.tensor([0]), s, alpha=alpha)
+        out.append((str(y.dtype).split(".")[1], y.tolist()))
+    b = T.zeros(3, dtype=T.bool).index_add(0, T.tensor([0]), T.tensor([True]), alpha=2)
+    out.append((str(b.dtype).split(".")[1], b.tolist()))
+    return out
+
+
+def test_index_add_reads_alpha_in_the_integer_dtype():
+    # PyTorch's kernel converts alpha to the tensor's dtype (toward zero), unlike add's refusal
+    assert _index_add_alphas(symgrad) == [
+        ("int64", [[3, 3, 3], [0, 0, 0]]),
+        ("int64", [[-3, -3, -3], [0, 0, 0]]),
+        ("int32", [[6, 6, 6], [0, 0, 0]]),
+        ("uint8", [[0, 0, 0], [0, 0, 0]]),
+        ("bool", [True, False, False]),
+    ]
+
+
+@pytest.mark.torch
+def test_index_add_alphas_match_torch():
+    torch = pytest.importorskip("torch")
+    assert _index_add_alphas(symgrad) == _index_add_alphas(torch)
