@@ -214,7 +214,8 @@ def tidy(e: Any) -> Any:
         if len(last) == 1 and all(len(t.args) > 1 for t in terms):
             (factor,) = last
             lefts = [sp.MatMul(*t.args[:-1]).doit(deep=False) for t in terms]
-            return sp.MatMul(sp.MatAdd(*lefts).doit(deep=False), factor)
+            if all(_is_matrix_expr(left) for left in lefts):  # not c*x + A*x: no c + A
+                return sp.MatMul(sp.MatAdd(*lefts).doit(deep=False), factor)
     return e
 
 
