@@ -1,0 +1,86 @@
+"""Closed forms where a formula meets 0: the gradient there is PyTorch's choice (its masked
+formulas), in the SymPy result, in ``lambdify`` and in ``compile_gradient``, not the nan of
+``0 * log(0)`` or ``0 * 0**-1``. Expected values are PyTorch 2.13's, float64."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import symgrad
+from symgrad import symbolic
+
+from .support import values_of
+
+BASES = [0.0, 0.0, 2.0, 0.0]
+EXPONENTS = [2.0, 0.0, 1.5, 0.5]
+# d/dx and d/dy of (x ** y).sum(): 0 where the exponent is 0, 0 where the base is 0 and the
+# exponent >= 0
+POW_GRADS = (
+    [0.0, 0.0, 2.121320343559643, np.inf],
+    [0.0, 0.0, 1.9605162869370945, 0.0],
+)
+SCALAR_BASE_EXPONENTS = [0.0, 1.0, 2.5]
+SCALAR_BASE_GRAD = [0.0, 0.0, 0.0]  # of (0.0 ** y).sum()
+
+
+def _leaf(values, name):
+    return symgrad.tensor(values, dtype=symgrad.float64, requires_grad=True, name=name)
+
+
+def _at(grads, leaves):
+    """The SymPy gradients at the leaves' values (inf where SymPy says zoo)."""
+    values = values_of(leaves)
+    out = []
+    for g in grads:
+        got = [sp.sympify(e).xreplace(values) for e in g]
+        out.append([np.inf if e in (sp.zoo, sp.oo) else float(e) for e in got])
+    return out
+
+
+def _check(y, leaves, expected):
+    grads = symbolic.gradient(y, leaves)
+    for got, want in zip(_at(grads, leaves), expected):
+        np.testing.assert_allclose(got, want, rtol=1e-14)
+    arrays = [t.detach().numpy() for t in leaves]
+    for got, want in zip(symbolic.lambdify(grads, leaves)(*arrays), expected):
+        np.testing.assert_allclose(got, want, rtol=1e-14)
+    compiled = symbolic.compile_gradient(y, leaves)(*arrays)
+    for got, want in zip(compiled, expected):
+        np.testing.assert_allclose(got, want, rtol=1e-14)
+    y.backward()
+    for t, want in zip(leaves, expected):
+        np.testing.assert_allclose(t.grad.numpy(), want, rtol=1e-14)
+
+
+def test_tensor_power_at_a_zero_base_and_a_zero_exponent():
+    x, y = _leaf(BASES, "x"), _leaf(EXPONENTS, "y")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        _check((x**y).sum(), [x, y], POW_GRADS)
+
+
+def test_power_of_a_zero_number():
+    y = _leaf(SCALAR_BASE_EXPONENTS, "y")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        _check((0.0**y).sum(), [y], [SCALAR_BASE_GRAD])
+
+
+def test_powers_away_from_zero_keep_their_plain_form():
+    x, p = _leaf(2.0, "x"), _leaf(3.0, "p")
+    assert symbolic.gradient(2.0**p, p) == 2 ** sp.Symbol("p", real=True) * sp.log(2)
+    dx, dp = symbolic.gradient(x**p, [x, p])
+    X, P = sp.symbols("x p", real=True)
+    assert dx.subs({X: 2, P: 3}) == 12 and dp.subs({X: 2, P: 3}) == 8 * sp.log(2)
+
+
+@pytest.mark.torch
+def test_expected_values_are_pytorchs():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor(BASES, dtype=torch.float64, requires_grad=True)
+    y = torch.tensor(EXPONENTS, dtype=torch.float64, requires_grad=True)
+    for got, want in zip(torch.autograd.grad((x**y).sum(), [x, y]), POW_GRADS):
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-14)
+    y = torch.tensor(SCALAR_BASE_EXPONENTS, dtype=torch.float64, requires_grad=True)
+    (got,) = torch.autograd.grad((0.0**y).sum(), y)
+    np.testing.assert_allclose(got.numpy(), SCALAR_BASE_GRAD, rtol=1e-14)
