@@ -84,3 +84,55 @@ def test_expected_values_are_pytorchs():
     y = torch.tensor(SCALAR_BASE_EXPONENTS, dtype=torch.float64, requires_grad=True)
     (got,) = torch.autograd.grad((0.0**y).sum(), y)
     np.testing.assert_allclose(got.numpy(), SCALAR_BASE_GRAD, rtol=1e-14)
+
+
+# cosine_similarity(x, y, dim=0) at a zero x, and gaussian_nll_loss(x, 0, var) with a variance
+# under eps = 1e-6: both norms and the variance are clamped at eps (the gradient passing
+# through the clamp, as PyTorch's clamp_ under no_grad)
+COSINE = (0.0, [[44721359.549995795, 89442719.09999159], [0.0, 0.0]])
+GAUSSIAN = (62496.872835565366, [[250000.0, 1.0], [-62499750000.0, -0.5]])
+
+
+def _cosine(lib, x, y):
+    return lib.nn.functional.cosine_similarity(x, y, dim=0)
+
+
+def _gaussian(lib, x, var):
+    return lib.nn.functional.gaussian_nll_loss(x, lib.zeros(2, dtype=lib.float64), var)
+
+
+CLAMPED = {
+    "cosine_similarity": (_cosine, [[0.0, 0.0], [1.0, 2.0]], COSINE),
+    "gaussian_nll_loss": (_gaussian, [[0.5, 1.0], [1e-8, 0.5]], GAUSSIAN),
+}
+
+
+@pytest.mark.parametrize("name", list(CLAMPED))
+def test_values_clamped_under_no_grad_are_clamped_in_closed_forms(name):
+    program, data, (value, grads) = CLAMPED[name]
+    leaves = [_leaf(d, n) for d, n in zip(data, "xy")]
+    out = program(symgrad, *leaves)
+    at = values_of(leaves)
+    assert float(symbolic.expression(out).xreplace(at)) == pytest.approx(value, rel=1e-12)
+    closed = symbolic.gradient(out, leaves)
+    for got, want in zip(_at(closed, leaves), grads):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    arrays = [t.detach().numpy() for t in leaves]
+    for got, want in zip(symbolic.compile_gradient(out, leaves)(*arrays), grads):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    out.backward()
+    assert out.item() == pytest.approx(value, rel=1e-14)
+    for t, want in zip(leaves, grads):
+        np.testing.assert_allclose(t.grad.numpy(), want, rtol=1e-14)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", list(CLAMPED))
+def test_clamped_expected_values_are_pytorchs(name):
+    torch = pytest.importorskip("torch")
+    program, data, (value, grads) = CLAMPED[name]
+    leaves = [torch.tensor(d, dtype=torch.float64, requires_grad=True) for d in data]
+    out = program(torch, *leaves)
+    assert out.item() == pytest.approx(value, rel=1e-14)
+    for got, want in zip(torch.autograd.grad(out, leaves), grads):
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-14)
