@@ -136,3 +136,22 @@ def test_clamped_expected_values_are_pytorchs(name):
     assert out.item() == pytest.approx(value, rel=1e-14)
     for got, want in zip(torch.autograd.grad(out, leaves), grads):
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-14)
+
+
+# d²/dw² of (w ** p).sum() at w = [0, 1, 2], p = [2, 3, 2]: p (p - 1) w ** (p - 2), 2 at w = 0
+POW_HESSIAN = [[2.0, 0.0, 0.0], [0.0, 6.0, 0.0], [0.0, 0.0, 2.0]]
+
+
+def test_hessian_of_a_power_to_a_tensor_at_a_zero_base():
+    w, p = _leaf([0.0, 1.0, 2.0], "w"), _leaf([2.0, 3.0, 2.0], "p")
+    H = symbolic.hessian((w**p).sum(), w)
+    np.testing.assert_allclose(np.array(H.xreplace(values_of([w, p])), float), POW_HESSIAN)
+
+
+@pytest.mark.torch
+def test_power_hessian_is_pytorchs():
+    torch = pytest.importorskip("torch")
+    p = torch.tensor([2.0, 3.0, 2.0], dtype=torch.float64)
+    w = torch.tensor([0.0, 1.0, 2.0], dtype=torch.float64)
+    got = torch.autograd.functional.hessian(lambda v: (v**p).sum(), w)
+    np.testing.assert_allclose(got.numpy(), POW_HESSIAN)
