@@ -155,3 +155,18 @@ def test_power_hessian_is_pytorchs():
     w = torch.tensor([0.0, 1.0, 2.0], dtype=torch.float64)
     got = torch.autograd.functional.hessian(lambda v: (v**p).sum(), w)
     np.testing.assert_allclose(got.numpy(), POW_HESSIAN)
+
+
+def test_symengine_compiled_gradients_at_the_same_points():
+    pytest.importorskip("symengine")
+    x, y = _leaf(BASES, "x"), _leaf(EXPONENTS, "y")
+    compiled = symbolic.compile_gradient((x**y).sum(), [x, y], backend="symengine")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        got = compiled(x.detach().numpy(), y.detach().numpy())
+    for g, want in zip(got, POW_GRADS):
+        np.testing.assert_allclose(g, want, rtol=1e-14)
+    program, data, (_, grads) = CLAMPED["cosine_similarity"]
+    leaves = [_leaf(d, n) for d, n in zip(data, "xy")]
+    compiled = symbolic.compile_gradient(program(symgrad, *leaves), leaves, backend="symengine")
+    for g, want in zip(compiled(*[t.detach().numpy() for t in leaves]), grads):
+        np.testing.assert_allclose(g, want, rtol=1e-12)
