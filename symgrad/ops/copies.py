@@ -16,7 +16,7 @@ from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor
 
-__all__ = ["clone", "contiguous", "clamped_copy"]
+__all__ = ["clone", "contiguous"]
 
 
 def _copy(xp: Any, a: Any, order: str = "K", strides: tuple | None = None) -> Any:
