@@ -30,7 +30,9 @@ __all__ = [
     "triplet_margin_with_distance_loss",
 ]
 
-_EPSILON = 1e-12  # ATen's cosine_embedding_loss keeps the magnitudes off zero with it
+# ATen's cosine_embedding_loss keeps the magnitudes off zero with it: a C++ float, so
+# 9.99999996e-13 added to a double
+_EPSILON = float(np.float32(1e-12))
 
 
 def _reduce(loss: Tensor, reduction: str) -> Tensor:

@@ -13,7 +13,7 @@ from symgrad import dtypes
 from symgrad._arguments import int_tuple, require_float, require_tensor_arguments
 from symgrad._silent import cast
 from symgrad._tracing import TRACE, write
-from symgrad.autograd import grad_mode
+from symgrad.ops.copies import clamped_copy
 from symgrad.ops.derivatives import _shifted
 from symgrad.ops.normalization import native_norm
 from symgrad.ops.norms import at_norm
@@ -384,12 +384,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     shape = _broadcast(x1, x2)
     if tuple(x1.shape) != tuple(x2.shape):  # PyTorch's expand_outplace: both, once they differ
         x1, x2 = x1.expand(shape), x2.expand(shape)
-    norms = []
-    for x in (x1, x2):
-        n = x.norm(2, dim, keepdim=True).clone()
-        with grad_mode.no_grad():
-            n.clamp_(min=eps)
-        norms.append(n)
+    norms = [clamped_copy(x.norm(2, dim, keepdim=True), eps) for x in (x1, x2)]
     return ((x1 / norms[0]) * (x2 / norms[1])).sum(dim)
 
 

@@ -15,10 +15,10 @@ from symgrad import _like
 from symgrad import ops as _ops
 from symgrad._arguments import require_float, require_tensor_arguments
 from symgrad._data import broadcast_mismatch
-from symgrad.autograd import grad_mode
 from symgrad.nn._arguments import _check_tensors, _promoted, _reduction
 from symgrad.nn.normalization import pairwise_distance
 from symgrad.ops import losses as _losses
+from symgrad.ops.copies import clamped_copy
 from symgrad.ops.derivatives import number_minus, plus_number
 from symgrad.tensor import Tensor
 
@@ -278,9 +278,7 @@ def gaussian_nll_loss(
     var = _gaussian_var(input, var)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not valid")
-    var = var.clone()
-    with grad_mode.no_grad():
-        var.clamp_(min=eps)
+    var = clamped_copy(var, eps)
     loss = 0.5 * (var.log() + (input - target) ** 2 / var)
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)

@@ -1,4 +1,5 @@
-"""Copies that stay in the graph, laid out in a memory format: ``clone`` and ``contiguous``."""
+"""Copies that stay in the graph, laid out in a memory format: ``clone`` and ``contiguous``;
+and the copy clamped below whose gradient passes through unchanged (``clamped_copy``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import numpy as np
 
 from symgrad import _memory_format as formats
 from symgrad._arguments import require_tensor
+from symgrad._lazy import sympy as sp
 from symgrad._memory_format import contiguous_format, preserve_format
+from symgrad.prim.elementwise import Elementwise
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
 from symgrad.tensor import Tensor
@@ -75,3 +78,37 @@ def contiguous(input: Tensor, *, memory_format: Any = contiguous_format) -> Tens
     if fmt is preserve_format:
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     return _CLONE(input, strides=formats.format_strides(fmt, input.shape))
+
+
+# max(x, low): only a value here, never differentiated (clamped_copy passes the gradient through)
+_AT_LEAST = Elementwise(
+    "at_least",
+    "x",
+    lambda x, low: sp.Max(x, low),
+    params="low",
+    kernel=lambda v, low: np.maximum(v, low),
+)
+_CLAMPED_CLONE = Structural(
+    "clone",
+    lambda xp, a, low: xp.elementwise(_AT_LEAST, (a,), (low,)),
+    lambda xp, g, c: (g,),
+    jvp="linear",
+    batch="reduction",
+)
+
+
+def clamped_copy(input: Tensor, low: float) -> Tensor:
+    """``input.clone()`` then ``clamp_(min=low)`` under ``no_grad``, as PyTorch's functions
+    write a denominator kept away from 0: the value is clamped, the gradient passes through
+    (``CloneBackward0``), and closed forms read the clamped value, ``Max(input, low)``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.ops.copies import clamped_copy
+    >>> x = symgrad.tensor([0.0, 2.0], requires_grad=True)
+    >>> y = clamped_copy(x, 0.5)
+    >>> y, y.grad_fn
+    (tensor([0.5000, 2.0000], grad_fn=<CloneBackward0>), <CloneBackward0 object at ...>)
+    """
+    return _CLAMPED_CLONE(input, low=low)

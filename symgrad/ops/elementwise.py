@@ -167,21 +167,32 @@ POW_SCALAR_BASE = declare(
     "y",
     lambda y, base: base**y,
     params="base",
+    # PyTorch's pow_backward_exponent: 0 where the base is 0 and the exponent >= 0
+    partials=lambda y, base: (
+        sp.Piecewise((0, sp.Eq(base, 0) & (y >= 0)), (base**y * sp.log(base), True)),
+    ),
     kernel=rows_kernel(_scalar_base_power),
     partial_kernels={0: lambda v, out, b: _pow_dy(b, v, np.power(b, v))},
+    exact=False,
     backward="PowBackward2",
     domain=Domain(params=((1.5,), (2.0,), (0.5,))),
 )
 # the same formula under PyTorch's names for a tensor exponent and for a number base; d/dy is
-# written with out so that the node saves the output the stable kernel reads
+# written with out so that the node saves the output the stable kernel reads. The partials
+# are PyTorch's masked ones (pow_backward_self, pow_backward_exponent): 0 where the exponent
+# is 0, and 0 where the base is 0 and the exponent >= 0, not 0 * 0**-1 or 0 * log(0)
 POW_TENSOR = declare(
     "pow_tensor",
     "x y",
     lambda x, y: x**y,
-    partials=lambda x, y, out: (y * x ** (y - 1), out * sp.log(x)),
+    partials=lambda x, y, out: (
+        sp.Piecewise((0, sp.Eq(y, 0)), (y * x ** (y - 1), True)),
+        sp.Piecewise((0, sp.Eq(x, 0) & (y >= 0)), (out * sp.log(x), True)),
+    ),
     kernel=_int_power,
     partial_kernels={0: _pow_dx, 1: _pow_dy},
     vjp_kernels={0: _pow_dx_vjp},
+    exact=False,
     backward="PowBackward1",
     domain={"x": "positive"},
 )

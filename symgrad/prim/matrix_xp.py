@@ -45,12 +45,18 @@ __all__ = ["MX", "MV", "MatrixFormError", "ElementFunction", "matrix_of", "split
 
 
 def row_function(name: str, a: MV, dim: int) -> MV:
-    """``softmax`` or ``log_softmax`` of a vector, or of a matrix along its rows."""
-    along_rows = (a.ndim == 2 and dim % 2 == 1) or (a.ndim == 1 and dim % 1 == 0)
-    if not along_rows:
-        raise MatrixFormError(f"{name} along dim {dim} of {list(a.shape)}")
+    """``softmax`` or ``log_softmax`` of a vector, or of a matrix along its rows (along its
+    columns: of its transpose, transposed back)."""
     cls = RowSoftmax if name == "softmax" else RowLogSoftmax
-    return MV(cls(a.expr), a.shape)
+    if a.ndim == 1:
+        return MV(cls(a.expr), a.shape)
+    # RowSoftmax reads a one-column matrix as a vector: along a dimension of one element
+    # (where each softmax is 1) it would be the softmax of the other dimension
+    if a.ndim != 2 or a.shape[dim % 2] == 1:
+        raise MatrixFormError(f"{name} along dim {dim} of {list(a.shape)}")
+    if dim % 2 == 1:
+        return MV(cls(a.expr), a.shape)
+    return MV(cls(a.expr.T).T, a.shape)
 
 
 class MV:

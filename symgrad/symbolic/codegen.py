@@ -241,12 +241,21 @@ def lambdify(exprs: Any, leaves: Sequence[Any], *, backend: str = "numpy") -> Co
 
 def _all_defined(replacements: list, flat: list) -> tuple[list, list]:
     """SymPy's complex infinity (a constant folded into log(0) or 1/0) has no NumPy spelling:
-    it is undefined, nan as a real number."""
+    it is undefined, nan as a real number. An integer beyond int64 (``1/eps**2`` of a clamp's
+    derivative) is a float: as a Python int it would make NumPy arrays of objects."""
     return [(s, _defined(e)) for s, e in replacements], [_defined(e) for e in flat]
 
 
 def _defined(e: Any) -> Any:
-    return e.xreplace({sp.zoo: sp.nan}) if isinstance(e, sp.Basic) and e.has(sp.zoo) else e
+    if not isinstance(e, sp.Basic):
+        return e
+    if e.has(sp.zoo):
+        e = e.xreplace({sp.zoo: sp.nan})
+    huge = {i: sp.Float(i) for i in e.atoms(sp.Integer) if abs(i) > _INT64_MAX}
+    return e.xreplace(huge) if huge else e
+
+
+_INT64_MAX = 2**63 - 1
 
 
 def compile_gradient(

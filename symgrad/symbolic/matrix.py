@@ -155,7 +155,8 @@ class MatrixReplay:
         ctx = Ctx(args, out, shapes, needs, node.params, nr)
         try:
             if node.prim.name in ("softmax", "log_softmax"):
-                grads = _row_function_vjp(node.prim.name, args[0], g)
+                (dim,) = node.params["dim"]
+                grads = _row_function_vjp(node.prim.name, args[0], g, dim)
             else:
                 grads = node.prim.vjp(MX, g, ctx)
         except (MatrixFormError, AttributeError, NotImplementedError, TypeError) as exc:
@@ -173,12 +174,22 @@ class MatrixReplay:
             adjoint[key] = gi if key not in adjoint else adjoint[key] + gi
 
 
-def _row_function_vjp(name: str, z: MV, g: MV) -> tuple:
+def _row_function_vjp(name: str, z: MV, g: MV, dim: int) -> tuple:
     """softmax's and log_softmax's VJPs along rows: with s = softmax(z),
-    ``s * (g - rowsum(g * s))`` and ``g - s * rowsum(g)``."""
-    s = row_function("softmax", z, -1)
+    ``s * (g - rowsum(g * s))`` and ``g - s * rowsum(g)``; along a matrix's columns, the
+    same of the transposes, transposed back."""
+    if z.ndim == 2 and dim % 2 == 0:
+        row_function(name, z, dim)  # refuses a dimension of one element
+        (gt,) = _row_function_vjp(name, _transposed(z), _transposed(g), 1)
+        return (_transposed(gt),)
+    s = row_function("softmax", z, dim)
     rows = MX.sum(g * s if name == "softmax" else g, (-1,), True)
     return ((s * (g - rows)) if name == "softmax" else (g - s * rows),)
+
+
+def _transposed(v: MV) -> MV:
+    """A matrix value's transpose (broadcast to its full shape first)."""
+    return MV(sp.Transpose(v.broadcast(v.shape)).doit(deep=False), v.shape[::-1])
 
 
 def tidy(e: Any) -> Any:
@@ -203,7 +214,8 @@ def tidy(e: Any) -> Any:
         if len(last) == 1 and all(len(t.args) > 1 for t in terms):
             (factor,) = last
             lefts = [sp.MatMul(*t.args[:-1]).doit(deep=False) for t in terms]
-            return sp.MatMul(sp.MatAdd(*lefts).doit(deep=False), factor)
+            if all(_is_matrix_expr(left) for left in lefts):  # not c*x + A*x: no c + A
+                return sp.MatMul(sp.MatAdd(*lefts).doit(deep=False), factor)
     return e
 
 

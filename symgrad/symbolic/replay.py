@@ -135,7 +135,9 @@ class Replay:
         outs = self._guard(lambda: self._apply(node, args), node, args, FORWARD)
         for nr, out in enumerate(outs):
             name = self.names.get((node, nr)) or output_name(node, nr)
-            self.values[(node, nr)] = self._assign(out, "v", name)
+            # for a derivation (every_step) a tensor that is another's element (x[1], a
+            # maximum) is a step of its own, not that tensor
+            self.values[(node, nr)] = self._assign(out, "v", name, symbols=self.every_step)
 
     def _leaf(self, t: Tensor) -> np.ndarray:
         if not is_symbolic(t):
@@ -184,9 +186,12 @@ class Replay:
         check_formula_shapes(node, outs)
         return outs
 
-    def _assign(self, arr: np.ndarray, prefix: str, name: str | None = None) -> np.ndarray:
+    def _assign(
+        self, arr: np.ndarray, prefix: str, name: str | None = None, symbols: bool = False
+    ) -> np.ndarray:
         """In assignment form, give every non-trivial element a symbol with its definition:
-        ``name`` (the tensor's own) or the next automatic ``v1``, ``v2``, ..."""
+        ``name`` (the tensor's own) or the next automatic ``v1``, ``v2``, ... With
+        ``symbols``, an element that is a symbol is given one too."""
         if not self.cse:
             return arr
         if name is None:
@@ -195,7 +200,9 @@ class Replay:
         out = np.empty(arr.shape, dtype=object)
         for index in np.ndindex(*arr.shape):
             e = sp.sympify(arr[index], strict=True)
-            if e.is_Atom or (_negated_atom(e) and not self.every_step):
+            if (e.is_Atom and not (symbols and e.is_Symbol)) or (
+                _negated_atom(e) and not self.every_step
+            ):
                 out[index] = e
                 continue
             label = name if not arr.shape else f"{name}[{', '.join(map(str, index))}]"

@@ -131,11 +131,18 @@ def _partials(e: Any, used: set) -> dict:
 
 
 def _partial(e: Any, f: sp.Symbol) -> Any:
-    """``diff(e, f)``, the common cases taken directly (the same expression as ``diff``)."""
+    """``diff(e, f)``, the common cases taken directly (the same expression as ``diff``).
+
+    A power of ``f`` to an exponent free of ``f`` is ``p * f**(p - 1)``, as PyTorch's
+    derivative of pow: ``diff`` writes ``p * f**p / f``, 0/0 at ``f = 0``; and a piecewise
+    expression is differentiated piece by piece, each so."""
     if e == f:
         return sp.Integer(1)
-    if e.is_Pow and e.base == f and e.exp.is_Number:
+    if e.is_Pow and e.base == f and f not in e.exp.free_symbols:
         return e.exp * f ** (e.exp - 1)
+    if isinstance(e, sp.Piecewise):
+        pieces = [(_partials(p, {f} & p.free_symbols).get(f, 0), c) for p, c in e.args]
+        return sp.Piecewise(*pieces)
     if isinstance(e, sp.Function) and e.args == (f,):
         found = e.fdiff(1)
         if not isinstance(found, sp.Derivative):  # else its own _eval_derivative may know

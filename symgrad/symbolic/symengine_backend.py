@@ -122,7 +122,9 @@ class SymEngineReplay(Replay):
         total = np.frompyfunc(self.bridge.se.Add, len(arrays), 1)(*arrays)
         return np.asarray(total, dtype=object)
 
-    def _assign(self, arr: np.ndarray, prefix: str, name: str | None = None) -> np.ndarray:
+    def _assign(
+        self, arr: np.ndarray, prefix: str, name: str | None = None, symbols: bool = False
+    ) -> np.ndarray:
         if not self.cse:
             return arr
         from symgrad._symbol_names import name_symbol
@@ -135,7 +137,9 @@ class SymEngineReplay(Replay):
         out = np.empty(arr.shape, dtype=object)
         for index in np.ndindex(*arr.shape):
             e = arr[index]
-            if e.is_Atom or (_negated_atom(e) and not self.every_step):
+            if (e.is_Atom and not (symbols and e.is_Symbol)) or (
+                _negated_atom(e) and not self.every_step
+            ):
                 out[index] = e
                 continue
             label = name if not arr.shape else f"{name}[{', '.join(map(str, index))}]"

@@ -220,6 +220,22 @@ CASES = {
         ),
         (1.5, F32, "SumBackward0"),
     ),
+    # ATen's epsilon is the float 1e-12 (9.99999996e-13 in double): at a zero input it is all
+    # of the magnitude
+    "cosine_embedding_zero_input": (
+        lambda T: _backward(
+            T,
+            lambda T, x: _F(T).cosine_embedding_loss(
+                x, T.tensor([[1.0, 2.0]], dtype=T.float64), T.tensor([1.0])
+            ),
+            data=[[0.0, 0.0]],
+            dtype="float64",
+        ),
+        (
+            (1.0, F64, "MeanBackward0"),
+            ([[-447213.5964, -894427.1928]], F64, None),
+        ),
+    ),
     "cosine_embedding_2d_target": (
         lambda T: _F(T).cosine_embedding_loss(T.ones(2, 2), T.ones(2, 2), T.ones(2, 1)),
         ("raises", "RuntimeError"),

@@ -18,6 +18,7 @@ import sympy as sp
 import symgrad
 from symgrad.prim import kernels
 from symgrad.symbolic import compile_gradient, expression, gradient, lambdify, symbols
+from symgrad.symbolic import hessian as symbolic_hessian
 
 from .support import assert_close, leaf
 
@@ -261,3 +262,37 @@ def test_c_source_of_erf_compiles_as_c99(tmp_path):
         [CC, "-std=c99", "-fsyntax-only", str(path)], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
+
+
+# PyTorch 2.13: the Hessian of (normalize(w, dim=0) * [0, 1, 2]).sum() at w = [1, 2, 2]
+NORMALIZE_HESSIAN = [
+    [-0.14814814814814814, 0.1111111111111111, 0.07407407407407407],
+    [0.1111111111111111, -0.07407407407407407, 0.07407407407407407],
+    [0.07407407407407407, 0.07407407407407407, -0.2222222222222222],
+]
+
+
+def _normalized(lib, w):
+    return (
+        lib.nn.functional.normalize(w, dim=0) * lib.tensor([0.0, 1.0, 2.0], dtype=w.dtype)
+    ).sum()
+
+
+def test_lambdify_of_integers_beyond_int64():
+    # the clamp of normalize's norm at 1e-12 gives 1/eps**2 = 10**24 in its second derivative
+    w = leaf([1.0, 2.0, 2.0], "w")
+    H = symbolic_hessian(_normalized(symgrad, w), w)
+    got = lambdify(H, [w])(w.detach().numpy())
+    np.testing.assert_allclose(got, NORMALIZE_HESSIAN, rtol=1e-13)
+    x = leaf([0.5, 2.0], "x")
+    X = list(symbols(x))
+    f = lambdify([sp.Piecewise((1 / X[0], X[0] > 1), (10**24, True)), sp.Integer(10**30)], [x])
+    assert [float(v) for v in f(np.array([0.5, 2.0]))] == [1e24, 1e30]
+
+
+@pytest.mark.torch
+def test_normalize_hessian_is_pytorchs():
+    torch = pytest.importorskip("torch")
+    w = torch.tensor([1.0, 2.0, 2.0], dtype=torch.float64)
+    got = torch.autograd.functional.hessian(lambda v: _normalized(torch, v), w)
+    np.testing.assert_allclose(got.numpy(), NORMALIZE_HESSIAN, rtol=1e-13)

@@ -213,3 +213,30 @@ def test_the_output_is_not_called_like_an_intermediate():
     story = derivation(symgrad.sin(u))
     assert [str(s) for s, _ in story.definitions] == ["y", "v1"]
     assert story.output == "v1"
+
+
+def _steps(story) -> list[str]:
+    return [line.strip() for line in str(story).splitlines()]
+
+
+def test_an_element_picked_from_a_leaf_is_a_tensor_of_its_own():
+    # x[1] and x.max() are tensors of the graph: their adjoints are not dy/dx
+    x = symgrad.tensor([1.0, 3.0, -1.0], dtype=symgrad.float64, requires_grad=True, name="x")
+    lines = _steps(derivation(x[1] * 2, x))
+    assert "v1 = x[1]" in lines and "y = 2*v1" in lines
+    assert "dy/dv1 = dy/dy · 2 = 1 · 2 = 2" in lines
+    assert lines[-1] == "dy/dx = [0, dy/dv1, 0] = [0, 2, 0]"
+
+
+def test_ties_of_two_maxima_keep_their_adjoints_apart():
+    x = symgrad.tensor([1.0, 1.0, -1.0], dtype=symgrad.float64, requires_grad=True, name="x")
+    y = x.max() * 2 + x.amax()
+    story = derivation(y, x)
+    lines = _steps(story)
+    assert "v1 = x[0]" in lines and "v3 = x[0]" in lines  # the traced choice, twice
+    assert lines[-1] == (
+        "dy/dx = [dy/dv3/2, dy/dv3/2, 0] + [dy/dv1/2, dy/dv1/2, 0] = [0.5, 0.5, 0] + [1, 1, 0] "
+        "= [3/2, 3/2, 0] = [1.5, 1.5, 0]"
+    )
+    y.backward()
+    assert x.grad.tolist() == [1.5, 1.5, 0.0]  # PyTorch's: each maximum shared by the ties

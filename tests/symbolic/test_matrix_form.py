@@ -135,3 +135,30 @@ def test_hostile_names_stay_escaped_in_matrix_forms():
     bare = latex.replace(r"\{", "").replace(r"\}", "")
     assert r"\input" not in bare and bare.count("{") == bare.count("}")
     assert r"\backslash{}input\{x\}" in latex
+
+
+def test_centered_squares_where_terms_share_a_last_factor():
+    # the terms of the gradient all end in x, one of them as a number times x: no
+    # (scalar + matrix) sum when the factor is taken out
+    x = _t([[1.0, 2.0], [0.5, -1.0], [0.0, 3.0]], "x", grad=True)
+    loss = (x - x.mean(0, keepdim=True)).pow(2).mean()
+    g = symbolic.gradient(loss, x, form="matrix")
+    check_against_backward(loss, [x], [g], [x])
+    np.testing.assert_allclose(x.grad.numpy(), CENTERED_GRAD, rtol=1e-14, atol=1e-16)
+
+
+# PyTorch 2.13: 2 (x - column means) / 6
+CENTERED_GRAD = [
+    [0.16666666666666666, 0.2222222222222222],
+    [0.0, -0.7777777777777777],
+    [-0.16666666666666666, 0.5555555555555556],
+]
+
+
+@pytest.mark.torch
+def test_centered_squares_gradient_is_pytorchs():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor([[1.0, 2.0], [0.5, -1.0], [0.0, 3.0]], dtype=torch.float64)
+    x.requires_grad_()
+    (x - x.mean(0, keepdim=True)).pow(2).mean().backward()
+    np.testing.assert_allclose(x.grad.numpy(), CENTERED_GRAD, rtol=1e-14, atol=1e-16)
