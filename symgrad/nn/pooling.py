@@ -72,6 +72,12 @@ def _setup(d: int, input: Tensor, kernel_size, stride, padding, dilation, ceil_m
                 "pad should be at most half of effective kernel size, but got "
                 f"pad={pp}, kernel_size={kk} and dilation={dd}"
             )
+    if any(pp > kk // 2 for kk, pp in zip(k, p)):
+        # PyTorch checks the kernel itself next, without its dilation.
+        raise RuntimeError(
+            "pad should be smaller than or equal to half of kernel size, but got "
+            f"padding={list(p)} and kernel_size={list(k)}"
+        )
     spatial = input.shape[-d:]
     out = tuple(_out_size(*a, ceil_mode) for a in zip(spatial, k, p, s, dil))
     if any(o <= 0 for o in out):
