@@ -1,4 +1,5 @@
-"""Pooling at its edges as PyTorch: the padding a dilated max pooling accepts.
+"""Pooling at its edges as PyTorch: the padding a dilated max pooling accepts, and NaN or
+infinity in a window of an average pooling's second derivative.
 
 Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, gradients, or the exception's type): the table holds the
@@ -8,13 +9,26 @@ expected data, checked for symgrad always and for PyTorch when it is installed.
 from __future__ import annotations
 
 import pytest
-from _torch_table import run
+from _torch_table import NAN, run
 
 import symgrad
 
 F = lambda T: T.nn.functional  # noqa: E731
 RAISES = ("raises", "RuntimeError")
 ROW = [[[float(i) for i in range(9)]]]  # (1, 1, 9)
+
+
+def _second_derivative(pool):
+    """The gradient of the squared gradient of ``pool(x ** 3.5) ** (1 / 3.5)``: its first
+    window is NaN (a negative number to a fractional power), which must stay there."""
+
+    def run(T):
+        x = T.tensor([-2.0, -0.5, 0.0, 0.5, 2.0, 1.0], requires_grad=True)
+        y = pool(T, x.view(1, 1, 6).pow(3.5)).pow(1 / 3.5)
+        (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+        return T.autograd.grad((g * g).sum(), x)[0]
+
+    return run
 
 
 CASES = {
@@ -43,6 +57,22 @@ CASES = {
     "max_pool1d_dilated_padding_half": (
         lambda T: F(T).max_pool1d(T.tensor(ROW), 4, padding=2, dilation=2),
         ([[[4.0, 8.0]]], "float32", None),
+    ),
+    "avg_pool1d_second_derivative_keeps_nan_in_its_window": (
+        _second_derivative(lambda T, x: F(T).avg_pool1d(x, 2)),
+        ([NAN, NAN, 0.0, 0.0, 0.0783, -0.1565], "float32", None),
+    ),
+    "avg_pool2d_second_derivative_keeps_nan_in_its_window": (
+        _second_derivative(lambda T, x: F(T).avg_pool2d(x.unsqueeze(0), (1, 2))[0]),
+        ([NAN, NAN, 0.0, 0.0, 0.0783, -0.1565], "float32", None),
+    ),
+    "adaptive_avg_pool1d_second_derivative_keeps_nan_in_its_window": (
+        _second_derivative(lambda T, x: F(T).adaptive_avg_pool1d(x, 3)),
+        ([NAN, NAN, 0.0, 0.0, 0.0783, -0.1565], "float32", None),
+    ),
+    "interpolate_area_second_derivative_keeps_nan_in_its_window": (
+        _second_derivative(lambda T, x: F(T).interpolate(x, size=3, mode="area")),
+        ([NAN, NAN, 0.0, 0.0, 0.0783, -0.1565], "float32", None),
     ),
 }
 
