@@ -66,6 +66,10 @@ def _setup(d: int, input: Tensor, kernel_size, stride, padding, dilation, ceil_m
         raise RuntimeError(f"{op}: kernel_size must be greater than zero, but got {list(k)}")
     if any(v == 0 for v in s):
         raise RuntimeError("stride should not be zero")
+    if any(v < 0 for v in p):
+        raise RuntimeError(f"pad must be non-negative, but got padding={list(p)}")
+    if any(v <= 0 for v in dil):
+        raise RuntimeError(f"dilation should be greater than zero, but got dilation={list(dil)}")
     for kk, pp, dd in zip(k, p, dil):
         if pp > ((kk - 1) * dd + 1) // 2:
             raise RuntimeError(
@@ -79,6 +83,12 @@ def _setup(d: int, input: Tensor, kernel_size, stride, padding, dilation, ceil_m
             f"padding={list(p)} and kernel_size={list(k)}"
         )
     spatial = input.shape[-d:]
+    if 0 in input.shape[-d - 1 :]:  # an empty batch is taken, no channels are not
+        raise RuntimeError(
+            f"{op}: Expected {d + 1}D or {d + 2}D (batch mode) tensor with optional 0 dim batch "
+            f"size for input, and the other dimensions of positive length, but got: "
+            f"{list(input.shape)}"
+        )
     out = tuple(_out_size(*a, ceil_mode) for a in zip(spatial, k, p, s, dil))
     if any(o <= 0 for o in out):
         lead = input.shape[-d - 1]

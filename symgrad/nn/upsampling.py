@@ -147,6 +147,11 @@ def _sizes(input: Tensor, d: int, size: Any, scale_factor: Any, recompute: Any) 
 def _check_sizes(input: Tensor, sizes: tuple) -> None:
     spatial = input.shape[2:]
     if all(n > 0 for n in spatial) and all(o > 0 for o in sizes):
+        if input.shape[1] == 0:  # no channels: refused, where no batch is taken
+            raise RuntimeError(
+                f"Non-empty {input.ndim}D data tensor expected but got a tensor with sizes "
+                f"{list(input.shape)}"
+            )
         return
     names = {1: ("W",), 2: ("H", "W"), 3: ("D", "H", "W")}[len(sizes)]
     given = ", ".join(f"{k}: {n}" for k, n in zip(names, spatial))

@@ -1,5 +1,6 @@
-"""Pooling at its edges as PyTorch: the padding a dilated max pooling accepts, and NaN or
-infinity in a window of an average pooling's second derivative.
+"""Pooling and resizing at their edges as PyTorch: the padding and dilation a pooling accepts,
+inputs without channels, and NaN or infinity in a window of an average pooling's second
+derivative.
 
 Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, gradients, or the exception's type): the table holds the
@@ -57,6 +58,47 @@ CASES = {
     "max_pool1d_dilated_padding_half": (
         lambda T: F(T).max_pool1d(T.tensor(ROW), 4, padding=2, dilation=2),
         ([[[4.0, 8.0]]], "float32", None),
+    ),
+    "avg_pool2d_negative_padding": (
+        lambda T: F(T).avg_pool2d(T.ones(1, 1, 6, 6), 2, padding=-1),
+        RAISES,
+    ),
+    "max_pool2d_negative_padding": (
+        lambda T: F(T).max_pool2d(T.ones(1, 1, 6, 6), 2, padding=(0, -1)),
+        RAISES,
+    ),
+    "max_pool1d_negative_padding": (
+        lambda T: F(T).max_pool1d(T.ones(1, 1, 6), 2, padding=-1),
+        RAISES,
+    ),
+    "max_pool3d_zero_dilation": (
+        lambda T: F(T).max_pool3d(T.ones(1, 1, 4, 4, 4), 2, dilation=0),
+        RAISES,
+    ),
+    "max_pool2d_negative_dilation": (
+        lambda T: F(T).max_pool2d(T.ones(1, 1, 6, 6), 2, dilation=(1, -1)),
+        RAISES,
+    ),
+    "max_pool1d_no_channels": (lambda T: F(T).max_pool1d(T.ones(2, 0, 6), 2), RAISES),
+    "max_pool2d_no_channels_unbatched": (lambda T: F(T).max_pool2d(T.ones(0, 6, 6), 2), RAISES),
+    "avg_pool2d_no_channels": (lambda T: F(T).avg_pool2d(T.ones(2, 0, 6, 6), 2), RAISES),
+    "avg_pool3d_no_channels": (lambda T: F(T).avg_pool3d(T.ones(2, 0, 4, 4, 4), 2), RAISES),
+    "lp_pool1d_no_channels": (lambda T: F(T).lp_pool1d(T.ones(2, 0, 6), 2, 2), RAISES),
+    "max_pool2d_empty_batch": (
+        lambda T: F(T).max_pool2d(T.ones(0, 2, 4, 4), 2).shape,
+        (0, 2, 2, 2),
+    ),
+    "interpolate_no_channels": (
+        lambda T: F(T).interpolate(T.ones(2, 0, 6), size=4, mode="linear"),
+        RAISES,
+    ),
+    "interpolate_bicubic_no_channels": (
+        lambda T: F(T).interpolate(T.ones(2, 0, 6, 6), scale_factor=2, mode="bicubic"),
+        RAISES,
+    ),
+    "interpolate_nearest_empty_batch": (
+        lambda T: F(T).interpolate(T.ones(0, 2, 3), size=4).shape,
+        (0, 2, 4),
     ),
     "avg_pool1d_second_derivative_keeps_nan_in_its_window": (
         _second_derivative(lambda T, x: F(T).avg_pool1d(x, 2)),
