@@ -219,7 +219,8 @@ def max_pool1d(
         raise RuntimeError(f"max_pool1d() Expected 2D or 3D input tensor, but got {shape}")
     if not return_indices:  # PyTorch's own 1-d kernel, for floating inputs only
         _pooled_dtype(input, "max_pool1d_impl", ())
-    stride = None if stride is None or stride in ([], ()) else _as_2d(stride, 1)
+    # PyTorch's 1-d pooling passes the kernel as the 2-d stride when none is given
+    stride = _as_2d(kernel_size if stride is None or stride in ([], ()) else stride, 1)
     out = _max_pool(
         2,
         input.unsqueeze(-2),
@@ -388,7 +389,8 @@ def avg_pool1d(
     if not isinstance(input, Tensor) or input.ndim not in (2, 3):
         shape = list(input.shape) if isinstance(input, Tensor) else type(input).__name__
         raise RuntimeError(f"avg_pool1d() Expected 2D or 3D input tensor, but got {shape}")
-    stride = None if stride is None or stride in ([], ()) else _as_2d(stride, 1)
+    # PyTorch's 1-d pooling passes the kernel as the 2-d stride when none is given
+    stride = _as_2d(kernel_size if stride is None or stride in ([], ()) else stride, 1)
     out = _avg_pool(
         2,
         input.unsqueeze(-2),

@@ -131,3 +131,44 @@ def test_pytorch_gives_the_same_data(name):
     torch = pytest.importorskip("torch")
     fn, expected = CASES[name]
     assert run(torch, fn) == expected
+
+
+def _pooling_node_of_1d(T, pool):
+    """The saved kernel size and stride of the 2-d node under a 1-d pooling's squeeze."""
+    x = T.ones(1, 2, 6, requires_grad=True)
+    node = pool(T, x).grad_fn.next_functions[0][0]
+    return type(node).__name__, node._saved_kernel_size, node._saved_stride
+
+
+POOLS_1D = {
+    "max_pool1d": (
+        lambda T, x: F(T).max_pool1d(x, 2),
+        ("MaxPool2DWithIndicesBackward0", (1, 2), (1, 2)),
+    ),
+    "max_pool1d_stride": (
+        lambda T, x: F(T).max_pool1d(x, 3, 1),
+        ("MaxPool2DWithIndicesBackward0", (1, 3), (1, 1)),
+    ),
+    "avg_pool1d": (
+        lambda T, x: F(T).avg_pool1d(x, (3,)),
+        ("AvgPool2DBackward0", (1, 3), (1, 3)),
+    ),
+    "MaxPool1d": (
+        lambda T, x: T.nn.MaxPool1d(2, return_indices=True)(x)[0],
+        ("MaxPool2DWithIndicesBackward0", (1, 2), (1, 2)),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POOLS_1D))
+def test_1d_pooling_saves_the_kernel_as_its_stride(name):
+    pool, expected = POOLS_1D[name]
+    assert _pooling_node_of_1d(symgrad, pool) == expected
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(POOLS_1D))
+def test_1d_pooling_saves_the_kernel_as_its_stride_in_pytorch(name):
+    torch = pytest.importorskip("torch")
+    pool, expected = POOLS_1D[name]
+    assert _pooling_node_of_1d(torch, pool) == expected
