@@ -1,6 +1,6 @@
 """Pooling and resizing at their edges as PyTorch: the padding and dilation a pooling accepts,
-inputs without channels, and NaN or infinity in a window of an average pooling's second
-derivative.
+windows of -inf beside padding, inputs without channels, and NaN or infinity in a window of
+an average pooling's second derivative.
 
 Each case calls the same code with ``T`` either symgrad or torch and is reduced to plain data
 (values, dtype, grad_fn name, gradients, or the exception's type): the table holds the
@@ -28,6 +28,25 @@ def _second_derivative(pool):
         y = pool(T, x.view(1, 1, 6).pow(3.5)).pow(1 / 3.5)
         (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
         return T.autograd.grad((g * g).sum(), x)[0]
+
+    return run
+
+
+INF = float("inf")
+ROW_INF = [[-INF, -INF, 1.0, -INF, -INF]]  # (1, 5)
+LEAST = -(2**63)
+
+
+def _max_gradient(pool, values):
+    """``pool(T, x)`` of a leaf holding ``values`` and the leaf's gradient after a backward
+    of the values weighted by 1, 2, 3, ..."""
+
+    def run(T):
+        x = T.tensor(values, requires_grad=True)
+        out = pool(T, x)
+        w = T.arange(1.0, out[0].numel() + 1).reshape(out[0].shape)
+        (out[0] * w).sum().backward()
+        return out, x.grad
 
     return run
 
@@ -99,6 +118,53 @@ CASES = {
     "interpolate_nearest_empty_batch": (
         lambda T: F(T).interpolate(T.ones(0, 2, 3), size=4).shape,
         (0, 2, 4),
+    ),
+    # a window of -inf inputs ties with its -inf padding: PyTorch picks its first input
+    "max_pool1d_windows_of_minus_infinity": (
+        _max_gradient(lambda T, x: F(T).max_pool1d(x, 2, 1, 1, return_indices=True), [ROW_INF]),
+        (
+            (
+                ([[[-INF, -INF, 1.0, 1.0, -INF, -INF]]], "float32", "SqueezeBackward1"),
+                ([[[0, 0, 2, 2, 3, 4]]], "int64", None),
+            ),
+            ([[[3.0, 0.0, 7.0, 5.0, 6.0]]], "float32", None),
+        ),
+    ),
+    "max_pool1d_dilated_windows_of_minus_infinity": (
+        _max_gradient(lambda T, x: F(T).max_pool1d(x, 2, 2, 1, 2, return_indices=True), [ROW_INF]),
+        (
+            (
+                ([[[-INF, -INF, -INF]]], "float32", "SqueezeBackward1"),
+                ([[[1, 1, 3]]], "int64", None),
+            ),
+            ([[[0.0, 3.0, 0.0, 3.0, 0.0]]], "float32", None),
+        ),
+    ),
+    "max_pool2d_ceil_windows_of_minus_infinity": (
+        _max_gradient(
+            lambda T, x: F(T).max_pool2d(x, 2, 2, 1, ceil_mode=True, return_indices=True),
+            [[ROW_INF[0], [-INF] * 5]],
+        ),
+        (
+            (
+                (
+                    [[[-INF, 1.0, -INF], [-INF, -INF, -INF]]],
+                    "float32",
+                    "MaxPool2DWithIndicesBackward0",
+                ),
+                ([[[0, 2, 3], [5, 6, 8]]], "int64", None),
+            ),
+            ([[[1.0, 0.0, 2.0, 3.0, 0.0], [4.0, 5.0, 0.0, 6.0, 0.0]]], "float32", None),
+        ),
+    ),
+    "max_pool1d_int64_windows_of_its_least": (
+        lambda T: F(T).max_pool1d(
+            T.tensor([[[LEAST, LEAST, 3, LEAST]]]), 2, 1, 1, return_indices=True
+        ),
+        (
+            ([[[LEAST, LEAST, 3, 3, LEAST]]], "int64", None),
+            ([[[0, 0, 2, 2, 3]]], "int64", None),
+        ),
     ),
     "avg_pool1d_second_derivative_keeps_nan_in_its_window": (
         _second_derivative(lambda T, x: F(T).avg_pool1d(x, 2)),
