@@ -46,13 +46,17 @@ _AA_NAMES = {
 _MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 
 
-def _nearest_matrix(n: int, o: int, scale: float | None, exact: bool) -> np.ndarray:
+def _nearest_matrix(
+    n: int, o: int, scale: float | None, exact: bool, shortcut: bool = True
+) -> np.ndarray:
     """PyTorch's ``nearest_idx`` / ``nearest_exact_idx``: ``floor(j * scale)`` (or of
-    ``(j + 0.5) * scale``) in single precision, clipped to the last input."""
+    ``(j + 0.5) * scale``) in single precision, clipped to the last input; ``shortcut``:
+    ``nearest_idx``'s copy of each input where ``o == n`` and of each twice where ``o == 2 *
+    n``, whatever the scale factor given."""
     j = np.arange(o)
-    if not exact and o == n:
+    if not exact and shortcut and o == n:
         src = j
-    elif not exact and o == 2 * n:
+    elif not exact and shortcut and o == 2 * n:
         src = j >> 1
     else:
         s = np.float32(1.0 / scale) if scale else np.float32(n) / np.float32(o)
@@ -267,7 +271,21 @@ def interpolate(
         _matrices(input, mode, sizes, scales, align_corners, antialias),
         _AA_NAMES[mode] if antialias else _NAMES[mode].format(d=d),
         shown=shown,
+        grad_matrices=_nearest_backward(input, mode, sizes, scales),
     )
+
+
+def _nearest_backward(input: Tensor, mode: str, sizes: tuple, scales: tuple) -> tuple | None:
+    """PyTorch's 1-d and 3-d nearest kernels compute ``floor(j * scale)`` for every output,
+    but their backward kernels, and both 2-d ones, take ``nearest_idx``'s shortcuts (an output
+    twice the input repeats each input twice, whatever the scale factor): the matrices of the
+    gradient where they differ from the forward's, else None."""
+    if mode != "nearest" or len(sizes) == 2:
+        return None
+    dims = tuple(zip(input.shape[2:], sizes, scales))
+    if all(o not in (n, 2 * n) for n, o, _ in dims):
+        return None
+    return tuple(_nearest_matrix(n, o, s, False) for n, o, s in dims)
 
 
 _SCALE_NAMES = {
@@ -284,7 +302,9 @@ def _matrices(input: Tensor, mode: str, sizes: tuple, scales: tuple, align: Any,
     if dtype == np.float16 and not aa and mode == "bilinear":
         dtype = np.float32  # PyTorch's float16 bilinear kernel computes in float32
     if mode in ("nearest", "nearest-exact"):
-        return tuple(_nearest_matrix(n, o, s, mode == "nearest-exact") for n, o, s in dims)
+        shortcut = len(sizes) == 2  # (see _nearest_backward)
+        exact = mode == "nearest-exact"
+        return tuple(_nearest_matrix(n, o, s, exact, shortcut) for n, o, s in dims)
     if aa:
         # PyTorch's separable anti-aliased kernel skips a dimension whose size is unchanged,
         # even when a scale factor other than 1 was given

@@ -110,7 +110,9 @@ def _along(xp: Any, x: Any, axis: int, matrix: np.ndarray) -> Any:
     return xp.transpose(xp.matmul(moved, xp.constant(matrix.T)), axis, -1)
 
 
-def _pool_forward(xp: Any, x: Any, matrices: tuple, saved_as: tuple = ()) -> Any:
+def _pool_forward(
+    xp: Any, x: Any, matrices: tuple, saved_as: tuple = (), grad_matrices: Any = None
+) -> Any:
     if xp is NP:  # (a gradient's gradient) NaN and infinity kept in their windows
         return _pool_kernel(xp, x, matrices)
     first = x.ndim - len(matrices)
@@ -143,7 +145,9 @@ def _nonfinite_rows(rows: np.ndarray, matrix: np.ndarray, out: np.ndarray, bad: 
     return out
 
 
-def _pool_kernel(xp: Any, x: np.ndarray, matrices: tuple, saved_as: tuple = ()) -> np.ndarray:
+def _pool_kernel(
+    xp: Any, x: np.ndarray, matrices: tuple, saved_as: tuple = (), grad_matrices: Any = None
+) -> np.ndarray:
     if x.dtype is HALF and matrices and matrices[0].dtype == np.float32:
         # float32 weights of a float16 input: PyTorch's float32 arithmetic, rounded once
         return _pool_kernel(xp, x.astype(np.float32), matrices).astype(HALF)
@@ -218,19 +222,32 @@ def _pool_grad(xp: Any, g: Any, shape: tuple, matrices: tuple, saved_as: tuple =
 
 
 def _pool_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (_pool_grad(xp, g, c.shapes[0], c.params["matrices"]),)
+    return (_pool_grad(xp, g, c.shapes[0], _backward_matrices(c.params)),)
+
+
+def _backward_matrices(params: dict) -> tuple:
+    """The matrices the gradient is resized by: the forward's, but where PyTorch's backward
+    kernel picks other inputs (see ``pool_matrices``)."""
+    grad_matrices = params.get("grad_matrices")
+    return params["matrices"] if grad_matrices is None else grad_matrices
 
 
 _POOLS: dict[str, Structural] = {}
 
 
 def pool_matrices(
-    x: Any, matrices: tuple, name: str, reads_input: bool = False, shown: tuple = ()
+    x: Any,
+    matrices: tuple,
+    name: str,
+    reads_input: bool = False,
+    shown: tuple = (),
+    grad_matrices: tuple | None = None,
 ) -> Any:
     """The last ``len(matrices)`` dimensions of ``x`` each multiplied by its ``(out, in)``
     matrix, recorded as PyTorch's node ``name``; ``reads_input``: PyTorch's backward reads
     ``x`` (see the module's notes); ``shown``: the arguments the node shows, as ``(name,
-    value)`` pairs."""
+    value)`` pairs; ``grad_matrices``: the transposes of these give the gradient, where
+    PyTorch's backward kernel is not its forward's (1-d and 3-d nearest resizing)."""
     prim = _POOLS.get(name)
     averages = "AvgPool" in name
     if prim is None:
@@ -256,7 +273,12 @@ def pool_matrices(
     wide = averages or all(np.asarray(m).dtype == np.float32 for m in matrices)
     dtype = np.float32 if wide and x.dtype.numpy is HALF else x.dtype.numpy
     matrices = tuple(np.asarray(m, dtype=dtype) for m in matrices)
-    return prim(x, matrices=matrices, saved_as=shown) if shown else prim(x, matrices=matrices)
+    params: dict = {"matrices": matrices}
+    if shown:
+        params["saved_as"] = shown
+    if grad_matrices is not None:
+        params["grad_matrices"] = tuple(np.asarray(m, dtype=dtype) for m in grad_matrices)
+    return prim(x, **params)
 
 
 # -- the gradient as a node reading the input ---------------------------------------------------
@@ -313,7 +335,7 @@ def _gradient_only(name: str) -> Any:
     def vjp(xp: Any, g: Any, c: Any) -> tuple:
         if not _as_node(xp, g, c):
             return _pool_vjp(xp, g, c)
-        return (node(g, shape=tuple(c.shapes[0]), matrices=c.params["matrices"]),)
+        return (node(g, shape=tuple(c.shapes[0]), matrices=_backward_matrices(c.params)),)
 
     vjp.__wrapped__ = _pool_vjp  # type: ignore[attr-defined]  # (what symgrad.compile calls)
     return vjp

@@ -200,3 +200,40 @@ def test_integer_images():
         F.interpolate(x, scale_factor=2, mode="bilinear")
     with pytest.raises(NotImplementedError, match="Bool"):
         F.interpolate(x.bool(), scale_factor=2)
+
+
+# PyTorch's 1-d and 3-d nearest kernels compute floor(j / scale) for every output while their
+# backward kernels (and the 2-d ones) copy each input twice where the output is twice as long
+NEAREST_SHORTCUTS = [
+    # (shape, scale_factor, first row of the output, first row of the gradient)
+    ((1, 1, 5), 2.161, [0, 0, 0, 1, 1, 2, 2, 3, 3, 4], [3, 7, 11, 15, 19]),
+    ((1, 1, 4), 1.1, [0, 0, 1, 2], [1, 2, 3, 4]),  # (as many outputs: a copy backward)
+    ((1, 1, 5, 5), 2.161, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4], [26, 34, 42, 50, 58]),
+    ((1, 1, 2, 2, 5), 2.161, [0, 0, 0, 1, 1, 2, 2, 3, 3, 4], [212, 228, 244, 260, 276]),
+]
+
+
+def _nearest_rows(T, shape, scale):
+    x = T.arange(float(np.prod(shape))).reshape(shape).requires_grad_()
+    y = F_of(T).interpolate(x, scale_factor=scale)
+    y.backward(T.arange(1.0, y.numel() + 1).reshape(y.shape))
+    first = (0,) * (len(shape) - 1)
+    return y[first].int().tolist(), x.grad[first].int().tolist()
+
+
+def F_of(T):  # noqa: N802 - the functional module of symgrad or torch
+    return T.nn.functional
+
+
+@pytest.mark.parametrize("shape, scale, values, grad", NEAREST_SHORTCUTS)
+def test_nearest_1d_and_3d_scale_their_outputs_and_their_gradients_as_pytorch(
+    shape, scale, values, grad
+):
+    assert _nearest_rows(symgrad, shape, scale) == (values, grad)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("shape, scale, values, grad", NEAREST_SHORTCUTS)
+def test_nearest_shortcuts_match_torch(shape, scale, values, grad):
+    torch = pytest.importorskip("torch")
+    assert _nearest_rows(torch, shape, scale) == (values, grad)
