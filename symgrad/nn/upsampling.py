@@ -271,21 +271,26 @@ def interpolate(
         _matrices(input, mode, sizes, scales, align_corners, antialias),
         _AA_NAMES[mode] if antialias else _NAMES[mode].format(d=d),
         shown=shown,
-        grad_matrices=_nearest_backward(input, mode, sizes, scales),
+        grad_matrices=_backward(input, mode, sizes, scales, align_corners, antialias),
     )
 
 
-def _nearest_backward(input: Tensor, mode: str, sizes: tuple, scales: tuple) -> tuple | None:
-    """PyTorch's 1-d and 3-d nearest kernels compute ``floor(j * scale)`` for every output,
-    but their backward kernels, and both 2-d ones, take ``nearest_idx``'s shortcuts (an output
-    twice the input repeats each input twice, whatever the scale factor): the matrices of the
-    gradient where they differ from the forward's, else None."""
-    if mode != "nearest" or len(sizes) == 2:
-        return None
+def _backward(
+    input: Tensor, mode: str, sizes: tuple, scales: tuple, align: Any, aa: bool
+) -> tuple | None:
+    """The matrices of the gradient where PyTorch's backward kernel resizes otherwise than
+    its forward, else None: the 1-d and 3-d nearest kernels compute ``floor(j * scale)`` for
+    every output, but their backward kernels, and both 2-d ones, take ``nearest_idx``'s
+    shortcuts (an output twice the input repeats each input twice, whatever the scale
+    factor); the anti-aliased forward skips a dimension whose size is unchanged, its
+    backward filters it too."""
     dims = tuple(zip(input.shape[2:], sizes, scales))
-    if all(o not in (n, 2 * n) for n, o, _ in dims):
-        return None
-    return tuple(_nearest_matrix(n, o, s, False) for n, o, s in dims)
+    if mode == "nearest" and len(sizes) != 2 and any(o in (n, 2 * n) for n, o, _ in dims):
+        return tuple(_nearest_matrix(n, o, s, False) for n, o, s in dims)
+    if aa and any(n == o for n, o, _ in dims):
+        dtype = input.dtype.numpy
+        return tuple(antialias_matrix(n, o, s, bool(align), dtype, mode) for n, o, s in dims)
+    return None
 
 
 _SCALE_NAMES = {
@@ -302,7 +307,7 @@ def _matrices(input: Tensor, mode: str, sizes: tuple, scales: tuple, align: Any,
     if dtype == np.float16 and not aa and mode == "bilinear":
         dtype = np.float32  # PyTorch's float16 bilinear kernel computes in float32
     if mode in ("nearest", "nearest-exact"):
-        shortcut = len(sizes) == 2  # (see _nearest_backward)
+        shortcut = len(sizes) == 2  # (see _backward)
         exact = mode == "nearest-exact"
         return tuple(_nearest_matrix(n, o, s, exact, shortcut) for n, o, s in dims)
     if aa:
@@ -316,7 +321,12 @@ def _matrices(input: Tensor, mode: str, sizes: tuple, scales: tuple, align: Any,
         )
     if mode == "bicubic":
         return tuple(cubic_matrix(n, o, s, align, dtype) for n, o, s in dims)
-    return tuple(_linear_matrix(n, o, s, align, dtype) for n, o, s in dims)
+    # PyTorch's linear kernels copy a dimension whose size is unchanged, whatever the scale
+    # factor given (bicubic's interpolate it by the scale)
+    return tuple(
+        np.eye(n, dtype=dtype) if n == o else _linear_matrix(n, o, s, align, dtype)
+        for n, o, s in dims
+    )
 
 
 def _deprecated(name: str) -> None:

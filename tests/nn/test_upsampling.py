@@ -237,3 +237,49 @@ def test_nearest_1d_and_3d_scale_their_outputs_and_their_gradients_as_pytorch(
 def test_nearest_shortcuts_match_torch(shape, scale, values, grad):
     torch = pytest.importorskip("torch")
     assert _nearest_rows(torch, shape, scale) == (values, grad)
+
+
+def _resized(T, shape, scale, mode, weights, antialias=False):
+    x = T.arange(float(np.prod(shape))).reshape(shape).requires_grad_()
+    y = F_of(T).interpolate(x, scale_factor=scale, mode=mode, antialias=antialias)
+    y.backward(T.tensor(weights).reshape(y.shape))
+    rounded = [round(v, 4) for v in x.grad.flatten().tolist()]
+    return [round(v, 4) for v in y.flatten().tolist()], rounded
+
+
+UNCHANGED_SIZES = {
+    # PyTorch's linear kernels copy a dimension whose size the scale factor leaves
+    "linear": (
+        ((1, 1, 3), 1.11, "linear", [1.0, 2.0, 3.0]),
+        ([0.0, 1.0, 2.0], [1.0, 2.0, 3.0]),
+    ),
+    "bilinear": (
+        ((1, 1, 3, 2), (1.2, 2.0), "bilinear", [1.0] * 12),
+        (
+            [0.0, 0.25, 0.75, 1.0, 2.0, 2.25, 2.75, 3.0, 4.0, 4.25, 4.75, 5.0],
+            [2.0, 2.0, 2.0, 2.0, 2.0, 2.0],
+        ),
+    ),
+    # the anti-aliased forward skips such a dimension, its backward filters it
+    "bilinear_antialias": (
+        ((1, 1, 4, 2), (0.5, 1.2), "bilinear", [1.0, 2.0, 3.0, 4.0], True),
+        (
+            [1.4286, 2.4286, 4.5714, 5.5714],
+            [0.6429, 0.6429, 1.2143, 1.0714, 1.9286, 1.5, 1.7143, 1.2857],
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNCHANGED_SIZES))
+def test_a_dimension_of_unchanged_size_is_resized_as_pytorch(name):
+    args, expected = UNCHANGED_SIZES[name]
+    assert _resized(symgrad, *args) == expected
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(UNCHANGED_SIZES))
+def test_a_dimension_of_unchanged_size_is_resized_so_in_torch(name):
+    torch = pytest.importorskip("torch")
+    args, expected = UNCHANGED_SIZES[name]
+    assert _resized(torch, *args) == expected
