@@ -186,6 +186,29 @@ STRIDES = {
         (60, 1, 15, 3),
     ),
     "channels_last_to_meta": (lambda T: _cl(T, 2, 3, 4, 5).to("meta"), (60, 1, 15, 3)),
+    # rearranging a channels-last image gives a channels-last one
+    "pixel_shuffle_of_channels_last": (
+        lambda T: T.nn.functional.pixel_shuffle(_cl(T, 2, 12, 3, 3), 2),
+        (108, 1, 18, 3),
+    ),
+    "pixel_unshuffle_of_channels_last": (
+        lambda T: T.nn.functional.pixel_unshuffle(_cl(T, 2, 3, 6, 6), 2),
+        (108, 1, 36, 12),
+    ),
+    "channel_shuffle_of_channels_last": (
+        lambda T: T.nn.functional.channel_shuffle(_cl(T, 2, 12, 3, 3), 3),
+        (108, 1, 36, 12),
+    ),
+    "max_unpool2d_of_channels_last": (
+        lambda T: T.nn.functional.max_unpool2d(
+            *T.nn.functional.max_pool2d(_cl(T, 2, 3, 6, 6), 2, return_indices=True), 2
+        ),
+        (108, 1, 18, 3),
+    ),
+    "grad_through_pixel_unshuffle_of_channels_last": (
+        lambda T: _grad(T, _cl(T, 2, 3, 6, 6), lambda w: T.nn.functional.pixel_unshuffle(w, 2)),
+        (108, 1, 18, 3),
+    ),
 }
 
 # name -> (a call of the module T, PyTorch's answer)

@@ -430,7 +430,12 @@ def unpool(x: Any, key: tuple, shape: tuple, name: str, find: Any = None, indice
     prim = _UNPOOLS.get(name)
     if prim is None:
         prim = _UNPOOLS[name] = Structural(
-            "unpool", _unpool_forward, _unpool_vjp, backward=name, jvp="linear"
+            "unpool",
+            _unpool_forward,
+            _unpool_vjp,
+            backward=name,
+            jvp="linear",
+            suggested=True,  # a channels-last image gives a channels-last one, as PyTorch's
         )
     result = prim(x, key=key, shape=tuple(shape))
     if find is not None and TRACE.log is not None:
