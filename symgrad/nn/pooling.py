@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation
-from symgrad._memory_format import channels_last
+from symgrad._memory_format import channels_last, channels_last_3d
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_value
 from symgrad.nn.convolution import expand_param
@@ -140,8 +140,9 @@ def _max_pick(d, input, k, s, p, dil, out, return_indices, shown=()):
         return np.asarray(np.ravel_multi_index(at, spatial) if at[0].size else at[0], np.int64)
 
     indices = _found(flat_index, input)
-    if input.ndim == 4 and not result._data.flags.c_contiguous:  # (channels-last, as the values)
-        indices = indices.contiguous(memory_format=channels_last)
+    if input.ndim in (4, 5) and not result._data.flags.c_contiguous:  # (laid out as the values)
+        fmt = channels_last if input.ndim == 4 else channels_last_3d
+        indices = indices.contiguous(memory_format=fmt)
     return result, indices
 
 

@@ -89,7 +89,7 @@ def pick(
             backward=name,
             jvp="linear",
             batch="getitem",
-            suggested=True,
+            suggested=(4, 5) if name.startswith("MaxPool3D") else True,
         )
     if shown:  # (unique before saved_as: the gradient takes the parameters in order)
         result = prim(x, key=key, unique=unique, saved_as=shown)
@@ -266,7 +266,8 @@ def pool_matrices(
             kernel=_average_kernel if averages else _pool_kernel,
             jvp="linear",
             batch="trailing",
-            suggested=True,
+            # PyTorch's 3-d resizing keeps a channels-last 3-d layout, its 3-d averages do not
+            suggested=(4, 5) if name.startswith("Upsample") else True,
         )
     # a float16 average keeps its weights (1/3, ...) in float32 for its float32 window sums,
     # and so does an interpolation whose caller built them in float32
