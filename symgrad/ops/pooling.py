@@ -9,8 +9,6 @@ constant matrix, so its rule is a few vocabulary words on every interpreter.
   ``(out, in)`` matrix per dimension; the VJP multiplies by the transposes.
 - ``constant_pad``: the input, cropped where a pad is negative, placed in a tensor of the
   fill value.
-- ``unpool``: max unpooling, the input written into zeros at given positions (the last
-  write wins where a position repeats); its VJP reads the gradient back at every position.
 
 Max and average pooling and reflection or replication padding take ``reads_input=True``:
 PyTorch's backward of these reads the input, so under ``create_graph`` their gradient is a
@@ -21,6 +19,7 @@ where the incoming gradient is a constant (``max_pool2d(x, 2).sum()``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -40,7 +39,6 @@ __all__ = [
     "pool_matrices",
     "integer_average",
     "constant_pad",
-    "unpool",
 ]
 
 
@@ -125,7 +123,7 @@ def _numpy_along(x: np.ndarray, axis: int, matrix: np.ndarray) -> np.ndarray:
     """``matrix`` applied along ``axis`` as one 2-d matrix product (BLAS): NumPy's stacked
     ``matmul`` of transposed views takes a slow loop instead."""
     moved = np.moveaxis(x, axis, -1)
-    rows = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])
+    rows = np.ascontiguousarray(moved).reshape(math.prod(moved.shape[:-1]), moved.shape[-1])
     out = rows @ matrix.T
     bad = ~np.isfinite(rows)
     if bad.any():
@@ -291,6 +289,20 @@ def _as_node(xp: Any, g: Any, c: Any) -> bool:
     return type(c.inputs[0]) is not BatchedTensor
 
 
+def _check_gradient(name: str, shape: tuple) -> None:
+    """PyTorch's error for the gradient of an adaptive pooling to an empty output: its
+    backward kernels refuse an empty dimension other than the batch."""
+    d = int(name.split("D", 1)[0][-1])  # (AdaptiveAvgPool2DBackward0, ...)
+    for i in range(len(shape) - d - 1 if len(shape) == d + 2 else 0, len(shape)):
+        if shape[i] == 0:
+            kind = "avg" if "Avg" in name else "max"
+            raise RuntimeError(
+                f"adaptive_{kind}_pool{d}d_backward(): Expected grad_output to have non-zero "
+                f"size for non-batch dimensions, but grad_output has sizes {list(shape)} with "
+                f"dimension {i} being empty"
+            )
+
+
 def _reading_input(name: str, forward: Any, grad: Any) -> Any:
     """The VJP rule of an op (``forward``, whose gradient ``grad(xp, g, shape, *params)``
     reads only the input's shape) whose PyTorch backward reads the input: under
@@ -312,6 +324,8 @@ def _reading_input(name: str, forward: Any, grad: Any) -> Any:
     )
 
     def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        if name.startswith("Adaptive"):
+            _check_gradient(name, tuple(g.shape))
         if not _as_node(xp, g, c):
             return (grad(xp, g, c.shapes[0], *c.params.values()),)
         x = c.inputs[0]
@@ -411,34 +425,3 @@ def constant_pad(x: Any, pads: list, value: float) -> Any:
     return _CONSTANT_PAD(
         x, crop=tuple(crop), place=tuple(place), shape=tuple(shape), mask=mask, value=value
     )
-
-
-# -- unpooling ----------------------------------------------------------------------------------
-def _unpool_forward(xp: Any, x: Any, key: tuple, shape: tuple) -> Any:
-    return xp.index_put_zeros(shape, key, x, True)
-
-
-def _unpool_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (xp.getitem(g, c.params["key"]),)
-
-
-_UNPOOLS: dict[str, Structural] = {}
-
-
-def unpool(x: Any, key: tuple, shape: tuple, name: str, find: Any = None, indices: Any = None):
-    """Zeros of ``shape`` with ``x`` written at ``key``, recorded as PyTorch's node ``name``;
-    ``find(indices' values)`` gives ``key``, so a compiled program finds it afresh."""
-    prim = _UNPOOLS.get(name)
-    if prim is None:
-        prim = _UNPOOLS[name] = Structural(
-            "unpool",
-            _unpool_forward,
-            _unpool_vjp,
-            backward=name,
-            jvp="linear",
-            suggested=True,  # a channels-last image gives a channels-last one, as PyTorch's
-        )
-    result = prim(x, key=key, shape=tuple(shape))
-    if find is not None and TRACE.log is not None:
-        data_params(result, lambda a: {"key": find(a), "shape": tuple(shape)}, indices)
-    return result

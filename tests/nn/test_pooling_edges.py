@@ -238,3 +238,37 @@ def test_1d_pooling_saves_the_kernel_as_its_stride_in_pytorch(name):
     torch = pytest.importorskip("torch")
     pool, expected = POOLS_1D[name]
     assert _pooling_node_of_1d(torch, pool) == expected
+
+
+def _backward_of_empty(pool):
+    def run(T):
+        y = pool(T, T.ones(1, 2, 4, 4, requires_grad=True))
+        y.sum().backward()
+        return y.shape
+
+    return run
+
+
+EMPTY_OUTPUTS = {
+    # PyTorch computes an adaptive pooling to an empty output, and refuses its backward
+    "adaptive_avg_pool2d": (_backward_of_empty(lambda T, x: F(T).adaptive_avg_pool2d(x, (0, 2)))),
+    "adaptive_avg_pool1d": (
+        _backward_of_empty(lambda T, x: F(T).adaptive_avg_pool1d(x[:, :, 0], 0))
+    ),
+    "adaptive_max_pool2d": (_backward_of_empty(lambda T, x: F(T).adaptive_max_pool2d(x, (2, 0)))),
+    "interpolate_area": (
+        _backward_of_empty(lambda T, x: F(T).interpolate(x, scale_factor=0.1, mode="area"))
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMPTY_OUTPUTS))
+def test_backward_of_an_adaptive_pooling_to_nothing_raises(name):
+    assert run(symgrad, EMPTY_OUTPUTS[name]) == RAISES
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(EMPTY_OUTPUTS))
+def test_backward_of_an_adaptive_pooling_to_nothing_raises_in_pytorch(name):
+    torch = pytest.importorskip("torch")
+    assert run(torch, EMPTY_OUTPUTS[name]) == RAISES
