@@ -20,6 +20,11 @@ def _cl(T, *shape):
     return T.arange(float(np.prod(shape))).reshape(shape).contiguous(memory_format=T.channels_last)
 
 
+def _cl3(T, *shape):
+    x = T.arange(float(np.prod(shape))).reshape(shape)
+    return x.contiguous(memory_format=T.channels_last_3d)
+
+
 def _x(T, *shape):
     return T.arange(float(np.prod(shape))).reshape(shape)
 
@@ -186,6 +191,64 @@ STRIDES = {
         (60, 1, 15, 3),
     ),
     "channels_last_to_meta": (lambda T: _cl(T, 2, 3, 4, 5).to("meta"), (60, 1, 15, 3)),
+    # rearranging a channels-last image gives a channels-last one
+    "pixel_shuffle_of_channels_last": (
+        lambda T: T.nn.functional.pixel_shuffle(_cl(T, 2, 12, 3, 3), 2),
+        (108, 1, 18, 3),
+    ),
+    "pixel_unshuffle_of_channels_last": (
+        lambda T: T.nn.functional.pixel_unshuffle(_cl(T, 2, 3, 6, 6), 2),
+        (108, 1, 36, 12),
+    ),
+    "channel_shuffle_of_channels_last": (
+        lambda T: T.nn.functional.channel_shuffle(_cl(T, 2, 12, 3, 3), 3),
+        (108, 1, 36, 12),
+    ),
+    "max_unpool2d_of_channels_last": (
+        lambda T: T.nn.functional.max_unpool2d(
+            *T.nn.functional.max_pool2d(_cl(T, 2, 3, 6, 6), 2, return_indices=True), 2
+        ),
+        (108, 1, 18, 3),
+    ),
+    # 3-d convolutions, max pooling and resizing keep channels-last 3-d; 3-d averages do not
+    "conv3d_of_channels_last_3d": (
+        lambda T: T.nn.functional.conv3d(_cl3(T, 2, 3, 4, 4, 4), T.ones(2, 3, 3, 3, 3)),
+        (16, 1, 8, 4, 2),
+    ),
+    "conv3d_of_a_channels_last_3d_weight": (
+        lambda T: T.nn.functional.conv3d(_x(T, 2, 3, 4, 4, 4), _cl3(T, 2, 3, 3, 3, 3)),
+        (16, 1, 8, 4, 2),
+    ),
+    "conv_transpose3d_of_channels_last_3d": (
+        lambda T: T.nn.functional.conv_transpose3d(_cl3(T, 2, 3, 4, 4, 4), T.ones(3, 2, 3, 3, 3)),
+        (432, 1, 72, 12, 2),
+    ),
+    "max_pool3d_of_channels_last_3d": (
+        lambda T: T.nn.functional.max_pool3d(_cl3(T, 2, 3, 4, 4, 4), 2),
+        (24, 1, 12, 6, 3),
+    ),
+    "max_pool3d_indices_of_channels_last_3d": (
+        lambda T: T.nn.functional.max_pool3d(_cl3(T, 2, 3, 4, 4, 4), 2, return_indices=True)[1],
+        (24, 1, 12, 6, 3),
+    ),
+    "avg_pool3d_of_channels_last_3d": (
+        lambda T: T.nn.functional.avg_pool3d(_cl3(T, 2, 3, 4, 4, 4), 2),
+        (24, 8, 4, 2, 1),
+    ),
+    "trilinear_of_channels_last_3d": (
+        lambda T: T.nn.functional.interpolate(
+            _cl3(T, 2, 3, 4, 4, 4), scale_factor=2, mode="trilinear"
+        ),
+        (1536, 1, 192, 24, 3),
+    ),
+    "nearest_3d_of_channels_last_3d": (
+        lambda T: T.nn.functional.interpolate(_cl3(T, 2, 3, 4, 4, 4), scale_factor=2),
+        (1536, 1, 192, 24, 3),
+    ),
+    "grad_through_pixel_unshuffle_of_channels_last": (
+        lambda T: _grad(T, _cl(T, 2, 3, 6, 6), lambda w: T.nn.functional.pixel_unshuffle(w, 2)),
+        (108, 1, 18, 3),
+    ),
 }
 
 # name -> (a call of the module T, PyTorch's answer)

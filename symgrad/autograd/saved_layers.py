@@ -29,6 +29,9 @@ SAVED = {
     "AdaptiveMaxPool3DBackward0": "result1 self",
     "PixelShuffleBackward0": "upscale_factor",
     "PixelUnshuffleBackward0": "downscale_factor",
+    "ChannelShuffleBackward0": "groups",
+    "MaxUnpool2DBackward0": "indices",
+    "MaxUnpool3DBackward0": "indices",
 }
 _SCALES = {1: "scales", 2: "scales_h scales_w", 3: "scales_d scales_h scales_w"}
 for _d, _scales in _SCALES.items():
@@ -113,6 +116,17 @@ def _max_positions(node: Any) -> Tensor:
     return Tensor._make(np.ravel_multi_index(picked, spatial).astype(np.int64))
 
 
+def _unpooled_positions(node: Any) -> Tensor:
+    """The flat positions max unpooling wrote its input to (the ``indices`` it was given)."""
+    if node._saved is None:
+        raise RuntimeError(FREED)
+    d = int(type(node).__name__.split("D", 1)[0][-1])  # (MaxUnpool2D..., MaxUnpool3D...)
+    spatial = tuple(int(n) for n in node.params["shape"][-d:])
+    shape = tuple(int(n) for n in node._meta[0][0])
+    picked = [np.broadcast_to(p, shape) for p in node.params["key"][-d:]]
+    return Tensor._make(np.ravel_multi_index(picked, spatial).astype(np.int64))
+
+
 VALUES: dict[str, dict[str, Any]] = {
     "NativeLayerNormBackward0": {
         "normalized_shape": lambda n: tuple(int(d) for d in n.params["view"]),
@@ -130,6 +144,8 @@ VALUES: dict[str, dict[str, Any]] = {
     "AdaptiveMaxPool3DBackward0": {"result1": _max_positions},
     "PixelShuffleBackward0": {"upscale_factor": lambda n: n.params["r"]},
     "PixelUnshuffleBackward0": {"downscale_factor": lambda n: n.params["r"]},
+    "MaxUnpool2DBackward0": {"indices": _unpooled_positions},
+    "MaxUnpool3DBackward0": {"indices": _unpooled_positions},
 }
 for _d in (1, 2, 3):
     VALUES[f"MaxPool{_d}DWithIndicesBackward0"] = {"result1": _max_positions}

@@ -258,10 +258,22 @@ def _geometry(part: str) -> Any:
         if part == "padding":
             return tuple(lo for lo, _ in geo.pads)
         if part == "output_padding":
-            return (0,) * len(geo.kernel)
+            if not _transposed(node):
+                return (0,) * len(geo.kernel)
+            # a transposed convolution's output is its geometry's input, the windows its input
+            return tuple(
+                size - ((n - 1) * s - 2 * lo + d * (k - 1) + 1)
+                for size, n, s, (lo, _), d, k in zip(
+                    geo.spatial, geo.out, geo.stride, geo.pads, geo.dilation, geo.kernel
+                )
+            )
         return getattr(geo, "kernel" if part == "kernel_size" else part)
 
     return read
+
+
+def _transposed(node: Any) -> bool:
+    return node.prim.name == "convolution_transposed"
 
 
 def _bias_sizes(node: Any) -> tuple:
@@ -374,7 +386,7 @@ VALUES: dict[str, dict[str, Any]] = {
     "NllLoss2DBackward0": {"reduction": _reduction, "total_weight": _total_weight},
     "ConvolutionBackward0": {
         "bias_sym_sizes_opt": _bias_sizes,
-        "transposed": _constant(False),
+        "transposed": _transposed,
         **{p: _geometry(p) for p in ("dilation", "groups", "padding", "output_padding", "stride")},
     },
     "EmbeddingBackward0": {

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad import creation
-from symgrad._memory_format import channels_last
+from symgrad._memory_format import channels_last, channels_last_3d
 from symgrad._meta import stand_in
 from symgrad._tracing import TRACE, data_value
 from symgrad.nn.convolution import expand_param
@@ -66,13 +66,29 @@ def _setup(d: int, input: Tensor, kernel_size, stride, padding, dilation, ceil_m
         raise RuntimeError(f"{op}: kernel_size must be greater than zero, but got {list(k)}")
     if any(v == 0 for v in s):
         raise RuntimeError("stride should not be zero")
+    if any(v < 0 for v in p):
+        raise RuntimeError(f"pad must be non-negative, but got padding={list(p)}")
+    if any(v <= 0 for v in dil):
+        raise RuntimeError(f"dilation should be greater than zero, but got dilation={list(dil)}")
     for kk, pp, dd in zip(k, p, dil):
         if pp > ((kk - 1) * dd + 1) // 2:
             raise RuntimeError(
                 "pad should be at most half of effective kernel size, but got "
                 f"pad={pp}, kernel_size={kk} and dilation={dd}"
             )
+    if any(pp > kk // 2 for kk, pp in zip(k, p)):
+        # PyTorch checks the kernel itself next, without its dilation.
+        raise RuntimeError(
+            "pad should be smaller than or equal to half of kernel size, but got "
+            f"padding={list(p)} and kernel_size={list(k)}"
+        )
     spatial = input.shape[-d:]
+    if 0 in input.shape[-d - 1 :]:  # an empty batch is taken, no channels are not
+        raise RuntimeError(
+            f"{op}: Expected {d + 1}D or {d + 2}D (batch mode) tensor with optional 0 dim batch "
+            f"size for input, and the other dimensions of positive length, but got: "
+            f"{list(input.shape)}"
+        )
     out = tuple(_out_size(*a, ceil_mode) for a in zip(spatial, k, p, s, dil))
     if any(o <= 0 for o in out):
         lead = input.shape[-d - 1]
@@ -124,8 +140,9 @@ def _max_pick(d, input, k, s, p, dil, out, return_indices, shown=()):
         return np.asarray(np.ravel_multi_index(at, spatial) if at[0].size else at[0], np.int64)
 
     indices = _found(flat_index, input)
-    if input.ndim == 4 and not result._data.flags.c_contiguous:  # (channels-last, as the values)
-        indices = indices.contiguous(memory_format=channels_last)
+    if input.ndim in (4, 5) and not result._data.flags.c_contiguous:  # (laid out as the values)
+        fmt = channels_last if input.ndim == 4 else channels_last_3d
+        indices = indices.contiguous(memory_format=fmt)
     return result, indices
 
 
@@ -203,7 +220,8 @@ def max_pool1d(
         raise RuntimeError(f"max_pool1d() Expected 2D or 3D input tensor, but got {shape}")
     if not return_indices:  # PyTorch's own 1-d kernel, for floating inputs only
         _pooled_dtype(input, "max_pool1d_impl", ())
-    stride = None if stride is None or stride in ([], ()) else _as_2d(stride, 1)
+    # PyTorch's 1-d pooling passes the kernel as the 2-d stride when none is given
+    stride = _as_2d(kernel_size if stride is None or stride in ([], ()) else stride, 1)
     out = _max_pool(
         2,
         input.unsqueeze(-2),
@@ -372,7 +390,8 @@ def avg_pool1d(
     if not isinstance(input, Tensor) or input.ndim not in (2, 3):
         shape = list(input.shape) if isinstance(input, Tensor) else type(input).__name__
         raise RuntimeError(f"avg_pool1d() Expected 2D or 3D input tensor, but got {shape}")
-    stride = None if stride is None or stride in ([], ()) else _as_2d(stride, 1)
+    # PyTorch's 1-d pooling passes the kernel as the 2-d stride when none is given
+    stride = _as_2d(kernel_size if stride is None or stride in ([], ()) else stride, 1)
     out = _avg_pool(
         2,
         input.unsqueeze(-2),

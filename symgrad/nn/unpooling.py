@@ -13,7 +13,7 @@ import numpy as np
 from symgrad._arguments import require_tensor
 from symgrad._meta import stand_in
 from symgrad.nn.convolution import expand_param
-from symgrad.ops.pooling import unpool
+from symgrad.ops.unpooling import unpool
 from symgrad.tensor import Tensor
 
 __all__ = ["max_unpool1d", "max_unpool2d", "max_unpool3d"]

@@ -46,13 +46,17 @@ _AA_NAMES = {
 _MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 
 
-def _nearest_matrix(n: int, o: int, scale: float | None, exact: bool) -> np.ndarray:
+def _nearest_matrix(
+    n: int, o: int, scale: float | None, exact: bool, shortcut: bool = True
+) -> np.ndarray:
     """PyTorch's ``nearest_idx`` / ``nearest_exact_idx``: ``floor(j * scale)`` (or of
-    ``(j + 0.5) * scale``) in single precision, clipped to the last input."""
+    ``(j + 0.5) * scale``) in single precision, clipped to the last input; ``shortcut``:
+    ``nearest_idx``'s copy of each input where ``o == n`` and of each twice where ``o == 2 *
+    n``, whatever the scale factor given."""
     j = np.arange(o)
-    if not exact and o == n:
+    if not exact and shortcut and o == n:
         src = j
-    elif not exact and o == 2 * n:
+    elif not exact and shortcut and o == 2 * n:
         src = j >> 1
     else:
         s = np.float32(1.0 / scale) if scale else np.float32(n) / np.float32(o)
@@ -147,6 +151,11 @@ def _sizes(input: Tensor, d: int, size: Any, scale_factor: Any, recompute: Any) 
 def _check_sizes(input: Tensor, sizes: tuple) -> None:
     spatial = input.shape[2:]
     if all(n > 0 for n in spatial) and all(o > 0 for o in sizes):
+        if input.shape[1] == 0:  # no channels: refused, where no batch is taken
+            raise RuntimeError(
+                f"Non-empty {input.ndim}D data tensor expected but got a tensor with sizes "
+                f"{list(input.shape)}"
+            )
         return
     names = {1: ("W",), 2: ("H", "W"), 3: ("D", "H", "W")}[len(sizes)]
     given = ", ".join(f"{k}: {n}" for k, n in zip(names, spatial))
@@ -262,7 +271,26 @@ def interpolate(
         _matrices(input, mode, sizes, scales, align_corners, antialias),
         _AA_NAMES[mode] if antialias else _NAMES[mode].format(d=d),
         shown=shown,
+        grad_matrices=_backward(input, mode, sizes, scales, align_corners, antialias),
     )
+
+
+def _backward(
+    input: Tensor, mode: str, sizes: tuple, scales: tuple, align: Any, aa: bool
+) -> tuple | None:
+    """The matrices of the gradient where PyTorch's backward kernel resizes otherwise than
+    its forward, else None: the 1-d and 3-d nearest kernels compute ``floor(j * scale)`` for
+    every output, but their backward kernels, and both 2-d ones, take ``nearest_idx``'s
+    shortcuts (an output twice the input repeats each input twice, whatever the scale
+    factor); the anti-aliased forward skips a dimension whose size is unchanged, its
+    backward filters it too."""
+    dims = tuple(zip(input.shape[2:], sizes, scales))
+    if mode == "nearest" and len(sizes) != 2 and any(o in (n, 2 * n) for n, o, _ in dims):
+        return tuple(_nearest_matrix(n, o, s, False) for n, o, s in dims)
+    if aa and any(n == o for n, o, _ in dims):
+        dtype = input.dtype.numpy
+        return tuple(antialias_matrix(n, o, s, bool(align), dtype, mode) for n, o, s in dims)
+    return None
 
 
 _SCALE_NAMES = {
@@ -279,7 +307,9 @@ def _matrices(input: Tensor, mode: str, sizes: tuple, scales: tuple, align: Any,
     if dtype == np.float16 and not aa and mode == "bilinear":
         dtype = np.float32  # PyTorch's float16 bilinear kernel computes in float32
     if mode in ("nearest", "nearest-exact"):
-        return tuple(_nearest_matrix(n, o, s, mode == "nearest-exact") for n, o, s in dims)
+        shortcut = len(sizes) == 2  # (see _backward)
+        exact = mode == "nearest-exact"
+        return tuple(_nearest_matrix(n, o, s, exact, shortcut) for n, o, s in dims)
     if aa:
         # PyTorch's separable anti-aliased kernel skips a dimension whose size is unchanged,
         # even when a scale factor other than 1 was given
@@ -291,7 +321,12 @@ def _matrices(input: Tensor, mode: str, sizes: tuple, scales: tuple, align: Any,
         )
     if mode == "bicubic":
         return tuple(cubic_matrix(n, o, s, align, dtype) for n, o, s in dims)
-    return tuple(_linear_matrix(n, o, s, align, dtype) for n, o, s in dims)
+    # PyTorch's linear kernels copy a dimension whose size is unchanged, whatever the scale
+    # factor given (bicubic's interpolate it by the scale)
+    return tuple(
+        np.eye(n, dtype=dtype) if n == o else _linear_matrix(n, o, s, align, dtype)
+        for n, o, s in dims
+    )
 
 
 def _deprecated(name: str) -> None:

@@ -379,7 +379,7 @@ _CONVOLUTION = Structural(
     jvp=bilinear_jvp(_forward, lambda x, w, geo: (x.shape[0], w.shape[0]) + geo.out),
     batch=batch_rule,
     edges=bias_edges,
-    suggested=True,
+    suggested=(4, 5),  # a channels-last 3-d input gives channels-last 3-d, as PyTorch's
 )
 
 

@@ -95,7 +95,7 @@ _CONVOLUTION_TRANSPOSED = Structural(
     jvp=conv.bilinear_jvp(_forward, _out_shape),
     batch=conv.batch_rule,
     edges=conv.bias_edges,
-    suggested=True,
+    suggested=(4, 5),  # a channels-last 3-d input gives channels-last 3-d, as PyTorch's
 )
 
 

@@ -37,7 +37,25 @@ def max_positions(d: int, x: np.ndarray, k, s, p, dil, out) -> tuple:
     view = view[(Ellipsis,) + tuple(slice(0, o) for o in out) + (slice(None),) * d]
     flat = view.reshape(view.shape[: len(lead) + d] + (math.prod(k),))
     best = first_maximum(flat)
+    if any(hi or lo for lo, hi in pads):
+        best = _inside(best, spatial, pads, span, s, dil, out, k)
     return _key(lead, out, np.unravel_index(best, k), s, p, dil)
+
+
+def _inside(best: np.ndarray, spatial, pads, span, s, dil, out, k) -> np.ndarray:
+    """``best`` where it is inside the input, else the window's first position inside it: a
+    window whose inputs are all the least value (-inf) ties with its padding, and PyTorch's
+    scan, starting at the first input and replacing only on a greater value, keeps that."""
+    inside = np.pad(np.ones(spatial, bool), pads, constant_values=False)
+    view = np.lib.stride_tricks.sliding_window_view(inside, span)
+    view = view[tuple(slice(None, None, ss) for ss in s) + (slice(None),) * len(k)]
+    view = view[(Ellipsis,) + tuple(slice(None, None, dd) for dd in dil)]
+    view = view[tuple(slice(0, o) for o in out) + (slice(None),) * len(k)]
+    flat = view.reshape(tuple(out) + (math.prod(k),))
+    picked = np.take_along_axis(
+        np.broadcast_to(flat, best.shape + flat.shape[-1:]), best[..., None], -1
+    )[..., 0]
+    return np.where(picked, best, np.argmax(flat, -1))
 
 
 def _key(lead: tuple, out: tuple, offsets: tuple, s, p, dil) -> tuple:

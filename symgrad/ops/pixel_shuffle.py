@@ -58,6 +58,7 @@ _PIXEL_SHUFFLE = Structural(
     _shuffle,
     _shuffle_vjp,
     backward="PixelShuffleBackward0",
+    suggested=True,  # a channels-last image gives a channels-last one, as PyTorch's
     kernel=_copying(_shuffle),
     jvp="linear",
     text=COPIES,
@@ -68,6 +69,7 @@ _PIXEL_UNSHUFFLE = Structural(
     _unshuffle,
     _unshuffle_vjp,
     backward="PixelUnshuffleBackward0",
+    suggested=True,  # a channels-last image gives a channels-last one, as PyTorch's
     kernel=_copying(_unshuffle),
     jvp="linear",
     text=COPIES,
@@ -104,6 +106,7 @@ _CHANNEL_SHUFFLE = Structural(
     _channel_shuffle,
     _channel_shuffle_vjp,
     backward="ChannelShuffleBackward0",
+    suggested=True,  # a channels-last image gives a channels-last one, as PyTorch's
     kernel=_copying(_channel_shuffle),
     jvp="linear",
     text=COPIES,

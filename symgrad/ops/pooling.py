@@ -9,8 +9,6 @@ constant matrix, so its rule is a few vocabulary words on every interpreter.
   ``(out, in)`` matrix per dimension; the VJP multiplies by the transposes.
 - ``constant_pad``: the input, cropped where a pad is negative, placed in a tensor of the
   fill value.
-- ``unpool``: max unpooling, the input written into zeros at given positions (the last
-  write wins where a position repeats); its VJP reads the gradient back at every position.
 
 Max and average pooling and reflection or replication padding take ``reads_input=True``:
 PyTorch's backward of these reads the input, so under ``create_graph`` their gradient is a
@@ -21,6 +19,7 @@ where the incoming gradient is a constant (``max_pool2d(x, 2).sum()``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -40,7 +39,6 @@ __all__ = [
     "pool_matrices",
     "integer_average",
     "constant_pad",
-    "unpool",
 ]
 
 
@@ -89,7 +87,7 @@ def pick(
             backward=name,
             jvp="linear",
             batch="getitem",
-            suggested=True,
+            suggested=(4, 5) if name.startswith("MaxPool3D") else True,
         )
     if shown:  # (unique before saved_as: the gradient takes the parameters in order)
         result = prim(x, key=key, unique=unique, saved_as=shown)
@@ -110,7 +108,11 @@ def _along(xp: Any, x: Any, axis: int, matrix: np.ndarray) -> Any:
     return xp.transpose(xp.matmul(moved, xp.constant(matrix.T)), axis, -1)
 
 
-def _pool_forward(xp: Any, x: Any, matrices: tuple, saved_as: tuple = ()) -> Any:
+def _pool_forward(
+    xp: Any, x: Any, matrices: tuple, saved_as: tuple = (), grad_matrices: Any = None
+) -> Any:
+    if xp is NP:  # (a gradient's gradient) NaN and infinity kept in their windows
+        return _pool_kernel(xp, x, matrices)
     first = x.ndim - len(matrices)
     for i, m in enumerate(matrices):
         x = _along(xp, x, first + i, m)
@@ -121,7 +123,7 @@ def _numpy_along(x: np.ndarray, axis: int, matrix: np.ndarray) -> np.ndarray:
     """``matrix`` applied along ``axis`` as one 2-d matrix product (BLAS): NumPy's stacked
     ``matmul`` of transposed views takes a slow loop instead."""
     moved = np.moveaxis(x, axis, -1)
-    rows = np.ascontiguousarray(moved).reshape(-1, moved.shape[-1])
+    rows = np.ascontiguousarray(moved).reshape(math.prod(moved.shape[:-1]), moved.shape[-1])
     out = rows @ matrix.T
     bad = ~np.isfinite(rows)
     if bad.any():
@@ -141,7 +143,9 @@ def _nonfinite_rows(rows: np.ndarray, matrix: np.ndarray, out: np.ndarray, bad: 
     return out
 
 
-def _pool_kernel(xp: Any, x: np.ndarray, matrices: tuple, saved_as: tuple = ()) -> np.ndarray:
+def _pool_kernel(
+    xp: Any, x: np.ndarray, matrices: tuple, saved_as: tuple = (), grad_matrices: Any = None
+) -> np.ndarray:
     if x.dtype is HALF and matrices and matrices[0].dtype == np.float32:
         # float32 weights of a float16 input: PyTorch's float32 arithmetic, rounded once
         return _pool_kernel(xp, x.astype(np.float32), matrices).astype(HALF)
@@ -216,19 +220,32 @@ def _pool_grad(xp: Any, g: Any, shape: tuple, matrices: tuple, saved_as: tuple =
 
 
 def _pool_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (_pool_grad(xp, g, c.shapes[0], c.params["matrices"]),)
+    return (_pool_grad(xp, g, c.shapes[0], _backward_matrices(c.params)),)
+
+
+def _backward_matrices(params: dict) -> tuple:
+    """The matrices the gradient is resized by: the forward's, but where PyTorch's backward
+    kernel picks other inputs (see ``pool_matrices``)."""
+    grad_matrices = params.get("grad_matrices")
+    return params["matrices"] if grad_matrices is None else grad_matrices
 
 
 _POOLS: dict[str, Structural] = {}
 
 
 def pool_matrices(
-    x: Any, matrices: tuple, name: str, reads_input: bool = False, shown: tuple = ()
+    x: Any,
+    matrices: tuple,
+    name: str,
+    reads_input: bool = False,
+    shown: tuple = (),
+    grad_matrices: tuple | None = None,
 ) -> Any:
     """The last ``len(matrices)`` dimensions of ``x`` each multiplied by its ``(out, in)``
     matrix, recorded as PyTorch's node ``name``; ``reads_input``: PyTorch's backward reads
     ``x`` (see the module's notes); ``shown``: the arguments the node shows, as ``(name,
-    value)`` pairs."""
+    value)`` pairs; ``grad_matrices``: the transposes of these give the gradient, where
+    PyTorch's backward kernel is not its forward's (1-d and 3-d nearest resizing)."""
     prim = _POOLS.get(name)
     averages = "AvgPool" in name
     if prim is None:
@@ -247,14 +264,20 @@ def pool_matrices(
             kernel=_average_kernel if averages else _pool_kernel,
             jvp="linear",
             batch="trailing",
-            suggested=True,
+            # PyTorch's 3-d resizing keeps a channels-last 3-d layout, its 3-d averages do not
+            suggested=(4, 5) if name.startswith("Upsample") else True,
         )
     # a float16 average keeps its weights (1/3, ...) in float32 for its float32 window sums,
     # and so does an interpolation whose caller built them in float32
     wide = averages or all(np.asarray(m).dtype == np.float32 for m in matrices)
     dtype = np.float32 if wide and x.dtype.numpy is HALF else x.dtype.numpy
     matrices = tuple(np.asarray(m, dtype=dtype) for m in matrices)
-    return prim(x, matrices=matrices, saved_as=shown) if shown else prim(x, matrices=matrices)
+    params: dict = {"matrices": matrices}
+    if shown:
+        params["saved_as"] = shown
+    if grad_matrices is not None:
+        params["grad_matrices"] = tuple(np.asarray(m, dtype=dtype) for m in grad_matrices)
+    return prim(x, **params)
 
 
 # -- the gradient as a node reading the input ---------------------------------------------------
@@ -264,6 +287,20 @@ def _as_node(xp: Any, g: Any, c: Any) -> bool:
     if xp is not INTERPRETERS.tensor or type(g) is BatchedTensor:
         return False
     return type(c.inputs[0]) is not BatchedTensor
+
+
+def _check_gradient(name: str, shape: tuple) -> None:
+    """PyTorch's error for the gradient of an adaptive pooling to an empty output: its
+    backward kernels refuse an empty dimension other than the batch."""
+    d = int(name.split("D", 1)[0][-1])  # (AdaptiveAvgPool2DBackward0, ...)
+    for i in range(len(shape) - d - 1 if len(shape) == d + 2 else 0, len(shape)):
+        if shape[i] == 0:
+            kind = "avg" if "Avg" in name else "max"
+            raise RuntimeError(
+                f"adaptive_{kind}_pool{d}d_backward(): Expected grad_output to have non-zero "
+                f"size for non-batch dimensions, but grad_output has sizes {list(shape)} with "
+                f"dimension {i} being empty"
+            )
 
 
 def _reading_input(name: str, forward: Any, grad: Any) -> Any:
@@ -287,6 +324,8 @@ def _reading_input(name: str, forward: Any, grad: Any) -> Any:
     )
 
     def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        if name.startswith("Adaptive"):
+            _check_gradient(name, tuple(g.shape))
         if not _as_node(xp, g, c):
             return (grad(xp, g, c.shapes[0], *c.params.values()),)
         x = c.inputs[0]
@@ -311,7 +350,7 @@ def _gradient_only(name: str) -> Any:
     def vjp(xp: Any, g: Any, c: Any) -> tuple:
         if not _as_node(xp, g, c):
             return _pool_vjp(xp, g, c)
-        return (node(g, shape=tuple(c.shapes[0]), matrices=c.params["matrices"]),)
+        return (node(g, shape=tuple(c.shapes[0]), matrices=_backward_matrices(c.params)),)
 
     vjp.__wrapped__ = _pool_vjp  # type: ignore[attr-defined]  # (what symgrad.compile calls)
     return vjp
@@ -386,29 +425,3 @@ def constant_pad(x: Any, pads: list, value: float) -> Any:
     return _CONSTANT_PAD(
         x, crop=tuple(crop), place=tuple(place), shape=tuple(shape), mask=mask, value=value
     )
-
-
-# -- unpooling ----------------------------------------------------------------------------------
-def _unpool_forward(xp: Any, x: Any, key: tuple, shape: tuple) -> Any:
-    return xp.index_put_zeros(shape, key, x, True)
-
-
-def _unpool_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (xp.getitem(g, c.params["key"]),)
-
-
-_UNPOOLS: dict[str, Structural] = {}
-
-
-def unpool(x: Any, key: tuple, shape: tuple, name: str, find: Any = None, indices: Any = None):
-    """Zeros of ``shape`` with ``x`` written at ``key``, recorded as PyTorch's node ``name``;
-    ``find(indices' values)`` gives ``key``, so a compiled program finds it afresh."""
-    prim = _UNPOOLS.get(name)
-    if prim is None:
-        prim = _UNPOOLS[name] = Structural(
-            "unpool", _unpool_forward, _unpool_vjp, backward=name, jvp="linear"
-        )
-    result = prim(x, key=key, shape=tuple(shape))
-    if find is not None and TRACE.log is not None:
-        data_params(result, lambda a: {"key": find(a), "shape": tuple(shape)}, indices)
-    return result

@@ -55,8 +55,9 @@ class Structural(Primitive):
     ``like_input``: the result of the first input's shape is laid out as that input (PyTorch's
     ``preserve_format``: a sort's values of a transposed input are transposed too);
     ``suggested``: a 4-D result is in the memory format the inputs suggest (channels-last
-    where one of them is so: a convolution's or a pooling's), else row-major (PyTorch's CPU
-    kernels of 5-D inputs differ from op to op).
+    where one of them is so: a convolution's or a pooling's), else row-major; a tuple of
+    ranks (``(4, 5)``) says which results do so (PyTorch's CPU kernels of 5-D inputs differ
+    from op to op).
     """
 
     def __init__(
@@ -79,7 +80,7 @@ class Structural(Primitive):
         edges: Any = None,
         rows: bool = False,
         like_input: bool = False,
-        suggested: bool = False,
+        suggested: bool | tuple = False,
     ) -> None:
         self.name = name
         self.edges = edges  # PyTorch's edges, where not one per input (Primitive.edges)
@@ -106,7 +107,9 @@ class Structural(Primitive):
         kernel = _row_major(self.kernel) if rows else self.kernel
         if like_input:
             kernel = _like_input(kernel)
-        self.numeric_forward = quiet(_suggested(kernel) if suggested else kernel)
+        if suggested:
+            kernel = _suggested(kernel, (4,) if suggested is True else tuple(suggested))
+        self.numeric_forward = quiet(kernel)
         self.saved_inputs = saves
         self.reads = reads  # None: every gradient may read every saved input
         self._saves_flags: dict[int, tuple] = {}
@@ -281,11 +284,12 @@ def _like_input(kernel: Callable) -> Callable:
     return like_input
 
 
-def _suggested(kernel: Callable) -> Callable:
-    """``kernel`` giving its array in the memory format its array inputs suggest."""
+def _suggested(kernel: Callable, ranks: tuple) -> Callable:
+    """``kernel`` giving its array, of one of ``ranks``, in the memory format its array
+    inputs suggest."""
 
     def suggested(xp: Any, *arrays: Any, **kwargs: Any) -> Any:
-        return in_suggested_format(kernel(xp, *arrays, **kwargs), *arrays, ranks=(4,))
+        return in_suggested_format(kernel(xp, *arrays, **kwargs), *arrays, ranks=ranks)
 
     return suggested
 

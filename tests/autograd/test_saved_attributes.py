@@ -593,6 +593,53 @@ CASES = [
         },
     ),
     (
+        "conv_transpose2d",
+        lambda T, F, i: F.conv_transpose2d(
+            T.arange(18.0).reshape(1, 2, 3, 3).requires_grad_(),
+            T.ones(2, 3, 3, 2, requires_grad=True),
+            None,
+            stride=(3, 2),
+            padding=(1, 0),
+            output_padding=(2, 1),
+            dilation=(1, 2),
+        ),
+        "ConvolutionBackward0",
+        {
+            "bias_sym_sizes_opt": (0,),
+            "dilation": (1, 2),
+            "groups": 1,
+            "input": Saved((1, 2, 3, 3)),
+            "output_padding": (2, 1),
+            "padding": (1, 0),
+            "stride": (3, 2),
+            "transposed": True,
+            "weight": Saved((2, 3, 3, 2)),
+        },
+    ),
+    (
+        "max_unpool2d",
+        lambda T, F, i: F.max_unpool2d(
+            *F.max_pool2d(i["x"].view(1, 1, 2, 3), (2, 1), return_indices=True), (2, 1)
+        ),
+        "MaxUnpool2DBackward0",
+        {"indices": Saved((1, 1, 1, 3), IDX)},
+    ),
+    (
+        "max_unpool3d",
+        lambda T, F, i: F.max_unpool3d(
+            *F.max_pool3d(i["x"].view(1, 1, 1, 2, 3), (1, 1, 3), return_indices=True),
+            (1, 1, 3),
+        ),
+        "MaxUnpool3DBackward0",
+        {"indices": Saved((1, 1, 1, 2, 1), IDX)},
+    ),
+    (
+        "channel_shuffle",
+        lambda T, F, i: F.channel_shuffle(i["x"].view(1, 6, 1), 3),
+        "ChannelShuffleBackward0",
+        {"groups": 3},
+    ),
+    (
         "unfold",
         lambda T, F, i: F.unfold(i["x"].view(1, 1, 2, 3), (1, 2), padding=(0, 1), stride=2),
         "Im2ColBackward0",

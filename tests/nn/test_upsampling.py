@@ -200,3 +200,86 @@ def test_integer_images():
         F.interpolate(x, scale_factor=2, mode="bilinear")
     with pytest.raises(NotImplementedError, match="Bool"):
         F.interpolate(x.bool(), scale_factor=2)
+
+
+# PyTorch's 1-d and 3-d nearest kernels compute floor(j / scale) for every output while their
+# backward kernels (and the 2-d ones) copy each input twice where the output is twice as long
+NEAREST_SHORTCUTS = [
+    # (shape, scale_factor, first row of the output, first row of the gradient)
+    ((1, 1, 5), 2.161, [0, 0, 0, 1, 1, 2, 2, 3, 3, 4], [3, 7, 11, 15, 19]),
+    ((1, 1, 4), 1.1, [0, 0, 1, 2], [1, 2, 3, 4]),  # (as many outputs: a copy backward)
+    ((1, 1, 5, 5), 2.161, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4], [26, 34, 42, 50, 58]),
+    ((1, 1, 2, 2, 5), 2.161, [0, 0, 0, 1, 1, 2, 2, 3, 3, 4], [212, 228, 244, 260, 276]),
+]
+
+
+def _nearest_rows(T, shape, scale):
+    x = T.arange(float(np.prod(shape))).reshape(shape).requires_grad_()
+    y = F_of(T).interpolate(x, scale_factor=scale)
+    y.backward(T.arange(1.0, y.numel() + 1).reshape(y.shape))
+    first = (0,) * (len(shape) - 1)
+    return y[first].int().tolist(), x.grad[first].int().tolist()
+
+
+def F_of(T):  # noqa: N802 - the functional module of symgrad or torch
+    return T.nn.functional
+
+
+@pytest.mark.parametrize("shape, scale, values, grad", NEAREST_SHORTCUTS)
+def test_nearest_1d_and_3d_scale_their_outputs_and_their_gradients_as_pytorch(
+    shape, scale, values, grad
+):
+    assert _nearest_rows(symgrad, shape, scale) == (values, grad)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("shape, scale, values, grad", NEAREST_SHORTCUTS)
+def test_nearest_shortcuts_match_torch(shape, scale, values, grad):
+    torch = pytest.importorskip("torch")
+    assert _nearest_rows(torch, shape, scale) == (values, grad)
+
+
+def _resized(T, shape, scale, mode, weights, antialias=False):
+    x = T.arange(float(np.prod(shape))).reshape(shape).requires_grad_()
+    y = F_of(T).interpolate(x, scale_factor=scale, mode=mode, antialias=antialias)
+    y.backward(T.tensor(weights).reshape(y.shape))
+    rounded = [round(v, 4) for v in x.grad.flatten().tolist()]
+    return [round(v, 4) for v in y.flatten().tolist()], rounded
+
+
+UNCHANGED_SIZES = {
+    # PyTorch's linear kernels copy a dimension whose size the scale factor leaves
+    "linear": (
+        ((1, 1, 3), 1.11, "linear", [1.0, 2.0, 3.0]),
+        ([0.0, 1.0, 2.0], [1.0, 2.0, 3.0]),
+    ),
+    "bilinear": (
+        ((1, 1, 3, 2), (1.2, 2.0), "bilinear", [1.0] * 12),
+        (
+            [0.0, 0.25, 0.75, 1.0, 2.0, 2.25, 2.75, 3.0, 4.0, 4.25, 4.75, 5.0],
+            [2.0, 2.0, 2.0, 2.0, 2.0, 2.0],
+        ),
+    ),
+    # the anti-aliased forward skips such a dimension, its backward filters it
+    "bilinear_antialias": (
+        ((1, 1, 4, 2), (0.5, 1.2), "bilinear", [1.0, 2.0, 3.0, 4.0], True),
+        (
+            [1.4286, 2.4286, 4.5714, 5.5714],
+            [0.6429, 0.6429, 1.2143, 1.0714, 1.9286, 1.5, 1.7143, 1.2857],
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNCHANGED_SIZES))
+def test_a_dimension_of_unchanged_size_is_resized_as_pytorch(name):
+    args, expected = UNCHANGED_SIZES[name]
+    assert _resized(symgrad, *args) == expected
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(UNCHANGED_SIZES))
+def test_a_dimension_of_unchanged_size_is_resized_so_in_torch(name):
+    torch = pytest.importorskip("torch")
+    args, expected = UNCHANGED_SIZES[name]
+    assert _resized(torch, *args) == expected
