@@ -88,11 +88,21 @@ _AT_LEAST = Elementwise(
     params="low",
     kernel=lambda v, low: np.maximum(v, low),
 )
+
+
+def _clamped_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
+    """PyTorch's forward rule of the clamp, which forward mode sees under ``no_grad`` too:
+    the tangent where the input is at least ``low``, 0 where it was clamped."""
+    x = c.inputs[0]
+    kept = np.asarray(getattr(x, "_data", x)) >= c.params["low"]
+    return xp.where(xp.constant(kept), tangents[0], 0.0)
+
+
 _CLAMPED_CLONE = Structural(
     "clone",
     lambda xp, a, low: xp.elementwise(_AT_LEAST, (a,), (low,)),
-    lambda xp, g, c: (g,),
-    jvp=lambda xp, tangents, c: tangents[0],  # passed through, as the gradient
+    lambda xp, g, c: (g,),  # the clamp ran under no_grad: the gradient passes through
+    jvp=_clamped_jvp,
     batch="reduction",
 )
 
@@ -100,7 +110,8 @@ _CLAMPED_CLONE = Structural(
 def clamped_copy(input: Tensor, low: float) -> Tensor:
     """``input.clone()`` then ``clamp_(min=low)`` under ``no_grad``, as PyTorch's functions
     write a denominator kept away from 0: the value is clamped, the gradient passes through
-    (``CloneBackward0``), and closed forms read the clamped value, ``Max(input, low)``.
+    (``CloneBackward0``), the tangent is the clamp's (0 where clamped: forward mode ignores
+    ``no_grad``), and closed forms read the clamped value, ``Max(input, low)``.
 
     Examples
     --------
