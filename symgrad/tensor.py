@@ -21,6 +21,7 @@ from symgrad._data import HoldsArray, Size, _wrap_dim
 from symgrad._legacy_constructor import legacy_array
 from symgrad._meta import MetaArray
 from symgrad._tracing import TRACE, escape
+from symgrad._unrecorded import note_data
 from symgrad._version import NO_VERSION, Version
 
 __all__ = ["Tensor"]
@@ -171,6 +172,7 @@ class Tensor(HoldsArray):
         """This tensor's values as a tensor that does not require grad (shares memory)."""
         t = Tensor._make(self._data)
         _version.same_kind(t, self)
+        note_data(t, self)
         return t
 
     @data.setter

@@ -14,6 +14,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad._symbol_names import name_symbol
+from symgrad._unrecorded import check_read
 from symgrad.autograd.function import check_formula_shapes
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, topological_order
@@ -105,6 +106,7 @@ class Replay:
             return constant_array(const, self.as_float)
         if isinstance(fn, AccumulateGrad):
             return self._leaf(fn._leaf)
+        check_read(node, i)
         value = self.values.get((fn, nr))
         if value is None:  # (inline gradients compute the values they read only)
             self._compute(fn)
