@@ -8,6 +8,7 @@ graph, however deep it is. Inline form substitutes everything into one tree per 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -325,11 +326,11 @@ class Replay:
         missing = [s for s in e.free_symbols if s not in self._numeric_values]
         if missing:
             self._evaluate_definitions()
-        return float(e.xreplace({s: self._numeric_values[s] for s in e.free_symbols}))
+        return _float(e.xreplace({s: self._numeric_values[s] for s in e.free_symbols}))
 
     def _evaluate_definitions(self) -> None:
         for s, d in self.definitions[self._evaluated :]:
-            self._numeric_values[s] = float(
+            self._numeric_values[s] = _float(
                 d.xreplace({f: self._numeric_values[f] for f in d.free_symbols})
             )
         self._evaluated = len(self.definitions)
@@ -386,6 +387,15 @@ class Replay:
             if depth <= MAX_INLINE_DEPTH // 4:
                 self._deep[id(out)] = (out, depth)
         return out
+
+
+def _float(e: sp.Basic) -> float:
+    """The traced value ``e`` evaluates to: nan where it is not real (``sqrt(-1)``, ``1/0``),
+    as PyTorch computes it."""
+    try:
+        return float(e)
+    except TypeError:
+        return math.nan
 
 
 def _total(arrays: list | None) -> np.ndarray | None:
