@@ -8,7 +8,6 @@ graph, however deep it is. Inline form substitutes everything into one tree per 
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -21,7 +20,7 @@ from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, topological_order
 from symgrad.ops.rounding import stored_values
 from symgrad.prim.primitive import Ctx
-from symgrad.prim.sympy_build import real_symbol, total
+from symgrad.prim.sympy_build import real_symbol, total, traced_float
 from symgrad.prim.sympy_xp import SX, ElementSymbol, _objects, exact
 from symgrad.symbolic.names import (
     constant_array,
@@ -326,11 +325,11 @@ class Replay:
         missing = [s for s in e.free_symbols if s not in self._numeric_values]
         if missing:
             self._evaluate_definitions()
-        return _float(e.xreplace({s: self._numeric_values[s] for s in e.free_symbols}))
+        return traced_float(e.xreplace({s: self._numeric_values[s] for s in e.free_symbols}))
 
     def _evaluate_definitions(self) -> None:
         for s, d in self.definitions[self._evaluated :]:
-            self._numeric_values[s] = _float(
+            self._numeric_values[s] = traced_float(
                 d.xreplace({f: self._numeric_values[f] for f in d.free_symbols})
             )
         self._evaluated = len(self.definitions)
@@ -387,15 +386,6 @@ class Replay:
             if depth <= MAX_INLINE_DEPTH // 4:
                 self._deep[id(out)] = (out, depth)
         return out
-
-
-def _float(e: sp.Basic) -> float:
-    """The traced value ``e`` evaluates to: nan where it is not real (``sqrt(-1)``, ``1/0``),
-    as PyTorch computes it."""
-    try:
-        return float(e)
-    except TypeError:
-        return math.nan
 
 
 def _total(arrays: list | None) -> np.ndarray | None:
