@@ -21,6 +21,7 @@ from symgrad._data import HoldsArray, Size, _wrap_dim
 from symgrad._legacy_constructor import legacy_array
 from symgrad._meta import MetaArray
 from symgrad._tracing import TRACE, escape
+from symgrad._unrecorded import note_data
 from symgrad._version import NO_VERSION, Version
 
 __all__ = ["Tensor"]
@@ -36,12 +37,29 @@ _new_size = tuple.__new__
 
 
 class _Names:
-    """Whether any tensor has been named: only then do unrecorded ops keep their provenance."""
+    """Whether any tensor has been named: only then do unrecorded ops keep their provenance;
+    and the names given to live tensors, which automatic names skip."""
 
-    __slots__ = ("used",)
+    __slots__ = ("used", "given")
 
     def __init__(self) -> None:
         self.used = False
+        self.given: dict[str, set[int]] = {}  # name -> ids of the live tensors given it
+
+    def give(self, t: Tensor, name: str | None) -> None:
+        """``t`` is named ``name`` (None: no longer named)."""
+        if t._name is not None:
+            self.forget(t._name, id(t))
+        if name is not None:
+            self.given.setdefault(name, set()).add(id(t))
+            weakref.finalize(t, self.forget, name, id(t))
+
+    def forget(self, name: str, key: int) -> None:
+        holders = self.given.get(name)
+        if holders is not None:
+            holders.discard(key)
+            if not holders:
+                del self.given[name]
 
 
 NAMES = _Names()
@@ -151,6 +169,7 @@ class Tensor(HoldsArray):
     def name(self, value: str | None) -> None:
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise ValueError(f"a tensor name must be a non-empty string, got {value!r}")
+        NAMES.give(self, value)
         self._name = value
         NAMES.used = NAMES.used or value is not None
         if self.grad_fn is not None:  # so closed forms and derivations can call it by name
@@ -171,6 +190,7 @@ class Tensor(HoldsArray):
         """This tensor's values as a tensor that does not require grad (shares memory)."""
         t = Tensor._make(self._data)
         _version.same_kind(t, self)
+        note_data(t, self)
         return t
 
     @data.setter
@@ -332,6 +352,7 @@ class Tensor(HoldsArray):
                 "deepcopy protocol at the moment"
             )
         t = Tensor._make(copied_memory(self._data, memo), requires_grad=self._requires_grad)
+        NAMES.give(t, self._name)
         t._name = self._name
         if self._grad is not None:
             t._grad = Tensor._make(self._grad._data.copy())

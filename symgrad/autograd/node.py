@@ -12,6 +12,7 @@ import itertools
 import weakref
 from typing import Any
 
+from symgrad._unrecorded import SEQUENCE
 from symgrad.autograd import anomaly, grad_mode
 from symgrad.autograd.edges import NO_EDGE, as_public, public_positions
 from symgrad.autograd.modified import modified_error
@@ -27,7 +28,7 @@ from symgrad.tensor import Tensor
 
 __all__ = ["Node", "AccumulateGrad", "NodeHooks", "RemovableHandle", "node_class"]
 
-_sequence = itertools.count()
+_sequence = SEQUENCE  # (shared with the stamps of unrecorded in-place changes)
 _anomaly_state = anomaly._state
 
 

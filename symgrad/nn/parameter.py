@@ -12,7 +12,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad._assign import check_requires_grad
-from symgrad.tensor import Tensor, _init, link_view
+from symgrad.tensor import NAMES, Tensor, _init, link_view
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy"]
 
@@ -67,6 +67,7 @@ class Parameter(Tensor):
     def __deepcopy__(self, memo: dict) -> Parameter:
         # PyTorch copies the values and the flag, not the gradient
         p = Parameter(Tensor._make(self._data.copy()), self._requires_grad)
+        NAMES.give(p, self._name)
         p._name = self._name
         memo[id(self)] = p
         return p

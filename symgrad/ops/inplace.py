@@ -20,6 +20,7 @@ from symgrad._memory_format import kept_layout
 from symgrad._meta import NO_DATA, MetaArray
 from symgrad._silent import cast, through_float
 from symgrad._tracing import TRACE, write
+from symgrad._unrecorded import data_base, note_change
 from symgrad._version import check_writable
 from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.hooks import move_retain_grad
@@ -239,7 +240,15 @@ def _write(x: Tensor, values: np.ndarray, op: str, one_value: bool = False) -> N
     else:
         np.copyto(x._data, values, casting="unsafe")
     x._counter.value += 1
+    _note_unrecorded(x, op)
     _reread_views(x)
+
+
+def _note_unrecorded(x: Tensor, op: str) -> None:
+    """Note the change of the tensors with a history whose values changed with ``x``'s, for
+    closed forms to refuse (see :mod:`symgrad._unrecorded`)."""
+    root, _, aliases = live_aliases(x)
+    note_change([x, root, data_base(x), *aliases], op)
 
 
 def _reread_views(x: Tensor) -> None:

@@ -24,6 +24,7 @@ x*y*cos(x*y)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ from sympy.core.assumptions import StdFactKB
 from sympy.core.basic import Basic, _args_sortkey
 from sympy.core.expr import Expr
 
-__all__ = ["apply", "product", "real_symbol", "substitute", "total"]
+__all__ = ["apply", "product", "real_symbol", "substitute", "total", "traced_float"]
 
 # (function, argument kinds) -> True when eval leaves arguments of those kinds as they are
 _inert: dict[tuple, bool] = {}
@@ -201,3 +202,12 @@ def _plain(factors: list) -> bool:
             return False
         bases.add(b)
     return True
+
+
+def traced_float(e: Basic) -> float:
+    """The number ``e`` (a formula at traced values) as a float: nan where it is not real
+    (``sqrt(-1)``, ``1/0``), as PyTorch computes it."""
+    try:
+        return float(e)
+    except TypeError:
+        return math.nan

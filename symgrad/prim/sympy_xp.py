@@ -231,9 +231,8 @@ class SX:
         """The primitive's formula with each element's expressions substituted."""
         return _substitute(prim.expr, prim.inputs, args, prim.params, params)
 
-    @staticmethod
     def elementwise_vjp(
-        prim: Any, i: int, args: tuple, out: Any, g: Any, params: tuple = ()
+        self, prim: Any, i: int, args: tuple, out: Any, g: Any, params: tuple = ()
     ) -> np.ndarray:
         """``g * partial_i`` with each element's expressions substituted."""
         partial = prim.local_derivatives[i] if out is None else prim.partials[i]
@@ -245,7 +244,27 @@ class SX:
             found = _substitute(partial, symbols, values, prim.params, params)
             return np.broadcast_to(found, shape).copy()
         symbols = prim.inputs + (prim.out_symbol, _G)
-        return _substitute(_G * partial, symbols, values + (g,), prim.params, params)
+        result = _substitute(_G * partial, symbols, values + (g,), prim.params, params)
+        if self._numeric is not None and any(e.is_zero is True for e in g.flat):
+            partials = _substitute(partial, symbols[:-1], values, prim.params, params)
+            self._zero_times_infinity(result, g, partials)
+        return result
+
+    def _zero_times_infinity(self, result: np.ndarray, g: np.ndarray, partials: Any) -> None:
+        """nan in ``result`` where an exact 0 of ``g`` meets a partial that is infinite or
+        undefined at the traced values: PyTorch's backward multiplies them (IEEE 0 * inf is
+        nan), where SymPy's 0 * partial is 0."""
+        g = np.broadcast_to(g, result.shape)
+        partials = np.broadcast_to(_objects(partials), result.shape)
+        for index in np.ndindex(*result.shape):
+            if g[index].is_zero is True and not self._finite(partials[index]):
+                result[index] = sp.nan
+
+    def _finite(self, e: Any) -> bool:
+        """Whether ``e`` is a finite real number at the traced values."""
+        if getattr(e, "is_number", True) and e.is_finite and e.is_real is not False:
+            return True
+        return bool(np.isfinite(self._numeric(np.array(e, dtype=object))))
 
     # -- data-dependent choices ----------------------------------------------------------------
     def eq(self, a: Any, b: Any) -> np.ndarray:

@@ -17,6 +17,7 @@ import numpy as np
 import sympy as sp
 
 from symgrad._symbol_names import name_matrix_symbol, name_symbol
+from symgrad._unrecorded import check_read
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.prim.matrix_xp import (
     MV,
@@ -73,6 +74,7 @@ class MatrixReplay:
         if isinstance(fn, AccumulateGrad):
             return self._leaf(fn._leaf)
         if fn is not None:
+            check_read(node, i)
             return self.values[(fn, nr)]
         const = node._consts[i] if i < len(node._consts) else None
         if isinstance(const, Tensor):

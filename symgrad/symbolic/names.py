@@ -24,7 +24,7 @@ from symgrad._symbol_names import element_parts
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, topological_order
 from symgrad.prim.sympy_xp import ElementSymbol, exact, symbol_array, to_sympy
-from symgrad.tensor import Tensor
+from symgrad.tensor import NAMES, Tensor
 
 __all__ = [
     "symbols",
@@ -47,16 +47,19 @@ _claimed: dict[str, int] = {}  # automatic names taken from module paths, by ten
 def _automatic_name(t: Tensor) -> str:
     """An unnamed leaf's name for its lifetime: its path in its model (``fc1.weight``, with
     ``_2``, ``_3``, ... when another live tensor holds that path already), else ``x_1``,
-    ``x_2``, ..."""
+    ``x_2``, ...; a name a user gave a live tensor is skipped."""
     key = id(t)
     name = _auto_names.get(key)
     if name is None:
+        given = NAMES.given  # (names users gave live tensors are skipped)
         path = path_of(t)
         if path is None:
             name = f"x_{next(_counter)}"
+            while name in given:
+                name = f"x_{next(_counter)}"
         else:
             name, k = path, 2
-            while _claimed.setdefault(name, key) != key:
+            while name in given or _claimed.setdefault(name, key) != key:
                 name, k = f"{path}_{k}", k + 1
         _auto_names[key] = name
         weakref.finalize(t, _forget, key, name)

@@ -14,12 +14,13 @@ import numpy as np
 import sympy as sp
 
 from symgrad._symbol_names import name_symbol
+from symgrad._unrecorded import check_read
 from symgrad.autograd.function import check_formula_shapes
 from symgrad.autograd.node import AccumulateGrad, Node
 from symgrad.autograd.order import collect, leading_to, topological_order
 from symgrad.ops.rounding import stored_values
 from symgrad.prim.primitive import Ctx
-from symgrad.prim.sympy_build import real_symbol, total
+from symgrad.prim.sympy_build import real_symbol, total, traced_float
 from symgrad.prim.sympy_xp import SX, ElementSymbol, _objects, exact
 from symgrad.symbolic.names import (
     constant_array,
@@ -105,6 +106,7 @@ class Replay:
             return constant_array(const, self.as_float)
         if isinstance(fn, AccumulateGrad):
             return self._leaf(fn._leaf)
+        check_read(node, i)
         value = self.values.get((fn, nr))
         if value is None:  # (inline gradients compute the values they read only)
             self._compute(fn)
@@ -323,11 +325,11 @@ class Replay:
         missing = [s for s in e.free_symbols if s not in self._numeric_values]
         if missing:
             self._evaluate_definitions()
-        return float(e.xreplace({s: self._numeric_values[s] for s in e.free_symbols}))
+        return traced_float(e.xreplace({s: self._numeric_values[s] for s in e.free_symbols}))
 
     def _evaluate_definitions(self) -> None:
         for s, d in self.definitions[self._evaluated :]:
-            self._numeric_values[s] = float(
+            self._numeric_values[s] = traced_float(
                 d.xreplace({f: self._numeric_values[f] for f in d.free_symbols})
             )
         self._evaluated = len(self.definitions)

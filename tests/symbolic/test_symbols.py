@@ -133,3 +133,30 @@ def test_python_number_operands_are_exact():
     X = symbols(x)
     assert expression(x * 0.1 + 3) == X / 10 + 3
     assert expression(x**2 * 0.5) == X**2 / 2
+
+
+def _next_automatic_number():
+    return int(str(symbols(leaf(0.0))).rpartition("_")[2]) + 1
+
+
+def test_automatic_names_skip_the_names_users_gave():
+    taken = f"x_{_next_automatic_number()}"
+    a = leaf(2.0, taken)
+    b = leaf(3.0)
+    A = sp.Symbol(taken, real=True)
+    assert str(symbols(b)) != taken
+    assert gradient(a * b, [a, b]) == [symbols(b), A]
+    # a name given after the leaf is made counts too
+    c = leaf(4.0)
+    c_name = f"x_{_next_automatic_number()}"
+    d = leaf(5.0)
+    d.name = c_name
+    assert str(symbols(c)) != c_name
+    assert gradient(c * d, [c, d]) == [sp.Symbol(c_name, real=True), symbols(c)]
+
+
+def test_automatic_model_paths_skip_the_names_users_gave():
+    layer = symgrad.nn.Linear(1, 1)
+    w = leaf(2.0, "bias")
+    assert str(symbols(layer.bias)) == "bias_2"
+    assert expression((layer.bias * w).sum()) == symbols(layer.bias) * symbols(w)
