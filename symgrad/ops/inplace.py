@@ -240,22 +240,18 @@ def _write(x: Tensor, values: np.ndarray, op: str, one_value: bool = False) -> N
     else:
         np.copyto(x._data, values, casting="unsafe")
     x._counter.value += 1
-    _note_unrecorded(x, op)
-    _reread_views(x)
-
-
-def _note_unrecorded(x: Tensor, op: str) -> None:
-    """Note the change of the tensors with a history whose values changed with ``x``'s, for
-    closed forms to refuse (see :mod:`symgrad._unrecorded`)."""
     root, _, aliases = live_aliases(x)
+    # the tensors with a history whose values changed with x's: closed forms refuse them
+    # (see symgrad._unrecorded)
     note_change([x, root, data_base(x), *aliases], op)
+    _reread_views(x, root, aliases)
 
 
-def _reread_views(x: Tensor) -> None:
+def _reread_views(x: Tensor, root: Tensor | None, aliases: list) -> None:
     """After a change recorded nowhere (under no_grad, an optimizer's step, a write through a
     detached alias), the views of a tensor that requires grad read it again
-    (``AsStridedBackward0``), as PyTorch's views do when next used after their version moved."""
-    root, _, aliases = live_aliases(x)
+    (``AsStridedBackward0``), as PyTorch's views do when next used after their version moved;
+    ``root`` and ``aliases``: :func:`~symgrad.tensor.live_aliases` of ``x``."""
     if not aliases:
         return
     # the views hang off the tensor they were made of: x's root, or an alias of it (detach(),
