@@ -15,6 +15,7 @@ from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import node_class
 from symgrad.ops.indexing import slice_along
 from symgrad.ops.shape import _tensor, to_dtype
+from symgrad.ops.shown import shown
 from symgrad.prim import tangents
 from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.primitive import Primitive, input_records, meta_gradients
@@ -39,11 +40,11 @@ def _cat_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(grads)
 
 
-def _cat_forward(xp: Any, *arrays: Any, dim: int, skip: tuple) -> Any:
+def _cat_forward(xp: Any, *arrays: Any, dim: int, skip: tuple, saved_as: tuple = ()) -> Any:
     return xp.cat([a for a, skipped in zip(arrays, skip) if not skipped], dim)
 
 
-def _cat_kernel(xp: Any, *arrays: Any, dim: int, skip: tuple) -> Any:
+def _cat_kernel(xp: Any, *arrays: Any, dim: int, skip: tuple, saved_as: tuple = ()) -> Any:
     joined = [a for a, skipped in zip(arrays, skip) if not skipped]
     return in_common_format(xp.cat(joined, dim), joined)
 
@@ -102,7 +103,8 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                     f"({_shapes(first, ref, i, x)})"
                 )
     common = dtypes.result_type(*tensors)
-    return _CAT(*(to_dtype(x, common) for x in tensors), dim=d, skip=skip)
+    joined = (to_dtype(x, common) for x in tensors)
+    return _CAT(*joined, dim=d, skip=skip, saved_as=shown(dim=dim))
 
 
 concat = concatenate = cat
@@ -142,14 +144,14 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if not same:
         common = dtypes.result_type(*tensors)
         tensors = [to_dtype(x, common) for x in tensors]
-    return _STACK(*tensors, dim=d)
+    return _STACK(*tensors, dim=d, saved_as=shown(dim=dim))
 
 
-def _stack_forward(xp: Any, *arrays: Any, dim: int) -> Any:
+def _stack_forward(xp: Any, *arrays: Any, dim: int, saved_as: tuple = ()) -> Any:
     return xp.cat([xp.unsqueeze(a, dim) for a in arrays], dim)
 
 
-def _stack_kernel(xp: Any, *arrays: Any, dim: int) -> Any:
+def _stack_kernel(xp: Any, *arrays: Any, dim: int, saved_as: tuple = ()) -> Any:
     for a in arrays:
         if type(a) is not np.ndarray:  # (a meta array, a number)
             return _stack_forward(xp, *arrays, dim=dim)

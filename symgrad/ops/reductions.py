@@ -21,6 +21,7 @@ from symgrad._data import distinct_dims
 from symgrad.ops.operand_checks import zero_count
 from symgrad.ops.picking import _pick_forward, _pick_vjp, picked, picked_itself
 from symgrad.ops.reduced_dtype import converted, kernel_dtype
+from symgrad.ops.shown import shown_dims
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import HALF
 from symgrad.prim.structural import Structural
@@ -96,7 +97,9 @@ def _count(shape: tuple, dim: Any) -> int:
 # -- sum and mean ----------------------------------------------------------------------------------
 _SUM = Structural(
     "sum",
-    lambda xp, a, dim, keepdim, dtype=None: xp.sum(converted(xp, a, dtype), dim, keepdim),
+    lambda xp, a, dim, keepdim, dtype=None, saved_as=(): xp.sum(
+        converted(xp, a, dtype), dim, keepdim
+    ),
     lambda xp, g, c: (_keep(g, c, xp),),
     backward=_overload("Sum"),
     jvp="linear",
@@ -127,12 +130,12 @@ def total(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, dtype: Any =
     dims, keepdim = _reduced_dims(input, dim), bool(keepdim)
     converts = None if dtype is None else kernel_dtype(input, dtype)
     if converts is not None:  # converted by the node itself
-        return _SUM(input, dim=dims, keepdim=keepdim, dtype=converts)
+        return _SUM(input, dim=dims, keepdim=keepdim, dtype=converts, **shown_dims(dim))
     if dtype is not None:
         input = input.to(dtype)
     elif input.dtype.category < 2:  # PyTorch sums bool and integer tensors as int64
         input = input.to(dtypes.int64)
-    return _in_dtype(_SUM(input, dim=dims, keepdim=keepdim), input)
+    return _in_dtype(_SUM(input, dim=dims, keepdim=keepdim, **shown_dims(dim)), input)
 
 
 def _in_dtype(out: Tensor, input: Tensor) -> Tensor:
@@ -145,7 +148,7 @@ def _mean_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.div_scalar(_keep(g, c, xp), _count(c.shapes[0], c.params["dim"])),)
 
 
-def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
+def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None, saved_as=()) -> Any:
     a = converted(xp, a, dtype)
     if type(a) is np.ndarray and a.dtype is HALF:  # the float32 sum divided before rounding
         total = np.sum(a, axis=dim, keepdims=keepdim, dtype=np.float32)
@@ -155,7 +158,7 @@ def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) ->
 
 _MEAN = Structural(
     "mean",
-    lambda xp, a, dim, keepdim, dtype=None: (
+    lambda xp, a, dim, keepdim, dtype=None, saved_as=(): (
         xp.sum(converted(xp, a, dtype), dim, keepdim) / _count(a.shape, dim)
     ),
     _mean_vjp,
@@ -180,11 +183,11 @@ def mean(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
             f"mean(): could not infer output dtype. {which} dtype must be either a floating "
             f"point or complex dtype. Got: {target.scalar_type}"
         )
-    dims, keepdim = _reduced_dims(input, dim), bool(keepdim)
+    dims, keepdim, shows = _reduced_dims(input, dim), bool(keepdim), shown_dims(dim)
     if input.dtype.is_floating_point:  # a dtype= converted by the node itself
-        out = _MEAN(input, dim=dims, keepdim=keepdim, dtype=kernel_dtype(input, target))
+        out = _MEAN(input, dim=dims, keepdim=keepdim, dtype=kernel_dtype(input, target), **shows)
     else:
-        out = _MEAN(input.to(target), dim=dims, keepdim=keepdim)
+        out = _MEAN(input.to(target), dim=dims, keepdim=keepdim, **shows)
     return out if out._data.dtype == target.numpy else out.to(target)
 
 
