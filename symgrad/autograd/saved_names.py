@@ -51,6 +51,8 @@ ARGUMENTS = {
     "NativeBatchNormBackward0": ("input", "weight", "bias"),
     "NativeGroupNormBackward0": ("input", "weight", "bias"),
     "WhereBackward0": ("condition", "self", "other"),
+    "GridSampler2DBackward0": ("input", "grid"),
+    "GridSampler3DBackward0": ("input", "grid"),
     "PowBackward2": ("exponent",),
     "LerpBackward0": ("self", "end"),
     "LerpBackward1": ("self", "end", "weight"),
