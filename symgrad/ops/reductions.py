@@ -381,7 +381,7 @@ _MAX_DIM = Structural("max", _pick_forward, _pick_vjp, backward="MaxBackward0")
 _MIN_DIM = Structural("min", _pick_forward, _pick_vjp, backward="MinBackward0")
 
 
-def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
+def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any, given: Any = None) -> MaxMin:
     if input.ndim == 0 and not _batching.any_batched(input):  # its own maximum
         return (_Max if arg is np.argmax else _Min)(*picked_itself(_select_prim(arg), input))
     if input.ndim == 0:  # along its one (implied) dimension
@@ -393,7 +393,7 @@ def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
         return np.expand_dims(arg(a, axis=dim), dim).astype(np.int64)
 
     result = _Max if arg is np.argmax else _Min
-    return result(*picked(_select_prim(arg), input, dim, bool(keepdim), find))
+    return result(*picked(_select_prim(arg), input, dim, bool(keepdim), find, given))
 
 
 def _select_prim(arg: Any) -> Structural:
@@ -420,7 +420,7 @@ def max(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any 
     _check_nonempty(input, "max", dim)
     if d is None:
         return _MAX_ALL(input, dim=None, keepdim=False)
-    return _select_along(input, d, keepdim, np.argmax)
+    return _select_along(input, d, keepdim, np.argmax, dim)
 
 
 def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any = OMITTED) -> Any:
@@ -442,4 +442,4 @@ def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any 
     _check_nonempty(input, "min", dim)
     if d is None:
         return _MIN_ALL(input, dim=None, keepdim=False)
-    return _select_along(input, d, keepdim, np.argmin)
+    return _select_along(input, d, keepdim, np.argmin, dim)

@@ -85,6 +85,11 @@ CASES = {
         _saved("dim", lambda T, x: x.logsumexp(-1)),
         ("LogsumexpBackward0", (_MINUS_1,)),
     ),
+    "max": (_saved("dim", lambda T, x: x.max(-1)), ("MaxBackward0", _MINUS_1)),
+    "min_keepdim": (_saved("dim", lambda T, x: x.min(-2, True)), ("MinBackward0", _MINUS_2)),
+    "sort": (_saved("dim", lambda T, x: x.sort(-2)), ("SortBackward0", _MINUS_2)),
+    "topk_default_dim": (_saved("dim", lambda T, x: x.topk(2)), ("TopkBackward0", _MINUS_1)),
+    "kthvalue": (_saved("dim", lambda T, x: x.kthvalue(1, 0)), ("KthvalueBackward0", 0)),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
