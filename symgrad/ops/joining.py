@@ -214,7 +214,7 @@ class _Pieces(Primitive):
         """PyTorch's node class, with ``count`` outputs."""
         return node_class(self.backward_name, outputs=count)
 
-    def forward(self, xp: Any, a: Any, dim: int, keys: tuple) -> tuple:
+    def forward(self, xp: Any, a: Any, dim: int, keys: tuple, saved_as: tuple = ()) -> tuple:
         return tuple(xp.getitem(a, k) for k in keys)
 
     def outputs(self, xp: Any, inputs: tuple, params: dict) -> tuple:
@@ -251,7 +251,9 @@ class _Pieces(Primitive):
         ]
         return (self.join(pieces, dim),)
 
-    def __call__(self, tensor: Tensor, dim: int, keys: tuple) -> tuple[Tensor, ...]:
+    def __call__(
+        self, tensor: Tensor, dim: int, keys: tuple, saved_as: tuple = ()
+    ) -> tuple[Tensor, ...]:
         if type(tensor) is BatchedTensor:  # inside vmap: each piece by the indexing rule
             return tuple(tensor[k] for k in keys)
         arrays = [tensor._data[k] for k in keys]
@@ -264,7 +266,7 @@ class _Pieces(Primitive):
         else:
             kind = "multi"  # PyTorch refuses in-place changes of these while recording
             edges, saved, versions, meta, consts, held = input_records((tensor,), (False,))
-            params = {"dim": dim, "keys": keys}
+            params = {"dim": dim, "keys": keys, "saved_as": saved_as}
             node = self.node_class(len(keys))(
                 self, params, edges, saved, None, versions, meta, consts, held
             )
@@ -276,7 +278,7 @@ class _Pieces(Primitive):
         for t in outs if self.pieces == "view" else ():
             link_view(tensor, t, kind)
         if dual.active() and dual.tangent_of(tensor) is not None:
-            params = {"dim": dim, "keys": keys}
+            params = {"dim": dim, "keys": keys, "saved_as": saved_as}
             for i, t in enumerate(outs):
                 tangents.propagate(self, (tensor,), params, t, i)
         return outs
@@ -319,7 +321,7 @@ def split(
     if isinstance(split_size_or_sections, Tensor):
         split_size_or_sections = _size_of_tensor(split_size_or_sections)
     d, keys, by_size = split_keys(tensor, split_size_or_sections, dim)
-    return (_SPLIT if by_size else _SPLIT_WITH_SIZES)(tensor, d, keys)
+    return (_SPLIT if by_size else _SPLIT_WITH_SIZES)(tensor, d, keys, shown(dim=dim))
 
 
 def _size_of_tensor(size: Tensor) -> Any:
@@ -384,4 +386,5 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = _wrap_dim(dim, input.ndim)
     lead = (slice(None),) * d
-    return _UNBIND(input, d, tuple(lead + (i, Ellipsis) for i in range(input.shape[d])))
+    keys = tuple(lead + (i, Ellipsis) for i in range(input.shape[d]))
+    return _UNBIND(input, d, keys, shown(dim=dim))

@@ -90,6 +90,13 @@ CASES = {
     "sort": (_saved("dim", lambda T, x: x.sort(-2)), ("SortBackward0", _MINUS_2)),
     "topk_default_dim": (_saved("dim", lambda T, x: x.topk(2)), ("TopkBackward0", _MINUS_1)),
     "kthvalue": (_saved("dim", lambda T, x: x.kthvalue(1, 0)), ("KthvalueBackward0", 0)),
+    "split": (_saved("dim", lambda T, x: x.split(2, -1)), ("SplitBackward0", _MINUS_1)),
+    "split_sizes": (
+        _saved("dim", lambda T, x: x.split([1, 2], -1)),
+        ("SplitWithSizesBackward0", _MINUS_1),
+    ),
+    "chunk": (_saved("dim", lambda T, x: x.chunk(2, -1)), ("SplitBackward0", _MINUS_1)),
+    "unbind": (_saved("dim", lambda T, x: x.unbind(-1)), ("UnbindBackward0", _MINUS_1)),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
