@@ -189,7 +189,8 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     start = start % size if start < 0 else start
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return slice_along(input, d, start, start + length)  # (SliceBackward0, as PyTorch)
+    # (SliceBackward0, as PyTorch's, with the dim as given)
+    return slice_along(input, d, start, start + length, shown(dim=dim))
 
 
 def _at_least_1d(input: Tensor, op: str) -> None:

@@ -97,6 +97,13 @@ CASES = {
     ),
     "chunk": (_saved("dim", lambda T, x: x.chunk(2, -1)), ("SplitBackward0", _MINUS_1)),
     "unbind": (_saved("dim", lambda T, x: x.unbind(-1)), ("UnbindBackward0", _MINUS_1)),
+    "select": (_saved("dim", lambda T, x: x.select(-1, 1)), ("SelectBackward0", _MINUS_1)),
+    "select_index": (
+        lambda T: _saved("index", lambda T, x: x.select(-1, -1))(T)[1],
+        _MINUS_1,
+    ),
+    "narrow": (_saved("dim", lambda T, x: x.narrow(-1, 0, 2)), ("SliceBackward0", _MINUS_1)),
+    "narrow_start": (lambda T: _saved("start", lambda T, x: x.narrow(-1, -2, 1))(T)[1], 1),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
