@@ -21,7 +21,7 @@ from symgrad._data import distinct_dims
 from symgrad.ops.operand_checks import zero_count
 from symgrad.ops.picking import _pick_forward, _pick_vjp, picked, picked_itself
 from symgrad.ops.reduced_dtype import converted, kernel_dtype
-from symgrad.ops.shown import shown_dims
+from symgrad.ops.shown import shown, shown_dims
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import HALF
 from symgrad.prim.structural import Structural
@@ -221,6 +221,7 @@ _PROD = Structural(
     backward=_overload("Prod"),
     batch="reduction",
     rows=True,
+    shows=True,
 )
 
 
@@ -233,15 +234,16 @@ def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
         require_tensor("prod", "input", 1, input)
     check_keepdim("prod", dim, keepdim)
     dims, keepdim = _reduced_dims(input, dim), bool(keepdim)
+    shows = {} if dim is OMITTED else {"saved_as": shown(dim=dim)}
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype, "prod")
         converts = kernel_dtype(input, dtype)
         if converts is not None:  # converted by the node itself
-            return _PROD(input, dim=dims, keepdim=keepdim, dtype=converts)
+            return _PROD(input, dim=dims, keepdim=keepdim, dtype=converts, **shows)
         input = input.to(dtype)
     elif input.dtype.category < 2:  # as sum: bool and integer products are int64
         input = input.to(dtypes.int64)
-    return _in_dtype(_PROD(input, dim=dims, keepdim=keepdim), input)
+    return _in_dtype(_PROD(input, dim=dims, keepdim=keepdim, **shows), input)
 
 
 # -- extrema ---------------------------------------------------------------------------------------
@@ -290,6 +292,7 @@ def _extremum(name: str, reduce: Any, pick: Any, backward: str, vjp: Any) -> Str
         kernel=lambda xp, a, dim, keepdim: np.asarray(reduce(a, axis=dim, keepdims=keepdim)),
         batch="reduction",
         rows=True,
+        shows=True,
     )
 
 
@@ -342,7 +345,8 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
         require_tensor("amax", "input", 1, input)
     _refuse_limited(input, "max_values_cpu")
     _check_nonempty(input, "amax", dim)
-    return _AMAX(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+    dims, keepdim = _dims(input, dim), bool(keepdim)
+    return _AMAX(input, dim=dims, keepdim=keepdim, **shown_dims(dim))
 
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -351,7 +355,8 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
         require_tensor("amin", "input", 1, input)
     _refuse_limited(input, "min_values_cpu")
     _check_nonempty(input, "amin", dim)
-    return _AMIN(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+    dims, keepdim = _dims(input, dim), bool(keepdim)
+    return _AMIN(input, dim=dims, keepdim=keepdim, **shown_dims(dim))
 
 
 class MaxMin(NamedTuple):

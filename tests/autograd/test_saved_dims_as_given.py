@@ -104,6 +104,9 @@ CASES = {
     ),
     "narrow": (_saved("dim", lambda T, x: x.narrow(-1, 0, 2)), ("SliceBackward0", _MINUS_1)),
     "narrow_start": (lambda T: _saved("start", lambda T, x: x.narrow(-1, -2, 1))(T)[1], 1),
+    "prod": (_saved("dim", lambda T, x: x.prod(-1)), ("ProdBackward1", _MINUS_1)),
+    "amax": (_saved("dim", lambda T, x: x.amax([1, -2])), ("AmaxBackward0", (1, _MINUS_2))),
+    "amin_all": (_saved("dim", lambda T, x: x.amin()), ("AminBackward0", ())),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
