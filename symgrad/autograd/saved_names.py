@@ -43,6 +43,8 @@ ARGUMENTS = {
     "MvBackward0": ("self", "vec"),
     "DotBackward0": ("self", "tensor"),
     "AddmmBackward0": ("self", "mat1", "mat2"),
+    "BaddbmmBackward0": ("self", "batch1", "batch2"),
+    "AddmvBackward0": ("self", "mat", "vec"),
     "PowBackward1": ("self", "exponent"),
     "PreluKernelBackward0": ("self", "weight"),
     "BinaryCrossEntropyWithLogitsBackward0": ("self", "target"),

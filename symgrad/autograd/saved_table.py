@@ -67,6 +67,8 @@ _TABLE = {
     "AddmmBackward0": (
         "alpha beta mat1 mat1_sym_sizes mat1_sym_strides mat2 mat2_sym_sizes mat2_sym_strides"
     ),
+    "BaddbmmBackward0": "alpha batch1 batch2 beta",
+    "AddmvBackward0": "alpha beta mat vec",
     # views and shapes
     "ViewBackward0": "self_sym_sizes",
     "UnsafeViewBackward0": "self_sym_sizes",
@@ -314,6 +316,7 @@ _DIM_TUPLE = {"dim": _dims}
 _DIM_INT = {"dim": _dim}
 _PICKED = {"dim": _dim, "indices": _indices}
 _LOSS = {"reduction": _reduction}
+_SCALES = {"alpha": _param_or("alpha", 1), "beta": _param_or("beta", 1)}
 
 # how to read, by node, the values that are neither a saved tensor nor a parameter by the name
 VALUES: dict[str, dict[str, Any]] = {
@@ -348,10 +351,9 @@ VALUES: dict[str, dict[str, Any]] = {
     "LinalgVectorNormBackward0": {"dim": _dims, "ord": _param_or("order", 2)},
     "CumsumBackward0": _DIM_INT,
     "CumprodBackward0": _DIM_INT,
-    "AddmmBackward0": {
-        "alpha": _param_or("alpha", 1),
-        "beta": _param_or("beta", 1),
-    },
+    "AddmmBackward0": _SCALES,
+    "BaddbmmBackward0": _SCALES,
+    "AddmvBackward0": _SCALES,
     "SqueezeBackward1": _DIM_INT,
     "SqueezeBackward2": _DIM_TUPLE,
     "SelectBackward0": {"dim": _select_part("dim"), "index": _select_part("index")},

@@ -734,6 +734,20 @@ CASES = [
     ),
     ("roll_flat", lambda T, F, i: i["x"].roll(2), "RollBackward0", {"dims": (), "shifts": (2,)}),
     (
+        "baddbmm",
+        lambda T, F, i: T.baddbmm(
+            T.ones(1, 2, 2), i["x"].view(1, 2, 3), i["w"].view(1, 3, 2), beta=0.5, alpha=2
+        ),
+        "BaddbmmBackward0",
+        {"alpha": 2, "batch1": Saved((1, 2, 3)), "batch2": Saved((1, 3, 2)), "beta": 0.5},
+    ),
+    (
+        "addmv",
+        lambda T, F, i: T.addmv(i["b"], i["x"], T.ones(3)),
+        "AddmvBackward0",
+        {"alpha": 1, "beta": 1, "mat": None, "vec": Saved((3,))},
+    ),
+    (
         "grid_sample",
         lambda T, F, i: F.grid_sample(
             i["x"].view(1, 1, 2, 3), i["w"].view(1, 1, 3, 2), align_corners=False
