@@ -38,6 +38,7 @@ _TABLE = {
     "EluBackward0": "alpha input_scale scale self",
     "ThresholdBackward0": "self threshold",
     "SoftplusBackward0": "beta self threshold",
+    "LogitBackward0": "eps self",
     # reductions
     "SumBackward0": "self_sym_sizes",
     "SumBackward1": "dim keepdim self_sym_sizes",
@@ -68,6 +69,7 @@ _TABLE = {
         "alpha beta mat1 mat1_sym_sizes mat1_sym_strides mat2 mat2_sym_sizes mat2_sym_strides"
     ),
     "BaddbmmBackward0": "alpha batch1 batch2 beta",
+    "PdistBackward0": "p result self",
     "AddmvBackward0": "alpha beta mat vec",
     # views and shapes
     "ViewBackward0": "self_sym_sizes",
@@ -325,6 +327,7 @@ VALUES: dict[str, dict[str, Any]] = {
     "RsubBackward1": {"alpha": _param_or("alpha", 1)},
     "PowBackward0": {"exponent": _param_or("exponent", 2)},  # square()
     "ClampBackward1": {"min": _bound("min"), "max": _bound("max")},
+    "LogitBackward0": {"eps": _param_or("eps", None)},
     "GeluBackward0": {"approximate": lambda n: "tanh" if n.prim.name == "gelu_tanh" else "none"},
     "EluBackward0": {
         "alpha": _param_or("alpha", _SELU_ALPHA),

@@ -734,6 +734,24 @@ CASES = [
     ),
     ("roll_flat", lambda T, F, i: i["x"].roll(2), "RollBackward0", {"dims": (), "shifts": (2,)}),
     (
+        "logit",
+        lambda T, F, i: i["x"].sigmoid().logit(),
+        "LogitBackward0",
+        {"eps": None, "self": F32},
+    ),
+    (
+        "logit_eps",
+        lambda T, F, i: i["x"].sigmoid().logit(0.25),
+        "LogitBackward0",
+        {"eps": 0.25, "self": F32},
+    ),
+    (
+        "pdist",
+        lambda T, F, i: F.pdist(i["x"], 1.5),
+        "PdistBackward0",
+        {"p": 1.5, "result": Saved((1,)), "self": F32_X},
+    ),
+    (
         "baddbmm",
         lambda T, F, i: T.baddbmm(
             T.ones(1, 2, 2), i["x"].view(1, 2, 3), i["w"].view(1, 3, 2), beta=0.5, alpha=2
