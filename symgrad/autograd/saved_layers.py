@@ -32,6 +32,7 @@ SAVED = {
     "ChannelShuffleBackward0": "groups",
     "MaxUnpool2DBackward0": "indices",
     "MaxUnpool3DBackward0": "indices",
+    "AffineGridGeneratorBackward0": "align_corners size",
 }
 _SCALES = {1: "scales", 2: "scales_h scales_w", 3: "scales_d scales_h scales_w"}
 for _d, _scales in _SCALES.items():
@@ -52,6 +53,8 @@ for _d in (1, 2, 3):
     SAVED[f"MaxPool{_d}DWithIndicesBackward0"] = (
         "ceil_mode dilation kernel_size padding result1 self stride"
     )
+    SAVED[f"FractionalMaxPool{_d}DBackward0"] = "kernel_size output_size result1 self"
+    SAVED[f"GridSampler{_d}DBackward0"] = "align_corners grid input interpolation_mode padding_mode"
     SAVED[f"AvgPool{_d}DBackward0"] = (
         "ceil_mode count_include_pad divisor_override kernel_size padding self stride"
     )
@@ -149,3 +152,4 @@ VALUES: dict[str, dict[str, Any]] = {
 }
 for _d in (1, 2, 3):
     VALUES[f"MaxPool{_d}DWithIndicesBackward0"] = {"result1": _max_positions}
+    VALUES[f"FractionalMaxPool{_d}DBackward0"] = {"result1": _max_positions}

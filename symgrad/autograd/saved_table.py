@@ -38,6 +38,7 @@ _TABLE = {
     "EluBackward0": "alpha input_scale scale self",
     "ThresholdBackward0": "self threshold",
     "SoftplusBackward0": "beta self threshold",
+    "LogitBackward0": "eps self",
     # reductions
     "SumBackward0": "self_sym_sizes",
     "SumBackward1": "dim keepdim self_sym_sizes",
@@ -67,6 +68,9 @@ _TABLE = {
     "AddmmBackward0": (
         "alpha beta mat1 mat1_sym_sizes mat1_sym_strides mat2 mat2_sym_sizes mat2_sym_strides"
     ),
+    "BaddbmmBackward0": "alpha batch1 batch2 beta",
+    "PdistBackward0": "p result self",
+    "AddmvBackward0": "alpha beta mat vec",
     # views and shapes
     "ViewBackward0": "self_sym_sizes",
     "UnsafeViewBackward0": "self_sym_sizes",
@@ -314,6 +318,7 @@ _DIM_TUPLE = {"dim": _dims}
 _DIM_INT = {"dim": _dim}
 _PICKED = {"dim": _dim, "indices": _indices}
 _LOSS = {"reduction": _reduction}
+_SCALES = {"alpha": _param_or("alpha", 1), "beta": _param_or("beta", 1)}
 
 # how to read, by node, the values that are neither a saved tensor nor a parameter by the name
 VALUES: dict[str, dict[str, Any]] = {
@@ -322,6 +327,7 @@ VALUES: dict[str, dict[str, Any]] = {
     "RsubBackward1": {"alpha": _param_or("alpha", 1)},
     "PowBackward0": {"exponent": _param_or("exponent", 2)},  # square()
     "ClampBackward1": {"min": _bound("min"), "max": _bound("max")},
+    "LogitBackward0": {"eps": _param_or("eps", None)},
     "GeluBackward0": {"approximate": lambda n: "tanh" if n.prim.name == "gelu_tanh" else "none"},
     "EluBackward0": {
         "alpha": _param_or("alpha", _SELU_ALPHA),
@@ -348,10 +354,9 @@ VALUES: dict[str, dict[str, Any]] = {
     "LinalgVectorNormBackward0": {"dim": _dims, "ord": _param_or("order", 2)},
     "CumsumBackward0": _DIM_INT,
     "CumprodBackward0": _DIM_INT,
-    "AddmmBackward0": {
-        "alpha": _param_or("alpha", 1),
-        "beta": _param_or("beta", 1),
-    },
+    "AddmmBackward0": _SCALES,
+    "BaddbmmBackward0": _SCALES,
+    "AddmvBackward0": _SCALES,
     "SqueezeBackward1": _DIM_INT,
     "SqueezeBackward2": _DIM_TUPLE,
     "SelectBackward0": {"dim": _select_part("dim"), "index": _select_part("index")},

@@ -109,7 +109,7 @@ def _adaptive_avg(d: int, input: Any, output_size: Any) -> Tensor:
             f"{{{shown}}}"
         )
     if all(o == 1 for o in sizes):  # PyTorch's shortcut, with no further checks
-        return input.mean(tuple(range(-d, 0)), keepdim=True)
+        return input.mean(tuple(range(-1, -d - 1, -1)), keepdim=True)  # (its dims' order)
     if input.ndim not in (d + 1, d + 2):
         raise RuntimeError(
             f"{op}(): Expected {d + 1}D or {d + 2}D tensor, but got {list(input.shape)}"

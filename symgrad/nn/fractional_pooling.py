@@ -121,7 +121,8 @@ def _pool(d: int, input, kernel_size, output_size, output_ratio, _random_samples
         _starts(u[..., order[j]], n, o, kk)[..., None] + np.arange(kk)
         for j, (n, o, kk) in enumerate(zip(input.shape[-d:], out, k))
     ]
-    return _window_maxima(input, index, f"FractionalMaxPool{d}DBackward0")
+    shown = (("kernel_size", tuple(k)), ("output_size", tuple(out)))
+    return _window_maxima(input, index, f"FractionalMaxPool{d}DBackward0", shown)
 
 
 def fractional_max_pool2d_with_indices(

@@ -141,6 +141,7 @@ _GRID_SAMPLE = Structural(
     saves=(0, 1),
     backward=_name,
     jvp=no_forward_rule(lambda c: f"grid_sampler_{len(c.shapes[0]) - 2}d"),
+    shows=True,
 )
 
 
@@ -297,6 +298,10 @@ def _check(input: Tensor, grid: Tensor, mode: str, padding_mode: str) -> None:
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
 
 
+# (PyTorch's enums, as its node shows them)
+_MODES, _PADDINGS = ("bilinear", "nearest", "bicubic"), ("zeros", "border", "reflection")
+
+
 def grid_sample(
     input: Tensor,
     grid: Tensor,
@@ -334,7 +339,12 @@ def grid_sample(
         # from the grid's values: at every call of a compiled function too
         return _params(coords, shape, mode, padding_mode, align_corners)
 
-    result = _GRID_SAMPLE(input, grid, **params(grid._data))
+    shown = (
+        ("interpolation_mode", _MODES.index(mode)),
+        ("padding_mode", _PADDINGS.index(padding_mode)),
+        ("align_corners", bool(align_corners)),
+    )
+    result = _GRID_SAMPLE(input, grid, **params(grid._data), saved_as=shown)
     _tracing.data_params(result, params, grid)
     return result
 

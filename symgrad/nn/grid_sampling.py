@@ -53,6 +53,7 @@ _AFFINE_GRID = Structural(
     _affine_vjp,
     backward="AffineGridGeneratorBackward0",
     jvp="linear",
+    shows=True,
 )
 
 
@@ -107,4 +108,5 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
             f"{size[0]}"
         )
     base = _base_grid(spatial, align_corners, theta._data.dtype)
-    return _AFFINE_GRID(theta, base=base, out=(size[0], *spatial, d))
+    shown = (("size", tuple(int(n) for n in size)), ("align_corners", bool(align_corners)))
+    return _AFFINE_GRID(theta, base=base, out=(size[0], *spatial, d), saved_as=shown)

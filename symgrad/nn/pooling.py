@@ -154,10 +154,10 @@ def _found(find: Any, input: Tensor) -> Tensor:
     return indices
 
 
-def _window_maxima(input: Tensor, index: list, name: str) -> tuple:
+def _window_maxima(input: Tensor, index: list, name: str, shown: tuple = ()) -> tuple:
     """Each window's first maximum over the last ``len(index)`` dimensions of ``input``
-    (windows as :func:`window_maximum` takes them), recorded as node ``name``, and its flat
-    position in the plane."""
+    (windows as :func:`window_maximum` takes them), recorded as node ``name`` (showing the
+    arguments ``shown``), and its flat position in the plane."""
     spatial = input.shape[-len(index) :]
 
     def flat(a: np.ndarray) -> np.ndarray:
@@ -168,7 +168,8 @@ def _window_maxima(input: Tensor, index: list, name: str) -> tuple:
         return np.asarray(at, dtype=np.int64)
 
     key = window_maximum(input._data, index)[0]
-    result = pick(input, key, name, lambda a: window_maximum(a, index)[0], reads_input=True)
+    find = lambda a: window_maximum(a, index)[0]  # noqa: E731
+    result = pick(input, key, name, find, reads_input=True, shown=shown)
     return result, _found(flat, input)
 
 

@@ -164,6 +164,7 @@ _GETITEM = {
         text=getitem_text,
         batch="getitem",
         numeric_vjp=None if kind == "advanced" else index_gradient,
+        shows=kind in ("select", "slice"),  # (select's and narrow's dim as given)
     )
     for kind, name in (
         ("select", "SelectBackward0"),
@@ -197,10 +198,10 @@ def getitem(input: Tensor, key: Any) -> Tensor:
     return input
 
 
-def slice_along(input: Tensor, dim: int, start: int, stop: int) -> Tensor:
+def slice_along(input: Tensor, dim: int, start: int, stop: int, shown: tuple = ()) -> Tensor:
     """``input``'s elements ``start:stop`` along ``dim`` as PyTorch's ``slice`` (and
     ``narrow``) records them: ``SliceBackward0``, even for the whole dimension (where
-    Python's ``x[:, 0:n]`` records ``AliasBackward0``).
+    Python's ``x[:, 0:n]`` records ``AliasBackward0``); ``shown``: the node's ``saved_as``.
 
     Examples
     --------
@@ -210,11 +211,18 @@ def slice_along(input: Tensor, dim: int, start: int, stop: int) -> Tensor:
     'SliceBackward0'
     """
     key = (slice(None),) * dim + (slice(start, stop),)
-    return _one_node(input, "slice", normalize_key(key, input.shape), key)
+    return _one_node(input, "slice", normalize_key(key, input.shape), key, shown)
 
 
-def _one_node(input: Tensor, kind: str, key: Any, given: Any) -> Tensor:
-    result = _GETITEM[kind](input, key=key)
+def select_along(input: Tensor, dim: int, index: int, shown: tuple = ()) -> Tensor:
+    """``input[..., index]`` at ``dim`` as PyTorch's ``select`` records it
+    (``SelectBackward0``, showing ``shown``)."""
+    key = (slice(None),) * dim + (index,)
+    return _one_node(input, "select", normalize_key(key, input.shape), key, shown)
+
+
+def _one_node(input: Tensor, kind: str, key: Any, given: Any, shown: tuple = ()) -> Tensor:
+    result = _GETITEM[kind](input, key=key, **({"saved_as": shown} if shown else {}))
     if kind == "advanced" or TRACE.log is not None:
         _reads_key(result, given, input.shape)
     return result

@@ -15,6 +15,7 @@ from symgrad.autograd import dual, grad_mode
 from symgrad.autograd.node import node_class
 from symgrad.ops.indexing import slice_along
 from symgrad.ops.shape import _tensor, to_dtype
+from symgrad.ops.shown import shown
 from symgrad.prim import tangents
 from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.primitive import Primitive, input_records, meta_gradients
@@ -39,11 +40,11 @@ def _cat_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return tuple(grads)
 
 
-def _cat_forward(xp: Any, *arrays: Any, dim: int, skip: tuple) -> Any:
+def _cat_forward(xp: Any, *arrays: Any, dim: int, skip: tuple, saved_as: tuple = ()) -> Any:
     return xp.cat([a for a, skipped in zip(arrays, skip) if not skipped], dim)
 
 
-def _cat_kernel(xp: Any, *arrays: Any, dim: int, skip: tuple) -> Any:
+def _cat_kernel(xp: Any, *arrays: Any, dim: int, skip: tuple, saved_as: tuple = ()) -> Any:
     joined = [a for a, skipped in zip(arrays, skip) if not skipped]
     return in_common_format(xp.cat(joined, dim), joined)
 
@@ -102,7 +103,8 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                     f"({_shapes(first, ref, i, x)})"
                 )
     common = dtypes.result_type(*tensors)
-    return _CAT(*(to_dtype(x, common) for x in tensors), dim=d, skip=skip)
+    joined = (to_dtype(x, common) for x in tensors)
+    return _CAT(*joined, dim=d, skip=skip, saved_as=shown(dim=dim))
 
 
 concat = concatenate = cat
@@ -142,14 +144,14 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if not same:
         common = dtypes.result_type(*tensors)
         tensors = [to_dtype(x, common) for x in tensors]
-    return _STACK(*tensors, dim=d)
+    return _STACK(*tensors, dim=d, saved_as=shown(dim=dim))
 
 
-def _stack_forward(xp: Any, *arrays: Any, dim: int) -> Any:
+def _stack_forward(xp: Any, *arrays: Any, dim: int, saved_as: tuple = ()) -> Any:
     return xp.cat([xp.unsqueeze(a, dim) for a in arrays], dim)
 
 
-def _stack_kernel(xp: Any, *arrays: Any, dim: int) -> Any:
+def _stack_kernel(xp: Any, *arrays: Any, dim: int, saved_as: tuple = ()) -> Any:
     for a in arrays:
         if type(a) is not np.ndarray:  # (a meta array, a number)
             return _stack_forward(xp, *arrays, dim=dim)
@@ -187,7 +189,8 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     start = start % size if start < 0 else start
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return slice_along(input, d, start, start + length)  # (SliceBackward0, as PyTorch)
+    # (SliceBackward0, as PyTorch's, with the dim as given)
+    return slice_along(input, d, start, start + length, shown(dim=dim))
 
 
 def _at_least_1d(input: Tensor, op: str) -> None:
@@ -212,7 +215,7 @@ class _Pieces(Primitive):
         """PyTorch's node class, with ``count`` outputs."""
         return node_class(self.backward_name, outputs=count)
 
-    def forward(self, xp: Any, a: Any, dim: int, keys: tuple) -> tuple:
+    def forward(self, xp: Any, a: Any, dim: int, keys: tuple, saved_as: tuple = ()) -> tuple:
         return tuple(xp.getitem(a, k) for k in keys)
 
     def outputs(self, xp: Any, inputs: tuple, params: dict) -> tuple:
@@ -249,7 +252,9 @@ class _Pieces(Primitive):
         ]
         return (self.join(pieces, dim),)
 
-    def __call__(self, tensor: Tensor, dim: int, keys: tuple) -> tuple[Tensor, ...]:
+    def __call__(
+        self, tensor: Tensor, dim: int, keys: tuple, saved_as: tuple = ()
+    ) -> tuple[Tensor, ...]:
         if type(tensor) is BatchedTensor:  # inside vmap: each piece by the indexing rule
             return tuple(tensor[k] for k in keys)
         arrays = [tensor._data[k] for k in keys]
@@ -262,7 +267,7 @@ class _Pieces(Primitive):
         else:
             kind = "multi"  # PyTorch refuses in-place changes of these while recording
             edges, saved, versions, meta, consts, held = input_records((tensor,), (False,))
-            params = {"dim": dim, "keys": keys}
+            params = {"dim": dim, "keys": keys, "saved_as": saved_as}
             node = self.node_class(len(keys))(
                 self, params, edges, saved, None, versions, meta, consts, held
             )
@@ -274,7 +279,7 @@ class _Pieces(Primitive):
         for t in outs if self.pieces == "view" else ():
             link_view(tensor, t, kind)
         if dual.active() and dual.tangent_of(tensor) is not None:
-            params = {"dim": dim, "keys": keys}
+            params = {"dim": dim, "keys": keys, "saved_as": saved_as}
             for i, t in enumerate(outs):
                 tangents.propagate(self, (tensor,), params, t, i)
         return outs
@@ -317,7 +322,7 @@ def split(
     if isinstance(split_size_or_sections, Tensor):
         split_size_or_sections = _size_of_tensor(split_size_or_sections)
     d, keys, by_size = split_keys(tensor, split_size_or_sections, dim)
-    return (_SPLIT if by_size else _SPLIT_WITH_SIZES)(tensor, d, keys)
+    return (_SPLIT if by_size else _SPLIT_WITH_SIZES)(tensor, d, keys, shown(dim=dim))
 
 
 def _size_of_tensor(size: Tensor) -> Any:
@@ -382,4 +387,5 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = _wrap_dim(dim, input.ndim)
     lead = (slice(None),) * d
-    return _UNBIND(input, d, tuple(lead + (i, Ellipsis) for i in range(input.shape[d])))
+    keys = tuple(lead + (i, Ellipsis) for i in range(input.shape[d]))
+    return _UNBIND(input, d, keys, shown(dim=dim))

@@ -75,16 +75,18 @@ def _lexsort_along(key: np.ndarray, rank: np.ndarray, dim: int) -> np.ndarray:
     return np.ascontiguousarray(np.moveaxis(order, -1, dim))
 
 
-def _pick(op: str, x: Tensor, dim: int, find: Any, keepdim: bool = True) -> Any:
-    return _RETURNS[op](*picked(_PICKS[op], x, dim, keepdim, find))
+def _pick(op: str, x: Tensor, dim: int, find: Any, keepdim: bool = True, given: Any = None):
+    return _RETURNS[op](*picked(_PICKS[op], x, dim, keepdim, find, given))
 
 
-def _pick_of(op: str, input: Tensor, x: Tensor, dim: int, find: Any, keepdim: bool = True) -> Any:
+def _pick_of(
+    op: str, input: Tensor, x: Tensor, dim: int, find: Any, keepdim: bool = True, given: Any = None
+) -> Any:
     """``_pick`` of ``x``, ``input`` made at least 1-d; of a 0-d ``input`` the element itself,
     one node on ``input`` as PyTorch's (no reshape around it)."""
     if input.ndim == 0:
         return _RETURNS[op](*picked_itself(_PICKS[op], input))
-    return _pick(op, x, dim, find, keepdim)
+    return _pick(op, x, dim, find, keepdim, given)
 
 
 def _along(input: Tensor, dim: Any) -> tuple:
@@ -122,7 +124,7 @@ def sort(
     def find(a: np.ndarray) -> np.ndarray:
         return sort_order(a, d, descending, stable, _order(a, d, descending)).astype(np.int64)
 
-    return _pick_of("sort", input, x, d, find)
+    return _pick_of("sort", input, x, d, find, given=dim)
 
 
 def argsort(
@@ -191,8 +193,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
         return topk_order(a, d, k, largest, sorted, _order(a, d, largest)).astype(np.int64)
 
     if k == 0 and input.ndim:
-        return _pick("topk", x, d, find)
-    return _pick_of("topk", input, x, d, find)  # (of a 0-d input k=0 picks it too)
+        return _pick("topk", x, d, find, given=dim)
+    return _pick_of("topk", input, x, d, find, given=dim)  # (of a 0-d input k=0 picks it too)
 
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
@@ -217,7 +219,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     def find(a: np.ndarray) -> np.ndarray:
         return kth_order(a, d, k, _order(a, d, False)).astype(np.int64)
 
-    return _pick_of("kthvalue", input, x, d, find, bool(keepdim))
+    return _pick_of("kthvalue", input, x, d, find, bool(keepdim), dim)
 
 
 _PICKS["median"] = Structural(

@@ -10,13 +10,16 @@ import numpy as np
 
 from symgrad._meta import is_meta, meta_result, stand_in
 from symgrad._tracing import TRACE, data_params, data_value
+from symgrad.ops.shown import shown
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
 __all__ = ["picked", "picked_itself"]
 
 
-def _pick_forward(xp: Any, a: Any, dim: int, index: np.ndarray, keepdim: bool) -> Any:
+def _pick_forward(
+    xp: Any, a: Any, dim: int, index: np.ndarray, keepdim: bool, saved_as: tuple = ()
+) -> Any:
     values = xp.gather(a, dim, index)
     return values if keepdim else xp.squeeze(values, dim)
 
@@ -30,16 +33,20 @@ def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.scatter_zeros(c.shapes[0], dim, c.params["index"], g, unique=True),)
 
 
-def picked(prim: Structural, x: Tensor, dim: int, keepdim: bool, find: Any) -> tuple:
+def picked(
+    prim: Structural, x: Tensor, dim: int, keepdim: bool, find: Any, given: Any = None
+) -> tuple:
     """``prim``'s values of ``x`` picked along ``dim`` at the index ``find(x's values)`` gives
     (int64, ``dim`` kept as size 1), and the indices tensor (``dim`` dropped unless
-    ``keepdim``). While ``symgrad.compile`` traces, both are said to come from ``x``'s values,
-    so that a compiled program finds the index afresh at every call."""
+    ``keepdim``); ``given``: ``dim`` as the user gave it, as the node shows it. While
+    ``symgrad.compile`` traces, both are said to come from ``x``'s values, so that a compiled
+    program finds the index afresh at every call."""
     index = prim.laid_out(find(stand_in(x._data)), x._data)  # as the values are
     indices = index if keepdim else np.squeeze(index, dim)
     indices = Tensor._make(meta_result(indices) if is_meta(x._data) else indices)
+    shows = {} if given is None else {"saved_as": shown(dim=given)}
     if TRACE.log is None:
-        return prim(x, dim=dim, index=index, keepdim=keepdim), indices
+        return prim(x, dim=dim, index=index, keepdim=keepdim, **shows), indices
 
     def found(a: np.ndarray) -> np.ndarray:
         i = find(a)
@@ -49,7 +56,7 @@ def picked(prim: Structural, x: Tensor, dim: int, keepdim: bool, find: Any) -> t
         return {"dim": dim, "index": i if keepdim else np.expand_dims(i, dim), "keepdim": keepdim}
 
     data_value(indices, found, x)
-    values = prim(x, dim=dim, index=index, keepdim=keepdim)
+    values = prim(x, dim=dim, index=index, keepdim=keepdim, **shows)
     data_params(values, params, indices)
     return values, indices
 

@@ -21,6 +21,7 @@ from symgrad._data import distinct_dims
 from symgrad.ops.operand_checks import zero_count
 from symgrad.ops.picking import _pick_forward, _pick_vjp, picked, picked_itself
 from symgrad.ops.reduced_dtype import converted, kernel_dtype
+from symgrad.ops.shown import shown, shown_dims
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import HALF
 from symgrad.prim.structural import Structural
@@ -96,7 +97,9 @@ def _count(shape: tuple, dim: Any) -> int:
 # -- sum and mean ----------------------------------------------------------------------------------
 _SUM = Structural(
     "sum",
-    lambda xp, a, dim, keepdim, dtype=None: xp.sum(converted(xp, a, dtype), dim, keepdim),
+    lambda xp, a, dim, keepdim, dtype=None, saved_as=(): xp.sum(
+        converted(xp, a, dtype), dim, keepdim
+    ),
     lambda xp, g, c: (_keep(g, c, xp),),
     backward=_overload("Sum"),
     jvp="linear",
@@ -127,12 +130,12 @@ def total(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, dtype: Any =
     dims, keepdim = _reduced_dims(input, dim), bool(keepdim)
     converts = None if dtype is None else kernel_dtype(input, dtype)
     if converts is not None:  # converted by the node itself
-        return _SUM(input, dim=dims, keepdim=keepdim, dtype=converts)
+        return _SUM(input, dim=dims, keepdim=keepdim, dtype=converts, **shown_dims(dim))
     if dtype is not None:
         input = input.to(dtype)
     elif input.dtype.category < 2:  # PyTorch sums bool and integer tensors as int64
         input = input.to(dtypes.int64)
-    return _in_dtype(_SUM(input, dim=dims, keepdim=keepdim), input)
+    return _in_dtype(_SUM(input, dim=dims, keepdim=keepdim, **shown_dims(dim)), input)
 
 
 def _in_dtype(out: Tensor, input: Tensor) -> Tensor:
@@ -145,7 +148,7 @@ def _mean_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (xp.div_scalar(_keep(g, c, xp), _count(c.shapes[0], c.params["dim"])),)
 
 
-def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
+def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None, saved_as=()) -> Any:
     a = converted(xp, a, dtype)
     if type(a) is np.ndarray and a.dtype is HALF:  # the float32 sum divided before rounding
         total = np.sum(a, axis=dim, keepdims=keepdim, dtype=np.float32)
@@ -155,7 +158,7 @@ def _mean_kernel(xp: Any, a: Any, dim: Any, keepdim: bool, dtype: Any = None) ->
 
 _MEAN = Structural(
     "mean",
-    lambda xp, a, dim, keepdim, dtype=None: (
+    lambda xp, a, dim, keepdim, dtype=None, saved_as=(): (
         xp.sum(converted(xp, a, dtype), dim, keepdim) / _count(a.shape, dim)
     ),
     _mean_vjp,
@@ -180,11 +183,11 @@ def mean(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
             f"mean(): could not infer output dtype. {which} dtype must be either a floating "
             f"point or complex dtype. Got: {target.scalar_type}"
         )
-    dims, keepdim = _reduced_dims(input, dim), bool(keepdim)
+    dims, keepdim, shows = _reduced_dims(input, dim), bool(keepdim), shown_dims(dim)
     if input.dtype.is_floating_point:  # a dtype= converted by the node itself
-        out = _MEAN(input, dim=dims, keepdim=keepdim, dtype=kernel_dtype(input, target))
+        out = _MEAN(input, dim=dims, keepdim=keepdim, dtype=kernel_dtype(input, target), **shows)
     else:
-        out = _MEAN(input.to(target), dim=dims, keepdim=keepdim)
+        out = _MEAN(input.to(target), dim=dims, keepdim=keepdim, **shows)
     return out if out._data.dtype == target.numpy else out.to(target)
 
 
@@ -218,6 +221,7 @@ _PROD = Structural(
     backward=_overload("Prod"),
     batch="reduction",
     rows=True,
+    shows=True,
 )
 
 
@@ -230,15 +234,16 @@ def prod(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, dtype: Any
         require_tensor("prod", "input", 1, input)
     check_keepdim("prod", dim, keepdim)
     dims, keepdim = _reduced_dims(input, dim), bool(keepdim)
+    shows = {} if dim is OMITTED else {"saved_as": shown(dim=dim)}
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype, "prod")
         converts = kernel_dtype(input, dtype)
         if converts is not None:  # converted by the node itself
-            return _PROD(input, dim=dims, keepdim=keepdim, dtype=converts)
+            return _PROD(input, dim=dims, keepdim=keepdim, dtype=converts, **shows)
         input = input.to(dtype)
     elif input.dtype.category < 2:  # as sum: bool and integer products are int64
         input = input.to(dtypes.int64)
-    return _in_dtype(_PROD(input, dim=dims, keepdim=keepdim), input)
+    return _in_dtype(_PROD(input, dim=dims, keepdim=keepdim, **shows), input)
 
 
 # -- extrema ---------------------------------------------------------------------------------------
@@ -287,6 +292,7 @@ def _extremum(name: str, reduce: Any, pick: Any, backward: str, vjp: Any) -> Str
         kernel=lambda xp, a, dim, keepdim: np.asarray(reduce(a, axis=dim, keepdims=keepdim)),
         batch="reduction",
         rows=True,
+        shows=True,
     )
 
 
@@ -339,7 +345,8 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
         require_tensor("amax", "input", 1, input)
     _refuse_limited(input, "max_values_cpu")
     _check_nonempty(input, "amax", dim)
-    return _AMAX(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+    dims, keepdim = _dims(input, dim), bool(keepdim)
+    return _AMAX(input, dim=dims, keepdim=keepdim, **shown_dims(dim))
 
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -348,7 +355,8 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
         require_tensor("amin", "input", 1, input)
     _refuse_limited(input, "min_values_cpu")
     _check_nonempty(input, "amin", dim)
-    return _AMIN(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+    dims, keepdim = _dims(input, dim), bool(keepdim)
+    return _AMIN(input, dim=dims, keepdim=keepdim, **shown_dims(dim))
 
 
 class MaxMin(NamedTuple):
@@ -378,7 +386,7 @@ _MAX_DIM = Structural("max", _pick_forward, _pick_vjp, backward="MaxBackward0")
 _MIN_DIM = Structural("min", _pick_forward, _pick_vjp, backward="MinBackward0")
 
 
-def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
+def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any, given: Any = None) -> MaxMin:
     if input.ndim == 0 and not _batching.any_batched(input):  # its own maximum
         return (_Max if arg is np.argmax else _Min)(*picked_itself(_select_prim(arg), input))
     if input.ndim == 0:  # along its one (implied) dimension
@@ -390,7 +398,7 @@ def _select_along(input: Tensor, dim: int, keepdim: bool, arg: Any) -> MaxMin:
         return np.expand_dims(arg(a, axis=dim), dim).astype(np.int64)
 
     result = _Max if arg is np.argmax else _Min
-    return result(*picked(_select_prim(arg), input, dim, bool(keepdim), find))
+    return result(*picked(_select_prim(arg), input, dim, bool(keepdim), find, given))
 
 
 def _select_prim(arg: Any) -> Structural:
@@ -417,7 +425,7 @@ def max(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any 
     _check_nonempty(input, "max", dim)
     if d is None:
         return _MAX_ALL(input, dim=None, keepdim=False)
-    return _select_along(input, d, keepdim, np.argmax)
+    return _select_along(input, d, keepdim, np.argmax, dim)
 
 
 def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any = OMITTED) -> Any:
@@ -439,4 +447,4 @@ def min(input: Tensor, dim: Any = OMITTED, keepdim: bool = False, *, other: Any 
     _check_nonempty(input, "min", dim)
     if d is None:
         return _MIN_ALL(input, dim=None, keepdim=False)
-    return _select_along(input, d, keepdim, np.argmin)
+    return _select_along(input, d, keepdim, np.argmin, dim)

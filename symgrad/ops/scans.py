@@ -20,6 +20,7 @@ from symgrad._data import _wrap_dim
 from symgrad.ops.operand_checks import zero_count
 from symgrad.ops.reduced_dtype import converted, grad_in_input_dtype, kernel_dtype
 from symgrad.ops.reductions import _pick_forward, picked, picked_itself
+from symgrad.ops.shown import shown
 from symgrad.prim import batching as _batching
 from symgrad.prim.numpy_xp import NP, half_rule_in_float32
 from symgrad.prim.structural import Structural
@@ -63,6 +64,7 @@ _CUMSUM = Structural(
     jvp="linear",
     batch="reduction",
     rows=True,
+    shows=True,
 )
 
 
@@ -93,6 +95,10 @@ def _prepare(input: Tensor, dim: Any, dtype: Any, name: str) -> tuple:
     return x, d, converts
 
 
+def _converting(dtype: Any) -> dict:
+    return {} if dtype is None else {"dtype": dtype}
+
+
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """Running sums along ``dim``.
 
@@ -105,7 +111,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     if type(input) is not Tensor:
         require_tensor("cumsum", "input", 1, input)
     x, d, converts = _prepare(input, dim, dtype, "cumsum")
-    out = _CUMSUM(x, dim=d) if converts is None else _CUMSUM(x, dim=d, dtype=converts)
+    out = _CUMSUM(x, dim=d, **_converting(converts), saved_as=shown(dim=dim))
     # NumPy's running sums of small integers are int64
     if converts is None and out.dtype != x.dtype:
         out = out.to(x.dtype)
@@ -201,6 +207,7 @@ _CUMPROD = Structural(
     kernel=_scalar_as_row(lambda xp, a, dim: _running_products(a, dim)),
     batch="reduction",
     rows=True,
+    shows=True,
 )
 
 
@@ -216,7 +223,7 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     if type(input) is not Tensor:
         require_tensor("cumprod", "input", 1, input)
     x, d, converts = _prepare(input, dim, dtype, "cumprod")
-    out = _CUMPROD(x, dim=d) if converts is None else _CUMPROD(x, dim=d, dtype=converts)
+    out = _CUMPROD(x, dim=d, **_converting(converts), saved_as=shown(dim=dim))
     # NumPy's running products of small integers are int64
     if converts is None and out.dtype != x.dtype:
         out = out.to(x.dtype)

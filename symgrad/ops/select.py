@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from symgrad._arguments import int_value
 from symgrad._data import _wrap_dim
+from symgrad.ops.indexing import select_along
+from symgrad.ops.shown import shown
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["select"]
@@ -31,7 +33,7 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
             f"select(): index {index} out of range for tensor of size {list(input.shape)} at "
             f"dimension {d}"
         )
-    return input[(slice(None),) * d + (index,)]
+    return select_along(input, d, index, shown(dim=dim))
 
 
 bind_methods({"select": select})

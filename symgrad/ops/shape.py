@@ -17,6 +17,7 @@ from symgrad.ops._strides import new_shape, view_strides
 from symgrad.ops.copies import _CLONE
 from symgrad.ops.rounding import stored_values
 from symgrad.ops.shape_checks import _expanded_shape
+from symgrad.ops.shown import shown
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
 from symgrad.prim.primitive import as_operand
@@ -239,7 +240,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return input if s == e else reshape(input, merged)  # (PyTorch records no node for s == e)
 
 
-def _transpose_forward(xp: Any, a: Any, dim0: int, dim1: int) -> Any:
+def _transpose_forward(xp: Any, a: Any, dim0: int, dim1: int, saved_as: tuple = ()) -> Any:
     return xp.transpose(a, dim0, dim1)
 
 
@@ -257,7 +258,8 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     if type(input) is not Tensor:
         require_tensor("transpose", "input", 1, input)
     n = input.ndim
-    return _TRANSPOSE(input, dim0=_wrap_dim(dim0, n), dim1=_wrap_dim(dim1, n))
+    dims = {"dim0": _wrap_dim(dim0, n), "dim1": _wrap_dim(dim1, n)}
+    return _TRANSPOSE(input, **dims, saved_as=shown(dim0=dim0, dim1=dim1))
 
 
 swapaxes = transpose
@@ -269,7 +271,7 @@ def _permute_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 _PERMUTE = Structural(
     "permute",
-    lambda xp, a, dims: xp.permute(a, dims),
+    lambda xp, a, dims, saved_as=(): xp.permute(a, dims),
     _permute_vjp,
     jvp="linear",
     text=COPIES,
@@ -298,7 +300,7 @@ def permute(input: Tensor, *dims: Any, **keyword: Any) -> Tensor:
             f"permute(): duplicate dims are not allowed.\n(dims {list(order)} must be a "
             f"permutation of the {n} dimensions)"
         )
-    return _PERMUTE(input, dims=wrapped)
+    return _PERMUTE(input, dims=wrapped, saved_as=shown(dims=order))
 
 
 def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
@@ -338,7 +340,7 @@ def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
 
 _UNSQUEEZE = Structural(
     "unsqueeze",
-    lambda xp, a, dim: xp.unsqueeze(a, dim),
+    lambda xp, a, dim, saved_as=(): xp.unsqueeze(a, dim),
     lambda xp, g, c: (xp.squeeze(g, c.params["dim"]),),
     jvp="linear",
     text=COPIES,
@@ -350,7 +352,7 @@ def unsqueeze(input: Tensor, dim: int) -> Tensor:
     """Insert a dimension of size 1 at ``dim``."""
     if type(input) is not Tensor:
         require_tensor("unsqueeze", "input", 1, input)
-    return _UNSQUEEZE(input, dim=_wrap_dim(dim, input.ndim + 1))
+    return _UNSQUEEZE(input, dim=_wrap_dim(dim, input.ndim + 1), saved_as=shown(dim=dim))
 
 
 def _squeeze_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -363,7 +365,7 @@ def _squeeze_vjp(xp: Any, g: Any, c: Any) -> tuple:
 def _squeeze(backward: str) -> Structural:
     return Structural(
         "squeeze",
-        lambda xp, a, dim: xp.squeeze(a, dim),
+        lambda xp, a, dim, saved_as=(): xp.squeeze(a, dim),
         _squeeze_vjp,
         backward=backward,
         jvp="linear",
@@ -392,22 +394,18 @@ def squeeze(input: Tensor, dim: Any = OMITTED) -> Tensor:
         distinct_dims(wrapped)
         # a 0-d tensor accepts dim 0 and -1 and has nothing to remove
         dims = tuple(i for i in wrapped if n and input.shape[i] == 1)
-    prim = (
-        _SQUEEZE_ALL
-        if dim is OMITTED
-        else _SQUEEZE_DIMS
-        if isinstance(dim, (tuple, list))
-        else (_SQUEEZE_DIM)
-    )
-    return prim(input, dim=dims)
+    if dim is OMITTED:
+        return _SQUEEZE_ALL(input, dim=dims)
+    prim = _SQUEEZE_DIMS if isinstance(dim, (tuple, list)) else _SQUEEZE_DIM
+    return prim(input, dim=dims, saved_as=shown(dim=dim))
 
 
 _FLIP = Structural(
     "flip",
-    lambda xp, a, dims: xp.flip(a, dims),
+    lambda xp, a, dims, saved_as=(): xp.flip(a, dims),
     lambda xp, g, c: (xp.flip(g, c.params["dims"]),),
     # a copy, not a view, as in PyTorch, laid out as the input
-    kernel=lambda xp, a, dims: np.flip(a, dims).copy(),
+    kernel=lambda xp, a, dims, saved_as=(): np.flip(a, dims).copy(),
     jvp="linear",
     text=COPIES,
     batch="flip",
@@ -431,4 +429,4 @@ def flip(input: Tensor, dims: Any) -> Tensor:
                 f"flip(): dim {d} appears multiple times in the list of dims {list(dims)}"
             )
     # a 0-d tensor accepts dim 0 (or -1) and has nothing to reverse
-    return _FLIP(input, dims=wrapped if input.ndim else ())
+    return _FLIP(input, dims=wrapped if input.ndim else (), saved_as=shown(dims=dims))

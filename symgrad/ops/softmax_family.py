@@ -10,6 +10,7 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad.ops.reductions import _dims, _unsqueezed
+from symgrad.ops.shown import shown, shown_dims
 from symgrad.ops.softmax_backward import LOG_SOFTMAX_BACKWARD, SOFTMAX_BACKWARD
 from symgrad.prim import blocks
 from symgrad.prim.numpy_xp import HALF, half_rule_in_float32, widen
@@ -45,6 +46,7 @@ _LOGSUMEXP = Structural(
     text="∂{o}/∂{x}[j] = exp({x}[j] − {o}) along dim {dim}",
     batch="reduction",
     rows=True,
+    shows=True,
 )
 
 
@@ -62,7 +64,8 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
         )
     if input.dtype.category < 2:  # bool and integers: in the default float dtype, as PyTorch
         input = input.to(dtypes.get_default_dtype())
-    return _LOGSUMEXP(input, dim=_dims(input, dim), keepdim=bool(keepdim))
+    dims, keepdim = _dims(input, dim), bool(keepdim)
+    return _LOGSUMEXP(input, dim=dims, keepdim=keepdim, **shown_dims(dim))
 
 
 def _max(a: np.ndarray, dim: Any) -> np.ndarray:
@@ -221,6 +224,7 @@ _SOFTMAX = Structural(
     batch="reduction",
     numeric_vjp=_by_rows(_softmax_grad),
     jvp=_softmax_jvp,
+    shows=True,
 )
 _LOG_SOFTMAX = Structural(
     "log_softmax",
@@ -232,6 +236,7 @@ _LOG_SOFTMAX = Structural(
     batch="reduction",
     numeric_vjp=_by_rows(_log_softmax_grad),
     jvp=_log_softmax_jvp,
+    shows=True,
 )
 
 
@@ -306,7 +311,7 @@ def softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     if type(input) is not Tensor:
         require_tensor("softmax", "input", 1, input)
     input, d = _softmax_dim(input, dim, dtype, "softmax")
-    return _SOFTMAX(input, dim=(d,) if input.ndim else None)
+    return _SOFTMAX(input, dim=(d,) if input.ndim else None, saved_as=shown(dim=dim))
 
 
 def log_softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
@@ -314,4 +319,4 @@ def log_softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     if type(input) is not Tensor:
         require_tensor("log_softmax", "input", 1, input)
     input, d = _softmax_dim(input, dim, dtype, "log_softmax")
-    return _LOG_SOFTMAX(input, dim=(d,) if input.ndim else None)
+    return _LOG_SOFTMAX(input, dim=(d,) if input.ndim else None, saved_as=shown(dim=dim))

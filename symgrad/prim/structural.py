@@ -57,7 +57,8 @@ class Structural(Primitive):
     ``suggested``: a 4-D result is in the memory format the inputs suggest (channels-last
     where one of them is so: a convolution's or a pooling's), else row-major; a tuple of
     ranks (``(4, 5)``) says which results do so (PyTorch's CPU kernels of 5-D inputs differ
-    from op to op).
+    from op to op). ``shows``: the op passes ``saved_as``, its arguments as the user gave them,
+    which only ``grad_fn._saved_<name>`` reads (the rules never see it).
     """
 
     def __init__(
@@ -81,6 +82,7 @@ class Structural(Primitive):
         rows: bool = False,
         like_input: bool = False,
         suggested: bool | tuple = False,
+        shows: bool = False,
     ) -> None:
         self.name = name
         self.edges = edges  # PyTorch's edges, where not one per input (Primitive.edges)
@@ -98,6 +100,8 @@ class Structural(Primitive):
         # the forward-mode rule: "linear" (the op applied to the tangents), "bilinear" (the
         # product rule), a function jvp(xp, tangents, ctx), or None (not declared yet)
         self.jvp_rule = jvp
+        if shows:
+            forward, kernel = _given_left_out(forward), kernel and _given_left_out(kernel)
         self.forward = forward  # type: ignore[method-assign]
         # the numeric path: a faster or stabler NumPy version of forward, tested against it
         self.kernel = kernel or forward
@@ -292,6 +296,15 @@ def _suggested(kernel: Callable, ranks: tuple) -> Callable:
         return in_suggested_format(kernel(xp, *arrays, **kwargs), *arrays, ranks=ranks)
 
     return suggested
+
+
+def _given_left_out(rule: Callable) -> Callable:
+    """``rule`` called without the parameter ``saved_as`` (see ``Structural``'s ``shows``)."""
+
+    def run(xp: Any, *arrays: Any, saved_as: tuple = (), **params: Any) -> Any:
+        return rule(xp, *arrays, **params)
+
+    return run
 
 
 def reshaped_back(g: Any, arrays: list, out: Any, needs: list, params: Any, meta: tuple) -> tuple:

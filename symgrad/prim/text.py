@@ -205,7 +205,9 @@ def _dims_text(dim: Any) -> str:
 
 
 def _params_text(params: dict) -> str:
-    return "".join(f", {k}={short(_param_value(v))}" for k, v in params.items())
+    # (saved_as: the arguments as given, which only grad_fn._saved_<name> shows)
+    shown = (kv for kv in params.items() if kv[0] != "saved_as")
+    return "".join(f", {k}={short(_param_value(v))}" for k, v in shown)
 
 
 def _param_value(v: Any) -> str:

@@ -734,6 +734,123 @@ CASES = [
     ),
     ("roll_flat", lambda T, F, i: i["x"].roll(2), "RollBackward0", {"dims": (), "shifts": (2,)}),
     (
+        "logit",
+        lambda T, F, i: i["x"].sigmoid().logit(),
+        "LogitBackward0",
+        {"eps": None, "self": F32},
+    ),
+    (
+        "logit_eps",
+        lambda T, F, i: i["x"].sigmoid().logit(0.25),
+        "LogitBackward0",
+        {"eps": 0.25, "self": F32},
+    ),
+    (
+        "pdist",
+        lambda T, F, i: F.pdist(i["x"], 1.5),
+        "PdistBackward0",
+        {"p": 1.5, "result": Saved((1,)), "self": F32_X},
+    ),
+    (
+        "baddbmm",
+        lambda T, F, i: T.baddbmm(
+            T.ones(1, 2, 2), i["x"].view(1, 2, 3), i["w"].view(1, 3, 2), beta=0.5, alpha=2
+        ),
+        "BaddbmmBackward0",
+        {"alpha": 2, "batch1": Saved((1, 2, 3)), "batch2": Saved((1, 3, 2)), "beta": 0.5},
+    ),
+    (
+        "addmv",
+        lambda T, F, i: T.addmv(i["b"], i["x"], T.ones(3)),
+        "AddmvBackward0",
+        {"alpha": 1, "beta": 1, "mat": None, "vec": Saved((3,))},
+    ),
+    (
+        "grid_sample",
+        lambda T, F, i: F.grid_sample(
+            i["x"].view(1, 1, 2, 3), i["w"].view(1, 1, 3, 2), align_corners=False
+        ),
+        "GridSampler2DBackward0",
+        {
+            "align_corners": False,
+            "grid": Saved((1, 1, 3, 2)),
+            "input": Saved((1, 1, 2, 3)),
+            "interpolation_mode": 0,
+            "padding_mode": 0,
+        },
+    ),
+    (
+        "grid_sample_bicubic_reflection",
+        lambda T, F, i: F.grid_sample(
+            i["x"].view(1, 1, 2, 3),
+            i["w"].view(1, 3, 1, 2),
+            mode="bicubic",
+            padding_mode="reflection",
+            align_corners=True,
+        ),
+        "GridSampler2DBackward0",
+        {
+            "align_corners": True,
+            "grid": Saved((1, 3, 1, 2)),
+            "input": Saved((1, 1, 2, 3)),
+            "interpolation_mode": 2,
+            "padding_mode": 2,
+        },
+    ),
+    (
+        "grid_sample_3d_nearest_border",
+        lambda T, F, i: F.grid_sample(
+            i["x"].view(1, 1, 1, 2, 3),
+            i["w"].view(1, 1, 1, 2, 3),
+            mode="nearest",
+            padding_mode="border",
+            align_corners=False,
+        ),
+        "GridSampler3DBackward0",
+        {
+            "align_corners": False,
+            "grid": Saved((1, 1, 1, 2, 3)),
+            "input": Saved((1, 1, 1, 2, 3)),
+            "interpolation_mode": 1,
+            "padding_mode": 1,
+        },
+    ),
+    (
+        "affine_grid",
+        lambda T, F, i: F.affine_grid(i["x"].view(1, 2, 3), (1, 1, 2, 2), align_corners=True),
+        "AffineGridGeneratorBackward0",
+        {"align_corners": True, "size": (1, 1, 2, 2)},
+    ),
+    (
+        "fractional_max_pool2d",
+        lambda T, F, i: F.fractional_max_pool2d(
+            i["x"].view(1, 1, 2, 3), 2, output_size=(1, 2), _random_samples=T.full((1, 1, 2), 0.5)
+        ),
+        "FractionalMaxPool2DBackward0",
+        {
+            "kernel_size": (2, 2),
+            "output_size": (1, 2),
+            "result1": Saved((1, 1, 1, 2), IDX),
+            "self": Saved((1, 1, 2, 3)),
+        },
+    ),
+    (
+        "fractional_max_pool3d",
+        lambda T, F, i: F.fractional_max_pool3d(
+            T.arange(8.0).view(1, 1, 2, 2, 2).requires_grad_(),
+            1,
+            output_size=1,
+            _random_samples=T.full((1, 1, 3), 0.5),
+        ),
+        "FractionalMaxPool3DBackward0",
+        {
+            "kernel_size": (1, 1, 1),
+            "output_size": (1, 1, 1),
+            "result1": Saved((1, 1, 1, 1, 1), IDX),
+            "self": Saved((1, 1, 2, 2, 2)),
+        },
+    ),
+    (
         "embedding",
         lambda T, F, i: F.embedding(T.tensor([0, 1]), i["w"]),
         "EmbeddingBackward0",
