@@ -103,6 +103,8 @@ _CASES = {
     "getitem_indices": lambda T, x: x[[0, 1], [2, 0]],
     "getitem_mask": lambda T, x: x[x > 0],
     "getitem_negative": lambda T, x: x[..., [-1]],
+    "unfold": lambda T, x: x.unfold(1, 2, 1),
+    "unfold_transposed": lambda T, x: x.t().unfold(0, 2, 1),
     "expand": lambda T, x: x[:1].expand(3, 3),
     "roll": lambda T, x: x.roll(1, 1),
     "roll_flat": lambda T, x: x.roll(2),
@@ -451,6 +453,19 @@ _EXPECTED = {
             (None, ("MulBackward0", (None, ("MulBackward1", ("PowBackward0",))))),
         ),
         ([[0.0, 0.0, 6.0], [0.0, 0.0, 12.0]], "float64", None),
+    ),
+    "unfold": (
+        ([[-2.0, 1.0, 2.6], [4.0, -2.0, 1.4]], "float64", None),
+        (
+            "UnfoldBackwardBackward0",
+            (("MulBackward0", (None, ("MulBackward1", ("PowBackward0",)))),),
+        ),
+        ([[2.0, 8.0, 6.0], [8.0, 20.0, 12.0]], "float64", None),
+    ),
+    "unfold_transposed": (
+        ([[-2.0, 1.0, 2.6], [4.0, -2.0, 1.4]], "float64", None),
+        ("TBackward0", (("UnfoldBackwardBackward0", (("MulBackward0", (None, "MulBackward1")),)),)),
+        ([[2.0, 8.0, 6.0], [8.0, 20.0, 12.0]], "float64", None),
     ),
     "expand": (
         ([[-6.0, 1.5, 7.8], [0.0, 0.0, 0.0]], "float64", None),
