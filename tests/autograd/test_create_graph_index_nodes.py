@@ -70,6 +70,8 @@ _CASES = {
     "put_source": lambda T, x: x.put(_i(T, 0, 4), x[0, :2] * 3),
     "put_accumulate": lambda T, x: x.put(_i(T, 0, 4), x[0, :2] * 3, accumulate=True),
     "masked_scatter": lambda T, x: x.masked_scatter(x > 0, T.ones(6, dtype=T.float64)),
+    "masked_scatter_source": lambda T, x: x.masked_scatter(x > 0, x.flatten() * 2),
+    "masked_scatter_source_only": lambda T, x: x.detach().masked_scatter(x > 0, x.flatten() * 2),
     "masked_select": lambda T, x: x.masked_select(x > 0),
     "index_put": lambda T, x: x.index_put(
         (_i(T, 0, 1), _i(T, 2, 0)), T.tensor([5.0, 6.0], dtype=T.float64)
@@ -258,6 +260,25 @@ _EXPECTED = {
         ([[-2.0, 0.0, 0.0], [0.0, -1.0, 0.0]], "float64", None),
         ("MaskedFillBackward0", (("MulBackward0", (None, ("MulBackward1", ("PowBackward0",)))),)),
         ([[2.0, 0.0, 0.0], [0.0, 10.0, 0.0]], "float64", None),
+    ),
+    "masked_scatter_source": (
+        ([[-10.0, 2.0, 10.4], [16.0, -1.0, 0.0]], "float64", None),
+        (
+            "AddBackward0",
+            (
+                ("MaskedFillBackward0", (("MulBackward0", (None, "MulBackward1")),)),
+                ("ViewBackward0", (("MulBackward0", ("MaskedScatterBackwardBackward0", None)),)),
+            ),
+        ),
+        ([[10.0, 16.0, 24.0], [32.0, 10.0, 0.0]], "float64", None),
+    ),
+    "masked_scatter_source_only": (
+        ([[-8.0, 2.0, 10.4], [16.0, 0.0, 0.0]], "float64", None),
+        (
+            "ViewBackward0",
+            (("MulBackward0", (("MaskedScatterBackwardBackward0", ("MulBackward0",)), None)),),
+        ),
+        ([[8.0, 16.0, 24.0], [32.0, 0.0, 0.0]], "float64", None),
     ),
     "masked_select": (
         ([[0.0, 0.5, 2.6], [4.0, 0.0, 1.4]], "float64", None),
