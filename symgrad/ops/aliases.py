@@ -176,6 +176,9 @@ def _take_vjp(xp: Any, g: Any, c: Any) -> tuple:
     """The gradient scattered back to the flat positions read, summed where one is read
     twice, in the input's shape."""
     shape = c.shapes[0]
+    if shape:  # PyTorch's formula: zeros_like(self).put_(index, grad, true), PutBackward0
+        key = np.unravel_index(c.params["index"], shape)
+        return (xp.index_put_zeros(shape, key, g, False, node="PutBackward0"),)
     flat = xp.index_put_zeros((math_.prod(shape),), (c.params["index"],), g, False)
     return (xp.reshape(flat, shape),)
 

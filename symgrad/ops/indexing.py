@@ -265,7 +265,12 @@ _INDEX_PUT_ZEROS = Structural(
     # PyTorch's index_put and index_add of the gradient into zeros have an edge for the zeros
     edges=lambda node: (None, 0) if type(node).__name__ in _INTO_ZEROS else None,
 )
-_INTO_ZEROS = ("IndexPutImplBackward0", "IndexAddBackward0")
+_INTO_ZEROS = (
+    "IndexPutImplBackward0",
+    "IndexAddBackward0",
+    "MaskedScatterBackward0",
+    "PutBackward0",
+)
 # PyTorch's names for the node of an indexing op's gradient (under create_graph)
 _GRAD_NAMES = {
     "select": "SelectBackwardBackward0",
@@ -310,7 +315,11 @@ def _index_put_vjp(xp: Any, g: Any, c: Any) -> tuple:
     key = c.params["key"]
     gx = gv = None
     if c.needs[0]:
-        gx = xp.where(xp.constant(_mask(c.shapes[0], key)), 0.0, g)
+        hit = xp.constant(_mask(c.shapes[0], key))
+        if _index_put_name(c.params, None) == "IndexPutBackward0":
+            gx = xp.masked_fill(g, hit, 0.0, node="IndexPutBackward0")
+        else:
+            gx = xp.where(hit, 0.0, g)
     if c.needs[1]:
         gv = xp.sum_to_size(xp.getitem(g, key), c.shapes[1])
     return gx, gv

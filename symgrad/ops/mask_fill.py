@@ -38,6 +38,41 @@ _MASKED_FILL = Structural("masked_fill", *_FILL, batch="trailing", rows=True)
 _MASKED_FILL_TENSOR = Structural("masked_fill", *_FILL, backward="MaskedFillBackward1", rows=True)
 
 
+def _zeroed_forward(xp: Any, a: Any, *, mask: np.ndarray, node: str) -> Any:
+    return xp.where(xp.constant(mask), 0.0, a)
+
+
+def _zeroed_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    p = c.params
+    return (xp.masked_fill(g, xp.constant(p["mask"]), 0.0, node=p["node"]),)
+
+
+# formulas writing zeros_like(values) back into the gradient: an edge for the zeros too
+_WITH_ZEROS = (
+    "PutBackward0",
+    "IndexPutBackward0",
+    "SelectScatterBackward0",
+    "SliceScatterBackward0",
+    "DiagonalScatterBackward0",
+)
+# the incoming gradient with zeros at the places an op wrote, as the op of PyTorch's formula
+# records it (``grad.scatter(dim, index, 0)``, ``grad.index_fill(dim, index, 0)``, ...)
+_ZEROED = Structural(
+    "zeroed",
+    _zeroed_forward,
+    _zeroed_vjp,
+    backward=lambda params, meta: params["node"],
+    edges=lambda node: (0, None) if type(node).__name__ in _WITH_ZEROS else None,
+    batch="trailing",
+)
+
+
+def zeroed(g: Tensor, mask: np.ndarray, node: str) -> Tensor:
+    """``g`` with zeros where ``mask`` holds, recorded as the node ``node``: the gradient of
+    an op that wrote there, as PyTorch's formula records it."""
+    return _ZEROED(g, mask=mask, node=node)
+
+
 def _batched_masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     """Inside ``vmap``, each element's own mask (or fill value): ``where`` on the whole batch."""
     if isinstance(value, Tensor) and value.ndim != 0:

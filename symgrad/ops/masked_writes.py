@@ -16,6 +16,9 @@ from symgrad._data import check_broadcast
 from symgrad.autograd.modified import watch_indices
 from symgrad.ops.inplace import inplace
 from symgrad.ops.scattering import _prims
+from symgrad.prim.batching import BatchedTensor
+from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["masked_scatter", "masked_scatter_", "put", "put_"]
@@ -49,6 +52,24 @@ class _Places:
         return xp.reshape(xp.index_put_zeros((size,), first, picked, True), self.source_shape)
 
 
+class _MaskPlaces(_Places):
+    """:class:`_Places` of ``masked_scatter``, whose source gradient PyTorch records as one
+    node of its own, ``masked_scatter_backward(grad, mask, sizes)``."""
+
+    def take(self, xp: Any, g: Any) -> Any:
+        if xp is INTERPRETERS.tensor and type(g) is not BatchedTensor:
+            return _SOURCE_GRAD(g, places=self)
+        return super().take(xp, g)
+
+
+_SOURCE_GRAD = Structural(
+    "masked_scatter_backward",
+    lambda xp, g, places: _Places.take(places, xp, g),
+    lambda xp, g, c: (c.params["places"].put(xp, g),),
+    backward="MaskedScatterBackwardBackward0",
+)
+
+
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     """``input`` with the places where ``mask`` (broadcast to its shape) is True filled, in
     order, by the first elements of ``source``.
@@ -75,7 +96,7 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     shape = np.broadcast_shapes(tuple(input.shape), tuple(mask.shape))
     x = input if tuple(input.shape) == shape else input.expand(shape)
     hit = np.broadcast_to(mask._data, shape)
-    places = _Places(shape, np.nonzero(hit) if shape else hit, tuple(source.shape), True)
+    places = _MaskPlaces(shape, np.nonzero(hit) if shape else hit, tuple(source.shape), True)
     if places.count > source.numel():
         raise RuntimeError("Number of elements of source < number of ones in mask")
     result = _MASKED_SCATTER(

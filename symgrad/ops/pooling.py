@@ -58,7 +58,22 @@ def _pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
     return (_pick_grad(xp, g, c.shapes[0], c.params["key"], c.params.get("unique", False)),)
 
 
+def _named_pick_vjp(node: str) -> Any:
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        unique = c.params.get("unique", False)
+        return (xp.index_put_zeros(c.shapes[0], c.params["key"], g, unique, node=node),)
+
+    return vjp
+
+
 _PICKS: dict[str, Structural] = {}
+# the op PyTorch's formula records for the gradient, where it has one of its own:
+# grad.roll(-shifts, dims), grad.rot90(-k, dims), masked_scatter of the gradient into zeros
+_GRAD_NODES = {
+    "RollBackward0": "RollBackward0",
+    "Rot90Backward0": "Rot90Backward0",
+    "MaskedSelectBackward0": "MaskedScatterBackward0",
+}
 
 
 def pick(
@@ -79,6 +94,8 @@ def pick(
     prim = _PICKS.get(name)
     if prim is None:
         vjp = _reading_input(name, _pick_forward, _pick_grad) if reads_input else _pick_vjp
+        if name in _GRAD_NODES:
+            vjp = _named_pick_vjp(_GRAD_NODES[name])
         prim = _PICKS[name] = Structural(
             "pick",
             _pick_forward,

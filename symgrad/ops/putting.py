@@ -48,10 +48,15 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
     p = c.params
     g_input = g_values = None
     if c.needs[0]:
-        g_input = g if p["accumulate"] else xp.where(xp.constant(p["hit"]), 0.0, g)
+        g_input = g if p["accumulate"] else _zeroed(xp, g, p["hit"])
     if c.needs[1]:
         g_values = xp.sum_to_size(xp.getitem(g, p["key"]), c.shapes[1])
     return g_input, g_values
+
+
+def _zeroed(xp: Any, g: Any, hit: np.ndarray) -> Any:
+    # PyTorch's formula: grad.index_put(indices, zeros_like(values), accumulate)
+    return xp.masked_fill(g, xp.constant(hit), 0.0, node="IndexPutBackward0")
 
 
 _INDEX_PUT = Structural(

@@ -8,6 +8,10 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.prim.batching import BatchedTensor
+from symgrad.prim.vocab import INTERPRETERS
+from symgrad.tensor import Tensor
+
 __all__: list = []
 
 
@@ -54,6 +58,10 @@ class _Rows:
         return xp.index_put_zeros(self.shape, self.key, src, False)
 
     def take(self, xp: Any, g: Any) -> Any:
+        if self.shape and xp is INTERPRETERS.tensor and type(g) is not BatchedTensor:
+            # PyTorch's formula: grad.index_select(dim, index).expand_as(source)
+            picked = g.index_select(self.dim, Tensor._make(self.index.astype(np.int64)))
+            return picked.expand(tuple(picked.shape))
         return xp.getitem(g, self.key)
 
 

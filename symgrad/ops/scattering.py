@@ -48,13 +48,19 @@ def _keep_forward(
     return xp.where(xp.constant(hit), placed, a)
 
 
-def _keep_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    p = c.params
-    zeros = xp.constant(np.zeros(p["hit"].shape))
-    grads = [xp.where(xp.constant(p["hit"]), zeros, g) if c.needs[0] else None]
-    if len(c.needs) > 1:
-        grads.append(p["take"](xp, g) if c.needs[1] else None)
-    return tuple(grads)
+def _keep_vjp(zeroed: str) -> Any:
+    """The VJP of a write: the input's gradient is the incoming one with zeros where entries
+    were replaced (recorded as ``zeroed``, the op of PyTorch's formula)."""
+
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        p = c.params
+        hit = xp.constant(p["hit"])
+        grads = [xp.masked_fill(g, hit, 0.0, node=zeroed) if c.needs[0] else None]
+        if len(c.needs) > 1:
+            grads.append(p["take"](xp, g) if c.needs[1] else None)
+        return tuple(grads)
+
+    return vjp
 
 
 def _add_forward(
@@ -73,6 +79,16 @@ def _add_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _SHOWS_SOURCE = ("index_add", "index_copy")
+# the op recording the input's gradient, as PyTorch's formula writes it: grad.scatter(dim,
+# index, 0), grad.index_fill(dim, index, 0), grad.masked_fill(mask, 0), grad.put(index,
+# zeros_like(source))
+_ZEROED_AS = {
+    "scatter": "ScatterBackward1",
+    "index_fill": "IndexFillBackward0",
+    "index_copy": "IndexFillBackward0",
+    "masked_scatter": "MaskedFillBackward0",
+    "put": "PutBackward0",
+}
 
 
 def _prims(name: str, backward: str, kind: str) -> Structural:
@@ -86,8 +102,9 @@ def _prims(name: str, backward: str, kind: str) -> Structural:
     # written from a tensor: the op on the tangents (where an entry repeats, the last one
     # written wins, as in the forward; the transposed gradient would add them up)
     jvp = "linear" if kind == "keep_tensor" else None
+    vjp = _keep_vjp(_ZEROED_AS[name])
     return Structural(
-        name, _keep_forward, _keep_vjp, backward=backward, like_input=keep, jvp=jvp, **saves
+        name, _keep_forward, vjp, backward=backward, like_input=keep, jvp=jvp, **saves
     )
 
 

@@ -95,11 +95,19 @@ def _view(prim: Any, input: Tensor, size: Any, stride: Any, offset: int | None) 
     return result
 
 
+def _unfold_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    # PyTorch's formula: unfold_backward(grad, sizes, dimension, size, step), a node of its own
+    shape = c.shapes[0]
+    key = np.unravel_index(c.params["index"], shape)
+    unique = c.params.get("unique", True)
+    return (xp.index_put_zeros(shape, key, g, unique, node="UnfoldBackwardBackward0"),)
+
+
 # Tensor.unfold: the windows as a strided view of the input's memory, as in PyTorch
 _UNFOLD = Structural(
     "unfold",
     _as_strided_forward,
-    _as_strided_vjp,
+    _unfold_vjp,
     backward="UnfoldBackward0",
     jvp="linear",
     text=COPIES,

@@ -43,11 +43,13 @@ def xp_sum(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return reductions.sum(a, dim, keepdim)
 
 
-def xp_masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
+def xp_masked_fill(a: Tensor, mask: Tensor, value: Any, node: Any = None) -> Tensor:
     """PyTorch's ``masked_fill``: ``MaskedFillBackward0`` for a number, ``...Backward1`` for a
-    0-d tensor ``value``."""
-    from symgrad.ops.mask_fill import masked_fill
+    0-d tensor ``value``; zeros recorded as the node ``node`` where one is named."""
+    from symgrad.ops.mask_fill import masked_fill, zeroed
 
+    if node is not None and isinstance(value, (int, float)) and value == 0:
+        return zeroed(a, np.broadcast_to(mask._data, tuple(a.shape)), node)
     return masked_fill(a, mask, value)
 
 

@@ -12,7 +12,9 @@ import numpy as np
 
 from symgrad._arguments import require_int, require_tensor
 from symgrad._data import _wrap_dim
+from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["tril", "triu", "diagonal", "diag", "diag_embed", "trace"]
@@ -23,12 +25,20 @@ def _mask_forward(xp: Any, a: Any, keep: np.ndarray, dtype: np.dtype, saved_as: 
     return xp.where(xp.constant(keep), a, xp.constant(np.zeros(keep.shape, dtype=dtype)))
 
 
-def _mask_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (_mask_forward(xp, g, c.params["keep"], c.params["dtype"]),)
+def _mask_vjp(name: str) -> Any:
+    # PyTorch's formula is the op on the gradient (grad.tril(diagonal)): its node again
+    def vjp(xp: Any, g: Any, c: Any) -> tuple:
+        return (xp.masked_fill(g, xp.constant(~c.params["keep"]), 0.0, node=name),)
+
+    return vjp
 
 
-_TRIL = Structural("tril", _mask_forward, _mask_vjp, backward="TrilBackward0", jvp="linear")
-_TRIU = Structural("triu", _mask_forward, _mask_vjp, backward="TriuBackward0", jvp="linear")
+_TRIL = Structural(
+    "tril", _mask_forward, _mask_vjp("TrilBackward0"), backward="TrilBackward0", jvp="linear"
+)
+_TRIU = Structural(
+    "triu", _mask_forward, _mask_vjp("TriuBackward0"), backward="TriuBackward0", jvp="linear"
+)
 
 
 def _triangle(input: Tensor, diagonal: int, lower: bool) -> Tensor:
@@ -78,7 +88,9 @@ def _take(xp: Any, a: Any, key: tuple, saved_as: tuple = ()) -> Any:
 
 
 def _take_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (xp.index_put_zeros(c.shapes[0], c.params["key"], g, True),)
+    # PyTorch's formula: diagonal_backward(grad, sizes, offset, dim1, dim2)
+    node = "DiagonalBackwardBackward0"
+    return (xp.index_put_zeros(c.shapes[0], c.params["key"], g, True, node=node),)
 
 
 def _diagonal_kernel(
@@ -204,11 +216,16 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     return _DIAG_COPY(input, key=key, saved_as=_shown(diagonal, 0, 1))
 
 
-def _embed_forward(xp: Any, a: Any, shape: tuple, key: tuple, saved_as: tuple = ()) -> Any:
+def _embed_forward(
+    xp: Any, a: Any, shape: tuple, key: tuple, dims: tuple, saved_as: tuple = ()
+) -> Any:
     return xp.index_put_zeros(shape, key, a, True)
 
 
 def _embed_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    dims = c.params["dims"]
+    if xp is INTERPRETERS.tensor and type(g) is not BatchedTensor:
+        return (diagonal(g, *dims),)  # PyTorch's formula: grad.diagonal(offset, dim1, dim2)
     return (xp.getitem(g, c.params["key"]),)
 
 
@@ -237,7 +254,8 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     shape[d1] = shape[d2] = size
     key = _diagonal_key(tuple(shape), offset, d1, d2)
     shown = tuple((k, v % 2**64) for k, v in (("offset", offset), ("dim1", dim1), ("dim2", dim2)))
-    return _DIAG_EMBED(input, shape=tuple(shape), key=key, saved_as=shown)
+    dims = (offset, d1, d2)
+    return _DIAG_EMBED(input, shape=tuple(shape), key=key, dims=dims, saved_as=shown)
 
 
 def _trace_forward(xp: Any, a: Any, key: tuple) -> Any:

@@ -18,14 +18,16 @@ from symgrad._arguments import require_tensor
 from symgrad.ops.strided_views import _check_arguments, _strided
 from symgrad.ops.view_copies import slice_key, view_positions
 from symgrad.ops.views import _copy_slices_forward, _copy_slices_vjp
+from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["slice_scatter", "select_scatter", "diagonal_scatter", "as_strided_scatter"]
 
 
-def _write_forward(xp: Any, r: Any, v: Any, index: np.ndarray, node: str) -> Any:
+def _write_forward(xp: Any, r: Any, v: Any, index: np.ndarray, node: str, view: Any) -> Any:
     shape = tuple(r.shape)
     mask = np.zeros(shape, dtype=np.bool_)
     mask.reshape(-1)[index.ravel()] = True
@@ -34,18 +36,39 @@ def _write_forward(xp: Any, r: Any, v: Any, index: np.ndarray, node: str) -> Any
     return xp.where(xp.constant(mask), placed, r)
 
 
+def _write_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    """PyTorch's formulas under create_graph: the input's gradient is the op writing zeros
+    into ``g`` (``g.select_scatter(zeros_like(src), dim, index)``), ``src``'s the view of
+    ``g`` (``g.select(dim, index)``: ``SelectBackward0``)."""
+    p = c.params
+    if xp is not INTERPRETERS.tensor or type(g) is BatchedTensor or p["view"] is None:
+        return _copy_slices_vjp(xp, g, c)
+    gr = gv = None
+    if c.needs[0]:
+        mask = np.zeros(c.shapes[0], dtype=np.bool_)
+        mask.reshape(-1)[p["index"].ravel()] = True
+        gr = xp.masked_fill(g, xp.constant(mask), 0.0, node=p["node"])
+    if c.needs[1]:
+        gv = p["view"](g)
+    return gr, gv
+
+
+_write_vjp.__wrapped__ = _copy_slices_vjp  # type: ignore[attr-defined]  # (what compile calls)
+
 _WRITE = Structural(
     "view_scatter",
     _write_forward,
-    _copy_slices_vjp,
-    kernel=lambda xp, r, v, index, node: _copy_slices_forward(xp, r, v, index),
+    _write_vjp,
+    kernel=lambda xp, r, v, index, node, view: _copy_slices_forward(xp, r, v, index),
     backward=lambda params, shapes: params["node"],
     jvp="linear",
     text=COPIES,
 )
 
 
-def _written(op: str, input: Any, src: Any, index: np.ndarray, node: str) -> Tensor:
+def _written(
+    op: str, input: Any, src: Any, index: np.ndarray, node: str, view: Any = None
+) -> Tensor:
     if tuple(src.shape) != index.shape:
         raise RuntimeError(
             "expected src to have a size equal to the slice of self. src size = "
@@ -53,12 +76,12 @@ def _written(op: str, input: Any, src: Any, index: np.ndarray, node: str) -> Ten
         )
     if src.dtype is not input.dtype:
         src = src.to(input.dtype)
-    return _WRITE(input, src, index=index, node=node)
+    return _WRITE(input, src, index=index, node=node, view=view)
 
 
 def _scatter(op: str, input: Any, src: Any, view: Callable, node: str) -> Tensor:
     _check_tensors(op, input, src)
-    return _written(op, input, src, view_positions(input, view), node)
+    return _written(op, input, src, view_positions(input, view), node, view)
 
 
 def _check_tensors(op: str, input: Any, src: Any) -> None:

@@ -285,9 +285,11 @@ class NP:
         return np.asarray(reduce(a, axis=dim, keepdims=keepdim))
 
     @staticmethod
-    def masked_fill(a: Any, mask: Any, value: Any) -> np.ndarray:
+    def masked_fill(a: Any, mask: Any, value: Any, node: Any = None) -> np.ndarray:
         """``value`` where ``mask``, ``a`` elsewhere (``where`` recorded as PyTorch's
-        masked_fill under create_graph)."""
+        masked_fill under create_graph; ``node`` names the node the tensor interpreter
+        records for a 0 ``value``, the op of PyTorch's formula: ``grad.scatter(dim, index,
+        0)`` is ``ScatterBackward1``)."""
         return np.where(mask, value, a)
 
     @staticmethod

@@ -183,7 +183,7 @@ class SX:
     def where(cond: Any, a: Any, b: Any) -> np.ndarray:
         return np.where(np.asarray(cond, dtype=bool), _objects(a), _objects(b))
 
-    def masked_fill(self, a: Any, mask: Any, value: Any) -> np.ndarray:
+    def masked_fill(self, a: Any, mask: Any, value: Any, node: Any = None) -> np.ndarray:
         return self.where(mask, value, a)
 
     @staticmethod
