@@ -52,6 +52,12 @@ def symbol_array(name: str, shape: tuple) -> np.ndarray:
     return out
 
 
+def _exact_zero(e: Any) -> bool:
+    """Whether ``e`` is the number 0 (a test of the number itself: SymPy's ``is_zero`` would
+    ask its assumptions about every expression, which costs more than the rule)."""
+    return getattr(e, "is_Number", False) and e == 0
+
+
 def _objects(a: Any) -> np.ndarray:
     """``a`` as an object array of SymPy numbers or expressions."""
     if isinstance(a, np.ndarray) and a.dtype == object:
@@ -245,7 +251,7 @@ class SX:
             return np.broadcast_to(found, shape).copy()
         symbols = prim.inputs + (prim.out_symbol, _G)
         result = _substitute(_G * partial, symbols, values + (g,), prim.params, params)
-        if self._numeric is not None and any(e.is_zero is True for e in g.flat):
+        if self._numeric is not None and any(_exact_zero(e) for e in g.flat):
             partials = _substitute(partial, symbols[:-1], values, prim.params, params)
             self._zero_times_infinity(result, g, partials)
         return result
@@ -257,7 +263,7 @@ class SX:
         g = np.broadcast_to(g, result.shape)
         partials = np.broadcast_to(_objects(partials), result.shape)
         for index in np.ndindex(*result.shape):
-            if g[index].is_zero is True and not self._finite(partials[index]):
+            if _exact_zero(g[index]) and not self._finite(partials[index]):
                 result[index] = sp.nan
 
     def _finite(self, e: Any) -> bool:

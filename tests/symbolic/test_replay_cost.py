@@ -3,6 +3,8 @@ the values no partial derivative reads are never built (their cost is the forwar
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
 import symgrad
@@ -47,3 +49,17 @@ def test_assignment_form_keeps_every_value_in_order():
     replay.adjoints(y, seed_ones(y.shape), [x])
     for node in (a, s, t, y):
         assert (node.grad_fn, 0) in replay.values
+
+
+def test_the_gradient_steps_ask_sympy_no_assumptions_of_nonzero_gradients(monkeypatch):
+    """Whether an incoming gradient is 0 (PyTorch's 0 * inf is nan) is read off the number:
+    SymPy's assumption system, asked of every element's expression, cost more than the rules."""
+    assumptions = importlib.import_module("sympy.core.assumptions")
+    x, c, (*_, y) = _sum_of_sines()
+    asked = []
+    real_ask = assumptions._ask
+    monkeypatch.setattr(
+        assumptions, "_ask", lambda fact, obj: asked.append(fact) or real_ask(fact, obj)
+    )
+    Replay().adjoints(y, seed_ones(y.shape), [x])
+    assert "zero" not in asked
