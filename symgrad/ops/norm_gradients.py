@@ -50,9 +50,9 @@ def layer_edges(g: Any, c: Any) -> tuple:
     """PyTorch's edges of NativeLayerNormBackwardBackward0: grad_out, input, mean, rstd,
     weight, bias."""
     p = c.params
-    return (g, c.inputs[0], None, None, c.inputs[1] if p["has_w"] else None) + (
-        (c.inputs[-1] if p["has_b"] else None),
-    )
+    weight = c.inputs[1] if p["has_w"] else None
+    bias = c.inputs[-1] if p["has_b"] else None
+    return (g, c.inputs[0], None, None, weight, bias)
 
 
 def batch_edges(g: Any, c: Any) -> tuple:
