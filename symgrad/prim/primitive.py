@@ -97,8 +97,8 @@ class Primitive:
     >>> from symgrad.prim.numpy_xp import NP
     >>> x = symgrad.ones(2, 3, requires_grad=True)
     >>> node = x.sum(1).grad_fn
-    >>> node.prim.name, node.name(), node.params
-    ('sum', 'SumBackward1', {'dim': (1,), 'keepdim': False})
+    >>> node.prim.name, node.name(), node.params["dim"], node.params["keepdim"]
+    ('sum', 'SumBackward1', (1,), False)
     >>> node.prim.forward(NP, x.detach().numpy(), **node.params)
     array([3., 3.], dtype=float32)
     """
