@@ -16,6 +16,17 @@ def node_names(t: symgrad.Tensor) -> set:
     return {type(n).__name__ for n in seen}
 
 
+def name_tree(node, depth: int = 3):
+    """The node's class name and its ``next_functions``' names, ``depth`` levels down (None
+    for no node)."""
+    if node is None:
+        return None
+    name = type(node).__name__
+    if depth == 0:
+        return name
+    return (name, tuple(name_tree(n, depth - 1) for n, _ in node.next_functions))
+
+
 def graph(t: symgrad.Tensor) -> tuple:
     """The graph behind ``t`` as plain data, to compare with PyTorch's: each node in
     breadth-first order of first visit, as (its class name, its ``next_functions`` as

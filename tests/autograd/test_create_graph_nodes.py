@@ -13,19 +13,10 @@ from __future__ import annotations
 
 from functools import partial
 
+from _graph_names import name_tree as _names
 from _torch_table import table_tests
 
 _X = (-1.0, 0.25, 1.3)
-
-
-def _names(node, depth=3):
-    """The node's name and its ``next_functions``' names, ``depth`` levels down."""
-    if node is None:
-        return None
-    name = type(node).__name__
-    if depth == 0:
-        return name
-    return (name, tuple(_names(n, depth - 1) for n, _ in node.next_functions))
 
 
 def _grad(T, f, x=_X, incoming_requires_grad=True):
