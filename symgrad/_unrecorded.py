@@ -26,7 +26,16 @@ _data_of: dict[int, tuple] = {}
 
 
 def note_data(data: Any, t: Any) -> None:
-    """``data`` is ``t.data``: a change through it changes ``t``."""
+    """``data`` is ``t.data``: a change through it changes ``t``.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad._unrecorded import data_base
+    >>> y = symgrad.ones(2, requires_grad=True) * 2
+    >>> data_base(y.data) is y  # (Tensor.data calls note_data)
+    True
+    """
     if t.grad_fn is not None:
         key = id(data)
         _data_of[key] = (weakref.ref(data, lambda _: _data_of.pop(key, None)), weakref.ref(t))
@@ -42,7 +51,19 @@ def data_base(t: Any) -> Any:
 
 def note_change(tensors: list, op: str) -> None:
     """The values of ``tensors`` (None among them is skipped) were changed by ``op`` in place
-    and no graph recorded it."""
+    and no graph recorded it.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad._unrecorded import check_read, note_change
+    >>> y = symgrad.ones(2, requires_grad=True) * 2
+    >>> note_change([y, None], "mul_")  # (what an in-place op under no_grad does)
+    >>> check_read((y * y).grad_fn, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: the output of MulBackward0 (shape [2], dtype symgrad.float32) was changed ...
+    """
     stamp = None
     for t in tensors:
         if t is None or t.grad_fn is None:
@@ -56,7 +77,15 @@ def note_change(tensors: list, op: str) -> None:
 
 
 def check_read(node: Any, i: int) -> None:
-    """Raise ValueError if ``node`` read its input ``i`` after an unrecorded change of it."""
+    """Raise ValueError if ``node`` read its input ``i`` after an unrecorded change of it.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad._unrecorded import check_read
+    >>> y = symgrad.ones(2, requires_grad=True) * 2
+    >>> check_read((y * 3).grad_fn, 0)  # nothing changed y: no error
+    """
     if not _changes:
         return
     fn, nr = node._edges[i]

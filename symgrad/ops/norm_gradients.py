@@ -21,7 +21,18 @@ def tied_gradients(rule: Any, backward: str, shown: Any) -> Any:
     """The VJP ``rule`` of a norm whose backward PyTorch differentiates as one node under
     ``create_graph``: the gradients of the input, the weight and the bias (outputs 0, 1 and 2)
     pass through one ``backward`` node whose edges are to the tensors ``shown(g, ctx)`` (its
-    kernel's arguments). The recorded steps behind it give the second derivatives."""
+    kernel's arguments). The recorded steps behind it give the second derivatives.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> x = symgrad.tensor([[1.0, -2.0, 0.5]], requires_grad=True)
+    >>> y = F.layer_norm(x, (3,)) * symgrad.tensor([1.0, 2.0, 3.0])
+    >>> (g,) = symgrad.autograd.grad(y.sum(), x, create_graph=True)
+    >>> g.grad_fn.name()
+    'NativeLayerNormBackwardBackward0'
+    """
 
     def vjp(xp: Any, g: Any, c: Any) -> tuple:
         grads = rule(xp, g, c)
@@ -48,7 +59,19 @@ def tied_gradients(rule: Any, backward: str, shown: Any) -> Any:
 
 def layer_edges(g: Any, c: Any) -> tuple:
     """PyTorch's edges of NativeLayerNormBackwardBackward0: grad_out, input, mean, rstd,
-    weight, bias."""
+    weight, bias.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> x = symgrad.tensor([[1.0, 2.0, 4.0]], requires_grad=True)
+    >>> w = symgrad.ones(3, requires_grad=True)
+    >>> y = F.layer_norm(x, (3,), w).pow(2).sum()
+    >>> (g,) = symgrad.autograd.grad(y, x, create_graph=True)
+    >>> [type(n).__name__ for n, _ in g.grad_fn.next_functions]
+    ['MulBackward0', 'AccumulateGrad', 'NoneType', 'NoneType', 'AccumulateGrad', 'NoneType']
+    """
     p = c.params
     weight = c.inputs[1] if p["has_w"] else None
     bias = c.inputs[-1] if p["has_b"] else None
@@ -57,5 +80,16 @@ def layer_edges(g: Any, c: Any) -> tuple:
 
 def batch_edges(g: Any, c: Any) -> tuple:
     """PyTorch's edges of NativeBatchNormBackwardBackward0: grad_out, input, weight,
-    running_mean, running_var."""
+    running_mean, running_var.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> import symgrad.nn.functional as F
+    >>> x = symgrad.tensor([[1.0], [3.0]], requires_grad=True)
+    >>> y = F.batch_norm(x, None, None, training=True) * symgrad.tensor([[1.0], [2.0]])
+    >>> (g,) = symgrad.autograd.grad(y.sum(), x, create_graph=True)
+    >>> [type(n).__name__ for n, _ in g.grad_fn.next_functions]
+    ['NoneType', 'AccumulateGrad', 'NoneType', 'NoneType', 'NoneType']
+    """
     return (g, c.inputs[0], c.inputs[1] if c.params["has_w"] else None, None, None)

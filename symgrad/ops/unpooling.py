@@ -24,7 +24,18 @@ _UNPOOLS: dict[str, Structural] = {}
 
 def unpool(x: Any, key: tuple, shape: tuple, name: str, find: Any = None, indices: Any = None):
     """Zeros of ``shape`` with ``x`` written at ``key``, recorded as PyTorch's node ``name``;
-    ``find(indices' values)`` gives ``key``, so a compiled program finds it afresh."""
+    ``find(indices' values)`` gives ``key``, so a compiled program finds it afresh.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import symgrad
+    >>> from symgrad.ops.unpooling import unpool
+    >>> x = symgrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> y = unpool(x, (np.array([0, 3]),), (4,), "MaxUnpool1DBackward0")
+    >>> y.tolist(), y.grad_fn.name()
+    ([1.0, 0.0, 0.0, 2.0], 'MaxUnpool1DBackward0')
+    """
     prim = _UNPOOLS.get(name)
     if prim is None:
         prim = _UNPOOLS[name] = Structural(
