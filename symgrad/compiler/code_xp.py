@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.prim.kernels import typed_number
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.vocab import VOCABULARY
 
@@ -118,9 +119,18 @@ def _number(v: Any) -> Any:
     return scalar
 
 
+_ARITHMETIC = frozenset(("+", "-", "*", "/", "<", "<=", ">", ">=", "==", "!="))
+
+
 def _binary(symbol: str, op: Any, reflected: bool = False) -> Any:
+    typed = symbol in _ARITHMETIC
+
     def method(self: Var, other: Any) -> Any:
         self, other = _number(self), _number(other)
+        if typed and type(other) in (int, float):
+            # a number meeting an array: the program holds it as a 0-d array of the array's
+            # dtype, which NumPy takes faster and computes with to the same bits
+            other = typed_number(other, self.value)
         if reflected:
             value = op(_value(other), self.value)
             source = f"{self.em.render(other)} {symbol} {self.name}"
@@ -275,6 +285,16 @@ class CodeXP:
 
     def constant(self, a: Any) -> Any:
         return a
+
+    def mul_scalar(self, a: Any, c: Any) -> Any:
+        if type(a) is not Var:
+            return NP.mul_scalar(a, c)
+        return a * c  # (the number held as an array of a's dtype, where it is one)
+
+    def div_scalar(self, a: Any, c: Any) -> Any:
+        if type(a) is not Var or np.result_type(a.value) == np.float16:
+            return self.em.call(NP.div_scalar, a, c)  # (float16: divided in float32)
+        return a / c
 
     def elementwise(self, prim: Any, args: tuple, params: tuple = ()) -> Any:
         numeric = getattr(prim, "_raw", None) or prim.numeric  # the program runs silenced

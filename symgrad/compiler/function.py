@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad._silent import restore, silence
+from symgrad._silent import silencer
 from symgrad._tracing import TRACE, GraphBreak
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import node_class
@@ -47,6 +47,7 @@ _NO_CLOSED_FORM = (
     "derivations and pictures"
 )
 _grad_state = grad_mode._state
+_silent_set, _silent_reset, _SILENT = silencer()
 _ALL: weakref.WeakSet = weakref.WeakSet()
 
 
@@ -97,9 +98,10 @@ class CompiledFunction:
         else:
             leaves = []
             shapes = _signature(args, leaves)
-            if kwargs:
-                shapes = (shapes, _signature(kwargs, leaves))
-            if shapes is None or type(shapes) is tuple and None in shapes:
+            if kwargs and shapes is not None:
+                named = _signature(kwargs, leaves)
+                shapes = None if named is None else (shapes, named)
+            if shapes is None:
                 leaves = []
                 spec = flatten((args, kwargs), leaves)
                 shapes = (
@@ -219,6 +221,14 @@ class _CompiledGraph(Primitive):
         return program.backward(*full, *node.params["saved"])
 
 
+def _picker(keys: list) -> Any:
+    """A function of a sequence giving the tuple of its items at ``keys``."""
+    if len(keys) > 1:
+        return operator.itemgetter(*keys)
+    # (itemgetter of one key gives the item, not a tuple)
+    return lambda a: tuple([a[k] for k in keys])
+
+
 def _all_tensors(args: tuple) -> bool:
     for a in args:  # (a loop: no generator to make at every call)
         if type(a) is not Tensor:
@@ -246,11 +256,7 @@ class _Entry:
         self.grad_inputs = [(kind == "arg", k) for kind, k in program.grad_inputs]
         # the inputs with a gradient, picked from the arguments at each call
         self._args_only = all(arg for arg, _ in self.grad_inputs)
-        picked = [k for _, k in self.grad_inputs]
-        if len(picked) > 1:
-            self._pick = operator.itemgetter(*picked)
-        else:  # (itemgetter of one key gives the item, not a tuple)
-            self._pick = lambda a: tuple([a[k] for k in picked])
+        self._pick = _picker([k for _, k in self.grad_inputs])
         # the node checks the version of each input whose memory the backward reads, as
         # PyTorch checks what it saved: the inputs with a gradient through its records, the
         # others (data the gradient reads, a view of it saved) and the outputs on their own
@@ -258,7 +264,18 @@ class _Entry:
         watched += [(False, k) for k in program.watched_ext]
         self._keep = tuple(g in watched for g in self.grad_inputs)
         self._watch = [w for w in watched if w not in self.grad_inputs]
+        self._watch_pick = None
+        if self._watch and all(arg for arg, _ in self._watch):
+            self._watch_pick = _picker([k for _, k in self._watch])
         self._watch_outs = program.watched_outs
+        # one output that requires grad and is the function's result as it is
+        spec = plan.out_spec
+        self._single = (
+            len(program.out_meta) == 1
+            and program.out_requires[0]
+            and type(spec) is _Leaf
+            and spec.index == 0
+        )
         self.node_cls = node_class(
             "CompiledFunctionBackward", outputs=max(1, len(program.out_meta))
         )
@@ -278,88 +295,84 @@ class _Entry:
     def run(self, leaves: Any) -> Any:
         """The function's results for argument tensors ``leaves``."""
         program = self.program
-        arrays = [t._data for t in leaves]
-        if self.externals:
-            arrays += [t._data for t in self.externals]
-        token = silence()
+        externals = self.externals
+        token = _silent_set(_SILENT)
         try:
-            outs, saved = program.forward(*arrays)
-        finally:
-            restore(token)
-        if self.any_requires and _grad_state.enabled:
-            if self._args_only:  # (no captured tensor among them: one C call)
-                inputs = self._pick(leaves)
+            if externals:
+                outs, saved = program.forward(*map(_DATA, leaves), *map(_DATA, externals))
             else:
-                inputs = [leaves[k] if arg else self.externals[k] for arg, k in self.grad_inputs]
-            edges, kept, versions, meta, consts, held = input_records(inputs, self._keep)
-            params: dict = {"saved": saved}
-            if self._watch:
-                externals = self.externals
-                params["watch"] = [
-                    (t, t._counter.value)
-                    for t in [leaves[k] if arg else externals[k] for arg, k in self._watch]
-                ]
-            node = self.node_cls(
-                self.prim,
-                params,
-                edges,
-                kept,
-                None,
-                versions,
-                meta,
-                consts,
-                held,
-            )
-            results = []
-            for k, (o, req) in enumerate(zip(outs, program.out_requires)):
-                t = Tensor._make(o, node, True) if req else Tensor._make(o)
-                t._output_nr = k
-                results.append(t)
-            if self._watch_outs:  # outputs the backward reads: their counters, at version 0
-                params["outs"] = tuple(results[k]._counter for k in self._watch_outs)
-        else:
+                outs, saved = program.forward(*map(_DATA, leaves))
+        finally:
+            _silent_reset(token)
+        if not (self.any_requires and _grad_state.enabled):
             results = [Tensor._make(o) for o in outs]
+            spec = self.plan.out_spec
+            return results[spec.index] if type(spec) is _Leaf else rebuild(spec, results)
+        if self._args_only:  # (no captured tensor among them: one C call)
+            inputs = self._pick(leaves)
+        else:
+            inputs = [leaves[k] if arg else externals[k] for arg, k in self.grad_inputs]
+        edges, kept, versions, meta, consts, held = input_records(inputs, self._keep)
+        params: dict = {"saved": saved}
+        watch = self._watch
+        if watch:
+            if self._watch_pick is not None:  # arguments only: one C call picks them
+                watched = self._watch_pick(leaves)
+            else:
+                watched = [leaves[k] if arg else externals[k] for arg, k in watch]
+            params["watch"] = [(t, t._counter.value) for t in watched]
+        node = self.node_cls(self.prim, params, edges, kept, None, versions, meta, consts, held)
+        if self._single:  # one output, the function's result: no list, no rebuilding
+            result = Tensor._make(outs[0], node, True)
+            if self._watch_outs:  # an output the backward reads: its counter, at version 0
+                params["outs"] = (result._counter,)
+            return result
+        results = []
+        for k, (o, req) in enumerate(zip(outs, program.out_requires)):
+            t = Tensor._make(o, node, True) if req else Tensor._make(o)
+            t._output_nr = k
+            results.append(t)
+        if self._watch_outs:  # outputs the backward reads: their counters, at version 0
+            params["outs"] = tuple(results[k]._counter for k in self._watch_outs)
         spec = self.plan.out_spec
         if type(spec) is _Leaf:
             return results[spec.index]
         return rebuild(spec, results)
 
 
+_DATA = operator.attrgetter("_data")
+
+
 def _signature(obj: Any, leaves: list) -> Any:
     """The guard of the arguments ``obj`` in one pass, collecting their tensors in ``leaves``
     (in ``flatten``'s order): the structure of plain tuples, lists and dicts, each tensor's
     shape, dtype and flag, the other values themselves. None for what only ``flatten`` and
-    ``_hashable`` handle (named tuples, tensor subclasses, unhashable values)."""
+    ``_hashable`` handle (named tuples, tensor subclasses, unhashable values).
+
+    A container's guard is one flat tuple: its type (and a dict's keys), then for each item
+    a tensor's shape, dtype and flag, or None and the item's own guard (a shape is never
+    None, so the two read apart)."""
     kind = type(obj)
     if kind is Tensor:
         leaves.append(obj)
         data = obj._data
         return (data.shape, data.dtype, obj._requires_grad)
-    if kind is tuple or kind is list:
-        items: list = [kind]
+    if kind is tuple or kind is list or kind is dict:
+        if kind is dict:
+            items: list = [dict, tuple(obj)]
+            obj = obj.values()
+        else:
+            items = [kind]
         for v in obj:
             if type(v) is Tensor:  # (a tensor read here: one call fewer per tensor)
                 leaves.append(v)
                 data = v._data
-                items.append((data.shape, data.dtype, v._requires_grad))
-                continue
-            sig = _signature(v, leaves)
-            if sig is None:
-                return None
-            items.append(sig)
-        return tuple(items)
-    if kind is dict:
-        items = [dict]
-        for k, v in obj.items():
-            if type(v) is Tensor:
-                leaves.append(v)
-                data = v._data
-                items.append((k, (data.shape, data.dtype, v._requires_grad)))
-                continue
-            sig = _signature(v, leaves)
-            if sig is None:
-                return None
-            items.append((k, sig))
+                items += (data.shape, data.dtype, v._requires_grad)
+            else:
+                sig = _signature(v, leaves)
+                if sig is None:
+                    return None
+                items += (None, sig)
         return tuple(items)
     if obj is None or kind in _CONSTANT_TYPES:
         return (kind, obj)

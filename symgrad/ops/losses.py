@@ -18,13 +18,14 @@ from symgrad.ops import activations as _activations
 from symgrad.ops.elementwise import _sigmoid, declare
 from symgrad.prim.batch_rules import physical_key
 from symgrad.prim.batching import Unbatchable, batch_size, unwrap_level
+from symgrad.prim.kernels import one_like, zero_like
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.prim.vocab import INTERPRETERS
 
 
 def _softplus0(v: Any) -> Any:
-    return np.logaddexp(0, v)
+    return np.logaddexp(zero_like(v), v)
 
 
 def _bce_logits(v: Any, t: Any, w: Any) -> Any:
@@ -52,7 +53,7 @@ BCE_WITH_LOGITS_PLAIN = declare(
     "bce_with_logits_plain",
     "x y",
     lambda x, y: (1 - y) * x + sp.log(1 + sp.exp(-x)),
-    kernel=lambda v, t: (1 - t) * v + _softplus0(-v),
+    kernel=lambda v, t: (one_like(t) - t) * v + _softplus0(-v),
     partial_kernels={
         0: lambda v, t, out: _sigmoid(v) - t,
         1: lambda v, t, out: -v,

@@ -20,7 +20,15 @@ from symgrad._data import in_dtype
 from symgrad._lazy import sympy as sp
 from symgrad._silent import silencer
 
-__all__ = ["blockwise", "lambdify", "scalar_lambdify", "MODULES"]
+__all__ = [
+    "blockwise",
+    "lambdify",
+    "scalar_lambdify",
+    "MODULES",
+    "one_like",
+    "zero_like",
+    "typed_number",
+]
 
 _silent_set, _silent_reset, _SILENT = silencer()
 
@@ -38,12 +46,62 @@ def _sign(x: Any) -> Any:
     return np.where(np.isnan(x), 0.0, np.sign(x))
 
 
+# A Python number in arithmetic with an array costs NumPy 2 about as much again as the
+# arithmetic itself on a small array: it settles the number's dtype (NEP 50's weak promotion)
+# at every call. A 0-d array of the array's own float dtype gives the same bits, as the number
+# is converted to that dtype first either way, for less. (With a 0-d operand, NumPy's scalar
+# arithmetic takes the Python number faster still: the number stays.)
+_FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+ONES = {d: np.ones((), d) for d in _FLOAT_DTYPES}
+_LARGEST = {d: float(np.finfo(d).max) for d in _FLOAT_DTYPES}
+ZEROS = {d: np.zeros((), d) for d in _FLOAT_DTYPES}
+for _table in (ONES, ZEROS):
+    for _number in _table.values():
+        _number.flags.writeable = False
+
+
+def one_like(x: Any) -> Any:
+    """1 for arithmetic with ``x``: a 0-d array of its dtype where that is cheaper for NumPy
+    (``x`` a float32 or float64 array of at least one dimension), else the number 1."""
+    if type(x) is np.ndarray and x.ndim:
+        return ONES.get(x.dtype, 1)
+    return 1
+
+
+def zero_like(x: Any) -> Any:
+    """0 for arithmetic with ``x``, as :func:`one_like` gives 1."""
+    if type(x) is np.ndarray and x.ndim:
+        return ZEROS.get(x.dtype, 0)
+    return 0
+
+
+def typed_number(c: Any, like: Any) -> Any:
+    """The number ``c`` for arithmetic with the array ``like``: a read-only 0-d array of its
+    float dtype where that is cheaper for NumPy and gives the same bits (a finite ``c`` that
+    stays finite in that dtype), else ``c`` itself. For code made once and run often (the
+    programs of ``symgrad.compile``): it makes a new array at each call."""
+    if (
+        type(like) is not np.ndarray
+        or not like.ndim
+        or like.dtype not in _FLOAT_DTYPES
+        or type(c) not in (int, float)
+        or not math.isfinite(c)
+        or (type(c) is int and abs(c) > 2**53)  # (exact as a double: rounded once either way)
+        or abs(c) > _LARGEST[like.dtype]
+    ):
+        return c
+    typed = np.array(c, like.dtype)
+    typed.flags.writeable = False
+    return typed
+
+
 def _sigmoid(x: Any) -> Any:
     # PyTorch's formula, so float32 rounds as it does: exp(-x) overflows to inf far left,
     # and 1 / inf is the 0 PyTorch gives there (NumPy's overflow warning is switched off)
     token = _silent_set(_SILENT)
     try:
-        return 1 / (1 + np.exp(-x))
+        one = ONES.get(x.dtype, 1) if type(x) is np.ndarray and x.ndim else 1
+        return one / (one + np.exp(-x))
     finally:
         _silent_reset(token)
 
