@@ -95,7 +95,7 @@ class Optimizer(OptimizerHooks):
         """Add a group of parameters with its own hyperparameters (``defaults`` fill the
         rest), e.g. a layer to train once the others are."""
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
         if isinstance(params, Tensor):
             param_group["params"] = [params]
