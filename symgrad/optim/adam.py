@@ -10,7 +10,13 @@ from symgrad import _like
 from symgrad.autograd import dual
 from symgrad.ops.inplace import _write as write
 from symgrad.ops.scaled import scaled_sum
-from symgrad.optim.optimizer import Optimizer, addcdiv_, check_nonnegative, scalar_state
+from symgrad.optim.optimizer import (
+    Optimizer,
+    addcdiv_,
+    check_nonnegative,
+    scalar_state,
+    state_fits,
+)
 from symgrad.tensor import Tensor
 
 __all__ = ["Adam", "AdamW"]
@@ -116,7 +122,11 @@ class Adam(Optimizer):
     def _update(self, p: Tensor, group: dict) -> None:
         if group["foreach"] and isinstance(group["lr"], Tensor) and not group["capturable"]:
             raise RuntimeError(_TENSOR_LR_FOREACH)  # a tensor lr given to the group later
-        if not group["differentiable"] and not dual.active():
+        if (
+            not group["differentiable"]
+            and not dual.active()
+            and state_fits(p, self.state.get(p, {}))
+        ):
             self._update_arrays(p, group)
             return
         lr, (beta1, beta2), eps, decay = (group[k] for k in ("lr", "betas", "eps", "weight_decay"))

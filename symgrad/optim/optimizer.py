@@ -95,7 +95,7 @@ class Optimizer(OptimizerHooks):
         """Add a group of parameters with its own hyperparameters (``defaults`` fill the
         rest), e.g. a layer to train once the others are."""
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
         if isinstance(params, Tensor):
             param_group["params"] = [params]
@@ -365,10 +365,11 @@ def check_nonnegative(*named: tuple[str, float]) -> None:
             raise ValueError(f"Invalid {what}: {value}")
 
 
-def on_arrays(p: Tensor, group: dict, numbers: tuple) -> bool:
+def on_arrays(p: Tensor, group: dict, numbers: tuple, state: dict) -> bool:
     """Whether a step can run on the arrays (the tensor ops' numbers without a tensor op for
     each update): float32 or float64 weights and gradients of plain arrays, the ``numbers``
-    hyperparameters plain numbers, not ``differentiable`` nor in forward mode."""
+    hyperparameters plain numbers, not ``differentiable`` nor in forward mode, and the
+    parameter's ``state`` fitting it (see :func:`state_fits`)."""
     grad = p.grad
     return (
         not group["differentiable"]
@@ -379,6 +380,17 @@ def on_arrays(p: Tensor, group: dict, numbers: tuple) -> bool:
         and grad._data.dtype == p._data.dtype
         and all(type(group[k]) in (int, float) for k in numbers)
         and not dual.active()
+        and state_fits(p, state)
+    )
+
+
+def state_fits(p: Tensor, state: dict) -> bool:
+    """Whether the parameter's and its gradient's shape is that of every tensor of its
+    ``state`` but the scalars: a state loaded from another model's optimizer may not fit, and
+    then the tensor ops raise PyTorch's RuntimeError where NumPy's broadcasting would raise
+    its ValueError."""
+    return p.grad.shape == p.shape and all(
+        v.shape == p.shape for v in state.values() if isinstance(v, Tensor) and v.dim()
     )
 
 

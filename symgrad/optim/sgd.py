@@ -69,7 +69,8 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def _update(self, p: Any, group: dict) -> None:
-        if on_arrays(p, group, ("lr", "momentum", "dampening", "weight_decay")):
+        numbers = ("lr", "momentum", "dampening", "weight_decay")
+        if on_arrays(p, group, numbers, self.state.get(p, {})):
             self._update_arrays(p, group)
             return
         grad = -p.grad if group["maximize"] else p.grad

@@ -84,7 +84,7 @@ class Adadelta(Optimizer):
         return state
 
     def _update(self, p: Tensor, group: dict) -> None:
-        if on_arrays(p, group, ("lr", "rho", "eps", "weight_decay")):
+        if on_arrays(p, group, ("lr", "rho", "eps", "weight_decay"), self.state.get(p, {})):
             self._update_arrays(p, group)
             return
         rho, eps = group["rho"], group["eps"]

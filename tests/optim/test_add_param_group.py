@@ -57,3 +57,29 @@ def test_against_torch(name):
     ref_opt, ref_q = _run(torch, name)
     assert np.allclose(q.detach().numpy(), ref_q.detach().numpy(), rtol=1e-5, atol=1e-6)
     assert sorted(opt.state[q]) == sorted(ref_opt.state[ref_q])
+
+
+@pytest.mark.parametrize(
+    ("group", "message"),
+    [
+        ([symgrad.zeros(1)], "param_group must be a dict, but got <class 'list'>"),
+        ((symgrad.zeros(1),), "param_group must be a dict, but got <class 'tuple'>"),
+    ],
+)
+def test_a_group_that_is_not_a_dict_is_a_type_error(group, message):
+    opt = symgrad.optim.SGD([symgrad.zeros(1, requires_grad=True)], lr=0.1)
+    with pytest.raises(TypeError) as info:
+        opt.add_param_group(group)
+    assert str(info.value) == message
+
+
+@pytest.mark.torch
+def test_a_group_that_is_not_a_dict_is_torchs_type_error():
+    torch = pytest.importorskip("torch")
+    texts = []
+    for lib in (symgrad, torch):
+        opt = lib.optim.SGD([lib.zeros(1, requires_grad=True)], lr=0.1)
+        with pytest.raises(TypeError) as info:
+            opt.add_param_group([lib.zeros(1)])
+        texts.append(str(info.value))
+    assert texts[0] == texts[1]

@@ -133,3 +133,34 @@ def test_against_torch(kwargs):
         assert got.tolist() == pytest.approx(want.tolist(), rel=1e-13)
         assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
     assert opt.state_dict()["param_groups"] == topt.state_dict()["param_groups"]
+
+
+def _tensor_lr_run(lib):
+    """Four steps with a float32 tensor ``lr``: the next eta is float32 tensor arithmetic,
+    its power rounded as PyTorch's (a correctly rounded float32 power)."""
+    w = lib.tensor([0.1, -0.2, 0.3], dtype=lib.float64, requires_grad=True)
+    opt = lib.optim.ASGD([w], lr=lib.tensor(0.03), t0=2)
+    etas = []
+    for _ in range(4):
+        w.grad = lib.tensor([1.0, 0.5, -0.25], dtype=lib.float64)
+        opt.step()
+        etas.append(opt.state[w]["eta"].item())
+    return w.tolist(), etas, opt.state[w]["ax"].tolist()
+
+
+def test_tensor_lr_eta_is_rounded_as_pytorchs():
+    w, etas, ax = _tensor_lr_run(symgrad)
+    assert etas == [
+        0.029999932274222374,
+        0.02999986708164215,  # (1 + 6e-6) ** 0.75 rounded down, as powf does
+        0.02999979816377163,
+        0.02999972738325596,
+    ]
+    assert w == [-0.02000025684436077, -0.25999712844575906, 0.3299961642417425]
+    assert ax == w
+
+
+@pytest.mark.torch
+def test_tensor_lr_against_torch():
+    torch = pytest.importorskip("torch")
+    assert _tensor_lr_run(symgrad) == _tensor_lr_run(torch)
