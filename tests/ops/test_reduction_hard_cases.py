@@ -1,0 +1,50 @@
+"""Reductions and scans at their hard cases: 0-d levels of quantile, the saved attributes of
+the running extremes, and the like, each checked by plain values and against PyTorch."""
+
+import pytest
+
+import symgrad
+
+
+def _rounded(t):
+    return [round(v, 4) for v in t.flatten().tolist()]
+
+
+def _zero_dim_levels(T):
+    """A 0-d tensor of levels makes no quantiles' dimension, as a number does."""
+    x = T.tensor([[3.0, 1.0, 4.0, 1.0], [2.0, 6.0, 5.0, 3.0]], requires_grad=True)
+    q = T.tensor(0.4)
+    out = []
+    for dim, keepdim in [(None, False), (1, False), (0, True), (None, True)]:
+        y = T.quantile(x, q, dim=dim, keepdim=keepdim)
+        (g,) = T.autograd.grad(y.sum(), x)
+        out.append((tuple(y.shape), _rounded(y), _rounded(g)))
+    y = T.nanquantile(x, q, dim=1, interpolation="nearest")
+    out.append((tuple(y.shape), y.tolist()))
+    for q in (1.5, -0.25):
+        try:
+            T.quantile(x, q)
+        except RuntimeError as e:
+            out.append(str(e))
+    return out
+
+
+ZERO_DIM_LEVELS = [
+    ((), [2.8], [0.8, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0, 0.0]),
+    ((2,), [1.4, 3.4], [0.2, 0.0, 0.0, 0.8, 0.0, 0.0, 0.2, 0.8]),
+    ((1, 4), [2.4, 3.0, 4.4, 1.8], [0.4, 0.6, 0.6, 0.6, 0.6, 0.4, 0.4, 0.4]),
+    ((1, 1), [2.8], [0.8, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0, 0.0]),
+    ((2,), [1.0, 3.0]),
+    "quantile() q must be in the range [0, 1] but got 1.5",
+    "quantile() q must be in the range [0, 1] but got -0.25",
+]
+
+
+def test_zero_dim_levels():
+    assert _zero_dim_levels(symgrad) == ZERO_DIM_LEVELS
+
+
+@pytest.mark.torch
+def test_pytorch_zero_dim_levels():
+    torch = pytest.importorskip("torch")
+    assert _zero_dim_levels(torch) == ZERO_DIM_LEVELS
