@@ -210,12 +210,9 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
                 "nanmean(): could not infer output dtype. Optional dtype must be either a "
                 f"floating point or complex dtype. Got: {dtype.scalar_type}"
             )
-    count = Tensor._make(
-        np.asarray(
-            np.sum(~np.isnan(input._data), axis=_dims(input, dim), keepdims=keepdim),
-            dtype=input._data.dtype,
-        )
-    )
+    # PyTorch's count is an int64 tensor, so the quotient keeps the sum's dtype
+    present = np.sum(~np.isnan(input._data), axis=_dims(input, dim), keepdims=keepdim)
+    count = Tensor._make(np.asarray(present, dtype=np.int64))
     return nansum(input, dim, keepdim, dtype=dtype) / count
 
 

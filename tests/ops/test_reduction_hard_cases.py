@@ -48,3 +48,40 @@ def test_zero_dim_levels():
 def test_pytorch_zero_dim_levels():
     torch = pytest.importorskip("torch")
     assert _zero_dim_levels(torch) == ZERO_DIM_LEVELS
+
+
+def _nanmean_dtypes(T):
+    """nanmean divides the sum (in ``dtype`` when given) by an int64 count, so the result
+    keeps the sum's dtype."""
+    nan = float("nan")
+    x = T.tensor([[1.0, 2.0, nan], [nan, nan, nan]], requires_grad=True)
+    out = []
+    for dtype in (T.float16, T.float64):
+        y = T.nanmean(x, 1, dtype=dtype)
+        other = y.grad_fn._saved_other
+        (g,) = T.autograd.grad(y.nansum(), x)
+        out.append((str(y.dtype).split(".")[-1], _rounded(y), str(g.dtype).split(".")[-1]))
+        out.append((_rounded(g), str(other.dtype).split(".")[-1], other.tolist()))
+    return out
+
+
+NANMEAN_DTYPES = [
+    ("float16", [1.5, float("nan")], "float32"),
+    ([0.5, 0.5, 0.0, float("nan"), float("nan"), float("nan")], "int64", [2, 0]),
+    ("float64", [1.5, float("nan")], "float32"),
+    ([0.5, 0.5, 0.0, float("nan"), float("nan"), float("nan")], "int64", [2, 0]),
+]
+
+
+def _same(a, b):
+    return repr(a) == repr(b)
+
+
+def test_nanmean_dtypes():
+    assert _same(_nanmean_dtypes(symgrad), NANMEAN_DTYPES)
+
+
+@pytest.mark.torch
+def test_pytorch_nanmean_dtypes():
+    torch = pytest.importorskip("torch")
+    assert _same(_nanmean_dtypes(torch), NANMEAN_DTYPES)
