@@ -85,3 +85,33 @@ def test_nanmean_dtypes():
 def test_pytorch_nanmean_dtypes():
     torch = pytest.importorskip("torch")
     assert _same(_nanmean_dtypes(torch), NANMEAN_DTYPES)
+
+
+def _empty_spread_warnings(T):
+    """std and var of an empty input warn of no degrees of freedom whatever dims they reduce
+    (PyTorch's reduction factor, input numel over output numel, is 0 there)."""
+    import warnings
+
+    out = []
+    for fn, shape, kw in [
+        (T.var, (0, 3), {"dim": 1}),
+        (T.std, (3, 0), {"dim": 0}),
+        (T.var_mean, (0, 3), {"dim": 1, "correction": 0}),
+        (T.var, (0, 3), {"dim": 1, "correction": -1}),
+        (T.var, (2, 3), {"dim": 1, "correction": 2}),
+    ]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fn(T.zeros(*shape), **kw)
+        out.append(sum("degrees of freedom" in str(w.message) for w in caught))
+    return out
+
+
+def test_empty_spread_warnings():
+    assert _empty_spread_warnings(symgrad) == [1, 1, 1, 0, 0]
+
+
+@pytest.mark.torch
+def test_pytorch_empty_spread_warnings():
+    torch = pytest.importorskip("torch")
+    assert _empty_spread_warnings(torch) == [1, 1, 1, 0, 0]
