@@ -115,3 +115,24 @@ def test_empty_spread_warnings():
 def test_pytorch_empty_spread_warnings():
     torch = pytest.importorskip("torch")
     assert _empty_spread_warnings(torch) == [1, 1, 1, 0, 0]
+
+
+def _saved_names(T):
+    """The names starting with ``_saved`` that ``dir(grad_fn)`` lists: only the fields."""
+    x = T.ones(2, 3, requires_grad=True)
+    return [
+        sorted(n for n in dir(y.grad_fn) if n.startswith("_saved")) for y in (x.prod(), x.sum())
+    ]
+
+
+SAVED_NAMES = [["_saved_result", "_saved_self"], ["_saved_self_sym_sizes"]]
+
+
+def test_saved_names():
+    assert _saved_names(symgrad) == SAVED_NAMES
+
+
+@pytest.mark.torch
+def test_pytorch_saved_names():
+    torch = pytest.importorskip("torch")
+    assert _saved_names(torch) == SAVED_NAMES
