@@ -205,7 +205,12 @@ class Node:
     def __dir__(self) -> list:
         # the saved values this node has (the classes carry every name they may have)
         fields = saved_fields(self)
-        names = [n for n in super().__dir__() if not n.startswith(("_saved_", "_raw_saved_"))]
+        # (``_saved`` itself is internal: PyTorch lists only the ``_saved_<name>`` fields)
+        names = [
+            n
+            for n in super().__dir__()
+            if n != "_saved" and not n.startswith(("_saved_", "_raw_saved_"))
+        ]
         names += [f"_saved_{n}" for n in fields]
         names += [
             f"_raw_saved_{n}" for n, (kind, _) in fields.items() if kind in ("input", "output")

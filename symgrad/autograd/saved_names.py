@@ -98,6 +98,7 @@ OUTPUTS = {
     "LinalgSvdBackward0": ("U", "S", "Vh"),
     "VarMeanBackward0": (None, None),  # (None: an output PyTorch does not save)
     "StdMeanBackward0": ("result0", None),
+    "AminmaxBackward0": ("min", "max"),
 }
 
 

@@ -321,7 +321,7 @@ def median(input: Tensor, dim: Any = OMITTED, keepdim: bool = False) -> Any:
             index = np.where(nan.any(axis=d, keepdims=True), first, index)
         return index.astype(np.int64)
 
-    return _pick_of("median", input, x, d, find, bool(keepdim))
+    return _pick_of("median", input, x, d, find, bool(keepdim), dim)
 
 
 __all__ += ["median"]

@@ -145,7 +145,8 @@ def nanquantile(
 
 
 def _levels(input: Tensor, q: Any, interpolation: str) -> tuple[np.ndarray, bool]:
-    """The checked levels ``q`` as a 1-D float array, and whether ``q`` was a number."""
+    """The checked levels ``q`` as a 1-D float array, and whether ``q`` was a number (or a
+    0-d tensor)."""
     if interpolation not in _MODES:
         raise RuntimeError(
             "quantile() interpolation must be one of linear, lower, higher, midpoint or "
@@ -159,8 +160,8 @@ def _levels(input: Tensor, q: Any, interpolation: str) -> tuple[np.ndarray, bool
         raise RuntimeError("quantile() input tensor must be non-empty")
     if isinstance(q, Tensor) and q.dtype is not input.dtype:
         raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
-    scalar = isinstance(q, numbers.Real)
-    if not scalar and not isinstance(q, Tensor):
+    number = isinstance(q, numbers.Real)
+    if not number and not isinstance(q, Tensor):
         raise TypeError(
             f"quantile(): q must be a number or a tensor, not {type(q).__name__} (give "
             "symgrad.tensor(q) for several levels)"
@@ -168,9 +169,12 @@ def _levels(input: Tensor, q: Any, interpolation: str) -> tuple[np.ndarray, bool
     qs = np.atleast_1d(np.asarray(q.detach().numpy() if isinstance(q, Tensor) else q, float))
     if qs.ndim > 1:
         raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if number and not 0 <= q <= 1:
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
     if ((qs < 0) | (qs > 1)).any():
         raise RuntimeError("quantile() q values must be in the range [0, 1]")
-    return qs, scalar
+    # a 0-d tensor of levels makes no quantiles' dimension, as a number does
+    return qs, number or q.ndim == 0
 
 
 def logit(input: Tensor, eps: float | None = None) -> Tensor:

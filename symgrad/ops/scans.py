@@ -279,13 +279,13 @@ def _logcumsumexp_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
 
 _LOGCUMSUMEXP = Structural(
     "logcumsumexp",
-    lambda xp, a, dim: a if a.ndim == 0 else xp.log(xp.cumsum(xp.exp(a), dim)),
+    lambda xp, a, dim, saved_as=(): a if a.ndim == 0 else xp.log(xp.cumsum(xp.exp(a), dim)),
     half_rule_in_float32(_logcumsumexp_vjp),
     saves=(0,),
     saves_out=True,
     backward="LogcumsumexpBackward0",
     # one log-add-exp after another, PyTorch's order of operations (float16 in float32)
-    kernel=lambda xp, a, dim: _running_logaddexp(a, dim),
+    kernel=lambda xp, a, dim, saved_as=(): _running_logaddexp(a, dim),
     jvp=_logcumsumexp_jvp,
     batch="reduction",
     rows=True,
@@ -311,7 +311,7 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     d = _wrap_dim(dim, max(input.ndim, 1))
     if input.ndim == 0 and _batching.any_batched(input):  # the batch's dimension is not a scan's
         return _LOGCUMSUMEXP(input.reshape(1), dim=0).reshape(())
-    return _LOGCUMSUMEXP(input, dim=d)
+    return _LOGCUMSUMEXP(input, dim=d, saved_as=shown(dim=dim))
 
 
 class _CumExtremum(NamedTuple):
@@ -347,7 +347,10 @@ def _running_pick_vjp(xp: Any, g: Any, c: Any) -> tuple:
 
 
 _PICKS = {
-    op: Structural(op, _pick_forward, _running_pick_vjp, backward=name, jvp="linear", rows=True)
+    # (the input saved, unread, as PyTorch's node saves it: changing it in place is an error)
+    op: Structural(
+        op, _pick_forward, _running_pick_vjp, saves=(0,), backward=name, jvp="linear", rows=True
+    )
     for op, name in (("cummax", "CummaxBackward0"), ("cummin", "CumminBackward0"))
 }
 
@@ -377,7 +380,8 @@ def _cum_extremum(input: Tensor, dim: int, op: str) -> Any:
             index[..., i : i + 1] = np.where(take, i, index[..., i - 1 : i])
         return np.moveaxis(index, -1, d)
 
-    result = (_Cummax if op == "cummax" else _Cummin)(*picked(_PICKS[op], x, d, True, find))
+    picks = picked(_PICKS[op], x, d, True, find, dim)
+    result = (_Cummax if op == "cummax" else _Cummin)(*picks)
     if input.ndim == 0:
         return type(result)(result.values.reshape(()), result.indices.reshape(()))
     return result

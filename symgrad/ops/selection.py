@@ -97,9 +97,17 @@ def _reduction_dim(input: Tensor, dim: Any, op: str) -> tuple:
 
 
 def _picked(
-    prim: Structural, op: str, input: Tensor, x: Tensor, d: int, picks: Any, keepdim: bool
+    prim: Structural,
+    op: str,
+    input: Tensor,
+    x: Tensor,
+    d: int,
+    picks: Any,
+    keepdim: bool,
+    given: Any,
 ) -> Any:
-    """``op``'s (values, indices), one element per row along ``d`` at ``picks(rows)``."""
+    """``op``'s (values, indices), one element per row along ``d`` at ``picks(rows)``;
+    ``given``: the dim as the user gave it, as the node shows it."""
     if input.ndim == 0:  # the element itself, picked from the 0-d tensor (no reshape node)
         index = np.zeros((), np.int64)
         return _RETURNS[op](prim(input, dim=0, index=index, keepdim=True), Tensor._make(index))
@@ -107,7 +115,7 @@ def _picked(
     def find(a: np.ndarray) -> np.ndarray:
         return _back(picks(a, _rows(a, d)), x.shape, d)
 
-    return _RETURNS[op](*picked(prim, x, d, bool(keepdim), find))
+    return _RETURNS[op](*picked(prim, x, d, bool(keepdim), find, given))
 
 
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
@@ -131,7 +139,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     def picks(a: np.ndarray, rows: np.ndarray) -> np.ndarray:
         return np.array([_mode_of_row(row) for row in rows.tolist()], dtype=np.int64)
 
-    return _picked(_MODE, "mode", input, x, d, picks, keepdim)
+    return _picked(_MODE, "mode", input, x, d, picks, keepdim, dim)
 
 
 @functools.lru_cache(maxsize=64)
@@ -187,7 +195,7 @@ def nanmedian(input: Tensor, dim: Any = OMITTED, keepdim: Any = None) -> Any:
         found = np.take_along_axis(order, rank[:, None], axis=1)[:, 0]
         return np.where(missing == n, _all_nan_index(n), found)
 
-    return _picked(_NANMEDIAN, "nanmedian", input, x, d, picks, keepdim)
+    return _picked(_NANMEDIAN, "nanmedian", input, x, d, picks, keepdim, dim)
 
 
 def _nanmedian_all(input: Tensor) -> Tensor:

@@ -20,6 +20,7 @@ from symgrad.ops import dual_tangents
 from symgrad.ops.diagonal_fill import fill_diagonal_
 from symgrad.ops.inplace import check_leaf, check_view_change, snapshot
 from symgrad.ops.shape import transpose
+from symgrad.ops.shown import shown
 from symgrad.ops.views import remake_view_histories
 from symgrad.prim.primitive import recorded
 from symgrad.prim.structural import Structural, reshaped_back
@@ -42,7 +43,7 @@ def _declare(
     )
 
 
-def _transpose_forward(xp: Any, a: Any, dim0: int, dim1: int) -> Any:
+def _transpose_forward(xp: Any, a: Any, dim0: int, dim1: int, saved_as: tuple = ()) -> Any:
     return xp.transpose(a, dim0, dim1)
 
 
@@ -53,7 +54,7 @@ def _transpose_vjp(xp: Any, g: Any, c: Any) -> tuple:
 def _squeeze(backward: str) -> Structural:
     return _declare(
         "squeeze",
-        lambda xp, a, dim: xp.squeeze(a, dim),
+        lambda xp, a, dim, saved_as=(): xp.squeeze(a, dim),
         lambda xp, g, c: (xp.reshape(g, c.shapes[0]),),
         backward,
         reshaped_back,
@@ -62,7 +63,7 @@ def _squeeze(backward: str) -> Structural:
 
 _UNSQUEEZE_ = _declare(
     "unsqueeze",
-    lambda xp, a, dim: xp.unsqueeze(a, dim),
+    lambda xp, a, dim, saved_as=(): xp.unsqueeze(a, dim),
     lambda xp, g, c: (xp.squeeze(g, c.params["dim"]),),
     "UnsqueezeBackward1",
 )
@@ -109,14 +110,15 @@ def squeeze_own_(x: Tensor) -> Tensor:
         x._data = out
         x._counter.value += 1
         return x
-    result = recorded(_SQUEEZE_DIM_, (x,), {"dim": (0,)}, out)
+    result = recorded(_SQUEEZE_DIM_, (x,), {"dim": (0,), "saved_as": shown(dim=0)}, out)
     result._counter.value += 1
     return result
 
 
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:
     """Insert a dimension of size 1 at ``dim``, in place."""
-    return _in_place(self, "unsqueeze_", _UNSQUEEZE_, dim=_wrap_dim(dim, self.ndim + 1))
+    dims = {"dim": _wrap_dim(dim, self.ndim + 1), "saved_as": shown(dim=dim)}
+    return _in_place(self, "unsqueeze_", _UNSQUEEZE_, **dims)
 
 
 def squeeze_(self: Tensor, dim: Any = OMITTED) -> Tensor:
@@ -131,6 +133,7 @@ def squeeze_(self: Tensor, dim: Any = OMITTED) -> Tensor:
         named = dim if isinstance(dim, (tuple, list)) else (dim,)
         dims = tuple(i for i in (_wrap_dim(d, n) for d in named) if n and self.shape[i] == 1)
         prim = _SQUEEZE_DIMS_ if isinstance(dim, (tuple, list)) else _SQUEEZE_DIM_
+        return _in_place(self, "squeeze_", prim, dim=dims, saved_as=shown(dim=dim))
     return _in_place(self, "squeeze_", prim, dim=dims)
 
 
@@ -162,9 +165,8 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     symgrad.Size([3, 1, 2])
     """
     n = self.ndim
-    return _in_place(
-        self, "transpose_", _TRANSPOSE_, dim0=_wrap_dim(dim0, n), dim1=_wrap_dim(dim1, n)
-    )
+    dims = {"dim0": _wrap_dim(dim0, n), "dim1": _wrap_dim(dim1, n)}
+    return _in_place(self, "transpose_", _TRANSPOSE_, **dims, saved_as=shown(dim0=dim0, dim1=dim1))
 
 
 def _is_view(self: Tensor) -> bool:

@@ -14,6 +14,7 @@ from symgrad._data import _wrap_dim, check_broadcast, distinct_dims
 from symgrad._memory_format import row_major
 from symgrad.ops.reduced_dtype import converted, grad_in_input_dtype, kernel_dtype
 from symgrad.ops.reductions import _dims, _extremum_vjp
+from symgrad.ops.shown import shown, shown_dims
 from symgrad.ops.variance import std_mean, var_mean
 from symgrad.prim import batching
 from symgrad.prim.factorization import Factorization
@@ -109,14 +110,26 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
 
 
 def _nansum_forward(
-    xp: Any, a: Any, dim: Any, keepdim: bool, present: np.ndarray, dtype: Any = None
+    xp: Any,
+    a: Any,
+    dim: Any,
+    keepdim: bool,
+    present: np.ndarray,
+    dtype: Any = None,
+    saved_as: tuple = (),
 ) -> Any:
     zeros = xp.constant(np.zeros(present.shape))
     return xp.sum(xp.where(xp.constant(present), converted(xp, a, dtype), zeros), dim, keepdim)
 
 
 def _nansum_kernel(
-    xp: Any, a: Any, dim: Any, keepdim: bool, present: np.ndarray, dtype: Any = None
+    xp: Any,
+    a: Any,
+    dim: Any,
+    keepdim: bool,
+    present: np.ndarray,
+    dtype: Any = None,
+    saved_as: tuple = (),
 ) -> Any:
     return np.nansum(converted(xp, a, dtype), axis=dim, keepdims=keepdim)
 
@@ -166,9 +179,10 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
         return _sum(input, dim, keepdim, dtype=dtype)
     present = ~np.isnan(input._data)
     dims, keepdim = _dims(input, dim), bool(keepdim)
+    params = {"dim": dims, "keepdim": keepdim, "present": present, **shown_dims(dim)}
     if converts is not None:  # converted by the node itself, as PyTorch's
-        return _NANSUM(input, dim=dims, keepdim=keepdim, present=present, dtype=converts)
-    out = _NANSUM(input, dim=dims, keepdim=keepdim, present=present)
+        return _NANSUM(input, **params, dtype=converts)
+    out = _NANSUM(input, **params)
     return out.to(input.dtype) if out.dtype != input.dtype else out
 
 
@@ -196,12 +210,9 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
                 "nanmean(): could not infer output dtype. Optional dtype must be either a "
                 f"floating point or complex dtype. Got: {dtype.scalar_type}"
             )
-    count = Tensor._make(
-        np.asarray(
-            np.sum(~np.isnan(input._data), axis=_dims(input, dim), keepdims=keepdim),
-            dtype=input._data.dtype,
-        )
-    )
+    # PyTorch's count is an int64 tensor, so the quotient keeps the sum's dtype
+    present = np.sum(~np.isnan(input._data), axis=_dims(input, dim), keepdims=keepdim)
+    count = Tensor._make(np.asarray(present, dtype=np.int64))
     return nansum(input, dim, keepdim, dtype=dtype) / count
 
 
@@ -213,11 +224,11 @@ class _Aminmax(NamedTuple):
         return f"symgrad.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
 
 
-def _aminmax_kernel(a: np.ndarray, dim: Any, keepdim: bool) -> tuple:
+def _aminmax_kernel(a: np.ndarray, dim: Any, keepdim: bool, saved_as: tuple = ()) -> tuple:
     return tuple(row_major(np.asarray(f(a, axis=dim, keepdims=keepdim))) for f in (np.min, np.max))
 
 
-def _aminmax_forward(xp: Any, a: Any, dim: Any, keepdim: bool) -> tuple:
+def _aminmax_forward(xp: Any, a: Any, dim: Any, keepdim: bool, saved_as: tuple = ()) -> tuple:
     return tuple(xp.extremum(a, dim, keepdim, pick) for pick in (np.argmin, np.argmax))
 
 
@@ -274,4 +285,5 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> 
     if dim is not None and input.ndim == 0:
         _wrap_dim(dim, 0)  # (a 0-d tensor's one dim is 0 or -1: PyTorch's IndexError else)
     axes = None if dim is None or input.ndim == 0 else (_wrap_dim(dim, input.ndim),)
-    return _Aminmax(*_AMINMAX(input, dim=axes, keepdim=bool(keepdim)))
+    shows = {} if dim is None else {"saved_as": shown(dim=dim)}
+    return _Aminmax(*_AMINMAX(input, dim=axes, keepdim=bool(keepdim), **shows))

@@ -201,7 +201,9 @@ def _spread(
     if correction is not None and type(correction) is not int:
         require_numbers(prim.name, correction=correction)
     axes, c = _dims(input, dim), _correction(unbiased, correction)
-    if _count(input.shape, axes) - c <= 0:
+    # PyTorch's reduction factor is input numel over output numel, 0 for an empty input
+    factor = _count(input.shape, axes) if input.numel() else 0
+    if factor - c <= 0:
         warnings.warn(
             f"{prim.name}(): degrees of freedom is <= 0. Correction should be strictly less "
             "than the reduction factor (input numel divided by output numel).",

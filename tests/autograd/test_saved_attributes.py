@@ -208,6 +208,48 @@ CASES = [
     ),
     ("cumsum", lambda T, F, i: i["x"].cumsum(1), "CumsumBackward0", {"dim": 1}),
     (
+        "cummax",
+        lambda T, F, i: i["x"].cummax(1)[0],
+        "CummaxBackward0",
+        {"dim": 1, "indices": Saved((2, 3), IDX), "self": F32_X},
+    ),
+    (
+        "cummin",
+        lambda T, F, i: i["x"].cummin(0)[0],
+        "CumminBackward0",
+        {"dim": 0, "indices": Saved((2, 3), IDX), "self": F32_X},
+    ),
+    (
+        "logcumsumexp",
+        lambda T, F, i: i["x"].logcumsumexp(1),
+        "LogcumsumexpBackward0",
+        {"dim": 1, "result": F32, "self": F32_X},
+    ),
+    (
+        "mode",
+        lambda T, F, i: i["x"].mode(1)[0],
+        "ModeBackward0",
+        {"dim": 1, "indices": Saved((2,), IDX), "keepdim": False, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "nanmedian_dim",
+        lambda T, F, i: i["x"].nanmedian(0, True)[0],
+        "NanmedianBackward1",
+        {"dim": 0, "indices": Saved((1, 3), IDX), "keepdim": True, "self_sym_sizes": (2, 3)},
+    ),
+    (
+        "aminmax",
+        lambda T, F, i: i["x"].aminmax(dim=1)[0],
+        "AminmaxBackward0",
+        {"dim": 1, "keepdim": False, "max": Saved((2,)), "min": Saved((2,)), "self": F32_X},
+    ),
+    (
+        "aminmax_all",
+        lambda T, F, i: i["x"].aminmax()[1],
+        "AminmaxBackward0",
+        {"dim": None, "keepdim": False, "max": Saved(()), "min": Saved(()), "self": F32_X},
+    ),
+    (
         "sort",
         lambda T, F, i: i["x"].sort(1)[0],
         "SortBackward0",

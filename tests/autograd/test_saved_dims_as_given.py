@@ -107,6 +107,43 @@ CASES = {
     "prod": (_saved("dim", lambda T, x: x.prod(-1)), ("ProdBackward1", _MINUS_1)),
     "amax": (_saved("dim", lambda T, x: x.amax([1, -2])), ("AmaxBackward0", (1, _MINUS_2))),
     "amin_all": (_saved("dim", lambda T, x: x.amin()), ("AminBackward0", ())),
+    "median": (_saved("dim", lambda T, x: x.median(-1)), ("MedianBackward1", _MINUS_1)),
+    "nanmedian": (
+        _saved("dim", lambda T, x: x.nanmedian(-2, True)),
+        ("NanmedianBackward1", _MINUS_2),
+    ),
+    "mode": (_saved("dim", lambda T, x: x.mode(-1)), ("ModeBackward0", _MINUS_1)),
+    "mode_keepdim": (_saved("keepdim", lambda T, x: x.mode(0, True)), ("ModeBackward0", True)),
+    "cummax": (_saved("dim", lambda T, x: x.cummax(-1)), ("CummaxBackward0", _MINUS_1)),
+    "cummin": (_saved("dim", lambda T, x: x.cummin(-2)), ("CumminBackward0", _MINUS_2)),
+    "logcumsumexp": (
+        _saved("dim", lambda T, x: x.logcumsumexp(-1)),
+        ("LogcumsumexpBackward0", _MINUS_1),
+    ),
+    "nansum": (_saved("dim", lambda T, x: x.nansum(-1)), ("NansumBackward0", (_MINUS_1,))),
+    "nansum_all": (_saved("dim", lambda T, x: x.nansum()), ("NansumBackward0", None)),
+    "aminmax": (_saved("dim", lambda T, x: x.aminmax(dim=-1)), ("AminmaxBackward0", _MINUS_1)),
+    "aminmax_all": (_saved("dim", lambda T, x: x.aminmax()), ("AminmaxBackward0", None)),
+    "squeeze_in_place": (
+        _saved("dim", lambda T, x: x.clone().squeeze_(-2), (2, 1, 3)),
+        ("SqueezeBackward4", _MINUS_2),
+    ),
+    "squeeze_dims_in_place": (
+        _saved("dim", lambda T, x: x.clone().squeeze_((1, -1)), (2, 1, 1)),
+        ("SqueezeBackward5", (1, _MINUS_1)),
+    ),
+    "unsqueeze_in_place": (
+        _saved("dim", lambda T, x: x.clone().unsqueeze_(-1)),
+        ("UnsqueezeBackward1", _MINUS_1),
+    ),
+    "transpose_in_place": (
+        _saved("dim1", lambda T, x: x.clone().transpose_(0, -1)),
+        ("TransposeBackward1", _MINUS_1),
+    ),
+    "quantile_squeeze": (
+        _saved("dim", lambda T, x: x.quantile(0.5, 1)),
+        ("SqueezeBackward4", _MINUS_1),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
