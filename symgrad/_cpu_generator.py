@@ -259,9 +259,9 @@ def _box_muller(blocks: np.ndarray, mean: float, std: float) -> None:
     if kind is np.float32:
         radius = np.sqrt(np.float32(-2) * _log32(u1))
         waves = _sincos32(theta)[::-1]  # (cos, sin)
-    else:
-        with np.errstate(divide="ignore"):
-            radius = np.sqrt(kind(-2) * np.log(u1))
+    else:  # C's logarithm, as PyTorch's scalar kernel (NumPy's rounds otherwise at times)
+        logs = np.fromiter(map(math.log, u1.ravel().tolist()), np.float64, u1.size)
+        radius = np.sqrt(kind(-2) * logs.reshape(u1.shape))
         waves = (np.cos(theta), np.sin(theta))
     for half, wave in enumerate(waves):
         z = radius * wave
