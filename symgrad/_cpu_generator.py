@@ -5,8 +5,9 @@ The twister is NumPy's ``MT19937`` (the same algorithm, seeded as PyTorch seeds 
 kernel consumes its numbers in PyTorch's order and applies PyTorch's transformation:
 
 - floating uniforms (``rand``, ``uniform_``) take 24 bits of one number for float32 and
-  float16 (a float32 uniform, rounded) and 53 bits of two numbers for float64, scaled into
-  ``[from, to)`` with one rounding;
+  float16 (a float32 uniform between float32 bounds, rounded) and 53 bits of two numbers for
+  float64, scaled into ``[from, to)`` with one rounding; a value rounded up to ``to`` is
+  ``from``;
 - normals (``randn``, ``normal_``) of 16 values or more are Box-Muller pairs over blocks of 16
   uniforms (the last block redrawn when the size is not a multiple of 16); fewer are drawn one
   by one in float64 with a cached second value, as PyTorch's scalar kernel;
@@ -141,12 +142,16 @@ class CpuStream:
         dtype = np.dtype(dtype)
         n = math.prod(shape)
         u = self._unit(n, dtype)
-        lo, hi = dtype.type(low), dtype.type(high)
         if dtype == np.float64:
+            lo, hi = np.float64(low), np.float64(high)
             out = u if (lo == 0 and hi == 1) else fma(u, hi - lo, lo)
-        else:  # float32 arithmetic with one rounding: exact in float64, then rounded
-            out = u * np.float64(np.float32(hi) - np.float32(lo)) + np.float64(lo)
-        return out.astype(dtype).reshape(shape)
+        else:  # float32 arithmetic with one rounding (float16 too, rounded after)
+            lo, hi = np.float32(low), np.float32(high)
+            out = (u * np.float64(hi - lo) + np.float64(lo)).astype(np.float32)
+        out = out.astype(dtype)
+        # a value rounded up to ``high`` wraps to ``low``, as PyTorch keeps [low, high)
+        out[out == dtype.type(high)] = dtype.type(low)
+        return out.reshape(shape)
 
     def normal_fill(
         self, shape: tuple, dtype: Any, mean: float = 0.0, std: float = 1.0
@@ -254,9 +259,9 @@ def _box_muller(blocks: np.ndarray, mean: float, std: float) -> None:
     if kind is np.float32:
         radius = np.sqrt(np.float32(-2) * _log32(u1))
         waves = _sincos32(theta)[::-1]  # (cos, sin)
-    else:
-        with np.errstate(divide="ignore"):
-            radius = np.sqrt(kind(-2) * np.log(u1))
+    else:  # C's logarithm, as PyTorch's scalar kernel (NumPy's rounds otherwise at times)
+        logs = np.fromiter(map(math.log, u1.ravel().tolist()), np.float64, u1.size)
+        radius = np.sqrt(kind(-2) * logs.reshape(u1.shape))
         waves = (np.cos(theta), np.sin(theta))
     for half, wave in enumerate(waves):
         z = radius * wave

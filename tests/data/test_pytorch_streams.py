@@ -47,6 +47,27 @@ def test_float16_normals_redraw_the_last_sixteen_after_the_whole_blocks():
     assert after.tolist() == symgrad.rand(33)[32:].tolist()
 
 
+def test_float64_normals_take_the_c_librarys_logarithm():
+    # NumPy's vectorised logarithm rounds this block's radius one unit lower
+    symgrad.manual_seed(0)
+    assert symgrad.randn(272, dtype=symgrad.float64)[257].item() == 0.11838756456837449
+
+
+def test_float16_uniforms_are_float32_ones_between_float32_bounds_rounded_once():
+    # float32 bounds (not float16's 2.099609375), a float32 value at a float16 tie rounded
+    # to even, and a value rounded up to the upper bound wrapped to the lower one
+    symgrad.manual_seed(0)
+    drawn = symgrad.empty(13, dtype=symgrad.float16).uniform_(2.1, 7.3)
+    assert drawn[[0, 11, 12]].tolist() == [4.6796875, 4.1875, 2.216796875]
+    symgrad.manual_seed(0)
+    drawn = symgrad.empty(1555, dtype=symgrad.float16).uniform_(-1 / 3, 1 / 3)
+    assert drawn[[1553, 1554]].tolist() == [0.11322021484375, -0.03118896484375]
+    symgrad.manual_seed(0)
+    drawn = symgrad.rand(338, dtype=symgrad.float16)
+    assert drawn[[0, 336, 337]].tolist() == [0.496337890625, 0.87744140625, 0.0]
+    assert float(drawn.max()) < 1.0
+
+
 def test_layers_start_from_pytorchs_weights_and_dropout_keeps_its_elements():
     symgrad.manual_seed(0)
     np.testing.assert_array_equal(
@@ -108,6 +129,17 @@ def _programs():
         ("rand float64", lambda T, nn: T.rand(33, dtype=T.float64), True),
         ("rand float16", lambda T, nn: T.empty(33, dtype=T.float16).uniform_(-2, 3), True),
         (
+            "uniform_ float16 bounds",
+            lambda T, nn: (
+                [
+                    T.empty(2000, dtype=T.float16).uniform_(a, b)
+                    for a, b in ((2.1, 7.3), (-1 / 3, 1 / 3), (-0.3, 0.7), (-(2**0.5), 2**0.5))
+                ]
+                + [T.rand(400, dtype=T.float16), T.nn.init.xavier_uniform_(T.empty(30, 40).half())]
+            ),
+            True,
+        ),
+        (
             "randn float16",
             lambda T, nn: [T.randn(5, dtype=T.float16), T.randn(48, dtype=T.float16)],
             True,
@@ -119,6 +151,12 @@ def _programs():
         ),
         ("randn small", lambda T, nn: [T.randn(3), T.randn(5, dtype=T.float64)], True),
         ("randn float64", lambda T, nn: T.randn(37, dtype=T.float64), True),
+        ("randn float64 many", lambda T, nn: T.randn(3000, dtype=T.float64), True),
+        (
+            "kaiming_normal_ float64",
+            lambda T, nn: T.nn.init.kaiming_normal_(T.empty(60, 50, dtype=T.float64)),
+            True,
+        ),
         ("randn float32", lambda T, nn: T.randn(6, 7), True),
         ("randint", lambda T, nn: [T.randint(3, 17, (50,)), T.randint(-5, 2**40, (9,))], True),
         ("randperm", lambda T, nn: T.randperm(1000), True),

@@ -240,3 +240,45 @@ def test_module_to_refuses_copy_as_torch():
     for lib in (symgrad, torch):
         with pytest.raises(RuntimeError, match="does not accept copy argument"):
             lib.nn.Linear(2, 1).to(lib.float64, False, True)
+
+
+def _overridden_load_and_save(lib):
+    """A subclass's ``_load_from_state_dict`` renames an older checkpoint's key, its
+    ``_save_to_state_dict`` adds one; both run for each module, the load pre-hooks inside
+    the base method, and a direct non-strict call notes no unexpected keys."""
+    seen = []
+
+    class Renamed(lib.nn.Linear):
+        def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, *lists):
+            seen.append((prefix, dict(local_metadata), strict))
+            if prefix + "w" in state_dict:
+                state_dict[prefix + "weight"] = state_dict.pop(prefix + "w")
+            super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, *lists)
+
+        def _save_to_state_dict(self, destination, prefix, keep_vars):
+            super()._save_to_state_dict(destination, prefix, keep_vars)
+            destination[prefix + "scale"] = 2
+
+    net = lib.nn.Sequential(Renamed(2, 1))
+    net[0].register_load_state_dict_pre_hook(lambda m, sd, prefix, *rest: seen.append(prefix))
+    keys = net.load_state_dict({"0.w": lib.ones(1, 2), "0.bias": lib.zeros(1)})
+    lists = ([], [], [])
+    lib.nn.Linear(2, 1)._load_from_state_dict({"x": 1, "bias": lib.zeros(1)}, "", {}, False,
+                                              *lists)  # fmt: skip
+    return seen, repr(keys), net[0].weight.tolist(), list(net.state_dict()), lists
+
+
+def test_overridden_load_from_and_save_to_state_dict():
+    assert _overridden_load_and_save(symgrad) == (
+        [("0.", {}, True), "0."],
+        "<All keys matched successfully>",
+        [[1.0, 1.0]],
+        ["0.weight", "0.bias", "0.scale"],
+        ([], [], []),
+    )
+
+
+@pytest.mark.torch
+def test_overridden_load_from_and_save_to_state_dict_as_torch():
+    torch = pytest.importorskip("torch")
+    assert _overridden_load_and_save(symgrad) == _overridden_load_and_save(torch)

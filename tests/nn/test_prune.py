@@ -335,3 +335,18 @@ def test_old_module_path_still_names_parameters():
 
     net = name_parameters(symgrad.nn.Linear(1, 1), prefix="fc")
     assert [p.name for p in net.parameters()] == ["fc.weight", "fc.bias"]
+
+
+def test_custom_mask_of_another_shape_is_an_assertion_error():
+    lin = symgrad.nn.Linear(2, 2)
+    with pytest.raises(AssertionError, match="the mask has shape \\[3\\]"):
+        symgrad.nn.utils.prune.custom_from_mask(lin, "bias", symgrad.tensor([0.0, 1.0, 1.0]))
+
+
+@pytest.mark.torch
+def test_custom_mask_of_another_shape_as_torch():
+    pytest.importorskip("torch")
+    torch_prune = importlib.import_module("torch.nn.utils.prune")
+    torch = importlib.import_module("torch")
+    with pytest.raises(AssertionError):
+        torch_prune.custom_from_mask(torch.nn.Linear(2, 2), "bias", torch.tensor([0.0, 1.0, 1.0]))

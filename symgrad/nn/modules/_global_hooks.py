@@ -14,6 +14,9 @@ __all__ = [
     "register_module_forward_hook",
     "register_module_full_backward_pre_hook",
     "register_module_full_backward_hook",
+    "register_module_parameter_registration_hook",
+    "register_module_buffer_registration_hook",
+    "register_module_module_registration_hook",
 ]
 
 # entries as a module's own: (hook, with_kwargs, always_call) for the forward ones
@@ -21,6 +24,10 @@ FORWARD_PRE: list = []
 FORWARD: list = []
 BACKWARD_PRE: list = []
 BACKWARD: list = []
+# hook(module, name, value) as a parameter, buffer or submodule is registered
+PARAMETER_REGISTRATION: list = []
+BUFFER_REGISTRATION: list = []
+MODULE_REGISTRATION: list = []
 # (before forward, after forward) of the backward hooks' machinery, set by its module
 BACKWARD_SETUP: list = []
 
@@ -33,6 +40,16 @@ def any_hooks() -> bool:
 def backward_setup() -> Any:
     """The backward hooks' machinery when a global backward hook is registered, else None."""
     return BACKWARD_SETUP[0] if (BACKWARD_PRE or BACKWARD) and BACKWARD_SETUP else None
+
+
+def registered(hooks: list, module: Any, name: str, value: Any) -> Any:
+    """``value`` as the registration ``hooks`` leave it (a hook's non-None result replaces
+    it for the hooks after it and for the module)."""
+    for hook in list(hooks):
+        result = hook(module, name, value)
+        if result is not None:
+            value = result
+    return value
 
 
 def _add(hooks: list, entry: Any) -> RemovableHandle:
@@ -113,3 +130,57 @@ def register_module_full_backward_hook(hook: Callable) -> RemovableHandle:
     [[0.0, 1.0]]
     """
     return _add(BACKWARD, hook)
+
+
+def register_module_parameter_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, param)`` each time a module registers a parameter (not None);
+    a non-None result is registered in its place.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.nn.modules.module import register_module_parameter_registration_hook
+    >>> seen = []
+    >>> h = register_module_parameter_registration_hook(lambda m, n, p: seen.append(n))
+    >>> _ = symgrad.nn.Linear(1, 1)
+    >>> h.remove()
+    >>> seen
+    ['weight', 'bias']
+    """
+    return _add(PARAMETER_REGISTRATION, hook)
+
+
+def register_module_buffer_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, buffer)`` each time a module registers a buffer (also one
+    assigned as an attribute, or None); a non-None result is registered in its place.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.nn.modules.module import register_module_buffer_registration_hook
+    >>> seen = []
+    >>> h = register_module_buffer_registration_hook(lambda m, n, b: seen.append(n))
+    >>> _ = symgrad.nn.BatchNorm1d(2)
+    >>> h.remove()
+    >>> seen
+    ['running_mean', 'running_var', 'num_batches_tracked']
+    """
+    return _add(BUFFER_REGISTRATION, hook)
+
+
+def register_module_module_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, submodule)`` each time a module registers a submodule (or
+    None); a non-None result is registered in its place.
+
+    Examples
+    --------
+    >>> import symgrad
+    >>> from symgrad.nn.modules.module import register_module_module_registration_hook
+    >>> seen = []
+    >>> h = register_module_module_registration_hook(lambda m, n, s: seen.append(n))
+    >>> _ = symgrad.nn.Sequential(symgrad.nn.ReLU(), symgrad.nn.Tanh())
+    >>> h.remove()
+    >>> seen
+    ['0', '1']
+    """
+    return _add(MODULE_REGISTRATION, hook)

@@ -161,6 +161,41 @@ class ModuleStateMethods:
         """
         return _state_dict.load_state_dict(self, state_dict, strict, assign)
 
+    def _save_to_state_dict(self, destination: Any, prefix: str, keep_vars: bool) -> None:
+        """Put this module's own parameters, persistent buffers and extra state (not its
+        children's) into ``destination`` under ``prefix``; :meth:`state_dict` calls it for
+        each module, so a subclass may override it."""
+        _state_dict.save_own(self, destination, prefix, keep_vars)
+
+    def _load_from_state_dict(
+        self,
+        state_dict: Any,
+        prefix: str,
+        local_metadata: dict,
+        strict: bool,
+        missing_keys: list,
+        unexpected_keys: list,
+        error_msgs: list,
+    ) -> None:
+        """Run the load pre-hooks, then copy this module's own entries of ``state_dict``
+        (under ``prefix``) in, noting missing and (with ``strict``) unexpected keys and
+        errors in the lists given; :meth:`load_state_dict` calls it for each module, so a
+        subclass may override it (to rename the keys of an older checkpoint, say).
+
+        Examples
+        --------
+        >>> import symgrad
+        >>> class Renamed(symgrad.nn.Linear):
+        ...     def _load_from_state_dict(self, state_dict, prefix, *rest):
+        ...         if prefix + "w" in state_dict:
+        ...             state_dict[prefix + "weight"] = state_dict.pop(prefix + "w")
+        ...         super()._load_from_state_dict(state_dict, prefix, *rest)
+        >>> Renamed(1, 1).load_state_dict({"w": symgrad.ones(1, 1), "bias": symgrad.zeros(1)})
+        <All keys matched successfully>
+        """
+        out = ((missing_keys, unexpected_keys), error_msgs)
+        _state_dict.load_own(self, state_dict, prefix, local_metadata, strict, out)
+
     get_extra_state = _state_dict.get_extra_state
     set_extra_state = _state_dict.set_extra_state
 

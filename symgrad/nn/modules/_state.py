@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -119,11 +120,20 @@ def assign_buffer(module: Any, name: str, value: Any) -> None:
     """``module.name = value`` for a buffer: an ``nn.Buffer`` brings its ``persistent``,
     a tensor keeps the buffer's."""
     if isinstance(value, Buffer):
-        module.register_buffer(name, value, value.persistent)
+        persistent = value.persistent
     elif "_buffers" in module.__dict__:
-        module._buffers[name] = value
+        persistent = name not in module._non_persistent_buffers_set
     else:
         raise AttributeError("cannot assign buffer before Module.__init__() call")
+    # through register_buffer, as PyTorch: a subclass's override and the hooks run (an
+    # override without ``persistent`` is called without it)
+    owner = next(k for k in type(module).__mro__ if "register_buffer" in vars(k))
+    if owner.__module__ == __name__.rpartition(".")[0] + ".module" or "persistent" in (
+        inspect.signature(module.register_buffer).parameters
+    ):
+        module.register_buffer(name, value, persistent)
+    else:
+        module.register_buffer(name, value)
 
 
 # -- calling ---------------------------------------------------------------------------------

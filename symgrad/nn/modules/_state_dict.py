@@ -15,7 +15,9 @@ from symgrad.tensor import Tensor
 __all__ = [
     "EXTRA_STATE_KEY",
     "state_dict",
+    "save_own",
     "load_state_dict",
+    "load_own",
     "get_extra_state",
     "set_extra_state",
 ]
@@ -107,7 +109,7 @@ def state_dict(module: Any, args: tuple, destination: Any, prefix: str, keep_var
         destination._metadata[prefix[:-1]] = local_metadata
     for hook in _hooks(module, "_state_dict_pre_hooks"):
         hook(module, prefix, keep_vars)
-    _save_own(module, destination, prefix, keep_vars)
+    module._save_to_state_dict(destination, prefix, keep_vars)
     for name, child in module._modules.items():
         if child is not None:
             child.state_dict(
@@ -124,7 +126,8 @@ def state_dict(module: Any, args: tuple, destination: Any, prefix: str, keep_var
     return destination
 
 
-def _save_own(module: Any, destination: Any, prefix: str, keep_vars: bool) -> None:
+def save_own(module: Any, destination: Any, prefix: str, keep_vars: bool) -> None:
+    """One module's own tensors and extra state (PyTorch's ``_save_to_state_dict``)."""
     for name, p in module._parameters.items():
         if p is not None:
             destination[prefix + name] = p if keep_vars or is_lazy(p) else p.detach()
@@ -185,13 +188,9 @@ def _load_tree(module: Any, state: dict, prefix: str, how: tuple, out: tuple) ->
     local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
     if assign:
         local_metadata["assign_to_params_buffers"] = assign
-    upgrade = getattr(module, "_upgrade_state", None)
-    if upgrade is not None:
-        upgrade(state, prefix, local_metadata.get("version"))
-    for hook in _hooks(module, "_load_state_dict_pre_hooks"):
-        hook(module, state, prefix, local_metadata, True, keys.missing_keys,
-             keys.unexpected_keys, errors)  # fmt: skip
-    _load_own(module, state, prefix, assign, out)
+    # (a subclass may override it, as PyTorch's modules do to rename old keys)
+    module._load_from_state_dict(state, prefix, local_metadata, True, keys.missing_keys,
+                                 keys.unexpected_keys, errors)  # fmt: skip
     for name, child in module._modules.items():
         if child is not None:
             child_prefix = prefix + name + "."
@@ -209,15 +208,25 @@ _META_NO_OP = (
 )
 
 
-def _load_own(m: Any, state: dict, prefix: str, assign: bool, out: tuple) -> None:
-    """One module's own tensors and extra state (PyTorch's ``_load_from_state_dict``)."""
+def load_own(m: Any, state: dict, prefix: str, local_metadata: dict, strict: bool,
+             out: tuple) -> None:  # fmt: skip
+    """One module's own tensors and extra state, after its load pre-hooks (PyTorch's
+    ``_load_from_state_dict``); missing keys, and keys of ``prefix`` that are neither its own
+    nor a child's, are noted only with ``strict``."""
     (missing, unexpected), errors = out
+    upgrade = getattr(m, "_upgrade_state", None)
+    if upgrade is not None:
+        upgrade(state, prefix, local_metadata.get("version"))
+    for hook in _hooks(m, "_load_state_dict_pre_hooks"):
+        hook(m, state, prefix, local_metadata, strict, missing, unexpected, errors)
+    assign = local_metadata.get("assign_to_params_buffers", False)
     persistent = {k: v for k, v in m._buffers.items() if k not in m._non_persistent_buffers_set}
     local = {k: v for k, v in [*m._parameters.items(), *persistent.items()] if v is not None}
     for name, param in local.items():
         key = prefix + name
         if key not in state:
-            missing.append(key)  # reported without strict too (PyTorch 2.13)
+            if strict:  # (load_state_dict passes True: strict=False reports them too)
+                missing.append(key)
             continue
         value = _checked_value(key, param, state[key], errors)
         if value is None or is_lazy(param):  # lazy: its load hook materialized it already
@@ -235,10 +244,12 @@ def _load_own(m: Any, state: dict, prefix: str, assign: bool, out: tuple) -> Non
     if _overrides(m, "set_extra_state"):
         if extra_key in state:
             m.set_extra_state(state[extra_key])
-        else:
+        elif strict:
             missing.append(extra_key)
-    elif extra_key in state:
+    elif extra_key in state and strict:
         unexpected.append(extra_key)
+    if not strict:
+        return
     for key in state:
         if not key.startswith(prefix) or key == extra_key:
             continue

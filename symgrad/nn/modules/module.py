@@ -11,23 +11,12 @@ from typing import Any
 from symgrad._leaf_paths import add_path_finder
 from symgrad.autograd.node import RemovableHandle
 from symgrad.nn.modules import _global_hooks, _state
-from symgrad.nn.modules._global_hooks import (
-    register_module_forward_hook,
-    register_module_forward_pre_hook,
-    register_module_full_backward_hook,
-    register_module_full_backward_pre_hook,
-)
+from symgrad.nn.modules._global_hooks import *  # noqa: F403 - (re-exported, as PyTorch's)
 from symgrad.nn.modules._module_state import ModuleStateMethods
 from symgrad.nn.parameter import Buffer, Parameter
 from symgrad.tensor import Tensor
 
-__all__ = [
-    "Module",
-    "register_module_forward_pre_hook",
-    "register_module_forward_hook",
-    "register_module_full_backward_pre_hook",
-    "register_module_full_backward_hook",
-]
+__all__ = ["Module", *_global_hooks.__all__]
 
 
 # every live module, oldest first: the roots among them name their parameters' symbols
@@ -142,6 +131,10 @@ class Module(ModuleStateMethods):
                 "be created explicitly. To express '{name}' as a function of another Tensor, "
                 "compute the value in the forward() method."
             )
+        if param is not None:
+            param = _global_hooks.registered(
+                _global_hooks.PARAMETER_REGISTRATION, self, name, param
+            )
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
@@ -155,7 +148,9 @@ class Module(ModuleStateMethods):
                 f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
                 "(torch Tensor or None required)"
             )
-        self._buffers[name] = tensor
+        self._buffers[name] = _global_hooks.registered(
+            _global_hooks.BUFFER_REGISTRATION, self, name, tensor
+        )
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -166,7 +161,7 @@ class Module(ModuleStateMethods):
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{_type_name(module)} is not a Module subclass")
         self._check_name(name, "module", "_modules")
-        self._modules[name] = module
+        self._set_module(name, module)
 
     register_module = add_module
 
@@ -225,14 +220,14 @@ class Module(ModuleStateMethods):
             if self.__dict__.get("_modules") is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             self._forget(name, keep=self._modules)
-            self._modules[name] = value
+            self._set_module(name, value)
         elif name in self.__dict__.get("_modules", ()):
             if value is not None:
                 raise TypeError(
                     f"cannot assign '{_type_name(value)}' as child module '{name}' "
                     "(torch.nn.Module or None expected)"
                 )
-            self._modules[name] = value
+            self._set_module(name, value)
         elif isinstance(value, Buffer) or name in self.__dict__.get("_buffers", ()):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
@@ -242,6 +237,10 @@ class Module(ModuleStateMethods):
             _state.assign_buffer(self, name, value)
         else:
             object.__setattr__(self, name, value)
+
+    def _set_module(self, name: str, module: Module | None) -> None:
+        hooks = _global_hooks.MODULE_REGISTRATION
+        self._modules[name] = _global_hooks.registered(hooks, self, name, module)
 
     def _forget(self, name: str, keep: dict) -> None:
         """Drop ``name`` from where it is held other than ``keep`` (where a reassignment keeps

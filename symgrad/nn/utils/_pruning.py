@@ -387,8 +387,8 @@ class CustomFromMask(BasePruningMethod):
         self.mask = mask
 
     def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        if default_mask.shape != self.mask.shape:
-            raise ValueError(
+        if default_mask.shape != self.mask.shape:  # (PyTorch's assert: its type)
+            raise AssertionError(
                 f"the mask has shape {list(self.mask.shape)}, the tensor to prune "
                 f"{list(default_mask.shape)}: give a mask of the tensor's shape"
             )
