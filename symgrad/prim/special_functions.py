@@ -104,17 +104,27 @@ def _digamma(x: np.ndarray) -> np.ndarray:
 
 
 def _trigamma(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """PyTorch's trigamma: for ``x <= 0`` the reflection ``pi^2 / sin(pi x)^2 - psi'(1 - x)``
-    with the sine in the input's precision, so that at a negative integer, where ``sin(pi
-    x)`` is not quite 0, it is as large (and finite) as PyTorch's."""
-    reflect = x <= 0
-    base = np.where(reflect, 1 - x, x)
-    out = _polygamma_series(1, np.where(np.isnan(base) | np.isinf(base), 1.0, base))
-    out = np.where(np.isposinf(base), 0.0, out)
-    pi = np.asarray(np.pi, dtype=dtype)
-    sine = np.sin(pi * x.astype(dtype))
-    reflected = (pi * pi / (sine * sine)).astype(np.float64) - out
-    return np.where(np.isnan(x), np.nan, np.where(reflect, reflected, out))
+    """PyTorch's trigamma (its ``calc_trigamma``), step for step in the input's precision
+    (float32 for smaller floats): below 1/2 the reflection ``pi^2 / sin(pi x)^2 - psi'(1 - x)``,
+    six steps of the recurrence, then the asymptotic series to ``1 / x^7``. It is accurate to
+    about 1e-9 only, and PyTorch's gradients of digamma and lgamma carry that error."""
+    work = np.dtype(dtype if dtype in (np.float32, np.float64) else np.float32)
+    one = work.type(1)
+    x = x.astype(work)
+    reflect = x < work.type(0.5)
+    pi = work.type(math.pi)
+    # the sine correctly rounded, as C's sinf (NumPy's own float32 sine can be an ulp off)
+    sine = np.sin((pi * x).astype(np.float64)).astype(work)
+    result = np.where(reflect, -(pi * pi) / (sine * sine), work.type(0))
+    x = np.where(reflect, one - x, x)
+    for _ in range(6):
+        result = result + one / (x * x)
+        x = x + one
+    ixx = one / (x * x)
+    sixth, thirtieth, fortysecond = (work.type(1 / k) for k in (6, 30, 42))
+    series = one + one / (work.type(2) * x) + ixx * (sixth - ixx * (thirtieth - ixx * fortysecond))
+    result = result + series / x
+    return np.where(reflect, -result, result)
 
 
 def polygamma(n: Any, x: Any) -> np.ndarray:

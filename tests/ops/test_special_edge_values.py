@@ -30,6 +30,8 @@ def _derivatives(T, fn, values, dtype="float64", order=1):
     return g2.tolist()
 
 
+TRIGAMMA_AT = [1.0, 0.5, -0.5, 2.0, 1e-45, 0.0, -0.0, -3.0, INF, 1e-8]
+
 CASES = {
     # i1e(x) - sgn(x) i0e(x) differentiated as written (not exp(-|x|) I1(x), 0 * inf far out)
     "i0e d2": (
@@ -37,6 +39,45 @@ CASES = {
             T, lambda T, x: T.special.i0e(x), [INF, -INF, 0.0, 1e30, -800.0, 5e-324], order=2
         ),
         [0.0, 0.0, 0.5, 0.0, 1.6541926215959957e-08, 1.5],
+    ),
+    # PyTorch's trigamma: the recurrence six steps up, then a short series (good to ~5e-10)
+    "digamma d1": (
+        lambda T: _derivatives(T, lambda T, x: T.digamma(x), TRIGAMMA_AT),
+        [
+            1.6449340676383375,
+            4.934802202073678,
+            8.934802200117687,
+            0.6449340670881899,
+            9.999999999999999e89,
+            INF,
+            INF,
+            7.311989052578831e31,
+            0.0,
+            1.0000000000000004e16,
+        ],
+    ),
+    "lgamma d2": (
+        lambda T: _derivatives(T, lambda T, x: T.lgamma(x), TRIGAMMA_AT[:4], order=2),
+        [1.6449340676383375, 4.934802202073678, 8.934802200117687, 0.6449340670881899],
+    ),
+    "digamma d1 float32": (
+        lambda T: _derivatives(T, lambda T, x: T.digamma(x), TRIGAMMA_AT, "float32"),
+        [
+            1.644934058189392,
+            4.934802055358887,
+            8.934802055358887,
+            0.6449340581893921,
+            INF,
+            INF,
+            INF,
+            1.7351287771234304e16,
+            0.0,
+            1.0000001346306048e16,
+        ],
+    ),
+    "polygamma(1)": (
+        lambda T: T.polygamma(1, T.tensor([1.0, 7.5, -2.25], dtype=T.float64)).tolist(),
+        [1.6449340676383375, 0.14261589669891445, 19.379410511803624],
     ),
 }
 
