@@ -79,6 +79,18 @@ CASES = {
         lambda T: T.polygamma(1, T.tensor([1.0, 7.5, -2.25], dtype=T.float64)).tolist(),
         [1.6449340676383375, 0.14261589669891445, 19.379410511803624],
     ),
+    # Cephes' zeta stops at its first negligible term: 1 at q = 1 and inf below for a huge s
+    "zeta huge s": (
+        lambda T: T.special.zeta(
+            T.tensor([1e30] * 4 + [3.0], dtype=T.float64),
+            T.tensor([1.0, 0.5, 5e-324, -0.5, 1.0], dtype=T.float64),
+        ).tolist(),
+        [1.0, INF, INF, INF, 1.202056903159594],
+    ),
+    "polygamma(2)": (
+        lambda T: T.polygamma(2, T.tensor([1.0, 0.5, 0.0, -2.0, INF], dtype=T.float64)).tolist(),
+        [-2.404113806319188, -16.828796644234316, -INF, -INF, NAN],
+    ),
 }
 
 
