@@ -194,6 +194,7 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("polygamma", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("polygamma_", 0): lambda a: a.g * SF.POLYGAMMA(a.x, params=(a.p + 1,)),
     ("i0", 0): lambda a: a.g * SF.I1(a.x),
+    ("i0e", 0): lambda a: a.g * (SF.I1E(a.x) - _SGN(a.x) * a.out),
     ("ldexp", 0): lambda a: a.g * _two_to_the(a.y),
     ("xlogy", 0): lambda a: _masked_zero(ES.XLOGY(a.g, a.y), (a.x == 0) & (a.y <= 0)),
     ("xlogy", 1): lambda a: a.g * a.x / a.y,

@@ -1,12 +1,13 @@
 """NumPy kernels of ``erfcx``, the regularized incomplete gamma functions ``igamma`` and
-``igammac``, Hurwitz's ``zeta`` and the multivariate ``mvlgamma``, with PyTorch's values at
-the edges of their domains. They work in float64 (a float32 input is rounded once).
+``igammac`` and the multivariate ``mvlgamma`` (and Hurwitz's ``zeta``, from
+:mod:`symgrad.prim.special_functions`), with PyTorch's values at the edges of their domains.
+They work in float64 (a float32 input is rounded once).
 
 - ``erfcx(x) = exp(x^2) erfc(x)``: ``exp(x^2) erfc(x)`` below 2, Laplace's continued fraction
   (evaluated from the tail) above, and ``2 exp(x^2) - erfcx(-x)`` below 0;
 - ``igamma(a, x)``: the power series of ``P(a, x)`` for ``x < a + 1``, Legendre's continued
   fraction of ``Q(a, x)`` (modified Lentz) elsewhere;
-- ``zeta(s, q)``: the Euler-Maclaurin sum, ten terms and twelve Bernoulli corrections.
+- ``zeta(s, q)``: at least nine terms, then Euler-Maclaurin's correction (Cephes' order).
 
 Examples
 --------
@@ -25,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.prim.special_functions import erfc, lgamma
+from symgrad.prim.special_functions import erfc, lgamma, zeta
 
 __all__ = ["erfcx", "igamma", "igammac", "zeta", "mvlgamma", "as_float64"]
 
@@ -201,60 +202,6 @@ def igammac(a: Any, x: Any) -> np.ndarray:
     a, x, dtype = as_float64(a, x)
     with np.errstate(all="ignore"):
         return _edges(a, x, _incomplete(a, x)[1], False).astype(dtype)
-
-
-# -- Hurwitz's zeta -----------------------------------------------------------------------------
-# B_2k / (2k)!, k = 1 .. 12
-_BERNOULLI_OVER_FACTORIAL = tuple(
-    b / math.factorial(2 * k)
-    for k, b in enumerate(
-        (
-            1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510,
-            43867 / 798, -174611 / 330, 854513 / 138, -236364091 / 2730,
-        ),
-        start=1,
-    )
-)  # fmt: skip
-_DIRECT = 10
-
-
-def _zeta_sum(s: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """``sum_{k >= 0} (q + k)^-s`` by Euler-Maclaurin after ``_DIRECT`` terms."""
-    total = np.zeros_like(s)
-    # a negative q is first summed up to positive terms (its s is then an integer)
-    lowest = float(np.nanmin(q, initial=0.0)) if q.size else 0.0
-    count = _DIRECT + int(np.ceil(np.clip(-lowest, 0.0, 100_000)))  # (q = -inf is a pole)
-    for k in range(count):
-        total = total + (q + k) ** -s
-    w = q + count
-    total = total + w ** (1 - s) / (s - 1) + 0.5 * w**-s
-    rising = s.copy()  # s (s + 1) ... (s + 2k - 2)
-    power = w ** (-s - 1)
-    for k, coefficient in enumerate(_BERNOULLI_OVER_FACTORIAL, start=1):
-        total = total + coefficient * rising * power
-        rising = rising * (s + 2 * k - 1) * (s + 2 * k)
-        power = power / (w * w)
-    return total
-
-
-def zeta(s: Any, q: Any) -> np.ndarray:
-    """Hurwitz's ``zeta(s, q) = sum_k (q + k)^-s``: inf at ``s = 1`` and at the poles ``q = 0,
-    -1, ...``; nan for ``s < 1`` and for ``q < 0`` with ``s`` not an integer."""
-    s, q, dtype = as_float64(s, q)
-    with np.errstate(all="ignore"):
-        out = _zeta_sum(s, q)
-        # PyTorch's series at s = inf: 1 at q = 1, nan above (0 * inf), inf below
-        out = np.where(np.isposinf(s), np.where(q == 1, 1.0, np.where(q > 1, np.nan, np.inf)), out)
-        pole = (q <= 0) & (q == np.floor(q))
-        choices = [
-            (s == 1, np.inf),
-            (s < 1, np.nan),
-            (pole, np.inf),
-            ((q < 0) & (s != np.floor(s)), np.nan),
-            (np.isnan(s) | np.isnan(q) | np.isposinf(q), np.nan),
-        ]
-        out = np.select([c for c, _ in choices], [v for _, v in choices], out)
-        return out.astype(dtype)
 
 
 _EULER_GAMMA = 0.5772156649015329

@@ -1,9 +1,9 @@
 """NumPy kernels of special functions that NumPy lacks: ``lgamma``, the polygamma family
-(``digamma`` is ``polygamma(0, x)``), ``erfc`` and ``erfinv``, with PyTorch's values at the
-poles and ends. SciPy is used for ``lgamma``, ``erfc`` and ``erfinv`` when installed; otherwise,
-and for the polygamma family always, the series below (recurrence up to
-``x >= 15``, then the asymptotic expansion), accurate to a few units in the last place of
-float64.
+(``digamma`` is ``polygamma(0, x)``), Hurwitz's ``zeta``, ``erfc`` and ``erfinv``, with
+PyTorch's values at the poles and ends. SciPy is used for ``lgamma``, ``erfc`` and ``erfinv``
+when installed; otherwise the series below. digamma is a recurrence up to ``x >= 15``, then the
+asymptotic expansion, accurate to a few units in the last place of float64; trigamma, zeta and
+with it polygamma from ``n = 2`` on are PyTorch's (Cephes') sums step for step.
 
 Examples
 --------
@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["lgamma", "polygamma", "erfc", "erfinv"]
+__all__ = ["lgamma", "polygamma", "zeta", "erfc", "erfinv"]
 
-# B_2, B_4, ..., B_16: the asymptotic series of the polygamma functions
+# B_2, B_4, ..., B_16: the asymptotic series of digamma
 _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)
 _SHIFT_TO = 15.0
 
@@ -72,24 +72,6 @@ def _digamma_series(x: np.ndarray) -> np.ndarray:
     return total + np.log(x) - 0.5 / x - series
 
 
-def _polygamma_series(n: int, x: np.ndarray) -> np.ndarray:
-    """psi^(n)(x) for n >= 1 by ``psi^(n)(x) = psi^(n)(x + 1) - (-1)^n n! / x^(n + 1)``."""
-    sign = -1.0 if n % 2 == 0 else 1.0  # (-1)^(n + 1)
-    fact = math.factorial(n)
-    total = np.zeros_like(x)
-    while True:
-        small = x < _SHIFT_TO
-        if not small.any():
-            break
-        total = total + np.where(small, fact / x ** (n + 1), 0)
-        x = np.where(small, x + 1, x)
-    tail = math.factorial(n - 1) / x**n + fact / (2 * x ** (n + 1))
-    for k, b in enumerate(_BERNOULLI, start=1):
-        tail = tail + b * math.factorial(2 * k + n - 1) / (math.factorial(2 * k) * x ** (2 * k + n))
-    # the sign last, so that a tail of 0 (x = 1e300) keeps it: -0.0 for even n, as PyTorch
-    return sign * (total + tail)
-
-
 def _digamma(x: np.ndarray) -> np.ndarray:
     """PyTorch's digamma: -+inf at +-0, nan at the negative integers and -inf, and the
     reflection ``psi(1 - x) - pi / tan(pi r)`` for negative ``x`` with ``r`` its fractional
@@ -104,17 +86,100 @@ def _digamma(x: np.ndarray) -> np.ndarray:
 
 
 def _trigamma(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """PyTorch's trigamma: for ``x <= 0`` the reflection ``pi^2 / sin(pi x)^2 - psi'(1 - x)``
-    with the sine in the input's precision, so that at a negative integer, where ``sin(pi
-    x)`` is not quite 0, it is as large (and finite) as PyTorch's."""
-    reflect = x <= 0
-    base = np.where(reflect, 1 - x, x)
-    out = _polygamma_series(1, np.where(np.isnan(base) | np.isinf(base), 1.0, base))
-    out = np.where(np.isposinf(base), 0.0, out)
-    pi = np.asarray(np.pi, dtype=dtype)
-    sine = np.sin(pi * x.astype(dtype))
-    reflected = (pi * pi / (sine * sine)).astype(np.float64) - out
-    return np.where(np.isnan(x), np.nan, np.where(reflect, reflected, out))
+    """PyTorch's trigamma (its ``calc_trigamma``), step for step in the input's precision
+    (float32 for smaller floats): below 1/2 the reflection ``pi^2 / sin(pi x)^2 - psi'(1 - x)``,
+    six steps of the recurrence, then the asymptotic series to ``1 / x^7``. It is accurate to
+    about 1e-9 only, and PyTorch's gradients of digamma and lgamma carry that error."""
+    work = np.dtype(dtype if dtype in (np.float32, np.float64) else np.float32)
+    one = work.type(1)
+    x = x.astype(work)
+    reflect = x < work.type(0.5)
+    pi = work.type(math.pi)
+    # the sine correctly rounded, as C's sinf (NumPy's own float32 sine can be an ulp off)
+    sine = np.sin((pi * x).astype(np.float64)).astype(work)
+    result = np.where(reflect, -(pi * pi) / (sine * sine), work.type(0))
+    x = np.where(reflect, one - x, x)
+    for _ in range(6):
+        result = result + one / (x * x)
+        x = x + one
+    ixx = one / (x * x)
+    sixth, thirtieth, fortysecond = (work.type(1 / k) for k in (6, 30, 42))
+    series = one + one / (work.type(2) * x) + ixx * (sixth - ixx * (thirtieth - ixx * fortysecond))
+    result = result + series / x
+    return np.where(reflect, -result, result)
+
+
+# -- Hurwitz's zeta -----------------------------------------------------------------------------
+_MACHEP = 1.11022302462515654042e-16
+# (2k)! / B_2k, k = 1 .. 12: Cephes' Euler-Maclaurin coefficients, as PyTorch's zeta has them
+_EULER_MACLAURIN = (
+    12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+    -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
+    1.8152105401943546773e17, -7.1661652561756670113e18,
+)  # fmt: skip
+
+
+def _zeta_sum(s: np.ndarray, q: np.ndarray, done: np.ndarray) -> np.ndarray:
+    """PyTorch's (Cephes') sum, step for step: at least nine terms ``(q + k)^-s`` and up to
+    ``q + k > 9``, stopping once a term is below the sum's precision, then Euler-Maclaurin's
+    correction, stopping at its first negligible term. ``done`` marks points left out."""
+    out = np.full(s.shape, np.nan)
+    total, a, term = q**-s, q.copy(), np.zeros_like(s)
+    looping, steps = ~done, 0
+    while looping.any():
+        steps += 1
+        a = np.where(looping, a + 1, a)
+        term = np.where(looping, a**-s, term)
+        total = np.where(looping, total + term, total)
+        small = looping & (-_MACHEP * total < term) & (term < _MACHEP * total)
+        out, done = np.where(small, total, out), done | small
+        looping = looping & ~small & ((steps < 9) | (a <= 9.0))
+    w = a
+    total = total + term * w / (s - 1) - 0.5 * term
+    rising, k = np.ones_like(s), 0.0
+    for coefficient in _EULER_MACLAURIN:
+        rising, term = rising * (s + k), term / w
+        correction = rising * term / coefficient
+        total = total + correction
+        small = ~done & (np.abs(correction / total) < _MACHEP)
+        out, done = np.where(small, total, out), done | small
+        rising, term, k = rising * (s + k + 1), term / w, k + 2
+    return np.where(done, out, total)
+
+
+def zeta(s_in: Any, q_in: Any) -> np.ndarray:
+    """Hurwitz's ``zeta(s, q) = sum_k (q + k)^-s``, as PyTorch sums it: inf at ``s = 1`` and
+    at the poles ``q = 0, -1, ...``; nan for ``s < 1`` and for ``q < 0`` with ``s`` not an
+    integer; at ``s = inf`` 1 for ``q = 1``, inf below and nan above."""
+    s, q = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (s_in, q_in)))
+    dtype = np.result_type(np.asarray(s_in), np.asarray(q_in))
+    dtype = dtype if dtype.kind == "f" else np.dtype(np.float32)
+    with np.errstate(all="ignore"):
+        pole = (q <= 0) & (q == np.floor(q))
+        fractional = (q < 0) & (s != np.floor(s))
+        # a negative q sums up to positive terms: at most a million of them (its s is an integer)
+        out = _zeta_sum(s, q, (s <= 1) | pole | fractional | (q < -1_000_000))
+        choices = [
+            (s == 1, np.inf),
+            (s < 1, np.nan),
+            (pole, np.inf),
+            (fractional, np.nan),
+        ]
+        out = np.select([c for c, _ in choices], [v for _, v in choices], out)
+        return out.astype(dtype)
+
+
+# n! as PyTorch's polygamma has it in float64, C's exp(lgamma(n + 1)), for n = 2 .. 12
+_FACTORIAL = dict(
+    enumerate(
+        (
+            2.0, 6.0, 24.000000000000004, 119.99999999999997, 720.0000000000001,
+            5039.999999999993, 40320.00000000002, 362880.00000000047, 3628800.0000000084,
+            39916800.00000003, 479001600.000001,
+        ),
+        start=2,
+    )
+)  # fmt: skip
 
 
 def polygamma(n: Any, x: Any) -> np.ndarray:
@@ -132,12 +197,8 @@ def polygamma(n: Any, x: Any) -> np.ndarray:
         elif n == 1:
             out = _trigamma(work, x.dtype)
         else:
-            pole = (work <= 0) & (work == np.floor(work))
-            safe = np.where(pole | np.isnan(work) | np.isinf(work) | (work < -1e6), 1.0, work)
-            out = _polygamma_series(n, safe)
-            out = np.where(work < -1e6, np.nan, out)
-            out = np.where(pole, np.inf if n % 2 else -np.inf, out)
-            out = np.where(np.isnan(work) | np.isposinf(work), np.nan, out)
+            factorial = _FACTORIAL.get(n, float(math.factorial(n)))
+            out = (1.0 if n % 2 else -1.0) * factorial * zeta(float(n + 1), work)
     return out.astype(x.dtype, copy=False)
 
 

@@ -20,6 +20,9 @@ from symgrad.ops.elementwise import REGISTRY
 
 N_POINTS = 48
 RTOL, ATOL = 1e-12, 1e-14
+# PyTorch's trigamma (digamma's derivative, which symgrad computes as PyTorch does) is a short
+# series, good to about 5e-10 relative
+SERIES_RTOL = {"digamma": 1e-9}
 G = sp.Symbol("g_oracle", real=True)  # the incoming gradient of the oracle VJP
 
 
@@ -154,7 +157,8 @@ def test_vjp_kernels_match_g_times_partial(name):
             )
             with np.errstate(all="ignore"):
                 actual = prim.vjp_kernel(i)(*saved, saved_out, g, *params)
-            assert_agree(actual, expected, what=f"{name}{params} d/d{prim.inputs[i]}")
+            what = f"{name}{params} d/d{prim.inputs[i]}"
+            assert_agree(actual, expected, rtol=SERIES_RTOL.get(name, RTOL), what=what)
 
 
 @pytest.mark.parametrize("name", PRIMS)
@@ -171,7 +175,8 @@ def test_differentiable_vjp_runs_the_same_kernel(name):
             expected = exact(vjp.expr, vjp.inputs + vjp.params, [*arrays, out, g, *params])
             with np.errstate(all="ignore"):
                 actual = vjp.numeric(*arrays, out, g, *params)
-            assert_agree(actual, expected, rtol=1e-11, what=f"{vjp.name}{params}")
+            rtol = SERIES_RTOL.get(name, 1e-11)
+            assert_agree(actual, expected, rtol=rtol, what=f"{vjp.name}{params}")
 
 
 # -- (d) stable kernels at the extremes ------------------------------------------------------------
