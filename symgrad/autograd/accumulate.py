@@ -5,12 +5,13 @@ needs neither the engine's walk nor its buffers."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from symgrad._grad_dtype import CUSTOM, grad_dtype_of
 from symgrad._memory_format import empty_strided, grad_strides, laid_out_for
-from symgrad._silent import restore, silence
+from symgrad._silent import silencer
 from symgrad._version import NO_VERSION, check_writable
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import AccumulateGrad
@@ -19,6 +20,7 @@ from symgrad.tensor import Tensor
 __all__ = ["first_grad", "one_node", "store", "in_grad_dtype"]
 
 _anomaly_state = anomaly._state
+_silent_set, _silent_reset, _SILENT = silencer()
 
 
 def store(leaf: Tensor, g: np.ndarray, foreign: set) -> None:
@@ -92,18 +94,24 @@ def one_node(root: Tensor, retain_graph: bool) -> bool:
     if node.num_outputs != 1:  # the gradient of the output called, none for the others
         grads = [None] * node.num_outputs
         grads[root._output_nr] = start
-    token = silence()
+    token = _silent_set(_SILENT)
     try:
         in_grads = node.prim.apply(node, grads, False)
         if not retain_graph:
             node._release()
         for (nxt, _), g in zip(node._edges, in_grads):
-            leaf = None if nxt is None else nxt._leaf
-            if g is not None and leaf is not None and leaf._requires_grad:  # (see the engine)
-                store(leaf, g._data if isinstance(g, Tensor) else g, foreign)
+            if g is None or nxt is None:
+                continue
+            leaf = nxt._leaf_ref()
+            if leaf is not None and leaf._requires_grad:  # (see the engine)
+                store(leaf, g if type(g) is np.ndarray else _array_of(g), foreign)
     finally:
-        restore(token)
+        _silent_reset(token)
     return True
+
+
+def _array_of(g: Any) -> Any:
+    return g._data if isinstance(g, Tensor) else g
 
 
 _ONES: dict = {}

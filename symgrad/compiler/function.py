@@ -212,13 +212,13 @@ class _CompiledGraph(Primitive):
                     node._raise_modified(None, 0, counter.value)
         program = self.entry.program
         full = grads
-        if _any_none(grads):
+        if grads[0] is None if len(grads) == 1 else _any_none(grads):
             full = [
                 np.zeros(shape, dtype) if g is None else g
                 for g, (shape, dtype) in zip(grads, program.out_meta)
             ]
         # (the engine's pass, or one_node's, runs silenced)
-        return program.backward(*full, *node.params["saved"])
+        return program.backward(*full, *params["saved"])
 
 
 def _picker(keys: list) -> Any:
