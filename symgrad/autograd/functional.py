@@ -27,6 +27,7 @@ import numpy as np
 
 from symgrad.autograd import dual, forward_ad, grad_mode
 from symgrad.autograd.engine import grad as _grad
+from symgrad.autograd.functional_checks import check_requires_grad, fill_in_zeros
 from symgrad.autograd.functional_forward import (
     check_forward_strategy,
     forward_jacobian,
@@ -85,11 +86,12 @@ def _check_outputs(outputs: tuple, fn: str) -> None:
             )
 
 
-def _one_scalar(raw: Any, fn: str) -> tuple:
+def _one_scalar(raw: Any, fn: str, strict: bool) -> tuple:
     """``(output,)``: what the function given to ``hessian``, ``vhp`` or ``hvp`` returned,
     which must be one tensor (not a tuple, even of one) with one element."""
     is_out, outs = _as_tuple(raw, "outputs of the user-provided function", fn)
     _check_outputs(outs, fn)
+    check_requires_grad(outs, "outputs", strict)
     if is_out:
         raise RuntimeError(f"The function given to {fn} should return a single Tensor")
     if outs[0].numel() != 1:
@@ -126,14 +128,15 @@ def _zeros_like(t: Tensor) -> Tensor:
     return Tensor._make(np.zeros(t.shape, dtype=t._data.dtype))
 
 
-def _vjp_raw(outputs: tuple, inputs: tuple, v: tuple, create_graph: bool, strict: bool, fn: str):
-    """The gradients of ``outputs`` weighted by ``v`` with respect to ``inputs``, zeros where an
-    input is unused (an error with ``strict``)."""
-    live = [(o, g) for o, g in zip(outputs, v) if o.requires_grad]
+def _autograd_grad(outputs: tuple, inputs: tuple, v: tuple, create_graph: bool) -> tuple:
+    """The gradients of ``outputs`` weighted by ``v`` with respect to ``inputs``, ``None``
+    where an input is unused; outputs that are missing or do not require grad are skipped (as
+    PyTorch's ``_autograd_grad``)."""
+    live = [(o, g) for o, g in zip(outputs, v) if o is not None and o.requires_grad]
     if not live:
-        grads = (None,) * len(inputs)
-    else:
-        grads = _grad(
+        return (None,) * len(inputs)
+    return tuple(
+        _grad(
             [o for o, _ in live],
             list(inputs),
             [g for _, g in live],
@@ -141,22 +144,11 @@ def _vjp_raw(outputs: tuple, inputs: tuple, v: tuple, create_graph: bool, strict
             create_graph=create_graph,
             allow_unused=True,
         )
-    out = []
-    for i, (g, x) in enumerate(zip(grads, inputs)):
-        if g is None:
-            if strict:
-                raise RuntimeError(
-                    f"The output of the user-provided function is independent of input {i}. "
-                    f"This is not allowed in strict mode ({fn})."
-                )
-            g = _zeros_like(x)
-        elif strict and create_graph and not g.requires_grad:
-            raise RuntimeError(
-                f"The jacobian of the user-provided function is independent of input {i}. "
-                f"This is not allowed in strict mode when create_graph=True ({fn})."
-            )
-        out.append(g)
-    return tuple(out)
+    )
+
+
+def _ones_like(t: Tensor) -> Tensor:
+    return Tensor._make(np.ones(t.shape, dtype=t._data.dtype))
 
 
 # -- the functions ---------------------------------------------------------------------------
@@ -178,27 +170,31 @@ def vjp(
         raw = func(*xs)
         is_out, outs = _as_tuple(raw, "outputs of the user-provided function", "vjp")
         _check_outputs(outs, "vjp")
-        vs = _default_v(v, outs, is_out, "vjp")
-        grads = _vjp_raw(outs, xs, vs, create_graph, strict, "vjp")
+        check_requires_grad(outs, "outputs", strict)
+        vs = _default_v(v, outs, is_out, "vjp", create_graph)
+    with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
+        grads = _autograd_grad(outs, xs, vs, create_graph)
+        grads = fill_in_zeros(grads, xs, strict, create_graph, "back")
     return _unpack(_finish(outs, create_graph), is_out), _unpack(
         _finish(grads, create_graph), is_in
     )
 
 
-def _default_v(v: Any, outs: tuple, is_tuple: bool, fn: str) -> tuple:
+def _default_v(v: Any, outs: tuple, is_tuple: bool, fn: str, create_graph: bool) -> tuple:
     if v is None:
         if len(outs) != 1 or outs[0].numel() != 1:
             raise RuntimeError(
                 "The vector v can only be None if the user-provided function returns a single "
                 "Tensor with a single element."
             )
-        return (Tensor._make(np.ones(outs[0].shape, dtype=outs[0]._data.dtype)),)
+        return (_ones_like(outs[0]),)
     _, vs = _as_tuple(v, "v", fn)
+    vs = _prepare(vs, create_graph, False)
     _check_v(vs, outs, is_tuple)
     return vs
 
 
-def _input_v(v: Any, xs: tuple, is_tuple: bool, fn: str) -> tuple:
+def _input_v(v: Any, xs: tuple, is_tuple: bool, fn: str, create_graph: bool) -> tuple:
     """The vectors multiplying the inputs: ``v`` checked, or ones for one one-element input."""
     if v is None:
         if len(xs) != 1 or xs[0].numel() != 1:
@@ -206,8 +202,9 @@ def _input_v(v: Any, xs: tuple, is_tuple: bool, fn: str) -> tuple:
                 "The vector v can only be None if the input to the user-provided function is a "
                 "single Tensor with a single element."
             )
-        return (Tensor._make(np.ones(xs[0].shape, dtype=xs[0]._data.dtype)),)
+        return (_ones_like(xs[0]),)
     _, vs = _as_tuple(v, "v", fn)
+    vs = _prepare(vs, create_graph, False)
     _check_v(vs, xs, is_tuple)
     return vs
 
@@ -232,7 +229,7 @@ def jvp(
     with grad_mode.enable_grad():
         is_in, xs = _as_tuple(inputs, "inputs", "jvp")
         xs = _prepare(xs, create_graph, True)
-        vs = _input_v(v, xs, is_in, "jvp")
+        vs = _input_v(v, xs, is_in, "jvp", create_graph)
         if not strict and dual.STATE.level is None:
             try:
                 raw, outs, result = forward_jvp(func, xs, vs, _checker("jvp"))
@@ -247,10 +244,14 @@ def jvp(
         raw = func(*xs)
         is_out, outs = _as_tuple(raw, "outputs of the user-provided function", "jvp")
         _check_outputs(outs, "jvp")
+        check_requires_grad(outs, "outputs", strict)
         # u -> Jᵀu is linear in u: its VJP with v is J v
         us = tuple(_zeros_like(o).requires_grad_(True) for o in outs)
-        jtu = _vjp_raw(outs, xs, us, True, strict, "jvp")
-        result = _vjp_raw(jtu, us, vs, create_graph, strict, "jvp")
+        jtu = _autograd_grad(outs, xs, us, True)
+        check_requires_grad(jtu, "grad_inputs", strict)
+    with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
+        result = _autograd_grad(jtu, us, vs, create_graph)
+        result = fill_in_zeros(result, outs, strict, create_graph, "back_trick")
     return _unpack(_finish(outs, create_graph), is_out), _unpack(
         _finish(result, create_graph), is_out
     )
@@ -296,6 +297,7 @@ def jacobian(
         raw = func(*xs)
         is_out, outs = _as_tuple(raw, "outputs of the user-provided function", "jacobian")
         _check_outputs(outs, "jacobian")
+        check_requires_grad(outs, "outputs", strict)
         if strict and vectorize:
             raise RuntimeError(
                 "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
@@ -306,24 +308,35 @@ def jacobian(
             if vectorize:
                 raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
             raise RuntimeError("stack expects a non-empty TensorList")
-        blocks = [_jacobian_rows(o, xs, create_graph, strict) for o in outs]
+        blocks = [_jacobian_rows(i, o, xs, create_graph, strict) for i, o in enumerate(outs)]
     blocks = [_finish(tuple(row), create_graph) for row in blocks]
     if is_out:
         return tuple(_unpack(row, is_in) for row in blocks)
     return _unpack(blocks[0], is_in)
 
 
-def _jacobian_rows(out: Tensor, xs: tuple, create_graph: bool, strict: bool) -> list:
-    """The blocks d out / d x for each x, one VJP per element of ``out``."""
+def _jacobian_rows(i: int, out: Tensor, xs: tuple, create_graph: bool, strict: bool) -> list:
+    """The blocks d out / d x for each x, one VJP per element of ``out`` (output ``i``)."""
     n = out.numel()
     rows = [[] for _ in xs]
     for k in range(n):
         seed = np.zeros(n, dtype=out._data.dtype)
         seed[k] = 1
         v = Tensor._make(seed.reshape(out.shape))
-        grads = _vjp_raw((out,), xs, (v,), create_graph, strict, "jacobian")
+        grads = _autograd_grad((out,), xs, (v,), create_graph)
         for j, g in enumerate(grads):
-            rows[j].append(g)
+            if g is None and strict:
+                raise RuntimeError(
+                    f"Output {i} of the user-provided function is independent of input {j}. "
+                    "This is not allowed in strict mode."
+                )
+            if strict and create_graph and not g.requires_grad:
+                # PyTorch names the output's index here, where it means the input's
+                raise RuntimeError(
+                    f"The jacobian of the user-provided function is independent of input {i}. "
+                    "This is not allowed in strict mode when create_graph=True."
+                )
+            rows[j].append(_zeros_like(xs[j]) if g is None else g)
     return [_stack(r, out.shape, x.shape, create_graph) for r, x in zip(rows, xs)]
 
 
@@ -356,15 +369,10 @@ def hessian(
     is_in, xs = _as_tuple(inputs, "inputs", "hessian")
 
     def gradient(*args: Tensor) -> Any:
-        outs = _one_scalar(func(*args), "hessian")
-        grads = _vjp_raw(
-            outs,
-            args,
-            (Tensor._make(np.ones(outs[0].shape, outs[0]._data.dtype)),),
-            True,
-            strict,
-            "hessian",
-        )
+        outs = _one_scalar(func(*args), "hessian", strict)
+        grads = _autograd_grad(outs, args, (_ones_like(outs[0]),), True)
+        grads = fill_in_zeros(grads, args, False, True, "back")
+        check_requires_grad(grads, "jacobian", strict)
         return grads if is_in else grads[0]
 
     return jacobian(
@@ -409,9 +417,19 @@ def _hessian_product(
     with grad_mode.enable_grad():
         is_in, xs = _as_tuple(inputs, "inputs", fn)
         xs = _prepare(xs, create_graph, True)
-        vs = _input_v(v, xs, is_in, fn)
-        outs = _one_scalar(func(*xs), fn)
-        ones = (Tensor._make(np.ones(outs[0].shape, dtype=outs[0]._data.dtype)),)
-        grads = _vjp_raw(outs, xs, ones, True, strict, fn)
-        result = _vjp_raw(grads, xs, vs, create_graph, strict, fn)
+        vs = _input_v(v, xs, is_in, fn, create_graph)
+        outs = _one_scalar(func(*xs), fn, strict)
+        jac = _autograd_grad(outs, xs, (_ones_like(outs[0]),), True)
+        check_requires_grad(jac, "jacobian", strict)
+        if fn == "hvp":
+            # PyTorch's double-backward trick: H v as the VJP with v of u -> Hᵀu
+            grad_jac = tuple(_zeros_like(x).requires_grad_(True) for x in xs)
+            double_back = _autograd_grad(jac, xs, grad_jac, True)
+    with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
+        if fn == "hvp":
+            result = _autograd_grad(double_back, grad_jac, vs, create_graph)
+            result = fill_in_zeros(result, xs, strict, create_graph, "double_back_trick")
+        else:
+            result = _autograd_grad(jac, xs, vs, create_graph)
+            result = fill_in_zeros(result, xs, strict, create_graph, "double_back")
     return _finish(outs, create_graph)[0], _unpack(_finish(result, create_graph), is_in)
