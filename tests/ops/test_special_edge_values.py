@@ -33,6 +33,25 @@ def _derivatives(T, fn, values, dtype="float64", order=1):
 TRIGAMMA_AT = [1.0, 0.5, -0.5, 2.0, 1e-45, 0.0, -0.0, -3.0, INF, 1e-8]
 
 CASES = {
+    # Cephes' prefactor x^a exp(-x) / Gamma(a) is 0 once its logarithm is below -MAXLOG, so a
+    # tiny a gives P = 0 (not the subnormal prefactor over a), and x = 1 takes the series
+    "igamma tiny a": (
+        lambda T: [
+            getattr(T, name)(
+                T.tensor([5e-324, 1e-320, 1e-310, 5e-324, 1e-300], dtype=T.float64),
+                T.tensor([1.0, 0.5, 1.0, 1e-3, 1.0], dtype=T.float64),
+            ).tolist()
+            for name in ("igamma", "igammac")
+        ],
+        [
+            [0.0, 0.0, 0.0, 0.0, 1.0000000000000238],
+            [5e-324, 1.137e-320, 7.9659959929703e-311, 3.5e-323, 7.965995992970723e-301],
+        ],
+    ),
+    "igamma tiny a float32": (
+        lambda T: T.igamma(T.tensor([1e-45, 1e-40, 1e-45]), T.tensor([1.0, 0.3, 3.0])).tolist(),
+        [0.0, 0.0, 1.0],
+    ),
     # i1e(x) - sgn(x) i0e(x) differentiated as written (not exp(-|x|) I1(x), 0 * inf far out)
     "i0e d2": (
         lambda T: _derivatives(
