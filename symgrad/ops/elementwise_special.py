@@ -6,6 +6,7 @@ name and its values at the edges (``sinc(0) = 1``, ``xlogy(0, y) = 0``)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -45,8 +46,32 @@ ATANH = _unary("atanh", lambda x: sp.atanh(x), np.arctanh, domain={"x": "open_un
 
 # -- exponentials and logarithms in other bases -------------------------------------------------
 EXP2 = _unary("exp2", lambda x: 2**x, np.exp2, partials=lambda out: (out * sp.log(2),))
-LOG2 = _unary("log2", lambda x: sp.log(x) / sp.log(2), np.log2, domain={"x": "positive"})
-LOG10 = _unary("log10", lambda x: sp.log(x) / sp.log(10), np.log10, domain={"x": "positive"})
+
+# PyTorch's ln(10) in log10's derivative: 2.3025850929940456 is the double one unit below
+# math.log(10), which rounds the quotient differently for most x
+LN10 = 2.3025850929940456
+
+
+def _log_base_vjp(ln_base: float) -> Any:
+    # PyTorch's g / (x * ln(base)) with ln(base) in x's dtype: in float32, x * ln(10) overflows
+    # to inf (a gradient of 0) from about 1.5e38 on
+    return lambda v, out, g: g / (v * ln_base)
+
+
+LOG2 = _unary(
+    "log2",
+    lambda x: sp.log(x) / sp.log(2),
+    np.log2,
+    vjp_kernels={0: _log_base_vjp(math.log(2))},
+    domain={"x": "positive"},
+)
+LOG10 = _unary(
+    "log10",
+    lambda x: sp.log(x) / sp.log(10),
+    np.log10,
+    vjp_kernels={0: _log_base_vjp(LN10)},
+    domain={"x": "positive"},
+)
 
 # -- special functions --------------------------------------------------------------------------
 ERFC = _unary("erfc", lambda x: sp.erfc(x))

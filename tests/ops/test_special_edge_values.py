@@ -33,6 +33,25 @@ def _derivatives(T, fn, values, dtype="float64", order=1):
 TRIGAMMA_AT = [1.0, 0.5, -0.5, 2.0, 1e-45, 0.0, -0.0, -3.0, INF, 1e-8]
 
 CASES = {
+    # PyTorch's g / (x * ln 10) in float32: x * ln 10 overflows to inf near the top of the range
+    "log10 log2 d1 float32": (
+        lambda T: [
+            _derivatives(T, op, [3.4e38, 1e38, 3.0, 0.007, 123.456, 5.5e-30], "float32")
+            for op in (lambda T, x: T.log10(x), lambda T, x: T.log2(x))
+        ],
+        [
+            [0.0, 4.3429448382909385e-39, 0.14476482570171356, 62.04206848144531]
+            + [0.0035178079269826412, 7.896262856929906e28],
+            [4.243221433077263e-39, 1.442695063038515e-38, 0.48089835047721863, 206.0992889404297]
+            + [0.011685904115438461, 2.623081908681587e29],
+        ],
+    ),
+    # PyTorch's ln 10 in float64 is 2.3025850929940456, an ulp below math.log(10)
+    "log10 d1": (
+        lambda T: _derivatives(T, lambda T, x: T.log10(x), [3.0, 7.0, 0.1, 123.456, 2.5]),
+        [0.14476482730108395, 0.0620420688433217, 4.342944819032518]
+        + [0.0035178078173863717, 0.17371779276130075],
+    ),
     # Cephes' prefactor x^a exp(-x) / Gamma(a) is 0 once its logarithm is below -MAXLOG, so a
     # tiny a gives P = 0 (not the subnormal prefactor over a), and x = 1 takes the series
     "igamma tiny a": (
