@@ -52,6 +52,16 @@ CASES = {
         [0.14476482730108395, 0.0620420688433217, 4.342944819032518]
         + [0.0035178078173863717, 0.17371779276130075],
     ),
+    # PyTorch's (2 x erfcx(x) - 2 / sqrt(pi)) g, each step rounded to float32
+    "erfcx d1 float32": (
+        lambda T: _derivatives(
+            T,
+            lambda T, x: T.special.erfcx(x),
+            [2.3899643421173096, 0.4811488091945648, 10.721721649169922, 3.918736457824707],
+            "float32",
+        ),
+        [-0.0801398754119873, -0.5264770984649658, -0.004845261573791504, -0.033630967140197754],
+    ),
     # Cephes' prefactor x^a exp(-x) / Gamma(a) is 0 once its logarithm is below -MAXLOG, so a
     # tiny a gives P = 0 (not the subnormal prefactor over a), and x = 1 takes the series
     "igamma tiny a": (
