@@ -62,6 +62,17 @@ CASES = {
         ),
         [-0.0801398754119873, -0.5264770984649658, -0.004845261573791504, -0.033630967140197754],
     ),
+    # max(a, b) + log1p(2**-|a - b|) / ln 2 with the multiply-add rounded once
+    "logaddexp2": (
+        lambda T: [
+            T.logaddexp2(
+                T.tensor([a], dtype=getattr(T, dtype)), T.tensor([b], dtype=getattr(T, dtype))
+            ).item()
+            for a, b in [(-1.0, -1.0), (INF, INF), (-INF, -INF), (3.0, -INF)]
+            for dtype in ("float64", "float32")
+        ],
+        [-4.756597398230631e-17, -1.0601922895148164e-08, INF, INF, -INF, -INF, 3.0, 3.0],
+    ),
     # Cephes' prefactor x^a exp(-x) / Gamma(a) is 0 once its logarithm is below -MAXLOG, so a
     # tiny a gives P = 0 (not the subnormal prefactor over a), and x = 1 takes the series
     "igamma tiny a": (
