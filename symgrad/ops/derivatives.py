@@ -186,7 +186,7 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("erfinv", 0): lambda a: _scaled(a.out.pow(2).exp(), math.sqrt(math.pi) / 2) * a.g,
     ("exp2", 0): lambda a: _scaled(a.g * a.out, math.log(2)),
     ("log2", 0): lambda a: a.g / _scaled(a.x, math.log(2)),
-    ("log10", 0): lambda a: a.g / _scaled(a.x, math.log(10)),
+    ("log10", 0): lambda a: a.g / _scaled(a.x, ES.LN10),
     ("sinc", 0): lambda a: _sinc(a),
     ("logit", 0): lambda a: _logit(a, 0.0, 1.0, math.nan),
     ("logit_eps", 0): lambda a: _logit(a, a.p, 1.0 - a.p, 0.0),

@@ -6,6 +6,7 @@ name and its values at the edges (``sinc(0) = 1``, ``xlogy(0, y) = 0``)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -45,8 +46,31 @@ ATANH = _unary("atanh", lambda x: sp.atanh(x), np.arctanh, domain={"x": "open_un
 
 # -- exponentials and logarithms in other bases -------------------------------------------------
 EXP2 = _unary("exp2", lambda x: 2**x, np.exp2, partials=lambda out: (out * sp.log(2),))
-LOG2 = _unary("log2", lambda x: sp.log(x) / sp.log(2), np.log2, domain={"x": "positive"})
-LOG10 = _unary("log10", lambda x: sp.log(x) / sp.log(10), np.log10, domain={"x": "positive"})
+
+# PyTorch's ln 10 in log10's derivative: the double one unit below math.log(10)
+LN10 = 2.3025850929940456
+
+
+def _log_base_vjp(ln_base: float) -> Any:
+    # PyTorch's g / (x * ln(base)) with ln(base) in x's dtype: in float32, x * ln(10) overflows
+    # to inf (a gradient of 0) from about 1.5e38 on
+    return lambda v, out, g: g / (v * ln_base)
+
+
+LOG2 = _unary(
+    "log2",
+    lambda x: sp.log(x) / sp.log(2),
+    np.log2,
+    vjp_kernels={0: _log_base_vjp(math.log(2))},
+    domain={"x": "positive"},
+)
+LOG10 = _unary(
+    "log10",
+    lambda x: sp.log(x) / sp.log(10),
+    np.log10,
+    vjp_kernels={0: _log_base_vjp(LN10)},
+    domain={"x": "positive"},
+)
 
 # -- special functions --------------------------------------------------------------------------
 ERFC = _unary("erfc", lambda x: sp.erfc(x))
@@ -174,13 +198,23 @@ LOGADDEXP = declare(
     promote="float",
 )
 
+
+def _logaddexp2(a: Any, b: Any) -> Any:
+    # PyTorch's max(a, b) + log1p(2**-|a - b|) / ln 2 with the multiply-add rounded once (as
+    # its compiled loop does): logaddexp2(-1, -1) is -4.8e-17, not 0
+    with np.errstate(all="ignore"):
+        tail = np.log1p(np.exp2(-np.abs(a - b)))
+        out = fused_multiply_add(tail, 1 / math.log(2), np.maximum(a, b))
+    return np.where(np.isinf(a) & (a == b), a, out)
+
+
 # log2(2**x + 2**y); PyTorch's partials 1 / (1 + 2**(y - x)), finite far from the diagonal
 LOGADDEXP2 = declare(
     "logaddexp2",
     "x y",
     lambda x, y: sp.log(2**x + 2**y) / sp.log(2),
     partials=lambda x, y: (1 / (1 + 2 ** (y - x)), 1 / (1 + 2 ** (x - y))),
-    kernel=np.logaddexp2,
+    kernel=_logaddexp2,
     promote="float",
 )
 # the complex sign of a real tensor is its sign, with its own node (PyTorch's sgn)

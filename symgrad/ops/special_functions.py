@@ -21,6 +21,7 @@ tensor([0.5652])
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 import numpy as np
@@ -127,6 +128,8 @@ ERFCX = Elementwise(
     lambda x: sp.exp(x**2) * sp.erfc(x),
     partials=lambda x, out: (2 * x * out - 2 / sp.sqrt(sp.pi),),
     kernel=G.erfcx,
+    # PyTorch's (2 x out - 2 / sqrt(pi)) g, in the input's dtype step by step
+    vjp_kernels={0: lambda v, out, g: (2.0 * v * out - 2.0 / math.sqrt(math.pi)) * g},
     promote="float",
     backward="SpecialErfcxBackward0",
 )

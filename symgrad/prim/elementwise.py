@@ -17,6 +17,7 @@ from symgrad._lazy import sympy as sp
 from symgrad._meta import MetaArray, meta_array
 from symgrad._silent import quiet, silencer
 from symgrad.autograd import grad_mode
+from symgrad.autograd.current_pass import edge_needs
 from symgrad.autograd.node import Node, node_class
 from symgrad.autograd.saved_names import add_saved_properties
 from symgrad.prim import blocks
@@ -360,8 +361,8 @@ class Elementwise(Application, Primitive):
             xs.append(s._data if isinstance(s, Tensor) else s)
         result = []
         big = type(g) is np.ndarray and g.size >= _EAGER_MIN
-        for i, (fn, _) in enumerate(node._edges):
-            if fn is None:
+        for i, wanted in enumerate(edge_needs(node)):
+            if not wanted:
                 result.append(None)
                 continue
             kernel = kernels.get(i) or self.vjp_kernel(i)

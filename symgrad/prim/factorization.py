@@ -21,6 +21,7 @@ from symgrad._meta import is_meta, meta_result
 from symgrad._silent import quiet
 from symgrad._tracing import TRACE, traced_outputs
 from symgrad.autograd import dual, grad_mode
+from symgrad.autograd.current_pass import edge_needs
 from symgrad.autograd.node import node_class
 from symgrad.autograd.saved import ACTIVE as hooks_active
 from symgrad.autograd.saved_names import pack_node
@@ -173,7 +174,7 @@ class Factorization(Primitive):
         inputs = tuple(node._unpack())
         arrays = node._output()
         shapes = [m[0] for m in node._meta]
-        needs = [fn is not None for fn, _ in node._edges]
+        needs = edge_needs(node)
         if create_graph:
             outs = []
             for i, arr in enumerate(arrays):

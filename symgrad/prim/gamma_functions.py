@@ -88,12 +88,18 @@ def erfcx(x: Any) -> np.ndarray:
 
 
 # -- the incomplete gamma functions -----------------------------------------------------------
-def _prefactor(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """``x^a exp(-x) / Gamma(a)``."""
-    return np.exp(a * np.log(x) - x - lgamma(a))
+# the logarithm below which PyTorch's (Cephes') prefactor is 0 in float64 and in float32
+_MAXLOG = {np.dtype(np.float64): 709.782712893384, np.dtype(np.float32): 88.72283905206835}
 
 
-def _lower_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+def _prefactor(a: np.ndarray, x: np.ndarray, maxlog: float) -> np.ndarray:
+    """``x^a exp(-x) / Gamma(a)``, 0 where its logarithm is below ``-maxlog`` (so a tiny ``a``
+    gives PyTorch's P = 0 rather than a subnormal prefactor over ``a``)."""
+    log_factor = a * np.log(x) - x - lgamma(a)
+    return np.where(log_factor < -maxlog, 0.0, np.exp(log_factor))
+
+
+def _lower_series(a: np.ndarray, x: np.ndarray, maxlog: float) -> np.ndarray:
     """``P(a, x) = x^a exp(-x) / Gamma(a + 1) sum_n x^n / ((a + 1) ... (a + n))``."""
     term = np.ones_like(x)
     total = term.copy()
@@ -102,10 +108,10 @@ def _lower_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         total = total + term
         if np.all(np.abs(term) <= 1e-17 * np.abs(total)):
             break
-    return _prefactor(a, x) * total / a
+    return _prefactor(a, x, maxlog) * total / a
 
 
-def _upper_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+def _upper_fraction(a: np.ndarray, x: np.ndarray, maxlog: float) -> np.ndarray:
     """``Q(a, x)`` by Legendre's continued fraction, modified Lentz (x >= a + 1)."""
     b = x + 1 - a
     c = np.full_like(x, 1 / _TINY)
@@ -123,7 +129,7 @@ def _upper_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         h = h * step
         if np.all(np.abs(step - 1) <= 1e-16):
             break
-    return _prefactor(a, x) * h
+    return _prefactor(a, x, maxlog) * h
 
 
 def _upper_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -155,17 +161,18 @@ def _lgamma_near_1(v: np.ndarray) -> np.ndarray:
     return np.where(small, total, lgamma(v))
 
 
-def _incomplete(a: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _incomplete(a: np.ndarray, x: np.ndarray, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
     """``(P, Q)`` where both are finite-domain values; the edges are set by the callers."""
     p, q = np.full(a.shape, np.nan), np.full(a.shape, np.nan)
+    maxlog = _MAXLOG.get(np.dtype(dtype), _MAXLOG[np.dtype(np.float64)])
     inside = (a > 0) & (x > 0) & np.isfinite(a) & np.isfinite(x)
-    series = inside & (x < a + 1)
+    series = inside & ((x <= 1) | (x < a + 1))  # x = 1 too where a + 1 rounds to 1
     fraction = inside & ~series
     if series.any():
-        p[series] = _lower_series(a[series], x[series])
+        p[series] = _lower_series(a[series], x[series], maxlog)
         q[series] = 1 - p[series]
     if fraction.any():
-        q[fraction] = _upper_fraction(a[fraction], x[fraction])
+        q[fraction] = _upper_fraction(a[fraction], x[fraction], maxlog)
         p[fraction] = 1 - q[fraction]
     # PyTorch's choice of the direct series for Q near x = 1 (where it would give 1 - P)
     with np.errstate(divide="ignore"):
@@ -194,14 +201,14 @@ def igamma(a: Any, x: Any) -> np.ndarray:
     """The regularized lower incomplete gamma function ``P(a, x)``."""
     a, x, dtype = as_float64(a, x)
     with np.errstate(all="ignore"):
-        return _edges(a, x, _incomplete(a, x)[0], True).astype(dtype)
+        return _edges(a, x, _incomplete(a, x, dtype)[0], True).astype(dtype)
 
 
 def igammac(a: Any, x: Any) -> np.ndarray:
     """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``."""
     a, x, dtype = as_float64(a, x)
     with np.errstate(all="ignore"):
-        return _edges(a, x, _incomplete(a, x)[1], False).astype(dtype)
+        return _edges(a, x, _incomplete(a, x, dtype)[1], False).astype(dtype)
 
 
 _EULER_GAMMA = 0.5772156649015329

@@ -33,6 +33,65 @@ def _derivatives(T, fn, values, dtype="float64", order=1):
 TRIGAMMA_AT = [1.0, 0.5, -0.5, 2.0, 1e-45, 0.0, -0.0, -3.0, INF, 1e-8]
 
 CASES = {
+    # PyTorch's g / (x * ln 10) in float32: x * ln 10 overflows to inf near the top of the range
+    "log10 log2 d1 float32": (
+        lambda T: [
+            _derivatives(T, op, [3.4e38, 1e38, 3.0, 0.007, 123.456, 5.5e-30], "float32")
+            for op in (lambda T, x: T.log10(x), lambda T, x: T.log2(x))
+        ],
+        [
+            [0.0, 4.3429448382909385e-39, 0.14476482570171356, 62.04206848144531]
+            + [0.0035178079269826412, 7.896262856929906e28],
+            [4.243221433077263e-39, 1.442695063038515e-38, 0.48089835047721863, 206.0992889404297]
+            + [0.011685904115438461, 2.623081908681587e29],
+        ],
+    ),
+    # PyTorch's ln 10 in float64 is 2.3025850929940456, an ulp below math.log(10)
+    "log10 d1": (
+        lambda T: _derivatives(T, lambda T, x: T.log10(x), [3.0, 7.0, 0.1, 123.456, 2.5]),
+        [0.14476482730108395, 0.0620420688433217, 4.342944819032518]
+        + [0.0035178078173863717, 0.17371779276130075],
+    ),
+    # PyTorch's (2 x erfcx(x) - 2 / sqrt(pi)) g, each step rounded to float32
+    "erfcx d1 float32": (
+        lambda T: _derivatives(
+            T,
+            lambda T, x: T.special.erfcx(x),
+            [2.3899643421173096, 0.4811488091945648, 10.721721649169922, 3.918736457824707],
+            "float32",
+        ),
+        [-0.0801398754119873, -0.5264770984649658, -0.004845261573791504, -0.033630967140197754],
+    ),
+    # max(a, b) + log1p(2**-|a - b|) / ln 2 with the multiply-add rounded once
+    "logaddexp2": (
+        lambda T: [
+            T.logaddexp2(
+                T.tensor([a], dtype=getattr(T, dtype)), T.tensor([b], dtype=getattr(T, dtype))
+            ).item()
+            for a, b in [(-1.0, -1.0), (INF, INF), (-INF, -INF), (3.0, -INF)]
+            for dtype in ("float64", "float32")
+        ],
+        [-4.756597398230631e-17, -1.0601922895148164e-08, INF, INF, -INF, -INF, 3.0, 3.0],
+    ),
+    # Cephes' prefactor x^a exp(-x) / Gamma(a) is 0 once its logarithm is below -MAXLOG, so a
+    # tiny a gives P = 0 (not the subnormal prefactor over a), and x = 1 takes the series
+    "igamma tiny a": (
+        lambda T: [
+            getattr(T, name)(
+                T.tensor([5e-324, 1e-320, 1e-310, 5e-324, 1e-300], dtype=T.float64),
+                T.tensor([1.0, 0.5, 1.0, 1e-3, 1.0], dtype=T.float64),
+            ).tolist()
+            for name in ("igamma", "igammac")
+        ],
+        [
+            [0.0, 0.0, 0.0, 0.0, 1.0000000000000238],
+            [5e-324, 1.137e-320, 7.9659959929703e-311, 3.5e-323, 7.965995992970723e-301],
+        ],
+    ),
+    "igamma tiny a float32": (
+        lambda T: T.igamma(T.tensor([1e-45, 1e-40, 1e-45]), T.tensor([1.0, 0.3, 3.0])).tolist(),
+        [0.0, 0.0, 1.0],
+    ),
     # i1e(x) - sgn(x) i0e(x) differentiated as written (not exp(-|x|) I1(x), 0 * inf far out)
     "i0e d2": (
         lambda T: _derivatives(
