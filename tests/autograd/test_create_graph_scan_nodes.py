@@ -33,9 +33,20 @@ def _grad(T, f):
     return g.detach(), _names(g.grad_fn), h
 
 
+def _zeroed(T, x):
+    """``x`` with its negative elements (one in each row) shifted to 0, the gradient 1."""
+    return x - T.where(x < 0, x.detach(), 0.0)
+
+
 _CASES = {
     "logcumsumexp": lambda T, x: x.logcumsumexp(1),
     "logcumsumexp_dim0": lambda T, x: T.logcumsumexp(x, 0),
+    "prod_with_zero": lambda T, x: _zeroed(T, x).prod(1) + 1,
+    "prod_with_zero_keepdim": lambda T, x: _zeroed(T, x).prod(0, keepdim=True) + 1,
+    "prod_with_zero_all": lambda T, x: _zeroed(T, x).prod() + 1,
+    "prod_with_zero_transposed": lambda T, x: _zeroed(T, x).t().prod() + 1,
+    "prod_one_with_zero": lambda T, x: _zeroed(T, x)[:, :1].prod(1) + 1,
+    "prod_one_with_zero_all": lambda T, x: _zeroed(T, x)[:1, :1].prod() + 1,
 }
 
 # PyTorch's logcumsumexp_backward: exp(reversed scan of log|g| - out, plus x), the positive
@@ -58,6 +69,79 @@ _EXPECTED = {
         ([[-1.8057, 1.3651, 4.8436], [3.9029, 0.4086, 1.2313]], "float64", None),
         _LOGCUMSUMEXP_NODES,
         ([[1.8106, 7.1915, 8.8616], [7.9048, 2.7335, 5.2645]], "float64", None),
+    ),
+    # PyTorch's prod_safe_zeros_backward: g times the running products before and after
+    # each element (a whole product's flattened, then viewed as the input)
+    "prod_with_zero": (
+        ([[0.65, 0.0, 0.0], [0.0, 2.8, 0.0]], "float64", None),
+        (
+            "MulBackward0",
+            (
+                ("UnsqueezeBackward0", (("MulBackward0", (None, "MulBackward1")),)),
+                (
+                    "MulBackward0",
+                    (
+                        ("CumprodBackward0", ("CatBackward0",)),
+                        ("FlipBackward0", ("CumprodBackward0",)),
+                    ),
+                ),
+            ),
+        ),
+        ([[6.9112, 2.6, 0.5], [7.0, 49.2, 20.0]], "float64", None),
+    ),
+    "prod_with_zero_keepdim": (
+        ([[4.0, 0.0, 2.674], [0.0, 0.5, 4.966]], "float64", None),
+        (
+            "MulBackward0",
+            (
+                ("MulBackward0", (None, ("MulBackward1", ("PowBackward0",)))),
+                (
+                    "MulBackward0",
+                    (
+                        ("CumprodBackward0", ("CatBackward0",)),
+                        ("FlipBackward0", ("CumprodBackward0",)),
+                    ),
+                ),
+            ),
+        ),
+        ([[16.0, 10.0, 36.78], [2.0, 4.625, 37.2]], "float64", None),
+    ),
+    "prod_with_zero_all": (
+        ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
+        (
+            "ViewBackward0",
+            (
+                (
+                    "MulBackward0",
+                    (
+                        ("MulBackward0", (None, "MulBackward1")),
+                        ("MulBackward0", ("CumprodBackward0", "FlipBackward0")),
+                    ),
+                ),
+            ),
+        ),
+        ([[4.55, 0.0, 0.0], [0.0, 0.91, 0.0]], "float64", None),
+    ),
+    "prod_with_zero_transposed": (
+        ([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
+        ("TBackward0", (("ViewBackward0", (("MulBackward0", ("MulBackward0", "MulBackward0")),)),)),
+        ([[4.55, 0.0, 0.0], [0.0, 0.91, 0.0]], "float64", None),
+    ),
+    "prod_one_with_zero": (
+        ([[2.0, 0.0, 0.0], [6.0, 0.0, 0.0]], "float64", None),
+        (
+            "SliceBackwardBackward0",
+            (("UnsqueezeBackward0", (("MulBackward0", (None, "MulBackward1")),)),),
+        ),
+        ([[2.0, 0.0, 0.0], [8.0, 0.0, 0.0]], "float64", None),
+    ),
+    "prod_one_with_zero_all": (
+        ([[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
+        (
+            "SliceBackwardBackward0",
+            (("SliceBackwardBackward0", (("ViewBackward0", ("MulBackward0",)),)),),
+        ),
+        ([[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]], "float64", None),
     ),
 }
 
