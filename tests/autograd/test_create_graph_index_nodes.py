@@ -113,6 +113,9 @@ _CASES = {
     "split": lambda T, x: x.split(2, 1)[1],
     "chunk": lambda T, x: x.chunk(2, 1)[0],
     "repeat_interleave": lambda T, x: x.repeat_interleave(2, 1),
+    "repeat": lambda T, x: x.repeat(2, 1),
+    "repeat_leading": lambda T, x: x.repeat(2, 1, 2),
+    "tile": lambda T, x: x.tile(2),
     "select_scatter": lambda T, x: T.select_scatter(x, x[0] * 2, 0, 1),
     "slice_scatter": lambda T, x: T.slice_scatter(x, x[:, :1] * 2, 1, 0, 1),
     "diagonal_scatter": lambda T, x: T.diagonal_scatter(x, x[0, :2] * 2),
@@ -564,6 +567,22 @@ _EXPECTED = {
     "repeat_interleave": (
         ([[-4.0, 1.0, 5.2], [8.0, -2.0, 2.8]], "float64", None),
         ("SqueezeBackward1", (("SumBackward1", (("ViewBackward0", ("MulBackward0",)),)),)),
+        ([[4.0, 8.0, 12.0], [16.0, 20.0, 24.0]], "float64", None),
+    ),
+    # PyTorch's repeat_backward: one reshape splitting out the repeats, one sum over them
+    "repeat": (
+        ([[-4.0, 1.0, 5.2], [8.0, -2.0, 2.8]], "float64", None),
+        ("SumBackward1", (("ViewBackward0", (("MulBackward0", (None, "MulBackward1")),)),)),
+        ([[4.0, 8.0, 12.0], [16.0, 20.0, 24.0]], "float64", None),
+    ),
+    "repeat_leading": (
+        ([[-8.0, 2.0, 10.4], [16.0, -4.0, 5.6]], "float64", None),
+        ("SumBackward1", (("ViewBackward0", (("SumBackward1", ("MulBackward0",)),)),)),
+        ([[8.0, 16.0, 24.0], [32.0, 40.0, 48.0]], "float64", None),
+    ),
+    "tile": (
+        ([[-4.0, 1.0, 5.2], [8.0, -2.0, 2.8]], "float64", None),
+        ("SumBackward1", (("ViewBackward0", (("MulBackward0", (None, "MulBackward1")),)),)),
         ([[4.0, 8.0, 12.0], [16.0, 20.0, 24.0]], "float64", None),
     ),
     "select_scatter": (
