@@ -20,6 +20,7 @@ from symgrad._arguments import (
 from symgrad._data import distinct_dims
 from symgrad.ops.operand_checks import zero_count
 from symgrad.ops.picking import _pick_forward, _pick_vjp, picked, picked_itself
+from symgrad.ops.product_gradients import prod_gradient_with_zeros
 from symgrad.ops.reduced_dtype import converted, kernel_dtype
 from symgrad.ops.shown import shown, shown_dims
 from symgrad.prim import batching as _batching
@@ -29,15 +30,7 @@ from symgrad.prim.text import reduction_text
 from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor, _wrap_dim
 
-__all__ = [
-    "sum",
-    "mean",
-    "prod",
-    "max",
-    "min",
-    "amax",
-    "amin",
-]
+__all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin"]
 
 
 def _dims(input: Tensor, dim: Any) -> tuple[int, ...] | None:
@@ -196,6 +189,9 @@ def _prod_vjp(xp: Any, g: Any, c: Any) -> tuple:
     x = converted(xp, c.inputs[0], c.params.get("dtype"))
     shape, dim = c.shapes[0], c.params["dim"]
     zeros = zero_count(x)
+    if shape and zeros and xp is INTERPRETERS.tensor and not _batching.any_batched(g, x):
+        # (create_graph with a zero: PyTorch's prod_safe_zeros_backward, as it records it)
+        return (prod_gradient_with_zeros(_unsqueezed(g, c, xp), x, dim),)
     # PyTorch's gradient of a product of single elements is g itself, with no graph back to
     # x, for a 0-d x and for an x holding a zero (the product of the others is 1 either way)
     if not shape or (_count(shape, dim) == 1 and zeros):

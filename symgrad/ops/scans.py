@@ -3,10 +3,12 @@ with PyTorch's node names and dtypes (integers and bools sum to ``int64``).
 
 ``cumprod``'s gradient is exact where the input has zeros: for element ``i``, the product of
 the elements before it times ``S_i = g_i + x_{i+1} S_{i+1}`` (the gradients after it carried
-back through the products), with no division. ``logcumsumexp``'s is carried back the same way,
-``S_i = g_i + exp(out_i - out_{i+1}) S_{i+1}`` times ``exp(x_i - out_i)``: every factor is at
-most 1, so nothing overflows, and an element of ``-inf`` gets 0 (a leading run of them, whose
-outputs are ``-inf`` too, gets nan, as in PyTorch)."""
+back through the products), with no division. ``logcumsumexp``'s is PyTorch's: the positive
+and the negative incoming gradients apart, each through a reversed log-domain scan, so its
+graph (a ``SubBackward0`` of two exponentials) and its numbers are PyTorch's; symbolically it
+is carried back as ``S_i = g_i + exp(out_i - out_{i+1}) S_{i+1}`` times ``exp(x_i - out_i)``.
+An element of ``-inf`` gets 0 (a leading run of them, whose outputs are ``-inf`` too, gets
+nan, as in PyTorch)."""
 
 from __future__ import annotations
 
@@ -22,8 +24,10 @@ from symgrad.ops.reduced_dtype import converted, grad_in_input_dtype, kernel_dty
 from symgrad.ops.reductions import _pick_forward, picked, picked_itself
 from symgrad.ops.shown import shown
 from symgrad.prim import batching as _batching
+from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.numpy_xp import NP, half_rule_in_float32
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["cumsum", "cumprod", "logcumsumexp", "cummax", "cummin"]
@@ -255,11 +259,32 @@ def _logcumsumexp_vjp(xp: Any, g: Any, c: Any) -> tuple:
     x, out, dim = c.inputs[0], c.out, c.params["dim"]
     if x.ndim == 0 or 0 in x.shape:  # PyTorch passes the gradient of these on as it is
         return (g,)
+    if xp is NP or (xp is INTERPRETERS.tensor and type(g) is not BatchedTensor):
+        return (_signed_reverse_scans(xp, g, x, out, dim),)
     n = x.shape[dim]
     carried = [_at(xp, g, dim, n - 1)]
     for i in range(n - 2, -1, -1):
         carried.append(_at(xp, g, dim, i) + _decay(xp, out, dim, i) * carried[-1])
     return (xp.exp(x - out) * xp.cat(carried[::-1], dim),)
+
+
+def _signed_reverse_scans(xp: Any, g: Any, x: Any, out: Any, dim: int) -> Any:
+    """PyTorch's logcumsumexp_backward: ``exp(x_i + log sum_{k >= i} exp(log g_k - out_k))``
+    for the positive and the negative gradients apart (the lowest finite number for the log
+    of a gradient of the other sign), the second taken from the first. Its graph and
+    numbers are PyTorch's: a gradient of the sum is exactly constant, so its derivative 0."""
+    dtype = g._data.dtype if isinstance(g, Tensor) else g.dtype
+    lowest = xp.constant(np.array(np.finfo(dtype).min, dtype))
+    with np.errstate(divide="ignore"):
+        log_abs = xp.log(xp.abs(g))
+
+    def reversed_scan(log_g: Any) -> Any:
+        a = xp.flip(log_g - out, (dim,))
+        scanned = _running_logaddexp(a, dim) if xp is NP else _LOGCUMSUMEXP(a, dim=dim)
+        return xp.exp(xp.flip(scanned, (dim,)) + x)
+
+    positive = reversed_scan(xp.where(g > 0, log_abs, lowest))
+    return positive - reversed_scan(xp.where(g < 0, log_abs, lowest))
 
 
 def _logcumsumexp_jvp(xp: Any, tangents: tuple, c: Any) -> Any:

@@ -39,18 +39,8 @@ from symgrad.prim import batching as _batching
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
-__all__ = [
-    "tile",
-    "repeat_interleave",
-    "roll",
-    "rot90",
-    "unflatten",
-    "broadcast_tensors",
-    "meshgrid",
-    "take_along_dim",
-    "masked_select",
-    "nonzero",
-]
+__all__ = ["tile", "repeat_interleave", "roll", "rot90", "unflatten", "broadcast_tensors"]
+__all__ += ["meshgrid", "take_along_dim", "masked_select", "nonzero"]
 
 
 # -- repeat ---------------------------------------------------------------------------------------
@@ -64,11 +54,16 @@ def _repeat_forward(xp: Any, a: Any, repeats: tuple) -> Any:
 
 
 def _repeat_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    # PyTorch's repeat_backward: the leading dimensions summed one by one, then one reshape
+    # that splits each repeated dimension into (repeat, size) and one sum over the repeats
     repeats, shape = c.params["repeats"], tuple(c.shapes[0])
-    full = (1,) * (len(repeats) - len(shape)) + shape
-    spread = tuple(x for r, s in zip(repeats, full) for x in (r, s))
-    summed = xp.sum(xp.reshape(g, spread), tuple(range(0, 2 * len(full), 2)), False)
-    return (xp.reshape(summed, shape),)
+    lead = len(repeats) - len(shape)
+    for _ in range(lead):
+        g = xp.sum(g, (0,), False)
+    pairs = [(r, s) if r != 1 else (s,) for r, s in zip(repeats[lead:], shape)]
+    starts = np.cumsum([0] + [len(p) for p in pairs])
+    repeated = tuple(int(i) for i, p in zip(starts, pairs) if len(p) == 2)
+    return (xp.sum(xp.reshape(g, sum(pairs, ())), repeated, False) if repeated else g,)
 
 
 _REPEAT = Structural(

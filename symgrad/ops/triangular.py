@@ -264,6 +264,12 @@ def _trace_forward(xp: Any, a: Any, key: tuple) -> Any:
 
 def _trace_vjp(xp: Any, g: Any, c: Any) -> tuple:
     key = c.params["key"]
+    if xp is INTERPRETERS.tensor and type(g) is not BatchedTensor:
+        # PyTorch's trace_backward: g filled into zeros at every (columns + 1)-th place
+        rows, cols = c.shapes[0]
+        flat = Tensor._make(np.zeros(rows * cols, g._data.dtype))
+        places = Tensor._make(np.arange(0, rows * cols, cols + 1, dtype=np.int64))
+        return (flat.index_fill_(0, places, g).view(rows, cols),)
     return (xp.index_put_zeros(c.shapes[0], key, xp.expand(g, key[0].shape), True),)
 
 

@@ -113,6 +113,11 @@ _CASES = {
     "split": lambda T, x: x.split(2, 1)[1],
     "chunk": lambda T, x: x.chunk(2, 1)[0],
     "repeat_interleave": lambda T, x: x.repeat_interleave(2, 1),
+    "repeat": lambda T, x: x.repeat(2, 1),
+    "repeat_leading": lambda T, x: x.repeat(2, 1, 2),
+    "tile": lambda T, x: x.tile(2),
+    "trace": lambda T, x: T.trace(x).expand(2),
+    "trace_transposed": lambda T, x: x.t().trace().expand(2),
     "select_scatter": lambda T, x: T.select_scatter(x, x[0] * 2, 0, 1),
     "slice_scatter": lambda T, x: T.slice_scatter(x, x[:, :1] * 2, 1, 0, 1),
     "diagonal_scatter": lambda T, x: T.diagonal_scatter(x, x[0, :2] * 2),
@@ -565,6 +570,33 @@ _EXPECTED = {
         ([[-4.0, 1.0, 5.2], [8.0, -2.0, 2.8]], "float64", None),
         ("SqueezeBackward1", (("SumBackward1", (("ViewBackward0", ("MulBackward0",)),)),)),
         ([[4.0, 8.0, 12.0], [16.0, 20.0, 24.0]], "float64", None),
+    ),
+    # PyTorch's repeat_backward: one reshape splitting out the repeats, one sum over them
+    "repeat": (
+        ([[-4.0, 1.0, 5.2], [8.0, -2.0, 2.8]], "float64", None),
+        ("SumBackward1", (("ViewBackward0", (("MulBackward0", (None, "MulBackward1")),)),)),
+        ([[4.0, 8.0, 12.0], [16.0, 20.0, 24.0]], "float64", None),
+    ),
+    "repeat_leading": (
+        ([[-8.0, 2.0, 10.4], [16.0, -4.0, 5.6]], "float64", None),
+        ("SumBackward1", (("ViewBackward0", (("SumBackward1", ("MulBackward0",)),)),)),
+        ([[8.0, 16.0, 24.0], [32.0, 40.0, 48.0]], "float64", None),
+    ),
+    "tile": (
+        ([[-4.0, 1.0, 5.2], [8.0, -2.0, 2.8]], "float64", None),
+        ("SumBackward1", (("ViewBackward0", (("MulBackward0", (None, "MulBackward1")),)),)),
+        ([[4.0, 8.0, 12.0], [16.0, 20.0, 24.0]], "float64", None),
+    ),
+    # PyTorch's trace_backward: g index_fill_-ed into flat zeros, viewed as the matrix
+    "trace": (
+        ([[-6.0, 0.0, 0.0], [0.0, -6.0, 0.0]], "float64", None),
+        ("ViewBackward0", (("IndexFillBackward1", (None, ("SumBackward0", ("MulBackward0",)))),)),
+        ([[24.0, 0.0, 0.0], [0.0, 24.0, 0.0]], "float64", None),
+    ),
+    "trace_transposed": (
+        ([[-6.0, 0.0, 0.0], [0.0, -6.0, 0.0]], "float64", None),
+        ("TBackward0", (("ViewBackward0", (("IndexFillBackward1", (None, "SumBackward0")),)),)),
+        ([[24.0, 0.0, 0.0], [0.0, 24.0, 0.0]], "float64", None),
     ),
     "select_scatter": (
         ([[-10.0, 2.5, 13.0], [0.0, 0.0, 0.0]], "float64", None),

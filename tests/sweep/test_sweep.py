@@ -68,7 +68,9 @@ def _symgrad_results(setup_name: str) -> dict:
 @pytest.mark.parametrize("name", _params())
 def test_case(name):
     assert name in EXPECTED, f"{name}: nothing recorded; run python -m tests.sweep.record"
-    found = difference(_symgrad_results(CASES[name])[name], EXPECTED[name])
+    found = difference(
+        _symgrad_results(CASES[name])[name], EXPECTED[name], tol=_noise_tolerance(name)
+    )
     assert found is None, f"{name}: {found}"
 
 
