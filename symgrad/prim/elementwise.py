@@ -17,7 +17,7 @@ from symgrad._lazy import sympy as sp
 from symgrad._meta import MetaArray, meta_array
 from symgrad._silent import quiet, silencer
 from symgrad.autograd import grad_mode
-from symgrad.autograd.current_pass import edge_needs
+from symgrad.autograd.current_pass import CURRENT, edge_needs
 from symgrad.autograd.node import Node, node_class
 from symgrad.autograd.saved_names import add_saved_properties
 from symgrad.prim import blocks
@@ -339,8 +339,7 @@ class Elementwise(Application, Primitive):
                 None if fn is None else meta_array(*meta[i])
                 for i, (fn, _) in enumerate(node._edges)
             ]
-        if len(saved) == 1 and node._edges[0][0] is not None:
-            # one input (most element-wise ops): no loops
+        if len(saved) == 1 and node._edges[0][0] is not None:  # one input: no loops
             s = saved[0]
             x = s._data if type(s) is Tensor or isinstance(s, Tensor) else s
             kernel = kernels.get(0) or self.vjp_kernel(0)
@@ -361,8 +360,9 @@ class Elementwise(Application, Primitive):
             xs.append(s._data if isinstance(s, Tensor) else s)
         result = []
         big = type(g) is np.ndarray and g.size >= _EAGER_MIN
-        for i, wanted in enumerate(edge_needs(node)):
-            if not wanted:
+        wanted = edge_needs(node) if CURRENT.partial else None  # (grad(): only some inputs)
+        for i, (fn, _) in enumerate(node._edges):
+            if fn is None or (wanted is not None and not wanted[i]):
                 result.append(None)
                 continue
             kernel = kernels.get(i) or self.vjp_kernel(i)

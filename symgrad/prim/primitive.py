@@ -19,7 +19,7 @@ from symgrad import dtypes
 from symgrad._data import cannot_convert, int_argument
 from symgrad._meta import MetaArray, meta_array
 from symgrad._tracing import TRACE, traced
-from symgrad.autograd.current_pass import edge_needs
+from symgrad.autograd.current_pass import CURRENT, edge_needs
 from symgrad.autograd.node import accumulator_of, node_class
 from symgrad.autograd.placed import Placed
 from symgrad.autograd.saved import ACTIVE as _hooks_active
@@ -143,7 +143,12 @@ class Primitive:
         saved = node._unpack()
         out_array = node._out if node._packed is None else node._packed.output(node)
         meta = node._meta
-        needs = edge_needs(node)
+        if CURRENT.partial:  # grad(): the gradients leading to the inputs asked for only
+            needs = edge_needs(node)
+        else:
+            needs = []
+            for fn, _ in node._edges:
+                needs.append(fn is not None)
         if create_graph:
             out = Tensor._make(out_array, node, True) if out_array is not None else None
             if out is not None:
