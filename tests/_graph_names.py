@@ -27,6 +27,20 @@ def name_tree(node, depth: int = 3):
     return (name, tuple(name_tree(n, depth - 1) for n, _ in node.next_functions))
 
 
+SMALL = ((-1.0, 0.25, 1.3), (2.0, -0.5, 0.7))
+
+
+def second_order(T, f):
+    """The first gradient of ``f(T, x).pow(2).sum()`` at ``x = SMALL`` (float64, with
+    create_graph), the names of its graph (:func:`name_tree`), and its derivative along
+    ``v = (1, ..., 6)``; ``T`` is symgrad or torch."""
+    x = T.tensor(SMALL, dtype=T.float64, requires_grad=True)
+    (g,) = T.autograd.grad(f(T, x).pow(2).sum(), x, create_graph=True)
+    v = T.arange(1.0, 7.0, dtype=T.float64).reshape(2, 3)
+    (h,) = T.autograd.grad((g * v).sum(), x, allow_unused=True)
+    return g.detach(), name_tree(g.grad_fn), h
+
+
 def graph(t: symgrad.Tensor) -> tuple:
     """The graph behind ``t`` as plain data, to compare with PyTorch's: each node in
     breadth-first order of first visit, as (its class name, its ``next_functions`` as

@@ -15,22 +15,12 @@ from functools import partial
 
 import numpy as np
 import pytest
-from _graph_names import name_tree as _names
+from _graph_names import second_order
 from _torch_table import table_tests
 
 import symgrad
 
-_X = ((-1.0, 0.25, 1.3), (2.0, -0.5, 0.7))
-
-
-def _grad(T, f):
-    """The first gradient of ``f(x).pow(2).sum()`` (with create_graph), the names of its
-    graph, and its derivative along ``v = (1, ..., 6)``."""
-    x = T.tensor(_X, dtype=T.float64, requires_grad=True)
-    (g,) = T.autograd.grad(f(T, x).pow(2).sum(), x, create_graph=True)
-    v = T.arange(1.0, 7.0, dtype=T.float64).reshape(2, 3)
-    (h,) = T.autograd.grad((g * v).sum(), x, allow_unused=True)
-    return g.detach(), _names(g.grad_fn), h
+_grad = second_order
 
 
 def _zeroed(T, x):
