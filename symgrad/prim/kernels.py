@@ -62,14 +62,31 @@ for _table in (ONES, ZEROS):
 
 def one_like(x: Any) -> Any:
     """1 for arithmetic with ``x``: a 0-d array of its dtype where that is cheaper for NumPy
-    (``x`` a float32 or float64 array of at least one dimension), else the number 1."""
+    (``x`` a float32 or float64 array of at least one dimension), else the number 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> one_like(np.zeros(3, np.float32)).dtype
+    dtype('float32')
+    >>> one_like(np.arange(3))
+    1
+    """
     if type(x) is np.ndarray and x.ndim:
         return ONES.get(x.dtype, 1)
     return 1
 
 
 def zero_like(x: Any) -> Any:
-    """0 for arithmetic with ``x``, as :func:`one_like` gives 1."""
+    """0 for arithmetic with ``x``, as :func:`one_like` gives 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([1.5, -2.0])
+    >>> np.logaddexp(zero_like(x), x).tolist() == np.logaddexp(0, x).tolist()
+    True
+    """
     if type(x) is np.ndarray and x.ndim:
         return ZEROS.get(x.dtype, 0)
     return 0
@@ -79,7 +96,18 @@ def typed_number(c: Any, like: Any) -> Any:
     """The number ``c`` for arithmetic with the array ``like``: a read-only 0-d array of its
     float dtype where that is cheaper for NumPy and gives the same bits (a finite ``c`` that
     stays finite in that dtype), else ``c`` itself. For code made once and run often (the
-    programs of ``symgrad.compile``): it makes a new array at each call."""
+    programs of ``symgrad.compile``): it makes a new array at each call.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([1.0, 2.0, 3.0], np.float32)
+    >>> three = typed_number(3, x)
+    >>> three.dtype, (x / three).tobytes() == (x / 3).tobytes()
+    (dtype('float32'), True)
+    >>> typed_number(3, np.arange(3))  # integers: the number stays
+    3
+    """
     if (
         type(like) is not np.ndarray
         or not like.ndim
