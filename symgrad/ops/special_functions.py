@@ -33,6 +33,7 @@ from symgrad.ops.inplace import inplace
 from symgrad.prim import bessel_functions as B
 from symgrad.prim import gamma_functions as G
 from symgrad.prim.elementwise import Elementwise
+from symgrad.prim.incomplete_gamma import density
 from symgrad.prim.special_functions import polygamma as _polygamma_kernel
 from symgrad.prim.tangents import no_forward_rule
 from symgrad.tensor import Tensor
@@ -158,11 +159,6 @@ def _regularized_density(a: Any, x: Any) -> Any:
     return sp.exp((a - 1) * sp.log(x) - x - sp.loggamma(a))
 
 
-def _density_kernel(a: Any, x: Any) -> Any:
-    with np.errstate(all="ignore"):
-        return np.exp((a - 1) * np.log(x) - x - G.lgamma(a))
-
-
 IGAMMA = Elementwise(
     "igamma",
     "a x",
@@ -174,7 +170,7 @@ IGAMMA = Elementwise(
     kernel=G.igamma,
     vjp_kernels={
         0: _not_implemented("igamma: input"),
-        1: lambda a, x, out, g: g * _density_kernel(a, x),
+        1: lambda a, x, out, g: g * density(a, x),
     },
     exact=False,
     promote="float",
@@ -191,7 +187,7 @@ IGAMMAC = Elementwise(
     kernel=G.igammac,
     vjp_kernels={
         0: _not_implemented("igammac: input"),
-        1: lambda a, x, out, g: -g * _density_kernel(a, x),
+        1: lambda a, x, out, g: -g * density(a, x),
     },
     exact=False,
     promote="float",
