@@ -39,6 +39,7 @@ __all__ = ["igamma", "igammac", "density"]
 
 _F64 = np.float64
 _MAXITER = 2000
+_SCALAR_MAX = 64  # the most elements the C library is called on one by one
 # Cephes' constants per dtype: machine epsilon / 2, the largest log, the continued fraction's
 # rescaling threshold and its inverse
 _MACHEP = {np.dtype(np.float64): 1.11022302462515654042e-16, np.dtype(np.float32): 2.0**-24}
@@ -67,8 +68,10 @@ _LANCZOS_DENOM = (
 
 def _c(name: str, *args: np.ndarray) -> np.ndarray:
     """The C library's ``name`` (its float variant for float32) element by element, as
-    PyTorch calls it; without a loadable C library, NumPy's in float64 rounded once."""
-    fn = libm.function(name, args[0].dtype)
+    PyTorch calls it, on up to ``_SCALAR_MAX`` elements; on more (a Python call per element
+    would cost a microsecond each), or without a loadable C library, NumPy's in float64
+    rounded once, which differs from it in the last bits only."""
+    fn = libm.function(name, args[0].dtype) if args[0].size <= _SCALAR_MAX else None
     if fn is not None:
         return libm.apply(fn, *args)
     wide = (v.astype(_F64) for v in args)
