@@ -158,10 +158,15 @@ def _broadcast_source(value: Tensor, shape: tuple) -> Tensor:
 
 
 def _covers_all(key: Any, shape: tuple) -> bool:
-    """Whether ``key`` is slices and ``...`` only, covering every element in order."""
+    """Whether ``key`` is slices and ``...`` only, each slice one PyTorch skips (from 0 as
+    written, to the end or past it, by 1): it writes into the tensor itself."""
+    from symgrad.ops.index_keys import skipped_slice
     from symgrad.ops.indexing import normalize_key
 
     items = normalize_key(key, shape)
-    if not all(k is Ellipsis or isinstance(k, slice) for k in items):
+    if not all(k is Ellipsis or isinstance(k, slice) for k in items) or len(items) > len(shape):
         return False
-    return np.empty(shape, dtype=np.bool_)[items].shape == tuple(shape)
+    dots = next((i for i, k in enumerate(items) if k is Ellipsis), len(items))
+    dims = [*range(dots), *range(len(shape) - len(items) + dots + 1, len(shape))]
+    slices = [k for k in items if k is not Ellipsis]
+    return all(skipped_slice(k, shape[d]) for k, d in zip(slices, dims))
