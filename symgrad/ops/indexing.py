@@ -13,6 +13,7 @@ from symgrad.autograd.placed import index_gradient
 from symgrad.ops import index_keys as keys
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.index_keys import index_array, int_slice, is_sequence, list_index, pytorch_key
+from symgrad.ops.index_layout import index_result
 from symgrad.ops.index_steps import _reads as reads
 from symgrad.ops.index_steps import advanced, index_steps, several_ellipses, spread_ellipses
 from symgrad.prim import batching
@@ -147,11 +148,14 @@ def _getitem_kernel(xp: Any, a: np.ndarray, key: tuple) -> np.ndarray:
     if not any(k is Ellipsis for k in key):
         key = key + (Ellipsis,)
     out = a[key]
-    if a.flags.c_contiguous and not out.flags.c_contiguous and advanced(key):
-        # NumPy may lay out an indexed copy with the indexed dimension outermost; PyTorch's
-        # copy of a contiguous tensor is contiguous (so .view() works on it)
-        return np.ascontiguousarray(out)
-    return out
+    if not advanced(key) or type(out) is not np.ndarray:
+        return out
+    # NumPy may lay out an indexed copy with the indexed dimensions outermost; PyTorch's
+    # follows the input's layout (so .view() works on it as there)
+    laid = index_result(a, key, out)
+    if laid is not None:
+        return laid
+    return np.ascontiguousarray(out) if a.flags.c_contiguous else out
 
 
 _GETITEM = {
