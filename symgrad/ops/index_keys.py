@@ -24,6 +24,7 @@ __all__ = [
     "check_uint8_fill",
     "warn_at_user",
     "int_slice",
+    "skipped_slice",
 ]
 
 _SEQUENCE_KEY = (
@@ -224,6 +225,21 @@ def plain_slice(k: slice) -> bool:
     )
 
 
+def skipped_slice(k: slice, n: int) -> bool:
+    """Whether PyTorch skips the slice ``k`` (int bounds) of a dimension of size ``n`` in a
+    key of several entries: it starts at 0 as written, ends at ``n`` or past it and steps by
+    1 (``x[:, 0]``, ``x[0:99, 0]``); ``x[-3:, 0]`` of 3 rows is a slice node, though whole.
+
+    Examples
+    --------
+    >>> skipped_slice(slice(None), 3), skipped_slice(slice(0, 5, 1), 3)
+    (True, True)
+    >>> skipped_slice(slice(-3, None), 3), skipped_slice(slice(None, None, 3), 1)
+    (False, False)
+    """
+    return k.start in (None, 0) and k.step in (None, 1) and (k.stop is None or k.stop >= n)
+
+
 def plain_key(key: Any, shape: tuple) -> tuple | None:
     """``(normalized key, node kind)`` for the commonest keys, which make one node: an int
     in range or a slice of plain bounds alone, or a tuple of those with one entry that
@@ -244,7 +260,7 @@ def plain_key(key: Any, shape: tuple) -> tuple | None:
                 return None
             step = "select"
         elif type(k) is slice and plain_slice(k):
-            if k.indices(n) == (0, n, 1):
+            if skipped_slice(k, n):
                 continue
             step = "slice"
         else:

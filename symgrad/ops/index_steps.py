@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.ops.index_keys import skipped_slice
 from symgrad.tensor import Tensor
 
 __all__ = ["index_steps"]
@@ -29,10 +30,9 @@ def index_steps(key: tuple, given: Any, shape: tuple) -> tuple:
             steps.append(("select", at, k))
             del size[at]
         elif kind is slice:
-            bounds = k.indices(size[at])
-            if bounds != (0, size[at], 1):  # (a whole dimension is skipped)
+            if not skipped_slice(k, size[at]):
                 steps.append(("slice", at, k))
-                size[at] = len(range(*bounds))
+                size[at] = len(range(*k.indices(size[at])))
             at += 1
         elif k is None or kind is bool:
             steps.append(("unsqueeze", at, None))

@@ -13,6 +13,8 @@ from symgrad.autograd.placed import index_gradient
 from symgrad.ops import index_keys as keys
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
 from symgrad.ops.index_keys import index_array, int_slice, is_sequence, list_index, pytorch_key
+from symgrad.ops.index_layout import index_result
+from symgrad.ops.index_steps import _reads as reads
 from symgrad.ops.index_steps import advanced, index_steps, several_ellipses, spread_ellipses
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
@@ -146,11 +148,14 @@ def _getitem_kernel(xp: Any, a: np.ndarray, key: tuple) -> np.ndarray:
     if not any(k is Ellipsis for k in key):
         key = key + (Ellipsis,)
     out = a[key]
-    if a.flags.c_contiguous and not out.flags.c_contiguous and advanced(key):
-        # NumPy may lay out an indexed copy with the indexed dimension outermost; PyTorch's
-        # copy of a contiguous tensor is contiguous (so .view() works on it)
-        return np.ascontiguousarray(out)
-    return out
+    if not advanced(key) or type(out) is not np.ndarray:
+        return out
+    # NumPy may lay out an indexed copy with the indexed dimensions outermost; PyTorch's
+    # follows the input's layout (so .view() works on it as there)
+    laid = index_result(a, key, out)
+    if laid is not None:
+        return laid
+    return np.ascontiguousarray(out) if a.flags.c_contiguous else out
 
 
 _GETITEM = {
@@ -348,7 +353,7 @@ def put(input: Tensor, key: Any, values: Any) -> Tensor:
         values = full((), values, dtype=input.dtype)
     if batching.any_batched(input, values) or (batching.STATE.depth and batched_key(key)):
         return batched_put(input, key, values, False, _check_broadcasts_to)
-    given = normalize_key(key, input.shape)
+    given = _skipped_whole(normalize_key(key, input.shape), input.shape)
     target = np.empty(input.shape, dtype=np.bool_)[given].shape
     lead = next((i for i, n in enumerate(values.shape) if n != 1), values.ndim)
     if lead and (advanced(given) or values.ndim > len(target)):
@@ -365,6 +370,20 @@ def put(input: Tensor, key: Any, values: Any) -> Tensor:
 
     _reads_key(result, key, input.shape, check)
     return result
+
+
+def _skipped_whole(key: Any, shape: tuple) -> Any:
+    """``key`` with each slice PyTorch skips (:func:`~symgrad.ops.index_keys.skipped_slice`)
+    written ``:``, which names a write by index arrays IndexPutBackward0 where it stands."""
+    if type(key) is not tuple or not advanced(key) or any(k is Ellipsis for k in key):
+        return key
+    out, at = [], 0
+    for k in key:
+        if type(k) is slice and at < len(shape) and keys.skipped_slice(k, shape[at]):
+            k = slice(None)
+        out.append(k)
+        at += reads(k)
+    return tuple(out)
 
 
 def _check_broadcasts_to(shape: tuple, target: tuple) -> None:

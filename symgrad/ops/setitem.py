@@ -36,6 +36,10 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         if type(x._data) is MetaArray:
             value = value.to("meta")
     keys = key if isinstance(key, tuple) else (key,)
+    split = _ints_first(keys, tuple(x.shape))
+    if split is not None:  # PyTorch selects at the ints, then writes at the indices there
+        setitem(x[split[0]], split[1], value)
+        return
     tensors = [k for k in keys if isinstance(k, Tensor)]
     if isinstance(value, Tensor) and value.dtype is not x.dtype and _puts_at_indices(keys, value):
         raise RuntimeError(
@@ -73,6 +77,39 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         # PyTorch writes a basic key into the view x[key]: a view of the leaf
         raise RuntimeError(_VIEW_OF_LEAF.format(op=op))
     inplace(x, op, lambda t: put(t, key, value), value, *tensors)
+
+
+def _ints_first(keys: tuple, shape: tuple) -> tuple | None:
+    """For a key of ints and index tensors (or lists): the basic key PyTorch views ``x`` with
+    first (the ints, slices and Nones, a whole slice for each dimension an index reads) and
+    the key of the indices it then writes into that view; None for any other key. NumPy
+    would take the ints as indices, moving the indices' dimensions to the front when a
+    slice stands between them and an int."""
+    from symgrad.ops.index_steps import _reads
+    from symgrad.ops.indexing import normalize_key, one_ellipsis
+
+    if batching.STATE.depth or not any(
+        type(k) is int or isinstance(k, (np.integer, Tensor)) for k in keys
+    ):
+        return None
+    keys = one_ellipsis(keys, shape)
+    found = normalize_key(keys, shape)
+    if len(found) != len(keys) or any(type(k) is bool for k in keys):
+        return None
+    if not any(type(k) is int for k in found) or not any(isinstance(k, np.ndarray) for k in found):
+        return None
+    view: list = []
+    index: list = []
+    for given, k in zip(keys, found):
+        if type(k) is int:
+            view.append(given)
+        elif isinstance(k, np.ndarray):
+            view += [slice(None)] * _reads(k)
+            index.append(given)
+        else:  # a slice, None or ...: the view keeps the dimension it makes
+            view.append(given)
+            index.append(Ellipsis if k is Ellipsis else slice(None))
+    return tuple(view), tuple(index)
 
 
 def _puts_at_indices(keys: tuple, value: Tensor) -> bool:
@@ -121,10 +158,15 @@ def _broadcast_source(value: Tensor, shape: tuple) -> Tensor:
 
 
 def _covers_all(key: Any, shape: tuple) -> bool:
-    """Whether ``key`` is slices and ``...`` only, covering every element in order."""
+    """Whether ``key`` is slices and ``...`` only, each slice one PyTorch skips (from 0 as
+    written, to the end or past it, by 1): it writes into the tensor itself."""
+    from symgrad.ops.index_keys import skipped_slice
     from symgrad.ops.indexing import normalize_key
 
     items = normalize_key(key, shape)
-    if not all(k is Ellipsis or isinstance(k, slice) for k in items):
+    if not all(k is Ellipsis or isinstance(k, slice) for k in items) or len(items) > len(shape):
         return False
-    return np.empty(shape, dtype=np.bool_)[items].shape == tuple(shape)
+    dots = next((i for i, k in enumerate(items) if k is Ellipsis), len(items))
+    dims = [*range(dots), *range(len(shape) - len(items) + dots + 1, len(shape))]
+    slices = [k for k in items if k is not Ellipsis]
+    return all(skipped_slice(k, shape[d]) for k, d in zip(slices, dims))

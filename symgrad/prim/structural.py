@@ -15,6 +15,7 @@ import numpy as np
 from symgrad._lazy import sympy as sp
 from symgrad._memory_format import in_suggested_format, laid_out_like, row_major
 from symgrad._meta import MetaArray, check_devices, meta_result
+from symgrad._shared_memory import owns_rows, shares_memory
 from symgrad._silent import quiet
 from symgrad.autograd import anomaly, dual, grad_mode
 from symgrad.autograd.node import node_class
@@ -259,7 +260,7 @@ class Structural(Primitive):
             result = Tensor._make(out)
             if NAMES.used:
                 with_origin(self, tensors, params, result)
-        if out.base is not None and tensors and np.may_share_memory(out, tensors[0]._data):
+        if out.base is not None and tensors and shares_memory(out, tensors[0]._data):
             link_view(tensors[0], result, "view" if _grad_state.enabled else "no_grad")
         if _dual_state.level is not None and dual.active():
             return tangents.propagate(self, tensors, params, result)
@@ -271,9 +272,7 @@ def _row_major(kernel: Callable) -> Callable:
 
     def row_major(*args: Any, **kwargs: Any) -> Any:
         out = kernel(*args, **kwargs)
-        if type(out) is np.ndarray and not out.flags.c_contiguous:
-            return out.copy(order="C")
-        return out
+        return out.copy(order="C") if type(out) is np.ndarray and not owns_rows(out) else out
 
     return row_major
 
