@@ -17,6 +17,7 @@ from symgrad._data import broadcast_mismatch
 from symgrad.ops.linalg import matmul
 from symgrad.prim import linalg_kernels
 from symgrad.prim.factorization import Factorization
+from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -139,6 +140,8 @@ def _slogdet_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     if g is None:
         return (None,)
     a = c.inputs[0]
+    if xp is NP:
+        return (linalg_kernels.logabsdet_gradient(a, g),)
     nd = len(c.shapes[0])
     # A^-T as adj(A)^T / det(A): infinite, not an error, where A is singular
     return (_cofactor(xp, a) * _per_matrix(xp, g / xp.det(a), nd),)

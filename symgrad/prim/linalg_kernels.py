@@ -73,6 +73,17 @@ def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> tuple:
     return lu_kernels.lu_solve(lu, pivots, b, adjoint), info
 
 
+def logabsdet_gradient(a: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """``g A^-T``, the gradient of ``log|det A|``, as PyTorch's backward computes it: the
+    system ``A^T X = g I`` solved by substitution with the LU factors of ``A^T`` (the ones
+    its forward took), so a singular ``A`` gives LAPACK's pattern of inf and nan."""
+    n = a.shape[-1]
+    d = np.zeros(a.shape, a.dtype)  # (an infinite g times the identity would put nan off it)
+    d[..., np.arange(n), np.arange(n)] = np.asarray(g, a.dtype)[..., None]
+    lu, pivots, _ = lu_kernels.lu_factor(np.swapaxes(a, -1, -2).copy())
+    return lu_kernels.lu_solve(lu, pivots, d, adjoint=False)
+
+
 def det(a: Any) -> np.ndarray:
     """The determinant of each matrix of ``a`` as PyTorch computes it: the LU factorization
     with partial pivoting of the transposed matrix (LAPACK's of the row-major memory), the
