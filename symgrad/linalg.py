@@ -15,9 +15,10 @@ from symgrad.ops.decompositions import eigh, eigvalsh, svdvals
 from symgrad.ops.decompositions import linalg_cholesky as cholesky
 from symgrad.ops.decompositions import linalg_qr as qr
 from symgrad.ops.decompositions import linalg_svd as svd
-from symgrad.ops.determinants import det, inv, inv_ex, matrix_power, solve, solve_ex
+from symgrad.ops.determinants import det, inv, matrix_power, solve
 from symgrad.ops.determinants import linalg_slogdet as slogdet
 from symgrad.ops.householder import householder_product
+from symgrad.ops.inverse_info import inv_ex, solve_ex
 from symgrad.ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from symgrad.ops.least_squares import lstsq
 from symgrad.ops.linalg import matmul

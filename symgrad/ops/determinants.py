@@ -15,8 +15,9 @@ import numpy as np
 
 from symgrad._data import broadcast_mismatch
 from symgrad.ops.linalg import matmul
-from symgrad.prim import lu_kernels
+from symgrad.prim import linalg_kernels
 from symgrad.prim.factorization import Factorization
+from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
@@ -139,6 +140,8 @@ def _slogdet_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     if g is None:
         return (None,)
     a = c.inputs[0]
+    if xp is NP:
+        return (linalg_kernels.logabsdet_gradient(a, g),)
     nd = len(c.shapes[0])
     # A^-T as adj(A)^T / det(A): infinite, not an error, where A is singular
     return (_cofactor(xp, a) * _per_matrix(xp, g / xp.det(a), nd),)
@@ -219,8 +222,10 @@ def _inv_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
 
 _INV = Structural(
     "inv",
-    lambda xp, a: xp.inv(a),
+    lambda xp, a, checked=None: xp.inv(a),
     _inv_vjp,
+    # checked: the function named in the error for a singular matrix, None for LAPACK's values
+    kernel=lambda xp, a, checked=None: linalg_kernels.inv(a, checked),
     saves_out=True,
     backward="LinalgInvExBackward0",
     jvp=_inv_jvp,
@@ -239,7 +244,7 @@ def inv(A: Tensor) -> Tensor:
             [0.0000, 0.2500]])
     """
     square_matrices("linalg.inv", A)
-    return _INV(A)
+    return _INV(A, checked="linalg.inv")
 
 
 def inverse(input: Tensor) -> Tensor:
@@ -254,41 +259,8 @@ def inverse(input: Tensor) -> Tensor:
     return inv(input)
 
 
-def inv_ex(A: Tensor, *, check_errors: bool = False) -> Any:
-    """``linalg.inv`` with the ``info`` of each matrix: 0, or for a singular one the position
-    of the first zero pivot of its LU factorization, its inverse nan (an error with
-    ``check_errors``).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.linalg.inv_ex(symgrad.tensor([[2.0]])).info.item()
-    0
-    """
-    out, info = _checked(A, inv, check_errors)
-    return return_type("linalg_inv_ex", ("inverse", "info"))(out, info)
-
-
-def _checked(A: Tensor, call: Any, check_errors: bool) -> tuple:
-    """``call(A)`` and the ``info`` of ``A``'s LU factorization (the 1-based position of the
-    first zero pivot, 0 for none), as the ``_ex`` functions give them: a singular matrix's
-    result is nan, not an error (unless ``check_errors``)."""
-    if type(A._data) is not np.ndarray:  # a meta matrix: no values, nothing to find
-        return call(A), Tensor._make(np.zeros(A.shape[:-2], np.int32))
-    _, _, found = lu_kernels.lu_factor(A._data)
-    info = Tensor._make(np.asarray(found))
-    singular = found != 0
-    if check_errors or not singular.any():
-        return call(A), info
-    keep = Tensor._make(~singular[..., None, None])
-    safe = A.where(keep, Tensor._make(np.eye(A.shape[-1], dtype=A._data.dtype)))
-    out = call(safe)  # the others' values and gradients; the singular ones' are nan
-    nan_mask = Tensor._make(singular.reshape(singular.shape + (1,) * (out.ndim - singular.ndim)))
-    return out.masked_fill(nan_mask, float("nan")), info
-
-
 # -- solve --------------------------------------------------------------------------------------
-def _solve_forward(xp: Any, a: Any, b: Any, left: bool, vector: bool) -> Any:
+def _solve_forward(xp: Any, a: Any, b: Any, left: bool, vector: bool, checked: Any = None) -> Any:
     if vector:
         b = xp.unsqueeze(b, -1 if left else -2)
     if left:
@@ -296,6 +268,19 @@ def _solve_forward(xp: Any, a: Any, b: Any, left: bool, vector: bool) -> Any:
     else:  # X A = B is A^T X^T = B^T
         x = xp.transpose(xp.solve(xp.transpose(a, -1, -2), xp.transpose(b, -1, -2)), -1, -2)
     return xp.squeeze(x, -1 if left else -2) if vector else x
+
+
+def _solve_kernel(xp: Any, a: Any, b: Any, left: bool, vector: bool, checked: Any = None) -> Any:
+    """As PyTorch, from the LU factorization of ``A`` (for ``X A = B`` too: ``A^T X^T = B^T``
+    by the factors of ``A``); ``checked``: the function named in the error for a singular
+    matrix, None for LAPACK's values."""
+    if vector:
+        b = b[..., None] if left else b[..., None, :]
+    if left:
+        x = linalg_kernels.solve(a, b, checked)
+    else:
+        x = np.swapaxes(linalg_kernels.solve(a, np.swapaxes(b, -1, -2), checked, True), -1, -2)
+    return x[..., 0] if vector and left else x[..., 0, :] if vector else x
 
 
 def _solve_vjp(xp: Any, g: Any, c: Any) -> tuple:
@@ -334,6 +319,7 @@ _SOLVE = Structural(
     "solve",
     _solve_forward,
     _solve_vjp,
+    kernel=_solve_kernel,
     saves=(0,),
     saves_out=True,
     backward="LinalgSolveExBackward0",
@@ -351,6 +337,10 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     >>> symgrad.linalg.solve(symgrad.tensor([[2.0, 0.0], [0.0, 4.0]]), symgrad.tensor([1.0, 1.0]))
     tensor([0.5000, 0.2500])
     """
+    return _solve(A, B, left, "linalg.solve")
+
+
+def _solve(A: Tensor, B: Tensor, left: bool, checked: str | None) -> Tensor:
     square_matrices("linalg.solve", A, floating=False)
     if not isinstance(B, Tensor):
         raise TypeError(f"linalg.solve(): argument 'B' must be Tensor, not {type(B).__name__}")
@@ -375,22 +365,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
             f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {shape_b})"
         )
     require_broadcast(B.shape[: -1 if vector else -2], A.shape[:-2])
-    return _SOLVE(A, B, left=bool(left), vector=vector)
-
-
-def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False) -> Any:
-    """``linalg.solve`` with the ``info`` of each system: 0, or for a singular matrix the
-    position of the first zero pivot of its LU factorization, its solution nan (an error with
-    ``check_errors``).
-
-    Examples
-    --------
-    >>> import symgrad
-    >>> symgrad.linalg.solve_ex(symgrad.eye(2), symgrad.ones(2)).result
-    tensor([1., 1.])
-    """
-    out, info = _checked(A, lambda a: solve(a, B, left=left), check_errors)
-    return return_type("linalg_solve_ex", ("result", "info"))(out, info)
+    return _SOLVE(A, B, left=bool(left), vector=vector, checked=checked)
 
 
 # -- matrix_power -------------------------------------------------------------------------------

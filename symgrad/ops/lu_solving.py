@@ -160,17 +160,8 @@ def _lu_solve_forward(xp: Any, lu: Any, b: Any, pivots: Any, left: bool, adjoint
 
 def _lu_solve_kernel(xp: Any, lu: Any, b: Any, pivots: Any, left: bool, adjoint: bool) -> Any:
     """By substitution with the triangular factors, as LAPACK's ``getrs``."""
-    n = lu.shape[-1]
-    low, up = lu_kernels.unpack(lu)
-    perm = lu_kernels.permutation_matrix(pivots, n, lu.dtype)
     rhs = b if left else np.swapaxes(b, -1, -2)
-    if left != adjoint:  # A Y = C: Y = U^-1 L^-1 P^T C
-        y = lu_kernels.triangular_solve(low, np.swapaxes(perm, -1, -2) @ rhs, lower=True, unit=True)
-        y = lu_kernels.triangular_solve(up, y, lower=False, unit=False)
-    else:  # A^T Y = C: Y = P L^-T U^-T C
-        y = lu_kernels.triangular_solve(np.swapaxes(up, -1, -2), rhs, lower=True, unit=False)
-        y = lu_kernels.triangular_solve(np.swapaxes(low, -1, -2), y, lower=False, unit=True)
-        y = perm @ y
+    y = lu_kernels.lu_solve(lu, pivots, rhs, adjoint=left == adjoint)
     return y if left else np.swapaxes(y, -1, -2)
 
 

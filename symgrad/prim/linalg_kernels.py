@@ -13,8 +13,19 @@ from typing import Any
 import numpy as np
 
 from symgrad._silent import restore, silence
+from symgrad.prim import lu_kernels
 
-__all__ = ["LinAlgError", "det", "inv", "solve", "adjugate", "matrix_exp", "zero_pivot"]
+__all__ = [
+    "LinAlgError",
+    "det",
+    "inv",
+    "solve",
+    "adjugate",
+    "matrix_exp",
+    "lu_solve",
+    "singular",
+    "solver_error",
+]
 
 
 class LinAlgError(RuntimeError):
@@ -32,34 +43,45 @@ class LinAlgError(RuntimeError):
     """
 
 
-def zero_pivot(a: np.ndarray) -> int:
-    """The 1-based position of the first zero pivot of the LU factorization with partial
-    pivoting of the square matrix ``a`` (LAPACK's ``info``), 0 if there is none."""
-    u = np.array(a, dtype=np.float64)
-    n = u.shape[0]
-    first = 0
-    for k in range(n):
-        p = k + int(np.argmax(np.abs(u[k:, k])))
-        if u[p, k] == 0:
-            first = first or k + 1
-            continue
-        u[[k, p]] = u[[p, k]]
-        u[k + 1 :, k:] -= np.outer(u[k + 1 :, k] / u[k, k], u[k, k:])
-    return first
+def singular(op: str, info: np.ndarray) -> LinAlgError:
+    """PyTorch's error of ``linalg.inv`` for the first singular matrix of a batch whose LU
+    factorizations report ``info``."""
+    flat = np.asarray(info).reshape(-1)
+    i = int(np.flatnonzero(flat)[0])
+    where = f"(Batch element {i}): " if np.ndim(info) else ""
+    return LinAlgError(
+        f"{op}: {where}The diagonal element {flat[i]} is zero, the inversion could not be "
+        "completed because the input matrix is singular."
+    )
 
 
-def _singular(op: str, a: np.ndarray) -> LinAlgError:
-    """PyTorch's error for the first singular matrix of the batch ``a``."""
-    batch = a.reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:])
-    for i, m in enumerate(batch):
-        k = zero_pivot(m)
-        if k:
-            where = f"(Batch element {i}): " if a.ndim > 2 else ""
-            return LinAlgError(
-                f"{op}: {where}The diagonal element {k} is zero, the inversion could not be "
-                "completed because the input matrix is singular."
-            )
-    return LinAlgError(f"{op}: the input matrix is singular")
+def solver_error(op: str, info: np.ndarray) -> LinAlgError:
+    """PyTorch's error of ``linalg.solve`` for the first singular matrix of a batch."""
+    flat = np.asarray(info).reshape(-1)
+    where = f"(Batch element {int(np.flatnonzero(flat)[0])}): " if np.ndim(info) else ""
+    return LinAlgError(
+        f"torch.{op}: {where}The solver failed because the input matrix is singular."
+    )
+
+
+def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> tuple:
+    """``(A^-1 B, info)`` (``A^-T B`` when ``adjoint``) by LAPACK's steps, ``getrf`` then
+    ``getrs``: the LU factorization with partial pivoting of ``A``, then substitution with its
+    factors, so a zero pivot gives inf and nan where LAPACK's do, and a nearly singular matrix
+    its large numbers, not an error."""
+    lu, pivots, info = lu_kernels.lu_factor(a)
+    return lu_kernels.lu_solve(lu, pivots, b, adjoint), info
+
+
+def logabsdet_gradient(a: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """``g A^-T``, the gradient of ``log|det A|``, as PyTorch's backward computes it: the
+    system ``A^T X = g I`` solved by substitution with the LU factors of ``A^T`` (the ones
+    its forward took), so a singular ``A`` gives LAPACK's pattern of inf and nan."""
+    n = a.shape[-1]
+    d = np.zeros(a.shape, a.dtype)  # (an infinite g times the identity would put nan off it)
+    d[..., np.arange(n), np.arange(n)] = np.asarray(g, a.dtype)[..., None]
+    lu, pivots, _ = lu_kernels.lu_factor(np.swapaxes(a, -1, -2).copy())
+    return lu_kernels.lu_solve(lu, pivots, d, adjoint=False)
 
 
 def det(a: Any) -> np.ndarray:
@@ -99,21 +121,31 @@ def det(a: Any) -> np.ndarray:
 _LU_DET_MAX = 8
 
 
-def inv(a: Any) -> np.ndarray:
+def inv(a: Any, checked: str | None = None) -> np.ndarray:
+    """The inverse of each matrix of ``a``; where one is singular, LAPACK's inf and nan
+    (PyTorch's ``linalg.inv_ex``), or with ``checked`` (the function's name) its error."""
     try:
         return np.linalg.inv(a)
     except np.linalg.LinAlgError:
-        raise _singular("linalg.inv", np.asarray(a)) from None
+        a = np.asarray(a)
+    x, info = lu_solve(a, np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape))
+    if checked and info.any():
+        raise singular(checked, info)
+    return x
 
 
-def solve(a: Any, b: Any) -> np.ndarray:
-    """``A^-1 B`` for batches of matrices ``B`` (batch dimensions broadcast)."""
+def solve(a: Any, b: Any, checked: str | None = None, adjoint: bool = False) -> np.ndarray:
+    """``A^-1 B`` (``A^-T B`` when ``adjoint``) for batches of matrices ``B`` (batch
+    dimensions broadcast); where ``A`` is singular, LAPACK's inf and nan (PyTorch's
+    ``linalg.solve_ex``), or with ``checked`` (the function's name) its error."""
     try:
-        return np.linalg.solve(a, b)
+        return np.linalg.solve(np.swapaxes(a, -1, -2) if adjoint else a, b)
     except np.linalg.LinAlgError:
-        raise LinAlgError(
-            "torch.linalg.solve: The solver failed because the input matrix is singular."
-        ) from None
+        a, b = np.asarray(a), np.asarray(b)
+    x, info = lu_solve(a, b, adjoint)
+    if checked and info.any():
+        raise solver_error(checked, info)
+    return x
 
 
 def adjugate(a: Any) -> np.ndarray:

@@ -368,3 +368,38 @@ def test_movedim_takes_sequences_of_dims():
         x.movedim((0, 1), (1,))
     with pytest.raises(RuntimeError, match="repeated dim in `source`"):
         x.movedim((0, 0), (1, 2))
+
+
+def test_logabsdet_gradient_of_a_singular_matrix_is_lapacks_inf_and_nan():
+    # PyTorch solves A^T X = g I with the LU factors of A^T: a zero pivot gives inf and nan
+    inf, nan = np.inf, np.nan
+    for a, wanted in [
+        (np.zeros((2, 2)), [[nan, nan], [nan, inf]]),
+        ([[1.0, 2.0], [2.0, 4.0]], [[-inf, inf], [inf, -inf]]),
+    ]:
+        x = _t(a, True)
+        for out in (L.slogdet(x).logabsdet, symgrad.logdet(x)):
+            (g,) = symgrad.autograd.grad(out, x, symgrad.tensor(2.0, dtype=x.dtype))
+            np.testing.assert_array_equal(g.numpy(), wanted)
+    x = _t(np.arange(1.0, 10.0).reshape(3, 3), True)  # its last pivot: -1.6e-16, not 0
+    (g,) = symgrad.autograd.grad(L.slogdet(x).logabsdet, x)
+    np.testing.assert_array_equal(g.numpy()[:2], [[nan, nan, nan], [inf, -inf, inf]])
+
+
+@pytest.mark.torch
+def test_logabsdet_gradient_of_singular_matrices_is_pytorchs():
+    torch = pytest.importorskip("torch")
+    matrices = [
+        np.zeros((2, 2)),
+        [[1.0, 2.0], [3.0, 6.0]],
+        [[0.0, 1.0, 2.0], [0.0, 3.0, 4.0], [0.0, 5.0, 7.0]],
+    ]
+    results = []
+    for T in (torch, symgrad):
+        found = []
+        for a in matrices + [np.arange(1.0, 10.0).reshape(3, 3)]:
+            x = T.tensor(a, dtype=T.float64, requires_grad=True)
+            (g,) = T.autograd.grad(T.linalg.slogdet(x).logabsdet, x, T.tensor(-2.5, dtype=x.dtype))
+            found.append(str(g.tolist()))
+        results.append(found)
+    assert results[0] == results[1]
