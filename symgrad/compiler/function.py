@@ -55,7 +55,7 @@ def clear_all() -> None:
     """Forget the programs of every compiled function."""
     for f in list(_ALL):
         f._cache.clear()
-        f._last = None
+        f._last = f._last_key = None
 
 
 class CompiledFunction:
@@ -73,6 +73,7 @@ class CompiledFunction:
         self._guard = guard  # extra guard values (a module's parameters and training flags)
         self._cache: dict = {}
         self._last: Any = None
+        self._last_key: Any = None  # the guard of the program last run
         self._warned: set = set()
         functools.update_wrapper(self, fn)
         _ALL.add(self)
@@ -109,7 +110,10 @@ class CompiledFunction:
                     tuple((t._data.shape, t._data.dtype, t._requires_grad) for t in leaves),
                 )
         key = shapes if self._guard is None else (shapes, self._guard())
-        entry = self._cache.get(key)
+        # the last call's guard first: comparing with it skips hashing the new one (a tuple
+        # hashes every shape and dtype again, NumPy's dtype hash alone costs as much as the
+        # comparison of the whole guard)
+        entry = self._last if key == self._last_key else self._cache.get(key)
         if (
             entry is not None
             and entry is not _EAGER
@@ -134,7 +138,7 @@ class CompiledFunction:
             self._cache[key] = entry
         if entry is _EAGER:
             return self.fn(*args, **kwargs)
-        self._last = entry
+        self._last, self._last_key = entry, key
         try:
             return entry.run(leaves)
         except ShapeChanged:  # a mask selects another number of elements: eager, this call
