@@ -79,7 +79,9 @@ print("\n2. gradcheck: the backward against central finite differences")
 try:
     gradcheck(BuggyGelu.apply, (x,))
 except GradcheckError as error:
-    print("\n".join(str(error).splitlines()[:2]))
+    lines = str(error).splitlines()  # PyTorch's message, then the worst element
+    print(lines[0])
+    print(next(line for line in lines if line.startswith("The worst element")))
 
 print("\n3. verify: engine, finite differences and closed form side by side")
 print(torch.verify(lambda t: BuggyGelu.apply(t).sum(), x))

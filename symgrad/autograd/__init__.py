@@ -31,6 +31,13 @@ from symgrad.autograd.engine_switches import (
 )
 from symgrad.autograd.saved_names import SavedTensor
 
+# PyTorch's module torch.autograd.gradcheck is importable, while the attribute of that name is
+# the function: load the module now, so that a later import of it finds it loaded and leaves
+# the attribute alone, and drop the attribute, so that __getattr__ serves the function.
+from symgrad.autograd import gradcheck
+
+del gradcheck
+
 __all__ = [
     "backward",
     "grad",

@@ -21,7 +21,9 @@ from symgrad.autograd.function_call import (
     _NO_JVP,
     as_positional,
     check_dirty,
+    check_transforms,
     forward_tangents,
+    note_saved_outputs,
     with_defaults,
     wrap_output,
 )
@@ -395,6 +397,7 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         separate = not getattr(cls.setup_context, "_undefined", False)
+        check_transforms(cls, separate)
         args = as_positional(cls.forward, args, kwargs, has_ctx=not separate)
         if separate:
             args = with_defaults(cls.forward, args)
@@ -430,6 +433,7 @@ class Function(metaclass=_FunctionMeta):
         edges, _, _, meta, consts, held = input_records(args, (False,) * len(args))
         ctx._edges, ctx._meta, ctx._consts, ctx._held = edges, meta, consts, held
         wrapped = tuple(wrap_output(ctx, i, o, args) for i, o in enumerate(outs))
+        note_saved_outputs(ctx)
         ctx._out_meta = tuple(
             (o.shape, o._data.dtype) if isinstance(o, Tensor) else None for o in wrapped
         )

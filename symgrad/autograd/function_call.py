@@ -10,11 +10,22 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.autograd import dual
+from symgrad.autograd import dual, transforms_running
 from symgrad.autograd.hooks import move_retain_grad
+from symgrad.prim.batching import Refused
 from symgrad.tensor import Tensor, link_view
 
-__all__ = ["as_positional", "check_dirty", "is_in", "wrap_output", "forward_tangents"]
+__all__ = [
+    "as_positional",
+    "check_dirty",
+    "is_in",
+    "wrap_output",
+    "note_saved_outputs",
+    "check_transforms",
+    "forward_tangents",
+]
+
+_EXTENDING = " For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
@@ -122,6 +133,46 @@ def wrap_output(ctx: Any, i: int, out: Any, args: tuple) -> Any:
     out._output_nr = i
     out._requires_grad = True
     return out
+
+
+def check_transforms(cls: type, separate: bool) -> None:
+    """PyTorch's errors for a Function applied inside a transform of ``symgrad.func``: it must
+    have a ``setup_context``, and under ``vmap`` exactly one of a ``vmap`` staticmethod and
+    ``generate_vmap_rule = True`` (raised as :class:`Refused`, so vmap reports them as they are
+    rather than running the function once per element)."""
+    if not transforms_running.RUNNING[0]:
+        return
+    under_vmap = "vmap" in transforms_running.KINDS
+    if not separate:
+        raise (Refused if under_vmap else RuntimeError)(
+            "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, "
+            "jacrev, ...), it must override the setup_context staticmethod." + _EXTENDING
+        )
+    if not under_vmap:
+        return
+    rule, static = getattr(cls, "generate_vmap_rule", False), callable(getattr(cls, "vmap", None))
+    if rule and static:
+        raise Refused(
+            f"You tried to vmap over {cls.__name__}, but it has both generate_vmap_rule=True and "
+            "an overridden vmap staticmethod. Please set generate_vmap_rule=False or delete the "
+            "overridden vmap staticmethod to avoid ambiguity." + _EXTENDING
+        )
+    if not (rule or static):
+        raise Refused(
+            f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
+            "override and implement the vmap staticmethod or set generate_vmap_rule=True."
+            + _EXTENDING
+        )
+
+
+def note_saved_outputs(ctx: Any) -> None:
+    """Remember which saved tensors are outputs of the call: changed in place later (when
+    their ``grad_fn`` is another node), PyTorch's error names them as outputs of this one."""
+    saved = tuple(
+        (t, t._output_nr) for t in ctx._saved if isinstance(t, Tensor) and t.grad_fn is ctx
+    )
+    if saved:
+        ctx._saved_outputs = saved
 
 
 _NO_JVP = (

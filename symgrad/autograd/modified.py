@@ -32,11 +32,10 @@ def modified_error(node: Any, tensor: Any, expected: int, found: int, output: in
         origin = f", which is output {output} of {_op_name(node.name())},"
     else:
         what, maker = _type_text(tensor.shape, tensor.dtype.numpy), tensor.grad_fn
-        origin = (
-            ""
-            if maker is None
-            else f", which is output {tensor._output_nr} of {_op_name(maker.name())},"
-        )
+        # an output of a custom Function it saved: named as that node's, as PyTorch's
+        mine = [n for t, n in getattr(node, "_saved_outputs", ()) if t is tensor]
+        maker, nr = (node, mine[0]) if mine else (maker, tensor._output_nr)
+        origin = "" if maker is None else f", which is output {nr} of {_op_name(maker.name())},"
     return RuntimeError(
         "one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {what}{origin} is at version {found}; expected version "

@@ -14,7 +14,7 @@ from symgrad.autograd import forward_ad
 from symgrad.check.jacobians import (
     GradcheckError,
     close,
-    jacobian_text,
+    mismatch,
     numerical_jacobians,
     outputs_of,
     vjp,
@@ -69,11 +69,8 @@ def check_forward(
             a = a.reshape(n.shape)
             if not close(a, n, rtol, atol):
                 worst = worst_element(n, a, rtol, atol, inputs[i], outputs[k], k, i)
-                raise GradcheckError(
-                    f"Jacobian computed with forward mode mismatch for output {k} with respect "
-                    f"to input {i},\nThe {worst}\nnumerical:{jacobian_text(n, inputs[i])}\n"
-                    f"analytical:{jacobian_text(a, inputs[i])}\n"
-                )
+                mode = "computed with forward mode "
+                raise GradcheckError(mismatch(k, i, n, a, worst, inputs[i], mode))
 
 
 _BATCH = 3

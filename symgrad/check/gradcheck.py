@@ -37,8 +37,8 @@ def _differentiable_inputs(inputs: tuple, warn: bool, stacklevel: int = 4) -> li
     found = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not found:
         raise ValueError(
-            "gradcheck expects at least one input tensor to require gradient, but none of the "
-            "inputs have requires_grad=True."
+            "gradcheck expects at least one input tensor to require gradient, but none of them "
+            "have requires_grad=True."
         )
     for i in found:
         if warn and inputs[i].dtype.name != "float64":
@@ -48,6 +48,13 @@ def _differentiable_inputs(inputs: tuple, warn: bool, stacklevel: int = 4) -> li
                 "differences in single precision are too coarse. Convert it with .double().",
                 UserWarning,
                 stacklevel=stacklevel,
+            )
+        if any(st == 0 and n > 1 for st, n in zip(inputs[i].stride(), inputs[i].shape)):
+            raise RuntimeError(
+                f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
+                "that are non-overlapping to be able to compute the numerical gradients "
+                "correctly. You should call .contiguous on the input before passing it to "
+                "gradcheck."
             )
         if not inputs[i]._data.flags.writeable:
             raise ValueError(
@@ -73,6 +80,33 @@ def _check_constant(
                     f"grad, yet input {i} changes the outputs (was an output detached, or "
                     "computed under no_grad?)"
                 )
+
+
+def _check_multiplied_by_grad_output(outputs: list, inputs: tuple, diff: list[int], masked: bool):
+    """PyTorch's check, whatever the flags: zero output gradients give zero input gradients,
+    of the inputs' dtypes and shapes."""
+    from symgrad.autograd.engine import grad
+
+    zeros = [Tensor._make(np.zeros(o.shape, o._data.dtype)) for o in outputs]
+    found = grad(outputs, [inputs[i] for i in diff], zeros, retain_graph=True, allow_unused=True)
+    for i, g in zip(diff, found):
+        if g is None:
+            continue
+        values = np.asarray(g._data)
+        # masked: PyTorch's allclose to zero (atol 1e-8) rather than exact zeros
+        if np.any(np.abs(values) > 1e-8) if masked else np.any(values != 0):
+            raise GradcheckError(
+                "backward not multiplied by grad_output (all output gradients zero, the "
+                f"gradient of input {i} is {g})"
+            )
+        if g.dtype != inputs[i].dtype:
+            raise GradcheckError(
+                f"grad is incorrect type ({g.dtype} for input {i} of {inputs[i].dtype})"
+            )
+        if g.shape != inputs[i].shape:
+            raise GradcheckError(
+                f"grad is incorrect size ({list(g.shape)} for input {i} of {list(inputs[i].shape)})"
+            )
 
 
 def _check_undefined_grad(func: Callable, inputs: tuple, diff: list[int]) -> None:
@@ -120,6 +154,13 @@ def _unsupported(**flags: bool) -> None:
             )
 
 
+def _require(*conditions: tuple[bool, str]) -> None:
+    """PyTorch's AssertionErrors for flags that contradict each other."""
+    for holds, what in conditions:
+        if not holds:
+            raise AssertionError(what)
+
+
 def _run(
     func: Callable,
     inputs: Any,
@@ -131,6 +172,7 @@ def _run(
     fast_mode: bool,
     warn: bool,
     modes: tuple = (True, False, False),
+    masked: bool = False,
 ) -> None:
     """The checks ``modes`` asks for: (reverse mode, forward mode, batched gradients)."""
     backward, forward, batched = modes
@@ -144,12 +186,14 @@ def _run(
     if backward:
         check = check_fast if fast_mode else check_full
         check(func, inputs, outputs, live, diff, eps, atol, rtol, nondet_tol)
-        if check_undefined_grad:
-            _check_undefined_grad(func, inputs, diff)
     if forward:
         check_forward(func, inputs, outputs, live, diff, eps, atol, rtol)
     if batched:
         check_batched(func, inputs, live, diff, atol, rtol)
+    if backward:
+        _check_multiplied_by_grad_output([outputs[k] for k in live], inputs, diff, masked)
+        if check_undefined_grad:
+            _check_undefined_grad(func, inputs, diff)
 
 
 def gradcheck(
@@ -183,16 +227,17 @@ def gradcheck(
     Returns True, or raises :class:`GradcheckError` naming the output and the input
     ("Jacobian mismatch for output 0 with respect to input 1"), the worst element with both
     values, and both Jacobians (rows: input elements, columns: output elements). With
-    ``raise_exception=False`` it returns False instead. ``check_undefined_grad`` also checks
-    that zero output gradients (and, for several outputs, a missing one) give zero input
-    gradients; ``nondet_tol`` is how far two backward runs may differ.
+    ``raise_exception=False`` it returns False instead. Zero output gradients must give zero
+    input gradients ("backward not multiplied by grad_output"; up to 1e-8 with ``masked``);
+    ``check_undefined_grad`` also checks that for several outputs a missing one does;
+    ``nondet_tol`` is how far two backward runs may differ.
     ``check_forward_ad`` compares the forward-mode Jacobian (one Jacobian-vector product per
     input element) with the same central differences; ``check_batched_grad`` compares the
     vector-Jacobian products of a batch of random output gradients, taken together (a random
     combination of the batch in one backward) and one row at a time; ``check_backward_ad=False``
-    skips the reverse-mode check. ``check_grad_dtypes`` and ``masked`` are accepted for
-    compatibility (gradients always come back in the input's dtype);
-    ``check_batched_forward_grad`` needs vmap and is not available.
+    skips the reverse-mode check (flags that contradict each other raise PyTorch's
+    AssertionError). ``check_grad_dtypes`` is accepted for compatibility (gradients always come
+    back in the input's dtype); ``check_batched_forward_grad`` needs vmap and is not available.
 
     Examples
     --------
@@ -203,13 +248,35 @@ def gradcheck(
     >>> symgrad.autograd.gradcheck(lambda t: t * t.detach(), x, raise_exception=False)
     False
     """
+    _require(
+        (
+            check_forward_ad or check_backward_ad,
+            "Expected at least one of check_forward_ad or check_backward_ad to be True",
+        ),
+        (
+            not check_batched_grad or check_backward_ad,
+            "Setting check_batched_grad=True requires check_backward_ad to be True",
+        ),
+        (
+            not check_batched_forward_grad or check_forward_ad,
+            "Setting check_batched_forward_grad=True requires check_forward_ad to be True",
+        ),
+    )
     _unsupported(check_batched_forward_grad=check_batched_forward_grad)
-    modes = (check_backward_ad, check_forward_ad, check_batched_grad and check_backward_ad)
-    if not any(modes):
-        return True
+    modes = (check_backward_ad, check_forward_ad, check_batched_grad)
     try:
         _run(
-            func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, fast_mode, True, modes
+            func,
+            inputs,
+            eps,
+            atol,
+            rtol,
+            nondet_tol,
+            check_undefined_grad,
+            fast_mode,
+            True,
+            modes,
+            bool(masked),
         )
     except GradcheckError:
         if raise_exception:
@@ -240,10 +307,11 @@ def gradgradcheck(
     """Check second derivatives: :func:`gradcheck` of the function ``(inputs, grad_outputs)
     -> grad(func(inputs), inputs, grad_outputs, create_graph=True)``.
 
-    ``grad_outputs`` (one per output that requires grad) default to fixed random values in
-    [-1, 1) that require grad, so the check covers both the inputs and the incoming gradients.
-    In a failure message, inputs ``len(inputs)`` and up are the grad_outputs, and output ``j``
-    is the gradient of the ``j``-th input that requires grad. ``check_rev_over_rev`` checks
+    ``grad_outputs`` (one per output that requires grad) default to random values in [-1, 1)
+    that require grad, drawn from the global generator as in PyTorch, so the check covers both
+    the inputs and the incoming gradients. In a failure message, inputs ``len(inputs)`` and up
+    are the grad_outputs, and output ``j`` is the gradient of the ``j``-th input that requires
+    grad. ``check_rev_over_rev`` checks
     that function in reverse mode, ``check_fwd_over_rev`` in forward mode (tangents through
     the recorded backward), ``check_batched_grad`` its batched gradients.
 
@@ -254,13 +322,25 @@ def gradgradcheck(
     >>> symgrad.autograd.gradgradcheck(lambda t: t.exp() * t, (x,))
     True
     """
-    modes = (check_rev_over_rev, check_fwd_over_rev, check_batched_grad and check_rev_over_rev)
-    if not any(modes):
-        return True
+    _require(
+        (
+            check_fwd_over_rev or check_rev_over_rev,
+            "Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True",
+        ),
+        (
+            not check_undefined_grad or check_rev_over_rev,
+            "Setting check_undefined_grad=True requires check_rev_over_rev to be True",
+        ),
+        (
+            not check_batched_grad or check_rev_over_rev,
+            "Setting check_batched_grad=True requires check_rev_over_rev to be True",
+        ),
+    )
+    modes = (check_rev_over_rev, check_fwd_over_rev, check_batched_grad)
     inputs = as_tuple(inputs)
     _differentiable_inputs(inputs, warn=True, stacklevel=3)
     try:
-        grad_outputs = _grad_outputs(func, inputs, grad_outputs)
+        grad_outputs = _grad_outputs(func, inputs, grad_outputs, gen_non_contig_grad_outputs)
         new_func = _vjp_function(func, len(inputs))
         _run(
             new_func,
@@ -273,28 +353,42 @@ def gradgradcheck(
             fast_mode,
             False,
             modes,
+            masked,
         )
     except GradcheckError as exc:
         if raise_exception:
-            raise GradcheckError(f"gradgradcheck (second derivatives): {exc}") from None
+            raise GradcheckError(
+                f"{exc}(gradgradcheck: inputs {len(inputs)} and up are the grad_outputs; output "
+                "j is the gradient of the j-th input that requires grad.)"
+            ) from None
         return False
     return True
 
 
-def _grad_outputs(func: Callable, inputs: tuple, given: Any) -> tuple:
+def _grad_outputs(func: Callable, inputs: tuple, given: Any, noncontiguous: bool) -> tuple:
     outputs = outputs_of(func, inputs)
     live = [outputs[k] for k in live_outputs(outputs)]
     if given is None:
-        rng = np.random.default_rng(0)
+        from symgrad.testing import make_tensor
+
+        # PyTorch's: drawn from the global generator, so a seed gives PyTorch's values
         return tuple(
-            Tensor._make(rng.uniform(-1, 1, o.shape).astype(o._data.dtype)).requires_grad_()
+            make_tensor(
+                o.shape,
+                dtype=o.dtype,
+                device="cpu",
+                low=-1,
+                high=1,
+                requires_grad=True,
+                noncontiguous=noncontiguous,
+            )
             for o in live
         )
     given = as_tuple(given)
     if len(given) != len(live):
-        raise ValueError(
-            f"gradgradcheck: {len(given)} grad_outputs given for {len(live)} outputs that "
-            "require grad; give one per such output, in order"
+        raise RuntimeError(
+            f"gradgradcheck: got {len(live)} outputs that require grad and {len(given)} "
+            "grad_outputs; give one per such output, in order"
         )
     return given
 

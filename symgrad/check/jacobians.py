@@ -45,9 +45,11 @@ def outputs_of(func: Callable, inputs: tuple) -> tuple[Tensor, ...]:
     out = as_tuple(func(*inputs))
     for i, o in enumerate(out):
         if not isinstance(o, Tensor):
-            raise TypeError(
-                f"gradcheck: output {i} of the function is a {type(o).__name__}, not a Tensor; "
-                "return Tensors (or a tuple of them)"
+            # AttributeError, as PyTorch's (it reads requires_grad of every output)
+            name = type(o).__name__
+            raise AttributeError(
+                f"'{name}' object has no attribute 'requires_grad': gradcheck: output {i} of "
+                f"the function is a {name}, not a Tensor; return Tensors (or a tuple of them)"
             )
     return out
 
@@ -57,25 +59,29 @@ def live_outputs(outputs: tuple) -> list[int]:
     return [k for k, o in enumerate(outputs) if o.requires_grad and o.dtype.is_floating_point]
 
 
-def _evaluate(func: Callable, inputs: tuple, like: tuple, live: list[int]) -> list[np.ndarray]:
+def _evaluate(
+    func: Callable, inputs: tuple, like: tuple, live: list[int], eps: float
+) -> list[np.ndarray]:
     """The live outputs as float64 arrays, checked to keep their shapes. Runs in grad mode,
     as PyTorch does: the function may differentiate (gradgradcheck's VJPs do)."""
     outs = outputs_of(func, inputs)
     result = []
     for k in live:
         if outs[k].shape != like[k].shape:
-            raise GradcheckError(
-                f"Expected func to return outputs with the same shape when inputs are perturbed, "
-                f"but output {k} has shape {list(outs[k].shape)}, not {list(like[k].shape)}."
+            # AssertionError, as PyTorch's (not a GradcheckError: raise_exception=False raises it)
+            raise AssertionError(
+                "Expected `func` to return outputs with the same shape when inputs are "
+                f"perturbed by {eps}, but got: shapes {like[k].shape} and {outs[k].shape} "
+                f"(output {k})."
             )
         result.append(np.array(outs[k]._data, dtype=np.float64))
     return result
 
 
-def evaluator(func: Callable, inputs: tuple, like: tuple, live: list[int]) -> Callable:
-    """A function of no arguments: the live outputs of ``func`` at the current ``inputs``, as
-    float64 arrays of the same shapes as those of ``like``."""
-    return lambda: _evaluate(func, inputs, like, live)
+def evaluator(func: Callable, inputs: tuple, like: tuple, live: list[int], eps: float) -> Callable:
+    """A function of no arguments: the live outputs of ``func`` at the current ``inputs`` (moved
+    by ``eps``), as float64 arrays of the same shapes as those of ``like``."""
+    return lambda: _evaluate(func, inputs, like, live, eps)
 
 
 # -- the Jacobians ---------------------------------------------------------------------------
@@ -86,7 +92,7 @@ def numerical_jacobians(
 ) -> list[np.ndarray]:
     """For input ``i``: per live output, the matrix (input elements x output elements)."""
     data = inputs[i]._data
-    columns = jacobian_columns(evaluator(func, inputs, like, live), data, eps)
+    columns = jacobian_columns(evaluator(func, inputs, like, live, eps), data, eps)
     return [
         np.array([c[n] for c in columns]).reshape(data.size, like[k].numel())
         for n, k in enumerate(live)
@@ -175,10 +181,14 @@ def jacobian_text(m: np.ndarray, x: Tensor) -> str:
     return repr(Tensor._make(m.astype(x._data.dtype)))
 
 
-def _mismatch(o: int, i: int, n: np.ndarray, a: np.ndarray, worst: str, x: Tensor) -> str:
+def mismatch(
+    o: int, i: int, n: np.ndarray, a: np.ndarray, worst: str, x: Tensor, mode: str = ""
+) -> str:
+    """PyTorch's message for Jacobians that differ (``mode`` is "computed with forward mode "
+    for forward-mode ones), then the worst element."""
     return (
-        f"Jacobian mismatch for output {o} with respect to input {i},\nThe {worst}\n"
-        f"numerical:{jacobian_text(n, x)}\nanalytical:{jacobian_text(a, x)}\n"
+        f"Jacobian {mode}mismatch for output {o} with respect to input {i},\n"
+        f"numerical:{jacobian_text(n, x)}\nanalytical:{jacobian_text(a, x)}\nThe {worst}\n"
     )
 
 
@@ -202,4 +212,4 @@ def check_full(
             a = analytical[k][i]
             if not close(a, n, rtol, atol):
                 worst = worst_element(n, a, rtol, atol, inputs[i], outputs[k], k, i)
-                raise GradcheckError(_mismatch(k, i, n, a, worst, inputs[i]))
+                raise GradcheckError(mismatch(k, i, n, a, worst, inputs[i]))

@@ -296,6 +296,50 @@ def test_saved_tensor_modified_in_place_raises_at_backward():
         out.sum().backward()
 
 
+def _saved_tensor_named(T, saved: str) -> str:
+    """Where PyTorch's error says a saved tensor changed in place came from: a Function that
+    saves its input or its output, the tensor changed by mul_ after the call."""
+
+    class Scale(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            out = x * 2
+            ctx.save_for_backward(x if saved == "input" else out)
+            return out
+
+        @staticmethod
+        def backward(ctx, g):
+            (t,) = ctx.saved_tensors
+            return g * 2
+
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 1
+    y = Scale.apply(h)
+    (h if saved == "input" else y).mul_(3)
+    with pytest.raises(RuntimeError) as info:
+        y.sum().backward()
+    return str(info.value).split("], ")[1].split(" is at")[0]
+
+
+SAVED_TENSOR_NAMES = {
+    "input": "which is output 0 of Mul,",
+    "output": "which is output 0 of Scale,",
+}
+
+
+@pytest.mark.parametrize("saved", sorted(SAVED_TENSOR_NAMES))
+def test_a_saved_output_changed_in_place_is_named_as_the_functions_output(saved):
+    # a saved output was named by the node of the in-place op ("output 0 of Mul")
+    assert _saved_tensor_named(symgrad, saved) == SAVED_TENSOR_NAMES[saved]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("saved", sorted(SAVED_TENSOR_NAMES))
+def test_a_saved_output_changed_in_place_is_named_as_pytorch(saved):
+    torch = pytest.importorskip("torch")
+    assert _saved_tensor_named(torch, saved) == SAVED_TENSOR_NAMES[saved]
+
+
 def test_saved_tensors_are_freed_after_backward():
     x = leaf([3.0])
     out = Square.apply(x).sum()

@@ -66,7 +66,10 @@ def test_the_message_names_the_worst_element_and_shows_both_jacobians(xy):
 def test_fast_mode_reruns_a_small_failing_pair_element_by_element(xy):
     with pytest.raises(GradcheckError) as info:
         gradcheck(mul_sin(symgrad, error=0.01).apply, xy, fast_mode=True)
-    assert "Element by element (fast_mode=False), the worst element: d(output 0)" in str(info.value)
+    message = str(info.value)
+    assert "Below, we recompute numerical and analytical jacobians in slow mode:" in message
+    assert "\nThe max per-element difference (slow mode) is: " in message
+    assert "\nThe worst element: d(output 0)" in message
 
 
 @pytest.mark.parametrize("fast_mode", [False, True])
@@ -113,9 +116,11 @@ def test_inputs_are_restored_when_the_function_fails_under_perturbation(fast_mod
     before = x.detach().numpy().copy()
 
     def changes_shape(t):
-        return t[t > 0.5 * 1e-6]
+        return t[t > 0]
 
-    assert gradcheck(changes_shape, x, fast_mode=fast_mode, raise_exception=False) is False
+    # PyTorch's AssertionError, raised also with raise_exception=False
+    with pytest.raises(AssertionError, match="same shape"):
+        gradcheck(changes_shape, x, fast_mode=fast_mode, raise_exception=False)
     np.testing.assert_array_equal(x.detach().numpy(), before)
 
     def fails(t):
@@ -199,12 +204,27 @@ def test_no_input_requiring_grad_is_a_clear_error():
 
 
 def test_non_tensor_outputs_are_a_clear_error():
-    with pytest.raises(TypeError, match="output 1 of the function is a float, not a Tensor"):
+    # PyTorch's AttributeError (it reads requires_grad of each output); it was a TypeError
+    with pytest.raises(AttributeError, match="output 1 of the function is a float, not a Tensor"):
         gradcheck(lambda t: (t * 2, 3.0), f64(3))
 
 
-def test_read_only_inputs_are_a_clear_error():
+def test_overlapping_inputs_are_a_runtime_error_as_in_pytorch():
+    # it was a ValueError
     x = symgrad.from_numpy(np.broadcast_to(np.ones(3), (2, 3))).requires_grad_()
+    with pytest.raises(RuntimeError, match="The 0th input has a dimension with stride 0"):
+        gradcheck(lambda t: t * 2, x)
+    y = symgrad.ones(1, dtype=symgrad.float64).expand(3).requires_grad_()
+    with pytest.raises(RuntimeError, match="You should call .contiguous on the input"):
+        gradcheck(lambda a, b: a * b, (f64(3), y))
+
+
+def test_read_only_inputs_are_a_clear_error():
+    data = np.ones(3)
+    data.flags.writeable = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # from_numpy of a read-only array
+        x = symgrad.from_numpy(data).requires_grad_()
     with pytest.raises(ValueError, match="read-only"):
         gradcheck(lambda t: t * 2, x)
 
@@ -261,23 +281,88 @@ def test_non_scalar_and_0d_outputs():
 
 
 def test_output_shape_changing_under_perturbation_is_an_error():
+    # PyTorch's AssertionError; it was a GradcheckError
     x = symgrad.tensor([0.0, 1.0], dtype=symgrad.float64, requires_grad=True)
-    with pytest.raises(GradcheckError, match="same shape when inputs are perturbed"):
+    with pytest.raises(AssertionError, match="same shape when inputs are perturbed by 1e-06"):
         gradcheck(lambda t: t[t > 0.5 * 1e-6], x)
 
 
 def test_unsupported_modes_say_so():
     with pytest.raises(NotImplementedError, match="check_batched_forward_grad"):
-        gradcheck(lambda t: t * 2, f64(3), check_batched_forward_grad=True)
-    assert gradcheck(lambda t: t * 2, f64(3), check_backward_ad=False)
+        gradcheck(lambda t: t * 2, f64(3), check_batched_forward_grad=True, check_forward_ad=True)
+
+
+# check, keywords, PyTorch's AssertionError for flags that contradict each other
+_CONTRADICTING_FLAGS = [
+    (
+        "gradcheck",
+        {"check_backward_ad": False},
+        "Expected at least one of check_forward_ad or check_backward_ad to be True",
+    ),
+    (
+        "gradcheck",
+        {"check_backward_ad": False, "check_forward_ad": True, "check_batched_grad": True},
+        "Setting check_batched_grad=True requires check_backward_ad to be True",
+    ),
+    (
+        "gradcheck",
+        {"check_batched_forward_grad": True},
+        "Setting check_batched_forward_grad=True requires check_forward_ad to be True",
+    ),
+    (
+        "gradgradcheck",
+        {"check_rev_over_rev": False, "check_undefined_grad": False},
+        "Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True",
+    ),
+    (
+        "gradgradcheck",
+        {"check_rev_over_rev": False, "check_fwd_over_rev": True},
+        "Setting check_undefined_grad=True requires check_rev_over_rev to be True",
+    ),
+    (
+        "gradgradcheck",
+        {
+            "check_rev_over_rev": False,
+            "check_fwd_over_rev": True,
+            "check_undefined_grad": False,
+            "check_batched_grad": True,
+        },
+        "Setting check_batched_grad=True requires check_rev_over_rev to be True",
+    ),
+]
+
+
+def _flag_errors(T) -> list:
+    x = T.tensor([0.4, 1.1], dtype=T.float64, requires_grad=True)
+    found = []
+    for check, flags, _ in _CONTRADICTING_FLAGS:
+        try:
+            getattr(T.autograd, check)(lambda t: t.sin(), x, **flags)
+        except AssertionError as e:
+            found.append(str(e))
+        else:
+            found.append(None)
+    return found
+
+
+def test_contradicting_flags_are_assertion_errors():
+    # they returned True (nothing checked)
+    assert _flag_errors(symgrad) == [message for _, _, message in _CONTRADICTING_FLAGS]
+
+
+@pytest.mark.torch
+def test_contradicting_flags_are_assertion_errors_as_in_pytorch():
+    torch = pytest.importorskip("torch")
+    assert _flag_errors(torch) == [message for _, _, message in _CONTRADICTING_FLAGS]
 
 
 # -- nondeterminism and undefined gradients -----------------------------------------------------
 
 
 class Jittery(Function):
-    """2x with a backward that adds noise of 1e-9: inside the Jacobian tolerance, but two
-    runs differ."""
+    """2x with a backward whose factor has noise of 1e-9: inside the Jacobian tolerance, but
+    two runs differ. (Noise added rather than multiplied is caught by PyTorch's check that a
+    zero incoming gradient gives zero.)"""
 
     @staticmethod
     def forward(ctx, x):
@@ -285,7 +370,7 @@ class Jittery(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return g * 2 + symgrad.randn(g.shape, dtype=g.dtype) * 1e-9
+        return g * (2 + symgrad.randn(g.shape, dtype=g.dtype) * 1e-9)
 
 
 def test_a_nondeterministic_backward_is_caught_unless_tolerated():
@@ -295,12 +380,37 @@ def test_a_nondeterministic_backward_is_caught_unless_tolerated():
     assert gradcheck(Jittery.apply, x, nondet_tol=1e-6, check_undefined_grad=False)
 
 
-def test_check_undefined_grad():
+@pytest.mark.parametrize("check_undefined_grad", [True, False])
+def test_a_backward_not_multiplied_by_grad_output_is_caught_whatever_the_flags(
+    check_undefined_grad,
+):
+    # PyTorch checks it always; with check_undefined_grad=False it passed
     x = f64(3)
     bad = ones_when_zero(symgrad).apply
-    with pytest.raises(GradcheckError, match="Expected all input grads to be undefined or zero"):
-        gradcheck(bad, x)
-    assert gradcheck(bad, x, check_undefined_grad=False)
+    with pytest.raises(GradcheckError, match="^backward not multiplied by grad_output"):
+        gradcheck(bad, x, check_undefined_grad=check_undefined_grad)
+    assert gradcheck(bad, x, check_undefined_grad=check_undefined_grad, raise_exception=False) is (
+        False
+    )
+
+
+class TinyWhenZero(Function):
+    """2x whose backward adds 1e-9 to an all-zero incoming gradient."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2 + (1e-9 if not bool((g != 0).any()) else 0.0)
+
+
+def test_masked_allows_tiny_gradients_for_zero_output_gradients():
+    x = f64(3)
+    with pytest.raises(GradcheckError, match="backward not multiplied by grad_output"):
+        gradcheck(TinyWhenZero.apply, x, check_undefined_grad=False)
+    assert gradcheck(TinyWhenZero.apply, x, check_undefined_grad=False, masked=True)
 
 
 class TwoOutputs(Function):
@@ -342,9 +452,12 @@ def test_gradgradcheck_catches_a_backward_that_is_not_differentiable():
     with pytest.raises(GradcheckError) as info:
         gradgradcheck(detached, x)
     # output 0 of the check is x's gradient; its derivative by x (input 0) should be 6 x g
-    assert str(info.value).startswith(
-        "gradgradcheck (second derivatives): Jacobian mismatch for output 0 with respect to "
-        "input 0,"
+    # PyTorch's message (it began "gradgradcheck (second derivatives): "); a note ends it
+    message = str(info.value)
+    assert message.startswith("Jacobian mismatch for output 0 with respect to input 0,\n")
+    assert message.endswith(
+        "inputs 1 and up are the grad_outputs; output j is the gradient of "
+        "the j-th input that requires grad.)"
     )
     assert gradgradcheck(detached, x, raise_exception=False) is False
 
@@ -353,7 +466,7 @@ def test_gradgradcheck_with_given_grad_outputs():
     x = f64(2, 3)
     v = symgrad.ones(2, 3, dtype=symgrad.float64)  # not requiring grad: only x is checked
     assert gradgradcheck(lambda t: t.exp() * t, x, (v,))
-    with pytest.raises(ValueError, match="1 grad_outputs given for 2 outputs"):
+    with pytest.raises(RuntimeError, match="got 2 outputs that require grad and 1 grad_outputs"):
         gradgradcheck(lambda t: (t.exp(), t.sin()), x, (v,))
 
 
@@ -362,3 +475,54 @@ def test_gradgradcheck_of_a_linear_function():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert gradgradcheck(lambda t: t * 2 + 1, f64(3))
+
+
+def _errors(T) -> list:
+    """The exception type and first words of gradcheck's errors for misused inputs, outputs
+    and backwards."""
+    x = T.tensor([0.4, 1.1, 0.0], dtype=T.float64, requires_grad=True)
+    ones_when_zero_backward = type(
+        "OnesWhenZero",
+        (T.autograd.Function,),
+        {
+            "forward": staticmethod(lambda ctx, t: t * 3),
+            "backward": staticmethod(
+                lambda ctx, g: (g if bool((g != 0).any()) else T.ones_like(g)) * 3
+            ),
+        },
+    )
+    calls = [
+        lambda: T.autograd.gradcheck(lambda t: (t * 2, None), x),
+        lambda: T.autograd.gradcheck(
+            lambda t: t * 2, T.ones(1, dtype=T.float64).expand(3).requires_grad_()
+        ),
+        lambda: T.autograd.gradcheck(lambda t: t[t > 0], x, raise_exception=False),
+        lambda: T.autograd.gradcheck(ones_when_zero_backward.apply, x, check_undefined_grad=False),
+    ]
+    found = []
+    for call in calls:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                call()
+            except Exception as e:
+                found.append((type(e).__name__, str(e)[:30]))
+    return found
+
+
+_ERRORS = [
+    ("AttributeError", "'NoneType' object has no attri"),
+    ("RuntimeError", "The 0th input has a dimension "),
+    ("AssertionError", "Expected `func` to return outp"),
+    ("GradcheckError", "backward not multiplied by gra"),
+]
+
+
+def test_errors_have_pytorchs_types():
+    assert _errors(symgrad) == _ERRORS
+
+
+@pytest.mark.torch
+def test_errors_have_pytorchs_types_as_pytorch():
+    torch = pytest.importorskip("torch")
+    assert _errors(torch) == _ERRORS

@@ -42,3 +42,33 @@ def test_autograd_modules_do_not_import_the_checks():
             else:
                 continue
             assert not any(n.startswith("symgrad.check") for n in names), path.name
+
+
+def _gradcheck_module_names(T) -> list:
+    """What ``from torch.autograd.gradcheck import ...`` and ``torch.autograd.gradcheck`` give."""
+    import importlib
+
+    module = importlib.import_module(f"{T.__name__}.autograd.gradcheck")
+    return [
+        module.GradcheckError is T.autograd.gradcheck.__globals__["GradcheckError"],
+        module.gradcheck is T.autograd.gradcheck,
+        module.gradgradcheck is T.autograd.gradgradcheck,
+        callable(T.autograd.gradcheck),
+        type(module).__name__,
+    ]
+
+
+def test_the_gradcheck_module_is_importable_and_the_attribute_stays_the_function():
+    # importing the module (from symgrad.autograd.gradcheck import GradcheckError) raised
+    # ModuleNotFoundError
+    from symgrad.autograd.gradcheck import GradcheckError, gradcheck
+
+    assert GradcheckError is check.GradcheckError and gradcheck is check.gradcheck
+    assert symgrad.autograd.gradcheck is check.gradcheck
+    assert _gradcheck_module_names(symgrad) == [True, True, True, True, "module"]
+
+
+@pytest.mark.torch
+def test_the_gradcheck_module_is_importable_as_in_pytorch():
+    torch = pytest.importorskip("torch")
+    assert _gradcheck_module_names(torch) == [True, True, True, True, "module"]
