@@ -16,6 +16,7 @@ from symgrad.ops.index_keys import index_array, int_slice, is_sequence, list_ind
 from symgrad.ops.index_layout import index_result
 from symgrad.ops.index_steps import _reads as reads
 from symgrad.ops.index_steps import advanced, index_steps, several_ellipses, spread_ellipses
+from symgrad.ops.reduced_dtype import converted
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
@@ -327,6 +328,8 @@ def _index_put_vjp(xp: Any, g: Any, c: Any) -> tuple:
             gx = xp.where(hit, 0.0, g)
     if c.needs[1]:
         gv = xp.sum_to_size(xp.getitem(g, key), c.shapes[1])
+        if c._meta is not None:  # a value of another dtype was converted as it was written
+            gv = converted(xp, gv, c._meta[1][1])
     return gx, gv
 
 
@@ -360,7 +363,7 @@ def put(input: Tensor, key: Any, values: Any) -> Tensor:
         # PyTorch views the leading 1s away (ViewBackward0); index_put_ broadcasts the rest
         values = values.view(values.shape[lead:])
     _check_broadcasts_to(values.shape, target)
-    if values.dtype is not input.dtype:
+    if values.dtype is not input.dtype and not _copied_across(values, input, given):
         values = values.to(input.dtype)
     result = _INDEX_PUT(input, values, key=given)
     shape = values.shape
@@ -370,6 +373,19 @@ def put(input: Tensor, key: Any, values: Any) -> Tensor:
 
     _reads_key(result, key, input.shape, check)
     return result
+
+
+def _copied_across(values: Tensor, input: Tensor, key: Any) -> bool:
+    """Whether PyTorch writes ``values`` of another floating dtype into ``input`` with the
+    ``copy_`` into the view ``input[key]`` (a basic key), which converts them itself: the
+    value's node is linked directly, with no ``ToCopyBackward0``, and its gradient converted
+    back."""
+    return (
+        values.dtype.is_floating_point
+        and input.dtype.is_floating_point
+        and type(values._data) is np.ndarray
+        and not advanced(key if isinstance(key, tuple) else (key,))
+    )
 
 
 def _skipped_whole(key: Any, shape: tuple) -> Any:
