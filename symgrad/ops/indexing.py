@@ -150,6 +150,8 @@ def _getitem_kernel(xp: Any, a: np.ndarray, key: tuple) -> np.ndarray:
         key = key + (Ellipsis,)
     out = a[key]
     if not advanced(key) or type(out) is not np.ndarray:
+        if 0 in out.strides and out.size and type(out) is np.ndarray:  # (None gave 0)
+            return _new_axes_strided(a, key, out)
         return out
     # NumPy may lay out an indexed copy with the indexed dimensions outermost; PyTorch's
     # follows the input's layout (so .view() works on it as there)
@@ -157,6 +159,28 @@ def _getitem_kernel(xp: Any, a: np.ndarray, key: tuple) -> np.ndarray:
     if laid is not None:
         return laid
     return np.ascontiguousarray(out) if a.flags.c_contiguous else out
+
+
+def _new_axes_strided(a: np.ndarray, key: tuple, out: np.ndarray) -> np.ndarray:
+    """``out = a[key]`` with the strides PyTorch gives the dimensions ``None`` adds (NumPy
+    gives 0): an ``unsqueeze`` where the key stands, the size times the stride of the input's
+    dimension there, or one element after the last."""
+    strides = list(out.strides)
+    at = dim = 0  # the dimension of out, of a
+    for k in key:
+        if k is None:
+            strides[at] = a.shape[dim] * a.strides[dim] if dim < a.ndim else a.itemsize
+            at += 1
+        elif k is Ellipsis:
+            n = a.ndim - sum(1 for j in key if j is not None and j is not Ellipsis)
+            at, dim = at + n, dim + n
+        else:
+            at, dim = at + (type(k) is slice), dim + 1
+    if strides == list(out.strides):
+        return out
+    return np.lib.stride_tricks.as_strided(
+        out, out.shape, strides, writeable=bool(out.flags.writeable)
+    )
 
 
 _GETITEM = {
