@@ -15,7 +15,7 @@ from symgrad._memory_format import element_strides, empty_strided, grad_strides,
 from symgrad._silent import silencer
 from symgrad._version import NO_VERSION, check_writable
 from symgrad.autograd import anomaly, dual, grad_mode
-from symgrad.autograd.buffers import PassArrays
+from symgrad.autograd.buffers import HELD, PassArrays
 from symgrad.autograd.node import AccumulateGrad
 from symgrad.tensor import Tensor
 
@@ -36,10 +36,12 @@ def store(leaf: Tensor, g: np.ndarray, foreign: PassArrays) -> None:
         if isinstance(g, np.generic):  # a 0-d gradient as a NumPy number: one to write into
             g = np.array(g)
         elif type(g) is not np.ndarray:  # a meta gradient: no values to own
+            foreign.add(id(g))
             leaf._grad = Tensor._make(g)
             return
-        given, version = g, foreign.version_of(g)
-        if version < 0:  # the caller's: PyTorch copies it
+        given, entry = g, foreign.versions.get(id(g))
+        version = entry[1] if entry is not None and entry[0]() is g else 0
+        if version == HELD:  # the caller's: PyTorch copies it
             version = _copied_version(leaf)
         if g.strides != leaf._data.strides and (laid := laid_out_for(g, leaf._data)) is not g:
             g = laid  # PyTorch's layout contract (the leaf's own strides: nothing to check)
@@ -50,7 +52,13 @@ def store(leaf: Tensor, g: np.ndarray, foreign: PassArrays) -> None:
         leaf._grad = grad = Tensor._make(g)
         if version:
             grad._counter.value = version
-        foreign.keep(given, grad)
+        kept = foreign.kept
+        first = kept.get(id(given))
+        if first is not None and first._data is given:
+            # a leaf that got this array before copied it in PyTorch, as this one still held it
+            first._counter.value = 1
+        if g is given:
+            kept[id(g)] = grad
     elif grad._data.flags.writeable:
         # in place even into a .grad with a history (create_graph before): PyTorch keeps that
         # tensor and its node, and bumps its version

@@ -11,17 +11,21 @@ import numpy as np
 
 from symgrad.autograd.placed import Placed, placed_sum
 
-__all__ = ["PassArrays", "add_to", "sum_into"]
+__all__ = ["HELD", "PassArrays", "add_to", "sum_into"]
 
 # the version of a caller's gradient: PyTorch's AccumulateGrad copies it, and the copy is written
 # by one copy_
-_HELD = -1
+HELD = -1
 
 
 class PassArrays(set):
     """The ids of the gradients of one pass that a leaf must copy rather than keep as its
     ``.grad`` (the caller's, those made by user code, those already kept), with what PyTorch's
-    version counter reads for the gradients it would give a leaf (:meth:`version_of`).
+    version counter reads for the gradients it would give a leaf.
+
+    ``versions`` maps the id of an array PyTorch would have summed into (``add_``) to a weak
+    reference to it and its version (:data:`HELD` for the caller's, which AccumulateGrad
+    copies); ``kept`` the id of an array a leaf kept as its ``.grad`` to that ``.grad``.
 
     Examples
     --------
@@ -29,45 +33,22 @@ class PassArrays(set):
     >>> arrays = PassArrays()
     >>> g = np.ones(2)
     >>> arrays.hold(g)
-    >>> arrays.version_of(g)
-    -1
+    >>> arrays.versions[id(g)][1] == HELD
+    True
     """
 
     __slots__ = ("versions", "kept")
 
     def __init__(self) -> None:
         super().__init__()
-        # id -> (weak reference, version): arrays PyTorch would have summed into, the caller's
         self.versions: dict[int, tuple] = {}
-        # id -> (weak reference, the .grad tensor that kept that array)
-        self.kept: dict[int, tuple] = {}
+        self.kept: dict[int, Any] = {}
 
     def hold(self, g: Any) -> None:
         """``g`` is the caller's: a leaf copies it."""
         self.add(id(g))
         if type(g) is np.ndarray:
-            self.versions[id(g)] = (ref(g), _HELD)
-
-    def summed(self, a: np.ndarray, out: np.ndarray) -> None:
-        """``out`` is ``a`` summed with another gradient where PyTorch sums into ``a`` in place
-        (``add_``), which bumps the version ``a`` had."""
-        entry = self.versions.pop(id(a), None)
-        before = entry[1] if entry is not None and entry[0]() is a else 0
-        self.versions[id(out)] = (ref(out), before + 1)
-
-    def version_of(self, g: np.ndarray) -> int:
-        """The version of ``g`` where PyTorch's AccumulateGrad keeps it as a leaf's ``.grad``,
-        -1 for the caller's gradient (which it copies)."""
-        entry = self.versions.get(id(g))
-        return entry[1] if entry is not None and entry[0]() is g else 0
-
-    def keep(self, g: np.ndarray, grad: Any) -> None:
-        """``grad``, a leaf's new ``.grad``, was made of ``g``. A leaf that got ``g`` before
-        in this pass copied it in PyTorch, as this one still held it."""
-        entry = self.kept.get(id(g))
-        if entry is not None and entry[0]() is g:
-            entry[1]._counter.value = 1
-        self.kept[id(g)] = (ref(g), grad)
+            self.versions[id(g)] = (ref(g), HELD)
 
 
 def add_to(buffers: dict, node: Any, nr: int, g: Any, foreign: Any) -> None:
@@ -127,5 +108,8 @@ def sum_into(a: Any, g: Any, foreign: Any) -> Any:
             if not isinstance(out, np.generic):
                 return out
             out = np.array(out)  # (two 0-d arrays sum to a NumPy number)
-    foreign.summed(a, out)
+    versions = foreign.versions
+    entry = versions.pop(id(a), None)
+    before = entry[1] if entry is not None and entry[0]() is a else 0
+    versions[id(out)] = (ref(out), before + 1)
     return out
