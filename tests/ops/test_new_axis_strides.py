@@ -1,7 +1,8 @@
 """The strides of the dimensions ``None`` adds in an index key, as PyTorch's ``unsqueeze``
 gives them (the size times the stride of the input's dimension where ``None`` stands, 1 after
-the last), not NumPy's 0; and those of size-1 dimensions of a result indexed by tensors, laid
-out as PyTorch lays it out.
+the last), not NumPy's 0; those of size-1 dimensions of a result indexed by tensors, laid out
+as PyTorch lays it out; and those of size-1 dimensions of ``expand``: kept where the size is
+kept, the size times the next stride for a new one.
 
 Each case gives the result's shape and strides, checked for symgrad always and for PyTorch when
 it is installed."""
@@ -45,6 +46,20 @@ CASES = {
         lambda T: _layout(T.arange(6.0).reshape(2, 3).t()[None, ::2]),
         ((1, 2, 2), (3, 2, 3)),
     ),
+    "expand_keeps_a_size_1_stride": (
+        lambda T: _layout(T.arange(8.0).reshape(2, 1, 4).expand(2, 1, 4)),
+        ((2, 1, 4), (4, 4, 1)),
+    ),
+    "expand_new_size_1": (lambda T: _layout(T.ones(3).expand(1, 3)), ((1, 3), (3, 1))),
+    "expand_new_size_1_inside": (
+        lambda T: _layout(T.ones(3).expand(2, 1, 3)),
+        ((2, 1, 3), (0, 3, 1)),
+    ),
+    "expand_transposed": (
+        lambda T: _layout(T.ones(2, 1).t().expand(3, 1, 2)),
+        ((3, 1, 2), (0, 1, 1)),
+    ),
+    "expand_0d": (lambda T: _layout(T.tensor(1.0).expand(2, 1)), ((2, 1), (0, 0))),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
