@@ -13,14 +13,13 @@ from symgrad._arguments import OMITTED, no_overload, require_tensor
 from symgrad._data import distinct_dims, keyword_sizes, sizes
 from symgrad._memory_format import copy_strided, laid_out_like
 from symgrad._silent import cast, through_float
-from symgrad.ops._strides import new_shape, view_strides
+from symgrad.ops._strides import expanded, new_shape, view_strides
 from symgrad.ops.copies import _CLONE
 from symgrad.ops.rounding import stored_values
 from symgrad.ops.shape_checks import _expanded_shape
 from symgrad.ops.shown import shown
 from symgrad.ops.transposes import t
 from symgrad.prim import batching as _batching
-from symgrad.prim.numpy_xp import NP
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural, reshaped_back
 from symgrad.prim.text import COPIES
@@ -110,29 +109,11 @@ def sum_to_size(input: Tensor, *size: Any, **keyword: Any) -> Tensor:
     return out.view(shape) if lead else out
 
 
-def _expand_kernel(xp: Any, a: Any, shape: tuple) -> Any:
-    out = NP.expand(a, shape)
-    if 1 not in shape or type(out) is not np.ndarray or not a.ndim or not out.size:
-        return out
-    # PyTorch's strides where NumPy gives 0: a kept dimension of size 1 keeps its stride, a
-    # new one of size 1 takes the size times the stride of the dimension after it
-    strides = [0] * len(shape)
-    lead = len(shape) - a.ndim
-    for i in range(len(shape) - 1, -1, -1):
-        if i >= lead:
-            strides[i] = a.strides[i - lead] if a.shape[i - lead] == shape[i] else 0
-        elif shape[i] == 1:
-            strides[i] = shape[i + 1] * strides[i + 1]
-    if tuple(strides) == out.strides:
-        return out
-    return np.lib.stride_tricks.as_strided(out, shape, strides, writeable=False)
-
-
 _EXPAND = Structural(
     "expand",
     lambda xp, a, shape: xp.expand(a, shape),
     lambda xp, g, c: (xp.sum_to_size(g, c.shapes[0]),),
-    kernel=_expand_kernel,
+    kernel=expanded,
     jvp="linear",
     text=COPIES,
     batch="expand",
