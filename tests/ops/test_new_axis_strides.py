@@ -1,8 +1,9 @@
 """The strides of the dimensions ``None`` adds in an index key, as PyTorch's ``unsqueeze``
 gives them (the size times the stride of the input's dimension where ``None`` stands, 1 after
 the last), not NumPy's 0; those of size-1 dimensions of a result indexed by tensors, laid out
-as PyTorch lays it out; and those of size-1 dimensions of ``expand``: kept where the size is
-kept, the size times the next stride for a new one.
+as PyTorch lays it out; those of size-1 dimensions of ``expand`` (kept where the size is kept,
+the size times the next stride for a new one), of ``unsqueeze`` of a transposed tensor and of
+``view`` (PyTorch's ``computeStride``, where NumPy's reshape chose others).
 
 Each case gives the result's shape and strides, checked for symgrad always and for PyTorch when
 it is installed."""
@@ -60,6 +61,22 @@ CASES = {
         ((3, 1, 2), (0, 1, 1)),
     ),
     "expand_0d": (lambda T: _layout(T.tensor(1.0).expand(2, 1)), ((2, 1), (0, 0))),
+    "unsqueeze_of_a_transposed_tensor": (
+        lambda T: _layout(T.arange(2.0).reshape(1, 2, 1).transpose(0, -1).unsqueeze(1)),
+        ((1, 1, 2, 1), (1, 2, 1, 2)),
+    ),
+    "unsqueeze_keeps_size_1_strides": (
+        lambda T: _layout(T.arange(6.0).reshape(3, 1, 1, 2).transpose(0, -1).unsqueeze(1)),
+        ((2, 1, 1, 1, 3), (1, 2, 2, 2, 2)),
+    ),
+    "reshape_of_a_narrowed_column": (
+        lambda T: _layout(T.arange(6.0).reshape(2, 1, 3).narrow(-1, 0, 1).reshape(-1, 1)),
+        ((2, 1), (3, 1)),
+    ),
+    "view_of_a_narrowed_column": (
+        lambda T: _layout(T.arange(6.0).reshape(2, 1, 3).narrow(-1, 0, 1).view(2, 1)),
+        ((2, 1), (3, 1)),
+    ),
 }
 
 test_symgrad, test_table_is_pytorchs = table_tests(CASES)
