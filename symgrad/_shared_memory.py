@@ -19,10 +19,20 @@ def shares_memory(out: np.ndarray, a: Any) -> bool:
     >>> a = np.ones(3)
     >>> shares_memory(a[3:], a), shares_memory(a[3:].copy(), a), shares_memory(a[1:], a)
     (True, False, True)
+    >>> shares_memory(np.lib.stride_tricks.as_strided(a[1:], (0,), (8,)), a)
+    True
     """
     if out.size or type(a) is not np.ndarray:
         return np.may_share_memory(out, a)
-    return out.base is not None and out.base is (a if a.base is None else a.base)
+    return out.base is not None and _memory_of(out) is _memory_of(a)
+
+
+def _memory_of(array: Any) -> Any:
+    """The object owning ``array``'s memory: the end of its chain of bases (through the
+    holder ``as_strided`` puts between a view and its array)."""
+    while (base := getattr(array, "base", None)) is not None:
+        array = base
+    return array
 
 
 def owns_rows(out: np.ndarray) -> bool:

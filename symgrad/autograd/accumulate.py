@@ -10,10 +10,12 @@ from typing import Any
 import numpy as np
 
 from symgrad._grad_dtype import CUSTOM, grad_dtype_of
-from symgrad._memory_format import empty_strided, grad_strides, laid_out_for
+from symgrad._layout import is_dense
+from symgrad._memory_format import element_strides, empty_strided, grad_strides, laid_out_for
 from symgrad._silent import silencer
 from symgrad._version import NO_VERSION, check_writable
 from symgrad.autograd import anomaly, dual, grad_mode
+from symgrad.autograd.buffers import HELD, PassArrays
 from symgrad.autograd.node import AccumulateGrad
 from symgrad.tensor import Tensor
 
@@ -23,7 +25,7 @@ _anomaly_state = anomaly._state
 _silent_set, _silent_reset, _SILENT = silencer()
 
 
-def store(leaf: Tensor, g: np.ndarray, foreign: set) -> None:
+def store(leaf: Tensor, g: np.ndarray, foreign: PassArrays) -> None:
     """Accumulate the array ``g`` into ``leaf.grad`` (no graph recorded): the array itself
     when no one else holds it, else a copy; in place where the .grad is the engine's own."""
     dtype = leaf._data.dtype if not CUSTOM else _numpy_grad_dtype(leaf, g)
@@ -31,14 +33,32 @@ def store(leaf: Tensor, g: np.ndarray, foreign: set) -> None:
         g = g.astype(dtype)
     grad = leaf._grad
     if grad is None:
-        if type(g) is not np.ndarray:  # a meta gradient: no values to own
-            pass
-        elif g.strides != leaf._data.strides and (laid := laid_out_for(g, leaf._data)) is not g:
+        if isinstance(g, np.generic):  # a 0-d gradient as a NumPy number: one to write into
+            g = np.array(g)
+        elif type(g) is not np.ndarray:  # a meta gradient: no values to own
+            foreign.add(id(g))
+            leaf._grad = Tensor._make(g)
+            return
+        given, entry = g, foreign.versions.get(id(g))
+        version = entry[1] if entry is not None and entry[0]() is g else 0
+        if version == HELD:  # the caller's: PyTorch copies it
+            version = _copied_version(leaf)
+        if g.strides != leaf._data.strides and (laid := laid_out_for(g, leaf._data)) is not g:
             g = laid  # PyTorch's layout contract (the leaf's own strides: nothing to check)
+            version = _copied_version(leaf)
         elif g.base is not None or id(g) in foreign or not g.flags.writeable:
             g = np.array(g, order="K")  # (its layout is the leaf's: kept)
         foreign.add(id(g))
-        leaf._grad = Tensor._make(g)
+        leaf._grad = grad = Tensor._make(g)
+        if version:
+            grad._counter.value = version
+        kept = foreign.kept
+        first = kept.get(id(given))
+        if first is not None and first._data is given:
+            # a leaf that got this array before copied it in PyTorch, as this one still held it
+            first._counter.value = 1
+        if g is given:
+            kept[id(g)] = grad
     elif grad._data.flags.writeable:
         # in place even into a .grad with a history (create_graph before): PyTorch keeps that
         # tensor and its node, and bumps its version
@@ -50,6 +70,16 @@ def store(leaf: Tensor, g: np.ndarray, foreign: set) -> None:
         leaf._grad = Tensor._make(grad._data + g)
 
 
+def _copied_version(leaf: Tensor) -> int:
+    """The version of a copy PyTorch's AccumulateGrad makes of a gradient for ``leaf``: 1 (an
+    empty tensor with the leaf's strides, ``copy_``-ed into) where the leaf's elements fill a
+    block, else 0 (a ``clone``)."""
+    data = leaf._data
+    if type(data) is not np.ndarray or data.flags.c_contiguous:
+        return 1
+    return 1 if is_dense(data.shape, element_strides(data)) else 0
+
+
 def first_grad(g: Tensor, leaf: Tensor, own: Callable) -> Tensor:
     """A leaf's first recorded gradient (``create_graph``): a copy of ``g`` made as PyTorch's
     AccumulateGrad makes it (an empty tensor laid out as ``leaf``, ``copy_``-ed into,
@@ -59,7 +89,10 @@ def first_grad(g: Tensor, leaf: Tensor, own: Callable) -> Tensor:
     real = type(data) is np.ndarray and type(leaf._data) is np.ndarray
     if not g._requires_grad:
         laid = laid_out_for(data, leaf._data) if real else data
-        return own(g) if laid is data else Tensor._make(laid)
+        # PyTorch copies it (no gradient is kept while a graph is recorded): a new tensor
+        grad = Tensor._make(own(g)._data if laid is data else laid)
+        grad._counter.value = _copied_version(leaf)
+        return grad
     if real:
         empty = empty_strided(g.shape, data.dtype, grad_strides(leaf._data))
     else:
@@ -89,7 +122,8 @@ def one_node(root: Tensor, retain_graph: bool) -> bool:
                 return False
             leaves.append(nxt)
     start = ones_of(root._data)
-    foreign = {id(start)}
+    foreign = PassArrays()
+    foreign.hold(start)
     grads: list = [start]
     if node.num_outputs != 1:  # the gradient of the output called, none for the others
         grads = [None] * node.num_outputs

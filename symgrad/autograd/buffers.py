@@ -5,12 +5,50 @@ from __future__ import annotations
 
 from sys import getrefcount
 from typing import Any
+from weakref import ref
 
 import numpy as np
 
 from symgrad.autograd.placed import Placed, placed_sum
 
-__all__ = ["add_to", "sum_into"]
+__all__ = ["HELD", "PassArrays", "add_to", "sum_into"]
+
+# the version of a caller's gradient: PyTorch's AccumulateGrad copies it, and the copy is written
+# by one copy_
+HELD = -1
+
+
+class PassArrays(set):
+    """The ids of the gradients of one pass that a leaf must copy rather than keep as its
+    ``.grad`` (the caller's, those made by user code, those already kept), with what PyTorch's
+    version counter reads for the gradients it would give a leaf.
+
+    ``versions`` maps the id of an array PyTorch would have summed into (``add_``) to a weak
+    reference to it and its version (:data:`HELD` for the caller's, which AccumulateGrad
+    copies); ``kept`` the id of an array a leaf kept as its ``.grad`` to that ``.grad``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> arrays = PassArrays()
+    >>> g = np.ones(2)
+    >>> arrays.hold(g)
+    >>> arrays.versions[id(g)][1] == HELD
+    True
+    """
+
+    __slots__ = ("versions", "kept")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.versions: dict[int, tuple] = {}
+        self.kept: dict[int, Any] = {}
+
+    def hold(self, g: Any) -> None:
+        """``g`` is the caller's: a leaf copies it."""
+        self.add(id(g))
+        if type(g) is np.ndarray:
+            self.versions[id(g)] = (ref(g), HELD)
 
 
 def add_to(buffers: dict, node: Any, nr: int, g: Any, foreign: Any) -> None:
@@ -45,16 +83,33 @@ def sum_into(a: Any, g: Any, foreign: Any) -> Any:
             and id(a) not in foreign
         )
         return placed_sum(a, g, owned)
+    refs = getrefcount(a)
     if (
-        type(a) is np.ndarray
+        type(a) is not np.ndarray
+        or a.base is not None
+        or not a.flags.writeable
+        or refs > _ONLY_THE_BUFFER + 1
+        or id(a) in foreign
+    ):
+        return a + g
+    # only the buffer holds a (or it and the tuple of results of the rule that made it, which
+    # PyTorch moves into the buffer): PyTorch sums into it (add_), so its version counts one more
+    if (
+        refs <= _ONLY_THE_BUFFER
         and type(g) is np.ndarray
         and a.size >= _IN_PLACE_FROM
         and a.shape == g.shape
         and a.dtype == g.dtype
-        and a.base is None
-        and a.flags.writeable
-        and getrefcount(a) <= _ONLY_THE_BUFFER
-        and id(a) not in foreign
     ):
-        return np.add(a, g, out=a)
-    return a + g
+        out = np.add(a, g, out=a)
+    else:
+        out = a + g
+        if type(out) is not np.ndarray:
+            if not isinstance(out, np.generic):
+                return out
+            out = np.array(out)  # (two 0-d arrays sum to a NumPy number)
+    versions = foreign.versions
+    entry = versions.pop(id(a), None)
+    before = entry[1] if entry is not None and entry[0]() is a else 0
+    versions[id(out)] = (ref(out), before + 1)
+    return out

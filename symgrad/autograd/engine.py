@@ -17,7 +17,7 @@ from symgrad._grad_dtype import CUSTOM
 from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, dual, grad_mode, transforms_running
 from symgrad.autograd.accumulate import first_grad, in_grad_dtype, one_node, ones_of, store
-from symgrad.autograd.buffers import add_to, sum_into
+from symgrad.autograd.buffers import PassArrays, add_to, sum_into
 from symgrad.autograd.current_pass import CURRENT
 from symgrad.autograd.edges import GradientEdge
 from symgrad.autograd.hooks import (
@@ -77,7 +77,7 @@ class _Run:
         self.made_placed = False
         # ids of gradients a leaf must copy rather than keep as its .grad: the caller's, those
         # made by user code (hooks, custom Functions) and those already handed out in this pass
-        self.foreign: set[int] = set()
+        self.foreign = PassArrays()
 
     def execute(self, roots: list[Tensor], grads: list) -> None:
         # one silenced error state for the whole pass: derivatives at domain edges (1/0 of
@@ -101,7 +101,7 @@ class _Run:
         self.nodes, self.pending, self.useful, self.reached = nodes, pending, useful, None
         buffers: dict[Node, list] = {}
         for (node, nr), g in zip(root_nodes, grads):
-            self.foreign.add(id(g))
+            self.foreign.hold(g)
             add_to(buffers, node, nr, g, self.foreign)
         # a leaf's gradient is complete once every node with an edge into it has run: it is
         # accumulated then, before the walk goes on (PyTorch runs AccumulateGrad first)

@@ -142,6 +142,7 @@ from symgrad.ops.removed_linalg import *  # noqa: E402,F403
 from symgrad.ops.triangular_solves import *  # noqa: E402,F403
 from symgrad.ops.index_reductions import index_reduce  # noqa: E402
 from symgrad.ops.resizing import resize_as_  # noqa: E402
+from symgrad.ops import set_memory  # noqa: E402, F401
 from symgrad.ops.static_nonzero import nonzero_static  # noqa: E402
 from symgrad.ops import layouts, legacy_new, storages, tensor_queries  # noqa: E402,F401  (methods)
 from symgrad.ops import fw_primal  # noqa: E402,F401  (methods)

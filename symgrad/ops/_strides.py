@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from symgrad._data import sizes
+from symgrad.prim.numpy_xp import NP
 
-__all__ = ["new_shape", "view_strides"]
+__all__ = ["expanded", "new_shape", "reshaped", "unsqueezed", "view_strides"]
 
 
 def view_strides(shape: tuple, strides: tuple, new_shape: tuple) -> tuple | None:
@@ -87,3 +89,73 @@ def new_shape(old: tuple, shape: tuple, op: str) -> tuple:
         return np.empty(old, dtype=np.bool_).reshape(target).shape
     except ValueError:
         raise RuntimeError(f"shape '{list(target)}' is invalid for input of size {numel}") from None
+
+
+def expanded(xp: Any, a: Any, shape: tuple) -> Any:
+    """The NumPy kernel of ``expand``: ``a`` broadcast to ``shape`` with PyTorch's strides.
+
+    Examples
+    --------
+    >>> [s // 8 for s in expanded(NP, np.ones(3), (1, 3)).strides]
+    [3, 1]
+    """
+    out = NP.expand(a, shape)
+    if 1 not in shape or type(out) is not np.ndarray or not a.ndim or not out.size:
+        return out
+    # PyTorch's strides where NumPy gives 0: a kept dimension of size 1 keeps its stride, a
+    # new one of size 1 takes the size times the stride of the dimension after it
+    strides = [0] * len(shape)
+    lead = len(shape) - a.ndim
+    for i in range(len(shape) - 1, -1, -1):
+        if i >= lead:
+            strides[i] = a.strides[i - lead] if a.shape[i - lead] == shape[i] else 0
+        elif shape[i] == 1:
+            strides[i] = shape[i + 1] * strides[i + 1]
+    if tuple(strides) == out.strides:
+        return out
+    return np.lib.stride_tricks.as_strided(out, shape, strides, writeable=False)
+
+
+def unsqueezed(xp: Any, a: Any, dim: int, saved_as: tuple = ()) -> Any:
+    """The NumPy kernel of ``unsqueeze``: ``a`` with a dimension of size 1 at ``dim`` whose
+    stride is PyTorch's (the size times the stride of the dimension it goes before, one
+    element at the end), the others' kept (NumPy's reshape may choose others for size 1).
+
+    Examples
+    --------
+    >>> a = np.arange(2.0).reshape(1, 2, 1).transpose(2, 1, 0)
+    >>> [s // 8 for s in unsqueezed(NP, a, 1).strides]
+    [1, 2, 1, 2]
+    """
+    out = NP.unsqueeze(a, dim)
+    if type(out) is not np.ndarray or not out.size:
+        return out
+    strides = list(a.strides)
+    strides.insert(dim, a.shape[dim] * a.strides[dim] if dim < a.ndim else a.itemsize)
+    if tuple(strides) == out.strides:
+        return out
+    return np.lib.stride_tricks.as_strided(
+        out, out.shape, strides, writeable=bool(out.flags.writeable)
+    )
+
+
+def reshaped(xp: Any, a: Any, shape: tuple) -> Any:
+    """The NumPy kernel of ``view`` and ``reshape``'s views: ``a`` in ``shape``, its
+    dimensions of size 1 with PyTorch's strides (``computeStride``'s, where NumPy's reshape
+    chooses others).
+
+    Examples
+    --------
+    >>> a = np.arange(6.0).reshape(3, 2)[:, :1]
+    >>> [s // 8 for s in reshaped(NP, a, (3, 1)).strides]
+    [2, 1]
+    """
+    out = NP.reshape(a, shape)
+    if 1 not in shape or type(out) is not np.ndarray or not out.size:
+        return out
+    strides = view_strides(a.shape, a.strides, tuple(shape))
+    if strides is None or strides == out.strides:
+        return out
+    return np.lib.stride_tricks.as_strided(
+        out, out.shape, strides, writeable=bool(out.flags.writeable)
+    )

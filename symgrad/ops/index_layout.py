@@ -30,11 +30,16 @@ def index_result(a: np.ndarray, key: tuple, out: np.ndarray) -> np.ndarray | Non
     strides = _strides(a, key, out.shape)
     if strides is None:
         return None
-    order = sorted(range(out.ndim), key=lambda d: -strides[d])
     have = [s // out.itemsize for s in out.strides]
-    if all(out.shape[d] == 1 or have[d] == strides[d] for d in range(out.ndim)):
+    if not all(out.shape[d] == 1 or have[d] == strides[d] for d in range(out.ndim)):
+        order = sorted(range(out.ndim), key=lambda d: -strides[d])
+        out = np.ascontiguousarray(out.transpose(order)).transpose(np.argsort(order))
+        have = [s // out.itemsize for s in out.strides]
+    if have == strides:
         return out
-    return np.ascontiguousarray(out.transpose(order)).transpose(np.argsort(order))
+    # the same memory read alike: only the strides of dimensions of size 1 differ
+    step = [s * out.itemsize for s in strides]
+    return np.lib.stride_tricks.as_strided(out, out.shape, step, writeable=True)
 
 
 def _strides(a: np.ndarray, key: tuple, shape: tuple) -> list | None:

@@ -16,6 +16,7 @@ from symgrad.ops.index_keys import index_array, int_slice, is_sequence, list_ind
 from symgrad.ops.index_layout import index_result
 from symgrad.ops.index_steps import _reads as reads
 from symgrad.ops.index_steps import advanced, index_steps, several_ellipses, spread_ellipses
+from symgrad.ops.reduced_dtype import converted
 from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
@@ -149,6 +150,8 @@ def _getitem_kernel(xp: Any, a: np.ndarray, key: tuple) -> np.ndarray:
         key = key + (Ellipsis,)
     out = a[key]
     if not advanced(key) or type(out) is not np.ndarray:
+        if 0 in out.strides and out.size and type(out) is np.ndarray:  # (None gave 0)
+            return _new_axes_strided(a, key, out)
         return out
     # NumPy may lay out an indexed copy with the indexed dimensions outermost; PyTorch's
     # follows the input's layout (so .view() works on it as there)
@@ -156,6 +159,28 @@ def _getitem_kernel(xp: Any, a: np.ndarray, key: tuple) -> np.ndarray:
     if laid is not None:
         return laid
     return np.ascontiguousarray(out) if a.flags.c_contiguous else out
+
+
+def _new_axes_strided(a: np.ndarray, key: tuple, out: np.ndarray) -> np.ndarray:
+    """``out = a[key]`` with the strides PyTorch gives the dimensions ``None`` adds (NumPy
+    gives 0): an ``unsqueeze`` where the key stands, the size times the stride of the input's
+    dimension there, or one element after the last."""
+    strides = list(out.strides)
+    at = dim = 0  # the dimension of out, of a
+    for k in key:
+        if k is None:
+            strides[at] = a.shape[dim] * a.strides[dim] if dim < a.ndim else a.itemsize
+            at += 1
+        elif k is Ellipsis:
+            n = a.ndim - sum(1 for j in key if j is not None and j is not Ellipsis)
+            at, dim = at + n, dim + n
+        else:
+            at, dim = at + (type(k) is slice), dim + 1
+    if strides == list(out.strides):
+        return out
+    return np.lib.stride_tricks.as_strided(
+        out, out.shape, strides, writeable=bool(out.flags.writeable)
+    )
 
 
 _GETITEM = {
@@ -327,6 +352,8 @@ def _index_put_vjp(xp: Any, g: Any, c: Any) -> tuple:
             gx = xp.where(hit, 0.0, g)
     if c.needs[1]:
         gv = xp.sum_to_size(xp.getitem(g, key), c.shapes[1])
+        if c._meta is not None:  # a value of another dtype was converted as it was written
+            gv = converted(xp, gv, c._meta[1][1])
     return gx, gv
 
 
@@ -360,7 +387,7 @@ def put(input: Tensor, key: Any, values: Any) -> Tensor:
         # PyTorch views the leading 1s away (ViewBackward0); index_put_ broadcasts the rest
         values = values.view(values.shape[lead:])
     _check_broadcasts_to(values.shape, target)
-    if values.dtype is not input.dtype:
+    if values.dtype is not input.dtype and not _copied_across(values, input, given):
         values = values.to(input.dtype)
     result = _INDEX_PUT(input, values, key=given)
     shape = values.shape
@@ -370,6 +397,19 @@ def put(input: Tensor, key: Any, values: Any) -> Tensor:
 
     _reads_key(result, key, input.shape, check)
     return result
+
+
+def _copied_across(values: Tensor, input: Tensor, key: Any) -> bool:
+    """Whether PyTorch writes ``values`` of another floating dtype into ``input`` with the
+    ``copy_`` into the view ``input[key]`` (a basic key), which converts them itself: the
+    value's node is linked directly, with no ``ToCopyBackward0``, and its gradient converted
+    back."""
+    return (
+        values.dtype.is_floating_point
+        and input.dtype.is_floating_point
+        and type(values._data) is np.ndarray
+        and not advanced(key if isinstance(key, tuple) else (key,))
+    )
 
 
 def _skipped_whole(key: Any, shape: tuple) -> Any:

@@ -13,7 +13,7 @@ from symgrad._arguments import OMITTED, no_overload, require_tensor
 from symgrad._data import distinct_dims, keyword_sizes, sizes
 from symgrad._memory_format import copy_strided, laid_out_like
 from symgrad._silent import cast, through_float
-from symgrad.ops._strides import new_shape, view_strides
+from symgrad.ops._strides import expanded, new_shape, reshaped, unsqueezed, view_strides
 from symgrad.ops.copies import _CLONE
 from symgrad.ops.rounding import stored_values
 from symgrad.ops.shape_checks import _expanded_shape
@@ -113,6 +113,7 @@ _EXPAND = Structural(
     "expand",
     lambda xp, a, shape: xp.expand(a, shape),
     lambda xp, g, c: (xp.sum_to_size(g, c.shapes[0]),),
+    kernel=expanded,
     jvp="linear",
     text=COPIES,
     batch="expand",
@@ -159,6 +160,7 @@ def _reshaping(name: str) -> Structural:
         name,
         _reshape_forward,
         _reshape_vjp,
+        kernel=reshaped,
         jvp="linear",
         text=COPIES,
         batch="reduction",
@@ -342,6 +344,7 @@ _UNSQUEEZE = Structural(
     "unsqueeze",
     lambda xp, a, dim, saved_as=(): xp.unsqueeze(a, dim),
     lambda xp, g, c: (xp.squeeze(g, c.params["dim"]),),
+    kernel=unsqueezed,
     jvp="linear",
     text=COPIES,
     batch="reduction",

@@ -213,19 +213,19 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     shifts = tuple(shifts) if isinstance(shifts, (list, tuple)) else (shifts,)
     if not shifts:
         raise RuntimeError("`shifts` required: roll takes one shift or more, got none")
-    if input.numel() == 0:  # PyTorch returns a copy before looking at the dims
-        return input.clone()
-    if dims is None or (isinstance(dims, (list, tuple)) and not dims):  # empty: the flat roll
-        if len(shifts) != 1:
-            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims: 0")
-        flat = np.roll(np.arange(input.numel()), shifts[0]).reshape(input.shape)
-        key = np.unravel_index(flat, input.shape) if input.ndim else ()
-        return pick(input, tuple(key), "RollBackward0", shown=_shown_roll(shifts, ()))
-    dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
-    if len(shifts) != len(dims):
+    flat_roll = dims is None or (isinstance(dims, (list, tuple)) and not dims)
+    dims = () if flat_roll else tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
+    if len(shifts) != (len(dims) or 1):
         raise RuntimeError(
             f"shifts and dimensions must align. shifts: {len(shifts)}, dims: {len(dims)}"
         )
+    if input.numel() == 0:  # PyTorch copies it without looking at the dims, as RollBackward0
+        grids = np.meshgrid(*[np.arange(n) for n in input.shape], indexing="ij")
+        return pick(input, tuple(grids), "RollBackward0", shown=_shown_roll(shifts, dims))
+    if flat_roll:
+        flat = np.roll(np.arange(input.numel()), shifts[0]).reshape(input.shape)
+        key = np.unravel_index(flat, input.shape) if input.ndim else ()
+        return pick(input, tuple(key), "RollBackward0", shown=_shown_roll(shifts, ()))
     grids = list(np.meshgrid(*[np.arange(n) for n in input.shape], indexing="ij"))
     for s, d in zip(shifts, dims):
         d = wrap_dim_of_dims(d, input.ndim)

@@ -48,3 +48,42 @@ def test_in_place_changes_of_empty_views_are_recorded():
 def test_against_pytorch():
     torch = pytest.importorskip("torch")
     assert _run(symgrad) == _run(torch)
+
+
+_OF_EMPTY = {
+    # an out-of-range diagonal of a tensor with elements, and views of an empty tensor
+    "diagonal(5)": ((2, 3), lambda a: a.diagonal(5)),
+    "diagonal(-5)": ((2, 3), lambda a: a.diagonal(-5)),
+    "diagonal of (0, 3)": ((0, 3), lambda a: a.diagonal()),
+    "diagonal(0, 1, 2) of (2, 0, 3)": ((2, 0, 3), lambda a: a.diagonal(0, 1, 2)),
+    "t() of (0, 3)": ((0, 3), lambda a: a.t()),
+    "view(-1) of (0, 3)": ((0, 3), lambda a: a.view(-1)),
+}
+
+
+def _changed_empty_view(T, shape, view):
+    x = T.ones(*shape, requires_grad=True)
+    a = x * 1
+    v = view(a)
+    facts = [v._base is a, type(v.grad_fn).__name__]
+    v.add_(1)
+    facts += [type(v.grad_fn).__name__, type(a.grad_fn).__name__, a._version]
+    a.sum().backward()
+    return facts, x.grad.sum().item()
+
+
+@pytest.mark.parametrize("name", list(_OF_EMPTY))
+def test_empty_views_of_any_input_are_views(name):
+    shape, view = _OF_EMPTY[name]
+    facts, grad = _changed_empty_view(symgrad, shape, view)
+    assert facts[0] is True
+    assert facts[2:] == ["AsStridedBackward0", "CopySlices", 1]
+    assert grad == float(symgrad.ones(shape).numel())
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", list(_OF_EMPTY))
+def test_empty_views_of_any_input_against_pytorch(name):
+    torch = pytest.importorskip("torch")
+    shape, view = _OF_EMPTY[name]
+    assert _changed_empty_view(symgrad, shape, view) == _changed_empty_view(torch, shape, view)

@@ -70,3 +70,44 @@ def test_a_value_that_does_not_fit_is_named_without_its_leading_ones():
 def test_against_pytorch(name):
     torch = pytest.importorskip("torch")
     assert _run(torch, name) == _run(symgrad, name)
+
+
+# a value of another floating dtype at a basic key: PyTorch's copy_ into the view x[key]
+# converts it, so the value's own node is linked directly (no ToCopyBackward0) and its
+# gradient comes back in its dtype
+_OTHER_DTYPE = {
+    "select": (lambda v: v[1], 0, "SelectBackward0"),
+    "slice": (lambda v: v[1:], slice(0, 2), "SliceBackward0"),
+    "column": (lambda v: v[:, 1], (slice(None), 0), "SelectBackward0"),
+}
+
+
+def _other_dtype(T, name):
+    value, key, _ = _OTHER_DTYPE[name]
+    w = T.ones(3, 2, requires_grad=True)
+    a = w * 1
+    x = T.arange(6.0, dtype=T.float64).reshape(3, 2).requires_grad_(True)
+    seen = []
+    v = value(x * 2)
+    v.register_hook(lambda g: seen.append(str(g.dtype).rsplit(".", 1)[-1]))
+    a[key] = v
+    (a * a).sum().backward()
+    node = a.grad_fn.next_functions[1][0]
+    names = [type(a.grad_fn).__name__, type(node).__name__]
+    return names, str(a.dtype).rsplit(".", 1)[-1], seen, x.grad.tolist(), w.grad.tolist()
+
+
+@pytest.mark.parametrize("name", sorted(_OTHER_DTYPE))
+def test_a_value_of_another_dtype_is_converted_by_the_copy(name):
+    names, dtype, seen, x_grad, _ = _other_dtype(symgrad, name)
+    assert names == ["CopySlices", _OTHER_DTYPE[name][2]]
+    assert (dtype, seen) == ("float32", ["float64"])
+    if name == "select":
+        assert x_grad == [[0.0, 0.0], [16.0, 24.0], [0.0, 0.0]]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(_OTHER_DTYPE))
+def test_a_value_of_another_dtype_against_pytorch(name):
+    torch = pytest.importorskip("torch")
+    assert _other_dtype(torch, name) == _other_dtype(symgrad, name)

@@ -22,6 +22,13 @@ def _graph_of_zero_repeats(T):
     return y, type(clone).__name__, type(clone.next_functions[0][0]).__name__
 
 
+def _rolled_empty(T, *args):
+    x = T.zeros(0, 3, requires_grad=True)
+    node = x.roll(*args).grad_fn
+    x.roll(*args).sum().backward()
+    return type(node).__name__, node._saved_shifts, node._saved_dims, list(x.grad.shape)
+
+
 CASES = {
     "counts_int32_keep_their_dtype": (
         lambda T: T.repeat_interleave(T.tensor([1, 2], dtype=T.int32)),
@@ -113,6 +120,23 @@ CASES = {
     ),
     "roll_two_shifts_with_empty_dims": (
         lambda T: T.roll(T.arange(6.0).reshape(2, 3), [1, 2], ()),
+        ("raises", "RuntimeError"),
+    ),
+    # an empty tensor is copied without its dims looked at, recorded as a roll
+    "roll_of_an_empty_tensor_graph": (
+        lambda T: _rolled_empty(T, 1, 1),
+        ("RollBackward0", (1,), (1,), (0, 3)),
+    ),
+    "roll_of_an_empty_tensor_dim_out_of_range": (
+        lambda T: _rolled_empty(T, 1, 5),
+        ("RollBackward0", (1,), (5,), (0, 3)),
+    ),
+    "roll_of_an_empty_tensor_flat": (
+        lambda T: _rolled_empty(T, 2),
+        ("RollBackward0", (2,), (), (0, 3)),
+    ),
+    "roll_of_an_empty_tensor_two_shifts_one_dim": (
+        lambda T: _rolled_empty(T, (1, 2), 0),
         ("raises", "RuntimeError"),
     ),
     "flip_of_an_int_dim": (
