@@ -69,7 +69,8 @@ def inline_forward(
         or (prim.kernel is not prim.forward and not getattr(prim.kernel, "faster_only", False))
     ):
         # a kernel of its own, stabler than the rule, is called; one marked ``faster_only``
-        # computes the rule's very steps on NumPy, which the written lines do as well
+        # gives the rule's very values (its steps on NumPy, or other strides of dimensions
+        # of size 1 only), which the written lines give as well
         return None
     em = Emitter(ns, f"_f{j}", known)
     try:

@@ -159,3 +159,9 @@ def reshaped(xp: Any, a: Any, shape: tuple) -> Any:
     return np.lib.stride_tricks.as_strided(
         out, out.shape, strides, writeable=bool(out.flags.writeable)
     )
+
+
+# the rules' very values, only the strides of dimensions of size 1 told apart (which no value
+# reads): compiled programs write the rules' lines instead of calling these
+for _kernel in (expanded, unsqueezed, reshaped):
+    _kernel.faster_only = True  # type: ignore[attr-defined]
