@@ -443,3 +443,5 @@ _FALLBACK = {
 _EULER_GAMMA = 0.5772156649015329
 # zeta(k) for k = 2 .. 60, the Taylor coefficients of lgamma(1 + z)
 _ZETA_2_TO_60 = tuple(float(v) for v in zeta(np.arange(2.0, 61.0), np.ones(59)))
+# each loop costs per iteration, not per element: blocks of a large tensor would repeat them
+igamma.blockwise = igammac.blockwise = False
