@@ -64,6 +64,8 @@ _LANCZOS_DENOM = (
     1.0, 66.0, 1925.0, 32670.0, 357423.0, 2637558.0, 13339535.0, 45995730.0, 105258076.0,
     150917976.0, 120543840.0, 39916800.0, 0.0,
 )  # fmt: skip
+_COUNTER_STEPS = np.array([[1.0], [1.0], [2.0]])  # the continued fraction's c, y and z
+_LANCZOS = np.array([_LANCZOS_NUM, _LANCZOS_DENOM]).T  # a row per power, highest first
 
 
 def _c(name: str, *args: np.ndarray) -> np.ndarray:
@@ -74,37 +76,67 @@ def _c(name: str, *args: np.ndarray) -> np.ndarray:
     fn = libm.function(name, args[0].dtype) if args[0].size <= _SCALAR_MAX else None
     if fn is not None:
         return libm.apply(fn, *args)
-    wide = (v.astype(_F64) for v in args)
-    return np.asarray(_FALLBACK[name](*wide)).astype(args[0].dtype)
+    wide = (np.asarray(v, dtype=_F64) for v in args)
+    return np.asarray(_FALLBACK[name](*wide)).astype(args[0].dtype, copy=False)
 
 
 def _lanczos_sum(a: np.ndarray, fused: bool) -> np.ndarray:
     """Boost's ``lanczos_sum_expg_scaled``: a rational function, in ``1 / a`` above 1."""
-    dt = a.dtype.type
-    y = np.where(np.abs(a) > 1, 1 / a, a)
+    out = np.empty_like(a)
     flip = np.abs(a) > 1
-    num = [dt(c) for c in _LANCZOS_NUM]
-    den = [dt(c) for c in _LANCZOS_DENOM]
-    num_up, num_down = np.full_like(a, num[0]), np.full_like(a, num[-1])
-    den_up, den_down = np.full_like(a, den[0]), np.full_like(a, den[-1])
-    for i in range(1, len(num)):
-        num_up, num_down = _fma(num_up, y, num[i], fused), _fma(num_down, y, num[-1 - i], fused)
-        den_up, den_down = _fma(den_up, y, den[i], fused), _fma(den_down, y, den[-1 - i], fused)
-    return np.where(flip, num_down / den_down, num_up / den_up)
+    for where, y, order in ((flip, 1 / a[flip], -1), (~flip, a[~flip], 1)):
+        if y.size:
+            num, den = _horner(_LANCZOS[::order], y, fused)
+            out[where] = num / den
+    return out
+
+
+def _horner(coefficients: np.ndarray, y: np.ndarray, fused: bool) -> np.ndarray:
+    """The polynomials whose coefficients are the columns of ``coefficients`` (highest
+    power first) at ``y``, one row each."""
+    coefficients = coefficients.astype(y.dtype)[:, :, None]
+    total = np.repeat(coefficients[0], y.size, axis=1)
+    for c in coefficients[1:]:
+        total = _fma(total, y, c, fused)
+    return total
 
 
 def _prefactor(a: np.ndarray, x: np.ndarray, fused: bool = True) -> np.ndarray:
     """``x^a exp(-x) / Gamma(a)``: directly where ``x`` is far from ``a`` (0 below
-    ``-MAXLOG``), through Lanczos' sum near it (Maddock's (15)/(16), with exp(a - x))."""
-    dt = a.dtype.type
+    ``-MAXLOG``), through Lanczos' sum near it (Maddock's (15)/(16), with exp(a - x)), each
+    element by the one form it takes."""
+    out = np.empty_like(a)
     far = np.abs(a - x).astype(_F64) > 0.4 * np.abs(a.astype(_F64))
+    below_200 = ~far & (a < 200) & (x < 200)
+    forms = ((far, _direct), (below_200, _near_below_200), (~(far | below_200), _near_above_200))
+    for where, form in forms:
+        if where.any():
+            out[where] = form(a[where], x[where], fused)
+    return out
+
+
+def _direct(a: np.ndarray, x: np.ndarray, fused: bool) -> np.ndarray:
+    dt = a.dtype.type
     log_factor = _fma(a, _c("log", x), -x, fused) - _c("lgamma", a)
-    direct = np.where(log_factor < -dt(_MAXLOG[a.dtype]), dt(0), _c("exp", log_factor))
-    g = dt(_LANCZOS_G)
-    fac = ((a + g).astype(_F64) - 0.5).astype(a.dtype)
-    res = np.sqrt(fac / dt(_E)) / _lanczos_sum(a, fused)
+    return np.where(log_factor < -dt(_MAXLOG[a.dtype]), dt(0), _c("exp", log_factor))
+
+
+def _lanczos_factors(a: np.ndarray, fused: bool) -> tuple:
+    """``a + g - 1/2`` and ``sqrt((a + g - 1/2) / e) / lanczos_sum(a)``."""
+    dt = a.dtype.type
+    fac = ((a + dt(_LANCZOS_G)).astype(_F64) - 0.5).astype(a.dtype)
+    return fac, np.sqrt(fac / dt(_E)) / _lanczos_sum(a, fused)
+
+
+def _near_below_200(a: np.ndarray, x: np.ndarray, fused: bool) -> np.ndarray:
+    fac, res = _lanczos_factors(a, fused)
     power = _c("pow", x / fac, a)
-    below_200 = res * (_c("exp", a - x) * power)
+    return res * (_c("exp", a - x) * power)
+
+
+def _near_above_200(a: np.ndarray, x: np.ndarray, fused: bool) -> np.ndarray:
+    g = a.dtype.type(_LANCZOS_G)
+    fac, res = _lanczos_factors(a, fused)
     numfac = ((x - a - g).astype(_F64) + 0.5).astype(a.dtype) / fac
     shift = x.astype(_F64) * (0.5 - float(g)) / fac.astype(_F64)
     # float32: the product is rounded to float before the sum in double (no fused form)
@@ -113,9 +145,7 @@ def _prefactor(a: np.ndarray, x: np.ndarray, fused: bool = True) -> np.ndarray:
         exponent = _fma(a, log1p_part, shift, fused)
     else:
         exponent = (a * log1p_part).astype(_F64) + shift
-    above_200 = (res.astype(_F64) * _c("exp", exponent)).astype(a.dtype)
-    near = np.where((a < 200) & (x < 200), below_200, above_200)
-    return np.where(far, direct, near)
+    return (res.astype(_F64) * _c("exp", exponent)).astype(a.dtype)
 
 
 def _fma(x: np.ndarray, y: np.ndarray, z: Any, fused: bool = True) -> np.ndarray:
@@ -125,7 +155,11 @@ def _fma(x: np.ndarray, y: np.ndarray, z: Any, fused: bool = True) -> np.ndarray
 
 
 def _drop(done: np.ndarray, *arrays: np.ndarray) -> tuple:
-    return tuple(v[~done] for v in arrays)
+    """``arrays`` without the elements (the columns) where ``done`` holds."""
+    if not done.any():
+        return arrays
+    keep = np.flatnonzero(~done)
+    return tuple(v.take(keep, axis=-1) for v in arrays)
 
 
 def _lower_sum(a: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -178,7 +212,8 @@ def _upper_series(a: np.ndarray, x: np.ndarray, fused: bool = True) -> np.ndarra
 
 def _upper_fraction(a: np.ndarray, x: np.ndarray, fused: bool = True) -> np.ndarray:
     """``Q(a, x)`` by Legendre's continued fraction (DLMF 8.9.2), Cephes' recurrence of
-    numerators and denominators, rescaled when they grow past ``BIG``."""
+    numerators and denominators (the rows of ``last`` and ``prev``), rescaled when they grow
+    past ``BIG``."""
     dt = a.dtype.type
     eps, big, biginv = dt(_MACHEP[a.dtype]), dt(_BIG[a.dtype]), dt(_BIGINV[a.dtype])
     ax = _prefactor(a, x, fused)
@@ -187,60 +222,86 @@ def _upper_fraction(a: np.ndarray, x: np.ndarray, fused: bool = True) -> np.ndar
     xx = x[idx]
     y = 1 - a[idx]
     z = xx + y + 1
-    c = np.zeros_like(xx)
-    pkm2, qkm2, pkm1, qkm1 = np.ones_like(xx), xx, xx + 1, z * xx
-    ans = pkm1 / qkm1
+    counters = np.stack([np.zeros_like(xx), y, z])  # c, y, z
+    prev, last = np.stack([np.ones_like(xx), xx]), np.stack([xx + 1, z * xx])
+    ans = last[0] / last[1]
     for _ in range(_MAXITER):
-        c, y, z = c + 1, y + 1, z + 2
+        counters = counters + _COUNTER_STEPS.astype(a.dtype)
+        c, y, z = counters
         yc = y * c
-        pk, qk = _fma(pkm1, z, -(pkm2 * yc), fused), _fma(qkm1, z, -(qkm2 * yc), fused)
-        nonzero = qk != 0
-        r = np.where(nonzero, pk / np.where(nonzero, qk, 1), ans)
-        t = np.where(nonzero, np.abs((ans - r) / r), dt(1))
-        ans = r
-        pkm2, pkm1, qkm2, qkm1 = pkm1, pk, qkm1, qk
-        scale = np.where(np.abs(pk) > big, biginv, dt(1))
-        pkm2, pkm1, qkm2, qkm1 = pkm2 * scale, pkm1 * scale, qkm2 * scale, qkm1 * scale
+        prev, last = last, _fma(last, z, -(prev * yc), fused)
+        ans, t = _fraction_step(last[0], last[1], ans)
+        grown = np.abs(last[0]) > big
+        if grown.any():
+            scale = np.where(grown, biginv, dt(1))
+            prev, last = prev * scale, last * scale
         done = t <= eps
-        out[idx[done]] = ans[done]
-        idx, c, y, z, pkm2, pkm1, qkm2, qkm1, ans = _drop(
-            done, idx, c, y, z, pkm2, pkm1, qkm2, qkm1, ans
-        )
-        if idx.size == 0:
-            break
+        if done.any():
+            out[idx[done]] = ans[done]
+            idx, ans, counters, prev, last = _drop(done, idx, ans, counters, prev, last)
+            if idx.size == 0:
+                break
     out[idx] = ans
     return out * ax
 
 
+def _fraction_step(pk: np.ndarray, qk: np.ndarray, ans: np.ndarray) -> tuple:
+    """The next convergent ``pk / qk`` (the last one where ``qk`` is 0) and its relative
+    change (1 where ``qk`` is 0)."""
+    nonzero = qk != 0
+    if nonzero.all():
+        r = pk / qk
+        return r, np.abs((ans - r) / r)
+    r = np.where(nonzero, pk / np.where(nonzero, qk, 1), ans)
+    return r, np.where(nonzero, np.abs((ans - r) / r), ans.dtype.type(1))
+
+
 def _temme_sum(a: np.ndarray, eta: np.ndarray) -> np.ndarray:
     """``sum_k C_k(eta) / a^k``, each ``C_k`` summed from Cephes' table until its terms are
-    below epsilon, the outer sum stopped once its terms grow or fall below epsilon."""
-    dt = a.dtype.type
-    eps = dt(_MACHEP[a.dtype])
+    below epsilon, the outer sum stopped once its terms grow or fall below epsilon; each
+    element summed only until its own stop."""
+    eps = a.dtype.type(_MACHEP[a.dtype])
     d = TEMME.astype(a.dtype)
-    powers = [np.ones_like(a)]
-    for _ in range(1, 25):
-        powers.append(eta * powers[-1])
-    total, afac = np.zeros_like(a), np.ones_like(a)
+    # the largest |eta| first: the sums of C_k that run longest are then a leading slice
+    idx = np.argsort(-np.abs(eta), kind="stable")
+    powers = np.empty((25, a.size), dtype=a.dtype)
+    powers[0] = 1
+    for n in range(1, 25):
+        powers[n] = eta[idx] * powers[n - 1]
+    out = np.empty_like(a)
+    aa, total, afac = a[idx], np.zeros_like(a), np.ones_like(a)
     previous = np.full_like(a, np.inf)
-    live = np.ones(a.shape, dtype=bool)
     for k in range(25):
-        ck = np.full_like(a, d[k, 0])
-        open_ = np.ones(a.shape, dtype=bool)
-        for n in range(1, 25):
-            step = d[k, n] * powers[n]
-            ck = np.where(open_, ck + step, ck)
-            open_ &= ~(np.abs(step) < eps * np.abs(ck))
-            if not open_.any():
-                break
-        term = ck * afac
-        live &= ~(np.abs(term) > previous)
-        total = np.where(live, total + term, total)
-        live &= ~(np.abs(term) < eps * np.abs(total))
-        previous = np.where(live, np.abs(term), previous)
-        afac = np.where(live, afac / a, afac)
-        if not live.any():
+        term = _temme_coefficient(d[k], powers, eps) * afac
+        keep = ~(np.abs(term) > previous)
+        total = np.where(keep, total + term, total)
+        keep &= ~(np.abs(term) < eps * np.abs(total))
+        if not keep.all():
+            out[idx[~keep]] = total[~keep]
+            idx, aa, total, afac, term, powers = _drop(~keep, idx, aa, total, afac, term, powers)
+        if idx.size == 0:
+            return out
+        previous, afac = np.abs(term), afac / aa
+    out[idx] = total
+    return out
+
+
+def _temme_coefficient(row: np.ndarray, powers: np.ndarray, eps: Any) -> np.ndarray:
+    """``C_k(eta) = sum_n row[n] eta^n`` (``powers[n]`` holding ``eta^n``), each element's
+    sum stopped at its first term below epsilon (relative to the sum); the sums still open
+    stay within a leading slice of ``length`` elements."""
+    total = np.full(powers.shape[1], row[0], dtype=powers.dtype)
+    open_ = np.ones(total.shape, dtype=bool)
+    length = total.size
+    for n in range(1, len(row)):
+        step = row[n] * powers[n, :length]
+        part, live = total[:length], open_[:length]
+        np.add(part, step, out=part, where=live)
+        live &= ~(np.abs(step) < eps * np.abs(part))
+        last = np.flatnonzero(live)
+        if last.size == 0:
             break
+        length = last[-1] + 1
     return total
 
 
@@ -357,13 +418,17 @@ def _lgamma_near_1(v: np.ndarray) -> np.ndarray:
     """``lgamma(v)`` to relative precision (as C's) for ``v`` near 1, where the general
     kernel keeps only absolute precision: ``-gamma z + sum_k zeta(k) (-z)^k / k``, z = v - 1."""
     small = np.abs(v - 1) <= 0.5
-    z = np.where(small, v - 1, 0.0)
+    if not small.any():
+        return lgamma(v)
+    out = lgamma(v) if not small.all() else np.empty_like(v)
+    z = v[small] - 1
     total = -_EULER_GAMMA * z
     power = -z
     for k, zeta_k in enumerate(_ZETA_2_TO_60, start=2):
         power = power * -z
         total = total + zeta_k * power / k
-    return np.where(small, total, lgamma(v))
+    out[small] = total
+    return out
 
 
 _FALLBACK = {
@@ -378,3 +443,5 @@ _FALLBACK = {
 _EULER_GAMMA = 0.5772156649015329
 # zeta(k) for k = 2 .. 60, the Taylor coefficients of lgamma(1 + z)
 _ZETA_2_TO_60 = tuple(float(v) for v in zeta(np.arange(2.0, 61.0), np.ones(59)))
+# each loop costs per iteration, not per element: blocks of a large tensor would repeat them
+igamma.blockwise = igammac.blockwise = False
