@@ -148,6 +148,17 @@ SAMPLES = {
         ((X, X * 2), {"dim": 0, "skip": (False, False)}),
         ((X.T, np.asfortranarray(X).T), {"dim": 1, "skip": (False, False)}),
     ],
+    # views with PyTorch's strides of dimensions of size 1 (kept, new, or where NumPy chose 0)
+    "linalg._EXPAND": [((X[:, :1],), {"shape": (3, 4)}), ((X[0],), {"shape": (1, 2, 4)})],
+    "shape._UNSQUEEZE": [((X,), {"dim": 1}), ((X.T,), {"dim": 2}), ((X[:, :1],), {"dim": 0})],
+    **{
+        f"{where}._{name}": [((X,), {"shape": (4, 3)}), ((X[:, :1],), {"shape": (1, 3, 1)})]
+        for where, name in (
+            ("linalg", "UNSAFE_VIEW"),
+            ("shape", "VIEW"),
+            ("shape", "RESHAPE_ALIAS"),
+        )
+    },
     "norms._NORM_P": [
         ((X,), {"order": 3.0, "dim": None, "keepdim": False}),
         ((X,), {"order": float("inf"), "dim": (0,), "keepdim": True}),
