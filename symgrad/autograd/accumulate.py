@@ -15,7 +15,7 @@ from symgrad._memory_format import element_strides, empty_strided, grad_strides,
 from symgrad._silent import silencer
 from symgrad._version import NO_VERSION, check_writable
 from symgrad.autograd import anomaly, dual, grad_mode
-from symgrad.autograd.buffers import HELD, PassArrays
+from symgrad.autograd.buffers import SUMS, sums_of
 from symgrad.autograd.node import AccumulateGrad
 from symgrad.tensor import Tensor
 
@@ -25,40 +25,40 @@ _anomaly_state = anomaly._state
 _silent_set, _silent_reset, _SILENT = silencer()
 
 
-def store(leaf: Tensor, g: np.ndarray, foreign: PassArrays) -> None:
+def store(leaf: Tensor, g: np.ndarray, foreign: dict) -> None:
     """Accumulate the array ``g`` into ``leaf.grad`` (no graph recorded): the array itself
-    when no one else holds it, else a copy; in place where the .grad is the engine's own."""
+    when no one else holds it, else a copy; in place where the .grad is the engine's own.
+    ``foreign``: the pass's arrays (see :mod:`symgrad.autograd.buffers`)."""
     dtype = leaf._data.dtype if not CUSTOM else _numpy_grad_dtype(leaf, g)
     if g.dtype is not dtype and g.dtype != dtype:  # (the same object: the common case)
         g = g.astype(dtype)
     grad = leaf._grad
     if grad is None:
-        if isinstance(g, np.generic):  # a 0-d gradient as a NumPy number: one to write into
-            g = np.array(g)
-        elif type(g) is not np.ndarray:  # a meta gradient: no values to own
-            foreign.add(id(g))
-            leaf._grad = Tensor._make(g)
-            return
-        given, entry = g, foreign.versions.get(id(g))
-        version = entry[1] if entry is not None and entry[0]() is g else 0
-        if version == HELD:  # the caller's: PyTorch copies it
-            version = _copied_version(leaf)
+        if type(g) is not np.ndarray:
+            if not isinstance(g, np.generic):  # a meta gradient: no values to own
+                leaf._grad = grad = Tensor._make(g)
+                foreign[id(g)] = grad
+                return
+            g = np.array(g)  # a 0-d gradient as a NumPy number: one to write into
+        given = g
+        sums = foreign.get(SUMS)
+        version = 0 if sums is None else sums_of(sums, g)
         if g.strides != leaf._data.strides and (laid := laid_out_for(g, leaf._data)) is not g:
             g = laid  # PyTorch's layout contract (the leaf's own strides: nothing to check)
             version = _copied_version(leaf)
         elif g.base is not None or id(g) in foreign or not g.flags.writeable:
+            if foreign.get(id(g)) is g:  # the caller's: PyTorch copies it
+                version = _copied_version(leaf)
             g = np.array(g, order="K")  # (its layout is the leaf's: kept)
-        foreign.add(id(g))
         leaf._grad = grad = Tensor._make(g)
+        foreign[id(g)] = grad  # kept: another leaf copies it
         if version:
             grad._counter.value = version
-        kept = foreign.kept
-        first = kept.get(id(given))
-        if first is not None and first._data is given:
-            # a leaf that got this array before copied it in PyTorch, as this one still held it
-            first._counter.value = 1
-        if g is given:
-            kept[id(g)] = grad
+        if g is not given:
+            first = foreign.get(id(given))
+            if type(first) is Tensor and first._data is given:
+                # a leaf that got this array before copied it in PyTorch, as this one held it
+                first._counter.value = 1
     elif grad._data.flags.writeable:
         # in place even into a .grad with a history (create_graph before): PyTorch keeps that
         # tensor and its node, and bumps its version
@@ -122,8 +122,7 @@ def one_node(root: Tensor, retain_graph: bool) -> bool:
                 return False
             leaves.append(nxt)
     start = ones_of(root._data)
-    foreign = PassArrays()
-    foreign.hold(start)
+    foreign = {id(start): start}  # the caller's (see symgrad.autograd.buffers)
     grads: list = [start]
     if node.num_outputs != 1:  # the gradient of the output called, none for the others
         grads = [None] * node.num_outputs

@@ -11,44 +11,51 @@ import numpy as np
 
 from symgrad.autograd.placed import Placed, placed_sum
 
-__all__ = ["HELD", "PassArrays", "add_to", "sum_into"]
+__all__ = ["SUMS", "add_to", "not_own", "sum_into", "summed", "sums_of"]
 
-# the version of a caller's gradient: PyTorch's AccumulateGrad copies it, and the copy is written
-# by one copy_
-HELD = -1
+# A pass's arrays, ``foreign`` below: a dict of the gradients of one pass that a leaf must copy
+# rather than keep as its ``.grad``, by id, with what a leaf needs to give its ``.grad`` the
+# version PyTorch's counter reads. The value says why an array is there: the array itself for
+# the caller's (PyTorch's AccumulateGrad copies it; the caller holds it for the pass, so its id
+# stays its own), the ``.grad`` tensor for one a leaf kept, None for one user code made or holds.
+# Under the key SUMS, made at a pass's first sum: the id of an array PyTorch would have summed
+# into (``add_``) to a weak reference to it and its number of sums. A plain dict: its ``in`` is
+# the engine's most frequent check.
+SUMS = "sums"  # (no id is a string)
 
 
-class PassArrays(set):
-    """The ids of the gradients of one pass that a leaf must copy rather than keep as its
-    ``.grad`` (the caller's, those made by user code, those already kept), with what PyTorch's
-    version counter reads for the gradients it would give a leaf.
+def not_own(foreign: dict, ids: Any) -> None:
+    """The arrays of ``ids`` are not the pass's own: user code made or holds them."""
+    for i in ids:
+        foreign.setdefault(i, None)
 
-    ``versions`` maps the id of an array PyTorch would have summed into (``add_``) to a weak
-    reference to it and its version (:data:`HELD` for the caller's, which AccumulateGrad
-    copies); ``kept`` the id of an array a leaf kept as its ``.grad`` to that ``.grad``.
+
+def summed(foreign: dict, a: Any, out: Any) -> None:
+    """``out`` is ``a`` plus a gradient, counted as PyTorch's ``add_`` into ``a``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> arrays = PassArrays()
-    >>> g = np.ones(2)
-    >>> arrays.hold(g)
-    >>> arrays.versions[id(g)][1] == HELD
-    True
+    >>> foreign = {}
+    >>> a = np.ones(2)
+    >>> out = a + 1
+    >>> summed(foreign, a, out)
+    >>> sums_of(foreign[SUMS], out), sums_of(foreign[SUMS], a)
+    (1, 0)
     """
+    sums = foreign.get(SUMS)
+    if sums is None:
+        sums = foreign[SUMS] = {}
+    entry = sums.pop(id(a), None)
+    before = entry[1] if entry is not None and entry[0]() is a else 0
+    sums[id(out)] = (ref(out), before + 1)
 
-    __slots__ = ("versions", "kept")
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.versions: dict[int, tuple] = {}
-        self.kept: dict[int, Any] = {}
-
-    def hold(self, g: Any) -> None:
-        """``g`` is the caller's: a leaf copies it."""
-        self.add(id(g))
-        if type(g) is np.ndarray:
-            self.versions[id(g)] = (ref(g), HELD)
+def sums_of(sums: dict, g: Any) -> int:
+    """The number of sums PyTorch's counter reads for ``g`` (0: none), by the mapping
+    ``foreign[SUMS]``."""
+    entry = sums.get(id(g))
+    return entry[1] if entry is not None and entry[0]() is g else 0
 
 
 def add_to(buffers: dict, node: Any, nr: int, g: Any, foreign: Any) -> None:
@@ -108,8 +115,5 @@ def sum_into(a: Any, g: Any, foreign: Any) -> Any:
             if not isinstance(out, np.generic):
                 return out
             out = np.array(out)  # (two 0-d arrays sum to a NumPy number)
-    versions = foreign.versions
-    entry = versions.pop(id(a), None)
-    before = entry[1] if entry is not None and entry[0]() is a else 0
-    versions[id(out)] = (ref(out), before + 1)
+    summed(foreign, a, out)
     return out

@@ -17,7 +17,7 @@ from symgrad._grad_dtype import CUSTOM
 from symgrad._silent import restore, silence
 from symgrad.autograd import anomaly, dual, grad_mode, transforms_running
 from symgrad.autograd.accumulate import first_grad, in_grad_dtype, one_node, ones_of, store
-from symgrad.autograd.buffers import PassArrays, add_to, sum_into
+from symgrad.autograd.buffers import add_to, not_own, sum_into
 from symgrad.autograd.current_pass import CURRENT
 from symgrad.autograd.edges import GradientEdge
 from symgrad.autograd.hooks import (
@@ -75,9 +75,10 @@ class _Run:
         # set for the walk of a plain pass, and whether one did
         self.placed_ok = False
         self.made_placed = False
-        # ids of gradients a leaf must copy rather than keep as its .grad: the caller's, those
-        # made by user code (hooks, custom Functions) and those already handed out in this pass
-        self.foreign = PassArrays()
+        # the gradients a leaf must copy rather than keep as its .grad, by id: the caller's,
+        # those made by user code (hooks, custom Functions) and those already handed out in
+        # this pass (the pass's arrays: see symgrad.autograd.buffers)
+        self.foreign: dict = {}
 
     def execute(self, roots: list[Tensor], grads: list) -> None:
         # one silenced error state for the whole pass: derivatives at domain edges (1/0 of
@@ -101,7 +102,7 @@ class _Run:
         self.nodes, self.pending, self.useful, self.reached = nodes, pending, useful, None
         buffers: dict[Node, list] = {}
         for (node, nr), g in zip(root_nodes, grads):
-            self.foreign.hold(g)
+            self.foreign[id(g)] = g
             add_to(buffers, node, nr, g, self.foreign)
         # a leaf's gradient is complete once every node with an edge into it has run: it is
         # accumulated then, before the walk goes on (PyTorch runs AccumulateGrad first)
@@ -131,7 +132,7 @@ class _Run:
                     if release:
                         node._release()
                 if node.runs_user_code:
-                    self.foreign.update(id(r) for r in in_grads if r is not None)
+                    not_own(self.foreign, (id(r) for r in in_grads if r is not None))
             for (nxt, nr), g in zip(node._edges, in_grads):
                 if nxt is None:
                     continue
@@ -270,7 +271,7 @@ class _Run:
     def _own_tensor(self, g: Tensor) -> Tensor:
         """``g``, or a copy of it when someone else holds it (create_graph accumulation)."""
         if id(g) not in self.foreign:
-            self.foreign.add(id(g))
+            self.foreign[id(g)] = None
             return g
         with grad_mode.enable_grad():
             return g.clone() if g._requires_grad else Tensor._make(g._data.copy(order="K"))

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._meta import is_meta
+from symgrad.autograd.buffers import not_own
 from symgrad.autograd.edges import as_public, from_public
 from symgrad.autograd.grad_mode import enable_grad
 from symgrad.autograd.node import NodeHooks, RemovableHandle, accumulator_of
@@ -176,19 +177,21 @@ def move_retain_grad(t: Tensor, old_node: Any) -> None:
 # ``foreign``: the user may hold them, so a leaf copies them rather than keeping them as .grad.
 
 
-def run_tensor_hooks(hooks: NodeHooks, grads: list, foreign: set) -> None:
+def run_tensor_hooks(hooks: NodeHooks, grads: list, foreign: dict) -> None:
     """The output tensors' hooks, then the retain_grad ones, changing ``grads`` in place."""
     before = [id(g) for g in grads]
     for hook in hooks.tensor + hooks.retain:  # a copy: a hook may remove itself
         hook(grads)
-    foreign.update(id(g) for g, old in zip(grads, before) if id(g) != old)
+    not_own(foreign, (id(g) for g, old in zip(grads, before) if id(g) != old))
     if hooks.tensor:
         # a hook may keep the gradient it saw: it is never summed into in place afterwards
         # (PyTorch's AccumulateGrad takes over only a gradient no one else holds)
-        foreign.update(id(g._data if isinstance(g, Tensor) else g) for g in grads if g is not None)
+        not_own(
+            foreign, (id(g._data if isinstance(g, Tensor) else g) for g in grads if g is not None)
+        )
 
 
-def run_prehooks(hooks: NodeHooks, grads: list, foreign: set) -> list:
+def run_prehooks(hooks: NodeHooks, grads: list, foreign: dict) -> list:
     """``grads``, the node's output gradients, after its :meth:`Node.register_prehook` hooks."""
     for hook in list(hooks.pre):
         new = hook(_as_tensors(grads))
@@ -198,7 +201,7 @@ def run_prehooks(hooks: NodeHooks, grads: list, foreign: set) -> list:
 
 
 def run_posthooks(
-    hooks: NodeHooks, grads_in: Any, grads: list, foreign: set, node: Any = None
+    hooks: NodeHooks, grads_in: Any, grads: list, foreign: dict, node: Any = None
 ) -> Any:
     """``grads_in``, the gradients for the inputs of ``node``'s primitive, after its
     :meth:`Node.register_hook` hooks (``grads`` being its output gradients), which see and
@@ -227,7 +230,7 @@ def _as_tensors(grads: Any) -> tuple:
     return tuple(None if g is None else grad_tensor(g) for g in grads)
 
 
-def _replaced(hook: Any, old: Any, new: Any, foreign: set) -> list:
+def _replaced(hook: Any, old: Any, new: Any, foreign: dict) -> list:
     """``new``, the gradients a node hook returned for ``old``, checked as PyTorch checks them
     and in the engine's form."""
     if not isinstance(new, tuple):
@@ -245,7 +248,7 @@ def _replaced(hook: Any, old: Any, new: Any, foreign: set) -> list:
                 raise RuntimeError("can't replace a None gradient with a non-None value")
             n = checked_hook_result(hook, grad_tensor(o), n)
             n = n if isinstance(o, Tensor) else n._data
-            foreign.add(id(n))
+            foreign.setdefault(id(n), None)
         result.append(n)
     return result
 
