@@ -42,10 +42,11 @@ def _differentiable_inputs(inputs: tuple, warn: bool, stacklevel: int = 4) -> li
         )
     for i in found:
         if warn and inputs[i].dtype.name != "float64":
+            # PyTorch's words (a filter may match them), from the caller's line
             warnings.warn(
                 f"Input #{i} requires gradient and is not a double precision floating point "
-                f"tensor (it is {inputs[i].dtype}). This check will likely fail: finite "
-                "differences in single precision are too coarse. Convert it with .double().",
+                "or complex. This check will likely fail if all the inputs are not of double "
+                "precision floating point or complex. ",
                 UserWarning,
                 stacklevel=stacklevel,
             )
@@ -338,9 +339,12 @@ def gradgradcheck(
     )
     modes = (check_rev_over_rev, check_fwd_over_rev, check_batched_grad)
     inputs = as_tuple(inputs)
-    _differentiable_inputs(inputs, warn=True, stacklevel=3)
+    _differentiable_inputs(inputs, warn=False)
     try:
         grad_outputs = _grad_outputs(func, inputs, grad_outputs, gen_non_contig_grad_outputs)
+        # PyTorch checks the inputs and the grad_outputs together: one warning for each
+        # single-precision one
+        _differentiable_inputs(inputs + grad_outputs, warn=True, stacklevel=3)
         new_func = _vjp_function(func, len(inputs))
         _run(
             new_func,

@@ -145,11 +145,19 @@ def test_single_precision_inputs_warn_from_the_callers_line():
     assert record[0].filename == __file__
 
 
-def test_gradgradcheck_warns_once_for_single_precision():
+def test_gradgradcheck_warns_for_each_single_precision_input_and_grad_output():
+    # PyTorch's: the input #0 and the grad_output drawn for the float32 output, #1
     x = symgrad.tensor([0.5, 1.0], requires_grad=True)
     with pytest.warns(UserWarning) as record:
         gradgradcheck(lambda t: t * t, x, atol=1e-2, rtol=1e-2, eps=1e-3)
-    assert len([w for w in record if "double precision" in str(w.message)]) == 1
+    warned = [str(w.message) for w in record if "double precision" in str(w.message)]
+    assert [w.split(" requires")[0] for w in warned] == ["Input #0", "Input #1"]
+    assert warned[0] == (
+        "Input #0 requires gradient and is not a double precision floating point or complex. "
+        "This check will likely fail if all the inputs are not of double precision floating "
+        "point or complex. "
+    )
+    assert all(w.filename == __file__ for w in record)
 
 
 def _jacobians_printed(T, forward_ad: bool) -> list:
