@@ -15,8 +15,11 @@ import numpy as np
 from symgrad.ops.determinants import _DET, _INV, array_dtype, return_type, square_matrices
 from symgrad.ops.linalg import matmul
 from symgrad.ops.tensor_xp import xp_prod_others
+from symgrad.ops.triangular_solves import substitute
+from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.factorization import Factorization
 from symgrad.prim.linalg_kernels import LinAlgError, cholesky_lower, potf2
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__: list = []  # public as symgrad.linalg.cholesky, qr, eigh, svd, ...
@@ -70,8 +73,16 @@ def _cholesky_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     n, dtype = c.shapes[0][-1], array_dtype(c.inputs[0])
     p = _lower(xp, xp.matmul(_mT(xp, low), g), n, dtype)
     s = (p + _mT(xp, _lower(xp, p, n, dtype, -1))) * 0.5
+    if _recorded(xp, g):  # (create_graph: PyTorch's two triangular solves)
+        x = substitute(xp, _mT(xp, low), s, upper=True)
+        return (substitute(xp, low, x, upper=False, left=False),)
     low_inv = xp.inv(low)
     return (xp.matmul(xp.matmul(_mT(xp, low_inv), s), low_inv),)
+
+
+def _recorded(xp: Any, g: Any) -> bool:
+    """Whether a rule runs under ``create_graph`` on plain tensors (not under ``vmap``)."""
+    return xp is INTERPRETERS.tensor and type(g) is not BatchedTensor
 
 
 _CHOLESKY = Factorization(
@@ -131,7 +142,23 @@ def _qr_square(xp: Any, q: Any, r: Any, gq: Any, gr: Any, n: int, dtype: Any) ->
     b = xp.matmul(q, low + _mT(xp, _lower(xp, m, n, dtype, -1)))
     if gq is not None:
         b = b + gq
+    if _recorded(xp, b):  # (create_graph: PyTorch's triangular solve)
+        return substitute(xp, _mT(xp, r), b, upper=False, left=False)
     return _mT(xp, xp.solve(r, _mT(xp, b)))
+
+
+def _qr_wide(xp: Any, q: Any, r: Any, gq: Any, gr: Any, rows: int, cols: int, dtype: Any) -> Any:
+    """PyTorch's formula for m < n: ``[Q tril(M^T - M) R1^-T | 0] + Q gR``, with
+    ``M = gR R^T - Q^T gQ`` and ``R1`` the square block of ``R``."""
+    m = 0 if gr is None else xp.matmul(gr, _mT(xp, r))
+    if gq is not None:
+        m = m - xp.matmul(_mT(xp, q), gq)
+    x = xp.matmul(q, _lower(xp, _mT(xp, m) - m, rows, dtype))
+    square = xp.getitem(r, (Ellipsis, slice(None), slice(0, rows)))
+    x = substitute(xp, _mT(xp, square), x, upper=False, left=False)
+    zeros = xp.constant(np.zeros(tuple(x.shape[:-1]) + (cols - rows,), dtype))
+    x = xp.cat([x, zeros], -1)
+    return x if gr is None else x + xp.matmul(q, gr)
 
 
 def _qr_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
@@ -142,6 +169,8 @@ def _qr_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     dtype = array_dtype(c.inputs[0])
     if rows >= cols:
         return (_qr_square(xp, q, r, gq, gr, cols, dtype),)
+    if _recorded(xp, gq if gr is None else gr):
+        return (_qr_wide(xp, q, r, gq, gr, rows, cols, dtype),)
     # A = [X | Y] with X = Q U square: Y's gradient is Q gV, and Y feeds back into gQ
     left, right = (
         (Ellipsis, slice(None), slice(0, rows)),

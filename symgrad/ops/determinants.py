@@ -16,9 +16,11 @@ import numpy as np
 from symgrad._data import broadcast_mismatch
 from symgrad.ops.linalg import matmul
 from symgrad.prim import linalg_kernels
+from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.factorization import Factorization
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["det", "slogdet", "logdet", "inverse", "matrix_power"]
@@ -92,7 +94,34 @@ def _cofactor(xp: Any, a: Any) -> Any:
 
 # -- det --------------------------------------------------------------------------------------
 def _det_vjp(xp: Any, g: Any, c: Any) -> tuple:
-    return (_cofactor(xp, c.inputs[0]) * _per_matrix(xp, g, len(c.shapes[0])),)
+    a, nd = c.inputs[0], len(c.shapes[0])
+    if _recorded(xp, g, a):
+        return (_recorded_det_gradient(xp, g, a, nd),)
+    return (_cofactor(xp, a) * _per_matrix(xp, g, nd),)
+
+
+def _recorded_det_gradient(xp: Any, g: Any, a: Tensor, nd: int) -> Tensor:
+    """Under ``create_graph``, PyTorch's formula: ``linalg.solve(A^T, g det(A) I)`` where no
+    ``|det| < 100 eps`` (the cofactors where one is: PyTorch takes them from an SVD)."""
+    if not a.numel():
+        return xp.constant(np.zeros(a.shape, a._data.dtype))
+    if a.shape[-1] == 1:  # (g itself, as PyTorch records it)
+        return xp.expand(_per_matrix(xp, g, nd), tuple(a.shape))
+    det = _DET(a)
+    if bool((abs(det._data) >= 100 * np.finfo(a._data.dtype).eps).all()):
+        return _transposed_solve(a, g * det, nd)
+    return _cofactor(xp, a) * _per_matrix(xp, g, nd)
+
+
+def _recorded(xp: Any, g: Any, a: Any) -> bool:  # (create_graph, not vmap)
+    return xp is INTERPRETERS.tensor and type(g) is not BatchedTensor and type(a) is Tensor
+
+
+def _transposed_solve(a: Tensor, s: Tensor, nd: int) -> Tensor:
+    """``s A^-T`` (``s``: a number per matrix) as PyTorch records it: ``solve(A^T, s I)``."""
+    eye = Tensor._make(np.eye(a.shape[-1], dtype=a._data.dtype))
+    d = eye * _per_matrix(INTERPRETERS.tensor, s, nd)
+    return _SOLVE(a.transpose(-1, -2), d, left=True, vector=False, checked="linalg.solve")
 
 
 def _det_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
@@ -143,6 +172,8 @@ def _slogdet_vjp(xp: Any, grads: tuple, c: Any) -> tuple:
     if xp is NP:
         return (linalg_kernels.logabsdet_gradient(a, g),)
     nd = len(c.shapes[0])
+    if _recorded(xp, g, a):  # (create_graph: PyTorch's linalg.solve(A^T, g I))
+        return (_transposed_solve(a, g, nd),)
     # A^-T as adj(A)^T / det(A): infinite, not an error, where A is singular
     return (_cofactor(xp, a) * _per_matrix(xp, g / xp.det(a), nd),)
 

@@ -17,9 +17,13 @@ from typing import Any
 import numpy as np
 
 from symgrad.ops.determinants import array_dtype, return_type
+from symgrad.ops.joining import cat
+from symgrad.ops.triangular import tril
+from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.factorization import Factorization
 from symgrad.prim.structural import Structural
 from symgrad.prim.tangents import no_forward_rule
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["geqrf", "orgqr", "ormqr"]
@@ -81,9 +85,21 @@ def _apply_vjp(xp: Any, a: Any, tau: Any, y: Any, g: Any, reverse: bool) -> tupl
     if n > k:
         batch = tuple(columns[0].shape[:-2]) if k else tuple(a.shape[:-2])
         columns.append(xp.constant(np.zeros(batch + (m, n - k), dtype)))
+    if xp is INTERPRETERS.tensor and type(g) is not BatchedTensor and k:
+        return (*_recorded(columns, scales, tau), g)
     ga = xp.cat(columns, -1) if columns else None
     gtau = xp.cat([xp.unsqueeze(s, -1) for s in scales], -1) if k else None
     return ga, gtau, g
+
+
+def _recorded(columns: list, scales: list, tau: Tensor) -> tuple:
+    """The gradients of ``a`` and ``tau`` as PyTorch's formula records them under
+    ``create_graph``: the strictly lower triangle of ``a``'s (``tril(-1)``), and ``tau``'s
+    written into zeros one entry at a time."""
+    gtau = tau.new_zeros(tau.shape, dtype=scales[0].dtype)
+    for i, scale in enumerate(scales):
+        gtau[..., i] = scale
+    return tril(cat(columns, -1), -1), gtau
 
 
 # -- householder_product --------------------------------------------------------------------------
@@ -217,6 +233,8 @@ def _ormqr_vjp(xp: Any, g: Any, ctx: Any) -> tuple:
         ga, gtau, gc = _apply_vjp(xp, a, tau, _mT(xp, c), _mT(xp, g), not transpose)
         gc = _mT(xp, gc)
     needs = ctx.needs
+    if needs[2] and xp is INTERPRETERS.tensor and type(g) is not BatchedTensor:
+        gc = _ORMQR(a, tau, g, left=left, transpose=not transpose)  # (PyTorch's formula)
     return ga if needs[0] else None, gtau if needs[1] else None, gc if needs[2] else None
 
 

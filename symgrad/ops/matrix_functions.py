@@ -14,6 +14,7 @@ from symgrad.ops.determinants import array_dtype, require_broadcast, square_matr
 from symgrad.ops.linalg import matmul
 from symgrad.ops.shape import expand_to
 from symgrad.prim.structural import Structural
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["matrix_exp", "pinverse", "cross"]
@@ -109,6 +110,9 @@ def _pinv_vjp(xp: Any, g: Any, c: Any) -> tuple:
     right = xp.matmul(xp.matmul(t(p), p), gt)
     ga = -xp.matmul(xp.matmul(t(p), g), t(p))
     ga = ga + left - xp.matmul(a, xp.matmul(p, left))
+    if xp is INTERPRETERS.tensor and a.shape[-2] <= a.shape[-1]:
+        # (create_graph: PyTorch's formula for m <= n ends with an addition)
+        return (ga + (right - xp.matmul(xp.matmul(right, p), a)),)
     return (ga + right - xp.matmul(xp.matmul(right, p), a),)
 
 

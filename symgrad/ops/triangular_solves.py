@@ -17,7 +17,9 @@ import numpy as np
 from symgrad._arguments import require_bool
 from symgrad.ops.determinants import array_dtype, return_type
 from symgrad.ops.index_keys import warn_at_user
+from symgrad.ops.triangular import tril, triu
 from symgrad.prim import lu_kernels
+from symgrad.prim.batching import BatchedTensor
 from symgrad.prim.factorization import Factorization
 from symgrad.prim.numpy_xp import NP
 from symgrad.prim.structural import Structural
@@ -109,6 +111,9 @@ def _triangle_of(xp: Any, g: Any, upper: bool, unit: bool) -> Any:
     """A gradient kept on the entries the solve read (not the unit diagonal)."""
     n, dtype = g.shape[-1], array_dtype(g)
     shift = (1 if upper else -1) if unit else 0
+    if xp is INTERPRETERS.tensor and type(g) is not BatchedTensor:
+        # (create_graph: PyTorch's formula ends with G.triu(unit) or G.tril(-unit))
+        return triu(g, shift) if upper else tril(g, shift)
     return _band(xp, g, (n, n), dtype, shift, not upper)
 
 
