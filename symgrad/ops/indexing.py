@@ -296,6 +296,7 @@ _INDEX_PUT_ZEROS = Structural(
     edges=lambda node: (None, 0) if type(node).__name__ in _INTO_ZEROS else None,
 )
 _INTO_ZEROS = (
+    "CopySlices",
     "IndexPutImplBackward0",
     "IndexAddBackward0",
     "MaskedScatterBackward0",
