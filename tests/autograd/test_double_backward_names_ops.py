@@ -69,6 +69,22 @@ PROGRAMS = {
 }
 
 
+def _set_into_zeros(T, x):
+    y = T.zeros(3, 4, dtype=T.float64)
+    y[1:, :2] = x
+    return y
+
+
+def _set_constant(T, x):
+    y = x.clone()
+    y[1:, :2] = 0.5
+    return y
+
+
+PROGRAMS["setitem_value"] = (_set_into_zeros, X[:2, :2].copy(), "CloneBackward0")
+PROGRAMS["setitem_base"] = (_set_constant, X, "CopySlices")
+
+
 def _squared_gradient(T, name):
     program, data, _ = PROGRAMS[name]
     x = T.tensor(data, dtype=T.float64, requires_grad=True)
