@@ -85,6 +85,24 @@ PROGRAMS["setitem_value"] = (_set_into_zeros, X[:2, :2].copy(), "CloneBackward0"
 PROGRAMS["setitem_base"] = (_set_constant, X, "CopySlices")
 
 
+INDEX = [[0, 1, 0, 1], [1, 1, 0, 0]]
+SOURCE = X_POSITIVE[1:] * 2
+
+PROGRAMS["scatter_reduce_mean_source"] = (
+    lambda T, x: T.tensor(X_POSITIVE).scatter_reduce(0, T.tensor(INDEX), x, "mean"),
+    X_POSITIVE[1:].copy(),
+    "DivBackward0",
+)
+for _reduce in ("sum", "mean", "amax", "prod"):
+    PROGRAMS[f"scatter_reduce_{_reduce}_exclude_self"] = (
+        lambda T, x, r=_reduce: x.scatter_reduce(
+            0, T.tensor(INDEX), T.tensor(SOURCE), r, include_self=False
+        ),
+        X_POSITIVE,
+        "ScatterBackward1",
+    )
+
+
 def _squared_gradient(T, name):
     program, data, _ = PROGRAMS[name]
     x = T.tensor(data, dtype=T.float64, requires_grad=True)
