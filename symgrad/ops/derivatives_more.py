@@ -35,6 +35,9 @@ FORMULAS: dict[tuple[str, int], Callable[[_Args], Any]] = {
     ("special_ndtri", 0): lambda a: (
         _scaled(a.g, math.sqrt(2 * math.pi)) * _divided(a.out.pow(2), 2).exp()
     ),
+    ("special_log_ndtr", 0): lambda a: (
+        _divided(a.g, math.sqrt(2 * math.pi)) * (-(a.out + _divided(a.x.pow(2), 2))).exp()
+    ),
     ("xlogy_number_other", 0): _xlogy_number_other,
     ("nextafter", 0): lambda a: _where(a.x != a.y, a.g, 0.0),
     ("nextafter", 1): lambda a: None,

@@ -62,6 +62,7 @@ PROGRAMS = {
         "AddBackward0",
     ),
     "special_entr": (lambda T, x: T.special.entr(x), X_POSITIVE, "MulBackward0"),
+    "special_log_ndtr": (lambda T, x: T.special.log_ndtr(x), X, "MulBackward0"),
     "special_ndtri": (lambda T, x: T.special.ndtri(x), X_UNIT, "MulBackward0"),
     "xlogy_number_other": (lambda T, x: T.xlogy(x, 2.5), X, "XlogyBackward2"),
     "xlogy_number_other_negative": (lambda T, x: T.xlogy(x, -1.5), X, "MaskedFillBackward0"),
