@@ -14,6 +14,7 @@ from symgrad.ops import activations as A
 from symgrad.ops import celu as _celu
 from symgrad.ops import elementwise as E
 from symgrad.ops import math as _math
+from symgrad.ops.fused_backward import fused_backward
 from symgrad.ops.inplace import inplace
 from symgrad.ops.inplace import inplace as _in_place  # the name `inplace` is an argument below
 from symgrad.ops.softmax_family import implicit_dim, softmax
@@ -416,7 +417,8 @@ def _glu_jvp(xp: Any, tangents: tuple, c: Any) -> Any:
     return ta * s + a * s * (1 - s) * tb
 
 
-_GLU = Structural("glu", _glu_forward, _glu_vjp, saves=(0,), backward="GluBackward0", jvp=_glu_jvp)
+_GLU_VJP = fused_backward(_glu_vjp, "GluBackwardBackward0", lambda g, c: (g, c.inputs[0]))
+_GLU = Structural("glu", _glu_forward, _GLU_VJP, saves=(0,), backward="GluBackward0", jvp=_glu_jvp)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:

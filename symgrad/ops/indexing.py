@@ -12,6 +12,7 @@ from symgrad.autograd.modified import watch_indices
 from symgrad.autograd.placed import index_gradient
 from symgrad.ops import index_keys as keys
 from symgrad.ops.batched_indexing import batched_getitem, batched_key, batched_put
+from symgrad.ops.copy_slices_gradients import copy_slices_gradients, is_basic
 from symgrad.ops.index_keys import index_array, int_slice, is_sequence, list_index, pytorch_key
 from symgrad.ops.index_layout import index_result
 from symgrad.ops.index_steps import _reads as reads
@@ -21,6 +22,7 @@ from symgrad.prim import batching
 from symgrad.prim.primitive import as_operand
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import getitem_text
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["getitem"]
@@ -296,6 +298,7 @@ _INDEX_PUT_ZEROS = Structural(
     edges=lambda node: (None, 0) if type(node).__name__ in _INTO_ZEROS else None,
 )
 _INTO_ZEROS = (
+    "CopySlices",
     "IndexPutImplBackward0",
     "IndexAddBackward0",
     "MaskedScatterBackward0",
@@ -344,14 +347,16 @@ def _index_put_forward(xp: Any, a: Any, v: Any, key: Any) -> Any:
 def _index_put_vjp(xp: Any, g: Any, c: Any) -> tuple:
     key = c.params["key"]
     gx = gv = None
-    if c.needs[0]:
+    if xp is INTERPRETERS.tensor and type(g) is Tensor and is_basic(key):
+        gx, gv = copy_slices_gradients(g, key, c.needs)
+    elif c.needs[0]:
         hit = xp.constant(_mask(c.shapes[0], key))
         if _index_put_name(c.params, None) == "IndexPutBackward0":
             gx = xp.masked_fill(g, hit, 0.0, node="IndexPutBackward0")
         else:
             gx = xp.where(hit, 0.0, g)
     if c.needs[1]:
-        gv = xp.sum_to_size(xp.getitem(g, key), c.shapes[1])
+        gv = xp.sum_to_size(gv if gv is not None else xp.getitem(g, key), c.shapes[1])
         if c._meta is not None:  # a value of another dtype was converted as it was written
             gv = converted(xp, gv, c._meta[1][1])
     return gx, gv

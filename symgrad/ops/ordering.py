@@ -229,9 +229,12 @@ _PICKS["median"] = Structural(
 
 def _shared_vjp(xp: Any, g: Any, c: Any) -> tuple:
     """PyTorch's ``evenly_distribute_backward`` for the median of all elements: ``g / count``
-    to every element equal to the median (to every nan, when it is nan), ``+0`` elsewhere."""
+    to every element equal to the median (to every nan, when it is nan), ``+0`` elsewhere:
+    filled into zeros (``MaskedFillBackward1`` under ``create_graph``, as PyTorch's)."""
     ties = xp.constant(c.params["ties"])
-    return (xp.where(ties, xp.expand(g, c.shapes[0]) / c.params["count"], 0.0),)
+    dtype = g._data.dtype if isinstance(g, Tensor) else None  # (the tensor's own dtype)
+    zeros = xp.constant(np.zeros(c.shapes[0], dtype=dtype))
+    return (xp.masked_fill(zeros, ties, g / xp.count(ties)),)
 
 
 def _shared_jvp(xp: Any, tangents: tuple, c: Any) -> Any:

@@ -14,6 +14,8 @@ import numpy as np
 
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
+from symgrad.prim.vocab import INTERPRETERS
+from symgrad.tensor import Tensor
 
 __all__ = ["pixel_shuffle_node", "pixel_unshuffle_node", "channel_shuffle_node"]
 
@@ -45,11 +47,21 @@ def _copying(rule: Any) -> Any:
     return kernel
 
 
+def _recorded(xp: Any, g: Any) -> bool:
+    """Whether the gradient is the other op's node (under ``create_graph``, as PyTorch's
+    formula calls it), not its steps."""
+    return xp is INTERPRETERS.tensor and type(g) is Tensor
+
+
 def _shuffle_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    if _recorded(xp, g):
+        return (_PIXEL_UNSHUFFLE(g, r=c.params["r"]),)
     return (_unshuffle(xp, g, c.params["r"]),)
 
 
 def _unshuffle_vjp(xp: Any, g: Any, c: Any) -> tuple:
+    if _recorded(xp, g):
+        return (_PIXEL_SHUFFLE(g, r=c.params["r"]),)
     return (_shuffle(xp, g, c.params["r"]),)
 
 
@@ -98,7 +110,10 @@ def _channel_shuffle(xp: Any, x: Any, groups: int) -> Any:
 
 def _channel_shuffle_vjp(xp: Any, g: Any, c: Any) -> tuple:
     # shuffling by the other factor of the channel count undoes the shuffle
-    return (_channel_shuffle(xp, g, g.shape[1] // c.params["groups"]),)
+    groups = g.shape[1] // c.params["groups"]
+    if _recorded(xp, g):
+        return (_CHANNEL_SHUFFLE(g, groups=groups),)
+    return (_channel_shuffle(xp, g, groups),)
 
 
 _CHANNEL_SHUFFLE = Structural(

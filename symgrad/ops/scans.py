@@ -19,6 +19,8 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import _wrap_dim
+from symgrad.autograd import dual
+from symgrad.ops.cumprod_zeros import cumprod_gradient_with_zeros
 from symgrad.ops.operand_checks import zero_count
 from symgrad.ops.reduced_dtype import converted, grad_in_input_dtype, kernel_dtype
 from symgrad.ops.reductions import _pick_forward, picked, picked_itself
@@ -157,6 +159,9 @@ def _cumprod_vjp(xp: Any, g: Any, c: Any) -> tuple:
         return (xp.flip(xp.cumsum(xp.flip(out * g, (dim,)), dim), (dim,)) / x,)
     if n > 1 and xp is NP:  # (outside create_graph, PyTorch's own rule with zeros)
         return (_gradient_with_zeros(g, x, out, dim),)
+    recorded = xp is INTERPRETERS.tensor and type(g) is Tensor and type(x) is Tensor
+    if n > 1 and recorded and not dual.active():  # (it writes into views: no tangents)
+        return (cumprod_gradient_with_zeros(xp, g, x, dim),)
 
     def at(a: Any, i: int) -> Any:
         return xp.getitem(a, (slice(None),) * dim + (slice(i, i + 1),))

@@ -119,10 +119,13 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
             "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got "
             f"{p['asked']}."
         )
-    if reduce in ("sum", "mean"):
-        if reduce == "mean":
-            g = g / xp.constant(p["divisor"])
+    if reduce == "sum":
         g_self, g_src = g, xp.gather(g, places.dim, places.index)
+    elif reduce == "mean":  # (the source's: the gathered gradient over the gathered counts)
+        divisor = np.broadcast_to(p["divisor"], tuple(g.shape))
+        g_self = g / xp.constant(divisor)
+        picked = np.take_along_axis(divisor, places.index, places.dim)
+        g_src = xp.gather(g, places.dim, places.index) / xp.constant(picked)
     elif reduce == "prod":
         g_self, g_src = _prod_vjp(xp, g, c)
     else:  # ties share: PyTorch's count includes input's entry even without include_self
@@ -130,7 +133,8 @@ def _vjp(xp: Any, g: Any, c: Any) -> tuple:
         g_self = xp.constant(p["self_is"]) * share
         g_src = xp.constant(p["src_is"]) * xp.gather(share, places.dim, places.index)
     if not p["include_self"]:
-        g_self = xp.where(xp.constant(places.hit), 0.0, g_self)
+        # (grad.scatter(dim, index, 0) in PyTorch's formula: ScatterBackward1)
+        g_self = xp.masked_fill(g_self, xp.constant(places.hit), 0.0, node="ScatterBackward1")
     return (g_self if c.needs[0] else None, g_src if c.needs[1] else None)
 
 

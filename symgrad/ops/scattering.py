@@ -73,8 +73,8 @@ def _add_forward(
 def _add_vjp(xp: Any, g: Any, c: Any) -> tuple:
     alpha = c.params["alpha"]
     picked = c.params["take"](xp, g) if c.needs[1] else None
-    if picked is not None and alpha != 1:
-        picked = picked * alpha
+    if picked is not None and alpha != 1:  # (mul.Scalar in PyTorch's formula: MulBackward1)
+        picked = xp.mul_scalar(picked, alpha)
     return (g if c.needs[0] else None, picked)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops import derivatives
+from symgrad.ops import derivatives, derivatives_more
 from symgrad.prim.vocab import VOCABULARY
 from symgrad.tensor import Tensor
 
@@ -27,6 +27,8 @@ __all__ = [
     "xp_sgn",
     "xp_mean",
 ]
+
+derivatives.FORMULAS.update(derivatives_more.FORMULAS)
 
 
 def xp_constant(a: np.ndarray) -> Tensor:

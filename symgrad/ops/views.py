@@ -29,6 +29,7 @@ from symgrad.ops.storages import offset_in_memory
 from symgrad.prim.primitive import Primitive, recorded
 from symgrad.prim.structural import Structural
 from symgrad.prim.text import COPIES
+from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["positions", "has_overlap", "copy_slices", "remake_view_histories"]
@@ -203,7 +204,17 @@ def _as_strided_vjp(xp: Any, g: Any, c: Any) -> tuple:
     size = int(np.prod(shape, dtype=np.int64))
     # a view's positions are distinct; as_strided may read one place twice (summed then)
     unique = c.params.get("unique", True)
-    return (xp.reshape(xp.index_put_zeros((size,), c.params["index"], g, unique), shape),)
+    index = c.params["index"]
+    if xp is not INTERPRETERS.tensor or type(g) is not Tensor:
+        return (xp.reshape(xp.index_put_zeros((size,), index, g, unique), shape),)
+    # PyTorch's as_strided_backward: the gradient copied into zeros of the memory (added,
+    # where places repeat), read back as the input (AsStridedBackward0)
+    if unique:
+        memory = xp.index_put_zeros((size,), index, g, True, node="CopySlices")
+    else:
+        flat = xp.reshape(g, (-1,))
+        memory = xp.index_put_zeros((size,), index.reshape(-1), flat, node="IndexAddBackward0")
+    return (_AS_STRIDED(memory, index=np.arange(size).reshape(shape), unique=True),)
 
 
 _AS_STRIDED = Structural(
