@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import symgrad
-from tests._torch_table import table_tests
+from _torch_table import table_tests
 
 _RNG = np.random.default_rng(11)
 X = _RNG.standard_normal((3, 4))
