@@ -30,9 +30,7 @@ def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> 
         )
         return "mean"
     if reduction not in _REDUCTIONS:
-        raise ValueError(
-            f"{reduction} is not a valid value for reduction; use one of {_REDUCTIONS}"
-        )
+        raise ValueError(f"{reduction} is not a valid value for reduction")
     return reduction
 
 
