@@ -439,6 +439,8 @@ CASES = {
             lambda T: T.nn.GRU(4, 5)(T.ones(3, 2, 4), T.zeros(2, 2, 5)),
             lambda T: T.nn.LSTM(4, 5)(T.ones(3, 4), (T.zeros(1, 3, 5), T.zeros(1, 3, 5))),
             lambda T: T.nn.GRU(4, 5)(T.ones(3, 2, 4), T.zeros(1, 5)),
+            lambda T: T.nn.LSTM(4, 5)(T.ones(3, 2, 4), T.zeros(1, 2, 5)),
+            lambda T: T.nn.GRU(4, 5)(T.ones(3, 2, 4), (T.zeros(1, 2, 5),)),
         ),
         (
             ("ValueError", "LSTM: Expected input to be 2D or 3D, got 1D instead"),
@@ -451,6 +453,8 @@ CASES = {
                 "For unbatched 2-D input, hx and cx should also be 2-D but got (3-D, 3-D) tensors",
             ),
             ("RuntimeError", "For batched 3-D input, hx should also be 3-D but got 2-D tensor"),
+            ("IndexError", "index 1 is out of bounds for dimension 0 with size 1"),
+            ("AttributeError", "'tuple' object has no attribute 'dim'"),
         ),
     ),
     "convolution_dtypes": (
