@@ -92,6 +92,31 @@ CASES = {
         _errors(lambda T: _linear(T, (128, 10), T.ones(64, 784))),
         (("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (64x784 and 128x10)"),),
     ),
+    "linear_bias_shapes": (
+        _errors(
+            lambda T: T.nn.functional.linear(T.ones(1, 3), T.ones(3, 3), T.ones(2)),
+            lambda T: T.nn.functional.linear(T.ones(2, 4, 3), T.ones(3, 3), T.ones(2)),
+            lambda T: T.nn.functional.linear(T.ones(1, 3), T.ones(3, 3), T.ones(1, 1, 3)),
+        ),
+        (
+            (
+                "RuntimeError",
+                "The expanded size of the tensor (3) must match the existing size (2) at "
+                "non-singleton dimension 1.  Target sizes: [1, 3].  Tensor sizes: [2]",
+            ),
+            (
+                "RuntimeError",
+                "The expanded size of the tensor (3) must match the existing size (2) at "
+                "non-singleton dimension 1.  Target sizes: [8, 3].  Tensor sizes: [2]",
+            ),
+            (
+                "RuntimeError",
+                "expand(torch.FloatTensor{[1, 1, 3]}, size=[1, 3]): the number of sizes "
+                "provided (2) must be greater or equal to the number of dimensions in the "
+                "tensor (3)",
+            ),
+        ),
+    ),
     "linear_dtypes": (
         _errors(
             lambda T: _linear(T, (3, 2), T.ones(2, 3, dtype=T.float64)),
