@@ -92,6 +92,30 @@ CASES = {
         _errors(lambda T: _linear(T, (128, 10), T.ones(64, 784))),
         (("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (64x784 and 128x10)"),),
     ),
+    "softmax_of_integers": (
+        _errors(
+            lambda T: T.softmax(T.ones(2, 3, dtype=T.long), -1),
+            lambda T: T.softmax(T.ones(2, 3, dtype=T.long), 0),
+            lambda T: T.log_softmax(T.ones(3, dtype=T.int32), 0),
+            lambda T: T.nn.functional.cross_entropy(T.ones(2, 3, dtype=T.long), T.tensor([0, 1])),
+            lambda T: T.nn.functional.cross_entropy(
+                T.ones(2, 3, 4, dtype=T.long), T.ones(2, 4, dtype=T.long)
+            ),
+        ),
+        (
+            ("NotImplementedError", "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'"),
+            ("NotImplementedError", "\"softmax_kernel_impl\" not implemented for 'Long'"),
+            (
+                "NotImplementedError",
+                "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Int'",
+            ),
+            (
+                "NotImplementedError",
+                "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Long'",
+            ),
+            ("NotImplementedError", "\"log_softmax_kernel_impl\" not implemented for 'Long'"),
+        ),
+    ),
     "linear_bias_shapes": (
         _errors(
             lambda T: T.nn.functional.linear(T.ones(1, 3), T.ones(3, 3), T.ones(2)),
