@@ -30,9 +30,7 @@ def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> 
         )
         return "mean"
     if reduction not in _REDUCTIONS:
-        raise ValueError(
-            f"{reduction} is not a valid value for reduction; use one of {_REDUCTIONS}"
-        )
+        raise ValueError(f"{reduction} is not a valid value for reduction")
     return reduction
 
 
@@ -86,11 +84,16 @@ def check_rnn_state_ranks(states: tuple, unbatched: bool, lstm: bool) -> None:
     """PyTorch's error for an initial state of another rank than the input's: 2-D for an
     unbatched input, 3-D for a batch."""
     rank = 2 if unbatched else 3
-    if any(isinstance(t, Tensor) and t.ndim != rank for t in states):
-        kind = "unbatched 2-D" if unbatched else "batched 3-D"
-        found = ", ".join(f"{t.ndim}-D" for t in states)
+    kind = "unbatched 2-D" if unbatched else "batched 3-D"
+    # read as PyTorch reads them (hx[0].dim(), hx[1].dim(); hx.dim()), so a state of the wrong
+    # kind, such as one tensor given to an LSTM, fails with PyTorch's IndexError/AttributeError
+    if lstm:
+        if states[0].dim() != rank or states[1].dim() != rank:
+            raise RuntimeError(
+                f"For {kind} input, hx and cx should also be {rank}-D but got "
+                f"({states[0].dim()}-D, {states[1].dim()}-D) tensors"
+            )
+    elif states[0].dim() != rank:
         raise RuntimeError(
-            f"For {kind} input, hx and cx should also be {rank}-D but got ({found}) tensors"
-            if lstm
-            else f"For {kind} input, hx should also be {rank}-D but got {found} tensor"
+            f"For {kind} input, hx should also be {rank}-D but got {states[0].dim()}-D tensor"
         )

@@ -308,14 +308,13 @@ def cross_entropy(
     if target._data.shape == input._data.shape:  # class probabilities
         if not target.dtype.is_floating_point:
             raise RuntimeError(
-                f"cross_entropy: Expected floating point type for target with class "
-                f"probabilities, got {target.dtype!r}; a target of the input's shape "
-                f"{list(input.shape)} holds probabilities (class indices have no class dim)"
+                "Expected floating point type for target with class probabilities, got "
+                f"{target.dtype.scalar_type}\n(cross_entropy: a target of the input's shape "
+                f"{list(input.shape)} holds probabilities, of {target.dtype!r} here; class "
+                "indices have no class dim)"
             )
         if ignore_index >= 0:
-            raise RuntimeError(
-                "cross_entropy: ignore_index is not supported for floating point target"
-            )
+            raise RuntimeError("ignore_index is not supported for floating point target")
         return _probabilities_loss(log_softmax(input, dim), target, weight, dim, smoothing, r)
     logp = log_softmax(input, dim)
     loss = _nll_loss(logp, target, weight, ignore_index, r)
@@ -330,9 +329,7 @@ def cross_entropy(
 
 def _smoothing(label_smoothing: float) -> float:
     if label_smoothing > 1.0:
-        raise RuntimeError(
-            f"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}"
-        )
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     return label_smoothing if label_smoothing > 0.0 else 0.0  # PyTorch ignores a negative one
 
 

@@ -40,10 +40,7 @@ class Parameter(Tensor):
         if data is None:
             data = Tensor._make(np.zeros((0,), dtypes.get_default_dtype().numpy))
         if not isinstance(data, Tensor):
-            raise TypeError(
-                f"Parameter(): data must be a Tensor, got {type(data).__name__}; wrap it "
-                "first, e.g. nn.Parameter(symgrad.tensor(data))"
-            )
+            _check_detachable(data)
         p = object.__new__(cls)
         _init(p, data._data, None)
         p._requires_grad = False
@@ -310,3 +307,16 @@ def is_lazy(param: Any) -> bool:
     (True, False)
     """
     return isinstance(param, UninitializedTensorMixin)
+
+
+def _check_detachable(data: Any) -> None:
+    """PyTorch calls ``data.detach()``: data without that method fails with Python's own
+    AttributeError there; anything else that is not a tensor can't become a Parameter."""
+    try:
+        data.detach  # noqa: B018 - the attribute lookup is the check
+    except AttributeError as error:
+        raise AttributeError(
+            f"{error}\n(Parameter() takes a tensor: wrap the data first, e.g. "
+            "nn.Parameter(symgrad.tensor(data)))"
+        ) from None
+    raise TypeError(f"Parameter(): data must be a Tensor, got {type(data).__name__}")

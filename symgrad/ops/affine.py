@@ -158,7 +158,7 @@ def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     if b.shape[1] != c.shape[0]:
         raise RuntimeError(_cannot_multiply(b.shape[0], b.shape[1], c.shape))
     if a.ndim != 1 or a.shape[0] != c.shape[1]:  # other than the usual bias, one per output
-        _check_bias(a.shape, (b.shape[0], c.shape[1]))
+        _check_bias(bias, (b.shape[0], c.shape[1]))
     # the kernel called here rather than through the primitive's call: linear's hot path
     token = silence()
     try:
@@ -168,13 +168,27 @@ def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     return _ADDMM.record((bias, mat1, mat2), {}, out)
 
 
-def _check_bias(shape: tuple, out_shape: tuple) -> None:
-    if len(shape) > 2 or any(n not in (1, m) for n, m in zip(shape[::-1], out_shape[::-1])):
+def _check_bias(bias: Tensor, out_shape: tuple) -> None:
+    """PyTorch's errors for a bias that its ``expand`` to the output's shape refuses."""
+    shape = tuple(bias.shape)
+    hint = (
+        f"\n(linear: the bias of shape {list(shape)} can't be added to the output of shape "
+        f"{list(out_shape)}: give a bias of shape [{out_shape[1]}], the weight's first size)"
+    )
+    if len(shape) > 2:
         raise RuntimeError(
-            f"linear: the bias of shape {list(shape)} can't be added to the output of shape "
-            f"{list(out_shape)} (it must broadcast to it: give a bias of shape "
-            f"[{out_shape[1]}], the weight's first size)"
+            f"expand(torch.{bias.dtype.scalar_type}Tensor{{{list(shape)}}}, "
+            f"size={list(out_shape)}): the number of sizes provided ({len(out_shape)}) must be "
+            f"greater or equal to the number of dimensions in the tensor ({len(shape)})" + hint
         )
+    for i in range(-1, -len(shape) - 1, -1):  # PyTorch checks from the last dimension
+        n, m = out_shape[i], shape[i]
+        if m not in (1, n):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({n}) must match the existing size ({m}) at "
+                f"non-singleton dimension {len(out_shape) + i}.  Target sizes: "
+                f"{list(out_shape)}.  Tensor sizes: {list(shape)}" + hint
+            )
 
 
 def _cannot_multiply(rows: int, k: int, mat2_shape: tuple) -> str:

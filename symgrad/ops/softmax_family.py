@@ -298,12 +298,17 @@ def _softmax_dim(input: Tensor, dim: Any, dtype: Any, op: str) -> tuple[Tensor, 
         raise TypeError(f"{op}() missing 1 required positional argument: 'dim' (e.g. dim=-1)")
     if dtype is not None:
         input = input.to(dtypes.as_dtype(dtype, op))
+    d = _wrap_dim(dim, input._data.ndim)
     if input._data.dtype.kind != "f":
+        # the name of the ATen CPU kernel that refuses it: one for the last dim, one for others
+        kernel = "log_softmax" if op == "log_softmax" else "softmax"
+        kernel += "_lastdim" if d == max(input._data.ndim - 1, 0) else ""
         raise NotImplementedError(
-            f"softmax and log_softmax are not implemented for {input.dtype!r} tensors; pass "
-            "dtype=symgrad.float32 (or float64), or convert with .float()"
+            f"\"{kernel}_kernel_impl\" not implemented for '{input.dtype.scalar_type}'\n"
+            f"(softmax and log_softmax are not implemented for {input.dtype!r} tensors; pass "
+            "dtype=symgrad.float32 (or float64), or convert with .float())"
         )
-    return input, _wrap_dim(dim, input._data.ndim)
+    return input, d
 
 
 def softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:

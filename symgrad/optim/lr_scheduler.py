@@ -104,9 +104,10 @@ class LRScheduler:
             elif "initial_lr" not in group:
                 raise KeyError(
                     f"param 'initial_lr' is not specified in param_groups[{i}] when resuming "
-                    "a scheduler with last_epoch >= 0: load the optimizer's state_dict (which "
-                    "holds it) before creating the scheduler, or leave last_epoch at -1 for "
-                    "a fresh run"
+                    "scheduler with last_epoch >= 0.\nThis typically happens when:\n1. You're "
+                    "trying to resume training from a checkpoint but haven't properly loaded "
+                    "the optimizer state\n2. You're using last_epoch >= 0 for a fresh training "
+                    "run (not recommended)"
                 )
         self.base_lrs: list[Any] = _group_values(optimizer, "initial_lr")
         self.last_epoch = last_epoch

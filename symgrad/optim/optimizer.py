@@ -355,13 +355,18 @@ def addcmul_(x: Tensor, t1: Tensor, t2: Tensor, value: float = 1.0) -> Tensor:
     return x.addcmul_(t1, t2, value=value)
 
 
-def check_nonnegative(*named: tuple[str, float]) -> None:
+def check_nonnegative(*named: tuple[str, float], floor: float | None = None) -> None:
     """Raise PyTorch's ``ValueError("Invalid <what>: <value>")`` for the first negative
-    hyperparameter among ``(what, value)`` pairs."""
+    hyperparameter among ``(what, value)`` pairs.
+
+    PyTorch's optimizers write the test as ``not 0.0 <= value``, SGD's as ``value < 0.0``
+    (``floor=0.0``), which a value that is not a number meets with a TypeError naming the
+    operands in that order.
+    """
     for what, value in named:
         if isinstance(value, Tensor) and value.numel() != 1 and what == "learning rate":
             raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= value:
+        if (value < floor) if floor is not None else not 0.0 <= value:
             raise ValueError(f"Invalid {what}: {value}")
 
 

@@ -275,7 +275,8 @@ class SequentialLR(LRScheduler):
             if scheduler.optimizer is not optimizer:
                 raise ValueError(
                     "SequentialLR expects all schedulers to belong to the same optimizer, but "
-                    f"the scheduler at index {i} has another one."
+                    f"got scheduler {type(scheduler).__name__} at index {i} has "
+                    f"{scheduler.optimizer}, which is different from {type(optimizer).__name__}."
                 )
         if len(milestones) != len(schedulers) - 1:
             raise ValueError(

@@ -52,6 +52,7 @@ class SGD(Optimizer):
             ("learning rate", lr),
             ("momentum value", momentum),
             ("weight_decay value", weight_decay),
+            floor=0.0,
         )
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")

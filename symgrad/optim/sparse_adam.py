@@ -42,6 +42,12 @@ class SparseAdam(Optimizer):
         eps: float = 1e-8,
         maximize: bool = False,
     ) -> None:
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        # unlike Adam's, SparseAdam's learning rate and epsilon must be positive
+        for what, value in (("learning rate", lr), ("epsilon value", eps)):
+            if not 0.0 < value:
+                raise ValueError(f"Invalid {what}: {value}")
         check_adam_like(lr, betas, eps, 0.0)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "maximize": maximize}
         super().__init__(params, defaults)

@@ -92,6 +92,55 @@ CASES = {
         _errors(lambda T: _linear(T, (128, 10), T.ones(64, 784))),
         (("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (64x784 and 128x10)"),),
     ),
+    "softmax_of_integers": (
+        _errors(
+            lambda T: T.softmax(T.ones(2, 3, dtype=T.long), -1),
+            lambda T: T.softmax(T.ones(2, 3, dtype=T.long), 0),
+            lambda T: T.log_softmax(T.ones(3, dtype=T.int32), 0),
+            lambda T: T.nn.functional.cross_entropy(T.ones(2, 3, dtype=T.long), T.tensor([0, 1])),
+            lambda T: T.nn.functional.cross_entropy(
+                T.ones(2, 3, 4, dtype=T.long), T.ones(2, 4, dtype=T.long)
+            ),
+        ),
+        (
+            ("NotImplementedError", "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'"),
+            ("NotImplementedError", "\"softmax_kernel_impl\" not implemented for 'Long'"),
+            (
+                "NotImplementedError",
+                "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Int'",
+            ),
+            (
+                "NotImplementedError",
+                "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Long'",
+            ),
+            ("NotImplementedError", "\"log_softmax_kernel_impl\" not implemented for 'Long'"),
+        ),
+    ),
+    "linear_bias_shapes": (
+        _errors(
+            lambda T: T.nn.functional.linear(T.ones(1, 3), T.ones(3, 3), T.ones(2)),
+            lambda T: T.nn.functional.linear(T.ones(2, 4, 3), T.ones(3, 3), T.ones(2)),
+            lambda T: T.nn.functional.linear(T.ones(1, 3), T.ones(3, 3), T.ones(1, 1, 3)),
+        ),
+        (
+            (
+                "RuntimeError",
+                "The expanded size of the tensor (3) must match the existing size (2) at "
+                "non-singleton dimension 1.  Target sizes: [1, 3].  Tensor sizes: [2]",
+            ),
+            (
+                "RuntimeError",
+                "The expanded size of the tensor (3) must match the existing size (2) at "
+                "non-singleton dimension 1.  Target sizes: [8, 3].  Tensor sizes: [2]",
+            ),
+            (
+                "RuntimeError",
+                "expand(torch.FloatTensor{[1, 1, 3]}, size=[1, 3]): the number of sizes "
+                "provided (2) must be greater or equal to the number of dimensions in the "
+                "tensor (3)",
+            ),
+        ),
+    ),
     "linear_dtypes": (
         _errors(
             lambda T: _linear(T, (3, 2), T.ones(2, 3, dtype=T.float64)),
@@ -439,6 +488,8 @@ CASES = {
             lambda T: T.nn.GRU(4, 5)(T.ones(3, 2, 4), T.zeros(2, 2, 5)),
             lambda T: T.nn.LSTM(4, 5)(T.ones(3, 4), (T.zeros(1, 3, 5), T.zeros(1, 3, 5))),
             lambda T: T.nn.GRU(4, 5)(T.ones(3, 2, 4), T.zeros(1, 5)),
+            lambda T: T.nn.LSTM(4, 5)(T.ones(3, 2, 4), T.zeros(1, 2, 5)),
+            lambda T: T.nn.GRU(4, 5)(T.ones(3, 2, 4), (T.zeros(1, 2, 5),)),
         ),
         (
             ("ValueError", "LSTM: Expected input to be 2D or 3D, got 1D instead"),
@@ -451,6 +502,8 @@ CASES = {
                 "For unbatched 2-D input, hx and cx should also be 2-D but got (3-D, 3-D) tensors",
             ),
             ("RuntimeError", "For batched 3-D input, hx should also be 3-D but got 2-D tensor"),
+            ("IndexError", "index 1 is out of bounds for dimension 0 with size 1"),
+            ("AttributeError", "'tuple' object has no attribute 'dim'"),
         ),
     ),
     "convolution_dtypes": (

@@ -493,3 +493,43 @@ def test_logits_loss_gradient_graph_matches_pytorch(reduction, weighted):
     torch = pytest.importorskip("torch")
     found = _logits_gradient_nodes(torch, reduction, weighted)
     assert found == _LOGITS_GRADIENT_NODES[reduction, weighted]
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: SF.cross_entropy(
+                symgrad.zeros(2, 3), symgrad.tensor([0, 1]), label_smoothing=1.5
+            ),
+            RuntimeError,
+            "label_smoothing must be between 0.0 and 1.0. Got: 1.5",
+        ),
+        (
+            lambda: SF.cross_entropy(symgrad.zeros(2, 3), symgrad.zeros(2, 3), ignore_index=0),
+            RuntimeError,
+            "ignore_index is not supported for floating point target",
+        ),
+        (
+            lambda: SF.cross_entropy(symgrad.zeros(2, 3), symgrad.tensor([0, 1]), reduction="avg"),
+            ValueError,
+            "avg is not a valid value for reduction",
+        ),
+        (
+            lambda: SF.mse_loss(symgrad.zeros(2), symgrad.zeros(2), reduction="avg"),
+            ValueError,
+            "avg is not a valid value for reduction",
+        ),
+    ],
+)
+def test_error_messages_are_pytorchs_word_for_word(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_probability_targets_of_integers_name_pytorchs_scalar_type_first():
+    with pytest.raises(RuntimeError) as info:
+        SF.cross_entropy(symgrad.zeros(2, 3), symgrad.zeros(2, 3, dtype=symgrad.long))
+    expected = "Expected floating point type for target with class probabilities, got Long"
+    assert str(info.value).split("\n")[0] == expected

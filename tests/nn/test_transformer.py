@@ -78,3 +78,23 @@ def test_against_torch(batch_first, norm_first):
         outs[-1].append(type(a.grad_fn).__name__)
     for o, t in zip(*outs):
         assert o == t if isinstance(o, str) else np.allclose(o, t, atol=1e-5)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_encoder_warns_once_of_mismatched_masks_under_its_own_names(training):
+    """The encoder turns both masks into additive masks before its layers see them, so a bool
+    padding mask with a float ``mask`` warns once, naming the encoder's arguments."""
+    layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, norm_first=True)
+    encoder = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False).train(training)
+    x = symgrad.randn(4, 2, 8)
+    padding = symgrad.tensor([[False, False, True, True], [False] * 4])
+    mask = nn.Transformer.generate_square_subsequent_mask(4)
+    with pytest.warns(UserWarning) as record:
+        out = encoder(x, mask=mask, src_key_padding_mask=padding)
+    assert [str(w.message) for w in record] == [
+        "Support for mismatched src_key_padding_mask and mask is deprecated. Use same type for "
+        "both instead."
+    ]
+    float_padding = symgrad.zeros(2, 4).masked_fill(padding, -math.inf)
+    same = encoder(x, mask=mask, src_key_padding_mask=float_padding)
+    assert np.array_equal(out.detach().numpy(), same.detach().numpy(), equal_nan=True)

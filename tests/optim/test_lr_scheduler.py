@@ -205,3 +205,15 @@ def test_errors_name_the_problem():
     opt = optim.SGD([symgrad.ones(1, requires_grad=True)], lr=0.1)
     with pytest.raises(KeyError, match="'initial_lr' is not specified in param_groups\\[0\\]"):
         lr_scheduler.StepLR(opt, step_size=1, last_epoch=3)
+
+
+def test_resuming_without_initial_lr_gives_pytorchs_message():
+    opt = optim.SGD([symgrad.ones(1, requires_grad=True)], lr=0.1)
+    with pytest.raises(KeyError) as info:
+        lr_scheduler.StepLR(opt, step_size=1, last_epoch=3)
+    assert info.value.args[0] == (
+        "param 'initial_lr' is not specified in param_groups[0] when resuming scheduler with "
+        "last_epoch >= 0.\nThis typically happens when:\n1. You're trying to resume training "
+        "from a checkpoint but haven't properly loaded the optimizer state\n2. You're using "
+        "last_epoch >= 0 for a fresh training run (not recommended)"
+    )

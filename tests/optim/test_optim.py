@@ -255,6 +255,11 @@ def test_param_groups_and_defaults():
     [
         (lambda p: optim.SGD(p, lr=-1), ValueError, "Invalid learning rate: -1"),
         (lambda p: optim.SGD(p, momentum=-1), ValueError, "Invalid momentum value: -1"),
+        (
+            lambda p: optim.SGD(p, lr=None),
+            TypeError,
+            "'<' not supported between instances of 'NoneType' and 'float'",
+        ),
         (lambda p: optim.SGD(p, nesterov=True), ValueError, "Nesterov momentum requires"),
         (lambda p: optim.Adam(p, betas=(1.0, 0.9)), ValueError, "beta parameter at index 0"),
         (lambda p: optim.Adam(p, eps=-1.0), ValueError, "Invalid epsilon value: -1.0"),

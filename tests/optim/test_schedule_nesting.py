@@ -73,3 +73,15 @@ def test_plateau_with_a_new_group_and_a_min_lr_list_says_how_many():
     schedule.step(1.0)
     with pytest.raises(RuntimeError, match="\\(2\\) differs from when .* initialized \\(1\\)"):
         schedule.step(1.0)
+
+
+def test_sequential_schedules_of_another_optimizer_name_both():
+    params = [symgrad.nn.Parameter(symgrad.zeros(1))]
+    opt, other = symgrad.optim.SGD(params, lr=0.1), symgrad.optim.SGD(params, lr=0.1)
+    step = lr_scheduler.StepLR(other, 1)
+    with pytest.raises(ValueError) as info:
+        lr_scheduler.SequentialLR(opt, [step], milestones=[])
+    assert str(info.value) == (
+        "SequentialLR expects all schedulers to belong to the same optimizer, but got scheduler "
+        f"StepLR at index 0 has {other}, which is different from SGD."
+    )

@@ -20,6 +20,8 @@ def test_defaults_and_groups():
     [
         ({"lr": -1.0}, "Invalid learning rate: -1.0"),
         ({"eps": -1.0}, "Invalid epsilon value: -1.0"),
+        ({"lr": 0.0}, "Invalid learning rate: 0.0"),
+        ({"eps": 0.0}, "Invalid epsilon value: 0.0"),
         ({"betas": (1.0, 0.9)}, "Invalid beta parameter at index 0: 1.0"),
         ({"betas": (0.9, -1.0)}, "Invalid beta parameter at index 1: -1.0"),
     ],
@@ -64,3 +66,8 @@ def test_against_torch():
     assert symgrad.optim.SparseAdam([symgrad.zeros(1, requires_grad=True)]).state_dict() == (
         torch.optim.SparseAdam([torch.zeros(1, requires_grad=True)]).state_dict()
     )
+
+
+def test_a_learning_rate_that_is_not_a_number_fails_on_pytorchs_comparison():
+    with pytest.raises(TypeError, match="'<' not supported between instances of 'float' and"):
+        symgrad.optim.SparseAdam([symgrad.zeros(2, requires_grad=True)], lr=None)

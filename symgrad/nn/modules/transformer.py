@@ -340,8 +340,13 @@ class TransformerEncoder(Module):
         src_key_padding_mask: Tensor | None = None,
         is_causal: bool | None = None,
     ) -> Tensor:
-        valid = self._fast_path_positions(src, mask, src_key_padding_mask)
-        padding = src_key_padding_mask if valid is None else ~valid
+        # PyTorch makes both masks additive here, so its layers see no mismatch to warn about
+        padding = canonical_mask(
+            src_key_padding_mask, "src_key_padding_mask", src.dtype, mask, "mask"
+        )
+        mask = canonical_mask(mask, "mask", src.dtype)
+        valid = self._fast_path_positions(src, mask, padding)
+        padding = padding if valid is None else ~valid
         out = src
         for layer in self.layers:
             out = layer(out, src_mask=mask, src_key_padding_mask=padding,
