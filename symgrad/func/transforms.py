@@ -48,7 +48,8 @@ def _check_differentiable(tree: Any, what: str) -> None:
             )
         if not x.dtype.is_floating_point:
             raise RuntimeError(
-                f"{what}: only floating point inputs can be differentiated, got {x.dtype}"
+                "only Tensors of floating point dtype can require gradients\n"
+                f"({what}: only floating point inputs can be differentiated, got {x.dtype})"
             )
 
 
@@ -94,9 +95,7 @@ def _argnums(argnums: Any, n: int, what: str) -> tuple:
         if not isinstance(a, int) or isinstance(a, bool):
             raise RuntimeError(f"{what}: argnums must be int or Tuple[int, ...], got: {type(a)}")
         if not -n <= a < n:
-            raise RuntimeError(
-                f"{what}: Got argnums={a}, but only {n} positional inputs were given"
-            )
+            raise RuntimeError(f"Got argnum={a}, but only {n} positional inputs\n({what})")
     if len(set(a % n for a in nums)) != len(nums):
         raise RuntimeError(f"{what}: argnums must be unique, got {argnums}")
     return tuple(a % n for a in nums)

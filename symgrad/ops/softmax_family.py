@@ -295,15 +295,18 @@ def implicit_dim(name: str, ndim: int, stacklevel: int) -> int:
 
 def _softmax_dim(input: Tensor, dim: Any, dtype: Any, op: str) -> tuple[Tensor, int]:
     if dim is None:
-        raise TypeError(f"{op}() missing 1 required positional argument: 'dim' (e.g. dim=-1)")
+        raise TypeError(f'{op}() missing 1 required positional arguments: "dim"\n(e.g. dim=-1)')
     if dtype is not None:
         input = input.to(dtypes.as_dtype(dtype, op))
+    d = _wrap_dim(dim, input._data.ndim)
     if input._data.dtype.kind != "f":
+        # PyTorch names its kernel, which has a version for the last dimension
+        kernel = f"{op}_lastdim" if d == max(input._data.ndim, 1) - 1 else op
         raise NotImplementedError(
-            f"softmax and log_softmax are not implemented for {input.dtype!r} tensors; pass "
-            "dtype=symgrad.float32 (or float64), or convert with .float()"
+            f"\"{kernel}_kernel_impl\" not implemented for '{input.dtype.scalar_type}'\n"
+            f"(pass dtype=symgrad.float32 (or float64), or convert with .float())"
         )
-    return input, _wrap_dim(dim, input._data.ndim)
+    return input, d
 
 
 def softmax(input: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:

@@ -1,0 +1,93 @@
+"""Misuse that PyTorch reports in a fixed sentence gets that sentence first (symgrad may add
+a hint on the lines after it): softmax of integers or without ``dim``, a gradient hook that
+returns no tensor, ``torch.func`` transforms given integers or an ``argnums`` out of range."""
+
+from __future__ import annotations
+
+import pytest
+
+import symgrad
+
+
+def _ints(T):
+    return T.arange(6).reshape(2, 3)
+
+
+def _hook_returns_a_number(T):
+    x = T.ones(2, requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: 5)
+    y.sum().backward()
+
+
+# name -> (call, exception type, the first line of PyTorch's message)
+CASES = {
+    "softmax_method_without_dim": (
+        lambda T: T.ones(2, 3).softmax(),
+        TypeError,
+        'softmax() missing 1 required positional arguments: "dim"',
+    ),
+    "log_softmax_method_without_dim": (
+        lambda T: T.ones(2, 3).log_softmax(),
+        TypeError,
+        'log_softmax() missing 1 required positional arguments: "dim"',
+    ),
+    "softmax_of_ints_last_dim": (
+        lambda T: _ints(T).softmax(1),
+        NotImplementedError,
+        "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'",
+    ),
+    "softmax_of_ints_first_dim": (
+        lambda T: T.softmax(_ints(T), 0),
+        NotImplementedError,
+        "\"softmax_kernel_impl\" not implemented for 'Long'",
+    ),
+    "log_softmax_of_int32_last_dim": (
+        lambda T: _ints(T).int().log_softmax(-1),
+        NotImplementedError,
+        "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Int'",
+    ),
+    "hook_returns_a_number": (
+        _hook_returns_a_number,
+        TypeError,
+        "expected Variable, but hook returned 'int'",
+    ),
+    "func_grad_of_ints": (
+        lambda T: T.func.grad(lambda x: x.sum())(T.ones(2, dtype=T.long)),
+        RuntimeError,
+        "only Tensors of floating point dtype can require gradients",
+    ),
+    "func_jacrev_of_ints": (
+        lambda T: T.func.jacrev(lambda x: x.sum())(T.ones(2, dtype=T.long)),
+        RuntimeError,
+        "only Tensors of floating point dtype can require gradients",
+    ),
+    "func_grad_argnums_out_of_range": (
+        lambda T: T.func.grad(lambda x: x.sum(), argnums=1)(T.ones(2)),
+        RuntimeError,
+        "Got argnum=1, but only 1 positional inputs",
+    ),
+    "func_grad_negative_argnums_out_of_range": (
+        lambda T: T.func.grad(lambda x, y: x.sum(), argnums=(0, -3))(T.ones(2), T.ones(2)),
+        RuntimeError,
+        "Got argnum=-3, but only 2 positional inputs",
+    ),
+}
+
+
+def _first_line(T, name):
+    call, kind, _ = CASES[name]
+    with pytest.raises(kind) as error:
+        call(T)
+    return str(error.value).split("\n")[0]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_symgrad(name):
+    assert _first_line(symgrad, name) == CASES[name][2]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_pytorch(name):
+    torch = pytest.importorskip("torch")
+    assert _first_line(torch, name) == CASES[name][2]
