@@ -1,6 +1,7 @@
 """Misuse that PyTorch reports in a fixed sentence gets that sentence first (symgrad may add
 a hint on the lines after it): softmax of integers or without ``dim``, a gradient hook that
-returns no tensor, ``torch.func`` transforms given integers or an ``argnums`` out of range."""
+returns no tensor, masked_fill of a mask that is not boolean or a value with dimensions,
+``torch.func`` transforms given integers or an ``argnums`` out of range."""
 
 from __future__ import annotations
 
@@ -51,6 +52,22 @@ CASES = {
         _hook_returns_a_number,
         TypeError,
         "expected Variable, but hook returned 'int'",
+    ),
+    "masked_fill_of_an_int_mask": (
+        lambda T: T.zeros(3).masked_fill(T.tensor([1, 0, 1]), 2.0),
+        RuntimeError,
+        "masked_fill_ only supports boolean masks, but got mask with dtype long int",
+    ),
+    "masked_fill_of_a_float_mask_in_place": (
+        lambda T: T.zeros(3).masked_fill_(T.tensor([1.0, 0.0, 1.0]), 2.0),
+        RuntimeError,
+        "masked_fill_ only supports boolean masks, but got mask with dtype float",
+    ),
+    "masked_fill_of_a_value_with_dimensions": (
+        lambda T: T.zeros(3).masked_fill(T.tensor([True, False, True]), T.ones(1)),
+        RuntimeError,
+        "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 "
+        "dimension(s).",
     ),
     "func_grad_of_ints": (
         lambda T: T.func.grad(lambda x: x.sum())(T.ones(2, dtype=T.long)),
