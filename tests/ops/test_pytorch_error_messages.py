@@ -69,6 +69,26 @@ CASES = {
         "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 "
         "dimension(s).",
     ),
+    "func_grad_of_a_number": (
+        lambda T: T.func.grad(lambda x: x.sum())(3.0),
+        ValueError,
+        "Thing passed to transform API must be Tensor, got <class 'float'>",
+    ),
+    "func_grad_aux_not_a_tensor": (
+        lambda T: T.func.grad(lambda x: (x.sum(), 1), has_aux=True)(T.ones(2)),
+        RuntimeError,
+        "Expected tensors, got unsupported type <class 'int'>",
+    ),
+    "func_grad_argnums_not_an_int": (
+        lambda T: T.func.grad(lambda x: x.sum(), argnums=1.5)(T.ones(2)),
+        RuntimeError,
+        "argnums must be int or Tuple[int, ...], got: <class 'float'>",
+    ),
+    "func_grad_argnums_repeated": (
+        lambda T: T.func.grad(lambda x: x.sum(), argnums=(0, 0))(T.ones(2)),
+        RuntimeError,
+        "argnums elements must be unique, got (0, 0)",
+    ),
     "func_grad_of_ints": (
         lambda T: T.func.grad(lambda x: x.sum())(T.ones(2, dtype=T.long)),
         RuntimeError,
