@@ -46,6 +46,9 @@ def grad(
             FutureWarning,
             stacklevel=2,
         )
+    inputs = as_list(inputs)  # (once: a generator such as model.parameters() is read once)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if not is_grads_batched:
         return _engine_grad(
             outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,

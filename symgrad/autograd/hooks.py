@@ -123,8 +123,8 @@ def checked_hook_result(hook: Any, old: Tensor, new: Any) -> Tensor | None:
     name = getattr(hook, "__name__", repr(hook))
     if not isinstance(new, Tensor):
         raise TypeError(
-            f"hook '{name}' returned a {type(new).__name__}; a gradient hook must return a "
-            "Tensor or None"
+            f"expected Variable, but hook returned '{type(new).__name__}'\n(hook '{name}': a "
+            "gradient hook must return a Tensor or None)"
         )
     if new.shape != old.shape:
         raise RuntimeError(

@@ -97,7 +97,7 @@ class MixtureSameFamily(Distribution):
         """The mixture probabilities shaped ``(..., k, 1, ...)`` against the components'
         moments (batch dimensions broadcast from the right)."""
         probs = self.mixture_distribution.probs
-        return probs.reshape(*probs.shape, *([1] * self._event_ndims))
+        return probs.reshape((*probs.shape, *([1] * self._event_ndims)))
 
     @property
     def mean(self) -> Tensor:

@@ -81,8 +81,8 @@ def _block(rows: Any, o: Tensor, x: Tensor, forward: bool) -> Tensor:
         rows = rows.movedim(0, -1)
         return rows.unflatten(-1, tuple(x.shape)) if x.ndim else rows.squeeze(-1)
     if type(rows) is Tensor:  # PyTorch's rows are stacked: its Jacobian is their view
-        return rows.contiguous().view(*o.shape, *x.shape)
-    return rows.reshape(*o.shape, *x.shape)
+        return rows.contiguous().view((*o.shape, *x.shape))
+    return rows.reshape((*o.shape, *x.shape))
 
 
 def _reverse_jacobians(func: Callable, primals: list, has_aux: bool, chunk_size: Any) -> tuple:

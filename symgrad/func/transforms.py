@@ -43,12 +43,13 @@ def _check_differentiable(tree: Any, what: str) -> None:
     for x in tree_leaves(tree):
         if not isinstance(x, Tensor):
             raise ValueError(
-                f"{what}: Thing passed to transform API must be Tensor, got {type(x)} (every "
+                f"Thing passed to transform API must be Tensor, got {type(x)}\n({what}: every "
                 "leaf of a differentiated argument must be a tensor)"
             )
         if not x.dtype.is_floating_point:
             raise RuntimeError(
-                f"{what}: only floating point inputs can be differentiated, got {x.dtype}"
+                "only Tensors of floating point dtype can require gradients\n"
+                f"({what}: only floating point inputs can be differentiated, got {x.dtype})"
             )
 
 
@@ -83,8 +84,8 @@ def _check_aux(aux: Any, what: str) -> None:
     for leaf in tree_leaves(aux):
         if not isinstance(leaf, Tensor):
             raise RuntimeError(
-                f"{what}: Expected tensors, got unsupported type {type(leaf)} in the auxiliary "
-                "output (aux must be a pytree of tensors)"
+                f"Expected tensors, got unsupported type {type(leaf)}\n({what}: in the "
+                "auxiliary output, which must be a pytree of tensors)"
             )
 
 
@@ -92,13 +93,11 @@ def _argnums(argnums: Any, n: int, what: str) -> tuple:
     nums = argnums if isinstance(argnums, tuple) else (argnums,)
     for a in nums:
         if not isinstance(a, int) or isinstance(a, bool):
-            raise RuntimeError(f"{what}: argnums must be int or Tuple[int, ...], got: {type(a)}")
+            raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(a)}\n({what})")
         if not -n <= a < n:
-            raise RuntimeError(
-                f"{what}: Got argnums={a}, but only {n} positional inputs were given"
-            )
+            raise RuntimeError(f"Got argnum={a}, but only {n} positional inputs\n({what})")
     if len(set(a % n for a in nums)) != len(nums):
-        raise RuntimeError(f"{what}: argnums must be unique, got {argnums}")
+        raise RuntimeError(f"argnums elements must be unique, got {argnums}\n({what})")
     return tuple(a % n for a in nums)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_tensor
-from symgrad._data import check_fill
+from symgrad._data import broadcast_mismatch, check_fill
 from symgrad._memory_format import kept_layout
 from symgrad._meta import NO_DATA, MetaArray
 from symgrad._silent import cast, through_float
@@ -389,9 +389,10 @@ def copy_(x: Tensor, src: Any) -> Tensor:
     try:
         shape = np.broadcast_shapes(src.shape, x.shape)
     except ValueError:
+        mismatch = broadcast_mismatch([list(x.shape), list(src.shape)])[2:-1]
         raise RuntimeError(
-            f"copy_: the source of shape {list(src.shape)} can't be broadcast to the "
-            f"destination's shape {list(x.shape)}"
+            f"{mismatch[:1].upper()}{mismatch[1:]}\n(copy_: the source of shape {list(src.shape)} "
+            f"can't be broadcast to the destination's shape {list(x.shape)})"
         ) from None
     if shape != tuple(x.shape):
         raise RuntimeError(

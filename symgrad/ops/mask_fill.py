@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad import dtypes
 from symgrad._arguments import require_tensor
 from symgrad._data import check_fill
 from symgrad._tracing import TRACE, data_params, data_value
@@ -77,8 +78,8 @@ def _batched_masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     """Inside ``vmap``, each element's own mask (or fill value): ``where`` on the whole batch."""
     if isinstance(value, Tensor) and value.ndim != 0:
         raise RuntimeError(
-            "masked_fill only supports a 0-dimensional value tensor, but got tensor with "
-            f"{value.ndim} dimension(s)"
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s)."
         )
     if isinstance(value, Tensor) and value.dtype is not input.dtype:
         value = value.to(input.dtype)
@@ -93,8 +94,8 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     require_tensor("masked_fill", "mask", 1, mask)
     if mask._data.dtype != np.bool_:
         raise RuntimeError(
-            f"masked_fill only supports boolean masks, but got mask with dtype {mask.dtype}; "
-            "compare to make one (x > 0)"
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{dtypes.cpp_name(mask.dtype)}\n(compare to make one: x > 0)"
         )
     check_key_device(input, mask)
     m = mask._data
@@ -112,8 +113,8 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError(
-                "masked_fill only supports a 0-dimensional value tensor, but got tensor with "
-                f"{value.ndim} dimension(s)"
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s)."
             )
         if value.dtype is not input.dtype:
             value = value.to(input.dtype)

@@ -295,11 +295,11 @@ def _where(self: Tensor, condition: Any, other: Any) -> Tensor:
     return _op("where")(condition, self, other)
 
 
-def _softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
+def _softmax(self: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     return _op("softmax")(self, dim, dtype)
 
 
-def _log_softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
+def _log_softmax(self: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     return _op("log_softmax")(self, dim, dtype)
 
 

@@ -141,19 +141,13 @@ def _write_view(view: Tensor, value: Any) -> None:
 def _broadcast_source(value: Tensor, shape: tuple) -> Tensor:
     """A value of dimensions copied into a place of another ``shape`` as PyTorch's
     ``copy_to`` makes it: viewed without its leading ones (``ViewBackward0``), then expanded
-    (``ExpandBackward0``); as it is where the shapes match or don't broadcast (the copy's
-    error)."""
+    (``ExpandBackward0``), which raises ``expand``'s error where it does not fit."""
     if not value.ndim or tuple(value.shape) == tuple(shape):
-        return value
-    try:
-        if np.broadcast_shapes(tuple(value.shape), tuple(shape)) != tuple(shape):
-            return value
-    except ValueError:
         return value
     dims = list(value.shape)
     while dims and dims[0] == 1:
         dims.pop(0)
-    value = value.view(dims)
+    value = value.view(dims)  # (PyTorch views the value even when it has no leading 1s)
     return value if tuple(value.shape) == tuple(shape) else value.expand(shape)
 
 

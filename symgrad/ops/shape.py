@@ -127,6 +127,8 @@ def expand(input: Tensor, *size: Any, **keyword: Any) -> Tensor:
     >>> symgrad.ones(2, 1, requires_grad=True).expand(2, 1).grad_fn.name()
     'ExpandBackward0'
     """
+    if not size and not keyword:  # PyTorch's TypeError, even where () would fit
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     if keyword:
         size = keyword_sizes("expand", size, keyword, "size")
     shape = _expanded_shape(input, sizes(size, "expand"))
@@ -184,6 +186,8 @@ def reshape(input: Tensor, *shape: Any, **keyword: Any) -> Tensor:
             [3, 4, 5]])
     """
     input = _tensor(input, "reshape")
+    if not shape and not keyword:  # PyTorch's TypeError, even where () would fit
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     if keyword:
         shape = keyword_sizes("reshape", shape, keyword, "shape")
     new = new_shape(input.shape, shape, "reshape")
@@ -208,6 +212,11 @@ def view(input: Tensor, *shape: Any, **keyword: Any) -> Tensor:
     >>> v._base is x, v.grad_fn
     (True, None)
     """
+    if not shape and not keyword:  # PyTorch's TypeError, even where () would fit
+        raise TypeError(
+            "view() received an invalid combination of arguments - got (), but expected one "
+            "of:\n * (torch.dtype dtype)\n * (tuple of ints size)\n"
+        )
     if keyword:
         shape = keyword_sizes("view", shape, keyword, "size")
     new = new_shape(input.shape, shape, "view")

@@ -295,7 +295,7 @@ def implicit_dim(name: str, ndim: int, stacklevel: int) -> int:
 
 def _softmax_dim(input: Tensor, dim: Any, dtype: Any, op: str) -> tuple[Tensor, int]:
     if dim is None:
-        raise TypeError(f"{op}() missing 1 required positional argument: 'dim' (e.g. dim=-1)")
+        raise TypeError(f'{op}() missing 1 required positional arguments: "dim"\n(e.g. dim=-1)')
     if dtype is not None:
         input = input.to(dtypes.as_dtype(dtype, op))
     d = _wrap_dim(dim, input._data.ndim)

@@ -82,6 +82,8 @@ def repeat(input: Tensor, *repeats: Any, **keyword: Any) -> Tensor:
     tensor([[1., 2., 1., 2.],
             [1., 2., 1., 2.]])
     """
+    if not repeats and not keyword:  # PyTorch's TypeError, even where () would fit
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     if keyword:
         repeats = keyword_sizes("repeat", repeats, keyword, "repeats")
     reps = sizes(repeats, "repeat")
@@ -103,7 +105,7 @@ def tile(input: Tensor, dims: Any) -> Tensor:
         raise TypeError("tile(): argument 'dims' (position 2) must be tuple of ints, not bool")
     dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
     dims = (1,) * (input.ndim - len(dims)) + dims
-    return repeat(input, *dims)
+    return repeat(input, dims)
 
 
 def repeat_interleave(
@@ -171,7 +173,7 @@ def repeat_interleave(
     out_shape = list(x.shape)
     out_shape[d] = n * repeats
     cloned = expand(moved, tuple(shape)).clone(memory_format=contiguous_format)
-    return cloned.view(*out_shape)
+    return cloned.view(tuple(out_shape))
 
 
 def repeat_interleave_method(
@@ -281,7 +283,7 @@ def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
             f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
             f"({n}) in the input tensor"
         )
-    return input.view(*input.shape[:d], *sizes, *input.shape[d + 1 :])
+    return input.view((*input.shape[:d], *sizes, *input.shape[d + 1 :]))
 
 
 def broadcast_tensors(*tensors: Tensor) -> tuple:
@@ -428,8 +430,8 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
 
 def _nonzero(a: np.ndarray, as_tuple: bool) -> Any:
     found = np.nonzero(a) if a.ndim else np.nonzero(a.reshape(1))
-    if as_tuple:
-        return tuple(np.asarray(i, dtype=np.int64) for i in found)
+    if as_tuple:  # rows of one (ndim, n) block, each contiguous, as PyTorch's
+        return tuple(np.stack(found).astype(np.int64))
     if not a.ndim:
         return np.zeros((int(bool(a)), 0), np.int64)
     # one column per dimension, each column's indices together, as PyTorch lays them out

@@ -81,10 +81,20 @@ def test_input_that_does_not_require_grad_raises():
         grad((x * 2).sum(), symgrad.ones(2))
 
 
-def test_empty_inputs_raise():
+@pytest.mark.parametrize("inputs", [[], ()])
+def test_empty_inputs_raise(inputs):
     x = leaf([1.0])
-    with pytest.raises(RuntimeError, match="non-empty inputs"):
-        grad(x * 2, [])
+    with pytest.raises(RuntimeError) as error:
+        grad(x * 2, inputs, allow_unused=True)
+    assert str(error.value) == "`inputs` argument to `grad()` cannot be empty."
+
+
+def test_empty_inputs_message_is_pytorchs():
+    torch = pytest.importorskip("torch")
+    x = torch.ones(1, requires_grad=True)
+    with pytest.raises(RuntimeError) as error:
+        torch.autograd.grad(x * 2, [], allow_unused=True)
+    assert str(error.value) == "`inputs` argument to `grad()` cannot be empty."
 
 
 def test_frees_the_graph_unless_retained():
@@ -191,3 +201,9 @@ def test_double_backward_matches_pytorch():
 
     for ours, theirs in zip(run(symgrad), run(torch)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+def test_inputs_from_a_generator():
+    x, w = leaf([1.0, 2.0]), leaf([3.0])
+    gx, gw = grad((x * w).sum(), (t for t in (x, w)))
+    assert gx.tolist() == [3.0, 3.0] and gw.tolist() == [3.0]

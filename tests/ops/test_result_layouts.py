@@ -289,6 +289,13 @@ CASES = {
         lambda T: _layout(T.tensor([[0.0, 1.0], [2.0, 0.0], [3.0, 4.0]]).nonzero()),
         (([[0, 1], [1, 0], [2, 0], [2, 1]], "int64", None), (1, 4), False, False),
     ),
+    "nonzero_as_tuple_contiguous": (
+        lambda T: [
+            (t.tolist(), t.stride(), t.is_contiguous())
+            for t in T.where(T.tensor([[0.0, 1.0], [2.0, 0.0], [3.0, 4.0]]) > 0)
+        ],
+        (((0, 1, 2, 2), (1,), True), ((1, 0, 0, 1), (1,), True)),
+    ),
     "argwhere_column_major": (
         lambda T: T.argwhere(T.tensor([1.0, 0.0, 2.0])).stride(),
         (1, 2),
