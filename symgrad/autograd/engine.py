@@ -339,7 +339,7 @@ def backward(
     if inputs is not None:
         inputs = as_list(inputs)
         if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         targets = targets_of(inputs)
     run = _Run(create_graph, retain_graph, targets, accumulate=True)
     run.execute(roots, start)
@@ -379,7 +379,7 @@ def grad(
     roots = as_list(outputs)
     input_list: Sequence[Tensor] = as_list(inputs)
     if not input_list:
-        raise RuntimeError("grad requires non-empty inputs.")
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = given_gradients(outputs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
