@@ -105,6 +105,23 @@ for _name, _fn, _kernel in [
         lambda T, fn=_fn: _error(lambda: fn(T)),
         ("NotImplementedError", f"\"{_kernel}\" not implemented for 'Half'"),
     )
+CASES["half_lu_solve"] = (
+    lambda T: _error(
+        lambda: T.linalg.lu_solve(_half(T), T.tensor([1, 2], dtype=T.int32), _half(T))
+    ),
+    ("NotImplementedError", "\"linalg.lu_solve_cpu\" not implemented for 'Half'"),
+)
+CASES["integer_lu_solve"] = (
+    lambda T: _error(
+        lambda: T.lu_solve(
+            T.eye(2, dtype=T.long), T.eye(2, dtype=T.long), T.tensor([1, 2], dtype=T.int32)
+        )
+    ),
+    (
+        "RuntimeError",
+        "torch.linalg.lu_solve: Expected a floating point or complex tensor as input. Got Long",
+    ),
+)
 CASES["half_logdet"] = (
     lambda T: _error(lambda: T.logdet(_half(T))),
     ("RuntimeError", "logdet: Low precision dtypes not supported. Got Half"),
