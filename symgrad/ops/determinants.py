@@ -73,8 +73,10 @@ def floating_input(op: str, a: Tensor, half: bool = False) -> None:
         kernel = "linalg_eigh_cpu"  # PyTorch dispatches these before it checks
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{a.dtype.scalar_type}'")
     if a._data.dtype.kind not in "fc":
+        checked_by = "linalg.svd" if op in ("linalg.svdvals", "svd") else op  # (PyTorch's svd)
         raise RuntimeError(
-            f"{op}: Expected a floating point or complex tensor as input. Got {a.dtype.scalar_type}"
+            f"{checked_by}: Expected a floating point or complex tensor as input. Got "
+            f"{a.dtype.scalar_type}"
         )
     if half or a._data.dtype != np.float16:
         return

@@ -140,7 +140,7 @@ def _lu_input(op: str, A: Any) -> None:
         )
     if A._data.dtype.kind not in "fc":
         raise NotImplementedError(
-            f"\"lu_cpu\" not implemented for '{A.dtype.scalar_type}'; use a floating tensor"
+            f"\"lu_cpu\" not implemented for '{A.dtype.scalar_type}'\n(use a floating tensor)"
         )
     floating_input(op, A)
 

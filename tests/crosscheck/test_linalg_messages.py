@@ -122,6 +122,38 @@ CASES["integer_lu_solve"] = (
         "torch.linalg.lu_solve: Expected a floating point or complex tensor as input. Got Long",
     ),
 )
+for _name, _fn in [
+    ("svdvals", lambda T: T.linalg.svdvals(T.eye(2, dtype=T.long))),
+    ("old_svd", lambda T: T.svd(T.eye(2, dtype=T.long))),
+    ("cond", lambda T: T.linalg.cond(T.eye(2, dtype=T.long))),
+]:
+    CASES[f"integer_{_name}"] = (
+        lambda T, fn=_fn: _error(lambda: fn(T)),
+        (
+            "RuntimeError",
+            "linalg.svd: Expected a floating point or complex tensor as input. Got Long",
+        ),
+    )
+CASES["integer_lu_factor"] = (
+    lambda T: _error(lambda: T.linalg.lu_factor(T.eye(2, dtype=T.int32))),
+    ("NotImplementedError", "\"lu_cpu\" not implemented for 'Int'"),
+)
+CASES["dist_of_bools"] = (
+    lambda T: _error(lambda: T.dist(T.ones(2, dtype=T.bool), T.ones(2, dtype=T.bool))),
+    (
+        "RuntimeError",
+        "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+        "`logical_xor()` operator instead.",
+    ),
+)
+CASES["dist_of_a_bool_and_floats"] = (
+    lambda T: _error(lambda: T.dist(T.ones(2, dtype=T.bool), T.ones(2))),
+    (
+        "RuntimeError",
+        "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
+        "to invert a mask, use the `~` or `logical_not()` operator instead.",
+    ),
+)
 CASES["half_logdet"] = (
     lambda T: _error(lambda: T.logdet(_half(T))),
     ("RuntimeError", "logdet: Low precision dtypes not supported. Got Half"),
