@@ -73,14 +73,37 @@ def floating_input(op: str, a: Tensor, half: bool = False) -> None:
         kernel = "linalg_eigh_cpu"  # PyTorch dispatches these before it checks
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{a.dtype.scalar_type}'")
     if a._data.dtype.kind not in "fc":
+        checked_by = "linalg.svd" if op in ("linalg.svdvals", "svd") else op  # (PyTorch's svd)
         raise RuntimeError(
-            f"{op}: Expected a floating point or complex tensor as input. Got {a.dtype.scalar_type}"
+            f"{checked_by}: Expected a floating point or complex tensor as input. Got "
+            f"{a.dtype.scalar_type}"
         )
     if half or a._data.dtype != np.float16:
         return
-    if op in ("linalg.inv", "linalg.slogdet"):  # refused by PyTorch before its kernels
+    if op in ("linalg.inv", "linalg.slogdet", "logdet"):  # refused before PyTorch's kernels
         raise RuntimeError(f"{op}: Low precision dtypes not supported. Got Half")
-    raise NotImplementedError(f"\"{op}\" not implemented for 'Half'; use float32 or float64")
+    kernel = _HALF_KERNELS.get(op, op)
+    raise NotImplementedError(f"\"{kernel}\" not implemented for 'Half'\n(use float32 or float64)")
+
+
+# the CPU kernel PyTorch names when it finds no float16 version of it
+_HALF_KERNELS = {
+    "linalg.eigh": "linalg_eigh_cpu",
+    "linalg.eigvalsh": "linalg_eigh_cpu",
+    "linalg.svd": "linalg_svd_cpu",
+    "linalg.svdvals": "linalg_svd_cpu",
+    "svd": "linalg_svd_cpu",
+    "linalg.qr": "geqrf_cpu",
+    "qr": "geqrf_cpu",
+    "linalg.cholesky": "cholesky_cpu",
+    "cholesky": "cholesky_cpu",
+    "linalg.det": "lu_cpu",
+    "linalg.solve": "lu_cpu",
+    "linalg.lu": "lu_cpu",
+    "linalg.lu_factor": "lu_cpu",
+    "linalg.lu_factor_ex": "lu_cpu",
+    "lu": "lu_cpu",
+}
 
 
 def _per_matrix(xp: Any, s: Any, ndim: int) -> Any:

@@ -10,6 +10,7 @@ import numpy as np
 
 from symgrad import dtypes
 from symgrad.ops.norms import _check_identity, _norm2_vjp, _norm_p, _norm_p_vjp
+from symgrad.ops.operand_checks import bool_subtraction
 from symgrad.prim.structural import Ctx, Structural
 from symgrad.tensor import Tensor
 
@@ -80,6 +81,8 @@ def dist(input: Tensor, other: Tensor, p: Any = 2) -> Tensor:
                 f"dist(): argument '{name}' (position {position}) must be Tensor, not "
                 f"{type(t).__name__}"
             )
+    if input.dtype is dtypes.bool_ or other.dtype is dtypes.bool_:  # PyTorch subtracts first
+        raise bool_subtraction(input, other)
     d = dtypes.promote_types(input.dtype, other.dtype)
     if not d.is_floating_point:
         raise RuntimeError(

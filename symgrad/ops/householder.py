@@ -144,7 +144,7 @@ def _tensors(op: str, *named: tuple) -> None:
 def _floating(kernel: str, t: Tensor) -> None:
     if t._data.dtype.kind not in "fc" or t._data.dtype == np.float16:
         raise NotImplementedError(
-            f"\"{kernel}\" not implemented for '{t.dtype.scalar_type}'; use float32 or float64"
+            f"\"{kernel}\" not implemented for '{t.dtype.scalar_type}'\n(use float32 or float64)"
         )
 
 

@@ -45,7 +45,7 @@ def _checked_factor(op: str, A: Any, hermitian: Any) -> tuple:
         )
     if A._data.dtype == np.float16:
         raise NotImplementedError(
-            "\"ldl_factor_kernel_cpu\" not implemented for 'Half'; use float32 or float64"
+            "\"ldl_factor_kernel_cpu\" not implemented for 'Half'\n(use float32 or float64)"
         )
     return _LDL_FACTOR(A)
 

@@ -56,6 +56,10 @@ def matrix_norm(
         raise RuntimeError(
             "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
         )
+    if len(dim) != 2:  # (PyTorch prints the dims apart by spaces)
+        raise RuntimeError(
+            f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}"
+        )
     d0, d1 = (_wrap_dim(d, A.ndim) for d in dim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
@@ -104,20 +108,24 @@ def linalg_norm(
     """
     if isinstance(dim, int):
         dim = (dim,)
+    if dim is not None and len(dim) not in (1, 2):
+        raise RuntimeError(
+            f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dim)}"
+        )
+    if dim is None and ord is not None and A.ndim not in (1, 2):
+        raise RuntimeError(
+            "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+            f"{A.ndim}D."
+        )
+    if isinstance(ord, str):  # a named norm is a matrix norm, whatever the input or dim
+        return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
     if dim is not None:
         if len(dim) == 1:
             return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
         return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
-    if ord is None:
-        return vector_norm(A, 2, None, keepdim, dtype=dtype)
-    if A.ndim == 2:
+    if ord is not None and A.ndim == 2:
         return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype)
-    if A.ndim == 1:
-        return vector_norm(A, ord, None, keepdim, dtype=dtype)
-    raise RuntimeError(
-        "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
-        f"{A.ndim}D."
-    )
+    return vector_norm(A, 2 if ord is None else ord, None, keepdim, dtype=dtype)
 
 
 def _empty_maximum(A: Tensor, dims: tuple, keepdim: bool, dtype: Any = None) -> Tensor:

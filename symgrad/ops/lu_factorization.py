@@ -140,7 +140,7 @@ def _lu_input(op: str, A: Any) -> None:
         )
     if A._data.dtype.kind not in "fc":
         raise NotImplementedError(
-            f"\"lu_cpu\" not implemented for '{A.dtype.scalar_type}'; use a floating tensor"
+            f"\"lu_cpu\" not implemented for '{A.dtype.scalar_type}'\n(use a floating tensor)"
         )
     floating_input(op, A)
 
@@ -218,7 +218,11 @@ def lu(*args: Any, **kwargs: Any) -> Any:
 def _old_lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) -> Any:
     warnings.warn(
         "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex "
-        "and will be removed in a future PyTorch release.",
+        "and will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, "
+        "compute_pivots)\nshould be replaced with\nLU, pivots = torch.linalg.lu_factor(A, "
+        "compute_pivots)\nand\nLU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)"
+        "\nshould be replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, "
+        "compute_pivots)",
         UserWarning,
         stacklevel=3,
     )

@@ -251,6 +251,11 @@ def linalg_lu_solve(
             f"torch.linalg.lu_solve: A must be batches of square matrices, but they are "
             f"{LU.shape[-2]} by {LU.shape[-1]} matrices"
         )
+    if isinstance(LU, Tensor) and LU._data.dtype.kind not in "fc":
+        raise RuntimeError(
+            "torch.linalg.lu_solve: Expected a floating point or complex tensor as input. Got "
+            f"{LU.dtype.scalar_type}"
+        )
     piv = _pivots("linalg.lu_solve", LU, pivots)
     if not isinstance(B, Tensor):
         raise TypeError(f"linalg.lu_solve(): argument 'B' must be Tensor, not {type(B).__name__}")
@@ -269,6 +274,8 @@ def linalg_lu_solve(
             f"({n}x{n} and {B.shape[-2]}x{B.shape[-1]})"
         )
     require_broadcast(B.shape[:-2], LU.shape[:-2])
+    if LU._data.dtype == np.float16:
+        raise NotImplementedError("\"linalg.lu_solve_cpu\" not implemented for 'Half'")
     flags = {"left": bool(left), "adjoint": bool(adjoint)}
     out = _LU_SOLVE(LU, B, pivots=piv, **flags)
     if TRACE.log is not None:  # a compiled program reads the pivots afresh

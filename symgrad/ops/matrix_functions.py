@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from symgrad._arguments import require_same_dtype, require_tensor_sequence, require_tensors
+from symgrad._user_warnings import warn_at_user
 from symgrad.ops.atleast import broadcast_shapes
 from symgrad.ops.determinants import array_dtype, require_broadcast, square_matrices
 from symgrad.ops.linalg import matmul
@@ -18,6 +19,8 @@ from symgrad.prim.vocab import INTERPRETERS
 from symgrad.tensor import Tensor
 
 __all__ = ["matrix_exp", "pinverse", "cross"]
+
+_WARNED: set = set()  # the deprecation warnings given in this process
 
 
 # -- matrix_exp -----------------------------------------------------------------------------------
@@ -311,14 +314,13 @@ def cross(input: Tensor, other: Tensor, dim: Any = None) -> Tensor:
     if type(input) is not Tensor or type(other) is not Tensor:
         require_tensors("cross", input, "other", other)
     if dim is None:
-        import warnings
-
-        warnings.warn(
-            "Using torch.cross without specifying the dim arg is deprecated. Please either "
-            "pass the dim explicitly or simply use torch.linalg.cross.",
-            UserWarning,
-            stacklevel=2,
-        )
+        if "cross" not in _WARNED:  # once per process, as PyTorch's TORCH_WARN_ONCE
+            _WARNED.add("cross")
+            warn_at_user(
+                "Using torch.cross without specifying the dim arg is deprecated.\nPlease either "
+                "pass the dim explicitly or simply use torch.linalg.cross.\nThe default value "
+                "of dim will change to agree with that of linalg.cross in a future release."
+            )
         require_broadcast(input.shape, other.shape)
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
         dim = next((d for d, n in enumerate(shape) if n == 3), -1)

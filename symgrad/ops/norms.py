@@ -135,10 +135,11 @@ def _check_identity(input: Tensor, order: float, dim: Any) -> None:
         empty = _empty_dim(input, dim)
         if empty is None:
             return
-        where = f"the dimension {empty} because this dimension is empty and"
+        # (PyTorch's message runs the dimension into "because")
+        where = f"the dimension {empty}because this dimension is empty and"
     raise RuntimeError(
         f"linalg.vector_norm cannot compute the {p} norm on {where} the operation does not "
-        f"have an identity (input shape {list(input.shape)}); reduce over a non-empty dim"
+        f"have an identity\n(input shape {list(input.shape)}: reduce over a non-empty dim)"
     )
 
 

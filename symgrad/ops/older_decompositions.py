@@ -55,8 +55,10 @@ def cholesky(input: Tensor, upper: bool = False) -> Tensor:
     _deprecated(
         "cholesky",
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in "
-        "a future PyTorch release; for upper=True, torch.linalg.cholesky(A).mH gives the same "
-        "factor of a symmetric positive-definite A.",
+        "a future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+        "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\n"
+        "should be replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce "
+        "equivalent results for all valid (symmetric positive definite) inputs.",
     )
     return _CHOLESKY_OLD(input, upper=bool(upper))[0]
 
@@ -77,8 +79,9 @@ def qr(input: Tensor, some: bool = True) -> Any:
     _deprecated(
         "qr",
         "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future "
-        "PyTorch release; torch.linalg.qr takes mode='reduced' (some=True) or 'complete' "
-        "(some=False) instead of the boolean some.",
+        "PyTorch release.\nThe boolean parameter 'some' has been replaced with a string "
+        "parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\n"
+        "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')",
     )
     q, r = _QR(input, mode="reduced" if some else "complete")
     return return_type("qr", ("Q", "R"))(q, r)

@@ -23,7 +23,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     from symgrad.ops.index_keys import check_uint8_fill, pytorch_key
     from symgrad.ops.indexing import put
 
-    key = pytorch_key(key)
+    key = _bool_scalars(pytorch_key(key))
     check_uint8_fill(key, value, tuple(x.shape))
     if type(value) is int and not -(2**63) <= value < 2**63:
         raise ValueError(
@@ -164,3 +164,23 @@ def _covers_all(key: Any, shape: tuple) -> bool:
     dims = [*range(dots), *range(len(shape) - len(items) + dots + 1, len(shape))]
     slices = [k for k in items if k is not Ellipsis]
     return all(skipped_slice(k, shape[d]) for k, d in zip(slices, dims))
+
+
+def _bool_scalars(key: Any) -> Any:
+    """``key`` with each 0-d bool tensor read as the bool it holds: PyTorch writes at
+    ``x[torch.tensor(True)]`` through the view ``x[True]`` (``CopySlices``), not as a mask."""
+    if isinstance(key, tuple):
+        return tuple(_bool_scalar(k) for k in key)
+    return _bool_scalar(key)
+
+
+def _bool_scalar(k: Any) -> Any:
+    if (
+        isinstance(k, Tensor)
+        and type(k._data) is np.ndarray
+        and k._data.ndim == 0
+        and k._data.dtype == np.bool_
+        and not batching.any_batched(k)
+    ):
+        return bool(k._data)
+    return k

@@ -140,7 +140,7 @@ def test_messages_say_which_dim_is_empty():
         symgrad.zeros(2, 0, 3).amax((0, 1))
     with pytest.raises(IndexError, match=r"argmin\(\): Expected reduction dim 0 to have non-zero"):
         symgrad.zeros(0, 3).argmin(0)
-    with pytest.raises(RuntimeError, match=r"-1 norm on the dimension 0 because this"):
+    with pytest.raises(RuntimeError, match=r"-1 norm on the dimension 0because this"):
         symgrad.zeros(0, 3).norm(p=-1, dim=0)
 
 
