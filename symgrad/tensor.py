@@ -108,9 +108,23 @@ class Tensor(HoldsArray):
     @staticmethod
     def _make(data: np.ndarray, grad_fn: Any = None, requires_grad: bool = False) -> Tensor:
         """Wrap ``data`` (owned, already of a supported dtype) without checks: the op path."""
+        # every field of a new tensor, written out here: this runs once per op, and the
+        # other ways of making a tensor copy them from here (``_init``)
         t = object.__new__(Tensor)
-        _init(t, data, grad_fn)
+        t._data = data
+        t.grad_fn = grad_fn
         t._requires_grad = requires_grad
+        t._grad = None
+        t._output_nr = 0
+        # the global is the cheap test: only a thread in inference mode makes inference tensors
+        t._counter = NO_VERSION if _inference_threads and _version.state.inference else Version()
+        t._name = None
+        t._retains_grad = False
+        t._accumulator = None
+        t._view_base = None  # (the tensor whose memory this one shares, whether it is a view)
+        t._views = None  # weak references to the tensors that share this one's memory
+        t._origin = None  # the op that made it from named tensors, when it recorded no grad_fn
+        t._fw = None  # (dual level, tangent) in forward mode (symgrad.autograd.dual)
         return t
 
     # -- flags -----------------------------------------------------------------------------
@@ -366,6 +380,9 @@ Tensor.__module__ = (
     "symgrad"  # its public home, as torch.Tensor's is torch: <class 'symgrad.Tensor'>
 )
 
+# the slots of a tensor's fields (not its __dict__ and __weakref__), for ``_init``
+_FIELDS = tuple(Tensor.__dict__[name] for name in Tensor.__slots__ if not name.startswith("__"))
+
 
 def _unpickled(cls: type, data: Any, requires_grad: bool) -> Tensor:
     """A tensor (or Parameter) pickled by ``Tensor.__reduce_ex__``."""
@@ -376,19 +393,11 @@ def _unpickled(cls: type, data: Any, requires_grad: bool) -> Tensor:
 
 
 def _init(t: Tensor, data: np.ndarray, grad_fn: Any) -> None:
-    t._data = data
-    t.grad_fn = grad_fn
-    t._grad = None
-    t._output_nr = 0
-    # the global is the cheap test: only a thread in inference mode makes inference tensors
-    t._counter = NO_VERSION if _inference_threads and _version.state.inference else Version()
-    t._name = None
-    t._retains_grad = False
-    t._accumulator = None
-    t._view_base = None  # (the tensor whose memory this one shares, whether it is a view)
-    t._views = None  # weak references to the tensors that share this one's memory
-    t._origin = None  # the op that made it from named tensors, when it recorded no grad_fn
-    t._fw = None  # (dual level, tangent) in forward mode (symgrad.autograd.dual)
+    """Set up ``t`` (made by ``object.__new__``, of Tensor or a subclass) with the fields
+    :meth:`Tensor._make` gives a new tensor."""
+    made = Tensor._make(data, grad_fn)
+    for field in _FIELDS:
+        field.__set__(t, field.__get__(made))
 
 
 _inference_threads = 0  # how many threads are in inference mode

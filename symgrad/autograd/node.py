@@ -145,10 +145,12 @@ class Node:
         saved = self._saved
         if saved is None:
             raise RuntimeError(_FREED)
-        for i, (t, version) in enumerate(zip(saved, self._versions)):
-            if version is not None and t._counter.value != version and self._reads(i):
-                self._raise_modified(t, version, t._counter.value)
-        if self._out_version is not None:
+        for t, version in zip(saved, self._versions):  # (this runs once per node of a pass)
+            if version is not None and t._counter.value != version:
+                self._check_inputs()  # one changed: an error where the backward reads it
+                break
+        found = self._out_version
+        if found is not None and (type(found[0]) is tuple or found[0].value != found[1]):
             self._check_outputs()
         if self._watched is not None:
             for t, version in self._watched:
@@ -157,6 +159,12 @@ class Node:
         if self._packed is not None:
             return self._packed.saved(self)
         return saved
+
+    def _check_inputs(self) -> None:
+        """Raise if a saved input the backward reads changed in place."""
+        for i, (t, version) in enumerate(zip(self._saved, self._versions)):
+            if version is not None and t._counter.value != version and self._reads(i):
+                self._raise_modified(t, version, t._counter.value)
 
     def _check_outputs(self) -> None:
         """Raise if a saved output changed in place: ``_out_version`` is its (counter,

@@ -59,16 +59,17 @@ class Application:
             # the common case: floating tensors of one dtype with Python numbers (which never
             # upcast), nothing special switched on; anything else, or a kernel that raises,
             # takes the general path below (which names the error). One and two arguments
-            # (nearly every op) are read without a loop.
+            # (nearly every op) are read without a loop, and the kernel is called inline: this
+            # runs once per op.
             n = len(args)
+            operands, mixed = None, False
             if n == 1:
                 a = args[0]
                 if type(a) is Tensor:
                     d = a._data
                     if type(d) is np.ndarray and d.dtype.char in _WIDE:
                         operands = (d, *params) if params else (d,)
-                        out = _quiet(raw, operands) if d.size < _EAGER_MIN else _big(raw, operands)
-                        return self._result(out, d.dtype, a._requires_grad, args, params)
+                        dtype, requires, big = d.dtype, a._requires_grad, d.size >= _EAGER_MIN
             elif n == 2:
                 a, b = args
                 ta, tb = type(a), type(b)
@@ -80,35 +81,44 @@ class Application:
                             e = b._data
                             if type(e) is np.ndarray and (e.dtype is dtype or e.dtype == dtype):
                                 operands = (d, e, *params)
-                                if d.size < _EAGER_MIN and e.size < _EAGER_MIN:
-                                    out = _quiet(raw, operands)
-                                else:
-                                    out = _big(raw, operands)
-                                # (a one-input kernel keeps its input's layout in NumPy)
-                                if not (d.flags.c_contiguous and e.flags.c_contiguous):
-                                    out = laid_out_as_inputs(out, operands)
                                 requires = a._requires_grad or b._requires_grad
-                                return self._result(out, dtype, requires, args, params)
+                                big = d.size >= _EAGER_MIN or e.size >= _EAGER_MIN
+                                mixed = not (d.flags.c_contiguous and e.flags.c_contiguous)
                         elif tb is float or (tb is int and INT_ARG_MIN <= b < INT_ARG_END):
                             operands = (d, b, *params)
-                            out = (
-                                _quiet(raw, operands)
-                                if d.size < _EAGER_MIN
-                                else _big(raw, operands)
-                            )
-                            return self._result(out, dtype, a._requires_grad, args, params)
+                            requires, big = a._requires_grad, d.size >= _EAGER_MIN
                 elif tb is Tensor and (
                     ta is float or (ta is int and INT_ARG_MIN <= a < INT_ARG_END)
                 ):
                     e = b._data
                     if type(e) is np.ndarray and e.dtype.char in _WIDE:
                         operands = (a, e, *params)
-                        out = _quiet(raw, operands) if e.size < _EAGER_MIN else _big(raw, operands)
-                        return self._result(out, e.dtype, b._requires_grad, args, params)
+                        dtype, requires, big = e.dtype, b._requires_grad, e.size >= _EAGER_MIN
             else:
                 result = self._fast_many(raw, args, params)
                 if result is not None:
                     return result
+            if operands is not None:
+                if big:
+                    out = _big(raw, operands)
+                else:
+                    token = _silent_set(_SILENT)
+                    try:
+                        out = raw(*operands)
+                    except Exception:
+                        out = None  # (the general path calls it again and names the error)
+                    finally:
+                        _silent_reset(token)
+                if mixed:  # (a one-input kernel keeps its input's layout in NumPy)
+                    out = laid_out_as_inputs(out, operands)
+                if (
+                    requires
+                    and type(out) is np.ndarray
+                    and out.dtype is dtype
+                    and _grad_state.enabled
+                ):
+                    return recorded(self, args, params, out)
+                return self._result(out, dtype, requires, args, params)
         return self._general(args, params)
 
     def _result(
