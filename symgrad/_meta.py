@@ -41,6 +41,7 @@ import numpy as np
 from symgrad import _layout as layout
 
 __all__ = [
+    "SEEN",
     "MetaArray",
     "meta_array",
     "NO_DATA",
@@ -106,9 +107,25 @@ _DATA_FUNCTIONS = frozenset(
 )
 
 
+class _Seen:
+    """Whether this process has made a meta array yet: until it has, no op need look for one
+    among its inputs (a test on every op's path)."""
+
+    __slots__ = ("any",)
+
+    def __init__(self) -> None:
+        self.any = False
+
+
+SEEN = _Seen()
+
+
 class MetaArray(np.ndarray):
     """A read-only array standing for values that do not exist: NumPy functions of it give
     meta arrays, reading a value raises."""
+
+    def __array_finalize__(self, obj: Any) -> None:
+        SEEN.any = True  # (NumPy calls this for every meta array made, views too)
 
     # -- computing: results are meta arrays of NumPy's shape and dtype ----------------------
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:

@@ -410,3 +410,29 @@ def test_meta_indices_of_a_cpu_tensor_raise(op):
         op(x, i, m)
     # CPU indices of a meta tensor are fine, as in PyTorch
     assert meta(3, 4)[symgrad.tensor([0, 2])].shape == (2, 4)
+
+
+def test_ops_look_for_meta_inputs_once_a_process_made_any():
+    # ops skip the look for meta inputs until the process has made a meta array: the first
+    # one made, however (a factory, a view, an unpickled tensor), must switch the look on
+    import subprocess
+    import sys
+
+    script = """
+import io, pickle, symgrad
+from symgrad._meta import SEEN
+cpu = symgrad.ones(2, 3)
+assert not SEEN.any
+blob = pickle.dumps(symgrad.empty(2, 3, device="meta"))
+assert SEEN.any
+SEEN.any = False  # as a fresh process that only loads one
+m = pickle.loads(blob)
+assert SEEN.any and m.is_meta
+try:
+    symgrad.cat([m, cpu])
+except RuntimeError as error:
+    print(error)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "Tensor on device cpu is not on the expected device meta!"

@@ -14,6 +14,7 @@ import numpy as np
 
 from symgrad._lazy import sympy as sp
 from symgrad._memory_format import in_suggested_format, laid_out_like, row_major
+from symgrad._meta import SEEN as _META_SEEN
 from symgrad._meta import MetaArray, check_devices, meta_result
 from symgrad._shared_memory import owns_rows, shares_memory
 from symgrad._silent import quiet
@@ -244,7 +245,7 @@ class Structural(Primitive):
     def record(self, tensors: tuple, params: dict, out: Any) -> Tensor:
         """The result tensor of ``out``, the forward's value for ``tensors`` and ``params``,
         with this primitive's node recorded when grad mode and the inputs call for one."""
-        if type(out) is not np.ndarray or _any_meta(tensors):
+        if type(out) is not np.ndarray or (_META_SEEN.any and _any_meta(tensors)):
             out = _as_output(out, tensors, self.devices)
         elif tensors and out is tensors[0]._data:
             # a kernel that changed nothing (squeeze of no size-1 dimension) returns its input
@@ -254,7 +255,7 @@ class Structural(Primitive):
             anomaly.check_forward(self, out, tensors, params)
         if _grad_state.enabled and _any_requires_grad(tensors):
             result = recorded(self, tensors, params, out)
-            if self.devices is not None and _any_meta(tensors):
+            if self.devices is not None and _META_SEEN.any and _any_meta(tensors):
                 _check_gradient_devices(result, tensors)
         else:
             result = Tensor._make(out)
