@@ -110,9 +110,12 @@ def squeeze_own_(x: Tensor) -> Tensor:
         x._data = out
         x._counter.value += 1
         return x
-    result = recorded(_SQUEEZE_DIM_, (x,), {"dim": (0,), "saved_as": shown(dim=0)}, out)
+    result = recorded(_SQUEEZE_DIM_, (x,), _SQUEEZE_FIRST, out)
     result._counter.value += 1
     return result
+
+
+_SQUEEZE_FIRST = {"dim": (0,), "saved_as": shown(dim=0)}  # (nodes only read their params)
 
 
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:
