@@ -6,8 +6,7 @@ returns no tensor, masked_fill of a mask that is not boolean or a value with dim
 from __future__ import annotations
 
 import pytest
-
-import symgrad
+from _torch_table import table_tests
 
 
 def _ints(T):
@@ -119,12 +118,6 @@ def _first_line(T, name):
     return str(error.value).split("\n")[0]
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_symgrad(name):
-    assert _first_line(symgrad, name) == CASES[name][2]
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_pytorch(name):
-    torch = pytest.importorskip("torch")
-    assert _first_line(torch, name) == CASES[name][2]
+test_symgrad, test_pytorch = table_tests(
+    {name: (lambda T, name=name: _first_line(T, name), case[2]) for name, case in CASES.items()}
+)

@@ -6,6 +6,7 @@ it is expanded to the view's shape, so a value that does not fit raises ``expand
 from __future__ import annotations
 
 import pytest
+from _torch_table import table_tests
 
 import symgrad
 
@@ -64,15 +65,9 @@ def _write(T, name):
     return x.sum().item()
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_symgrad(name):
-    assert _write(symgrad, name) == CASES[name][2]
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_pytorch(name):
-    torch = pytest.importorskip("torch")
-    assert _write(torch, name) == CASES[name][2]
+test_symgrad, test_pytorch = table_tests(
+    {name: (lambda T, name=name: _write(T, name), case[2]) for name, case in CASES.items()}
+)
 
 
 def _copy(T):
