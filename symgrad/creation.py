@@ -11,7 +11,6 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import OMITTED, int_value, require_tensor
 from symgrad._assign import warn_copy_construct
-from symgrad._cpu_generator import wide_draws
 from symgrad._data import check_fill, int_argument, keyword_sizes, to_array
 from symgrad._device import as_device
 from symgrad._factory import (
@@ -32,6 +31,7 @@ from symgrad.random import (
     Generator,
     check_from_to,
     check_randint,
+    float_bounds,
     get_rng_state,
     initial_seed,
     manual_seed,
@@ -402,6 +402,7 @@ def randint(
     check_randint(low, high, size)
     shape = _shape(tuple(size), "randint")
     d = (dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy
+    low, high = float_bounds(low, high, d)
     check_from_to(low, high, d)
     values = _meta_or(on, shape, d, lambda: _random_from_to(generator, shape, low, high, d))
     return _finish(values, requires_grad)
@@ -410,7 +411,7 @@ def randint(
 def _random_from_to(generator: Any, shape: tuple, low: int, high: int, d: Any) -> np.ndarray:
     """PyTorch's integers in ``[low, high)`` of NumPy dtype ``d``."""
     stream = numpy_generator(generator)
-    return stream.random_from_to(shape, low, high, wide=wide_draws(d)).astype(d)
+    return stream.random_from_to(shape, low, high).astype(d)
 
 
 def randperm(
