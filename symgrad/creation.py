@@ -31,6 +31,7 @@ from symgrad.random import (
     Generator,
     check_from_to,
     check_randint,
+    check_randperm,
     float_bounds,
     get_rng_state,
     initial_seed,
@@ -435,6 +436,8 @@ def randperm(
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     d = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
+    if on.type != "meta":
+        check_randperm(n, d.numpy, d.scalar_type)
     values = _meta_or(
         on, (n,), d.numpy, lambda: numpy_generator(generator).randperm(n).astype(d.numpy)
     )

@@ -45,6 +45,7 @@ __all__ = [
     "layout_of",
     "normal_values",
     "check_from_to",
+    "check_randperm",
     "float_bounds",
     "manual_seed",
     "seed",
@@ -282,6 +283,21 @@ def check_randint(low: Any, high: Any, size: Any) -> None:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
+
+
+def check_randperm(n: int, np_dtype: Any, scalar_type: str) -> None:
+    """PyTorch's refusals of a permutation of ``n`` whose largest value ``np_dtype`` can't
+    hold exactly (``scalar_type`` names the dtype as PyTorch's messages do)."""
+    kind = np.dtype(np_dtype)
+    if kind.kind == "b":
+        raise NotImplementedError(f"\"randperm\" not implemented for '{scalar_type}'")
+    if kind.kind == "f":
+        digits = np.finfo(kind).nmant + 1
+        if n > 2**digits + 1:
+            most = "2049" if digits == 11 else f"2^{digits}+1"
+            raise RuntimeError(f"n cannot be greater than {most} for {scalar_type} type.")
+    elif max(n - 1, 0) > np.iinfo(kind).max:
+        raise RuntimeError(f"value cannot be converted to type {kind.name}_t without overflow")
 
 
 # the C++ names PyTorch's messages give each dtype
