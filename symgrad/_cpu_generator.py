@@ -11,7 +11,7 @@ kernel consumes its numbers in PyTorch's order and applies PyTorch's transformat
 - normals (``randn``, ``normal_``) of 16 values or more are Box-Muller pairs over blocks of 16
   uniforms (the last block redrawn when the size is not a multiple of 16); fewer are drawn one
   by one in float64 with a cached second value, as PyTorch's scalar kernel;
-- integers in ``[low, high)`` are one number (two for ranges of 2**32 or more) modulo the
+- integers in ``[low, high)`` are one number (two for ranges of 2**28 or more) modulo the
   range; permutations are PyTorch's Fisher-Yates swaps; Bernoulli draws compare a float64
   uniform (a float32 one for float32 probabilities) with ``p``.
 
@@ -40,7 +40,7 @@ import numpy as np
 
 from symgrad._rounding import fma
 
-__all__ = ["CpuStream", "STATE_BYTES", "wide_draws", "box_muller"]
+__all__ = ["CpuStream", "STATE_BYTES", "box_muller"]
 
 _N = 624  # the twister's words
 _MASK32 = 0xFFFFFFFF
@@ -61,12 +61,6 @@ def box_muller(u1: float, u2: float) -> tuple[float, float]:
     r = math.sqrt(-2.0 * math.log1p(-u2))
     theta = _TWO_PI * u1
     return r * math.cos(theta), r * math.sin(theta)
-
-
-def wide_draws(dtype: Any) -> bool:
-    """Whether PyTorch draws integers of ``dtype`` from 64-bit numbers when the range needs
-    them (int64, float64, float32)."""
-    return np.dtype(dtype) in (np.dtype(np.int64), np.dtype(np.float64), np.dtype(np.float32))
 
 
 @functools.lru_cache(maxsize=64)  # programs and tests seed with a few numbers, often
@@ -218,12 +212,15 @@ class CpuStream:
             [math.ceil(math.log(x) / q) if x > 0 else math.inf for x in u], np.float64
         ).reshape(shape)
 
-    def random_from_to(self, shape: tuple, low: int, high: int, wide: bool = True) -> np.ndarray:
-        """``random_(low, high)``: int64 values (two numbers each for a range of 2**32 or
-        more, where the dtype is ``wide``: 64-bit integers and float32/float64)."""
+    def random_from_to(
+        self, shape: tuple, low: int, high: int, whole_dtype: bool = False
+    ) -> np.ndarray:
+        """``random_(low, high)``: int64 values, two numbers each for a range of 2**28 or more
+        whatever the dtype; ``random_()`` over the ``whole_dtype`` takes two for a range of
+        2**32 or more only (int64's and float64's)."""
         n = math.prod(shape)
         span = high - low
-        raw = self.words64(n) if (wide and span >= 2**32) else self.words(n)
+        raw = self.words64(n) if span >= (2**32 if whole_dtype else 2**28) else self.words(n)
         return ((raw % np.uint64(span)).astype(np.int64) + low).reshape(shape)
 
     def randperm(self, n: int) -> np.ndarray:

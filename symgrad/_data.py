@@ -50,18 +50,20 @@ def _nested_values(data: Any, found: set) -> Any:
     _user_warnings.note_list_value(data, found)
     if isinstance(data, (list, tuple, range)):
         return [_nested_values(v, found) for v in data]
+    if isinstance(data, np.ndarray) and not data.ndim:  # PyTorch takes it for a sequence
+        raise TypeError(
+            "len() of unsized object\n(can't build a tensor from a list holding a 0-d NumPy "
+            "array: give its number, array.item())"
+        )
     if isinstance(data, np.ndarray) and data.ndim and data.dtype.kind in "biuf":
         # a sequence of NumPy numbers to PyTorch: its dtype joins the inference
         found.add(dtypes.from_numpy_dtype(data.dtype))
         return data
     found.add(_element_dtype(data))
     if isinstance(data, HoldsArray):
-        if data._data.size != 1:
-            raise ValueError(
-                "only one element tensors can be converted to Python scalars\n(can't build a "
-                f"tensor from a list holding a tensor of shape {list(data._data.shape)}: "
-                "use symgrad.stack(tensors) to join tensors)"
-            )
+        if data._data.size != 1:  # refused once the dtype is known (see _many_elements)
+            found.add(("many", tuple(data._data.shape)))
+            return data._data
         return data._data.reshape(())
     return data
 
@@ -108,10 +110,15 @@ def _number_array(data: Any, target: Any) -> tuple[np.ndarray, Any]:
     if wide:
         found.discard(_WIDE_INT)
         found.add(dtypes.int64)
+    shapes = [f for f in found if isinstance(f, tuple)]
+    many = shapes[0] if shapes else None
+    found.difference_update(shapes)
     if None in found:
         raise _data_error(data, target is not None)
     if target is None:
         target = _inferred(found)
+    if many is not None:
+        raise _many_elements(many[1], target)
     if wide:
         values = _wide_ints_as_floats(values, target)
     try:
@@ -123,6 +130,18 @@ def _number_array(data: Any, target: Any) -> tuple[np.ndarray, Any]:
     if array.dtype != target.numpy:
         check_fits(array, target, "tensor()")
     return array, target
+
+
+def _many_elements(shape: tuple, target: Any) -> Exception:
+    """PyTorch's error for a tensor of several elements inside nested lists: it reads each
+    element as an index for an integer or bool result, as a float otherwise."""
+    hint = (
+        f"\n(can't build a tensor from a list holding a tensor of shape {list(shape)}: use "
+        "symgrad.stack(tensors) to join tensors)"
+    )
+    if target.is_floating_point:
+        return ValueError("only one element tensors can be converted to Python scalars" + hint)
+    return TypeError("only integer tensors of a single element can be converted to an index" + hint)
 
 
 def _data_error(data: Any, typed: bool) -> Exception:

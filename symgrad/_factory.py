@@ -74,10 +74,15 @@ def _bound(v: Any) -> Any:
     return v.item() if isinstance(v, Tensor) else v
 
 
-def _shape(size: tuple, op: str) -> tuple[int, ...]:
+def _shape(size: tuple, op: str, negative: str | None = None) -> tuple[int, ...]:
+    """``size`` as a shape; a negative size raises PyTorch's message naming the first one, or
+    ``negative`` where the factory has its own (``zeros``)."""
     shape = sizes(size, op)
-    if any(n < 0 for n in shape):
-        raise RuntimeError(f"Trying to create tensor with negative dimension: {list(shape)}")
+    bad = [n for n in shape if n < 0]
+    if bad:
+        raise RuntimeError(
+            negative or f"Trying to create tensor with negative dimension {bad[0]}: {list(shape)}"
+        )
     return shape
 
 

@@ -36,4 +36,6 @@ def arange_values(start: Any, end: Any, step: Any, dtype: dtypes.dtype, exact: b
         return integer_arange(start, end, step, dtype, exact)
     if dtype is dtypes.bool_:
         raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if math.isinf(step):  # PyTorch counts ceil((end - start) / step): none
+        return np.empty(0, np.float64)
     return np.arange(start, end, step, dtype=np.float64)

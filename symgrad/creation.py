@@ -11,7 +11,6 @@ import numpy as np
 from symgrad import dtypes
 from symgrad._arguments import OMITTED, int_value, require_tensor
 from symgrad._assign import warn_copy_construct
-from symgrad._cpu_generator import wide_draws
 from symgrad._data import check_fill, int_argument, keyword_sizes, to_array
 from symgrad._device import as_device
 from symgrad._factory import (
@@ -32,6 +31,8 @@ from symgrad.random import (
     Generator,
     check_from_to,
     check_randint,
+    check_randperm,
+    float_bounds,
     get_rng_state,
     initial_seed,
     manual_seed,
@@ -180,7 +181,8 @@ def zeros(
         size = keyword_sizes("zeros", size, keyword, "size")
     if as_device(device).type == "meta":
         return _finish(meta_array(_shape(size, "zeros"), _float_dtype(dtype)), requires_grad)
-    return _finish(np.zeros(_shape(size, "zeros"), _float_dtype(dtype)), requires_grad)
+    shape = _shape(size, "zeros", negative="zeros: Dimension size must be non-negative.")
+    return _finish(np.zeros(shape, _float_dtype(dtype)), requires_grad)
 
 
 def ones(
@@ -306,8 +308,7 @@ def arange(
     step = 1 if step is OMITTED else step
     # a one-element (0-d) tensor bound is its number, as PyTorch reads it: an int stays an int
     start, end, step = (_bound(v) for v in (start, end, step))
-    if step == 0:
-        raise RuntimeError("arange: step must be nonzero")
+    _check_arange(start, end, step)
     if (end - start) * step < 0:
         raise RuntimeError(
             f"upper bound and lower bound inconsistent with step sign (arange from {start} to "
@@ -320,6 +321,17 @@ def arange(
             int_argument(v, "arange()")
     values = arange_values(start, end, step, dtype, is_int)
     return _finish(cast(values, dtype.numpy), requires_grad, None, d)
+
+
+def _check_arange(start: Any, end: Any, step: Any) -> None:
+    """PyTorch's refusals of a NaN or zero step, a NaN or infinite bound (its numbers printed
+    as C++ prints doubles) and a count past int64."""
+    if not (step > 0 or step < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if (end - start) * step >= 0 and (end - start) / step > 2**63 - 1:
+        raise RuntimeError("invalid size, possible overflow?")
 
 
 def _random_dtype(dtype: Any, op: str) -> np.dtype:
@@ -402,6 +414,7 @@ def randint(
     check_randint(low, high, size)
     shape = _shape(tuple(size), "randint")
     d = (dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)).numpy
+    low, high = float_bounds(low, high, d)
     check_from_to(low, high, d)
     values = _meta_or(on, shape, d, lambda: _random_from_to(generator, shape, low, high, d))
     return _finish(values, requires_grad)
@@ -410,7 +423,7 @@ def randint(
 def _random_from_to(generator: Any, shape: tuple, low: int, high: int, d: Any) -> np.ndarray:
     """PyTorch's integers in ``[low, high)`` of NumPy dtype ``d``."""
     stream = numpy_generator(generator)
-    return stream.random_from_to(shape, low, high, wide=wide_draws(d)).astype(d)
+    return stream.random_from_to(shape, low, high).astype(d)
 
 
 def randperm(
@@ -434,6 +447,8 @@ def randperm(
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     d = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
+    if on.type != "meta":
+        check_randperm(n, d.numpy, d.scalar_type)
     values = _meta_or(
         on, (n,), d.numpy, lambda: numpy_generator(generator).randperm(n).astype(d.numpy)
     )

@@ -60,8 +60,11 @@ def empty_permuted(
             )
     if len(set(order)) != len(order):
         raise RuntimeError("Duplicate dim not allowed")
-    if any(n < 0 for n in shape):
-        raise RuntimeError(f"Trying to create tensor with negative dimension: {list(shape)}")
+    bad = [n for n in shape if n < 0]
+    if bad:
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {bad[0]}: {list(shape)}"
+        )
     on = _check_device(device)
     kind = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
     physical = np.zeros(tuple(shape[d] for d in order), dtype=kind.numpy)

@@ -45,6 +45,8 @@ __all__ = [
     "layout_of",
     "normal_values",
     "check_from_to",
+    "check_randperm",
+    "float_bounds",
     "manual_seed",
     "seed",
     "initial_seed",
@@ -283,6 +285,21 @@ def check_randint(low: Any, high: Any, size: Any) -> None:
         )
 
 
+def check_randperm(n: int, np_dtype: Any, scalar_type: str) -> None:
+    """PyTorch's refusals of a permutation of ``n`` whose largest value ``np_dtype`` can't
+    hold exactly (``scalar_type`` names the dtype as PyTorch's messages do)."""
+    kind = np.dtype(np_dtype)
+    if kind.kind == "b":
+        raise NotImplementedError(f"\"randperm\" not implemented for '{scalar_type}'")
+    if kind.kind == "f":
+        digits = np.finfo(kind).nmant + 1
+        if n > 2**digits + 1:
+            most = "2049" if digits == 11 else f"2^{digits}+1"
+            raise RuntimeError(f"n cannot be greater than {most} for {scalar_type} type.")
+    elif max(n - 1, 0) > np.iinfo(kind).max:
+        raise RuntimeError(f"value cannot be converted to type {kind.name}_t without overflow")
+
+
 # the C++ names PyTorch's messages give each dtype
 _CPP_NAMES = {
     "int8": "signed char",
@@ -328,6 +345,28 @@ def check_from_to(low: int, high: int, np_dtype: Any) -> None:
                 UserWarning,
                 stacklevel=4,
             )
+
+
+def float_bounds(low: int, high: int, np_dtype: Any) -> tuple[int, int]:
+    """PyTorch's ``update_from``/``update_to`` for a floating dtype: ``low`` moved up where
+    ``low + 1`` rounds below it in the dtype, ``high`` moved down where ``high - 1`` rounds up
+    to it, each by one step of the dtype; a RuntimeError where no integer is left between."""
+    kind = np.dtype(np_dtype)
+    if kind.kind != "f":
+        return low, high
+    digits = np.finfo(kind).nmant + 1
+    with np.errstate(over="ignore"):  # a bound past the dtype's range: check_from_to refuses it
+        low_plus_1, high_minus_1 = kind.type(low + 1), kind.type(high - 1)
+    if np.isfinite(low_plus_1) and int(low_plus_1) < low:
+        low = int(low_plus_1) + (1 << (abs(low + 1).bit_length() - digits))
+    if np.isfinite(high_minus_1) and int(high_minus_1) >= high:
+        high = int(high_minus_1) - (1 << (abs(high - 1).bit_length() - digits))
+    if not low < high:
+        raise RuntimeError(
+            "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but "
+            f"got from={low} >= to={high}"
+        )
+    return low, high
 
 
 @contextlib.contextmanager

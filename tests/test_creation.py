@@ -175,9 +175,27 @@ def test_default_dtype_is_followed(factory):
     assert factory(2).dtype is symgrad.float64
 
 
-def test_negative_size_raises():
-    with pytest.raises(RuntimeError, match="negative dimension"):
-        symgrad.zeros(-1)
+_NEGATIVE = "Trying to create tensor with negative dimension"
+_NEGATIVE_SIZES = [
+    (lambda T: T.zeros(2, -1, -3), "zeros: Dimension size must be non-negative."),
+    (lambda T: T.empty(-2, -1), f"{_NEGATIVE} -2: [-2, -1]"),
+    (lambda T: T.ones(2, -3), f"{_NEGATIVE} -3: [2, -3]"),
+    (lambda T: T.full((2, -1), 1.0), f"{_NEGATIVE} -1: [2, -1]"),
+    (lambda T: T.rand(-1), f"{_NEGATIVE} -1: [-1]"),
+    (lambda T: T.zeros(-1, device="meta"), f"{_NEGATIVE} -1: [-1]"),
+    (lambda T: T.ones(1).new_zeros(-1), f"{_NEGATIVE} -1: [-1]"),
+]
+
+
+@pytest.mark.parametrize("program, message", _NEGATIVE_SIZES)
+def test_negative_size_raises(program, message):
+    with pytest.raises(RuntimeError) as info:
+        program(symgrad)
+    assert str(info.value) == message
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError) as info:
+        program(torch)
+    assert str(info.value) == message
 
 
 def test_bad_size_raises():
@@ -239,6 +257,34 @@ def test_arange():
     assert symgrad.arange(3.0, requires_grad=True).requires_grad
     with pytest.raises(RuntimeError, match="step must be nonzero"):
         symgrad.arange(0, 1, 0)
+
+
+_ARANGE_REFUSALS = [
+    (lambda T: T.arange(0, 1, float("nan")), "step must be nonzero"),
+    (lambda T: T.arange(float("inf")), "unsupported range: 0 -> inf"),
+    (lambda T: T.arange(float("-inf"), 0), "unsupported range: -inf -> 0"),
+    (lambda T: T.arange(float("nan")), "unsupported range: 0 -> nan"),
+    (lambda T: T.arange(2.5, float("-inf"), -1), "unsupported range: 2.5 -> -inf"),
+    (lambda T: T.arange(float("nan"), 1, dtype=T.int64), "unsupported range: nan -> 1"),
+    (lambda T: T.arange(0, 10, 1e-18), "invalid size, possible overflow?"),
+    (lambda T: T.arange(1e300, 1e301), "invalid size, possible overflow?"),
+]
+
+
+@pytest.mark.parametrize("program, message", _ARANGE_REFUSALS)
+def test_arange_refuses_what_pytorch_refuses(program, message):
+    with pytest.raises(RuntimeError) as info:
+        program(symgrad)
+    assert str(info.value) == message
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError) as info:
+        program(torch)
+    assert str(info.value) == message
+
+
+def test_arange_with_an_infinite_step_is_empty():
+    assert symgrad.arange(0, 1, float("inf")).tolist() == []
+    assert symgrad.arange(0, -1, float("-inf")).shape == (0,)
 
 
 def test_linspace():

@@ -4,6 +4,7 @@ refuses a step of the wrong sign as PyTorch does."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import symgrad
@@ -48,3 +49,42 @@ def test_square_of_bools_is_int64() -> None:
     b = symgrad.tensor([True, False])
     assert b.square().tolist() == [1, 0] and b.square().dtype == symgrad.int64
     assert symgrad.square(b).dtype == symgrad.int64
+
+
+_MANY_ELEMENT_ITEMS = [
+    (lambda T: T.tensor([T.tensor([1, 2]), T.tensor([3, 4])]), TypeError, "to an index"),
+    (lambda T: T.tensor([T.tensor([True, False])]), TypeError, "to an index"),
+    (lambda T: T.tensor([T.tensor([1.0, 2])], dtype=T.int64), TypeError, "to an index"),
+    (lambda T: T.tensor([T.tensor([1.0, 2]), T.tensor([3.0, 4])]), ValueError, "Python scalars"),
+    (lambda T: T.tensor([T.tensor([1, 2]), 2.5]), ValueError, "Python scalars"),
+    (lambda T: T.tensor([T.tensor([1, 2])], dtype=T.float32), ValueError, "Python scalars"),
+]
+
+
+@pytest.mark.parametrize("program, error, message", _MANY_ELEMENT_ITEMS)
+def test_a_list_holding_a_tensor_of_several_elements_is_refused_by_the_result_dtype(
+    program, error, message
+) -> None:
+    # PyTorch reads each item as an index for an integer or bool result, as a float otherwise
+    with pytest.raises(error, match=message):
+        program(symgrad)
+    torch = pytest.importorskip("torch")
+    with pytest.raises(error, match=message):
+        program(torch)
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        lambda T: T.tensor([np.array(1.0), 2]),
+        lambda T: T.tensor([[np.array(1.0)]], dtype=T.float64),
+        lambda T: T.as_tensor([np.array(3)]),
+    ],
+)
+def test_a_list_holding_a_zero_dim_numpy_array_is_refused(program) -> None:
+    # PyTorch takes a NumPy array inside a list for a sequence, and a 0-d one has no length
+    with pytest.raises(TypeError, match="len\\(\\) of unsized object"):
+        program(symgrad)
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError, match="len\\(\\) of unsized object"):
+        program(torch)

@@ -570,3 +570,18 @@ def test_constants_match_torch():
         assert repr(ours).replace("symgrad", "torch") == repr(theirs)
         assert str(ours).replace("symgrad", "torch") == str(theirs)
         assert type(ours).__name__ == type(theirs).__name__ == "memory_format"
+
+
+def test_a_converting_to_lays_out_its_copy_in_the_format_asked_for():
+    # a 2-d tensor's suggested format is contiguous, so to() aliases it when nothing else
+    # changes; but the copy a dtype change makes takes the format given, not self's layout
+    t = symgrad.arange(6.0).reshape(2, 3).T
+    assert t.to(memory_format=symgrad.contiguous_format) is t
+    assert t.to(symgrad.float64, memory_format=symgrad.contiguous_format).stride() == (2, 1)
+    copied = t.to(symgrad.float32, copy=True, memory_format=symgrad.contiguous_format)
+    assert copied.stride() == (2, 1) and copied.tolist() == t.tolist()
+    assert t.to(symgrad.float64).stride() == (1, 3)
+    torch = pytest.importorskip("torch")
+    u = torch.arange(6.0).reshape(2, 3).T
+    assert u.to(torch.float64, memory_format=torch.contiguous_format).stride() == (2, 1)
+    assert u.to(torch.float64).stride() == (1, 3)

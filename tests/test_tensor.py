@@ -202,6 +202,18 @@ def test_numpy_shares_memory():
     assert t.tolist() == [5.0, 1.0]
 
 
+def test_numpy_gives_a_new_array_object_on_the_same_memory():
+    a = np.array([1.0, 2.0])
+    t = symgrad.from_numpy(a)
+    out = t.numpy()
+    assert out is not a and t.numpy() is not out and np.shares_memory(out, a)
+    out[0] = 7.0
+    assert a[0] == 7.0 and t[0].item() == 7.0
+    assert symgrad.as_tensor(a).numpy() is not a
+    torch = pytest.importorskip("torch")
+    assert torch.from_numpy(a).numpy() is not a
+
+
 def test_numpy_of_a_tensor_requiring_grad_raises():
     with pytest.raises(RuntimeError, match=r"Can't call numpy\(\) on Tensor that requires grad"):
         leaf([1.0]).numpy()

@@ -44,7 +44,9 @@ def numpy(self: Tensor, *, force: bool = False) -> np.ndarray:
             "can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
             "tensor to host memory first."
         )
-    return self._data
+    # a new array object on the same memory each call, as PyTorch's (never the array the
+    # tensor was made from by from_numpy or as_tensor)
+    return self._data.view()
 
 
 _SCALAR_WARNED: list = []

@@ -105,7 +105,7 @@ def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = No
     True
     """
     _floating(tensor, "check_uniform_bounds")
-    _check_range(a, b)
+    _check_range(a, b, tensor.dtype)
     with no_grad():  # the tensor's own fill, as PyTorch: its numbers
         return tensor.uniform_(a, b, generator=generator)
 

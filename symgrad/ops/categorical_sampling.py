@@ -14,9 +14,14 @@ from typing import Any
 import numpy as np
 
 from symgrad import dtypes
-from symgrad._cpu_generator import wide_draws
 from symgrad.ops.inplace import inplace
-from symgrad.random import check_from_to, in_memory_order, layout_of, numpy_generator
+from symgrad.random import (
+    check_from_to,
+    float_bounds,
+    in_memory_order,
+    layout_of,
+    numpy_generator,
+)
 from symgrad.tensor import Tensor, bind_methods
 
 __all__ = ["multinomial"]
@@ -123,7 +128,8 @@ def _random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Any 
     ``[0, 2**mantissa]`` for floating dtypes, the dtype's range for integers."""
     if to is None and from_ is not None:
         from_, to = 0, from_
-    if from_ is None:
+    whole_dtype = from_ is None
+    if whole_dtype:
         from_ = 0
         if self.dtype.is_floating_point:
             to = 2 ** (np.finfo(self.dtype.numpy).nmant + 1) + 1
@@ -135,10 +141,10 @@ def _random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Any 
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
         )
+    from_, to = float_bounds(from_, to, self.dtype.numpy)
     check_from_to(from_, to, self.dtype.numpy)
-    wide = wide_draws(self.dtype.numpy)
     stream = numpy_generator(generator, self)
-    draw = lambda s: stream.random_from_to(s, from_, to, wide)  # noqa: E731
+    draw = lambda s: stream.random_from_to(s, from_, to, whole_dtype)  # noqa: E731
     values = in_memory_order(draw, tuple(self.shape), layout_of(self))
     fill = Tensor._make(values.astype(self.dtype.numpy))
     return inplace(self, "random_", lambda x: fill.detach(), fill)

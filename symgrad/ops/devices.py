@@ -169,6 +169,9 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         return _to_meta(self, target_dtype, strides)
     if target_dtype is self.dtype and not copy and strides is None:
         return self
+    if strides is None and fmt is not None and fmt is not formats.preserve_format:
+        # a copy takes the format asked for, even one self's layout already suggests
+        strides = formats.format_strides(fmt, self.shape)
     if self._requires_grad and not target_dtype.is_floating_point:
         with np.errstate(invalid="ignore", over="ignore"):  # nan to int silently, as PyTorch
             if strides is not None:

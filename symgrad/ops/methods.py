@@ -278,9 +278,11 @@ def _new_tensor(
 def _factory(name: str) -> Any:
     def make(self: Tensor, size: tuple, dtype: Any, device: Any, requires_grad: bool) -> Tensor:
         from symgrad import creation
+        from symgrad._factory import _shape
 
+        # (new_zeros gives the generic message, not zeros' own)
         return getattr(creation, name)(
-            *size, dtype=dtype, device=device, requires_grad=requires_grad
+            _shape(size, f"new_{name}"), dtype=dtype, device=device, requires_grad=requires_grad
         )
 
     return _new(f"new_{name}", make)

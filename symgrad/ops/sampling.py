@@ -233,10 +233,21 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any
     return inplace(self, "normal_", compute)
 
 
-def _check_range(a: float, b: float) -> None:
+def _check_range(a: float, b: float, d: dtypes.dtype) -> None:
+    """PyTorch's ``check_uniform_bounds``: each bound a finite value of ``d``, ``a <= b``, and
+    ``b - a`` finite in ``d`` (its numbers printed as C++ prints doubles)."""
+    most = float(np.finfo(d.numpy).max)
+    for name, bound in (("from", a), ("to", b)):
+        if not -most <= bound <= most:
+            raise RuntimeError(f"{name} is out of bounds for {dtypes.cpp_name(d)}")
     if a > b:
         raise RuntimeError(
             f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
+        )
+    if b - a > most:
+        raise RuntimeError(
+            f"uniform_ expects to-from <= std::numeric_limits<{d.scalar_type}>::max(), but "
+            f"found to={b:g} and from={a:g} which result in to-from to exceed the limit"
         )
 
 
@@ -247,7 +258,7 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
     if bounds:
         raise TypeError(f"uniform_() got unexpected keyword arguments {sorted(bounds)}")
     _floating(self, "check_uniform_bounds")
-    _check_range(a, b)
+    _check_range(a, b, self.dtype)
 
     strides = layout_of(self)  # (drawn in its memory order, as PyTorch fills it)
 

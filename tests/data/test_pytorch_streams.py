@@ -3,6 +3,8 @@ bytes (plain expected values from PyTorch 2.13, then cross-checks against it).""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -294,3 +296,59 @@ def test_fills_match_pytorch(name, program):
         ours if isinstance(ours, list) else [ours], theirs if isinstance(theirs, list) else [theirs]
     ):
         np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_ranges_of_two_to_the_28_or_more_draw_two_numbers_per_integer():
+    # below 2**28 one 32-bit number per value, from 2**28 on a 64-bit one (the first number
+    # its high half), whatever the dtype
+    symgrad.manual_seed(0)
+    assert symgrad.randint(0, 2**28 - 1, (2,)).tolist() == [209652404, 130329144]
+    symgrad.manual_seed(0)
+    assert symgrad.randint(0, 2**28, (2,)).tolist() == [130329135, 136432832]
+    symgrad.manual_seed(0)
+    assert symgrad.randint(0, 2**30, (2,), dtype=symgrad.int32).tolist() == [
+        398764591,
+        404868288,
+    ]
+    symgrad.manual_seed(0)
+    drawn = symgrad.empty(2, dtype=symgrad.float64).random_(-(2**31), 2**31)
+    assert drawn.tolist() == [398764591.0, 1478610112.0]
+
+
+def test_floating_random_bounds_are_moved_inside_what_the_dtype_holds():
+    # ``to - 1`` that rounds up to ``to`` in the dtype moves ``to`` down one step of the dtype
+    # (2**25 - 2 for float32), ``from + 1`` that rounds below ``from`` moves ``from`` up
+    symgrad.manual_seed(0)
+    with pytest.warns(UserWarning, match="out of bounds"):
+        drawn = symgrad.empty(2).random_(0, 2**25)
+    assert drawn.tolist() == [8325944.0, 29665988.0]
+    symgrad.manual_seed(0)
+    with pytest.warns(UserWarning, match="out of bounds"):
+        drawn = symgrad.randint(-(2**25) - 1, 0, (2,), dtype=symgrad.float32)
+    assert drawn.tolist() == [-25228700.0, -3888669.0]
+    with pytest.raises(RuntimeError, match="casted to dtype, but got from=4100 >= to=4096"):
+        symgrad.empty(2, dtype=symgrad.float16).random_(4097, 4100)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize(
+    "program",
+    [
+        lambda T: T.randint(0, 2**28, (5,)),
+        lambda T: T.randint(-(2**29), 2**29, (5,), dtype=T.int32),
+        lambda T: T.randint(0, 2**32 - 1, (5,), dtype=T.uint32),
+        lambda T: T.empty(5).random_(0, 2**30),
+        lambda T: T.empty(5, dtype=T.float64).random_(3, 2**53 + 7),
+        lambda T: T.empty(5, dtype=T.float16).random_(-4097, 3000),
+        lambda T: T.randint(-(2**25) - 1, 2**25, (5,), dtype=T.float32),
+    ],
+)
+def test_random_integers_of_wide_ranges_match_pytorch(program):
+    torch = pytest.importorskip("torch")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        symgrad.manual_seed(3)
+        ours = program(symgrad)
+        torch.manual_seed(3)
+        theirs = program(torch)
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

@@ -173,3 +173,64 @@ def test_normal_of_numbers_against_pytorch():
     assert _normal_of_numbers(torch) == NORMAL_OF_NUMBERS
     with pytest.raises(TypeError):
         torch.normal(2.0, 3.0, 2)
+
+
+_UNIFORM_BOUNDS = [
+    (lambda T: T.empty(2).uniform_(0, float("inf")), "to is out of bounds for float"),
+    (lambda T: T.empty(2).uniform_(float("-inf"), 0), "from is out of bounds for float"),
+    (lambda T: T.empty(2).uniform_(float("nan"), 1), "from is out of bounds for float"),
+    (lambda T: T.empty(2).uniform_(0, 1e39), "to is out of bounds for float"),
+    (
+        lambda T: T.empty(2, dtype=T.float64).uniform_(0, float("nan")),
+        "to is out of bounds for double",
+    ),
+    (
+        lambda T: T.empty(2, dtype=T.float16).uniform_(0, 70000),
+        "to is out of bounds for c10::Half",
+    ),
+    (
+        lambda T: T.empty(2).uniform_(-3e38, 3e38),
+        "uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found to=3e+38 and "
+        "from=-3e+38 which result in to-from to exceed the limit",
+    ),
+    (
+        lambda T: T.empty(2, dtype=T.float16).uniform_(-60000, 60000),
+        "uniform_ expects to-from <= std::numeric_limits<Half>::max(), but found to=60000 and "
+        "from=-60000 which result in to-from to exceed the limit",
+    ),
+]
+
+
+@pytest.mark.parametrize("program, message", _UNIFORM_BOUNDS)
+def test_uniform_bounds_the_dtype_cannot_hold_are_refused(program, message):
+    with pytest.raises(RuntimeError) as info:
+        program(symgrad)
+    assert str(info.value).split("\n")[0] == message
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError) as info:
+        program(torch)
+    assert str(info.value) == message
+
+
+_RANDPERM_LIMITS = [
+    (lambda T: T.randperm(257, dtype=T.uint8), RuntimeError, "to type uint8_t without overflow"),
+    (lambda T: T.randperm(129, dtype=T.int8), RuntimeError, "to type int8_t without overflow"),
+    (lambda T: T.randperm(2**15 + 1, dtype=T.int16), RuntimeError, "type int16_t without"),
+    (lambda T: T.randperm(2050, dtype=T.float16), RuntimeError, "greater than 2049 for Half"),
+    (lambda T: T.randperm(3, dtype=T.bool), NotImplementedError, "not implemented for 'Bool'"),
+]
+
+
+@pytest.mark.parametrize("program, error, message", _RANDPERM_LIMITS)
+def test_randperm_refuses_sizes_the_dtype_cannot_count_to(program, error, message):
+    with pytest.raises(error, match=message):
+        program(symgrad)
+    torch = pytest.importorskip("torch")
+    with pytest.raises(error, match=message):
+        program(torch)
+
+
+def test_randperm_fills_dtypes_up_to_their_limits():
+    assert sorted(symgrad.randperm(256, dtype=symgrad.uint8).tolist()) == list(range(256))
+    assert symgrad.randperm(2049, dtype=symgrad.float16).max().item() == 2048.0
+    assert symgrad.randperm(300, dtype=symgrad.uint8, device="meta").shape == (300,)
