@@ -119,6 +119,7 @@ def _number(v: Any) -> Any:
     return scalar
 
 
+_ADD_REDUCE = np.add.reduce  # (one bound method: the namespace names it once)
 _ARITHMETIC = frozenset(("+", "-", "*", "/", "<", "<=", ">", ">=", "==", "!="))
 
 
@@ -255,10 +256,11 @@ class CodeXP:
             return self.em.call(NP.sum, a, dim, keepdim)
         raw = a.value.sum(axis=dim, keepdims=keepdim)
         # a whole reduction gives NumPy's scalar, kept: arithmetic on it costs a tenth of the
-        # same on a 0-d array, and a step's result is made an array at its end (``inline``)
-        return self.em.emit(
-            f"{a.name}.sum(axis={self.em.render(dim)}, keepdims={bool(keepdim)})", raw
-        )
+        # same on a 0-d array, and a step's result is made an array at its end (``inline``).
+        # The ufunc's reduce is what ndarray.sum calls, through a Python function of NumPy's
+        self.em.ns["_add_reduce"] = _ADD_REDUCE
+        kept = ", keepdims=True" if keepdim else ""
+        return self.em.emit(f"_add_reduce({a.name}, {self.em.render(dim)}{kept})", raw)
 
     def sum_to_size(self, a: Any, shape: tuple) -> Any:
         shape = tuple(shape)
