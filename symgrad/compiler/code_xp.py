@@ -305,6 +305,11 @@ class CodeXP:
     def elementwise_vjp(
         self, prim: Any, i: int, args: tuple, out: Any, g: Any, params: tuple = ()
     ) -> Any:
+        partial = prim.partial_kernels.get(i)
+        if partial is not None and type(g) is Var:
+            # the fused kernel is ``g * partial``: written out, the program calls the partial
+            # alone (one Python call fewer)
+            return g * self.em.call(partial, *args, out, *params)
         return self.em.call(prim.vjp_kernel(i), *args, out, g, *params)
 
 
