@@ -251,7 +251,7 @@ class _Run:
         if hooks is not None and hooks.pre:
             grads = run_prehooks(hooks, grads, self.foreign)
         g = grads[0]
-        leaf = node._leaf
+        leaf = node._leaf_ref()
         # no .grad for a leaf since switched off (PyTorch's AccumulateGrad); hooks still run
         if g is not None and leaf._requires_grad:
             if self.create_graph:
@@ -259,14 +259,11 @@ class _Run:
                     first_grad(g, leaf, self._own_tensor) if leaf._grad is None else leaf._grad + g
                 )
             else:
-                self._store(leaf, g._data if isinstance(g, Tensor) else g)
+                store(leaf, g._data if isinstance(g, Tensor) else g, self.foreign)
         if hooks is not None:
             run_post_accumulate_hooks(hooks, leaf)
             if hooks.post:
                 run_posthooks(hooks, (), grads, self.foreign)
-
-    def _store(self, leaf: Tensor, g: np.ndarray) -> None:
-        store(leaf, g, self.foreign)
 
     def _own_tensor(self, g: Tensor) -> Tensor:
         """``g``, or a copy of it when someone else holds it (create_graph accumulation)."""
