@@ -191,3 +191,42 @@ def test_bicubic_gradcheck():
 
     assert gradcheck(fn, (x, g))
     assert gradgradcheck(fn, (x, g))
+
+
+def test_affine_grid_points_round_like_aten():
+    # ATen builds the base grid with its own linspace (the upper half counted down from 1) in
+    # theta's dtype, scaled by (n - 1) / n: at pixel centres grid_sample's gradient then takes
+    # the same side of every kink as PyTorch's
+    identity = [[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]
+    for dtype, expected in [
+        (symgrad.float64, [-5 / 6, -0.5, -0.16666666666666663, 0.16666666666666663, 0.5, 5 / 6]),
+        (
+            symgrad.float32,
+            [-0.8333333134651184, -0.5, -0.1666666567325592, 0.1666666567325592]
+            + [0.5, 0.8333333134651184],
+        ),
+    ]:
+        theta = symgrad.tensor(identity, dtype=dtype)
+        xs = F.affine_grid(theta, (1, 1, 1, 6), align_corners=False)[0, 0, :, 0].tolist()
+        assert xs == expected
+    torch = pytest.importorskip("torch")
+    for dtype in ("float64", "float32"):
+        for size, align in [((2, 1, 5, 6), False), ((1, 1, 7, 10), True), ((1, 1, 3, 4, 5), False)]:
+            d = len(size) - 2
+            shift = np.concatenate([np.eye(d), np.full((d, 1), 0.25)], axis=1)
+            theta = np.broadcast_to(shift, (size[0], d, d + 1))
+            ours = F.affine_grid(symgrad.tensor(theta, dtype=getattr(symgrad, dtype)), size, align)
+            theirs = torch.nn.functional.affine_grid(
+                torch.tensor(theta, dtype=getattr(torch, dtype)), size, align
+            )
+            assert np.array_equal(ours.numpy(), theirs.numpy())
+    image = np.random.default_rng(0).standard_normal((1, 2, 5, 6))
+    for mode in ("bilinear", "bicubic"):
+        grads = []
+        for lib in (symgrad, torch):
+            theta = lib.tensor([identity], dtype=lib.float64, requires_grad=True)
+            grid = lib.nn.functional.affine_grid(theta[0], (1, 2, 5, 6), align_corners=False)
+            out = lib.nn.functional.grid_sample(lib.tensor(image), grid, mode, align_corners=False)
+            (out * out).sum().backward()
+            grads.append(theta.grad.numpy())
+        np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, atol=1e-12)
