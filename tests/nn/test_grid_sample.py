@@ -230,3 +230,23 @@ def test_affine_grid_points_round_like_aten():
             (out * out).sum().backward()
             grads.append(theta.grad.numpy())
         np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_a_point_off_the_grid_sends_the_image_no_gradient(mode):
+    # a NaN or infinite grid point reads no pixel: its output is NaN, but the image's
+    # gradient gets nothing from it (PyTorch's backward skips the corners out of bounds)
+    image, grid, out = _sample(
+        [[float("nan"), 0.0], [float("inf"), 0.5], [0.0, 0.0]], mode=mode, align_corners=True
+    )
+    assert np.isnan(out.detach().numpy()[0, 0, 0, :2]).all()
+    out.backward(symgrad.tensor([[[[1.0, 1.0, 2.0]]]]))
+    share = 1.0 if mode == "bilinear" else 1.1875  # bicubic: 2 * 0.59375, rows -1 and 2 off
+    expected = [[[[0.0, share, 0.0], [0.0, share, 0.0]]]]
+    assert np.allclose(image.grad.numpy(), expected)
+    torch = pytest.importorskip("torch")
+    theirs = torch.tensor(IMAGE, requires_grad=True)
+    points = torch.tensor([[[[float("nan"), 0.0], [float("inf"), 0.5], [0.0, 0.0]]]])
+    y = torch.nn.functional.grid_sample(theirs, points, mode=mode, align_corners=True)
+    y.backward(torch.tensor([[[[1.0, 1.0, 2.0]]]]))
+    assert np.allclose(theirs.grad.numpy(), expected)
