@@ -137,6 +137,11 @@ def _conv(
 
 def _check_shapes(x, weight, bias, groups, pads, kernel, dilation) -> None:
     c, o = x.shape[1], weight.shape[0]
+    if o < groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, "
+            f"but got weight of size {list(weight.shape)} instead"
+        )
     if o % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "

@@ -91,6 +91,11 @@ def _check_params(d, stride, dilation, pads, output_padding, groups) -> None:
 
 def _check_shapes(x: Tensor, weight: Tensor, bias: Tensor | None, groups: int) -> None:
     c, o = weight.shape[0], weight.shape[1] * groups
+    if c < groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, "
+            f"but got weight of size {list(weight.shape)} instead"
+        )
     if c % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "

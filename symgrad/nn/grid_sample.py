@@ -88,11 +88,16 @@ def _rule(xp: Any, g: Any, c: Any) -> tuple:
     weights, slopes = _taps(xp, _sources(xp, grid, axes), p) if p["mode"] != "nearest" else ([], [])
     grads: list = [None, None]
     pulls = [None] * len(axes)
+    # a NaN or infinite grid point: its weights are NaN, but a corner out of bounds sends
+    # nothing to the input (PyTorch's backward skips it)
+    off_grid = not all(np.isfinite(offset).all() for offset, _ in axes)
     for corner in p["corners"]:
         mask = xp.constant(corner[3])
         factors = [w[tap] for w, tap in zip(weights, corner[0])]
         if c.needs[0]:
             weight = mask * _product(factors) if factors else mask
+            if off_grid and factors:
+                weight = xp.masked_fill(weight, xp.constant(corner[3] == 0), 0.0)
             share = xp.index_put_zeros(c.shapes[0], key + corner[2], g * xp.unsqueeze(weight, 1))
             grads[0] = share if grads[0] is None else grads[0] + share
         if c.needs[1] and factors:
@@ -358,9 +363,10 @@ def _params(grid: np.ndarray, shape: tuple, mode: str, padding: str, align: bool
     for k in range(d):
         # bicubic maps each of its integer taps through the padding instead
         pad = None if mode == "bicubic" else padding
-        s, slope = _source_index(coords[..., k], sizes[k], pad, align)
+        with np.errstate(invalid="ignore"):  # (a NaN or infinite grid point)
+            s, slope = _source_index(coords[..., k], sizes[k], pad, align)
+            axes.append(((s - slope * coords[..., k]).astype(dtype), slope.astype(dtype)))
         src.append(s)
-        axes.append(((s - slope * coords[..., k]).astype(dtype), slope.astype(dtype)))
     n, c = shape[:2]
     key = (
         np.arange(n).reshape((n,) + (1,) * (d + 1)),

@@ -10,10 +10,13 @@ from typing import Any
 
 import numpy as np
 
+from symgrad._rounding import linspace_values
 from symgrad.prim.structural import Structural
 from symgrad.tensor import Tensor
 
 __all__ = ["affine_grid"]
+
+_NATIVE = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 
 _ALIGN_WARNING = (
     "Default grid_sample and affine_grid behavior has changed to align_corners=False since "
@@ -27,10 +30,13 @@ _ALIGN_WARNING = (
 
 def _base_grid(spatial: tuple, align_corners: bool, dtype: Any) -> np.ndarray:
     """``(prod(spatial), d + 1)``: each point's normalized coordinates (x first), then 1."""
+    # ATen's own linspace and scaling, in theta's dtype: at pixel centres the points then fall
+    # on the same side of grid_sample's kinks as PyTorch's
+    work = np.dtype(dtype) if np.dtype(dtype) in _NATIVE else np.dtype(np.float64)
     axes = []
     for n in spatial:
-        steps = np.linspace(-1.0, 1.0, n) if n > 1 else np.zeros(n)
-        axes.append(steps if align_corners else steps * (n - 1) / n)
+        steps = linspace_values(-1.0, 1.0, n, work) if n > 1 else np.zeros(n, work)
+        axes.append(steps if align_corners else steps * work.type(n - 1) / work.type(n))
     mesh = np.meshgrid(*axes, indexing="ij")  # (D,) H, W order
     coords = [m.reshape(-1) for m in reversed(mesh)] + [np.ones(math.prod(spatial))]
     return np.stack(coords, axis=-1).astype(dtype)

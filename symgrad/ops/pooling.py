@@ -355,11 +355,12 @@ def _reading_input(name: str, forward: Any, grad: Any) -> Any:
 def _gradient_only(name: str) -> Any:
     """The VJP rule of a resize by matrices whose PyTorch backward reads the incoming
     gradient only (interpolation): under ``create_graph`` the gradient is the node
-    ``g -> gradient`` named after ``name``, whose own VJP is the resize again."""
+    ``g -> gradient`` named after ``name``, whose own VJP is the resize again: the forward's
+    matrices ``forward``, also where the backward kernel takes others (as PyTorch's)."""
     node = Structural(
         f"{name}_backward",
-        lambda xp, g, shape, matrices: _pool_grad(xp, g, shape, matrices),
-        lambda xp, gg, c: (_pool_forward(xp, gg, c.params["matrices"]),),
+        lambda xp, g, shape, matrices, forward: _pool_grad(xp, g, shape, matrices),
+        lambda xp, gg, c: (_pool_forward(xp, gg, c.params["forward"]),),
         backward=name.replace("Backward0", "BackwardBackward0"),
         jvp="linear",
     )
@@ -367,7 +368,8 @@ def _gradient_only(name: str) -> Any:
     def vjp(xp: Any, g: Any, c: Any) -> tuple:
         if not _as_node(xp, g, c):
             return _pool_vjp(xp, g, c)
-        return (node(g, shape=tuple(c.shapes[0]), matrices=_backward_matrices(c.params)),)
+        shape, forward = tuple(c.shapes[0]), c.params["matrices"]
+        return (node(g, shape=shape, matrices=_backward_matrices(c.params), forward=forward),)
 
     vjp.__wrapped__ = _pool_vjp  # type: ignore[attr-defined]  # (what symgrad.compile calls)
     return vjp

@@ -185,6 +185,12 @@ def test_padding_modes_by_hand():
             "in_channels must be divisible by groups",
         ),
         (lambda: nn.Conv2d(2, 4, 3, padding_mode="bad"), ValueError, "padding_mode must be one of"),
+        (
+            lambda: F.conv1d(symgrad.ones(1, 2, 4), symgrad.ones(0, 1, 3), groups=2),
+            RuntimeError,
+            r"Given groups=2, expected weight to be at least 2 at dimension 0, but got weight of "
+            r"size \[0, 1, 3\] instead",
+        ),
     ],
 )
 def test_errors(call, error, message):

@@ -191,3 +191,62 @@ def test_bicubic_gradcheck():
 
     assert gradcheck(fn, (x, g))
     assert gradgradcheck(fn, (x, g))
+
+
+def test_affine_grid_points_round_like_aten():
+    # ATen builds the base grid with its own linspace (the upper half counted down from 1) in
+    # theta's dtype, scaled by (n - 1) / n: at pixel centres grid_sample's gradient then takes
+    # the same side of every kink as PyTorch's
+    identity = [[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]
+    for dtype, expected in [
+        (symgrad.float64, [-5 / 6, -0.5, -0.16666666666666663, 0.16666666666666663, 0.5, 5 / 6]),
+        (
+            symgrad.float32,
+            [-0.8333333134651184, -0.5, -0.1666666567325592, 0.1666666567325592]
+            + [0.5, 0.8333333134651184],
+        ),
+    ]:
+        theta = symgrad.tensor(identity, dtype=dtype)
+        xs = F.affine_grid(theta, (1, 1, 1, 6), align_corners=False)[0, 0, :, 0].tolist()
+        assert xs == expected
+    torch = pytest.importorskip("torch")
+    for dtype in ("float64", "float32"):
+        for size, align in [((2, 1, 5, 6), False), ((1, 1, 7, 10), True), ((1, 1, 3, 4, 5), False)]:
+            d = len(size) - 2
+            shift = np.concatenate([np.eye(d), np.full((d, 1), 0.25)], axis=1)
+            theta = np.broadcast_to(shift, (size[0], d, d + 1))
+            ours = F.affine_grid(symgrad.tensor(theta, dtype=getattr(symgrad, dtype)), size, align)
+            theirs = torch.nn.functional.affine_grid(
+                torch.tensor(theta, dtype=getattr(torch, dtype)), size, align
+            )
+            assert np.array_equal(ours.numpy(), theirs.numpy())
+    image = np.random.default_rng(0).standard_normal((1, 2, 5, 6))
+    for mode in ("bilinear", "bicubic"):
+        grads = []
+        for lib in (symgrad, torch):
+            theta = lib.tensor([identity], dtype=lib.float64, requires_grad=True)
+            grid = lib.nn.functional.affine_grid(theta[0], (1, 2, 5, 6), align_corners=False)
+            out = lib.nn.functional.grid_sample(lib.tensor(image), grid, mode, align_corners=False)
+            (out * out).sum().backward()
+            grads.append(theta.grad.numpy())
+        np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_a_point_off_the_grid_sends_the_image_no_gradient(mode):
+    # a NaN or infinite grid point reads no pixel: its output is NaN, but the image's
+    # gradient gets nothing from it (PyTorch's backward skips the corners out of bounds)
+    image, grid, out = _sample(
+        [[float("nan"), 0.0], [float("inf"), 0.5], [0.0, 0.0]], mode=mode, align_corners=True
+    )
+    assert np.isnan(out.detach().numpy()[0, 0, 0, :2]).all()
+    out.backward(symgrad.tensor([[[[1.0, 1.0, 2.0]]]]))
+    share = 1.0 if mode == "bilinear" else 1.1875  # bicubic: 2 * 0.59375, rows -1 and 2 off
+    expected = [[[[0.0, share, 0.0], [0.0, share, 0.0]]]]
+    assert np.allclose(image.grad.numpy(), expected)
+    torch = pytest.importorskip("torch")
+    theirs = torch.tensor(IMAGE, requires_grad=True)
+    points = torch.tensor([[[[float("nan"), 0.0], [float("inf"), 0.5], [0.0, 0.0]]]])
+    y = torch.nn.functional.grid_sample(theirs, points, mode=mode, align_corners=True)
+    y.backward(torch.tensor([[[[1.0, 1.0, 2.0]]]]))
+    assert np.allclose(theirs.grad.numpy(), expected)

@@ -283,3 +283,35 @@ def test_a_dimension_of_unchanged_size_is_resized_so_in_torch(name):
     torch = pytest.importorskip("torch")
     args, expected = UNCHANGED_SIZES[name]
     assert _resized(torch, *args) == expected
+
+
+def _resized_twice(T, shape, scale, mode, antialias=False):
+    """The gradient of a gradient with respect to the incoming gradient: PyTorch's backward
+    of a resize's backward kernel is the forward resize, even where the backward kernel
+    takes other inputs than the forward."""
+    x = T.zeros(shape, dtype=T.float64, requires_grad=True)
+    y = F_of(T).interpolate(x, scale_factor=scale, mode=mode, antialias=antialias)
+    v = T.ones(y.shape, dtype=T.float64, requires_grad=True)
+    (g,) = T.autograd.grad(y, x, v, create_graph=True)
+    weights = T.arange(float(g.numel()), dtype=T.float64).reshape(g.shape)
+    (gg,) = T.autograd.grad(g, v, weights)
+    return [round(t, 4) for t in gg.flatten().tolist()]
+
+
+RESIZED_TWICE = [
+    (((1, 1, 2, 3), 1.2, "bicubic"), [-0.2101, 0.5104, 1.5119, 2.2678, 2.9883, 3.9897]),
+    (((1, 1, 4), 1.1, "nearest"), [0.0, 0.0, 1.0, 2.0]),
+    (((1, 1, 4, 2), (0.5, 1.2), "bilinear", True), [1.4286, 2.4286, 4.5714, 5.5714]),
+]
+
+
+@pytest.mark.parametrize("args, expected", RESIZED_TWICE)
+def test_a_backward_kernel_differentiates_as_the_forward_resize(args, expected):
+    assert _resized_twice(symgrad, *args) == expected
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("args, expected", RESIZED_TWICE)
+def test_a_backward_kernel_differentiates_so_in_torch(args, expected):
+    torch = pytest.importorskip("torch")
+    assert _resized_twice(torch, *args) == expected
