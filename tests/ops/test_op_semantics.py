@@ -378,7 +378,7 @@ ERRORS = [
         "masked_fill_float_mask",
         lambda: _t(2).masked_fill(_t(2), 0.0),
         RuntimeError,
-        ["boolean masks", "float32"],
+        ["boolean masks", "mask with dtype float"],  # (PyTorch's C++ name of float32)
     ),
     (
         "masked_fill_mask_shape",
