@@ -1,5 +1,5 @@
-"""The values of PyTorch's ``arange``: in an integer dtype its float bounds are truncated
-and a narrower type wraps around; no bool ``arange``."""
+"""The values of PyTorch's ``arange`` and the ranges it refuses: in an integer dtype its
+float bounds are truncated and a narrower type wraps around; no bool ``arange``."""
 
 from __future__ import annotations
 
@@ -39,3 +39,14 @@ def arange_values(start: Any, end: Any, step: Any, dtype: dtypes.dtype, exact: b
     if math.isinf(step):  # PyTorch counts ceil((end - start) / step): none
         return np.empty(0, np.float64)
     return np.arange(start, end, step, dtype=np.float64)
+
+
+def check_arange(start: Any, end: Any, step: Any) -> None:
+    """PyTorch's refusals of a NaN or zero step, a NaN or infinite bound (its numbers printed
+    as C++ prints doubles) and a count past int64."""
+    if not (step > 0 or step < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if (end - start) * step >= 0 and (end - start) / step > 2**63 - 1:
+        raise RuntimeError("invalid size, possible overflow?")

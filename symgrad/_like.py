@@ -15,7 +15,7 @@ from symgrad._device import as_device
 from symgrad._factory import _finish as finish
 from symgrad._layout import fill_order, is_contiguous
 from symgrad._memory_format import preserve_format
-from symgrad._meta import META_DRAWS
+from symgrad._meta_draws import META_DRAWS
 from symgrad.creation import _random_dtype as random_dtype
 from symgrad.creation import full, ones, rand, randint, randn, zeros
 from symgrad.random import normal_values, numpy_generator

@@ -49,7 +49,6 @@ __all__ = [
     "is_meta",
     "meta_result",
     "check_devices",
-    "META_DRAWS",
     "stand_in",
 ]
 
@@ -333,41 +332,6 @@ def check_devices(tensors: Any) -> bool:
             )
         meta = meta or here
     return meta
-
-
-class _MetaDraws:
-    """What a NumPy generator answers for a meta tensor: arrays of the draw's shape with no
-    values (nothing is drawn, so the generator's state does not move, as in PyTorch)."""
-
-    def random(self, shape: Any = ()) -> MetaArray:
-        return meta_array(np.broadcast_shapes(shape), np.float64)
-
-    standard_normal = random
-
-    def integers(self, low: Any, high: Any = None, size: Any = ()) -> MetaArray:
-        return meta_array(np.broadcast_shapes(size), np.int64)
-
-    def permutation(self, n: int) -> MetaArray:
-        return meta_array((n,), np.int64)
-
-    randperm = permutation
-
-    # PyTorch's samplers (symgrad._cpu_generator.CpuStream): (shape, dtype or parameters...)
-    def uniform_fill(self, shape: Any, dtype: Any = np.float64, *params: Any) -> MetaArray:
-        kind = dtype if isinstance(dtype, (type, np.dtype)) else np.float64
-        return meta_array(np.broadcast_shapes(shape), kind)
-
-    normal_fill = exponential_fill = cauchy_fill = log_normal_fill = uniform_fill
-    geometric_fill = uniform_fill
-
-    def random_from_to(self, shape: Any, low: Any, high: Any, wide: bool = True) -> MetaArray:
-        return meta_array(np.broadcast_shapes(shape), np.int64)
-
-    def bernoulli_draws(self, shape: Any, p: Any) -> MetaArray:
-        return meta_array(np.broadcast_shapes(shape), np.bool_)
-
-
-META_DRAWS = _MetaDraws()
 
 
 # -- the rules ----------------------------------------------------------------------------

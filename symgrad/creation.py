@@ -22,7 +22,7 @@ from symgrad._factory import (
     _shape,
     require_size,
 )
-from symgrad._integer_steps import arange_values
+from symgrad._integer_steps import arange_values, check_arange
 from symgrad._memory_format import checked, contiguous_format, copy_strided, format_strides
 from symgrad._meta import NO_DATA, is_meta, meta_array
 from symgrad._numpy_strides import refuse_negative_strides
@@ -308,7 +308,7 @@ def arange(
     step = 1 if step is OMITTED else step
     # a one-element (0-d) tensor bound is its number, as PyTorch reads it: an int stays an int
     start, end, step = (_bound(v) for v in (start, end, step))
-    _check_arange(start, end, step)
+    check_arange(start, end, step)
     if (end - start) * step < 0:
         raise RuntimeError(
             f"upper bound and lower bound inconsistent with step sign (arange from {start} to "
@@ -321,17 +321,6 @@ def arange(
             int_argument(v, "arange()")
     values = arange_values(start, end, step, dtype, is_int)
     return _finish(cast(values, dtype.numpy), requires_grad, None, d)
-
-
-def _check_arange(start: Any, end: Any, step: Any) -> None:
-    """PyTorch's refusals of a NaN or zero step, a NaN or infinite bound (its numbers printed
-    as C++ prints doubles) and a count past int64."""
-    if not (step > 0 or step < 0):
-        raise RuntimeError("step must be nonzero")
-    if not (math.isfinite(start) and math.isfinite(end)):
-        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
-    if (end - start) * step >= 0 and (end - start) / step > 2**63 - 1:
-        raise RuntimeError("invalid size, possible overflow?")
 
 
 def _random_dtype(dtype: Any, op: str) -> np.dtype:

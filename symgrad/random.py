@@ -34,7 +34,8 @@ import numpy as np
 from symgrad._cpu_generator import STATE_BYTES, CpuStream, from_state, to_state
 from symgrad._device import as_device
 from symgrad._layout import fill_order, is_contiguous
-from symgrad._meta import META_DRAWS, MetaArray
+from symgrad._meta import MetaArray
+from symgrad._meta_draws import META_DRAWS
 from symgrad._tracing import TRACE, draw
 from symgrad.tensor import Tensor
 

@@ -20,6 +20,7 @@ from symgrad._copied_memory import copied_memory
 from symgrad._data import HoldsArray, Size, _wrap_dim
 from symgrad._legacy_constructor import legacy_array
 from symgrad._meta import MetaArray
+from symgrad._tensor_names import NAMES
 from symgrad._tracing import TRACE, escape
 from symgrad._unrecorded import note_data
 from symgrad._version import NO_VERSION, Version
@@ -34,35 +35,6 @@ _NON_LEAF_GRAD = (
 
 # a shape is ints already: a Size made without Size()'s check of its items
 _new_size = tuple.__new__
-
-
-class _Names:
-    """Whether any tensor has been named: only then do unrecorded ops keep their provenance;
-    and the names given to live tensors, which automatic names skip."""
-
-    __slots__ = ("used", "given")
-
-    def __init__(self) -> None:
-        self.used = False
-        self.given: dict[str, set[int]] = {}  # name -> ids of the live tensors given it
-
-    def give(self, t: Tensor, name: str | None) -> None:
-        """``t`` is named ``name`` (None: no longer named)."""
-        if t._name is not None:
-            self.forget(t._name, id(t))
-        if name is not None:
-            self.given.setdefault(name, set()).add(id(t))
-            weakref.finalize(t, self.forget, name, id(t))
-
-    def forget(self, name: str, key: int) -> None:
-        holders = self.given.get(name)
-        if holders is not None:
-            holders.discard(key)
-            if not holders:
-                del self.given[name]
-
-
-NAMES = _Names()
 
 
 class Tensor(HoldsArray):
@@ -376,9 +348,7 @@ class Tensor(HoldsArray):
         return t
 
 
-Tensor.__module__ = (
-    "symgrad"  # its public home, as torch.Tensor's is torch: <class 'symgrad.Tensor'>
-)
+Tensor.__module__ = "symgrad"  # its public home, as torch.Tensor's is torch
 
 # the slots of a tensor's fields (not its __dict__ and __weakref__), for ``_init``
 _FIELDS = tuple(Tensor.__dict__[name] for name in Tensor.__slots__ if not name.startswith("__"))

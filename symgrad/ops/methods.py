@@ -280,7 +280,6 @@ def _factory(name: str) -> Any:
         from symgrad import creation
         from symgrad._factory import _shape
 
-        # (new_zeros gives the generic message, not zeros' own)
         return getattr(creation, name)(
             _shape(size, f"new_{name}"), dtype=dtype, device=device, requires_grad=requires_grad
         )

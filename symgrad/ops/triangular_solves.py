@@ -82,7 +82,8 @@ def _floating(kernel: str, *tensors: Tensor) -> None:
     for t in tensors:
         if t._data.dtype.kind not in "fc" or t._data.dtype == np.float16:
             raise NotImplementedError(
-                f"\"{kernel}\" not implemented for '{t.dtype.scalar_type}'\n(use float32 or float64)"
+                f"\"{kernel}\" not implemented for '{t.dtype.scalar_type}'\n"
+                "(use float32 or float64)"
             )
 
 

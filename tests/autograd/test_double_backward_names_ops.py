@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _torch_table import table_tests
 
 import symgrad
-from _torch_table import table_tests
 
 _RNG = np.random.default_rng(11)
 X = _RNG.standard_normal((3, 4))
